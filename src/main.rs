@@ -1,0 +1,5 @@
+//! Entry point: parse arguments, run, map the outcome to an exit code.
+
+mod plan;
+
+fn main() {}

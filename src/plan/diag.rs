@@ -1,0 +1,81 @@
+//! Diagnostics with a place: `plan.md:14: message`, the source line, and a hint.
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// 1-based; 0 when the problem belongs to the whole file.
+    pub line: usize,
+    pub severity: Severity,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(line: usize, message: impl Into<String>) -> Self {
+        Diagnostic {
+            line,
+            severity: Severity::Error,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn warning(line: usize, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(line, message)
+        }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// `name:line: message`, then the source line and the hint, each indented.
+    /// Warnings say so; errors need no label.
+    pub fn render(&self, name: &str, line_text: Option<&str>) -> String {
+        let mut out = String::new();
+        let label = match self.severity {
+            Severity::Error => "",
+            Severity::Warning => "warning: ",
+        };
+        if self.line == 0 {
+            out.push_str(&format!("{name}: {label}{}", self.message));
+        } else {
+            out.push_str(&format!("{name}:{}: {label}{}", self.line, self.message));
+        }
+        if let Some(text) = line_text.filter(|_| self.line > 0) {
+            out.push_str(&format!("\n{:>5} | {}", self.line, text.trim_end()));
+        }
+        if let Some(hint) = &self.hint {
+            out.push_str(&format!("\n  hint: {hint}"));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_place_line_and_hint() {
+        let d = Diagnostic::error(14, "unknown status \"doing\"").hint("use open");
+        assert_eq!(
+            d.render("plan.md", Some("status: doing")),
+            "plan.md:14: unknown status \"doing\"\n   14 | status: doing\n  hint: use open"
+        );
+        let w = Diagnostic::warning(0, "no log");
+        assert_eq!(w.render("plan.md", None), "plan.md: warning: no log");
+    }
+}

@@ -1,0 +1,760 @@
+//! Plan / Goal / Subtask / LogEntry built from scanned lines, with the format errors
+//! found on the way. Pure: borrows the source, never reads or writes anything.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::diag::Diagnostic;
+use super::id;
+use super::scan::{Key, Kind, Line, scan};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Open,
+    Active,
+    Done,
+    Cancelled,
+}
+
+impl Status {
+    pub const ALL: [Status; 4] = [Status::Open, Status::Active, Status::Done, Status::Cancelled];
+
+    pub fn parse(word: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == word)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Active => "active",
+            Status::Done => "done",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    /// Done and cancelled goals are finished: they no longer block dependants.
+    pub fn is_finished(self) -> bool {
+        matches!(self, Status::Done | Status::Cancelled)
+    }
+}
+
+/// A value on a line of its own, e.g. `done_when: …`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Field<'a> {
+    pub line: usize,
+    pub value: &'a str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Subtask<'a> {
+    pub line: usize,
+    pub done: bool,
+    pub text: &'a str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Goal<'a> {
+    pub id: String,
+    /// The `<!-- id: … -->` line; `None` when the id is the slug of the title.
+    pub id_line: Option<usize>,
+    pub title: &'a str,
+    /// The `## Goal:` heading.
+    pub line: usize,
+    /// Last line of the goal's section (the line before the next `## ` heading).
+    pub end: usize,
+    /// Last non-blank line of the section: where new lines of the goal go.
+    pub last_content: usize,
+    pub status: Option<Field<'a>>,
+    pub done_when: Option<Field<'a>>,
+    pub verify: Option<Field<'a>>,
+    pub depends_on: Vec<&'a str>,
+    pub depends_line: Option<usize>,
+    pub failure_modes_line: Option<usize>,
+    pub failure_modes: Vec<Field<'a>>,
+    pub subtasks: Vec<Subtask<'a>>,
+    /// Below `## Archive`.
+    pub archived: bool,
+}
+
+impl Goal<'_> {
+    /// A goal without a valid `status:` line counts as open.
+    pub fn status(&self) -> Status {
+        self.status
+            .as_ref()
+            .and_then(|f| Status::parse(f.value))
+            .unwrap_or(Status::Open)
+    }
+
+    pub fn done_when(&self) -> Option<&str> {
+        self.done_when.as_ref().map(|f| f.value).filter(|v| !v.is_empty())
+    }
+
+    pub fn verify(&self) -> Option<&str> {
+        self.verify.as_ref().map(|f| f.value).filter(|v| !v.is_empty())
+    }
+
+    pub fn progress(&self) -> (usize, usize) {
+        let done = self.subtasks.iter().filter(|s| s.done).count();
+        (done, self.subtasks.len())
+    }
+
+    pub fn next_subtask(&self) -> Option<&Subtask<'_>> {
+        self.subtasks.iter().find(|s| !s.done)
+    }
+
+    /// The contract as one normalised text: what `plan start` fingerprints and what
+    /// the tamper check compares.
+    pub fn contract(&self) -> String {
+        let mut out = String::new();
+        out.push_str("done_when: ");
+        out.push_str(&squash(self.done_when().unwrap_or("")));
+        out.push_str("\nverify: ");
+        out.push_str(&squash(self.verify().unwrap_or("")));
+        out.push_str("\nfailure_modes:\n");
+        for mode in &self.failure_modes {
+            out.push_str("- ");
+            out.push_str(&squash(mode.value));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The first 8 hex digits of the git blob id of [`Goal::contract`], so
+    /// `git hash-object` reproduces it.
+    pub fn fingerprint(&self) -> String {
+        blob_id(self.contract().as_bytes())[..8].to_string()
+    }
+}
+
+/// Whitespace runs become one space, so re-wrapping a line does not count as a change.
+fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The id git gives a blob with these bytes.
+pub fn blob_id(bytes: &[u8]) -> String {
+    let mut hash = sha1_smol::Sha1::new();
+    hash.update(format!("blob {}\0", bytes.len()).as_bytes());
+    hash.update(bytes);
+    hash.digest().to_string()
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogEntry<'a> {
+    pub line: usize,
+    /// `YYYY-MM-DD HH:MM`, when the line starts with one.
+    pub stamp: Option<&'a str>,
+    pub text: &'a str,
+}
+
+#[derive(Debug)]
+pub struct Plan<'a> {
+    pub src: &'a str,
+    pub lines: Vec<Line>,
+    pub objective: Option<Field<'a>>,
+    pub goals: Vec<Goal<'a>>,
+    pub log_heading: Option<usize>,
+    pub log: Vec<LogEntry<'a>>,
+    pub archive_heading: Option<usize>,
+    /// Format errors: a plan with any is not written to.
+    pub errors: Vec<Diagnostic>,
+}
+
+/// Why an id given on the command line names no single goal.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Lookup {
+    Unknown { candidates: Vec<String> },
+    Ambiguous { candidates: Vec<String> },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Preamble,
+    Goal,
+    Log,
+    Other,
+}
+
+pub fn parse(src: &str) -> Plan<'_> {
+    let lines = scan(src);
+    let mut plan = Plan {
+        src,
+        lines: Vec::new(),
+        objective: None,
+        goals: Vec::new(),
+        log_heading: None,
+        log: Vec::new(),
+        archive_heading: None,
+        errors: Vec::new(),
+    };
+    let mut section = Section::Preamble;
+    let mut archived = false;
+    let mut in_failure_modes = false;
+    for line in &lines {
+        let value = |r: &std::ops::Range<usize>| &src[r.clone()];
+        let ends_section = matches!(
+            line.kind,
+            Kind::Title { .. }
+                | Kind::GoalHeading { .. }
+                | Kind::LogHeading
+                | Kind::ArchiveHeading
+                | Kind::Heading { level: 1 | 2 }
+        );
+        if ends_section {
+            in_failure_modes = false;
+            section = Section::Other;
+        }
+        match &line.kind {
+            Kind::Title { value: v } => {
+                if let Some(first) = &plan.objective {
+                    plan.errors.push(
+                        Diagnostic::error(line.no, "second `# Plan:` line; a plan has one objective")
+                            .hint(format!(
+                                "keep the objective on line {} and make this one a `## ` heading",
+                                first.line
+                            )),
+                    );
+                } else {
+                    plan.objective = Some(Field {
+                        line: line.no,
+                        value: value(v),
+                    });
+                }
+            }
+            Kind::GoalHeading { value: v } => {
+                let title = value(v);
+                if title.is_empty() {
+                    plan.errors.push(
+                        Diagnostic::error(line.no, "goal without a title")
+                            .hint("write the title after `## Goal:`"),
+                    );
+                }
+                plan.goals.push(Goal {
+                    id: String::new(),
+                    id_line: None,
+                    title,
+                    line: line.no,
+                    end: line.no,
+                    last_content: line.no,
+                    status: None,
+                    done_when: None,
+                    verify: None,
+                    depends_on: Vec::new(),
+                    depends_line: None,
+                    failure_modes_line: None,
+                    failure_modes: Vec::new(),
+                    subtasks: Vec::new(),
+                    archived,
+                });
+                section = Section::Goal;
+            }
+            Kind::LogHeading => {
+                if let Some(first) = plan.log_heading {
+                    plan.errors.push(
+                        Diagnostic::error(line.no, "second `## Log` section")
+                            .hint(format!("move its lines under the `## Log` on line {first} and delete this heading")),
+                    );
+                    section = Section::Other;
+                } else {
+                    plan.log_heading = Some(line.no);
+                    section = Section::Log;
+                }
+            }
+            Kind::ArchiveHeading => {
+                if let Some(first) = plan.archive_heading {
+                    plan.errors.push(
+                        Diagnostic::error(line.no, "second `## Archive` section")
+                            .hint(format!("keep one `## Archive`, the one on line {first}")),
+                    );
+                } else {
+                    plan.archive_heading = Some(line.no);
+                }
+                archived = true;
+            }
+            _ if section == Section::Goal => {
+                let goal = plan.goals.last_mut().expect("a goal section has a goal");
+                goal.end = line.no;
+                if line.kind != Kind::Blank {
+                    goal.last_content = line.no;
+                }
+                goal_line(goal, line, src, &mut in_failure_modes, &mut plan.errors);
+            }
+            Kind::Bullet { value: v } if section == Section::Log => {
+                plan.log.push(log_entry(line.no, value(v)));
+            }
+            _ => {}
+        }
+    }
+    plan.lines = lines;
+    assign_ids(&mut plan);
+    check_dependencies(&mut plan);
+    plan.errors.sort_by_key(|d| d.line);
+    plan
+}
+
+fn goal_line<'a>(
+    goal: &mut Goal<'a>,
+    line: &Line,
+    src: &'a str,
+    in_failure_modes: &mut bool,
+    errors: &mut Vec<Diagnostic>,
+) {
+    match &line.kind {
+        Kind::Blank | Kind::Comment | Kind::Code | Kind::Fence => {}
+        Kind::Bullet { value } if *in_failure_modes => goal.failure_modes.push(Field {
+            line: line.no,
+            value: &src[value.clone()],
+        }),
+        _ => *in_failure_modes = false,
+    }
+    match &line.kind {
+        Kind::IdComment { value } => {
+            let id = &src[value.clone()];
+            if let Some(first) = goal.id_line {
+                errors.push(
+                    Diagnostic::error(line.no, "second id comment in one goal")
+                        .hint(format!("keep the id on line {first} and delete this line")),
+                );
+            } else if let Some(why) = id::invalid(id) {
+                errors.push(
+                    Diagnostic::error(line.no, format!("goal id \"{id}\" {why}"))
+                        .hint("ids are one word of letters, digits and dashes, e.g. `<!-- id: cache-layer -->`"),
+                );
+            } else {
+                goal.id = id.to_string();
+                goal.id_line = Some(line.no);
+            }
+        }
+        Kind::Field { key, value } => {
+            let field = Field {
+                line: line.no,
+                value: &src[value.clone()],
+            };
+            let slot_line = match key {
+                Key::Status => goal.status.as_ref().map(|f| f.line),
+                Key::DoneWhen => goal.done_when.as_ref().map(|f| f.line),
+                Key::Verify => goal.verify.as_ref().map(|f| f.line),
+                Key::DependsOn => goal.depends_line,
+                Key::FailureModes => goal.failure_modes_line,
+            };
+            if let Some(first) = slot_line {
+                errors.push(
+                    Diagnostic::error(
+                        line.no,
+                        format!("second `{}:` line in goal \"{}\"", key.as_str(), goal.title),
+                    )
+                    .hint(format!("line {first} already sets it; merge the two and delete one")),
+                );
+                return;
+            }
+            match key {
+                Key::Status => {
+                    if Status::parse(field.value).is_none() {
+                        errors.push(
+                            Diagnostic::error(
+                                line.no,
+                                format!(
+                                    "unknown status \"{}\" (expected open, active, done or cancelled)",
+                                    field.value
+                                ),
+                            )
+                            .hint("a goal moves open → active → done or cancelled: use `plan start`, `plan complete` or `plan cancel`"),
+                        );
+                    }
+                    goal.status = Some(field);
+                }
+                Key::DoneWhen => goal.done_when = Some(field),
+                Key::Verify => goal.verify = Some(field),
+                Key::DependsOn => {
+                    goal.depends_line = Some(line.no);
+                    goal.depends_on = field
+                        .value
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|d| !d.is_empty())
+                        .collect();
+                }
+                Key::FailureModes => {
+                    goal.failure_modes_line = Some(line.no);
+                    *in_failure_modes = true;
+                    if !field.value.is_empty() {
+                        goal.failure_modes.push(field);
+                    }
+                }
+            }
+        }
+        Kind::Task { done, value } => goal.subtasks.push(Subtask {
+            line: line.no,
+            done: *done,
+            text: &src[value.clone()],
+        }),
+        _ => {}
+    }
+}
+
+fn log_entry(line: usize, text: &str) -> LogEntry<'_> {
+    let b = text.as_bytes();
+    let digits = |r: std::ops::Range<usize>| r.into_iter().all(|i| b[i].is_ascii_digit());
+    let stamped = b.len() >= 16
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b' '
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && (b.len() == 16 || b[16] == b' ' || b[16] == b'\t');
+    if stamped {
+        LogEntry {
+            line,
+            stamp: Some(&text[..16]),
+            text: text[16..].trim(),
+        }
+    } else {
+        LogEntry {
+            line,
+            stamp: None,
+            text,
+        }
+    }
+}
+
+fn assign_ids(plan: &mut Plan<'_>) {
+    for goal in plan.goals.iter_mut().filter(|g| g.id.is_empty()) {
+        goal.id = id::slug(goal.title);
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(plan.goals.len());
+    for goal in &plan.goals {
+        match seen.get(goal.id.as_str()) {
+            Some(&first) => {
+                let hint = if goal.id_line.is_some() {
+                    "give each goal its own `<!-- id: … -->`".to_string()
+                } else {
+                    format!(
+                        "this goal has no id comment and its title gives the same id; add `<!-- id: {} -->` under its heading",
+                        id::unique(&goal.id, |c| seen.contains_key(c))
+                    )
+                };
+                plan.errors.push(
+                    Diagnostic::error(
+                        goal.id_line.unwrap_or(goal.line),
+                        format!("duplicate goal id \"{}\" (also used by the goal on line {first})", goal.id),
+                    )
+                    .hint(hint),
+                );
+            }
+            None => {
+                seen.insert(&goal.id, goal.line);
+            }
+        }
+    }
+}
+
+fn check_dependencies(plan: &mut Plan<'_>) {
+    let index: HashMap<&str, usize> = plan
+        .goals
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, g)| (g.id.as_str(), i))
+        .collect();
+    let mut errors = Vec::new();
+    for goal in &plan.goals {
+        for dep in &goal.depends_on {
+            if !index.contains_key(dep) {
+                let line = goal.depends_line.unwrap_or(goal.line);
+                let near: Vec<&str> = plan
+                    .goals
+                    .iter()
+                    .map(|g| g.id.as_str())
+                    .filter(|id| id.starts_with(dep) || dep.starts_with(id))
+                    .collect();
+                let hint = if near.is_empty() {
+                    "depends_on takes goal ids, comma-separated; `plan show` lists them".to_string()
+                } else {
+                    format!("did you mean {}?", near.join(", "))
+                };
+                errors.push(
+                    Diagnostic::error(line, format!("depends_on names no goal: \"{dep}\"")).hint(hint),
+                );
+            }
+        }
+    }
+    // Colour DFS over the goals; a grey → grey edge closes a cycle.
+    let n = plan.goals.len();
+    let mut colour = vec![0u8; n];
+    for root in 0..n {
+        if colour[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        colour[root] = 1;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            let deps = &plan.goals[node].depends_on;
+            if *next == deps.len() {
+                colour[node] = 2;
+                stack.pop();
+                continue;
+            }
+            let dep = deps[*next];
+            *next += 1;
+            let Some(&target) = index.get(dep) else {
+                continue;
+            };
+            match colour[target] {
+                0 => {
+                    colour[target] = 1;
+                    stack.push((target, 0));
+                }
+                1 => {
+                    let from = stack.iter().position(|&(g, _)| g == target).unwrap_or(0);
+                    let mut path: Vec<&str> =
+                        stack[from..].iter().map(|&(g, _)| plan.goals[g].id.as_str()).collect();
+                    path.push(&plan.goals[target].id);
+                    let goal = &plan.goals[node];
+                    errors.push(
+                        Diagnostic::error(
+                            goal.depends_line.unwrap_or(goal.line),
+                            format!("dependency cycle: {}", path.join(" → ")),
+                        )
+                        .hint("a goal cannot wait on itself; remove one of these depends_on entries"),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    plan.errors.extend(errors);
+}
+
+impl<'a> Plan<'a> {
+    pub fn line(&self, no: usize) -> &Line {
+        &self.lines[no - 1]
+    }
+
+    pub fn line_text(&self, no: usize) -> &'a str {
+        let line = &self.lines[no - 1];
+        &self.src[line.start..line.end]
+    }
+
+    pub fn goal(&self, id: &str) -> Option<&Goal<'a>> {
+        self.goals.iter().find(|g| g.id == id)
+    }
+
+    /// Exact id first, else a unique prefix.
+    pub fn resolve(&self, query: &str) -> Result<&Goal<'a>, Lookup> {
+        if let Some(goal) = self.goal(query) {
+            return Ok(goal);
+        }
+        let matches: Vec<&Goal<'a>> = self.goals.iter().filter(|g| g.id.starts_with(query)).collect();
+        match matches.as_slice() {
+            [one] => Ok(one),
+            [] => Err(Lookup::Unknown {
+                candidates: self.goals.iter().filter(|g| !g.archived).map(|g| g.id.clone()).collect(),
+            }),
+            many => Err(Lookup::Ambiguous {
+                candidates: many.iter().map(|g| g.id.clone()).collect(),
+            }),
+        }
+    }
+
+    /// Entries of the log that begin with `<id> ` — a goal's own history.
+    pub fn history<'s>(&'s self, id: &'s str) -> impl DoubleEndedIterator<Item = &'s LogEntry<'a>> + 's {
+        self.log.iter().filter(move |e| {
+            e.text.strip_prefix(id).is_some_and(|rest| rest.starts_with(' '))
+        })
+    }
+
+    pub fn signed_off(&self, id: &str) -> bool {
+        self.history(id).any(|e| e.text[id.len()..].starts_with(" signed off"))
+    }
+
+    /// The fingerprint in the goal's latest `(contract xxxxxxxx)` log entry.
+    pub fn logged_contract(&self, id: &str) -> Option<&'a str> {
+        self.history(id).rev().find_map(|e| contract_in(e.text))
+    }
+
+    /// Dependencies not yet done or cancelled (unknown ones count as unmet).
+    pub fn unmet_dependencies(&self, goal: &Goal<'a>) -> Vec<&'a str> {
+        goal.depends_on
+            .iter()
+            .copied()
+            .filter(|dep| !self.goal(dep).is_some_and(|d| d.status().is_finished()))
+            .collect()
+    }
+
+    /// Open or active goals, not archived, whose dependencies are all finished.
+    pub fn workable(&self) -> impl Iterator<Item = &Goal<'a>> {
+        self.goals.iter().filter(|g| {
+            !g.archived
+                && matches!(g.status(), Status::Open | Status::Active)
+                && self.unmet_dependencies(g).is_empty()
+        })
+    }
+
+    /// The goals not under `## Archive`.
+    pub fn live(&self) -> impl Iterator<Item = &Goal<'a>> {
+        self.goals.iter().filter(|g| !g.archived)
+    }
+}
+
+fn contract_in(text: &str) -> Option<&str> {
+    let at = text.rfind("(contract ")?;
+    let hex = text[at + 10..].get(..8)?;
+    let closed = text[at + 18..].starts_with(')');
+    (closed && hex.bytes().all(|b| b.is_ascii_hexdigit())).then_some(hex)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "# Plan: Ship the cache layer
+
+## Goal: Implement cache layer
+<!-- id: cache-layer -->
+status: active
+done_when: p95 < 50ms on bench-X
+verify: cargo test -p cache && ./bench/p95 --max-ms 50
+failure_modes:
+- cache silently bypassed
+- verify passes on a gamed test
+- [x] wire cache client
+- [ ] eviction policy
+
+## Goal: Document the cache
+<!-- id: cache-docs -->
+status: open
+depends_on: cache-layer
+done_when: README section explains eviction
+- [ ] write section
+
+## Log
+- 2026-06-15 14:02 cache-layer started (contract 0123abcd)
+- 2026-06-15 14:33 cache-layer-2 signed off (verify passed, judge accept)
+";
+
+    #[test]
+    fn sample_parses() {
+        let plan = parse(SAMPLE);
+        assert!(plan.errors.is_empty(), "{:?}", plan.errors);
+        assert_eq!(plan.objective.as_ref().unwrap().value, "Ship the cache layer");
+        let ids: Vec<_> = plan.goals.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(ids, ["cache-layer", "cache-docs"]);
+        let g = &plan.goals[0];
+        assert_eq!(g.status(), Status::Active);
+        assert_eq!(g.failure_modes.len(), 2);
+        assert_eq!(g.progress(), (1, 2));
+        assert_eq!(g.next_subtask().unwrap().text, "eviction policy");
+        assert_eq!((g.line, g.end, g.last_content), (3, 13, 12));
+        assert_eq!(plan.goals[1].depends_on, ["cache-layer"]);
+        assert_eq!(plan.log.len(), 2);
+        assert_eq!(plan.log[0].stamp, Some("2026-06-15 14:02"));
+        assert_eq!(plan.logged_contract("cache-layer"), Some("0123abcd"));
+        assert!(!plan.signed_off("cache-layer"), "cache-layer-2 is another goal");
+        assert_eq!(plan.unmet_dependencies(&plan.goals[1]), ["cache-layer"]);
+        assert_eq!(plan.workable().map(|g| g.id.as_str()).collect::<Vec<_>>(), ["cache-layer"]);
+    }
+
+    #[test]
+    fn unknown_status_names_line_and_values() {
+        let plan = parse("## Goal: A\nstatus: doing\n");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].line, 2);
+        assert_eq!(
+            plan.errors[0].message,
+            "unknown status \"doing\" (expected open, active, done or cancelled)"
+        );
+    }
+
+    #[test]
+    fn goal_without_id_goes_by_slug() {
+        let plan = parse("## Goal: Write the Docs!\n");
+        assert_eq!(plan.goals[0].id, "write-the-docs");
+        assert_eq!(plan.goals[0].id_line, None);
+        assert_eq!(plan.goals[0].status(), Status::Open);
+    }
+
+    #[test]
+    fn duplicate_ids_are_errors() {
+        let plan = parse("## Goal: A\n<!-- id: x -->\n## Goal: B\n<!-- id: x -->\n## Goal: C\n## Goal: C\n");
+        let lines: Vec<_> = plan.errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [4, 6]);
+        assert!(plan.errors[1].hint.as_ref().unwrap().contains("c-2"));
+    }
+
+    #[test]
+    fn unknown_dependency_and_cycles_are_errors() {
+        let plan = parse(
+            "## Goal: A\ndepends_on: b\n## Goal: B\ndepends_on: a, zzz\n## Goal: C\ndepends_on: c\n",
+        );
+        let msgs: Vec<_> = plan.errors.iter().map(|e| (e.line, e.message.as_str())).collect();
+        assert_eq!(
+            msgs,
+            [
+                (4, "depends_on names no goal: \"zzz\""),
+                (4, "dependency cycle: a → b → a"),
+                (6, "dependency cycle: c → c"),
+            ]
+        );
+    }
+
+    #[test]
+    fn fenced_and_commented_goals_do_not_count() {
+        let plan = parse("```\n## Goal: A\n```\n<!--\n## Goal: B\n-->\n## Goal: C\n");
+        assert_eq!(plan.goals.len(), 1);
+        assert_eq!(plan.goals[0].title, "C");
+    }
+
+    #[test]
+    fn duplicate_fields_are_errors() {
+        let plan = parse("## Goal: A\nstatus: open\nstatus: active\n");
+        assert_eq!(plan.errors[0].line, 3);
+        assert!(plan.errors[0].message.contains("second `status:`"));
+    }
+
+    #[test]
+    fn archived_goals_are_marked() {
+        let plan = parse("## Goal: A\n## Log\n## Archive\n## Goal: B\nstatus: done\n");
+        assert!(!plan.goals[0].archived);
+        assert!(plan.goals[1].archived);
+        assert_eq!(plan.live().count(), 1);
+    }
+
+    #[test]
+    fn resolve_exact_prefix_ambiguous_unknown() {
+        let plan = parse(SAMPLE);
+        assert_eq!(plan.resolve("cache-l").unwrap().id, "cache-layer");
+        assert_eq!(plan.resolve("cache-docs").unwrap().id, "cache-docs");
+        assert!(matches!(plan.resolve("cache"), Err(Lookup::Ambiguous { candidates }) if candidates.len() == 2));
+        assert!(matches!(plan.resolve("nope"), Err(Lookup::Unknown { .. })));
+    }
+
+    #[test]
+    fn fingerprint_is_git_blob_id_and_ignores_wrapping() {
+        assert_eq!(blob_id(b""), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+        let a = parse("## Goal: A\ndone_when:  x   y\n");
+        let b = parse("## Goal: A\ndone_when: x y\r\n");
+        let c = parse("## Goal: A\ndone_when: x z\n");
+        assert_eq!(a.goals[0].fingerprint(), b.goals[0].fingerprint());
+        assert_ne!(a.goals[0].fingerprint(), c.goals[0].fingerprint());
+    }
+
+    #[test]
+    fn failure_modes_list_ends_at_a_non_bullet() {
+        let plan = parse("## Goal: A\nfailure_modes:\n- one\n\n- two\nnote\n- not a mode\n");
+        let modes: Vec<_> = plan.goals[0].failure_modes.iter().map(|f| f.value).collect();
+        assert_eq!(modes, ["one", "two"]);
+    }
+
+    #[test]
+    fn log_entries_without_stamp_are_kept() {
+        let plan = parse("## Log\n- hand note\n- 2026-01-02 03:04 stamped\n");
+        assert_eq!(plan.log[0].stamp, None);
+        assert_eq!(plan.log[1].text, "stamped");
+    }
+}

@@ -1,0 +1,485 @@
+//! Edits against the original bytes: each names a line, the text it expects there and
+//! the new text; everything else is copied through byte for byte. A stale line is a
+//! conflict, never a silent overwrite. Pure.
+
+use similar::{Algorithm, DiffTag, capture_diff_slices};
+
+use super::model::parse;
+use super::scan::{Eol, Line, scan};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// Replace line `line` (1-based), which must read `expect`, by `new`.
+    Replace { line: usize, expect: String, new: String },
+    /// Remove line `line`, which must read `expect`.
+    Delete { line: usize, expect: String },
+    /// Insert `lines` after line `line` (0: at the start of the file, `expect` "").
+    InsertAfter { line: usize, expect: String, lines: Vec<String> },
+    /// Insert `lines` before line `line`.
+    InsertBefore { line: usize, expect: String, lines: Vec<String> },
+    /// Append entries at the end of the `## Log` section, creating it if needed.
+    /// Resolved against the file as it is when written, so concurrent appends keep
+    /// their order and never need the same anchor.
+    AppendLog { lines: Vec<String> },
+    /// Append lines at the very end of the file.
+    AppendEnd { lines: Vec<String> },
+}
+
+impl Edit {
+    pub fn replace(line: usize, expect: &str, new: impl Into<String>) -> Edit {
+        Edit::Replace { line, expect: expect.to_string(), new: new.into() }
+    }
+
+    pub fn insert_after(line: usize, expect: &str, lines: Vec<String>) -> Edit {
+        Edit::InsertAfter { line, expect: expect.to_string(), lines }
+    }
+
+    pub fn insert_before(line: usize, expect: &str, lines: Vec<String>) -> Edit {
+        Edit::InsertBefore { line, expect: expect.to_string(), lines }
+    }
+
+    fn target(&self) -> Option<(usize, &str)> {
+        match self {
+            Edit::Replace { line, expect, .. }
+            | Edit::Delete { line, expect }
+            | Edit::InsertAfter { line, expect, .. }
+            | Edit::InsertBefore { line, expect, .. } => Some((*line, expect)),
+            Edit::AppendLog { .. } | Edit::AppendEnd { .. } => None,
+        }
+    }
+
+    fn retarget(&mut self, to: usize) {
+        match self {
+            Edit::Replace { line, .. }
+            | Edit::Delete { line, .. }
+            | Edit::InsertAfter { line, .. }
+            | Edit::InsertBefore { line, .. } => *line = to,
+            Edit::AppendLog { .. } | Edit::AppendEnd { .. } => {}
+        }
+    }
+}
+
+/// A line an edit expected is no longer what it expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub line: usize,
+    pub expected: String,
+    /// What stands there now; `None` when the line is gone.
+    pub found: Option<String>,
+}
+
+impl std::fmt::Display for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.found {
+            Some(found) => write!(
+                f,
+                "line {} changed: expected `{}`, found `{}`",
+                self.line, self.expected, found
+            ),
+            None => write!(f, "line {} (`{}`) was removed", self.line, self.expected),
+        }
+    }
+}
+
+/// What happens at one line of the original.
+#[derive(Default)]
+struct Slot<'e> {
+    before: Vec<&'e str>,
+    /// `Some(None)`: deleted; `Some(Some(text))`: replaced.
+    replace: Option<Option<&'e str>>,
+    after: Vec<&'e str>,
+}
+
+/// Applies `edits` to `src`. Zero edits give `src` back unchanged.
+pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
+    let lines = scan(src);
+    let resolved = resolve(src, &lines, edits);
+    let eol = file_eol(&lines);
+    let mut head: Vec<&str> = Vec::new();
+    let mut slots: Vec<Slot<'_>> = (0..lines.len()).map(|_| Slot::default()).collect();
+    for edit in &resolved {
+        if let Some((no, expect)) = edit.target() {
+            let found = no.checked_sub(1).and_then(|i| lines.get(i)).map(|l| l.text(src));
+            let ok = if no == 0 { expect.is_empty() } else { found == Some(expect) };
+            if !ok {
+                return Err(Conflict {
+                    line: no,
+                    expected: expect.to_string(),
+                    found: found.map(str::to_string),
+                });
+            }
+        }
+        match edit {
+            Edit::InsertAfter { line: 0, lines: new, .. } => head.extend(new.iter().map(String::as_str)),
+            Edit::InsertAfter { line, lines: new, .. } => {
+                slots[line - 1].after.extend(new.iter().map(String::as_str));
+            }
+            Edit::InsertBefore { line, lines: new, .. } => {
+                slots[line - 1].before.extend(new.iter().map(String::as_str));
+            }
+            Edit::Replace { line, new, expect } => {
+                if slots[line - 1].replace.is_some() {
+                    return Err(Conflict { line: *line, expected: expect.clone(), found: None });
+                }
+                slots[line - 1].replace = Some(Some(new));
+            }
+            Edit::Delete { line, expect } => {
+                if slots[line - 1].replace.is_some() {
+                    return Err(Conflict { line: *line, expected: expect.clone(), found: None });
+                }
+                slots[line - 1].replace = Some(None);
+            }
+            Edit::AppendLog { .. } | Edit::AppendEnd { .. } => {
+                unreachable!("resolve() turns appends into line edits")
+            }
+        }
+    }
+
+    // Pieces of (text, ending, inserted?) in output order.
+    let mut pieces: Vec<(&str, Eol, bool)> = Vec::with_capacity(lines.len() + 8);
+    pieces.extend(head.iter().map(|t| (*t, eol, true)));
+    for (line, slot) in lines.iter().zip(&slots) {
+        pieces.extend(slot.before.iter().map(|t| (*t, eol, true)));
+        match slot.replace {
+            None => pieces.push((line.text(src), line.eol, false)),
+            Some(Some(new)) => pieces.push((new, line.eol, false)),
+            Some(None) => {}
+        }
+        pieces.extend(slot.after.iter().map(|t| (*t, eol, true)));
+    }
+    let no_final_newline = lines.last().is_some_and(|l| l.eol == Eol::None);
+    let count = pieces.len();
+    let mut out = String::with_capacity(src.len() + 256);
+    out.push_str(lines.first().map_or(src, |l| &src[..l.start]));
+    for (i, (text, ending, inserted)) in pieces.into_iter().enumerate() {
+        out.push_str(text);
+        let last = i + 1 == count;
+        let ending = match ending {
+            // Only the original last line lacks an ending; once something follows it,
+            // it needs one.
+            Eol::None if !last => eol,
+            // An appended last line keeps the file's "no final newline" style.
+            _ if last && inserted && no_final_newline => Eol::None,
+            other => other,
+        };
+        out.push_str(ending.as_str());
+    }
+    Ok(out)
+}
+
+/// The ending new lines get: the first one the file uses, else `\n`.
+fn file_eol(lines: &[Line]) -> Eol {
+    lines.iter().map(|l| l.eol).find(|e| *e != Eol::None).unwrap_or(Eol::Lf)
+}
+
+/// Turns the appends into plain line edits against `src`.
+fn resolve(src: &str, lines: &[Line], edits: &[Edit]) -> Vec<Edit> {
+    let mut out = Vec::with_capacity(edits.len());
+    let mut log_lines: Vec<String> = Vec::new();
+    let mut end_lines: Vec<String> = Vec::new();
+    for edit in edits {
+        match edit {
+            Edit::AppendLog { lines } => log_lines.extend(lines.iter().cloned()),
+            Edit::AppendEnd { lines } => end_lines.extend(lines.iter().cloned()),
+            other => out.push(other.clone()),
+        }
+    }
+    let last_text = |no: usize| lines[no - 1].text(src);
+    if !log_lines.is_empty() {
+        let plan = parse(src);
+        match plan.log_heading {
+            Some(heading) => {
+                let anchor = plan.log.last().map_or(heading, |e| e.line.max(heading));
+                out.push(Edit::insert_after(anchor, last_text(anchor), log_lines));
+            }
+            None => {
+                let mut section = vec!["## Log".to_string()];
+                section.extend(log_lines);
+                match plan.archive_heading {
+                    Some(archive) => {
+                        section.push(String::new());
+                        if archive > 1 && !lines[archive - 2].text(src).trim().is_empty() {
+                            section.insert(0, String::new());
+                        }
+                        out.push(Edit::insert_before(archive, last_text(archive), section));
+                    }
+                    None => {
+                        end_lines.splice(0..0, with_gap(lines, src, section));
+                    }
+                }
+            }
+        }
+    }
+    if !end_lines.is_empty() {
+        let last = lines.len();
+        let expect = if last == 0 { "" } else { last_text(last) };
+        out.push(Edit::insert_after(last, expect, end_lines));
+    }
+    out
+}
+
+/// `section`, preceded by a blank line unless the file is empty or already ends in one.
+fn with_gap(lines: &[Line], src: &str, mut section: Vec<String>) -> Vec<String> {
+    if lines.last().is_some_and(|l| !l.text(src).trim().is_empty()) {
+        section.insert(0, String::new());
+    }
+    section
+}
+
+/// Moves line-targeted edits computed against `base` onto `fresh`, the file as it is
+/// now. An edit whose line, or whose anchor, changed in between is a conflict;
+/// changes anywhere else are kept.
+pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>, Conflict> {
+    if base == fresh {
+        return Ok(edits);
+    }
+    let old_lines = scan(base);
+    let new_lines = scan(fresh);
+    let old: Vec<&str> = old_lines.iter().map(|l| l.text(base)).collect();
+    let new: Vec<&str> = new_lines.iter().map(|l| l.text(fresh)).collect();
+    let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
+    // map[i]: where old line i (0-based) is now, if it is unchanged.
+    let mut map: Vec<Option<usize>> = vec![None; old.len()];
+    // near[i]: a line of the new file standing where old line i was, to show.
+    let mut near: Vec<Option<usize>> = vec![None; old.len()];
+    for op in &ops {
+        let (tag, o, n) = op.as_tag_tuple();
+        for (k, i) in o.clone().enumerate() {
+            if tag == DiffTag::Equal {
+                map[i] = Some(n.start + k);
+            } else if n.start + k < n.end {
+                near[i] = Some(n.start + k);
+            }
+        }
+    }
+    for edit in &mut edits {
+        let Some((no, expect)) = edit.target() else { continue };
+        if no == 0 {
+            continue;
+        }
+        match map.get(no - 1).copied().flatten() {
+            Some(to) => edit.retarget(to + 1),
+            None => {
+                return Err(Conflict {
+                    line: no,
+                    expected: expect.to_string(),
+                    found: near.get(no - 1).copied().flatten().map(|i| new[i].to_string()),
+                });
+            }
+        }
+    }
+    Ok(edits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn zero_edits_is_identity_on_edge_cases() {
+        for src in ["", "\u{feff}", "a", "a\n", "a\r\n\r\n", "\u{feff}x\r\ny", "\n\n"] {
+            assert_eq!(apply(src, &[]).unwrap(), src);
+        }
+    }
+
+    #[test]
+    fn replace_keeps_line_ending() {
+        let src = "a\r\nstatus: open\r\nb";
+        let out = apply(src, &[Edit::replace(2, "status: open", "status: active")]).unwrap();
+        assert_eq!(out, "a\r\nstatus: active\r\nb");
+    }
+
+    #[test]
+    fn stale_line_is_a_conflict() {
+        let err = apply("a\nb\n", &[Edit::replace(2, "x", "y")]).unwrap_err();
+        assert_eq!(err, Conflict { line: 2, expected: "x".into(), found: Some("b".into()) });
+        assert!(apply("a\n", &[Edit::replace(5, "x", "y")]).is_err());
+    }
+
+    #[test]
+    fn insert_after_last_line_without_newline_keeps_that_style() {
+        let out = apply("a\r\nb", &[Edit::insert_after(2, "b", s(&["c", "d"]))]).unwrap();
+        assert_eq!(out, "a\r\nb\r\nc\r\nd");
+    }
+
+    #[test]
+    fn insert_into_empty_and_bom_only_files() {
+        assert_eq!(apply("", &[Edit::insert_after(0, "", s(&["x"]))]).unwrap(), "x\n");
+        assert_eq!(
+            apply("\u{feff}", &[Edit::insert_after(0, "", s(&["x"]))]).unwrap(),
+            "\u{feff}x\n"
+        );
+    }
+
+    #[test]
+    fn append_log_goes_after_the_last_entry() {
+        let src = "# Plan: x\n\n## Log\n- 2026-01-01 00:00 one\n\n## Archive\n## Goal: old\n";
+        let out = apply(src, &[Edit::AppendLog { lines: s(&["- 2026-01-01 00:01 two"]) }]).unwrap();
+        assert_eq!(
+            out,
+            "# Plan: x\n\n## Log\n- 2026-01-01 00:00 one\n- 2026-01-01 00:01 two\n\n## Archive\n## Goal: old\n"
+        );
+    }
+
+    #[test]
+    fn append_log_creates_the_section() {
+        let out = apply("# Plan: x\n", &[Edit::AppendLog { lines: s(&["- e"]) }]).unwrap();
+        assert_eq!(out, "# Plan: x\n\n## Log\n- e\n");
+        let out = apply("# Plan: x\n\n## Archive\n", &[Edit::AppendLog { lines: s(&["- e"]) }]).unwrap();
+        assert_eq!(out, "# Plan: x\n\n## Log\n- e\n\n## Archive\n");
+        let out = apply("", &[Edit::AppendLog { lines: s(&["- e"]) }]).unwrap();
+        assert_eq!(out, "## Log\n- e\n");
+    }
+
+    #[test]
+    fn appends_to_log_and_end_together() {
+        let out = apply(
+            "a\n## Log\n",
+            &[
+                Edit::AppendEnd { lines: s(&["z"]) },
+                Edit::AppendLog { lines: s(&["- e"]) },
+            ],
+        )
+        .unwrap();
+        assert_eq!(out, "a\n## Log\n- e\nz\n");
+    }
+
+    #[test]
+    fn delete_and_move() {
+        let out = apply(
+            "a\nb\nc\n",
+            &[
+                Edit::Delete { line: 2, expect: "b".into() },
+                Edit::AppendEnd { lines: s(&["b"]) },
+            ],
+        )
+        .unwrap();
+        assert_eq!(out, "a\nc\nb\n");
+    }
+
+    #[test]
+    fn two_replacements_of_one_line_conflict() {
+        let edits = [Edit::replace(1, "a", "b"), Edit::replace(1, "a", "c")];
+        assert!(apply("a\n", &edits).is_err());
+    }
+
+    #[test]
+    fn rebase_follows_lines_moved_by_other_edits() {
+        let base = "a\nstatus: open\nz\n";
+        let fresh = "new\na\nstatus: open\nz\nmore\n";
+        let edits = rebase(base, fresh, vec![Edit::replace(2, "status: open", "status: active")]).unwrap();
+        assert_eq!(apply(fresh, &edits).unwrap(), "new\na\nstatus: active\nz\nmore\n");
+    }
+
+    #[test]
+    fn rebase_refuses_a_changed_target() {
+        let err = rebase(
+            "a\nstatus: open\n",
+            "a\nstatus: cancelled\n",
+            vec![Edit::replace(2, "status: open", "status: active")],
+        )
+        .unwrap_err();
+        assert_eq!(err.found.as_deref(), Some("status: cancelled"));
+        let err = rebase("a\nb\n", "a\n", vec![Edit::replace(2, "b", "c")]).unwrap_err();
+        assert_eq!(err.found, None);
+    }
+
+    // --- properties over generated documents -------------------------------------
+
+    fn line_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just(String::new()),
+            Just("# Plan: Ship it".to_string()),
+            Just("## Goal: Café 🚀 layer".to_string()),
+            Just("<!-- id: café -->".to_string()),
+            Just("status: active".to_string()),
+            Just("```".to_string()),
+            Just("~~~".to_string()),
+            Just("<!--".to_string()),
+            Just("-->".to_string()),
+            Just("## Log".to_string()),
+            Just("## Archive".to_string()),
+            Just("- [ ] tâche\t一".to_string()),
+            Just("- 2026-01-01 10:00 entry".to_string()),
+            Just("  trailing  ".to_string()),
+            "[^\r\n]{0,12}",
+        ]
+    }
+
+    prop_compose! {
+        fn document()(
+            bom in any::<bool>(),
+            lines in prop::collection::vec((line_text(), prop_oneof![Just("\n"), Just("\r\n")]), 0..24),
+            final_eol in any::<bool>(),
+        ) -> String {
+            let mut src = String::new();
+            if bom { src.push('\u{feff}'); }
+            let n = lines.len();
+            for (i, (text, eol)) in lines.into_iter().enumerate() {
+                src.push_str(&text);
+                if i + 1 < n || final_eol { src.push_str(eol); }
+            }
+            src
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn zero_edits_render_the_input(src in document()) {
+            prop_assert_eq!(apply(&src, &[]).unwrap(), src);
+        }
+
+        #[test]
+        fn a_replace_changes_exactly_its_line(src in document(), pick in any::<prop::sample::Index>(), new in "[^\r\n]{0,10}") {
+            let lines = scan(&src);
+            prop_assume!(!lines.is_empty());
+            let line = &lines[pick.index(lines.len())];
+            let out = apply(&src, &[Edit::replace(line.no, line.text(&src), new.clone())]).unwrap();
+            let expected = format!("{}{}{}", &src[..line.start], new, &src[line.end..]);
+            prop_assert_eq!(out, expected);
+        }
+
+        #[test]
+        fn an_insert_adds_exactly_its_lines(src in document(), pick in any::<prop::sample::Index>(), new in "[^\r\n]{0,10}") {
+            let lines = scan(&src);
+            prop_assume!(!lines.is_empty());
+            let line = &lines[pick.index(lines.len())];
+            let out = apply(&src, &[Edit::insert_after(line.no, line.text(&src), vec![new.clone()])]).unwrap();
+            let eol = file_eol(&lines).as_str();
+            let expected = if line.eol == Eol::None {
+                format!("{}{}{}", &src, eol, new)
+            } else {
+                format!("{}{}{}{}", &src[..line.next_start()], new, eol, &src[line.next_start()..])
+            };
+            prop_assert_eq!(out, expected);
+        }
+
+        #[test]
+        fn an_edit_lands_despite_changes_elsewhere(
+            src in document(),
+            pick in any::<prop::sample::Index>(),
+            other in any::<prop::sample::Index>(),
+            added in "[^\r\n]{1,10}",
+        ) {
+            let lines = scan(&src);
+            prop_assume!(lines.len() >= 2);
+            let target = &lines[pick.index(lines.len())];
+            let anchor = &lines[other.index(lines.len())];
+            prop_assume!(anchor.no != target.no && anchor.eol != Eol::None);
+            // Someone else inserts a line after `anchor` in the meantime.
+            let fresh = format!("{}{}\n{}", &src[..anchor.next_start()], added, &src[anchor.next_start()..]);
+            let edits = vec![Edit::replace(target.no, target.text(&src), "CHANGED")];
+            let rebased = rebase(&src, &fresh, edits).unwrap();
+            let out = apply(&fresh, &rebased).unwrap();
+            let expected_line = format!("{}\n", added);
+            prop_assert!(out.contains(&expected_line));
+            prop_assert_eq!(out.matches("CHANGED").count(), 1 + fresh.matches("CHANGED").count());
+            prop_assert_eq!(out.len(), fresh.len() - target.text(&src).len() + "CHANGED".len());
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! What people read: the task-list widget, `plan next`, and the JSON views. Pure.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::diag::Diagnostic;
+use super::model::{Goal, LogEntry, Plan, Status};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Style {
+    pub color: bool,
+}
+
+impl Style {
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn bold(self, t: &str) -> String {
+        self.paint("1", t)
+    }
+    fn dim(self, t: &str) -> String {
+        self.paint("2", t)
+    }
+    fn warn(self, t: &str) -> String {
+        self.paint("33", t)
+    }
+    fn status(self, status: Status, t: &str) -> String {
+        match status {
+            Status::Active => self.paint("1;36", t),
+            Status::Open => self.bold(t),
+            Status::Done => self.paint("32", t),
+            Status::Cancelled => self.dim(t),
+        }
+    }
+}
+
+const ORDER: [Status; 4] = [Status::Active, Status::Open, Status::Done, Status::Cancelled];
+
+/// The task-list widget: goals grouped by status, active first, each with its
+/// subtask boxes; finished goals collapsed unless `all`.
+pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
+    let mut out = String::new();
+    match &plan.objective {
+        Some(o) => writeln!(out, "{}", style.bold(&format!("Plan: {}", o.value))).unwrap(),
+        None => writeln!(out, "{}", style.bold("Plan")).unwrap(),
+    }
+    let live: Vec<&Goal<'_>> = plan.live().collect();
+    if live.is_empty() && (!all || plan.goals.is_empty()) {
+        out.push_str("\nno goals yet · plan add TITLE\n");
+        return out;
+    }
+    let width = live.iter().map(|g| g.id.chars().count()).max().unwrap_or(0);
+    let mut hidden = [0usize; 4];
+    for status in ORDER {
+        let goals: Vec<&&Goal<'_>> = live.iter().filter(|g| g.status() == status).collect();
+        let collapsed = status.is_finished() && !all;
+        let shown: Vec<&&Goal<'_>> = goals
+            .iter()
+            .copied()
+            .filter(|g| !collapsed || flagged(plan, g))
+            .collect();
+        hidden[status as usize] = goals.len() - shown.len();
+        if shown.is_empty() {
+            continue;
+        }
+        writeln!(out, "\n{}", style.status(status, status.as_str())).unwrap();
+        for goal in shown {
+            goal_lines(&mut out, plan, goal, width, !collapsed, style);
+        }
+    }
+    if all && plan.archive_heading.is_some() {
+        let archived: Vec<&Goal<'_>> = plan.goals.iter().filter(|g| g.archived).collect();
+        if !archived.is_empty() {
+            writeln!(out, "\n{}", style.dim("archived")).unwrap();
+            let width = archived.iter().map(|g| g.id.chars().count()).max().unwrap_or(0);
+            for goal in archived {
+                writeln!(
+                    out,
+                    "  {}  {}  {}",
+                    style.dim(&pad(&goal.id, width)),
+                    goal.title,
+                    style.dim(goal.status().as_str())
+                )
+                .unwrap();
+            }
+        }
+    }
+    let (done, cancelled) = (hidden[Status::Done as usize], hidden[Status::Cancelled as usize]);
+    if done + cancelled > 0 {
+        let mut parts = Vec::new();
+        if done > 0 {
+            parts.push(format!("{done} done"));
+        }
+        if cancelled > 0 {
+            parts.push(format!("{cancelled} cancelled"));
+        }
+        writeln!(out, "\n{}", style.dim(&format!("{} hidden · plan show --all", parts.join(", ")))).unwrap();
+    }
+    if let Some(last) = plan.log.last() {
+        writeln!(out, "\n{}", style.dim(&format!("last: {}", entry_text(last)))).unwrap();
+    }
+    out
+}
+
+/// A done goal without its sign-off line stays visible even when collapsed.
+fn flagged(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
+    goal.status() == Status::Done && !plan.signed_off(&goal.id)
+}
+
+fn goal_lines(out: &mut String, plan: &Plan<'_>, goal: &Goal<'_>, width: usize, subtasks: bool, style: Style) {
+    let (done, total) = goal.progress();
+    let mut line = format!("  {}  {}", style.status(goal.status(), &pad(&goal.id, width)), goal.title);
+    if total > 0 {
+        line.push_str(&format!("  {}", style.dim(&format!("{done}/{total}"))));
+    }
+    let unmet = plan.unmet_dependencies(goal);
+    if !unmet.is_empty() && !goal.status().is_finished() {
+        line.push_str(&format!("  {}", style.warn(&format!("⚠ waits on {}", unmet.join(", ")))));
+    }
+    if flagged(plan, goal) {
+        line.push_str(&format!("  {}", style.warn("⚠ no sign-off in the log")));
+    }
+    writeln!(out, "{line}").unwrap();
+    if subtasks {
+        let indent = " ".repeat(width + 4);
+        for task in &goal.subtasks {
+            let mark = if task.done { "[x]" } else { "[ ]" };
+            let text = if task.done { style.dim(task.text) } else { task.text.to_string() };
+            writeln!(out, "{indent}{mark} {text}").unwrap();
+        }
+    }
+}
+
+fn pad(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    format!("{text}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+fn entry_text(entry: &LogEntry<'_>) -> String {
+    match entry.stamp {
+        Some(stamp) => format!("{stamp} {}", entry.text),
+        None => entry.text.to_string(),
+    }
+}
+
+/// `plan next`: goals that can be worked now, one line each.
+pub fn next(plan: &Plan<'_>, style: Style) -> String {
+    let goals: Vec<&Goal<'_>> = plan.workable().collect();
+    if goals.is_empty() {
+        return "nothing to work on: every goal is done, cancelled or waiting on another\n".to_string();
+    }
+    let width = goals.iter().map(|g| g.id.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for goal in goals {
+        let (done, total) = goal.progress();
+        let mut line = format!(
+            "{}  {:<6}  {}",
+            style.status(goal.status(), &pad(&goal.id, width)),
+            goal.status().as_str(),
+            goal.title
+        );
+        if total > 0 {
+            line.push_str(&format!("  {done}/{total}"));
+        }
+        if let Some(task) = goal.next_subtask() {
+            line.push_str(&format!("  {}", style.dim(&format!("next: {}", task.text))));
+        }
+        writeln!(out, "{line}").unwrap();
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct PlanView<'p> {
+    pub objective: Option<&'p str>,
+    pub goals: Vec<GoalView<'p>>,
+    pub log: &'p [LogEntry<'p>],
+    pub errors: &'p [Diagnostic],
+}
+
+#[derive(Serialize)]
+pub struct GoalView<'p> {
+    pub id: &'p str,
+    pub title: &'p str,
+    pub status: Status,
+    pub line: usize,
+    pub has_id_comment: bool,
+    pub archived: bool,
+    pub done_when: Option<&'p str>,
+    pub verify: Option<&'p str>,
+    pub depends_on: &'p [&'p str],
+    pub unmet_dependencies: Vec<&'p str>,
+    pub failure_modes: Vec<&'p str>,
+    pub subtasks: Vec<SubtaskView<'p>>,
+    pub progress: Progress,
+    pub signed_off: bool,
+    pub contract: String,
+}
+
+#[derive(Serialize)]
+pub struct SubtaskView<'p> {
+    pub n: usize,
+    pub text: &'p str,
+    pub done: bool,
+    pub line: usize,
+}
+
+#[derive(Serialize)]
+pub struct Progress {
+    pub done: usize,
+    pub total: usize,
+}
+
+pub fn goal_view<'p>(plan: &'p Plan<'p>, goal: &'p Goal<'p>) -> GoalView<'p> {
+    let (done, total) = goal.progress();
+    GoalView {
+        id: &goal.id,
+        title: goal.title,
+        status: goal.status(),
+        line: goal.line,
+        has_id_comment: goal.id_line.is_some(),
+        archived: goal.archived,
+        done_when: goal.done_when(),
+        verify: goal.verify(),
+        depends_on: &goal.depends_on,
+        unmet_dependencies: plan.unmet_dependencies(goal),
+        failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
+        subtasks: goal
+            .subtasks
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SubtaskView { n: i + 1, text: s.text, done: s.done, line: s.line })
+            .collect(),
+        progress: Progress { done, total },
+        signed_off: plan.signed_off(&goal.id),
+        contract: goal.fingerprint(),
+    }
+}
+
+pub fn plan_view<'p>(plan: &'p Plan<'p>) -> PlanView<'p> {
+    PlanView {
+        objective: plan.objective.as_ref().map(|o| o.value),
+        goals: plan.goals.iter().map(|g| goal_view(plan, g)).collect(),
+        log: &plan.log,
+        errors: &plan.errors,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::model::parse;
+
+    const SRC: &str = "# Plan: Ship it
+## Goal: Build
+<!-- id: build -->
+status: active
+- [x] one
+- [ ] two
+## Goal: Docs
+<!-- id: docs -->
+status: open
+depends_on: build
+## Goal: Old
+<!-- id: old -->
+status: done
+## Goal: Hand ticked
+<!-- id: hand -->
+status: done
+## Goal: Dropped
+<!-- id: dropped -->
+status: cancelled
+## Log
+- 2026-01-01 10:00 old signed off (verify passed, judge accept)
+";
+
+    #[test]
+    fn widget_groups_collapses_and_flags() {
+        let out = widget(&parse(SRC), false, Style::default());
+        assert_eq!(
+            out,
+            "Plan: Ship it
+
+active
+  build    Build  1/2
+           [x] one
+           [ ] two
+
+open
+  docs     Docs  ⚠ waits on build
+
+done
+  hand     Hand ticked  ⚠ no sign-off in the log
+
+1 done, 1 cancelled hidden · plan show --all
+
+last: 2026-01-01 10:00 old signed off (verify passed, judge accept)
+"
+        );
+    }
+
+    #[test]
+    fn widget_all_shows_finished_goals() {
+        let out = widget(&parse(SRC), true, Style::default());
+        assert!(out.contains("  old      Old\n"));
+        assert!(out.contains("cancelled\n  dropped  Dropped\n"));
+        assert!(!out.contains("hidden"));
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        assert!(!widget(&parse(SRC), false, Style::default()).contains('\x1b'));
+        assert!(widget(&parse(SRC), false, Style { color: true }).contains("\x1b[1;36m"));
+    }
+
+    #[test]
+    fn next_lists_workable_goals() {
+        assert_eq!(next(&parse(SRC), Style::default()), "build  active  Build  1/2  next: two\n");
+    }
+}

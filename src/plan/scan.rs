@@ -1,0 +1,480 @@
+//! Bytes → lines: number, byte range, line ending and kind, aware of code fences and
+//! HTML comment blocks. Pure: it never allocates text, only ranges into the source.
+
+use std::ops::Range;
+
+/// How a line ends. Kept per line so a patch can give every untouched line its own
+/// ending back and new lines the file's own style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eol {
+    None,
+    Lf,
+    CrLf,
+}
+
+impl Eol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Eol::None => "",
+            Eol::Lf => "\n",
+            Eol::CrLf => "\r\n",
+        }
+    }
+}
+
+/// The keys of a goal's contract lines (`status: active`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    Status,
+    DoneWhen,
+    Verify,
+    DependsOn,
+    FailureModes,
+}
+
+impl Key {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Key::Status => "status",
+            Key::DoneWhen => "done_when",
+            Key::Verify => "verify",
+            Key::DependsOn => "depends_on",
+            Key::FailureModes => "failure_modes",
+        }
+    }
+
+    fn parse(word: &str) -> Option<Key> {
+        Some(match word {
+            "status" => Key::Status,
+            "done_when" => Key::DoneWhen,
+            "verify" => Key::Verify,
+            "depends_on" => Key::DependsOn,
+            "failure_modes" => Key::FailureModes,
+            _ => return None,
+        })
+    }
+}
+
+/// What a line is, judged on the line alone plus the fence/comment state. Value
+/// ranges are absolute byte offsets into the source, already trimmed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Blank,
+    /// `# Plan: <objective>`
+    Title { value: Range<usize> },
+    /// `## Goal: <title>`
+    GoalHeading { value: Range<usize> },
+    /// `## Log`
+    LogHeading,
+    /// `## Archive`
+    ArchiveHeading,
+    /// Any other ATX heading.
+    Heading { level: u8 },
+    /// `<!-- id: cache-layer -->` on a line of its own.
+    IdComment { value: Range<usize> },
+    /// `status: active`, `done_when: …`, …
+    Field { key: Key, value: Range<usize> },
+    /// `- [ ] text` / `- [x] text`
+    Task { done: bool, value: Range<usize> },
+    /// `- text`
+    Bullet { value: Range<usize> },
+    /// An opening or closing code fence.
+    Fence,
+    /// A line inside a fenced code block.
+    Code,
+    /// A line of a multi-line HTML comment.
+    Comment,
+    Other,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// 1-based line number.
+    pub no: usize,
+    /// Byte range of the text, without the line ending.
+    pub start: usize,
+    pub end: usize,
+    pub eol: Eol,
+    pub kind: Kind,
+}
+
+impl Line {
+    pub fn text<'a>(&self, src: &'a str) -> &'a str {
+        &src[self.start..self.end]
+    }
+
+    /// Byte offset just past the line ending.
+    pub fn next_start(&self) -> usize {
+        self.end + self.eol.as_str().len()
+    }
+}
+
+pub const BOM: &str = "\u{feff}";
+
+/// Splits `src` into lines. A BOM is skipped (line 1 starts after it); an empty
+/// source has no lines; a final line without a newline has `Eol::None`.
+pub fn scan(src: &str) -> Vec<Line> {
+    let mut lines = Vec::with_capacity(src.len() / 32 + 1);
+    let mut pos = if src.starts_with(BOM) { BOM.len() } else { 0 };
+    let bytes = src.as_bytes();
+    let mut state = State::Normal;
+    while pos < bytes.len() {
+        let (end, next, eol) = match memchr_newline(&bytes[pos..]) {
+            Some(i) => {
+                let nl = pos + i;
+                if nl > pos && bytes[nl - 1] == b'\r' {
+                    (nl - 1, nl + 1, Eol::CrLf)
+                } else {
+                    (nl, nl + 1, Eol::Lf)
+                }
+            }
+            None => (bytes.len(), bytes.len(), Eol::None),
+        };
+        let kind = classify(src, pos, end, &mut state);
+        lines.push(Line {
+            no: lines.len() + 1,
+            start: pos,
+            end,
+            eol,
+            kind,
+        });
+        pos = next;
+    }
+    lines
+}
+
+/// The byte offset of the first `\n`. A word-at-a-time search would be faster, but
+/// plan files are small and the iterator already vectorises well.
+fn memchr_newline(hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == b'\n')
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Normal,
+    Fenced { ch: u8, len: usize },
+    Comment,
+}
+
+fn classify(src: &str, start: usize, end: usize, state: &mut State) -> Kind {
+    let text = &src[start..end];
+    match *state {
+        State::Fenced { ch, len } => {
+            if is_closing_fence(text, ch, len) {
+                *state = State::Normal;
+                return Kind::Fence;
+            }
+            return Kind::Code;
+        }
+        State::Comment => {
+            if text.contains("-->") {
+                *state = State::Normal;
+            }
+            return Kind::Comment;
+        }
+        State::Normal => {}
+    }
+    if text.trim().is_empty() {
+        return Kind::Blank;
+    }
+    let Some(indent) = block_indent(text) else {
+        return Kind::Other;
+    };
+    let body = &text[indent..];
+    let at = start + indent;
+    if let Some((ch, len)) = opening_fence(body) {
+        *state = State::Fenced { ch, len };
+        return Kind::Fence;
+    }
+    if let Some(rest) = body.strip_prefix("<!--") {
+        let Some(close) = rest.find("-->") else {
+            *state = State::Comment;
+            return Kind::Comment;
+        };
+        let inner = &rest[..close];
+        let lead = inner.len() - inner.trim_start().len();
+        if inner[lead..].starts_with("id:") && rest[close + 3..].trim().is_empty() {
+            let inner_start = at + 4;
+            return Kind::IdComment {
+                value: trimmed(src, inner_start + lead + 3, inner_start + close),
+            };
+        }
+        return Kind::Other;
+    }
+    if body.starts_with('#') {
+        return heading(src, at, end);
+    }
+    if let Some(kind) = item(src, at, end) {
+        return kind;
+    }
+    if indent == 0
+        && let Some(colon) = text.find(':')
+        && let Some(key) = Key::parse(&text[..colon])
+    {
+        return Kind::Field {
+            key,
+            value: trimmed(src, start + colon + 1, end),
+        };
+    }
+    Kind::Other
+}
+
+/// Up to three spaces of indentation start a block; four or a tab make it indented
+/// code (CommonMark), which is never one of ours.
+fn block_indent(text: &str) -> Option<usize> {
+    let spaces = text.bytes().take_while(|&b| b == b' ').count();
+    (spaces <= 3 && !text[spaces..].starts_with('\t')).then_some(spaces)
+}
+
+fn opening_fence(body: &str) -> Option<(u8, usize)> {
+    let ch = *body.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = body.bytes().take_while(|&b| b == ch).count();
+    if len < 3 {
+        return None;
+    }
+    if ch == b'`' && body[len..].contains('`') {
+        return None;
+    }
+    Some((ch, len))
+}
+
+fn is_closing_fence(text: &str, ch: u8, len: usize) -> bool {
+    let spaces = text.bytes().take_while(|&b| b == b' ').count();
+    if spaces > 3 {
+        return false;
+    }
+    let body = &text[spaces..];
+    let run = body.bytes().take_while(|&b| b == ch).count();
+    run >= len && body[run..].trim_matches([' ', '\t']).is_empty()
+}
+
+fn heading(src: &str, at: usize, end: usize) -> Kind {
+    let body = &src[at..end];
+    let level = body.bytes().take_while(|&b| b == b'#').count();
+    let after = &body[level..];
+    if level > 6 || !(after.is_empty() || after.starts_with([' ', '\t'])) {
+        return Kind::Other;
+    }
+    let content_start = at + level;
+    let mut value = trimmed(src, content_start, end);
+    // An ATX heading may close with a run of `#` preceded by a space.
+    let content = &src[value.clone()];
+    let without = content.trim_end_matches('#');
+    if without.len() < content.len() && (without.is_empty() || without.ends_with([' ', '\t'])) {
+        value = trimmed(src, value.start, value.start + without.len());
+    }
+    let content = &src[value.clone()];
+    match level {
+        1 => match content.strip_prefix("Plan:") {
+            Some(rest) => {
+                let s = value.start + 5;
+                Kind::Title {
+                    value: trimmed(src, s, s + rest.len()),
+                }
+            }
+            None => Kind::Heading { level: 1 },
+        },
+        2 => {
+            if let Some(rest) = content.strip_prefix("Goal:") {
+                let s = value.start + 5;
+                Kind::GoalHeading {
+                    value: trimmed(src, s, s + rest.len()),
+                }
+            } else if content.eq_ignore_ascii_case("log") {
+                Kind::LogHeading
+            } else if content.eq_ignore_ascii_case("archive") {
+                Kind::ArchiveHeading
+            } else {
+                Kind::Heading { level: 2 }
+            }
+        }
+        _ => Kind::Heading { level: level as u8 },
+    }
+}
+
+/// `- [ ] x`, `- [x] x`, `- x` (also with `*`).
+fn item(src: &str, at: usize, end: usize) -> Option<Kind> {
+    let body = &src[at..end];
+    let marker = *body.as_bytes().first()?;
+    if marker != b'-' && marker != b'*' {
+        return None;
+    }
+    let rest = &body[1..];
+    if !(rest.starts_with([' ', '\t']) || rest.is_empty()) {
+        return None;
+    }
+    let content = at + 1 + (rest.len() - rest.trim_start().len());
+    let inner = &src[content..end];
+    for (box_text, done) in [("[ ]", false), ("[x]", true), ("[X]", true)] {
+        if let Some(after) = inner.strip_prefix(box_text)
+            && (after.is_empty() || after.starts_with([' ', '\t']))
+        {
+            return Some(Kind::Task {
+                done,
+                value: trimmed(src, content + 3, end),
+            });
+        }
+    }
+    Some(Kind::Bullet {
+        value: trimmed(src, content, end),
+    })
+}
+
+/// The sub-range of `start..end` without surrounding whitespace.
+fn trimmed(src: &str, start: usize, end: usize) -> Range<usize> {
+    let s = &src[start..end];
+    let lead = s.len() - s.trim_start().len();
+    let trail = s.len() - s.trim_end().len();
+    if lead == s.len() {
+        return start..start;
+    }
+    start + lead..end - trail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<Kind> {
+        scan(src).into_iter().map(|l| l.kind).collect()
+    }
+
+    fn values(src: &str) -> Vec<String> {
+        scan(src)
+            .iter()
+            .map(|l| match &l.kind {
+                Kind::Title { value }
+                | Kind::GoalHeading { value }
+                | Kind::IdComment { value }
+                | Kind::Field { value, .. }
+                | Kind::Task { value, .. }
+                | Kind::Bullet { value } => src[value.clone()].to_string(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn empty_source_has_no_lines() {
+        assert!(scan("").is_empty());
+        assert!(scan(BOM).is_empty());
+    }
+
+    #[test]
+    fn line_endings_are_kept_per_line() {
+        let src = "a\r\nb\nc";
+        let lines = scan(src);
+        assert_eq!(
+            lines.iter().map(|l| l.eol).collect::<Vec<_>>(),
+            [Eol::CrLf, Eol::Lf, Eol::None]
+        );
+        assert_eq!(
+            lines.iter().map(|l| l.text(src)).collect::<Vec<_>>(),
+            ["a", "b", "c"]
+        );
+        assert_eq!(lines[2].next_start(), src.len());
+    }
+
+    #[test]
+    fn bom_is_skipped_by_line_one() {
+        let src = "\u{feff}# Plan: x\n";
+        let lines = scan(src);
+        assert_eq!(lines[0].start, 3);
+        assert_eq!(values(src), ["x"]);
+    }
+
+    #[test]
+    fn lone_carriage_return_is_text() {
+        let src = "a\rb\n";
+        assert_eq!(scan(src)[0].text(src), "a\rb");
+    }
+
+    #[test]
+    fn headings_and_fields() {
+        let src = "# Plan: Ship it\n## Goal: Cache layer ##\n<!-- id: cache -->\nstatus:\tactive\ndone_when: p95 < 50ms: really\n## Log\n## archive\n### Notes\n";
+        assert_eq!(
+            values(src),
+            [
+                "Ship it",
+                "Cache layer",
+                "cache",
+                "active",
+                "p95 < 50ms: really",
+                "LogHeading",
+                "ArchiveHeading",
+                "Heading { level: 3 }"
+            ]
+        );
+    }
+
+    #[test]
+    fn goal_heading_needs_a_space_after_hashes() {
+        assert_eq!(kinds("##Goal: x\n"), [Kind::Other]);
+        assert_eq!(kinds("####### x\n"), [Kind::Other]);
+    }
+
+    #[test]
+    fn tasks_and_bullets() {
+        let src = "- [ ] open one\n- [x] done\n* [X] star\n- plain\n-[ ] nope\n- [ ]\n";
+        assert_eq!(
+            values(src),
+            ["open one", "done", "star", "plain", "Other", ""]
+        );
+        assert!(matches!(scan(src)[1].kind, Kind::Task { done: true, .. }));
+    }
+
+    #[test]
+    fn goal_inside_backtick_or_tilde_fence_is_code() {
+        let src = "```md\n## Goal: fake\n```\n~~~~\n## Goal: fake\n~~~\n~~~~\n## Goal: real\n";
+        assert_eq!(
+            kinds(src)[..8],
+            [
+                Kind::Fence,
+                Kind::Code,
+                Kind::Fence,
+                Kind::Fence,
+                Kind::Code,
+                Kind::Code,
+                Kind::Fence,
+                Kind::GoalHeading { value: 61..65 }
+            ]
+        );
+    }
+
+    #[test]
+    fn unclosed_fence_runs_to_the_end() {
+        assert_eq!(
+            kinds("```\n## Goal: x\n"),
+            [Kind::Fence, Kind::Code]
+        );
+    }
+
+    #[test]
+    fn goal_inside_html_comment_block_is_a_comment() {
+        let src = "<!--\n## Goal: hidden\n-->\n## Goal: seen\n<!-- note --> \n";
+        let k = kinds(src);
+        assert_eq!(k[..3], [Kind::Comment, Kind::Comment, Kind::Comment]);
+        assert!(matches!(k[3], Kind::GoalHeading { .. }));
+        assert_eq!(k[4], Kind::Other);
+    }
+
+    #[test]
+    fn indented_code_is_not_ours() {
+        assert_eq!(kinds("    ## Goal: x\n\t- [ ] y\n"), [Kind::Other, Kind::Other]);
+        assert!(matches!(kinds("   ## Goal: x\n")[0], Kind::GoalHeading { .. }));
+    }
+
+    #[test]
+    fn unknown_keys_and_indented_fields_are_other() {
+        assert_eq!(kinds("owner: me\n  status: active\n"), [Kind::Other, Kind::Other]);
+    }
+
+    #[test]
+    fn unicode_values_keep_their_bytes() {
+        let src = "## Goal: Café – naïve 🚀\n";
+        assert_eq!(values(src), ["Café – naïve 🚀"]);
+    }
+}
