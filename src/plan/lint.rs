@@ -6,8 +6,8 @@ use super::scan::Kind;
 
 /// Words that suggest a failure mode is about verify passing while the goal is not met.
 const GAMING_WORDS: [&str; 14] = [
-    "verify", "test", "pass", "green", "gam", "trivial", "fake", "mock", "stub", "assert",
-    "check", "bench", "hardcod", "hard-cod",
+    "verify", "test", "pass", "green", "gam", "trivial", "fake", "mock", "stub", "assert", "check",
+    "bench", "hardcod", "hard-cod",
 ];
 
 /// Every problem in the plan: its format errors, then contract and consistency
@@ -38,8 +38,11 @@ pub fn lint(plan: &Plan<'_>) -> Vec<Diagnostic> {
         }
         if goal.status.is_none() {
             out.push(
-                Diagnostic::warning(goal.line, format!("goal \"{id}\" has no `status:` line; it counts as open"))
-                    .hint("add `status: open`"),
+                Diagnostic::warning(
+                    goal.line,
+                    format!("goal \"{id}\" has no `status:` line; it counts as open"),
+                )
+                .hint("add `status: open`"),
             );
         }
         let status = goal.status();
@@ -99,8 +102,11 @@ pub fn lint(plan: &Plan<'_>) -> Vec<Diagnostic> {
     }
     if let Some(open) = unclosed_fence(plan) {
         out.push(
-            Diagnostic::warning(open, "code fence never closed: everything after it is ignored")
-                .hint("close it with the same fence characters"),
+            Diagnostic::warning(
+                open,
+                "code fence never closed: everything after it is ignored",
+            )
+            .hint("close it with the same fence characters"),
         );
     }
     out.sort_by_key(|d| d.line);
@@ -150,7 +156,10 @@ mod tests {
     fn contract_problems() {
         let src = "# Plan: x\n## Goal: A\nstatus: active\nverify: make\nfailure_modes:\n- slow\n## Goal: B\n<!-- id: b -->\nstatus: done\ndone_when: z\n## Log\n- untimed\n```\n";
         let got = messages(src);
-        let summary: Vec<_> = got.iter().map(|(l, s, m)| format!("{l} {s:?} {m}")).collect();
+        let summary: Vec<_> = got
+            .iter()
+            .map(|(l, s, m)| format!("{l} {s:?} {m}"))
+            .collect();
         assert_eq!(
             summary,
             [

@@ -3,8 +3,9 @@
 
 pub mod diag;
 pub mod id;
-pub mod model;
-pub mod scan;
-pub mod patch;
 pub mod lint;
+pub mod model;
+pub mod ops;
+pub mod patch;
 pub mod render;
+pub mod scan;

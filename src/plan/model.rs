@@ -19,7 +19,12 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 4] = [Status::Open, Status::Active, Status::Done, Status::Cancelled];
+    pub const ALL: [Status; 4] = [
+        Status::Open,
+        Status::Active,
+        Status::Done,
+        Status::Cancelled,
+    ];
 
     pub fn parse(word: &str) -> Option<Status> {
         Status::ALL.into_iter().find(|s| s.as_str() == word)
@@ -88,11 +93,17 @@ impl Goal<'_> {
     }
 
     pub fn done_when(&self) -> Option<&str> {
-        self.done_when.as_ref().map(|f| f.value).filter(|v| !v.is_empty())
+        self.done_when
+            .as_ref()
+            .map(|f| f.value)
+            .filter(|v| !v.is_empty())
     }
 
     pub fn verify(&self) -> Option<&str> {
-        self.verify.as_ref().map(|f| f.value).filter(|v| !v.is_empty())
+        self.verify
+            .as_ref()
+            .map(|f| f.value)
+            .filter(|v| !v.is_empty())
     }
 
     pub fn progress(&self) -> (usize, usize) {
@@ -210,11 +221,14 @@ pub fn parse(src: &str) -> Plan<'_> {
             Kind::Title { value: v } => {
                 if let Some(first) = &plan.objective {
                     plan.errors.push(
-                        Diagnostic::error(line.no, "second `# Plan:` line; a plan has one objective")
-                            .hint(format!(
-                                "keep the objective on line {} and make this one a `## ` heading",
-                                first.line
-                            )),
+                        Diagnostic::error(
+                            line.no,
+                            "second `# Plan:` line; a plan has one objective",
+                        )
+                        .hint(format!(
+                            "keep the objective on line {} and make this one a `## ` heading",
+                            first.line
+                        )),
                     );
                 } else {
                     plan.objective = Some(Field {
@@ -345,7 +359,9 @@ fn goal_line<'a>(
                         line.no,
                         format!("second `{}:` line in goal \"{}\"", key.as_str(), goal.title),
                     )
-                    .hint(format!("line {first} already sets it; merge the two and delete one")),
+                    .hint(format!(
+                        "line {first} already sets it; merge the two and delete one"
+                    )),
                 );
                 return;
             }
@@ -442,7 +458,10 @@ fn assign_ids(plan: &mut Plan<'_>) {
                 plan.errors.push(
                     Diagnostic::error(
                         goal.id_line.unwrap_or(goal.line),
-                        format!("duplicate goal id \"{}\" (also used by the goal on line {first})", goal.id),
+                        format!(
+                            "duplicate goal id \"{}\" (also used by the goal on line {first})",
+                            goal.id
+                        ),
                     )
                     .hint(hint),
                 );
@@ -479,7 +498,8 @@ fn check_dependencies(plan: &mut Plan<'_>) {
                     format!("did you mean {}?", near.join(", "))
                 };
                 errors.push(
-                    Diagnostic::error(line, format!("depends_on names no goal: \"{dep}\"")).hint(hint),
+                    Diagnostic::error(line, format!("depends_on names no goal: \"{dep}\""))
+                        .hint(hint),
                 );
             }
         }
@@ -512,8 +532,10 @@ fn check_dependencies(plan: &mut Plan<'_>) {
                 }
                 1 => {
                     let from = stack.iter().position(|&(g, _)| g == target).unwrap_or(0);
-                    let mut path: Vec<&str> =
-                        stack[from..].iter().map(|&(g, _)| plan.goals[g].id.as_str()).collect();
+                    let mut path: Vec<&str> = stack[from..]
+                        .iter()
+                        .map(|&(g, _)| plan.goals[g].id.as_str())
+                        .collect();
                     path.push(&plan.goals[target].id);
                     let goal = &plan.goals[node];
                     errors.push(
@@ -521,7 +543,9 @@ fn check_dependencies(plan: &mut Plan<'_>) {
                             goal.depends_line.unwrap_or(goal.line),
                             format!("dependency cycle: {}", path.join(" → ")),
                         )
-                        .hint("a goal cannot wait on itself; remove one of these depends_on entries"),
+                        .hint(
+                            "a goal cannot wait on itself; remove one of these depends_on entries",
+                        ),
                     );
                 }
                 _ => {}
@@ -532,10 +556,6 @@ fn check_dependencies(plan: &mut Plan<'_>) {
 }
 
 impl<'a> Plan<'a> {
-    pub fn line(&self, no: usize) -> &Line {
-        &self.lines[no - 1]
-    }
-
     pub fn line_text(&self, no: usize) -> &'a str {
         let line = &self.lines[no - 1];
         &self.src[line.start..line.end]
@@ -550,11 +570,20 @@ impl<'a> Plan<'a> {
         if let Some(goal) = self.goal(query) {
             return Ok(goal);
         }
-        let matches: Vec<&Goal<'a>> = self.goals.iter().filter(|g| g.id.starts_with(query)).collect();
+        let matches: Vec<&Goal<'a>> = self
+            .goals
+            .iter()
+            .filter(|g| g.id.starts_with(query))
+            .collect();
         match matches.as_slice() {
             [one] => Ok(one),
             [] => Err(Lookup::Unknown {
-                candidates: self.goals.iter().filter(|g| !g.archived).map(|g| g.id.clone()).collect(),
+                candidates: self
+                    .goals
+                    .iter()
+                    .filter(|g| !g.archived)
+                    .map(|g| g.id.clone())
+                    .collect(),
             }),
             many => Err(Lookup::Ambiguous {
                 candidates: many.iter().map(|g| g.id.clone()).collect(),
@@ -563,14 +592,20 @@ impl<'a> Plan<'a> {
     }
 
     /// Entries of the log that begin with `<id> ` — a goal's own history.
-    pub fn history<'s>(&'s self, id: &'s str) -> impl DoubleEndedIterator<Item = &'s LogEntry<'a>> + 's {
+    pub fn history<'s>(
+        &'s self,
+        id: &'s str,
+    ) -> impl DoubleEndedIterator<Item = &'s LogEntry<'a>> + 's {
         self.log.iter().filter(move |e| {
-            e.text.strip_prefix(id).is_some_and(|rest| rest.starts_with(' '))
+            e.text
+                .strip_prefix(id)
+                .is_some_and(|rest| rest.starts_with(' '))
         })
     }
 
     pub fn signed_off(&self, id: &str) -> bool {
-        self.history(id).any(|e| e.text[id.len()..].starts_with(" signed off"))
+        self.history(id)
+            .any(|e| e.text[id.len()..].starts_with(" signed off"))
     }
 
     /// The fingerprint in the goal's latest `(contract xxxxxxxx)` log entry.
@@ -642,7 +677,10 @@ done_when: README section explains eviction
     fn sample_parses() {
         let plan = parse(SAMPLE);
         assert!(plan.errors.is_empty(), "{:?}", plan.errors);
-        assert_eq!(plan.objective.as_ref().unwrap().value, "Ship the cache layer");
+        assert_eq!(
+            plan.objective.as_ref().unwrap().value,
+            "Ship the cache layer"
+        );
         let ids: Vec<_> = plan.goals.iter().map(|g| g.id.as_str()).collect();
         assert_eq!(ids, ["cache-layer", "cache-docs"]);
         let g = &plan.goals[0];
@@ -655,9 +693,15 @@ done_when: README section explains eviction
         assert_eq!(plan.log.len(), 2);
         assert_eq!(plan.log[0].stamp, Some("2026-06-15 14:02"));
         assert_eq!(plan.logged_contract("cache-layer"), Some("0123abcd"));
-        assert!(!plan.signed_off("cache-layer"), "cache-layer-2 is another goal");
+        assert!(
+            !plan.signed_off("cache-layer"),
+            "cache-layer-2 is another goal"
+        );
         assert_eq!(plan.unmet_dependencies(&plan.goals[1]), ["cache-layer"]);
-        assert_eq!(plan.workable().map(|g| g.id.as_str()).collect::<Vec<_>>(), ["cache-layer"]);
+        assert_eq!(
+            plan.workable().map(|g| g.id.as_str()).collect::<Vec<_>>(),
+            ["cache-layer"]
+        );
     }
 
     #[test]
@@ -681,7 +725,9 @@ done_when: README section explains eviction
 
     #[test]
     fn duplicate_ids_are_errors() {
-        let plan = parse("## Goal: A\n<!-- id: x -->\n## Goal: B\n<!-- id: x -->\n## Goal: C\n## Goal: C\n");
+        let plan = parse(
+            "## Goal: A\n<!-- id: x -->\n## Goal: B\n<!-- id: x -->\n## Goal: C\n## Goal: C\n",
+        );
         let lines: Vec<_> = plan.errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, [4, 6]);
         assert!(plan.errors[1].hint.as_ref().unwrap().contains("c-2"));
@@ -692,7 +738,11 @@ done_when: README section explains eviction
         let plan = parse(
             "## Goal: A\ndepends_on: b\n## Goal: B\ndepends_on: a, zzz\n## Goal: C\ndepends_on: c\n",
         );
-        let msgs: Vec<_> = plan.errors.iter().map(|e| (e.line, e.message.as_str())).collect();
+        let msgs: Vec<_> = plan
+            .errors
+            .iter()
+            .map(|e| (e.line, e.message.as_str()))
+            .collect();
         assert_eq!(
             msgs,
             [
@@ -730,7 +780,9 @@ done_when: README section explains eviction
         let plan = parse(SAMPLE);
         assert_eq!(plan.resolve("cache-l").unwrap().id, "cache-layer");
         assert_eq!(plan.resolve("cache-docs").unwrap().id, "cache-docs");
-        assert!(matches!(plan.resolve("cache"), Err(Lookup::Ambiguous { candidates }) if candidates.len() == 2));
+        assert!(
+            matches!(plan.resolve("cache"), Err(Lookup::Ambiguous { candidates }) if candidates.len() == 2)
+        );
         assert!(matches!(plan.resolve("nope"), Err(Lookup::Unknown { .. })));
     }
 
@@ -747,7 +799,11 @@ done_when: README section explains eviction
     #[test]
     fn failure_modes_list_ends_at_a_non_bullet() {
         let plan = parse("## Goal: A\nfailure_modes:\n- one\n\n- two\nnote\n- not a mode\n");
-        let modes: Vec<_> = plan.goals[0].failure_modes.iter().map(|f| f.value).collect();
+        let modes: Vec<_> = plan.goals[0]
+            .failure_modes
+            .iter()
+            .map(|f| f.value)
+            .collect();
         assert_eq!(modes, ["one", "two"]);
     }
 

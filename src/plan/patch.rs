@@ -10,13 +10,25 @@ use super::scan::{Eol, Line, scan};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
     /// Replace line `line` (1-based), which must read `expect`, by `new`.
-    Replace { line: usize, expect: String, new: String },
+    Replace {
+        line: usize,
+        expect: String,
+        new: String,
+    },
     /// Remove line `line`, which must read `expect`.
     Delete { line: usize, expect: String },
     /// Insert `lines` after line `line` (0: at the start of the file, `expect` "").
-    InsertAfter { line: usize, expect: String, lines: Vec<String> },
+    InsertAfter {
+        line: usize,
+        expect: String,
+        lines: Vec<String>,
+    },
     /// Insert `lines` before line `line`.
-    InsertBefore { line: usize, expect: String, lines: Vec<String> },
+    InsertBefore {
+        line: usize,
+        expect: String,
+        lines: Vec<String>,
+    },
     /// Append entries at the end of the `## Log` section, creating it if needed.
     /// Resolved against the file as it is when written, so concurrent appends keep
     /// their order and never need the same anchor.
@@ -27,15 +39,27 @@ pub enum Edit {
 
 impl Edit {
     pub fn replace(line: usize, expect: &str, new: impl Into<String>) -> Edit {
-        Edit::Replace { line, expect: expect.to_string(), new: new.into() }
+        Edit::Replace {
+            line,
+            expect: expect.to_string(),
+            new: new.into(),
+        }
     }
 
     pub fn insert_after(line: usize, expect: &str, lines: Vec<String>) -> Edit {
-        Edit::InsertAfter { line, expect: expect.to_string(), lines }
+        Edit::InsertAfter {
+            line,
+            expect: expect.to_string(),
+            lines,
+        }
     }
 
     pub fn insert_before(line: usize, expect: &str, lines: Vec<String>) -> Edit {
-        Edit::InsertBefore { line, expect: expect.to_string(), lines }
+        Edit::InsertBefore {
+            line,
+            expect: expect.to_string(),
+            lines,
+        }
     }
 
     fn target(&self) -> Option<(usize, &str)> {
@@ -99,8 +123,15 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
     let mut slots: Vec<Slot<'_>> = (0..lines.len()).map(|_| Slot::default()).collect();
     for edit in &resolved {
         if let Some((no, expect)) = edit.target() {
-            let found = no.checked_sub(1).and_then(|i| lines.get(i)).map(|l| l.text(src));
-            let ok = if no == 0 { expect.is_empty() } else { found == Some(expect) };
+            let found = no
+                .checked_sub(1)
+                .and_then(|i| lines.get(i))
+                .map(|l| l.text(src));
+            let ok = if no == 0 {
+                expect.is_empty()
+            } else {
+                found == Some(expect)
+            };
             if !ok {
                 return Err(Conflict {
                     line: no,
@@ -110,22 +141,40 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
             }
         }
         match edit {
-            Edit::InsertAfter { line: 0, lines: new, .. } => head.extend(new.iter().map(String::as_str)),
-            Edit::InsertAfter { line, lines: new, .. } => {
+            Edit::InsertAfter {
+                line: 0,
+                lines: new,
+                ..
+            } => head.extend(new.iter().map(String::as_str)),
+            Edit::InsertAfter {
+                line, lines: new, ..
+            } => {
                 slots[line - 1].after.extend(new.iter().map(String::as_str));
             }
-            Edit::InsertBefore { line, lines: new, .. } => {
-                slots[line - 1].before.extend(new.iter().map(String::as_str));
+            Edit::InsertBefore {
+                line, lines: new, ..
+            } => {
+                slots[line - 1]
+                    .before
+                    .extend(new.iter().map(String::as_str));
             }
             Edit::Replace { line, new, expect } => {
                 if slots[line - 1].replace.is_some() {
-                    return Err(Conflict { line: *line, expected: expect.clone(), found: None });
+                    return Err(Conflict {
+                        line: *line,
+                        expected: expect.clone(),
+                        found: None,
+                    });
                 }
                 slots[line - 1].replace = Some(Some(new));
             }
             Edit::Delete { line, expect } => {
                 if slots[line - 1].replace.is_some() {
-                    return Err(Conflict { line: *line, expected: expect.clone(), found: None });
+                    return Err(Conflict {
+                        line: *line,
+                        expected: expect.clone(),
+                        found: None,
+                    });
                 }
                 slots[line - 1].replace = Some(None);
             }
@@ -169,7 +218,11 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
 
 /// The ending new lines get: the first one the file uses, else `\n`.
 fn file_eol(lines: &[Line]) -> Eol {
-    lines.iter().map(|l| l.eol).find(|e| *e != Eol::None).unwrap_or(Eol::Lf)
+    lines
+        .iter()
+        .map(|l| l.eol)
+        .find(|e| *e != Eol::None)
+        .unwrap_or(Eol::Lf)
 }
 
 /// Turns the appends into plain line edits against `src`.
@@ -253,7 +306,9 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
         }
     }
     for edit in &mut edits {
-        let Some((no, expect)) = edit.target() else { continue };
+        let Some((no, expect)) = edit.target() else {
+            continue;
+        };
         if no == 0 {
             continue;
         }
@@ -263,7 +318,11 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
                 return Err(Conflict {
                     line: no,
                     expected: expect.to_string(),
-                    found: near.get(no - 1).copied().flatten().map(|i| new[i].to_string()),
+                    found: near
+                        .get(no - 1)
+                        .copied()
+                        .flatten()
+                        .map(|i| new[i].to_string()),
                 });
             }
         }
@@ -282,7 +341,15 @@ mod tests {
 
     #[test]
     fn zero_edits_is_identity_on_edge_cases() {
-        for src in ["", "\u{feff}", "a", "a\n", "a\r\n\r\n", "\u{feff}x\r\ny", "\n\n"] {
+        for src in [
+            "",
+            "\u{feff}",
+            "a",
+            "a\n",
+            "a\r\n\r\n",
+            "\u{feff}x\r\ny",
+            "\n\n",
+        ] {
             assert_eq!(apply(src, &[]).unwrap(), src);
         }
     }
@@ -297,7 +364,14 @@ mod tests {
     #[test]
     fn stale_line_is_a_conflict() {
         let err = apply("a\nb\n", &[Edit::replace(2, "x", "y")]).unwrap_err();
-        assert_eq!(err, Conflict { line: 2, expected: "x".into(), found: Some("b".into()) });
+        assert_eq!(
+            err,
+            Conflict {
+                line: 2,
+                expected: "x".into(),
+                found: Some("b".into())
+            }
+        );
         assert!(apply("a\n", &[Edit::replace(5, "x", "y")]).is_err());
     }
 
@@ -309,7 +383,10 @@ mod tests {
 
     #[test]
     fn insert_into_empty_and_bom_only_files() {
-        assert_eq!(apply("", &[Edit::insert_after(0, "", s(&["x"]))]).unwrap(), "x\n");
+        assert_eq!(
+            apply("", &[Edit::insert_after(0, "", s(&["x"]))]).unwrap(),
+            "x\n"
+        );
         assert_eq!(
             apply("\u{feff}", &[Edit::insert_after(0, "", s(&["x"]))]).unwrap(),
             "\u{feff}x\n"
@@ -319,7 +396,13 @@ mod tests {
     #[test]
     fn append_log_goes_after_the_last_entry() {
         let src = "# Plan: x\n\n## Log\n- 2026-01-01 00:00 one\n\n## Archive\n## Goal: old\n";
-        let out = apply(src, &[Edit::AppendLog { lines: s(&["- 2026-01-01 00:01 two"]) }]).unwrap();
+        let out = apply(
+            src,
+            &[Edit::AppendLog {
+                lines: s(&["- 2026-01-01 00:01 two"]),
+            }],
+        )
+        .unwrap();
         assert_eq!(
             out,
             "# Plan: x\n\n## Log\n- 2026-01-01 00:00 one\n- 2026-01-01 00:01 two\n\n## Archive\n## Goal: old\n"
@@ -330,7 +413,11 @@ mod tests {
     fn append_log_creates_the_section() {
         let out = apply("# Plan: x\n", &[Edit::AppendLog { lines: s(&["- e"]) }]).unwrap();
         assert_eq!(out, "# Plan: x\n\n## Log\n- e\n");
-        let out = apply("# Plan: x\n\n## Archive\n", &[Edit::AppendLog { lines: s(&["- e"]) }]).unwrap();
+        let out = apply(
+            "# Plan: x\n\n## Archive\n",
+            &[Edit::AppendLog { lines: s(&["- e"]) }],
+        )
+        .unwrap();
         assert_eq!(out, "# Plan: x\n\n## Log\n- e\n\n## Archive\n");
         let out = apply("", &[Edit::AppendLog { lines: s(&["- e"]) }]).unwrap();
         assert_eq!(out, "## Log\n- e\n");
@@ -354,7 +441,10 @@ mod tests {
         let out = apply(
             "a\nb\nc\n",
             &[
-                Edit::Delete { line: 2, expect: "b".into() },
+                Edit::Delete {
+                    line: 2,
+                    expect: "b".into(),
+                },
                 Edit::AppendEnd { lines: s(&["b"]) },
             ],
         )
@@ -372,8 +462,16 @@ mod tests {
     fn rebase_follows_lines_moved_by_other_edits() {
         let base = "a\nstatus: open\nz\n";
         let fresh = "new\na\nstatus: open\nz\nmore\n";
-        let edits = rebase(base, fresh, vec![Edit::replace(2, "status: open", "status: active")]).unwrap();
-        assert_eq!(apply(fresh, &edits).unwrap(), "new\na\nstatus: active\nz\nmore\n");
+        let edits = rebase(
+            base,
+            fresh,
+            vec![Edit::replace(2, "status: open", "status: active")],
+        )
+        .unwrap();
+        assert_eq!(
+            apply(fresh, &edits).unwrap(),
+            "new\na\nstatus: active\nz\nmore\n"
+        );
     }
 
     #[test]

@@ -40,7 +40,12 @@ impl Style {
     }
 }
 
-const ORDER: [Status; 4] = [Status::Active, Status::Open, Status::Done, Status::Cancelled];
+const ORDER: [Status; 4] = [
+    Status::Active,
+    Status::Open,
+    Status::Done,
+    Status::Cancelled,
+];
 
 /// The task-list widget: goals grouped by status, active first, each with its
 /// subtask boxes; finished goals collapsed unless `all`.
@@ -78,7 +83,11 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
         let archived: Vec<&Goal<'_>> = plan.goals.iter().filter(|g| g.archived).collect();
         if !archived.is_empty() {
             writeln!(out, "\n{}", style.dim("archived")).unwrap();
-            let width = archived.iter().map(|g| g.id.chars().count()).max().unwrap_or(0);
+            let width = archived
+                .iter()
+                .map(|g| g.id.chars().count())
+                .max()
+                .unwrap_or(0);
             for goal in archived {
                 writeln!(
                     out,
@@ -91,7 +100,10 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
             }
         }
     }
-    let (done, cancelled) = (hidden[Status::Done as usize], hidden[Status::Cancelled as usize]);
+    let (done, cancelled) = (
+        hidden[Status::Done as usize],
+        hidden[Status::Cancelled as usize],
+    );
     if done + cancelled > 0 {
         let mut parts = Vec::new();
         if done > 0 {
@@ -100,10 +112,20 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
         if cancelled > 0 {
             parts.push(format!("{cancelled} cancelled"));
         }
-        writeln!(out, "\n{}", style.dim(&format!("{} hidden · plan show --all", parts.join(", ")))).unwrap();
+        writeln!(
+            out,
+            "\n{}",
+            style.dim(&format!("{} hidden · plan show --all", parts.join(", ")))
+        )
+        .unwrap();
     }
     if let Some(last) = plan.log.last() {
-        writeln!(out, "\n{}", style.dim(&format!("last: {}", entry_text(last)))).unwrap();
+        writeln!(
+            out,
+            "\n{}",
+            style.dim(&format!("last: {}", entry_text(last)))
+        )
+        .unwrap();
     }
     out
 }
@@ -113,15 +135,29 @@ fn flagged(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
     goal.status() == Status::Done && !plan.signed_off(&goal.id)
 }
 
-fn goal_lines(out: &mut String, plan: &Plan<'_>, goal: &Goal<'_>, width: usize, subtasks: bool, style: Style) {
+fn goal_lines(
+    out: &mut String,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    width: usize,
+    subtasks: bool,
+    style: Style,
+) {
     let (done, total) = goal.progress();
-    let mut line = format!("  {}  {}", style.status(goal.status(), &pad(&goal.id, width)), goal.title);
+    let mut line = format!(
+        "  {}  {}",
+        style.status(goal.status(), &pad(&goal.id, width)),
+        goal.title
+    );
     if total > 0 {
         line.push_str(&format!("  {}", style.dim(&format!("{done}/{total}"))));
     }
     let unmet = plan.unmet_dependencies(goal);
     if !unmet.is_empty() && !goal.status().is_finished() {
-        line.push_str(&format!("  {}", style.warn(&format!("⚠ waits on {}", unmet.join(", ")))));
+        line.push_str(&format!(
+            "  {}",
+            style.warn(&format!("⚠ waits on {}", unmet.join(", ")))
+        ));
     }
     if flagged(plan, goal) {
         line.push_str(&format!("  {}", style.warn("⚠ no sign-off in the log")));
@@ -131,7 +167,11 @@ fn goal_lines(out: &mut String, plan: &Plan<'_>, goal: &Goal<'_>, width: usize, 
         let indent = " ".repeat(width + 4);
         for task in &goal.subtasks {
             let mark = if task.done { "[x]" } else { "[ ]" };
-            let text = if task.done { style.dim(task.text) } else { task.text.to_string() };
+            let text = if task.done {
+                style.dim(task.text)
+            } else {
+                task.text.to_string()
+            };
             writeln!(out, "{indent}{mark} {text}").unwrap();
         }
     }
@@ -153,9 +193,14 @@ fn entry_text(entry: &LogEntry<'_>) -> String {
 pub fn next(plan: &Plan<'_>, style: Style) -> String {
     let goals: Vec<&Goal<'_>> = plan.workable().collect();
     if goals.is_empty() {
-        return "nothing to work on: every goal is done, cancelled or waiting on another\n".to_string();
+        return "nothing to work on: every goal is done, cancelled or waiting on another\n"
+            .to_string();
     }
-    let width = goals.iter().map(|g| g.id.chars().count()).max().unwrap_or(0);
+    let width = goals
+        .iter()
+        .map(|g| g.id.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut out = String::new();
     for goal in goals {
         let (done, total) = goal.progress();
@@ -235,7 +280,12 @@ pub fn goal_view<'p>(plan: &'p Plan<'p>, goal: &'p Goal<'p>) -> GoalView<'p> {
             .subtasks
             .iter()
             .enumerate()
-            .map(|(i, s)| SubtaskView { n: i + 1, text: s.text, done: s.done, line: s.line })
+            .map(|(i, s)| SubtaskView {
+                n: i + 1,
+                text: s.text,
+                done: s.done,
+                line: s.line,
+            })
             .collect(),
         progress: Progress { done, total },
         signed_off: plan.signed_off(&goal.id),
@@ -321,6 +371,9 @@ last: 2026-01-01 10:00 old signed off (verify passed, judge accept)
 
     #[test]
     fn next_lists_workable_goals() {
-        assert_eq!(next(&parse(SRC), Style::default()), "build  active  Build  1/2  next: two\n");
+        assert_eq!(
+            next(&parse(SRC), Style::default()),
+            "build  active  Build  1/2  next: two\n"
+        );
     }
 }

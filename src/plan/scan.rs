@@ -61,23 +61,39 @@ impl Key {
 pub enum Kind {
     Blank,
     /// `# Plan: <objective>`
-    Title { value: Range<usize> },
+    Title {
+        value: Range<usize>,
+    },
     /// `## Goal: <title>`
-    GoalHeading { value: Range<usize> },
+    GoalHeading {
+        value: Range<usize>,
+    },
     /// `## Log`
     LogHeading,
     /// `## Archive`
     ArchiveHeading,
     /// Any other ATX heading.
-    Heading { level: u8 },
+    Heading {
+        level: u8,
+    },
     /// `<!-- id: cache-layer -->` on a line of its own.
-    IdComment { value: Range<usize> },
+    IdComment {
+        value: Range<usize>,
+    },
     /// `status: active`, `done_when: …`, …
-    Field { key: Key, value: Range<usize> },
+    Field {
+        key: Key,
+        value: Range<usize>,
+    },
     /// `- [ ] text` / `- [x] text`
-    Task { done: bool, value: Range<usize> },
+    Task {
+        done: bool,
+        value: Range<usize>,
+    },
     /// `- text`
-    Bullet { value: Range<usize> },
+    Bullet {
+        value: Range<usize>,
+    },
     /// An opening or closing code fence.
     Fence,
     /// A line inside a fenced code block.
@@ -104,6 +120,7 @@ impl Line {
     }
 
     /// Byte offset just past the line ending.
+    #[cfg(test)]
     pub fn next_start(&self) -> usize {
         self.end + self.eol.as_str().len()
     }
@@ -446,10 +463,7 @@ mod tests {
 
     #[test]
     fn unclosed_fence_runs_to_the_end() {
-        assert_eq!(
-            kinds("```\n## Goal: x\n"),
-            [Kind::Fence, Kind::Code]
-        );
+        assert_eq!(kinds("```\n## Goal: x\n"), [Kind::Fence, Kind::Code]);
     }
 
     #[test]
@@ -463,13 +477,22 @@ mod tests {
 
     #[test]
     fn indented_code_is_not_ours() {
-        assert_eq!(kinds("    ## Goal: x\n\t- [ ] y\n"), [Kind::Other, Kind::Other]);
-        assert!(matches!(kinds("   ## Goal: x\n")[0], Kind::GoalHeading { .. }));
+        assert_eq!(
+            kinds("    ## Goal: x\n\t- [ ] y\n"),
+            [Kind::Other, Kind::Other]
+        );
+        assert!(matches!(
+            kinds("   ## Goal: x\n")[0],
+            Kind::GoalHeading { .. }
+        ));
     }
 
     #[test]
     fn unknown_keys_and_indented_fields_are_other() {
-        assert_eq!(kinds("owner: me\n  status: active\n"), [Kind::Other, Kind::Other]);
+        assert_eq!(
+            kinds("owner: me\n  status: active\n"),
+            [Kind::Other, Kind::Other]
+        );
     }
 
     #[test]

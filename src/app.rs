@@ -1,0 +1,120 @@
+//! The context every command runs in — repository, plan file, colour — and the one
+//! dispatch match.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::cli::{Cli, Command};
+use crate::cmd;
+use crate::exit::{Exit, USAGE};
+use crate::git::{self, Repo};
+use crate::plan::diag::Diagnostic;
+use crate::plan::model::{Goal, Lookup, Plan};
+use crate::plan::render::Style;
+use crate::store::Store;
+
+pub struct Ctx {
+    pub repo: Option<Repo>,
+    pub store: Store,
+    pub style: Style,
+}
+
+pub fn run(cli: Cli) -> Result<u8> {
+    let ctx = Ctx::new(cli.file)?;
+    match cli
+        .command
+        .unwrap_or(Command::Show(cmd::show::Args::default()))
+    {
+        Command::Init(args) => cmd::init::run(&ctx, args),
+        Command::Show(args) => cmd::show::run(&ctx, args),
+        Command::Add(args) => cmd::add::run(&ctx, args),
+        Command::Start(args) => cmd::start::run(&ctx, args),
+        Command::Tick(args) => cmd::tick::run(&ctx, args),
+        Command::Subtask(args) => cmd::subtask::run(&ctx, args),
+        Command::Subgoal(args) => cmd::subgoal::run(&ctx, args),
+        Command::Log(args) => cmd::log::run(&ctx, args),
+        Command::Cancel(args) => cmd::cancel::run(&ctx, args),
+        Command::Archive(args) => cmd::archive::run(&ctx, args),
+        Command::Lint(args) => cmd::lint::run(&ctx, args),
+        Command::Next(args) => cmd::next::run(&ctx, args),
+    }
+}
+
+impl Ctx {
+    fn new(file: Option<PathBuf>) -> Result<Ctx> {
+        let cwd = std::env::current_dir()
+            .map_err(|e| Exit::env(format!("cannot read the current directory: {e}")))?;
+        let repo = git::discover(&cwd)?;
+        let (path, name) = match (file, &repo) {
+            (Some(file), _) => {
+                let name = file.display().to_string();
+                (file, name)
+            }
+            (None, Some(repo)) => (repo.root.join("plan.md"), "plan.md".to_string()),
+            (None, None) => {
+                return Err(Exit::env(
+                    "not inside a git repository\n  hint: plan keeps plan.md at the root of a git repository; run `git init`, or name a file with --file or PLAN_FILE",
+                ));
+            }
+        };
+        let store = Store::new(path, name, repo.as_ref().map(|r| r.git_dir.as_path()));
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let style = Style {
+            color: !no_color && std::io::stdout().is_terminal(),
+        };
+        Ok(Ctx { repo, store, style })
+    }
+
+    /// Parses `src`, refusing a plan with format errors: every error with its line.
+    pub fn parse<'a>(&self, src: &'a str) -> Result<Plan<'a>> {
+        let plan = crate::plan::model::parse(src);
+        if plan.errors.is_empty() {
+            return Ok(plan);
+        }
+        Err(Exit::diagnostics(USAGE, self.render(&plan, &plan.errors)))
+    }
+
+    pub fn render(&self, plan: &Plan<'_>, diagnostics: &[Diagnostic]) -> String {
+        diagnostics
+            .iter()
+            .map(|d| {
+                let text =
+                    (d.line > 0 && d.line <= plan.lines.len()).then(|| plan.line_text(d.line));
+                d.render(&self.store.name, text)
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The goal an id (or unique prefix) names; otherwise the candidates.
+    pub fn find<'p, 'a>(&self, plan: &'p Plan<'a>, query: &str) -> Result<&'p Goal<'a>> {
+        plan.resolve(query).map_err(|lookup| match lookup {
+            Lookup::Unknown { candidates } if candidates.is_empty() => Exit::usage(format!(
+                "no goal \"{query}\": {} has no goals yet\n  hint: `plan add TITLE` adds one",
+                self.store.name
+            )),
+            Lookup::Unknown { candidates } => Exit::usage(format!(
+                "no goal \"{query}\"\n  hint: goals are {}",
+                candidates.join(", ")
+            )),
+            Lookup::Ambiguous { candidates } => Exit::usage(format!(
+                "\"{query}\" could be {}\n  hint: give more of the id",
+                candidates.join(", ")
+            )),
+        })
+    }
+}
+
+/// Writes to stdout; a closed pipe surfaces as an error `main` treats as success.
+pub fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+pub fn println(text: &str) -> Result<()> {
+    print(&format!("{text}\n"))
+}

@@ -1,0 +1,60 @@
+//! The clock: local time, or `PLAN_NOW` for tests and reproducible examples.
+
+use anyhow::Result;
+
+use crate::exit::Exit;
+
+/// Minutes-precision local time, `YYYY-MM-DD HH:MM`, as log lines show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Now {
+    pub date: String,
+    pub time: String,
+}
+
+impl Now {
+    /// `YYYY-MM-DD HH:MM`.
+    pub fn stamp(&self) -> String {
+        format!("{} {}", self.date, self.time)
+    }
+}
+
+pub fn now() -> Result<Now> {
+    match std::env::var("PLAN_NOW") {
+        Ok(fixed) if !fixed.is_empty() => parse_fixed(&fixed).ok_or_else(|| {
+            Exit::usage(format!(
+                "PLAN_NOW=\"{fixed}\" is not a time\n  hint: write it as YYYY-MM-DDTHH:MM, e.g. 2026-06-15T14:02"
+            ))
+        }),
+        _ => {
+            let now = jiff::Zoned::now();
+            Ok(Now {
+                date: now.strftime("%Y-%m-%d").to_string(),
+                time: now.strftime("%H:%M").to_string(),
+            })
+        }
+    }
+}
+
+fn parse_fixed(text: &str) -> Option<Now> {
+    let (date, time) = text.split_once('T')?;
+    let shape_ok = date.len() == 10 && time.len() == 5;
+    let civil: jiff::civil::DateTime = format!("{date}T{time}:00").parse().ok()?;
+    shape_ok.then(|| Now {
+        date: civil.strftime("%Y-%m-%d").to_string(),
+        time: civil.strftime("%H:%M").to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_clock_parses_and_validates() {
+        let now = parse_fixed("2026-06-15T14:02").unwrap();
+        assert_eq!(now.stamp(), "2026-06-15 14:02");
+        assert!(parse_fixed("2026-02-30T14:02").is_none());
+        assert!(parse_fixed("2026-06-15 14:02").is_none());
+        assert!(parse_fixed("2026-06-15T14:02:00").is_none());
+    }
+}

@@ -1,0 +1,101 @@
+//! `plan add`: quick-add a goal with its contract; prints the new id.
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::clock;
+use crate::exit::{Exit, OK};
+use crate::plan::model::{Status, parse};
+use crate::plan::{id, ops, patch};
+use crate::store::WriteError;
+
+/// Add a goal; prints its id
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The goal's title
+    pub title: String,
+    /// When it is done, in words a reviewer can check
+    #[arg(long, value_name = "TEXT")]
+    pub done_when: Option<String>,
+    /// A command that must pass before sign-off (run without a shell)
+    #[arg(long, value_name = "CMD")]
+    pub verify: Option<String>,
+    /// How it could look done while being wrong (repeatable)
+    #[arg(long = "failure-mode", value_name = "TEXT")]
+    pub failure_modes: Vec<String>,
+    /// A subtask (repeatable)
+    #[arg(long = "subtask", value_name = "TEXT")]
+    pub subtasks: Vec<String>,
+    /// A goal that must be done first (repeatable, or comma-separated)
+    #[arg(long = "depends-on", value_name = "ID", value_delimiter = ',')]
+    pub depends_on: Vec<String>,
+    /// Start it at once (logs its contract)
+    #[arg(long)]
+    pub active: bool,
+}
+
+/// Concurrent adds may pick the same id; the store refuses the second, which
+/// then picks again.
+const ATTEMPTS: usize = 8;
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let title = ops::one_line(&args.title);
+    if title.is_empty() {
+        return Err(Exit::usage(
+            "a goal needs a title\n  hint: plan add \"Implement the cache layer\"",
+        ));
+    }
+    let stamp = clock::now()?.stamp();
+    for attempt in 1..=ATTEMPTS {
+        let src = ctx.store.read()?;
+        let plan = ctx.parse(&src)?;
+        let mut depends_on: Vec<String> = Vec::new();
+        for dep in args
+            .depends_on
+            .iter()
+            .map(|d| d.trim())
+            .filter(|d| !d.is_empty())
+        {
+            let id = ctx.find(&plan, dep)?.id.clone();
+            if !depends_on.contains(&id) {
+                depends_on.push(id);
+            }
+        }
+        let id = id::unique(&id::slug(&title), |c| plan.goals.iter().any(|g| g.id == c));
+        let goal = ops::NewGoal {
+            title: title.clone(),
+            id: id.clone(),
+            status: Some(if args.active {
+                Status::Active
+            } else {
+                Status::Open
+            }),
+            done_when: args.done_when.clone(),
+            verify: args.verify.clone(),
+            depends_on,
+            failure_modes: args.failure_modes.clone(),
+            subtasks: args.subtasks.clone(),
+        };
+        let mut edits = vec![ops::insert_goal(&plan, goal.lines())];
+        if args.active {
+            let preview =
+                patch::apply(&src, &edits).expect("edits made from this text apply to it");
+            let after = parse(&preview);
+            let new = after.goal(&id).expect("the goal just inserted");
+            ops::check_dependencies(&after, new, "start")?;
+            edits.push(ops::log(
+                &stamp,
+                &format!("{id} started (contract {})", new.fingerprint()),
+            ));
+        }
+        match ctx.store.write(&src, edits) {
+            Ok(_) => {
+                println(&id)?;
+                return Ok(OK);
+            }
+            Err(WriteError::Conflict(_)) if attempt < ATTEMPTS => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    unreachable!("the last attempt returns")
+}

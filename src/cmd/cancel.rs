@@ -1,0 +1,39 @@
+//! `plan cancel`: open/active → cancelled, with the reason in the log. No check.
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::clock;
+use crate::exit::{Exit, OK};
+use crate::plan::model::Status;
+use crate::plan::ops;
+
+/// Cancel a goal (open or active → cancelled) and log why
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Goal id (or a unique prefix)
+    pub id: String,
+    /// Why it is cancelled
+    #[arg(long)]
+    pub reason: String,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let reason = ops::one_line(&args.reason);
+    if reason.is_empty() {
+        return Err(Exit::usage("say why: --reason TEXT"));
+    }
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let goal = ctx.find(&plan, &args.id)?;
+    ops::check_transition(goal, Status::Cancelled)?;
+    let mut edits = ops::set_status(&plan, goal, Status::Cancelled);
+    let stamp = clock::now()?.stamp();
+    edits.push(ops::log(
+        &stamp,
+        &format!("{} cancelled: {reason}", goal.id),
+    ));
+    ctx.store.write(&src, edits)?;
+    println(&format!("cancelled {}", goal.id))?;
+    Ok(OK)
+}

@@ -1,0 +1,35 @@
+//! `plan init`: create plan.md with its objective and an empty log.
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::clock;
+use crate::exit::OK;
+use crate::plan::ops::one_line;
+
+/// Create plan.md at the repository root; refuses if one exists
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The plan's one-line objective [default: the repository's directory name]
+    pub objective: Option<String>,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let objective = args
+        .objective
+        .map(|o| one_line(&o))
+        .filter(|o| !o.is_empty())
+        .or_else(|| {
+            let root = ctx.repo.as_ref()?.root.clone();
+            root.file_name().map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "untitled".to_string());
+    let now = clock::now()?;
+    let content = format!(
+        "# Plan: {objective}\n\n## Log\n- {} plan created\n",
+        now.stamp()
+    );
+    ctx.store.create(&content)?;
+    println(&format!("created {}: {objective}", ctx.store.name))?;
+    Ok(OK)
+}

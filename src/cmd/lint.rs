@@ -1,0 +1,56 @@
+//! `plan lint`: format errors and contract quality; exit 1 on problems.
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::app::{Ctx, println};
+use crate::exit::{CHECK_FAILED, OK};
+use crate::plan::diag::{Diagnostic, Severity};
+use crate::plan::{lint, model};
+
+/// Check plan.md's format and each goal's contract; exits 1 on problems
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the problems as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    file: &'a str,
+    errors: usize,
+    warnings: usize,
+    problems: &'a [Diagnostic],
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let src = ctx.store.read()?;
+    let plan = model::parse(&src);
+    let problems = lint::lint(&plan);
+    let errors = problems
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = problems.len() - errors;
+    if args.json {
+        let report = Report {
+            file: &ctx.store.name,
+            errors,
+            warnings,
+            problems: &problems,
+        };
+        println(&serde_json::to_string_pretty(&report)?)?;
+    } else if problems.is_empty() {
+        println(&format!("{}: no problems", ctx.store.name))?;
+    } else {
+        println(&ctx.render(&plan, &problems))?;
+        println(&format!(
+            "\n{}: {errors} {}, {warnings} {}",
+            ctx.store.name,
+            if errors == 1 { "problem" } else { "problems" },
+            if warnings == 1 { "warning" } else { "warnings" },
+        ))?;
+    }
+    Ok(if errors > 0 { CHECK_FAILED } else { OK })
+}

@@ -1,0 +1,55 @@
+//! `plan subgoal`: add an acceptance criterion to a goal's done_when mid-loop, and
+//! log the contract it now has.
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::clock;
+use crate::exit::{Exit, OK};
+use crate::plan::model::parse;
+use crate::plan::{ops, patch};
+
+/// Add an acceptance criterion to a goal's done_when
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Goal id (or a unique prefix)
+    pub id: String,
+    /// The criterion
+    pub text: String,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let text = ops::one_line(&args.text);
+    if text.is_empty() {
+        return Err(Exit::usage("a criterion needs text"));
+    }
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let goal = ctx.find(&plan, &args.id)?;
+    let id = goal.id.clone();
+    ops::check_open(goal, "add criteria to it")?;
+    // Logging the new fingerprint must not launder an unreviewed change.
+    if let Some(logged) = plan.logged_contract(&id)
+        && logged != goal.fingerprint()
+    {
+        return Err(Exit::usage(format!(
+            "the contract of {id} changed since it was logged (contract {logged}, now {})\n  hint: review it, then `plan start {id} --reapprove`",
+            goal.fingerprint()
+        )));
+    }
+    let mut edits = ops::id_comment(&plan, goal);
+    edits.push(ops::add_criterion(&plan, goal, &text));
+    let preview = patch::apply(&src, &edits).expect("edits made from this text apply to it");
+    let fingerprint = parse(&preview)
+        .goal(&id)
+        .expect("the goal being edited")
+        .fingerprint();
+    let stamp = clock::now()?.stamp();
+    edits.push(ops::log(
+        &stamp,
+        &format!("{id} criterion added: {text} (contract {fingerprint})"),
+    ));
+    ctx.store.write(&src, edits)?;
+    println(&format!("{id}: criterion added (contract {fingerprint})"))?;
+    Ok(OK)
+}

@@ -1,0 +1,36 @@
+//! `plan subtask`: add a subtask to a goal.
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::exit::{Exit, OK};
+use crate::plan::ops;
+
+/// Add a subtask to a goal
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Goal id (or a unique prefix)
+    pub id: String,
+    /// The subtask
+    pub text: String,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let text = ops::one_line(&args.text);
+    if text.is_empty() {
+        return Err(Exit::usage("a subtask needs text"));
+    }
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let goal = ctx.find(&plan, &args.id)?;
+    ops::check_open(goal, "add subtasks to it")?;
+    let mut edits = ops::id_comment(&plan, goal);
+    edits.push(ops::add_subtask(&plan, goal, &text));
+    ctx.store.write(&src, edits)?;
+    println(&format!(
+        "{} subtask {}: {text}",
+        goal.id,
+        goal.subtasks.len() + 1
+    ))?;
+    Ok(OK)
+}

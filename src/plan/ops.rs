@@ -1,0 +1,457 @@
+//! The edits the commands make, computed from a parsed plan: status moves, id
+//! comments, log lines, new goals, ticks, archiving. Pure.
+
+use super::model::{Goal, Plan, Status};
+use super::patch::Edit;
+
+/// A refused operation: what went wrong and what to do instead.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    pub hint: String,
+}
+
+fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
+    Refusal {
+        message: message.into(),
+        hint: hint.into(),
+    }
+}
+
+/// Text from the command line on one line: a plan.md value cannot hold a newline.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The id comment a goal written by hand lacks, inserted under its heading, so the
+/// id survives a later rename of the title.
+pub fn id_comment(plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<Edit> {
+    if goal.id_line.is_some() {
+        return Vec::new();
+    }
+    vec![Edit::insert_after(
+        goal.line,
+        plan.line_text(goal.line),
+        vec![format!("<!-- id: {} -->", goal.id)],
+    )]
+}
+
+/// Where a new contract line of `goal` goes: under the last of heading, id, status.
+fn field_anchor(goal: &Goal<'_>) -> usize {
+    [
+        Some(goal.line),
+        goal.id_line,
+        goal.status.as_ref().map(|f| f.line),
+    ]
+    .into_iter()
+    .flatten()
+    .max()
+    .unwrap_or(goal.line)
+}
+
+/// Sets `status:`, adding the line (and the id comment) when missing.
+pub fn set_status(plan: &Plan<'_>, goal: &Goal<'_>, to: Status) -> Vec<Edit> {
+    let mut edits = id_comment(plan, goal);
+    let line = format!("status: {}", to.as_str());
+    match &goal.status {
+        Some(field) => edits.push(Edit::replace(field.line, plan.line_text(field.line), line)),
+        None => {
+            let at = goal.id_line.unwrap_or(goal.line);
+            edits.push(Edit::insert_after(at, plan.line_text(at), vec![line]));
+        }
+    }
+    edits
+}
+
+/// May `goal` move to `to`? Status only moves forward.
+pub fn check_transition(goal: &Goal<'_>, to: Status) -> Result<(), Refusal> {
+    let id = &goal.id;
+    let from = goal.status();
+    let reopen = "to reopen it, edit plan.md and review the change with git diff";
+    if goal.archived {
+        return Err(refuse(
+            format!("goal {id} is archived"),
+            format!("archived goals are a record; {reopen}"),
+        ));
+    }
+    match (from, to) {
+        (Status::Open, Status::Active | Status::Done | Status::Cancelled) => Ok(()),
+        (Status::Active, Status::Done | Status::Cancelled) => Ok(()),
+        (Status::Active, Status::Active) => Err(refuse(
+            format!("goal {id} is already active"),
+            format!(
+                "after changing its contract, `plan start {id} --reapprove` records the new one"
+            ),
+        )),
+        (Status::Done | Status::Cancelled, _) => {
+            Err(refuse(format!("goal {id} is {}", from.as_str()), reopen))
+        }
+        (_, Status::Open) => Err(refuse(
+            format!("goal {id} cannot move back to open"),
+            "status moves forward only: open → active → done or cancelled",
+        )),
+    }
+}
+
+/// Subtasks and criteria belong to goals still being worked.
+pub fn check_open(goal: &Goal<'_>, action: &str) -> Result<(), Refusal> {
+    let status = goal.status();
+    if goal.archived || status.is_finished() {
+        return Err(refuse(
+            format!(
+                "goal {} is {}",
+                goal.id,
+                if goal.archived {
+                    "archived"
+                } else {
+                    status.as_str()
+                }
+            ),
+            format!(
+                "only open or active goals change; to {action}, reopen it by editing plan.md and review with git diff"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A log entry, appended at the end of `## Log`.
+pub fn log(stamp: &str, text: &str) -> Edit {
+    Edit::AppendLog {
+        lines: vec![format!("- {stamp} {}", one_line(text))],
+    }
+}
+
+/// Unmet dependencies refuse a start or a sign-off.
+pub fn check_dependencies(plan: &Plan<'_>, goal: &Goal<'_>, action: &str) -> Result<(), Refusal> {
+    let unmet = plan.unmet_dependencies(goal);
+    if unmet.is_empty() {
+        return Ok(());
+    }
+    Err(refuse(
+        format!(
+            "goal {} waits on {} (not done or cancelled)",
+            goal.id,
+            unmet.join(", ")
+        ),
+        format!("finish those before you {action} it; `plan next` lists the goals ready now"),
+    ))
+}
+
+/// A new goal, as `plan add` and drafts write it.
+#[derive(Debug, Default)]
+pub struct NewGoal {
+    pub title: String,
+    pub id: String,
+    pub status: Option<Status>,
+    pub done_when: Option<String>,
+    pub verify: Option<String>,
+    pub depends_on: Vec<String>,
+    pub failure_modes: Vec<String>,
+    pub subtasks: Vec<String>,
+}
+
+impl NewGoal {
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![
+            format!("## Goal: {}", one_line(&self.title)),
+            format!("<!-- id: {} -->", self.id),
+            format!("status: {}", self.status.unwrap_or(Status::Open).as_str()),
+        ];
+        if let Some(d) = &self.done_when {
+            out.push(format!("done_when: {}", one_line(d)));
+        }
+        if let Some(v) = &self.verify {
+            out.push(format!("verify: {}", one_line(v)));
+        }
+        if !self.depends_on.is_empty() {
+            out.push(format!("depends_on: {}", self.depends_on.join(", ")));
+        }
+        if !self.failure_modes.is_empty() {
+            out.push("failure_modes:".to_string());
+            out.extend(
+                self.failure_modes
+                    .iter()
+                    .map(|m| format!("- {}", one_line(m))),
+            );
+        }
+        out.extend(
+            self.subtasks
+                .iter()
+                .map(|t| format!("- [ ] {}", one_line(t))),
+        );
+        out
+    }
+}
+
+/// Inserts a goal block after the last live goal, else before `## Log` /
+/// `## Archive`, else at the end; with a blank line on either side.
+pub fn insert_goal(plan: &Plan<'_>, block: Vec<String>) -> Edit {
+    let blank =
+        |no: usize| no >= 1 && no <= plan.lines.len() && plan.line_text(no).trim().is_empty();
+    if let Some(last) = plan.live().last() {
+        let at = last.last_content;
+        let mut lines = vec![String::new()];
+        lines.extend(block);
+        if at < plan.lines.len() && !blank(at + 1) {
+            lines.push(String::new());
+        }
+        return Edit::insert_after(at, plan.line_text(at), lines);
+    }
+    let section = [plan.log_heading, plan.archive_heading]
+        .into_iter()
+        .flatten()
+        .min();
+    if let Some(at) = section {
+        let mut lines = Vec::new();
+        if at > 1 && !blank(at - 1) {
+            lines.push(String::new());
+        }
+        lines.extend(block);
+        lines.push(String::new());
+        return Edit::insert_before(at, plan.line_text(at), lines);
+    }
+    let mut lines = Vec::new();
+    if !plan.lines.is_empty() && !blank(plan.lines.len()) {
+        lines.push(String::new());
+    }
+    lines.extend(block);
+    Edit::AppendEnd { lines }
+}
+
+/// Ticks subtask `n` (1-based). `Ok(None)`: it is ticked already.
+pub fn tick(plan: &Plan<'_>, goal: &Goal<'_>, n: usize) -> Result<Option<Edit>, Refusal> {
+    let Some(task) = n.checked_sub(1).and_then(|i| goal.subtasks.get(i)) else {
+        let list = if goal.subtasks.is_empty() {
+            format!("it has none; `plan subtask {} TEXT` adds one", goal.id)
+        } else {
+            goal.subtasks
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{} {}", i + 1, s.text))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        return Err(refuse(
+            format!("goal {} has no subtask {n}", goal.id),
+            format!("subtasks count from 1: {list}"),
+        ));
+    };
+    if task.done {
+        return Ok(None);
+    }
+    let text = plan.line_text(task.line);
+    let at = text.find("[ ]").expect("an open subtask line has a box");
+    let new = format!("{}[x]{}", &text[..at], &text[at + 3..]);
+    Ok(Some(Edit::replace(task.line, text, new)))
+}
+
+/// Adds `- [ ] text` after the goal's last subtask, else after its last line.
+pub fn add_subtask(plan: &Plan<'_>, goal: &Goal<'_>, text: &str) -> Edit {
+    let at = goal.subtasks.last().map_or(goal.last_content, |s| s.line);
+    Edit::insert_after(
+        at,
+        plan.line_text(at),
+        vec![format!("- [ ] {}", one_line(text))],
+    )
+}
+
+/// Adds an acceptance criterion to `done_when`.
+pub fn add_criterion(plan: &Plan<'_>, goal: &Goal<'_>, text: &str) -> Edit {
+    let text = one_line(text);
+    match &goal.done_when {
+        Some(field) if !field.value.is_empty() => {
+            let old = plan.line_text(field.line);
+            let sep = if field.value.ends_with(['.', ';']) {
+                " "
+            } else {
+                "; "
+            };
+            Edit::replace(field.line, old, format!("{}{sep}{text}", old.trim_end()))
+        }
+        Some(field) => Edit::replace(
+            field.line,
+            plan.line_text(field.line),
+            format!("done_when: {text}"),
+        ),
+        None => {
+            let at = field_anchor(goal);
+            Edit::insert_after(at, plan.line_text(at), vec![format!("done_when: {text}")])
+        }
+    }
+}
+
+/// Moves every live done or cancelled goal, verbatim, under `## Archive` at the end
+/// of the file. Returns the edits and the ids moved.
+pub fn archive(plan: &Plan<'_>) -> (Vec<Edit>, Vec<String>) {
+    let moving: Vec<&Goal<'_>> = plan.live().filter(|g| g.status().is_finished()).collect();
+    let mut edits = Vec::new();
+    let mut moved = Vec::new();
+    let mut tail: Vec<String> = Vec::new();
+    for goal in &moving {
+        for no in goal.line..=goal.end {
+            edits.push(Edit::Delete {
+                line: no,
+                expect: plan.line_text(no).to_string(),
+            });
+        }
+        if !tail.is_empty() || plan.archive_heading.is_some() {
+            tail.push(String::new());
+        }
+        tail.extend((goal.line..=goal.last_content).map(|no| plan.line_text(no).to_string()));
+        moved.push(goal.id.clone());
+    }
+    if moved.is_empty() {
+        return (edits, moved);
+    }
+    let deleted = |no: usize| moving.iter().any(|g| (g.line..=g.end).contains(&no));
+    let last_kept = (1..=plan.lines.len()).rev().find(|&no| !deleted(no));
+    let ends_blank = last_kept.is_none_or(|no| plan.line_text(no).trim().is_empty());
+    let mut lines = Vec::new();
+    if plan.archive_heading.is_none() {
+        if !ends_blank {
+            lines.push(String::new());
+        }
+        lines.push("## Archive".to_string());
+        lines.push(String::new());
+    } else if ends_blank && tail.first().is_some_and(String::is_empty) {
+        tail.remove(0);
+    }
+    lines.extend(tail);
+    edits.push(Edit::AppendEnd { lines });
+    (edits, moved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::model::parse;
+    use crate::plan::patch::apply;
+
+    fn run(src: &str, edits: impl FnOnce(&Plan<'_>) -> Vec<Edit>) -> String {
+        let plan = parse(src);
+        apply(src, &edits(&plan)).unwrap()
+    }
+
+    #[test]
+    fn status_is_replaced_or_inserted_with_the_id() {
+        let out = run("## Goal: A\n<!-- id: a -->\nstatus: open\n", |p| {
+            set_status(p, &p.goals[0], Status::Active)
+        });
+        assert_eq!(out, "## Goal: A\n<!-- id: a -->\nstatus: active\n");
+        let out = run("## Goal: By Hand\ndone_when: x\n", |p| {
+            set_status(p, &p.goals[0], Status::Active)
+        });
+        assert_eq!(
+            out,
+            "## Goal: By Hand\n<!-- id: by-hand -->\nstatus: active\ndone_when: x\n"
+        );
+    }
+
+    #[test]
+    fn transitions_move_forward_only() {
+        let p = parse("## Goal: A\nstatus: done\n## Goal: B\nstatus: active\n## Goal: C\n");
+        let err = check_transition(&p.goals[0], Status::Active).unwrap_err();
+        assert_eq!(err.message, "goal a is done");
+        assert!(err.hint.contains("git diff"));
+        assert!(check_transition(&p.goals[1], Status::Active).is_err());
+        assert!(check_transition(&p.goals[1], Status::Done).is_ok());
+        assert!(check_transition(&p.goals[2], Status::Cancelled).is_ok());
+        assert!(check_transition(&p.goals[1], Status::Open).is_err());
+    }
+
+    #[test]
+    fn new_goal_goes_after_the_last_live_goal() {
+        let src = "# Plan: x\n\n## Goal: A\nstatus: open\n\n## Log\n- e\n";
+        let block = NewGoal {
+            title: "B".into(),
+            id: "b".into(),
+            ..Default::default()
+        }
+        .lines();
+        let out = run(src, |p| vec![insert_goal(p, block)]);
+        assert_eq!(
+            out,
+            "# Plan: x\n\n## Goal: A\nstatus: open\n\n## Goal: B\n<!-- id: b -->\nstatus: open\n\n## Log\n- e\n"
+        );
+    }
+
+    #[test]
+    fn first_goal_goes_before_the_log() {
+        let block = NewGoal {
+            title: "B".into(),
+            id: "b".into(),
+            ..Default::default()
+        }
+        .lines();
+        let out = run("# Plan: x\n## Log\n", |p| {
+            vec![insert_goal(p, block.clone())]
+        });
+        assert_eq!(
+            out,
+            "# Plan: x\n\n## Goal: B\n<!-- id: b -->\nstatus: open\n\n## Log\n"
+        );
+        let out = run("# Plan: x", |p| vec![insert_goal(p, block)]);
+        assert_eq!(out, "# Plan: x\n\n## Goal: B\n<!-- id: b -->\nstatus: open");
+    }
+
+    #[test]
+    fn tick_keeps_the_rest_of_the_line() {
+        let out = run("## Goal: A\n  - [ ] two  \r\n", |p| {
+            vec![tick(p, &p.goals[0], 1).unwrap().unwrap()]
+        });
+        assert_eq!(out, "## Goal: A\n  - [x] two  \r\n");
+        let p = parse("## Goal: A\n- [x] done\n");
+        assert_eq!(tick(&p, &p.goals[0], 1), Ok(None));
+        assert!(
+            tick(&p, &p.goals[0], 2)
+                .unwrap_err()
+                .hint
+                .contains("1 done")
+        );
+        assert!(tick(&p, &p.goals[0], 0).is_err());
+    }
+
+    #[test]
+    fn subtask_and_criterion() {
+        let out = run("## Goal: A\n- [ ] one\nnote\n", |p| {
+            vec![add_subtask(p, &p.goals[0], "two\nlines")]
+        });
+        assert_eq!(out, "## Goal: A\n- [ ] one\n- [ ] two lines\nnote\n");
+        let out = run("## Goal: A\ndone_when: fast\n", |p| {
+            vec![add_criterion(p, &p.goals[0], "and small")]
+        });
+        assert_eq!(out, "## Goal: A\ndone_when: fast; and small\n");
+        let out = run("## Goal: A\nstatus: open\nverify: x\n", |p| {
+            vec![add_criterion(p, &p.goals[0], "y")]
+        });
+        assert_eq!(out, "## Goal: A\nstatus: open\ndone_when: y\nverify: x\n");
+    }
+
+    #[test]
+    fn archive_moves_finished_goals_verbatim() {
+        let src = "# Plan: x\n\n## Goal: A\nstatus: done\nnotes  \n\n## Goal: B\nstatus: open\n\n## Log\n- e\n";
+        let plan = parse(src);
+        let (edits, moved) = archive(&plan);
+        assert_eq!(moved, ["a"]);
+        let out = apply(src, &edits).unwrap();
+        assert_eq!(
+            out,
+            "# Plan: x\n\n## Goal: B\nstatus: open\n\n## Log\n- e\n\n## Archive\n\n## Goal: A\nstatus: done\nnotes  \n"
+        );
+        let again = parse(&out);
+        assert!(again.goals.iter().find(|g| g.id == "a").unwrap().archived);
+        assert!(archive(&again).1.is_empty());
+    }
+
+    #[test]
+    fn archive_appends_to_an_existing_archive() {
+        let src = "## Goal: C\nstatus: cancelled\n## Log\n## Archive\n\n## Goal: A\nstatus: done\n";
+        let plan = parse(src);
+        let out = apply(src, &archive(&plan).0).unwrap();
+        assert_eq!(
+            out,
+            "## Log\n## Archive\n\n## Goal: A\nstatus: done\n\n## Goal: C\nstatus: cancelled\n"
+        );
+    }
+}
