@@ -13,7 +13,13 @@ use crate::cmd;
 #[command(name = "plan", version, propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     /// The plan file [default: plan.md at the root of the git repository]
-    #[arg(long, global = true, env = "PLAN_FILE", value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        env = "PLAN_FILE",
+        hide_env_values = true,
+        value_name = "PATH"
+    )]
     pub file: Option<PathBuf>,
 
     #[command(subcommand)]

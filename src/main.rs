@@ -1,20 +1,12 @@
 //! Entry point: parse arguments, run, map the outcome to an exit code. The one
 //! place an error is printed.
 
-mod app;
-mod cli;
-mod clock;
-mod cmd;
-mod exit;
-mod git;
-mod plan;
-mod store;
-
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use exit::Exit;
+use plan::exit::{self, Exit};
+use plan::{app, cli};
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();

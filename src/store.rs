@@ -192,3 +192,79 @@ impl Store {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(dir: &Path) -> Store {
+        Store::new(
+            dir.join("plan.md"),
+            "plan.md".into(),
+            Some(&dir.join(".git")),
+        )
+    }
+
+    const BASE: &str = "# Plan: x\n\n## Goal: A\nstatus: active\n\n## Log\n";
+
+    #[test]
+    fn a_line_changed_in_the_meantime_is_a_conflict_and_nothing_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        // What a person saved while the command was working.
+        let theirs = BASE.replace("status: active", "status: cancelled");
+        fs::write(&s.path, &theirs).unwrap();
+        let err = s
+            .write(
+                BASE,
+                vec![Edit::replace(4, "status: active", "status: done")],
+            )
+            .unwrap_err();
+        let WriteError::Conflict(message) = err else {
+            panic!("not a conflict: {err:?}")
+        };
+        assert!(
+            message.starts_with(
+                "plan.md:4: plan.md changed while plan was working; nothing was written"
+            )
+        );
+        assert!(message.contains("expected `status: active`, found `status: cancelled`"));
+        assert_eq!(fs::read_to_string(&s.path).unwrap(), theirs);
+    }
+
+    #[test]
+    fn a_change_elsewhere_is_kept_and_the_edit_lands() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        let theirs = BASE.replace("# Plan: x\n", "# Plan: x\nA note the person added.\n");
+        fs::write(&s.path, &theirs).unwrap();
+        let out = s
+            .write(
+                BASE,
+                vec![Edit::replace(4, "status: active", "status: done")],
+            )
+            .unwrap();
+        assert_eq!(out, theirs.replace("status: active", "status: done"));
+        assert_eq!(fs::read_to_string(&s.path).unwrap(), out);
+    }
+
+    #[test]
+    fn no_temp_files_are_left_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        fs::write(&s.path, BASE).unwrap();
+        s.write(
+            BASE,
+            vec![Edit::AppendLog {
+                lines: vec!["- e".into()],
+            }],
+        )
+        .unwrap();
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n != ".git")
+            .collect();
+        assert_eq!(names, ["plan.md"]);
+    }
+}

@@ -56,7 +56,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             .map(|d| d.trim())
             .filter(|d| !d.is_empty())
         {
-            let id = ctx.find(&plan, dep)?.id.clone();
+            let id = ctx.find(&plan, dep)?.id.to_string();
             if !depends_on.contains(&id) {
                 depends_on.push(id);
             }

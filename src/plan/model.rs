@@ -1,6 +1,7 @@
 //! Plan / Goal / Subtask / LogEntry built from scanned lines, with the format errors
 //! found on the way. Pure: borrows the source, never reads or writes anything.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::Serialize;
@@ -61,7 +62,8 @@ pub struct Subtask<'a> {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Goal<'a> {
-    pub id: String,
+    /// Borrowed from the id comment, or the slug of the title.
+    pub id: Cow<'a, str>,
     /// The `<!-- id: … -->` line; `None` when the id is the slug of the title.
     pub id_line: Option<usize>,
     pub title: &'a str,
@@ -171,6 +173,10 @@ pub struct Plan<'a> {
     pub archive_heading: Option<usize>,
     /// Format errors: a plan with any is not written to.
     pub errors: Vec<Diagnostic>,
+    /// Goal index by id (the first goal, for a duplicate id).
+    index: HashMap<Cow<'a, str>, usize>,
+    /// Log entry indexes by their first word, which is a goal id for goal events.
+    history: HashMap<&'a str, Vec<usize>>,
 }
 
 /// Why an id given on the command line names no single goal.
@@ -199,7 +205,14 @@ pub fn parse(src: &str) -> Plan<'_> {
         log: Vec::new(),
         archive_heading: None,
         errors: Vec::new(),
+        index: HashMap::new(),
+        history: HashMap::new(),
     };
+    let headings = lines
+        .iter()
+        .filter(|l| matches!(l.kind, Kind::GoalHeading { .. }))
+        .count();
+    plan.goals.reserve_exact(headings);
     let mut section = Section::Preamble;
     let mut archived = false;
     let mut in_failure_modes = false;
@@ -246,7 +259,7 @@ pub fn parse(src: &str) -> Plan<'_> {
                     );
                 }
                 plan.goals.push(Goal {
-                    id: String::new(),
+                    id: Cow::Borrowed(""),
                     id_line: None,
                     title,
                     line: line.no,
@@ -302,6 +315,10 @@ pub fn parse(src: &str) -> Plan<'_> {
         }
     }
     plan.lines = lines;
+    for (i, entry) in plan.log.iter().enumerate() {
+        let word = entry.text.split(' ').next().unwrap_or("");
+        plan.history.entry(word).or_default().push(i);
+    }
     assign_ids(&mut plan);
     check_dependencies(&mut plan);
     plan.errors.sort_by_key(|d| d.line);
@@ -337,7 +354,7 @@ fn goal_line<'a>(
                         .hint("ids are one word of letters, digits and dashes, e.g. `<!-- id: cache-layer -->`"),
                 );
             } else {
-                goal.id = id.to_string();
+                goal.id = Cow::Borrowed(id);
                 goal.id_line = Some(line.no);
             }
         }
@@ -441,55 +458,48 @@ fn log_entry(line: usize, text: &str) -> LogEntry<'_> {
 
 fn assign_ids(plan: &mut Plan<'_>) {
     for goal in plan.goals.iter_mut().filter(|g| g.id.is_empty()) {
-        goal.id = id::slug(goal.title);
+        goal.id = Cow::Owned(id::slug(goal.title));
     }
-    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(plan.goals.len());
-    for goal in &plan.goals {
-        match seen.get(goal.id.as_str()) {
-            Some(&first) => {
-                let hint = if goal.id_line.is_some() {
-                    "give each goal its own `<!-- id: … -->`".to_string()
-                } else {
-                    format!(
-                        "this goal has no id comment and its title gives the same id; add `<!-- id: {} -->` under its heading",
-                        id::unique(&goal.id, |c| seen.contains_key(c))
-                    )
-                };
-                plan.errors.push(
-                    Diagnostic::error(
-                        goal.id_line.unwrap_or(goal.line),
-                        format!(
-                            "duplicate goal id \"{}\" (also used by the goal on line {first})",
-                            goal.id
-                        ),
-                    )
-                    .hint(hint),
-                );
-            }
-            None => {
-                seen.insert(&goal.id, goal.line);
-            }
-        }
+    let mut index = HashMap::with_capacity(plan.goals.len());
+    for (i, goal) in plan.goals.iter().enumerate() {
+        let Some(&first) = index.get(&goal.id) else {
+            index.insert(goal.id.clone(), i);
+            continue;
+        };
+        let first_line = plan.goals[first].line;
+        let hint = if goal.id_line.is_some() {
+            "give each goal its own `<!-- id: … -->`".to_string()
+        } else {
+            format!(
+                "this goal has no id comment and its title gives the same id; add `<!-- id: {} -->` under its heading",
+                id::unique(&goal.id, |c| index.contains_key(c))
+            )
+        };
+        plan.errors.push(
+            Diagnostic::error(
+                goal.id_line.unwrap_or(goal.line),
+                format!(
+                    "duplicate goal id \"{}\" (also used by the goal on line {first_line})",
+                    goal.id
+                ),
+            )
+            .hint(hint),
+        );
     }
+    plan.index = index;
 }
 
 fn check_dependencies(plan: &mut Plan<'_>) {
-    let index: HashMap<&str, usize> = plan
-        .goals
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, g)| (g.id.as_str(), i))
-        .collect();
+    let index = &plan.index;
     let mut errors = Vec::new();
     for goal in &plan.goals {
         for dep in &goal.depends_on {
-            if !index.contains_key(dep) {
+            if !index.contains_key(*dep) {
                 let line = goal.depends_line.unwrap_or(goal.line);
                 let near: Vec<&str> = plan
                     .goals
                     .iter()
-                    .map(|g| g.id.as_str())
+                    .map(|g| g.id.as_ref())
                     .filter(|id| id.starts_with(dep) || dep.starts_with(id))
                     .collect();
                 let hint = if near.is_empty() {
@@ -534,7 +544,7 @@ fn check_dependencies(plan: &mut Plan<'_>) {
                     let from = stack.iter().position(|&(g, _)| g == target).unwrap_or(0);
                     let mut path: Vec<&str> = stack[from..]
                         .iter()
-                        .map(|&(g, _)| plan.goals[g].id.as_str())
+                        .map(|&(g, _)| plan.goals[g].id.as_ref())
                         .collect();
                     path.push(&plan.goals[target].id);
                     let goal = &plan.goals[node];
@@ -562,7 +572,7 @@ impl<'a> Plan<'a> {
     }
 
     pub fn goal(&self, id: &str) -> Option<&Goal<'a>> {
-        self.goals.iter().find(|g| g.id == id)
+        self.index.get(id).map(|&i| &self.goals[i])
     }
 
     /// Exact id first, else a unique prefix.
@@ -582,11 +592,11 @@ impl<'a> Plan<'a> {
                     .goals
                     .iter()
                     .filter(|g| !g.archived)
-                    .map(|g| g.id.clone())
+                    .map(|g| g.id.to_string())
                     .collect(),
             }),
             many => Err(Lookup::Ambiguous {
-                candidates: many.iter().map(|g| g.id.clone()).collect(),
+                candidates: many.iter().map(|g| g.id.to_string()).collect(),
             }),
         }
     }
@@ -594,13 +604,13 @@ impl<'a> Plan<'a> {
     /// Entries of the log that begin with `<id> ` — a goal's own history.
     pub fn history<'s>(
         &'s self,
-        id: &'s str,
+        id: &str,
     ) -> impl DoubleEndedIterator<Item = &'s LogEntry<'a>> + 's {
-        self.log.iter().filter(move |e| {
-            e.text
-                .strip_prefix(id)
-                .is_some_and(|rest| rest.starts_with(' '))
-        })
+        self.history
+            .get(id)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.log[i])
     }
 
     pub fn signed_off(&self, id: &str) -> bool {
@@ -681,7 +691,7 @@ done_when: README section explains eviction
             plan.objective.as_ref().unwrap().value,
             "Ship the cache layer"
         );
-        let ids: Vec<_> = plan.goals.iter().map(|g| g.id.as_str()).collect();
+        let ids: Vec<_> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
         assert_eq!(ids, ["cache-layer", "cache-docs"]);
         let g = &plan.goals[0];
         assert_eq!(g.status(), Status::Active);
@@ -699,7 +709,7 @@ done_when: README section explains eviction
         );
         assert_eq!(plan.unmet_dependencies(&plan.goals[1]), ["cache-layer"]);
         assert_eq!(
-            plan.workable().map(|g| g.id.as_str()).collect::<Vec<_>>(),
+            plan.workable().map(|g| g.id.as_ref()).collect::<Vec<_>>(),
             ["cache-layer"]
         );
     }

@@ -299,7 +299,7 @@ pub fn archive(plan: &Plan<'_>) -> (Vec<Edit>, Vec<String>) {
             tail.push(String::new());
         }
         tail.extend((goal.line..=goal.last_content).map(|no| plan.line_text(no).to_string()));
-        moved.push(goal.id.clone());
+        moved.push(goal.id.to_string());
     }
     if moved.is_empty() {
         return (edits, moved);

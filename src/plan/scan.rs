@@ -136,7 +136,7 @@ pub fn scan(src: &str) -> Vec<Line> {
     let bytes = src.as_bytes();
     let mut state = State::Normal;
     while pos < bytes.len() {
-        let (end, next, eol) = match memchr_newline(&bytes[pos..]) {
+        let (end, next, eol) = match memchr::memchr(b'\n', &bytes[pos..]) {
             Some(i) => {
                 let nl = pos + i;
                 if nl > pos && bytes[nl - 1] == b'\r' {
@@ -158,12 +158,6 @@ pub fn scan(src: &str) -> Vec<Line> {
         pos = next;
     }
     lines
-}
-
-/// The byte offset of the first `\n`. A word-at-a-time search would be faster, but
-/// plan files are small and the iterator already vectorises well.
-fn memchr_newline(hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == b'\n')
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,14 +185,24 @@ fn classify(src: &str, start: usize, end: usize, state: &mut State) -> Kind {
         }
         State::Normal => {}
     }
-    if text.trim().is_empty() {
-        return Kind::Blank;
-    }
     let Some(indent) = block_indent(text) else {
-        return Kind::Other;
+        return if text.trim().is_empty() {
+            Kind::Blank
+        } else {
+            Kind::Other
+        };
     };
     let body = &text[indent..];
     let at = start + indent;
+    // Most lines are prose: decide on the first byte before trying each shape.
+    match body.as_bytes().first() {
+        None => return Kind::Blank,
+        Some(b'`' | b'~' | b'<' | b'#' | b'-' | b'*') => {}
+        Some(b'd' | b'f' | b's' | b'v') if indent == 0 => {}
+        Some(b) if b.is_ascii_graphic() => return Kind::Other,
+        Some(_) if body.trim().is_empty() => return Kind::Blank,
+        Some(_) => return Kind::Other,
+    }
     if let Some((ch, len)) = opening_fence(body) {
         *state = State::Fenced { ch, len };
         return Kind::Fence;
@@ -225,7 +229,7 @@ fn classify(src: &str, start: usize, end: usize, state: &mut State) -> Kind {
         return kind;
     }
     if indent == 0
-        && let Some(colon) = text.find(':')
+        && let Some(colon) = text.as_bytes().iter().take(14).position(|&b| b == b':')
         && let Some(key) = Key::parse(&text[..colon])
     {
         return Kind::Field {
@@ -343,11 +347,16 @@ fn item(src: &str, at: usize, end: usize) -> Option<Kind> {
 /// The sub-range of `start..end` without surrounding whitespace.
 fn trimmed(src: &str, start: usize, end: usize) -> Range<usize> {
     let s = &src[start..end];
+    let (first, last) = (s.as_bytes().first(), s.as_bytes().last());
+    // Nearly every value starts and ends with a visible ASCII character.
+    if first.is_some_and(u8::is_ascii_graphic) && last.is_some_and(u8::is_ascii_graphic) {
+        return start..end;
+    }
     let lead = s.len() - s.trim_start().len();
-    let trail = s.len() - s.trim_end().len();
     if lead == s.len() {
         return start..start;
     }
+    let trail = s.len() - s.trim_end().len();
     start + lead..end - trail
 }
 
@@ -485,6 +494,11 @@ mod tests {
             kinds("   ## Goal: x\n")[0],
             Kind::GoalHeading { .. }
         ));
+    }
+
+    #[test]
+    fn whitespace_only_lines_are_blank() {
+        assert_eq!(kinds("    \n\t\n \u{a0}\n\n"), vec![Kind::Blank; 4]);
     }
 
     #[test]

@@ -1,0 +1,10 @@
+//! `plan` as a library: the binary's modules, so benchmarks reach the pure core.
+
+pub mod app;
+pub mod cli;
+pub mod clock;
+pub mod cmd;
+pub mod exit;
+pub mod git;
+pub mod plan;
+pub mod store;

@@ -1,0 +1,178 @@
+//! Finding plan.md, bad files and bad places, and concurrent writers.
+
+use std::os::unix::fs::PermissionsExt;
+
+use crate::util::{Run, Test, fixture};
+
+#[test]
+fn found_from_a_subdirectory() {
+    let t = Test::new().plan(&fixture("plans/real.md"));
+    std::fs::create_dir_all(t.path("src/deep")).unwrap();
+    let mut t = t;
+    t.cwd = t.path("src/deep");
+    t.ok(&["log", "from below"]);
+    assert!(t.plan_md().contains("from below"));
+    assert!(!t.path("src/deep/plan.md").exists());
+}
+
+#[test]
+fn a_worktree_has_its_own_plan() {
+    let t = Test::new().plan("# Plan: main\n\n## Log\n");
+    t.commit_all("init");
+    let wt = t.dir.path().join("wt");
+    t.git(&["worktree", "add", "-q", wt.to_str().unwrap()]);
+    let mut w = Test::new();
+    w.cwd = wt.clone();
+    let run = Run::from(
+        {
+            let mut cmd = t.cmd(&["log", "in the worktree"]);
+            cmd.current_dir(&wt);
+            cmd.output().unwrap()
+        },
+        &["log"],
+    )
+    .code(0);
+    assert!(run.stdout.contains("in the worktree"));
+    assert!(
+        std::fs::read_to_string(wt.join("plan.md"))
+            .unwrap()
+            .contains("in the worktree")
+    );
+    assert!(!t.plan_md().contains("in the worktree"));
+    drop(w);
+}
+
+#[test]
+fn outside_a_repository_is_exit_3() {
+    let t = Test::outside_git();
+    t.run(&["show"])
+        .code(3)
+        .stderr_has("not inside a git repository");
+    t.run(&["init", "x"]).code(3);
+}
+
+#[test]
+fn file_flag_and_env_override() {
+    let t = Test::new().plan("# Plan: default\n\n## Log\n");
+    t.write("docs/other.md", "# Plan: other\n\n## Log\n");
+    t.ok(&["--file", "docs/other.md", "log", "via flag"]);
+    let t = t.env("PLAN_FILE", "docs/other.md");
+    t.ok(&["log", "via env"]);
+    let other = t.read("docs/other.md");
+    assert!(other.contains("via flag") && other.contains("via env"));
+    assert!(!t.plan_md().contains("via"));
+    // --file also works outside a repository.
+    let o = Test::outside_git();
+    std::fs::write(o.cwd.join("p.md"), "# Plan: loose\n").unwrap();
+    o.ok(&["--file", "p.md", "log", "loose"]);
+    assert!(
+        std::fs::read_to_string(o.cwd.join("p.md"))
+            .unwrap()
+            .contains("## Log\n- 2026-06-15 14:02 loose\n")
+    );
+}
+
+#[test]
+fn missing_plan_says_how_to_create_it() {
+    let t = Test::new();
+    t.run(&["show"])
+        .code(2)
+        .stderr_has("plan.md not found\n  hint: `plan init");
+}
+
+#[test]
+fn not_utf8_names_the_byte_offset() {
+    let t = Test::new();
+    t.write(
+        "plan.md",
+        std::fs::read(crate::util::fixture_path("plans/not-utf8.md")).unwrap(),
+    );
+    t.run(&["log", "x"])
+        .code(2)
+        .stderr_has("plan.md:3: not valid UTF-8 (byte offset 29)");
+}
+
+#[test]
+fn a_directory_named_plan_md() {
+    let t = Test::new();
+    std::fs::create_dir(t.path("plan.md")).unwrap();
+    t.run(&["show"])
+        .code(2)
+        .stderr_has("plan.md is a directory");
+}
+
+#[test]
+fn a_read_only_plan_is_not_written() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n");
+    std::fs::set_permissions(t.path("plan.md"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    t.run(&["log", "x"])
+        .code(3)
+        .stderr_has("plan.md is read-only; nothing was written");
+    assert_eq!(t.plan_md(), "# Plan: x\n\n## Log\n");
+}
+
+#[test]
+fn writes_keep_permissions_and_follow_symlinks() {
+    let t = Test::new();
+    t.write("real/plan.md", "# Plan: x\n\n## Log\n");
+    std::fs::set_permissions(
+        t.path("real/plan.md"),
+        std::fs::Permissions::from_mode(0o640),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("real/plan.md", t.path("plan.md")).unwrap();
+    t.ok(&["log", "through the link"]);
+    assert!(
+        std::fs::symlink_metadata(t.path("plan.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(t.read("real/plan.md").contains("through the link"));
+    let mode = std::fs::metadata(t.path("real/plan.md"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o640);
+}
+
+#[test]
+fn fifty_concurrent_log_appends_lose_none() {
+    let t = Test::new().plan("# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n");
+    let children: Vec<_> = (0..50)
+        .map(|i| t.cmd(&["log", &format!("entry {i:02}")]).spawn().unwrap())
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let md = t.plan_md();
+    for i in 0..50 {
+        assert!(
+            md.contains(&format!("14:02 entry {i:02}\n")),
+            "entry {i} lost:\n{md}"
+        );
+    }
+    assert_eq!(md.lines().filter(|l| l.starts_with("- 2026")).count(), 50);
+    assert!(md.starts_with("# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n"));
+}
+
+#[test]
+fn concurrent_adds_get_distinct_ids() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n");
+    let children: Vec<_> = (0..10)
+        .map(|_| t.cmd(&["add", "Same title"]).spawn().unwrap())
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let json = t.ok(&["show", "--json"]).json();
+    let mut ids: Vec<String> = json["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 10);
+}

@@ -1,0 +1,99 @@
+//! README.md stays true: its quick start and its command examples run as written.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{BIN, NOW, Test};
+
+/// The shell lines of the ```sh block after `<!-- readme-test: NAME -->`, with
+/// backslash continuations joined.
+fn block(name: &str) -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let marker = format!("<!-- readme-test: {name} -->");
+    let after = &readme[readme
+        .find(&marker)
+        .unwrap_or_else(|| panic!("README lacks {marker}"))..];
+    let body = after
+        .split_once("```sh\n")
+        .unwrap()
+        .1
+        .split_once("```\n")
+        .unwrap()
+        .0;
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for line in body.lines() {
+        match line.strip_suffix('\\') {
+            Some(start) => current.push_str(start),
+            None => {
+                current.push_str(line);
+                lines.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    lines
+}
+
+/// A directory holding a `plan` that is the binary under test, for PATH.
+fn bin_dir(t: &Test) -> String {
+    let dir = t.dir.path().join("bin");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(BIN, dir.join("plan")).unwrap();
+    format!("{}:{}", dir.display(), std::env::var("PATH").unwrap())
+}
+
+fn sh(t: &Test, path: &str, line: &str, cwd: &Path) -> std::process::Output {
+    Command::new("sh")
+        .args(["-c", line])
+        .current_dir(cwd)
+        .env("PATH", path)
+        .env("HOME", t.dir.path().join("home"))
+        .env("TMPDIR", t.dir.path())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("PLAN_NOW", NOW)
+        .env_remove("PLAN_FILE")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn quick_start_runs() {
+    let t = Test::outside_git();
+    let path = bin_dir(&t);
+    let lines = block("quickstart");
+    assert_eq!(lines.len(), 1, "the quick start is one command");
+    // Installing is what the test cannot do; the binary under test stands in.
+    let line = lines[0]
+        .strip_prefix("cargo install --path . && ")
+        .expect("the quick start installs first");
+    let out = sh(&t, &path, line, &t.cwd);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Plan: Try plan"), "{stdout}");
+    assert!(stdout.contains("[x] look at it"), "{stdout}");
+}
+
+#[test]
+fn command_examples_run_in_order() {
+    let t = Test::new();
+    let path = bin_dir(&t);
+    let lines = block("commands");
+    assert!(lines.len() >= 10);
+    for line in &lines {
+        let out = sh(&t, &path, line, &t.root());
+        assert!(
+            out.status.success(),
+            "README example failed: {line}\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let md = t.plan_md();
+    assert!(md.contains("## Archive\n\n## Goal: Spike Redis"));
+    assert!(md.contains("cache-layer criterion added: p99 < 120ms"));
+}
