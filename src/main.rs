@@ -5,6 +5,8 @@ mod app;
 mod cli;
 mod clock;
 mod cmd;
+#[cfg_attr(not(test), expect(dead_code))]
+mod exec;
 mod exit;
 mod git;
 mod plan;
