@@ -68,7 +68,7 @@ impl Spec {
             cwd: cwd.into(),
             env: Vec::new(),
             stdin: None,
-            deadline: Instant::now() + timeout,
+            deadline: deadline(timeout),
             grace: GRACE,
             tail_bytes: DEFAULT_TAIL,
         }
@@ -142,6 +142,13 @@ impl fmt::Display for SpawnError {
 
 impl std::error::Error for SpawnError {}
 
+/// `timeout` from now; one too long to represent is as good as none.
+pub fn deadline(timeout: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(timeout)
+        .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
+}
+
 /// Runs `spec` to its end or its deadline. A command that cannot be started is a
 /// [`SpawnError`] (downcast the error to tell it apart).
 pub fn run(spec: &Spec) -> Result<Output> {
@@ -160,13 +167,23 @@ pub fn run(spec: &Spec) -> Result<Output> {
     if Instant::now() >= spec.deadline {
         return Ok(tails.output(vec![None; spec.commands.len()], true));
     }
-    let (done_tx, done_rx) = mpsc::channel();
-    let mut readers = 0;
-    let mut children = Vec::with_capacity(spec.commands.len());
+    // Each reader holds a sender and drops it at end of file: the channel
+    // disconnects when every pipe is closed.
+    let (readers, all_read) = mpsc::channel();
+    let (group, children) = start(spec, &tails, &readers)?;
+    drop(readers);
+    let (statuses, timed_out) = wait(spec, group, children);
+    let _ = all_read.recv_timeout(DRAIN);
+    Ok(tails.output(statuses, timed_out))
+}
+
+/// Spawns every command into one new process group (named by the first one's
+/// pid), wired up and drained.
+fn start(spec: &Spec, tails: &Tails, readers: &Sender<()>) -> Result<(Pid, Vec<Child>)> {
+    let mut children: Vec<Child> = Vec::with_capacity(spec.commands.len());
     let mut group = None;
     let mut upstream: Option<ChildStdout> = None;
     for (i, argv) in spec.commands.iter().enumerate() {
-        let last = i + 1 == spec.commands.len();
         let stdin = match upstream.take() {
             Some(out) => Stdio::from(out),
             None if spec.stdin.is_some() => Stdio::piped(),
@@ -205,33 +222,31 @@ pub fn run(spec: &Spec) -> Result<Output> {
             });
         }
         if let Some(err) = child.stderr.take() {
-            drain(err, &tails.stderr, &tails.combined, &done_tx);
-            readers += 1;
+            drain(err, &tails.stderr, &tails.combined, readers);
         }
-        if last {
-            if let Some(out) = child.stdout.take() {
-                drain(out, &tails.stdout, &tails.combined, &done_tx);
-                readers += 1;
-            }
-        } else {
+        if i + 1 < spec.commands.len() {
             upstream = child.stdout.take();
+        } else if let Some(out) = child.stdout.take() {
+            drain(out, &tails.stdout, &tails.combined, readers);
         }
         children.push(child);
     }
-    let group = group.expect("a pipeline has a first command");
+    Ok((group.expect("a pipeline has a first command"), children))
+}
 
-    let count = children.len();
-    let statuses = reap_on_threads(children);
+/// Waits for every child until the deadline, then TERM, grace, KILL to the group.
+/// Either way nothing of the group is left running.
+fn wait(spec: &Spec, group: Pid, children: Vec<Child>) -> (Vec<Option<ExitStatus>>, bool) {
     let mut waiting = Waiting {
-        statuses: vec![None; count],
-        pending: count,
-        rx: statuses,
+        statuses: vec![None; children.len()],
+        pending: children.len(),
+        rx: reap_on_threads(children),
     };
     waiting.until(spec.deadline);
     let timed_out = waiting.pending > 0;
     if timed_out {
         signal(group, Signal::TERM);
-        let grace_end = Instant::now() + spec.grace;
+        let grace_end = deadline(spec.grace);
         waiting.until(grace_end);
         while test_kill_process_group(group).is_ok() && Instant::now() < grace_end {
             thread::sleep(Duration::from_millis(10));
@@ -242,17 +257,7 @@ pub fn run(spec: &Spec) -> Result<Output> {
         // The pipeline is done; what it left running in its group goes too.
         signal(group, Signal::KILL);
     }
-
-    let drain_end = Instant::now() + DRAIN;
-    for _ in 0..readers {
-        if done_rx
-            .recv_timeout(drain_end.saturating_duration_since(Instant::now()))
-            .is_err()
-        {
-            break;
-        }
-    }
-    Ok(tails.output(waiting.statuses, timed_out))
+    (waiting.statuses, timed_out)
 }
 
 /// The pipeline could not be completed: stop and reap what had started.
@@ -356,7 +361,7 @@ fn drain(mut from: impl Read + Send + 'static, own: &Shared, combined: &Shared, 
                 Err(_) => break,
             }
         }
-        let _ = done.send(());
+        drop(done);
     });
 }
 
@@ -395,7 +400,7 @@ impl Tail {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     use std::path::Path;
@@ -602,6 +607,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(run(&Spec::pipeline(vec![], dir.path(), LONG)).is_err());
         assert!(run(&Spec::new(vec![], dir.path(), LONG)).is_err());
+    }
+
+    #[test]
+    fn an_endless_timeout_is_no_deadline() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            grace: Duration::MAX,
+            ..Spec::new(argv(&["true"]), dir.path(), Duration::MAX)
+        };
+        assert!(run(&spec).unwrap().success());
+        assert!(deadline(Duration::MAX) > Instant::now() + Duration::from_secs(1 << 30));
     }
 
     #[test]
