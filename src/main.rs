@@ -11,6 +11,8 @@ mod exit;
 mod git;
 mod plan;
 mod store;
+#[cfg_attr(not(test), expect(dead_code))]
+mod verify;
 
 use std::process::ExitCode;
 
