@@ -290,7 +290,7 @@ fn refused(line: &str, at: usize, digits: Option<usize>) -> VerifyError {
         ),
     };
     let mut end = at + op.len();
-    if op.ends_with('&') && (what == "redirection") {
+    if op.ends_with('&') && what == "redirection" {
         end += line[end..]
             .find(|c: char| !(c.is_ascii_digit() || c == '-'))
             .unwrap_or(line.len() - end);
