@@ -1,0 +1,734 @@
+//! Argv-only process runner: one pipeline in its own process group, stdin null or
+//! given bytes, every stream drained on threads into bounded tails, a deadline
+//! enforced with TERM then KILL to the whole group. Never invokes a shell, and
+//! leaves no process of the group behind.
+
+use std::fmt;
+use std::fs;
+use std::io::{self, ErrorKind, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
+
+/// How long a timed-out group has between TERM and KILL.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// How much output a run keeps unless told otherwise.
+pub const DEFAULT_TAIL: usize = 64 * 1024;
+
+/// How long output pipes may stay open once the group is gone: a descendant that
+/// left the group (setsid) can hold them forever, and must not hold us.
+const DRAIN: Duration = Duration::from_millis(500);
+
+/// How long a KILLed child may take to be reaped before it is reported without a
+/// status (a process stuck in the kernel cannot die sooner).
+const REAP: Duration = Duration::from_secs(5);
+
+/// As big as a default pipe, so one read empties it.
+const READ_BUF: usize = 64 * 1024;
+
+/// What to run: one pipeline (a single command is a pipeline of one).
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// Each command's argv; stdout of one feeds stdin of the next.
+    pub commands: Vec<Vec<String>>,
+    pub cwd: PathBuf,
+    /// Added to the inherited environment.
+    pub env: Vec<(String, String)>,
+    /// Fed to the first command's stdin, which is then closed; `None`: stdin is null.
+    pub stdin: Option<Vec<u8>>,
+    /// When the group is sent TERM. Past it already, nothing is started.
+    pub deadline: Instant,
+    /// Between TERM and KILL.
+    pub grace: Duration,
+    /// How many trailing bytes of each stream are kept.
+    pub tail_bytes: usize,
+}
+
+impl Spec {
+    /// One command with a null stdin, the default grace and tail.
+    pub fn new(argv: Vec<String>, cwd: impl Into<PathBuf>, timeout: Duration) -> Spec {
+        Spec::pipeline(vec![argv], cwd, timeout)
+    }
+
+    pub fn pipeline(
+        commands: Vec<Vec<String>>,
+        cwd: impl Into<PathBuf>,
+        timeout: Duration,
+    ) -> Spec {
+        Spec {
+            commands,
+            cwd: cwd.into(),
+            env: Vec::new(),
+            stdin: None,
+            deadline: deadline(timeout),
+            grace: GRACE,
+            tail_bytes: DEFAULT_TAIL,
+        }
+    }
+}
+
+/// How a pipeline ended.
+#[derive(Debug)]
+pub struct Output {
+    /// Each command's status, in pipeline order; `None` for one never started or
+    /// never reaped.
+    pub statuses: Vec<Option<ExitStatus>>,
+    /// The deadline passed and the group was stopped.
+    pub timed_out: bool,
+    /// The last command's stdout, its last `tail_bytes`.
+    pub stdout: Vec<u8>,
+    /// Every command's stderr, its last `tail_bytes`.
+    pub stderr: Vec<u8>,
+    /// Both, chunks in arrival order, the last `tail_bytes`.
+    pub combined: Vec<u8>,
+}
+
+impl Output {
+    /// The pipeline's status: its last command's, as sh reports it without pipefail.
+    pub fn status(&self) -> Option<ExitStatus> {
+        self.statuses.last().copied().flatten()
+    }
+
+    pub fn code(&self) -> Option<i32> {
+        self.status().and_then(|s| s.code())
+    }
+
+    /// The signal that ended the last command, if one did.
+    pub fn signal(&self) -> Option<i32> {
+        self.status().and_then(|s| s.signal())
+    }
+
+    pub fn success(&self) -> bool {
+        !self.timed_out && self.status().is_some_and(|s| s.success())
+    }
+}
+
+/// A command that could not be started; nothing of its pipeline is left running.
+#[derive(Debug)]
+pub struct SpawnError {
+    pub program: String,
+    pub error: io::Error,
+}
+
+impl SpawnError {
+    /// Why, in a few words: `not found`, `permission denied`, ….
+    pub fn reason(&self) -> String {
+        match self.error.kind() {
+            ErrorKind::NotFound => "not found".to_string(),
+            ErrorKind::PermissionDenied => "permission denied".to_string(),
+            _ => self.error.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot run {:?}: {}", self.program, self.reason())?;
+        match self.error.kind() {
+            ErrorKind::NotFound => f.write_str("\n  hint: is it installed and on PATH?"),
+            ErrorKind::PermissionDenied => f.write_str("\n  hint: is it executable (chmod +x)?"),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for SpawnError {}
+
+/// `timeout` from now; one too long to represent is as good as none.
+pub fn deadline(timeout: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(timeout)
+        .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
+}
+
+/// Runs `spec` to its end or its deadline. A command that cannot be started is a
+/// [`SpawnError`] (downcast the error to tell it apart).
+pub fn run(spec: &Spec) -> Result<Output> {
+    if spec.commands.is_empty() || spec.commands.iter().any(Vec::is_empty) {
+        bail!("empty command");
+    }
+    match fs::metadata(&spec.cwd) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => bail!(
+            "working directory {} is not a directory",
+            spec.cwd.display()
+        ),
+        Err(e) => bail!("working directory {}: {e}", spec.cwd.display()),
+    }
+    let tails = Tails::new(spec.tail_bytes);
+    if Instant::now() >= spec.deadline {
+        return Ok(tails.output(vec![None; spec.commands.len()], true));
+    }
+    // Each reader holds a sender and drops it at end of file: the channel
+    // disconnects when every pipe is closed.
+    let (readers, all_read) = mpsc::channel();
+    let (group, children) = start(spec, &tails, &readers)?;
+    drop(readers);
+    let (statuses, timed_out) = wait(spec, group, children);
+    let _ = all_read.recv_timeout(DRAIN);
+    Ok(tails.output(statuses, timed_out))
+}
+
+/// Spawns every command into one new process group (named by the first one's
+/// pid), wired up and drained.
+fn start(spec: &Spec, tails: &Tails, readers: &Sender<()>) -> Result<(Pid, Vec<Child>)> {
+    let mut children: Vec<Child> = Vec::with_capacity(spec.commands.len());
+    let mut group = None;
+    let mut upstream: Option<ChildStdout> = None;
+    for (i, argv) in spec.commands.iter().enumerate() {
+        let stdin = match upstream.take() {
+            Some(out) => Stdio::from(out),
+            None if spec.stdin.is_some() => Stdio::piped(),
+            None => Stdio::null(),
+        };
+        let mut command = Command::new(&argv[0]);
+        command
+            .args(&argv[1..])
+            .current_dir(&spec.cwd)
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(group.map_or(0, |g: Pid| g.as_raw_nonzero().get()));
+        let spawned = command.spawn();
+        // The command holds the parent's copy of the upstream pipe; dropping it
+        // lets the upstream command see a closed pipe if this one exits.
+        drop(command);
+        let mut child = match spawned {
+            Ok(child) => child,
+            Err(error) => {
+                abandon(group, children);
+                return Err(SpawnError {
+                    program: argv[0].clone(),
+                    error,
+                }
+                .into());
+            }
+        };
+        group.get_or_insert_with(|| Pid::from_child(&child));
+        if let (Some(mut pipe), Some(bytes)) = (child.stdin.take(), spec.stdin.clone()) {
+            // A reader that stops early, or a kill, closes the pipe: the write
+            // then fails and the thread ends.
+            thread::spawn(move || {
+                let _ = pipe.write_all(&bytes);
+            });
+        }
+        if let Some(err) = child.stderr.take() {
+            drain(err, &tails.stderr, &tails.combined, readers);
+        }
+        if i + 1 < spec.commands.len() {
+            upstream = child.stdout.take();
+        } else if let Some(out) = child.stdout.take() {
+            drain(out, &tails.stdout, &tails.combined, readers);
+        }
+        children.push(child);
+    }
+    Ok((group.expect("a pipeline has a first command"), children))
+}
+
+/// Waits for every child until the deadline, then TERM, grace, KILL to the group.
+/// Either way nothing of the group is left running.
+fn wait(spec: &Spec, group: Pid, children: Vec<Child>) -> (Vec<Option<ExitStatus>>, bool) {
+    let mut waiting = Waiting {
+        statuses: vec![None; children.len()],
+        pending: children.len(),
+        rx: reap_on_threads(children),
+    };
+    waiting.until(spec.deadline);
+    let timed_out = waiting.pending > 0;
+    if timed_out {
+        signal(group, Signal::TERM);
+        let grace_end = deadline(spec.grace);
+        waiting.until(grace_end);
+        while test_kill_process_group(group).is_ok() && Instant::now() < grace_end {
+            thread::sleep(Duration::from_millis(10));
+        }
+        signal(group, Signal::KILL);
+        waiting.until(Instant::now() + REAP);
+    } else {
+        // The pipeline is done; what it left running in its group goes too.
+        signal(group, Signal::KILL);
+    }
+    (waiting.statuses, timed_out)
+}
+
+/// The pipeline could not be completed: stop and reap what had started.
+fn abandon(group: Option<Pid>, children: Vec<Child>) {
+    if let Some(group) = group {
+        signal(group, Signal::KILL);
+    }
+    for mut child in children {
+        let _ = child.wait();
+    }
+}
+
+fn signal(group: Pid, signal: Signal) {
+    // ESRCH (the group is already gone) is the usual, welcome answer.
+    let _ = kill_process_group(group, signal);
+}
+
+/// Each child waited for on its own thread, so the deadline can be a channel timeout.
+fn reap_on_threads(children: Vec<Child>) -> Receiver<(usize, Option<ExitStatus>)> {
+    let (tx, rx) = mpsc::channel();
+    for (i, mut child) in children.into_iter().enumerate() {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let _ = tx.send((i, child.wait().ok()));
+        });
+    }
+    rx
+}
+
+struct Waiting {
+    statuses: Vec<Option<ExitStatus>>,
+    pending: usize,
+    rx: Receiver<(usize, Option<ExitStatus>)>,
+}
+
+impl Waiting {
+    /// Collects statuses until all are in or `until` passes.
+    fn until(&mut self, until: Instant) {
+        while self.pending > 0 {
+            match self
+                .rx
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+            {
+                Ok((i, status)) => {
+                    self.statuses[i] = status;
+                    self.pending -= 1;
+                }
+                Err(_) => return,
+            }
+        }
+    }
+}
+
+type Shared = Arc<Mutex<Tail>>;
+
+fn lock(tail: &Shared) -> std::sync::MutexGuard<'_, Tail> {
+    tail.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+struct Tails {
+    stdout: Shared,
+    stderr: Shared,
+    combined: Shared,
+}
+
+impl Tails {
+    fn new(cap: usize) -> Tails {
+        let shared = || Arc::new(Mutex::new(Tail::new(cap)));
+        Tails {
+            stdout: shared(),
+            stderr: shared(),
+            combined: shared(),
+        }
+    }
+
+    /// What the readers have kept so far; a reader still held up by an escaped
+    /// descendant keeps running detached, and its later output is lost.
+    fn output(&self, statuses: Vec<Option<ExitStatus>>, timed_out: bool) -> Output {
+        Output {
+            statuses,
+            timed_out,
+            stdout: lock(&self.stdout).bytes(),
+            stderr: lock(&self.stderr).bytes(),
+            combined: lock(&self.combined).bytes(),
+        }
+    }
+}
+
+fn drain(mut from: impl Read + Send + 'static, own: &Shared, combined: &Shared, done: &Sender<()>) {
+    let (own, combined, done) = (own.clone(), combined.clone(), done.clone());
+    thread::spawn(move || {
+        let mut buf = vec![0; READ_BUF];
+        loop {
+            match from.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    lock(&own).push(&buf[..n]);
+                    lock(&combined).push(&buf[..n]);
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        drop(done);
+    });
+}
+
+/// The last `cap` bytes pushed into it, holding fewer than three times that.
+#[derive(Debug)]
+struct Tail {
+    buf: Vec<u8>,
+    cap: usize,
+}
+
+impl Tail {
+    fn new(cap: usize) -> Tail {
+        Tail {
+            buf: Vec::new(),
+            cap,
+        }
+    }
+
+    /// Trims only when the buffer doubles, so each byte is moved O(1) times.
+    fn push(&mut self, chunk: &[u8]) {
+        if chunk.len() >= self.cap {
+            self.buf.clear();
+            self.buf.extend_from_slice(&chunk[chunk.len() - self.cap..]);
+            return;
+        }
+        self.buf.extend_from_slice(chunk);
+        if self.buf.len() > 2 * self.cap {
+            let excess = self.buf.len() - self.cap;
+            self.buf.drain(..excess);
+        }
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        self.buf[self.buf.len().saturating_sub(self.cap)..].to_vec()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    use std::path::Path;
+
+    pub fn fixture(name: &str) -> String {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/verify")
+            .join(name)
+            .display()
+            .to_string()
+    }
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    fn run_in(dir: &Path, commands: &[&[&str]], timeout: Duration) -> Output {
+        let commands = commands.iter().map(|c| argv(c)).collect();
+        run(&Spec::pipeline(commands, dir, timeout)).unwrap()
+    }
+
+    fn text(bytes: &[u8]) -> &str {
+        std::str::from_utf8(bytes).unwrap()
+    }
+
+    const SECOND: Duration = Duration::from_secs(1);
+    const LONG: Duration = Duration::from_secs(30);
+
+    #[test]
+    fn tail_keeps_the_last_bytes_within_three_times_the_cap() {
+        let mut tail = Tail::new(4);
+        for chunk in [&b"ab"[..], b"cd", b"efg", b"h", b"ij"] {
+            tail.push(chunk);
+            assert!(tail.buf.len() < 12);
+        }
+        assert_eq!(tail.bytes(), b"ghij");
+        tail.push(b"0123456789");
+        assert_eq!(tail.bytes(), b"6789");
+        let mut none = Tail::new(0);
+        none.push(b"abc");
+        assert_eq!(none.bytes(), b"");
+    }
+
+    #[test]
+    fn separate_streams_and_exit_code() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run_in(dir.path(), &[&[&fixture("streams.sh"), "3"]], LONG);
+        assert_eq!(text(&out.stdout), "out\n");
+        assert_eq!(text(&out.stderr), "err\n");
+        assert_eq!(out.combined.len(), 8);
+        assert_eq!(out.code(), Some(3));
+        assert_eq!(out.signal(), None);
+        assert!(!out.success());
+        assert!(!out.timed_out);
+    }
+
+    #[test]
+    fn pipeline_status_is_the_last_commands() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run_in(
+            dir.path(),
+            &[&[&fixture("streams.sh"), "3"], &["tr", "a-z", "A-Z"]],
+            LONG,
+        );
+        assert_eq!(text(&out.stdout), "OUT\n");
+        assert_eq!(text(&out.stderr), "err\n");
+        assert_eq!(out.statuses.len(), 2);
+        assert_eq!(out.statuses[0].unwrap().code(), Some(3));
+        assert!(out.success());
+    }
+
+    #[test]
+    fn a_pipeline_shares_one_new_process_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run_in(
+            dir.path(),
+            &[&[&fixture("pgid.sh")], &[&fixture("pgid.sh")]],
+            LONG,
+        );
+        assert!(out.success());
+        let groups: Vec<&str> = text(&out.stderr).lines().collect();
+        assert_eq!(groups.len(), 2, "{groups:?}");
+        assert_eq!(groups[0], groups[1]);
+        let ours = rustix::process::getpgrp().as_raw_nonzero().get();
+        assert_ne!(groups[0], format!("pgid {ours}"));
+    }
+
+    #[test]
+    fn stdin_is_null_unless_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let out = run_in(dir.path(), &[&["cat"]], LONG);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert!(out.success());
+        assert_eq!(out.stdout, b"");
+
+        let prompt = Spec {
+            stdin: Some(b"judge me".to_vec()),
+            ..Spec::pipeline(
+                vec![argv(&["cat"]), argv(&["tr", "a-z", "A-Z"])],
+                dir.path(),
+                LONG,
+            )
+        };
+        assert_eq!(run(&prompt).unwrap().stdout, b"JUDGE ME");
+    }
+
+    #[test]
+    fn stdin_larger_than_a_pipe_is_fed_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            stdin: Some(vec![b'x'; 1_000_000]),
+            ..Spec::new(argv(&["wc", "-c"]), dir.path(), LONG)
+        };
+        assert_eq!(text(&run(&spec).unwrap().stdout).trim(), "1000000");
+    }
+
+    #[test]
+    fn a_command_that_ignores_its_stdin_does_not_hang_the_feeder() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            stdin: Some(vec![b'x'; 1_000_000]),
+            ..Spec::new(argv(&["true"]), dir.path(), LONG)
+        };
+        assert!(run(&spec).unwrap().success());
+    }
+
+    #[test]
+    fn extra_environment_reaches_the_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            env: vec![("PLAN_JUDGE".to_string(), "1".to_string())],
+            ..Spec::new(argv(&["printenv", "PLAN_JUDGE"]), dir.path(), LONG)
+        };
+        assert_eq!(run(&spec).unwrap().stdout, b"1\n");
+    }
+
+    #[test]
+    fn cwd_is_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run_in(dir.path(), &[&["pwd"]], LONG);
+        let pwd = std::fs::canonicalize(text(&out.stdout).trim()).unwrap();
+        assert_eq!(pwd, std::fs::canonicalize(dir.path()).unwrap());
+    }
+
+    #[test]
+    fn not_found_names_the_program() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = run(&Spec::new(argv(&["no-such-program-xyz"]), dir.path(), LONG)).unwrap_err();
+        let spawn = err.downcast_ref::<SpawnError>().unwrap();
+        assert_eq!(spawn.program, "no-such-program-xyz");
+        assert_eq!(spawn.reason(), "not found");
+        assert_eq!(
+            err.to_string(),
+            "cannot run \"no-such-program-xyz\": not found\n  hint: is it installed and on PATH?"
+        );
+    }
+
+    #[test]
+    fn not_executable_names_the_program() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("script");
+        std::fs::write(&script, "#!/bin/sh\n").unwrap();
+        let program = script.display().to_string();
+        let err = run(&Spec::new(vec![program.clone()], dir.path(), LONG)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot run {program:?}: permission denied\n  hint: is it executable (chmod +x)?"
+            )
+        );
+    }
+
+    #[test]
+    fn a_later_command_not_found_stops_the_earlier_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let err = run(&Spec::pipeline(
+            vec![argv(&["sleep", "100"]), argv(&["no-such-program-xyz"])],
+            dir.path(),
+            LONG,
+        ))
+        .unwrap_err();
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert_eq!(
+            err.downcast_ref::<SpawnError>().unwrap().program,
+            "no-such-program-xyz"
+        );
+    }
+
+    #[test]
+    fn a_missing_cwd_is_not_a_missing_program() {
+        let err = run(&Spec::new(argv(&["true"]), "/no/such/dir", LONG)).unwrap_err();
+        assert!(err.downcast_ref::<SpawnError>().is_none());
+        assert!(
+            err.to_string()
+                .starts_with("working directory /no/such/dir"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn empty_commands_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(run(&Spec::pipeline(vec![], dir.path(), LONG)).is_err());
+        assert!(run(&Spec::new(vec![], dir.path(), LONG)).is_err());
+    }
+
+    #[test]
+    fn an_endless_timeout_is_no_deadline() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            grace: Duration::MAX,
+            ..Spec::new(argv(&["true"]), dir.path(), Duration::MAX)
+        };
+        assert!(run(&spec).unwrap().success());
+        assert!(deadline(Duration::MAX) > Instant::now() + Duration::from_secs(1 << 30));
+    }
+
+    #[test]
+    fn a_passed_deadline_starts_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run_in(dir.path(), &[&["touch", "ran"]], Duration::ZERO);
+        assert!(out.timed_out);
+        assert_eq!(out.statuses, vec![None]);
+        assert!(!dir.path().join("ran").exists());
+    }
+
+    #[test]
+    fn a_command_that_honours_term_stops_without_the_grace() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let spec = Spec {
+            grace: Duration::from_secs(20),
+            ..Spec::new(
+                argv(&["sleep", "100"]),
+                dir.path(),
+                Duration::from_millis(300),
+            )
+        };
+        let out = run(&spec).unwrap();
+        assert!(out.timed_out);
+        assert!(!out.success());
+        assert_eq!(out.signal(), Some(15));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn a_grandchild_that_ignores_term_is_killed() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let spec = Spec {
+            grace: Duration::from_millis(300),
+            ..Spec::new(vec![fixture("grandchild.sh")], dir.path(), SECOND)
+        };
+        let out = run(&spec).unwrap();
+        let took = start.elapsed();
+        assert!(out.timed_out);
+        assert_eq!(out.stdout, b"started\n");
+        assert!(took >= SECOND && took < Duration::from_secs(4), "{took:?}");
+        assert_gone(&dir.path().join("grandchild.pid"));
+    }
+
+    /// The pid in `pidfile` names no live process (a zombie awaiting its reaper
+    /// counts as gone), within a short poll.
+    pub fn assert_gone(pidfile: &Path) {
+        let pid = std::fs::read_to_string(pidfile).unwrap();
+        let pid = pid.trim();
+        let start = Instant::now();
+        loop {
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| stat.rsplit_once(") ")?.1.chars().next());
+            if matches!(state, None | Some('Z' | 'X')) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(3),
+                "process {pid} still alive, state {state:?}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn background_processes_left_behind_are_killed() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run_in(
+            dir.path(),
+            &[&["sh", "-c", "sleep 1000 & echo $! > bg.pid"]],
+            LONG,
+        );
+        assert!(out.success());
+        assert_gone(&dir.path().join("bg.pid"));
+    }
+
+    #[test]
+    fn a_descendant_that_escaped_the_group_does_not_hold_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let out = run_in(dir.path(), &[&[&fixture("escape.sh")]], LONG);
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(out.success());
+        assert_eq!(out.stdout, b"started\n");
+    }
+
+    #[test]
+    fn output_beyond_the_tail_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            tail_bytes: 1000,
+            ..Spec::pipeline(
+                vec![argv(&["seq", "100000"]), argv(&["tail", "-c", "+1"])],
+                dir.path(),
+                LONG,
+            )
+        };
+        let out = run(&spec).unwrap();
+        assert_eq!(out.stdout.len(), 1000);
+        assert!(text(&out.stdout).ends_with("99999\n100000\n"));
+        assert_eq!(out.combined, out.stdout);
+    }
+}
