@@ -7,6 +7,8 @@ mod clock;
 mod cmd;
 mod exit;
 mod git;
+#[cfg_attr(not(test), expect(dead_code))]
+mod judge;
 mod plan;
 mod store;
 
