@@ -2,3 +2,4 @@
 //! a verdict. Declarations only.
 
 pub mod backend;
+pub mod verdict;
