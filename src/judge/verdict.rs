@@ -1,0 +1,829 @@
+//! Reads a judge's answer into a verdict. Pure: text in, value out. It fails closed:
+//! whatever it cannot read with certainty is `NoVerdict`, never `Accept`.
+
+use serde_json::{Map, Value};
+
+use super::backend::Backend;
+
+/// Notes are kept as evidence, not as a transcript: the judge's full output belongs
+/// in `.plan/judge/`, written by the caller.
+pub const MAX_NOTES: usize = 4096;
+/// Missing items end up in plan.md's log, one line each: keep them few and short.
+pub const MAX_ITEMS: usize = 20;
+pub const MAX_ITEM_CHARS: usize = 300;
+/// How much of a failed run's text a `NoVerdict` reason quotes.
+const MAX_EXCERPT_CHARS: usize = 300;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[expect(
+    clippy::enum_variant_names,
+    reason = "\"no verdict\" is the design's name for this outcome"
+)]
+pub enum Verdict {
+    /// An accept never carries missing items: one that does is turned into a reject.
+    Accept {
+        notes: String,
+    },
+    Reject {
+        missing: Vec<String>,
+        notes: String,
+    },
+    NoVerdict {
+        reason: String,
+    },
+}
+
+impl Verdict {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Verdict::Accept { .. } => "accept",
+            Verdict::Reject { .. } => "reject",
+            Verdict::NoVerdict { .. } => "no verdict",
+        }
+    }
+
+    pub fn is_accept(&self) -> bool {
+        matches!(self, Verdict::Accept { .. })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    Accept,
+    Reject,
+}
+
+/// Reads what `backend` printed. `last_message` is the file a backend writes its final
+/// answer to (codex `-o`), already read by the caller.
+pub fn parse(backend: Backend, stdout: &str, last_message: Option<&str>) -> Verdict {
+    match backend {
+        Backend::Claude => claude(stdout),
+        Backend::Gemini => gemini(stdout),
+        Backend::Codex => match last_message {
+            Some(message) if !message.trim().is_empty() => text(message),
+            _ => no_verdict("codex wrote no final message"),
+        },
+        Backend::Pi | Backend::Llm | Backend::Command => text(stdout),
+        Backend::None => no_verdict("no judge ran (backend none)"),
+    }
+}
+
+fn no_verdict(reason: impl Into<String>) -> Verdict {
+    Verdict::NoVerdict {
+        reason: reason.into(),
+    }
+}
+
+/// `claude -p --output-format json`: one result object. `is_error` is the only
+/// trustworthy failure flag — a bad model name or expired login still says
+/// `subtype: success`.
+fn claude(stdout: &str) -> Verdict {
+    let Some(result) = json_object(stdout) else {
+        return no_verdict(format!(
+            "claude printed no json result: {}",
+            excerpt_or_nothing(stdout)
+        ));
+    };
+    let answer = result.get("result").and_then(Value::as_str).unwrap_or("");
+    if let Some(kind) = result.get("type").and_then(Value::as_str)
+        && kind != "result"
+    {
+        return no_verdict(format!("claude printed a {kind:?} object, not a result"));
+    }
+    match result.get("is_error") {
+        Some(Value::Bool(false)) => {}
+        Some(Value::Bool(true)) => {
+            return no_verdict(format!(
+                "claude reported an error: {}",
+                excerpt_or_nothing(answer)
+            ));
+        }
+        _ => return no_verdict("claude result has no is_error flag"),
+    }
+    // An error subtype (e.g. `error_max_turns`) fails closed whatever `is_error` says:
+    // refusing costs a rerun, trusting could cost a false sign-off.
+    if let Some(subtype) = result.get("subtype").and_then(Value::as_str)
+        && subtype != "success"
+    {
+        return no_verdict(format!("claude run ended with {subtype}"));
+    }
+    if let Some(Value::Object(structured)) = result.get("structured_output")
+        && structured.contains_key("verdict")
+    {
+        return from_json(structured, answer);
+    }
+    if answer.trim().is_empty() {
+        return no_verdict("claude result is empty");
+    }
+    text(answer)
+}
+
+/// `gemini -p … -o json`: `{session_id, response, stats, error?}`.
+fn gemini(stdout: &str) -> Verdict {
+    let Some(output) = json_object(stdout) else {
+        return no_verdict(format!(
+            "gemini printed no json output: {}",
+            excerpt_or_nothing(stdout)
+        ));
+    };
+    match output.get("error") {
+        None | Some(Value::Null) => {}
+        Some(error) => {
+            let message = match error.get("message").and_then(Value::as_str) {
+                Some(message) => message.to_string(),
+                None => error.to_string(),
+            };
+            return no_verdict(format!(
+                "gemini reported an error: {}",
+                excerpt_or_nothing(&message)
+            ));
+        }
+    }
+    match output.get("response").and_then(Value::as_str) {
+        Some(response) if !response.trim().is_empty() => text(response),
+        _ => no_verdict("gemini response is empty"),
+    }
+}
+
+/// A plain-text answer: either a JSON verdict object on its own, or prose ending in a
+/// `VERDICT:` line and a `missing:` list.
+fn text(answer: &str) -> Verdict {
+    let answer = answer.trim_start_matches('\u{feff}').trim();
+    if answer.is_empty() {
+        return no_verdict("the judge printed nothing");
+    }
+    let body = unfence(answer);
+    if body.starts_with('{')
+        && let Ok(Value::Object(object)) = serde_json::from_str::<Value>(body)
+        && object.contains_key("verdict")
+    {
+        return from_json(&object, answer);
+    }
+
+    let lines = unfenced_lines(body);
+    let verdicts: Vec<Decision> = lines.iter().filter_map(|l| verdict_line(l)).collect();
+    let Some(&decision) = verdicts.last() else {
+        return no_verdict(format!(
+            "no verdict line (expected `VERDICT: accept` or `VERDICT: reject` on a line of its own): {}",
+            excerpt_or_nothing(answer)
+        ));
+    };
+    if verdicts.iter().any(|&d| d != decision) {
+        return no_verdict("conflicting verdicts: the answer says both accept and reject");
+    }
+    decide(decision, missing_list(&lines), answer)
+}
+
+/// A structured verdict: `{"verdict": "accept"|"reject", "missing": [...]}`, from a
+/// `command` judge or Claude's `structured_output`.
+fn from_json(object: &Map<String, Value>, raw: &str) -> Verdict {
+    let decision = match object.get("verdict") {
+        Some(Value::String(word)) => match word.trim().to_ascii_lowercase().as_str() {
+            "accept" => Decision::Accept,
+            "reject" => Decision::Reject,
+            _ => return no_verdict(format!("unknown verdict {:?}", excerpt(word))),
+        },
+        Some(other) => {
+            return no_verdict(format!(
+                "verdict is not a word: {}",
+                excerpt(&other.to_string())
+            ));
+        }
+        None => return no_verdict("no verdict field"),
+    };
+    let missing = match object.get("missing") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::String(item)) => inline_items(item),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| match item {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .collect(),
+        Some(other) => vec![other.to_string()],
+    };
+    let notes = ["notes", "reason", "summary"]
+        .iter()
+        .find_map(|key| object.get(*key).and_then(Value::as_str))
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or(raw);
+    decide(decision, missing, notes)
+}
+
+/// The one place a verdict is built: drops empty and "none" items, bounds the sizes,
+/// and turns an accept that lists missing items into a reject.
+fn decide(decision: Decision, missing: Vec<String>, notes: &str) -> Verdict {
+    let mut items: Vec<String> = missing
+        .iter()
+        .map(|item| one_line(item))
+        .filter(|item| !item.is_empty())
+        .collect();
+    if items.len() == 1 && is_none(&items[0]) {
+        items.clear();
+    }
+    if items.len() > MAX_ITEMS {
+        let more = items.len() - (MAX_ITEMS - 1);
+        items.truncate(MAX_ITEMS - 1);
+        items.push(format!("… and {more} more"));
+    }
+    let items: Vec<String> = items
+        .into_iter()
+        .map(|item| cut_chars(&item, MAX_ITEM_CHARS))
+        .collect();
+    let notes = notes.trim();
+    match decision {
+        Decision::Accept if items.is_empty() => Verdict::Accept {
+            notes: shorten(notes, MAX_NOTES),
+        },
+        Decision::Accept => {
+            let prefix = "judge said accept but listed missing items: treated as reject\n\n";
+            Verdict::Reject {
+                missing: items,
+                notes: format!("{prefix}{}", shorten(notes, MAX_NOTES - prefix.len())),
+            }
+        }
+        Decision::Reject => Verdict::Reject {
+            missing: items,
+            notes: shorten(notes, MAX_NOTES),
+        },
+    }
+}
+
+/// `VERDICT: accept` / `VERDICT: reject` alone on a line, give or take markdown
+/// emphasis, code ticks or a heading mark. Inside a sentence it does not count.
+fn verdict_line(line: &str) -> Option<Decision> {
+    let rest = key_value(line, "verdict")?;
+    let word = strip_decoration(rest.trim_end_matches('.'));
+    if word.eq_ignore_ascii_case("accept") {
+        Some(Decision::Accept)
+    } else if word.eq_ignore_ascii_case("reject") {
+        Some(Decision::Reject)
+    } else {
+        None
+    }
+}
+
+/// The value after `KEY:` when the line is that key and nothing before it.
+fn key_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let s = strip_decoration(line.trim_start_matches(['#', ' ', '\t']));
+    let head = s.get(..key.len())?;
+    if !head.eq_ignore_ascii_case(key) {
+        return None;
+    }
+    let rest = s[key.len()..].trim_start_matches(is_decoration);
+    let rest = rest.strip_prefix(':')?;
+    Some(strip_decoration(rest))
+}
+
+fn is_decoration(c: char) -> bool {
+    matches!(c, '*' | '_' | '`') || c.is_whitespace()
+}
+
+fn strip_decoration(s: &str) -> &str {
+    s.trim_matches(is_decoration)
+}
+
+/// The last `missing:` block: an inline value and/or the list items under it. A blank
+/// line followed by anything but an item ends the list.
+fn missing_list(lines: &[&str]) -> Vec<String> {
+    let Some(start) = lines
+        .iter()
+        .rposition(|line| key_value(line, "missing").is_some())
+    else {
+        return Vec::new();
+    };
+    let inline = key_value(lines[start], "missing").unwrap_or("");
+    let mut items = inline_items(inline);
+    let mut blank = false;
+    for line in &lines[start + 1..] {
+        if line.trim().is_empty() {
+            blank = true;
+            continue;
+        }
+        if let Some(item) = list_item(line) {
+            items.push(item.to_string());
+            blank = false;
+            continue;
+        }
+        let continues = !blank && line.starts_with([' ', '\t']) && !items.is_empty();
+        match items.last_mut() {
+            Some(last) if continues => {
+                last.push(' ');
+                last.push_str(line.trim());
+            }
+            _ => break,
+        }
+    }
+    items
+}
+
+/// `missing: a` on the key's own line: nothing, a "none", a JSON array, or one item.
+fn inline_items(value: &str) -> Vec<String> {
+    let value = value.trim();
+    if value.is_empty() || is_none(value) {
+        return Vec::new();
+    }
+    if value.starts_with('[')
+        && let Ok(items) = serde_json::from_str::<Vec<Value>>(value)
+    {
+        return items
+            .into_iter()
+            .map(|item| match item {
+                Value::String(s) => s,
+                other => other.to_string(),
+            })
+            .collect();
+    }
+    vec![value.to_string()]
+}
+
+/// The text of a `- item`, `* item`, `+ item` or `1. item` line.
+fn list_item(line: &str) -> Option<&str> {
+    let s = line.trim_start();
+    let rest = if let Some(rest) = s.strip_prefix(['-', '*', '+']) {
+        rest
+    } else {
+        let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 {
+            return None;
+        }
+        s[digits..].strip_prefix(['.', ')'])?
+    };
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    Some(rest.trim())
+}
+
+fn is_none(item: &str) -> bool {
+    let word = strip_decoration(item)
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
+    matches!(
+        word.as_str(),
+        "none" | "(none)" | "nothing" | "n/a" | "na" | "nil" | "null" | "[]" | "-" | "—"
+    )
+}
+
+/// Lines outside fenced code blocks: a verdict quoted from a file the judge read is
+/// not the judge's verdict.
+fn unfenced_lines(body: &str) -> Vec<&str> {
+    let mut fenced = false;
+    let mut lines = Vec::new();
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced {
+            lines.push(line.trim_end_matches('\r'));
+        }
+    }
+    lines
+}
+
+/// An answer that is one fenced block as a whole (```json … ``` or ``` … ```) is read
+/// as its contents.
+fn unfence(answer: &str) -> &str {
+    let Some(rest) = answer.strip_prefix("```") else {
+        return answer;
+    };
+    let Some(inner) = rest.strip_suffix("```") else {
+        return answer;
+    };
+    let Some(newline) = inner.find('\n') else {
+        return answer;
+    };
+    let (info, inner) = inner.split_at(newline);
+    if info.contains('`') || inner.contains("```") {
+        return answer;
+    }
+    inner.trim()
+}
+
+/// The JSON object a backend printed: all of stdout, or, when something printed a
+/// line before it, the object from its first line on, or the last line alone.
+fn json_object(stdout: &str) -> Option<Map<String, Value>> {
+    let trimmed = stdout.trim_start_matches('\u{feff}').trim();
+    let object = |s: &str| match serde_json::from_str::<Value>(s) {
+        Ok(Value::Object(map)) => Some(map),
+        _ => None,
+    };
+    object(trimmed)
+        .or_else(|| {
+            let start = trimmed.find("\n{")?;
+            object(&trimmed[start + 1..])
+        })
+        .or_else(|| object(trimmed.lines().rev().find(|l| !l.trim().is_empty())?))
+}
+
+/// Whitespace and control characters collapsed to single spaces: a log line's shape.
+fn one_line(s: &str) -> String {
+    s.split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn excerpt(s: &str) -> String {
+    cut_chars(&one_line(s), MAX_EXCERPT_CHARS)
+}
+
+fn excerpt_or_nothing(s: &str) -> String {
+    let excerpt = excerpt(s);
+    if excerpt.is_empty() {
+        "(nothing)".to_string()
+    } else {
+        excerpt
+    }
+}
+
+fn cut_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &s[..end]),
+        None => s.to_string(),
+    }
+}
+
+/// At most `max` bytes: the head and the tail, where a judge puts its reasoning and
+/// its verdict, with a marker for the cut.
+fn shorten(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let marker = format!("\n[… {} bytes cut …]\n", s.len());
+    let budget = max.saturating_sub(marker.len() + 8);
+    let head = floor_char(s, budget / 2);
+    let tail = ceil_char(s, s.len() - budget / 2);
+    format!("{}{marker}{}", &s[..head], &s[tail..])
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_char(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLAUDE_ACCEPT: &str = include_str!("../../fixtures/judges/outputs/claude-accept.json");
+    const CLAUDE_IS_ERROR: &str =
+        include_str!("../../fixtures/judges/outputs/claude-is-error.json");
+    const CLAUDE_STRUCTURED: &str =
+        include_str!("../../fixtures/judges/outputs/claude-structured.json");
+    const CLAUDE_MAX_TURNS: &str =
+        include_str!("../../fixtures/judges/outputs/claude-max-turns.json");
+    const GEMINI_ACCEPT: &str = include_str!("../../fixtures/judges/outputs/gemini-accept.json");
+    const GEMINI_ERROR: &str = include_str!("../../fixtures/judges/outputs/gemini-error.json");
+    const CODEX_ACCEPT: &str = include_str!("../../fixtures/judges/outputs/codex-accept.txt");
+    const CODEX_PROGRESS: &str = include_str!("../../fixtures/judges/outputs/codex-progress.jsonl");
+    const PI_ACCEPT: &str = include_str!("../../fixtures/judges/outputs/pi-accept.txt");
+    const ACCEPT: &str = include_str!("../../fixtures/judges/outputs/accept.txt");
+    const REJECT: &str = include_str!("../../fixtures/judges/outputs/reject.txt");
+    const NO_VERDICT: &str = include_str!("../../fixtures/judges/outputs/no-verdict.txt");
+    const JSON_ACCEPT: &str = include_str!("../../fixtures/judges/outputs/json-accept.json");
+    const GARBAGE: &[u8] = include_bytes!("../../fixtures/judges/outputs/garbage.bin");
+
+    fn plain(s: &str) -> Verdict {
+        parse(Backend::Command, s, None)
+    }
+
+    fn reason(v: &Verdict) -> &str {
+        match v {
+            Verdict::NoVerdict { reason } => reason,
+            other => panic!("expected no verdict, got {other:?}"),
+        }
+    }
+
+    fn items(v: &Verdict) -> Vec<&str> {
+        match v {
+            Verdict::Reject { missing, .. } => missing.iter().map(String::as_str).collect(),
+            other => panic!("expected reject, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn captured_plain_accept() {
+        let v = plain(ACCEPT);
+        assert!(v.is_accept());
+        assert_eq!(v.label(), "accept");
+        assert!(parse(Backend::Llm, ACCEPT, None).is_accept());
+    }
+
+    #[test]
+    fn captured_plain_reject_lists_missing() {
+        let v = plain(REJECT);
+        assert_eq!(v.label(), "reject");
+        assert_eq!(
+            items(&v),
+            [
+                "eviction policy has no test that fills the cache past capacity",
+                "load-test.log is from before the last change to src/cache.rs",
+            ]
+        );
+    }
+
+    #[test]
+    fn captured_prose_without_verdict() {
+        let v = plain(NO_VERDICT);
+        assert_eq!(v.label(), "no verdict");
+        assert!(reason(&v).starts_with("no verdict line"));
+    }
+
+    #[test]
+    fn captured_garbage() {
+        let lossy = String::from_utf8_lossy(GARBAGE);
+        let v = plain(&lossy);
+        let reason = reason(&v);
+        assert!(reason.starts_with("no verdict line"), "{reason}");
+        assert!(!reason.contains('\u{0}'));
+        assert!(!reason.contains('\n'));
+    }
+
+    #[test]
+    fn captured_json_accept() {
+        assert!(plain(JSON_ACCEPT).is_accept());
+    }
+
+    #[test]
+    fn captured_claude_accept() {
+        let v = parse(Backend::Claude, CLAUDE_ACCEPT, None);
+        let Verdict::Accept { notes } = v else {
+            panic!("{v:?}")
+        };
+        assert!(notes.contains("VERDICT: accept"));
+    }
+
+    #[test]
+    fn claude_is_error_wins_over_a_verdict_in_result() {
+        let v = parse(Backend::Claude, CLAUDE_IS_ERROR, None);
+        let reason = reason(&v);
+        assert!(reason.starts_with("claude reported an error: "), "{reason}");
+        assert!(reason.contains("model"), "{reason}");
+    }
+
+    #[test]
+    fn claude_structured_output_beats_result_text() {
+        let v = parse(Backend::Claude, CLAUDE_STRUCTURED, None);
+        assert_eq!(
+            items(&v),
+            ["no test covers eviction under concurrent writers"]
+        );
+    }
+
+    #[test]
+    fn claude_error_subtype_is_no_verdict() {
+        let v = parse(Backend::Claude, CLAUDE_MAX_TURNS, None);
+        assert_eq!(reason(&v), "claude run ended with error_max_turns");
+    }
+
+    #[test]
+    fn claude_hostile_shapes() {
+        assert!(
+            reason(&parse(Backend::Claude, "VERDICT: accept", None))
+                .starts_with("claude printed no json")
+        );
+        assert!(reason(&parse(Backend::Claude, "", None)).ends_with("(nothing)"));
+        let no_flag = r#"{"type":"result","subtype":"success","result":"VERDICT: accept"}"#;
+        assert_eq!(
+            reason(&parse(Backend::Claude, no_flag, None)),
+            "claude result has no is_error flag"
+        );
+        let string_flag = r#"{"type":"result","is_error":"false","result":"VERDICT: accept"}"#;
+        assert!(!parse(Backend::Claude, string_flag, None).is_accept());
+        let other = r#"{"type":"system","is_error":false,"result":"VERDICT: accept"}"#;
+        assert!(reason(&parse(Backend::Claude, other, None)).contains("not a result"));
+        let empty = r#"{"type":"result","subtype":"success","is_error":false,"result":""}"#;
+        assert_eq!(
+            reason(&parse(Backend::Claude, empty, None)),
+            "claude result is empty"
+        );
+        let bad_structured = r#"{"type":"result","is_error":false,"result":"VERDICT: accept","structured_output":{"verdict":"maybe"}}"#;
+        assert!(
+            reason(&parse(Backend::Claude, bad_structured, None)).starts_with("unknown verdict")
+        );
+    }
+
+    #[test]
+    fn claude_tolerates_a_line_before_the_object() {
+        let stdout = format!("warning: something minor\n{CLAUDE_ACCEPT}");
+        assert!(parse(Backend::Claude, &stdout, None).is_accept());
+    }
+
+    #[test]
+    fn captured_gemini() {
+        assert!(parse(Backend::Gemini, GEMINI_ACCEPT, None).is_accept());
+        let v = parse(Backend::Gemini, GEMINI_ERROR, None);
+        assert!(
+            reason(&v).starts_with("gemini reported an error: "),
+            "{v:?}"
+        );
+        let null_error = r#"{"session_id":"s","response":"VERDICT: accept","error":null}"#;
+        assert!(parse(Backend::Gemini, null_error, None).is_accept());
+        assert!(!parse(Backend::Gemini, "VERDICT: accept", None).is_accept());
+        let empty = r#"{"session_id":"s","response":"  "}"#;
+        assert_eq!(
+            reason(&parse(Backend::Gemini, empty, None)),
+            "gemini response is empty"
+        );
+    }
+
+    #[test]
+    fn codex_reads_the_last_message_not_stdout() {
+        assert!(parse(Backend::Codex, CODEX_PROGRESS, Some(CODEX_ACCEPT)).is_accept());
+        assert_eq!(
+            reason(&parse(Backend::Codex, "VERDICT: accept\n", None)),
+            "codex wrote no final message"
+        );
+        assert_eq!(
+            reason(&parse(Backend::Codex, "VERDICT: accept\n", Some(" \n"))),
+            "codex wrote no final message"
+        );
+    }
+
+    #[test]
+    fn captured_pi() {
+        assert!(parse(Backend::Pi, PI_ACCEPT, None).is_accept());
+    }
+
+    #[test]
+    fn backend_none_never_accepts() {
+        assert!(!parse(Backend::None, ACCEPT, None).is_accept());
+    }
+
+    #[test]
+    fn verdict_inside_a_sentence_does_not_count() {
+        let v = plain("I cannot say VERDICT: accept yet, the tests are missing.\n");
+        assert!(reason(&v).starts_with("no verdict line"));
+        let v = plain("The verdict: accept would be premature.\n");
+        assert!(reason(&v).starts_with("no verdict line"));
+        let v = plain("VERDICT: accept, mostly\n");
+        assert!(reason(&v).starts_with("no verdict line"));
+        let v = plain("> VERDICT: accept\n");
+        assert!(reason(&v).starts_with("no verdict line"));
+    }
+
+    #[test]
+    fn conflicting_verdicts_fail_closed() {
+        let v = plain("VERDICT: reject\nmissing:\n- x\n\nOn reflection:\nVERDICT: accept\n");
+        assert!(reason(&v).starts_with("conflicting verdicts"));
+        let v = plain("VERDICT: accept\nVERDICT: REJECT\n");
+        assert!(reason(&v).starts_with("conflicting verdicts"));
+        assert!(plain("VERDICT: accept\n\nVERDICT: accept\n").is_accept());
+    }
+
+    #[test]
+    fn accept_with_missing_items_is_a_reject() {
+        let v = plain("Looks fine.\nVERDICT: accept\nmissing:\n- the README section\n");
+        let Verdict::Reject { missing, notes } = &v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(missing, &["the README section"]);
+        assert!(notes.starts_with("judge said accept but listed missing items"));
+        let v = plain(r#"{"verdict":"accept","missing":["a"]}"#);
+        assert_eq!(items(&v), ["a"]);
+    }
+
+    #[test]
+    fn markdown_decorations_are_tolerated() {
+        for line in [
+            "**VERDICT: accept**",
+            "**VERDICT:** accept",
+            "`VERDICT: accept`",
+            "  verdict:   Accept  ",
+            "__Verdict: ACCEPT__",
+            "## VERDICT: accept",
+            "VERDICT: accept.",
+            "VERDICT:accept",
+        ] {
+            assert!(
+                plain(&format!("Checked it.\n{line}\n")).is_accept(),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn crlf_line_endings() {
+        let v = plain("Checked.\r\nVERDICT: reject\r\nmissing:\r\n- one\r\n- two\r\n");
+        assert_eq!(items(&v), ["one", "two"]);
+        assert!(plain("Checked.\r\nVERDICT: accept\r\nmissing: none\r\n").is_accept());
+    }
+
+    #[test]
+    fn missing_none_in_its_spellings() {
+        for tail in [
+            "missing: none",
+            "missing: None.",
+            "missing: []",
+            "missing:",
+            "missing:\n- none",
+            "**missing:** n/a",
+            "",
+        ] {
+            let v = plain(&format!("All good.\nVERDICT: accept\n{tail}\n"));
+            assert!(v.is_accept(), "{tail:?}: {v:?}");
+        }
+    }
+
+    #[test]
+    fn missing_list_shapes() {
+        let v =
+            plain("VERDICT: reject\nmissing:\n* star item\n+ plus item\n1. numbered\n2) paren\n");
+        assert_eq!(items(&v), ["star item", "plus item", "numbered", "paren"]);
+        let v = plain("VERDICT: reject\nmissing: [\"a\", \"b\"]\n");
+        assert_eq!(items(&v), ["a", "b"]);
+        let v = plain("VERDICT: reject\nmissing: the load test\n");
+        assert_eq!(items(&v), ["the load test"]);
+        let v = plain(
+            "VERDICT: reject\nmissing:\n- first\n  continued here\n\n- second\n\nThanks for reading.\n- not an item\n",
+        );
+        assert_eq!(items(&v), ["first continued here", "second"]);
+        let v = plain("VERDICT: reject\nmissing:\n- a\nSummary follows.\n- b\n");
+        assert_eq!(items(&v), ["a"]);
+        let v = plain("missing:\n- before the verdict\n\nVERDICT: reject\n");
+        assert_eq!(items(&v), ["before the verdict"]);
+        let v = plain("VERDICT: reject\n");
+        assert!(items(&v).is_empty());
+    }
+
+    #[test]
+    fn verdicts_inside_code_fences_are_quotes() {
+        let v = plain("The fixture says:\n```\nVERDICT: accept\n```\nI have not decided.\n");
+        assert!(reason(&v).starts_with("no verdict line"));
+        let v = plain("```\nVERDICT: reject\n```\nVERDICT: accept\n");
+        assert!(v.is_accept());
+        let v = plain("```text\nSome reasoning.\nVERDICT: accept\n```");
+        assert!(v.is_accept(), "a whole-answer fence is unwrapped");
+    }
+
+    #[test]
+    fn json_verdicts() {
+        assert!(plain("```json\n{\"verdict\": \"accept\", \"missing\": []}\n```\n").is_accept());
+        let v = plain(r#"  {"verdict":"Reject","missing":["x", 3], "notes":"why"}  "#);
+        let Verdict::Reject { missing, notes } = &v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(missing, &["x", "3"]);
+        assert_eq!(notes, "why");
+        assert!(plain(r#"{"verdict":"accept","missing":null}"#).is_accept());
+        assert!(plain(r#"{"verdict":"accept","missing":"none"}"#).is_accept());
+        assert!(reason(&plain(r#"{"verdict":true}"#)).starts_with("verdict is not a word"));
+        assert!(reason(&plain(r#"{"verdict":"accepted"}"#)).starts_with("unknown verdict"));
+        assert!(reason(&plain(r#"{"ok":true}"#)).starts_with("no verdict line"));
+        assert!(reason(&plain(r#"{"verdict": "accept""#)).starts_with("no verdict line"));
+    }
+
+    #[test]
+    fn empty_answers() {
+        assert_eq!(reason(&plain("")), "the judge printed nothing");
+        assert_eq!(reason(&plain("\u{feff} \n")), "the judge printed nothing");
+    }
+
+    #[test]
+    fn sizes_are_bounded() {
+        let long = format!("{}\nVERDICT: accept\n", "reasoning é ".repeat(2000));
+        let Verdict::Accept { notes } = plain(&long) else {
+            panic!()
+        };
+        assert!(notes.len() <= MAX_NOTES, "{}", notes.len());
+        assert!(notes.ends_with("VERDICT: accept"));
+        assert!(notes.contains("bytes cut"));
+
+        let list: String = (0..50).map(|i| format!("- item {i}\n")).collect();
+        let v = plain(&format!("VERDICT: reject\nmissing:\n{list}"));
+        let listed = items(&v);
+        assert_eq!(listed.len(), MAX_ITEMS);
+        assert_eq!(listed[MAX_ITEMS - 1], "… and 31 more");
+
+        let v = plain(&format!(
+            "VERDICT: reject\nmissing:\n- {}\n",
+            "x".repeat(1000)
+        ));
+        assert_eq!(items(&v)[0].chars().count(), MAX_ITEM_CHARS + 1);
+
+        let accept_long = format!("{}\nVERDICT: accept\nmissing:\n- a\n", "y".repeat(10_000));
+        let Verdict::Reject { notes, .. } = plain(&accept_long) else {
+            panic!()
+        };
+        assert!(notes.len() <= MAX_NOTES);
+    }
+
+    #[test]
+    fn items_become_single_lines() {
+        let v = plain(r#"{"verdict":"reject","missing":["two\nlines\tand\u0007bell"]}"#);
+        assert_eq!(items(&v), ["two lines and bell"]);
+    }
+}
