@@ -15,10 +15,6 @@ pub const MAX_ITEM_CHARS: usize = 300;
 const MAX_EXCERPT_CHARS: usize = 300;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[expect(
-    clippy::enum_variant_names,
-    reason = "\"no verdict\" is the design's name for this outcome"
-)]
 pub enum Verdict {
     /// An accept never carries missing items: one that does is turned into a reject.
     Accept {
