@@ -1,10 +1,20 @@
-//! The only file that uses git2: repository discovery now, history later. Returns
-//! owned values; each error names the operation.
+//! The only file that uses git2: repository discovery and working-tree snapshots.
+//! Returns owned values; each error names the operation.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsStr;
+use std::fmt;
+use std::fs;
+use std::io::ErrorKind;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use git2::{ErrorCode, Repository, RepositoryOpenFlags};
+use git2::{
+    ErrorCode, FileMode, ObjectType, Oid, Repository, RepositoryOpenFlags, Status, StatusOptions,
+    StatusShow,
+};
 
 /// A repository with a working tree.
 #[derive(Clone, Debug)]
@@ -37,4 +47,507 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
         root: root.to_path_buf(),
         git_dir: repo.path().to_path_buf(),
     }))
+}
+
+fn open(root: &Path) -> Result<Repository> {
+    Repository::open(root)
+        .with_context(|| format!("opening the git repository at {}", root.display()))
+}
+
+/// What HEAD names and points at; `None` commit for an unborn branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Head {
+    name: String,
+    commit: Option<Oid>,
+    tree: Option<Oid>,
+}
+
+impl fmt::Display for Head {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.name.strip_prefix("refs/heads/").unwrap_or(&self.name);
+        match self.commit {
+            Some(id) => write!(f, "{name} at {:.7}", id.to_string()),
+            None => write!(f, "{name} (no commits)"),
+        }
+    }
+}
+
+fn head(repo: &Repository) -> Result<Head> {
+    let reference = repo
+        .find_reference("HEAD")
+        .context("reading HEAD of the repository")?;
+    let name = match reference.symbolic_target_bytes() {
+        Some(target) => String::from_utf8_lossy(target).into_owned(),
+        None => "HEAD".to_string(),
+    };
+    let commit = match reference.resolve() {
+        Ok(resolved) => resolved.target(),
+        Err(e) if e.code() == ErrorCode::NotFound => None,
+        Err(e) => return Err(e).context("resolving HEAD"),
+    };
+    let tree = match commit {
+        Some(id) => Some(
+            repo.find_commit(id)
+                .with_context(|| format!("reading the HEAD commit {id}"))?
+                .tree_id(),
+        ),
+        None => None,
+    };
+    Ok(Head { name, commit, tree })
+}
+
+/// A path as git prints it, turned into one on disk under `root`.
+fn disk_path(root: &Path, git_path: &[u8]) -> PathBuf {
+    root.join(OsStr::from_bytes(git_path))
+}
+
+/// What is on disk at a path. Symlinks are never followed: their target text is
+/// what the working tree holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Disk {
+    Missing,
+    File {
+        id: Oid,
+        executable: bool,
+    },
+    Symlink {
+        target: Oid,
+    },
+    /// A nested repository or submodule: status lists it as one entry, and its
+    /// contents belong to another repository.
+    Dir,
+    /// A fifo, socket or device.
+    Special,
+}
+
+fn disk_state(path: &Path) -> Result<Disk> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            return Ok(Disk::Missing);
+        }
+        Err(e) => return Err(e).with_context(|| format!("inspecting {}", path.display())),
+    };
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        let target =
+            fs::read_link(path).with_context(|| format!("reading the link {}", path.display()))?;
+        let target = Oid::hash_object(ObjectType::Blob, target.as_os_str().as_bytes())
+            .with_context(|| format!("hashing the link {}", path.display()))?;
+        Ok(Disk::Symlink { target })
+    } else if kind.is_file() {
+        let id = match Oid::hash_file(ObjectType::Blob, path) {
+            Ok(id) => id,
+            // Deleted between the status and the hash: the next snapshot decides.
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(Disk::Missing),
+            Err(e) => return Err(e).with_context(|| format!("hashing {}", path.display())),
+        };
+        Ok(Disk::File {
+            id,
+            executable: meta.permissions().mode() & 0o111 != 0,
+        })
+    } else if kind.is_dir() {
+        Ok(Disk::Dir)
+    } else {
+        Ok(Disk::Special)
+    }
+}
+
+/// One path that git status lists, as it stood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PathState {
+    status: Status,
+    /// The index's version when it differs from HEAD, so restaging a file whose
+    /// disk bytes end up the same still shows.
+    staged: Option<(Oid, FileMode)>,
+    disk: Disk,
+}
+
+/// The working tree as far as git status sees it: every path that differs from
+/// HEAD (in the index or on disk, untracked files one by one, ignored files
+/// never), with a hash of what is on disk, plus where HEAD is.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    root: PathBuf,
+    head: Head,
+    paths: BTreeMap<String, PathState>,
+}
+
+/// Records the working tree of the repository at `root`. Clean tracked files
+/// cost a stat each (git's index cache); only listed paths are hashed.
+pub fn snapshot(root: &Path) -> Result<Snapshot> {
+    let repo = open(root)?;
+    let workdir = repo
+        .workdir()
+        .with_context(|| format!("{} has no working tree", root.display()))?
+        .to_path_buf();
+    let head = head(&repo)?;
+    let mut options = StatusOptions::new();
+    options
+        .show(StatusShow::IndexAndWorkdir)
+        .include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_ignored(false)
+        .include_unmodified(false)
+        .renames_head_to_index(false)
+        .renames_index_to_workdir(false);
+    let statuses = repo
+        .statuses(Some(&mut options))
+        .with_context(|| format!("reading the status of {}", workdir.display()))?;
+    let mut paths = BTreeMap::new();
+    for entry in statuses.iter() {
+        let git_path = entry.path_bytes();
+        let staged = entry
+            .head_to_index()
+            .map(|delta| (delta.new_file().id(), delta.new_file().mode()));
+        let state = PathState {
+            status: entry.status(),
+            staged,
+            disk: disk_state(&disk_path(&workdir, git_path))?,
+        };
+        paths.insert(String::from_utf8_lossy(git_path).into_owned(), state);
+    }
+    Ok(Snapshot {
+        root: workdir,
+        head,
+        paths,
+    })
+}
+
+impl Snapshot {
+    /// What differs between this snapshot and `after`: when HEAD moved, first a
+    /// `HEAD: main at 1a2b3c4 → main at 5d6e7f8` line, then the sorted
+    /// repo-relative paths whose status, staged version or disk bytes differ
+    /// (including paths a commit took out of the status). Empty: no change.
+    pub fn changes(&self, after: &Snapshot) -> Vec<String> {
+        let mut paths = BTreeSet::new();
+        for (path, state) in &self.paths {
+            if after.paths.get(path) != Some(state) {
+                paths.insert(path.clone());
+            }
+        }
+        for path in after.paths.keys() {
+            if !self.paths.contains_key(path) {
+                paths.insert(path.clone());
+            }
+        }
+        let mut out = Vec::new();
+        if self.head != after.head {
+            out.push(format!("HEAD: {} → {}", self.head, after.head));
+            if self.head.tree != after.head.tree {
+                paths.extend(self.committed_changes(after));
+            }
+        }
+        out.extend(paths);
+        out
+    }
+
+    /// Paths that differ between the two HEAD trees. Best effort: the HEAD line
+    /// already reports the move if the trees cannot be read.
+    fn committed_changes(&self, after: &Snapshot) -> Vec<String> {
+        let Ok(repo) = Repository::open(&self.root) else {
+            return Vec::new();
+        };
+        let tree = |id: Option<Oid>| id.and_then(|id| repo.find_tree(id).ok());
+        let (old, new) = (tree(self.head.tree), tree(after.head.tree));
+        let Ok(diff) = repo.diff_tree_to_tree(old.as_ref(), new.as_ref(), None) else {
+            return Vec::new();
+        };
+        let mut paths = Vec::new();
+        for delta in diff.deltas() {
+            for file in [delta.old_file(), delta.new_file()] {
+                if let Some(path) = file.path_bytes() {
+                    paths.push(String::from_utf8_lossy(path).into_owned());
+                }
+            }
+        }
+        paths
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::symlink;
+    use std::process::{Command, Stdio};
+
+    use super::*;
+
+    /// A temporary repository driven by the git CLI in a hermetic environment.
+    struct TestRepo {
+        dir: tempfile::TempDir,
+        root: PathBuf,
+    }
+
+    impl TestRepo {
+        /// An empty repository on branch `main`.
+        fn new() -> TestRepo {
+            let dir = tempfile::tempdir().unwrap();
+            let root = fs::canonicalize(dir.path()).unwrap().join("repo");
+            fs::create_dir(&root).unwrap();
+            let repo = TestRepo { dir, root };
+            repo.git(&["init", "-q", "-b", "main"]);
+            repo
+        }
+
+        /// A repository with `files` committed as "initial".
+        fn with(files: &[(&str, &str)]) -> TestRepo {
+            let repo = TestRepo::new();
+            for (path, content) in files {
+                repo.write(path, content);
+            }
+            repo.commit_all("initial");
+            repo
+        }
+
+        fn git_in(&self, dir: &Path, args: &[&str]) -> String {
+            let out = Command::new("git")
+                .args(args)
+                .current_dir(dir)
+                .env_clear()
+                .env("PATH", std::env::var("PATH").unwrap_or_default())
+                .env("HOME", self.dir.path())
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_AUTHOR_NAME", "Test")
+                .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+                .env("GIT_COMMITTER_NAME", "Test")
+                .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "git {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8(out.stdout).unwrap()
+        }
+
+        fn git(&self, args: &[&str]) -> String {
+            self.git_in(&self.root, args)
+        }
+
+        fn commit_all(&self, message: &str) -> String {
+            self.git(&["add", "-A"]);
+            self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+            self.git(&["rev-parse", "HEAD"]).trim().to_string()
+        }
+
+        fn path(&self, rel: &str) -> PathBuf {
+            self.root.join(rel)
+        }
+
+        fn write(&self, rel: &str, content: &str) {
+            let path = self.path(rel);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, content).unwrap();
+        }
+
+        fn snapshot(&self) -> Snapshot {
+            snapshot(&self.root).unwrap()
+        }
+
+        /// A linked worktree of this repository on a new branch `name`.
+        fn worktree(&self, name: &str) -> PathBuf {
+            let path = self.dir.path().join(name);
+            self.git(&["worktree", "add", "-q", "-b", name, path.to_str().unwrap()]);
+            fs::canonicalize(path).unwrap()
+        }
+    }
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_clean_tree_has_no_changes_between_snapshots() {
+        let repo = TestRepo::with(&[("a.txt", "a\n"), ("src/b.rs", "b\n")]);
+        repo.write("untracked.txt", "u\n");
+        repo.write("modified.txt", "m\n");
+        let before = repo.snapshot();
+        assert!(before.changes(&repo.snapshot()).is_empty());
+        assert!(before.changes(&before).is_empty());
+    }
+
+    #[test]
+    fn editing_a_clean_tracked_file_is_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+        let before = repo.snapshot();
+        repo.write("a.txt", "changed by the judge\n");
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["a.txt"]));
+    }
+
+    #[test]
+    fn editing_a_file_that_was_already_modified_is_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+        repo.write("a.txt", "the agent's edit\n");
+        let before = repo.snapshot();
+        repo.write("a.txt", "the judge's edit\n");
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["a.txt"]));
+    }
+
+    #[test]
+    fn reverting_a_modified_file_to_its_committed_content_is_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+        repo.write("a.txt", "the agent's edit\n");
+        let before = repo.snapshot();
+        repo.git(&["checkout", "--", "a.txt"]);
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["a.txt"]));
+    }
+
+    #[test]
+    fn creating_an_untracked_file_in_a_new_directory_names_the_file() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        let before = repo.snapshot();
+        repo.write("new/deeper/notes.md", "n\n");
+        assert_eq!(
+            before.changes(&repo.snapshot()),
+            strings(&["new/deeper/notes.md"])
+        );
+    }
+
+    #[test]
+    fn editing_an_untracked_file_is_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        repo.write("scratch/log.txt", "first\n");
+        repo.write("scratch/other.txt", "other\n");
+        let before = repo.snapshot();
+        repo.write("scratch/log.txt", "second\n");
+        assert_eq!(
+            before.changes(&repo.snapshot()),
+            strings(&["scratch/log.txt"])
+        );
+    }
+
+    #[test]
+    fn deleting_tracked_and_untracked_files_are_changes() {
+        let repo = TestRepo::with(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+        repo.write("u.txt", "u\n");
+        let before = repo.snapshot();
+        fs::remove_file(repo.path("a.txt")).unwrap();
+        fs::remove_file(repo.path("u.txt")).unwrap();
+        assert_eq!(
+            before.changes(&repo.snapshot()),
+            strings(&["a.txt", "u.txt"])
+        );
+    }
+
+    #[test]
+    fn deleting_a_modified_file_is_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        repo.write("a.txt", "edited\n");
+        let before = repo.snapshot();
+        fs::remove_file(repo.path("a.txt")).unwrap();
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["a.txt"]));
+    }
+
+    #[test]
+    fn changes_inside_ignored_directories_are_not_reported() {
+        let repo = TestRepo::with(&[(".gitignore", "target/\n*.log\n"), ("a.txt", "a\n")]);
+        repo.write("target/debug/out", "1\n");
+        let before = repo.snapshot();
+        repo.write("target/debug/out", "2\n");
+        repo.write("target/new", "n\n");
+        repo.write("run.log", "l\n");
+        assert!(before.changes(&repo.snapshot()).is_empty());
+    }
+
+    #[test]
+    fn staging_a_change_is_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        repo.write("a.txt", "edited\n");
+        let before = repo.snapshot();
+        repo.git(&["add", "a.txt"]);
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["a.txt"]));
+    }
+
+    #[test]
+    fn restaging_other_content_with_the_same_bytes_on_disk_is_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        repo.write("a.txt", "staged\n");
+        repo.git(&["add", "a.txt"]);
+        repo.write("a.txt", "on disk\n");
+        let before = repo.snapshot();
+        repo.write("a.txt", "sneaked\n");
+        repo.git(&["add", "a.txt"]);
+        repo.write("a.txt", "on disk\n");
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["a.txt"]));
+    }
+
+    #[test]
+    fn a_mode_change_is_a_change() {
+        let repo = TestRepo::with(&[("run.sh", "echo hi\n")]);
+        repo.write("run.sh", "echo edited\n");
+        let before = repo.snapshot();
+        let path = repo.path("run.sh");
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["run.sh"]));
+    }
+
+    #[test]
+    fn retargeting_a_symlink_is_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+        symlink("a.txt", repo.path("link")).unwrap();
+        let before = repo.snapshot();
+        fs::remove_file(repo.path("link")).unwrap();
+        symlink("b.txt", repo.path("link")).unwrap();
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["link"]));
+    }
+
+    #[test]
+    fn a_commit_by_the_judge_is_reported_with_the_files_it_took() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        let before = repo.snapshot();
+        repo.write("sneaky.txt", "s\n");
+        repo.commit_all("judge commit");
+        let changes = before.changes(&repo.snapshot());
+        assert_eq!(changes.len(), 2, "{changes:?}");
+        assert!(changes[0].starts_with("HEAD: main at "), "{changes:?}");
+        assert_eq!(changes[1], "sneaky.txt");
+    }
+
+    #[test]
+    fn an_empty_commit_is_still_a_change() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        let before = repo.snapshot();
+        repo.commit_all("nothing");
+        let changes = before.changes(&repo.snapshot());
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        assert!(changes[0].starts_with("HEAD: "), "{changes:?}");
+    }
+
+    #[test]
+    fn snapshots_work_in_an_unborn_repository() {
+        let repo = TestRepo::new();
+        repo.write("a.txt", "a\n");
+        let before = repo.snapshot();
+        assert!(before.changes(&repo.snapshot()).is_empty());
+        repo.write("a.txt", "b\n");
+        assert_eq!(before.changes(&repo.snapshot()), strings(&["a.txt"]));
+    }
+
+    #[test]
+    fn snapshots_work_in_a_linked_worktree() {
+        let repo = TestRepo::with(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+        let wt = repo.worktree("side");
+        fs::write(wt.join("b.txt"), "agent\n").unwrap();
+        let before = snapshot(&wt).unwrap();
+        fs::write(wt.join("a.txt"), "judge\n").unwrap();
+        fs::write(wt.join("new.txt"), "judge\n").unwrap();
+        fs::write(repo.path("main-only.txt"), "elsewhere\n").unwrap();
+        let after = snapshot(&wt).unwrap();
+        assert_eq!(before.changes(&after), strings(&["a.txt", "new.txt"]));
+    }
+
+    #[test]
+    fn a_few_thousand_files_snapshot_without_listing_clean_ones() {
+        let repo = TestRepo::new();
+        for i in 0..2000 {
+            repo.write(&format!("d{}/f{i}.txt", i % 20), &format!("{i}\n"));
+        }
+        repo.commit_all("many");
+        repo.write("d3/f3.txt", "edited\n");
+        let snap = repo.snapshot();
+        assert_eq!(snap.paths.keys().collect::<Vec<_>>(), ["d3/f3.txt"]);
+    }
 }
