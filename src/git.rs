@@ -1,5 +1,5 @@
-//! The only file that uses git2: repository discovery and working-tree snapshots.
-//! Returns owned values; each error names the operation.
+//! The only file that uses git2: repository discovery, working-tree snapshots and
+//! diff stats. Returns owned values; each error names the operation.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use git2::{
-    ErrorCode, FileMode, ObjectType, Oid, Repository, RepositoryOpenFlags, Status, StatusOptions,
-    StatusShow,
+    DiffFindOptions, DiffOptions, DiffStatsFormat, ErrorCode, FileMode, ObjectType, Oid,
+    Repository, RepositoryOpenFlags, Status, StatusOptions, StatusShow, Tree,
 };
 
 /// A repository with a working tree.
@@ -94,6 +94,17 @@ fn head(repo: &Repository) -> Result<Head> {
         None => None,
     };
     Ok(Head { name, commit, tree })
+}
+
+/// The tree HEAD points at; `None` while the branch is unborn.
+fn head_tree(repo: &Repository) -> Result<Option<Tree<'_>>> {
+    match head(repo)?.tree {
+        Some(id) => Ok(Some(
+            repo.find_tree(id)
+                .with_context(|| format!("reading the HEAD tree {id}"))?,
+        )),
+        None => Ok(None),
+    }
 }
 
 /// A path as git prints it, turned into one on disk under `root`.
@@ -263,6 +274,65 @@ impl Snapshot {
         }
         paths
     }
+}
+
+/// How many file lines `diff_stat` shows before summarising the rest.
+const DIFF_STAT_FILES: usize = 200;
+
+/// `git diff --stat HEAD` with untracked files counted as added: one line per
+/// file and a summary line, or "" when nothing differs. An unborn branch is
+/// compared with the empty tree.
+pub fn diff_stat(root: &Path) -> Result<String> {
+    let repo = open(root)?;
+    let tree = head_tree(&repo)?;
+    let mut options = DiffOptions::new();
+    options
+        .include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .show_untracked_content(true)
+        .include_typechange(true);
+    let mut diff = repo
+        .diff_tree_to_workdir_with_index(tree.as_ref(), Some(&mut options))
+        .with_context(|| {
+            format!(
+                "diffing the working tree of {} against HEAD",
+                root.display()
+            )
+        })?;
+    diff.find_similar(Some(
+        DiffFindOptions::new().renames(true).for_untracked(true),
+    ))
+    .context("finding renames in the working tree diff")?;
+    let stats = diff.stats().context("counting the working tree diff")?;
+    if stats.files_changed() == 0 {
+        return Ok(String::new());
+    }
+    let buf = stats
+        .to_buf(DiffStatsFormat::FULL, 80)
+        .context("formatting the working tree diff stat")?;
+    Ok(cap_stat(&String::from_utf8_lossy(&buf)))
+}
+
+/// Keeps the first file lines and the summary line of a diff stat.
+fn cap_stat(stat: &str) -> String {
+    let lines: Vec<&str> = stat.lines().collect();
+    let Some((summary, files)) = lines.split_last() else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for line in files.iter().take(DIFF_STAT_FILES) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if files.len() > DIFF_STAT_FILES {
+        out.push_str(&format!(
+            " … {} more files\n",
+            files.len() - DIFF_STAT_FILES
+        ));
+    }
+    out.push_str(summary);
+    out.push('\n');
+    out
 }
 
 #[cfg(test)]
@@ -549,5 +619,55 @@ mod tests {
         repo.write("d3/f3.txt", "edited\n");
         let snap = repo.snapshot();
         assert_eq!(snap.paths.keys().collect::<Vec<_>>(), ["d3/f3.txt"]);
+    }
+
+    #[test]
+    fn diff_stat_counts_tracked_and_untracked_files() {
+        let repo = TestRepo::with(&[("src/cache.rs", "one\ntwo\nthree\n"), ("keep.txt", "k\n")]);
+        repo.write("src/cache.rs", "one\n2\nthree\nfour\n");
+        repo.write("notes/new.md", "x\ny\n");
+        let stat = diff_stat(&repo.root).unwrap();
+        let lines: Vec<&str> = stat.lines().collect();
+        assert_eq!(lines.len(), 3, "{stat}");
+        assert!(lines[0].contains("notes/new.md | 2 ++"), "{stat}");
+        assert!(lines[1].contains("src/cache.rs | 3 ++-"), "{stat}");
+        assert_eq!(
+            lines[2].trim(),
+            "2 files changed, 4 insertions(+), 1 deletion(-)"
+        );
+    }
+
+    #[test]
+    fn diff_stat_of_a_clean_tree_is_empty() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        assert_eq!(diff_stat(&repo.root).unwrap(), "");
+    }
+
+    #[test]
+    fn diff_stat_on_an_unborn_branch_compares_with_the_empty_tree() {
+        let repo = TestRepo::new();
+        repo.write("a.txt", "1\n2\n3\n");
+        repo.write("b.txt", "1\n");
+        repo.git(&["add", "b.txt"]);
+        let stat = diff_stat(&repo.root).unwrap();
+        assert!(stat.contains("a.txt | 3 +++"), "{stat}");
+        assert!(stat.contains("b.txt | 1 +"), "{stat}");
+        assert!(
+            stat.ends_with(" 2 files changed, 4 insertions(+)\n"),
+            "{stat}"
+        );
+    }
+
+    #[test]
+    fn diff_stat_summarises_files_past_the_cap() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        for i in 0..DIFF_STAT_FILES + 5 {
+            repo.write(&format!("many/{i:03}.txt"), "x\n");
+        }
+        let stat = diff_stat(&repo.root).unwrap();
+        let lines: Vec<&str> = stat.lines().collect();
+        assert_eq!(lines.len(), DIFF_STAT_FILES + 2, "{stat}");
+        assert_eq!(lines[DIFF_STAT_FILES], " … 5 more files");
+        assert!(lines[DIFF_STAT_FILES + 1].contains("205 files changed"));
     }
 }
