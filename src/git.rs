@@ -1,5 +1,6 @@
-//! The only file that uses git2: repository discovery, working-tree snapshots and
-//! diff stats. Returns owned values; each error names the operation.
+//! The only file that uses git2: repository discovery, working-tree snapshots,
+//! diff stats and ignore checks. Returns owned values; each error names the
+//! operation.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
@@ -8,7 +9,7 @@ use std::fs;
 use std::io::ErrorKind;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result};
 use git2::{
@@ -332,6 +333,121 @@ fn cap_stat(stat: &str) -> String {
     }
     out.push_str(summary);
     out.push('\n');
+    out
+}
+
+/// Whether git ignores `rel` (relative to the top of the working tree), per
+/// .gitignore files, .git/info/exclude and core.excludesFile. Tracked paths are
+/// never ignored, as with `git check-ignore`.
+pub fn is_ignored(root: &Path, rel: &Path) -> Result<bool> {
+    ignored(&open(root)?, rel)
+}
+
+fn ignored(repo: &Repository, rel: &Path) -> Result<bool> {
+    let index = repo.index().context("reading the git index")?;
+    if index.get_path(rel, 0).is_some() {
+        return Ok(false);
+    }
+    let mut folder = rel.as_os_str().as_bytes().to_vec();
+    folder.push(b'/');
+    match index.find_prefix(folder) {
+        Ok(_) => return Ok(false),
+        Err(e) if e.code() == ErrorCode::NotFound => {}
+        Err(e) => {
+            return Err(e)
+                .with_context(|| format!("looking up {} in the git index", rel.display()));
+        }
+    }
+    repo.is_path_ignored(rel)
+        .with_context(|| format!("checking whether git ignores {}", rel.display()))
+}
+
+/// Why a path cannot serve as evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathProblem {
+    Missing,
+    /// Outside the working tree, or inside a `.git` directory.
+    OutsideRepo,
+    /// Inside the working tree by name, but a symlink leads out of it.
+    SymlinkOutside,
+    Ignored,
+}
+
+impl fmt::Display for PathProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PathProblem::Missing => "does not exist",
+            PathProblem::OutsideRepo => "is not inside the repository's working tree",
+            PathProblem::SymlinkOutside => {
+                "is a symlink to a place outside the repository's working tree"
+            }
+            PathProblem::Ignored => "is ignored by git, so it will not last",
+        })
+    }
+}
+
+impl std::error::Error for PathProblem {}
+
+/// Resolves an evidence path (`given`, relative to `cwd` or absolute) to a
+/// repo-relative path with symlinks resolved. The inner error says why the path
+/// is refused; the outer one is a failure to check at all.
+pub fn check_evidence_path(
+    root: &Path,
+    cwd: &Path,
+    given: &Path,
+    allow_ignored: bool,
+) -> Result<Result<PathBuf, PathProblem>> {
+    let joined = cwd.join(given);
+    let resolved = match fs::canonicalize(&joined) {
+        Ok(path) => path,
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            return Ok(Err(PathProblem::Missing));
+        }
+        Err(e) => {
+            return Err(e)
+                .with_context(|| format!("resolving the evidence path {}", given.display()));
+        }
+    };
+    let top = fs::canonicalize(root)
+        .with_context(|| format!("resolving the repository root {}", root.display()))?;
+    let Ok(rel) = resolved.strip_prefix(&top) else {
+        let named = lexical(&joined);
+        let inside = named.starts_with(lexical(root)) || named.starts_with(&top);
+        return Ok(Err(if inside {
+            PathProblem::SymlinkOutside
+        } else {
+            PathProblem::OutsideRepo
+        }));
+    };
+    let in_git_dir = rel.components().any(|c| {
+        c.as_os_str()
+            .to_str()
+            .is_some_and(|name| name.eq_ignore_ascii_case(".git"))
+    });
+    if in_git_dir {
+        return Ok(Err(PathProblem::OutsideRepo));
+    }
+    if rel.as_os_str().is_empty() {
+        return Ok(Ok(PathBuf::from(".")));
+    }
+    if !allow_ignored && ignored(&open(root)?, rel)? {
+        return Ok(Err(PathProblem::Ignored));
+    }
+    Ok(Ok(rel.to_path_buf()))
+}
+
+/// `path` with `.` and `..` resolved by name alone, without touching the disk.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
     out
 }
 
@@ -669,5 +785,168 @@ mod tests {
         assert_eq!(lines.len(), DIFF_STAT_FILES + 2, "{stat}");
         assert_eq!(lines[DIFF_STAT_FILES], " … 5 more files");
         assert!(lines[DIFF_STAT_FILES + 1].contains("205 files changed"));
+    }
+
+    #[test]
+    fn ignore_rules_come_from_gitignore_and_info_exclude_but_spare_tracked_files() {
+        let repo = TestRepo::with(&[(".gitignore", "target/\nbuild/\n*.log\n")]);
+        repo.write("kept.log", "k\n");
+        repo.git(&["add", "-f", "kept.log"]);
+        repo.write("build/tracked/t.txt", "t\n");
+        repo.git(&["add", "-f", "build/tracked/t.txt"]);
+        repo.write(".git/info/exclude", "secret.txt\n");
+        repo.write("target/debug/out", "o\n");
+        repo.write("run.log", "r\n");
+        repo.write("secret.txt", "s\n");
+        repo.write("src/a.rs", "a\n");
+        let ignored = |rel: &str| is_ignored(&repo.root, Path::new(rel)).unwrap();
+        assert!(ignored("target"));
+        assert!(ignored("target/debug/out"));
+        assert!(ignored("run.log"));
+        assert!(ignored("secret.txt"));
+        assert!(!ignored("src/a.rs"));
+        assert!(!ignored("src"));
+        assert!(!ignored("kept.log"), "tracked files are not ignored");
+        assert!(!ignored("build/tracked/t.txt"));
+        assert!(
+            !ignored("build/tracked"),
+            "folders with tracked files are not ignored"
+        );
+        assert!(!ignored("build"));
+    }
+
+    fn check(
+        repo: &TestRepo,
+        cwd: &str,
+        given: &str,
+        allow_ignored: bool,
+    ) -> Result<PathBuf, PathProblem> {
+        check_evidence_path(&repo.root, &repo.path(cwd), Path::new(given), allow_ignored).unwrap()
+    }
+
+    #[test]
+    fn evidence_paths_resolve_relative_to_the_cwd_or_absolutely() {
+        let repo = TestRepo::with(&[("logs/test.txt", "ok\n"), ("src/a.rs", "a\n")]);
+        assert_eq!(
+            check(&repo, "", "logs/test.txt", false),
+            Ok(PathBuf::from("logs/test.txt"))
+        );
+        assert_eq!(
+            check(&repo, "src", "../logs/test.txt", false),
+            Ok(PathBuf::from("logs/test.txt"))
+        );
+        let absolute = repo.path("logs/test.txt");
+        assert_eq!(
+            check(&repo, "src", absolute.to_str().unwrap(), false),
+            Ok(PathBuf::from("logs/test.txt"))
+        );
+        assert_eq!(
+            check(&repo, "src", "../logs", false),
+            Ok(PathBuf::from("logs"))
+        );
+        assert_eq!(check(&repo, "src", "..", false), Ok(PathBuf::from(".")));
+    }
+
+    #[test]
+    fn a_symlink_inside_the_repository_resolves_to_its_target() {
+        let repo = TestRepo::with(&[("logs/run-3.txt", "ok\n")]);
+        symlink("run-3.txt", repo.path("logs/latest")).unwrap();
+        assert_eq!(
+            check(&repo, "", "logs/latest", false),
+            Ok(PathBuf::from("logs/run-3.txt"))
+        );
+    }
+
+    #[test]
+    fn missing_evidence_is_refused() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        assert_eq!(
+            check(&repo, "", "nope.txt", false),
+            Err(PathProblem::Missing)
+        );
+        assert_eq!(
+            check(&repo, "", "a.txt/inside", false),
+            Err(PathProblem::Missing)
+        );
+        symlink("gone.txt", repo.path("dangling")).unwrap();
+        assert_eq!(
+            check(&repo, "", "dangling", false),
+            Err(PathProblem::Missing)
+        );
+    }
+
+    #[test]
+    fn evidence_outside_the_repository_is_refused() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        fs::write(repo.dir.path().join("outside.txt"), "o\n").unwrap();
+        assert_eq!(
+            check(&repo, "", "../outside.txt", false),
+            Err(PathProblem::OutsideRepo)
+        );
+        let absolute = repo.dir.path().join("outside.txt");
+        assert_eq!(
+            check(&repo, "", absolute.to_str().unwrap(), false),
+            Err(PathProblem::OutsideRepo)
+        );
+        assert_eq!(check(&repo, "", "/", false), Err(PathProblem::OutsideRepo));
+    }
+
+    #[test]
+    fn evidence_inside_the_git_directory_is_refused() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        assert_eq!(
+            check(&repo, "", ".git/HEAD", false),
+            Err(PathProblem::OutsideRepo)
+        );
+        assert_eq!(
+            check(&repo, "", ".git", false),
+            Err(PathProblem::OutsideRepo)
+        );
+        symlink(".git/config", repo.path("config-link")).unwrap();
+        assert_eq!(
+            check(&repo, "", "config-link", false),
+            Err(PathProblem::OutsideRepo)
+        );
+    }
+
+    #[test]
+    fn a_symlink_leading_out_of_the_repository_is_refused() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        let outside = repo.dir.path().join("outside");
+        fs::create_dir(&outside).unwrap();
+        fs::write(outside.join("o.txt"), "o\n").unwrap();
+        symlink(outside.join("o.txt"), repo.path("file-link")).unwrap();
+        symlink(&outside, repo.path("dir-link")).unwrap();
+        assert_eq!(
+            check(&repo, "", "file-link", false),
+            Err(PathProblem::SymlinkOutside)
+        );
+        assert_eq!(
+            check(&repo, "", "dir-link/o.txt", false),
+            Err(PathProblem::SymlinkOutside)
+        );
+    }
+
+    #[test]
+    fn ignored_evidence_is_refused_unless_allowed() {
+        let repo = TestRepo::with(&[(".gitignore", "target/\n")]);
+        repo.write("target/report.txt", "r\n");
+        assert_eq!(
+            check(&repo, "", "target/report.txt", false),
+            Err(PathProblem::Ignored)
+        );
+        assert_eq!(
+            check(&repo, "", "target/report.txt", true),
+            Ok(PathBuf::from("target/report.txt"))
+        );
+    }
+
+    #[test]
+    fn path_problems_read_as_sentence_ends() {
+        assert_eq!(PathProblem::Missing.to_string(), "does not exist");
+        assert_eq!(
+            PathProblem::Ignored.to_string(),
+            "is ignored by git, so it will not last"
+        );
     }
 }
