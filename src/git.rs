@@ -1,5 +1,5 @@
-//! The only file that uses git2: repository discovery, working-tree snapshots,
-//! diff stats and ignore checks. Returns owned values; each error names the
+//! The only file that uses git2: discovery, working-tree snapshots, diff stats,
+//! ignore checks and file history. Returns owned values; each error names the
 //! operation.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -449,6 +449,116 @@ fn lexical(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// One committed version of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Revision {
+    /// The full hex id of the commit that wrote this version.
+    pub commit: String,
+    /// The commit's shortest unambiguous abbreviation (at least core.abbrev).
+    pub short: String,
+    pub summary: String,
+    /// Commit time, seconds since the epoch.
+    pub time: i64,
+    /// The file as committed, decoded lossily as UTF-8.
+    pub content: String,
+}
+
+/// The blob at `rel` in `tree`; `None` when absent or not a file.
+fn blob_at(tree: &Tree<'_>, rel: &Path) -> Result<Option<Oid>> {
+    match tree.get_path(rel) {
+        Ok(entry) if entry.kind() == Some(ObjectType::Blob) => Ok(Some(entry.id())),
+        Ok(_) => Ok(None),
+        Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("looking up {} in a tree", rel.display())),
+    }
+}
+
+fn blob_text(repo: &Repository, id: Oid) -> Result<String> {
+    let blob = repo
+        .find_blob(id)
+        .with_context(|| format!("reading the blob {id}"))?;
+    Ok(String::from_utf8_lossy(blob.content()).into_owned())
+}
+
+/// Up to `limit` versions of `rel`, newest first: the commits along HEAD's first
+/// parents where the file's blob differs from the first parent's (a root commit
+/// counts when it has the file). Deletions have no content and are skipped;
+/// renames are not followed. Empty on an unborn branch.
+pub fn file_history(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revision>> {
+    let repo = open(root)?;
+    let mut revisions = Vec::new();
+    let Some(mut id) = head(&repo)?.commit else {
+        return Ok(revisions);
+    };
+    let mut commit = repo
+        .find_commit(id)
+        .with_context(|| format!("reading the commit {id}"))?;
+    let tree = commit
+        .tree()
+        .with_context(|| format!("reading the tree of {id}"))?;
+    let mut blob = blob_at(&tree, rel)?;
+    while revisions.len() < limit {
+        let parent = match commit.parent(0) {
+            Ok(parent) => Some(parent),
+            Err(e) if e.code() == ErrorCode::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("reading the parent of {id}")),
+        };
+        let parent_blob = match &parent {
+            Some(parent) => {
+                let tree = parent
+                    .tree()
+                    .with_context(|| format!("reading the tree of {}", parent.id()))?;
+                blob_at(&tree, rel)?
+            }
+            None => None,
+        };
+        if let Some(current) = blob
+            && blob != parent_blob
+        {
+            let short = commit
+                .as_object()
+                .short_id()
+                .with_context(|| format!("abbreviating {id}"))?;
+            revisions.push(Revision {
+                commit: id.to_string(),
+                short: String::from_utf8_lossy(&short).into_owned(),
+                summary: String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default())
+                    .into_owned(),
+                time: commit.time().seconds(),
+                content: blob_text(&repo, current)?,
+            });
+        }
+        let Some(parent) = parent else { break };
+        id = parent.id();
+        commit = parent;
+        blob = parent_blob;
+    }
+    Ok(revisions)
+}
+
+/// The file `rel` as it was at `rev` (anything `git rev-parse` takes: `HEAD~2`, a
+/// hash, a branch). `None` when the file did not exist there.
+pub fn file_at(root: &Path, rev: &str, rel: &Path) -> Result<Option<String>> {
+    let repo = open(root)?;
+    let object = repo
+        .revparse_single(rev)
+        .with_context(|| format!("resolving the revision {rev:?}"))?;
+    let tree = object
+        .peel_to_tree()
+        .with_context(|| format!("reading the tree of revision {rev:?}"))?;
+    let entry = match tree.get_path(rel) {
+        Ok(entry) => entry,
+        Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(e).with_context(|| format!("looking up {} at {rev:?}", rel.display()));
+        }
+    };
+    if entry.kind() != Some(ObjectType::Blob) {
+        anyhow::bail!("{} is not a file at {rev:?}", rel.display());
+    }
+    Ok(Some(blob_text(&repo, entry.id())?))
 }
 
 #[cfg(test)]
@@ -948,5 +1058,159 @@ mod tests {
             PathProblem::Ignored.to_string(),
             "is ignored by git, so it will not last"
         );
+    }
+
+    /// plan.md committed in versions 1, 2 (with an unrelated commit between) and
+    /// 3, then an unrelated commit on top. Returns the commits, oldest first.
+    fn plan_history(repo: &TestRepo) -> Vec<String> {
+        let mut commits = Vec::new();
+        repo.write("plan.md", "v1\n");
+        commits.push(repo.commit_all("plan v1"));
+        repo.write("plan.md", "v2\n");
+        commits.push(repo.commit_all("plan v2"));
+        repo.write("other.txt", "o\n");
+        commits.push(repo.commit_all("unrelated"));
+        repo.write("plan.md", "v3\n");
+        commits.push(repo.commit_all("plan v3\n\nwith a body"));
+        repo.write("other.txt", "o2\n");
+        commits.push(repo.commit_all("unrelated again"));
+        commits
+    }
+
+    #[test]
+    fn file_history_lists_the_commits_that_changed_the_file_newest_first() {
+        let repo = TestRepo::new();
+        let commits = plan_history(&repo);
+        let history = file_history(&repo.root, Path::new("plan.md"), 10).unwrap();
+        let seen: Vec<(&str, &str, &str)> = history
+            .iter()
+            .map(|r| (r.commit.as_str(), r.summary.as_str(), r.content.as_str()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (commits[3].as_str(), "plan v3", "v3\n"),
+                (commits[1].as_str(), "plan v2", "v2\n"),
+                (commits[0].as_str(), "plan v1", "v1\n"),
+            ]
+        );
+        assert!(history[0].commit.starts_with(&history[0].short));
+        assert!(history[0].short.len() >= 7);
+        assert!(history[0].time > 0);
+    }
+
+    #[test]
+    fn file_history_stops_at_the_limit() {
+        let repo = TestRepo::new();
+        plan_history(&repo);
+        let history = file_history(&repo.root, Path::new("plan.md"), 2).unwrap();
+        let contents: Vec<&str> = history.iter().map(|r| r.content.as_str()).collect();
+        assert_eq!(contents, ["v3\n", "v2\n"]);
+        assert!(
+            file_history(&repo.root, Path::new("plan.md"), 0)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn file_history_skips_deletions_and_counts_a_readded_file() {
+        let repo = TestRepo::with(&[("plan.md", "old\n"), ("a.txt", "a\n")]);
+        fs::remove_file(repo.path("plan.md")).unwrap();
+        repo.commit_all("drop the plan");
+        repo.write("plan.md", "new\n");
+        repo.commit_all("new plan");
+        let history = file_history(&repo.root, Path::new("plan.md"), 10).unwrap();
+        let seen: Vec<(&str, &str)> = history
+            .iter()
+            .map(|r| (r.summary.as_str(), r.content.as_str()))
+            .collect();
+        assert_eq!(seen, [("new plan", "new\n"), ("initial", "old\n")]);
+    }
+
+    #[test]
+    fn file_history_is_empty_when_unborn_or_never_committed() {
+        let repo = TestRepo::new();
+        repo.write("plan.md", "draft\n");
+        assert!(
+            file_history(&repo.root, Path::new("plan.md"), 5)
+                .unwrap()
+                .is_empty()
+        );
+        repo.git(&["add", "plan.md"]);
+        assert!(
+            file_history(&repo.root, Path::new("plan.md"), 5)
+                .unwrap()
+                .is_empty()
+        );
+        repo.write("other.txt", "o\n");
+        repo.git(&["add", "other.txt"]);
+        repo.git(&["commit", "-q", "-m", "other only", "--", "other.txt"]);
+        assert!(
+            file_history(&repo.root, Path::new("plan.md"), 5)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn file_history_follows_first_parents_only() {
+        let repo = TestRepo::with(&[("plan.md", "v1\n")]);
+        repo.git(&["checkout", "-q", "-b", "side"]);
+        repo.write("plan.md", "side\n");
+        repo.commit_all("side plan");
+        repo.git(&["checkout", "-q", "main"]);
+        repo.write("a.txt", "a\n");
+        repo.commit_all("main work");
+        repo.git(&["merge", "-q", "--no-edit", "side"]);
+        let history = file_history(&repo.root, Path::new("plan.md"), 10).unwrap();
+        let summaries: Vec<&str> = history.iter().map(|r| r.summary.as_str()).collect();
+        assert_eq!(summaries, ["Merge branch 'side'", "initial"]);
+        assert_eq!(history[0].content, "side\n");
+    }
+
+    #[test]
+    fn file_history_works_in_a_linked_worktree() {
+        let repo = TestRepo::new();
+        plan_history(&repo);
+        let wt = repo.worktree("side");
+        fs::write(wt.join("plan.md"), "v4\n").unwrap();
+        repo.git_in(&wt, &["commit", "-q", "-am", "plan v4"]);
+        let history = file_history(&wt, Path::new("plan.md"), 2).unwrap();
+        let contents: Vec<&str> = history.iter().map(|r| r.content.as_str()).collect();
+        assert_eq!(contents, ["v4\n", "v3\n"]);
+        let main = file_history(&repo.root, Path::new("plan.md"), 1).unwrap();
+        assert_eq!(main[0].content, "v3\n");
+    }
+
+    #[test]
+    fn file_at_reads_a_file_at_a_revision() {
+        let repo = TestRepo::new();
+        let commits = plan_history(&repo);
+        let at = |rev: &str| file_at(&repo.root, rev, Path::new("plan.md")).unwrap();
+        assert_eq!(at("HEAD").as_deref(), Some("v3\n"));
+        assert_eq!(at("HEAD~1").as_deref(), Some("v3\n"));
+        assert_eq!(at("HEAD~2").as_deref(), Some("v2\n"));
+        assert_eq!(at(&commits[0]).as_deref(), Some("v1\n"));
+        assert_eq!(at("main").as_deref(), Some("v3\n"));
+        assert_eq!(
+            file_at(&repo.root, "HEAD", Path::new("absent.md")).unwrap(),
+            None
+        );
+        repo.write("late.md", "l\n");
+        repo.commit_all("late");
+        assert_eq!(
+            file_at(&repo.root, "HEAD~1", Path::new("late.md")).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn file_at_a_bad_revision_names_it() {
+        let repo = TestRepo::with(&[("plan.md", "v1\n")]);
+        let err = file_at(&repo.root, "no-such-branch", Path::new("plan.md")).unwrap_err();
+        assert!(format!("{err:#}").contains("\"no-such-branch\""), "{err:#}");
+        let err = file_at(&repo.root, "HEAD~5", Path::new("plan.md")).unwrap_err();
+        assert!(format!("{err:#}").contains("HEAD~5"), "{err:#}");
     }
 }
