@@ -16,6 +16,7 @@ use crate::plan::render::Style;
 use crate::store::Store;
 
 pub struct Ctx {
+    pub cwd: PathBuf,
     pub repo: Option<Repo>,
     pub store: Store,
     pub style: Style,
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Archive(args) => cmd::archive::run(&ctx, args),
         Command::Lint(args) => cmd::lint::run(&ctx, args),
         Command::Next(args) => cmd::next::run(&ctx, args),
+        Command::Complete(args) => cmd::complete::run(&ctx, args),
     }
 }
 
@@ -64,7 +66,19 @@ impl Ctx {
         let style = Style {
             color: !no_color && std::io::stdout().is_terminal(),
         };
-        Ok(Ctx { repo, store, style })
+        Ok(Ctx {
+            cwd,
+            repo,
+            store,
+            style,
+        })
+    }
+
+    /// The repository, for commands that need one even when --file names the plan.
+    pub fn repo(&self) -> Result<&Repo> {
+        self.repo.as_ref().ok_or_else(|| {
+            Exit::env("not inside a git repository\n  hint: this command needs the repository around plan.md; run it inside one")
+        })
     }
 
     /// Parses `src`, refusing a plan with format errors: every error with its line.

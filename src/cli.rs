@@ -35,6 +35,7 @@ pub enum Command {
     Tick(cmd::tick::Args),
     Subtask(cmd::subtask::Args),
     Subgoal(cmd::subgoal::Args),
+    Complete(cmd::complete::Args),
     Log(cmd::log::Args),
     Cancel(cmd::cancel::Args),
     Archive(cmd::archive::Args),

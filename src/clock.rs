@@ -16,6 +16,15 @@ impl Now {
     pub fn stamp(&self) -> String {
         format!("{} {}", self.date, self.time)
     }
+
+    /// `YYYYMMDD-HHMM`, for file names.
+    pub fn compact(&self) -> String {
+        format!(
+            "{}-{}",
+            self.date.replace('-', ""),
+            self.time.replace(':', "")
+        )
+    }
 }
 
 pub fn now() -> Result<Now> {
@@ -53,6 +62,7 @@ mod tests {
     fn fixed_clock_parses_and_validates() {
         let now = parse_fixed("2026-06-15T14:02").unwrap();
         assert_eq!(now.stamp(), "2026-06-15 14:02");
+        assert_eq!(now.compact(), "20260615-1402");
         assert!(parse_fixed("2026-02-30T14:02").is_none());
         assert!(parse_fixed("2026-06-15 14:02").is_none());
         assert!(parse_fixed("2026-06-15T14:02:00").is_none());

@@ -48,6 +48,17 @@ impl Exit {
     }
 }
 
+impl Exit {
+    /// Exit with `code`; the command has said everything already.
+    pub fn quiet(code: u8) -> anyhow::Error {
+        anyhow::Error::new(Exit {
+            code,
+            message: None,
+            raw: false,
+        })
+    }
+}
+
 impl fmt::Display for Exit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.message.as_deref().unwrap_or("exit"))

@@ -3,6 +3,7 @@
 pub mod add;
 pub mod archive;
 pub mod cancel;
+pub mod complete;
 pub mod init;
 pub mod lint;
 pub mod log;

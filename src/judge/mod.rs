@@ -1,5 +1,6 @@
-//! The sign-off judge: which backend runs with which argv, and how its answer becomes
-//! a verdict. Declarations only.
+//! The sign-off judge: which backend to run and how, the prompt, the run, the verdict.
 
 pub mod backend;
+pub mod prompt;
+pub mod run;
 pub mod verdict;

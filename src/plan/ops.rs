@@ -115,6 +115,26 @@ pub fn check_open(goal: &Goal<'_>, action: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// Assertions that the goal's heading and contract lines are as they were read: a
+/// decision based on them (a judge's accept) must not land on a changed contract.
+pub fn keep_contract(plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<Edit> {
+    let lines = [
+        Some(goal.line),
+        goal.done_when.as_ref().map(|f| f.line),
+        goal.verify.as_ref().map(|f| f.line),
+        goal.failure_modes_line,
+    ]
+    .into_iter()
+    .flatten()
+    .chain(goal.failure_modes.iter().map(|f| f.line));
+    lines
+        .map(|line| Edit::Keep {
+            line,
+            expect: plan.line_text(line).to_string(),
+        })
+        .collect()
+}
+
 /// A log entry, appended at the end of `## Log`.
 pub fn log(stamp: &str, text: &str) -> Edit {
     Edit::AppendLog {

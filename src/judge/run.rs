@@ -1,0 +1,130 @@
+//! Runs a judge backend read-only on a prompt and turns what it printed into a
+//! verdict. Fails closed: a timeout, a crash or a non-zero exit is "no verdict".
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use super::backend::{Backend, invocation};
+use super::verdict::{self, Verdict};
+use crate::exec::{self, SpawnError, Spec};
+use crate::exit::Exit;
+
+/// Judge runs get more turns than a chat needs: they open files.
+const MAX_TURNS: u32 = 30;
+/// How much of the judge's output is kept for the transcript.
+const TAIL: usize = 256 * 1024;
+
+pub struct Judge {
+    pub backend: Backend,
+    pub model: Option<String>,
+    pub command: Vec<String>,
+    pub timeout: Duration,
+}
+
+/// What the judge said, and what was run to ask it.
+pub struct Answer {
+    pub verdict: Verdict,
+    pub argv: Vec<String>,
+    pub stdout: String,
+    pub stderr: String,
+    pub last_message: Option<String>,
+}
+
+pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Answer> {
+    let scratch = tempfile::tempdir()?;
+    let out_file = scratch.path().join("last-message.txt");
+    let inv = invocation(
+        judge.backend,
+        judge.model.as_deref(),
+        &judge.command,
+        root,
+        &out_file,
+        system,
+        MAX_TURNS,
+    )
+    .map_err(|e| Exit::usage(format!("{e:#}")))?;
+    let prompt = if inv.system_in_prompt {
+        format!("{}\n\n{prompt}", system.trim())
+    } else {
+        prompt.to_string()
+    };
+    let mut argv = vec![inv.program.clone()];
+    argv.extend(inv.args.iter().cloned());
+    if inv.prompt_arg {
+        argv.push(prompt.clone());
+    }
+    let spec = Spec {
+        env: inv.env.clone(),
+        stdin: inv.stdin_prompt.then(|| prompt.clone().into_bytes()),
+        tail_bytes: TAIL,
+        ..Spec::new(argv.clone(), root, judge.timeout)
+    };
+    let output = match exec::run(&spec) {
+        Ok(output) => output,
+        Err(e) => {
+            return Err(match e.downcast_ref::<SpawnError>() {
+                Some(spawn) => Exit::env(format!(
+                    "cannot run the {} judge: {} {}\n  hint: install it, pick another with --judge or `plan judge backend NAME`, or skip the judge with --judge none",
+                    judge.backend,
+                    spawn.program,
+                    spawn.reason()
+                )),
+                None => e,
+            });
+        }
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let last_message = inv
+        .reads_last_message
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    let verdict = if output.timed_out {
+        Verdict::NoVerdict {
+            reason: format!("the judge timed out after {}s", judge.timeout.as_secs()),
+        }
+    } else if let Some(signal) = output.signal() {
+        Verdict::NoVerdict {
+            reason: format!("the judge was killed by signal {signal}"),
+        }
+    } else if !output.success() {
+        let code = output.code().map_or("?".to_string(), |c| c.to_string());
+        Verdict::NoVerdict {
+            reason: format!("the judge exited with code {code}"),
+        }
+    } else {
+        verdict::parse(judge.backend, &stdout, last_message.as_deref())
+    };
+    let argv = if inv.prompt_arg {
+        argv[..argv.len() - 1].to_vec()
+    } else {
+        argv
+    };
+    Ok(Answer {
+        verdict,
+        argv,
+        stdout,
+        stderr,
+        last_message,
+    })
+}
+
+/// The first of claude, codex, pi, gemini, llm on PATH, for `judge.backend: auto`.
+pub fn auto_backend() -> Option<Backend> {
+    super::backend::auto_order()
+        .into_iter()
+        .find(|b| b.program().is_some_and(|p| find_on_path(p).is_some()))
+}
+
+/// Where `program` is on PATH, if it is there and executable.
+pub fn find_on_path(program: &str) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}

@@ -1,0 +1,406 @@
+//! What the host agent reads: the injection block, the compaction skeleton, the
+//! reminder, the continuation and the status line. Fixed shape, no clock, bounded
+//! size: the same plan gives the same bytes. Pure.
+
+use super::model::{Goal, Plan, Status};
+use super::template::fill;
+
+pub const INJECTION: &str = include_str!("../../prompts/injection.md");
+pub const INJECTION_IDLE: &str = include_str!("../../prompts/injection_idle.md");
+pub const REMINDER: &str = include_str!("../../prompts/reminder.md");
+pub const CONTINUATION: &str = include_str!("../../prompts/continuation.md");
+pub const SKELETON: &str = include_str!("../../prompts/skeleton.md");
+
+/// At most this many active goals are listed; the rest are counted.
+const MAX_ACTIVE: usize = 10;
+/// At most this many goals ready to start are named.
+const MAX_READY: usize = 5;
+/// Long fields are cut to this many characters.
+const MAX_FIELD: usize = 200;
+/// Done goals listed one by one in the skeleton before the rest are counted.
+const MAX_DONE: usize = 30;
+
+/// The model-facing templates, embedded or overridden by the repository.
+#[derive(Clone, Copy)]
+pub struct Templates<'t> {
+    pub injection: &'t str,
+    pub injection_idle: &'t str,
+    pub reminder: &'t str,
+    pub continuation: &'t str,
+    pub skeleton: &'t str,
+}
+
+impl Default for Templates<'static> {
+    fn default() -> Self {
+        Templates {
+            injection: INJECTION,
+            injection_idle: INJECTION_IDLE,
+            reminder: REMINDER,
+            continuation: CONTINUATION,
+            skeleton: SKELETON,
+        }
+    }
+}
+
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max - 1).collect();
+    format!("{head}…")
+}
+
+fn objective(plan: &Plan<'_>) -> String {
+    plan.objective
+        .as_ref()
+        .map_or_else(|| "(no objective)".to_string(), |o| cut(o.value, MAX_FIELD))
+}
+
+fn active<'p, 'a>(plan: &'p Plan<'a>) -> Vec<&'p Goal<'a>> {
+    plan.live()
+        .filter(|g| g.status() == Status::Active)
+        .collect()
+}
+
+/// Open goals whose dependencies are met: what can be started next.
+fn ready<'p, 'a>(plan: &'p Plan<'a>) -> Vec<&'p Goal<'a>> {
+    plan.workable()
+        .filter(|g| g.status() == Status::Open)
+        .collect()
+}
+
+fn ready_list(goals: &[&Goal<'_>]) -> String {
+    let mut names: Vec<String> = goals
+        .iter()
+        .take(MAX_READY)
+        .map(|g| g.id.to_string())
+        .collect();
+    if goals.len() > MAX_READY {
+        names.push(format!("+{} more", goals.len() - MAX_READY));
+    }
+    names.join(", ")
+}
+
+/// The per-turn injection: objective, active goals with their contract and next
+/// step, what can start next, the last log line, how to sign off.
+pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
+    let active = active(plan);
+    let ready = ready(plan);
+    if active.is_empty() {
+        let ready = if ready.is_empty() {
+            "; none is ready to start".to_string()
+        } else {
+            format!("; ready to start: {} (`plan start ID`)", ready_list(&ready))
+        };
+        return fill(t.injection_idle, |name| match name {
+            "objective" => Some(objective(plan)),
+            "ready" => Some(ready.clone()),
+            _ => None,
+        });
+    }
+    let mut lines = Vec::new();
+    for goal in active.iter().take(MAX_ACTIVE) {
+        let (done, total) = goal.progress();
+        lines.push(format!("- {}: {}", goal.id, cut(goal.title, MAX_FIELD)));
+        lines.push(format!(
+            "  done_when: {}",
+            cut(goal.done_when().unwrap_or("(not written)"), MAX_FIELD)
+        ));
+        let mut progress = format!("  subtasks: {done}/{total} done");
+        if let Some(next) = goal.next_subtask() {
+            progress.push_str(&format!("; next: {}", cut(next.text, MAX_FIELD)));
+        }
+        lines.push(progress);
+        let unmet = plan.unmet_dependencies(goal);
+        if !unmet.is_empty() {
+            lines.push(format!("  waits on: {}", unmet.join(", ")));
+        }
+    }
+    if active.len() > MAX_ACTIVE {
+        lines.push(format!(
+            "- +{} more active goals (plan show)",
+            active.len() - MAX_ACTIVE
+        ));
+    }
+    let ready = if ready.is_empty() {
+        "none".to_string()
+    } else {
+        ready_list(&ready)
+    };
+    let last_log = plan.log.last().map_or_else(
+        || "(none)".to_string(),
+        |e| {
+            cut(
+                format!("{} {}", e.stamp.unwrap_or(""), e.text).trim_start(),
+                MAX_FIELD,
+            )
+        },
+    );
+    fill(t.injection, |name| match name {
+        "objective" => Some(objective(plan)),
+        "active" => Some(lines.join("\n")),
+        "ready" => Some(ready.clone()),
+        "last_log" => Some(last_log.clone()),
+        _ => None,
+    })
+}
+
+/// What a compaction should keep: finished goals one line each with their sign-off,
+/// the active goals with their subtasks, the rest by title.
+pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
+    let mut out = vec![format!("Plan: {}", objective(plan))];
+    let done: Vec<&Goal<'_>> = plan.live().filter(|g| g.status() == Status::Done).collect();
+    if !done.is_empty() {
+        out.push("Done:".to_string());
+        for goal in done.iter().take(MAX_DONE) {
+            let sign_off = plan
+                .history(&goal.id)
+                .rev()
+                .find(|e| e.text[goal.id.len()..].starts_with(" signed off"))
+                .map_or_else(
+                    || "no sign-off logged".to_string(),
+                    |e| cut(&e.text[goal.id.len() + 1..], MAX_FIELD),
+                );
+            out.push(format!(
+                "- {}: {} ({sign_off})",
+                goal.id,
+                cut(goal.title, MAX_FIELD)
+            ));
+        }
+        if done.len() > MAX_DONE {
+            out.push(format!("- +{} more done", done.len() - MAX_DONE));
+        }
+    }
+    let active = active(plan);
+    if !active.is_empty() {
+        out.push("Active:".to_string());
+        for goal in active {
+            out.push(format!("- {}: {}", goal.id, cut(goal.title, MAX_FIELD)));
+            out.push(format!(
+                "  done_when: {}",
+                cut(goal.done_when().unwrap_or("(not written)"), MAX_FIELD)
+            ));
+            for task in &goal.subtasks {
+                out.push(format!(
+                    "  [{}] {}",
+                    if task.done { "x" } else { " " },
+                    cut(task.text, MAX_FIELD)
+                ));
+            }
+        }
+    }
+    for (status, label) in [(Status::Open, "Open"), (Status::Cancelled, "Cancelled")] {
+        let goals: Vec<String> = plan
+            .live()
+            .filter(|g| g.status() == status)
+            .map(|g| format!("{} ({})", g.id, cut(g.title, 60)))
+            .collect();
+        if !goals.is_empty() {
+            out.push(format!("{label}: {}", goals.join("; ")));
+        }
+    }
+    let body = out.join("\n");
+    fill(t.skeleton, |name| {
+        (name == "skeleton").then(|| body.clone())
+    })
+}
+
+/// The reminder, whose wording never changes.
+pub fn reminder(t: Templates<'_>) -> String {
+    t.reminder.trim_end().to_string()
+}
+
+/// Blocks a stop: names the active goals and their next subtasks, or the goals to
+/// start. `None` when there is nothing left to do.
+pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> Option<String> {
+    let active = active(plan);
+    let parts: Vec<String> = if active.is_empty() {
+        let ready = ready(plan);
+        if ready.is_empty() {
+            return None;
+        }
+        ready
+            .iter()
+            .take(MAX_READY)
+            .map(|g| {
+                format!(
+                    "start {} ({}) with `plan start {}`",
+                    g.id,
+                    cut(g.title, 80),
+                    g.id
+                )
+            })
+            .collect()
+    } else {
+        active
+            .iter()
+            .take(MAX_ACTIVE)
+            .map(|g| {
+                let (done, total) = g.progress();
+                match g.next_subtask() {
+                    Some(next) => {
+                        format!("{} ({done}/{total}, next: {})", g.id, cut(next.text, 80))
+                    }
+                    None => format!(
+                        "{} ({done}/{total}; check done_when, then sign it off)",
+                        g.id
+                    ),
+                }
+            })
+            .collect()
+    };
+    let goals = parts.join("; ");
+    Some(fill(t.continuation, |name| match name {
+        "goals" => Some(goals.clone()),
+        "n" => Some(n.to_string()),
+        "budget" => Some(budget.to_string()),
+        _ => None,
+    }))
+}
+
+/// Whether a stop has anything to continue with.
+pub fn has_work(plan: &Plan<'_>) -> bool {
+    plan.workable().next().is_some()
+}
+
+/// One short line for a status bar: `plan: 2 active · cache-layer 1/3 · next: eviction`.
+pub fn statusline(plan: &Plan<'_>) -> String {
+    let active = active(plan);
+    let Some(first) = active.first() else {
+        let open = ready(plan).len();
+        return if open > 0 {
+            format!("plan: {open} ready · none active")
+        } else {
+            "plan: nothing open".to_string()
+        };
+    };
+    let (done, total) = first.progress();
+    let mut line = format!(
+        "plan: {} active · {} {done}/{total}",
+        active.len(),
+        first.id
+    );
+    if let Some(next) = first.next_subtask() {
+        line.push_str(&format!(" · next: {}", cut(next.text, 40)));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::model::parse;
+
+    const SRC: &str = "# Plan: Ship the cache layer
+## Goal: Implement cache layer
+<!-- id: cache-layer -->
+status: active
+done_when: p95 < 50ms
+- [x] wire client
+- [ ] eviction policy
+## Goal: Docs
+<!-- id: docs -->
+status: open
+depends_on: cache-layer
+## Goal: Bench
+<!-- id: bench -->
+status: open
+## Goal: Hashing
+<!-- id: hashing -->
+status: done
+## Log
+- 2026-06-15 14:00 hashing signed off (verify passed, judge accept)
+- 2026-06-15 14:02 client wired
+";
+
+    #[test]
+    fn injection_snapshot() {
+        insta::assert_snapshot!(injection(&parse(SRC), Templates::default()), @r"
+        plan.md: Ship the cache layer
+        Active goals:
+        - cache-layer: Implement cache layer
+          done_when: p95 < 50ms
+          subtasks: 1/2 done; next: eviction policy
+        Ready to start: bench
+        Last log line: 2026-06-15 14:02 client wired
+        A goal is signed off only by `plan complete ID --evidence TEXT --path FILE`, which runs its verify command and an independent read-only judge; `status: done` written by hand is flagged as unchecked.
+        ");
+    }
+
+    #[test]
+    fn injection_ignores_done_goals_and_older_log_lines() {
+        let base = injection(&parse(SRC), Templates::default());
+        let more = SRC.replace(
+            "## Log\n",
+            "## Goal: Old\n<!-- id: old -->\nstatus: done\n## Log\n- 2026-01-01 00:00 very old line\n",
+        );
+        assert_eq!(injection(&parse(&more), Templates::default()), base);
+    }
+
+    #[test]
+    fn injection_is_bounded() {
+        let mut src = String::from("# Plan: x\n");
+        for i in 0..50 {
+            src.push_str(&format!(
+                "## Goal: G{i}\n<!-- id: g{i} -->\nstatus: active\ndone_when: {}\n",
+                "y".repeat(5000)
+            ));
+        }
+        let out = injection(&parse(&src), Templates::default());
+        assert!(out.contains("- +40 more active goals"));
+        assert!(out.len() < 10 * 600 + 1000, "{}", out.len());
+    }
+
+    #[test]
+    fn idle_injection_is_one_line() {
+        let src = SRC.replace("status: active", "status: done");
+        let out = injection(&parse(&src), Templates::default());
+        assert_eq!(
+            out,
+            "plan.md: Ship the cache layer. No goal is active; ready to start: docs, bench (`plan start ID`).\n"
+        );
+    }
+
+    #[test]
+    fn skeleton_snapshot() {
+        insta::assert_snapshot!(skeleton(&parse(SRC), Templates::default()), @r"
+        Keep this plan summary through the compaction; plan.md holds the full plan.
+        Plan: Ship the cache layer
+        Done:
+        - hashing: Hashing (signed off (verify passed, judge accept))
+        Active:
+        - cache-layer: Implement cache layer
+          done_when: p95 < 50ms
+          [x] wire client
+          [ ] eviction policy
+        Open: docs (Docs); bench (Bench)
+        ");
+    }
+
+    #[test]
+    fn continuation_names_goals_or_says_nothing() {
+        let out = continuation(&parse(SRC), 3, 20, Templates::default()).unwrap();
+        assert!(
+            out.starts_with("plan.md still has work: cache-layer (1/2, next: eviction policy)\n")
+        );
+        assert!(out.ends_with("(Continuation 3 of 20.)\n"));
+        let idle = SRC.replace("status: active", "status: done");
+        let out = continuation(&parse(&idle), 1, 20, Templates::default()).unwrap();
+        assert!(out.contains("start docs (Docs) with `plan start docs`"));
+        let finished = idle.replace("status: open", "status: cancelled");
+        assert_eq!(
+            continuation(&parse(&finished), 1, 20, Templates::default()),
+            None
+        );
+        assert!(!has_work(&parse(&finished)));
+    }
+
+    #[test]
+    fn statusline_is_short() {
+        assert_eq!(
+            statusline(&parse(SRC)),
+            "plan: 1 active · cache-layer 1/2 · next: eviction policy"
+        );
+        assert_eq!(statusline(&parse("")), "plan: nothing open");
+    }
+}

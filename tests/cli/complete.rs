@@ -1,0 +1,428 @@
+//! `plan complete`: verify without a shell, the judge backends through fixture
+//! stand-ins, containment, the tamper check, and what gets written.
+
+use std::path::Path;
+
+use crate::util::{Test, fixture_path};
+
+const PLAN: &str = "# Plan: Sign-off
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- verify passes on a trivial or gamed test
+- [x] write it
+
+## Goal: Later
+<!-- id: later -->
+status: open
+depends_on: ship
+done_when: later
+
+## Log
+- 2026-06-15 14:00 ship started (contract CONTRACT)
+";
+
+/// A repository whose `ship` goal was started under its current contract, judged by
+/// the fixture `judge` through the command backend.
+fn repo(judge: &str) -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("plan.md", PLAN.replace(" (contract CONTRACT)", ""));
+    let fp = t.ok(&["show", "--json"]).json()["goals"][0]["contract"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    t.write("plan.md", PLAN.replace("CONTRACT", &fp));
+    set_judge(&t, judge, 10);
+    t.commit_all("start");
+    t
+}
+
+fn set_judge(t: &Test, judge: &str, timeout: u64) {
+    let path = fixture_path(&format!("judges/{judge}"));
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: {timeout}\n",
+            path.display()
+        ),
+    );
+}
+
+fn log_of(t: &Test) -> String {
+    t.plan_md().split_once("## Log\n").unwrap().1.to_string()
+}
+
+fn complete(t: &Test, extra: &[&str]) -> crate::util::Run {
+    let mut args = vec![
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ];
+    args.extend_from_slice(extra);
+    t.run(&args)
+}
+
+#[test]
+fn accept_signs_off_and_saves_the_transcript() {
+    let t = repo("accept");
+    let run = complete(&t, &[]).code(0);
+    assert!(
+        run.stdout
+            .contains("signed off ship (verify passed, judge accept)")
+    );
+    assert!(t.plan_md().contains("<!-- id: ship -->\nstatus: done\n"));
+    let log = log_of(&t);
+    assert!(
+        log.contains("- 2026-06-15 14:02 ship signed off (verify passed, judge accept): .plan/judge/ship-20260615-1402.md\n"),
+        "{log}"
+    );
+    let transcript = t.read(".plan/judge/ship-20260615-1402.md");
+    assert!(transcript.contains("## Prompt") && transcript.contains("done_when: README.md exists"));
+    assert!(transcript.contains("VERDICT: accept"));
+    assert!(transcript.contains("Evidence files: README.md"));
+    // The widget no longer flags it, and lint is happy with the sign-off line.
+    assert!(!t.ok(&["show", "--all"]).stdout.contains("no sign-off"));
+}
+
+#[test]
+fn reject_lists_missing_items_and_keeps_the_status() {
+    let t = repo("reject");
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout
+            .contains("sign-off of ship rejected (judge)\nmissing:\n- "),
+        "{}",
+        run.stdout
+    );
+    assert!(t.plan_md().contains("status: active\n"));
+    let log = log_of(&t);
+    assert!(log.contains("ship sign-off rejected (judge): "), "{log}");
+    assert!(log.contains("(.plan/judge/ship-20260615-1402.md)"), "{log}");
+}
+
+#[test]
+fn every_judge_failure_is_a_reject() {
+    for (judge, why) in [
+        ("no-verdict", "no verdict"),
+        ("garbage", "no verdict"),
+        ("crash", "killed by signal"),
+    ] {
+        let t = repo(judge);
+        let run = complete(&t, &[]).code(1);
+        assert!(run.stdout.contains(why), "{judge}: {}", run.stdout);
+        assert!(t.plan_md().contains("status: active\n"), "{judge}");
+        assert!(!t.plan_md().contains("signed off"), "{judge}");
+    }
+}
+
+#[test]
+fn a_hanging_judge_times_out_and_rejects() {
+    let t = repo("hang");
+    set_judge(&t, "hang", 1);
+    let started = std::time::Instant::now();
+    complete(&t, &[]).code(1).stdout_has("timed out after 1s");
+    assert!(started.elapsed().as_secs() < 20);
+}
+
+#[test]
+fn a_judge_that_edits_the_tree_is_rejected_and_the_file_left() {
+    let t = repo("edits-file");
+    complete(&t, &[])
+        .code(1)
+        .stdout_has("the judge changed the working tree (judge-was-here.txt)");
+    assert_eq!(t.read("judge-was-here.txt"), "the judge was here\n");
+    assert!(log_of(&t).contains("sign-off rejected (containment)"));
+}
+
+#[test]
+fn a_json_verdict_from_a_command_judge() {
+    let t = repo("json-accept");
+    complete(&t, &[]).code(0);
+}
+
+#[test]
+fn failing_verify_rejects_without_calling_the_judge() {
+    let t = repo("accept");
+    std::fs::remove_file(t.path("README.md")).unwrap();
+    let calls = t.dir.path().join("calls.log");
+    let t = t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+    let run = complete(&t, &["--path", "plan.md"]).code(2);
+    assert!(
+        run.stderr.contains("README.md does not exist"),
+        "{}",
+        run.stderr
+    );
+    let run = t
+        .run(&["complete", "ship", "--evidence", "trust me"])
+        .code(1);
+    assert!(
+        run.stdout.contains(
+            "sign-off of ship rejected (verify)\nmissing:\n- `test -f README.md` exited 1"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!calls.exists(), "the judge was started");
+    assert!(log_of(&t).contains("ship sign-off rejected (verify): `test -f README.md` exited 1\n"));
+}
+
+#[test]
+fn verify_expands_nothing() {
+    let t = repo("accept");
+    t.write(
+        "plan.md",
+        t.plan_md().replace(
+            "verify: test -f README.md",
+            "verify: echo $(touch pwned) `touch pwned2` ~ *",
+        ),
+    );
+    t.ok(&["start", "ship", "--reapprove"]);
+    complete(&t, &["--dry-run"]).code(0);
+    assert!(!t.path("pwned").exists() && !t.path("pwned2").exists());
+}
+
+#[test]
+fn verify_redirection_is_refused_with_its_place() {
+    let t = repo("accept");
+    t.write(
+        "plan.md",
+        t.plan_md()
+            .replace("verify: test -f README.md", "verify: cargo test > out.log"),
+    );
+    t.ok(&["start", "ship", "--reapprove"]);
+    let run = complete(&t, &[]).code(2);
+    assert!(
+        run.stderr.contains("plan.md:7: verify: redirection \">\""),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn preconditions() {
+    let t = repo("accept");
+    t.run(&["complete", "later", "--evidence", "x"])
+        .code(2)
+        .stderr_has("goal later waits on ship");
+    let outside = t.dir.path().join("outside.txt");
+    std::fs::write(&outside, "x").unwrap();
+    complete(&t, &["--path", outside.to_str().unwrap()])
+        .code(2)
+        .stderr_has("is outside the repository");
+    complete(&t, &["--path", "../outside.txt"])
+        .code(2)
+        .stderr_has("is outside the repository");
+    std::os::unix::fs::symlink(&outside, t.path("link.txt")).unwrap();
+    complete(&t, &["--path", "link.txt"])
+        .code(2)
+        .stderr_has("symlink");
+    t.write(".gitignore", "build/\n");
+    t.write("build/out.log", "ok\n");
+    complete(&t, &["--path", "build/out.log"])
+        .code(2)
+        .stderr_has("ignored by git");
+    complete(
+        &t,
+        &["--path", "build/out.log", "--allow-ignored", "--dry-run"],
+    )
+    .code(0);
+    complete(&t, &[]).code(0);
+    complete(&t, &[]).code(2).stderr_has("goal ship is done");
+}
+
+#[test]
+fn a_changed_contract_is_refused_with_a_word_diff_until_reapproved() {
+    let t = repo("accept");
+    t.write(
+        "plan.md",
+        t.plan_md().replace(
+            "done_when: README.md exists",
+            "done_when: README.md exists somewhere",
+        ),
+    );
+    let run = complete(&t, &[]).code(2);
+    assert!(
+        run.stderr
+            .contains("the contract of ship changed since it was logged"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("done_when: README.md exists{+ somewhere+}\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("plan start ship --reapprove"));
+    t.ok(&["start", "ship", "--reapprove"]);
+    complete(&t, &[]).code(0);
+}
+
+#[test]
+fn a_goal_never_started_is_started_at_sign_off() {
+    let t = repo("accept");
+    let md: String = t
+        .plan_md()
+        .replace("status: active", "status: open")
+        .lines()
+        .filter(|l| !l.contains("ship started"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    t.write("plan.md", md);
+    complete(&t, &[]).code(0);
+    let log = log_of(&t);
+    let started = log
+        .find("ship started (contract ")
+        .expect("implicit start logged");
+    assert!(started < log.find("ship signed off").unwrap());
+}
+
+#[test]
+fn dry_run_writes_nothing() {
+    let t = repo("accept");
+    let before = t.plan_md();
+    complete(&t, &["--dry-run"])
+        .code(0)
+        .stdout_has("would be signed off");
+    assert_eq!(t.plan_md(), before);
+    assert!(!t.path(".plan/judge").exists());
+    set_judge(&t, "reject", 10);
+    complete(&t, &["--dry-run"])
+        .code(1)
+        .stdout_has("would be rejected");
+    assert_eq!(t.plan_md(), before);
+}
+
+#[test]
+fn judge_none_skips_the_judge_visibly() {
+    let t = repo("hang");
+    complete(&t, &["--judge", "none"]).code(0);
+    assert!(log_of(&t).contains("ship signed off (verify passed, judge skipped)\n"));
+}
+
+#[test]
+fn auto_without_any_judge_on_path_is_an_environment_error() {
+    let t = repo("accept");
+    t.write(".plan/config.yaml", "judge:\n  backend: auto\n");
+    let t = t.env("PATH", "/usr/bin:/bin");
+    complete(&t, &[]).code(3).stderr_has("--judge none");
+}
+
+#[test]
+fn a_contract_edited_while_the_judge_runs_is_a_conflict() {
+    let t = repo("gate");
+    let go = t.dir.path().join("go");
+    let calls = t.dir.path().join("calls.log");
+    let t = t
+        .env("PLAN_FIXTURE_GO", go.to_str().unwrap())
+        .env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+    let child = t
+        .cmd(&[
+            "complete",
+            "ship",
+            "--evidence",
+            "done",
+            "--path",
+            "README.md",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while !calls.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let edited = t
+        .plan_md()
+        .replace("- README.md is empty", "- README.md is empty or a stub");
+    t.write("plan.md", &edited);
+    std::fs::write(&go, "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("changed while plan was working; nothing was written"),
+        "{stderr}"
+    );
+    assert_eq!(t.plan_md(), edited);
+}
+
+/// A directory with `name` linked to a fixture, first on PATH: the real backend's
+/// program name, the fixture's output shape.
+fn fake_on_path(t: &Test, name: &str, fixture: &str) -> String {
+    let dir = t.dir.path().join("fakebin");
+    std::fs::create_dir_all(&dir).unwrap();
+    let wrapper = dir.join(name);
+    let target = fixture_path(&format!("judges/{fixture}"));
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\nexec '{}' \"$@\"\n", target.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    format!("{}:{}", dir.display(), std::env::var("PATH").unwrap())
+}
+
+fn calls(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+#[test]
+fn real_backend_output_shapes() {
+    for (backend, fixture, code) in [
+        ("claude", "claude-accept", 0),
+        ("claude", "claude-is-error", 1),
+        ("gemini", "gemini-accept", 0),
+        ("gemini", "gemini-error", 1),
+        ("codex", "codex-accept", 0),
+        ("pi", "pi-accept", 0),
+    ] {
+        let t = repo("accept");
+        let log = t.dir.path().join("calls.log");
+        let path = fake_on_path(&t, backend, fixture);
+        let t = t
+            .env("PATH", &path)
+            .env("PLAN_FIXTURE_LOG", log.to_str().unwrap());
+        let run = complete(&t, &["--judge", backend]);
+        assert_eq!(
+            run.code, code,
+            "{backend}/{fixture}: {}{}",
+            run.stdout, run.stderr
+        );
+        let recorded = calls(&log);
+        assert!(recorded.contains("PLAN_JUDGE=1"), "{backend}: {recorded}");
+        let read_only = match backend {
+            "claude" => "arg=Read,Grep,Glob",
+            "codex" => "arg=read-only",
+            "pi" => "arg=read,grep,find,ls",
+            _ => "arg=plan",
+        };
+        assert!(recorded.contains(read_only), "{backend}: {recorded}");
+    }
+}
+
+#[test]
+fn auto_picks_the_first_judge_on_path() {
+    let t = repo("accept");
+    t.write(".plan/config.yaml", "judge:\n  backend: auto\n");
+    let log = t.dir.path().join("calls.log");
+    let path = fake_on_path(&t, "pi", "pi-accept");
+    let t = t
+        .env("PATH", &path)
+        .env("PLAN_FIXTURE_LOG", log.to_str().unwrap());
+    complete(&t, &[]).code(0);
+    assert!(calls(&log).contains("fixture=pi-accept"));
+}
