@@ -23,6 +23,10 @@ pub struct Ctx {
 }
 
 pub fn run(cli: Cli) -> Result<u8> {
+    // Hooks find their own way from the host's cwd, and never fail.
+    if let Some(Command::Hook(args)) = cli.command {
+        return Ok(cmd::hook::run(args));
+    }
     let ctx = Ctx::new(cli.file)?;
     match cli
         .command
@@ -40,6 +44,12 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Archive(args) => cmd::archive::run(&ctx, args),
         Command::Lint(args) => cmd::lint::run(&ctx, args),
         Command::Next(args) => cmd::next::run(&ctx, args),
+        Command::Goal(args) => cmd::goal::run(&ctx, args),
+        Command::Inject(args) => cmd::inject::run(&ctx, args),
+        Command::Remind(args) => cmd::remind::run(&ctx, args),
+        Command::Skeleton(args) => cmd::skeleton::run(&ctx, args),
+        Command::Statusline(args) => cmd::statusline::run(&ctx, args),
+        Command::Hook(_) => unreachable!("handled before the context is built"),
         Command::Complete(args) => cmd::complete::run(&ctx, args),
     }
 }

@@ -41,6 +41,12 @@ pub enum Command {
     Archive(cmd::archive::Args),
     Lint(cmd::lint::Args),
     Next(cmd::next::Args),
+    Goal(cmd::goal::Args),
+    Inject(cmd::inject::Args),
+    Remind(cmd::remind::Args),
+    Skeleton(cmd::skeleton::Args),
+    Statusline(cmd::statusline::Args),
+    Hook(cmd::hook::Args),
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context, Result};
 use git2::{
     DiffFindOptions, DiffOptions, DiffStatsFormat, ErrorCode, FileMode, ObjectType, Oid,
-    Repository, RepositoryOpenFlags, Status, StatusOptions, StatusShow, Tree,
+    Repository, Status, StatusOptions, StatusShow, Tree,
 };
 
 /// A repository with a working tree.
@@ -26,28 +26,31 @@ pub struct Repo {
     pub git_dir: PathBuf,
 }
 
-/// The repository containing `start`, honouring `GIT_DIR` and
-/// `GIT_CEILING_DIRECTORIES` as git does. `None` outside any repository.
+/// The repository containing `start`: the nearest directory upwards with a `.git`
+/// directory, or a linked worktree's `.git` file (`gitdir: …`). It does not open the
+/// repository — this runs on every hook call — so `GIT_DIR` is not consulted.
+/// `None` outside any repository.
 pub fn discover(start: &Path) -> Result<Option<Repo>> {
-    let repo = match Repository::open_ext(
-        start,
-        RepositoryOpenFlags::FROM_ENV,
-        std::iter::empty::<&std::ffi::OsStr>(),
-    ) {
-        Ok(repo) => repo,
-        Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(e)
-                .with_context(|| format!("opening the git repository at {}", start.display()));
+    for dir in start.ancestors() {
+        let dot_git = dir.join(".git");
+        let Ok(meta) = std::fs::metadata(&dot_git) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if dot_git.join("HEAD").exists() {
+                return Ok(Some(Repo { root: dir.to_path_buf(), git_dir: dot_git }));
+            }
+            continue;
         }
-    };
-    let Some(root) = repo.workdir() else {
-        return Ok(None);
-    };
-    Ok(Some(Repo {
-        root: root.to_path_buf(),
-        git_dir: repo.path().to_path_buf(),
-    }))
+        let text = std::fs::read_to_string(&dot_git)
+            .with_context(|| format!("reading {}", dot_git.display()))?;
+        if let Some(target) = text.strip_prefix("gitdir:") {
+            let target = Path::new(target.trim());
+            let git_dir = if target.is_absolute() { target.to_path_buf() } else { dir.join(target) };
+            return Ok(Some(Repo { root: dir.to_path_buf(), git_dir }));
+        }
+    }
+    Ok(None)
 }
 
 fn open(root: &Path) -> Result<Repository> {

@@ -8,6 +8,7 @@ pub mod config;
 pub mod exec;
 pub mod exit;
 pub mod git;
+pub mod hooks;
 pub mod judge;
 pub mod plan;
 pub mod store;

@@ -64,6 +64,31 @@ pub fn parse(backend: Backend, stdout: &str, last_message: Option<&str>) -> Verd
     }
 }
 
+/// The answer's text without the backend's wrapper, for callers that want prose
+/// (the loop judge). `None` when the backend reported an error or said nothing.
+pub fn answer_text(backend: Backend, stdout: &str, last_message: Option<&str>) -> Option<String> {
+    let text = match backend {
+        Backend::Claude => {
+            let result = json_object(stdout)?;
+            if result.get("is_error") != Some(&Value::Bool(false)) {
+                return None;
+            }
+            result.get("result")?.as_str()?.to_string()
+        }
+        Backend::Gemini => {
+            let output = json_object(stdout)?;
+            if output.get("error").is_some_and(|e| !e.is_null()) {
+                return None;
+            }
+            output.get("response")?.as_str()?.to_string()
+        }
+        Backend::Codex => last_message?.to_string(),
+        Backend::Pi | Backend::Llm | Backend::Command => stdout.to_string(),
+        Backend::None => return None,
+    };
+    (!text.trim().is_empty()).then_some(text)
+}
+
 fn no_verdict(reason: impl Into<String>) -> Verdict {
     Verdict::NoVerdict {
         reason: reason.into(),

@@ -1,0 +1,97 @@
+//! `plan goal`: start and control the work loop the continuation guard enforces.
+
+use anyhow::Result;
+use clap::Subcommand;
+
+use crate::app::{Ctx, println};
+use crate::clock;
+use crate::config;
+use crate::exit::{Exit, OK};
+use crate::hooks::state::{Loop, State};
+use crate::plan::blocks;
+
+/// Start (or restart) the work loop: the agent may not stop while goals remain
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    /// Continuations before the loop lets the agent stop [default: loop.budget, 20]
+    #[arg(long)]
+    pub budget: Option<u32>,
+    #[command(subcommand)]
+    pub action: Option<Action>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Action {
+    /// Let the agent stop until `plan goal resume`
+    Pause,
+    /// Continue a paused loop
+    Resume,
+    /// End the loop
+    Clear,
+    /// Show the loop: budget, continuations used, owner, why it ended
+    Status {
+        /// Print it as JSON
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let repo = ctx.repo()?;
+    let state = State::new(&repo.git_dir);
+    let none = || Exit::usage("no work loop is running\n  hint: `plan goal` starts one");
+    match args.action {
+        None => {
+            let src = ctx.store.read()?;
+            let plan = ctx.parse(&src)?;
+            let config = config::load(Some(&repo.root))?;
+            let budget = args.budget.unwrap_or(config.loop_budget);
+            if budget == 0 {
+                return Err(Exit::usage("a budget of 0 continuations would never continue\n  hint: plan goal --budget 20"));
+            }
+            let started = clock::now()?.stamp();
+            state.with_loop(|l| *l = Some(Loop { budget, started, ..Loop::default() }))?;
+            let work = if blocks::has_work(&plan) {
+                "the next agent session to run a hook claims it"
+            } else {
+                "note: no goal is active or ready to start, so the first stop ends it"
+            };
+            println(&format!("work loop started: up to {budget} continuations; {work}"))?;
+        }
+        Some(Action::Pause) => {
+            state.with_loop(|l| l.as_mut().filter(|l| l.ended.is_none()).map(|l| l.paused = true))?.ok_or_else(none)?;
+            println("work loop paused; `plan goal resume` continues it")?;
+        }
+        Some(Action::Resume) => {
+            state.with_loop(|l| l.as_mut().filter(|l| l.ended.is_none()).map(|l| l.paused = false))?.ok_or_else(none)?;
+            println("work loop resumed")?;
+        }
+        Some(Action::Clear) => {
+            let had = state.with_loop(|l| l.take().is_some())?;
+            println(if had { "work loop cleared" } else { "no work loop to clear" })?;
+        }
+        Some(Action::Status { json }) => {
+            let current = state.peek_loop()?;
+            if json {
+                println(&serde_json::to_string_pretty(&current)?)?;
+                return Ok(OK);
+            }
+            let Some(l) = current else {
+                println("no work loop (`plan goal` starts one)")?;
+                return Ok(OK);
+            };
+            let status = match (&l.ended, l.paused) {
+                (Some(why), _) => format!("ended: {why}"),
+                (None, true) => "paused".to_string(),
+                (None, false) => "running".to_string(),
+            };
+            let owner = l.owner.as_deref().unwrap_or("not claimed yet");
+            println(&format!(
+                "work loop {status}\n  continuations: {} of {}\n  stalls in a row: {}\n  session: {owner}\n  started: {}",
+                l.used, l.budget, l.stalls, l.started
+            ))?;
+        }
+    }
+    Ok(OK)
+}

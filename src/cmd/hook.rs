@@ -1,0 +1,42 @@
+//! `plan hook HOST EVENT`: a host's hook JSON on stdin, the host's answer on stdout.
+//! Fails open: whatever goes wrong, the agent is never blocked by plan's own error.
+
+use std::io::Read;
+
+use crate::hooks::host::{self, Answer, Host, Kind};
+use crate::hooks::run;
+
+/// Answer a host's hook (registered by `plan install`; reads the host's JSON on stdin)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The host agent
+    #[arg(value_enum)]
+    pub host: Host,
+    /// The event, e.g. session-start, user-prompt-submit, post-tool-use, pre-compact, stop
+    pub event: String,
+}
+
+/// The most hook JSON read; hosts send far less.
+const MAX_INPUT: u64 = 16 * 1024 * 1024;
+
+pub fn run(args: Args) -> u8 {
+    let disabled = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
+    let kind = host::kind(args.host, &args.event).map_or(Kind::Prompt, |(k, _)| k);
+    let event = host::kind(args.host, &args.event).map_or("", |(_, e)| e);
+    let answer = if disabled("PLAN_DISABLED") || disabled("PLAN_JUDGE") {
+        Answer::Nothing
+    } else {
+        let mut stdin = String::new();
+        let _ = std::io::stdin().take(MAX_INPUT).read_to_string(&mut stdin);
+        match std::panic::catch_unwind(|| run::handle(args.host, &args.event, &stdin)) {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(e)) => Answer::Note(format!("plan: hook skipped: {e:#}")),
+            Err(_) => Answer::Note("plan: hook skipped after an internal error".to_string()),
+        }
+    };
+    // A warning must never veto anything: on Stop it is only a note.
+    let (out, err) = host::render(args.host, kind, event, &answer);
+    print!("{out}");
+    eprint!("{err}");
+    0
+}

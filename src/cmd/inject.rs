@@ -1,0 +1,19 @@
+//! `plan inject`: the injection block a host puts in front of the agent.
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::exit::OK;
+use crate::hooks::run as hook;
+
+/// Print the injection block: objective, active goals, what is ready, the last log line
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let root = ctx.repo.as_ref().map_or_else(|| ctx.cwd.clone(), |r| r.root.clone());
+    println(hook::injection(&root, &plan).trim_end())?;
+    Ok(OK)
+}

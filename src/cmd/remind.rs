@@ -1,0 +1,35 @@
+//! `plan remind`: the reminder, if it is due for a session.
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::config;
+use crate::exit::OK;
+use crate::hooks::run as hook;
+use crate::hooks::state::State;
+use crate::plan::blocks::{self, Templates};
+use crate::plan::model::Status;
+
+/// Print the reminder if due: a goal is active and enough files changed since plan.md did
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The host session whose edits count
+    #[arg(long, default_value = "default")]
+    pub session: String,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let repo = ctx.repo()?;
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let every = config::load(Some(&repo.root))?.reminder_every_file_edits;
+    let hash = hook::content_hash(src.as_bytes());
+    let session = State::new(&repo.git_dir).session(&args.session, |s| s.clone())?;
+    let counted = if session.plan_hash == hash { session.edits } else { 0 };
+    let active = plan.live().any(|g| g.status() == Status::Active);
+    if every > 0 && active && counted >= every {
+        let t = hook::template(&repo.root, "reminder.md", blocks::REMINDER);
+        println(&blocks::reminder(Templates { reminder: &t, ..Templates::default() }))?;
+    }
+    Ok(OK)
+}

@@ -1,0 +1,21 @@
+//! `plan skeleton`: the plan-structured summary a compaction should keep.
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::exit::OK;
+use crate::hooks::run as hook;
+use crate::plan::blocks::{self, Templates};
+
+/// Print the summary a context compaction should keep: done, active, open goals
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let root = ctx.repo.as_ref().map_or_else(|| ctx.cwd.clone(), |r| r.root.clone());
+    let t = hook::template(&root, "skeleton.md", blocks::SKELETON);
+    println(blocks::skeleton(&plan, Templates { skeleton: &t, ..Templates::default() }).trim_end())?;
+    Ok(OK)
+}

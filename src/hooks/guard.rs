@@ -1,0 +1,184 @@
+//! The continuation guard: may the agent stop? A pure decision over the loop state,
+//! the plan and what the host said. Every let-go of a running loop says why.
+
+use super::state::Loop;
+use crate::plan::blocks::{self, Templates};
+use crate::plan::model::Plan;
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Let the agent stop; `note` tells the user why (`None`: nothing to say).
+    Allow { note: Option<String> },
+    /// Keep it going; `reason` is what the agent is told to do next.
+    Block { reason: String },
+}
+
+fn allow(note: impl Into<String>) -> Stop {
+    Stop::Allow { note: Some(note.into()) }
+}
+
+pub struct Input<'p, 'a> {
+    pub session: &'p str,
+    /// The host says the turn ended on an error.
+    pub host_error: bool,
+    /// The plan, or why it could not be read.
+    pub plan: Result<&'p Plan<'a>, String>,
+    /// Hash of plan.md's bytes, to see whether the agent touched it.
+    pub plan_hash: &'p str,
+    pub stall_limit: u32,
+}
+
+/// Decides, updating the loop (claim, count, end) as it goes. `loop_judge` is asked
+/// last, only when the guard would otherwise block; it returns a reason to pause.
+pub fn decide(
+    state: &mut Option<Loop>,
+    input: Input<'_, '_>,
+    templates: Templates<'_>,
+    loop_judge: impl FnOnce() -> Option<String>,
+) -> Stop {
+    let Some(lp) = state.as_mut().filter(|l| l.ended.is_none()) else {
+        return Stop::Allow { note: None };
+    };
+    match &lp.owner {
+        None => lp.owner = Some(input.session.to_string()),
+        Some(owner) if owner != input.session => return Stop::Allow { note: None },
+        Some(_) => {}
+    }
+    if lp.paused {
+        return allow("plan: the work loop is paused; `plan goal resume` continues it");
+    }
+    if input.host_error {
+        return allow("plan: the turn ended on an error, so the loop lets the agent stop; it continues at the next stop");
+    }
+    let plan = match input.plan {
+        Ok(plan) => plan,
+        Err(why) => return allow(format!("plan: the loop cannot read plan.md ({why}); letting the agent stop")),
+    };
+    if !blocks::has_work(plan) {
+        return end(lp, "no goal is active or ready to start".to_string());
+    }
+    if lp.used >= lp.budget {
+        let why = format!("its budget of {} continuations is spent (`plan goal` starts a new one)", lp.budget);
+        return end(lp, why);
+    }
+    let stalled = lp.last_hash.as_deref() == Some(input.plan_hash);
+    let stalls = if stalled { lp.stalls + 1 } else { 0 };
+    if stalls >= input.stall_limit {
+        lp.stalls = stalls;
+        let why = format!(
+            "stalled: {stalls} continuations in a row without a change to plan.md (`plan goal` starts a new loop)"
+        );
+        return end(lp, why);
+    }
+    if let Some(why) = loop_judge() {
+        return allow(format!("plan: the loop judge let the agent pause: {why}"));
+    }
+    let Some(reason) = blocks::continuation(plan, lp.used + 1, lp.budget, templates) else {
+        return end(lp, "no goal is active or ready to start".to_string());
+    };
+    lp.used += 1;
+    lp.stalls = stalls;
+    lp.last_hash = Some(input.plan_hash.to_string());
+    Stop::Block { reason }
+}
+
+/// Ends the loop for good and tells the user why.
+fn end(lp: &mut Loop, why: String) -> Stop {
+    let note = format!("plan: work loop stopped: {why}");
+    lp.ended = Some(why);
+    allow(note)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::model::parse;
+
+    const ACTIVE: &str = "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: active\n- [ ] step\n";
+
+    fn run(state: &mut Option<Loop>, src: &str, session: &str, hash: &str) -> Stop {
+        let plan = parse(src);
+        let input = Input { session, host_error: false, plan: Ok(&plan), plan_hash: hash, stall_limit: 3 };
+        decide(state, input, Templates::default(), || None)
+    }
+
+    fn fresh(budget: u32) -> Option<Loop> {
+        Some(Loop { budget, ..Loop::default() })
+    }
+
+    #[test]
+    fn no_loop_lets_go_silently() {
+        assert_eq!(run(&mut None, ACTIVE, "s", "h"), Stop::Allow { note: None });
+    }
+
+    #[test]
+    fn blocks_with_a_continuation_and_claims_the_loop() {
+        let mut state = fresh(5);
+        let Stop::Block { reason } = run(&mut state, ACTIVE, "s1", "h1") else { panic!() };
+        assert!(reason.contains("a (0/1, next: step)"));
+        assert!(reason.contains("(Continuation 1 of 5.)"));
+        let lp = state.as_ref().unwrap();
+        assert_eq!((lp.owner.as_deref(), lp.used), (Some("s1"), 1));
+    }
+
+    #[test]
+    fn another_session_is_let_go_without_touching_the_loop() {
+        let mut state = fresh(5);
+        run(&mut state, ACTIVE, "s1", "h1");
+        let before = state.clone();
+        assert_eq!(run(&mut state, ACTIVE, "s2", "h2"), Stop::Allow { note: None });
+        assert_eq!(state, before);
+    }
+
+    #[test]
+    fn budget_spent_ends_the_loop_and_says_so() {
+        let mut state = fresh(2);
+        assert!(matches!(run(&mut state, ACTIVE, "s", "h1"), Stop::Block { .. }));
+        assert!(matches!(run(&mut state, ACTIVE, "s", "h2"), Stop::Block { .. }));
+        let Stop::Allow { note: Some(note) } = run(&mut state, ACTIVE, "s", "h3") else { panic!() };
+        assert!(note.contains("budget of 2 continuations is spent"), "{note}");
+        assert!(state.as_ref().unwrap().ended.is_some());
+        assert_eq!(run(&mut state, ACTIVE, "s", "h4"), Stop::Allow { note: None });
+    }
+
+    #[test]
+    fn stall_limit_counts_unchanged_plans_in_a_row() {
+        let mut state = fresh(20);
+        assert!(matches!(run(&mut state, ACTIVE, "s", "same"), Stop::Block { .. }));
+        assert!(matches!(run(&mut state, ACTIVE, "s", "same"), Stop::Block { .. }));
+        // A change resets the count.
+        assert!(matches!(run(&mut state, ACTIVE, "s", "new"), Stop::Block { .. }));
+        assert!(matches!(run(&mut state, ACTIVE, "s", "new"), Stop::Block { .. }));
+        assert!(matches!(run(&mut state, ACTIVE, "s", "new"), Stop::Block { .. }));
+        let Stop::Allow { note: Some(note) } = run(&mut state, ACTIVE, "s", "new") else { panic!() };
+        assert!(note.contains("stalled: 3 continuations in a row"), "{note}");
+    }
+
+    #[test]
+    fn all_goals_done_ends_the_loop() {
+        let mut state = fresh(5);
+        let done = ACTIVE.replace("status: active", "status: done");
+        let Stop::Allow { note: Some(note) } = run(&mut state, &done, "s", "h") else { panic!() };
+        assert!(note.contains("no goal is active or ready to start"));
+    }
+
+    #[test]
+    fn paused_host_error_unreadable_plan_and_loop_judge_let_go_with_a_note() {
+        let mut state = Some(Loop { paused: true, ..Loop::default() });
+        assert!(matches!(run(&mut state, ACTIVE, "s", "h"), Stop::Allow { note: Some(_) }));
+
+        let plan = parse(ACTIVE);
+        let mut state = fresh(5);
+        let input = Input { session: "s", host_error: true, plan: Ok(&plan), plan_hash: "h", stall_limit: 3 };
+        let out = decide(&mut state, input, Templates::default(), || None);
+        assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("error")));
+
+        let input = Input { session: "s", host_error: false, plan: Err("bad".into()), plan_hash: "h", stall_limit: 3 };
+        assert!(matches!(decide(&mut state, input, Templates::default(), || None), Stop::Allow { note: Some(_) }));
+
+        let input = Input { session: "s", host_error: false, plan: Ok(&plan), plan_hash: "h", stall_limit: 3 };
+        let out = decide(&mut state, input, Templates::default(), || Some("asked the user a question".into()));
+        assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("asked the user")));
+        assert_eq!(state.as_ref().unwrap().used, 0, "a pause spends no budget");
+    }
+}

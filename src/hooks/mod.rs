@@ -1,0 +1,6 @@
+//! The host loop: hook protocols, runtime state, the continuation guard.
+
+pub mod guard;
+pub mod host;
+pub mod run;
+pub mod state;

@@ -1,0 +1,244 @@
+//! One hook call: find the repository and plan.md from the host's cwd, read the
+//! plan once, update the session and loop state, and decide what to answer. The hot
+//! path: no git2, no network, no judge unless the loop judge is on.
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use super::guard::{self, Stop};
+use super::host::{self, Answer, Host, Input, Kind};
+use super::state::State;
+use crate::config::{self, Config, EveryPrompt};
+use crate::git;
+use crate::plan::blocks::{self, Templates};
+use crate::plan::model::{Plan, Status, parse};
+use crate::plan::template::fill;
+
+/// The loop judge is cheap or it is nothing: a stop hook cannot wait long.
+const LOOP_JUDGE_TIMEOUT: Duration = Duration::from_secs(30);
+pub const LOOP_JUDGE: &str = include_str!("../../prompts/loop_judge.md");
+
+/// Where a hook finds things.
+pub struct Place {
+    pub root: PathBuf,
+    pub git_dir: PathBuf,
+    pub plan_path: PathBuf,
+}
+
+/// The repository and plan file for a hook running in `cwd`; `None` when there is
+/// no repository or no plan there (nothing to do).
+pub fn place(cwd: &Path) -> Result<Option<Place>> {
+    let Some(repo) = git::discover(cwd)? else { return Ok(None) };
+    let plan_path = match std::env::var_os("PLAN_FILE").filter(|v| !v.is_empty()) {
+        Some(file) => cwd.join(file),
+        None => repo.root.join("plan.md"),
+    };
+    Ok(Some(Place { root: repo.root, git_dir: repo.git_dir, plan_path }))
+}
+
+/// A cheap, stable hash of plan.md's bytes: state only compares it with itself.
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut h = std::hash::DefaultHasher::new();
+    bytes.hash(&mut h);
+    format!("{:016x}", h.finish())
+}
+
+/// The repository's override of a prompt, else the embedded one.
+pub fn template(root: &Path, name: &str, embedded: &'static str) -> String {
+    std::fs::read_to_string(root.join(".plan/prompts").join(name)).unwrap_or_else(|_| embedded.to_string())
+}
+
+pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
+    let (kind, _) = host::kind(host, event)
+        .with_context(|| format!("unknown {host:?} hook event \"{event}\" (expected {})", host::events(host)))?;
+    let input = host::parse_input(stdin).map_err(anyhow::Error::msg)?;
+    if kind == Kind::Stop && input.more_turns {
+        return Ok(Answer::Nothing);
+    }
+    let cwd = match &input.cwd {
+        Some(dir) if dir.is_dir() => dir.clone(),
+        _ => std::env::current_dir().context("reading the current directory")?,
+    };
+    let Some(place) = place(&cwd)? else { return Ok(Answer::Nothing) };
+    let src = match std::fs::read_to_string(&place.plan_path) {
+        Ok(src) => src,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Answer::Nothing),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", place.plan_path.display())),
+    };
+    let config = config::load(Some(&place.root))?;
+    let state = State::new(&place.git_dir);
+    let hash = content_hash(src.as_bytes());
+    let plan = parse(&src);
+    let broken = (!plan.errors.is_empty()).then(|| {
+        let first = &plan.errors[0];
+        format!("plan.md:{}: {} (run `plan lint`)", first.line, first.message)
+    });
+    match kind {
+        Kind::Start => {
+            if input.source.as_deref().is_none_or(|s| s == "startup") {
+                state.prune();
+            }
+            if let Some(why) = broken {
+                return Ok(Answer::Note(format!("plan: plan.md has format errors, nothing injected: {why}")));
+            }
+            let block = injection(&place.root, &plan);
+            let block_hash = content_hash(block.as_bytes());
+            state.session(&input.session, |s| {
+                s.injected = Some(block_hash);
+                if input.source.as_deref() == Some("compact") {
+                    s.compactions += 1;
+                }
+            })?;
+            claim(&state, &input.session)?;
+            Ok(Answer::Context(block))
+        }
+        Kind::Prompt => {
+            claim(&state, &input.session)?;
+            if broken.is_some() || config.inject_every_prompt == EveryPrompt::Never {
+                return Ok(Answer::Nothing);
+            }
+            let block = injection(&place.root, &plan);
+            let block_hash = content_hash(block.as_bytes());
+            let always = config.inject_every_prompt == EveryPrompt::Always;
+            let due = state.session(&input.session, |s| {
+                let due = always || s.injected.as_deref() != Some(block_hash.as_str());
+                s.injected = Some(block_hash);
+                due
+            })?;
+            Ok(if due { Answer::Context(block) } else { Answer::Nothing })
+        }
+        Kind::Tool => {
+            let is_edit = input.tool_name.as_deref().is_some_and(host::edits_files);
+            let to_plan = input.tool_path.as_deref().is_some_and(|p| same_file(&cwd, p, &place.plan_path));
+            let every = config.reminder_every_file_edits;
+            let active = plan.live().any(|g| g.status() == Status::Active);
+            let remind = state.session(&input.session, |s| {
+                if s.plan_hash != hash {
+                    s.plan_hash = hash.clone();
+                    s.edits = 0;
+                }
+                if !is_edit || to_plan {
+                    return false;
+                }
+                s.edits += 1;
+                every > 0 && active && s.edits % every == 0
+            })?;
+            Ok(if remind {
+                Answer::Context(blocks::reminder(Templates {
+                    reminder: &template(&place.root, "reminder.md", blocks::REMINDER),
+                    ..Templates::default()
+                }))
+            } else {
+                Answer::Nothing
+            })
+        }
+        Kind::Compact => {
+            // The next prompt must inject again: what was injected is about to go.
+            state.session(&input.session, |s| {
+                s.injected = None;
+                s.compactions += 1;
+            })?;
+            if host == Host::Pi && broken.is_none() {
+                let t = template(&place.root, "skeleton.md", blocks::SKELETON);
+                return Ok(Answer::Context(blocks::skeleton(&plan, Templates { skeleton: &t, ..Templates::default() })));
+            }
+            Ok(Answer::Nothing)
+        }
+        Kind::Stop => stop(&place, &state, &config, &input, &plan, broken, &hash),
+    }
+}
+
+pub fn injection(root: &Path, plan: &Plan<'_>) -> String {
+    let injection = template(root, "injection.md", blocks::INJECTION);
+    let idle = template(root, "injection_idle.md", blocks::INJECTION_IDLE);
+    blocks::injection(plan, Templates { injection: &injection, injection_idle: &idle, ..Templates::default() })
+}
+
+/// The first session whose hook sees a new loop claims it.
+fn claim(state: &State, session: &str) -> Result<()> {
+    let unclaimed = state.peek_loop()?.is_some_and(|l| l.owner.is_none() && l.ended.is_none());
+    if unclaimed {
+        state.with_loop(|l| {
+            if let Some(l) = l.as_mut().filter(|l| l.owner.is_none()) {
+                l.owner = Some(session.to_string());
+            }
+        })?;
+    }
+    Ok(())
+}
+
+fn stop(
+    place: &Place,
+    state: &State,
+    config: &Config,
+    input: &Input,
+    plan: &Plan<'_>,
+    broken: Option<String>,
+    hash: &str,
+) -> Result<Answer> {
+    // Asked before taking the lock: a model call must not hold up other hooks.
+    let running = state.peek_loop()?.is_some_and(|l| l.running() && l.owner.as_deref().is_none_or(|o| o == input.session));
+    let pause = if config.loop_judge && running && broken.is_none() && blocks::has_work(plan) {
+        loop_judge(place, config, plan, input.last_message.as_deref().unwrap_or(""))
+    } else {
+        None
+    };
+    let continuation = template(&place.root, "continuation.md", blocks::CONTINUATION);
+    let templates = Templates { continuation: &continuation, ..Templates::default() };
+    let decision = state.with_loop(|lp| {
+        let input = guard::Input {
+            session: &input.session,
+            host_error: input.host_error,
+            plan: match &broken {
+                None => Ok(plan),
+                Some(why) => Err(why.clone()),
+            },
+            plan_hash: hash,
+            stall_limit: config.loop_stall_limit,
+        };
+        guard::decide(lp, input, templates, || pause)
+    })?;
+    Ok(match decision {
+        Stop::Block { reason } => Answer::Block(reason),
+        Stop::Allow { note: Some(note) } => Answer::Note(note),
+        Stop::Allow { note: None } => Answer::Nothing,
+    })
+}
+
+/// The optional loop judge: a reason to pause, or `None` to go on. Fail-open: any
+/// failure means go on, and the budget stays the backstop.
+fn loop_judge(place: &Place, config: &Config, plan: &Plan<'_>, message: &str) -> Option<String> {
+    use crate::judge::run::{self as judge_run, Judge};
+    let backend = match config.judge.backend {
+        config::BackendChoice::Fixed(b) => b,
+        config::BackendChoice::Auto => judge_run::auto_backend()?,
+    };
+    if backend == crate::judge::backend::Backend::None {
+        return None;
+    }
+    let judge = Judge {
+        backend,
+        model: config.judge.model.clone(),
+        command: config.judge.command.clone(),
+        timeout: LOOP_JUDGE_TIMEOUT.min(Duration::from_secs(config.judge.timeout_secs)),
+    };
+    let goals: Vec<String> = plan.live().filter(|g| g.status() == Status::Active).map(|g| g.id.to_string()).collect();
+    let tail: String = message.chars().rev().take(4000).collect::<Vec<_>>().into_iter().rev().collect();
+    let prompt = fill(&template(&place.root, "loop_judge.md", LOOP_JUDGE), |name| match name {
+        "goals" => Some(goals.join(", ")),
+        "message" => Some(tail.clone()),
+        _ => None,
+    });
+    let answer = judge_run::ask(&judge, &place.root, &prompt, "").ok()?;
+    let line = answer.lines().rev().map(str::trim).find(|l| !l.is_empty())?;
+    let reason = line.strip_prefix("PAUSE")?.trim_start_matches([':', ' ']).trim();
+    Some(if reason.is_empty() { "no reason given".to_string() } else { reason.to_string() })
+}
+
+fn same_file(cwd: &Path, given: &str, plan: &Path) -> bool {
+    let given = cwd.join(given);
+    given == plan || (given.file_name() == plan.file_name() && std::fs::canonicalize(&given).ok() == std::fs::canonicalize(plan).ok())
+}

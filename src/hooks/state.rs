@@ -1,0 +1,232 @@
+//! Runtime state of the host loop, untracked under `<git-dir>/plan/`: per-session
+//! counters and what was last injected, and the one work loop. Never plan data, so
+//! never in plan.md. Every update is read-modify-write under a lock, so parallel
+//! tool calls count once each.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use serde::de::DeserializeOwned;
+
+/// Session files untouched this long are removed at the next session start.
+const SESSION_TTL: Duration = Duration::from_secs(14 * 24 * 3600);
+
+/// What one host session has seen.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Session {
+    /// Hash of plan.md when `edits` started counting.
+    pub plan_hash: String,
+    /// File-modifying tool calls since plan.md last changed.
+    pub edits: u32,
+    /// Hash of the injection block this session last received.
+    pub injected: Option<String>,
+    pub compactions: u32,
+}
+
+/// The work loop started by `plan goal`. One per repository (per worktree).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Loop {
+    pub budget: u32,
+    /// Continuations given so far.
+    pub used: u32,
+    pub paused: bool,
+    /// The session that claimed the loop: the first whose hook saw it.
+    pub owner: Option<String>,
+    /// Continuations in a row that found plan.md unchanged.
+    pub stalls: u32,
+    /// Hash of plan.md at the last continuation.
+    pub last_hash: Option<String>,
+    /// When `plan goal` started it (`YYYY-MM-DD HH:MM`).
+    pub started: String,
+    /// Why the loop stopped, once it has.
+    pub ended: Option<String>,
+}
+
+impl Default for Loop {
+    fn default() -> Self {
+        Loop {
+            budget: 20,
+            used: 0,
+            paused: false,
+            owner: None,
+            stalls: 0,
+            last_hash: None,
+            started: String::new(),
+            ended: None,
+        }
+    }
+}
+
+impl Loop {
+    pub fn running(&self) -> bool {
+        self.ended.is_none() && !self.paused
+    }
+}
+
+pub struct State {
+    dir: PathBuf,
+}
+
+impl State {
+    pub fn new(git_dir: &Path) -> State {
+        State { dir: git_dir.join("plan") }
+    }
+
+    fn lock(&self) -> Result<File> {
+        fs::create_dir_all(&self.dir).with_context(|| format!("creating {}", self.dir.display()))?;
+        let path = self.dir.join("state.lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        file.lock().with_context(|| format!("locking {}", path.display()))?;
+        Ok(file)
+    }
+
+    fn session_path(&self, id: &str) -> PathBuf {
+        self.dir.join("sessions").join(format!("{}.json", file_name(id)))
+    }
+
+    fn loop_path(&self) -> PathBuf {
+        self.dir.join("loop.json")
+    }
+
+    /// Reads, changes and writes one session's state under the lock.
+    pub fn session<R>(&self, id: &str, change: impl FnOnce(&mut Session) -> R) -> Result<R> {
+        let _lock = self.lock()?;
+        update(&self.session_path(id), change)
+    }
+
+    /// Reads, changes and writes the loop under the lock (`None`: no loop).
+    pub fn with_loop<R>(&self, change: impl FnOnce(&mut Option<Loop>) -> R) -> Result<R> {
+        let _lock = self.lock()?;
+        let path = self.loop_path();
+        let mut current: Option<Loop> = read(&path)?;
+        let before = current.clone();
+        let out = change(&mut current);
+        if current != before {
+            match &current {
+                Some(state) => write(&path, state)?,
+                None => {
+                    let _ = fs::remove_file(&path);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The loop as it is, without the lock: for status displays.
+    pub fn peek_loop(&self) -> Result<Option<Loop>> {
+        read(&self.loop_path())
+    }
+
+    /// Removes session files nobody touched in two weeks.
+    pub fn prune(&self) {
+        let Ok(entries) = fs::read_dir(self.dir.join("sessions")) else { return };
+        let now = SystemTime::now();
+        for entry in entries.flatten() {
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > SESSION_TTL);
+            if old {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
+    path: &Path,
+    change: impl FnOnce(&mut T) -> R,
+) -> Result<R> {
+    let mut value: T = read(path)?.unwrap_or_default();
+    let before = value.clone();
+    let out = change(&mut value);
+    if value != before {
+        write(path, &value)?;
+    }
+    Ok(out)
+}
+
+/// A state file; one that is missing or unreadable as JSON counts as absent, so a
+/// damaged file never wedges a hook.
+fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<T>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(serde_json::from_slice(&bytes).ok()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let dir = path.parent().expect("state files live in a directory");
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("writing in {}", dir.display()))?;
+    tmp.write_all(&serde_json::to_vec_pretty(value)?)?;
+    tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Session ids come from the host: safe ones are used as they are, others hashed.
+fn file_name(id: &str) -> String {
+    let safe = !id.is_empty()
+        && id.len() <= 80
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+        && !id.starts_with('.');
+    if safe {
+        id.to_string()
+    } else {
+        let mut hash = sha1_smol::Sha1::new();
+        hash.update(id.as_bytes());
+        hash.digest().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_updates_persist_and_ids_are_safe_file_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::new(dir.path());
+        state.session("abc-123", |s| s.edits += 2).unwrap();
+        assert_eq!(state.session("abc-123", |s| s.edits).unwrap(), 2);
+        state.session("../../etc/passwd", |s| s.edits = 1).unwrap();
+        let names: Vec<_> = fs::read_dir(dir.path().join("plan/sessions"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(names.iter().all(|n| !n.contains('/') && n.ends_with(".json")));
+        assert_eq!(names.len(), 2);
+    }
+
+    #[test]
+    fn loop_is_created_changed_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::new(dir.path());
+        assert_eq!(state.peek_loop().unwrap(), None);
+        state.with_loop(|l| *l = Some(Loop { budget: 3, ..Loop::default() })).unwrap();
+        assert_eq!(state.peek_loop().unwrap().unwrap().budget, 3);
+        state.with_loop(|l| *l = None).unwrap();
+        assert_eq!(state.peek_loop().unwrap(), None);
+    }
+
+    #[test]
+    fn a_damaged_state_file_counts_as_absent() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::new(dir.path());
+        fs::create_dir_all(dir.path().join("plan")).unwrap();
+        fs::write(dir.path().join("plan/loop.json"), "{not json").unwrap();
+        assert_eq!(state.peek_loop().unwrap(), None);
+    }
+}
