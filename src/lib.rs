@@ -4,6 +4,7 @@ pub mod app;
 pub mod cli;
 pub mod clock;
 pub mod cmd;
+pub mod config;
 pub mod exec;
 pub mod exit;
 pub mod git;
