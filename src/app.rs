@@ -22,31 +22,40 @@ pub struct Ctx {
 }
 
 pub fn run(cli: Cli) -> Result<u8> {
-    let ctx = Ctx::new(cli.file)?;
-    match cli
+    let command = cli
         .command
-        .unwrap_or(Command::Show(cmd::show::Args::default()))
-    {
-        Command::Init(args) => cmd::init::run(&ctx, args),
-        Command::Show(args) => cmd::show::run(&ctx, args),
-        Command::Add(args) => cmd::add::run(&ctx, args),
-        Command::Start(args) => cmd::start::run(&ctx, args),
-        Command::Tick(args) => cmd::tick::run(&ctx, args),
-        Command::Subtask(args) => cmd::subtask::run(&ctx, args),
-        Command::Subgoal(args) => cmd::subgoal::run(&ctx, args),
-        Command::Log(args) => cmd::log::run(&ctx, args),
-        Command::Cancel(args) => cmd::cancel::run(&ctx, args),
-        Command::Archive(args) => cmd::archive::run(&ctx, args),
-        Command::Lint(args) => cmd::lint::run(&ctx, args),
-        Command::Next(args) => cmd::next::run(&ctx, args),
+        .unwrap_or(Command::Show(cmd::show::Args::default()));
+    // Built only by the commands that need a plan file: `plan judge --global` works
+    // outside a repository.
+    let file = cli.file;
+    let ctx = move || Ctx::new(file);
+    match command {
+        Command::Init(args) => cmd::init::run(&ctx()?, args),
+        Command::Show(args) => cmd::show::run(&ctx()?, args),
+        Command::Add(args) => cmd::add::run(&ctx()?, args),
+        Command::Start(args) => cmd::start::run(&ctx()?, args),
+        Command::Tick(args) => cmd::tick::run(&ctx()?, args),
+        Command::Subtask(args) => cmd::subtask::run(&ctx()?, args),
+        Command::Subgoal(args) => cmd::subgoal::run(&ctx()?, args),
+        Command::Log(args) => cmd::log::run(&ctx()?, args),
+        Command::Cancel(args) => cmd::cancel::run(&ctx()?, args),
+        Command::Archive(args) => cmd::archive::run(&ctx()?, args),
+        Command::Lint(args) => cmd::lint::run(&ctx()?, args),
+        Command::Next(args) => cmd::next::run(&ctx()?, args),
+        Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args),
     }
+}
+
+/// The git repository around the current directory, if any.
+pub fn discover() -> Result<Option<Repo>> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| Exit::env(format!("cannot read the current directory: {e}")))?;
+    git::discover(&cwd)
 }
 
 impl Ctx {
     fn new(file: Option<PathBuf>) -> Result<Ctx> {
-        let cwd = std::env::current_dir()
-            .map_err(|e| Exit::env(format!("cannot read the current directory: {e}")))?;
-        let repo = git::discover(&cwd)?;
+        let repo = discover()?;
         let (path, name) = match (file, &repo) {
             (Some(file), _) => {
                 let name = file.display().to_string();

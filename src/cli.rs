@@ -40,6 +40,7 @@ pub enum Command {
     Archive(cmd::archive::Args),
     Lint(cmd::lint::Args),
     Next(cmd::next::Args),
+    Judge(cmd::judge::Args),
 }
 
 #[cfg(test)]

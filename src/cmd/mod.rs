@@ -4,6 +4,7 @@ pub mod add;
 pub mod archive;
 pub mod cancel;
 pub mod init;
+pub mod judge;
 pub mod lint;
 pub mod log;
 pub mod next;
