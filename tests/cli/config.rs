@@ -1,6 +1,8 @@
 //! Settings and `plan judge`: what it shows and from which file, what `plan judge
 //! model|backend` writes (and keeps), and how a bad settings file is reported.
 
+use std::path::Path;
+
 use crate::util::Test;
 
 /// A test whose PATH is one empty directory, so `auto` finds only what a test puts
@@ -252,4 +254,30 @@ fn a_flow_style_section_is_not_edited() {
       hint: write it as a block: `judge:` alone on its line, each key on its own line indented under it
     ");
     assert_eq!(t.read(".plan/config.yaml"), before);
+}
+
+#[test]
+fn the_readme_settings_are_the_defaults_and_load() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let settings = &readme[readme.find("## Settings").unwrap()..];
+    let yaml = settings
+        .split_once("```yaml\n")
+        .unwrap()
+        .1
+        .split_once("```\n")
+        .unwrap()
+        .0;
+    let t = hermetic(Test::new());
+    t.write(".plan/config.yaml", yaml);
+    let json = t.ok(&["judge", "--json"]).json();
+    assert_eq!(json["backend"], "auto");
+    assert_eq!(json["model"], serde_json::Value::Null);
+    assert_eq!(json["timeout_secs"], 600);
+    assert_eq!(json["sources"]["backend"], "repo");
+    assert_eq!(json["sources"]["timeout_secs"], "repo");
+    assert_eq!(
+        plan::config::from_text(yaml, "README.md").unwrap(),
+        plan::config::Config::default()
+    );
 }
