@@ -23,41 +23,50 @@ pub struct Ctx {
 }
 
 pub fn run(cli: Cli) -> Result<u8> {
-    // Hooks find their own way from the host's cwd, and never fail.
-    if let Some(Command::Hook(args)) = cli.command {
-        return Ok(cmd::hook::run(args));
-    }
-    let ctx = Ctx::new(cli.file)?;
-    match cli
+    let command = cli
         .command
-        .unwrap_or(Command::Show(cmd::show::Args::default()))
-    {
-        Command::Init(args) => cmd::init::run(&ctx, args),
-        Command::Show(args) => cmd::show::run(&ctx, args),
-        Command::Add(args) => cmd::add::run(&ctx, args),
-        Command::Start(args) => cmd::start::run(&ctx, args),
-        Command::Tick(args) => cmd::tick::run(&ctx, args),
-        Command::Subtask(args) => cmd::subtask::run(&ctx, args),
-        Command::Subgoal(args) => cmd::subgoal::run(&ctx, args),
-        Command::Log(args) => cmd::log::run(&ctx, args),
-        Command::Cancel(args) => cmd::cancel::run(&ctx, args),
-        Command::Archive(args) => cmd::archive::run(&ctx, args),
-        Command::Lint(args) => cmd::lint::run(&ctx, args),
-        Command::Next(args) => cmd::next::run(&ctx, args),
-        Command::Goal(args) => cmd::goal::run(&ctx, args),
-        Command::Inject(args) => cmd::inject::run(&ctx, args),
-        Command::Remind(args) => cmd::remind::run(&ctx, args),
-        Command::Skeleton(args) => cmd::skeleton::run(&ctx, args),
-        Command::Statusline(args) => cmd::statusline::run(&ctx, args),
-        Command::Hook(_) => unreachable!("handled before the context is built"),
-        Command::Complete(args) => cmd::complete::run(&ctx, args),
+        .unwrap_or(Command::Show(cmd::show::Args::default()));
+    // Built only by the commands that need a plan file: hooks find their own way from
+    // the host's cwd, and `plan judge --global` works outside a repository.
+    let file = cli.file;
+    let ctx = move || Ctx::new(file);
+    match command {
+        Command::Hook(args) => Ok(cmd::hook::run(args)),
+        Command::Init(args) => cmd::init::run(&ctx()?, args),
+        Command::Show(args) => cmd::show::run(&ctx()?, args),
+        Command::Add(args) => cmd::add::run(&ctx()?, args),
+        Command::Start(args) => cmd::start::run(&ctx()?, args),
+        Command::Tick(args) => cmd::tick::run(&ctx()?, args),
+        Command::Subtask(args) => cmd::subtask::run(&ctx()?, args),
+        Command::Subgoal(args) => cmd::subgoal::run(&ctx()?, args),
+        Command::Log(args) => cmd::log::run(&ctx()?, args),
+        Command::Cancel(args) => cmd::cancel::run(&ctx()?, args),
+        Command::Archive(args) => cmd::archive::run(&ctx()?, args),
+        Command::Lint(args) => cmd::lint::run(&ctx()?, args),
+        Command::Next(args) => cmd::next::run(&ctx()?, args),
+        Command::Complete(args) => cmd::complete::run(&ctx()?, args),
+        Command::Goal(args) => cmd::goal::run(&ctx()?, args),
+        Command::Inject(args) => cmd::inject::run(&ctx()?, args),
+        Command::Remind(args) => cmd::remind::run(&ctx()?, args),
+        Command::Skeleton(args) => cmd::skeleton::run(&ctx()?, args),
+        Command::Statusline(args) => cmd::statusline::run(&ctx()?, args),
+        Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args),
     }
+}
+
+/// The git repository around the current directory, if any.
+pub fn discover() -> Result<Option<Repo>> {
+    git::discover(&current_dir()?)
+}
+
+fn current_dir() -> Result<PathBuf> {
+    std::env::current_dir()
+        .map_err(|e| Exit::env(format!("cannot read the current directory: {e}")))
 }
 
 impl Ctx {
     fn new(file: Option<PathBuf>) -> Result<Ctx> {
-        let cwd = std::env::current_dir()
-            .map_err(|e| Exit::env(format!("cannot read the current directory: {e}")))?;
+        let cwd = current_dir()?;
         let repo = git::discover(&cwd)?;
         let (path, name) = match (file, &repo) {
             (Some(file), _) => {

@@ -46,6 +46,7 @@ pub enum Command {
     Remind(cmd::remind::Args),
     Skeleton(cmd::skeleton::Args),
     Statusline(cmd::statusline::Args),
+    Judge(cmd::judge::Args),
     Hook(cmd::hook::Args),
 }
 

@@ -287,10 +287,18 @@ pub fn read_text(path: &Path, name: &str) -> Result<Option<String>> {
     })
 }
 
-/// Atomic replace: temp file beside it, fsync, rename. Creates the directory.
+/// Atomic replace: temp file beside it, same permissions, fsync, rename. Creates the
+/// directory. A symlinked file (dotfile managers) is written through the link.
 pub fn write(path: &Path, name: &str, text: &str) -> Result<()> {
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = target.as_path();
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    if fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
+        return Err(Exit::env(format!(
+            "{name} is read-only; nothing was written\n  hint: make it writable (chmod u+w) and rerun"
+        )));
+    }
     let io =
         |e: std::io::Error| Exit::env(format!("cannot write {name}: {e}; nothing was changed"));
     let mut tmp = tempfile::Builder::new()
@@ -1059,6 +1067,33 @@ loop:
                 .ends_with(":2: not valid UTF-8 (byte offset 16)\n  hint: save the file as UTF-8"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn a_write_goes_through_a_symlink_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("dotfiles").join("config.yaml");
+        fs::create_dir_all(real.parent().unwrap()).unwrap();
+        fs::write(&real, "judge:\n").unwrap();
+        let link = dir.path().join("plan").join("config.yaml");
+        fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write(&link, "config.yaml", "judge:\n  model: m\n").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&real).unwrap(), "judge:\n  model: m\n");
+        let names: Vec<_> = fs::read_dir(real.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["config.yaml"]);
+        let fresh = dir.path().join("new").join(".plan").join("config.yaml");
+        write(&fresh, "config.yaml", "x").unwrap();
+        assert_eq!(fs::read_to_string(&fresh).unwrap(), "x");
     }
 
     #[test]

@@ -179,6 +179,20 @@ pub fn run(spec: &Spec) -> Result<Output> {
 
 /// Spawns every command into one new process group (named by the first one's
 /// pid), wired up and drained.
+/// Where `program` is on PATH: the first executable file of that name, as a shell
+/// finds it. An empty PATH entry (the current directory) is skipped: a judge must
+/// not be picked up from whatever directory plan runs in.
+pub fn find_on_path(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join(program))
+        .find(|file| {
+            fs::metadata(file).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
 fn start(spec: &Spec, tails: &Tails, readers: &Sender<()>) -> Result<(Pid, Vec<Child>)> {
     let mut children: Vec<Child> = Vec::with_capacity(spec.commands.len());
     let mut group = None;

@@ -38,7 +38,10 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
         };
         if meta.is_dir() {
             if dot_git.join("HEAD").exists() {
-                return Ok(Some(Repo { root: dir.to_path_buf(), git_dir: dot_git }));
+                return Ok(Some(Repo {
+                    root: dir.to_path_buf(),
+                    git_dir: dot_git,
+                }));
             }
             continue;
         }
@@ -46,8 +49,15 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
             .with_context(|| format!("reading {}", dot_git.display()))?;
         if let Some(target) = text.strip_prefix("gitdir:") {
             let target = Path::new(target.trim());
-            let git_dir = if target.is_absolute() { target.to_path_buf() } else { dir.join(target) };
-            return Ok(Some(Repo { root: dir.to_path_buf(), git_dir }));
+            let git_dir = if target.is_absolute() {
+                target.to_path_buf()
+            } else {
+                dir.join(target)
+            };
+            return Ok(Some(Repo {
+                root: dir.to_path_buf(),
+                git_dir,
+            }));
         }
     }
     Ok(None)

@@ -48,28 +48,54 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             let config = config::load(Some(&repo.root))?;
             let budget = args.budget.unwrap_or(config.loop_budget);
             if budget == 0 {
-                return Err(Exit::usage("a budget of 0 continuations would never continue\n  hint: plan goal --budget 20"));
+                return Err(Exit::usage(
+                    "a budget of 0 continuations would never continue\n  hint: plan goal --budget 20",
+                ));
             }
             let started = clock::now()?.stamp();
-            state.with_loop(|l| *l = Some(Loop { budget, started, ..Loop::default() }))?;
+            state.with_loop(|l| {
+                *l = Some(Loop {
+                    budget,
+                    started,
+                    ..Loop::default()
+                })
+            })?;
             let work = if blocks::has_work(&plan) {
                 "the next agent session to run a hook claims it"
             } else {
                 "note: no goal is active or ready to start, so the first stop ends it"
             };
-            println(&format!("work loop started: up to {budget} continuations; {work}"))?;
+            println(&format!(
+                "work loop started: up to {budget} continuations; {work}"
+            ))?;
         }
         Some(Action::Pause) => {
-            state.with_loop(|l| l.as_mut().filter(|l| l.ended.is_none()).map(|l| l.paused = true))?.ok_or_else(none)?;
+            state
+                .with_loop(|l| {
+                    l.as_mut()
+                        .filter(|l| l.ended.is_none())
+                        .map(|l| l.paused = true)
+                })?
+                .ok_or_else(none)?;
             println("work loop paused; `plan goal resume` continues it")?;
         }
         Some(Action::Resume) => {
-            state.with_loop(|l| l.as_mut().filter(|l| l.ended.is_none()).map(|l| l.paused = false))?.ok_or_else(none)?;
+            state
+                .with_loop(|l| {
+                    l.as_mut()
+                        .filter(|l| l.ended.is_none())
+                        .map(|l| l.paused = false)
+                })?
+                .ok_or_else(none)?;
             println("work loop resumed")?;
         }
         Some(Action::Clear) => {
             let had = state.with_loop(|l| l.take().is_some())?;
-            println(if had { "work loop cleared" } else { "no work loop to clear" })?;
+            println(if had {
+                "work loop cleared"
+            } else {
+                "no work loop to clear"
+            })?;
         }
         Some(Action::Status { json }) => {
             let current = state.peek_loop()?;

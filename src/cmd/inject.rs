@@ -13,7 +13,10 @@ pub struct Args {}
 pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
-    let root = ctx.repo.as_ref().map_or_else(|| ctx.cwd.clone(), |r| r.root.clone());
+    let root = ctx
+        .repo
+        .as_ref()
+        .map_or_else(|| ctx.cwd.clone(), |r| r.root.clone());
     println(hook::injection(&root, &plan).trim_end())?;
     Ok(OK)
 }

@@ -8,6 +8,7 @@ pub mod goal;
 pub mod hook;
 pub mod init;
 pub mod inject;
+pub mod judge;
 pub mod lint;
 pub mod log;
 pub mod next;

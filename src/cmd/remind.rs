@@ -25,11 +25,18 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let every = config::load(Some(&repo.root))?.reminder_every_file_edits;
     let hash = hook::content_hash(src.as_bytes());
     let session = State::new(&repo.git_dir).session(&args.session, |s| s.clone())?;
-    let counted = if session.plan_hash == hash { session.edits } else { 0 };
+    let counted = if session.plan_hash == hash {
+        session.edits
+    } else {
+        0
+    };
     let active = plan.live().any(|g| g.status() == Status::Active);
     if every > 0 && active && counted >= every {
         let t = hook::template(&repo.root, "reminder.md", blocks::REMINDER);
-        println(&blocks::reminder(Templates { reminder: &t, ..Templates::default() }))?;
+        println(&blocks::reminder(Templates {
+            reminder: &t,
+            ..Templates::default()
+        }))?;
     }
     Ok(OK)
 }

@@ -12,7 +12,9 @@ pub struct Args {}
 
 pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     // A status bar must never show an error wall: no plan, no line.
-    let Ok(src) = ctx.store.read() else { return Ok(OK) };
+    let Ok(src) = ctx.store.read() else {
+        return Ok(OK);
+    };
     let plan = crate::plan::model::parse(&src);
     if plan.errors.is_empty() {
         println(&blocks::statusline(&plan))?;

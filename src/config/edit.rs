@@ -333,4 +333,95 @@ loop:
         let err = set("judge: &j\n  model: x\n", "judge", "model", "y").unwrap_err();
         assert!(err.starts_with("`judge:` has `&j` on its line"), "{err}");
     }
+
+    mod lossless {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A valid settings file: sections in any order, each with some of its keys
+        /// in any order, comments and blank lines anywhere, LF or CRLF, with or
+        /// without a final line ending.
+        fn document() -> impl Strategy<Value = String> {
+            let filler = prop::sample::select(vec!["", "# a comment", "  # indented", "#"]);
+            let section = |name: &'static str, keys: Vec<&'static str>| {
+                (
+                    prop::sample::subsequence(keys.clone(), 0..=keys.len()).prop_shuffle(),
+                    prop::collection::vec(filler.clone(), 0..3),
+                    prop::sample::select(vec![2usize, 4]),
+                )
+                    .prop_map(move |(keys, fill, indent)| {
+                        let mut lines = vec![format!("{name}:")];
+                        for (i, key) in keys.iter().enumerate() {
+                            lines.push(format!("{:indent$}{key}", ""));
+                            if let Some(f) = fill.get(i) {
+                                lines.push(f.to_string());
+                            }
+                        }
+                        lines
+                    })
+            };
+            (
+                prop::option::of(section(
+                    "judge",
+                    vec![
+                        "backend: pi",
+                        "model: a  # note",
+                        "timeout_secs: 5",
+                        "command: [x]",
+                    ],
+                )),
+                prop::option::of(section("draft", vec!["model: b", "backend: llm"])),
+                prop::option::of(section("loop", vec!["judge: on", "budget: 3"])),
+                prop::collection::vec(filler, 0..3),
+                any::<bool>(),
+                any::<bool>(),
+            )
+                .prop_map(|(judge, draft, looping, top, crlf, final_eol)| {
+                    let mut blocks: Vec<Vec<String>> =
+                        vec![top.iter().map(|s| s.to_string()).collect()];
+                    blocks.extend([draft, judge, looping].into_iter().flatten());
+                    let lines: Vec<String> = blocks.concat();
+                    let eol = if crlf { "\r\n" } else { "\n" };
+                    let mut text = lines.join(eol);
+                    if final_eol && !text.is_empty() {
+                        text.push_str(eol);
+                    }
+                    text
+                })
+        }
+
+        proptest! {
+            #[test]
+            fn setting_a_key_changes_only_its_line(text in document(), model in "[a-z][a-z0-9-]{0,8}") {
+                let out = set(&text, "judge", "model", &model).unwrap();
+                let config = crate::config::from_text(&out, "t.yaml").unwrap();
+                prop_assert_eq!(config.judge.model.as_deref(), Some(model.as_str()));
+                let before = crate::config::from_text(&text, "t.yaml").unwrap();
+                prop_assert_eq!(config.judge.backend, before.judge.backend);
+                prop_assert_eq!(config.draft, before.draft);
+                prop_assert_eq!(config.loop_budget, before.loop_budget);
+
+                let diff = similar::TextDiff::from_lines(&text, &out);
+                for change in diff.iter_all_changes() {
+                    let line = change.value().trim_end_matches(['\r', '\n']);
+                    match change.tag() {
+                        similar::ChangeTag::Equal => {}
+                        // The old model line, or a last line that gains its ending.
+                        similar::ChangeTag::Delete => prop_assert!(
+                            line.trim_start().starts_with("model: a") || !change.value().ends_with('\n'),
+                            "deleted {:?}", line
+                        ),
+                        similar::ChangeTag::Insert => prop_assert!(
+                            line.trim_start().starts_with("model: ") || line == "judge:"
+                                || text.ends_with(line),
+                            "inserted {:?}", line
+                        ),
+                    }
+                }
+                if text.contains("\r\n") {
+                    prop_assert!(!out.replace("\r\n", "").contains('\n'), "mixed endings: {:?}", out);
+                }
+            }
+        }
+    }
 }

@@ -14,7 +14,9 @@ pub enum Stop {
 }
 
 fn allow(note: impl Into<String>) -> Stop {
-    Stop::Allow { note: Some(note.into()) }
+    Stop::Allow {
+        note: Some(note.into()),
+    }
 }
 
 pub struct Input<'p, 'a> {
@@ -48,17 +50,26 @@ pub fn decide(
         return allow("plan: the work loop is paused; `plan goal resume` continues it");
     }
     if input.host_error {
-        return allow("plan: the turn ended on an error, so the loop lets the agent stop; it continues at the next stop");
+        return allow(
+            "plan: the turn ended on an error, so the loop lets the agent stop; it continues at the next stop",
+        );
     }
     let plan = match input.plan {
         Ok(plan) => plan,
-        Err(why) => return allow(format!("plan: the loop cannot read plan.md ({why}); letting the agent stop")),
+        Err(why) => {
+            return allow(format!(
+                "plan: the loop cannot read plan.md ({why}); letting the agent stop"
+            ));
+        }
     };
     if !blocks::has_work(plan) {
         return end(lp, "no goal is active or ready to start".to_string());
     }
     if lp.used >= lp.budget {
-        let why = format!("its budget of {} continuations is spent (`plan goal` starts a new one)", lp.budget);
+        let why = format!(
+            "its budget of {} continuations is spent (`plan goal` starts a new one)",
+            lp.budget
+        );
         return end(lp, why);
     }
     let stalled = lp.last_hash.as_deref() == Some(input.plan_hash);
@@ -98,12 +109,21 @@ mod tests {
 
     fn run(state: &mut Option<Loop>, src: &str, session: &str, hash: &str) -> Stop {
         let plan = parse(src);
-        let input = Input { session, host_error: false, plan: Ok(&plan), plan_hash: hash, stall_limit: 3 };
+        let input = Input {
+            session,
+            host_error: false,
+            plan: Ok(&plan),
+            plan_hash: hash,
+            stall_limit: 3,
+        };
         decide(state, input, Templates::default(), || None)
     }
 
     fn fresh(budget: u32) -> Option<Loop> {
-        Some(Loop { budget, ..Loop::default() })
+        Some(Loop {
+            budget,
+            ..Loop::default()
+        })
     }
 
     #[test]
@@ -114,7 +134,9 @@ mod tests {
     #[test]
     fn blocks_with_a_continuation_and_claims_the_loop() {
         let mut state = fresh(5);
-        let Stop::Block { reason } = run(&mut state, ACTIVE, "s1", "h1") else { panic!() };
+        let Stop::Block { reason } = run(&mut state, ACTIVE, "s1", "h1") else {
+            panic!()
+        };
         assert!(reason.contains("a (0/1, next: step)"));
         assert!(reason.contains("(Continuation 1 of 5.)"));
         let lp = state.as_ref().unwrap();
@@ -126,31 +148,65 @@ mod tests {
         let mut state = fresh(5);
         run(&mut state, ACTIVE, "s1", "h1");
         let before = state.clone();
-        assert_eq!(run(&mut state, ACTIVE, "s2", "h2"), Stop::Allow { note: None });
+        assert_eq!(
+            run(&mut state, ACTIVE, "s2", "h2"),
+            Stop::Allow { note: None }
+        );
         assert_eq!(state, before);
     }
 
     #[test]
     fn budget_spent_ends_the_loop_and_says_so() {
         let mut state = fresh(2);
-        assert!(matches!(run(&mut state, ACTIVE, "s", "h1"), Stop::Block { .. }));
-        assert!(matches!(run(&mut state, ACTIVE, "s", "h2"), Stop::Block { .. }));
-        let Stop::Allow { note: Some(note) } = run(&mut state, ACTIVE, "s", "h3") else { panic!() };
-        assert!(note.contains("budget of 2 continuations is spent"), "{note}");
+        assert!(matches!(
+            run(&mut state, ACTIVE, "s", "h1"),
+            Stop::Block { .. }
+        ));
+        assert!(matches!(
+            run(&mut state, ACTIVE, "s", "h2"),
+            Stop::Block { .. }
+        ));
+        let Stop::Allow { note: Some(note) } = run(&mut state, ACTIVE, "s", "h3") else {
+            panic!()
+        };
+        assert!(
+            note.contains("budget of 2 continuations is spent"),
+            "{note}"
+        );
         assert!(state.as_ref().unwrap().ended.is_some());
-        assert_eq!(run(&mut state, ACTIVE, "s", "h4"), Stop::Allow { note: None });
+        assert_eq!(
+            run(&mut state, ACTIVE, "s", "h4"),
+            Stop::Allow { note: None }
+        );
     }
 
     #[test]
     fn stall_limit_counts_unchanged_plans_in_a_row() {
         let mut state = fresh(20);
-        assert!(matches!(run(&mut state, ACTIVE, "s", "same"), Stop::Block { .. }));
-        assert!(matches!(run(&mut state, ACTIVE, "s", "same"), Stop::Block { .. }));
+        assert!(matches!(
+            run(&mut state, ACTIVE, "s", "same"),
+            Stop::Block { .. }
+        ));
+        assert!(matches!(
+            run(&mut state, ACTIVE, "s", "same"),
+            Stop::Block { .. }
+        ));
         // A change resets the count.
-        assert!(matches!(run(&mut state, ACTIVE, "s", "new"), Stop::Block { .. }));
-        assert!(matches!(run(&mut state, ACTIVE, "s", "new"), Stop::Block { .. }));
-        assert!(matches!(run(&mut state, ACTIVE, "s", "new"), Stop::Block { .. }));
-        let Stop::Allow { note: Some(note) } = run(&mut state, ACTIVE, "s", "new") else { panic!() };
+        assert!(matches!(
+            run(&mut state, ACTIVE, "s", "new"),
+            Stop::Block { .. }
+        ));
+        assert!(matches!(
+            run(&mut state, ACTIVE, "s", "new"),
+            Stop::Block { .. }
+        ));
+        assert!(matches!(
+            run(&mut state, ACTIVE, "s", "new"),
+            Stop::Block { .. }
+        ));
+        let Stop::Allow { note: Some(note) } = run(&mut state, ACTIVE, "s", "new") else {
+            panic!()
+        };
         assert!(note.contains("stalled: 3 continuations in a row"), "{note}");
     }
 
@@ -158,26 +214,57 @@ mod tests {
     fn all_goals_done_ends_the_loop() {
         let mut state = fresh(5);
         let done = ACTIVE.replace("status: active", "status: done");
-        let Stop::Allow { note: Some(note) } = run(&mut state, &done, "s", "h") else { panic!() };
+        let Stop::Allow { note: Some(note) } = run(&mut state, &done, "s", "h") else {
+            panic!()
+        };
         assert!(note.contains("no goal is active or ready to start"));
     }
 
     #[test]
     fn paused_host_error_unreadable_plan_and_loop_judge_let_go_with_a_note() {
-        let mut state = Some(Loop { paused: true, ..Loop::default() });
-        assert!(matches!(run(&mut state, ACTIVE, "s", "h"), Stop::Allow { note: Some(_) }));
+        let mut state = Some(Loop {
+            paused: true,
+            ..Loop::default()
+        });
+        assert!(matches!(
+            run(&mut state, ACTIVE, "s", "h"),
+            Stop::Allow { note: Some(_) }
+        ));
 
         let plan = parse(ACTIVE);
         let mut state = fresh(5);
-        let input = Input { session: "s", host_error: true, plan: Ok(&plan), plan_hash: "h", stall_limit: 3 };
+        let input = Input {
+            session: "s",
+            host_error: true,
+            plan: Ok(&plan),
+            plan_hash: "h",
+            stall_limit: 3,
+        };
         let out = decide(&mut state, input, Templates::default(), || None);
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("error")));
 
-        let input = Input { session: "s", host_error: false, plan: Err("bad".into()), plan_hash: "h", stall_limit: 3 };
-        assert!(matches!(decide(&mut state, input, Templates::default(), || None), Stop::Allow { note: Some(_) }));
+        let input = Input {
+            session: "s",
+            host_error: false,
+            plan: Err("bad".into()),
+            plan_hash: "h",
+            stall_limit: 3,
+        };
+        assert!(matches!(
+            decide(&mut state, input, Templates::default(), || None),
+            Stop::Allow { note: Some(_) }
+        ));
 
-        let input = Input { session: "s", host_error: false, plan: Ok(&plan), plan_hash: "h", stall_limit: 3 };
-        let out = decide(&mut state, input, Templates::default(), || Some("asked the user a question".into()));
+        let input = Input {
+            session: "s",
+            host_error: false,
+            plan: Ok(&plan),
+            plan_hash: "h",
+            stall_limit: 3,
+        };
+        let out = decide(&mut state, input, Templates::default(), || {
+            Some("asked the user a question".into())
+        });
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("asked the user")));
         assert_eq!(state.as_ref().unwrap().used, 0, "a pause spends no budget");
     }

@@ -32,7 +32,9 @@ pub enum Kind {
 /// The event's kind and the name the host gives it in `hookEventName`.
 pub fn kind(host: Host, event: &str) -> Option<(Kind, &'static str)> {
     Some(match (host, event) {
-        (Host::Claude | Host::Codex | Host::Gemini, "session-start") => (Kind::Start, "SessionStart"),
+        (Host::Claude | Host::Codex | Host::Gemini, "session-start") => {
+            (Kind::Start, "SessionStart")
+        }
         (Host::Claude | Host::Codex, "user-prompt-submit") => (Kind::Prompt, "UserPromptSubmit"),
         (Host::Claude | Host::Codex, "post-tool-use") => (Kind::Tool, "PostToolUse"),
         (Host::Claude | Host::Codex, "pre-compact") => (Kind::Compact, "PreCompact"),
@@ -53,9 +55,13 @@ pub fn kind(host: Host, event: &str) -> Option<(Kind, &'static str)> {
 /// The events each host has, for error messages.
 pub fn events(host: Host) -> &'static str {
     match host {
-        Host::Claude | Host::Codex => "session-start, user-prompt-submit, post-tool-use, pre-compact, stop",
+        Host::Claude | Host::Codex => {
+            "session-start, user-prompt-submit, post-tool-use, pre-compact, stop"
+        }
         Host::Gemini => "session-start, before-agent, after-tool, pre-compress, after-agent",
-        Host::Pi => "session-start, before-agent-start, tool-result, session-before-compact, turn-end",
+        Host::Pi => {
+            "session-start, before-agent-start, tool-result, session-before-compact, turn-end"
+        }
     }
 }
 
@@ -79,29 +85,49 @@ pub struct Input {
 pub fn parse_input(text: &str) -> Result<Input, String> {
     let text = text.trim();
     if text.is_empty() {
-        return Ok(Input { session: "default".into(), ..Input::default() });
+        return Ok(Input {
+            session: "default".into(),
+            ..Input::default()
+        });
     }
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("hook input is not JSON ({e})"))?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| format!("hook input is not JSON ({e})"))?;
     let s = |key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
     let tool_input = v.get("tool_input").or_else(|| v.get("input"));
     let tool_path = tool_input.and_then(|ti| {
-        ["file_path", "path", "notebook_path", "filePath", "absolute_path"]
-            .iter()
-            .find_map(|k| ti.get(*k).and_then(Value::as_str))
-            .map(str::to_string)
+        [
+            "file_path",
+            "path",
+            "notebook_path",
+            "filePath",
+            "absolute_path",
+        ]
+        .iter()
+        .find_map(|k| ti.get(*k).and_then(Value::as_str))
+        .map(str::to_string)
     });
     let stop_reason = s("stop_reason").or_else(|| s("stopReason"));
-    let host_error = v.get("error").is_some_and(|e| !e.is_null() && e != &Value::Bool(false))
+    let host_error = v
+        .get("error")
+        .is_some_and(|e| !e.is_null() && e != &Value::Bool(false))
         || matches!(stop_reason.as_deref(), Some("error" | "aborted"));
     Ok(Input {
-        session: s("session_id").or_else(|| s("sessionId")).filter(|s| !s.is_empty()).unwrap_or_else(|| "default".into()),
+        session: s("session_id")
+            .or_else(|| s("sessionId"))
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "default".into()),
         cwd: s("cwd").map(PathBuf::from),
         source: s("source"),
         tool_name: s("tool_name").or_else(|| s("toolName")),
         tool_path,
         host_error,
-        more_turns: v.get("has_tool_calls").and_then(Value::as_bool).unwrap_or(false),
-        last_message: s("last_assistant_message").or_else(|| s("prompt_response")).or_else(|| s("last_message")),
+        more_turns: v
+            .get("has_tool_calls")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        last_message: s("last_assistant_message")
+            .or_else(|| s("prompt_response"))
+            .or_else(|| s("last_message")),
     })
 }
 
@@ -109,7 +135,9 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
 /// (Edit, Write, MultiEdit, NotebookEdit, apply_patch, write_file, replace, …).
 pub fn edits_files(tool: &str) -> bool {
     let t = tool.to_ascii_lowercase();
-    ["edit", "write", "patch", "replace"].iter().any(|w| t.contains(w))
+    ["edit", "write", "patch", "replace"]
+        .iter()
+        .any(|w| t.contains(w))
 }
 
 /// What plan has to say to the host.
@@ -140,7 +168,9 @@ pub fn render(host: Host, kind: Kind, event: &str, answer: &Answer) -> (String, 
         }),
         (_, Answer::Block(reason)) => json!({ "decision": "block", "reason": reason }),
         // Codex's schemas for events other than Stop may not take systemMessage.
-        (Host::Codex, Answer::Note(text)) if kind != Kind::Stop => return (empty, format!("{text}\n")),
+        (Host::Codex, Answer::Note(text)) if kind != Kind::Stop => {
+            return (empty, format!("{text}\n"));
+        }
         (_, Answer::Note(text)) => json!({ "systemMessage": text }),
     };
     (format!("{out}\n"), String::new())
@@ -160,7 +190,12 @@ mod tests {
         assert_eq!(input.session, "s1");
         assert_eq!(input.tool_path.as_deref(), Some("/r/src/a.rs"));
         assert!(edits_files(input.tool_name.as_deref().unwrap()));
-        assert!(!edits_files("Read") && !edits_files("Bash") && edits_files("apply_patch") && edits_files("write_file"));
+        assert!(
+            !edits_files("Read")
+                && !edits_files("Bash")
+                && edits_files("apply_patch")
+                && edits_files("write_file")
+        );
     }
 
     #[test]
@@ -172,19 +207,37 @@ mod tests {
     #[test]
     fn answers_per_host() {
         let ctx = Answer::Context("block".into());
-        let claude: Value = serde_json::from_str(&render(Host::Claude, Kind::Start, "SessionStart", &ctx).0).unwrap();
+        let claude: Value =
+            serde_json::from_str(&render(Host::Claude, Kind::Start, "SessionStart", &ctx).0)
+                .unwrap();
         assert_eq!(
             claude,
             json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "block"}})
         );
-        assert_eq!(render(Host::Pi, Kind::Prompt, "x", &ctx).0, "{\"message\":\"block\"}\n");
+        assert_eq!(
+            render(Host::Pi, Kind::Prompt, "x", &ctx).0,
+            "{\"message\":\"block\"}\n"
+        );
         let stop = Answer::Block("go on".into());
-        let codex: Value = serde_json::from_str(&render(Host::Codex, Kind::Stop, "Stop", &stop).0).unwrap();
+        let codex: Value =
+            serde_json::from_str(&render(Host::Codex, Kind::Stop, "Stop", &stop).0).unwrap();
         assert_eq!(codex, json!({"decision": "block", "reason": "go on"}));
         let note = Answer::Note("why".into());
-        assert_eq!(render(Host::Codex, Kind::Tool, "PostToolUse", &note), (String::new(), "why\n".into()));
-        assert_eq!(render(Host::Codex, Kind::Stop, "Stop", &note).0, "{\"systemMessage\":\"why\"}\n");
-        assert_eq!(render(Host::Gemini, Kind::Tool, "AfterTool", &Answer::Nothing).0, "{}");
-        assert_eq!(render(Host::Claude, Kind::Tool, "PostToolUse", &Answer::Nothing).0, "");
+        assert_eq!(
+            render(Host::Codex, Kind::Tool, "PostToolUse", &note),
+            (String::new(), "why\n".into())
+        );
+        assert_eq!(
+            render(Host::Codex, Kind::Stop, "Stop", &note).0,
+            "{\"systemMessage\":\"why\"}\n"
+        );
+        assert_eq!(
+            render(Host::Gemini, Kind::Tool, "AfterTool", &Answer::Nothing).0,
+            "{}"
+        );
+        assert_eq!(
+            render(Host::Claude, Kind::Tool, "PostToolUse", &Answer::Nothing).0,
+            ""
+        );
     }
 }

@@ -31,12 +31,18 @@ pub struct Place {
 /// The repository and plan file for a hook running in `cwd`; `None` when there is
 /// no repository or no plan there (nothing to do).
 pub fn place(cwd: &Path) -> Result<Option<Place>> {
-    let Some(repo) = git::discover(cwd)? else { return Ok(None) };
+    let Some(repo) = git::discover(cwd)? else {
+        return Ok(None);
+    };
     let plan_path = match std::env::var_os("PLAN_FILE").filter(|v| !v.is_empty()) {
         Some(file) => cwd.join(file),
         None => repo.root.join("plan.md"),
     };
-    Ok(Some(Place { root: repo.root, git_dir: repo.git_dir, plan_path }))
+    Ok(Some(Place {
+        root: repo.root,
+        git_dir: repo.git_dir,
+        plan_path,
+    }))
 }
 
 /// A cheap, stable hash of plan.md's bytes: state only compares it with itself.
@@ -48,12 +54,17 @@ pub fn content_hash(bytes: &[u8]) -> String {
 
 /// The repository's override of a prompt, else the embedded one.
 pub fn template(root: &Path, name: &str, embedded: &'static str) -> String {
-    std::fs::read_to_string(root.join(".plan/prompts").join(name)).unwrap_or_else(|_| embedded.to_string())
+    std::fs::read_to_string(root.join(".plan/prompts").join(name))
+        .unwrap_or_else(|_| embedded.to_string())
 }
 
 pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
-    let (kind, _) = host::kind(host, event)
-        .with_context(|| format!("unknown {host:?} hook event \"{event}\" (expected {})", host::events(host)))?;
+    let (kind, _) = host::kind(host, event).with_context(|| {
+        format!(
+            "unknown {host:?} hook event \"{event}\" (expected {})",
+            host::events(host)
+        )
+    })?;
     let input = host::parse_input(stdin).map_err(anyhow::Error::msg)?;
     if kind == Kind::Stop && input.more_turns {
         return Ok(Answer::Nothing);
@@ -62,7 +73,9 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         Some(dir) if dir.is_dir() => dir.clone(),
         _ => std::env::current_dir().context("reading the current directory")?,
     };
-    let Some(place) = place(&cwd)? else { return Ok(Answer::Nothing) };
+    let Some(place) = place(&cwd)? else {
+        return Ok(Answer::Nothing);
+    };
     let src = match std::fs::read_to_string(&place.plan_path) {
         Ok(src) => src,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Answer::Nothing),
@@ -74,7 +87,10 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     let plan = parse(&src);
     let broken = (!plan.errors.is_empty()).then(|| {
         let first = &plan.errors[0];
-        format!("plan.md:{}: {} (run `plan lint`)", first.line, first.message)
+        format!(
+            "plan.md:{}: {} (run `plan lint`)",
+            first.line, first.message
+        )
     });
     match kind {
         Kind::Start => {
@@ -82,7 +98,9 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 state.prune();
             }
             if let Some(why) = broken {
-                return Ok(Answer::Note(format!("plan: plan.md has format errors, nothing injected: {why}")));
+                return Ok(Answer::Note(format!(
+                    "plan: plan.md has format errors, nothing injected: {why}"
+                )));
             }
             let block = injection(&place.root, &plan);
             let block_hash = content_hash(block.as_bytes());
@@ -108,11 +126,18 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 s.injected = Some(block_hash);
                 due
             })?;
-            Ok(if due { Answer::Context(block) } else { Answer::Nothing })
+            Ok(if due {
+                Answer::Context(block)
+            } else {
+                Answer::Nothing
+            })
         }
         Kind::Tool => {
             let is_edit = input.tool_name.as_deref().is_some_and(host::edits_files);
-            let to_plan = input.tool_path.as_deref().is_some_and(|p| same_file(&cwd, p, &place.plan_path));
+            let to_plan = input
+                .tool_path
+                .as_deref()
+                .is_some_and(|p| same_file(&cwd, p, &place.plan_path));
             let every = config.reminder_every_file_edits;
             let active = plan.live().any(|g| g.status() == Status::Active);
             let remind = state.session(&input.session, |s| {
@@ -143,7 +168,13 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             })?;
             if host == Host::Pi && broken.is_none() {
                 let t = template(&place.root, "skeleton.md", blocks::SKELETON);
-                return Ok(Answer::Context(blocks::skeleton(&plan, Templates { skeleton: &t, ..Templates::default() })));
+                return Ok(Answer::Context(blocks::skeleton(
+                    &plan,
+                    Templates {
+                        skeleton: &t,
+                        ..Templates::default()
+                    },
+                )));
             }
             Ok(Answer::Nothing)
         }
@@ -154,12 +185,21 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
 pub fn injection(root: &Path, plan: &Plan<'_>) -> String {
     let injection = template(root, "injection.md", blocks::INJECTION);
     let idle = template(root, "injection_idle.md", blocks::INJECTION_IDLE);
-    blocks::injection(plan, Templates { injection: &injection, injection_idle: &idle, ..Templates::default() })
+    blocks::injection(
+        plan,
+        Templates {
+            injection: &injection,
+            injection_idle: &idle,
+            ..Templates::default()
+        },
+    )
 }
 
 /// The first session whose hook sees a new loop claims it.
 fn claim(state: &State, session: &str) -> Result<()> {
-    let unclaimed = state.peek_loop()?.is_some_and(|l| l.owner.is_none() && l.ended.is_none());
+    let unclaimed = state
+        .peek_loop()?
+        .is_some_and(|l| l.owner.is_none() && l.ended.is_none());
     if unclaimed {
         state.with_loop(|l| {
             if let Some(l) = l.as_mut().filter(|l| l.owner.is_none()) {
@@ -180,14 +220,24 @@ fn stop(
     hash: &str,
 ) -> Result<Answer> {
     // Asked before taking the lock: a model call must not hold up other hooks.
-    let running = state.peek_loop()?.is_some_and(|l| l.running() && l.owner.as_deref().is_none_or(|o| o == input.session));
+    let running = state
+        .peek_loop()?
+        .is_some_and(|l| l.running() && l.owner.as_deref().is_none_or(|o| o == input.session));
     let pause = if config.loop_judge && running && broken.is_none() && blocks::has_work(plan) {
-        loop_judge(place, config, plan, input.last_message.as_deref().unwrap_or(""))
+        loop_judge(
+            place,
+            config,
+            plan,
+            input.last_message.as_deref().unwrap_or(""),
+        )
     } else {
         None
     };
     let continuation = template(&place.root, "continuation.md", blocks::CONTINUATION);
-    let templates = Templates { continuation: &continuation, ..Templates::default() };
+    let templates = Templates {
+        continuation: &continuation,
+        ..Templates::default()
+    };
     let decision = state.with_loop(|lp| {
         let input = guard::Input {
             session: &input.session,
@@ -225,20 +275,47 @@ fn loop_judge(place: &Place, config: &Config, plan: &Plan<'_>, message: &str) ->
         command: config.judge.command.clone(),
         timeout: LOOP_JUDGE_TIMEOUT.min(Duration::from_secs(config.judge.timeout_secs)),
     };
-    let goals: Vec<String> = plan.live().filter(|g| g.status() == Status::Active).map(|g| g.id.to_string()).collect();
-    let tail: String = message.chars().rev().take(4000).collect::<Vec<_>>().into_iter().rev().collect();
-    let prompt = fill(&template(&place.root, "loop_judge.md", LOOP_JUDGE), |name| match name {
-        "goals" => Some(goals.join(", ")),
-        "message" => Some(tail.clone()),
-        _ => None,
-    });
+    let goals: Vec<String> = plan
+        .live()
+        .filter(|g| g.status() == Status::Active)
+        .map(|g| g.id.to_string())
+        .collect();
+    let tail: String = message
+        .chars()
+        .rev()
+        .take(4000)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let prompt = fill(
+        &template(&place.root, "loop_judge.md", LOOP_JUDGE),
+        |name| match name {
+            "goals" => Some(goals.join(", ")),
+            "message" => Some(tail.clone()),
+            _ => None,
+        },
+    );
     let answer = judge_run::ask(&judge, &place.root, &prompt, "").ok()?;
-    let line = answer.lines().rev().map(str::trim).find(|l| !l.is_empty())?;
-    let reason = line.strip_prefix("PAUSE")?.trim_start_matches([':', ' ']).trim();
-    Some(if reason.is_empty() { "no reason given".to_string() } else { reason.to_string() })
+    let line = answer
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    let reason = line
+        .strip_prefix("PAUSE")?
+        .trim_start_matches([':', ' '])
+        .trim();
+    Some(if reason.is_empty() {
+        "no reason given".to_string()
+    } else {
+        reason.to_string()
+    })
 }
 
 fn same_file(cwd: &Path, given: &str, plan: &Path) -> bool {
     let given = cwd.join(given);
-    given == plan || (given.file_name() == plan.file_name() && std::fs::canonicalize(&given).ok() == std::fs::canonicalize(plan).ok())
+    given == plan
+        || (given.file_name() == plan.file_name()
+            && std::fs::canonicalize(&given).ok() == std::fs::canonicalize(plan).ok())
 }

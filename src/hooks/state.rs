@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 /// Session files untouched this long are removed at the next session start.
 const SESSION_TTL: Duration = Duration::from_secs(14 * 24 * 3600);
@@ -75,11 +75,14 @@ pub struct State {
 
 impl State {
     pub fn new(git_dir: &Path) -> State {
-        State { dir: git_dir.join("plan") }
+        State {
+            dir: git_dir.join("plan"),
+        }
     }
 
     fn lock(&self) -> Result<File> {
-        fs::create_dir_all(&self.dir).with_context(|| format!("creating {}", self.dir.display()))?;
+        fs::create_dir_all(&self.dir)
+            .with_context(|| format!("creating {}", self.dir.display()))?;
         let path = self.dir.join("state.lock");
         let file = OpenOptions::new()
             .create(true)
@@ -87,12 +90,15 @@ impl State {
             .write(true)
             .open(&path)
             .with_context(|| format!("opening {}", path.display()))?;
-        file.lock().with_context(|| format!("locking {}", path.display()))?;
+        file.lock()
+            .with_context(|| format!("locking {}", path.display()))?;
         Ok(file)
     }
 
     fn session_path(&self, id: &str) -> PathBuf {
-        self.dir.join("sessions").join(format!("{}.json", file_name(id)))
+        self.dir
+            .join("sessions")
+            .join(format!("{}.json", file_name(id)))
     }
 
     fn loop_path(&self) -> PathBuf {
@@ -130,7 +136,9 @@ impl State {
 
     /// Removes session files nobody touched in two weeks.
     pub fn prune(&self) {
-        let Ok(entries) = fs::read_dir(self.dir.join("sessions")) else { return };
+        let Ok(entries) = fs::read_dir(self.dir.join("sessions")) else {
+            return;
+        };
         let now = SystemTime::now();
         for entry in entries.flatten() {
             let old = entry
@@ -170,9 +178,11 @@ fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<T>> {
 fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let dir = path.parent().expect("state files live in a directory");
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("writing in {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("writing in {}", dir.display()))?;
     tmp.write_all(&serde_json::to_vec_pretty(value)?)?;
-    tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
 
@@ -180,7 +190,9 @@ fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 fn file_name(id: &str) -> String {
     let safe = !id.is_empty()
         && id.len() <= 80
-        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
         && !id.starts_with('.');
     if safe {
         id.to_string()
@@ -206,7 +218,11 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
-        assert!(names.iter().all(|n| !n.contains('/') && n.ends_with(".json")));
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.contains('/') && n.ends_with(".json"))
+        );
         assert_eq!(names.len(), 2);
     }
 
@@ -215,7 +231,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let state = State::new(dir.path());
         assert_eq!(state.peek_loop().unwrap(), None);
-        state.with_loop(|l| *l = Some(Loop { budget: 3, ..Loop::default() })).unwrap();
+        state
+            .with_loop(|l| {
+                *l = Some(Loop {
+                    budget: 3,
+                    ..Loop::default()
+                })
+            })
+            .unwrap();
         assert_eq!(state.peek_loop().unwrap().unwrap().budget, 3);
         state.with_loop(|l| *l = None).unwrap();
         assert_eq!(state.peek_loop().unwrap(), None);

@@ -63,6 +63,14 @@ pub fn auto_order() -> [Backend; 5] {
     ]
 }
 
+/// The backend `auto` picks: the first in `auto_order` whose program `find` locates,
+/// with where it is. `find` is the PATH search, passed in to keep this file pure.
+pub fn resolve_auto(find: impl Fn(&str) -> Option<PathBuf>) -> Option<(Backend, PathBuf)> {
+    auto_order()
+        .into_iter()
+        .find_map(|b| Some((b, find(b.program()?)?)))
+}
+
 impl fmt::Display for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -287,6 +295,12 @@ mod tests {
         assert_eq!(Backend::Command.program(), None);
         assert_eq!(Backend::None.program(), None);
         assert_eq!(Backend::Gemini.program(), Some("gemini"));
+        let found = |p: &str| (p == "pi" || p == "llm").then(|| PathBuf::from(format!("/bin/{p}")));
+        assert_eq!(
+            resolve_auto(found),
+            Some((Backend::Pi, PathBuf::from("/bin/pi")))
+        );
+        assert_eq!(resolve_auto(|_| None), None);
     }
 
     #[test]

@@ -81,18 +81,30 @@ fn spawn(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Raw> 
     })?;
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    let last_message = inv.reads_last_message.as_ref().and_then(|p| std::fs::read_to_string(p).ok());
+    let last_message = inv
+        .reads_last_message
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok());
     // The prompt is in the transcript already; the recorded command leaves it out.
     if inv.prompt_arg {
         argv.pop();
     }
-    Ok(Raw { argv, output, stdout, stderr, last_message })
+    Ok(Raw {
+        argv,
+        output,
+        stdout,
+        stderr,
+        last_message,
+    })
 }
 
 /// Why a run gave no usable answer, if it did not finish cleanly.
 fn failure(judge: &Judge, output: &exec::Output) -> Option<String> {
     if output.timed_out {
-        Some(format!("the judge timed out after {}s", judge.timeout.as_secs()))
+        Some(format!(
+            "the judge timed out after {}s",
+            judge.timeout.as_secs()
+        ))
     } else if let Some(signal) = output.signal() {
         Some(format!("the judge was killed by signal {signal}"))
     } else if !output.success() {
@@ -110,7 +122,13 @@ pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Ans
         Some(reason) => Verdict::NoVerdict { reason },
         None => verdict::parse(judge.backend, &raw.stdout, raw.last_message.as_deref()),
     };
-    Ok(Answer { verdict, argv: raw.argv, stdout: raw.stdout, stderr: raw.stderr, last_message: raw.last_message })
+    Ok(Answer {
+        verdict,
+        argv: raw.argv,
+        stdout: raw.stdout,
+        stderr: raw.stderr,
+        last_message: raw.last_message,
+    })
 }
 
 /// Runs a backend on a prompt and returns its answer's text (the loop judge).
@@ -125,18 +143,5 @@ pub fn ask(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Str
 
 /// The first of claude, codex, pi, gemini, llm on PATH, for `judge.backend: auto`.
 pub fn auto_backend() -> Option<Backend> {
-    super::backend::auto_order()
-        .into_iter()
-        .find(|b| b.program().is_some_and(|p| find_on_path(p).is_some()))
-}
-
-/// Where `program` is on PATH, if it is there and executable.
-pub fn find_on_path(program: &str) -> Option<std::path::PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|p| {
-            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
+    super::backend::resolve_auto(exec::find_on_path).map(|(backend, _)| backend)
 }

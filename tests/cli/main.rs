@@ -2,6 +2,7 @@
 //! git repositories.
 
 mod complete;
+mod config;
 mod core;
 mod files;
 mod readme;

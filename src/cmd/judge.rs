@@ -1,0 +1,341 @@
+//! `plan judge`: the sign-off judge the settings give — backend (and what `auto` finds
+//! on PATH right now), model, timeout, and the file each came from — and `plan judge
+//! model|backend` to set one, editing only that line of a settings file.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::app::println;
+use crate::config::{self, BackendChoice, Config, ModelConfig, Source, edit};
+use crate::exec;
+use crate::exit::{Exit, OK};
+use crate::git::Repo;
+use crate::judge::backend::{self, Backend};
+
+/// Show the sign-off judge (backend, model, timeout and where each is set), or set it
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    pub set: Option<Set>,
+    /// Print it as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Set {
+    Model(ModelArgs),
+    Backend(BackendArgs),
+}
+
+/// Set the judge's model in .plan/config.yaml; `none` or --clear: the backend's default
+#[derive(Debug, clap::Args)]
+pub struct ModelArgs {
+    /// The model as the backend names it, e.g. claude-opus-4 or gpt-5
+    #[arg(value_name = "REF", required_unless_present = "clear")]
+    pub model: Option<String>,
+    /// Go back to the backend's default model
+    #[arg(long, conflicts_with = "model")]
+    pub clear: bool,
+    /// Set it in your settings (~/.config/plan/config.yaml), not the repository's
+    #[arg(long)]
+    pub global: bool,
+}
+
+/// Set the judge's backend in .plan/config.yaml
+#[derive(Debug, clap::Args)]
+pub struct BackendArgs {
+    /// auto, claude, codex, pi, gemini, llm, command or none; auto takes the first of
+    /// claude, codex, pi, gemini and llm found on PATH
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Set it in your settings (~/.config/plan/config.yaml), not the repository's
+    #[arg(long)]
+    pub global: bool,
+}
+
+const NO_REPO: &str = "not inside a git repository\n  hint: the judge's settings are in .plan/config.yaml at the repository root; with --global, `plan judge model` and `plan judge backend` set yours";
+
+pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
+    match args.set {
+        None => show(repo.ok_or_else(|| Exit::env(NO_REPO))?, args.json),
+        Some(Set::Model(a)) => {
+            let model = match (a.clear, a.model) {
+                (true, _) | (_, None) => None,
+                (false, Some(m)) if m.trim() == "none" => None,
+                (false, Some(m)) if m.trim().is_empty() => {
+                    return Err(Exit::usage(
+                        "the model is empty\n  hint: `plan judge model --clear` goes back to the backend's default",
+                    ));
+                }
+                (false, Some(m)) => Some(m.trim().to_string()),
+            };
+            let shown = match &model {
+                Some(m) => m.clone(),
+                None => "null (the backend's default)".to_string(),
+            };
+            let setting = Setting {
+                key: "model",
+                yaml: edit::scalar(model.as_deref()),
+                shown,
+                took: &|c: &Config| c.judge.model == model,
+            };
+            set(repo, a.global, setting)
+        }
+        Some(Set::Backend(a)) => {
+            let choice: BackendChoice = a.name.trim().parse().map_err(|message| {
+                Exit::usage(format!(
+                    "{message}\n  hint: auto takes the first of claude, codex, pi, gemini and llm found on PATH"
+                ))
+            })?;
+            let setting = Setting {
+                key: "backend",
+                yaml: edit::scalar(Some(choice.as_str())),
+                shown: choice.to_string(),
+                took: &|c: &Config| c.judge.backend == choice,
+            };
+            set(repo, a.global, setting)
+        }
+    }
+}
+
+/// `plan judge --json`, keys in reading order.
+#[derive(Serialize)]
+struct View<'a> {
+    backend: &'a str,
+    /// What would run: the backend and its program; null when nothing would.
+    resolved: serde_json::Value,
+    model: Option<&'a str>,
+    command: &'a [String],
+    timeout_secs: u64,
+    sources: ViewSources,
+    files: ViewFiles,
+}
+
+#[derive(Serialize)]
+struct ViewSources {
+    backend: Source,
+    model: Source,
+    command: Source,
+    timeout_secs: Source,
+}
+
+#[derive(Serialize)]
+struct ViewFiles {
+    repo: PathBuf,
+    user: Option<PathBuf>,
+}
+
+/// What the backend setting comes to on this machine, now.
+enum Runs {
+    /// A backend with a program: where PATH has it, if anywhere.
+    Program(Backend, Option<PathBuf>),
+    /// `auto` found none of its programs.
+    NoneFound,
+    /// The configured argv.
+    Command,
+    /// No judge.
+    Nothing,
+}
+
+impl Runs {
+    fn of(judge: &ModelConfig) -> Runs {
+        match judge.backend {
+            BackendChoice::Auto => match backend::resolve_auto(exec::find_on_path) {
+                Some((b, path)) => Runs::Program(b, Some(path)),
+                None => Runs::NoneFound,
+            },
+            BackendChoice::Fixed(Backend::Command) => Runs::Command,
+            BackendChoice::Fixed(Backend::None) => Runs::Nothing,
+            BackendChoice::Fixed(b) => Runs::Program(b, b.program().and_then(exec::find_on_path)),
+        }
+    }
+}
+
+fn show(repo: &Repo, json: bool) -> Result<u8> {
+    let (config, sources) = config::load_with_sources(Some(&repo.root))?;
+    let judge = &config.judge;
+    let user = config::user_file();
+    let from = |key: &str| match sources.get(key) {
+        Source::Default => "default".to_string(),
+        Source::Repo => config::REPO_NAME.to_string(),
+        Source::User => user
+            .as_deref()
+            .map_or_else(String::new, config::display_path),
+    };
+    let runs = Runs::of(judge);
+    if json {
+        let resolved = match &runs {
+            Runs::Program(b, path) => json!({"backend": b.as_str(), "program": path}),
+            Runs::Command => json!({"backend": "command", "program": judge.command.first()}),
+            Runs::NoneFound | Runs::Nothing => serde_json::Value::Null,
+        };
+        let view = View {
+            backend: judge.backend.as_str(),
+            resolved,
+            model: judge.model.as_deref(),
+            command: &judge.command,
+            timeout_secs: judge.timeout_secs,
+            sources: ViewSources {
+                backend: sources.get("judge.backend"),
+                model: sources.get("judge.model"),
+                command: sources.get("judge.command"),
+                timeout_secs: sources.get("judge.timeout_secs"),
+            },
+            files: ViewFiles {
+                repo: config::repo_file(&repo.root),
+                user,
+            },
+        };
+        println(&serde_json::to_string_pretty(&view)?)?;
+        return Ok(OK);
+    }
+
+    let backend = match (&judge.backend, &runs) {
+        (BackendChoice::Auto, Runs::Program(b, Some(path))) => {
+            format!("auto → {b} ({})", path.display())
+        }
+        (BackendChoice::Auto, _) => "auto → none found".to_string(),
+        (_, Runs::Program(b, Some(path))) => format!("{b} ({})", path.display()),
+        (_, Runs::Program(b, None)) => format!("{b} (not found on PATH)"),
+        (choice, _) => choice.to_string(),
+    };
+    let mut rows = vec![("backend", backend, from("judge.backend"))];
+    if matches!(runs, Runs::Command) {
+        let argv = match judge.command.is_empty() {
+            true => "[] (empty: set judge.command to the judge's argv)".to_string(),
+            false => {
+                let words: Vec<String> = judge
+                    .command
+                    .iter()
+                    .map(|w| serde_json::Value::from(w.as_str()).to_string())
+                    .collect();
+                format!("[{}]", words.join(", "))
+            }
+        };
+        rows.push(("command", argv, from("judge.command")));
+    }
+    let model = match (&judge.model, &runs) {
+        (Some(model), Runs::Command) => format!("{model} (not passed to a command judge)"),
+        (Some(model), _) => model.clone(),
+        (None, _) => "the backend's default".to_string(),
+    };
+    rows.push(("model", model, from("judge.model")));
+    rows.push((
+        "timeout",
+        format!("{}s", judge.timeout_secs),
+        from("judge.timeout_secs"),
+    ));
+    let width = rows
+        .iter()
+        .map(|(_, v, _)| v.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out: Vec<String> = rows
+        .iter()
+        .map(|(label, value, source)| {
+            let pad = width - value.chars().count();
+            format!("{label:<8} {value}{:pad$}  {source}", "")
+        })
+        .collect();
+    if matches!(runs, Runs::NoneFound) {
+        let names: Vec<&str> = backend::auto_order().iter().map(|b| b.as_str()).collect();
+        out.push(format!(
+            "none found: `plan complete --judge none` skips the judge, or install one of {}",
+            names.join(", ")
+        ));
+    }
+    println(&out.join("\n"))?;
+    Ok(OK)
+}
+
+/// One `judge.KEY` to write, and how to tell the edited file says it.
+struct Setting<'a> {
+    key: &'static str,
+    yaml: String,
+    shown: String,
+    took: &'a dyn Fn(&Config) -> bool,
+}
+
+fn set(repo: Option<&Repo>, global: bool, setting: Setting<'_>) -> Result<u8> {
+    let (path, name) = match (global, repo) {
+        (true, _) => {
+            let path = config::user_file().ok_or_else(|| {
+                Exit::env(
+                    "cannot tell where your settings go: neither XDG_CONFIG_HOME nor HOME is set\n  hint: set HOME, or leave out --global to set the repository's",
+                )
+            })?;
+            let name = config::display_path(&path);
+            (path, name)
+        }
+        (false, Some(repo)) => (config::repo_file(&repo.root), config::REPO_NAME.to_string()),
+        (false, None) => return Err(Exit::env(NO_REPO)),
+    };
+    let key = setting.key;
+    let text = config::read_text(&path, &name)?.unwrap_or_default();
+    // A file that does not load is not edited: its error says what to fix first.
+    config::from_text(&text, &name)?;
+    let by_hand = format!("hint: set `{key}:` under `judge:` in {name} by hand");
+    let edited = edit::set(&text, "judge", key, &setting.yaml)
+        .map_err(|why| Exit::usage(format!("{name}: cannot set judge.{key}: {why}")))?;
+    match config::from_text(&edited, &name) {
+        Ok(config) if (setting.took)(&config) => {}
+        Ok(_) => {
+            return Err(Exit::usage(format!(
+                "{name}: editing the file line by line did not set judge.{key}; nothing was written\n  {by_hand}"
+            )));
+        }
+        Err(e) => {
+            let why = e.to_string();
+            let first = why.lines().next().unwrap_or_default();
+            return Err(Exit::usage(format!(
+                "{name}: setting judge.{key} line by line would break the file ({first}); nothing was written\n  {by_hand}"
+            )));
+        }
+    }
+    if edited != text {
+        config::write(&path, &name, &edited)?;
+    }
+    let mut out = vec![format!("set judge.{key} to {} in {name}", setting.shown)];
+    out.extend(notes(repo, global, key));
+    println(&out.join("\n"))?;
+    Ok(OK)
+}
+
+/// What the person should know after a write: a repository value that still wins, a
+/// command backend without a command, a backend not on PATH.
+fn notes(repo: Option<&Repo>, global: bool, key: &str) -> Vec<String> {
+    let Ok((config, sources)) = config::load_with_sources(repo.map(|r| r.root.as_path())) else {
+        return Vec::new();
+    };
+    let judge = &config.judge;
+    let mut notes = Vec::new();
+    if global && repo.is_some() && sources.get(&format!("judge.{key}")) == Source::Repo {
+        let value = match key {
+            "model" => judge.model.as_deref().unwrap_or("null").to_string(),
+            _ => judge.backend.to_string(),
+        };
+        notes.push(format!(
+            "note: {} sets judge.{key} to {value}, and the repository's file wins here",
+            config::REPO_NAME
+        ));
+    }
+    if key == "backend" {
+        match Runs::of(judge) {
+            Runs::Command if judge.command.is_empty() => notes.push(
+                "note: judge.command is empty; set it to the judge's argv, e.g. `command: [\"./judge.sh\"]` under `judge:`".to_string(),
+            ),
+            Runs::Program(b, None) => notes.push(format!("note: {b} is not on PATH")),
+            Runs::NoneFound => notes.push(format!(
+                "note: none of {} is on PATH",
+                backend::auto_order().map(Backend::as_str).join(", ")
+            )),
+            _ => {}
+        }
+    }
+    notes
+}

@@ -1,0 +1,283 @@
+//! Settings and `plan judge`: what it shows and from which file, what `plan judge
+//! model|backend` writes (and keeps), and how a bad settings file is reported.
+
+use std::path::Path;
+
+use crate::util::Test;
+
+/// A test whose PATH is one empty directory, so `auto` finds only what a test puts
+/// there.
+fn hermetic(t: Test) -> Test {
+    let bin = t.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let bin = bin.display().to_string();
+    t.env("PATH", &bin)
+}
+
+fn fake_program(t: &Test, name: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = t.dir.path().join("bin").join(name);
+    std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn home(t: &Test) -> std::path::PathBuf {
+    t.dir.path().join("home")
+}
+
+fn write_user_config(t: &Test, text: &str) {
+    let dir = home(t).join(".config").join("plan");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.yaml"), text).unwrap();
+}
+
+fn read_user_config(t: &Test) -> String {
+    std::fs::read_to_string(home(t).join(".config/plan/config.yaml")).unwrap()
+}
+
+#[test]
+fn judge_shows_the_defaults_and_that_no_judge_was_found() {
+    let t = hermetic(Test::new());
+    insta::assert_snapshot!(t.ok(&["judge"]).stdout, @"
+    backend  auto → none found      default
+    model    the backend's default  default
+    timeout  600s                   default
+    none found: `plan complete --judge none` skips the judge, or install one of claude, codex, pi, gemini, llm
+    ");
+}
+
+#[test]
+fn auto_takes_the_first_agent_on_path() {
+    let t = hermetic(Test::new());
+    fake_program(&t, "llm");
+    fake_program(&t, "pi");
+    let run = t.ok(&["judge"]);
+    let pi = t.dir.path().join("bin").join("pi");
+    assert_eq!(
+        run.stdout.lines().next().unwrap(),
+        format!("backend  auto → pi ({})  default", pi.display())
+    );
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+}
+
+#[test]
+fn the_repository_file_wins_over_the_users_key_by_key() {
+    let t = hermetic(Test::new());
+    write_user_config(
+        &t,
+        "judge:\n  backend: codex\n  model: user-model\n  timeout_secs: 120\n",
+    );
+    t.write(".plan/config.yaml", "judge:\n  model: repo-model\n");
+    insta::assert_snapshot!(t.ok(&["judge"]).stdout, @"
+    backend  codex (not found on PATH)  ~/.config/plan/config.yaml
+    model    repo-model                 .plan/config.yaml
+    timeout  120s                       ~/.config/plan/config.yaml
+    ");
+    let json = t.ok(&["judge", "--json"]).json();
+    assert_eq!(json["backend"], "codex");
+    assert_eq!(json["resolved"]["backend"], "codex");
+    assert_eq!(json["resolved"]["program"], serde_json::Value::Null);
+    assert_eq!(json["model"], "repo-model");
+    assert_eq!(json["timeout_secs"], 120);
+    assert_eq!(json["sources"]["backend"], "user");
+    assert_eq!(json["sources"]["model"], "repo");
+    assert_eq!(json["sources"]["command"], "default");
+    assert_eq!(
+        json["files"]["repo"],
+        t.root().join(".plan/config.yaml").display().to_string()
+    );
+}
+
+#[test]
+fn xdg_config_home_holds_the_users_file_when_set() {
+    let xdg = tempfile::tempdir().unwrap();
+    let t = hermetic(Test::new()).env("XDG_CONFIG_HOME", &xdg.path().display().to_string());
+    let dir = xdg.path().join("plan");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.yaml"), "judge:\n  timeout_secs: 42\n").unwrap();
+    write_user_config(&t, "judge:\n  timeout_secs: 7\n");
+    let json = t.ok(&["judge", "--json"]).json();
+    assert_eq!(json["timeout_secs"], 42);
+    t.ok(&["judge", "model", "--global", "m"]);
+    assert!(
+        std::fs::read_to_string(dir.join("config.yaml"))
+            .unwrap()
+            .contains("  model: m\n")
+    );
+}
+
+#[test]
+fn judge_model_persists_to_the_repository_file_keeping_the_rest() {
+    let t = hermetic(Test::new());
+    let before = "# The team's judge. Ask before changing.\njudge:\n  backend: claude  # team default\n\nloop:\n  budget: 9\n";
+    t.write(".plan/config.yaml", before);
+    let run = t.ok(&["judge", "model", "claude-opus-4"]);
+    insta::assert_snapshot!(run.stdout, @"set judge.model to claude-opus-4 in .plan/config.yaml");
+    assert_eq!(
+        t.read(".plan/config.yaml"),
+        before.replace("team default\n", "team default\n  model: claude-opus-4\n")
+    );
+    insta::assert_snapshot!(t.ok(&["judge"]).stdout, @"
+    backend  claude (not found on PATH)  .plan/config.yaml
+    model    claude-opus-4               .plan/config.yaml
+    timeout  600s                        default
+    ");
+    t.ok(&["judge", "model", "gpt-5"]);
+    assert!(t.read(".plan/config.yaml").contains("  model: gpt-5\n"));
+}
+
+#[test]
+fn judge_model_creates_the_file_and_clears_back_to_null() {
+    let t = hermetic(Test::new());
+    t.ok(&["judge", "model", "anthropic/claude-sonnet-4"]);
+    assert_eq!(
+        t.read(".plan/config.yaml"),
+        "judge:\n  model: anthropic/claude-sonnet-4\n"
+    );
+    insta::assert_snapshot!(t.ok(&["judge", "model", "--clear"]).stdout, @"set judge.model to null (the backend's default) in .plan/config.yaml");
+    assert_eq!(t.read(".plan/config.yaml"), "judge:\n  model: null\n");
+    t.ok(&["judge", "model", "x"]);
+    t.ok(&["judge", "model", "none"]);
+    assert_eq!(t.read(".plan/config.yaml"), "judge:\n  model: null\n");
+    t.run(&["judge", "model"]).code(2);
+}
+
+#[test]
+fn judge_backend_validates_and_persists() {
+    let t = hermetic(Test::new());
+    let run = t.run(&["judge", "backend", "gpt"]).code(2);
+    insta::assert_snapshot!(run.stderr, @r#"
+    plan: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, llm, command or none)
+      hint: auto takes the first of claude, codex, pi, gemini and llm found on PATH
+    "#);
+    assert!(!t.path(".plan").exists());
+    let run = t.ok(&["judge", "backend", "command"]);
+    insta::assert_snapshot!(run.stdout, @r#"
+    set judge.backend to command in .plan/config.yaml
+    note: judge.command is empty; set it to the judge's argv, e.g. `command: ["./judge.sh"]` under `judge:`
+    "#);
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  backend: command\n  command: [./judge.sh, --strict]\n",
+    );
+    insta::assert_snapshot!(t.ok(&["judge"]).stdout, @r#"
+    backend  command                     .plan/config.yaml
+    command  ["./judge.sh", "--strict"]  .plan/config.yaml
+    model    the backend's default       default
+    timeout  600s                        default
+    "#);
+    fake_program(&t, "gemini");
+    t.ok(&["judge", "backend", "auto"]);
+    assert_eq!(
+        t.read(".plan/config.yaml"),
+        "judge:\n  backend: auto\n  command: [./judge.sh, --strict]\n"
+    );
+    assert_eq!(
+        t.ok(&["judge", "--json"]).json()["resolved"]["backend"],
+        "gemini"
+    );
+}
+
+#[test]
+fn global_writes_the_users_file_even_outside_a_repository() {
+    let t = hermetic(Test::outside_git());
+    let run = t.ok(&["judge", "model", "--global", "gpt-5"]);
+    insta::assert_snapshot!(run.stdout, @"set judge.model to gpt-5 in ~/.config/plan/config.yaml");
+    assert_eq!(read_user_config(&t), "judge:\n  model: gpt-5\n");
+    t.ok(&["judge", "backend", "codex", "--global"]);
+    assert_eq!(
+        read_user_config(&t),
+        "judge:\n  model: gpt-5\n  backend: codex\n"
+    );
+    let run = t.run(&["judge", "model", "x"]).code(3);
+    assert!(
+        run.stderr
+            .starts_with("plan: not inside a git repository\n")
+    );
+    t.run(&["judge"]).code(3);
+}
+
+#[test]
+fn global_says_when_the_repository_overrides_it() {
+    let t = hermetic(Test::new());
+    t.write(".plan/config.yaml", "judge:\n  model: team-model\n");
+    insta::assert_snapshot!(t.ok(&["judge", "model", "--global", "mine"]).stdout, @"
+    set judge.model to mine in ~/.config/plan/config.yaml
+    note: .plan/config.yaml sets judge.model to team-model, and the repository's file wins here
+    ");
+    assert_eq!(t.ok(&["judge", "--json"]).json()["model"], "team-model");
+}
+
+#[test]
+fn a_bad_settings_file_exits_2_naming_file_line_and_key() {
+    let t = hermetic(Test::new());
+    t.write(
+        ".plan/config.yaml",
+        "# shared\njudge:\n  backend: gpt\n  timeout_secs: 60\n",
+    );
+    let run = t.run(&["judge"]).code(2);
+    insta::assert_snapshot!(run.stderr, @r#"
+    .plan/config.yaml:3: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, llm, command or none)
+        3 |   backend: gpt
+      hint: remove the line to use the default, auto
+    "#);
+    // Nothing is edited in a file that does not load.
+    t.run(&["judge", "model", "x"]).code(2);
+    assert!(t.read(".plan/config.yaml").contains("backend: gpt"));
+
+    t.write(".plan/config.yaml", "judge:\n  timout_secs: 60\n");
+    let run = t.run(&["judge"]).code(2);
+    insta::assert_snapshot!(run.stderr, @"
+    .plan/config.yaml:2: judge.timout_secs: unknown key
+        2 |   timout_secs: 60
+      hint: judge takes backend, model, command or timeout_secs; did you mean judge.timeout_secs?
+    ");
+
+    std::fs::remove_file(t.path(".plan/config.yaml")).unwrap();
+    write_user_config(&t, "judge:\n  timeout_secs: soon\n");
+    let run = t.run(&["judge"]).code(2);
+    insta::assert_snapshot!(run.stderr, @r#"
+    ~/.config/plan/config.yaml:2: judge.timeout_secs: expected a whole number, found "soon"
+        2 |   timeout_secs: soon
+      hint: remove the line to use the default, 600
+    "#);
+}
+
+#[test]
+fn a_flow_style_section_is_not_edited() {
+    let t = hermetic(Test::new());
+    let before = "judge: {backend: claude}\n";
+    t.write(".plan/config.yaml", before);
+    let run = t.run(&["judge", "model", "x"]).code(2);
+    insta::assert_snapshot!(run.stderr, @"
+    plan: .plan/config.yaml: cannot set judge.model: `judge:` is written in flow style ({...}), which plan does not edit
+      hint: write it as a block: `judge:` alone on its line, each key on its own line indented under it
+    ");
+    assert_eq!(t.read(".plan/config.yaml"), before);
+}
+
+#[test]
+fn the_readme_settings_are_the_defaults_and_load() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let settings = &readme[readme.find("## Settings").unwrap()..];
+    let yaml = settings
+        .split_once("```yaml\n")
+        .unwrap()
+        .1
+        .split_once("```\n")
+        .unwrap()
+        .0;
+    let t = hermetic(Test::new());
+    t.write(".plan/config.yaml", yaml);
+    let json = t.ok(&["judge", "--json"]).json();
+    assert_eq!(json["backend"], "auto");
+    assert_eq!(json["model"], serde_json::Value::Null);
+    assert_eq!(json["timeout_secs"], 600);
+    assert_eq!(json["sources"]["backend"], "repo");
+    assert_eq!(json["sources"]["timeout_secs"], "repo");
+    assert_eq!(
+        plan::config::from_text(yaml, "README.md").unwrap(),
+        plan::config::Config::default()
+    );
+}
