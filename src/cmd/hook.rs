@@ -23,11 +23,12 @@ pub fn run(args: Args) -> u8 {
     let disabled = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
     let kind = host::kind(args.host, &args.event).map_or(Kind::Prompt, |(k, _)| k);
     let event = host::kind(args.host, &args.event).map_or("", |(_, e)| e);
+    // Read even when disabled, so the host never writes into a closed pipe.
+    let mut stdin = String::new();
+    let _ = std::io::stdin().take(MAX_INPUT).read_to_string(&mut stdin);
     let answer = if disabled("PLAN_DISABLED") || disabled("PLAN_JUDGE") {
         Answer::Nothing
     } else {
-        let mut stdin = String::new();
-        let _ = std::io::stdin().take(MAX_INPUT).read_to_string(&mut stdin);
         match std::panic::catch_unwind(|| run::handle(args.host, &args.event, &stdin)) {
             Ok(Ok(answer)) => answer,
             Ok(Err(e)) => Answer::Note(format!("plan: hook skipped: {e:#}")),

@@ -17,6 +17,6 @@ pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
         .repo
         .as_ref()
         .map_or_else(|| ctx.cwd.clone(), |r| r.root.clone());
-    println(hook::injection(&root, &plan).trim_end())?;
+    println(&hook::injection(&root, &plan))?;
     Ok(OK)
 }

@@ -96,7 +96,9 @@ pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
             "objective" => Some(objective(plan)),
             "ready" => Some(ready.clone()),
             _ => None,
-        });
+        })
+        .trim_end()
+        .to_string();
     }
     let mut lines = Vec::new();
     for goal in active.iter().take(MAX_ACTIVE) {
@@ -143,6 +145,8 @@ pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
         "last_log" => Some(last_log.clone()),
         _ => None,
     })
+    .trim_end()
+    .to_string()
 }
 
 /// What a compaction should keep: finished goals one line each with their sign-off,
@@ -250,12 +254,13 @@ pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> O
             .collect()
     };
     let goals = parts.join("; ");
-    Some(fill(t.continuation, |name| match name {
+    let text = fill(t.continuation, |name| match name {
         "goals" => Some(goals.clone()),
         "n" => Some(n.to_string()),
         "budget" => Some(budget.to_string()),
         _ => None,
-    }))
+    });
+    Some(text.trim_end().to_string())
 }
 
 /// Whether a stop has anything to continue with.
@@ -383,7 +388,7 @@ status: done
         assert!(
             out.starts_with("plan.md still has work: cache-layer (1/2, next: eviction policy)\n")
         );
-        assert!(out.ends_with("(Continuation 3 of 20.)\n"));
+        assert!(out.ends_with("(Continuation 3 of 20.)"));
         let idle = SRC.replace("status: active", "status: done");
         let out = continuation(&parse(&idle), 1, 20, Templates::default()).unwrap();
         assert!(out.contains("start docs (Docs) with `plan start docs`"));

@@ -5,5 +5,6 @@ mod complete;
 mod config;
 mod core;
 mod files;
+mod hooks;
 mod readme;
 mod util;

@@ -1,0 +1,508 @@
+//! `plan hook HOST EVENT` driven with the payloads each host sends: injection,
+//! reminders, the continuation guard's every let-go, fail-open, and the exact answer
+//! shapes the hosts accept.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use crate::util::{Run, Test, fixture};
+
+const PLAN: &str = "# Plan: Ship the cache layer
+
+## Goal: Implement cache layer
+<!-- id: cache-layer -->
+status: active
+done_when: p95 < 50ms
+failure_modes:
+- cache bypassed
+- [x] wire client
+- [ ] eviction policy
+
+## Goal: Document the cache
+<!-- id: cache-docs -->
+status: open
+depends_on: cache-layer
+done_when: README explains it
+
+## Goal: Old work
+<!-- id: old -->
+status: done
+done_when: it was done
+
+## Log
+- 2026-06-15 13:00 old signed off (verify passed, judge accept)
+- 2026-06-15 14:02 client wired
+";
+
+/// A payload fixture with this test's repository and session filled in.
+fn payload(t: &Test, name: &str, session: &str) -> String {
+    fixture(&format!("hosts/{name}.json"))
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", session)
+}
+
+fn hook(t: &Test, host: &str, event: &str, stdin: &str) -> Run {
+    let mut child = t
+        .cmd(&["hook", host, event])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A hook may answer before reading everything; the host's write then fails.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    Run::from(out, &["hook", host, event])
+}
+
+/// Sends fixture `name` (`host/event`) for `session`; the hook always exits 0.
+fn send(t: &Test, name: &str, session: &str) -> Run {
+    // `host/event` or `host/event.variant`.
+    let (host, rest) = name.split_once('/').unwrap();
+    let event = rest.split('.').next().unwrap();
+    hook(t, host, event, &payload(t, name, session)).code(0)
+}
+
+fn json(run: &Run) -> Value {
+    if run.stdout.trim().is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("hook printed no JSON ({e}): {}", run.stdout))
+}
+
+fn context(run: &Run) -> Option<String> {
+    json(run)["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .map(str::to_string)
+}
+
+fn repo() -> Test {
+    Test::new().plan(PLAN)
+}
+
+#[test]
+fn session_start_injects_the_same_block_as_plan_inject() {
+    let t = repo();
+    let run = send(&t, "claude/session-start", "s1");
+    let v = json(&run);
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    let block = context(&run).unwrap();
+    assert_eq!(format!("{block}\n"), t.ok(&["inject"]).stdout);
+    assert!(block.contains("- cache-layer: Implement cache layer"));
+    assert!(block.contains("subtasks: 1/2 done; next: eviction policy"));
+}
+
+#[test]
+fn injection_is_byte_identical_across_runs_and_unrelated_edits() {
+    let t = repo();
+    let first = t.ok(&["inject"]).stdout;
+    assert_eq!(t.ok(&["inject"]).stdout, first);
+    // A done goal and an older log line change; the block does not.
+    t.write(
+        "plan.md",
+        PLAN.replace("done_when: it was done", "done_when: it was done, long ago")
+            .replace("13:00 old signed off", "13:00 old signed off  "),
+    );
+    assert_eq!(t.ok(&["inject"]).stdout, first);
+    t.ok(&["tick", "cache-layer", "2"]);
+    assert_ne!(t.ok(&["inject"]).stdout, first);
+}
+
+#[test]
+fn prompts_inject_only_when_the_block_changed() {
+    let t = repo();
+    send(&t, "claude/session-start", "s1");
+    assert_eq!(send(&t, "claude/user-prompt-submit", "s1").stdout, "");
+    t.ok(&["subtask", "cache-layer", "load test"]);
+    let run = send(&t, "claude/user-prompt-submit", "s1");
+    assert!(context(&run).unwrap().contains("subtasks: 1/3 done"));
+    assert_eq!(send(&t, "claude/user-prompt-submit", "s1").stdout, "");
+    // Another session has seen nothing yet.
+    assert!(context(&send(&t, "claude/user-prompt-submit", "s2")).is_some());
+}
+
+#[test]
+fn every_prompt_always_and_never() {
+    let t = repo();
+    t.write(".plan/config.yaml", "inject:\n  every_prompt: always\n");
+    assert!(context(&send(&t, "claude/user-prompt-submit", "s1")).is_some());
+    assert!(context(&send(&t, "claude/user-prompt-submit", "s1")).is_some());
+    t.write(".plan/config.yaml", "inject:\n  every_prompt: never\n");
+    assert_eq!(send(&t, "claude/user-prompt-submit", "s3").stdout, "");
+    // Session start injects whatever the setting.
+    assert!(context(&send(&t, "claude/session-start", "s3")).is_some());
+}
+
+#[test]
+fn a_compaction_brings_the_block_back() {
+    let t = repo();
+    send(&t, "claude/session-start", "s1");
+    assert_eq!(send(&t, "claude/user-prompt-submit", "s1").stdout, "");
+    assert_eq!(send(&t, "claude/pre-compact", "s1").stdout, "");
+    assert!(context(&send(&t, "claude/session-start.compact", "s1")).is_some());
+    send(&t, "claude/pre-compact", "s1");
+    // Gemini cannot inject at compaction: the next prompt does.
+    assert!(context(&send(&t, "claude/user-prompt-submit", "s1")).is_some());
+}
+
+#[test]
+fn the_reminder_comes_once_per_threshold() {
+    let t = repo();
+    let mut reminded = Vec::new();
+    for i in 1..=7 {
+        let run = send(&t, "claude/post-tool-use.write", "s1");
+        if let Some(text) = context(&run) {
+            assert!(text.starts_with("plan.md reminder:"));
+            assert_eq!(
+                json(&run)["hookSpecificOutput"]["hookEventName"],
+                "PostToolUse"
+            );
+            reminded.push(i);
+        }
+    }
+    assert_eq!(reminded, [3, 6]);
+    // Reads do not count, and a change to plan.md starts the count again.
+    assert_eq!(send(&t, "claude/post-tool-use.read", "s1").stdout, "");
+    t.ok(&["log", "progress"]);
+    assert_eq!(send(&t, "claude/post-tool-use.edit-plan", "s1").stdout, "");
+    assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_none());
+    assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_none());
+    assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_some());
+    t.ok(&["remind", "--session", "s1"])
+        .stdout_has("plan.md reminder:");
+    t.ok(&["log", "more progress"]);
+    assert_eq!(t.ok(&["remind", "--session", "s1"]).stdout, "");
+}
+
+#[test]
+fn parallel_tool_calls_remind_once() {
+    let t = repo();
+    let stdin = payload(&t, "claude/post-tool-use.write", "s1");
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            let mut child = t
+                .cmd(&["hook", "claude", "post-tool-use"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(stdin.as_bytes())
+                .unwrap();
+            child
+        })
+        .collect();
+    let reminders = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .filter(|o| String::from_utf8_lossy(&o.stdout).contains("reminder"))
+        .count();
+    assert_eq!(reminders, 2, "6 edits at a threshold of 3");
+}
+
+#[test]
+fn no_reminder_without_an_active_goal() {
+    let t = Test::new().plan(&PLAN.replace("status: active", "status: open"));
+    for _ in 0..3 {
+        assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_none());
+    }
+}
+
+#[test]
+fn stop_without_a_loop_lets_the_agent_go_silently() {
+    let t = repo();
+    assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
+}
+
+#[test]
+fn the_loop_continues_then_lets_go_at_its_budget() {
+    let t = repo();
+    t.ok(&["goal", "--budget", "2"])
+        .stdout_has("up to 2 continuations");
+    let first = json(&send(&t, "claude/stop", "s1"));
+    assert_eq!(first["decision"], "block");
+    let reason = first["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("cache-layer (1/2, next: eviction policy)"),
+        "{reason}"
+    );
+    assert!(reason.contains("(Continuation 1 of 2.)"));
+    t.ok(&["tick", "cache-layer", "2"]);
+    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+    let last = json(&send(&t, "claude/stop", "s1"));
+    assert!(last.get("decision").is_none());
+    assert!(
+        last["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("budget of 2 continuations is spent")
+    );
+    t.ok(&["goal", "status"])
+        .stdout_has("ended: its budget of 2 continuations is spent");
+    assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
+}
+
+#[test]
+fn the_loop_lets_go_when_stalled() {
+    let t = repo();
+    t.write(".plan/config.yaml", "loop:\n  stall_limit: 2\n");
+    t.ok(&["goal"]);
+    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+    let note = json(&send(&t, "claude/stop", "s1"));
+    assert!(
+        note["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("stalled: 2 continuations in a row"),
+        "{note}"
+    );
+}
+
+#[test]
+fn the_loop_ends_when_all_goals_are_done() {
+    let t = Test::new().plan(
+        &PLAN
+            .replace("status: active", "status: done")
+            .replace("status: open", "status: cancelled"),
+    );
+    t.ok(&["goal"]).stdout_has("the first stop ends it");
+    let note = json(&send(&t, "claude/stop", "s1"));
+    assert!(
+        note["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("no goal is active or ready to start")
+    );
+}
+
+#[test]
+fn two_sessions_one_loop() {
+    let t = repo();
+    t.ok(&["goal"]);
+    // The first session whose hook sees the loop claims it, here by a prompt.
+    send(&t, "claude/user-prompt-submit", "a");
+    assert_eq!(send(&t, "claude/stop", "b").stdout, "");
+    assert_eq!(json(&send(&t, "claude/stop", "a"))["decision"], "block");
+    t.ok(&["goal", "status"]).stdout_has("session: a");
+}
+
+#[test]
+fn pause_resume_clear() {
+    let t = repo();
+    t.ok(&["goal"]);
+    t.ok(&["goal", "pause"]);
+    let note = json(&send(&t, "claude/stop", "s1"));
+    assert!(note["systemMessage"].as_str().unwrap().contains("paused"));
+    t.ok(&["goal", "resume"]);
+    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+    t.ok(&["goal", "clear"]);
+    assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
+    t.run(&["goal", "pause"])
+        .code(2)
+        .stderr_has("no work loop is running");
+}
+
+#[test]
+fn disabled_and_judge_runs_change_nothing() {
+    for var in ["PLAN_DISABLED", "PLAN_JUDGE"] {
+        let t = repo();
+        t.ok(&["goal"]);
+        let t = t.env(var, "1");
+        for name in [
+            "claude/session-start",
+            "claude/user-prompt-submit",
+            "claude/post-tool-use.write",
+            "claude/stop",
+        ] {
+            assert_eq!(send(&t, name, "s1").stdout, "", "{var} {name}");
+        }
+        let git_dir = t.path(".git/plan");
+        assert!(
+            !git_dir.join("sessions").exists(),
+            "{var} wrote session state"
+        );
+        assert!(
+            t.ok(&["goal", "status"]).stdout.contains("not claimed yet"),
+            "{var} claimed the loop"
+        );
+    }
+}
+
+#[test]
+fn hooks_fail_open() {
+    let t = repo();
+    t.ok(&["goal"]);
+    // Bad JSON, an unknown event: exit 0 with a note for the user, never a block.
+    let run = hook(&t, "claude", "stop", "{not json").code(0);
+    assert!(
+        json(&run)["systemMessage"]
+            .as_str()
+            .unwrap()
+            .starts_with("plan: hook skipped")
+    );
+    assert!(json(&hook(&t, "claude", "bogus", "{}").code(0))["systemMessage"].is_string());
+    // A broken plan.md: the guard lets go and says why.
+    t.write("plan.md", PLAN.replace("status: active", "status: doing"));
+    let v = json(&send(&t, "claude/stop", "s1"));
+    assert!(v.get("decision").is_none());
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read plan.md"),
+        "{v}"
+    );
+    let v = json(&send(&t, "claude/session-start", "s1"));
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("format errors")
+    );
+    // No plan, no repository: nothing at all.
+    std::fs::remove_file(t.path("plan.md")).unwrap();
+    assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
+    let o = Test::outside_git();
+    assert_eq!(hook(&o, "claude", "stop", "{}").code(0).stdout, "");
+}
+
+/// Codex rejects unknown fields: every answer must use only the ones its schemas list.
+#[test]
+fn codex_answers_use_only_allowed_fields() {
+    let t = repo();
+    t.ok(&["goal", "--budget", "1"]);
+    let common = ["continue", "stopReason", "suppressOutput", "systemMessage"];
+    let check = |run: Run, extra: &[&str]| {
+        let v = json(&run);
+        let Some(obj) = v.as_object() else { return };
+        for key in obj.keys() {
+            assert!(
+                common.contains(&key.as_str()) || extra.contains(&key.as_str()),
+                "codex got {key}: {v}"
+            );
+        }
+        if let Some(hso) = obj.get("hookSpecificOutput") {
+            for key in hso.as_object().unwrap().keys() {
+                assert!(
+                    ["hookEventName", "additionalContext"].contains(&key.as_str()),
+                    "{v}"
+                );
+            }
+        }
+    };
+    let start = send(&t, "codex/session-start", "c1");
+    assert!(context(&start).is_some());
+    check(start, &["hookSpecificOutput"]);
+    t.ok(&["subtask", "cache-layer", "x"]);
+    check(
+        send(&t, "codex/user-prompt-submit", "c1"),
+        &["hookSpecificOutput"],
+    );
+    for _ in 0..3 {
+        check(
+            send(&t, "codex/post-tool-use.patch", "c1"),
+            &["hookSpecificOutput"],
+        );
+    }
+    check(
+        send(&t, "codex/post-tool-use.bash", "c1"),
+        &["hookSpecificOutput"],
+    );
+    check(send(&t, "codex/pre-compact", "c1"), &[]);
+    let block = send(&t, "codex/stop", "c1");
+    assert_eq!(json(&block)["decision"], "block");
+    assert!(!json(&block)["reason"].as_str().unwrap().is_empty());
+    check(block, &["decision", "reason"]);
+    let let_go = send(&t, "codex/stop", "c1");
+    assert!(json(&let_go)["systemMessage"].is_string());
+    check(let_go, &["decision", "reason"]);
+}
+
+#[test]
+fn gemini_always_gets_json() {
+    let t = repo();
+    t.ok(&["goal"]);
+    let start = send(&t, "gemini/session-start", "g1");
+    assert_eq!(
+        json(&start)["hookSpecificOutput"]["hookEventName"],
+        "SessionStart"
+    );
+    let prompt = send(&t, "gemini/before-agent", "g1");
+    assert_eq!(prompt.stdout.trim(), "{}");
+    for i in 1..=3 {
+        let tool = send(&t, "gemini/after-tool", "g1");
+        if i == 3 {
+            assert_eq!(
+                json(&tool)["hookSpecificOutput"]["hookEventName"],
+                "AfterTool"
+            );
+        } else {
+            assert_eq!(tool.stdout.trim(), "{}");
+        }
+    }
+    let stop = json(&send(&t, "gemini/after-agent", "g1"));
+    assert_eq!(stop["decision"], "block");
+}
+
+#[test]
+fn pi_events_speak_the_extension_protocol() {
+    let t = repo();
+    t.ok(&["goal"]);
+    let first = json(&send(&t, "pi/before-agent-start", "p1"));
+    assert!(first["message"].as_str().unwrap().contains("cache-layer"));
+    assert_eq!(send(&t, "pi/before-agent-start", "p1").stdout.trim(), "{}");
+    let mut reminders = 0;
+    for _ in 0..3 {
+        reminders += usize::from(
+            json(&send(&t, "pi/tool-result", "p1"))
+                .get("message")
+                .is_some(),
+        );
+    }
+    assert_eq!(reminders, 1);
+    let skeleton = json(&send(&t, "pi/session-before-compact", "p1"));
+    assert!(
+        skeleton["message"]
+            .as_str()
+            .unwrap()
+            .contains("Keep this plan summary")
+    );
+    assert_eq!(send(&t, "pi/turn-end.with-tools", "p1").stdout.trim(), "{}");
+    let go_on = json(&send(&t, "pi/turn-end", "p1"));
+    assert!(
+        go_on["message"]
+            .as_str()
+            .unwrap()
+            .contains("plan.md still has work")
+    );
+}
+
+#[test]
+fn statusline_and_skeleton() {
+    let t = repo();
+    assert_eq!(
+        t.ok(&["statusline"]).stdout,
+        "plan: 1 active · cache-layer 1/2 · next: eviction policy\n"
+    );
+    let skeleton = t.ok(&["skeleton"]).stdout;
+    assert!(skeleton.contains("Done:\n- old: Old work (signed off (verify passed, judge accept))"));
+    assert!(skeleton.contains("Open: cache-docs (Document the cache)"));
+    // A status bar never shows an error wall.
+    let o = Test::new();
+    assert_eq!(o.ok(&["statusline"]).stdout, "");
+}
+
+#[test]
+fn repository_prompt_overrides() {
+    let t = repo();
+    t.write(".plan/prompts/injection_idle.md", "IDLE {{objective}}\n");
+    t.write("plan.md", PLAN.replace("status: active", "status: done"));
+    assert_eq!(t.ok(&["inject"]).stdout, "IDLE Ship the cache layer\n");
+}
