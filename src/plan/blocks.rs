@@ -362,7 +362,7 @@ status: done
         let out = injection(&parse(&src), Templates::default());
         assert_eq!(
             out,
-            "plan.md: Ship the cache layer. No goal is active; ready to start: docs, bench (`plan start ID`).\n"
+            "plan.md: Ship the cache layer. No goal is active; ready to start: docs, bench (`plan start ID`)."
         );
     }
 
