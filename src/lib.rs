@@ -7,6 +7,7 @@ pub mod cmd;
 pub mod exec;
 pub mod exit;
 pub mod git;
+pub mod hooks;
 pub mod judge;
 pub mod plan;
 pub mod store;
