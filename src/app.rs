@@ -22,11 +22,18 @@ pub struct Ctx {
 }
 
 pub fn run(cli: Cli) -> Result<u8> {
-    let ctx = Ctx::new(cli.file)?;
-    match cli
+    let command = cli
         .command
-        .unwrap_or(Command::Show(cmd::show::Args::default()))
-    {
+        .unwrap_or(Command::Show(cmd::show::Args::default()));
+    // Registering hooks touches a host's settings, never plan.md, and `--global`
+    // works outside any repository: these run before the plan context exists.
+    let command = match command {
+        Command::Install(args) => return cmd::install::run(discover()?.as_ref(), args),
+        Command::Uninstall(args) => return cmd::uninstall::run(discover()?.as_ref(), args),
+        command => command,
+    };
+    let ctx = Ctx::new(cli.file)?;
+    match command {
         Command::Init(args) => cmd::init::run(&ctx, args),
         Command::Show(args) => cmd::show::run(&ctx, args),
         Command::Add(args) => cmd::add::run(&ctx, args),
@@ -39,14 +46,22 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Archive(args) => cmd::archive::run(&ctx, args),
         Command::Lint(args) => cmd::lint::run(&ctx, args),
         Command::Next(args) => cmd::next::run(&ctx, args),
+        Command::Install(_) | Command::Uninstall(_) => {
+            unreachable!("dispatched before the plan context")
+        }
     }
+}
+
+/// The repository around the current directory, if any.
+pub fn discover() -> Result<Option<Repo>> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| Exit::env(format!("cannot read the current directory: {e}")))?;
+    git::discover(&cwd)
 }
 
 impl Ctx {
     fn new(file: Option<PathBuf>) -> Result<Ctx> {
-        let cwd = std::env::current_dir()
-            .map_err(|e| Exit::env(format!("cannot read the current directory: {e}")))?;
-        let repo = git::discover(&cwd)?;
+        let repo = discover()?;
         let (path, name) = match (file, &repo) {
             (Some(file), _) => {
                 let name = file.display().to_string();

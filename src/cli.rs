@@ -40,6 +40,8 @@ pub enum Command {
     Archive(cmd::archive::Args),
     Lint(cmd::lint::Args),
     Next(cmd::next::Args),
+    Install(cmd::install::Args),
+    Uninstall(cmd::uninstall::Args),
 }
 
 #[cfg(test)]
