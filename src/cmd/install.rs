@@ -129,10 +129,12 @@ pub(crate) fn place(host: Host, global: bool, repo: Option<&Repo>) -> Result<Pla
         Host::Gemini => ".gemini/settings.json",
         Host::Pi => ".pi/extensions/plan.ts",
     };
+    // git reports the work tree with a trailing slash; Codex's trust key has none.
+    let root: PathBuf = repo.root.components().collect();
     Ok(Place {
-        path: repo.root.join(rel),
+        path: root.join(rel),
         shown: rel.to_string(),
-        root: Some(repo.root.clone()),
+        root: Some(root),
     })
 }
 

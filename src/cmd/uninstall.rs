@@ -72,10 +72,24 @@ fn settle(place: &Place, rest: &str, empty: bool) -> Result<String> {
         return Ok(String::new());
     }
     remove(&place.path, &place.shown)?;
+    prune(place);
     Ok(format!(
         "  deleted {}: nothing else was in it\n",
         place.shown
     ))
+}
+
+/// In a repository, the directories a deleted file leaves empty (`.claude/`,
+/// `.pi/extensions/`) go too; nothing is pruned in the home directory.
+fn prune(place: &Place) {
+    let Some(root) = &place.root else {
+        return;
+    };
+    for dir in place.path.ancestors().skip(1) {
+        if dir == root || !dir.starts_with(root) || fs::remove_dir(dir).is_err() {
+            break;
+        }
+    }
 }
 
 fn remove(path: &Path, shown: &str) -> Result<()> {
@@ -97,6 +111,7 @@ fn pi(place: &Place) -> Result<u8> {
         }
         Some(text) if hooks::is_pi_extension(&text) => {
             remove(&place.path, shown)?;
+            prune(place);
             print(&format!("removed plan's pi extension {shown}\n"))?;
             Ok(OK)
         }
