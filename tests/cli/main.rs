@@ -3,5 +3,6 @@
 
 mod core;
 mod files;
+mod install;
 mod readme;
 mod util;
