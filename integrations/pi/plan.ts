@@ -6,7 +6,7 @@
 // the agent carries on as if this file were not here. `plan uninstall pi` deletes
 // this file only while the first line above is unchanged.
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { compact } from "@mariozechner/pi-coding-agent";
 
@@ -75,6 +75,29 @@ function hook(event: string, input: Record<string, unknown>, ctx: ExtensionConte
 	});
 }
 
+/**
+ * The same, blocking. Only for turn_end: pi does not wait for that handler, and a
+ * follow-up queued after the handler first yields to I/O arrives once the loop has
+ * already looked for follow-ups and ended (and, in print mode, the runtime is gone).
+ */
+function hookSync(event: string, input: Record<string, unknown>, ctx: ExtensionContext): Answer {
+	if (disabled()) return {};
+	try {
+		const child = spawnSync(PLAN_PROGRAM, ["hook", "pi", event], {
+			cwd: ctx.cwd,
+			input: JSON.stringify(input),
+			encoding: "utf8",
+			timeout: TIMEOUT_MS,
+			killSignal: "SIGTERM",
+		});
+		warn(ctx, child.stderr ?? "");
+		if (child.error || child.status !== 0) return {};
+		return parse(child.stdout ?? "");
+	} catch {
+		return {};
+	}
+}
+
 function parse(stdout: string): Answer {
 	try {
 		const value: unknown = JSON.parse(stdout);
@@ -88,13 +111,13 @@ function parse(stdout: string): Answer {
 
 /** What plan printed on stderr (its fail-open warnings) reaches the user, not the model. */
 function warn(ctx: ExtensionContext, stderr: string): void {
-	const text = stderr.trim();
-	if (text === "" || !ctx.hasUI) return;
 	try {
+		const text = stderr.trim();
+		if (text === "" || !ctx.hasUI) return;
 		const line = text.length > WARNING_LIMIT ? `${text.slice(0, WARNING_LIMIT)}…` : text;
 		ctx.ui.notify(line, "warning");
 	} catch {
-		// A UI that cannot show it is no reason to fail the agent.
+		// No UI, or a ctx gone stale while plan ran: no reason to fail the agent.
 	}
 }
 
@@ -124,10 +147,15 @@ export default function (pi: ExtensionAPI) {
 	// its result is returned. Anything missing or failing: pi compacts as usual.
 	pi.on("session_before_compact", async (event, ctx) => {
 		try {
-			const { message } = await hook("session-before-compact", base(ctx), ctx);
+			// Everything from ctx and pi is read before the first await: in print
+			// mode the run can end, and ctx go stale, while plan is answering.
 			const model = ctx.model;
-			if (!message || !model) return;
-			const auth = await ctx.modelRegistry.getApiKeyAndHeaders(model);
+			const registry = ctx.modelRegistry;
+			const thinking = pi.getThinkingLevel();
+			if (!model) return;
+			const { message } = await hook("session-before-compact", base(ctx), ctx);
+			if (!message) return;
+			const auth = await registry.getApiKeyAndHeaders(model);
 			if (!auth.ok || !auth.apiKey) return;
 			const instructions = [event.customInstructions, message].filter((s) => s && s.trim() !== "").join("\n\n");
 			const compaction = await compact(
@@ -137,7 +165,7 @@ export default function (pi: ExtensionAPI) {
 				auth.headers,
 				instructions,
 				event.signal,
-				pi.getThinkingLevel(),
+				thinking,
 			);
 			return { compaction };
 		} catch {
@@ -147,23 +175,28 @@ export default function (pi: ExtensionAPI) {
 
 	// The continuation guard. pi has no stop veto, and a follow-up queued from
 	// agent_end is never delivered in print mode; one queued on the final turn_end
-	// (no tool calls) is, and starts another turn.
-	pi.on("turn_end", async (event, ctx) => {
-		const last = event.message;
-		if (last.role !== "assistant") return;
-		const hasToolCalls = last.content.some((part) => part.type === "toolCall");
-		// Esc means the person stopped the agent; already-queued messages will run
-		// another turn anyway, and the next final turn asks again.
-		if (hasToolCalls || last.stopReason === "aborted" || ctx.hasPendingMessages()) return;
-		const { message } = await hook(
-			"turn-end",
-			{ ...base(ctx), has_tool_calls: hasToolCalls, stop_reason: last.stopReason },
-			ctx,
-		);
-		if (!message) return;
-		pi.sendMessage(
-			{ customType: CUSTOM_TYPE, content: message, display: true },
-			{ deliverAs: "followUp", triggerTurn: true },
-		);
+	// (no tool calls) is, and starts another turn — if it is queued before this
+	// handler yields, hence the blocking call and no await.
+	pi.on("turn_end", (event, ctx) => {
+		try {
+			const last = event.message;
+			if (last.role !== "assistant") return;
+			const hasToolCalls = last.content.some((part) => part.type === "toolCall");
+			// Esc means the person stopped the agent; already-queued messages run
+			// another turn anyway, and its final turn asks again.
+			if (hasToolCalls || last.stopReason === "aborted" || ctx.hasPendingMessages()) return;
+			const { message } = hookSync(
+				"turn-end",
+				{ ...base(ctx), has_tool_calls: hasToolCalls, stop_reason: last.stopReason },
+				ctx,
+			);
+			if (!message) return;
+			pi.sendMessage(
+				{ customType: CUSTOM_TYPE, content: message, display: true },
+				{ deliverAs: "followUp", triggerTurn: true },
+			);
+		} catch {
+			// A runtime already torn down refuses the message; the agent just stops.
+		}
 	});
 }
