@@ -147,16 +147,19 @@ fn shell_word(word: &str) -> Cow<'_, str> {
     }
 }
 
-/// The slug of a command plan registered for `host`: `<program> hook <host> <slug>`,
-/// where the program is `program`, `plan`, or any path ending in `/plan`.
-fn slug_of<'c>(command: &'c str, host: Host, program: &str) -> Option<&'c str> {
-    let (prefix, slug) = command.split_once(&format!(" hook {} ", host.name()))?;
-    let slug_ok = !slug.is_empty() && slug.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+/// Whether a command is one plan registers for `host`: `<program> hook <host> <event>`,
+/// where the program is `program`, `plan`, or any path ending in `/plan`. Any
+/// event: an entry from an older plan with another event name is still ours.
+fn is_ours(command: &str, host: Host, program: &str) -> bool {
+    let Some((prefix, event)) = command.split_once(&format!(" hook {} ", host.name())) else {
+        return false;
+    };
+    let event_ok = !event.is_empty() && event.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
     let bare = prefix.trim_matches('\'');
     let program_ok = prefix == shell_word(program)
         || bare == DEFAULT_PROGRAM
         || bare.ends_with(&format!("/{DEFAULT_PROGRAM}"));
-    (slug_ok && program_ok).then_some(slug)
+    event_ok && program_ok
 }
 
 /// What happened to one registration.
@@ -171,7 +174,7 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
     pub action: Action,
-    pub event: &'static str,
+    pub event: String,
     pub command: String,
 }
 
@@ -256,38 +259,39 @@ pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Resul
         let action = upsert(hooks, host, hook, &wanted, program)?;
         merge.changes.push(Change {
             action,
-            event: hook.event,
+            event: hook.event.to_string(),
             command: wanted,
         });
     }
     Ok(merge)
 }
 
-/// Removes every entry install would have written for `host` (under any program
-/// path plan recognises), then the groups, event lists and `hooks` object that
-/// this left empty. Everything else stays; `hooksConfig` too.
+/// Removes every entry of ours for `host`, under any event and any program path
+/// plan recognises, then the groups, event lists and `hooks` object this left
+/// empty. Everything else stays; `hooksConfig` too.
 pub fn uninstall(doc: &mut Map<String, Value>, host: Host, program: &str) -> Vec<Change> {
     let mut changes = Vec::new();
     let Some(hooks) = doc.get_mut("hooks").and_then(Value::as_object_mut) else {
         return changes;
     };
-    for hook in host.hooks() {
-        let Some(groups) = hooks.get_mut(hook.event).and_then(Value::as_array_mut) else {
+    let events: Vec<String> = hooks.keys().cloned().collect();
+    for event in events {
+        let Some(groups) = hooks.get_mut(&event).and_then(Value::as_array_mut) else {
             continue;
         };
-        let found = find_ours(groups, host, hook, program);
+        let found = find_ours(groups, host, program);
         let mut removed = Vec::new();
         for &(g, h) in found.iter().rev() {
             let command = entry_command(&groups[g], h).unwrap_or_default().to_string();
             remove_entry(groups, g, h);
             removed.push(Change {
                 action: Action::Removed,
-                event: hook.event,
+                event: event.clone(),
                 command,
             });
         }
         if !found.is_empty() && groups.is_empty() {
-            hooks.shift_remove(hook.event);
+            hooks.shift_remove(&event);
         }
         changes.extend(removed.into_iter().rev());
     }
@@ -316,7 +320,9 @@ fn upsert(
     program: &str,
 ) -> Result<Action, Invalid> {
     let groups = array_at(hooks, hook.event)?;
-    let found = find_ours(groups, host, hook, program);
+    // Every host gets one hook per event, so any entry of ours under this event is
+    // this hook's: the first is brought up to date, the rest are duplicates.
+    let found = find_ours(groups, host, program);
     let Some(&(g, h)) = found.first() else {
         groups.push(new_group(hook, wanted));
         return Ok(Action::Added);
@@ -385,16 +391,15 @@ fn new_group(hook: &Hook, command: &str) -> Value {
     }
 }
 
-/// (group, entry) indices of our entries for `hook`, in document order.
-fn find_ours(groups: &[Value], host: Host, hook: &Hook, program: &str) -> Vec<(usize, usize)> {
+/// (group, entry) indices of our entries, in document order.
+fn find_ours(groups: &[Value], host: Host, program: &str) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let Some(entries) = group.get("hooks").and_then(Value::as_array) else {
             continue;
         };
         for h in 0..entries.len() {
-            let slug = entry_command(group, h).and_then(|c| slug_of(c, host, program));
-            if slug == Some(hook.slug) {
+            if entry_command(group, h).is_some_and(|c| is_ours(c, host, program)) {
                 found.push((g, h));
             }
         }
@@ -719,9 +724,11 @@ mod tests {
         // Codex's commands name another host: not Claude's to remove.
         let removed = uninstall(&mut d, Host::Claude, "plan");
         assert_eq!(removed.len(), 5);
+        // In document order: their events first, then the ones install appended.
+        assert_eq!(removed[0].event, "PostToolUse");
         assert_eq!(
             removed[0].command,
-            "/opt/plan/bin/plan hook claude session-start"
+            "/opt/plan/bin/plan hook claude post-tool-use"
         );
         assert_eq!(uninstall(&mut d, Host::Claude, "plan"), []);
         uninstall(&mut d, Host::Codex, "plan");
@@ -778,22 +785,53 @@ mod tests {
         let odd = "/home/me/my tools/plan-dev";
         let quoted = command(odd, Host::Claude, "stop");
         assert_eq!(quoted, "'/home/me/my tools/plan-dev' hook claude stop");
-        assert_eq!(slug_of(&quoted, Host::Claude, odd), Some("stop"));
-        assert_eq!(slug_of(&quoted, Host::Claude, "plan"), None);
-        assert_eq!(
-            slug_of("'/a b/plan' hook claude stop", Host::Claude, "plan"),
-            Some("stop")
-        );
-        assert_eq!(slug_of("plan hook claude stop", Host::Codex, "plan"), None);
-        assert_eq!(
-            slug_of("notplan hook claude stop", Host::Claude, "plan"),
-            None
-        );
-        assert_eq!(
-            slug_of("plan hook claude stop && rm -rf x", Host::Claude, "plan"),
-            None
-        );
+        assert!(is_ours(&quoted, Host::Claude, odd));
+        assert!(!is_ours(&quoted, Host::Claude, "plan"));
+        assert!(is_ours(
+            "'/a b/plan' hook claude stop",
+            Host::Claude,
+            "plan"
+        ));
+        assert!(is_ours("plan hook claude stop-guard", Host::Claude, "plan"));
+        assert!(!is_ours("plan hook claude stop", Host::Codex, "plan"));
+        assert!(!is_ours("notplan hook claude stop", Host::Claude, "plan"));
+        assert!(!is_ours(
+            "plan hook claude stop && rm -rf x",
+            Host::Claude,
+            "plan"
+        ));
         assert_eq!(command("it's", Host::Pi, "x"), r"'it'\''s' hook pi x");
+    }
+
+    #[test]
+    fn an_entry_of_ours_under_an_old_name_is_renamed_or_removed() {
+        let mut d = doc(r#"{"hooks": {
+              "Stop": [{"hooks": [{"type": "command", "command": "plan hook claude stop-guard", "timeout": 60}]}],
+              "SubagentStop": [{"hooks": [{"type": "command", "command": "plan hook claude subagent-stop"}]}]
+            }}"#);
+        let merge = install(&mut d, Host::Claude, "plan").unwrap();
+        assert_eq!(merge.changes[4].event, "Stop");
+        assert_eq!(merge.changes[4].action, Action::Updated);
+        assert_eq!(d["hooks"]["Stop"].as_array().unwrap().len(), 1);
+        assert_eq!(
+            d["hooks"]["Stop"][0]["hooks"][0]["command"],
+            "plan hook claude stop"
+        );
+        // Install leaves events it does not register alone; uninstall takes all of ours.
+        assert!(d["hooks"].get("SubagentStop").is_some());
+        let removed = uninstall(&mut d, Host::Claude, "plan");
+        assert_eq!(removed.len(), 6);
+        assert_eq!(d, Map::new());
+    }
+
+    #[test]
+    fn each_host_registers_one_hook_per_event() {
+        for host in [Host::Claude, Host::Codex, Host::Gemini, Host::Pi] {
+            let mut events: Vec<_> = host.hooks().iter().map(|h| h.event).collect();
+            events.sort_unstable();
+            events.dedup();
+            assert_eq!(events.len(), host.hooks().len(), "{host:?}");
+        }
     }
 
     #[test]

@@ -82,13 +82,13 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
     assert_eq!(t.read(".claude/settings.json"), installed);
 
     let run = t.ok(&["uninstall", "claude"]);
-    insta::assert_snapshot!(run.stdout, @r"
+    insta::assert_snapshot!(run.stdout, @"
     removed plan's hooks for Claude Code from .claude/settings.json
+      removed PostToolUse: plan hook claude post-tool-use
+      removed Stop: plan hook claude stop
       removed SessionStart: plan hook claude session-start
       removed UserPromptSubmit: plan hook claude user-prompt-submit
-      removed PostToolUse: plan hook claude post-tool-use
       removed PreCompact: plan hook claude pre-compact
-      removed Stop: plan hook claude stop
     ");
     // Written in the same layout it came in, so it comes back byte for byte.
     assert_eq!(t.read(".claude/settings.json"), THEIRS);
