@@ -51,6 +51,10 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Skeleton(args) => cmd::skeleton::run(&ctx()?, args),
         Command::Statusline(args) => cmd::statusline::run(&ctx()?, args),
         Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args),
+        // Registering hooks touches a host's settings, never plan.md, and `--global`
+        // works outside any repository.
+        Command::Install(args) => cmd::install::run(discover()?.as_ref(), args),
+        Command::Uninstall(args) => cmd::uninstall::run(discover()?.as_ref(), args),
     }
 }
 

@@ -48,6 +48,8 @@ pub enum Command {
     Statusline(cmd::statusline::Args),
     Judge(cmd::judge::Args),
     Hook(cmd::hook::Args),
+    Install(cmd::install::Args),
+    Uninstall(cmd::uninstall::Args),
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
-//! The host loop: hook protocols, runtime state, the continuation guard.
+//! The host loop: hook protocols, registration in the hosts' settings, runtime
+//! state, the continuation guard.
 
 pub mod guard;
 pub mod host;
+pub mod install;
 pub mod run;
 pub mod state;

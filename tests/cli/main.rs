@@ -6,5 +6,6 @@ mod config;
 mod core;
 mod files;
 mod hooks;
+mod install;
 mod readme;
 mod util;

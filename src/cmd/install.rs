@@ -1,0 +1,427 @@
+//! `plan install`: register plan's hooks with a host — in its settings file, as a
+//! Claude Code plugin, or as pi's extension file — and say what the host still
+//! needs before they run. The merge itself is `hooks::install`; this file finds,
+//! reads, writes and prints.
+
+use std::fs::{self, File};
+use std::io::{ErrorKind, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde_json::{Map, Value};
+
+use crate::app::print;
+use crate::exit::{Exit, OK};
+use crate::git::Repo;
+use crate::hooks::install::{self as hooks, Action, Change, DEFAULT_PROGRAM, Host, Invalid};
+
+/// Register plan's hooks with a coding agent, merging into its settings
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The agent to register with
+    #[arg(value_enum)]
+    pub host: HostArg,
+    /// Register for your user (under your home directory) instead of this repository
+    #[arg(long)]
+    pub global: bool,
+    /// Write a Claude Code plugin into DIR instead (claude only)
+    #[arg(long, value_name = "DIR", conflicts_with = "global")]
+    pub plugin: Option<PathBuf>,
+    /// The program the hooks run [default: plan, found on PATH]
+    #[arg(long, value_name = "PATH")]
+    pub command: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum HostArg {
+    /// Claude Code
+    Claude,
+    /// OpenAI Codex CLI
+    Codex,
+    /// Gemini CLI
+    Gemini,
+    /// The pi coding agent
+    Pi,
+}
+
+impl From<HostArg> for Host {
+    fn from(host: HostArg) -> Host {
+        match host {
+            HostArg::Claude => Host::Claude,
+            HostArg::Codex => Host::Codex,
+            HostArg::Gemini => Host::Gemini,
+            HostArg::Pi => Host::Pi,
+        }
+    }
+}
+
+pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
+    let host = Host::from(args.host);
+    let program = program(args.command.as_deref())?;
+    if let Some(dir) = &args.plugin {
+        plugin_is_for_claude(host)?;
+        return plugin(dir, program);
+    }
+    let place = place(host, args.global, repo)?;
+    if host == Host::Pi {
+        return pi(&place, program);
+    }
+    let mut doc = read_settings(&place.path, &place.shown)?.unwrap_or_default();
+    let merge = hooks::install(&mut doc, host, program).map_err(|e| invalid(&place.shown, e))?;
+    if !merge.changed() {
+        print(&format!(
+            "plan's hooks for {} are already installed in {}\n",
+            host.title(),
+            place.shown
+        ))?;
+        return Ok(OK);
+    }
+    write_atomic(&place.path, &place.shown, &hooks::render(&doc))?;
+    let mut out = format!(
+        "installed plan's hooks for {} in {}\n",
+        host.title(),
+        place.shown
+    );
+    if merge.enabled {
+        out.push_str("  set hooksConfig.enabled: true\n");
+    }
+    out.push_str(&listing(&merge.changes));
+    out.push_str(&next_steps(host, &place)?);
+    print(&out)?;
+    warn_if_not_on_path(program);
+    Ok(OK)
+}
+
+/// Where a host's registration lives, and how messages name it.
+pub(crate) struct Place {
+    pub path: PathBuf,
+    /// Relative to the repository root, `~/…` under the home directory, else as is.
+    pub shown: String,
+    /// The repository root, for a project registration.
+    pub root: Option<PathBuf>,
+}
+
+pub(crate) fn place(host: Host, global: bool, repo: Option<&Repo>) -> Result<Place> {
+    if global {
+        let home = home()?;
+        let path = match host {
+            Host::Claude => home.join(".claude").join("settings.json"),
+            Host::Codex => codex_home(&home).join("hooks.json"),
+            Host::Gemini => home.join(".gemini").join("settings.json"),
+            Host::Pi => pi_agent_dir(&home).join("extensions").join("plan.ts"),
+        };
+        let shown = tilde(&path, &home);
+        return Ok(Place {
+            path,
+            shown,
+            root: None,
+        });
+    }
+    let Some(repo) = repo else {
+        return Err(Exit::env(
+            "not inside a git repository\n  hint: run it in the repository the agent works in, or pass --global to register for your user",
+        ));
+    };
+    let rel = match host {
+        Host::Claude => ".claude/settings.json",
+        Host::Codex => ".codex/hooks.json",
+        Host::Gemini => ".gemini/settings.json",
+        Host::Pi => ".pi/extensions/plan.ts",
+    };
+    // git reports the work tree with a trailing slash; Codex's trust key has none.
+    let root: PathBuf = repo.root.components().collect();
+    Ok(Place {
+        path: root.join(rel),
+        shown: rel.to_string(),
+        root: Some(root),
+    })
+}
+
+/// The plugin's two files, named as the user named the directory.
+pub(crate) fn plugin_files(dir: &Path) -> (Place, Place) {
+    let file = |rel: &str| {
+        let path = dir.join(rel);
+        Place {
+            shown: path.display().to_string(),
+            path,
+            root: None,
+        }
+    };
+    (file(".claude-plugin/plugin.json"), file("hooks/hooks.json"))
+}
+
+pub(crate) fn plugin_is_for_claude(host: Host) -> Result<()> {
+    if host == Host::Claude {
+        return Ok(());
+    }
+    Err(Exit::usage(format!(
+        "--plugin writes a Claude Code plugin, not one for {}\n  hint: `plan install {} [--global]` registers with {}",
+        host.title(),
+        host.name(),
+        host.title()
+    )))
+}
+
+pub(crate) fn program(command: Option<&str>) -> Result<&str> {
+    let program = command.unwrap_or(DEFAULT_PROGRAM);
+    if program.trim().is_empty() || program.chars().any(char::is_control) {
+        return Err(Exit::usage(
+            "--command needs a program path on one line\n  hint: e.g. --command /usr/local/bin/plan",
+        ));
+    }
+    Ok(program)
+}
+
+fn home() -> Result<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| {
+            Exit::env(
+                "HOME is not set\n  hint: --global writes under your home directory; set HOME",
+            )
+        })
+}
+
+fn codex_home(home: &Path) -> PathBuf {
+    match std::env::var_os("CODEX_HOME").filter(|h| !h.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => home.join(".codex"),
+    }
+}
+
+/// pi's agent directory: `PI_CODING_AGENT_DIR` (with `~` expanded, as pi does) or
+/// `~/.pi/agent`.
+fn pi_agent_dir(home: &Path) -> PathBuf {
+    let Some(dir) = std::env::var_os("PI_CODING_AGENT_DIR").filter(|d| !d.is_empty()) else {
+        return home.join(".pi").join("agent");
+    };
+    let dir = PathBuf::from(dir);
+    match dir.strip_prefix("~") {
+        Ok(rest) => home.join(rest),
+        Err(_) => dir,
+    }
+}
+
+fn tilde(path: &Path, home: &Path) -> String {
+    match path.strip_prefix(home) {
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// A file's text; `None` when it does not exist.
+pub(crate) fn read_text(path: &Path, shown: &str) -> Result<Option<String>> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == ErrorKind::IsADirectory || path.is_dir() => {
+            return Err(Exit::usage(format!(
+                "{shown} is a directory, not a file\n  hint: move it away and rerun; nothing was changed"
+            )));
+        }
+        Err(e) => return Err(Exit::env(format!("cannot read {shown}: {e}"))),
+    };
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        Exit::usage(format!(
+            "{shown}: not valid UTF-8\n  hint: save it as UTF-8 and rerun; nothing was changed"
+        ))
+    })
+}
+
+/// A settings file as an ordered object; `None` when it does not exist.
+pub(crate) fn read_settings(path: &Path, shown: &str) -> Result<Option<Map<String, Value>>> {
+    let Some(text) = read_text(path, shown)? else {
+        return Ok(None);
+    };
+    hooks::parse(&text).map(Some).map_err(|e| invalid(shown, e))
+}
+
+pub(crate) fn invalid(shown: &str, invalid: Invalid) -> anyhow::Error {
+    Exit::usage(match invalid {
+        Invalid::Syntax {
+            line,
+            column,
+            message,
+        } => format!(
+            "{shown}:{line}:{column}: not valid JSON: {message}\n  hint: fix it (JSON allows no comments or trailing commas) and rerun; nothing was changed"
+        ),
+        Invalid::NotAnObject => format!(
+            "{shown}: not a JSON object\n  hint: a settings file holds one object, {{ … }}; nothing was changed"
+        ),
+        Invalid::Shape { key, expected } => format!(
+            "{shown}: `{key}` is not {expected}\n  hint: plan adds its hooks there; fix it by hand and rerun; nothing was changed"
+        ),
+        Invalid::OtherPlugin(name) => format!(
+            "{shown} belongs to the plugin \"{name}\"\n  hint: choose another --plugin directory; nothing was changed"
+        ),
+    })
+}
+
+/// Atomic replace: a temp file beside the target, fsync, rename. Missing parent
+/// directories are created; a symlinked file (dotfiles) is written through.
+pub(crate) fn write_atomic(path: &Path, shown: &str, content: &str) -> Result<()> {
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let io =
+        |e: std::io::Error| Exit::env(format!("cannot write {shown}: {e}; nothing was changed"));
+    let permissions = match fs::metadata(&target) {
+        Ok(meta) if meta.permissions().readonly() => {
+            return Err(Exit::env(format!(
+                "{shown} is read-only; nothing was changed\n  hint: make it writable (chmod u+w) and rerun"
+            )));
+        }
+        Ok(meta) => meta.permissions(),
+        Err(_) => fs::Permissions::from_mode(0o644),
+    };
+    fs::create_dir_all(dir).map_err(io)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".plan-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io)?;
+    tmp.write_all(content.as_bytes()).map_err(io)?;
+    tmp.as_file().set_permissions(permissions).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.persist(&target).map_err(|e| io(e.error))?;
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// One line per entry that changed.
+pub(crate) fn listing(changes: &[Change]) -> String {
+    changes
+        .iter()
+        .filter_map(|c| {
+            let verb = match c.action {
+                Action::Added => "added",
+                Action::Updated => "updated",
+                Action::Removed => "removed",
+                Action::Unchanged => return None,
+            };
+            Some(format!("  {verb} {}: {}\n", c.event, c.command))
+        })
+        .collect()
+}
+
+fn next_steps(host: Host, place: &Place) -> Result<String> {
+    Ok(match (host, &place.root) {
+        (Host::Claude, Some(_)) => "next: restart Claude Code sessions already running here; project hooks need no approval\n".to_string(),
+        (Host::Claude, None) => "next: restart Claude Code sessions already running\n".to_string(),
+        (Host::Codex, root) => {
+            let mut out = "next: Codex skips hooks silently until they are trusted:\n".to_string();
+            let step = if let Some(root) = root {
+                let config = tilde(&codex_home(&home()?).join("config.toml"), &home()?);
+                let key = serde_json::to_string(&root.display().to_string())?;
+                out.push_str(&format!(
+                    "  1. trust this project in {config}:\n       [projects.{key}]\n       trust_level = \"trusted\"\n"
+                ));
+                "2."
+            } else {
+                "-"
+            };
+            out.push_str(&format!(
+                "  {step} trust the hooks: run `codex`, open /hooks and approve them\n     (for `codex exec`, pass --dangerously-bypass-hook-trust)\n"
+            ));
+            out.push_str("  trust is tied to the hooks' content: approve them again after they change\n");
+            out
+        }
+        (Host::Gemini, _) => "next: Gemini CLI runs hooks only in a trusted workspace:\n  trust the folder when Gemini asks, or with /permissions trust in a session;\n  for headless runs, set GEMINI_CLI_TRUST_WORKSPACE=true\n  then restart sessions already running\n".to_string(),
+        (Host::Pi, _) => "next: pi loads extensions with no trust step: start a new pi session, or /reload in a running one\n".to_string(),
+    })
+}
+
+fn pi(place: &Place, program: &str) -> Result<u8> {
+    let wanted = hooks::pi_extension(program);
+    let shown = &place.shown;
+    let verb = match read_text(&place.path, shown)? {
+        None => "installed",
+        Some(text) if text == wanted => {
+            print(&format!(
+                "plan's pi extension is already installed at {shown}\n"
+            ))?;
+            return Ok(OK);
+        }
+        Some(text) if hooks::is_pi_extension(&text) => "updated",
+        Some(_) => {
+            return Err(Exit::usage(format!(
+                "{shown} exists and is not plan's extension\n  hint: move it away and rerun; nothing was changed"
+            )));
+        }
+    };
+    write_atomic(&place.path, shown, &wanted)?;
+    print(&format!(
+        "{verb} plan's pi extension at {shown}\n{}",
+        next_steps(Host::Pi, place)?
+    ))?;
+    warn_if_not_on_path(program);
+    Ok(OK)
+}
+
+/// A Claude Code plugin: its manifest and `hooks/hooks.json`, both checked before
+/// either is written.
+fn plugin(dir: &Path, program: &str) -> Result<u8> {
+    let (manifest, hooks_file) = plugin_files(dir);
+    let version = env!("CARGO_PKG_VERSION");
+    let mut manifest_doc = read_settings(&manifest.path, &manifest.shown)?.unwrap_or_default();
+    let manifest_changed = hooks::merge_manifest(&mut manifest_doc, version)
+        .map_err(|e| invalid(&manifest.shown, e))?;
+    let mut hooks_doc = read_settings(&hooks_file.path, &hooks_file.shown)?.unwrap_or_default();
+    let merge = hooks::install(&mut hooks_doc, Host::Claude, program)
+        .map_err(|e| invalid(&hooks_file.shown, e))?;
+    let shown_dir = dir.display();
+    if !manifest_changed && !merge.changed() {
+        print(&format!(
+            "plan's Claude Code plugin is already installed in {shown_dir}\n"
+        ))?;
+        return Ok(OK);
+    }
+    let mut out = format!("installed plan's Claude Code plugin in {shown_dir}\n");
+    if manifest_changed {
+        write_atomic(
+            &manifest.path,
+            &manifest.shown,
+            &hooks::render(&manifest_doc),
+        )?;
+        out.push_str(&format!("  wrote {} (plan {version})\n", manifest.shown));
+    }
+    if merge.changed() {
+        write_atomic(
+            &hooks_file.path,
+            &hooks_file.shown,
+            &hooks::render(&hooks_doc),
+        )?;
+        out.push_str(&format!("  wrote {}\n", hooks_file.shown));
+        out.push_str(&listing(&merge.changes));
+    }
+    out.push_str(&format!(
+        "next: try it with `claude --plugin-dir {shown_dir}`, or publish the directory in a plugin marketplace\n"
+    ));
+    print(&out)?;
+    warn_if_not_on_path(program);
+    Ok(OK)
+}
+
+/// The hooks fail open when `plan` cannot be found, so nothing would tell the user.
+fn warn_if_not_on_path(program: &str) {
+    if program.contains('/') {
+        return;
+    }
+    let found = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            fs::metadata(dir.join(program))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    });
+    if !found {
+        eprintln!(
+            "plan: warning: `{program}` is not on PATH, so the hooks cannot run it yet\n  hint: put plan on PATH, or install again with --command /path/to/plan"
+        );
+    }
+}

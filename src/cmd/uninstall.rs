@@ -1,0 +1,173 @@
+//! `plan uninstall`: take back exactly what `plan install` registered — our hook
+//! entries, plan's pi extension, plan's plugin files — and nothing else.
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::app::print;
+use crate::cmd::install::{
+    HostArg, Place, invalid, listing, place, plugin_files, plugin_is_for_claude, program,
+    read_settings, read_text, write_atomic,
+};
+use crate::exit::{Exit, OK};
+use crate::git::Repo;
+use crate::hooks::install::{self as hooks, Host};
+
+/// Remove plan's hooks from a coding agent's settings, leaving everything else
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The agent to remove them from
+    #[arg(value_enum)]
+    pub host: HostArg,
+    /// Remove the registration for your user instead of this repository's
+    #[arg(long)]
+    pub global: bool,
+    /// Remove the Claude Code plugin plan wrote into DIR
+    #[arg(long, value_name = "DIR", conflicts_with = "global")]
+    pub plugin: Option<PathBuf>,
+    /// Also recognise hooks installed with this --command [plan and any path ending
+    /// in /plan are always recognised]
+    #[arg(long, value_name = "PATH")]
+    pub command: Option<String>,
+}
+
+pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
+    let host = Host::from(args.host);
+    let program = program(args.command.as_deref())?;
+    if let Some(dir) = &args.plugin {
+        plugin_is_for_claude(host)?;
+        return plugin(dir, program);
+    }
+    let place = place(host, args.global, repo)?;
+    if host == Host::Pi {
+        return pi(&place);
+    }
+    let title = host.title();
+    let shown = &place.shown;
+    let Some(mut doc) = read_settings(&place.path, shown)? else {
+        print(&format!(
+            "no plan hooks for {title}: {shown} does not exist\n"
+        ))?;
+        return Ok(OK);
+    };
+    let removed = hooks::uninstall(&mut doc, host, program);
+    if removed.is_empty() {
+        print(&format!("no plan hooks for {title} in {shown}\n"))?;
+        return Ok(OK);
+    }
+    let mut out = format!("removed plan's hooks for {title} from {shown}\n");
+    out.push_str(&listing(&removed));
+    out.push_str(&settle(&place, &hooks::render(&doc), doc.is_empty())?);
+    print(&out)?;
+    Ok(OK)
+}
+
+/// Writes what is left; a file left as `{}` held only our hooks, so it goes.
+fn settle(place: &Place, rest: &str, empty: bool) -> Result<String> {
+    if !empty {
+        write_atomic(&place.path, &place.shown, rest)?;
+        return Ok(String::new());
+    }
+    remove(&place.path, &place.shown)?;
+    prune(place);
+    Ok(format!(
+        "  deleted {}: nothing else was in it\n",
+        place.shown
+    ))
+}
+
+/// In a repository, the directories a deleted file leaves empty (`.claude/`,
+/// `.pi/extensions/`) go too; nothing is pruned in the home directory.
+fn prune(place: &Place) {
+    let Some(root) = &place.root else {
+        return;
+    };
+    for dir in place.path.ancestors().skip(1) {
+        if dir == root || !dir.starts_with(root) || fs::remove_dir(dir).is_err() {
+            break;
+        }
+    }
+}
+
+fn remove(path: &Path, shown: &str) -> Result<()> {
+    match fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Exit::env(format!("cannot delete {shown}: {e}"))),
+    }
+}
+
+fn pi(place: &Place) -> Result<u8> {
+    let shown = &place.shown;
+    match read_text(&place.path, shown)? {
+        None => {
+            print(&format!(
+                "no plan extension for pi: {shown} does not exist\n"
+            ))?;
+            Ok(OK)
+        }
+        Some(text) if hooks::is_pi_extension(&text) => {
+            remove(&place.path, shown)?;
+            prune(place);
+            print(&format!("removed plan's pi extension {shown}\n"))?;
+            Ok(OK)
+        }
+        Some(_) => Err(Exit::usage(format!(
+            "{shown} is not plan's extension (its first line is not plan's marker); left it alone\n  hint: delete it by hand if it should go"
+        ))),
+    }
+}
+
+/// The plugin's manifest if it is plan's, our entries in its hooks file, then the
+/// directories this left empty.
+fn plugin(dir: &Path, program: &str) -> Result<u8> {
+    let (manifest, hooks_file) = plugin_files(dir);
+    let manifest_doc = read_settings(&manifest.path, &manifest.shown)?;
+    let mut hooks_doc = read_settings(&hooks_file.path, &hooks_file.shown)?;
+    if let Some(doc) = &manifest_doc
+        && !hooks::is_our_manifest(doc)
+    {
+        return Err(invalid(
+            &manifest.shown,
+            hooks::Invalid::OtherPlugin(
+                doc.get("name")
+                    .and_then(|n| n.as_str())
+                    .unwrap_or("(unnamed)")
+                    .to_string(),
+            ),
+        ));
+    }
+    let removed = hooks_doc
+        .as_mut()
+        .map(|doc| hooks::uninstall(doc, Host::Claude, program))
+        .unwrap_or_default();
+    let shown_dir = dir.display();
+    if manifest_doc.is_none() && removed.is_empty() {
+        print(&format!("no plan plugin in {shown_dir}\n"))?;
+        return Ok(OK);
+    }
+    let mut out = format!("removed plan's Claude Code plugin from {shown_dir}\n");
+    if let Some(doc) = &hooks_doc
+        && !removed.is_empty()
+    {
+        out.push_str(&listing(&removed));
+        out.push_str(&settle(&hooks_file, &hooks::render(doc), doc.is_empty())?);
+    }
+    if manifest_doc.is_some() {
+        remove(&manifest.path, &manifest.shown)?;
+        out.push_str(&format!("  deleted {}\n", manifest.shown));
+    }
+    // Only directories left empty go; anything else someone put there stays.
+    for empty in [
+        dir.join(".claude-plugin"),
+        dir.join("hooks"),
+        dir.to_path_buf(),
+    ] {
+        let _ = fs::remove_dir(empty);
+    }
+    print(&out)?;
+    Ok(OK)
+}

@@ -1,0 +1,312 @@
+//! `plan install` / `plan uninstall` end to end: what lands in each host's files,
+//! what is left of other tools' settings, and what the user is told.
+
+use std::path::PathBuf;
+
+use crate::util::Test;
+
+/// Another tool's Claude Code settings, as a person would have written them.
+const THEIRS: &str = r#"{
+  "permissions": {
+    "allow": [
+      "Bash(npm test:*)"
+    ]
+  },
+  "hooks": {
+    "PostToolUse": [
+      {
+        "matcher": "Edit|Write|MultiEdit|NotebookEdit",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "npx prettier --write",
+            "timeout": 30
+          }
+        ]
+      }
+    ],
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "notify-send done"
+          }
+        ]
+      }
+    ]
+  },
+  "model": "opus"
+}
+"#;
+
+fn home(t: &Test) -> PathBuf {
+    t.dir.path().join("home")
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
+    let t = Test::new();
+    t.write(".claude/settings.json", THEIRS);
+    let run = t.ok(&["install", "claude"]);
+    insta::assert_snapshot!(run.stdout, @r"
+    installed plan's hooks for Claude Code in .claude/settings.json
+      added SessionStart: plan hook claude session-start
+      added UserPromptSubmit: plan hook claude user-prompt-submit
+      added PostToolUse: plan hook claude post-tool-use
+      added PreCompact: plan hook claude pre-compact
+      added Stop: plan hook claude stop
+    next: restart Claude Code sessions already running here; project hooks need no approval
+    ");
+    let installed = t.read(".claude/settings.json");
+    let settings = json(&installed);
+    let post = settings["hooks"]["PostToolUse"].as_array().unwrap();
+    assert_eq!(post[0]["hooks"][0]["command"], "npx prettier --write");
+    assert_eq!(
+        post[1]["hooks"][0]["command"],
+        "plan hook claude post-tool-use"
+    );
+    assert_eq!(
+        settings["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "notify-send done"
+    );
+    assert_eq!(settings["hooks"]["Stop"][1]["hooks"][0]["timeout"], 60);
+    assert!(installed.ends_with("}\n"));
+
+    let again = t.ok(&["install", "claude"]);
+    insta::assert_snapshot!(again.stdout, @"plan's hooks for Claude Code are already installed in .claude/settings.json");
+    assert_eq!(t.read(".claude/settings.json"), installed);
+
+    let run = t.ok(&["uninstall", "claude"]);
+    insta::assert_snapshot!(run.stdout, @"
+    removed plan's hooks for Claude Code from .claude/settings.json
+      removed PostToolUse: plan hook claude post-tool-use
+      removed Stop: plan hook claude stop
+      removed SessionStart: plan hook claude session-start
+      removed UserPromptSubmit: plan hook claude user-prompt-submit
+      removed PreCompact: plan hook claude pre-compact
+    ");
+    // Written in the same layout it came in, so it comes back byte for byte.
+    assert_eq!(t.read(".claude/settings.json"), THEIRS);
+    t.ok(&["uninstall", "claude"])
+        .stdout_has("no plan hooks for Claude Code in .claude/settings.json");
+}
+
+#[test]
+fn a_file_that_held_only_our_hooks_is_deleted_with_its_directory() {
+    let t = Test::new();
+    t.ok(&["install", "claude"]);
+    assert!(t.path(".claude/settings.json").is_file());
+    t.ok(&["uninstall", "claude"])
+        .stdout_has("deleted .claude/settings.json: nothing else was in it");
+    assert!(!t.path(".claude").exists());
+}
+
+#[test]
+fn global_writes_under_home_even_outside_a_repository() {
+    let t = Test::outside_git();
+    let run = t.ok(&["install", "claude", "--global"]);
+    insta::assert_snapshot!(run.stdout.lines().next().unwrap(), @"installed plan's hooks for Claude Code in ~/.claude/settings.json");
+    let settings = json(&std::fs::read_to_string(home(&t).join(".claude/settings.json")).unwrap());
+    assert_eq!(
+        settings["hooks"]["SessionStart"][0]["matcher"],
+        "startup|resume|clear|compact|fork"
+    );
+
+    let codex_home = t.dir.path().join("codex-home");
+    let t = t.env("CODEX_HOME", codex_home.to_str().unwrap());
+    let run = t.ok(&["install", "codex", "--global"]);
+    assert!(codex_home.join("hooks.json").is_file());
+    // Hooks in CODEX_HOME need only the hook trust, not a trusted project.
+    assert!(!run.stdout.contains("trust_level"), "{}", run.stdout);
+    assert!(run.stdout.contains("open /hooks and approve them"));
+
+    t.ok(&["uninstall", "claude", "--global"]);
+    assert!(!home(&t).join(".claude/settings.json").exists());
+}
+
+#[test]
+fn without_a_repository_or_global_it_refuses() {
+    let t = Test::outside_git();
+    t.run(&["install", "claude"])
+        .code(3)
+        .stderr_has("not inside a git repository\n  hint: run it in the repository the agent works in, or pass --global");
+    assert!(!home(&t).join(".claude").exists());
+}
+
+#[test]
+fn the_plugin_gets_a_manifest_and_hooks_file() {
+    let t = Test::new();
+    let run = t.ok(&["install", "claude", "--plugin", "plan-plugin"]);
+    insta::assert_snapshot!(run.stdout, @r"
+    installed plan's Claude Code plugin in plan-plugin
+      wrote plan-plugin/.claude-plugin/plugin.json (plan 0.1.0)
+      wrote plan-plugin/hooks/hooks.json
+      added SessionStart: plan hook claude session-start
+      added UserPromptSubmit: plan hook claude user-prompt-submit
+      added PostToolUse: plan hook claude post-tool-use
+      added PreCompact: plan hook claude pre-compact
+      added Stop: plan hook claude stop
+    next: try it with `claude --plugin-dir plan-plugin`, or publish the directory in a plugin marketplace
+    ");
+    let manifest = json(&t.read("plan-plugin/.claude-plugin/plugin.json"));
+    assert_eq!(manifest["name"], "plan");
+    assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
+    let hooks = json(&t.read("plan-plugin/hooks/hooks.json"));
+    assert_eq!(
+        hooks.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["hooks"]
+    );
+    assert_eq!(
+        hooks["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "plan hook claude stop"
+    );
+    // The plugin is not the project's settings.
+    assert!(!t.path(".claude").exists());
+
+    t.ok(&["install", "claude", "--plugin", "plan-plugin"])
+        .stdout_has("already installed in plan-plugin");
+    t.ok(&["uninstall", "claude", "--plugin", "plan-plugin"]);
+    assert!(!t.path("plan-plugin").exists());
+
+    t.run(&["install", "codex", "--plugin", "x"])
+        .code(2)
+        .stderr_has("--plugin writes a Claude Code plugin, not one for Codex");
+}
+
+#[test]
+fn pi_gets_the_extension_file() {
+    let t = Test::new();
+    let run = t.ok(&["install", "pi"]);
+    insta::assert_snapshot!(run.stdout, @r"
+    installed plan's pi extension at .pi/extensions/plan.ts
+    next: pi loads extensions with no trust step: start a new pi session, or /reload in a running one
+    ");
+    let shipped = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/pi/plan.ts"),
+    )
+    .unwrap();
+    assert_eq!(t.read(".pi/extensions/plan.ts"), shipped);
+    t.ok(&["install", "pi"]).stdout_has("already installed");
+
+    t.ok(&["install", "pi", "--command", "/opt/plan/bin/plan"])
+        .stdout_has("updated plan's pi extension");
+    assert!(
+        t.read(".pi/extensions/plan.ts")
+            .contains("const PLAN_PROGRAM = \"/opt/plan/bin/plan\";")
+    );
+
+    t.ok(&["uninstall", "pi"])
+        .stdout_has("removed plan's pi extension .pi/extensions/plan.ts");
+    assert!(!t.path(".pi").exists());
+
+    // Someone else's file of that name is neither replaced nor deleted.
+    t.write(".pi/extensions/plan.ts", "export default function () {}\n");
+    t.run(&["install", "pi"])
+        .code(2)
+        .stderr_has(".pi/extensions/plan.ts exists and is not plan's extension");
+    t.run(&["uninstall", "pi"]).code(2);
+    assert_eq!(
+        t.read(".pi/extensions/plan.ts"),
+        "export default function () {}\n"
+    );
+}
+
+#[test]
+fn codex_says_how_its_hooks_get_trusted() {
+    let t = Test::new();
+    let run = t.ok(&["install", "codex"]);
+    let root = t.root().display().to_string();
+    insta::assert_snapshot!(run.stdout.replace(&root, "[REPO]"), @r#"
+    installed plan's hooks for Codex in .codex/hooks.json
+      added SessionStart: plan hook codex session-start
+      added UserPromptSubmit: plan hook codex user-prompt-submit
+      added PostToolUse: plan hook codex post-tool-use
+      added PreCompact: plan hook codex pre-compact
+      added Stop: plan hook codex stop
+    next: Codex skips hooks silently until they are trusted:
+      1. trust this project in ~/.codex/config.toml:
+           [projects."[REPO]"]
+           trust_level = "trusted"
+      2. trust the hooks: run `codex`, open /hooks and approve them
+         (for `codex exec`, pass --dangerously-bypass-hook-trust)
+      trust is tied to the hooks' content: approve them again after they change
+    "#);
+    let hooks = json(&t.read(".codex/hooks.json"));
+    assert!(hooks["hooks"]["PostToolUse"][0].get("matcher").is_none());
+}
+
+#[test]
+fn gemini_enables_hooks_and_says_how_the_workspace_gets_trusted() {
+    let t = Test::new();
+    t.write(
+        ".gemini/settings.json",
+        "{\"ui\": {\"theme\": \"GitHub\"}}\n",
+    );
+    let run = t.ok(&["install", "gemini", "--command", "/opt/my tools/plan"]);
+    insta::assert_snapshot!(run.stdout, @r"
+    installed plan's hooks for Gemini CLI in .gemini/settings.json
+      set hooksConfig.enabled: true
+      added SessionStart: '/opt/my tools/plan' hook gemini session-start
+      added BeforeAgent: '/opt/my tools/plan' hook gemini before-agent
+      added AfterTool: '/opt/my tools/plan' hook gemini after-tool
+      added AfterAgent: '/opt/my tools/plan' hook gemini after-agent
+    next: Gemini CLI runs hooks only in a trusted workspace:
+      trust the folder when Gemini asks, or with /permissions trust in a session;
+      for headless runs, set GEMINI_CLI_TRUST_WORKSPACE=true
+      then restart sessions already running
+    ");
+    let settings = json(&t.read(".gemini/settings.json"));
+    assert_eq!(
+        settings.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["ui", "hooksConfig", "hooks"]
+    );
+    assert_eq!(
+        settings["hooks"]["AfterTool"][0]["matcher"],
+        "write_file|replace"
+    );
+    assert_eq!(
+        settings["hooks"]["AfterAgent"][0]["hooks"][0]["timeout"],
+        60000
+    );
+
+    // Recognised by its --command; hooksConfig stays, it may serve other hooks.
+    t.ok(&["uninstall", "gemini", "--command", "/opt/my tools/plan"]);
+    assert_eq!(
+        json(&t.read(".gemini/settings.json")),
+        json(r#"{"ui": {"theme": "GitHub"}, "hooksConfig": {"enabled": true}}"#)
+    );
+}
+
+#[test]
+fn invalid_json_is_refused_and_left_untouched() {
+    let t = Test::new();
+    let broken = "{\n  \"hooks\": {\n    \"Stop\": [],\n  }\n}\n";
+    t.write(".claude/settings.json", broken);
+    let run = t.run(&["install", "claude"]).code(2);
+    insta::assert_snapshot!(run.stderr, @r"
+    plan: .claude/settings.json:4:3: not valid JSON: trailing comma
+      hint: fix it (JSON allows no comments or trailing commas) and rerun; nothing was changed
+    ");
+    assert_eq!(t.read(".claude/settings.json"), broken);
+    t.run(&["uninstall", "claude"]).code(2);
+    assert_eq!(t.read(".claude/settings.json"), broken);
+
+    t.write(".codex/hooks.json", "{\"hooks\": {\"Stop\": {}}}");
+    t.run(&["install", "codex"])
+        .code(2)
+        .stderr_has(".codex/hooks.json: `hooks.Stop` is not a list");
+    assert_eq!(t.read(".codex/hooks.json"), "{\"hooks\": {\"Stop\": {}}}");
+}
+
+#[test]
+fn an_unknown_host_lists_the_known_ones() {
+    let t = Test::new();
+    t.run(&["install", "cursor"])
+        .code(2)
+        .stderr_has("[possible values: claude, codex, gemini, pi]");
+}
