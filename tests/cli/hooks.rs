@@ -506,3 +506,60 @@ fn repository_prompt_overrides() {
     t.write("plan.md", PLAN.replace("status: active", "status: done"));
     assert_eq!(t.ok(&["inject"]).stdout, "IDLE Ship the cache layer\n");
 }
+
+fn loop_judge(t: &Test, fixture_name: &str) {
+    let path = crate::util::fixture_path(&format!("judges/{fixture_name}"));
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "loop:\n  judge: on\njudge:\n  backend: command\n  command: [\"{}\"]\n",
+            path.display()
+        ),
+    );
+}
+
+#[test]
+fn the_loop_judge_may_let_the_agent_pause() {
+    let t = repo();
+    loop_judge(&t, "loop-pause");
+    let calls = t.dir.path().join("calls.log");
+    let t = t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+    t.ok(&["goal"]);
+    let v = json(&send(&t, "claude/stop", "s1"));
+    assert!(v.get("decision").is_none(), "{v}");
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("it needs the production password"),
+        "{v}"
+    );
+    assert!(
+        std::fs::read_to_string(&calls)
+            .unwrap()
+            .contains("PLAN_JUDGE=1")
+    );
+    // A pause spends no budget and leaves the loop running.
+    t.ok(&["goal", "status"])
+        .stdout_has("continuations: 0 of 20");
+}
+
+#[test]
+fn the_loop_judge_fails_open() {
+    for fixture_name in ["loop-continue", "crash", "hang"] {
+        let t = repo();
+        loop_judge(&t, fixture_name);
+        if fixture_name == "hang" {
+            t.write(
+                ".plan/config.yaml",
+                t.read(".plan/config.yaml") + "  timeout_secs: 1\n",
+            );
+        }
+        t.ok(&["goal"]);
+        assert_eq!(
+            json(&send(&t, "claude/stop", "s1"))["decision"],
+            "block",
+            "{fixture_name}"
+        );
+    }
+}
