@@ -515,3 +515,72 @@ mod tests {
         assert_eq!(values(src), ["Café – naïve 🚀"]);
     }
 }
+
+/// Differential check against a CommonMark parser: which lines lie in a fenced code
+/// block must agree, so a `## Goal:` in a fence is never a goal and a real one is
+/// never hidden.
+#[cfg(test)]
+mod commonmark {
+    use super::*;
+    use proptest::prelude::*;
+    use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+
+    /// 1-based numbers of the lines pulldown-cmark puts in fenced code blocks,
+    /// fence lines included.
+    fn fenced_lines(src: &str, lines: &[Line]) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut start = None;
+        for (event, range) in Parser::new(src).into_offset_iter() {
+            match event {
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => start = Some(range),
+                Event::End(TagEnd::CodeBlock) => {
+                    if let Some(r) = start.take() {
+                        for line in lines {
+                            let inside = line.start < r.end.max(r.start + 1) && line.end >= r.start;
+                            if inside && !out.contains(&line.no) {
+                                out.push(line.no);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn ours(lines: &[Line]) -> Vec<usize> {
+        lines
+            .iter()
+            .filter(|l| matches!(l.kind, Kind::Fence | Kind::Code))
+            .map(|l| l.no)
+            .collect()
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just(String::new()),
+            Just("```".to_string()),
+            Just("```rust".to_string()),
+            Just("````".to_string()),
+            Just("~~~".to_string()),
+            Just("~~~~ md".to_string()),
+            Just("## Goal: x".to_string()),
+            Just("status: active".to_string()),
+            Just("- [ ] task".to_string()),
+            Just("- item".to_string()),
+            Just("text line".to_string()),
+            Just("# Plan: y".to_string()),
+            Just("``` not ` a fence".to_string()),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn fenced_regions_agree_with_commonmark(lines in prop::collection::vec(line(), 0..30)) {
+            let src = lines.join("\n") + "\n";
+            let scanned = scan(&src);
+            prop_assert_eq!(ours(&scanned), fenced_lines(&src, &scanned), "{}", src);
+        }
+    }
+}
