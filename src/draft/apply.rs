@@ -108,7 +108,7 @@ pub const FRESH_CONTEXT: &str =
 pub fn offer_fresh_context(ask: bool) -> Result<()> {
     if ask && std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
         let show = dialoguer::Confirm::new()
-            .with_prompt("Start the work in a fresh context? (shows how, per host)")
+            .with_prompt("Show how to start the work in a fresh context (per host)?")
             .default(true)
             .interact_opt()?
             .unwrap_or(false);
