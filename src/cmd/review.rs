@@ -48,7 +48,23 @@ struct View<'a> {
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let repo = ctx.repo()?;
-    let acting = args.approve || args.reject || args.edit.is_some();
+    if args.reject {
+        // Also for a proposal that no longer reads: rejecting is how to get rid of it.
+        let objective = proposal::load(&repo.git_dir)
+            .ok()
+            .flatten()
+            .map(|p| p.objective);
+        if !proposal::remove(&repo.git_dir)? {
+            return Err(Exit::usage(NOTHING));
+        }
+        let what = match objective {
+            Some(objective) => format!("rejected the draft for \"{objective}\""),
+            None => "removed the unreadable proposal".to_string(),
+        };
+        println(&format!("{what}; {} was not touched", ctx.store.name))?;
+        return Ok(OK);
+    }
+    let acting = args.approve || args.edit.is_some();
     let Some(pending) = proposal::load(&repo.git_dir)? else {
         if acting {
             return Err(Exit::usage(NOTHING));
@@ -56,14 +72,6 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         println(if args.json { "null" } else { NOTHING })?;
         return Ok(OK);
     };
-    if args.reject {
-        proposal::remove(&repo.git_dir)?;
-        println(&format!(
-            "rejected the draft for \"{}\"; {} was not touched",
-            pending.objective, ctx.store.name
-        ))?;
-        return Ok(OK);
-    }
     let now = proposal::now();
     let src = match ctx.store.path.exists() {
         true => ctx.store.read()?,

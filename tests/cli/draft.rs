@@ -197,6 +197,21 @@ fn reject_drops_the_proposal_and_leaves_plan_md() {
 }
 
 #[test]
+fn an_unreadable_proposal_says_so_and_reject_removes_it() {
+    let d = repo("good");
+    d.t.write(".git/plan/proposal.json", "{\"objective\": ");
+    d.t.run(&["review"])
+        .code(2)
+        .stderr_has("`plan review --reject` removes it");
+    d.t.ok(&["review", "--reject"])
+        .stdout_has("removed the unreadable proposal; plan.md was not touched");
+    assert!(!d.proposal_path().exists());
+    d.t.run(&["review", "--reject"])
+        .code(2)
+        .stderr_has("no draft is waiting for review");
+}
+
+#[test]
 fn edit_redrafts_with_the_feedback_and_renews_the_proposal() {
     let d = repo("good");
     d.t.ok(&["draft", "Ship the cache"]);
