@@ -50,6 +50,8 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Remind(args) => cmd::remind::run(&ctx()?, args),
         Command::Skeleton(args) => cmd::skeleton::run(&ctx()?, args),
         Command::Statusline(args) => cmd::statusline::run(&ctx()?, args),
+        Command::Draft(args) => cmd::draft::run(&ctx()?, args),
+        Command::Review(args) => cmd::review::run(&ctx()?, args),
         Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args),
         // Registering hooks touches a host's settings, never plan.md, and `--global`
         // works outside any repository.

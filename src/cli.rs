@@ -46,6 +46,8 @@ pub enum Command {
     Remind(cmd::remind::Args),
     Skeleton(cmd::skeleton::Args),
     Statusline(cmd::statusline::Args),
+    Draft(cmd::draft::Args),
+    Review(cmd::review::Args),
     Judge(cmd::judge::Args),
     Hook(cmd::hook::Args),
     Install(cmd::install::Args),

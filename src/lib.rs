@@ -5,6 +5,7 @@ pub mod cli;
 pub mod clock;
 pub mod cmd;
 pub mod config;
+pub mod draft;
 pub mod exec;
 pub mod exit;
 pub mod git;

@@ -113,7 +113,8 @@ pub fn lint(plan: &Plan<'_>) -> Vec<Diagnostic> {
     out
 }
 
-fn mentions_gaming(goal: &Goal<'_>) -> bool {
+/// Does a failure mode say how verify could pass while the goal is not met?
+pub fn mentions_gaming(goal: &Goal<'_>) -> bool {
     goal.failure_modes.iter().any(|mode| {
         let lower = mode.value.to_lowercase();
         GAMING_WORDS.iter().any(|w| lower.contains(w))

@@ -3,6 +3,7 @@
 
 pub mod blocks;
 pub mod diag;
+pub mod draft;
 pub mod id;
 pub mod lint;
 pub mod model;

@@ -336,6 +336,64 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
     Ok(edits)
 }
 
+/// The edits that turn `old` into `new`, line by line: for a change worked out in
+/// stages on a copy (a draft's goals after a replaced plan's archive), written in one
+/// store write whose every touched line is still checked against what it expected.
+/// New lines take `old`'s line ending, so `new` should come from [`apply`] on `old`;
+/// then the result is `new` exactly, except, in a file of mixed line endings, the
+/// ending of a changed line.
+pub fn edits_between(old: &str, new: &str) -> Vec<Edit> {
+    if old == new {
+        return Vec::new();
+    }
+    let old_lines = scan(old);
+    let new_lines = scan(new);
+    let a: Vec<&str> = old_lines.iter().map(|l| l.text(old)).collect();
+    let mut b: Vec<&str> = new_lines.iter().map(|l| l.text(new)).collect();
+    let lacks_eol = |lines: &[Line]| lines.last().is_some_and(|l| l.eol == Eol::None);
+    // In a file without a final newline, whether a line ends the file decides its
+    // ending; so the new last line is always appended, after everything else, and
+    // a final newline gained is an empty line appended after it.
+    let mut tail: Vec<String> = Vec::new();
+    if lacks_eol(&old_lines) && !b.is_empty() {
+        tail.extend(b.pop().map(str::to_string));
+        if !lacks_eol(&new_lines) {
+            tail.push(String::new());
+        }
+    }
+    let owned = |range: std::ops::Range<usize>| b[range].iter().map(|t| t.to_string()).collect();
+    let mut edits = Vec::new();
+    for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            continue;
+        }
+        // Changed lines are replaced in place, keeping their own line ending; only
+        // the surplus is inserted or deleted.
+        let paired = o.len().min(n.len());
+        for k in 0..paired {
+            let i = o.start + k;
+            edits.push(Edit::replace(i + 1, a[i], b[n.start + k]));
+        }
+        let (o, n) = (o.start + paired..o.end, n.start + paired..n.end);
+        if !n.is_empty() {
+            edits.push(match (o.start.checked_sub(1), a.first()) {
+                (Some(prev), _) => Edit::insert_after(prev + 1, a[prev], owned(n)),
+                (None, Some(first)) => Edit::insert_before(1, first, owned(n)),
+                (None, None) => Edit::insert_after(0, "", owned(n)),
+            });
+        }
+        edits.extend(o.map(|i| Edit::Delete {
+            line: i + 1,
+            expect: a[i].to_string(),
+        }));
+    }
+    if !tail.is_empty() {
+        edits.push(Edit::insert_after(a.len(), a[a.len() - 1], tail));
+    }
+    edits
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -596,6 +654,39 @@ mod tests {
                 format!("{}{}{}{}", &src[..line.next_start()], new, eol, &src[line.next_start()..])
             };
             prop_assert_eq!(out, expected);
+        }
+
+        #[test]
+        fn edits_between_reproduce_a_staged_result(
+            src in document(),
+            changes in prop::collection::vec((0u8..4, any::<prop::sample::Index>(), "[^\r\n\u{feff}]{0,8}"), 0..6),
+        ) {
+            let lines = scan(&src);
+            let mut edits = Vec::new();
+            let mut touched = std::collections::HashSet::new();
+            for (kind, pick, text) in changes {
+                if lines.is_empty() || kind == 3 {
+                    edits.push(Edit::AppendEnd { lines: vec![text] });
+                    continue;
+                }
+                let line = &lines[pick.index(lines.len())];
+                let expect = line.text(&src);
+                match kind {
+                    0 if touched.insert(line.no) => edits.push(Edit::replace(line.no, expect, text)),
+                    1 if touched.insert(line.no) => edits.push(Edit::Delete { line: line.no, expect: expect.to_string() }),
+                    _ => edits.push(Edit::insert_after(line.no, expect, vec![text])),
+                }
+            }
+            let staged = apply(&src, &edits).unwrap();
+            let again = apply(&src, &edits_between(&src, &staged)).unwrap();
+            let lines = |t: &str| t.lines().map(str::to_string).collect::<Vec<_>>();
+            prop_assert_eq!(lines(&again), lines(&staged));
+            // Exact unless a line matched across a change stands where one with
+            // another ending was.
+            let mixed = src.contains("\r\n") && src.replace("\r\n", "").contains('\n');
+            if !mixed {
+                prop_assert_eq!(again, staged);
+            }
         }
 
         #[test]

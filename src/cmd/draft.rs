@@ -1,0 +1,190 @@
+//! `plan draft`: plan mode. A read-only drafting model proposes goals for an
+//! objective; on a terminal they are reviewed at once (Ready / Edit / $EDITOR /
+//! Cancel), otherwise approved with `--yes` or kept for `plan review`. plan.md
+//! changes only on approval.
+
+use std::io::IsTerminal;
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::config::{self, BackendChoice, Config, edit};
+use crate::draft::prompt::Revision;
+use crate::draft::review::{self, Outcome, Terminal};
+use crate::draft::run::{Drafter, Failure, Request, check};
+use crate::draft::{apply, proposal};
+use crate::exit::{Exit, OK};
+use crate::git::Repo;
+use crate::judge::backend::Backend;
+use crate::plan::ops::one_line;
+
+/// Draft goals for an objective with the plan-phase model, then review them
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What the goals should achieve, in a sentence
+    pub objective: String,
+    /// The drafting model, as its backend names it (`none`: the backend's default);
+    /// kept as draft.model in .plan/config.yaml
+    #[arg(long, value_name = "REF")]
+    pub model: Option<String>,
+    /// The drafting backend: auto, claude, codex, pi, gemini, llm or command; kept as
+    /// draft.backend in .plan/config.yaml
+    #[arg(long, value_name = "NAME")]
+    pub backend: Option<String>,
+    /// Approve the draft as it comes, without a review
+    #[arg(long)]
+    pub yes: bool,
+    /// On approval, first cancel the open and active goals and archive the finished
+    /// ones (in the same write)
+    #[arg(long)]
+    pub replace: bool,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let repo = ctx.repo()?;
+    let objective = one_line(&args.objective);
+    if objective.is_empty() {
+        return Err(Exit::usage(
+            "say what the goals should achieve\n  hint: plan draft \"Add a cache in front of the database\"",
+        ));
+    }
+    remember(repo, &args)?;
+    let config = config::load(Some(&repo.root))?;
+    let drafter = Drafter::new(&config.draft, &repo.root)?;
+    let src = match ctx.store.path.exists() {
+        true => ctx.store.read()?,
+        false => String::new(),
+    };
+    let plan = ctx.parse(&src)?;
+    let request = Request {
+        objective: &objective,
+        plan: &plan,
+        replace: args.replace,
+    };
+    let checked = drafter.draft(&request, None).map_err(Failure::into_error)?;
+
+    if args.yes {
+        apply::ready(ctx, &checked.text, &objective, args.replace, false)?;
+        return Ok(OK);
+    }
+    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+        let outcome = review::review(
+            &mut Terminal,
+            checked,
+            &mut |current, feedback| {
+                let revision = Revision {
+                    draft: &current.text,
+                    feedback,
+                };
+                drafter.draft(&request, Some(revision))
+            },
+            &|text| check(text, &plan),
+        )?;
+        return match outcome {
+            Outcome::Ready(approved) => {
+                apply::ready(ctx, &approved.text, &objective, args.replace, true)?;
+                Ok(OK)
+            }
+            Outcome::Cancelled => {
+                println("cancelled: nothing was written")?;
+                Ok(OK)
+            }
+        };
+    }
+    // No one to ask here (a script, CI, a chat bot): keep it for `plan review`.
+    let now = proposal::now();
+    let pending = proposal::Proposal::new(
+        &objective,
+        &checked.text,
+        drafter.backend().as_str(),
+        drafter.model(),
+        args.replace,
+        now,
+    );
+    if let Ok(Some(waiting)) = proposal::load(&repo.git_dir) {
+        eprintln!(
+            "plan: note: this replaces the draft that was waiting for \"{}\"",
+            waiting.objective
+        );
+    }
+    proposal::save(&repo.git_dir, &pending)?;
+    println(&proposal::show(&pending, &checked.render_problems(), now))?;
+    Ok(OK)
+}
+
+/// `--backend` and `--model` are sticky: they are written to .plan/config.yaml,
+/// changing only their line, before the model runs.
+fn remember(repo: &Repo, args: &Args) -> Result<()> {
+    if let Some(name) = &args.backend {
+        let choice: BackendChoice = name.trim().parse().map_err(|message| {
+            Exit::usage(format!(
+                "{message}\n  hint: auto takes the first of claude, codex, pi, gemini and llm found on PATH"
+            ))
+        })?;
+        if choice == BackendChoice::Fixed(Backend::None) {
+            return Err(Exit::usage(
+                "--backend none: drafting needs a model\n  hint: pick claude, codex, pi, gemini, llm or command (or auto)",
+            ));
+        }
+        set(
+            repo,
+            "backend",
+            &edit::scalar(Some(choice.as_str())),
+            &choice.to_string(),
+            &|c| c.draft.backend == choice,
+        )?;
+    }
+    if let Some(model) = &args.model {
+        let model = match model.trim() {
+            "" => {
+                return Err(Exit::usage(
+                    "the model is empty\n  hint: `--model none` goes back to the backend's default",
+                ));
+            }
+            "none" => None,
+            m => Some(m.to_string()),
+        };
+        let shown = model
+            .clone()
+            .unwrap_or_else(|| "null (the backend's default)".to_string());
+        set(
+            repo,
+            "model",
+            &edit::scalar(model.as_deref()),
+            &shown,
+            &|c| c.draft.model == model,
+        )?;
+    }
+    Ok(())
+}
+
+/// Sets `draft.KEY` in the repository's settings, as `plan judge model` sets
+/// `judge.model`: one line edited, the result re-read before it is written.
+fn set(
+    repo: &Repo,
+    key: &str,
+    yaml: &str,
+    shown: &str,
+    took: &dyn Fn(&Config) -> bool,
+) -> Result<()> {
+    let path = config::repo_file(&repo.root);
+    let name = config::REPO_NAME;
+    let text = config::read_text(&path, name)?.unwrap_or_default();
+    config::from_text(&text, name)?;
+    let by_hand = format!("hint: set `{key}:` under `draft:` in {name} by hand");
+    let edited = edit::set(&text, "draft", key, yaml).map_err(|why| {
+        Exit::usage(format!(
+            "{name}: cannot set draft.{key}: {why}\n  {by_hand}"
+        ))
+    })?;
+    if !config::from_text(&edited, name).is_ok_and(|c| took(&c)) {
+        return Err(Exit::usage(format!(
+            "{name}: editing the file line by line did not set draft.{key}; nothing was written\n  {by_hand}"
+        )));
+    }
+    if edited != text {
+        config::write(&path, name, &edited)?;
+        eprintln!("plan: set draft.{key} to {shown} in {name}");
+    }
+    Ok(())
+}

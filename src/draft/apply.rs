@@ -1,0 +1,128 @@
+//! Ready: the approved draft goes into plan.md in one write — checked again against
+//! the plan as it is now — and the person is told how to start on it with a fresh
+//! context. The only place plan mode writes plan.md.
+
+use std::io::IsTerminal;
+
+use anyhow::Result;
+
+use super::run::check;
+use crate::app::{Ctx, println};
+use crate::clock;
+use crate::exit::{CHECK_FAILED, Exit};
+use crate::plan::draft::{Approval, Approved, approve};
+use crate::plan::model::Status;
+use crate::store::WriteError;
+
+/// Concurrent writers may take the ids or lines an approval meant to use; it is
+/// worked out again from a fresh read.
+const ATTEMPTS: usize = 8;
+
+/// Adds the draft `text` to plan.md (creating it when there is none), with its
+/// objective, and with `replace` cancelling and archiving what was there.
+pub fn apply(ctx: &Ctx, text: &str, objective: &str, replace: bool) -> Result<Approved> {
+    let stamp = clock::now()?.stamp();
+    for attempt in 1..=ATTEMPTS {
+        let exists = ctx.store.path.exists();
+        let src = match exists {
+            true => ctx.store.read()?,
+            false => String::new(),
+        };
+        let plan = ctx.parse(&src)?;
+        let checked = check(text, &plan);
+        if !checked.is_ok() {
+            return Err(Exit::diagnostics(
+                CHECK_FAILED,
+                format!(
+                    "{}\nplan: the draft does not fit {} as it is now; nothing was written\n  hint: `plan draft` again, or fix it by hand",
+                    checked.render_problems().join("\n"),
+                    ctx.store.name
+                ),
+            ));
+        }
+        let how = Approval {
+            objective,
+            replace,
+            stamp: &stamp,
+        };
+        let approved = approve(&src, &checked, &how);
+        let written = match exists {
+            true => ctx.store.write(&src, approved.edits.clone()).map(drop),
+            // Someone may create it meanwhile: then it is read and added to.
+            false if ctx.store.path.exists() => Err(WriteError::Conflict(String::new())),
+            false => ctx.store.create(&approved.text).map_err(WriteError::Other),
+        };
+        match written {
+            Ok(()) => return Ok(approved),
+            Err(WriteError::Conflict(_)) if attempt < ATTEMPTS => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    unreachable!("the last attempt returns")
+}
+
+/// What the approval did, for the person.
+pub fn report(ctx: &Ctx, approved: &Approved, objective: &str) -> String {
+    let n = approved.added.len();
+    let noun = if n == 1 { "goal" } else { "goals" };
+    let mut out = vec![format!(
+        "added {n} {noun} to {} for \"{objective}\":",
+        ctx.store.name
+    )];
+    let width = approved
+        .added
+        .iter()
+        .map(|a| a.id.chars().count())
+        .max()
+        .unwrap_or(0);
+    for goal in &approved.added {
+        let pad = width - goal.id.chars().count();
+        let what = match (&goal.status, &goal.contract) {
+            (Status::Active, Some(contract)) => format!("active (contract {contract})"),
+            _ => format!("open, waits on {}", goal.waits_on.join(", ")),
+        };
+        out.push(format!("  {}{:pad$}  {what}", goal.id, ""));
+    }
+    if !approved.cancelled.is_empty() {
+        out.push(format!(
+            "cancelled (replaced): {}",
+            approved.cancelled.join(", ")
+        ));
+    }
+    if !approved.archived.is_empty() {
+        out.push(format!("archived: {}", approved.archived.join(", ")));
+    }
+    out.join("\n")
+}
+
+/// How to start on the plan with a fresh context, per host: plan's hooks inject the
+/// plan at session start, so a cleared context loses nothing of it.
+pub const FRESH_CONTEXT: &str =
+    "To start the work with a fresh context (the plan is injected again at session start):
+  Claude Code  /clear
+  Codex        /new
+  pi           /new
+  Gemini CLI   /clear";
+
+/// Prints the fresh-context hints; on a terminal, only if the person wants them.
+pub fn offer_fresh_context(ask: bool) -> Result<()> {
+    if ask && std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+        let show = dialoguer::Confirm::new()
+            .with_prompt("Show how to start the work in a fresh context (per host)?")
+            .default(true)
+            .interact_opt()?
+            .unwrap_or(false);
+        if !show {
+            return Ok(());
+        }
+    }
+    println(FRESH_CONTEXT)
+}
+
+/// Ready, `--yes` and `plan review --approve`: apply, say what was added, and offer
+/// the fresh start (on a terminal asking first, unless `ask` is off: `--yes`).
+pub fn ready(ctx: &Ctx, text: &str, objective: &str, replace: bool, ask: bool) -> Result<()> {
+    let approved = apply(ctx, text, objective, replace)?;
+    println(&report(ctx, &approved, objective))?;
+    offer_fresh_context(ask)
+}

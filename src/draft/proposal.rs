@@ -1,0 +1,222 @@
+//! The pending proposal: a draft waiting for `plan review`, untracked in
+//! `<git-dir>/plan/proposal.json`. Runtime state, never plan data: plan.md changes
+//! only when it is approved. Times are unix seconds on the real clock (PLAN_NOW has
+//! minutes and no zone), so anything else reading `expires_at` can compare it with
+//! its own clock.
+
+use std::fs;
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::exit::Exit;
+
+/// How long a proposal waits for review before it must be drafted again: the plan
+/// it was checked against goes stale.
+pub const LIFETIME: Duration = Duration::from_secs(60 * 60);
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub objective: String,
+    /// The goals, in plan.md's contract format, without ids or status.
+    pub draft: String,
+    pub created_at: u64,
+    pub expires_at: u64,
+    /// What drafted it: the backend and model, `null` for the backend's default.
+    pub backend: String,
+    pub model: Option<String>,
+    /// Approving cancels the open and active goals and archives the finished ones.
+    #[serde(default)]
+    pub replace: bool,
+}
+
+impl Proposal {
+    pub fn new(
+        objective: &str,
+        draft: &str,
+        backend: &str,
+        model: Option<&str>,
+        replace: bool,
+        now: u64,
+    ) -> Proposal {
+        Proposal {
+            objective: objective.to_string(),
+            draft: draft.to_string(),
+            created_at: now,
+            expires_at: now + LIFETIME.as_secs(),
+            backend: backend.to_string(),
+            model: model.map(str::to_string),
+            replace,
+        }
+    }
+
+    pub fn expired(&self, now: u64) -> bool {
+        now >= self.expires_at
+    }
+}
+
+/// Seconds since the epoch, now.
+pub fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// `in 59 minutes`, `2 hours ago`: how far `at` is from `now`, in words.
+pub fn relative(at: u64, now: u64) -> String {
+    let (secs, future) = match at.checked_sub(now) {
+        Some(ahead) => (ahead, true),
+        None => (now - at, false),
+    };
+    let (n, unit) = match secs {
+        0..7200 => (secs.div_ceil(60).max(1), "minutes"),
+        7200..172_800 => (secs / 3600, "hours"),
+        _ => (secs / 86_400, "days"),
+    };
+    let unit = if n == 1 {
+        unit.trim_end_matches('s')
+    } else {
+        unit
+    };
+    match future {
+        true => format!("in {n} {unit}"),
+        false => format!("{n} {unit} ago"),
+    }
+}
+
+pub fn path(git_dir: &Path) -> PathBuf {
+    git_dir.join("plan").join("proposal.json")
+}
+
+/// The pending proposal, if there is one. One that does not read is an error that
+/// says how to get rid of it.
+pub fn load(git_dir: &Path) -> Result<Option<Proposal>> {
+    let path = path(git_dir);
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Exit::env(format!("cannot read {}: {e}", path.display()))),
+    };
+    serde_json::from_str(&text).map(Some).map_err(|e| {
+        Exit::usage(format!(
+            "the pending proposal {} does not read: {e}\n  hint: `plan review --reject` removes it; `plan draft OBJECTIVE` makes a new one",
+            path.display()
+        ))
+    })
+}
+
+/// Writes it atomically, replacing any pending proposal.
+pub fn save(git_dir: &Path, proposal: &Proposal) -> Result<()> {
+    let path = path(git_dir);
+    let dir = path.parent().expect("the proposal lives in a directory");
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".proposal-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("writing {}", path.display()))?;
+    let mut json = serde_json::to_string_pretty(proposal)?;
+    json.push('\n');
+    tmp.write_all(json.as_bytes())
+        .and_then(|_| tmp.as_file().sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(&path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Removes it; `false` when there was none.
+pub fn remove(git_dir: &Path) -> Result<bool> {
+    let path = path(git_dir);
+    match fs::remove_file(&path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Exit::env(format!("cannot remove {}: {e}", path.display()))),
+    }
+}
+
+/// The proposal for a person: what it is, the draft, its problems, and what to do
+/// next (or that it expired).
+pub fn show(proposal: &Proposal, problems: &[String], now: u64) -> String {
+    let goals = crate::plan::model::parse(&proposal.draft).goals.len();
+    let noun = if goals == 1 { "goal" } else { "goals" };
+    let by = match &proposal.model {
+        Some(model) => format!("{} (model {model})", proposal.backend),
+        None => proposal.backend.clone(),
+    };
+    let when = match proposal.expired(now) {
+        true => format!("expired {}", relative(proposal.expires_at, now)),
+        false => format!("expires {}", relative(proposal.expires_at, now)),
+    };
+    let mut out = vec![
+        format!(
+            "draft for \"{}\": {goals} {noun} by {by}, waiting for review ({when})",
+            proposal.objective
+        ),
+        String::new(),
+        proposal.draft.trim_end().to_string(),
+        String::new(),
+    ];
+    if !problems.is_empty() {
+        out.push(problems.join("\n"));
+        out.push(String::new());
+    }
+    if proposal.replace {
+        out.push("approving it replaces the plan: open and active goals are cancelled, finished ones archived".to_string());
+    }
+    if proposal.expired(now) {
+        out.push(format!(
+            "it is too old to approve: `plan draft \"{}\"` drafts it again, `plan review --reject` drops it",
+            proposal.objective
+        ));
+    } else {
+        out.push("  plan review --approve        add these goals to plan.md".to_string());
+        out.push("  plan review --edit \"TEXT\"    redraft it with your feedback".to_string());
+        out.push("  plan review --reject         drop it".to_string());
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saves_loads_and_removes() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(load(dir.path()).unwrap(), None);
+        let p = Proposal::new("Ship", "## Goal: A\n", "claude", None, false, 1000);
+        assert_eq!(p.expires_at, 1000 + 3600);
+        save(dir.path(), &p).unwrap();
+        assert_eq!(load(dir.path()).unwrap(), Some(p.clone()));
+        let json: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(path(dir.path())).unwrap()).unwrap();
+        assert_eq!(json["expires_at"], 4600);
+        assert_eq!(json["model"], serde_json::Value::Null);
+        assert!(!p.expired(4599) && p.expired(4600));
+        assert!(remove(dir.path()).unwrap());
+        assert!(!remove(dir.path()).unwrap());
+    }
+
+    #[test]
+    fn a_broken_file_says_how_to_get_rid_of_it() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("plan")).unwrap();
+        fs::write(path(dir.path()), "{").unwrap();
+        let err = load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("plan review --reject"), "{err}");
+    }
+
+    #[test]
+    fn relative_times() {
+        assert_eq!(relative(1000 + 3540, 1000), "in 59 minutes");
+        assert_eq!(relative(1000 + 30, 1000), "in 1 minute");
+        assert_eq!(relative(1000, 1000 + 7200), "2 hours ago");
+        assert_eq!(relative(1000, 1000 + 90), "2 minutes ago");
+        assert_eq!(relative(0, 3 * 86_400), "3 days ago");
+    }
+}

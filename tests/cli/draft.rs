@@ -1,0 +1,482 @@
+//! Plan mode: `plan draft` with fixture drafting models through the command backend,
+//! and the `plan review` handshake a script or chat bot uses (no terminal here).
+
+use std::path::PathBuf;
+
+use crate::util::{Test, fixture_path};
+
+/// A repository whose drafting model is the fixture `drafter`, recording the prompts
+/// it gets and counting its calls.
+struct Draft {
+    t: Test,
+    prompts: PathBuf,
+    state: PathBuf,
+}
+
+fn repo(drafter: &str) -> Draft {
+    let t = Test::new();
+    let prompts = t.dir.path().join("prompts.txt");
+    let state = t.dir.path().join("state");
+    let t = t
+        .env("PLAN_FIXTURE_PROMPTS", prompts.to_str().unwrap())
+        .env("PLAN_FIXTURE_STATE", state.to_str().unwrap());
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "# the plan-phase model\ndraft:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 20\n",
+            fixture_path(&format!("drafters/{drafter}")).display()
+        ),
+    );
+    Draft { t, prompts, state }
+}
+
+impl Draft {
+    fn prompts(&self) -> String {
+        std::fs::read_to_string(&self.prompts).unwrap_or_default()
+    }
+
+    fn calls(&self) -> u32 {
+        std::fs::read_to_string(&self.state).map_or(0, |s| s.trim().parse().unwrap())
+    }
+
+    fn proposal_path(&self) -> PathBuf {
+        self.t.root().join(".git/plan/proposal.json")
+    }
+
+    fn proposal(&self) -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(self.proposal_path()).unwrap()).unwrap()
+    }
+
+    fn set_proposal(&self, value: &serde_json::Value) {
+        std::fs::write(self.proposal_path(), value.to_string()).unwrap();
+    }
+}
+
+const PLAN: &str = "# Plan: Ship the cache
+
+## Goal: Spike
+<!-- id: spike -->
+status: active
+done_when: we know which cache to use
+failure_modes:
+- decided without measuring
+
+## Log
+- 2026-06-15 14:00 spike started (contract 00000000)
+";
+
+#[test]
+fn yes_adds_the_goals_starts_the_ready_ones_and_logs_the_approval() {
+    let d = repo("good");
+    d.t.write("plan.md", PLAN);
+    let run =
+        d.t.ok(&["draft", "Put a cache in front of the database", "--yes"]);
+    assert!(
+        run.stdout.contains("added 3 goals to plan.md"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("cache-layer         active (contract "));
+    assert!(
+        run.stdout
+            .contains("document-the-cache  open, waits on cache-layer")
+    );
+    assert!(run.stdout.contains("Claude Code  /clear") && run.stdout.contains("Codex        /new"));
+    let md = d.t.plan_md();
+    assert!(
+        md.starts_with(PLAN.split("\n## Log").next().unwrap()),
+        "{md}"
+    );
+    assert!(md.contains(
+        "## Goal: Document the cache\n<!-- id: document-the-cache -->\nstatus: open\ndone_when: README explains eviction and sizing\ndepends_on: cache-layer\n"
+    ));
+    let show = d.t.ok(&["show", "--json"]).json();
+    let goal = |id: &str| {
+        show["goals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .unwrap_or_else(|| panic!("no goal {id}"))
+            .clone()
+    };
+    assert_eq!(goal("cache-layer")["status"], "active");
+    assert_eq!(goal("benchmark-script")["status"], "active");
+    assert_eq!(goal("document-the-cache")["status"], "open");
+    let contract = goal("cache-layer")["contract"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let log = md.split_once("## Log\n").unwrap().1;
+    assert_eq!(
+        log.lines().skip(1).collect::<Vec<_>>(),
+        [
+            "- 2026-06-15 14:02 draft approved: 3 goals (cache-layer, document-the-cache, benchmark-script) for \"Put a cache in front of the database\"".to_string(),
+            format!("- 2026-06-15 14:02 cache-layer started (contract {contract})"),
+            format!(
+                "- 2026-06-15 14:02 benchmark-script started (contract {})",
+                goal("benchmark-script")["contract"].as_str().unwrap()
+            ),
+        ]
+    );
+    d.t.ok(&["lint"]);
+    let prompts = d.prompts();
+    assert!(prompts.contains("=== good PLAN_JUDGE=1"), "{prompts}");
+    assert!(prompts.contains("draft the goals for \"Put a cache in front of the database\""));
+    assert!(
+        prompts.contains("- spike (active): Spike"),
+        "the existing goals are given"
+    );
+    assert!(!d.proposal_path().exists());
+}
+
+#[test]
+fn without_a_terminal_the_draft_waits_for_review_and_approve_applies_it() {
+    let d = repo("good");
+    let run = d.t.ok(&["draft", "Ship the cache"]);
+    assert!(run.stdout.starts_with(
+        "draft for \"Ship the cache\": 3 goals by command, waiting for review (expires in 60 minutes)\n\n## Goal: Cache layer\n"
+    ), "{}", run.stdout);
+    assert!(run.stdout.contains("depends_on: Cache layer\n"));
+    assert!(run.stdout.contains("plan review --approve"));
+    assert!(
+        !d.t.path("plan.md").exists(),
+        "nothing written before approval"
+    );
+    let p = d.proposal();
+    assert_eq!(p["objective"], "Ship the cache");
+    assert!(
+        p["draft"]
+            .as_str()
+            .unwrap()
+            .starts_with("## Goal: Cache layer\n")
+    );
+    assert_eq!(p["backend"], "command");
+    assert_eq!(p["model"], serde_json::Value::Null);
+    assert_eq!(p["replace"], false);
+    let created = p["created_at"].as_u64().unwrap();
+    assert_eq!(p["expires_at"].as_u64().unwrap(), created + 3600);
+
+    let shown = d.t.ok(&["review"]);
+    assert!(shown.stdout.contains("waiting for review (expires in"));
+    assert!(shown.stdout.contains("## Goal: Benchmark script"));
+    let json = d.t.ok(&["review", "--json"]).json();
+    assert_eq!(json["objective"], "Ship the cache");
+    assert_eq!(json["errors"], 0);
+    assert_eq!(json["expired"], false);
+    assert!(json["seconds_left"].as_i64().unwrap() > 3500);
+
+    let approved = d.t.ok(&["review", "--approve"]);
+    assert!(
+        approved
+            .stdout
+            .contains("added 3 goals to plan.md for \"Ship the cache\"")
+    );
+    assert!(approved.stdout.contains("Gemini CLI   /clear"));
+    let md = d.t.plan_md();
+    assert!(md.starts_with("# Plan: Ship the cache\n\n## Goal: Cache layer\n<!-- id: cache-layer -->\nstatus: active\n"), "{md}");
+    assert!(md.contains("draft approved: 3 goals (cache-layer, document-the-cache, benchmark-script) for \"Ship the cache\""));
+    assert!(!d.proposal_path().exists(), "an approved proposal is gone");
+    d.t.ok(&["review"])
+        .stdout_has("no draft is waiting for review");
+    d.t.run(&["review", "--approve"])
+        .code(2)
+        .stderr_has("no draft is waiting for review");
+    assert_eq!(d.t.ok(&["review", "--json"]).stdout, "null\n");
+}
+
+#[test]
+fn reject_drops_the_proposal_and_leaves_plan_md() {
+    let d = repo("good");
+    d.t.write("plan.md", PLAN);
+    d.t.ok(&["draft", "Ship the cache"]);
+    d.t.ok(&["review", "--reject"])
+        .stdout_has("rejected the draft for \"Ship the cache\"; plan.md was not touched");
+    assert!(!d.proposal_path().exists());
+    assert_eq!(d.t.plan_md(), PLAN);
+}
+
+#[test]
+fn an_unreadable_proposal_says_so_and_reject_removes_it() {
+    let d = repo("good");
+    d.t.write(".git/plan/proposal.json", "{\"objective\": ");
+    d.t.run(&["review"])
+        .code(2)
+        .stderr_has("`plan review --reject` removes it");
+    d.t.ok(&["review", "--reject"])
+        .stdout_has("removed the unreadable proposal; plan.md was not touched");
+    assert!(!d.proposal_path().exists());
+    d.t.run(&["review", "--reject"])
+        .code(2)
+        .stderr_has("no draft is waiting for review");
+}
+
+#[test]
+fn edit_redrafts_with_the_feedback_and_renews_the_proposal() {
+    let d = repo("good");
+    d.t.ok(&["draft", "Ship the cache"]);
+    let mut p = d.proposal();
+    let created = p["created_at"].as_u64().unwrap();
+    p["expires_at"] = (created + 5).into();
+    d.set_proposal(&p);
+    let run =
+        d.t.ok(&["review", "--edit", "drop the benchmark; add cache metrics"]);
+    assert!(
+        run.stdout.contains("## Goal: Cache metrics"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("2 goals by command"));
+    let prompts = d.prompts();
+    let second = prompts.split("=== good").nth(2).expect("a second prompt");
+    assert!(
+        second.contains("## Your previous draft\n\n## Goal: Cache layer"),
+        "{second}"
+    );
+    assert!(second.contains("## Goal: Benchmark script"));
+    assert!(second.contains("## What to change\n\ndrop the benchmark; add cache metrics"));
+    let renewed = d.proposal();
+    assert!(
+        renewed["draft"]
+            .as_str()
+            .unwrap()
+            .contains("## Goal: Cache metrics")
+    );
+    assert!(
+        renewed["expires_at"].as_u64().unwrap() >= created + 3600,
+        "the expiry is reset"
+    );
+    d.t.ok(&["review", "--approve"]);
+    assert!(
+        d.t.plan_md()
+            .contains("<!-- id: cache-metrics -->\nstatus: open\n")
+    );
+    d.t.run(&["review", "--edit", "  "]).code(2);
+}
+
+#[test]
+fn an_expired_proposal_is_refused_and_kept() {
+    let d = repo("good");
+    d.t.write("plan.md", PLAN);
+    d.t.ok(&["draft", "Ship the cache"]);
+    let mut p = d.proposal();
+    p["expires_at"] = 1.into();
+    d.set_proposal(&p);
+    let run = d.t.run(&["review", "--approve"]).code(2);
+    assert!(
+        run.stderr
+            .contains("plan: the draft for \"Ship the cache\" expired "),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("nothing was written"));
+    d.t.run(&["review", "--edit", "more"])
+        .code(2)
+        .stderr_has("expired");
+    assert_eq!(d.t.plan_md(), PLAN);
+    assert!(
+        d.proposal_path().exists(),
+        "left for `plan doctor --fix` or a new draft"
+    );
+    let shown = d.t.ok(&["review"]);
+    assert!(shown.stdout.contains("(expired "), "{}", shown.stdout);
+    assert!(shown.stdout.contains("too old to approve"));
+    assert_eq!(d.t.ok(&["review", "--json"]).json()["expired"], true);
+    assert_eq!(d.calls(), 1, "no model runs for an expired proposal");
+    d.t.ok(&["review", "--reject"]);
+}
+
+#[test]
+fn a_draft_that_does_not_check_is_shown_and_asked_for_again_once() {
+    let d = repo("garbage-then-good");
+    let run = d.t.ok(&["draft", "Ship the cache", "--yes"]);
+    assert!(
+        run.stderr.contains("I have looked at the repository."),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("draft: the draft has no goals"));
+    assert!(run.stderr.contains("asking the model again"));
+    assert_eq!(d.calls(), 2);
+    let prompts = d.prompts();
+    let second = prompts.split("=== garbage-then-good").nth(2).unwrap();
+    assert!(second.contains("## Your previous draft\n\nI have looked at the repository."));
+    assert!(second.contains("plan could not use this draft"));
+    assert!(second.contains("draft: the draft has no goals"));
+    assert!(d.t.plan_md().contains("<!-- id: cache-metrics -->"));
+}
+
+#[test]
+fn a_draft_bad_twice_is_refused_and_nothing_is_written() {
+    let d = repo("bad");
+    d.t.write("plan.md", PLAN);
+    let run = d.t.run(&["draft", "Ship the cache", "--yes"]).code(1);
+    assert!(
+        run.stderr
+            .contains("draft:1: goal \"Make it fast\" has no done_when"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("has no failure modes"));
+    assert!(run.stderr.contains("draft:2: verify: "));
+    assert!(
+        run.stderr
+            .contains("still has problems after the model was asked again; nothing was written")
+    );
+    assert_eq!(d.calls(), 2);
+    assert_eq!(d.t.plan_md(), PLAN);
+    d.t.run(&["draft", "Ship the cache"]).code(1);
+    assert!(!d.proposal_path().exists(), "no proposal from a bad draft");
+}
+
+#[test]
+fn a_model_that_changes_the_working_tree_is_refused() {
+    let d = repo("edits-file");
+    d.t.write("plan.md", PLAN);
+    d.t.commit_all("start");
+    let run = d.t.run(&["draft", "Ship the cache", "--yes"]).code(1);
+    assert!(
+        run.stderr.contains("the drafting model changed the working tree (drafter-was-here.txt); nothing was written"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(d.t.plan_md(), PLAN);
+    assert!(
+        d.t.path("drafter-was-here.txt").exists(),
+        "left for inspection"
+    );
+    std::fs::remove_file(d.t.path("drafter-was-here.txt")).unwrap();
+    d.t.run(&["draft", "Ship the cache"]).code(1);
+    assert!(!d.proposal_path().exists());
+}
+
+#[test]
+fn replace_cancels_and_archives_the_old_goals_in_the_same_write() {
+    let d = repo("good");
+    let plan = "# Plan: Old objective
+
+## Goal: Done thing
+<!-- id: done-thing -->
+status: done
+done_when: x
+
+## Goal: Spike
+<!-- id: spike -->
+status: active
+done_when: y
+failure_modes:
+- z
+
+## Goal: Later
+status: open
+done_when: w
+
+## Log
+- 2026-06-15 13:00 done-thing signed off (verify passed, judge accept)
+";
+    d.t.write("plan.md", plan);
+    let run = d.t.ok(&["draft", "New objective", "--replace", "--yes"]);
+    assert!(
+        run.stdout.contains("cancelled (replaced): spike, later"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("archived: done-thing, spike, later"));
+    let md = d.t.plan_md();
+    assert!(
+        md.starts_with("# Plan: New objective\n\n## Goal: Cache layer\n"),
+        "{md}"
+    );
+    let (live, archive) = md.split_once("## Archive").unwrap();
+    assert!(!live.contains("## Goal: Spike"));
+    assert!(archive.contains("## Goal: Spike\n<!-- id: spike -->\nstatus: cancelled\n"));
+    assert!(archive.contains("## Goal: Later\n<!-- id: later -->\nstatus: cancelled\n"));
+    assert!(archive.contains("## Goal: Done thing\n<!-- id: done-thing -->\nstatus: done\n"));
+    for line in [
+        "- 2026-06-15 14:02 spike cancelled: replaced by a new draft",
+        "- 2026-06-15 14:02 later cancelled: replaced by a new draft",
+        "- 2026-06-15 14:02 archived 3 goals: done-thing, spike, later",
+        "- 2026-06-15 14:02 draft approved: 3 goals",
+    ] {
+        assert!(md.contains(line), "missing {line:?} in\n{md}");
+    }
+    assert!(d.prompts().contains("being replaced by this draft"));
+    d.t.ok(&["lint"]);
+}
+
+#[test]
+fn replace_is_kept_with_the_proposal() {
+    let d = repo("good");
+    d.t.write("plan.md", PLAN);
+    d.t.ok(&["draft", "New objective", "--replace"])
+        .stdout_has("approving it replaces the plan");
+    assert_eq!(d.proposal()["replace"], true);
+    d.t.ok(&["review", "--approve"])
+        .stdout_has("cancelled (replaced): spike");
+    assert!(d.t.plan_md().starts_with("# Plan: New objective\n"));
+}
+
+#[test]
+fn model_and_backend_are_sticky() {
+    let d = repo("good");
+    let run =
+        d.t.ok(&["draft", "Ship the cache", "--model", "big-model", "--yes"]);
+    assert!(
+        run.stderr
+            .contains("set draft.model to big-model in .plan/config.yaml"),
+        "{}",
+        run.stderr
+    );
+    let config = d.t.read(".plan/config.yaml");
+    assert!(
+        config.starts_with("# the plan-phase model\ndraft:\n"),
+        "comments kept: {config}"
+    );
+    assert!(config.contains("  model: big-model\n"), "{config}");
+    assert!(config.contains("  timeout_secs: 20\n"));
+    let run = d.t.ok(&["draft", "More", "--model", "big-model"]);
+    assert!(
+        !run.stderr.contains("set draft.model"),
+        "an unchanged setting is not rewritten"
+    );
+    assert!(run.stdout.contains("by command (model big-model)"));
+    assert_eq!(d.proposal()["model"], "big-model");
+    d.t.ok(&["review", "--reject"]);
+
+    d.t.run(&["draft", "x", "--backend", "none"])
+        .code(2)
+        .stderr_has("drafting needs a model");
+    assert!(d.t.read(".plan/config.yaml").contains("backend: command"));
+    d.t.run(&["draft", "x", "--backend", "gpt"])
+        .code(2)
+        .stderr_has("unknown backend \"gpt\"");
+    d.t.run(&["draft", "x", "--backend", "pi", "--yes"]).code(3);
+    assert!(
+        d.t.read(".plan/config.yaml").contains("  backend: pi\n"),
+        "sticky even when the run fails"
+    );
+}
+
+#[test]
+fn a_drafting_backend_of_none_or_an_empty_command_is_refused() {
+    let t = Test::new();
+    t.write(".plan/config.yaml", "draft:\n  backend: none\n");
+    t.run(&["draft", "x"])
+        .code(3)
+        .stderr_has("draft.backend is none: drafting needs a model");
+    t.write(".plan/config.yaml", "draft:\n  backend: command\n");
+    t.run(&["draft", "x"])
+        .code(2)
+        .stderr_has("draft.command is empty");
+    t.write(
+        ".plan/config.yaml",
+        "draft:\n  backend: command\n  command: [\"/nonexistent/drafter\"]\n",
+    );
+    t.run(&["draft", "x"])
+        .code(3)
+        .stderr_has("cannot run the drafting model: /nonexistent/drafter not found");
+    t.run(&["draft", "  "])
+        .code(2)
+        .stderr_has("say what the goals should achieve");
+    assert!(!t.path("plan.md").exists());
+}
