@@ -3,6 +3,7 @@
 
 pub mod blocks;
 pub mod diag;
+pub mod diff;
 pub mod id;
 pub mod lint;
 pub mod model;
