@@ -35,8 +35,11 @@ pub fn word_diff(old: &str, new: &str, style: Style) -> String {
 /// Like [`word_diff`], but line by line first: unchanged lines stay as they are, a
 /// changed line is word-diffed against the line it replaced, and a line only one side
 /// has is marked whole. Markers then never straddle a line break, which keeps lists
-/// (failure modes, a contract) readable.
+/// (failure modes, a contract) readable. Two single lines are simply word-diffed.
 pub fn line_word_diff(old: &str, new: &str, style: Style) -> String {
+    if !old.contains('\n') && !new.contains('\n') {
+        return word_diff(old, new, style);
+    }
     let old: Vec<&str> = old.lines().collect();
     let new: Vec<&str> = new.lines().collect();
     align(&old, &new)
@@ -152,6 +155,10 @@ mod tests {
         assert_eq!(line_word_diff("x\ny", "y", plain), "[-x-]\ny");
         assert_eq!(line_word_diff("", "new", plain), "{+new+}");
         assert_eq!(line_word_diff("same", "same", plain), "same");
+        assert_eq!(
+            line_word_diff("open", "active", plain),
+            "[-open-]{+active+}"
+        );
     }
 
     #[test]
