@@ -4,6 +4,7 @@
 pub mod blocks;
 pub mod diag;
 pub mod diff;
+pub mod doctor;
 pub mod id;
 pub mod lint;
 pub mod model;
