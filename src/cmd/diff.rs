@@ -13,8 +13,7 @@ use crate::git;
 use crate::plan::diff::{self, ContractDiff, Names, PlanDiff};
 use crate::plan::model::{Lookup, parse};
 
-/// Show what changed in plan.md since a git revision, goal by goal (or one goal's
-/// contract, word by word)
+/// Show plan.md's changes since a git revision, goal by goal (or one goal's contract)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Only this goal's contract (id or unique prefix; a removed goal's id works too)

@@ -15,8 +15,7 @@ use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::doctor::{self, Finding, Proposal, Repair};
 use crate::plan::model;
 
-/// Find what is inconsistent in plan.md (and an expired draft proposal), with the
-/// command that resolves each; exits 1 while findings remain
+/// Find inconsistencies in plan.md and the command resolving each; exits 1 on findings
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Repair what is mechanical: missing id comments, missing status lines, a
@@ -159,8 +158,13 @@ impl View<'_> {
                 .iter()
                 .map(|f| {
                     let done = f.done().unwrap_or_default();
-                    ctx.style
-                        .paint("32", &format!("fixed {}: {done}", place(f)))
+                    // The goal, not the line: lines moved as the fixes went in.
+                    let place = if f.kind.in_proposal() {
+                        self.proposal
+                    } else {
+                        name
+                    };
+                    ctx.style.paint("32", &format!("fixed {place}: {done}"))
                 })
                 .collect();
             blocks.push(lines.join("\n"));

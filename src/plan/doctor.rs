@@ -117,7 +117,7 @@ impl Proposal {
 /// then the proposal. `now` is Unix seconds; `proposal_path` names the file in
 /// messages.
 pub fn check(plan: &Plan<'_>, proposal: &Proposal, proposal_path: &str, now: i64) -> Vec<Finding> {
-    let mut out: Vec<Finding> = plan.errors.iter().map(format_error).collect();
+    let mut out: Vec<Finding> = plan.errors.iter().map(|d| format_error(plan, d)).collect();
     if plan.log_heading.is_none() {
         out.push(
             Finding::new(
@@ -151,7 +151,7 @@ pub fn fix_edits(findings: &[Finding]) -> Vec<Edit> {
         .collect()
 }
 
-fn format_error(d: &super::diag::Diagnostic) -> Finding {
+fn format_error(plan: &Plan<'_>, d: &super::diag::Diagnostic) -> Finding {
     let m = d.message.as_str();
     let kind = if m.starts_with("duplicate goal id") {
         Kind::DuplicateId
@@ -164,12 +164,26 @@ fn format_error(d: &super::diag::Diagnostic) -> Finding {
     } else {
         Kind::FormatError
     };
+    // Where the diagnostic's own hint points at commands that refuse a plan with
+    // errors, say what to edit instead.
     let fix = match kind {
-        // The diagnostic's own hint names commands that refuse a plan with errors.
         Kind::UnknownStatus => format!(
             "edit line {} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it",
             d.line
         ),
+        Kind::MissingDependency
+            if !d
+                .hint
+                .as_deref()
+                .is_some_and(|h| h.starts_with("did you mean")) =>
+        {
+            let ids: Vec<&str> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
+            format!(
+                "edit line {}: depends_on takes goal ids, comma-separated; the goals are {}",
+                d.line,
+                ids.join(", ")
+            )
+        }
         _ => d
             .hint
             .clone()
@@ -201,7 +215,7 @@ fn goal_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
         let (fix, repair) = mechanical(
             format!("plan doctor --fix adds `{line}` under the heading"),
             Repair::Edits {
-                done: format!("added `{line}`"),
+                done: format!("added `{line}` under \"{}\"", goal.title),
                 edits: ops::id_comment(plan, goal),
             },
         );
@@ -220,7 +234,7 @@ fn goal_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
         let (fix, repair) = mechanical(
             "plan doctor --fix adds `status: open`".to_string(),
             Repair::Edits {
-                done: format!("added `status: open` to {id}"),
+                done: format!("added `status: open` to \"{}\"", goal.title),
                 edits: vec![Edit::insert_after(
                     at,
                     plan.line_text(at),

@@ -6,29 +6,47 @@ use similar::{Algorithm, ChangeTag, DiffTag, TextDiff, capture_diff_slices};
 use super::render::Style;
 
 /// `old` and `new` interleaved, removed words in `[-…-]`, added words in `{+…+}`.
+/// Neighbouring changes are one hunk, blanks between them included, as git shows
+/// them: `[-2 minutes-]{+90 seconds+}`, not `[-2-]{+90+} [-minutes-]{+seconds+}`.
 pub fn word_diff(old: &str, new: &str, style: Style) -> String {
     let diff = TextDiff::from_words(old, new);
+    let changes: Vec<(ChangeTag, &str)> = diff
+        .iter_all_changes()
+        .map(|c| (c.tag(), c.value()))
+        .collect();
+    let changed = |i: usize| changes.get(i).is_some_and(|(t, _)| *t != ChangeTag::Equal);
+    let has_text = |s: &str| !s.trim().is_empty();
     let mut out = String::with_capacity(old.len() + new.len());
-    // Runs of one kind become one marker: `{+ somewhere+}`, not `{+ +}{+somewhere+}`.
-    let mut run: Option<(ChangeTag, String)> = None;
-    let flush = |out: &mut String, run: Option<(ChangeTag, String)>| match run {
-        Some((ChangeTag::Delete, text)) => out.push_str(&style.paint("31", &format!("[-{text}-]"))),
-        Some((ChangeTag::Insert, text)) => {
-            out.push_str(&style.paint("32", &format!("{{+{text}+}}")))
+    let mut i = 0;
+    while i < changes.len() {
+        if changes[i].0 == ChangeTag::Equal {
+            out.push_str(changes[i].1);
+            i += 1;
+            continue;
         }
-        Some((ChangeTag::Equal, text)) => out.push_str(&text),
-        None => {}
-    };
-    for change in diff.iter_all_changes() {
-        match &mut run {
-            Some((tag, text)) if *tag == change.tag() => text.push_str(change.value()),
-            _ => {
-                flush(&mut out, run.take());
-                run = Some((change.tag(), change.value().to_string()));
+        let (mut del, mut ins) = (String::new(), String::new());
+        while let Some(&(tag, value)) = changes.get(i) {
+            match tag {
+                ChangeTag::Delete => del.push_str(value),
+                ChangeTag::Insert => ins.push_str(value),
+                ChangeTag::Equal if !has_text(value) && changed(i + 1) => {
+                    del.push_str(value);
+                    ins.push_str(value);
+                }
+                ChangeTag::Equal => break,
             }
+            i += 1;
+        }
+        if has_text(&del) {
+            out.push_str(&style.paint("31", &format!("[-{del}-]")));
+        }
+        if has_text(&ins) {
+            out.push_str(&style.paint("32", &format!("{{+{ins}+}}")));
+        } else if !has_text(&del) {
+            // Only blanks changed: show the new ones, unmarked.
+            out.push_str(&ins);
         }
     }
-    flush(&mut out, run);
     out
 }
 
@@ -143,6 +161,11 @@ mod tests {
         assert_eq!(out, "p95 < [-50ms-]{+80ms+} on bench\n");
         assert_eq!(word_diff("same", "same", Style::default()), "same");
         assert_eq!(word_diff("a b", "a b c d", Style::default()), "a b{+ c d+}");
+        assert_eq!(
+            word_diff("under 2 minutes!", "under 90 seconds!", Style::default()),
+            "under [-2 minutes!-]{+90 seconds!+}"
+        );
+        assert_eq!(word_diff("a b c", "a c", Style::default()), "a [-b -]c");
     }
 
     #[test]
