@@ -4,6 +4,7 @@
 mod complete;
 mod config;
 mod core;
+mod diffdoc;
 mod files;
 mod hooks;
 mod install;
