@@ -44,6 +44,8 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Archive(args) => cmd::archive::run(&ctx()?, args),
         Command::Lint(args) => cmd::lint::run(&ctx()?, args),
         Command::Next(args) => cmd::next::run(&ctx()?, args),
+        Command::Diff(args) => cmd::diff::run(&ctx()?, args),
+        Command::Doctor(args) => cmd::doctor::run(&ctx()?, args),
         Command::Complete(args) => cmd::complete::run(&ctx()?, args),
         Command::Goal(args) => cmd::goal::run(&ctx()?, args),
         Command::Inject(args) => cmd::inject::run(&ctx()?, args),

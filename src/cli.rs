@@ -41,6 +41,8 @@ pub enum Command {
     Archive(cmd::archive::Args),
     Lint(cmd::lint::Args),
     Next(cmd::next::Args),
+    Diff(cmd::diff::Args),
+    Doctor(cmd::doctor::Args),
     Goal(cmd::goal::Args),
     Inject(cmd::inject::Args),
     Remind(cmd::remind::Args),

@@ -551,16 +551,50 @@ pub fn file_history(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revisio
     Ok(revisions)
 }
 
+/// A revision git cannot resolve to a commit or tree: a usage error, not a broken
+/// repository, so callers can tell the user which argument to fix.
+#[derive(Debug)]
+pub struct UnknownRevision {
+    pub rev: String,
+    pub reason: String,
+}
+
+impl fmt::Display for UnknownRevision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown revision {:?}: {}", self.rev, self.reason)
+    }
+}
+
+impl std::error::Error for UnknownRevision {}
+
 /// The file `rel` as it was at `rev` (anything `git rev-parse` takes: `HEAD~2`, a
-/// hash, a branch). `None` when the file did not exist there.
+/// hash, a branch). `None` when the file did not exist there, and for `HEAD` on a
+/// branch with no commits yet, where nothing existed. A revision that names nothing
+/// is an [`UnknownRevision`].
 pub fn file_at(root: &Path, rev: &str, rel: &Path) -> Result<Option<String>> {
     let repo = open(root)?;
-    let object = repo
-        .revparse_single(rev)
-        .with_context(|| format!("resolving the revision {rev:?}"))?;
+    let unknown = |reason: String| {
+        anyhow::Error::new(UnknownRevision {
+            rev: rev.to_string(),
+            reason,
+        })
+    };
+    let object = match repo.revparse_single(rev) {
+        Ok(object) => object,
+        Err(_) if rev == "HEAD" && head(&repo)?.commit.is_none() => return Ok(None),
+        Err(e)
+            if matches!(
+                e.code(),
+                ErrorCode::NotFound | ErrorCode::InvalidSpec | ErrorCode::Ambiguous
+            ) =>
+        {
+            return Err(unknown(e.message().to_string()));
+        }
+        Err(e) => return Err(e).with_context(|| format!("resolving the revision {rev:?}")),
+    };
     let tree = object
         .peel_to_tree()
-        .with_context(|| format!("reading the tree of revision {rev:?}"))?;
+        .map_err(|_| unknown("it names no commit or tree".to_string()))?;
     let entry = match tree.get_path(rel) {
         Ok(entry) => entry,
         Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
@@ -1225,5 +1259,20 @@ mod tests {
         assert!(format!("{err:#}").contains("\"no-such-branch\""), "{err:#}");
         let err = file_at(&repo.root, "HEAD~5", Path::new("plan.md")).unwrap_err();
         assert!(format!("{err:#}").contains("HEAD~5"), "{err:#}");
+        assert!(err.downcast_ref::<UnknownRevision>().is_some());
+        let blob = repo.git(&["rev-parse", "HEAD:plan.md"]);
+        let err = file_at(&repo.root, blob.trim(), Path::new("plan.md")).unwrap_err();
+        assert!(err.downcast_ref::<UnknownRevision>().is_some(), "{err:#}");
+    }
+
+    #[test]
+    fn file_at_head_of_an_unborn_branch_is_none() {
+        let repo = TestRepo::new();
+        assert_eq!(
+            file_at(&repo.root, "HEAD", Path::new("plan.md")).unwrap(),
+            None
+        );
+        let err = file_at(&repo.root, "HEAD~1", Path::new("plan.md")).unwrap_err();
+        assert!(err.downcast_ref::<UnknownRevision>().is_some(), "{err:#}");
     }
 }

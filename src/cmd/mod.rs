@@ -4,6 +4,8 @@ pub mod add;
 pub mod archive;
 pub mod cancel;
 pub mod complete;
+pub mod diff;
+pub mod doctor;
 pub mod draft;
 pub mod goal;
 pub mod hook;

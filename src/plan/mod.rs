@@ -3,6 +3,8 @@
 
 pub mod blocks;
 pub mod diag;
+pub mod diff;
+pub mod doctor;
 pub mod draft;
 pub mod id;
 pub mod lint;

@@ -36,6 +36,9 @@ pub enum Edit {
     /// Resolved against the file as it is when written, so concurrent appends keep
     /// their order and never need the same anchor.
     AppendLog { lines: Vec<String> },
+    /// Create an empty `## Log` section where `AppendLog` would, unless the file has
+    /// one by the time it is written.
+    CreateLog,
     /// Append lines at the very end of the file.
     AppendEnd { lines: Vec<String> },
 }
@@ -72,7 +75,7 @@ impl Edit {
             | Edit::Keep { line, expect }
             | Edit::InsertAfter { line, expect, .. }
             | Edit::InsertBefore { line, expect, .. } => Some((*line, expect)),
-            Edit::AppendLog { .. } | Edit::AppendEnd { .. } => None,
+            Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => None,
         }
     }
 
@@ -83,7 +86,7 @@ impl Edit {
             | Edit::Keep { line, .. }
             | Edit::InsertAfter { line, .. }
             | Edit::InsertBefore { line, .. } => *line = to,
-            Edit::AppendLog { .. } | Edit::AppendEnd { .. } => {}
+            Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => {}
         }
     }
 }
@@ -184,7 +187,7 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
                 slots[line - 1].replace = Some(None);
             }
             Edit::Keep { .. } => {}
-            Edit::AppendLog { .. } | Edit::AppendEnd { .. } => {
+            Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => {
                 unreachable!("resolve() turns appends into line edits")
             }
         }
@@ -236,17 +239,20 @@ fn resolve(src: &str, lines: &[Line], edits: &[Edit]) -> Vec<Edit> {
     let mut out = Vec::with_capacity(edits.len());
     let mut log_lines: Vec<String> = Vec::new();
     let mut end_lines: Vec<String> = Vec::new();
+    let mut create_log = false;
     for edit in edits {
         match edit {
             Edit::AppendLog { lines } => log_lines.extend(lines.iter().cloned()),
+            Edit::CreateLog => create_log = true,
             Edit::AppendEnd { lines } => end_lines.extend(lines.iter().cloned()),
             other => out.push(other.clone()),
         }
     }
     let last_text = |no: usize| lines[no - 1].text(src);
-    if !log_lines.is_empty() {
+    if !log_lines.is_empty() || create_log {
         let plan = parse(src);
         match plan.log_heading {
+            Some(_) if log_lines.is_empty() => {}
             Some(heading) => {
                 let anchor = plan.log.last().map_or(heading, |e| e.line.max(heading));
                 out.push(Edit::insert_after(anchor, last_text(anchor), log_lines));
@@ -485,6 +491,17 @@ mod tests {
         assert_eq!(out, "# Plan: x\n\n## Log\n- e\n\n## Archive\n");
         let out = apply("", &[Edit::AppendLog { lines: s(&["- e"]) }]).unwrap();
         assert_eq!(out, "## Log\n- e\n");
+    }
+
+    #[test]
+    fn create_log_adds_an_empty_section_once() {
+        let out = apply("# Plan: x\n", &[Edit::CreateLog]).unwrap();
+        assert_eq!(out, "# Plan: x\n\n## Log\n");
+        let out = apply("# Plan: x\r\n\r\n## Archive\r\n", &[Edit::CreateLog]).unwrap();
+        assert_eq!(out, "# Plan: x\r\n\r\n## Log\r\n\r\n## Archive\r\n");
+        assert_eq!(apply("## Log\n", &[Edit::CreateLog]).unwrap(), "## Log\n");
+        let both = [Edit::CreateLog, Edit::AppendLog { lines: s(&["- e"]) }];
+        assert_eq!(apply("x", &both).unwrap(), "x\n\n## Log\n- e");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod complete;
 mod config;
 mod core;
+mod diffdoc;
 mod draft;
 mod files;
 mod hooks;

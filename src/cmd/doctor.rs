@@ -1,0 +1,205 @@
+//! `plan doctor`: what is inconsistent in plan.md and the pending draft proposal,
+//! with the command that resolves each; `--fix` repairs the mechanical ones through
+//! the lossless patcher. A check: exit 1 while findings remain.
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::app::{Ctx, println};
+use crate::clock;
+use crate::exit::{CHECK_FAILED, Exit, OK};
+use crate::plan::doctor::{self, Finding, Proposal, Repair};
+use crate::plan::model;
+
+/// Find inconsistencies in plan.md and the command resolving each; exits 1 on findings
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Repair what is mechanical: missing id comments, missing status lines, a
+    /// missing `## Log`, an expired draft proposal
+    #[arg(long)]
+    pub fix: bool,
+    /// Print the findings as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    file: &'a str,
+    proposal: Option<&'a str>,
+    /// What `--fix` repaired.
+    fixed: &'a [Finding],
+    /// What is left.
+    findings: &'a [Finding],
+}
+
+/// The proposal file and how messages name it.
+struct ProposalFile {
+    path: PathBuf,
+    name: String,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let proposal_file = ctx.repo.as_ref().map(|repo| {
+        let path = repo.git_dir.join("plan").join("proposal.json");
+        let name = path
+            .strip_prefix(&repo.root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        ProposalFile { path, name }
+    });
+    let proposal_name = proposal_file.as_ref().map_or("", |p| p.name.as_str());
+    let now = clock::unix_now()?;
+    let mut src = ctx.store.read()?;
+    let findings = {
+        let plan = model::parse(&src);
+        doctor::check(
+            &plan,
+            &read_proposal(proposal_file.as_ref())?,
+            proposal_name,
+            now,
+        )
+    };
+    let mut fixed: Vec<Finding> = Vec::new();
+    let remaining = if args.fix && findings.iter().any(|f| f.fixable) {
+        let edits = doctor::fix_edits(&findings);
+        if !edits.is_empty() {
+            ctx.store.write(&src, edits)?;
+        }
+        if let Some(file) = &proposal_file
+            && findings.iter().any(|f| f.repair == Repair::RemoveProposal)
+        {
+            remove(&file.path, &file.name)?;
+        }
+        fixed.extend(findings.into_iter().filter(|f| f.fixable));
+        // Judged afresh: the write re-read the file, and a person may have edited it.
+        src = ctx.store.read()?;
+        let plan = model::parse(&src);
+        doctor::check(
+            &plan,
+            &read_proposal(proposal_file.as_ref())?,
+            proposal_name,
+            now,
+        )
+    } else {
+        findings
+    };
+    if args.json {
+        let report = Report {
+            file: &ctx.store.name,
+            proposal: proposal_file.as_ref().map(|p| p.name.as_str()),
+            fixed: &fixed,
+            findings: &remaining,
+        };
+        println(&serde_json::to_string_pretty(&report)?)?;
+    } else {
+        let view = View {
+            src: &src,
+            proposal: proposal_name,
+            fix: args.fix,
+        };
+        println(&view.text(ctx, &fixed, &remaining))?;
+    }
+    Ok(if remaining.is_empty() {
+        OK
+    } else {
+        CHECK_FAILED
+    })
+}
+
+fn read_proposal(file: Option<&ProposalFile>) -> Result<Proposal> {
+    let Some(file) = file else {
+        return Ok(Proposal::Absent);
+    };
+    match fs::read(&file.path) {
+        Ok(bytes) => Ok(Proposal::parse(&bytes)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Proposal::Absent),
+        Err(e) => Err(Exit::env(format!("cannot read {}: {e}", file.name))),
+    }
+}
+
+fn remove(path: &Path, name: &str) -> Result<()> {
+    match fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Exit::env(format!("cannot delete {name}: {e}"))),
+    }
+}
+
+/// What the text report needs besides the findings.
+struct View<'a> {
+    /// plan.md as it is now, after any fixes: the findings' line numbers are its.
+    src: &'a str,
+    proposal: &'a str,
+    fix: bool,
+}
+
+impl View<'_> {
+    fn text(&self, ctx: &Ctx, fixed: &[Finding], remaining: &[Finding]) -> String {
+        let name = &ctx.store.name;
+        let place = |f: &Finding| {
+            if f.kind.in_proposal() {
+                self.proposal.to_string()
+            } else if f.line == 0 {
+                name.to_string()
+            } else {
+                format!("{name}:{}", f.line)
+            }
+        };
+        let plan = model::parse(self.src);
+        let mut blocks: Vec<String> = Vec::new();
+        if !fixed.is_empty() {
+            let lines: Vec<String> = fixed
+                .iter()
+                .map(|f| {
+                    let done = f.done().unwrap_or_default();
+                    // The goal, not the line: lines moved as the fixes went in.
+                    let place = if f.kind.in_proposal() {
+                        self.proposal
+                    } else {
+                        name
+                    };
+                    ctx.style.paint("32", &format!("fixed {place}: {done}"))
+                })
+                .collect();
+            blocks.push(lines.join("\n"));
+        }
+        if !remaining.is_empty() {
+            let lines: Vec<String> = remaining
+                .iter()
+                .map(|f| {
+                    let mut out = format!("{}: {}", place(f), f.message);
+                    if f.line > 0 && !f.kind.in_proposal() && f.line <= plan.lines.len() {
+                        out.push_str(&format!(
+                            "\n{:>5} | {}",
+                            f.line,
+                            plan.line_text(f.line).trim_end()
+                        ));
+                    }
+                    out.push_str(&format!("\n  {} {}", ctx.style.paint("1", "fix:"), f.fix));
+                    out
+                })
+                .collect();
+            blocks.push(lines.join("\n"));
+        }
+        let n = remaining.len();
+        let fixable = remaining.iter().filter(|f| f.fixable).count();
+        blocks.push(match (n, fixable) {
+            (0, _) if !fixed.is_empty() => format!("{name}: no findings left"),
+            (0, _) => format!("{name}: no findings"),
+            (n, 0) if self.fix => format!("{n} {} left", plural(n)),
+            (n, 0) => format!("{n} {}", plural(n)),
+            (n, k) => format!("{n} {}, {k} fixable with plan doctor --fix", plural(n)),
+        });
+        blocks.join("\n\n")
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "finding" } else { "findings" }
+}
