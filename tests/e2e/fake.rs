@@ -592,7 +592,8 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                     Action::Tool {
                         name,
                         call_id,
-                        args: json!({"cmd": cmd}),
+                        // Codex waits 10 s for output by default.
+                        args: json!({"cmd": cmd, "yield_time_ms": 2000}),
                         freeform: None,
                     }
                 } else if let Some(name) = find_tool(tools, &["shell_command"]) {

@@ -414,7 +414,17 @@ exit $rc
     /// The host's program with `args` (no headless flags added), in the repository.
     pub fn exec(&self, args: &[&str], extra_env: &[(&str, &str)]) -> Run {
         let program = installed(self.host).join(self.host.program());
-        let mut cmd = self.command(&program);
+        // PLAN_E2E_WRAP="strace -f -o FILE": a debugging prefix for the host.
+        let wrap = std::env::var("PLAN_E2E_WRAP").unwrap_or_default();
+        let mut words = wrap.split_whitespace();
+        let mut cmd = match words.next() {
+            Some(first) => {
+                let mut c = self.command(first);
+                c.args(words).arg(&program);
+                c
+            }
+            None => self.command(&program),
+        };
         cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
         for (k, v) in extra_env {
             cmd.env(k, v);
@@ -469,7 +479,7 @@ exit $rc
             Host::Codex => put(
                 ".codex/config.toml",
                 format!(
-                    r#"model = "fake-model"
+                    r#"model = "gpt-5.5"
 model_provider = "fake"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"
@@ -485,6 +495,7 @@ stream_max_retries = 0
 
 [features]
 plugins = false
+apply_patch_freeform = true
 
 [analytics]
 enabled = false
@@ -632,11 +643,13 @@ fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
     let (err, err_t) = reader(Box::new(child.stderr.take().unwrap()));
     let started = Instant::now();
     let mut timed_out = false;
+    // Not through kill(1): procps-ng 4.0.2 reads `kill -KILL -12345` as
+    // kill(-1, SIGKILL), every process there is.
     let kill_group = |pid: u32| {
-        let _ = Command::new("kill")
-            .args(["-KILL", &format!("-{pid}")])
-            .stderr(Stdio::null())
-            .status();
+        use rustix::process::{Pid, Signal, kill_process_group};
+        if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
     };
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {

@@ -68,3 +68,5 @@ host_tests!(claude, Host::Claude);
 fn claude_compaction_injects_again() {
     scenarios::claude_compaction_injects_again();
 }
+
+host_tests!(codex, Host::Codex);

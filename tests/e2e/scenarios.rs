@@ -2,7 +2,7 @@
 //! against the fake and asserts on what reached the model (the request log), on
 //! plan's hook calls, and on the repository.
 
-use crate::fake::{Reply, script, shell, text, write};
+use crate::fake::{Reply, is_side, script, shell, side, text, write};
 use crate::harness::{Host, World};
 
 pub const PLAN: &str = "# Plan: Ship the cache layer
@@ -110,12 +110,14 @@ pub fn continues_until_the_budget(host: Host) {
     let w = World::new(host, PLAN, script(vec![]));
     w.write(".plan/config.yaml", "loop:\n  stall_limit: 1\n");
     w.plan_ok(&["goal", "--budget", "2"]);
+    // By its path: a login shell (Codex runs `bash -lc`) resets PATH.
+    let plan = w.path("bin/plan").display().to_string();
     w.fake.script(script(vec![
-        shell("plan log 'step 1'"),
+        shell(&format!("{plan} log 'step 1'")),
         text("Done for now."),
-        shell("plan log 'step 2'"),
+        shell(&format!("{plan} log 'step 2'")),
         text("Done for now."),
-        shell("plan log 'step 3'"),
+        shell(&format!("{plan} log 'step 3'")),
         text("Done for now."),
     ]));
     w.prompt("Work on the plan.").ok();
@@ -154,9 +156,10 @@ pub fn lets_go_when_stalled(host: Host) {
     assert!(last.contains("stalled: 2 continuations in a row"), "{last}");
 }
 
-/// Scenario 5: `plan complete --judge HOST` with the real CLI as the judge, in a repository
-/// with plan's hooks installed and a loop running: the verdict is parsed, the
-/// model is offered read-only tools only, and none of plan's hooks acts inside it.
+/// Scenario 5: `plan complete --judge HOST` with the real CLI as the judge, in a
+/// repository with plan's hooks installed and a loop running: the verdict is
+/// parsed, the judge cannot change the tree (its model is offered no writing tool,
+/// or the host refuses the writes it tries), and none of plan's hooks acts inside it.
 pub fn judge_accepts(host: Host) {
     let w = World::new(host, PLAN, script(vec![]));
     w.write("src/cache.rs", "pub struct Cache;\n");
@@ -166,10 +169,34 @@ pub fn judge_accepts(host: Host) {
     let before = w.plan_ok(&["goal", "status"]).stdout;
     let block = block(&w);
     w.clear_hooks();
-    w.fake.script(script(vec![text(
-        "The cache layer is in src/cache.rs.\nVERDICT: accept\nmissing:\n",
-    )]));
+    // Where the host offers a writing tool, the judge's model tries it first.
+    let (wrote, ran) = (file_arg(&w, "judge-wrote.txt"), "touch judge-ran.txt");
+    let mut step = 0;
+    w.fake.script(Box::new(move |call| {
+        if is_side(call) {
+            return side(call);
+        }
+        let tools = call.tools();
+        let offered = |names: &[&str]| tools.iter().any(|t| names.contains(&t.as_str()));
+        step += 1;
+        if step == 1 && offered(&["Write", "write", "apply_patch", "write_file"]) {
+            return write(&wrote, "the judge wrote this\n");
+        }
+        if step <= 2 && offered(&["Bash", "bash", "exec_command", "shell", "run_shell_command"]) {
+            step = 2;
+            return shell(ran);
+        }
+        text("The cache layer is in src/cache.rs.\nVERDICT: accept\nmissing:\n")
+    }));
     let run = complete(&w);
+    assert!(
+        !w.repo().join("judge-wrote.txt").exists(),
+        "the judge wrote a file"
+    );
+    assert!(
+        !w.repo().join("judge-ran.txt").exists(),
+        "the judge ran a command that wrote"
+    );
     assert_eq!(run.code, Some(0), "accepted");
     assert!(run.stdout.contains("judge accept"), "{}", run.stdout);
     assert!(
@@ -182,11 +209,12 @@ pub fn judge_accepts(host: Host) {
         assert!(!call.has(&block), "no injection inside the judge");
         assert!(!call.has(CONTINUATION) && !call.has(REMINDER));
         let tools = call.tools();
-        let allowed = read_only_tools(host);
-        assert!(
-            tools.iter().all(|t| allowed.contains(&t.as_str())),
-            "the judge was offered {tools:?}; read-only tools are {allowed:?}"
-        );
+        if let Some(allowed) = read_only_tools(host) {
+            assert!(
+                tools.iter().all(|t| allowed.contains(&t.as_str())),
+                "the judge was offered {tools:?}; read-only tools are {allowed:?}"
+            );
+        }
     }
     for h in w.hooks() {
         assert!(
@@ -242,13 +270,13 @@ fn complete(w: &World) -> crate::harness::Run {
     ])
 }
 
-/// The tools a judge run may offer the model.
-fn read_only_tools(host: Host) -> Vec<&'static str> {
+/// The tools a judge run may offer the model, where the judge's argv limits them;
+/// `None` where read-only is the host's sandbox or approval mode instead.
+fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
     match host {
-        Host::Claude => vec!["Read", "Grep", "Glob"],
-        Host::Codex => vec![],
-        Host::Pi => vec!["read", "grep", "find", "ls"],
-        Host::Gemini => vec![],
+        Host::Claude => Some(vec!["Read", "Grep", "Glob"]),
+        Host::Pi => Some(vec!["read", "grep", "find", "ls"]),
+        Host::Codex | Host::Gemini => None,
     }
 }
 
