@@ -95,6 +95,17 @@ impl Request {
         self.texts().iter().any(|t| t.contains(needle))
     }
 
+    /// The index, among the request's strings in document order, of the first that
+    /// holds `needle`.
+    pub fn position(&self, needle: &str) -> Option<usize> {
+        self.texts().iter().position(|t| t.contains(needle))
+    }
+
+    /// The index of the last string that holds `needle`.
+    pub fn last_position(&self, needle: &str) -> Option<usize> {
+        self.texts().iter().rposition(|t| t.contains(needle))
+    }
+
     /// How many times `needle` occurs in the request's strings.
     pub fn count(&self, needle: &str) -> usize {
         self.texts().iter().map(|t| t.matches(needle).count()).sum()
@@ -138,10 +149,7 @@ fn tool_names(api: Option<Api>, body: &Value) -> Vec<String> {
 
 /// What a responder sees of a model call.
 pub struct Call<'a> {
-    pub api: Api,
     pub request: &'a Request,
-    /// How many model calls came before this one.
-    pub n: usize,
 }
 
 impl Call<'_> {
@@ -197,7 +205,6 @@ pub fn side(call: &Call) -> Reply {
 struct Shared {
     log: Mutex<Vec<Request>>,
     responder: Mutex<Responder>,
-    calls: Mutex<usize>,
     counter: Mutex<u64>,
 }
 
@@ -214,7 +221,6 @@ impl Fake {
         let shared = Arc::new(Shared {
             log: Mutex::new(Vec::new()),
             responder: Mutex::new(responder),
-            calls: Mutex::new(0),
             counter: Mutex::new(0),
         });
         let stop = Arc::new(AtomicBool::new(false));
@@ -237,7 +243,6 @@ impl Fake {
     /// Replaces the script (for the next host run against the same server).
     pub fn script(&self, responder: Responder) {
         *self.shared.responder.lock().unwrap() = responder;
-        *self.shared.calls.lock().unwrap() = 0;
     }
 
     pub fn url(&self) -> String {
@@ -264,10 +269,6 @@ impl Fake {
             .into_iter()
             .filter(|r| !r.tools().is_empty() && !COMPACTION_MARKERS.iter().any(|m| r.has(m)))
             .collect()
-    }
-
-    pub fn clear(&self) {
-        self.shared.log.lock().unwrap().clear();
     }
 
     /// The request log, for a failure report.
@@ -368,16 +369,7 @@ fn serve(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         let (status, json) = other(&method, &path);
         return respond_json(&mut out, status, &json);
     };
-    let reply = {
-        let mut calls = shared.calls.lock().unwrap();
-        let call = Call {
-            api,
-            request: &request,
-            n: *calls,
-        };
-        *calls += 1;
-        (shared.responder.lock().unwrap())(&call)
-    };
+    let reply = (shared.responder.lock().unwrap())(&Call { request: &request });
     let id = {
         let mut c = shared.counter.lock().unwrap();
         *c += 1;

@@ -528,11 +528,6 @@ enabled = false
         }
     }
 
-    /// `.git/plan/` exists: some hook wrote state.
-    pub fn state_written(&self) -> bool {
-        self.repo().join(".git/plan").exists()
-    }
-
     /// Everything a failing test needs to see.
     pub fn report(&self) -> String {
         let mut out = String::new();

@@ -70,3 +70,24 @@ fn claude_compaction_injects_again() {
 }
 
 host_tests!(codex, Host::Codex);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn codex_compaction_injects_again() {
+    scenarios::codex_compaction_injects_again();
+}
+
+host_tests!(pi, Host::Pi);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn pi_compaction_keeps_the_plan() {
+    scenarios::pi_compaction_keeps_the_plan();
+}
+host_tests!(gemini, Host::Gemini);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn gemini_compression_injects_again() {
+    scenarios::gemini_compression_injects_again();
+}

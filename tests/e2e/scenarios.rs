@@ -2,7 +2,7 @@
 //! against the fake and asserts on what reached the model (the request log), on
 //! plan's hook calls, and on the repository.
 
-use crate::fake::{Reply, is_side, script, shell, side, text, write};
+use crate::fake::{Reply, heavy, is_side, script, shell, side, text, write};
 use crate::harness::{Host, World};
 
 pub const PLAN: &str = "# Plan: Ship the cache layer
@@ -22,9 +22,15 @@ done_when: p95 < 50ms
 pub const REMINDER: &str = "plan.md reminder:";
 pub const CONTINUATION: &str = "plan.md still has work: cache-layer";
 
-/// The injection block for the repository as it is now.
+/// The injection block for the repository as it is now, as the model sees it:
+/// Gemini CLI escapes `<` and `>` in hook context (0.61.0,
+/// `getAdditionalContext`), so `p95 < 50ms` arrives as `p95 &lt; 50ms`.
 pub fn block(w: &World) -> String {
-    w.plan_ok(&["inject"]).stdout.trim_end().to_string()
+    let block = w.plan_ok(&["inject"]).stdout.trim_end().to_string();
+    match w.host {
+        Host::Gemini => block.replace('<', "&lt;").replace('>', "&gt;"),
+        _ => block,
+    }
 }
 
 /// How the host's write tool names `rel`.
@@ -374,5 +380,139 @@ pub fn claude_compaction_injects_again() {
         last.count(&old),
         1,
         "the block injected at compaction is there"
+    );
+}
+
+/// Scenario 4: Codex compacts on its own when the context fills up
+/// (`model_auto_compact_token_limit`): PreCompact, the summary call, then
+/// SessionStart with source `compact` injects the block again, after the summary.
+pub fn codex_compaction_injects_again() {
+    let w = World::new(Host::Codex, PLAN, script(vec![]));
+    let config = w.path("home/.codex/config.toml");
+    let text0 = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text0.replacen(
+            "model_provider = \"fake\"",
+            "model_provider = \"fake\"\nmodel_auto_compact_token_limit = 50000",
+            1,
+        ),
+    )
+    .unwrap();
+    let old = block(&w);
+    w.fake.script(script(vec![
+        heavy(write("a.txt", "a\n"), 200_000),
+        text("Done."),
+    ]));
+    w.prompt("Write a.txt.").ok();
+    let hooks = w.hooks();
+    assert!(
+        hooks
+            .iter()
+            .any(|h| h.args.ends_with("pre-compact") && h.stdin.contains(r#""trigger":"auto""#)),
+        "PreCompact ran"
+    );
+    assert!(
+        hooks.iter().any(|h| h.args.ends_with("session-start")
+            && h.stdin.contains(r#""source":"compact""#)
+            && h.stdout.contains("additionalContext")),
+        "SessionStart after the compaction injected"
+    );
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the conversation was compacted"
+    );
+    assert_eq!(last.count(&old), 1, "the block, once");
+    assert!(
+        last.position(&old) > last.position("Summary: the work so far."),
+        "the block comes after the summary: injected again, not kept from before"
+    );
+}
+
+/// Scenario 4: pi compacts on its own when the context is near full. Its
+/// `session_before_compact` gives the skeleton to pi's summariser as extra
+/// instructions; the next prompt of the session (`pi -c`) gets the block again.
+pub fn pi_compaction_keeps_the_plan() {
+    let w = World::new(Host::Pi, PLAN, script(vec![]));
+    let old = block(&w);
+    w.fake.script(script(vec![
+        write(&file_arg(&w, "a.txt"), "a\n"),
+        // 127,000 of the model's 128,000 tokens: pi compacts after this turn.
+        heavy(text("Done."), 127_000),
+    ]));
+    w.prompt("Write a.txt.").ok();
+    let summary = w
+        .fake
+        .calls()
+        .into_iter()
+        .find(|c| c.tools().is_empty() && c.has("<conversation>"))
+        .expect("pi asked for a compaction summary");
+    assert!(
+        summary.has("Keep this plan summary through the compaction")
+            && summary.has("[ ] eviction policy"),
+        "the skeleton reached pi's summariser"
+    );
+    w.fake.script(script(vec![text("Back to work.")]));
+    w.exec(
+        &[
+            "-p",
+            "-c",
+            "--provider",
+            "fake",
+            "--model",
+            "fake-model",
+            "And now?",
+        ],
+        &[],
+    )
+    .ok();
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the session was compacted"
+    );
+    assert!(
+        last.last_position(&old) > last.position("And now?"),
+        "the block was injected again after the compaction"
+    );
+}
+
+/// Scenario 4: Gemini CLI compresses the chat when the last prompt used over half
+/// the model's window. PreCompress fires; the block is gone with the compressed
+/// history, and the next prompt (here the loop's continuation) brings it back.
+pub fn gemini_compression_injects_again() {
+    let w = World::new(Host::Gemini, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "2"]);
+    let old = block(&w);
+    // A turn big enough that the first prompt falls in the part Gemini summarises.
+    let big = "x".repeat(20_000);
+    w.fake.script(script(vec![
+        write(&file_arg(&w, "src/f1.txt"), &big),
+        text("Done."),
+        heavy(write(&file_arg(&w, "src/f2.txt"), "2\n"), 700_000),
+        text("Done."),
+        text("Done again."),
+    ]));
+    w.prompt("Write the files.").ok();
+    assert!(
+        w.hooks()
+            .iter()
+            .any(|h| h.args.ends_with("pre-compress") && h.stdin.contains(r#""trigger":"auto""#)),
+        "PreCompress reached plan"
+    );
+    assert!(
+        w.fake.calls().iter().any(|c| c.has("<state_snapshot>")),
+        "Gemini compressed the chat"
+    );
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the chat was compressed"
+    );
+    assert!(!last.has("Write the files."), "the first prompt is gone");
+    assert!(
+        last.last_position(&old) > last.position("Summary: the work so far."),
+        "the block is back after the compression"
     );
 }
