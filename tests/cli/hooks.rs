@@ -502,6 +502,18 @@ fn pi_events_speak_the_extension_protocol() {
             .unwrap()
             .contains("plan.md still has work")
     );
+    // Why the loop let go is a notice: the extension shows it, never sends it.
+    t.ok(&["goal", "--budget", "1"]);
+    assert!(json(&send(&t, "pi/turn-end", "p1"))["message"].is_string());
+    let done = json(&send(&t, "pi/turn-end", "p1"));
+    assert!(done.get("message").is_none(), "{done}");
+    assert!(
+        done["notice"]
+            .as_str()
+            .unwrap()
+            .contains("budget of 1 continuations is spent"),
+        "{done}"
+    );
 }
 
 #[test]

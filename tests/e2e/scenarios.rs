@@ -126,7 +126,8 @@ pub fn continues_until_the_budget(host: Host) {
         shell(&format!("{plan} log 'step 3'")),
         text("Done for now."),
     ]));
-    w.prompt("Work on the plan.").ok();
+    let run = w.prompt("Work on the plan.");
+    run.ok();
     let turns = w.fake.turns();
     assert_eq!(turns.len(), 6, "two continuations, then let go");
     assert!(!turns[1].has(CONTINUATION));
@@ -142,6 +143,23 @@ pub fn continues_until_the_budget(host: Host) {
         status.contains("ended: its budget of 2 continuations is spent"),
         "{status}"
     );
+    told_why(w.host, &run, "budget of 2 continuations is spent");
+}
+
+/// Whether the person running the host headless is told why the loop let go.
+/// Gemini CLI prints a hook's `systemMessage` on stderr (`Hook system message:`),
+/// and plan's pi extension prints the notice there in print mode. Claude Code
+/// (`-p`, text and stream-json) and Codex (`exec`, text and `--json`) show no hook
+/// `systemMessage` headless, only in their interactive UIs: for them plan's answer
+/// is checked above, and `plan goal status` says why.
+fn told_why(host: Host, run: &crate::harness::Run, why: &str) {
+    if matches!(host, Host::Pi | Host::Gemini) {
+        assert!(
+            run.stderr.contains(why),
+            "{host:?} did not tell the user why the loop let go:\n{}",
+            run.stderr
+        );
+    }
 }
 
 /// Scenario 3b: Continuations that change nothing in plan.md: let go at the stall limit.
@@ -154,12 +172,14 @@ pub fn lets_go_when_stalled(host: Host) {
         text("Still done."),
         text("Done, really."),
     ]));
-    w.prompt("Work on the plan.").ok();
+    let run = w.prompt("Work on the plan.");
+    run.ok();
     let turns = w.fake.turns();
     assert_eq!(turns.len(), 3, "two continuations, then the stall limit");
     assert!(turns[1].has(CONTINUATION) && turns[2].has("(Continuation 2 of 20.)"));
     let last = last_stop_answer(&w);
     assert!(last.contains("stalled: 2 continuations in a row"), "{last}");
+    told_why(w.host, &run, "stalled: 2 continuations in a row");
 }
 
 /// Scenario 5: `plan complete --judge HOST` with the real CLI as the judge, in a
