@@ -5,6 +5,7 @@
 //! When a test fails, the world prints the request log, every host run's output
 //! and every hook call of ours.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
@@ -114,7 +115,9 @@ fn install(host: Host) -> Result<PathBuf, String> {
         // Someone else finished first.
         let _ = std::fs::remove_dir_all(&tmp);
     }
-    eprintln!(
+    // Straight to stderr, past the test harness's capture: CI's log shows it.
+    let _ = writeln!(
+        std::io::stderr(),
         "e2e: installed {pkg}@{version} in {:.1}s",
         started.elapsed().as_secs_f64()
     );
