@@ -365,6 +365,15 @@ fn serve(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
     };
     shared.log.lock().unwrap().push(request.clone());
     let mut out = conn;
+    if method == "HEAD" {
+        // Claude Code's reachability probe (`HEAD /`): any answer will do, and an
+        // answer to HEAD has no body.
+        write!(
+            out,
+            "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )?;
+        return out.flush();
+    }
     let Some(api) = api else {
         let (status, json) = other(&method, &path);
         return respond_json(&mut out, status, &json);
@@ -834,4 +843,190 @@ fn gemini_response(action: &Action, model: &str, u: u64) -> Value {
         "usageMetadata": {"promptTokenCount": u, "candidatesTokenCount": 10, "totalTokenCount": u + 10},
         "modelVersion": model,
     })
+}
+
+/// The fake itself, offline and fast: these run in a plain `cargo test`.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One request over a fresh connection: status line and body.
+    fn send(fake: &Fake, method: &str, target: &str, body: &Value) -> (String, String) {
+        let mut conn = TcpStream::connect(("127.0.0.1", fake.port)).unwrap();
+        let body = body.to_string();
+        write!(
+            conn,
+            "{method} {target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        (head.lines().next().unwrap().to_string(), body.to_string())
+    }
+
+    /// The `data:` payloads of an SSE body, with their event names.
+    fn events(body: &str) -> Vec<(String, String)> {
+        body.split("\n\n")
+            .filter(|e| !e.trim().is_empty())
+            .map(|e| {
+                let name = e
+                    .lines()
+                    .find_map(|l| l.strip_prefix("event: "))
+                    .unwrap_or("")
+                    .to_string();
+                let data = e
+                    .lines()
+                    .find_map(|l| l.strip_prefix("data: "))
+                    .unwrap()
+                    .to_string();
+                (name, data)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn anthropic_messages_streamed_and_not() {
+        let fake = Fake::start(script(vec![write("/r/a.txt", "a\n"), text("Hi.")]));
+        let tools = json!([{"name": "Read"}, {"name": "Write"}]);
+        let (status, body) = send(
+            &fake,
+            "POST",
+            "/v1/messages?beta=true",
+            &json!({"model": "m", "stream": false, "tools": tools, "messages": []}),
+        );
+        assert_eq!(status, "HTTP/1.1 200 OK");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["stop_reason"], "tool_use");
+        assert_eq!(v["content"][0]["name"], "Write");
+        assert_eq!(v["content"][0]["input"]["file_path"], "/r/a.txt");
+        let (_, body) = send(
+            &fake,
+            "POST",
+            "/v1/messages",
+            &json!({"model": "m", "stream": true, "tools": tools, "messages": []}),
+        );
+        let names: Vec<String> = events(&body).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(
+            names,
+            [
+                "message_start",
+                "content_block_start",
+                "content_block_delta",
+                "content_block_stop",
+                "message_delta",
+                "message_stop"
+            ]
+        );
+        assert!(body.contains(r#""text":"Hi.""#));
+        assert_eq!(fake.requests().len(), 2);
+        assert_eq!(fake.turns().len(), 2);
+    }
+
+    #[test]
+    fn responses_calls_codex_tools_by_their_kind() {
+        let fake = Fake::start(script(vec![
+            write("a.txt", "a\n"),
+            shell("true"),
+            text("Done."),
+        ]));
+        let body = json!({"model": "m", "stream": true, "input": [], "tools": [
+            {"type": "function", "name": "exec_command"}, {"type": "custom", "name": "apply_patch"}]});
+        let item = |n: usize| {
+            let (_, sse) = send(&fake, "POST", "/v1/responses", &body);
+            let evs = events(&sse);
+            assert_eq!(evs.first().unwrap().0, "response.created");
+            assert_eq!(evs.last().unwrap().0, "response.completed");
+            let done = evs
+                .iter()
+                .find(|(name, _)| name == "response.output_item.done")
+                .unwrap();
+            let v: Value = serde_json::from_str(&done.1).unwrap();
+            assert_eq!(v["output_index"], 0, "call {n}");
+            v["item"].clone()
+        };
+        let patch = item(0);
+        assert_eq!(patch["type"], "custom_tool_call");
+        assert_eq!(
+            patch["input"],
+            "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"
+        );
+        let exec = item(1);
+        assert_eq!(exec["type"], "function_call");
+        let args: Value = serde_json::from_str(exec["arguments"].as_str().unwrap()).unwrap();
+        assert_eq!(args["cmd"], "true");
+        assert_eq!(item(2)["content"][0]["text"], "Done.");
+    }
+
+    #[test]
+    fn chat_completions_and_gemini() {
+        let fake = Fake::start(script(vec![
+            shell("ls"),
+            text("Hi."),
+            write("/r/b.txt", "b"),
+            text("Bye."),
+        ]));
+        let chat = json!({"model": "m", "messages": [], "tools": [
+            {"type": "function", "function": {"name": "bash"}}]});
+        let (_, body) = send(&fake, "POST", "/v1/chat/completions", &chat);
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["choices"][0]["finish_reason"], "tool_calls");
+        assert_eq!(
+            v["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
+            "bash"
+        );
+        let mut streamed = chat.clone();
+        streamed["stream"] = json!(true);
+        let (_, body) = send(&fake, "POST", "/v1/chat/completions", &streamed);
+        let data: Vec<String> = events(&body).into_iter().map(|(_, d)| d).collect();
+        assert_eq!(data.last().unwrap(), "[DONE]");
+        assert!(data[0].contains(r#""content":"Hi.""#));
+        let gemini = json!({"contents": [], "tools": [{"functionDeclarations": [
+            {"name": "write_file"}, {"name": "run_shell_command"}]}]});
+        let (_, body) = send(&fake, "POST", "/v1beta/models/g:generateContent", &gemini);
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let call = &v["candidates"][0]["content"]["parts"][0]["functionCall"];
+        assert_eq!(call["name"], "write_file");
+        assert_eq!(call["args"]["file_path"], "/r/b.txt");
+        let (_, body) = send(
+            &fake,
+            "POST",
+            "/v1beta/models/g:streamGenerateContent?alt=sse",
+            &gemini,
+        );
+        assert!(events(&body)[0].1.contains(r#""text":"Bye.""#));
+    }
+
+    #[test]
+    fn probes_and_side_calls() {
+        let fake = Fake::start(script(vec![text("scripted")]));
+        let (status, body) = send(&fake, "HEAD", "/", &json!({}));
+        assert_eq!(
+            (status.as_str(), body.as_str()),
+            ("HTTP/1.1 404 Not Found", "")
+        );
+        let (_, body) = send(&fake, "POST", "/v1/messages/count_tokens", &json!({}));
+        assert_eq!(body, r#"{"input_tokens":100}"#);
+        // A call that offers no tools is not the agent's turn: the script waits.
+        let (_, body) = send(&fake, "POST", "/v1/messages", &json!({"messages": []}));
+        assert!(body.contains("Summary: the work so far."));
+        let (_, body) = send(
+            &fake,
+            "POST",
+            "/v1/messages",
+            &json!({"messages": [], "tools": [{"name": "Read"}]}),
+        );
+        assert!(body.contains("scripted"));
+        // A tool the host does not offer is never called: the model says so instead.
+        fake.script(script(vec![write("/x", "y")]));
+        let (_, body) = send(
+            &fake,
+            "POST",
+            "/v1/messages",
+            &json!({"messages": [], "tools": [{"name": "Read"}]}),
+        );
+        assert!(body.contains("no write tool"));
+        assert_eq!(fake.calls().len(), 3, "the probes are no model calls");
+    }
 }
