@@ -168,6 +168,8 @@ pub struct World {
     pub dir: tempfile::TempDir,
     pub fake: Fake,
     pub env: Vec<(String, String)>,
+    /// What `plan install HOST` printed.
+    pub install_output: String,
     runs: Mutex<Vec<(String, Run)>>,
 }
 
@@ -175,6 +177,22 @@ impl World {
     /// A world for `host` with `plan.md` committed in the repository and plan's hooks
     /// installed for the host.
     pub fn new(host: Host, plan_md: &str, responder: Responder) -> World {
+        // Codex: user-level hooks need only the hook trust, not project trust.
+        let flags: &[&str] = match host {
+            Host::Codex => &["--global"],
+            _ => &[],
+        };
+        World::installed_with(host, plan_md, responder, flags)
+    }
+
+    /// The same, with `plan install HOST FLAGS…` (`{dir}` in a flag is the world's
+    /// directory).
+    pub fn installed_with(
+        host: Host,
+        plan_md: &str,
+        responder: Responder,
+        flags: &[&str],
+    ) -> World {
         let host_bin = installed(host);
         let dir = tempfile::Builder::new()
             .prefix(&format!("plan-e2e-{}-", host.program()))
@@ -189,6 +207,7 @@ impl World {
             dir,
             fake,
             env: Vec::new(),
+            install_output: String::new(),
             runs: Mutex::new(Vec::new()),
         };
         world.write_wrapper();
@@ -265,22 +284,13 @@ impl World {
         world.configure_host();
         world.sh("git init -q && git add -A && git commit -q --allow-empty -m init");
         world.write("plan.md", plan_md);
-        world.plan_ok(
-            &["install", host.program()]
-                .into_iter()
-                .chain(world.install_flags())
-                .collect::<Vec<_>>(),
-        );
+        let dir = world.dir.path().display().to_string();
+        let flags: Vec<String> = flags.iter().map(|f| f.replace("{dir}", &dir)).collect();
+        let mut args = vec!["install", host.program()];
+        args.extend(flags.iter().map(String::as_str));
+        world.install_output = world.plan_ok(&args).stdout;
         world.sh("git add -A && git commit -q -m 'plan and hooks'");
         world
-    }
-
-    fn install_flags(&self) -> Vec<&'static str> {
-        match self.host {
-            // Codex: user-level hooks need only the hook trust, not project trust.
-            Host::Codex => vec!["--global"],
-            _ => vec![],
-        }
     }
 
     pub fn path(&self, rel: &str) -> PathBuf {

@@ -69,12 +69,24 @@ fn claude_compaction_injects_again() {
     scenarios::claude_compaction_injects_again();
 }
 
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_plugin_hooks_work() {
+    scenarios::claude_plugin_hooks_work();
+}
+
 host_tests!(codex, Host::Codex);
 
 #[test]
 #[ignore = "e2e: runs the real host"]
 fn codex_compaction_injects_again() {
     scenarios::codex_compaction_injects_again();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn codex_project_hooks_need_the_project_trusted() {
+    scenarios::codex_project_hooks_need_the_project_trusted();
 }
 
 host_tests!(pi, Host::Pi);

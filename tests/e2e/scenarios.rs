@@ -536,3 +536,61 @@ pub fn gemini_compression_injects_again() {
         "the block is back after the compression"
     );
 }
+
+/// Claude Code with plan as a plugin (`plan install claude --plugin DIR`, run with
+/// `--plugin-dir DIR`), not in the project's settings: the plugin's hooks inject
+/// and hold the stop the same way.
+pub fn claude_plugin_hooks_work() {
+    let w = World::installed_with(
+        Host::Claude,
+        PLAN,
+        script(vec![text("Done."), text("Done again.")]),
+        &["--plugin", "{dir}/plugin"],
+    );
+    assert!(!w.repo().join(".claude").exists(), "nothing in the project");
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let block = block(&w);
+    let plugin = w.path("plugin").display().to_string();
+    w.exec(&["-p", "Work on the plan.", "--plugin-dir", &plugin], &[])
+        .ok();
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 2, "one continuation");
+    assert_eq!(turns[0].count(&block), 1);
+    assert!(turns[1].has(CONTINUATION) && turns[1].has("(Continuation 1 of 1.)"));
+}
+
+/// Codex with the hooks in the project's `.codex/hooks.json`: they run once the
+/// project is trusted in config.toml as `plan install codex` says (with
+/// `--dangerously-bypass-hook-trust` for the hooks themselves), and are skipped
+/// silently before that.
+pub fn codex_project_hooks_need_the_project_trusted() {
+    let w = World::installed_with(Host::Codex, PLAN, script(vec![text("Hi.")]), &[]);
+    let block = block(&w);
+    w.prompt("Say hi").ok();
+    assert!(
+        w.hooks().is_empty(),
+        "an untrusted project's hooks do not run"
+    );
+    assert!(!w.fake.turns()[0].has(&block));
+
+    // The key exactly as `plan install codex` printed it.
+    let key = w
+        .install_output
+        .lines()
+        .find(|l| l.trim_start().starts_with("[projects."))
+        .expect("plan install codex names the project's trust key")
+        .trim()
+        .to_string();
+    let config = w.path("home/.codex/config.toml");
+    let mut text0 = std::fs::read_to_string(&config).unwrap();
+    text0.push_str(&format!("\n{key}\ntrust_level = \"trusted\"\n"));
+    std::fs::write(&config, text0).unwrap();
+    w.fake.script(script(vec![text("Hi again.")]));
+    w.prompt("Say hi").ok();
+    let last = w.fake.turns().pop().unwrap();
+    assert_eq!(
+        last.count(&block),
+        1,
+        "trusted: the block reaches the model"
+    );
+}
