@@ -54,6 +54,12 @@ macro_rules! host_tests {
 
             #[test]
             #[ignore = "e2e: runs the real host"]
+            fn the_loop_judge_lets_a_blocked_agent_pause() {
+                scenarios::the_loop_judge_lets_a_blocked_agent_pause($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
             fn disabled_changes_nothing() {
                 scenarios::disabled_changes_nothing($host);
             }

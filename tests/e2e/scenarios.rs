@@ -594,3 +594,51 @@ pub fn codex_project_hooks_need_the_project_trusted() {
         "trusted: the block reaches the model"
     );
 }
+
+/// The loop judge (`loop.judge: on`) with the host itself as the judge: the Stop
+/// hook runs the host's CLI headless, inside the host's own hook, on a short
+/// prompt; when its model says PAUSE the agent is let go, with the reason.
+pub fn the_loop_judge_lets_a_blocked_agent_pause(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    let model = match host {
+        Host::Pi => "  model: fake/fake-model\n",
+        _ => "",
+    };
+    w.write(
+        ".plan/config.yaml",
+        &format!(
+            "loop:\n  judge: on\njudge:\n  backend: {}\n{model}",
+            host.program()
+        ),
+    );
+    w.plan_ok(&["goal"]);
+    let mut agent = script(vec![text(
+        "I need the database password from you before I can go on.",
+    )]);
+    w.fake.script(Box::new(move |call| {
+        if call.has("You watch a coding agent") {
+            return text("PAUSE: it needs the database password");
+        }
+        agent(call)
+    }));
+    w.prompt("Work on the plan.").ok();
+    let judged = w
+        .fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.has("You watch a coding agent"))
+        .count();
+    assert_eq!(judged, 1, "the loop judge asked the model once");
+    let turns: Vec<_> = w
+        .fake
+        .turns()
+        .into_iter()
+        .filter(|c| !c.has("You watch a coding agent"))
+        .collect();
+    assert_eq!(turns.len(), 1, "no continuation");
+    let last = last_stop_answer(&w);
+    assert!(
+        last.contains("the loop judge let the agent pause: it needs the database password"),
+        "{last}"
+    );
+}
