@@ -1,7 +1,8 @@
 // plan: pi extension (installed by plan install pi)
 //
 // Bridges pi's extension events to `plan hook pi EVENT`: the event as JSON on the
-// hook's stdin, `{"message": "..."}` or `{}` on its stdout. It decides nothing
+// hook's stdin, `{"message": "..."}` (for the model), `{"notice": "..."}` (for the
+// person: why the loop let go, a broken plan.md) or `{}` on its stdout. It decides nothing
 // itself and fails open: a missing `plan`, a crash, a timeout or bad output means
 // the agent carries on as if this file were not here. `plan uninstall pi` deletes
 // this file only while the first line above is unchanged.
@@ -18,7 +19,8 @@ const CUSTOM_TYPE = "plan";
 // pi's built-in tools that never change a file: a reminder cannot come due after
 // them, so no process is started for them.
 const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
-// A warning longer than this is cut; it is only ever shown, never sent to the model.
+// A note or warning longer than this is cut; it is only ever shown, never sent to
+// the model.
 const WARNING_LIMIT = 300;
 
 interface Answer {
@@ -64,9 +66,9 @@ function hook(event: string, input: Record<string, unknown>, ctx: ExtensionConte
 			child.stdin?.on("error", () => {});
 			child.on("error", () => done({}));
 			child.on("close", (code) => {
-				warn(ctx, Buffer.concat(err).toString("utf8"));
+				tell(ctx, Buffer.concat(err).toString("utf8"), "warning");
 				if (code !== 0) return done({});
-				done(parse(Buffer.concat(out).toString("utf8")));
+				done(parse(Buffer.concat(out).toString("utf8"), ctx));
 			});
 			child.stdin?.end(JSON.stringify(input));
 		} catch {
@@ -90,34 +92,41 @@ function hookSync(event: string, input: Record<string, unknown>, ctx: ExtensionC
 			timeout: TIMEOUT_MS,
 			killSignal: "SIGTERM",
 		});
-		warn(ctx, child.stderr ?? "");
+		tell(ctx, child.stderr ?? "", "warning");
 		if (child.error || child.status !== 0) return {};
-		return parse(child.stdout ?? "");
+		return parse(child.stdout ?? "", ctx);
 	} catch {
 		return {};
 	}
 }
 
-function parse(stdout: string): Answer {
+/** The message for the model, if any; a notice for the person is shown here. */
+function parse(stdout: string, ctx: ExtensionContext): Answer {
 	try {
 		const value: unknown = JSON.parse(stdout);
 		if (typeof value !== "object" || value === null) return {};
-		const message = (value as { message?: unknown }).message;
+		const { message, notice } = value as { message?: unknown; notice?: unknown };
+		if (typeof notice === "string") tell(ctx, notice, "info");
 		return typeof message === "string" && message.trim() !== "" ? { message } : {};
 	} catch {
 		return {};
 	}
 }
 
-/** What plan printed on stderr (its fail-open warnings) reaches the user, not the model. */
-function warn(ctx: ExtensionContext, stderr: string): void {
+/**
+ * What plan has for the person (its notices, and its fail-open warnings on stderr)
+ * reaches the person, never the model: as a notification where pi has a UI, on
+ * stderr in print and JSON mode (stdout is the answer there).
+ */
+function tell(ctx: ExtensionContext, text: string, level: "info" | "warning"): void {
 	try {
-		const text = stderr.trim();
-		if (text === "" || !ctx.hasUI) return;
-		const line = text.length > WARNING_LIMIT ? `${text.slice(0, WARNING_LIMIT)}…` : text;
-		ctx.ui.notify(line, "warning");
+		const trimmed = text.trim();
+		if (trimmed === "") return;
+		const line = trimmed.length > WARNING_LIMIT ? `${trimmed.slice(0, WARNING_LIMIT)}…` : trimmed;
+		if (ctx.hasUI) ctx.ui.notify(line, level);
+		else process.stderr.write(`${line}\n`);
 	} catch {
-		// No UI, or a ctx gone stale while plan ran: no reason to fail the agent.
+		// A ctx gone stale while plan ran: no reason to fail the agent.
 	}
 }
 

@@ -198,6 +198,27 @@ mod tests {
         );
     }
 
+    /// Every key plan answers pi with is one the extension reads: a `notice` it
+    /// ignored meant a pi user never learned why the loop let go.
+    #[test]
+    fn the_pi_extension_reads_every_key_of_plans_answers() {
+        let extension = crate::hooks::install::PI_EXTENSION;
+        for answer in [
+            Answer::Context("x".into()),
+            Answer::Block("x".into()),
+            Answer::Note("x".into()),
+        ] {
+            let v: Value =
+                serde_json::from_str(&render(Host::Pi, Kind::Stop, "turn_end", &answer).0).unwrap();
+            for key in v.as_object().unwrap().keys() {
+                assert!(
+                    extension.contains(&format!("{key}?: unknown")),
+                    "integrations/pi/plan.ts does not read \"{key}\""
+                );
+            }
+        }
+    }
+
     #[test]
     fn bad_json_is_an_error_and_empty_input_is_fine() {
         assert!(parse_input("{oops").is_err());

@@ -85,6 +85,13 @@ const CODEX: &[Hook] = &[
 // tool's name; there is no tool called `edit`), its EDIT_TOOL_NAMES set holds
 // exactly these two, and a tool matcher is an unanchored JavaScript RegExp.
 // `timeout` is in milliseconds (default 60000).
+//
+// PreCompress cannot inject and Gemini has no SessionStart after a compression, so
+// the block comes back through the next BeforeAgent, which injects only when plan
+// knows the last injection is gone: PreCompress tells it. Without it, a compressed
+// chat never saw the block again while plan.md stayed the same (seen end to end).
+// 0.61.0 fires PreCompress before every model call, even when it then does not
+// compress, so in practice the block comes with every prompt after the first.
 const GEMINI: &[Hook] = &[
     hook("SessionStart", None, "session-start", 10_000),
     hook("BeforeAgent", None, "before-agent", 10_000),
@@ -94,6 +101,7 @@ const GEMINI: &[Hook] = &[
         "after-tool",
         10_000,
     ),
+    hook("PreCompress", None, "pre-compress", 10_000),
     hook("AfterAgent", None, "after-agent", 60_000),
 ];
 
@@ -757,7 +765,18 @@ mod tests {
         let events: Vec<_> = d["hooks"].as_object().unwrap().keys().collect();
         assert_eq!(
             events,
-            ["SessionStart", "BeforeAgent", "AfterTool", "AfterAgent"]
+            [
+                "SessionStart",
+                "BeforeAgent",
+                "AfterTool",
+                "PreCompress",
+                "AfterAgent"
+            ]
+        );
+        // What plan needs to bring the block back after a compression.
+        assert_eq!(
+            d["hooks"]["PreCompress"],
+            json!([{"hooks": [{"type": "command", "command": "plan hook gemini pre-compress", "timeout": 10000}]}])
         );
         assert!(!install(&mut d, Host::Gemini, "plan").unwrap().changed());
 

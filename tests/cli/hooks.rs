@@ -451,6 +451,26 @@ fn gemini_always_gets_json() {
     assert_eq!(stop["decision"], "block");
 }
 
+/// Gemini has no SessionStart after a compression: PreCompress (which cannot
+/// inject) makes the next BeforeAgent inject again, and answers `{}` itself.
+#[test]
+fn gemini_injects_again_after_a_compression() {
+    let t = repo();
+    assert!(context(&send(&t, "gemini/session-start", "g1")).is_some());
+    assert_eq!(send(&t, "gemini/before-agent", "g1").stdout.trim(), "{}");
+    assert_eq!(send(&t, "gemini/pre-compress", "g1").stdout.trim(), "{}");
+    let again = send(&t, "gemini/before-agent", "g1");
+    assert_eq!(
+        json(&again)["hookSpecificOutput"]["hookEventName"],
+        "BeforeAgent"
+    );
+    assert_eq!(
+        format!("{}\n", context(&again).unwrap()),
+        t.ok(&["inject"]).stdout
+    );
+    assert_eq!(send(&t, "gemini/before-agent", "g1").stdout.trim(), "{}");
+}
+
 #[test]
 fn pi_events_speak_the_extension_protocol() {
     let t = repo();
@@ -481,6 +501,18 @@ fn pi_events_speak_the_extension_protocol() {
             .as_str()
             .unwrap()
             .contains("plan.md still has work")
+    );
+    // Why the loop let go is a notice: the extension shows it, never sends it.
+    t.ok(&["goal", "--budget", "1"]);
+    assert!(json(&send(&t, "pi/turn-end", "p1"))["message"].is_string());
+    let done = json(&send(&t, "pi/turn-end", "p1"));
+    assert!(done.get("message").is_none(), "{done}");
+    assert!(
+        done["notice"]
+            .as_str()
+            .unwrap()
+            .contains("budget of 1 continuations is spent"),
+        "{done}"
     );
 }
 

@@ -254,6 +254,7 @@ fn gemini_enables_hooks_and_says_how_the_workspace_gets_trusted() {
       added SessionStart: '/opt/my tools/plan' hook gemini session-start
       added BeforeAgent: '/opt/my tools/plan' hook gemini before-agent
       added AfterTool: '/opt/my tools/plan' hook gemini after-tool
+      added PreCompress: '/opt/my tools/plan' hook gemini pre-compress
       added AfterAgent: '/opt/my tools/plan' hook gemini after-agent
     next: Gemini CLI runs hooks only in a trusted workspace:
       trust the folder when Gemini asks, or with /permissions trust in a session;

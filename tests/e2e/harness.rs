@@ -1,0 +1,686 @@
+//! The harness: the pinned host CLIs installed from the npm registry once (cached
+//! under the target directory, keyed by version), and a `World` per test: a
+//! temporary HOME, a scratch git repository where the freshly built `plan` did
+//! `plan install HOST`, the fake model server, and the host run headless in it.
+//! When a test fails, the world prints the request log, every host run's output
+//! and every hook call of ours.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use crate::fake::{Fake, Responder};
+
+pub const PLAN_BIN: &str = env!("CARGO_BIN_EXE_plan");
+
+/// The longest one host run may take before it is killed.
+const RUN_TIMEOUT: Duration = Duration::from_secs(90);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Host {
+    Claude,
+    Codex,
+    Pi,
+    Gemini,
+}
+
+impl Host {
+    /// The npm package and the pinned version.
+    pub fn package(self) -> (&'static str, &'static str) {
+        match self {
+            Host::Claude => ("@anthropic-ai/claude-code", "2.1.197"),
+            Host::Codex => ("@openai/codex", "0.169.0"),
+            Host::Pi => ("@mariozechner/pi-coding-agent", "0.73.1"),
+            Host::Gemini => ("@google/gemini-cli", "0.61.0"),
+        }
+    }
+
+    /// The program's name, in `node_modules/.bin` and as a judge backend.
+    pub fn program(self) -> &'static str {
+        match self {
+            Host::Claude => "claude",
+            Host::Codex => "codex",
+            Host::Pi => "pi",
+            Host::Gemini => "gemini",
+        }
+    }
+}
+
+/// Where installed hosts are kept: `<target>/e2e-hosts/<pkg>@<version>`.
+fn cache_root() -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent().unwrap_or(tmp).join("e2e-hosts")
+}
+
+/// The host's `node_modules/.bin` directory, installing the pinned version first if
+/// this machine has not got it yet. One install per host per process; a second
+/// process racing for the same version loses the rename and uses the winner's.
+pub fn installed(host: Host) -> PathBuf {
+    static DONE: [OnceLock<Result<PathBuf, String>>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let slot = &DONE[host as usize];
+    match slot.get_or_init(|| install(host)) {
+        Ok(bin) => bin.clone(),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn install(host: Host) -> Result<PathBuf, String> {
+    let (pkg, version) = host.package();
+    let name = format!(
+        "{}@{version}",
+        pkg.trim_start_matches('@').replace('/', "__")
+    );
+    let dir = cache_root().join(&name);
+    let bin = dir.join("node_modules/.bin");
+    let marker = dir.join(".installed");
+    if marker.exists() {
+        return Ok(bin);
+    }
+    std::fs::create_dir_all(cache_root()).map_err(|e| e.to_string())?;
+    let tmp = cache_root().join(format!("{name}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
+    std::fs::write(tmp.join("package.json"), "{\"private\": true}\n").map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let out = Command::new("npm")
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--no-update-notifier",
+            "--loglevel=error",
+            "--prefix",
+        ])
+        .arg(&tmp)
+        .arg(format!("{pkg}@{version}"))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run npm: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "npm install {pkg}@{version} failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    std::fs::write(tmp.join(".installed"), "").map_err(|e| e.to_string())?;
+    if std::fs::rename(&tmp, &dir).is_err() {
+        // Someone else finished first.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    // Straight to stderr, past the test harness's capture: CI's log shows it.
+    let _ = writeln!(
+        std::io::stderr(),
+        "e2e: installed {pkg}@{version} in {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
+    if marker.exists() {
+        Ok(bin)
+    } else {
+        Err(format!("{} is not a complete install", dir.display()))
+    }
+}
+
+/// One host run's result.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub timed_out: bool,
+}
+
+impl Run {
+    #[track_caller]
+    pub fn ok(&self) -> &Run {
+        assert!(
+            self.code == Some(0) && !self.timed_out,
+            "host run failed (code {:?}, timed out {})",
+            self.code,
+            self.timed_out
+        );
+        self
+    }
+}
+
+/// One call of `plan hook …`, as the wrapper on PATH recorded it.
+#[derive(Clone, Debug)]
+pub struct HookCall {
+    pub args: String,
+    pub stdin: String,
+    pub stdout: String,
+    pub stderr: String,
+    pub code: String,
+    /// `PLAN_JUDGE` and `PLAN_DISABLED` as the hook saw them.
+    pub env: String,
+}
+
+/// A temporary HOME and repository, the fake, and the host.
+pub struct World {
+    pub host: Host,
+    pub dir: tempfile::TempDir,
+    pub fake: Fake,
+    pub env: Vec<(String, String)>,
+    /// What `plan install HOST` printed.
+    pub install_output: String,
+    runs: Mutex<Vec<(String, Run)>>,
+}
+
+impl World {
+    /// A world for `host` with `plan.md` committed in the repository and plan's hooks
+    /// installed for the host.
+    pub fn new(host: Host, plan_md: &str, responder: Responder) -> World {
+        // Codex: user-level hooks need only the hook trust, not project trust.
+        let flags: &[&str] = match host {
+            Host::Codex => &["--global"],
+            _ => &[],
+        };
+        World::installed_with(host, plan_md, responder, flags)
+    }
+
+    /// The same, with `plan install HOST FLAGS…` (`{dir}` in a flag is the world's
+    /// directory).
+    pub fn installed_with(
+        host: Host,
+        plan_md: &str,
+        responder: Responder,
+        flags: &[&str],
+    ) -> World {
+        let host_bin = installed(host);
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("plan-e2e-{}-", host.program()))
+            .tempdir()
+            .unwrap();
+        for sub in ["home", "repo", "bin", "hooks", "tmp"] {
+            std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        let fake = Fake::start(responder);
+        let mut world = World {
+            host,
+            dir,
+            fake,
+            env: Vec::new(),
+            install_output: String::new(),
+            runs: Mutex::new(Vec::new()),
+        };
+        world.write_wrapper();
+        let path = format!(
+            "{}:{}:{}",
+            world.path("bin").display(),
+            host_bin.display(),
+            system_path()
+        );
+        let home = world.path("home");
+        let url = world.fake.url();
+        let mut env: Vec<(&str, String)> = vec![
+            ("PATH", path),
+            ("HOME", home.display().to_string()),
+            ("TMPDIR", world.path("tmp").display().to_string()),
+            ("LANG", "C.UTF-8".into()),
+            ("TERM", "dumb".into()),
+            ("NO_COLOR", "1".into()),
+            ("CI", "true".into()),
+            (
+                "GIT_CONFIG_GLOBAL",
+                home.join(".gitconfig").display().to_string(),
+            ),
+            ("GIT_CONFIG_NOSYSTEM", "1".into()),
+            (
+                "XDG_CONFIG_HOME",
+                home.join(".config").display().to_string(),
+            ),
+            ("XDG_CACHE_HOME", home.join(".cache").display().to_string()),
+            (
+                "XDG_DATA_HOME",
+                home.join(".local/share").display().to_string(),
+            ),
+            (
+                "XDG_STATE_HOME",
+                home.join(".local/state").display().to_string(),
+            ),
+            ("PLAN_NOW", "2026-06-15T14:02".into()),
+            ("TZ", "UTC".into()),
+            // Nothing may leave 127.0.0.1: no proxy either.
+            ("NO_PROXY", "*".into()),
+        ];
+        match host {
+            Host::Claude => env.extend([
+                ("ANTHROPIC_BASE_URL", url.clone()),
+                ("ANTHROPIC_API_KEY", "sk-ant-fake".into()),
+                ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+                ("DISABLE_TELEMETRY", "1".into()),
+                ("DISABLE_AUTOUPDATER", "1".into()),
+                ("DISABLE_ERROR_REPORTING", "1".into()),
+            ]),
+            Host::Codex => env.extend([
+                ("CODEX_HOME", home.join(".codex").display().to_string()),
+                ("FAKE_API_KEY", "fake".into()),
+            ]),
+            Host::Pi => env.extend([
+                ("PI_OFFLINE", "1".into()),
+                ("PI_SKIP_VERSION_CHECK", "1".into()),
+                ("PI_TELEMETRY", "0".into()),
+            ]),
+            Host::Gemini => env.extend([
+                ("GOOGLE_GEMINI_BASE_URL", url.clone()),
+                ("GEMINI_API_KEY", "fake".into()),
+                ("GEMINI_CLI_TRUST_WORKSPACE", "true".into()),
+                ("GEMINI_TELEMETRY_ENABLED", "false".into()),
+            ]),
+        }
+        world.env = env.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        std::fs::write(
+            home.join(".gitconfig"),
+            "[user]\n\tname = E2E\n\temail = e2e@plan.invalid\n[init]\n\tdefaultBranch = main\n",
+        )
+        .unwrap();
+        world.configure_host();
+        world.sh("git init -q && git add -A && git commit -q --allow-empty -m init");
+        world.write("plan.md", plan_md);
+        let dir = world.dir.path().display().to_string();
+        let flags: Vec<String> = flags.iter().map(|f| f.replace("{dir}", &dir)).collect();
+        let mut args = vec!["install", host.program()];
+        args.extend(flags.iter().map(String::as_str));
+        world.install_output = world.plan_ok(&args).stdout;
+        world.sh("git add -A && git commit -q -m 'plan and hooks'");
+        world
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn repo(&self) -> PathBuf {
+        self.path("repo")
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        let p = self.repo().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.repo().join(rel)).unwrap_or_default()
+    }
+
+    /// `plan` on the hosts' PATH: a wrapper that runs the fresh binary and records
+    /// each `plan hook` call (argv, stdin, stdout, stderr, exit code).
+    fn write_wrapper(&self) {
+        let hooks = self.path("hooks");
+        let script = format!(
+            r#"#!/usr/bin/env bash
+# plan for the e2e hosts: the freshly built binary; each hook call is recorded.
+if [ "$1" != hook ]; then exec '{bin}' "$@"; fi
+d=$(mktemp -d '{hooks}/call-XXXXXXXX')
+cat > "$d/stdin"
+'{bin}' "$@" < "$d/stdin" > "$d/stdout" 2> "$d/stderr"
+rc=$?
+printf '%s' "$*" > "$d/args"
+printf 'PLAN_JUDGE=%s PLAN_DISABLED=%s' "${{PLAN_JUDGE:-}}" "${{PLAN_DISABLED:-}}" > "$d/env"
+date +%s%N > "$d/time"
+printf '%s' "$rc" > "$d/code"
+cat "$d/stdout"
+cat "$d/stderr" >&2
+exit $rc
+"#,
+            bin = PLAN_BIN,
+            hooks = hooks.display()
+        );
+        let p = self.path("bin/plan");
+        std::fs::write(&p, script).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    /// The hook calls recorded so far, in order.
+    pub fn hooks(&self) -> Vec<HookCall> {
+        let mut calls: Vec<(u128, HookCall)> = std::fs::read_dir(self.path("hooks"))
+            .unwrap()
+            .flatten()
+            .filter_map(|e| {
+                let d = e.path();
+                let read = |f: &str| std::fs::read_to_string(d.join(f)).unwrap_or_default();
+                let time = read("time").trim().parse().ok()?;
+                Some((
+                    time,
+                    HookCall {
+                        args: read("args"),
+                        stdin: read("stdin"),
+                        stdout: read("stdout"),
+                        stderr: read("stderr"),
+                        code: read("code"),
+                        env: read("env"),
+                    },
+                ))
+            })
+            .collect();
+        calls.sort_by_key(|(t, _)| *t);
+        calls.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// Forgets the recorded hook calls.
+    pub fn clear_hooks(&self) {
+        let _ = std::fs::remove_dir_all(self.path("hooks"));
+        std::fs::create_dir_all(self.path("hooks")).unwrap();
+    }
+
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.env_clear()
+            .current_dir(self.repo())
+            .stdin(Stdio::null());
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
+    /// A shell command in the repository, which must succeed.
+    pub fn sh(&self, script: &str) -> String {
+        let out = self.command("bash").args(["-c", script]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{script}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `plan ARGS` in the repository.
+    pub fn plan(&self, args: &[&str]) -> Run {
+        let out = self.command(PLAN_BIN).args(args).output().unwrap();
+        let run = Run {
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            timed_out: false,
+        };
+        self.runs
+            .lock()
+            .unwrap()
+            .push((format!("plan {}", args.join(" ")), run.clone()));
+        run
+    }
+
+    #[track_caller]
+    pub fn plan_ok(&self, args: &[&str]) -> Run {
+        let run = self.plan(args);
+        assert_eq!(
+            run.code,
+            Some(0),
+            "plan {args:?}:\n{}{}",
+            run.stdout,
+            run.stderr
+        );
+        run
+    }
+
+    /// The host's program with `args` (no headless flags added), in the repository.
+    pub fn exec(&self, args: &[&str], extra_env: &[(&str, &str)]) -> Run {
+        let program = installed(self.host).join(self.host.program());
+        // PLAN_E2E_WRAP="strace -f -o FILE": a debugging prefix for the host.
+        let wrap = std::env::var("PLAN_E2E_WRAP").unwrap_or_default();
+        let mut words = wrap.split_whitespace();
+        let mut cmd = match words.next() {
+            Some(first) => {
+                let mut c = self.command(first);
+                c.args(words).arg(&program);
+                c
+            }
+            None => self.command(&program),
+        };
+        cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+        for (k, v) in extra_env {
+            cmd.env(k, v);
+        }
+        let run = run_with_timeout(cmd, RUN_TIMEOUT);
+        self.runs.lock().unwrap().push((
+            format!("{} {}", self.host.program(), args.join(" ")),
+            run.clone(),
+        ));
+        run
+    }
+
+    /// The host run headless on `prompt`, allowed to edit files and run commands.
+    pub fn prompt(&self, prompt: &str) -> Run {
+        self.prompt_env(prompt, &[])
+    }
+
+    pub fn prompt_env(&self, prompt: &str, extra_env: &[(&str, &str)]) -> Run {
+        let args: Vec<&str> = match self.host {
+            Host::Claude => vec![
+                "-p",
+                prompt,
+                "--permission-mode",
+                "acceptEdits",
+                "--allowedTools",
+                "Bash",
+            ],
+            Host::Codex => vec![
+                "exec",
+                "--dangerously-bypass-hook-trust",
+                "--skip-git-repo-check",
+                prompt,
+            ],
+            Host::Pi => vec!["-p", "--provider", "fake", "--model", "fake-model", prompt],
+            Host::Gemini => vec!["-p", prompt, "--approval-mode", "yolo"],
+        };
+        self.exec(&args, extra_env)
+    }
+
+    /// The host's own configuration in HOME: pointed at the fake, nothing else
+    /// reached, no telemetry, no update checks.
+    fn configure_host(&self) {
+        let home = self.path("home");
+        let url = self.fake.url();
+        let put = |rel: &str, text: String| {
+            let p = home.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        match self.host {
+            Host::Claude => {}
+            Host::Codex => put(
+                ".codex/config.toml",
+                format!(
+                    r#"model = "gpt-5.5"
+model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "{url}/v1"
+wire_api = "responses"
+env_key = "FAKE_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[features]
+plugins = false
+apply_patch_freeform = true
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+"#
+                ),
+            ),
+            Host::Pi => put(
+                ".pi/agent/models.json",
+                serde_json::json!({"providers": {"fake": {
+                    "baseUrl": format!("{url}/v1"), "api": "openai-completions", "apiKey": "fake",
+                    "compat": {"supportsDeveloperRole": false, "supportsReasoningEffort": false},
+                    "models": [{"id": "fake-model", "name": "Fake", "reasoning": false, "input": ["text"],
+                                "contextWindow": 128000, "maxTokens": 4096,
+                                "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]}}})
+                .to_string(),
+            ),
+            Host::Gemini => put(
+                ".gemini/settings.json",
+                serde_json::json!({
+                    "security": {"auth": {"selectedType": "gemini-api-key"}},
+                    "telemetry": {"enabled": false},
+                    "privacy": {"usageStatisticsEnabled": false},
+                    "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                })
+                .to_string(),
+            ),
+        }
+    }
+
+    /// Everything a failing test needs to see.
+    pub fn report(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!(
+            "===== e2e report: {:?} in {}\n",
+            self.host,
+            self.dir.path().display()
+        ));
+        out.push_str("===== runs\n");
+        for (what, run) in self.runs.lock().unwrap().iter() {
+            out.push_str(&format!(
+                "--- {what}\n(code {:?}, timed out {})\n--- stdout\n{}\n--- stderr\n{}\n",
+                run.code, run.timed_out, run.stdout, run.stderr
+            ));
+        }
+        out.push_str("===== hook calls\n");
+        for h in self.hooks() {
+            out.push_str(&format!(
+                "--- plan {} (exit {}, {})\nstdin: {}\nstdout: {}\nstderr: {}\n",
+                h.args,
+                h.code,
+                h.env,
+                cut(&h.stdin, 2000),
+                h.stdout,
+                h.stderr
+            ));
+        }
+        out.push_str("===== requests\n");
+        out.push_str(&self.fake.dump());
+        out
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        if std::thread::panicking() || std::env::var_os("PLAN_E2E_REPORT").is_some() {
+            eprintln!("{}", self.report());
+        }
+        // PLAN_E2E_KEEP=1: keep the world on disk, with every request in full.
+        if std::env::var_os("PLAN_E2E_KEEP").is_some() {
+            let log: String = self
+                .fake
+                .requests()
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{}\n",
+                        serde_json::json!({"target": r.target, "body": r.json})
+                    )
+                })
+                .collect();
+            let _ = std::fs::write(self.path("requests.jsonl"), log);
+            self.dir.disable_cleanup(true);
+            eprintln!("e2e: kept {}", self.dir.path().display());
+        }
+    }
+}
+
+fn cut(s: &str, max: usize) -> &str {
+    let mut end = max.min(s.len());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// The system's own directories, for node, npm, git and bash.
+fn system_path() -> String {
+    let mut dirs: Vec<String> = Vec::new();
+    if let Ok(node) = which("node") {
+        dirs.push(node.parent().unwrap().display().to_string());
+    }
+    dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(String::from));
+    dirs.join(":")
+}
+
+fn which(program: &str) -> Result<PathBuf, ()> {
+    let path = std::env::var_os("PATH").ok_or(())?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+        .ok_or(())
+}
+
+fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    use std::sync::Arc;
+    cmd.process_group(0);
+    let mut child = cmd.spawn().expect("starting the host");
+    // Read in the background; a helper left behind holding a pipe open must not
+    // hang the test, so the readers are given a moment at the end, not forever.
+    let reader = |mut pipe: Box<dyn Read + Send>| {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let b = buf.clone();
+        let handle = std::thread::spawn(move || {
+            let mut chunk = [0u8; 8192];
+            while let Ok(n) = pipe.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                b.lock().unwrap().extend_from_slice(&chunk[..n]);
+            }
+        });
+        (buf, handle)
+    };
+    let (out, out_t) = reader(Box::new(child.stdout.take().unwrap()));
+    let (err, err_t) = reader(Box::new(child.stderr.take().unwrap()));
+    let started = Instant::now();
+    let mut timed_out = false;
+    // Not through kill(1): procps-ng 4.0.2 reads `kill -KILL -12345` as
+    // kill(-1, SIGKILL), every process there is.
+    let kill_group = |pid: u32| {
+        use rustix::process::{Pid, Signal, kill_process_group};
+        if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    };
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > timeout {
+            timed_out = true;
+            // The whole process group: hosts start helpers of their own.
+            kill_group(child.id());
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    kill_group(child.id());
+    let until = Instant::now() + Duration::from_secs(3);
+    while !(out_t.is_finished() && err_t.is_finished()) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = |b: &Arc<Mutex<Vec<u8>>>| String::from_utf8_lossy(&b.lock().unwrap()).into_owned();
+    Run {
+        code: status.code(),
+        stdout: text(&out),
+        stderr: text(&err),
+        timed_out,
+    }
+}

@@ -1,0 +1,111 @@
+//! End-to-end tests: the real host CLIs (Claude Code, Codex, pi, Gemini CLI), installed
+//! from the npm registry at pinned versions, run headless against a scripted model
+//! server on 127.0.0.1, with plan's hooks installed by the freshly built `plan`.
+//! Ignored by default (they install the hosts on first use and take minutes); run
+//! them with `cargo test --test e2e -- --ignored`.
+
+mod fake;
+mod harness;
+mod scenarios;
+
+use harness::Host;
+
+/// The scenarios every host runs.
+macro_rules! host_tests {
+    ($module:ident, $host:expr) => {
+        mod $module {
+            use super::*;
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn injects_at_session_start() {
+                scenarios::injects_at_session_start($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn reminds_once_after_three_edits() {
+                scenarios::reminds_once_after_three_edits($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn continues_until_the_budget() {
+                scenarios::continues_until_the_budget($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn lets_go_when_stalled() {
+                scenarios::lets_go_when_stalled($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn judge_accepts() {
+                scenarios::judge_accepts($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn judge_rejects_without_a_verdict() {
+                scenarios::judge_rejects_without_a_verdict($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn the_loop_judge_lets_a_blocked_agent_pause() {
+                scenarios::the_loop_judge_lets_a_blocked_agent_pause($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn disabled_changes_nothing() {
+                scenarios::disabled_changes_nothing($host);
+            }
+        }
+    };
+}
+
+host_tests!(claude, Host::Claude);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_compaction_injects_again() {
+    scenarios::claude_compaction_injects_again();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_plugin_hooks_work() {
+    scenarios::claude_plugin_hooks_work();
+}
+
+host_tests!(codex, Host::Codex);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn codex_compaction_injects_again() {
+    scenarios::codex_compaction_injects_again();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn codex_project_hooks_need_the_project_trusted() {
+    scenarios::codex_project_hooks_need_the_project_trusted();
+}
+
+host_tests!(pi, Host::Pi);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn pi_compaction_keeps_the_plan() {
+    scenarios::pi_compaction_keeps_the_plan();
+}
+host_tests!(gemini, Host::Gemini);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn gemini_compression_injects_again() {
+    scenarios::gemini_compression_injects_again();
+}

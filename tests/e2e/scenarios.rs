@@ -1,0 +1,644 @@
+//! The scenarios, written once for every host. Each runs the real host headless
+//! against the fake and asserts on what reached the model (the request log), on
+//! plan's hook calls, and on the repository.
+
+use crate::fake::{Reply, heavy, is_side, script, shell, side, text, write};
+use crate::harness::{Host, World};
+
+pub const PLAN: &str = "# Plan: Ship the cache layer
+
+## Goal: Implement cache layer
+<!-- id: cache-layer -->
+status: active
+done_when: p95 < 50ms
+- [x] wire client
+- [ ] eviction policy
+
+## Log
+- 2026-06-15 14:02 client wired
+";
+
+/// Words of the reminder and of the continuation, as plan writes them.
+pub const REMINDER: &str = "plan.md reminder:";
+pub const CONTINUATION: &str = "plan.md still has work: cache-layer";
+
+/// The injection block for the repository as it is now, as the model sees it:
+/// Gemini CLI escapes `<` and `>` in hook context (0.61.0,
+/// `getAdditionalContext`), so `p95 < 50ms` arrives as `p95 &lt; 50ms`.
+pub fn block(w: &World) -> String {
+    let block = w.plan_ok(&["inject"]).stdout.trim_end().to_string();
+    match w.host {
+        Host::Gemini => block.replace('<', "&lt;").replace('>', "&gt;"),
+        _ => block,
+    }
+}
+
+/// How the host's write tool names `rel`.
+pub fn file_arg(w: &World, rel: &str) -> String {
+    match w.host {
+        // apply_patch paths are relative to the working directory.
+        Host::Codex => rel.to_string(),
+        _ => w.repo().join(rel).display().to_string(),
+    }
+}
+
+fn writes(w: &World, n: usize) -> Vec<Reply> {
+    (1..=n)
+        .map(|i| {
+            write(
+                &file_arg(w, &format!("src/f{i}.txt")),
+                &format!("file {i}\n"),
+            )
+        })
+        .collect()
+}
+
+/// The last stop-hook answer plan gave.
+fn last_stop_answer(w: &World) -> String {
+    let stop = match w.host {
+        Host::Claude | Host::Codex => "stop",
+        Host::Gemini => "after-agent",
+        Host::Pi => "turn-end",
+    };
+    w.hooks()
+        .into_iter()
+        .rev()
+        .find(|h| h.args.ends_with(&format!(" {stop}")))
+        .map(|h| h.stdout)
+        .unwrap_or_default()
+}
+
+/// Scenario 1: A session starts with an active goal: the block reaches the model, once.
+/// With no loop running, the agent then stops at once: one turn, no continuation.
+pub fn injects_at_session_start(host: Host) {
+    let w = World::new(host, PLAN, script(vec![text("Hi.")]));
+    let block = block(&w);
+    w.prompt("Say hi").ok();
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 1, "no loop: one turn, no continuation");
+    assert_eq!(
+        turns[0].count(&block),
+        1,
+        "the injection block reaches the model exactly once"
+    );
+    assert!(!turns[0].has(CONTINUATION));
+}
+
+/// Scenario 2: Three file edits without touching plan.md: the reminder reaches the model
+/// once, right after the third; a fourth edit does not repeat it.
+pub fn reminds_once_after_three_edits(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    let mut replies = writes(&w, 4);
+    replies.push(text("Done."));
+    w.fake.script(script(replies));
+    w.prompt("Write the four files.").ok();
+    for i in 1..=4 {
+        assert_eq!(w.read(&format!("src/f{i}.txt")), format!("file {i}\n"));
+    }
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 5, "four writes and a final answer");
+    assert!(!turns[2].has(REMINDER), "no reminder after two edits");
+    assert_eq!(
+        turns[3].count(REMINDER),
+        1,
+        "the reminder after the third edit"
+    );
+    assert_eq!(
+        turns[4].count(REMINDER),
+        1,
+        "and not again after the fourth"
+    );
+}
+
+/// Scenario 3a: `plan goal --budget 2`: each stop is blocked with a continuation naming the
+/// goal while the agent makes progress, until the budget is spent; plan says why.
+pub fn continues_until_the_budget(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    w.write(".plan/config.yaml", "loop:\n  stall_limit: 1\n");
+    w.plan_ok(&["goal", "--budget", "2"]);
+    // By its path: a login shell (Codex runs `bash -lc`) resets PATH.
+    let plan = w.path("bin/plan").display().to_string();
+    w.fake.script(script(vec![
+        shell(&format!("{plan} log 'step 1'")),
+        text("Done for now."),
+        shell(&format!("{plan} log 'step 2'")),
+        text("Done for now."),
+        shell(&format!("{plan} log 'step 3'")),
+        text("Done for now."),
+    ]));
+    let run = w.prompt("Work on the plan.");
+    run.ok();
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 6, "two continuations, then let go");
+    assert!(!turns[1].has(CONTINUATION));
+    assert!(turns[2].has(CONTINUATION) && turns[2].has("(Continuation 1 of 2.)"));
+    assert!(turns[4].has("(Continuation 2 of 2.)"));
+    assert!(w.read("plan.md").contains("step 3"));
+    assert!(
+        last_stop_answer(&w).contains("budget of 2 continuations is spent"),
+        "the last stop says why it let go"
+    );
+    let status = w.plan_ok(&["goal", "status"]).stdout;
+    assert!(
+        status.contains("ended: its budget of 2 continuations is spent"),
+        "{status}"
+    );
+    told_why(w.host, &run, "budget of 2 continuations is spent");
+}
+
+/// Whether the person running the host headless is told why the loop let go.
+/// Gemini CLI prints a hook's `systemMessage` on stderr (`Hook system message:`),
+/// and plan's pi extension prints the notice there in print mode. Claude Code
+/// (`-p`, text and stream-json) and Codex (`exec`, text and `--json`) show no hook
+/// `systemMessage` headless, only in their interactive UIs: for them plan's answer
+/// is checked above, and `plan goal status` says why.
+fn told_why(host: Host, run: &crate::harness::Run, why: &str) {
+    if matches!(host, Host::Pi | Host::Gemini) {
+        assert!(
+            run.stderr.contains(why),
+            "{host:?} did not tell the user why the loop let go:\n{}",
+            run.stderr
+        );
+    }
+}
+
+/// Scenario 3b: Continuations that change nothing in plan.md: let go at the stall limit.
+pub fn lets_go_when_stalled(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    w.write(".plan/config.yaml", "loop:\n  stall_limit: 2\n");
+    w.plan_ok(&["goal"]);
+    w.fake.script(script(vec![
+        text("Done."),
+        text("Still done."),
+        text("Done, really."),
+    ]));
+    let run = w.prompt("Work on the plan.");
+    run.ok();
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 3, "two continuations, then the stall limit");
+    assert!(turns[1].has(CONTINUATION) && turns[2].has("(Continuation 2 of 20.)"));
+    let last = last_stop_answer(&w);
+    assert!(last.contains("stalled: 2 continuations in a row"), "{last}");
+    told_why(w.host, &run, "stalled: 2 continuations in a row");
+}
+
+/// Scenario 5: `plan complete --judge HOST` with the real CLI as the judge, in a
+/// repository with plan's hooks installed and a loop running: the verdict is
+/// parsed, the judge cannot change the tree (its model is offered no writing tool,
+/// or the host refuses the writes it tries), and none of plan's hooks acts inside it.
+pub fn judge_accepts(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    w.write("src/cache.rs", "pub struct Cache;\n");
+    judge_config(&w);
+    w.sh("git add -A && git commit -q -m cache");
+    w.plan_ok(&["goal"]);
+    let before = w.plan_ok(&["goal", "status"]).stdout;
+    let block = block(&w);
+    w.clear_hooks();
+    // Where the host offers a writing tool, the judge's model tries it first.
+    let (wrote, ran) = (file_arg(&w, "judge-wrote.txt"), "touch judge-ran.txt");
+    let mut step = 0;
+    w.fake.script(Box::new(move |call| {
+        if is_side(call) {
+            return side(call);
+        }
+        let tools = call.tools();
+        let offered = |names: &[&str]| tools.iter().any(|t| names.contains(&t.as_str()));
+        step += 1;
+        if step == 1 && offered(&["Write", "write", "apply_patch", "write_file"]) {
+            return write(&wrote, "the judge wrote this\n");
+        }
+        if step <= 2 && offered(&["Bash", "bash", "exec_command", "shell", "run_shell_command"]) {
+            step = 2;
+            return shell(ran);
+        }
+        text("The cache layer is in src/cache.rs.\nVERDICT: accept\nmissing:\n")
+    }));
+    let run = complete(&w);
+    assert!(
+        !w.repo().join("judge-wrote.txt").exists(),
+        "the judge wrote a file"
+    );
+    assert!(
+        !w.repo().join("judge-ran.txt").exists(),
+        "the judge ran a command that wrote"
+    );
+    assert_eq!(run.code, Some(0), "accepted");
+    assert!(run.stdout.contains("judge accept"), "{}", run.stdout);
+    assert!(
+        w.read("plan.md")
+            .contains("<!-- id: cache-layer -->\nstatus: done\n")
+    );
+    let calls = w.fake.calls();
+    assert!(!calls.is_empty(), "the judge asked the model");
+    for call in &calls {
+        assert!(!call.has(&block), "no injection inside the judge");
+        assert!(!call.has(CONTINUATION) && !call.has(REMINDER));
+        let tools = call.tools();
+        if let Some(allowed) = read_only_tools(host) {
+            assert!(
+                tools.iter().all(|t| allowed.contains(&t.as_str())),
+                "the judge was offered {tools:?}; read-only tools are {allowed:?}"
+            );
+        }
+    }
+    for h in w.hooks() {
+        assert!(
+            h.stdout.trim().is_empty() || h.stdout.trim() == "{}",
+            "a hook of plan's answered inside the judge: plan {} -> {}",
+            h.args,
+            h.stdout
+        );
+    }
+    assert_eq!(
+        w.plan_ok(&["goal", "status"]).stdout,
+        before,
+        "the judge's hooks left the loop alone"
+    );
+}
+
+/// Scenario 5: A reply without a verdict rejects.
+pub fn judge_rejects_without_a_verdict(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    w.write("src/cache.rs", "pub struct Cache;\n");
+    judge_config(&w);
+    w.sh("git add -A && git commit -q -m cache");
+    w.fake.script(script(vec![text(
+        "Looks good to me, I think the cache works.",
+    )]));
+    let run = complete(&w);
+    assert_eq!(run.code, Some(1), "rejected");
+    assert!(run.stdout.contains("no verdict"), "{}", run.stdout);
+    assert!(w.read("plan.md").contains("status: active\n"));
+}
+
+fn judge_config(w: &World) {
+    let model = match w.host {
+        Host::Pi => "  model: fake/fake-model\n",
+        _ => "",
+    };
+    w.write(
+        ".plan/config.yaml",
+        &format!("judge:\n  timeout_secs: 90\n{model}"),
+    );
+}
+
+fn complete(w: &World) -> crate::harness::Run {
+    w.plan(&[
+        "complete",
+        "cache-layer",
+        "--judge",
+        w.host.program(),
+        "--evidence",
+        "src/cache.rs holds the cache layer",
+        "--path",
+        "src/cache.rs",
+    ])
+}
+
+/// The tools a judge run may offer the model, where the judge's argv limits them;
+/// `None` where read-only is the host's sandbox or approval mode instead.
+fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
+    match host {
+        Host::Claude => Some(vec!["Read", "Grep", "Glob"]),
+        Host::Pi => Some(vec!["read", "grep", "find", "ls"]),
+        Host::Codex | Host::Gemini => None,
+    }
+}
+
+/// Scenario 6: `PLAN_DISABLED=1`: with a loop running and three edits, no hook of plan's
+/// changes anything: no block, no reminder, no continuation, no state written.
+pub fn disabled_changes_nothing(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    w.plan_ok(&["goal"]);
+    let state = snapshot(&w.repo().join(".git/plan"));
+    let block = block(&w);
+    let mut replies = writes(&w, 3);
+    replies.push(text("Done."));
+    w.fake.script(script(replies));
+    w.prompt_env("Write the files.", &[("PLAN_DISABLED", "1")])
+        .ok();
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 4, "three writes and a stop, no continuation");
+    for t in &turns {
+        assert!(!t.has(&block) && !t.has(REMINDER) && !t.has(CONTINUATION));
+    }
+    assert_eq!(
+        snapshot(&w.repo().join(".git/plan")),
+        state,
+        "no state written under .git/plan"
+    );
+    assert!(
+        !w.hooks().is_empty() || host == Host::Pi,
+        "the hooks did run"
+    );
+}
+
+/// Every file under `dir` with its content.
+fn snapshot(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((
+                    p.display().to_string(),
+                    std::fs::read(&p).unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The session id the host gave plan's first hook call.
+pub fn session_id(w: &World) -> String {
+    let first = w.hooks().into_iter().next().expect("a hook call");
+    let v: serde_json::Value = serde_json::from_str(&first.stdin).unwrap();
+    v["session_id"].as_str().unwrap().to_string()
+}
+
+/// Scenario 4: Claude Code: `/compact` on the resumed session. PreCompact, then SessionStart
+/// with source `compact` injects the block, and it is in the conversation the model
+/// sees after the summary.
+pub fn claude_compaction_injects_again() {
+    let w = World::new(Host::Claude, PLAN, script(vec![]));
+    w.fake.script(script(vec![
+        write(&file_arg(&w, "a.txt"), "a\n"),
+        text("Wrote it."),
+    ]));
+    w.prompt("Write a.txt.").ok();
+    let session = session_id(&w);
+    let old = block(&w);
+    w.exec(&["-p", "/compact", "--resume", &session], &[]).ok();
+    let compact = w
+        .hooks()
+        .into_iter()
+        .find(|h| h.args.ends_with("session-start") && h.stdin.contains(r#""source":"compact""#))
+        .expect("SessionStart with source compact");
+    assert!(
+        compact.stdout.contains("additionalContext"),
+        "{}",
+        compact.stdout
+    );
+    // A later injection would carry this log line: the block seen below is the one
+    // injected at the compaction.
+    w.plan_ok(&["log", "compacted"]);
+    w.fake.script(script(vec![text("Back to work.")]));
+    w.exec(&["-p", "Go on.", "--resume", &session], &[]).ok();
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the conversation was compacted"
+    );
+    assert!(!last.has("Write a.txt."), "the earlier prompt is gone");
+    assert_eq!(
+        last.count(&old),
+        1,
+        "the block injected at compaction is there"
+    );
+}
+
+/// Scenario 4: Codex compacts on its own when the context fills up
+/// (`model_auto_compact_token_limit`): PreCompact, the summary call, then
+/// SessionStart with source `compact` injects the block again, after the summary.
+pub fn codex_compaction_injects_again() {
+    let w = World::new(Host::Codex, PLAN, script(vec![]));
+    let config = w.path("home/.codex/config.toml");
+    let text0 = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text0.replacen(
+            "model_provider = \"fake\"",
+            "model_provider = \"fake\"\nmodel_auto_compact_token_limit = 50000",
+            1,
+        ),
+    )
+    .unwrap();
+    let old = block(&w);
+    w.fake.script(script(vec![
+        heavy(write("a.txt", "a\n"), 200_000),
+        text("Done."),
+    ]));
+    w.prompt("Write a.txt.").ok();
+    let hooks = w.hooks();
+    assert!(
+        hooks
+            .iter()
+            .any(|h| h.args.ends_with("pre-compact") && h.stdin.contains(r#""trigger":"auto""#)),
+        "PreCompact ran"
+    );
+    assert!(
+        hooks.iter().any(|h| h.args.ends_with("session-start")
+            && h.stdin.contains(r#""source":"compact""#)
+            && h.stdout.contains("additionalContext")),
+        "SessionStart after the compaction injected"
+    );
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the conversation was compacted"
+    );
+    assert_eq!(last.count(&old), 1, "the block, once");
+    assert!(
+        last.position(&old) > last.position("Summary: the work so far."),
+        "the block comes after the summary: injected again, not kept from before"
+    );
+}
+
+/// Scenario 4: pi compacts on its own when the context is near full. Its
+/// `session_before_compact` gives the skeleton to pi's summariser as extra
+/// instructions; the next prompt of the session (`pi -c`) gets the block again.
+pub fn pi_compaction_keeps_the_plan() {
+    let w = World::new(Host::Pi, PLAN, script(vec![]));
+    let old = block(&w);
+    w.fake.script(script(vec![
+        write(&file_arg(&w, "a.txt"), "a\n"),
+        // 127,000 of the model's 128,000 tokens: pi compacts after this turn.
+        heavy(text("Done."), 127_000),
+    ]));
+    w.prompt("Write a.txt.").ok();
+    let summary = w
+        .fake
+        .calls()
+        .into_iter()
+        .find(|c| c.tools().is_empty() && c.has("<conversation>"))
+        .expect("pi asked for a compaction summary");
+    assert!(
+        summary.has("Keep this plan summary through the compaction")
+            && summary.has("[ ] eviction policy"),
+        "the skeleton reached pi's summariser"
+    );
+    w.fake.script(script(vec![text("Back to work.")]));
+    w.exec(
+        &[
+            "-p",
+            "-c",
+            "--provider",
+            "fake",
+            "--model",
+            "fake-model",
+            "And now?",
+        ],
+        &[],
+    )
+    .ok();
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the session was compacted"
+    );
+    assert!(
+        last.last_position(&old) > last.position("And now?"),
+        "the block was injected again after the compaction"
+    );
+}
+
+/// Scenario 4: Gemini CLI compresses the chat when the last prompt used over half
+/// the model's window. PreCompress fires; the block is gone with the compressed
+/// history, and the next prompt (here the loop's continuation) brings it back.
+pub fn gemini_compression_injects_again() {
+    let w = World::new(Host::Gemini, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "2"]);
+    let old = block(&w);
+    // A turn big enough that the first prompt falls in the part Gemini summarises.
+    let big = "x".repeat(20_000);
+    w.fake.script(script(vec![
+        write(&file_arg(&w, "src/f1.txt"), &big),
+        text("Done."),
+        heavy(write(&file_arg(&w, "src/f2.txt"), "2\n"), 700_000),
+        text("Done."),
+        text("Done again."),
+    ]));
+    w.prompt("Write the files.").ok();
+    assert!(
+        w.hooks()
+            .iter()
+            .any(|h| h.args.ends_with("pre-compress") && h.stdin.contains(r#""trigger":"auto""#)),
+        "PreCompress reached plan"
+    );
+    assert!(
+        w.fake.calls().iter().any(|c| c.has("<state_snapshot>")),
+        "Gemini compressed the chat"
+    );
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the chat was compressed"
+    );
+    assert!(!last.has("Write the files."), "the first prompt is gone");
+    assert!(
+        last.last_position(&old) > last.position("Summary: the work so far."),
+        "the block is back after the compression"
+    );
+}
+
+/// Claude Code with plan as a plugin (`plan install claude --plugin DIR`, run with
+/// `--plugin-dir DIR`), not in the project's settings: the plugin's hooks inject
+/// and hold the stop the same way.
+pub fn claude_plugin_hooks_work() {
+    let w = World::installed_with(
+        Host::Claude,
+        PLAN,
+        script(vec![text("Done."), text("Done again.")]),
+        &["--plugin", "{dir}/plugin"],
+    );
+    assert!(!w.repo().join(".claude").exists(), "nothing in the project");
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let block = block(&w);
+    let plugin = w.path("plugin").display().to_string();
+    w.exec(&["-p", "Work on the plan.", "--plugin-dir", &plugin], &[])
+        .ok();
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 2, "one continuation");
+    assert_eq!(turns[0].count(&block), 1);
+    assert!(turns[1].has(CONTINUATION) && turns[1].has("(Continuation 1 of 1.)"));
+}
+
+/// Codex with the hooks in the project's `.codex/hooks.json`: they run once the
+/// project is trusted in config.toml as `plan install codex` says (with
+/// `--dangerously-bypass-hook-trust` for the hooks themselves), and are skipped
+/// silently before that.
+pub fn codex_project_hooks_need_the_project_trusted() {
+    let w = World::installed_with(Host::Codex, PLAN, script(vec![text("Hi.")]), &[]);
+    let block = block(&w);
+    w.prompt("Say hi").ok();
+    assert!(
+        w.hooks().is_empty(),
+        "an untrusted project's hooks do not run"
+    );
+    assert!(!w.fake.turns()[0].has(&block));
+
+    // The key exactly as `plan install codex` printed it.
+    let key = w
+        .install_output
+        .lines()
+        .find(|l| l.trim_start().starts_with("[projects."))
+        .expect("plan install codex names the project's trust key")
+        .trim()
+        .to_string();
+    let config = w.path("home/.codex/config.toml");
+    let mut text0 = std::fs::read_to_string(&config).unwrap();
+    text0.push_str(&format!("\n{key}\ntrust_level = \"trusted\"\n"));
+    std::fs::write(&config, text0).unwrap();
+    w.fake.script(script(vec![text("Hi again.")]));
+    w.prompt("Say hi").ok();
+    let last = w.fake.turns().pop().unwrap();
+    assert_eq!(
+        last.count(&block),
+        1,
+        "trusted: the block reaches the model"
+    );
+}
+
+/// The loop judge (`loop.judge: on`) with the host itself as the judge: the Stop
+/// hook runs the host's CLI headless, inside the host's own hook, on a short
+/// prompt; when its model says PAUSE the agent is let go, with the reason.
+pub fn the_loop_judge_lets_a_blocked_agent_pause(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    let model = match host {
+        Host::Pi => "  model: fake/fake-model\n",
+        _ => "",
+    };
+    w.write(
+        ".plan/config.yaml",
+        &format!(
+            "loop:\n  judge: on\njudge:\n  backend: {}\n{model}",
+            host.program()
+        ),
+    );
+    w.plan_ok(&["goal"]);
+    let mut agent = script(vec![text(
+        "I need the database password from you before I can go on.",
+    )]);
+    w.fake.script(Box::new(move |call| {
+        if call.has("You watch a coding agent") {
+            return text("PAUSE: it needs the database password");
+        }
+        agent(call)
+    }));
+    w.prompt("Work on the plan.").ok();
+    let judged = w
+        .fake
+        .calls()
+        .into_iter()
+        .filter(|c| c.has("You watch a coding agent"))
+        .count();
+    assert_eq!(judged, 1, "the loop judge asked the model once");
+    let turns: Vec<_> = w
+        .fake
+        .turns()
+        .into_iter()
+        .filter(|c| !c.has("You watch a coding agent"))
+        .collect();
+    assert_eq!(turns.len(), 1, "no continuation");
+    let last = last_stop_answer(&w);
+    assert!(
+        last.contains("the loop judge let the agent pause: it needs the database password"),
+        "{last}"
+    );
+}
