@@ -2,14 +2,17 @@
 //! temp file, fsync and rename. Never writes a line that changed under it.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
 use crate::exit::Exit;
-use crate::plan::model::parse;
+use crate::plan::model::{Plan, parse};
 use crate::plan::patch::{self, Conflict, Edit};
+
+/// How often a write starts over because the file changed under it.
+const RETRIES: usize = 20;
 
 pub struct Store {
     /// Where plan.md is (as resolved, maybe relative to the cwd).
@@ -60,9 +63,19 @@ impl Store {
 
     /// The file's text. Missing, a directory, unreadable or not UTF-8 → a clear error.
     pub fn read(&self) -> Result<String> {
+        self.open().map(|(_, text)| text)
+    }
+
+    /// The file's text and the open handle it was read through, so a writer can
+    /// tell afterwards whether someone else wrote to it.
+    fn open(&self) -> Result<(File, String)> {
         let name = &self.name;
-        let bytes = match fs::read(&self.path) {
-            Ok(bytes) => bytes,
+        let read = File::open(&self.path).and_then(|mut file| {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).map(|_| (file, bytes))
+        });
+        let (file, bytes) = match read {
+            Ok(read) => read,
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 return Err(Exit::usage(format!(
                     "{name} not found\n  hint: `plan init \"objective\"` creates it"
@@ -75,13 +88,14 @@ impl Store {
             }
             Err(e) => return Err(Exit::env(format!("cannot read {name}: {e}"))),
         };
-        String::from_utf8(bytes).map_err(|e| {
+        let text = String::from_utf8(bytes).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
             let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
             Exit::usage(format!(
                 "{name}:{line}: not valid UTF-8 (byte offset {at})\n  hint: save the file as UTF-8; nothing was changed"
             ))
-        })
+        })?;
+        Ok((file, text))
     }
 
     /// Writes `content` as a new file; refuses if one exists.
@@ -114,32 +128,63 @@ impl Store {
     /// that moved are followed; a line that changed is a conflict and nothing is
     /// written. Returns the new text.
     pub fn write(&self, base: &str, edits: Vec<Edit>) -> Result<String, WriteError> {
+        self.write_checked(base, edits, |_| Ok(()))
+    }
+
+    /// As [`Store::write`], with `check` asked about the file as it is under the
+    /// lock, before the edits: for decisions that rest on more than the lines they
+    /// change (a judge's accept rests on the whole contract). An `Err` from it is a
+    /// conflict.
+    pub fn write_checked(
+        &self,
+        base: &str,
+        edits: Vec<Edit>,
+        check: impl Fn(&Plan<'_>) -> Result<(), String>,
+    ) -> Result<String, WriteError> {
         let _lock = self.lock()?;
-        let fresh = self.read()?;
         let conflict = |c: Conflict| {
             WriteError::Conflict(format!(
                 "{}:{}: {} changed while plan was working; nothing was written\n  {}\n  hint: look at the file again and rerun the command",
                 self.name, c.line, self.name, c
             ))
         };
-        let edits = patch::rebase(base, &fresh, edits).map_err(conflict)?;
-        let out = patch::apply(&fresh, &edits).map_err(conflict)?;
-        if out == fresh {
-            return Ok(out);
+        // Editors and agents do not take our lock: if one saves while we write, we
+        // start again from their version rather than overwrite it.
+        for _ in 0..RETRIES {
+            let (handle, fresh) = self.open()?;
+            let at_read = handle
+                .metadata()
+                .map_err(|e| Exit::env(format!("cannot read {}: {e}", self.name)))?;
+            let fresh_plan = parse(&fresh);
+            check(&fresh_plan).map_err(|why| {
+                WriteError::Conflict(format!(
+                    "{why}; nothing was written\n  hint: look at {} again and rerun the command",
+                    self.name
+                ))
+            })?;
+            let rebased = patch::rebase(base, &fresh, edits.clone()).map_err(conflict)?;
+            let out = patch::apply(&fresh, &rebased).map_err(conflict)?;
+            if out == fresh {
+                return Ok(out);
+            }
+            // Never leave the file worse than we found it (e.g. two writers picking
+            // the same new id): that is a conflict too.
+            let after = parse(&out);
+            if after.errors.len() > fresh_plan.errors.len() {
+                let first = &after.errors[after.errors.len() - 1];
+                return Err(WriteError::Conflict(format!(
+                    "{} changed while plan was working and the edit would now make it invalid ({}); nothing was written\n  hint: rerun the command",
+                    self.name, first.message
+                )));
+            }
+            if self.replace(&out, &handle, &at_read)? {
+                return Ok(out);
+            }
         }
-        // Never leave the file worse than we found it (e.g. two writers picking
-        // the same new id): that is a conflict too.
-        let before = parse(&fresh).errors.len();
-        let after = parse(&out);
-        if after.errors.len() > before {
-            let first = &after.errors[after.errors.len() - 1];
-            return Err(WriteError::Conflict(format!(
-                "{} changed while plan was working and the edit would now make it invalid ({}); nothing was written\n  hint: rerun the command",
-                self.name, first.message
-            )));
-        }
-        self.replace(&out)?;
-        Ok(out)
+        Err(WriteError::Conflict(format!(
+            "{} kept changing while plan was writing; nothing was written\n  hint: rerun the command when the file is quiet",
+            self.name
+        )))
     }
 
     fn lock(&self) -> Result<File> {
@@ -159,7 +204,9 @@ impl Store {
 
     /// Atomic replace: temp file in the same directory, same permissions, fsync,
     /// rename, fsync the directory. A symlinked plan.md is written through.
-    fn replace(&self, content: &str) -> Result<()> {
+    /// `Ok(false)`: the file changed after `read` was read through it, so nothing
+    /// was replaced and the caller starts again.
+    fn replace(&self, content: &str, read: &File, at_read: &fs::Metadata) -> Result<bool> {
         let target = fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
         let meta = fs::metadata(&target).with_context(|| format!("reading {}", self.name))?;
         if meta.permissions().readonly() {
@@ -185,12 +232,72 @@ impl Store {
             .set_permissions(meta.permissions())
             .map_err(io)?;
         tmp.as_file().sync_all().map_err(io)?;
+        if !unchanged_or_appended(at_read, read, &target) {
+            return Ok(false);
+        }
         tmp.persist(&target).map_err(|e| io(e.error))?;
+        // Bytes someone appended to the old file between that check and the rename
+        // (`echo … >> plan.md` opens the path, then writes through its own handle)
+        // are carried over. A writer may have opened the old file just before the
+        // rename and write a moment later, so the old file is watched until it has
+        // been quiet twice in a row.
+        let mut copied = at_read.len();
+        let mut quiet = 0;
+        for _ in 0..RETRIES {
+            let len = read.metadata().map(|m| m.len()).unwrap_or(copied);
+            if len <= copied {
+                quiet += 1;
+                if quiet == 2 {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                continue;
+            }
+            quiet = 0;
+            let mut tail = Vec::new();
+            let mut old = read;
+            old.seek(SeekFrom::Start(copied)).map_err(io)?;
+            old.take(len - copied).read_to_end(&mut tail).map_err(io)?;
+            let mut new = OpenOptions::new().append(true).open(&target).map_err(io)?;
+            new.write_all(&tail)
+                .and_then(|_| new.sync_all())
+                .map_err(io)?;
+            copied = len;
+        }
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
-        Ok(())
+        Ok(true)
     }
+}
+
+/// Whether the file at `path` is still the one `read` was read from when it looked
+/// like `then` — or that file with bytes appended, which the caller carries over.
+fn unchanged_or_appended(then: &fs::Metadata, read: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(now) = fs::metadata(path) else {
+        return false;
+    };
+    if (then.dev(), then.ino()) != (now.dev(), now.ino()) {
+        return false;
+    }
+    if (then.len(), then.mtime(), then.mtime_nsec()) == (now.len(), now.mtime(), now.mtime_nsec()) {
+        return true;
+    }
+    // Grown: an append keeps every byte that was read; an editor rewriting the file
+    // in place does not.
+    now.len() > then.len() && prefix_is(read, then.len(), path)
+}
+
+/// Whether the first `len` bytes at `path` are the ones `read` holds.
+fn prefix_is(read: &File, len: u64, path: &Path) -> bool {
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut old = read;
+    let ok = old.seek(SeekFrom::Start(0)).is_ok()
+        && old.take(len).read_to_end(&mut before).is_ok()
+        && File::open(path).is_ok_and(|f| f.take(len).read_to_end(&mut after).is_ok());
+    ok && before.len() as u64 == len && before == after
 }
 
 #[cfg(test)]
@@ -246,6 +353,60 @@ mod tests {
             .unwrap();
         assert_eq!(out, theirs.replace("status: active", "status: done"));
         assert_eq!(fs::read_to_string(&s.path).unwrap(), out);
+    }
+
+    /// `replace` after someone wrote to the file it was read from.
+    fn replace_after(change: impl FnOnce(&Path)) -> (bool, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        fs::write(&s.path, BASE).unwrap();
+        let (handle, _) = s.open().unwrap();
+        let at_read = handle.metadata().unwrap();
+        change(&s.path);
+        let replaced = s.replace("# Plan: ours\n", &handle, &at_read).unwrap();
+        (replaced, fs::read_to_string(&s.path).unwrap())
+    }
+
+    #[test]
+    fn bytes_appended_after_the_read_are_carried_over() {
+        let (replaced, text) = replace_after(|p| {
+            let mut f = OpenOptions::new().append(true).open(p).unwrap();
+            f.write_all(b"- appended by hand\n").unwrap();
+        });
+        assert!(replaced);
+        assert_eq!(text, "# Plan: ours\n- appended by hand\n");
+    }
+
+    #[test]
+    fn an_in_place_rewrite_or_a_new_file_after_the_read_means_start_again() {
+        let (replaced, text) =
+            replace_after(|p| fs::write(p, BASE.replace("active", "done")).unwrap());
+        assert!(!replaced);
+        assert_eq!(text, BASE.replace("active", "done"));
+        let (replaced, text) = replace_after(|p| {
+            let other = p.with_file_name("saved-by-editor");
+            fs::write(&other, "theirs\n").unwrap();
+            fs::rename(other, p).unwrap();
+        });
+        assert!(!replaced);
+        assert_eq!(text, "theirs\n");
+    }
+
+    #[test]
+    fn write_starts_over_on_the_version_saved_meanwhile() {
+        // The retry loop reads the file again: a line added elsewhere is kept.
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        fs::write(&s.path, BASE.replace("## Log\n", "## Log\n- theirs\n")).unwrap();
+        let out = s
+            .write(
+                BASE,
+                vec![Edit::AppendLog {
+                    lines: vec!["- ours".into()],
+                }],
+            )
+            .unwrap();
+        assert!(out.ends_with("## Log\n- theirs\n- ours\n"), "{out}");
     }
 
     #[test]

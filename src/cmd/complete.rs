@@ -18,6 +18,7 @@ use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Answer, Judge};
 use crate::judge::verdict::Verdict;
 use crate::plan::model::{Goal, Plan, Status, parse};
+use crate::plan::patch::Edit;
 use crate::plan::{ops, wdiff};
 use crate::verify;
 
@@ -237,7 +238,7 @@ impl Outcome<'_, '_> {
             let _ = write!(line, ": {path}");
         }
         edits.push(ops::log(&self.now.stamp(), &line));
-        self.ctx.store.write(self.src, edits)?;
+        self.write(edits, saved.as_deref())?;
         println(&format!("signed off {id} ({how})"))?;
         if let Some(path) = saved {
             println(&format!("  transcript: {path}"))?;
@@ -277,7 +278,7 @@ impl Outcome<'_, '_> {
             let _ = write!(line, " ({path})");
         }
         edits.push(ops::log(&self.now.stamp(), &line));
-        self.ctx.store.write(self.src, edits)?;
+        self.write(edits, saved.as_deref())?;
         println(&format!(
             "sign-off of {id} rejected ({stage})\nmissing:\n{}",
             list.trim_end()
@@ -288,8 +289,47 @@ impl Outcome<'_, '_> {
         Err(Exit::quiet(CHECK_FAILED))
     }
 
+    /// Writes the result only if the goal is still the one checked: the same
+    /// contract (a failure mode or a verify line added meanwhile changes the
+    /// fingerprint), the same dependencies, not finished by someone else. A refused
+    /// write takes its transcript back, so no accept stands without its sign-off.
+    fn write(&self, edits: Vec<Edit>, transcript: Option<&str>) -> Result<()> {
+        let id = &self.goal.id;
+        let result = self.ctx.store.write_checked(self.src, edits, |fresh| {
+            let now = fresh
+                .goal(id)
+                .ok_or_else(|| format!("goal {id} is no longer in {}", self.ctx.store.name))?;
+            if now.fingerprint() != self.fingerprint {
+                return Err(format!(
+                    "the contract of {id} changed while it was being checked (contract {}, now {})",
+                    self.fingerprint,
+                    now.fingerprint()
+                ));
+            }
+            if now.depends_on != self.goal.depends_on {
+                return Err(format!(
+                    "the dependencies of {id} changed while it was being checked"
+                ));
+            }
+            if now.status().is_finished() {
+                return Err(format!(
+                    "goal {id} became {} while it was being checked",
+                    now.status().as_str()
+                ));
+            }
+            Ok(())
+        });
+        if result.is_err()
+            && let Some(rel) = transcript
+            && let Ok(repo) = self.ctx.repo()
+        {
+            let _ = std::fs::remove_file(repo.root.join(rel));
+        }
+        result.map(|_| ()).map_err(Into::into)
+    }
+
     /// A goal signed off without `plan start` is started here, visibly.
-    fn start_line(&self, edits: &mut Vec<crate::plan::patch::Edit>) {
+    fn start_line(&self, edits: &mut Vec<Edit>) {
         if !self.started {
             let line = format!("{} started (contract {})", self.goal.id, self.fingerprint);
             edits.push(ops::log(&self.now.stamp(), &line));

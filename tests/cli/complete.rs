@@ -350,9 +350,10 @@ fn a_contract_edited_while_the_judge_runs_is_a_conflict() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("changed while plan was working; nothing was written"),
+        stderr.contains("the contract of ship changed while it was being checked"),
         "{stderr}"
     );
+    assert!(stderr.contains("nothing was written"), "{stderr}");
     assert_eq!(t.plan_md(), edited);
 }
 
@@ -425,4 +426,69 @@ fn auto_picks_the_first_judge_on_path() {
         .env("PLAN_FIXTURE_LOG", log.to_str().unwrap());
     complete(&t, &[]).code(0);
     assert!(calls(&log).contains("fixture=pi-accept"));
+}
+
+#[test]
+fn a_contract_line_added_while_the_judge_runs_is_a_conflict() {
+    for (what, from, to) in [
+        (
+            "a failure mode",
+            "- README.md is empty\n",
+            "- README.md is empty\n- README.md is a stub\n",
+        ),
+        (
+            "a verify line",
+            "done_when: README.md exists\n",
+            "done_when: README.md exists\nverify: false\n",
+        ),
+    ] {
+        let t = repo("gate");
+        // Without a verify line, so that adding one changes the contract.
+        if what == "a verify line" {
+            t.write(
+                "plan.md",
+                t.plan_md().replace("verify: test -f README.md\n", ""),
+            );
+            t.ok(&["start", "ship", "--reapprove"]);
+        }
+        let go = t.dir.path().join("go");
+        let calls = t.dir.path().join("calls.log");
+        let t = t
+            .env("PLAN_FIXTURE_GO", go.to_str().unwrap())
+            .env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+        let child = t
+            .cmd(&[
+                "complete",
+                "ship",
+                "--evidence",
+                "done",
+                "--path",
+                "README.md",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        while !calls.exists() {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let edited = t.plan_md().replace(from, to);
+        t.write("plan.md", &edited);
+        std::fs::write(&go, "").unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+        assert!(
+            stderr.contains("the contract of ship changed while it was being checked"),
+            "{what}: {stderr}"
+        );
+        assert_eq!(t.plan_md(), edited, "{what}");
+        assert!(
+            !t.path(".plan/judge").exists()
+                || std::fs::read_dir(t.path(".plan/judge"))
+                    .unwrap()
+                    .next()
+                    .is_none()
+        );
+    }
 }
