@@ -3,7 +3,9 @@
 //! Never hands anything to a shell.
 
 use std::fmt;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
+use std::process::ExitStatus;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -388,11 +390,20 @@ pub fn run(verify: &Verify, cwd: &Path, timeout: Duration, tail_bytes: usize) ->
             tail.note(&format!("verify: timed out after {timeout:?}"));
             return Ok(failed(tail, None, true));
         }
-        if !output.success() {
-            if let Some(signal) = output.signal() {
+        if let Some((i, status)) = first_failure(&output.statuses) {
+            let code = status.and_then(|s| s.code());
+            let signal = status.and_then(|s| s.signal());
+            if let Some(signal) = signal {
                 tail.note(&format!("verify: killed by signal {signal}"));
             }
-            return Ok(failed(tail, output.code(), false));
+            if i + 1 < output.statuses.len() {
+                let command = Pipeline {
+                    commands: vec![pipeline.commands[i].clone()],
+                };
+                let how = code.map_or("failed".to_string(), |c| format!("exited {c}"));
+                tail.note(&format!("verify: `{command}` {how} inside the pipeline"));
+            }
+            return Ok(failed(tail, code, false));
         }
     }
     Ok(Outcome {
@@ -402,6 +413,23 @@ pub fn run(verify: &Verify, cwd: &Path, timeout: Duration, tail_bytes: usize) ->
         tail: tail.text(),
         failed_command: None,
     })
+}
+
+/// The first command of a pipeline that failed, like a shell's `pipefail`: a test
+/// runner piped into `tee` must not pass because `tee` did. An upstream command
+/// ended by SIGPIPE (`yes | head -n 1`) stopped because its reader was done, which
+/// is no failure.
+fn first_failure(statuses: &[Option<ExitStatus>]) -> Option<(usize, Option<ExitStatus>)> {
+    const SIGPIPE: i32 = 13;
+    let last = statuses.len().saturating_sub(1);
+    statuses
+        .iter()
+        .enumerate()
+        .find_map(|(i, status)| match status {
+            Some(s) if s.success() => None,
+            Some(s) if i < last && s.signal() == Some(SIGPIPE) => None,
+            other => Some((i, *other)),
+        })
 }
 
 /// The last `cap` bytes of everything run, across pipelines.
@@ -709,13 +737,31 @@ mod tests {
     }
 
     #[test]
-    fn a_pipeline_fails_only_by_its_last_command() {
+    fn a_pipeline_fails_if_any_command_fails() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(check("false | true", dir.path()).passed);
+        let first = check("false | true", dir.path());
+        assert!(!first.passed, "a failing test piped into tee must not pass");
+        assert_eq!(first.exit_code, Some(1));
+        assert!(
+            first
+                .tail
+                .contains("verify: `false` exited 1 inside the pipeline"),
+            "{}",
+            first.tail
+        );
         let last = check("true | false", dir.path());
         assert!(!last.passed);
-        assert_eq!(last.exit_code, Some(1));
         assert_eq!(last.failed_command.as_deref(), Some("true | false"));
+        let gamed = check("sh -c 'echo FAILED; exit 1' | cat", dir.path());
+        assert!(!gamed.passed);
+    }
+
+    #[test]
+    fn an_upstream_command_ended_by_sigpipe_is_no_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = check("yes | head -n 1", dir.path());
+        assert!(out.passed, "{}", out.tail);
+        assert_eq!(out.tail, "y\n");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `plan hook HOST EVENT`: a host's hook JSON on stdin, the host's answer on stdout.
 //! Fails open: whatever goes wrong, the agent is never blocked by plan's own error.
 
-use std::io::Read;
+use std::io::{Read, Write};
 
 use crate::hooks::host::{self, Answer, Host, Kind};
 use crate::hooks::run;
@@ -37,7 +37,8 @@ pub fn run(args: Args) -> u8 {
     };
     // A warning must never veto anything: on Stop it is only a note.
     let (out, err) = host::render(args.host, kind, event, &answer);
-    print!("{out}");
-    eprint!("{err}");
+    // A host that stopped listening must not turn into a non-zero exit.
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    let _ = std::io::stderr().write_all(err.as_bytes());
     0
 }

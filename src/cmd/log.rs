@@ -23,7 +23,12 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         ));
     }
     let src = ctx.store.read()?;
-    ctx.parse(&src)?;
+    let plan = ctx.parse(&src)?;
+    if let Some(id) = ops::reserved_entry(&plan, &text) {
+        return Err(Exit::usage(format!(
+            "\"{text}\" reads like a line plan writes itself about goal {id}\n  hint: sign-offs and contract fingerprints are recorded by `plan complete` and `plan start`; log progress in other words"
+        )));
+    }
     let stamp = clock::now()?.stamp();
     ctx.store.write(&src, vec![ops::log(&stamp, &text)])?;
     println(&format!("- {stamp} {text}"))?;

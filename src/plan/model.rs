@@ -314,6 +314,9 @@ pub fn parse(src: &str) -> Plan<'_> {
             _ => {}
         }
     }
+    if let Some(error) = swallowed_headings(src, &lines) {
+        plan.errors.push(error);
+    }
     plan.lines = lines;
     for (i, entry) in plan.log.iter().enumerate() {
         let word = entry.text.split(' ').next().unwrap_or("");
@@ -425,6 +428,57 @@ fn goal_line<'a>(
         }),
         _ => {}
     }
+}
+
+/// A code fence or HTML comment left open runs to the end of the file; if it hides
+/// a `#`/`## ` heading (the log, a goal), every write would land where no one sees
+/// it, so that is a format error rather than a lint warning.
+fn swallowed_headings(src: &str, lines: &[Line]) -> Option<Diagnostic> {
+    let fences: Vec<&Line> = lines.iter().filter(|l| l.kind == Kind::Fence).collect();
+    let (open, what, close) = if fences.len() % 2 == 1 {
+        let open = fences[fences.len() - 1];
+        let fence: String = open
+            .text(src)
+            .trim_start()
+            .chars()
+            .take_while(|c| *c == '`' || *c == '~')
+            .collect();
+        (
+            open.no,
+            "code fence",
+            format!("add a line with just {fence} where the code ends"),
+        )
+    } else {
+        let last = lines
+            .last()
+            .filter(|l| l.kind == Kind::Comment && !l.text(src).contains("-->"))?;
+        let open = lines[..last.no]
+            .iter()
+            .rev()
+            .take_while(|l| l.kind == Kind::Comment)
+            .last()?;
+        (
+            open.no,
+            "HTML comment",
+            "add --> where the comment ends".to_string(),
+        )
+    };
+    let hidden = lines[open..].iter().find(|l| {
+        let t = l.text(src);
+        let body = t.trim_start_matches(' ');
+        t.len() - body.len() <= 3 && (body.starts_with("# ") || body.starts_with("## "))
+    })?;
+    Some(
+        Diagnostic::error(
+            open,
+            format!(
+                "{what} opened here is never closed: it hides the heading on line {} (`{}`) and everything after it",
+                hidden.no,
+                hidden.text(src).trim()
+            ),
+        )
+        .hint(close),
+    )
 }
 
 fn log_entry(line: usize, text: &str) -> LogEntry<'_> {
@@ -613,9 +667,10 @@ impl<'a> Plan<'a> {
             .map(|&i| &self.log[i])
     }
 
+    /// Whether the log has this goal's sign-off, in the form `plan complete` writes.
     pub fn signed_off(&self, id: &str) -> bool {
         self.history(id)
-            .any(|e| e.text[id.len()..].starts_with(" signed off"))
+            .any(|e| e.text[id.len()..].starts_with(" signed off ("))
     }
 
     /// The fingerprint in the goal's latest `(contract xxxxxxxx)` log entry.
@@ -815,6 +870,31 @@ done_when: README section explains eviction
             .map(|f| f.value)
             .collect();
         assert_eq!(modes, ["one", "two"]);
+    }
+
+    #[test]
+    fn an_unclosed_fence_hiding_a_heading_is_an_error() {
+        let plan = parse("## Goal: A\nnotes\n```sh\nmake\n\n## Log\n- 2026-01-01 00:00 x\n");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].line, 3);
+        assert!(
+            plan.errors[0]
+                .message
+                .contains("hides the heading on line 6 (`## Log`)")
+        );
+        assert_eq!(
+            plan.errors[0].hint.as_deref(),
+            Some("add a line with just ``` where the code ends")
+        );
+        let plan = parse("## Goal: A\n<!--\nnote\n## Goal: B\n");
+        assert!(
+            plan.errors[0]
+                .message
+                .starts_with("HTML comment opened here is never closed")
+        );
+        assert_eq!(plan.errors[0].line, 2);
+        // Open at the very end with nothing hidden: only lint's warning.
+        assert!(parse("## Goal: A\n```\ncode\n").errors.is_empty());
     }
 
     #[test]

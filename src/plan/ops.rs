@@ -135,6 +135,27 @@ pub fn keep_contract(plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<Edit> {
         .collect()
 }
 
+/// What plan itself writes after a goal's id in the log; `plan log` may not forge
+/// these, since the sign-off check and the contract check read them.
+const RESERVED: [&str; 6] = [
+    "signed off",
+    "sign-off rejected",
+    "started",
+    "contract reapproved",
+    "criterion added",
+    "cancelled:",
+];
+
+/// The goal id a hand-written log text would impersonate plan's own lines for.
+pub fn reserved_entry<'p>(plan: &'p Plan<'_>, text: &str) -> Option<&'p str> {
+    let (first, rest) = text.split_once(' ')?;
+    let goal = plan.goal(first)?;
+    RESERVED
+        .iter()
+        .any(|r| rest.starts_with(r))
+        .then_some(&goal.id)
+}
+
 /// A log entry, appended at the end of `## Log`.
 pub fn log(stamp: &str, text: &str) -> Edit {
     Edit::AppendLog {
@@ -446,6 +467,21 @@ mod tests {
             vec![add_criterion(p, &p.goals[0], "y")]
         });
         assert_eq!(out, "## Goal: A\nstatus: open\ndone_when: y\nverify: x\n");
+    }
+
+    #[test]
+    fn plan_s_own_log_lines_are_reserved() {
+        let p = parse("## Goal: A\n<!-- id: a -->\n");
+        assert_eq!(
+            reserved_entry(&p, "a signed off (verify passed, judge accept)"),
+            Some("a")
+        );
+        assert_eq!(
+            reserved_entry(&p, "a started (contract 12345678)"),
+            Some("a")
+        );
+        assert_eq!(reserved_entry(&p, "a is halfway; eviction next"), None);
+        assert_eq!(reserved_entry(&p, "b signed off"), None);
     }
 
     #[test]

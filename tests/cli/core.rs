@@ -413,3 +413,18 @@ fn help_lists_every_command() {
     let t = Test::new();
     insta::assert_snapshot!(t.ok(&["--help"]).stdout);
 }
+
+#[test]
+fn plan_log_cannot_forge_a_sign_off() {
+    let t = Test::new()
+        .plan(&fixture("plans/real.md").replace("hashing signed off", "hashing looked fine"));
+    t.run(&["log", "hashing signed off (verify passed, judge accept)"])
+        .code(2)
+        .stderr_has("reads like a line plan writes itself about goal hashing");
+    t.run(&["log", "cache-layer started (contract 00000000)"])
+        .code(2);
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("\"hashing signed off\"");
+    t.ok(&["log", "hashing was reviewed by hand"]);
+}
