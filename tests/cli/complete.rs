@@ -317,9 +317,12 @@ fn auto_without_any_judge_on_path_is_an_environment_error() {
     complete(&t, &[]).code(3).stderr_has("--judge none");
 }
 
-#[test]
-fn a_contract_edited_while_the_judge_runs_is_a_conflict() {
-    let t = repo("gate");
+/// Runs `plan complete ship` with the `gate` judge and, while the judge waits,
+/// replaces plan.md by `edit` of it; returns the exit code, stderr and the edited text.
+fn edit_while_judging(
+    t: Test,
+    edit: impl FnOnce(String) -> String,
+) -> (Option<i32>, String, String, Test) {
     let go = t.dir.path().join("go");
     let calls = t.dir.path().join("calls.log");
     let t = t
@@ -341,14 +344,20 @@ fn a_contract_edited_while_the_judge_runs_is_a_conflict() {
     while !calls.exists() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let edited = t
-        .plan_md()
-        .replace("- README.md is empty", "- README.md is empty or a stub");
+    let edited = edit(t.plan_md());
     t.write("plan.md", &edited);
     std::fs::write(&go, "").unwrap();
     let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), stderr, edited, t)
+}
+
+#[test]
+fn a_contract_edited_while_the_judge_runs_is_a_conflict() {
+    let (code, stderr, edited, t) = edit_while_judging(repo("gate"), |md| {
+        md.replace("- README.md is empty", "- README.md is empty or a stub")
+    });
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("the contract of ship changed while it was being checked"),
         "{stderr}"
@@ -451,44 +460,14 @@ fn a_contract_line_added_while_the_judge_runs_is_a_conflict() {
             );
             t.ok(&["start", "ship", "--reapprove"]);
         }
-        let go = t.dir.path().join("go");
-        let calls = t.dir.path().join("calls.log");
-        let t = t
-            .env("PLAN_FIXTURE_GO", go.to_str().unwrap())
-            .env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
-        let child = t
-            .cmd(&[
-                "complete",
-                "ship",
-                "--evidence",
-                "done",
-                "--path",
-                "README.md",
-            ])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        while !calls.exists() {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let edited = t.plan_md().replace(from, to);
-        t.write("plan.md", &edited);
-        std::fs::write(&go, "").unwrap();
-        let out = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+        let (code, stderr, edited, t) = edit_while_judging(t, |md| md.replace(from, to));
+        assert_eq!(code, Some(2), "{what}: {stderr}");
         assert!(
             stderr.contains("the contract of ship changed while it was being checked"),
             "{what}: {stderr}"
         );
         assert_eq!(t.plan_md(), edited, "{what}");
-        assert!(
-            !t.path(".plan/judge").exists()
-                || std::fs::read_dir(t.path(".plan/judge"))
-                    .unwrap()
-                    .next()
-                    .is_none()
-        );
+        let transcripts = t.path(".plan/judge");
+        assert!(!transcripts.exists() || std::fs::read_dir(transcripts).unwrap().next().is_none());
     }
 }

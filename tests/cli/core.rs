@@ -272,21 +272,7 @@ fn widget_flags_done_without_sign_off() {
 fn colour_only_on_a_tty_and_never_with_no_color() {
     let t = Test::new().plan(&fixture("plans/real.md"));
     assert!(!t.ok(&["show"]).stdout.contains('\x1b'));
-    // `script` gives the command a pseudo-terminal.
-    let tty = |no_color: bool| {
-        let program = format!("{} show", crate::util::BIN);
-        let mut cmd = std::process::Command::new("script");
-        cmd.args(["-qec", &program, "/dev/null"])
-            .current_dir(t.root())
-            .env("PLAN_NOW", crate::util::NOW)
-            .env_remove("NO_COLOR");
-        if no_color {
-            cmd.env("NO_COLOR", "1");
-        }
-        let out = cmd.output().unwrap();
-        assert!(out.status.success());
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let tty = |no_color: bool| t.on_tty("show", no_color);
     assert!(tty(false).contains("\x1b[1;36m"));
     let plain = tty(true);
     assert!(plain.contains("cache-layer") && !plain.contains("\x1b["));

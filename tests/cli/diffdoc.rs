@@ -383,21 +383,7 @@ fn diff_colours_words_on_a_terminal_only() {
     let t = committed(PLAN);
     t.write("plan.md", PLAN.replace("under 2 minutes", "under 1 minute"));
     assert!(!t.ok(&["diff"]).stdout.contains('\x1b'));
-    // `script` gives the command a pseudo-terminal.
-    let tty = |no_color: bool| {
-        let program = format!("{} diff", crate::util::BIN);
-        let mut cmd = std::process::Command::new("script");
-        cmd.args(["-qec", &program, "/dev/null"])
-            .current_dir(t.root())
-            .env("PLAN_NOW", crate::util::NOW)
-            .env_remove("NO_COLOR");
-        if no_color {
-            cmd.env("NO_COLOR", "1");
-        }
-        let out = cmd.output().unwrap();
-        assert!(out.status.success());
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let tty = |no_color: bool| t.on_tty("diff", no_color);
     assert!(tty(false).contains("\x1b[31m[-2 minutes-]\x1b[0m\x1b[32m{+1 minute+}\x1b[0m"));
     let plain = tty(true);
     assert!(plain.contains("[-2 minutes-]{+1 minute+}") && !plain.contains('\x1b'));

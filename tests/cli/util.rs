@@ -132,6 +132,27 @@ impl Test {
         self.run(args).code(0)
     }
 
+    /// Runs `plan ARGS` on a pseudo-terminal (through `script`), with or without
+    /// `NO_COLOR`, and returns what it printed.
+    pub fn on_tty(&self, args: &str, no_color: bool) -> String {
+        let program = format!("{BIN} {args}");
+        let mut cmd = Command::new("script");
+        cmd.args(["-qec", &program, "/dev/null"])
+            .current_dir(&self.cwd)
+            .env("PLAN_NOW", NOW)
+            .env_remove("NO_COLOR");
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root().join(rel)
     }
