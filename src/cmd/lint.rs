@@ -27,7 +27,9 @@ struct Report<'a> {
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = model::parse(&src);
-    let problems = lint::lint(&plan);
+    let problems = lint::lint_with(&plan, |line| {
+        crate::verify::parse(line).err().map(|e| e.message)
+    });
     let errors = problems
         .iter()
         .filter(|d| d.severity == Severity::Error)

@@ -13,6 +13,15 @@ const GAMING_WORDS: [&str; 14] = [
 /// Every problem in the plan: its format errors, then contract and consistency
 /// checks. Errors make `plan lint` fail; warnings are advice.
 pub fn lint(plan: &Plan<'_>) -> Vec<Diagnostic> {
+    lint_with(plan, |_| None)
+}
+
+/// As [`lint`], with `verify_problem` saying why a `verify:` line could not run
+/// (the verify mini-language lives outside this pure core).
+pub fn lint_with(
+    plan: &Plan<'_>,
+    verify_problem: impl Fn(&str) -> Option<String>,
+) -> Vec<Diagnostic> {
     let mut out = plan.errors.clone();
     if plan.objective.is_none() {
         out.push(
@@ -59,6 +68,17 @@ pub fn lint(plan: &Plan<'_>) -> Vec<Diagnostic> {
             out.push(
                 Diagnostic::error(goal.line, format!("active goal \"{id}\" has no failure modes"))
                     .hint("add `failure_modes:` with `- ` items: how could it look done while being wrong?"),
+            );
+        }
+        if let (Some(field), Some(line)) = (&goal.verify, goal.verify())
+            && let Some(why) = verify_problem(line)
+        {
+            out.push(
+                Diagnostic::error(
+                    field.line,
+                    format!("the verify of \"{id}\" cannot run: {why}"),
+                )
+                .hint("verify runs without a shell: words, quotes, `&&` and `|` only"),
             );
         }
         if goal.verify().is_some() && !goal.failure_modes.is_empty() && !mentions_gaming(goal) {

@@ -414,3 +414,12 @@ fn plan_log_cannot_forge_a_sign_off() {
         .stdout_has("\"hashing signed off\"");
     t.ok(&["log", "hashing was reviewed by hand"]);
 }
+
+#[test]
+fn lint_reports_a_verify_that_cannot_run() {
+    let t = Test::new()
+        .plan(&STARTED.replace("verify: cargo build", "verify: cargo build > build.log"));
+    t.run(&["lint"]).code(1).stdout_has(
+        "plan.md:7: the verify of \"build\" cannot run: redirection \">\" at column 13",
+    );
+}
