@@ -101,6 +101,15 @@ pub fn lint_with(
                 )),
             );
         }
+        if status == Status::Done && plan.signed_off(id) && plan.judge_skipped(id) {
+            out.push(
+                Diagnostic::warning(
+                    goal.status.as_ref().map_or(goal.line, |f| f.line),
+                    format!("goal \"{id}\" was signed off without a judge (judge skipped)"),
+                )
+                .hint("only verify checked it; a judge would have re-read the repository"),
+            );
+        }
         if status == Status::Active {
             let unmet = plan.unmet_dependencies(goal);
             if !unmet.is_empty() {

@@ -673,6 +673,14 @@ impl<'a> Plan<'a> {
             .any(|e| e.text[id.len()..].starts_with(" signed off ("))
     }
 
+    /// Whether the goal's last sign-off skipped the judge (`--judge none`).
+    pub fn judge_skipped(&self, id: &str) -> bool {
+        self.history(id)
+            .rev()
+            .find(|e| e.text[id.len()..].starts_with(" signed off ("))
+            .is_some_and(|e| e.text.contains("judge skipped"))
+    }
+
     /// The fingerprint in the goal's latest `(contract xxxxxxxx)` log entry.
     pub fn logged_contract(&self, id: &str) -> Option<&'a str> {
         self.history(id).rev().find_map(|e| contract_in(e.text))

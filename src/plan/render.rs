@@ -161,6 +161,8 @@ fn goal_lines(
     }
     if flagged(plan, goal) {
         line.push_str(&format!("  {}", style.warn("⚠ no sign-off in the log")));
+    } else if goal.status() == Status::Done && plan.judge_skipped(&goal.id) {
+        line.push_str(&format!("  {}", style.dim("(signed off without a judge)")));
     }
     writeln!(out, "{line}").unwrap();
     if subtasks {

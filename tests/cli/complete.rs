@@ -307,6 +307,10 @@ fn judge_none_skips_the_judge_visibly() {
     let t = repo("hang");
     complete(&t, &["--judge", "none"]).code(0);
     assert!(log_of(&t).contains("ship signed off (verify passed, judge skipped)\n"));
+    t.ok(&["show", "--all"])
+        .stdout_has("(signed off without a judge)");
+    t.ok(&["lint"])
+        .stdout_has("warning: goal \"ship\" was signed off without a judge");
 }
 
 #[test]
