@@ -643,6 +643,10 @@ mod tests {
     }
 
     proptest! {
+        // Some generated documents are too short for a test; many cases are drawn
+        // when PROPTEST_CASES is raised, so the cap on skipped ones grows with it.
+        #![proptest_config(ProptestConfig { max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
         #[test]
         fn zero_edits_render_the_input(src in document()) {
             prop_assert_eq!(apply(&src, &[]).unwrap(), src);
@@ -678,6 +682,9 @@ mod tests {
             src in document(),
             changes in prop::collection::vec((0u8..4, any::<prop::sample::Index>(), "[^\r\n\u{feff}]{0,8}"), 0..6),
         ) {
+            // A U+FEFF inside the text becomes a BOM once the lines before it are
+            // deleted; no line edit expresses that.
+            prop_assume!(!src.trim_start_matches('\u{feff}').contains('\u{feff}'));
             let lines = scan(&src);
             let mut edits = Vec::new();
             let mut touched = std::collections::HashSet::new();
@@ -714,11 +721,12 @@ mod tests {
             added in "[^\r\n]{1,10}",
         ) {
             let lines = scan(&src);
-            prop_assume!(lines.len() >= 2);
-            let target = &lines[pick.index(lines.len())];
-            let anchor = &lines[other.index(lines.len())];
-            prop_assume!(anchor.no != target.no && anchor.eol != Eol::None);
-            // Someone else inserts a line after `anchor` in the meantime.
+            // Someone else inserts a line after an anchor, another line than the target.
+            let anchors: Vec<&Line> = lines.iter().filter(|l| l.eol != Eol::None).collect();
+            prop_assume!(lines.len() >= 2 && !anchors.is_empty());
+            let anchor = anchors[other.index(anchors.len())];
+            let others: Vec<&Line> = lines.iter().filter(|l| l.no != anchor.no).collect();
+            let target = others[pick.index(others.len())];
             let fresh = format!("{}{}\n{}", &src[..anchor.next_start()], added, &src[anchor.next_start()..]);
             let edits = vec![Edit::replace(target.no, target.text(&src), "CHANGED")];
             let rebased = rebase(&src, &fresh, edits).unwrap();
