@@ -108,6 +108,14 @@ impl Ctx {
         })
     }
 
+    /// Where a repository's prompt overrides (`.plan/prompts/`) are looked for: the
+    /// repository root, or the current directory when --file works outside one.
+    pub fn prompt_root(&self) -> PathBuf {
+        self.repo
+            .as_ref()
+            .map_or_else(|| self.cwd.clone(), |r| r.root.clone())
+    }
+
     /// Parses `src`, refusing a plan with format errors: every error with its line.
     pub fn parse<'a>(&self, src: &'a str) -> Result<Plan<'a>> {
         let plan = crate::plan::model::parse(src);

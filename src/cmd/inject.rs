@@ -13,10 +13,7 @@ pub struct Args {}
 pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
-    let root = ctx
-        .repo
-        .as_ref()
-        .map_or_else(|| ctx.cwd.clone(), |r| r.root.clone());
+    let root = ctx.prompt_root();
     println(&hook::injection(&root, &plan))?;
     Ok(OK)
 }

@@ -14,10 +14,7 @@ pub struct Args {}
 pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
-    let root = ctx
-        .repo
-        .as_ref()
-        .map_or_else(|| ctx.cwd.clone(), |r| r.root.clone());
+    let root = ctx.prompt_root();
     let t = hook::template(&root, "skeleton.md", blocks::SKELETON);
     println(
         blocks::skeleton(
