@@ -69,6 +69,12 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     if kind == Kind::Stop && input.more_turns {
         return Ok(Answer::Nothing);
     }
+    // Hosts without a tool matcher (Codex, pi) call this for every tool; only file
+    // edits count, so the rest cost no file reads at all.
+    let is_edit = input.tool_name.as_deref().is_some_and(host::edits_files);
+    if kind == Kind::Tool && !is_edit {
+        return Ok(Answer::Nothing);
+    }
     let cwd = match &input.cwd {
         Some(dir) if dir.is_dir() => dir.clone(),
         _ => std::env::current_dir().context("reading the current directory")?,
@@ -133,7 +139,6 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             })
         }
         Kind::Tool => {
-            let is_edit = input.tool_name.as_deref().is_some_and(host::edits_files);
             let to_plan = input
                 .tool_path
                 .as_deref()
@@ -145,7 +150,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                     s.plan_hash = hash.clone();
                     s.edits = 0;
                 }
-                if !is_edit || to_plan {
+                if to_plan {
                     return false;
                 }
                 s.edits += 1;
