@@ -514,8 +514,15 @@ fn assign_ids(plan: &mut Plan<'_>) {
     for goal in plan.goals.iter_mut().filter(|g| g.id.is_empty()) {
         goal.id = Cow::Owned(id::slug(goal.title));
     }
+    // Written ids claim theirs first: a goal whose id only comes from its title is
+    // the one that must give way, so a repair never writes a second copy of an id.
+    let order = (0..plan.goals.len())
+        .filter(|&i| plan.goals[i].id_line.is_some())
+        .chain((0..plan.goals.len()).filter(|&i| plan.goals[i].id_line.is_none()));
     let mut index = HashMap::with_capacity(plan.goals.len());
-    for (i, goal) in plan.goals.iter().enumerate() {
+    let mut errors = Vec::new();
+    for i in order {
+        let goal = &plan.goals[i];
         let Some(&first) = index.get(&goal.id) else {
             index.insert(goal.id.clone(), i);
             continue;
@@ -524,12 +531,13 @@ fn assign_ids(plan: &mut Plan<'_>) {
         let hint = if goal.id_line.is_some() {
             "give each goal its own `<!-- id: … -->`".to_string()
         } else {
+            let all = |c: &str| plan.goals.iter().any(|g| g.id == c);
             format!(
                 "this goal has no id comment and its title gives the same id; add `<!-- id: {} -->` under its heading",
-                id::unique(&goal.id, |c| index.contains_key(c))
+                id::unique(&goal.id, all)
             )
         };
-        plan.errors.push(
+        errors.push(
             Diagnostic::error(
                 goal.id_line.unwrap_or(goal.line),
                 format!(
@@ -540,6 +548,7 @@ fn assign_ids(plan: &mut Plan<'_>) {
             .hint(hint),
         );
     }
+    plan.errors.extend(errors);
     plan.index = index;
 }
 
@@ -804,6 +813,18 @@ done_when: README section explains eviction
         let lines: Vec<_> = plan.errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, [4, 6]);
         assert!(plan.errors[1].hint.as_ref().unwrap().contains("c-2"));
+    }
+
+    #[test]
+    fn a_written_id_wins_over_one_derived_from_a_title() {
+        let plan = parse("## Goal: Cache\nstatus: open\n## Goal: Other\n<!-- id: cache -->\n");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(
+            plan.errors[0].line, 1,
+            "the goal without an id comment gives way"
+        );
+        assert!(plan.errors[0].hint.as_ref().unwrap().contains("cache-2"));
+        assert_eq!(plan.goal("cache").unwrap().title, "Other");
     }
 
     #[test]
