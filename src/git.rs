@@ -189,13 +189,59 @@ struct PathState {
 }
 
 /// The working tree as far as git status sees it: every path that differs from
-/// HEAD (in the index or on disk, untracked files one by one, ignored files
-/// never), with a hash of what is on disk, plus where HEAD is.
+/// HEAD (in the index or on disk, untracked files one by one), with a hash of what
+/// is on disk, plus where HEAD is. Ignored files, and the parts of the git
+/// directory that run code or configure git (hooks, info, config), are recorded
+/// by size, time and inode only: a model must not change those either, and
+/// hashing a build directory twice per run would cost too much.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     root: PathBuf,
     head: Head,
     paths: BTreeMap<String, PathState>,
+    stamps: BTreeMap<String, Stamp>,
+}
+
+/// What a stat says about a file: enough to see it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    mtime: i64,
+    mtime_nsec: i64,
+    ino: u64,
+    mode: u32,
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let m = fs::symlink_metadata(path).ok()?;
+    Some(Stamp {
+        len: m.len(),
+        mtime: m.mtime(),
+        mtime_nsec: m.mtime_nsec(),
+        ino: m.ino(),
+        mode: m.mode(),
+    })
+}
+
+/// Every file under `dir` (or `dir` itself, if a file), by its stamp.
+fn stamp_tree(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
+    let Ok(meta) = fs::symlink_metadata(dir) else {
+        return;
+    };
+    if !meta.is_dir() {
+        if let Some(s) = stamp(dir) {
+            out.insert(name.to_string(), s);
+        }
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let child = format!("{name}/{}", entry.file_name().to_string_lossy());
+        stamp_tree(&entry.path(), &child, out);
+    }
 }
 
 /// Records the working tree of the repository at `root`. Clean tracked files
@@ -212,7 +258,8 @@ pub fn snapshot(root: &Path) -> Result<Snapshot> {
         .show(StatusShow::IndexAndWorkdir)
         .include_untracked(true)
         .recurse_untracked_dirs(true)
-        .include_ignored(false)
+        .include_ignored(true)
+        .recurse_ignored_dirs(true)
         .include_unmodified(false)
         .renames_head_to_index(false)
         .renames_index_to_workdir(false);
@@ -220,8 +267,15 @@ pub fn snapshot(root: &Path) -> Result<Snapshot> {
         .statuses(Some(&mut options))
         .with_context(|| format!("reading the status of {}", workdir.display()))?;
     let mut paths = BTreeMap::new();
+    let mut stamps = BTreeMap::new();
     for entry in statuses.iter() {
         let git_path = entry.path_bytes();
+        if entry.status().contains(Status::IGNORED) {
+            if let Some(s) = stamp(&disk_path(&workdir, git_path)) {
+                stamps.insert(String::from_utf8_lossy(git_path).into_owned(), s);
+            }
+            continue;
+        }
         let staged = entry
             .head_to_index()
             .map(|delta| (delta.new_file().id(), delta.new_file().mode()));
@@ -232,10 +286,15 @@ pub fn snapshot(root: &Path) -> Result<Snapshot> {
         };
         paths.insert(String::from_utf8_lossy(git_path).into_owned(), state);
     }
+    let git_dir = repo.path();
+    for part in ["hooks", "info", "config"] {
+        stamp_tree(&git_dir.join(part), &format!(".git/{part}"), &mut stamps);
+    }
     Ok(Snapshot {
         root: workdir,
         head,
         paths,
+        stamps,
     })
 }
 
@@ -253,6 +312,16 @@ impl Snapshot {
         }
         for path in after.paths.keys() {
             if !self.paths.contains_key(path) {
+                paths.insert(path.clone());
+            }
+        }
+        for (path, stamp) in &self.stamps {
+            if after.stamps.get(path) != Some(stamp) {
+                paths.insert(path.clone());
+            }
+        }
+        for path in after.stamps.keys() {
+            if !self.stamps.contains_key(path) {
                 paths.insert(path.clone());
             }
         }
@@ -785,14 +854,30 @@ mod tests {
     }
 
     #[test]
-    fn changes_inside_ignored_directories_are_not_reported() {
-        let repo = TestRepo::with(&[(".gitignore", "target/\n*.log\n"), ("a.txt", "a\n")]);
+    fn changes_to_ignored_files_and_git_hooks_are_reported() {
+        let repo = TestRepo::with(&[(".gitignore", "target/\n*.log\n.env\n"), ("a.txt", "a\n")]);
         repo.write("target/debug/out", "1\n");
+        repo.write(".env", "SECRET=old\n");
         let before = repo.snapshot();
-        repo.write("target/debug/out", "2\n");
+        assert!(
+            before.changes(&repo.snapshot()).is_empty(),
+            "a second look changes nothing"
+        );
+        repo.write("target/debug/out", "22\n");
         repo.write("target/new", "n\n");
         repo.write("run.log", "l\n");
-        assert!(before.changes(&repo.snapshot()).is_empty());
+        repo.write(".env", "SECRET=changed\n");
+        repo.write(".git/hooks/post-checkout", "#!/bin/sh\n");
+        assert_eq!(
+            before.changes(&repo.snapshot()),
+            [
+                ".env",
+                ".git/hooks/post-checkout",
+                "run.log",
+                "target/debug/out",
+                "target/new"
+            ]
+        );
     }
 
     #[test]
