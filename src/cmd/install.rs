@@ -86,6 +86,12 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
     if merge.enabled {
         out.push_str("  set hooksConfig.enabled: true\n");
     }
+    if merge.disabled {
+        out.push_str(&format!(
+            "  note: {} has hooksConfig.enabled: false, which turns off every Gemini CLI hook; plan left it, so its hooks will not run until you set it to true\n",
+            place.shown
+        ));
+    }
     out.push_str(&listing(&merge.changes));
     out.push_str(&next_steps(host, &place)?);
     print(&out)?;

@@ -190,8 +190,11 @@ pub struct Change {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Merge {
     pub changes: Vec<Change>,
-    /// Gemini: `hooksConfig.enabled` was not `true` and now is.
+    /// Gemini: `hooksConfig.enabled` was missing and now is `true`.
     pub enabled: bool,
+    /// Gemini: someone set `hooksConfig.enabled: false`; plan leaves that choice
+    /// alone, and its hooks will not run until it is changed.
+    pub disabled: bool,
 }
 
 impl Merge {
@@ -256,7 +259,10 @@ pub fn render(doc: &Map<String, Value>) -> String {
 pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Result<Merge, Invalid> {
     let mut merge = Merge::default();
     if host == Host::Gemini {
-        merge.enabled = enable_gemini_hooks(doc)?;
+        match enable_gemini_hooks(doc)? {
+            Some(enabled) => merge.enabled = enabled,
+            None => merge.disabled = true,
+        }
     }
     if host.hooks().is_empty() {
         return Ok(merge);
@@ -305,19 +311,30 @@ pub fn uninstall(doc: &mut Map<String, Value>, host: Host, program: &str) -> Vec
     }
     if !changes.is_empty() && hooks.is_empty() {
         doc.shift_remove("hooks");
+        // With no hook left at all, a `hooksConfig` that only enables hooks has
+        // nothing to enable: it goes too, so install then uninstall leaves nothing.
+        if host == Host::Gemini
+            && doc.get("hooksConfig") == Some(&serde_json::json!({"enabled": true}))
+        {
+            doc.shift_remove("hooksConfig");
+        }
     }
     changes
 }
 
-/// Sets `hooksConfig.enabled`, which Gemini CLI needs before it runs any hook.
-/// Uninstall leaves it: other tools' hooks may rely on it too.
-fn enable_gemini_hooks(doc: &mut Map<String, Value>) -> Result<bool, Invalid> {
+/// Sets `hooksConfig.enabled`, which Gemini CLI needs before it runs any hook, when
+/// nobody has set it: `Some(true)` if it was added. An explicit `false` is a
+/// person's choice to run no hooks at all and is left as it is: `None`.
+fn enable_gemini_hooks(doc: &mut Map<String, Value>) -> Result<Option<bool>, Invalid> {
     let config = object_at(doc, "hooksConfig", "hooksConfig")?;
-    if config.get("enabled") == Some(&Value::Bool(true)) {
-        return Ok(false);
+    match config.get("enabled") {
+        Some(Value::Bool(true)) => Ok(Some(false)),
+        Some(Value::Bool(false)) => Ok(None),
+        _ => {
+            config.insert("enabled".to_string(), Value::Bool(true));
+            Ok(Some(true))
+        }
     }
-    config.insert("enabled".to_string(), Value::Bool(true));
-    Ok(true)
 }
 
 fn upsert(
@@ -793,6 +810,18 @@ mod tests {
         install(&mut fresh, Host::Gemini, "plan").unwrap();
         let keys: Vec<_> = fresh.keys().collect();
         assert_eq!(keys, ["hooksConfig", "hooks"]);
+        uninstall(&mut fresh, Host::Gemini, "plan");
+        assert_eq!(fresh, Map::new(), "install then uninstall leaves nothing");
+    }
+
+    #[test]
+    fn gemini_hooks_turned_off_by_a_person_stay_off() {
+        let mut d = doc(r#"{"hooksConfig": {"enabled": false}}"#);
+        let merge = install(&mut d, Host::Gemini, "plan").unwrap();
+        assert!(merge.disabled && !merge.enabled);
+        assert_eq!(d["hooksConfig"], json!({"enabled": false}));
+        uninstall(&mut d, Host::Gemini, "plan");
+        assert_eq!(d, doc(r#"{"hooksConfig": {"enabled": false}}"#));
     }
 
     #[test]
