@@ -275,11 +275,12 @@ fn gemini_enables_hooks_and_says_how_the_workspace_gets_trusted() {
         60000
     );
 
-    // Recognised by its --command; hooksConfig stays, it may serve other hooks.
+    // Recognised by its --command; with no hook left, the hooksConfig that only
+    // enabled them goes too.
     t.ok(&["uninstall", "gemini", "--command", "/opt/my tools/plan"]);
     assert_eq!(
         json(&t.read(".gemini/settings.json")),
-        json(r#"{"ui": {"theme": "GitHub"}, "hooksConfig": {"enabled": true}}"#)
+        json(r#"{"ui": {"theme": "GitHub"}}"#)
     );
 }
 
