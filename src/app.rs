@@ -2,7 +2,7 @@
 //! dispatch match.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
@@ -106,6 +106,16 @@ impl Ctx {
         self.repo.as_ref().ok_or_else(|| {
             Exit::env("not inside a git repository\n  hint: this command needs the repository around plan.md; run it inside one")
         })
+    }
+
+    /// plan.md's path inside the repository (`plan.md`, `docs/plan.md`), however
+    /// --file or PLAN_FILE named it: relative to the current directory, through a
+    /// symlink, or `..`. `None` when it lies outside the repository.
+    pub fn plan_in_repo(&self) -> Option<PathBuf> {
+        let repo = self.repo.as_ref()?;
+        let root = std::fs::canonicalize(&repo.root).ok()?;
+        let path = std::fs::canonicalize(self.cwd.join(&self.store.path)).ok()?;
+        path.strip_prefix(&root).ok().map(Path::to_path_buf)
     }
 
     /// Where a repository's prompt overrides (`.plan/prompts/`) are looked for: the

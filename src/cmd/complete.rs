@@ -160,13 +160,9 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let after = git::snapshot(&repo.root)?;
     // plan.md is left out: a person may edit it while the judge runs. A change to
     // the lines this sign-off rests on is caught when the result is written.
-    let plan_rel = ctx
-        .store
-        .path
-        .strip_prefix(&repo.root)
-        .map(|p| p.to_string_lossy().into_owned());
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let mut changed = before.changes(&after);
-    changed.retain(|p| plan_rel.as_deref() != Ok(p.as_str()));
+    changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
     let transcript = Transcript {
         id: &id,
         judge: &judge,
@@ -528,12 +524,7 @@ fn contract_changed(
     now: &str,
 ) -> anyhow::Error {
     let id = &goal.id;
-    let rel = ctx
-        .store
-        .path
-        .strip_prefix(&repo.root)
-        .unwrap_or(&ctx.store.path)
-        .to_path_buf();
+    let rel = ctx.plan_in_repo().unwrap_or_else(|| ctx.store.path.clone());
     let old_text = git::file_history(&repo.root, &rel, HISTORY_DEPTH)
         .ok()
         .and_then(|revisions| {

@@ -130,21 +130,13 @@ fn contract(ctx: &Ctx, args: &Args, query: &str, then: &str, now: &str) -> Resul
 /// plan.md at `rev`; `None` when it was not there (a new file, or no commits yet).
 fn committed(ctx: &Ctx, rev: &str) -> Result<Option<String>> {
     let repo = ctx.repo()?;
-    let path = if ctx.store.path.is_absolute() {
-        ctx.store.path.clone()
-    } else {
-        ctx.cwd.join(&ctx.store.path)
-    };
-    let rel: PathBuf = path
-        .strip_prefix(&repo.root)
-        .map_err(|_| {
+    let rel: PathBuf = ctx.plan_in_repo().ok_or_else(|| {
             Exit::usage(format!(
                 "{} is outside the repository at {}, so git has no history of it\n  hint: plan diff compares with git; run it on a plan inside the repository",
                 ctx.store.name,
                 repo.root.display()
             ))
-        })?
-        .to_path_buf();
+        })?;
     git::file_at(&repo.root, rev, &rel).map_err(|e| match e.downcast_ref::<git::UnknownRevision>() {
         Some(unknown) => Exit::usage(format!(
             "unknown revision \"{rev}\": {}\n  hint: --since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash",

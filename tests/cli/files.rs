@@ -176,3 +176,16 @@ fn concurrent_adds_get_distinct_ids() {
     ids.dedup();
     assert_eq!(ids.len(), 10);
 }
+
+#[test]
+fn a_plan_named_relative_to_a_subdirectory_is_still_the_repository_s_plan() {
+    let t = Test::new().plan("# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n");
+    t.commit_all("plan");
+    std::fs::create_dir_all(t.path("sub")).unwrap();
+    let mut t = t.env("PLAN_FILE", "../plan.md");
+    t.cwd = t.path("sub");
+    t.ok(&["start", "a"]);
+    let diff = t.ok(&["diff"]).stdout;
+    assert!(diff.contains("a: status open → active"), "{diff}");
+    assert!(!diff.contains("all of it is new"), "{diff}");
+}
