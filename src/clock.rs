@@ -44,24 +44,6 @@ pub fn now() -> Result<Now> {
     }
 }
 
-/// Seconds since the Unix epoch: `PLAN_NOW` read as local time when set, so expiry
-/// checks are as reproducible as log stamps.
-pub fn unix_now() -> Result<i64> {
-    let now = now()?;
-    match std::env::var("PLAN_NOW") {
-        Ok(fixed) if !fixed.is_empty() => {
-            let civil: jiff::civil::DateTime = format!("{}T{}:00", now.date, now.time)
-                .parse()
-                .map_err(|e| Exit::usage(format!("PLAN_NOW=\"{fixed}\": {e}")))?;
-            let zoned = civil
-                .to_zoned(jiff::tz::TimeZone::system())
-                .map_err(|e| Exit::usage(format!("PLAN_NOW=\"{fixed}\": {e}")))?;
-            Ok(zoned.timestamp().as_second())
-        }
-        _ => Ok(jiff::Timestamp::now().as_second()),
-    }
-}
-
 fn parse_fixed(text: &str) -> Option<Now> {
     let (date, time) = text.split_once('T')?;
     let shape_ok = date.len() == 10 && time.len() == 5;

@@ -10,7 +10,6 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::app::{Ctx, println};
-use crate::clock;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::doctor::{self, Finding, Proposal, Repair};
 use crate::plan::model;
@@ -54,7 +53,8 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         ProposalFile { path, name }
     });
     let proposal_name = proposal_file.as_ref().map_or("", |p| p.name.as_str());
-    let now = clock::unix_now()?;
+    // The same clock `plan review` uses for a proposal's expiry: the real one.
+    let now = i64::try_from(crate::draft::proposal::now()).unwrap_or(i64::MAX);
     let mut src = ctx.store.read()?;
     let findings = {
         let plan = model::parse(&src);

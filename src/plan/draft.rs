@@ -269,9 +269,9 @@ fn contract(goal: &Goal<'_>, title: &str, verify: VerifyCheck<'_>) -> Vec<Diagno
     out
 }
 
-/// Each goal's `depends_on` names, resolved: a drafted goal by its exact title or
-/// the slug of it, else a goal in plan.md by id (or the slug of the name). Drafted
-/// goals come first: the model names them by title, and their ids are not known yet.
+/// Each goal's `depends_on` names, resolved: a drafted goal by its exact title, a
+/// goal in plan.md by its exact id, then the same by slug. The model names drafted
+/// goals by title, since their ids are not known yet.
 fn resolve(goals: &[DraftGoal], existing: &Plan<'_>) -> (Vec<Vec<Dep>>, Vec<Diagnostic>) {
     let mut problems = Vec::new();
     let mut all = Vec::with_capacity(goals.len());
@@ -280,15 +280,15 @@ fn resolve(goals: &[DraftGoal], existing: &Plan<'_>) -> (Vec<Vec<Dep>>, Vec<Diag
         let mut deps = Vec::new();
         for name in &goal.depends_on {
             let slug = id::slug(name);
-            let found = goals
-                .iter()
-                .position(|g| g.title == *name)
-                .or_else(|| goals.iter().position(|g| id::slug(&g.title) == slug))
-                .map(Dep::Drafted)
-                .or_else(|| {
-                    let by_id = existing.goal(name).or_else(|| existing.goal(&slug));
-                    by_id.map(|g| Dep::Existing(g.id.to_string()))
-                });
+            // Exact names first (a drafted title, then an existing id), slugs after:
+            // `api` names the existing goal `api` even when a drafted "API" slugs to it.
+            let drafted =
+                |pred: &dyn Fn(&DraftGoal) -> bool| goals.iter().position(pred).map(Dep::Drafted);
+            let existing_id = |id: &str| existing.goal(id).map(|g| Dep::Existing(g.id.to_string()));
+            let found = drafted(&|g| g.title == *name)
+                .or_else(|| existing_id(name))
+                .or_else(|| drafted(&|g| id::slug(&g.title) == slug))
+                .or_else(|| existing_id(&slug));
             match found {
                 Some(Dep::Drafted(j)) if j == i => problems.push(
                     Diagnostic::error(at, format!("goal \"{}\" depends on itself", goal.title))
@@ -727,6 +727,25 @@ Tell me if you want changes.
         assert!(problems[2].contains("depends_on names no goal: \"nope\""));
         let hint = c.problems[2].hint.as_deref().unwrap();
         assert!(hint.contains("\"Cache layer\"") && hint.contains("old, cache-layer"));
+    }
+
+    #[test]
+    fn an_existing_id_named_exactly_wins_over_a_drafted_title_s_slug() {
+        let existing = "# Plan: x\n## Goal: Api\n<!-- id: api -->\nstatus: cancelled\n";
+        let goal = |title: &str, deps: &str| {
+            format!(
+                "## Goal: {title}\ndone_when: d\n{deps}failure_modes:\n- a test passes trivially\n- [ ] s\n"
+            )
+        };
+        let answer = [
+            goal("API", ""),
+            goal("Client", "depends_on: api\n"),
+            goal("Docs", "depends_on: API\n"),
+        ]
+        .join("\n");
+        let c = checked(&answer, existing);
+        assert_eq!(c.deps[1], [Dep::Existing("api".into())]);
+        assert_eq!(c.deps[2], [Dep::Drafted(0)]);
     }
 
     #[test]

@@ -337,20 +337,22 @@ fn doctor_works_on_plans_refused_for_format_errors() {
     }
 }
 
-/// PLAN_NOW (2026-06-15T14:02, UTC in tests) as Unix seconds.
-const NOW_SECS: i64 = 1_781_532_120;
-
 #[test]
 fn doctor_reports_and_removes_an_expired_proposal() {
+    // Proposals expire by the real clock, as `plan review` reads them.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
     let t = Test::new().plan(&PLAN.replace("depends_on: build\n", ""));
     let proposal = ".git/plan/proposal.json";
-    t.write(proposal, format!("{{\"expires_at\": {}}}", NOW_SECS + 60));
+    t.write(proposal, format!("{{\"expires_at\": {}}}", now + 60));
     t.ok(&["doctor"]).stdout_has("plan.md: no findings");
     t.write(
         proposal,
         format!(
             "{{\"objective\": \"x\", \"expires_at\": {}}}",
-            NOW_SECS - 3 * 3600
+            now - 3 * 3600
         ),
     );
     let run = t.run(&["doctor"]).code(1);
