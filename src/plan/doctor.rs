@@ -229,7 +229,21 @@ fn goal_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
             .repair(repair),
         );
     }
-    if goal.status.is_none() {
+    // `Status: done` or an indented `status:` is a person's status line that plan
+    // does not read; adding another would contradict it.
+    let written_otherwise = (goal.line..=goal.end).find(|&no| {
+        let t = plan.line_text(no).trim_start();
+        t.split_once(':')
+            .is_some_and(|(key, _)| key.trim().eq_ignore_ascii_case("status"))
+    });
+    if let (None, Some(line)) = (&goal.status, written_otherwise) {
+        out.push(Finding::new(
+            Kind::NoStatus,
+            line,
+            format!("goal \"{id}\" has a status line plan does not read"),
+            "write it as `status: open|active|done|cancelled`, lower case, at the start of the line".to_string(),
+        ));
+    } else if goal.status.is_none() {
         let at = goal.id_line.unwrap_or(goal.line);
         let (fix, repair) = mechanical(
             "plan doctor --fix adds `status: open`".to_string(),
@@ -350,6 +364,14 @@ mod tests {
         let plan = parse(src);
         let findings = check(&plan, &Proposal::Absent, PATH, 0);
         apply(src, &fix_edits(&findings)).unwrap()
+    }
+
+    #[test]
+    fn a_status_line_written_otherwise_is_reported_not_doubled() {
+        let src = "# Plan: x\n## Goal: A\n<!-- id: a -->\nStatus: done\n## Log\n";
+        let got = kinds(src);
+        assert!(got.contains(&(4, Kind::NoStatus, false)), "{got:?}");
+        assert_eq!(fixed(src), src);
     }
 
     #[test]
