@@ -156,17 +156,18 @@ fn shell_word(word: &str) -> Cow<'_, str> {
 }
 
 /// Whether a command is one plan registers for `host`: `<program> hook <host> <event>`,
-/// where the program is `program`, `plan`, or any path ending in `/plan`. Any
-/// event: an entry from an older plan with another event name is still ours.
+/// where the program is `program`, or any program whose file name starts with
+/// `plan` (`plan`, `/opt/x/plan-dev`): reinstalling with another `--command` then
+/// updates the old entries instead of adding a second set. Any event: an entry from
+/// an older plan with another event name is still ours.
 fn is_ours(command: &str, host: Host, program: &str) -> bool {
     let Some((prefix, event)) = command.split_once(&format!(" hook {} ", host.name())) else {
         return false;
     };
     let event_ok = !event.is_empty() && event.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
     let bare = prefix.trim_matches('\'');
-    let program_ok = prefix == shell_word(program)
-        || bare == DEFAULT_PROGRAM
-        || bare.ends_with(&format!("/{DEFAULT_PROGRAM}"));
+    let file_name = bare.rsplit('/').next().unwrap_or(bare);
+    let program_ok = prefix == shell_word(program) || file_name.starts_with(DEFAULT_PROGRAM);
     event_ok && program_ok
 }
 
@@ -825,6 +826,23 @@ mod tests {
     }
 
     #[test]
+    fn reinstalling_with_another_program_updates_instead_of_doubling() {
+        let mut d = Map::new();
+        install(&mut d, Host::Claude, "/opt/x/plan-dev").unwrap();
+        install(&mut d, Host::Claude, "plan").unwrap();
+        let stop = d["hooks"]["Stop"].as_array().unwrap();
+        assert_eq!(stop.len(), 1);
+        assert_eq!(stop[0]["hooks"].as_array().unwrap().len(), 1);
+        assert_eq!(stop[0]["hooks"][0]["command"], "plan hook claude stop");
+        assert!(!is_ours(
+            "planner hook-not claude stop",
+            Host::Claude,
+            "plan"
+        ));
+        assert!(!is_ours("other hook claude stop", Host::Claude, "plan"));
+    }
+
+    #[test]
     fn another_program_is_quoted_and_still_recognised() {
         assert_eq!(
             command("/opt/bin/plan", Host::Codex, "stop"),
@@ -834,7 +852,8 @@ mod tests {
         let quoted = command(odd, Host::Claude, "stop");
         assert_eq!(quoted, "'/home/me/my tools/plan-dev' hook claude stop");
         assert!(is_ours(&quoted, Host::Claude, odd));
-        assert!(!is_ours(&quoted, Host::Claude, "plan"));
+        // Any program named plan-something is taken for an earlier install of plan.
+        assert!(is_ours(&quoted, Host::Claude, "plan"));
         assert!(is_ours(
             "'/a b/plan' hook claude stop",
             Host::Claude,
