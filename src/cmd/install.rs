@@ -77,6 +77,8 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
         ))?;
         return Ok(OK);
     }
+    // Worked out before writing: a failure here must not follow a half-reported write.
+    let next = next_steps(host, &place)?;
     write_atomic(&place.path, &place.shown, &hooks::render(&doc))?;
     let mut out = format!(
         "installed plan's hooks for {} in {}\n",
@@ -93,7 +95,7 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
         ));
     }
     out.push_str(&listing(&merge.changes));
-    out.push_str(&next_steps(host, &place)?);
+    out.push_str(&next);
     print(&out)?;
     warn_if_not_on_path(program);
     Ok(OK)
@@ -361,11 +363,9 @@ fn pi(place: &Place, program: &str) -> Result<u8> {
             )));
         }
     };
+    let next = next_steps(Host::Pi, place)?;
     write_atomic(&place.path, shown, &wanted)?;
-    print(&format!(
-        "{verb} plan's pi extension at {shown}\n{}",
-        next_steps(Host::Pi, place)?
-    ))?;
+    print(&format!("{verb} plan's pi extension at {shown}\n{next}"))?;
     warn_if_not_on_path(program);
     Ok(OK)
 }
