@@ -21,7 +21,7 @@ use crate::hooks::install::{self as hooks, Action, Change, DEFAULT_PROGRAM, Host
 pub struct Args {
     /// The agent to register with
     #[arg(value_enum)]
-    pub host: HostArg,
+    pub host: Host,
     /// Register for your user (under your home directory) instead of this repository
     #[arg(long)]
     pub global: bool,
@@ -33,31 +33,8 @@ pub struct Args {
     pub command: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum HostArg {
-    /// Claude Code
-    Claude,
-    /// OpenAI Codex CLI
-    Codex,
-    /// Gemini CLI
-    Gemini,
-    /// The pi coding agent
-    Pi,
-}
-
-impl From<HostArg> for Host {
-    fn from(host: HostArg) -> Host {
-        match host {
-            HostArg::Claude => Host::Claude,
-            HostArg::Codex => Host::Codex,
-            HostArg::Gemini => Host::Gemini,
-            HostArg::Pi => Host::Pi,
-        }
-    }
-}
-
 pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
-    let host = Host::from(args.host);
+    let host = args.host;
     let program = program(args.command.as_deref())?;
     if let Some(dir) = &args.plugin {
         plugin_is_for_claude(host)?;

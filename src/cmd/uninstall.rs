@@ -9,8 +9,8 @@ use anyhow::Result;
 
 use crate::app::print;
 use crate::cmd::install::{
-    HostArg, Place, invalid, listing, place, plugin_files, plugin_is_for_claude, program,
-    read_settings, read_text, write_atomic,
+    Place, invalid, listing, place, plugin_files, plugin_is_for_claude, program, read_settings,
+    read_text, write_atomic,
 };
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
@@ -21,7 +21,7 @@ use crate::hooks::install::{self as hooks, Host};
 pub struct Args {
     /// The agent to remove them from
     #[arg(value_enum)]
-    pub host: HostArg,
+    pub host: Host,
     /// Remove the registration for your user instead of this repository's
     #[arg(long)]
     pub global: bool,
@@ -35,7 +35,7 @@ pub struct Args {
 }
 
 pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
-    let host = Host::from(args.host);
+    let host = args.host;
     let program = program(args.command.as_deref())?;
     if let Some(dir) = &args.plugin {
         plugin_is_for_claude(host)?;

@@ -8,9 +8,13 @@ use serde_json::{Value, json};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Host {
+    /// Claude Code
     Claude,
+    /// OpenAI Codex CLI
     Codex,
+    /// Gemini CLI
     Gemini,
+    /// The pi coding agent
     Pi,
 }
 

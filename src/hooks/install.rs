@@ -18,13 +18,7 @@ const PI_PROGRAM_LINE: &str = "const PLAN_PROGRAM = \"plan\";";
 /// on PATH, so a settings file can be committed and shared.
 pub const DEFAULT_PROGRAM: &str = "plan";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Host {
-    Claude,
-    Codex,
-    Gemini,
-    Pi,
-}
+pub use super::host::Host;
 
 /// One hook plan registers: a group under `hooks.<event>` holding one command
 /// `<program> hook <host> <slug>`.
