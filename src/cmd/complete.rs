@@ -19,6 +19,7 @@ use crate::judge::run::{self as judge_run, Answer, Judge};
 use crate::judge::verdict::Verdict;
 use crate::plan::model::{Goal, Plan, Status, parse};
 use crate::plan::patch::Edit;
+use crate::plan::text::cut;
 use crate::plan::{ops, wdiff};
 use crate::verify;
 
@@ -268,7 +269,7 @@ impl Outcome<'_, '_> {
         self.start_line(&mut edits);
         let mut line = format!(
             "{id} sign-off rejected ({stage}): {}",
-            shorten(&missing.join("; "), 300)
+            cut(&missing.join("; "), 300)
         );
         if let Some(path) = &saved {
             let _ = write!(line, " ({path})");
@@ -423,14 +424,6 @@ fn fenced(text: &str) -> String {
         .unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     format!("{fence}\n{}\n{fence}", text.trim_end())
-}
-
-fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(max).collect();
-    format!("{cut}…")
 }
 
 /// Checks each `--path`: it exists, lies inside the repository, and is not ignored.

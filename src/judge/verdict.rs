@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::backend::Backend;
+use crate::plan::text::cut;
 
 /// Notes are kept as evidence, not as a transcript: the judge's full output belongs
 /// in `.plan/judge/`, written by the caller.
@@ -250,7 +251,7 @@ fn decide(decision: Decision, missing: Vec<String>, notes: &str) -> Verdict {
     }
     let items: Vec<String> = items
         .into_iter()
-        .map(|item| cut_chars(&item, MAX_ITEM_CHARS))
+        .map(|item| cut(&item, MAX_ITEM_CHARS))
         .collect();
     let notes = notes.trim();
     match decision {
@@ -449,7 +450,7 @@ fn one_line(s: &str) -> String {
 }
 
 fn excerpt(s: &str) -> String {
-    cut_chars(&one_line(s), MAX_EXCERPT_CHARS)
+    cut(&one_line(s), MAX_EXCERPT_CHARS)
 }
 
 fn excerpt_or_nothing(s: &str) -> String {
@@ -458,13 +459,6 @@ fn excerpt_or_nothing(s: &str) -> String {
         "(nothing)".to_string()
     } else {
         excerpt
-    }
-}
-
-fn cut_chars(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &s[..end]),
-        None => s.to_string(),
     }
 }
 

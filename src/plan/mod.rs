@@ -14,6 +14,7 @@ pub mod patch;
 pub mod render;
 pub mod scan;
 pub mod template;
+pub mod text;
 pub mod wdiff;
 
 /// Whatever is in plan.md, the pure core answers and never panics: hooks run on

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::diag::Diagnostic;
 use super::id;
 use super::scan::{Key, Kind, Line, scan};
+use super::text::one_line;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -122,13 +123,13 @@ impl Goal<'_> {
     pub fn contract(&self) -> String {
         let mut out = String::new();
         out.push_str("done_when: ");
-        out.push_str(&squash(self.done_when().unwrap_or("")));
+        out.push_str(&one_line(self.done_when().unwrap_or("")));
         out.push_str("\nverify: ");
-        out.push_str(&squash(self.verify().unwrap_or("")));
+        out.push_str(&one_line(self.verify().unwrap_or("")));
         out.push_str("\nfailure_modes:\n");
         for mode in &self.failure_modes {
             out.push_str("- ");
-            out.push_str(&squash(mode.value));
+            out.push_str(&one_line(mode.value));
             out.push('\n');
         }
         out
@@ -139,11 +140,6 @@ impl Goal<'_> {
     pub fn fingerprint(&self) -> String {
         blob_id(self.contract().as_bytes())[..8].to_string()
     }
-}
-
-/// Whitespace runs become one space, so re-wrapping a line does not count as a change.
-fn squash(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The id git gives a blob with these bytes.

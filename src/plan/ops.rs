@@ -18,10 +18,7 @@ fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
     }
 }
 
-/// Text from the command line on one line: a plan.md value cannot hold a newline.
-pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+pub use super::text::one_line;
 
 /// The id comment a goal written by hand lacks, inserted under its heading, so the
 /// id survives a later rename of the title.
