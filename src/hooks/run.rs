@@ -89,7 +89,6 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     };
     let config = config::load(Some(&place.root))?;
     let state = State::new(&place.git_dir);
-    let hash = content_hash(src.as_bytes());
     let plan = parse(&src);
     let broken = (!plan.errors.is_empty()).then(|| {
         let first = &plan.errors[0];
@@ -145,9 +144,10 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 .is_some_and(|p| same_file(&cwd, p, &place.plan_path));
             let every = config.reminder_every_file_edits;
             let active = plan.live().any(|g| g.status() == Status::Active);
+            let hash = content_hash(src.as_bytes());
             let remind = state.session(&input.session, |s| {
                 if s.plan_hash != hash {
-                    s.plan_hash = hash.clone();
+                    s.plan_hash = hash;
                     s.edits = 0;
                 }
                 if to_plan {
@@ -183,7 +183,10 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             }
             Ok(Answer::Nothing)
         }
-        Kind::Stop => stop(&place, &state, &config, &input, &plan, broken, &hash),
+        Kind::Stop => {
+            let hash = content_hash(src.as_bytes());
+            stop(&place, &state, &config, &input, &plan, broken, &hash)
+        }
     }
 }
 
