@@ -228,7 +228,6 @@ impl Outcome<'_, '_> {
             .map(|t| t.save(self.ctx, self.now, "accept"))
             .transpose()?;
         let mut edits = ops::set_status(self.plan, self.goal, Status::Done);
-        edits.extend(ops::keep_contract(self.plan, self.goal));
         self.start_line(&mut edits);
         let mut line = format!("{id} signed off ({how})");
         if let Some(path) = &saved {
@@ -265,7 +264,6 @@ impl Outcome<'_, '_> {
         } else {
             ops::set_status(self.plan, self.goal, Status::Active)
         };
-        edits.extend(ops::keep_contract(self.plan, self.goal));
         self.start_line(&mut edits);
         let mut line = format!(
             "{id} sign-off rejected ({stage}): {}",

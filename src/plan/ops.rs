@@ -112,26 +112,6 @@ pub fn check_open(goal: &Goal<'_>, action: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// Assertions that the goal's heading and contract lines are as they were read: a
-/// decision based on them (a judge's accept) must not land on a changed contract.
-pub fn keep_contract(plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<Edit> {
-    let lines = [
-        Some(goal.line),
-        goal.done_when.as_ref().map(|f| f.line),
-        goal.verify.as_ref().map(|f| f.line),
-        goal.failure_modes_line,
-    ]
-    .into_iter()
-    .flatten()
-    .chain(goal.failure_modes.iter().map(|f| f.line));
-    lines
-        .map(|line| Edit::Keep {
-            line,
-            expect: plan.line_text(line).to_string(),
-        })
-        .collect()
-}
-
 /// What plan itself writes after a goal's id in the log; `plan log` may not forge
 /// these, since the sign-off check and the contract check read them.
 const RESERVED: [&str; 6] = [

@@ -17,9 +17,6 @@ pub enum Edit {
     },
     /// Remove line `line`, which must read `expect`.
     Delete { line: usize, expect: String },
-    /// Change nothing, but only if line `line` still reads `expect`: for lines a
-    /// decision was based on.
-    Keep { line: usize, expect: String },
     /// Insert `lines` after line `line` (0: at the start of the file, `expect` "").
     InsertAfter {
         line: usize,
@@ -72,7 +69,6 @@ impl Edit {
         match self {
             Edit::Replace { line, expect, .. }
             | Edit::Delete { line, expect }
-            | Edit::Keep { line, expect }
             | Edit::InsertAfter { line, expect, .. }
             | Edit::InsertBefore { line, expect, .. } => Some((*line, expect)),
             Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => None,
@@ -83,7 +79,6 @@ impl Edit {
         match self {
             Edit::Replace { line, .. }
             | Edit::Delete { line, .. }
-            | Edit::Keep { line, .. }
             | Edit::InsertAfter { line, .. }
             | Edit::InsertBefore { line, .. } => *line = to,
             Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => {}
@@ -186,7 +181,6 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
                 }
                 slots[line - 1].replace = Some(None);
             }
-            Edit::Keep { .. } => {}
             Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => {
                 unreachable!("resolve() turns appends into line edits")
             }
@@ -531,41 +525,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, "a\nc\nb\n");
-    }
-
-    #[test]
-    fn keep_asserts_without_changing() {
-        assert_eq!(
-            apply(
-                "a\nb\n",
-                &[Edit::Keep {
-                    line: 2,
-                    expect: "b".into()
-                }]
-            )
-            .unwrap(),
-            "a\nb\n"
-        );
-        assert!(
-            apply(
-                "a\nb\n",
-                &[Edit::Keep {
-                    line: 2,
-                    expect: "x".into()
-                }]
-            )
-            .is_err()
-        );
-        let err = rebase(
-            "a\nb\n",
-            "a\nB\n",
-            vec![Edit::Keep {
-                line: 2,
-                expect: "b".into(),
-            }],
-        )
-        .unwrap_err();
-        assert_eq!(err.found.as_deref(), Some("B"));
     }
 
     #[test]
