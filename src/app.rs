@@ -46,6 +46,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Next(args) => cmd::next::run(&ctx()?, args),
         Command::Diff(args) => cmd::diff::run(&ctx()?, args),
         Command::Doctor(args) => cmd::doctor::run(&ctx()?, args),
+        Command::Audit(args) => cmd::audit::run(&ctx()?, args),
         Command::Complete(args) => cmd::complete::run(&ctx()?, args),
         Command::Goal(args) => cmd::goal::run(&ctx()?, args),
         Command::Inject(args) => cmd::inject::run(&ctx()?, args),
@@ -127,12 +128,20 @@ impl Ctx {
     }
 
     /// Parses `src`, refusing a plan with format errors: every error with its line.
+    /// Finished goals are checked against their sign-off records.
     pub fn parse<'a>(&self, src: &'a str) -> Result<Plan<'a>> {
-        let plan = crate::plan::model::parse(src);
+        let mut plan = crate::plan::model::parse(src);
         if plan.errors.is_empty() {
+            self.prove(&mut plan);
             return Ok(plan);
         }
         Err(Exit::diagnostics(USAGE, self.render(&plan, &plan.errors)))
+    }
+
+    /// Checks every finished goal of `plan` against its record on disk.
+    pub fn prove(&self, plan: &mut Plan<'_>) {
+        let root = self.prompt_root();
+        plan.prove(&|rel| crate::record::facts(&root, rel));
     }
 
     pub fn render(&self, plan: &Plan<'_>, diagnostics: &[Diagnostic]) -> String {

@@ -43,6 +43,7 @@ pub enum Command {
     Next(cmd::next::Args),
     Diff(cmd::diff::Args),
     Doctor(cmd::doctor::Args),
+    Audit(cmd::audit::Args),
     Goal(cmd::goal::Args),
     Inject(cmd::inject::Args),
     Remind(cmd::remind::Args),

@@ -111,6 +111,14 @@ fn head(repo: &Repository) -> Result<Head> {
 }
 
 /// The tree HEAD points at; `None` while the branch is unborn.
+/// The commit HEAD points at, as 12 hex digits; `None` on an unborn branch.
+pub fn head_commit(root: &Path) -> Result<Option<String>> {
+    let repo = open(root)?;
+    Ok(head(&repo)?
+        .commit
+        .map(|id| id.to_string()[..12].to_string()))
+}
+
 fn head_tree(repo: &Repository) -> Result<Option<Tree<'_>>> {
     match head(repo)?.tree {
         Some(id) => Ok(Some(

@@ -12,5 +12,6 @@ pub mod git;
 pub mod hooks;
 pub mod judge;
 pub mod plan;
+pub mod record;
 pub mod store;
 pub mod verify;

@@ -4,7 +4,9 @@ use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::clock;
+use crate::cmd::start;
 use crate::exit::{Exit, OK};
+use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
 use crate::plan::{id, ops, patch};
 use crate::store::WriteError;
@@ -77,15 +79,32 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             subtasks: args.subtasks.clone(),
         };
         let mut edits = vec![ops::insert_goal(&plan, goal.lines())];
+        let preview = patch::apply(&src, &edits).expect("edits made from this text apply to it");
+        let mut after = parse(&preview);
+        let fingerprint = after
+            .goal(&id)
+            .expect("the goal just inserted")
+            .fingerprint();
+        // The contract at creation: every later change must be approved in the log.
+        edits.push(ops::event(
+            &stamp,
+            &Event::Added {
+                id: &id,
+                contract: &fingerprint,
+            },
+        ));
         if args.active {
-            let preview =
-                patch::apply(&src, &edits).expect("edits made from this text apply to it");
-            let after = parse(&preview);
+            ctx.prove(&mut after);
             let new = after.goal(&id).expect("the goal just inserted");
             ops::check_dependencies(&after, new, "start")?;
-            edits.push(ops::log(
+            let commit = start::head(ctx)?;
+            edits.push(ops::event(
                 &stamp,
-                &format!("{id} started (contract {})", new.fingerprint()),
+                &Event::Started {
+                    id: &id,
+                    contract: &fingerprint,
+                    commit: commit.as_deref(),
+                },
             ));
         }
         match ctx.store.write(&src, edits) {

@@ -1,10 +1,11 @@
-//! `plan archive`: move done and cancelled goals, verbatim, under `## Archive`.
+//! `plan archive`: move proven done and cancelled goals, verbatim, under
+//! `## Archive`. An unproven one stays in sight: it is remaining work.
 
 use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::clock;
-use crate::exit::OK;
+use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::ops;
 
 /// Move done and cancelled goals under `## Archive` (kept verbatim, nothing deleted)
@@ -15,15 +16,33 @@ pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let (mut edits, moved) = ops::archive(&plan);
-    if moved.is_empty() {
+    let unproven: Vec<String> = plan
+        .unproven()
+        .map(|g| {
+            let why = plan.proof(g).why().unwrap_or_default().to_string();
+            format!(
+                "plan: not archived: {} is {} but unproven: {why}",
+                g.id,
+                g.status().as_str()
+            )
+        })
+        .collect();
+    if !moved.is_empty() {
+        let stamp = clock::now()?.stamp();
+        let noun = if moved.len() == 1 { "goal" } else { "goals" };
+        let summary = format!("archived {} {noun}: {}", moved.len(), moved.join(", "));
+        edits.push(ops::log(&stamp, &summary));
+        ctx.store.write(&src, edits)?;
+        println(&summary)?;
+    } else if unproven.is_empty() {
         println("nothing to archive: no goal is done or cancelled")?;
+    }
+    if unproven.is_empty() {
         return Ok(OK);
     }
-    let stamp = clock::now()?.stamp();
-    let noun = if moved.len() == 1 { "goal" } else { "goals" };
-    let summary = format!("archived {} {noun}: {}", moved.len(), moved.join(", "));
-    edits.push(ops::log(&stamp, &summary));
-    ctx.store.write(&src, edits)?;
-    println(&summary)?;
-    Ok(OK)
+    eprintln!(
+        "{}\n  hint: sign them off with `plan complete ID --evidence TEXT`, or record a cancel with `plan cancel ID --reason TEXT`; `plan audit` shows each record",
+        unproven.join("\n")
+    );
+    Err(Exit::quiet(CHECK_FAILED))
 }

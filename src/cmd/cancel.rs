@@ -5,6 +5,7 @@ use anyhow::Result;
 use crate::app::{Ctx, println};
 use crate::clock;
 use crate::exit::{Exit, OK};
+use crate::plan::event::Event;
 use crate::plan::model::Status;
 use crate::plan::ops;
 
@@ -26,12 +27,19 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
-    ops::check_transition(goal, Status::Cancelled)?;
+    // A goal cancelled by hand is unproven until `plan cancel` records it.
+    let hand_cancelled = goal.status() == Status::Cancelled && plan.proof(goal).is_unproven();
+    if !hand_cancelled {
+        ops::check_transition(goal, Status::Cancelled)?;
+    }
     let mut edits = ops::set_status(&plan, goal, Status::Cancelled);
     let stamp = clock::now()?.stamp();
-    edits.push(ops::log(
+    edits.push(ops::event(
         &stamp,
-        &format!("{} cancelled: {reason}", goal.id),
+        &Event::Cancelled {
+            id: &goal.id,
+            reason: &reason,
+        },
     ));
     ctx.store.write(&src, edits)?;
     println(&format!("cancelled {}", goal.id))?;

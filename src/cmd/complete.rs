@@ -10,17 +10,23 @@ use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::clock::{self, Now};
+use crate::cmd::start;
 use crate::config::{self, BackendChoice, Config};
+use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git::{self, Repo};
 use crate::judge::backend::Backend;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Answer, Judge};
 use crate::judge::verdict::Verdict;
+use crate::plan::event::{self, Event, Judged};
 use crate::plan::model::{Goal, Plan, Status, parse};
 use crate::plan::patch::Edit;
+use crate::plan::proof::Header;
+use crate::plan::render::Style;
 use crate::plan::text::cut;
 use crate::plan::{ops, wdiff};
+use crate::record;
 use crate::verify;
 
 /// Sign a goal off: run its verify (no shell), then a read-only judge; done only if both pass
@@ -60,7 +66,11 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.to_string();
 
-    ops::check_transition(goal, Status::Done)?;
+    // A goal marked done by hand is unproven: signing it off is how to prove it.
+    let hand_done = goal.status() == Status::Done && plan.proof(goal).is_unproven();
+    if !hand_done {
+        ops::check_transition(goal, Status::Done)?;
+    }
     ops::check_dependencies(&plan, goal, "sign off")?;
     let paths = evidence_paths(ctx, repo, &args)?;
     let fingerprint = goal.fingerprint();
@@ -68,6 +78,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     if let Some(old) = logged.filter(|old| *old != fingerprint) {
         return Err(contract_changed(ctx, repo, goal, old, &fingerprint));
     }
+    let history = contract_history(ctx, repo, &plan, goal);
     let judge = choose_judge(args.judge.as_deref(), &config)?;
     let verify = match goal.verify() {
         Some(line) => Some(verify::parse(line).map_err(|e| {
@@ -77,7 +88,20 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         None => None,
     };
     let now = clock::now()?;
-    let started = logged.is_some();
+    let started = plan
+        .events(&id)
+        .any(|(_, e)| matches!(e, Event::Started { .. }));
+    let mut record = Record {
+        id: &id,
+        goal,
+        fingerprint: &fingerprint,
+        history: &history,
+        evidence: &args.evidence,
+        paths: &paths,
+        allow_ignored: args.allow_ignored,
+        verify: None,
+        judge: None,
+    };
     let outcome = Outcome {
         ctx,
         plan: &plan,
@@ -95,6 +119,20 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         eprintln!("plan: verify: running `{verify}`");
         let timeout = Duration::from_secs(config.verify_timeout_secs);
         let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
+        record.verify = Some(VerifyRecord {
+            command: verify.to_string(),
+            programs: verify_programs(verify),
+            exit: if result.passed {
+                "0".to_string()
+            } else if result.timed_out {
+                "timed out".to_string()
+            } else {
+                result
+                    .exit_code
+                    .map_or("none".to_string(), |c| c.to_string())
+            },
+            tail: result.tail.clone(),
+        });
         if !result.passed {
             let command = result
                 .failed_command
@@ -116,15 +154,9 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         }
         verify_tail = result.tail;
     }
-    let verify_label = if verify.is_some() {
-        "verify passed"
-    } else {
-        "no verify"
-    };
-
     // Stage 2: the judge, read-only, in a working tree we watch.
     let Some(judge) = judge else {
-        return outcome.accept(&format!("{verify_label}, judge skipped"), None);
+        return outcome.accept(verify.is_some(), Judged::Skipped, &record);
     };
     if paths.is_empty() {
         eprintln!("plan: note: no --path given; the judge sees only the text evidence");
@@ -164,13 +196,21 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let mut changed = before.changes(&after);
     changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
-    let transcript = Transcript {
-        id: &id,
+    let overrides: Vec<String> = ["evidence_judge.md", "judge_system.md"]
+        .into_iter()
+        .filter(|name| repo.root.join(".plan/prompts").join(name).is_file())
+        .map(str::to_string)
+        .collect();
+    record.judge = Some(JudgeRecord {
         judge: &judge,
+        program: exec::find_on_path(&answer.argv[0])
+            .map_or_else(|| answer.argv[0].clone(), |p| p.display().to_string()),
+        overrides,
         prompt: &text,
         answer: &answer,
         changed: &changed,
-    };
+    });
+    let transcript = &record;
 
     if !changed.is_empty() {
         let mut why = vec![format!(
@@ -180,24 +220,30 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         if let Verdict::Reject { missing, .. } = &answer.verdict {
             why.extend(missing.iter().cloned());
         }
-        return outcome.reject("containment", &why, Some(&transcript));
+        return outcome.reject("containment", &why, Some(transcript));
     }
+    let model = judge.model.as_deref().map(one_word).unwrap_or_default();
     match &answer.verdict {
-        Verdict::Accept { .. } => {
-            outcome.accept(&format!("{verify_label}, judge accept"), Some(&transcript))
-        }
+        Verdict::Accept { .. } => outcome.accept(
+            verify.is_some(),
+            Judged::By {
+                backend: judge.backend.as_str(),
+                model: &model,
+            },
+            transcript,
+        ),
         Verdict::Reject { missing, .. } => {
             let missing = if missing.is_empty() {
                 vec!["the judge rejected without listing what is missing".to_string()]
             } else {
                 missing.clone()
             };
-            outcome.reject("judge", &missing, Some(&transcript))
+            outcome.reject("judge", &missing, Some(transcript))
         }
         Verdict::NoVerdict { reason } => outcome.reject(
             "judge",
             &[format!("no verdict: {reason}")],
-            Some(&transcript),
+            Some(transcript),
         ),
     }
 }
@@ -209,45 +255,65 @@ struct Outcome<'p, 'a> {
     goal: &'p Goal<'a>,
     src: &'p str,
     now: &'p Now,
-    /// A `started (contract …)` line exists; if not, this run starts the goal.
+    /// A started event exists; if not, this run starts the goal.
     started: bool,
     fingerprint: &'p str,
     dry_run: bool,
 }
 
 impl Outcome<'_, '_> {
-    fn accept(&self, how: &str, transcript: Option<&Transcript<'_>>) -> Result<u8> {
+    fn accept(&self, verified: bool, judged: Judged<'_>, record: &Record<'_>) -> Result<u8> {
         let id = &self.goal.id;
+        let how = format!(
+            "{}, {}",
+            if verified {
+                "verify passed"
+            } else {
+                "no verify"
+            },
+            match judged {
+                Judged::Skipped => "judge skipped".to_string(),
+                _ => "judge accept".to_string(),
+            }
+        );
         if self.dry_run {
             println(&format!(
                 "dry run: {id} would be signed off ({how}); nothing was written"
             ))?;
             return Ok(OK);
         }
-        let saved = transcript
-            .map(|t| t.save(self.ctx, self.now, "accept"))
-            .transpose()?;
+        let root = &self.ctx.repo()?.root;
+        let saved = record::save(
+            root,
+            &format!("{id}-{}", self.now.compact()),
+            &record.render(self.now, "accept"),
+        )?;
         let mut edits = ops::set_status(self.plan, self.goal, Status::Done);
-        self.start_line(&mut edits);
-        let mut line = format!("{id} signed off ({how})");
-        if let Some(path) = &saved {
-            let _ = write!(line, ": {path}");
+        self.start_line(&mut edits)?;
+        edits.push(ops::event(
+            &self.now.stamp(),
+            &Event::SignedOff {
+                id,
+                verify: verified,
+                judged,
+                contract: Some(self.fingerprint),
+                record: Some(event::Record {
+                    path: &saved.path,
+                    hash: &saved.hash,
+                }),
+                legacy_path: None,
+            },
+        ));
+        if let Err(e) = self.write(edits) {
+            record::discard(root, &saved);
+            return Err(e);
         }
-        edits.push(ops::log(&self.now.stamp(), &line));
-        self.write(edits, saved.as_deref())?;
         println(&format!("signed off {id} ({how})"))?;
-        if let Some(path) = saved {
-            println(&format!("  transcript: {path}"))?;
-        }
+        println(&format!("  record: {}#{}", saved.path, saved.hash))?;
         Ok(OK)
     }
 
-    fn reject(
-        &self,
-        stage: &str,
-        missing: &[String],
-        transcript: Option<&Transcript<'_>>,
-    ) -> Result<u8> {
+    fn reject(&self, stage: &str, missing: &[String], record: Option<&Record<'_>>) -> Result<u8> {
         let id = &self.goal.id;
         let list: String = missing.iter().map(|m| format!("- {m}\n")).collect();
         if self.dry_run {
@@ -256,40 +322,56 @@ impl Outcome<'_, '_> {
             ))?;
             return Err(Exit::quiet(CHECK_FAILED));
         }
-        let saved = transcript
-            .map(|t| t.save(self.ctx, self.now, "reject"))
+        let root = &self.ctx.repo()?.root;
+        let saved = record
+            .map(|r| {
+                record::save(
+                    root,
+                    &format!("{id}-{}", self.now.compact()),
+                    &r.render(self.now, "reject"),
+                )
+            })
             .transpose()?;
-        let mut edits = if self.started {
+        let mut edits = if self.started || self.goal.status() == Status::Done {
             ops::id_comment(self.plan, self.goal)
         } else {
             ops::set_status(self.plan, self.goal, Status::Active)
         };
-        self.start_line(&mut edits);
-        let mut line = format!(
-            "{id} sign-off rejected ({stage}): {}",
-            cut(&missing.join("; "), 300)
-        );
-        if let Some(path) = &saved {
-            let _ = write!(line, " ({path})");
+        self.start_line(&mut edits)?;
+        let mut missing = cut(&missing.join("; "), 300);
+        if let Some(saved) = &saved {
+            let _ = write!(missing, " ({})", saved.path);
         }
-        edits.push(ops::log(&self.now.stamp(), &line));
-        self.write(edits, saved.as_deref())?;
+        edits.push(ops::event(
+            &self.now.stamp(),
+            &Event::Rejected {
+                id,
+                stage,
+                missing: &missing,
+            },
+        ));
+        if let Err(e) = self.write(edits) {
+            if let Some(saved) = &saved {
+                record::discard(root, saved);
+            }
+            return Err(e);
+        }
         println(&format!(
             "sign-off of {id} rejected ({stage})\nmissing:\n{}",
             list.trim_end()
         ))?;
-        if let Some(path) = saved {
-            println(&format!("  transcript: {path}"))?;
+        if let Some(saved) = saved {
+            println(&format!("  transcript: {}", saved.path))?;
         }
         Err(Exit::quiet(CHECK_FAILED))
     }
 
     /// Writes the result only if the goal is still the one checked: the same
     /// contract (a failure mode or a verify line added meanwhile changes the
-    /// fingerprint), the same dependencies, not finished by someone else. A refused
-    /// write takes its transcript back, so no accept stands without its sign-off.
-    fn write(&self, edits: Vec<Edit>, transcript: Option<&str>) -> Result<()> {
+    /// fingerprint), the same dependencies, not finished by someone else.
+    fn write(&self, edits: Vec<Edit>) -> Result<()> {
         let id = &self.goal.id;
+        let was_done = self.goal.status() == Status::Done;
         let result = self.ctx.store.write_checked(self.src, edits, |fresh| {
             let now = fresh
                 .goal(id)
@@ -306,7 +388,7 @@ impl Outcome<'_, '_> {
                     "the dependencies of {id} changed while it was being checked"
                 ));
             }
-            if now.status().is_finished() {
+            if now.status().is_finished() && !(was_done && now.status() == Status::Done) {
                 return Err(format!(
                     "goal {id} became {} while it was being checked",
                     now.status().as_str()
@@ -314,114 +396,301 @@ impl Outcome<'_, '_> {
             }
             Ok(())
         });
-        if result.is_err()
-            && let Some(rel) = transcript
-            && let Ok(repo) = self.ctx.repo()
-        {
-            let _ = std::fs::remove_file(repo.root.join(rel));
-        }
         result.map(|_| ()).map_err(Into::into)
     }
 
     /// A goal signed off without `plan start` is started here, visibly.
-    fn start_line(&self, edits: &mut Vec<Edit>) {
+    fn start_line(&self, edits: &mut Vec<Edit>) -> Result<()> {
         if !self.started {
-            let line = format!("{} started (contract {})", self.goal.id, self.fingerprint);
-            edits.push(ops::log(&self.now.stamp(), &line));
+            let commit = start::head(self.ctx)?;
+            edits.push(ops::event(
+                &self.now.stamp(),
+                &Event::Started {
+                    id: &self.goal.id,
+                    contract: self.fingerprint,
+                    commit: commit.as_deref(),
+                },
+            ));
         }
+        Ok(())
     }
 }
 
-/// The judge's prompt and raw answer, kept as evidence in `.plan/judge/`.
-struct Transcript<'t> {
-    id: &'t str,
+/// What stage 1 ran and what came of it.
+struct VerifyRecord {
+    command: String,
+    /// Each command's program and the path it resolved to on PATH.
+    programs: Vec<String>,
+    exit: String,
+    tail: String,
+}
+
+/// What stage 2 ran and what came of it.
+struct JudgeRecord<'t> {
     judge: &'t Judge,
+    program: String,
+    overrides: Vec<String>,
     prompt: &'t str,
     answer: &'t Answer,
     changed: &'t [String],
 }
 
-impl Transcript<'_> {
-    /// Writes `.plan/judge/<id>-<time>.md` and returns that repo-relative path.
-    fn save(&self, ctx: &Ctx, now: &Now, verdict: &str) -> Result<String> {
-        let root = &ctx.repo()?.root;
-        let dir = root.join(".plan").join("judge");
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
-        let mut text = format!("# Judge transcript: {}\n\n", self.id);
+/// Everything a later reader needs to check a sign-off, written as the transcript
+/// under `.plan/judge/`. Its header is what the proof check reads.
+struct Record<'t> {
+    id: &'t str,
+    goal: &'t Goal<'t>,
+    fingerprint: &'t str,
+    history: &'t str,
+    evidence: &'t str,
+    paths: &'t [String],
+    allow_ignored: bool,
+    verify: Option<VerifyRecord>,
+    judge: Option<JudgeRecord<'t>>,
+}
+
+impl Record<'_> {
+    fn render(&self, now: &Now, verdict: &str) -> String {
+        let judge = match &self.judge {
+            None => "none".to_string(),
+            Some(j) => match &j.judge.model {
+                Some(model) => format!("{}:{}", j.judge.backend, one_word(model)),
+                None => j.judge.backend.to_string(),
+            },
+        };
+        let header = Header {
+            goal: self.id.to_string(),
+            contract: self.fingerprint.to_string(),
+            verdict: verdict.to_string(),
+            judge,
+            overrides: self
+                .judge
+                .as_ref()
+                .map(|j| j.overrides.clone())
+                .unwrap_or_default(),
+        };
+        let mut text = header.render();
         let _ = writeln!(text, "- when: {}", now.stamp());
-        let _ = writeln!(text, "- backend: {}", self.judge.backend);
-        if let Some(model) = &self.judge.model {
-            let _ = writeln!(text, "- model: {model}");
-        }
-        let _ = writeln!(text, "- command: {}", self.answer.argv.join(" "));
         let _ = writeln!(
             text,
-            "- verdict: {verdict} ({})",
-            self.answer.verdict.label()
+            "- allow-ignored: {}",
+            if self.allow_ignored { "yes" } else { "no" }
         );
-        if let Verdict::NoVerdict { reason } = &self.answer.verdict {
-            let _ = writeln!(text, "- why no verdict: {reason}");
-        }
-        if !self.changed.is_empty() {
-            let _ = writeln!(
-                text,
-                "- files the judge changed: {}",
-                self.changed.join(", ")
-            );
-        }
         let _ = write!(
             text,
-            "\n## Prompt\n\n{}\n\n## Answer\n\n",
-            self.prompt.trim_end()
+            "\n## Contract as judged\n\n## Goal: {}\n{}",
+            self.goal.title,
+            self.goal.contract()
         );
-        let answer = self
-            .answer
-            .last_message
-            .as_deref()
-            .unwrap_or(&self.answer.stdout);
-        let _ = writeln!(text, "{}", fenced(answer));
-        if !self.answer.stderr.trim().is_empty() {
-            let _ = write!(text, "\n## Stderr\n\n{}\n", fenced(&self.answer.stderr));
+        let _ = write!(
+            text,
+            "\n## Contract history\n\n{}\n",
+            self.history.trim_end()
+        );
+        let _ = write!(text, "\n## Subtasks\n\n");
+        if self.goal.subtasks.is_empty() {
+            text.push_str("(none)\n");
         }
-        let base = format!("{}-{}", self.id, now.compact());
-        let mut name = format!("{base}.md");
-        let mut n = 2;
-        let file = loop {
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(dir.join(&name))
-            {
-                Ok(file) => break file,
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    name = format!("{base}-{n}.md");
-                    n += 1;
-                }
-                Err(e) => {
-                    return Err(Exit::env(format!(
-                        "cannot write {}: {e}",
-                        dir.join(&name).display()
-                    )));
-                }
+        for task in &self.goal.subtasks {
+            let _ = writeln!(
+                text,
+                "- [{}] {}",
+                if task.done { "x" } else { " " },
+                task.text
+            );
+        }
+        text.push_str("\n## Verify\n\n");
+        match &self.verify {
+            None => text.push_str("(no verify command)\n"),
+            Some(v) => {
+                let _ = writeln!(text, "- command: {}", v.command);
+                let _ = writeln!(text, "- programs: {}", v.programs.join(", "));
+                let _ = writeln!(text, "- exit: {}", v.exit);
+                let _ = writeln!(text, "\n{}", fenced(&v.tail));
             }
+        }
+        text.push_str("\n## Evidence\n\n");
+        let _ = writeln!(text, "{}", fenced(self.evidence));
+        let _ = writeln!(
+            text,
+            "\npaths: {}",
+            if self.paths.is_empty() {
+                "(none)".to_string()
+            } else {
+                self.paths.join(", ")
+            }
+        );
+        text.push_str("\n## Judge\n\n");
+        let Some(j) = &self.judge else {
+            text.push_str("(no judge: --judge none)\n");
+            return text;
         };
-        use std::io::Write;
-        let mut file = file;
-        file.write_all(text.as_bytes())?;
-        Ok(format!(".plan/judge/{name}"))
+        let _ = writeln!(text, "- backend: {}", j.judge.backend);
+        let _ = writeln!(text, "- program: {}", j.program);
+        let _ = writeln!(
+            text,
+            "- model: {}",
+            j.judge
+                .model
+                .as_deref()
+                .unwrap_or("(the backend's default)")
+        );
+        let _ = writeln!(text, "- argv: {}", j.answer.argv.join(" "));
+        let _ = writeln!(
+            text,
+            "- prompt overrides: {}",
+            if j.overrides.is_empty() {
+                "none".to_string()
+            } else {
+                j.overrides
+                    .iter()
+                    .map(|o| format!(".plan/prompts/{o}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        );
+        let _ = writeln!(text, "- verdict: {}", j.answer.verdict.label());
+        if let Verdict::NoVerdict { reason } = &j.answer.verdict {
+            let _ = writeln!(text, "- why no verdict: {reason}");
+        }
+        let _ = writeln!(
+            text,
+            "- files the judge changed: {}",
+            if j.changed.is_empty() {
+                "none".to_string()
+            } else {
+                j.changed.join(", ")
+            }
+        );
+        let _ = write!(
+            text,
+            "\n### Prompt\n\n{}\n\n### Answer\n\n",
+            fenced(j.prompt)
+        );
+        let answer = j.answer.last_message.as_deref().unwrap_or(&j.answer.stdout);
+        let _ = writeln!(text, "{}", fenced(answer));
+        if !j.answer.stderr.trim().is_empty() {
+            let _ = write!(text, "\n### Stderr\n\n{}\n", fenced(&j.answer.stderr));
+        }
+        text
     }
 }
 
-/// A code fence long enough that the text cannot close it.
+/// A model name as one word, so it cannot break the sign-off line's shape.
+fn one_word(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_whitespace() || matches!(c, ',' | ')' | '(' | '#') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Each command of a verify line, with the program path it resolves to.
+fn verify_programs(verify: &verify::Verify) -> Vec<String> {
+    verify
+        .chain
+        .iter()
+        .flat_map(|pipeline| &pipeline.commands)
+        .filter_map(|argv| argv.first())
+        .map(|program| {
+            if program.contains('/') {
+                return format!("{program} (a path, from the repository root)");
+            }
+            match exec::find_on_path(program) {
+                Some(path) => format!("{program} → {}", path.display()),
+                None => format!("{program} (not found on PATH)"),
+            }
+        })
+        .collect()
+}
+
+/// A code fence longer than any backtick or tilde run in the text.
 fn fenced(text: &str) -> String {
-    let longest = text
-        .lines()
-        .map(|l| l.trim_start().bytes().take_while(|&b| b == b'`').count())
-        .max()
-        .unwrap_or(0);
-    let fence = "`".repeat(longest.max(2) + 1);
+    let longest = |ch: u8| {
+        text.lines()
+            .map(|l| l.trim_start().bytes().take_while(|&b| b == ch).count())
+            .max()
+            .unwrap_or(0)
+    };
+    let fence = "`".repeat(longest(b'`').max(longest(b'~')).max(2) + 1);
     format!("{fence}\n{}\n{fence}", text.trim_end())
+}
+
+/// The goal's contract since creation, for the transcript and the judge: the text
+/// at creation, each change since and how it was approved, and a word diff from
+/// the first to the current one.
+fn contract_history(ctx: &Ctx, repo: &Repo, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
+    let id = goal.id.as_ref();
+    let rel = ctx.plan_in_repo().unwrap_or_else(|| ctx.store.path.clone());
+    let revisions = git::file_history(&repo.root, &rel, HISTORY_DEPTH).unwrap_or_default();
+    let text_of = |fingerprint: &str| {
+        if goal.fingerprint() == fingerprint {
+            return Some(goal.contract());
+        }
+        revisions.iter().find_map(|rev| {
+            let then = parse(&rev.content);
+            let old = then.goal(id)?;
+            (old.fingerprint() == fingerprint).then(|| old.contract())
+        })
+    };
+    let mut out = String::new();
+    let mut first: Option<String> = None;
+    for (entry, event) in plan.events(id) {
+        let Some(fingerprint) = event.contract() else {
+            continue;
+        };
+        let how = match event {
+            Event::Added { .. } => "created".to_string(),
+            Event::Started { .. } => "started".to_string(),
+            Event::Reapproved { approval, .. } => {
+                format!("changed and {}", approval.describe())
+            }
+            Event::CriterionAdded { text, approval, .. } => {
+                format!("criterion \"{text}\" added, {}", approval.describe())
+            }
+            _ => continue,
+        };
+        let _ = writeln!(
+            out,
+            "- {} contract {fingerprint}: {how} (plan.md log line {})",
+            entry.stamp.unwrap_or("(no time)"),
+            entry.line
+        );
+        if first.is_none() {
+            first = Some(fingerprint.to_string());
+        }
+    }
+    if out.is_empty() {
+        return "(no contract was logged before this sign-off: the goal was written by hand and is started now)\n".to_string();
+    }
+    let Some(first) = first else {
+        return out;
+    };
+    if first == goal.fingerprint() {
+        out.push_str("\nThe contract is the one it was first logged with.\n");
+        return out;
+    }
+    match text_of(&first) {
+        Some(old) => {
+            let _ = write!(
+                out,
+                "\nChange from the first logged contract ({first}) to the one judged ({}), word by word ([-removed-] {{+added+}}):\n\n{}\n",
+                goal.fingerprint(),
+                fenced(&wdiff::word_diff(&old, &goal.contract(), Style::default()))
+            );
+        }
+        None => {
+            let _ = write!(
+                out,
+                "\nThe text of the first logged contract ({first}) is not in plan.md's git history, so the change cannot be shown.\n"
+            );
+        }
+    }
+    out
 }
 
 /// Checks each `--path`: it exists, lies inside the repository, and is not ignored.

@@ -57,7 +57,8 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let now = i64::try_from(crate::draft::proposal::now()).unwrap_or(i64::MAX);
     let mut src = ctx.store.read()?;
     let findings = {
-        let plan = model::parse(&src);
+        let mut plan = model::parse(&src);
+        ctx.prove(&mut plan);
         doctor::check(
             &plan,
             &read_proposal(proposal_file.as_ref())?,
@@ -79,7 +80,8 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         fixed.extend(findings.into_iter().filter(|f| f.fixable));
         // Judged afresh: the write re-read the file, and a person may have edited it.
         src = ctx.store.read()?;
-        let plan = model::parse(&src);
+        let mut plan = model::parse(&src);
+        ctx.prove(&mut plan);
         doctor::check(
             &plan,
             &read_proposal(proposal_file.as_ref())?,

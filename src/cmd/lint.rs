@@ -26,7 +26,8 @@ struct Report<'a> {
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
-    let plan = model::parse(&src);
+    let mut plan = model::parse(&src);
+    ctx.prove(&mut plan);
     let problems = lint::lint_with(&plan, |line| {
         crate::verify::parse(line).err().map(|e| e.message)
     });

@@ -1,11 +1,12 @@
-//! `plan log`: append one line to the log.
+//! `plan log`: append one line to the log. Never one of plan's own event forms:
+//! those are what the sign-off and contract checks read.
 
 use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::clock;
 use crate::exit::{Exit, OK};
-use crate::plan::ops;
+use crate::plan::{event, ops};
 
 /// Append a line to the log: `- YYYY-MM-DD HH:MM TEXT`
 #[derive(Debug, clap::Args)]
@@ -22,13 +23,13 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             "nothing to log\n  hint: plan log \"what happened\"",
         ));
     }
-    let src = ctx.store.read()?;
-    let plan = ctx.parse(&src)?;
-    if let Some(id) = ops::reserved_entry(&plan, &text) {
+    if event::reserved(&text) {
         return Err(Exit::usage(format!(
-            "\"{text}\" reads like a line plan writes itself about goal {id}\n  hint: sign-offs and contract fingerprints are recorded by `plan complete` and `plan start`; log progress in other words"
+            "\"{text}\" reads like a line plan writes itself (a sign-off, a contract fingerprint, a status change)\n  hint: those are recorded by `plan add`, `plan start`, `plan subgoal`, `plan complete` and `plan cancel`; log progress in other words"
         )));
     }
+    let src = ctx.store.read()?;
+    ctx.parse(&src)?;
     let stamp = clock::now()?.stamp();
     ctx.store.write(&src, vec![ops::log(&stamp, &text)])?;
     println(&format!("- {stamp} {text}"))?;

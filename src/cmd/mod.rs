@@ -2,6 +2,7 @@
 
 pub mod add;
 pub mod archive;
+pub mod audit;
 pub mod cancel;
 pub mod complete;
 pub mod diff;

@@ -1,11 +1,16 @@
-//! `plan start`: open → active, logging the contract's fingerprint; `--reapprove`
-//! accepts a changed contract, visibly, in the log.
+//! `plan start`: open → active, logging the contract's fingerprint and the commit
+//! the work starts from; `--reapprove` accepts a changed contract, visibly, in the
+//! log, saying whether a person at a terminal did it.
+
+use std::io::IsTerminal;
 
 use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::clock;
 use crate::exit::{Exit, OK};
+use crate::git;
+use crate::plan::event::{Approval, Event};
 use crate::plan::model::Status;
 use crate::plan::ops;
 
@@ -23,50 +28,69 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
-    let id = &goal.id;
+    let id = goal.id.as_ref();
     let fingerprint = goal.fingerprint();
     let logged = plan.logged_contract(id);
     let stamp = clock::now()?.stamp();
     let mut edits = ops::id_comment(&plan, goal);
+    let reapproved = Event::Reapproved {
+        id,
+        contract: &fingerprint,
+        approval: Approval::from_terminal(std::io::stdin().is_terminal()),
+    };
+    let commit = head(ctx)?;
+    let started = Event::Started {
+        id,
+        contract: &fingerprint,
+        commit: commit.as_deref(),
+    };
+    let changed = logged.is_some_and(|old| old != fingerprint);
+    if changed && !args.reapprove {
+        let old = logged.unwrap_or_default();
+        return Err(Exit::usage(format!(
+            "the contract of {id} changed since it was logged (contract {old}, now {fingerprint})\n  hint: review the change (plan diff {id}), then `plan start {id} --reapprove`"
+        )));
+    }
     let message = match goal.status() {
+        Status::Active if args.reapprove => {
+            edits.push(ops::event(&stamp, &reapproved));
+            match logged {
+                Some(old) if old != fingerprint => {
+                    format!("{id}: new contract approved (contract {fingerprint}, was {old})")
+                }
+                _ => format!("{id}: contract {fingerprint} approved again"),
+            }
+        }
         Status::Active if logged == Some(fingerprint.as_str()) => {
             println(&format!("{id} is already active (contract {fingerprint})"))?;
             return Ok(OK);
         }
-        Status::Active => match logged {
-            Some(old) if !args.reapprove => {
-                return Err(Exit::usage(format!(
-                    "{id} is already active, and its contract changed since it was logged (contract {old}, now {fingerprint})\n  hint: review the change (git diff), then `plan start {id} --reapprove`"
-                )));
-            }
-            Some(old) => {
-                edits.push(ops::log(
-                    &stamp,
-                    &format!("{id} contract reapproved (contract {fingerprint})"),
-                ));
-                format!("{id}: new contract approved (contract {fingerprint}, was {old})")
-            }
-            None => {
-                // Set active by hand: record the contract it runs under.
-                edits.push(ops::log(
-                    &stamp,
-                    &format!("{id} started (contract {fingerprint})"),
-                ));
-                format!("{id} is active; contract {fingerprint} logged")
-            }
-        },
+        Status::Active => {
+            // Set active by hand: record the contract it runs under.
+            edits.push(ops::event(&stamp, &started));
+            format!("{id} is active; contract {fingerprint} logged")
+        }
         _ => {
             ops::check_transition(goal, Status::Active)?;
             ops::check_dependencies(&plan, goal, "start")?;
             edits = ops::set_status(&plan, goal, Status::Active);
-            edits.push(ops::log(
-                &stamp,
-                &format!("{id} started (contract {fingerprint})"),
-            ));
+            if changed {
+                edits.push(ops::event(&stamp, &reapproved));
+            }
+            edits.push(ops::event(&stamp, &started));
             format!("started {id} (contract {fingerprint})")
         }
     };
     ctx.store.write(&src, edits)?;
     println(&message)?;
     Ok(OK)
+}
+
+/// The commit the work starts from, when there is one: the judge later sees
+/// everything changed since.
+pub fn head(ctx: &Ctx) -> Result<Option<String>> {
+    match &ctx.repo {
+        Some(repo) => git::head_commit(&repo.root),
+        None => Ok(None),
+    }
 }

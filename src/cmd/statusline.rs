@@ -15,8 +15,9 @@ pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     let Ok(src) = ctx.store.read() else {
         return Ok(OK);
     };
-    let plan = crate::plan::model::parse(&src);
+    let mut plan = crate::plan::model::parse(&src);
     if plan.errors.is_empty() {
+        ctx.prove(&mut plan);
         println(&blocks::statusline(&plan))?;
     } else {
         println("plan: plan.md has errors (plan lint)")?;

@@ -1,11 +1,15 @@
 //! `plan subgoal`: add an acceptance criterion to a goal's done_when mid-loop, and
-//! log the contract it now has.
+//! log the contract it now has. Like any change of contract, the log says whether
+//! a person at a terminal made it.
+
+use std::io::IsTerminal;
 
 use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::clock;
 use crate::exit::{Exit, OK};
+use crate::plan::event::{Approval, Event};
 use crate::plan::model::parse;
 use crate::plan::{ops, patch};
 
@@ -45,9 +49,14 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         .expect("the goal being edited")
         .fingerprint();
     let stamp = clock::now()?.stamp();
-    edits.push(ops::log(
+    edits.push(ops::event(
         &stamp,
-        &format!("{id} criterion added: {text} (contract {fingerprint})"),
+        &Event::CriterionAdded {
+            id: &id,
+            text: &text,
+            contract: &fingerprint,
+            approval: Approval::from_terminal(std::io::stdin().is_terminal()),
+        },
     ));
     ctx.store.write(&src, edits)?;
     println(&format!("{id}: criterion added (contract {fingerprint})"))?;

@@ -40,10 +40,13 @@ pub fn apply(ctx: &Ctx, text: &str, objective: &str, replace: bool) -> Result<Ap
                 ),
             ));
         }
+        let commit = crate::cmd::start::head(ctx)?;
         let how = Approval {
             objective,
             replace,
             stamp: &stamp,
+            commit: commit.as_deref(),
+            prove: &|p| ctx.prove(p),
         };
         let approved = approve(&src, &checked, &how);
         let written = match exists {

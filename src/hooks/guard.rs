@@ -108,7 +108,8 @@ mod tests {
     const ACTIVE: &str = "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: active\n- [ ] step\n";
 
     fn run(state: &mut Option<Loop>, src: &str, session: &str, hash: &str) -> Stop {
-        let plan = parse(src);
+        let mut plan = parse(src);
+        plan.prove_legacy();
         let input = Input {
             session,
             host_error: false,
@@ -213,8 +214,15 @@ mod tests {
     #[test]
     fn all_goals_done_ends_the_loop() {
         let mut state = fresh(5);
+        // Marked done by hand: still work.
         let done = ACTIVE.replace("status: active", "status: done");
-        let Stop::Allow { note: Some(note) } = run(&mut state, &done, "s", "h") else {
+        let Stop::Block { reason } = run(&mut state, &done, "s", "h") else {
+            panic!()
+        };
+        assert!(reason.contains("a is marked done by hand"), "{reason}");
+        let signed =
+            format!("{done}## Log\n- 2026-01-01 00:00 a signed off (no verify, judge accept)\n");
+        let Stop::Allow { note: Some(note) } = run(&mut state, &signed, "s", "h2") else {
             panic!()
         };
         assert!(note.contains("no goal is active or ready to start"));

@@ -81,9 +81,39 @@ fn ready_list(goals: &[&Goal<'_>]) -> String {
     names.join(", ")
 }
 
+/// Goals marked done or cancelled without a record: remaining work, said as such.
+fn unproven_line(plan: &Plan<'_>) -> Option<String> {
+    let goals: Vec<&Goal<'_>> = plan.unproven().collect();
+    if goals.is_empty() {
+        return None;
+    }
+    let mut names: Vec<String> = goals
+        .iter()
+        .take(MAX_READY)
+        .map(|g| g.id.to_string())
+        .collect();
+    if goals.len() > MAX_READY {
+        names.push(format!("+{} more", goals.len() - MAX_READY));
+    }
+    Some(format!(
+        "Marked done or cancelled by hand, so still remaining work: {}. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven).",
+        names.join(", ")
+    ))
+}
+
 /// The per-turn injection: objective, active goals with their contract and next
-/// step, what can start next, the last log line, how to sign off.
+/// step, what can start next, the last log line, how to sign off, and the goals
+/// marked done without a sign-off.
 pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
+    let mut text = injection_body(plan, t);
+    if let Some(line) = unproven_line(plan) {
+        text.push('\n');
+        text.push_str(&line);
+    }
+    text
+}
+
+fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
     let active = active(plan);
     let ready = ready(plan);
     if active.is_empty() {
@@ -218,9 +248,9 @@ pub fn reminder(t: Templates<'_>) -> String {
 /// start. `None` when there is nothing left to do.
 pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> Option<String> {
     let active = active(plan);
-    let parts: Vec<String> = if active.is_empty() {
+    let mut parts: Vec<String> = if active.is_empty() {
         let ready = ready(plan);
-        if ready.is_empty() {
+        if ready.is_empty() && plan.unproven().next().is_none() {
             return None;
         }
         ready
@@ -253,6 +283,14 @@ pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> O
             })
             .collect()
     };
+    parts.extend(plan.unproven().take(MAX_READY).map(|g| {
+        format!(
+            "{} is marked {} by hand; sign it off with `plan complete {}` (or `plan cancel`)",
+            g.id,
+            g.status().as_str(),
+            g.id
+        )
+    }));
     let goals = parts.join("; ");
     let text = fill(t.continuation, |name| match name {
         "goals" => Some(goals.clone()),
@@ -265,11 +303,20 @@ pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> O
 
 /// Whether a stop has anything to continue with.
 pub fn has_work(plan: &Plan<'_>) -> bool {
-    plan.workable().next().is_some()
+    plan.workable().next().is_some() || plan.unproven().next().is_some()
 }
 
 /// One short line for a status bar: `plan: 2 active · cache-layer 1/3 · next: eviction`.
 pub fn statusline(plan: &Plan<'_>) -> String {
+    let mut line = statusline_body(plan);
+    let unproven = plan.unproven().count();
+    if unproven > 0 {
+        line.push_str(&format!(" · ⚠ {unproven} unproven"));
+    }
+    line
+}
+
+fn statusline_body(plan: &Plan<'_>) -> String {
     let active = active(plan);
     let Some(first) = active.first() else {
         let open = ready(plan).len();
@@ -294,7 +341,14 @@ pub fn statusline(plan: &Plan<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::model::parse;
+    use crate::plan::model::{Plan, parse};
+
+    /// Parsed, with any sign-off or cancel line counting as its record.
+    fn proved(src: &str) -> Plan<'_> {
+        let mut plan = parse(src);
+        plan.prove_legacy();
+        plan
+    }
 
     const SRC: &str = "# Plan: Ship the cache layer
 ## Goal: Implement cache layer
@@ -320,7 +374,7 @@ status: done
 
     #[test]
     fn injection_snapshot() {
-        insta::assert_snapshot!(injection(&parse(SRC), Templates::default()), @r"
+        insta::assert_snapshot!(injection(&proved(SRC), Templates::default()), @r"
         plan.md: Ship the cache layer
         Active goals:
         - cache-layer: Implement cache layer
@@ -334,12 +388,12 @@ status: done
 
     #[test]
     fn injection_ignores_done_goals_and_older_log_lines() {
-        let base = injection(&parse(SRC), Templates::default());
+        let base = injection(&proved(SRC), Templates::default());
         let more = SRC.replace(
             "## Log\n",
-            "## Goal: Old\n<!-- id: old -->\nstatus: done\n## Log\n- 2026-01-01 00:00 very old line\n",
+            "## Goal: Old\n<!-- id: old -->\nstatus: done\n## Log\n- 2026-01-01 00:00 old signed off (verify passed, judge accept)\n- 2026-01-01 00:00 very old line\n",
         );
-        assert_eq!(injection(&parse(&more), Templates::default()), base);
+        assert_eq!(injection(&proved(&more), Templates::default()), base);
     }
 
     #[test]
@@ -351,7 +405,7 @@ status: done
                 "y".repeat(5000)
             ));
         }
-        let out = injection(&parse(&src), Templates::default());
+        let out = injection(&proved(&src), Templates::default());
         assert!(out.contains("- +40 more active goals"));
         assert!(out.len() < 10 * 600 + 1000, "{}", out.len());
     }
@@ -359,16 +413,16 @@ status: done
     #[test]
     fn idle_injection_is_one_line() {
         let src = SRC.replace("status: active", "status: done");
-        let out = injection(&parse(&src), Templates::default());
+        let out = injection(&proved(&src), Templates::default());
         assert_eq!(
             out,
-            "plan.md: Ship the cache layer. No goal is active; ready to start: docs, bench (`plan start ID`)."
+            "plan.md: Ship the cache layer. No goal is active; ready to start: bench (`plan start ID`).\nMarked done or cancelled by hand, so still remaining work: cache-layer. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven)."
         );
     }
 
     #[test]
     fn skeleton_snapshot() {
-        insta::assert_snapshot!(skeleton(&parse(SRC), Templates::default()), @r"
+        insta::assert_snapshot!(skeleton(&proved(SRC), Templates::default()), @r"
         Keep this plan summary through the compaction; plan.md holds the full plan.
         Plan: Ship the cache layer
         Done:
@@ -384,28 +438,37 @@ status: done
 
     #[test]
     fn continuation_names_goals_or_says_nothing() {
-        let out = continuation(&parse(SRC), 3, 20, Templates::default()).unwrap();
+        let out = continuation(&proved(SRC), 3, 20, Templates::default()).unwrap();
         assert!(
             out.starts_with("plan.md still has work: cache-layer (1/2, next: eviction policy)\n")
         );
         assert!(out.ends_with("(Continuation 3 of 20.)"));
+        // Marked done by hand: still work, and its dependant waits.
         let idle = SRC.replace("status: active", "status: done");
-        let out = continuation(&parse(&idle), 1, 20, Templates::default()).unwrap();
-        assert!(out.contains("start docs (Docs) with `plan start docs`"));
+        let out = continuation(&proved(&idle), 1, 20, Templates::default()).unwrap();
+        assert!(out.contains("start bench (Bench) with `plan start bench`"));
+        assert!(!out.contains("start docs"));
+        assert!(out.contains(
+            "cache-layer is marked done by hand; sign it off with `plan complete cache-layer`"
+        ));
         let finished = idle.replace("status: open", "status: cancelled");
+        assert!(has_work(&proved(&finished)));
+        let recorded = format!(
+            "{finished}- 2026-06-15 15:00 cache-layer signed off (verify passed, judge accept)\n- 2026-06-15 15:00 docs cancelled: no\n- 2026-06-15 15:00 bench cancelled: no\n"
+        );
         assert_eq!(
-            continuation(&parse(&finished), 1, 20, Templates::default()),
+            continuation(&proved(&recorded), 1, 20, Templates::default()),
             None
         );
-        assert!(!has_work(&parse(&finished)));
+        assert!(!has_work(&proved(&recorded)));
     }
 
     #[test]
     fn statusline_is_short() {
         assert_eq!(
-            statusline(&parse(SRC)),
+            statusline(&proved(SRC)),
             "plan: 1 active · cache-layer 1/2 · next: eviction policy"
         );
-        assert_eq!(statusline(&parse("")), "plan: nothing open");
+        assert_eq!(statusline(&proved("")), "plan: nothing open");
     }
 }

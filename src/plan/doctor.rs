@@ -5,9 +5,11 @@
 
 use serde::Serialize;
 
+use super::event::{Approval, Event};
 use super::model::{Goal, Plan, Status};
 use super::ops;
 use super::patch::Edit;
+use super::proof::Proof;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -17,7 +19,16 @@ pub enum Kind {
     NoStatus,
     UnknownStatus,
     NoLog,
-    DoneWithoutSignOff,
+    /// Done or cancelled without the record that proves it.
+    Unproven,
+    /// Proven, but without a model judge or with prompt overrides.
+    WeakSignOff,
+    /// Under `## Archive` but open or active.
+    ArchivedUnfinished,
+    /// The log has plan's events for an id no goal has.
+    OrphanedId,
+    /// The contract changed after creation, approved where no person could see it.
+    ApprovedWithoutTerminal,
     ContractChanged,
     MissingDependency,
     DependencyCycle,
@@ -134,6 +145,17 @@ pub fn check(plan: &Plan<'_>, proposal: &Proposal, proposal_path: &str, now: i64
     }
     for goal in plan.live() {
         goal_findings(plan, goal, &mut out);
+    }
+    for goal in &plan.goals {
+        proof_finding(plan, goal, &mut out);
+    }
+    for (id, line) in plan.orphans() {
+        out.push(Finding::new(
+            Kind::OrphanedId,
+            line,
+            format!("the log has events for \"{id}\", but no goal has that id"),
+            format!("restore the goal, or put `<!-- id: {id} -->` back under its heading (git log -p plan.md shows where it went)"),
+        ));
     }
     out.sort_by_key(|f| f.line);
     out.extend(proposal_finding(proposal, proposal_path, now));
@@ -268,14 +290,6 @@ fn goal_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
     }
     let status_line = goal.status.as_ref().map_or(goal.line, |f| f.line);
     match goal.status() {
-        Status::Done if !plan.signed_off(id) => out.push(Finding::new(
-            Kind::DoneWithoutSignOff,
-            status_line,
-            format!("goal \"{id}\" is done but the log has no \"{id} signed off\" line"),
-            format!(
-                "set line {status_line} back to `status: active`, then plan complete {id} --evidence TEXT --path FILE, which checks it"
-            ),
-        )),
         Status::Active => {
             let now = goal.fingerprint();
             if let Some(logged) = plan.logged_contract(id).filter(|l| *l != now) {
@@ -309,6 +323,71 @@ fn goal_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
             }
         }
         _ => {}
+    }
+}
+
+/// A finished goal's record, an archived goal that is not finished, and contract
+/// changes approved without a terminal.
+fn proof_finding(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
+    let id = goal.id.as_ref();
+    let line = goal.status.as_ref().map_or(goal.line, |f| f.line);
+    match plan.proof(goal) {
+        Proof::Unproven { why, hint } => out.push(Finding::new(
+            Kind::Unproven,
+            line,
+            format!(
+                "goal \"{id}\" is {} but unproven: {why}",
+                goal.status().as_str()
+            ),
+            hint,
+        )),
+        Proof::Proven { warnings } => {
+            for warning in warnings {
+                out.push(Finding::new(
+                    Kind::WeakSignOff,
+                    line,
+                    format!("goal \"{id}\" was {warning}"),
+                    format!("plan audit shows its record; to have a model judge it, reopen it and run plan complete {id} again"),
+                ));
+            }
+        }
+        Proof::Unfinished if goal.archived => out.push(Finding::new(
+            Kind::ArchivedUnfinished,
+            line,
+            format!(
+                "goal \"{id}\" is under `## Archive` but {}",
+                goal.status().as_str()
+            ),
+            "move it back above `## Log`, then finish it with plan complete or plan cancel".into(),
+        )),
+        Proof::Unfinished => {}
+    }
+    // Approvals made where no person could see them, since the last one made at a
+    // terminal (which covers the contract as it then was).
+    let mut unseen: Vec<usize> = Vec::new();
+    for (entry, event) in plan.events(id) {
+        match event {
+            Event::Reapproved { approval, .. } | Event::CriterionAdded { approval, .. } => {
+                match approval {
+                    Approval::NoTerminal => unseen.push(entry.line),
+                    Approval::Terminal => unseen.clear(),
+                    Approval::Unknown => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    if !goal.archived && !unseen.is_empty() {
+        let lines: Vec<String> = unseen.iter().map(usize::to_string).collect();
+        out.push(Finding::new(
+            Kind::ApprovedWithoutTerminal,
+            unseen[0],
+            format!(
+                "the contract of \"{id}\" was changed after creation and approved without a terminal (log line {})",
+                lines.join(", ")
+            ),
+            format!("review it (plan diff {id}); if it stands, plan start {id} --reapprove at a terminal records that you saw it"),
+        ));
     }
 }
 
@@ -417,7 +496,9 @@ status: open
 ## Log
 - 2026-01-01 00:00 b started (contract 00000000)
 ";
-        let findings = check(&parse(src), &Proposal::Absent, PATH, 0);
+        let mut plan = parse(src);
+        plan.prove_legacy();
+        let findings = check(&plan, &Proposal::Absent, PATH, 0);
         let got: Vec<_> = findings
             .iter()
             .map(|f| (f.line, f.kind, f.fixable))
@@ -425,7 +506,7 @@ status: open
         assert_eq!(
             got,
             [
-                (4, Kind::DoneWithoutSignOff, false),
+                (4, Kind::Unproven, false),
                 (5, Kind::ContractChanged, false),
                 (8, Kind::WaitingOnDependencies, false),
             ]

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::diag::{Diagnostic, Severity};
+use super::event::Event;
 use super::id;
 use super::lint::mentions_gaming;
 use super::model::{Goal, Plan, Status, parse};
@@ -424,6 +425,10 @@ pub struct Approval<'a> {
     pub replace: bool,
     /// `YYYY-MM-DD HH:MM` for the log lines.
     pub stamp: &'a str,
+    /// The commit the work starts from, for the started events.
+    pub commit: Option<&'a str>,
+    /// Checks finished goals against their records: only proven ones are archived.
+    pub prove: &'a dyn Fn(&mut Plan<'_>),
 }
 
 /// A goal the approval added.
@@ -471,9 +476,12 @@ pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
     if how.replace {
         for goal in plan.live().filter(|g| !g.status().is_finished()) {
             edits.extend(ops::set_status(&plan, goal, Status::Cancelled));
-            edits.push(ops::log(
+            edits.push(ops::event(
                 how.stamp,
-                &format!("{} cancelled: replaced by a new draft", goal.id),
+                &Event::Cancelled {
+                    id: &goal.id,
+                    reason: "replaced by a new draft",
+                },
             ));
             cancelled.push(goal.id.to_string());
         }
@@ -481,7 +489,8 @@ pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
     let mut text = stage(src, &edits);
 
     if how.replace {
-        let plan = parse(&text);
+        let mut plan = parse(&text);
+        (how.prove)(&mut plan);
         let (mut edits, moved) = ops::archive(&plan);
         if !moved.is_empty() {
             let noun = if moved.len() == 1 { "goal" } else { "goals" };
@@ -555,25 +564,39 @@ pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
 
     let plan = parse(&text);
     let noun = if ids.len() == 1 { "goal" } else { "goals" };
-    let mut edits = vec![ops::log(
+    let summary = format!(
+        "{} {noun} ({}) for \"{}\"",
+        ids.len(),
+        ids.join(", "),
+        one_line(how.objective)
+    );
+    let mut edits = vec![ops::event(
         how.stamp,
-        &format!(
-            "draft approved: {} {noun} ({}) for \"{}\"",
-            ids.len(),
-            ids.join(", "),
-            one_line(how.objective)
-        ),
+        &Event::DraftApproved { summary: &summary },
     )];
-    for goal in added.iter_mut().filter(|g| g.status == Status::Active) {
+    for goal in added.iter_mut() {
         let fingerprint = plan
             .goal(&goal.id)
             .expect("the goal just inserted")
             .fingerprint();
-        edits.push(ops::log(
+        edits.push(ops::event(
             how.stamp,
-            &format!("{} started (contract {fingerprint})", goal.id),
+            &Event::Added {
+                id: &goal.id,
+                contract: &fingerprint,
+            },
         ));
-        goal.contract = Some(fingerprint);
+        if goal.status == Status::Active {
+            edits.push(ops::event(
+                how.stamp,
+                &Event::Started {
+                    id: &goal.id,
+                    contract: &fingerprint,
+                    commit: how.commit,
+                },
+            ));
+            goal.contract = Some(fingerprint);
+        }
     }
     text = stage(&text, &edits);
 
@@ -803,6 +826,8 @@ failure_modes:
                 objective: "Ship the cache",
                 replace,
                 stamp: "2026-06-16 09:00",
+                commit: None,
+                prove: &|p| p.prove_legacy(),
             },
         );
         assert_eq!(apply(src, &out.edits).unwrap(), out.text);
@@ -813,7 +838,8 @@ failure_modes:
     fn approval_appends_with_fresh_ids_starts_the_ready_ones_and_logs() {
         let answer = GOOD.replace("depends_on: Cache layer", "depends_on: Cache layer, spike");
         let out = approved(PLAN, &answer, false);
-        let plan = parse(&out.text);
+        let mut plan = parse(&out.text);
+        plan.prove_legacy();
         assert_eq!(plan.errors, []);
         let ids: Vec<&str> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
         assert_eq!(
@@ -841,7 +867,12 @@ failure_modes:
             [
                 "draft approved: 2 goals (cache-layer-2, document-the-cache) for \"Ship the cache\""
                     .to_string(),
+                format!("cache-layer-2 added (contract {fingerprint})"),
                 format!("cache-layer-2 started (contract {fingerprint})"),
+                format!(
+                    "document-the-cache added (contract {})",
+                    docs.fingerprint()
+                ),
             ]
         );
         assert_eq!(out.added[0].contract.as_deref(), Some(fingerprint.as_str()));

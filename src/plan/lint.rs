@@ -2,7 +2,38 @@
 
 use super::diag::Diagnostic;
 use super::model::{Goal, Plan, Status};
+use super::proof::Proof;
 use super::scan::Kind;
+
+/// A finished goal without its record, and the weaker points of one with it; an
+/// archived goal that is not finished.
+fn proof_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Diagnostic>) {
+    let id = &goal.id;
+    let line = goal.status.as_ref().map_or(goal.line, |f| f.line);
+    let status = goal.status();
+    match plan.proof(goal) {
+        Proof::Unproven { why, hint } => out.push(
+            Diagnostic::error(
+                line,
+                format!("goal \"{id}\" is {} but unproven: {why}", status.as_str()),
+            )
+            .hint(hint),
+        ),
+        Proof::Proven { warnings } => out.extend(
+            warnings
+                .into_iter()
+                .map(|w| Diagnostic::warning(line, format!("goal \"{id}\" was {w}")).hint("`plan audit` lists every sign-off and how it was made")),
+        ),
+        Proof::Unfinished if goal.archived => out.push(
+            Diagnostic::error(
+                line,
+                format!("goal \"{id}\" is under `## Archive` but {}", status.as_str()),
+            )
+            .hint("archived goals are finished ones; move it back above `## Log` and finish it with `plan complete` or `plan cancel`"),
+        ),
+        Proof::Unfinished => {}
+    }
+}
 
 /// Words that suggest a failure mode is about verify passing while the goal is not met.
 const GAMING_WORDS: [&str; 14] = [
@@ -90,26 +121,6 @@ pub fn lint_with(
                 .hint("e.g. `- verify passes on a trivial or gamed test`"),
             );
         }
-        if status == Status::Done && !plan.signed_off(id) {
-            out.push(
-                Diagnostic::error(
-                    goal.status.as_ref().map_or(goal.line, |f| f.line),
-                    format!("goal \"{id}\" is done but the log has no \"{id} signed off\" line"),
-                )
-                .hint(format!(
-                    "sign it off with `plan complete {id} --evidence …`, which checks it; or set it back to active"
-                )),
-            );
-        }
-        if status == Status::Done && plan.signed_off(id) && plan.judge_skipped(id) {
-            out.push(
-                Diagnostic::warning(
-                    goal.status.as_ref().map_or(goal.line, |f| f.line),
-                    format!("goal \"{id}\" was signed off without a judge (judge skipped)"),
-                )
-                .hint("only verify checked it; a judge would have re-read the repository"),
-            );
-        }
         if status == Status::Active {
             let unmet = plan.unmet_dependencies(goal);
             if !unmet.is_empty() {
@@ -122,6 +133,18 @@ pub fn lint_with(
                 );
             }
         }
+    }
+    for goal in &plan.goals {
+        proof_findings(plan, goal, &mut out);
+    }
+    for (id, line) in plan.orphans() {
+        out.push(
+            Diagnostic::warning(
+                line,
+                format!("the log has events for \"{id}\", but no goal has that id (deleted or renamed by hand)"),
+            )
+            .hint(format!("restore the goal, or put `<!-- id: {id} -->` back under its heading")),
+        );
     }
     for entry in plan.log.iter().filter(|e| e.stamp.is_none()) {
         out.push(
@@ -170,7 +193,9 @@ mod tests {
     use crate::plan::model::parse;
 
     fn messages(src: &str) -> Vec<(usize, Severity, String)> {
-        lint(&parse(src))
+        let mut plan = parse(src);
+        plan.prove_legacy();
+        lint(&plan)
             .into_iter()
             .map(|d| (d.line, d.severity, d.message))
             .collect()
@@ -196,7 +221,7 @@ mod tests {
                 "2 Warning goal \"a\" has no id comment",
                 "2 Error goal \"a\" has no done_when",
                 "5 Warning no failure mode of \"a\" says how verify could pass while the goal is not met",
-                "9 Error goal \"b\" is done but the log has no \"b signed off\" line",
+                "9 Error goal \"b\" is done but unproven: marked done by hand: the log has no sign-off for it",
                 "12 Warning log line without a `YYYY-MM-DD HH:MM` time",
                 "13 Warning code fence never closed: everything after it is ignored",
             ]

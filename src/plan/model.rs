@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::diag::Diagnostic;
+use super::event::Event;
 use super::id;
+use super::proof::{self, Facts, Proof};
 use super::scan::{Key, Kind, Line, scan};
 use super::text::one_line;
 
@@ -119,13 +121,22 @@ impl Goal<'_> {
     }
 
     /// The contract as one normalised text: what `plan start` fingerprints and what
-    /// the tamper check compares.
+    /// the tamper check compares. Dependencies are part of it (dropping one is a
+    /// change of contract), written only when there are any so that goals without
+    /// them keep the fingerprints they had before.
     pub fn contract(&self) -> String {
         let mut out = String::new();
         out.push_str("done_when: ");
         out.push_str(&one_line(self.done_when().unwrap_or("")));
         out.push_str("\nverify: ");
         out.push_str(&one_line(self.verify().unwrap_or("")));
+        if !self.depends_on.is_empty() {
+            let mut deps = self.depends_on.clone();
+            deps.sort_unstable();
+            deps.dedup();
+            out.push_str("\ndepends_on: ");
+            out.push_str(&deps.join(", "));
+        }
         out.push_str("\nfailure_modes:\n");
         for mode in &self.failure_modes {
             out.push_str("- ");
@@ -173,6 +184,8 @@ pub struct Plan<'a> {
     index: HashMap<Cow<'a, str>, usize>,
     /// Log entry indexes by their first word, which is a goal id for goal events.
     history: HashMap<&'a str, Vec<usize>>,
+    /// Each finished goal's standing by its heading line, once [`Plan::prove`] ran.
+    proofs: Option<HashMap<usize, Proof>>,
 }
 
 /// Why an id given on the command line names no single goal.
@@ -203,6 +216,7 @@ pub fn parse(src: &str) -> Plan<'_> {
         errors: Vec::new(),
         index: HashMap::new(),
         history: HashMap::new(),
+        proofs: None,
     };
     let headings = lines
         .iter()
@@ -672,31 +686,116 @@ impl<'a> Plan<'a> {
             .map(|&i| &self.log[i])
     }
 
-    /// Whether the log has this goal's sign-off, in the form `plan complete` writes.
-    pub fn signed_off(&self, id: &str) -> bool {
-        self.history(id)
-            .any(|e| e.text[id.len()..].starts_with(" signed off ("))
+    /// plan's own events about this goal, in log order, with their entries.
+    pub fn events<'s>(
+        &'s self,
+        id: &'s str,
+    ) -> impl DoubleEndedIterator<Item = (&'s LogEntry<'a>, Event<'a>)> + 's {
+        self.history(id).filter_map(move |entry| {
+            let event = Event::parse(entry.text)?;
+            (event.id() == Some(id)).then_some((entry, event))
+        })
     }
 
-    /// Whether the goal's last sign-off skipped the judge (`--judge none`).
-    pub fn judge_skipped(&self, id: &str) -> bool {
-        self.history(id)
-            .rev()
-            .find(|e| e.text[id.len()..].starts_with(" signed off ("))
-            .is_some_and(|e| e.text.contains("judge skipped"))
-    }
-
-    /// The fingerprint in the goal's latest `(contract xxxxxxxx)` log entry.
+    /// The fingerprint of the goal's latest approved contract: the one it was added,
+    /// started, reapproved or given a criterion with.
     pub fn logged_contract(&self, id: &str) -> Option<&'a str> {
-        self.history(id).rev().find_map(|e| contract_in(e.text))
+        self.events(id).rev().find_map(|(_, e)| e.contract())
     }
 
-    /// Dependencies not yet done or cancelled (unknown ones count as unmet).
+    /// Checks every finished goal's record; `facts` answers for a transcript path.
+    pub fn prove(&mut self, facts: &dyn Fn(&str) -> Facts) {
+        let proofs = self
+            .goals
+            .iter()
+            .filter(|g| g.status().is_finished())
+            .map(|g| (g.line, proof::check(self, g, facts)))
+            .collect();
+        self.proofs = Some(proofs);
+    }
+
+    /// For tests of everything but the proof: a sign-off or cancel line of any form
+    /// counts as its record; other finished goals are checked with no transcripts.
+    #[cfg(test)]
+    pub fn prove_legacy(&mut self) {
+        let proofs = self
+            .goals
+            .iter()
+            .filter(|g| g.status().is_finished())
+            .map(|g| {
+                let recorded = self
+                    .events(&g.id)
+                    .any(|(_, e)| matches!(e, Event::SignedOff { .. } | Event::Cancelled { .. }));
+                let proof = if recorded {
+                    Proof::Proven {
+                        warnings: Vec::new(),
+                    }
+                } else {
+                    proof::check(self, g, &|_| Facts::Missing)
+                };
+                (g.line, proof)
+            })
+            .collect();
+        self.proofs = Some(proofs);
+    }
+
+    /// The goal's standing. Before [`Plan::prove`] ran, a finished goal counts as
+    /// unproven: without the facts nothing is proven.
+    pub fn proof(&self, goal: &Goal<'_>) -> Proof {
+        if !goal.status().is_finished() {
+            return Proof::Unfinished;
+        }
+        match self.proofs.as_ref().and_then(|p| p.get(&goal.line)) {
+            Some(proof) => proof.clone(),
+            None => Proof::Unproven {
+                why: "its sign-off record was not checked".to_string(),
+                hint: "run `plan audit`".to_string(),
+            },
+        }
+    }
+
+    /// Done or cancelled, and proven so: it no longer blocks dependants.
+    pub fn settled(&self, goal: &Goal<'_>) -> bool {
+        goal.status().is_finished()
+            && self
+                .proofs
+                .as_ref()
+                .and_then(|p| p.get(&goal.line))
+                .is_some_and(Proof::is_proven)
+    }
+
+    /// Live goals marked done or cancelled without a record: remaining work.
+    pub fn unproven(&self) -> impl Iterator<Item = &Goal<'a>> {
+        self.live()
+            .filter(|g| g.status().is_finished() && !self.settled(g))
+    }
+
+    /// Ids plan logged events for that no goal in the file has any more (deleted or
+    /// renamed by hand), each with the line of its last event.
+    pub fn orphans(&self) -> Vec<(&'a str, usize)> {
+        let mut out: Vec<(&'a str, usize)> = self
+            .history
+            .iter()
+            .filter(|(id, _)| self.goal(id).is_none())
+            .filter_map(|(id, entries)| {
+                let last = entries
+                    .iter()
+                    .rev()
+                    .map(|&i| &self.log[i])
+                    .find(|e| Event::parse(e.text).is_some_and(|ev| ev.id() == Some(id)))?;
+                Some((*id, last.line))
+            })
+            .collect();
+        out.sort_by_key(|&(_, line)| line);
+        out
+    }
+
+    /// Dependencies not yet proven done or cancelled (unknown ones count as unmet).
     pub fn unmet_dependencies(&self, goal: &Goal<'a>) -> Vec<&'a str> {
         goal.depends_on
             .iter()
             .copied()
-            .filter(|dep| !self.goal(dep).is_some_and(|d| d.status().is_finished()))
+            .filter(|dep| !self.goal(dep).is_some_and(|d| self.settled(d)))
             .collect()
     }
 
@@ -713,13 +812,6 @@ impl<'a> Plan<'a> {
     pub fn live(&self) -> impl Iterator<Item = &Goal<'a>> {
         self.goals.iter().filter(|g| !g.archived)
     }
-}
-
-fn contract_in(text: &str) -> Option<&str> {
-    let at = text.rfind("(contract ")?;
-    let hex = text[at + 10..].get(..8)?;
-    let closed = text[at + 18..].starts_with(')');
-    (closed && hex.bytes().all(|b| b.is_ascii_hexdigit())).then_some(hex)
 }
 
 #[cfg(test)]
@@ -771,9 +863,10 @@ done_when: README section explains eviction
         assert_eq!(plan.log.len(), 2);
         assert_eq!(plan.log[0].stamp, Some("2026-06-15 14:02"));
         assert_eq!(plan.logged_contract("cache-layer"), Some("0123abcd"));
-        assert!(
-            !plan.signed_off("cache-layer"),
-            "cache-layer-2 is another goal"
+        assert_eq!(
+            plan.events("cache-layer").count(),
+            1,
+            "cache-layer-2's sign-off is another goal's"
         );
         assert_eq!(plan.unmet_dependencies(&plan.goals[1]), ["cache-layer"]);
         assert_eq!(

@@ -1,6 +1,7 @@
 //! The edits the commands make, computed from a parsed plan: status moves, id
 //! comments, log lines, new goals, ticks, archiving. Pure.
 
+use super::event::Event;
 use super::model::{Goal, Plan, Status};
 use super::patch::Edit;
 
@@ -112,32 +113,16 @@ pub fn check_open(goal: &Goal<'_>, action: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// What plan itself writes after a goal's id in the log; `plan log` may not forge
-/// these, since the sign-off check and the contract check read them.
-const RESERVED: [&str; 6] = [
-    "signed off",
-    "sign-off rejected",
-    "started",
-    "contract reapproved",
-    "criterion added",
-    "cancelled:",
-];
-
-/// The goal id a hand-written log text would impersonate plan's own lines for.
-pub fn reserved_entry<'p>(plan: &'p Plan<'_>, text: &str) -> Option<&'p str> {
-    let (first, rest) = text.split_once(' ')?;
-    let goal = plan.goal(first)?;
-    RESERVED
-        .iter()
-        .any(|r| rest.starts_with(r))
-        .then_some(&goal.id)
-}
-
 /// A log entry, appended at the end of `## Log`.
 pub fn log(stamp: &str, text: &str) -> Edit {
     Edit::AppendLog {
         lines: vec![format!("- {stamp} {}", one_line(text))],
     }
+}
+
+/// One of plan's own events, appended to the log.
+pub fn event(stamp: &str, event: &Event<'_>) -> Edit {
+    log(stamp, &event.render())
 }
 
 /// Unmet dependencies refuse a start or a sign-off.
@@ -302,7 +287,8 @@ pub fn add_criterion(plan: &Plan<'_>, goal: &Goal<'_>, text: &str) -> Edit {
 /// Moves every live done or cancelled goal, verbatim, under `## Archive` at the end
 /// of the file. Returns the edits and the ids moved.
 pub fn archive(plan: &Plan<'_>) -> (Vec<Edit>, Vec<String>) {
-    let moving: Vec<&Goal<'_>> = plan.live().filter(|g| g.status().is_finished()).collect();
+    // Only proven goals leave sight: an unproven one is still remaining work.
+    let moving: Vec<&Goal<'_>> = plan.live().filter(|g| plan.settled(g)).collect();
     let mut edits = Vec::new();
     let mut moved = Vec::new();
     let mut tail: Vec<String> = Vec::new();
@@ -447,44 +433,37 @@ mod tests {
     }
 
     #[test]
-    fn plan_s_own_log_lines_are_reserved() {
-        let p = parse("## Goal: A\n<!-- id: a -->\n");
-        assert_eq!(
-            reserved_entry(&p, "a signed off (verify passed, judge accept)"),
-            Some("a")
-        );
-        assert_eq!(
-            reserved_entry(&p, "a started (contract 12345678)"),
-            Some("a")
-        );
-        assert_eq!(reserved_entry(&p, "a is halfway; eviction next"), None);
-        assert_eq!(reserved_entry(&p, "b signed off"), None);
-    }
-
-    #[test]
     fn archive_moves_finished_goals_verbatim() {
-        let src = "# Plan: x\n\n## Goal: A\nstatus: done\nnotes  \n\n## Goal: B\nstatus: open\n\n## Log\n- e\n";
-        let plan = parse(src);
+        let src = "# Plan: x\n\n## Goal: A\nstatus: done\nnotes  \n\n## Goal: B\nstatus: open\n\n## Log\n- e\n- 2026-01-01 00:00 a signed off (no verify, judge skipped)\n";
+        let mut plan = parse(src);
+        plan.prove_legacy();
         let (edits, moved) = archive(&plan);
         assert_eq!(moved, ["a"]);
         let out = apply(src, &edits).unwrap();
         assert_eq!(
             out,
-            "# Plan: x\n\n## Goal: B\nstatus: open\n\n## Log\n- e\n\n## Archive\n\n## Goal: A\nstatus: done\nnotes  \n"
+            "# Plan: x\n\n## Goal: B\nstatus: open\n\n## Log\n- e\n- 2026-01-01 00:00 a signed off (no verify, judge skipped)\n\n## Archive\n\n## Goal: A\nstatus: done\nnotes  \n"
         );
-        let again = parse(&out);
+        let mut again = parse(&out);
+        again.prove_legacy();
         assert!(again.goals.iter().find(|g| g.id == "a").unwrap().archived);
         assert!(archive(&again).1.is_empty());
     }
 
     #[test]
     fn archive_appends_to_an_existing_archive() {
-        let src = "## Goal: C\nstatus: cancelled\n## Log\n## Archive\n\n## Goal: A\nstatus: done\n";
-        let plan = parse(src);
+        let src = "## Goal: C\nstatus: cancelled\n## Log\n- c cancelled: x\n## Archive\n\n## Goal: A\nstatus: done\n";
+        let mut plan = parse(src);
+        plan.prove_legacy();
         let out = apply(src, &archive(&plan).0).unwrap();
         assert_eq!(
             out,
-            "## Log\n## Archive\n\n## Goal: A\nstatus: done\n\n## Goal: C\nstatus: cancelled\n"
+            "## Log\n- c cancelled: x\n## Archive\n\n## Goal: A\nstatus: done\n\n## Goal: C\nstatus: cancelled\n"
         );
+        // Cancelled by hand: unproven, so it stays in sight.
+        let hand = src.replace("- c cancelled: x\n", "");
+        let mut plan = parse(&hand);
+        plan.prove_legacy();
+        assert!(archive(&plan).1.is_empty());
     }
 }

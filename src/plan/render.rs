@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::diag::Diagnostic;
 use super::model::{Goal, LogEntry, Plan, Status};
+use super::proof::Proof;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Style {
@@ -130,9 +131,9 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
     out
 }
 
-/// A done goal without its sign-off line stays visible even when collapsed.
+/// A finished goal without its record stays visible even when collapsed.
 fn flagged(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
-    goal.status() == Status::Done && !plan.signed_off(&goal.id)
+    plan.proof(goal).is_unproven()
 }
 
 fn goal_lines(
@@ -159,10 +160,17 @@ fn goal_lines(
             style.warn(&format!("⚠ waits on {}", unmet.join(", ")))
         ));
     }
-    if flagged(plan, goal) {
-        line.push_str(&format!("  {}", style.warn("⚠ no sign-off in the log")));
-    } else if goal.status() == Status::Done && plan.judge_skipped(&goal.id) {
-        line.push_str(&format!("  {}", style.dim("(signed off without a judge)")));
+    match plan.proof(goal) {
+        Proof::Unproven { why, .. } => {
+            line.push_str(&format!("  {}", style.warn(&format!("⚠ unproven: {why}"))));
+        }
+        Proof::Proven { warnings } if !warnings.is_empty() => {
+            line.push_str(&format!(
+                "  {}",
+                style.dim(&format!("({})", warnings.join("; ")))
+            ));
+        }
+        _ => {}
     }
     writeln!(out, "{line}").unwrap();
     if subtasks {
@@ -246,8 +254,45 @@ pub struct GoalView<'p> {
     pub failure_modes: Vec<&'p str>,
     pub subtasks: Vec<SubtaskView<'p>>,
     pub progress: Progress,
+    /// Done or cancelled, and backed by its record.
     pub signed_off: bool,
+    pub proof: ProofView,
     pub contract: String,
+}
+
+/// A goal's standing, for `--json`.
+#[derive(Serialize)]
+pub struct ProofView {
+    /// `unfinished`, `proven` or `unproven`.
+    pub state: &'static str,
+    pub why: Option<String>,
+    pub hint: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+impl From<Proof> for ProofView {
+    fn from(proof: Proof) -> ProofView {
+        match proof {
+            Proof::Unfinished => ProofView {
+                state: "unfinished",
+                why: None,
+                hint: None,
+                warnings: Vec::new(),
+            },
+            Proof::Proven { warnings } => ProofView {
+                state: "proven",
+                why: None,
+                hint: None,
+                warnings,
+            },
+            Proof::Unproven { why, hint } => ProofView {
+                state: "unproven",
+                why: Some(why),
+                hint: Some(hint),
+                warnings: Vec::new(),
+            },
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -290,7 +335,8 @@ pub fn goal_view<'p>(plan: &'p Plan<'p>, goal: &'p Goal<'p>) -> GoalView<'p> {
             })
             .collect(),
         progress: Progress { done, total },
-        signed_off: plan.signed_off(&goal.id),
+        signed_off: plan.proof(goal).is_proven(),
+        proof: plan.proof(goal).into(),
         contract: goal.fingerprint(),
     }
 }
@@ -329,12 +375,19 @@ status: done
 <!-- id: dropped -->
 status: cancelled
 ## Log
+- 2026-01-01 09:00 dropped cancelled: not needed
 - 2026-01-01 10:00 old signed off (verify passed, judge accept)
 ";
 
+    fn proved(src: &str) -> Plan<'_> {
+        let mut plan = parse(src);
+        plan.prove_legacy();
+        plan
+    }
+
     #[test]
     fn widget_groups_collapses_and_flags() {
-        let out = widget(&parse(SRC), false, Style::default());
+        let out = widget(&proved(SRC), false, Style::default());
         assert_eq!(
             out,
             "Plan: Ship it
@@ -348,7 +401,7 @@ open
   docs     Docs  ⚠ waits on build
 
 done
-  hand     Hand ticked  ⚠ no sign-off in the log
+  hand     Hand ticked  ⚠ unproven: marked done by hand: the log has no sign-off for it
 
 1 done, 1 cancelled hidden · plan show --all
 
@@ -359,7 +412,7 @@ last: 2026-01-01 10:00 old signed off (verify passed, judge accept)
 
     #[test]
     fn widget_all_shows_finished_goals() {
-        let out = widget(&parse(SRC), true, Style::default());
+        let out = widget(&proved(SRC), true, Style::default());
         assert!(out.contains("  old      Old\n"));
         assert!(out.contains("cancelled\n  dropped  Dropped\n"));
         assert!(!out.contains("hidden"));

@@ -81,10 +81,16 @@ fn accept_signs_off_and_saves_the_transcript() {
     );
     assert!(t.plan_md().contains("<!-- id: ship -->\nstatus: done\n"));
     let log = log_of(&t);
+    let fingerprint = t.ok(&["show", "--json"]).json()["goals"][0]["contract"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(
-        log.contains("- 2026-06-15 14:02 ship signed off (verify passed, judge accept): .plan/judge/ship-20260615-1402.md\n"),
+        log.contains(&format!("- 2026-06-15 14:02 ship signed off (verify passed, judge command accept, contract {fingerprint}): .plan/judge/ship-20260615-1402.md#")),
         "{log}"
     );
+    t.ok(&["audit"])
+        .stdout_has("✓ ship (done): proven, but judged by a command judge");
     let transcript = t.read(".plan/judge/ship-20260615-1402.md");
     assert!(transcript.contains("## Prompt") && transcript.contains("done_when: README.md exists"));
     assert!(transcript.contains("VERDICT: accept"));
@@ -306,7 +312,7 @@ fn dry_run_writes_nothing() {
 fn judge_none_skips_the_judge_visibly() {
     let t = repo("hang");
     complete(&t, &["--judge", "none"]).code(0);
-    assert!(log_of(&t).contains("ship signed off (verify passed, judge skipped)\n"));
+    assert!(log_of(&t).contains("ship signed off (verify passed, judge skipped, contract "));
     t.ok(&["show", "--all"])
         .stdout_has("(signed off without a judge)");
     t.ok(&["lint"])

@@ -294,8 +294,15 @@ fn doctor_is_clean_again_after_reapproval() {
     t.run(&["doctor"])
         .code(1)
         .stdout_has("plan start build --reapprove");
+    // Approved from a shell without a terminal (as an agent would): visible.
     t.ok(&["start", "build", "--reapprove"]);
+    t.run(&["doctor"])
+        .code(1)
+        .stdout_has("approved without a terminal");
+    t.on_tty("start build --reapprove", true);
     t.ok(&["doctor"]);
+    assert!(t.plan_md().contains("contract reapproved (contract"));
+    assert!(t.plan_md().contains(", at a terminal)"));
 }
 
 #[test]

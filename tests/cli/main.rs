@@ -9,5 +9,6 @@ mod draft;
 mod files;
 mod hooks;
 mod install;
+mod proof;
 mod readme;
 mod util;

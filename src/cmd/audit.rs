@@ -1,0 +1,187 @@
+//! `plan audit`: one report over every done and cancelled goal, archived ones
+//! included: proven from its record or not, and why. `--reverify` runs each proven
+//! goal's verify again (no judge), so "done stays done" can be checked in CI.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::app::{Ctx, println};
+use crate::config;
+use crate::exit::{CHECK_FAILED, Exit, OK};
+use crate::plan::model::{Goal, Plan, Status};
+use crate::plan::proof::Proof;
+use crate::plan::render::ProofView;
+use crate::verify;
+
+/// Check every done and cancelled goal against its sign-off record; exit 1 if any is unproven
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Run each proven done goal's verify again (without a judge) and report the ones that no longer pass
+    #[arg(long)]
+    pub reverify: bool,
+}
+
+#[derive(Serialize)]
+struct Entry<'p> {
+    id: &'p str,
+    title: &'p str,
+    status: Status,
+    archived: bool,
+    line: usize,
+    proof: ProofView,
+    /// With `--reverify`: `passed`, `failed: …`, or why it was not run.
+    reverify: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Report<'p> {
+    file: &'p str,
+    goals: Vec<Entry<'p>>,
+    /// Ids plan logged events for that no goal has any more.
+    orphaned_ids: Vec<&'p str>,
+    /// Archived goals that are open or active.
+    archived_unfinished: Vec<&'p str>,
+    unproven: usize,
+    regressed: usize,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let config = args
+        .reverify
+        .then(|| config::load(ctx.repo.as_ref().map(|r| r.root.as_path())))
+        .transpose()?;
+    let root = ctx.prompt_root();
+    let mut goals = Vec::new();
+    for goal in plan.goals.iter().filter(|g| g.status().is_finished()) {
+        let proof = plan.proof(goal);
+        let reverify =
+            match &config {
+                Some(config) if proof.is_proven() && goal.status() == Status::Done => Some(
+                    reverify(goal, &root, Duration::from_secs(config.verify_timeout_secs))?,
+                ),
+                _ => None,
+            };
+        goals.push(Entry {
+            id: &goal.id,
+            title: goal.title,
+            status: goal.status(),
+            archived: goal.archived,
+            line: goal.line,
+            proof: proof.into(),
+            reverify,
+        });
+    }
+    let report = Report {
+        file: &ctx.store.name,
+        unproven: goals.iter().filter(|g| g.proof.state == "unproven").count(),
+        regressed: goals
+            .iter()
+            .filter(|g| {
+                g.reverify
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with("failed"))
+            })
+            .count(),
+        goals,
+        orphaned_ids: plan.orphans().into_iter().map(|(id, _)| id).collect(),
+        archived_unfinished: archived_unfinished(&plan),
+    };
+    if args.json {
+        println(&serde_json::to_string_pretty(&report)?)?;
+    } else {
+        println(&human(&report, ctx))?;
+    }
+    let failed = report.unproven + report.regressed + report.archived_unfinished.len();
+    if failed > 0 {
+        return Err(Exit::quiet(CHECK_FAILED));
+    }
+    Ok(OK)
+}
+
+fn archived_unfinished<'p>(plan: &'p Plan<'_>) -> Vec<&'p str> {
+    plan.goals
+        .iter()
+        .filter(|g| g.archived && plan.proof(g) == Proof::Unfinished)
+        .map(|g| g.id.as_ref())
+        .collect()
+}
+
+/// Runs a proven goal's verify again from the repository root.
+fn reverify(goal: &Goal<'_>, root: &std::path::Path, timeout: Duration) -> Result<String> {
+    let Some(line) = goal.verify() else {
+        return Ok("no verify".to_string());
+    };
+    let parsed = match verify::parse(line) {
+        Ok(parsed) => parsed,
+        Err(e) => return Ok(format!("failed: verify cannot run: {}", e.message)),
+    };
+    let outcome = verify::run(&parsed, root, timeout, 16 * 1024)?;
+    Ok(if outcome.passed {
+        "passed".to_string()
+    } else if outcome.timed_out {
+        format!("failed: `{line}` timed out")
+    } else {
+        let command = outcome.failed_command.unwrap_or_else(|| line.to_string());
+        match outcome.exit_code {
+            Some(code) => format!("failed: `{command}` exited {code}"),
+            None => format!("failed: `{command}` did not finish"),
+        }
+    })
+}
+
+fn human(report: &Report<'_>, ctx: &Ctx) -> String {
+    let mut out = Vec::new();
+    for goal in &report.goals {
+        let place = format!("{}:{}", report.file, goal.line);
+        let archived = if goal.archived { ", archived" } else { "" };
+        let head = format!(
+            "{} {} ({}{archived})",
+            match goal.proof.state {
+                "proven" => "✓",
+                _ => "⚠",
+            },
+            goal.id,
+            goal.status.as_str()
+        );
+        let mut line = match (&goal.proof.why, &goal.proof.hint) {
+            (Some(why), Some(hint)) => {
+                format!("{head}: unproven: {why}\n  {place}\n  hint: {hint}")
+            }
+            _ if goal.proof.warnings.is_empty() => format!("{head}: proven"),
+            _ => format!("{head}: proven, but {}", goal.proof.warnings.join("; ")),
+        };
+        if let Some(result) = &goal.reverify {
+            line.push_str(&format!("\n  reverify: {result}"));
+        }
+        out.push(line);
+    }
+    for id in &report.archived_unfinished {
+        out.push(format!(
+            "⚠ {id} is under `## Archive` but not finished\n  hint: move it back above `## Log` and finish it with plan complete or plan cancel"
+        ));
+    }
+    for id in &report.orphaned_ids {
+        out.push(format!(
+            "⚠ the log has events for {id}, but no goal has that id (deleted or renamed by hand)\n  hint: restore the goal, or put `<!-- id: {id} -->` back under its heading"
+        ));
+    }
+    let finished = report.goals.len();
+    let mut summary = format!(
+        "{finished} finished goal{}: {} proven, {} unproven",
+        if finished == 1 { "" } else { "s" },
+        finished - report.unproven,
+        report.unproven
+    );
+    if report.goals.iter().any(|g| g.reverify.is_some()) {
+        summary.push_str(&format!(", {} no longer pass verify", report.regressed));
+    }
+    out.push(ctx.style.paint("1", &summary));
+    out.join("\n")
+}

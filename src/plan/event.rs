@@ -1,0 +1,491 @@
+//! plan's own log lines: one typed event for each line plan writes, one function
+//! that renders it and one that parses it. Everything that writes a log line about
+//! a goal, or trusts one, goes through here. Pure.
+//!
+//! A log line is text anyone can type, so nothing here is proof on its own: a
+//! sign-off is proven only with the transcript its event names (see `proof.rs`).
+//! What this module guarantees is that `plan log` can never write one of these
+//! forms, and that every reader agrees on what a line means.
+
+use super::id;
+
+/// How a change of contract was approved: at a terminal (a person could see it) or
+/// without one (an agent's shell has none). Lines older than this distinction say
+/// neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Approval {
+    Terminal,
+    NoTerminal,
+    Unknown,
+}
+
+impl Approval {
+    pub fn from_terminal(terminal: bool) -> Approval {
+        if terminal {
+            Approval::Terminal
+        } else {
+            Approval::NoTerminal
+        }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Approval::Terminal => ", at a terminal",
+            Approval::NoTerminal => ", without a terminal",
+            Approval::Unknown => "",
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Approval::Terminal => "approved at a terminal",
+            Approval::NoTerminal => "approved without a terminal",
+            Approval::Unknown => "approved (terminal not recorded)",
+        }
+    }
+}
+
+/// Where a sign-off's transcript is and the hash of its bytes (a prefix of their
+/// git blob id).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record<'a> {
+    pub path: &'a str,
+    pub hash: &'a str,
+}
+
+/// Who judged a sign-off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judged<'a> {
+    /// `judge claude:opus accept`; the model is empty when the backend's default ran.
+    By { backend: &'a str, model: &'a str },
+    /// `--judge none`.
+    Skipped,
+    /// `judge accept`, from before the judge was named.
+    Unnamed,
+}
+
+/// One line plan writes about a goal (or the draft), without its `- STAMP ` prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// `plan add` or a draft approval created the goal with this contract.
+    Added { id: &'a str, contract: &'a str },
+    /// `plan start` (or a sign-off of a goal never started); `commit` is HEAD then.
+    Started {
+        id: &'a str,
+        contract: &'a str,
+        commit: Option<&'a str>,
+    },
+    /// `plan start --reapprove` accepted a changed contract.
+    Reapproved {
+        id: &'a str,
+        contract: &'a str,
+        approval: Approval,
+    },
+    /// `plan subgoal` added a criterion to done_when.
+    CriterionAdded {
+        id: &'a str,
+        text: &'a str,
+        contract: &'a str,
+        approval: Approval,
+    },
+    /// `plan complete` accepted. `contract` and `record` are missing only in lines
+    /// written before sign-offs had a record.
+    SignedOff {
+        id: &'a str,
+        verify: bool,
+        judged: Judged<'a>,
+        contract: Option<&'a str>,
+        record: Option<Record<'a>>,
+        /// A transcript path without a hash (older lines).
+        legacy_path: Option<&'a str>,
+    },
+    /// `plan complete` rejected.
+    Rejected {
+        id: &'a str,
+        stage: &'a str,
+        missing: &'a str,
+    },
+    /// `plan cancel`, or a draft `--replace`.
+    Cancelled { id: &'a str, reason: &'a str },
+    /// `plan draft` / `plan review --approve`.
+    DraftApproved { summary: &'a str },
+}
+
+impl<'a> Event<'a> {
+    /// The goal the event is about.
+    pub fn id(&self) -> Option<&'a str> {
+        match *self {
+            Event::Added { id, .. }
+            | Event::Started { id, .. }
+            | Event::Reapproved { id, .. }
+            | Event::CriterionAdded { id, .. }
+            | Event::SignedOff { id, .. }
+            | Event::Rejected { id, .. }
+            | Event::Cancelled { id, .. } => Some(id),
+            Event::DraftApproved { .. } => None,
+        }
+    }
+
+    /// The contract fingerprint the event sets as the goal's approved contract.
+    pub fn contract(&self) -> Option<&'a str> {
+        match *self {
+            Event::Added { contract, .. }
+            | Event::Started { contract, .. }
+            | Event::Reapproved { contract, .. }
+            | Event::CriterionAdded { contract, .. } => Some(contract),
+            _ => None,
+        }
+    }
+
+    /// The line's text, as it follows `- STAMP ` in the log.
+    pub fn render(&self) -> String {
+        match *self {
+            Event::Added { id, contract } => format!("{id} added (contract {contract})"),
+            Event::Started {
+                id,
+                contract,
+                commit: Some(commit),
+            } => format!("{id} started (contract {contract}, at {commit})"),
+            Event::Started { id, contract, .. } => format!("{id} started (contract {contract})"),
+            Event::Reapproved {
+                id,
+                contract,
+                approval,
+            } => format!(
+                "{id} contract reapproved (contract {contract}{})",
+                approval.suffix()
+            ),
+            Event::CriterionAdded {
+                id,
+                text,
+                contract,
+                approval,
+            } => format!(
+                "{id} criterion added: {text} (contract {contract}{})",
+                approval.suffix()
+            ),
+            Event::SignedOff {
+                id,
+                verify,
+                judged,
+                contract,
+                record,
+                legacy_path,
+            } => {
+                let verify = if verify { "verify passed" } else { "no verify" };
+                let judged = match judged {
+                    Judged::By { backend, model } if model.is_empty() => {
+                        format!("judge {backend} accept")
+                    }
+                    Judged::By { backend, model } => format!("judge {backend}:{model} accept"),
+                    Judged::Skipped => "judge skipped".to_string(),
+                    Judged::Unnamed => "judge accept".to_string(),
+                };
+                let mut out = format!("{id} signed off ({verify}, {judged}");
+                if let Some(contract) = contract {
+                    out.push_str(&format!(", contract {contract}"));
+                }
+                out.push(')');
+                match (record, legacy_path) {
+                    (Some(r), _) => out.push_str(&format!(": {}#{}", r.path, r.hash)),
+                    (None, Some(path)) => out.push_str(&format!(": {path}")),
+                    (None, None) => {}
+                }
+                out
+            }
+            Event::Rejected { id, stage, missing } => {
+                format!("{id} sign-off rejected ({stage}): {missing}")
+            }
+            Event::Cancelled { id, reason } => format!("{id} cancelled: {reason}"),
+            Event::DraftApproved { summary } => format!("draft approved: {summary}"),
+        }
+    }
+
+    /// The event a log text is, if it is one of plan's own forms, for any id.
+    pub fn parse(text: &'a str) -> Option<Event<'a>> {
+        if let Some(summary) = text.strip_prefix("draft approved: ") {
+            return Some(Event::DraftApproved { summary });
+        }
+        let (id, rest) = text.split_once(' ')?;
+        if id::invalid(id).is_some() {
+            return None;
+        }
+        if let Some(inner) = rest.strip_prefix("added (contract ") {
+            let contract = fingerprint(inner.strip_suffix(')')?)?;
+            return Some(Event::Added { id, contract });
+        }
+        if let Some(inner) = rest.strip_prefix("started (contract ") {
+            let inner = inner.strip_suffix(')')?;
+            return match inner.split_once(", at ") {
+                Some((contract, commit)) => Some(Event::Started {
+                    id,
+                    contract: fingerprint(contract)?,
+                    commit: Some(hex(commit, 7, 40)?),
+                }),
+                None => Some(Event::Started {
+                    id,
+                    contract: fingerprint(inner)?,
+                    commit: None,
+                }),
+            };
+        }
+        if let Some(inner) = rest.strip_prefix("contract reapproved (contract ") {
+            let (contract, approval) = approved(inner.strip_suffix(')')?)?;
+            return Some(Event::Reapproved {
+                id,
+                contract,
+                approval,
+            });
+        }
+        if let Some(inner) = rest.strip_prefix("criterion added: ") {
+            let inner = inner.strip_suffix(')')?;
+            let at = inner.rfind(" (contract ")?;
+            let (contract, approval) = approved(&inner[at + " (contract ".len()..])?;
+            return Some(Event::CriterionAdded {
+                id,
+                text: &inner[..at],
+                contract,
+                approval,
+            });
+        }
+        if let Some(inner) = rest.strip_prefix("signed off (") {
+            return signed_off(id, inner);
+        }
+        if let Some(inner) = rest.strip_prefix("sign-off rejected (") {
+            let (stage, missing) = inner.split_once("): ")?;
+            return Some(Event::Rejected { id, stage, missing });
+        }
+        if let Some(reason) = rest.strip_prefix("cancelled: ") {
+            return Some(Event::Cancelled { id, reason });
+        }
+        None
+    }
+}
+
+/// Whether `plan log` must refuse this text: it parses as one of plan's own events
+/// (for any id, existing or not), or carries a contract fingerprint, or reads like a
+/// sign-off, which only `plan complete` may write.
+pub fn reserved(text: &str) -> bool {
+    if Event::parse(text).is_some() {
+        return true;
+    }
+    let contract = text.match_indices("(contract ").any(|(at, m)| {
+        let rest = &text[at + m.len()..];
+        rest.get(..8)
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    contract || text.contains(" signed off") || text.contains(" sign-off rejected")
+}
+
+fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
+    let close = inner.find(')')?;
+    let (parts, after) = (&inner[..close], &inner[close + 1..]);
+    let mut parts = parts.split(", ");
+    let verify = match parts.next()? {
+        "verify passed" => true,
+        "no verify" => false,
+        _ => return None,
+    };
+    let judged = match parts.next()? {
+        "judge skipped" => Judged::Skipped,
+        "judge accept" => Judged::Unnamed,
+        other => {
+            let who = other.strip_prefix("judge ")?.strip_suffix(" accept")?;
+            let (backend, model) = who.split_once(':').unwrap_or((who, ""));
+            if backend.is_empty() || backend.contains(' ') {
+                return None;
+            }
+            Judged::By { backend, model }
+        }
+    };
+    let contract = match parts.next() {
+        Some(part) => Some(fingerprint(part.strip_prefix("contract ")?)?),
+        None => None,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    let (record, legacy_path) = match after.strip_prefix(": ") {
+        None if after.is_empty() => (None, None),
+        None => return None,
+        Some(tail) => match tail.rsplit_once('#') {
+            Some((path, hash)) if hex(hash, 8, 40).is_some() && !path.is_empty() => {
+                (Some(Record { path, hash }), None)
+            }
+            _ => (None, Some(tail)),
+        },
+    };
+    Some(Event::SignedOff {
+        id,
+        verify,
+        judged,
+        contract,
+        record,
+        legacy_path,
+    })
+}
+
+/// `XXXXXXXX` or `XXXXXXXX, at a terminal` / `…, without a terminal`.
+fn approved(inner: &str) -> Option<(&str, Approval)> {
+    let (contract, approval) = match inner.split_once(", ") {
+        Some((c, "at a terminal")) => (c, Approval::Terminal),
+        Some((c, "without a terminal")) => (c, Approval::NoTerminal),
+        Some(_) => return None,
+        None => (inner, Approval::Unknown),
+    };
+    Some((fingerprint(contract)?, approval))
+}
+
+fn fingerprint(text: &str) -> Option<&str> {
+    hex(text, 8, 8)
+}
+
+fn hex(text: &str, min: usize, max: usize) -> Option<&str> {
+    (text.len() >= min && text.len() <= max && text.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(event: Event<'_>) {
+        let text = event.render();
+        assert_eq!(Event::parse(&text), Some(event), "{text}");
+        assert!(reserved(&text), "{text}");
+    }
+
+    #[test]
+    fn every_event_round_trips() {
+        round_trip(Event::Added {
+            id: "cache",
+            contract: "0123abcd",
+        });
+        round_trip(Event::Started {
+            id: "cache",
+            contract: "0123abcd",
+            commit: Some("1a2b3c4d5e6f"),
+        });
+        round_trip(Event::Started {
+            id: "cache",
+            contract: "0123abcd",
+            commit: None,
+        });
+        for approval in [Approval::Terminal, Approval::NoTerminal, Approval::Unknown] {
+            round_trip(Event::Reapproved {
+                id: "cache",
+                contract: "0123abcd",
+                approval,
+            });
+            round_trip(Event::CriterionAdded {
+                id: "cache",
+                text: "p99 < 120ms (and more)",
+                contract: "0123abcd",
+                approval,
+            });
+        }
+        round_trip(Event::SignedOff {
+            id: "cache",
+            verify: true,
+            judged: Judged::By {
+                backend: "claude",
+                model: "opus",
+            },
+            contract: Some("4eb715f4"),
+            record: Some(Record {
+                path: ".plan/judge/cache-20261122-1000.md",
+                hash: "9f2c41d0ab12",
+            }),
+            legacy_path: None,
+        });
+        round_trip(Event::SignedOff {
+            id: "cache",
+            verify: false,
+            judged: Judged::Skipped,
+            contract: Some("4eb715f4"),
+            record: Some(Record {
+                path: ".plan/judge/cache.md",
+                hash: "9f2c41d0",
+            }),
+            legacy_path: None,
+        });
+        round_trip(Event::Rejected {
+            id: "cache",
+            stage: "verify",
+            missing: "`cargo test` exited 1",
+        });
+        round_trip(Event::Cancelled {
+            id: "spike",
+            reason: "not needed",
+        });
+        round_trip(Event::DraftApproved {
+            summary: "2 goals (a, b) for \"x\"",
+        });
+    }
+
+    #[test]
+    fn lines_of_older_versions_still_parse() {
+        assert_eq!(
+            Event::parse("cache signed off (verify passed, judge accept)"),
+            Some(Event::SignedOff {
+                id: "cache",
+                verify: true,
+                judged: Judged::Unnamed,
+                contract: None,
+                record: None,
+                legacy_path: None,
+            })
+        );
+        let Some(Event::SignedOff {
+            legacy_path,
+            record,
+            ..
+        }) = Event::parse("cache signed off (no verify, judge skipped): .plan/judge/cache.md")
+        else {
+            panic!()
+        };
+        assert_eq!((legacy_path, record), (Some(".plan/judge/cache.md"), None));
+        assert!(matches!(
+            Event::parse("cache criterion added: p99 (contract 0123abcd)"),
+            Some(Event::CriterionAdded {
+                approval: Approval::Unknown,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn log_refuses_every_form_for_any_id_and_any_contract_marker() {
+        for text in [
+            "nosuchgoal signed off (verify passed, judge accept)",
+            "x checkpoint (contract 0df556f9)",
+            "x started (contract 0df556f9)",
+            "someone contract reapproved (contract 0df556f9)",
+            "draft approved: 3 goals",
+            "x cancelled: because",
+            "all good, x signed off by me",
+        ] {
+            assert!(reserved(text), "{text}");
+        }
+        for text in [
+            "cache client wired; eviction next",
+            "talked about the contract with Bob",
+            "cancelled the meeting",
+        ] {
+            assert!(!reserved(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn malformed_lines_are_not_events() {
+        for text in [
+            "cache started (contract zzzzzzzz)",
+            "cache started (contract 0123abcd",
+            "cache signed off (verify maybe, judge accept)",
+            "cache signed off (verify passed, judge accept, contract 0123abcd, extra)",
+            "Not An Id signed off (verify passed, judge accept)",
+        ] {
+            assert_eq!(Event::parse(text), None, "{text}");
+        }
+    }
+}

@@ -1,0 +1,413 @@
+//! Whether a finished goal is proven: the one check that show, lint, doctor, audit,
+//! the injection, the continuation guard and dependencies all use. Also the
+//! transcript's record header, written and read here so both sides agree. Pure:
+//! what is on disk about a transcript (exists, hash, header) is passed in.
+
+use super::event::{Event, Judged};
+use super::model::{Goal, Plan, Status};
+
+/// Where transcripts live, relative to the repository root.
+pub const JUDGE_DIR: &str = ".plan/judge/";
+
+/// What is on disk at a transcript path the log names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Facts {
+    /// No regular file there (or the path is not one plan would have written).
+    Missing,
+    Present {
+        /// The git blob id of the file's bytes.
+        hash: String,
+        header: Option<Header>,
+    },
+}
+
+/// The machine-readable head of a transcript.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Header {
+    pub goal: String,
+    pub contract: String,
+    pub verdict: String,
+    /// `claude:opus`, `command`, `none`.
+    pub judge: String,
+    /// The prompt overrides in `.plan/prompts/` that shaped the prompt, if any.
+    pub overrides: Vec<String>,
+}
+
+const TITLE: &str = "# Sign-off record: ";
+
+impl Header {
+    /// The transcript's first lines.
+    pub fn render(&self) -> String {
+        let overrides = if self.overrides.is_empty() {
+            "none".to_string()
+        } else {
+            self.overrides.join(", ")
+        };
+        format!(
+            "{TITLE}{}\n\n- goal: {}\n- contract: {}\n- verdict: {}\n- judge: {}\n- prompt overrides: {overrides}\n",
+            self.goal, self.goal, self.contract, self.verdict, self.judge
+        )
+    }
+
+    /// Reads the header back from a transcript's text; `None` when it has none.
+    pub fn parse(text: &str) -> Option<Header> {
+        let mut lines = text.lines();
+        lines.next()?.strip_prefix(TITLE)?;
+        let mut header = Header::default();
+        let mut seen = 0;
+        for line in lines.skip_while(|l| l.trim().is_empty()) {
+            let Some((key, value)) = line.strip_prefix("- ").and_then(|l| l.split_once(": "))
+            else {
+                break;
+            };
+            let value = value.to_string();
+            match key {
+                "goal" => header.goal = value,
+                "contract" => header.contract = value,
+                "verdict" => header.verdict = value,
+                "judge" => header.judge = value,
+                "prompt overrides" if value == "none" => {}
+                "prompt overrides" => {
+                    header.overrides = value.split(", ").map(str::to_string).collect();
+                }
+                _ => continue,
+            }
+            seen += 1;
+        }
+        (seen >= 5).then_some(header)
+    }
+}
+
+/// A finished goal's standing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// Open or active: nothing to prove.
+    Unfinished,
+    /// The record checks out; `warnings` are weaker points worth showing.
+    Proven { warnings: Vec<String> },
+    /// Not backed by a record: `why` says what is wrong, `hint` how to resolve it.
+    Unproven { why: String, hint: String },
+}
+
+impl Proof {
+    pub fn is_proven(&self) -> bool {
+        matches!(self, Proof::Proven { .. })
+    }
+
+    pub fn is_unproven(&self) -> bool {
+        matches!(self, Proof::Unproven { .. })
+    }
+
+    /// The short reason, for one line of a list.
+    pub fn why(&self) -> Option<&str> {
+        match self {
+            Proof::Unproven { why, .. } => Some(why),
+            _ => None,
+        }
+    }
+
+    pub fn warnings(&self) -> &[String] {
+        match self {
+            Proof::Proven { warnings } => warnings,
+            _ => &[],
+        }
+    }
+}
+
+/// Whether a transcript path is one plan writes: inside `.plan/judge/`, no `..`.
+pub fn is_record_path(path: &str) -> bool {
+    path.strip_prefix(JUDGE_DIR).is_some_and(|rest| {
+        !rest.is_empty()
+            && !path.contains('\\')
+            && path
+                .split('/')
+                .all(|part| !part.is_empty() && part != ".." && part != ".")
+    })
+}
+
+/// Decides whether `goal` is proven. `facts` answers for a transcript path.
+pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proof {
+    let id = goal.id.as_ref();
+    match goal.status() {
+        Status::Open | Status::Active => Proof::Unfinished,
+        Status::Cancelled => {
+            let cancelled = plan
+                .events(id)
+                .any(|(_, e)| matches!(e, Event::Cancelled { .. }));
+            if cancelled {
+                Proof::Proven {
+                    warnings: Vec::new(),
+                }
+            } else {
+                unproven(
+                    "cancelled by hand: the log has no `plan cancel` for it",
+                    format!(
+                        "if it is to be dropped, set it back to `status: active` and run `plan cancel {id} --reason TEXT`"
+                    ),
+                )
+            }
+        }
+        Status::Done => done(plan, goal, facts),
+    }
+}
+
+fn unproven(why: impl Into<String>, hint: impl Into<String>) -> Proof {
+    Proof::Unproven {
+        why: why.into(),
+        hint: hint.into(),
+    }
+}
+
+fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proof {
+    let id = goal.id.as_ref();
+    let again = format!(
+        "sign it off with `plan complete {id} --evidence TEXT --path FILE` (it checks the goal again)"
+    );
+    let mut sign_off = None;
+    let mut contract_after = None;
+    for (n, (entry, event)) in plan.events(id).enumerate() {
+        match event {
+            Event::SignedOff { .. } => {
+                sign_off = Some((n, entry.line, event));
+                contract_after = None;
+            }
+            _ if event.contract().is_some() => contract_after = Some((n, entry.line)),
+            _ => {}
+        }
+    }
+    let Some((
+        _,
+        line,
+        Event::SignedOff {
+            judged,
+            contract,
+            record,
+            ..
+        },
+    )) = sign_off
+    else {
+        return unproven("marked done by hand: the log has no sign-off for it", again);
+    };
+    if let Some((_, at)) = contract_after {
+        return unproven(
+            format!("its contract was changed after the sign-off (log line {at})"),
+            again,
+        );
+    }
+    let (Some(contract), Some(record)) = (contract, record) else {
+        return unproven(
+            format!(
+                "its sign-off (log line {line}) has no record: it was written before sign-offs kept one, or by hand"
+            ),
+            again,
+        );
+    };
+    let fingerprint = goal.fingerprint();
+    if contract != fingerprint {
+        return unproven(
+            format!(
+                "its contract changed after the sign-off (signed off {contract}, now {fingerprint})"
+            ),
+            again,
+        );
+    }
+    if !is_record_path(record.path) {
+        return unproven(
+            format!(
+                "its sign-off names `{}`, which is not a transcript under {JUDGE_DIR}",
+                record.path
+            ),
+            again,
+        );
+    }
+    let (hash, header) = match facts(record.path) {
+        Facts::Missing => {
+            return unproven(
+                format!("its transcript {} is missing", record.path),
+                format!(
+                    "restore it from git (`git checkout -- {}`), or {again}",
+                    record.path
+                ),
+            );
+        }
+        Facts::Present { hash, header } => (hash, header),
+    };
+    if !hash.starts_with(record.hash) {
+        return unproven(
+            format!(
+                "its transcript {} was changed after the sign-off (hash {}, now {})",
+                record.path,
+                record.hash,
+                &hash[..record.hash.len().min(hash.len())]
+            ),
+            format!("restore it from git, or {again}"),
+        );
+    }
+    let Some(header) = header else {
+        return unproven(
+            format!("its transcript {} has no record header", record.path),
+            again,
+        );
+    };
+    if header.goal != id || header.contract != fingerprint {
+        return unproven(
+            format!(
+                "its transcript {} is for goal {} with contract {}, not {id} with contract {fingerprint}",
+                record.path, header.goal, header.contract
+            ),
+            again,
+        );
+    }
+    if header.verdict != "accept" {
+        return unproven(
+            format!(
+                "its transcript {} says the verdict was {}",
+                record.path, header.verdict
+            ),
+            again,
+        );
+    }
+    let mut warnings = Vec::new();
+    match judged {
+        Judged::Skipped => warnings.push("signed off without a judge".to_string()),
+        Judged::By {
+            backend: "command", ..
+        } => warnings.push("judged by a command judge, not a model CLI".to_string()),
+        _ => {}
+    }
+    if !header.overrides.is_empty() {
+        warnings.push(format!(
+            "judged with prompt overrides: {}",
+            header.overrides.join(", ")
+        ));
+    }
+    Proof::Proven { warnings }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::model::{blob_id, parse};
+
+    const CONTRACT: &str = "## Goal: A\n<!-- id: a -->\nstatus: done\ndone_when: it works\n";
+
+    fn transcript(goal: &str, contract: &str, verdict: &str) -> String {
+        let header = Header {
+            goal: goal.into(),
+            contract: contract.into(),
+            verdict: verdict.into(),
+            judge: "claude:opus".into(),
+            overrides: Vec::new(),
+        };
+        format!("{}\n## Prompt\n\nx\n", header.render())
+    }
+
+    fn fingerprint() -> String {
+        parse(CONTRACT).goals[0].fingerprint()
+    }
+
+    /// The plan with a sign-off line naming `path#hash`, and the facts for it.
+    fn proof_with(log: &str, file: Option<&str>) -> Proof {
+        let src = format!("{CONTRACT}\n## Log\n{log}");
+        let plan = parse(&src);
+        let facts = |path: &str| match file {
+            Some(text) if path == ".plan/judge/a.md" => Facts::Present {
+                hash: blob_id(text.as_bytes()),
+                header: Header::parse(text),
+            },
+            _ => Facts::Missing,
+        };
+        check(&plan, &plan.goals[0], &facts)
+    }
+
+    fn signed(hash: &str) -> String {
+        format!(
+            "- 2026-01-01 10:00 a signed off (verify passed, judge claude:opus accept, contract {}): .plan/judge/a.md#{hash}\n",
+            fingerprint()
+        )
+    }
+
+    #[test]
+    fn a_real_record_is_proven() {
+        let text = transcript("a", &fingerprint(), "accept");
+        let hash = &blob_id(text.as_bytes())[..12];
+        assert_eq!(
+            proof_with(&signed(hash), Some(&text)),
+            Proof::Proven { warnings: vec![] }
+        );
+    }
+
+    #[test]
+    fn every_cheap_fake_is_unproven() {
+        let good = transcript("a", &fingerprint(), "accept");
+        let hash = blob_id(good.as_bytes())[..12].to_string();
+        let why = |log: &str, file: Option<&str>| {
+            proof_with(log, file)
+                .why()
+                .map(str::to_string)
+                .unwrap_or_else(|| panic!("proven: {log}"))
+        };
+        assert!(why("", Some(&good)).contains("marked done by hand"));
+        assert!(
+            why(
+                "- 2026-01-01 10:00 a signed off (verify passed, judge accept)\n",
+                None
+            )
+            .contains("has no record")
+        );
+        assert!(why(&signed(&hash), None).contains("is missing"));
+        let edited = good.replace("x\n", "y\n");
+        assert!(why(&signed(&hash), Some(&edited)).contains("was changed after"));
+        let other = transcript("b", &fingerprint(), "accept");
+        let other_hash = blob_id(other.as_bytes())[..12].to_string();
+        assert!(why(&signed(&other_hash), Some(&other)).contains("is for goal b"));
+        let rejected = transcript("a", &fingerprint(), "reject");
+        let rejected_hash = blob_id(rejected.as_bytes())[..12].to_string();
+        assert!(why(&signed(&rejected_hash), Some(&rejected)).contains("verdict was reject"));
+        let later = format!(
+            "{}- 2026-01-01 11:00 a contract reapproved (contract {})\n",
+            signed(&hash),
+            fingerprint()
+        );
+        assert!(why(&later, Some(&good)).contains("changed after the sign-off"));
+        let outside = signed(&hash).replace(".plan/judge/a.md", "../a.md");
+        assert!(why(&outside, Some(&good)).contains("not a transcript under"));
+    }
+
+    #[test]
+    fn hand_cancelled_is_unproven_and_plan_cancel_is_proven() {
+        let src = "## Goal: A\n<!-- id: a -->\nstatus: cancelled\n\n## Log\n";
+        let plan = parse(src);
+        assert!(check(&plan, &plan.goals[0], &|_| Facts::Missing).is_unproven());
+        let src = format!("{src}- 2026-01-01 10:00 a cancelled: not needed\n");
+        let plan = parse(&src);
+        assert!(check(&plan, &plan.goals[0], &|_| Facts::Missing).is_proven());
+    }
+
+    #[test]
+    fn header_round_trips() {
+        let header = Header {
+            goal: "a".into(),
+            contract: "0123abcd".into(),
+            verdict: "accept".into(),
+            judge: "command".into(),
+            overrides: vec!["evidence_judge.md".into()],
+        };
+        assert_eq!(Header::parse(&header.render()), Some(header));
+        assert_eq!(Header::parse("# something else\n"), None);
+    }
+
+    #[test]
+    fn record_paths() {
+        assert!(is_record_path(".plan/judge/a-20260101-1000.md"));
+        for bad in [
+            "plan.md",
+            ".plan/judge/",
+            ".plan/judge/../../x",
+            "/etc/passwd",
+            ".plan/judge//a",
+        ] {
+            assert!(!is_record_path(bad), "{bad}");
+        }
+    }
+}
