@@ -189,3 +189,57 @@ fn a_plan_named_relative_to_a_subdirectory_is_still_the_repository_s_plan() {
     assert!(diff.contains("a: status open → active"), "{diff}");
     assert!(!diff.contains("all of it is new"), "{diff}");
 }
+
+/// An editor saving in place: opens plan.md with O_TRUNC, and writes `content`
+/// through that handle after `gap`. Returns once the file is truncated.
+fn save_in_place_later(
+    path: std::path::PathBuf,
+    content: String,
+    gap: std::time::Duration,
+) -> std::thread::JoinHandle<()> {
+    use std::io::Write;
+    let (truncated, wait) = std::sync::mpsc::channel();
+    let editor = std::thread::spawn(move || {
+        let mut file = std::fs::File::create(&path).unwrap();
+        truncated.send(()).unwrap();
+        std::thread::sleep(gap);
+        file.write_all(content.as_bytes()).unwrap();
+    });
+    wait.recv().unwrap();
+    editor
+}
+
+#[test]
+fn a_write_during_an_in_place_save_waits_for_it_and_keeps_every_byte() {
+    let before =
+        "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n- 2026-01-01 10:00 one\n";
+    let t = Test::new().plan(before);
+    let theirs = before.replace("# Plan: x\n", "# Plan: x\nA line the person added.\n");
+    let editor = save_in_place_later(
+        t.path("plan.md"),
+        theirs.clone(),
+        std::time::Duration::from_millis(700),
+    );
+    t.ok(&["log", "x"]);
+    editor.join().unwrap();
+    assert_eq!(t.plan_md(), format!("{theirs}- 2026-06-15 14:02 x\n"));
+}
+
+#[test]
+fn an_in_place_save_that_does_not_finish_in_time_is_refused() {
+    // The editor truncated plan.md and writes back only after plan stopped waiting:
+    // plan refuses rather than write its version of an empty file.
+    let before = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\n- [ ] one\n\n## Log\n";
+    let t = Test::new().plan(before);
+    let editor = save_in_place_later(
+        t.path("plan.md"),
+        before.to_string(),
+        std::time::Duration::from_millis(3000),
+    );
+    t.run(&["log", "x"])
+        .code(3)
+        .stderr_has("nothing was written");
+    assert_eq!(t.plan_md(), "");
+    editor.join().unwrap();
+    assert_eq!(t.plan_md(), before);
+}
