@@ -243,3 +243,28 @@ fn an_in_place_save_that_does_not_finish_in_time_is_refused() {
     editor.join().unwrap();
     assert_eq!(t.plan_md(), before);
 }
+
+#[test]
+fn a_tick_waiting_for_the_lock_follows_its_goal_when_goals_move() {
+    let alpha = "## Goal: Alpha\n<!-- id: alpha -->\nstatus: active\n- [ ] tests\n\n";
+    let beta = "## Goal: Beta\n<!-- id: beta -->\nstatus: active\n- [ ] tests\n\n";
+    let t = Test::new().plan(&format!("# Plan: x\n\n{alpha}{beta}## Log\n"));
+    // Another writer holds the lock while the command reads and computes its edit.
+    std::fs::create_dir_all(t.path(".git/plan")).unwrap();
+    let lock = std::fs::File::create(t.path(".git/plan/plan.lock")).unwrap();
+    lock.lock().unwrap();
+    let tick = t.cmd(&["tick", "alpha", "1"]).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    // Meanwhile Beta is moved above Alpha.
+    t.write("plan.md", format!("# Plan: x\n\n{beta}{alpha}## Log\n"));
+    lock.unlock().unwrap();
+    assert!(tick.wait_with_output().unwrap().status.success());
+    let md = t.plan_md();
+    assert!(
+        md.starts_with(&format!(
+            "# Plan: x\n\n{beta}{}",
+            alpha.replace("- [ ]", "- [x]")
+        )),
+        "{md}"
+    );
+}
