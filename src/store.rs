@@ -28,8 +28,6 @@ pub struct Store {
     pub path: PathBuf,
     /// How messages name it: `plan.md`, or the path the user gave.
     pub name: String,
-    /// The lock serialising writers; inside the git directory when there is one.
-    lock: PathBuf,
 }
 
 /// Why a write did not happen.
@@ -56,18 +54,33 @@ impl From<WriteError> for anyhow::Error {
 }
 
 impl Store {
-    pub fn new(path: PathBuf, name: String, git_dir: Option<&Path>) -> Store {
-        let lock = match git_dir {
-            Some(dir) => dir.join("plan").join("plan.lock"),
-            None => {
-                let file = path
+    pub fn new(path: PathBuf, name: String) -> Store {
+        Store { path, name }
+    }
+
+    /// The lock serialising writers of this file. One file has one lock however it
+    /// is named (`--file` from outside its repository, a symlink, `..`): it is
+    /// worked out from the canonical path, in the git directory of the repository
+    /// holding the file, else next to the file.
+    fn lock_path(&self) -> PathBuf {
+        let canonical = fs::canonicalize(&self.path).unwrap_or_else(|_| {
+            // Not there yet (`plan init`): its directory may be.
+            let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty());
+            let dir = dir.unwrap_or(Path::new("."));
+            let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+            dir.join(self.path.file_name().unwrap_or_default())
+        });
+        let dir = canonical.parent().unwrap_or(Path::new("/"));
+        match crate::git::discover(dir) {
+            Ok(Some(repo)) => repo.git_dir.join("plan").join("plan.lock"),
+            _ => {
+                let file = canonical
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                path.with_file_name(format!(".{file}.lock"))
+                canonical.with_file_name(format!(".{file}.lock"))
             }
-        };
-        Store { path, name, lock }
+        }
     }
 
     /// The file's text. Missing, a directory, unreadable or not UTF-8 → a clear error.
@@ -246,17 +259,18 @@ impl Store {
     }
 
     fn lock(&self) -> Result<File> {
-        if let Some(dir) = self.lock.parent() {
+        let lock = self.lock_path();
+        if let Some(dir) = lock.parent() {
             fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(&self.lock)
-            .with_context(|| format!("opening the lock {}", self.lock.display()))?;
+            .open(&lock)
+            .with_context(|| format!("opening the lock {}", lock.display()))?;
         file.lock()
-            .with_context(|| format!("locking {}", self.lock.display()))?;
+            .with_context(|| format!("locking {}", lock.display()))?;
         Ok(file)
     }
 
@@ -391,12 +405,42 @@ fn trace_window(last_read: Option<u128>) {
 mod tests {
     use super::*;
 
+    /// A store for plan.md in `dir`, made a repository so the lock is not beside it.
     fn store(dir: &Path) -> Store {
-        Store::new(
-            dir.join("plan.md"),
-            "plan.md".into(),
-            Some(&dir.join(".git")),
-        )
+        fs::create_dir_all(dir.join(".git")).unwrap();
+        fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        Store::new(dir.join("plan.md"), "plan.md".into())
+    }
+
+    #[test]
+    fn one_file_has_one_lock_however_it_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        fs::create_dir_all(root.join(".git")).unwrap();
+        fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        fs::create_dir_all(root.join("sub")).unwrap();
+        fs::write(root.join("plan.md"), BASE).unwrap();
+        std::os::unix::fs::symlink(root.join("plan.md"), dir.path().join("link.md")).unwrap();
+        let git_lock = fs::canonicalize(root.join(".git"))
+            .unwrap()
+            .join("plan/plan.lock");
+        for path in [
+            root.join("plan.md"),
+            root.join("sub/../plan.md"),
+            dir.path().join("link.md"),
+        ] {
+            let s = Store::new(path.clone(), "plan.md".into());
+            assert_eq!(s.lock_path(), git_lock, "{}", path.display());
+        }
+        // Outside any repository: next to the file, whichever name led to it.
+        let plain = dir.path().join("plain");
+        fs::create_dir_all(&plain).unwrap();
+        fs::write(plain.join("plan.md"), BASE).unwrap();
+        std::os::unix::fs::symlink(plain.join("plan.md"), dir.path().join("other.md")).unwrap();
+        let canonical = fs::canonicalize(&plain).unwrap().join(".plan.md.lock");
+        for path in [plain.join("plan.md"), dir.path().join("other.md")] {
+            assert_eq!(Store::new(path, "plan.md".into()).lock_path(), canonical);
+        }
     }
 
     const BASE: &str = "# Plan: x\n\n## Goal: A\nstatus: active\n\n## Log\n";

@@ -268,3 +268,57 @@ fn a_tick_waiting_for_the_lock_follows_its_goal_when_goals_move() {
         "{md}"
     );
 }
+
+#[test]
+fn a_plan_named_from_outside_its_repository_takes_the_same_lock() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n");
+    let outside = t.dir.path().join("home");
+    let file = t.path("plan.md").display().to_string();
+    std::fs::create_dir_all(t.path(".git/plan")).unwrap();
+    let lock = std::fs::File::create(t.path(".git/plan/plan.lock")).unwrap();
+    lock.lock().unwrap();
+    let mut log = t
+        .cmd(&["--file", &file, "log", "from outside"])
+        .current_dir(&outside)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        log.try_wait().unwrap().is_none(),
+        "wrote without the repository's lock:\n{}",
+        t.plan_md()
+    );
+    lock.unlock().unwrap();
+    assert!(log.wait().unwrap().success());
+    assert!(t.plan_md().ends_with("14:02 from outside\n"));
+}
+
+#[test]
+fn writers_inside_and_outside_the_repository_lose_no_line() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n");
+    let outside = t.dir.path().join("home");
+    let file = t.path("plan.md").display().to_string();
+    let children: Vec<_> = (0..30)
+        .map(|i| {
+            let entry = format!("entry {i:02}");
+            match i % 2 {
+                0 => t.cmd(&["log", &entry]).spawn().unwrap(),
+                _ => t
+                    .cmd(&["--file", &file, "log", &entry])
+                    .current_dir(&outside)
+                    .spawn()
+                    .unwrap(),
+            }
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let md = t.plan_md();
+    for i in 0..30 {
+        assert!(
+            md.contains(&format!("14:02 entry {i:02}\n")),
+            "entry {i} lost:\n{md}"
+        );
+    }
+}
