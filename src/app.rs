@@ -89,7 +89,7 @@ impl Ctx {
                 ));
             }
         };
-        let store = Store::new(path, name, repo.as_ref().map(|r| r.git_dir.as_path()));
+        let store = Store::new(path, name);
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let style = Style {
             color: !no_color && std::io::stdout().is_terminal(),

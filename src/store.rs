@@ -4,6 +4,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
@@ -14,13 +15,19 @@ use crate::plan::patch::{self, Conflict, Edit};
 /// How often a write starts over because the file changed under it.
 const RETRIES: usize = 20;
 
+/// How long plan waits for a file an editor is saving in place (truncate, then
+/// write) to have content again; agents' write tools and `echo >` leave it empty
+/// for that moment, and a write in between would orphan their bytes.
+const SETTLE: Duration = Duration::from_secs(2);
+
+/// How far apart two reads of a settling file are.
+const POLL: Duration = Duration::from_millis(10);
+
 pub struct Store {
     /// Where plan.md is (as resolved, maybe relative to the cwd).
     pub path: PathBuf,
     /// How messages name it: `plan.md`, or the path the user gave.
     pub name: String,
-    /// The lock serialising writers; inside the git directory when there is one.
-    lock: PathBuf,
 }
 
 /// Why a write did not happen.
@@ -47,28 +54,78 @@ impl From<WriteError> for anyhow::Error {
 }
 
 impl Store {
-    pub fn new(path: PathBuf, name: String, git_dir: Option<&Path>) -> Store {
-        let lock = match git_dir {
-            Some(dir) => dir.join("plan").join("plan.lock"),
-            None => {
-                let file = path
+    pub fn new(path: PathBuf, name: String) -> Store {
+        Store { path, name }
+    }
+
+    /// The lock serialising writers of this file. One file has one lock however it
+    /// is named (`--file` from outside its repository, a symlink, `..`): it is
+    /// worked out from the canonical path, in the git directory of the repository
+    /// holding the file, else next to the file.
+    fn lock_path(&self) -> PathBuf {
+        let canonical = fs::canonicalize(&self.path).unwrap_or_else(|_| {
+            // Not there yet (`plan init`): its directory may be.
+            let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty());
+            let dir = dir.unwrap_or(Path::new("."));
+            let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+            dir.join(self.path.file_name().unwrap_or_default())
+        });
+        let dir = canonical.parent().unwrap_or(Path::new("/"));
+        match crate::git::discover(dir) {
+            Ok(Some(repo)) => repo.git_dir.join("plan").join("plan.lock"),
+            _ => {
+                let file = canonical
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                path.with_file_name(format!(".{file}.lock"))
+                canonical.with_file_name(format!(".{file}.lock"))
             }
-        };
-        Store { path, name, lock }
+        }
     }
 
     /// The file's text. Missing, a directory, unreadable or not UTF-8 → a clear error.
+    /// An empty file is given [`SETTLE`] to fill: it is most likely an editor in the
+    /// middle of a save.
     pub fn read(&self) -> Result<String> {
-        self.open().map(|(_, text)| text)
+        self.open(0).map(|(_, text)| text)
     }
 
-    /// The file's text and the open handle it was read through, so a writer can
-    /// tell afterwards whether someone else wrote to it.
-    fn open(&self) -> Result<(File, String)> {
+    /// The file's text, once it has settled, and the open handle it was read through.
+    /// A file that is empty, or shorter than `seen` bytes (what this process read
+    /// before), may be an editor mid-save: it is read again until two reads agree
+    /// on content. An empty file that stays empty is returned as it is if `seen` is
+    /// 0; otherwise a file that does not settle is an environment error.
+    fn open(&self, seen: usize) -> Result<(File, String)> {
+        let first = self.open_once()?;
+        if !first.1.is_empty() && first.1.len() >= seen {
+            return Ok(first);
+        }
+        let deadline = Instant::now() + SETTLE;
+        let mut last = first;
+        while Instant::now() < deadline {
+            std::thread::sleep(POLL);
+            let next = self.open_once()?;
+            if !next.1.is_empty() && next.1 == last.1 {
+                return Ok(next);
+            }
+            last = next;
+        }
+        if last.1.is_empty() && seen == 0 {
+            return Ok(last);
+        }
+        let what = match last.1.is_empty() {
+            true => "is empty",
+            false => "kept changing",
+        };
+        Err(Exit::env(format!(
+            "{} {what} for {} s while plan was reading it (an editor saving it?); nothing was written\n  hint: rerun the command once the file is saved",
+            self.name,
+            SETTLE.as_secs()
+        )))
+    }
+
+    /// One read of the file, and the handle it was read through.
+    fn open_once(&self) -> Result<(File, String)> {
         let name = &self.name;
         let read = File::open(&self.path).and_then(|mut file| {
             let mut bytes = Vec::new();
@@ -150,8 +207,22 @@ impl Store {
         };
         // Editors and agents do not take our lock: if one saves while we write, we
         // start again from their version rather than overwrite it.
+        let mut seen = base.len();
         for _ in 0..RETRIES {
-            let (handle, fresh) = self.open()?;
+            // A command that read an empty file already waited for it to fill.
+            let (handle, fresh) = match seen {
+                0 => self.open_once()?,
+                _ => self.open(seen)?,
+            };
+            seen = seen.max(fresh.len());
+            // An empty file never settled into content: writing plan's version of
+            // nothing would orphan the bytes of whoever is saving it.
+            if fresh.is_empty() {
+                return Err(WriteError::Other(Exit::env(format!(
+                    "{} is empty (an editor saving it?); nothing was written\n  hint: rerun the command once the file is saved; to start a plan, delete the empty file and run `plan init`",
+                    self.name
+                ))));
+            }
             let at_read = handle
                 .metadata()
                 .map_err(|e| Exit::env(format!("cannot read {}: {e}", self.name)))?;
@@ -177,7 +248,7 @@ impl Store {
                     self.name, first.message
                 )));
             }
-            if self.replace(&out, &handle, &at_read)? {
+            if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
                 return Ok(out);
             }
         }
@@ -188,25 +259,33 @@ impl Store {
     }
 
     fn lock(&self) -> Result<File> {
-        if let Some(dir) = self.lock.parent() {
+        let lock = self.lock_path();
+        if let Some(dir) = lock.parent() {
             fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(&self.lock)
-            .with_context(|| format!("opening the lock {}", self.lock.display()))?;
+            .open(&lock)
+            .with_context(|| format!("opening the lock {}", lock.display()))?;
         file.lock()
-            .with_context(|| format!("locking {}", self.lock.display()))?;
+            .with_context(|| format!("locking {}", lock.display()))?;
         Ok(file)
     }
 
     /// Atomic replace: temp file in the same directory, same permissions, fsync,
     /// rename, fsync the directory. A symlinked plan.md is written through.
-    /// `Ok(false)`: the file changed after `read` was read through it, so nothing
-    /// was replaced and the caller starts again.
-    fn replace(&self, content: &str, read: &File, at_read: &fs::Metadata) -> Result<bool> {
+    /// `Ok(false)`: the file is no longer `read` (the bytes read through `handle`),
+    /// or those bytes with more appended, so nothing was replaced and the caller
+    /// starts again.
+    fn replace(
+        &self,
+        content: &str,
+        handle: &File,
+        at_read: &fs::Metadata,
+        read: &[u8],
+    ) -> Result<bool> {
         let target = fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
         let meta = fs::metadata(&target).with_context(|| format!("reading {}", self.name))?;
         if meta.permissions().readonly() {
@@ -232,37 +311,43 @@ impl Store {
             .set_permissions(meta.permissions())
             .map_err(io)?;
         tmp.as_file().sync_all().map_err(io)?;
+        // From here to the rename is the window in which a save by someone who
+        // does not take our lock can still be lost: keep it to one stat, one read
+        // and the rename.
+        let last_read = trace_clock();
         if !unchanged_or_appended(at_read, read, &target) {
             return Ok(false);
         }
         tmp.persist(&target).map_err(|e| io(e.error))?;
+        trace_window(last_read);
         // Bytes someone appended to the old file between that check and the rename
         // (`echo … >> plan.md` opens the path, then writes through its own handle)
         // are carried over. A writer may have opened the old file just before the
         // rename and write a moment later, so the old file is watched until it has
-        // been quiet twice in a row.
-        let mut copied = at_read.len();
+        // been quiet twice in a row. An old file rewritten rather than appended to
+        // is not carried over: its bytes cannot be merged, and are lost to that
+        // window.
+        let mut copied = read.len();
         let mut quiet = 0;
         for _ in 0..RETRIES {
-            let len = read.metadata().map(|m| m.len()).unwrap_or(copied);
-            if len <= copied {
+            let mut old = Vec::new();
+            let mut h = handle;
+            h.seek(SeekFrom::Start(0)).map_err(io)?;
+            h.read_to_end(&mut old).map_err(io)?;
+            if old.len() <= copied || !old.starts_with(read) {
                 quiet += 1;
                 if quiet == 2 {
                     break;
                 }
-                std::thread::sleep(std::time::Duration::from_millis(1));
+                std::thread::sleep(Duration::from_millis(1));
                 continue;
             }
             quiet = 0;
-            let mut tail = Vec::new();
-            let mut old = read;
-            old.seek(SeekFrom::Start(copied)).map_err(io)?;
-            old.take(len - copied).read_to_end(&mut tail).map_err(io)?;
             let mut new = OpenOptions::new().append(true).open(&target).map_err(io)?;
-            new.write_all(&tail)
+            new.write_all(&old[copied..])
                 .and_then(|_| new.sync_all())
                 .map_err(io)?;
-            copied = len;
+            copied = old.len();
         }
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
@@ -271,45 +356,91 @@ impl Store {
     }
 }
 
-/// Whether the file at `path` is still the one `read` was read from when it looked
-/// like `then` — or that file with bytes appended, which the caller carries over.
-fn unchanged_or_appended(then: &fs::Metadata, read: &File, path: &Path) -> bool {
+/// Whether the file at `path` is still the one read through a handle whose
+/// metadata was `then`, holding the bytes `read` — or those bytes with more
+/// appended, which the caller carries over. Compares bytes, not sizes and mtimes:
+/// an in-place save of the same length within one clock tick changes neither, and
+/// a truncate-and-write that grew the file is not an append.
+fn unchanged_or_appended(then: &fs::Metadata, read: &[u8], path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    let Ok(now) = fs::metadata(path) else {
+    let Ok(mut file) = File::open(path) else {
         return false;
     };
-    if (then.dev(), then.ino()) != (now.dev(), now.ino()) {
+    let Ok(now) = file.metadata() else {
+        return false;
+    };
+    if (then.dev(), then.ino()) != (now.dev(), now.ino()) || now.len() < read.len() as u64 {
         return false;
     }
-    if (then.len(), then.mtime(), then.mtime_nsec()) == (now.len(), now.mtime(), now.mtime_nsec()) {
-        return true;
-    }
-    // Grown: an append keeps every byte that was read; an editor rewriting the file
-    // in place does not.
-    now.len() > then.len() && prefix_is(read, then.len(), path)
+    let mut bytes = Vec::with_capacity(read.len() + 64);
+    file.read_to_end(&mut bytes).is_ok() && bytes.starts_with(read)
 }
 
-/// Whether the first `len` bytes at `path` are the ones `read` holds.
-fn prefix_is(read: &File, len: u64, path: &Path) -> bool {
-    let mut before = Vec::new();
-    let mut after = Vec::new();
-    let mut old = read;
-    let ok = old.seek(SeekFrom::Start(0)).is_ok()
-        && old.take(len).read_to_end(&mut before).is_ok()
-        && File::open(path).is_ok_and(|f| f.take(len).read_to_end(&mut after).is_ok());
-    ok && before.len() as u64 == len && before == after
+/// Now, in nanoseconds since the epoch, when `PLAN_TRACE_WRITES` asks for the
+/// window to be measured (scripts/stress-writers does).
+fn trace_clock() -> Option<u128> {
+    std::env::var_os("PLAN_TRACE_WRITES")?;
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_nanos())
+}
+
+/// Appends `pid last_read renamed` (ns) to the file `PLAN_TRACE_WRITES` names.
+fn trace_window(last_read: Option<u128>) {
+    let (Some(start), Some(end), Some(file)) = (
+        last_read,
+        trace_clock(),
+        std::env::var_os("PLAN_TRACE_WRITES"),
+    ) else {
+        return;
+    };
+    let line = format!("{} {start} {end}\n", std::process::id());
+    if let Ok(mut f) = OpenOptions::new().append(true).create(true).open(file) {
+        let _ = f.write_all(line.as_bytes());
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A store for plan.md in `dir`, made a repository so the lock is not beside it.
     fn store(dir: &Path) -> Store {
-        Store::new(
-            dir.join("plan.md"),
-            "plan.md".into(),
-            Some(&dir.join(".git")),
-        )
+        fs::create_dir_all(dir.join(".git")).unwrap();
+        fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        Store::new(dir.join("plan.md"), "plan.md".into())
+    }
+
+    #[test]
+    fn one_file_has_one_lock_however_it_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        fs::create_dir_all(root.join(".git")).unwrap();
+        fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        fs::create_dir_all(root.join("sub")).unwrap();
+        fs::write(root.join("plan.md"), BASE).unwrap();
+        std::os::unix::fs::symlink(root.join("plan.md"), dir.path().join("link.md")).unwrap();
+        let git_lock = fs::canonicalize(root.join(".git"))
+            .unwrap()
+            .join("plan/plan.lock");
+        for path in [
+            root.join("plan.md"),
+            root.join("sub/../plan.md"),
+            dir.path().join("link.md"),
+        ] {
+            let s = Store::new(path.clone(), "plan.md".into());
+            assert_eq!(s.lock_path(), git_lock, "{}", path.display());
+        }
+        // Outside any repository: next to the file, whichever name led to it.
+        let plain = dir.path().join("plain");
+        fs::create_dir_all(&plain).unwrap();
+        fs::write(plain.join("plan.md"), BASE).unwrap();
+        std::os::unix::fs::symlink(plain.join("plan.md"), dir.path().join("other.md")).unwrap();
+        let canonical = fs::canonicalize(&plain).unwrap().join(".plan.md.lock");
+        for path in [plain.join("plan.md"), dir.path().join("other.md")] {
+            assert_eq!(Store::new(path, "plan.md".into()).lock_path(), canonical);
+        }
     }
 
     const BASE: &str = "# Plan: x\n\n## Goal: A\nstatus: active\n\n## Log\n";
@@ -360,10 +491,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = store(dir.path());
         fs::write(&s.path, BASE).unwrap();
-        let (handle, _) = s.open().unwrap();
+        let (handle, read) = s.open(0).unwrap();
         let at_read = handle.metadata().unwrap();
         change(&s.path);
-        let replaced = s.replace("# Plan: ours\n", &handle, &at_read).unwrap();
+        let replaced = s
+            .replace("# Plan: ours\n", &handle, &at_read, read.as_bytes())
+            .unwrap();
         (replaced, fs::read_to_string(&s.path).unwrap())
     }
 
@@ -390,6 +523,102 @@ mod tests {
         });
         assert!(!replaced);
         assert_eq!(text, "theirs\n");
+    }
+
+    #[test]
+    fn a_longer_in_place_rewrite_is_not_taken_for_an_append() {
+        // Truncate-and-write grows the file from 0: its old bytes are not a prefix.
+        let theirs = format!("# Plan: theirs, longer\n{BASE}");
+        let (replaced, text) = replace_after(|p| fs::write(p, &theirs).unwrap());
+        assert!(!replaced);
+        assert_eq!(text, theirs);
+    }
+
+    #[test]
+    fn a_same_length_rewrite_within_one_clock_tick_is_seen() {
+        let (replaced, text) = replace_after(|p| {
+            let mtime = fs::metadata(p).unwrap().modified().unwrap();
+            let file = OpenOptions::new().write(true).open(p).unwrap();
+            (&file)
+                .write_all(BASE.replace("x", "y").as_bytes())
+                .unwrap();
+            // What a coarse clock does to a save within the same tick.
+            file.set_modified(mtime).unwrap();
+        });
+        assert!(!replaced);
+        assert_eq!(text, BASE.replace("x", "y"));
+    }
+
+    #[test]
+    fn a_file_emptied_under_a_write_is_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        let theirs = BASE.replace("# Plan: x\n", "# Plan: x\nTheirs.\n");
+        let mut file = File::create(&s.path).unwrap();
+        let editor = std::thread::spawn({
+            let theirs = theirs.clone();
+            move || {
+                std::thread::sleep(Duration::from_millis(300));
+                file.write_all(theirs.as_bytes()).unwrap();
+            }
+        });
+        let out = s
+            .write(
+                BASE,
+                vec![Edit::AppendLog {
+                    lines: vec!["- ours".into()],
+                }],
+            )
+            .unwrap();
+        editor.join().unwrap();
+        assert_eq!(out, format!("{theirs}- ours\n"));
+        assert_eq!(fs::read_to_string(&s.path).unwrap(), out);
+    }
+
+    #[test]
+    fn a_file_that_stays_empty_is_an_environment_error_and_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        fs::write(&s.path, "").unwrap();
+        let started = Instant::now();
+        let err = s
+            .write(
+                BASE,
+                vec![Edit::AppendLog {
+                    lines: vec!["- ours".into()],
+                }],
+            )
+            .unwrap_err();
+        assert!(started.elapsed() >= SETTLE);
+        let WriteError::Other(e) = err else {
+            panic!("not an environment error: {err:?}")
+        };
+        assert_eq!(
+            e.downcast_ref::<Exit>().map(|x| x.code),
+            Some(crate::exit::ENVIRONMENT)
+        );
+        assert!(e.to_string().contains("nothing was written"), "{e}");
+        assert_eq!(fs::read_to_string(&s.path).unwrap(), "");
+    }
+
+    #[test]
+    fn a_shrunken_file_is_read_until_it_settles() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        let theirs = BASE.replace("## Goal: A\n", "## Goal: A, renamed\n");
+        // A save written in two pieces: the first is a short prefix.
+        let mut file = File::create(&s.path).unwrap();
+        file.write_all(&theirs.as_bytes()[..10]).unwrap();
+        let editor = std::thread::spawn({
+            let theirs = theirs.clone();
+            move || {
+                std::thread::sleep(Duration::from_millis(5));
+                file.write_all(&theirs.as_bytes()[10..]).unwrap();
+            }
+        });
+        let (_, text) = s.open(BASE.len()).unwrap();
+        editor.join().unwrap();
+        assert_eq!(text, theirs);
     }
 
     #[test]

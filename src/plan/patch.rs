@@ -4,7 +4,7 @@
 
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
-use super::model::parse;
+use super::model::{Plan, parse};
 use super::scan::{Eol, Line, scan};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,7 +287,11 @@ fn with_gap(lines: &[Line], src: &str, mut section: Vec<String>) -> Vec<String> 
 
 /// Moves line-targeted edits computed against `base` onto `fresh`, the file as it is
 /// now. An edit whose line, or whose anchor, changed in between is a conflict;
-/// changes anywhere else are kept.
+/// changes anywhere else are kept. An edit inside a goal stays inside that goal (by
+/// id): goals share lines (`- [ ] tests`, `status: active`), so when goals moved the
+/// diff alone can pair a line with its twin in another goal. If the diff puts it
+/// outside its goal, the line is looked for in the goal; not found exactly once, or
+/// the goal gone, is a conflict.
 pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>, Conflict> {
     if base == fresh {
         return Ok(edits);
@@ -311,6 +315,7 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
             }
         }
     }
+    let (old_plan, new_plan) = (parse(base), parse(fresh));
     for edit in &mut edits {
         let Some((no, expect)) = edit.target() else {
             continue;
@@ -318,8 +323,50 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
         if no == 0 {
             continue;
         }
-        match map.get(no - 1).copied().flatten() {
-            Some(to) => edit.retarget(to + 1),
+        let mapped = map.get(no - 1).copied().flatten().map(|i| i + 1);
+        let gone = || Conflict {
+            line: no,
+            expected: expect.to_string(),
+            found: None,
+        };
+        let to = match old_plan
+            .goals
+            .iter()
+            .find(|g| (g.line..=g.end).contains(&no))
+        {
+            None => mapped,
+            Some(goal) => {
+                // Goals sharing an id (a format error, but one a write may meet)
+                // pair up in order, if there are as many as before.
+                let twins = |plan: &Plan<'_>| -> Vec<usize> {
+                    (0..plan.goals.len())
+                        .filter(|&i| plan.goals[i].id == goal.id)
+                        .collect()
+                };
+                let (was, is) = (twins(&old_plan), twins(&new_plan));
+                let nth = was
+                    .iter()
+                    .position(|&i| old_plan.goals[i].line == goal.line);
+                let (Some(nth), true) = (nth, was.len() == is.len()) else {
+                    return Err(gone());
+                };
+                let now = &new_plan.goals[is[nth]];
+                let range = now.line..=now.end;
+                match mapped.filter(|to| range.contains(to)) {
+                    Some(to) => Some(to),
+                    None => {
+                        let mut at = range.clone().filter(|&n| new[n - 1] == expect);
+                        match (at.next(), at.next()) {
+                            (Some(to), None) => Some(to),
+                            (None, _) => None,
+                            (Some(_), Some(_)) => return Err(gone()),
+                        }
+                    }
+                }
+            }
+        };
+        match to {
+            Some(to) => edit.retarget(to),
             None => {
                 return Err(Conflict {
                     line: no,
@@ -562,6 +609,53 @@ mod tests {
         assert_eq!(err.found, None);
     }
 
+    /// Two goals that share their subtask line, the status and a failure mode.
+    const TWO: &str = "# Plan: x\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: active\nfailure_modes:\n- flaky\n- [ ] tests\n\n## Goal: Beta\n<!-- id: beta -->\nstatus: active\nfailure_modes:\n- flaky\n- [ ] tests\n\n## Log\n";
+
+    /// `TWO` with Beta moved above Alpha.
+    fn swapped() -> String {
+        let (head, rest) = TWO.split_at(TWO.find("## Goal: Alpha").unwrap());
+        let (alpha, rest) = rest.split_at(rest.find("## Goal: Beta").unwrap());
+        let (beta, log) = rest.split_at(rest.find("## Log").unwrap());
+        format!("{head}{beta}{alpha}{log}")
+    }
+
+    #[test]
+    fn an_edit_follows_its_goal_when_goals_move() {
+        let fresh = swapped();
+        // `plan complete alpha` and `plan tick alpha 1`, computed against TWO.
+        let edits = vec![
+            Edit::replace(5, "status: active", "status: done"),
+            Edit::replace(8, "- [ ] tests", "- [x] tests"),
+            Edit::insert_after(7, "- flaky", vec!["- slow".into()]),
+        ];
+        let out = apply(&fresh, &rebase(TWO, &fresh, edits).unwrap()).unwrap();
+        let alpha = out.find("## Goal: Alpha").unwrap();
+        let (beta_part, alpha_part) = out.split_at(alpha);
+        assert_eq!(
+            alpha_part,
+            "## Goal: Alpha\n<!-- id: alpha -->\nstatus: done\nfailure_modes:\n- flaky\n- slow\n- [x] tests\n\n## Log\n"
+        );
+        assert!(beta_part.ends_with("## Goal: Beta\n<!-- id: beta -->\nstatus: active\nfailure_modes:\n- flaky\n- [ ] tests\n\n"), "{out}");
+    }
+
+    #[test]
+    fn an_edit_whose_goal_is_gone_or_ambiguous_is_a_conflict() {
+        let no_alpha = TWO.replace(
+            "## Goal: Alpha\n<!-- id: alpha -->\nstatus: active\nfailure_modes:\n- flaky\n- [ ] tests\n\n",
+            "",
+        );
+        let tick = || vec![Edit::replace(8, "- [ ] tests", "- [x] tests")];
+        let err = rebase(TWO, &no_alpha, tick()).unwrap_err();
+        assert_eq!((err.line, err.found), (8, None));
+        // Alpha moved and now holds the line twice: which one is meant is unknown.
+        let twice = swapped().replace(
+            "- [ ] tests\n\n## Log",
+            "- [ ] tests\n- [ ] tests\n\n## Log",
+        );
+        assert!(rebase(TWO, &twice, tick()).is_err());
+    }
+
     // --- properties over generated documents -------------------------------------
 
     fn line_text() -> impl Strategy<Value = String> {
@@ -582,6 +676,23 @@ mod tests {
             Just("  trailing  ".to_string()),
             "[^\r\n]{0,12}",
         ]
+    }
+
+    /// A goal's lines after its heading and id: shared lines, so that text alone
+    /// cannot tell goals apart.
+    fn goal_body() -> impl Strategy<Value = Vec<String>> {
+        prop::collection::vec(
+            prop_oneof![
+                Just("status: active".to_string()),
+                Just("status: open".to_string()),
+                Just("- [ ] tests".to_string()),
+                Just("- [x] tests".to_string()),
+                Just("- [ ] docs".to_string()),
+                Just("failure_modes:".to_string()),
+                Just("- flaky".to_string()),
+            ],
+            1..6,
+        )
     }
 
     prop_compose! {
@@ -669,6 +780,72 @@ mod tests {
             let mixed = src.contains("\r\n") && src.replace("\r\n", "").contains('\n');
             if !mixed {
                 prop_assert_eq!(again, staged);
+            }
+        }
+
+        #[test]
+        fn an_edit_never_moves_to_another_goal(
+            goals in prop::collection::vec(goal_body(), 2..6),
+            target in any::<prop::sample::Index>(),
+            line in any::<prop::sample::Index>(),
+            order in any::<u64>(),
+            deletes in prop::collection::vec(any::<prop::sample::Index>(), 0..2),
+            inserts in prop::collection::vec(goal_body(), 0..3),
+        ) {
+            let doc = |goals: &[(String, Vec<String>)]| {
+                let mut src = String::from("# Plan: p\n\n");
+                for (id, lines) in goals {
+                    src.push_str(&format!("## Goal: {id}\n<!-- id: {id} -->\n"));
+                    for l in lines { src.push_str(l); src.push('\n'); }
+                    src.push('\n');
+                }
+                src.push_str("## Log\n- 2026-01-01 10:00 entry\n");
+                src
+            };
+            let named: Vec<(String, Vec<String>)> =
+                goals.into_iter().enumerate().map(|(i, l)| (format!("g{i}"), l)).collect();
+            let base = doc(&named);
+            let plan = parse(&base);
+            let goal = &plan.goals[target.index(plan.goals.len())];
+            let body: Vec<usize> = (goal.line + 2..=goal.end).filter(|&n| !plan.line_text(n).is_empty()).collect();
+            let no = body[line.index(body.len())];
+            let expect = plan.line_text(no).to_string();
+            let id = goal.id.to_string();
+            // Whole goals reordered, deleted and inserted between read and write.
+            let mut moved = named.clone();
+            let mut seed = order;
+            for i in (1..moved.len()).rev() {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                moved.swap(i, (seed >> 33) as usize % (i + 1));
+            }
+            for d in &deletes {
+                if !moved.is_empty() { moved.remove(d.index(moved.len())); }
+            }
+            for (k, lines) in inserts.into_iter().enumerate() {
+                let at = (seed as usize >> k) % (moved.len() + 1);
+                moved.insert(at, (format!("new{k}"), lines));
+            }
+            let fresh = doc(&moved);
+            let edits = vec![Edit::replace(no, &expect, "EDITED")];
+            match rebase(&base, &fresh, edits).and_then(|e| apply(&fresh, &e)) {
+                Ok(out) => {
+                    let after = parse(&out);
+                    let mine = after.goal(&id).unwrap();
+                    prop_assert!((mine.line..=mine.end).any(|n| after.line_text(n) == "EDITED"), "{}", out);
+                    prop_assert_eq!(out.matches("EDITED").count(), 1);
+                    // Every other goal reads as in `fresh`.
+                    let before = parse(&fresh);
+                    for g in after.goals.iter().filter(|g| g.id != id) {
+                        let was = before.goal(&g.id).unwrap();
+                        prop_assert_eq!(&out[after.lines[g.line - 1].start..after.lines[g.end - 1].start],
+                            &fresh[before.lines[was.line - 1].start..before.lines[was.end - 1].start]);
+                    }
+                }
+                Err(_) => {
+                    // Only when the goal is gone or the line is not unique in it.
+                    let kept = moved.iter().find(|(g, _)| *g == id);
+                    prop_assert!(kept.is_none_or(|(_, lines)| lines.iter().filter(|l| **l == expect).count() != 1));
+                }
             }
         }
 

@@ -189,3 +189,136 @@ fn a_plan_named_relative_to_a_subdirectory_is_still_the_repository_s_plan() {
     assert!(diff.contains("a: status open → active"), "{diff}");
     assert!(!diff.contains("all of it is new"), "{diff}");
 }
+
+/// An editor saving in place: opens plan.md with O_TRUNC, and writes `content`
+/// through that handle after `gap`. Returns once the file is truncated.
+fn save_in_place_later(
+    path: std::path::PathBuf,
+    content: String,
+    gap: std::time::Duration,
+) -> std::thread::JoinHandle<()> {
+    use std::io::Write;
+    let (truncated, wait) = std::sync::mpsc::channel();
+    let editor = std::thread::spawn(move || {
+        let mut file = std::fs::File::create(&path).unwrap();
+        truncated.send(()).unwrap();
+        std::thread::sleep(gap);
+        file.write_all(content.as_bytes()).unwrap();
+    });
+    wait.recv().unwrap();
+    editor
+}
+
+#[test]
+fn a_write_during_an_in_place_save_waits_for_it_and_keeps_every_byte() {
+    let before =
+        "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n- 2026-01-01 10:00 one\n";
+    let t = Test::new().plan(before);
+    let theirs = before.replace("# Plan: x\n", "# Plan: x\nA line the person added.\n");
+    let editor = save_in_place_later(
+        t.path("plan.md"),
+        theirs.clone(),
+        std::time::Duration::from_millis(700),
+    );
+    t.ok(&["log", "x"]);
+    editor.join().unwrap();
+    assert_eq!(t.plan_md(), format!("{theirs}- 2026-06-15 14:02 x\n"));
+}
+
+#[test]
+fn an_in_place_save_that_does_not_finish_in_time_is_refused() {
+    // The editor truncated plan.md and writes back only after plan stopped waiting:
+    // plan refuses rather than write its version of an empty file.
+    let before = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\n- [ ] one\n\n## Log\n";
+    let t = Test::new().plan(before);
+    let editor = save_in_place_later(
+        t.path("plan.md"),
+        before.to_string(),
+        std::time::Duration::from_millis(3000),
+    );
+    t.run(&["log", "x"])
+        .code(3)
+        .stderr_has("nothing was written");
+    assert_eq!(t.plan_md(), "");
+    editor.join().unwrap();
+    assert_eq!(t.plan_md(), before);
+}
+
+#[test]
+fn a_tick_waiting_for_the_lock_follows_its_goal_when_goals_move() {
+    let alpha = "## Goal: Alpha\n<!-- id: alpha -->\nstatus: active\n- [ ] tests\n\n";
+    let beta = "## Goal: Beta\n<!-- id: beta -->\nstatus: active\n- [ ] tests\n\n";
+    let t = Test::new().plan(&format!("# Plan: x\n\n{alpha}{beta}## Log\n"));
+    // Another writer holds the lock while the command reads and computes its edit.
+    std::fs::create_dir_all(t.path(".git/plan")).unwrap();
+    let lock = std::fs::File::create(t.path(".git/plan/plan.lock")).unwrap();
+    lock.lock().unwrap();
+    let tick = t.cmd(&["tick", "alpha", "1"]).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    // Meanwhile Beta is moved above Alpha.
+    t.write("plan.md", format!("# Plan: x\n\n{beta}{alpha}## Log\n"));
+    lock.unlock().unwrap();
+    assert!(tick.wait_with_output().unwrap().status.success());
+    let md = t.plan_md();
+    assert!(
+        md.starts_with(&format!(
+            "# Plan: x\n\n{beta}{}",
+            alpha.replace("- [ ]", "- [x]")
+        )),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_plan_named_from_outside_its_repository_takes_the_same_lock() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n");
+    let outside = t.dir.path().join("home");
+    let file = t.path("plan.md").display().to_string();
+    std::fs::create_dir_all(t.path(".git/plan")).unwrap();
+    let lock = std::fs::File::create(t.path(".git/plan/plan.lock")).unwrap();
+    lock.lock().unwrap();
+    let mut log = t
+        .cmd(&["--file", &file, "log", "from outside"])
+        .current_dir(&outside)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        log.try_wait().unwrap().is_none(),
+        "wrote without the repository's lock:\n{}",
+        t.plan_md()
+    );
+    lock.unlock().unwrap();
+    assert!(log.wait().unwrap().success());
+    assert!(t.plan_md().ends_with("14:02 from outside\n"));
+}
+
+#[test]
+fn writers_inside_and_outside_the_repository_lose_no_line() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n");
+    let outside = t.dir.path().join("home");
+    let file = t.path("plan.md").display().to_string();
+    let children: Vec<_> = (0..30)
+        .map(|i| {
+            let entry = format!("entry {i:02}");
+            match i % 2 {
+                0 => t.cmd(&["log", &entry]).spawn().unwrap(),
+                _ => t
+                    .cmd(&["--file", &file, "log", &entry])
+                    .current_dir(&outside)
+                    .spawn()
+                    .unwrap(),
+            }
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let md = t.plan_md();
+    for i in 0..30 {
+        assert!(
+            md.contains(&format!("14:02 entry {i:02}\n")),
+            "entry {i} lost:\n{md}"
+        );
+    }
+}
