@@ -434,6 +434,7 @@ fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
                 git::PathProblem::Missing => ("does not exist", "save the log or output to a file in the repository first"),
                 git::PathProblem::OutsideRepo => ("is outside the repository", "evidence must be a file in the repository the judge can read"),
                 git::PathProblem::SymlinkOutside => ("is a symlink that leads outside the repository", "copy the file into the repository"),
+                git::PathProblem::NotAFile => ("is not a regular file or directory (a fifo, socket or device)", "save the output to a regular file in the repository and pass that"),
                 git::PathProblem::Ignored => ("is ignored by git, so it is not durable evidence", "commit it or move it out of the ignored directory, or pass --allow-ignored"),
             };
             Exit::usage(format!("evidence path {shown} {what}\n  hint: {hint}"))
@@ -487,7 +488,13 @@ fn inline_files(root: &Path, paths: &[String]) -> String {
     let mut out = String::new();
     let mut budget = INLINE_TOTAL_BYTES;
     for rel in paths {
-        let Ok(bytes) = std::fs::read(root.join(rel)) else {
+        let path = root.join(rel);
+        // Checked again here, not only at the start: verify ran in between, and
+        // reading a fifo would wait forever.
+        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
         let take = bytes.len().min(INLINE_FILE_BYTES).min(budget);

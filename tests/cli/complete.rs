@@ -144,6 +144,60 @@ fn a_judge_that_edits_the_tree_is_rejected_and_the_file_left() {
 }
 
 #[test]
+fn a_judge_writing_a_hook_into_a_worktrees_common_dir_is_rejected() {
+    let mut t = repo("writes-hook");
+    let wt = t.dir.path().join("side");
+    t.git(&["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()]);
+    t.cwd = wt;
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout
+            .contains("the judge changed the working tree (.git/hooks/post-checkout)"),
+        "{}",
+        run.stdout
+    );
+    assert!(t.path(".git/hooks/post-checkout").exists());
+    let plan = std::fs::read_to_string(t.cwd.join("plan.md")).unwrap();
+    assert!(plan.contains("sign-off rejected (containment)"), "{plan}");
+}
+
+#[test]
+fn a_same_length_hook_rewrite_with_its_mtime_put_back_is_rejected() {
+    let t = repo("rewrites-hook");
+    let hook = "#!/bin/sh\nexit 0\n";
+    t.write(".git/hooks/pre-commit", hook);
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout
+            .contains("the judge changed the working tree (.git/hooks/pre-commit)"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(t.read(".git/hooks/pre-commit"), "#".repeat(hook.len()));
+}
+
+#[test]
+fn a_fifo_as_evidence_is_refused_before_anything_runs() {
+    let t = repo("accept");
+    let made = std::process::Command::new("mkfifo")
+        .arg(t.path("results.log"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let calls = t.dir.path().join("calls.log");
+    let t = t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+    let run = complete(&t, &["--path", "results.log"]).code(2);
+    assert!(
+        run.stderr
+            .contains("evidence path results.log is not a regular file or directory"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hint: "), "{}", run.stderr);
+    assert!(!calls.exists(), "the judge was started");
+}
+
+#[test]
 fn a_json_verdict_from_a_command_judge() {
     let t = repo("json-accept");
     complete(&t, &[]).code(0);
