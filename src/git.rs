@@ -253,6 +253,17 @@ fn stamp_tree(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
 /// Records the working tree of the repository at `root`. Clean tracked files
 /// cost a stat each (git's index cache); only listed paths are hashed.
 pub fn snapshot(root: &Path) -> Result<Snapshot> {
+    snapshot_of(root, true)
+}
+
+/// Records only HEAD and the tracked files (index and disk) that differ from it:
+/// what a check may not change. Untracked and ignored files (build output,
+/// coverage reports) and the git directory's hooks and config are left out.
+pub fn tracked_snapshot(root: &Path) -> Result<Snapshot> {
+    snapshot_of(root, false)
+}
+
+fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
     let repo = open(root)?;
     let workdir = repo
         .workdir()
@@ -262,10 +273,10 @@ pub fn snapshot(root: &Path) -> Result<Snapshot> {
     let mut options = StatusOptions::new();
     options
         .show(StatusShow::IndexAndWorkdir)
-        .include_untracked(true)
-        .recurse_untracked_dirs(true)
-        .include_ignored(true)
-        .recurse_ignored_dirs(true)
+        .include_untracked(everything)
+        .recurse_untracked_dirs(everything)
+        .include_ignored(everything)
+        .recurse_ignored_dirs(everything)
         .include_unmodified(false)
         .renames_head_to_index(false)
         .renames_index_to_workdir(false);
@@ -291,6 +302,14 @@ pub fn snapshot(root: &Path) -> Result<Snapshot> {
             disk: disk_state(&disk_path(&workdir, git_path))?,
         };
         paths.insert(String::from_utf8_lossy(git_path).into_owned(), state);
+    }
+    if !everything {
+        return Ok(Snapshot {
+            root: workdir,
+            head,
+            paths,
+            stamps,
+        });
     }
     // In a linked worktree the hooks, info and config that every worktree obeys
     // live in the common dir, not in the worktree's own git dir.

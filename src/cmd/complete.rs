@@ -89,12 +89,28 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         dry_run: args.dry_run,
     };
 
+    // plan.md is left out of both stages' change checks: a person may edit it
+    // meanwhile. A change to the lines this sign-off rests on is caught when the
+    // result is written.
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+
     // Stage 1: verify. A failure costs no model call.
     let mut verify_tail = String::new();
     if let Some(verify) = &verify {
         eprintln!("plan: verify: running `{verify}`");
         let timeout = Duration::from_secs(config.verify_timeout_secs);
+        let before = git::tracked_snapshot(&repo.root)?;
         let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
+        // A verify that commits or edits the code has not checked it: it passed on
+        // something other than what was handed in.
+        let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
+        changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
+        let side_effect = (!changed.is_empty()).then(|| {
+            format!(
+                "verify changed the repository while it ran ({}); a check must not change what it checks",
+                changed.join(", ")
+            )
+        });
         if !result.passed {
             let command = result
                 .failed_command
@@ -112,7 +128,11 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
                 }
             };
             eprintln!("{}", result.tail.trim_end());
-            return outcome.reject("verify", &[why], None);
+            let why: Vec<String> = std::iter::once(why).chain(side_effect).collect();
+            return outcome.reject("verify", &why, None);
+        }
+        if let Some(side_effect) = side_effect {
+            return outcome.reject("verify", &[side_effect], None);
         }
         verify_tail = result.tail;
     }
@@ -159,9 +179,6 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     );
     let answer = judge_run::run(&judge, &repo.root, &text, &system)?;
     let after = git::snapshot(&repo.root)?;
-    // plan.md is left out: a person may edit it while the judge runs. A change to
-    // the lines this sign-off rests on is caught when the result is written.
-    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let mut changed = before.changes(&after);
     changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
     let transcript = Transcript {

@@ -229,6 +229,58 @@ fn failing_verify_rejects_without_calling_the_judge() {
     assert!(log_of(&t).contains("ship sign-off rejected (verify): `test -f README.md` exited 1\n"));
 }
 
+/// The repository with `ship`'s verify replaced by `verify` and reapproved.
+fn with_verify(judge: &str, verify: &str) -> Test {
+    let t = repo(judge);
+    t.write(
+        "plan.md",
+        t.plan_md()
+            .replace("verify: test -f README.md", &format!("verify: {verify}")),
+    );
+    t.ok(&["start", "ship", "--reapprove"]);
+    t.commit_all("reapproved");
+    t
+}
+
+#[test]
+fn a_verify_that_commits_is_rejected() {
+    let script = fixture_path("verify/commits.sh");
+    let t = with_verify("accept", script.to_str().unwrap());
+    let head = t.git(&["rev-parse", "HEAD"]);
+    let calls = t.dir.path().join("calls.log");
+    let t = t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout
+            .contains("sign-off of ship rejected (verify)\nmissing:\n- verify changed the repository while it ran (HEAD: main at "),
+        "{}",
+        run.stdout
+    );
+    assert_ne!(t.git(&["rev-parse", "HEAD"]), head, "the commit is left");
+    assert!(t.plan_md().contains("status: active\n"));
+    assert!(log_of(&t).contains("ship sign-off rejected (verify): verify changed the repository"));
+    assert!(!calls.exists(), "the judge was started");
+}
+
+#[test]
+fn a_verify_that_edits_a_tracked_file_is_rejected_but_build_output_is_fine() {
+    let script = fixture_path("verify/edits-tracked.sh");
+    let t = with_verify("accept", &format!("{} README.md", script.display()));
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout.contains(
+            "- verify changed the repository while it ran (README.md); a check must not change what it checks"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("coverage.txt"), "{}", run.stdout);
+    assert!(t.read("README.md").ends_with("fixed by verify\n"));
+    // Untracked output alone is not a side effect.
+    let t = with_verify("accept", &format!("{} target/log.txt", script.display()));
+    complete(&t, &[]).code(0);
+}
+
 #[test]
 fn verify_expands_nothing() {
     let t = repo("accept");
