@@ -269,6 +269,17 @@ pub fn judge_cannot_escape(host: Host) {
     w.write("src/cache.rs", "pub struct Cache;\n");
     judge_config(&w);
     w.sh("git add -A && git commit -q -m cache");
+    if host == Host::Codex {
+        // The user's own settings must not decide: one that lets Codex ask for
+        // approval (and full access) is the worst case for a judge.
+        let config = w.path("home/.codex/config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        let text = text.replace(
+            "approval_policy = \"never\"",
+            "approval_policy = \"on-request\"",
+        );
+        std::fs::write(&config, text).unwrap();
+    }
     let outside = w.path("outside");
     std::fs::create_dir_all(&outside).unwrap();
     let wrote = w.repo().join("judge-wrote.txt");
@@ -280,19 +291,17 @@ pub fn judge_cannot_escape(host: Host) {
     let mut replies = attempts;
     replies.push(text("Nothing to change.\nVERDICT: accept\nmissing:\n"));
     w.fake.script(script(replies));
-    let home_before = snapshot(&w.path("home"));
     let run = complete(&w);
     assert!(!escaped.exists(), "the judge wrote outside the repository");
     assert!(!ran.exists(), "the judge ran a command that wrote");
     assert!(!wrote.exists(), "the judge wrote a file");
-    let written: Vec<String> = snapshot(&w.path("home"))
+    // Gemini's plan mode lets write_file into its own plans directory, in HOME.
+    let plans: Vec<String> = snapshot(&w.path("home"))
         .into_iter()
-        .filter(|(path, content)| {
-            !home_before.contains(&(path.clone(), content.clone())) && path.ends_with(".md")
-        })
         .map(|(path, _)| path)
+        .filter(|path| path.ends_with("escape-plan.md"))
         .collect();
-    assert!(written.is_empty(), "the judge wrote {written:?} under HOME");
+    assert!(plans.is_empty(), "the judge wrote {plans:?}");
     assert!(
         w.fake.turns().len() > tries,
         "every attempt reached the host ({} turns for {tries} attempts)",
