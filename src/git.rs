@@ -200,7 +200,7 @@ struct PathState {
 /// HEAD (in the index or on disk, untracked files one by one), with a hash of what
 /// is on disk, plus where HEAD is. Ignored files, and the parts of the git
 /// directory that run code or configure git (hooks, info, config), are recorded
-/// by size, time and inode only: a model must not change those either, and
+/// by size, mtime, ctime and inode only: a model must not change those either, and
 /// hashing a build directory twice per run would cost too much.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
@@ -210,12 +210,16 @@ pub struct Snapshot {
     stamps: BTreeMap<String, Stamp>,
 }
 
-/// What a stat says about a file: enough to see it was written.
+/// What a stat says about a file: enough to see it was written. The ctime is
+/// what makes it so: anyone can set an mtime back (`touch -r`), but every write,
+/// chmod or rename moves the ctime and only the kernel sets it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Stamp {
     len: u64,
     mtime: i64,
     mtime_nsec: i64,
+    ctime: i64,
+    ctime_nsec: i64,
     ino: u64,
     mode: u32,
 }
@@ -227,6 +231,8 @@ fn stamp(path: &Path) -> Option<Stamp> {
         len: m.len(),
         mtime: m.mtime(),
         mtime_nsec: m.mtime_nsec(),
+        ctime: m.ctime(),
+        ctime_nsec: m.ctime_nsec(),
         ino: m.ino(),
         mode: m.mode(),
     })
@@ -255,6 +261,17 @@ fn stamp_tree(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
 /// Records the working tree of the repository at `root`. Clean tracked files
 /// cost a stat each (git's index cache); only listed paths are hashed.
 pub fn snapshot(root: &Path) -> Result<Snapshot> {
+    snapshot_of(root, true)
+}
+
+/// Records only HEAD and the tracked files (index and disk) that differ from it:
+/// what a check may not change. Untracked and ignored files (build output,
+/// coverage reports) and the git directory's hooks and config are left out.
+pub fn tracked_snapshot(root: &Path) -> Result<Snapshot> {
+    snapshot_of(root, false)
+}
+
+fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
     let repo = open(root)?;
     let workdir = repo
         .workdir()
@@ -264,10 +281,10 @@ pub fn snapshot(root: &Path) -> Result<Snapshot> {
     let mut options = StatusOptions::new();
     options
         .show(StatusShow::IndexAndWorkdir)
-        .include_untracked(true)
-        .recurse_untracked_dirs(true)
-        .include_ignored(true)
-        .recurse_ignored_dirs(true)
+        .include_untracked(everything)
+        .recurse_untracked_dirs(everything)
+        .include_ignored(everything)
+        .recurse_ignored_dirs(everything)
         .include_unmodified(false)
         .renames_head_to_index(false)
         .renames_index_to_workdir(false);
@@ -294,9 +311,26 @@ pub fn snapshot(root: &Path) -> Result<Snapshot> {
         };
         paths.insert(String::from_utf8_lossy(git_path).into_owned(), state);
     }
-    let git_dir = repo.path();
-    for part in ["hooks", "info", "config"] {
-        stamp_tree(&git_dir.join(part), &format!(".git/{part}"), &mut stamps);
+    if !everything {
+        return Ok(Snapshot {
+            root: workdir,
+            head,
+            paths,
+            stamps,
+        });
+    }
+    // In a linked worktree the hooks, info and config that every worktree obeys
+    // live in the common dir, not in the worktree's own git dir.
+    let common = repo.commondir();
+    for part in ["hooks", "info", "config", "config.worktree"] {
+        stamp_tree(&common.join(part), &format!(".git/{part}"), &mut stamps);
+    }
+    let own = repo.path();
+    if let Ok(rel) = own.strip_prefix(common)
+        && !rel.as_os_str().is_empty()
+    {
+        let name = format!(".git/{}/config.worktree", rel.to_string_lossy());
+        stamp_tree(&own.join("config.worktree"), &name, &mut stamps);
     }
     Ok(Snapshot {
         root: workdir,
@@ -460,6 +494,9 @@ pub enum PathProblem {
     OutsideRepo,
     /// Inside the working tree by name, but a symlink leads out of it.
     SymlinkOutside,
+    /// A fifo, socket or device: reading one can block forever (a fifo hangs the
+    /// `llm` judge's prompt assembly), and none of them holds evidence.
+    NotAFile,
     Ignored,
 }
 
@@ -471,6 +508,7 @@ impl fmt::Display for PathProblem {
             PathProblem::SymlinkOutside => {
                 "is a symlink to a place outside the repository's working tree"
             }
+            PathProblem::NotAFile => "is not a regular file or directory",
             PathProblem::Ignored => "is ignored by git, so it will not last",
         })
     }
@@ -516,6 +554,13 @@ pub fn check_evidence_path(
     });
     if in_git_dir {
         return Ok(Err(PathProblem::OutsideRepo));
+    }
+    // `resolved` has no symlinks left, so this is the file itself.
+    let kind = fs::metadata(&resolved)
+        .with_context(|| format!("inspecting the evidence path {}", given.display()))?
+        .file_type();
+    if !kind.is_file() && !kind.is_dir() {
+        return Ok(Err(PathProblem::NotAFile));
     }
     if rel.as_os_str().is_empty() {
         return Ok(Ok(PathBuf::from(".")));
@@ -976,6 +1021,56 @@ mod tests {
     }
 
     #[test]
+    fn a_linked_worktrees_common_git_dir_is_watched() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        let wt = repo.worktree("side");
+        let before = snapshot(&wt).unwrap();
+        // Hooks and config live in the main repository's git dir, shared by every
+        // worktree: a hook written there runs on the next commit in this one.
+        repo.write(".git/hooks/pre-commit", "#!/bin/sh\ncurl evil\n");
+        repo.write(".git/info/attributes", "* filter=evil\n");
+        let after = snapshot(&wt).unwrap();
+        assert_eq!(
+            before.changes(&after),
+            strings(&[".git/hooks/pre-commit", ".git/info/attributes"])
+        );
+        let config = fs::read_to_string(repo.path(".git/config")).unwrap();
+        fs::write(
+            repo.path(".git/config"),
+            format!("{config}[core]\n\tfsmonitor = evil\n"),
+        )
+        .unwrap();
+        assert!(
+            after
+                .changes(&snapshot(&wt).unwrap())
+                .contains(&".git/config".to_string())
+        );
+    }
+
+    #[test]
+    fn a_same_length_rewrite_with_its_mtime_restored_is_a_change() {
+        let repo = TestRepo::with(&[(".gitignore", "build/\n"), ("a.txt", "a\n")]);
+        repo.write("build/out.txt", "good\n");
+        repo.write(".git/hooks/pre-push", "#!/bin/sh\nexit 0\n");
+        let before = repo.snapshot();
+        for rel in ["build/out.txt", ".git/hooks/pre-push"] {
+            let path = repo.path(rel);
+            let mtime = fs::metadata(&path).unwrap().modified().unwrap();
+            let len = fs::metadata(&path).unwrap().len() as usize;
+            // In place (same inode), same length, then the old mtime put back.
+            let file = fs::OpenOptions::new().write(true).open(&path).unwrap();
+            use std::io::Write;
+            (&file).write_all(&b"X".repeat(len)).unwrap();
+            file.set_modified(mtime).unwrap();
+            assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), mtime);
+        }
+        assert_eq!(
+            before.changes(&repo.snapshot()),
+            strings(&[".git/hooks/pre-push", "build/out.txt"])
+        );
+    }
+
+    #[test]
     fn a_few_thousand_files_snapshot_without_listing_clean_ones() {
         let repo = TestRepo::new();
         for i in 0..2000 {
@@ -1189,6 +1284,25 @@ mod tests {
             check(&repo, "", "target/report.txt", true),
             Ok(PathBuf::from("target/report.txt"))
         );
+    }
+
+    #[test]
+    fn a_fifo_or_socket_is_refused_as_evidence() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        let made = Command::new("mkfifo")
+            .arg(repo.path("pipe"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert_eq!(check(&repo, "", "pipe", false), Err(PathProblem::NotAFile));
+        symlink("pipe", repo.path("pipe-link")).unwrap();
+        assert_eq!(
+            check(&repo, "", "pipe-link", false),
+            Err(PathProblem::NotAFile)
+        );
+        let _socket = std::os::unix::net::UnixListener::bind(repo.path("sock")).unwrap();
+        assert_eq!(check(&repo, "", "sock", false), Err(PathProblem::NotAFile));
+        assert_eq!(check(&repo, "", "a.txt", false), Ok(PathBuf::from("a.txt")));
     }
 
     #[test]

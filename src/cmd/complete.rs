@@ -113,11 +113,17 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         dry_run: args.dry_run,
     };
 
+    // plan.md is left out of both stages' change checks: a person may edit it
+    // meanwhile. A change to the lines this sign-off rests on is caught when the
+    // result is written.
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+
     // Stage 1: verify. A failure costs no model call.
     let mut verify_tail = String::new();
     if let Some(verify) = &verify {
         eprintln!("plan: verify: running `{verify}`");
         let timeout = Duration::from_secs(config.verify_timeout_secs);
+        let before = git::tracked_snapshot(&repo.root)?;
         let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
         record.verify = Some(VerifyRecord {
             command: verify.to_string(),
@@ -132,6 +138,16 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
                     .map_or("none".to_string(), |c| c.to_string())
             },
             tail: result.tail.clone(),
+        });
+        // A verify that commits or edits the code has not checked it: it passed on
+        // something other than what was handed in.
+        let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
+        changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
+        let side_effect = (!changed.is_empty()).then(|| {
+            format!(
+                "verify changed the repository while it ran ({}); a check must not change what it checks",
+                changed.join(", ")
+            )
         });
         if !result.passed {
             let command = result
@@ -150,7 +166,11 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
                 }
             };
             eprintln!("{}", result.tail.trim_end());
-            return outcome.reject("verify", &[why], None);
+            let why: Vec<String> = std::iter::once(why).chain(side_effect).collect();
+            return outcome.reject("verify", &why, None);
+        }
+        if let Some(side_effect) = side_effect {
+            return outcome.reject("verify", &[side_effect], None);
         }
         verify_tail = result.tail;
     }
@@ -191,9 +211,6 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     );
     let answer = judge_run::run(&judge, &repo.root, &text, &system)?;
     let after = git::snapshot(&repo.root)?;
-    // plan.md is left out: a person may edit it while the judge runs. A change to
-    // the lines this sign-off rests on is caught when the result is written.
-    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let mut changed = before.changes(&after);
     changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
     let overrides: Vec<String> = ["evidence_judge.md", "judge_system.md"]
@@ -703,6 +720,7 @@ fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
                 git::PathProblem::Missing => ("does not exist", "save the log or output to a file in the repository first"),
                 git::PathProblem::OutsideRepo => ("is outside the repository", "evidence must be a file in the repository the judge can read"),
                 git::PathProblem::SymlinkOutside => ("is a symlink that leads outside the repository", "copy the file into the repository"),
+                git::PathProblem::NotAFile => ("is not a regular file or directory (a fifo, socket or device)", "save the output to a regular file in the repository and pass that"),
                 git::PathProblem::Ignored => ("is ignored by git, so it is not durable evidence", "commit it or move it out of the ignored directory, or pass --allow-ignored"),
             };
             Exit::usage(format!("evidence path {shown} {what}\n  hint: {hint}"))
@@ -756,7 +774,13 @@ fn inline_files(root: &Path, paths: &[String]) -> String {
     let mut out = String::new();
     let mut budget = INLINE_TOTAL_BYTES;
     for rel in paths {
-        let Ok(bytes) = std::fs::read(root.join(rel)) else {
+        let path = root.join(rel);
+        // Checked again here, not only at the start: verify ran in between, and
+        // reading a fifo would wait forever.
+        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
         let take = bytes.len().min(INLINE_FILE_BYTES).min(budget);

@@ -106,7 +106,43 @@ pub struct Invocation {
     pub env: Vec<(String, String)>,
     /// The backend writes its final answer to this file rather than to stdout.
     pub reads_last_message: Option<PathBuf>,
+    /// Files the run needs, to be written (path, text) before it starts. They go
+    /// beside `out_file`, in the run's private temporary directory.
+    pub files: Vec<(PathBuf, String)>,
 }
+
+/// Gemini CLI's policy for a judge run, passed with `--policy` (user tier, above
+/// anything a repository's own `.gemini/` can set). `--approval-mode plan` alone
+/// is not read-only: plan mode offers `exit_plan_mode`, which headless switches to
+/// YOLO, and then `run_shell_command` runs. So the policy allows the reading tools
+/// and denies everything else; a denied tool is not even offered to the model.
+/// Gemini's priorities run 0..=999 within a tier; the highest matching rule wins.
+pub const GEMINI_POLICY: &str = r#"# plan's sign-off judge: read and search, nothing else.
+
+[[rule]]
+toolName = "*"
+mcpName = "*"
+decision = "deny"
+priority = 999
+denyMessage = "The sign-off judge is read-only: no MCP tools."
+
+[[rule]]
+toolName = ["exit_plan_mode", "enter_plan_mode", "run_shell_command", "write_file", "replace", "save_memory", "web_fetch", "invoke_agent", "activate_skill"]
+decision = "deny"
+priority = 999
+denyMessage = "The sign-off judge is read-only: it may read and search the repository, nothing else."
+
+[[rule]]
+toolName = ["read_file", "read_many_files", "list_directory", "glob", "grep_search"]
+decision = "allow"
+priority = 998
+
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 997
+denyMessage = "The sign-off judge is read-only: it may read and search the repository, nothing else."
+"#;
 
 /// The argv that runs `backend` read-only as a judge. `command` is the configured argv
 /// for `Backend::Command`; `out_file` is where codex writes its final message. An
@@ -124,6 +160,7 @@ pub fn invocation(
     let model = model.map(str::trim).filter(|m| !m.is_empty());
     let system = system.trim();
     let mut args: Vec<String> = Vec::new();
+    let mut files = Vec::new();
     let mut push = |items: &[&str]| args.extend(items.iter().map(|s| s.to_string()));
     let (program, stdin_prompt, system_in_prompt, reads_last_message) = match backend {
         Backend::Claude => {
@@ -206,7 +243,10 @@ pub fn invocation(
             // hooks see PLAN_JUDGE=1 and do nothing, which is the part that matters:
             // the judge's AfterAgent must not trip the continuation guard. `-p` goes
             // last so the prompt is its value and the final argument.
-            push(&["--approval-mode", "plan", "-o", "json"]);
+            let policy = out_file.with_file_name("gemini-policy.toml");
+            files.push((policy.clone(), GEMINI_POLICY.to_string()));
+            let policy = policy.to_string_lossy();
+            push(&["--approval-mode", "plan", "--policy", &policy, "-o", "json"]);
             if let Some(model) = model {
                 push(&["-m", model]);
             }
@@ -247,6 +287,7 @@ pub fn invocation(
         system_in_prompt,
         env: vec![("PLAN_JUDGE".to_string(), "1".to_string())],
         reads_last_message,
+        files,
     })
 }
 
@@ -425,27 +466,96 @@ mod tests {
     }
 
     #[test]
-    fn gemini_plans_only_and_ends_with_p() {
+    fn gemini_plans_under_a_read_only_policy_and_ends_with_p() {
         let inv = run(Backend::Gemini, None);
-        assert_eq!(
-            argv(&inv),
-            ["gemini", "--approval-mode", "plan", "-o", "json", "-p"]
-        );
-        assert!(!inv.stdin_prompt && inv.prompt_arg && inv.system_in_prompt);
-        let inv = run(Backend::Gemini, Some("gemini-2.5-pro"));
         assert_eq!(
             argv(&inv),
             [
                 "gemini",
                 "--approval-mode",
                 "plan",
+                "--policy",
+                "/tmp/gemini-policy.toml",
                 "-o",
                 "json",
-                "-m",
-                "gemini-2.5-pro",
                 "-p"
             ]
         );
+        assert!(!inv.stdin_prompt && inv.prompt_arg && inv.system_in_prompt);
+        assert_eq!(
+            inv.files,
+            [(
+                PathBuf::from("/tmp/gemini-policy.toml"),
+                GEMINI_POLICY.to_string()
+            )]
+        );
+        let inv = run(Backend::Gemini, Some("gemini-2.5-pro"));
+        assert_eq!(
+            argv(&inv)[5..],
+            ["-o", "json", "-m", "gemini-2.5-pro", "-p"]
+        );
+    }
+
+    /// The rules of the policy, as (decision, priority, tool names, mcpName).
+    fn policy_rules() -> Vec<(String, u32, Vec<String>, Option<String>)> {
+        let mut rules = Vec::new();
+        for block in GEMINI_POLICY.split("[[rule]]").skip(1) {
+            let field = |key: &str| {
+                block
+                    .lines()
+                    .find_map(|l| l.strip_prefix(&format!("{key} = ")))
+                    .map(str::to_string)
+            };
+            let names: Vec<String> = field("toolName")
+                .unwrap()
+                .trim_matches(|c| c == '[' || c == ']')
+                .split(", ")
+                .map(|n| n.trim_matches('"').to_string())
+                .collect();
+            let decision = field("decision").unwrap().trim_matches('"').to_string();
+            let priority = field("priority").unwrap().parse().unwrap();
+            let mcp = field("mcpName").map(|m| m.trim_matches('"').to_string());
+            rules.push((decision, priority, names, mcp));
+        }
+        rules
+    }
+
+    /// The decision the policy gives a built-in tool: the highest rule that
+    /// names it or `*`, as Gemini CLI's engine picks.
+    fn decision(tool: &str) -> String {
+        policy_rules()
+            .into_iter()
+            .filter(|(_, _, names, mcp)| {
+                mcp.is_none() && names.iter().any(|n| n == tool || n == "*")
+            })
+            .max_by_key(|(_, priority, _, _)| *priority)
+            .map(|(decision, ..)| decision)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_gemini_policy_allows_reading_and_denies_every_way_out() {
+        for tool in ["read_file", "list_directory", "glob", "grep_search"] {
+            assert_eq!(decision(tool), "allow", "{tool}");
+        }
+        for tool in [
+            "exit_plan_mode",
+            "run_shell_command",
+            "write_file",
+            "replace",
+            "save_memory",
+            "web_fetch",
+            "invoke_agent",
+            "a_tool_added_next_year",
+        ] {
+            assert_eq!(decision(tool), "deny", "{tool}");
+        }
+        let top = policy_rules().iter().map(|r| r.1).max().unwrap();
+        assert!(top <= 999, "Gemini refuses priorities over 999");
+        assert!(policy_rules().iter().any(|(d, p, names, mcp)| d == "deny"
+            && *p == top
+            && names == &["*"]
+            && mcp.as_deref() == Some("*")));
     }
 
     #[test]

@@ -54,6 +54,10 @@ fn spawn(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Raw> 
         MAX_TURNS,
     )
     .map_err(|e| Exit::usage(format!("{e:#}")))?;
+    for (path, text) in &inv.files {
+        std::fs::write(path, text)
+            .map_err(|e| Exit::env(format!("cannot write {}: {e}", path.display())))?;
+    }
     let prompt = if inv.system_in_prompt && !system.trim().is_empty() {
         format!("{}\n\n{prompt}", system.trim())
     } else {

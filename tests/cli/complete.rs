@@ -150,6 +150,60 @@ fn a_judge_that_edits_the_tree_is_rejected_and_the_file_left() {
 }
 
 #[test]
+fn a_judge_writing_a_hook_into_a_worktrees_common_dir_is_rejected() {
+    let mut t = repo("writes-hook");
+    let wt = t.dir.path().join("side");
+    t.git(&["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()]);
+    t.cwd = wt;
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout
+            .contains("the judge changed the working tree (.git/hooks/post-checkout)"),
+        "{}",
+        run.stdout
+    );
+    assert!(t.path(".git/hooks/post-checkout").exists());
+    let plan = std::fs::read_to_string(t.cwd.join("plan.md")).unwrap();
+    assert!(plan.contains("sign-off rejected (containment)"), "{plan}");
+}
+
+#[test]
+fn a_same_length_hook_rewrite_with_its_mtime_put_back_is_rejected() {
+    let t = repo("rewrites-hook");
+    let hook = "#!/bin/sh\nexit 0\n";
+    t.write(".git/hooks/pre-commit", hook);
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout
+            .contains("the judge changed the working tree (.git/hooks/pre-commit)"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(t.read(".git/hooks/pre-commit"), "#".repeat(hook.len()));
+}
+
+#[test]
+fn a_fifo_as_evidence_is_refused_before_anything_runs() {
+    let t = repo("accept");
+    let made = std::process::Command::new("mkfifo")
+        .arg(t.path("results.log"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let calls = t.dir.path().join("calls.log");
+    let t = t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+    let run = complete(&t, &["--path", "results.log"]).code(2);
+    assert!(
+        run.stderr
+            .contains("evidence path results.log is not a regular file or directory"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hint: "), "{}", run.stderr);
+    assert!(!calls.exists(), "the judge was started");
+}
+
+#[test]
 fn a_json_verdict_from_a_command_judge() {
     let t = repo("json-accept");
     complete(&t, &[]).code(0);
@@ -179,6 +233,58 @@ fn failing_verify_rejects_without_calling_the_judge() {
     );
     assert!(!calls.exists(), "the judge was started");
     assert!(log_of(&t).contains("ship sign-off rejected (verify): `test -f README.md` exited 1\n"));
+}
+
+/// The repository with `ship`'s verify replaced by `verify` and reapproved.
+fn with_verify(judge: &str, verify: &str) -> Test {
+    let t = repo(judge);
+    t.write(
+        "plan.md",
+        t.plan_md()
+            .replace("verify: test -f README.md", &format!("verify: {verify}")),
+    );
+    t.ok(&["start", "ship", "--reapprove"]);
+    t.commit_all("reapproved");
+    t
+}
+
+#[test]
+fn a_verify_that_commits_is_rejected() {
+    let script = fixture_path("verify/commits.sh");
+    let t = with_verify("accept", script.to_str().unwrap());
+    let head = t.git(&["rev-parse", "HEAD"]);
+    let calls = t.dir.path().join("calls.log");
+    let t = t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout
+            .contains("sign-off of ship rejected (verify)\nmissing:\n- verify changed the repository while it ran (HEAD: main at "),
+        "{}",
+        run.stdout
+    );
+    assert_ne!(t.git(&["rev-parse", "HEAD"]), head, "the commit is left");
+    assert!(t.plan_md().contains("status: active\n"));
+    assert!(log_of(&t).contains("ship sign-off rejected (verify): verify changed the repository"));
+    assert!(!calls.exists(), "the judge was started");
+}
+
+#[test]
+fn a_verify_that_edits_a_tracked_file_is_rejected_but_build_output_is_fine() {
+    let script = fixture_path("verify/edits-tracked.sh");
+    let t = with_verify("accept", &format!("{} README.md", script.display()));
+    let run = complete(&t, &[]).code(1);
+    assert!(
+        run.stdout.contains(
+            "- verify changed the repository while it ran (README.md); a check must not change what it checks"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("coverage.txt"), "{}", run.stdout);
+    assert!(t.read("README.md").ends_with("fixed by verify\n"));
+    // Untracked output alone is not a side effect.
+    let t = with_verify("accept", &format!("{} target/log.txt", script.display()));
+    complete(&t, &[]).code(0);
 }
 
 #[test]

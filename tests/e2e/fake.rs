@@ -35,6 +35,12 @@ pub enum Reply {
     },
     /// A shell command with the host's shell tool.
     Shell(String),
+    /// A call of the tool `name` with these arguments, whether the host offered
+    /// it or not: what a model trying to get out of a read-only mode would send.
+    Call {
+        name: String,
+        args: Value,
+    },
     /// The reply, reporting this many input tokens: a context near full, so the
     /// host compacts before its next call.
     Heavy(Box<Reply>, u64),
@@ -53,6 +59,13 @@ pub fn write(path: &str, content: &str) -> Reply {
 
 pub fn shell(command: &str) -> Reply {
     Reply::Shell(command.to_string())
+}
+
+pub fn call(name: &str, args: Value) -> Reply {
+    Reply::Call {
+        name: name.to_string(),
+        args,
+    }
 }
 
 pub fn heavy(reply: Reply, input_tokens: u64) -> Reply {
@@ -515,6 +528,12 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
     match reply {
         Reply::Text(t) => Action::Text(t.clone()),
         Reply::Heavy(inner, _) => action(api, inner, tools, id),
+        Reply::Call { name, args } => Action::Tool {
+            name: name.clone(),
+            call_id,
+            args: args.clone(),
+            freeform: None,
+        },
         Reply::Write { path, content } => match api {
             Api::Anthropic => match find_tool(tools, &["Write"]) {
                 Some(name) => Action::Tool {

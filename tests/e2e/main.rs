@@ -48,6 +48,12 @@ macro_rules! host_tests {
 
             #[test]
             #[ignore = "e2e: runs the real host"]
+            fn judge_cannot_escape() {
+                scenarios::judge_cannot_escape($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
             fn judge_rejects_without_a_verdict() {
                 scenarios::judge_rejects_without_a_verdict($host);
             }

@@ -2,7 +2,9 @@
 //! against the fake and asserts on what reached the model (the request log), on
 //! plan's hook calls, and on the repository.
 
-use crate::fake::{Reply, heavy, is_side, script, shell, side, text, write};
+use serde_json::json;
+
+use crate::fake::{Reply, call, heavy, is_side, script, shell, side, text, write};
 use crate::harness::{Host, World};
 
 pub const PLAN: &str = "# Plan: Ship the cache layer
@@ -257,6 +259,97 @@ pub fn judge_accepts(host: Host) {
     );
 }
 
+/// Scenario 5: the judge's model tries every way out of the read-only judge its host
+/// has, offered or not: write a file in the repository, write one outside it through
+/// a shell, and leave read-only mode (Gemini's `exit_plan_mode` after writing the
+/// plan it needs, Codex's escalated sandbox, Claude's `ExitPlanMode`). Every attempt
+/// must fail: no file appears, in the repository or outside.
+pub fn judge_cannot_escape(host: Host) {
+    let w = World::new(host, PLAN, script(vec![]));
+    w.write("src/cache.rs", "pub struct Cache;\n");
+    judge_config(&w);
+    w.sh("git add -A && git commit -q -m cache");
+    if host == Host::Codex {
+        // The user's own settings must not decide: one that lets Codex ask for
+        // approval (and full access) is the worst case for a judge.
+        let config = w.path("home/.codex/config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        let text = text.replace(
+            "approval_policy = \"never\"",
+            "approval_policy = \"on-request\"",
+        );
+        std::fs::write(&config, text).unwrap();
+    }
+    let outside = w.path("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let wrote = w.repo().join("judge-wrote.txt");
+    let ran = w.repo().join("judge-ran.txt");
+    let escaped = outside.join("escaped.txt");
+    let touch = format!("touch '{}' '{}'", escaped.display(), ran.display());
+    let attempts = escape_attempts(host, &wrote.display().to_string(), &touch);
+    let tries = attempts.len();
+    let mut replies = attempts;
+    replies.push(text("Nothing to change.\nVERDICT: accept\nmissing:\n"));
+    w.fake.script(script(replies));
+    let run = complete(&w);
+    assert!(!escaped.exists(), "the judge wrote outside the repository");
+    assert!(!ran.exists(), "the judge ran a command that wrote");
+    assert!(!wrote.exists(), "the judge wrote a file");
+    // Gemini's plan mode lets write_file into its own plans directory, in HOME.
+    let plans: Vec<String> = snapshot(&w.path("home"))
+        .into_iter()
+        .map(|(path, _)| path)
+        .filter(|path| path.ends_with("escape-plan.md"))
+        .collect();
+    assert!(plans.is_empty(), "the judge wrote {plans:?}");
+    assert!(
+        w.fake.turns().len() > tries,
+        "every attempt reached the host ({} turns for {tries} attempts)",
+        w.fake.turns().len()
+    );
+    // Refused tools leave nothing behind, so the accept that follows stands.
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+}
+
+/// The escape attempts of `judge_cannot_escape`, in each host's own tool names.
+fn escape_attempts(host: Host, file: &str, touch: &str) -> Vec<Reply> {
+    let content = "the judge wrote this\n";
+    match host {
+        Host::Claude => vec![
+            call("Write", json!({"file_path": file, "content": content})),
+            call("ExitPlanMode", json!({"plan": "Write the files."})),
+            call("Bash", json!({"command": touch, "description": "write"})),
+        ],
+        Host::Codex => vec![
+            write("judge-wrote.txt", content),
+            shell(touch),
+            call(
+                "exec_command",
+                json!({"cmd": touch, "yield_time_ms": 2000,
+                       "sandbox_permissions": "require_escalated",
+                       "justification": "the files must be written to check the goal"}),
+            ),
+        ],
+        Host::Pi => vec![
+            call("write", json!({"path": file, "content": content})),
+            call("bash", json!({"command": touch})),
+        ],
+        Host::Gemini => vec![
+            call("write_file", json!({"file_path": file, "content": content})),
+            // exit_plan_mode wants a plan file in its plans directory first.
+            call(
+                "write_file",
+                json!({"file_path": "escape-plan.md", "content": "# Plan\n\nWrite the files.\n"}),
+            ),
+            call("exit_plan_mode", json!({"plan_filename": "escape-plan.md"})),
+            call(
+                "run_shell_command",
+                json!({"command": touch, "description": "write"}),
+            ),
+        ],
+    }
+}
+
 /// Scenario 5: A reply without a verdict rejects.
 pub fn judge_rejects_without_a_verdict(host: Host) {
     let w = World::new(host, PLAN, script(vec![]));
@@ -297,12 +390,20 @@ fn complete(w: &World) -> crate::harness::Run {
 }
 
 /// The tools a judge run may offer the model, where the judge's argv limits them;
-/// `None` where read-only is the host's sandbox or approval mode instead.
+/// `None` where read-only is the host's sandbox instead.
 fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
     match host {
         Host::Claude => Some(vec!["Read", "Grep", "Glob"]),
         Host::Pi => Some(vec!["read", "grep", "find", "ls"]),
-        Host::Codex | Host::Gemini => None,
+        // plan's policy file leaves only these (a denied tool is not offered).
+        Host::Gemini => Some(vec![
+            "read_file",
+            "read_many_files",
+            "list_directory",
+            "glob",
+            "grep_search",
+        ]),
+        Host::Codex => None,
     }
 }
 
