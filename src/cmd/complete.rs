@@ -67,6 +67,9 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         return Err(contract_changed(ctx, repo, goal, old, &fingerprint));
     }
     let judge = choose_judge(args.judge.as_deref(), &config)?;
+    if let Some(judge) = &judge {
+        judge_run::check(judge, &repo.root)?;
+    }
     let open: Vec<&str> = goal
         .subtasks
         .iter()
@@ -200,7 +203,17 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             &[format!("no verdict: {reason}")],
             Some(&transcript),
         ),
+        Verdict::CouldNotJudge { reason } => Err(could_not_judge(&judge, reason)),
     }
+}
+
+/// A judge that failed before judging: exit 3 with its own words; the work was not
+/// judged, so nothing is logged and no rejection stands.
+fn could_not_judge(judge: &Judge, reason: &str) -> anyhow::Error {
+    Exit::env(format!(
+        "the {} judge could not judge: {reason}\n  hint: nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge",
+        judge.backend
+    ))
 }
 
 /// Everything needed to write the result once the stages are done.

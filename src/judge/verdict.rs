@@ -1,5 +1,6 @@
 //! Reads a judge's answer into a verdict. Pure: text in, value out. It fails closed:
-//! whatever it cannot read with certainty is `NoVerdict`, never `Accept`.
+//! whatever it cannot read with certainty is `NoVerdict`, never `Accept`; a backend's
+//! own error report is `CouldNotJudge`, which is not a verdict on the work either.
 
 use std::ops::Range;
 
@@ -31,6 +32,11 @@ pub enum Verdict {
     NoVerdict {
         reason: String,
     },
+    /// Not a verdict on the work: the judge itself failed (not logged in, a bad model,
+    /// an error flag, no answer at all). `reason` quotes the judge's own words.
+    CouldNotJudge {
+        reason: String,
+    },
 }
 
 impl Verdict {
@@ -39,6 +45,7 @@ impl Verdict {
             Verdict::Accept { .. } => "accept",
             Verdict::Reject { .. } => "reject",
             Verdict::NoVerdict { .. } => "no verdict",
+            Verdict::CouldNotJudge { .. } => "could not judge",
         }
     }
 
@@ -118,10 +125,9 @@ fn claude(stdout: &str) -> Verdict {
     match result.get("is_error") {
         Some(Value::Bool(false)) => {}
         Some(Value::Bool(true)) => {
-            return no_verdict(format!(
-                "claude reported an error: {}",
-                excerpt_or_nothing(answer)
-            ));
+            return Verdict::CouldNotJudge {
+                reason: format!("claude reported an error: {}", excerpt_or_nothing(answer)),
+            };
         }
         _ => return no_verdict("claude result has no is_error flag"),
     }
@@ -158,10 +164,9 @@ fn gemini(stdout: &str) -> Verdict {
                 Some(message) => message.to_string(),
                 None => error.to_string(),
             };
-            return no_verdict(format!(
-                "gemini reported an error: {}",
-                excerpt_or_nothing(&message)
-            ));
+            return Verdict::CouldNotJudge {
+                reason: format!("gemini reported an error: {}", excerpt_or_nothing(&message)),
+            };
         }
     }
     match output.get("response").and_then(Value::as_str) {
@@ -552,6 +557,8 @@ mod tests {
     const CLAUDE_ACCEPT: &str = include_str!("../../fixtures/judges/outputs/claude-accept.json");
     const CLAUDE_IS_ERROR: &str =
         include_str!("../../fixtures/judges/outputs/claude-is-error.json");
+    const CLAUDE_NOT_LOGGED_IN: &str =
+        include_str!("../../fixtures/judges/outputs/claude-not-logged-in.json");
     const CLAUDE_STRUCTURED: &str =
         include_str!("../../fixtures/judges/outputs/claude-structured.json");
     const CLAUDE_MAX_TURNS: &str =
@@ -637,12 +644,25 @@ mod tests {
         assert!(notes.contains("VERDICT: accept"));
     }
 
+    fn could_not(v: &Verdict) -> &str {
+        match v {
+            Verdict::CouldNotJudge { reason } => reason,
+            other => panic!("expected could not judge, got {other:?}"),
+        }
+    }
+
     #[test]
     fn claude_is_error_wins_over_a_verdict_in_result() {
         let v = parse(Backend::Claude, CLAUDE_IS_ERROR, None);
-        let reason = reason(&v);
+        assert!(!v.is_accept());
+        let reason = could_not(&v);
         assert!(reason.starts_with("claude reported an error: "), "{reason}");
-        assert!(reason.contains("model"), "{reason}");
+        assert!(reason.contains("model: claude-sonet-4"), "{reason}");
+        let v = parse(Backend::Claude, CLAUDE_NOT_LOGGED_IN, None);
+        assert_eq!(
+            could_not(&v),
+            "claude reported an error: Invalid API key · Please run /login"
+        );
     }
 
     #[test]
@@ -698,7 +718,7 @@ mod tests {
         assert!(parse(Backend::Gemini, GEMINI_ACCEPT, None).is_accept());
         let v = parse(Backend::Gemini, GEMINI_ERROR, None);
         assert!(
-            reason(&v).starts_with("gemini reported an error: "),
+            could_not(&v).starts_with("gemini reported an error: [API Error: models/gemini-9-pro"),
             "{v:?}"
         );
         let null_error = r#"{"session_id":"s","response":"VERDICT: accept","error":null}"#;
