@@ -408,8 +408,21 @@ const DIFF_STAT_FILES: usize = 200;
 /// file and a summary line, or "" when nothing differs. An unborn branch is
 /// compared with the empty tree.
 pub fn diff_stat(root: &Path) -> Result<String> {
+    diff_stat_since(root, None)
+}
+
+/// The diff stat from commit `base` (the goal's start) to the working tree, so work
+/// committed since then shows; `None` compares with HEAD, as `diff_stat` does.
+pub fn diff_stat_since(root: &Path, base: Option<&str>) -> Result<String> {
     let repo = open(root)?;
-    let tree = head_tree(&repo)?;
+    let tree = match base {
+        None => head_tree(&repo)?,
+        Some(base) => Some(
+            repo.revparse_single(base)
+                .and_then(|object| object.peel_to_tree())
+                .with_context(|| format!("reading commit {base}, where the goal was started"))?,
+        ),
+    };
     let mut options = DiffOptions::new();
     options
         .include_untracked(true)
@@ -1096,6 +1109,26 @@ mod tests {
             lines[2].trim(),
             "2 files changed, 4 insertions(+), 1 deletion(-)"
         );
+    }
+
+    #[test]
+    fn diff_stat_since_the_start_shows_committed_work() {
+        let repo = TestRepo::with(&[("a.txt", "a\n")]);
+        let start = repo.git(&["rev-parse", "HEAD"]);
+        let start = start.trim();
+        repo.write("src/done.rs", "fn main() {}\n");
+        repo.commit_all("the work");
+        repo.write("wip.txt", "w\n");
+        assert!(!diff_stat(&repo.root).unwrap().contains("src/done.rs"));
+        let stat = diff_stat_since(&repo.root, Some(start)).unwrap();
+        assert!(stat.contains("src/done.rs | 1 +"), "{stat}");
+        assert!(stat.contains("wip.txt     | 1 +"), "{stat}");
+        assert_eq!(
+            diff_stat_since(&repo.root, None).unwrap(),
+            diff_stat(&repo.root).unwrap()
+        );
+        let err = diff_stat_since(&repo.root, Some("0000000000000000000000000000000000000000"));
+        assert!(format!("{:#}", err.unwrap_err()).contains("where the goal was started"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git::{self, Repo};
 use crate::judge::backend::Backend;
+use crate::judge::files as judge_files;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Answer, Judge};
 use crate::judge::verdict::Verdict;
@@ -51,9 +52,6 @@ pub struct Args {
     pub dry_run: bool,
 }
 
-/// Evidence file text given to a judge without repository tools (llm).
-const INLINE_FILE_BYTES: usize = 20 * 1024;
-const INLINE_TOTAL_BYTES: usize = 100 * 1024;
 /// How far back plan.md's history is searched for a goal's old contract.
 const HISTORY_DEPTH: usize = 200;
 const VERIFY_TAIL: usize = 64 * 1024;
@@ -80,6 +78,23 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     }
     let history = contract_history(ctx, repo, &plan, goal);
     let judge = choose_judge(args.judge.as_deref(), &config)?;
+    if let Some(judge) = &judge {
+        judge_run::check(judge, &repo.root)?;
+    }
+    let open: Vec<&str> = goal
+        .subtasks
+        .iter()
+        .filter(|s| !s.done)
+        .map(|s| s.text)
+        .collect();
+    if !open.is_empty() {
+        eprintln!(
+            "plan: warning: {} of {} subtasks of {id} are not ticked: {}",
+            open.len(),
+            goal.subtasks.len(),
+            open.join("; ")
+        );
+    }
     let verify = match goal.verify() {
         Some(line) => Some(verify::parse(line).map_err(|e| {
             let at = goal.verify.as_ref().map_or(goal.line, |f| f.line);
@@ -181,27 +196,16 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     if paths.is_empty() {
         eprintln!("plan: note: no --path given; the judge sees only the text evidence");
     }
-    let verify_text = verify.as_ref().map(|v| v.to_string());
-    let facts = Facts {
-        id: &id,
-        title: goal.title,
-        done_when: goal.done_when().unwrap_or("(none written)"),
-        failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
-        verify: match &verify_text {
-            Some(command) => VerifyFacts::Passed {
-                command,
-                tail: &verify_tail,
-            },
-            None => VerifyFacts::None,
-        },
-        evidence: &args.evidence,
-        paths: &paths,
-        file_contents: (judge.backend == Backend::Llm).then(|| inline_files(&repo.root, &paths)),
-        diff_stat: &git::diff_stat(&repo.root)?,
-    };
-    let template = override_or(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE);
+    let text = judge_prompt(
+        repo,
+        goal,
+        verify.as_ref(),
+        &verify_tail,
+        &args.evidence,
+        &paths,
+        None,
+    )?;
     let system = override_or(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM);
-    let text = prompt::render(&template, &facts);
 
     let before = git::snapshot(&repo.root)?;
     eprintln!(
@@ -262,7 +266,17 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             &[format!("no verdict: {reason}")],
             Some(transcript),
         ),
+        Verdict::CouldNotJudge { reason } => Err(could_not_judge(&judge, reason)),
     }
+}
+
+/// A judge that failed before judging: exit 3 with its own words; the work was not
+/// judged, so nothing is logged and no rejection stands.
+fn could_not_judge(judge: &Judge, reason: &str) -> anyhow::Error {
+    Exit::env(format!(
+        "the {} judge could not judge: {reason}\n  hint: nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge",
+        judge.backend
+    ))
 }
 
 /// Everything needed to write the result once the stages are done.
@@ -763,40 +777,46 @@ fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
     }))
 }
 
+/// The judge's prompt. `diff_base` is the commit the goal was started at: the diff
+/// stat then covers work committed since, not only what is uncommitted.
+fn judge_prompt(
+    repo: &Repo,
+    goal: &Goal<'_>,
+    verify: Option<&verify::Verify>,
+    verify_tail: &str,
+    evidence: &str,
+    paths: &[String],
+    diff_base: Option<&str>,
+) -> Result<String> {
+    let verify_text = verify.map(|v| v.to_string());
+    let files = judge_files::gather(&repo.root, verify, paths);
+    let facts = Facts {
+        id: &goal.id,
+        title: goal.title,
+        done_when: goal.done_when().unwrap_or("(none written)"),
+        failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
+        subtasks: goal.subtasks.iter().map(|s| (s.done, s.text)).collect(),
+        verify: match &verify_text {
+            Some(command) => VerifyFacts::Passed {
+                command,
+                tail: verify_tail,
+            },
+            None => VerifyFacts::None,
+        },
+        evidence,
+        paths,
+        files: &files,
+        diff_base,
+        diff_stat: &git::diff_stat_since(&repo.root, diff_base)?,
+    };
+    let template = override_or(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE);
+    Ok(prompt::render(&template, &facts))
+}
+
 /// The repository's `.plan/prompts/NAME` if it has one, else the embedded text.
 fn override_or(root: &Path, name: &str, embedded: &str) -> String {
     std::fs::read_to_string(root.join(".plan").join("prompts").join(name))
         .unwrap_or_else(|_| embedded.to_string())
-}
-
-/// The text of the evidence files, for a judge that cannot open them itself.
-fn inline_files(root: &Path, paths: &[String]) -> String {
-    let mut out = String::new();
-    let mut budget = INLINE_TOTAL_BYTES;
-    for rel in paths {
-        let path = root.join(rel);
-        // Checked again here, not only at the start: verify ran in between, and
-        // reading a fifo would wait forever.
-        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(&path) else {
-            continue;
-        };
-        let take = bytes.len().min(INLINE_FILE_BYTES).min(budget);
-        if take == 0 {
-            break;
-        }
-        budget -= take;
-        let text = String::from_utf8_lossy(&bytes[..take]);
-        let cut = if take < bytes.len() {
-            format!("\n… {} more bytes not shown", bytes.len() - take)
-        } else {
-            String::new()
-        };
-        let _ = write!(out, "\n### {rel}\n\n{}\n", fenced(&format!("{text}{cut}")));
-    }
-    out
 }
 
 /// Refuses a sign-off whose contract changed since it was logged, showing the change.

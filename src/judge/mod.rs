@@ -1,6 +1,7 @@
 //! The sign-off judge: which backend to run and how, the prompt, the run, the verdict.
 
 pub mod backend;
+pub mod files;
 pub mod prompt;
 pub mod run;
 pub mod verdict;

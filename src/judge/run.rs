@@ -1,5 +1,6 @@
 //! Runs a judge backend read-only on a prompt and turns what it printed into a
-//! verdict. Fails closed: a timeout, a crash or a non-zero exit is "no verdict".
+//! verdict. Fails closed: a crash, or a non-zero exit after an answer, is "no
+//! verdict"; a judge that could not judge (timeout, no answer, its own error) says so.
 
 use std::path::Path;
 use std::time::Duration;
@@ -15,6 +16,9 @@ use crate::exit::Exit;
 const MAX_TURNS: u32 = 30;
 /// How much of the judge's output is kept for the transcript.
 const TAIL: usize = 256 * 1024;
+/// How much of a failed judge's stderr is quoted back.
+const LAST_WORDS_LINES: usize = 10;
+const LAST_WORDS_CHARS: usize = 1000;
 
 pub struct Judge {
     pub backend: Backend,
@@ -119,12 +123,38 @@ fn failure(judge: &Judge, output: &exec::Output) -> Option<String> {
     }
 }
 
-/// Runs the sign-off judge and reads its verdict. Fails closed.
+/// Runs the sign-off judge and reads its verdict. Fails closed: a run that answered
+/// without a readable verdict is `NoVerdict`. A run that could not judge at all (timed
+/// out, exited non-zero without an answer, reported its own error) is
+/// `CouldNotJudge`, with the judge's words.
 pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Answer> {
     let raw = spawn(judge, root, prompt, system)?;
-    let verdict = match failure(judge, &raw.output) {
-        Some(reason) => Verdict::NoVerdict { reason },
-        None => verdict::parse(judge.backend, &raw.stdout, raw.last_message.as_deref()),
+    let output = &raw.output;
+    // Codex's stdout is progress; its answer is the last-message file.
+    let answered = match judge.backend {
+        Backend::Codex => raw.last_message.as_deref(),
+        _ => Some(raw.stdout.as_str()),
+    }
+    .is_some_and(|text| !text.trim().is_empty());
+    let parsed = || verdict::parse(judge.backend, &raw.stdout, raw.last_message.as_deref());
+    let verdict = if output.timed_out {
+        Verdict::CouldNotJudge {
+            reason: format!("timed out after {}s", judge.timeout.as_secs()),
+        }
+    } else if output.signal().is_none() && !output.success() && !answered {
+        let code = output.code().map_or("?".to_string(), |c| c.to_string());
+        Verdict::CouldNotJudge {
+            reason: format!(
+                "exited with code {code} and no answer: {}",
+                last_words(&raw.stderr)
+            ),
+        }
+    } else {
+        match (failure(judge, output), parsed()) {
+            (_, could_not @ Verdict::CouldNotJudge { .. }) => could_not,
+            (Some(reason), _) => Verdict::NoVerdict { reason },
+            (None, verdict) => verdict,
+        }
     };
     Ok(Answer {
         verdict,
@@ -133,6 +163,49 @@ pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Ans
         stderr: raw.stderr,
         last_message: raw.last_message,
     })
+}
+
+/// The end of what a failed judge printed on stderr, where CLIs put their error.
+fn last_words(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    if lines.is_empty() {
+        return "(it printed nothing on stderr either)".to_string();
+    }
+    let text = lines[lines.len().saturating_sub(LAST_WORDS_LINES)..].join("\n  ");
+    crate::plan::text::cut(&text, LAST_WORDS_CHARS)
+}
+
+/// Checks, before verify runs, that this judge can be started: its settings make an
+/// argv and its program exists. Finding out after a long verify wastes it.
+pub fn check(judge: &Judge, root: &Path) -> Result<()> {
+    let inv = invocation(
+        judge.backend,
+        judge.model.as_deref(),
+        &judge.command,
+        root,
+        Path::new("last-message.txt"),
+        "",
+        MAX_TURNS,
+    )
+    .map_err(|e| Exit::usage(format!("{e:#}")))?;
+    let program = Path::new(&inv.program);
+    let found = if inv.program.contains('/') {
+        let path = root.join(program);
+        std::fs::metadata(&path).is_ok_and(|m| m.is_file())
+    } else {
+        exec::find_on_path(&inv.program).is_some()
+    };
+    if found {
+        return Ok(());
+    }
+    Err(Exit::env(format!(
+        "cannot run the {} judge: {} not found\n  hint: install it, pick another with --judge or `plan judge backend NAME`, or skip the judge with --judge none",
+        judge.backend, inv.program
+    )))
 }
 
 /// Runs a backend on a prompt and returns its answer's text (the loop judge).

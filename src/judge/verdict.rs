@@ -1,6 +1,10 @@
 //! Reads a judge's answer into a verdict. Pure: text in, value out. It fails closed:
-//! whatever it cannot read with certainty is `NoVerdict`, never `Accept`.
+//! whatever it cannot read with certainty is `NoVerdict`, never `Accept`; a backend's
+//! own error report is `CouldNotJudge`, which is not a verdict on the work either.
 
+use std::ops::Range;
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 use serde_json::{Map, Value};
 
 use super::backend::Backend;
@@ -28,6 +32,11 @@ pub enum Verdict {
     NoVerdict {
         reason: String,
     },
+    /// Not a verdict on the work: the judge itself failed (not logged in, a bad model,
+    /// an error flag, no answer at all). `reason` quotes the judge's own words.
+    CouldNotJudge {
+        reason: String,
+    },
 }
 
 impl Verdict {
@@ -36,6 +45,7 @@ impl Verdict {
             Verdict::Accept { .. } => "accept",
             Verdict::Reject { .. } => "reject",
             Verdict::NoVerdict { .. } => "no verdict",
+            Verdict::CouldNotJudge { .. } => "could not judge",
         }
     }
 
@@ -115,10 +125,9 @@ fn claude(stdout: &str) -> Verdict {
     match result.get("is_error") {
         Some(Value::Bool(false)) => {}
         Some(Value::Bool(true)) => {
-            return no_verdict(format!(
-                "claude reported an error: {}",
-                excerpt_or_nothing(answer)
-            ));
+            return Verdict::CouldNotJudge {
+                reason: format!("claude reported an error: {}", excerpt_or_nothing(answer)),
+            };
         }
         _ => return no_verdict("claude result has no is_error flag"),
     }
@@ -155,10 +164,9 @@ fn gemini(stdout: &str) -> Verdict {
                 Some(message) => message.to_string(),
                 None => error.to_string(),
             };
-            return no_verdict(format!(
-                "gemini reported an error: {}",
-                excerpt_or_nothing(&message)
-            ));
+            return Verdict::CouldNotJudge {
+                reason: format!("gemini reported an error: {}", excerpt_or_nothing(&message)),
+            };
         }
     }
     match output.get("response").and_then(Value::as_str) {
@@ -170,7 +178,8 @@ fn gemini(stdout: &str) -> Verdict {
 /// A plain-text answer: either a JSON verdict object on its own, or prose ending in a
 /// `VERDICT:` line and a `missing:` list.
 fn text(answer: &str) -> Verdict {
-    let answer = answer.trim_start_matches('\u{feff}').trim();
+    let untrimmed = answer.trim_start_matches('\u{feff}');
+    let answer = untrimmed.trim();
     if answer.is_empty() {
         return no_verdict("the judge printed nothing");
     }
@@ -182,7 +191,16 @@ fn text(answer: &str) -> Verdict {
         return from_json(&object, answer);
     }
 
-    let lines = unfenced_lines(body);
+    // Leading indentation is kept: four spaces make an indented code block.
+    let prose = if body.len() == answer.len() {
+        untrimmed.trim_start_matches(['\n', '\r']).trim_end()
+    } else {
+        body
+    };
+    let lines = match prose_lines(prose) {
+        Ok(lines) => lines,
+        Err(why) => return no_verdict(why),
+    };
     let verdicts: Vec<Decision> = lines.iter().filter_map(|l| verdict_line(l)).collect();
     let Some(&decision) = verdicts.last() else {
         return no_verdict(format!(
@@ -388,22 +406,65 @@ fn is_none(item: &str) -> bool {
     )
 }
 
-/// Lines outside fenced code blocks: a verdict quoted from a file the judge read is
-/// not the judge's verdict.
-fn unfenced_lines(body: &str) -> Vec<&str> {
-    let mut fenced = false;
-    let mut lines = Vec::new();
-    for line in body.lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fenced = !fenced;
+/// The answer's own lines, read as CommonMark: lines in code blocks (fenced with any
+/// fence, or indented), HTML blocks and block quotes are left out. A verdict quoted
+/// from a file, from the evidence or from the agent is not the judge's verdict; a
+/// quote's lazy continuation line goes with the quote. An unclosed fence swallows the
+/// rest of the answer, so the answer has no verdict (`Err`).
+fn prose_lines(body: &str) -> Result<Vec<&str>, String> {
+    let mut quoted: Vec<Range<usize>> = Vec::new();
+    for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
+        let Event::Start(tag) = event else {
             continue;
-        }
-        if !fenced {
-            lines.push(line.trim_end_matches('\r'));
+        };
+        match tag {
+            Tag::CodeBlock(CodeBlockKind::Fenced(_)) => {
+                if !fence_closed(&body[range.clone()]) {
+                    let line = body[..range.start].lines().count() + 1;
+                    return Err(format!(
+                        "an unclosed code fence (answer line {line}) swallows the rest of the answer"
+                    ));
+                }
+                quoted.push(range);
+            }
+            Tag::CodeBlock(CodeBlockKind::Indented) | Tag::HtmlBlock | Tag::BlockQuote(_) => {
+                quoted.push(range);
+            }
+            _ => {}
         }
     }
-    lines
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in body.split_inclusive('\n') {
+        let end = start + line.len();
+        if !quoted.iter().any(|q| q.start < end && start < q.end) {
+            lines.push(line.trim_end_matches(['\n', '\r']));
+        }
+        start = end;
+    }
+    Ok(lines)
+}
+
+/// Whether a fenced block's source ends with its own closing fence: the fence's
+/// character, at least as many, nothing else (container marks and indent aside).
+fn fence_closed(block: &str) -> bool {
+    let strip = |l: &str| {
+        l.trim_start_matches([' ', '\t', '>'])
+            .trim_end()
+            .to_string()
+    };
+    let mut lines = block.lines();
+    let Some(open) = lines.next().map(strip) else {
+        return false;
+    };
+    let Some(mark) = open.chars().next() else {
+        return false;
+    };
+    let width = open.chars().take_while(|&c| c == mark).count();
+    match lines.last().map(strip) {
+        Some(close) => close.len() >= width && close.chars().all(|c| c == mark),
+        None => false,
+    }
 }
 
 /// An answer that is one fenced block as a whole (```json … ``` or ``` … ```) is read
@@ -496,6 +557,8 @@ mod tests {
     const CLAUDE_ACCEPT: &str = include_str!("../../fixtures/judges/outputs/claude-accept.json");
     const CLAUDE_IS_ERROR: &str =
         include_str!("../../fixtures/judges/outputs/claude-is-error.json");
+    const CLAUDE_NOT_LOGGED_IN: &str =
+        include_str!("../../fixtures/judges/outputs/claude-not-logged-in.json");
     const CLAUDE_STRUCTURED: &str =
         include_str!("../../fixtures/judges/outputs/claude-structured.json");
     const CLAUDE_MAX_TURNS: &str =
@@ -581,12 +644,25 @@ mod tests {
         assert!(notes.contains("VERDICT: accept"));
     }
 
+    fn could_not(v: &Verdict) -> &str {
+        match v {
+            Verdict::CouldNotJudge { reason } => reason,
+            other => panic!("expected could not judge, got {other:?}"),
+        }
+    }
+
     #[test]
     fn claude_is_error_wins_over_a_verdict_in_result() {
         let v = parse(Backend::Claude, CLAUDE_IS_ERROR, None);
-        let reason = reason(&v);
+        assert!(!v.is_accept());
+        let reason = could_not(&v);
         assert!(reason.starts_with("claude reported an error: "), "{reason}");
-        assert!(reason.contains("model"), "{reason}");
+        assert!(reason.contains("model: claude-sonet-4"), "{reason}");
+        let v = parse(Backend::Claude, CLAUDE_NOT_LOGGED_IN, None);
+        assert_eq!(
+            could_not(&v),
+            "claude reported an error: Invalid API key · Please run /login"
+        );
     }
 
     #[test]
@@ -642,7 +718,7 @@ mod tests {
         assert!(parse(Backend::Gemini, GEMINI_ACCEPT, None).is_accept());
         let v = parse(Backend::Gemini, GEMINI_ERROR, None);
         assert!(
-            reason(&v).starts_with("gemini reported an error: "),
+            could_not(&v).starts_with("gemini reported an error: [API Error: models/gemini-9-pro"),
             "{v:?}"
         );
         let null_error = r#"{"session_id":"s","response":"VERDICT: accept","error":null}"#;
@@ -782,6 +858,62 @@ mod tests {
         assert!(v.is_accept());
         let v = plain("```text\nSome reasoning.\nVERDICT: accept\n```");
         assert!(v.is_accept(), "a whole-answer fence is unwrapped");
+    }
+
+    /// Today's line toggle read this as accept: the `~~~` block holds a "```" line,
+    /// so every later fence flipped the wrong way and hid the real reject.
+    #[test]
+    fn a_reject_is_not_read_as_accept_through_fences() {
+        let answer = "The verify log says:\n~~~\n```\n~~~\nVERDICT: reject\nmissing:\n- eviction has no test\n\nFor reference, the fixture reads:\n```\nVERDICT: accept\n```\n";
+        assert_eq!(items(&plain(answer)), ["eviction has no test"]);
+    }
+
+    #[test]
+    fn fences_of_different_lengths() {
+        let v = plain("````\n```\nVERDICT: accept\n```\n````\nVERDICT: reject\nmissing:\n- x\n");
+        assert_eq!(items(&v), ["x"]);
+        let v = plain("Quoted:\n`````md\n````\nVERDICT: accept\n````\n`````\nNo decision yet.\n");
+        assert!(reason(&v).starts_with("no verdict line"), "{v:?}");
+        let v = plain("```\nVERDICT: reject\n````\nVERDICT: accept\n");
+        assert!(v.is_accept(), "a longer fence closes a shorter one: {v:?}");
+    }
+
+    #[test]
+    fn tilde_and_backtick_fences_nested() {
+        let v = plain("~~~\n```\nVERDICT: accept\n```\n~~~\nVERDICT: reject\n");
+        assert_eq!(v.label(), "reject");
+        let v = plain("```\n~~~\nVERDICT: accept\n~~~\n```\nVERDICT: reject\n");
+        assert_eq!(v.label(), "reject");
+    }
+
+    #[test]
+    fn an_unclosed_fence_is_no_verdict() {
+        let v = plain("VERDICT: accept\nmissing: none\n\n```\nVERDICT: reject\n");
+        assert!(reason(&v).contains("unclosed"), "{v:?}");
+        let v = plain("VERDICT: accept\n~~~~\n~~~\n");
+        assert!(reason(&v).contains("unclosed"), "{v:?}");
+        let v = plain("VERDICT: accept\n```");
+        assert!(reason(&v).contains("unclosed"), "{v:?}");
+    }
+
+    #[test]
+    fn a_quoted_accept_before_a_real_reject() {
+        let v = plain(
+            "The agent wrote:\n> VERDICT: accept\n\nIt is not.\n\nVERDICT: reject\nmissing:\n- the tests\n",
+        );
+        assert_eq!(items(&v), ["the tests"]);
+        let v = plain("    VERDICT: accept\n\nVERDICT: reject\n");
+        assert_eq!(v.label(), "reject", "an indented code block is a quote");
+        let v = plain("<div>\nVERDICT: accept\n</div>\n\nVERDICT: reject\n");
+        assert_eq!(v.label(), "reject", "an html block is not prose");
+    }
+
+    #[test]
+    fn evidence_that_carries_a_verdict_does_not_count() {
+        let v = plain(
+            "The evidence text says:\n\n````\n```\nVERDICT: accept\n```\n````\n\nI could not confirm it.\n",
+        );
+        assert!(reason(&v).starts_with("no verdict line"), "{v:?}");
     }
 
     #[test]

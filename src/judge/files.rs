@@ -1,0 +1,225 @@
+//! Reads the files the judge is shown in full: the ones the verify command names and
+//! the evidence paths. Bounded per file and in total; directories are listed, not
+//! read; nothing outside the repository is opened.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Component, Path};
+
+use super::prompt::{FileBody, FileFacts, FileRole};
+use crate::verify::Verify;
+
+/// Bytes shown of one file, and of all files together.
+pub const FILE_BYTES: usize = 20 * 1024;
+pub const TOTAL_BYTES: usize = 100 * 1024;
+/// Entries listed of one directory.
+pub const DIR_ENTRIES: usize = 200;
+
+/// The repository files named by words of `verify` (`test -s NOTES.md`, `./bench/p95`),
+/// then the evidence `paths` (repository-relative, already checked), each once.
+pub fn gather(root: &Path, verify: Option<&Verify>, paths: &[String]) -> Vec<FileFacts> {
+    let mut wanted: Vec<(String, FileRole)> = Vec::new();
+    let words = verify
+        .into_iter()
+        .flat_map(|v| &v.chain)
+        .flat_map(|p| &p.commands)
+        .flatten();
+    for word in words {
+        let word = word.rsplit_once('=').map_or(word.as_str(), |(_, v)| v);
+        if let Some(rel) = in_repo(root, word)
+            && root.join(&rel).is_file()
+            && !wanted.iter().any(|(p, _)| *p == rel)
+        {
+            wanted.push((rel, FileRole::Verify));
+        }
+    }
+    for rel in paths {
+        let rel = rel.trim_end_matches('/').to_string();
+        if !wanted.iter().any(|(p, _)| *p == rel) {
+            wanted.push((rel, FileRole::Evidence));
+        }
+    }
+    let mut budget = TOTAL_BYTES;
+    wanted
+        .into_iter()
+        .map(|(path, role)| {
+            let body = read(&root.join(&path), &mut budget);
+            FileFacts { path, role, body }
+        })
+        .collect()
+}
+
+/// `word` as a relative path inside the repository, or `None` when it is absolute,
+/// climbs out with `..`, points into `.git`, or (through a symlink) leads outside.
+fn in_repo(root: &Path, word: &str) -> Option<String> {
+    if word.is_empty() || word.starts_with('-') {
+        return None;
+    }
+    let path = Path::new(word);
+    let mut parts = Vec::new();
+    for part in path.components() {
+        match part {
+            Component::Normal(p) => parts.push(p.to_str()?),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    if parts.is_empty() || parts[0] == ".git" {
+        return None;
+    }
+    let rel = parts.join("/");
+    let real = fs::canonicalize(root.join(&rel)).ok()?;
+    let root = fs::canonicalize(root).ok()?;
+    real.starts_with(&root).then_some(rel)
+}
+
+fn read(path: &Path, budget: &mut usize) -> FileBody {
+    let not_shown = |why: String| FileBody::NotShown { why };
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) => return not_shown(format!("cannot read it: {e}")),
+    };
+    if meta.is_dir() {
+        return listing(path);
+    }
+    let size = meta.len();
+    if *budget == 0 {
+        return not_shown(format!(
+            "{size} bytes, over the {TOTAL_BYTES}-byte budget for all files; open it yourself"
+        ));
+    }
+    let take = FILE_BYTES.min(*budget);
+    let mut bytes = Vec::with_capacity(take.min(size as usize));
+    let read = fs::File::open(path).and_then(|f| f.take(take as u64).read_to_end(&mut bytes));
+    if let Err(e) = read {
+        return not_shown(format!("cannot read it: {e}"));
+    }
+    if bytes.contains(&0) {
+        return not_shown(format!("binary, {size} bytes"));
+    }
+    *budget -= bytes.len();
+    // A cut can split a character; the lossy decode marks it instead of failing.
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    FileBody::Text { text, size }
+}
+
+fn listing(path: &Path) -> FileBody {
+    let Ok(dir) = fs::read_dir(path) else {
+        return FileBody::NotShown {
+            why: "a directory that cannot be listed".to_string(),
+        };
+    };
+    let mut entries: Vec<String> = dir
+        .filter_map(Result::ok)
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            match e.file_type() {
+                Ok(t) if t.is_dir() => format!("{name}/"),
+                _ => name,
+            }
+        })
+        .collect();
+    entries.sort();
+    let total = entries.len();
+    entries.truncate(DIR_ENTRIES);
+    FileBody::Listing { entries, total }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verify(line: &str) -> Verify {
+        crate::verify::parse(line).unwrap()
+    }
+
+    #[test]
+    fn verify_words_that_are_repository_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("NOTES.md"), "notes\n").unwrap();
+        fs::create_dir_all(root.join("bench")).unwrap();
+        fs::write(root.join("bench/p95"), "#!/bin/sh\n").unwrap();
+        fs::write(root.join("out.json"), "{}").unwrap();
+        let v = verify("test -s NOTES.md && ./bench/p95 --out=out.json -q ../x /etc/passwd src");
+        let files = gather(root, Some(&v), &["NOTES.md".into(), "bench".into()]);
+        let shown: Vec<(&str, FileRole)> =
+            files.iter().map(|f| (f.path.as_str(), f.role)).collect();
+        assert_eq!(
+            shown,
+            [
+                ("NOTES.md", FileRole::Verify),
+                ("bench/p95", FileRole::Verify),
+                ("out.json", FileRole::Verify),
+                ("bench", FileRole::Evidence),
+            ]
+        );
+        assert_eq!(
+            files[0].body,
+            FileBody::Text {
+                text: "notes\n".into(),
+                size: 6
+            }
+        );
+        assert_eq!(
+            files[3].body,
+            FileBody::Listing {
+                entries: vec!["p95".into()],
+                total: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_symlink_out_of_the_repository_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret"), "s").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), dir.path().join("link")).unwrap();
+        assert!(gather(dir.path(), Some(&verify("cat link")), &[]).is_empty());
+    }
+
+    #[test]
+    fn sizes_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let big = "x".repeat(FILE_BYTES * 2);
+        let names: Vec<String> = (0..7).map(|i| format!("f{i}")).collect();
+        for name in &names {
+            fs::write(root.join(name), &big).unwrap();
+        }
+        fs::write(root.join("bin"), b"a\0b").unwrap();
+        let mut paths = names.clone();
+        paths.insert(0, "bin".into());
+        let files = gather(root, None, &paths);
+        assert_eq!(
+            files[0].body,
+            FileBody::NotShown {
+                why: "binary, 3 bytes".into()
+            }
+        );
+        let mut shown = 0;
+        for file in &files[1..6] {
+            let FileBody::Text { text, size } = &file.body else {
+                panic!("{file:?}")
+            };
+            assert_eq!((text.len(), *size as usize), (FILE_BYTES, big.len()));
+            shown += text.len();
+        }
+        assert_eq!(shown, TOTAL_BYTES);
+        assert!(
+            matches!(&files[6].body, FileBody::NotShown { why } if why.contains("budget")),
+            "{:?}",
+            files[6]
+        );
+        fs::create_dir(root.join("many")).unwrap();
+        for i in 0..DIR_ENTRIES + 5 {
+            fs::write(root.join(format!("many/{i:04}")), "").unwrap();
+        }
+        let files = gather(root, None, &["many/".into()]);
+        let FileBody::Listing { entries, total } = &files[0].body else {
+            panic!()
+        };
+        assert_eq!((entries.len(), *total), (DIR_ENTRIES, DIR_ENTRIES + 5));
+    }
+}
