@@ -1,0 +1,61 @@
+//! "No byte lost": constructs that would swallow writes, odd line endings, terminal
+//! control sequences in plan text, and verify lines `complete` would refuse.
+
+use crate::util::Test;
+
+const ONE_GOAL: &str = "# Plan: x
+
+## Goal: Build
+<!-- id: build -->
+status: active
+done_when: it builds
+failure_modes:
+- verify passes on a stale build
+- [ ] one
+
+## Log
+- 2026-06-15 14:00 build started (contract 00000000)
+";
+
+#[test]
+fn an_unclosed_comment_at_the_end_refuses_writes_and_fails_lint() {
+    let md = format!("{ONE_GOAL}<!-- notes to self\nremember the cache\n");
+    let t = Test::new().plan(&md);
+    t.run(&["subtask", "build", "two"])
+        .code(2)
+        .stderr_has("plan.md:13: HTML comment opened here is never closed")
+        .stderr_has("hint: add --> where the comment ends");
+    assert_eq!(t.plan_md(), md, "nothing written into the comment");
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("plan.md:13: HTML comment opened here is never closed");
+}
+
+#[test]
+fn an_unclosed_fence_after_the_last_goal_refuses_writes() {
+    // No `## Log` after it: the fence hides no heading, only where writes go.
+    let md = ONE_GOAL
+        .split_once("\n## Log")
+        .unwrap()
+        .0
+        .replace("- [ ] one\n", "- [ ] one\n```sh\nmake\n");
+    let t = Test::new().plan(&md);
+    t.run(&["subtask", "build", "two"])
+        .code(2)
+        .stderr_has("plan.md:10: code fence opened here is never closed")
+        .stderr_has("hint: add a line with just ``` where the code ends");
+    assert_eq!(t.plan_md(), md);
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("plan.md:10: code fence opened here is never closed");
+}
+
+#[test]
+fn archive_refuses_a_plan_with_an_unclosed_comment() {
+    let md = "# Plan: x\n\n## Goal: Old\n<!-- id: old -->\nstatus: cancelled\n\n## Log\n- 2026-06-15 14:00 x\n<!--\n";
+    let t = Test::new().plan(md);
+    t.run(&["archive"])
+        .code(2)
+        .stderr_has("plan.md:9: HTML comment opened here is never closed");
+    assert_eq!(t.plan_md(), md, "no goal moved out of sight");
+}
