@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::diag::Diagnostic;
 use super::id;
-use super::scan::{Key, Kind, Line, scan};
+use super::scan::{Eol, Key, Kind, Line, scan};
 use super::text::one_line;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -313,6 +313,9 @@ pub fn parse(src: &str) -> Plan<'_> {
     if let Some(error) = unclosed(src, &lines) {
         plan.errors.push(error);
     }
+    if let Some(error) = bare_carriage_return(src, &lines) {
+        plan.errors.push(error);
+    }
     plan.lines = lines;
     for (i, entry) in plan.log.iter().enumerate() {
         let word = entry.text.split(' ').next().unwrap_or("");
@@ -471,6 +474,27 @@ fn unclosed(src: &str, lines: &[Line]) -> Option<Diagnostic> {
             format!("{what} opened here is never closed: {what_is_lost}"),
         )
         .hint(close),
+    )
+}
+
+/// A carriage return not followed by a line feed ends a line for CommonMark but not
+/// for the scanner, so a reader and plan would disagree on the lines, and what plan
+/// adds (with `\n`) would mix endings. Refused, with nothing changed, rather than
+/// guessed at.
+fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
+    let line = lines.iter().find(|l| l.text(src).contains('\r'))?;
+    if lines.len() == 1 && line.eol == Eol::None {
+        return Some(
+            Diagnostic::error(1, "line endings are CR only (classic Mac style); plan reads LF or CRLF")
+                .hint("convert the file, e.g. `tr '\\r' '\\n' < plan.md > plan.tmp && mv plan.tmp plan.md`; plan changed nothing"),
+        );
+    }
+    Some(
+        Diagnostic::error(
+            line.no,
+            "carriage return (CR) without a line feed: Markdown reads it as a line break, plan does not",
+        )
+        .hint("replace the stray CR with a line break or delete it; plan changed nothing"),
     )
 }
 
@@ -725,6 +749,13 @@ impl<'a> Plan<'a> {
         })
     }
 
+    /// Whether lines added at the end of the file stay lines of their own: not when
+    /// a fence or comment runs to the end, nor when a CR ends lines plan cannot see.
+    pub fn appends_safely(&self) -> bool {
+        unclosed_at(self.src, &self.lines).is_none()
+            && !self.lines.iter().any(|l| l.text(self.src).contains('\r'))
+    }
+
     /// The goals not under `## Archive`.
     pub fn live(&self) -> impl Iterator<Item = &Goal<'a>> {
         self.goals.iter().filter(|g| !g.archived)
@@ -962,6 +993,27 @@ done_when: README section explains eviction
                 .errors
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn carriage_returns_without_line_feeds_are_refused() {
+        let plan = parse("# Plan: x\r## Goal: A\rstatus: open\r");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].line, 1);
+        assert!(
+            plan.errors[0]
+                .message
+                .starts_with("line endings are CR only")
+        );
+        let plan = parse("# Plan: x\r\n## Goal: A\nnote\r## Goal: B\n");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].line, 3);
+        assert!(
+            plan.errors[0]
+                .message
+                .starts_with("carriage return (CR) without")
+        );
+        assert!(parse("# Plan: x\r\n## Goal: A\r\n").errors.is_empty());
     }
 
     #[test]

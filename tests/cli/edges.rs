@@ -59,3 +59,17 @@ fn archive_refuses_a_plan_with_an_unclosed_comment() {
         .stderr_has("plan.md:9: HTML comment opened here is never closed");
     assert_eq!(t.plan_md(), md, "no goal moved out of sight");
 }
+
+#[test]
+fn a_cr_only_file_is_refused_and_left_as_it_is() {
+    let md = ONE_GOAL.replace('\n', "\r");
+    let t = Test::new().plan(&md);
+    t.run(&["subtask", "build", "two"])
+        .code(2)
+        .stderr_has("plan.md:1: line endings are CR only")
+        .stderr_has("hint: ");
+    assert_eq!(t.plan_md(), md);
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("line endings are CR only");
+}
