@@ -87,3 +87,61 @@ fn archive_keeps_each_moved_line_s_own_ending() {
         "## Goal: Old\r\n<!-- id: old -->\r\nstatus: cancelled\r\nnote\n"
     );
 }
+
+const HOSTILE: &str = "# Plan: x\x1b]52;c;ZWNobyBwd25lZA==\x07
+
+## Goal: Build \x1b[2J\x1b[31mred
+<!-- id: build -->
+status: active
+done_when: it builds\x1b]0;title\x07
+failure_modes:
+- verify passes on a stale build
+- [ ] step \x1b[8mhidden\u{9b}31m
+
+## Log
+- 2026-06-15 14:00 build started \x1b]52;c;cm0gLXJmIH4=\x07(contract 00000000)
+";
+
+#[test]
+fn show_and_next_escape_terminal_control_sequences() {
+    let t = Test::new().plan(HOSTILE);
+    for args in [&["show"][..], &["next"]] {
+        let out = t.ok(args).stdout;
+        assert!(!out.contains('\x1b'), "{args:?} printed ESC raw:\n{out}");
+        assert!(!out.contains('\x07'), "{args:?} printed BEL raw:\n{out}");
+        assert!(
+            !out.contains('\u{9b}'),
+            "{args:?} printed C1 CSI raw:\n{out}"
+        );
+    }
+    let show = t.ok(&["show"]).stdout;
+    assert!(
+        show.contains("Plan: x\\x1b]52;c;ZWNobyBwd25lZA==\\x07"),
+        "{show}"
+    );
+    assert!(show.contains("Build \\x1b[2J\\x1b[31mred"), "{show}");
+    assert!(show.contains("step \\x1b[8mhidden\\u{9b}31m"), "{show}");
+}
+
+#[test]
+fn lint_escapes_the_source_lines_it_quotes() {
+    let md = "# Plan: x\n## Goal: A\x1b]52;c;eA==\x07\nstatus: doing\x1b[2J\n## Log\n";
+    let t = Test::new().plan(md);
+    let out = t.run(&["lint"]).code(1).stdout;
+    assert!(!out.contains('\x1b'), "{out}");
+    assert!(out.contains("status: doing\\x1b[2J"), "{out}");
+}
+
+#[test]
+fn the_injection_strips_terminal_control_sequences() {
+    let t = Test::new().plan(HOSTILE);
+    let out = t.ok(&["inject"]).stdout;
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
+    assert!(!out.contains('\u{9b}'), "{out}");
+    assert!(
+        !out.contains("ZWNobyBwd25lZA=="),
+        "OSC payload kept:\n{out}"
+    );
+    assert!(out.contains("Build red"), "{out}");
+    assert!(out.contains("next: step hidden"), "{out}");
+}
