@@ -145,3 +145,58 @@ fn the_injection_strips_terminal_control_sequences() {
     assert!(out.contains("Build red"), "{out}");
     assert!(out.contains("next: step hidden"), "{out}");
 }
+
+#[test]
+fn add_refuses_a_verify_complete_would_refuse() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n");
+    let before = t.plan_md();
+    for (verify, why) in [
+        ("cargo test; rm -rf x", "\";\""),
+        ("cargo test > out.txt", "\">\""),
+        ("cargo test || true", "\"||\""),
+        ("echo 'unclosed", "quote"),
+    ] {
+        let run = t
+            .run(&["add", "Thing", "--done-when", "x", "--verify", verify])
+            .code(2);
+        assert!(
+            run.stderr.starts_with("plan: --verify: verify: "),
+            "{verify}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(why), "{verify}: {}", run.stderr);
+        assert!(run.stderr.contains("\n  hint: "), "{}", run.stderr);
+        assert_eq!(t.plan_md(), before, "{verify} was written");
+    }
+    // The very message `complete` gives for the same line, bar the place.
+    let md = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: x\nverify: cargo test || true\nfailure_modes:\n- verify is gamed\n\n## Log\n";
+    let c = Test::new().plan(md);
+    let complete = c
+        .run(&["complete", "a", "--evidence", "e", "--judge", "none"])
+        .code(2)
+        .stderr;
+    let add = t
+        .run(&[
+            "add",
+            "T",
+            "--done-when",
+            "x",
+            "--verify",
+            "cargo test || true",
+        ])
+        .code(2)
+        .stderr;
+    assert_eq!(
+        complete.split_once(": verify: ").map(|(_, m)| m),
+        add.split_once(": verify: ").map(|(_, m)| m),
+        "complete said {complete:?}, add said {add:?}"
+    );
+    t.ok(&[
+        "add",
+        "Fine",
+        "--done-when",
+        "x",
+        "--verify",
+        "cargo test && cargo clippy | tee log",
+    ]);
+}
