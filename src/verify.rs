@@ -57,6 +57,12 @@ pub struct Outcome {
 
 const NO_SHELL: &str = "is not supported (verify runs without a shell)";
 
+/// A verify line parsed, or refused with the one message `plan complete` and
+/// `plan add --verify` both give: `PLACE: verify: why` and a hint, exit 2.
+pub fn parse_at(line: &str, place: &str) -> Result<Verify> {
+    parse(line).map_err(|e| crate::exit::Exit::usage(format!("{place}: {e}")))
+}
+
 pub fn parse(line: &str) -> Result<Verify, VerifyError> {
     let mut chain = Vec::new();
     let mut commands = Vec::new();

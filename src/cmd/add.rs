@@ -10,6 +10,7 @@ use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
 use crate::plan::{id, ops, patch};
 use crate::store::WriteError;
+use crate::verify;
 
 /// Add a goal; prints its id
 #[derive(Debug, clap::Args)]
@@ -46,6 +47,12 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         return Err(Exit::usage(
             "a goal needs a title\n  hint: plan add \"Implement the cache layer\"",
         ));
+    }
+    // Refused now, as `plan complete` would refuse it later.
+    if let Some(line) = args.verify.as_deref().map(ops::one_line)
+        && !line.is_empty()
+    {
+        verify::parse_at(&line, "--verify")?;
     }
     let stamp = clock::now()?.stamp();
     for attempt in 1..=ATTEMPTS {

@@ -19,7 +19,8 @@ pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     let unproven: Vec<String> = plan
         .unproven()
         .map(|g| {
-            let why = plan.proof(g).why().unwrap_or_default().to_string();
+            let proof = plan.proof(g);
+            let why = crate::plan::text::escape_controls(proof.why().unwrap_or_default());
             format!(
                 "plan: not archived: {} is {} but unproven: {why}",
                 g.id,

@@ -137,6 +137,7 @@ fn reverify(goal: &Goal<'_>, root: &std::path::Path, timeout: Duration) -> Resul
 }
 
 fn human(report: &Report<'_>, ctx: &Ctx) -> String {
+    let esc = crate::plan::text::escape_controls;
     let mut out = Vec::new();
     for goal in &report.goals {
         let place = format!("{}:{}", report.file, goal.line);
@@ -152,7 +153,11 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
         );
         let mut line = match (&goal.proof.why, &goal.proof.hint) {
             (Some(why), Some(hint)) => {
-                format!("{head}: unproven: {why}\n  {place}\n  hint: {hint}")
+                format!(
+                "{head}: unproven: {}\n  {place}\n  hint: {}",
+                esc(why),
+                esc(hint)
+            )
             }
             _ if goal.proof.warnings.is_empty() => format!("{head}: proven"),
             _ => format!("{head}: proven, but {}", goal.proof.warnings.join("; ")),

@@ -96,10 +96,10 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         );
     }
     let verify = match goal.verify() {
-        Some(line) => Some(verify::parse(line).map_err(|e| {
+        Some(line) => {
             let at = goal.verify.as_ref().map_or(goal.line, |f| f.line);
-            Exit::usage(format!("{}:{at}: {e}", ctx.store.name))
-        })?),
+            Some(verify::parse_at(line, &format!("{}:{at}", ctx.store.name))?)
+        }
         None => None,
     };
     let now = clock::now()?;

@@ -82,6 +82,10 @@ fn read(path: &Path, budget: &mut usize) -> FileBody {
     if meta.is_dir() {
         return listing(path);
     }
+    // Opening a fifo would wait forever; verify may have put one there.
+    if !meta.is_file() {
+        return not_shown("not a regular file".to_string());
+    }
     let size = meta.len();
     if *budget == 0 {
         return not_shown(format!(

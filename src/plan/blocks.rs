@@ -4,6 +4,7 @@
 
 use super::model::{Goal, Plan, Status};
 use super::template::fill;
+use super::text::strip_controls;
 
 pub const INJECTION: &str = include_str!("../../prompts/injection.md");
 pub const INJECTION_IDLE: &str = include_str!("../../prompts/injection_idle.md");
@@ -42,7 +43,10 @@ impl Default for Templates<'static> {
     }
 }
 
+/// Plan text as the model gets it: terminal control sequences stripped (a title
+/// could carry an OSC 52 clipboard write), then cut to `max` characters.
 fn cut(text: &str, max: usize) -> String {
+    let text = &*strip_controls(text);
     if text.chars().count() <= max {
         return text.to_string();
     }
@@ -145,7 +149,7 @@ fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
         lines.push(progress);
         let unmet = plan.unmet_dependencies(goal);
         if !unmet.is_empty() {
-            lines.push(format!("  waits on: {}", unmet.join(", ")));
+            lines.push(format!("  waits on: {}", strip_controls(&unmet.join(", "))));
         }
     }
     if active.len() > MAX_ACTIVE {

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use super::text::escape_controls as esc;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -49,16 +51,19 @@ impl Diagnostic {
             Severity::Error => "",
             Severity::Warning => "warning: ",
         };
+        // Messages quote titles and the line itself: plan.md text, shown escaped so
+        // a control sequence in it reaches no terminal.
+        let message = esc(&self.message);
         if self.line == 0 {
-            out.push_str(&format!("{name}: {label}{}", self.message));
+            out.push_str(&format!("{name}: {label}{message}"));
         } else {
-            out.push_str(&format!("{name}:{}: {label}{}", self.line, self.message));
+            out.push_str(&format!("{name}:{}: {label}{message}", self.line));
         }
         if let Some(text) = line_text.filter(|_| self.line > 0) {
-            out.push_str(&format!("\n{:>5} | {}", self.line, text.trim_end()));
+            out.push_str(&format!("\n{:>5} | {}", self.line, esc(text.trim_end())));
         }
         if let Some(hint) = &self.hint {
-            out.push_str(&format!("\n  hint: {hint}"));
+            out.push_str(&format!("\n  hint: {}", esc(hint)));
         }
         out
     }

@@ -129,7 +129,7 @@ impl Proposal {
 /// messages.
 pub fn check(plan: &Plan<'_>, proposal: &Proposal, proposal_path: &str, now: i64) -> Vec<Finding> {
     let mut out: Vec<Finding> = plan.errors.iter().map(|d| format_error(plan, d)).collect();
-    if plan.log_heading.is_none() {
+    if plan.log_heading.is_none() && plan.appends_safely() {
         out.push(
             Finding::new(
                 Kind::NoLog,
@@ -142,6 +142,13 @@ pub fn check(plan: &Plan<'_>, proposal: &Proposal, proposal_path: &str, now: i64
                 edits: vec![Edit::CreateLog],
             }),
         );
+    } else if plan.log_heading.is_none() {
+        out.push(Finding::new(
+            Kind::NoLog,
+            0,
+            "no `## Log` section".into(),
+            "fix the format errors first, then plan doctor --fix adds it".into(),
+        ));
     }
     for goal in plan.live() {
         goal_findings(plan, goal, &mut out);
@@ -586,5 +593,17 @@ depends_on: loop, ghost
         assert_eq!(ago(5), "just now");
         assert_eq!(ago(60), "1 minute ago");
         assert_eq!(ago(3 * 86_400 + 5), "3 days ago");
+    }
+
+    #[test]
+    fn no_log_is_not_added_where_it_would_be_swallowed() {
+        for src in [
+            "# Plan: x\n## Goal: A\n<!-- id: a -->\n<!--\nnote\n",
+            "# Plan: x\r## Goal: A\r",
+        ] {
+            assert_eq!(fixed(src), src, "{src:?}");
+            let no_log = kinds(src).into_iter().find(|k| k.1 == Kind::NoLog).unwrap();
+            assert!(!no_log.2, "{src:?}: a `## Log` would land inside");
+        }
     }
 }

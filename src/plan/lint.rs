@@ -3,7 +3,6 @@
 use super::diag::Diagnostic;
 use super::model::{Goal, Plan, Status};
 use super::proof::Proof;
-use super::scan::Kind;
 
 /// A finished goal without its record, and the weaker points of one with it; an
 /// archived goal that is not finished.
@@ -152,15 +151,6 @@ pub fn lint_with(
                 .hint("`plan log TEXT` writes stamped lines"),
         );
     }
-    if let Some(open) = unclosed_fence(plan) {
-        out.push(
-            Diagnostic::warning(
-                open,
-                "code fence never closed: everything after it is ignored",
-            )
-            .hint("close it with the same fence characters"),
-        );
-    }
     out.sort_by_key(|d| d.line);
     out
 }
@@ -171,19 +161,6 @@ pub fn mentions_gaming(goal: &Goal<'_>) -> bool {
         let lower = mode.value.to_lowercase();
         GAMING_WORDS.iter().any(|w| lower.contains(w))
     })
-}
-
-/// The line of a fence that runs to the end of the file, if any.
-fn unclosed_fence(plan: &Plan<'_>) -> Option<usize> {
-    let mut open = None;
-    for line in &plan.lines {
-        match line.kind {
-            Kind::Fence if open.is_none() => open = Some(line.no),
-            Kind::Fence => open = None,
-            _ => {}
-        }
-    }
-    open
 }
 
 #[cfg(test)]
@@ -223,7 +200,7 @@ mod tests {
                 "5 Warning no failure mode of \"a\" says how verify could pass while the goal is not met",
                 "9 Error goal \"b\" is done but unproven: marked done by hand: the log has no sign-off for it",
                 "12 Warning log line without a `YYYY-MM-DD HH:MM` time",
-                "13 Warning code fence never closed: everything after it is ignored",
+                "13 Error code fence opened here is never closed: it runs to the end of the file, and lines plan adds would land inside it",
             ]
         );
     }

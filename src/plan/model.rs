@@ -10,7 +10,7 @@ use super::diag::Diagnostic;
 use super::event::Event;
 use super::id;
 use super::proof::{self, Facts, Proof};
-use super::scan::{Key, Kind, Line, scan};
+use super::scan::{Eol, Key, Kind, Line, scan};
 use super::text::one_line;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -324,7 +324,10 @@ pub fn parse(src: &str) -> Plan<'_> {
             _ => {}
         }
     }
-    if let Some(error) = swallowed_headings(src, &lines) {
+    if let Some(error) = unclosed(src, &lines) {
+        plan.errors.push(error);
+    }
+    if let Some(error) = bare_carriage_return(src, &lines) {
         plan.errors.push(error);
     }
     plan.lines = lines;
@@ -440,55 +443,92 @@ fn goal_line<'a>(
     }
 }
 
-/// A code fence or HTML comment left open runs to the end of the file; if it hides
-/// a `#`/`## ` heading (the log, a goal), every write would land where no one sees
-/// it, so that is a format error rather than a lint warning.
-fn swallowed_headings(src: &str, lines: &[Line]) -> Option<Diagnostic> {
-    let fences: Vec<&Line> = lines.iter().filter(|l| l.kind == Kind::Fence).collect();
-    let (open, what, close) = if fences.len() % 2 == 1 {
-        let open = fences[fences.len() - 1];
-        let fence: String = open
-            .text(src)
-            .trim_start()
-            .chars()
-            .take_while(|c| *c == '`' || *c == '~')
-            .collect();
-        (
-            open.no,
-            "code fence",
-            format!("add a line with just {fence} where the code ends"),
-        )
-    } else {
-        let last = lines
-            .last()
-            .filter(|l| l.kind == Kind::Comment && !l.text(src).contains("-->"))?;
-        let open = lines[..last.no]
-            .iter()
-            .rev()
-            .take_while(|l| l.kind == Kind::Comment)
-            .last()?;
-        (
-            open.no,
+/// A code fence or HTML comment left open runs to the end of the file, and every
+/// line plan would add after it (a subtask, a goal, a log entry) would land inside
+/// it, unseen by any reader. So an unclosed one is a format error, whatever it hides.
+fn unclosed(src: &str, lines: &[Line]) -> Option<Diagnostic> {
+    let (open, what, close) = match unclosed_at(src, lines)? {
+        (open, Kind::Fence) => {
+            let fence: String = lines[open - 1]
+                .text(src)
+                .trim_start()
+                .chars()
+                .take_while(|c| *c == '`' || *c == '~')
+                .collect();
+            (
+                open,
+                "code fence",
+                format!("add a line with just {fence} where the code ends"),
+            )
+        }
+        (open, _) => (
+            open,
             "HTML comment",
             "add --> where the comment ends".to_string(),
-        )
+        ),
     };
     let hidden = lines[open..].iter().find(|l| {
         let t = l.text(src);
         let body = t.trim_start_matches(' ');
         t.len() - body.len() <= 3 && (body.starts_with("# ") || body.starts_with("## "))
-    })?;
+    });
+    let what_is_lost = match hidden {
+        Some(h) => format!(
+            "it hides the heading on line {} (`{}`) and everything after it",
+            h.no,
+            h.text(src).trim()
+        ),
+        None => {
+            "it runs to the end of the file, and lines plan adds would land inside it".to_string()
+        }
+    };
     Some(
         Diagnostic::error(
             open,
-            format!(
-                "{what} opened here is never closed: it hides the heading on line {} (`{}`) and everything after it",
-                hidden.no,
-                hidden.text(src).trim()
-            ),
+            format!("{what} opened here is never closed: {what_is_lost}"),
         )
         .hint(close),
     )
+}
+
+/// A carriage return not followed by a line feed ends a line for CommonMark but not
+/// for the scanner, so a reader and plan would disagree on the lines, and what plan
+/// adds (with `\n`) would mix endings. Refused, with nothing changed, rather than
+/// guessed at.
+fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
+    let line = lines.iter().find(|l| l.text(src).contains('\r'))?;
+    if lines.len() == 1 && line.eol == Eol::None {
+        return Some(
+            Diagnostic::error(1, "line endings are CR only (classic Mac style); plan reads LF or CRLF")
+                .hint("convert the file, e.g. `tr '\\r' '\\n' < plan.md > plan.tmp && mv plan.tmp plan.md`; plan changed nothing"),
+        );
+    }
+    Some(
+        Diagnostic::error(
+            line.no,
+            "carriage return (CR) without a line feed: Markdown reads it as a line break, plan does not",
+        )
+        .hint("replace the stray CR with a line break or delete it; plan changed nothing"),
+    )
+}
+
+/// The line that opens a fence or comment still open at the end, and which kind.
+fn unclosed_at(src: &str, lines: &[Line]) -> Option<(usize, Kind)> {
+    let mut open: Option<(usize, Kind)> = None;
+    for line in lines {
+        match (&open, &line.kind) {
+            (None, Kind::Fence) => open = Some((line.no, Kind::Fence)),
+            (Some((_, Kind::Fence)), Kind::Fence) => open = None,
+            // The scanner only marks a line that opens a block as a comment when
+            // the block does not close on it.
+            (None, Kind::Comment) => open = Some((line.no, Kind::Comment)),
+            (Some((_, Kind::Comment)), Kind::Comment) if line.text(src).contains("-->") => {
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    open
 }
 
 fn log_entry(line: usize, text: &str) -> LogEntry<'_> {
@@ -808,6 +848,13 @@ impl<'a> Plan<'a> {
         })
     }
 
+    /// Whether lines added at the end of the file stay lines of their own: not when
+    /// a fence or comment runs to the end, nor when a CR ends lines plan cannot see.
+    pub fn appends_safely(&self) -> bool {
+        unclosed_at(self.src, &self.lines).is_none()
+            && !self.lines.iter().any(|l| l.text(self.src).contains('\r'))
+    }
+
     /// The goals not under `## Archive`.
     pub fn live(&self) -> impl Iterator<Item = &Goal<'a>> {
         self.goals.iter().filter(|g| !g.archived)
@@ -1011,8 +1058,55 @@ done_when: README section explains eviction
                 .starts_with("HTML comment opened here is never closed")
         );
         assert_eq!(plan.errors[0].line, 2);
-        // Open at the very end with nothing hidden: only lint's warning.
-        assert!(parse("## Goal: A\n```\ncode\n").errors.is_empty());
+    }
+
+    #[test]
+    fn any_unclosed_fence_or_comment_is_an_error_with_its_opening_line() {
+        // Nothing hidden, but a new subtask would land inside the fence.
+        let plan = parse("## Goal: A\n- [ ] one\n```\ncode\n");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].line, 3);
+        assert_eq!(
+            plan.errors[0].message,
+            "code fence opened here is never closed: it runs to the end of the file, and lines plan adds would land inside it"
+        );
+        // The second of two comments is the open one, not the first.
+        let plan = parse("## Goal: A\n<!--\nold\n-->\n<!--\nnew\n");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].line, 5);
+        assert_eq!(
+            plan.errors[0].hint.as_deref(),
+            Some("add --> where the comment ends")
+        );
+        // `<!--->` opens a comment for CommonMark and for the scanner.
+        assert_eq!(parse("## Goal: A\n<!--->\n").errors[0].line, 2);
+        // Closed ones are fine.
+        assert!(
+            parse("## Goal: A\n<!--\nx\n-->\n```\ny\n```\n")
+                .errors
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn carriage_returns_without_line_feeds_are_refused() {
+        let plan = parse("# Plan: x\r## Goal: A\rstatus: open\r");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].line, 1);
+        assert!(
+            plan.errors[0]
+                .message
+                .starts_with("line endings are CR only")
+        );
+        let plan = parse("# Plan: x\r\n## Goal: A\nnote\r## Goal: B\n");
+        assert_eq!(plan.errors.len(), 1);
+        assert_eq!(plan.errors[0].line, 3);
+        assert!(
+            plan.errors[0]
+                .message
+                .starts_with("carriage return (CR) without")
+        );
+        assert!(parse("# Plan: x\r\n## Goal: A\r\n").errors.is_empty());
     }
 
     #[test]

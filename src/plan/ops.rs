@@ -302,7 +302,11 @@ pub fn archive(plan: &Plan<'_>) -> (Vec<Edit>, Vec<String>) {
         if !tail.is_empty() || plan.archive_heading.is_some() {
             tail.push(String::new());
         }
-        tail.extend((goal.line..=goal.last_content).map(|no| plan.line_text(no).to_string()));
+        // Each line with its own ending, so a goal written with CRLF stays CRLF.
+        tail.extend((goal.line..=goal.last_content).map(|no| {
+            let line = &plan.lines[no - 1];
+            format!("{}{}", line.text(plan.src), line.eol.as_str())
+        }));
         moved.push(goal.id.to_string());
     }
     if moved.is_empty() {
@@ -448,6 +452,16 @@ mod tests {
         again.prove_legacy();
         assert!(again.goals.iter().find(|g| g.id == "a").unwrap().archived);
         assert!(archive(&again).1.is_empty());
+    }
+
+    #[test]
+    fn archive_keeps_each_moved_line_s_own_ending() {
+        let src = "# Plan: x\n\n## Goal: A\r\nstatus: done\r\nnote\n\n## Goal: B\nstatus: open\n";
+        let out = apply(src, &archive(&parse(src)).0).unwrap();
+        assert_eq!(
+            out,
+            "# Plan: x\n\n## Goal: B\nstatus: open\n\n## Archive\n\n## Goal: A\r\nstatus: done\r\nnote\n"
+        );
     }
 
     #[test]

@@ -7,6 +7,8 @@ use similar::{Algorithm, DiffTag, capture_diff_slices};
 use super::model::{Plan, parse};
 use super::scan::{Eol, Line, scan};
 
+/// New lines get the file's line ending, unless one ends in `\n` or `\r\n`: that
+/// ending is its own (a line moved verbatim keeps the ending it had).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
     /// Replace line `line` (1-based), which must read `expect`, by `new`.
@@ -189,15 +191,15 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
 
     // Pieces of (text, ending, inserted?) in output order.
     let mut pieces: Vec<(&str, Eol, bool)> = Vec::with_capacity(lines.len() + 8);
-    pieces.extend(head.iter().map(|t| (*t, eol, true)));
+    pieces.extend(head.iter().map(|t| inserted(t, eol)));
     for (line, slot) in lines.iter().zip(&slots) {
-        pieces.extend(slot.before.iter().map(|t| (*t, eol, true)));
+        pieces.extend(slot.before.iter().map(|t| inserted(t, eol)));
         match slot.replace {
             None => pieces.push((line.text(src), line.eol, false)),
             Some(Some(new)) => pieces.push((new, line.eol, false)),
             Some(None) => {}
         }
-        pieces.extend(slot.after.iter().map(|t| (*t, eol, true)));
+        pieces.extend(slot.after.iter().map(|t| inserted(t, eol)));
     }
     let no_final_newline = lines.last().is_some_and(|l| l.eol == Eol::None);
     let count = pieces.len();
@@ -217,6 +219,18 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
         out.push_str(ending.as_str());
     }
     Ok(out)
+}
+
+/// A new line as a piece: its text without the ending it carries, and that ending,
+/// else the file's.
+fn inserted(text: &str, eol: Eol) -> (&str, Eol, bool) {
+    if let Some(t) = text.strip_suffix("\r\n") {
+        (t, Eol::CrLf, true)
+    } else if let Some(t) = text.strip_suffix('\n') {
+        (t, Eol::Lf, true)
+    } else {
+        (text, eol, true)
+    }
 }
 
 /// The ending new lines get: the first one the file uses, else `\n`.
@@ -408,7 +422,17 @@ pub fn edits_between(old: &str, new: &str) -> Vec<Edit> {
             tail.push(String::new());
         }
     }
-    let owned = |range: std::ops::Range<usize>| b[range].iter().map(|t| t.to_string()).collect();
+    // An inserted line whose ending is not the one new lines get carries its own.
+    let eol = file_eol(&old_lines);
+    let owned = |range: std::ops::Range<usize>| {
+        range
+            .map(|i| match new_lines[i].eol {
+                Eol::None => b[i].to_string(),
+                own if own == eol => b[i].to_string(),
+                own => format!("{}{}", b[i], own.as_str()),
+            })
+            .collect()
+    };
     let mut edits = Vec::new();
     for op in capture_diff_slices(Algorithm::Myers, &a, &b) {
         let (tag, o, n) = op.as_tag_tuple();
@@ -448,6 +472,27 @@ mod tests {
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn an_inserted_line_may_carry_its_own_ending() {
+        let src = "a\nb\n";
+        let edits = [Edit::AppendEnd {
+            lines: s(&["c\r\n", "d", "e\n"]),
+        }];
+        assert_eq!(apply(src, &edits).unwrap(), "a\nb\nc\r\nd\ne\n");
+        // The file's "no final newline" still holds for its new last line.
+        let edits = [Edit::AppendEnd {
+            lines: s(&["c\r\n"]),
+        }];
+        assert_eq!(apply("a\nb", &edits).unwrap(), "a\nb\nc");
+    }
+
+    #[test]
+    fn edits_between_keeps_the_endings_of_inserted_lines() {
+        let old = "a\nb\n";
+        let new = "a\nx\r\ny\nb\n";
+        assert_eq!(apply(old, &edits_between(old, new)).unwrap(), new);
     }
 
     #[test]

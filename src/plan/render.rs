@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::diag::Diagnostic;
 use super::model::{Goal, LogEntry, Plan, Status};
 use super::proof::Proof;
+use super::text::escape_controls as esc;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Style {
@@ -53,7 +54,7 @@ const ORDER: [Status; 4] = [
 pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
     let mut out = String::new();
     match &plan.objective {
-        Some(o) => writeln!(out, "{}", style.bold(&format!("Plan: {}", o.value))).unwrap(),
+        Some(o) => writeln!(out, "{}", style.bold(&format!("Plan: {}", esc(o.value)))).unwrap(),
         None => writeln!(out, "{}", style.bold("Plan")).unwrap(),
     }
     let live: Vec<&Goal<'_>> = plan.live().collect();
@@ -94,7 +95,7 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
                     out,
                     "  {}  {}  {}",
                     style.dim(&pad(&goal.id, width)),
-                    goal.title,
+                    esc(goal.title),
                     style.dim(goal.status().as_str())
                 )
                 .unwrap();
@@ -148,7 +149,7 @@ fn goal_lines(
     let mut line = format!(
         "  {}  {}",
         style.status(goal.status(), &pad(&goal.id, width)),
-        goal.title
+        esc(goal.title)
     );
     if total > 0 {
         line.push_str(&format!("  {}", style.dim(&format!("{done}/{total}"))));
@@ -157,12 +158,12 @@ fn goal_lines(
     if !unmet.is_empty() && !goal.status().is_finished() {
         line.push_str(&format!(
             "  {}",
-            style.warn(&format!("⚠ waits on {}", unmet.join(", ")))
+            style.warn(&format!("⚠ waits on {}", esc(&unmet.join(", "))))
         ));
     }
     match plan.proof(goal) {
         Proof::Unproven { why, .. } => {
-            line.push_str(&format!("  {}", style.warn(&format!("⚠ unproven: {why}"))));
+            line.push_str(&format!("  {}", style.warn(&format!("⚠ unproven: {}", esc(&why)))));
         }
         Proof::Proven { warnings } if !warnings.is_empty() => {
             line.push_str(&format!(
@@ -178,9 +179,9 @@ fn goal_lines(
         for task in &goal.subtasks {
             let mark = if task.done { "[x]" } else { "[ ]" };
             let text = if task.done {
-                style.dim(task.text)
+                style.dim(&esc(task.text))
             } else {
-                task.text.to_string()
+                esc(task.text).into_owned()
             };
             writeln!(out, "{indent}{mark} {text}").unwrap();
         }
@@ -194,8 +195,8 @@ fn pad(text: &str, width: usize) -> String {
 
 fn entry_text(entry: &LogEntry<'_>) -> String {
     match entry.stamp {
-        Some(stamp) => format!("{stamp} {}", entry.text),
-        None => entry.text.to_string(),
+        Some(stamp) => format!("{stamp} {}", esc(entry.text)),
+        None => esc(entry.text).into_owned(),
     }
 }
 
@@ -218,13 +219,16 @@ pub fn next(plan: &Plan<'_>, style: Style) -> String {
             "{}  {:<6}  {}",
             style.status(goal.status(), &pad(&goal.id, width)),
             goal.status().as_str(),
-            goal.title
+            esc(goal.title)
         );
         if total > 0 {
             line.push_str(&format!("  {done}/{total}"));
         }
         if let Some(task) = goal.next_subtask() {
-            line.push_str(&format!("  {}", style.dim(&format!("next: {}", task.text))));
+            line.push_str(&format!(
+                "  {}",
+                style.dim(&format!("next: {}", esc(task.text)))
+            ));
         }
         writeln!(out, "{line}").unwrap();
     }

@@ -14,6 +14,84 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// A C0 or C1 control character or DEL: what starts a terminal control sequence or
+/// moves the cursor. Tab is kept; plan.md lines hold no newline.
+fn is_control(c: char) -> bool {
+    c != '\t' && c.is_control()
+}
+
+/// For human output: every control character shown as a visible escape (`\x1b`,
+/// `\u{9b}`), so a title cannot clear the screen, retitle the window or write the
+/// clipboard (OSC 52). Text without one is returned as it is.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\r' => out.push_str("\\r"),
+            c if is_control(c) && (c as u32) < 0x80 => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if is_control(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// For what the model reads: control sequences removed, with their parameters and
+/// payload (an OSC 52 clipboard write carries base64 a model might act on).
+pub fn strip_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            // ESC [ … final byte; ESC ] … BEL or ESC \; ESC P/X/^/_ … ESC \;
+            // C1 CSI (U+9B) and OSC (U+9D) likewise.
+            '\x1b' | '\u{9b}' | '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => {
+                let kind = if c == '\x1b' { chars.next() } else { Some(c) };
+                match kind {
+                    Some('[' | '\u{9b}') => {
+                        // Parameters and intermediates, then one final byte.
+                        for c in chars.by_ref() {
+                            if ('@'..='~').contains(&c) {
+                                break;
+                            }
+                        }
+                    }
+                    Some(
+                        ']' | 'P' | 'X' | '^' | '_' | '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}'
+                        | '\u{9f}',
+                    ) => {
+                        // A string, ended by BEL, ST (U+9C) or ESC \.
+                        while let Some(c) = chars.next() {
+                            if c == '\x07' || c == '\u{9c}' {
+                                break;
+                            }
+                            if c == '\x1b' {
+                                if chars.peek() == Some(&'\\') {
+                                    chars.next();
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    // A two-byte escape (ESC 7, ESC c, …): both go.
+                    _ => {}
+                }
+            }
+            c if is_control(c) => {}
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -23,5 +101,33 @@ mod tests {
         assert_eq!(one_line("  a\n b\t\tc "), "a b c");
         assert_eq!(cut("héllo", 3), "hél…");
         assert_eq!(cut("héllo", 5), "héllo");
+    }
+
+    const OSC52: &str = "a\x1b]52;c;cm0gLXJmIH4=\x07b";
+
+    #[test]
+    fn escape_shows_every_control_character() {
+        assert_eq!(escape_controls(OSC52), "a\\x1b]52;c;cm0gLXJmIH4=\\x07b");
+        assert_eq!(
+            escape_controls("x\x1b[2J\u{9b}31m\r\x7f"),
+            "x\\x1b[2J\\u{9b}31m\\r\\x7f"
+        );
+        assert_eq!(escape_controls("tab\there é 🚀"), "tab\there é 🚀");
+    }
+
+    #[test]
+    fn strip_removes_sequences_with_their_payload() {
+        assert_eq!(strip_controls(OSC52), "ab");
+        assert_eq!(strip_controls("a\x1b]0;title\x1b\\b"), "ab");
+        assert_eq!(
+            strip_controls("Build \x1b[2J\x1b[31mred\x1b[0m"),
+            "Build red"
+        );
+        assert_eq!(strip_controls("x\u{9b}31my\x08z\x1b7w"), "xyzw");
+        assert_eq!(
+            strip_controls("unterminated \x1b]52;c;AAAA"),
+            "unterminated "
+        );
+        assert_eq!(strip_controls("tab\there é"), "tab\there é");
     }
 }

@@ -6,6 +6,7 @@ mod config;
 mod core;
 mod diffdoc;
 mod draft;
+mod edges;
 mod files;
 mod hooks;
 mod install;

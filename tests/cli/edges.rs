@@ -1,0 +1,202 @@
+//! "No byte lost": constructs that would swallow writes, odd line endings, terminal
+//! control sequences in plan text, and verify lines `complete` would refuse.
+
+use crate::util::Test;
+
+const ONE_GOAL: &str = "# Plan: x
+
+## Goal: Build
+<!-- id: build -->
+status: active
+done_when: it builds
+failure_modes:
+- verify passes on a stale build
+- [ ] one
+
+## Log
+- 2026-06-15 14:00 build started (contract 00000000)
+";
+
+#[test]
+fn an_unclosed_comment_at_the_end_refuses_writes_and_fails_lint() {
+    let md = format!("{ONE_GOAL}<!-- notes to self\nremember the cache\n");
+    let t = Test::new().plan(&md);
+    t.run(&["subtask", "build", "two"])
+        .code(2)
+        .stderr_has("plan.md:13: HTML comment opened here is never closed")
+        .stderr_has("hint: add --> where the comment ends");
+    assert_eq!(t.plan_md(), md, "nothing written into the comment");
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("plan.md:13: HTML comment opened here is never closed");
+}
+
+#[test]
+fn an_unclosed_fence_after_the_last_goal_refuses_writes() {
+    // No `## Log` after it: the fence hides no heading, only where writes go.
+    let md = ONE_GOAL
+        .split_once("\n## Log")
+        .unwrap()
+        .0
+        .replace("- [ ] one\n", "- [ ] one\n```sh\nmake\n");
+    let t = Test::new().plan(&md);
+    t.run(&["subtask", "build", "two"])
+        .code(2)
+        .stderr_has("plan.md:10: code fence opened here is never closed")
+        .stderr_has("hint: add a line with just ``` where the code ends");
+    assert_eq!(t.plan_md(), md);
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("plan.md:10: code fence opened here is never closed");
+}
+
+#[test]
+fn archive_refuses_a_plan_with_an_unclosed_comment() {
+    let md = "# Plan: x\n\n## Goal: Old\n<!-- id: old -->\nstatus: cancelled\n\n## Log\n- 2026-06-15 14:00 x\n<!--\n";
+    let t = Test::new().plan(md);
+    t.run(&["archive"])
+        .code(2)
+        .stderr_has("plan.md:9: HTML comment opened here is never closed");
+    assert_eq!(t.plan_md(), md, "no goal moved out of sight");
+}
+
+#[test]
+fn a_cr_only_file_is_refused_and_left_as_it_is() {
+    let md = ONE_GOAL.replace('\n', "\r");
+    let t = Test::new().plan(&md);
+    t.run(&["subtask", "build", "two"])
+        .code(2)
+        .stderr_has("plan.md:1: line endings are CR only")
+        .stderr_has("hint: ");
+    assert_eq!(t.plan_md(), md);
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("line endings are CR only");
+}
+
+#[test]
+fn archive_keeps_each_moved_line_s_own_ending() {
+    // The file's first ending is LF; the goal being moved was written with CRLF.
+    let md = "# Plan: x\n\n## Goal: Old\r\n<!-- id: old -->\r\nstatus: cancelled\r\nnote\n\n## Log\n- 2026-06-15 14:00 x\n";
+    let t = Test::new().plan(md);
+    t.ok(&["archive"]);
+    let out = t.plan_md();
+    let archived = out.split_once("## Archive\n\n").unwrap().1;
+    assert_eq!(
+        archived,
+        "## Goal: Old\r\n<!-- id: old -->\r\nstatus: cancelled\r\nnote\n"
+    );
+}
+
+const HOSTILE: &str = "# Plan: x\x1b]52;c;ZWNobyBwd25lZA==\x07
+
+## Goal: Build \x1b[2J\x1b[31mred
+<!-- id: build -->
+status: active
+done_when: it builds\x1b]0;title\x07
+failure_modes:
+- verify passes on a stale build
+- [ ] step \x1b[8mhidden\u{9b}31m
+
+## Log
+- 2026-06-15 14:00 build started \x1b]52;c;cm0gLXJmIH4=\x07(contract 00000000)
+";
+
+#[test]
+fn show_and_next_escape_terminal_control_sequences() {
+    let t = Test::new().plan(HOSTILE);
+    for args in [&["show"][..], &["next"]] {
+        let out = t.ok(args).stdout;
+        assert!(!out.contains('\x1b'), "{args:?} printed ESC raw:\n{out}");
+        assert!(!out.contains('\x07'), "{args:?} printed BEL raw:\n{out}");
+        assert!(
+            !out.contains('\u{9b}'),
+            "{args:?} printed C1 CSI raw:\n{out}"
+        );
+    }
+    let show = t.ok(&["show"]).stdout;
+    assert!(
+        show.contains("Plan: x\\x1b]52;c;ZWNobyBwd25lZA==\\x07"),
+        "{show}"
+    );
+    assert!(show.contains("Build \\x1b[2J\\x1b[31mred"), "{show}");
+    assert!(show.contains("step \\x1b[8mhidden\\u{9b}31m"), "{show}");
+}
+
+#[test]
+fn lint_escapes_the_source_lines_it_quotes() {
+    let md = "# Plan: x\n## Goal: A\x1b]52;c;eA==\x07\nstatus: doing\x1b[2J\n## Log\n";
+    let t = Test::new().plan(md);
+    let out = t.run(&["lint"]).code(1).stdout;
+    assert!(!out.contains('\x1b'), "{out}");
+    assert!(out.contains("status: doing\\x1b[2J"), "{out}");
+}
+
+#[test]
+fn the_injection_strips_terminal_control_sequences() {
+    let t = Test::new().plan(HOSTILE);
+    let out = t.ok(&["inject"]).stdout;
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
+    assert!(!out.contains('\u{9b}'), "{out}");
+    assert!(
+        !out.contains("ZWNobyBwd25lZA=="),
+        "OSC payload kept:\n{out}"
+    );
+    assert!(out.contains("Build red"), "{out}");
+    assert!(out.contains("next: step hidden"), "{out}");
+}
+
+#[test]
+fn add_refuses_a_verify_complete_would_refuse() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n");
+    let before = t.plan_md();
+    for (verify, why) in [
+        ("cargo test; rm -rf x", "\";\""),
+        ("cargo test > out.txt", "\">\""),
+        ("cargo test || true", "\"||\""),
+        ("echo 'unclosed", "quote"),
+    ] {
+        let run = t
+            .run(&["add", "Thing", "--done-when", "x", "--verify", verify])
+            .code(2);
+        assert!(
+            run.stderr.starts_with("plan: --verify: verify: "),
+            "{verify}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(why), "{verify}: {}", run.stderr);
+        assert!(run.stderr.contains("\n  hint: "), "{}", run.stderr);
+        assert_eq!(t.plan_md(), before, "{verify} was written");
+    }
+    // The very message `complete` gives for the same line, bar the place.
+    let md = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: x\nverify: cargo test || true\nfailure_modes:\n- verify is gamed\n\n## Log\n";
+    let c = Test::new().plan(md);
+    let complete = c
+        .run(&["complete", "a", "--evidence", "e", "--judge", "none"])
+        .code(2)
+        .stderr;
+    let add = t
+        .run(&[
+            "add",
+            "T",
+            "--done-when",
+            "x",
+            "--verify",
+            "cargo test || true",
+        ])
+        .code(2)
+        .stderr;
+    assert_eq!(
+        complete.split_once(": verify: ").map(|(_, m)| m),
+        add.split_once(": verify: ").map(|(_, m)| m),
+        "complete said {complete:?}, add said {add:?}"
+    );
+    t.ok(&[
+        "add",
+        "Fine",
+        "--done-when",
+        "x",
+        "--verify",
+        "cargo test && cargo clippy | tee log",
+    ]);
+}
