@@ -456,11 +456,13 @@ mod tests {
 
     #[test]
     fn archive_keeps_each_moved_line_s_own_ending() {
-        let src = "# Plan: x\n\n## Goal: A\r\nstatus: done\r\nnote\n\n## Goal: B\nstatus: open\n";
-        let out = apply(src, &archive(&parse(src)).0).unwrap();
+        let src = "# Plan: x\n\n## Goal: A\r\nstatus: done\r\nnote\n\n## Goal: B\nstatus: open\n\n## Log\n- a signed off (no verify, judge skipped)\n";
+        let mut plan = parse(src);
+        plan.prove_legacy();
+        let out = apply(src, &archive(&plan).0).unwrap();
         assert_eq!(
             out,
-            "# Plan: x\n\n## Goal: B\nstatus: open\n\n## Archive\n\n## Goal: A\r\nstatus: done\r\nnote\n"
+            "# Plan: x\n\n## Goal: B\nstatus: open\n\n## Log\n- a signed off (no verify, judge skipped)\n\n## Archive\n\n## Goal: A\r\nstatus: done\r\nnote\n"
         );
     }
 
