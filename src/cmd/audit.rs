@@ -154,10 +154,10 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
         let mut line = match (&goal.proof.why, &goal.proof.hint) {
             (Some(why), Some(hint)) => {
                 format!(
-                "{head}: unproven: {}\n  {place}\n  hint: {}",
-                esc(why),
-                esc(hint)
-            )
+                    "{head}: unproven: {}\n  {place}\n  hint: {}",
+                    esc(why),
+                    esc(hint)
+                )
             }
             _ if goal.proof.warnings.is_empty() => format!("{head}: proven"),
             _ => format!("{head}: proven, but {}", goal.proof.warnings.join("; ")),

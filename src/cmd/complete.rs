@@ -196,6 +196,11 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     if paths.is_empty() {
         eprintln!("plan: note: no --path given; the judge sees only the text evidence");
     }
+    // Work committed since the goal started is part of what the judge must see.
+    let start_commit: Option<String> = plan.events(&id).rev().find_map(|(_, e)| match e {
+        Event::Started { commit, .. } => commit.map(str::to_string),
+        _ => None,
+    });
     let text = judge_prompt(
         repo,
         goal,
@@ -203,7 +208,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         &verify_tail,
         &args.evidence,
         &paths,
-        None,
+        start_commit.as_deref(),
     )?;
     let system = override_or(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM);
 

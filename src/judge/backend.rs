@@ -291,6 +291,29 @@ pub fn invocation(
     })
 }
 
+/// The sign-off verdict's shape, for backends that take a JSON schema for their final
+/// answer. Strict: every property required, nothing else allowed.
+pub const VERDICT_SCHEMA: &str = r#"{"type":"object","properties":{"verdict":{"type":"string","enum":["accept","reject"]},"missing":{"type":"array","items":{"type":"string"}},"notes":{"type":"string"}},"required":["verdict","missing","notes"],"additionalProperties":false}"#;
+
+/// Asks `inv` for a structured verdict where the backend's CLI takes a schema file:
+/// codex `--output-schema FILE` (in codex 0.169.0's `exec --help`). Claude's
+/// `--json-schema` exists too, but it answers through an extra tool, which the
+/// read-only tool list would have to admit; left out. Returns whether it applies.
+pub fn ask_for_verdict_schema(backend: Backend, inv: &mut Invocation, schema_file: &Path) -> bool {
+    if backend != Backend::Codex {
+        return false;
+    }
+    let at = inv
+        .args
+        .iter()
+        .position(|a| a == "-o")
+        .unwrap_or(inv.args.len());
+    let file = schema_file.to_string_lossy().into_owned();
+    inv.args
+        .splice(at..at, ["--output-schema".to_string(), file]);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,6 +444,38 @@ mod tests {
         );
         assert!(inv.stdin_prompt && !inv.prompt_arg && inv.system_in_prompt);
         assert_eq!(inv.reads_last_message, Some(PathBuf::from("/tmp/out.txt")));
+    }
+
+    #[test]
+    fn codex_gets_the_verdict_schema_others_do_not() {
+        let mut inv = run(Backend::Codex, None);
+        assert!(ask_for_verdict_schema(
+            Backend::Codex,
+            &mut inv,
+            Path::new("/tmp/v.json")
+        ));
+        assert_eq!(
+            argv(&inv)[9..],
+            [
+                "/repo",
+                "--output-schema",
+                "/tmp/v.json",
+                "-o",
+                "/tmp/out.txt",
+                "-"
+            ]
+        );
+        for backend in [Backend::Claude, Backend::Pi, Backend::Gemini, Backend::Llm] {
+            let mut inv = run(backend, None);
+            let before = inv.clone();
+            assert!(!ask_for_verdict_schema(backend, &mut inv, Path::new("/v")));
+            assert_eq!(inv, before);
+        }
+        let schema: serde_json::Value = serde_json::from_str(VERDICT_SCHEMA).unwrap();
+        assert_eq!(
+            schema["required"],
+            serde_json::json!(["verdict", "missing", "notes"])
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::backend::{Backend, invocation};
+use super::backend::{Backend, VERDICT_SCHEMA, ask_for_verdict_schema, invocation};
 use super::verdict::{self, Verdict};
 use crate::exec::{self, SpawnError, Spec};
 use crate::exit::Exit;
@@ -45,10 +45,18 @@ struct Raw {
     last_message: Option<String>,
 }
 
-fn spawn(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Raw> {
+/// Runs the judge. `verdict_schema`: ask for the sign-off verdict's JSON shape where
+/// the backend takes a schema.
+fn spawn(
+    judge: &Judge,
+    root: &Path,
+    prompt: &str,
+    system: &str,
+    verdict_schema: bool,
+) -> Result<Raw> {
     let scratch = tempfile::tempdir()?;
     let out_file = scratch.path().join("last-message.txt");
-    let inv = invocation(
+    let mut inv = invocation(
         judge.backend,
         judge.model.as_deref(),
         &judge.command,
@@ -61,6 +69,10 @@ fn spawn(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Raw> 
     for (path, text) in &inv.files {
         std::fs::write(path, text)
             .map_err(|e| Exit::env(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let schema_file = scratch.path().join("verdict-schema.json");
+    if verdict_schema && ask_for_verdict_schema(judge.backend, &mut inv, &schema_file) {
+        std::fs::write(&schema_file, VERDICT_SCHEMA)?;
     }
     let prompt = if inv.system_in_prompt && !system.trim().is_empty() {
         format!("{}\n\n{prompt}", system.trim())
@@ -128,7 +140,7 @@ fn failure(judge: &Judge, output: &exec::Output) -> Option<String> {
 /// out, exited non-zero without an answer, reported its own error) is
 /// `CouldNotJudge`, with the judge's words.
 pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Answer> {
-    let raw = spawn(judge, root, prompt, system)?;
+    let raw = spawn(judge, root, prompt, system, true)?;
     let output = &raw.output;
     // Codex's stdout is progress; its answer is the last-message file.
     let answered = match judge.backend {
@@ -210,7 +222,7 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
 
 /// Runs a backend on a prompt and returns its answer's text (the loop judge).
 pub fn ask(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<String> {
-    let raw = spawn(judge, root, prompt, system)?;
+    let raw = spawn(judge, root, prompt, system, false)?;
     if let Some(reason) = failure(judge, &raw.output) {
         anyhow::bail!(reason);
     }

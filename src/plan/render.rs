@@ -163,7 +163,10 @@ fn goal_lines(
     }
     match plan.proof(goal) {
         Proof::Unproven { why, .. } => {
-            line.push_str(&format!("  {}", style.warn(&format!("⚠ unproven: {}", esc(&why)))));
+            line.push_str(&format!(
+                "  {}",
+                style.warn(&format!("⚠ unproven: {}", esc(&why)))
+            ));
         }
         Proof::Proven { warnings } if !warnings.is_empty() => {
             line.push_str(&format!(

@@ -625,6 +625,11 @@ fn real_backend_output_shapes() {
             _ => "arg=plan",
         };
         assert!(recorded.contains(read_only), "{backend}: {recorded}");
+        assert_eq!(
+            recorded.contains("arg=--output-schema"),
+            backend == "codex",
+            "{backend}: {recorded}"
+        );
     }
 }
 

@@ -233,6 +233,13 @@ pub fn judge_accepts(host: Host) {
     );
     let calls = w.fake.calls();
     assert!(!calls.is_empty(), "the judge asked the model");
+    if host == Host::Codex {
+        let schema = "/text/format/schema/properties/verdict";
+        assert!(
+            calls.iter().any(|c| c.json.pointer(schema).is_some()),
+            "codex was not given the verdict schema"
+        );
+    }
     for call in &calls {
         assert!(!call.has(&block), "no injection inside the judge");
         assert!(!call.has(CONTINUATION) && !call.has(REMINDER));
