@@ -296,40 +296,37 @@ fn goal_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
         );
     }
     let status_line = goal.status.as_ref().map_or(goal.line, |f| f.line);
-    match goal.status() {
-        Status::Active => {
-            let now = goal.fingerprint();
-            if let Some(logged) = plan.logged_contract(id).filter(|l| *l != now) {
-                out.push(Finding::new(
-                    Kind::ContractChanged,
-                    goal.line,
-                    format!(
-                        "the contract of \"{id}\" changed since it was logged (contract {logged}, now {now})"
-                    ),
-                    format!(
-                        "review the change (plan diff {id}, git log -p plan.md), then plan start {id} --reapprove"
-                    ),
-                ));
-            }
-            // Unknown dependencies are format errors already.
-            let waits: Vec<&str> = plan
-                .unmet_dependencies(goal)
-                .into_iter()
-                .filter(|dep| plan.goal(dep).is_some())
-                .collect();
-            if !waits.is_empty() {
-                let waits = waits.join(", ");
-                out.push(Finding::new(
-                    Kind::WaitingOnDependencies,
-                    goal.depends_line.unwrap_or(goal.line),
-                    format!("goal \"{id}\" is active but waits on {waits}"),
-                    format!(
-                        "finish {waits} first (plan next lists what is ready), or set line {status_line} back to `status: open`"
-                    ),
-                ));
-            }
+    if goal.status() == Status::Active {
+        let now = goal.fingerprint();
+        if let Some(logged) = plan.logged_contract(id).filter(|l| *l != now) {
+            out.push(Finding::new(
+                Kind::ContractChanged,
+                goal.line,
+                format!(
+                    "the contract of \"{id}\" changed since it was logged (contract {logged}, now {now})"
+                ),
+                format!(
+                    "review the change (plan diff {id}, git log -p plan.md), then plan start {id} --reapprove"
+                ),
+            ));
         }
-        _ => {}
+        // Unknown dependencies are format errors already.
+        let waits: Vec<&str> = plan
+            .unmet_dependencies(goal)
+            .into_iter()
+            .filter(|dep| plan.goal(dep).is_some())
+            .collect();
+        if !waits.is_empty() {
+            let waits = waits.join(", ");
+            out.push(Finding::new(
+                Kind::WaitingOnDependencies,
+                goal.depends_line.unwrap_or(goal.line),
+                format!("goal \"{id}\" is active but waits on {waits}"),
+                format!(
+                    "finish {waits} first (plan next lists what is ready), or set line {status_line} back to `status: open`"
+                ),
+            ));
+        }
     }
 }
 

@@ -174,9 +174,7 @@ impl<'a> Event<'a> {
             } => {
                 let verify = if verify { "verify passed" } else { "no verify" };
                 let judged = match judged {
-                    Judged::By { backend, model } if model.is_empty() => {
-                        format!("judge {backend} accept")
-                    }
+                    Judged::By { backend, model: "" } => format!("judge {backend} accept"),
                     Judged::By { backend, model } => format!("judge {backend}:{model} accept"),
                     Judged::Skipped => "judge skipped".to_string(),
                     Judged::Unnamed => "judge accept".to_string(),
