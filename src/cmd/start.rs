@@ -45,6 +45,9 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         commit: commit.as_deref(),
     };
     let changed = logged.is_some_and(|old| old != fingerprint);
+    if goal.status().is_finished() {
+        ops::check_transition(goal, Status::Active)?;
+    }
     if changed && !args.reapprove {
         let old = logged.unwrap_or_default();
         return Err(Exit::usage(format!(

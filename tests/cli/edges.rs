@@ -77,7 +77,7 @@ fn a_cr_only_file_is_refused_and_left_as_it_is() {
 #[test]
 fn archive_keeps_each_moved_line_s_own_ending() {
     // The file's first ending is LF; the goal being moved was written with CRLF.
-    let md = "# Plan: x\n\n## Goal: Old\r\n<!-- id: old -->\r\nstatus: cancelled\r\nnote\n\n## Log\n- 2026-06-15 14:00 x\n";
+    let md = "# Plan: x\n\n## Goal: Old\r\n<!-- id: old -->\r\nstatus: cancelled\r\nnote\n\n## Log\n- 2026-06-15 14:00 old cancelled: x\n";
     let t = Test::new().plan(md);
     t.ok(&["archive"]);
     let out = t.plan_md();
