@@ -133,6 +133,15 @@ fn lint_escapes_the_source_lines_it_quotes() {
 }
 
 #[test]
+fn doctor_escapes_the_source_lines_it_quotes() {
+    let md = "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: doing\x1b]52;c;eA==\x07\n## Log\n";
+    let t = Test::new().plan(md);
+    let out = t.run(&["doctor"]).code(1).stdout;
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
+    assert!(out.contains("status: doing\\x1b]52;c;eA==\\x07"), "{out}");
+}
+
+#[test]
 fn the_injection_strips_terminal_control_sequences() {
     let t = Test::new().plan(HOSTILE);
     let out = t.ok(&["inject"]).stdout;
