@@ -209,3 +209,18 @@ fn add_refuses_a_verify_complete_would_refuse() {
         "cargo test && cargo clippy | tee log",
     ]);
 }
+
+#[test]
+fn complete_escapes_the_verify_line_it_shows() {
+    let md = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: x\nverify: true '\x1b]52;c;eA==\x07'\nfailure_modes:\n- verify is gamed\n\n## Log\n";
+    let t = Test::new().plan(md);
+    t.commit_all("plan");
+    let run = t.run(&["complete", "a", "--evidence", "e", "--judge", "none"]);
+    assert!(
+        run.stderr
+            .contains("plan: verify: running `true '\\x1b]52;c;eA==\\x07'`"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+}
