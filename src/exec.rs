@@ -1,7 +1,7 @@
 //! Argv-only process runner: one pipeline in its own process group, stdin null or
 //! given bytes, every stream drained on threads into bounded tails, a deadline
 //! enforced with TERM then KILL to the whole group. Never invokes a shell, and
-//! leaves no process of the group behind.
+//! leaves no descendant behind, not even one that left the group (setsid).
 
 use std::fmt;
 use std::fs;
@@ -15,7 +15,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
+use rustix::process::{
+    Pid, Signal, WaitOptions, getpid, kill_process, kill_process_group, set_child_subreaper,
+    test_kill_process_group, waitpid,
+};
 
 /// How long a timed-out group has between TERM and KILL.
 pub const GRACE: Duration = Duration::from_secs(2);
@@ -33,6 +36,14 @@ const REAP: Duration = Duration::from_secs(5);
 
 /// As big as a default pipe, so one read empties it.
 const READ_BUF: usize = 64 * 1024;
+
+/// Set in every command a run starts and inherited by all their descendants: how
+/// the sweep tells a run's processes from any other (a test binary has many runs
+/// going at once), wherever they went.
+const RUN_VAR: &str = "PLAN_EXEC_RUN";
+
+static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static SUBREAPER: std::sync::Once = std::sync::Once::new();
 
 /// What to run: one pipeline (a single command is a pipeline of one).
 #[derive(Clone, Debug)]
@@ -169,10 +180,23 @@ pub fn run(spec: &Spec) -> Result<Output> {
     }
     // Each reader holds a sender and drops it at end of file: the channel
     // disconnects when every pipe is closed.
+    // A descendant orphaned by a setsid and an exiting parent comes to us instead
+    // of init, so the sweep can reap it once killed. Best effort: without it the
+    // sweep still kills, and init reaps.
+    SUBREAPER.call_once(|| {
+        let _ = set_child_subreaper(Some(getpid()));
+    });
+    let mark = format!(
+        "{}-{}",
+        getpid().as_raw_nonzero(),
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
     let (readers, all_read) = mpsc::channel();
-    let (group, children) = start(spec, &tails, &readers)?;
+    let (group, children) = start(spec, &mark, &tails, &readers)?;
     drop(readers);
+    let direct: Vec<i32> = children.iter().map(|c| c.id() as i32).collect();
     let (statuses, timed_out) = wait(spec, group, children);
+    sweep(&mark, &direct);
     let _ = all_read.recv_timeout(DRAIN);
     Ok(tails.output(statuses, timed_out))
 }
@@ -193,7 +217,12 @@ pub fn find_on_path(program: &str) -> Option<PathBuf> {
         })
 }
 
-fn start(spec: &Spec, tails: &Tails, readers: &Sender<()>) -> Result<(Pid, Vec<Child>)> {
+fn start(
+    spec: &Spec,
+    mark: &str,
+    tails: &Tails,
+    readers: &Sender<()>,
+) -> Result<(Pid, Vec<Child>)> {
     let mut children: Vec<Child> = Vec::with_capacity(spec.commands.len());
     let mut group = None;
     let mut upstream: Option<ChildStdout> = None;
@@ -208,6 +237,7 @@ fn start(spec: &Spec, tails: &Tails, readers: &Sender<()>) -> Result<(Pid, Vec<C
             .args(&argv[1..])
             .current_dir(&spec.cwd)
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .env(RUN_VAR, mark)
             .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -272,6 +302,68 @@ fn wait(spec: &Spec, group: Pid, children: Vec<Child>) -> (Vec<Option<ExitStatus
         signal(group, Signal::KILL);
     }
     (waiting.statuses, timed_out)
+}
+
+/// Kills every process still marked as this run's, in whatever group or session
+/// it went, and reaps those re-parented to us. `direct` are the commands
+/// themselves, which their own threads reap. Gives up after [`REAP`].
+fn sweep(mark: &str, direct: &[i32]) {
+    let needle = format!("{RUN_VAR}={mark}\0").into_bytes();
+    let me = getpid().as_raw_nonzero().get();
+    let end = Instant::now() + REAP;
+    // Zombies have no environment left to read: remember whom we saw alive.
+    let mut seen: Vec<i32> = Vec::new();
+    loop {
+        for pid in marked(&needle) {
+            if !seen.contains(&pid) {
+                seen.push(pid);
+            }
+        }
+        seen.retain(|&pid| {
+            let Some((state, parent)) = stat(pid) else {
+                return false;
+            };
+            let Some(id) = Pid::from_raw(pid) else {
+                return false;
+            };
+            if state != 'Z' {
+                let _ = kill_process(id, Signal::KILL);
+                return true;
+            }
+            if parent == me && !direct.contains(&pid) {
+                // NOHANG: it is a zombie already; this only collects it.
+                let _ = waitpid(Some(id), WaitOptions::NOHANG);
+            }
+            false
+        });
+        if seen.is_empty() || Instant::now() >= end {
+            return;
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Live processes whose environment holds `needle` (`PLAN_EXEC_RUN=mark\0`).
+fn marked(needle: &[u8]) -> Vec<i32> {
+    let Ok(dir) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.windows(needle.len()).any(|w| w == needle))
+        })
+        .collect()
+}
+
+/// A process's state letter and parent pid, from `/proc/PID/stat`.
+fn stat(pid: i32) -> Option<(char, i32)> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: the fields follow the last `)`.
+    let mut fields = stat.rsplit_once(") ")?.1.split(' ');
+    let state = fields.next()?.chars().next()?;
+    let parent = fields.next()?.parse().ok()?;
+    Some((state, parent))
 }
 
 /// The pipeline could not be completed: stop and reap what had started.
@@ -727,6 +819,33 @@ pub(crate) mod tests {
         );
         assert!(out.success());
         assert_eq!(out.stdout, b"started\n");
+    }
+
+    #[test]
+    fn a_descendant_in_its_own_session_dies_with_a_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            grace: Duration::from_millis(300),
+            ..Spec::new(vec![fixture("setsid.sh"), "100".into()], dir.path(), SECOND)
+        };
+        let out = run(&spec).unwrap();
+        assert!(out.timed_out);
+        assert_eq!(out.stdout, b"started\n");
+        assert_gone(&dir.path().join("escaped.pid"));
+    }
+
+    #[test]
+    fn a_descendant_in_its_own_session_dies_when_the_run_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let out = run_in(dir.path(), &[&[&fixture("setsid.sh")]], LONG);
+        assert!(out.success());
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_gone(&dir.path().join("escaped.pid"));
     }
 
     #[test]

@@ -677,6 +677,17 @@ mod tests {
         fn parse_never_panics(line in ".*") {
             let _ = parse(&line);
         }
+
+        /// The fuzz target's invariant (fuzz/fuzz_targets/verify_tokenize.rs): an
+        /// accepted line is written back as one that parses the same; a refusal
+        /// points into the line.
+        #[test]
+        fn accepted_lines_round_trip(line in "([a-z]{1,3}|'[^']{0,3}'|\"[^\"]{0,3}\"|\\\\.| |&&|\\||;|>|=|#){0,12}") {
+            match parse(&line) {
+                Ok(v) => prop_assert_eq!(parse(&v.to_string()).unwrap(), v),
+                Err(e) => prop_assert!(e.column >= 1 && e.column <= line.len() + 1, "{:?}", e),
+            }
+        }
     }
 
     #[test]

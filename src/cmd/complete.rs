@@ -136,7 +136,9 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     // Stage 1: verify. A failure costs no model call.
     let mut verify_tail = String::new();
     if let Some(verify) = &verify {
-        eprintln!("plan: verify: running `{verify}`");
+        // The verify line is plan.md text: escaped for the terminal.
+        let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
+        eprintln!("plan: verify: running `{shown}`");
         let timeout = Duration::from_secs(config.verify_timeout_secs);
         let before = git::tracked_snapshot(&repo.root)?;
         let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;

@@ -13,6 +13,7 @@ use crate::app::{Ctx, println};
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::doctor::{self, Finding, Proposal, Repair};
 use crate::plan::model;
+use crate::plan::text::escape_controls as esc;
 
 /// Find inconsistencies in plan.md and the command resolving each; exits 1 on findings
 #[derive(Debug, clap::Args)]
@@ -175,15 +176,20 @@ impl View<'_> {
             let lines: Vec<String> = remaining
                 .iter()
                 .map(|f| {
-                    let mut out = format!("{}: {}", place(f), f.message);
+                    // Messages and the quoted line are plan.md text: escaped.
+                    let mut out = format!("{}: {}", place(f), esc(&f.message));
                     if f.line > 0 && !f.kind.in_proposal() && f.line <= plan.lines.len() {
                         out.push_str(&format!(
                             "\n{:>5} | {}",
                             f.line,
-                            plan.line_text(f.line).trim_end()
+                            esc(plan.line_text(f.line).trim_end())
                         ));
                     }
-                    out.push_str(&format!("\n  {} {}", ctx.style.paint("1", "fix:"), f.fix));
+                    out.push_str(&format!(
+                        "\n  {} {}",
+                        ctx.style.paint("1", "fix:"),
+                        esc(&f.fix)
+                    ));
                     out
                 })
                 .collect();

@@ -158,7 +158,14 @@ pub fn show(proposal: &Proposal, problems: &[String], now: u64) -> String {
             proposal.objective
         ),
         String::new(),
-        proposal.draft.trim_end().to_string(),
+        // A model wrote it: shown with its control sequences escaped, line by line.
+        proposal
+            .draft
+            .trim_end()
+            .lines()
+            .map(|l| crate::plan::text::escape_controls(l).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n"),
         String::new(),
     ];
     if !problems.is_empty() {

@@ -58,6 +58,18 @@ mod robustness {
     }
 
     proptest! {
+        /// The fuzz target's invariant (fuzz/fuzz_targets/parse_model.rs): archiving
+        /// an error-free plan moves goals and loses none.
+        #[test]
+        fn archive_loses_no_goal(src in text()) {
+            let plan = model::parse(&src);
+            // Most drawn plans have format errors, which commands refuse.
+            if plan.errors.is_empty() {
+                let out = patch::apply(&src, &ops::archive(&plan).0).unwrap();
+                prop_assert_eq!(model::parse(&out).goals.len(), plan.goals.len());
+            }
+        }
+
         #[test]
         fn nothing_panics(src in text(), other in text()) {
             let plan = model::parse(&src);

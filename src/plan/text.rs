@@ -130,4 +130,13 @@ mod tests {
         );
         assert_eq!(strip_controls("tab\there é"), "tab\there é");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn no_control_character_survives(text in "(\\PC|\\x1b|\\x07|\\u{9b}|\\u{9c}|\\u{9d}|\\[|\\]|;|\\\\){0,40}") {
+            for out in [escape_controls(&text), strip_controls(&text)] {
+                proptest::prop_assert!(!out.chars().any(is_control), "{:?} -> {:?}", text, out);
+            }
+        }
+    }
 }

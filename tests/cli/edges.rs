@@ -1,7 +1,7 @@
 //! "No byte lost": constructs that would swallow writes, odd line endings, terminal
 //! control sequences in plan text, and verify lines `complete` would refuse.
 
-use crate::util::Test;
+use crate::util::{Test, fixture_path};
 
 const ONE_GOAL: &str = "# Plan: x
 
@@ -133,6 +133,15 @@ fn lint_escapes_the_source_lines_it_quotes() {
 }
 
 #[test]
+fn doctor_escapes_the_source_lines_it_quotes() {
+    let md = "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: doing\x1b]52;c;eA==\x07\n## Log\n";
+    let t = Test::new().plan(md);
+    let out = t.run(&["doctor"]).code(1).stdout;
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
+    assert!(out.contains("status: doing\\x1b]52;c;eA==\\x07"), "{out}");
+}
+
+#[test]
 fn the_injection_strips_terminal_control_sequences() {
     let t = Test::new().plan(HOSTILE);
     let out = t.ok(&["inject"]).stdout;
@@ -199,4 +208,59 @@ fn add_refuses_a_verify_complete_would_refuse() {
         "--verify",
         "cargo test && cargo clippy | tee log",
     ]);
+}
+
+#[test]
+fn complete_escapes_the_verify_line_it_shows() {
+    let md = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: x\nverify: true '\x1b]52;c;eA==\x07'\nfailure_modes:\n- verify is gamed\n\n## Log\n";
+    let t = Test::new().plan(md);
+    t.commit_all("plan");
+    let run = t.run(&["complete", "a", "--evidence", "e", "--judge", "none"]);
+    assert!(
+        run.stderr
+            .contains("plan: verify: running `true '\\x1b]52;c;eA==\\x07'`"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+}
+
+#[test]
+fn review_escapes_a_drafted_plan_it_shows() {
+    let t = Test::new();
+    let scratch = t.dir.path().to_path_buf();
+    let t = t
+        .env(
+            "PLAN_FIXTURE_PROMPTS",
+            scratch.join("prompts.txt").to_str().unwrap(),
+        )
+        .env(
+            "PLAN_FIXTURE_STATE",
+            scratch.join("state").to_str().unwrap(),
+        );
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "draft:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 20\n",
+            fixture_path("drafters/good").display()
+        ),
+    );
+    t.ok(&["draft", "Ship the cache"]);
+    // What a model drafted is untrusted text, shown to a person before approval.
+    let path = t.path(".git/plan/proposal.json");
+    let mut proposal: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let draft = proposal["draft"].as_str().unwrap().replacen(
+        "## Goal: Cache layer",
+        "## Goal: Cache layer\x1b]52;c;cm0gLXJmIH4=\x07",
+        1,
+    );
+    proposal["draft"] = draft.into();
+    std::fs::write(&path, proposal.to_string()).unwrap();
+    let out = t.ok(&["review"]).stdout;
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
+    assert!(
+        out.contains("## Goal: Cache layer\\x1b]52;c;cm0gLXJmIH4=\\x07\n"),
+        "{out}"
+    );
 }
