@@ -211,6 +211,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         &args.evidence,
         &paths,
         start_commit.as_deref(),
+        &history,
     )?;
     let system = override_or(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM);
 
@@ -794,6 +795,7 @@ fn judge_prompt(
     evidence: &str,
     paths: &[String],
     diff_base: Option<&str>,
+    history: &str,
 ) -> Result<String> {
     let verify_text = verify.map(|v| v.to_string());
     let files = judge_files::gather(&repo.root, verify, paths);
@@ -802,6 +804,7 @@ fn judge_prompt(
         title: goal.title,
         done_when: goal.done_when().unwrap_or("(none written)"),
         failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
+        history,
         subtasks: goal.subtasks.iter().map(|s| (s.done, s.text)).collect(),
         verify: match &verify_text {
             Some(command) => VerifyFacts::Passed {

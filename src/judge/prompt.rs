@@ -47,6 +47,8 @@ pub struct Facts<'a> {
     pub title: &'a str,
     pub done_when: &'a str,
     pub failure_modes: Vec<&'a str>,
+    /// The contract's history since creation: each change and how it was approved.
+    pub history: &'a str,
     /// Each subtask's tick and text.
     pub subtasks: Vec<(bool, &'a str)>,
     pub verify: VerifyFacts<'a>,
@@ -84,6 +86,7 @@ fn value(name: &str, f: &Facts<'_>) -> Option<String> {
     Some(match name {
         "id" => f.id.to_string(),
         "title" => f.title.to_string(),
+        "history" => fence(f.history),
         "done_when" => f.done_when.to_string(),
         "failure_modes" if f.failure_modes.is_empty() => "(none listed)".to_string(),
         "failure_modes" => f.failure_modes.iter().map(|m| format!("- {m}\n")).collect::<String>().trim_end().to_string(),
@@ -195,6 +198,7 @@ mod tests {
             title: "Cache layer",
             done_when: "p95 < 50ms",
             failure_modes: vec!["cache bypassed", "verify gamed"],
+            history: "- 2026-01-01 10:00 contract 0123abcd: created",
             subtasks: vec![(true, "write the cache"), (false, "bench it")],
             verify: VerifyFacts::Passed {
                 command: "cargo test",

@@ -120,6 +120,7 @@ fn a_real_sign_off_is_proven_and_passes_audit() {
         "paths: README.md",
         "- argv: ",
         "### Prompt",
+        "How the contract changed since the goal was created",
         "### Answer",
     ] {
         assert!(transcript.contains(needle), "{needle} not in\n{transcript}");
