@@ -208,8 +208,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         goal,
         verify.as_ref(),
         &verify_tail,
-        &args.evidence,
-        &paths,
+        (&args.evidence, &paths),
         start_commit.as_deref(),
         &history,
     )?;
@@ -792,8 +791,7 @@ fn judge_prompt(
     goal: &Goal<'_>,
     verify: Option<&verify::Verify>,
     verify_tail: &str,
-    evidence: &str,
-    paths: &[String],
+    (evidence, paths): (&str, &[String]),
     diff_base: Option<&str>,
     history: &str,
 ) -> Result<String> {
