@@ -144,6 +144,13 @@ impl Ctx {
         plan.prove(&|rel| crate::record::facts(&root, rel));
     }
 
+    /// As [`Ctx::prove`], for live goals and their dependencies only (the status
+    /// line runs as often as a hook).
+    pub fn prove_live(&self, plan: &mut Plan<'_>) {
+        let root = self.prompt_root();
+        plan.prove_live(&|rel| crate::record::facts(&root, rel));
+    }
+
     pub fn render(&self, plan: &Plan<'_>, diagnostics: &[Diagnostic]) -> String {
         diagnostics
             .iter()

@@ -17,7 +17,7 @@ pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     };
     let mut plan = crate::plan::model::parse(&src);
     if plan.errors.is_empty() {
-        ctx.prove(&mut plan);
+        ctx.prove_live(&mut plan);
         println(&blocks::statusline(&plan))?;
     } else {
         println("plan: plan.md has errors (plan lint)")?;

@@ -90,7 +90,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     let config = config::load(Some(&place.root))?;
     let state = State::new(&place.git_dir);
     let mut plan = parse(&src);
-    plan.prove(&|rel| crate::record::facts(&place.root, rel));
+    plan.prove_live(&|rel| crate::record::facts(&place.root, rel));
     let broken = (!plan.errors.is_empty()).then(|| {
         let first = &plan.errors[0];
         format!(

@@ -745,10 +745,25 @@ impl<'a> Plan<'a> {
 
     /// Checks every finished goal's record; `facts` answers for a transcript path.
     pub fn prove(&mut self, facts: &dyn Fn(&str) -> Facts) {
+        self.prove_where(facts, |_| true);
+    }
+
+    /// As [`Plan::prove`], for the goals the hooks look at: live ones and those a
+    /// live goal depends on. Archived goals are most of a long plan, and each proven
+    /// one costs a transcript read, on every prompt.
+    pub fn prove_live(&mut self, facts: &dyn Fn(&str) -> Facts) {
+        let needed: std::collections::HashSet<&str> = self
+            .live()
+            .flat_map(|g| g.depends_on.iter().copied())
+            .collect();
+        self.prove_where(facts, |g| !g.archived || needed.contains(g.id.as_ref()));
+    }
+
+    fn prove_where(&mut self, facts: &dyn Fn(&str) -> Facts, wanted: impl Fn(&Goal<'_>) -> bool) {
         let proofs = self
             .goals
             .iter()
-            .filter(|g| g.status().is_finished())
+            .filter(|g| g.status().is_finished() && wanted(g))
             .map(|g| (g.line, proof::check(self, g, facts)))
             .collect();
         self.proofs = Some(proofs);
@@ -785,7 +800,7 @@ impl<'a> Plan<'a> {
         if !goal.status().is_finished() {
             return Proof::Unfinished;
         }
-        match self.proofs.as_ref().and_then(|p| p.get(&goal.line)) {
+        match self.checked(goal) {
             Some(proof) => proof.clone(),
             None => Proof::Unproven {
                 why: "its sign-off record was not checked".to_string(),
@@ -796,12 +811,11 @@ impl<'a> Plan<'a> {
 
     /// Done or cancelled, and proven so: it no longer blocks dependants.
     pub fn settled(&self, goal: &Goal<'_>) -> bool {
-        goal.status().is_finished()
-            && self
-                .proofs
-                .as_ref()
-                .and_then(|p| p.get(&goal.line))
-                .is_some_and(Proof::is_proven)
+        goal.status().is_finished() && self.checked(goal).is_some_and(Proof::is_proven)
+    }
+
+    fn checked(&self, goal: &Goal<'_>) -> Option<&Proof> {
+        self.proofs.as_ref()?.get(&goal.line)
     }
 
     /// Live goals marked done or cancelled without a record: remaining work.
@@ -1107,6 +1121,41 @@ done_when: README section explains eviction
                 .starts_with("carriage return (CR) without")
         );
         assert!(parse("# Plan: x\r\n## Goal: A\r\n").errors.is_empty());
+    }
+
+    #[test]
+    fn prove_live_reads_only_live_goals_and_their_dependencies() {
+        let src = "## Goal: A\n<!-- id: a -->\nstatus: done\n## Goal: B\n<!-- id: b -->\nstatus: open\ndepends_on: c\n## Log\n- 2026-01-01 00:00 a signed off (no verify, judge skipped, contract 00000000): .plan/judge/a.md#0123456789ab\n- 2026-01-01 00:00 c signed off (no verify, judge skipped, contract 00000000): .plan/judge/c.md#0123456789ab\n- 2026-01-01 00:00 d signed off (no verify, judge skipped, contract 00000000): .plan/judge/d.md#0123456789ab\n## Archive\n## Goal: C\n<!-- id: c -->\nstatus: done\n## Goal: D\n<!-- id: d -->\nstatus: done\n";
+        // Every goal here has the same empty contract.
+        let fingerprint = parse("## Goal: X\n").goals[0].fingerprint();
+        let src = src.replace("00000000", &fingerprint);
+        let asked = std::cell::RefCell::new(Vec::new());
+        let mut plan = parse(&src);
+        plan.prove_live(&|rel| {
+            asked.borrow_mut().push(rel.to_string());
+            Facts::Missing
+        });
+        assert!(
+            plan.proof(plan.goal("d").unwrap())
+                .why()
+                .unwrap()
+                .contains("not checked")
+        );
+        assert!(
+            !plan
+                .proof(plan.goal("c").unwrap())
+                .why()
+                .unwrap()
+                .contains("not checked")
+        );
+        assert!(
+            !plan
+                .proof(plan.goal("a").unwrap())
+                .why()
+                .unwrap()
+                .contains("not checked")
+        );
+        assert_eq!(*asked.borrow(), [".plan/judge/a.md", ".plan/judge/c.md"]);
     }
 
     #[test]
