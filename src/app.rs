@@ -128,14 +128,25 @@ impl Ctx {
     }
 
     /// Parses `src`, refusing a plan with format errors: every error with its line.
-    /// Finished goals are checked against their sign-off records.
+    /// Live finished goals, and those live goals depend on, are checked against
+    /// their sign-off records; a command that shows archived goals' standing calls
+    /// [`Ctx::prove`] for all of them.
     pub fn parse<'a>(&self, src: &'a str) -> Result<Plan<'a>> {
         let mut plan = crate::plan::model::parse(src);
         if plan.errors.is_empty() {
-            self.prove(&mut plan);
+            self.prove_live(&mut plan);
             return Ok(plan);
         }
         Err(Exit::diagnostics(USAGE, self.render(&plan, &plan.errors)))
+    }
+
+    /// The commit HEAD points at, for started events: the judge later sees
+    /// everything changed since. `None` outside a repository or on an unborn branch.
+    pub fn head_commit(&self) -> Result<Option<String>> {
+        match &self.repo {
+            Some(repo) => git::head_commit(&repo.root),
+            None => Ok(None),
+        }
     }
 
     /// Checks every finished goal of `plan` against its record on disk.
@@ -144,8 +155,8 @@ impl Ctx {
         plan.prove(&|rel| crate::record::facts(&root, rel));
     }
 
-    /// As [`Ctx::prove`], for live goals and their dependencies only (the status
-    /// line runs as often as a hook).
+    /// As [`Ctx::prove`], for live goals and their dependencies only: archived
+    /// goals are most of a long plan, and each proven one costs a transcript read.
     pub fn prove_live(&self, plan: &mut Plan<'_>) {
         let root = self.prompt_root();
         plan.prove_live(&|rel| crate::record::facts(&root, rel));

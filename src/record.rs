@@ -1,15 +1,20 @@
 //! The sign-off record on disk: transcripts under `.plan/judge/`, written once and
-//! never overwritten, and the facts about them (exists, hash, header) that the pure
-//! proof check takes.
+//! never overwritten, what they hold, and the facts about them (exists, hash,
+//! header) that the pure proof check takes.
 
+use std::fmt::Write as _;
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::Path;
 
 use anyhow::Result;
 
+use crate::clock::Now;
 use crate::exit::Exit;
-use crate::plan::model::blob_id;
+use crate::judge::prompt::fence;
+use crate::judge::run::{Answer, Judge};
+use crate::judge::verdict::Verdict;
+use crate::plan::model::{Goal, blob_id};
 use crate::plan::proof::{self, Facts, Header};
 
 /// How many hex digits of the transcript's blob id a sign-off line carries.
@@ -78,4 +83,172 @@ pub fn save(root: &Path, base: &str, text: &str) -> Result<Saved> {
 /// Removes a transcript whose sign-off was not written after all.
 pub fn discard(root: &Path, saved: &Saved) {
     let _ = fs::remove_file(root.join(&saved.path));
+}
+
+/// What stage 1 ran and what came of it.
+pub struct VerifyRun {
+    pub command: String,
+    /// Each command's program and the path it resolved to on PATH.
+    pub programs: Vec<String>,
+    pub exit: String,
+    pub tail: String,
+}
+
+/// What stage 2 ran and what came of it.
+pub struct JudgeRun<'t> {
+    pub judge: &'t Judge,
+    pub program: String,
+    pub overrides: Vec<String>,
+    pub prompt: &'t str,
+    pub answer: &'t Answer,
+    pub changed: &'t [String],
+}
+
+/// Everything a later reader needs to check a sign-off, written as the transcript
+/// under `.plan/judge/`. Its header is what the proof check reads.
+pub struct Transcript<'t> {
+    pub goal: &'t Goal<'t>,
+    pub fingerprint: &'t str,
+    pub history: &'t str,
+    pub evidence: &'t str,
+    pub paths: &'t [String],
+    pub allow_ignored: bool,
+    pub verify: Option<VerifyRun>,
+    pub judge: Option<JudgeRun<'t>>,
+}
+
+impl Transcript<'_> {
+    /// The transcript's text, its header first.
+    pub fn render(&self, now: &Now, verdict: &str) -> String {
+        let judge = match &self.judge {
+            None => "none".to_string(),
+            Some(j) => match &j.judge.model {
+                Some(model) => format!("{}:{}", j.judge.backend, one_word(model)),
+                None => j.judge.backend.to_string(),
+            },
+        };
+        let header = Header {
+            goal: self.goal.id.to_string(),
+            contract: self.fingerprint.to_string(),
+            verdict: verdict.to_string(),
+            judge,
+            overrides: self
+                .judge
+                .as_ref()
+                .map(|j| j.overrides.clone())
+                .unwrap_or_default(),
+        };
+        let mut text = header.render();
+        let _ = writeln!(text, "- when: {}", now.stamp());
+        let _ = writeln!(
+            text,
+            "- allow-ignored: {}",
+            if self.allow_ignored { "yes" } else { "no" }
+        );
+        let _ = write!(
+            text,
+            "\n## Contract as judged\n\n## Goal: {}\n{}",
+            self.goal.title,
+            self.goal.contract()
+        );
+        let _ = write!(
+            text,
+            "\n## Contract history\n\n{}\n",
+            self.history.trim_end()
+        );
+        let _ = write!(text, "\n## Subtasks\n\n");
+        if self.goal.subtasks.is_empty() {
+            text.push_str("(none)\n");
+        }
+        for task in &self.goal.subtasks {
+            let _ = writeln!(
+                text,
+                "- [{}] {}",
+                if task.done { "x" } else { " " },
+                task.text
+            );
+        }
+        text.push_str("\n## Verify\n\n");
+        match &self.verify {
+            None => text.push_str("(no verify command)\n"),
+            Some(v) => {
+                let _ = writeln!(text, "- command: {}", v.command);
+                let _ = writeln!(text, "- programs: {}", v.programs.join(", "));
+                let _ = writeln!(text, "- exit: {}", v.exit);
+                let _ = writeln!(text, "\n{}", fence(&v.tail));
+            }
+        }
+        text.push_str("\n## Evidence\n\n");
+        let _ = writeln!(text, "{}", fence(self.evidence));
+        let _ = writeln!(text, "\npaths: {}", listed(self.paths, "(none)"));
+        text.push_str("\n## Judge\n\n");
+        let Some(j) = &self.judge else {
+            text.push_str("(no judge: --judge none)\n");
+            return text;
+        };
+        let _ = writeln!(text, "- backend: {}", j.judge.backend);
+        let _ = writeln!(text, "- program: {}", j.program);
+        let _ = writeln!(
+            text,
+            "- model: {}",
+            j.judge
+                .model
+                .as_deref()
+                .unwrap_or("(the backend's default)")
+        );
+        let _ = writeln!(text, "- argv: {}", j.answer.argv.join(" "));
+        let _ = writeln!(
+            text,
+            "- prompt overrides: {}",
+            listed(
+                &j.overrides
+                    .iter()
+                    .map(|o| format!(".plan/prompts/{o}"))
+                    .collect::<Vec<_>>(),
+                "none"
+            )
+        );
+        let _ = writeln!(text, "- verdict: {}", j.answer.verdict.label());
+        if let Verdict::NoVerdict { reason } = &j.answer.verdict {
+            let _ = writeln!(text, "- why no verdict: {reason}");
+        }
+        let _ = writeln!(
+            text,
+            "- files the judge changed: {}",
+            listed(j.changed, "none")
+        );
+        let _ = write!(
+            text,
+            "\n### Prompt\n\n{}\n\n### Answer\n\n",
+            fence(j.prompt)
+        );
+        let answer = j.answer.last_message.as_deref().unwrap_or(&j.answer.stdout);
+        let _ = writeln!(text, "{}", fence(answer));
+        if !j.answer.stderr.trim().is_empty() {
+            let _ = write!(text, "\n### Stderr\n\n{}\n", fence(&j.answer.stderr));
+        }
+        text
+    }
+}
+
+/// A model name as one word, so it cannot break the sign-off line's shape.
+pub fn one_word(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_whitespace() || matches!(c, ',' | ')' | '(' | '#') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// `items` joined with commas, or `none` when there are none.
+fn listed(items: &[String], none: &str) -> String {
+    if items.is_empty() {
+        none.to_string()
+    } else {
+        items.join(", ")
+    }
 }

@@ -55,6 +55,22 @@ pub struct Outcome {
     pub failed_command: Option<String>,
 }
 
+impl Outcome {
+    /// Why a failed run failed, naming the pipeline: `verify` is the whole line, for
+    /// when no single pipeline is to blame; `timeout` how long it was given.
+    pub fn why_failed(&self, verify: &str, timeout: Duration) -> String {
+        let command = self.failed_command.as_deref().unwrap_or(verify);
+        if self.timed_out {
+            format!("`{command}` timed out after {}s", timeout.as_secs())
+        } else {
+            match self.exit_code {
+                Some(code) => format!("`{command}` exited {code}"),
+                None => format!("`{command}` did not finish"),
+            }
+        }
+    }
+}
+
 const NO_SHELL: &str = "is not supported (verify runs without a shell)";
 
 /// A verify line parsed, or refused with the one message `plan complete` and

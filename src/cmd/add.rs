@@ -4,7 +4,6 @@ use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::clock;
-use crate::cmd::start;
 use crate::exit::{Exit, OK};
 use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
@@ -104,7 +103,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             ctx.prove(&mut after);
             let new = after.goal(&id).expect("the goal just inserted");
             ops::check_dependencies(&after, new, "start")?;
-            let commit = start::head(ctx)?;
+            let commit = ctx.head_commit()?;
             edits.push(ops::event(
                 &stamp,
                 &Event::Started {

@@ -52,7 +52,8 @@ struct Report<'p> {
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
-    let plan = ctx.parse(&src)?;
+    let mut plan = ctx.parse(&src)?;
+    ctx.prove(&mut plan);
     let config = args
         .reverify
         .then(|| config::load(ctx.repo.as_ref().map(|r| r.root.as_path())))
@@ -125,14 +126,8 @@ fn reverify(goal: &Goal<'_>, root: &std::path::Path, timeout: Duration) -> Resul
     let outcome = verify::run(&parsed, root, timeout, 16 * 1024)?;
     Ok(if outcome.passed {
         "passed".to_string()
-    } else if outcome.timed_out {
-        format!("failed: `{line}` timed out")
     } else {
-        let command = outcome.failed_command.unwrap_or_else(|| line.to_string());
-        match outcome.exit_code {
-            Some(code) => format!("failed: `{command}` exited {code}"),
-            None => format!("failed: `{command}` did not finish"),
-        }
+        format!("failed: {}", outcome.why_failed(line, timeout))
     })
 }
 

@@ -10,7 +10,6 @@ use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::clock::{self, Now};
-use crate::cmd::start;
 use crate::config::{self, BackendChoice, Config};
 use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit, OK};
@@ -18,12 +17,11 @@ use crate::git::{self, Repo};
 use crate::judge::backend::Backend;
 use crate::judge::files as judge_files;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
-use crate::judge::run::{self as judge_run, Answer, Judge};
+use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::verdict::Verdict;
 use crate::plan::event::{self, Event, Judged};
 use crate::plan::model::{Goal, Plan, Status, parse};
 use crate::plan::patch::Edit;
-use crate::plan::proof::Header;
 use crate::plan::render::Style;
 use crate::plan::text::cut;
 use crate::plan::{ops, wdiff};
@@ -106,8 +104,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let started = plan
         .events(&id)
         .any(|(_, e)| matches!(e, Event::Started { .. }));
-    let mut record = Record {
-        id: &id,
+    let mut record = record::Transcript {
         goal,
         fingerprint: &fingerprint,
         history: &history,
@@ -142,7 +139,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         let timeout = Duration::from_secs(config.verify_timeout_secs);
         let before = git::tracked_snapshot(&repo.root)?;
         let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
-        record.verify = Some(VerifyRecord {
+        record.verify = Some(record::VerifyRun {
             command: verify.to_string(),
             programs: verify_programs(verify),
             exit: if result.passed {
@@ -167,21 +164,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             )
         });
         if !result.passed {
-            let command = result
-                .failed_command
-                .clone()
-                .unwrap_or_else(|| verify.to_string());
-            let why = if result.timed_out {
-                format!(
-                    "`{command}` timed out after {}s",
-                    config.verify_timeout_secs
-                )
-            } else {
-                match result.exit_code {
-                    Some(code) => format!("`{command}` exited {code}"),
-                    None => format!("`{command}` did not finish"),
-                }
-            };
+            let why = result.why_failed(&verify.to_string(), timeout);
             eprintln!("{}", result.tail.trim_end());
             let why: Vec<String> = std::iter::once(why).chain(side_effect).collect();
             return outcome.reject("verify", &why, None);
@@ -229,7 +212,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         .filter(|name| repo.root.join(".plan/prompts").join(name).is_file())
         .map(str::to_string)
         .collect();
-    record.judge = Some(JudgeRecord {
+    record.judge = Some(record::JudgeRun {
         judge: &judge,
         program: exec::find_on_path(&answer.argv[0])
             .map_or_else(|| answer.argv[0].clone(), |p| p.display().to_string()),
@@ -250,7 +233,11 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         }
         return outcome.reject("containment", &why, Some(transcript));
     }
-    let model = judge.model.as_deref().map(one_word).unwrap_or_default();
+    let model = judge
+        .model
+        .as_deref()
+        .map(record::one_word)
+        .unwrap_or_default();
     match &answer.verdict {
         Verdict::Accept { .. } => outcome.accept(
             verify.is_some(),
@@ -300,7 +287,12 @@ struct Outcome<'p, 'a> {
 }
 
 impl Outcome<'_, '_> {
-    fn accept(&self, verified: bool, judged: Judged<'_>, record: &Record<'_>) -> Result<u8> {
+    fn accept(
+        &self,
+        verified: bool,
+        judged: Judged<'_>,
+        record: &record::Transcript<'_>,
+    ) -> Result<u8> {
         let id = &self.goal.id;
         let how = format!(
             "{}, {}",
@@ -351,7 +343,12 @@ impl Outcome<'_, '_> {
         Ok(OK)
     }
 
-    fn reject(&self, stage: &str, missing: &[String], record: Option<&Record<'_>>) -> Result<u8> {
+    fn reject(
+        &self,
+        stage: &str,
+        missing: &[String],
+        record: Option<&record::Transcript<'_>>,
+    ) -> Result<u8> {
         let id = &self.goal.id;
         let list: String = missing.iter().map(|m| format!("- {m}\n")).collect();
         if self.dry_run {
@@ -440,7 +437,7 @@ impl Outcome<'_, '_> {
     /// A goal signed off without `plan start` is started here, visibly.
     fn start_line(&self, edits: &mut Vec<Edit>) -> Result<()> {
         if !self.started {
-            let commit = start::head(self.ctx)?;
+            let commit = self.ctx.head_commit()?;
             edits.push(ops::event(
                 &self.now.stamp(),
                 &Event::Started {
@@ -452,179 +449,6 @@ impl Outcome<'_, '_> {
         }
         Ok(())
     }
-}
-
-/// What stage 1 ran and what came of it.
-struct VerifyRecord {
-    command: String,
-    /// Each command's program and the path it resolved to on PATH.
-    programs: Vec<String>,
-    exit: String,
-    tail: String,
-}
-
-/// What stage 2 ran and what came of it.
-struct JudgeRecord<'t> {
-    judge: &'t Judge,
-    program: String,
-    overrides: Vec<String>,
-    prompt: &'t str,
-    answer: &'t Answer,
-    changed: &'t [String],
-}
-
-/// Everything a later reader needs to check a sign-off, written as the transcript
-/// under `.plan/judge/`. Its header is what the proof check reads.
-struct Record<'t> {
-    id: &'t str,
-    goal: &'t Goal<'t>,
-    fingerprint: &'t str,
-    history: &'t str,
-    evidence: &'t str,
-    paths: &'t [String],
-    allow_ignored: bool,
-    verify: Option<VerifyRecord>,
-    judge: Option<JudgeRecord<'t>>,
-}
-
-impl Record<'_> {
-    fn render(&self, now: &Now, verdict: &str) -> String {
-        let judge = match &self.judge {
-            None => "none".to_string(),
-            Some(j) => match &j.judge.model {
-                Some(model) => format!("{}:{}", j.judge.backend, one_word(model)),
-                None => j.judge.backend.to_string(),
-            },
-        };
-        let header = Header {
-            goal: self.id.to_string(),
-            contract: self.fingerprint.to_string(),
-            verdict: verdict.to_string(),
-            judge,
-            overrides: self
-                .judge
-                .as_ref()
-                .map(|j| j.overrides.clone())
-                .unwrap_or_default(),
-        };
-        let mut text = header.render();
-        let _ = writeln!(text, "- when: {}", now.stamp());
-        let _ = writeln!(
-            text,
-            "- allow-ignored: {}",
-            if self.allow_ignored { "yes" } else { "no" }
-        );
-        let _ = write!(
-            text,
-            "\n## Contract as judged\n\n## Goal: {}\n{}",
-            self.goal.title,
-            self.goal.contract()
-        );
-        let _ = write!(
-            text,
-            "\n## Contract history\n\n{}\n",
-            self.history.trim_end()
-        );
-        let _ = write!(text, "\n## Subtasks\n\n");
-        if self.goal.subtasks.is_empty() {
-            text.push_str("(none)\n");
-        }
-        for task in &self.goal.subtasks {
-            let _ = writeln!(
-                text,
-                "- [{}] {}",
-                if task.done { "x" } else { " " },
-                task.text
-            );
-        }
-        text.push_str("\n## Verify\n\n");
-        match &self.verify {
-            None => text.push_str("(no verify command)\n"),
-            Some(v) => {
-                let _ = writeln!(text, "- command: {}", v.command);
-                let _ = writeln!(text, "- programs: {}", v.programs.join(", "));
-                let _ = writeln!(text, "- exit: {}", v.exit);
-                let _ = writeln!(text, "\n{}", fenced(&v.tail));
-            }
-        }
-        text.push_str("\n## Evidence\n\n");
-        let _ = writeln!(text, "{}", fenced(self.evidence));
-        let _ = writeln!(
-            text,
-            "\npaths: {}",
-            if self.paths.is_empty() {
-                "(none)".to_string()
-            } else {
-                self.paths.join(", ")
-            }
-        );
-        text.push_str("\n## Judge\n\n");
-        let Some(j) = &self.judge else {
-            text.push_str("(no judge: --judge none)\n");
-            return text;
-        };
-        let _ = writeln!(text, "- backend: {}", j.judge.backend);
-        let _ = writeln!(text, "- program: {}", j.program);
-        let _ = writeln!(
-            text,
-            "- model: {}",
-            j.judge
-                .model
-                .as_deref()
-                .unwrap_or("(the backend's default)")
-        );
-        let _ = writeln!(text, "- argv: {}", j.answer.argv.join(" "));
-        let _ = writeln!(
-            text,
-            "- prompt overrides: {}",
-            if j.overrides.is_empty() {
-                "none".to_string()
-            } else {
-                j.overrides
-                    .iter()
-                    .map(|o| format!(".plan/prompts/{o}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        );
-        let _ = writeln!(text, "- verdict: {}", j.answer.verdict.label());
-        if let Verdict::NoVerdict { reason } = &j.answer.verdict {
-            let _ = writeln!(text, "- why no verdict: {reason}");
-        }
-        let _ = writeln!(
-            text,
-            "- files the judge changed: {}",
-            if j.changed.is_empty() {
-                "none".to_string()
-            } else {
-                j.changed.join(", ")
-            }
-        );
-        let _ = write!(
-            text,
-            "\n### Prompt\n\n{}\n\n### Answer\n\n",
-            fenced(j.prompt)
-        );
-        let answer = j.answer.last_message.as_deref().unwrap_or(&j.answer.stdout);
-        let _ = writeln!(text, "{}", fenced(answer));
-        if !j.answer.stderr.trim().is_empty() {
-            let _ = write!(text, "\n### Stderr\n\n{}\n", fenced(&j.answer.stderr));
-        }
-        text
-    }
-}
-
-/// A model name as one word, so it cannot break the sign-off line's shape.
-fn one_word(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_whitespace() || matches!(c, ',' | ')' | '(' | '#') {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect()
 }
 
 /// Each command of a verify line, with the program path it resolves to.
@@ -646,35 +470,11 @@ fn verify_programs(verify: &verify::Verify) -> Vec<String> {
         .collect()
 }
 
-/// A code fence longer than any backtick or tilde run in the text.
-fn fenced(text: &str) -> String {
-    let longest = |ch: u8| {
-        text.lines()
-            .map(|l| l.trim_start().bytes().take_while(|&b| b == ch).count())
-            .max()
-            .unwrap_or(0)
-    };
-    let fence = "`".repeat(longest(b'`').max(longest(b'~')).max(2) + 1);
-    format!("{fence}\n{}\n{fence}", text.trim_end())
-}
-
 /// The goal's contract since creation, for the transcript and the judge: the text
 /// at creation, each change since and how it was approved, and a word diff from
 /// the first to the current one.
 fn contract_history(ctx: &Ctx, repo: &Repo, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
     let id = goal.id.as_ref();
-    let rel = ctx.plan_in_repo().unwrap_or_else(|| ctx.store.path.clone());
-    let revisions = git::file_history(&repo.root, &rel, HISTORY_DEPTH).unwrap_or_default();
-    let text_of = |fingerprint: &str| {
-        if goal.fingerprint() == fingerprint {
-            return Some(goal.contract());
-        }
-        revisions.iter().find_map(|rev| {
-            let then = parse(&rev.content);
-            let old = then.goal(id)?;
-            (old.fingerprint() == fingerprint).then(|| old.contract())
-        })
-    };
     let mut out = String::new();
     let mut first: Option<String> = None;
     for (entry, event) in plan.events(id) {
@@ -712,13 +512,13 @@ fn contract_history(ctx: &Ctx, repo: &Repo, plan: &Plan<'_>, goal: &Goal<'_>) ->
         out.push_str("\nThe contract is the one it was first logged with.\n");
         return out;
     }
-    match text_of(&first) {
+    match contract_in_history(ctx, repo, id, &first) {
         Some(old) => {
             let _ = write!(
                 out,
                 "\nChange from the first logged contract ({first}) to the one judged ({}), word by word ([-removed-] {{+added+}}):\n\n{}\n",
                 goal.fingerprint(),
-                fenced(&wdiff::word_diff(&old, &goal.contract(), Style::default()))
+                prompt::fence(&wdiff::word_diff(&old, &goal.contract(), Style::default()))
             );
         }
         None => {
@@ -827,6 +627,18 @@ fn override_or(root: &Path, name: &str, embedded: &str) -> String {
         .unwrap_or_else(|_| embedded.to_string())
 }
 
+/// The text of goal `id`'s contract with this fingerprint, from plan.md's git
+/// history, when a committed version had it.
+fn contract_in_history(ctx: &Ctx, repo: &Repo, id: &str, fingerprint: &str) -> Option<String> {
+    let rel = ctx.plan_in_repo().unwrap_or_else(|| ctx.store.path.clone());
+    let revisions = git::file_history(&repo.root, &rel, HISTORY_DEPTH).ok()?;
+    revisions.iter().find_map(|rev| {
+        let then = parse(&rev.content);
+        let goal = then.goal(id)?;
+        (goal.fingerprint() == fingerprint).then(|| goal.contract())
+    })
+}
+
 /// Refuses a sign-off whose contract changed since it was logged, showing the change.
 fn contract_changed(
     ctx: &Ctx,
@@ -836,16 +648,7 @@ fn contract_changed(
     now: &str,
 ) -> anyhow::Error {
     let id = &goal.id;
-    let rel = ctx.plan_in_repo().unwrap_or_else(|| ctx.store.path.clone());
-    let old_text = git::file_history(&repo.root, &rel, HISTORY_DEPTH)
-        .ok()
-        .and_then(|revisions| {
-            revisions.iter().find_map(|rev| {
-                let plan = parse(&rev.content);
-                let then = plan.goal(id)?;
-                (then.fingerprint() == old).then(|| then.contract())
-            })
-        });
+    let old_text = contract_in_history(ctx, repo, id, old);
     let mut message = format!(
         "the contract of {id} changed since it was logged (contract {old}, now {now}); not signed off\n"
     );

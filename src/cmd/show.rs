@@ -19,7 +19,10 @@ pub struct Args {
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
-    let plan = ctx.parse(&src)?;
+    let mut plan = ctx.parse(&src)?;
+    if args.json || args.all {
+        ctx.prove(&mut plan);
+    }
     if args.json {
         println(&serde_json::to_string_pretty(&render::plan_view(&plan))?)?;
     } else {

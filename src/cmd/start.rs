@@ -9,7 +9,6 @@ use anyhow::Result;
 use crate::app::{Ctx, println};
 use crate::clock;
 use crate::exit::{Exit, OK};
-use crate::git;
 use crate::plan::event::{Approval, Event};
 use crate::plan::model::Status;
 use crate::plan::ops;
@@ -38,7 +37,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         contract: &fingerprint,
         approval: Approval::from_terminal(std::io::stdin().is_terminal()),
     };
-    let commit = head(ctx)?;
+    let commit = ctx.head_commit()?;
     let started = Event::Started {
         id,
         contract: &fingerprint,
@@ -87,13 +86,4 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     ctx.store.write(&src, edits)?;
     println(&message)?;
     Ok(OK)
-}
-
-/// The commit the work starts from, when there is one: the judge later sees
-/// everything changed since.
-pub fn head(ctx: &Ctx) -> Result<Option<String>> {
-    match &ctx.repo {
-        Some(repo) => git::head_commit(&repo.root),
-        None => Ok(None),
-    }
 }

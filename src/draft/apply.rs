@@ -40,7 +40,7 @@ pub fn apply(ctx: &Ctx, text: &str, objective: &str, replace: bool) -> Result<Ap
                 ),
             ));
         }
-        let commit = crate::cmd::start::head(ctx)?;
+        let commit = ctx.head_commit()?;
         let how = Approval {
             objective,
             replace,

@@ -91,17 +91,9 @@ fn unproven_line(plan: &Plan<'_>) -> Option<String> {
     if goals.is_empty() {
         return None;
     }
-    let mut names: Vec<String> = goals
-        .iter()
-        .take(MAX_READY)
-        .map(|g| g.id.to_string())
-        .collect();
-    if goals.len() > MAX_READY {
-        names.push(format!("+{} more", goals.len() - MAX_READY));
-    }
     Some(format!(
         "Marked done or cancelled by hand, so still remaining work: {}. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven).",
-        names.join(", ")
+        ready_list(&goals)
     ))
 }
 

@@ -165,18 +165,17 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     );
     let mut sign_off = None;
     let mut contract_after = None;
-    for (n, (entry, event)) in plan.events(id).enumerate() {
+    for (entry, event) in plan.events(id) {
         match event {
             Event::SignedOff { .. } => {
-                sign_off = Some((n, entry.line, event));
+                sign_off = Some((entry.line, event));
                 contract_after = None;
             }
-            _ if event.contract().is_some() => contract_after = Some((n, entry.line)),
+            _ if event.contract().is_some() => contract_after = Some(entry.line),
             _ => {}
         }
     }
     let Some((
-        _,
         line,
         Event::SignedOff {
             judged,
@@ -188,7 +187,7 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     else {
         return unproven("marked done by hand: the log has no sign-off for it", again);
     };
-    if let Some((_, at)) = contract_after {
+    if let Some(at) = contract_after {
         return unproven(
             format!("its contract was changed after the sign-off (log line {at})"),
             again,

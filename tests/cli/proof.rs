@@ -128,6 +128,24 @@ fn a_real_sign_off_is_proven_and_passes_audit() {
     t.ok(&["audit"])
         .stdout_has("1 finished goal: 1 proven, 0 unproven");
     t.ok(&["start", "later"]);
+    // Archived, with no live goal depending on it, it is still proven wherever
+    // archived goals are shown.
+    t.ok(&["cancel", "later", "--reason", "not needed"]);
+    t.ok(&["archive"])
+        .stdout_has("archived 2 goals: ship, later");
+    t.ok(&["audit"])
+        .stdout_has("✓ ship (done, archived): proven");
+    let json = t.ok(&["show", "--json"]).json();
+    let ship = json["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "ship")
+        .unwrap()
+        .clone();
+    assert_eq!(ship["proof"]["state"], "proven");
+    assert!(!t.ok(&["show", "--all"]).stdout.contains("unproven"));
+    t.ok(&["lint"]);
 }
 
 #[test]
