@@ -12,4 +12,5 @@ mod hooks;
 mod install;
 mod proof;
 mod readme;
+mod redteam;
 mod util;
