@@ -108,7 +108,6 @@ pub struct JudgeRun<'t> {
 /// under `.plan/judge/`. Its header is what the proof check reads.
 pub struct Transcript<'t> {
     pub goal: &'t Goal<'t>,
-    pub fingerprint: &'t str,
     pub history: &'t str,
     pub evidence: &'t str,
     pub paths: &'t [String],
@@ -129,7 +128,7 @@ impl Transcript<'_> {
         };
         let header = Header {
             goal: self.goal.id.to_string(),
-            contract: self.fingerprint.to_string(),
+            contract: self.goal.contract_id(),
             verdict: verdict.to_string(),
             judge,
             overrides: self

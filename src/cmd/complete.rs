@@ -106,7 +106,6 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         .any(|(_, e)| matches!(e, Event::Started { .. }));
     let mut record = record::Transcript {
         goal,
-        fingerprint: &fingerprint,
         history: &history,
         evidence: &args.evidence,
         paths: &paths,

@@ -149,7 +149,14 @@ impl Goal<'_> {
     /// The first 8 hex digits of the git blob id of [`Goal::contract`], so
     /// `git hash-object` reproduces it.
     pub fn fingerprint(&self) -> String {
-        blob_id(self.contract().as_bytes())[..8].to_string()
+        self.contract_id()[..8].to_string()
+    }
+
+    /// The whole git blob id of [`Goal::contract`]: what a sign-off's transcript
+    /// records, so a contract cannot be swapped for another with the same 8-digit
+    /// fingerprint (32 bits are found by brute force in minutes).
+    pub fn contract_id(&self) -> String {
+        blob_id(self.contract().as_bytes())
     }
 }
 

@@ -131,9 +131,13 @@ pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) ->
     match goal.status() {
         Status::Open | Status::Active => Proof::Unfinished,
         Status::Cancelled => {
-            let cancelled = plan
-                .events(id)
-                .any(|(_, e)| matches!(e, Event::Cancelled { .. }));
+            // A cancel counts only for the goal as it is now: one logged before the
+            // id was added again (a deleted goal's id reused) is another goal's.
+            let cancelled = plan.events(id).fold(false, |cancelled, (_, e)| match e {
+                Event::Cancelled { .. } => true,
+                Event::Added { .. } => false,
+                _ => cancelled,
+            });
             if cancelled {
                 Proof::Proven {
                     warnings: Vec::new(),
@@ -248,11 +252,37 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
             again,
         );
     };
-    if header.goal != id || header.contract != fingerprint {
+    if header.goal != id {
         return unproven(
             format!(
-                "its transcript {} is for goal {} with contract {}, not {id} with contract {fingerprint}",
-                record.path, header.goal, header.contract
+                "its transcript {} is for goal {}, not {id}",
+                record.path, header.goal
+            ),
+            again,
+        );
+    }
+    if header.contract != goal.contract_id() {
+        return unproven(
+            format!(
+                "its contract changed after the sign-off (its transcript {} judged contract {}, now {})",
+                record.path,
+                header.contract,
+                goal.contract_id()
+            ),
+            again,
+        );
+    }
+    let judge = match judged {
+        Judged::By { backend, model: "" } => backend.to_string(),
+        Judged::By { backend, model } => format!("{backend}:{model}"),
+        Judged::Skipped => "none".to_string(),
+        Judged::Unnamed => String::new(),
+    };
+    if header.judge != judge {
+        return unproven(
+            format!(
+                "its sign-off (log line {line}) names judge `{judge}`, but its transcript {} says `{}`",
+                record.path, header.judge
             ),
             again,
         );
@@ -305,6 +335,10 @@ mod tests {
         parse(CONTRACT).goals[0].fingerprint()
     }
 
+    fn contract_id() -> String {
+        parse(CONTRACT).goals[0].contract_id()
+    }
+
     /// The plan with a sign-off line naming `path#hash`, and the facts for it.
     fn proof_with(log: &str, file: Option<&str>) -> Proof {
         let src = format!("{CONTRACT}\n## Log\n{log}");
@@ -328,7 +362,7 @@ mod tests {
 
     #[test]
     fn a_real_record_is_proven() {
-        let text = transcript("a", &fingerprint(), "accept");
+        let text = transcript("a", &contract_id(), "accept");
         let hash = &blob_id(text.as_bytes())[..12];
         assert_eq!(
             proof_with(&signed(hash), Some(&text)),
@@ -338,7 +372,7 @@ mod tests {
 
     #[test]
     fn every_cheap_fake_is_unproven() {
-        let good = transcript("a", &fingerprint(), "accept");
+        let good = transcript("a", &contract_id(), "accept");
         let hash = blob_id(good.as_bytes())[..12].to_string();
         let why = |log: &str, file: Option<&str>| {
             proof_with(log, file)
@@ -357,12 +391,21 @@ mod tests {
         assert!(why(&signed(&hash), None).contains("is missing"));
         let edited = good.replace("x\n", "y\n");
         assert!(why(&signed(&hash), Some(&edited)).contains("was changed after"));
-        let other = transcript("b", &fingerprint(), "accept");
+        let other = transcript("b", &contract_id(), "accept");
         let other_hash = blob_id(other.as_bytes())[..12].to_string();
         assert!(why(&signed(&other_hash), Some(&other)).contains("is for goal b"));
-        let rejected = transcript("a", &fingerprint(), "reject");
+        let rejected = transcript("a", &contract_id(), "reject");
         let rejected_hash = blob_id(rejected.as_bytes())[..12].to_string();
         assert!(why(&signed(&rejected_hash), Some(&rejected)).contains("verdict was reject"));
+        let other_judge = transcript("a", &contract_id(), "accept").replace("claude:opus", "none");
+        let other_judge_hash = blob_id(other_judge.as_bytes())[..12].to_string();
+        assert!(
+            why(&signed(&other_judge_hash), Some(&other_judge))
+                .contains("names judge `claude:opus`")
+        );
+        let short = transcript("a", &fingerprint(), "accept");
+        let short_hash = blob_id(short.as_bytes())[..12].to_string();
+        assert!(why(&signed(&short_hash), Some(&short)).contains("changed after the sign-off"));
         let later = format!(
             "{}- 2026-01-01 11:00 a contract reapproved (contract {})\n",
             signed(&hash),
@@ -381,6 +424,10 @@ mod tests {
         let src = format!("{src}- 2026-01-01 10:00 a cancelled: not needed\n");
         let plan = parse(&src);
         assert!(check(&plan, &plan.goals[0], &|_| Facts::Missing).is_proven());
+        // The id given again to a new goal: the old cancel is not its own.
+        let src = format!("{src}- 2026-01-02 10:00 a added (contract 0123abcd)\n");
+        let plan = parse(&src);
+        assert!(check(&plan, &plan.goals[0], &|_| Facts::Missing).is_unproven());
     }
 
     #[test]
