@@ -149,6 +149,22 @@ impl Ctx {
         }
     }
 
+    /// The text of goal `id`'s contract with this fingerprint, from the newest
+    /// committed version of plan.md that had it (the last 200 commits touching it).
+    pub fn contract_text(&self, id: &str, fingerprint: &str) -> Option<String> {
+        const DEPTH: usize = 200;
+        let repo = self.repo.as_ref()?;
+        let rel = self
+            .plan_in_repo()
+            .unwrap_or_else(|| self.store.path.clone());
+        let revisions = git::file_history(&repo.root, &rel, DEPTH).ok()?;
+        revisions.iter().find_map(|rev| {
+            let then = crate::plan::model::parse(&rev.content);
+            let goal = then.goal(id)?;
+            (goal.fingerprint() == fingerprint).then(|| goal.contract())
+        })
+    }
+
     /// Checks every finished goal of `plan` against its record on disk.
     pub fn prove(&self, plan: &mut Plan<'_>) {
         let root = self.prompt_root();

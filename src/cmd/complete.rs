@@ -20,11 +20,11 @@ use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::verdict::Verdict;
 use crate::plan::event::{self, Event, Judged};
-use crate::plan::model::{Goal, Plan, Status, parse};
+use crate::plan::model::{Goal, Plan, Status};
 use crate::plan::patch::Edit;
 use crate::plan::render::Style;
 use crate::plan::text::cut;
-use crate::plan::{ops, wdiff};
+use crate::plan::{history, ops, wdiff};
 use crate::record;
 use crate::verify;
 
@@ -51,7 +51,6 @@ pub struct Args {
 }
 
 /// How far back plan.md's history is searched for a goal's old contract.
-const HISTORY_DEPTH: usize = 200;
 const VERIFY_TAIL: usize = 64 * 1024;
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
@@ -72,9 +71,9 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let fingerprint = goal.fingerprint();
     let logged = plan.logged_contract(&id);
     if let Some(old) = logged.filter(|old| *old != fingerprint) {
-        return Err(contract_changed(ctx, repo, goal, old, &fingerprint));
+        return Err(contract_changed(ctx, goal, old, &fingerprint));
     }
-    let history = contract_history(ctx, repo, &plan, goal);
+    let history = contract_history(ctx, &plan, goal);
     let judge = choose_judge(args.judge.as_deref(), &config)?;
     if let Some(judge) = &judge {
         judge_run::check(judge, &repo.root)?;
@@ -472,33 +471,21 @@ fn verify_programs(verify: &verify::Verify) -> Vec<String> {
 /// The goal's contract since creation, for the transcript and the judge: the text
 /// at creation, each change since and how it was approved, and a word diff from
 /// the first to the current one.
-fn contract_history(ctx: &Ctx, repo: &Repo, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
+fn contract_history(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
     let id = goal.id.as_ref();
     let mut out = String::new();
     let mut first: Option<String> = None;
-    for (entry, event) in plan.events(id) {
-        let Some(fingerprint) = event.contract() else {
-            continue;
-        };
-        let how = match event {
-            Event::Added { .. } => "created".to_string(),
-            Event::Started { .. } => "started".to_string(),
-            Event::Reapproved { approval, .. } => {
-                format!("changed and {}", approval.describe())
-            }
-            Event::CriterionAdded { text, approval, .. } => {
-                format!("criterion \"{text}\" added, {}", approval.describe())
-            }
-            _ => continue,
-        };
+    for step in history::contract_steps(plan, id) {
         let _ = writeln!(
             out,
-            "- {} contract {fingerprint}: {how} (plan.md log line {})",
-            entry.stamp.unwrap_or("(no time)"),
-            entry.line
+            "- {} contract {}: {} (plan.md log line {})",
+            step.stamp.unwrap_or("(no time)"),
+            step.contract,
+            step.describe(),
+            step.line
         );
         if first.is_none() {
-            first = Some(fingerprint.to_string());
+            first = Some(step.contract.to_string());
         }
     }
     if out.is_empty() {
@@ -511,7 +498,7 @@ fn contract_history(ctx: &Ctx, repo: &Repo, plan: &Plan<'_>, goal: &Goal<'_>) ->
         out.push_str("\nThe contract is the one it was first logged with.\n");
         return out;
     }
-    match contract_in_history(ctx, repo, id, &first) {
+    match ctx.contract_text(id, &first) {
         Some(old) => {
             let _ = write!(
                 out,
@@ -626,28 +613,10 @@ fn override_or(root: &Path, name: &str, embedded: &str) -> String {
         .unwrap_or_else(|_| embedded.to_string())
 }
 
-/// The text of goal `id`'s contract with this fingerprint, from plan.md's git
-/// history, when a committed version had it.
-fn contract_in_history(ctx: &Ctx, repo: &Repo, id: &str, fingerprint: &str) -> Option<String> {
-    let rel = ctx.plan_in_repo().unwrap_or_else(|| ctx.store.path.clone());
-    let revisions = git::file_history(&repo.root, &rel, HISTORY_DEPTH).ok()?;
-    revisions.iter().find_map(|rev| {
-        let then = parse(&rev.content);
-        let goal = then.goal(id)?;
-        (goal.fingerprint() == fingerprint).then(|| goal.contract())
-    })
-}
-
 /// Refuses a sign-off whose contract changed since it was logged, showing the change.
-fn contract_changed(
-    ctx: &Ctx,
-    repo: &Repo,
-    goal: &Goal<'_>,
-    old: &str,
-    now: &str,
-) -> anyhow::Error {
+fn contract_changed(ctx: &Ctx, goal: &Goal<'_>, old: &str, now: &str) -> anyhow::Error {
     let id = &goal.id;
-    let old_text = contract_in_history(ctx, repo, id, old);
+    let old_text = ctx.contract_text(id, old);
     let mut message = format!(
         "the contract of {id} changed since it was logged (contract {old}, now {now}); not signed off\n"
     );

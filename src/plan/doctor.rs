@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::event::{Approval, Event};
+use super::history;
 use super::model::{Goal, Plan, Status};
 use super::ops;
 use super::patch::Edit;
@@ -366,21 +366,7 @@ fn proof_finding(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
         )),
         Proof::Unfinished => {}
     }
-    // Approvals made where no person could see them, since the last one made at a
-    // terminal (which covers the contract as it then was).
-    let mut unseen: Vec<usize> = Vec::new();
-    for (entry, event) in plan.events(id) {
-        match event {
-            Event::Reapproved { approval, .. } | Event::CriterionAdded { approval, .. } => {
-                match approval {
-                    Approval::NoTerminal => unseen.push(entry.line),
-                    Approval::Terminal => unseen.clear(),
-                    Approval::Unknown => {}
-                }
-            }
-            _ => {}
-        }
-    }
+    let unseen = history::unseen_changes(&history::contract_steps(plan, id));
     if !goal.archived && !unseen.is_empty() {
         let lines: Vec<String> = unseen.iter().map(usize::to_string).collect();
         out.push(Finding::new(

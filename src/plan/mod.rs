@@ -7,6 +7,7 @@ pub mod diff;
 pub mod doctor;
 pub mod draft;
 pub mod event;
+pub mod history;
 pub mod id;
 pub mod lint;
 pub mod model;

@@ -1,0 +1,135 @@
+//! A goal's contract history as the log tells it: each logged contract, what
+//! logged it and how it was approved. `plan show ID` lists it; the judge's prompt
+//! and the sign-off transcript quote it. Pure: the text of an old contract comes
+//! from git, which the caller reads.
+
+use serde::Serialize;
+
+use super::event::{Approval, Event};
+use super::model::Plan;
+
+/// One logged contract of a goal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step<'a> {
+    /// The log line that recorded it.
+    pub line: usize,
+    pub stamp: Option<&'a str>,
+    pub contract: &'a str,
+    /// `created`, `started`, `changed` or `criterion`.
+    pub kind: &'static str,
+    /// The criterion a `plan subgoal` added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub criterion: Option<&'a str>,
+    /// `terminal`, `no-terminal` or `unknown`, for changes; `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval: Option<&'static str>,
+    #[serde(skip)]
+    approved: Option<Approval>,
+}
+
+impl Step<'_> {
+    /// In words, e.g. `changed and approved without a terminal`.
+    pub fn describe(&self) -> String {
+        let how = self.approved.map(Approval::describe).unwrap_or_default();
+        match (self.kind, self.criterion) {
+            ("criterion", Some(text)) => format!("criterion \"{text}\" added, {how}"),
+            ("changed", _) => format!("changed and {how}"),
+            (kind, _) => kind.to_string(),
+        }
+    }
+
+    /// A change of contract nobody at a terminal approved: an agent's shell has
+    /// none, so this is the change to look at.
+    pub fn without_terminal(&self) -> bool {
+        self.approved == Some(Approval::NoTerminal)
+    }
+}
+
+/// Every contract the log recorded for goal `id`, oldest first.
+pub fn contract_steps<'a>(plan: &Plan<'a>, id: &str) -> Vec<Step<'a>> {
+    plan.events(id)
+        .filter_map(|(entry, event)| {
+            let (kind, criterion, approved) = match event {
+                Event::Added { .. } => ("created", None, None),
+                Event::Started { .. } => ("started", None, None),
+                Event::Reapproved { approval, .. } => ("changed", None, Some(approval)),
+                Event::CriterionAdded { text, approval, .. } => {
+                    ("criterion", Some(text), Some(approval))
+                }
+                _ => return None,
+            };
+            Some(Step {
+                line: entry.line,
+                stamp: entry.stamp,
+                contract: event.contract()?,
+                kind,
+                criterion,
+                approval: approved.map(|a| match a {
+                    Approval::Terminal => "terminal",
+                    Approval::NoTerminal => "no-terminal",
+                    Approval::Unknown => "unknown",
+                }),
+                approved,
+            })
+        })
+        .collect()
+}
+
+/// The log lines of changes approved without a terminal since the last one a
+/// person approved at a terminal: what `plan show` and `doctor` point at.
+pub fn unseen_changes(steps: &[Step<'_>]) -> Vec<usize> {
+    let mut unseen = Vec::new();
+    for step in steps {
+        match step.approved {
+            Some(Approval::NoTerminal) => unseen.push(step.line),
+            Some(Approval::Terminal) => unseen.clear(),
+            _ => {}
+        }
+    }
+    unseen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::model::parse;
+
+    #[test]
+    fn lists_each_logged_contract_with_how_it_was_approved() {
+        let src = "## Goal: A\n<!-- id: a -->\nstatus: active\n\n## Log\n\
+- 2026-01-01 10:00 a added (contract 11111111)\n\
+- 2026-01-01 10:01 a started (contract 11111111, at 0123456789abcdef0123456789abcdef01234567)\n\
+- 2026-01-01 10:02 a note about nothing\n\
+- 2026-01-01 10:03 a contract reapproved (contract 22222222, without a terminal)\n\
+- 2026-01-01 10:04 a criterion added: fast (contract 33333333, at a terminal)\n\
+- 2026-01-01 10:05 b added (contract 44444444)\n";
+        let plan = parse(src);
+        let steps = contract_steps(&plan, "a");
+        let seen: Vec<(&str, String, bool)> = steps
+            .iter()
+            .map(|s| (s.contract, s.describe(), s.without_terminal()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("11111111", "created".to_string(), false),
+                ("11111111", "started".to_string(), false),
+                (
+                    "22222222",
+                    "changed and approved without a terminal".to_string(),
+                    true
+                ),
+                (
+                    "33333333",
+                    "criterion \"fast\" added, approved at a terminal".to_string(),
+                    false
+                ),
+            ]
+        );
+        assert_eq!(steps[2].line, 9);
+        // The terminal approval at line 10 saw the change at line 9.
+        assert!(unseen_changes(&steps).is_empty());
+        assert_eq!(unseen_changes(&steps[..3]), [9]);
+        assert_eq!(steps[2].stamp, Some("2026-01-01 10:03"));
+    }
+}
