@@ -1,18 +1,23 @@
-//! `plan` / `plan show`: the task-list widget, or the whole model as JSON.
+//! `plan` / `plan show`: the task-list widget, one goal in full, or the whole model
+//! as JSON.
 
 use anyhow::Result;
 
 use crate::app::{Ctx, print, println};
 use crate::exit::OK;
-use crate::plan::render;
+use crate::plan::{card, render};
 
-/// Show the task list: goals by status, active first, with their subtasks
+/// Show the task list (goals by status, active first, with their subtasks), or one
+/// goal in full
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
+    /// One goal in full: contract, subtasks, dependencies both ways, standing, its
+    /// log lines and how its contract changed since creation (id or unique prefix)
+    pub id: Option<String>,
     /// Also list done, cancelled and archived goals
-    #[arg(long)]
+    #[arg(long, conflicts_with = "id")]
     pub all: bool,
-    /// Print the whole plan as JSON
+    /// Print as JSON
     #[arg(long)]
     pub json: bool,
 }
@@ -20,8 +25,19 @@ pub struct Args {
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let mut plan = ctx.parse(&src)?;
-    if args.json || args.all {
+    if args.json || args.all || args.id.is_some() {
         ctx.prove(&mut plan);
+    }
+    if let Some(query) = &args.id {
+        let goal = ctx.find(&plan, query)?;
+        let name = ctx.store.name.as_str();
+        let card = card::card(&plan, goal, name, &|fp| ctx.contract_text(&goal.id, fp));
+        if args.json {
+            println(&serde_json::to_string_pretty(&card)?)?;
+        } else {
+            print(&card::render(&plan, goal, &card, ctx.style))?;
+        }
+        return Ok(OK);
     }
     if args.json {
         println(&serde_json::to_string_pretty(&render::plan_view(&plan))?)?;

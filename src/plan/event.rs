@@ -107,6 +107,8 @@ pub enum Event<'a> {
     },
     /// `plan cancel`, or a draft `--replace`.
     Cancelled { id: &'a str, reason: &'a str },
+    /// `plan reopen`: a done goal is active again, and its sign-off no longer counts.
+    Reopened { id: &'a str, reason: &'a str },
     /// `plan draft` / `plan review --approve`.
     DraftApproved { summary: &'a str },
 }
@@ -121,7 +123,8 @@ impl<'a> Event<'a> {
             | Event::CriterionAdded { id, .. }
             | Event::SignedOff { id, .. }
             | Event::Rejected { id, .. }
-            | Event::Cancelled { id, .. } => Some(id),
+            | Event::Cancelled { id, .. }
+            | Event::Reopened { id, .. } => Some(id),
             Event::DraftApproved { .. } => None,
         }
     }
@@ -195,6 +198,7 @@ impl<'a> Event<'a> {
                 format!("{id} sign-off rejected ({stage}): {missing}")
             }
             Event::Cancelled { id, reason } => format!("{id} cancelled: {reason}"),
+            Event::Reopened { id, reason } => format!("{id} reopened: {reason}"),
             Event::DraftApproved { summary } => format!("draft approved: {summary}"),
         }
     }
@@ -255,6 +259,9 @@ impl<'a> Event<'a> {
         }
         if let Some(reason) = rest.strip_prefix("cancelled: ") {
             return Some(Event::Cancelled { id, reason });
+        }
+        if let Some(reason) = rest.strip_prefix("reopened: ") {
+            return Some(Event::Reopened { id, reason });
         }
         None
     }
@@ -415,6 +422,10 @@ mod tests {
         round_trip(Event::Cancelled {
             id: "spike",
             reason: "not needed",
+        });
+        round_trip(Event::Reopened {
+            id: "spike",
+            reason: "audit --reverify failed",
         });
         round_trip(Event::DraftApproved {
             summary: "2 goals (a, b) for \"x\"",

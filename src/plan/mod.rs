@@ -2,6 +2,7 @@
 //! the clock or processes; callers pass those in.
 
 pub mod blocks;
+pub mod card;
 pub mod diag;
 pub mod diff;
 pub mod doctor;

@@ -65,11 +65,11 @@ pub fn set_status(plan: &Plan<'_>, goal: &Goal<'_>, to: Status) -> Vec<Edit> {
 pub fn check_transition(goal: &Goal<'_>, to: Status) -> Result<(), Refusal> {
     let id = &goal.id;
     let from = goal.status();
-    let reopen = "to reopen it, edit plan.md and review the change with git diff";
+    let reopen = format!("to work on it again: plan reopen {id} --reason TEXT");
     if goal.archived {
         return Err(refuse(
             format!("goal {id} is archived"),
-            format!("archived goals are a record; {reopen}"),
+            "archived goals are a record; to work on one again, move its section back above `## Log` and plan reopen it",
         ));
     }
     match (from, to) {
@@ -106,7 +106,8 @@ pub fn check_open(goal: &Goal<'_>, action: &str) -> Result<(), Refusal> {
                 }
             ),
             format!(
-                "only open or active goals change; to {action}, reopen it by editing plan.md and review with git diff"
+                "only open or active goals change; to {action}, first plan reopen {} --reason TEXT",
+                goal.id
             ),
         ));
     }
@@ -222,23 +223,27 @@ pub fn insert_goal(plan: &Plan<'_>, block: Vec<String>) -> Edit {
     Edit::AppendEnd { lines }
 }
 
+fn no_subtask(goal: &Goal<'_>, n: usize) -> Refusal {
+    let list = if goal.subtasks.is_empty() {
+        format!("it has none; `plan subtask {} TEXT` adds one", goal.id)
+    } else {
+        goal.subtasks
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{} {}", i + 1, s.text))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    refuse(
+        format!("goal {} has no subtask {n}", goal.id),
+        format!("subtasks count from 1: {list}"),
+    )
+}
+
 /// Ticks subtask `n` (1-based). `Ok(None)`: it is ticked already.
 pub fn tick(plan: &Plan<'_>, goal: &Goal<'_>, n: usize) -> Result<Option<Edit>, Refusal> {
     let Some(task) = n.checked_sub(1).and_then(|i| goal.subtasks.get(i)) else {
-        let list = if goal.subtasks.is_empty() {
-            format!("it has none; `plan subtask {} TEXT` adds one", goal.id)
-        } else {
-            goal.subtasks
-                .iter()
-                .enumerate()
-                .map(|(i, s)| format!("{} {}", i + 1, s.text))
-                .collect::<Vec<_>>()
-                .join("; ")
-        };
-        return Err(refuse(
-            format!("goal {} has no subtask {n}", goal.id),
-            format!("subtasks count from 1: {list}"),
-        ));
+        return Err(no_subtask(goal, n));
     };
     if task.done {
         return Ok(None);
@@ -282,6 +287,103 @@ pub fn add_criterion(plan: &Plan<'_>, goal: &Goal<'_>, text: &str) -> Edit {
             Edit::insert_after(at, plan.line_text(at), vec![format!("done_when: {text}")])
         }
     }
+}
+
+/// Clears subtask `n` (1-based). `Ok(None)`: it is not ticked.
+pub fn untick(plan: &Plan<'_>, goal: &Goal<'_>, n: usize) -> Result<Option<Edit>, Refusal> {
+    let Some(task) = n.checked_sub(1).and_then(|i| goal.subtasks.get(i)) else {
+        return Err(no_subtask(goal, n));
+    };
+    if !task.done {
+        return Ok(None);
+    }
+    let text = plan.line_text(task.line);
+    let at = text
+        .find("[x]")
+        .or_else(|| text.find("[X]"))
+        .expect("a ticked subtask line has a box");
+    let new = format!("{}[ ]{}", &text[..at], &text[at + 3..]);
+    Ok(Some(Edit::replace(task.line, text, new)))
+}
+
+/// What `plan edit` changes; `None` leaves a part as it is. An empty value (or an
+/// empty list) removes the line.
+#[derive(Debug, Default)]
+pub struct GoalEdit<'e> {
+    pub title: Option<&'e str>,
+    pub done_when: Option<&'e str>,
+    pub verify: Option<&'e str>,
+    pub failure_modes: Option<&'e [String]>,
+    pub depends_on: Option<&'e [String]>,
+}
+
+/// The line edits for `change`, each part rewritten in place; a part the goal lacks
+/// is added under its heading, id and status, in the order plan writes them.
+pub fn edit_goal(plan: &Plan<'_>, goal: &Goal<'_>, change: &GoalEdit<'_>) -> Vec<Edit> {
+    let mut edits = id_comment(plan, goal);
+    let mut added: Vec<String> = Vec::new();
+    if let Some(title) = change.title {
+        edits.push(Edit::replace(
+            goal.line,
+            plan.line_text(goal.line),
+            format!("## Goal: {}", one_line(title)),
+        ));
+    }
+    let mut field =
+        |edits: &mut Vec<Edit>, at: Option<usize>, line: Option<String>| match (at, line) {
+            (Some(at), Some(line)) => edits.push(Edit::replace(at, plan.line_text(at), line)),
+            (Some(at), None) => edits.push(Edit::Delete {
+                line: at,
+                expect: plan.line_text(at).to_string(),
+            }),
+            (None, Some(line)) => added.push(line),
+            (None, None) => {}
+        };
+    if let Some(deps) = change.depends_on {
+        let line = (!deps.is_empty()).then(|| format!("depends_on: {}", deps.join(", ")));
+        field(&mut edits, goal.depends_line, line);
+    }
+    for (value, old, key) in [
+        (change.done_when, &goal.done_when, "done_when"),
+        (change.verify, &goal.verify, "verify"),
+    ] {
+        if let Some(value) = value {
+            let value = one_line(value);
+            let line = (!value.is_empty()).then(|| format!("{key}: {value}"));
+            field(&mut edits, old.as_ref().map(|f| f.line), line);
+        }
+    }
+    if let Some(modes) = change.failure_modes {
+        let items: Vec<String> = modes
+            .iter()
+            .map(|m| one_line(m))
+            .filter(|m| !m.is_empty())
+            .map(|m| format!("- {m}"))
+            .collect();
+        for mode in &goal.failure_modes {
+            edits.push(Edit::Delete {
+                line: mode.line,
+                expect: plan.line_text(mode.line).to_string(),
+            });
+        }
+        match goal.failure_modes_line {
+            Some(at) if items.is_empty() => edits.push(Edit::Delete {
+                line: at,
+                expect: plan.line_text(at).to_string(),
+            }),
+            Some(at) => edits.push(Edit::insert_after(at, plan.line_text(at), items)),
+            None if items.is_empty() => {}
+            None => {
+                added.push("failure_modes:".to_string());
+                added.extend(items);
+            }
+        }
+    }
+    if !added.is_empty() {
+        let at = field_anchor(goal);
+        edits.push(Edit::insert_after(at, plan.line_text(at), added));
+    }
+    edits
 }
 
 /// Moves every live done or cancelled goal, verbatim, under `## Archive` at the end
@@ -361,7 +463,7 @@ mod tests {
         let p = parse("## Goal: A\nstatus: done\n## Goal: B\nstatus: active\n## Goal: C\n");
         let err = check_transition(&p.goals[0], Status::Active).unwrap_err();
         assert_eq!(err.message, "goal a is done");
-        assert!(err.hint.contains("git diff"));
+        assert!(err.hint.contains("plan reopen a --reason"), "{}", err.hint);
         assert!(check_transition(&p.goals[1], Status::Active).is_err());
         assert!(check_transition(&p.goals[1], Status::Done).is_ok());
         assert!(check_transition(&p.goals[2], Status::Cancelled).is_ok());

@@ -135,7 +135,7 @@ pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) ->
             // id was added again (a deleted goal's id reused) is another goal's.
             let cancelled = plan.events(id).fold(false, |cancelled, (_, e)| match e {
                 Event::Cancelled { .. } => true,
-                Event::Added { .. } => false,
+                Event::Added { .. } | Event::Reopened { .. } => false,
                 _ => cancelled,
             });
             if cancelled {
@@ -169,12 +169,15 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     );
     let mut sign_off = None;
     let mut contract_after = None;
+    let mut reopened_after = None;
     for (entry, event) in plan.events(id) {
         match event {
             Event::SignedOff { .. } => {
                 sign_off = Some((entry.line, event));
                 contract_after = None;
+                reopened_after = None;
             }
+            Event::Reopened { .. } => reopened_after = Some(entry.line),
             _ if event.contract().is_some() => contract_after = Some(entry.line),
             _ => {}
         }
@@ -191,6 +194,12 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     else {
         return unproven("marked done by hand: the log has no sign-off for it", again);
     };
+    if let Some(at) = reopened_after {
+        return unproven(
+            format!("it was reopened after its sign-off (log line {at}) and not signed off since"),
+            again,
+        );
+    }
     if let Some(at) = contract_after {
         return unproven(
             format!("its contract was changed after the sign-off (log line {at})"),
@@ -412,6 +421,11 @@ mod tests {
             fingerprint()
         );
         assert!(why(&later, Some(&good)).contains("changed after the sign-off"));
+        let reopened = format!(
+            "{}- 2026-01-01 11:00 a reopened: regressed\n",
+            signed(&hash)
+        );
+        assert!(why(&reopened, Some(&good)).contains("reopened after its sign-off"));
         let outside = signed(&hash).replace(".plan/judge/a.md", "../a.md");
         assert!(why(&outside, Some(&good)).contains("not a transcript under"));
     }
@@ -424,6 +438,9 @@ mod tests {
         let src = format!("{src}- 2026-01-01 10:00 a cancelled: not needed\n");
         let plan = parse(&src);
         assert!(check(&plan, &plan.goals[0], &|_| Facts::Missing).is_proven());
+        let reopened = format!("{src}- 2026-01-01 11:00 a reopened: needed after all\n");
+        let plan = parse(&reopened);
+        assert!(check(&plan, &plan.goals[0], &|_| Facts::Missing).is_unproven());
         // The id given again to a new goal: the old cancel is not its own.
         let src = format!("{src}- 2026-01-02 10:00 a added (contract 0123abcd)\n");
         let plan = parse(&src);

@@ -23,16 +23,16 @@ impl Style {
         }
     }
 
-    fn bold(self, t: &str) -> String {
+    pub fn bold(self, t: &str) -> String {
         self.paint("1", t)
     }
-    fn dim(self, t: &str) -> String {
+    pub fn dim(self, t: &str) -> String {
         self.paint("2", t)
     }
-    fn warn(self, t: &str) -> String {
+    pub fn warn(self, t: &str) -> String {
         self.paint("33", t)
     }
-    fn status(self, status: Status, t: &str) -> String {
+    pub fn status(self, status: Status, t: &str) -> String {
         match status {
             Status::Active => self.paint("1;36", t),
             Status::Open => self.bold(t),

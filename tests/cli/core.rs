@@ -188,7 +188,7 @@ fn cancel_needs_a_reason_and_moves_forward_only() {
     assert!(t.plan_md().contains("status: cancelled\n"));
     assert!(t.plan_md().contains("build cancelled: not needed"));
     t.run(&["start", "build"]).code(2).stderr_has(
-        "goal build is cancelled\n  hint: to reopen it, edit plan.md and review the change with git diff",
+        "goal build is cancelled\n  hint: to work on it again: plan reopen build --reason TEXT",
     );
 }
 
@@ -196,9 +196,9 @@ fn cancel_needs_a_reason_and_moves_forward_only() {
 fn done_goal_cannot_be_restarted() {
     let t = Test::new().plan(&fixture("plans/real.md"));
     let run = t.run(&["start", "hashing"]).code(2);
-    insta::assert_snapshot!(run.stderr, @r"
+    insta::assert_snapshot!(run.stderr, @"
     plan: goal hashing is done
-      hint: to reopen it, edit plan.md and review the change with git diff
+      hint: to work on it again: plan reopen hashing --reason TEXT
     ");
 }
 

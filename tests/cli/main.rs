@@ -8,6 +8,7 @@ mod diffdoc;
 mod draft;
 mod edges;
 mod files;
+mod goals;
 mod hooks;
 mod install;
 mod proof;

@@ -1,0 +1,137 @@
+//! `plan edit`: change a goal's title or contract lines in place, losslessly. A
+//! change of contract is logged with its new fingerprint and whether a person at a
+//! terminal made it, exactly as `plan start --reapprove` logs one.
+
+use std::io::IsTerminal;
+
+use anyhow::Result;
+
+use crate::app::{Ctx, println};
+use crate::clock;
+use crate::exit::{Exit, OK};
+use crate::plan::event::{Approval, Event};
+use crate::plan::model::parse;
+use crate::plan::ops::{self, GoalEdit};
+use crate::plan::patch;
+use crate::verify;
+
+/// Change a goal's title, done_when, verify, failure modes or dependencies
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Goal id (or a unique prefix)
+    pub id: String,
+    /// The new title (the id stays)
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    /// The new done_when ("" removes it)
+    #[arg(long, value_name = "TEXT")]
+    pub done_when: Option<String>,
+    /// The new verify command, checked as `plan complete` would run it ("" removes it)
+    #[arg(long, value_name = "CMD")]
+    pub verify: Option<String>,
+    /// The failure modes, replacing the list (repeatable; "" clears it)
+    #[arg(long = "failure-mode", value_name = "TEXT")]
+    pub failure_modes: Option<Vec<String>>,
+    /// The dependencies, replacing the list (repeatable or comma-separated; "" clears it)
+    #[arg(long = "depends-on", value_name = "ID", value_delimiter = ',')]
+    pub depends_on: Option<Vec<String>>,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    let contract_change = args.done_when.is_some()
+        || args.verify.is_some()
+        || args.failure_modes.is_some()
+        || args.depends_on.is_some();
+    if args.title.is_none() && !contract_change {
+        return Err(Exit::usage(
+            "nothing to change\n  hint: pass --title, --done-when, --verify, --failure-mode or --depends-on",
+        ));
+    }
+    if let Some(title) = &args.title
+        && ops::one_line(title).is_empty()
+    {
+        return Err(Exit::usage("a goal needs a title"));
+    }
+    // Refused now, before anything is written, as `plan complete` would refuse it.
+    if let Some(line) = args.verify.as_deref().map(ops::one_line)
+        && !line.is_empty()
+    {
+        verify::parse_at(&line, "--verify")?;
+    }
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let goal = ctx.find(&plan, &args.id)?;
+    let id = goal.id.to_string();
+    if contract_change {
+        ops::check_open(goal, "change its contract")?;
+    } else if goal.archived {
+        ops::check_open(goal, "retitle it")?;
+    }
+    // Logging the new fingerprint must not launder an unreviewed hand edit.
+    let before = goal.fingerprint();
+    if let Some(logged) = plan.logged_contract(&id)
+        && logged != before
+    {
+        return Err(Exit::usage(format!(
+            "the contract of {id} changed since it was logged (contract {logged}, now {before})\n  hint: review it (plan diff {id}), then `plan start {id} --reapprove`, then edit"
+        )));
+    }
+    let failure_modes: Option<Vec<String>> = args.failure_modes.as_ref().map(|modes| {
+        modes
+            .iter()
+            .map(|m| ops::one_line(m))
+            .filter(|m| !m.is_empty())
+            .collect()
+    });
+    let mut depends_on: Option<Vec<String>> = None;
+    if let Some(given) = &args.depends_on {
+        let mut ids: Vec<String> = Vec::new();
+        for dep in given.iter().map(|d| d.trim()).filter(|d| !d.is_empty()) {
+            let dep = ctx.find(&plan, dep)?.id.to_string();
+            if dep == id {
+                return Err(Exit::usage(format!(
+                    "{id} cannot depend on itself\n  hint: name the goals that must be done first"
+                )));
+            }
+            if !ids.contains(&dep) {
+                ids.push(dep);
+            }
+        }
+        depends_on = Some(ids);
+    }
+    let change = GoalEdit {
+        title: args.title.as_deref(),
+        done_when: args.done_when.as_deref(),
+        verify: args.verify.as_deref(),
+        failure_modes: failure_modes.as_deref(),
+        depends_on: depends_on.as_deref(),
+    };
+    let mut edits = ops::edit_goal(&plan, goal, &change);
+    let preview = patch::apply(&src, &edits).expect("edits made from this text apply to it");
+    if preview == src {
+        println(&format!("{id}: nothing changed"))?;
+        return Ok(OK);
+    }
+    let after = parse(&preview);
+    let fingerprint = after
+        .goal(&id)
+        .expect("the goal being edited")
+        .fingerprint();
+    let message = if fingerprint == before {
+        format!("{id}: title changed")
+    } else {
+        let stamp = clock::now()?.stamp();
+        edits.push(ops::event(
+            &stamp,
+            &Event::Reapproved {
+                id: &id,
+                contract: &fingerprint,
+                approval: Approval::from_terminal(std::io::stdin().is_terminal()),
+            },
+        ));
+        format!("{id}: contract changed and logged (contract {fingerprint}, was {before})")
+    };
+    ctx.store.write(&src, edits)?;
+    println(&message)?;
+    Ok(OK)
+}
