@@ -92,6 +92,20 @@ pub struct VerifyRun {
     pub programs: Vec<String>,
     pub exit: String,
     pub tail: String,
+    /// The repository files the command names, with their git blob ids then.
+    pub files: Vec<(String, String)>,
+}
+
+/// The files `verify` names inside the repository at `root`, each with the git blob
+/// id of its bytes now; a file that cannot be read is left out.
+pub fn verify_files(root: &Path, verify: &crate::verify::Verify) -> Vec<(String, String)> {
+    crate::judge::files::verify_paths(root, verify)
+        .into_iter()
+        .filter_map(|rel| {
+            let bytes = fs::read(root.join(&rel)).ok()?;
+            Some((rel, blob_id(&bytes)))
+        })
+        .collect()
 }
 
 /// What stage 2 ran and what came of it.
@@ -135,6 +149,11 @@ impl Transcript<'_> {
                 .judge
                 .as_ref()
                 .map(|j| j.overrides.clone())
+                .unwrap_or_default(),
+            verify_files: self
+                .verify
+                .as_ref()
+                .map(|v| v.files.clone())
                 .unwrap_or_default(),
         };
         let mut text = header.render();

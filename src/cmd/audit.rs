@@ -11,9 +11,9 @@ use crate::app::{Ctx, println};
 use crate::config;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::model::{Goal, Plan, Status};
-use crate::plan::proof::Proof;
+use crate::plan::proof::{self, Facts, Proof};
 use crate::plan::render::ProofView;
-use crate::verify;
+use crate::{record, verify};
 
 /// Check every done and cancelled goal against its sign-off record; exit 1 if any is unproven
 #[derive(Debug, clap::Args)]
@@ -62,13 +62,15 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let mut goals = Vec::new();
     for goal in plan.goals.iter().filter(|g| g.status().is_finished()) {
         let proof = plan.proof(goal);
-        let reverify =
-            match &config {
-                Some(config) if proof.is_proven() && goal.status() == Status::Done => Some(
-                    reverify(goal, &root, Duration::from_secs(config.verify_timeout_secs))?,
-                ),
-                _ => None,
-            };
+        let reverify = match &config {
+            Some(config) if proof.is_proven() && goal.status() == Status::Done => Some(reverify(
+                &plan,
+                goal,
+                &root,
+                Duration::from_secs(config.verify_timeout_secs),
+            )?),
+            _ => None,
+        };
         goals.push(Entry {
             id: &goal.id,
             title: goal.title,
@@ -114,8 +116,15 @@ fn archived_unfinished<'p>(plan: &'p Plan<'_>) -> Vec<&'p str> {
         .collect()
 }
 
-/// Runs a proven goal's verify again from the repository root.
-fn reverify(goal: &Goal<'_>, root: &std::path::Path, timeout: Duration) -> Result<String> {
+/// Runs a proven goal's verify again from the repository root, unless the files
+/// the check itself is made of (a script, a test file) changed since the sign-off:
+/// a gutted check passes anything, so it is not run and counts as failed.
+fn reverify(
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    root: &std::path::Path,
+    timeout: Duration,
+) -> Result<String> {
     let Some(line) = goal.verify() else {
         return Ok("no verify".to_string());
     };
@@ -123,6 +132,27 @@ fn reverify(goal: &Goal<'_>, root: &std::path::Path, timeout: Duration) -> Resul
         Ok(parsed) => parsed,
         Err(e) => return Ok(format!("failed: verify cannot run: {}", e.message)),
     };
+    let signed = proof::latest_record(plan, &goal.id).map(|r| record::facts(root, r.path));
+    if let Some(Facts::Present {
+        header: Some(header),
+        ..
+    }) = signed
+    {
+        let now = record::verify_files(root, &parsed);
+        let changed: Vec<&str> = header
+            .verify_files
+            .iter()
+            .filter(|(path, blob)| !now.iter().any(|(p, b)| p == path && b == blob))
+            .map(|(path, _)| path.as_str())
+            .collect();
+        if !changed.is_empty() {
+            return Ok(format!(
+                "failed: the check's own files changed since the sign-off ({}), so passing it now proves nothing; review the change (git diff), then plan reopen {} and sign it off again",
+                changed.join(", "),
+                goal.id
+            ));
+        }
+    }
     let outcome = verify::run(&parsed, root, timeout, 16 * 1024)?;
     Ok(if outcome.passed {
         "passed".to_string()

@@ -136,6 +136,8 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         eprintln!("plan: verify: running `{shown}`");
         let timeout = Duration::from_secs(config.verify_timeout_secs);
         let before = git::tracked_snapshot(&repo.root)?;
+        // The check's own files as they ran; a side effect on them is refused below.
+        let files = record::verify_files(&repo.root, verify);
         let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
         record.verify = Some(record::VerifyRun {
             command: verify.to_string(),
@@ -150,6 +152,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
                     .map_or("none".to_string(), |c| c.to_string())
             },
             tail: result.tail.clone(),
+            files,
         });
         // A verify that commits or edits the code has not checked it: it passed on
         // something other than what was handed in.

@@ -18,21 +18,12 @@ pub const DIR_ENTRIES: usize = 200;
 /// The repository files named by words of `verify` (`test -s NOTES.md`, `./bench/p95`),
 /// then the evidence `paths` (repository-relative, already checked), each once.
 pub fn gather(root: &Path, verify: Option<&Verify>, paths: &[String]) -> Vec<FileFacts> {
-    let mut wanted: Vec<(String, FileRole)> = Vec::new();
-    let words = verify
+    let mut wanted: Vec<(String, FileRole)> = verify
+        .map(|v| verify_paths(root, v))
+        .unwrap_or_default()
         .into_iter()
-        .flat_map(|v| &v.chain)
-        .flat_map(|p| &p.commands)
-        .flatten();
-    for word in words {
-        let word = word.rsplit_once('=').map_or(word.as_str(), |(_, v)| v);
-        if let Some(rel) = in_repo(root, word)
-            && root.join(&rel).is_file()
-            && !wanted.iter().any(|(p, _)| *p == rel)
-        {
-            wanted.push((rel, FileRole::Verify));
-        }
-    }
+        .map(|rel| (rel, FileRole::Verify))
+        .collect();
     for rel in paths {
         let rel = rel.trim_end_matches('/').to_string();
         if !wanted.iter().any(|(p, _)| *p == rel) {
@@ -47,6 +38,23 @@ pub fn gather(root: &Path, verify: Option<&Verify>, paths: &[String]) -> Vec<Fil
             FileFacts { path, role, body }
         })
         .collect()
+}
+
+/// The regular files inside the repository that words of `verify` name
+/// (`test -s NOTES.md`, `./bench/p95`, `--config=ci.toml`), each once.
+pub fn verify_paths(root: &Path, verify: &Verify) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let words = verify.chain.iter().flat_map(|p| &p.commands).flatten();
+    for word in words {
+        let word = word.rsplit_once('=').map_or(word.as_str(), |(_, v)| v);
+        if let Some(rel) = in_repo(root, word)
+            && root.join(&rel).is_file()
+            && !out.contains(&rel)
+        {
+            out.push(rel);
+        }
+    }
+    out
 }
 
 /// `word` as a relative path inside the repository, or `None` when it is absolute,

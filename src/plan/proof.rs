@@ -3,7 +3,7 @@
 //! transcript's record header, written and read here so both sides agree. Pure:
 //! what is on disk about a transcript (exists, hash, header) is passed in.
 
-use super::event::{Event, Judged};
+use super::event::{Event, Judged, Record};
 use super::model::{Goal, Plan, Status};
 
 /// Where transcripts live, relative to the repository root.
@@ -31,6 +31,10 @@ pub struct Header {
     pub judge: String,
     /// The prompt overrides in `.plan/prompts/` that shaped the prompt, if any.
     pub overrides: Vec<String>,
+    /// The repository files verify named (a script, a test file), each with the git
+    /// blob id it had when verify passed: `plan audit --reverify` refuses to
+    /// re-run a check whose own files changed since.
+    pub verify_files: Vec<(String, String)>,
 }
 
 const TITLE: &str = "# Sign-off record: ";
@@ -43,10 +47,14 @@ impl Header {
         } else {
             self.overrides.join(", ")
         };
-        format!(
+        let mut out = format!(
             "{TITLE}{}\n\n- goal: {}\n- contract: {}\n- verdict: {}\n- judge: {}\n- prompt overrides: {overrides}\n",
             self.goal, self.goal, self.contract, self.verdict, self.judge
-        )
+        );
+        for (path, blob) in &self.verify_files {
+            out.push_str(&format!("- verify file: {path} {blob}\n"));
+        }
+        out
     }
 
     /// Reads the header back from a transcript's text; `None` when it has none.
@@ -69,6 +77,14 @@ impl Header {
                 "prompt overrides" if value == "none" => {}
                 "prompt overrides" => {
                     header.overrides = value.split(", ").map(str::to_string).collect();
+                }
+                "verify file" => {
+                    if let Some((path, blob)) = value.rsplit_once(' ') {
+                        header
+                            .verify_files
+                            .push((path.to_string(), blob.to_string()));
+                    }
+                    continue;
                 }
                 _ => continue,
             }
@@ -123,6 +139,14 @@ pub fn is_record_path(path: &str) -> bool {
                 .split('/')
                 .all(|part| !part.is_empty() && part != ".." && part != ".")
     })
+}
+
+/// The record the goal's latest sign-off names, if it has one.
+pub fn latest_record<'a>(plan: &Plan<'a>, id: &str) -> Option<Record<'a>> {
+    plan.events(id).rev().find_map(|(_, e)| match e {
+        Event::SignedOff { record, .. } => Some(record),
+        _ => None,
+    })?
 }
 
 /// Decides whether `goal` is proven. `facts` answers for a transcript path.
@@ -336,6 +360,7 @@ mod tests {
             verdict: verdict.into(),
             judge: "claude:opus".into(),
             overrides: Vec::new(),
+            verify_files: Vec::new(),
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }
@@ -455,6 +480,7 @@ mod tests {
             verdict: "accept".into(),
             judge: "command".into(),
             overrides: vec!["evidence_judge.md".into()],
+            verify_files: vec![("tests/check me.sh".into(), "0123abcd".repeat(5))],
         };
         assert_eq!(Header::parse(&header.render()), Some(header));
         assert_eq!(Header::parse("# something else\n"), None);

@@ -1,6 +1,5 @@
 //! Red team: attacks on "done means done" found by an adversarial pass, each a test
-//! of what plan must do. The one still ignored is an open gap (the verify's own
-//! script is not part of the contract).
+//! of what plan must do.
 
 use crate::util::{Test, fixture_path};
 
@@ -141,7 +140,6 @@ fn a_reused_id_does_not_inherit_an_old_cancel() {
 /// be gutted after the sign-off: the goal stays proven and reverify passes though
 /// what the judge saw (the script's text, in the transcript) is gone.
 #[test]
-#[ignore = "red team: reverify passes a verify script gutted after the sign-off"]
 fn reverify_notices_a_verify_script_gutted_after_sign_off() {
     let t = Test::new();
     t.write("README.md", "# Hello\n");
@@ -179,6 +177,15 @@ fn reverify_notices_a_verify_script_gutted_after_sign_off() {
         "a gutted verify script still reverifies:\n{}",
         run.stdout
     );
+    run.stdout_has("own files changed since the sign-off (check.sh)");
+    // The script restored: the check is the signed-off one again, and it runs.
+    t.write("check.sh", "test -s README.md\n");
+    t.run(&["audit", "--reverify"])
+        .code(1)
+        .stdout_has("reverify: failed");
+    t.write("README.md", "# Hello\n");
+    t.ok(&["audit", "--reverify"])
+        .stdout_has("reverify: passed");
 }
 
 /// The contract fingerprint is 32 bits. A weakened contract (verify `true`, the
