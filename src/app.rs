@@ -130,17 +130,57 @@ impl Ctx {
             .map_or_else(|| self.cwd.clone(), |r| r.root.clone())
     }
 
-    /// Parses `src`, refusing a plan with format errors: every error with its line.
+    /// Parses `src` for a command that writes. A file whose structure is broken is
+    /// refused, every error with its line; errors inside some goals are a warning,
+    /// and [`Ctx::find`] refuses those goals, so writes touch only healthy ones.
     /// Live finished goals, and those live goals depend on, are checked against
     /// their sign-off records; a command that shows archived goals' standing calls
     /// [`Ctx::prove`] for all of them.
     pub fn parse<'a>(&self, src: &'a str) -> Result<Plan<'a>> {
         let mut plan = crate::plan::model::parse(src);
-        if plan.errors.is_empty() {
-            self.prove_live(&mut plan);
-            return Ok(plan);
+        if plan.structure_broken() {
+            return Err(Exit::diagnostics(USAGE, self.render(&plan, &plan.errors)));
         }
-        Err(Exit::diagnostics(USAGE, self.render(&plan, &plan.errors)))
+        if !plan.errors.is_empty() {
+            let broken: Vec<&str> = plan
+                .goals
+                .iter()
+                .filter(|g| !plan.errors_in(g).is_empty())
+                .map(|g| g.id.as_ref())
+                .collect();
+            eprintln!(
+                "plan: warning: {} has format errors in {}; those goals are left unchanged (plan lint lists them)",
+                self.store.name,
+                match broken.as_slice() {
+                    [] => "some goals".to_string(),
+                    [one] => format!("goal {one}"),
+                    many => format!("goals {}", many.join(", ")),
+                }
+            );
+        }
+        self.prove_live(&mut plan);
+        Ok(plan)
+    }
+
+    /// Parses `src` for a command that only reads: whatever the errors, it shows
+    /// what it can, and the errors go to stderr with their lines.
+    pub fn read<'a>(&self, src: &'a str) -> Plan<'a> {
+        let mut plan = crate::plan::model::parse(src);
+        if !plan.errors.is_empty() {
+            self.warn_errors(&plan);
+        }
+        self.prove_live(&mut plan);
+        plan
+    }
+
+    fn warn_errors(&self, plan: &Plan<'_>) {
+        let n = plan.errors.len();
+        eprintln!(
+            "plan: warning: {} has {n} format error{}; goals with errors are shown as read and left unchanged (plan lint, plan doctor)\n{}",
+            self.store.name,
+            if n == 1 { "" } else { "s" },
+            self.render(plan, &plan.errors)
+        );
     }
 
     /// The commit HEAD points at, for started events: the judge later sees
@@ -193,8 +233,29 @@ impl Ctx {
             .join("\n")
     }
 
-    /// The goal an id (or unique prefix) names; otherwise the candidates.
+    /// The goal an id (or unique prefix) names, for a command that writes to it:
+    /// a goal with format errors is refused, its errors listed. Otherwise the
+    /// candidates.
     pub fn find<'p, 'a>(&self, plan: &'p Plan<'a>, query: &str) -> Result<&'p Goal<'a>> {
+        let goal = self.lookup(plan, query)?;
+        let errors: Vec<Diagnostic> = plan.errors_in(goal).into_iter().cloned().collect();
+        if !errors.is_empty() {
+            return Err(Exit::diagnostics(
+                USAGE,
+                format!(
+                    "{}\n{}: goal \"{}\" has format errors; nothing was written\n  hint: fix the lines above (plan doctor --fix repairs the mechanical ones), then rerun",
+                    self.render(plan, &errors),
+                    self.store.name,
+                    goal.id
+                ),
+            ));
+        }
+        Ok(goal)
+    }
+
+    /// The goal an id (or unique prefix) names, errors or not; otherwise the
+    /// candidates.
+    pub fn lookup<'p, 'a>(&self, plan: &'p Plan<'a>, query: &str) -> Result<&'p Goal<'a>> {
         plan.resolve(query).map_err(|lookup| match lookup {
             Lookup::Unknown { candidates } if candidates.is_empty() => Exit::usage(format!(
                 "no goal \"{query}\": {} has no goals yet\n  hint: `plan add TITLE` adds one",

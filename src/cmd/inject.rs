@@ -12,7 +12,7 @@ pub struct Args {}
 
 pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
-    let plan = ctx.parse(&src)?;
+    let plan = ctx.read(&src);
     let root = ctx.prompt_root();
     println(&hook::injection(&root, &plan))?;
     Ok(OK)

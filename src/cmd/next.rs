@@ -16,7 +16,7 @@ pub struct Args {
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
-    let plan = ctx.parse(&src)?;
+    let plan = ctx.read(&src);
     if args.json {
         let goals: Vec<_> = plan
             .workable()

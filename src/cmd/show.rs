@@ -24,12 +24,12 @@ pub struct Args {
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
-    let mut plan = ctx.parse(&src)?;
+    let mut plan = ctx.read(&src);
     if args.json || args.all || args.id.is_some() {
         ctx.prove(&mut plan);
     }
     if let Some(query) = &args.id {
-        let goal = ctx.find(&plan, query)?;
+        let goal = ctx.lookup(&plan, query)?;
         let name = ctx.store.name.as_str();
         let card = card::card(&plan, goal, name, &|fp| ctx.contract_text(&goal.id, fp));
         if args.json {

@@ -91,22 +91,12 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     let state = State::new(&place.git_dir);
     let mut plan = parse(&src);
     plan.prove_live(&|rel| crate::record::facts(&place.root, rel));
-    let broken = (!plan.errors.is_empty()).then(|| {
-        let first = &plan.errors[0];
-        format!(
-            "plan.md:{}: {} (run `plan lint`)",
-            first.line, first.message
-        )
-    });
+    // A plan with format errors is injected as far as it reads: the block names the
+    // errors, and the agent is not left without its plan.
     match kind {
         Kind::Start => {
             if input.source.as_deref().is_none_or(|s| s == "startup") {
                 state.prune();
-            }
-            if let Some(why) = broken {
-                return Ok(Answer::Note(format!(
-                    "plan: plan.md has format errors, nothing injected: {why}"
-                )));
             }
             let block = injection(&place.root, &plan);
             let block_hash = content_hash(block.as_bytes());
@@ -121,7 +111,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         }
         Kind::Prompt => {
             claim(&state, &input.session)?;
-            if broken.is_some() || config.inject_every_prompt == EveryPrompt::Never {
+            if config.inject_every_prompt == EveryPrompt::Never {
                 return Ok(Answer::Nothing);
             }
             let block = injection(&place.root, &plan);
@@ -172,7 +162,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 s.injected = None;
                 s.compactions += 1;
             })?;
-            if host == Host::Pi && broken.is_none() {
+            if host == Host::Pi {
                 let t = template(&place.root, "skeleton.md", blocks::SKELETON);
                 return Ok(Answer::Context(blocks::skeleton(
                     &plan,
@@ -186,6 +176,13 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         }
         Kind::Stop => {
             let hash = content_hash(src.as_bytes());
+            // The loop does not push on through a plan it cannot fully read.
+            let broken = plan.errors.first().map(|first| {
+                format!(
+                    "plan.md:{}: {} (run `plan lint`)",
+                    first.line, first.message
+                )
+            });
             stop(&place, &state, &config, &input, &plan, broken, &hash)
         }
     }

@@ -106,7 +106,26 @@ pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
         text.push('\n');
         text.push_str(&line);
     }
+    if let Some(line) = errors_line(plan) {
+        text.push('\n');
+        text.push_str(&line);
+    }
     text
+}
+
+/// A plan with format errors is still injected, as far as it reads; the agent is
+/// told where the errors are, so it fixes them rather than works around them.
+fn errors_line(plan: &Plan<'_>) -> Option<String> {
+    let first = plan.errors.first()?;
+    let more = match plan.errors.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(format!(
+        "plan.md has format errors; goals with errors may be missing above. First: line {}: {}{more}. Fix them (`plan lint` lists them all).",
+        first.line,
+        strip_controls(&first.message)
+    ))
 }
 
 fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
@@ -308,6 +327,11 @@ pub fn statusline(plan: &Plan<'_>) -> String {
     let unproven = plan.unproven().count();
     if unproven > 0 {
         line.push_str(&format!(" · ⚠ {unproven} unproven"));
+    }
+    match plan.errors.len() {
+        0 => {}
+        1 => line.push_str(" · ⚠ 1 format error (plan lint)"),
+        n => line.push_str(&format!(" · ⚠ {n} format errors (plan lint)")),
     }
     line
 }

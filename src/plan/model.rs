@@ -876,6 +876,34 @@ impl<'a> Plan<'a> {
             && !self.lines.iter().any(|l| l.text(self.src).contains('\r'))
     }
 
+    /// The format errors that belong to `goal`: inside its section, or in another
+    /// goal with the same id (a write to one would be a write to either).
+    pub fn errors_in(&self, goal: &Goal<'_>) -> Vec<&Diagnostic> {
+        let owners: Vec<&Goal<'a>> = self
+            .goals
+            .iter()
+            .filter(|g| g.line == goal.line || (!goal.id.is_empty() && g.id == goal.id))
+            .collect();
+        self.errors
+            .iter()
+            .filter(|e| owners.iter().any(|g| (g.line..=g.end).contains(&e.line)))
+            .collect()
+    }
+
+    /// Whether the file as a whole is broken, not just some goals: an error outside
+    /// every goal's section (a second `## Log`, a second objective), or a fence,
+    /// comment or stray CR that makes where a line lands uncertain. Nothing is
+    /// written to such a file.
+    pub fn structure_broken(&self) -> bool {
+        !self.appends_safely()
+            || self.errors.iter().any(|e| {
+                !self
+                    .goals
+                    .iter()
+                    .any(|g| (g.line..=g.end).contains(&e.line))
+            })
+    }
+
     /// The goals not under `## Archive`.
     pub fn live(&self) -> impl Iterator<Item = &Goal<'a>> {
         self.goals.iter().filter(|g| !g.archived)

@@ -208,7 +208,7 @@ fn diff_reviews_a_plan_with_format_errors() {
             "status: doing\ndone_when: it builds",
         ),
     );
-    t.run(&["show"]).code(2);
+    t.run(&["start", "build"]).code(2);
     t.ok(&["diff"]).stdout_has("build: status open → doing");
 }
 
@@ -314,7 +314,7 @@ fn doctor_is_clean_again_after_reapproval() {
 #[test]
 fn doctor_works_on_plans_refused_for_format_errors() {
     let t = Test::new().plan(&fixture("plans/cycle.md"));
-    t.run(&["show"]).code(2);
+    t.run(&["start", "a"]).code(2);
     let run = t.run(&["doctor"]).code(1);
     insta::assert_snapshot!(run.stdout, @r#"
     plan.md:3: goal "a" has no `status:` line

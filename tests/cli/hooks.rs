@@ -378,13 +378,12 @@ fn hooks_fail_open() {
             .contains("cannot read plan.md"),
         "{v}"
     );
+    // The injection still comes, as far as the plan reads, naming the errors.
     let v = json(&send(&t, "claude/session-start", "s1"));
-    assert!(
-        v["systemMessage"]
-            .as_str()
-            .unwrap()
-            .contains("format errors")
-    );
+    let context = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_else(|| panic!("nothing injected: {v}"));
+    assert!(context.contains("format errors"), "{context}");
     // No plan, no repository: nothing at all.
     std::fs::remove_file(t.path("plan.md")).unwrap();
     assert_eq!(send(&t, "claude/stop", "s1").stdout, "");

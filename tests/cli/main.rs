@@ -4,6 +4,7 @@
 mod complete;
 mod config;
 mod core;
+mod degrade;
 mod diffdoc;
 mod draft;
 mod edges;

@@ -1,0 +1,103 @@
+//! Degrade, don't block: a plan with format errors is still read, writes that touch
+//! only healthy goals go ahead with a warning, and writes into a broken goal or a
+//! file whose structure is broken are refused, losing nothing.
+
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: Degrade
+
+## Goal: Healthy
+<!-- id: healthy -->
+status: active
+done_when: it works
+failure_modes:
+- it only looks like it works
+- [ ] first step
+
+## Goal: Broken
+<!-- id: broken -->
+status: doing
+done_when: it is done
+- [ ] a step
+
+## Log
+- 2026-06-15 13:00 started
+";
+
+#[test]
+fn read_commands_show_what_they_can_and_the_errors_with_their_lines() {
+    let t = Test::new().plan(PLAN);
+    let run = t.ok(&["show"]);
+    assert!(run.stdout.contains("healthy"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("plan.md:13: unknown status \"doing\""),
+        "{}",
+        run.stderr
+    );
+    let v = t.ok(&["show", "--json"]).json();
+    assert_eq!(v["errors"][0]["line"], 13);
+    assert_eq!(v["goals"][0]["id"], "healthy");
+    t.ok(&["show", "broken"]).stdout_has("it is done");
+    t.ok(&["next"]).stdout_has("healthy");
+    t.ok(&["inject"])
+        .stdout_has("healthy")
+        .stdout_has("format errors")
+        .stdout_has("line 13");
+    t.ok(&["statusline"]).stdout_has("1 format error");
+}
+
+#[test]
+fn writes_to_healthy_goals_go_ahead_with_a_warning() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["tick", "healthy", "1"])
+        .stderr_has("warning: plan.md has format errors in goal broken");
+    t.ok(&["log", "still going"]);
+    let md = t.plan_md();
+    assert!(md.contains("- [x] first step"), "{md}");
+    assert!(md.contains("still going"), "{md}");
+    // The broken goal's lines are as they were.
+    assert!(
+        md.contains("status: doing\ndone_when: it is done\n- [ ] a step\n"),
+        "{md}"
+    );
+}
+
+#[test]
+fn writes_into_a_broken_goal_are_refused_and_lose_nothing() {
+    let t = Test::new().plan(PLAN);
+    let before = t.plan_md();
+    t.run(&["tick", "broken", "1"])
+        .code(2)
+        .stderr_has("plan.md:13: unknown status")
+        .stderr_has("goal \"broken\" has format errors; nothing was written");
+    t.run(&["edit", "broken", "--title", "Fixed"]).code(2);
+    assert_eq!(t.plan_md(), before);
+}
+
+#[test]
+fn a_goal_sharing_a_duplicate_id_is_broken_on_both_sides() {
+    let t = Test::new().plan(
+        "## Goal: One\n<!-- id: same -->\nstatus: open\n- [ ] x\n\n## Goal: Two\n<!-- id: same -->\nstatus: open\n\n## Log\n",
+    );
+    let before = t.plan_md();
+    t.run(&["tick", "same", "1"])
+        .code(2)
+        .stderr_has("duplicate goal id");
+    assert_eq!(t.plan_md(), before);
+}
+
+#[test]
+fn a_file_whose_structure_is_broken_is_refused_for_writes_but_still_read() {
+    let broken = PLAN.replace("status: doing", "status: open")
+        + "\n## Log\n- 2026-06-15 13:05 a second log\n";
+    let t = Test::new().plan(&broken);
+    let before = t.plan_md();
+    t.run(&["log", "x"])
+        .code(2)
+        .stderr_has("second `## Log` section");
+    t.run(&["tick", "healthy", "1"]).code(2);
+    assert_eq!(t.plan_md(), before);
+    t.ok(&["show"])
+        .stdout_has("healthy")
+        .stderr_has("second `## Log` section");
+}
