@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::app::Ctx;
 use crate::clock;
 use crate::exit::OK;
 use crate::plan::ops::one_line;
@@ -30,6 +30,6 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         now.stamp()
     );
     ctx.store.create(&content)?;
-    println(&format!("created {}: {objective}", ctx.store.name))?;
+    ctx.say(&format!("created {}: {objective}", ctx.store.name))?;
     Ok(OK)
 }

@@ -13,4 +13,5 @@ mod install;
 mod proof;
 mod readme;
 mod redteam;
+mod shell;
 mod util;

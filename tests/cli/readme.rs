@@ -65,7 +65,7 @@ fn quick_start_runs() {
     assert_eq!(lines.len(), 1, "the quick start is one command");
     // Installing is what the test cannot do; the binary under test stands in.
     let line = lines[0]
-        .strip_prefix("cargo install --path . && ")
+        .strip_prefix("cargo install --locked --path . && ")
         .expect("the quick start installs first");
     let out = sh(&t, &path, line, &t.cwd);
     let stdout = String::from_utf8_lossy(&out.stdout);
