@@ -188,6 +188,12 @@ impl Ctx {
 
     /// The goal an id (or unique prefix) names; otherwise the candidates.
     pub fn find<'p, 'a>(&self, plan: &'p Plan<'a>, query: &str) -> Result<&'p Goal<'a>> {
+        // Every id starts with "": without this, an empty id lists them all as "could be".
+        if query.trim().is_empty() {
+            return Err(Exit::usage(
+                "no goal id given\n  hint: `plan show` lists the goals with their ids",
+            ));
+        }
         plan.resolve(query).map_err(|lookup| match lookup {
             Lookup::Unknown { candidates } if candidates.is_empty() => Exit::usage(format!(
                 "no goal \"{query}\": {} has no goals yet\n  hint: `plan add TITLE` adds one",

@@ -137,7 +137,11 @@ fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
             "  done_when: {}",
             cut(goal.done_when().unwrap_or("(not written)"), MAX_FIELD)
         ));
-        let mut progress = format!("  subtasks: {done}/{total} done");
+        let mut progress = if total == 0 {
+            "  subtasks: none".to_string()
+        } else {
+            format!("  subtasks: {done}/{total} done")
+        };
         if let Some(next) = goal.next_subtask() {
             progress.push_str(&format!("; next: {}", cut(next.text, MAX_FIELD)));
         }
@@ -274,6 +278,9 @@ pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> O
                     Some(next) => {
                         format!("{} ({done}/{total}, next: {})", g.id, cut(next.text, 80))
                     }
+                    None if total == 0 => {
+                        format!("{} (check done_when, then sign it off)", g.id)
+                    }
                     None => format!(
                         "{} ({done}/{total}; check done_when, then sign it off)",
                         g.id
@@ -326,11 +333,10 @@ fn statusline_body(plan: &Plan<'_>) -> String {
         };
     };
     let (done, total) = first.progress();
-    let mut line = format!(
-        "plan: {} active · {} {done}/{total}",
-        active.len(),
-        first.id
-    );
+    let mut line = format!("plan: {} active · {}", active.len(), first.id);
+    if total > 0 {
+        line.push_str(&format!(" {done}/{total}"));
+    }
     if let Some(next) = first.next_subtask() {
         line.push_str(&format!(" · next: {}", cut(next.text, 40)));
     }

@@ -14,4 +14,5 @@ mod proof;
 mod readme;
 mod redteam;
 mod shell;
+mod small;
 mod util;
