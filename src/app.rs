@@ -59,7 +59,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Statusline(args) => cmd::statusline::run(&ctx()?, args),
         Command::Draft(args) => cmd::draft::run(&ctx()?, args),
         Command::Review(args) => cmd::review::run(&ctx()?, args),
-        Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args),
+        Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args, quiet),
         // Registering hooks touches a host's settings, never plan.md, and `--global`
         // works outside any repository.
         Command::Install(args) => cmd::install::run(discover()?.as_ref(), args),

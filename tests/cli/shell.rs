@@ -100,6 +100,8 @@ fn quiet_silences_success_but_not_errors() {
     t.run(&["-q", "tick", "nope", "1"])
         .code(2)
         .stderr_has("no goal \"nope\"");
+    assert_eq!(t.ok(&["-q", "judge", "model", "opus-9"]).stdout, "");
+    assert!(t.read(".plan/config.yaml").contains("model: opus-9"));
     // The id is what `add` answers, not chatter: scripts capture it.
     assert_eq!(t.ok(&["-q", "add", "Second"]).stdout, "second\n");
 }
