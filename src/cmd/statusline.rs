@@ -16,29 +16,33 @@ pub struct Args {
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     // A status bar must never show an error wall: no plan, no line.
-    let Ok(src) = ctx.store.read() else {
-        return Ok(OK);
-    };
-    let mut plan = crate::plan::model::parse(&src);
-    let view = if plan.errors.is_empty() {
-        ctx.prove_live(&mut plan);
-        blocks::statusline_view(&plan)
-    } else {
-        StatuslineView {
-            active: 0,
-            ready: 0,
-            goal: None,
-            progress: None,
-            next_subtask: None,
-            unproven: 0,
-            errors: true,
-            text: "plan: plan.md has errors (plan lint)".to_string(),
+    let src = ctx.store.read().ok();
+    let mut plan = src.as_deref().map(crate::plan::model::parse);
+    let view = match &mut plan {
+        None => empty(false, ""),
+        Some(plan) if plan.errors.is_empty() => {
+            ctx.prove_live(plan);
+            blocks::statusline_view(plan)
         }
+        Some(_) => empty(true, "plan: plan.md has errors (plan lint)"),
     };
     if args.json {
         println(&serde_json::to_string_pretty(&view)?)?;
-    } else {
+    } else if !view.text.is_empty() {
         println(&view.text)?;
     }
     Ok(OK)
+}
+
+fn empty(errors: bool, text: &str) -> StatuslineView<'static> {
+    StatuslineView {
+        active: 0,
+        ready: 0,
+        goal: None,
+        progress: None,
+        next_subtask: None,
+        unproven: 0,
+        errors,
+        text: text.to_string(),
+    }
 }

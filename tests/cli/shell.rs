@@ -194,6 +194,12 @@ fn statusline_json_has_structured_fields() {
     let broken = Test::new().plan("# Plan: x\n\n## Goal: A\nstatus: doing\n\n## Log\n");
     let json = broken.ok(&["statusline", "--json"]).json();
     assert_eq!(json["errors"], true);
+    // No plan.md: no line, but still JSON for a script.
+    let none = Test::new();
+    assert_eq!(none.ok(&["statusline"]).stdout, "");
+    let json = none.ok(&["statusline", "--json"]).json();
+    assert_eq!(json["active"], 0);
+    assert_eq!(json["text"], "");
 }
 
 #[test]
