@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Color, Command};
 use crate::cmd;
 use crate::exit::{Exit, USAGE};
 use crate::git::{self, Repo};
@@ -20,6 +20,8 @@ pub struct Ctx {
     pub repo: Option<Repo>,
     pub store: Store,
     pub style: Style,
+    /// `--quiet`: writes say nothing on success.
+    pub quiet: bool,
 }
 
 pub fn run(cli: Cli) -> Result<u8> {
@@ -28,10 +30,12 @@ pub fn run(cli: Cli) -> Result<u8> {
         .unwrap_or(Command::Show(cmd::show::Args::default()));
     // Built only by the commands that need a plan file: hooks find their own way from
     // the host's cwd, and `plan judge --global` works outside a repository.
-    let file = cli.file;
-    let ctx = move || Ctx::new(file);
+    let (file, color, quiet) = (cli.file, cli.color, cli.quiet);
+    let ctx = move || Ctx::new(file, color, quiet);
     match command {
         Command::Hook(args) => Ok(cmd::hook::run(args)),
+        Command::Completions(args) => cmd::completions::run(args),
+        Command::Man(args) => cmd::man::run(args),
         Command::Init(args) => cmd::init::run(&ctx()?, args),
         Command::Show(args) => cmd::show::run(&ctx()?, args),
         Command::Add(args) => cmd::add::run(&ctx()?, args),
@@ -58,7 +62,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Statusline(args) => cmd::statusline::run(&ctx()?, args),
         Command::Draft(args) => cmd::draft::run(&ctx()?, args),
         Command::Review(args) => cmd::review::run(&ctx()?, args),
-        Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args),
+        Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args, quiet),
         // Registering hooks touches a host's settings, never plan.md, and `--global`
         // works outside any repository.
         Command::Install(args) => cmd::install::run(discover()?.as_ref(), args),
@@ -77,7 +81,7 @@ fn current_dir() -> Result<PathBuf> {
 }
 
 impl Ctx {
-    fn new(file: Option<PathBuf>) -> Result<Ctx> {
+    fn new(file: Option<PathBuf>, color: Color, quiet: bool) -> Result<Ctx> {
         let cwd = current_dir()?;
         let repo = git::discover(&cwd)?;
         let (path, name) = match (file, &repo) {
@@ -93,16 +97,24 @@ impl Ctx {
             }
         };
         let store = Store::new(path, name);
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let style = Style {
-            color: !no_color && std::io::stdout().is_terminal(),
+            color: use_color(color),
         };
         Ok(Ctx {
             cwd,
             repo,
             store,
             style,
+            quiet,
         })
+    }
+
+    /// Prints a write's success message, unless `--quiet`.
+    pub fn say(&self, text: &str) -> Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        println(text)
     }
 
     /// The repository, for commands that need one even when --file names the plan.
@@ -256,6 +268,12 @@ impl Ctx {
     /// The goal an id (or unique prefix) names, errors or not; otherwise the
     /// candidates.
     pub fn lookup<'p, 'a>(&self, plan: &'p Plan<'a>, query: &str) -> Result<&'p Goal<'a>> {
+        // Every id starts with "": without this, an empty id lists them all as "could be".
+        if query.trim().is_empty() {
+            return Err(Exit::usage(
+                "no goal id given\n  hint: `plan show` lists the goals with their ids",
+            ));
+        }
         plan.resolve(query).map_err(|lookup| match lookup {
             Lookup::Unknown { candidates } if candidates.is_empty() => Exit::usage(format!(
                 "no goal \"{query}\": {} has no goals yet\n  hint: `plan add TITLE` adds one",
@@ -270,6 +288,20 @@ impl Ctx {
                 candidates.join(", ")
             )),
         })
+    }
+}
+
+/// `auto` colours a terminal, unless NO_COLOR is set (https://no-color.org) or the
+/// terminal says it is dumb; the flag, when given, wins over both.
+fn use_color(color: Color) -> bool {
+    match color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+            !no_color && !dumb && std::io::stdout().is_terminal()
+        }
     }
 }
 

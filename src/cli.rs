@@ -3,14 +3,21 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::cmd;
+use crate::exit;
 
 /// Keep a coding agent on one git-tracked plan.md: goals with a contract, an
 /// append-only log, and a sign-off that checks the work.
 #[derive(Debug, Parser)]
-#[command(name = "plan", version, propagate_version = true, max_term_width = 100)]
+#[command(
+    name = "plan",
+    version,
+    propagate_version = true,
+    max_term_width = 100,
+    after_help = after_help()
+)]
 pub struct Cli {
     /// The plan file [default: plan.md at the root of the git repository]
     #[arg(
@@ -21,6 +28,14 @@ pub struct Cli {
         value_name = "PATH"
     )]
     pub file: Option<PathBuf>,
+
+    /// When to colour the output: `auto` on a terminal, unless NO_COLOR is set or TERM=dumb
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = Color::Auto)]
+    pub color: Color,
+
+    /// Print nothing on success for commands that write (errors and warnings still print)
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -58,6 +73,86 @@ pub enum Command {
     Hook(cmd::hook::Args),
     Install(cmd::install::Args),
     Uninstall(cmd::uninstall::Args),
+    Completions(cmd::completions::Args),
+    Man(cmd::man::Args),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// What each exit code means, as src/exit.rs defines them: for `--help` and the
+/// man page.
+pub const EXIT_CODES: [(u8, &str); 4] = [
+    (exit::OK, "ok"),
+    (
+        exit::CHECK_FAILED,
+        "a check failed: lint found problems, a sign-off was rejected, verify failed",
+    ),
+    (
+        exit::USAGE,
+        "usage or plan.md error: bad arguments, format errors, a refused change",
+    ),
+    (
+        exit::ENVIRONMENT,
+        "environment error: no git repository, unreadable files, no judge to run",
+    ),
+];
+
+/// Every variable plan reads; a test holds this list to what the source reads.
+pub const ENVIRONMENT: [(&str, &str); 12] = [
+    ("PLAN_FILE", "the plan file (like --file)"),
+    (
+        "PLAN_NOW",
+        "a fixed clock, YYYY-MM-DDTHH:MM, for tests and examples",
+    ),
+    ("PLAN_DISABLED=1", "every hook is a no-op"),
+    (
+        "PLAN_JUDGE=1",
+        "set inside judge and drafting runs; hooks are no-ops there",
+    ),
+    (
+        "PLAN_TRACE_WRITES",
+        "a file to append plan.md write windows to (scripts/stress-writers)",
+    ),
+    ("NO_COLOR", "no colour, unless --color says otherwise"),
+    ("TERM=dumb", "no colour, unless --color says otherwise"),
+    (
+        "HOME",
+        "where your settings and the hosts' global settings live",
+    ),
+    (
+        "XDG_CONFIG_HOME",
+        "your settings: $XDG_CONFIG_HOME/plan/config.yaml",
+    ),
+    (
+        "CODEX_HOME",
+        "Codex's directory, for `plan install codex --global`",
+    ),
+    (
+        "PI_CODING_AGENT_DIR",
+        "pi's directory, for `plan install pi --global`",
+    ),
+    (
+        "PATH",
+        "where judges, drafting models and verify commands are found",
+    ),
+];
+
+/// Below the options in `plan --help`.
+fn after_help() -> String {
+    let mut out = String::from("`plan` alone shows the task list (`plan show`).\n\nExit codes:\n");
+    for (code, meaning) in EXIT_CODES {
+        out.push_str(&format!("  {code}  {meaning}\n"));
+    }
+    out.push_str("\nEnvironment:\n");
+    for (name, effect) in ENVIRONMENT {
+        out.push_str(&format!("  {name:<20} {effect}\n"));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -301,9 +301,12 @@ pub fn write(path: &Path, name: &str, text: &str) -> Result<()> {
     }
     let io =
         |e: std::io::Error| Exit::env(format!("cannot write {name}: {e}; nothing was changed"));
+    // A new file is meant to be committed: 0666 less the umask, as any editor makes
+    // it, not the temp file's 0600.
     let mut tmp = tempfile::Builder::new()
         .prefix(".config-")
         .suffix(".tmp")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(io)?;
     tmp.write_all(text.as_bytes()).map_err(io)?;

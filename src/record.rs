@@ -226,7 +226,8 @@ impl Transcript<'_> {
                 "none"
             )
         );
-        let _ = writeln!(text, "- verdict: {}", j.answer.verdict.label());
+        // Named apart from the header's `- verdict:`, which is the outcome.
+        let _ = writeln!(text, "- answer read as: {}", j.answer.verdict.label());
         if let Verdict::NoVerdict { reason } = &j.answer.verdict {
             let _ = writeln!(text, "- why no verdict: {reason}");
         }
@@ -237,7 +238,7 @@ impl Transcript<'_> {
         );
         let _ = write!(
             text,
-            "\n### Prompt\n\n{}\n\n### Answer\n\n",
+            "\n### Prompt\n\n{}\n\n### The judge's answer\n\n",
             fence(j.prompt)
         );
         let answer = j.answer.last_message.as_deref().unwrap_or(&j.answer.stdout);

@@ -1,6 +1,7 @@
 //! `plan add`: quick-add a goal with its contract; prints the new id.
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::app::{Ctx, println};
 use crate::clock;
@@ -34,6 +35,19 @@ pub struct Args {
     /// Start it at once (logs its contract)
     #[arg(long)]
     pub active: bool,
+    /// Print the id, status, contract and the log lines written, as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `plan add --json` prints.
+#[derive(Serialize)]
+struct Added<'a> {
+    id: &'a str,
+    status: Status,
+    contract: &'a str,
+    /// The log lines written, without their `- `.
+    logged: &'a [String],
 }
 
 /// Concurrent adds may pick the same id; the store refuses the second, which
@@ -69,15 +83,16 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
                 depends_on.push(id);
             }
         }
+        let status = if args.active {
+            Status::Active
+        } else {
+            Status::Open
+        };
         let id = id::unique(&id::slug(&title), |c| plan.goals.iter().any(|g| g.id == c));
         let goal = ops::NewGoal {
             title: title.clone(),
             id: id.clone(),
-            status: Some(if args.active {
-                Status::Active
-            } else {
-                Status::Open
-            }),
+            status: Some(status),
             done_when: args.done_when.clone(),
             verify: args.verify.clone(),
             depends_on,
@@ -92,28 +107,36 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             .expect("the goal just inserted")
             .fingerprint();
         // The contract at creation: every later change must be approved in the log.
-        edits.push(ops::event(
-            &stamp,
-            &Event::Added {
-                id: &id,
-                contract: &fingerprint,
-            },
-        ));
+        let added = Event::Added {
+            id: &id,
+            contract: &fingerprint,
+        };
+        edits.push(ops::event(&stamp, &added));
+        let mut logged = vec![format!("{stamp} {}", added.render())];
         if args.active {
             ctx.prove(&mut after);
             let new = after.goal(&id).expect("the goal just inserted");
             ops::check_dependencies(&after, new, "start")?;
             let commit = ctx.head_commit()?;
-            edits.push(ops::event(
-                &stamp,
-                &Event::Started {
-                    id: &id,
-                    contract: &fingerprint,
-                    commit: commit.as_deref(),
-                },
-            ));
+            let started = Event::Started {
+                id: &id,
+                contract: &fingerprint,
+                commit: commit.as_deref(),
+            };
+            edits.push(ops::event(&stamp, &started));
+            logged.push(format!("{stamp} {}", started.render()));
         }
         match ctx.store.write(&src, edits) {
+            Ok(_) if args.json => {
+                let added = Added {
+                    id: &id,
+                    status,
+                    contract: &fingerprint,
+                    logged: &logged,
+                };
+                println(&serde_json::to_string_pretty(&added)?)?;
+                return Ok(OK);
+            }
             Ok(_) => {
                 println(&id)?;
                 return Ok(OK);

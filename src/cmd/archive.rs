@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::app::Ctx;
 use crate::clock;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::ops;
@@ -34,9 +34,9 @@ pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
         let summary = format!("archived {} {noun}: {}", moved.len(), moved.join(", "));
         edits.push(ops::log(&stamp, &summary));
         ctx.store.write(&src, edits)?;
-        println(&summary)?;
+        ctx.say(&summary)?;
     } else if unproven.is_empty() {
-        println("nothing to archive: no goal is done or cancelled")?;
+        ctx.say("nothing to archive: no goal is done or cancelled")?;
     }
     if unproven.is_empty() {
         return Ok(OK);

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::app::Ctx;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::event::Event;
@@ -42,6 +42,6 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         },
     ));
     ctx.store.write(&src, edits)?;
-    println(&format!("cancelled {}", goal.id))?;
+    ctx.say(&format!("cancelled {}", goal.id))?;
     Ok(OK)
 }

@@ -339,8 +339,10 @@ impl Outcome<'_, '_> {
             record::discard(root, &saved);
             return Err(e);
         }
-        println(&format!("signed off {id} ({how})"))?;
-        println(&format!("  record: {}#{}", saved.path, saved.hash))?;
+        self.ctx.say(&format!(
+            "signed off {id} ({how})\n  record: {}#{}",
+            saved.path, saved.hash
+        ))?;
         Ok(OK)
     }
 

@@ -11,7 +11,7 @@ use crate::app::{Ctx, print, println};
 use crate::exit::{Exit, OK};
 use crate::git;
 use crate::plan::diff::{self, ContractDiff, Names, PlanDiff};
-use crate::plan::model::{Lookup, parse};
+use crate::plan::model::{Goal, Lookup, parse};
 
 /// Show plan.md's changes since a git revision, goal by goal (or one goal's contract)
 #[derive(Debug, clap::Args)]
@@ -114,7 +114,29 @@ fn contract(ctx: &Ctx, args: &Args, query: &str, then: &str, now: &str) -> Resul
         return Ok(OK);
     }
     if changes.is_empty() {
-        println(&format!("no changes to the contract of {id} since {since}"))?;
+        let mut line = format!("no changes to the contract of {id} since {since}");
+        if let (Some(then), Some(now)) = (old.goal(&id), new.goal(&id)) {
+            let subtasks = |g: &Goal<'_>| -> Vec<(bool, String)> {
+                g.subtasks
+                    .iter()
+                    .map(|t| (t.done, t.text.to_string()))
+                    .collect()
+            };
+            let outside: Vec<&str> = [
+                (then.title != now.title, "title"),
+                (subtasks(then) != subtasks(now), "subtasks"),
+            ]
+            .into_iter()
+            .filter_map(|(changed, what)| changed.then_some(what))
+            .collect();
+            if !outside.is_empty() {
+                line.push_str(&format!(
+                    "; its {} changed, outside the contract (`plan diff` shows how)",
+                    outside.join(" and ")
+                ));
+            }
+        }
+        println(&line)?;
         return Ok(OK);
     }
     let what = match (old.goal(&id), new.goal(&id)) {

@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use clap::Subcommand;
+use serde::Serialize;
 
 use crate::app::{Ctx, println};
 use crate::clock;
@@ -37,6 +38,24 @@ pub enum Action {
     },
 }
 
+/// What `plan goal status --json` prints: always an object, with the loop's
+/// fields when there is one.
+#[derive(Serialize)]
+struct Report<'a> {
+    /// `none`, `running`, `paused` or `ended`.
+    state: &'static str,
+    #[serde(flatten)]
+    current: Option<&'a Loop>,
+}
+
+fn loop_state(l: &Loop) -> &'static str {
+    match (&l.ended, l.paused) {
+        (Some(_), _) => "ended",
+        (None, true) => "paused",
+        (None, false) => "running",
+    }
+}
+
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let repo = ctx.repo()?;
     let state = State::new(&repo.git_dir);
@@ -65,7 +84,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             } else {
                 "note: no goal is active or ready to start, so the first stop ends it"
             };
-            println(&format!(
+            ctx.say(&format!(
                 "work loop started: up to {budget} continuations; {work}"
             ))?;
         }
@@ -77,7 +96,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
                         .map(|l| l.paused = true)
                 })?
                 .ok_or_else(none)?;
-            println("work loop paused; `plan goal resume` continues it")?;
+            ctx.say("work loop paused; `plan goal resume` continues it")?;
         }
         Some(Action::Resume) => {
             state
@@ -87,11 +106,11 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
                         .map(|l| l.paused = false)
                 })?
                 .ok_or_else(none)?;
-            println("work loop resumed")?;
+            ctx.say("work loop resumed")?;
         }
         Some(Action::Clear) => {
             let had = state.with_loop(|l| l.take().is_some())?;
-            println(if had {
+            ctx.say(if had {
                 "work loop cleared"
             } else {
                 "no work loop to clear"
@@ -100,17 +119,20 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         Some(Action::Status { json }) => {
             let current = state.peek_loop()?;
             if json {
-                println(&serde_json::to_string_pretty(&current)?)?;
+                let report = Report {
+                    state: current.as_ref().map_or("none", loop_state),
+                    current: current.as_ref(),
+                };
+                println(&serde_json::to_string_pretty(&report)?)?;
                 return Ok(OK);
             }
             let Some(l) = current else {
                 println("no work loop (`plan goal` starts one)")?;
                 return Ok(OK);
             };
-            let status = match (&l.ended, l.paused) {
-                (Some(why), _) => format!("ended: {why}"),
-                (None, true) => "paused".to_string(),
-                (None, false) => "running".to_string(),
+            let status = match &l.ended {
+                Some(why) => format!("ended: {why}"),
+                None => loop_state(&l).to_string(),
             };
             let owner = l.owner.as_deref().unwrap_or("not claimed yet");
             println(&format!(

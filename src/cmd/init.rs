@@ -1,8 +1,10 @@
 //! `plan init`: create plan.md with its objective and an empty log.
 
+use std::path::Path;
+
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::app::Ctx;
 use crate::clock;
 use crate::exit::OK;
 use crate::plan::ops::one_line;
@@ -30,6 +32,26 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         now.stamp()
     );
     ctx.store.create(&content)?;
-    println(&format!("created {}: {objective}", ctx.store.name))?;
+    ctx.say(&format!("created {}: {objective}", shown(ctx)))?;
     Ok(OK)
+}
+
+/// The new file as the user finds it from where they ran `plan init`: from a
+/// subdirectory, `../../plan.md (the repository root)`.
+fn shown(ctx: &Ctx) -> String {
+    let name = &ctx.store.name;
+    let Some(root) = ctx.repo.as_ref().map(|r| &r.root) else {
+        return name.clone();
+    };
+    if ctx.store.path != root.join("plan.md") {
+        return name.clone();
+    }
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let depth = canonical(&ctx.cwd)
+        .strip_prefix(canonical(root))
+        .map_or(0, |below| below.components().count());
+    if depth == 0 {
+        return name.clone();
+    }
+    format!("{}{name} (the repository root)", "../".repeat(depth))
 }

@@ -5,15 +5,26 @@ use anyhow::Result;
 use crate::app::{Ctx, println};
 use crate::exit::OK;
 use crate::hooks::run as hook;
+use crate::plan::blocks;
 
 /// Print the injection block: objective, active goals, what is ready, the last log line
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Print its fields as JSON: objective, active goals, ready, last_log, unproven, text
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.read(&src);
     let root = ctx.prompt_root();
-    println(&hook::injection(&root, &plan))?;
+    let text = hook::injection(&root, &plan);
+    if args.json {
+        let view = blocks::injection_view(&plan, text);
+        println(&serde_json::to_string_pretty(&view)?)?;
+    } else {
+        println(&text)?;
+    }
     Ok(OK)
 }

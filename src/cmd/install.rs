@@ -391,9 +391,23 @@ fn plugin(dir: &Path, program: &str) -> Result<u8> {
     Ok(OK)
 }
 
+/// A path given with --command: hooks run from the repository root, where a
+/// relative one is taken from too.
+fn warn_if_missing(program: &str) {
+    let problem = match fs::metadata(program) {
+        Err(_) => "does not exist",
+        Ok(m) if !m.is_file() || m.permissions().mode() & 0o111 == 0 => "is not executable",
+        Ok(_) => return,
+    };
+    eprintln!(
+        "plan: warning: {program} {problem}, so the hooks cannot run it\n  hint: install again with --command naming the plan binary"
+    );
+}
+
 /// The hooks fail open when `plan` cannot be found, so nothing would tell the user.
 fn warn_if_not_on_path(program: &str) {
     if program.contains('/') {
+        warn_if_missing(program);
         return;
     }
     let found = std::env::var_os("PATH").is_some_and(|path| {

@@ -60,7 +60,8 @@ pub struct BackendArgs {
 
 const NO_REPO: &str = "not inside a git repository\n  hint: the judge's settings are in .plan/config.yaml at the repository root; with --global, `plan judge model` and `plan judge backend` set yours";
 
-pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
+/// `quiet`: say nothing on success but the notes.
+pub fn run(repo: Option<&Repo>, args: Args, quiet: bool) -> Result<u8> {
     match args.set {
         None => show(repo.ok_or_else(|| Exit::env(NO_REPO))?, args.json),
         Some(Set::Model(a)) => {
@@ -84,7 +85,7 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
                 shown,
                 took: &|c: &Config| c.judge.model == model,
             };
-            set(repo, a.global, setting)
+            set(repo, a.global, setting, quiet)
         }
         Some(Set::Backend(a)) => {
             let choice: BackendChoice = a.name.trim().parse().map_err(|message| {
@@ -98,7 +99,7 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
                 shown: choice.to_string(),
                 took: &|c: &Config| c.judge.backend == choice,
             };
-            set(repo, a.global, setting)
+            set(repo, a.global, setting, quiet)
         }
     }
 }
@@ -261,7 +262,7 @@ struct Setting<'a> {
     took: &'a dyn Fn(&Config) -> bool,
 }
 
-fn set(repo: Option<&Repo>, global: bool, setting: Setting<'_>) -> Result<u8> {
+fn set(repo: Option<&Repo>, global: bool, setting: Setting<'_>, quiet: bool) -> Result<u8> {
     let (path, name) = match (global, repo) {
         (true, _) => {
             let path = config::user_file().ok_or_else(|| {
@@ -300,9 +301,14 @@ fn set(repo: Option<&Repo>, global: bool, setting: Setting<'_>) -> Result<u8> {
     if edited != text {
         config::write(&path, &name, &edited)?;
     }
-    let mut out = vec![format!("set judge.{key} to {} in {name}", setting.shown)];
+    let mut out = Vec::new();
+    if !quiet {
+        out.push(format!("set judge.{key} to {} in {name}", setting.shown));
+    }
     out.extend(notes(repo, global, key));
-    println(&out.join("\n"))?;
+    if !out.is_empty() {
+        println(&out.join("\n"))?;
+    }
     Ok(OK)
 }
 

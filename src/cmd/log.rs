@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::app::Ctx;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::{event, ops};
@@ -32,6 +32,6 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     ctx.parse(&src)?;
     let stamp = clock::now()?.stamp();
     ctx.store.write(&src, vec![ops::log(&stamp, &text)])?;
-    println(&format!("- {stamp} {text}"))?;
+    ctx.say(&format!("- {stamp} {text}"))?;
     Ok(OK)
 }

@@ -5,6 +5,7 @@
 use std::io::IsTerminal;
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::app::{Ctx, println};
 use crate::clock;
@@ -21,6 +22,19 @@ pub struct Args {
     /// Accept the goal's changed contract and log its new fingerprint
     #[arg(long)]
     pub reapprove: bool,
+    /// Print the id, status, contract and the log lines written, as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `plan start --json` prints.
+#[derive(Serialize)]
+struct Started<'a> {
+    id: &'a str,
+    status: Status,
+    contract: &'a str,
+    /// The log lines written, without their `- `; empty when nothing changed.
+    logged: Vec<String>,
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
@@ -53,9 +67,10 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             "the contract of {id} changed since it was logged (contract {old}, now {fingerprint})\n  hint: review the change (plan diff {id}), then `plan start {id} --reapprove`"
         )));
     }
+    let mut written: Vec<&Event<'_>> = Vec::new();
     let message = match goal.status() {
         Status::Active if args.reapprove => {
-            edits.push(ops::event(&stamp, &reapproved));
+            written.push(&reapproved);
             match logged {
                 Some(old) if old != fingerprint => {
                     format!("{id}: new contract approved (contract {fingerprint}, was {old})")
@@ -64,12 +79,11 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             }
         }
         Status::Active if logged == Some(fingerprint.as_str()) => {
-            println(&format!("{id} is already active (contract {fingerprint})"))?;
-            return Ok(OK);
+            format!("{id} is already active (contract {fingerprint})")
         }
         Status::Active => {
             // Set active by hand: record the contract it runs under.
-            edits.push(ops::event(&stamp, &started));
+            written.push(&started);
             format!("{id} is active; contract {fingerprint} logged")
         }
         _ => {
@@ -77,13 +91,29 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
             ops::check_dependencies(&plan, goal, "start")?;
             edits = ops::set_status(&plan, goal, Status::Active);
             if changed {
-                edits.push(ops::event(&stamp, &reapproved));
+                written.push(&reapproved);
             }
-            edits.push(ops::event(&stamp, &started));
+            written.push(&started);
             format!("started {id} (contract {fingerprint})")
         }
     };
-    ctx.store.write(&src, edits)?;
-    println(&message)?;
+    if !written.is_empty() {
+        edits.extend(written.iter().map(|e| ops::event(&stamp, e)));
+        ctx.store.write(&src, edits)?;
+    }
+    if args.json {
+        let report = Started {
+            id,
+            status: Status::Active,
+            contract: &fingerprint,
+            logged: written
+                .iter()
+                .map(|e| format!("{stamp} {}", e.render()))
+                .collect(),
+        };
+        println(&serde_json::to_string_pretty(&report)?)?;
+    } else {
+        ctx.say(&message)?;
+    }
     Ok(OK)
 }

@@ -4,19 +4,45 @@ use anyhow::Result;
 
 use crate::app::{Ctx, println};
 use crate::exit::OK;
-use crate::plan::blocks;
+use crate::plan::blocks::{self, StatuslineView};
 
 /// Print one short line for a status bar (`plan: 2 active · cache-layer 1/3 · next: …`)
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Print its fields as JSON: active, ready, goal, progress, next_subtask, unproven, errors, text
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
+pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     // A status bar must never show an error wall: no plan, no line.
-    let Ok(src) = ctx.store.read() else {
-        return Ok(OK);
+    let src = ctx.store.read().ok();
+    let mut plan = src.as_deref().map(crate::plan::model::parse);
+    // A plan with format errors still has a line: what it reads, and the count.
+    let view = match &mut plan {
+        None => empty(),
+        Some(plan) => {
+            ctx.prove_live(plan);
+            blocks::statusline_view(plan)
+        }
     };
-    let mut plan = crate::plan::model::parse(&src);
-    ctx.prove_live(&mut plan);
-    println(&blocks::statusline(&plan))?;
+    if args.json {
+        println(&serde_json::to_string_pretty(&view)?)?;
+    } else if !view.text.is_empty() {
+        println(&view.text)?;
+    }
     Ok(OK)
+}
+
+fn empty() -> StatuslineView<'static> {
+    StatuslineView {
+        active: 0,
+        ready: 0,
+        goal: None,
+        progress: None,
+        next_subtask: None,
+        unproven: 0,
+        errors: 0,
+        text: String::new(),
+    }
 }

@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::app::Ctx;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::event::{Approval, Event};
@@ -59,6 +59,6 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         },
     ));
     ctx.store.write(&src, edits)?;
-    println(&format!("{id}: criterion added (contract {fingerprint})"))?;
+    ctx.say(&format!("{id}: criterion added (contract {fingerprint})"))?;
     Ok(OK)
 }

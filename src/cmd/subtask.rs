@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::app::Ctx;
 use crate::exit::{Exit, OK};
 use crate::plan::ops;
 
@@ -27,7 +27,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(ops::add_subtask(&plan, goal, &text));
     ctx.store.write(&src, edits)?;
-    println(&format!(
+    ctx.say(&format!(
         "{} subtask {}: {text}",
         goal.id,
         goal.subtasks.len() + 1

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::app::Ctx;
 use crate::exit::OK;
 use crate::plan::ops;
 
@@ -21,14 +21,14 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let goal = ctx.find(&plan, &args.id)?;
     ops::check_open(goal, "tick its subtasks")?;
     let Some(tick) = ops::tick(&plan, goal, args.n)? else {
-        println(&format!("{} subtask {} is already ticked", goal.id, args.n))?;
+        ctx.say(&format!("{} subtask {} is already ticked", goal.id, args.n))?;
         return Ok(OK);
     };
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(tick);
     ctx.store.write(&src, edits)?;
     let (done, total) = goal.progress();
-    println(&format!(
+    ctx.say(&format!(
         "ticked {} {}/{}: {}",
         goal.id,
         done + 1,

@@ -2,7 +2,10 @@
 //! reminder, the continuation and the status line. Fixed shape, no clock, bounded
 //! size: the same plan gives the same bytes. Pure.
 
+use serde::Serialize;
+
 use super::model::{Goal, Plan, Status};
+use super::render::Progress;
 use super::template::fill;
 use super::text::strip_controls;
 
@@ -153,7 +156,11 @@ fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
             "  done_when: {}",
             cut(goal.done_when().unwrap_or("(not written)"), MAX_FIELD)
         ));
-        let mut progress = format!("  subtasks: {done}/{total} done");
+        let mut progress = if total == 0 {
+            "  subtasks: none".to_string()
+        } else {
+            format!("  subtasks: {done}/{total} done")
+        };
         if let Some(next) = goal.next_subtask() {
             progress.push_str(&format!("; next: {}", cut(next.text, MAX_FIELD)));
         }
@@ -290,6 +297,9 @@ pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> O
                     Some(next) => {
                         format!("{} ({done}/{total}, next: {})", g.id, cut(next.text, 80))
                     }
+                    None if total == 0 => {
+                        format!("{} (check done_when, then sign it off)", g.id)
+                    }
                     None => format!(
                         "{} ({done}/{total}; check done_when, then sign it off)",
                         g.id
@@ -347,15 +357,100 @@ fn statusline_body(plan: &Plan<'_>) -> String {
         };
     };
     let (done, total) = first.progress();
-    let mut line = format!(
-        "plan: {} active · {} {done}/{total}",
-        active.len(),
-        first.id
-    );
+    let mut line = format!("plan: {} active · {}", active.len(), first.id);
+    if total > 0 {
+        line.push_str(&format!(" {done}/{total}"));
+    }
     if let Some(next) = first.next_subtask() {
         line.push_str(&format!(" · next: {}", cut(next.text, 40)));
     }
     line
+}
+
+/// One active goal as the injection names it, for `plan inject --json`.
+#[derive(Serialize)]
+pub struct ActiveView<'p> {
+    pub id: &'p str,
+    pub title: &'p str,
+    pub done_when: Option<&'p str>,
+    pub progress: Progress,
+    pub next_subtask: Option<&'p str>,
+    pub waits_on: Vec<&'p str>,
+}
+
+/// What the injection block says, field by field (`plan inject --json`); `text` is
+/// the block itself.
+#[derive(Serialize)]
+pub struct InjectionView<'p> {
+    pub objective: Option<&'p str>,
+    /// Every active goal, not only the ten the block lists.
+    pub active: Vec<ActiveView<'p>>,
+    pub ready: Vec<&'p str>,
+    pub last_log: Option<String>,
+    pub unproven: Vec<&'p str>,
+    pub text: String,
+}
+
+pub fn injection_view<'p>(plan: &'p Plan<'p>, text: String) -> InjectionView<'p> {
+    let active = active(plan)
+        .into_iter()
+        .map(|g| {
+            let (done, total) = g.progress();
+            ActiveView {
+                id: &g.id,
+                title: g.title,
+                done_when: g.done_when(),
+                progress: Progress { done, total },
+                next_subtask: g.next_subtask().map(|t| t.text),
+                waits_on: plan.unmet_dependencies(g),
+            }
+        })
+        .collect();
+    InjectionView {
+        objective: plan.objective.as_ref().map(|o| o.value),
+        active,
+        ready: ready(plan).into_iter().map(|g| &*g.id).collect(),
+        last_log: plan.log.last().map(|e| {
+            format!("{} {}", e.stamp.unwrap_or(""), e.text)
+                .trim_start()
+                .to_string()
+        }),
+        unproven: plan.unproven().map(|g| &*g.id).collect(),
+        text,
+    }
+}
+
+/// The status line field by field (`plan statusline --json`): counts, the first
+/// active goal and its next subtask; `text` is the line itself.
+#[derive(Serialize)]
+pub struct StatuslineView<'p> {
+    pub active: usize,
+    pub ready: usize,
+    pub goal: Option<&'p str>,
+    pub progress: Option<Progress>,
+    pub next_subtask: Option<&'p str>,
+    pub unproven: usize,
+    /// plan.md's format errors; the counts are of the goals that read.
+    pub errors: usize,
+    pub text: String,
+}
+
+pub fn statusline_view<'p>(plan: &'p Plan<'p>) -> StatuslineView<'p> {
+    let active = active(plan);
+    let first = active.first();
+    StatuslineView {
+        active: active.len(),
+        ready: ready(plan).len(),
+        goal: first.map(|g| &*g.id),
+        progress: first.map(|g| {
+            let (done, total) = g.progress();
+            Progress { done, total }
+        }),
+        next_subtask: first.and_then(|g| g.next_subtask()).map(|t| t.text),
+        unproven: plan.unproven().count(),
+        errors: plan.errors.len(),
+        text: statusline(plan),
+    }
 }
 
 #[cfg(test)]

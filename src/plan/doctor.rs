@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::diag::Diagnostic;
 use super::history;
 use super::model::{Goal, Plan, Status};
 use super::ops;
@@ -221,6 +222,28 @@ fn format_error(plan: &Plan<'_>, d: &super::diag::Diagnostic) -> Finding {
     Finding::new(kind, d.line, d.message.clone(), fix)
 }
 
+/// What to do by hand before `--fix` touches a goal: its format errors, by line.
+fn manual_fix(plan: &Plan<'_>, goal: &Goal<'_>) -> String {
+    let errors: Vec<&Diagnostic> = plan
+        .errors
+        .iter()
+        .filter(|e| (goal.line..=goal.end).contains(&e.line))
+        .collect();
+    let mut lines: Vec<String> = errors.iter().map(|e| e.line.to_string()).collect();
+    lines.dedup();
+    let which = match (errors.len(), lines.len()) {
+        (1, _) => "error on line",
+        (_, 1) => "errors on line",
+        _ => "errors on lines",
+    };
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    format!(
+        "fix the format {which} {} first ({}), then plan doctor --fix",
+        lines.join(", "),
+        messages.join("; ")
+    )
+}
+
 /// A goal with a format error anywhere in its section is left alone by `--fix`.
 fn has_errors(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
     plan.errors
@@ -231,7 +254,7 @@ fn has_errors(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
 fn goal_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
     let id = goal.id.as_ref();
     let blocked = has_errors(plan, goal);
-    let manual = "fix the format errors in this goal first, then plan doctor --fix";
+    let manual = manual_fix(plan, goal);
     let mechanical = |fix: String, repair: Repair| {
         if blocked {
             (manual.to_string(), Repair::None)

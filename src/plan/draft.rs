@@ -364,9 +364,7 @@ fn cycles(goals: &[DraftGoal], deps: &[Vec<Dep>]) -> Vec<Diagnostic> {
                             goal.depends_line.unwrap_or(goal.line),
                             format!("dependency cycle: {}", path.join(" → ")),
                         )
-                        .hint(
-                            "a goal cannot wait on itself; remove one of these depends_on entries",
-                        ),
+                        .hint(super::model::cycle_hint(&path)),
                     );
                 }
                 _ => {}

@@ -4,26 +4,28 @@
 const MAX_SLUG: usize = 40;
 
 /// Lowercase letters and digits (any script) kept; every other run becomes one `-`.
+/// Cut at a word boundary within [`MAX_SLUG`] characters; only a first word longer
+/// than that is cut inside.
 pub fn slug(title: &str) -> String {
     let mut out = String::with_capacity(title.len().min(MAX_SLUG * 4));
     let mut count = 0;
-    let mut dash = false;
-    for ch in title.chars() {
-        if !ch.is_alphanumeric() {
-            dash = true;
+    for word in title.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_empty() {
             continue;
         }
-        let lower = ch.to_lowercase();
-        let needed = lower.len() + usize::from(dash && count > 0);
-        if count + needed > MAX_SLUG {
+        let lower = word.to_lowercase();
+        let len = lower.chars().count();
+        if count == 0 {
+            out.extend(lower.chars().take(MAX_SLUG));
+            count = len.min(MAX_SLUG);
+            continue;
+        }
+        if count + 1 + len > MAX_SLUG {
             break;
         }
-        if dash && count > 0 {
-            out.push('-');
-        }
-        out.extend(lower);
-        count += needed;
-        dash = false;
+        out.push('-');
+        out.push_str(&lower);
+        count += 1 + len;
     }
     if out.is_empty() {
         out.push_str("goal");
@@ -69,6 +71,11 @@ mod tests {
         assert_eq!(slug("🚀!!"), "goal");
         assert_eq!(slug("v2.0 API"), "v2-0-api");
         assert_eq!(slug(&"a ".repeat(50)).chars().count(), 39);
+        assert_eq!(
+            slug("Implement the eviction policy for the distributed cache layer"),
+            "implement-the-eviction-policy-for-the"
+        );
+        assert_eq!(slug(&"x".repeat(50)), "x".repeat(40));
     }
 
     #[test]

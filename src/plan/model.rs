@@ -673,9 +673,7 @@ fn check_dependencies(plan: &mut Plan<'_>) {
                             goal.depends_line.unwrap_or(goal.line),
                             format!("dependency cycle: {}", path.join(" → ")),
                         )
-                        .hint(
-                            "a goal cannot wait on itself; remove one of these depends_on entries",
-                        ),
+                        .hint(cycle_hint(&path)),
                     );
                 }
                 _ => {}
@@ -683,6 +681,16 @@ fn check_dependencies(plan: &mut Plan<'_>) {
         }
     }
     plan.errors.extend(errors);
+}
+
+/// The hint for a dependency cycle `path` (first and last the same goal): a goal
+/// naming itself, or goals waiting on each other.
+pub fn cycle_hint(path: &[&str]) -> String {
+    match path {
+        [one, _] => format!("a goal cannot wait on itself; remove {one} from its depends_on"),
+        _ => "goals in a cycle wait on each other forever; remove one of these depends_on entries"
+            .to_string(),
+    }
 }
 
 impl<'a> Plan<'a> {

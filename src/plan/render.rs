@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use serde::Serialize;
+use unicode_width::UnicodeWidthStr;
 
 use super::diag::Diagnostic;
 use super::model::{Goal, LogEntry, Plan, Status};
@@ -62,7 +63,7 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
         out.push_str("\nno goals yet · plan add TITLE\n");
         return out;
     }
-    let width = live.iter().map(|g| g.id.chars().count()).max().unwrap_or(0);
+    let width = live.iter().map(|g| columns(&g.id)).max().unwrap_or(0);
     let mut hidden = [0usize; 4];
     for status in ORDER {
         let goals: Vec<&&Goal<'_>> = live.iter().filter(|g| g.status() == status).collect();
@@ -85,11 +86,7 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
         let archived: Vec<&Goal<'_>> = plan.goals.iter().filter(|g| g.archived).collect();
         if !archived.is_empty() {
             writeln!(out, "\n{}", style.dim("archived")).unwrap();
-            let width = archived
-                .iter()
-                .map(|g| g.id.chars().count())
-                .max()
-                .unwrap_or(0);
+            let width = archived.iter().map(|g| columns(&g.id)).max().unwrap_or(0);
             for goal in archived {
                 writeln!(
                     out,
@@ -158,7 +155,7 @@ fn goal_lines(
     if !unmet.is_empty() && !goal.status().is_finished() {
         line.push_str(&format!(
             "  {}",
-            style.warn(&format!("⚠ waits on {}", esc(&unmet.join(", "))))
+            style.dim(&format!("waits on {}", esc(&unmet.join(", "))))
         ));
     }
     match plan.proof(goal) {
@@ -191,9 +188,13 @@ fn goal_lines(
     }
 }
 
+/// Columns a terminal gives `text`: a CJK character or most emoji take two.
+fn columns(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
 fn pad(text: &str, width: usize) -> String {
-    let n = text.chars().count();
-    format!("{text}{}", " ".repeat(width.saturating_sub(n)))
+    format!("{text}{}", " ".repeat(width.saturating_sub(columns(text))))
 }
 
 fn entry_text(entry: &LogEntry<'_>) -> String {
@@ -210,11 +211,7 @@ pub fn next(plan: &Plan<'_>, style: Style) -> String {
         return "nothing to work on: every goal is done, cancelled or waiting on another\n"
             .to_string();
     }
-    let width = goals
-        .iter()
-        .map(|g| g.id.chars().count())
-        .max()
-        .unwrap_or(0);
+    let width = goals.iter().map(|g| columns(&g.id)).max().unwrap_or(0);
     let mut out = String::new();
     for goal in goals {
         let (done, total) = goal.progress();
@@ -405,7 +402,7 @@ active
            [ ] two
 
 open
-  docs     Docs  ⚠ waits on build
+  docs     Docs  waits on build
 
 done
   hand     Hand ticked  ⚠ unproven: marked done by hand: the log has no sign-off for it

@@ -249,7 +249,7 @@ fn widget_snapshot() {
                    [ ] load test
 
     open
-      cache-docs   Document the cache  0/1  ⚠ waits on cache-layer
+      cache-docs   Document the cache  0/1  waits on cache-layer
                    [ ] write section
 
     done
@@ -373,7 +373,7 @@ fn duplicate_ids_and_cycles_are_reported() {
       hint: depends_on takes goal ids, comma-separated; `plan show` lists them
     plan.md:9: dependency cycle: a → b → a
         9 | depends_on: a, ghost
-      hint: a goal cannot wait on itself; remove one of these depends_on entries
+      hint: goals in a cycle wait on each other forever; remove one of these depends_on entries
     "#);
 }
 

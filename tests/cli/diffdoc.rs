@@ -322,13 +322,13 @@ fn doctor_works_on_plans_refused_for_format_errors() {
       fix: plan doctor --fix adds `status: open`
     plan.md:7: goal "b" has no `status:` line
         7 | ## Goal: B
-      fix: fix the format errors in this goal first, then plan doctor --fix
+      fix: fix the format errors on line 9 first (depends_on names no goal: "ghost"; dependency cycle: a → b → a), then plan doctor --fix
     plan.md:9: depends_on names no goal: "ghost"
         9 | depends_on: a, ghost
       fix: edit line 9: depends_on takes goal ids, comma-separated; the goals are a, b
     plan.md:9: dependency cycle: a → b → a
         9 | depends_on: a, ghost
-      fix: a goal cannot wait on itself; remove one of these depends_on entries
+      fix: goals in a cycle wait on each other forever; remove one of these depends_on entries
 
     4 findings, 1 fixable with plan doctor --fix
     "#);

@@ -15,4 +15,6 @@ mod install;
 mod proof;
 mod readme;
 mod redteam;
+mod shell;
+mod small;
 mod util;

@@ -121,7 +121,7 @@ fn a_real_sign_off_is_proven_and_passes_audit() {
         "- argv: ",
         "### Prompt",
         "How the contract changed since the goal was created",
-        "### Answer",
+        "### The judge's answer",
     ] {
         assert!(transcript.contains(needle), "{needle} not in\n{transcript}");
     }

@@ -65,7 +65,7 @@ fn quick_start_runs() {
     assert_eq!(lines.len(), 1, "the quick start is one command");
     // Installing is what the test cannot do; the binary under test stands in.
     let line = lines[0]
-        .strip_prefix("cargo install --path . && ")
+        .strip_prefix("cargo install --locked --path . && ")
         .expect("the quick start installs first");
     let out = sh(&t, &path, line, &t.cwd);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -96,4 +96,56 @@ fn command_examples_run_in_order() {
     let md = t.plan_md();
     assert!(md.contains("## Archive\n\n## Goal: Spike Redis"));
     assert!(md.contains("cache-layer criterion added: p99 < 120ms"));
+}
+
+/// The body of the first fenced block with `info` after `heading` in README.md.
+fn fenced_after(heading: &str, info: &str) -> String {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let after = &readme[readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("README lacks {heading}"))..];
+    let open = format!("```{info}\n");
+    let body = &after[after.find(&open).unwrap() + open.len()..];
+    body[..body.find("\n```\n").unwrap() + 1].to_string()
+}
+
+#[test]
+fn the_example_file_parses_and_its_logged_contract_is_its_own() {
+    let example = fenced_after("## The file", "markdown");
+    let t = Test::new().plan(&example);
+    let json = t.ok(&["show", "--all", "--json"]).json();
+    assert_eq!(json["errors"], serde_json::json!([]), "{example}");
+    let goal = &json["goals"][0];
+    assert_eq!(goal["id"], "cache-layer");
+    assert_eq!(goal["subtasks"].as_array().unwrap().len(), 2);
+    assert_eq!(goal["failure_modes"].as_array().unwrap().len(), 2);
+    let logged = format!("(contract {})", goal["contract"].as_str().unwrap());
+    assert!(
+        example.contains(&logged),
+        "the example logs another contract than {logged}"
+    );
+    t.ok(&["lint"]);
+    t.ok(&["doctor"]);
+}
+
+/// README says which bytes the fingerprint hashes; `git hash-object` on exactly
+/// those bytes gives the documented id, and plan agrees.
+#[test]
+fn the_documented_fingerprint_bytes_hash_to_the_documented_value() {
+    let bytes = fenced_after("The contract fingerprint", "text");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let t = Test::new();
+    t.write("contract.txt", &bytes);
+    let id = t.git(&["hash-object", "contract.txt"]);
+    let id = id.trim();
+    assert!(
+        readme.contains(&format!("`{id}`")),
+        "README does not give the blob id {id} of:\n{bytes}"
+    );
+    let example = fenced_after("## The file", "markdown");
+    let t = Test::new().plan(&example);
+    let json = t.ok(&["show", "--all", "--json"]).json();
+    assert_eq!(json["goals"][0]["contract"], &id[..8]);
 }
