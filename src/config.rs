@@ -238,6 +238,89 @@ fn load_files(repo: Option<&Path>, user: Option<&Path>) -> Result<(Config, Sourc
     Ok(resolve(&layers))
 }
 
+/// As [`load`], for the hooks: a top-level section of a settings file that does
+/// not read (a typo under `judge:`, a bad value) is left at its defaults instead of
+/// failing the whole file, so a setting a hook does not use never switches the hooks
+/// off. Returns one line for each section, or file, left out.
+pub fn load_lenient(repo_root: Option<&Path>) -> (Config, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut layers = Vec::with_capacity(2);
+    let files = [
+        (Source::Repo, repo_root.map(repo_file)),
+        (Source::User, user_file()),
+    ];
+    for (source, path) in files {
+        let Some(path) = path else { continue };
+        let name = match source {
+            Source::Repo => REPO_NAME.to_string(),
+            _ => display_path(&path),
+        };
+        let text = match read_text(&path, &name) {
+            Ok(Some(text)) => text,
+            Ok(None) => continue,
+            Err(e) => {
+                notes.push(format!("plan: {}; using the defaults", first_line(&e)));
+                continue;
+            }
+        };
+        match parse(&text, &name) {
+            Ok(raw) => layers.push((source, raw)),
+            Err(_) => {
+                let (raw, left_out) = parse_sections(&text, &name);
+                notes.extend(left_out);
+                layers.push((source, raw));
+            }
+        }
+    }
+    (resolve(&layers).0, notes)
+}
+
+fn first_line(e: &anyhow::Error) -> String {
+    format!("{e:#}")
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Each top-level section of `text` read on its own; the ones that do not read are
+/// left out, each with a note.
+fn parse_sections(text: &str, name: &str) -> (RawFile, Vec<String>) {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let starts: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| {
+            let t = l.trim_end();
+            !t.is_empty() && !t.starts_with([' ', '\t', '#']) && t != "---" && t != "..."
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut raw = RawFile::default();
+    let mut notes = Vec::new();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
+        // Blank lines in front keep the parser's line numbers those of the file.
+        let chunk = "\n".repeat(start) + &lines[start..end].concat();
+        let key = lines[start].split(':').next().unwrap_or_default().trim();
+        match parse(&chunk, name) {
+            Ok(part) => {
+                raw.judge = raw.judge.or(part.judge);
+                raw.verify = raw.verify.or(part.verify);
+                raw.draft = raw.draft.or(part.draft);
+                raw.reminder = raw.reminder.or(part.reminder);
+                raw.inject = raw.inject.or(part.inject);
+                raw.looping = raw.looping.or(part.looping);
+            }
+            Err(e) => notes.push(format!(
+                "plan: {}; `{key}` left at its defaults",
+                first_line(&e)
+            )),
+        }
+    }
+    (raw, notes)
+}
+
 /// One file's settings over the defaults; `name` is how errors name the file.
 pub fn from_text(text: &str, name: &str) -> Result<Config> {
     let raw = parse(text, name)?;
@@ -1007,6 +1090,39 @@ loop:
         fs::write(&repo_path, repo).unwrap();
         fs::write(&user_path, user).unwrap();
         load_files(Some(&repo_path), Some(&user_path)).unwrap()
+    }
+
+    #[test]
+    fn lenient_loading_keeps_the_sections_that_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join(".plan")).unwrap();
+        fs::write(
+            repo_file(root),
+            "# settings\njudge:\n  modle: typo\nreminder:\n  every_file_edits: 7\nloop:\n  budget: lots\n",
+        )
+        .unwrap();
+        assert!(
+            load(Some(root)).is_err(),
+            "the strict load refuses the file"
+        );
+        let (config, notes) = load_lenient(Some(root));
+        assert_eq!(config.reminder_every_file_edits, 7);
+        assert_eq!(config.judge, Config::default().judge);
+        assert_eq!(config.loop_budget, Config::default().loop_budget);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].contains(":3:") && notes[0].contains("`judge` left at its defaults"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[1].contains(":7:") && notes[1].contains("`loop`"),
+            "{notes:?}"
+        );
+        // A file that reads has no notes.
+        fs::write(repo_file(root), "reminder:\n  every_file_edits: 2\n").unwrap();
+        let (config, notes) = load_lenient(Some(root));
+        assert_eq!((config.reminder_every_file_edits, notes.len()), (2, 0));
     }
 
     #[test]

@@ -87,7 +87,12 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Answer::Nothing),
         Err(e) => return Err(e).with_context(|| format!("reading {}", place.plan_path.display())),
     };
-    let config = config::load(Some(&place.root))?;
+    // Hooks never go quiet over a setting they do not use: a section that does not
+    // read keeps its defaults, and the person is told in one line.
+    let (config, notes) = config::load_lenient(Some(&place.root));
+    for note in notes {
+        eprintln!("{note}");
+    }
     let state = State::new(&place.git_dir);
     let mut plan = parse(&src);
     plan.prove_live(&|rel| crate::record::facts(&place.root, rel));

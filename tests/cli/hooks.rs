@@ -618,3 +618,25 @@ fn the_loop_judge_fails_open() {
         );
     }
 }
+
+/// A typo in a setting the hooks do not use must not switch them off: the injection
+/// still comes, with the other settings honoured, and the person is told in one line.
+#[test]
+fn a_bad_judge_setting_does_not_stop_the_injection() {
+    let t = Test::new().plan(PLAN);
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  modle: opus\ninject:\n  every_prompt: never\n",
+    );
+    let run = send(&t, "claude/session-start", "s1");
+    let block = context(&run).unwrap_or_else(|| panic!("nothing injected: {}", run.stdout));
+    assert!(block.contains("cache-layer"), "{block}");
+    assert!(
+        run.stderr.contains("`judge` left at its defaults"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // `inject: every_prompt: never` still counts: a new session's prompt gets nothing.
+    assert_eq!(context(&send(&t, "claude/user-prompt-submit", "s2")), None);
+}
