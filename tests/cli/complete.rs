@@ -38,20 +38,9 @@ fn repo(judge: &str) -> Test {
         .unwrap()
         .to_string();
     t.write("plan.md", PLAN.replace("CONTRACT", &fp));
-    set_judge(&t, judge, 10);
+    t.judge_with(judge, 10);
     t.commit_all("start");
     t
-}
-
-fn set_judge(t: &Test, judge: &str, timeout: u64) {
-    let path = fixture_path(&format!("judges/{judge}"));
-    t.write(
-        ".plan/config.yaml",
-        format!(
-            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: {timeout}\n",
-            path.display()
-        ),
-    );
 }
 
 fn log_of(t: &Test) -> String {
@@ -144,7 +133,7 @@ fn could_not_judge(t: &Test, run: crate::util::Run, says: &str) {
 #[test]
 fn a_hanging_judge_times_out_and_could_not_judge() {
     let t = repo("hang");
-    set_judge(&t, "hang", 1);
+    t.judge_with("hang", 1);
     let started = std::time::Instant::now();
     let run = complete(&t, &[]);
     could_not_judge(&t, run, "timed out after 1s");
@@ -153,9 +142,7 @@ fn a_hanging_judge_times_out_and_could_not_judge() {
 
 #[test]
 fn a_judge_not_logged_in_could_not_judge() {
-    let t = repo("accept");
-    let path = fake_on_path(&t, "claude", "claude-not-logged-in");
-    let t = t.env("PATH", &path);
+    let t = fake_on_path(repo("accept"), "claude", "claude-not-logged-in");
     let run = complete(&t, &["--judge", "claude"]);
     could_not_judge(&t, run, "Invalid API key · Please run /login");
 }
@@ -495,7 +482,7 @@ fn dry_run_writes_nothing() {
         .stdout_has("would be signed off");
     assert_eq!(t.plan_md(), before);
     assert!(!t.path(".plan/judge").exists());
-    set_judge(&t, "reject", 10);
+    t.judge_with("reject", 10);
     complete(&t, &["--dry-run"])
         .code(1)
         .stdout_has("would be rejected");
@@ -570,24 +557,12 @@ fn a_contract_edited_while_the_judge_runs_is_a_conflict() {
     assert_eq!(t.plan_md(), edited);
 }
 
-/// A directory with `name` linked to a fixture, first on PATH: the real backend's
-/// program name, the fixture's output shape.
-fn fake_on_path(t: &Test, name: &str, fixture: &str) -> String {
-    let dir = t.dir.path().join("fakebin");
-    std::fs::create_dir_all(&dir).unwrap();
-    let wrapper = dir.join(name);
+/// `name` on the test's PATH runs a fixture: the real backend's program name, the
+/// fixture's output shape.
+fn fake_on_path(t: Test, name: &str, fixture: &str) -> Test {
     let target = fixture_path(&format!("judges/{fixture}"));
-    std::fs::write(
-        &wrapper,
-        format!("#!/bin/sh\nexec '{}' \"$@\"\n", target.display()),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        &wrapper,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    format!("{}:{}", dir.display(), std::env::var("PATH").unwrap())
+    t.fake_program(name, &format!("exec '{}' \"$@\"\n", target.display()));
+    t.with_bin()
 }
 
 fn calls(path: &Path) -> String {
@@ -604,12 +579,9 @@ fn real_backend_output_shapes() {
         ("codex", "codex-accept", 0),
         ("pi", "pi-accept", 0),
     ] {
-        let t = repo("accept");
+        let t = fake_on_path(repo("accept"), backend, fixture);
         let log = t.dir.path().join("calls.log");
-        let path = fake_on_path(&t, backend, fixture);
-        let t = t
-            .env("PATH", &path)
-            .env("PLAN_FIXTURE_LOG", log.to_str().unwrap());
+        let t = t.env("PLAN_FIXTURE_LOG", log.to_str().unwrap());
         let run = complete(&t, &["--judge", backend]);
         assert_eq!(
             run.code, code,
@@ -637,11 +609,9 @@ fn real_backend_output_shapes() {
 fn auto_picks_the_first_judge_on_path() {
     let t = repo("accept");
     t.write(".plan/config.yaml", "judge:\n  backend: auto\n");
+    let t = fake_on_path(t, "pi", "pi-accept");
     let log = t.dir.path().join("calls.log");
-    let path = fake_on_path(&t, "pi", "pi-accept");
-    let t = t
-        .env("PATH", &path)
-        .env("PLAN_FIXTURE_LOG", log.to_str().unwrap());
+    let t = t.env("PLAN_FIXTURE_LOG", log.to_str().unwrap());
     complete(&t, &[]).code(0);
     assert!(calls(&log).contains("fixture=pi-accept"));
 }

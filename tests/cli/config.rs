@@ -8,17 +8,11 @@ use crate::util::Test;
 /// A test whose PATH is one empty directory, so `auto` finds only what a test puts
 /// there.
 fn hermetic(t: Test) -> Test {
-    let bin = t.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let bin = bin.display().to_string();
-    t.env("PATH", &bin)
+    t.only_bin()
 }
 
 fn fake_program(t: &Test, name: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    let path = t.dir.path().join("bin").join(name);
-    std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    t.fake_program(name, "exit 0\n");
 }
 
 fn home(t: &Test) -> std::path::PathBuf {

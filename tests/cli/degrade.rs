@@ -70,7 +70,18 @@ fn writes_into_a_broken_goal_are_refused_and_lose_nothing() {
         .code(2)
         .stderr_has("plan.md:13: unknown status")
         .stderr_has("goal \"broken\" has format errors; nothing was written");
-    t.run(&["edit", "broken", "--title", "Fixed"]).code(2);
+    t.case(&["edit", "broken", "--title", "Fixed"])
+        .status(2)
+        .stderr(
+            "plan: warning: plan.md has format errors in goal broken; those goals are left unchanged (plan lint lists them)
+plan.md:13: unknown status \"doing\" (expected open, active, done or cancelled)
+   13 | status: doing
+  hint: a goal moves open → active → done or cancelled: use `plan start`, `plan complete` or `plan cancel`
+plan.md: goal \"broken\" has format errors; nothing was written
+  hint: fix the lines above (plan doctor --fix repairs the mechanical ones), then rerun
+",
+        )
+        .check();
     assert_eq!(t.plan_md(), before);
 }
 
@@ -100,4 +111,27 @@ fn a_file_whose_structure_is_broken_is_refused_for_writes_but_still_read() {
     t.ok(&["show"])
         .stdout_has("healthy")
         .stderr_has("second `## Log` section");
+}
+
+/// The hook's injection still comes on a plan with errors, and says where they are.
+#[test]
+fn a_session_start_hook_injects_a_plan_with_errors() {
+    let t = Test::new().plan(PLAN);
+    let payload = format!(
+        r#"{{"session_id":"s1","hook_event_name":"SessionStart","source":"startup","cwd":"{}"}}"#,
+        t.root().display()
+    );
+    let run = t
+        .case(&["hook", "claude", "session-start"])
+        .stdin(&payload)
+        .any_stdout()
+        .check();
+    let v = run.json();
+    let block = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        block.contains("healthy") && block.contains("line 13"),
+        "{block}"
+    );
 }

@@ -1,7 +1,7 @@
 //! One goal in full (`plan show ID`) and changing goals after they were written:
 //! `plan edit`, `untick` and `reopen`, each a logged, reviewable change.
 
-use crate::util::{Test, fixture_path};
+use crate::util::Test;
 
 const PLAN: &str = "# Plan: Goals
 
@@ -38,17 +38,6 @@ fn repo() -> Test {
     t.write("README.md", "# Hello\n");
     t.commit_all("plan");
     t
-}
-
-fn with_judge(t: &Test) {
-    let judge = fixture_path("judges/accept");
-    t.write(
-        ".plan/config.yaml",
-        format!(
-            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
-            judge.display()
-        ),
-    );
 }
 
 #[test]
@@ -194,7 +183,7 @@ fn edit_changes_contract_lines_losslessly_and_logs_the_change() {
         "the change is not logged:\n{after}"
     );
     // The logged contract is the new one: complete does not refuse it as changed.
-    with_judge(&t);
+    t.judge("accept");
     t.ok(&["edit", "ship", "--depends-on", ""]);
     t.ok(&[
         "complete",
@@ -249,8 +238,13 @@ fn edit_refuses_a_finished_goal() {
 #[test]
 fn untick_clears_one_subtask() {
     let t = repo();
-    t.ok(&["untick", "ship", "1"]);
+    t.case(&["untick", "ship", "1"])
+        .stdout("unticked ship 0/2: write it\n")
+        .check();
     assert!(t.plan_md().contains("- [ ] write it\n"));
+    t.case(&["untick", "ship", "1"])
+        .stdout("ship subtask 1 is not ticked\n")
+        .check();
     t.run(&["untick", "ship", "9"])
         .code(2)
         .stderr_has("no subtask 9");
@@ -263,7 +257,7 @@ fn reopen_takes_a_signed_off_goal_back_and_its_old_sign_off_no_longer_counts() {
     let t = Test::new();
     t.ok(&["init", "Goals"]);
     t.write("README.md", "# Hello\n");
-    with_judge(&t);
+    t.judge("accept");
     t.ok(&[
         "add",
         "Ship it",

@@ -2,7 +2,7 @@
 //! finished goal, each caught by the one proof check, before any model is asked,
 //! and shown everywhere (show, lint, audit, the injection, dependencies, archive).
 
-use crate::util::{Test, fixture_path};
+use crate::util::Test;
 
 const PLAN: &str = "# Plan: Proof
 
@@ -33,14 +33,7 @@ fn repo() -> Test {
     let t = Test::new();
     t.write("README.md", "# Hello\n");
     t.write("plan.md", PLAN);
-    let judge = fixture_path("judges/accept");
-    t.write(
-        ".plan/config.yaml",
-        format!(
-            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
-            judge.display()
-        ),
-    );
+    t.judge("accept");
     t.ok(&["start", "ship"]);
     t.commit_all("start");
     t

@@ -35,12 +35,10 @@ fn block(name: &str) -> Vec<String> {
     lines
 }
 
-/// A directory holding a `plan` that is the binary under test, for PATH.
+/// A PATH whose `plan` is the binary under test.
 fn bin_dir(t: &Test) -> String {
-    let dir = t.dir.path().join("bin");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::os::unix::fs::symlink(BIN, dir.join("plan")).unwrap();
-    format!("{}:{}", dir.display(), std::env::var("PATH").unwrap())
+    std::os::unix::fs::symlink(BIN, t.bin().join("plan")).unwrap();
+    format!("{}:{}", t.bin().display(), std::env::var("PATH").unwrap())
 }
 
 fn sh(t: &Test, path: &str, line: &str, cwd: &Path) -> std::process::Output {

@@ -1,7 +1,7 @@
 //! Red team: attacks on "done means done" found by an adversarial pass, each a test
 //! of what plan must do.
 
-use crate::util::{Test, fixture_path};
+use crate::util::Test;
 
 const PLAN: &str = "# Plan: Proof
 
@@ -22,14 +22,7 @@ fn repo() -> Test {
     let t = Test::new();
     t.write("README.md", "# Hello\n");
     t.write("plan.md", PLAN);
-    let judge = fixture_path("judges/accept");
-    t.write(
-        ".plan/config.yaml",
-        format!(
-            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
-            judge.display()
-        ),
-    );
+    t.judge("accept");
     t.ok(&["start", "ship"]);
     t.commit_all("start");
     t
@@ -148,14 +141,7 @@ fn reverify_notices_a_verify_script_gutted_after_sign_off() {
         "plan.md",
         PLAN.replace("verify: test -f README.md", "verify: sh check.sh"),
     );
-    let judge = fixture_path("judges/accept");
-    t.write(
-        ".plan/config.yaml",
-        format!(
-            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
-            judge.display()
-        ),
-    );
+    t.judge("accept");
     t.ok(&["start", "ship"]);
     t.commit_all("start");
     t.ok(&[

@@ -4,7 +4,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::process::Command;
 
-use crate::util::{Test, fixture, fixture_path};
+use crate::util::{Test, fixture};
 
 #[test]
 fn config_yaml_is_created_with_the_umask_not_0600() {
@@ -36,13 +36,7 @@ fn config_yaml_is_created_with_the_umask_not_0600() {
 fn a_rejected_transcript_names_its_answer_and_verdict_once() {
     let t = Test::new().plan("# Plan: x\n\n## Log\n");
     t.write("README.md", "hi\n");
-    t.write(
-        ".plan/config.yaml",
-        format!(
-            "judge:\n  backend: command\n  command: [\"{}\"]\n",
-            fixture_path("judges/reject").display()
-        ),
-    );
+    t.judge("reject");
     t.ok(&[
         "add",
         "Ship",

@@ -1,5 +1,8 @@
 //! The `Test` builder: a temp git repository, a hermetic environment, and the real
-//! binary run in it.
+//! binary run in it. `t.ok(args)` / `t.run(args)` check what a test names; `t.case(args)`
+//! checks everything exactly (status 0, empty stdout and stderr unless set), with
+//! stdin. `t.judge(NAME)` signs off with a fixture judge; `t.fake_program` puts a
+//! script on a PATH of its own.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -155,6 +158,141 @@ impl Test {
 
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root().join(rel)
+    }
+
+    /// Sign-offs are judged by `fixtures/judges/NAME` through the command backend.
+    pub fn judge(&self, name: &str) -> &Test {
+        self.judge_with(name, 10)
+    }
+
+    pub fn judge_with(&self, name: &str, timeout_secs: u64) -> &Test {
+        let judge = fixture_path(&format!("judges/{name}"));
+        self.write(
+            ".plan/config.yaml",
+            format!(
+                "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: {timeout_secs}\n",
+                judge.display()
+            ),
+        );
+        self
+    }
+
+    /// The directory of the test's own programs, put in front of PATH by
+    /// [`Test::with_bin`] (or alone on it by [`Test::only_bin`]).
+    pub fn bin(&self) -> PathBuf {
+        let bin = self.dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        bin
+    }
+
+    /// PATH: the test's programs, then the system's.
+    pub fn with_bin(self) -> Test {
+        let path = format!(
+            "{}:{}",
+            self.bin().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        self.env("PATH", &path)
+    }
+
+    /// PATH: the test's programs and nothing else.
+    pub fn only_bin(self) -> Test {
+        let bin = self.bin().display().to_string();
+        self.env("PATH", &bin)
+    }
+
+    /// An executable `NAME` in the test's programs, running `script` with sh.
+    pub fn fake_program(&self, name: &str, script: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.bin().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{script}")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// `plan ARGS`, checked exactly: see [`Case`].
+    pub fn case<'t>(&'t self, args: &[&str]) -> Case<'t> {
+        Case {
+            test: self,
+            args: args.iter().map(|a| a.to_string()).collect(),
+            stdin: None,
+            status: 0,
+            stdout: Some(String::new()),
+            stderr: Some(String::new()),
+        }
+    }
+}
+
+/// One run of `plan`, in the style of just's test builder: status, stdout and
+/// stderr are all checked, exactly, and default to 0, "" and "". `any_stdout`
+/// waives that check, for output a test reads itself.
+pub struct Case<'t> {
+    test: &'t Test,
+    args: Vec<String>,
+    stdin: Option<String>,
+    status: i32,
+    stdout: Option<String>,
+    stderr: Option<String>,
+}
+
+impl Case<'_> {
+    pub fn stdin(mut self, text: &str) -> Self {
+        self.stdin = Some(text.to_string());
+        self
+    }
+
+    pub fn status(mut self, code: i32) -> Self {
+        self.status = code;
+        self
+    }
+
+    pub fn stdout(mut self, text: &str) -> Self {
+        self.stdout = Some(text.to_string());
+        self
+    }
+
+    pub fn stderr(mut self, text: &str) -> Self {
+        self.stderr = Some(text.to_string());
+        self
+    }
+
+    pub fn any_stdout(mut self) -> Self {
+        self.stdout = None;
+        self
+    }
+
+    /// Runs it and checks everything set; returns what it printed.
+    #[track_caller]
+    pub fn check(self) -> Run {
+        use std::io::Write as _;
+        let args: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        let mut cmd = self.test.cmd(&args);
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        if self.stdin.is_some() {
+            cmd.stdin(Stdio::piped());
+        }
+        let mut child = cmd.spawn().unwrap();
+        if let Some(text) = &self.stdin {
+            // A program may answer before reading everything; the write then fails.
+            let _ = child.stdin.take().unwrap().write_all(text.as_bytes());
+        }
+        let run = Run::from(child.wait_with_output().unwrap(), &args);
+        let run = run.code(self.status);
+        if let Some(want) = &self.stdout {
+            assert_eq!(
+                &run.stdout, want,
+                "plan {args:?}: stdout\n--- stderr\n{}",
+                run.stderr
+            );
+        }
+        if let Some(want) = &self.stderr {
+            assert_eq!(
+                &run.stderr, want,
+                "plan {args:?}: stderr\n--- stdout\n{}",
+                run.stdout
+            );
+        }
+        run
     }
 }
 
