@@ -1093,6 +1093,20 @@ loop:
     }
 
     #[test]
+    fn the_readme_settings_are_the_defaults() {
+        let readme = include_str!("../README.md");
+        let settings = &readme[readme.find("## Settings").unwrap()..];
+        let yaml = settings
+            .split_once("```yaml\n")
+            .unwrap()
+            .1
+            .split_once("```\n")
+            .unwrap()
+            .0;
+        assert_eq!(from_text(yaml, "README.md").unwrap(), Config::default());
+    }
+
+    #[test]
     fn lenient_loading_keeps_the_sections_that_read() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();

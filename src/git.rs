@@ -407,6 +407,7 @@ const DIFF_STAT_FILES: usize = 200;
 /// `git diff --stat HEAD` with untracked files counted as added: one line per
 /// file and a summary line, or "" when nothing differs. An unborn branch is
 /// compared with the empty tree.
+#[cfg(test)]
 pub fn diff_stat(root: &Path) -> Result<String> {
     diff_stat_since(root, None)
 }
@@ -476,6 +477,7 @@ fn cap_stat(stat: &str) -> String {
 /// Whether git ignores `rel` (relative to the top of the working tree), per
 /// .gitignore files, .git/info/exclude and core.excludesFile. Tracked paths are
 /// never ignored, as with `git check-ignore`.
+#[cfg(test)]
 pub fn is_ignored(root: &Path, rel: &Path) -> Result<bool> {
     ignored(&open(root)?, rel)
 }

@@ -1,17 +1,142 @@
-//! `plan` as a library: the binary's modules, so benchmarks reach the pure core.
+//! `plan` as a library: the pure core for benchmarks and fuzzing, and the entry
+//! point the binary calls. Everything else is private to the crate, so unused code
+//! is found.
 
-pub mod app;
-pub mod cli;
-pub mod clock;
-pub mod cmd;
-pub mod config;
-pub mod draft;
-pub mod exec;
-pub mod exit;
-pub mod git;
-pub mod hooks;
-pub mod judge;
+mod app;
+mod cli;
+mod clock;
+mod cmd;
+mod config;
+mod draft;
+mod exec;
+mod exit;
+mod git;
+mod hooks;
+mod judge;
 pub mod plan;
-pub mod record;
-pub mod store;
-pub mod verify;
+mod record;
+mod store;
+mod verify;
+
+/// What the fuzz targets (fuzz/) drive: the parsers that read untrusted input, each
+/// with the property its target checks. Here rather than in the targets, so the
+/// build keeps them compiling.
+#[doc(hidden)]
+pub mod fuzzing {
+    use crate::hooks::host::{self, Host};
+    use crate::judge::{backend::Backend, verdict};
+    use crate::verify;
+
+    /// A hook's stdin as any host sends it (or garbage): `EVENT\nJSON`. Reading it
+    /// never panics, and neither does working out the event for any host.
+    pub fn hook_json(text: &str) {
+        let _ = host::parse_input(text);
+        if let Some((event, body)) = text.split_once('\n') {
+            for h in [Host::Claude, Host::Codex, Host::Gemini, Host::Pi] {
+                let _ = host::kind(h, event);
+            }
+            if let Ok(input) = host::parse_input(body)
+                && let Some(tool) = &input.tool_name
+            {
+                let _ = host::edits_files(tool);
+            }
+        }
+    }
+
+    /// Whatever a judge prints (`STDOUT\0LAST_MESSAGE`), for every backend, is read
+    /// into a verdict without a panic.
+    pub fn verdict(text: &str) {
+        let (stdout, last) = match text.split_once('\0') {
+            Some((a, b)) => (a, Some(b)),
+            None => (text, None),
+        };
+        for backend in Backend::ALL {
+            let v = verdict::parse(backend, stdout, last);
+            let _ = v.label();
+            let _ = verdict::answer_text(backend, stdout, last);
+        }
+    }
+
+    /// The verify mini-language: an accepted line is written back as a line that
+    /// parses to the same commands; a refusal names a column on the line.
+    pub fn verify_line(line: &str) {
+        match verify::parse(line) {
+            Ok(parsed) => {
+                let again = verify::parse(&parsed.to_string())
+                    .unwrap_or_else(|e| panic!("{parsed} does not parse again: {e}"));
+                assert_eq!(again, parsed);
+            }
+            Err(e) => assert!(e.column >= 1 && e.column <= line.len() + 1, "{e:?}"),
+        }
+    }
+}
+
+use std::process::ExitCode;
+
+use exit::Exit;
+
+/// The binary: parse arguments, run, map the outcome to an exit code. The one
+/// place an error is printed.
+pub fn main() -> ExitCode {
+    let cli = <cli::Cli as clap::Parser>::parse();
+    match app::run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => ExitCode::from(report(&err)),
+    }
+}
+
+fn report(err: &anyhow::Error) -> u8 {
+    let broken_pipe = err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return exit::OK;
+    }
+    match err.downcast_ref::<Exit>() {
+        Some(Exit {
+            code,
+            message: None,
+            ..
+        }) => *code,
+        Some(Exit {
+            code,
+            message: Some(message),
+            raw: true,
+        }) => {
+            eprintln!("{message}");
+            *code
+        }
+        Some(Exit {
+            code,
+            message: Some(message),
+            raw: false,
+        }) => {
+            eprintln!("plan: {message}");
+            *code
+        }
+        None => {
+            eprintln!("plan: {err:#}");
+            exit::ENVIRONMENT
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The fuzz targets' properties hold on a few plain inputs (the fuzzer tries
+    /// the rest).
+    #[test]
+    fn fuzz_properties_hold_on_plain_inputs() {
+        super::fuzzing::hook_json("stop\n{\"tool_name\":\"Write\",\"cwd\":\"/\"}");
+        super::fuzzing::verdict("VERDICT: accept\0{\"verdict\":\"reject\"}");
+        for line in [
+            "cargo test && ./bench/p95 --max-ms 50",
+            "a | b",
+            "'unclosed",
+        ] {
+            super::fuzzing::verify_line(line);
+        }
+    }
+}

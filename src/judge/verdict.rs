@@ -19,6 +19,8 @@ pub const MAX_ITEM_CHARS: usize = 300;
 /// How much of a failed run's text a `NoVerdict` reason quotes.
 const MAX_EXCERPT_CHARS: usize = 300;
 
+// `NoVerdict` is the name the log and the README give that outcome ("no verdict").
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// An accept never carries missing items: one that does is turned into a reject.
@@ -49,6 +51,7 @@ impl Verdict {
         }
     }
 
+    #[cfg(test)]
     pub fn is_accept(&self) -> bool {
         matches!(self, Verdict::Accept { .. })
     }

@@ -270,8 +270,6 @@ fn the_readme_settings_are_the_defaults_and_load() {
     assert_eq!(json["timeout_secs"], 600);
     assert_eq!(json["sources"]["backend"], "repo");
     assert_eq!(json["sources"]["timeout_secs"], "repo");
-    assert_eq!(
-        plan::config::from_text(yaml, "README.md").unwrap(),
-        plan::config::Config::default()
-    );
+    // Every key equal to the default: `src/config.rs`'s unit test
+    // `the_readme_settings_are_the_defaults` compares them all.
 }
