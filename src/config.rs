@@ -874,6 +874,7 @@ fn one_of(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hosts::Host;
 
     fn err(text: &str) -> String {
         from_text(text, REPO_NAME).unwrap_err().to_string()
@@ -951,7 +952,7 @@ loop:
                 },
                 verify_timeout_secs: 60,
                 draft: ModelConfig {
-                    backend: BackendChoice::Fixed(Backend::Codex),
+                    backend: BackendChoice::Fixed(Backend::Host(Host::Codex)),
                     model: Some("gpt-5".into()),
                     command: vec![],
                     timeout_secs: 90,
@@ -990,7 +991,7 @@ loop:
         assert_eq!(ok("judge: {model: x}\n").judge.model.as_deref(), Some("x"));
         assert_eq!(
             ok("judge:\r\n  backend: pi\r\n").judge.backend,
-            BackendChoice::Fixed(Backend::Pi)
+            BackendChoice::Fixed(Backend::Host(Host::Pi))
         );
         assert_eq!(
             ok("\u{feff}judge:\n  model: m\n").judge.model.as_deref(),
@@ -1014,7 +1015,10 @@ loop:
             "judge:\n  model: repo-model\n",
             "judge:\n  backend: codex\n  model: user-model\nloop:\n  budget: 7\n",
         );
-        assert_eq!(config.judge.backend, BackendChoice::Fixed(Backend::Codex));
+        assert_eq!(
+            config.judge.backend,
+            BackendChoice::Fixed(Backend::Host(Host::Codex))
+        );
         assert_eq!(config.judge.model.as_deref(), Some("repo-model"));
         assert_eq!(config.loop_budget, 7);
         assert_eq!(config.judge.timeout_secs, 600);

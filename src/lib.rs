@@ -10,6 +10,7 @@ pub mod exec;
 pub mod exit;
 pub mod git;
 pub mod hooks;
+pub mod hosts;
 pub mod judge;
 pub mod plan;
 pub mod record;

@@ -570,9 +570,10 @@ fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
         BackendChoice::Fixed(Backend::None) => return Ok(None),
         BackendChoice::Fixed(backend) => backend,
         BackendChoice::Auto => judge_run::auto_backend().ok_or_else(|| {
-            Exit::env(
-                "no judge found: none of claude, codex, pi, gemini, llm is on PATH\n  hint: install one, set a command judge in .plan/config.yaml, or sign off without a judge: --judge none",
-            )
+            Exit::env(format!(
+                "no judge found: none of {} is on PATH\n  hint: install one, set a command judge in .plan/config.yaml, or sign off without a judge: --judge none",
+                crate::judge::backend::auto_names()
+            ))
         })?,
     };
     Ok(Some(Judge {

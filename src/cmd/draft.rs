@@ -118,13 +118,15 @@ fn remember(repo: &Repo, args: &Args) -> Result<()> {
     if let Some(name) = &args.backend {
         let choice: BackendChoice = name.trim().parse().map_err(|message| {
             Exit::usage(format!(
-                "{message}\n  hint: auto takes the first of claude, codex, pi, gemini and llm found on PATH"
+                "{message}\n  hint: auto takes the first of {} found on PATH",
+                crate::judge::backend::auto_names_and()
             ))
         })?;
         if choice == BackendChoice::Fixed(Backend::None) {
-            return Err(Exit::usage(
-                "--backend none: drafting needs a model\n  hint: pick claude, codex, pi, gemini, llm or command (or auto)",
-            ));
+            return Err(Exit::usage(format!(
+                "--backend none: drafting needs a model\n  hint: pick {} (or auto)",
+                crate::judge::backend::model_names()
+            )));
         }
         set(
             repo,

@@ -89,7 +89,8 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
         Some(Set::Backend(a)) => {
             let choice: BackendChoice = a.name.trim().parse().map_err(|message| {
                 Exit::usage(format!(
-                    "{message}\n  hint: auto takes the first of claude, codex, pi, gemini and llm found on PATH"
+                    "{message}\n  hint: auto takes the first of {} found on PATH",
+                    backend::auto_names_and()
                 ))
             })?;
             let setting = Setting {
@@ -332,7 +333,7 @@ fn notes(repo: Option<&Repo>, global: bool, key: &str) -> Vec<String> {
             Runs::Program(b, None) => notes.push(format!("note: {b} is not on PATH")),
             Runs::NoneFound => notes.push(format!(
                 "note: none of {} is on PATH",
-                backend::auto_order().map(Backend::as_str).join(", ")
+                backend::auto_names()
             )),
             _ => {}
         }

@@ -15,6 +15,7 @@ use crate::cmd::install::{
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
 use crate::hooks::install::{self as hooks, Host};
+use crate::hosts::Registration;
 
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
 #[derive(Debug, clap::Args)]
@@ -42,8 +43,8 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
         return plugin(dir, program);
     }
     let place = place(host, args.global, repo)?;
-    if host == Host::Pi {
-        return pi(&place);
+    if let Registration::File { what, is_ours, .. } = host.spec().registration {
+        return file(host, &place, what, is_ours);
     }
     let title = host.title();
     let shown = &place.shown;
@@ -100,23 +101,25 @@ fn remove(path: &Path, shown: &str) -> Result<()> {
     }
 }
 
-fn pi(place: &Place) -> Result<u8> {
+/// A file of plan's own (pi's extension): deleted only while it is plan's.
+fn file(host: Host, place: &Place, what: &str, is_ours: fn(&str) -> bool) -> Result<u8> {
     let shown = &place.shown;
+    let title = host.title();
     match read_text(&place.path, shown)? {
         None => {
             print(&format!(
-                "no plan extension for pi: {shown} does not exist\n"
+                "no plan {what} for {title}: {shown} does not exist\n"
             ))?;
             Ok(OK)
         }
-        Some(text) if hooks::is_pi_extension(&text) => {
+        Some(text) if is_ours(&text) => {
             remove(&place.path, shown)?;
             prune(place);
-            print(&format!("removed plan's pi extension {shown}\n"))?;
+            print(&format!("removed plan's {title} {what} {shown}\n"))?;
             Ok(OK)
         }
         Some(_) => Err(Exit::usage(format!(
-            "{shown} is not plan's extension (its first line is not plan's marker); left it alone\n  hint: delete it by hand if it should go"
+            "{shown} is not plan's {what} (its first line is not plan's marker); left it alone\n  hint: delete it by hand if it should go"
         ))),
     }
 }

@@ -172,7 +172,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 s.injected = None;
                 s.compactions += 1;
             })?;
-            if host == Host::Pi && broken.is_none() {
+            if host.spec().skeleton_at_compaction && broken.is_none() {
                 let t = template(&place.root, "skeleton.md", blocks::SKELETON);
                 return Ok(Answer::Context(blocks::skeleton(
                     &plan,
