@@ -71,7 +71,11 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     }
     // Hosts without a tool matcher (Codex, pi) call this for every tool; only file
     // edits count, so the rest cost no file reads at all.
-    let is_edit = input.tool_name.as_deref().is_some_and(host::edits_files);
+    let spec = host.spec();
+    let is_edit = input
+        .tool_name
+        .as_deref()
+        .is_some_and(|t| host::edits_files(t) || spec.edit_tools.contains(&t));
     if kind == Kind::Tool && !is_edit {
         return Ok(Answer::Nothing);
     }
@@ -146,24 +150,39 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             let every = config.reminder_every_file_edits;
             let active = plan.live().any(|g| g.status() == Status::Active);
             let hash = content_hash(src.as_bytes());
-            let remind = state.session(&input.session, |s| {
+            let block = (spec.inject_at_tool
+                && broken.is_none()
+                && config.inject_every_prompt != EveryPrompt::Never)
+                .then(|| injection(&place.root, &plan));
+            let block_hash = block.as_deref().map(|b| content_hash(b.as_bytes()));
+            let (remind, inject) = state.session(&input.session, |s| {
                 if s.plan_hash != hash {
                     s.plan_hash = hash;
                     s.edits = 0;
                 }
+                // Only a block that changed (or that a compaction took away) is due:
+                // the tool event stands in for a prompt event the host never sends.
+                let inject = block_hash.is_some() && s.injected != block_hash;
+                if inject {
+                    s.injected = block_hash.clone();
+                }
                 if to_plan {
-                    return false;
+                    return (false, inject);
                 }
                 s.edits += 1;
-                every > 0 && active && s.edits % every == 0
+                (every > 0 && active && s.edits % every == 0, inject)
             })?;
-            Ok(if remind {
-                Answer::Context(blocks::reminder(Templates {
+            let reminder = remind.then(|| {
+                blocks::reminder(Templates {
                     reminder: &template(&place.root, "reminder.md", blocks::REMINDER),
                     ..Templates::default()
-                }))
-            } else {
-                Answer::Nothing
+                })
+            });
+            let block = block.filter(|_| inject);
+            Ok(match (block, reminder) {
+                (Some(block), Some(reminder)) => Answer::Context(format!("{block}\n\n{reminder}")),
+                (Some(text), None) | (None, Some(text)) => Answer::Context(text),
+                (None, None) => Answer::Nothing,
             })
         }
         Kind::Compact => {

@@ -63,6 +63,8 @@ pub static HOST: Spec = Spec {
     next_steps,
     fresh_context: "/new",
     skeleton_at_compaction: false,
+    edit_tools: &[],
+    inject_at_tool: false,
     judge: Judge {
         program: "codex",
         invocation: judge,

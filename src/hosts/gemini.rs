@@ -68,6 +68,8 @@ pub static HOST: Spec = Spec {
     next_steps,
     fresh_context: "/clear",
     skeleton_at_compaction: false,
+    edit_tools: &[],
+    inject_at_tool: false,
     judge: Judge {
         program: "gemini",
         invocation: judge,

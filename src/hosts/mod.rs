@@ -92,6 +92,13 @@ pub struct Spec {
     /// The compaction event may answer with the plan's skeleton, for the host's
     /// summariser to keep (pi); elsewhere that event cannot add context.
     pub skeleton_at_compaction: bool,
+    /// Tools that write files whose names say nothing of it (plan counts any tool
+    /// named with edit, write, patch or replace already).
+    pub edit_tools: &'static [&'static str],
+    /// The host runs headless without its prompt event, so an injection that is due
+    /// (plan.md changed, or a compaction took the block) rides on the next tool
+    /// event instead.
+    pub inject_at_tool: bool,
     pub judge: Judge,
 }
 

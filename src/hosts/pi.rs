@@ -71,6 +71,8 @@ pub static HOST: Spec = Spec {
     next_steps,
     fresh_context: "/new",
     skeleton_at_compaction: true,
+    edit_tools: &[],
+    inject_at_tool: false,
     judge: Judge {
         program: "pi",
         invocation: judge,
