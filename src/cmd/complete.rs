@@ -39,8 +39,11 @@ pub struct Args {
     /// A file or directory in the repository that backs the evidence (repeatable)
     #[arg(long = "path", value_name = "P")]
     pub paths: Vec<PathBuf>,
-    /// Judge for this run: auto, claude, codex, pi, gemini, llm, command or none
-    #[arg(long, value_name = "BACKEND")]
+    // The names come from the registry, so the help stays true as hosts are added.
+    #[arg(long, value_name = "BACKEND", help = format!(
+        "Judge for this run: {}",
+        crate::config::BackendChoice::names()
+    ))]
     pub judge: Option<String>,
     /// Accept evidence paths that git ignores (they are not durable)
     #[arg(long)]

@@ -27,9 +27,11 @@ pub struct Args {
     /// kept as draft.model in .plan/config.yaml
     #[arg(long, value_name = "REF")]
     pub model: Option<String>,
-    /// The drafting backend: auto, claude, codex, pi, gemini, llm or command; kept as
-    /// draft.backend in .plan/config.yaml
-    #[arg(long, value_name = "NAME")]
+    // The names come from the registry, so the help stays true as hosts are added.
+    #[arg(long, value_name = "NAME", help = format!(
+        "The drafting backend: auto, {}; kept as draft.backend in .plan/config.yaml",
+        crate::judge::backend::model_names()
+    ))]
     pub backend: Option<String>,
     /// Approve the draft as it comes, without a review
     #[arg(long)]

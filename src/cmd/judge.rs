@@ -49,9 +49,12 @@ pub struct ModelArgs {
 /// Set the judge's backend in .plan/config.yaml
 #[derive(Debug, clap::Args)]
 pub struct BackendArgs {
-    /// auto, claude, codex, pi, gemini, llm, command or none; auto takes the first of
-    /// claude, codex, pi, gemini and llm found on PATH
-    #[arg(value_name = "NAME")]
+    // The names come from the registry, so the help stays true as hosts are added.
+    #[arg(value_name = "NAME", help = format!(
+        "{}; auto takes the first of {} found on PATH",
+        crate::config::BackendChoice::names(),
+        backend::auto_names_and()
+    ))]
     pub name: String,
     /// Set it in your settings (~/.config/plan/config.yaml), not the repository's
     #[arg(long)]
