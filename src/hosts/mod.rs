@@ -14,6 +14,7 @@ use crate::judge::backend::{Format, Invocation, Request};
 
 pub mod claude;
 pub mod codex;
+pub mod droid;
 pub mod gemini;
 pub mod pi;
 
@@ -24,6 +25,8 @@ pub enum Host {
     Claude,
     /// OpenAI Codex CLI
     Codex,
+    /// Factory Droid
+    Droid,
     /// Gemini CLI
     Gemini,
     /// The pi coding agent
@@ -32,13 +35,20 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `judge.backend: auto` tries them.
-    pub const ALL: [Host; 4] = [Host::Claude, Host::Codex, Host::Pi, Host::Gemini];
+    pub const ALL: [Host; 5] = [
+        Host::Claude,
+        Host::Codex,
+        Host::Pi,
+        Host::Gemini,
+        Host::Droid,
+    ];
 
     /// The host's declaration.
     pub fn spec(self) -> &'static Spec {
         match self {
             Host::Claude => &claude::HOST,
             Host::Codex => &codex::HOST,
+            Host::Droid => &droid::HOST,
             Host::Gemini => &gemini::HOST,
             Host::Pi => &pi::HOST,
         }
@@ -258,10 +268,11 @@ mod tests {
     fn the_fresh_context_table_lines_up() {
         insta::assert_snapshot!(fresh_context(), @r"
         To start the work with a fresh context (the plan is injected again at session start):
-          Claude Code  /clear
-          Codex        /new
-          pi           /new
-          Gemini CLI   /clear
+          Claude Code    /clear
+          Codex          /new
+          pi             /new
+          Gemini CLI     /clear
+          Factory Droid  /clear
         ");
     }
 }

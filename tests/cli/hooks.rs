@@ -619,3 +619,75 @@ fn the_loop_judge_fails_open() {
         );
     }
 }
+
+/// Droid: its file-creating tool is `Create`, and `droid exec` fires no prompt
+/// event, so a block that changed (or that a compaction took) comes with the next
+/// tool call instead, once; the reminder still comes after three edits.
+#[test]
+fn droid_counts_create_and_brings_a_changed_block_with_the_next_tool_call() {
+    let t = repo();
+    let start = send(&t, "droid/session-start", "d1");
+    assert_eq!(
+        json(&start)["hookSpecificOutput"]["hookEventName"],
+        "SessionStart"
+    );
+    assert_eq!(
+        format!("{}\n", context(&start).unwrap()),
+        t.ok(&["inject"]).stdout
+    );
+    // Unchanged block: Create counts as an edit, the third one reminds.
+    assert_eq!(send(&t, "droid/post-tool-use.create", "d1").stdout, "");
+    assert_eq!(send(&t, "droid/post-tool-use.create", "d1").stdout, "");
+    let third = context(&send(&t, "droid/post-tool-use.create", "d1")).unwrap();
+    assert!(third.starts_with("plan.md reminder:"), "{third}");
+
+    // plan.md changed: the next tool call carries the new block, once.
+    t.ok(&["tick", "cache-layer", "2"]);
+    let next = send(&t, "droid/post-tool-use.edit-plan", "d1");
+    assert_eq!(
+        json(&next)["hookSpecificOutput"]["hookEventName"],
+        "PostToolUse"
+    );
+    assert_eq!(
+        format!("{}\n", context(&next).unwrap()),
+        t.ok(&["inject"]).stdout
+    );
+    assert_eq!(send(&t, "droid/post-tool-use.create", "d1").stdout, "");
+
+    // A compaction takes the block: the next tool call brings it back.
+    assert_eq!(send(&t, "droid/pre-compact", "d1").stdout, "");
+    let back = context(&send(&t, "droid/post-tool-use.create", "d1")).unwrap();
+    assert!(
+        back.contains("- cache-layer: Implement cache layer"),
+        "{back}"
+    );
+
+    // Other hosts keep the block to their prompt events.
+    t.ok(&["log", "more"]);
+    send(&t, "claude/session-start", "c1");
+    t.ok(&["log", "and more"]);
+    assert_eq!(send(&t, "claude/post-tool-use.write", "c1").stdout, "");
+}
+
+#[test]
+fn droid_stop_blocks_with_claudes_shape() {
+    let t = repo();
+    assert_eq!(send(&t, "droid/stop", "d1").stdout, "");
+    t.ok(&["goal", "--budget", "1"]);
+    let first = json(&send(&t, "droid/stop", "d1"));
+    assert_eq!(first["decision"], "block");
+    assert!(
+        first["reason"]
+            .as_str()
+            .unwrap()
+            .contains("(Continuation 1 of 1.)")
+    );
+    let last = json(&send(&t, "droid/stop", "d1"));
+    assert!(last.get("decision").is_none(), "{last}");
+    assert!(
+        last["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("budget of 1 continuations is spent")
+    );
+}

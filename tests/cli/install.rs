@@ -310,5 +310,51 @@ fn an_unknown_host_lists_the_known_ones() {
     let t = Test::new();
     t.run(&["install", "cursor"])
         .code(2)
-        .stderr_has("[possible values: claude, codex, gemini, pi]");
+        .stderr_has("[possible values: claude, codex, droid, gemini, pi]");
+}
+
+#[test]
+fn droid_merges_into_factory_settings_and_uninstall_gives_back_the_rest() {
+    let t = Test::new();
+    let theirs = "{\n  \"model\": \"custom:fake-model\"\n}\n";
+    t.write(".factory/settings.json", theirs);
+    let run = t.ok(&["install", "droid"]);
+    insta::assert_snapshot!(run.stdout, @r"
+    installed plan's hooks for Factory Droid in .factory/settings.json
+      added SessionStart: plan hook droid session-start
+      added UserPromptSubmit: plan hook droid user-prompt-submit
+      added PostToolUse: plan hook droid post-tool-use
+      added PreCompact: plan hook droid pre-compact
+      added Stop: plan hook droid stop
+    next: Droid runs project hooks with no approval step (`droid exec` too);
+      restart Droid sessions already running here
+      `droid exec` fires no UserPromptSubmit: a changed plan comes with the next file edit
+    ");
+    let settings = json(&t.read(".factory/settings.json"));
+    assert_eq!(settings["model"], "custom:fake-model");
+    assert_eq!(
+        settings["hooks"]["PostToolUse"][0]["matcher"],
+        "Create|Edit|MultiEdit|ApplyPatch"
+    );
+    assert_eq!(settings["hooks"]["Stop"][0]["hooks"][0]["timeout"], 60);
+    t.ok(&["install", "droid"]).stdout_has("already installed");
+    t.ok(&["uninstall", "droid"]);
+    assert_eq!(json(&t.read(".factory/settings.json")), json(theirs));
+
+    // --global: the user's ~/.factory/settings.json, where Droid keeps its models.
+    let home = home(&t);
+    std::fs::create_dir_all(home.join(".factory")).unwrap();
+    std::fs::write(
+        home.join(".factory/settings.json"),
+        "{\"customModels\": []}\n",
+    )
+    .unwrap();
+    t.ok(&["install", "droid", "--global"])
+        .stdout_has("in ~/.factory/settings.json");
+    let user = json(&std::fs::read_to_string(home.join(".factory/settings.json")).unwrap());
+    assert_eq!(user["customModels"], serde_json::json!([]));
+    assert_eq!(
+        user["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "plan hook droid session-start"
+    );
 }
