@@ -39,6 +39,8 @@ pub fn events(host: Host) -> String {
 pub struct Input {
     pub session: String,
     pub cwd: Option<PathBuf>,
+    /// The host's record of the conversation.
+    pub transcript: Option<PathBuf>,
     /// SessionStart's `source`: startup, resume, clear, compact.
     pub source: Option<String>,
     pub tool_name: Option<String>,
@@ -86,6 +88,7 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "default".into()),
         cwd: s("cwd").map(PathBuf::from),
+        transcript: s("transcript_path").map(PathBuf::from),
         source: s("source"),
         tool_name: s("tool_name").or_else(|| s("toolName")),
         tool_path,

@@ -116,6 +116,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             let block_hash = content_hash(block.as_bytes());
             state.session(&input.session, |s| {
                 s.injected = Some(block_hash);
+                s.compact_mark = None;
                 if input.source.as_deref() == Some("compact") {
                     s.compactions += 1;
                 }
@@ -131,7 +132,15 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             let block = injection(&place.root, &plan);
             let block_hash = content_hash(block.as_bytes());
             let always = config.inject_every_prompt == EveryPrompt::Always;
+            let seen = compactions(host, &input);
             let due = state.session(&input.session, |s| {
+                // A compaction event that may not have compacted: the count says.
+                if let Some(mark) = s.compact_mark.take()
+                    && seen.is_none_or(|now| now > mark)
+                {
+                    s.injected = None;
+                    s.compactions += 1;
+                }
                 let due = always || s.injected.as_deref() != Some(block_hash.as_str());
                 s.injected = Some(block_hash);
                 due
@@ -187,9 +196,17 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         }
         Kind::Compact => {
             // The next prompt must inject again: what was injected is about to go.
-            state.session(&input.session, |s| {
-                s.injected = None;
-                s.compactions += 1;
+            // Unless the host fires this event whether or not it compacts: then the
+            // next prompt looks at its transcript first.
+            let seen = compactions(host, &input);
+            state.session(&input.session, |s| match seen {
+                Some(count) => {
+                    s.compact_mark.get_or_insert(count);
+                }
+                None => {
+                    s.injected = None;
+                    s.compactions += 1;
+                }
             })?;
             if host.spec().skeleton_at_compaction && broken.is_none() {
                 let t = template(&place.root, "skeleton.md", blocks::SKELETON);
@@ -208,6 +225,12 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             stop(&place, &state, &config, &input, &plan, broken, &hash)
         }
     }
+}
+
+/// The compactions the host's transcript records, where the host says how to count
+/// them.
+fn compactions(host: Host, input: &Input) -> Option<u64> {
+    (host.spec().compactions?)(input.transcript.as_deref()?)
 }
 
 pub fn injection(root: &Path, plan: &Plan<'_>) -> String {

@@ -76,6 +76,7 @@ pub static HOST: Spec = Spec {
     next_steps,
     fresh_context: "/clear",
     skeleton_at_compaction: false,
+    compactions: None,
     edit_tools: &[],
     inject_at_tool: false,
     judge: Judge {

@@ -63,6 +63,7 @@ pub static HOST: Spec = Spec {
     next_steps,
     fresh_context: "/new",
     skeleton_at_compaction: false,
+    compactions: None,
     edit_tools: &[],
     inject_at_tool: false,
     judge: Judge {

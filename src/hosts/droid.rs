@@ -69,6 +69,7 @@ pub static HOST: Spec = Spec {
     next_steps,
     fresh_context: "/clear",
     skeleton_at_compaction: false,
+    compactions: None,
     edit_tools: &["Create"],
     inject_at_tool: true,
     judge: Judge {

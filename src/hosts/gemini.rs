@@ -21,8 +21,13 @@
 //!   with the reason. `systemMessage` is printed on stderr headless.
 //! - Compression: PreCompress cannot inject, and no SessionStart follows, so the
 //!   block comes back through the next BeforeAgent once PreCompress has said the
-//!   old one is gone. 0.61.0 fires PreCompress (`trigger: auto`) at the start of
-//!   every turn, whether it then compresses or not.
+//!   old one is gone. 0.61.0 fires PreCompress (`trigger: auto`) before every
+//!   model call, whether it then compresses or not, so PreCompress alone would
+//!   bring the unchanged block back with every prompt (copies per request 1, 2, 3,
+//!   4). A compression that happened rewrites the chat's messages in the
+//!   transcript (`transcript_path`, JSON lines): a second `{"$set":{"messages":…}}`
+//!   record. PreCompress notes their count; the next BeforeAgent injects only if
+//!   it grew (or plan.md changed).
 //! - Judge: `gemini --approval-mode plan -o json -p PROMPT` answers
 //!   `{session_id, response, stats, error?}`. Plan mode alone is not read-only
 //!   (`exit_plan_mode` switches a headless run to YOLO, and then
@@ -68,6 +73,7 @@ pub static HOST: Spec = Spec {
     next_steps,
     fresh_context: "/clear",
     skeleton_at_compaction: false,
+    compactions: Some(compactions),
     edit_tools: &[],
     inject_at_tool: false,
     judge: Judge {
@@ -88,6 +94,18 @@ fn render(_kind: Kind, event: &str, answer: &Answer) -> (String, String) {
 
 fn next_steps(_root: Option<&Path>) -> Result<String> {
     Ok("next: Gemini CLI runs hooks only in a trusted workspace:\n  trust the folder when Gemini asks, or with /permissions trust in a session;\n  for headless runs, set GEMINI_CLI_TRUST_WORKSPACE=true\n  then restart sessions already running\n".to_string())
+}
+
+/// The transcript (`~/.gemini/tmp/<project>/chats/session-….jsonl`, 0.61.0) starts
+/// with one `{"$set":{"messages":[…]}}` record, and a compression writes another
+/// with the compressed history: their number. `None` when it cannot be read or
+/// has no such record at all (another format: then every PreCompress counts).
+fn compactions(transcript: &Path) -> Option<u64> {
+    const RECORD: &[u8] = b"{\"$set\":{\"messages\":";
+    let bytes = std::fs::read(transcript).ok()?;
+    let lines = memchr::memmem::find_iter(&bytes, &[b"\n", RECORD].concat()).count();
+    let n = lines + usize::from(bytes.starts_with(RECORD));
+    (n > 0).then_some(n as u64)
 }
 
 fn judge(r: &Request) -> Invocation {
@@ -137,3 +155,29 @@ decision = "deny"
 priority = 997
 denyMessage = "The sign-off judge is read-only: it may read and search the repository, nothing else."
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_the_message_rewrites_in_the_transcript() {
+        let dir = tempfile::tempdir().unwrap();
+        let chat = dir.path().join("chat.jsonl");
+        assert_eq!(compactions(&chat), None, "no transcript");
+        std::fs::write(
+            &chat,
+            "{\"sessionId\":\"s\"}\n{\"$set\":{\"lastUpdated\":\"x\"}}\n",
+        )
+        .unwrap();
+        assert_eq!(compactions(&chat), None, "a format without the record");
+        std::fs::write(&chat, "{\"$set\":{\"messages\":[]}}\n{\"type\":\"user\",\"content\":\"{\\\"$set\\\":{\\\"messages\\\":\"}\n").unwrap();
+        assert_eq!(
+            compactions(&chat),
+            Some(1),
+            "quoted inside a message is not a record"
+        );
+        std::fs::write(&chat, "{\"sessionId\":\"s\"}\n{\"$set\":{\"messages\":[]}}\n{\"$set\":{\"sessionId\":\"s\"}}\n{\"$set\":{\"messages\":[{}]}}\n").unwrap();
+        assert_eq!(compactions(&chat), Some(2));
+    }
+}

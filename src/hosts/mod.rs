@@ -105,6 +105,10 @@ pub struct Spec {
     /// Tools that write files whose names say nothing of it (plan counts any tool
     /// named with edit, write, patch or replace already).
     pub edit_tools: &'static [&'static str],
+    /// Counts the compactions the host's transcript records, for a host whose
+    /// compaction event fires whether or not it then compacts. `None` from the
+    /// function: cannot tell, so the event counts as a compaction.
+    pub compactions: Option<fn(transcript: &Path) -> Option<u64>>,
     /// The host runs headless without its prompt event, so an injection that is due
     /// (plan.md changed, or a compaction took the block) rides on the next tool
     /// event instead.

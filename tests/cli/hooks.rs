@@ -691,3 +691,49 @@ fn droid_stop_blocks_with_claudes_shape() {
             .contains("budget of 1 continuations is spent")
     );
 }
+
+/// Gemini CLI fires PreCompress before every model call, whether it then compresses
+/// or not. A compression rewrites the chat's messages in its transcript (a
+/// `{"$set":{"messages":…}}` record): only then, or when plan.md changed, does the
+/// next BeforeAgent inject again.
+#[test]
+fn gemini_injects_again_only_after_a_real_compression() {
+    let t = repo();
+    let chat = t.root().join("chat.jsonl");
+    let initial = "{\"sessionId\":\"g1\",\"kind\":\"main\"}\n{\"$set\":{\"messages\":[]}}\n";
+    std::fs::write(&chat, initial).unwrap();
+    let send = |name: &str| {
+        let stdin = payload(&t, name, "g1")
+            .replace(".gemini/tmp/abc/chats/session-g1.jsonl", ".gemini/chat")
+            .replace(".gemini/tmp/abc/chats/session-g1.json", ".gemini/chat")
+            .replace("/home/u/.gemini/chat", chat.to_str().unwrap());
+        let (_, event) = name.split_once('/').unwrap();
+        hook(&t, "gemini", event, &stdin).code(0)
+    };
+    assert!(context(&send("gemini/session-start")).is_some());
+    for _ in 0..3 {
+        assert_eq!(send("gemini/before-agent").stdout.trim(), "{}");
+        assert_eq!(send("gemini/pre-compress").stdout.trim(), "{}");
+        assert_eq!(send("gemini/pre-compress").stdout.trim(), "{}");
+        let mut text = std::fs::read_to_string(&chat).unwrap();
+        text.push_str("{\"id\":\"m\",\"type\":\"gemini\",\"content\":\"Done.\"}\n{\"$set\":{\"lastUpdated\":\"x\"}}\n");
+        std::fs::write(&chat, text).unwrap();
+    }
+    // A compression after a PreCompress: the next prompt brings the block back, once.
+    send("gemini/pre-compress");
+    let mut text = std::fs::read_to_string(&chat).unwrap();
+    text.push_str(
+        "{\"$set\":{\"sessionId\":\"g1\"}}\n{\"$set\":{\"messages\":[{\"type\":\"user\"}]}}\n",
+    );
+    std::fs::write(&chat, text).unwrap();
+    send("gemini/pre-compress");
+    let again = send("gemini/before-agent");
+    assert_eq!(
+        format!("{}\n", context(&again).unwrap()),
+        t.ok(&["inject"]).stdout
+    );
+    assert_eq!(send("gemini/before-agent").stdout.trim(), "{}");
+    // plan.md changed: injected whatever the chat did.
+    t.ok(&["tick", "cache-layer", "2"]);
+    assert!(context(&send("gemini/before-agent")).is_some());
+}

@@ -124,3 +124,9 @@ host_tests!(droid, Host::Droid);
 fn droid_brings_a_changed_plan_with_the_next_edit() {
     scenarios::droid_brings_a_changed_plan_with_the_next_edit();
 }
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn gemini_injects_once_without_a_compression() {
+    scenarios::gemini_injects_once_without_a_compression();
+}

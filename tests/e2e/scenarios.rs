@@ -798,3 +798,29 @@ pub fn droid_brings_a_changed_plan_with_the_next_edit() {
         "the changed block came with the edit"
     );
 }
+
+/// Gemini CLI 0.61.0 fires PreCompress before every model call, compressing or
+/// not: the block is injected once, and not again with every continuation while
+/// plan.md and the chat stay as they are.
+pub fn gemini_injects_once_without_a_compression() {
+    let w = World::new(Host::Gemini, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "3"]);
+    let block = block(&w);
+    w.fake.script(script(vec![
+        text("Done."),
+        text("Done again."),
+        text("Still done."),
+        text("Really done."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    assert!(
+        w.hooks()
+            .iter()
+            .filter(|h| h.args.ends_with("pre-compress"))
+            .count()
+            > 1,
+        "PreCompress fired on every turn"
+    );
+    let copies: Vec<usize> = w.fake.turns().iter().map(|t| t.count(&block)).collect();
+    assert_eq!(copies, [1, 1, 1, 1], "copies of the block per request");
+}
