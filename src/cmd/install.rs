@@ -15,6 +15,7 @@ use crate::app::print;
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
 use crate::hooks::install::{self as hooks, Action, Change, DEFAULT_PROGRAM, Host, Invalid};
+use crate::hooks::jsonc;
 use crate::hosts::{self, Registration};
 
 /// Register plan's hooks with a coding agent, merging into its settings
@@ -51,8 +52,10 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
     {
         return file(host, &place, what, text(program), is_ours, program);
     }
-    let mut doc = read_settings(&place.path, &place.shown)?.unwrap_or_default();
-    let merge = hooks::install(&mut doc, host, program).map_err(|e| invalid(&place.shown, e))?;
+    let comments = host.spec().registration.comments();
+    let mut settings = read_settings(&place.path, &place.shown, comments)?.unwrap_or_default();
+    let merge =
+        hooks::install(&mut settings.doc, host, program).map_err(|e| invalid(&place.shown, e))?;
     if !merge.changed() {
         print(&format!(
             "plan's hooks for {} are already installed in {}\n",
@@ -63,7 +66,7 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
     }
     // Worked out before writing: a failure here must not follow a half-reported write.
     let next = next_steps(host, &place)?;
-    write_atomic(&place.path, &place.shown, &hooks::render(&doc))?;
+    write_atomic(&place.path, &place.shown, &settings.text())?;
     let mut out = format!(
         "installed plan's hooks for {} in {}\n",
         host.title(),
@@ -181,12 +184,39 @@ pub(crate) fn read_text(path: &Path, shown: &str) -> Result<Option<String>> {
     })
 }
 
-/// A settings file as an ordered object; `None` when it does not exist.
-pub(crate) fn read_settings(path: &Path, shown: &str) -> Result<Option<Map<String, Value>>> {
+/// A settings file as read: its text, what it held, and what plan makes of it.
+#[derive(Default)]
+pub(crate) struct Settings {
+    text: String,
+    before: Map<String, Value>,
+    pub doc: Map<String, Value>,
+}
+
+impl Settings {
+    /// The file's new text: as the person wrote it, with only plan's change made
+    /// (comments, key order, indentation and the final newline kept).
+    pub fn text(&self) -> String {
+        jsonc::rewrite(&self.text, &self.before, &self.doc)
+    }
+}
+
+/// A settings file, with comments where the host allows them; `None` when it does
+/// not exist.
+pub(crate) fn read_settings(path: &Path, shown: &str, comments: bool) -> Result<Option<Settings>> {
     let Some(text) = read_text(path, shown)? else {
         return Ok(None);
     };
-    hooks::parse(&text).map(Some).map_err(|e| invalid(shown, e))
+    let doc = if comments {
+        jsonc::parse(&text)
+    } else {
+        hooks::parse(&text)
+    }
+    .map_err(|e| invalid(shown, e))?;
+    Ok(Some(Settings {
+        text,
+        before: doc.clone(),
+        doc,
+    }))
 }
 
 pub(crate) fn invalid(shown: &str, invalid: Invalid) -> anyhow::Error {
@@ -303,11 +333,13 @@ fn file(
 fn plugin(dir: &Path, program: &str) -> Result<u8> {
     let (manifest, hooks_file) = plugin_files(dir);
     let version = env!("CARGO_PKG_VERSION");
-    let mut manifest_doc = read_settings(&manifest.path, &manifest.shown)?.unwrap_or_default();
-    let manifest_changed = hooks::merge_manifest(&mut manifest_doc, version)
+    let mut manifest_doc =
+        read_settings(&manifest.path, &manifest.shown, false)?.unwrap_or_default();
+    let manifest_changed = hooks::merge_manifest(&mut manifest_doc.doc, version)
         .map_err(|e| invalid(&manifest.shown, e))?;
-    let mut hooks_doc = read_settings(&hooks_file.path, &hooks_file.shown)?.unwrap_or_default();
-    let merge = hooks::install(&mut hooks_doc, Host::Claude, program)
+    let mut hooks_doc =
+        read_settings(&hooks_file.path, &hooks_file.shown, false)?.unwrap_or_default();
+    let merge = hooks::install(&mut hooks_doc.doc, Host::Claude, program)
         .map_err(|e| invalid(&hooks_file.shown, e))?;
     let shown_dir = dir.display();
     if !manifest_changed && !merge.changed() {
@@ -318,19 +350,11 @@ fn plugin(dir: &Path, program: &str) -> Result<u8> {
     }
     let mut out = format!("installed plan's Claude Code plugin in {shown_dir}\n");
     if manifest_changed {
-        write_atomic(
-            &manifest.path,
-            &manifest.shown,
-            &hooks::render(&manifest_doc),
-        )?;
+        write_atomic(&manifest.path, &manifest.shown, &manifest_doc.text())?;
         out.push_str(&format!("  wrote {} (plan {version})\n", manifest.shown));
     }
     if merge.changed() {
-        write_atomic(
-            &hooks_file.path,
-            &hooks_file.shown,
-            &hooks::render(&hooks_doc),
-        )?;
+        write_atomic(&hooks_file.path, &hooks_file.shown, &hooks_doc.text())?;
         out.push_str(&format!("  wrote {}\n", hooks_file.shown));
         out.push_str(&listing(&merge.changes));
     }

@@ -48,20 +48,21 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
     }
     let title = host.title();
     let shown = &place.shown;
-    let Some(mut doc) = read_settings(&place.path, shown)? else {
+    let comments = host.spec().registration.comments();
+    let Some(mut settings) = read_settings(&place.path, shown, comments)? else {
         print(&format!(
             "no plan hooks for {title}: {shown} does not exist\n"
         ))?;
         return Ok(OK);
     };
-    let removed = hooks::uninstall(&mut doc, host, program);
+    let removed = hooks::uninstall(&mut settings.doc, host, program);
     if removed.is_empty() {
         print(&format!("no plan hooks for {title} in {shown}\n"))?;
         return Ok(OK);
     }
     let mut out = format!("removed plan's hooks for {title} from {shown}\n");
     out.push_str(&listing(&removed));
-    out.push_str(&settle(&place, &hooks::render(&doc), doc.is_empty())?);
+    out.push_str(&settle(&place, &settings.text(), settings.doc.is_empty())?);
     print(&out)?;
     Ok(OK)
 }
@@ -128,9 +129,9 @@ fn file(host: Host, place: &Place, what: &str, is_ours: fn(&str) -> bool) -> Res
 /// directories this left empty.
 fn plugin(dir: &Path, program: &str) -> Result<u8> {
     let (manifest, hooks_file) = plugin_files(dir);
-    let manifest_doc = read_settings(&manifest.path, &manifest.shown)?;
-    let mut hooks_doc = read_settings(&hooks_file.path, &hooks_file.shown)?;
-    if let Some(doc) = &manifest_doc
+    let manifest_doc = read_settings(&manifest.path, &manifest.shown, false)?;
+    let mut hooks_doc = read_settings(&hooks_file.path, &hooks_file.shown, false)?;
+    if let Some(doc) = manifest_doc.as_ref().map(|s| &s.doc)
         && !hooks::is_our_manifest(doc)
     {
         return Err(invalid(
@@ -145,7 +146,7 @@ fn plugin(dir: &Path, program: &str) -> Result<u8> {
     }
     let removed = hooks_doc
         .as_mut()
-        .map(|doc| hooks::uninstall(doc, Host::Claude, program))
+        .map(|s| hooks::uninstall(&mut s.doc, Host::Claude, program))
         .unwrap_or_default();
     let shown_dir = dir.display();
     if manifest_doc.is_none() && removed.is_empty() {
@@ -157,7 +158,7 @@ fn plugin(dir: &Path, program: &str) -> Result<u8> {
         && !removed.is_empty()
     {
         out.push_str(&listing(&removed));
-        out.push_str(&settle(&hooks_file, &hooks::render(doc), doc.is_empty())?);
+        out.push_str(&settle(&hooks_file, &doc.text(), doc.doc.is_empty())?);
     }
     if manifest_doc.is_some() {
         remove(&manifest.path, &manifest.shown)?;

@@ -71,6 +71,7 @@ pub static HOST: Spec = Spec {
     registration: Registration::Settings {
         project: ".claude/settings.json",
         user,
+        comments: false,
         enable: None,
     },
     next_steps,

@@ -58,6 +58,7 @@ pub static HOST: Spec = Spec {
     registration: Registration::Settings {
         project: ".codex/hooks.json",
         user,
+        comments: false,
         enable: None,
     },
     next_steps,

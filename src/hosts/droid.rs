@@ -64,6 +64,7 @@ pub static HOST: Spec = Spec {
     registration: Registration::Settings {
         project: ".factory/settings.json",
         user,
+        comments: false,
         enable: None,
     },
     next_steps,

@@ -68,6 +68,7 @@ pub static HOST: Spec = Spec {
     registration: Registration::Settings {
         project: ".gemini/settings.json",
         user,
+        comments: true,
         enable: Some("hooksConfig"),
     },
     next_steps,

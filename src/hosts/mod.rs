@@ -156,6 +156,8 @@ pub enum Registration {
         user: fn(home: &Path) -> PathBuf,
         /// An object whose `enabled: true` the host needs before it runs any hook.
         enable: Option<&'static str>,
+        /// The host reads the file with comments in it, so plan does too.
+        comments: bool,
     },
     /// A file plan writes whole (an extension or plugin).
     File {
@@ -175,6 +177,11 @@ impl Registration {
         match self {
             Registration::Settings { project, .. } | Registration::File { project, .. } => project,
         }
+    }
+
+    /// Whether the host's settings file may hold comments.
+    pub fn comments(&self) -> bool {
+        matches!(self, Registration::Settings { comments: true, .. })
     }
 
     pub fn user(&self, home: &Path) -> PathBuf {

@@ -358,3 +358,64 @@ fn droid_merges_into_factory_settings_and_uninstall_gives_back_the_rest() {
         "plan hook droid session-start"
     );
 }
+
+/// A settings file as a person formatted it: four-space indentation, their own key
+/// order, compact arrays, no final newline.
+const HAND_FORMATTED: &str = "{
+    \"model\": \"opus\",
+    \"permissions\": { \"allow\": [\"Bash(npm test:*)\"], \"deny\": [] },
+    \"hooks\": {
+        \"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"notify-send done\" } ] } ]
+    },
+    \"env\": { \"Z\": \"1\", \"A\": \"2\" }
+}";
+
+#[test]
+fn a_hand_formatted_file_keeps_its_bytes_and_uninstall_gives_them_back() {
+    let t = Test::new();
+    t.write(".claude/settings.json", HAND_FORMATTED);
+    t.ok(&["install", "claude"]);
+    let installed = t.read(".claude/settings.json");
+    // Everything that was there is there as it was written, plan's entries added.
+    for line in [
+        "    \"model\": \"opus\",",
+        "    \"permissions\": { \"allow\": [\"Bash(npm test:*)\"], \"deny\": [] },",
+        "    \"env\": { \"Z\": \"1\", \"A\": \"2\" }",
+        "{ \"type\": \"command\", \"command\": \"notify-send done\" }",
+    ] {
+        assert!(installed.contains(line), "{line} is gone:\n{installed}");
+    }
+    assert!(!installed.ends_with('\n'), "no final newline was added");
+    let v = json(&installed);
+    assert_eq!(v["hooks"]["Stop"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "plan hook claude session-start"
+    );
+    t.ok(&["install", "claude"]).stdout_has("already installed");
+    assert_eq!(t.read(".claude/settings.json"), installed);
+    t.ok(&["uninstall", "claude"]);
+    assert_eq!(t.read(".claude/settings.json"), HAND_FORMATTED);
+}
+
+/// Gemini CLI reads its settings with comments; so does plan, and keeps them.
+#[test]
+fn gemini_settings_with_comments_are_accepted_and_kept() {
+    let t = Test::new();
+    let theirs = "// my Gemini settings\n{\n  \"ui\": {\n    \"theme\": \"GitHub\" // the light one\n  },\n  /* no telemetry */\n  \"telemetry\": { \"enabled\": false }\n}\n";
+    t.write(".gemini/settings.json", theirs);
+    t.ok(&["install", "gemini"]);
+    let installed = t.read(".gemini/settings.json");
+    for kept in [
+        "// my Gemini settings\n",
+        "\"theme\": \"GitHub\" // the light one\n",
+        "/* no telemetry */\n",
+        "\"telemetry\": { \"enabled\": false }",
+    ] {
+        assert!(installed.contains(kept), "{kept:?} is gone:\n{installed}");
+    }
+    assert!(installed.contains("\"command\": \"plan hook gemini after-agent\""));
+    t.ok(&["install", "gemini"]).stdout_has("already installed");
+    t.ok(&["uninstall", "gemini"]);
+    assert_eq!(t.read(".gemini/settings.json"), theirs);
+}
