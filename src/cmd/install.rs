@@ -207,11 +207,19 @@ pub(crate) fn read_settings(path: &Path, shown: &str, comments: bool) -> Result<
         return Ok(None);
     };
     let doc = if comments {
-        jsonc::parse(&text)
+        jsonc::parse(&text).map_err(|e| match e {
+            Invalid::Syntax {
+                line,
+                column,
+                message,
+            } => Exit::usage(format!(
+                "{shown}:{line}:{column}: not valid JSON: {message}\n  hint: fix it (comments are fine, trailing commas are not) and rerun; nothing was changed"
+            )),
+            other => invalid(shown, other),
+        })?
     } else {
-        hooks::parse(&text)
-    }
-    .map_err(|e| invalid(shown, e))?;
+        hooks::parse(&text).map_err(|e| invalid(shown, e))?
+    };
     Ok(Some(Settings {
         text,
         before: doc.clone(),

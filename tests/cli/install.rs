@@ -419,3 +419,25 @@ fn gemini_settings_with_comments_are_accepted_and_kept() {
     t.ok(&["uninstall", "gemini"]);
     assert_eq!(t.read(".gemini/settings.json"), theirs);
 }
+
+#[test]
+fn a_gemini_settings_error_does_not_blame_its_comments() {
+    let t = Test::new();
+    let broken = "{\n  // mine\n  \"ui\": {},\n}\n";
+    t.write(".gemini/settings.json", broken);
+    let run = t.run(&["install", "gemini"]).code(2);
+    assert!(
+        run.stderr.starts_with(
+            "plan: .gemini/settings.json:3:11: not valid JSON: trailing commas are not allowed\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("hint: fix it (comments are fine, trailing commas are not) and rerun; nothing was changed"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(t.read(".gemini/settings.json"), broken);
+}
