@@ -960,6 +960,7 @@ fn one_of(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hosts::Host;
 
     fn err(text: &str) -> String {
         from_text(text, REPO_NAME).unwrap_err().to_string()
@@ -1037,7 +1038,7 @@ loop:
                 },
                 verify_timeout_secs: 60,
                 draft: ModelConfig {
-                    backend: BackendChoice::Fixed(Backend::Codex),
+                    backend: BackendChoice::Fixed(Backend::Host(Host::Codex)),
                     model: Some("gpt-5".into()),
                     command: vec![],
                     timeout_secs: 90,
@@ -1076,7 +1077,7 @@ loop:
         assert_eq!(ok("judge: {model: x}\n").judge.model.as_deref(), Some("x"));
         assert_eq!(
             ok("judge:\r\n  backend: pi\r\n").judge.backend,
-            BackendChoice::Fixed(Backend::Pi)
+            BackendChoice::Fixed(Backend::Host(Host::Pi))
         );
         assert_eq!(
             ok("\u{feff}judge:\n  model: m\n").judge.model.as_deref(),
@@ -1147,7 +1148,10 @@ loop:
             "judge:\n  model: repo-model\n",
             "judge:\n  backend: codex\n  model: user-model\nloop:\n  budget: 7\n",
         );
-        assert_eq!(config.judge.backend, BackendChoice::Fixed(Backend::Codex));
+        assert_eq!(
+            config.judge.backend,
+            BackendChoice::Fixed(Backend::Host(Host::Codex))
+        );
         assert_eq!(config.judge.model.as_deref(), Some("repo-model"));
         assert_eq!(config.loop_budget, 7);
         assert_eq!(config.judge.timeout_secs, 600);
@@ -1290,12 +1294,12 @@ loop:
     #[test]
     fn a_bad_choice_lists_the_good_ones() {
         insta::assert_snapshot!(err("verify:\n  timeout_secs: 5\njudge:\n  backend: gpt\n"), @r#"
-        .plan/config.yaml:4: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, llm, command or none)
+        .plan/config.yaml:4: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, llm, command or none)
             4 |   backend: gpt
           hint: remove the line to use the default, auto
         "#);
         insta::assert_snapshot!(err("judge: {backend: gpt}\n"), @r#"
-        .plan/config.yaml:1: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, llm, command or none)
+        .plan/config.yaml:1: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, llm, command or none)
             1 | judge: {backend: gpt}
           hint: remove the line to use the default, auto
         "#);
@@ -1365,7 +1369,7 @@ loop:
     fn names_read_as_lists() {
         assert_eq!(
             BackendChoice::names(),
-            "auto, claude, codex, pi, gemini, llm, command or none"
+            "auto, claude, codex, pi, gemini, droid, llm, command or none"
         );
         for name in ["auto", "claude", "none", "command"] {
             assert_eq!(name.parse::<BackendChoice>().unwrap().to_string(), name);

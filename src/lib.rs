@@ -12,6 +12,7 @@ mod exec;
 mod exit;
 mod git;
 mod hooks;
+mod hosts;
 mod judge;
 pub mod plan;
 mod record;

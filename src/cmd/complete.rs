@@ -39,8 +39,11 @@ pub struct Args {
     /// A file or directory in the repository that backs the evidence (repeatable)
     #[arg(long = "path", value_name = "P")]
     pub paths: Vec<PathBuf>,
-    /// Judge for this run: auto, claude, codex, pi, gemini, llm, command or none
-    #[arg(long, value_name = "BACKEND")]
+    // The names come from the registry, so the help stays true as hosts are added.
+    #[arg(long, value_name = "BACKEND", help = format!(
+        "Judge for this run: {}",
+        crate::config::BackendChoice::names()
+    ))]
     pub judge: Option<String>,
     /// Accept evidence paths that git ignores (they are not durable)
     #[arg(long)]
@@ -562,9 +565,10 @@ fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
         BackendChoice::Fixed(Backend::None) => return Ok(None),
         BackendChoice::Fixed(backend) => backend,
         BackendChoice::Auto => judge_run::auto_backend().ok_or_else(|| {
-            Exit::env(
-                "no judge found: none of claude, codex, pi, gemini, llm is on PATH\n  hint: install one, set a command judge in .plan/config.yaml, or sign off without a judge: --judge none",
-            )
+            Exit::env(format!(
+                "no judge found: none of {} is on PATH\n  hint: install one, set a command judge in .plan/config.yaml, or sign off without a judge: --judge none",
+                crate::judge::backend::auto_names()
+            ))
         })?,
     };
     Ok(Some(Judge {

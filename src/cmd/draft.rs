@@ -27,9 +27,11 @@ pub struct Args {
     /// kept as draft.model in .plan/config.yaml
     #[arg(long, value_name = "REF")]
     pub model: Option<String>,
-    /// The drafting backend: auto, claude, codex, pi, gemini, llm or command; kept as
-    /// draft.backend in .plan/config.yaml
-    #[arg(long, value_name = "NAME")]
+    // The names come from the registry, so the help stays true as hosts are added.
+    #[arg(long, value_name = "NAME", help = format!(
+        "The drafting backend: auto, {}; kept as draft.backend in .plan/config.yaml",
+        crate::judge::backend::model_names()
+    ))]
     pub backend: Option<String>,
     /// Approve the draft as it comes, without a review
     #[arg(long)]
@@ -118,13 +120,15 @@ fn remember(repo: &Repo, args: &Args) -> Result<()> {
     if let Some(name) = &args.backend {
         let choice: BackendChoice = name.trim().parse().map_err(|message| {
             Exit::usage(format!(
-                "{message}\n  hint: auto takes the first of claude, codex, pi, gemini and llm found on PATH"
+                "{message}\n  hint: auto takes the first of {} found on PATH",
+                crate::judge::backend::auto_names_and()
             ))
         })?;
         if choice == BackendChoice::Fixed(Backend::None) {
-            return Err(Exit::usage(
-                "--backend none: drafting needs a model\n  hint: pick claude, codex, pi, gemini, llm or command (or auto)",
-            ));
+            return Err(Exit::usage(format!(
+                "--backend none: drafting needs a model\n  hint: pick {} (or auto)",
+                crate::judge::backend::model_names()
+            )));
         }
         set(
             repo,

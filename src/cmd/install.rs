@@ -15,6 +15,8 @@ use crate::app::print;
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
 use crate::hooks::install::{self as hooks, Action, Change, DEFAULT_PROGRAM, Host, Invalid};
+use crate::hooks::jsonc;
+use crate::hosts::{self, Registration};
 
 /// Register plan's hooks with a coding agent, merging into its settings
 #[derive(Debug, clap::Args)]
@@ -41,11 +43,19 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
         return plugin(dir, program);
     }
     let place = place(host, args.global, repo)?;
-    if host == Host::Pi {
-        return pi(&place, program);
+    if let Registration::File {
+        what,
+        text,
+        is_ours,
+        ..
+    } = host.spec().registration
+    {
+        return file(host, &place, what, text(program), is_ours, program);
     }
-    let mut doc = read_settings(&place.path, &place.shown)?.unwrap_or_default();
-    let merge = hooks::install(&mut doc, host, program).map_err(|e| invalid(&place.shown, e))?;
+    let comments = host.spec().registration.comments();
+    let mut settings = read_settings(&place.path, &place.shown, comments)?.unwrap_or_default();
+    let merge =
+        hooks::install(&mut settings.doc, host, program).map_err(|e| invalid(&place.shown, e))?;
     if !merge.changed() {
         print(&format!(
             "plan's hooks for {} are already installed in {}\n",
@@ -56,20 +66,26 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
     }
     // Worked out before writing: a failure here must not follow a half-reported write.
     let next = next_steps(host, &place)?;
-    write_atomic(&place.path, &place.shown, &hooks::render(&doc))?;
+    write_atomic(&place.path, &place.shown, &settings.text())?;
     let mut out = format!(
         "installed plan's hooks for {} in {}\n",
         host.title(),
         place.shown
     );
-    if merge.enabled {
-        out.push_str("  set hooksConfig.enabled: true\n");
-    }
-    if merge.disabled {
-        out.push_str(&format!(
-            "  note: {} has hooksConfig.enabled: false, which turns off every Gemini CLI hook; plan left it, so its hooks will not run until you set it to true\n",
-            place.shown
-        ));
+    if let Registration::Settings {
+        enable: Some(key), ..
+    } = host.spec().registration
+    {
+        if merge.enabled {
+            out.push_str(&format!("  set {key}.enabled: true\n"));
+        }
+        if merge.disabled {
+            out.push_str(&format!(
+                "  note: {} has {key}.enabled: false, which turns off every {} hook; plan left it, so its hooks will not run until you set it to true\n",
+                place.shown,
+                host.title()
+            ));
+        }
     }
     out.push_str(&listing(&merge.changes));
     out.push_str(&next);
@@ -88,15 +104,11 @@ pub(crate) struct Place {
 }
 
 pub(crate) fn place(host: Host, global: bool, repo: Option<&Repo>) -> Result<Place> {
+    let registration = &host.spec().registration;
     if global {
-        let home = home()?;
-        let path = match host {
-            Host::Claude => home.join(".claude").join("settings.json"),
-            Host::Codex => codex_home(&home).join("hooks.json"),
-            Host::Gemini => home.join(".gemini").join("settings.json"),
-            Host::Pi => pi_agent_dir(&home).join("extensions").join("plan.ts"),
-        };
-        let shown = tilde(&path, &home);
+        let home = hosts::home()?;
+        let path = registration.user(&home);
+        let shown = hosts::tilde(&path, &home);
         return Ok(Place {
             path,
             shown,
@@ -108,12 +120,7 @@ pub(crate) fn place(host: Host, global: bool, repo: Option<&Repo>) -> Result<Pla
             "not inside a git repository\n  hint: run it in the repository the agent works in, or pass --global to register for your user",
         ));
     };
-    let rel = match host {
-        Host::Claude => ".claude/settings.json",
-        Host::Codex => ".codex/hooks.json",
-        Host::Gemini => ".gemini/settings.json",
-        Host::Pi => ".pi/extensions/plan.ts",
-    };
+    let rel = registration.project();
     // git reports the work tree with a trailing slash; Codex's trust key has none.
     let root: PathBuf = repo.root.components().collect();
     Ok(Place {
@@ -158,44 +165,6 @@ pub(crate) fn program(command: Option<&str>) -> Result<&str> {
     Ok(program)
 }
 
-fn home() -> Result<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .ok_or_else(|| {
-            Exit::env(
-                "HOME is not set\n  hint: --global writes under your home directory; set HOME",
-            )
-        })
-}
-
-fn codex_home(home: &Path) -> PathBuf {
-    match std::env::var_os("CODEX_HOME").filter(|h| !h.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => home.join(".codex"),
-    }
-}
-
-/// pi's agent directory: `PI_CODING_AGENT_DIR` (with `~` expanded, as pi does) or
-/// `~/.pi/agent`.
-fn pi_agent_dir(home: &Path) -> PathBuf {
-    let Some(dir) = std::env::var_os("PI_CODING_AGENT_DIR").filter(|d| !d.is_empty()) else {
-        return home.join(".pi").join("agent");
-    };
-    let dir = PathBuf::from(dir);
-    match dir.strip_prefix("~") {
-        Ok(rest) => home.join(rest),
-        Err(_) => dir,
-    }
-}
-
-fn tilde(path: &Path, home: &Path) -> String {
-    match path.strip_prefix(home) {
-        Ok(rest) => format!("~/{}", rest.display()),
-        Err(_) => path.display().to_string(),
-    }
-}
-
 /// A file's text; `None` when it does not exist.
 pub(crate) fn read_text(path: &Path, shown: &str) -> Result<Option<String>> {
     let bytes = match fs::read(path) {
@@ -215,12 +184,47 @@ pub(crate) fn read_text(path: &Path, shown: &str) -> Result<Option<String>> {
     })
 }
 
-/// A settings file as an ordered object; `None` when it does not exist.
-pub(crate) fn read_settings(path: &Path, shown: &str) -> Result<Option<Map<String, Value>>> {
+/// A settings file as read: its text, what it held, and what plan makes of it.
+#[derive(Default)]
+pub(crate) struct Settings {
+    text: String,
+    before: Map<String, Value>,
+    pub doc: Map<String, Value>,
+}
+
+impl Settings {
+    /// The file's new text: as the person wrote it, with only plan's change made
+    /// (comments, key order, indentation and the final newline kept).
+    pub fn text(&self) -> String {
+        jsonc::rewrite(&self.text, &self.before, &self.doc)
+    }
+}
+
+/// A settings file, with comments where the host allows them; `None` when it does
+/// not exist.
+pub(crate) fn read_settings(path: &Path, shown: &str, comments: bool) -> Result<Option<Settings>> {
     let Some(text) = read_text(path, shown)? else {
         return Ok(None);
     };
-    hooks::parse(&text).map(Some).map_err(|e| invalid(shown, e))
+    let doc = if comments {
+        jsonc::parse(&text).map_err(|e| match e {
+            Invalid::Syntax {
+                line,
+                column,
+                message,
+            } => Exit::usage(format!(
+                "{shown}:{line}:{column}: not valid JSON: {message}\n  hint: fix it (comments are fine, trailing commas are not) and rerun; nothing was changed"
+            )),
+            other => invalid(shown, other),
+        })?
+    } else {
+        hooks::parse(&text).map_err(|e| invalid(shown, e))?
+    };
+    Ok(Some(Settings {
+        text,
+        before: doc.clone(),
+        doc,
+    }))
 }
 
 pub(crate) fn invalid(shown: &str, invalid: Invalid) -> anyhow::Error {
@@ -296,53 +300,38 @@ pub(crate) fn listing(changes: &[Change]) -> String {
 }
 
 fn next_steps(host: Host, place: &Place) -> Result<String> {
-    Ok(match (host, &place.root) {
-        (Host::Claude, Some(_)) => "next: restart Claude Code sessions already running here; project hooks need no approval\n".to_string(),
-        (Host::Claude, None) => "next: restart Claude Code sessions already running\n".to_string(),
-        (Host::Codex, root) => {
-            let mut out = "next: Codex skips hooks silently until they are trusted:\n".to_string();
-            let step = if let Some(root) = root {
-                let config = tilde(&codex_home(&home()?).join("config.toml"), &home()?);
-                let key = serde_json::to_string(&root.display().to_string())?;
-                out.push_str(&format!(
-                    "  1. trust this project in {config}:\n       [projects.{key}]\n       trust_level = \"trusted\"\n"
-                ));
-                "2."
-            } else {
-                "-"
-            };
-            out.push_str(&format!(
-                "  {step} trust the hooks: run `codex`, open /hooks and approve them\n     (for `codex exec`, pass --dangerously-bypass-hook-trust)\n"
-            ));
-            out.push_str("  trust is tied to the hooks' content: approve them again after they change\n");
-            out
-        }
-        (Host::Gemini, _) => "next: Gemini CLI runs hooks only in a trusted workspace:\n  trust the folder when Gemini asks, or with /permissions trust in a session;\n  for headless runs, set GEMINI_CLI_TRUST_WORKSPACE=true\n  then restart sessions already running\n".to_string(),
-        (Host::Pi, _) => "next: pi loads extensions with no trust step: start a new pi session, or /reload in a running one\n".to_string(),
-    })
+    (host.spec().next_steps)(place.root.as_deref())
 }
 
-fn pi(place: &Place, program: &str) -> Result<u8> {
-    let wanted = hooks::pi_extension(program);
+/// A file of plan's own (pi's extension), written whole.
+fn file(
+    host: Host,
+    place: &Place,
+    what: &str,
+    wanted: String,
+    is_ours: fn(&str) -> bool,
+    program: &str,
+) -> Result<u8> {
     let shown = &place.shown;
+    let title = host.title();
     let verb = match read_text(&place.path, shown)? {
         None => "installed",
         Some(text) if text == wanted => {
             print(&format!(
-                "plan's pi extension is already installed at {shown}\n"
+                "plan's {title} {what} is already installed at {shown}\n"
             ))?;
             return Ok(OK);
         }
-        Some(text) if hooks::is_pi_extension(&text) => "updated",
+        Some(text) if is_ours(&text) => "updated",
         Some(_) => {
             return Err(Exit::usage(format!(
-                "{shown} exists and is not plan's extension\n  hint: move it away and rerun; nothing was changed"
+                "{shown} exists and is not plan's {what}\n  hint: move it away and rerun; nothing was changed"
             )));
         }
     };
-    let next = next_steps(Host::Pi, place)?;
+    let next = next_steps(host, place)?;
     write_atomic(&place.path, shown, &wanted)?;
-    print(&format!("{verb} plan's pi extension at {shown}\n{next}"))?;
+    print(&format!("{verb} plan's {title} {what} at {shown}\n{next}"))?;
     warn_if_not_on_path(program);
     Ok(OK)
 }
@@ -352,11 +341,13 @@ fn pi(place: &Place, program: &str) -> Result<u8> {
 fn plugin(dir: &Path, program: &str) -> Result<u8> {
     let (manifest, hooks_file) = plugin_files(dir);
     let version = env!("CARGO_PKG_VERSION");
-    let mut manifest_doc = read_settings(&manifest.path, &manifest.shown)?.unwrap_or_default();
-    let manifest_changed = hooks::merge_manifest(&mut manifest_doc, version)
+    let mut manifest_doc =
+        read_settings(&manifest.path, &manifest.shown, false)?.unwrap_or_default();
+    let manifest_changed = hooks::merge_manifest(&mut manifest_doc.doc, version)
         .map_err(|e| invalid(&manifest.shown, e))?;
-    let mut hooks_doc = read_settings(&hooks_file.path, &hooks_file.shown)?.unwrap_or_default();
-    let merge = hooks::install(&mut hooks_doc, Host::Claude, program)
+    let mut hooks_doc =
+        read_settings(&hooks_file.path, &hooks_file.shown, false)?.unwrap_or_default();
+    let merge = hooks::install(&mut hooks_doc.doc, Host::Claude, program)
         .map_err(|e| invalid(&hooks_file.shown, e))?;
     let shown_dir = dir.display();
     if !manifest_changed && !merge.changed() {
@@ -367,19 +358,11 @@ fn plugin(dir: &Path, program: &str) -> Result<u8> {
     }
     let mut out = format!("installed plan's Claude Code plugin in {shown_dir}\n");
     if manifest_changed {
-        write_atomic(
-            &manifest.path,
-            &manifest.shown,
-            &hooks::render(&manifest_doc),
-        )?;
+        write_atomic(&manifest.path, &manifest.shown, &manifest_doc.text())?;
         out.push_str(&format!("  wrote {} (plan {version})\n", manifest.shown));
     }
     if merge.changed() {
-        write_atomic(
-            &hooks_file.path,
-            &hooks_file.shown,
-            &hooks::render(&hooks_doc),
-        )?;
+        write_atomic(&hooks_file.path, &hooks_file.shown, &hooks_doc.text())?;
         out.push_str(&format!("  wrote {}\n", hooks_file.shown));
         out.push_str(&listing(&merge.changes));
     }

@@ -49,9 +49,12 @@ pub struct ModelArgs {
 /// Set the judge's backend in .plan/config.yaml
 #[derive(Debug, clap::Args)]
 pub struct BackendArgs {
-    /// auto, claude, codex, pi, gemini, llm, command or none; auto takes the first of
-    /// claude, codex, pi, gemini and llm found on PATH
-    #[arg(value_name = "NAME")]
+    // The names come from the registry, so the help stays true as hosts are added.
+    #[arg(value_name = "NAME", help = format!(
+        "{}; auto takes the first of {} found on PATH",
+        crate::config::BackendChoice::names(),
+        backend::auto_names_and()
+    ))]
     pub name: String,
     /// Set it in your settings (~/.config/plan/config.yaml), not the repository's
     #[arg(long)]
@@ -90,7 +93,8 @@ pub fn run(repo: Option<&Repo>, args: Args, quiet: bool) -> Result<u8> {
         Some(Set::Backend(a)) => {
             let choice: BackendChoice = a.name.trim().parse().map_err(|message| {
                 Exit::usage(format!(
-                    "{message}\n  hint: auto takes the first of claude, codex, pi, gemini and llm found on PATH"
+                    "{message}\n  hint: auto takes the first of {} found on PATH",
+                    backend::auto_names_and()
                 ))
             })?;
             let setting = Setting {
@@ -338,7 +342,7 @@ fn notes(repo: Option<&Repo>, global: bool, key: &str) -> Vec<String> {
             Runs::Program(b, None) => notes.push(format!("note: {b} is not on PATH")),
             Runs::NoneFound => notes.push(format!(
                 "note: none of {} is on PATH",
-                backend::auto_order().map(Backend::as_str).join(", ")
+                backend::auto_names()
             )),
             _ => {}
         }

@@ -15,6 +15,7 @@ use crate::cmd::install::{
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
 use crate::hooks::install::{self as hooks, Host};
+use crate::hosts::Registration;
 
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
 #[derive(Debug, clap::Args)]
@@ -42,25 +43,26 @@ pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
         return plugin(dir, program);
     }
     let place = place(host, args.global, repo)?;
-    if host == Host::Pi {
-        return pi(&place);
+    if let Registration::File { what, is_ours, .. } = host.spec().registration {
+        return file(host, &place, what, is_ours);
     }
     let title = host.title();
     let shown = &place.shown;
-    let Some(mut doc) = read_settings(&place.path, shown)? else {
+    let comments = host.spec().registration.comments();
+    let Some(mut settings) = read_settings(&place.path, shown, comments)? else {
         print(&format!(
             "no plan hooks for {title}: {shown} does not exist\n"
         ))?;
         return Ok(OK);
     };
-    let removed = hooks::uninstall(&mut doc, host, program);
+    let removed = hooks::uninstall(&mut settings.doc, host, program);
     if removed.is_empty() {
         print(&format!("no plan hooks for {title} in {shown}\n"))?;
         return Ok(OK);
     }
     let mut out = format!("removed plan's hooks for {title} from {shown}\n");
     out.push_str(&listing(&removed));
-    out.push_str(&settle(&place, &hooks::render(&doc), doc.is_empty())?);
+    out.push_str(&settle(&place, &settings.text(), settings.doc.is_empty())?);
     print(&out)?;
     Ok(OK)
 }
@@ -100,23 +102,25 @@ fn remove(path: &Path, shown: &str) -> Result<()> {
     }
 }
 
-fn pi(place: &Place) -> Result<u8> {
+/// A file of plan's own (pi's extension): deleted only while it is plan's.
+fn file(host: Host, place: &Place, what: &str, is_ours: fn(&str) -> bool) -> Result<u8> {
     let shown = &place.shown;
+    let title = host.title();
     match read_text(&place.path, shown)? {
         None => {
             print(&format!(
-                "no plan extension for pi: {shown} does not exist\n"
+                "no plan {what} for {title}: {shown} does not exist\n"
             ))?;
             Ok(OK)
         }
-        Some(text) if hooks::is_pi_extension(&text) => {
+        Some(text) if is_ours(&text) => {
             remove(&place.path, shown)?;
             prune(place);
-            print(&format!("removed plan's pi extension {shown}\n"))?;
+            print(&format!("removed plan's {title} {what} {shown}\n"))?;
             Ok(OK)
         }
         Some(_) => Err(Exit::usage(format!(
-            "{shown} is not plan's extension (its first line is not plan's marker); left it alone\n  hint: delete it by hand if it should go"
+            "{shown} is not plan's {what} (its first line is not plan's marker); left it alone\n  hint: delete it by hand if it should go"
         ))),
     }
 }
@@ -125,9 +129,9 @@ fn pi(place: &Place) -> Result<u8> {
 /// directories this left empty.
 fn plugin(dir: &Path, program: &str) -> Result<u8> {
     let (manifest, hooks_file) = plugin_files(dir);
-    let manifest_doc = read_settings(&manifest.path, &manifest.shown)?;
-    let mut hooks_doc = read_settings(&hooks_file.path, &hooks_file.shown)?;
-    if let Some(doc) = &manifest_doc
+    let manifest_doc = read_settings(&manifest.path, &manifest.shown, false)?;
+    let mut hooks_doc = read_settings(&hooks_file.path, &hooks_file.shown, false)?;
+    if let Some(doc) = manifest_doc.as_ref().map(|s| &s.doc)
         && !hooks::is_our_manifest(doc)
     {
         return Err(invalid(
@@ -142,7 +146,7 @@ fn plugin(dir: &Path, program: &str) -> Result<u8> {
     }
     let removed = hooks_doc
         .as_mut()
-        .map(|doc| hooks::uninstall(doc, Host::Claude, program))
+        .map(|s| hooks::uninstall(&mut s.doc, Host::Claude, program))
         .unwrap_or_default();
     let shown_dir = dir.display();
     if manifest_doc.is_none() && removed.is_empty() {
@@ -154,7 +158,7 @@ fn plugin(dir: &Path, program: &str) -> Result<u8> {
         && !removed.is_empty()
     {
         out.push_str(&listing(&removed));
-        out.push_str(&settle(&hooks_file, &hooks::render(doc), doc.is_empty())?);
+        out.push_str(&settle(&hooks_file, &doc.text(), doc.doc.is_empty())?);
     }
     if manifest_doc.is_some() {
         remove(&manifest.path, &manifest.shown)?;

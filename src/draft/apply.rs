@@ -98,15 +98,6 @@ pub fn report(ctx: &Ctx, approved: &Approved, objective: &str) -> String {
     out.join("\n")
 }
 
-/// How to start on the plan with a fresh context, per host: plan's hooks inject the
-/// plan at session start, so a cleared context loses nothing of it.
-pub const FRESH_CONTEXT: &str =
-    "To start the work with a fresh context (the plan is injected again at session start):
-  Claude Code  /clear
-  Codex        /new
-  pi           /new
-  Gemini CLI   /clear";
-
 /// Prints the fresh-context hints; on a terminal, only if the person wants them.
 pub fn offer_fresh_context(ask: bool) -> Result<()> {
     if ask && std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
@@ -119,7 +110,7 @@ pub fn offer_fresh_context(ask: bool) -> Result<()> {
             return Ok(());
         }
     }
-    println(FRESH_CONTEXT)
+    println(&crate::hosts::fresh_context())
 }
 
 /// Ready, `--yes` and `plan review --approve`: apply, say what was added, and offer

@@ -81,15 +81,17 @@ impl Drafter {
     pub fn new(config: &ModelConfig, root: &Path) -> Result<Drafter> {
         let backend = match config.backend {
             BackendChoice::Fixed(Backend::None) => {
-                return Err(Exit::env(
-                    "draft.backend is none: drafting needs a model\n  hint: pick one with `plan draft OBJECTIVE --backend NAME` (claude, codex, pi, gemini, llm or command); it is kept in .plan/config.yaml",
-                ));
+                return Err(Exit::env(format!(
+                    "draft.backend is none: drafting needs a model\n  hint: pick one with `plan draft OBJECTIVE --backend NAME` ({}); it is kept in .plan/config.yaml",
+                    crate::judge::backend::model_names()
+                )));
             }
             BackendChoice::Fixed(backend) => backend,
             BackendChoice::Auto => judge_run::auto_backend().ok_or_else(|| {
-                Exit::env(
-                    "no drafting model found: none of claude, codex, pi, gemini, llm is on PATH\n  hint: install one, or set draft.backend (and draft.command for a command) in .plan/config.yaml",
-                )
+                Exit::env(format!(
+                    "no drafting model found: none of {} is on PATH\n  hint: install one, or set draft.backend (and draft.command for a command) in .plan/config.yaml",
+                    crate::judge::backend::auto_names()
+                ))
             })?,
         };
         let program = match backend {

@@ -1,22 +1,13 @@
-//! The hosts' hook protocols: what each event means to plan, the fields read from
-//! the host's JSON, and the JSON each host expects back (HOSTS.md). Lenient in what
-//! it reads; sends only fields the host accepts. Pure.
+//! What plan makes of any host's hook call: the kinds of event, the fields read
+//! from the host's JSON, the answers plan gives, and the answer shapes several hosts
+//! share. Each host's own events and rendering are in its module under
+//! `src/hosts/`. Lenient in what it reads; sends only fields the host accepts.
 
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Host {
-    /// Claude Code
-    Claude,
-    /// OpenAI Codex CLI
-    Codex,
-    /// Gemini CLI
-    Gemini,
-    /// The pi coding agent
-    Pi,
-}
+pub use crate::hosts::Host;
 
 /// What an event asks of plan, whatever the host calls it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,38 +26,12 @@ pub enum Kind {
 
 /// The event's kind and the name the host gives it in `hookEventName`.
 pub fn kind(host: Host, event: &str) -> Option<(Kind, &'static str)> {
-    Some(match (host, event) {
-        (Host::Claude | Host::Codex | Host::Gemini, "session-start") => {
-            (Kind::Start, "SessionStart")
-        }
-        (Host::Claude | Host::Codex, "user-prompt-submit") => (Kind::Prompt, "UserPromptSubmit"),
-        (Host::Claude | Host::Codex, "post-tool-use") => (Kind::Tool, "PostToolUse"),
-        (Host::Claude | Host::Codex, "pre-compact") => (Kind::Compact, "PreCompact"),
-        (Host::Claude | Host::Codex, "stop") => (Kind::Stop, "Stop"),
-        (Host::Gemini, "before-agent") => (Kind::Prompt, "BeforeAgent"),
-        (Host::Gemini, "after-tool") => (Kind::Tool, "AfterTool"),
-        (Host::Gemini, "pre-compress") => (Kind::Compact, "PreCompress"),
-        (Host::Gemini, "after-agent") => (Kind::Stop, "AfterAgent"),
-        (Host::Pi, "session-start") => (Kind::Start, "session_start"),
-        (Host::Pi, "before-agent-start") => (Kind::Prompt, "before_agent_start"),
-        (Host::Pi, "tool-result") => (Kind::Tool, "tool_result"),
-        (Host::Pi, "session-before-compact") => (Kind::Compact, "session_before_compact"),
-        (Host::Pi, "turn-end") => (Kind::Stop, "turn_end"),
-        _ => return None,
-    })
+    host.event(event).map(|e| (e.kind, e.name))
 }
 
 /// The events each host has, for error messages.
-pub fn events(host: Host) -> &'static str {
-    match host {
-        Host::Claude | Host::Codex => {
-            "session-start, user-prompt-submit, post-tool-use, pre-compact, stop"
-        }
-        Host::Gemini => "session-start, before-agent, after-tool, pre-compress, after-agent",
-        Host::Pi => {
-            "session-start, before-agent-start, tool-result, session-before-compact, turn-end"
-        }
-    }
+pub fn events(host: Host) -> String {
+    host.events()
 }
 
 /// The fields plan reads from any host's hook JSON.
@@ -74,6 +39,8 @@ pub fn events(host: Host) -> &'static str {
 pub struct Input {
     pub session: String,
     pub cwd: Option<PathBuf>,
+    /// The host's record of the conversation.
+    pub transcript: Option<PathBuf>,
     /// SessionStart's `source`: startup, resume, clear, compact.
     pub source: Option<String>,
     pub tool_name: Option<String>,
@@ -121,6 +88,7 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "default".into()),
         cwd: s("cwd").map(PathBuf::from),
+        transcript: s("transcript_path").map(PathBuf::from),
         source: s("source"),
         tool_name: s("tool_name").or_else(|| s("toolName")),
         tool_path,
@@ -158,26 +126,28 @@ pub enum Answer {
 
 /// The host's JSON on stdout, and anything for stderr.
 pub fn render(host: Host, kind: Kind, event: &str, answer: &Answer) -> (String, String) {
-    let empty = match host {
-        // Gemini and our pi extension want JSON even when there is nothing to say.
-        Host::Gemini | Host::Pi => "{}".to_string(),
-        Host::Claude | Host::Codex => String::new(),
-    };
-    let out = match (host, answer) {
-        (_, Answer::Nothing) => return (empty, String::new()),
-        (Host::Pi, Answer::Context(text) | Answer::Block(text)) => json!({ "message": text }),
-        (Host::Pi, Answer::Note(text)) => json!({ "notice": text }),
-        (_, Answer::Context(text)) => json!({
+    (host.spec().render)(kind, event, answer)
+}
+
+/// Claude Code's answer shapes, which other hosts copied: `None` for nothing.
+pub fn claude_json(event: &str, answer: &Answer) -> Option<Value> {
+    Some(match answer {
+        Answer::Nothing => return None,
+        Answer::Context(text) => json!({
             "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
         }),
-        (_, Answer::Block(reason)) => json!({ "decision": "block", "reason": reason }),
-        // Codex's schemas for events other than Stop may not take systemMessage.
-        (Host::Codex, Answer::Note(text)) if kind != Kind::Stop => {
-            return (empty, format!("{text}\n"));
-        }
-        (_, Answer::Note(text)) => json!({ "systemMessage": text }),
-    };
-    (format!("{out}\n"), String::new())
+        Answer::Block(reason) => json!({ "decision": "block", "reason": reason }),
+        Answer::Note(text) => json!({ "systemMessage": text }),
+    })
+}
+
+/// An answer as one JSON line on stdout; `empty` when there is nothing to say (some
+/// hosts want `{}` even then).
+pub fn out(answer: Option<Value>, empty: &str) -> (String, String) {
+    match answer {
+        Some(v) => (format!("{v}\n"), String::new()),
+        None => (empty.to_string(), String::new()),
+    }
 }
 
 #[cfg(test)]
@@ -200,27 +170,6 @@ mod tests {
                 && edits_files("apply_patch")
                 && edits_files("write_file")
         );
-    }
-
-    /// Every key plan answers pi with is one the extension reads: a `notice` it
-    /// ignored meant a pi user never learned why the loop let go.
-    #[test]
-    fn the_pi_extension_reads_every_key_of_plans_answers() {
-        let extension = crate::hooks::install::PI_EXTENSION;
-        for answer in [
-            Answer::Context("x".into()),
-            Answer::Block("x".into()),
-            Answer::Note("x".into()),
-        ] {
-            let v: Value =
-                serde_json::from_str(&render(Host::Pi, Kind::Stop, "turn_end", &answer).0).unwrap();
-            for key in v.as_object().unwrap().keys() {
-                assert!(
-                    extension.contains(&format!("{key}?: unknown")),
-                    "integrations/pi/plan.ts does not read \"{key}\""
-                );
-            }
-        }
     }
 
     #[test]

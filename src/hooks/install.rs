@@ -7,127 +7,18 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-/// pi gets an extension file instead of settings entries. Its first line marks it
-/// as plan's, so uninstall never deletes someone else's file of the same name.
-pub const PI_EXTENSION: &str = include_str!("../../integrations/pi/plan.ts");
-
-/// The line of the extension that names the program; `--command` rewrites it.
-const PI_PROGRAM_LINE: &str = "const PLAN_PROGRAM = \"plan\";";
-
 /// The program the registered commands run unless `--command` says otherwise: found
 /// on PATH, so a settings file can be committed and shared.
 pub const DEFAULT_PROGRAM: &str = "plan";
 
 pub use super::host::Host;
+use crate::hosts::{Event, Registration};
 
-/// One hook plan registers: a group under `hooks.<event>` holding one command
-/// `<program> hook <host> <slug>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hook {
-    pub event: &'static str,
-    pub matcher: Option<&'static str>,
-    pub slug: &'static str,
-    /// In the host's unit: seconds for Claude Code and Codex, milliseconds for Gemini.
-    pub timeout: u64,
-}
-
-const fn hook(
-    event: &'static str,
-    matcher: Option<&'static str>,
-    slug: &'static str,
-    timeout: u64,
-) -> Hook {
-    Hook {
-        event,
-        matcher,
-        slug,
-        timeout,
-    }
-}
-
-const CLAUDE: &[Hook] = &[
-    hook(
-        "SessionStart",
-        Some("startup|resume|clear|compact|fork"),
-        "session-start",
-        10,
-    ),
-    hook("UserPromptSubmit", None, "user-prompt-submit", 10),
-    hook(
-        "PostToolUse",
-        Some("Edit|Write|MultiEdit|NotebookEdit"),
-        "post-tool-use",
-        10,
-    ),
-    hook("PreCompact", None, "pre-compact", 10),
-    // The stop decision may consult the loop judge, a model call.
-    hook("Stop", None, "stop", 60),
-];
-
-// Codex names its shell and patch tools differently across versions; the hook
-// itself decides which tool calls changed files, so PostToolUse has no matcher.
-const CODEX: &[Hook] = &[
-    hook("SessionStart", None, "session-start", 10),
-    hook("UserPromptSubmit", None, "user-prompt-submit", 10),
-    hook("PostToolUse", None, "post-tool-use", 10),
-    hook("PreCompact", None, "pre-compact", 10),
-    hook("Stop", None, "stop", 60),
-];
-
-// Gemini CLI 0.61.0 (packages/core tools/definitions/base-declarations.ts, and the
-// bundled CLI): the file-writing tools are `write_file` and `replace` (the edit
-// tool's name; there is no tool called `edit`), its EDIT_TOOL_NAMES set holds
-// exactly these two, and a tool matcher is an unanchored JavaScript RegExp.
-// `timeout` is in milliseconds (default 60000).
-//
-// PreCompress cannot inject and Gemini has no SessionStart after a compression, so
-// the block comes back through the next BeforeAgent, which injects only when plan
-// knows the last injection is gone: PreCompress tells it. Without it, a compressed
-// chat never saw the block again while plan.md stayed the same (seen end to end).
-// 0.61.0 fires PreCompress before every model call, even when it then does not
-// compress, so in practice the block comes with every prompt after the first.
-const GEMINI: &[Hook] = &[
-    hook("SessionStart", None, "session-start", 10_000),
-    hook("BeforeAgent", None, "before-agent", 10_000),
-    hook(
-        "AfterTool",
-        Some("write_file|replace"),
-        "after-tool",
-        10_000,
-    ),
-    hook("PreCompress", None, "pre-compress", 10_000),
-    hook("AfterAgent", None, "after-agent", 60_000),
-];
-
-impl Host {
-    /// As in `plan hook HOST EVENT`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Host::Claude => "claude",
-            Host::Codex => "codex",
-            Host::Gemini => "gemini",
-            Host::Pi => "pi",
-        }
-    }
-
-    /// As people call it.
-    pub fn title(self) -> &'static str {
-        match self {
-            Host::Claude => "Claude Code",
-            Host::Codex => "Codex",
-            Host::Gemini => "Gemini CLI",
-            Host::Pi => "pi",
-        }
-    }
-
-    /// The hooks plan registers; none for pi, which gets [`PI_EXTENSION`] instead.
-    pub fn hooks(self) -> &'static [Hook] {
-        match self {
-            Host::Claude => CLAUDE,
-            Host::Codex => CODEX,
-            Host::Gemini => GEMINI,
-            Host::Pi => &[],
-        }
+/// The object whose `enabled: true` the host needs before it runs any hook, if any.
+fn enable_key(host: Host) -> Option<&'static str> {
+    match host.spec().registration {
+        Registration::Settings { enable, .. } => enable,
+        Registration::File { .. } => None,
     }
 }
 
@@ -185,9 +76,10 @@ pub struct Change {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Merge {
     pub changes: Vec<Change>,
-    /// Gemini: `hooksConfig.enabled` was missing and now is `true`.
+    /// The host's switch for all hooks (Gemini's `hooksConfig.enabled`) was missing
+    /// and now is `true`.
     pub enabled: bool,
-    /// Gemini: someone set `hooksConfig.enabled: false`; plan leaves that choice
+    /// Someone turned the host's switch for all hooks off; plan leaves that choice
     /// alone, and its hooks will not run until it is changed.
     pub disabled: bool,
 }
@@ -253,8 +145,8 @@ pub fn render(doc: &Map<String, Value>) -> String {
 /// `Invalid::Shape` leaves `doc` half-merged: the caller must not write it.
 pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Result<Merge, Invalid> {
     let mut merge = Merge::default();
-    if host == Host::Gemini {
-        match enable_gemini_hooks(doc)? {
+    if let Some(key) = enable_key(host) {
+        match enable_hooks(doc, key)? {
             Some(enabled) => merge.enabled = enabled,
             None => merge.disabled = true,
         }
@@ -268,7 +160,7 @@ pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Resul
         let action = upsert(hooks, host, hook, &wanted, program)?;
         merge.changes.push(Change {
             action,
-            event: hook.event.to_string(),
+            event: hook.name.to_string(),
             command: wanted,
         });
     }
@@ -308,20 +200,20 @@ pub fn uninstall(doc: &mut Map<String, Value>, host: Host, program: &str) -> Vec
         doc.shift_remove("hooks");
         // With no hook left at all, a `hooksConfig` that only enables hooks has
         // nothing to enable: it goes too, so install then uninstall leaves nothing.
-        if host == Host::Gemini
-            && doc.get("hooksConfig") == Some(&serde_json::json!({"enabled": true}))
+        if let Some(key) = enable_key(host)
+            && doc.get(key) == Some(&serde_json::json!({"enabled": true}))
         {
-            doc.shift_remove("hooksConfig");
+            doc.shift_remove(key);
         }
     }
     changes
 }
 
-/// Sets `hooksConfig.enabled`, which Gemini CLI needs before it runs any hook, when
-/// nobody has set it: `Some(true)` if it was added. An explicit `false` is a
-/// person's choice to run no hooks at all and is left as it is: `None`.
-fn enable_gemini_hooks(doc: &mut Map<String, Value>) -> Result<Option<bool>, Invalid> {
-    let config = object_at(doc, "hooksConfig", "hooksConfig")?;
+/// Sets `<key>.enabled` (Gemini CLI's `hooksConfig`), which the host needs before it
+/// runs any hook, when nobody has set it: `Some(true)` if it was added. An explicit
+/// `false` is a person's choice to run no hooks at all and is left as it is: `None`.
+fn enable_hooks(doc: &mut Map<String, Value>, key: &str) -> Result<Option<bool>, Invalid> {
+    let config = object_at(doc, key, key)?;
     match config.get("enabled") {
         Some(Value::Bool(true)) => Ok(Some(false)),
         Some(Value::Bool(false)) => Ok(None),
@@ -335,11 +227,11 @@ fn enable_gemini_hooks(doc: &mut Map<String, Value>) -> Result<Option<bool>, Inv
 fn upsert(
     hooks: &mut Map<String, Value>,
     host: Host,
-    hook: &Hook,
+    hook: &Event,
     wanted: &str,
     program: &str,
 ) -> Result<Action, Invalid> {
-    let groups = array_at(hooks, hook.event)?;
+    let groups = array_at(hooks, hook.name)?;
     // Every host gets one hook per event, so any entry of ours under this event is
     // this hook's: the first is brought up to date, the rest are duplicates.
     let found = find_ours(groups, host, program);
@@ -403,7 +295,7 @@ fn set(entry: &mut Map<String, Value>, key: &str, value: Value) -> bool {
     true
 }
 
-fn new_group(hook: &Hook, command: &str) -> Value {
+fn new_group(hook: &Event, command: &str) -> Value {
     let entry = json!({"type": "command", "command": command, "timeout": hook.timeout});
     match hook.matcher {
         Some(m) => json!({"matcher": m, "hooks": [entry]}),
@@ -499,24 +391,6 @@ pub fn merge_manifest(doc: &mut Map<String, Value>, version: &str) -> Result<boo
 /// Whether a plugin manifest is plan's, so uninstall may delete it.
 pub fn is_our_manifest(doc: &Map<String, Value>) -> bool {
     doc.get("name").and_then(Value::as_str) == Some(DEFAULT_PROGRAM)
-}
-
-/// The pi extension, calling `program`.
-pub fn pi_extension(program: &str) -> String {
-    if program == DEFAULT_PROGRAM {
-        return PI_EXTENSION.to_string();
-    }
-    let literal = serde_json::to_string(program).unwrap_or_else(|_| "\"plan\"".to_string());
-    PI_EXTENSION.replacen(
-        PI_PROGRAM_LINE,
-        &format!("const PLAN_PROGRAM = {literal};"),
-        1,
-    )
-}
-
-/// Whether a file's text is a pi extension plan wrote: its first line is ours.
-pub fn is_pi_extension(text: &str) -> bool {
-    text.lines().next() == PI_EXTENSION.lines().next()
 }
 
 #[cfg(test)]
@@ -888,7 +762,7 @@ mod tests {
     #[test]
     fn each_host_registers_one_hook_per_event() {
         for host in [Host::Claude, Host::Codex, Host::Gemini, Host::Pi] {
-            let mut events: Vec<_> = host.hooks().iter().map(|h| h.event).collect();
+            let mut events: Vec<_> = host.hooks().iter().map(|h| h.name).collect();
             events.sort_unstable();
             events.dedup();
             assert_eq!(events.len(), host.hooks().len(), "{host:?}");
@@ -941,16 +815,5 @@ mod tests {
             Err(Invalid::OtherPlugin("lint-bot".to_string()))
         );
         assert!(!is_our_manifest(&other));
-    }
-
-    #[test]
-    fn the_pi_extension_is_marked_and_names_its_program() {
-        assert_eq!(PI_EXTENSION.matches(PI_PROGRAM_LINE).count(), 1);
-        assert!(is_pi_extension(PI_EXTENSION));
-        assert!(!is_pi_extension("export default function () {}\n"));
-        let custom = pi_extension("/opt/my \"plan\"");
-        assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
-        assert!(is_pi_extension(&custom));
-        assert_eq!(pi_extension("plan"), PI_EXTENSION);
     }
 }

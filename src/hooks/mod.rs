@@ -4,5 +4,6 @@
 pub mod guard;
 pub mod host;
 pub mod install;
+pub mod jsonc;
 pub mod run;
 pub mod state;

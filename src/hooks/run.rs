@@ -71,7 +71,11 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     }
     // Hosts without a tool matcher (Codex, pi) call this for every tool; only file
     // edits count, so the rest cost no file reads at all.
-    let is_edit = input.tool_name.as_deref().is_some_and(host::edits_files);
+    let spec = host.spec();
+    let is_edit = input
+        .tool_name
+        .as_deref()
+        .is_some_and(|t| host::edits_files(t) || spec.edit_tools.contains(&t));
     if kind == Kind::Tool && !is_edit {
         return Ok(Answer::Nothing);
     }
@@ -107,6 +111,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             let block_hash = content_hash(block.as_bytes());
             state.session(&input.session, |s| {
                 s.injected = Some(block_hash);
+                s.compact_mark = None;
                 if input.source.as_deref() == Some("compact") {
                     s.compactions += 1;
                 }
@@ -122,7 +127,15 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             let block = injection(&place.root, &plan);
             let block_hash = content_hash(block.as_bytes());
             let always = config.inject_every_prompt == EveryPrompt::Always;
+            let seen = compactions(host, &input);
             let due = state.session(&input.session, |s| {
+                // A compaction event that may not have compacted: the count says.
+                if let Some(mark) = s.compact_mark.take()
+                    && seen.is_none_or(|now| now > mark)
+                {
+                    s.injected = None;
+                    s.compactions += 1;
+                }
                 let due = always || s.injected.as_deref() != Some(block_hash.as_str());
                 s.injected = Some(block_hash);
                 due
@@ -141,33 +154,54 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             let every = config.reminder_every_file_edits;
             let active = plan.live().any(|g| g.status() == Status::Active);
             let hash = content_hash(src.as_bytes());
-            let remind = state.session(&input.session, |s| {
+            let block = (spec.inject_at_tool && config.inject_every_prompt != EveryPrompt::Never)
+                .then(|| injection(&place.root, &plan));
+            let block_hash = block.as_deref().map(|b| content_hash(b.as_bytes()));
+            let (remind, inject) = state.session(&input.session, |s| {
                 if s.plan_hash != hash {
                     s.plan_hash = hash;
                     s.edits = 0;
                 }
+                // Only a block that changed (or that a compaction took away) is due:
+                // the tool event stands in for a prompt event the host never sends.
+                let inject = block_hash.is_some() && s.injected != block_hash;
+                if inject {
+                    s.injected = block_hash.clone();
+                }
                 if to_plan {
-                    return false;
+                    return (false, inject);
                 }
                 s.edits += 1;
-                every > 0 && active && s.edits % every == 0
+                (every > 0 && active && s.edits % every == 0, inject)
             })?;
-            Ok(if remind {
-                Answer::Context(blocks::reminder(Templates {
+            let reminder = remind.then(|| {
+                blocks::reminder(Templates {
                     reminder: &template(&place.root, "reminder.md", blocks::REMINDER),
                     ..Templates::default()
-                }))
-            } else {
-                Answer::Nothing
+                })
+            });
+            let block = block.filter(|_| inject);
+            Ok(match (block, reminder) {
+                (Some(block), Some(reminder)) => Answer::Context(format!("{block}\n\n{reminder}")),
+                (Some(text), None) | (None, Some(text)) => Answer::Context(text),
+                (None, None) => Answer::Nothing,
             })
         }
         Kind::Compact => {
             // The next prompt must inject again: what was injected is about to go.
-            state.session(&input.session, |s| {
-                s.injected = None;
-                s.compactions += 1;
+            // Unless the host fires this event whether or not it compacts: then the
+            // next prompt looks at its transcript first.
+            let seen = compactions(host, &input);
+            state.session(&input.session, |s| match seen {
+                Some(count) => {
+                    s.compact_mark.get_or_insert(count);
+                }
+                None => {
+                    s.injected = None;
+                    s.compactions += 1;
+                }
             })?;
-            if host == Host::Pi {
+            if host.spec().skeleton_at_compaction {
                 let t = template(&place.root, "skeleton.md", blocks::SKELETON);
                 return Ok(Answer::Context(blocks::skeleton(
                     &plan,
@@ -191,6 +225,12 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             stop(&place, &state, &config, &input, &plan, broken, &hash)
         }
     }
+}
+
+/// The compactions the host's transcript records, where the host says how to count
+/// them.
+fn compactions(host: Host, input: &Input) -> Option<u64> {
+    (host.spec().compactions?)(input.transcript.as_deref()?)
 }
 
 pub fn injection(root: &Path, plan: &Plan<'_>) -> String {

@@ -26,6 +26,10 @@ pub struct Session {
     /// Hash of the injection block this session last received.
     pub injected: Option<String>,
     pub compactions: u32,
+    /// The compactions the host's transcript recorded at the first compaction event
+    /// since the last prompt, for a host whose compaction event fires whether or not
+    /// it compacts: a larger count later means one happened.
+    pub compact_mark: Option<u64>,
 }
 
 /// The work loop started by `plan goal`. One per repository (per worktree).

@@ -1,5 +1,7 @@
 //! Which program a judge backend runs and with which argv. Pure: it builds the command
-//! line and never runs it. Every flag that keeps a judge read-only comes from HOSTS.md.
+//! line and never runs it. A host's own judge flags, the ones that keep it read-only,
+//! are declared in its module under `src/hosts/`; this file adds what every judge run
+//! shares.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -7,34 +9,34 @@ use std::str::FromStr;
 
 use anyhow::{Result, bail};
 
+use crate::hosts::Host;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
-    Claude,
-    Codex,
-    Pi,
-    Gemini,
+    /// A host's own CLI, run headless and read-only.
+    Host(Host),
     Llm,
     Command,
     None,
 }
 
 impl Backend {
-    pub const ALL: [Backend; 7] = [
-        Backend::Claude,
-        Backend::Codex,
-        Backend::Pi,
-        Backend::Gemini,
-        Backend::Llm,
-        Backend::Command,
-        Backend::None,
-    ];
+    /// Every backend: the hosts in the order `auto` tries them, then the rest.
+    pub const ALL: [Backend; Host::ALL.len() + 3] = {
+        let mut all = [Backend::None; Host::ALL.len() + 3];
+        let mut i = 0;
+        while i < Host::ALL.len() {
+            all[i] = Backend::Host(Host::ALL[i]);
+            i += 1;
+        }
+        all[i] = Backend::Llm;
+        all[i + 1] = Backend::Command;
+        all
+    };
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Backend::Claude => "claude",
-            Backend::Codex => "codex",
-            Backend::Pi => "pi",
-            Backend::Gemini => "gemini",
+            Backend::Host(host) => host.name(),
             Backend::Llm => "llm",
             Backend::Command => "command",
             Backend::None => "none",
@@ -45,22 +47,71 @@ impl Backend {
     /// first names its program in config, the second runs nothing.
     pub fn program(self) -> Option<&'static str> {
         match self {
+            Backend::Host(host) => Some(host.spec().judge.program),
+            Backend::Llm => Some("llm"),
             Backend::Command | Backend::None => None,
-            other => Some(other.as_str()),
+        }
+    }
+
+    /// What the backend's answer comes in.
+    pub fn format(self) -> Format {
+        match self {
+            Backend::Host(host) => host.spec().judge.format,
+            Backend::Llm | Backend::Command | Backend::None => Format::Text,
         }
     }
 }
 
+/// What a judge's answer comes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The answer's text on stdout.
+    Text,
+    /// Claude Code's `--output-format json` result object on stdout.
+    ClaudeResult,
+    /// Gemini CLI's `-o json` object (`response`, `error`) on stdout.
+    GeminiJson,
+    /// The final message in a file (`Invocation::reads_last_message`); stdout is progress.
+    LastMessage,
+}
+
 /// The order `auto` tries backends in: agents that can read the repository themselves
 /// first, `llm` (which only sees what the prompt carries) last.
-pub fn auto_order() -> [Backend; 5] {
-    [
-        Backend::Claude,
-        Backend::Codex,
-        Backend::Pi,
-        Backend::Gemini,
-        Backend::Llm,
-    ]
+pub fn auto_order() -> Vec<Backend> {
+    Host::ALL
+        .into_iter()
+        .map(Backend::Host)
+        .chain([Backend::Llm])
+        .collect()
+}
+
+/// "claude, codex, …, llm", the backends `auto` tries, for messages.
+pub fn auto_names() -> String {
+    let names: Vec<&str> = auto_order().into_iter().map(Backend::as_str).collect();
+    names.join(", ")
+}
+
+/// "claude, codex, … and llm", the same for prose.
+pub fn auto_names_and() -> String {
+    let names = auto_names();
+    match names.rsplit_once(", ") {
+        Some((head, last)) => format!("{head} and {last}"),
+        None => names,
+    }
+}
+
+/// "claude, codex, …, llm or command": every backend that runs a model.
+pub fn model_names() -> String {
+    let names: Vec<&str> = Backend::ALL
+        .iter()
+        .filter(|b| **b != Backend::None)
+        .map(|b| b.as_str())
+        .collect();
+    let names = names.join(", ");
+    match names.rsplit_once(", ") {
+        Some((head, last)) => format!("{head} or {last}"),
+        None => names,
+    }
 }
 
 /// The backend `auto` picks: the first in `auto_order` whose program `find` locates,
@@ -111,38 +162,38 @@ pub struct Invocation {
     pub files: Vec<(PathBuf, String)>,
 }
 
-/// Gemini CLI's policy for a judge run, passed with `--policy` (user tier, above
-/// anything a repository's own `.gemini/` can set). `--approval-mode plan` alone
-/// is not read-only: plan mode offers `exit_plan_mode`, which headless switches to
-/// YOLO, and then `run_shell_command` runs. So the policy allows the reading tools
-/// and denies everything else; a denied tool is not even offered to the model.
-/// Gemini's priorities run 0..=999 within a tier; the highest matching rule wins.
-pub const GEMINI_POLICY: &str = r#"# plan's sign-off judge: read and search, nothing else.
+impl Invocation {
+    /// `program` with no arguments yet, the prompt on stdin or as the last argument.
+    pub fn new(program: &str, stdin_prompt: bool) -> Invocation {
+        Invocation {
+            program: program.to_string(),
+            args: Vec::new(),
+            stdin_prompt,
+            prompt_arg: !stdin_prompt,
+            system_in_prompt: false,
+            env: Vec::new(),
+            reads_last_message: None,
+            files: Vec::new(),
+        }
+    }
 
-[[rule]]
-toolName = "*"
-mcpName = "*"
-decision = "deny"
-priority = 999
-denyMessage = "The sign-off judge is read-only: no MCP tools."
+    pub fn push(&mut self, items: &[&str]) {
+        self.args.extend(items.iter().map(|s| s.to_string()));
+    }
+}
 
-[[rule]]
-toolName = ["exit_plan_mode", "enter_plan_mode", "run_shell_command", "write_file", "replace", "save_memory", "web_fetch", "invoke_agent", "activate_skill"]
-decision = "deny"
-priority = 999
-denyMessage = "The sign-off judge is read-only: it may read and search the repository, nothing else."
-
-[[rule]]
-toolName = ["read_file", "read_many_files", "list_directory", "glob", "grep_search"]
-decision = "allow"
-priority = 998
-
-[[rule]]
-toolName = "*"
-decision = "deny"
-priority = 997
-denyMessage = "The sign-off judge is read-only: it may read and search the repository, nothing else."
-"#;
+/// What a host's judge invocation is built from.
+pub struct Request<'a> {
+    /// Trimmed; `None` when unset or blank.
+    pub model: Option<&'a str>,
+    pub repo_root: &'a Path,
+    /// Where a backend that writes its final message to a file writes it; files the
+    /// run needs go beside it.
+    pub out_file: &'a Path,
+    /// Trimmed; may be empty.
+    pub system: &'a str,
+    pub max_turns: u32,
+}
 
 /// The argv that runs `backend` read-only as a judge. `command` is the configured argv
 /// for `Backend::Command`; `out_file` is where codex writes its final message. An
@@ -159,109 +210,24 @@ pub fn invocation(
 ) -> Result<Invocation> {
     let model = model.map(str::trim).filter(|m| !m.is_empty());
     let system = system.trim();
-    let mut args: Vec<String> = Vec::new();
-    let mut files = Vec::new();
-    let mut push = |items: &[&str]| args.extend(items.iter().map(|s| s.to_string()));
-    let (program, stdin_prompt, system_in_prompt, reads_last_message) = match backend {
-        Backend::Claude => {
-            // `--tools` decides which tools exist at all; `--allowedTools` would only
-            // pre-approve. Hooks are off through settings, not through our PLAN_JUDGE.
-            push(&[
-                "-p",
-                "--output-format",
-                "json",
-                "--tools",
-                "Read,Grep,Glob",
-                "--disallowedTools",
-                "mcp__*",
-                "--permission-mode",
-                "dontAsk",
-                "--settings",
-                r#"{"disableAllHooks":true}"#,
-                "--no-session-persistence",
-                "--max-turns",
-                &max_turns.to_string(),
-            ]);
-            if let Some(model) = model {
-                push(&["--model", model]);
-            }
-            if !system.is_empty() {
-                push(&["--append-system-prompt", system]);
-            }
-            ("claude".to_string(), true, false, None)
-        }
-        Backend::Codex => {
-            // `-c` overrides config.toml for this run only: `[features] hooks = false`
-            // keeps the repository's Codex hooks from firing inside the judge. The
-            // prompt is `-`: codex exec then reads it from stdin (its `exec --help`:
-            // "if `-` is used, instructions are read from stdin"), which keeps a
-            // large prompt clear of the argv size limit.
-            let repo = repo_root.to_string_lossy();
-            let out = out_file.to_string_lossy();
-            push(&[
-                "exec",
-                "-s",
-                "read-only",
-                "--ephemeral",
-                "--skip-git-repo-check",
-                "-c",
-                "features.hooks=false",
-                "-C",
-                &repo,
-            ]);
-            if let Some(model) = model {
-                push(&["-m", model]);
-            }
-            push(&["-o", &out, "-"]);
-            (
-                "codex".to_string(),
-                true,
-                true,
-                Some(out_file.to_path_buf()),
-            )
-        }
-        Backend::Pi => {
-            // No stdin prompt is documented for pi, so the prompt goes last in argv;
-            // `--no-extensions` keeps project extensions (pi's hooks) out of the run.
-            push(&[
-                "-p",
-                "--tools",
-                "read,grep,find,ls",
-                "--no-session",
-                "--no-extensions",
-            ]);
-            if let Some(model) = model {
-                push(&["--model", model]);
-            }
-            if !system.is_empty() {
-                push(&["--append-system-prompt", system]);
-            }
-            ("pi".to_string(), false, false, None)
-        }
-        Backend::Gemini => {
-            // Gemini has no documented switch to turn hooks off for one run. Our own
-            // hooks see PLAN_JUDGE=1 and do nothing, which is the part that matters:
-            // the judge's AfterAgent must not trip the continuation guard. `-p` goes
-            // last so the prompt is its value and the final argument.
-            let policy = out_file.with_file_name("gemini-policy.toml");
-            files.push((policy.clone(), GEMINI_POLICY.to_string()));
-            let policy = policy.to_string_lossy();
-            push(&["--approval-mode", "plan", "--policy", &policy, "-o", "json"]);
-            if let Some(model) = model {
-                push(&["-m", model]);
-            }
-            push(&["-p"]);
-            ("gemini".to_string(), false, true, None)
-        }
+    let mut inv = match backend {
+        Backend::Host(host) => (host.spec().judge.invocation)(&Request {
+            model,
+            repo_root,
+            out_file,
+            system,
+            max_turns,
+        }),
         Backend::Llm => {
+            let mut inv = Invocation::new("llm", true);
             if let Some(model) = model {
-                push(&["-m", model]);
+                inv.push(&["-m", model]);
             }
             if !system.is_empty() {
-                push(&["-s", system]);
+                inv.push(&["-s", system]);
             }
-            push(&["--no-stream", "-n"]);
-            ("llm".to_string(), true, false, None)
+            inv.push(&["--no-stream", "-n"]);
+            inv
         }
         Backend::Command => {
             let Some((program, rest)) = command.split_first() else {
@@ -272,51 +238,40 @@ pub fn invocation(
             if program.trim().is_empty() {
                 bail!("judge.command names an empty program");
             }
-            args.extend(rest.iter().cloned());
-            (program.clone(), true, true, None)
+            let mut inv = Invocation::new(program, true);
+            inv.args.extend(rest.iter().cloned());
+            inv.system_in_prompt = true;
+            inv
         }
         Backend::None => bail!(
             "judge backend is none: there is no judge to run\n  hint: `plan judge backend NAME` picks one"
         ),
     };
-    Ok(Invocation {
-        program,
-        args,
-        stdin_prompt,
-        prompt_arg: !stdin_prompt,
-        system_in_prompt,
-        env: vec![("PLAN_JUDGE".to_string(), "1".to_string())],
-        reads_last_message,
-        files,
-    })
+    inv.env.push(("PLAN_JUDGE".to_string(), "1".to_string()));
+    Ok(inv)
 }
 
 /// The sign-off verdict's shape, for backends that take a JSON schema for their final
 /// answer. Strict: every property required, nothing else allowed.
 pub const VERDICT_SCHEMA: &str = r#"{"type":"object","properties":{"verdict":{"type":"string","enum":["accept","reject"]},"missing":{"type":"array","items":{"type":"string"}},"notes":{"type":"string"}},"required":["verdict","missing","notes"],"additionalProperties":false}"#;
 
-/// Asks `inv` for a structured verdict where the backend's CLI takes a schema file:
-/// codex `--output-schema FILE` (in codex 0.169.0's `exec --help`). Claude's
-/// `--json-schema` exists too, but it answers through an extra tool, which the
-/// read-only tool list would have to admit; left out. Returns whether it applies.
+/// Asks `inv` for a structured verdict where the backend's CLI takes a schema file
+/// (the host's module says how). Returns whether it applies.
 pub fn ask_for_verdict_schema(backend: Backend, inv: &mut Invocation, schema_file: &Path) -> bool {
-    if backend != Backend::Codex {
+    let Backend::Host(host) = backend else {
         return false;
-    }
-    let at = inv
-        .args
-        .iter()
-        .position(|a| a == "-o")
-        .unwrap_or(inv.args.len());
-    let file = schema_file.to_string_lossy().into_owned();
-    inv.args
-        .splice(at..at, ["--output-schema".to_string(), file]);
+    };
+    let Some(schema) = host.spec().judge.schema else {
+        return false;
+    };
+    schema(inv, schema_file);
     true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hosts::Host;
 
     const SYSTEM: &str = "You are a read-only sign-off judge.";
 
@@ -353,23 +308,26 @@ mod tests {
     #[test]
     fn auto_tries_agents_before_llm() {
         assert_eq!(
-            auto_order().map(Backend::as_str),
-            ["claude", "codex", "pi", "gemini", "llm"]
+            auto_order()
+                .into_iter()
+                .map(Backend::as_str)
+                .collect::<Vec<_>>(),
+            ["claude", "codex", "pi", "gemini", "droid", "llm"]
         );
         assert_eq!(Backend::Command.program(), None);
         assert_eq!(Backend::None.program(), None);
-        assert_eq!(Backend::Gemini.program(), Some("gemini"));
+        assert_eq!(Backend::Host(Host::Gemini).program(), Some("gemini"));
         let found = |p: &str| (p == "pi" || p == "llm").then(|| PathBuf::from(format!("/bin/{p}")));
         assert_eq!(
             resolve_auto(found),
-            Some((Backend::Pi, PathBuf::from("/bin/pi")))
+            Some((Backend::Host(Host::Pi), PathBuf::from("/bin/pi")))
         );
         assert_eq!(resolve_auto(|_| None), None);
     }
 
     #[test]
     fn claude_is_read_only_without_hooks() {
-        let inv = run(Backend::Claude, None);
+        let inv = run(Backend::Host(Host::Claude), None);
         assert_eq!(
             argv(&inv),
             [
@@ -398,7 +356,7 @@ mod tests {
 
     #[test]
     fn claude_with_model() {
-        let inv = run(Backend::Claude, Some("claude-opus-4"));
+        let inv = run(Backend::Host(Host::Claude), Some("claude-opus-4"));
         let argv = argv(&inv);
         assert_eq!(
             argv[15..],
@@ -409,7 +367,7 @@ mod tests {
     #[test]
     fn claude_without_system_prompt() {
         let inv = invocation(
-            Backend::Claude,
+            Backend::Host(Host::Claude),
             None,
             &[],
             Path::new("/repo"),
@@ -423,7 +381,7 @@ mod tests {
 
     #[test]
     fn codex_reads_prompt_from_stdin_and_writes_last_message() {
-        let inv = run(Backend::Codex, None);
+        let inv = run(Backend::Host(Host::Codex), None);
         assert_eq!(
             argv(&inv),
             [
@@ -448,9 +406,9 @@ mod tests {
 
     #[test]
     fn codex_gets_the_verdict_schema_others_do_not() {
-        let mut inv = run(Backend::Codex, None);
+        let mut inv = run(Backend::Host(Host::Codex), None);
         assert!(ask_for_verdict_schema(
-            Backend::Codex,
+            Backend::Host(Host::Codex),
             &mut inv,
             Path::new("/tmp/v.json")
         ));
@@ -465,7 +423,12 @@ mod tests {
                 "-"
             ]
         );
-        for backend in [Backend::Claude, Backend::Pi, Backend::Gemini, Backend::Llm] {
+        for backend in [
+            Backend::Host(Host::Claude),
+            Backend::Host(Host::Pi),
+            Backend::Host(Host::Gemini),
+            Backend::Llm,
+        ] {
             let mut inv = run(backend, None);
             let before = inv.clone();
             assert!(!ask_for_verdict_schema(backend, &mut inv, Path::new("/v")));
@@ -480,7 +443,7 @@ mod tests {
 
     #[test]
     fn codex_with_model() {
-        let inv = run(Backend::Codex, Some("gpt-5"));
+        let inv = run(Backend::Host(Host::Codex), Some("gpt-5"));
         assert_eq!(
             argv(&inv)[9..],
             ["/repo", "-m", "gpt-5", "-o", "/tmp/out.txt", "-"]
@@ -489,7 +452,7 @@ mod tests {
 
     #[test]
     fn pi_takes_prompt_as_last_argument() {
-        let inv = run(Backend::Pi, None);
+        let inv = run(Backend::Host(Host::Pi), None);
         assert_eq!(
             argv(&inv),
             [
@@ -508,7 +471,7 @@ mod tests {
 
     #[test]
     fn pi_with_model() {
-        let inv = run(Backend::Pi, Some("anthropic/claude-sonnet-4"));
+        let inv = run(Backend::Host(Host::Pi), Some("anthropic/claude-sonnet-4"));
         assert_eq!(
             argv(&inv)[6..],
             [
@@ -522,7 +485,7 @@ mod tests {
 
     #[test]
     fn gemini_plans_under_a_read_only_policy_and_ends_with_p() {
-        let inv = run(Backend::Gemini, None);
+        let inv = run(Backend::Host(Host::Gemini), None);
         assert_eq!(
             argv(&inv),
             [
@@ -541,10 +504,10 @@ mod tests {
             inv.files,
             [(
                 PathBuf::from("/tmp/gemini-policy.toml"),
-                GEMINI_POLICY.to_string()
+                crate::hosts::gemini::POLICY.to_string()
             )]
         );
-        let inv = run(Backend::Gemini, Some("gemini-2.5-pro"));
+        let inv = run(Backend::Host(Host::Gemini), Some("gemini-2.5-pro"));
         assert_eq!(
             argv(&inv)[5..],
             ["-o", "json", "-m", "gemini-2.5-pro", "-p"]
@@ -554,7 +517,7 @@ mod tests {
     /// The rules of the policy, as (decision, priority, tool names, mcpName).
     fn policy_rules() -> Vec<(String, u32, Vec<String>, Option<String>)> {
         let mut rules = Vec::new();
-        for block in GEMINI_POLICY.split("[[rule]]").skip(1) {
+        for block in crate::hosts::gemini::POLICY.split("[[rule]]").skip(1) {
             let field = |key: &str| {
                 block
                     .lines()

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::backend::{Backend, VERDICT_SCHEMA, ask_for_verdict_schema, invocation};
+use super::backend::{Backend, Format, VERDICT_SCHEMA, ask_for_verdict_schema, invocation};
 use super::verdict::{self, Verdict};
 use crate::exec::{self, SpawnError, Spec};
 use crate::exit::Exit;
@@ -143,8 +143,8 @@ pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Ans
     let raw = spawn(judge, root, prompt, system, true)?;
     let output = &raw.output;
     // Codex's stdout is progress; its answer is the last-message file.
-    let answered = match judge.backend {
-        Backend::Codex => raw.last_message.as_deref(),
+    let answered = match judge.backend.format() {
+        Format::LastMessage => raw.last_message.as_deref(),
         _ => Some(raw.stdout.as_str()),
     }
     .is_some_and(|text| !text.trim().is_empty());
@@ -230,7 +230,7 @@ pub fn ask(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Str
         .ok_or_else(|| anyhow::anyhow!("the {} answer was empty or an error", judge.backend))
 }
 
-/// The first of claude, codex, pi, gemini, llm on PATH, for `judge.backend: auto`.
+/// The first backend of `backend::auto_order` on PATH, for `judge.backend: auto`.
 pub fn auto_backend() -> Option<Backend> {
     super::backend::resolve_auto(exec::find_on_path).map(|(backend, _)| backend)
 }

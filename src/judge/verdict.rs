@@ -7,7 +7,7 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 use serde_json::{Map, Value};
 
-use super::backend::Backend;
+use super::backend::{Backend, Format};
 use crate::plan::text::cut;
 
 /// Notes are kept as evidence, not as a transcript: the judge's full output belongs
@@ -66,39 +66,43 @@ enum Decision {
 /// Reads what `backend` printed. `last_message` is the file a backend writes its final
 /// answer to (codex `-o`), already read by the caller.
 pub fn parse(backend: Backend, stdout: &str, last_message: Option<&str>) -> Verdict {
-    match backend {
-        Backend::Claude => claude(stdout),
-        Backend::Gemini => gemini(stdout),
-        Backend::Codex => match last_message {
+    if backend == Backend::None {
+        return no_verdict("no judge ran (backend none)");
+    }
+    match backend.format() {
+        Format::ClaudeResult => claude(stdout),
+        Format::GeminiJson => gemini(stdout),
+        Format::LastMessage => match last_message {
             Some(message) if !message.trim().is_empty() => text(message),
-            _ => no_verdict("codex wrote no final message"),
+            _ => no_verdict(format!("{backend} wrote no final message")),
         },
-        Backend::Pi | Backend::Llm | Backend::Command => text(stdout),
-        Backend::None => no_verdict("no judge ran (backend none)"),
+        Format::Text => text(stdout),
     }
 }
 
 /// The answer's text without the backend's wrapper, for callers that want prose
 /// (the loop judge). `None` when the backend reported an error or said nothing.
 pub fn answer_text(backend: Backend, stdout: &str, last_message: Option<&str>) -> Option<String> {
-    let text = match backend {
-        Backend::Claude => {
+    if backend == Backend::None {
+        return None;
+    }
+    let text = match backend.format() {
+        Format::ClaudeResult => {
             let result = json_object(stdout)?;
             if result.get("is_error") != Some(&Value::Bool(false)) {
                 return None;
             }
             result.get("result")?.as_str()?.to_string()
         }
-        Backend::Gemini => {
+        Format::GeminiJson => {
             let output = json_object(stdout)?;
             if output.get("error").is_some_and(|e| !e.is_null()) {
                 return None;
             }
             output.get("response")?.as_str()?.to_string()
         }
-        Backend::Codex => last_message?.to_string(),
-        Backend::Pi | Backend::Llm | Backend::Command => stdout.to_string(),
-        Backend::None => return None,
+        Format::LastMessage => last_message?.to_string(),
+        Format::Text => stdout.to_string(),
     };
     (!text.trim().is_empty()).then_some(text)
 }
@@ -556,6 +560,7 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hosts::Host;
 
     const CLAUDE_ACCEPT: &str = include_str!("../../fixtures/judges/outputs/claude-accept.json");
     const CLAUDE_IS_ERROR: &str =
@@ -640,7 +645,7 @@ mod tests {
 
     #[test]
     fn captured_claude_accept() {
-        let v = parse(Backend::Claude, CLAUDE_ACCEPT, None);
+        let v = parse(Backend::Host(Host::Claude), CLAUDE_ACCEPT, None);
         let Verdict::Accept { notes } = v else {
             panic!("{v:?}")
         };
@@ -656,12 +661,12 @@ mod tests {
 
     #[test]
     fn claude_is_error_wins_over_a_verdict_in_result() {
-        let v = parse(Backend::Claude, CLAUDE_IS_ERROR, None);
+        let v = parse(Backend::Host(Host::Claude), CLAUDE_IS_ERROR, None);
         assert!(!v.is_accept());
         let reason = could_not(&v);
         assert!(reason.starts_with("claude reported an error: "), "{reason}");
         assert!(reason.contains("model: claude-sonet-4"), "{reason}");
-        let v = parse(Backend::Claude, CLAUDE_NOT_LOGGED_IN, None);
+        let v = parse(Backend::Host(Host::Claude), CLAUDE_NOT_LOGGED_IN, None);
         assert_eq!(
             could_not(&v),
             "claude reported an error: Invalid API key · Please run /login"
@@ -670,7 +675,7 @@ mod tests {
 
     #[test]
     fn claude_structured_output_beats_result_text() {
-        let v = parse(Backend::Claude, CLAUDE_STRUCTURED, None);
+        let v = parse(Backend::Host(Host::Claude), CLAUDE_STRUCTURED, None);
         assert_eq!(
             items(&v),
             ["no test covers eviction under concurrent writers"]
@@ -679,77 +684,93 @@ mod tests {
 
     #[test]
     fn claude_error_subtype_is_no_verdict() {
-        let v = parse(Backend::Claude, CLAUDE_MAX_TURNS, None);
+        let v = parse(Backend::Host(Host::Claude), CLAUDE_MAX_TURNS, None);
         assert_eq!(reason(&v), "claude run ended with error_max_turns");
     }
 
     #[test]
     fn claude_hostile_shapes() {
         assert!(
-            reason(&parse(Backend::Claude, "VERDICT: accept", None))
+            reason(&parse(Backend::Host(Host::Claude), "VERDICT: accept", None))
                 .starts_with("claude printed no json")
         );
-        assert!(reason(&parse(Backend::Claude, "", None)).ends_with("(nothing)"));
+        assert!(reason(&parse(Backend::Host(Host::Claude), "", None)).ends_with("(nothing)"));
         let no_flag = r#"{"type":"result","subtype":"success","result":"VERDICT: accept"}"#;
         assert_eq!(
-            reason(&parse(Backend::Claude, no_flag, None)),
+            reason(&parse(Backend::Host(Host::Claude), no_flag, None)),
             "claude result has no is_error flag"
         );
         let string_flag = r#"{"type":"result","is_error":"false","result":"VERDICT: accept"}"#;
-        assert!(!parse(Backend::Claude, string_flag, None).is_accept());
+        assert!(!parse(Backend::Host(Host::Claude), string_flag, None).is_accept());
         let other = r#"{"type":"system","is_error":false,"result":"VERDICT: accept"}"#;
-        assert!(reason(&parse(Backend::Claude, other, None)).contains("not a result"));
+        assert!(reason(&parse(Backend::Host(Host::Claude), other, None)).contains("not a result"));
         let empty = r#"{"type":"result","subtype":"success","is_error":false,"result":""}"#;
         assert_eq!(
-            reason(&parse(Backend::Claude, empty, None)),
+            reason(&parse(Backend::Host(Host::Claude), empty, None)),
             "claude result is empty"
         );
         let bad_structured = r#"{"type":"result","is_error":false,"result":"VERDICT: accept","structured_output":{"verdict":"maybe"}}"#;
         assert!(
-            reason(&parse(Backend::Claude, bad_structured, None)).starts_with("unknown verdict")
+            reason(&parse(Backend::Host(Host::Claude), bad_structured, None))
+                .starts_with("unknown verdict")
         );
     }
 
     #[test]
     fn claude_tolerates_a_line_before_the_object() {
         let stdout = format!("warning: something minor\n{CLAUDE_ACCEPT}");
-        assert!(parse(Backend::Claude, &stdout, None).is_accept());
+        assert!(parse(Backend::Host(Host::Claude), &stdout, None).is_accept());
     }
 
     #[test]
     fn captured_gemini() {
-        assert!(parse(Backend::Gemini, GEMINI_ACCEPT, None).is_accept());
-        let v = parse(Backend::Gemini, GEMINI_ERROR, None);
+        assert!(parse(Backend::Host(Host::Gemini), GEMINI_ACCEPT, None).is_accept());
+        let v = parse(Backend::Host(Host::Gemini), GEMINI_ERROR, None);
         assert!(
             could_not(&v).starts_with("gemini reported an error: [API Error: models/gemini-9-pro"),
             "{v:?}"
         );
         let null_error = r#"{"session_id":"s","response":"VERDICT: accept","error":null}"#;
-        assert!(parse(Backend::Gemini, null_error, None).is_accept());
-        assert!(!parse(Backend::Gemini, "VERDICT: accept", None).is_accept());
+        assert!(parse(Backend::Host(Host::Gemini), null_error, None).is_accept());
+        assert!(!parse(Backend::Host(Host::Gemini), "VERDICT: accept", None).is_accept());
         let empty = r#"{"session_id":"s","response":"  "}"#;
         assert_eq!(
-            reason(&parse(Backend::Gemini, empty, None)),
+            reason(&parse(Backend::Host(Host::Gemini), empty, None)),
             "gemini response is empty"
         );
     }
 
     #[test]
     fn codex_reads_the_last_message_not_stdout() {
-        assert!(parse(Backend::Codex, CODEX_PROGRESS, Some(CODEX_ACCEPT)).is_accept());
+        assert!(
+            parse(
+                Backend::Host(Host::Codex),
+                CODEX_PROGRESS,
+                Some(CODEX_ACCEPT)
+            )
+            .is_accept()
+        );
         assert_eq!(
-            reason(&parse(Backend::Codex, "VERDICT: accept\n", None)),
+            reason(&parse(
+                Backend::Host(Host::Codex),
+                "VERDICT: accept\n",
+                None
+            )),
             "codex wrote no final message"
         );
         assert_eq!(
-            reason(&parse(Backend::Codex, "VERDICT: accept\n", Some(" \n"))),
+            reason(&parse(
+                Backend::Host(Host::Codex),
+                "VERDICT: accept\n",
+                Some(" \n")
+            )),
             "codex wrote no final message"
         );
     }
 
     #[test]
     fn captured_pi() {
-        assert!(parse(Backend::Pi, PI_ACCEPT, None).is_accept());
+        assert!(parse(Backend::Host(Host::Pi), PI_ACCEPT, None).is_accept());
     }
 
     #[test]

@@ -81,7 +81,9 @@ fn yes_adds_the_goals_starts_the_ready_ones_and_logs_the_approval() {
         run.stdout
             .contains("document-the-cache  open, waits on cache-layer")
     );
-    assert!(run.stdout.contains("Claude Code  /clear") && run.stdout.contains("Codex        /new"));
+    assert!(
+        fresh_row(&run.stdout, "Claude Code", "/clear") && fresh_row(&run.stdout, "Codex", "/new")
+    );
     let md = d.t.plan_md();
     assert!(
         md.starts_with(PLAN.split("\n## Log").next().unwrap()),
@@ -181,7 +183,7 @@ fn without_a_terminal_the_draft_waits_for_review_and_approve_applies_it() {
             .stdout
             .contains("added 3 goals to plan.md for \"Ship the cache\"")
     );
-    assert!(approved.stdout.contains("Gemini CLI   /clear"));
+    assert!(fresh_row(&approved.stdout, "Gemini CLI", "/clear"));
     let md = d.t.plan_md();
     assert!(md.starts_with("# Plan: Ship the cache\n\n## Goal: Cache layer\n<!-- id: cache-layer -->\nstatus: active\n"), "{md}");
     assert!(md.contains("draft approved: 3 goals (cache-layer, document-the-cache, benchmark-script) for \"Ship the cache\""));
@@ -495,4 +497,14 @@ fn a_drafting_backend_of_none_or_an_empty_command_is_refused() {
         .code(2)
         .stderr_has("say what the goals should achieve");
     assert!(!t.path("plan.md").exists());
+}
+
+/// Whether the fresh-context table has `host`'s row with `command`, whatever the
+/// column width the longest host name sets.
+fn fresh_row(out: &str, host: &str, command: &str) -> bool {
+    out.lines().any(|l| {
+        l.strip_prefix("  ")
+            .and_then(|rest| rest.strip_prefix(host))
+            .is_some_and(|rest| rest.trim_start() == command && rest.starts_with("  "))
+    })
 }

@@ -640,3 +640,121 @@ fn a_bad_judge_setting_does_not_stop_the_injection() {
     // `inject: every_prompt: never` still counts: a new session's prompt gets nothing.
     assert_eq!(context(&send(&t, "claude/user-prompt-submit", "s2")), None);
 }
+
+/// Droid: its file-creating tool is `Create`, and `droid exec` fires no prompt
+/// event, so a block that changed (or that a compaction took) comes with the next
+/// tool call instead, once; the reminder still comes after three edits.
+#[test]
+fn droid_counts_create_and_brings_a_changed_block_with_the_next_tool_call() {
+    let t = repo();
+    let start = send(&t, "droid/session-start", "d1");
+    assert_eq!(
+        json(&start)["hookSpecificOutput"]["hookEventName"],
+        "SessionStart"
+    );
+    assert_eq!(
+        format!("{}\n", context(&start).unwrap()),
+        t.ok(&["inject"]).stdout
+    );
+    // Unchanged block: Create counts as an edit, the third one reminds.
+    assert_eq!(send(&t, "droid/post-tool-use.create", "d1").stdout, "");
+    assert_eq!(send(&t, "droid/post-tool-use.create", "d1").stdout, "");
+    let third = context(&send(&t, "droid/post-tool-use.create", "d1")).unwrap();
+    assert!(third.starts_with("plan.md reminder:"), "{third}");
+
+    // plan.md changed: the next tool call carries the new block, once.
+    t.ok(&["tick", "cache-layer", "2"]);
+    let next = send(&t, "droid/post-tool-use.edit-plan", "d1");
+    assert_eq!(
+        json(&next)["hookSpecificOutput"]["hookEventName"],
+        "PostToolUse"
+    );
+    assert_eq!(
+        format!("{}\n", context(&next).unwrap()),
+        t.ok(&["inject"]).stdout
+    );
+    assert_eq!(send(&t, "droid/post-tool-use.create", "d1").stdout, "");
+
+    // A compaction takes the block: the next tool call brings it back.
+    assert_eq!(send(&t, "droid/pre-compact", "d1").stdout, "");
+    let back = context(&send(&t, "droid/post-tool-use.create", "d1")).unwrap();
+    assert!(
+        back.contains("- cache-layer: Implement cache layer"),
+        "{back}"
+    );
+
+    // Other hosts keep the block to their prompt events.
+    t.ok(&["log", "more"]);
+    send(&t, "claude/session-start", "c1");
+    t.ok(&["log", "and more"]);
+    assert_eq!(send(&t, "claude/post-tool-use.write", "c1").stdout, "");
+}
+
+#[test]
+fn droid_stop_blocks_with_claudes_shape() {
+    let t = repo();
+    assert_eq!(send(&t, "droid/stop", "d1").stdout, "");
+    t.ok(&["goal", "--budget", "1"]);
+    let first = json(&send(&t, "droid/stop", "d1"));
+    assert_eq!(first["decision"], "block");
+    assert!(
+        first["reason"]
+            .as_str()
+            .unwrap()
+            .contains("(Continuation 1 of 1.)")
+    );
+    let last = json(&send(&t, "droid/stop", "d1"));
+    assert!(last.get("decision").is_none(), "{last}");
+    assert!(
+        last["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("budget of 1 continuations is spent")
+    );
+}
+
+/// Gemini CLI fires PreCompress before every model call, whether it then compresses
+/// or not. A compression rewrites the chat's messages in its transcript (a
+/// `{"$set":{"messages":…}}` record): only then, or when plan.md changed, does the
+/// next BeforeAgent inject again.
+#[test]
+fn gemini_injects_again_only_after_a_real_compression() {
+    let t = repo();
+    let chat = t.root().join("chat.jsonl");
+    let initial = "{\"sessionId\":\"g1\",\"kind\":\"main\"}\n{\"$set\":{\"messages\":[]}}\n";
+    std::fs::write(&chat, initial).unwrap();
+    let send = |name: &str| {
+        let stdin = payload(&t, name, "g1")
+            .replace(".gemini/tmp/abc/chats/session-g1.jsonl", ".gemini/chat")
+            .replace(".gemini/tmp/abc/chats/session-g1.json", ".gemini/chat")
+            .replace("/home/u/.gemini/chat", chat.to_str().unwrap());
+        let (_, event) = name.split_once('/').unwrap();
+        hook(&t, "gemini", event, &stdin).code(0)
+    };
+    assert!(context(&send("gemini/session-start")).is_some());
+    for _ in 0..3 {
+        assert_eq!(send("gemini/before-agent").stdout.trim(), "{}");
+        assert_eq!(send("gemini/pre-compress").stdout.trim(), "{}");
+        assert_eq!(send("gemini/pre-compress").stdout.trim(), "{}");
+        let mut text = std::fs::read_to_string(&chat).unwrap();
+        text.push_str("{\"id\":\"m\",\"type\":\"gemini\",\"content\":\"Done.\"}\n{\"$set\":{\"lastUpdated\":\"x\"}}\n");
+        std::fs::write(&chat, text).unwrap();
+    }
+    // A compression after a PreCompress: the next prompt brings the block back, once.
+    send("gemini/pre-compress");
+    let mut text = std::fs::read_to_string(&chat).unwrap();
+    text.push_str(
+        "{\"$set\":{\"sessionId\":\"g1\"}}\n{\"$set\":{\"messages\":[{\"type\":\"user\"}]}}\n",
+    );
+    std::fs::write(&chat, text).unwrap();
+    send("gemini/pre-compress");
+    let again = send("gemini/before-agent");
+    assert_eq!(
+        format!("{}\n", context(&again).unwrap()),
+        t.ok(&["inject"]).stdout
+    );
+    assert_eq!(send("gemini/before-agent").stdout.trim(), "{}");
+    // plan.md changed: injected whatever the chat did.
+    t.ok(&["tick", "cache-layer", "2"]);
+    assert!(context(&send("gemini/before-agent")).is_some());
+}

@@ -310,5 +310,134 @@ fn an_unknown_host_lists_the_known_ones() {
     let t = Test::new();
     t.run(&["install", "cursor"])
         .code(2)
-        .stderr_has("[possible values: claude, codex, gemini, pi]");
+        .stderr_has("[possible values: claude, codex, droid, gemini, pi]");
+}
+
+#[test]
+fn droid_merges_into_factory_settings_and_uninstall_gives_back_the_rest() {
+    let t = Test::new();
+    let theirs = "{\n  \"model\": \"custom:fake-model\"\n}\n";
+    t.write(".factory/settings.json", theirs);
+    let run = t.ok(&["install", "droid"]);
+    insta::assert_snapshot!(run.stdout, @r"
+    installed plan's hooks for Factory Droid in .factory/settings.json
+      added SessionStart: plan hook droid session-start
+      added UserPromptSubmit: plan hook droid user-prompt-submit
+      added PostToolUse: plan hook droid post-tool-use
+      added PreCompact: plan hook droid pre-compact
+      added Stop: plan hook droid stop
+    next: Droid runs project hooks with no approval step (`droid exec` too);
+      restart Droid sessions already running here
+      `droid exec` fires no UserPromptSubmit: a changed plan comes with the next file edit
+    ");
+    let settings = json(&t.read(".factory/settings.json"));
+    assert_eq!(settings["model"], "custom:fake-model");
+    assert_eq!(
+        settings["hooks"]["PostToolUse"][0]["matcher"],
+        "Create|Edit|MultiEdit|ApplyPatch"
+    );
+    assert_eq!(settings["hooks"]["Stop"][0]["hooks"][0]["timeout"], 60);
+    t.ok(&["install", "droid"]).stdout_has("already installed");
+    t.ok(&["uninstall", "droid"]);
+    assert_eq!(json(&t.read(".factory/settings.json")), json(theirs));
+
+    // --global: the user's ~/.factory/settings.json, where Droid keeps its models.
+    let home = home(&t);
+    std::fs::create_dir_all(home.join(".factory")).unwrap();
+    std::fs::write(
+        home.join(".factory/settings.json"),
+        "{\"customModels\": []}\n",
+    )
+    .unwrap();
+    t.ok(&["install", "droid", "--global"])
+        .stdout_has("in ~/.factory/settings.json");
+    let user = json(&std::fs::read_to_string(home.join(".factory/settings.json")).unwrap());
+    assert_eq!(user["customModels"], serde_json::json!([]));
+    assert_eq!(
+        user["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "plan hook droid session-start"
+    );
+}
+
+/// A settings file as a person formatted it: four-space indentation, their own key
+/// order, compact arrays, no final newline.
+const HAND_FORMATTED: &str = "{
+    \"model\": \"opus\",
+    \"permissions\": { \"allow\": [\"Bash(npm test:*)\"], \"deny\": [] },
+    \"hooks\": {
+        \"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"notify-send done\" } ] } ]
+    },
+    \"env\": { \"Z\": \"1\", \"A\": \"2\" }
+}";
+
+#[test]
+fn a_hand_formatted_file_keeps_its_bytes_and_uninstall_gives_them_back() {
+    let t = Test::new();
+    t.write(".claude/settings.json", HAND_FORMATTED);
+    t.ok(&["install", "claude"]);
+    let installed = t.read(".claude/settings.json");
+    // Everything that was there is there as it was written, plan's entries added.
+    for line in [
+        "    \"model\": \"opus\",",
+        "    \"permissions\": { \"allow\": [\"Bash(npm test:*)\"], \"deny\": [] },",
+        "    \"env\": { \"Z\": \"1\", \"A\": \"2\" }",
+        "{ \"type\": \"command\", \"command\": \"notify-send done\" }",
+    ] {
+        assert!(installed.contains(line), "{line} is gone:\n{installed}");
+    }
+    assert!(!installed.ends_with('\n'), "no final newline was added");
+    let v = json(&installed);
+    assert_eq!(v["hooks"]["Stop"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "plan hook claude session-start"
+    );
+    t.ok(&["install", "claude"]).stdout_has("already installed");
+    assert_eq!(t.read(".claude/settings.json"), installed);
+    t.ok(&["uninstall", "claude"]);
+    assert_eq!(t.read(".claude/settings.json"), HAND_FORMATTED);
+}
+
+/// Gemini CLI reads its settings with comments; so does plan, and keeps them.
+#[test]
+fn gemini_settings_with_comments_are_accepted_and_kept() {
+    let t = Test::new();
+    let theirs = "// my Gemini settings\n{\n  \"ui\": {\n    \"theme\": \"GitHub\" // the light one\n  },\n  /* no telemetry */\n  \"telemetry\": { \"enabled\": false }\n}\n";
+    t.write(".gemini/settings.json", theirs);
+    t.ok(&["install", "gemini"]);
+    let installed = t.read(".gemini/settings.json");
+    for kept in [
+        "// my Gemini settings\n",
+        "\"theme\": \"GitHub\" // the light one\n",
+        "/* no telemetry */\n",
+        "\"telemetry\": { \"enabled\": false }",
+    ] {
+        assert!(installed.contains(kept), "{kept:?} is gone:\n{installed}");
+    }
+    assert!(installed.contains("\"command\": \"plan hook gemini after-agent\""));
+    t.ok(&["install", "gemini"]).stdout_has("already installed");
+    t.ok(&["uninstall", "gemini"]);
+    assert_eq!(t.read(".gemini/settings.json"), theirs);
+}
+
+#[test]
+fn a_gemini_settings_error_does_not_blame_its_comments() {
+    let t = Test::new();
+    let broken = "{\n  // mine\n  \"ui\": {},\n}\n";
+    t.write(".gemini/settings.json", broken);
+    let run = t.run(&["install", "gemini"]).code(2);
+    assert!(
+        run.stderr.starts_with(
+            "plan: .gemini/settings.json:3:11: not valid JSON: trailing commas are not allowed\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("hint: fix it (comments are fine, trailing commas are not) and rerun; nothing was changed"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(t.read(".gemini/settings.json"), broken);
 }

@@ -544,11 +544,16 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                 },
                 None => missing("write"),
             },
-            Api::Chat => match find_tool(tools, &["write"]) {
+            // pi's `write`, Droid's `Create`.
+            Api::Chat => match find_tool(tools, &["write", "Create"]) {
                 Some(name) => Action::Tool {
+                    args: if name == "Create" {
+                        json!({"file_path": path, "content": content})
+                    } else {
+                        json!({"path": path, "content": content})
+                    },
                     name,
                     call_id,
-                    args: json!({"path": path, "content": content}),
                     freeform: None,
                 },
                 None => missing("write"),
@@ -589,11 +594,17 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                 },
                 None => missing("shell"),
             },
-            Api::Chat => match find_tool(tools, &["bash"]) {
+            // pi's `bash`, Droid's `Execute`.
+            Api::Chat => match find_tool(tools, &["bash", "Execute"]) {
                 Some(name) => Action::Tool {
+                    args: if name == "Execute" {
+                        json!({"command": cmd, "summary": "run a command",
+                               "riskLevel": "low", "riskLevelReason": "a test step"})
+                    } else {
+                        json!({"command": cmd})
+                    },
                     name,
                     call_id,
-                    args: json!({"command": cmd}),
                     freeform: None,
                 },
                 None => missing("shell"),

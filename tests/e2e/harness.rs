@@ -15,6 +15,9 @@ use crate::fake::{Fake, Responder};
 
 pub const PLAN_BIN: &str = env!("CARGO_BIN_EXE_plan");
 
+/// Droid's name for the fake's model (a custom model in its settings).
+pub const DROID_MODEL: &str = "custom:fake-model";
+
 /// The longest one host run may take before it is killed.
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 
@@ -24,6 +27,7 @@ pub enum Host {
     Codex,
     Pi,
     Gemini,
+    Droid,
 }
 
 impl Host {
@@ -34,6 +38,9 @@ impl Host {
             Host::Codex => ("@openai/codex", "0.169.0"),
             Host::Pi => ("@mariozechner/pi-coding-agent", "0.73.1"),
             Host::Gemini => ("@google/gemini-cli", "0.61.0"),
+            // The `@factory/cli` wrapper's platform package is missing from the
+            // registry; the platform package itself has the binary.
+            Host::Droid => ("@factory/cli-linux-x64", "0.225.2"),
         }
     }
 
@@ -44,6 +51,15 @@ impl Host {
             Host::Codex => "codex",
             Host::Pi => "pi",
             Host::Gemini => "gemini",
+            Host::Droid => "droid",
+        }
+    }
+
+    /// Where the program is, inside the install.
+    fn bin(self) -> &'static str {
+        match self {
+            Host::Droid => "node_modules/@factory/cli-linux-x64/bin",
+            _ => "node_modules/.bin",
         }
     }
 }
@@ -54,11 +70,12 @@ fn cache_root() -> PathBuf {
     tmp.parent().unwrap_or(tmp).join("e2e-hosts")
 }
 
-/// The host's `node_modules/.bin` directory, installing the pinned version first if
+/// The directory of the host's program, installing the pinned version first if
 /// this machine has not got it yet. One install per host per process; a second
 /// process racing for the same version loses the rename and uses the winner's.
 pub fn installed(host: Host) -> PathBuf {
-    static DONE: [OnceLock<Result<PathBuf, String>>; 4] = [
+    static DONE: [OnceLock<Result<PathBuf, String>>; 5] = [
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -78,7 +95,7 @@ fn install(host: Host) -> Result<PathBuf, String> {
         pkg.trim_start_matches('@').replace('/', "__")
     );
     let dir = cache_root().join(&name);
-    let bin = dir.join("node_modules/.bin");
+    let bin = dir.join(host.bin());
     let marker = dir.join(".installed");
     if marker.exists() {
         return Ok(bin);
@@ -274,6 +291,7 @@ impl World {
                 ("GEMINI_CLI_TRUST_WORKSPACE", "true".into()),
                 ("GEMINI_TELEMETRY_ENABLED", "false".into()),
             ]),
+            Host::Droid => {}
         }
         world.env = env.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         std::fs::write(
@@ -473,6 +491,7 @@ exit $rc
             ],
             Host::Pi => vec!["-p", "--provider", "fake", "--model", "fake-model", prompt],
             Host::Gemini => vec!["-p", prompt, "--approval-mode", "yolo"],
+            Host::Droid => vec!["exec", "-m", DROID_MODEL, "--auto", "high", prompt],
         };
         self.exec(&args, extra_env)
     }
@@ -535,6 +554,18 @@ enabled = false
                     "telemetry": {"enabled": false},
                     "privacy": {"usageStatisticsEnabled": false},
                     "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                })
+                .to_string(),
+            ),
+            // A BYOK model pointed at the fake; `droid exec -m custom:fake-model`.
+            Host::Droid => put(
+                ".factory/settings.json",
+                serde_json::json!({
+                    "customModels": [{
+                        "model": "fake-model", "displayName": "Fake",
+                        "baseUrl": format!("{url}/v1"), "apiKey": "fake",
+                        "provider": "generic-chat-completion-api", "maxOutputTokens": 4096,
+                    }],
                 })
                 .to_string(),
             ),

@@ -1,4 +1,5 @@
-//! End-to-end tests: the real host CLIs (Claude Code, Codex, pi, Gemini CLI), installed
+//! End-to-end tests: the real host CLIs (Claude Code, Codex, pi, Gemini CLI, Factory
+//! Droid), installed
 //! from the npm registry at pinned versions, run headless against a scripted model
 //! server on 127.0.0.1, with plan's hooks installed by the freshly built `plan`.
 //! Ignored by default (they install the hosts on first use and take minutes); run
@@ -114,4 +115,18 @@ host_tests!(gemini, Host::Gemini);
 #[ignore = "e2e: runs the real host"]
 fn gemini_compression_injects_again() {
     scenarios::gemini_compression_injects_again();
+}
+
+host_tests!(droid, Host::Droid);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn droid_brings_a_changed_plan_with_the_next_edit() {
+    scenarios::droid_brings_a_changed_plan_with_the_next_edit();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn gemini_injects_once_without_a_compression() {
+    scenarios::gemini_injects_once_without_a_compression();
 }

@@ -58,7 +58,7 @@ fn writes(w: &World, n: usize) -> Vec<Reply> {
 /// The last stop-hook answer plan gave.
 fn last_stop_answer(w: &World) -> String {
     let stop = match w.host {
-        Host::Claude | Host::Codex => "stop",
+        Host::Claude | Host::Codex | Host::Droid => "stop",
         Host::Gemini => "after-agent",
         Host::Pi => "turn-end",
     };
@@ -207,10 +207,19 @@ pub fn judge_accepts(host: Host) {
         let tools = call.tools();
         let offered = |names: &[&str]| tools.iter().any(|t| names.contains(&t.as_str()));
         step += 1;
-        if step == 1 && offered(&["Write", "write", "apply_patch", "write_file"]) {
+        if step == 1 && offered(&["Write", "write", "apply_patch", "write_file", "Create"]) {
             return write(&wrote, "the judge wrote this\n");
         }
-        if step <= 2 && offered(&["Bash", "bash", "exec_command", "shell", "run_shell_command"]) {
+        if step <= 2
+            && offered(&[
+                "Bash",
+                "bash",
+                "exec_command",
+                "shell",
+                "run_shell_command",
+                "Execute",
+            ])
+        {
             step = 2;
             return shell(ran);
         }
@@ -354,6 +363,18 @@ fn escape_attempts(host: Host, file: &str, touch: &str) -> Vec<Reply> {
                 json!({"command": touch, "description": "write"}),
             ),
         ],
+        // Plain `droid exec` offers Execute and rates the risk itself; ToolSearch
+        // would load tools left out of the list.
+        Host::Droid => vec![
+            call("Create", json!({"file_path": file, "content": content})),
+            call(
+                "Execute",
+                json!({"command": touch, "summary": "write", "riskLevel": "low",
+                       "riskLevelReason": "it only touches two files"}),
+            ),
+            call("ToolSearch", json!({"query": "select:Create,Execute"})),
+            call("Create", json!({"file_path": file, "content": content})),
+        ],
     }
 }
 
@@ -375,6 +396,7 @@ pub fn judge_rejects_without_a_verdict(host: Host) {
 fn judge_config(w: &World) {
     let model = match w.host {
         Host::Pi => "  model: fake/fake-model\n",
+        Host::Droid => "  model: custom:fake-model\n",
         _ => "",
     };
     w.write(
@@ -410,6 +432,7 @@ fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
             "glob",
             "grep_search",
         ]),
+        Host::Droid => Some(vec!["Read", "Grep", "Glob", "LS"]),
         Host::Codex => None,
     }
 }
@@ -710,6 +733,7 @@ pub fn the_loop_judge_lets_a_blocked_agent_pause(host: Host) {
     let w = World::new(host, PLAN, script(vec![]));
     let model = match host {
         Host::Pi => "  model: fake/fake-model\n",
+        Host::Droid => "  model: custom:fake-model\n",
         _ => "",
     };
     w.write(
@@ -749,4 +773,54 @@ pub fn the_loop_judge_lets_a_blocked_agent_pause(host: Host) {
         last.contains("the loop judge let the agent pause: it needs the database password"),
         "{last}"
     );
+}
+
+/// Droid: `droid exec` fires no UserPromptSubmit, so a plan.md changed mid-run
+/// (here by a shell command) comes back with the next file edit, once, and not
+/// with the shell call before it.
+pub fn droid_brings_a_changed_plan_with_the_next_edit() {
+    let w = World::new(Host::Droid, PLAN, script(vec![]));
+    let plan = w.path("bin/plan").display().to_string();
+    w.fake.script(script(vec![
+        shell(&format!("{plan} tick cache-layer 2")),
+        write(&file_arg(&w, "src/a.txt"), "a\n"),
+        text("Done."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    assert!(w.read("plan.md").contains("- [x] eviction policy"));
+    let new = block(&w);
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 3, "a shell call, a write, an answer");
+    assert!(!turns[1].has(&new), "the shell call carries nothing");
+    assert_eq!(
+        turns[2].count(&new),
+        1,
+        "the changed block came with the edit"
+    );
+}
+
+/// Gemini CLI 0.61.0 fires PreCompress before every model call, compressing or
+/// not: the block is injected once, and not again with every continuation while
+/// plan.md and the chat stay as they are.
+pub fn gemini_injects_once_without_a_compression() {
+    let w = World::new(Host::Gemini, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "3"]);
+    let block = block(&w);
+    w.fake.script(script(vec![
+        text("Done."),
+        text("Done again."),
+        text("Still done."),
+        text("Really done."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    assert!(
+        w.hooks()
+            .iter()
+            .filter(|h| h.args.ends_with("pre-compress"))
+            .count()
+            > 1,
+        "PreCompress fired on every turn"
+    );
+    let copies: Vec<usize> = w.fake.turns().iter().map(|t| t.count(&block)).collect();
+    assert_eq!(copies, [1, 1, 1, 1], "copies of the block per request");
 }

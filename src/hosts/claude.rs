@@ -1,0 +1,135 @@
+//! Claude Code: its hook events, answers, registration and read-only judge.
+//!
+//! Protocol facts the code relies on (checked with Claude Code 2.1.197, `-p` mode):
+//! - Registration: `hooks.<Event>` in `.claude/settings.json` (project; no approval
+//!   needed), `~/.claude/settings.json` (user), or a plugin's `hooks/hooks.json`.
+//!   Each group is `{matcher?, hooks: [{type: "command", command, timeout}]}`;
+//!   `timeout` is in seconds. The command runs through a shell, in the project
+//!   directory. Matchers: the tool name for tool events;
+//!   `startup|resume|clear|compact|fork` for SessionStart; ignored for
+//!   UserPromptSubmit and Stop.
+//! - Events, in order: SessionStart (`source`), UserPromptSubmit (`prompt`),
+//!   PreToolUse, PostToolUse (`tool_name`, `tool_input.file_path`), Stop
+//!   (`stop_hook_active`, `last_assistant_message`), SessionEnd. Every payload has
+//!   `session_id`, `transcript_path`, `cwd`, `hook_event_name`.
+//! - Answers: exit 0 and JSON on stdout (nothing at all is fine).
+//!   `hookSpecificOutput: {hookEventName, additionalContext}` adds context on
+//!   SessionStart, UserPromptSubmit and PostToolUse (the model sees it as a system
+//!   reminder, kept in the conversation). `{decision: "block", reason}` on Stop keeps
+//!   the agent going with `reason` as its next instruction; `systemMessage` is for
+//!   the user only (not shown in `-p`). Strings over 10,000 characters are cut.
+//! - Compaction: PreCompact cannot add context; SessionStart follows with
+//!   `source: compact`, and plan injects there.
+//! - Stop loops: Claude Code itself gives up after 8 blocks in a row; plan keeps its
+//!   own budget anyway.
+//! - Judge: `claude -p --output-format json --tools Read,Grep,Glob` (`--tools`
+//!   decides which tools exist; `--allowedTools` would only pre-approve),
+//!   `--settings '{"disableAllHooks":true}'` really turns hooks off, prompt on
+//!   stdin. The result object's `is_error` is the failure flag to trust: a bad model
+//!   or an expired login still says `subtype: success`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use super::{Event, Judge, Registration, Spec, event};
+use crate::hooks::host::{Answer, Kind, claude_json, out};
+use crate::judge::backend::{Format, Invocation, Request};
+
+pub const EVENTS: &[Event] = &[
+    event(
+        "session-start",
+        Kind::Start,
+        "SessionStart",
+        Some("startup|resume|clear|compact|fork"),
+        10,
+    ),
+    event(
+        "user-prompt-submit",
+        Kind::Prompt,
+        "UserPromptSubmit",
+        None,
+        10,
+    ),
+    event(
+        "post-tool-use",
+        Kind::Tool,
+        "PostToolUse",
+        Some("Edit|Write|MultiEdit|NotebookEdit"),
+        10,
+    ),
+    event("pre-compact", Kind::Compact, "PreCompact", None, 10),
+    // The stop decision may consult the loop judge, a model call.
+    event("stop", Kind::Stop, "Stop", None, 60),
+];
+
+pub static HOST: Spec = Spec {
+    name: "claude",
+    title: "Claude Code",
+    events: EVENTS,
+    render,
+    registration: Registration::Settings {
+        project: ".claude/settings.json",
+        user,
+        comments: false,
+        enable: None,
+    },
+    next_steps,
+    fresh_context: "/clear",
+    skeleton_at_compaction: false,
+    compactions: None,
+    edit_tools: &[],
+    inject_at_tool: false,
+    judge: Judge {
+        program: "claude",
+        invocation: judge,
+        format: Format::ClaudeResult,
+        schema: None,
+    },
+};
+
+fn user(home: &Path) -> PathBuf {
+    home.join(".claude").join("settings.json")
+}
+
+fn render(_kind: Kind, event: &str, answer: &Answer) -> (String, String) {
+    out(claude_json(event, answer), "")
+}
+
+fn next_steps(root: Option<&Path>) -> Result<String> {
+    Ok(match root {
+        Some(_) => "next: restart Claude Code sessions already running here; project hooks need no approval\n",
+        None => "next: restart Claude Code sessions already running\n",
+    }
+    .to_string())
+}
+
+/// Claude's `--json-schema` exists too, but it answers through an extra tool, which
+/// the read-only tool list would have to admit: no schema.
+fn judge(r: &Request) -> Invocation {
+    // Hooks are off through settings, not only through our PLAN_JUDGE.
+    let mut inv = Invocation::new("claude", true);
+    inv.push(&[
+        "-p",
+        "--output-format",
+        "json",
+        "--tools",
+        "Read,Grep,Glob",
+        "--disallowedTools",
+        "mcp__*",
+        "--permission-mode",
+        "dontAsk",
+        "--settings",
+        r#"{"disableAllHooks":true}"#,
+        "--no-session-persistence",
+        "--max-turns",
+        &r.max_turns.to_string(),
+    ]);
+    if let Some(model) = r.model {
+        inv.push(&["--model", model]);
+    }
+    if !r.system.is_empty() {
+        inv.push(&["--append-system-prompt", r.system]);
+    }
+    inv
+}

@@ -1,0 +1,157 @@
+//! OpenAI Codex CLI: its hook events, answers, registration, trust steps and
+//! read-only judge.
+//!
+//! Protocol facts the code relies on (checked with Codex 0.169.0):
+//! - Registration: Claude Code's layout in `<repo>/.codex/hooks.json` or
+//!   `$CODEX_HOME/hooks.json` (default `~/.codex`); `timeout` in seconds. Hooks are
+//!   on by default (`[features] hooks = false` turns them off).
+//! - Trust: a hook runs only once trusted (`/hooks` in the TUI, or
+//!   `codex exec --dangerously-bypass-hook-trust`), and trust is tied to the hook's
+//!   content hash; an untrusted hook is skipped silently. Project hooks also need
+//!   the project trusted: `[projects."<path>"] trust_level = "trusted"` in
+//!   config.toml. User-level hooks need only the hook trust.
+//! - Events: SessionStart (`source`, `compact` after a compaction),
+//!   UserPromptSubmit, PostToolUse (the shell tool is `Bash` with
+//!   `tool_input.command`; `tool_response` is a string), PreCompact, Stop. Payloads
+//!   carry `session_id, transcript_path, cwd, hook_event_name, model,
+//!   permission_mode`, and `turn_id` from prompts on.
+//! - Answers: the output schemas reject unknown fields. SessionStart,
+//!   UserPromptSubmit, PostToolUse take `hookSpecificOutput.additionalContext`
+//!   (a `developer` input item the model sees in every request). Stop takes only
+//!   `continue`, `decision: "block"`, `reason` (non-empty; it becomes the next
+//!   prompt), `stopReason`, `suppressOutput`, `systemMessage`. So a note for the
+//!   user goes to stderr on every other event. Codex has no cap on Stop blocks:
+//!   plan's budget is the only one. PreCompact cannot inject.
+//! - Tool names vary across versions, so PostToolUse has no matcher and plan
+//!   decides which calls changed files.
+//! - Judge: `codex exec -s read-only --ephemeral --skip-git-repo-check -C REPO
+//!   -o OUT -` reads the prompt from stdin (`-`) and writes its final message to
+//!   OUT; stdout is progress. `--output-schema FILE` shapes the final message.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use super::{Event, Judge, Registration, Spec, event, home, tilde};
+use crate::hooks::host::{Answer, Kind, claude_json, out};
+use crate::judge::backend::{Format, Invocation, Request};
+
+pub const EVENTS: &[Event] = &[
+    event("session-start", Kind::Start, "SessionStart", None, 10),
+    event(
+        "user-prompt-submit",
+        Kind::Prompt,
+        "UserPromptSubmit",
+        None,
+        10,
+    ),
+    event("post-tool-use", Kind::Tool, "PostToolUse", None, 10),
+    event("pre-compact", Kind::Compact, "PreCompact", None, 10),
+    event("stop", Kind::Stop, "Stop", None, 60),
+];
+
+pub static HOST: Spec = Spec {
+    name: "codex",
+    title: "Codex",
+    events: EVENTS,
+    render,
+    registration: Registration::Settings {
+        project: ".codex/hooks.json",
+        user,
+        comments: false,
+        enable: None,
+    },
+    next_steps,
+    fresh_context: "/new",
+    skeleton_at_compaction: false,
+    compactions: None,
+    edit_tools: &[],
+    inject_at_tool: false,
+    judge: Judge {
+        program: "codex",
+        invocation: judge,
+        format: Format::LastMessage,
+        schema: Some(schema),
+    },
+};
+
+/// `$CODEX_HOME`, else `~/.codex`.
+fn codex_home(home: &Path) -> PathBuf {
+    match std::env::var_os("CODEX_HOME").filter(|h| !h.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => home.join(".codex"),
+    }
+}
+
+fn user(home: &Path) -> PathBuf {
+    codex_home(home).join("hooks.json")
+}
+
+fn render(kind: Kind, event: &str, answer: &Answer) -> (String, String) {
+    match answer {
+        // The schemas of events other than Stop may not take systemMessage.
+        Answer::Note(text) if kind != Kind::Stop => (String::new(), format!("{text}\n")),
+        _ => out(claude_json(event, answer), ""),
+    }
+}
+
+fn next_steps(root: Option<&Path>) -> Result<String> {
+    let mut out = "next: Codex skips hooks silently until they are trusted:\n".to_string();
+    let step = if let Some(root) = root {
+        let home = home()?;
+        let config = tilde(&codex_home(&home).join("config.toml"), &home);
+        let key = serde_json::to_string(&root.display().to_string())?;
+        out.push_str(&format!(
+            "  1. trust this project in {config}:\n       [projects.{key}]\n       trust_level = \"trusted\"\n"
+        ));
+        "2."
+    } else {
+        "-"
+    };
+    out.push_str(&format!(
+        "  {step} trust the hooks: run `codex`, open /hooks and approve them\n     (for `codex exec`, pass --dangerously-bypass-hook-trust)\n"
+    ));
+    out.push_str("  trust is tied to the hooks' content: approve them again after they change\n");
+    Ok(out)
+}
+
+fn judge(r: &Request) -> Invocation {
+    // `-c` overrides config.toml for this run only: `[features] hooks = false` keeps
+    // the repository's Codex hooks from firing inside the judge. The prompt is `-`:
+    // codex exec then reads it from stdin (its `exec --help`: "if `-` is used,
+    // instructions are read from stdin"), which keeps a large prompt clear of the
+    // argv size limit.
+    let mut inv = Invocation::new("codex", true);
+    let repo = r.repo_root.to_string_lossy();
+    let out = r.out_file.to_string_lossy();
+    inv.push(&[
+        "exec",
+        "-s",
+        "read-only",
+        "--ephemeral",
+        "--skip-git-repo-check",
+        "-c",
+        "features.hooks=false",
+        "-C",
+        &repo,
+    ]);
+    if let Some(model) = r.model {
+        inv.push(&["-m", model]);
+    }
+    inv.push(&["-o", &out, "-"]);
+    inv.system_in_prompt = true;
+    inv.reads_last_message = Some(r.out_file.to_path_buf());
+    inv
+}
+
+/// `--output-schema FILE` (codex 0.169.0's `exec --help`), before `-o`.
+fn schema(inv: &mut Invocation, file: &Path) {
+    let at = inv
+        .args
+        .iter()
+        .position(|a| a == "-o")
+        .unwrap_or(inv.args.len());
+    let file = file.to_string_lossy().into_owned();
+    inv.args
+        .splice(at..at, ["--output-schema".to_string(), file]);
+}

@@ -1,0 +1,184 @@
+//! Gemini CLI: its hook events, answers, registration, trust step and read-only
+//! judge.
+//!
+//! Protocol facts the code relies on (checked with Gemini CLI 0.61.0):
+//! - Registration: `hooks.<Event>` in `.gemini/settings.json` (project) or
+//!   `~/.gemini/settings.json`, Claude Code's layout, but `timeout` is in
+//!   milliseconds (default 60000). Hooks run only with `hooksConfig.enabled: true`
+//!   and in a trusted workspace (a trusted folder, or
+//!   `GEMINI_CLI_TRUST_WORKSPACE=true` headless).
+//! - Events: SessionStart, BeforeAgent (before each prompt; its context arrives in
+//!   the user turn as `<hook_context>…</hook_context>`, with `<` and `>` escaped),
+//!   AfterTool (`tool_name`, `tool_input`), PreCompress (`trigger`), AfterAgent
+//!   (the Stop equivalent: `prompt`, `prompt_response`, `stop_hook_active`).
+//!   Payloads carry `session_id, transcript_path, cwd, hook_event_name, timestamp`.
+//! - The file-writing tools are `write_file` and `replace` (there is no `edit`); a
+//!   tool matcher is an unanchored JavaScript RegExp.
+//! - Answers: exit 0 and JSON on stdout, always (plain text is refused, so "nothing"
+//!   is `{}`). SessionStart, BeforeAgent and AfterTool take
+//!   `hookSpecificOutput.additionalContext`; AfterAgent takes
+//!   `{decision: "block", reason}` (older docs say `deny`) and starts a new turn
+//!   with the reason. `systemMessage` is printed on stderr headless.
+//! - Compression: PreCompress cannot inject, and no SessionStart follows, so the
+//!   block comes back through the next BeforeAgent once PreCompress has said the
+//!   old one is gone. 0.61.0 fires PreCompress (`trigger: auto`) before every
+//!   model call, whether it then compresses or not, so PreCompress alone would
+//!   bring the unchanged block back with every prompt (copies per request 1, 2, 3,
+//!   4). A compression that happened rewrites the chat's messages in the
+//!   transcript (`transcript_path`, JSON lines): a second `{"$set":{"messages":…}}`
+//!   record. PreCompress notes their count; the next BeforeAgent injects only if
+//!   it grew (or plan.md changed).
+//! - Judge: `gemini --approval-mode plan -o json -p PROMPT` answers
+//!   `{session_id, response, stats, error?}`. Plan mode alone is not read-only
+//!   (`exit_plan_mode` switches a headless run to YOLO, and then
+//!   `run_shell_command` runs); a `--policy` file denying every tool but the
+//!   reading ones removes the rest from the model's tool list. There is no switch
+//!   to turn hooks off for one run: plan's own hooks see `PLAN_JUDGE=1` and do
+//!   nothing.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use super::{Event, Judge, Registration, Spec, event};
+use crate::hooks::host::{Answer, Kind, claude_json, out};
+use crate::judge::backend::{Format, Invocation, Request};
+
+pub const EVENTS: &[Event] = &[
+    event("session-start", Kind::Start, "SessionStart", None, 10_000),
+    event("before-agent", Kind::Prompt, "BeforeAgent", None, 10_000),
+    event(
+        "after-tool",
+        Kind::Tool,
+        "AfterTool",
+        Some("write_file|replace"),
+        10_000,
+    ),
+    // Without it a compressed chat never saw the block again while plan.md stayed
+    // the same (seen end to end).
+    event("pre-compress", Kind::Compact, "PreCompress", None, 10_000),
+    event("after-agent", Kind::Stop, "AfterAgent", None, 60_000),
+];
+
+pub static HOST: Spec = Spec {
+    name: "gemini",
+    title: "Gemini CLI",
+    events: EVENTS,
+    render,
+    registration: Registration::Settings {
+        project: ".gemini/settings.json",
+        user,
+        comments: true,
+        enable: Some("hooksConfig"),
+    },
+    next_steps,
+    fresh_context: "/clear",
+    skeleton_at_compaction: false,
+    compactions: Some(compactions),
+    edit_tools: &[],
+    inject_at_tool: false,
+    judge: Judge {
+        program: "gemini",
+        invocation: judge,
+        format: Format::GeminiJson,
+        schema: None,
+    },
+};
+
+fn user(home: &Path) -> PathBuf {
+    home.join(".gemini").join("settings.json")
+}
+
+fn render(_kind: Kind, event: &str, answer: &Answer) -> (String, String) {
+    out(claude_json(event, answer), "{}")
+}
+
+fn next_steps(_root: Option<&Path>) -> Result<String> {
+    Ok("next: Gemini CLI runs hooks only in a trusted workspace:\n  trust the folder when Gemini asks, or with /permissions trust in a session;\n  for headless runs, set GEMINI_CLI_TRUST_WORKSPACE=true\n  then restart sessions already running\n".to_string())
+}
+
+/// The transcript (`~/.gemini/tmp/<project>/chats/session-….jsonl`, 0.61.0) starts
+/// with one `{"$set":{"messages":[…]}}` record, and a compression writes another
+/// with the compressed history: their number. `None` when it cannot be read or
+/// has no such record at all (another format: then every PreCompress counts).
+fn compactions(transcript: &Path) -> Option<u64> {
+    const RECORD: &[u8] = b"{\"$set\":{\"messages\":";
+    let bytes = std::fs::read(transcript).ok()?;
+    let lines = memchr::memmem::find_iter(&bytes, &[b"\n", RECORD].concat()).count();
+    let n = lines + usize::from(bytes.starts_with(RECORD));
+    (n > 0).then_some(n as u64)
+}
+
+fn judge(r: &Request) -> Invocation {
+    // `-p` goes last so the prompt is its value and the final argument.
+    let mut inv = Invocation::new("gemini", false);
+    let policy = r.out_file.with_file_name("gemini-policy.toml");
+    inv.files.push((policy.clone(), POLICY.to_string()));
+    let policy = policy.to_string_lossy();
+    inv.push(&["--approval-mode", "plan", "--policy", &policy, "-o", "json"]);
+    if let Some(model) = r.model {
+        inv.push(&["-m", model]);
+    }
+    inv.push(&["-p"]);
+    inv.system_in_prompt = true;
+    inv
+}
+
+/// Gemini CLI's policy for a judge run, passed with `--policy` (user tier, above
+/// anything a repository's own `.gemini/` can set). `--approval-mode plan` alone
+/// is not read-only: plan mode offers `exit_plan_mode`, which headless switches to
+/// YOLO, and then `run_shell_command` runs. So the policy allows the reading tools
+/// and denies everything else; a denied tool is not even offered to the model.
+/// Gemini's priorities run 0..=999 within a tier; the highest matching rule wins.
+pub const POLICY: &str = r#"# plan's sign-off judge: read and search, nothing else.
+
+[[rule]]
+toolName = "*"
+mcpName = "*"
+decision = "deny"
+priority = 999
+denyMessage = "The sign-off judge is read-only: no MCP tools."
+
+[[rule]]
+toolName = ["exit_plan_mode", "enter_plan_mode", "run_shell_command", "write_file", "replace", "save_memory", "web_fetch", "invoke_agent", "activate_skill"]
+decision = "deny"
+priority = 999
+denyMessage = "The sign-off judge is read-only: it may read and search the repository, nothing else."
+
+[[rule]]
+toolName = ["read_file", "read_many_files", "list_directory", "glob", "grep_search"]
+decision = "allow"
+priority = 998
+
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 997
+denyMessage = "The sign-off judge is read-only: it may read and search the repository, nothing else."
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_the_message_rewrites_in_the_transcript() {
+        let dir = tempfile::tempdir().unwrap();
+        let chat = dir.path().join("chat.jsonl");
+        assert_eq!(compactions(&chat), None, "no transcript");
+        std::fs::write(
+            &chat,
+            "{\"sessionId\":\"s\"}\n{\"$set\":{\"lastUpdated\":\"x\"}}\n",
+        )
+        .unwrap();
+        assert_eq!(compactions(&chat), None, "a format without the record");
+        std::fs::write(&chat, "{\"$set\":{\"messages\":[]}}\n{\"type\":\"user\",\"content\":\"{\\\"$set\\\":{\\\"messages\\\":\"}\n").unwrap();
+        assert_eq!(
+            compactions(&chat),
+            Some(1),
+            "quoted inside a message is not a record"
+        );
+        std::fs::write(&chat, "{\"sessionId\":\"s\"}\n{\"$set\":{\"messages\":[]}}\n{\"$set\":{\"sessionId\":\"s\"}}\n{\"$set\":{\"messages\":[{}]}}\n").unwrap();
+        assert_eq!(compactions(&chat), Some(2));
+    }
+}

@@ -1,0 +1,289 @@
+//! The registry of hosts: every coding agent plan works inside, one module each.
+//! A host's module declares everything plan knows about it (its events, how its
+//! answers are written, where its registration lives, its next steps, its
+//! fresh-context command, its read-only headless judge); the rest of plan asks
+//! the registry and never names a host itself.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::exit::Exit;
+use crate::hooks::host::{Answer, Kind};
+use crate::judge::backend::{Format, Invocation, Request};
+
+pub mod claude;
+pub mod codex;
+pub mod droid;
+pub mod gemini;
+pub mod pi;
+
+/// The hosts, as `plan install HOST`, `plan hook HOST …` and `--judge HOST` name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Host {
+    /// Claude Code
+    Claude,
+    /// OpenAI Codex CLI
+    Codex,
+    /// Factory Droid
+    Droid,
+    /// Gemini CLI
+    Gemini,
+    /// The pi coding agent
+    Pi,
+}
+
+impl Host {
+    /// Every host, in the order `judge.backend: auto` tries them.
+    pub const ALL: [Host; 5] = [
+        Host::Claude,
+        Host::Codex,
+        Host::Pi,
+        Host::Gemini,
+        Host::Droid,
+    ];
+
+    /// The host's declaration.
+    pub fn spec(self) -> &'static Spec {
+        match self {
+            Host::Claude => &claude::HOST,
+            Host::Codex => &codex::HOST,
+            Host::Droid => &droid::HOST,
+            Host::Gemini => &gemini::HOST,
+            Host::Pi => &pi::HOST,
+        }
+    }
+
+    /// As in `plan hook HOST EVENT`.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// As people call it.
+    pub fn title(self) -> &'static str {
+        self.spec().title
+    }
+
+    /// The hooks plan registers in the host's settings; none for a host that gets a
+    /// file of plan's own (pi's extension), which calls `plan hook` itself.
+    pub fn hooks(self) -> &'static [Event] {
+        match self.spec().registration {
+            Registration::Settings { .. } => self.spec().events,
+            Registration::File { .. } => &[],
+        }
+    }
+
+    /// The event `slug` (as in `plan hook HOST SLUG`).
+    pub fn event(self, slug: &str) -> Option<&'static Event> {
+        self.spec().events.iter().find(|e| e.slug == slug)
+    }
+
+    /// The host's event slugs, for error messages.
+    pub fn events(self) -> String {
+        let slugs: Vec<&str> = self.spec().events.iter().map(|e| e.slug).collect();
+        slugs.join(", ")
+    }
+}
+
+/// Everything plan knows about one host.
+pub struct Spec {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// The events plan answers, in the order they are registered.
+    pub events: &'static [Event],
+    /// The host's stdout and stderr for an answer to `event` (the host's own name).
+    pub render: fn(kind: Kind, event: &str, answer: &Answer) -> (String, String),
+    pub registration: Registration,
+    /// What the person still has to do after `plan install` (trust steps, restarts).
+    /// `root` is the repository for a project registration, `None` for `--global`.
+    pub next_steps: fn(root: Option<&Path>) -> Result<String>,
+    /// The host's command for a fresh context, in which plan injects again.
+    pub fresh_context: &'static str,
+    /// The compaction event may answer with the plan's skeleton, for the host's
+    /// summariser to keep (pi); elsewhere that event cannot add context.
+    pub skeleton_at_compaction: bool,
+    /// Tools that write files whose names say nothing of it (plan counts any tool
+    /// named with edit, write, patch or replace already).
+    pub edit_tools: &'static [&'static str],
+    /// Counts the compactions the host's transcript records, for a host whose
+    /// compaction event fires whether or not it then compacts. `None` from the
+    /// function: cannot tell, so the event counts as a compaction.
+    pub compactions: Option<fn(transcript: &Path) -> Option<u64>>,
+    /// The host runs headless without its prompt event, so an injection that is due
+    /// (plan.md changed, or a compaction took the block) rides on the next tool
+    /// event instead.
+    pub inject_at_tool: bool,
+    pub judge: Judge,
+}
+
+/// One event of the host's, as plan names it, handles it and registers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// As in `plan hook HOST SLUG`.
+    pub slug: &'static str,
+    pub kind: Kind,
+    /// The host's own name (`hooks.<name>` in settings, `hookEventName` in answers).
+    pub name: &'static str,
+    pub matcher: Option<&'static str>,
+    /// In the host's unit (seconds or milliseconds; the module says which).
+    pub timeout: u64,
+}
+
+pub const fn event(
+    slug: &'static str,
+    kind: Kind,
+    name: &'static str,
+    matcher: Option<&'static str>,
+    timeout: u64,
+) -> Event {
+    Event {
+        slug,
+        kind,
+        name,
+        matcher,
+        timeout,
+    }
+}
+
+/// How plan's registration is written.
+pub enum Registration {
+    /// Entries merged into a JSON settings file under `hooks.<Event>`, Claude Code's
+    /// layout.
+    Settings {
+        /// Relative to the repository root.
+        project: &'static str,
+        /// The user-level file, from the home directory.
+        user: fn(home: &Path) -> PathBuf,
+        /// An object whose `enabled: true` the host needs before it runs any hook.
+        enable: Option<&'static str>,
+        /// The host reads the file with comments in it, so plan does too.
+        comments: bool,
+    },
+    /// A file plan writes whole (an extension or plugin).
+    File {
+        project: &'static str,
+        user: fn(home: &Path) -> PathBuf,
+        /// What the file is called in messages ("extension").
+        what: &'static str,
+        /// The file calling `program`.
+        text: fn(program: &str) -> String,
+        /// Whether a file there is plan's, so it may be replaced or deleted.
+        is_ours: fn(text: &str) -> bool,
+    },
+}
+
+impl Registration {
+    pub fn project(&self) -> &'static str {
+        match self {
+            Registration::Settings { project, .. } | Registration::File { project, .. } => project,
+        }
+    }
+
+    /// Whether the host's settings file may hold comments.
+    pub fn comments(&self) -> bool {
+        matches!(self, Registration::Settings { comments: true, .. })
+    }
+
+    pub fn user(&self, home: &Path) -> PathBuf {
+        match self {
+            Registration::Settings { user, .. } | Registration::File { user, .. } => user(home),
+        }
+    }
+}
+
+/// The host's CLI as a read-only headless judge.
+pub struct Judge {
+    /// The executable, as found on PATH.
+    pub program: &'static str,
+    /// The judge's argv and how the prompt travels; read-only by construction.
+    pub invocation: fn(&Request) -> Invocation,
+    /// What its answer comes in.
+    pub format: Format,
+    /// Asks for the verdict's JSON shape, given the schema file, where the CLI takes one.
+    pub schema: Option<fn(&mut Invocation, &Path)>,
+}
+
+/// The home directory, for user-level registrations.
+pub fn home() -> Result<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| {
+            Exit::env(
+                "HOME is not set\n  hint: --global writes under your home directory; set HOME",
+            )
+        })
+}
+
+/// `~/…` for a path under `home`, else the path as it is.
+pub fn tilde(path: &Path, home: &Path) -> String {
+    match path.strip_prefix(home) {
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// How to start on the plan with a fresh context, per host: plan's hooks inject the
+/// plan at session start, so a cleared context loses nothing of it.
+pub fn fresh_context() -> String {
+    let width = Host::ALL.iter().map(|h| h.title().len()).max().unwrap_or(0) + 2;
+    let mut out =
+        "To start the work with a fresh context (the plan is injected again at session start):"
+            .to_string();
+    for host in Host::ALL {
+        out.push_str(&format!(
+            "\n  {:<width$}{}",
+            host.title(),
+            host.spec().fresh_context
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+
+    use super::*;
+
+    #[test]
+    fn the_registry_lists_every_host_once_under_its_own_name() {
+        assert_eq!(Host::ALL.len(), Host::value_variants().len());
+        for host in Host::value_variants() {
+            assert_eq!(Host::ALL.iter().filter(|h| *h == host).count(), 1);
+            let clap_name = host.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(host.name(), clap_name, "{host:?}");
+            assert_eq!(host.spec().judge.program, host.name(), "{host:?}");
+        }
+    }
+
+    #[test]
+    fn each_host_names_each_event_once() {
+        for host in Host::ALL {
+            let events = host.spec().events;
+            for (i, e) in events.iter().enumerate() {
+                assert!(
+                    events[i + 1..]
+                        .iter()
+                        .all(|o| o.slug != e.slug && o.name != e.name),
+                    "{host:?} {}",
+                    e.slug
+                );
+            }
+            // Every kind plan acts on is reachable, except where the host has no such event.
+            assert!(events.iter().any(|e| e.kind == Kind::Stop), "{host:?}");
+        }
+    }
+
+    #[test]
+    fn the_fresh_context_table_lines_up() {
+        insta::assert_snapshot!(fresh_context(), @r"
+        To start the work with a fresh context (the plan is injected again at session start):
+          Claude Code    /clear
+          Codex          /new
+          pi             /new
+          Gemini CLI     /clear
+          Factory Droid  /clear
+        ");
+    }
+}

@@ -1,0 +1,185 @@
+//! The pi coding agent: plan's extension file, the events it relays, its answers,
+//! and pi's read-only judge.
+//!
+//! Protocol facts the code relies on (checked with pi 0.73.1):
+//! - pi has no shell hooks: extensions are TypeScript modules in `.pi/extensions/`
+//!   (project, loaded with no trust step) or `~/.pi/agent/extensions/`
+//!   (`PI_CODING_AGENT_DIR`, with `~` expanded, replaces `~/.pi/agent`). plan's
+//!   extension (integrations/pi/plan.ts) is a thin shell that relays events to
+//!   `plan hook pi EVENT` and acts on the answer; the decisions are made in Rust.
+//! - Events relayed: `session_start`, `before_agent_start` (may return a message,
+//!   sent to the model as a user-role message after the prompt, in every request),
+//!   `tool_result`, `session_before_compact` (its extra instructions reach pi's
+//!   summariser: plan answers with the plan's skeleton), `turn_end`.
+//! - pi has no stop veto, and a follow-up sent from `agent_end` is never delivered
+//!   in `-p` mode. On the final `turn_end` (no tool calls) the extension queues the
+//!   continuation as a follow-up that triggers another turn; a `turn_end` that still
+//!   has tool calls (`has_tool_calls`) is not the end. Caps are plan's.
+//! - Answers: JSON on stdout, always: `{message}` for the model, `{notice}` for the
+//!   person (printed on stderr in print mode), `{}` for nothing.
+//! - Judge: `pi -p --tools read,grep,find,ls --no-session --no-extensions PROMPT`
+//!   (the prompt last; text mode prints the final answer, exit 1 on error).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde_json::json;
+
+use super::{Event, Judge, Registration, Spec, event};
+use crate::hooks::host::{Answer, Kind, out};
+use crate::judge::backend::{Format, Invocation, Request};
+
+/// plan's extension. Its first line marks it as plan's, so uninstall never deletes
+/// someone else's file of the same name.
+pub const EXTENSION: &str = include_str!("../../integrations/pi/plan.ts");
+
+/// The line of the extension that names the program; `--command` rewrites it.
+const PROGRAM_LINE: &str = "const PLAN_PROGRAM = \"plan\";";
+
+pub const EVENTS: &[Event] = &[
+    event("session-start", Kind::Start, "session_start", None, 10),
+    event(
+        "before-agent-start",
+        Kind::Prompt,
+        "before_agent_start",
+        None,
+        10,
+    ),
+    event("tool-result", Kind::Tool, "tool_result", None, 10),
+    event(
+        "session-before-compact",
+        Kind::Compact,
+        "session_before_compact",
+        None,
+        10,
+    ),
+    event("turn-end", Kind::Stop, "turn_end", None, 10),
+];
+
+pub static HOST: Spec = Spec {
+    name: "pi",
+    title: "pi",
+    events: EVENTS,
+    render,
+    registration: Registration::File {
+        project: ".pi/extensions/plan.ts",
+        user,
+        what: "extension",
+        text: extension,
+        is_ours: is_extension,
+    },
+    next_steps,
+    fresh_context: "/new",
+    skeleton_at_compaction: true,
+    compactions: None,
+    edit_tools: &[],
+    inject_at_tool: false,
+    judge: Judge {
+        program: "pi",
+        invocation: judge,
+        format: Format::Text,
+        schema: None,
+    },
+};
+
+/// pi's agent directory: `PI_CODING_AGENT_DIR` (with `~` expanded, as pi does) or
+/// `~/.pi/agent`.
+fn agent_dir(home: &Path) -> PathBuf {
+    let Some(dir) = std::env::var_os("PI_CODING_AGENT_DIR").filter(|d| !d.is_empty()) else {
+        return home.join(".pi").join("agent");
+    };
+    let dir = PathBuf::from(dir);
+    match dir.strip_prefix("~") {
+        Ok(rest) => home.join(rest),
+        Err(_) => dir,
+    }
+}
+
+fn user(home: &Path) -> PathBuf {
+    agent_dir(home).join("extensions").join("plan.ts")
+}
+
+fn render(_kind: Kind, _event: &str, answer: &Answer) -> (String, String) {
+    let v = match answer {
+        Answer::Nothing => None,
+        Answer::Context(text) | Answer::Block(text) => Some(json!({ "message": text })),
+        Answer::Note(text) => Some(json!({ "notice": text })),
+    };
+    out(v, "{}")
+}
+
+fn next_steps(_root: Option<&Path>) -> Result<String> {
+    Ok("next: pi loads extensions with no trust step: start a new pi session, or /reload in a running one\n".to_string())
+}
+
+/// The extension, calling `program`.
+pub fn extension(program: &str) -> String {
+    if program == crate::hooks::install::DEFAULT_PROGRAM {
+        return EXTENSION.to_string();
+    }
+    let literal = serde_json::to_string(program).unwrap_or_else(|_| "\"plan\"".to_string());
+    EXTENSION.replacen(PROGRAM_LINE, &format!("const PLAN_PROGRAM = {literal};"), 1)
+}
+
+/// Whether a file's text is an extension plan wrote: its first line is ours.
+pub fn is_extension(text: &str) -> bool {
+    text.lines().next() == EXTENSION.lines().next()
+}
+
+fn judge(r: &Request) -> Invocation {
+    // No stdin prompt is documented for pi, so the prompt goes last in argv;
+    // `--no-extensions` keeps project extensions (pi's hooks) out of the run.
+    let mut inv = Invocation::new("pi", false);
+    inv.push(&[
+        "-p",
+        "--tools",
+        "read,grep,find,ls",
+        "--no-session",
+        "--no-extensions",
+    ]);
+    if let Some(model) = r.model {
+        inv.push(&["--model", model]);
+    }
+    if !r.system.is_empty() {
+        inv.push(&["--append-system-prompt", r.system]);
+    }
+    inv
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+
+    #[test]
+    fn the_extension_is_marked_and_names_its_program() {
+        assert_eq!(EXTENSION.matches(PROGRAM_LINE).count(), 1);
+        assert!(is_extension(EXTENSION));
+        assert!(!is_extension("export default function () {}\n"));
+        let custom = extension("/opt/my \"plan\"");
+        assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
+        assert!(is_extension(&custom));
+        assert_eq!(extension("plan"), EXTENSION);
+    }
+
+    /// Every key plan answers pi with is one the extension reads: a `notice` it
+    /// ignored meant a pi user never learned why the loop let go.
+    #[test]
+    fn the_extension_reads_every_key_of_plans_answers() {
+        for answer in [
+            Answer::Context("x".into()),
+            Answer::Block("x".into()),
+            Answer::Note("x".into()),
+        ] {
+            let v: Value =
+                serde_json::from_str(&render(Kind::Stop, "turn_end", &answer).0).unwrap();
+            for key in v.as_object().unwrap().keys() {
+                assert!(
+                    EXTENSION.contains(&format!("{key}?: unknown")),
+                    "integrations/pi/plan.ts does not read \"{key}\""
+                );
+            }
+        }
+    }
+}
