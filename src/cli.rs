@@ -58,6 +58,7 @@ pub enum Command {
     Hook(cmd::hook::Args),
     Install(cmd::install::Args),
     Uninstall(cmd::uninstall::Args),
+    Mcp(cmd::mcp::Args),
 }
 
 #[cfg(test)]

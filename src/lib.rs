@@ -11,6 +11,7 @@ pub mod exit;
 pub mod git;
 pub mod hooks;
 pub mod judge;
+pub mod mcp;
 pub mod plan;
 pub mod record;
 pub mod store;

@@ -17,6 +17,7 @@ pub mod install;
 pub mod judge;
 pub mod lint;
 pub mod log;
+pub mod mcp;
 pub mod next;
 pub mod remind;
 pub mod reopen;

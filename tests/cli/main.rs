@@ -11,6 +11,7 @@ mod files;
 mod goals;
 mod hooks;
 mod install;
+mod mcp;
 mod proof;
 mod readme;
 mod redteam;
