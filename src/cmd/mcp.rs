@@ -7,8 +7,14 @@ use anyhow::Result;
 
 /// Serve the plan over MCP on stdio: seven tools and the plan.md resource; no hooks
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The repository to serve, over the roots the client names (for clients such as
+    /// Claude Desktop that start servers outside any project) [default: the client's
+    /// first root, else the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
 
-pub fn run(file: Option<PathBuf>, _args: Args) -> Result<u8> {
-    crate::mcp::serve(file)
+pub fn run(file: Option<PathBuf>, args: Args) -> Result<u8> {
+    crate::mcp::serve(file, args.root)
 }

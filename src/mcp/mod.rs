@@ -33,12 +33,14 @@ const ROOTS_TIMEOUT: Duration = Duration::from_secs(5);
 const INSTRUCTIONS: &str = "plan keeps this repository's plan.md: goals with a contract and an append-only log. Call plan_status first. Keep working while goals remain; a goal is done only when plan_complete accepts it.";
 
 /// Serves MCP on stdin and stdout until the client closes them. `file` is the
-/// plan file named on the command line, which wins over the client's roots.
-pub fn serve(file: Option<PathBuf>) -> Result<u8> {
+/// plan file named on the command line; `root`, the repository it named: either
+/// wins over the client's roots.
+pub fn serve(file: Option<PathBuf>, root: Option<PathBuf>) -> Result<u8> {
     let cwd = std::env::current_dir()
         .map_err(|e| Exit::env(format!("cannot read the current directory: {e}")))?;
     // Relative to where plan started, not to a root the client names later.
     let file = file.map(|f| cwd.join(f));
+    let pinned = root.map(|r| cwd.join(r));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -46,7 +48,8 @@ pub fn serve(file: Option<PathBuf>) -> Result<u8> {
     let server = Server {
         cwd,
         file,
-        root: Arc::new(Mutex::new(None)),
+        root: Arc::new(Mutex::new(pinned.clone())),
+        pinned: pinned.is_some(),
     };
     runtime.block_on(async move {
         let running = server
@@ -68,6 +71,8 @@ struct Server {
     /// The directory the client's first root names, once asked; cleared when the
     /// client says its roots changed.
     root: Arc<Mutex<Option<PathBuf>>>,
+    /// `--root` named the repository: the client's roots are not asked.
+    pinned: bool,
 }
 
 impl Server {
@@ -280,6 +285,9 @@ impl ServerHandler for Server {
     }
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        if self.pinned {
+            return;
+        }
         *self.root.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }

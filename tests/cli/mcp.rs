@@ -41,8 +41,13 @@ struct Client {
 impl Client {
     /// `plan mcp` started in `cwd`, initialized.
     fn start(t: &Test, cwd: &Path, roots: Option<Vec<PathBuf>>) -> Client {
+        Client::start_with(t, cwd, roots, &[])
+    }
+
+    /// The same with more arguments after `plan mcp`.
+    fn start_with(t: &Test, cwd: &Path, roots: Option<Vec<PathBuf>>, args: &[&str]) -> Client {
         let mut child = t
-            .cmd(&["mcp"])
+            .cmd(&[&["mcp"], args].concat())
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -460,6 +465,18 @@ fn the_clients_root_names_the_repository() {
     );
     c.ok("plan_log", json!({"text": "reached through the root"}));
     assert!(t.plan_md().contains("reached through the root"));
+}
+
+#[test]
+fn a_root_named_on_the_command_line_wins_over_the_clients() {
+    let t = repo("judges/accept");
+    let other = Test::new().plan(PLAN);
+    let elsewhere = t.dir.path().join("home");
+    let root = t.root().display().to_string();
+    let mut c = Client::start_with(&t, &elsewhere, Some(vec![other.root()]), &["--root", &root]);
+    c.ok("plan_log", json!({"text": "pinned by --root"}));
+    assert!(t.plan_md().contains("pinned by --root"));
+    assert!(!other.plan_md().contains("pinned by --root"));
 }
 
 #[test]

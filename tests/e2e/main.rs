@@ -6,6 +6,7 @@
 
 mod fake;
 mod harness;
+mod mcp;
 mod scenarios;
 
 use harness::Host;
