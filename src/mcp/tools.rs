@@ -384,7 +384,8 @@ fn status(mut reply: Reply, place: &Place) -> Reply {
 }
 
 /// `plan complete`'s printed outcome as fields: the verdict, what is missing, and
-/// where the record or transcript is.
+/// where the record or transcript is, with the text itself: some hosts (Claude Code)
+/// hand the model the structured content alone.
 fn verdict(mut reply: Reply) -> Reply {
     let text = &reply.text;
     let after = |label: &str| {
@@ -408,6 +409,7 @@ fn verdict(mut reply: Reply) -> Reply {
         "missing": missing,
         "record": after("record: "),
         "transcript": after("transcript: "),
+        "text": text,
     }));
     reply
 }

@@ -351,6 +351,8 @@ fn plan_complete_accepts_with_progress_and_a_record() {
     assert!(t.root().join(path).is_file(), "{path}");
     assert!(t.plan_md().contains("ship signed off"), "{}", t.plan_md());
     assert!(t.plan_md().contains("status: done"), "{}", t.plan_md());
+    // Hosts that show the model only the structured content lose no words.
+    assert_eq!(fields["text"], result["content"][0]["text"], "{response}");
 
     let steps: Vec<&str> = c
         .notes
