@@ -48,6 +48,7 @@ const READ_BUF: usize = 64 * 1024;
 const RUN_VAR: &str = "PLAN_EXEC_RUN";
 
 static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static SUBREAPER: std::sync::Once = std::sync::Once::new();
 
 /// How often a run with a [`cancellable`] flag looks at it.
 const CANCEL_POLL: Duration = Duration::from_millis(50);
@@ -76,7 +77,6 @@ pub fn cancellable<T>(flag: Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
 fn cancelled(flag: Option<&AtomicBool>) -> bool {
     flag.is_some_and(|f| f.load(Ordering::SeqCst))
 }
-static SUBREAPER: std::sync::Once = std::sync::Once::new();
 
 /// What to run: one pipeline (a single command is a pipeline of one).
 #[derive(Clone, Debug)]
