@@ -1,6 +1,7 @@
 //! The context every command runs in — repository, plan file, colour — and the one
 //! dispatch match.
 
+use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -31,7 +32,7 @@ pub fn run(cli: Cli) -> Result<u8> {
     // Built only by the commands that need a plan file: hooks find their own way from
     // the host's cwd, and `plan judge --global` works outside a repository.
     let (file, color, quiet) = (cli.file, cli.color, cli.quiet);
-    let ctx = move || Ctx::new(file, color, quiet);
+    let ctx = || Ctx::new(file.clone(), color, quiet);
     match command {
         Command::Hook(args) => Ok(cmd::hook::run(args)),
         Command::Completions(args) => cmd::completions::run(args),
@@ -67,6 +68,8 @@ pub fn run(cli: Cli) -> Result<u8> {
         // works outside any repository.
         Command::Install(args) => cmd::install::run(discover()?.as_ref(), args),
         Command::Uninstall(args) => cmd::uninstall::run(discover()?.as_ref(), args),
+        // Finds its repository from the client's roots; runs no hooks.
+        Command::Mcp(args) => cmd::mcp::run(file, args),
     }
 }
 
@@ -82,7 +85,17 @@ fn current_dir() -> Result<PathBuf> {
 
 impl Ctx {
     fn new(file: Option<PathBuf>, color: Color, quiet: bool) -> Result<Ctx> {
-        let cwd = current_dir()?;
+        let mut ctx = Ctx::at(current_dir()?, file)?;
+        ctx.style = Style {
+            color: use_color(color),
+        };
+        ctx.quiet = quiet;
+        Ok(ctx)
+    }
+
+    /// As if plan ran in `cwd`, without colour: `plan mcp` serves the repository
+    /// its client names.
+    pub fn at(cwd: PathBuf, file: Option<PathBuf>) -> Result<Ctx> {
         let repo = git::discover(&cwd)?;
         let (path, name) = match (file, &repo) {
             (Some(file), _) => {
@@ -97,15 +110,12 @@ impl Ctx {
             }
         };
         let store = Store::new(path, name);
-        let style = Style {
-            color: use_color(color),
-        };
         Ok(Ctx {
             cwd,
             repo,
             store,
-            style,
-            quiet,
+            style: Style::default(),
+            quiet: false,
         })
     }
 
@@ -305,8 +315,63 @@ fn use_color(color: Color) -> bool {
     }
 }
 
-/// Writes to stdout; a closed pipe surfaces as an error `main` treats as success.
+/// Where a command's output goes instead of stdout while [`capture`] runs it, and
+/// who hears its [`progress`]. Per thread: `plan mcp` runs each tool call on its own.
+struct Sink {
+    out: String,
+    progress: Box<dyn FnMut(&str)>,
+}
+
+thread_local! {
+    static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with everything it prints collected rather than written to stdout (which
+/// `plan mcp` owns for the protocol), and `progress` told each [`progress`] step.
+/// Returns `f`'s result and the text.
+pub fn capture<T>(progress: impl FnMut(&str) + 'static, f: impl FnOnce() -> T) -> (T, String) {
+    /// Clears the sink however `f` ends, a panic included.
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            SINK.with(|s| s.borrow_mut().take());
+        }
+    }
+    SINK.with(|s| {
+        *s.borrow_mut() = Some(Sink {
+            out: String::new(),
+            progress: Box::new(progress),
+        });
+    });
+    let reset = Reset;
+    let result = f();
+    let out = SINK.with(|s| s.borrow_mut().as_mut().map(|s| std::mem::take(&mut s.out)));
+    drop(reset);
+    (result, out.unwrap_or_default())
+}
+
+/// A step of a long command (a sign-off's verify, its judge), for whoever
+/// [`capture`]s it; nothing otherwise: the CLI says the same on stderr.
+pub fn progress(step: &str) {
+    SINK.with(|s| {
+        if let Some(sink) = s.borrow_mut().as_mut() {
+            (sink.progress)(step);
+        }
+    });
+}
+
+/// Writes to stdout, or to the [`capture`] sink when one is set; a closed pipe
+/// surfaces as an error `main` treats as success.
 pub fn print(text: &str) -> Result<()> {
+    let captured = SINK.with(|s| {
+        s.borrow_mut()
+            .as_mut()
+            .map(|sink| sink.out.push_str(text))
+            .is_some()
+    });
+    if captured {
+        return Ok(());
+    }
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;

@@ -75,6 +75,7 @@ pub enum Command {
     Uninstall(cmd::uninstall::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
+    Mcp(cmd::mcp::Args),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

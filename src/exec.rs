@@ -9,6 +9,7 @@ use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -19,6 +20,10 @@ use rustix::process::{
     Pid, Signal, WaitOptions, getpid, kill_process, kill_process_group, set_child_subreaper,
     test_kill_process_group, waitpid,
 };
+
+/// The error of a run stopped by its [`cancellable`] flag.
+pub const CANCELLED: &str =
+    "cancelled: the client cancelled the request, and its processes were stopped";
 
 /// How long a timed-out group has between TERM and KILL.
 pub const GRACE: Duration = Duration::from_secs(2);
@@ -44,6 +49,34 @@ const RUN_VAR: &str = "PLAN_EXEC_RUN";
 
 static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 static SUBREAPER: std::sync::Once = std::sync::Once::new();
+
+/// How often a run with a [`cancellable`] flag looks at it.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
+
+thread_local! {
+    static CANCEL: std::cell::RefCell<Option<Arc<AtomicBool>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with every [`run`] it makes on this thread stopped as a timeout stops
+/// it (TERM, grace, KILL to the group) once `flag` is set; such a run is then an
+/// error, not an outcome: nothing was checked. `plan mcp` sets it when its client
+/// cancels a sign-off.
+pub fn cancellable<T>(flag: Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            CANCEL.with(|c| c.borrow_mut().take());
+        }
+    }
+    CANCEL.with(|c| *c.borrow_mut() = Some(flag));
+    let _reset = Reset;
+    f()
+}
+
+fn cancelled(flag: Option<&AtomicBool>) -> bool {
+    flag.is_some_and(|f| f.load(Ordering::SeqCst))
+}
 
 /// What to run: one pipeline (a single command is a pipeline of one).
 #[derive(Clone, Debug)]
@@ -174,6 +207,10 @@ pub fn run(spec: &Spec) -> Result<Output> {
         ),
         Err(e) => bail!("working directory {}: {e}", spec.cwd.display()),
     }
+    let cancel = CANCEL.with(|c| c.borrow().clone());
+    if cancelled(cancel.as_deref()) {
+        bail!(CANCELLED);
+    }
     let tails = Tails::new(spec.tail_bytes);
     if Instant::now() >= spec.deadline {
         return Ok(tails.output(vec![None; spec.commands.len()], true));
@@ -195,9 +232,12 @@ pub fn run(spec: &Spec) -> Result<Output> {
     let (group, children) = start(spec, &mark, &tails, &readers)?;
     drop(readers);
     let direct: Vec<i32> = children.iter().map(|c| c.id() as i32).collect();
-    let (statuses, timed_out) = wait(spec, group, children);
+    let (statuses, timed_out) = wait(spec, group, children, cancel.as_deref());
     sweep(&mark, &direct);
     let _ = all_read.recv_timeout(DRAIN);
+    if timed_out && cancelled(cancel.as_deref()) {
+        bail!(CANCELLED);
+    }
     Ok(tails.output(statuses, timed_out))
 }
 
@@ -280,13 +320,26 @@ fn start(
 
 /// Waits for every child until the deadline, then TERM, grace, KILL to the group.
 /// Either way nothing of the group is left running.
-fn wait(spec: &Spec, group: Pid, children: Vec<Child>) -> (Vec<Option<ExitStatus>>, bool) {
+fn wait(
+    spec: &Spec,
+    group: Pid,
+    children: Vec<Child>,
+    cancel: Option<&AtomicBool>,
+) -> (Vec<Option<ExitStatus>>, bool) {
     let mut waiting = Waiting {
         statuses: vec![None; children.len()],
         pending: children.len(),
         rx: reap_on_threads(children),
     };
-    waiting.until(spec.deadline);
+    match cancel {
+        None => waiting.until(spec.deadline),
+        // A cancel ends the wait as the deadline would.
+        Some(flag) => {
+            while waiting.pending > 0 && Instant::now() < spec.deadline && !cancelled(Some(flag)) {
+                waiting.until(spec.deadline.min(Instant::now() + CANCEL_POLL));
+            }
+        }
+    }
     let timed_out = waiting.pending > 0;
     if timed_out {
         signal(group, Signal::TERM);
@@ -772,6 +825,43 @@ pub(crate) mod tests {
         assert_eq!(out.stdout, b"started\n");
         assert!(took >= SECOND && took < Duration::from_secs(4), "{took:?}");
         assert_gone(&dir.path().join("grandchild.pid"));
+    }
+
+    #[test]
+    fn a_cancel_stops_the_group_as_a_timeout_does_and_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = {
+            let (flag, pidfile) = (flag.clone(), dir.path().join("grandchild.pid"));
+            thread::spawn(move || {
+                while !pidfile.exists() {
+                    thread::sleep(Duration::from_millis(10));
+                }
+                flag.store(true, Ordering::SeqCst);
+            })
+        };
+        let start = Instant::now();
+        let spec = Spec {
+            grace: Duration::from_millis(200),
+            ..Spec::new(vec![fixture("grandchild.sh")], dir.path(), LONG)
+        };
+        let err = cancellable(flag.clone(), || run(&spec)).unwrap_err();
+        setter.join().unwrap();
+        assert_eq!(err.to_string(), CANCELLED);
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_gone(&dir.path().join("grandchild.pid"));
+        // Once cancelled, nothing more starts; off the flag's thread, runs are as before.
+        let again = cancellable(flag, || run(&Spec::new(argv(&["true"]), dir.path(), LONG)));
+        assert_eq!(again.unwrap_err().to_string(), CANCELLED);
+        assert!(
+            run(&Spec::new(argv(&["true"]), dir.path(), LONG))
+                .unwrap()
+                .success()
+        );
     }
 
     /// The pid in `pidfile` names no live process (a zombie awaiting its reaper

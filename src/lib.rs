@@ -14,6 +14,7 @@ mod git;
 mod hooks;
 mod hosts;
 mod judge;
+mod mcp;
 pub mod plan;
 mod record;
 mod store;

@@ -137,11 +137,17 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         // The verify line is plan.md text: escaped for the terminal.
         let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
         eprintln!("plan: verify: running `{shown}`");
+        crate::app::progress(&format!("verify: running `{shown}`"));
         let timeout = Duration::from_secs(config.verify_timeout_secs);
         let before = git::tracked_snapshot(&repo.root)?;
         // The check's own files as they ran; a side effect on them is refused below.
         let files = record::verify_files(&repo.root, verify);
         let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
+        crate::app::progress(if result.passed {
+            "verify: passed"
+        } else {
+            "verify: failed"
+        });
         record.verify = Some(record::VerifyRun {
             command: verify.to_string(),
             programs: verify_programs(verify),
@@ -207,6 +213,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         judge.backend,
         judge.timeout.as_secs()
     );
+    crate::app::progress(&format!("judge: asking {}", judge.backend));
     let answer = judge_run::run(&judge, &repo.root, &text, &system)?;
     let after = git::snapshot(&repo.root)?;
     let mut changed = before.changes(&after);

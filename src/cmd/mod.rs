@@ -19,6 +19,7 @@ pub mod judge;
 pub mod lint;
 pub mod log;
 pub mod man;
+pub mod mcp;
 pub mod next;
 pub mod remind;
 pub mod reopen;

@@ -12,6 +12,7 @@ mod files;
 mod goals;
 mod hooks;
 mod install;
+mod mcp;
 mod proof;
 mod readme;
 mod redteam;

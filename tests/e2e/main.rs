@@ -7,6 +7,7 @@
 
 mod fake;
 mod harness;
+mod mcp;
 mod scenarios;
 
 use harness::Host;

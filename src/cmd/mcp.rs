@@ -1,0 +1,20 @@
+//! `plan mcp`: the plan as a small MCP server on stdio, for hosts that reach tools
+//! only through MCP. The server itself is in `crate::mcp`.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+/// Serve the plan over MCP on stdio: seven tools and the plan.md resource; no hooks
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The repository to serve, over the roots the client names (for clients such as
+    /// Claude Desktop that start servers outside any project) [default: the client's
+    /// first root, else the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+pub fn run(file: Option<PathBuf>, args: Args) -> Result<u8> {
+    crate::mcp::serve(file, args.root)
+}

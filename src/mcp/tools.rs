@@ -1,0 +1,417 @@
+//! The seven tools `plan mcp` offers: their schemas and annotations, and each call
+//! turned into the CLI command's own `run`, its printed text captured.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::app::{self, Ctx};
+use crate::cmd;
+use crate::exit::{Exit, OK};
+
+/// A tool: its name, the sentence a model reads, whether it only reads, and the
+/// JSON schema of its arguments.
+pub struct Tool {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub read_only: bool,
+    pub schema: fn() -> Value,
+}
+
+/// Every tool, in the order a model should meet them.
+pub const TOOLS: &[Tool] = &[
+    Tool {
+        name: "plan_status",
+        description: "Where the plan stands: objective, active and ready goals, the last log line, unproven done goals, and which plan.md is served; call it first.",
+        read_only: true,
+        schema: || object(json!({}), &[]),
+    },
+    Tool {
+        name: "plan_show",
+        description: "One goal in full (contract, subtasks, dependencies, proof state) as JSON when given an id, else the task list.",
+        read_only: true,
+        schema: || {
+            object(
+                json!({
+                    "id": {"type": "string", "description": "goal id or a unique prefix; omit for the task list"},
+                    "all": {"type": "boolean", "description": "the task list also shows done, cancelled and archived goals"}
+                }),
+                &[],
+            )
+        },
+    },
+    Tool {
+        name: "plan_add",
+        description: "Add a goal with its contract: what done means, the command that must pass, and how it could look done while wrong.",
+        read_only: false,
+        schema: || {
+            object(
+                json!({
+                    "title": {"type": "string"},
+                    "done_when": {"type": "string", "description": "when it is done, in words a reviewer can check"},
+                    "verify": {"type": "string", "description": "a command that must pass before sign-off, run without a shell"},
+                    "failure_modes": {"type": "array", "items": {"type": "string"}},
+                    "subtasks": {"type": "array", "items": {"type": "string"}},
+                    "depends_on": {"type": "array", "items": {"type": "string"}, "description": "ids of goals that must be done first"},
+                    "active": {"type": "boolean", "description": "start it at once"}
+                }),
+                &["title"],
+            )
+        },
+    },
+    Tool {
+        name: "plan_start",
+        description: "Start a goal: it becomes active and its contract is logged.",
+        read_only: false,
+        schema: || {
+            object(
+                json!({
+                    "id": {"type": "string"},
+                    "reapprove": {"type": "boolean", "description": "accept the goal's changed contract"}
+                }),
+                &["id"],
+            )
+        },
+    },
+    Tool {
+        name: "plan_tick",
+        description: "Tick subtask n (counting from 1) of a goal.",
+        read_only: false,
+        schema: || {
+            object(
+                json!({
+                    "id": {"type": "string"},
+                    "n": {"type": "integer", "minimum": 1}
+                }),
+                &["id", "n"],
+            )
+        },
+    },
+    Tool {
+        name: "plan_log",
+        description: "Append a line to the plan's log: a decision, a finding, a blocker.",
+        read_only: false,
+        schema: || object(json!({"text": {"type": "string"}}), &["text"]),
+    },
+    Tool {
+        name: "plan_complete",
+        description: "Sign a goal off: its verify runs, then an independent judge re-checks the repository; returns accept or reject, what is missing, and the transcript.",
+        read_only: false,
+        schema: || {
+            object(
+                json!({
+                    "id": {"type": "string"},
+                    "evidence": {"type": "string", "description": "why the goal is done, in words the judge checks against the repository"},
+                    "paths": {"type": "array", "items": {"type": "string"}, "description": "files or directories that back the evidence"}
+                }),
+                &["id", "evidence"],
+            )
+        },
+    },
+];
+
+fn object(properties: Value, required: &[&str]) -> Value {
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+pub fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+/// Where a call runs: the directory plan runs as if in, and the plan file the
+/// server was told to serve, if any.
+#[derive(Clone, Debug)]
+pub struct Place {
+    pub cwd: PathBuf,
+    pub file: Option<PathBuf>,
+}
+
+impl Place {
+    pub fn ctx(&self) -> Result<Ctx> {
+        let mut ctx = Ctx::at(self.cwd.clone(), self.file.clone())?;
+        // The text goes to a model, not a terminal.
+        ctx.style.color = false;
+        Ok(ctx)
+    }
+
+    /// The plan file served, as `plan_status` names it.
+    fn served(&self) -> String {
+        match self.ctx() {
+            Ok(ctx) => ctx.cwd.join(&ctx.store.path).display().to_string(),
+            Err(_) => format!("none: {} is in no git repository", self.cwd.display()),
+        }
+    }
+}
+
+/// What a call came to.
+#[derive(Debug)]
+pub struct Reply {
+    pub text: String,
+    /// The command would have exited non-zero: failed, refused, rejected.
+    pub is_error: bool,
+    pub structured: Option<Value>,
+}
+
+impl Reply {
+    pub fn error(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            is_error: true,
+            structured: None,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoArgs {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShowArgs {
+    id: Option<String>,
+    #[serde(default)]
+    all: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AddArgs {
+    title: String,
+    done_when: Option<String>,
+    verify: Option<String>,
+    #[serde(default)]
+    failure_modes: Vec<String>,
+    #[serde(default)]
+    subtasks: Vec<String>,
+    #[serde(default)]
+    depends_on: Vec<String>,
+    #[serde(default)]
+    active: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartArgs {
+    id: String,
+    #[serde(default)]
+    reapprove: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TickArgs {
+    id: String,
+    n: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LogArgs {
+    text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CompleteArgs {
+    id: String,
+    evidence: String,
+    #[serde(default)]
+    paths: Vec<PathBuf>,
+}
+
+/// Runs `tool` with `args` in `place`: the command's own code, its output captured,
+/// each progress step told to `progress`. Blocks; call it off the async runtime.
+pub fn call(
+    tool: &Tool,
+    place: &Place,
+    args: Map<String, Value>,
+    progress: impl FnMut(&str) + 'static,
+) -> Reply {
+    let args = Value::Object(args);
+    let call = Call { tool, place, args };
+    match tool.name {
+        "plan_status" => {
+            let reply = call.run(progress, |ctx, _: NoArgs| {
+                cmd::inject::run(ctx, cmd::inject::Args { json: false })
+            });
+            status(reply, place)
+        }
+        "plan_show" => call.run(progress, |ctx, a: ShowArgs| {
+            cmd::show::run(
+                ctx,
+                cmd::show::Args {
+                    json: a.id.is_some(),
+                    id: a.id,
+                    all: a.all,
+                },
+            )
+        }),
+        "plan_add" => call.run(progress, |ctx, a: AddArgs| {
+            cmd::add::run(
+                ctx,
+                cmd::add::Args {
+                    title: a.title,
+                    done_when: a.done_when,
+                    verify: a.verify,
+                    failure_modes: a.failure_modes,
+                    subtasks: a.subtasks,
+                    depends_on: a.depends_on,
+                    active: a.active,
+                    json: false,
+                },
+            )
+        }),
+        "plan_start" => call.run(progress, |ctx, a: StartArgs| {
+            cmd::start::run(
+                ctx,
+                cmd::start::Args {
+                    id: a.id,
+                    reapprove: a.reapprove,
+                    json: false,
+                },
+            )
+        }),
+        "plan_tick" => call.run(progress, |ctx, a: TickArgs| {
+            cmd::tick::run(ctx, cmd::tick::Args { id: a.id, n: a.n })
+        }),
+        "plan_log" => call.run(progress, |ctx, a: LogArgs| {
+            cmd::log::run(ctx, cmd::log::Args { text: vec![a.text] })
+        }),
+        "plan_complete" => {
+            let reply = call.run(progress, |ctx, a: CompleteArgs| {
+                cmd::complete::run(
+                    ctx,
+                    cmd::complete::Args {
+                        id: a.id,
+                        evidence: a.evidence,
+                        paths: a.paths,
+                        // The judge and what counts as evidence are the repository's
+                        // settings: the agent being judged does not choose them.
+                        judge: None,
+                        allow_ignored: false,
+                        dry_run: false,
+                    },
+                )
+            });
+            verdict(reply)
+        }
+        _ => Reply::error(format!("plan: no tool {}", tool.name)),
+    }
+}
+
+struct Call<'a> {
+    tool: &'a Tool,
+    place: &'a Place,
+    args: Value,
+}
+
+impl Call<'_> {
+    /// Parses the arguments into `A`, then runs the command with its output captured.
+    fn run<A: DeserializeOwned>(
+        self,
+        progress: impl FnMut(&str) + 'static,
+        command: impl FnOnce(&Ctx, A) -> Result<u8>,
+    ) -> Reply {
+        let args = match serde_json::from_value::<A>(self.args) {
+            Ok(args) => args,
+            Err(e) => {
+                return Reply::error(format!(
+                    "plan: {}: bad arguments: {e}\n  hint: the tool's input schema lists what it takes",
+                    self.tool.name
+                ));
+            }
+        };
+        let place = self.place;
+        let (result, out) =
+            app::capture(progress, || place.ctx().and_then(|ctx| command(&ctx, args)));
+        reply(result, out)
+    }
+}
+
+/// The text and error flag of a command's outcome, worded as the CLI words it on
+/// stderr (`main`'s report): its output first, then the error.
+fn reply(result: Result<u8>, out: String) -> Reply {
+    let mut text = out.trim_end().to_string();
+    let (is_error, message) = match result {
+        Ok(code) => (code != OK, None),
+        Err(err) => (true, Some(message(&err))),
+    };
+    if let Some(message) = message.filter(|m| !m.is_empty()) {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&message);
+    }
+    Reply {
+        text,
+        is_error,
+        structured: None,
+    }
+}
+
+fn message(err: &anyhow::Error) -> String {
+    match err.downcast_ref::<Exit>() {
+        Some(Exit { message: None, .. }) => String::new(),
+        Some(Exit {
+            message: Some(message),
+            raw: true,
+            ..
+        }) => message.clone(),
+        Some(Exit {
+            message: Some(message),
+            ..
+        }) => format!("plan: {message}"),
+        None => format!("plan: {err:#}"),
+    }
+}
+
+/// `plan inject`'s text, the file it came from, and the rule MCP hosts have no
+/// stop hook to enforce.
+fn status(mut reply: Reply, place: &Place) -> Reply {
+    reply.text = format!(
+        "{}\n\nserving: {}\nKeep working while goals remain: take the next ready goal, and sign each off with plan_complete; a goal is done only when plan_complete accepts it.",
+        reply.text.trim_end(),
+        place.served()
+    );
+    reply
+}
+
+/// `plan complete`'s printed outcome as fields: the verdict, what is missing, and
+/// where the record or transcript is, with the text itself: some hosts (Claude Code)
+/// hand the model the structured content alone.
+fn verdict(mut reply: Reply) -> Reply {
+    let text = &reply.text;
+    let after = |label: &str| {
+        text.lines()
+            .find_map(|l| l.trim_start().strip_prefix(label))
+            .map(str::to_string)
+    };
+    let verdict = if !reply.is_error && text.starts_with("signed off ") {
+        "accept"
+    } else if text.contains(" rejected (") {
+        "reject"
+    } else {
+        "error"
+    };
+    let missing: Vec<&str> = text
+        .split_once("\nmissing:\n")
+        .map(|(_, rest)| rest.lines().map_while(|l| l.strip_prefix("- ")).collect())
+        .unwrap_or_default();
+    reply.structured = Some(json!({
+        "verdict": verdict,
+        "missing": missing,
+        "record": after("record: "),
+        "transcript": after("transcript: "),
+        "text": text,
+    }));
+    reply
+}

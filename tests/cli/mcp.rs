@@ -1,0 +1,513 @@
+//! `plan mcp` over the wire: the real binary driven with JSON-RPC on stdio, as an
+//! MCP host drives it. Every line the server prints must be a JSON-RPC message.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::util::{Test, fixture_path};
+
+const PLAN: &str = "# Plan: Wire
+
+## Goal: Ship it
+<!-- id: ship -->
+status: open
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- [ ] write it
+
+## Log
+";
+
+const WAIT: Duration = Duration::from_secs(30);
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Value>,
+    next_id: u64,
+    /// Notifications seen so far, in order.
+    notes: Vec<Value>,
+    /// What `roots/list` answers, when the client says it has roots.
+    roots: Option<Vec<PathBuf>>,
+}
+
+impl Client {
+    /// `plan mcp` started in `cwd`, initialized.
+    fn start(t: &Test, cwd: &Path, roots: Option<Vec<PathBuf>>) -> Client {
+        Client::start_with(t, cwd, roots, &[])
+    }
+
+    /// The same with more arguments after `plan mcp`.
+    fn start_with(t: &Test, cwd: &Path, roots: Option<Vec<PathBuf>>, args: &[&str]) -> Client {
+        let mut child = t
+            .cmd(&[&["mcp"], args].concat())
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("server stdout is not JSON-RPC ({e}): {line}"));
+                assert_eq!(value["jsonrpc"], "2.0", "{line}");
+                if tx.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            lines,
+            next_id: 0,
+            notes: Vec::new(),
+            roots,
+        };
+        let capabilities = if client.roots.is_some() {
+            json!({"roots": {"listChanged": true}})
+        } else {
+            json!({})
+        };
+        let init = client.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": capabilities,
+                "clientInfo": {"name": "test", "version": "0"}
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "plan", "{init}");
+        client.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        client
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request without waiting; returns its id.
+    fn ask(&mut self, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The next message from the server that is not a request to us (those are
+    /// answered here) and not a notification (those are kept).
+    fn response(&mut self, id: u64) -> Value {
+        let end = Instant::now() + WAIT;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let msg = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no response to request {id}"));
+            if msg.get("method").is_some() && msg.get("id").is_some() {
+                self.answer(&msg);
+            } else if msg.get("method").is_some() {
+                self.notes.push(msg);
+            } else if msg["id"] == id {
+                return msg;
+            }
+        }
+    }
+
+    fn answer(&mut self, request: &Value) {
+        let result = match (request["method"].as_str(), &self.roots) {
+            (Some("roots/list"), Some(roots)) => {
+                let roots: Vec<Value> = roots
+                    .iter()
+                    .map(|r| json!({"uri": format!("file://{}", r.display()), "name": "repo"}))
+                    .collect();
+                json!({"roots": roots})
+            }
+            _ => json!({}),
+        };
+        self.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.ask(method, params);
+        self.response(id)
+    }
+
+    /// A tool call's result: `isError` and the text, and the whole result.
+    fn call(&mut self, tool: &str, args: Value) -> (bool, String, Value) {
+        let response = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        let result = response["result"].clone();
+        assert!(result.is_object(), "{tool}: not a tool result: {response}");
+        let text = result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{tool}: no text: {response}"))
+            .to_string();
+        (result["isError"] == true, text, result)
+    }
+
+    fn ok(&mut self, tool: &str, args: Value) -> String {
+        let (is_error, text, _) = self.call(tool, args);
+        assert!(!is_error, "{tool} failed: {text}");
+        text
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A repository with PLAN, committed, judged by `judge` through the command backend.
+fn repo(judge: &str) -> Test {
+    let t = Test::new().plan(PLAN);
+    t.write("README.md", "# Hello\n");
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            fixture_path(judge).display()
+        ),
+    );
+    t.commit_all("init");
+    t
+}
+
+#[test]
+fn tools_list_has_seven_small_typed_tools_with_annotations() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    let response = c.request("tools/list", json!({}));
+    let tools = response["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "plan_status",
+            "plan_show",
+            "plan_add",
+            "plan_start",
+            "plan_tick",
+            "plan_log",
+            "plan_complete"
+        ]
+    );
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        assert_eq!(tool["inputSchema"]["type"], "object", "{name}");
+        assert!(tool["inputSchema"]["properties"].is_object(), "{name}");
+        let description = tool["description"].as_str().unwrap();
+        assert!(
+            description.ends_with('.') && description.matches(". ").count() == 0,
+            "{name}: one sentence: {description}"
+        );
+        let read_only = matches!(name, "plan_status" | "plan_show");
+        assert_eq!(tool["annotations"]["readOnlyHint"], read_only, "{name}");
+        assert_eq!(tool["annotations"]["destructiveHint"], false, "{name}");
+    }
+    let complete = &tools[6]["inputSchema"];
+    assert_eq!(complete["required"], json!(["id", "evidence"]));
+    // What the tool list costs a model's context; README states it.
+    let bytes = serde_json::to_string(&response["result"]).unwrap().len();
+    eprintln!("tools/list result: {bytes} bytes");
+    assert!(bytes < 4096, "tools/list is {bytes} bytes");
+}
+
+#[test]
+fn each_tool_does_what_its_command_does() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    let added = c.ok(
+        "plan_add",
+        json!({
+            "title": "Write docs",
+            "done_when": "docs/guide.md explains install",
+            "verify": "test -f docs/guide.md",
+            "failure_modes": ["the guide is empty"],
+            "subtasks": ["outline", "write"]
+        }),
+    );
+    assert!(added.contains("write-docs"), "{added}");
+    let md = t.plan_md();
+    assert!(md.contains("## Goal: Write docs"), "{md}");
+    assert!(md.contains("- the guide is empty"), "{md}");
+
+    let list = c.ok("plan_show", json!({}));
+    assert!(
+        list.contains("Ship it") && list.contains("Write docs"),
+        "{list}"
+    );
+    assert!(!list.contains('\u{1b}'), "no colour for a model: {list:?}");
+
+    c.ok("plan_start", json!({"id": "write-docs"}));
+    assert!(
+        t.plan_md().contains("write-docs started"),
+        "{}",
+        t.plan_md()
+    );
+    c.ok("plan_tick", json!({"id": "write-docs", "n": 1}));
+    assert!(t.plan_md().contains("- [x] outline"), "{}", t.plan_md());
+    c.ok("plan_log", json!({"text": "outlined the guide"}));
+    assert!(
+        t.plan_md().contains("outlined the guide"),
+        "{}",
+        t.plan_md()
+    );
+
+    let card = c.ok("plan_show", json!({"id": "write"}));
+    let card: Value = serde_json::from_str(&card).expect("plan_show ID is JSON");
+    assert_eq!(card["id"], "write-docs", "{card}");
+    assert_eq!(card["status"], "active", "{card}");
+
+    let status = c.ok("plan_status", json!({}));
+    assert!(status.contains("Write docs"), "{status}");
+    let served = t.root().join("plan.md");
+    assert!(
+        status.contains(&format!("serving: {}", served.display())),
+        "{status}"
+    );
+    assert!(
+        status.contains("Keep working while goals remain"),
+        "{status}"
+    );
+}
+
+#[test]
+fn errors_are_tool_results_with_the_clis_message_and_hint() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, _) = c.call("plan_start", json!({"id": "nope"}));
+    assert!(is_error);
+    assert!(text.contains("plan: no goal \"nope\""), "{text}");
+    assert!(text.contains("hint: goals are ship"), "{text}");
+    // The same words the CLI prints.
+    let cli = t.run(&["start", "nope"]).code(2);
+    assert_eq!(cli.stderr.trim_end(), text);
+
+    let (is_error, text, _) = c.call("plan_log", json!({"text": "ship signed off"}));
+    assert!(is_error);
+    assert!(
+        text.contains("reads like a line plan writes itself"),
+        "{text}"
+    );
+
+    let (is_error, text, _) = c.call("plan_tick", json!({"id": "ship", "n": "one"}));
+    assert!(is_error);
+    assert!(text.contains("plan_tick: bad arguments"), "{text}");
+    assert!(!t.plan_md().contains("- [x]"), "nothing ticked");
+
+    let unknown = c.request("tools/call", json!({"name": "plan_nope", "arguments": {}}));
+    assert!(unknown["error"].is_object(), "{unknown}");
+}
+
+#[test]
+fn a_broken_plan_is_read_as_far_as_it_goes_and_the_server_keeps_serving() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    // Errors inside goals: the status still comes, naming them.
+    t.write("plan.md", crate::util::fixture("plans/duplicate-ids.md"));
+    let status = c.ok("plan_status", json!({}));
+    assert!(
+        status.contains("format errors") && status.contains("line 8"),
+        "{status}"
+    );
+    // A write into a broken goal is an error result with the CLI's words.
+    let (is_error, text, _) = c.call("plan_tick", json!({"id": "same", "n": 1}));
+    assert!(is_error, "{text}");
+    assert!(text.contains("plan.md:8: duplicate goal id"), "{text}");
+    t.write("plan.md", PLAN);
+    let status = c.ok("plan_status", json!({}));
+    assert!(status.contains("ready to start: ship"), "{status}");
+}
+
+#[test]
+fn plan_complete_accepts_with_progress_and_a_record() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    let response = c.request(
+        "tools/call",
+        json!({
+            "name": "plan_complete",
+            "arguments": {"id": "ship", "evidence": "README.md is written", "paths": ["README.md"]},
+            "_meta": {"progressToken": "p1"}
+        }),
+    );
+    let result = &response["result"];
+    assert_ne!(result["isError"], true, "{response}");
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["verdict"], "accept", "{response}");
+    let record = fields["record"].as_str().unwrap();
+    assert!(record.starts_with(".plan/judge/ship-"), "{record}");
+    let path = record.split('#').next().unwrap();
+    assert!(t.root().join(path).is_file(), "{path}");
+    assert!(t.plan_md().contains("ship signed off"), "{}", t.plan_md());
+    assert!(t.plan_md().contains("status: done"), "{}", t.plan_md());
+    // Hosts that show the model only the structured content lose no words.
+    assert_eq!(fields["text"], result["content"][0]["text"], "{response}");
+
+    let steps: Vec<&str> = c
+        .notes
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .inspect(|n| assert_eq!(n["params"]["progressToken"], "p1"))
+        .map(|n| n["params"]["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(steps.len(), 3, "{steps:?}");
+    assert!(
+        steps[0].starts_with("verify: running `test -f README.md`"),
+        "{steps:?}"
+    );
+    assert_eq!(steps[1], "verify: passed");
+    assert_eq!(steps[2], "judge: asking command");
+}
+
+#[test]
+fn plan_complete_rejects_with_what_is_missing_and_the_transcript() {
+    let t = repo("judges/reject");
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, result) = c.call(
+        "plan_complete",
+        json!({"id": "ship", "evidence": "README.md is written", "paths": ["README.md"]}),
+    );
+    assert!(is_error, "a reject is not done: {text}");
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["verdict"], "reject", "{result}");
+    let missing = fields["missing"].as_array().unwrap();
+    assert!(!missing.is_empty(), "{result}");
+    for m in missing {
+        assert!(text.contains(m.as_str().unwrap()), "{m} in {text}");
+    }
+    let transcript = fields["transcript"].as_str().unwrap();
+    assert!(t.root().join(transcript).is_file(), "{transcript}");
+    assert!(
+        t.plan_md().contains("ship sign-off rejected (judge)"),
+        "{}",
+        t.plan_md()
+    );
+}
+
+#[test]
+fn cancelling_a_sign_off_kills_its_verify_and_writes_nothing() {
+    let t = repo("judges/accept");
+    let script = fixture_path("verify/grandchild.sh");
+    let plan = PLAN.replace(
+        "verify: test -f README.md",
+        &format!("verify: sh {}", script.display()),
+    );
+    t.write("plan.md", &plan);
+    t.commit_all("slow verify");
+    let mut c = Client::start(&t, &t.root(), None);
+    let id = c.ask(
+        "tools/call",
+        json!({
+            "name": "plan_complete",
+            "arguments": {"id": "ship", "evidence": "README.md is written"},
+            "_meta": {"progressToken": 7}
+        }),
+    );
+    // Wait until the verify has started its grandchild.
+    let pid_file = t.root().join("grandchild.pid");
+    let end = Instant::now() + WAIT;
+    let pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < end, "the verify never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let cancelled = Instant::now();
+    c.send(json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": id, "reason": "the user stopped it"}
+    }));
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            s.rsplit_once(") ")
+                .is_some_and(|(_, r)| !r.starts_with('Z'))
+        })
+    };
+    while alive(pid) {
+        assert!(
+            cancelled.elapsed() < Duration::from_secs(10),
+            "the verify's grandchild {pid} outlived the cancel"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The server lives on, and the cancelled sign-off wrote nothing.
+    let pong = c.request("ping", json!({}));
+    assert!(pong["result"].is_object(), "{pong}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(t.plan_md(), plan);
+    assert!(!t.root().join(".plan/judge").exists(), "no transcript");
+}
+
+#[test]
+fn the_clients_root_names_the_repository() {
+    let t = repo("judges/accept");
+    let elsewhere = t.dir.path().join("home");
+    let mut c = Client::start(&t, &elsewhere, Some(vec![t.root()]));
+    let status = c.ok("plan_status", json!({}));
+    let served = t.root().join("plan.md");
+    assert!(
+        status.contains(&format!("serving: {}", served.display())),
+        "{status}"
+    );
+    c.ok("plan_log", json!({"text": "reached through the root"}));
+    assert!(t.plan_md().contains("reached through the root"));
+}
+
+#[test]
+fn a_root_named_on_the_command_line_wins_over_the_clients() {
+    let t = repo("judges/accept");
+    let other = Test::new().plan(PLAN);
+    let elsewhere = t.dir.path().join("home");
+    let root = t.root().display().to_string();
+    let mut c = Client::start_with(&t, &elsewhere, Some(vec![other.root()]), &["--root", &root]);
+    c.ok("plan_log", json!({"text": "pinned by --root"}));
+    assert!(t.plan_md().contains("pinned by --root"));
+    assert!(!other.plan_md().contains("pinned by --root"));
+}
+
+#[test]
+fn without_roots_it_serves_its_working_directory() {
+    let t = repo("judges/accept");
+    let elsewhere = t.dir.path().join("home");
+    let mut c = Client::start(&t, &elsewhere, None);
+    let (is_error, text, _) = c.call("plan_status", json!({}));
+    assert!(is_error, "{text}");
+    assert!(text.contains("not inside a git repository"), "{text}");
+    assert!(text.contains("serving: none"), "{text}");
+}
+
+#[test]
+fn plan_md_is_a_read_only_resource() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    let list = c.request("resources/list", json!({}));
+    let resources = list["result"]["resources"].as_array().unwrap();
+    assert_eq!(resources.len(), 1, "{list}");
+    assert_eq!(resources[0]["uri"], "plan://plan.md");
+    let read = c.request("resources/read", json!({"uri": "plan://plan.md"}));
+    assert_eq!(read["result"]["contents"][0]["text"], PLAN, "{read}");
+    assert_eq!(read["result"]["contents"][0]["mimeType"], "text/markdown");
+    let other = c.request("resources/read", json!({"uri": "plan://other.md"}));
+    assert!(other["error"].is_object(), "{other}");
+}
