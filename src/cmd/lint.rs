@@ -28,8 +28,10 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let mut plan = model::parse(&src);
     ctx.prove(&mut plan);
-    let problems = lint::lint_with(&plan, |line| {
-        crate::verify::parse(line).err().map(|e| e.message)
+    let problems = lint::lint_with(&plan, &|line| {
+        crate::verify::parse(line)
+            .err()
+            .map(|e| (e.message, e.hint))
     });
     let errors = problems
         .iter()
@@ -47,7 +49,16 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     } else if problems.is_empty() {
         println(&format!("{}: no problems", ctx.store.name))?;
     } else {
-        println(&ctx.render(&plan, &problems))?;
+        let text = problems
+            .iter()
+            .map(|d| {
+                let line =
+                    (d.line > 0 && d.line <= plan.lines.len()).then(|| plan.line_text(d.line));
+                d.render_with_rule(&ctx.store.name, line)
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        println(&text)?;
         println(&format!(
             "\n{}: {errors} {}, {warnings} {}",
             ctx.store.name,

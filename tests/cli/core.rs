@@ -229,7 +229,8 @@ fn first_write_to_a_hand_written_goal_adds_its_id() {
         t.plan_md().replace("Write The Docs", "Write the manual"),
     );
     t.ok(&["subtask", "write-the-docs", "index"]);
-    t.ok(&["lint"]).stdout_has("no problems");
+    let lint = t.ok(&["lint"]).stdout;
+    assert!(!lint.contains("[no-id]"), "{lint}");
     assert!(
         t.plan_md()
             .contains("## Goal: Write the manual\n<!-- id: write-the-docs -->\n")
@@ -325,10 +326,10 @@ fn lint_reports_problems_with_places() {
     );
     let run = t.run(&["lint"]).code(1);
     insta::assert_snapshot!(run.stdout, @r#"
-    plan.md:3: goal "a" has no done_when
+    plan.md:3: goal "a" has no done_when [no-done-when]
         3 | ## Goal: A
       hint: say when it is done, in words a reviewer can check: `done_when: …`
-    plan.md:7: warning: no failure mode of "a" says how verify could pass while the goal is not met
+    plan.md:7: warning: no failure mode of "a" says how verify could pass while the goal is not met [no-gaming-failure-mode]
         7 | failure_modes:
       hint: e.g. `- verify passes on a trivial or gamed test`
 

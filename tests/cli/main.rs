@@ -15,6 +15,7 @@ mod install;
 mod proof;
 mod readme;
 mod redteam;
+mod rules;
 mod shell;
 mod small;
 mod util;
