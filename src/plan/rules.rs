@@ -16,11 +16,38 @@ const E: Option<Severity> = Some(Severity::Error);
 const W: Option<Severity> = Some(Severity::Warning);
 const NO: Option<Severity> = None;
 
+/// What a rule looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum On {
+    /// plan.md (and a draft, where the draft column says so).
+    Plan,
+    /// Only a draft about to be agreed.
+    Draft,
+    /// Only the pending draft proposal file; its `plan` severity is the one doctor
+    /// gives it.
+    Proposal,
+}
+
+impl On {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            On::Plan => "plan.md",
+            On::Draft => "draft",
+            On::Proposal => "proposal",
+        }
+    }
+}
+
+use On::{Draft as D, Plan as P, Proposal as PR};
+
 /// What a rule's row says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
     /// Stable, kebab-case: shown in messages and in `--json`.
     pub id: &'static str,
+    /// What it looks at.
+    pub on: On,
     /// Severity in plan.md on a goal that is open, active, done, cancelled (in
     /// [`Status`] order); rules about the whole file use the first. `None`: not
     /// reported there.
@@ -39,7 +66,7 @@ pub struct Spec {
 /// Declares the rules: the enum, its ids and its table, from one list.
 macro_rules! rules {
     ($($(#[$doc:meta])* $rule:ident $id:literal {
-        plan: $plan:expr, draft: $draft:expr, doctor: $doctor:expr, repair: $repair:expr, list: $list:expr $(,)?
+        on: $on:expr, plan: $plan:expr, draft: $draft:expr, doctor: $doctor:expr, repair: $repair:expr, list: $list:expr $(,)?
     })*) => {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Rule {
@@ -53,6 +80,7 @@ macro_rules! rules {
                 match self {
                     $(Rule::$rule => Spec {
                         id: $id,
+                        on: $on,
                         plan: $plan,
                         draft: $draft,
                         doctor: $doctor,
@@ -68,76 +96,76 @@ macro_rules! rules {
 rules! {
     // The file as a whole.
     /// No `# Plan:` line.
-    NoObjective "no-objective" { plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
-    NoLog "no-log" { plan: [W; 4], draft: NO, doctor: true, repair: Some("adds `## Log`"), list: false }
-    UnstampedLogLine "unstamped-log-line" { plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
+    NoObjective "no-objective" { on: P, plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
+    NoLog "no-log" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("adds `## Log`"), list: false }
+    UnstampedLogLine "unstamped-log-line" { on: P, plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
     /// The log has plan's events for an id no goal has.
-    OrphanedId "orphaned-id" { plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
+    OrphanedId "orphaned-id" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
 
     // Format errors, found while parsing: a goal with one is not written to.
-    SecondObjective "second-objective" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
-    UntitledGoal "untitled-goal" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
-    SecondLog "second-log" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
-    SecondArchive "second-archive" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
-    SecondIdComment "second-id-comment" { plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
-    BadId "bad-id" { plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
-    SecondField "second-field" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    SecondObjective "second-objective" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    UntitledGoal "untitled-goal" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    SecondLog "second-log" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    SecondArchive "second-archive" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    SecondIdComment "second-id-comment" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
+    BadId "bad-id" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
+    SecondField "second-field" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     /// `status: doing`: not a status in any spelling.
-    UnknownStatus "unknown-status" { plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
+    UnknownStatus "unknown-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
     /// `Status: Active`, `status active`, `status: ACTIVE`, an indented `status:`:
     /// a status line to a person, not to plan. An error, not a guess: the goal
     /// counts as open until it is written as plan writes it, and doctor can.
-    MalformedStatus "malformed-status" { plan: [E; 4], draft: NO, doctor: true, repair: Some("rewrites it as plan reads it"), list: false }
+    MalformedStatus "malformed-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rewrites it as plan reads it"), list: false }
     /// In a draft, titles stand for ids: see duplicate-title.
-    DuplicateId "duplicate-id" { plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
-    MissingDependency "missing-dependency" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
-    DependencyCycle "dependency-cycle" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    DuplicateId "duplicate-id" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
+    MissingDependency "missing-dependency" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    DependencyCycle "dependency-cycle" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     /// A code fence or HTML comment open to the end of the file.
-    UnclosedBlock "unclosed-block" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
-    BareCarriageReturn "bare-carriage-return" { plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    UnclosedBlock "unclosed-block" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    BareCarriageReturn "bare-carriage-return" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
 
     // A goal's contract. Not reported on finished goals: a line added to their
     // contract now would change what their sign-off proved.
-    NoId "no-id" { plan: [W; 4], draft: NO, doctor: true, repair: Some("adds the id comment"), list: false }
-    NoStatus "no-status" { plan: [W; 4], draft: NO, doctor: true, repair: Some("adds `status: open`"), list: false }
-    NoDoneWhen "no-done-when" { plan: [E, E, NO, NO], draft: E, doctor: false, repair: None, list: false }
+    NoId "no-id" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("adds the id comment"), list: false }
+    NoStatus "no-status" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("adds `status: open`"), list: false }
+    NoDoneWhen "no-done-when" { on: P, plan: [E, E, NO, NO], draft: E, doctor: false, repair: None, list: false }
     /// Judged alike on open and active goals (a contract is agreed on when it is
     /// added, not when it is started): advice there, since `plan add` and
     /// `plan complete` take a goal without them; required of a draft, which is
     /// told to write them.
-    NoFailureModes "no-failure-modes" { plan: [W, W, NO, NO], draft: E, doctor: false, repair: None, list: false }
+    NoFailureModes "no-failure-modes" { on: P, plan: [W, W, NO, NO], draft: E, doctor: false, repair: None, list: false }
     /// One failure mode: asked of a draft, where the model is told to write 2 or 3.
-    FewFailureModes "few-failure-modes" { plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
-    VerifyCannotRun "verify-cannot-run" { plan: [E, E, NO, NO], draft: E, doctor: false, repair: None, list: false }
+    FewFailureModes "few-failure-modes" { on: D, plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
+    VerifyCannotRun "verify-cannot-run" { on: P, plan: [E, E, NO, NO], draft: E, doctor: false, repair: None, list: false }
     /// No failure mode says how verify could pass while the goal is not met.
-    NoGamingFailureMode "no-gaming-failure-mode" { plan: [W, W, NO, NO], draft: W, doctor: false, repair: None, list: false }
+    NoGamingFailureMode "no-gaming-failure-mode" { on: P, plan: [W, W, NO, NO], draft: W, doctor: false, repair: None, list: false }
     /// Asked of a draft: a person agrees to steps, not only to an outcome.
-    NoSubtasks "no-subtasks" { plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
+    NoSubtasks "no-subtasks" { on: D, plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
 
     // State and proof.
     /// An active goal whose dependencies are not finished; for an open goal that
     /// is the normal state, which the task list shows as `waits on …`.
-    WaitingOnDependencies "waiting-on-dependencies" { plan: [NO, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
+    WaitingOnDependencies "waiting-on-dependencies" { on: P, plan: [NO, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
     /// An active goal's contract differs from the one logged for it.
-    ContractChanged "contract-changed" { plan: [NO, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
+    ContractChanged "contract-changed" { on: P, plan: [NO, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
     /// A change of contract approved where no person could see it.
-    ApprovedWithoutTerminal "approved-without-terminal" { plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
+    ApprovedWithoutTerminal "approved-without-terminal" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
     /// Done or cancelled without the record that proves it.
-    Unproven "unproven" { plan: [NO, NO, E, E], draft: NO, doctor: true, repair: None, list: true }
+    Unproven "unproven" { on: P, plan: [NO, NO, E, E], draft: NO, doctor: true, repair: None, list: true }
     /// Proven, but without a model judge or with prompt overrides.
-    WeakSignOff "weak-sign-off" { plan: [NO, NO, W, W], draft: NO, doctor: true, repair: None, list: true }
+    WeakSignOff "weak-sign-off" { on: P, plan: [NO, NO, W, W], draft: NO, doctor: true, repair: None, list: true }
     /// Under `## Archive` but open or active.
-    ArchivedUnfinished "archived-unfinished" { plan: [E, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
+    ArchivedUnfinished "archived-unfinished" { on: P, plan: [E, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
 
     // A draft as a whole.
-    EmptyDraft "empty-draft" { plan: [NO; 4], draft: E, doctor: false, repair: None, list: false }
-    LargeDraft "large-draft" { plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
+    EmptyDraft "empty-draft" { on: D, plan: [NO; 4], draft: E, doctor: false, repair: None, list: false }
+    LargeDraft "large-draft" { on: D, plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
     /// Two drafted goals with one title: depends_on names drafted goals by title.
-    DuplicateTitle "duplicate-title" { plan: [NO; 4], draft: E, doctor: false, repair: None, list: false }
+    DuplicateTitle "duplicate-title" { on: D, plan: [NO; 4], draft: E, doctor: false, repair: None, list: false }
 
     // The pending draft proposal, which only doctor looks at.
-    ProposalExpired "proposal-expired" { plan: [W; 4], draft: NO, doctor: true, repair: Some("deletes it"), list: false }
-    ProposalUnreadable "proposal-unreadable" { plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
+    ProposalExpired "proposal-expired" { on: PR, plan: [W; 4], draft: NO, doctor: true, repair: Some("deletes it"), list: false }
+    ProposalUnreadable "proposal-unreadable" { on: PR, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
 }
 
 impl Rule {
@@ -156,7 +184,7 @@ impl Rule {
 
     /// Findings about the draft proposal file rather than plan.md.
     pub fn in_proposal(self) -> bool {
-        matches!(self, Rule::ProposalExpired | Rule::ProposalUnreadable)
+        self.spec().on == On::Proposal
     }
 }
 
@@ -164,6 +192,75 @@ impl Serialize for Rule {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.id())
     }
+}
+
+/// One row of the table as `plan lint --rules` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Row {
+    pub rule: Rule,
+    pub open: Option<Severity>,
+    pub active: Option<Severity>,
+    pub done: Option<Severity>,
+    pub cancelled: Option<Severity>,
+    pub draft: Option<Severity>,
+    pub doctor: bool,
+    pub repair: Option<&'static str>,
+    pub task_list: bool,
+    pub on: On,
+}
+
+/// The whole table, in its order.
+pub fn rows() -> Vec<Row> {
+    Rule::ALL
+        .iter()
+        .map(|&rule| {
+            let spec = rule.spec();
+            let [open, active, done, cancelled] = spec.plan;
+            Row {
+                rule,
+                open,
+                active,
+                done,
+                cancelled,
+                draft: spec.draft,
+                doctor: spec.doctor,
+                repair: spec.repair,
+                task_list: spec.list,
+                on: spec.on,
+            }
+        })
+        .collect()
+}
+
+/// The table as aligned text: a rule per line, `-` where it is not reported.
+pub fn table() -> String {
+    let word = |s: Option<Severity>| match s {
+        Some(Severity::Error) => "error",
+        Some(Severity::Warning) => "warning",
+        None => "-",
+    };
+    let width = Rule::ALL.iter().map(|r| r.id().len()).max().unwrap_or(0);
+    let mut out = format!(
+        "{:<width$}  {:<8}  {:<7}  {:<7}  {:<7}  {:<9}  {:<7}  {:<6}  repair (plan doctor --fix)\n",
+        "rule", "on", "open", "active", "done", "cancelled", "draft", "doctor"
+    );
+    for row in rows() {
+        let line = format!(
+            "{:<width$}  {:<8}  {:<7}  {:<7}  {:<7}  {:<9}  {:<7}  {:<6}  {}",
+            row.rule.id(),
+            row.on.as_str(),
+            word(row.open),
+            word(row.active),
+            word(row.done),
+            word(row.cancelled),
+            word(row.draft),
+            if row.doctor { "yes" } else { "-" },
+            row.repair.unwrap_or("-"),
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// What `plan doctor --fix` would do about one finding.
