@@ -124,7 +124,11 @@ fn finding(plan: &Plan<'_>, hit: Hit) -> Option<Finding> {
         .iter()
         .find(|g| (g.line..=g.end).contains(&hit.line) || g.line == hit.line)
         .filter(|_| hit.line > 0);
-    let fix = fix_for(plan, &hit);
+    let fix = if hit.hint.is_empty() {
+        format!("edit line {}", hit.line)
+    } else {
+        hit.hint.clone()
+    };
     let mut f = Finding {
         severity,
         ..Finding::new(hit.rule, hit.line, hit.message, fix)
@@ -141,27 +145,6 @@ fn finding(plan: &Plan<'_>, hit: Hit) -> Option<Finding> {
         (None, _) => {}
     }
     Some(f)
-}
-
-/// Where the diagnostic's own hint points at commands that refuse a plan with
-/// errors, say what to edit instead.
-fn fix_for(plan: &Plan<'_>, hit: &Hit) -> String {
-    match hit.rule {
-        Rule::UnknownStatus => format!(
-            "edit line {} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it",
-            hit.line
-        ),
-        Rule::MissingDependency if !hit.hint.starts_with("did you mean") => {
-            let ids: Vec<&str> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
-            format!(
-                "edit line {}: depends_on takes goal ids, comma-separated; the goals are {}",
-                hit.line,
-                ids.join(", ")
-            )
-        }
-        _ if hit.hint.is_empty() => format!("edit line {}", hit.line),
-        _ => hit.hint.clone(),
-    }
 }
 
 /// A goal with a format error anywhere in its section is left alone by `--fix`,

@@ -430,7 +430,7 @@ fn goal_line<'a>(
                                     field.value
                                 ),
                             )
-                            .hint("a goal moves open → active → done or cancelled: use `plan start`, `plan complete` or `plan cancel`")
+                            .hint(format!("edit line {} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it", line.no))
                             .rule(Rule::UnknownStatus),
                         );
                     }
@@ -691,7 +691,11 @@ fn check_dependencies(plan: &mut Plan<'_>) {
                     .filter(|id| id.starts_with(dep) || dep.starts_with(id))
                     .collect();
                 let hint = if near.is_empty() {
-                    "depends_on takes goal ids, comma-separated; `plan show` lists them".to_string()
+                    let ids: Vec<&str> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
+                    format!(
+                        "edit line {line}: depends_on takes goal ids, comma-separated; the goals are {}",
+                        ids.join(", ")
+                    )
                 } else {
                     format!("did you mean {}?", near.join(", "))
                 };
