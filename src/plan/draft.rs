@@ -643,6 +643,10 @@ Tell me if you want changes.
         let answer = "I looked around.\n\n## Goal: A\n<!-- id: custom -->\nstatus: doing\ndone_when: x\nfailure_modes:\n- one\n- two\n- [ ] step\n";
         let c = checked(answer, "");
         assert!(c.is_ok(), "{:?}", messages(&c));
+        // A status written otherwise is ignored too: the table holds no status rule in a draft.
+        let near = answer.replace("status: doing", "Status: Active");
+        let c = checked(&near, "");
+        assert!(c.is_ok(), "{:?}", messages(&c));
         assert_eq!(
             c.text,
             "## Goal: A\ndone_when: x\nfailure_modes:\n- one\n- two\n- [ ] step\n"

@@ -2,6 +2,10 @@
 //! `plan lint`, `plan doctor`, draft checking and the task list all read their
 //! verdicts from here, so a rule has one id, one severity per goal status, one
 //! treatment in a draft and one repair. Pure.
+//!
+//! Adding a rule: a row in `rules!` and its check here. A format error found while
+//! parsing is raised in model.rs (tagged `.rule(…)`), a draft-only one in draft.rs,
+//! a proposal one in doctor.rs; the row is still here.
 
 use serde::{Serialize, Serializer};
 
