@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::app::{Ctx, println};
 use crate::exit::{CHECK_FAILED, Exit, OK};
+use crate::plan::diag::Severity;
 use crate::plan::doctor::{self, Finding, Proposal, Repair};
 use crate::plan::model;
 use crate::plan::text::escape_controls as esc;
@@ -146,7 +147,7 @@ impl View<'_> {
     fn text(&self, ctx: &Ctx, fixed: &[Finding], remaining: &[Finding]) -> String {
         let name = &ctx.store.name;
         let place = |f: &Finding| {
-            if f.kind.in_proposal() {
+            if f.rule.in_proposal() {
                 self.proposal.to_string()
             } else if f.line == 0 {
                 name.to_string()
@@ -162,7 +163,7 @@ impl View<'_> {
                 .map(|f| {
                     let done = f.done().unwrap_or_default();
                     // The goal, not the line: lines moved as the fixes went in.
-                    let place = if f.kind.in_proposal() {
+                    let place = if f.rule.in_proposal() {
                         self.proposal
                     } else {
                         name
@@ -177,8 +178,14 @@ impl View<'_> {
                 .iter()
                 .map(|f| {
                     // Messages and the quoted line are plan.md text: escaped.
-                    let mut out = format!("{}: {}", place(f), esc(&f.message));
-                    if f.line > 0 && !f.kind.in_proposal() && f.line <= plan.lines.len() {
+                    // The same label and rule id as `plan lint` prints.
+                    let label = match f.severity {
+                        Severity::Error => "",
+                        Severity::Warning => "warning: ",
+                    };
+                    let mut out =
+                        format!("{}: {label}{} [{}]", place(f), esc(&f.message), f.rule.id());
+                    if f.line > 0 && !f.rule.in_proposal() && f.line <= plan.lines.len() {
                         out.push_str(&format!(
                             "\n{:>5} | {}",
                             f.line,

@@ -1,4 +1,5 @@
-//! `plan lint`: format errors and contract quality; exit 1 on problems.
+//! `plan lint`: the rules of the one table that hold against plan.md, each named by
+//! its id; exit 1 on errors. `--rules` prints the table itself.
 
 use anyhow::Result;
 use serde::Serialize;
@@ -6,7 +7,7 @@ use serde::Serialize;
 use crate::app::{Ctx, println};
 use crate::exit::{CHECK_FAILED, OK};
 use crate::plan::diag::{Diagnostic, Severity};
-use crate::plan::{lint, model};
+use crate::plan::{lint, model, rules};
 
 /// Check plan.md's format and each goal's contract; exits 1 on problems
 #[derive(Debug, clap::Args)]
@@ -14,6 +15,10 @@ pub struct Args {
     /// Print the problems as JSON
     #[arg(long)]
     pub json: bool,
+    /// List the rules instead: each id with its severity by goal status, in a
+    /// draft, whether doctor reports it, and its repair
+    #[arg(long)]
+    pub rules: bool,
 }
 
 #[derive(Serialize)]
@@ -25,11 +30,22 @@ struct Report<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+    if args.rules {
+        let text = if args.json {
+            serde_json::to_string_pretty(&rules::rows())?
+        } else {
+            rules::table().trim_end().to_string()
+        };
+        println(&text)?;
+        return Ok(OK);
+    }
     let src = ctx.store.read()?;
     let mut plan = model::parse(&src);
     ctx.prove(&mut plan);
-    let problems = lint::lint_with(&plan, |line| {
-        crate::verify::parse(line).err().map(|e| e.message)
+    let problems = lint::lint_with(&plan, &|line| {
+        crate::verify::parse(line)
+            .err()
+            .map(|e| (e.message, e.hint))
     });
     let errors = problems
         .iter()
@@ -47,7 +63,16 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
     } else if problems.is_empty() {
         println(&format!("{}: no problems", ctx.store.name))?;
     } else {
-        println(&ctx.render(&plan, &problems))?;
+        let text = problems
+            .iter()
+            .map(|d| {
+                let line =
+                    (d.line > 0 && d.line <= plan.lines.len()).then(|| plan.line_text(d.line));
+                d.render_with_rule(&ctx.store.name, line)
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        println(&text)?;
         println(&format!(
             "\n{}: {errors} {}, {warnings} {}",
             ctx.store.name,

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::rules::Rule;
 use super::text::escape_controls as esc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -19,6 +20,9 @@ pub struct Diagnostic {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// The rule of the one table (src/plan/rules.rs) it comes from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
 }
 
 impl Diagnostic {
@@ -28,6 +32,7 @@ impl Diagnostic {
             severity: Severity::Error,
             message: message.into(),
             hint: None,
+            rule: None,
         }
     }
 
@@ -43,9 +48,25 @@ impl Diagnostic {
         self
     }
 
+    pub fn rule(mut self, rule: Rule) -> Self {
+        self.rule = Some(rule);
+        self
+    }
+
     /// `name:line: message`, then the source line and the hint, each indented.
     /// Warnings say so; errors need no label.
     pub fn render(&self, name: &str, line_text: Option<&str>) -> String {
+        self.render_as(name, line_text, false)
+    }
+
+    /// As [`Diagnostic::render`], with the rule's id after the message
+    /// (`plan.md:3: goal "a" has no done_when [no-done-when]`): what the reports of
+    /// `plan lint` and `plan doctor` print, so a rule can be looked up and named.
+    pub fn render_with_rule(&self, name: &str, line_text: Option<&str>) -> String {
+        self.render_as(name, line_text, true)
+    }
+
+    fn render_as(&self, name: &str, line_text: Option<&str>, with_rule: bool) -> String {
         let mut out = String::new();
         let label = match self.severity {
             Severity::Error => "",
@@ -58,6 +79,9 @@ impl Diagnostic {
             out.push_str(&format!("{name}: {label}{message}"));
         } else {
             out.push_str(&format!("{name}:{}: {label}{message}", self.line));
+        }
+        if let Some(rule) = self.rule.filter(|_| with_rule) {
+            out.push_str(&format!(" [{}]", rule.id()));
         }
         if let Some(text) = line_text.filter(|_| self.line > 0) {
             out.push_str(&format!("\n{:>5} | {}", self.line, esc(text.trim_end())));
@@ -82,5 +106,20 @@ mod tests {
         );
         let w = Diagnostic::warning(0, "no log");
         assert_eq!(w.render("plan.md", None), "plan.md: warning: no log");
+    }
+
+    #[test]
+    fn the_rule_id_follows_the_message() {
+        let d = Diagnostic::warning(3, "no log")
+            .hint("add one")
+            .rule(Rule::NoLog);
+        assert_eq!(
+            d.render_with_rule("plan.md", Some("x")),
+            "plan.md:3: warning: no log [no-log]\n    3 | x\n  hint: add one"
+        );
+        assert_eq!(
+            d.render("plan.md", Some("x")),
+            "plan.md:3: warning: no log\n    3 | x\n  hint: add one"
+        );
     }
 }

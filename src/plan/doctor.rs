@@ -1,51 +1,15 @@
-//! `plan doctor`'s findings: what is inconsistent in a plan (and its pending draft
-//! proposal), the command that resolves each, and the edits for the mechanical ones.
-//! Pure: works on a plan with format errors too, and never repairs a goal that has
-//! one, so a fix cannot land on a line whose meaning is in doubt.
+//! `plan doctor`'s findings: the rules of the table (src/plan/rules.rs) marked for
+//! doctor that hold against a plan (and its pending draft proposal), the command
+//! that resolves each, and the edits for the mechanical ones. Pure: works on a plan
+//! with format errors too, and never repairs a goal that has one (other than the
+//! one it repairs), so a fix cannot land on a line whose meaning is in doubt.
 
 use serde::Serialize;
 
-use super::diag::Diagnostic;
-use super::history;
+use super::diag::{Diagnostic, Severity};
 use super::model::{Goal, Plan, Status};
-use super::ops;
 use super::patch::Edit;
-use super::proof::Proof;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    NoId,
-    DuplicateId,
-    NoStatus,
-    UnknownStatus,
-    NoLog,
-    /// Done or cancelled without the record that proves it.
-    Unproven,
-    /// Proven, but without a model judge or with prompt overrides.
-    WeakSignOff,
-    /// Under `## Archive` but open or active.
-    ArchivedUnfinished,
-    /// The log has plan's events for an id no goal has.
-    OrphanedId,
-    /// The contract changed after creation, approved where no person could see it.
-    ApprovedWithoutTerminal,
-    ContractChanged,
-    MissingDependency,
-    DependencyCycle,
-    WaitingOnDependencies,
-    /// Any other format error of plan.md.
-    FormatError,
-    ProposalExpired,
-    ProposalUnreadable,
-}
-
-impl Kind {
-    /// Findings about the draft proposal file rather than plan.md.
-    pub fn in_proposal(self) -> bool {
-        matches!(self, Kind::ProposalExpired | Kind::ProposalUnreadable)
-    }
-}
+use super::rules::{self, Hit, Rule};
 
 /// What `plan doctor --fix` does about a finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +24,8 @@ pub enum Repair {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
-    pub kind: Kind,
+    pub rule: Rule,
+    pub severity: Severity,
     /// 1-based line of plan.md; 0 for the whole file, or for the proposal.
     pub line: usize,
     pub message: String,
@@ -73,9 +38,10 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(kind: Kind, line: usize, message: String, fix: String) -> Finding {
+    fn new(rule: Rule, line: usize, message: String, fix: String) -> Finding {
         Finding {
-            kind,
+            rule,
+            severity: rule.in_plan(Status::Open).unwrap_or(Severity::Error),
             line,
             message,
             fix,
@@ -129,43 +95,11 @@ impl Proposal {
 /// then the proposal. `now` is Unix seconds; `proposal_path` names the file in
 /// messages.
 pub fn check(plan: &Plan<'_>, proposal: &Proposal, proposal_path: &str, now: i64) -> Vec<Finding> {
-    let mut out: Vec<Finding> = plan.errors.iter().map(|d| format_error(plan, d)).collect();
-    if plan.log_heading.is_none() && plan.appends_safely() {
-        out.push(
-            Finding::new(
-                Kind::NoLog,
-                0,
-                "no `## Log` section".into(),
-                "plan doctor --fix adds it".into(),
-            )
-            .repair(Repair::Edits {
-                done: "added `## Log`".into(),
-                edits: vec![Edit::CreateLog],
-            }),
-        );
-    } else if plan.log_heading.is_none() {
-        out.push(Finding::new(
-            Kind::NoLog,
-            0,
-            "no `## Log` section".into(),
-            "fix the format errors first, then plan doctor --fix adds it".into(),
-        ));
-    }
-    for goal in plan.live() {
-        goal_findings(plan, goal, &mut out);
-    }
-    for goal in &plan.goals {
-        proof_finding(plan, goal, &mut out);
-    }
-    for (id, line) in plan.orphans() {
-        out.push(Finding::new(
-            Kind::OrphanedId,
-            line,
-            format!("the log has events for \"{id}\", but no goal has that id"),
-            format!("restore the goal, or put `<!-- id: {id} -->` back under its heading (git log -p plan.md shows where it went)"),
-        ));
-    }
-    out.sort_by_key(|f| f.line);
+    let mut out: Vec<Finding> = rules::check(plan, &rules::any_verify)
+        .into_iter()
+        .filter(|hit| hit.rule.spec().doctor)
+        .filter_map(|hit| finding(plan, hit))
+        .collect();
     out.extend(proposal_finding(proposal, proposal_path, now));
     out
 }
@@ -181,45 +115,62 @@ pub fn fix_edits(findings: &[Finding]) -> Vec<Edit> {
         .collect()
 }
 
-fn format_error(plan: &Plan<'_>, d: &super::diag::Diagnostic) -> Finding {
-    let m = d.message.as_str();
-    let kind = if m.starts_with("duplicate goal id") {
-        Kind::DuplicateId
-    } else if m.starts_with("unknown status") {
-        Kind::UnknownStatus
-    } else if m.starts_with("depends_on names no goal") {
-        Kind::MissingDependency
-    } else if m.starts_with("dependency cycle") {
-        Kind::DependencyCycle
+/// A rule's hit as doctor reports it, with the severity the table gives it; `None`
+/// when the table does not report it for the goal's status.
+fn finding(plan: &Plan<'_>, hit: Hit) -> Option<Finding> {
+    let severity = hit.severity()?;
+    let goal = plan
+        .goals
+        .iter()
+        .find(|g| (g.line..=g.end).contains(&hit.line) || g.line == hit.line)
+        .filter(|_| hit.line > 0);
+    let fix = if hit.hint.is_empty() {
+        format!("edit line {}", hit.line)
     } else {
-        Kind::FormatError
+        hit.hint.clone()
     };
-    // Where the diagnostic's own hint points at commands that refuse a plan with
-    // errors, say what to edit instead.
-    let fix = match kind {
-        Kind::UnknownStatus => format!(
-            "edit line {} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it",
-            d.line
-        ),
-        Kind::MissingDependency
-            if !d
-                .hint
-                .as_deref()
-                .is_some_and(|h| h.starts_with("did you mean")) =>
-        {
-            let ids: Vec<&str> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
-            format!(
-                "edit line {}: depends_on takes goal ids, comma-separated; the goals are {}",
-                d.line,
-                ids.join(", ")
-            )
+    let mut f = Finding {
+        severity,
+        ..Finding::new(hit.rule, hit.line, hit.message, fix)
+    };
+    match (hit.repair, goal) {
+        (Some(_), Some(goal)) if blocked(plan, goal) => f.fix = manual_fix(plan, goal),
+        (Some(repair), _) => {
+            f.fix = repair.fix;
+            f = f.repair(Repair::Edits {
+                done: repair.done,
+                edits: repair.edits,
+            });
         }
-        _ => d
-            .hint
-            .clone()
-            .unwrap_or_else(|| format!("edit line {}", d.line)),
-    };
-    Finding::new(kind, d.line, d.message.clone(), fix)
+        (None, _) => {}
+    }
+    Some(f)
+}
+
+/// A goal with a format error anywhere in its section is left alone by `--fix`,
+/// unless every error there is a status line doctor rewrites.
+fn blocked(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
+    // Its own section only: repairs are edits to its lines, whatever other goal
+    // shares its id.
+    let errors: Vec<&Diagnostic> = plan
+        .errors
+        .iter()
+        .filter(|e| (goal.line..=goal.end).contains(&e.line))
+        .collect();
+    match errors.as_slice() {
+        [] => false,
+        // The one repair that goes into a goal with an error is of that error.
+        [only] => {
+            !(only.rule == Some(Rule::MalformedStatus)
+                && goal.status.is_none()
+                && repairs_status(plan, only))
+        }
+        _ => true,
+    }
+}
+
+fn repairs_status(plan: &Plan<'_>, error: &Diagnostic) -> bool {
+    super::model::status_near_miss(plan.line_text(error.line)).is_some_and(|s| s.is_some())
 }
 
 /// What to do by hand before `--fix` touches a goal: its format errors, by line.
@@ -244,173 +195,13 @@ fn manual_fix(plan: &Plan<'_>, goal: &Goal<'_>) -> String {
     )
 }
 
-/// A goal with a format error anywhere in its section is left alone by `--fix`.
-fn has_errors(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
-    plan.errors
-        .iter()
-        .any(|e| (goal.line..=goal.end).contains(&e.line))
-}
-
-fn goal_findings(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
-    let id = goal.id.as_ref();
-    let blocked = has_errors(plan, goal);
-    let manual = manual_fix(plan, goal);
-    let mechanical = |fix: String, repair: Repair| {
-        if blocked {
-            (manual.to_string(), Repair::None)
-        } else {
-            (fix, repair)
-        }
-    };
-    if goal.id_line.is_none() {
-        let line = format!("<!-- id: {id} -->");
-        let (fix, repair) = mechanical(
-            format!("plan doctor --fix adds `{line}` under the heading"),
-            Repair::Edits {
-                done: format!("added `{line}` under \"{}\"", goal.title),
-                edits: ops::id_comment(plan, goal),
-            },
-        );
-        out.push(
-            Finding::new(
-                Kind::NoId,
-                goal.line,
-                format!("goal \"{id}\" has no id comment, so renaming its title changes its id"),
-                fix,
-            )
-            .repair(repair),
-        );
-    }
-    // `Status: done` or an indented `status:` is a person's status line that plan
-    // does not read; adding another would contradict it.
-    let written_otherwise = (goal.line..=goal.end).find(|&no| {
-        let t = plan.line_text(no).trim_start();
-        t.split_once(':')
-            .is_some_and(|(key, _)| key.trim().eq_ignore_ascii_case("status"))
-    });
-    if let (None, Some(line)) = (&goal.status, written_otherwise) {
-        out.push(Finding::new(
-            Kind::NoStatus,
-            line,
-            format!("goal \"{id}\" has a status line plan does not read"),
-            "write it as `status: open|active|done|cancelled`, lower case, at the start of the line".to_string(),
-        ));
-    } else if goal.status.is_none() {
-        let at = goal.id_line.unwrap_or(goal.line);
-        let (fix, repair) = mechanical(
-            "plan doctor --fix adds `status: open`".to_string(),
-            Repair::Edits {
-                done: format!("added `status: open` to \"{}\"", goal.title),
-                edits: vec![Edit::insert_after(
-                    at,
-                    plan.line_text(at),
-                    vec!["status: open".to_string()],
-                )],
-            },
-        );
-        out.push(
-            Finding::new(
-                Kind::NoStatus,
-                goal.line,
-                format!("goal \"{id}\" has no `status:` line"),
-                fix,
-            )
-            .repair(repair),
-        );
-    }
-    let status_line = goal.status.as_ref().map_or(goal.line, |f| f.line);
-    if goal.status() == Status::Active {
-        let now = goal.fingerprint();
-        if let Some(logged) = plan.logged_contract(id).filter(|l| *l != now) {
-            out.push(Finding::new(
-                Kind::ContractChanged,
-                goal.line,
-                format!(
-                    "the contract of \"{id}\" changed since it was logged (contract {logged}, now {now})"
-                ),
-                format!(
-                    "review the change (plan diff {id}, git log -p plan.md), then plan start {id} --reapprove"
-                ),
-            ));
-        }
-        // Unknown dependencies are format errors already.
-        let waits: Vec<&str> = plan
-            .unmet_dependencies(goal)
-            .into_iter()
-            .filter(|dep| plan.goal(dep).is_some())
-            .collect();
-        if !waits.is_empty() {
-            let waits = waits.join(", ");
-            out.push(Finding::new(
-                Kind::WaitingOnDependencies,
-                goal.depends_line.unwrap_or(goal.line),
-                format!("goal \"{id}\" is active but waits on {waits}"),
-                format!(
-                    "finish {waits} first (plan next lists what is ready), or set line {status_line} back to `status: open`"
-                ),
-            ));
-        }
-    }
-}
-
-/// A finished goal's record, an archived goal that is not finished, and contract
-/// changes approved without a terminal.
-fn proof_finding(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Finding>) {
-    let id = goal.id.as_ref();
-    let line = goal.status.as_ref().map_or(goal.line, |f| f.line);
-    match plan.proof(goal) {
-        Proof::Unproven { why, hint } => out.push(Finding::new(
-            Kind::Unproven,
-            line,
-            format!(
-                "goal \"{id}\" is {} but unproven: {why}",
-                goal.status().as_str()
-            ),
-            hint,
-        )),
-        Proof::Proven { warnings } => {
-            for warning in warnings {
-                out.push(Finding::new(
-                    Kind::WeakSignOff,
-                    line,
-                    format!("goal \"{id}\" was {warning}"),
-                    format!("plan audit shows its record; to have a model judge it, reopen it and run plan complete {id} again"),
-                ));
-            }
-        }
-        Proof::Unfinished if goal.archived => out.push(Finding::new(
-            Kind::ArchivedUnfinished,
-            line,
-            format!(
-                "goal \"{id}\" is under `## Archive` but {}",
-                goal.status().as_str()
-            ),
-            "move it back above `## Log`, then finish it with plan complete or plan cancel".into(),
-        )),
-        Proof::Unfinished => {}
-    }
-    let unseen = history::unseen_changes(&history::contract_steps(plan, id));
-    if !goal.archived && !unseen.is_empty() {
-        let lines: Vec<String> = unseen.iter().map(usize::to_string).collect();
-        out.push(Finding::new(
-            Kind::ApprovedWithoutTerminal,
-            unseen[0],
-            format!(
-                "the contract of \"{id}\" was changed after creation and approved without a terminal (log line {})",
-                lines.join(", ")
-            ),
-            format!("review it (plan diff {id}); if it stands, plan start {id} --reapprove at a terminal records that you saw it"),
-        ));
-    }
-}
-
 fn proposal_finding(proposal: &Proposal, path: &str, now: i64) -> Option<Finding> {
     match proposal {
         Proposal::Absent => None,
         Proposal::Pending { expires_at } if *expires_at > now => None,
         Proposal::Pending { expires_at } => Some(
             Finding::new(
-                Kind::ProposalExpired,
+                Rule::ProposalExpired,
                 0,
                 format!("the draft proposal expired {}", ago(now - expires_at)),
                 "plan doctor --fix deletes it; plan draft OBJECTIVE drafts a new one".into(),
@@ -418,7 +209,7 @@ fn proposal_finding(proposal: &Proposal, path: &str, now: i64) -> Option<Finding
             .repair(Repair::RemoveProposal),
         ),
         Proposal::Unreadable(why) => Some(Finding::new(
-            Kind::ProposalUnreadable,
+            Rule::ProposalUnreadable,
             0,
             format!("the draft proposal cannot be read: {why}"),
             format!("delete it (rm {path}); plan draft OBJECTIVE drafts a new one"),
@@ -445,10 +236,10 @@ mod tests {
 
     const PATH: &str = ".git/plan/proposal.json";
 
-    fn kinds(src: &str) -> Vec<(usize, Kind, bool)> {
+    fn kinds(src: &str) -> Vec<(usize, Rule, bool)> {
         check(&parse(src), &Proposal::Absent, PATH, 0)
             .into_iter()
-            .map(|f| (f.line, f.kind, f.fixable))
+            .map(|f| (f.line, f.rule, f.fixable))
             .collect()
     }
 
@@ -459,11 +250,21 @@ mod tests {
     }
 
     #[test]
-    fn a_status_line_written_otherwise_is_reported_not_doubled() {
+    fn a_status_line_written_otherwise_is_rewritten_not_doubled() {
         let src = "# Plan: x\n## Goal: A\n<!-- id: a -->\nStatus: done\n## Log\n";
-        let got = kinds(src);
-        assert!(got.contains(&(4, Kind::NoStatus, false)), "{got:?}");
-        assert_eq!(fixed(src), src);
+        assert_eq!(kinds(src), [(4, Rule::MalformedStatus, true)]);
+        assert_eq!(
+            fixed(src),
+            "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: done\n## Log\n"
+        );
+        // Two of them, or one beside a status plan reads: a person decides.
+        for src in [
+            "# Plan: x\n## Goal: A\n<!-- id: a -->\nStatus: done\nstatus active\n## Log\n",
+            "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: open\nStatus: done\n## Log\n",
+            "# Plan: x\n## Goal: A\n<!-- id: a -->\nStatus: doing\n## Log\n",
+        ] {
+            assert_eq!(fixed(src), src, "{src:?}");
+        }
     }
 
     #[test]
@@ -478,10 +279,10 @@ mod tests {
         assert_eq!(
             kinds(src),
             [
-                (0, Kind::NoLog, true),
-                (3, Kind::NoId, true),
-                (3, Kind::NoStatus, true),
-                (6, Kind::NoStatus, true),
+                (0, Rule::NoLog, true),
+                (3, Rule::NoId, true),
+                (3, Rule::NoStatus, true),
+                (6, Rule::NoStatus, true),
             ]
         );
         let out = fixed(src);
@@ -514,14 +315,14 @@ status: open
         let findings = check(&plan, &Proposal::Absent, PATH, 0);
         let got: Vec<_> = findings
             .iter()
-            .map(|f| (f.line, f.kind, f.fixable))
+            .map(|f| (f.line, f.rule, f.fixable))
             .collect();
         assert_eq!(
             got,
             [
-                (4, Kind::Unproven, false),
-                (5, Kind::ContractChanged, false),
-                (8, Kind::WaitingOnDependencies, false),
+                (4, Rule::Unproven, false),
+                (5, Rule::ContractChanged, false),
+                (8, Rule::WaitingOnDependencies, false),
             ]
         );
         assert!(findings[1].fix.ends_with("plan start b --reapprove"));
@@ -542,17 +343,17 @@ depends_on: loop, ghost
 ## Log
 ";
         let got = kinds(src);
-        assert!(got.contains(&(3, Kind::DuplicateId, false)));
-        assert!(got.contains(&(5, Kind::UnknownStatus, false)));
-        assert!(got.contains(&(7, Kind::MissingDependency, false)));
-        assert!(got.contains(&(7, Kind::DependencyCycle, false)));
+        assert!(got.contains(&(3, Rule::DuplicateId, false)));
+        assert!(got.contains(&(5, Rule::UnknownStatus, false)));
+        assert!(got.contains(&(7, Rule::MissingDependency, false)));
+        assert!(got.contains(&(7, Rule::DependencyCycle, false)));
         // The duplicate's goal, the odd status's and the cycle's are left alone.
-        assert!(got.contains(&(3, Kind::NoId, false)));
-        assert!(got.contains(&(4, Kind::NoId, false)));
-        assert!(got.contains(&(6, Kind::NoStatus, false)));
+        assert!(got.contains(&(3, Rule::NoId, false)));
+        assert!(got.contains(&(4, Rule::NoId, false)));
+        assert!(got.contains(&(6, Rule::NoStatus, false)));
         // The first "Same" and "Fine" are repaired.
-        assert!(got.contains(&(2, Kind::NoId, true)));
-        assert!(got.contains(&(8, Kind::NoStatus, true)));
+        assert!(got.contains(&(2, Rule::NoId, true)));
+        assert!(got.contains(&(8, Rule::NoStatus, true)));
         let out = fixed(src);
         assert_eq!(parse(&out).errors.len(), parse(src).errors.len());
         assert!(out.starts_with("# Plan: x\n## Goal: Same\n<!-- id: same -->\nstatus: open\n## Goal: Same\n## Goal: Odd\nstatus: doing\n"));
@@ -567,11 +368,11 @@ depends_on: loop, ghost
         assert!(at(Proposal::Pending { expires_at: 100 }, 99).is_empty());
         let expired = at(Proposal::Pending { expires_at: 100 }, 100 + 7200);
         assert_eq!(expired.len(), 1);
-        assert_eq!(expired[0].kind, Kind::ProposalExpired);
+        assert_eq!(expired[0].rule, Rule::ProposalExpired);
         assert_eq!(expired[0].message, "the draft proposal expired 2 hours ago");
         assert_eq!(expired[0].repair, Repair::RemoveProposal);
         let bad = at(Proposal::parse(b"{not json"), 0);
-        assert_eq!(bad[0].kind, Kind::ProposalUnreadable);
+        assert_eq!(bad[0].rule, Rule::ProposalUnreadable);
         assert!(!bad[0].fixable);
         assert!(bad[0].fix.contains("rm .git/plan/proposal.json"));
     }
@@ -608,7 +409,7 @@ depends_on: loop, ghost
             "# Plan: x\r## Goal: A\r",
         ] {
             assert_eq!(fixed(src), src, "{src:?}");
-            let no_log = kinds(src).into_iter().find(|k| k.1 == Kind::NoLog).unwrap();
+            let no_log = kinds(src).into_iter().find(|k| k.1 == Rule::NoLog).unwrap();
             assert!(!no_log.2, "{src:?}: a `## Log` would land inside");
         }
     }

@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use super::diag::{Diagnostic, Severity};
 use super::event::Event;
 use super::id;
-use super::lint::mentions_gaming;
-use super::model::{Goal, Plan, Status, parse};
+use super::model::{Plan, Status, parse};
 use super::ops::{self, NewGoal, one_line};
 use super::patch::{self, Edit, apply};
+use super::rules::{self, Rule};
 use super::scan::{Key, Kind, scan};
 
 /// More goals than this is a warning: a plan that size is hard to agree to at once.
@@ -68,21 +68,21 @@ impl Checked {
         self.errors() == 0
     }
 
-    /// Each problem as `draft:LINE: message`, its line, and the hint.
+    /// Each problem as `draft:LINE: message [rule]`, its line, and the hint.
     pub fn render_problems(&self) -> Vec<String> {
         let lines: Vec<&str> = self.text.lines().collect();
         self.problems
             .iter()
             .map(|d| {
                 let text = d.line.checked_sub(1).and_then(|i| lines.get(i)).copied();
-                d.render(NAME, text)
+                d.render_with_rule(NAME, text)
             })
             .collect()
     }
 }
 
 /// Why a verify line could not run, as (message, hint); `None` when it can.
-pub type VerifyCheck<'a> = &'a dyn Fn(&str) -> Option<(String, String)>;
+pub use super::rules::VerifyCheck;
 
 /// Reads the goals out of a model's answer and checks them against `existing`. A
 /// draft without errors comes back in canonical form, checked again as such, so
@@ -160,14 +160,17 @@ fn read(text: &str, verify: VerifyCheck<'_>) -> (Vec<DraftGoal>, Vec<Diagnostic>
                 .iter()
                 .any(|g| d.line > g.line && d.line <= g.end && Some(d.line) != g.depends_line)
                 && !ignored(d.line)
+                && d.rule.and_then(Rule::in_draft).is_some()
         })
         .cloned()
         .collect();
     if plan.goals.is_empty() {
         problems.push(
-            Diagnostic::error(0, "the draft has no goals").hint(
-                "write each goal as `## Goal: <title>` with its `done_when:`, `failure_modes:` and `- [ ]` subtasks",
-            ),
+            Diagnostic::error(0, "the draft has no goals")
+                .hint(
+                    "write each goal as `## Goal: <title>` with its `done_when:`, `failure_modes:` and `- [ ]` subtasks",
+                )
+                .rule(Rule::EmptyDraft),
         );
     } else if plan.goals.len() > MANY_GOALS {
         problems.push(
@@ -178,7 +181,8 @@ fn read(text: &str, verify: VerifyCheck<'_>) -> (Vec<DraftGoal>, Vec<Diagnostic>
                     plan.goals.len()
                 ),
             )
-            .hint("merge small goals, or draft the first part of the objective now"),
+            .hint("merge small goals, or draft the first part of the objective now")
+            .rule(Rule::LargeDraft),
         );
     }
     let mut slugs: HashMap<String, usize> = HashMap::new();
@@ -188,7 +192,8 @@ fn read(text: &str, verify: VerifyCheck<'_>) -> (Vec<DraftGoal>, Vec<Diagnostic>
         if title.is_empty() {
             problems.push(
                 Diagnostic::error(goal.line, "goal without a title")
-                    .hint("write the title after `## Goal:`"),
+                    .hint("write the title after `## Goal:`")
+                    .rule(Rule::UntitledGoal),
             );
         } else if let Some(first) = slugs.insert(id::slug(&title), goal.line) {
             slugs.insert(id::slug(&title), first);
@@ -197,10 +202,16 @@ fn read(text: &str, verify: VerifyCheck<'_>) -> (Vec<DraftGoal>, Vec<Diagnostic>
                     goal.line,
                     format!("two goals are called \"{title}\" (also line {first})"),
                 )
-                .hint("give each goal its own title: depends_on names drafted goals by title"),
+                .hint("give each goal its own title: depends_on names drafted goals by title")
+                .rule(Rule::DuplicateTitle),
             );
         }
-        problems.extend(contract(goal, &title, verify));
+        let mut hits = Vec::new();
+        rules::contract(goal, &title, verify, &mut hits);
+        problems.extend(
+            hits.iter()
+                .filter_map(|hit| Some(hit.diagnostic(hit.rule.in_draft()?))),
+        );
         goals.push(DraftGoal {
             title,
             line: goal.line,
@@ -218,56 +229,6 @@ fn read(text: &str, verify: VerifyCheck<'_>) -> (Vec<DraftGoal>, Vec<Diagnostic>
         });
     }
     (goals, problems)
-}
-
-/// The contract checks of `plan lint`, made strict for a goal about to be agreed:
-/// every goal needs done_when and failure modes, and a verify that can run.
-fn contract(goal: &Goal<'_>, title: &str, verify: VerifyCheck<'_>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    if goal.done_when().is_none() {
-        out.push(
-            Diagnostic::error(
-                goal.done_when.as_ref().map_or(goal.line, |f| f.line),
-                format!("goal \"{title}\" has no done_when"),
-            )
-            .hint("say when it is done, in words a reviewer can check: `done_when: …`"),
-        );
-    }
-    match goal.failure_modes.len() {
-        0 => out.push(
-            Diagnostic::error(goal.line, format!("goal \"{title}\" has no failure modes"))
-                .hint("add `failure_modes:` with 2 or 3 `- ` items: how could it look done while being wrong?"),
-        ),
-        1 => out.push(
-            Diagnostic::warning(
-                goal.failure_modes_line.unwrap_or(goal.line),
-                format!("goal \"{title}\" has one failure mode"),
-            )
-            .hint("2 or 3 make the sign-off judge look harder"),
-        ),
-        _ => {}
-    }
-    if let Some(line) = goal.verify() {
-        let at = goal.verify.as_ref().map_or(goal.line, |f| f.line);
-        if let Some((message, hint)) = verify(line) {
-            out.push(Diagnostic::error(at, format!("verify: {message}")).hint(hint));
-        } else if !goal.failure_modes.is_empty() && !mentions_gaming(goal) {
-            out.push(
-                Diagnostic::warning(
-                    goal.failure_modes_line.unwrap_or(goal.line),
-                    format!("no failure mode of \"{title}\" says how verify could pass while the goal is not met"),
-                )
-                .hint("e.g. `- verify passes on a trivial or gamed test`"),
-            );
-        }
-    }
-    if goal.subtasks.is_empty() {
-        out.push(
-            Diagnostic::warning(goal.line, format!("goal \"{title}\" has no subtasks"))
-                .hint("list the steps as `- [ ] …`"),
-        );
-    }
-    out
 }
 
 /// Each goal's `depends_on` names, resolved: a drafted goal by its exact title, a
@@ -293,13 +254,15 @@ fn resolve(goals: &[DraftGoal], existing: &Plan<'_>) -> (Vec<Vec<Dep>>, Vec<Diag
             match found {
                 Some(Dep::Drafted(j)) if j == i => problems.push(
                     Diagnostic::error(at, format!("goal \"{}\" depends on itself", goal.title))
-                        .hint("remove it from its own depends_on"),
+                        .hint("remove it from its own depends_on")
+                        .rule(Rule::DependencyCycle),
                 ),
                 Some(dep) if !deps.contains(&dep) => deps.push(dep),
                 Some(_) => {}
                 None => problems.push(
                     Diagnostic::error(at, format!("depends_on names no goal: \"{name}\""))
-                        .hint(names_hint(goals, existing)),
+                        .hint(names_hint(goals, existing))
+                        .rule(Rule::MissingDependency),
                 ),
             }
         }
@@ -364,7 +327,8 @@ fn cycles(goals: &[DraftGoal], deps: &[Vec<Dep>]) -> Vec<Diagnostic> {
                             goal.depends_line.unwrap_or(goal.line),
                             format!("dependency cycle: {}", path.join(" → ")),
                         )
-                        .hint(super::model::cycle_hint(&path)),
+                        .hint(super::model::cycle_hint(&path))
+                        .rule(Rule::DependencyCycle),
                     );
                 }
                 _ => {}
@@ -679,6 +643,10 @@ Tell me if you want changes.
         let answer = "I looked around.\n\n## Goal: A\n<!-- id: custom -->\nstatus: doing\ndone_when: x\nfailure_modes:\n- one\n- two\n- [ ] step\n";
         let c = checked(answer, "");
         assert!(c.is_ok(), "{:?}", messages(&c));
+        // A status written otherwise is ignored too: the table holds no status rule in a draft.
+        let near = answer.replace("status: doing", "Status: Active");
+        let c = checked(&near, "");
+        assert!(c.is_ok(), "{:?}", messages(&c));
         assert_eq!(
             c.text,
             "## Goal: A\ndone_when: x\nfailure_modes:\n- one\n- two\n- [ ] step\n"
@@ -694,7 +662,7 @@ Tell me if you want changes.
             [
                 "1 Error goal \"A\" has no done_when",
                 "1 Error goal \"A\" has no failure modes",
-                "2 Error verify: `>` is not supported",
+                "2 Error the verify of \"A\" cannot run: `>` is not supported",
                 "5 Warning goal \"B\" has no subtasks",
                 "8 Warning goal \"B\" has one failure mode",
                 "8 Warning no failure mode of \"B\" says how verify could pass while the goal is not met",
@@ -702,11 +670,28 @@ Tell me if you want changes.
             ]
         );
         assert_eq!(c.errors(), 4);
+        // The same rules as `plan lint`, each with the severity the table gives a draft.
+        let rules: Vec<&str> = c.problems.iter().map(|d| d.rule.unwrap().id()).collect();
+        assert_eq!(
+            rules,
+            [
+                "no-done-when",
+                "no-failure-modes",
+                "verify-cannot-run",
+                "no-subtasks",
+                "few-failure-modes",
+                "no-gaming-failure-mode",
+                "duplicate-title"
+            ]
+        );
+        for d in &c.problems {
+            assert_eq!(Some(d.severity), d.rule.unwrap().in_draft(), "{d:?}");
+        }
         assert_eq!(c.text, answer, "a draft with errors is shown as written");
         let rendered = c.render_problems();
         assert_eq!(
             rendered[2],
-            "draft:2: verify: `>` is not supported\n    2 | verify: make > log\n  hint: drop it"
+            "draft:2: the verify of \"A\" cannot run: `>` is not supported [verify-cannot-run]\n    2 | verify: make > log\n  hint: drop it"
         );
     }
 

@@ -16,6 +16,7 @@ pub mod ops;
 pub mod patch;
 pub mod proof;
 pub mod render;
+pub mod rules;
 pub mod scan;
 pub mod template;
 pub mod text;

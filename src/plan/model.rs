@@ -10,6 +10,7 @@ use super::diag::Diagnostic;
 use super::event::Event;
 use super::id;
 use super::proof::{self, Facts, Proof};
+use super::rules::Rule;
 use super::scan::{Eol, Key, Kind, Line, scan};
 use super::text::one_line;
 
@@ -258,7 +259,8 @@ pub fn parse(src: &str) -> Plan<'_> {
                         .hint(format!(
                             "keep the objective on line {} and make this one a `## ` heading",
                             first.line
-                        )),
+                        ))
+                        .rule(Rule::SecondObjective),
                     );
                 } else {
                     plan.objective = Some(Field {
@@ -272,7 +274,8 @@ pub fn parse(src: &str) -> Plan<'_> {
                 if title.is_empty() {
                     plan.errors.push(
                         Diagnostic::error(line.no, "goal without a title")
-                            .hint("write the title after `## Goal:`"),
+                            .hint("write the title after `## Goal:`")
+                            .rule(Rule::UntitledGoal),
                     );
                 }
                 plan.goals.push(Goal {
@@ -298,7 +301,8 @@ pub fn parse(src: &str) -> Plan<'_> {
                 if let Some(first) = plan.log_heading {
                     plan.errors.push(
                         Diagnostic::error(line.no, "second `## Log` section")
-                            .hint(format!("move its lines under the `## Log` on line {first} and delete this heading")),
+                            .hint(format!("move its lines under the `## Log` on line {first} and delete this heading"))
+                            .rule(Rule::SecondLog),
                     );
                     section = Section::Other;
                 } else {
@@ -310,7 +314,8 @@ pub fn parse(src: &str) -> Plan<'_> {
                 if let Some(first) = plan.archive_heading {
                     plan.errors.push(
                         Diagnostic::error(line.no, "second `## Archive` section")
-                            .hint(format!("keep one `## Archive`, the one on line {first}")),
+                            .hint(format!("keep one `## Archive`, the one on line {first}"))
+                            .rule(Rule::SecondArchive),
                     );
                 } else {
                     plan.archive_heading = Some(line.no);
@@ -369,12 +374,14 @@ fn goal_line<'a>(
             if let Some(first) = goal.id_line {
                 errors.push(
                     Diagnostic::error(line.no, "second id comment in one goal")
-                        .hint(format!("keep the id on line {first} and delete this line")),
+                        .hint(format!("keep the id on line {first} and delete this line"))
+                        .rule(Rule::SecondIdComment),
                 );
             } else if let Some(why) = id::invalid(id) {
                 errors.push(
                     Diagnostic::error(line.no, format!("goal id \"{id}\" {why}"))
-                        .hint("ids are one word of letters, digits and dashes, e.g. `<!-- id: cache-layer -->`"),
+                        .hint("ids are one word of letters, digits and dashes, e.g. `<!-- id: cache-layer -->`")
+                        .rule(Rule::BadId),
                 );
             } else {
                 goal.id = Cow::Borrowed(id);
@@ -401,11 +408,18 @@ fn goal_line<'a>(
                     )
                     .hint(format!(
                         "line {first} already sets it; merge the two and delete one"
-                    )),
+                    ))
+                    .rule(Rule::SecondField),
                 );
                 return;
             }
             match key {
+                Key::Status
+                    if Status::parse(field.value).is_none()
+                        && status_near_miss(line.text(src)).flatten().is_some() =>
+                {
+                    errors.push(malformed_status(line.no, line.text(src)));
+                }
                 Key::Status => {
                     if Status::parse(field.value).is_none() {
                         errors.push(
@@ -416,7 +430,8 @@ fn goal_line<'a>(
                                     field.value
                                 ),
                             )
-                            .hint("a goal moves open → active → done or cancelled: use `plan start`, `plan complete` or `plan cancel`"),
+                            .hint(format!("edit line {} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it", line.no))
+                            .rule(Rule::UnknownStatus),
                         );
                     }
                     goal.status = Some(field);
@@ -446,8 +461,57 @@ fn goal_line<'a>(
             done: *done,
             text: &src[value.clone()],
         }),
+        Kind::Other if status_near_miss(line.text(src)).is_some() => {
+            errors.push(malformed_status(line.no, line.text(src)));
+        }
         _ => {}
     }
+}
+
+/// A line a person reads as a goal's status but plan does not: `Status: Active`,
+/// `status active`, `status: ACTIVE`, an indented `status: done`. `Some(status)`
+/// inside when the status it means is clear. Four spaces of indentation make code,
+/// and prose such as `Status of the work: unclear` is not a status line.
+pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
+    let indent = text.len() - text.trim_start_matches(' ').len();
+    if indent > 3 || text[indent..].starts_with('\t') {
+        return None;
+    }
+    let body = text.trim();
+    let known = |word: &str| Status::parse(&word.to_ascii_lowercase());
+    if let Some((key, value)) = body.split_once(':')
+        && key.trim().eq_ignore_ascii_case("status")
+    {
+        let value = value.trim();
+        if indent == 0 && key == "status" && Status::parse(value).is_some() {
+            return None;
+        }
+        return Some(known(value));
+    }
+    let (key, value) = body.split_once([' ', '\t'])?;
+    let status = known(value.trim())?;
+    key.eq_ignore_ascii_case("status").then_some(Some(status))
+}
+
+/// A near-miss status line is an error, not a guess: read as written it would
+/// silently count as open, and read loosely, prose could change a goal's status.
+fn malformed_status(no: usize, text: &str) -> Diagnostic {
+    let fix = match status_near_miss(text).flatten() {
+        Some(status) => format!(
+            "write it as `status: {}`: lower case, at the start of the line (plan doctor --fix rewrites it)",
+            status.as_str()
+        ),
+        None => {
+            "write it as `status: open|active|done|cancelled`, lower case, at the start of the line"
+                .to_string()
+        }
+    };
+    Diagnostic::error(
+        no,
+        "plan does not read this status line, so its goal counts as open",
+    )
+    .hint(fix)
+    .rule(Rule::MalformedStatus)
 }
 
 /// A code fence or HTML comment left open runs to the end of the file, and every
@@ -494,7 +558,8 @@ fn unclosed(src: &str, lines: &[Line]) -> Option<Diagnostic> {
             open,
             format!("{what} opened here is never closed: {what_is_lost}"),
         )
-        .hint(close),
+        .hint(close)
+        .rule(Rule::UnclosedBlock),
     )
 }
 
@@ -507,7 +572,8 @@ fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
     if lines.len() == 1 && line.eol == Eol::None {
         return Some(
             Diagnostic::error(1, "line endings are CR only (classic Mac style); plan reads LF or CRLF")
-                .hint("convert the file, e.g. `tr '\\r' '\\n' < plan.md > plan.tmp && mv plan.tmp plan.md`; plan changed nothing"),
+                .hint("convert the file, e.g. `tr '\\r' '\\n' < plan.md > plan.tmp && mv plan.tmp plan.md`; plan changed nothing")
+                .rule(Rule::BareCarriageReturn),
         );
     }
     Some(
@@ -515,7 +581,8 @@ fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
             line.no,
             "carriage return (CR) without a line feed: Markdown reads it as a line break, plan does not",
         )
-        .hint("replace the stray CR with a line break or delete it; plan changed nothing"),
+        .hint("replace the stray CR with a line break or delete it; plan changed nothing")
+        .rule(Rule::BareCarriageReturn),
     )
 }
 
@@ -602,7 +669,8 @@ fn assign_ids(plan: &mut Plan<'_>) {
                     goal.id
                 ),
             )
-            .hint(hint),
+            .hint(hint)
+            .rule(Rule::DuplicateId),
         );
     }
     plan.errors.extend(errors);
@@ -623,13 +691,18 @@ fn check_dependencies(plan: &mut Plan<'_>) {
                     .filter(|id| id.starts_with(dep) || dep.starts_with(id))
                     .collect();
                 let hint = if near.is_empty() {
-                    "depends_on takes goal ids, comma-separated; `plan show` lists them".to_string()
+                    let ids: Vec<&str> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
+                    format!(
+                        "edit line {line}: depends_on takes goal ids, comma-separated; the goals are {}",
+                        ids.join(", ")
+                    )
                 } else {
                     format!("did you mean {}?", near.join(", "))
                 };
                 errors.push(
                     Diagnostic::error(line, format!("depends_on names no goal: \"{dep}\""))
-                        .hint(hint),
+                        .hint(hint)
+                        .rule(Rule::MissingDependency),
                 );
             }
         }
@@ -673,7 +746,8 @@ fn check_dependencies(plan: &mut Plan<'_>) {
                             goal.depends_line.unwrap_or(goal.line),
                             format!("dependency cycle: {}", path.join(" → ")),
                         )
-                        .hint(cycle_hint(&path)),
+                        .hint(cycle_hint(&path))
+                        .rule(Rule::DependencyCycle),
                     );
                 }
                 _ => {}
@@ -921,6 +995,42 @@ impl<'a> Plan<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn near_miss_status_lines() {
+        for (text, want) in [
+            ("Status: Active", Some(Some(Status::Active))),
+            ("status active", Some(Some(Status::Active))),
+            ("status: ACTIVE", Some(Some(Status::Active))),
+            ("  status: done", Some(Some(Status::Done))),
+            ("STATUS:cancelled", Some(Some(Status::Cancelled))),
+            ("Status: doing", Some(None)),
+            ("status: doing", Some(None)),
+            ("status: active", None),
+            ("    status: active", None),
+            ("Status of the work is unclear", None),
+            ("status quo", None),
+            ("statuses: open", None),
+        ] {
+            assert_eq!(status_near_miss(text), want, "{text:?}");
+        }
+        // One verdict: each is an error on its line, and the goal counts as open.
+        for line in ["Status: Active", "status active", "status: ACTIVE"] {
+            let src = format!("# Plan: x\n## Goal: A\n{line}\n");
+            let plan = parse(&src);
+            assert_eq!(plan.errors.len(), 1, "{line}");
+            assert_eq!(plan.errors[0].line, 3);
+            assert_eq!(plan.errors[0].rule, Some(Rule::MalformedStatus));
+            assert!(
+                plan.errors[0]
+                    .hint
+                    .as_deref()
+                    .unwrap()
+                    .starts_with("write it as `status: active`")
+            );
+            assert_eq!(plan.goals[0].status(), Status::Open);
+        }
+    }
 
     const SAMPLE: &str = "# Plan: Ship the cache layer
 

@@ -5,9 +5,10 @@ use std::fmt::Write;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use super::diag::Diagnostic;
+use super::diag::{Diagnostic, Severity};
 use super::model::{Goal, LogEntry, Plan, Status};
 use super::proof::Proof;
+use super::rules;
 use super::text::escape_controls as esc;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -129,9 +130,12 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
     out
 }
 
-/// A finished goal without its record stays visible even when collapsed.
+/// A goal an error of the task list's rules holds against (a finished goal without
+/// its record) stays visible even when collapsed.
 fn flagged(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
-    plan.proof(goal).is_unproven()
+    rules::flags(plan, goal)
+        .iter()
+        .any(|(severity, _)| *severity == Severity::Error)
 }
 
 fn goal_lines(
@@ -158,20 +162,25 @@ fn goal_lines(
             style.dim(&format!("waits on {}", esc(&unmet.join(", "))))
         ));
     }
-    match plan.proof(goal) {
-        Proof::Unproven { why, .. } => {
-            line.push_str(&format!(
-                "  {}",
-                style.warn(&format!("⚠ unproven: {}", esc(&why)))
-            ));
-        }
-        Proof::Proven { warnings } if !warnings.is_empty() => {
-            line.push_str(&format!(
-                "  {}",
-                style.dim(&format!("({})", warnings.join("; ")))
-            ));
-        }
-        _ => {}
+    // The task list's rules: an error is marked, warnings are noted quietly.
+    let flags = rules::flags(plan, goal);
+    let detail = |h: &rules::Hit| h.detail.clone().unwrap_or_else(|| h.message.clone());
+    for (_, hit) in flags.iter().filter(|(s, _)| *s == Severity::Error) {
+        line.push_str(&format!(
+            "  {}",
+            style.warn(&format!("⚠ {}: {}", hit.rule.id(), esc(&detail(hit))))
+        ));
+    }
+    let notes: Vec<String> = flags
+        .iter()
+        .filter(|(s, _)| *s == Severity::Warning)
+        .map(|(_, h)| esc(&detail(h)).into_owned())
+        .collect();
+    if !notes.is_empty() {
+        line.push_str(&format!(
+            "  {}",
+            style.dim(&format!("({})", notes.join("; ")))
+        ));
     }
     writeln!(out, "{line}").unwrap();
     if subtasks {

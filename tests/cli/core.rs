@@ -229,7 +229,8 @@ fn first_write_to_a_hand_written_goal_adds_its_id() {
         t.plan_md().replace("Write The Docs", "Write the manual"),
     );
     t.ok(&["subtask", "write-the-docs", "index"]);
-    t.ok(&["lint"]).stdout_has("no problems");
+    let lint = t.ok(&["lint"]).stdout;
+    assert!(!lint.contains("[no-id]"), "{lint}");
     assert!(
         t.plan_md()
             .contains("## Goal: Write the manual\n<!-- id: write-the-docs -->\n")
@@ -325,10 +326,10 @@ fn lint_reports_problems_with_places() {
     );
     let run = t.run(&["lint"]).code(1);
     insta::assert_snapshot!(run.stdout, @r#"
-    plan.md:3: goal "a" has no done_when
+    plan.md:3: goal "a" has no done_when [no-done-when]
         3 | ## Goal: A
       hint: say when it is done, in words a reviewer can check: `done_when: …`
-    plan.md:7: warning: no failure mode of "a" says how verify could pass while the goal is not met
+    plan.md:7: warning: no failure mode of "a" says how verify could pass while the goal is not met [no-gaming-failure-mode]
         7 | failure_modes:
       hint: e.g. `- verify passes on a trivial or gamed test`
 
@@ -348,7 +349,7 @@ fn format_errors_exit_2_with_line_and_hint() {
     plan: warning: plan.md has format errors in goal thing; those goals are left unchanged (plan lint lists them)
     plan.md:5: unknown status "doing" (expected open, active, done or cancelled)
         5 | status: doing
-      hint: a goal moves open → active → done or cancelled: use `plan start`, `plan complete` or `plan cancel`
+      hint: edit line 5 to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it
     plan.md: goal "thing" has format errors; nothing was written
       hint: fix the lines above (plan doctor --fix repairs the mechanical ones), then rerun
     "#);
@@ -370,7 +371,7 @@ fn duplicate_ids_and_cycles_are_reported() {
     plan: warning: plan.md has 2 format errors; goals with errors are shown as read and left unchanged (plan lint, plan doctor)
     plan.md:9: depends_on names no goal: "ghost"
         9 | depends_on: a, ghost
-      hint: depends_on takes goal ids, comma-separated; `plan show` lists them
+      hint: edit line 9: depends_on takes goal ids, comma-separated; the goals are a, b
     plan.md:9: dependency cycle: a → b → a
         9 | depends_on: a, ghost
       hint: goals in a cycle wait on each other forever; remove one of these depends_on entries

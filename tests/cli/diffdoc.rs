@@ -225,21 +225,21 @@ fn doctor_lists_findings_and_fix_repairs_the_mechanical_ones() {
     let t = Test::new().plan(&fixture("plans/doctor-before.md"));
     let run = t.run(&["doctor"]).code(1);
     insta::assert_snapshot!(run.stdout, @r#"
-    plan.md: no `## Log` section
+    plan.md: warning: no `## Log` section [no-log]
       fix: plan doctor --fix adds it
-    plan.md:6: goal "write-the-docs" has no id comment, so renaming its title changes its id
+    plan.md:6: warning: goal "write-the-docs" has no id comment, so renaming its title changes its id [no-id]
         6 | ## Goal: Write The Docs
       fix: plan doctor --fix adds `<!-- id: write-the-docs -->` under the heading
-    plan.md:6: goal "write-the-docs" has no `status:` line
+    plan.md:6: warning: goal "write-the-docs" has no `status:` line; it counts as open [no-status]
         6 | ## Goal: Write The Docs
       fix: plan doctor --fix adds `status: open`
-    plan.md:13: goal "release" is done but unproven: marked done by hand: the log has no sign-off for it
+    plan.md:13: goal "release" is done but unproven: marked done by hand: the log has no sign-off for it [unproven]
        13 | status: done
       fix: sign it off with `plan complete release --evidence TEXT --path FILE` (it checks the goal again)
-    plan.md:18: goal "typos" has no `status:` line
+    plan.md:18: warning: goal "typos" has no `status:` line; it counts as open [no-status]
        18 | ## Goal: Fix typos
       fix: plan doctor --fix adds `status: open`
-    plan.md:25: goal "old-spike" is cancelled but unproven: cancelled by hand: the log has no `plan cancel` for it
+    plan.md:25: goal "old-spike" is cancelled but unproven: cancelled by hand: the log has no `plan cancel` for it [unproven]
        25 | status: cancelled
       fix: if it is to be dropped, set it back to `status: active` and run `plan cancel old-spike --reason TEXT`
 
@@ -253,10 +253,10 @@ fn doctor_lists_findings_and_fix_repairs_the_mechanical_ones() {
     fixed plan.md: added `status: open` to "Write The Docs"
     fixed plan.md: added `status: open` to "Fix typos"
 
-    plan.md:15: goal "release" is done but unproven: marked done by hand: the log has no sign-off for it
+    plan.md:15: goal "release" is done but unproven: marked done by hand: the log has no sign-off for it [unproven]
        15 | status: done
       fix: sign it off with `plan complete release --evidence TEXT --path FILE` (it checks the goal again)
-    plan.md:30: goal "old-spike" is cancelled but unproven: cancelled by hand: the log has no `plan cancel` for it
+    plan.md:30: goal "old-spike" is cancelled but unproven: cancelled by hand: the log has no `plan cancel` for it [unproven]
        30 | status: cancelled
       fix: if it is to be dropped, set it back to `status: active` and run `plan cancel old-spike --reason TEXT`
 
@@ -267,7 +267,7 @@ fn doctor_lists_findings_and_fix_repairs_the_mechanical_ones() {
     t.run(&["doctor", "--fix"]).code(1);
     assert_eq!(t.plan_md(), fixture("plans/doctor-after.md"));
     let json = t.run(&["doctor", "--json"]).code(1).json();
-    assert_eq!(json["findings"][0]["kind"], "unproven");
+    assert_eq!(json["findings"][0]["rule"], "unproven");
     assert_eq!(json["findings"][0]["fixable"], false);
 }
 
@@ -276,10 +276,10 @@ fn doctor_reports_a_changed_contract_and_waiting_goal_and_fix_leaves_them() {
     let t = Test::new().plan(&fixture("plans/doctor-contract.md"));
     let run = t.run(&["doctor", "--fix"]).code(1);
     insta::assert_snapshot!(run.stdout, @r#"
-    plan.md:3: the contract of "cache-layer" changed since it was logged (contract 1234abcd, now 278fc3e8)
+    plan.md:3: the contract of "cache-layer" changed since it was logged (contract 1234abcd, now 278fc3e8) [contract-changed]
         3 | ## Goal: Cache layer
       fix: review the change (plan diff cache-layer, git log -p plan.md), then plan start cache-layer --reapprove
-    plan.md:6: goal "cache-layer" is active but waits on hashing
+    plan.md:6: goal "cache-layer" is active but waits on hashing [waiting-on-dependencies]
         6 | depends_on: hashing
       fix: finish hashing first (plan next lists what is ready), or set line 5 back to `status: open`
 
@@ -317,16 +317,16 @@ fn doctor_works_on_plans_refused_for_format_errors() {
     t.run(&["start", "a"]).code(2);
     let run = t.run(&["doctor"]).code(1);
     insta::assert_snapshot!(run.stdout, @r#"
-    plan.md:3: goal "a" has no `status:` line
+    plan.md:3: warning: goal "a" has no `status:` line; it counts as open [no-status]
         3 | ## Goal: A
       fix: plan doctor --fix adds `status: open`
-    plan.md:7: goal "b" has no `status:` line
+    plan.md:7: warning: goal "b" has no `status:` line; it counts as open [no-status]
         7 | ## Goal: B
       fix: fix the format errors on line 9 first (depends_on names no goal: "ghost"; dependency cycle: a → b → a), then plan doctor --fix
-    plan.md:9: depends_on names no goal: "ghost"
+    plan.md:9: depends_on names no goal: "ghost" [missing-dependency]
         9 | depends_on: a, ghost
       fix: edit line 9: depends_on takes goal ids, comma-separated; the goals are a, b
-    plan.md:9: dependency cycle: a → b → a
+    plan.md:9: dependency cycle: a → b → a [dependency-cycle]
         9 | depends_on: a, ghost
       fix: goals in a cycle wait on each other forever; remove one of these depends_on entries
 
@@ -344,7 +344,7 @@ fn doctor_works_on_plans_refused_for_format_errors() {
     ] {
         let t = Test::new().plan(&fixture(name));
         let json = t.run(&["doctor", "--fix", "--json"]).code(1).json();
-        assert_eq!(json["findings"][0]["kind"], kind, "{name}");
+        assert_eq!(json["findings"][0]["rule"], kind, "{name}");
         assert_eq!(json["fixed"].as_array().unwrap().len(), 0, "{name}");
         assert_eq!(t.plan_md(), fixture(name));
     }
@@ -369,8 +369,8 @@ fn doctor_reports_and_removes_an_expired_proposal() {
         ),
     );
     let run = t.run(&["doctor"]).code(1);
-    insta::assert_snapshot!(run.stdout, @r"
-    .git/plan/proposal.json: the draft proposal expired 3 hours ago
+    insta::assert_snapshot!(run.stdout, @"
+    .git/plan/proposal.json: warning: the draft proposal expired 3 hours ago [proposal-expired]
       fix: plan doctor --fix deletes it; plan draft OBJECTIVE drafts a new one
 
     1 finding, 1 fixable with plan doctor --fix

@@ -62,7 +62,7 @@ failure_modes:
 - decided without measuring
 
 ## Log
-- 2026-06-15 14:00 spike started (contract 00000000)
+- 2026-06-15 14:00 spike started (contract ac3b2a67)
 ";
 
 #[test]
@@ -329,7 +329,10 @@ fn a_draft_bad_twice_is_refused_and_nothing_is_written() {
         run.stderr
     );
     assert!(run.stderr.contains("has no failure modes"));
-    assert!(run.stderr.contains("draft:2: verify: "));
+    assert!(
+        run.stderr
+            .contains("draft:2: the verify of \"Make it fast\" cannot run: ")
+    );
     assert!(
         run.stderr
             .contains("still has problems after the model was asked again; nothing was written")

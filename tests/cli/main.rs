@@ -16,6 +16,7 @@ mod mcp;
 mod proof;
 mod readme;
 mod redteam;
+mod rules;
 mod shell;
 mod small;
 mod util;
