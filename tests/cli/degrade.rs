@@ -76,7 +76,7 @@ fn writes_into_a_broken_goal_are_refused_and_lose_nothing() {
             "plan: warning: plan.md has format errors in goal broken; those goals are left unchanged (plan lint lists them)
 plan.md:13: unknown status \"doing\" (expected open, active, done or cancelled)
    13 | status: doing
-  hint: a goal moves open → active → done or cancelled: use `plan start`, `plan complete` or `plan cancel`
+  hint: edit line 13 to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it
 plan.md: goal \"broken\" has format errors; nothing was written
   hint: fix the lines above (plan doctor --fix repairs the mechanical ones), then rerun
 ",
