@@ -1,11 +1,11 @@
-//! The command line as clap types, and nothing else: each subcommand's arguments
-//! live beside its code in `cmd/`.
+//! The command line's global options as clap types, and what `--help` says below
+//! them; the subcommands are registered in `cmd/`.
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, ValueEnum};
 
-use crate::cmd;
+use crate::cmd::Command;
 use crate::exit;
 
 /// Keep a coding agent on one git-tracked plan.md: goals with a contract, an
@@ -39,43 +39,6 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Option<Command>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    Init(cmd::init::Args),
-    Show(cmd::show::Args),
-    Add(cmd::add::Args),
-    Start(cmd::start::Args),
-    Tick(cmd::tick::Args),
-    Untick(cmd::untick::Args),
-    Subtask(cmd::subtask::Args),
-    Subgoal(cmd::subgoal::Args),
-    Complete(cmd::complete::Args),
-    Log(cmd::log::Args),
-    Edit(cmd::edit::Args),
-    Cancel(cmd::cancel::Args),
-    Reopen(cmd::reopen::Args),
-    Archive(cmd::archive::Args),
-    Lint(cmd::lint::Args),
-    Next(cmd::next::Args),
-    Diff(cmd::diff::Args),
-    Doctor(cmd::doctor::Args),
-    Audit(cmd::audit::Args),
-    Goal(cmd::goal::Args),
-    Inject(cmd::inject::Args),
-    Remind(cmd::remind::Args),
-    Skeleton(cmd::skeleton::Args),
-    Statusline(cmd::statusline::Args),
-    Draft(cmd::draft::Args),
-    Review(cmd::review::Args),
-    Judge(cmd::judge::Args),
-    Hook(cmd::hook::Args),
-    Install(cmd::install::Args),
-    Uninstall(cmd::uninstall::Args),
-    Completions(cmd::completions::Args),
-    Man(cmd::man::Args),
-    Mcp(cmd::mcp::Args),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

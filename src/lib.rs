@@ -2,11 +2,11 @@
 //! point the binary calls. Everything else is private to the crate, so unused code
 //! is found.
 
-mod app;
 mod cli;
 mod clock;
 mod cmd;
 mod config;
+mod ctx;
 mod draft;
 mod exec;
 mod exit;
@@ -15,6 +15,7 @@ mod hooks;
 mod hosts;
 mod judge;
 mod mcp;
+mod out;
 pub mod plan;
 mod record;
 mod store;
@@ -81,7 +82,11 @@ use exit::Exit;
 /// place an error is printed.
 pub fn main() -> ExitCode {
     let cli = <cli::Cli as clap::Parser>::parse();
-    match app::run(cli) {
+    let env = ctx::Env::new(cli.file, cli.color, cli.quiet);
+    let command = cli
+        .command
+        .unwrap_or(cmd::Command::Show(cmd::show::Args::default()));
+    match command.run(&env) {
         Ok(code) => ExitCode::from(code),
         Err(err) => ExitCode::from(report(&err)),
     }

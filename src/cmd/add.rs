@@ -3,7 +3,8 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::event::Event;
@@ -54,7 +55,8 @@ struct Added<'a> {
 /// then picks again.
 const ATTEMPTS: usize = 8;
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let title = ops::one_line(&args.title);
     if title.is_empty() {
         return Err(Exit::usage(

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use crate::app::Ctx;
+use crate::ctx::Env;
 use crate::clock;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::ops;
@@ -12,7 +12,8 @@ use crate::plan::ops;
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
-pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
+pub fn run(env: &Env, _args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let (mut edits, moved) = ops::archive(&plan);

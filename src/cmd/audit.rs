@@ -7,7 +7,8 @@ use std::time::Duration;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::app::{Ctx, println};
+use crate::ctx::{Ctx, Env};
+use crate::out::println;
 use crate::config;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::model::{Goal, Plan, Status};
@@ -50,7 +51,8 @@ struct Report<'p> {
     regressed: usize,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let mut plan = ctx.parse(&src)?;
     ctx.prove(&mut plan);

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::app::Ctx;
+use crate::ctx::Env;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::event::Event;
@@ -19,7 +19,8 @@ pub struct Args {
     pub reason: String,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let reason = ops::one_line(&args.reason);
     if reason.is_empty() {
         return Err(Exit::usage("say why: --reason TEXT"));

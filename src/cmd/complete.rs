@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::ctx::{Ctx, Env};
+use crate::out::println;
 use crate::clock::{self, Now};
 use crate::config::{self, BackendChoice, Config};
 use crate::exec;
@@ -56,7 +57,8 @@ pub struct Args {
 /// How far back plan.md's history is searched for a goal's old contract.
 const VERIFY_TAIL: usize = 64 * 1024;
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let config = config::load(Some(&repo.root))?;
     let src = ctx.store.read()?;
@@ -137,13 +139,13 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         // The verify line is plan.md text: escaped for the terminal.
         let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
         eprintln!("plan: verify: running `{shown}`");
-        crate::app::progress(&format!("verify: running `{shown}`"));
+        crate::out::progress(&format!("verify: running `{shown}`"));
         let timeout = Duration::from_secs(config.verify_timeout_secs);
         let before = git::tracked_snapshot(&repo.root)?;
         // The check's own files as they ran; a side effect on them is refused below.
         let files = record::verify_files(&repo.root, verify);
         let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
-        crate::app::progress(if result.passed {
+        crate::out::progress(if result.passed {
             "verify: passed"
         } else {
             "verify: failed"
@@ -213,7 +215,7 @@ pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
         judge.backend,
         judge.timeout.as_secs()
     );
-    crate::app::progress(&format!("judge: asking {}", judge.backend));
+    crate::out::progress(&format!("judge: asking {}", judge.backend));
     let answer = judge_run::run(&judge, &repo.root, &text, &system)?;
     let after = git::snapshot(&repo.root)?;
     let mut changed = before.changes(&after);

@@ -4,7 +4,8 @@
 use anyhow::Result;
 use clap::CommandFactory;
 
-use crate::app::print;
+use crate::ctx::Env;
+use crate::out::print;
 use crate::cli::Cli;
 use crate::exit::OK;
 
@@ -16,7 +17,7 @@ pub struct Args {
     pub shell: clap_complete::Shell,
 }
 
-pub fn run(args: Args) -> Result<u8> {
+pub fn run(_env: &Env, args: Args) -> Result<u8> {
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut Cli::command(), "plan", &mut out);
     print(&String::from_utf8_lossy(&out))?;

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::app::{Ctx, print, println};
+use crate::ctx::{Ctx, Env};
+use crate::out::{print, println};
 use crate::exit::{Exit, OK};
 use crate::git;
 use crate::plan::diff::{self, ContractDiff, Names, PlanDiff};
@@ -47,7 +48,8 @@ struct ContractReport<'a> {
     diff: &'a ContractDiff,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let now = ctx.store.read()?;
     let then = committed(ctx, &args.since)?;
     let name = &ctx.store.name;

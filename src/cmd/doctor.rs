@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::app::{Ctx, println};
+use crate::ctx::{Ctx, Env};
+use crate::out::println;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::diag::Severity;
 use crate::plan::doctor::{self, Finding, Proposal, Repair};
@@ -44,7 +45,8 @@ struct ProposalFile {
     name: String,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let proposal_file = ctx.repo.as_ref().map(|repo| {
         let path = repo.git_dir.join("plan").join("proposal.json");
         let name = path

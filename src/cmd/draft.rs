@@ -7,7 +7,8 @@ use std::io::IsTerminal;
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::config::{self, BackendChoice, Config, edit};
 use crate::draft::prompt::Revision;
 use crate::draft::review::{self, Outcome, Terminal};
@@ -42,7 +43,8 @@ pub struct Args {
     pub replace: bool,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let objective = one_line(&args.objective);
     if objective.is_empty() {

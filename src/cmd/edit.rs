@@ -6,7 +6,8 @@ use std::io::IsTerminal;
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::event::{Approval, Event};
@@ -37,7 +38,8 @@ pub struct Args {
     pub depends_on: Option<Vec<String>>,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let contract_change = args.done_when.is_some()
         || args.verify.is_some()
         || args.failure_modes.is_some()

@@ -4,7 +4,8 @@ use anyhow::Result;
 use clap::Subcommand;
 use serde::Serialize;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::clock;
 use crate::config;
 use crate::exit::{Exit, OK};
@@ -56,7 +57,8 @@ fn loop_state(l: &Loop) -> &'static str {
     }
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let state = State::new(&repo.git_dir);
     let none = || Exit::usage("no work loop is running\n  hint: `plan goal` starts one");

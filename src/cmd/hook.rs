@@ -1,6 +1,7 @@
 //! `plan hook HOST EVENT`: a host's hook JSON on stdin, the host's answer on stdout.
 //! Fails open: whatever goes wrong, the agent is never blocked by plan's own error.
 
+use crate::ctx::Env;
 use std::io::{Read, Write};
 
 use crate::hooks::host::{self, Answer, Host, Kind};
@@ -19,7 +20,13 @@ pub struct Args {
 /// The most hook JSON read; hosts send far less.
 const MAX_INPUT: u64 = 16 * 1024 * 1024;
 
-pub fn run(args: Args) -> u8 {
+/// Always exit 0 (hooks fail open); see [`answer`].
+pub fn run(_env: &Env, args: Args) -> anyhow::Result<u8> {
+    Ok(answer(args))
+}
+
+/// Answers the host and says what to exit with: 0, whatever happened.
+pub fn answer(args: Args) -> u8 {
     let disabled = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
     let kind = host::kind(args.host, &args.event).map_or(Kind::Prompt, |(k, _)| k);
     let event = host::kind(args.host, &args.event).map_or("", |(_, e)| e);

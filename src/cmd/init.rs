@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::app::Ctx;
+use crate::ctx::{Ctx, Env};
 use crate::clock;
 use crate::exit::OK;
 use crate::plan::ops::one_line;
@@ -16,7 +16,8 @@ pub struct Args {
     pub objective: Option<String>,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let objective = args
         .objective
         .map(|o| one_line(&o))

@@ -2,7 +2,8 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::exit::OK;
 use crate::hooks::run as hook;
 use crate::plan::blocks;
@@ -15,7 +16,8 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let plan = ctx.read(&src);
     let root = ctx.prompt_root();

@@ -8,7 +8,8 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::app::println;
+use crate::ctx::Env;
+use crate::out::println;
 use crate::config::{self, BackendChoice, Config, ModelConfig, Source, edit};
 use crate::exec;
 use crate::exit::{Exit, OK};
@@ -63,8 +64,10 @@ pub struct BackendArgs {
 
 const NO_REPO: &str = "not inside a git repository\n  hint: the judge's settings are in .plan/config.yaml at the repository root; with --global, `plan judge model` and `plan judge backend` set yours";
 
-/// `quiet`: say nothing on success but the notes.
-pub fn run(repo: Option<&Repo>, args: Args, quiet: bool) -> Result<u8> {
+/// With `--quiet`, nothing on success but the notes.
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let (repo, quiet) = (env.repo()?, env.quiet);
+    let repo = repo.as_ref();
     match args.set {
         None => show(repo.ok_or_else(|| Exit::env(NO_REPO))?, args.json),
         Some(Set::Model(a)) => {

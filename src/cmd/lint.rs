@@ -4,7 +4,8 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::exit::{CHECK_FAILED, OK};
 use crate::plan::diag::{Diagnostic, Severity};
 use crate::plan::{lint, model, rules};
@@ -29,7 +30,8 @@ struct Report<'a> {
     problems: &'a [Diagnostic],
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     if args.rules {
         let text = if args.json {
             serde_json::to_string_pretty(&rules::rows())?

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use crate::app::Ctx;
+use crate::ctx::Env;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::{event, ops};
@@ -16,7 +16,8 @@ pub struct Args {
     pub text: Vec<String>,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let text = ops::one_line(&args.text.join(" "));
     if text.is_empty() {
         return Err(Exit::usage(

@@ -5,7 +5,8 @@ use anyhow::Result;
 use clap::CommandFactory;
 use roff::{Roff, bold, roman};
 
-use crate::app::print;
+use crate::ctx::Env;
+use crate::out::print;
 use crate::cli::{Cli, ENVIRONMENT, EXIT_CODES};
 use crate::exit::OK;
 
@@ -13,7 +14,7 @@ use crate::exit::OK;
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
-pub fn run(_args: Args) -> Result<u8> {
+pub fn run(_env: &Env, _args: Args) -> Result<u8> {
     // The help's closing text becomes proper sections below, not clap_mangen's EXTRA.
     let command = Cli::command().after_help(None::<&'static str>);
     let mut page = Vec::new();

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use crate::ctx::Env;
+
 /// Serve the plan over MCP on stdio: seven tools and the plan.md resource; no hooks
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -15,6 +17,7 @@ pub struct Args {
     pub root: Option<PathBuf>,
 }
 
-pub fn run(file: Option<PathBuf>, args: Args) -> Result<u8> {
-    crate::mcp::serve(file, args.root)
+/// Finds its repository from the client's roots; runs no hooks.
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    crate::mcp::serve(env.file().map(PathBuf::from), args.root)
 }

@@ -2,7 +2,8 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::config;
 use crate::exit::OK;
 use crate::hooks::run as hook;
@@ -18,7 +19,8 @@ pub struct Args {
     pub session: String,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;

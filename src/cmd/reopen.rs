@@ -4,7 +4,8 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::event::Event;
@@ -21,7 +22,8 @@ pub struct Args {
     pub reason: Option<String>,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let reason = ops::one_line(args.reason.as_deref().unwrap_or(""));
     if reason.is_empty() {
         return Err(Exit::usage(

@@ -5,7 +5,8 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::config;
 use crate::draft::apply;
 use crate::draft::prompt::Revision;
@@ -46,7 +47,8 @@ struct View<'a> {
     problems: &'a [Diagnostic],
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     if args.reject {
         // Also for a proposal that no longer reads: rejecting is how to get rid of it.

@@ -3,7 +3,8 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, print, println};
+use crate::ctx::Env;
+use crate::out::{print, println};
 use crate::exit::OK;
 use crate::plan::{card, render};
 
@@ -22,7 +23,8 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let mut plan = ctx.read(&src);
     if args.json || args.all || args.id.is_some() {

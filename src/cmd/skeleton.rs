@@ -2,7 +2,8 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::exit::OK;
 use crate::hooks::run as hook;
 use crate::plan::blocks::{self, Templates};
@@ -11,7 +12,8 @@ use crate::plan::blocks::{self, Templates};
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
-pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
+pub fn run(env: &Env, _args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let root = ctx.prompt_root();

@@ -7,7 +7,8 @@ use std::io::IsTerminal;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::event::{Approval, Event};
@@ -37,7 +38,8 @@ struct Started<'a> {
     logged: Vec<String>,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;

@@ -2,7 +2,8 @@
 
 use anyhow::Result;
 
-use crate::app::{Ctx, println};
+use crate::ctx::Env;
+use crate::out::println;
 use crate::exit::OK;
 use crate::plan::blocks::{self, StatuslineView};
 
@@ -14,7 +15,8 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     // A status bar must never show an error wall: no plan, no line.
     let src = ctx.store.read().ok();
     let mut plan = src.as_deref().map(crate::plan::model::parse);

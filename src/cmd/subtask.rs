@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::app::Ctx;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::plan::ops;
 
@@ -15,7 +15,8 @@ pub struct Args {
     pub text: String,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let text = ops::one_line(&args.text);
     if text.is_empty() {
         return Err(Exit::usage("a subtask needs text"));

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::app::Ctx;
+use crate::ctx::Env;
 use crate::exit::OK;
 use crate::plan::ops;
 
@@ -15,7 +15,8 @@ pub struct Args {
     pub n: usize,
 }
 
-pub fn run(ctx: &Ctx, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;

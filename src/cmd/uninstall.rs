@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::app::print;
+use crate::ctx::Env;
+use crate::out::print;
 use crate::cmd::install::{
     Place, invalid, listing, place, plugin_files, plugin_is_for_claude, program, read_settings,
     read_text, write_atomic,
 };
 use crate::exit::{Exit, OK};
-use crate::git::Repo;
 use crate::hooks::install::{self as hooks, Host};
 use crate::hosts::Registration;
 
@@ -35,7 +35,11 @@ pub struct Args {
     pub command: Option<String>,
 }
 
-pub fn run(repo: Option<&Repo>, args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    // Registering hooks touches a host's settings, never plan.md, and `--global`
+    // works outside any repository.
+    let repo = env.repo()?;
+    let repo = repo.as_ref();
     let host = args.host;
     let program = program(args.command.as_deref())?;
     if let Some(dir) = &args.plugin {

@@ -7,9 +7,10 @@ use std::io::IsTerminal;
 use anyhow::Result;
 
 use super::run::check;
-use crate::app::{Ctx, println};
 use crate::clock;
+use crate::ctx::Ctx;
 use crate::exit::{CHECK_FAILED, Exit};
+use crate::out::println;
 use crate::plan::draft::{Approval, Approved, approve};
 use crate::plan::model::Status;
 use crate::store::WriteError;

@@ -8,9 +8,10 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use crate::app::{self, Ctx};
 use crate::cmd;
+use crate::ctx::{Ctx, Env};
 use crate::exit::{Exit, OK};
+use crate::out;
 
 /// A tool: its name, the sentence a model reads, whether it only reads, and the
 /// JSON schema of its arguments.
@@ -240,14 +241,14 @@ pub fn call(
     let call = Call { tool, place, args };
     match tool.name {
         "plan_status" => {
-            let reply = call.run(progress, |ctx, _: NoArgs| {
-                cmd::inject::run(ctx, cmd::inject::Args { json: false })
+            let reply = call.run(progress, |env, _: NoArgs| {
+                cmd::inject::run(env, cmd::inject::Args { json: false })
             });
             status(reply, place)
         }
-        "plan_show" => call.run(progress, |ctx, a: ShowArgs| {
+        "plan_show" => call.run(progress, |env, a: ShowArgs| {
             cmd::show::run(
-                ctx,
+                env,
                 cmd::show::Args {
                     json: a.id.is_some(),
                     id: a.id,
@@ -255,9 +256,9 @@ pub fn call(
                 },
             )
         }),
-        "plan_add" => call.run(progress, |ctx, a: AddArgs| {
+        "plan_add" => call.run(progress, |env, a: AddArgs| {
             cmd::add::run(
-                ctx,
+                env,
                 cmd::add::Args {
                     title: a.title,
                     done_when: a.done_when,
@@ -270,9 +271,9 @@ pub fn call(
                 },
             )
         }),
-        "plan_start" => call.run(progress, |ctx, a: StartArgs| {
+        "plan_start" => call.run(progress, |env, a: StartArgs| {
             cmd::start::run(
-                ctx,
+                env,
                 cmd::start::Args {
                     id: a.id,
                     reapprove: a.reapprove,
@@ -280,16 +281,16 @@ pub fn call(
                 },
             )
         }),
-        "plan_tick" => call.run(progress, |ctx, a: TickArgs| {
-            cmd::tick::run(ctx, cmd::tick::Args { id: a.id, n: a.n })
+        "plan_tick" => call.run(progress, |env, a: TickArgs| {
+            cmd::tick::run(env, cmd::tick::Args { id: a.id, n: a.n })
         }),
-        "plan_log" => call.run(progress, |ctx, a: LogArgs| {
-            cmd::log::run(ctx, cmd::log::Args { text: vec![a.text] })
+        "plan_log" => call.run(progress, |env, a: LogArgs| {
+            cmd::log::run(env, cmd::log::Args { text: vec![a.text] })
         }),
         "plan_complete" => {
-            let reply = call.run(progress, |ctx, a: CompleteArgs| {
+            let reply = call.run(progress, |env, a: CompleteArgs| {
                 cmd::complete::run(
-                    ctx,
+                    env,
                     cmd::complete::Args {
                         id: a.id,
                         evidence: a.evidence,
@@ -319,7 +320,7 @@ impl Call<'_> {
     fn run<A: DeserializeOwned>(
         self,
         progress: impl FnMut(&str) + 'static,
-        command: impl FnOnce(&Ctx, A) -> Result<u8>,
+        command: impl FnOnce(&Env, A) -> Result<u8>,
     ) -> Reply {
         let args = match serde_json::from_value::<A>(self.args) {
             Ok(args) => args,
@@ -331,8 +332,9 @@ impl Call<'_> {
             }
         };
         let place = self.place;
-        let (result, out) =
-            app::capture(progress, || place.ctx().and_then(|ctx| command(&ctx, args)));
+        let (result, out) = out::capture(progress, || {
+            place.ctx().and_then(|ctx| command(&Env::with(ctx), args))
+        });
         reply(result, out)
     }
 }

@@ -1,20 +1,70 @@
-//! The context every command runs in — repository, plan file, colour — and the one
-//! dispatch match.
+//! The context a command runs in: the global options, and (built when a command
+//! first asks) the repository, the plan file and how output looks.
 
-use std::cell::RefCell;
-use std::io::{IsTerminal, Write};
+use std::cell::OnceCell;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::cli::{Cli, Color, Command};
-use crate::cmd;
+use crate::cli::Color;
 use crate::exit::{Exit, USAGE};
 use crate::git::{self, Repo};
+use crate::out::println;
 use crate::plan::diag::Diagnostic;
 use crate::plan::model::{Goal, Lookup, Plan};
 use crate::plan::render::Style;
 use crate::store::Store;
+
+/// What every command gets: the global options, and the [`Ctx`] built from them
+/// the first time a command asks. Hooks never ask (they find their way from the
+/// host's cwd), and `plan judge --global` works outside a repository.
+pub struct Env {
+    file: Option<PathBuf>,
+    color: Color,
+    pub quiet: bool,
+    ctx: OnceCell<Ctx>,
+}
+
+impl Env {
+    pub fn new(file: Option<PathBuf>, color: Color, quiet: bool) -> Env {
+        Env {
+            file,
+            color,
+            quiet,
+            ctx: OnceCell::new(),
+        }
+    }
+
+    /// An environment whose context is already built: `plan mcp` runs each tool call
+    /// in the repository its client names.
+    pub fn with(ctx: Ctx) -> Env {
+        let env = Env::new(None, Color::Never, ctx.quiet);
+        let _ = env.ctx.set(ctx);
+        env
+    }
+
+    /// The plan file as `--file` or PLAN_FILE named it.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The repository, plan file and style; an error outside a repository without
+    /// `--file`.
+    pub fn ctx(&self) -> Result<&Ctx> {
+        if let Some(ctx) = self.ctx.get() {
+            return Ok(ctx);
+        }
+        let ctx = Ctx::new(self.file.clone(), self.color, self.quiet)?;
+        Ok(self.ctx.get_or_init(|| ctx))
+    }
+
+    /// The git repository around the current directory, if any, for commands that
+    /// work without a plan file (`install`, `judge`).
+    pub fn repo(&self) -> Result<Option<Repo>> {
+        discover()
+    }
+}
 
 pub struct Ctx {
     pub cwd: PathBuf,
@@ -25,56 +75,8 @@ pub struct Ctx {
     pub quiet: bool,
 }
 
-pub fn run(cli: Cli) -> Result<u8> {
-    let command = cli
-        .command
-        .unwrap_or(Command::Show(cmd::show::Args::default()));
-    // Built only by the commands that need a plan file: hooks find their own way from
-    // the host's cwd, and `plan judge --global` works outside a repository.
-    let (file, color, quiet) = (cli.file, cli.color, cli.quiet);
-    let ctx = || Ctx::new(file.clone(), color, quiet);
-    match command {
-        Command::Hook(args) => Ok(cmd::hook::run(args)),
-        Command::Completions(args) => cmd::completions::run(args),
-        Command::Man(args) => cmd::man::run(args),
-        Command::Init(args) => cmd::init::run(&ctx()?, args),
-        Command::Show(args) => cmd::show::run(&ctx()?, args),
-        Command::Add(args) => cmd::add::run(&ctx()?, args),
-        Command::Start(args) => cmd::start::run(&ctx()?, args),
-        Command::Tick(args) => cmd::tick::run(&ctx()?, args),
-        Command::Untick(args) => cmd::untick::run(&ctx()?, args),
-        Command::Edit(args) => cmd::edit::run(&ctx()?, args),
-        Command::Reopen(args) => cmd::reopen::run(&ctx()?, args),
-        Command::Subtask(args) => cmd::subtask::run(&ctx()?, args),
-        Command::Subgoal(args) => cmd::subgoal::run(&ctx()?, args),
-        Command::Log(args) => cmd::log::run(&ctx()?, args),
-        Command::Cancel(args) => cmd::cancel::run(&ctx()?, args),
-        Command::Archive(args) => cmd::archive::run(&ctx()?, args),
-        Command::Lint(args) => cmd::lint::run(&ctx()?, args),
-        Command::Next(args) => cmd::next::run(&ctx()?, args),
-        Command::Diff(args) => cmd::diff::run(&ctx()?, args),
-        Command::Doctor(args) => cmd::doctor::run(&ctx()?, args),
-        Command::Audit(args) => cmd::audit::run(&ctx()?, args),
-        Command::Complete(args) => cmd::complete::run(&ctx()?, args),
-        Command::Goal(args) => cmd::goal::run(&ctx()?, args),
-        Command::Inject(args) => cmd::inject::run(&ctx()?, args),
-        Command::Remind(args) => cmd::remind::run(&ctx()?, args),
-        Command::Skeleton(args) => cmd::skeleton::run(&ctx()?, args),
-        Command::Statusline(args) => cmd::statusline::run(&ctx()?, args),
-        Command::Draft(args) => cmd::draft::run(&ctx()?, args),
-        Command::Review(args) => cmd::review::run(&ctx()?, args),
-        Command::Judge(args) => cmd::judge::run(discover()?.as_ref(), args, quiet),
-        // Registering hooks touches a host's settings, never plan.md, and `--global`
-        // works outside any repository.
-        Command::Install(args) => cmd::install::run(discover()?.as_ref(), args),
-        Command::Uninstall(args) => cmd::uninstall::run(discover()?.as_ref(), args),
-        // Finds its repository from the client's roots; runs no hooks.
-        Command::Mcp(args) => cmd::mcp::run(file, args),
-    }
-}
-
 /// The git repository around the current directory, if any.
-pub fn discover() -> Result<Option<Repo>> {
+fn discover() -> Result<Option<Repo>> {
     git::discover(&current_dir()?)
 }
 
@@ -313,71 +315,4 @@ fn use_color(color: Color) -> bool {
             !no_color && !dumb && std::io::stdout().is_terminal()
         }
     }
-}
-
-/// Where a command's output goes instead of stdout while [`capture`] runs it, and
-/// who hears its [`progress`]. Per thread: `plan mcp` runs each tool call on its own.
-struct Sink {
-    out: String,
-    progress: Box<dyn FnMut(&str)>,
-}
-
-thread_local! {
-    static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` with everything it prints collected rather than written to stdout (which
-/// `plan mcp` owns for the protocol), and `progress` told each [`progress`] step.
-/// Returns `f`'s result and the text.
-pub fn capture<T>(progress: impl FnMut(&str) + 'static, f: impl FnOnce() -> T) -> (T, String) {
-    /// Clears the sink however `f` ends, a panic included.
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            SINK.with(|s| s.borrow_mut().take());
-        }
-    }
-    SINK.with(|s| {
-        *s.borrow_mut() = Some(Sink {
-            out: String::new(),
-            progress: Box::new(progress),
-        });
-    });
-    let reset = Reset;
-    let result = f();
-    let out = SINK.with(|s| s.borrow_mut().as_mut().map(|s| std::mem::take(&mut s.out)));
-    drop(reset);
-    (result, out.unwrap_or_default())
-}
-
-/// A step of a long command (a sign-off's verify, its judge), for whoever
-/// [`capture`]s it; nothing otherwise: the CLI says the same on stderr.
-pub fn progress(step: &str) {
-    SINK.with(|s| {
-        if let Some(sink) = s.borrow_mut().as_mut() {
-            (sink.progress)(step);
-        }
-    });
-}
-
-/// Writes to stdout, or to the [`capture`] sink when one is set; a closed pipe
-/// surfaces as an error `main` treats as success.
-pub fn print(text: &str) -> Result<()> {
-    let captured = SINK.with(|s| {
-        s.borrow_mut()
-            .as_mut()
-            .map(|sink| sink.out.push_str(text))
-            .is_some()
-    });
-    if captured {
-        return Ok(());
-    }
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
-}
-
-pub fn println(text: &str) -> Result<()> {
-    print(&format!("{text}\n"))
 }
