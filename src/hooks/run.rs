@@ -228,38 +228,45 @@ fn stop(
     broken: Option<String>,
     hash: &str,
 ) -> Result<Answer> {
-    // Asked before taking the lock: a model call must not hold up other hooks.
-    let running = state
-        .peek_loop()?
-        .is_some_and(|l| l.running() && l.owner.as_deref().is_none_or(|o| o == input.session));
-    let pause = if config.loop_judge && running && broken.is_none() && blocks::has_work(plan) {
-        loop_judge(
-            place,
-            config,
-            plan,
-            input.last_message.as_deref().unwrap_or(""),
-        )
-    } else {
-        None
-    };
     let continuation = template(&place.root, "continuation.md", blocks::CONTINUATION);
     let templates = Templates {
         continuation: &continuation,
         ..Templates::default()
     };
-    let decision = state.with_loop(|lp| {
-        let input = guard::Input {
-            session: &input.session,
-            host_error: input.host_error,
-            plan: match &broken {
-                None => Ok(plan),
-                Some(why) => Err(why.clone()),
-            },
-            plan_hash: hash,
-            stall_limit: config.loop_stall_limit,
-        };
-        guard::decide(lp, input, templates, || pause)
-    })?;
+    let guard_input = || guard::Input {
+        session: &input.session,
+        host_error: input.host_error,
+        plan: match &broken {
+            None => Ok(plan),
+            Some(why) => Err(why.clone()),
+        },
+        plan_hash: hash,
+        stall_limit: config.loop_stall_limit,
+    };
+    // Asked before taking the lock: a model call must not hold up other hooks. And
+    // only when the guard, deciding on the loop as it stands, would get as far as
+    // asking: a spent budget or a stall ends the loop without a model call.
+    let pause = if config.loop_judge {
+        let mut peeked = state.peek_loop()?;
+        let mut asks = false;
+        guard::decide(&mut peeked, guard_input(), templates, || {
+            asks = true;
+            None
+        });
+        if asks {
+            loop_judge(
+                place,
+                config,
+                plan,
+                input.last_message.as_deref().unwrap_or(""),
+            )
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    let decision = state.with_loop(|lp| guard::decide(lp, guard_input(), templates, || pause))?;
     Ok(match decision {
         Stop::Block { reason } => Answer::Block(reason),
         Stop::Allow { note: Some(note) } => Answer::Note(note),

@@ -9,6 +9,7 @@ mod draft;
 mod edges;
 mod files;
 mod hooks;
+mod hot;
 mod install;
 mod proof;
 mod readme;
