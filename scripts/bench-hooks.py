@@ -48,17 +48,20 @@ def transcript(i: int, contract_id: str) -> str:
 
 
 def generate(root: str, n: int) -> None:
-    """n goals: goal-1 active, n/2 proven done goals, the rest open."""
+    """n goals: goal-1 active, n/2 proven done goals (archived), the rest open."""
     done = range(2, n // 2 + 2)
     judge = os.path.join(root, ".plan", "judge")
     os.makedirs(judge, exist_ok=True)
     for name in os.listdir(judge):
         os.remove(os.path.join(judge, name))
-    goals, log = [], []
+    goals, archived, log = [], [], []
+    live_done = os.environ.get("BENCH_LIVE_DONE") == "1"
     for i in range(1, n + 1):
         status = "active" if i == 1 else "done" if i in done else "open"
         contract = goal_contract(i)
-        goals.append(
+        # `plan archive` moves proven goals under `## Archive`; BENCH_LIVE_DONE=1
+        # keeps them live, so every hook must check each one's transcript.
+        (archived if status == "done" and not live_done else goals).append(
             f"## Goal: Goal {i} with a realistic title about caching\n<!-- id: goal-{i} -->\n"
             f"status: {status}\n{contract}- [x] wire the client for {i}\n"
             f"- [x] measure it\n- [ ] eviction policy for {i}\n\n"
@@ -74,7 +77,8 @@ def generate(root: str, n: int) -> None:
                 f"contract {cid[:8]}): .plan/judge/goal-{i}.md#{blob_id(text)[:12]}\n"
             )
     with open(os.path.join(root, "plan.md"), "w") as f:
-        f.write("# Plan: Benchmark the hooks\n\n" + "".join(goals) + "## Log\n" + "".join(log))
+        archive = "## Archive\n\n" + "".join(archived) if archived else ""
+        f.write("# Plan: Benchmark the hooks\n\n" + "".join(goals) + archive + "## Log\n" + "".join(log))
 
 
 def payload(root: str, event: str) -> str:

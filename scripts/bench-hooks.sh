@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times every hook event, `plan inject` and `plan statusline` on generated 20, 200,
-# 1,000 and 5,000-goal plans (half of them proven done goals with real transcripts),
+# 1,000 and 5,000-goal plans (half of them proven done goals with real transcripts,
+# archived; BENCH_LIVE_DONE=1 keeps them live),
 # with plan.md unchanged since the last hook and just changed, side by side with a
 # hello-world binary (the process-start floor) and `cat plan.md`. Prints medians,
 # ratios and peak RSS (scripts/bench-hooks.py says how it measures).

@@ -1,6 +1,7 @@
 //! `plan` as a library: the binary's modules, so benchmarks reach the pure core.
 
 pub mod app;
+pub mod cache;
 pub mod cli;
 pub mod clock;
 pub mod cmd;

@@ -11,6 +11,11 @@ use crate::hooks::run as hook;
 pub struct Args {}
 
 pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
+    // A plan with errors takes the fresh path, which reports them.
+    if let Some(view) = crate::cache::for_command(ctx).filter(|v| v.broken.is_none()) {
+        println(&view.injection)?;
+        return Ok(OK);
+    }
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let root = ctx.prompt_root();

@@ -11,6 +11,10 @@ use crate::plan::blocks;
 pub struct Args {}
 
 pub fn run(ctx: &Ctx, _args: Args) -> Result<u8> {
+    if let Some(view) = crate::cache::for_command(ctx) {
+        println(&view.statusline)?;
+        return Ok(OK);
+    }
     // A status bar must never show an error wall: no plan, no line.
     let Ok(src) = ctx.store.read() else {
         return Ok(OK);

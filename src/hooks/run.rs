@@ -11,10 +11,11 @@ use anyhow::{Context, Result};
 use super::guard::{self, Stop};
 use super::host::{self, Answer, Host, Input, Kind};
 use super::state::State;
+use crate::cache;
 use crate::config::{self, Config, EveryPrompt};
 use crate::git;
 use crate::plan::blocks::{self, Templates};
-use crate::plan::model::{Plan, Status, parse};
+use crate::plan::model::Plan;
 use crate::plan::template::fill;
 
 /// The loop judge is cheap or it is nothing: a stop hook cannot wait long.
@@ -82,22 +83,24 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     let Some(place) = place(&cwd)? else {
         return Ok(Answer::Nothing);
     };
-    let src = match std::fs::read_to_string(&place.plan_path) {
-        Ok(src) => src,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Answer::Nothing),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", place.plan_path.display())),
+    // What the hooks take from plan.md, cached while nothing it came from changes.
+    let at = cache::Place {
+        root: &place.root,
+        plan: &place.plan_path,
+        git_dir: &place.git_dir,
+    };
+    let Some(view) = cache::view(&at, host == Host::Pi && kind == Kind::Compact) else {
+        // Unreadable: the read says why, as it always did.
+        return match std::fs::read_to_string(&place.plan_path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
+            }
+            _ => Ok(Answer::Nothing),
+        };
     };
     let config = config::load(Some(&place.root))?;
     let state = State::new(&place.git_dir);
-    let mut plan = parse(&src);
-    plan.prove_live(&|rel| crate::record::facts(&place.root, rel));
-    let broken = (!plan.errors.is_empty()).then(|| {
-        let first = &plan.errors[0];
-        format!(
-            "plan.md:{}: {} (run `plan lint`)",
-            first.line, first.message
-        )
-    });
+    let broken = view.broken.clone();
     match kind {
         Kind::Start => {
             if input.source.as_deref().is_none_or(|s| s == "startup") {
@@ -108,7 +111,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                     "plan: plan.md has format errors, nothing injected: {why}"
                 )));
             }
-            let block = injection(&place.root, &plan);
+            let block = view.injection;
             let block_hash = content_hash(block.as_bytes());
             state.session(&input.session, |s| {
                 s.injected = Some(block_hash);
@@ -124,7 +127,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             if broken.is_some() || config.inject_every_prompt == EveryPrompt::Never {
                 return Ok(Answer::Nothing);
             }
-            let block = injection(&place.root, &plan);
+            let block = view.injection;
             let block_hash = content_hash(block.as_bytes());
             let always = config.inject_every_prompt == EveryPrompt::Always;
             let due = state.session(&input.session, |s| {
@@ -144,8 +147,8 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 .as_deref()
                 .is_some_and(|p| same_file(&cwd, p, &place.plan_path));
             let every = config.reminder_every_file_edits;
-            let active = plan.live().any(|g| g.status() == Status::Active);
-            let hash = content_hash(src.as_bytes());
+            let active = !view.active.is_empty();
+            let hash = view.hash;
             let remind = state.session(&input.session, |s| {
                 if s.plan_hash != hash {
                     s.plan_hash = hash;
@@ -172,22 +175,14 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 s.injected = None;
                 s.compactions += 1;
             })?;
-            if host == Host::Pi && broken.is_none() {
-                let t = template(&place.root, "skeleton.md", blocks::SKELETON);
-                return Ok(Answer::Context(blocks::skeleton(
-                    &plan,
-                    Templates {
-                        skeleton: &t,
-                        ..Templates::default()
-                    },
-                )));
+            if host == Host::Pi
+                && let Some(skeleton) = view.skeleton
+            {
+                return Ok(Answer::Context(skeleton));
             }
             Ok(Answer::Nothing)
         }
-        Kind::Stop => {
-            let hash = content_hash(src.as_bytes());
-            stop(&place, &state, &config, &input, &plan, broken, &hash)
-        }
+        Kind::Stop => stop(&place, &state, &config, &input, &view),
     }
 }
 
@@ -224,9 +219,7 @@ fn stop(
     state: &State,
     config: &Config,
     input: &Input,
-    plan: &Plan<'_>,
-    broken: Option<String>,
-    hash: &str,
+    view: &cache::View,
 ) -> Result<Answer> {
     let continuation = template(&place.root, "continuation.md", blocks::CONTINUATION);
     let templates = Templates {
@@ -236,11 +229,14 @@ fn stop(
     let guard_input = || guard::Input {
         session: &input.session,
         host_error: input.host_error,
-        plan: match &broken {
-            None => Ok(plan),
+        plan: match &view.broken {
+            None => Ok(guard::Work {
+                has_work: view.has_work,
+                goals: view.continuation.as_deref(),
+            }),
             Some(why) => Err(why.clone()),
         },
-        plan_hash: hash,
+        plan_hash: &view.hash,
         stall_limit: config.loop_stall_limit,
     };
     // Asked before taking the lock: a model call must not hold up other hooks. And
@@ -257,7 +253,7 @@ fn stop(
             loop_judge(
                 place,
                 config,
-                plan,
+                &view.active,
                 input.last_message.as_deref().unwrap_or(""),
             )
         } else {
@@ -276,7 +272,7 @@ fn stop(
 
 /// The optional loop judge: a reason to pause, or `None` to go on. Fail-open: any
 /// failure means go on, and the budget stays the backstop.
-fn loop_judge(place: &Place, config: &Config, plan: &Plan<'_>, message: &str) -> Option<String> {
+fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) -> Option<String> {
     use crate::judge::run::{self as judge_run, Judge};
     let backend = match config.judge.backend {
         config::BackendChoice::Fixed(b) => b,
@@ -291,11 +287,6 @@ fn loop_judge(place: &Place, config: &Config, plan: &Plan<'_>, message: &str) ->
         command: config.judge.command.clone(),
         timeout: LOOP_JUDGE_TIMEOUT.min(Duration::from_secs(config.judge.timeout_secs)),
     };
-    let goals: Vec<String> = plan
-        .live()
-        .filter(|g| g.status() == Status::Active)
-        .map(|g| g.id.to_string())
-        .collect();
     let tail: String = message
         .chars()
         .rev()
@@ -307,7 +298,7 @@ fn loop_judge(place: &Place, config: &Config, plan: &Plan<'_>, message: &str) ->
     let prompt = fill(
         &template(&place.root, "loop_judge.md", LOOP_JUDGE),
         |name| match name {
-            "goals" => Some(goals.join(", ")),
+            "goals" => Some(active.join(", ")),
             "message" => Some(tail.clone()),
             _ => None,
         },
