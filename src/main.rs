@@ -9,11 +9,30 @@ use plan::exit::{self, Exit};
 use plan::{app, cli};
 
 fn main() -> ExitCode {
+    if let Some(code) = hook_fast_path() {
+        return ExitCode::from(code);
+    }
     let cli = cli::Cli::parse();
     match app::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(err) => ExitCode::from(report(&err)),
     }
+}
+
+/// `plan hook HOST EVENT`, exactly that, runs on every prompt and file edit of a
+/// session: it is answered without building the whole command tree. Anything else
+/// (a flag, `--help`, an unknown host) goes through clap as before.
+fn hook_fast_path() -> Option<u8> {
+    use clap::ValueEnum;
+    let mut args = std::env::args_os().skip(1);
+    let (Some(word), Some(host), Some(event), None) =
+        (args.next(), args.next(), args.next(), args.next())
+    else {
+        return None;
+    };
+    let host = plan::hooks::host::Host::from_str(host.to_str()?, false).ok()?;
+    let event = event.into_string().ok().filter(|e| !e.starts_with('-'))?;
+    (word == "hook").then(|| plan::cmd::hook::run(plan::cmd::hook::Args { host, event }))
 }
 
 fn report(err: &anyhow::Error) -> u8 {

@@ -242,8 +242,12 @@ fn stop(
     // Asked before taking the lock: a model call must not hold up other hooks. And
     // only when the guard, deciding on the loop as it stands, would get as far as
     // asking: a spent budget or a stall ends the loop without a model call.
+    let mut peeked = state.peek_loop()?;
+    if peeked.as_ref().is_none_or(|l| l.ended.is_some()) {
+        // No loop, or one that ended: nothing to decide, so no lock to take.
+        return Ok(Answer::Nothing);
+    }
     let pause = if config.loop_judge {
-        let mut peeked = state.peek_loop()?;
         let mut asks = false;
         guard::decide(&mut peeked, guard_input(), templates, || {
             asks = true;
