@@ -225,17 +225,22 @@ struct Stamp {
 }
 
 fn stamp(path: &Path) -> Option<Stamp> {
-    use std::os::unix::fs::MetadataExt;
-    let m = fs::symlink_metadata(path).ok()?;
-    Some(Stamp {
-        len: m.len(),
-        mtime: m.mtime(),
-        mtime_nsec: m.mtime_nsec(),
-        ctime: m.ctime(),
-        ctime_nsec: m.ctime_nsec(),
-        ino: m.ino(),
-        mode: m.mode(),
-    })
+    fs::symlink_metadata(path).ok().map(|m| Stamp::of(&m))
+}
+
+impl Stamp {
+    fn of(m: &fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            len: m.len(),
+            mtime: m.mtime(),
+            mtime_nsec: m.mtime_nsec(),
+            ctime: m.ctime(),
+            ctime_nsec: m.ctime_nsec(),
+            ino: m.ino(),
+            mode: m.mode(),
+        }
+    }
 }
 
 /// Every file under `dir` (or `dir` itself, if a file), by its stamp.
@@ -255,6 +260,23 @@ fn stamp_tree(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
     for entry in entries.flatten() {
         let child = format!("{name}/{}", entry.file_name().to_string_lossy());
         stamp_tree(&entry.path(), &child, out);
+    }
+}
+
+/// Every file under the ignored directory `dir`, by its stamp, one stat each: the
+/// entry's type from the directory listing decides what to descend into, and the
+/// stat is taken relative to the open directory.
+fn walk_ignored(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let child = format!("{name}/{}", entry.file_name().to_string_lossy());
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            walk_ignored(&entry.path(), &child, out);
+        } else if let Ok(meta) = entry.metadata() {
+            out.insert(child, Stamp::of(&meta));
+        }
     }
 }
 
@@ -284,7 +306,9 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         .include_untracked(everything)
         .recurse_untracked_dirs(everything)
         .include_ignored(everything)
-        .recurse_ignored_dirs(everything)
+        // An ignored directory is listed once and walked below: libgit2 would
+        // lstat every file in it, and the stamps then again.
+        .recurse_ignored_dirs(false)
         .include_unmodified(false)
         .renames_head_to_index(false)
         .renames_index_to_workdir(false);
@@ -296,8 +320,14 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
     for entry in statuses.iter() {
         let git_path = entry.path_bytes();
         if entry.status().contains(Status::IGNORED) {
-            if let Some(s) = stamp(&disk_path(&workdir, git_path)) {
-                stamps.insert(String::from_utf8_lossy(git_path).into_owned(), s);
+            let name = String::from_utf8_lossy(git_path);
+            match name.strip_suffix('/') {
+                Some(dir) => walk_ignored(&disk_path(&workdir, dir.as_bytes()), dir, &mut stamps),
+                None => {
+                    if let Some(s) = stamp(&disk_path(&workdir, git_path)) {
+                        stamps.insert(name.into_owned(), s);
+                    }
+                }
             }
             continue;
         }
@@ -943,6 +973,35 @@ mod tests {
                 "target/debug/out",
                 "target/new"
             ]
+        );
+    }
+
+    #[test]
+    fn the_walk_of_ignored_directories_sees_nested_dirs_links_and_same_size_rewrites() {
+        let repo = TestRepo::with(&[(".gitignore", "gen/\n"), ("src/a.rs", "a\n")]);
+        repo.write("src/gen/deep/x.o", "12345\n");
+        repo.write("src/gen/y.o", "y\n");
+        std::os::unix::fs::symlink("y.o", repo.path("src/gen/link")).unwrap();
+        let before = repo.snapshot();
+        assert!(before.changes(&repo.snapshot()).is_empty());
+        let mtime = fs::metadata(repo.path("src/gen/deep/x.o"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        repo.write("src/gen/deep/x.o", "54321\n");
+        fs::File::options()
+            .write(true)
+            .open(repo.path("src/gen/deep/x.o"))
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        fs::remove_file(repo.path("src/gen/link")).unwrap();
+        std::os::unix::fs::symlink("deep/x.o", repo.path("src/gen/link")).unwrap();
+        fs::create_dir_all(repo.path("src/gen/new")).unwrap();
+        repo.write("src/gen/new/z.o", "z\n");
+        assert_eq!(
+            before.changes(&repo.snapshot()),
+            ["src/gen/deep/x.o", "src/gen/link", "src/gen/new/z.o"]
         );
     }
 
