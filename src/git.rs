@@ -263,21 +263,60 @@ fn stamp_tree(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
     }
 }
 
-/// Every file under the ignored directory `dir`, by its stamp, one stat each: the
-/// entry's type from the directory listing decides what to descend into, and the
-/// stat is taken relative to the open directory.
-fn walk_ignored(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let child = format!("{name}/{}", entry.file_name().to_string_lossy());
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            walk_ignored(&entry.path(), &child, out);
-        } else if let Ok(meta) = entry.metadata() {
-            out.insert(child, Stamp::of(&meta));
-        }
-    }
+/// Every file under the ignored directories `dirs` (disk path, name), by its stamp,
+/// one stat each: the entry's type from the directory listing decides what to
+/// descend into, and the stat is taken relative to the open directory. A build
+/// directory holds tens of thousands of files, so the stats are spread over
+/// threads, as git's preloaded index spreads its own.
+fn walk_ignored(dirs: Vec<(PathBuf, String)>, out: &mut BTreeMap<String, Stamp>) {
+    use std::sync::{Condvar, Mutex};
+    // Directories left to read, and how many are being read (they may add more).
+    let queue = Mutex::new((dirs, 0usize));
+    let more = Condvar::new();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let parts: Vec<Vec<(String, Stamp)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = Vec::new();
+                    loop {
+                        let (dir, name) = {
+                            let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                            loop {
+                                if let Some(next) = q.0.pop() {
+                                    q.1 += 1;
+                                    break next;
+                                }
+                                if q.1 == 0 {
+                                    more.notify_all();
+                                    return found;
+                                }
+                                q = more.wait(q).unwrap_or_else(|e| e.into_inner());
+                            }
+                        };
+                        let mut subdirs = Vec::new();
+                        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+                            let child = format!("{name}/{}", entry.file_name().to_string_lossy());
+                            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                                subdirs.push((entry.path(), child));
+                            } else if let Ok(meta) = entry.metadata() {
+                                found.push((child, Stamp::of(&meta)));
+                            }
+                        }
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        q.0.extend(subdirs);
+                        q.1 -= 1;
+                        more.notify_all();
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    out.extend(parts.into_iter().flatten());
 }
 
 /// Records the working tree of the repository at `root`. Clean tracked files
@@ -317,12 +356,15 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         .with_context(|| format!("reading the status of {}", workdir.display()))?;
     let mut paths = BTreeMap::new();
     let mut stamps = BTreeMap::new();
+    let mut ignored_dirs = Vec::new();
     for entry in statuses.iter() {
         let git_path = entry.path_bytes();
         if entry.status().contains(Status::IGNORED) {
             let name = String::from_utf8_lossy(git_path);
             match name.strip_suffix('/') {
-                Some(dir) => walk_ignored(&disk_path(&workdir, dir.as_bytes()), dir, &mut stamps),
+                Some(dir) => {
+                    ignored_dirs.push((disk_path(&workdir, dir.as_bytes()), dir.to_string()));
+                }
                 None => {
                     if let Some(s) = stamp(&disk_path(&workdir, git_path)) {
                         stamps.insert(name.into_owned(), s);
@@ -341,6 +383,7 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         };
         paths.insert(String::from_utf8_lossy(git_path).into_owned(), state);
     }
+    walk_ignored(ignored_dirs, &mut stamps);
     if !everything {
         return Ok(Snapshot {
             root: workdir,
