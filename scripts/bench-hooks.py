@@ -171,8 +171,17 @@ def main():
         generate(root, n)
         # A stop hook in a running loop: restarted before each run, so the loop is
         # never spent nor stalled and every run takes the blocking path.
-        restart = lambda: subprocess.run([plan, "goal", "--budget", "1000000"], cwd=root,
-                                         stdout=subprocess.DEVNULL, check=True)
+        def restart():
+            subprocess.run([plan, "goal", "--budget", "1000000"], cwd=root,
+                           stdout=subprocess.DEVNULL, check=True)
+            # Claimed by the session at once, as a real session's next hook would:
+            # otherwise whichever hook runs next pays the claim's write.
+            with open(os.path.join(scratch, "user-prompt-submit.json")) as stdin:
+                subprocess.run([plan, "hook", "claude", "user-prompt-submit"], cwd=root,
+                               stdin=stdin, stdout=subprocess.DEVNULL, check=True)
+        for event in events:
+            with open(os.path.join(scratch, f"{event}.json"), "w") as f:
+                f.write(payload(root, names[event]))
         restart()
         state = subprocess.run([plan, "statusline"], cwd=root, capture_output=True, text=True).stdout
         if "unproven" in state:

@@ -168,14 +168,16 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
 /// Rewrites a session file in place. Session files are read and written only
 /// under the lock, so no reader sees one half-written, and a file cut short by a
 /// crash reads as absent; a temp file and a rename per file edit cost a hook more
-/// than all else it does.
+/// than all else it does (ext4 flushes a file renamed over another, or truncated
+/// to nothing and written again, so the new bytes go over the old and the length
+/// is set after).
 fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let bytes = serde_json::to_vec_pretty(value)?;
     let open = || {
         OpenOptions::new()
             .write(true)
             .create(true)
-            .truncate(true)
+            .truncate(false)
             .open(path)
     };
     let mut file = match open() {
@@ -188,6 +190,7 @@ fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     }
     .with_context(|| format!("writing {}", path.display()))?;
     file.write_all(&bytes)
+        .and_then(|()| file.set_len(bytes.len() as u64))
         .with_context(|| format!("writing {}", path.display()))
 }
 
