@@ -225,17 +225,22 @@ struct Stamp {
 }
 
 fn stamp(path: &Path) -> Option<Stamp> {
-    use std::os::unix::fs::MetadataExt;
-    let m = fs::symlink_metadata(path).ok()?;
-    Some(Stamp {
-        len: m.len(),
-        mtime: m.mtime(),
-        mtime_nsec: m.mtime_nsec(),
-        ctime: m.ctime(),
-        ctime_nsec: m.ctime_nsec(),
-        ino: m.ino(),
-        mode: m.mode(),
-    })
+    fs::symlink_metadata(path).ok().map(|m| Stamp::of(&m))
+}
+
+impl Stamp {
+    fn of(m: &fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            len: m.len(),
+            mtime: m.mtime(),
+            mtime_nsec: m.mtime_nsec(),
+            ctime: m.ctime(),
+            ctime_nsec: m.ctime_nsec(),
+            ino: m.ino(),
+            mode: m.mode(),
+        }
+    }
 }
 
 /// Every file under `dir` (or `dir` itself, if a file), by its stamp.
@@ -256,6 +261,62 @@ fn stamp_tree(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
         let child = format!("{name}/{}", entry.file_name().to_string_lossy());
         stamp_tree(&entry.path(), &child, out);
     }
+}
+
+/// Every file under the ignored directories `dirs` (disk path, name), by its stamp,
+/// one stat each: the entry's type from the directory listing decides what to
+/// descend into, and the stat is taken relative to the open directory. A build
+/// directory holds tens of thousands of files, so the stats are spread over
+/// threads, as git's preloaded index spreads its own.
+fn walk_ignored(dirs: Vec<(PathBuf, String)>, out: &mut BTreeMap<String, Stamp>) {
+    use std::sync::{Condvar, Mutex};
+    // Directories left to read, and how many are being read (they may add more).
+    let queue = Mutex::new((dirs, 0usize));
+    let more = Condvar::new();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let parts: Vec<Vec<(String, Stamp)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = Vec::new();
+                    loop {
+                        let (dir, name) = {
+                            let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                            loop {
+                                if let Some(next) = q.0.pop() {
+                                    q.1 += 1;
+                                    break next;
+                                }
+                                if q.1 == 0 {
+                                    more.notify_all();
+                                    return found;
+                                }
+                                q = more.wait(q).unwrap_or_else(|e| e.into_inner());
+                            }
+                        };
+                        let mut subdirs = Vec::new();
+                        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+                            let child = format!("{name}/{}", entry.file_name().to_string_lossy());
+                            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                                subdirs.push((entry.path(), child));
+                            } else if let Ok(meta) = entry.metadata() {
+                                found.push((child, Stamp::of(&meta)));
+                            }
+                        }
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        q.0.extend(subdirs);
+                        q.1 -= 1;
+                        more.notify_all();
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    out.extend(parts.into_iter().flatten());
 }
 
 /// Records the working tree of the repository at `root`. Clean tracked files
@@ -284,7 +345,9 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         .include_untracked(everything)
         .recurse_untracked_dirs(everything)
         .include_ignored(everything)
-        .recurse_ignored_dirs(everything)
+        // An ignored directory is listed once and walked below: libgit2 would
+        // lstat every file in it, and the stamps then again.
+        .recurse_ignored_dirs(false)
         .include_unmodified(false)
         .renames_head_to_index(false)
         .renames_index_to_workdir(false);
@@ -293,11 +356,20 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         .with_context(|| format!("reading the status of {}", workdir.display()))?;
     let mut paths = BTreeMap::new();
     let mut stamps = BTreeMap::new();
+    let mut ignored_dirs = Vec::new();
     for entry in statuses.iter() {
         let git_path = entry.path_bytes();
         if entry.status().contains(Status::IGNORED) {
-            if let Some(s) = stamp(&disk_path(&workdir, git_path)) {
-                stamps.insert(String::from_utf8_lossy(git_path).into_owned(), s);
+            let name = String::from_utf8_lossy(git_path);
+            match name.strip_suffix('/') {
+                Some(dir) => {
+                    ignored_dirs.push((disk_path(&workdir, dir.as_bytes()), dir.to_string()));
+                }
+                None => {
+                    if let Some(s) = stamp(&disk_path(&workdir, git_path)) {
+                        stamps.insert(name.into_owned(), s);
+                    }
+                }
             }
             continue;
         }
@@ -311,6 +383,7 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         };
         paths.insert(String::from_utf8_lossy(git_path).into_owned(), state);
     }
+    walk_ignored(ignored_dirs, &mut stamps);
     if !everything {
         return Ok(Snapshot {
             root: workdir,
@@ -945,6 +1018,35 @@ mod tests {
                 "target/debug/out",
                 "target/new"
             ]
+        );
+    }
+
+    #[test]
+    fn the_walk_of_ignored_directories_sees_nested_dirs_links_and_same_size_rewrites() {
+        let repo = TestRepo::with(&[(".gitignore", "gen/\n"), ("src/a.rs", "a\n")]);
+        repo.write("src/gen/deep/x.o", "12345\n");
+        repo.write("src/gen/y.o", "y\n");
+        std::os::unix::fs::symlink("y.o", repo.path("src/gen/link")).unwrap();
+        let before = repo.snapshot();
+        assert!(before.changes(&repo.snapshot()).is_empty());
+        let mtime = fs::metadata(repo.path("src/gen/deep/x.o"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        repo.write("src/gen/deep/x.o", "54321\n");
+        fs::File::options()
+            .write(true)
+            .open(repo.path("src/gen/deep/x.o"))
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        fs::remove_file(repo.path("src/gen/link")).unwrap();
+        std::os::unix::fs::symlink("deep/x.o", repo.path("src/gen/link")).unwrap();
+        fs::create_dir_all(repo.path("src/gen/new")).unwrap();
+        repo.write("src/gen/new/z.o", "z\n");
+        assert_eq!(
+            before.changes(&repo.snapshot()),
+            ["src/gen/deep/x.o", "src/gen/link", "src/gen/new/z.o"]
         );
     }
 

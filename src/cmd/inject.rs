@@ -18,6 +18,13 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
+    // A plan with errors takes the fresh path, which reports them.
+    if !args.json
+        && let Some(view) = crate::cache::for_command(ctx).filter(|v| v.broken.is_none())
+    {
+        println(&view.injection)?;
+        return Ok(OK);
+    }
     let src = ctx.store.read()?;
     let plan = ctx.read(&src);
     let root = ctx.prompt_root();

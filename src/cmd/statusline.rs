@@ -17,6 +17,12 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
+    if !args.json
+        && let Some(view) = crate::cache::for_command(ctx)
+    {
+        println(&view.statusline)?;
+        return Ok(OK);
+    }
     // A status bar must never show an error wall: no plan, no line.
     let src = ctx.store.read().ok();
     let mut plan = src.as_deref().map(crate::plan::model::parse);

@@ -3,7 +3,6 @@
 
 use super::state::Loop;
 use crate::plan::blocks::{self, Templates};
-use crate::plan::model::Plan;
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -19,12 +18,21 @@ fn allow(note: impl Into<String>) -> Stop {
     }
 }
 
-pub struct Input<'p, 'a> {
+/// What the guard needs of the plan, derived once (and cached by the hooks).
+#[derive(Clone, Copy, Debug)]
+pub struct Work<'p> {
+    /// [`blocks::has_work`].
+    pub has_work: bool,
+    /// [`blocks::continuation_goals`].
+    pub goals: Option<&'p str>,
+}
+
+pub struct Input<'p> {
     pub session: &'p str,
     /// The host says the turn ended on an error.
     pub host_error: bool,
-    /// The plan, or why it could not be read.
-    pub plan: Result<&'p Plan<'a>, String>,
+    /// The plan's work, or why the plan could not be read.
+    pub plan: Result<Work<'p>, String>,
     /// Hash of plan.md's bytes, to see whether the agent touched it.
     pub plan_hash: &'p str,
     pub stall_limit: u32,
@@ -34,7 +42,7 @@ pub struct Input<'p, 'a> {
 /// last, only when the guard would otherwise block; it returns a reason to pause.
 pub fn decide(
     state: &mut Option<Loop>,
-    input: Input<'_, '_>,
+    input: Input<'_>,
     templates: Templates<'_>,
     loop_judge: impl FnOnce() -> Option<String>,
 ) -> Stop {
@@ -62,7 +70,7 @@ pub fn decide(
             ));
         }
     };
-    if !blocks::has_work(plan) {
+    if !plan.has_work {
         return end(lp, "no goal is active or ready to start".to_string());
     }
     if lp.used >= lp.budget {
@@ -84,9 +92,10 @@ pub fn decide(
     if let Some(why) = loop_judge() {
         return allow(format!("plan: the loop judge let the agent pause: {why}"));
     }
-    let Some(reason) = blocks::continuation(plan, lp.used + 1, lp.budget, templates) else {
+    let Some(goals) = plan.goals else {
         return end(lp, "no goal is active or ready to start".to_string());
     };
+    let reason = blocks::continuation_text(goals, lp.used + 1, lp.budget, templates);
     lp.used += 1;
     lp.stalls = stalls;
     lp.last_hash = Some(input.plan_hash.to_string());
@@ -110,14 +119,22 @@ mod tests {
     fn run(state: &mut Option<Loop>, src: &str, session: &str, hash: &str) -> Stop {
         let mut plan = parse(src);
         plan.prove_legacy();
+        let goals = blocks::continuation_goals(&plan);
         let input = Input {
             session,
             host_error: false,
-            plan: Ok(&plan),
+            plan: Ok(work(&plan, &goals)),
             plan_hash: hash,
             stall_limit: 3,
         };
         decide(state, input, Templates::default(), || None)
+    }
+
+    fn work<'p>(plan: &crate::plan::model::Plan<'_>, goals: &'p Option<String>) -> Work<'p> {
+        Work {
+            has_work: blocks::has_work(plan),
+            goals: goals.as_deref(),
+        }
     }
 
     fn fresh(budget: u32) -> Option<Loop> {
@@ -239,12 +256,14 @@ mod tests {
             Stop::Allow { note: Some(_) }
         ));
 
-        let plan = parse(ACTIVE);
+        let mut plan = parse(ACTIVE);
+        plan.prove_legacy();
+        let goals = blocks::continuation_goals(&plan);
         let mut state = fresh(5);
         let input = Input {
             session: "s",
             host_error: true,
-            plan: Ok(&plan),
+            plan: Ok(work(&plan, &goals)),
             plan_hash: "h",
             stall_limit: 3,
         };
@@ -266,7 +285,7 @@ mod tests {
         let input = Input {
             session: "s",
             host_error: false,
-            plan: Ok(&plan),
+            plan: Ok(work(&plan, &goals)),
             plan_hash: "h",
             stall_limit: 3,
         };

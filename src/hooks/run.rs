@@ -11,10 +11,11 @@ use anyhow::{Context, Result};
 use super::guard::{self, Stop};
 use super::host::{self, Answer, Host, Input, Kind};
 use super::state::State;
+use crate::cache;
 use crate::config::{self, Config, EveryPrompt};
 use crate::git;
 use crate::plan::blocks::{self, Templates};
-use crate::plan::model::{Plan, Status, parse};
+use crate::plan::model::Plan;
 use crate::plan::template::fill;
 
 /// The loop judge is cheap or it is nothing: a stop hook cannot wait long.
@@ -86,10 +87,23 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     let Some(place) = place(&cwd)? else {
         return Ok(Answer::Nothing);
     };
-    let src = match std::fs::read_to_string(&place.plan_path) {
-        Ok(src) => src,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Answer::Nothing),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", place.plan_path.display())),
+    // What the hooks take from plan.md, cached while nothing it came from changes.
+    let at = cache::Place {
+        root: &place.root,
+        plan: &place.plan_path,
+        git_dir: &place.git_dir,
+    };
+    let Some(view) = cache::view(
+        &at,
+        host.spec().skeleton_at_compaction && kind == Kind::Compact,
+    ) else {
+        // Unreadable: the read says why, as it always did.
+        return match std::fs::read_to_string(&place.plan_path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
+            }
+            _ => Ok(Answer::Nothing),
+        };
     };
     // Hooks never go quiet over a setting they do not use: a section that does not
     // read keeps its defaults, and the person is told in one line.
@@ -98,16 +112,14 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         eprintln!("{note}");
     }
     let state = State::new(&place.git_dir);
-    let mut plan = parse(&src);
-    plan.prove_live(&|rel| crate::record::facts(&place.root, rel));
     // A plan with format errors is injected as far as it reads: the block names the
-    // errors, and the agent is not left without its plan.
+    // errors, and the agent is not left without its plan. Only the loop holds back.
     match kind {
         Kind::Start => {
             if input.source.as_deref().is_none_or(|s| s == "startup") {
                 state.prune();
             }
-            let block = injection(&place.root, &plan);
+            let block = view.injection;
             let block_hash = content_hash(block.as_bytes());
             state.session(&input.session, |s| {
                 s.injected = Some(block_hash);
@@ -124,7 +136,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             if config.inject_every_prompt == EveryPrompt::Never {
                 return Ok(Answer::Nothing);
             }
-            let block = injection(&place.root, &plan);
+            let block = view.injection;
             let block_hash = content_hash(block.as_bytes());
             let always = config.inject_every_prompt == EveryPrompt::Always;
             let seen = compactions(host, &input);
@@ -152,10 +164,10 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 .as_deref()
                 .is_some_and(|p| same_file(&cwd, p, &place.plan_path));
             let every = config.reminder_every_file_edits;
-            let active = plan.live().any(|g| g.status() == Status::Active);
-            let hash = content_hash(src.as_bytes());
+            let active = !view.active.is_empty();
+            let hash = view.hash;
             let block = (spec.inject_at_tool && config.inject_every_prompt != EveryPrompt::Never)
-                .then(|| injection(&place.root, &plan));
+                .then(|| view.injection.clone());
             let block_hash = block.as_deref().map(|b| content_hash(b.as_bytes()));
             let (remind, inject) = state.session(&input.session, |s| {
                 if s.plan_hash != hash {
@@ -201,29 +213,14 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                     s.compactions += 1;
                 }
             })?;
-            if host.spec().skeleton_at_compaction {
-                let t = template(&place.root, "skeleton.md", blocks::SKELETON);
-                return Ok(Answer::Context(blocks::skeleton(
-                    &plan,
-                    Templates {
-                        skeleton: &t,
-                        ..Templates::default()
-                    },
-                )));
+            if spec.skeleton_at_compaction
+                && let Some(skeleton) = view.skeleton
+            {
+                return Ok(Answer::Context(skeleton));
             }
             Ok(Answer::Nothing)
         }
-        Kind::Stop => {
-            let hash = content_hash(src.as_bytes());
-            // The loop does not push on through a plan it cannot fully read.
-            let broken = plan.errors.first().map(|first| {
-                format!(
-                    "plan.md:{}: {} (run `plan lint`)",
-                    first.line, first.message
-                )
-            });
-            stop(&place, &state, &config, &input, &plan, broken, &hash)
-        }
+        Kind::Stop => stop(&place, &state, &config, &input, &view),
     }
 }
 
@@ -266,42 +263,54 @@ fn stop(
     state: &State,
     config: &Config,
     input: &Input,
-    plan: &Plan<'_>,
-    broken: Option<String>,
-    hash: &str,
+    view: &cache::View,
 ) -> Result<Answer> {
-    // Asked before taking the lock: a model call must not hold up other hooks.
-    let running = state
-        .peek_loop()?
-        .is_some_and(|l| l.running() && l.owner.as_deref().is_none_or(|o| o == input.session));
-    let pause = if config.loop_judge && running && broken.is_none() && blocks::has_work(plan) {
-        loop_judge(
-            place,
-            config,
-            plan,
-            input.last_message.as_deref().unwrap_or(""),
-        )
-    } else {
-        None
-    };
     let continuation = template(&place.root, "continuation.md", blocks::CONTINUATION);
     let templates = Templates {
         continuation: &continuation,
         ..Templates::default()
     };
-    let decision = state.with_loop(|lp| {
-        let input = guard::Input {
-            session: &input.session,
-            host_error: input.host_error,
-            plan: match &broken {
-                None => Ok(plan),
-                Some(why) => Err(why.clone()),
-            },
-            plan_hash: hash,
-            stall_limit: config.loop_stall_limit,
-        };
-        guard::decide(lp, input, templates, || pause)
-    })?;
+    let guard_input = || guard::Input {
+        session: &input.session,
+        host_error: input.host_error,
+        plan: match &view.broken {
+            None => Ok(guard::Work {
+                has_work: view.has_work,
+                goals: view.continuation.as_deref(),
+            }),
+            Some(why) => Err(why.clone()),
+        },
+        plan_hash: &view.hash,
+        stall_limit: config.loop_stall_limit,
+    };
+    // Asked before taking the lock: a model call must not hold up other hooks. And
+    // only when the guard, deciding on the loop as it stands, would get as far as
+    // asking: a spent budget or a stall ends the loop without a model call.
+    let mut peeked = state.peek_loop()?;
+    if peeked.as_ref().is_none_or(|l| l.ended.is_some()) {
+        // No loop, or one that ended: nothing to decide, so no lock to take.
+        return Ok(Answer::Nothing);
+    }
+    let pause = if config.loop_judge {
+        let mut asks = false;
+        guard::decide(&mut peeked, guard_input(), templates, || {
+            asks = true;
+            None
+        });
+        if asks {
+            loop_judge(
+                place,
+                config,
+                &view.active,
+                input.last_message.as_deref().unwrap_or(""),
+            )
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    let decision = state.with_loop(|lp| guard::decide(lp, guard_input(), templates, || pause))?;
     Ok(match decision {
         Stop::Block { reason } => Answer::Block(reason),
         Stop::Allow { note: Some(note) } => Answer::Note(note),
@@ -311,7 +320,7 @@ fn stop(
 
 /// The optional loop judge: a reason to pause, or `None` to go on. Fail-open: any
 /// failure means go on, and the budget stays the backstop.
-fn loop_judge(place: &Place, config: &Config, plan: &Plan<'_>, message: &str) -> Option<String> {
+fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) -> Option<String> {
     use crate::judge::run::{self as judge_run, Judge};
     let backend = match config.judge.backend {
         config::BackendChoice::Fixed(b) => b,
@@ -326,11 +335,6 @@ fn loop_judge(place: &Place, config: &Config, plan: &Plan<'_>, message: &str) ->
         command: config.judge.command.clone(),
         timeout: LOOP_JUDGE_TIMEOUT.min(Duration::from_secs(config.judge.timeout_secs)),
     };
-    let goals: Vec<String> = plan
-        .live()
-        .filter(|g| g.status() == Status::Active)
-        .map(|g| g.id.to_string())
-        .collect();
     let tail: String = message
         .chars()
         .rev()
@@ -342,7 +346,7 @@ fn loop_judge(place: &Place, config: &Config, plan: &Plan<'_>, message: &str) ->
     let prompt = fill(
         &template(&place.root, "loop_judge.md", LOOP_JUDGE),
         |name| match name {
-            "goals" => Some(goals.join(", ")),
+            "goals" => Some(active.join(", ")),
             "message" => Some(tail.clone()),
             _ => None,
         },

@@ -67,12 +67,6 @@ impl Default for Loop {
     }
 }
 
-impl Loop {
-    pub fn running(&self) -> bool {
-        self.ended.is_none() && !self.paused
-    }
-}
-
 pub struct State {
     dir: PathBuf,
 }
@@ -164,9 +158,38 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
     let before = value.clone();
     let out = change(&mut value);
     if value != before {
-        write(path, &value)?;
+        rewrite(path, &value)?;
     }
     Ok(out)
+}
+
+/// Rewrites a session file in place. Session files are read and written only
+/// under the lock, so no reader sees one half-written, and a file cut short by a
+/// crash reads as absent; a temp file and a rename per file edit cost a hook more
+/// than all else it does (ext4 flushes a file renamed over another, or truncated
+/// to nothing and written again, so the new bytes go over the old and the length
+/// is set after).
+fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let bytes = serde_json::to_vec_pretty(value)?;
+    let open = || {
+        OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+    };
+    let mut file = match open() {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = path.parent().expect("state files live in a directory");
+            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            open()
+        }
+        other => other,
+    }
+    .with_context(|| format!("writing {}", path.display()))?;
+    file.write_all(&bytes)
+        .and_then(|()| file.set_len(bytes.len() as u64))
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// A state file; one that is missing or unreadable as JSON counts as absent, so a
@@ -228,6 +251,39 @@ mod tests {
                 .all(|n| !n.contains('/') && n.ends_with(".json"))
         );
         assert_eq!(names.len(), 2);
+    }
+
+    #[test]
+    fn a_session_update_rewrites_its_file_in_place() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::new(dir.path());
+        state.session("s", |s| s.edits = 1).unwrap();
+        let path = dir.path().join("plan/sessions/s.json");
+        let inode = fs::metadata(&path).unwrap().ino();
+        // Checked after each update: a freed inode number comes back soon.
+        state
+            .session("s", |s| s.injected = Some("a much longer value".into()))
+            .unwrap();
+        assert_eq!(
+            fs::metadata(&path).unwrap().ino(),
+            inode,
+            "a temp file was renamed over it"
+        );
+        state.session("s", |s| s.injected = None).unwrap();
+        assert_eq!(
+            fs::metadata(&path).unwrap().ino(),
+            inode,
+            "a temp file was renamed over it"
+        );
+        assert_eq!(
+            state.session("s", |s| s.clone()).unwrap(),
+            Session {
+                edits: 1,
+                ..Session::default()
+            },
+            "a shorter rewrite leaves nothing of the longer one behind"
+        );
     }
 
     #[test]

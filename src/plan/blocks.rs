@@ -269,6 +269,12 @@ pub fn reminder(t: Templates<'_>) -> String {
 /// Blocks a stop: names the active goals and their next subtasks, or the goals to
 /// start. `None` when there is nothing left to do.
 pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> Option<String> {
+    continuation_goals(plan).map(|goals| continuation_text(&goals, n, budget, t))
+}
+
+/// What a continuation names: the plan's part of it, the same whatever the loop's
+/// count, so the hooks can keep it. `None` when there is nothing left to do.
+pub fn continuation_goals(plan: &Plan<'_>) -> Option<String> {
     let active = active(plan);
     let mut parts: Vec<String> = if active.is_empty() {
         let ready = ready(plan);
@@ -316,14 +322,18 @@ pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> O
             g.id
         )
     }));
-    let goals = parts.join("; ");
+    Some(parts.join("; "))
+}
+
+/// The continuation for `goals` (from [`continuation_goals`]), the `n`th of `budget`.
+pub fn continuation_text(goals: &str, n: u32, budget: u32, t: Templates<'_>) -> String {
     let text = fill(t.continuation, |name| match name {
-        "goals" => Some(goals.clone()),
+        "goals" => Some(goals.to_string()),
         "n" => Some(n.to_string()),
         "budget" => Some(budget.to_string()),
         _ => None,
     });
-    Some(text.trim_end().to_string())
+    text.trim_end().to_string()
 }
 
 /// Whether a stop has anything to continue with.

@@ -22,7 +22,7 @@ pub enum Facts {
 }
 
 /// The machine-readable head of a transcript.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Header {
     pub goal: String,
     pub contract: String,

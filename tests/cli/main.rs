@@ -11,6 +11,7 @@ mod edges;
 mod files;
 mod goals;
 mod hooks;
+mod hot;
 mod install;
 mod mcp;
 mod proof;

@@ -1,0 +1,597 @@
+//! The hook-path cache: what the hooks derive from plan.md (the injection, the status
+//! line, the active set, the continuation, the content hash) and each transcript's
+//! proof facts, under `<git-dir>/plan/cache/`, keyed on the identity (device, inode,
+//! size, mtime, ctime) of every file the answer was read from. A cached answer is
+//! the fresh one; any failure to read or write the cache falls back to the fresh
+//! path.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::plan::blocks::{self, Templates};
+use crate::plan::model::{Plan, Status, parse};
+use crate::plan::proof::{self, Facts, Header};
+
+/// File times come from a coarse clock (a scheduler tick, a whole second on some
+/// file systems), so a file rewritten within the same tick as its last change can
+/// keep its ctime — and `touch -r` gives back its size and mtime. An identity is
+/// trusted only once its ctime is this much older than the moment it was read:
+/// every later write then moves the ctime. Younger files are read fresh.
+pub const MARGIN: Duration = Duration::from_secs(2);
+
+/// Bumped when what is cached, or how it is derived, changes shape.
+const FORMAT: u32 = 2;
+
+/// What a stat says about a file: any write, chmod or rename moves the ctime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Identity {
+    fn of(meta: &fs::Metadata) -> Identity {
+        Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+
+    /// Whether every later change of the file must show in its identity.
+    fn settled(&self, now: SystemTime, margin: Duration) -> bool {
+        let Some(limit) = now
+            .duration_since(UNIX_EPOCH)
+            .ok()
+            .and_then(|n| n.checked_sub(margin))
+        else {
+            return false;
+        };
+        let (secs, nanos) = self.ctime;
+        u64::try_from(secs)
+            .ok()
+            .zip(u32::try_from(nanos).ok())
+            .is_some_and(|(s, n)| Duration::new(s, n) < limit)
+    }
+}
+
+/// A file the answer depends on and what it was: `None` when it was absent (its
+/// appearing is a change too). `follow`: stat through a symlink, as a read does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Dep {
+    path: PathBuf,
+    follow: bool,
+    id: Option<Identity>,
+}
+
+impl Dep {
+    fn stat(path: PathBuf, follow: bool) -> Dep {
+        let meta = if follow {
+            fs::metadata(&path)
+        } else {
+            fs::symlink_metadata(&path)
+        };
+        let id = meta.ok().map(|m| Identity::of(&m));
+        Dep { path, follow, id }
+    }
+
+    fn unchanged(&self) -> bool {
+        Dep::stat(self.path.clone(), self.follow).id == self.id
+    }
+
+    fn settled(&self, now: SystemTime, margin: Duration) -> bool {
+        self.id.is_none_or(|id| id.settled(now, margin))
+    }
+}
+
+/// Everything a hook, `plan inject` and `plan statusline` take from plan.md.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// [`crate::hooks::run::content_hash`] of plan.md's bytes.
+    pub hash: String,
+    /// The first format error as a hook reports it; `None`: the plan is sound.
+    pub broken: Option<String>,
+    pub statusline: String,
+    pub injection: String,
+    /// Live active goals' ids.
+    pub active: Vec<String>,
+    pub has_work: bool,
+    /// [`blocks::continuation_goals`].
+    pub continuation: Option<String>,
+    /// The compaction skeleton, derived only for the hosts that inject one.
+    pub skeleton: Option<String>,
+}
+
+/// Where the cache answers from, and for what.
+pub struct Place<'a> {
+    /// Where `.plan/` (prompts, transcripts) is looked for.
+    pub root: &'a Path,
+    pub plan: &'a Path,
+    pub git_dir: &'a Path,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ViewFile {
+    format: u32,
+    root: PathBuf,
+    deps: Vec<Dep>,
+    view: View,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct CachedFacts {
+    id: Identity,
+    hash: String,
+    header: Option<Header>,
+}
+
+impl CachedFacts {
+    fn facts(&self) -> Facts {
+        Facts::Present {
+            hash: self.hash.clone(),
+            header: self.header.clone(),
+        }
+    }
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct FactsFile {
+    format: u32,
+    facts: HashMap<PathBuf, CachedFacts>,
+}
+
+fn dir(git_dir: &Path) -> PathBuf {
+    git_dir.join("plan").join("cache")
+}
+
+/// The view of plan.md at `place`, from the cache when nothing it was derived
+/// from changed; `None` when there is no plan.md. `skeleton`: the caller needs it.
+pub fn view(place: &Place<'_>, skeleton: bool) -> Option<View> {
+    view_at(place, skeleton, SystemTime::now(), MARGIN)
+}
+
+/// As [`view`], with the clock and the trust margin given (tests shorten it).
+pub fn view_at(
+    place: &Place<'_>,
+    skeleton: bool,
+    now: SystemTime,
+    margin: Duration,
+) -> Option<View> {
+    if let Some(view) = cached(place, skeleton) {
+        return Some(view);
+    }
+    let known = read_facts(place.git_dir);
+    let (view, deps, facts) = derive(place, skeleton, Some(&known), now, margin)?;
+    store(place, &view, deps, known != facts, facts, now, margin);
+    Some(view)
+}
+
+/// The view derived from the files alone, touching no cache: what a cached one must
+/// equal.
+#[cfg(test)]
+pub fn fresh(place: &Place<'_>, skeleton: bool) -> Option<View> {
+    derive(place, skeleton, None, SystemTime::now(), MARGIN).map(|(view, _, _)| view)
+}
+
+fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
+    let bytes = fs::read(dir(place.git_dir).join("view.json")).ok()?;
+    let file: ViewFile = serde_json::from_slice(&bytes).ok()?;
+    let fits = file.format == FORMAT
+        && file.root == place.root
+        && file.deps.first().is_some_and(|d| d.path == place.plan)
+        && (!skeleton || file.view.skeleton.is_some())
+        && file.deps.iter().all(Dep::unchanged);
+    let mut view = file.view;
+    if !skeleton {
+        // The same answer a fresh derivation gives when none was asked for.
+        view.skeleton = None;
+    }
+    fits.then_some(view)
+}
+
+type Derived = (View, Vec<Dep>, HashMap<PathBuf, CachedFacts>);
+
+/// Reads plan.md and everything the view depends on, stat first, so a change
+/// after the stat shows as a new identity next time.
+fn derive(
+    place: &Place<'_>,
+    skeleton: bool,
+    known: Option<&HashMap<PathBuf, CachedFacts>>,
+    now: SystemTime,
+    margin: Duration,
+) -> Option<Derived> {
+    let mut deps = vec![Dep::stat(place.plan.to_path_buf(), true)];
+    deps.extend(exe());
+    let src = fs::read_to_string(place.plan).ok()?;
+    let mut template = |name: &str, embedded: &'static str| {
+        let path = place.root.join(".plan/prompts").join(name);
+        deps.push(Dep::stat(path.clone(), true));
+        fs::read_to_string(path).unwrap_or_else(|_| embedded.to_string())
+    };
+    let injection = template("injection.md", blocks::INJECTION);
+    let idle = template("injection_idle.md", blocks::INJECTION_IDLE);
+    let skeleton_template = skeleton.then(|| template("skeleton.md", blocks::SKELETON));
+    let mut plan = parse(&src);
+    let read = RefCell::new((Vec::new(), HashMap::new()));
+    plan.prove_live(&|rel| {
+        if !proof::is_record_path(rel) {
+            return crate::record::facts(place.root, rel);
+        }
+        let dep = Dep::stat(place.root.join(rel), false);
+        let (deps, fresh) = &mut *read.borrow_mut();
+        deps.push(dep.clone());
+        let Some(id) = dep.id else {
+            return Facts::Missing;
+        };
+        if let Some(hit) = known.and_then(|k| k.get(&dep.path)).filter(|c| c.id == id) {
+            fresh.insert(dep.path, hit.clone());
+            return hit.facts();
+        }
+        let facts = crate::record::facts(place.root, rel);
+        if let Facts::Present { hash, header } = &facts
+            && id.settled(now, margin)
+        {
+            let header = header.clone();
+            fresh.insert(
+                dep.path,
+                CachedFacts {
+                    id,
+                    hash: hash.clone(),
+                    header,
+                },
+            );
+        }
+        facts
+    });
+    let (read_deps, facts) = read.into_inner();
+    deps.extend(read_deps);
+    let view = View::of(
+        &plan,
+        &src,
+        Templates {
+            injection: &injection,
+            injection_idle: &idle,
+            skeleton: skeleton_template.as_deref().unwrap_or(blocks::SKELETON),
+            ..Templates::default()
+        },
+        skeleton,
+    );
+    Some((view, deps, facts))
+}
+
+impl View {
+    /// The view of a parsed and proven plan.
+    pub fn of(plan: &Plan<'_>, src: &str, t: Templates<'_>, skeleton: bool) -> View {
+        let broken = plan.errors.first().map(|first| {
+            format!(
+                "plan.md:{}: {} (run `plan lint`)",
+                first.line, first.message
+            )
+        });
+        // A plan with format errors is still injected and shown as far as it reads;
+        // the blocks name the errors. Only the loop holds back (`broken`).
+        View {
+            hash: crate::hooks::run::content_hash(src.as_bytes()),
+            statusline: blocks::statusline(plan),
+            injection: blocks::injection(plan, t),
+            active: plan
+                .live()
+                .filter(|g| g.status() == Status::Active)
+                .map(|g| g.id.to_string())
+                .collect(),
+            has_work: blocks::has_work(plan),
+            continuation: blocks::continuation_goals(plan),
+            skeleton: skeleton.then(|| blocks::skeleton(plan, t)),
+            broken,
+        }
+    }
+}
+
+/// The running binary: another build may derive differently.
+fn exe() -> Option<Dep> {
+    std::env::current_exe().ok().map(|p| Dep::stat(p, true))
+}
+
+fn read_facts(git_dir: &Path) -> HashMap<PathBuf, CachedFacts> {
+    fs::read(dir(git_dir).join("facts.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<FactsFile>(&b).ok())
+        .filter(|f| f.format == FORMAT)
+        .map(|f| f.facts)
+        .unwrap_or_default()
+}
+
+/// Writes what was derived, best effort. The view only when every file it came
+/// from is settled; the facts only when they differ from what is there.
+fn store(
+    place: &Place<'_>,
+    view: &View,
+    deps: Vec<Dep>,
+    facts_changed: bool,
+    facts: HashMap<PathBuf, CachedFacts>,
+    now: SystemTime,
+    margin: Duration,
+) {
+    let dir = dir(place.git_dir);
+    if fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    if facts_changed {
+        let file = FactsFile {
+            format: FORMAT,
+            facts,
+        };
+        if let Ok(bytes) = serde_json::to_vec(&file) {
+            write(&dir.join("facts.json"), &bytes);
+        }
+    }
+    if !deps.iter().all(|d| d.settled(now, margin)) {
+        return;
+    }
+    let file = ViewFile {
+        format: FORMAT,
+        root: place.root.to_path_buf(),
+        deps,
+        view: view.clone(),
+    };
+    if let Ok(bytes) = serde_json::to_vec(&file) {
+        write(&dir.join("view.json"), &bytes);
+    }
+}
+
+/// Replaces `path` whole, so a reader sees the old file or the new one.
+fn write(path: &Path, bytes: &[u8]) {
+    let Some(dir) = path.parent() else { return };
+    let Ok(mut tmp) = tempfile::NamedTempFile::new_in(dir) else {
+        return;
+    };
+    if tmp.write_all(bytes).is_ok() {
+        let _ = tmp.persist(path);
+    }
+}
+
+/// The view for `plan inject` and `plan statusline`; `None` (read it fresh) outside
+/// a repository and for an empty plan.md, which the store waits on as an editor
+/// mid-save.
+pub fn for_command(ctx: &crate::ctx::Ctx) -> Option<View> {
+    let repo = ctx.repo.as_ref()?;
+    if fs::metadata(&ctx.store.path).ok()?.len() == 0 {
+        return None;
+    }
+    let root = ctx.prompt_root();
+    view(
+        &Place {
+            root: &root,
+            plan: &ctx.store.path,
+            git_dir: &repo.git_dir,
+        },
+        false,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::model::blob_id;
+    use proptest::prelude::*;
+
+    /// The trust margin the tests use, and a wait that outlasts it: long enough for
+    /// the coarsest tick a kernel uses (10 ms), short enough for many cases.
+    const TEST_MARGIN: Duration = Duration::from_millis(30);
+    const SETTLE: Duration = Duration::from_millis(40);
+
+    struct Repo {
+        dir: tempfile::TempDir,
+        plan: PathBuf,
+        git: PathBuf,
+    }
+
+    fn contract() -> String {
+        let src = plan_text(0);
+        let plan = parse(&src);
+        plan.goal("a").unwrap().contract_id()
+    }
+
+    /// Plan variants of one size: a title letter and a subtask's box.
+    fn plan_text(variant: u8) -> String {
+        let title = if variant & 1 == 0 { "Alpha" } else { "Alphb" };
+        let tick = if variant & 2 == 0 { ' ' } else { 'x' };
+        format!(
+            "# Plan: p\n\n## Goal: {title}\n<!-- id: a -->\nstatus: done\ndone_when: it works\n\n## Goal: Beta\n<!-- id: b -->\nstatus: active\ndone_when: fast\n- [{tick}] step\n- [ ] other\n\n## Log\n- 2026-01-01 10:00 a signed off (verify passed, judge claude:opus accept, contract {{fp}}): .plan/judge/a.md#{{hash}}\n"
+        )
+    }
+
+    /// Transcript variants of one size: accepted or rejected.
+    fn transcript(accept: bool, contract: &str) -> String {
+        let header = Header {
+            goal: "a".into(),
+            contract: contract.into(),
+            verdict: if accept { "accept" } else { "reject" }.into(),
+            judge: "claude:opus".into(),
+            overrides: Vec::new(),
+            verify_files: Vec::new(),
+        };
+        format!("{}\n## Prompt\n\nx\n", header.render())
+    }
+
+    impl Repo {
+        fn new() -> Repo {
+            let dir = tempfile::tempdir().unwrap();
+            let git = dir.path().join(".git");
+            fs::create_dir_all(&git).unwrap();
+            fs::create_dir_all(dir.path().join(".plan/judge")).unwrap();
+            fs::create_dir_all(dir.path().join(".plan/prompts")).unwrap();
+            let plan = dir.path().join("plan.md");
+            let repo = Repo { dir, plan, git };
+            repo.set_transcript(true);
+            repo.set_plan(0);
+            repo
+        }
+
+        fn place(&self) -> Place<'_> {
+            Place {
+                root: self.dir.path(),
+                plan: &self.plan,
+                git_dir: &self.git,
+            }
+        }
+
+        /// Rewrites `path` in place and puts its mtime back, as `touch -r` would.
+        fn rewrite(&self, path: &Path, text: &str) {
+            let mtime = fs::metadata(path).and_then(|m| m.modified()).ok();
+            fs::write(path, text).unwrap();
+            if let Some(mtime) = mtime {
+                let file = fs::File::options().write(true).open(path).unwrap();
+                file.set_modified(mtime).unwrap();
+            }
+        }
+
+        fn set_plan(&self, variant: u8) {
+            let good = transcript(true, &contract());
+            let text = plan_text(variant)
+                .replace("{fp}", &contract()[..8])
+                .replace("{hash}", &blob_id(good.as_bytes())[..12]);
+            self.rewrite(&self.plan, &text);
+        }
+
+        fn set_transcript(&self, accept: bool) {
+            let path = self.dir.path().join(".plan/judge/a.md");
+            self.rewrite(&path, &transcript(accept, &contract()));
+        }
+
+        fn set_template(&self, variant: u8) {
+            let path = self.dir.path().join(".plan/prompts/injection.md");
+            match variant {
+                0 => {
+                    let _ = fs::remove_file(path);
+                }
+                1 => self.rewrite(&path, "A {{active}}\n"),
+                _ => self.rewrite(&path, "B {{active}}\n"),
+            }
+        }
+
+        /// A hook's view through the cache, checked against the fresh one; whether
+        /// the cache answered.
+        fn hook(&self, skeleton: bool) -> bool {
+            let place = self.place();
+            let hit = cached(&place, skeleton).is_some();
+            let view = view_at(&place, skeleton, SystemTime::now(), TEST_MARGIN);
+            assert_eq!(
+                view,
+                fresh(&place, skeleton),
+                "cached answer differs (hit: {hit})"
+            );
+            hit
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Plan(u8),
+        Transcript(bool),
+        Template(u8),
+        Wait,
+        Hook(bool),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            2 => (0u8..4).prop_map(Op::Plan),
+            2 => any::<bool>().prop_map(Op::Transcript),
+            1 => (0u8..3).prop_map(Op::Template),
+            2 => Just(Op::Wait),
+            4 => any::<bool>().prop_map(Op::Hook),
+        ]
+    }
+
+    #[test]
+    fn the_generated_plan_is_proven_and_a_rejected_transcript_is_not() {
+        let repo = Repo::new();
+        let view = fresh(&repo.place(), false).unwrap();
+        assert!(!view.statusline.contains("unproven"), "{}", view.statusline);
+        repo.set_transcript(false);
+        let view = fresh(&repo.place(), false).unwrap();
+        assert!(
+            view.statusline.contains("1 unproven"),
+            "{}",
+            view.statusline
+        );
+    }
+
+    #[test]
+    fn a_settled_plan_is_answered_from_the_cache_and_a_same_size_rewrite_is_not() {
+        let repo = Repo::new();
+        assert!(!repo.hook(false), "an empty cache answers nothing");
+        assert!(
+            !repo.hook(false),
+            "files younger than the margin are not cached"
+        );
+        std::thread::sleep(SETTLE);
+        assert!(!repo.hook(false));
+        assert!(
+            repo.hook(false),
+            "settled files are answered from the cache"
+        );
+        // Same size, mtime put back: only the ctime tells.
+        repo.set_plan(2);
+        assert!(!repo.hook(false));
+        std::thread::sleep(SETTLE);
+        repo.hook(false);
+        repo.set_transcript(false);
+        assert!(!repo.hook(false));
+    }
+
+    #[test]
+    fn a_damaged_or_unwritable_cache_fails_open() {
+        let repo = Repo::new();
+        std::thread::sleep(SETTLE);
+        let cache = dir(&repo.git);
+        fs::create_dir_all(&cache).unwrap();
+        fs::write(cache.join("view.json"), "{not json").unwrap();
+        fs::write(cache.join("facts.json"), "[1, 2").unwrap();
+        assert!(!repo.hook(false));
+        assert!(repo.hook(false), "the damaged files were replaced");
+        fs::remove_dir_all(&cache).unwrap();
+        fs::write(&cache, "a file where the cache directory goes").unwrap();
+        assert!(!repo.hook(true));
+        assert!(!repo.hook(true));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Whatever is edited when — plan.md, a transcript, a prompt override,
+        /// same-size rewrites with the mtime put back included — the cache answers
+        /// what the files say.
+        #[test]
+        fn a_cached_view_always_equals_a_fresh_one(ops in proptest::collection::vec(op(), 1..10)) {
+            let repo = Repo::new();
+            std::thread::sleep(SETTLE);
+            repo.hook(false);
+            prop_assert!(repo.hook(false), "a settled plan is answered from the cache");
+            for op in ops {
+                match op {
+                    Op::Plan(v) => repo.set_plan(v),
+                    Op::Transcript(accept) => repo.set_transcript(accept),
+                    Op::Template(v) => repo.set_template(v),
+                    Op::Wait => std::thread::sleep(SETTLE),
+                    Op::Hook(skeleton) => {
+                        repo.hook(skeleton);
+                    }
+                }
+            }
+            repo.hook(false);
+        }
+    }
+}
