@@ -114,14 +114,13 @@ pub fn main() -> ExitCode {
 /// session: it is answered without building the whole command tree. Anything else
 /// (a flag, `--help`, an unknown host) goes through clap as before.
 fn hook_fast_path() -> Option<u8> {
-    use clap::ValueEnum;
     let mut args = std::env::args_os().skip(1);
     let (Some(word), Some(host), Some(event), None) =
         (args.next(), args.next(), args.next(), args.next())
     else {
         return None;
     };
-    let host = hosts::Host::from_str(host.to_str()?, false).ok()?;
+    let host = host.into_string().ok().filter(|h| !h.starts_with('-'))?;
     let event = event.into_string().ok().filter(|e| !e.starts_with('-'))?;
     (word == "hook").then(|| cmd::hook::answer(cmd::hook::Args { host, event }))
 }

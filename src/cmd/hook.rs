@@ -10,9 +10,9 @@ use crate::hooks::run;
 /// Answer a host's hook (registered by `plan install`; reads the host's JSON on stdin)
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The host agent
-    #[arg(value_enum)]
-    pub host: Host,
+    /// The host agent: claude, codex, droid, gemini or pi (any other name answers
+    /// nothing and exits 0: a hook never fails the agent)
+    pub host: String,
     /// The event, e.g. session-start, user-prompt-submit, post-tool-use, pre-compact, stop
     pub event: String,
 }
@@ -27,23 +27,36 @@ pub fn run(_env: &Env, args: Args) -> anyhow::Result<u8> {
 
 /// Answers the host and says what to exit with: 0, whatever happened.
 pub fn answer(args: Args) -> u8 {
-    let disabled = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
-    let kind = host::kind(args.host, &args.event).map_or(Kind::Prompt, |(k, _)| k);
-    let event = host::kind(args.host, &args.event).map_or("", |(_, e)| e);
-    // Read even when disabled, so the host never writes into a closed pipe.
+    // Read first, whatever comes next, so the host never writes into a closed pipe.
     let mut stdin = String::new();
     let _ = std::io::stdin().take(MAX_INPUT).read_to_string(&mut stdin);
+    let Ok(host) = <Host as clap::ValueEnum>::from_str(&args.host, false) else {
+        let known: Vec<&str> = Host::ALL.iter().map(|h| h.spec().name).collect();
+        eprintln!(
+            "plan: no hooks for a host named \"{}\" (plan knows {}); nothing done",
+            crate::plan::text::escape_controls(&args.host),
+            known.join(", ")
+        );
+        return 0;
+    };
+    answer_for(host, &args.event, &stdin)
+}
+
+fn answer_for(host: Host, event_name: &str, stdin: &str) -> u8 {
+    let disabled = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
+    let kind = host::kind(host, event_name).map_or(Kind::Prompt, |(k, _)| k);
+    let event = host::kind(host, event_name).map_or("", |(_, e)| e);
     let answer = if disabled("PLAN_DISABLED") || disabled("PLAN_JUDGE") {
         Answer::Nothing
     } else {
-        match std::panic::catch_unwind(|| run::handle(args.host, &args.event, &stdin)) {
+        match std::panic::catch_unwind(|| run::handle(host, event_name, stdin)) {
             Ok(Ok(answer)) => answer,
             Ok(Err(e)) => Answer::Note(format!("plan: hook skipped: {e:#}")),
             Err(_) => Answer::Note("plan: hook skipped after an internal error".to_string()),
         }
     };
     // A warning must never veto anything: on Stop it is only a note.
-    let (out, err) = host::render(args.host, kind, event, &answer);
+    let (out, err) = host::render(host, kind, event, &answer);
     // A host that stopped listening must not turn into a non-zero exit.
     let _ = std::io::stdout().write_all(out.as_bytes());
     let _ = std::io::stderr().write_all(err.as_bytes());

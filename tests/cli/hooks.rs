@@ -758,3 +758,24 @@ fn gemini_injects_again_only_after_a_real_compression() {
     t.ok(&["tick", "cache-layer", "2"]);
     assert!(context(&send("gemini/before-agent")).is_some());
 }
+
+/// A hook always exits 0, whatever it is asked: an unknown host says so on stderr
+/// and answers nothing; malformed input to a host whose prompt answer is plain text
+/// (Codex) puts its note on stderr, never on stdout where the model could read it.
+#[test]
+fn hooks_exit_zero_for_an_unknown_host_and_keep_notes_off_stdout() {
+    let t = repo();
+    t.case(&["hook", "cursor", "stop"])
+        .stdin("{}")
+        .stderr(
+            "plan: no hooks for a host named \"cursor\" (plan knows claude, codex, pi, gemini, droid); nothing done\n",
+        )
+        .check();
+    let run = t
+        .case(&["hook", "codex", "user-prompt-submit"])
+        .stdin("not json")
+        .any_stdout()
+        .check_status_only();
+    assert_eq!(run.stdout, "", "a note reached Codex's stdout");
+    assert!(run.stderr.contains("hook skipped"), "{}", run.stderr);
+}

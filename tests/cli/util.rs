@@ -261,6 +261,14 @@ impl Case<'_> {
         self
     }
 
+    /// Runs it and checks only the status; returns what it printed.
+    #[track_caller]
+    pub fn check_status_only(mut self) -> Run {
+        self.stdout = None;
+        self.stderr = None;
+        self.check()
+    }
+
     /// Runs it and checks everything set; returns what it printed.
     #[track_caller]
     pub fn check(self) -> Run {
