@@ -17,6 +17,7 @@ mod mcp;
 mod proof;
 mod readme;
 mod redteam;
+mod redteam2;
 mod rules;
 mod shell;
 mod small;

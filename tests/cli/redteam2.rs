@@ -1,0 +1,225 @@
+//! Red team, second pass: attacks on this session's reopen, verify-file record and
+//! degrade-don't-block that work on today's code. Each is ignored so main stays
+//! green; un-ignore it with the fix.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use crate::util::{Run, Test, fixture};
+
+const PLAN: &str = "# Plan: Proof
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- [x] write it
+
+## Log
+";
+
+/// `ship` added and started through plan, judged by the accepting command fixture.
+fn repo(plan: &str) -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("plan.md", plan);
+    t.judge("accept");
+    t.ok(&["start", "ship"]);
+    t.commit_all("start");
+    t
+}
+
+fn sign_off(t: &Test) {
+    t.ok(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+}
+
+/// The Claude Code stop hook for `session`; hooks always exit 0.
+fn stop(t: &Test, session: &str) -> Value {
+    let payload = fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", session);
+    let mut child = t
+        .cmd(&["hook", "claude", "stop"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
+    let run = Run::from(
+        child.wait_with_output().unwrap(),
+        &["hook", "claude", "stop"],
+    )
+    .code(0);
+    if run.stdout.trim().is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+/// A reopen is undone by appending, which the append-only log allows: the goal's
+/// old sign-off line copied below the reopen (and `status: done` set back) stands
+/// "after its latest reopen", names the same intact transcript with the unchanged
+/// contract, so the goal reads as proven without a new `plan complete`. Nothing
+/// ties a sign-off line to one use of its transcript (or the transcript to a
+/// moment after the reopen), and `plan diff` shows only an added line.
+#[test]
+#[ignore = "red team: a reopened goal is proven again by re-appending its old sign-off line"]
+fn a_replayed_sign_off_line_does_not_undo_a_reopen() {
+    let t = repo(PLAN);
+    sign_off(&t);
+    t.ok(&["audit"]);
+    t.commit_all("signed off");
+    t.ok(&[
+        "reopen",
+        "ship",
+        "--reason",
+        "audit --reverify: verify fails",
+    ]);
+    let md = t.plan_md();
+    let signed = md
+        .lines()
+        .find(|l| l.contains("ship signed off"))
+        .unwrap()
+        .to_string();
+    // Only appends and a status flip: no log line changed or removed.
+    t.write(
+        "plan.md",
+        format!("{}{signed}\n", md.replace("status: active", "status: done")),
+    );
+    assert!(
+        !t.run(&["diff"]).stderr.contains("append-only"),
+        "plan diff flags the replay as a log rewrite"
+    );
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "a reopened goal reads as proven without a new sign-off:\n{}",
+        run.stdout
+    );
+    run.stdout_has("unproven");
+}
+
+/// Deleting the reopen line (a log rewrite `plan diff` warns about) is enough too:
+/// `plan audit`, the injection and the guard read only the current log.
+#[test]
+#[ignore = "red team: deleting the reopen line from the log makes the old sign-off count again"]
+fn a_deleted_reopen_line_does_not_make_the_old_sign_off_count() {
+    let t = repo(PLAN);
+    sign_off(&t);
+    t.commit_all("signed off");
+    t.ok(&["reopen", "ship", "--reason", "regressed"]);
+    t.commit_all("reopened");
+    let md = t.plan_md();
+    let hidden: String = md
+        .lines()
+        .filter(|l| !l.contains("ship reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace("status: active", "status: done");
+    t.write("plan.md", hidden);
+    // The only trace is plan diff's warning against HEAD; once committed, none.
+    t.commit_all("tidy");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "the old sign-off counts again once the reopen line is gone:\n{}",
+        run.stdout
+    );
+}
+
+/// The verify-file record covers only the files verify names literally. A script
+/// that sources (or runs) another file hides that file from the record: gutting it
+/// after the sign-off lets `plan audit --reverify` pass a regression. Same for
+/// `make check` (the Makefile), a directory argument (`pytest tests`), and any
+/// test runner (`cargo test`).
+#[test]
+#[ignore = "red team: reverify passes when a file the named verify script sources is gutted"]
+fn reverify_notices_a_gutted_file_the_verify_script_sources() {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("check.sh", ". ./checks/readme.sh\n");
+    t.write("checks/readme.sh", "test -s README.md\n");
+    t.write(
+        "plan.md",
+        PLAN.replace("verify: test -f README.md", "verify: sh check.sh"),
+    );
+    t.judge("accept");
+    t.ok(&["start", "ship"]);
+    t.commit_all("start");
+    sign_off(&t);
+    t.ok(&["audit", "--reverify"])
+        .stdout_has("reverify: passed");
+    // The work regresses; the file that really checks it is gutted.
+    t.write("README.md", "");
+    t.write("checks/readme.sh", "true\n");
+    let run = t.run(&["audit", "--reverify"]);
+    assert_ne!(
+        run.code, 0,
+        "a gutted check reverifies as passed:\n{}",
+        run.stdout
+    );
+}
+
+/// The guard holds back on any format error (`View::broken`): one hand-made error
+/// anywhere in plan.md (here a self-dependency on the active goal) lets the agent
+/// stop at every turn while the goal is still active and the status line says so.
+/// Degrade-don't-block keeps the injection going; the loop should keep going too
+/// (and ask for the error to be fixed), with its budget and stall limit as backstop.
+#[test]
+#[ignore = "red team: any format error makes the continuation guard let the agent stop"]
+fn a_format_error_does_not_let_the_loop_go() {
+    let t = Test::new().plan(&PLAN.replace("- [x] write it", "- [ ] write it"));
+    t.ok(&["goal", "--budget", "5"]);
+    assert_eq!(stop(&t, "s1")["decision"], "block");
+    let md = t.plan_md();
+    t.write(
+        "plan.md",
+        md.replace("status: active\n", "status: active\ndepends_on: ship\n"),
+    );
+    t.ok(&["statusline"]).stdout_has("1 active · ship");
+    let answer = stop(&t, "s1");
+    assert_eq!(
+        answer["decision"], "block",
+        "the loop let go over a format error: {answer}"
+    );
+}
+
+/// `has_work` counts an active goal only when its dependencies are met, so an
+/// active goal made to wait on an open goal under `## Archive` (no parse error,
+/// two lint problems) ends the loop for good with "no goal is active or ready to
+/// start" while the status line shows the goal active.
+#[test]
+#[ignore = "red team: an active goal waiting on an archived open goal ends the loop"]
+fn an_active_goal_keeps_the_loop_going_whatever_it_waits_on() {
+    let t = Test::new().plan(&PLAN.replace("- [x] write it", "- [ ] write it"));
+    t.ok(&["goal", "--budget", "5"]);
+    assert_eq!(stop(&t, "s1")["decision"], "block");
+    let md = t
+        .plan_md()
+        .replace("status: active\n", "status: active\ndepends_on: other\n");
+    t.write(
+        "plan.md",
+        format!(
+            "{md}\n## Archive\n\n## Goal: Other\n<!-- id: other -->\nstatus: open\ndone_when: x\n"
+        ),
+    );
+    t.ok(&["statusline"]).stdout_has("1 active · ship");
+    let answer = stop(&t, "s1");
+    assert_eq!(
+        answer["decision"], "block",
+        "the loop ended with a goal active: {answer}"
+    );
+}
