@@ -11,7 +11,9 @@ use crate::ctx::{Ctx, Env};
 use crate::out::println;
 use crate::config;
 use crate::exit::{CHECK_FAILED, Exit, OK};
-use crate::plan::model::{Goal, Plan, Status};
+use crate::git;
+use crate::plan::history;
+use crate::plan::model::{Goal, Plan, Status, parse};
 use crate::plan::proof::{self, Facts, Proof};
 use crate::plan::render::ProofView;
 use crate::{record, verify};
@@ -47,8 +49,50 @@ struct Report<'p> {
     orphaned_ids: Vec<&'p str>,
     /// Archived goals that are open or active.
     archived_unfinished: Vec<&'p str>,
+    /// plan's own log lines that a committed version of the file had and it lacks
+    /// now (the log is append-only).
+    removed_lines: Vec<Removed>,
     unproven: usize,
     regressed: usize,
+}
+
+/// A log line of plan's that was removed after it was committed.
+#[derive(Serialize)]
+struct Removed {
+    line: String,
+    /// The newest commit that still had it.
+    commit: String,
+}
+
+/// How many commits of plan.md are searched for removed log lines.
+const HISTORY_DEPTH: usize = 200;
+
+/// plan's own log lines that plan.md's committed versions had and it lacks now,
+/// each with the newest commit that had it.
+fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Vec<Removed> {
+    let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
+        return Vec::new();
+    };
+    let Ok(revisions) = git::file_history(&repo.root, &rel, HISTORY_DEPTH) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Removed> = Vec::new();
+    for rev in &revisions {
+        let then = parse(&rev.content);
+        for entry in history::lost_events(plan, &then) {
+            let line = match entry.stamp {
+                Some(stamp) => format!("{stamp} {}", entry.text),
+                None => entry.text.to_string(),
+            };
+            if !out.iter().any(|r| r.line == line) {
+                out.push(Removed {
+                    line,
+                    commit: rev.short.clone(),
+                });
+            }
+        }
+    }
+    out
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -61,9 +105,29 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .then(|| config::load(ctx.repo.as_ref().map(|r| r.root.as_path())))
         .transpose()?;
     let root = ctx.prompt_root();
+    let removed = removed_lines(ctx, &plan);
     let mut goals = Vec::new();
     for goal in plan.goals.iter().filter(|g| g.status().is_finished()) {
-        let proof = plan.proof(goal);
+        let mut proof = plan.proof(goal);
+        // A finished goal whose own log lines were removed stands on a log that was
+        // rewritten: a deleted reopen or contract change would make an old sign-off
+        // count again.
+        let own = format!(" {} ", goal.id);
+        if let Some(gone) = removed
+            .iter()
+            .find(|r| format!(" {}", r.line).contains(&own))
+        {
+            proof = Proof::Unproven {
+                why: format!(
+                    "its log line `{}` (in commit {}) was removed since; the log is append-only",
+                    gone.line, gone.commit
+                ),
+                hint: format!(
+                    "restore the line from git (`git show {}:plan.md`); if the goal is to be worked on again, plan reopen {} --reason TEXT",
+                    gone.commit, goal.id
+                ),
+            };
+        }
         let reverify = match &config {
             Some(config) if proof.is_proven() && goal.status() == Status::Done => Some(reverify(
                 &plan,
@@ -97,13 +161,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         goals,
         orphaned_ids: plan.orphans().into_iter().map(|(id, _)| id).collect(),
         archived_unfinished: archived_unfinished(&plan),
+        removed_lines: removed,
     };
     if args.json {
         println(&serde_json::to_string_pretty(&report)?)?;
     } else {
         println(&human(&report, ctx))?;
     }
-    let failed = report.unproven + report.regressed + report.archived_unfinished.len();
+    let failed = report.unproven
+        + report.regressed
+        + report.archived_unfinished.len()
+        + report.removed_lines.len();
     if failed > 0 {
         return Err(Exit::quiet(CHECK_FAILED));
     }
@@ -197,6 +265,13 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
     for id in &report.archived_unfinished {
         out.push(format!(
             "⚠ {id} is under `## Archive` but not finished\n  hint: move it back above `## Log` and finish it with plan complete or plan cancel"
+        ));
+    }
+    for removed in &report.removed_lines {
+        out.push(format!(
+            "⚠ plan's log line `{}` (in commit {}) was removed since; the log is append-only\n  hint: restore it from git",
+            esc(&removed.line),
+            removed.commit
         ));
     }
     for id in &report.orphaned_ids {

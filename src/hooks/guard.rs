@@ -31,8 +31,11 @@ pub struct Input<'p> {
     pub session: &'p str,
     /// The host says the turn ended on an error.
     pub host_error: bool,
-    /// The plan's work, or why the plan could not be read.
-    pub plan: Result<Work<'p>, String>,
+    /// The plan's work, as far as it reads.
+    pub plan: Work<'p>,
+    /// plan.md's first format error: the agent fixes it before it goes on. A format
+    /// error is never a way out of the loop.
+    pub broken: Option<&'p str>,
     /// Hash of plan.md's bytes, to see whether the agent touched it.
     pub plan_hash: &'p str,
     pub stall_limit: u32,
@@ -62,15 +65,8 @@ pub fn decide(
             "plan: the turn ended on an error, so the loop lets the agent stop; it continues at the next stop",
         );
     }
-    let plan = match input.plan {
-        Ok(plan) => plan,
-        Err(why) => {
-            return allow(format!(
-                "plan: the loop cannot read plan.md ({why}); letting the agent stop"
-            ));
-        }
-    };
-    if !plan.has_work {
+    let plan = input.plan;
+    if !plan.has_work && input.broken.is_none() {
         return end(lp, "no goal is active or ready to start".to_string());
     }
     if lp.used >= lp.budget {
@@ -92,10 +88,15 @@ pub fn decide(
     if let Some(why) = loop_judge() {
         return allow(format!("plan: the loop judge let the agent pause: {why}"));
     }
-    let Some(goals) = plan.goals else {
-        return end(lp, "no goal is active or ready to start".to_string());
+    let goals = match (input.broken, plan.goals) {
+        (None, Some(goals)) => goals.to_string(),
+        (None, None) => return end(lp, "no goal is active or ready to start".to_string()),
+        (Some(why), goals) => format!(
+            "first fix plan.md's format errors ({why}; `plan lint` lists them all){}",
+            goals.map(|g| format!("; then {g}")).unwrap_or_default()
+        ),
     };
-    let reason = blocks::continuation_text(goals, lp.used + 1, lp.budget, templates);
+    let reason = blocks::continuation_text(&goals, lp.used + 1, lp.budget, templates);
     lp.used += 1;
     lp.stalls = stalls;
     lp.last_hash = Some(input.plan_hash.to_string());
@@ -123,7 +124,8 @@ mod tests {
         let input = Input {
             session,
             host_error: false,
-            plan: Ok(work(&plan, &goals)),
+            plan: work(&plan, &goals),
+            broken: None,
             plan_hash: hash,
             stall_limit: 3,
         };
@@ -263,29 +265,34 @@ mod tests {
         let input = Input {
             session: "s",
             host_error: true,
-            plan: Ok(work(&plan, &goals)),
+            plan: work(&plan, &goals),
+            broken: None,
             plan_hash: "h",
             stall_limit: 3,
         };
         let out = decide(&mut state, input, Templates::default(), || None);
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("error")));
 
+        // A format error keeps the loop going, fixing it first.
         let input = Input {
             session: "s",
             host_error: false,
-            plan: Err("bad".into()),
+            plan: work(&plan, &goals),
+            broken: Some("plan.md:4: unknown status \"doing\""),
             plan_hash: "h",
             stall_limit: 3,
         };
         assert!(matches!(
             decide(&mut state, input, Templates::default(), || None),
-            Stop::Allow { note: Some(_) }
+            Stop::Block { reason } if reason.contains("first fix plan.md's format errors (plan.md:4")
         ));
+        state.as_mut().unwrap().used = 0;
 
         let input = Input {
             session: "s",
             host_error: false,
-            plan: Ok(work(&plan, &goals)),
+            plan: work(&plan, &goals),
+            broken: None,
             plan_hash: "h",
             stall_limit: 3,
         };

@@ -273,13 +273,11 @@ fn stop(
     let guard_input = || guard::Input {
         session: &input.session,
         host_error: input.host_error,
-        plan: match &view.broken {
-            None => Ok(guard::Work {
-                has_work: view.has_work,
-                goals: view.continuation.as_deref(),
-            }),
-            Some(why) => Err(why.clone()),
+        plan: guard::Work {
+            has_work: view.has_work,
+            goals: view.continuation.as_deref(),
         },
+        broken: view.broken.as_deref(),
         plan_hash: &view.hash,
         stall_limit: config.loop_stall_limit,
     };

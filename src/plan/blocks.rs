@@ -336,9 +336,11 @@ pub fn continuation_text(goals: &str, n: u32, budget: u32, t: Templates<'_>) -> 
     text.trim_end().to_string()
 }
 
-/// Whether a stop has anything to continue with.
+/// Whether a stop has anything to continue with: an active goal (even one waiting
+/// on others: that is work to sort out, not a reason to stop), one ready to start,
+/// or one marked finished by hand.
 pub fn has_work(plan: &Plan<'_>) -> bool {
-    plan.workable().next().is_some() || plan.unproven().next().is_some()
+    !active(plan).is_empty() || plan.workable().next().is_some() || plan.unproven().next().is_some()
 }
 
 /// One short line for a status bar: `plan: 2 active · cache-layer 1/3 · next: eviction`.

@@ -89,6 +89,19 @@ pub fn unseen_changes(steps: &[Step<'_>]) -> Vec<usize> {
     unseen
 }
 
+/// plan's own lines about goals that `then` (an earlier version of the file) has
+/// and `now` lacks: the log is append-only, so each is a line someone removed,
+/// perhaps to make an old sign-off count again (a reopen deleted).
+pub fn lost_events<'t>(now: &Plan<'_>, then: &'t Plan<'t>) -> Vec<&'t super::model::LogEntry<'t>> {
+    let kept: std::collections::HashSet<(Option<&str>, &str)> =
+        now.log.iter().map(|e| (e.stamp, e.text)).collect();
+    then.log
+        .iter()
+        .filter(|e| Event::parse(e.text).is_some_and(|ev| ev.id().is_some()))
+        .filter(|e| !kept.contains(&(e.stamp, e.text)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +144,15 @@ mod tests {
         assert!(unseen_changes(&steps).is_empty());
         assert_eq!(unseen_changes(&steps[..3]), [9]);
         assert_eq!(steps[2].stamp, Some("2026-01-01 10:03"));
+        // Drop the reapproval and a free-form line: only plan's own line counts as lost.
+        let now = src
+            .replace("- 2026-01-01 10:02 a note about nothing\n", "")
+            .replace(
+                "- 2026-01-01 10:03 a contract reapproved (contract 22222222, without a terminal)\n",
+                "",
+            );
+        let lost = lost_events(&parse(&now), &plan);
+        assert_eq!(lost.len(), 1);
+        assert_eq!(lost[0].line, 9);
     }
 }

@@ -194,9 +194,18 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     let mut sign_off = None;
     let mut contract_after = None;
     let mut reopened_after = None;
+    // A transcript backs one sign-off: a line naming one an earlier line named is a
+    // copy (replayed after a reopen, say), not a new sign-off.
+    let mut replayed = None;
+    let mut named: Vec<(&str, usize)> = Vec::new();
     for (entry, event) in plan.events(id) {
         match event {
-            Event::SignedOff { .. } => {
+            Event::SignedOff { record, .. } => {
+                replayed = record
+                    .and_then(|r| named.iter().find(|(p, _)| *p == r.path).map(|&(_, at)| at));
+                if let Some(r) = record {
+                    named.push((r.path, entry.line));
+                }
                 sign_off = Some((entry.line, event));
                 contract_after = None;
                 reopened_after = None;
@@ -218,6 +227,14 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     else {
         return unproven("marked done by hand: the log has no sign-off for it", again);
     };
+    if let Some(at) = replayed {
+        return unproven(
+            format!(
+                "its sign-off (log line {line}) names the transcript an earlier sign-off already used (log line {at}); a transcript backs one sign-off"
+            ),
+            again,
+        );
+    }
     if let Some(at) = reopened_after {
         return unproven(
             format!("it was reopened after its sign-off (log line {at}) and not signed off since"),
@@ -451,6 +468,8 @@ mod tests {
             signed(&hash)
         );
         assert!(why(&reopened, Some(&good)).contains("reopened after its sign-off"));
+        let replayed = format!("{reopened}{}", signed(&hash));
+        assert!(why(&replayed, Some(&good)).contains("an earlier sign-off already used"));
         let outside = signed(&hash).replace(".plan/judge/a.md", "../a.md");
         assert!(why(&outside, Some(&good)).contains("not a transcript under"));
     }

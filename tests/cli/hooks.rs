@@ -367,15 +367,15 @@ fn hooks_fail_open() {
             .starts_with("plan: hook skipped")
     );
     assert!(json(&hook(&t, "claude", "bogus", "{}").code(0))["systemMessage"].is_string());
-    // A broken plan.md: the guard lets go and says why.
+    // A broken plan.md is no way out of the loop: the agent is told to fix it.
     t.write("plan.md", PLAN.replace("status: active", "status: doing"));
     let v = json(&send(&t, "claude/stop", "s1"));
-    assert!(v.get("decision").is_none());
+    assert_eq!(v["decision"], "block", "{v}");
     assert!(
-        v["systemMessage"]
+        v["reason"]
             .as_str()
             .unwrap()
-            .contains("cannot read plan.md"),
+            .contains("first fix plan.md's format errors"),
         "{v}"
     );
     // The injection still comes, as far as the plan reads, naming the errors.

@@ -76,7 +76,6 @@ fn stop(t: &Test, session: &str) -> Value {
 /// ties a sign-off line to one use of its transcript (or the transcript to a
 /// moment after the reopen), and `plan diff` shows only an added line.
 #[test]
-#[ignore = "red team: a reopened goal is proven again by re-appending its old sign-off line"]
 fn a_replayed_sign_off_line_does_not_undo_a_reopen() {
     let t = repo(PLAN);
     sign_off(&t);
@@ -109,13 +108,13 @@ fn a_replayed_sign_off_line_does_not_undo_a_reopen() {
         "a reopened goal reads as proven without a new sign-off:\n{}",
         run.stdout
     );
-    run.stdout_has("unproven");
+    run.stdout_has("unproven")
+        .stdout_has("an earlier sign-off already used");
 }
 
 /// Deleting the reopen line (a log rewrite `plan diff` warns about) is enough too:
 /// `plan audit`, the injection and the guard read only the current log.
 #[test]
-#[ignore = "red team: deleting the reopen line from the log makes the old sign-off count again"]
 fn a_deleted_reopen_line_does_not_make_the_old_sign_off_count() {
     let t = repo(PLAN);
     sign_off(&t);
@@ -138,6 +137,8 @@ fn a_deleted_reopen_line_does_not_make_the_old_sign_off_count() {
         "the old sign-off counts again once the reopen line is gone:\n{}",
         run.stdout
     );
+    run.stdout_has("ship reopened: regressed` (in commit")
+        .stdout_has("was removed since; the log is append-only");
 }
 
 /// The verify-file record covers only the files verify names literally. A script
@@ -179,7 +180,6 @@ fn reverify_notices_a_gutted_file_the_verify_script_sources() {
 /// Degrade-don't-block keeps the injection going; the loop should keep going too
 /// (and ask for the error to be fixed), with its budget and stall limit as backstop.
 #[test]
-#[ignore = "red team: any format error makes the continuation guard let the agent stop"]
 fn a_format_error_does_not_let_the_loop_go() {
     let t = Test::new().plan(&PLAN.replace("- [x] write it", "- [ ] write it"));
     t.ok(&["goal", "--budget", "5"]);
@@ -202,7 +202,6 @@ fn a_format_error_does_not_let_the_loop_go() {
 /// two lint problems) ends the loop for good with "no goal is active or ready to
 /// start" while the status line shows the goal active.
 #[test]
-#[ignore = "red team: an active goal waiting on an archived open goal ends the loop"]
 fn an_active_goal_keeps_the_loop_going_whatever_it_waits_on() {
     let t = Test::new().plan(&PLAN.replace("- [x] write it", "- [ ] write it"));
     t.ok(&["goal", "--budget", "5"]);
