@@ -1,6 +1,6 @@
-//! Red team, second pass: attacks on this session's reopen, verify-file record and
-//! degrade-don't-block that work on today's code. Each is ignored so main stays
-//! green; un-ignore it with the fix.
+//! Red team, second pass: attacks on reopen, the verify-file record and
+//! degrade-don't-block, each a test of what plan must do. The one still ignored is
+//! an open gap (files a verify script sources are not recorded).
 
 use std::io::Write;
 use std::process::Stdio;
