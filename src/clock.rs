@@ -30,9 +30,10 @@ impl Now {
 pub fn now() -> Result<Now> {
     match std::env::var("PLAN_NOW") {
         Ok(fixed) if !fixed.is_empty() => parse_fixed(&fixed).ok_or_else(|| {
-            Exit::usage(format!(
-                "PLAN_NOW=\"{fixed}\" is not a time\n  hint: write it as YYYY-MM-DDTHH:MM, e.g. 2026-06-15T14:02"
-            ))
+            Exit::usage_hint(
+                format!("PLAN_NOW=\"{fixed}\" is not a time"),
+                "write it as YYYY-MM-DDTHH:MM, e.g. 2026-06-15T14:02",
+            )
         }),
         _ => {
             let now = jiff::Zoned::now();

@@ -364,9 +364,10 @@ pub fn read_text(path: &Path, name: &str) -> Result<Option<String>> {
     String::from_utf8(bytes).map(Some).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        Exit::usage(format!(
-            "{name}:{line}: not valid UTF-8 (byte offset {at})\n  hint: save the file as UTF-8"
-        ))
+        Exit::usage_hint(
+            format!("{name}:{line}: not valid UTF-8 (byte offset {at})"),
+            "save the file as UTF-8",
+        )
     })
 }
 
@@ -378,9 +379,10 @@ pub fn write(path: &Path, name: &str, text: &str) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     if fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
-        return Err(Exit::env(format!(
-            "{name} is read-only; nothing was written\n  hint: make it writable (chmod u+w) and rerun"
-        )));
+        return Err(Exit::env_hint(
+            format!("{name} is read-only; nothing was written"),
+            "make it writable (chmod u+w) and rerun",
+        ));
     }
     let io =
         |e: std::io::Error| Exit::env(format!("cannot write {name}: {e}; nothing was changed"));

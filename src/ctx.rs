@@ -106,8 +106,9 @@ impl Ctx {
             }
             (None, Some(repo)) => (repo.root.join("plan.md"), "plan.md".to_string()),
             (None, None) => {
-                return Err(Exit::env(
-                    "not inside a git repository\n  hint: plan keeps plan.md at the root of a git repository; run `git init`, or name a file with --file or PLAN_FILE",
+                return Err(Exit::env_hint(
+                    "not inside a git repository",
+                    "plan keeps plan.md at the root of a git repository; run `git init`, or name a file with --file or PLAN_FILE",
                 ));
             }
         };
@@ -132,7 +133,10 @@ impl Ctx {
     /// The repository, for commands that need one even when --file names the plan.
     pub fn repo(&self) -> Result<&Repo> {
         self.repo.as_ref().ok_or_else(|| {
-            Exit::env("not inside a git repository\n  hint: this command needs the repository around plan.md; run it inside one")
+            Exit::env_hint(
+                "not inside a git repository",
+                "this command needs the repository around plan.md; run it inside one",
+            )
         })
     }
 
@@ -282,23 +286,24 @@ impl Ctx {
     pub fn lookup<'p, 'a>(&self, plan: &'p Plan<'a>, query: &str) -> Result<&'p Goal<'a>> {
         // Every id starts with "": without this, an empty id lists them all as "could be".
         if query.trim().is_empty() {
-            return Err(Exit::usage(
-                "no goal id given\n  hint: `plan show` lists the goals with their ids",
+            return Err(Exit::usage_hint(
+                "no goal id given",
+                "`plan show` lists the goals with their ids",
             ));
         }
         plan.resolve(query).map_err(|lookup| match lookup {
-            Lookup::Unknown { candidates } if candidates.is_empty() => Exit::usage(format!(
-                "no goal \"{query}\": {} has no goals yet\n  hint: `plan add TITLE` adds one",
-                self.store.name
-            )),
-            Lookup::Unknown { candidates } => Exit::usage(format!(
-                "no goal \"{query}\"\n  hint: goals are {}",
-                candidates.join(", ")
-            )),
-            Lookup::Ambiguous { candidates } => Exit::usage(format!(
-                "\"{query}\" could be {}\n  hint: give more of the id",
-                candidates.join(", ")
-            )),
+            Lookup::Unknown { candidates } if candidates.is_empty() => Exit::usage_hint(
+                format!("no goal \"{query}\": {} has no goals yet", self.store.name),
+                "`plan add TITLE` adds one",
+            ),
+            Lookup::Unknown { candidates } => Exit::usage_hint(
+                format!("no goal \"{query}\""),
+                format!("goals are {}", candidates.join(", ")),
+            ),
+            Lookup::Ambiguous { candidates } => Exit::usage_hint(
+                format!("\"{query}\" could be {}", candidates.join(", ")),
+                "give more of the id",
+            ),
         })
     }
 }

@@ -11,31 +11,60 @@ pub const USAGE: u8 = 2;
 /// The environment is wrong: no git repository, unreadable files, no judge to run.
 pub const ENVIRONMENT: u8 = 3;
 
-/// An error that knows its exit code. `main` prints it once.
+/// An error that knows its exit code. `main` prints it once, with [`Exit::render`].
 #[derive(Debug)]
 pub struct Exit {
     pub code: u8,
     /// `None`: the command already printed what the user needs.
     pub message: Option<String>,
+    /// What to do about it, shown under the message as `  hint: …`.
+    pub hint: Option<String>,
     /// Printed as is, without the `plan: ` prefix (diagnostics carry their place).
     pub raw: bool,
 }
 
 impl Exit {
-    fn error(code: u8, message: impl Into<String>) -> anyhow::Error {
+    fn error(code: u8, message: impl Into<String>, hint: Option<String>) -> anyhow::Error {
         anyhow::Error::new(Exit {
             code,
             message: Some(message.into()),
+            hint,
             raw: false,
         })
     }
 
     pub fn usage(message: impl Into<String>) -> anyhow::Error {
-        Exit::error(USAGE, message)
+        Exit::error(USAGE, message, None)
+    }
+
+    /// A usage error and what to do about it.
+    pub fn usage_hint(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
+        Exit::error(USAGE, message, Some(hint.into()))
     }
 
     pub fn env(message: impl Into<String>) -> anyhow::Error {
-        Exit::error(ENVIRONMENT, message)
+        Exit::error(ENVIRONMENT, message, None)
+    }
+
+    /// An environment error and what to do about it.
+    pub fn env_hint(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
+        Exit::error(ENVIRONMENT, message, Some(hint.into()))
+    }
+
+    /// How the user sees it: `plan: message` (or the raw diagnostics), then the hint.
+    /// `None` when the command already said everything.
+    pub fn render(&self) -> Option<String> {
+        let message = self.message.as_deref()?;
+        let mut out = if self.raw {
+            message.to_string()
+        } else {
+            format!("plan: {message}")
+        };
+        if let Some(hint) = &self.hint {
+            out.push_str("\n  hint: ");
+            out.push_str(hint);
+        }
+        Some(out)
     }
 
     /// Rendered diagnostics, which start with their own `plan.md:N:` place.
@@ -43,6 +72,7 @@ impl Exit {
         anyhow::Error::new(Exit {
             code,
             message: Some(rendered),
+            hint: None,
             raw: true,
         })
     }
@@ -54,6 +84,7 @@ impl Exit {
         anyhow::Error::new(Exit {
             code,
             message: None,
+            hint: None,
             raw: false,
         })
     }
@@ -61,7 +92,11 @@ impl Exit {
 
 impl fmt::Display for Exit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message.as_deref().unwrap_or("exit"))
+        f.write_str(self.message.as_deref().unwrap_or("exit"))?;
+        match &self.hint {
+            Some(hint) => write!(f, "\n  hint: {hint}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -69,6 +104,26 @@ impl std::error::Error for Exit {}
 
 impl From<crate::plan::ops::Refusal> for anyhow::Error {
     fn from(r: crate::plan::ops::Refusal) -> Self {
-        Exit::usage(format!("{}\n  hint: {}", r.message, r.hint))
+        Exit::usage_hint(r.message, r.hint)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hint_is_data_and_renders_under_the_message() {
+        let err = Exit::usage_hint("no goal \"x\"", "goals are a, b");
+        let exit = err.downcast_ref::<Exit>().unwrap();
+        assert_eq!(exit.hint.as_deref(), Some("goals are a, b"));
+        assert_eq!(
+            exit.render().unwrap(),
+            "plan: no goal \"x\"\n  hint: goals are a, b"
+        );
+        assert_eq!(
+            Exit::usage("plain").downcast_ref::<Exit>().unwrap().hint,
+            None
+        );
     }
 }

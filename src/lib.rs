@@ -135,26 +135,11 @@ fn report(err: &anyhow::Error) -> u8 {
         return exit::OK;
     }
     match err.downcast_ref::<Exit>() {
-        Some(Exit {
-            code,
-            message: None,
-            ..
-        }) => *code,
-        Some(Exit {
-            code,
-            message: Some(message),
-            raw: true,
-        }) => {
-            eprintln!("{message}");
-            *code
-        }
-        Some(Exit {
-            code,
-            message: Some(message),
-            raw: false,
-        }) => {
-            eprintln!("plan: {message}");
-            *code
+        Some(exit) => {
+            if let Some(text) = exit.render() {
+                eprintln!("{text}");
+            }
+            exit.code
         }
         None => {
             eprintln!("plan: {err:#}");

@@ -33,8 +33,12 @@ pub struct Store {
 /// Why a write did not happen.
 #[derive(Debug)]
 pub enum WriteError {
-    /// A line the edits expected changed; nothing was written.
-    Conflict(String),
+    /// A line the edits expected changed; nothing was written. `hint` says what to
+    /// do (rerun, mostly).
+    Conflict {
+        message: String,
+        hint: String,
+    },
     Other(anyhow::Error),
 }
 
@@ -47,7 +51,7 @@ impl From<anyhow::Error> for WriteError {
 impl From<WriteError> for anyhow::Error {
     fn from(e: WriteError) -> Self {
         match e {
-            WriteError::Conflict(message) => Exit::usage(message),
+            WriteError::Conflict { message, hint } => Exit::usage_hint(message, hint),
             WriteError::Other(e) => e,
         }
     }
@@ -117,11 +121,14 @@ impl Store {
             true => "is empty",
             false => "kept changing",
         };
-        Err(Exit::env(format!(
-            "{} {what} for {} s while plan was reading it (an editor saving it?); nothing was written\n  hint: rerun the command once the file is saved",
-            self.name,
-            SETTLE.as_secs()
-        )))
+        Err(Exit::env_hint(
+            format!(
+                "{} {what} for {} s while plan was reading it (an editor saving it?); nothing was written",
+                self.name,
+                SETTLE.as_secs()
+            ),
+            "rerun the command once the file is saved",
+        ))
     }
 
     /// One read of the file, and the handle it was read through.
@@ -134,23 +141,26 @@ impl Store {
         let (file, bytes) = match read {
             Ok(read) => read,
             Err(e) if e.kind() == ErrorKind::NotFound => {
-                return Err(Exit::usage(format!(
-                    "{name} not found\n  hint: `plan init \"objective\"` creates it"
-                )));
+                return Err(Exit::usage_hint(
+                    format!("{name} not found"),
+                    "`plan init \"objective\"` creates it",
+                ));
             }
             Err(e) if e.kind() == ErrorKind::IsADirectory || self.path.is_dir() => {
-                return Err(Exit::usage(format!(
-                    "{name} is a directory, not a file\n  hint: move it away, or point --file at the plan"
-                )));
+                return Err(Exit::usage_hint(
+                    format!("{name} is a directory, not a file"),
+                    "move it away, or point --file at the plan",
+                ));
             }
             Err(e) => return Err(Exit::env(format!("cannot read {name}: {e}"))),
         };
         let text = String::from_utf8(bytes).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
             let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-            Exit::usage(format!(
-                "{name}:{line}: not valid UTF-8 (byte offset {at})\n  hint: save the file as UTF-8; nothing was changed"
-            ))
+            Exit::usage_hint(
+                format!("{name}:{line}: not valid UTF-8 (byte offset {at})"),
+                "save the file as UTF-8; nothing was changed",
+            )
         })?;
         Ok((file, text))
     }
@@ -168,10 +178,10 @@ impl Store {
         {
             Ok(file) => file,
             Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                return Err(Exit::usage(format!(
-                    "{} already exists\n  hint: `plan show` shows it; `plan add` adds goals to it",
-                    self.name
-                )));
+                return Err(Exit::usage_hint(
+                    format!("{} already exists", self.name),
+                    "`plan show` shows it; `plan add` adds goals to it",
+                ));
             }
             Err(e) => return Err(Exit::env(format!("cannot create {}: {e}", self.name))),
         };
@@ -199,11 +209,12 @@ impl Store {
         check: impl Fn(&Plan<'_>) -> Result<(), String>,
     ) -> Result<String, WriteError> {
         let _lock = self.lock()?;
-        let conflict = |c: Conflict| {
-            WriteError::Conflict(format!(
-                "{}:{}: {} changed while plan was working; nothing was written\n  {}\n  hint: look at the file again and rerun the command",
+        let conflict = |c: Conflict| WriteError::Conflict {
+            message: format!(
+                "{}:{}: {} changed while plan was working; nothing was written\n  {}",
                 self.name, c.line, self.name, c
-            ))
+            ),
+            hint: "look at the file again and rerun the command".to_string(),
         };
         // Editors and agents do not take our lock: if one saves while we write, we
         // start again from their version rather than overwrite it.
@@ -218,20 +229,21 @@ impl Store {
             // An empty file never settled into content: writing plan's version of
             // nothing would orphan the bytes of whoever is saving it.
             if fresh.is_empty() {
-                return Err(WriteError::Other(Exit::env(format!(
-                    "{} is empty (an editor saving it?); nothing was written\n  hint: rerun the command once the file is saved; to start a plan, delete the empty file and run `plan init`",
-                    self.name
-                ))));
+                return Err(WriteError::Other(Exit::env_hint(
+                    format!(
+                        "{} is empty (an editor saving it?); nothing was written",
+                        self.name
+                    ),
+                    "rerun the command once the file is saved; to start a plan, delete the empty file and run `plan init`",
+                )));
             }
             let at_read = handle
                 .metadata()
                 .map_err(|e| Exit::env(format!("cannot read {}: {e}", self.name)))?;
             let fresh_plan = parse(&fresh);
-            check(&fresh_plan).map_err(|why| {
-                WriteError::Conflict(format!(
-                    "{why}; nothing was written\n  hint: look at {} again and rerun the command",
-                    self.name
-                ))
+            check(&fresh_plan).map_err(|why| WriteError::Conflict {
+                message: format!("{why}; nothing was written"),
+                hint: format!("look at {} again and rerun the command", self.name),
             })?;
             let rebased = patch::rebase(base, &fresh, edits.clone()).map_err(conflict)?;
             let out = patch::apply(&fresh, &rebased).map_err(conflict)?;
@@ -243,19 +255,25 @@ impl Store {
             let after = parse(&out);
             if after.errors.len() > fresh_plan.errors.len() {
                 let first = &after.errors[after.errors.len() - 1];
-                return Err(WriteError::Conflict(format!(
-                    "{} changed while plan was working and the edit would now make it invalid ({}); nothing was written\n  hint: rerun the command",
-                    self.name, first.message
-                )));
+                return Err(WriteError::Conflict {
+                    message: format!(
+                        "{} changed while plan was working and the edit would now make it invalid ({}); nothing was written",
+                        self.name, first.message
+                    ),
+                    hint: "rerun the command".to_string(),
+                });
             }
             if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
                 return Ok(out);
             }
         }
-        Err(WriteError::Conflict(format!(
-            "{} kept changing while plan was writing; nothing was written\n  hint: rerun the command when the file is quiet",
-            self.name
-        )))
+        Err(WriteError::Conflict {
+            message: format!(
+                "{} kept changing while plan was writing; nothing was written",
+                self.name
+            ),
+            hint: "rerun the command when the file is quiet".to_string(),
+        })
     }
 
     fn lock(&self) -> Result<File> {
@@ -289,10 +307,10 @@ impl Store {
         let target = fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
         let meta = fs::metadata(&target).with_context(|| format!("reading {}", self.name))?;
         if meta.permissions().readonly() {
-            return Err(Exit::env(format!(
-                "{} is read-only; nothing was written\n  hint: make it writable (chmod u+w {}) and rerun",
-                self.name, self.name
-            )));
+            return Err(Exit::env_hint(
+                format!("{} is read-only; nothing was written", self.name),
+                format!("make it writable (chmod u+w {}) and rerun", self.name),
+            ));
         }
         let dir = target.parent().unwrap_or(Path::new("."));
         let io = |e: std::io::Error| {
@@ -458,7 +476,7 @@ mod tests {
                 vec![Edit::replace(4, "status: active", "status: done")],
             )
             .unwrap_err();
-        let WriteError::Conflict(message) = err else {
+        let WriteError::Conflict { message, .. } = err else {
             panic!("not a conflict: {err:?}")
         };
         assert!(

@@ -59,9 +59,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let title = ops::one_line(&args.title);
     if title.is_empty() {
-        return Err(Exit::usage(
-            "a goal needs a title\n  hint: plan add \"Implement the cache layer\"",
-        ));
+        return Err(Exit::usage_hint("a goal needs a title", "plan add \"Implement the cache layer\""));
     }
     // Refused now, as `plan complete` would refuse it later.
     if let Some(line) = args.verify.as_deref().map(ops::one_line)
@@ -143,7 +141,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 println(&id)?;
                 return Ok(OK);
             }
-            Err(WriteError::Conflict(_)) if attempt < ATTEMPTS => continue,
+            Err(WriteError::Conflict { .. }) if attempt < ATTEMPTS => continue,
             Err(e) => return Err(e.into()),
         }
     }

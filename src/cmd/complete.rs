@@ -280,10 +280,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 /// A judge that failed before judging: exit 3 with its own words; the work was not
 /// judged, so nothing is logged and no rejection stands.
 fn could_not_judge(judge: &Judge, reason: &str) -> anyhow::Error {
-    Exit::env(format!(
-        "the {} judge could not judge: {reason}\n  hint: nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge",
-        judge.backend
-    ))
+    Exit::env_hint(format!("the {} judge could not judge: {reason}", judge.backend), "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge")
 }
 
 /// Everything needed to write the result once the stages are done.
@@ -547,7 +544,7 @@ fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
                 git::PathProblem::NotAFile => ("is not a regular file or directory (a fifo, socket or device)", "save the output to a regular file in the repository and pass that"),
                 git::PathProblem::Ignored => ("is ignored by git, so it is not durable evidence", "commit it or move it out of the ignored directory, or pass --allow-ignored"),
             };
-            Exit::usage(format!("evidence path {shown} {what}\n  hint: {hint}"))
+            Exit::usage_hint(format!("evidence path {shown} {what}"), hint.to_string())
         })?;
         out.push(rel.to_string_lossy().into_owned());
     }
@@ -574,10 +571,7 @@ fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
         BackendChoice::Fixed(Backend::None) => return Ok(None),
         BackendChoice::Fixed(backend) => backend,
         BackendChoice::Auto => judge_run::auto_backend().ok_or_else(|| {
-            Exit::env(format!(
-                "no judge found: none of {} is on PATH\n  hint: install one, set a command judge in .plan/config.yaml, or sign off without a judge: --judge none",
-                crate::judge::backend::auto_names()
-            ))
+            Exit::env_hint(format!("no judge found: none of {} is on PATH", crate::judge::backend::auto_names()), "install one, set a command judge in .plan/config.yaml, or sign off without a judge: --judge none")
         })?,
     };
     Ok(Some(Judge {

@@ -155,17 +155,10 @@ fn contract(ctx: &Ctx, args: &Args, query: &str, then: &str, now: &str) -> Resul
 fn committed(ctx: &Ctx, rev: &str) -> Result<Option<String>> {
     let repo = ctx.repo()?;
     let rel: PathBuf = ctx.plan_in_repo().ok_or_else(|| {
-            Exit::usage(format!(
-                "{} is outside the repository at {}, so git has no history of it\n  hint: plan diff compares with git; run it on a plan inside the repository",
-                ctx.store.name,
-                repo.root.display()
-            ))
+            Exit::usage_hint(format!("{} is outside the repository at {}, so git has no history of it", ctx.store.name, repo.root.display()), "plan diff compares with git; run it on a plan inside the repository")
         })?;
     git::file_at(&repo.root, rev, &rel).map_err(|e| match e.downcast_ref::<git::UnknownRevision>() {
-        Some(unknown) => Exit::usage(format!(
-            "unknown revision \"{rev}\": {}\n  hint: --since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash",
-            unknown.reason
-        )),
+        Some(unknown) => Exit::usage_hint(format!("unknown revision \"{rev}\": {}", unknown.reason), "--since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash"),
         None => e,
     })
 }

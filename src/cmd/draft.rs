@@ -48,9 +48,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let repo = ctx.repo()?;
     let objective = one_line(&args.objective);
     if objective.is_empty() {
-        return Err(Exit::usage(
-            "say what the goals should achieve\n  hint: plan draft \"Add a cache in front of the database\"",
-        ));
+        return Err(Exit::usage_hint("say what the goals should achieve", "plan draft \"Add a cache in front of the database\""));
     }
     remember(repo, &args)?;
     let config = config::load(Some(&repo.root))?;
@@ -120,17 +118,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 /// changing only their line, before the model runs.
 fn remember(repo: &Repo, args: &Args) -> Result<()> {
     if let Some(name) = &args.backend {
-        let choice: BackendChoice = name.trim().parse().map_err(|message| {
-            Exit::usage(format!(
-                "{message}\n  hint: auto takes the first of {} found on PATH",
-                crate::judge::backend::auto_names_and()
-            ))
+        let choice: BackendChoice = name.trim().parse().map_err(|message: String| {
+            Exit::usage_hint(message.to_string(), format!("auto takes the first of {} found on PATH", crate::judge::backend::auto_names_and()))
         })?;
         if choice == BackendChoice::Fixed(Backend::None) {
-            return Err(Exit::usage(format!(
-                "--backend none: drafting needs a model\n  hint: pick {} (or auto)",
-                crate::judge::backend::model_names()
-            )));
+            return Err(Exit::usage_hint("--backend none: drafting needs a model", format!("pick {} (or auto)", crate::judge::backend::model_names())));
         }
         set(
             repo,
@@ -143,9 +135,7 @@ fn remember(repo: &Repo, args: &Args) -> Result<()> {
     if let Some(model) = &args.model {
         let model = match model.trim() {
             "" => {
-                return Err(Exit::usage(
-                    "the model is empty\n  hint: `--model none` goes back to the backend's default",
-                ));
+                return Err(Exit::usage_hint("the model is empty", "`--model none` goes back to the backend's default"));
             }
             "none" => None,
             m => Some(m.to_string()),

@@ -45,9 +45,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         || args.failure_modes.is_some()
         || args.depends_on.is_some();
     if args.title.is_none() && !contract_change {
-        return Err(Exit::usage(
-            "nothing to change\n  hint: pass --title, --done-when, --verify, --failure-mode or --depends-on",
-        ));
+        return Err(Exit::usage_hint("nothing to change", "pass --title, --done-when, --verify, --failure-mode or --depends-on"));
     }
     if let Some(title) = &args.title
         && ops::one_line(title).is_empty()
@@ -74,9 +72,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(logged) = plan.logged_contract(&id)
         && logged != before
     {
-        return Err(Exit::usage(format!(
-            "the contract of {id} changed since it was logged (contract {logged}, now {before})\n  hint: review it (plan diff {id}), then `plan start {id} --reapprove`, then edit"
-        )));
+        return Err(Exit::usage_hint(format!("the contract of {id} changed since it was logged (contract {logged}, now {before})"), format!("review it (plan diff {id}), then `plan start {id} --reapprove`, then edit")));
     }
     let failure_modes: Option<Vec<String>> = args.failure_modes.as_ref().map(|modes| {
         modes
@@ -91,9 +87,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         for dep in given.iter().map(|d| d.trim()).filter(|d| !d.is_empty()) {
             let dep = ctx.find(&plan, dep)?.id.to_string();
             if dep == id {
-                return Err(Exit::usage(format!(
-                    "{id} cannot depend on itself\n  hint: name the goals that must be done first"
-                )));
+                return Err(Exit::usage_hint(format!("{id} cannot depend on itself"), "name the goals that must be done first"));
             }
             if !ids.contains(&dep) {
                 ids.push(dep);

@@ -61,7 +61,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let state = State::new(&repo.git_dir);
-    let none = || Exit::usage("no work loop is running\n  hint: `plan goal` starts one");
+    let none = || Exit::usage_hint("no work loop is running", "`plan goal` starts one");
     match args.action {
         None => {
             let src = ctx.store.read()?;
@@ -69,9 +69,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             let config = config::load(Some(&repo.root))?;
             let budget = args.budget.unwrap_or(config.loop_budget);
             if budget == 0 {
-                return Err(Exit::usage(
-                    "a budget of 0 continuations would never continue\n  hint: plan goal --budget 20",
-                ));
+                return Err(Exit::usage_hint("a budget of 0 continuations would never continue", "plan goal --budget 20"));
             }
             let started = clock::now()?.stamp();
             state.with_loop(|l| {

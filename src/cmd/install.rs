@@ -121,9 +121,7 @@ pub(crate) fn place(host: Host, global: bool, repo: Option<&Repo>) -> Result<Pla
         });
     }
     let Some(repo) = repo else {
-        return Err(Exit::env(
-            "not inside a git repository\n  hint: run it in the repository the agent works in, or pass --global to register for your user",
-        ));
+        return Err(Exit::env_hint("not inside a git repository", "run it in the repository the agent works in, or pass --global to register for your user"));
     };
     let rel = registration.project();
     // git reports the work tree with a trailing slash; Codex's trust key has none.
@@ -152,20 +150,13 @@ pub(crate) fn plugin_is_for_claude(host: Host) -> Result<()> {
     if host == Host::Claude {
         return Ok(());
     }
-    Err(Exit::usage(format!(
-        "--plugin writes a Claude Code plugin, not one for {}\n  hint: `plan install {} [--global]` registers with {}",
-        host.title(),
-        host.name(),
-        host.title()
-    )))
+    Err(Exit::usage_hint(format!("--plugin writes a Claude Code plugin, not one for {}", host.title()), format!("`plan install {} [--global]` registers with {}", host.name(), host.title())))
 }
 
 pub(crate) fn program(command: Option<&str>) -> Result<&str> {
     let program = command.unwrap_or(DEFAULT_PROGRAM);
     if program.trim().is_empty() || program.chars().any(char::is_control) {
-        return Err(Exit::usage(
-            "--command needs a program path on one line\n  hint: e.g. --command /usr/local/bin/plan",
-        ));
+        return Err(Exit::usage_hint("--command needs a program path on one line", "e.g. --command /usr/local/bin/plan"));
     }
     Ok(program)
 }
@@ -176,16 +167,12 @@ pub(crate) fn read_text(path: &Path, shown: &str) -> Result<Option<String>> {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
         Err(e) if e.kind() == ErrorKind::IsADirectory || path.is_dir() => {
-            return Err(Exit::usage(format!(
-                "{shown} is a directory, not a file\n  hint: move it away and rerun; nothing was changed"
-            )));
+            return Err(Exit::usage_hint(format!("{shown} is a directory, not a file"), "move it away and rerun; nothing was changed"));
         }
         Err(e) => return Err(Exit::env(format!("cannot read {shown}: {e}"))),
     };
     String::from_utf8(bytes).map(Some).map_err(|_| {
-        Exit::usage(format!(
-            "{shown}: not valid UTF-8\n  hint: save it as UTF-8 and rerun; nothing was changed"
-        ))
+        Exit::usage_hint(format!("{shown}: not valid UTF-8"), "save it as UTF-8 and rerun; nothing was changed")
     })
 }
 
@@ -217,9 +204,7 @@ pub(crate) fn read_settings(path: &Path, shown: &str, comments: bool) -> Result<
                 line,
                 column,
                 message,
-            } => Exit::usage(format!(
-                "{shown}:{line}:{column}: not valid JSON: {message}\n  hint: fix it (comments are fine, trailing commas are not) and rerun; nothing was changed"
-            )),
+            } => Exit::usage_hint(format!("{shown}:{line}:{column}: not valid JSON: {message}"), "fix it (comments are fine, trailing commas are not) and rerun; nothing was changed"),
             other => invalid(shown, other),
         })?
     } else {
@@ -265,9 +250,7 @@ pub(crate) fn write_atomic(path: &Path, shown: &str, content: &str) -> Result<()
         |e: std::io::Error| Exit::env(format!("cannot write {shown}: {e}; nothing was changed"));
     let permissions = match fs::metadata(&target) {
         Ok(meta) if meta.permissions().readonly() => {
-            return Err(Exit::env(format!(
-                "{shown} is read-only; nothing was changed\n  hint: make it writable (chmod u+w) and rerun"
-            )));
+            return Err(Exit::env_hint(format!("{shown} is read-only; nothing was changed"), "make it writable (chmod u+w) and rerun"));
         }
         Ok(meta) => meta.permissions(),
         Err(_) => fs::Permissions::from_mode(0o644),
@@ -329,9 +312,7 @@ fn file(
         }
         Some(text) if is_ours(&text) => "updated",
         Some(_) => {
-            return Err(Exit::usage(format!(
-                "{shown} exists and is not plan's {what}\n  hint: move it away and rerun; nothing was changed"
-            )));
+            return Err(Exit::usage_hint(format!("{shown} exists and is not plan's {what}"), "move it away and rerun; nothing was changed"));
         }
     };
     let next = next_steps(host, place)?;

@@ -62,22 +62,25 @@ pub struct BackendArgs {
     pub global: bool,
 }
 
-const NO_REPO: &str = "not inside a git repository\n  hint: the judge's settings are in .plan/config.yaml at the repository root; with --global, `plan judge model` and `plan judge backend` set yours";
+fn no_repo() -> anyhow::Error {
+    Exit::env_hint(
+        "not inside a git repository",
+        "the judge's settings are in .plan/config.yaml at the repository root; with --global, `plan judge model` and `plan judge backend` set yours",
+    )
+}
 
 /// With `--quiet`, nothing on success but the notes.
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let (repo, quiet) = (env.repo()?, env.quiet);
     let repo = repo.as_ref();
     match args.set {
-        None => show(repo.ok_or_else(|| Exit::env(NO_REPO))?, args.json),
+        None => show(repo.ok_or_else(no_repo)?, args.json),
         Some(Set::Model(a)) => {
             let model = match (a.clear, a.model) {
                 (true, _) | (_, None) => None,
                 (false, Some(m)) if m.trim() == "none" => None,
                 (false, Some(m)) if m.trim().is_empty() => {
-                    return Err(Exit::usage(
-                        "the model is empty\n  hint: `plan judge model --clear` goes back to the backend's default",
-                    ));
+                    return Err(Exit::usage_hint("the model is empty", "`plan judge model --clear` goes back to the backend's default"));
                 }
                 (false, Some(m)) => Some(m.trim().to_string()),
             };
@@ -94,11 +97,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             set(repo, a.global, setting, quiet)
         }
         Some(Set::Backend(a)) => {
-            let choice: BackendChoice = a.name.trim().parse().map_err(|message| {
-                Exit::usage(format!(
-                    "{message}\n  hint: auto takes the first of {} found on PATH",
-                    backend::auto_names_and()
-                ))
+            let choice: BackendChoice = a.name.trim().parse().map_err(|message: String| {
+                Exit::usage_hint(message.to_string(), format!("auto takes the first of {} found on PATH", backend::auto_names_and()))
             })?;
             let setting = Setting {
                 key: "backend",
@@ -273,15 +273,13 @@ fn set(repo: Option<&Repo>, global: bool, setting: Setting<'_>, quiet: bool) -> 
     let (path, name) = match (global, repo) {
         (true, _) => {
             let path = config::user_file().ok_or_else(|| {
-                Exit::env(
-                    "cannot tell where your settings go: neither XDG_CONFIG_HOME nor HOME is set\n  hint: set HOME, or leave out --global to set the repository's",
-                )
+                Exit::env_hint("cannot tell where your settings go: neither XDG_CONFIG_HOME nor HOME is set", "set HOME, or leave out --global to set the repository's")
             })?;
             let name = config::display_path(&path);
             (path, name)
         }
         (false, Some(repo)) => (config::repo_file(&repo.root), config::REPO_NAME.to_string()),
-        (false, None) => return Err(Exit::env(NO_REPO)),
+        (false, None) => return Err(no_repo()),
     };
     let key = setting.key;
     let text = config::read_text(&path, &name)?.unwrap_or_default();

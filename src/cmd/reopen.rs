@@ -26,9 +26,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let reason = ops::one_line(args.reason.as_deref().unwrap_or(""));
     if reason.is_empty() {
-        return Err(Exit::usage(
-            "say why: --reason TEXT\n  hint: e.g. plan reopen ID --reason \"plan audit --reverify: verify fails\"",
-        ));
+        return Err(Exit::usage_hint("say why: --reason TEXT", "e.g. plan reopen ID --reason \"plan audit --reverify: verify fails\""));
     }
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
@@ -36,9 +34,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let id = goal.id.as_ref();
     let was = goal.status();
     if goal.archived {
-        return Err(Exit::usage(format!(
-            "goal {id} is archived\n  hint: move its section back above `## Log` (it is a record there), then plan reopen {id} --reason TEXT"
-        )));
+        return Err(Exit::usage_hint(format!("goal {id} is archived"), format!("move its section back above `## Log` (it is a record there), then plan reopen {id} --reason TEXT")));
     }
     if !was.is_finished() {
         return Err(Exit::usage(format!(

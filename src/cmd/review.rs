@@ -33,7 +33,8 @@ pub struct Args {
     pub json: bool,
 }
 
-const NOTHING: &str = "no draft is waiting for review\n  hint: `plan draft OBJECTIVE` drafts one";
+const NOTHING: &str = "no draft is waiting for review";
+const NOTHING_HINT: &str = "`plan draft OBJECTIVE` drafts one";
 
 /// `plan review --json`.
 #[derive(Serialize)]
@@ -57,7 +58,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             .flatten()
             .map(|p| p.objective);
         if !proposal::remove(&repo.git_dir)? {
-            return Err(Exit::usage(NOTHING));
+            return Err(Exit::usage_hint(NOTHING, NOTHING_HINT));
         }
         let what = match objective {
             Some(objective) => format!("rejected the draft for \"{objective}\""),
@@ -69,9 +70,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let acting = args.approve || args.edit.is_some();
     let Some(pending) = proposal::load(&repo.git_dir)? else {
         if acting {
-            return Err(Exit::usage(NOTHING));
+            return Err(Exit::usage_hint(NOTHING, NOTHING_HINT));
         }
-        println(if args.json { "null" } else { NOTHING })?;
+        if args.json {
+            println("null")?;
+        } else {
+            println(&format!("{NOTHING}\n  hint: {NOTHING_HINT}"))?;
+        }
         return Ok(OK);
     };
     let now = proposal::now();
@@ -97,12 +102,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return Ok(OK);
     }
     if pending.expired(now) {
-        return Err(Exit::usage(format!(
-            "the draft for \"{}\" expired {}; nothing was written\n  hint: `plan draft \"{}\"` drafts it again; `plan review --reject` drops it",
-            pending.objective,
-            proposal::relative(pending.expires_at, now),
-            pending.objective
-        )));
+        return Err(Exit::usage_hint(format!("the draft for \"{}\" expired {}; nothing was written", pending.objective, proposal::relative(pending.expires_at, now)), format!("`plan draft \"{}\"` drafts it again; `plan review --reject` drops it", pending.objective)));
     }
     if args.approve {
         let approved = apply::apply(ctx, &pending.draft, &pending.objective, pending.replace)?;
@@ -113,9 +113,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     }
     let feedback = args.edit.unwrap_or_default();
     if feedback.trim().is_empty() {
-        return Err(Exit::usage(
-            "say what should change: --edit \"TEXT\"\n  hint: e.g. --edit \"split the second goal in two\"",
-        ));
+        return Err(Exit::usage_hint("say what should change: --edit \"TEXT\"", "e.g. --edit \"split the second goal in two\""));
     }
     let config = config::load(Some(&repo.root))?;
     let drafter = Drafter::new(&config.draft, &repo.root)?;

@@ -65,9 +65,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     }
     if changed && !args.reapprove {
         let old = logged.unwrap_or_default();
-        return Err(Exit::usage(format!(
-            "the contract of {id} changed since it was logged (contract {old}, now {fingerprint})\n  hint: review the change (plan diff {id}), then `plan start {id} --reapprove`"
-        )));
+        return Err(Exit::usage_hint(format!("the contract of {id} changed since it was logged (contract {old}, now {fingerprint})"), format!("review the change (plan diff {id}), then `plan start {id} --reapprove`")));
     }
     let mut written: Vec<&Event<'_>> = Vec::new();
     let message = match goal.status() {

@@ -37,10 +37,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(logged) = plan.logged_contract(&id)
         && logged != goal.fingerprint()
     {
-        return Err(Exit::usage(format!(
-            "the contract of {id} changed since it was logged (contract {logged}, now {})\n  hint: review it, then `plan start {id} --reapprove`",
-            goal.fingerprint()
-        )));
+        return Err(Exit::usage_hint(format!("the contract of {id} changed since it was logged (contract {logged}, now {})", goal.fingerprint()), format!("review it, then `plan start {id} --reapprove`")));
     }
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(ops::add_criterion(&plan, goal, &text));

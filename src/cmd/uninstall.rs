@@ -123,9 +123,7 @@ fn file(host: Host, place: &Place, what: &str, is_ours: fn(&str) -> bool) -> Res
             print(&format!("removed plan's {title} {what} {shown}\n"))?;
             Ok(OK)
         }
-        Some(_) => Err(Exit::usage(format!(
-            "{shown} is not plan's {what} (its first line is not plan's marker); left it alone\n  hint: delete it by hand if it should go"
-        ))),
+        Some(_) => Err(Exit::usage_hint(format!("{shown} is not plan's {what} (its first line is not plan's marker); left it alone"), "delete it by hand if it should go")),
     }
 }
 

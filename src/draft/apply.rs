@@ -53,12 +53,15 @@ pub fn apply(ctx: &Ctx, text: &str, objective: &str, replace: bool) -> Result<Ap
         let written = match exists {
             true => ctx.store.write(&src, approved.edits.clone()).map(drop),
             // Someone may create it meanwhile: then it is read and added to.
-            false if ctx.store.path.exists() => Err(WriteError::Conflict(String::new())),
+            false if ctx.store.path.exists() => Err(WriteError::Conflict {
+                message: String::new(),
+                hint: String::new(),
+            }),
             false => ctx.store.create(&approved.text).map_err(WriteError::Other),
         };
         match written {
             Ok(()) => return Ok(approved),
-            Err(WriteError::Conflict(_)) if attempt < ATTEMPTS => continue,
+            Err(WriteError::Conflict { .. }) if attempt < ATTEMPTS => continue,
             Err(e) => return Err(e.into()),
         }
     }

@@ -101,10 +101,10 @@ pub fn load(git_dir: &Path) -> Result<Option<Proposal>> {
         Err(e) => return Err(Exit::env(format!("cannot read {}: {e}", path.display()))),
     };
     serde_json::from_str(&text).map(Some).map_err(|e| {
-        Exit::usage(format!(
-            "the pending proposal {} does not read: {e}\n  hint: `plan review --reject` removes it; `plan draft OBJECTIVE` makes a new one",
-            path.display()
-        ))
+        Exit::usage_hint(
+            format!("the pending proposal {} does not read: {e}", path.display()),
+            "`plan review --reject` removes it; `plan draft OBJECTIVE` makes a new one",
+        )
     })
 }
 

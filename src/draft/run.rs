@@ -51,9 +51,10 @@ impl Failure {
                     checked.render_problems().join("\n")
                 ),
             ),
-            Failure::NoAnswer(reason) => Exit::env(format!(
-                "the drafting model gave no draft: {reason}\n  hint: `plan draft --backend NAME` or `--model REF` picks another; draft.timeout_secs sets the time it gets"
-            )),
+            Failure::NoAnswer(reason) => Exit::env_hint(
+                format!("the drafting model gave no draft: {reason}"),
+                "`plan draft --backend NAME` or `--model REF` picks another; draft.timeout_secs sets the time it gets",
+            ),
             Failure::Other(e) => e,
         }
     }
@@ -81,23 +82,18 @@ impl Drafter {
     pub fn new(config: &ModelConfig, root: &Path) -> Result<Drafter> {
         let backend = match config.backend {
             BackendChoice::Fixed(Backend::None) => {
-                return Err(Exit::env(format!(
-                    "draft.backend is none: drafting needs a model\n  hint: pick one with `plan draft OBJECTIVE --backend NAME` ({}); it is kept in .plan/config.yaml",
-                    crate::judge::backend::model_names()
-                )));
+                return Err(Exit::env_hint("draft.backend is none: drafting needs a model", format!("pick one with `plan draft OBJECTIVE --backend NAME` ({}); it is kept in .plan/config.yaml", crate::judge::backend::model_names())));
             }
             BackendChoice::Fixed(backend) => backend,
             BackendChoice::Auto => judge_run::auto_backend().ok_or_else(|| {
-                Exit::env(format!(
-                    "no drafting model found: none of {} is on PATH\n  hint: install one, or set draft.backend (and draft.command for a command) in .plan/config.yaml",
-                    crate::judge::backend::auto_names()
-                ))
+                Exit::env_hint(format!("no drafting model found: none of {} is on PATH", crate::judge::backend::auto_names()), "install one, or set draft.backend (and draft.command for a command) in .plan/config.yaml")
             })?,
         };
         let program = match backend {
             Backend::Command => config.command.first().cloned().ok_or_else(|| {
-                Exit::usage(
-                    "draft.backend is command but draft.command is empty\n  hint: set draft.command in .plan/config.yaml to an argv list, e.g. [\"./draft.sh\"]",
+                Exit::usage_hint(
+                    "draft.backend is command but draft.command is empty",
+                    "set draft.command in .plan/config.yaml to an argv list, e.g. [\"./draft.sh\"]",
                 )
             })?,
             other => other.program().unwrap_or_default().to_string(),
@@ -110,9 +106,10 @@ impl Drafter {
             _ => exec::find_on_path(&program).is_some(),
         };
         if !found {
-            return Err(Exit::env(format!(
-                "cannot run the drafting model: {program} not found\n  hint: install it, or pick another with `plan draft OBJECTIVE --backend NAME`"
-            )));
+            return Err(Exit::env_hint(
+                format!("cannot run the drafting model: {program} not found"),
+                "install it, or pick another with `plan draft OBJECTIVE --backend NAME`",
+            ));
         }
         let templates = Templates {
             drafting: template(root, "plan_drafting.md", prompt::DRAFTING),

@@ -209,8 +209,9 @@ pub fn home() -> Result<PathBuf> {
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
         .ok_or_else(|| {
-            Exit::env(
-                "HOME is not set\n  hint: --global writes under your home directory; set HOME",
+            Exit::env_hint(
+                "HOME is not set",
+                "--global writes under your home directory; set HOME",
             )
         })
 }

@@ -91,12 +91,7 @@ fn spawn(
         ..Spec::new(argv.clone(), root, judge.timeout)
     };
     let output = exec::run(&spec).map_err(|e| match e.downcast_ref::<SpawnError>() {
-        Some(spawn) => Exit::env(format!(
-            "cannot run the {} judge: {} {}\n  hint: install it, pick another with --judge or `plan judge backend NAME`, or skip the judge with --judge none",
-            judge.backend,
-            spawn.program,
-            spawn.reason()
-        )),
+        Some(spawn) => Exit::env_hint(format!("cannot run the {} judge: {} {}", judge.backend, spawn.program, spawn.reason()), "install it, pick another with --judge or `plan judge backend NAME`, or skip the judge with --judge none"),
         None => e,
     })?;
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -214,10 +209,13 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
     if found {
         return Ok(());
     }
-    Err(Exit::env(format!(
-        "cannot run the {} judge: {} not found\n  hint: install it, pick another with --judge or `plan judge backend NAME`, or skip the judge with --judge none",
-        judge.backend, inv.program
-    )))
+    Err(Exit::env_hint(
+        format!(
+            "cannot run the {} judge: {} not found",
+            judge.backend, inv.program
+        ),
+        "install it, pick another with --judge or `plan judge backend NAME`, or skip the judge with --judge none",
+    ))
 }
 
 /// Runs a backend on a prompt and returns its answer's text (the loop judge).

@@ -362,16 +362,7 @@ fn reply(result: Result<u8>, out: String) -> Reply {
 
 fn message(err: &anyhow::Error) -> String {
     match err.downcast_ref::<Exit>() {
-        Some(Exit { message: None, .. }) => String::new(),
-        Some(Exit {
-            message: Some(message),
-            raw: true,
-            ..
-        }) => message.clone(),
-        Some(Exit {
-            message: Some(message),
-            ..
-        }) => format!("plan: {message}"),
+        Some(exit) => exit.render().unwrap_or_default(),
         None => format!("plan: {err:#}"),
     }
 }
