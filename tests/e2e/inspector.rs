@@ -53,14 +53,29 @@ impl Repo {
         }
         let repo = Repo { dir };
         std::fs::write(repo.root().join("plan.md"), PLAN).unwrap();
-        let git = Command::new("git")
-            .args(["init", "-q", "-b", "main"])
-            .current_dir(repo.root())
-            .env("HOME", repo.dir.path().join("home"))
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    fn git(&self, args: &[&str]) {
+        let out = Command::new("git")
+            .args([
+                "-c",
+                "user.name=e2e",
+                "-c",
+                "user.email=e2e@example.invalid",
+            ])
+            .args(args)
+            .current_dir(self.root())
+            .env("HOME", self.dir.path().join("home"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
             .output()
             .unwrap();
-        assert!(git.status.success());
-        repo
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     fn root(&self) -> std::path::PathBuf {
@@ -184,4 +199,68 @@ fn the_inspector_calls_a_tool_gets_an_error_as_a_result_and_reads_the_plan() {
     let read = repo.call(&["--method", "resources/read", "--uri", "plan://plan.md"]);
     assert_eq!(read["contents"][0]["uri"], "plan://plan.md", "{read}");
     assert_eq!(read["contents"][0]["text"], PLAN, "{read}");
+}
+
+#[test]
+#[ignore = "e2e: installs the MCP Inspector from npm"]
+fn the_inspector_signs_a_goal_off_after_a_reject() {
+    let repo = Repo::new();
+    std::fs::write(repo.root().join("README.md"), "# Hello\n").unwrap();
+    let judges = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/judges");
+    let judge = |name: &str| {
+        std::fs::create_dir_all(repo.root().join(".plan")).unwrap();
+        std::fs::write(
+            repo.root().join(".plan/config.yaml"),
+            format!(
+                "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 30\n",
+                judges.join(name).display()
+            ),
+        )
+        .unwrap();
+    };
+    judge("reject");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "readme"]);
+    let complete = [
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "plan_complete",
+        "--tool-arg",
+        "id=ship",
+        "evidence=README.md is written",
+        r#"paths=["README.md"]"#,
+    ];
+    let rejected = repo.call(&complete);
+    assert_eq!(rejected["isError"], true, "{rejected}");
+    assert_eq!(
+        rejected["structuredContent"]["verdict"], "reject",
+        "{rejected}"
+    );
+    assert!(
+        rejected["structuredContent"]["missing"]
+            .as_array()
+            .is_some_and(|m| !m.is_empty()),
+        "{rejected}"
+    );
+    assert!(
+        std::fs::read_to_string(repo.root().join("plan.md"))
+            .unwrap()
+            .contains("status: active")
+    );
+
+    judge("accept");
+    let accepted = repo.call(&complete);
+    assert_eq!(accepted["isError"], false, "{accepted}");
+    assert_eq!(
+        accepted["structuredContent"]["verdict"], "accept",
+        "{accepted}"
+    );
+    let plan = std::fs::read_to_string(repo.root().join("plan.md")).unwrap();
+    assert!(plan.contains("status: done"), "{plan}");
+    let record = accepted["structuredContent"]["record"].as_str().unwrap();
+    assert!(
+        plan.contains(record),
+        "the log names the record {record}:\n{plan}"
+    );
 }
