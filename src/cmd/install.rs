@@ -18,13 +18,18 @@ use crate::git::Repo;
 use crate::hooks::install::{self as hooks, Action, Change, DEFAULT_PROGRAM, Host, Invalid};
 use crate::hooks::jsonc;
 use crate::hosts::{self, Registration};
+use crate::mcp::install::{self as mcp_install, Client as McpClient};
 
 /// Register plan's hooks with a coding agent, merging into its settings
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agent to register with
-    #[arg(value_enum)]
-    pub host: Host,
+    #[arg(value_enum, required_unless_present = "mcp")]
+    pub host: Option<Host>,
+    /// Register plan's MCP server with CLIENT instead (`plan mcp`, in the client's
+    /// MCP file), not hooks
+    #[arg(long, value_enum, value_name = "CLIENT", conflicts_with_all = ["host", "plugin"])]
+    pub mcp: Option<McpClient>,
     /// Register for your user (under your home directory) instead of this repository
     #[arg(long)]
     pub global: bool,
@@ -41,8 +46,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // works outside any repository.
     let repo = env.repo()?;
     let repo = repo.as_ref();
-    let host = args.host;
     let program = program(args.command.as_deref())?;
+    if let Some(client) = args.mcp {
+        return mcp_install::add(client, args.global, repo, program);
+    }
+    let Some(host) = args.host else {
+        return Err(Exit::usage("name a host, or --mcp CLIENT\n  hint: see `plan install --help`"));
+    };
     if let Some(dir) = &args.plugin {
         plugin_is_for_claude(host)?;
         return plugin(dir, program);

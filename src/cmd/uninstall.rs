@@ -16,13 +16,17 @@ use crate::cmd::install::{
 use crate::exit::{Exit, OK};
 use crate::hooks::install::{self as hooks, Host};
 use crate::hosts::Registration;
+use crate::mcp::install::{self as mcp_install, Client as McpClient};
 
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agent to remove them from
-    #[arg(value_enum)]
-    pub host: Host,
+    #[arg(value_enum, required_unless_present = "mcp")]
+    pub host: Option<Host>,
+    /// Remove plan's MCP server from CLIENT's MCP file instead
+    #[arg(long, value_enum, value_name = "CLIENT", conflicts_with_all = ["host", "plugin"])]
+    pub mcp: Option<McpClient>,
     /// Remove the registration for your user instead of this repository's
     #[arg(long)]
     pub global: bool,
@@ -40,7 +44,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // works outside any repository.
     let repo = env.repo()?;
     let repo = repo.as_ref();
-    let host = args.host;
+    if let Some(client) = args.mcp {
+        return mcp_install::remove(client, args.global, repo);
+    }
+    let Some(host) = args.host else {
+        return Err(Exit::usage("name a host, or --mcp CLIENT\n  hint: see `plan uninstall --help`"));
+    };
     let program = program(args.command.as_deref())?;
     if let Some(dir) = &args.plugin {
         plugin_is_for_claude(host)?;
@@ -72,7 +81,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 }
 
 /// Writes what is left; a file left as `{}` held only our hooks, so it goes.
-fn settle(place: &Place, rest: &str, empty: bool) -> Result<String> {
+pub(crate) fn settle(place: &Place, rest: &str, empty: bool) -> Result<String> {
     if !empty {
         write_atomic(&place.path, &place.shown, rest)?;
         return Ok(String::new());

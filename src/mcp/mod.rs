@@ -3,6 +3,7 @@
 //! taken from the client's roots, and `plan://plan.md` as a read-only resource.
 //! The only place an async runtime starts.
 
+pub mod install;
 pub mod tools;
 
 use std::path::PathBuf;

@@ -14,6 +14,7 @@ mod hooks;
 mod hot;
 mod install;
 mod mcp;
+mod mcp_install;
 mod proof;
 mod readme;
 mod redteam;

@@ -90,12 +90,18 @@ pub fn installed(host: Host) -> PathBuf {
 
 fn install(host: Host) -> Result<PathBuf, String> {
     let (pkg, version) = host.package();
+    install_package(pkg, version, host.bin())
+}
+
+/// `pkg@version` installed from npm into the cache once; the directory `bin`
+/// names inside it (other npm tools the tests drive are cached like the hosts).
+pub fn install_package(pkg: &str, version: &str, bin: &str) -> Result<PathBuf, String> {
     let name = format!(
         "{}@{version}",
         pkg.trim_start_matches('@').replace('/', "__")
     );
     let dir = cache_root().join(&name);
-    let bin = dir.join(host.bin());
+    let bin = dir.join(bin);
     let marker = dir.join(".installed");
     if marker.exists() {
         return Ok(bin);
@@ -639,7 +645,7 @@ fn cut(s: &str, max: usize) -> &str {
 }
 
 /// The system's own directories, for node, npm, git and bash.
-fn system_path() -> String {
+pub fn system_path() -> String {
     let mut dirs: Vec<String> = Vec::new();
     if let Ok(node) = which("node") {
         dirs.push(node.parent().unwrap().display().to_string());
@@ -656,7 +662,7 @@ fn which(program: &str) -> Result<PathBuf, ()> {
         .ok_or(())
 }
 
-fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
+pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Run {
     use std::io::Read;
     use std::os::unix::process::CommandExt;
     use std::sync::Arc;

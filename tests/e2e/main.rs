@@ -7,6 +7,7 @@
 
 mod fake;
 mod harness;
+mod inspector;
 mod mcp;
 mod scenarios;
 
