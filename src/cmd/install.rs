@@ -51,7 +51,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return mcp_install::add(client, args.global, repo, program);
     }
     let Some(host) = args.host else {
-        return Err(Exit::usage("name a host, or --mcp CLIENT\n  hint: see `plan install --help`"));
+        return Err(Exit::usage_hint("name a host, or --mcp CLIENT", "see `plan install --help`"));
     };
     if let Some(dir) = &args.plugin {
         plugin_is_for_claude(host)?;

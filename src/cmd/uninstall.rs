@@ -48,7 +48,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return mcp_install::remove(client, args.global, repo);
     }
     let Some(host) = args.host else {
-        return Err(Exit::usage("name a host, or --mcp CLIENT\n  hint: see `plan uninstall --help`"));
+        return Err(Exit::usage_hint("name a host, or --mcp CLIENT", "see `plan uninstall --help`"));
     };
     let program = program(args.command.as_deref())?;
     if let Some(dir) = &args.plugin {

@@ -224,9 +224,12 @@ fn place(client: Client, global: bool, repo: Option<&Repo>) -> Result<(Place, Ve
     if global {
         let home = hosts::home()?;
         let Some(path) = client.user(&home) else {
-            return Err(Exit::usage(format!(
-                "plan does not write {title}'s user MCP servers (~/.claude.json is {title}'s own)\n  hint: run `claude mcp add --scope user plan -- plan mcp`, or `plan install --mcp claude` in a repository"
-            )));
+            return Err(Exit::usage_hint(
+                format!(
+                    "plan does not write {title}'s user MCP servers (~/.claude.json is {title}'s own)"
+                ),
+                "run `claude mcp add --scope user plan -- plan mcp`, or `plan install --mcp claude` in a repository",
+            ));
         };
         // Claude Desktop starts its servers outside any project and names no roots,
         // so its entry names the repository.
@@ -235,8 +238,9 @@ fn place(client: Client, global: bool, repo: Option<&Repo>) -> Result<(Place, Ve
                 vec!["--root".to_string(), root.display().to_string()]
             }
             (Client::Desktop, None) => {
-                return Err(Exit::env(
-                    "not inside a git repository\n  hint: run it in the repository Claude Desktop should serve; its entry names it with --root",
+                return Err(Exit::env_hint(
+                    "not inside a git repository",
+                    "run it in the repository Claude Desktop should serve; its entry names it with --root",
                 ));
             }
             _ => Vec::new(),
@@ -250,13 +254,15 @@ fn place(client: Client, global: bool, repo: Option<&Repo>) -> Result<(Place, Ve
         return Ok((place, args));
     }
     let Some(rel) = client.project() else {
-        return Err(Exit::usage(format!(
-            "{title} has one MCP config, for your user\n  hint: run `plan install --mcp desktop --global` in the repository it should serve"
-        )));
+        return Err(Exit::usage_hint(
+            format!("{title} has one MCP config, for your user"),
+            "run `plan install --mcp desktop --global` in the repository it should serve",
+        ));
     };
     let Some(root) = root else {
-        return Err(Exit::env(
-            "not inside a git repository\n  hint: run it in the repository the agent works in, or pass --global to register for your user",
+        return Err(Exit::env_hint(
+            "not inside a git repository",
+            "run it in the repository the agent works in, or pass --global to register for your user",
         ));
     };
     let place = Place {
@@ -270,11 +276,14 @@ fn place(client: Client, global: bool, repo: Option<&Repo>) -> Result<(Place, Ve
 fn refused(place: &Place, client: Client, refusal: Refusal) -> anyhow::Error {
     match refusal {
         Refusal::Invalid(invalid) => crate::cmd::install::invalid(&place.shown, invalid),
-        Refusal::Foreign(command) => Exit::usage(format!(
-            "{}: `{}.{NAME}` is another server (it runs {command}); left it alone\n  hint: rename or remove that entry by hand if plan's should go there; nothing was changed",
-            place.shown,
-            client.key()
-        )),
+        Refusal::Foreign(command) => Exit::usage_hint(
+            format!(
+                "{}: `{}.{NAME}` is another server (it runs {command}); left it alone",
+                place.shown,
+                client.key()
+            ),
+            "rename or remove that entry by hand if plan's should go there; nothing was changed",
+        ),
     }
 }
 
