@@ -17,13 +17,17 @@ pub struct Args {
     /// The host session whose edits count
     #[arg(long, default_value = "default")]
     pub session: String,
+    /// Print `{"due", "edits", "every", "text"}`: whether it is due, the edits counted
+    /// since plan.md last changed, the setting, and the reminder (null when not due)
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let src = ctx.store.read()?;
-    let plan = ctx.parse(&src)?;
+    let plan = ctx.read(&src);
     let every = config::load(Some(&repo.root))?.reminder_every_file_edits;
     let hash = hook::content_hash(src.as_bytes());
     let session = State::new(&repo.git_dir).session(&args.session, |s| s.clone())?;
@@ -33,12 +37,19 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         0
     };
     let active = plan.live().any(|g| g.status() == Status::Active);
-    if every > 0 && active && counted >= every {
+    let due = every > 0 && active && counted >= every;
+    let text = due.then(|| {
         let t = hook::template(&repo.root, "reminder.md", blocks::REMINDER);
-        println(&blocks::reminder(Templates {
+        blocks::reminder(Templates {
             reminder: &t,
             ..Templates::default()
-        }))?;
+        })
+    });
+    if args.json {
+        let view = serde_json::json!({ "due": due, "edits": counted, "every": every, "text": text });
+        println(&view.to_string())?;
+    } else if let Some(text) = text {
+        println(&text)?;
     }
     Ok(OK)
 }

@@ -10,23 +10,30 @@ use crate::plan::blocks::{self, Templates};
 
 /// Print the summary a context compaction should keep: done, active, open goals
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Print it as JSON: `{"text": …}`
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(env: &Env, _args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let src = ctx.store.read()?;
-    let plan = ctx.parse(&src)?;
+    let plan = ctx.read(&src);
     let root = ctx.prompt_root();
     let t = hook::template(&root, "skeleton.md", blocks::SKELETON);
-    println(
-        blocks::skeleton(
-            &plan,
-            Templates {
-                skeleton: &t,
-                ..Templates::default()
-            },
-        )
-        .trim_end(),
-    )?;
+    let text = blocks::skeleton(
+        &plan,
+        Templates {
+            skeleton: &t,
+            ..Templates::default()
+        },
+    );
+    let text = text.trim_end();
+    if args.json {
+        println(&serde_json::json!({ "text": text }).to_string())?;
+    } else {
+        println(text)?;
+    }
     Ok(OK)
 }

@@ -300,3 +300,17 @@ fn install_warns_when_the_command_does_not_exist() {
         run.stderr
     );
 }
+
+/// `skeleton` and `remind` report too: `--json` gives the same content as fields.
+#[test]
+fn skeleton_and_remind_have_json() {
+    let t = Test::new().plan(&fixture("plans/real.md"));
+    let text = t.ok(&["skeleton"]).stdout;
+    let json = t.ok(&["skeleton", "--json"]).json();
+    assert_eq!(json["text"], text.trim_end());
+    let json = t.ok(&["remind", "--json"]).json();
+    assert_eq!(json["due"], false);
+    assert_eq!(json["edits"], 0);
+    assert_eq!(json["every"], 3);
+    assert_eq!(json["text"], serde_json::Value::Null);
+}
