@@ -1,5 +1,7 @@
 //! `plan add`: quick-add a goal with its contract; prints the new id.
 
+use std::path::Path;
+
 use anyhow::Result;
 use serde::Serialize;
 
@@ -9,7 +11,7 @@ use crate::clock;
 use crate::exit::{Exit, OK};
 use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
-use crate::plan::{id, ops, patch};
+use crate::plan::{goal_template, id, ops, patch};
 use crate::store::WriteError;
 use crate::verify;
 
@@ -33,6 +35,11 @@ pub struct Args {
     /// A goal that must be done first (repeatable, or comma-separated)
     #[arg(long = "depends-on", value_name = "ID", value_delimiter = ',')]
     pub depends_on: Vec<String>,
+    /// Start from a goal template: `feature`, `bugfix`, `refactor`, or
+    /// `.plan/templates/NAME.md`; the flags above add to it (done_when and verify
+    /// replace its own)
+    #[arg(long, value_name = "NAME")]
+    pub template: Option<String>,
     /// Start it at once (logs its contract)
     #[arg(long)]
     pub active: bool,
@@ -51,15 +58,74 @@ struct Added<'a> {
     logged: &'a [String],
 }
 
+/// Goal template `name` for `title`: `.plan/templates/NAME.md` under `root` if there
+/// is one, else the built-in of that name.
+fn template(root: &Path, name: &str, title: &str) -> Result<goal_template::Start> {
+    let dir = root.join(".plan").join("templates");
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let own = valid
+        .then(|| std::fs::read_to_string(dir.join(format!("{name}.md"))).ok())
+        .flatten();
+    let (text, place) = match own {
+        Some(text) => (text, format!(".plan/templates/{name}.md")),
+        None => match goal_template::BUILT_IN.iter().find(|(n, _)| *n == name) {
+            Some((_, text)) => (text.to_string(), format!("the built-in template {name}")),
+            None => {
+                let mut known: Vec<String> = goal_template::BUILT_IN
+                    .iter()
+                    .map(|(n, _)| n.to_string())
+                    .collect();
+                if let Ok(entries) = std::fs::read_dir(&dir) {
+                    for entry in entries.flatten() {
+                        let file = entry.file_name().to_string_lossy().into_owned();
+                        if let Some(n) = file.strip_suffix(".md")
+                            && !known.iter().any(|k| k == n)
+                        {
+                            known.push(n.to_string());
+                        }
+                    }
+                }
+                return Err(Exit::usage_hint(
+                    format!("no goal template \"{}\"", crate::plan::text::escape_controls(name)),
+                    format!(
+                        "templates are {}; add your own as .plan/templates/NAME.md",
+                        known.join(", ")
+                    ),
+                ));
+            }
+        },
+    };
+    goal_template::read(&text, title).map_err(|why| {
+        Exit::usage_hint(
+            format!("{place}: {why}"),
+            "a template is one goal in plan.md's format: `## Goal: {title}` and its lines",
+        )
+    })
+}
+
 /// Concurrent adds may pick the same id; the store refuses the second, which
 /// then picks again.
 const ATTEMPTS: usize = 8;
 
-pub fn run(env: &Env, args: Args) -> Result<u8> {
+pub fn run(env: &Env, mut args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let title = ops::one_line(&args.title);
     if title.is_empty() {
-        return Err(Exit::usage_hint("a goal needs a title", "plan add \"Implement the cache layer\""));
+        return Err(Exit::usage_hint(
+            "a goal needs a title",
+            "plan add \"Implement the cache layer\"",
+        ));
+    }
+    if let Some(name) = args.template.take() {
+        let start = template(&ctx.prompt_root(), &name, &title)?;
+        args.done_when = args.done_when.or(start.done_when);
+        args.verify = args.verify.or(start.verify);
+        args.failure_modes = start.failure_modes.into_iter().chain(args.failure_modes).collect();
+        args.subtasks = start.subtasks.into_iter().chain(args.subtasks).collect();
+        args.depends_on = start.depends_on.into_iter().chain(args.depends_on).collect();
     }
     // Refused now, as `plan complete` would refuse it later.
     if let Some(line) = args.verify.as_deref().map(ops::one_line)

@@ -266,6 +266,7 @@ pub fn call(
                     failure_modes: a.failure_modes,
                     subtasks: a.subtasks,
                     depends_on: a.depends_on,
+                    template: None,
                     active: a.active,
                     json: false,
                 },

@@ -320,3 +320,64 @@ fn plan_log_cannot_forge_a_reopen() {
     let t = repo();
     t.run(&["log", "base reopened: because"]).code(2);
 }
+
+#[test]
+fn add_from_a_built_in_template_carries_its_failure_modes_and_takes_flags_over_it() {
+    let t = Test::new();
+    t.ok(&["init", "Goals"]);
+    t.ok(&[
+        "add",
+        "Stale reads after eviction",
+        "--template",
+        "bugfix",
+        "--verify",
+        "cargo test eviction",
+        "--failure-mode",
+        "only the LRU path is tested",
+    ]);
+    let md = t.plan_md();
+    assert!(
+        md.contains("done_when: a test reproduces the bug and fails without the fix"),
+        "{md}"
+    );
+    assert!(md.contains("verify: cargo test eviction\n"), "{md}");
+    assert!(
+        md.contains("- the test passes without reproducing the bug first\n"),
+        "{md}"
+    );
+    assert!(md.contains("- only the LRU path is tested\n"), "{md}");
+    assert!(
+        md.contains("- [ ] reproduce it in a failing test\n"),
+        "{md}"
+    );
+    t.ok(&["lint"]);
+}
+
+#[test]
+fn a_repository_template_overrides_or_adds_and_an_unknown_one_lists_them() {
+    let t = Test::new();
+    t.ok(&["init", "Goals"]);
+    t.write(
+        ".plan/templates/migration.md",
+        "## Goal: {title}\ndone_when: {title} runs forwards and backwards on a copy of production\nverify: make migrate-check\nfailure_modes:\n- the down migration was never run\n",
+    );
+    t.ok(&["add", "Rename users.name", "--template", "migration"]);
+    let md = t.plan_md();
+    assert!(
+        md.contains("done_when: Rename users.name runs forwards and backwards"),
+        "{md}"
+    );
+    assert!(md.contains("verify: make migrate-check\n"), "{md}");
+    let before = t.plan_md();
+    t.run(&["add", "X", "--template", "nope"])
+        .code(2)
+        .stderr_has("no goal template \"nope\"")
+        .stderr_has("templates are feature, bugfix, refactor, migration");
+    t.write(".plan/templates/bad.md", "no heading here\n");
+    t.run(&["add", "X", "--template", "bad"])
+        .code(2)
+        .stderr_has(".plan/templates/bad.md: it has no `## Goal: {title}` heading");
+    t.run(&["add", "X", "--template", "../../etc/passwd"])
+        .code(2);
+    assert_eq!(t.plan_md(), before);
+}
