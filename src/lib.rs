@@ -2,6 +2,7 @@
 //! point the binary calls. Everything else is private to the crate, so unused code
 //! is found.
 
+mod agents_md;
 mod cache;
 mod cli;
 mod clock;

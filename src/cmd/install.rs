@@ -20,12 +20,82 @@ use crate::hooks::jsonc;
 use crate::hosts::{self, Registration};
 use crate::mcp::install::{self as mcp_install, Client as McpClient};
 
+/// What `plan install` / `uninstall` register with: a host's hooks, or the section
+/// in AGENTS.md that tells agents without hooks how this repository's plan works.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Host(Host),
+    AgentsMd,
+}
+
+/// Every target, in `--help`'s order: the hosts as the registry lists them, then
+/// AGENTS.md.
+static TARGETS: std::sync::LazyLock<Vec<Target>> = std::sync::LazyLock::new(|| {
+    <Host as clap::ValueEnum>::value_variants()
+        .iter()
+        .map(|h| Target::Host(*h))
+        .chain([Target::AgentsMd])
+        .collect()
+});
+
+impl clap::ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        &TARGETS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            Target::Host(host) => host.to_possible_value(),
+            Target::AgentsMd => Some(
+                clap::builder::PossibleValue::new("agents-md")
+                    .help("A section in AGENTS.md, for agents without hooks"),
+            ),
+        }
+    }
+}
+
+/// Writes or refreshes plan's section of AGENTS.md at the repository root.
+fn agents_md(repo: Option<&Repo>, global: bool) -> Result<u8> {
+    let path = agents_md_path(repo, global)?;
+    let old = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(Exit::env(format!("cannot read AGENTS.md: {e}"))),
+    };
+    let new = crate::agents_md::install(&old);
+    if new == old {
+        print("AGENTS.md: plan's section is already current\n")?;
+        return Ok(OK);
+    }
+    write_atomic(&path, "AGENTS.md", &new)?;
+    print("AGENTS.md: wrote plan's section (how this repository's plan works, for agents without hooks)\n")?;
+    Ok(OK)
+}
+
+/// AGENTS.md at the repository root: it describes this repository, so there is no
+/// user-wide one.
+pub(crate) fn agents_md_path(repo: Option<&Repo>, global: bool) -> Result<PathBuf> {
+    if global {
+        return Err(Exit::usage_hint(
+            "AGENTS.md describes one repository; there is no --global one",
+            "run `plan install agents-md` in the repository",
+        ));
+    }
+    let repo = repo.ok_or_else(|| {
+        Exit::env_hint(
+            "not inside a git repository",
+            "run it in the repository whose AGENTS.md should describe its plan",
+        )
+    })?;
+    Ok(repo.root.join("AGENTS.md"))
+}
+
 /// Register plan's hooks with a coding agent, merging into its settings
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to register with
+    /// The agent to register with, or agents-md for a section in AGENTS.md
     #[arg(value_enum, required_unless_present = "mcp")]
-    pub host: Option<Host>,
+    pub host: Option<Target>,
     /// Register plan's MCP server with CLIENT instead (`plan mcp`, in the client's
     /// MCP file), not hooks
     #[arg(long, value_enum, value_name = "CLIENT", conflicts_with_all = ["host", "plugin"])]
@@ -50,8 +120,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(client) = args.mcp {
         return mcp_install::add(client, args.global, repo, program);
     }
-    let Some(host) = args.host else {
-        return Err(Exit::usage_hint("name a host, or --mcp CLIENT", "see `plan install --help`"));
+    let host = match args.host {
+        Some(Target::Host(host)) => host,
+        Some(Target::AgentsMd) => return agents_md(repo, args.global),
+        None => {
+            return Err(Exit::usage_hint(
+                "name a host, or --mcp CLIENT",
+                "see `plan install --help`",
+            ));
+        }
     };
     if let Some(dir) = &args.plugin {
         plugin_is_for_claude(host)?;

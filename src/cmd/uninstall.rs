@@ -10,6 +10,7 @@ use anyhow::Result;
 use crate::ctx::Env;
 use crate::out::print;
 use crate::cmd::install::{
+    self as install, Target,
     Place, invalid, listing, place, plugin_files, plugin_is_for_claude, program, read_settings,
     read_text, write_atomic,
 };
@@ -21,9 +22,9 @@ use crate::mcp::install::{self as mcp_install, Client as McpClient};
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to remove them from
+    /// The agent to remove them from, or agents-md for plan's section of AGENTS.md
     #[arg(value_enum, required_unless_present = "mcp")]
-    pub host: Option<Host>,
+    pub host: Option<Target>,
     /// Remove plan's MCP server from CLIENT's MCP file instead
     #[arg(long, value_enum, value_name = "CLIENT", conflicts_with_all = ["host", "plugin"])]
     pub mcp: Option<McpClient>,
@@ -39,6 +40,22 @@ pub struct Args {
     pub command: Option<String>,
 }
 
+/// Removes plan's section of AGENTS.md, and nothing else.
+fn agents_md(repo: Option<&crate::git::Repo>, global: bool) -> Result<u8> {
+    let path = install::agents_md_path(repo, global)?;
+    let Ok(old) = std::fs::read_to_string(&path) else {
+        print("AGENTS.md: no file, nothing to remove\n")?;
+        return Ok(OK);
+    };
+    let Some(new) = crate::agents_md::uninstall(&old) else {
+        print("AGENTS.md: plan's section is not there, nothing to remove\n")?;
+        return Ok(OK);
+    };
+    install::write_atomic(&path, "AGENTS.md", &new)?;
+    print("AGENTS.md: removed plan's section\n")?;
+    Ok(OK)
+}
+
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     // Registering hooks touches a host's settings, never plan.md, and `--global`
     // works outside any repository.
@@ -47,8 +64,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(client) = args.mcp {
         return mcp_install::remove(client, args.global, repo);
     }
-    let Some(host) = args.host else {
-        return Err(Exit::usage_hint("name a host, or --mcp CLIENT", "see `plan uninstall --help`"));
+    let host = match args.host {
+        Some(Target::Host(host)) => host,
+        Some(Target::AgentsMd) => return agents_md(repo, args.global),
+        None => {
+            return Err(Exit::usage_hint(
+                "name a host, or --mcp CLIENT",
+                "see `plan uninstall --help`",
+            ));
+        }
     };
     let program = program(args.command.as_deref())?;
     if let Some(dir) = &args.plugin {

@@ -310,7 +310,7 @@ fn an_unknown_host_lists_the_known_ones() {
     let t = Test::new();
     t.run(&["install", "cursor"])
         .code(2)
-        .stderr_has("[possible values: claude, codex, droid, gemini, pi]");
+        .stderr_has("[possible values: claude, codex, droid, gemini, pi, agents-md]");
 }
 
 #[test]
@@ -440,4 +440,35 @@ fn a_gemini_settings_error_does_not_blame_its_comments() {
         run.stderr
     );
     assert_eq!(t.read(".gemini/settings.json"), broken);
+}
+
+/// `plan install agents-md` writes a marked section into AGENTS.md for agents
+/// without hooks; a reinstall changes no byte, and uninstall removes exactly it.
+#[test]
+fn agents_md_section_is_stable_and_removed_exactly() {
+    let t = Test::new();
+    t.write("AGENTS.md", "# Agents\n\nBe kind to the build.\n");
+    t.ok(&["install", "agents-md"])
+        .stdout_has("wrote plan's section");
+    let once = t.read("AGENTS.md");
+    assert!(
+        once.starts_with("# Agents\n\nBe kind to the build.\n\n<!-- plan:begin"),
+        "{once}"
+    );
+    for needle in [
+        "plan complete ID",
+        "Never write",
+        "`status: done` by hand",
+        "plan next",
+    ] {
+        assert!(once.contains(needle), "lacks {needle:?}:\n{once}");
+    }
+    t.ok(&["install", "agents-md"])
+        .stdout_has("already current");
+    assert_eq!(t.read("AGENTS.md"), once, "a reinstall changes no byte");
+    t.ok(&["uninstall", "agents-md"])
+        .stdout_has("removed plan's section");
+    assert_eq!(t.read("AGENTS.md"), "# Agents\n\nBe kind to the build.\n");
+    t.ok(&["uninstall", "agents-md"]).stdout_has("not there");
+    t.run(&["install", "agents-md", "--global"]).code(2);
 }

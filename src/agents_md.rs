@@ -1,0 +1,114 @@
+//! The section `plan install agents-md` keeps in AGENTS.md, for agents without hooks
+//! (or with them off): how this repository's plan works. Between two marker lines,
+//! so a reinstall rewrites only it and `plan uninstall agents-md` removes exactly
+//! it. Pure.
+
+const BEGIN: &str = "<!-- plan:begin (written by `plan install agents-md`; `plan uninstall agents-md` removes it) -->";
+const END: &str = "<!-- plan:end -->";
+
+/// The section, markers included, with its final newline.
+pub fn section() -> String {
+    format!(
+        "{BEGIN}
+## Working with plan.md
+
+This repository keeps its plan in `plan.md`: goals with a contract (`done_when`,
+`verify`, `failure_modes`, subtasks) and an append-only log.
+
+- Read `plan.md` (or run `plan`) before you start, and again after a compaction.
+- Keep it current as you go: `plan start ID`, `plan tick ID N`, `plan log \"TEXT\"`.
+- A goal is done only when `plan complete ID --evidence TEXT --path FILE` accepts
+  it: that runs the goal's verify and an independent read-only judge. Never write
+  `status: done` by hand; `plan audit` shows such a goal as unproven.
+- Keep working while goals remain: `plan next` lists what can be worked now.
+{END}
+"
+    )
+}
+
+/// Where the section is in `text`: the byte range of its lines, when both markers
+/// are there in order.
+fn span(text: &str) -> Option<(usize, usize)> {
+    let start = line_start(text, BEGIN)?;
+    let end_line = start + text[start..].find(&format!("\n{END}"))? + 1;
+    let end = match text[end_line..].find('\n') {
+        Some(n) => end_line + n + 1,
+        None => text.len(),
+    };
+    Some((start, end))
+}
+
+/// The offset of the line that is exactly `line` (its start), if any.
+fn line_start(text: &str, line: &str) -> Option<usize> {
+    let mut at = 0;
+    for l in text.split_inclusive('\n') {
+        if l.trim_end_matches(['\n', '\r']) == line {
+            return Some(at);
+        }
+        at += l.len();
+    }
+    None
+}
+
+/// `text` with the section written: refreshed in place if it is there, else added
+/// at the end after a blank line.
+pub fn install(text: &str) -> String {
+    let section = section();
+    if let Some((start, end)) = span(text) {
+        return format!("{}{section}{}", &text[..start], &text[end..]);
+    }
+    if text.is_empty() {
+        return section;
+    }
+    let sep = if text.ends_with("\n\n") {
+        ""
+    } else if text.ends_with('\n') {
+        "\n"
+    } else {
+        "\n\n"
+    };
+    format!("{text}{sep}{section}")
+}
+
+/// `text` without the section (and the blank line `install` put before it);
+/// `None` when it has none.
+pub fn uninstall(text: &str) -> Option<String> {
+    let (start, end) = span(text)?;
+    let mut before = &text[..start];
+    if end == text.len() && before.ends_with("\n\n") {
+        before = &before[..before.len() - 1];
+    }
+    Some(format!("{before}{}", &text[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn install_is_stable_and_uninstall_gives_the_file_back() {
+        for original in ["", "# Agents\n\nBe kind.\n", "# Agents\nno newline"] {
+            let once = install(original);
+            assert_eq!(install(&once), once, "a reinstall changes no byte");
+            assert_eq!(once.matches(BEGIN).count(), 1);
+            let back = uninstall(&once).unwrap();
+            let expected = if original.ends_with('\n') || original.is_empty() {
+                original.to_string()
+            } else {
+                format!("{original}\n")
+            };
+            assert_eq!(back, expected, "{original:?}");
+        }
+        assert_eq!(uninstall("# Agents\n"), None);
+    }
+
+    #[test]
+    fn a_section_in_the_middle_is_refreshed_in_place() {
+        let old = format!("# A\n\n{BEGIN}\nold words\n{END}\n\n# After\n");
+        let new = install(&old);
+        assert!(new.starts_with("# A\n\n<!-- plan:begin"));
+        assert!(new.ends_with(&format!("{END}\n\n# After\n")));
+        assert!(!new.contains("old words"));
+        assert_eq!(uninstall(&new).unwrap(), "# A\n\n\n# After\n");
+    }
+}
