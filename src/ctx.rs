@@ -281,6 +281,19 @@ impl Ctx {
         Ok(goal)
     }
 
+    /// The goals `--depends-on` names (ids or unique prefixes, blanks skipped), as
+    /// ids, each once, in the order given.
+    pub fn dependency_ids(&self, plan: &Plan<'_>, given: &[String]) -> Result<Vec<String>> {
+        let mut ids: Vec<String> = Vec::new();
+        for dep in given.iter().map(|d| d.trim()).filter(|d| !d.is_empty()) {
+            let id = self.find(plan, dep)?.id.to_string();
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        Ok(ids)
+    }
+
     /// The goal an id (or unique prefix) names, errors or not; otherwise the
     /// candidates.
     pub fn lookup<'p, 'a>(&self, plan: &'p Plan<'a>, query: &str) -> Result<&'p Goal<'a>> {

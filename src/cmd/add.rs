@@ -137,18 +137,7 @@ pub fn run(env: &Env, mut args: Args) -> Result<u8> {
     for attempt in 1..=ATTEMPTS {
         let src = ctx.store.read()?;
         let plan = ctx.parse(&src)?;
-        let mut depends_on: Vec<String> = Vec::new();
-        for dep in args
-            .depends_on
-            .iter()
-            .map(|d| d.trim())
-            .filter(|d| !d.is_empty())
-        {
-            let id = ctx.find(&plan, dep)?.id.to_string();
-            if !depends_on.contains(&id) {
-                depends_on.push(id);
-            }
-        }
+        let depends_on = ctx.dependency_ids(&plan, &args.depends_on)?;
         let status = if args.active {
             Status::Active
         } else {

@@ -67,13 +67,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     } else if goal.archived {
         ops::check_open(goal, "retitle it")?;
     }
-    // Logging the new fingerprint must not launder an unreviewed hand edit.
+    ops::check_approved(&plan, goal)?;
     let before = goal.fingerprint();
-    if let Some(logged) = plan.logged_contract(&id)
-        && logged != before
-    {
-        return Err(Exit::usage_hint(format!("the contract of {id} changed since it was logged (contract {logged}, now {before})"), format!("review it (plan diff {id}), then `plan start {id} --reapprove`, then edit")));
-    }
     let failure_modes: Option<Vec<String>> = args.failure_modes.as_ref().map(|modes| {
         modes
             .iter()
@@ -81,19 +76,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             .filter(|m| !m.is_empty())
             .collect()
     });
-    let mut depends_on: Option<Vec<String>> = None;
-    if let Some(given) = &args.depends_on {
-        let mut ids: Vec<String> = Vec::new();
-        for dep in given.iter().map(|d| d.trim()).filter(|d| !d.is_empty()) {
-            let dep = ctx.find(&plan, dep)?.id.to_string();
-            if dep == id {
-                return Err(Exit::usage_hint(format!("{id} cannot depend on itself"), "name the goals that must be done first"));
-            }
-            if !ids.contains(&dep) {
-                ids.push(dep);
-            }
-        }
-        depends_on = Some(ids);
+    let depends_on = match &args.depends_on {
+        Some(given) => Some(ctx.dependency_ids(&plan, given)?),
+        None => None,
+    };
+    if depends_on.as_ref().is_some_and(|ids| ids.contains(&id)) {
+        return Err(Exit::usage_hint(
+            format!("{id} cannot depend on itself"),
+            "name the goals that must be done first",
+        ));
     }
     let change = GoalEdit {
         title: args.title.as_deref(),

@@ -33,12 +33,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.clone();
     ops::check_open(goal, "add criteria to it")?;
-    // Logging the new fingerprint must not launder an unreviewed change.
-    if let Some(logged) = plan.logged_contract(&id)
-        && logged != goal.fingerprint()
-    {
-        return Err(Exit::usage_hint(format!("the contract of {id} changed since it was logged (contract {logged}, now {})", goal.fingerprint()), format!("review it, then `plan start {id} --reapprove`")));
-    }
+    ops::check_approved(&plan, goal)?;
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(ops::add_criterion(&plan, goal, &text));
     let preview = patch::apply(&src, &edits).expect("edits made from this text apply to it");

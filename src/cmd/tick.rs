@@ -1,4 +1,4 @@
-//! `plan tick`: tick subtask N of a goal.
+//! `plan tick`: tick subtask N of a goal (and, for `plan untick`, clear it).
 
 use anyhow::Result;
 
@@ -16,25 +16,34 @@ pub struct Args {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
+    mark(env, &args.id, args.n, true)
+}
+
+/// Ticks subtask `n` of goal `query`, or (`done` false, for `plan untick`) clears it.
+pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<u8> {
     let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
-    let goal = ctx.find(&plan, &args.id)?;
-    ops::check_open(goal, "tick its subtasks")?;
-    let Some(tick) = ops::tick(&plan, goal, args.n)? else {
-        ctx.say(&format!("{} subtask {} is already ticked", goal.id, args.n))?;
+    let goal = ctx.find(&plan, query)?;
+    let (verb, state) = if done {
+        ("ticked", "already ticked")
+    } else {
+        ("unticked", "not ticked")
+    };
+    ops::check_open(goal, &format!("{} its subtasks", &verb[..verb.len() - 2]))?;
+    let Some(edit) = ops::mark(&plan, goal, n, done)? else {
+        ctx.say(&format!("{} subtask {n} is {state}", goal.id))?;
         return Ok(OK);
     };
     let mut edits = ops::id_comment(&plan, goal);
-    edits.push(tick);
+    edits.push(edit);
     ctx.store.write(&src, edits)?;
-    let (done, total) = goal.progress();
+    let (ticked, total) = goal.progress();
+    let ticked = if done { ticked + 1 } else { ticked - 1 };
     ctx.say(&format!(
-        "ticked {} {}/{}: {}",
+        "{verb} {} {ticked}/{total}: {}",
         goal.id,
-        done + 1,
-        total,
-        goal.subtasks[args.n - 1].text
+        goal.subtasks[n - 1].text
     ))?;
     Ok(OK)
 }

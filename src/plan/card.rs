@@ -86,7 +86,7 @@ pub fn card<'p>(
     let history = history::contract_steps(plan, id);
     let unseen_changes = history::unseen_changes(&history);
     let now = goal.fingerprint();
-    let unapproved = plan.logged_contract(id).filter(|logged| *logged != now);
+    let unapproved = plan.unapproved(goal);
     let change = history
         .first()
         .filter(|first| first.contract != now)

@@ -832,6 +832,14 @@ impl<'a> Plan<'a> {
         self.events(id).rev().find_map(|(_, e)| e.contract())
     }
 
+    /// The fingerprint the log last approved for `goal`, when its contract in the
+    /// file is another: a change nobody approved yet.
+    pub fn unapproved(&self, goal: &Goal<'_>) -> Option<&'a str> {
+        let now = goal.fingerprint();
+        self.logged_contract(&goal.id)
+            .filter(|logged| *logged != now)
+    }
+
     /// Checks every finished goal's record; `facts` answers for a transcript path.
     pub fn prove(&mut self, facts: &dyn Fn(&str) -> Facts) {
         self.prove_where(facts, |_| true);

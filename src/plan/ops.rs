@@ -114,6 +114,22 @@ pub fn check_open(goal: &Goal<'_>, action: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// A change that logs a new contract must not launder an unreviewed hand edit:
+/// the contract in the file must be the one the log approved last.
+pub fn check_approved(plan: &Plan<'_>, goal: &Goal<'_>) -> Result<(), Refusal> {
+    let Some(logged) = plan.unapproved(goal) else {
+        return Ok(());
+    };
+    let id = &goal.id;
+    Err(refuse(
+        format!(
+            "the contract of {id} changed since it was logged (contract {logged}, now {})",
+            goal.fingerprint()
+        ),
+        format!("review it (plan diff {id}), then `plan start {id} --reapprove`"),
+    ))
+}
+
 /// A log entry, appended at the end of `## Log`.
 pub fn log(stamp: &str, text: &str) -> Edit {
     Edit::AppendLog {
@@ -242,15 +258,33 @@ fn no_subtask(goal: &Goal<'_>, n: usize) -> Refusal {
 
 /// Ticks subtask `n` (1-based). `Ok(None)`: it is ticked already.
 pub fn tick(plan: &Plan<'_>, goal: &Goal<'_>, n: usize) -> Result<Option<Edit>, Refusal> {
+    mark(plan, goal, n, true)
+}
+
+/// Sets subtask `n`'s box (1-based) to `done`. `Ok(None)`: it is so already.
+pub fn mark(
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    n: usize,
+    done: bool,
+) -> Result<Option<Edit>, Refusal> {
     let Some(task) = n.checked_sub(1).and_then(|i| goal.subtasks.get(i)) else {
         return Err(no_subtask(goal, n));
     };
-    if task.done {
+    if task.done == done {
         return Ok(None);
     }
     let text = plan.line_text(task.line);
-    let at = text.find("[ ]").expect("an open subtask line has a box");
-    let new = format!("{}[x]{}", &text[..at], &text[at + 3..]);
+    let (from, to): (&[&str], &str) = if done {
+        (&["[ ]"], "[x]")
+    } else {
+        (&["[x]", "[X]"], "[ ]")
+    };
+    let at = from
+        .iter()
+        .find_map(|b| text.find(b))
+        .expect("a subtask line has its box");
+    let new = format!("{}{to}{}", &text[..at], &text[at + 3..]);
     Ok(Some(Edit::replace(task.line, text, new)))
 }
 
@@ -287,23 +321,6 @@ pub fn add_criterion(plan: &Plan<'_>, goal: &Goal<'_>, text: &str) -> Edit {
             Edit::insert_after(at, plan.line_text(at), vec![format!("done_when: {text}")])
         }
     }
-}
-
-/// Clears subtask `n` (1-based). `Ok(None)`: it is not ticked.
-pub fn untick(plan: &Plan<'_>, goal: &Goal<'_>, n: usize) -> Result<Option<Edit>, Refusal> {
-    let Some(task) = n.checked_sub(1).and_then(|i| goal.subtasks.get(i)) else {
-        return Err(no_subtask(goal, n));
-    };
-    if !task.done {
-        return Ok(None);
-    }
-    let text = plan.line_text(task.line);
-    let at = text
-        .find("[x]")
-        .or_else(|| text.find("[X]"))
-        .expect("a ticked subtask line has a box");
-    let new = format!("{}[ ]{}", &text[..at], &text[at + 3..]);
-    Ok(Some(Edit::replace(task.line, text, new)))
 }
 
 /// What `plan edit` changes; `None` leaves a part as it is. An empty value (or an

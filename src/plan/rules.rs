@@ -589,7 +589,7 @@ fn state(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
     }
     let id = goal.id.as_ref();
     let now = goal.fingerprint();
-    if let Some(logged) = plan.logged_contract(id).filter(|l| *l != now) {
+    if let Some(logged) = plan.unapproved(goal) {
         out.push(
             Hit::new(
                 Rule::ContractChanged,
