@@ -19,6 +19,7 @@ mod proof;
 mod readme;
 mod redteam;
 mod redteam2;
+mod redteam3;
 mod rules;
 mod shell;
 mod small;

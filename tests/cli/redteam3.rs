@@ -1,0 +1,187 @@
+//! Red team, third pass: attacks on the sign-off record and the write path by a
+//! dishonest agent with a shell. Each still ignored is an open gap.
+
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: Proof
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- [x] write it
+
+## Goal: Other
+<!-- id: other -->
+status: open
+done_when: OTHER.md exists
+verify: test -f OTHER.md
+failure_modes:
+- OTHER.md is empty
+
+## Log
+";
+
+/// `ship` started through plan, judged by the accepting command fixture.
+fn repo() -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("plan.md", PLAN);
+    t.judge("accept");
+    t.ok(&["start", "ship"]);
+    t.commit_all("start");
+    t
+}
+
+fn sign_off(t: &Test) {
+    t.ok(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+}
+
+/// Signed off, committed, reopened, committed: the state the attacks start from.
+fn reopened() -> Test {
+    let t = repo();
+    sign_off(&t);
+    t.ok(&["audit"]);
+    t.commit_all("signed off");
+    t.ok(&["reopen", "ship", "--reason", "verify fails again"]);
+    t.commit_all("reopened");
+    t
+}
+
+fn line_with<'a>(md: &'a str, needle: &str) -> &'a str {
+    md.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?}:\n{md}"))
+}
+
+/// A reopen undone by moving its line above the sign-off line (no line added or
+/// removed, timestamps now out of order): the old sign-off reads as the latest event.
+#[test]
+#[ignore = "red team: a reopen line moved above the sign-off line (log reordered) makes the old sign-off count"]
+fn a_reopen_line_moved_above_the_sign_off_does_not_undo_the_reopen() {
+    let t = reopened();
+    let md = t.plan_md();
+    let signed = line_with(&md, "ship signed off").to_string();
+    let reopen = line_with(&md, "ship reopened:").to_string();
+    let swapped = md
+        .replace(&signed, "\u{0}")
+        .replace(&reopen, &signed)
+        .replace('\u{0}', &reopen)
+        .replace("status: active", "status: done");
+    t.write("plan.md", &swapped);
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "a reopen moved above its sign-off is forgotten:\n{}",
+        run.stdout
+    );
+    t.commit_all("tidy");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "once committed, a reordered log proves the goal:\n{}",
+        run.stdout
+    );
+}
+
+/// The replay check keys on the transcript's path, not its bytes: a copy of the old
+/// transcript under a new name (same bytes, so the same hash) named by a new
+/// appended sign-off line undoes the reopen without a judge.
+#[test]
+#[ignore = "red team: a transcript copied under a new name backs a second sign-off line after a reopen"]
+fn a_transcript_copied_under_a_new_name_does_not_undo_a_reopen() {
+    let t = reopened();
+    let md = t.plan_md();
+    let signed = line_with(&md, "ship signed off").to_string();
+    let old = ".plan/judge/ship-20260615-1402.md";
+    let new = ".plan/judge/ship-20260615-1409.md";
+    t.write(new, t.read(old));
+    let forged = signed.replace("14:02", "14:09").replace(old, new);
+    t.write(
+        "plan.md",
+        format!("{}{forged}\n", md.replace("status: active", "status: done")),
+    );
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "a copied transcript proves a reopened goal:\n{}",
+        run.stdout
+    );
+}
+
+/// A reopen line edited to name another goal: `ship` has no reopen after its
+/// sign-off any more, and `other` (open) takes the blame harmlessly.
+#[test]
+fn a_reopen_line_edited_into_another_id_does_not_undo_the_reopen() {
+    let t = reopened();
+    let md = t
+        .plan_md()
+        .replace("ship reopened:", "other reopened:")
+        .replace("status: active", "status: done");
+    t.write("plan.md", &md);
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "a reopen moved onto another goal is forgotten:\n{}",
+        run.stdout
+    );
+    t.commit_all("tidy");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "once committed, the renamed reopen proves the goal:\n{}",
+        run.stdout
+    );
+}
+
+fn command_judge(t: &Test, script: &str) {
+    let judge = t.fake_program("judge", &format!("cat >/dev/null\n{script}"));
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            judge.display()
+        ),
+    );
+}
+
+/// The judge's containment check leaves plan.md out (plan writes it itself), so a
+/// judge that rewrites plan.md while it runs goes unnoticed: here it weakens the
+/// open goal `other` to `verify: true` and drops its failure mode, and the
+/// sign-off of `ship` succeeds without a word. The judge is meant to be read-only.
+#[test]
+#[ignore = "red team: a judge that edits plan.md (another goal's contract) while judging is not caught"]
+fn a_judge_that_edits_plan_md_fails_the_sign_off() {
+    let t = repo();
+    command_judge(
+        &t,
+        "sed -i -e 's/verify: test -f OTHER.md/verify: true/' -e '/OTHER.md is empty/d' plan.md\n\
+         printf 'VERDICT: accept\\nmissing: none\\n'",
+    );
+    t.commit_all("judge");
+    let run = t.run(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+    let md = t.plan_md();
+    assert!(md.contains("verify: true"), "the judge did not run:\n{md}");
+    assert_ne!(
+        run.code, 0,
+        "a judge rewrote plan.md and the sign-off passed:\n{}{}",
+        run.stdout, run.stderr
+    );
+}
