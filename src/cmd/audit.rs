@@ -59,8 +59,12 @@ struct Report<'p> {
 /// A log line of plan's that was removed after it was committed.
 #[derive(Serialize)]
 struct Removed {
+    /// The goal the line is about.
+    id: String,
     line: String,
-    /// The newest commit that still had it.
+    /// `was removed since` or `was moved since`.
+    what: &'static str,
+    /// The newest commit that had it where it belongs.
     commit: String,
 }
 
@@ -79,14 +83,13 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Vec<Removed> {
     let mut out: Vec<Removed> = Vec::new();
     for rev in &revisions {
         let then = parse(&rev.content);
-        for entry in history::lost_events(plan, &then) {
-            let line = match entry.stamp {
-                Some(stamp) => format!("{stamp} {}", entry.text),
-                None => entry.text.to_string(),
-            };
+        for rewrite in history::rewritten_events(plan, &then) {
+            let line = rewrite.entry().to_string();
             if !out.iter().any(|r| r.line == line) {
                 out.push(Removed {
+                    id: rewrite.id().to_string(),
                     line,
+                    what: rewrite.describe(),
                     commit: rev.short.clone(),
                 });
             }
@@ -109,21 +112,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let mut goals = Vec::new();
     for goal in plan.goals.iter().filter(|g| g.status().is_finished()) {
         let mut proof = plan.proof(goal);
-        // A finished goal whose own log lines were removed stands on a log that was
-        // rewritten: a deleted reopen or contract change would make an old sign-off
+        // A finished goal whose own log lines were removed or moved stands on a log
+        // that was rewritten: a deleted or moved reopen would make an old sign-off
         // count again.
-        let own = format!(" {} ", goal.id);
-        if let Some(gone) = removed
-            .iter()
-            .find(|r| format!(" {}", r.line).contains(&own))
-        {
+        if let Some(gone) = removed.iter().find(|r| r.id == goal.id) {
             proof = Proof::Unproven {
                 why: format!(
-                    "its log line `{}` (in commit {}) was removed since; the log is append-only",
-                    gone.line, gone.commit
+                    "its log line `{}` (in commit {}) {}; the log is append-only",
+                    gone.line, gone.commit, gone.what
                 ),
                 hint: format!(
-                    "restore the line from git (`git show {}:plan.md`); if the goal is to be worked on again, plan reopen {} --reason TEXT",
+                    "restore the log from git (`git show {}:plan.md`); if the goal is to be worked on again, plan reopen {} --reason TEXT",
                     gone.commit, goal.id
                 ),
             };
@@ -269,9 +268,10 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
     }
     for removed in &report.removed_lines {
         out.push(format!(
-            "⚠ plan's log line `{}` (in commit {}) was removed since; the log is append-only\n  hint: restore it from git",
+            "⚠ plan's log line `{}` (in commit {}) {}; the log is append-only\n  hint: restore it from git",
             esc(&removed.line),
-            removed.commit
+            removed.commit,
+            removed.what
         ));
     }
     for id in &report.orphaned_ids {

@@ -237,10 +237,7 @@ pub fn render(plan: &Plan<'_>, goal: &Goal<'_>, card: &Card<'_>, style: Style) -
     if !card.log.is_empty() {
         writeln!(out, "\nlog:").unwrap();
         for entry in &card.log {
-            match entry.stamp {
-                Some(stamp) => writeln!(out, "- {stamp} {}", esc(entry.text)).unwrap(),
-                None => writeln!(out, "- {}", esc(entry.text)).unwrap(),
-            }
+            writeln!(out, "- {}", esc(&entry.to_string())).unwrap();
         }
     }
     out

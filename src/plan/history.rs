@@ -6,7 +6,9 @@
 use serde::Serialize;
 
 use super::event::{Approval, Event};
-use super::model::Plan;
+use std::collections::HashMap;
+
+use super::model::{LogEntry, Plan};
 
 /// One logged contract of a goal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -89,17 +91,68 @@ pub fn unseen_changes(steps: &[Step<'_>]) -> Vec<usize> {
     unseen
 }
 
-/// plan's own lines about goals that `then` (an earlier version of the file) has
-/// and `now` lacks: the log is append-only, so each is a line someone removed,
-/// perhaps to make an old sign-off count again (a reopen deleted).
-pub fn lost_events<'t>(now: &Plan<'_>, then: &'t Plan<'t>) -> Vec<&'t super::model::LogEntry<'t>> {
-    let kept: std::collections::HashSet<(Option<&str>, &str)> =
-        now.log.iter().map(|e| (e.stamp, e.text)).collect();
-    then.log
-        .iter()
-        .filter(|e| Event::parse(e.text).is_some_and(|ev| ev.id().is_some()))
-        .filter(|e| !kept.contains(&(e.stamp, e.text)))
-        .collect()
+/// What happened to one of plan's own lines about a goal that an earlier version
+/// of the file had: the log is append-only, so either is someone rewriting it,
+/// perhaps to make an old sign-off count again (a reopen deleted or moved above it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rewrite<'t> {
+    Removed {
+        entry: &'t LogEntry<'t>,
+        id: &'t str,
+    },
+    Moved {
+        entry: &'t LogEntry<'t>,
+        id: &'t str,
+    },
+}
+
+impl<'t> Rewrite<'t> {
+    pub fn entry(&self) -> &'t LogEntry<'t> {
+        match *self {
+            Rewrite::Removed { entry, .. } | Rewrite::Moved { entry, .. } => entry,
+        }
+    }
+
+    /// The goal the line is about.
+    pub fn id(&self) -> &'t str {
+        match *self {
+            Rewrite::Removed { id, .. } | Rewrite::Moved { id, .. } => id,
+        }
+    }
+
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Rewrite::Removed { .. } => "was removed since",
+            Rewrite::Moved { .. } => "was moved since",
+        }
+    }
+}
+
+/// plan's own lines about goals in `then` (an earlier version of the file) that
+/// `now` lacks, or has in another order: `then`'s lines must appear in `now` in
+/// the order they had.
+pub fn rewritten_events<'t>(now: &Plan<'_>, then: &'t Plan<'t>) -> Vec<Rewrite<'t>> {
+    let mut at: HashMap<(Option<&str>, &str), Vec<usize>> = HashMap::new();
+    for (i, e) in now.log.iter().enumerate() {
+        at.entry((e.stamp, e.text)).or_default().push(i);
+    }
+    let mut cursor = 0;
+    let mut out = Vec::new();
+    for entry in &then.log {
+        let Some(id) = Event::parse(entry.text).and_then(|ev| ev.id()) else {
+            continue;
+        };
+        let places = at
+            .get(&(entry.stamp, entry.text))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        match places.iter().find(|&&p| p >= cursor) {
+            Some(&p) => cursor = p + 1,
+            None if places.is_empty() => out.push(Rewrite::Removed { entry, id }),
+            None => out.push(Rewrite::Moved { entry, id }),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -151,8 +204,18 @@ mod tests {
                 "- 2026-01-01 10:03 a contract reapproved (contract 22222222, without a terminal)\n",
                 "",
             );
-        let lost = lost_events(&parse(&now), &plan);
+        let lost = rewritten_events(&parse(&now), &plan);
         assert_eq!(lost.len(), 1);
-        assert_eq!(lost[0].line, 9);
+        assert!(matches!(lost[0], Rewrite::Removed { entry, id: "a" } if entry.line == 9));
+        // Two of plan's lines swapped: the later one is out of place.
+        let swapped = src.replace(
+            "- 2026-01-01 10:01 a started (contract 11111111, at 0123456789abcdef0123456789abcdef01234567)\n- 2026-01-01 10:02 a note about nothing\n- 2026-01-01 10:03 a contract reapproved (contract 22222222, without a terminal)\n",
+            "- 2026-01-01 10:03 a contract reapproved (contract 22222222, without a terminal)\n- 2026-01-01 10:02 a note about nothing\n- 2026-01-01 10:01 a started (contract 11111111, at 0123456789abcdef0123456789abcdef01234567)\n",
+        );
+        assert_ne!(swapped, src);
+        let moved = rewritten_events(&parse(&swapped), &plan);
+        assert_eq!(moved.len(), 1, "{moved:?}");
+        assert!(matches!(moved[0], Rewrite::Moved { .. }));
+        assert!(rewritten_events(&plan, &plan).is_empty());
     }
 }

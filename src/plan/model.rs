@@ -177,6 +177,16 @@ pub struct LogEntry<'a> {
     pub text: &'a str,
 }
 
+/// As the log shows it: `YYYY-MM-DD HH:MM text`, or the text alone.
+impl std::fmt::Display for LogEntry<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.stamp {
+            Some(stamp) => write!(f, "{stamp} {}", self.text),
+            None => f.write_str(self.text),
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Plan<'a> {
     pub src: &'a str,

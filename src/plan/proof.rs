@@ -195,16 +195,31 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     let mut contract_after = None;
     let mut reopened_after = None;
     // A transcript backs one sign-off: a line naming one an earlier line named is a
-    // copy (replayed after a reopen, say), not a new sign-off.
+    // copy (replayed after a reopen, say), not a new sign-off. The same bytes under
+    // another name are the same transcript, so the hash counts as well as the path.
     let mut replayed = None;
-    let mut named: Vec<(&str, usize)> = Vec::new();
+    let mut named: Vec<(Record<'_>, usize)> = Vec::new();
+    // Lines moved against time (a reopen put above the sign-off it voided).
+    let mut latest: Option<(&str, usize)> = None;
+    let mut out_of_order = None;
     for (entry, event) in plan.events(id) {
+        if let Some(stamp) = entry.stamp {
+            match latest {
+                Some((before, at)) if stamp < before => out_of_order = Some((entry.line, at)),
+                Some((before, _)) if stamp == before => {}
+                _ => latest = Some((stamp, entry.line)),
+            }
+        }
         match event {
             Event::SignedOff { record, .. } => {
-                replayed = record
-                    .and_then(|r| named.iter().find(|(p, _)| *p == r.path).map(|&(_, at)| at));
+                replayed = record.and_then(|r| {
+                    named
+                        .iter()
+                        .find(|(n, _)| n.path == r.path || n.hash == r.hash)
+                        .map(|&(_, at)| at)
+                });
                 if let Some(r) = record {
-                    named.push((r.path, entry.line));
+                    named.push((r, entry.line));
                 }
                 sign_off = Some((entry.line, event));
                 contract_after = None;
@@ -227,6 +242,14 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     else {
         return unproven("marked done by hand: the log has no sign-off for it", again);
     };
+    if let Some((moved, after)) = out_of_order {
+        return unproven(
+            format!(
+                "its log lines are out of time order (log line {moved} is stamped before log line {after}): lines were moved"
+            ),
+            again,
+        );
+    }
     if let Some(at) = replayed {
         return unproven(
             format!(
@@ -468,8 +491,19 @@ mod tests {
             signed(&hash)
         );
         assert!(why(&reopened, Some(&good)).contains("reopened after its sign-off"));
-        let replayed = format!("{reopened}{}", signed(&hash));
+        let later = |line: String| line.replace("2026-01-01 10:00", "2026-01-01 12:00");
+        let replayed = format!("{reopened}{}", later(signed(&hash)));
         assert!(why(&replayed, Some(&good)).contains("an earlier sign-off already used"));
+        let copied = format!(
+            "{reopened}{}",
+            later(signed(&hash)).replace(".plan/judge/a.md", ".plan/judge/a-copy.md")
+        );
+        assert!(why(&copied, Some(&good)).contains("an earlier sign-off already used"));
+        let moved = format!(
+            "- 2026-01-01 12:00 a reopened: regressed\n{}",
+            signed(&hash)
+        );
+        assert!(why(&moved, Some(&good)).contains("out of time order"));
         let outside = signed(&hash).replace(".plan/judge/a.md", "../a.md");
         assert!(why(&outside, Some(&good)).contains("not a transcript under"));
     }

@@ -123,7 +123,7 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
         writeln!(
             out,
             "\n{}",
-            style.dim(&format!("last: {}", entry_text(last)))
+            style.dim(&format!("last: {}", esc(&last.to_string())))
         )
         .unwrap();
     }
@@ -204,13 +204,6 @@ fn columns(text: &str) -> usize {
 
 fn pad(text: &str, width: usize) -> String {
     format!("{text}{}", " ".repeat(width.saturating_sub(columns(text))))
-}
-
-fn entry_text(entry: &LogEntry<'_>) -> String {
-    match entry.stamp {
-        Some(stamp) => format!("{stamp} {}", esc(entry.text)),
-        None => esc(entry.text).into_owned(),
-    }
 }
 
 /// `plan next`: goals that can be worked now, one line each.

@@ -65,9 +65,9 @@ fn line_with<'a>(md: &'a str, needle: &str) -> &'a str {
 }
 
 /// A reopen undone by moving its line above the sign-off line (no line added or
-/// removed, timestamps now out of order): the old sign-off reads as the latest event.
+/// removed): audit finds plan's lines out of their committed order, and the proof
+/// check finds them out of time order when their stamps differ.
 #[test]
-#[ignore = "red team: a reopen line moved above the sign-off line (log reordered) makes the old sign-off count"]
 fn a_reopen_line_moved_above_the_sign_off_does_not_undo_the_reopen() {
     let t = reopened();
     let md = t.plan_md();
@@ -85,6 +85,8 @@ fn a_reopen_line_moved_above_the_sign_off_does_not_undo_the_reopen() {
         "a reopen moved above its sign-off is forgotten:\n{}",
         run.stdout
     );
+    run.stdout_has("ship reopened:")
+        .stdout_has("was moved since");
     t.commit_all("tidy");
     let run = t.run(&["audit"]);
     assert_eq!(
@@ -92,13 +94,13 @@ fn a_reopen_line_moved_above_the_sign_off_does_not_undo_the_reopen() {
         "once committed, a reordered log proves the goal:\n{}",
         run.stdout
     );
+    run.stdout_has("was moved since");
 }
 
-/// The replay check keys on the transcript's path, not its bytes: a copy of the old
-/// transcript under a new name (same bytes, so the same hash) named by a new
-/// appended sign-off line undoes the reopen without a judge.
+/// A copy of the old transcript under a new name (same bytes, so the same hash),
+/// named by a new sign-off line appended after a reopen: the replay check keys on
+/// the hash as well as the path, so it is the same transcript backing two sign-offs.
 #[test]
-#[ignore = "red team: a transcript copied under a new name backs a second sign-off line after a reopen"]
 fn a_transcript_copied_under_a_new_name_does_not_undo_a_reopen() {
     let t = reopened();
     let md = t.plan_md();
@@ -117,6 +119,7 @@ fn a_transcript_copied_under_a_new_name_does_not_undo_a_reopen() {
         "a copied transcript proves a reopened goal:\n{}",
         run.stdout
     );
+    run.stdout_has("an earlier sign-off already used");
 }
 
 /// A reopen line edited to name another goal: `ship` has no reopen after its
