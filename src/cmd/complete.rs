@@ -283,6 +283,33 @@ fn could_not_judge(judge: &Judge, reason: &str) -> anyhow::Error {
     Exit::env_hint(format!("the {} judge could not judge: {reason}", judge.backend), "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge")
 }
 
+/// The verify and the judge run with plan.md left out of their change checks, so
+/// either could weaken another goal's contract, hide a goal or finish one by hand
+/// while this one is checked. A sign-off stands only on the plan it started from.
+fn others_unchanged(before: &Plan<'_>, fresh: &Plan<'_>, signed: &str) -> Result<(), String> {
+    for goal in before.goals.iter().filter(|g| g.id != signed) {
+        let id = &goal.id;
+        let Some(now) = fresh.goal(id) else {
+            return Err(format!("goal {id} disappeared while plan complete ran"));
+        };
+        if now.fingerprint() != goal.fingerprint() {
+            return Err(format!(
+                "the contract of {id} changed while plan complete ran (contract {}, now {})",
+                goal.fingerprint(),
+                now.fingerprint()
+            ));
+        }
+        if now.status() != goal.status() {
+            return Err(format!(
+                "goal {id} went from {} to {} while plan complete ran",
+                goal.status().as_str(),
+                now.status().as_str()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Everything needed to write the result once the stages are done.
 struct Outcome<'p, 'a> {
     ctx: &'p Ctx,
@@ -441,7 +468,7 @@ impl Outcome<'_, '_> {
                     now.status().as_str()
                 ));
             }
-            Ok(())
+            others_unchanged(self.plan, fresh, id)
         });
         result.map(|_| ()).map_err(Into::into)
     }

@@ -158,12 +158,11 @@ fn command_judge(t: &Test, script: &str) {
     );
 }
 
-/// The judge's containment check leaves plan.md out (plan writes it itself), so a
-/// judge that rewrites plan.md while it runs goes unnoticed: here it weakens the
-/// open goal `other` to `verify: true` and drops its failure mode, and the
-/// sign-off of `ship` succeeds without a word. The judge is meant to be read-only.
+/// The judge's containment check leaves plan.md out (a person may edit it while
+/// the judge runs), so a judge that rewrote plan.md went unnoticed: here it weakens
+/// the open goal `other` to `verify: true` and drops its failure mode. The sign-off
+/// of `ship` now stands only on the plan it started from.
 #[test]
-#[ignore = "red team: a judge that edits plan.md (another goal's contract) while judging is not caught"]
 fn a_judge_that_edits_plan_md_fails_the_sign_off() {
     let t = repo();
     command_judge(
@@ -187,4 +186,53 @@ fn a_judge_that_edits_plan_md_fails_the_sign_off() {
         "a judge rewrote plan.md and the sign-off passed:\n{}{}",
         run.stdout, run.stderr
     );
+    assert!(
+        run.stderr.contains("the contract of other changed"),
+        "{}",
+        run.stderr
+    );
+    assert!(!md.contains("ship signed off"), "{md}");
+}
+
+/// The verify stage leaves plan.md out of its change check too: a verify that
+/// hides another goal, or finishes it by hand, while `ship` is checked.
+#[test]
+fn a_verify_that_edits_plan_md_fails_the_sign_off() {
+    for (edit, said) in [
+        (
+            "sed -i '/^## Goal: Other/,/OTHER.md is empty/d' plan.md",
+            "goal other disappeared",
+        ),
+        (
+            "sed -i 's/^status: open/status: cancelled/' plan.md",
+            "goal other went from open to cancelled",
+        ),
+    ] {
+        let t = Test::new();
+        t.write("README.md", "# Hello\n");
+        let check = t.fake_program("check", &format!("{edit}\ntest -f README.md"));
+        let md = PLAN.replace(
+            "verify: test -f README.md",
+            &format!("verify: {}", check.display()),
+        );
+        t.write("plan.md", md);
+        t.judge("accept");
+        t.ok(&["start", "ship"]);
+        t.commit_all("start");
+        let run = t.run(&[
+            "complete",
+            "ship",
+            "--evidence",
+            "done",
+            "--path",
+            "README.md",
+        ]);
+        assert_ne!(
+            run.code, 0,
+            "{edit}: the sign-off passed:\n{}{}",
+            run.stdout, run.stderr
+        );
+        assert!(run.stderr.contains(said), "{edit}: {}", run.stderr);
+        assert!(!t.plan_md().contains("ship signed off"), "{}", t.plan_md());
+    }
 }
