@@ -99,7 +99,7 @@ pub struct VerifyRun {
 /// The files `verify` names inside the repository at `root`, each with the git blob
 /// id of its bytes now; a file that cannot be read is left out.
 pub fn verify_files(root: &Path, verify: &crate::verify::Verify) -> Vec<(String, String)> {
-    crate::judge::files::verify_paths(root, verify)
+    crate::judge::files::verify_closure(root, verify)
         .into_iter()
         .filter_map(|rel| {
             let bytes = fs::read(root.join(&rel)).ok()?;

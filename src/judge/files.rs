@@ -57,6 +57,145 @@ pub fn verify_paths(root: &Path, verify: &Verify) -> Vec<String> {
     out
 }
 
+/// Files followed from one verify command: how many, how deep, and the largest read.
+const CLOSURE_FILES: usize = 256;
+const CLOSURE_DEPTH: usize = 4;
+const CLOSURE_BYTES: u64 = 1024 * 1024;
+
+/// The files a verify rests on, as far as plan can tell without running it: the
+/// files its words name, the files inside directories its words name
+/// (`pytest tests`), the Makefile of `make`, and, followed through their text, the
+/// scripts those name in turn (`. ./checks/readme.sh`), each once. Recorded at
+/// sign-off so that gutting any of them later is seen; a file reached only through
+/// a tool's own conventions (the sources `cargo test` compiles) is not.
+pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let add = |rel: String, out: &mut Vec<String>| {
+        if out.len() < CLOSURE_FILES && !out.contains(&rel) {
+            out.push(rel);
+        }
+    };
+    for program in &verify.chain {
+        for command in &program.commands {
+            if command.first().is_some_and(|w| w == "make") {
+                for name in ["GNUmakefile", "makefile", "Makefile"] {
+                    if root.join(name).is_file() {
+                        add(name.to_string(), &mut out);
+                    }
+                }
+            }
+            for word in command {
+                let word = word.rsplit_once('=').map_or(word.as_str(), |(_, v)| v);
+                let Some(rel) = in_repo(root, word) else {
+                    continue;
+                };
+                let path = root.join(&rel);
+                if path.is_file() {
+                    add(rel, &mut out);
+                } else if path.is_dir() {
+                    for file in files_under(&path, CLOSURE_FILES) {
+                        if let Ok(sub) = file.strip_prefix(root) {
+                            add(sub.to_string_lossy().into_owned(), &mut out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut from = 0;
+    for _ in 0..CLOSURE_DEPTH {
+        let upto = out.len();
+        for i in from..upto {
+            for rel in named_in(root, &out[i]) {
+                add(rel, &mut out);
+            }
+        }
+        if out.len() == upto {
+            break;
+        }
+        from = upto;
+    }
+    out
+}
+
+/// Repository scripts that words of the text file `rel` name, relative to the root
+/// (where verify runs) or to the file's own directory.
+fn named_in(root: &Path, rel: &str) -> Vec<String> {
+    let path = root.join(rel);
+    let small = fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES);
+    let Some(text) = small
+        .then(|| fs::read(&path).ok())
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+    else {
+        return Vec::new();
+    };
+    let dir = Path::new(rel).parent().unwrap_or(Path::new(""));
+    let mut out = Vec::new();
+    let words = text.split(|c: char| c.is_whitespace() || "\"'`;|&<>(){}[],=:$".contains(c));
+    for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
+        let beside = dir.join(word);
+        let candidates = [Some(word.to_string()), beside.to_str().map(str::to_string)];
+        for candidate in candidates.into_iter().flatten() {
+            if let Some(found) = in_repo(root, &candidate)
+                && is_script(&root.join(&found))
+                && found != rel
+                && !out.contains(&found)
+            {
+                out.push(found);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A file a check could run or load: executable, or named like code. The work a
+/// script checks (`test -s README.md`) is not followed: it is meant to change.
+fn is_script(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    const CODE: &[&str] = &[
+        "sh", "bash", "zsh", "fish", "py", "rb", "pl", "js", "mjs", "cjs", "ts", "lua", "mk",
+        "tcl", "php", "awk", "sed", "jq",
+    ];
+    let Ok(meta) = fs::metadata(path) else {
+        return false;
+    };
+    let named = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| CODE.contains(&e))
+        || path.file_name().is_some_and(|n| {
+            ["Makefile", "makefile", "GNUmakefile"].contains(&n.to_str().unwrap_or(""))
+        });
+    meta.is_file() && (named || meta.permissions().mode() & 0o111 != 0)
+}
+
+/// Regular files below `dir`, at most `cap`, in a stable order; `.git` is skipped.
+fn files_under(dir: &Path, cap: usize) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(next) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&next) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| std::cmp::Reverse(e.file_name()));
+        for entry in entries {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() && entry.file_name() != ".git" {
+                stack.push(entry.path());
+            } else if kind.is_file() && out.len() < cap {
+                out.push(entry.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// `word` as a relative path inside the repository, or `None` when it is absolute,
 /// climbs out with `..`, points into `.git`, or (through a symlink) leads outside.
 fn in_repo(root: &Path, word: &str) -> Option<String> {

@@ -141,14 +141,56 @@ fn a_deleted_reopen_line_does_not_make_the_old_sign_off_count() {
         .stdout_has("was removed since; the log is append-only");
 }
 
-/// The verify-file record covers only the files verify names literally. A script
-/// that sources (or runs) another file hides that file from the record: gutting it
-/// after the sign-off lets `plan audit --reverify` pass a regression. Same for
-/// `make check` (the Makefile), a directory argument (`pytest tests`), and any
-/// test runner (`cargo test`).
+/// The verify-file record covered only the files verify names literally. A script
+/// that sources (or runs) another file hid that file from the record: gutting it
+/// after the sign-off let `plan audit --reverify` pass a regression. The record now
+/// follows the files their text names, a directory argument and make's Makefile
+/// (a runner's own conventions, such as `cargo test`'s sources, stay out of reach).
 #[test]
-#[ignore = "red team: reverify passes when a file the named verify script sources is gutted"]
 fn reverify_notices_a_gutted_file_the_verify_script_sources() {
+    // `make check` rests on the Makefile; `sh run.sh tests` on every file in tests/.
+    for (verify, setup, gut) in [
+        (
+            "make check",
+            ("Makefile", "check:\n\ttest -s README.md\n"),
+            ("Makefile", "check:\n\ttrue\n"),
+        ),
+        (
+            "sh run.sh tests",
+            ("tests/readme.sh", "test -s README.md\n"),
+            ("tests/readme.sh", "true\n"),
+        ),
+    ] {
+        // A stand-in make, so the test does not depend on one being installed.
+        let t = Test::new().with_bin();
+        t.fake_program("make", "sed -n 's/^\t//p' Makefile | sh");
+        t.write("README.md", "# Hello\n");
+        t.write(
+            "run.sh",
+            "for f in \"$1\"/*; do sh \"$f\" || exit 1; done\n",
+        );
+        t.write(setup.0, setup.1);
+        t.write(
+            "plan.md",
+            PLAN.replace("verify: test -f README.md", &format!("verify: {verify}")),
+        );
+        t.judge("accept");
+        t.ok(&["start", "ship"]);
+        t.commit_all("start");
+        sign_off(&t);
+        t.ok(&["audit", "--reverify"])
+            .stdout_has("reverify: passed");
+        t.write("README.md", "");
+        t.write(gut.0, gut.1);
+        let run = t.run(&["audit", "--reverify"]);
+        assert_ne!(
+            run.code, 0,
+            "{verify}: a gutted check reverifies as passed:\n{}",
+            run.stdout
+        );
+        run.stdout_has("the check's own files changed since the sign-off");
+    }
+
     let t = Test::new();
     t.write("README.md", "# Hello\n");
     t.write("check.sh", ". ./checks/readme.sh\n");
