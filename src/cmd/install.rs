@@ -94,8 +94,16 @@ pub(crate) fn agents_md_path(repo: Option<&Repo>, global: bool) -> Result<PathBu
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agent to register with, or agents-md for a section in AGENTS.md
-    #[arg(value_enum, required_unless_present = "mcp")]
+    #[arg(value_enum, required_unless_present_any = ["mcp", "all", "check"])]
     pub host: Option<Target>,
+    /// Register with every host whose CLI is on PATH
+    #[arg(long, conflicts_with_all = ["host", "mcp", "plugin", "check"])]
+    pub all: bool,
+    /// Change nothing; say per host whether plan's hooks are registered and current,
+    /// a trust step is pending, and `plan` is on PATH. Exit 1 when something is
+    /// missing for a host whose CLI is on PATH or that is registered
+    #[arg(long, conflicts_with_all = ["host", "mcp", "plugin"])]
+    pub check: bool,
     /// Register plan's MCP server with CLIENT instead (`plan mcp`, in the client's
     /// MCP file), not hooks
     #[arg(long, value_enum, value_name = "CLIENT", conflicts_with_all = ["host", "plugin"])]
@@ -120,6 +128,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(client) = args.mcp {
         return mcp_install::add(client, args.global, repo, program);
     }
+    if args.check {
+        return check(args.global, repo, program);
+    }
+    if args.all {
+        return all(args.global, repo, program);
+    }
     let host = match args.host {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
@@ -134,7 +148,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         plugin_is_for_claude(host)?;
         return plugin(dir, program);
     }
-    let place = place(host, args.global, repo)?;
+    install_host(host, args.global, repo, program)
+}
+
+/// Registers plan's hooks with one host, at the place `--global` picks.
+fn install_host(host: Host, global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
+    let place = place(host, global, repo)?;
     if let Registration::File {
         what,
         text,
@@ -184,6 +203,159 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     print(&out)?;
     warn_if_not_on_path(program);
     Ok(OK)
+}
+
+/// Every host whose CLI is on PATH, each registered as `plan install HOST` would;
+/// one failing does not stop the others, and the worst exit code is returned.
+fn all(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
+    let found: Vec<Host> = Host::ALL
+        .into_iter()
+        .filter(|h| crate::exec::find_on_path(h.spec().judge.program).is_some())
+        .collect();
+    if found.is_empty() {
+        let names: Vec<&str> = Host::ALL.iter().map(|h| h.spec().judge.program).collect();
+        print(&format!(
+            "no host CLI found on PATH (looked for {}); nothing was registered\n",
+            names.join(", ")
+        ))?;
+        return Ok(OK);
+    }
+    let mut worst = OK;
+    for host in found {
+        let code = match install_host(host, global, repo, program) {
+            Ok(code) => code,
+            Err(e) => {
+                let (code, shown) = match e.downcast_ref::<Exit>() {
+                    Some(exit) => (exit.code, exit.render().unwrap_or_default()),
+                    None => (crate::exit::ENVIRONMENT, format!("plan: {e:#}")),
+                };
+                eprintln!("{shown}");
+                code
+            }
+        };
+        worst = worst.max(code);
+    }
+    Ok(worst)
+}
+
+/// What `--check` found for one host.
+enum Found {
+    Missing,
+    /// Registered, running `program`; `current` when a reinstall would change nothing.
+    Registered {
+        program: String,
+        current: bool,
+        /// The host's switch for all hooks is off (Gemini's `hooksConfig.enabled`).
+        switched_off: bool,
+    },
+    Unreadable(String),
+}
+
+/// `plan install --check`: one line per host, exit 1 when a host in use lacks
+/// something. A host counts as in use when its CLI is on PATH or plan is registered
+/// with it.
+fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
+    let width = Host::ALL.iter().map(|h| h.title().len()).max().unwrap_or(0) + 2;
+    let mut out = String::new();
+    let mut missing = false;
+    for host in Host::ALL {
+        let place = place(host, global, repo)?;
+        let found = match registration(host, &place, program) {
+            Ok(found) => found,
+            Err(e) => Found::Unreadable(
+                e.downcast_ref::<Exit>()
+                    .and_then(|x| x.message.clone())
+                    .unwrap_or_else(|| e.to_string()),
+            ),
+        };
+        let on_path = crate::exec::find_on_path(host.spec().judge.program).is_some();
+        let mut notes: Vec<String> = Vec::new();
+        let mut bad = false;
+        match &found {
+            Found::Missing if !on_path => {
+                notes.push(format!("not registered; {} is not on PATH", host.spec().judge.program));
+            }
+            Found::Missing => {
+                bad = true;
+                notes.push(format!("not registered in {}: run `plan install {}`", place.shown, host.name()));
+            }
+            Found::Unreadable(why) => {
+                bad = true;
+                notes.push(format!("cannot tell: {why}"));
+            }
+            Found::Registered {
+                program,
+                current,
+                switched_off,
+            } => {
+                notes.push(format!("registered in {}", place.shown));
+                if *switched_off {
+                    bad = true;
+                    notes.push(format!(
+                        "{}'s switch for all hooks is off in {}, so none run",
+                        host.title(),
+                        place.shown
+                    ));
+                }
+                if !current {
+                    bad = true;
+                    notes.push(format!("written by an older plan: run `plan install {}` to bring it up to date", host.name()));
+                }
+                if let Some(step) = (host.spec().trust_pending)(place.root.as_deref()) {
+                    bad = true;
+                    notes.push(format!("trust step pending: {step}"));
+                }
+                if !runnable(program) {
+                    bad = true;
+                    notes.push(format!("`{program}` is not on the hooks' PATH, so they cannot run it"));
+                }
+            }
+        }
+        missing |= bad;
+        let mark = if bad { "✗" } else if matches!(found, Found::Registered { .. }) { "✓" } else { "-" };
+        out.push_str(&format!("{mark} {:<width$}{}\n", host.title(), notes.join("; ")));
+    }
+    print(&out)?;
+    Ok(if missing { crate::exit::CHECK_FAILED } else { OK })
+}
+
+/// Whether plan is registered with `host` at `place`, and with what program.
+fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
+    match &host.spec().registration {
+        Registration::File { text, is_ours, .. } => Ok(match read_text(&place.path, &place.shown)? {
+            Some(found) if is_ours(&found) => Found::Registered {
+                program: program.to_string(),
+                current: found == text(program),
+                switched_off: false,
+            },
+            _ => Found::Missing,
+        }),
+        Registration::Settings { comments, .. } => {
+            let Some(settings) = read_settings(&place.path, &place.shown, *comments)? else {
+                return Ok(Found::Missing);
+            };
+            let Some(registered) = hooks::registered_program(&settings.doc, host, program) else {
+                return Ok(Found::Missing);
+            };
+            let mut doc = settings.doc.clone();
+            let merge = hooks::install(&mut doc, host, &registered)
+                .map_err(|e| invalid(&place.shown, e))?;
+            Ok(Found::Registered {
+                current: !merge.changed(),
+                program: registered,
+                switched_off: merge.disabled,
+            })
+        }
+    }
+}
+
+/// Whether a hook's program can be started: a path that is an executable file, or a
+/// name found on PATH.
+fn runnable(program: &str) -> bool {
+    if program.contains('/') {
+        return fs::metadata(program).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    }
+    crate::exec::find_on_path(program).is_some()
 }
 
 /// Where a host's registration lives, and how messages name it.

@@ -319,6 +319,26 @@ fn find_ours(groups: &[Value], host: Host, program: &str) -> Vec<(usize, usize)>
     found
 }
 
+/// The program plan's entries for `host` in `doc` run (`plan`, `/opt/x/plan`), as
+/// `install` would take it back; `None` when the file holds none of them.
+pub fn registered_program(doc: &Map<String, Value>, host: Host, program: &str) -> Option<String> {
+    let hooks = doc.get("hooks")?.as_object()?;
+    let marker = format!(" hook {} ", host.name());
+    hooks
+        .values()
+        .filter_map(Value::as_array)
+        .find_map(|groups| {
+            let (g, h) = *find_ours(groups, host, program).first()?;
+            let command = entry_command(&groups[g], h)?;
+            let (prefix, _) = command.split_once(&marker)?;
+            let bare = match prefix.strip_prefix('\'').and_then(|p| p.strip_suffix('\'')) {
+                Some(quoted) => quoted.replace(r"'\''", "'"),
+                None => prefix.to_string(),
+            };
+            Some(bare)
+        })
+}
+
 fn entry_command(group: &Value, h: usize) -> Option<&str> {
     group.get("hooks")?.get(h)?.get("command")?.as_str()
 }

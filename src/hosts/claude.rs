@@ -75,6 +75,7 @@ pub static HOST: Spec = Spec {
         enable: None,
     },
     next_steps,
+    trust_pending: super::no_trust_step,
     fresh_context: "/clear",
     skeleton_at_compaction: false,
     compactions: None,

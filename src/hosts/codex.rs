@@ -62,6 +62,7 @@ pub static HOST: Spec = Spec {
         enable: None,
     },
     next_steps,
+    trust_pending,
     fresh_context: "/new",
     skeleton_at_compaction: false,
     compactions: None,
@@ -113,6 +114,32 @@ fn next_steps(root: Option<&Path>) -> Result<String> {
     ));
     out.push_str("  trust is tied to the hooks' content: approve them again after they change\n");
     Ok(out)
+}
+
+/// Codex runs a project's hooks only once `config.toml` trusts the project; the
+/// hooks' own approval lives inside Codex and cannot be seen from here.
+fn trust_pending(root: Option<&Path>) -> Option<String> {
+    let root = root?;
+    let home = home().ok()?;
+    let config = codex_home(&home).join("config.toml");
+    let key = root.display().to_string();
+    let trusted = std::fs::read_to_string(&config)
+        .ok()
+        .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
+        .is_some_and(|doc| {
+            doc.get("projects")
+                .and_then(|p| p.get(&key))
+                .and_then(|p| p.get("trust_level"))
+                .and_then(|t| t.as_str())
+                == Some("trusted")
+        });
+    (!trusted).then(|| {
+        format!(
+            "trust this project in {}: [projects.{}] trust_level = \"trusted\"",
+            tilde(&config, &home),
+            serde_json::to_string(&key).unwrap_or(key)
+        )
+    })
 }
 
 fn judge(r: &Request) -> Invocation {

@@ -72,6 +72,7 @@ pub static HOST: Spec = Spec {
         enable: Some("hooksConfig"),
     },
     next_steps,
+    trust_pending,
     fresh_context: "/clear",
     skeleton_at_compaction: false,
     compactions: Some(compactions),
@@ -95,6 +96,44 @@ fn render(_kind: Kind, event: &str, answer: &Answer) -> (String, String) {
 
 fn next_steps(_root: Option<&Path>) -> Result<String> {
     Ok("next: Gemini CLI runs hooks only in a trusted workspace:\n  trust the folder when Gemini asks, or with /permissions trust in a session;\n  for headless runs, set GEMINI_CLI_TRUST_WORKSPACE=true\n  then restart sessions already running\n".to_string())
+}
+
+/// Gemini CLI runs hooks only in a trusted workspace: `GEMINI_CLI_TRUST_WORKSPACE`
+/// set, or `~/.gemini/trustedFolders.json` trusting the folder. There the most
+/// specific rule wins: `TRUST_FOLDER` on the folder or one above it,
+/// `TRUST_PARENT` on a folder beside it or below its parent, `DO_NOT_TRUST`.
+fn trust_pending(root: Option<&Path>) -> Option<String> {
+    let root = root?;
+    if std::env::var("GEMINI_CLI_TRUST_WORKSPACE").is_ok_and(|v| v == "true") {
+        return None;
+    }
+    let home = crate::hosts::home().ok()?;
+    let file = home.join(".gemini/trustedFolders.json");
+    let rules: serde_json::Map<String, serde_json::Value> = std::fs::read_to_string(&file)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let mut best: Option<(usize, bool)> = None;
+    for (path, level) in &rules {
+        let path = Path::new(path);
+        let (scope, trusted) = match level.as_str() {
+            Some("TRUST_FOLDER") => (path, true),
+            Some("TRUST_PARENT") => (path.parent().unwrap_or(path), true),
+            Some("DO_NOT_TRUST") => (path, false),
+            _ => continue,
+        };
+        let depth = scope.components().count();
+        if root.starts_with(scope) && best.is_none_or(|(d, _)| depth >= d) {
+            best = Some((depth, trusted));
+        }
+    }
+    match best {
+        Some((_, true)) => None,
+        _ => Some(format!(
+            "trust this folder in Gemini CLI (/permissions trust, saved in {}), or set GEMINI_CLI_TRUST_WORKSPACE=true",
+            crate::hosts::tilde(&file, &home)
+        )),
+    }
 }
 
 /// The transcript (`~/.gemini/tmp/<project>/chats/session-….jsonl`, 0.61.0) starts

@@ -97,6 +97,10 @@ pub struct Spec {
     /// What the person still has to do after `plan install` (trust steps, restarts).
     /// `root` is the repository for a project registration, `None` for `--global`.
     pub next_steps: fn(root: Option<&Path>) -> Result<String>,
+    /// A trust step the host still needs before it runs plan's hooks, when one is
+    /// pending and can be seen from outside the host (`plan install --check`).
+    /// `root` as for `next_steps`.
+    pub trust_pending: fn(root: Option<&Path>) -> Option<String>,
     /// The host's command for a fresh context, in which plan injects again.
     pub fresh_context: &'static str,
     /// The compaction event may answer with the plan's skeleton, for the host's
@@ -201,6 +205,11 @@ pub struct Judge {
     pub format: Format,
     /// Asks for the verdict's JSON shape, given the schema file, where the CLI takes one.
     pub schema: Option<fn(&mut Invocation, &Path)>,
+}
+
+/// For a host whose hooks run once registered, with no trust step.
+pub fn no_trust_step(_root: Option<&Path>) -> Option<String> {
+    None
 }
 
 /// The home directory, for user-level registrations.

@@ -472,3 +472,100 @@ fn agents_md_section_is_stable_and_removed_exactly() {
     t.ok(&["uninstall", "agents-md"]).stdout_has("not there");
     t.run(&["install", "agents-md", "--global"]).code(2);
 }
+
+/// `--all` registers the hosts whose CLI is on PATH and no other; `--check` then
+/// says per host what is still missing (a trust step, an outdated entry, `plan`
+/// off PATH) and exits 1 until nothing is.
+#[test]
+fn all_registers_the_hosts_on_path_and_check_says_what_is_missing() {
+    let t = Test::new().only_bin();
+    for cli in ["claude", "codex", "plan"] {
+        t.fake_program(cli, "exit 0");
+    }
+    let run = t.run(&["install", "--check"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    run.stdout_has(
+        "✗ Claude Code    not registered in .claude/settings.json: run `plan install claude`",
+    )
+    .stdout_has("- Gemini CLI     not registered; gemini is not on PATH");
+
+    let run = t.ok(&["install", "--all"]);
+    run.stdout_has("installed plan's hooks for Claude Code")
+        .stdout_has("installed plan's hooks for Codex");
+    assert!(!t.root().join(".gemini").exists(), "gemini is not on PATH");
+    assert!(!t.root().join(".pi").exists(), "pi is not on PATH");
+
+    let run = t.run(&["install", "--check"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    run.stdout_has("✓ Claude Code    registered in .claude/settings.json\n")
+        .stdout_has("✗ Codex          registered in .codex/hooks.json; trust step pending: trust this project in ~/.codex/config.toml");
+
+    let root = t.root().components().collect::<PathBuf>();
+    let config = home(&t).join(".codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+            root.display().to_string()
+        ),
+    )
+    .unwrap();
+    let run = t.ok(&["install", "--check"]);
+    run.stdout_has("✓ Codex          registered in .codex/hooks.json\n");
+
+    // An entry an older plan wrote (another timeout) is outdated.
+    let settings = t.read(".claude/settings.json");
+    let older = settings.replacen("\"timeout\": ", "\"timeout\": 1", 1);
+    assert_ne!(older, settings);
+    t.write(".claude/settings.json", &older);
+    let run = t.run(&["install", "--check"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    run.stdout_has("written by an older plan: run `plan install claude`");
+    t.write(".claude/settings.json", &settings);
+
+    // The hooks run `plan`: gone from PATH, they cannot run.
+    std::fs::remove_file(t.bin().join("plan")).unwrap();
+    let run = t.run(&["install", "--check"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    run.stdout_has("`plan` is not on the hooks' PATH");
+}
+
+#[test]
+fn all_with_no_host_on_path_registers_nothing() {
+    let t = Test::new().only_bin();
+    t.ok(&["install", "--all"])
+        .stdout_has("no host CLI found on PATH (looked for claude, codex, pi, gemini, droid); nothing was registered");
+    assert!(!t.root().join(".claude").exists());
+}
+
+#[test]
+fn check_sees_gemini_trust_and_its_hooks_switched_off() {
+    let t = Test::new().only_bin();
+    for cli in ["gemini", "plan"] {
+        t.fake_program(cli, "exit 0");
+    }
+    t.ok(&["install", "gemini"]);
+    t.run(&["install", "--check"])
+        .stdout_has("✗ Gemini CLI     registered in .gemini/settings.json; trust step pending: trust this folder in Gemini CLI");
+    let root = t.root().components().collect::<PathBuf>();
+    let trusted = home(&t).join(".gemini/trustedFolders.json");
+    std::fs::create_dir_all(trusted.parent().unwrap()).unwrap();
+    std::fs::write(
+        &trusted,
+        format!(
+            "{{{:?}: \"TRUST_PARENT\"}}",
+            root.join("sibling").display().to_string()
+        ),
+    )
+    .unwrap();
+    t.ok(&["install", "--check"])
+        .stdout_has("✓ Gemini CLI     registered in .gemini/settings.json\n");
+    let settings = t
+        .read(".gemini/settings.json")
+        .replace("\"enabled\": true", "\"enabled\": false");
+    t.write(".gemini/settings.json", settings);
+    let run = t.run(&["install", "--check"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    run.stdout_has("Gemini CLI's switch for all hooks is off in .gemini/settings.json");
+}
