@@ -569,3 +569,42 @@ fn check_sees_gemini_trust_and_its_hooks_switched_off() {
     assert_eq!(run.code, 1, "{}", run.stdout);
     run.stdout_has("Gemini CLI's switch for all hooks is off in .gemini/settings.json");
 }
+
+/// The repository is a Claude Code marketplace: `.claude-plugin/marketplace.json`
+/// lists `plugins/plan`, which is byte for byte the plugin `plan install claude
+/// --plugin` builds (so the two cannot drift), in the documented shape: a name, an
+/// owner with a name, and plugins whose relative `./` source holds the plugin's
+/// manifest under the same name. The real CLI adds it in the e2e tests.
+#[test]
+fn the_repository_marketplace_lists_the_plugin_plan_builds() {
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let t = Test::new();
+    t.ok(&["install", "claude", "--plugin", "built"]);
+    for rel in [".claude-plugin/plugin.json", "hooks/hooks.json"] {
+        assert_eq!(
+            std::fs::read_to_string(source.join("plugins/plan").join(rel)).unwrap(),
+            t.read(&format!("built/{rel}")),
+            "plugins/plan/{rel} differs from what plan builds: run `plan install claude --plugin plugins/plan`"
+        );
+    }
+    let market =
+        json(&std::fs::read_to_string(source.join(".claude-plugin/marketplace.json")).unwrap());
+    assert!(
+        market["name"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty() && !n.contains(' '))
+    );
+    assert!(
+        market["owner"]["name"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty())
+    );
+    let plugins = market["plugins"].as_array().unwrap();
+    assert_eq!(plugins.len(), 1);
+    let dir = plugins[0]["source"].as_str().unwrap();
+    assert!(dir.starts_with("./"), "a relative source: {dir}");
+    let manifest = json(
+        &std::fs::read_to_string(source.join(dir).join(".claude-plugin/plugin.json")).unwrap(),
+    );
+    assert_eq!(plugins[0]["name"], manifest["name"]);
+}

@@ -90,6 +90,12 @@ fn claude_plugin_hooks_work() {
     scenarios::claude_plugin_hooks_work();
 }
 
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_marketplace_installs_the_plugin() {
+    scenarios::claude_marketplace_installs_the_plugin();
+}
+
 host_tests!(codex, Host::Codex);
 
 #[test]

@@ -690,6 +690,64 @@ pub fn claude_plugin_hooks_work() {
     assert!(turns[1].has(CONTINUATION) && turns[1].has("(Continuation 1 of 1.)"));
 }
 
+/// This repository as a Claude Code marketplace (`.claude-plugin/marketplace.json`
+/// listing `plugins/plan`): the real CLI validates it, adds it as a local
+/// marketplace and installs the plugin offline, and the installed plugin's hooks
+/// inject and hold the stop.
+pub fn claude_marketplace_installs_the_plugin() {
+    // The scratch plugin keeps plan out of the project's settings.
+    let w = World::installed_with(
+        Host::Claude,
+        PLAN,
+        script(vec![text("Done."), text("Done again.")]),
+        &["--plugin", "{dir}/scratch"],
+    );
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let market = w.path("market");
+    for rel in [
+        ".claude-plugin/marketplace.json",
+        "plugins/plan/.claude-plugin/plugin.json",
+        "plugins/plan/hooks/hooks.json",
+    ] {
+        std::fs::create_dir_all(market.join(rel).parent().unwrap()).unwrap();
+        std::fs::copy(source.join(rel), market.join(rel)).unwrap();
+    }
+    let market = market.display().to_string();
+    let validated = w.exec(&["plugin", "validate", &market], &[]);
+    validated.ok();
+    assert!(
+        validated.stdout.contains("Validation passed"),
+        "{}",
+        validated.stdout
+    );
+    let added = w.exec(&["plugin", "marketplace", "add", &market], &[]);
+    added.ok();
+    assert!(
+        added
+            .stdout
+            .contains("Successfully added marketplace: plan"),
+        "{}",
+        added.stdout
+    );
+    let installed = w.exec(&["plugin", "install", "plan@plan"], &[]);
+    installed.ok();
+    assert!(
+        installed
+            .stdout
+            .contains("Successfully installed plugin: plan@plan"),
+        "{}",
+        installed.stdout
+    );
+
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let block = block(&w);
+    w.exec(&["-p", "Work on the plan."], &[]).ok();
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 2, "one continuation");
+    assert_eq!(turns[0].count(&block), 1);
+    assert!(turns[1].has(CONTINUATION) && turns[1].has("(Continuation 1 of 1.)"));
+}
+
 /// Codex with the hooks in the project's `.codex/hooks.json`: they run once the
 /// project is trusted in config.toml as `plan install codex` says (with
 /// `--dangerously-bypass-hook-trust` for the hooks themselves), and are skipped
