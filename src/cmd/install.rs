@@ -477,24 +477,30 @@ pub(crate) fn read_settings(path: &Path, shown: &str, comments: bool) -> Result<
 }
 
 pub(crate) fn invalid(shown: &str, invalid: Invalid) -> anyhow::Error {
-    Exit::usage(match invalid {
+    let (message, hint) = match invalid {
         Invalid::Syntax {
             line,
             column,
             message,
-        } => format!(
-            "{shown}:{line}:{column}: not valid JSON: {message}\n  hint: fix it (JSON allows no comments or trailing commas) and rerun; nothing was changed"
+        } => (
+            format!("{shown}:{line}:{column}: not valid JSON: {message}"),
+            "fix it (JSON allows no comments or trailing commas) and rerun; nothing was changed"
+                .to_string(),
         ),
-        Invalid::NotAnObject => format!(
-            "{shown}: not a JSON object\n  hint: a settings file holds one object, {{ … }}; nothing was changed"
+        Invalid::NotAnObject => (
+            format!("{shown}: not a JSON object"),
+            "a settings file holds one object, { … }; nothing was changed".to_string(),
         ),
-        Invalid::Shape { key, expected } => format!(
-            "{shown}: `{key}` is not {expected}\n  hint: plan adds its hooks there; fix it by hand and rerun; nothing was changed"
+        Invalid::Shape { key, expected } => (
+            format!("{shown}: `{key}` is not {expected}"),
+            "plan adds its hooks there; fix it by hand and rerun; nothing was changed".to_string(),
         ),
-        Invalid::OtherPlugin(name) => format!(
-            "{shown} belongs to the plugin \"{name}\"\n  hint: choose another --plugin directory; nothing was changed"
+        Invalid::OtherPlugin(name) => (
+            format!("{shown} belongs to the plugin \"{name}\""),
+            "choose another --plugin directory; nothing was changed".to_string(),
         ),
-    })
+    };
+    Exit::usage_hint(message, hint)
 }
 
 /// Atomic replace: a temp file beside the target, fsync, rename. Missing parent
