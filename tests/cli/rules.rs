@@ -129,6 +129,8 @@ fn lint_lists_the_rule_table() {
         row("malformed-status"),
         "malformed-status plan.md error error error error - yes rewrites it as plan reads it"
     );
+    // The table is plan's, not the repository's: it prints anywhere.
+    assert_eq!(Test::outside_git().ok(&["lint", "--rules"]).stdout, table);
     let json = t.ok(&["lint", "--rules", "--json"]).json();
     let unproven = json
         .as_array()
