@@ -10,7 +10,7 @@ use anyhow::Result;
 use crate::clock;
 use crate::ctx::{Ctx, Env};
 use crate::exit::{Exit, OK};
-use crate::git::{self, CHECKPOINTS, Change, Saved, UNDO, UNDONE};
+use crate::git::{self, CHECKPOINTS, Change, Saved};
 use crate::out::println;
 use crate::plan::event::{Event, rewind_reason};
 use crate::plan::model::Status;
@@ -89,9 +89,10 @@ fn rewind_to(
         return Ok(OK);
     }
     let now = clock::now()?;
+    let (undo_refs, _) = git::undo_prefixes(root)?;
     let undo = git::save_working_tree(
         root,
-        &format!("{UNDO}{}", now.compact()),
+        &format!("{undo_refs}{}", now.compact()),
         &format!("plan: the files before rewinding to {}", target.short()),
     )?;
     let changes = git::changes_between(root, &undo.commit, &target.commit, keep)?;
@@ -127,7 +128,8 @@ fn rewind_to(
 }
 
 fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> bool) -> Result<u8> {
-    let Some(last) = git::saved(root, UNDO)?.pop() else {
+    let (undo_refs, undone_refs) = git::undo_prefixes(root)?;
+    let Some(last) = git::saved(root, &undo_refs)?.pop() else {
         return Err(Exit::usage_hint(
             "nothing to undo: no rewind is waiting to be undone",
             "plan checkpoints lists the checkpoints; plan rewind ID goes back to one",
@@ -152,7 +154,7 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
     // Edits made since the rewind are kept too, under their own ref.
     let current = git::save_working_tree(
         root,
-        &format!("{UNDONE}{}", now.compact()),
+        &format!("{undone_refs}{}", now.compact()),
         "plan: the files before undoing a rewind",
     )?;
     let changes = git::changes_between(root, &current.commit, &last.commit, keep)?;

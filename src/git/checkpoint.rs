@@ -20,10 +20,11 @@ use super::{Disk, disk_path, disk_state, head, open};
 
 /// One ref per sign-off: `refs/plan/checkpoints/<goal>/<stamp>`.
 pub const CHECKPOINTS: &str = "refs/plan/checkpoints/";
-/// What a rewind replaced, one ref per rewind: `refs/plan/rewind/<stamp>`.
-pub const UNDO: &str = "refs/plan/rewind/";
+/// What a rewind replaced, one ref per rewind:
+/// `refs/plan/rewind/<working tree>/<stamp>`.
+const UNDO: &str = "refs/plan/rewind/";
 /// What an undo replaced (edits made after the rewind), so an undo loses nothing.
-pub const UNDONE: &str = "refs/plan/undone/";
+const UNDONE: &str = "refs/plan/undone/";
 
 const FILE: u32 = 0o100_644;
 const EXECUTABLE: u32 = 0o100_755;
@@ -214,6 +215,17 @@ pub fn save_working_tree(root: &Path, base: &str, message: &str) -> Result<Saved
         }
     }
     unreachable!("some ref name is free")
+}
+
+/// Where this working tree keeps its undo points, and what its undos replaced.
+/// Refs are shared by every worktree of a repository; an undo belongs to one.
+pub fn undo_prefixes(root: &Path) -> Result<(String, String)> {
+    let repo = open(root)?;
+    let tree = match repo.path().file_name() {
+        Some(name) if repo.is_worktree() => format!("worktree/{}", name.to_string_lossy()),
+        _ => "main".to_string(),
+    };
+    Ok((format!("{UNDO}{tree}/"), format!("{UNDONE}{tree}/")))
 }
 
 /// The refs under `prefix` with their commits, oldest first (by stamp, then by
