@@ -10,7 +10,7 @@ use crate::exit::OK;
 use crate::git::{self, CHECKPOINTS, Saved};
 use crate::out::println;
 
-/// List the checkpoints sign-offs recorded: goal, time, commit, files changed since
+/// List the sign-offs' checkpoints: goal, time, commit, files changed since
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Print them as a JSON array (goal, time, commit, ref, changed)

@@ -19,8 +19,7 @@ use crate::running;
 
 use super::checkpoints::{goal_of, time_of};
 
-/// Restore the files to a sign-off's checkpoint (plan.md and .plan/ stay); reopen
-/// goals signed off since
+/// Restore the files to a sign-off's checkpoint; reopen goals signed off since
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The goal whose latest checkpoint to go back to (or a unique prefix), or a
