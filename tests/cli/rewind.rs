@@ -487,3 +487,57 @@ fn an_old_sign_off_without_a_checkpoint_still_proves_and_cannot_be_rewound_to() 
         .code(2)
         .stderr_has("no checkpoint");
 }
+
+#[test]
+fn a_checkpoint_that_cannot_be_written_is_a_warning_and_the_sign_off_stands() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    // A file where the refs directory would be: no ref can be made under it.
+    t.write(".git/refs/plan", "in the way\n");
+    t.run(&["complete", "a", "--evidence", "done", "--judge", "none"])
+        .code(0)
+        .stderr_has("warning: no checkpoint recorded for a");
+    let line = log_of(&t)
+        .lines()
+        .find(|l| l.contains("a signed off"))
+        .unwrap()
+        .to_string();
+    assert!(!line.contains("(checkpoint"), "{line}");
+    assert_eq!(status_of(&t, "a"), "done");
+    t.ok(&["audit"]).stdout_has("✓ a (done)");
+}
+
+#[test]
+fn a_sign_off_that_is_not_written_leaves_no_checkpoint() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    t.judge("gate");
+    let go = t.dir.path().join("go");
+    let calls = t.dir.path().join("calls.log");
+    let t = t
+        .env("PLAN_FIXTURE_GO", go.to_str().unwrap())
+        .env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
+    let child = t
+        .cmd(&["complete", "a", "--evidence", "done", "--path", "a.txt"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while !calls.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    t.write(
+        "plan.md",
+        t.plan_md()
+            .replace("- a.txt is empty", "- a.txt is empty or a stub"),
+    );
+    std::fs::write(&go, "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(refs(&t, "refs/plan/checkpoints/").is_empty());
+}
