@@ -114,6 +114,9 @@ fn working_entries(repo: &Repository, write: bool) -> Result<Entries> {
     let statuses = repo
         .statuses(Some(&mut options))
         .with_context(|| format!("reading the status of {}", workdir.display()))?;
+    let odb = repo.odb().context("opening the object database")?;
+    // Only new bytes are stored: what an earlier checkpoint kept is there already.
+    let write = |id: Oid| write && !odb.exists(id);
     for entry in statuses.iter() {
         let git_path = entry.path_bytes().to_vec();
         let disk = disk_path(&workdir, &git_path);
@@ -122,7 +125,7 @@ fn working_entries(repo: &Repository, write: bool) -> Result<Entries> {
                 entries.remove(&git_path);
             }
             Disk::File { id, executable } => {
-                let id = if write {
+                let id = if write(id) {
                     repo.blob_path(&disk)
                         .with_context(|| format!("storing {}", disk.display()))?
                 } else {
@@ -131,7 +134,7 @@ fn working_entries(repo: &Repository, write: bool) -> Result<Entries> {
                 entries.insert(git_path, (id, if executable { EXECUTABLE } else { FILE }));
             }
             Disk::Symlink { target } => {
-                let id = if write {
+                let id = if write(target) {
                     let text = fs::read_link(&disk)
                         .with_context(|| format!("reading the link {}", disk.display()))?;
                     repo.blob(text.as_os_str().as_bytes())
