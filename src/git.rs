@@ -65,8 +65,8 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
 
 mod checkpoint;
 pub use checkpoint::{
-    CHECKPOINTS, Change, Saved, changes_between, changes_since, delete_ref, restore,
-    save_working_tree, saved, undo_prefixes,
+    CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
+    restore, save_working_tree, saved, undo_prefixes,
 };
 
 fn open(root: &Path) -> Result<Repository> {

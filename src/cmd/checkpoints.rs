@@ -20,14 +20,14 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let root = &env.ctx()?.repo()?.root;
-    let mut rows = Vec::new();
-    for saved in git::saved(root, CHECKPOINTS)? {
-        let changed: Vec<String> = git::changes_since(root, &saved.commit, &|_| true)?
-            .into_iter()
-            .map(|c| c.path)
-            .collect();
-        rows.push((saved, changed));
-    }
+    let all = git::saved(root, CHECKPOINTS)?;
+    let commits: Vec<&str> = all.iter().map(|s| s.commit.as_str()).collect();
+    let changed = git::changed_since_each(root, &commits, &|_| true)?;
+    let rows: Vec<(&Saved, Vec<String>)> = all
+        .iter()
+        .zip(changed)
+        .map(|(saved, changes)| (saved, changes.into_iter().map(|c| c.path).collect()))
+        .collect();
     if args.json {
         let json: Vec<serde_json::Value> = rows
             .iter()

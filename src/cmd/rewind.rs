@@ -252,7 +252,7 @@ fn confirm(yes: bool, question: &str, command: &str) -> Result<bool> {
 fn warn_left(left: &[String]) {
     for path in left {
         eprintln!(
-            "plan: warning: left {path} as it is: git ignores it here, and the checkpoint has another"
+            "plan: warning: left {path} as it is: git ignores the file there, or the path leads through a symlink"
         );
     }
 }

@@ -308,12 +308,37 @@ pub fn changes_since(
     commit: &str,
     keep: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Change>> {
+    Ok(changed_since_each(root, &[commit], keep)?
+        .pop()
+        .unwrap_or_default())
+}
+
+/// [`changes_since`] for each commit, the working tree read once.
+pub fn changed_since_each(
+    root: &Path,
+    commits: &[&str],
+    keep: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Vec<Change>>> {
     let repo = open(root)?;
-    Ok(diff(
-        &working_entries(&repo, false)?,
-        &commit_tree(&repo, commit)?,
-        keep,
-    ))
+    let now = working_entries(&repo, false)?;
+    commits
+        .iter()
+        .map(|commit| Ok(diff(&now, &commit_tree(&repo, commit)?, keep)))
+        .collect()
+}
+
+/// Whether a directory between the working tree's top and `path` is a symlink (or
+/// not a directory): writing through it could land outside the repository.
+fn through_link(workdir: &Path, path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(workdir) else {
+        return true;
+    };
+    let mut at = workdir.to_path_buf();
+    let parts: Vec<_> = rel.components().collect();
+    parts[..parts.len().saturating_sub(1)].iter().any(|part| {
+        at.push(part);
+        fs::symlink_metadata(&at).is_ok_and(|m| !m.is_dir())
+    })
 }
 
 /// What going from the commit `from` to the commit `to` changes, for the paths
@@ -334,7 +359,8 @@ pub fn changes_between(
 
 /// Writes the changes to the working tree: removals first (and the directories
 /// they leave empty), then each file's bytes, mode or link. A file git ignores
-/// where one is to be created is left as it is; those paths are returned.
+/// where one is to be created, or a path through a symlink (which could lead out
+/// of the repository), is left as it is; those paths are returned.
 pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
     let repo = open(root)?;
     let workdir = repo
@@ -343,6 +369,9 @@ pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
         .to_path_buf();
     for change in changes.iter().filter(|c| c.is_removal()) {
         let path = disk_path(&workdir, &change.raw);
+        if through_link(&workdir, &path) {
+            continue;
+        }
         match fs::symlink_metadata(&path) {
             Ok(meta) if !meta.is_dir() => {
                 fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
@@ -364,7 +393,7 @@ pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
         };
         let path = disk_path(&workdir, &change.raw);
         let there = fs::symlink_metadata(&path).ok();
-        if !change.existed && there.is_some() {
+        if (!change.existed && there.is_some()) || through_link(&workdir, &path) {
             left.push(change.path.clone());
             continue;
         }

@@ -541,3 +541,23 @@ fn a_sign_off_that_is_not_written_leaves_no_checkpoint() {
     );
     assert!(refs(&t, "refs/plan/checkpoints/").is_empty());
 }
+
+#[test]
+fn a_rewind_never_writes_through_an_ignored_symlink_out_of_the_repository() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    t.write("out/keep.txt", "kept at a\n");
+    sign(&t, "a");
+    std::fs::remove_dir_all(t.path("out")).unwrap();
+    let outside = t.dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, t.path("out")).unwrap();
+    t.write(".git/info/exclude", "out\n");
+    t.ok(&["rewind", "a", "--yes"])
+        .stderr_has("left out/keep.txt as it is");
+    assert!(
+        !outside.join("keep.txt").exists(),
+        "written outside the repository"
+    );
+    assert!(t.path("out").is_symlink());
+}
