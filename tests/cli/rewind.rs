@@ -561,3 +561,48 @@ fn a_rewind_never_writes_through_an_ignored_symlink_out_of_the_repository() {
     );
     assert!(t.path("out").is_symlink());
 }
+
+#[test]
+fn rewind_refuses_while_a_draft_is_running() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    let started = t.dir.path().join("started");
+    let go = t.dir.path().join("go");
+    let drafter = t.fake_program(
+        "drafter",
+        &format!(
+            "cat >/dev/null\ntouch '{}'\nwhile [ ! -e '{}' ]; do sleep 0.05; done\ncat '{}'\n",
+            started.display(),
+            go.display(),
+            crate::util::fixture_path("drafters/outputs/good.txt").display()
+        ),
+    );
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "draft:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 20\n",
+            drafter.display()
+        ),
+    );
+    let child = t
+        .cmd(&["draft", "More work", "--yes"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while !started.exists() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    t.run(&["rewind", "a", "--yes"])
+        .code(3)
+        .stderr_has("a judge or draft is running");
+    std::fs::write(&go, "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    t.ok(&["rewind", "a", "--yes"]);
+}
