@@ -213,17 +213,31 @@ fn find(root: &std::path::Path, query: &str) -> Result<Saved> {
     }
 }
 
+/// How many changed files are named one by one.
+const SHOWN: usize = 40;
+
 fn list(changes: &[Change]) -> String {
     if changes.is_empty() {
         return "  no file changes\n".to_string();
     }
-    changes
+    let mut out: String = changes
         .iter()
+        .take(SHOWN)
         .map(|c| {
             let verb = if c.is_removal() { "remove" } else { "restore" };
             format!("  {verb} {}\n", crate::plan::text::escape_controls(&c.path))
         })
-        .collect()
+        .collect();
+    if changes.len() > SHOWN {
+        let removed = changes.iter().filter(|c| c.is_removal()).count();
+        out.push_str(&format!(
+            "  … {} more ({} files in all: {} restored, {removed} removed)\n",
+            changes.len() - SHOWN,
+            changes.len(),
+            changes.len() - removed
+        ));
+    }
+    out
 }
 
 /// `true` to go ahead: `--yes`, or a yes at the terminal. Without a terminal and

@@ -606,3 +606,26 @@ fn rewind_refuses_while_a_draft_is_running() {
     );
     t.ok(&["rewind", "a", "--yes"]);
 }
+
+#[test]
+fn a_long_list_of_changes_is_cut_with_a_count() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    for i in 0..45 {
+        t.write(&format!("many/{i:02}.txt"), "x\n");
+    }
+    let run = t.ok(&["rewind", "a", "--dry-run"]);
+    assert_eq!(
+        run.stdout.matches("  remove many/").count(),
+        40,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("  … 5 more (45 files in all: 0 restored, 45 removed)\n"),
+        "{}",
+        run.stdout
+    );
+}
