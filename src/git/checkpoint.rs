@@ -440,3 +440,28 @@ pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
     }
     Ok(left)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refs_of_one_minute_sort_by_their_number() {
+        let mut stamps = vec![
+            "20260615-1402-10",
+            "20260615-1403",
+            "20260615-1402-2",
+            "20260615-1402",
+        ];
+        stamps.sort_by_key(|s| order(s));
+        assert_eq!(
+            stamps,
+            [
+                "20260615-1402",
+                "20260615-1402-2",
+                "20260615-1402-10",
+                "20260615-1403"
+            ]
+        );
+    }
+}
