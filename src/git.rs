@@ -63,6 +63,12 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
     Ok(None)
 }
 
+mod checkpoint;
+pub use checkpoint::{
+    CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
+    restore, save_working_tree, saved, undo_prefixes,
+};
+
 fn open(root: &Path) -> Result<Repository> {
     Repository::open(root)
         .with_context(|| format!("opening the git repository at {}", root.display()))

@@ -20,6 +20,7 @@ mod mcp;
 mod out;
 pub mod plan;
 mod record;
+mod running;
 mod store;
 mod verify;
 

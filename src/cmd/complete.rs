@@ -60,6 +60,8 @@ const VERIFY_TAIL: usize = 64 * 1024;
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
+    // A rewind must not move the files while they are checked.
+    let _running = crate::running::judge_or_draft(&repo.root)?;
     let config = config::load(Some(&repo.root))?;
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
@@ -355,6 +357,7 @@ impl Outcome<'_, '_> {
             &format!("{id}-{}", self.now.compact()),
             &record.render(self.now, "accept"),
         )?;
+        let checkpoint = super::checkpoints::record(root, id, self.now);
         let mut edits = ops::set_status(self.plan, self.goal, Status::Done);
         self.start_line(&mut edits)?;
         edits.push(ops::event(
@@ -369,10 +372,14 @@ impl Outcome<'_, '_> {
                     hash: &saved.hash,
                 }),
                 legacy_path: None,
+                checkpoint: checkpoint.as_ref().map(git::Saved::short),
             },
         ));
         if let Err(e) = self.write(edits) {
             record::discard(root, &saved);
+            if let Some(checkpoint) = &checkpoint {
+                let _ = git::delete_ref(root, &checkpoint.reference);
+            }
             return Err(e);
         }
         self.ctx.say(&format!(

@@ -41,6 +41,8 @@ commands! {
     Edit => edit,
     Cancel => cancel,
     Reopen => reopen,
+    Checkpoints => checkpoints,
+    Rewind => rewind,
     Archive => archive,
     Lint => lint,
     Next => next,

@@ -187,6 +187,8 @@ impl Drafter {
     /// One model run, with the working tree compared before and after. plan.md is
     /// not exempt: nobody, model or person, should edit while a draft is made.
     fn ask(&self, prompt: &str) -> Result<String, Failure> {
+        // A rewind must not move the files while the model reads them.
+        let _running = crate::running::judge_or_draft(&self.root).map_err(Failure::Other)?;
         let before = git::snapshot(&self.root).map_err(Failure::Other)?;
         eprintln!(
             "plan: draft: asking {} (timeout {}s)",

@@ -89,7 +89,8 @@ pub enum Event<'a> {
         approval: Approval,
     },
     /// `plan complete` accepted. `contract` and `record` are missing only in lines
-    /// written before sign-offs had a record.
+    /// written before sign-offs had a record; `checkpoint` in lines written before
+    /// checkpoints, or when one could not be written.
     SignedOff {
         id: &'a str,
         verify: bool,
@@ -98,6 +99,8 @@ pub enum Event<'a> {
         record: Option<Record<'a>>,
         /// A transcript path without a hash (older lines).
         legacy_path: Option<&'a str>,
+        /// The commit holding the working tree as it was signed off (12 hex).
+        checkpoint: Option<&'a str>,
     },
     /// `plan complete` rejected.
     Rejected {
@@ -111,6 +114,15 @@ pub enum Event<'a> {
     Reopened { id: &'a str, reason: &'a str },
     /// `plan draft` / `plan review --approve`.
     DraftApproved { summary: &'a str },
+    /// `plan rewind`: the files went back to `goal`'s checkpoint; `undo` holds them
+    /// as they were.
+    Rewound {
+        checkpoint: &'a str,
+        goal: &'a str,
+        undo: &'a str,
+    },
+    /// `plan rewind --undo`: the files are back as they were before the rewind.
+    RewindUndone { undo: &'a str },
 }
 
 impl<'a> Event<'a> {
@@ -125,7 +137,9 @@ impl<'a> Event<'a> {
             | Event::Rejected { id, .. }
             | Event::Cancelled { id, .. }
             | Event::Reopened { id, .. } => Some(id),
-            Event::DraftApproved { .. } => None,
+            Event::DraftApproved { .. } | Event::Rewound { .. } | Event::RewindUndone { .. } => {
+                None
+            }
         }
     }
 
@@ -174,6 +188,7 @@ impl<'a> Event<'a> {
                 contract,
                 record,
                 legacy_path,
+                checkpoint,
             } => {
                 let verify = if verify { "verify passed" } else { "no verify" };
                 let judged = match judged {
@@ -192,6 +207,9 @@ impl<'a> Event<'a> {
                     (None, Some(path)) => out.push_str(&format!(": {path}")),
                     (None, None) => {}
                 }
+                if let Some(checkpoint) = checkpoint {
+                    out.push_str(&format!(" (checkpoint {checkpoint})"));
+                }
                 out
             }
             Event::Rejected { id, stage, missing } => {
@@ -200,6 +218,12 @@ impl<'a> Event<'a> {
             Event::Cancelled { id, reason } => format!("{id} cancelled: {reason}"),
             Event::Reopened { id, reason } => format!("{id} reopened: {reason}"),
             Event::DraftApproved { summary } => format!("draft approved: {summary}"),
+            Event::Rewound {
+                checkpoint,
+                goal,
+                undo,
+            } => format!("{} (undo point {undo})", rewind_reason(checkpoint, goal)),
+            Event::RewindUndone { undo } => format!("rewind undone: files back to {undo}"),
         }
     }
 
@@ -207,6 +231,21 @@ impl<'a> Event<'a> {
     pub fn parse(text: &'a str) -> Option<Event<'a>> {
         if let Some(summary) = text.strip_prefix("draft approved: ") {
             return Some(Event::DraftApproved { summary });
+        }
+        if let Some(inner) = text.strip_prefix("rewind to ") {
+            let (checkpoint, rest) = inner.split_once(" of ")?;
+            let (goal, undo) = rest.strip_suffix(')')?.split_once(" (undo point ")?;
+            id::invalid(goal).is_none().then_some(())?;
+            return Some(Event::Rewound {
+                checkpoint: hex(checkpoint, 7, 40)?,
+                goal,
+                undo: hex(undo, 7, 40)?,
+            });
+        }
+        if let Some(undo) = text.strip_prefix("rewind undone: files back to ") {
+            return Some(Event::RewindUndone {
+                undo: hex(undo, 7, 40)?,
+            });
         }
         let (id, rest) = text.split_once(' ')?;
         if id::invalid(id).is_some() {
@@ -282,7 +321,21 @@ pub fn reserved(text: &str) -> bool {
     contract || text.contains(" signed off") || text.contains(" sign-off rejected")
 }
 
+/// Why a rewind reopened a goal, and the start of its own log line:
+/// `rewind to <commit> of <goal>`.
+pub fn rewind_reason(checkpoint: &str, goal: &str) -> String {
+    format!("rewind to {checkpoint} of {goal}")
+}
+
 fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
+    // A trailing ` (checkpoint <hex>)` came with checkpoints; older lines lack it.
+    let (inner, checkpoint) = match inner
+        .strip_suffix(')')
+        .and_then(|rest| rest.rsplit_once(" (checkpoint "))
+    {
+        Some((rest, commit)) if hex(commit, 7, 40).is_some() => (rest, Some(commit)),
+        _ => (inner, None),
+    };
     let close = inner.find(')')?;
     let (parts, after) = (&inner[..close], &inner[close + 1..]);
     let mut parts = parts.split(", ");
@@ -327,6 +380,7 @@ fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
         contract,
         record,
         legacy_path,
+        checkpoint,
     })
 }
 
@@ -402,6 +456,7 @@ mod tests {
                 hash: "9f2c41d0ab12",
             }),
             legacy_path: None,
+            checkpoint: None,
         });
         round_trip(Event::SignedOff {
             id: "cache",
@@ -413,6 +468,27 @@ mod tests {
                 hash: "9f2c41d0",
             }),
             legacy_path: None,
+            checkpoint: None,
+        });
+        round_trip(Event::SignedOff {
+            id: "cache",
+            verify: true,
+            judged: Judged::Skipped,
+            contract: Some("4eb715f4"),
+            record: Some(Record {
+                path: ".plan/judge/cache.md",
+                hash: "9f2c41d0",
+            }),
+            legacy_path: None,
+            checkpoint: Some("1a2b3c4d5e6f"),
+        });
+        round_trip(Event::Rewound {
+            checkpoint: "1a2b3c4d5e6f",
+            goal: "cache",
+            undo: "0f9e8d7c6b5a",
+        });
+        round_trip(Event::RewindUndone {
+            undo: "0f9e8d7c6b5a",
         });
         round_trip(Event::Rejected {
             id: "cache",
@@ -443,6 +519,7 @@ mod tests {
                 contract: None,
                 record: None,
                 legacy_path: None,
+                checkpoint: None,
             })
         );
         let Some(Event::SignedOff {
@@ -461,6 +538,41 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_sign_off_names_its_checkpoint_after_the_record_and_lines_without_one_still_read() {
+        let line = "cache signed off (no verify, judge skipped, contract 4eb715f4): .plan/judge/cache.md#9f2c41d0";
+        let Some(Event::SignedOff {
+            record, checkpoint, ..
+        }) = Event::parse(line)
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (record.map(|r| r.hash), checkpoint),
+            (Some("9f2c41d0"), None)
+        );
+        let with = format!("{line} (checkpoint 1a2b3c4d5e6f)");
+        let Some(Event::SignedOff {
+            record, checkpoint, ..
+        }) = Event::parse(&with)
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (record.map(|r| r.hash), checkpoint),
+            (Some("9f2c41d0"), Some("1a2b3c4d5e6f"))
+        );
+        assert_eq!(
+            rewind_reason("1a2b3c4d5e6f", "cache"),
+            "rewind to 1a2b3c4d5e6f of cache"
+        );
+        assert!(!reserved("rewind to the old design, maybe"));
+        assert_eq!(
+            Event::parse("rewind to 1a2b3c4d of Not An Id (undo point 1a2b3c4d)"),
+            None
+        );
     }
 
     #[test]

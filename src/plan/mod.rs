@@ -17,6 +17,7 @@ pub mod ops;
 pub mod patch;
 pub mod proof;
 pub mod render;
+pub mod rewind;
 pub mod rules;
 pub mod scan;
 pub mod template;

@@ -20,6 +20,7 @@ mod readme;
 mod redteam;
 mod redteam2;
 mod redteam3;
+mod rewind;
 mod rules;
 mod shell;
 mod small;

@@ -356,6 +356,16 @@ fn plan_complete_accepts_with_progress_and_a_record() {
     assert!(t.root().join(path).is_file(), "{path}");
     assert!(t.plan_md().contains("ship signed off"), "{}", t.plan_md());
     assert!(t.plan_md().contains("status: done"), "{}", t.plan_md());
+    let checkpoints = t.git(&[
+        "for-each-ref",
+        "--format=%(refname)",
+        "refs/plan/checkpoints/ship/",
+    ]);
+    assert_eq!(
+        checkpoints.lines().count(),
+        1,
+        "a sign-off through MCP keeps a checkpoint too"
+    );
     // Hosts that show the model only the structured content lose no words.
     assert_eq!(fields["text"], result["content"][0]["text"], "{response}");
 

@@ -1,0 +1,272 @@
+//! `plan rewind`: the files back to a sign-off's checkpoint, after saving them as
+//! they are so `--undo` can return. plan.md and `.plan/` are never rewound: the log
+//! is the history and the transcripts prove the sign-offs; goals signed off after
+//! the checkpoint are reopened instead. Refused while a judge or draft runs.
+
+use std::io::IsTerminal;
+
+use anyhow::Result;
+
+use crate::clock;
+use crate::ctx::{Ctx, Env};
+use crate::exit::{Exit, OK};
+use crate::git::{self, CHECKPOINTS, Change, Saved};
+use crate::out::println;
+use crate::plan::event::{Event, rewind_reason};
+use crate::plan::model::Status;
+use crate::plan::{ops, rewind};
+use crate::running;
+
+use super::checkpoints::{goal_of, time_of};
+
+/// Restore the files to a sign-off's checkpoint; reopen goals signed off since
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The goal whose latest checkpoint to go back to (or a unique prefix), or a
+    /// checkpoint's commit (7 or more hex digits); see plan checkpoints
+    #[arg(required_unless_present = "undo", conflicts_with = "undo")]
+    pub id: Option<String>,
+    /// Return the files to where the last rewind found them (the goals it reopened
+    /// stay open)
+    #[arg(long)]
+    pub undo: bool,
+    /// Print what would change; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask (needed without a terminal)
+    #[arg(long)]
+    pub yes: bool,
+}
+
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
+    let root = ctx.repo()?.root.clone();
+    let _alone = running::alone(&root)?;
+    let plan_rel = ctx
+        .plan_in_repo()
+        .map(|p| p.to_string_lossy().into_owned());
+    let keep = |path: &str| {
+        plan_rel.as_deref() != Some(path) && path != ".plan" && !path.starts_with(".plan/")
+    };
+    match &args.id {
+        Some(query) => rewind_to(ctx, &root, &find(&root, query)?, &args, &keep),
+        None => undo(ctx, &root, &args, &keep),
+    }
+}
+
+fn rewind_to(
+    ctx: &Ctx,
+    root: &std::path::Path,
+    target: &Saved,
+    args: &Args,
+    keep: &dyn Fn(&str) -> bool,
+) -> Result<u8> {
+    let goal = goal_of(target);
+    let src = ctx.store.read()?;
+    let plan = ctx.parse(&src)?;
+    let reopen = rewind::signed_off_after(&plan, &target.commit, &time_of(target));
+    let changes = git::changes_since(root, &target.commit, keep)?;
+    let mut shown = format!(
+        "rewind to {} ({goal}'s checkpoint, {}):\n{}",
+        target.short(),
+        time_of(target),
+        list(&changes)
+    );
+    for id in &reopen {
+        shown.push_str(&format!("  reopen {id} (signed off after it)\n"));
+    }
+    shown.push_str(&format!(
+        "{} and .plan/ stay as they are; plan rewind --undo goes back",
+        ctx.store.name
+    ));
+    println(&shown)?;
+    if args.dry_run {
+        println("dry run: nothing was changed")?;
+        return Ok(OK);
+    }
+    if !confirm(args.yes, "Rewind the files?", &format!("plan rewind {goal}"))? {
+        return Ok(OK);
+    }
+    let now = clock::now()?;
+    let (undo_refs, _) = git::undo_prefixes(root)?;
+    let undo = git::save_working_tree(
+        root,
+        &format!("{undo_refs}{}", now.compact()),
+        &format!("plan: the files before rewinding to {}", target.short()),
+    )?;
+    let changes = git::changes_between(root, &undo.commit, &target.commit, keep)?;
+    warn_left(&git::restore(root, &changes)?);
+    let reason = rewind_reason(target.short(), goal);
+    let stamp = now.stamp();
+    let mut edits = vec![ops::event(
+        &stamp,
+        &Event::Rewound {
+            checkpoint: target.short(),
+            goal,
+            undo: undo.short(),
+        },
+    )];
+    for id in &reopen {
+        if let Some(g) = plan.goal(id) {
+            edits.extend(ops::set_status(&plan, g, Status::Active));
+            edits.push(ops::event(&stamp, &Event::Reopened { id, reason: &reason }));
+        }
+    }
+    ctx.store.write(&src, edits)?;
+    let mut said = format!(
+        "rewound to {} ({} files); undo point {}",
+        target.short(),
+        changes.len(),
+        undo.short()
+    );
+    if !reopen.is_empty() {
+        said.push_str(&format!("\nreopened: {}", reopen.join(", ")));
+    }
+    ctx.say(&said)?;
+    Ok(OK)
+}
+
+fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> bool) -> Result<u8> {
+    let (undo_refs, undone_refs) = git::undo_prefixes(root)?;
+    let Some(last) = git::saved(root, &undo_refs)?.pop() else {
+        return Err(Exit::usage_hint(
+            "nothing to undo: no rewind is waiting to be undone",
+            "plan checkpoints lists the checkpoints; plan rewind ID goes back to one",
+        ));
+    };
+    let changes = git::changes_since(root, &last.commit, keep)?;
+    println(&format!(
+        "undo the rewind of {}: files back to {}:\n{}{} and .plan/ stay as they are; reopened goals stay open",
+        time_of(&last),
+        last.short(),
+        list(&changes),
+        ctx.store.name
+    ))?;
+    if args.dry_run {
+        println("dry run: nothing was changed")?;
+        return Ok(OK);
+    }
+    if !confirm(args.yes, "Undo the rewind?", "plan rewind --undo")? {
+        return Ok(OK);
+    }
+    let now = clock::now()?;
+    // Edits made since the rewind are kept too, under their own ref.
+    let current = git::save_working_tree(
+        root,
+        &format!("{undone_refs}{}", now.compact()),
+        "plan: the files before undoing a rewind",
+    )?;
+    let changes = git::changes_between(root, &current.commit, &last.commit, keep)?;
+    warn_left(&git::restore(root, &changes)?);
+    git::delete_ref(root, &last.reference)?;
+    let src = ctx.store.read()?;
+    ctx.parse(&src)?;
+    ctx.store.write(
+        &src,
+        vec![ops::event(
+            &now.stamp(),
+            &Event::RewindUndone { undo: last.short() },
+        )],
+    )?;
+    ctx.say(&format!(
+        "rewind undone: files back to {} ({} files)",
+        last.short(),
+        changes.len()
+    ))?;
+    Ok(OK)
+}
+
+/// The checkpoint `query` names: a goal's latest (its id or a unique prefix of it),
+/// or the one whose commit starts with it.
+fn find(root: &std::path::Path, query: &str) -> Result<Saved> {
+    let all = git::saved(root, CHECKPOINTS)?;
+    if let Some(latest) = all.iter().rev().find(|s| goal_of(s) == query) {
+        return Ok(latest.clone());
+    }
+    let goals: Vec<&str> = all
+        .iter()
+        .map(goal_of)
+        .filter(|g| g.starts_with(query))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if let [goal] = goals[..]
+        && let Some(latest) = all.iter().rev().find(|s| goal_of(s) == goal)
+    {
+        return Ok(latest.clone());
+    }
+    let hex = query.len() >= 7 && query.bytes().all(|b| b.is_ascii_hexdigit());
+    let commits: Vec<&Saved> = all
+        .iter()
+        .filter(|s| hex && s.commit.starts_with(&query.to_ascii_lowercase()))
+        .collect();
+    match (&commits[..], goals.len()) {
+        ([one], _) => Ok((*one).clone()),
+        (_, 2..) => Err(Exit::usage_hint(
+            format!("\"{query}\" names checkpoints of several goals: {}", goals.join(", ")),
+            "give more of the id; plan checkpoints lists them",
+        )),
+        _ => Err(Exit::usage_hint(
+            format!("no checkpoint for \"{query}\""),
+            "plan checkpoints lists them; a goal signed off before checkpoints existed has none",
+        )),
+    }
+}
+
+/// How many changed files are named one by one.
+const SHOWN: usize = 40;
+
+fn list(changes: &[Change]) -> String {
+    if changes.is_empty() {
+        return "  no file changes\n".to_string();
+    }
+    let mut out: String = changes
+        .iter()
+        .take(SHOWN)
+        .map(|c| {
+            let verb = if c.is_removal() { "remove" } else { "restore" };
+            format!("  {verb} {}\n", crate::plan::text::escape_controls(&c.path))
+        })
+        .collect();
+    if changes.len() > SHOWN {
+        let removed = changes.iter().filter(|c| c.is_removal()).count();
+        out.push_str(&format!(
+            "  … {} more ({} files in all: {} restored, {removed} removed)\n",
+            changes.len() - SHOWN,
+            changes.len(),
+            changes.len() - removed
+        ));
+    }
+    out
+}
+
+/// `true` to go ahead: `--yes`, or a yes at the terminal. Without a terminal and
+/// `--yes`, refused: nothing is changed unasked.
+fn confirm(yes: bool, question: &str, command: &str) -> Result<bool> {
+    if yes {
+        return Ok(true);
+    }
+    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+        return Err(Exit::usage_hint(
+            "nothing was changed: there is no terminal to ask",
+            format!("run `{command} --yes` to go ahead without asking, or add --dry-run to see the changes only"),
+        ));
+    }
+    let go = dialoguer::Confirm::new()
+        .with_prompt(question)
+        .default(false)
+        .interact_opt()?
+        .unwrap_or(false);
+    if !go {
+        println("nothing was changed")?;
+    }
+    Ok(go)
+}
+
+fn warn_left(left: &[String]) {
+    for path in left {
+        eprintln!(
+            "plan: warning: left {path} as it is: git ignores the file there, or the path leads through a symlink"
+        );
+    }
+}
