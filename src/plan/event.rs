@@ -111,6 +111,9 @@ pub enum Event<'a> {
     Reopened { id: &'a str, reason: &'a str },
     /// `plan draft` / `plan review --approve`.
     DraftApproved { summary: &'a str },
+    /// `plan import` brought the goal in as done from another tool: `from` names the
+    /// source. No sign-off happened here, so it proves nothing (see `proof.rs`).
+    Imported { id: &'a str, from: &'a str },
 }
 
 impl<'a> Event<'a> {
@@ -124,7 +127,8 @@ impl<'a> Event<'a> {
             | Event::SignedOff { id, .. }
             | Event::Rejected { id, .. }
             | Event::Cancelled { id, .. }
-            | Event::Reopened { id, .. } => Some(id),
+            | Event::Reopened { id, .. }
+            | Event::Imported { id, .. } => Some(id),
             Event::DraftApproved { .. } => None,
         }
     }
@@ -200,6 +204,7 @@ impl<'a> Event<'a> {
             Event::Cancelled { id, reason } => format!("{id} cancelled: {reason}"),
             Event::Reopened { id, reason } => format!("{id} reopened: {reason}"),
             Event::DraftApproved { summary } => format!("draft approved: {summary}"),
+            Event::Imported { id, from } => format!("{id} imported as done from {from}"),
         }
     }
 
@@ -262,6 +267,9 @@ impl<'a> Event<'a> {
         }
         if let Some(reason) = rest.strip_prefix("reopened: ") {
             return Some(Event::Reopened { id, reason });
+        }
+        if let Some(from) = rest.strip_prefix("imported as done from ") {
+            return Some(Event::Imported { id, from });
         }
         None
     }
@@ -429,6 +437,10 @@ mod tests {
         });
         round_trip(Event::DraftApproved {
             summary: "2 goals (a, b) for \"x\"",
+        });
+        round_trip(Event::Imported {
+            id: "cache",
+            from: "taskmaster .taskmaster/tasks/tasks.json (task 10)",
         });
     }
 
