@@ -9,8 +9,10 @@ use crate::exit::OK;
 use crate::out::println;
 use crate::portable::export;
 
-/// Print the plan as JSON: goals with contract, status, proof and subtasks, and the
-/// log as typed events
+/// Print the plan as versioned JSON, or its JSON Schema
+///
+/// Goals with contract, status, proof state, subtasks and dependencies, and the log
+/// as typed events, in `{"schema": "plan/1", ...}`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The output format (JSON is the one there is)

@@ -21,8 +21,10 @@ use crate::portable::import::{self, Format, Request};
 use crate::portable::land::{self, Checked, Landing};
 use crate::store::WriteError;
 
-/// Read another tool's plan as goals for review: task-master's tasks.json, ralph's
-/// prd.json, a planner's steps, a host's todo list, or `plan export`
+/// Read another tool's plan as goals to review (task-master, ralph, steps, todos)
+///
+/// Reads task-master's tasks.json, ralph's prd.json, a planner's steps, a host's
+/// todo list or `plan export`, and keeps the goals for `plan review`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The JSON file to read
