@@ -432,8 +432,11 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
                 others.join(", ")
             ));
         }
-        if tagged.get("metadata").is_some_and(|m| !empty(m)) {
-            out.unmapped.push(format!("{tag}.metadata: file metadata"));
+        for (key, value) in tagged.as_object().into_iter().flatten() {
+            if key != "tasks" && !empty(value) {
+                out.unmapped
+                    .push(format!("{tag}.{key}: no place in plan.md"));
+            }
         }
         (tagged.get("tasks").unwrap_or(&Value::Null), Some(tag))
     };

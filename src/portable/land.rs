@@ -119,8 +119,12 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
     let mut ids: HashMap<&str, String> = HashMap::new();
     let mut taken: Vec<String> = Vec::new();
     for goal in &incoming.goals {
+        // An id the log still names (a goal deleted by hand) is not given again:
+        // its old events would be read as the new goal's.
         let id = id::unique(&goal.id, |c| {
-            plan.goal(c).is_some() || taken.iter().any(|t| t == c)
+            plan.goal(c).is_some()
+                || plan.events(c).next().is_some()
+                || taken.iter().any(|t| t == c)
         });
         taken.push(id.clone());
         ids.insert(goal.id.as_ref(), id);
@@ -257,6 +261,22 @@ depends_on: base
         assert_eq!(c.problems[0].severity, Severity::Warning);
         let broken = IMPORT.replace("done_when: after base\n", "");
         assert!(!check(&broken, &any_verify).is_ok());
+    }
+
+    #[test]
+    fn an_id_the_log_still_names_is_not_given_again() {
+        // `x` was signed off and then deleted by hand: its events stay in the log.
+        let src = "# Plan: Mine\n\n## Log\n- 2026-06-01 10:00 x added (contract 0123abcd)\n- 2026-06-01 11:00 x signed off (no verify, judge skipped, contract 0123abcd): .plan/judge/x.md#0123abcd\n";
+        let text = "## Goal: X\n<!-- id: x -->\nstatus: done\ndone_when: y\n";
+        let how = Landing {
+            objective: "o",
+            from: "todos t.json",
+            stamp: "2026-06-15 14:00",
+            commit: None,
+        };
+        let landed = approve(src, text, &how);
+        assert_eq!(landed.added[0].id, "x-2");
+        assert_eq!(landed.added[0].proposed.as_deref(), Some("x"));
     }
 
     #[test]

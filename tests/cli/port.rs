@@ -263,6 +263,30 @@ fn taskmaster_tagged_file_with_its_current_tag() {
 }
 
 #[test]
+fn taskmaster_current_tag_comes_from_its_state_file_and_tag_picks_another() {
+    let t = Test::new();
+    let tasks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("taskmaster-tasks.json")).unwrap())
+            .unwrap();
+    // The real file's master tag, and a second tag holding only its last task.
+    let mut feature = tasks["master"].clone();
+    let last = feature["tasks"].as_array().unwrap().last().unwrap().clone();
+    feature["tasks"] = serde_json::json!([last]);
+    let mut tagged = tasks.clone();
+    tagged["feature"] = feature;
+    t.write(".taskmaster/tasks/tasks.json", tagged.to_string());
+    t.write(".taskmaster/state.json", r#"{"currentTag": "feature"}"#);
+    t.ok(&["import", ".taskmaster/tasks/tasks.json"])
+        .stdout_has("1 goal (1 open) for \"task-master tag feature\"")
+        .stdout_has("## Goal: Compact single-row player + random/shuffle icon\n")
+        .stdout_has("  - tags master: not imported (one tag at a time: --tag NAME)")
+        .stdout_has("depends on task 24, which is not in the import");
+    t.ok(&["import", ".taskmaster/tasks/tasks.json", "--tag", "master"])
+        .stdout_has("26 goals (2 open, 24 done) for \"task-master tag master\"")
+        .stdout_has("  - tags feature: not imported");
+}
+
+#[test]
 fn taskmaster_legacy_file() {
     let t = Test::new();
     t.ok(&[
