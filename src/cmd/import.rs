@@ -31,14 +31,14 @@ pub struct Args {
     pub file: std::path::PathBuf,
     /// Its format; detected from its shape when left out
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub from: Option<From>,
+    pub from: Option<Source>,
     /// task-master: import this tag instead of the current one
     #[arg(long, value_name = "T")]
     pub tag: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum From {
+pub enum Source {
     /// plan's own export (`plan export`)
     Plan,
     /// task-master's tasks.json
@@ -51,14 +51,14 @@ pub enum From {
     Todos,
 }
 
-impl From {
+impl Source {
     fn format(self) -> Format {
         match self {
-            From::Plan => Format::Plan,
-            From::Taskmaster => Format::Taskmaster,
-            From::Prd => Format::Prd,
-            From::Steps => Format::Steps,
-            From::Todos => Format::Todos,
+            Source::Plan => Format::Plan,
+            Source::Taskmaster => Format::Taskmaster,
+            Source::Prd => Format::Prd,
+            Source::Steps => Format::Steps,
+            Source::Todos => Format::Todos,
         }
     }
 }
@@ -82,7 +82,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     })?;
     let current = current_tag(&args.file);
     let request = Request {
-        format: args.from.map(From::format),
+        format: args.from.map(Source::format),
         tag: args.tag.as_deref(),
         current_tag: current.as_deref(),
         verify: &verify_problem,
@@ -202,13 +202,12 @@ fn show(pending: &Proposal, checked: &Checked, now: u64, kept: bool) -> String {
             if done == 1 { "goal comes" } else { "goals come" }
         ));
     }
-    if !kept {
-    } else if pending.expired(now) {
+    if kept && pending.expired(now) {
         out.push(format!(
             "it is too old to approve: `plan import {}` reads it again, `plan review --reject` drops it",
             info.file
         ));
-    } else {
+    } else if kept {
         out.push("  plan review --approve        add these goals to plan.md".to_string());
         out.push("  plan review --reject         drop it".to_string());
     }
