@@ -202,6 +202,21 @@ fn an_imported_done_goal_is_not_reported_as_proven_anywhere() {
         .stdout_has("⚠ run-the-tests (done): unproven");
     t.ok(&["inject"])
         .stdout_has("still remaining work: run-the-tests");
+    t.ok(&["statusline"]).stdout_has("⚠ 1 unproven");
+    t.ok(&["show", "run-the-tests"])
+        .stdout_has("imported as done from todos todos.json: no sign-off happened here");
+    // A goal waiting on it cannot start: it is not finished here.
+    t.ok(&[
+        "add",
+        "Release",
+        "--done-when",
+        "tagged",
+        "--depends-on",
+        "run-the-tests",
+    ]);
+    t.run(&["start", "release"])
+        .code(2)
+        .stderr_has("waits on run-the-tests");
     assert!(!t.plan_md().contains("signed off"));
     assert_eq!(
         t.ok(&["export"]).json()["goals"][0]["proof"]["state"],
