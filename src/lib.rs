@@ -19,6 +19,7 @@ mod judge;
 mod mcp;
 mod out;
 pub mod plan;
+mod portable;
 mod record;
 mod running;
 mod store;

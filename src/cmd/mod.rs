@@ -56,6 +56,8 @@ commands! {
     Statusline => statusline,
     Draft => draft,
     Review => review,
+    Export => export,
+    Import => import,
     Judge => judge,
     Hook => hook,
     Install => install,

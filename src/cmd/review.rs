@@ -79,6 +79,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         return Ok(OK);
     };
+    if pending.import.is_some() {
+        return crate::cmd::import::review(ctx, pending, args.approve, args.edit.is_some(), args.json);
+    }
     let now = proposal::now();
     let src = match ctx.store.path.exists() {
         true => ctx.store.read()?,

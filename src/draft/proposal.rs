@@ -31,6 +31,19 @@ pub struct Proposal {
     /// Approving cancels the open and active goals and archives the finished ones.
     #[serde(default)]
     pub replace: bool,
+    /// Set by `plan import`: the goals came from a file, not a model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub import: Option<Import>,
+}
+
+/// Where an imported proposal came from, and what of it has no place in plan.md.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Import {
+    /// `taskmaster`, `prd`, `steps`, `todos` or `plan`.
+    pub format: String,
+    pub file: String,
+    pub unmapped: Vec<String>,
+    pub notes: Vec<String>,
 }
 
 impl Proposal {
@@ -50,6 +63,7 @@ impl Proposal {
             backend: backend.to_string(),
             model: model.map(str::to_string),
             replace,
+            import: None,
         }
     }
 

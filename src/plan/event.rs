@@ -123,6 +123,9 @@ pub enum Event<'a> {
     },
     /// `plan rewind --undo`: the files are back as they were before the rewind.
     RewindUndone { undo: &'a str },
+    /// `plan import` brought the goal in as done from another tool: `from` names the
+    /// source. No sign-off happened here, so it proves nothing (see `proof.rs`).
+    Imported { id: &'a str, from: &'a str },
 }
 
 impl<'a> Event<'a> {
@@ -136,7 +139,8 @@ impl<'a> Event<'a> {
             | Event::SignedOff { id, .. }
             | Event::Rejected { id, .. }
             | Event::Cancelled { id, .. }
-            | Event::Reopened { id, .. } => Some(id),
+            | Event::Reopened { id, .. }
+            | Event::Imported { id, .. } => Some(id),
             Event::DraftApproved { .. } | Event::Rewound { .. } | Event::RewindUndone { .. } => {
                 None
             }
@@ -224,6 +228,7 @@ impl<'a> Event<'a> {
                 undo,
             } => format!("{} (undo point {undo})", rewind_reason(checkpoint, goal)),
             Event::RewindUndone { undo } => format!("rewind undone: files back to {undo}"),
+            Event::Imported { id, from } => format!("{id} imported as done from {from}"),
         }
     }
 
@@ -301,6 +306,9 @@ impl<'a> Event<'a> {
         }
         if let Some(reason) = rest.strip_prefix("reopened: ") {
             return Some(Event::Reopened { id, reason });
+        }
+        if let Some(from) = rest.strip_prefix("imported as done from ") {
+            return Some(Event::Imported { id, from });
         }
         None
     }
@@ -505,6 +513,10 @@ mod tests {
         });
         round_trip(Event::DraftApproved {
             summary: "2 goals (a, b) for \"x\"",
+        });
+        round_trip(Event::Imported {
+            id: "cache",
+            from: "taskmaster .taskmaster/tasks/tasks.json (task 10)",
         });
     }
 

@@ -149,6 +149,16 @@ pub fn latest_record<'a>(plan: &Plan<'a>, id: &str) -> Option<Record<'a>> {
     })?
 }
 
+/// Where the goal was imported from as done, when no sign-off here followed: it is
+/// then done on another tool's word only.
+pub fn imported_from<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
+    plan.events(id).fold(None, |from, (_, e)| match e {
+        Event::Imported { from, .. } => Some(from),
+        Event::SignedOff { .. } | Event::Reopened { .. } | Event::Added { .. } => None,
+        _ => from,
+    })
+}
+
 /// Decides whether `goal` is proven. `facts` answers for a transcript path.
 pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proof {
     let id = goal.id.as_ref();
@@ -240,6 +250,12 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
         },
     )) = sign_off
     else {
+        if let Some(from) = imported_from(plan, id) {
+            return unproven(
+                format!("imported as done from {from}: no sign-off happened here"),
+                again,
+            );
+        }
         return unproven("marked done by hand: the log has no sign-off for it", again);
     };
     if let Some((moved, after)) = out_of_order {
@@ -506,6 +522,33 @@ mod tests {
         assert!(why(&moved, Some(&good)).contains("out of time order"));
         let outside = signed(&hash).replace(".plan/judge/a.md", "../a.md");
         assert!(why(&outside, Some(&good)).contains("not a transcript under"));
+    }
+
+    #[test]
+    fn an_imported_done_goal_is_unproven_until_it_is_signed_off() {
+        let imported =
+            "- 2026-01-01 09:00 a imported as done from taskmaster tasks.json (task 1)\n";
+        let proof = proof_with(imported, None);
+        let why = proof.why().expect("imported is not proven");
+        assert!(
+            why.starts_with("imported as done from taskmaster tasks.json (task 1)"),
+            "{why}"
+        );
+        assert!(why.contains("no sign-off happened here"), "{why}");
+        assert_eq!(
+            imported_from(&parse(&format!("{CONTRACT}\n## Log\n{imported}")), "a"),
+            Some("taskmaster tasks.json (task 1)")
+        );
+        // Signed off here afterwards, it is proven like any other goal.
+        let text = transcript("a", &contract_id(), "accept");
+        let hash = &blob_id(text.as_bytes())[..12];
+        let later = signed(hash).replace("2026-01-01 10:00", "2026-01-01 11:00");
+        let both = format!("{imported}{later}");
+        assert!(proof_with(&both, Some(&text)).is_proven());
+        assert_eq!(
+            imported_from(&parse(&format!("{CONTRACT}\n## Log\n{both}")), "a"),
+            None
+        );
     }
 
     #[test]

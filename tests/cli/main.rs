@@ -15,6 +15,7 @@ mod hot;
 mod install;
 mod mcp;
 mod mcp_install;
+mod port;
 mod proof;
 mod readme;
 mod redteam;

@@ -96,6 +96,32 @@ fn command_examples_run_in_order() {
     assert!(md.contains("cache-layer criterion added: p99 < 120ms"));
 }
 
+#[test]
+fn export_and_import_examples_run() {
+    let t = Test::new();
+    let path = bin_dir(&t);
+    for line in &block("port") {
+        let out = sh(&t, &path, line, &t.root());
+        assert!(
+            out.status.success(),
+            "README example failed: {line}\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let md = t.plan_md();
+    assert!(
+        md.contains("run-the-tests imported as done from todos todos.json"),
+        "{md}"
+    );
+    assert!(md.contains("## Goal: Fix the flaky test"));
+    assert!(t.read("plan.schema.json").contains("plan/1"));
+    assert!(
+        !t.path(".git/plan/proposal.json").exists(),
+        "rejected at the end"
+    );
+}
+
 /// The body of the first fenced block with `info` after `heading` in README.md.
 fn fenced_after(heading: &str, info: &str) -> String {
     let readme =

@@ -1,0 +1,337 @@
+//! `plan import FILE`: another tool's plan (task-master, ralph, a planner's steps, a
+//! host's todo list, or plan's own export) as a proposal that `plan review`
+//! approves, like a draft. plan.md changes only on approval. What has no place in
+//! plan.md is listed, in the output and in the review.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::clock;
+use crate::ctx::{Ctx, Env};
+use crate::draft::proposal::{self, Proposal};
+use crate::exit::{CHECK_FAILED, Exit, OK};
+use crate::out::println;
+use crate::plan::diag::Diagnostic;
+use crate::plan::model::{Status, parse};
+use crate::plan::text::escape_controls;
+use crate::portable::import::{self, Format, Request};
+use crate::portable::land::{self, Checked, Landing};
+use crate::store::WriteError;
+
+/// Read another tool's plan as goals to review (task-master, ralph, steps, todos)
+///
+/// Reads task-master's tasks.json, ralph's prd.json, a planner's steps, a host's
+/// todo list or `plan export`, and keeps the goals for `plan review`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The JSON file to read
+    pub file: std::path::PathBuf,
+    /// Its format; detected from its shape when left out
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub from: Option<Source>,
+    /// task-master: import this tag instead of the current one
+    #[arg(long, value_name = "T")]
+    pub tag: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Source {
+    /// plan's own export (`plan export`)
+    Plan,
+    /// task-master's tasks.json
+    Taskmaster,
+    /// ralph's prd.json
+    Prd,
+    /// a planner's ordered steps
+    Steps,
+    /// a host's todo list as its tool input (Claude Code's TodoWrite)
+    Todos,
+}
+
+impl Source {
+    fn format(self) -> Format {
+        match self {
+            Source::Plan => Format::Plan,
+            Source::Taskmaster => Format::Taskmaster,
+            Source::Prd => Format::Prd,
+            Source::Steps => Format::Steps,
+            Source::Todos => Format::Todos,
+        }
+    }
+}
+
+/// Why a verify line could not run: plan's verify language, as lint checks it.
+fn verify_problem(line: &str) -> Option<(String, String)> {
+    crate::verify::parse(line)
+        .err()
+        .map(|e| (e.message, e.hint))
+}
+
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let ctx = env.ctx()?;
+    let repo = ctx.repo()?;
+    let name = args.file.display().to_string();
+    let text = fs::read_to_string(&args.file).map_err(|e| {
+        Exit::usage_hint(
+            format!("cannot read {name}: {e}"),
+            "give the path of a JSON file: tasks.json, prd.json, a steps list, a todo list or a plan export",
+        )
+    })?;
+    let current = current_tag(&args.file);
+    let request = Request {
+        format: args.from.map(Source::format),
+        tag: args.tag.as_deref(),
+        current_tag: current.as_deref(),
+        verify: &verify_problem,
+    };
+    let imported = import::read(&text, &request)
+        .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
+    let draft = import::render(&imported.goals);
+    let checked = land::check(&draft, &verify_problem);
+    let now = proposal::now();
+    let objective = imported
+        .objective
+        .clone()
+        .unwrap_or_else(|| format!("imported from {name}"));
+    let pending = Proposal {
+        import: Some(proposal::Import {
+            format: imported.format.as_str().to_string(),
+            file: name.clone(),
+            unmapped: imported.unmapped,
+            notes: imported.notes,
+        }),
+        ..Proposal::new(&objective, &draft, "import", None, false, now)
+    };
+    if !checked.is_ok() {
+        println(&show(&pending, &checked, now, false))?;
+        return Err(Exit::diagnostics(
+            CHECK_FAILED,
+            format!(
+                "plan: the import has errors; nothing was kept\n  hint: fix them in {name} and run `plan import {name}` again"
+            ),
+        ));
+    }
+    if let Ok(Some(waiting)) = proposal::load(&repo.git_dir) {
+        eprintln!(
+            "plan: note: this replaces the draft that was waiting for \"{}\"",
+            waiting.objective
+        );
+    }
+    proposal::save(&repo.git_dir, &pending)?;
+    println(&show(&pending, &checked, now, true))?;
+    Ok(OK)
+}
+
+/// task-master keeps the current tag in `.taskmaster/state.json`, beside the
+/// `tasks/` folder that holds tasks.json.
+fn current_tag(file: &Path) -> Option<String> {
+    let dir = file.parent()?;
+    [dir.join("../state.json"), dir.join("state.json")]
+        .iter()
+        .find_map(|state| {
+            let value: serde_json::Value =
+                serde_json::from_str(&fs::read_to_string(state).ok()?).ok()?;
+            value.get("currentTag")?.as_str().map(str::to_string)
+        })
+}
+
+/// The import for a person: where from, the goals, their problems, what did not
+/// map, and what to do next.
+fn show(pending: &Proposal, checked: &Checked, now: u64, kept: bool) -> String {
+    let info = pending.import.as_ref().expect("an import proposal");
+    let plan = parse(&pending.draft);
+    let count = |s: Status| plan.goals.iter().filter(|g| g.status() == s).count();
+    let n = plan.goals.len();
+    let noun = if n == 1 { "goal" } else { "goals" };
+    let by_status: Vec<String> = Status::ALL
+        .iter()
+        .filter(|s| count(**s) > 0)
+        .map(|s| format!("{} {}", count(*s), s.as_str()))
+        .collect();
+    let mut out = vec![
+        format!(
+            "import of {} from {}: {n} {noun} ({}) for \"{}\"{}",
+            info.format,
+            info.file,
+            by_status.join(", "),
+            pending.objective,
+            match (kept, pending.expired(now)) {
+                (false, _) => String::new(),
+                (true, true) => format!(
+                    ", expired {}",
+                    proposal::relative(pending.expires_at, now)
+                ),
+                (true, false) => format!(
+                    ", waiting for review (expires {})",
+                    proposal::relative(pending.expires_at, now)
+                ),
+            }
+        ),
+        String::new(),
+        pending
+            .draft
+            .trim_end()
+            .lines()
+            .map(|l| escape_controls(l).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        String::new(),
+    ];
+    let problems = checked.render_problems();
+    if !problems.is_empty() {
+        out.push(problems.join("\n"));
+        out.push(String::new());
+    }
+    if !info.unmapped.is_empty() {
+        out.push("not mapped (no place in plan.md):".to_string());
+        out.extend(info.unmapped.iter().map(|u| format!("  - {}", escape_controls(u))));
+        out.push(String::new());
+    }
+    if !info.notes.is_empty() {
+        out.push("how it was mapped:".to_string());
+        out.extend(info.notes.iter().map(|u| format!("  - {}", escape_controls(u))));
+        out.push(String::new());
+    }
+    let done = count(Status::Done);
+    if done > 0 {
+        out.push(format!(
+            "{done} {} in as done: imported, not proven; each counts once `plan complete ID` signs it off here",
+            if done == 1 { "goal comes" } else { "goals come" }
+        ));
+    }
+    if kept && pending.expired(now) {
+        out.push(format!(
+            "it is too old to approve: `plan import {}` reads it again, `plan review --reject` drops it",
+            info.file
+        ));
+    } else if kept {
+        out.push("  plan review --approve        add these goals to plan.md".to_string());
+        out.push("  plan review --reject         drop it".to_string());
+    }
+    out.join("\n").trim_end().to_string()
+}
+
+/// `plan review --json` for an import.
+#[derive(Serialize)]
+struct View<'a> {
+    #[serde(flatten)]
+    proposal: &'a Proposal,
+    /// Negative once it expired.
+    seconds_left: i64,
+    expired: bool,
+    errors: usize,
+    problems: &'a [Diagnostic],
+}
+
+/// `plan review` when the waiting proposal is an import: show it, or approve it.
+/// It has no model to redraft it.
+pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: bool) -> Result<u8> {
+    let info = pending.import.clone().expect("an import proposal");
+    if edit {
+        return Err(Exit::usage_hint(
+            format!("the waiting proposal was imported from {}: there is no model to redraft it", info.file),
+            format!("change {} and run `plan import` again, or approve it and change goals with `plan edit`", info.file),
+        ));
+    }
+    let now = proposal::now();
+    let checked = land::check(&pending.draft, &verify_problem);
+    if !approve {
+        if json {
+            let view = View {
+                proposal: &pending,
+                seconds_left: pending.expires_at as i64 - now as i64,
+                expired: pending.expired(now),
+                errors: checked.errors(),
+                problems: &checked.problems,
+            };
+            println(&serde_json::to_string_pretty(&view)?)?;
+        } else {
+            println(&show(&pending, &checked, now, true))?;
+        }
+        return Ok(OK);
+    }
+    if pending.expired(now) {
+        return Err(Exit::usage_hint(
+            format!(
+                "the import from {} expired {}; nothing was written",
+                info.file,
+                proposal::relative(pending.expires_at, now)
+            ),
+            format!("`plan import {}` reads it again; `plan review --reject` drops it", info.file),
+        ));
+    }
+    if !checked.is_ok() {
+        return Err(Exit::diagnostics(
+            CHECK_FAILED,
+            format!(
+                "{}\nplan: the import has errors; nothing was written\n  hint: `plan review --reject`, fix {}, and import it again",
+                checked.render_problems().join("\n"),
+                info.file
+            ),
+        ));
+    }
+    let from = format!("{} {}", info.format, info.file);
+    let landed = land_it(ctx, &pending, &from)?;
+    let repo = ctx.repo()?;
+    proposal::remove(&repo.git_dir)?;
+    let n = landed.added.len();
+    let mut out = vec![format!(
+        "added {n} {} to {} from {from}:",
+        if n == 1 { "goal" } else { "goals" },
+        ctx.store.name
+    )];
+    let width = landed.added.iter().map(|a| a.id.chars().count()).max().unwrap_or(0);
+    for goal in &landed.added {
+        let pad = width - goal.id.chars().count();
+        let mut what = match goal.status {
+            Status::Done => "done (imported: unproven until signed off here)".to_string(),
+            other => other.as_str().to_string(),
+        };
+        if let Some(proposed) = &goal.proposed {
+            what.push_str(&format!("; proposed as {proposed}, which {} already had", ctx.store.name));
+        }
+        out.push(format!("  {}{:pad$}  {what}", goal.id, ""));
+    }
+    println(&out.join("\n"))?;
+    Ok(OK)
+}
+
+/// Concurrent writers may take the ids or lines the import meant to use.
+const ATTEMPTS: usize = 8;
+
+fn land_it(ctx: &Ctx, pending: &Proposal, from: &str) -> Result<land::Landed> {
+    let stamp = clock::now()?.stamp();
+    for attempt in 1..=ATTEMPTS {
+        let exists = ctx.store.path.exists();
+        let src = match exists {
+            true => ctx.store.read()?,
+            false => String::new(),
+        };
+        ctx.parse(&src)?;
+        let commit = ctx.head_commit()?;
+        let how = Landing {
+            objective: &pending.objective,
+            from,
+            stamp: &stamp,
+            commit: commit.as_deref(),
+        };
+        let landed = land::approve(&src, &pending.draft, &how);
+        let written = match exists {
+            true => ctx.store.write(&src, landed.edits.clone()).map(drop),
+            false if ctx.store.path.exists() => Err(WriteError::Conflict {
+                message: String::new(),
+                hint: String::new(),
+            }),
+            false => ctx.store.create(&landed.text).map_err(WriteError::Other),
+        };
+        match written {
+            Ok(()) => return Ok(landed),
+            Err(WriteError::Conflict { .. }) if attempt < ATTEMPTS => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    unreachable!("the last attempt returns")
+}

@@ -1,0 +1,998 @@
+//! Other tools' plans as goals: task-master's `tasks.json`, ralph's `prd.json`, a
+//! planner's steps, a host's todo list, and plan's own export. Each mapping says
+//! where every field went; a field with no place in plan.md is listed, never
+//! dropped silently. Pure: JSON text in, goals out; the command reads the file.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Map, Value};
+
+use super::export::{Export, Standing};
+use crate::plan::id;
+use crate::plan::model::Status;
+use crate::plan::rules::VerifyCheck;
+use crate::plan::text::one_line;
+
+/// The formats `plan import` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// plan's own export (`plan export`).
+    Plan,
+    /// task-master's tasks.json (tagged, or the older top-level `tasks`).
+    Taskmaster,
+    /// ralph's prd.json (userStories with acceptanceCriteria).
+    Prd,
+    /// A planner's ordered steps (`{"plan": {"summary", "steps": [...]}}`).
+    Steps,
+    /// A host's todo list as its tool input (Claude Code's TodoWrite).
+    Todos,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Plan => "plan",
+            Format::Taskmaster => "taskmaster",
+            Format::Prd => "prd",
+            Format::Steps => "steps",
+            Format::Todos => "todos",
+        }
+    }
+}
+
+/// One goal to be: a proposed id (`key`), unique within the import, that
+/// `depends_on` names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Goal {
+    pub key: String,
+    pub title: String,
+    pub status: Status,
+    pub done_when: Option<String>,
+    pub verify: Option<String>,
+    pub depends_on: Vec<String>,
+    pub failure_modes: Vec<String>,
+    pub subtasks: Vec<(bool, String)>,
+    /// Free text kept with the goal (description, details), one line each.
+    pub notes: Vec<String>,
+}
+
+/// What a file maps to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    pub format: Format,
+    pub objective: Option<String>,
+    pub goals: Vec<Goal>,
+    /// Fields with no place in plan.md, e.g. `tasks[].priority (26 of 26)`.
+    pub unmapped: Vec<String>,
+    /// Mapping decisions worth a look, e.g. a done_when taken from a description.
+    pub notes: Vec<String>,
+}
+
+/// Why a file cannot be imported, and what to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    pub hint: String,
+}
+
+fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
+    Refusal {
+        message: message.into(),
+        hint: hint.into(),
+    }
+}
+
+/// What to read and how.
+pub struct Request<'a> {
+    /// `None`: detect it.
+    pub format: Option<Format>,
+    /// task-master: the tag to import instead of the current one.
+    pub tag: Option<&'a str>,
+    /// task-master: the current tag, from its state.json, when the command found it.
+    pub current_tag: Option<&'a str>,
+    /// Whether a command can be a goal's verify (plan's verify language).
+    pub verify: VerifyCheck<'a>,
+}
+
+/// The format a document is in, by its shape.
+pub fn detect(doc: &Value) -> Option<Format> {
+    let obj = doc.as_object()?;
+    if obj.get("schema").and_then(Value::as_str) == Some("plan/1") {
+        return Some(Format::Plan);
+    }
+    if obj.get("userStories").is_some_and(Value::is_array) {
+        return Some(Format::Prd);
+    }
+    let todos = obj
+        .get("tool_input")
+        .and_then(|t| t.get("todos"))
+        .or_else(|| obj.get("todos"));
+    if todos.is_some_and(Value::is_array) {
+        return Some(Format::Todos);
+    }
+    if obj.get("plan").and_then(|p| p.get("steps")).is_some() || obj.get("steps").is_some() {
+        return Some(Format::Steps);
+    }
+    if obj.get("tasks").is_some_and(Value::is_array)
+        || (!obj.is_empty()
+            && obj
+                .values()
+                .all(|v| v.get("tasks").is_some_and(Value::is_array)))
+    {
+        return Some(Format::Taskmaster);
+    }
+    None
+}
+
+/// Reads `text` (JSON) as goals.
+pub fn read(text: &str, req: &Request<'_>) -> Result<Imported, Refusal> {
+    let doc: Value = serde_json::from_str(text).map_err(|e| {
+        refuse(
+            format!("not JSON: {e}"),
+            "plan import reads JSON files: task-master's tasks.json, ralph's prd.json, a steps list, a todo list or `plan export`",
+        )
+    })?;
+    let format = match req.format {
+        Some(f) => f,
+        None => detect(&doc).ok_or_else(|| {
+            refuse(
+                "cannot tell what format this is",
+                "name it: --from plan|taskmaster|prd|steps|todos",
+            )
+        })?,
+    };
+    let mut out = Out::default();
+    let objective = match format {
+        Format::Plan => plan(&doc, &mut out)?,
+        Format::Taskmaster => taskmaster(&doc, req, &mut out)?,
+        Format::Prd => prd(&doc, &mut out)?,
+        Format::Steps => steps(&doc, req.verify, &mut out)?,
+        Format::Todos => todos(&doc, &mut out)?,
+    };
+    if out.goals.is_empty() {
+        return Err(refuse(
+            format!("no goals in it (read as {})", format.as_str()),
+            "check the file, or name its format with --from",
+        ));
+    }
+    settle(&mut out);
+    let unmapped = out
+        .extra
+        .iter()
+        .map(|((path, key), n)| {
+            let of = out.seen.get(path).copied().unwrap_or(*n);
+            format!("{path}.{key} ({n} of {of})")
+        })
+        .chain(out.unmapped)
+        .collect();
+    Ok(Imported {
+        format,
+        objective,
+        goals: out.goals,
+        unmapped,
+        notes: out.notes,
+    })
+}
+
+/// What a mapping collects as it goes.
+#[derive(Default)]
+struct Out {
+    goals: Vec<Goal>,
+    /// Unknown keys by (path, key): how many objects had it.
+    extra: BTreeMap<(String, String), usize>,
+    /// Objects looked at, by path.
+    seen: HashMap<String, usize>,
+    unmapped: Vec<String>,
+    notes: Vec<String>,
+}
+
+impl Out {
+    /// Counts `obj`'s keys outside `known` (and not empty) under `path`.
+    fn extra(&mut self, path: &str, obj: &Map<String, Value>, known: &[&str]) {
+        *self.seen.entry(path.to_string()).or_default() += 1;
+        for (key, value) in obj {
+            if known.contains(&key.as_str()) || empty(value) {
+                continue;
+            }
+            *self
+                .extra
+                .entry((path.to_string(), key.clone()))
+                .or_default() += 1;
+        }
+    }
+
+    /// A key for `title`, unique among the goals so far.
+    fn key(&self, title: &str) -> String {
+        id::unique(&id::slug(title), |c| self.goals.iter().any(|g| g.key == c))
+    }
+}
+
+fn empty(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
+fn text(value: Option<&Value>) -> Option<String> {
+    let s = match value? {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    let s = one_line(&s);
+    (!s.is_empty()).then_some(s)
+}
+
+/// A foreign id (`1`, `"1"`, `"US-001"`) as a string.
+fn foreign_id(value: Option<&Value>) -> Option<String> {
+    match value? {
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Multi-line text as note lines, blank lines dropped.
+fn note_lines(label: &str, value: Option<&Value>) -> Vec<String> {
+    let Some(Value::String(s)) = value else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+    match lines.as_slice() {
+        [] => Vec::new(),
+        [one] => vec![format!("{label}: {}", one.trim_end())],
+        many => std::iter::once(format!("{label}:"))
+            .chain(many.iter().map(|l| l.trim_end().to_string()))
+            .collect(),
+    }
+}
+
+/// An active goal waits on nothing: plan would call it active while it waits. A
+/// dependency imported as done is unproven here, so it is not met either.
+fn settle(out: &mut Out) {
+    let status: HashMap<String, Status> = out
+        .goals
+        .iter()
+        .map(|g| (g.key.clone(), g.status))
+        .collect();
+    for goal in &mut out.goals {
+        if goal.status != Status::Active {
+            continue;
+        }
+        let waits: Vec<&str> = goal
+            .depends_on
+            .iter()
+            .filter(|d| status.get(*d) != Some(&Status::Cancelled))
+            .map(String::as_str)
+            .collect();
+        if !waits.is_empty() {
+            out.notes.push(format!(
+                "{}: in progress there, open here: it waits on {} (a goal imported as done counts once it is signed off here)",
+                goal.key,
+                waits.join(", ")
+            ));
+            goal.status = Status::Open;
+        }
+    }
+}
+
+/// Turns foreign dependency ids into keys; unknown ones are reported.
+fn link(out: &mut Out, deps: &[(usize, Vec<String>)], keys: &HashMap<String, String>, what: &str) {
+    for (i, foreign) in deps {
+        for dep in foreign {
+            match keys.get(dep) {
+                Some(key) if *key != out.goals[*i].key => {
+                    if !out.goals[*i].depends_on.contains(key) {
+                        out.goals[*i].depends_on.push(key.clone());
+                    }
+                }
+                Some(_) => out.notes.push(format!(
+                    "{}: depends on itself in the file; left out",
+                    out.goals[*i].key
+                )),
+                None => out.unmapped.push(format!(
+                    "{}: depends on {what} {dep}, which is not in the import",
+                    out.goals[*i].key
+                )),
+            }
+        }
+    }
+}
+
+fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
+    let export: Export = serde_json::from_value(doc.clone()).map_err(|e| {
+        refuse(
+            format!("not a plan/1 export: {e}"),
+            "`plan export --schema` prints the shape it must have",
+        )
+    })?;
+    let mut keys = HashMap::new();
+    let mut deps = Vec::new();
+    for goal in &export.goals {
+        let key = match id::invalid(&goal.id) {
+            None if !out.goals.iter().any(|g| g.key == goal.id) => goal.id.clone(),
+            _ => out.key(&goal.title),
+        };
+        keys.insert(goal.id.clone(), key.clone());
+        deps.push((out.goals.len(), goal.depends_on.clone()));
+        let mut notes = Vec::new();
+        if goal.status == super::export::GoalStatus::Done {
+            notes.push(format!(
+                "done in the exported plan ({})",
+                match goal.proof.state {
+                    Standing::Proven => "signed off there",
+                    Standing::Imported => "imported there",
+                    _ => "not proven there",
+                }
+            ));
+        }
+        if goal.archived {
+            out.notes.push(format!(
+                "{key}: archived there, live here until `plan archive`"
+            ));
+        }
+        out.goals.push(Goal {
+            key,
+            title: one_line(&goal.title),
+            status: goal.status.into(),
+            done_when: goal.done_when.as_deref().map(one_line),
+            verify: goal.verify.as_deref().map(one_line),
+            depends_on: Vec::new(),
+            failure_modes: goal.failure_modes.iter().map(|f| one_line(f)).collect(),
+            subtasks: goal
+                .subtasks
+                .iter()
+                .map(|s| (s.done, one_line(&s.text)))
+                .collect(),
+            notes,
+        });
+    }
+    link(out, &deps, &keys, "goal");
+    if !export.log.is_empty() {
+        out.unmapped.push(format!(
+            "log ({} lines): the exported plan's history stays with it",
+            export.log.len()
+        ));
+    }
+    Ok(export.objective)
+}
+
+const TASK_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "description",
+    "details",
+    "testStrategy",
+    "status",
+    "dependencies",
+    "subtasks",
+];
+const SUBTASK_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "description",
+    "details",
+    "testStrategy",
+    "acceptanceCriteria",
+    "status",
+];
+
+fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<String>, Refusal> {
+    let obj = doc
+        .as_object()
+        .ok_or_else(|| refuse("a tasks.json is a JSON object", "check the file"))?;
+    let (tasks, tag) = if let Some(tasks) = obj.get("tasks") {
+        if let Some(tag) = req.tag {
+            return Err(refuse(
+                format!("--tag {tag}: this tasks.json has no tags (the older format)"),
+                "leave --tag out",
+            ));
+        }
+        for key in obj.keys().filter(|k| *k != "tasks") {
+            out.unmapped.push(format!("{key}: file metadata"));
+        }
+        (tasks, None)
+    } else {
+        let tags: Vec<&String> = obj.keys().collect();
+        let names = tags
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let tag = match (req.tag, req.current_tag) {
+            (Some(tag), _) => tag,
+            (None, Some(current)) if obj.contains_key(current) => current,
+            (None, _) if obj.contains_key("master") => "master",
+            (None, _) if tags.len() == 1 => tags[0].as_str(),
+            (None, _) => {
+                return Err(refuse(
+                    format!("which tag? this tasks.json has {names}"),
+                    "pick one with --tag NAME",
+                ));
+            }
+        };
+        let Some(tagged) = obj.get(tag) else {
+            return Err(refuse(
+                format!("no tag \"{tag}\" in this tasks.json (it has {names})"),
+                "pick one with --tag NAME",
+            ));
+        };
+        let others: Vec<&str> = tags
+            .iter()
+            .map(|t| t.as_str())
+            .filter(|t| *t != tag)
+            .collect();
+        if !others.is_empty() {
+            out.unmapped.push(format!(
+                "tags {}: not imported (one tag at a time: --tag NAME)",
+                others.join(", ")
+            ));
+        }
+        for (key, value) in tagged.as_object().into_iter().flatten() {
+            if key != "tasks" && !empty(value) {
+                out.unmapped
+                    .push(format!("{tag}.{key}: no place in plan.md"));
+            }
+        }
+        (tagged.get("tasks").unwrap_or(&Value::Null), Some(tag))
+    };
+    let tasks = tasks
+        .as_array()
+        .ok_or_else(|| refuse("`tasks` is not a list", "check the file"))?;
+    let mut keys = HashMap::new();
+    let mut deps = Vec::new();
+    for task in tasks {
+        let Some(t) = task.as_object() else {
+            out.unmapped
+                .push("tasks[]: an entry that is not an object".to_string());
+            continue;
+        };
+        out.extra("tasks[]", t, TASK_KEYS);
+        let fid = foreign_id(t.get("id")).unwrap_or_default();
+        let title = text(t.get("title")).unwrap_or_else(|| format!("task {fid}"));
+        let key = out.key(&title);
+        keys.insert(fid.clone(), key.clone());
+        let status = match t.get("status").and_then(Value::as_str).unwrap_or("pending") {
+            "done" => Status::Done,
+            "in-progress" => Status::Active,
+            "cancelled" => Status::Cancelled,
+            "pending" => Status::Open,
+            other => {
+                out.notes
+                    .push(format!("{key}: status {other} there, open here"));
+                Status::Open
+            }
+        };
+        let done_when = match text(t.get("testStrategy")) {
+            Some(strategy) => Some(strategy),
+            None => {
+                let fallback = text(t.get("description")).unwrap_or_else(|| title.clone());
+                out.notes.push(format!(
+                    "{key}: no testStrategy; done_when is its description: sharpen it (plan edit)"
+                ));
+                Some(fallback)
+            }
+        };
+        let mut notes = vec![format!("task {fid} in task-master")];
+        notes.extend(note_lines("description", t.get("description")));
+        notes.extend(note_lines("details", t.get("details")));
+        let mut subtasks = Vec::new();
+        for sub in t
+            .get("subtasks")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let Some(s) = sub.as_object() else {
+                continue;
+            };
+            out.extra("tasks[].subtasks[]", s, SUBTASK_KEYS);
+            let sid = foreign_id(s.get("id")).unwrap_or_default();
+            let name = text(s.get("title")).unwrap_or_else(|| format!("subtask {fid}.{sid}"));
+            let done = match s.get("status").and_then(Value::as_str).unwrap_or("pending") {
+                "done" => true,
+                "pending" => false,
+                other => {
+                    out.notes.push(format!(
+                        "{key}: subtask {fid}.{sid} is {other} there, unticked here"
+                    ));
+                    false
+                }
+            };
+            let label = format!("subtask {fid}.{sid}");
+            for (field, what) in [
+                ("description", "description"),
+                ("details", "details"),
+                ("testStrategy", "test strategy"),
+                ("acceptanceCriteria", "acceptance criteria"),
+            ] {
+                notes.extend(note_lines(&format!("{label} {what}"), s.get(field)));
+            }
+            subtasks.push((done, name));
+        }
+        let foreign: Vec<String> = t
+            .get("dependencies")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|d| foreign_id(Some(d)))
+            .collect();
+        deps.push((out.goals.len(), foreign));
+        out.goals.push(Goal {
+            key,
+            title,
+            status,
+            done_when,
+            verify: None,
+            depends_on: Vec::new(),
+            failure_modes: Vec::new(),
+            subtasks,
+            notes,
+        });
+    }
+    link(out, &deps, &keys, "task");
+    Ok(tag.map(|t| format!("task-master tag {t}")))
+}
+
+const STORY_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "description",
+    "acceptanceCriteria",
+    "passes",
+    "notes",
+];
+
+fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
+    let obj = doc
+        .as_object()
+        .ok_or_else(|| refuse("a prd.json is a JSON object", "check the file"))?;
+    for (key, value) in obj {
+        if !["project", "description", "userStories"].contains(&key.as_str()) && !empty(value) {
+            out.unmapped.push(format!("{key}: no place in plan.md"));
+        }
+    }
+    for story in obj["userStories"].as_array().into_iter().flatten() {
+        let Some(s) = story.as_object() else {
+            continue;
+        };
+        out.extra("userStories[]", s, STORY_KEYS);
+        let fid = foreign_id(s.get("id")).unwrap_or_default();
+        let title = text(s.get("title")).unwrap_or_else(|| format!("story {fid}"));
+        let key = out.key(&title);
+        let criteria: Vec<String> = s
+            .get("acceptanceCriteria")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| text(Some(c)))
+            .collect();
+        let done_when = if criteria.is_empty() {
+            out.notes.push(format!(
+                "{key}: no acceptanceCriteria; done_when is its description: sharpen it (plan edit)"
+            ));
+            Some(text(s.get("description")).unwrap_or_else(|| title.clone()))
+        } else {
+            Some(criteria.join("; "))
+        };
+        let mut notes = vec![format!("story {fid} in prd.json")];
+        notes.extend(note_lines("description", s.get("description")));
+        notes.extend(note_lines("notes", s.get("notes")));
+        let passes = s.get("passes").and_then(Value::as_bool).unwrap_or(false);
+        out.goals.push(Goal {
+            key,
+            title,
+            status: if passes { Status::Done } else { Status::Open },
+            done_when,
+            verify: None,
+            depends_on: Vec::new(),
+            failure_modes: Vec::new(),
+            subtasks: Vec::new(),
+            notes,
+        });
+    }
+    let project = text(obj.get("project"));
+    let description = text(obj.get("description"));
+    Ok(match (project, description) {
+        (Some(p), Some(d)) => Some(format!("{p}: {d}")),
+        (p, d) => p.or(d),
+    })
+}
+
+const STEP_KEYS: &[&str] = &["id", "title", "description", "command", "status"];
+
+fn steps(doc: &Value, verify: VerifyCheck<'_>, out: &mut Out) -> Result<Option<String>, Refusal> {
+    let obj = doc
+        .as_object()
+        .ok_or_else(|| refuse("a steps list is a JSON object", "check the file"))?;
+    let plan = match obj.get("plan") {
+        Some(Value::Object(plan)) => {
+            for (key, value) in obj {
+                if key != "plan" && key != "mode" && !empty(value) {
+                    out.unmapped.push(format!("{key}: no place in plan.md"));
+                }
+            }
+            plan
+        }
+        _ => obj,
+    };
+    for (key, value) in plan {
+        if key != "summary" && key != "steps" && !empty(value) {
+            out.unmapped
+                .push(format!("plan.{key}: no place in plan.md"));
+        }
+    }
+    let steps = plan
+        .get("steps")
+        .and_then(Value::as_array)
+        .ok_or_else(|| refuse("`steps` is not a list", "check the file"))?;
+    for step in steps {
+        let Some(s) = step.as_object() else {
+            continue;
+        };
+        out.extra("steps[]", s, STEP_KEYS);
+        let fid = foreign_id(s.get("id")).unwrap_or_default();
+        let title = text(s.get("title")).unwrap_or_else(|| format!("step {fid}"));
+        let key = out.key(&title);
+        let mut notes = vec![format!("step {fid} of the plan")];
+        notes.extend(note_lines("description", s.get("description")));
+        let command = text(s.get("command"));
+        let verify = match command {
+            Some(command) => match verify(&command) {
+                None => Some(command),
+                Some((why, _)) => {
+                    out.unmapped.push(format!(
+                        "{key}: command `{command}` is not a plain argv ({why}); kept in its notes, not as verify"
+                    ));
+                    notes.push(format!("command: {command}"));
+                    None
+                }
+            },
+            None => None,
+        };
+        out.notes.push(format!(
+            "{key}: done_when is the step's title{}: sharpen it (plan edit)",
+            if s.contains_key("description") {
+                " and description"
+            } else {
+                ""
+            }
+        ));
+        let done_when = match text(s.get("description")) {
+            Some(d) => format!("{title}: {d}"),
+            None => title.clone(),
+        };
+        let status = match s.get("status").and_then(Value::as_str).unwrap_or("pending") {
+            "completed" => Status::Done,
+            "in_progress" => Status::Active,
+            "pending" => Status::Open,
+            other => {
+                out.notes
+                    .push(format!("{key}: status {other} there, open here"));
+                Status::Open
+            }
+        };
+        // Steps are ordered: each one waits on the one before.
+        let depends_on = out
+            .goals
+            .last()
+            .map(|g| g.key.clone())
+            .into_iter()
+            .collect();
+        out.goals.push(Goal {
+            key,
+            title,
+            status,
+            done_when: Some(done_when),
+            verify,
+            depends_on,
+            failure_modes: Vec::new(),
+            subtasks: Vec::new(),
+            notes,
+        });
+    }
+    Ok(text(plan.get("summary")))
+}
+
+const TODO_KEYS: &[&str] = &["content", "status", "id"];
+
+fn todos(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
+    let obj = doc
+        .as_object()
+        .ok_or_else(|| refuse("a todo list is a JSON object", "check the file"))?;
+    let (input, host) = match obj.get("tool_input") {
+        Some(Value::Object(input)) => (input, obj.get("tool_name").and_then(Value::as_str)),
+        _ => (obj, None),
+    };
+    let list = input
+        .get("todos")
+        .and_then(Value::as_array)
+        .ok_or_else(|| refuse("`todos` is not a list", "check the file"))?;
+    for todo in list {
+        let Some(t) = todo.as_object() else {
+            continue;
+        };
+        out.extra("todos[]", t, TODO_KEYS);
+        let Some(title) = text(t.get("content")) else {
+            out.unmapped
+                .push("todos[]: an item without content".to_string());
+            continue;
+        };
+        let key = out.key(&title);
+        let status = match t.get("status").and_then(Value::as_str).unwrap_or("pending") {
+            "completed" => Status::Done,
+            "in_progress" => Status::Active,
+            "pending" => Status::Open,
+            other => {
+                out.notes
+                    .push(format!("{key}: status {other} there, open here"));
+                Status::Open
+            }
+        };
+        out.goals.push(Goal {
+            key,
+            title: title.clone(),
+            status,
+            done_when: Some(title),
+            verify: None,
+            depends_on: Vec::new(),
+            failure_modes: Vec::new(),
+            subtasks: Vec::new(),
+            notes: vec![format!(
+                "todo from {}",
+                host.unwrap_or("a host's todo list")
+            )],
+        });
+    }
+    out.notes.push(
+        "a todo has no acceptance criterion: each done_when is the todo's text; sharpen them (plan edit)"
+            .to_string(),
+    );
+    Ok(None)
+}
+
+/// The goals as plan.md text: what the proposal shows and `plan review --approve`
+/// adds. Each goal carries its proposed id and status; notes are quoted (`> `), so
+/// nothing in them reads as a field, subtask or heading.
+pub fn render(goals: &[Goal]) -> String {
+    let mut out = String::new();
+    for (i, goal) in goals.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("## Goal: {}\n", one_line(&goal.title)));
+        out.push_str(&format!("<!-- id: {} -->\n", goal.key));
+        out.push_str(&format!("status: {}\n", goal.status.as_str()));
+        if let Some(d) = &goal.done_when {
+            out.push_str(&format!("done_when: {}\n", one_line(d)));
+        }
+        if let Some(v) = &goal.verify {
+            out.push_str(&format!("verify: {}\n", one_line(v)));
+        }
+        if !goal.depends_on.is_empty() {
+            out.push_str(&format!("depends_on: {}\n", goal.depends_on.join(", ")));
+        }
+        if !goal.failure_modes.is_empty() {
+            out.push_str("failure_modes:\n");
+            for mode in &goal.failure_modes {
+                out.push_str(&format!("- {}\n", one_line(mode)));
+            }
+        }
+        for (done, task) in &goal.subtasks {
+            let mark = if *done { 'x' } else { ' ' };
+            out.push_str(&format!("- [{mark}] {}\n", one_line(task)));
+        }
+        for note in &goal.notes {
+            let note = note.replace(['\r', '\n'], " ");
+            match note.trim_end() {
+                "" => out.push_str(">\n"),
+                line => out.push_str(&format!("> {line}\n")),
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(line: &str) -> Option<(String, String)> {
+        line.contains('>')
+            .then(|| ("redirection".to_string(), String::new()))
+    }
+
+    fn import(json: &str, format: Option<Format>) -> Imported {
+        read(
+            json,
+            &Request {
+                format,
+                tag: None,
+                current_tag: None,
+                verify: &plain,
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn detects_each_shape() {
+        let cases = [
+            (
+                r#"{"schema": "plan/1", "goals": [], "log": []}"#,
+                Format::Plan,
+            ),
+            (r#"{"master": {"tasks": []}}"#, Format::Taskmaster),
+            (r#"{"tasks": []}"#, Format::Taskmaster),
+            (r#"{"userStories": []}"#, Format::Prd),
+            (r#"{"mode": "plan", "plan": {"steps": []}}"#, Format::Steps),
+            (r#"{"todos": []}"#, Format::Todos),
+            (
+                r#"{"tool_name": "TodoWrite", "tool_input": {"todos": []}}"#,
+                Format::Todos,
+            ),
+        ];
+        for (json, format) in cases {
+            assert_eq!(
+                detect(&serde_json::from_str(json).unwrap()),
+                Some(format),
+                "{json}"
+            );
+        }
+        assert_eq!(detect(&serde_json::json!({"name": "x"})), None);
+        assert_eq!(detect(&serde_json::json!([1])), None);
+    }
+
+    #[test]
+    fn taskmaster_tasks_subtasks_and_dependencies() {
+        let json = r#"{"master": {"tasks": [
+            {"id": 1, "title": "Base", "description": "d", "testStrategy": "tests pass",
+             "status": "done", "dependencies": [], "priority": "high",
+             "subtasks": [{"id": 1, "title": "one", "status": "done"}, {"id": 2, "title": "two", "status": "pending", "details": "x\ny"}]},
+            {"id": 2, "title": "Next", "description": "after base", "status": "in-progress",
+             "dependencies": [1, 9]}
+        ], "metadata": {"created": "now"}}, "feature": {"tasks": []}}"#;
+        let got = import(json, None);
+        assert_eq!(got.format, Format::Taskmaster);
+        assert_eq!(got.objective.as_deref(), Some("task-master tag master"));
+        let base = &got.goals[0];
+        assert_eq!((base.key.as_str(), base.status), ("base", Status::Done));
+        assert_eq!(base.done_when.as_deref(), Some("tests pass"));
+        assert_eq!(base.subtasks, [(true, "one".into()), (false, "two".into())]);
+        assert!(
+            base.notes.contains(&"subtask 1.2 details:".to_string()),
+            "{:?}",
+            base.notes
+        );
+        let next = &got.goals[1];
+        assert_eq!(next.depends_on, ["base"]);
+        assert_eq!(next.done_when.as_deref(), Some("after base"));
+        // It waits on a goal imported as done: open here, and said so.
+        assert_eq!(next.status, Status::Open);
+        assert!(
+            got.notes
+                .iter()
+                .any(|n| n.starts_with("next: in progress there, open here"))
+        );
+        assert!(
+            got.unmapped
+                .contains(&"tasks[].priority (1 of 2)".to_string()),
+            "{:?}",
+            got.unmapped
+        );
+        assert!(got.unmapped.iter().any(|u| u.contains("depends on task 9")));
+        assert!(got.unmapped.iter().any(|u| u.starts_with("tags feature")));
+        assert!(
+            got.unmapped
+                .iter()
+                .any(|u| u.starts_with("master.metadata"))
+        );
+    }
+
+    #[test]
+    fn a_tag_is_picked_and_an_unknown_one_refused() {
+        let json = r#"{"master": {"tasks": [{"id": 1, "title": "M"}]}, "dev": {"tasks": [{"id": 1, "title": "D"}]}}"#;
+        let req = |tag| Request {
+            format: None,
+            tag,
+            current_tag: Some("dev"),
+            verify: &plain,
+        };
+        assert_eq!(read(json, &req(None)).unwrap().goals[0].title, "D");
+        assert_eq!(
+            read(json, &req(Some("master"))).unwrap().goals[0].title,
+            "M"
+        );
+        let err = read(json, &req(Some("nope"))).unwrap_err();
+        assert!(
+            err.message.contains("master, dev") || err.message.contains("dev, master"),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn steps_commands_become_verify_only_when_plain() {
+        let json = r#"{"mode": "plan", "plan": {"summary": "S", "steps": [
+            {"id": "1", "title": "Build", "command": "cargo build"},
+            {"id": "2", "title": "Log", "command": "make > log", "status": "completed"}]}}"#;
+        let got = import(json, None);
+        assert_eq!(got.objective.as_deref(), Some("S"));
+        assert_eq!(got.goals[0].verify.as_deref(), Some("cargo build"));
+        assert_eq!(got.goals[1].verify, None);
+        assert_eq!(got.goals[1].depends_on, ["build"]);
+        assert_eq!(got.goals[1].status, Status::Done);
+        assert!(
+            got.goals[1]
+                .notes
+                .contains(&"command: make > log".to_string())
+        );
+        assert!(got.unmapped.iter().any(|u| u.contains("not a plain argv")));
+    }
+
+    #[test]
+    fn todos_keep_their_status_and_report_active_form() {
+        let json = r#"{"todos": [
+            {"content": "Run tests", "status": "completed", "activeForm": "Running tests"},
+            {"content": "Fix it", "status": "in_progress", "activeForm": "Fixing it"}]}"#;
+        let got = import(json, Some(Format::Todos));
+        let status: Vec<Status> = got.goals.iter().map(|g| g.status).collect();
+        assert_eq!(status, [Status::Done, Status::Active]);
+        assert_eq!(got.unmapped, ["todos[].activeForm (2 of 2)"]);
+    }
+
+    #[test]
+    fn render_quotes_notes_so_they_stay_notes() {
+        let goal = Goal {
+            key: "a".into(),
+            title: "A".into(),
+            status: Status::Done,
+            done_when: Some("x".into()),
+            verify: None,
+            depends_on: vec![],
+            failure_modes: vec![],
+            subtasks: vec![(true, "s".into())],
+            notes: vec!["## Goal: not a goal".into(), "- [ ] not a subtask".into()],
+        };
+        let text = render(&[goal]);
+        let plan = crate::plan::model::parse(&text);
+        assert_eq!(plan.goals.len(), 1);
+        assert_eq!(plan.goals[0].subtasks.len(), 1);
+        assert_eq!(plan.goals[0].status(), Status::Done);
+        assert!(
+            text.ends_with("> ## Goal: not a goal\n> - [ ] not a subtask\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn garbage_is_refused_with_a_hint() {
+        let req = Request {
+            format: None,
+            tag: None,
+            current_tag: None,
+            verify: &plain,
+        };
+        assert!(
+            read("not json", &req)
+                .unwrap_err()
+                .message
+                .starts_with("not JSON")
+        );
+        assert!(
+            read("{\"x\": 1}", &req)
+                .unwrap_err()
+                .hint
+                .contains("--from")
+        );
+        assert!(
+            read("{\"todos\": []}", &req)
+                .unwrap_err()
+                .message
+                .starts_with("no goals")
+        );
+    }
+}

@@ -1,0 +1,408 @@
+//! `plan export` and `plan import`: the export validates against the schema it
+//! publishes, a round trip gives the same goals, each foreign format is imported
+//! from a real published file, and goals that come in as done are never taken for
+//! signed off.
+
+use crate::util::{Test, fixture_path};
+
+fn fixture(name: &str) -> String {
+    fixture_path(&format!("import/{name}"))
+        .display()
+        .to_string()
+}
+
+const PLAN: &str = "# Plan: Ship the cache
+
+## Goal: Cache layer
+<!-- id: cache -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- verify passes on a trivial or gamed test
+- [x] wire the client
+- [ ] eviction
+
+## Goal: Document the cache
+<!-- id: docs -->
+status: open
+depends_on: cache
+done_when: README explains eviction
+failure_modes:
+- another policy described
+- [ ] write the section
+
+## Goal: Spike
+<!-- id: spike -->
+status: active
+done_when: we know
+- [ ] try it
+
+## Log
+";
+
+/// The plan above with `cache` signed off through the accepting fixture judge,
+/// and `spike` cancelled.
+fn signed_repo() -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Cache\n");
+    t.write("plan.md", PLAN);
+    t.judge("accept");
+    t.ok(&["start", "cache"]);
+    t.commit_all("start");
+    t.ok(&[
+        "complete",
+        "cache",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+    t.ok(&["cancel", "spike", "--reason", "not needed"]);
+    t
+}
+
+fn validator(t: &Test) -> jsonschema::Validator {
+    let schema: serde_json::Value =
+        serde_json::from_str(&t.ok(&["export", "--schema"]).stdout).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema")
+}
+
+fn assert_valid(validator: &jsonschema::Validator, doc: &serde_json::Value, what: &str) {
+    let errors: Vec<String> = validator
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:#?}");
+}
+
+#[test]
+fn every_fixture_plan_exports_valid_against_the_published_schema() {
+    let t = Test::new();
+    let validator = validator(&t);
+    let dir = fixture_path("plans");
+    let mut exported = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let t = Test::new();
+        t.write("plan.md", &bytes);
+        let run = t.run(&["export"]);
+        if std::str::from_utf8(&bytes).is_err() {
+            assert_ne!(run.code, 0, "{}: not UTF-8, and exported", path.display());
+            continue;
+        }
+        assert_eq!(run.code, 0, "{}: {}", path.display(), run.stderr);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(doc["schema"], "plan/1");
+        assert_valid(&validator, &doc, &path.display().to_string());
+        exported += 1;
+    }
+    assert!(exported >= 8, "only {exported} fixture plans exported");
+    // And a plan with every standing: proven, cancelled, active, open, imported.
+    let t = signed_repo();
+    let doc = t.ok(&["export"]).json();
+    assert_valid(&validator, &doc, "signed-off plan");
+    let states: Vec<&str> = doc["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["proof"]["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["proven", "unfinished", "proven"]);
+    let kinds: Vec<&str> = doc["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l["event"]["kind"].as_str())
+        .collect();
+    assert!(
+        kinds.contains(&"signed_off") && kinds.contains(&"cancelled"),
+        "{kinds:?}"
+    );
+    // A document that is not the shape fails: the validator can say no.
+    let mut bad = doc.clone();
+    bad["goals"][0]["status"] = "doing".into();
+    assert!(!validator.is_valid(&bad));
+    bad = doc.clone();
+    bad["schema"] = "plan/2".into();
+    assert!(!validator.is_valid(&bad));
+}
+
+/// The goals of an export, without what only the source repository can prove.
+fn goals(doc: &serde_json::Value) -> Vec<serde_json::Value> {
+    doc["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            g.as_object_mut().unwrap().remove("proof");
+            g
+        })
+        .collect()
+}
+
+#[test]
+fn export_import_approve_gives_the_same_goals() {
+    let source = signed_repo();
+    let exported = source.ok(&["export"]);
+    let t = Test::new();
+    t.write("export.json", &exported.stdout);
+    t.ok(&["import", "export.json"])
+        .stdout_has("import of plan from export.json: 3 goals (1 open, 1 done, 1 cancelled)")
+        .stdout_has("not mapped (no place in plan.md):\n  - log (");
+    assert!(
+        !t.path("plan.md").exists(),
+        "nothing is written before approval"
+    );
+    t.ok(&["review", "--approve"]);
+    let again = t.ok(&["export"]).json();
+    assert_eq!(goals(&again), goals(&exported.json()));
+    assert_eq!(again["objective"], "Ship the cache");
+    // Done there is imported here: not proven, since no sign-off happened here.
+    assert_eq!(again["goals"][0]["proof"]["state"], "imported");
+    assert_eq!(
+        again["goals"][2]["proof"]["state"], "proven",
+        "a cancel needs no proof"
+    );
+}
+
+#[test]
+fn an_imported_done_goal_is_not_reported_as_proven_anywhere() {
+    let t = Test::new();
+    t.write(
+        "todos.json",
+        r#"{"todos": [
+            {"content": "Run the tests", "status": "completed", "activeForm": "Running the tests"},
+            {"content": "Fix the parser", "status": "in_progress", "activeForm": "Fixing the parser"}
+        ]}"#,
+    );
+    t.ok(&["import", "todos.json"]);
+    t.ok(&["review", "--approve"])
+        .stdout_has("run-the-tests   done (imported: unproven until signed off here)");
+    let json = t.ok(&["show", "--json"]).json();
+    let done = &json["goals"][0];
+    assert_eq!(done["status"], "done");
+    assert_eq!(done["signed_off"], false);
+    assert_eq!(done["proof"]["state"], "unproven");
+    assert!(
+        done["proof"]["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("imported as done from todos todos.json: no sign-off happened here")
+    );
+    t.ok(&["show"]).stdout_has("⚠ unproven: imported as done");
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("\"run-the-tests\" is done but unproven: imported as done");
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("⚠ run-the-tests (done): unproven");
+    t.ok(&["inject"])
+        .stdout_has("still remaining work: run-the-tests");
+    t.ok(&["statusline"]).stdout_has("⚠ 1 unproven");
+    t.ok(&["show", "run-the-tests"])
+        .stdout_has("imported as done from todos todos.json: no sign-off happened here");
+    // A goal waiting on it cannot start: it is not finished here.
+    t.ok(&[
+        "add",
+        "Release",
+        "--done-when",
+        "tagged",
+        "--depends-on",
+        "run-the-tests",
+    ]);
+    t.run(&["start", "release"])
+        .code(2)
+        .stderr_has("waits on run-the-tests");
+    assert!(!t.plan_md().contains("signed off"));
+    assert_eq!(
+        t.ok(&["export"]).json()["goals"][0]["proof"]["state"],
+        "imported"
+    );
+    // Signing it off here is how it comes to count.
+    t.write("out.log", "ok\n");
+    t.judge("accept");
+    t.commit_all("import");
+    t.ok(&[
+        "complete",
+        "run-the-tests",
+        "--evidence",
+        "tests pass",
+        "--path",
+        "out.log",
+    ]);
+    assert_eq!(
+        t.ok(&["export"]).json()["goals"][0]["proof"]["state"],
+        "proven"
+    );
+}
+
+#[test]
+fn taskmaster_tagged_file_with_its_current_tag() {
+    let t = Test::new();
+    let tasks = std::fs::read_to_string(fixture("taskmaster-tasks.json")).unwrap();
+    t.write(".taskmaster/tasks/tasks.json", &tasks);
+    let out = t
+        .ok(&["import", ".taskmaster/tasks/tasks.json"])
+        .stdout_has("import of taskmaster from .taskmaster/tasks/tasks.json: 26 goals (2 open, 24 done) for \"task-master tag master\"")
+        // testStrategy → done_when, subtasks 1.x → the parent's subtasks.
+        .stdout_has("## Goal: Initial Project Scaffolding and Manifest V3 Setup\n<!-- id: initial-project-scaffolding-and-manifest -->\nstatus: done\ndone_when: Verify that 'npm run build' generates a valid dist folder")
+        .stdout_has("- [x] Establish Project Root and Directory Structure\n")
+        .stdout_has("- [ ] Player: one horizontal row (cover + navigation + volume)\n")
+        .stdout_has("  - tasks[].priority (26 of 26)")
+        .stdout_has("  - tasks[].updatedAt (")
+        .stdout_has("in progress there, open here: it waits on")
+        .stdout_has("24 goals come in as done: imported, not proven");
+    assert!(
+        out.stdout
+            .contains("depends_on: initial-project-scaffolding-and-manifest\n")
+    );
+    // The review shows the same, unmapped fields included, until it is approved.
+    t.ok(&["review"])
+        .stdout_has("  - tasks[].priority (26 of 26)");
+    let json = t.ok(&["review", "--json"]).json();
+    assert_eq!(json["import"]["format"], "taskmaster");
+    assert!(json["import"]["unmapped"].as_array().unwrap().len() >= 3);
+    t.ok(&["review", "--approve"]);
+    let doc = t.ok(&["export"]).json();
+    assert_eq!(doc["goals"].as_array().unwrap().len(), 26);
+    // task-master keeps the current tag in .taskmaster/state.json; an unknown one
+    // is refused with the tags there are.
+    t.write(".taskmaster/state.json", r#"{"currentTag": "feature"}"#);
+    t.run(&["import", ".taskmaster/tasks/tasks.json", "--tag", "nope"])
+        .code(2)
+        .stderr_has("no tag \"nope\" in this tasks.json (it has master)");
+}
+
+#[test]
+fn taskmaster_current_tag_comes_from_its_state_file_and_tag_picks_another() {
+    let t = Test::new();
+    let tasks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("taskmaster-tasks.json")).unwrap())
+            .unwrap();
+    // The real file's master tag, and a second tag holding only its last task.
+    let mut feature = tasks["master"].clone();
+    let last = feature["tasks"].as_array().unwrap().last().unwrap().clone();
+    feature["tasks"] = serde_json::json!([last]);
+    let mut tagged = tasks.clone();
+    tagged["feature"] = feature;
+    t.write(".taskmaster/tasks/tasks.json", tagged.to_string());
+    t.write(".taskmaster/state.json", r#"{"currentTag": "feature"}"#);
+    t.ok(&["import", ".taskmaster/tasks/tasks.json"])
+        .stdout_has("1 goal (1 open) for \"task-master tag feature\"")
+        .stdout_has("## Goal: Compact single-row player + random/shuffle icon\n")
+        .stdout_has("  - tags master: not imported (one tag at a time: --tag NAME)")
+        .stdout_has("depends on task 24, which is not in the import");
+    t.ok(&["import", ".taskmaster/tasks/tasks.json", "--tag", "master"])
+        .stdout_has("26 goals (2 open, 24 done) for \"task-master tag master\"")
+        .stdout_has("  - tags feature: not imported");
+}
+
+#[test]
+fn taskmaster_legacy_file() {
+    let t = Test::new();
+    t.ok(&[
+        "import",
+        &fixture("taskmaster-legacy-tasks.json"),
+        "--from",
+        "taskmaster",
+    ])
+    .stdout_has("10 goals (4 open, 6 done)")
+    .stdout_has("  - tasks[].subtasks[].dependencies (");
+    t.ok(&["review", "--approve"]);
+    let md = t.plan_md();
+    assert!(md.contains("## Goal: Create Shared Types Package\n<!-- id: create-shared-types-package -->\nstatus: done\n"));
+    assert!(md.contains("create-shared-types-package imported as done from taskmaster "));
+}
+
+#[test]
+fn ralph_prd_stories_with_acceptance_criteria() {
+    let t = Test::new();
+    t.ok(&["import", &fixture("ralph-prd.json")])
+        .stdout_has("import of prd from ")
+        .stdout_has("20 goals (18 open, 2 done) for \"Ralph: Robust error handling")
+        .stdout_has("## Goal: Error classification types and module structure\n<!-- id: error-classification-types-and-module -->\nstatus: done\ndone_when: Create src/error/mod.rs with module exports; Create src/error/classification.rs")
+        .stdout_has("  - userStories[].priority (20 of 20)")
+        .stdout_has("  - branchName: no place in plan.md");
+    t.ok(&["review", "--approve"]);
+    let doc = t.ok(&["export"]).json();
+    let imported = doc["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["proof"]["state"] == "imported")
+        .count();
+    assert_eq!(imported, 2, "passes: true comes in as done, imported");
+}
+
+#[test]
+fn planner_steps_in_order_with_commands_as_verify() {
+    let t = Test::new();
+    t.ok(&["import", &fixture("planner-steps.json")])
+        .stdout_has("import of steps from ")
+        .stdout_has("3 goals (3 open) for \"Deploy nginx and host the demo app\"")
+        .stdout_has("## Goal: Install nginx\n<!-- id: install-nginx -->\nstatus: open\ndone_when: Install nginx\nverify: sudo apt-get install -y nginx\ndepends_on: update-package-index\n")
+        .stdout_has("done_when: Deploy app: Copy artefacts and reload nginx\n");
+    t.ok(&["review", "--approve"]);
+    t.ok(&["next"]).stdout_has("update-package-index");
+}
+
+#[test]
+fn host_todo_lists_as_tool_input() {
+    let t = Test::new();
+    t.ok(&["import", &fixture("claude-todowrite-hook.json")])
+        .stdout_has("import of todos from ")
+        .stdout_has("1 goal (1 done)")
+        .stdout_has("> todo from TodoWrite")
+        .stdout_has("  - todos[].activeForm (1 of 1)");
+    t.ok(&["review", "--reject"]);
+    t.ok(&["import", &fixture("qwen-todo-write.json")])
+        .stdout_has("3 goals (3 open)")
+        .stdout_has("a todo has no acceptance criterion");
+    // An import has no model to redraft it.
+    t.run(&["review", "--edit", "more detail"])
+        .code(2)
+        .stderr_has("there is no model to redraft it");
+    t.ok(&["review", "--approve"])
+        .stdout_has("create-user-preferences-model");
+    assert_eq!(
+        t.ok(&["export"]).json()["goals"].as_array().unwrap().len(),
+        3
+    );
+}
+
+#[test]
+fn ids_taken_in_plan_md_are_renamed_and_said_so() {
+    let t = Test::new().plan(
+        "# Plan: Mine\n\n## Goal: Run the tests\n<!-- id: run-the-tests -->\nstatus: active\ndone_when: green\n\n## Log\n",
+    );
+    t.write(
+        "todos.json",
+        r#"{"todos": [{"content": "Run the tests", "status": "pending", "activeForm": "Running"}]}"#,
+    );
+    t.ok(&["import", "todos.json"]);
+    t.ok(&["review", "--approve"])
+        .stdout_has("run-the-tests-2  open; proposed as run-the-tests, which plan.md already had");
+    assert!(t.plan_md().starts_with("# Plan: Mine\n"));
+}
+
+#[test]
+fn unreadable_or_unknown_input_is_refused_with_a_hint() {
+    let t = Test::new();
+    t.run(&["import", "missing.json"])
+        .code(2)
+        .stderr_has("cannot read missing.json");
+    t.write("x.json", r#"{"name": "not a plan"}"#);
+    t.run(&["import", "x.json"])
+        .code(2)
+        .stderr_has("x.json: cannot tell what format this is")
+        .stderr_has("--from plan|taskmaster|prd|steps|todos");
+    t.write("bad.json", "{");
+    t.run(&["import", "bad.json"])
+        .code(2)
+        .stderr_has("bad.json: not JSON");
+    assert!(!t.path(".git/plan/proposal.json").exists());
+}
