@@ -416,7 +416,7 @@ fn serve(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         Reply::Heavy(inner, tokens) => (*inner, tokens),
         other => (other, 100),
     };
-    let action = action(api, &reply, &tools, id);
+    let action = action(api, &reply, &tools, &request.json, id);
     let u = input_tokens;
     match (api, stream) {
         (Api::Anthropic, true) => sse(&mut out, &anthropic_events(&action, &model, id, u)),
@@ -518,7 +518,19 @@ fn find_tool(tools: &[String], candidates: &[&str]) -> Option<String> {
         .map(|c| c.to_string())
 }
 
-fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
+/// The parameter names a Chat Completions request declares for its tool `name`.
+fn chat_params(body: &Value, name: &str) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["function"]["name"] == name)
+        .and_then(|t| t["function"]["parameters"]["properties"].as_object())
+        .map(|props| props.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn action(api: Api, reply: &Reply, tools: &[String], body: &Value, id: u64) -> Action {
     let call_id = format!("call_{id}");
     let missing = |what: &str| {
         Action::Text(format!(
@@ -527,7 +539,7 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
     };
     match reply {
         Reply::Text(t) => Action::Text(t.clone()),
-        Reply::Heavy(inner, _) => action(api, inner, tools, id),
+        Reply::Heavy(inner, _) => action(api, inner, tools, body, id),
         Reply::Call { name, args } => Action::Tool {
             name: name.clone(),
             call_id,
@@ -544,11 +556,13 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                 },
                 None => missing("write"),
             },
-            // pi's `write`, Droid's `Create`.
+            // pi's `write`, Droid's `Create`, OpenCode's `write` (with `filePath`).
             Api::Chat => match find_tool(tools, &["write", "Create"]) {
                 Some(name) => Action::Tool {
                     args: if name == "Create" {
                         json!({"file_path": path, "content": content})
+                    } else if chat_params(body, &name).iter().any(|p| p == "filePath") {
+                        json!({"filePath": path, "content": content})
                     } else {
                         json!({"path": path, "content": content})
                     },
@@ -600,6 +614,8 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                     args: if name == "Execute" {
                         json!({"command": cmd, "summary": "run a command",
                                "riskLevel": "low", "riskLevelReason": "a test step"})
+                    } else if chat_params(body, &name).iter().any(|p| p == "description") {
+                        json!({"command": cmd, "description": "run a command"})
                     } else {
                         json!({"command": cmd})
                     },

@@ -28,6 +28,7 @@ pub enum Host {
     Pi,
     Gemini,
     Droid,
+    Opencode,
 }
 
 impl Host {
@@ -41,6 +42,7 @@ impl Host {
             // The `@factory/cli` wrapper's platform package is missing from the
             // registry; the platform package itself has the binary.
             Host::Droid => ("@factory/cli-linux-x64", "0.225.2"),
+            Host::Opencode => ("opencode-ai", "1.18.33"),
         }
     }
 
@@ -52,6 +54,7 @@ impl Host {
             Host::Pi => "pi",
             Host::Gemini => "gemini",
             Host::Droid => "droid",
+            Host::Opencode => "opencode",
         }
     }
 
@@ -74,7 +77,8 @@ fn cache_root() -> PathBuf {
 /// this machine has not got it yet. One install per host per process; a second
 /// process racing for the same version loses the rename and uses the winner's.
 pub fn installed(host: Host) -> PathBuf {
-    static DONE: [OnceLock<Result<PathBuf, String>>; 5] = [
+    static DONE: [OnceLock<Result<PathBuf, String>>; 6] = [
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -298,6 +302,14 @@ impl World {
                 ("GEMINI_TELEMETRY_ENABLED", "false".into()),
             ]),
             Host::Droid => {}
+            Host::Opencode => env.extend([
+                ("OPENCODE_DISABLE_MODELS_FETCH", "1".into()),
+                ("OPENCODE_DISABLE_AUTOUPDATE", "1".into()),
+                ("OPENCODE_DISABLE_LSP_DOWNLOAD", "1".into()),
+                ("OPENCODE_DISABLE_SHARE", "1".into()),
+                ("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1".into()),
+                ("OPENCODE_DISABLE_CLAUDE_CODE", "1".into()),
+            ]),
         }
         world.env = env.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         std::fs::write(
@@ -313,6 +325,9 @@ impl World {
         let mut args = vec!["install", host.program()];
         args.extend(flags.iter().map(String::as_str));
         world.install_output = world.plan_ok(&args).stdout;
+        if host == Host::Opencode {
+            world.seed_opencode_deps(&world.repo().join(".opencode"));
+        }
         world.sh("git add -A && git commit -q -m 'plan and hooks'");
         world
     }
@@ -498,6 +513,7 @@ exit $rc
             Host::Pi => vec!["-p", "--provider", "fake", "--model", "fake-model", prompt],
             Host::Gemini => vec!["-p", prompt, "--approval-mode", "yolo"],
             Host::Droid => vec!["exec", "-m", DROID_MODEL, "--auto", "high", prompt],
+            Host::Opencode => vec!["run", prompt],
         };
         self.exec(&args, extra_env)
     }
@@ -575,7 +591,49 @@ enabled = false
                 })
                 .to_string(),
             ),
+            // The fake as an OpenAI-compatible provider, its model the default.
+            Host::Opencode => {
+                put(
+                    ".config/opencode/opencode.json",
+                    serde_json::json!({
+                        "$schema": "https://opencode.ai/config.json",
+                        "model": "fake/fake-model",
+                        "small_model": "fake/fake-model",
+                        "autoupdate": false,
+                        "share": "disabled",
+                        "provider": {"fake": {
+                            "npm": "@ai-sdk/openai-compatible", "name": "Fake",
+                            "options": {"baseURL": format!("{url}/v1"), "apiKey": "fake"},
+                            "models": {"fake-model": {"name": "Fake", "tool_call": true,
+                                "limit": {"context": 128000, "output": 4096}}},
+                        }},
+                    })
+                    .to_string(),
+                );
+                self.seed_opencode_deps(&home.join(".config/opencode"));
+            }
         }
+    }
+
+    /// OpenCode installs `@opencode-ai/plugin` into each config directory that has a
+    /// plugin (about 70 s offline) unless `node_modules/` and a `package-lock.json`
+    /// listing it are there: they come from the pinned install, once per machine.
+    fn seed_opencode_deps(&self, dir: &Path) {
+        let deps = install_package("@opencode-ai/plugin", "1.18.33", "node_modules")
+            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(dir).unwrap();
+        let _ = std::fs::remove_file(dir.join("node_modules"));
+        std::os::unix::fs::symlink(&deps, dir.join("node_modules")).unwrap();
+        std::fs::copy(
+            deps.parent().unwrap().join("package-lock.json"),
+            dir.join("package-lock.json"),
+        )
+        .unwrap();
+        std::fs::copy(
+            deps.parent().unwrap().join("package.json"),
+            dir.join("package.json"),
+        )
+        .unwrap();
     }
 
     /// Everything a failing test needs to see.

@@ -121,6 +121,8 @@ fn gemini_compression_injects_again() {
 
 host_tests!(droid, Host::Droid);
 
+host_tests!(opencode, Host::Opencode);
+
 #[test]
 #[ignore = "e2e: runs the real host"]
 fn droid_brings_a_changed_plan_with_the_next_edit() {

@@ -61,6 +61,7 @@ fn last_stop_answer(w: &World) -> String {
         Host::Claude | Host::Codex | Host::Droid => "stop",
         Host::Gemini => "after-agent",
         Host::Pi => "turn-end",
+        Host::Opencode => "text-complete",
     };
     w.hooks()
         .into_iter()
@@ -155,7 +156,7 @@ pub fn continues_until_the_budget(host: Host) {
 /// `systemMessage` headless, only in their interactive UIs: for them plan's answer
 /// is checked above, and `plan goal status` says why.
 fn told_why(host: Host, run: &crate::harness::Run, why: &str) {
-    if matches!(host, Host::Pi | Host::Gemini) {
+    if matches!(host, Host::Pi | Host::Gemini | Host::Opencode) {
         assert!(
             run.stderr.contains(why),
             "{host:?} did not tell the user why the loop let go:\n{}",
@@ -375,6 +376,19 @@ fn escape_attempts(host: Host, file: &str, touch: &str) -> Vec<Reply> {
             call("ToolSearch", json!({"query": "select:Create,Execute"})),
             call("Create", json!({"file_path": file, "content": content})),
         ],
+        // Denied tools are not offered; a call of one is refused all the same.
+        Host::Opencode => vec![
+            call("write", json!({"filePath": file, "content": content})),
+            call(
+                "apply_patch",
+                json!({"patchText": format!("*** Begin Patch\n*** Add File: {file}\n+{content}*** End Patch\n")}),
+            ),
+            call("bash", json!({"command": touch, "description": "write"})),
+            call(
+                "task",
+                json!({"description": "write", "prompt": touch, "subagent_type": "general"}),
+            ),
+        ],
     }
 }
 
@@ -395,7 +409,7 @@ pub fn judge_rejects_without_a_verdict(host: Host) {
 
 fn judge_config(w: &World) {
     let model = match w.host {
-        Host::Pi => "  model: fake/fake-model\n",
+        Host::Pi | Host::Opencode => "  model: fake/fake-model\n",
         Host::Droid => "  model: custom:fake-model\n",
         _ => "",
     };
@@ -433,6 +447,8 @@ fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
             "grep_search",
         ]),
         Host::Droid => Some(vec!["Read", "Grep", "Glob", "LS"]),
+        // What OPENCODE_PERMISSION's denials leave.
+        Host::Opencode => Some(vec!["glob", "grep", "read", "skill", "todowrite"]),
         Host::Codex => None,
     }
 }
@@ -460,7 +476,7 @@ pub fn disabled_changes_nothing(host: Host) {
         "no state written under .git/plan"
     );
     assert!(
-        !w.hooks().is_empty() || host == Host::Pi,
+        !w.hooks().is_empty() || matches!(host, Host::Pi | Host::Opencode),
         "the hooks did run"
     );
 }
