@@ -134,3 +134,9 @@ fn droid_brings_a_changed_plan_with_the_next_edit() {
 fn gemini_injects_once_without_a_compression() {
     scenarios::gemini_injects_once_without_a_compression();
 }
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn opencode_compaction_keeps_the_plan() {
+    scenarios::opencode_compaction_keeps_the_plan();
+}

@@ -840,3 +840,56 @@ pub fn gemini_injects_once_without_a_compression() {
     let copies: Vec<usize> = w.fake.turns().iter().map(|t| t.count(&block)).collect();
     assert_eq!(copies, [1, 1, 1, 1], "copies of the block per request");
 }
+
+/// Scenario 4: OpenCode compacts on its own when a reply leaves the context near
+/// full. experimental.session.compacting hands the skeleton to the summariser; the
+/// summary is not taken for the agent stopping (no stop check on it, with a loop
+/// running); and the first call after the compaction carries the block again, as a
+/// call after a compaction (`source: compact`).
+pub fn opencode_compaction_keeps_the_plan() {
+    let w = World::new(Host::Opencode, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let old = block(&w);
+    w.fake.script(script(vec![
+        // 127,000 of the model's 128,000 tokens: OpenCode compacts after this step.
+        heavy(write(&file_arg(&w, "a.txt"), "a\n"), 127_000),
+        text("Done."),
+        text("Done again."),
+    ]));
+    w.prompt("Write a.txt.").ok();
+    assert_eq!(w.read("a.txt"), "a\n");
+    let summary = w
+        .fake
+        .calls()
+        .into_iter()
+        .find(|c| c.tools().is_empty() && c.has("Keep this plan summary through the compaction"))
+        .expect("the skeleton reached OpenCode's summariser");
+    assert!(summary.has("[ ] eviction policy"));
+    let hooks = w.hooks();
+    assert!(
+        hooks
+            .iter()
+            .any(|h| h.args.ends_with("system") && h.stdin.contains(r#""source":"compact""#)),
+        "the first call after the compaction told plan so"
+    );
+    for h in hooks.iter().filter(|h| h.args.ends_with("text-complete")) {
+        assert!(
+            !h.stdin.contains("Summary: the work so far."),
+            "the summary was taken for a stop: {}",
+            h.stdin
+        );
+    }
+    let turns = w.fake.turns();
+    let after = turns
+        .iter()
+        .position(|t| t.has("Summary: the work so far."))
+        .expect("a turn after the compaction");
+    for t in &turns[after..] {
+        assert_eq!(t.count(&old), 1, "the block, once, after the compaction");
+    }
+    let last = turns.last().unwrap();
+    assert!(
+        last.has(CONTINUATION) && last.has("(Continuation 1 of 1.)"),
+        "the loop went on after the compaction"
+    );
+}
