@@ -155,6 +155,19 @@ pub fn install_package(pkg: &str, version: &str, bin: &str) -> Result<PathBuf, S
     }
 }
 
+/// A host process left running; killed with its process group when dropped.
+pub struct Background(std::process::Child);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        use rustix::process::{Pid, Signal, kill_process_group};
+        if let Some(pid) = i32::try_from(self.0.id()).ok().and_then(Pid::from_raw) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+        let _ = self.0.wait();
+    }
+}
+
 /// One host run's result.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -487,6 +500,23 @@ exit $rc
             run.clone(),
         ));
         run
+    }
+
+    /// The host's program with `args` left running in the background (a server), in
+    /// its own process group; the guard kills the group when dropped.
+    pub fn spawn(&self, args: &[&str]) -> Background {
+        use std::os::unix::process::CommandExt;
+        let program = installed(self.host).join(self.host.program());
+        let log = std::fs::File::create(self.path("background.log")).unwrap();
+        let child = self
+            .command(&program)
+            .args(args)
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .process_group(0)
+            .spawn()
+            .expect("starting the host in the background");
+        Background(child)
     }
 
     /// The host run headless on `prompt`, allowed to edit files and run commands.

@@ -140,3 +140,9 @@ fn gemini_injects_once_without_a_compression() {
 fn opencode_compaction_keeps_the_plan() {
     scenarios::opencode_compaction_keeps_the_plan();
 }
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn opencode_serve_continues_on_session_idle() {
+    scenarios::opencode_serve_continues_on_session_idle();
+}

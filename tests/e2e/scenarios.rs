@@ -893,3 +893,142 @@ pub fn opencode_compaction_keeps_the_plan() {
         "the loop went on after the compaction"
     );
 }
+
+/// Scenario 3a, in OpenCode's server (what its TUI talks to): there is no
+/// `experimental.text.complete` continuation outside `opencode run`; the plugin asks
+/// plan on the bus event `session.idle` and sends the continuation as the next
+/// prompt, until the budget is spent.
+pub fn opencode_serve_continues_on_session_idle() {
+    let w = World::new(
+        Host::Opencode,
+        PLAN,
+        script(vec![
+            text("Done."),
+            text("Done again."),
+            text("Still done."),
+        ]),
+    );
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let _server = w.spawn(&[
+        "serve",
+        "--hostname",
+        "127.0.0.1",
+        "--port",
+        &port.to_string(),
+    ]);
+    // Up once it answers; a request that reaches it while it is still starting can
+    // go unanswered, so the probe gives up on each try soon.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    while !matches!(http(port, "GET", "/session", "", 3), Ok((200, _))) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "opencode serve did not come up on port {port}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    let api = |method: &str, path: &str, body: &str| {
+        http(port, method, path, body, 30)
+            .unwrap_or_else(|e| panic!("{method} {path} on opencode serve: {e}"))
+    };
+    let (code, session) = api("POST", "/session", "{}");
+    assert_eq!(code, 200, "{session}");
+    let session: serde_json::Value = serde_json::from_str(&session).unwrap();
+    let id = session["id"].as_str().expect("a session id").to_string();
+    let (code, body) = api(
+        "POST",
+        &format!("/session/{id}/prompt_async"),
+        &json!({"parts": [{"type": "text", "text": "Work on the plan."}]}).to_string(),
+    );
+    assert!(code < 300, "{code} {body}");
+    // Two turns, then the budget note; give a third turn the chance to show up.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline
+        && !w
+            .hooks()
+            .iter()
+            .any(|h| h.args.ends_with("session-idle") && h.stdout.contains("budget"))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 2, "one continuation, then the budget");
+    assert!(!turns[0].has(CONTINUATION));
+    assert!(turns[1].has(CONTINUATION) && turns[1].has("(Continuation 1 of 1.)"));
+    let hooks = w.hooks();
+    assert!(
+        hooks.iter().all(|h| !h.args.ends_with("text-complete")),
+        "no text-complete stop check outside `opencode run`"
+    );
+    let last = hooks
+        .iter()
+        .rev()
+        .find(|h| h.args.ends_with("session-idle"))
+        .expect("a session-idle stop check");
+    assert!(
+        last.stdout.contains("budget of 1 continuations is spent"),
+        "{}",
+        last.stdout
+    );
+}
+
+/// One HTTP/1.1 request to 127.0.0.1:`port`: the status and the body, or an error
+/// when no answer came within `timeout_secs`.
+fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: &str,
+    timeout_secs: u64,
+) -> std::io::Result<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(timeout_secs)))?;
+    write!(
+        conn,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut raw = Vec::new();
+    conn.read_to_end(&mut raw)?;
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| std::io::Error::other(format!("no HTTP answer: {text}")))?;
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    Ok((
+        code,
+        if chunked {
+            dechunk(rest)
+        } else {
+            rest.to_string()
+        },
+    ))
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if n == 0 || after.len() < n {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = after[n..].trim_start_matches("\r\n");
+    }
+    out
+}
