@@ -6,7 +6,7 @@
 // nothing itself and fails open: a missing `plan`, a crash, a timeout or bad output
 // means the agent carries on as if this file were not here. `plan uninstall opencode`
 // deletes this file only while the first line above is unchanged. Kilo Code, an
-// OpenCode fork, loads it unchanged.
+// OpenCode fork, runs it unchanged from `.kilo/plugin/`.
 
 import { spawn } from "node:child_process";
 

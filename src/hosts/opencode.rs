@@ -41,9 +41,12 @@
 //!   read-only (it ran bash). `--format json` prints JSONL events; the answer is the
 //!   `type: "text"` parts, an `error` event is the run's failure. No system-prompt
 //!   flag: the system text goes at the top of the prompt.
-//! - Kilo Code CLI 7.7.7 (`@kilocode/cli`) is OpenCode underneath and loads the same
-//!   plugin unchanged; plan does not register it (its config is `kilo.json`, its
-//!   variables `KILO_*`): copy `.opencode/plugin/plan.js` into Kilo's plugin folder.
+//! - Kilo Code CLI 7.7.7 (`@kilocode/cli`) is OpenCode underneath: the same file,
+//!   copied to `.kilo/plugin/plan.js`, injected and ran its stop check under
+//!   `kilo run` (its variables are `KILO_*`, its config `kilo.json`). plan does not
+//!   register Kilo as a host of its own: a host comes with a read-only judge, and
+//!   Kilo offers tools OpenCode has not (`background_process`, `schedule_wakeup`,
+//!   `board_post`, …) that such a judge would have to deny, unproven.
 
 use std::path::{Path, PathBuf};
 
@@ -137,7 +140,7 @@ fn render(_kind: Kind, _event: &str, answer: &Answer) -> (String, String) {
 }
 
 fn next_steps(_root: Option<&Path>) -> Result<String> {
-    Ok("next: OpenCode loads plugins with no trust step: start a new opencode session\n  the first start with the plugin installs @opencode-ai/plugin beside it (needs the npm registry once)\n  Kilo Code loads the same file: copy it into Kilo's plugin folder\n".to_string())
+    Ok("next: OpenCode loads plugins with no trust step: start a new opencode session\n  the first start with the plugin installs @opencode-ai/plugin beside it (needs the npm registry once)\n  Kilo Code runs the same file: copy it to .kilo/plugin/plan.js\n".to_string())
 }
 
 /// The plugin, calling `program`.

@@ -226,7 +226,7 @@ fn opencode_gets_the_plugin_file() {
     installed plan's OpenCode plugin at .opencode/plugin/plan.js
     next: OpenCode loads plugins with no trust step: start a new opencode session
       the first start with the plugin installs @opencode-ai/plugin beside it (needs the npm registry once)
-      Kilo Code loads the same file: copy it into Kilo's plugin folder
+      Kilo Code runs the same file: copy it to .kilo/plugin/plan.js
     ");
     let shipped = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/opencode/plan.js"),
