@@ -136,11 +136,11 @@ export const PlanPlugin = async ({ client, directory }) => {
 		}
 	};
 
-	/** The assistant message `messageID` of `sessionID`, or undefined. */
+	/** The message `messageID` of `sessionID` as `{info, parts}`, or undefined. */
 	const message = async (sessionID, messageID) => {
 		try {
 			const res = await client.session.message({ path: { id: sessionID, messageID } });
-			return res?.data?.info;
+			return res?.data;
 		} catch {
 			return undefined;
 		}
@@ -163,10 +163,10 @@ export const PlanPlugin = async ({ client, directory }) => {
 	 * words; they are sent as the next user message, with the model and agent of the
 	 * turn that wanted to stop.
 	 */
-	const stop = async (event, sessionID, info, lastText, wait) => {
+	const stop = async (event, sessionID, info, lastText, hasToolCalls, wait) => {
 		const { message: text } = await hook(
 			event,
-			{ session_id: sessionID, cwd, last_assistant_message: lastText ?? "" },
+			{ session_id: sessionID, cwd, last_assistant_message: lastText ?? "", has_tool_calls: hasToolCalls },
 			cwd,
 			tell,
 			STOP_TIMEOUT_MS,
@@ -241,10 +241,15 @@ export const PlanPlugin = async ({ client, directory }) => {
 				if (!HEADLESS || disabled()) return;
 				const { sessionID, messageID } = input ?? {};
 				if (!sessionID || !messageID || continued.has(messageID)) return;
-				const info = await message(sessionID, messageID);
+				const found = await message(sessionID, messageID);
+				const info = found?.info;
 				if (isSummary(info)) return;
+				// A tool call streamed in the same message, before this text ended: the
+				// step goes on with its result, so the agent is not stopping. (Where a
+				// provider streams the call after the text, it is not seen here.)
+				const hasToolCalls = (found?.parts ?? []).some((p) => p.type === "tool");
 				continued.add(messageID);
-				await stop("text-complete", sessionID, info, output?.text, true);
+				await stop("text-complete", sessionID, info, output?.text, hasToolCalls, true);
 			} catch {
 				// Fail open: the agent stops.
 			}
@@ -271,7 +276,7 @@ export const PlanPlugin = async ({ client, directory }) => {
 					.filter((p) => p.type === "text")
 					.map((p) => p.text)
 					.join("\n");
-				await stop("session-idle", sessionID, last.info, text, false);
+				await stop("session-idle", sessionID, last.info, text, false, false);
 			} catch {
 				// Fail open: the session stays idle.
 			}

@@ -27,8 +27,11 @@
 //!   summary is not asked about) and queues plan's continuation with
 //!   `client.session.promptAsync`. In the TUI and `opencode serve` the session
 //!   outlives its idle moments: the plugin asks on the bus event `session.idle`.
-//!   A text part that the model follows with a tool call in the same step is asked
-//!   about too: the guard counts that continuation like any other.
+//!   A text part the model follows with a tool call in the same step is not a stop:
+//!   with OpenAI-compatible streams the call is already a `tool` part of the message
+//!   when the text ends, and the plugin says `has_tool_calls` (plan answers
+//!   nothing). A provider that streams the call only after the text has ended cannot
+//!   be told apart there: plan is asked, and counts that continuation.
 //! - Answers: JSON on stdout, always: `{message}` for the model, `{notice}` for the
 //!   person (stderr under `run`, a toast in the TUI), `{}` for nothing.
 //! - Judge: `opencode run --pure --format json PROMPT` with `OPENCODE_PERMISSION`

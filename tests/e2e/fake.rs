@@ -44,6 +44,9 @@ pub enum Reply {
     /// The reply, reporting this many input tokens: a context near full, so the
     /// host compacts before its next call.
     Heavy(Box<Reply>, u64),
+    /// Text the model says before the reply's tool call, in the same message
+    /// (streamed Chat Completions only; elsewhere the reply alone).
+    Said(String, Box<Reply>),
 }
 
 pub fn text(s: &str) -> Reply {
@@ -70,6 +73,10 @@ pub fn call(name: &str, args: Value) -> Reply {
 
 pub fn heavy(reply: Reply, input_tokens: u64) -> Reply {
     Reply::Heavy(Box::new(reply), input_tokens)
+}
+
+pub fn said(text: &str, reply: Reply) -> Reply {
+    Reply::Said(text.to_string(), Box::new(reply))
 }
 
 /// One request as it reached the server.
@@ -416,6 +423,10 @@ fn serve(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         Reply::Heavy(inner, tokens) => (*inner, tokens),
         other => (other, 100),
     };
+    let (said, reply) = match reply {
+        Reply::Said(text, inner) => (Some(text), *inner),
+        other => (None, other),
+    };
     let action = action(api, &reply, &tools, &request.json, id);
     let u = input_tokens;
     match (api, stream) {
@@ -424,7 +435,10 @@ fn serve(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
             respond_json(&mut out, 200, &anthropic_message(&action, &model, id, u))
         }
         (Api::Responses, _) => sse(&mut out, &responses_events(&action, &model, id, u)),
-        (Api::Chat, true) => sse(&mut out, &chat_chunks(&action, &model, id, u)),
+        (Api::Chat, true) => sse(
+            &mut out,
+            &chat_chunks(&action, said.as_deref(), &model, id, u),
+        ),
         (Api::Chat, false) => respond_json(&mut out, 200, &chat_completion(&action, &model, id, u)),
         (Api::Gemini, true) => sse(&mut out, &[(None, gemini_response(&action, &model, u))]),
         (Api::Gemini, false) => respond_json(&mut out, 200, &gemini_response(&action, &model, u)),
@@ -540,6 +554,7 @@ fn action(api: Api, reply: &Reply, tools: &[String], body: &Value, id: u64) -> A
     match reply {
         Reply::Text(t) => Action::Text(t.clone()),
         Reply::Heavy(inner, _) => action(api, inner, tools, body, id),
+        Reply::Said(_, inner) => action(api, inner, tools, body, id),
         Reply::Call { name, args } => Action::Tool {
             name: name.clone(),
             call_id,
@@ -819,6 +834,7 @@ fn responses_events(
 
 fn chat_chunks(
     action: &Action,
+    said: Option<&str>,
     model: &str,
     id: u64,
     u: u64,
@@ -842,18 +858,29 @@ fn chat_chunks(
     };
     let mut last = base(json!([]));
     last["usage"] = json!({"prompt_tokens": u, "completion_tokens": 10, "total_tokens": u + 10});
-    vec![
+    // `said` first, then the tool call, in chunks of their own: as a model that says
+    // what it is about to do streams it.
+    let before = said.map(|text| {
         (
             None,
-            base(json!([{"index": 0, "delta": delta, "finish_reason": null}])),
-        ),
-        (
-            None,
-            base(json!([{"index": 0, "delta": {}, "finish_reason": finish}])),
-        ),
-        (None, last),
-        (None, Value::String("[DONE]".into())),
-    ]
+            base(json!([{"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": null}])),
+        )
+    });
+    before
+        .into_iter()
+        .chain([
+            (
+                None,
+                base(json!([{"index": 0, "delta": delta, "finish_reason": null}])),
+            ),
+            (
+                None,
+                base(json!([{"index": 0, "delta": {}, "finish_reason": finish}])),
+            ),
+            (None, last),
+            (None, Value::String("[DONE]".into())),
+        ])
+        .collect()
 }
 
 fn chat_completion(action: &Action, model: &str, id: u64, u: u64) -> Value {

@@ -146,3 +146,9 @@ fn opencode_compaction_keeps_the_plan() {
 fn opencode_serve_continues_on_session_idle() {
     scenarios::opencode_serve_continues_on_session_idle();
 }
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn opencode_a_text_before_a_tool_call_is_no_stop() {
+    scenarios::opencode_a_text_before_a_tool_call_is_no_stop();
+}

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::fake::{Reply, call, heavy, is_side, script, shell, side, text, write};
+use crate::fake::{Reply, call, heavy, is_side, said, script, shell, side, text, write};
 use crate::harness::{Host, World};
 
 pub const PLAN: &str = "# Plan: Ship the cache layer
@@ -1031,4 +1031,33 @@ fn dechunk(mut rest: &str) -> String {
         rest = after[n..].trim_start_matches("\r\n");
     }
     out
+}
+
+/// OpenCode has no stop veto, so plan is asked on every finished text part. A model
+/// that says what it is about to do and calls a tool in the same message is not
+/// stopping: no continuation is queued behind its tool call, and the guard counts
+/// none.
+pub fn opencode_a_text_before_a_tool_call_is_no_stop() {
+    let w = World::new(Host::Opencode, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "1"]);
+    w.fake.script(script(vec![
+        said("I will write a.txt.", write(&file_arg(&w, "a.txt"), "a\n")),
+        text("Done."),
+        text("Done again."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    assert_eq!(w.read("a.txt"), "a\n");
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 3, "the write, its answer, one continuation");
+    assert!(
+        !turns[1].has(CONTINUATION),
+        "a continuation was queued behind the tool call"
+    );
+    assert!(turns[2].has(CONTINUATION) && turns[2].has("(Continuation 1 of 1.)"));
+    let asked = w
+        .hooks()
+        .into_iter()
+        .find(|h| h.args.ends_with("text-complete") && h.stdin.contains("I will write a.txt."))
+        .expect("plan was asked about the text before the tool call");
+    assert_eq!(asked.stdout.trim(), "{}", "and answered nothing");
 }
