@@ -10,7 +10,7 @@ use crate::hooks::run;
 /// Answer a host's hook (registered by `plan install`; reads the host's JSON on stdin)
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The host agent: claude, codex, droid, gemini or pi (any other name answers
+    /// The host agent: claude, codex, droid, gemini, opencode or pi (any other name answers
     /// nothing and exits 0: a hook never fails the agent)
     pub host: String,
     /// The event, e.g. session-start, user-prompt-submit, post-tool-use, pre-compact, stop

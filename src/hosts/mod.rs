@@ -16,6 +16,7 @@ pub mod claude;
 pub mod codex;
 pub mod droid;
 pub mod gemini;
+pub mod opencode;
 pub mod pi;
 
 /// The hosts, as `plan install HOST`, `plan hook HOST …` and `--judge HOST` name them.
@@ -29,18 +30,21 @@ pub enum Host {
     Droid,
     /// Gemini CLI
     Gemini,
+    /// OpenCode (Kilo Code loads the same plugin)
+    Opencode,
     /// The pi coding agent
     Pi,
 }
 
 impl Host {
     /// Every host, in the order `judge.backend: auto` tries them.
-    pub const ALL: [Host; 5] = [
+    pub const ALL: [Host; 6] = [
         Host::Claude,
         Host::Codex,
         Host::Pi,
         Host::Gemini,
         Host::Droid,
+        Host::Opencode,
     ];
 
     /// The host's declaration.
@@ -50,6 +54,7 @@ impl Host {
             Host::Codex => &codex::HOST,
             Host::Droid => &droid::HOST,
             Host::Gemini => &gemini::HOST,
+            Host::Opencode => &opencode::HOST,
             Host::Pi => &pi::HOST,
         }
     }
@@ -294,6 +299,7 @@ mod tests {
           pi             /new
           Gemini CLI     /clear
           Factory Droid  /clear
+          OpenCode       /new
         ");
     }
 }

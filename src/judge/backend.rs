@@ -63,7 +63,7 @@ impl Backend {
 }
 
 /// What a judge's answer comes in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Format {
     /// The answer's text on stdout.
     Text,
@@ -73,6 +73,8 @@ pub enum Format {
     GeminiJson,
     /// The final message in a file (`Invocation::reads_last_message`); stdout is progress.
     LastMessage,
+    /// The host's module reads the answer out of stdout: its text, or why there is none.
+    Extract(fn(stdout: &str) -> Result<String, String>),
 }
 
 /// The order `auto` tries backends in: agents that can read the repository themselves
@@ -312,7 +314,9 @@ mod tests {
                 .into_iter()
                 .map(Backend::as_str)
                 .collect::<Vec<_>>(),
-            ["claude", "codex", "pi", "gemini", "droid", "llm"]
+            [
+                "claude", "codex", "pi", "gemini", "droid", "opencode", "llm"
+            ]
         );
         assert_eq!(Backend::Command.program(), None);
         assert_eq!(Backend::None.program(), None);

@@ -77,6 +77,10 @@ pub fn parse(backend: Backend, stdout: &str, last_message: Option<&str>) -> Verd
             _ => no_verdict(format!("{backend} wrote no final message")),
         },
         Format::Text => text(stdout),
+        Format::Extract(read) => match read(stdout) {
+            Ok(answer) => text(&answer),
+            Err(why) => no_verdict(why),
+        },
     }
 }
 
@@ -103,6 +107,7 @@ pub fn answer_text(backend: Backend, stdout: &str, last_message: Option<&str>) -
         }
         Format::LastMessage => last_message?.to_string(),
         Format::Text => stdout.to_string(),
+        Format::Extract(read) => read(stdout).ok()?,
     };
     (!text.trim().is_empty()).then_some(text)
 }

@@ -216,6 +216,81 @@ fn pi_gets_the_extension_file() {
     );
 }
 
+/// OpenCode loads a plugin file dropped into `.opencode/plugin/`: plan writes its
+/// own, needs no entry in opencode.json, and takes out only that file.
+#[test]
+fn opencode_gets_the_plugin_file() {
+    let t = Test::new();
+    let run = t.ok(&["install", "opencode"]);
+    insta::assert_snapshot!(run.stdout, @r"
+    installed plan's OpenCode plugin at .opencode/plugin/plan.js
+    next: OpenCode loads plugins with no trust step: start a new opencode session
+      the first start with the plugin installs @opencode-ai/plugin beside it (needs the npm registry once)
+      Kilo Code runs the same file: copy it to .kilo/plugin/plan.js
+    ");
+    let shipped = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/opencode/plan.js"),
+    )
+    .unwrap();
+    assert_eq!(t.read(".opencode/plugin/plan.js"), shipped);
+    t.ok(&["install", "opencode"])
+        .stdout_has("already installed");
+    assert!(!t.path("opencode.json").exists() && !t.path(".opencode/opencode.json").exists());
+
+    t.ok(&["install", "opencode", "--command", "/opt/plan/bin/plan"])
+        .stdout_has("updated plan's OpenCode plugin");
+    assert!(
+        t.read(".opencode/plugin/plan.js")
+            .contains("const PLAN_PROGRAM = \"/opt/plan/bin/plan\";")
+    );
+
+    // What OpenCode put beside it stays.
+    t.write(".opencode/package.json", "{}\n");
+    t.ok(&["uninstall", "opencode"])
+        .stdout_has("removed plan's OpenCode plugin .opencode/plugin/plan.js");
+    assert!(!t.path(".opencode/plugin").exists());
+    assert_eq!(t.read(".opencode/package.json"), "{}\n");
+
+    // Someone else's file of that name is neither replaced nor deleted.
+    t.write(
+        ".opencode/plugin/plan.js",
+        "export const Mine = async () => ({})\n",
+    );
+    t.run(&["install", "opencode"])
+        .code(2)
+        .stderr_has(".opencode/plugin/plan.js exists and is not plan's plugin");
+    t.run(&["uninstall", "opencode"]).code(2);
+    assert_eq!(
+        t.read(".opencode/plugin/plan.js"),
+        "export const Mine = async () => ({})\n"
+    );
+}
+
+/// `--global` puts the plugin in OpenCode's user config directory, which
+/// `XDG_CONFIG_HOME` moves as it does for OpenCode.
+#[test]
+fn opencode_global_follows_xdg_config_home() {
+    let t = Test::new();
+    let home = t.path("home");
+    let xdg = t.path("xdg");
+    let out = t
+        .cmd(&["install", "opencode", "--global"])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &xdg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(xdg.join("opencode/plugin/plan.js").is_file());
+    let out = t
+        .cmd(&["install", "opencode", "--global"])
+        .env("HOME", &home)
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(home.join(".config/opencode/plugin/plan.js").is_file());
+}
+
 #[test]
 fn codex_says_how_its_hooks_get_trusted() {
     let t = Test::new();
@@ -310,7 +385,7 @@ fn an_unknown_host_lists_the_known_ones() {
     let t = Test::new();
     t.run(&["install", "cursor"])
         .code(2)
-        .stderr_has("[possible values: claude, codex, droid, gemini, pi, agents-md]");
+        .stderr_has("[possible values: claude, codex, droid, gemini, opencode, pi, agents-md]");
 }
 
 #[test]

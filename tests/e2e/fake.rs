@@ -44,6 +44,9 @@ pub enum Reply {
     /// The reply, reporting this many input tokens: a context near full, so the
     /// host compacts before its next call.
     Heavy(Box<Reply>, u64),
+    /// Text the model says before the reply's tool call, in the same message
+    /// (streamed Chat Completions only; elsewhere the reply alone).
+    Said(String, Box<Reply>),
 }
 
 pub fn text(s: &str) -> Reply {
@@ -70,6 +73,10 @@ pub fn call(name: &str, args: Value) -> Reply {
 
 pub fn heavy(reply: Reply, input_tokens: u64) -> Reply {
     Reply::Heavy(Box::new(reply), input_tokens)
+}
+
+pub fn said(text: &str, reply: Reply) -> Reply {
+    Reply::Said(text.to_string(), Box::new(reply))
 }
 
 /// One request as it reached the server.
@@ -416,7 +423,11 @@ fn serve(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         Reply::Heavy(inner, tokens) => (*inner, tokens),
         other => (other, 100),
     };
-    let action = action(api, &reply, &tools, id);
+    let (said, reply) = match reply {
+        Reply::Said(text, inner) => (Some(text), *inner),
+        other => (None, other),
+    };
+    let action = action(api, &reply, &tools, &request.json, id);
     let u = input_tokens;
     match (api, stream) {
         (Api::Anthropic, true) => sse(&mut out, &anthropic_events(&action, &model, id, u)),
@@ -424,7 +435,10 @@ fn serve(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
             respond_json(&mut out, 200, &anthropic_message(&action, &model, id, u))
         }
         (Api::Responses, _) => sse(&mut out, &responses_events(&action, &model, id, u)),
-        (Api::Chat, true) => sse(&mut out, &chat_chunks(&action, &model, id, u)),
+        (Api::Chat, true) => sse(
+            &mut out,
+            &chat_chunks(&action, said.as_deref(), &model, id, u),
+        ),
         (Api::Chat, false) => respond_json(&mut out, 200, &chat_completion(&action, &model, id, u)),
         (Api::Gemini, true) => sse(&mut out, &[(None, gemini_response(&action, &model, u))]),
         (Api::Gemini, false) => respond_json(&mut out, 200, &gemini_response(&action, &model, u)),
@@ -518,7 +532,19 @@ fn find_tool(tools: &[String], candidates: &[&str]) -> Option<String> {
         .map(|c| c.to_string())
 }
 
-fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
+/// The parameter names a Chat Completions request declares for its tool `name`.
+fn chat_params(body: &Value, name: &str) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["function"]["name"] == name)
+        .and_then(|t| t["function"]["parameters"]["properties"].as_object())
+        .map(|props| props.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn action(api: Api, reply: &Reply, tools: &[String], body: &Value, id: u64) -> Action {
     let call_id = format!("call_{id}");
     let missing = |what: &str| {
         Action::Text(format!(
@@ -527,7 +553,8 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
     };
     match reply {
         Reply::Text(t) => Action::Text(t.clone()),
-        Reply::Heavy(inner, _) => action(api, inner, tools, id),
+        Reply::Heavy(inner, _) => action(api, inner, tools, body, id),
+        Reply::Said(_, inner) => action(api, inner, tools, body, id),
         Reply::Call { name, args } => Action::Tool {
             name: name.clone(),
             call_id,
@@ -544,11 +571,13 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                 },
                 None => missing("write"),
             },
-            // pi's `write`, Droid's `Create`.
+            // pi's `write`, Droid's `Create`, OpenCode's `write` (with `filePath`).
             Api::Chat => match find_tool(tools, &["write", "Create"]) {
                 Some(name) => Action::Tool {
                     args: if name == "Create" {
                         json!({"file_path": path, "content": content})
+                    } else if chat_params(body, &name).iter().any(|p| p == "filePath") {
+                        json!({"filePath": path, "content": content})
                     } else {
                         json!({"path": path, "content": content})
                     },
@@ -600,6 +629,8 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                     args: if name == "Execute" {
                         json!({"command": cmd, "summary": "run a command",
                                "riskLevel": "low", "riskLevelReason": "a test step"})
+                    } else if chat_params(body, &name).iter().any(|p| p == "description") {
+                        json!({"command": cmd, "description": "run a command"})
                     } else {
                         json!({"command": cmd})
                     },
@@ -803,6 +834,7 @@ fn responses_events(
 
 fn chat_chunks(
     action: &Action,
+    said: Option<&str>,
     model: &str,
     id: u64,
     u: u64,
@@ -826,18 +858,29 @@ fn chat_chunks(
     };
     let mut last = base(json!([]));
     last["usage"] = json!({"prompt_tokens": u, "completion_tokens": 10, "total_tokens": u + 10});
-    vec![
+    // `said` first, then the tool call, in chunks of their own: as a model that says
+    // what it is about to do streams it.
+    let before = said.map(|text| {
         (
             None,
-            base(json!([{"index": 0, "delta": delta, "finish_reason": null}])),
-        ),
-        (
-            None,
-            base(json!([{"index": 0, "delta": {}, "finish_reason": finish}])),
-        ),
-        (None, last),
-        (None, Value::String("[DONE]".into())),
-    ]
+            base(json!([{"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": null}])),
+        )
+    });
+    before
+        .into_iter()
+        .chain([
+            (
+                None,
+                base(json!([{"index": 0, "delta": delta, "finish_reason": null}])),
+            ),
+            (
+                None,
+                base(json!([{"index": 0, "delta": {}, "finish_reason": finish}])),
+            ),
+            (None, last),
+            (None, Value::String("[DONE]".into())),
+        ])
+        .collect()
 }
 
 fn chat_completion(action: &Action, model: &str, id: u64, u: u64) -> Value {

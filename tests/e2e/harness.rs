@@ -28,6 +28,7 @@ pub enum Host {
     Pi,
     Gemini,
     Droid,
+    Opencode,
 }
 
 impl Host {
@@ -41,6 +42,7 @@ impl Host {
             // The `@factory/cli` wrapper's platform package is missing from the
             // registry; the platform package itself has the binary.
             Host::Droid => ("@factory/cli-linux-x64", "0.225.2"),
+            Host::Opencode => ("opencode-ai", "1.18.33"),
         }
     }
 
@@ -52,6 +54,7 @@ impl Host {
             Host::Pi => "pi",
             Host::Gemini => "gemini",
             Host::Droid => "droid",
+            Host::Opencode => "opencode",
         }
     }
 
@@ -74,7 +77,8 @@ fn cache_root() -> PathBuf {
 /// this machine has not got it yet. One install per host per process; a second
 /// process racing for the same version loses the rename and uses the winner's.
 pub fn installed(host: Host) -> PathBuf {
-    static DONE: [OnceLock<Result<PathBuf, String>>; 5] = [
+    static DONE: [OnceLock<Result<PathBuf, String>>; 6] = [
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -148,6 +152,19 @@ pub fn install_package(pkg: &str, version: &str, bin: &str) -> Result<PathBuf, S
         Ok(bin)
     } else {
         Err(format!("{} is not a complete install", dir.display()))
+    }
+}
+
+/// A host process left running; killed with its process group when dropped.
+pub struct Background(std::process::Child);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        use rustix::process::{Pid, Signal, kill_process_group};
+        if let Some(pid) = i32::try_from(self.0.id()).ok().and_then(Pid::from_raw) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+        let _ = self.0.wait();
     }
 }
 
@@ -298,6 +315,14 @@ impl World {
                 ("GEMINI_TELEMETRY_ENABLED", "false".into()),
             ]),
             Host::Droid => {}
+            Host::Opencode => env.extend([
+                ("OPENCODE_DISABLE_MODELS_FETCH", "1".into()),
+                ("OPENCODE_DISABLE_AUTOUPDATE", "1".into()),
+                ("OPENCODE_DISABLE_LSP_DOWNLOAD", "1".into()),
+                ("OPENCODE_DISABLE_SHARE", "1".into()),
+                ("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1".into()),
+                ("OPENCODE_DISABLE_CLAUDE_CODE", "1".into()),
+            ]),
         }
         world.env = env.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         std::fs::write(
@@ -313,6 +338,9 @@ impl World {
         let mut args = vec!["install", host.program()];
         args.extend(flags.iter().map(String::as_str));
         world.install_output = world.plan_ok(&args).stdout;
+        if host == Host::Opencode {
+            world.seed_opencode_deps(&world.repo().join(".opencode"));
+        }
         world.sh("git add -A && git commit -q -m 'plan and hooks'");
         world
     }
@@ -474,6 +502,23 @@ exit $rc
         run
     }
 
+    /// The host's program with `args` left running in the background (a server), in
+    /// its own process group; the guard kills the group when dropped.
+    pub fn spawn(&self, args: &[&str]) -> Background {
+        use std::os::unix::process::CommandExt;
+        let program = installed(self.host).join(self.host.program());
+        let log = std::fs::File::create(self.path("background.log")).unwrap();
+        let child = self
+            .command(&program)
+            .args(args)
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .process_group(0)
+            .spawn()
+            .expect("starting the host in the background");
+        Background(child)
+    }
+
     /// The host run headless on `prompt`, allowed to edit files and run commands.
     pub fn prompt(&self, prompt: &str) -> Run {
         self.prompt_env(prompt, &[])
@@ -498,6 +543,7 @@ exit $rc
             Host::Pi => vec!["-p", "--provider", "fake", "--model", "fake-model", prompt],
             Host::Gemini => vec!["-p", prompt, "--approval-mode", "yolo"],
             Host::Droid => vec!["exec", "-m", DROID_MODEL, "--auto", "high", prompt],
+            Host::Opencode => vec!["run", prompt],
         };
         self.exec(&args, extra_env)
     }
@@ -575,7 +621,49 @@ enabled = false
                 })
                 .to_string(),
             ),
+            // The fake as an OpenAI-compatible provider, its model the default.
+            Host::Opencode => {
+                put(
+                    ".config/opencode/opencode.json",
+                    serde_json::json!({
+                        "$schema": "https://opencode.ai/config.json",
+                        "model": "fake/fake-model",
+                        "small_model": "fake/fake-model",
+                        "autoupdate": false,
+                        "share": "disabled",
+                        "provider": {"fake": {
+                            "npm": "@ai-sdk/openai-compatible", "name": "Fake",
+                            "options": {"baseURL": format!("{url}/v1"), "apiKey": "fake"},
+                            "models": {"fake-model": {"name": "Fake", "tool_call": true,
+                                "limit": {"context": 128000, "output": 4096}}},
+                        }},
+                    })
+                    .to_string(),
+                );
+                self.seed_opencode_deps(&home.join(".config/opencode"));
+            }
         }
+    }
+
+    /// OpenCode installs `@opencode-ai/plugin` into each config directory that has a
+    /// plugin (about 70 s offline) unless `node_modules/` and a `package-lock.json`
+    /// listing it are there: they come from the pinned install, once per machine.
+    fn seed_opencode_deps(&self, dir: &Path) {
+        let deps = install_package("@opencode-ai/plugin", "1.18.33", "node_modules")
+            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(dir).unwrap();
+        let _ = std::fs::remove_file(dir.join("node_modules"));
+        std::os::unix::fs::symlink(&deps, dir.join("node_modules")).unwrap();
+        std::fs::copy(
+            deps.parent().unwrap().join("package-lock.json"),
+            dir.join("package-lock.json"),
+        )
+        .unwrap();
+        std::fs::copy(
+            deps.parent().unwrap().join("package.json"),
+            dir.join("package.json"),
+        )
+        .unwrap();
     }
 
     /// Everything a failing test needs to see.

@@ -127,6 +127,8 @@ fn gemini_compression_injects_again() {
 
 host_tests!(droid, Host::Droid);
 
+host_tests!(opencode, Host::Opencode);
+
 #[test]
 #[ignore = "e2e: runs the real host"]
 fn droid_brings_a_changed_plan_with_the_next_edit() {
@@ -137,4 +139,22 @@ fn droid_brings_a_changed_plan_with_the_next_edit() {
 #[ignore = "e2e: runs the real host"]
 fn gemini_injects_once_without_a_compression() {
     scenarios::gemini_injects_once_without_a_compression();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn opencode_compaction_keeps_the_plan() {
+    scenarios::opencode_compaction_keeps_the_plan();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn opencode_serve_continues_on_session_idle() {
+    scenarios::opencode_serve_continues_on_session_idle();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn opencode_a_text_before_a_tool_call_is_no_stop() {
+    scenarios::opencode_a_text_before_a_tool_call_is_no_stop();
 }

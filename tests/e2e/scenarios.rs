@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::fake::{Reply, call, heavy, is_side, script, shell, side, text, write};
+use crate::fake::{Reply, call, heavy, is_side, said, script, shell, side, text, write};
 use crate::harness::{Host, World};
 
 pub const PLAN: &str = "# Plan: Ship the cache layer
@@ -61,6 +61,7 @@ fn last_stop_answer(w: &World) -> String {
         Host::Claude | Host::Codex | Host::Droid => "stop",
         Host::Gemini => "after-agent",
         Host::Pi => "turn-end",
+        Host::Opencode => "text-complete",
     };
     w.hooks()
         .into_iter()
@@ -155,7 +156,7 @@ pub fn continues_until_the_budget(host: Host) {
 /// `systemMessage` headless, only in their interactive UIs: for them plan's answer
 /// is checked above, and `plan goal status` says why.
 fn told_why(host: Host, run: &crate::harness::Run, why: &str) {
-    if matches!(host, Host::Pi | Host::Gemini) {
+    if matches!(host, Host::Pi | Host::Gemini | Host::Opencode) {
         assert!(
             run.stderr.contains(why),
             "{host:?} did not tell the user why the loop let go:\n{}",
@@ -375,6 +376,19 @@ fn escape_attempts(host: Host, file: &str, touch: &str) -> Vec<Reply> {
             call("ToolSearch", json!({"query": "select:Create,Execute"})),
             call("Create", json!({"file_path": file, "content": content})),
         ],
+        // Denied tools are not offered; a call of one is refused all the same.
+        Host::Opencode => vec![
+            call("write", json!({"filePath": file, "content": content})),
+            call(
+                "apply_patch",
+                json!({"patchText": format!("*** Begin Patch\n*** Add File: {file}\n+{content}*** End Patch\n")}),
+            ),
+            call("bash", json!({"command": touch, "description": "write"})),
+            call(
+                "task",
+                json!({"description": "write", "prompt": touch, "subagent_type": "general"}),
+            ),
+        ],
     }
 }
 
@@ -395,7 +409,7 @@ pub fn judge_rejects_without_a_verdict(host: Host) {
 
 fn judge_config(w: &World) {
     let model = match w.host {
-        Host::Pi => "  model: fake/fake-model\n",
+        Host::Pi | Host::Opencode => "  model: fake/fake-model\n",
         Host::Droid => "  model: custom:fake-model\n",
         _ => "",
     };
@@ -433,6 +447,8 @@ fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
             "grep_search",
         ]),
         Host::Droid => Some(vec!["Read", "Grep", "Glob", "LS"]),
+        // What OPENCODE_PERMISSION's denials leave.
+        Host::Opencode => Some(vec!["glob", "grep", "read", "skill", "todowrite"]),
         Host::Codex => None,
     }
 }
@@ -460,7 +476,7 @@ pub fn disabled_changes_nothing(host: Host) {
         "no state written under .git/plan"
     );
     assert!(
-        !w.hooks().is_empty() || host == Host::Pi,
+        !w.hooks().is_empty() || matches!(host, Host::Pi | Host::Opencode),
         "the hooks did run"
     );
 }
@@ -881,4 +897,225 @@ pub fn gemini_injects_once_without_a_compression() {
     );
     let copies: Vec<usize> = w.fake.turns().iter().map(|t| t.count(&block)).collect();
     assert_eq!(copies, [1, 1, 1, 1], "copies of the block per request");
+}
+
+/// Scenario 4: OpenCode compacts on its own when a reply leaves the context near
+/// full. experimental.session.compacting hands the skeleton to the summariser; the
+/// summary is not taken for the agent stopping (no stop check on it, with a loop
+/// running); and the first call after the compaction carries the block again, as a
+/// call after a compaction (`source: compact`).
+pub fn opencode_compaction_keeps_the_plan() {
+    let w = World::new(Host::Opencode, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let old = block(&w);
+    w.fake.script(script(vec![
+        // 127,000 of the model's 128,000 tokens: OpenCode compacts after this step.
+        heavy(write(&file_arg(&w, "a.txt"), "a\n"), 127_000),
+        text("Done."),
+        text("Done again."),
+    ]));
+    w.prompt("Write a.txt.").ok();
+    assert_eq!(w.read("a.txt"), "a\n");
+    let summary = w
+        .fake
+        .calls()
+        .into_iter()
+        .find(|c| c.tools().is_empty() && c.has("Keep this plan summary through the compaction"))
+        .expect("the skeleton reached OpenCode's summariser");
+    assert!(summary.has("[ ] eviction policy"));
+    let hooks = w.hooks();
+    assert!(
+        hooks
+            .iter()
+            .any(|h| h.args.ends_with("system") && h.stdin.contains(r#""source":"compact""#)),
+        "the first call after the compaction told plan so"
+    );
+    for h in hooks.iter().filter(|h| h.args.ends_with("text-complete")) {
+        assert!(
+            !h.stdin.contains("Summary: the work so far."),
+            "the summary was taken for a stop: {}",
+            h.stdin
+        );
+    }
+    let turns = w.fake.turns();
+    let after = turns
+        .iter()
+        .position(|t| t.has("Summary: the work so far."))
+        .expect("a turn after the compaction");
+    for t in &turns[after..] {
+        assert_eq!(t.count(&old), 1, "the block, once, after the compaction");
+    }
+    let last = turns.last().unwrap();
+    assert!(
+        last.has(CONTINUATION) && last.has("(Continuation 1 of 1.)"),
+        "the loop went on after the compaction"
+    );
+}
+
+/// Scenario 3a, in OpenCode's server (what its TUI talks to): there is no
+/// `experimental.text.complete` continuation outside `opencode run`; the plugin asks
+/// plan on the bus event `session.idle` and sends the continuation as the next
+/// prompt, until the budget is spent.
+pub fn opencode_serve_continues_on_session_idle() {
+    let w = World::new(
+        Host::Opencode,
+        PLAN,
+        script(vec![
+            text("Done."),
+            text("Done again."),
+            text("Still done."),
+        ]),
+    );
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let _server = w.spawn(&[
+        "serve",
+        "--hostname",
+        "127.0.0.1",
+        "--port",
+        &port.to_string(),
+    ]);
+    // Up once it answers; a request that reaches it while it is still starting can
+    // go unanswered, so the probe gives up on each try soon.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    while !matches!(http(port, "GET", "/session", "", 3), Ok((200, _))) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "opencode serve did not come up on port {port}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    let api = |method: &str, path: &str, body: &str| {
+        http(port, method, path, body, 30)
+            .unwrap_or_else(|e| panic!("{method} {path} on opencode serve: {e}"))
+    };
+    let (code, session) = api("POST", "/session", "{}");
+    assert_eq!(code, 200, "{session}");
+    let session: serde_json::Value = serde_json::from_str(&session).unwrap();
+    let id = session["id"].as_str().expect("a session id").to_string();
+    let (code, body) = api(
+        "POST",
+        &format!("/session/{id}/prompt_async"),
+        &json!({"parts": [{"type": "text", "text": "Work on the plan."}]}).to_string(),
+    );
+    assert!(code < 300, "{code} {body}");
+    // Two turns, then the budget note; give a third turn the chance to show up.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline
+        && !w
+            .hooks()
+            .iter()
+            .any(|h| h.args.ends_with("session-idle") && h.stdout.contains("budget"))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 2, "one continuation, then the budget");
+    assert!(!turns[0].has(CONTINUATION));
+    assert!(turns[1].has(CONTINUATION) && turns[1].has("(Continuation 1 of 1.)"));
+    let hooks = w.hooks();
+    assert!(
+        hooks.iter().all(|h| !h.args.ends_with("text-complete")),
+        "no text-complete stop check outside `opencode run`"
+    );
+    let last = hooks
+        .iter()
+        .rev()
+        .find(|h| h.args.ends_with("session-idle"))
+        .expect("a session-idle stop check");
+    assert!(
+        last.stdout.contains("budget of 1 continuations is spent"),
+        "{}",
+        last.stdout
+    );
+}
+
+/// One HTTP/1.1 request to 127.0.0.1:`port`: the status and the body, or an error
+/// when no answer came within `timeout_secs`.
+fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: &str,
+    timeout_secs: u64,
+) -> std::io::Result<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(timeout_secs)))?;
+    write!(
+        conn,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut raw = Vec::new();
+    conn.read_to_end(&mut raw)?;
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| std::io::Error::other(format!("no HTTP answer: {text}")))?;
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    Ok((
+        code,
+        if chunked {
+            dechunk(rest)
+        } else {
+            rest.to_string()
+        },
+    ))
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if n == 0 || after.len() < n {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = after[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// OpenCode has no stop veto, so plan is asked on every finished text part. A model
+/// that says what it is about to do and calls a tool in the same message is not
+/// stopping: no continuation is queued behind its tool call, and the guard counts
+/// none.
+pub fn opencode_a_text_before_a_tool_call_is_no_stop() {
+    let w = World::new(Host::Opencode, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "1"]);
+    w.fake.script(script(vec![
+        said("I will write a.txt.", write(&file_arg(&w, "a.txt"), "a\n")),
+        text("Done."),
+        text("Done again."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    assert_eq!(w.read("a.txt"), "a\n");
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 3, "the write, its answer, one continuation");
+    assert!(
+        !turns[1].has(CONTINUATION),
+        "a continuation was queued behind the tool call"
+    );
+    assert!(turns[2].has(CONTINUATION) && turns[2].has("(Continuation 1 of 1.)"));
+    let asked = w
+        .hooks()
+        .into_iter()
+        .find(|h| h.args.ends_with("text-complete") && h.stdin.contains("I will write a.txt."))
+        .expect("plan was asked about the text before the tool call");
+    assert_eq!(asked.stdout.trim(), "{}", "and answered nothing");
 }
