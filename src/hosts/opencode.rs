@@ -110,6 +110,7 @@ pub static HOST: Spec = Spec {
         is_ours: is_plugin,
     },
     next_steps,
+    trust_pending: super::no_trust_step,
     fresh_context: "/new",
     skeleton_at_compaction: true,
     compactions: None,

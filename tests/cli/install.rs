@@ -609,8 +609,9 @@ fn all_registers_the_hosts_on_path_and_check_says_what_is_missing() {
 #[test]
 fn all_with_no_host_on_path_registers_nothing() {
     let t = Test::new().only_bin();
-    t.ok(&["install", "--all"])
-        .stdout_has("no host CLI found on PATH (looked for claude, codex, pi, gemini, droid); nothing was registered");
+    let run = t.ok(&["install", "--all"]);
+    run.stdout_has("no host CLI found on PATH (looked for claude, codex, ")
+        .stdout_has("); nothing was registered");
     assert!(!t.root().join(".claude").exists());
 }
 
