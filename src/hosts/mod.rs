@@ -14,6 +14,7 @@ use crate::judge::backend::{Format, Invocation, Request};
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod droid;
 pub mod gemini;
 pub mod pi;
@@ -25,6 +26,8 @@ pub enum Host {
     Claude,
     /// OpenAI Codex CLI
     Codex,
+    /// GitHub Copilot CLI
+    Copilot,
     /// Factory Droid
     Droid,
     /// Gemini CLI
@@ -35,12 +38,13 @@ pub enum Host {
 
 impl Host {
     /// Every host, in the order `judge.backend: auto` tries them.
-    pub const ALL: [Host; 5] = [
+    pub const ALL: [Host; 6] = [
         Host::Claude,
         Host::Codex,
         Host::Pi,
         Host::Gemini,
         Host::Droid,
+        Host::Copilot,
     ];
 
     /// The host's declaration.
@@ -48,6 +52,7 @@ impl Host {
         match self {
             Host::Claude => &claude::HOST,
             Host::Codex => &codex::HOST,
+            Host::Copilot => &copilot::HOST,
             Host::Droid => &droid::HOST,
             Host::Gemini => &gemini::HOST,
             Host::Pi => &pi::HOST,
@@ -127,6 +132,9 @@ pub struct Event {
     pub matcher: Option<&'static str>,
     /// In the host's unit (seconds or milliseconds; the module says which).
     pub timeout: u64,
+    /// A stop event's host ends the turn itself after this many blocks in a row,
+    /// dropping the next one.
+    pub blocks_in_a_row: Option<u32>,
 }
 
 pub const fn event(
@@ -142,6 +150,17 @@ pub const fn event(
         name,
         matcher,
         timeout,
+        blocks_in_a_row: None,
+    }
+}
+
+impl Event {
+    /// The host ends the turn itself after `n` blocks of this stop event in a row.
+    pub const fn blocks_in_a_row(self, n: u32) -> Event {
+        Event {
+            blocks_in_a_row: Some(n),
+            ..self
+        }
     }
 }
 
@@ -285,6 +304,7 @@ mod tests {
           pi             /new
           Gemini CLI     /clear
           Factory Droid  /clear
+          Copilot CLI    /clear
         ");
     }
 }

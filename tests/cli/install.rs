@@ -310,7 +310,7 @@ fn an_unknown_host_lists_the_known_ones() {
     let t = Test::new();
     t.run(&["install", "cursor"])
         .code(2)
-        .stderr_has("[possible values: claude, codex, droid, gemini, pi, agents-md]");
+        .stderr_has("[possible values: claude, codex, copilot, droid, gemini, pi, agents-md]");
 }
 
 #[test]

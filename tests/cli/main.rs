@@ -3,6 +3,7 @@
 
 mod complete;
 mod config;
+mod copilot;
 mod core;
 mod degrade;
 mod diffdoc;

@@ -195,6 +195,8 @@ pub fn script(replies: Vec<Reply>) -> Responder {
 pub const COMPACTION_MARKERS: &[&str] = &[
     // Claude Code 2.1
     "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.",
+    // Copilot CLI 1.0.102 (it offers the tools all the same)
+    "Please create a detailed summary of the conversation so far.",
 ];
 
 /// A call that is not one of the agent's turns: it offers no tools, or it asks
@@ -544,13 +546,13 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                 },
                 None => missing("write"),
             },
-            // pi's `write`, Droid's `Create`.
-            Api::Chat => match find_tool(tools, &["write", "Create"]) {
+            // pi's `write`, Droid's `Create`, Copilot's `create`, Qwen's `write_file`.
+            Api::Chat => match find_tool(tools, &["write", "Create", "create", "write_file"]) {
                 Some(name) => Action::Tool {
-                    args: if name == "Create" {
-                        json!({"file_path": path, "content": content})
-                    } else {
-                        json!({"path": path, "content": content})
+                    args: match name.as_str() {
+                        "Create" | "write_file" => json!({"file_path": path, "content": content}),
+                        "create" => json!({"path": path, "file_text": content}),
+                        _ => json!({"path": path, "content": content}),
                     },
                     name,
                     call_id,
@@ -594,8 +596,8 @@ fn action(api: Api, reply: &Reply, tools: &[String], id: u64) -> Action {
                 },
                 None => missing("shell"),
             },
-            // pi's `bash`, Droid's `Execute`.
-            Api::Chat => match find_tool(tools, &["bash", "Execute"]) {
+            // pi's and Copilot's `bash`, Droid's `Execute`, Qwen's `run_shell_command`.
+            Api::Chat => match find_tool(tools, &["bash", "Execute", "run_shell_command"]) {
                 Some(name) => Action::Tool {
                     args: if name == "Execute" {
                         json!({"command": cmd, "summary": "run a command",

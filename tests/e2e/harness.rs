@@ -28,6 +28,7 @@ pub enum Host {
     Pi,
     Gemini,
     Droid,
+    Copilot,
 }
 
 impl Host {
@@ -41,6 +42,7 @@ impl Host {
             // The `@factory/cli` wrapper's platform package is missing from the
             // registry; the platform package itself has the binary.
             Host::Droid => ("@factory/cli-linux-x64", "0.225.2"),
+            Host::Copilot => ("@github/copilot", "1.0.102"),
         }
     }
 
@@ -52,6 +54,7 @@ impl Host {
             Host::Pi => "pi",
             Host::Gemini => "gemini",
             Host::Droid => "droid",
+            Host::Copilot => "copilot",
         }
     }
 
@@ -74,7 +77,9 @@ fn cache_root() -> PathBuf {
 /// this machine has not got it yet. One install per host per process; a second
 /// process racing for the same version loses the rename and uses the winner's.
 pub fn installed(host: Host) -> PathBuf {
-    static DONE: [OnceLock<Result<PathBuf, String>>; 5] = [
+    static DONE: [OnceLock<Result<PathBuf, String>>; 7] = [
+        OnceLock::new(),
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -298,14 +303,40 @@ impl World {
                 ("GEMINI_TELEMETRY_ENABLED", "false".into()),
             ]),
             Host::Droid => {}
+            Host::Copilot => env.extend([
+                ("COPILOT_HOME", home.join(".copilot").display().to_string()),
+                ("COPILOT_OFFLINE", "true".into()),
+                ("COPILOT_PROVIDER_BASE_URL", format!("{url}/v1")),
+                ("COPILOT_PROVIDER_TYPE", "openai".into()),
+                ("COPILOT_PROVIDER_WIRE_API", "completions".into()),
+                ("COPILOT_PROVIDER_API_KEY", "fake".into()),
+                ("COPILOT_MODEL", "fake-model".into()),
+                ("COPILOT_AUTO_UPDATE", "false".into()),
+            ]),
         }
         world.env = env.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        if host == Host::Copilot {
+            // Copilot strips its provider and offline settings from a hook's
+            // environment; a loop judge run inside the hook needs them back (a real
+            // user's judge has their login instead).
+            let keep: String = world
+                .env
+                .iter()
+                .filter(|(k, _)| k.starts_with("COPILOT_PROVIDER_") || k == "COPILOT_OFFLINE")
+                .map(|(k, v)| format!("export {k}='{v}'\n"))
+                .collect();
+            std::fs::write(world.path("hook-env"), keep).unwrap();
+        }
         std::fs::write(
             home.join(".gitconfig"),
             "[user]\n\tname = E2E\n\temail = e2e@plan.invalid\n[init]\n\tdefaultBranch = main\n",
         )
         .unwrap();
         world.configure_host();
+        if host == Host::Copilot {
+            // Copilot's `create` refuses a file whose directory does not exist.
+            world.write("src/.keep", "");
+        }
         world.sh("git init -q && git add -A && git commit -q --allow-empty -m init");
         world.write("plan.md", plan_md);
         let dir = world.dir.path().display().to_string();
@@ -342,6 +373,8 @@ impl World {
         let script = format!(
             r#"#!/usr/bin/env bash
 # plan for the e2e hosts: the freshly built binary; each hook call is recorded.
+# hook-env: what the host keeps from its hooks that a host run inside one needs.
+if [ -f '{dir}/hook-env' ]; then . '{dir}/hook-env'; fi
 if [ "$1" != hook ]; then exec '{bin}' "$@"; fi
 d=$(mktemp -d '{hooks}/call-XXXXXXXX')
 cat > "$d/stdin"
@@ -356,7 +389,8 @@ cat "$d/stderr" >&2
 exit $rc
 "#,
             bin = PLAN_BIN,
-            hooks = hooks.display()
+            hooks = hooks.display(),
+            dir = self.dir.path().display(),
         );
         let p = self.path("bin/plan");
         std::fs::write(&p, script).unwrap();
@@ -498,6 +532,16 @@ exit $rc
             Host::Pi => vec!["-p", "--provider", "fake", "--model", "fake-model", prompt],
             Host::Gemini => vec!["-p", prompt, "--approval-mode", "yolo"],
             Host::Droid => vec!["exec", "-m", DROID_MODEL, "--auto", "high", prompt],
+            // plan installs into the project's .github/hooks: trusted for this run.
+            Host::Copilot => vec![
+                "-p",
+                prompt,
+                // Tools alone still ask before a path outside the repository.
+                "--allow-all",
+                "--trust-folder",
+                "--disable-client-telemetry",
+                "--no-auto-update",
+            ],
         };
         self.exec(&args, extra_env)
     }
@@ -575,6 +619,7 @@ enabled = false
                 })
                 .to_string(),
             ),
+            Host::Copilot => {}
         }
     }
 

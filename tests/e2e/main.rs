@@ -1,5 +1,5 @@
 //! End-to-end tests: the real host CLIs (Claude Code, Codex, pi, Gemini CLI, Factory
-//! Droid), installed
+//! Droid, GitHub Copilot CLI), installed
 //! from the npm registry at pinned versions, run headless against a scripted model
 //! server on 127.0.0.1, with plan's hooks installed by the freshly built `plan`.
 //! Ignored by default (they install the hosts on first use and take minutes); run
@@ -127,8 +127,28 @@ fn droid_brings_a_changed_plan_with_the_next_edit() {
     scenarios::droid_brings_a_changed_plan_with_the_next_edit();
 }
 
+host_tests!(copilot, Host::Copilot);
+
 #[test]
 #[ignore = "e2e: runs the real host"]
 fn gemini_injects_once_without_a_compression() {
     scenarios::gemini_injects_once_without_a_compression();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn copilot_eight_blocks_in_a_row() {
+    scenarios::copilot_eight_blocks_in_a_row();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn copilot_compaction_injects_again() {
+    scenarios::copilot_compaction_injects_again();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn copilot_project_hooks_need_the_folder_trusted() {
+    scenarios::copilot_project_hooks_need_the_folder_trusted();
 }

@@ -55,18 +55,21 @@ fn writes(w: &World, n: usize) -> Vec<Reply> {
         .collect()
 }
 
-/// The last stop-hook answer plan gave.
+/// The last stop-hook answer plan gave (stdout, then stderr).
 fn last_stop_answer(w: &World) -> String {
     let stop = match w.host {
         Host::Claude | Host::Codex | Host::Droid => "stop",
         Host::Gemini => "after-agent",
         Host::Pi => "turn-end",
+        Host::Copilot => "agent-stop",
     };
     w.hooks()
         .into_iter()
         .rev()
         .find(|h| h.args.ends_with(&format!(" {stop}")))
-        .map(|h| h.stdout)
+        // Copilot reads no message for the person from a hook: the note goes to
+        // stderr.
+        .map(|h| h.stdout + &h.stderr)
         .unwrap_or_default()
 }
 
@@ -207,7 +210,16 @@ pub fn judge_accepts(host: Host) {
         let tools = call.tools();
         let offered = |names: &[&str]| tools.iter().any(|t| names.contains(&t.as_str()));
         step += 1;
-        if step == 1 && offered(&["Write", "write", "apply_patch", "write_file", "Create"]) {
+        if step == 1
+            && offered(&[
+                "Write",
+                "write",
+                "apply_patch",
+                "write_file",
+                "Create",
+                "create",
+            ])
+        {
             return write(&wrote, "the judge wrote this\n");
         }
         if step <= 2
@@ -375,6 +387,16 @@ fn escape_attempts(host: Host, file: &str, touch: &str) -> Vec<Reply> {
             call("ToolSearch", json!({"query": "select:Create,Execute"})),
             call("Create", json!({"file_path": file, "content": content})),
         ],
+        // `--available-tools` leaves them out of the list; a call by name must
+        // still fail.
+        Host::Copilot => vec![
+            call("create", json!({"path": file, "file_text": content})),
+            call(
+                "edit",
+                json!({"path": file, "old_str": "", "new_str": content}),
+            ),
+            call("bash", json!({"command": touch, "description": "write"})),
+        ],
     }
 }
 
@@ -433,6 +455,7 @@ fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
             "grep_search",
         ]),
         Host::Droid => Some(vec!["Read", "Grep", "Glob", "LS"]),
+        Host::Copilot => Some(vec!["view", "grep", "glob"]),
         Host::Codex => None,
     }
 }
@@ -823,4 +846,103 @@ pub fn gemini_injects_once_without_a_compression() {
     );
     let copies: Vec<usize> = w.fake.turns().iter().map(|t| t.count(&block)).collect();
     assert_eq!(copies, [1, 1, 1, 1], "copies of the block per request");
+}
+
+/// Copilot CLI ends the turn after 8 blocks of its agentStop hook in a row and
+/// drops the ninth. A loop with a larger budget: each of the 8 blocks reaches the
+/// model as a continuation, the ninth stop is let go with a note instead of a
+/// block Copilot would drop, and the budget counts only what reached the model.
+pub fn copilot_eight_blocks_in_a_row() {
+    let w = World::new(Host::Copilot, PLAN, script(vec![]));
+    w.write(".plan/config.yaml", "loop:\n  stall_limit: 50\n");
+    w.plan_ok(&["goal", "--budget", "12"]);
+    let replies = (0..12).map(|i| text(&format!("Done {i}."))).collect();
+    w.fake.script(script(replies));
+    w.prompt("Work on the plan.").ok();
+    let turns = w.fake.turns();
+    assert_eq!(turns.len(), 9, "the prompt and 8 continuations");
+    assert!(turns[8].has("(Continuation 8 of 12.)"));
+    let stops: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" agent-stop"))
+        .collect();
+    assert_eq!(stops.len(), 9, "Copilot asked at the ninth stop too");
+    let last = stops.last().unwrap();
+    assert_eq!(last.stdout, "", "no block for Copilot to drop");
+    assert!(
+        last.stderr
+            .contains("ends a turn after 8 continuations in a row"),
+        "{}",
+        last.stderr
+    );
+    let status = w.plan_ok(&["goal", "status"]).stdout;
+    assert!(status.contains("continuations: 8 of 12"), "{status}");
+    assert!(!status.contains("ended"), "{status}");
+}
+
+/// Copilot CLI compacts on its own when a prompt nears the model's window
+/// (`COPILOT_PROVIDER_MAX_PROMPT_TOKENS` for a provider's model). preCompact
+/// cannot add context and no sessionStart follows: plan brings the block back at
+/// the next prompt, here the loop's continuation, after the summary.
+pub fn copilot_compaction_injects_again() {
+    let w = World::new(Host::Copilot, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let old = block(&w);
+    w.fake.script(script(vec![
+        heavy(write(&file_arg(&w, "src/a.txt"), "a\n"), 90_000),
+        text("Done."),
+        text("Done again."),
+    ]));
+    w.prompt_env(
+        "Write a.txt.",
+        &[("COPILOT_PROVIDER_MAX_PROMPT_TOKENS", "100000")],
+    )
+    .ok();
+    let hooks = w.hooks();
+    assert!(
+        hooks.iter().any(|h| h.args.ends_with("pre-compact")),
+        "preCompact ran"
+    );
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the conversation was compacted"
+    );
+    assert_eq!(last.count(&old), 1, "the block, once");
+    assert!(
+        last.position(&old) > last.position("Summary: the work so far."),
+        "the block is back after the compaction"
+    );
+}
+
+/// Copilot CLI runs a project's `.github/hooks` only in a trusted folder, as
+/// `plan install copilot` says: skipped silently without `--trust-folder`, run
+/// with it, and run everywhere from the user's hooks (`--global`).
+pub fn copilot_project_hooks_need_the_folder_trusted() {
+    let w = World::new(Host::Copilot, PLAN, script(vec![text("Hi.")]));
+    assert!(w.install_output.contains("--trust-folder"));
+    let block = block(&w);
+    let untrusted = ["-p", "Say hi", "--allow-all", "--no-auto-update"];
+    w.exec(&untrusted, &[]).ok();
+    assert!(
+        w.hooks().is_empty(),
+        "an untrusted folder's hooks do not run"
+    );
+    assert!(!w.fake.turns()[0].has(&block));
+
+    w.fake.script(script(vec![text("Hi again.")]));
+    w.prompt("Say hi").ok();
+    assert_eq!(w.fake.turns().pop().unwrap().count(&block), 1, "trusted");
+
+    w.plan_ok(&["uninstall", "copilot"]);
+    w.plan_ok(&["install", "copilot", "--global"]);
+    assert!(w.path("home/.copilot/hooks/plan.json").exists());
+    w.fake.script(script(vec![text("Hi once more.")]));
+    w.exec(&untrusted, &[]).ok();
+    assert_eq!(
+        w.fake.turns().pop().unwrap().count(&block),
+        1,
+        "the user's hooks run in any folder"
+    );
 }
