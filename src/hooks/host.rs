@@ -52,6 +52,9 @@ pub struct Input {
     pub more_turns: bool,
     /// The stop follows a block of ours (`stop_hook_active`): a continuation in a row.
     pub stop_active: bool,
+    /// A prompt event with an empty prompt: Qwen Code fires one before each model
+    /// call that follows tool results, with nothing from the person in it.
+    pub empty_prompt: bool,
     pub last_message: Option<String>,
 }
 
@@ -107,6 +110,7 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             .get("has_tool_calls")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        empty_prompt: v.get("prompt").and_then(Value::as_str) == Some(""),
         stop_active: ["stop_hook_active", "stopHookActive"]
             .iter()
             .any(|k| v.get(*k).and_then(Value::as_bool) == Some(true)),

@@ -138,7 +138,9 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             }
             let block = view.injection;
             let block_hash = content_hash(block.as_bytes());
-            let always = config.inject_every_prompt == EveryPrompt::Always;
+            // An empty prompt is the host's own step between tool results and the
+            // next model call, not a prompt: only a changed block comes with it.
+            let always = config.inject_every_prompt == EveryPrompt::Always && !input.empty_prompt;
             let seen = compactions(host, &input);
             let due = state.session(&input.session, |s| {
                 // A compaction event that may not have compacted: the count says.

@@ -18,6 +18,7 @@ pub mod copilot;
 pub mod droid;
 pub mod gemini;
 pub mod pi;
+pub mod qwen;
 
 /// The hosts, as `plan install HOST`, `plan hook HOST …` and `--judge HOST` name them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -34,17 +35,20 @@ pub enum Host {
     Gemini,
     /// The pi coding agent
     Pi,
+    /// Qwen Code
+    Qwen,
 }
 
 impl Host {
     /// Every host, in the order `judge.backend: auto` tries them.
-    pub const ALL: [Host; 6] = [
+    pub const ALL: [Host; 7] = [
         Host::Claude,
         Host::Codex,
         Host::Pi,
         Host::Gemini,
         Host::Droid,
         Host::Copilot,
+        Host::Qwen,
     ];
 
     /// The host's declaration.
@@ -56,6 +60,7 @@ impl Host {
             Host::Droid => &droid::HOST,
             Host::Gemini => &gemini::HOST,
             Host::Pi => &pi::HOST,
+            Host::Qwen => &qwen::HOST,
         }
     }
 
@@ -177,6 +182,10 @@ pub enum Registration {
         enable: Option<&'static str>,
         /// The host reads the file with comments in it, so plan does too.
         comments: bool,
+        /// A key and number the host writes into any settings file without it when
+        /// it loads one (Qwen's `$version`): a file plan creates carries it, so the
+        /// host's first run leaves it alone.
+        version: Option<(&'static str, u64)>,
     },
     /// A file plan writes whole (an extension or plugin).
     File {
@@ -305,6 +314,7 @@ mod tests {
           Gemini CLI     /clear
           Factory Droid  /clear
           Copilot CLI    /clear
+          Qwen Code      /clear
         ");
     }
 }

@@ -312,7 +312,9 @@ mod tests {
                 .into_iter()
                 .map(Backend::as_str)
                 .collect::<Vec<_>>(),
-            ["claude", "codex", "pi", "gemini", "droid", "copilot", "llm"]
+            [
+                "claude", "codex", "pi", "gemini", "droid", "copilot", "qwen", "llm"
+            ]
         );
         assert_eq!(Backend::Command.program(), None);
         assert_eq!(Backend::None.program(), None);

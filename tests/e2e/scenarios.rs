@@ -30,7 +30,8 @@ pub const CONTINUATION: &str = "plan.md still has work: cache-layer";
 pub fn block(w: &World) -> String {
     let block = w.plan_ok(&["inject"]).stdout.trim_end().to_string();
     match w.host {
-        Host::Gemini => block.replace('<', "&lt;").replace('>', "&gt;"),
+        // Qwen Code (0.24.4) too, in the system prompt's session-start context.
+        Host::Gemini | Host::Qwen => block.replace('<', "&lt;").replace('>', "&gt;"),
         _ => block,
     }
 }
@@ -58,7 +59,7 @@ fn writes(w: &World, n: usize) -> Vec<Reply> {
 /// The last stop-hook answer plan gave (stdout, then stderr).
 fn last_stop_answer(w: &World) -> String {
     let stop = match w.host {
-        Host::Claude | Host::Codex | Host::Droid => "stop",
+        Host::Claude | Host::Codex | Host::Droid | Host::Qwen => "stop",
         Host::Gemini => "after-agent",
         Host::Pi => "turn-end",
         Host::Copilot => "agent-stop",
@@ -387,6 +388,32 @@ fn escape_attempts(host: Host, file: &str, touch: &str) -> Vec<Reply> {
             call("ToolSearch", json!({"query": "select:Create,Execute"})),
             call("Create", json!({"file_path": file, "content": content})),
         ],
+        // `--core-tools` leaves them out of the list; plan mode refuses the rest.
+        Host::Qwen => vec![
+            call("write_file", json!({"file_path": file, "content": content})),
+            call(
+                "edit",
+                json!({"file_path": file, "old_string": "", "new_string": content}),
+            ),
+            call("exit_plan_mode", json!({"plan": "Write the files."})),
+            call(
+                "run_shell_command",
+                json!({"command": touch, "description": "write", "is_background": false}),
+            ),
+            // Offered whatever `--core-tools` says, unless excluded.
+            call(
+                "tool_call",
+                json!({"name": "run_shell_command", "arguments": {"command": touch}}),
+            ),
+            call(
+                "tool_search",
+                json!({"query": "select:write_file,run_shell_command"}),
+            ),
+            call(
+                "agent",
+                json!({"description": "write", "prompt": touch, "subagent_type": "general-purpose"}),
+            ),
+        ],
         // `--available-tools` leaves them out of the list; a call by name must
         // still fail.
         Host::Copilot => vec![
@@ -456,6 +483,13 @@ fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
         ]),
         Host::Droid => Some(vec!["Read", "Grep", "Glob", "LS"]),
         Host::Copilot => Some(vec!["view", "grep", "glob"]),
+        Host::Qwen => Some(vec![
+            "read_file",
+            "read_many_files",
+            "list_directory",
+            "glob",
+            "grep_search",
+        ]),
         Host::Codex => None,
     }
 }
@@ -848,36 +882,54 @@ pub fn gemini_injects_once_without_a_compression() {
     assert_eq!(copies, [1, 1, 1, 1], "copies of the block per request");
 }
 
-/// Copilot CLI ends the turn after 8 blocks of its agentStop hook in a row and
-/// drops the ninth. A loop with a larger budget: each of the 8 blocks reaches the
-/// model as a continuation, the ninth stop is let go with a note instead of a
-/// block Copilot would drop, and the budget counts only what reached the model.
-pub fn copilot_eight_blocks_in_a_row() {
-    let w = World::new(Host::Copilot, PLAN, script(vec![]));
+/// Copilot CLI ends the turn after 8 blocks of its stop hook in a row and drops
+/// the ninth; Qwen Code (`stopHookBlockingCap` 8) overrides the eighth, so 7
+/// reach its model. A loop with a larger budget: each block the host delivers
+/// reaches the model as a continuation, the stop after them is let go with a
+/// note instead of a block the host would drop, and the budget counts only what
+/// reached the model.
+pub fn blocks_in_a_row(host: Host, delivered: usize) {
+    let w = World::new(host, PLAN, script(vec![]));
     w.write(".plan/config.yaml", "loop:\n  stall_limit: 50\n");
     w.plan_ok(&["goal", "--budget", "12"]);
     let replies = (0..12).map(|i| text(&format!("Done {i}."))).collect();
     w.fake.script(script(replies));
     w.prompt("Work on the plan.").ok();
     let turns = w.fake.turns();
-    assert_eq!(turns.len(), 9, "the prompt and 8 continuations");
-    assert!(turns[8].has("(Continuation 8 of 12.)"));
+    assert_eq!(
+        turns.len(),
+        delivered + 1,
+        "the prompt and the continuations"
+    );
+    assert!(turns[delivered].has(&format!("(Continuation {delivered} of 12.)")));
     let stops: Vec<_> = w
         .hooks()
         .into_iter()
-        .filter(|h| h.args.ends_with(" agent-stop"))
+        .filter(|h| h.args.ends_with(" agent-stop") || h.args.ends_with(" stop"))
         .collect();
-    assert_eq!(stops.len(), 9, "Copilot asked at the ninth stop too");
+    assert_eq!(
+        stops.len(),
+        delivered + 1,
+        "the host asked at the last stop too"
+    );
     let last = stops.last().unwrap();
-    assert_eq!(last.stdout, "", "no block for Copilot to drop");
     assert!(
-        last.stderr
-            .contains("ends a turn after 8 continuations in a row"),
-        "{}",
+        !last.stdout.contains("block"),
+        "no block for the host to drop"
+    );
+    assert!(
+        format!("{}{}", last.stdout, last.stderr).contains(&format!(
+            "ends a turn after {delivered} continuations in a row"
+        )),
+        "{}{}",
+        last.stdout,
         last.stderr
     );
     let status = w.plan_ok(&["goal", "status"]).stdout;
-    assert!(status.contains("continuations: 8 of 12"), "{status}");
+    assert!(
+        status.contains(&format!("continuations: {delivered} of 12")),
+        "{status}"
+    );
     assert!(!status.contains("ended"), "{status}");
 }
 
@@ -945,4 +997,39 @@ pub fn copilot_project_hooks_need_the_folder_trusted() {
         1,
         "the user's hooks run in any folder"
     );
+}
+
+/// Qwen Code compresses the chat when a prompt nears the model's window
+/// (`context.autoCompactThreshold` of it). After
+/// it, SessionStart fires again with `source: compact`; plan injects there, and
+/// the block (in the system prompt) is there once, after the summary.
+pub fn qwen_compaction_injects_again() {
+    let w = World::new(Host::Qwen, PLAN, script(vec![]));
+    // Compact at half the (200,000-token) window.
+    let settings = w.path("home/.qwen/settings.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    v["context"] = json!({"autoCompactThreshold": 0.5});
+    std::fs::write(&settings, v.to_string()).unwrap();
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let old = block(&w);
+    let big = "x".repeat(20_000);
+    w.fake.script(script(vec![
+        write(&file_arg(&w, "src/f1.txt"), &big),
+        heavy(text("Done."), 150_000),
+        text("Done again."),
+    ]));
+    w.prompt("Write the files.").ok();
+    assert!(
+        w.hooks().iter().any(|h| h.args.ends_with("session-start")
+            && h.stdin.contains(r#""source":"compact""#)
+            && h.stdout.contains("additionalContext")),
+        "SessionStart after the compaction injected"
+    );
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the chat was compressed"
+    );
+    assert_eq!(last.count(&old), 1, "the block, once");
 }
