@@ -67,7 +67,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 12] = [
+pub const ENVIRONMENT: [(&str, &str); 13] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -99,6 +99,10 @@ pub const ENVIRONMENT: [(&str, &str); 12] = [
     (
         "PI_CODING_AGENT_DIR",
         "pi's directory, for `plan install pi --global`",
+    ),
+    (
+        "COPILOT_HOME",
+        "Copilot CLI's directory, for `plan install copilot --global`",
     ),
     (
         "PATH",
