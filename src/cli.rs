@@ -67,7 +67,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 13] = [
+pub const ENVIRONMENT: [(&str, &str); 14] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -103,6 +103,10 @@ pub const ENVIRONMENT: [(&str, &str); 13] = [
     (
         "GEMINI_CLI_TRUST_WORKSPACE",
         "true: `plan install --check` takes the folder as trusted by Gemini CLI",
+    ),
+    (
+        "COPILOT_HOME",
+        "Copilot CLI's directory, for `plan install copilot --global`",
     ),
     (
         "PATH",

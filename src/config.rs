@@ -1296,12 +1296,12 @@ loop:
     #[test]
     fn a_bad_choice_lists_the_good_ones() {
         insta::assert_snapshot!(err("verify:\n  timeout_secs: 5\njudge:\n  backend: gpt\n"), @r#"
-        .plan/config.yaml:4: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, opencode, llm, command or none)
+        .plan/config.yaml:4: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, opencode, copilot, qwen, llm, command or none)
             4 |   backend: gpt
           hint: remove the line to use the default, auto
         "#);
         insta::assert_snapshot!(err("judge: {backend: gpt}\n"), @r#"
-        .plan/config.yaml:1: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, opencode, llm, command or none)
+        .plan/config.yaml:1: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, opencode, copilot, qwen, llm, command or none)
             1 | judge: {backend: gpt}
           hint: remove the line to use the default, auto
         "#);
@@ -1371,7 +1371,7 @@ loop:
     fn names_read_as_lists() {
         assert_eq!(
             BackendChoice::names(),
-            "auto, claude, codex, pi, gemini, droid, opencode, llm, command or none"
+            "auto, claude, codex, pi, gemini, droid, opencode, copilot, qwen, llm, command or none"
         );
         for name in ["auto", "claude", "none", "command"] {
             assert_eq!(name.parse::<BackendChoice>().unwrap().to_string(), name);

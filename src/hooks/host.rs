@@ -50,6 +50,11 @@ pub struct Input {
     pub host_error: bool,
     /// pi: this turn end still has tool calls, so it is not the final one.
     pub more_turns: bool,
+    /// The stop follows a block of ours (`stop_hook_active`): a continuation in a row.
+    pub stop_active: bool,
+    /// A prompt event with an empty prompt: Qwen Code fires one before each model
+    /// call that follows tool results, with nothing from the person in it.
+    pub empty_prompt: bool,
     pub last_message: Option<String>,
 }
 
@@ -64,7 +69,15 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
     let v: Value =
         serde_json::from_str(text).map_err(|e| format!("hook input is not JSON ({e})"))?;
     let s = |key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-    let tool_input = v.get("tool_input").or_else(|| v.get("input"));
+    // Copilot CLI's `toolArgs` may come as a JSON string of the arguments.
+    let copilot_args = match v.get("toolArgs") {
+        Some(Value::String(text)) => serde_json::from_str(text).ok(),
+        other => other.cloned(),
+    };
+    let tool_input = v
+        .get("tool_input")
+        .or_else(|| v.get("input"))
+        .or(copilot_args.as_ref());
     let tool_path = tool_input.and_then(|ti| {
         [
             "file_path",
@@ -97,6 +110,10 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             .get("has_tool_calls")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        empty_prompt: v.get("prompt").and_then(Value::as_str) == Some(""),
+        stop_active: ["stop_hook_active", "stopHookActive"]
+            .iter()
+            .any(|k| v.get(*k).and_then(Value::as_bool) == Some(true)),
         last_message: s("last_assistant_message")
             .or_else(|| s("prompt_response"))
             .or_else(|| s("last_message")),
@@ -170,6 +187,22 @@ mod tests {
                 && edits_files("apply_patch")
                 && edits_files("write_file")
         );
+    }
+
+    #[test]
+    fn reads_copilot_tool_args_as_an_object_or_a_json_string() {
+        for args in [
+            r#"{"path":"/r/a.rs","file_text":"x"}"#,
+            r#""{\"path\":\"/r/a.rs\",\"file_text\":\"x\"}""#,
+        ] {
+            let input = parse_input(&format!(
+                r#"{{"sessionId":"s2","timestamp":1,"cwd":"/r","toolName":"create","toolArgs":{args}}}"#
+            ))
+            .unwrap();
+            assert_eq!(input.session, "s2");
+            assert_eq!(input.tool_name.as_deref(), Some("create"));
+            assert_eq!(input.tool_path.as_deref(), Some("/r/a.rs"), "{args}");
+        }
     }
 
     #[test]

@@ -22,6 +22,14 @@ fn enable_key(host: Host) -> Option<&'static str> {
     }
 }
 
+/// The key and number the host stamps into a settings file that lacks them.
+fn version_key(host: Host) -> Option<(&'static str, u64)> {
+    match host.spec().registration {
+        Registration::Settings { version, .. } => version,
+        Registration::File { .. } => None,
+    }
+}
+
 /// The shell command a host runs for `slug`. Hosts run it through a shell, so an
 /// unusual program path is quoted.
 pub fn command(program: &str, host: Host, slug: &str) -> String {
@@ -145,6 +153,7 @@ pub fn render(doc: &Map<String, Value>) -> String {
 /// `Invalid::Shape` leaves `doc` half-merged: the caller must not write it.
 pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Result<Merge, Invalid> {
     let mut merge = Merge::default();
+    let created = doc.is_empty();
     if let Some(key) = enable_key(host) {
         match enable_hooks(doc, key)? {
             Some(enabled) => merge.enabled = enabled,
@@ -163,6 +172,10 @@ pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Resul
             event: hook.name.to_string(),
             command: wanted,
         });
+    }
+    // Last, where the host puts it itself.
+    if let Some((key, number)) = version_key(host).filter(|_| created) {
+        doc.insert(key.to_string(), json!(number));
     }
     Ok(merge)
 }
@@ -202,6 +215,13 @@ pub fn uninstall(doc: &mut Map<String, Value>, host: Host, program: &str) -> Vec
         // nothing to enable: it goes too, so install then uninstall leaves nothing.
         if let Some(key) = enable_key(host)
             && doc.get(key) == Some(&serde_json::json!({"enabled": true}))
+        {
+            doc.shift_remove(key);
+        }
+        // A version stamp alone is what a file plan created is left with.
+        if let Some((key, number)) = version_key(host)
+            && doc.len() == 1
+            && doc.get(key) == Some(&json!(number))
         {
             doc.shift_remove(key);
         }

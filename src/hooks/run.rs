@@ -138,7 +138,9 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             }
             let block = view.injection;
             let block_hash = content_hash(block.as_bytes());
-            let always = config.inject_every_prompt == EveryPrompt::Always;
+            // An empty prompt is the host's own step between tool results and the
+            // next model call, not a prompt: only a changed block comes with it.
+            let always = config.inject_every_prompt == EveryPrompt::Always && !input.empty_prompt;
             let seen = compactions(host, &input);
             let due = state.session(&input.session, |s| {
                 // A compaction event that may not have compacted: the count says.
@@ -220,7 +222,10 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             }
             Ok(Answer::Nothing)
         }
-        Kind::Stop => stop(&place, &state, &config, &input, &view),
+        Kind::Stop => {
+            let limit = host.event(event).and_then(|e| e.blocks_in_a_row);
+            stop(&place, &state, &config, &input, &view, limit)
+        }
     }
 }
 
@@ -264,6 +269,7 @@ fn stop(
     config: &Config,
     input: &Input,
     view: &cache::View,
+    limit: Option<u32>,
 ) -> Result<Answer> {
     let continuation = template(&place.root, "continuation.md", blocks::CONTINUATION);
     let templates = Templates {
@@ -289,6 +295,25 @@ fn stop(
         // No loop, or one that ended: nothing to decide, so no lock to take.
         return Ok(Answer::Nothing);
     }
+    // A host that ends the turn itself after so many blocks in a row drops the next
+    // one unseen: plan lets go instead, spends nothing on it, and says how the loop
+    // goes on.
+    let ours = peeked
+        .as_ref()
+        .is_some_and(|l| l.owner.as_deref() == Some(input.session.as_str()));
+    if let Some(limit) = limit.filter(|_| ours) {
+        let in_a_row = state.session(&input.session, |s| {
+            if !input.stop_active {
+                s.blocks = 0;
+            }
+            s.blocks
+        })?;
+        if in_a_row >= limit {
+            return Ok(Answer::Note(format!(
+                "plan: the host ends a turn after {limit} continuations in a row, so the agent stops here; the loop goes on at this session's next prompt (`plan goal status` shows it)"
+            )));
+        }
+    }
     let pause = if config.loop_judge {
         let mut asks = false;
         guard::decide(&mut peeked, guard_input(), templates, || {
@@ -309,6 +334,9 @@ fn stop(
         None
     };
     let decision = state.with_loop(|lp| guard::decide(lp, guard_input(), templates, || pause))?;
+    if limit.is_some() && matches!(decision, Stop::Block { .. }) {
+        state.session(&input.session, |s| s.blocks += 1)?;
+    }
     Ok(match decision {
         Stop::Block { reason } => Answer::Block(reason),
         Stop::Allow { note: Some(note) } => Answer::Note(note),

@@ -30,6 +30,9 @@ pub struct Session {
     /// since the last prompt, for a host whose compaction event fires whether or not
     /// it compacts: a larger count later means one happened.
     pub compact_mark: Option<u64>,
+    /// Stops in a row this session was blocked at, for a host that drops a block
+    /// after so many.
+    pub blocks: u32,
 }
 
 /// The work loop started by `plan goal`. One per repository (per worktree).

@@ -60,6 +60,7 @@ pub static HOST: Spec = Spec {
         user,
         comments: false,
         enable: None,
+        version: None,
     },
     next_steps,
     trust_pending,

@@ -66,6 +66,7 @@ pub static HOST: Spec = Spec {
         user,
         comments: false,
         enable: None,
+        version: None,
     },
     next_steps,
     trust_pending: super::no_trust_step,

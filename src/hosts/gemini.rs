@@ -70,6 +70,7 @@ pub static HOST: Spec = Spec {
         user,
         comments: true,
         enable: Some("hooksConfig"),
+        version: None,
     },
     next_steps,
     trust_pending,

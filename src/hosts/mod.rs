@@ -14,10 +14,12 @@ use crate::judge::backend::{Format, Invocation, Request};
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod droid;
 pub mod gemini;
 pub mod opencode;
 pub mod pi;
+pub mod qwen;
 
 /// The hosts, as `plan install HOST`, `plan hook HOST …` and `--judge HOST` name them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -26,6 +28,8 @@ pub enum Host {
     Claude,
     /// OpenAI Codex CLI
     Codex,
+    /// GitHub Copilot CLI
+    Copilot,
     /// Factory Droid
     Droid,
     /// Gemini CLI
@@ -34,17 +38,21 @@ pub enum Host {
     Opencode,
     /// The pi coding agent
     Pi,
+    /// Qwen Code
+    Qwen,
 }
 
 impl Host {
     /// Every host, in the order `judge.backend: auto` tries them.
-    pub const ALL: [Host; 6] = [
+    pub const ALL: [Host; 8] = [
         Host::Claude,
         Host::Codex,
         Host::Pi,
         Host::Gemini,
         Host::Droid,
         Host::Opencode,
+        Host::Copilot,
+        Host::Qwen,
     ];
 
     /// The host's declaration.
@@ -52,10 +60,12 @@ impl Host {
         match self {
             Host::Claude => &claude::HOST,
             Host::Codex => &codex::HOST,
+            Host::Copilot => &copilot::HOST,
             Host::Droid => &droid::HOST,
             Host::Gemini => &gemini::HOST,
             Host::Opencode => &opencode::HOST,
             Host::Pi => &pi::HOST,
+            Host::Qwen => &qwen::HOST,
         }
     }
 
@@ -136,6 +146,9 @@ pub struct Event {
     pub matcher: Option<&'static str>,
     /// In the host's unit (seconds or milliseconds; the module says which).
     pub timeout: u64,
+    /// A stop event's host ends the turn itself after this many blocks in a row,
+    /// dropping the next one.
+    pub blocks_in_a_row: Option<u32>,
 }
 
 pub const fn event(
@@ -151,6 +164,17 @@ pub const fn event(
         name,
         matcher,
         timeout,
+        blocks_in_a_row: None,
+    }
+}
+
+impl Event {
+    /// The host ends the turn itself after `n` blocks of this stop event in a row.
+    pub const fn blocks_in_a_row(self, n: u32) -> Event {
+        Event {
+            blocks_in_a_row: Some(n),
+            ..self
+        }
     }
 }
 
@@ -167,6 +191,10 @@ pub enum Registration {
         enable: Option<&'static str>,
         /// The host reads the file with comments in it, so plan does too.
         comments: bool,
+        /// A key and number the host writes into any settings file without it when
+        /// it loads one (Qwen's `$version`): a file plan creates carries it, so the
+        /// host's first run leaves it alone.
+        version: Option<(&'static str, u64)>,
     },
     /// A file plan writes whole (an extension or plugin).
     File {
@@ -300,6 +328,8 @@ mod tests {
           Gemini CLI     /clear
           Factory Droid  /clear
           OpenCode       /new
+          Copilot CLI    /clear
+          Qwen Code      /clear
         ");
     }
 }

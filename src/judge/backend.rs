@@ -315,7 +315,7 @@ mod tests {
                 .map(Backend::as_str)
                 .collect::<Vec<_>>(),
             [
-                "claude", "codex", "pi", "gemini", "droid", "opencode", "llm"
+                "claude", "codex", "pi", "gemini", "droid", "opencode", "copilot", "qwen", "llm"
             ]
         );
         assert_eq!(Backend::Command.program(), None);

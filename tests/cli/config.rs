@@ -36,7 +36,7 @@ fn judge_shows_the_defaults_and_that_no_judge_was_found() {
     backend  auto → none found      default
     model    the backend's default  default
     timeout  600s                   default
-    none found: `plan complete --judge none` skips the judge, or install one of claude, codex, pi, gemini, droid, opencode, llm
+    none found: `plan complete --judge none` skips the judge, or install one of claude, codex, pi, gemini, droid, opencode, copilot, qwen, llm
     ");
 }
 
@@ -141,8 +141,8 @@ fn judge_backend_validates_and_persists() {
     let t = hermetic(Test::new());
     let run = t.run(&["judge", "backend", "gpt"]).code(2);
     insta::assert_snapshot!(run.stderr, @r#"
-    plan: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, opencode, llm, command or none)
-      hint: auto takes the first of claude, codex, pi, gemini, droid, opencode and llm found on PATH
+    plan: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, opencode, copilot, qwen, llm, command or none)
+      hint: auto takes the first of claude, codex, pi, gemini, droid, opencode, copilot, qwen and llm found on PATH
     "#);
     assert!(!t.path(".plan").exists());
     let run = t.ok(&["judge", "backend", "command"]);
@@ -211,7 +211,7 @@ fn a_bad_settings_file_exits_2_naming_file_line_and_key() {
     );
     let run = t.run(&["judge"]).code(2);
     insta::assert_snapshot!(run.stderr, @r#"
-    .plan/config.yaml:3: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, opencode, llm, command or none)
+    .plan/config.yaml:3: judge.backend: unknown backend "gpt" (expected auto, claude, codex, pi, gemini, droid, opencode, copilot, qwen, llm, command or none)
         3 |   backend: gpt
       hint: remove the line to use the default, auto
     "#);

@@ -768,7 +768,7 @@ fn hooks_exit_zero_for_an_unknown_host_and_keep_notes_off_stdout() {
     t.case(&["hook", "cursor", "stop"])
         .stdin("{}")
         .stderr(
-            "plan: no hooks for a host named \"cursor\" (plan knows claude, codex, pi, gemini, droid, opencode); nothing done\n",
+            "plan: no hooks for a host named \"cursor\" (plan knows claude, codex, pi, gemini, droid, opencode, copilot, qwen); nothing done\n",
         )
         .check();
     let run = t

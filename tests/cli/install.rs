@@ -383,9 +383,9 @@ fn invalid_json_is_refused_and_left_untouched() {
 #[test]
 fn an_unknown_host_lists_the_known_ones() {
     let t = Test::new();
-    t.run(&["install", "cursor"])
-        .code(2)
-        .stderr_has("[possible values: claude, codex, droid, gemini, opencode, pi, agents-md]");
+    t.run(&["install", "cursor"]).code(2).stderr_has(
+        "[possible values: claude, codex, copilot, droid, gemini, opencode, pi, qwen, agents-md]",
+    );
 }
 
 #[test]

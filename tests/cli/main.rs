@@ -3,6 +3,7 @@
 
 mod complete;
 mod config;
+mod copilot;
 mod core;
 mod degrade;
 mod diffdoc;
@@ -17,6 +18,7 @@ mod mcp;
 mod mcp_install;
 mod port;
 mod proof;
+mod qwen;
 mod readme;
 mod redteam;
 mod redteam2;

@@ -202,6 +202,10 @@ pub fn script(replies: Vec<Reply>) -> Responder {
 pub const COMPACTION_MARKERS: &[&str] = &[
     // Claude Code 2.1
     "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.",
+    // Copilot CLI 1.0.102 (it offers the tools all the same)
+    "Please create a detailed summary of the conversation so far.",
+    // Qwen Code 0.24.4 (the same)
+    "You are the component that summarizes a conversation",
 ];
 
 /// A call that is not one of the agent's turns: it offers no tools, or it asks
@@ -218,6 +222,10 @@ pub fn side(call: &Call) -> Reply {
         || call.request.json["generationConfig"]["responseJsonSchema"].is_object();
     if wants_json {
         return text(r#"{"reasoning": "the model finished its turn", "next_speaker": "user"}"#);
+    }
+    // Qwen Code keeps only a closed <state_snapshot> as its summary.
+    if call.has("First, reason in your <analysis> block.") {
+        return text("<state_snapshot>Summary: the work so far.</state_snapshot>");
     }
     text("<summary>Summary: the work so far.</summary>")
 }
@@ -571,15 +579,17 @@ fn action(api: Api, reply: &Reply, tools: &[String], body: &Value, id: u64) -> A
                 },
                 None => missing("write"),
             },
-            // pi's `write`, Droid's `Create`, OpenCode's `write` (with `filePath`).
-            Api::Chat => match find_tool(tools, &["write", "Create"]) {
+            // pi's `write`, Droid's `Create`, OpenCode's `write` (with `filePath`),
+            // Copilot's `create`, Qwen's `write_file`.
+            Api::Chat => match find_tool(tools, &["write", "Create", "create", "write_file"]) {
                 Some(name) => Action::Tool {
-                    args: if name == "Create" {
-                        json!({"file_path": path, "content": content})
-                    } else if chat_params(body, &name).iter().any(|p| p == "filePath") {
-                        json!({"filePath": path, "content": content})
-                    } else {
-                        json!({"path": path, "content": content})
+                    args: match name.as_str() {
+                        "Create" | "write_file" => json!({"file_path": path, "content": content}),
+                        "create" => json!({"path": path, "file_text": content}),
+                        _ if chat_params(body, &name).iter().any(|p| p == "filePath") => {
+                            json!({"filePath": path, "content": content})
+                        }
+                        _ => json!({"path": path, "content": content}),
                     },
                     name,
                     call_id,
@@ -623,8 +633,8 @@ fn action(api: Api, reply: &Reply, tools: &[String], body: &Value, id: u64) -> A
                 },
                 None => missing("shell"),
             },
-            // pi's `bash`, Droid's `Execute`.
-            Api::Chat => match find_tool(tools, &["bash", "Execute"]) {
+            // pi's and Copilot's `bash`, Droid's `Execute`, Qwen's `run_shell_command`.
+            Api::Chat => match find_tool(tools, &["bash", "Execute", "run_shell_command"]) {
                 Some(name) => Action::Tool {
                     args: if name == "Execute" {
                         json!({"command": cmd, "summary": "run a command",

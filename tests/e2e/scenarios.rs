@@ -30,7 +30,8 @@ pub const CONTINUATION: &str = "plan.md still has work: cache-layer";
 pub fn block(w: &World) -> String {
     let block = w.plan_ok(&["inject"]).stdout.trim_end().to_string();
     match w.host {
-        Host::Gemini => block.replace('<', "&lt;").replace('>', "&gt;"),
+        // Qwen Code (0.24.4) too, in the system prompt's session-start context.
+        Host::Gemini | Host::Qwen => block.replace('<', "&lt;").replace('>', "&gt;"),
         _ => block,
     }
 }
@@ -55,19 +56,22 @@ fn writes(w: &World, n: usize) -> Vec<Reply> {
         .collect()
 }
 
-/// The last stop-hook answer plan gave.
+/// The last stop-hook answer plan gave (stdout, then stderr).
 fn last_stop_answer(w: &World) -> String {
     let stop = match w.host {
-        Host::Claude | Host::Codex | Host::Droid => "stop",
+        Host::Claude | Host::Codex | Host::Droid | Host::Qwen => "stop",
         Host::Gemini => "after-agent",
         Host::Pi => "turn-end",
         Host::Opencode => "text-complete",
+        Host::Copilot => "agent-stop",
     };
     w.hooks()
         .into_iter()
         .rev()
         .find(|h| h.args.ends_with(&format!(" {stop}")))
-        .map(|h| h.stdout)
+        // Copilot reads no message for the person from a hook: the note goes to
+        // stderr.
+        .map(|h| h.stdout + &h.stderr)
         .unwrap_or_default()
 }
 
@@ -208,7 +212,16 @@ pub fn judge_accepts(host: Host) {
         let tools = call.tools();
         let offered = |names: &[&str]| tools.iter().any(|t| names.contains(&t.as_str()));
         step += 1;
-        if step == 1 && offered(&["Write", "write", "apply_patch", "write_file", "Create"]) {
+        if step == 1
+            && offered(&[
+                "Write",
+                "write",
+                "apply_patch",
+                "write_file",
+                "Create",
+                "create",
+            ])
+        {
             return write(&wrote, "the judge wrote this\n");
         }
         if step <= 2
@@ -389,6 +402,42 @@ fn escape_attempts(host: Host, file: &str, touch: &str) -> Vec<Reply> {
                 json!({"description": "write", "prompt": touch, "subagent_type": "general"}),
             ),
         ],
+        // `--core-tools` leaves them out of the list; plan mode refuses the rest.
+        Host::Qwen => vec![
+            call("write_file", json!({"file_path": file, "content": content})),
+            call(
+                "edit",
+                json!({"file_path": file, "old_string": "", "new_string": content}),
+            ),
+            call("exit_plan_mode", json!({"plan": "Write the files."})),
+            call(
+                "run_shell_command",
+                json!({"command": touch, "description": "write", "is_background": false}),
+            ),
+            // Offered whatever `--core-tools` says, unless excluded.
+            call(
+                "tool_call",
+                json!({"name": "run_shell_command", "arguments": {"command": touch}}),
+            ),
+            call(
+                "tool_search",
+                json!({"query": "select:write_file,run_shell_command"}),
+            ),
+            call(
+                "agent",
+                json!({"description": "write", "prompt": touch, "subagent_type": "general-purpose"}),
+            ),
+        ],
+        // `--available-tools` leaves them out of the list; a call by name must
+        // still fail.
+        Host::Copilot => vec![
+            call("create", json!({"path": file, "file_text": content})),
+            call(
+                "edit",
+                json!({"path": file, "old_str": "", "new_str": content}),
+            ),
+            call("bash", json!({"command": touch, "description": "write"})),
+        ],
     }
 }
 
@@ -449,6 +498,14 @@ fn read_only_tools(host: Host) -> Option<Vec<&'static str>> {
         Host::Droid => Some(vec!["Read", "Grep", "Glob", "LS"]),
         // What OPENCODE_PERMISSION's denials leave.
         Host::Opencode => Some(vec!["glob", "grep", "read", "skill", "todowrite"]),
+        Host::Copilot => Some(vec!["view", "grep", "glob"]),
+        Host::Qwen => Some(vec![
+            "read_file",
+            "read_many_files",
+            "list_directory",
+            "glob",
+            "grep_search",
+        ]),
         Host::Codex => None,
     }
 }
@@ -1118,4 +1175,156 @@ pub fn opencode_a_text_before_a_tool_call_is_no_stop() {
         .find(|h| h.args.ends_with("text-complete") && h.stdin.contains("I will write a.txt."))
         .expect("plan was asked about the text before the tool call");
     assert_eq!(asked.stdout.trim(), "{}", "and answered nothing");
+}
+
+/// Copilot CLI ends the turn after 8 blocks of its stop hook in a row and drops
+/// the ninth; Qwen Code (`stopHookBlockingCap` 8) overrides the eighth, so 7
+/// reach its model. A loop with a larger budget: each block the host delivers
+/// reaches the model as a continuation, the stop after them is let go with a
+/// note instead of a block the host would drop, and the budget counts only what
+/// reached the model.
+pub fn blocks_in_a_row(host: Host, delivered: usize) {
+    let w = World::new(host, PLAN, script(vec![]));
+    w.write(".plan/config.yaml", "loop:\n  stall_limit: 50\n");
+    w.plan_ok(&["goal", "--budget", "12"]);
+    let replies = (0..12).map(|i| text(&format!("Done {i}."))).collect();
+    w.fake.script(script(replies));
+    w.prompt("Work on the plan.").ok();
+    let turns = w.fake.turns();
+    assert_eq!(
+        turns.len(),
+        delivered + 1,
+        "the prompt and the continuations"
+    );
+    assert!(turns[delivered].has(&format!("(Continuation {delivered} of 12.)")));
+    let stops: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" agent-stop") || h.args.ends_with(" stop"))
+        .collect();
+    assert_eq!(
+        stops.len(),
+        delivered + 1,
+        "the host asked at the last stop too"
+    );
+    let last = stops.last().unwrap();
+    assert!(
+        !last.stdout.contains("block"),
+        "no block for the host to drop"
+    );
+    assert!(
+        format!("{}{}", last.stdout, last.stderr).contains(&format!(
+            "ends a turn after {delivered} continuations in a row"
+        )),
+        "{}{}",
+        last.stdout,
+        last.stderr
+    );
+    let status = w.plan_ok(&["goal", "status"]).stdout;
+    assert!(
+        status.contains(&format!("continuations: {delivered} of 12")),
+        "{status}"
+    );
+    assert!(!status.contains("ended"), "{status}");
+}
+
+/// Copilot CLI compacts on its own when a prompt nears the model's window
+/// (`COPILOT_PROVIDER_MAX_PROMPT_TOKENS` for a provider's model). preCompact
+/// cannot add context and no sessionStart follows: plan brings the block back at
+/// the next prompt, here the loop's continuation, after the summary.
+pub fn copilot_compaction_injects_again() {
+    let w = World::new(Host::Copilot, PLAN, script(vec![]));
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let old = block(&w);
+    w.fake.script(script(vec![
+        heavy(write(&file_arg(&w, "src/a.txt"), "a\n"), 90_000),
+        text("Done."),
+        text("Done again."),
+    ]));
+    w.prompt_env(
+        "Write a.txt.",
+        &[("COPILOT_PROVIDER_MAX_PROMPT_TOKENS", "100000")],
+    )
+    .ok();
+    let hooks = w.hooks();
+    assert!(
+        hooks.iter().any(|h| h.args.ends_with("pre-compact")),
+        "preCompact ran"
+    );
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the conversation was compacted"
+    );
+    assert_eq!(last.count(&old), 1, "the block, once");
+    assert!(
+        last.position(&old) > last.position("Summary: the work so far."),
+        "the block is back after the compaction"
+    );
+}
+
+/// Copilot CLI runs a project's `.github/hooks` only in a trusted folder, as
+/// `plan install copilot` says: skipped silently without `--trust-folder`, run
+/// with it, and run everywhere from the user's hooks (`--global`).
+pub fn copilot_project_hooks_need_the_folder_trusted() {
+    let w = World::new(Host::Copilot, PLAN, script(vec![text("Hi.")]));
+    assert!(w.install_output.contains("--trust-folder"));
+    let block = block(&w);
+    let untrusted = ["-p", "Say hi", "--allow-all", "--no-auto-update"];
+    w.exec(&untrusted, &[]).ok();
+    assert!(
+        w.hooks().is_empty(),
+        "an untrusted folder's hooks do not run"
+    );
+    assert!(!w.fake.turns()[0].has(&block));
+
+    w.fake.script(script(vec![text("Hi again.")]));
+    w.prompt("Say hi").ok();
+    assert_eq!(w.fake.turns().pop().unwrap().count(&block), 1, "trusted");
+
+    w.plan_ok(&["uninstall", "copilot"]);
+    w.plan_ok(&["install", "copilot", "--global"]);
+    assert!(w.path("home/.copilot/hooks/plan.json").exists());
+    w.fake.script(script(vec![text("Hi once more.")]));
+    w.exec(&untrusted, &[]).ok();
+    assert_eq!(
+        w.fake.turns().pop().unwrap().count(&block),
+        1,
+        "the user's hooks run in any folder"
+    );
+}
+
+/// Qwen Code compresses the chat when a prompt nears the model's window
+/// (`context.autoCompactThreshold` of it). After
+/// it, SessionStart fires again with `source: compact`; plan injects there, and
+/// the block (in the system prompt) is there once, after the summary.
+pub fn qwen_compaction_injects_again() {
+    let w = World::new(Host::Qwen, PLAN, script(vec![]));
+    // Compact at half the (200,000-token) window.
+    let settings = w.path("home/.qwen/settings.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    v["context"] = json!({"autoCompactThreshold": 0.5});
+    std::fs::write(&settings, v.to_string()).unwrap();
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let old = block(&w);
+    let big = "x".repeat(20_000);
+    w.fake.script(script(vec![
+        write(&file_arg(&w, "src/f1.txt"), &big),
+        heavy(text("Done."), 150_000),
+        text("Done again."),
+    ]));
+    w.prompt("Write the files.").ok();
+    assert!(
+        w.hooks().iter().any(|h| h.args.ends_with("session-start")
+            && h.stdin.contains(r#""source":"compact""#)
+            && h.stdout.contains("additionalContext")),
+        "SessionStart after the compaction injected"
+    );
+    let last = w.fake.turns().pop().unwrap();
+    assert!(
+        last.has("Summary: the work so far."),
+        "the chat was compressed"
+    );
+    assert_eq!(last.count(&old), 1, "the block, once");
 }

@@ -1,0 +1,210 @@
+//! GitHub Copilot CLI: `plan install copilot` writes Copilot's own hooks file, and
+//! `plan hook copilot EVENT` answers the payloads Copilot 1.0.102 sends, in the
+//! top-level shape it reads, within its limit of 8 blocks in a row.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use crate::util::{Run, Test, fixture};
+
+const PLAN: &str = "# Plan: Ship the cache layer
+
+## Goal: Implement cache layer
+<!-- id: cache-layer -->
+status: active
+done_when: p95 < 50ms
+- [x] wire client
+- [ ] eviction policy
+
+## Log
+- 2026-06-15 14:02 client wired
+";
+
+/// Sends fixture `copilot/NAME.json` as `plan hook copilot EVENT` for `session`.
+fn send(t: &Test, name: &str, session: &str) -> Run {
+    let event = name.split('.').next().unwrap();
+    let stdin = fixture(&format!("hosts/copilot/{name}.json"))
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", session);
+    let args = ["hook", "copilot", event];
+    let mut child = t
+        .cmd(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    Run::from(child.wait_with_output().unwrap(), &args).code(0)
+}
+
+fn json(run: &Run) -> Value {
+    if run.stdout.trim().is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout))
+}
+
+/// Copilot reads only a top-level `additionalContext`.
+fn context(run: &Run) -> Option<String> {
+    let v = json(run);
+    assert!(v.get("hookSpecificOutput").is_none(), "{v}");
+    v["additionalContext"].as_str().map(str::to_string)
+}
+
+fn repo() -> Test {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t
+}
+
+#[test]
+fn injects_at_start_and_again_after_a_compaction_at_the_next_prompt_or_edit() {
+    let t = repo();
+    let block = t.ok(&["inject"]).stdout.trim_end().to_string();
+    let start = send(&t, "session-start", "s1");
+    assert_eq!(context(&start).as_deref(), Some(block.as_str()));
+    assert_eq!(
+        context(&send(&t, "user-prompt-submitted", "s1")),
+        None,
+        "unchanged"
+    );
+
+    // No hook adds context after Copilot compacts: the next prompt brings it back.
+    assert_eq!(json(&send(&t, "pre-compact", "s1")), Value::Null);
+    let prompt = send(&t, "user-prompt-submitted", "s1");
+    assert_eq!(context(&prompt).as_deref(), Some(block.as_str()));
+    assert_eq!(context(&send(&t, "user-prompt-submitted", "s1")), None);
+
+    // Or the next file edit, when the agent works on without a prompt.
+    send(&t, "pre-compact", "s1");
+    assert_eq!(
+        context(&send(&t, "post-tool-use.view", "s1")),
+        None,
+        "not an edit"
+    );
+    let edit = send(&t, "post-tool-use.create", "s1");
+    assert_eq!(context(&edit).as_deref(), Some(block.as_str()));
+    assert_eq!(context(&send(&t, "post-tool-use.create", "s1")), None);
+    assert_eq!(context(&send(&t, "user-prompt-submitted", "s1")), None);
+}
+
+#[test]
+fn reminds_after_three_creates() {
+    let t = repo();
+    send(&t, "session-start", "s1");
+    assert_eq!(context(&send(&t, "post-tool-use.create", "s1")), None);
+    assert_eq!(context(&send(&t, "post-tool-use.create", "s1")), None);
+    let third = context(&send(&t, "post-tool-use.create", "s1")).unwrap();
+    assert!(third.starts_with("plan.md reminder:"), "{third}");
+}
+
+/// Copilot ends the turn after 8 blocks in a row and drops the ninth (seen end to
+/// end: 9 stops, 8 continuations). plan lets go at the ninth with a note, spends
+/// nothing on it, and the loop goes on at the session's next prompt.
+#[test]
+fn the_ninth_stop_in_a_row_is_let_go_without_spending_the_budget() {
+    let t = repo();
+    t.write(".plan/config.yaml", "loop:\n  stall_limit: 50\n");
+    t.ok(&["goal", "--budget", "12"]);
+    send(&t, "session-start", "s1");
+    let first = json(&send(&t, "agent-stop", "s1"));
+    assert_eq!(first["decision"], "block");
+    for n in 2..=8 {
+        let v = json(&send(&t, "agent-stop.active", "s1"));
+        assert_eq!(v["decision"], "block", "block {n}");
+        let reason = v["reason"].as_str().unwrap();
+        assert!(
+            reason.contains(&format!("(Continuation {n} of 12.)")),
+            "{reason}"
+        );
+    }
+    let ninth = send(&t, "agent-stop.active", "s1");
+    assert_eq!(ninth.stdout, "", "no block Copilot would drop");
+    assert!(
+        ninth
+            .stderr
+            .contains("ends a turn after 8 continuations in a row"),
+        "{}",
+        ninth.stderr
+    );
+    let status = t.ok(&["goal", "status"]).stdout;
+    assert!(status.contains("continuations: 8 of 12"), "{status}");
+    assert!(!status.contains("ended"), "{status}");
+
+    // The next prompt starts a new turn: the loop goes on.
+    send(&t, "user-prompt-submitted", "s1");
+    let next = json(&send(&t, "agent-stop", "s1"));
+    assert!(
+        next["reason"]
+            .as_str()
+            .unwrap()
+            .contains("(Continuation 9 of 12.)"),
+        "{next}"
+    );
+    // Another session's stops never count against this one's.
+    assert_eq!(send(&t, "agent-stop.active", "s2").stdout, "");
+}
+
+#[test]
+fn install_writes_the_project_hooks_file_and_names_the_trust_step() {
+    let t = repo();
+    let run = t.ok(&["install", "copilot"]);
+    run.stdout_has("installed plan's Copilot CLI hooks file at .github/hooks/plan.json")
+        .stdout_has("--trust-folder")
+        .stdout_has("plan install copilot --global");
+    let doc: Value = serde_json::from_str(&t.read(".github/hooks/plan.json")).unwrap();
+    assert_eq!(doc["version"], 1);
+    for (event, slug) in [
+        ("sessionStart", "session-start"),
+        ("userPromptSubmitted", "user-prompt-submitted"),
+        ("postToolUse", "post-tool-use"),
+        ("preCompact", "pre-compact"),
+        ("agentStop", "agent-stop"),
+    ] {
+        assert_eq!(doc["hooks"][event][0]["type"], "command");
+        assert_eq!(
+            doc["hooks"][event][0]["bash"],
+            format!("plan hook copilot {slug}")
+        );
+    }
+    let before = t.read(".github/hooks/plan.json");
+    t.ok(&["install", "copilot"])
+        .stdout_has("already installed");
+    assert_eq!(t.read(".github/hooks/plan.json"), before, "idempotent");
+
+    // Another tool's hooks file beside it stays; plan's goes, with nothing else.
+    t.write(".github/hooks/lint.json", "{\"version\":1,\"hooks\":{}}\n");
+    t.ok(&["uninstall", "copilot"]);
+    assert!(!t.path(".github/hooks/plan.json").exists());
+    assert!(t.path(".github/hooks/lint.json").exists());
+    t.ok(&["uninstall", "copilot"]);
+
+    // A plan.json that is not plan's is refused, and left as it was.
+    let theirs = "{\"version\":1,\"hooks\":{\"sessionStart\":[{\"type\":\"command\",\"bash\":\"./audit.sh\"}]}}\n";
+    t.write(".github/hooks/plan.json", theirs);
+    t.run(&["install", "copilot"])
+        .code(2)
+        .stderr_has("exists and is not plan's hooks file");
+    assert_eq!(t.read(".github/hooks/plan.json"), theirs);
+}
+
+#[test]
+fn global_install_goes_to_copilot_home() {
+    let t = repo();
+    let copilot_home = t.path("copilot-home");
+    let t = t.env("COPILOT_HOME", copilot_home.to_str().unwrap());
+    t.ok(&["install", "copilot", "--global"])
+        .stdout_has("no trust step");
+    let file = copilot_home.join("hooks/plan.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("\"bash\": \"plan hook copilot agent-stop\""),
+        "{text}"
+    );
+    assert!(!t.path(".github").exists());
+    t.ok(&["uninstall", "copilot", "--global"]);
+    assert!(!file.exists());
+}

@@ -1,0 +1,179 @@
+//! Qwen Code: `plan install qwen` in `.qwen/settings.json`, and `plan hook qwen
+//! EVENT` with the payloads Qwen Code 0.24.4 sends: its empty prompts between tool
+//! results, its compaction's second SessionStart, its limit of 8 blocks in a row.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use serde_json::Value;
+
+use crate::util::{Run, Test, fixture};
+
+const PLAN: &str = "# Plan: Ship the cache layer
+
+## Goal: Implement cache layer
+<!-- id: cache-layer -->
+status: active
+done_when: p95 < 50ms
+- [x] wire client
+- [ ] eviction policy
+
+## Log
+- 2026-06-15 14:02 client wired
+";
+
+/// Sends fixture `qwen/NAME.json` as `plan hook qwen EVENT` for `session`.
+fn send(t: &Test, name: &str, session: &str) -> Run {
+    let event = name.split('.').next().unwrap();
+    let stdin = fixture(&format!("hosts/qwen/{name}.json"))
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", session);
+    let args = ["hook", "qwen", event];
+    let mut child = t
+        .cmd(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    Run::from(child.wait_with_output().unwrap(), &args).code(0)
+}
+
+fn json(run: &Run) -> Value {
+    if run.stdout.trim().is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout))
+}
+
+fn context(run: &Run) -> Option<String> {
+    json(run)["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .map(str::to_string)
+}
+
+fn repo() -> Test {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t
+}
+
+/// Qwen fires UserPromptSubmit with `prompt: ""` before every model call that
+/// follows tool results. Those carry a block only when plan.md changed, even with
+/// `inject.every_prompt: always`, which means the person's prompts.
+#[test]
+fn empty_prompts_carry_the_block_only_when_it_changed() {
+    let t = repo();
+    t.write(".plan/config.yaml", "inject:\n  every_prompt: always\n");
+    let block = t.ok(&["inject"]).stdout.trim_end().to_string();
+    assert_eq!(
+        context(&send(&t, "session-start", "s1")).as_deref(),
+        Some(block.as_str())
+    );
+    assert_eq!(
+        context(&send(&t, "user-prompt-submit", "s1")).as_deref(),
+        Some(block.as_str()),
+        "always: every prompt of the person's"
+    );
+    for _ in 0..3 {
+        assert_eq!(context(&send(&t, "user-prompt-submit.empty", "s1")), None);
+    }
+    t.ok(&["tick", "cache-layer", "2"]);
+    let changed = context(&send(&t, "user-prompt-submit.empty", "s1")).unwrap();
+    assert!(changed.contains("subtasks: 2/2 done"), "{changed}");
+    assert_eq!(context(&send(&t, "user-prompt-submit.empty", "s1")), None);
+}
+
+#[test]
+fn a_compaction_injects_at_its_session_start_and_edits_remind() {
+    let t = repo();
+    let block = t.ok(&["inject"]).stdout.trim_end().to_string();
+    send(&t, "session-start", "s1");
+    assert_eq!(context(&send(&t, "user-prompt-submit", "s1")), None);
+    let compact = send(&t, "session-start.compact", "s1");
+    assert_eq!(context(&compact).as_deref(), Some(block.as_str()));
+    assert_eq!(context(&send(&t, "user-prompt-submit.empty", "s1")), None);
+    assert_eq!(context(&send(&t, "post-tool-use.write", "s1")), None);
+    assert_eq!(context(&send(&t, "post-tool-use.write", "s1")), None);
+    let third = context(&send(&t, "post-tool-use.write", "s1")).unwrap();
+    assert!(third.starts_with("plan.md reminder:"), "{third}");
+}
+
+/// Qwen overrides the eighth block in a row (`stopHookBlockingCap` 8) and ends
+/// the turn: the eighth stop is let go with a note, spending nothing; the next
+/// prompt goes on.
+#[test]
+fn the_eighth_stop_in_a_row_is_let_go_without_spending_the_budget() {
+    let t = repo();
+    t.write(".plan/config.yaml", "loop:\n  stall_limit: 50\n");
+    t.ok(&["goal", "--budget", "12"]);
+    send(&t, "session-start", "s1");
+    assert_eq!(json(&send(&t, "stop", "s1"))["decision"], "block");
+    for n in 2..=7 {
+        let run = send(&t, "stop.active", "s1");
+        assert_eq!(json(&run)["decision"], "block", "block {n}: {}", run.stdout);
+    }
+    let eighth = json(&send(&t, "stop.active", "s1"));
+    assert!(eighth.get("decision").is_none(), "{eighth}");
+    assert!(
+        eighth["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("ends a turn after 7 continuations in a row"),
+        "{eighth}"
+    );
+    t.ok(&["goal", "status"])
+        .stdout_has("continuations: 7 of 12");
+    send(&t, "user-prompt-submit", "s1");
+    let next = json(&send(&t, "stop", "s1"));
+    assert!(
+        next["reason"]
+            .as_str()
+            .unwrap()
+            .contains("(Continuation 8 of 12.)"),
+        "{next}"
+    );
+}
+
+/// Qwen stamps `"$version": 4` into a settings file that lacks it whenever it
+/// loads one. The file plan creates carries it, so a first Qwen run (perhaps the
+/// sign-off judge's) changes nothing in the repository; uninstall deletes it.
+#[test]
+fn install_creates_settings_qwen_will_not_rewrite_and_uninstall_takes_it_back() {
+    let t = repo();
+    t.ok(&["install", "qwen"])
+        .stdout_has("installed plan's hooks for Qwen Code in .qwen/settings.json");
+    let text = t.read(".qwen/settings.json");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["$version"], 4);
+    assert!(
+        text.trim_end().ends_with("\"$version\": 4\n}"),
+        "last, as Qwen writes it:\n{text}"
+    );
+    assert_eq!(
+        doc["hooks"]["PostToolUse"][0]["matcher"], "write_file|edit",
+        "{text}"
+    );
+    assert_eq!(
+        doc["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "plan hook qwen stop"
+    );
+    t.ok(&["install", "qwen"]).stdout_has("already installed");
+    assert_eq!(t.read(".qwen/settings.json"), text, "idempotent");
+    t.ok(&["uninstall", "qwen"])
+        .stdout_has("deleted .qwen/settings.json");
+    assert!(!t.path(".qwen").exists());
+
+    // A file of the person's: commented, and left without a stamp it did not have.
+    let theirs = "{\n  // mine\n  \"model\": {\"name\": \"qwen3-coder\"}\n}\n";
+    t.write(".qwen/settings.json", theirs);
+    t.ok(&["install", "qwen"]);
+    let merged = t.read(".qwen/settings.json");
+    assert!(
+        merged.contains("// mine") && !merged.contains("$version"),
+        "{merged}"
+    );
+    t.ok(&["uninstall", "qwen"]);
+    assert_eq!(t.read(".qwen/settings.json"), theirs, "the original bytes");
+}
