@@ -45,6 +45,17 @@ pub fn now() -> Result<Now> {
     }
 }
 
+/// `seconds` since the epoch as a local `YYYY-MM-DD HH:MM` stamp, to compare with
+/// log stamps.
+pub fn stamp_of(seconds: i64) -> Option<String> {
+    let at = jiff::Timestamp::from_second(seconds).ok()?;
+    Some(
+        at.to_zoned(jiff::tz::TimeZone::system())
+            .strftime("%Y-%m-%d %H:%M")
+            .to_string(),
+    )
+}
+
 fn parse_fixed(text: &str) -> Option<Now> {
     let (date, time) = text.split_once('T')?;
     let shape_ok = date.len() == 10 && time.len() == 5;

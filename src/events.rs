@@ -1,0 +1,93 @@
+//! Events as JSON, and where they are announced: plan.md's own log events by the
+//! store that writes them ([`written`]), the loop's runtime events by the stop hook
+//! that decides them ([`record_loop`]), which also keeps those in a journal under
+//! `<git-dir>/plan/` (never in plan.md). Both go to the `notify:` commands from here
+//! and nowhere else. Fail-open: an event that cannot be recorded or announced is a
+//! line on stderr.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::config::{self, Config};
+use crate::hooks::guard::LoopEvent;
+use crate::notify;
+use crate::plan::event::Event;
+use crate::plan::model;
+
+/// The loop's runtime events, one JSON object a line, under `<git-dir>/plan/`.
+pub const JOURNAL: &str = "events.jsonl";
+
+pub fn journal(git_dir: &Path) -> PathBuf {
+    git_dir.join("plan").join(JOURNAL)
+}
+
+/// An event as `plan events --json` prints it and a notify command reads it: `at`
+/// (`YYYY-MM-DD HH:MM`, `null` for an unstamped log line), then the event's own keys.
+pub fn json(at: Option<&str>, event: &impl Serialize) -> Value {
+    let mut out = Map::new();
+    out.insert("at".to_string(), at.map_or(Value::Null, Value::from));
+    if let Ok(Value::Object(fields)) = serde_json::to_value(event) {
+        out.extend(fields);
+    }
+    Value::Object(out)
+}
+
+/// Appends the loop's `event` to the journal and announces it. Costs one append when
+/// no notify command is set.
+pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEvent) {
+    let at = crate::clock::now().ok().map(|n| n.stamp());
+    let value = json(at.as_deref(), event);
+    let path = journal(git_dir);
+    let appended = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        // One write of one line: concurrent hooks' lines never interleave.
+        .and_then(|mut f| f.write_all(format!("{value}\n").as_bytes()));
+    if let Err(e) = appended {
+        eprintln!(
+            "plan: cannot record the loop's event in {}: {e}",
+            path.display()
+        );
+    }
+    if !config.notify.is_empty() {
+        notify::announce(root, git_dir, &config.notify, &value);
+    }
+}
+
+/// After plan.md at `plan_path` was written: announces the log `lines` (`- STAMP
+/// text`) the write added that are plan's own events. Settings are read only when
+/// there is one.
+pub fn written(plan_path: &Path, lines: &[String]) {
+    let log = format!("## Log\n{}\n", lines.join("\n"));
+    let parsed = model::parse(&log);
+    let events: Vec<Value> = parsed
+        .log
+        .iter()
+        .filter_map(|entry| Some(json(entry.stamp, &Event::parse(entry.text)?)))
+        .collect();
+    if events.is_empty() {
+        return;
+    }
+    let dir = plan_path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Ok(Some(repo)) = crate::git::discover(dir) else {
+        return;
+    };
+    let (config, notes) = config::load_lenient(Some(&repo.root));
+    if config.notify.is_empty() {
+        return;
+    }
+    for note in notes {
+        eprintln!("{note}");
+    }
+    for event in &events {
+        notify::announce(&repo.root, &repo.git_dir, &config.notify, event);
+    }
+}
