@@ -21,8 +21,18 @@ use crate::plan::model;
 /// The loop's runtime events, one JSON object a line, under `<git-dir>/plan/`.
 pub const JOURNAL: &str = "events.jsonl";
 
+/// How big the journal grows before it is moved to `events.jsonl.1` (replacing the
+/// one before) and started afresh: `plan events` reads both, so it keeps the last
+/// few thousand of the loop's decisions, and none of it costs a hook more.
+const JOURNAL_MAX: u64 = 1 << 20;
+
 pub fn journal(git_dir: &Path) -> PathBuf {
     git_dir.join("plan").join(JOURNAL)
+}
+
+/// The journal before the last one, oldest events first.
+pub fn journal_before(git_dir: &Path) -> PathBuf {
+    git_dir.join("plan").join(format!("{JOURNAL}.1"))
 }
 
 /// An event as `plan events --json` prints it and a notify command reads it: `at`
@@ -47,12 +57,19 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
         .append(true)
         .open(&path)
         // One write of one line: concurrent hooks' lines never interleave.
-        .and_then(|mut f| f.write_all(format!("{value}\n").as_bytes()));
-    if let Err(e) = appended {
-        eprintln!(
+        .and_then(|mut f| {
+            f.write_all(format!("{value}\n").as_bytes())?;
+            f.metadata()
+        });
+    match appended {
+        Ok(meta) if meta.len() > JOURNAL_MAX => {
+            let _ = std::fs::rename(&path, journal_before(git_dir));
+        }
+        Ok(_) => {}
+        Err(e) => eprintln!(
             "plan: cannot record the loop's event in {}: {e}",
             path.display()
-        );
+        ),
     }
     if !config.notify.is_empty() {
         notify::announce(root, git_dir, &config.notify, &value);
@@ -89,5 +106,50 @@ pub fn written(plan_path: &Path, lines: &[String]) {
     }
     for event in &events {
         notify::announce(&repo.root, &repo.git_dir, &config.notify, event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_journal_is_one_line_an_event_and_moves_aside_when_big() {
+        let git_dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(git_dir.path().join("plan")).unwrap();
+        let event = LoopEvent::LoopLetGo {
+            session: "s".into(),
+            reason: "paused",
+            why: "the work loop is paused".into(),
+            ended: false,
+        };
+        let root = git_dir.path();
+        record_loop(root, root, &Config::default(), &event);
+        record_loop(root, root, &Config::default(), &event);
+        let text = std::fs::read_to_string(journal(root)).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["event"], "loop_let_go");
+        assert_eq!(lines[0]["reason"], "paused");
+        assert!(lines[0]["at"].is_string());
+        std::fs::write(journal(root), "x".repeat(JOURNAL_MAX as usize) + "\n").unwrap();
+        record_loop(root, root, &Config::default(), &event);
+        assert!(!journal(root).exists());
+        let before = std::fs::read_to_string(journal_before(root)).unwrap();
+        assert!(
+            before.ends_with("\"ended\":false}\n"),
+            "the last event goes with it"
+        );
+        record_loop(root, root, &Config::default(), &event);
+        assert_eq!(
+            std::fs::read_to_string(journal(root))
+                .unwrap()
+                .lines()
+                .count(),
+            1
+        );
     }
 }

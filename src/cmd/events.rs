@@ -86,7 +86,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let mut items = fresh_log(&src, &mut seen);
     let mut offset = 0;
     if let Some(dir) = &git_dir {
-        items.extend(journal(&events::journal(dir), &mut offset, since_stamp.as_deref()));
+        let since = since_stamp.as_deref();
+        items.extend(journal(&events::journal_before(dir), &mut 0, since));
+        items.extend(journal(&events::journal(dir), &mut offset, since));
     }
     show(items, args.json)?;
     if !args.follow {
@@ -107,7 +109,26 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             items.extend(journal(&events::journal(dir), &mut offset, None));
         }
         show(items, args.json)?;
+        if reader_gone() {
+            return Ok(OK);
+        }
     }
+}
+
+/// Whether stdout is a pipe whose reader went away: then nobody reads what a follow
+/// would print, and it ends now rather than at its next event.
+fn reader_gone() -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let stdout = std::io::stdout();
+    let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    poll(&mut fds, Some(&now)).is_ok()
+        && fds[0]
+            .revents()
+            .intersects(PollFlags::ERR | PollFlags::HUP)
 }
 
 /// What tells a changed plan.md: an editor's save or plan's rename changes one.
