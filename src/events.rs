@@ -47,10 +47,20 @@ pub fn json(at: Option<&str>, event: &impl Serialize) -> Value {
 }
 
 /// Appends the loop's `event` to the journal and announces it. Costs one append when
-/// no notify command is set.
+/// no notify command is set: the line carries the time as `ts`, seconds since the
+/// epoch, and readers turn it into `at` ([`normalize`]); `PLAN_NOW` is kept as `at`.
 pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEvent) {
-    let at = crate::clock::now().ok().map(|n| n.stamp());
-    let value = json(at.as_deref(), event);
+    let value = match crate::clock::fixed() {
+        Some(now) => json(Some(&now.stamp()), event),
+        None => {
+            let mut out = Map::new();
+            out.insert("ts".to_string(), Value::from(crate::clock::epoch_seconds()));
+            if let Ok(Value::Object(fields)) = serde_json::to_value(event) {
+                out.extend(fields);
+            }
+            Value::Object(out)
+        }
+    };
     let path = journal(git_dir);
     let appended = OpenOptions::new()
         .create(true)
@@ -72,8 +82,25 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
         ),
     }
     if !config.notify.is_empty() {
-        notify::announce(root, git_dir, &config.notify, &value);
+        notify::announce(root, git_dir, &config.notify, &normalize(value));
     }
+}
+
+/// A journal line as `plan events` prints it and a notify command reads it: its `ts`
+/// made the local `at` the log's lines have, first.
+pub fn normalize(line: Value) -> Value {
+    let Value::Object(fields) = line else {
+        return line;
+    };
+    let at = match (fields.get("at"), fields.get("ts")) {
+        (Some(Value::String(at)), _) => Some(at.clone()),
+        (_, Some(ts)) => ts.as_i64().and_then(crate::clock::stamp_of),
+        _ => None,
+    };
+    let mut out = Map::new();
+    out.insert("at".to_string(), at.map_or(Value::Null, Value::from));
+    out.extend(fields.into_iter().filter(|(k, _)| k != "at" && k != "ts"));
+    Value::Object(out)
 }
 
 /// After plan.md at `plan_path` was written: announces the log `lines` (`- STAMP
@@ -132,9 +159,18 @@ mod tests {
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
         assert_eq!(lines.len(), 2);
-        assert_eq!(lines[0]["event"], "loop_let_go");
-        assert_eq!(lines[0]["reason"], "paused");
-        assert!(lines[0]["at"].is_string());
+        // No time zone lookup on the hook's path: seconds, made local when read.
+        assert!(
+            lines[0]["ts"].is_i64() && lines[0].get("at").is_none(),
+            "{}",
+            lines[0]
+        );
+        let read = normalize(lines[0].clone());
+        assert_eq!(read.as_object().unwrap().keys().next().unwrap(), "at");
+        assert_eq!(read["at"].as_str().unwrap().len(), "2026-06-15 14:02".len());
+        assert_eq!(read["event"], "loop_let_go");
+        assert_eq!(read["reason"], "paused");
+        assert!(read.get("ts").is_none());
         std::fs::write(journal(root), "x".repeat(JOURNAL_MAX as usize) + "\n").unwrap();
         record_loop(root, root, &Config::default(), &event);
         assert!(!journal(root).exists());
