@@ -82,7 +82,8 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
         ),
     }
     if !config.notify.is_empty() {
-        notify::announce(root, git_dir, &config.notify, &normalize(value));
+        // As it is: the detached watchdog makes `ts` local time, not the hook.
+        notify::announce(root, git_dir, &config.notify, &value);
     }
 }
 

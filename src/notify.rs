@@ -105,16 +105,21 @@ fn start(
     Ok(())
 }
 
-/// `plan events --notify-run MS -- ARGV`: runs one notify command with this
-/// process's stdin as its own, and stops it (and anything it started) after `ms`.
+/// `plan events --notify-run MS -- ARGV`: runs one notify command with the event
+/// this process reads on stdin (as `plan events --json` prints it), and stops it (and anything it started) after `ms`.
 /// What went wrong goes to stderr, which the announcer pointed at the notify log.
 pub fn watchdog(ms: u64, argv: Vec<String>) -> u8 {
     let mut input = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut input);
-    let name = serde_json::from_slice::<Value>(&input)
-        .ok()
+    let event = serde_json::from_slice::<Value>(&input).ok();
+    let name = event
+        .as_ref()
         .and_then(|v| v["event"].as_str().map(str::to_string))
         .unwrap_or_default();
+    // The loop's events come as the journal has them; the notifier gets `at`.
+    if let Some(event) = event {
+        input = format!("{}\n", crate::events::normalize(event)).into_bytes();
+    }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let mut spec = exec::Spec::new(argv.clone(), cwd, Duration::from_millis(ms));
     spec.stdin = Some(input);

@@ -218,14 +218,20 @@ fn notify_gives_each_chosen_event_its_json_on_stdin() {
     let listed = lines(&t.ok(&["events", "--json"]));
     assert_eq!(listed.last().unwrap(), &event);
 
-    // Not chosen: no call. Chosen loop event: one call.
+    // Not chosen: no call. Chosen loop event: one call, on the real clock, whose
+    // time the notifier gets as `at` in local time, as `plan events` shows it.
     t.ok(&["reopen", "ship", "--reason", "one more check"]);
     t.ok(&["goal", "--budget", "3"]);
+    let t = t.env("PLAN_NOW", "");
     stop_hook(&t, "s1").code(0);
     let got = wait_for(&out, |s| s.lines().count() >= 2);
     let second: Value = serde_json::from_str(got.lines().nth(1).unwrap()).unwrap();
     assert_eq!(second["event"], "loop_continued");
     assert_eq!(second["session"], "s1");
+    assert!(second.get("ts").is_none(), "{second}");
+    assert_eq!(second["at"].as_str().unwrap().len(), "2026-06-15 14:02".len());
+    let listed = lines(&t.ok(&["events", "--json"]));
+    assert_eq!(listed.last().unwrap(), &second);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 2);
 }
