@@ -33,6 +33,11 @@ failure_modes:
 /// with `notify` (YAML list items, indented) in its settings and the fixture judge
 /// `accept`; committed.
 fn repo(notify: &str) -> Test {
+    judged_repo("accept", notify)
+}
+
+/// As [`repo`], judged by the fixture `judge`.
+fn judged_repo(judge: &str, notify: &str) -> Test {
     let t = Test::new();
     t.write("README.md", "# Hello\n");
     t.write("plan.md", PLAN.replace(" (contract CONTRACT)", ""));
@@ -43,7 +48,7 @@ fn repo(notify: &str) -> Test {
     t.write("plan.md", PLAN.replace("CONTRACT", &fp));
     let mut config = format!(
         "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
-        fixture_path("judges/accept").display()
+        fixture_path(&format!("judges/{judge}")).display()
     );
     if !notify.is_empty() {
         config.push_str("notify:\n");
@@ -229,11 +234,45 @@ fn notify_gives_each_chosen_event_its_json_on_stdin() {
     assert_eq!(second["event"], "loop_continued");
     assert_eq!(second["session"], "s1");
     assert!(second.get("ts").is_none(), "{second}");
-    assert_eq!(second["at"].as_str().unwrap().len(), "2026-06-15 14:02".len());
+    assert_eq!(
+        second["at"].as_str().unwrap().len(),
+        "2026-06-15 14:02".len()
+    );
     let listed = lines(&t.ok(&["events", "--json"]));
     assert_eq!(listed.last().unwrap(), &second);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn a_rejected_sign_off_and_a_cancel_reach_their_notifier_from_whichever_command_logs_them() {
+    let t = judged_repo(
+        "reject",
+        "  - events: [sign_off_rejected, cancelled]\n    command: [record-event]\n",
+    )
+    .with_bin();
+    let out = t.dir.path().join("events.jsonl");
+    recorder(&t, &out);
+    complete(&t).code(1);
+    let got = wait_for(&out, |s| s.lines().count() >= 1);
+    let rejected: Value = serde_json::from_str(got.lines().next().unwrap()).unwrap();
+    assert_eq!(rejected["event"], "sign_off_rejected");
+    assert_eq!(rejected["id"], "ship");
+    assert_eq!(rejected["stage"], "judge");
+    t.ok(&["add", "Docs", "--done-when", "README documents the cache"]);
+    t.ok(&["cancel", "docs", "--reason", "not needed"]);
+    let got = wait_for(&out, |s| s.lines().count() >= 2);
+    let cancelled: Value = serde_json::from_str(got.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(
+        (&cancelled["event"], &cancelled["reason"]),
+        (&Value::from("cancelled"), &Value::from("not needed"))
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap().lines().count(),
+        2,
+        "added is not chosen"
+    );
 }
 
 /// A notifier that marks that it started, writes its pid, sleeps a minute and marks
