@@ -45,6 +45,31 @@ pub fn now() -> Result<Now> {
     }
 }
 
+/// `PLAN_NOW`'s time, when it is set and reads: the one clock that costs nothing to
+/// read as a local time.
+pub fn fixed() -> Option<Now> {
+    std::env::var("PLAN_NOW")
+        .ok()
+        .and_then(|fixed| parse_fixed(&fixed))
+}
+
+/// Seconds since the epoch. Cheap where [`now`] is not: local time means finding
+/// the time zone, which costs a hook milliseconds.
+pub fn epoch_seconds() -> i64 {
+    jiff::Timestamp::now().as_second()
+}
+
+/// `seconds` since the epoch as a local `YYYY-MM-DD HH:MM` stamp, to compare with
+/// log stamps.
+pub fn stamp_of(seconds: i64) -> Option<String> {
+    let at = jiff::Timestamp::from_second(seconds).ok()?;
+    Some(
+        at.to_zoned(jiff::tz::TimeZone::system())
+            .strftime("%Y-%m-%d %H:%M")
+            .to_string(),
+    )
+}
+
 fn parse_fixed(text: &str) -> Option<Now> {
     let (date, time) = text.split_once('T')?;
     let shape_ok = date.len() == 10 && time.len() == 5;

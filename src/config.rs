@@ -174,6 +174,8 @@ pub struct Config {
     pub loop_budget: u32,
     pub loop_stall_limit: u32,
     pub loop_judge: bool,
+    /// Commands run on chosen events: the repository's entries, then the user's.
+    pub notify: Vec<crate::notify::Rule>,
 }
 
 impl Default for Config {
@@ -187,6 +189,7 @@ impl Default for Config {
             loop_budget: 20,
             loop_stall_limit: 5,
             loop_judge: false,
+            notify: Vec::new(),
         }
     }
 }
@@ -311,6 +314,7 @@ fn parse_sections(text: &str, name: &str) -> (RawFile, Vec<String>) {
                 raw.reminder = raw.reminder.or(part.reminder);
                 raw.inject = raw.inject.or(part.inject);
                 raw.looping = raw.looping.or(part.looping);
+                raw.notify = raw.notify.or(part.notify);
             }
             Err(e) => notes.push(format!(
                 "plan: {}; `{key}` left at its defaults",
@@ -503,6 +507,18 @@ fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
         loop_judge: r
             .get(("loop", "judge"), |f| Some(f.looping.as_ref()?.judge?.0))
             .unwrap_or(d.loop_judge),
+        // Both files' commands run: a team's webhook and a person's desktop popup.
+        notify: layers
+            .iter()
+            .flat_map(|(_, raw)| raw.notify.iter().flatten())
+            .map(|n| crate::notify::Rule {
+                events: n.events.0.clone(),
+                command: n.command.0.clone(),
+                timeout_secs: n
+                    .timeout_secs
+                    .map_or(crate::notify::DEFAULT_TIMEOUT_SECS, |t| t.0),
+            })
+            .collect(),
     };
     (config, r.sources)
 }
@@ -518,6 +534,56 @@ struct RawFile {
     inject: Option<RawInject>,
     #[serde(rename = "loop")]
     looping: Option<RawLoop>,
+    notify: Option<Vec<RawNotify>>,
+}
+
+/// One `notify:` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNotify {
+    events: EventNames,
+    command: Command,
+    timeout_secs: Option<Whole<u64>>,
+}
+
+/// A list of event names, each one plan has.
+#[derive(Clone, Debug)]
+struct EventNames(Vec<String>);
+
+impl<'de> Deserialize<'de> for EventNames {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        if names.is_empty() {
+            return Err(de::Error::custom("expected at least one event name"));
+        }
+        let known: Vec<&str> = crate::notify::event_names().collect();
+        for name in &names {
+            if !known.contains(&name.as_str()) {
+                return Err(de::Error::custom(format!(
+                    "unknown event \"{name}\" (expected {}){}",
+                    one_of(&known),
+                    did_you_mean(name, &known, "")
+                )));
+            }
+        }
+        Ok(EventNames(names))
+    }
+}
+
+/// An argv list that names a program.
+#[derive(Clone, Debug)]
+struct Command(Vec<String>);
+
+impl<'de> Deserialize<'de> for Command {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let Argv(argv) = Argv::deserialize(d)?;
+        match argv.first() {
+            Some(program) if !program.is_empty() => Ok(Command(argv)),
+            _ => Err(de::Error::custom(
+                "expected a command: a list whose first item is the program",
+            )),
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -740,8 +806,25 @@ fn describe(err: &serde_saphyr::Error, text: &str, name: &str) -> anyhow::Error 
 const SHAPE_HINT: &str =
     "a settings file is sections (`judge:`) with `key: value` lines indented under them";
 
+/// `notify:` is a list, not a section of keys, so it has its own words.
+const NOTIFY_KEYS: [&str; 3] = ["events", "command", "timeout_secs"];
+const NOTIFY_HINT: &str = "notify is a list of entries like `- events: [signed_off, loop_let_go]` with `command: [\"notify-send\", \"plan\"]` under it (and optionally `timeout_secs: 5`)";
+
 fn explain(line: usize, path: &[String], message: &str) -> Diagnostic {
-    let sections: Vec<&str> = SCHEMA.iter().map(|(s, _)| *s).collect();
+    let mut sections: Vec<&str> = SCHEMA.iter().map(|(s, _)| *s).collect();
+    sections.push("notify");
+    if path.first().is_some_and(|s| s == "notify") {
+        let key = path.get(1).map(String::as_str);
+        if let Some(key) = key.filter(|k| !NOTIFY_KEYS.contains(k)) {
+            return Diagnostic::error(line, format!("notify.{key}: unknown key")).hint(format!(
+                "a notify entry takes {}{}",
+                one_of(&NOTIFY_KEYS),
+                did_you_mean(key, &NOTIFY_KEYS, "")
+            ));
+        }
+        let place = key.map_or_else(|| "notify".to_string(), |k| format!("notify.{k}"));
+        return Diagnostic::error(line, format!("{place}: {}", reword(message))).hint(NOTIFY_HINT);
+    }
     let Some(section) = path.first() else {
         return Diagnostic::error(line, reword(message)).hint(format!(
             "{SHAPE_HINT}; the sections are {}",
@@ -778,7 +861,7 @@ fn explain(line: usize, path: &[String], message: &str) -> Diagnostic {
 }
 
 fn is_section(name: &str) -> bool {
-    SCHEMA.iter().any(|(s, _)| *s == name)
+    name == "notify" || SCHEMA.iter().any(|(s, _)| *s == name)
 }
 
 /// saphyr's own words for a wrong shape, in ours.
@@ -1028,7 +1111,28 @@ loop:
   budget: 7
   stall_limit: 2
   judge: on
+notify:
+  - events: [signed_off, loop_let_go]
+    command: [notify-send, plan]
+  - events: [sign_off_rejected]
+    command: [./hook.sh]
+    timeout_secs: 30
 ");
+        assert_eq!(
+            config.notify,
+            [
+                crate::notify::Rule {
+                    events: vec!["signed_off".into(), "loop_let_go".into()],
+                    command: vec!["notify-send".into(), "plan".into()],
+                    timeout_secs: 5,
+                },
+                crate::notify::Rule {
+                    events: vec!["sign_off_rejected".into()],
+                    command: vec!["./hook.sh".into()],
+                    timeout_secs: 30,
+                },
+            ]
+        );
         assert_eq!(
             config,
             Config {
@@ -1050,7 +1154,39 @@ loop:
                 loop_budget: 7,
                 loop_stall_limit: 2,
                 loop_judge: true,
+                notify: config.notify.clone(),
             }
+        );
+    }
+
+    #[test]
+    fn a_notify_entry_names_known_events_and_a_program() {
+        let err = |text: &str| format!("{:#}", from_text(text, REPO_NAME).unwrap_err());
+        let e = err("notify:\n  - events: [signed_of]\n    command: [x]\n");
+        assert!(e.contains(".plan/config.yaml:2:"), "{e}");
+        assert!(e.contains("unknown event \"signed_of\""), "{e}");
+        assert!(e.contains("did you mean signed_off?"), "{e}");
+        let e = err("notify:\n  - events: [signed_off]\n    command: []\n");
+        assert!(e.contains("expected a command"), "{e}");
+        let e = err("notify:\n  - events: [signed_off]\n    command: notify-send plan\n");
+        assert!(e.contains("[\"notify-send\", \"plan\"]"), "{e}");
+        let e = err("notify:\n  - events: [signed_off]\n    comand: [x]\n");
+        assert!(e.contains("comand"), "{e}");
+        // Hooks keep going: the bad section is left out and said so.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".plan")).unwrap();
+        std::fs::write(
+            repo_file(dir.path()),
+            "loop:\n  budget: 3\nnotify:\n  - events: [nope]\n    command: [x]\n",
+        )
+        .unwrap();
+        let (config, notes) = load_lenient(Some(dir.path()));
+        assert_eq!((config.loop_budget, config.notify.len()), (3, 0));
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("`notify` left at its defaults")),
+            "{notes:?}"
         );
     }
 
@@ -1245,7 +1381,7 @@ loop:
         insta::assert_snapshot!(err("# shared settings\njduge:\n  model: x\n"), @"
         .plan/config.yaml:2: jduge: unknown key
             2 | jduge:
-          hint: the sections are judge, verify, draft, reminder, inject or loop; did you mean judge?
+          hint: the sections are judge, verify, draft, reminder, inject, loop or notify; did you mean judge?
         ");
         insta::assert_snapshot!(err("judge: {backend: claude, modle: x}\n"), @"
         .plan/config.yaml:1: judge.modle: unknown key
@@ -1289,7 +1425,7 @@ loop:
         insta::assert_snapshot!(err("- judge\n"), @"
         .plan/config.yaml:1: expected indented `key: value` lines
             1 | - judge
-          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject or loop
+          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop or notify
         ");
     }
 

@@ -824,6 +824,20 @@ pub fn file_at(root: &Path, rev: &str, rel: &Path) -> Result<Option<String>> {
     Ok(Some(blob_text(&repo, entry.id())?))
 }
 
+/// When the commit `rev` names was made, seconds since the epoch; `None` when it
+/// names a tree rather than a commit. A revision that names nothing is an
+/// [`UnknownRevision`].
+pub fn commit_time(root: &Path, rev: &str) -> Result<Option<i64>> {
+    let repo = open(root)?;
+    let object = repo.revparse_single(rev).map_err(|e| {
+        anyhow::Error::new(UnknownRevision {
+            rev: rev.to_string(),
+            reason: e.message().to_string(),
+        })
+    })?;
+    Ok(object.peel_to_commit().ok().map(|c| c.time().seconds()))
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::symlink;

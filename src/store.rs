@@ -188,6 +188,12 @@ impl Store {
         file.write_all(content.as_bytes())
             .and_then(|_| file.sync_all())
             .map_err(|e| Exit::env(format!("cannot write {}: {e}", self.name)))?;
+        let logged: Vec<String> = parse(content)
+            .log
+            .iter()
+            .map(|entry| format!("- {entry}"))
+            .collect();
+        crate::events::written(&self.path, &logged);
         Ok(())
     }
 
@@ -209,6 +215,16 @@ impl Store {
         check: impl Fn(&Plan<'_>) -> Result<(), String>,
     ) -> Result<String, WriteError> {
         let _lock = self.lock()?;
+        // The log lines this write adds: the events among them are announced once it
+        // is on disk (notify:), here, whichever command wrote them.
+        let logged: Vec<String> = edits
+            .iter()
+            .filter_map(|e| match e {
+                Edit::AppendLog { lines } => Some(lines.iter().cloned()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
         let conflict = |c: Conflict| WriteError::Conflict {
             message: format!(
                 "{}:{}: {} changed while plan was working; nothing was written\n  {}",
@@ -264,6 +280,7 @@ impl Store {
                 });
             }
             if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
+                crate::events::written(&self.path, &logged);
                 return Ok(out);
             }
         }

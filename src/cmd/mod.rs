@@ -49,6 +49,7 @@ commands! {
     Diff => diff,
     Doctor => doctor,
     Audit => audit,
+    Events => events,
     Goal => goal,
     Inject => inject,
     Remind => remind,

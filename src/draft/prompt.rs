@@ -1,6 +1,7 @@
 //! The drafting model's prompt: the templates (embedded, or the repository's
 //! overrides) with the objective, the plan so far and any revision filled in. Pure.
 
+use crate::plan::goal_template;
 use crate::plan::model::{Plan, Status};
 use crate::plan::template::fill;
 
@@ -16,6 +17,8 @@ pub struct Templates {
     pub revision: String,
     pub problems: String,
     pub system: String,
+    /// The goal templates as examples ([`examples`]).
+    pub examples: String,
 }
 
 impl Default for Templates {
@@ -25,8 +28,31 @@ impl Default for Templates {
             revision: REVISION.to_string(),
             problems: PROBLEMS.to_string(),
             system: SYSTEM.to_string(),
+            examples: examples(
+                &goal_template::BUILT_IN.map(|(name, text)| (name.to_string(), text.to_string())),
+            ),
         }
     }
+}
+
+/// How many goal templates the prompt shows: examples, not a catalogue.
+const EXAMPLES: usize = 8;
+
+/// The goal templates (name, text), as examples of contracts with good failure
+/// modes; one that does not read as a goal is left out.
+pub fn examples(templates: &[(String, String)]) -> String {
+    templates
+        .iter()
+        .filter(|(_, text)| goal_template::read(text, "x").is_ok())
+        .take(EXAMPLES)
+        .map(|(name, text)| {
+            format!(
+                "A {name} goal:\n\n{}",
+                text.replace("{title}", "<title>").trim_end()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 /// What a redraft starts from: the last draft and what should change.
@@ -88,6 +114,7 @@ pub fn render(
         "objective" => Some(objective.to_string()),
         "existing" => Some(existing.trim_end().to_string()),
         "revision" => Some(revision.clone()),
+        "examples" => Some(templates.examples.clone()),
         _ => None,
     })
 }
@@ -120,6 +147,9 @@ mod tests {
             "## Goal: <a short title",
             "failure_modes:",
             "No `<!-- id: … -->` comments and no `status:` lines",
+            "A bugfix goal:\n\n## Goal: <title>\n",
+            "- the test passes without reproducing the bug first",
+            "- behaviour changed while the tests still pass",
         ] {
             assert!(out.contains(needle), "missing {needle:?} in\n{out}");
         }

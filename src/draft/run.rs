@@ -116,6 +116,7 @@ impl Drafter {
             revision: template(root, "plan_revision.md", prompt::REVISION),
             problems: template(root, "plan_problems.md", prompt::PROBLEMS),
             system: template(root, "draft_system.md", prompt::SYSTEM),
+            examples: prompt::examples(&goal_templates(root)),
         };
         Ok(Drafter {
             judge: Judge {
@@ -207,6 +208,33 @@ impl Drafter {
             None => Failure::NoAnswer(format!("{e:#}")),
         })
     }
+}
+
+/// The goal templates by name: the built-in ones, each replaced by
+/// `.plan/templates/NAME.md` where there is one, then the repository's others by name.
+fn goal_templates(root: &Path) -> Vec<(String, String)> {
+    let dir = root.join(".plan").join("templates");
+    let mut own: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_str()?.strip_suffix(".md")?.to_string();
+            Some((name, std::fs::read_to_string(entry.path()).ok()?))
+        })
+        .collect();
+    own.sort();
+    let mut all: Vec<(String, String)> = crate::plan::goal_template::BUILT_IN
+        .iter()
+        .map(
+            |(name, text)| match own.iter().position(|(n, _)| n == name) {
+                Some(at) => own.remove(at),
+                None => (name.to_string(), text.to_string()),
+            },
+        )
+        .collect();
+    all.extend(own);
+    all
 }
 
 /// A model's answer (or a person's edit) checked against `plan`, with verify lines

@@ -1,5 +1,9 @@
 //! The continuation guard: may the agent stop? A pure decision over the loop state,
-//! the plan and what the host said. Every let-go of a running loop says why.
+//! the plan and what the host said. Every let-go of a running loop says why, and
+//! every decision about a running loop is also an event (`plan events`, notify), made
+//! here with the decision so the two cannot disagree.
+
+use serde::Serialize;
 
 use super::state::Loop;
 use crate::plan::blocks::{self, Templates};
@@ -12,10 +16,30 @@ pub enum Stop {
     Block { reason: String },
 }
 
-fn allow(note: impl Into<String>) -> Stop {
-    Stop::Allow {
-        note: Some(note.into()),
-    }
+/// What a running loop did at a stop. Not a log line: the loop's runtime, recorded
+/// under `<git-dir>/plan/`, never in plan.md.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum LoopEvent {
+    /// The agent was kept working: continuation `continuation` of `budget`.
+    LoopContinued {
+        session: String,
+        continuation: u32,
+        budget: u32,
+        goals: String,
+    },
+    /// The loop let the agent stop. `reason` is `paused`, `host_error`, `no_work`,
+    /// `budget_spent`, `stalled` or `loop_judge`; `ended`: the loop is over (a pause or a host error lets only this stop go).
+    LoopLetGo {
+        session: String,
+        reason: &'static str,
+        why: String,
+        ended: bool,
+    },
+}
+
+impl LoopEvent {
+    pub const NAMES: [&'static str; 2] = ["loop_continued", "loop_let_go"];
 }
 
 /// What the guard needs of the plan, derived once (and cached by the hooks).
@@ -43,38 +67,66 @@ pub struct Input<'p> {
 
 /// Decides, updating the loop (claim, count, end) as it goes. `loop_judge` is asked
 /// last, only when the guard would otherwise block; it returns a reason to pause.
+/// The event is `None` when no running loop is this session's: nothing happened.
 pub fn decide(
     state: &mut Option<Loop>,
     input: Input<'_>,
     templates: Templates<'_>,
     loop_judge: impl FnOnce() -> Option<String>,
-) -> Stop {
+) -> (Stop, Option<LoopEvent>) {
     let Some(lp) = state.as_mut().filter(|l| l.ended.is_none()) else {
-        return Stop::Allow { note: None };
+        return (Stop::Allow { note: None }, None);
     };
     match &lp.owner {
         None => lp.owner = Some(input.session.to_string()),
-        Some(owner) if owner != input.session => return Stop::Allow { note: None },
+        Some(owner) if owner != input.session => return (Stop::Allow { note: None }, None),
         Some(_) => {}
     }
+    let session = input.session;
+    let go = |reason: &'static str, why: String, note: String, ended: bool| {
+        let event = LoopEvent::LoopLetGo {
+            session: session.to_string(),
+            reason,
+            why,
+            ended,
+        };
+        (Stop::Allow { note: Some(note) }, Some(event))
+    };
+    let end = |lp: &mut Loop, reason: &'static str, why: String| {
+        let note = format!("plan: work loop stopped: {why}");
+        lp.ended = Some(why.clone());
+        go(reason, why, note, true)
+    };
     if lp.paused {
-        return allow("plan: the work loop is paused; `plan goal resume` continues it");
+        return go(
+            "paused",
+            "the work loop is paused".to_string(),
+            "plan: the work loop is paused; `plan goal resume` continues it".to_string(),
+            false,
+        );
     }
     if input.host_error {
-        return allow(
-            "plan: the turn ended on an error, so the loop lets the agent stop; it continues at the next stop",
+        return go(
+            "host_error",
+            "the turn ended on an error".to_string(),
+            "plan: the turn ended on an error, so the loop lets the agent stop; it continues at the next stop".to_string(),
+            false,
         );
     }
     let plan = input.plan;
     if !plan.has_work && input.broken.is_none() {
-        return end(lp, "no goal is active or ready to start".to_string());
+        return end(
+            lp,
+            "no_work",
+            "no goal is active or ready to start".to_string(),
+        );
     }
     if lp.used >= lp.budget {
         let why = format!(
             "its budget of {} continuations is spent (`plan goal` starts a new one)",
             lp.budget
         );
-        return end(lp, why);
+        return end(lp, "budget_spent", why);
     }
     let stalled = lp.last_hash.as_deref() == Some(input.plan_hash);
     let stalls = if stalled { lp.stalls + 1 } else { 0 };
@@ -83,14 +135,21 @@ pub fn decide(
         let why = format!(
             "stalled: {stalls} continuations in a row without a change to plan.md (`plan goal` starts a new loop)"
         );
-        return end(lp, why);
+        return end(lp, "stalled", why);
     }
     if let Some(why) = loop_judge() {
-        return allow(format!("plan: the loop judge let the agent pause: {why}"));
+        let note = format!("plan: the loop judge let the agent pause: {why}");
+        return go("loop_judge", why, note, false);
     }
     let goals = match (input.broken, plan.goals) {
         (None, Some(goals)) => goals.to_string(),
-        (None, None) => return end(lp, "no goal is active or ready to start".to_string()),
+        (None, None) => {
+            return end(
+                lp,
+                "no_work",
+                "no goal is active or ready to start".to_string(),
+            );
+        }
         (Some(why), goals) => format!(
             "first fix plan.md's format errors ({why}; `plan lint` lists them all){}",
             goals.map(|g| format!("; then {g}")).unwrap_or_default()
@@ -100,14 +159,13 @@ pub fn decide(
     lp.used += 1;
     lp.stalls = stalls;
     lp.last_hash = Some(input.plan_hash.to_string());
-    Stop::Block { reason }
-}
-
-/// Ends the loop for good and tells the user why.
-fn end(lp: &mut Loop, why: String) -> Stop {
-    let note = format!("plan: work loop stopped: {why}");
-    lp.ended = Some(why);
-    allow(note)
+    let event = LoopEvent::LoopContinued {
+        session: session.to_string(),
+        continuation: lp.used,
+        budget: lp.budget,
+        goals,
+    };
+    (Stop::Block { reason }, Some(event))
 }
 
 #[cfg(test)]
@@ -118,6 +176,15 @@ mod tests {
     const ACTIVE: &str = "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: active\n- [ ] step\n";
 
     fn run(state: &mut Option<Loop>, src: &str, session: &str, hash: &str) -> Stop {
+        run_event(state, src, session, hash).0
+    }
+
+    fn run_event(
+        state: &mut Option<Loop>,
+        src: &str,
+        session: &str,
+        hash: &str,
+    ) -> (Stop, Option<LoopEvent>) {
         let mut plan = parse(src);
         plan.prove_legacy();
         let goals = blocks::continuation_goals(&plan);
@@ -161,6 +228,61 @@ mod tests {
         assert!(reason.contains("(Continuation 1 of 5.)"));
         let lp = state.as_ref().unwrap();
         assert_eq!((lp.owner.as_deref(), lp.used), (Some("s1"), 1));
+    }
+
+    #[test]
+    fn each_decision_on_a_running_loop_is_one_event_and_others_none() {
+        assert_eq!(run_event(&mut None, ACTIVE, "s", "h").1, None);
+        let mut state = fresh(1);
+        let (_, event) = run_event(&mut state, ACTIVE, "s1", "h1");
+        let Some(LoopEvent::LoopContinued {
+            session,
+            continuation: 1,
+            budget: 1,
+            goals,
+        }) = event
+        else {
+            panic!("{event:?}")
+        };
+        assert_eq!(session, "s1");
+        assert!(goals.contains("a (0/1, next: step)"), "{goals}");
+        assert_eq!(run_event(&mut state, ACTIVE, "s2", "h2").1, None);
+        let (stop, event) = run_event(&mut state, ACTIVE, "s1", "h2");
+        let Stop::Allow { note: Some(note) } = stop else {
+            panic!()
+        };
+        let Some(LoopEvent::LoopLetGo {
+            reason: "budget_spent",
+            why,
+            ended: true,
+            ..
+        }) = &event
+        else {
+            panic!("{event:?}")
+        };
+        assert!(note.ends_with(why.as_str()), "{note} / {why}");
+        let json = serde_json::to_value(event.as_ref().unwrap()).unwrap();
+        assert_eq!(json["event"], "loop_let_go");
+        assert_eq!(json["reason"], "budget_spent");
+        // An ended loop decides nothing more, so it says nothing more.
+        assert_eq!(run_event(&mut state, ACTIVE, "s1", "h3").1, None);
+
+        let mut paused = Some(Loop {
+            paused: true,
+            ..Loop::default()
+        });
+        let event = run_event(&mut paused, ACTIVE, "s", "h").1.unwrap();
+        assert!(
+            matches!(
+                &event,
+                LoopEvent::LoopLetGo {
+                    reason: "paused",
+                    ended: false,
+                    ..
+                }
+            ),
+            "{event:?}"
+        );
     }
 
     #[test]
@@ -270,7 +392,7 @@ mod tests {
             plan_hash: "h",
             stall_limit: 3,
         };
-        let out = decide(&mut state, input, Templates::default(), || None);
+        let out = decide(&mut state, input, Templates::default(), || None).0;
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("error")));
 
         // A format error keeps the loop going, fixing it first.
@@ -283,7 +405,7 @@ mod tests {
             stall_limit: 3,
         };
         assert!(matches!(
-            decide(&mut state, input, Templates::default(), || None),
+            decide(&mut state, input, Templates::default(), || None).0,
             Stop::Block { reason } if reason.contains("first fix plan.md's format errors (plan.md:4")
         ));
         state.as_mut().unwrap().used = 0;
@@ -298,7 +420,8 @@ mod tests {
         };
         let out = decide(&mut state, input, Templates::default(), || {
             Some("asked the user a question".into())
-        });
+        })
+        .0;
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("asked the user")));
         assert_eq!(state.as_ref().unwrap().used, 0, "a pause spends no budget");
     }

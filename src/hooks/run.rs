@@ -316,7 +316,7 @@ fn stop(
     }
     let pause = if config.loop_judge {
         let mut asks = false;
-        guard::decide(&mut peeked, guard_input(), templates, || {
+        let _ = guard::decide(&mut peeked, guard_input(), templates, || {
             asks = true;
             None
         });
@@ -333,7 +333,11 @@ fn stop(
     } else {
         None
     };
-    let decision = state.with_loop(|lp| guard::decide(lp, guard_input(), templates, || pause))?;
+    let (decision, event) =
+        state.with_loop(|lp| guard::decide(lp, guard_input(), templates, || pause))?;
+    if let Some(event) = event {
+        crate::events::record_loop(&place.root, &place.git_dir, config, &event);
+    }
     if limit.is_some() && matches!(decision, Stop::Block { .. }) {
         state.session(&input.session, |s| s.blocks += 1)?;
     }

@@ -7,12 +7,15 @@
 //! What this module guarantees is that `plan log` can never write one of these
 //! forms, and that every reader agrees on what a line means.
 
+use serde::Serialize;
+
 use super::id;
 
 /// How a change of contract was approved: at a terminal (a person could see it) or
 /// without one (an agent's shell has none). Lines older than this distinction say
 /// neither.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Approval {
     Terminal,
     NoTerminal,
@@ -47,14 +50,15 @@ impl Approval {
 
 /// Where a sign-off's transcript is and the hash of its bytes (a prefix of their
 /// git blob id).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Record<'a> {
     pub path: &'a str,
     pub hash: &'a str,
 }
 
 /// Who judged a sign-off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Judged<'a> {
     /// `judge claude:opus accept`; the model is empty when the backend's default ran.
     By { backend: &'a str, model: &'a str },
@@ -65,7 +69,10 @@ pub enum Judged<'a> {
 }
 
 /// One line plan writes about a goal (or the draft), without its `- STAMP ` prefix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// As JSON (`plan events`, notify commands) it is an object whose `event` is its
+/// [`Event::name`] and whose other keys are its fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event<'a> {
     /// `plan add` or a draft approval created the goal with this contract.
     Added { id: &'a str, contract: &'a str },
@@ -103,6 +110,7 @@ pub enum Event<'a> {
         checkpoint: Option<&'a str>,
     },
     /// `plan complete` rejected.
+    #[serde(rename = "sign_off_rejected")]
     Rejected {
         id: &'a str,
         stage: &'a str,
@@ -129,6 +137,40 @@ pub enum Event<'a> {
 }
 
 impl<'a> Event<'a> {
+    /// Every event's name, as `plan events` and `notify:` know it.
+    pub const NAMES: [&'static str; 12] = [
+        "added",
+        "started",
+        "reapproved",
+        "criterion_added",
+        "signed_off",
+        "sign_off_rejected",
+        "cancelled",
+        "reopened",
+        "draft_approved",
+        "rewound",
+        "rewind_undone",
+        "imported",
+    ];
+
+    /// The event's name: the `event` key of its JSON.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::Added { .. } => "added",
+            Event::Started { .. } => "started",
+            Event::Reapproved { .. } => "reapproved",
+            Event::CriterionAdded { .. } => "criterion_added",
+            Event::SignedOff { .. } => "signed_off",
+            Event::Rejected { .. } => "sign_off_rejected",
+            Event::Cancelled { .. } => "cancelled",
+            Event::Reopened { .. } => "reopened",
+            Event::DraftApproved { .. } => "draft_approved",
+            Event::Rewound { .. } => "rewound",
+            Event::RewindUndone { .. } => "rewind_undone",
+            Event::Imported { .. } => "imported",
+        }
+    }
+
     /// The goal the event is about.
     pub fn id(&self) -> Option<&'a str> {
         match *self {
@@ -518,6 +560,91 @@ mod tests {
             id: "cache",
             from: "taskmaster .taskmaster/tasks/tasks.json (task 10)",
         });
+    }
+
+    #[test]
+    fn json_is_tagged_with_the_name_and_carries_every_field() {
+        let signed = Event::SignedOff {
+            id: "cache",
+            verify: true,
+            judged: Judged::By {
+                backend: "claude",
+                model: "opus",
+            },
+            contract: Some("4eb715f4"),
+            record: Some(Record {
+                path: ".plan/judge/cache.md",
+                hash: "9f2c41d0",
+            }),
+            legacy_path: None,
+            checkpoint: Some("0123456789ab"),
+        };
+        assert_eq!(
+            serde_json::to_value(signed).unwrap(),
+            serde_json::json!({
+                "event": "signed_off", "id": "cache", "verify": true,
+                "judged": {"kind": "by", "backend": "claude", "model": "opus"},
+                "contract": "4eb715f4",
+                "record": {"path": ".plan/judge/cache.md", "hash": "9f2c41d0"},
+                "legacy_path": null,
+                "checkpoint": "0123456789ab",
+            })
+        );
+        let samples = [
+            Event::Added {
+                id: "a",
+                contract: "0123abcd",
+            },
+            Event::Started {
+                id: "a",
+                contract: "0123abcd",
+                commit: None,
+            },
+            Event::Reapproved {
+                id: "a",
+                contract: "0123abcd",
+                approval: Approval::NoTerminal,
+            },
+            Event::CriterionAdded {
+                id: "a",
+                text: "t",
+                contract: "0123abcd",
+                approval: Approval::Terminal,
+            },
+            signed,
+            Event::Rejected {
+                id: "a",
+                stage: "judge",
+                missing: "tests",
+            },
+            Event::Cancelled {
+                id: "a",
+                reason: "r",
+            },
+            Event::Reopened {
+                id: "a",
+                reason: "r",
+            },
+            Event::DraftApproved { summary: "s" },
+            Event::Rewound {
+                checkpoint: "0123456789ab",
+                goal: "a",
+                undo: "ba9876543210",
+            },
+            Event::RewindUndone {
+                undo: "ba9876543210",
+            },
+            Event::Imported {
+                id: "a",
+                from: "prd prd.json",
+            },
+        ];
+        let names: Vec<&str> = samples.iter().map(Event::name).collect();
+        assert_eq!(names, Event::NAMES);
+        for event in samples {
+            let json = serde_json::to_value(event).unwrap();
+            assert_eq!(json["event"], event.name(), "{json}");
+        }
     }
 
     #[test]

@@ -511,3 +511,39 @@ fn fresh_row(out: &str, host: &str, command: &str) -> bool {
             .is_some_and(|rest| rest.trim_start() == command && rest.starts_with("  "))
     })
 }
+
+#[test]
+fn the_prompt_shows_the_goal_templates_as_examples_with_the_repositorys_own() {
+    let d = repo("good");
+    d.t.write("plan.md", PLAN);
+    d.t.write(
+        ".plan/templates/bugfix.md",
+        "## Goal: {title}\ndone_when: the regression test fails before the fix\nfailure_modes:\n- the fix only silences the crash report\n- [ ] reproduce it\n",
+    );
+    d.t.write(
+        ".plan/templates/migration.md",
+        "## Goal: {title}\ndone_when: old rows read back unchanged\nfailure_modes:\n- the migration runs on an empty database only\n",
+    );
+    d.t.write(".plan/templates/broken.md", "no goal here\n");
+    d.t.ok(&["draft", "Put a cache in front of the database", "--yes"]);
+    let prompts = d.prompts();
+    for needle in [
+        // Built in, not overridden.
+        "behaviour changed while the tests still pass",
+        // The repository's bugfix instead of the built-in one.
+        "the fix only silences the crash report",
+        // One the repository adds.
+        "the migration runs on an empty database only",
+    ] {
+        assert!(prompts.contains(needle), "missing {needle:?} in\n{prompts}");
+    }
+    assert!(
+        !prompts.contains("the test passes without reproducing the bug first"),
+        "the overridden built-in is not shown"
+    );
+    assert!(
+        !prompts.contains("no goal here"),
+        "a template that does not read is left out"
+    );
+    assert!(!prompts.contains("{{examples}}"));
+}

@@ -9,6 +9,7 @@ mod degrade;
 mod diffdoc;
 mod draft;
 mod edges;
+mod events;
 mod files;
 mod goals;
 mod hooks;

@@ -173,3 +173,22 @@ fn the_documented_fingerprint_bytes_hash_to_the_documented_value() {
     let json = t.ok(&["show", "--all", "--json"]).json();
     assert_eq!(json["goals"][0]["contract"], &id[..8]);
 }
+
+#[test]
+fn the_notify_examples_are_settings_plan_reads() {
+    let example = fenced_after("## Events and notifications", "yaml");
+    assert!(
+        example.contains("notify-send") && example.contains("curl"),
+        "{example}"
+    );
+    let t = Test::new();
+    t.write(".plan/config.yaml", &example);
+    t.ok(&["judge"]);
+    t.write(
+        ".plan/config.yaml",
+        example.replace("sign_off_rejected", "rejected"),
+    );
+    t.run(&["judge"])
+        .code(2)
+        .stderr_has("unknown event \"rejected\"");
+}

@@ -1,0 +1,192 @@
+//! Events as JSON, and where they are announced: plan.md's own log events by the
+//! store that writes them ([`written`]), the loop's runtime events by the stop hook
+//! that decides them ([`record_loop`]), which also keeps those in a journal under
+//! `<git-dir>/plan/` (never in plan.md). Both go to the `notify:` commands from here
+//! and nowhere else. Fail-open: an event that cannot be recorded or announced is a
+//! line on stderr.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::config::{self, Config};
+use crate::hooks::guard::LoopEvent;
+use crate::notify;
+use crate::plan::event::Event;
+use crate::plan::model;
+
+/// The loop's runtime events, one JSON object a line, under `<git-dir>/plan/`.
+pub const JOURNAL: &str = "events.jsonl";
+
+/// How big the journal grows before it is moved to `events.jsonl.1` (replacing the
+/// one before) and started afresh: `plan events` reads both, so it keeps the last
+/// few thousand of the loop's decisions, and none of it costs a hook more.
+const JOURNAL_MAX: u64 = 1 << 20;
+
+pub fn journal(git_dir: &Path) -> PathBuf {
+    git_dir.join("plan").join(JOURNAL)
+}
+
+/// The journal before the last one, oldest events first.
+pub fn journal_before(git_dir: &Path) -> PathBuf {
+    git_dir.join("plan").join(format!("{JOURNAL}.1"))
+}
+
+/// An event as `plan events --json` prints it and a notify command reads it: `at`
+/// (`YYYY-MM-DD HH:MM`, `null` for an unstamped log line), then the event's own keys.
+pub fn json(at: Option<&str>, event: &impl Serialize) -> Value {
+    let mut out = Map::new();
+    out.insert("at".to_string(), at.map_or(Value::Null, Value::from));
+    if let Ok(Value::Object(fields)) = serde_json::to_value(event) {
+        out.extend(fields);
+    }
+    Value::Object(out)
+}
+
+/// Appends the loop's `event` to the journal and announces it. Costs one append when
+/// no notify command is set: the line carries the time as `ts`, seconds since the
+/// epoch, and readers turn it into `at` ([`normalize`]); `PLAN_NOW` is kept as `at`.
+pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEvent) {
+    let value = match crate::clock::fixed() {
+        Some(now) => json(Some(&now.stamp()), event),
+        None => {
+            let mut out = Map::new();
+            out.insert("ts".to_string(), Value::from(crate::clock::epoch_seconds()));
+            if let Ok(Value::Object(fields)) = serde_json::to_value(event) {
+                out.extend(fields);
+            }
+            Value::Object(out)
+        }
+    };
+    let path = journal(git_dir);
+    let appended = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        // One write of one line: concurrent hooks' lines never interleave.
+        .and_then(|mut f| {
+            f.write_all(format!("{value}\n").as_bytes())?;
+            f.metadata()
+        });
+    match appended {
+        Ok(meta) if meta.len() > JOURNAL_MAX => {
+            let _ = std::fs::rename(&path, journal_before(git_dir));
+        }
+        Ok(_) => {}
+        Err(e) => eprintln!(
+            "plan: cannot record the loop's event in {}: {e}",
+            path.display()
+        ),
+    }
+    if !config.notify.is_empty() {
+        // As it is: the detached watchdog makes `ts` local time, not the hook.
+        notify::announce(root, git_dir, &config.notify, &value);
+    }
+}
+
+/// A journal line as `plan events` prints it and a notify command reads it: its `ts`
+/// made the local `at` the log's lines have, first.
+pub fn normalize(line: Value) -> Value {
+    let Value::Object(fields) = line else {
+        return line;
+    };
+    let at = match (fields.get("at"), fields.get("ts")) {
+        (Some(Value::String(at)), _) => Some(at.clone()),
+        (_, Some(ts)) => ts.as_i64().and_then(crate::clock::stamp_of),
+        _ => None,
+    };
+    let mut out = Map::new();
+    out.insert("at".to_string(), at.map_or(Value::Null, Value::from));
+    out.extend(fields.into_iter().filter(|(k, _)| k != "at" && k != "ts"));
+    Value::Object(out)
+}
+
+/// After plan.md at `plan_path` was written: announces the log `lines` (`- STAMP
+/// text`) the write added that are plan's own events. Settings are read only when
+/// there is one.
+pub fn written(plan_path: &Path, lines: &[String]) {
+    let log = format!("## Log\n{}\n", lines.join("\n"));
+    let parsed = model::parse(&log);
+    let events: Vec<Value> = parsed
+        .log
+        .iter()
+        .filter_map(|entry| Some(json(entry.stamp, &Event::parse(entry.text)?)))
+        .collect();
+    if events.is_empty() {
+        return;
+    }
+    let dir = plan_path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Ok(Some(repo)) = crate::git::discover(dir) else {
+        return;
+    };
+    let (config, notes) = config::load_lenient(Some(&repo.root));
+    if config.notify.is_empty() {
+        return;
+    }
+    for note in notes {
+        eprintln!("{note}");
+    }
+    for event in &events {
+        notify::announce(&repo.root, &repo.git_dir, &config.notify, event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_journal_is_one_line_an_event_and_moves_aside_when_big() {
+        let git_dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(git_dir.path().join("plan")).unwrap();
+        let event = LoopEvent::LoopLetGo {
+            session: "s".into(),
+            reason: "paused",
+            why: "the work loop is paused".into(),
+            ended: false,
+        };
+        let root = git_dir.path();
+        record_loop(root, root, &Config::default(), &event);
+        record_loop(root, root, &Config::default(), &event);
+        let text = std::fs::read_to_string(journal(root)).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        // No time zone lookup on the hook's path: seconds, made local when read.
+        assert!(
+            lines[0]["ts"].is_i64() && lines[0].get("at").is_none(),
+            "{}",
+            lines[0]
+        );
+        let read = normalize(lines[0].clone());
+        assert_eq!(read.as_object().unwrap().keys().next().unwrap(), "at");
+        assert_eq!(read["at"].as_str().unwrap().len(), "2026-06-15 14:02".len());
+        assert_eq!(read["event"], "loop_let_go");
+        assert_eq!(read["reason"], "paused");
+        assert!(read.get("ts").is_none());
+        std::fs::write(journal(root), "x".repeat(JOURNAL_MAX as usize) + "\n").unwrap();
+        record_loop(root, root, &Config::default(), &event);
+        assert!(!journal(root).exists());
+        let before = std::fs::read_to_string(journal_before(root)).unwrap();
+        assert!(
+            before.ends_with("\"ended\":false}\n"),
+            "the last event goes with it"
+        );
+        record_loop(root, root, &Config::default(), &event);
+        assert_eq!(
+            std::fs::read_to_string(journal(root))
+                .unwrap()
+                .lines()
+                .count(),
+            1
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! The `notify:` commands: argv, no shell, one event's JSON on stdin. Each runs
+//! detached from whoever announced the event, under a watchdog (`plan` itself, see
+//! [`watchdog`]) that stops it at its timeout, so a hanging notifier never holds up
+//! a hook or `plan complete`. Fail-open: a problem is a line on stderr (or in
+//! `<git-dir>/plan/notify.log` once detached), never an exit status.
+
+use std::fs::OpenOptions;
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::exec;
+use crate::hooks::guard::LoopEvent;
+use crate::plan::event::Event;
+
+/// How long a notify command may run when its rule does not say.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 5;
+
+/// Where detached notifiers' failures go, under `<git-dir>/plan/`.
+pub const LOG: &str = "notify.log";
+
+/// One `notify:` entry: run `command` for each event named in `events`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    pub events: Vec<String>,
+    pub command: Vec<String>,
+    pub timeout_secs: u64,
+}
+
+/// Every event name a rule may choose: plan's log events, then the loop's.
+pub fn event_names() -> impl Iterator<Item = &'static str> {
+    Event::NAMES.into_iter().chain(LoopEvent::NAMES)
+}
+
+/// Starts every rule's command that wants `event` (a JSON object with an `event`
+/// name) and returns at once.
+pub fn announce(root: &Path, git_dir: &Path, rules: &[Rule], event: &Value) {
+    let name = event["event"].as_str().unwrap_or_default();
+    for rule in rules.iter().filter(|r| r.events.iter().any(|e| e == name)) {
+        if let Err(why) = start(root, git_dir, rule, name, event) {
+            eprintln!("plan: notify: {why}");
+        }
+    }
+}
+
+/// The program a rule names: a path with a slash is relative to the repository
+/// root, a bare name is looked up on PATH.
+fn resolve(root: &Path, program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let path = root.join(program);
+        return path.is_file().then_some(path);
+    }
+    exec::find_on_path(program)
+}
+
+fn start(
+    root: &Path,
+    git_dir: &Path,
+    rule: &Rule,
+    name: &str,
+    event: &Value,
+) -> Result<(), String> {
+    let program = rule.command.first().map(String::as_str).unwrap_or_default();
+    let Some(found) = resolve(root, program) else {
+        return Err(format!(
+            "cannot run {program:?} for {name}: not found\n  hint: install it, or fix its `command:` under notify: in .plan/config.yaml (an argv list; a path with a slash is relative to the repository root)"
+        ));
+    };
+    let me = std::env::current_exe()
+        .map_err(|e| format!("cannot find plan itself to watch {program:?}: {e}"))?;
+    let dir = git_dir.join("plan");
+    let log = std::fs::create_dir_all(&dir)
+        .and_then(|_| {
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(dir.join(LOG))
+        })
+        .map_err(|e| format!("cannot open {}: {e}", dir.join(LOG).display()))?;
+    // Its own process group, stdout nowhere and stderr in the log: nothing of it
+    // holds the pipes a host reads a hook's answer from, or gets the terminal's ^C.
+    let mut child = Command::new(me)
+        .args(["events", "--notify-run"])
+        .arg((rule.timeout_secs.max(1) * 1000).to_string())
+        .arg("--")
+        .arg(&found)
+        .args(&rule.command[1..])
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("cannot start the watchdog for {program:?}: {e}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // One small object: it fits the pipe's buffer, so this never waits.
+        let _ = stdin.write_all(format!("{event}\n").as_bytes());
+    }
+    // Reaped if this process lives on (`plan mcp`); a hook exits and leaves it to init.
+    std::thread::spawn(move || child.wait());
+    Ok(())
+}
+
+/// `plan events --notify-run MS -- ARGV`: runs one notify command with the event
+/// this process reads on stdin (as `plan events --json` prints it), and stops it (and anything it started) after `ms`.
+/// What went wrong goes to stderr, which the announcer pointed at the notify log.
+pub fn watchdog(ms: u64, argv: Vec<String>) -> u8 {
+    let mut input = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut input);
+    let event = serde_json::from_slice::<Value>(&input).ok();
+    let name = event
+        .as_ref()
+        .and_then(|v| v["event"].as_str().map(str::to_string))
+        .unwrap_or_default();
+    // The loop's events come as the journal has them; the notifier gets `at`.
+    if let Some(event) = event {
+        input = format!("{}\n", crate::events::normalize(event)).into_bytes();
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let mut spec = exec::Spec::new(argv.clone(), cwd, Duration::from_millis(ms));
+    spec.stdin = Some(input);
+    spec.grace = Duration::from_millis(500);
+    let when = crate::clock::now().map(|n| n.stamp()).unwrap_or_default();
+    let what = format!("{} ({name})", argv.join(" "));
+    match exec::run(&spec) {
+        Ok(out) if out.timed_out => {
+            eprintln!("{when} plan: notify: {what} timed out after {ms} ms and was stopped");
+        }
+        Ok(out) if !out.success() => {
+            let tail = String::from_utf8_lossy(&out.stderr);
+            let status = out
+                .code()
+                .map_or_else(|| "was killed".to_string(), |c| format!("exited {c}"));
+            eprintln!("{when} plan: notify: {what} {status}: {}", tail.trim_end());
+        }
+        Ok(_) => {}
+        Err(e) => eprintln!("{when} plan: notify: {what}: {e:#}"),
+    }
+    crate::exit::OK
+}
