@@ -126,6 +126,8 @@ pub fn condense(src: &str) -> Option<String> {
     if src.starts_with(BOM) {
         r.keep(0..BOM.len());
     }
+    // Most files have no carriage return at all: then no line needs looking at.
+    let any_cr = memchr::memchr(b'\r', src.as_bytes()).is_some();
     let mut goal: Option<Open<'_>> = None;
     let mut in_log = false;
     let mut seen_log = false;
@@ -180,7 +182,7 @@ pub fn condense(src: &str) -> Option<String> {
                 _ => false,
             };
             // A stray carriage return is a format error: never cut it.
-            let droppable = droppable && !line.text(src).contains('\r');
+            let droppable = droppable && !(any_cr && line.text(src).contains('\r'));
             r.pending.push((range, droppable));
             continue;
         }
