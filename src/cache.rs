@@ -16,7 +16,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::blocks::{self, Templates};
-use crate::plan::model::{Plan, Status, parse};
+use crate::plan::lean;
+use crate::plan::model::{Plan, Status};
 use crate::plan::proof::{self, Facts, Header};
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
@@ -223,9 +224,8 @@ fn derive(
     let injection = template("injection.md", blocks::INJECTION);
     let idle = template("injection_idle.md", blocks::INJECTION_IDLE);
     let skeleton_template = skeleton.then(|| template("skeleton.md", blocks::SKELETON));
-    let mut plan = parse(&src);
     let read = RefCell::new((Vec::new(), HashMap::new()));
-    plan.prove_live(&|rel| {
+    let prove = |rel: &str| {
         if !proof::is_record_path(rel) {
             return crate::record::facts(place.root, rel);
         }
@@ -254,20 +254,24 @@ fn derive(
             );
         }
         facts
+    };
+    // A long plan is read cut down to what the view depends on (plan::lean).
+    let view = lean::with_plan(&src, |mut plan| {
+        plan.prove_live(&prove);
+        View::of(
+            &plan,
+            &src,
+            Templates {
+                injection: &injection,
+                injection_idle: &idle,
+                skeleton: skeleton_template.as_deref().unwrap_or(blocks::SKELETON),
+                ..Templates::default()
+            },
+            skeleton,
+        )
     });
     let (read_deps, facts) = read.into_inner();
     deps.extend(read_deps);
-    let view = View::of(
-        &plan,
-        &src,
-        Templates {
-            injection: &injection,
-            injection_idle: &idle,
-            skeleton: skeleton_template.as_deref().unwrap_or(blocks::SKELETON),
-            ..Templates::default()
-        },
-        skeleton,
-    );
     Some((view, deps, facts))
 }
 
@@ -384,7 +388,7 @@ pub fn for_command(ctx: &crate::ctx::Ctx) -> Option<View> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::model::blob_id;
+    use crate::plan::model::{blob_id, parse};
     use proptest::prelude::*;
 
     /// The trust margin the tests use, and a wait that outlasts it: long enough for

@@ -104,11 +104,13 @@ pub fn main() -> ExitCode {
     if let Some(code) = hook_fast_path() {
         return ExitCode::from(code);
     }
-    let cli = <cli::Cli as clap::Parser>::parse();
-    let env = ctx::Env::new(cli.file, cli.color, cli.quiet);
-    let command = cli
-        .command
-        .unwrap_or(cmd::Command::Show(cmd::show::Args::default()));
+    let (env, command) = plain_fast_path().unwrap_or_else(|| {
+        let cli = <cli::Cli as clap::Parser>::parse();
+        let command = cli
+            .command
+            .unwrap_or(cmd::Command::Show(cmd::show::Args::default()));
+        (ctx::Env::new(cli.file, cli.color, cli.quiet), command)
+    });
     match command.run(&env) {
         Ok(code) => ExitCode::from(code),
         Err(err) => ExitCode::from(report(&err)),
@@ -128,6 +130,26 @@ fn hook_fast_path() -> Option<u8> {
     let host = host.into_string().ok().filter(|h| !h.starts_with('-'))?;
     let event = event.into_string().ok().filter(|e| !e.starts_with('-'))?;
     (word == "hook").then(|| cmd::hook::answer(cmd::hook::Args { host, event }))
+}
+
+/// `plan inject` and `plan statusline`, exactly that, run on every prompt or
+/// status-bar refresh: they are read as clap would read them (no file given, colour
+/// on a terminal, not quiet) without building the command tree. PLAN_FILE set, or
+/// any other word, goes through clap.
+fn plain_fast_path() -> Option<(ctx::Env, cmd::Command)> {
+    let mut args = std::env::args_os().skip(1);
+    let (Some(word), None) = (args.next(), args.next()) else {
+        return None;
+    };
+    if std::env::var_os("PLAN_FILE").is_some() {
+        return None;
+    }
+    let command = match word.to_str()? {
+        "inject" => cmd::Command::Inject(cmd::inject::Args { json: false }),
+        "statusline" => cmd::Command::Statusline(cmd::statusline::Args { json: false }),
+        _ => return None,
+    };
+    Some((ctx::Env::new(None, cli::Color::Auto, false), command))
 }
 
 fn report(err: &anyhow::Error) -> u8 {

@@ -82,18 +82,23 @@ impl State {
     }
 
     fn lock(&self) -> Result<File> {
+        let path = self.dir.join("state.lock");
+        let file = self.lock_file()?;
+        file.lock()
+            .with_context(|| format!("locking {}", path.display()))?;
+        Ok(file)
+    }
+
+    fn lock_file(&self) -> Result<File> {
         fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         let path = self.dir.join("state.lock");
-        let file = OpenOptions::new()
+        OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&path)
-            .with_context(|| format!("opening {}", path.display()))?;
-        file.lock()
-            .with_context(|| format!("locking {}", path.display()))?;
-        Ok(file)
+            .with_context(|| format!("opening {}", path.display()))
     }
 
     fn session_path(&self, id: &str) -> PathBuf {
@@ -121,7 +126,7 @@ impl State {
         let out = change(&mut current);
         if current != before {
             match &current {
-                Some(state) => write(&path, state)?,
+                Some(state) => rewrite(&path, state)?,
                 None => {
                     let _ = fs::remove_file(&path);
                 }
@@ -130,8 +135,15 @@ impl State {
         Ok(out)
     }
 
-    /// The loop as it is, without the lock: for status displays.
+    /// The loop as it is, without waiting on a hook that decides: under the shared
+    /// lock, since the loop is rewritten in place. Where no lock can be had (a
+    /// read-only `.git`), nothing writes the loop either, and it is read as it is.
     pub fn peek_loop(&self) -> Result<Option<Loop>> {
+        let shared = self.lock_file().ok();
+        if let Some(file) = &shared {
+            file.lock_shared()
+                .with_context(|| format!("locking {}", self.dir.join("state.lock").display()))?;
+        }
         read(&self.loop_path())
     }
 
@@ -166,9 +178,10 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
     Ok(out)
 }
 
-/// Rewrites a session file in place. Session files are read and written only
-/// under the lock, so no reader sees one half-written, and a file cut short by a
-/// crash reads as absent; a temp file and a rename per file edit cost a hook more
+/// Rewrites a state file in place. Session files are read and written only under
+/// the lock, and the loop is read under its shared side, so no reader sees one
+/// half-written, and a file cut short by a crash reads as absent (a lost loop ends,
+/// as a hook fails open); a temp file and a rename per update cost a hook more
 /// than all else it does (ext4 flushes a file renamed over another, or truncated
 /// to nothing and written again, so the new bytes go over the old and the length
 /// is set after).
@@ -203,17 +216,6 @@ fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<T>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
     }
-}
-
-fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let dir = path.parent().expect("state files live in a directory");
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("writing in {}", dir.display()))?;
-    tmp.write_all(&serde_json::to_vec_pretty(value)?)?;
-    tmp.persist(path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
 }
 
 /// Session ids come from the host: safe ones are used as they are, others hashed.
@@ -305,6 +307,78 @@ mod tests {
         assert_eq!(state.peek_loop().unwrap().unwrap().budget, 3);
         state.with_loop(|l| *l = None).unwrap();
         assert_eq!(state.peek_loop().unwrap(), None);
+    }
+
+    #[test]
+    fn a_loop_update_rewrites_its_file_in_place() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::new(dir.path());
+        state.with_loop(|l| *l = Some(Loop::default())).unwrap();
+        let path = dir.path().join("plan/loop.json");
+        let inode = fs::metadata(&path).unwrap().ino();
+        state
+            .with_loop(|l| l.as_mut().unwrap().owner = Some("a long session id".into()))
+            .unwrap();
+        assert_eq!(
+            fs::metadata(&path).unwrap().ino(),
+            inode,
+            "a temp file was renamed over it"
+        );
+        state
+            .with_loop(|l| l.as_mut().unwrap().owner = None)
+            .unwrap();
+        assert_eq!(state.peek_loop().unwrap(), Some(Loop::default()));
+    }
+
+    /// Readers that do not wait for the lock (every stop hook peeks first) never
+    /// see a loop half rewritten: it is always there, as one update left it.
+    #[test]
+    fn a_peek_never_sees_a_loop_half_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::new(dir.path());
+        let long = Loop {
+            used: 1,
+            owner: Some("x".repeat(4000)),
+            last_hash: Some("y".repeat(4000)),
+            ..Loop::default()
+        };
+        state.with_loop(|l| *l = Some(long.clone())).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let writer = scope.spawn(|| {
+                for i in 0..3000u32 {
+                    let next = if i.is_multiple_of(2) {
+                        Loop {
+                            used: i,
+                            ..Loop::default()
+                        }
+                    } else {
+                        Loop {
+                            used: i,
+                            ..long.clone()
+                        }
+                    };
+                    State::new(dir.path())
+                        .with_loop(|l| *l = Some(next))
+                        .unwrap();
+                }
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            });
+            let reader = State::new(dir.path());
+            let mut peeks = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let seen = reader.peek_loop().unwrap();
+                let seen = seen.expect("a peek saw no loop while one was being rewritten");
+                assert!(
+                    seen.owner.is_none() == seen.used.is_multiple_of(2),
+                    "a peek saw two updates mixed: {seen:?}"
+                );
+                peeks += 1;
+            }
+            writer.join().unwrap();
+            assert!(peeks > 0);
+        });
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod event;
 pub mod goal_template;
 pub mod history;
 pub mod id;
+pub mod lean;
 pub mod lint;
 pub mod model;
 pub mod ops;

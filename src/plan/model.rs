@@ -615,7 +615,7 @@ fn unclosed_at(src: &str, lines: &[Line]) -> Option<(usize, Kind)> {
     open
 }
 
-fn log_entry(line: usize, text: &str) -> LogEntry<'_> {
+pub(super) fn log_entry(line: usize, text: &str) -> LogEntry<'_> {
     let b = text.as_bytes();
     let digits = |r: std::ops::Range<usize>| r.into_iter().all(|i| b[i].is_ascii_digit());
     let stamped = b.len() >= 16

@@ -120,7 +120,6 @@ impl Line {
     }
 
     /// Byte offset just past the line ending.
-    #[cfg(test)]
     pub fn next_start(&self) -> usize {
         self.end + self.eol.as_str().len()
     }
@@ -132,10 +131,38 @@ pub const BOM: &str = "\u{feff}";
 /// source has no lines; a final line without a newline has `Eol::None`.
 pub fn scan(src: &str) -> Vec<Line> {
     let mut lines = Vec::with_capacity(src.len() / 32 + 1);
-    let mut pos = if src.starts_with(BOM) { BOM.len() } else { 0 };
-    let bytes = src.as_bytes();
-    let mut state = State::Normal;
-    while pos < bytes.len() {
+    lines.extend(Lines::new(src));
+    lines
+}
+
+/// [`scan`] one line at a time, for a reader that keeps few of them.
+pub struct Lines<'a> {
+    src: &'a str,
+    pos: usize,
+    no: usize,
+    state: State,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(src: &'a str) -> Lines<'a> {
+        Lines {
+            src,
+            pos: if src.starts_with(BOM) { BOM.len() } else { 0 },
+            no: 0,
+            state: State::Normal,
+        }
+    }
+}
+
+impl Iterator for Lines<'_> {
+    type Item = Line;
+
+    fn next(&mut self) -> Option<Line> {
+        let (src, pos) = (self.src, self.pos);
+        let bytes = src.as_bytes();
+        if pos >= bytes.len() {
+            return None;
+        }
         let (end, next, eol) = match memchr::memchr(b'\n', &bytes[pos..]) {
             Some(i) => {
                 let nl = pos + i;
@@ -147,17 +174,17 @@ pub fn scan(src: &str) -> Vec<Line> {
             }
             None => (bytes.len(), bytes.len(), Eol::None),
         };
-        let kind = classify(src, pos, end, &mut state);
-        lines.push(Line {
-            no: lines.len() + 1,
+        let kind = classify(src, pos, end, &mut self.state);
+        self.no += 1;
+        self.pos = next;
+        Some(Line {
+            no: self.no,
             start: pos,
             end,
             eol,
             kind,
-        });
-        pos = next;
+        })
     }
-    lines
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

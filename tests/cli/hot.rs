@@ -72,3 +72,33 @@ fn a_stop_whose_budget_is_spent_asks_no_loop_judge() {
     stop(&t, "s1").stdout_has("budget of 1 continuations is spent");
     assert_eq!(asked(&calls), 1, "a spent budget asked the loop judge");
 }
+
+/// `plan inject` and `plan statusline` skip clap when given nothing else; what they
+/// print and exit with is what the same command read by clap gives (`--color auto`
+/// is the default, and forces the clap path): outside a repository, without a
+/// plan, with format errors, on a sound plan, and with PLAN_FILE set.
+#[test]
+fn inject_and_statusline_answer_as_through_clap() {
+    let same = |t: &Test, what: &str| {
+        for word in ["inject", "statusline"] {
+            let fast = t.run(&[word]);
+            let clap = t.run(&["--color", "auto", word]);
+            assert_eq!(
+                (fast.code, &fast.stdout, &fast.stderr),
+                (clap.code, &clap.stdout, &clap.stderr),
+                "plan {word}, {what}"
+            );
+        }
+    };
+    same(&Test::outside_git(), "outside a repository");
+    let t = Test::new();
+    same(&t, "without plan.md");
+    let t = t.plan(&PLAN.replace("status: active", "status: doing"));
+    same(&t, "with a format error");
+    let t = t.plan(PLAN);
+    same(&t, "on a sound plan");
+    t.write("other.md", PLAN.replace("Implement", "Rewrite"));
+    let t = t.env("PLAN_FILE", "other.md");
+    same(&t, "with PLAN_FILE");
+    t.ok(&["statusline"]).stdout_has("cache-layer");
+}

@@ -1,0 +1,599 @@
+//! The hooks' reader for long plans: plan.md cut down to the lines the hooks' view
+//! can depend on, parsed instead of the whole file. Pure.
+//!
+//! A hook needs little of a long plan: the active and finished live goals whole,
+//! every other goal's heading, id, status and dependencies, and of the log the
+//! lines about goals whose sign-off is checked, plus the last one. The rest (the
+//! contracts and subtasks of open and archived goals, the log's other lines) is
+//! most of the file. What is dropped never changes how another line scans, and
+//! every line that can be a format error is kept, so the cut plan has format
+//! errors exactly when the whole one does; then the whole file is parsed, so the
+//! errors are the ones it names.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::ops::Range;
+
+use super::id;
+use super::model::{self, Plan, Status, log_entry};
+use super::scan::{BOM, Key, Kind, Lines};
+
+/// Plans shorter than this are parsed whole: cutting them saves nothing.
+const WORTH_IT: usize = 32 * 1024;
+
+/// Parses `src` as the hooks read it and hands the plan to `f`: the cut plan when
+/// it reads without format errors, else the whole one. Everything the hooks take
+/// from the plan (the injection, the status line, the skeleton, the active set, the
+/// continuation, the proofs they rest on) is the same either way.
+pub fn with_plan<R>(src: &str, f: impl FnOnce(Plan<'_>) -> R) -> R {
+    if src.len() >= WORTH_IT
+        && let Some(short) = condense(src)
+    {
+        let plan = model::parse(&short);
+        if plan.errors.is_empty() {
+            return f(plan);
+        }
+    }
+    f(model::parse(src))
+}
+
+/// A stretch of `src` kept as it is, or a log entry kept only if it is about a
+/// goal whose history matters (`word`: its first word) or is the last one.
+enum Item {
+    Keep(Range<usize>),
+    Log {
+        line: Range<usize>,
+        word: Range<usize>,
+    },
+}
+
+/// The goal being read: its lines wait in [`Reader::pending`] until the goal ends
+/// and its status says whether it is needed whole.
+struct Open<'a> {
+    title: &'a str,
+    archived: bool,
+    ids: Vec<&'a str>,
+    status: Option<&'a str>,
+    depends: Vec<&'a str>,
+    /// `done_when:`, `verify:` and `failure_modes:` lines: a second one is a format
+    /// error, which a cut goal would hide.
+    contract_fields: [u8; 3],
+}
+
+struct Reader<'a> {
+    items: Vec<Item>,
+    /// The open goal's lines, each with whether a cut goal drops it.
+    pending: Vec<(Range<usize>, bool)>,
+    /// Ids whose log lines a proof or the skeleton may read.
+    relevant: HashSet<Cow<'a, str>>,
+    /// What live goals depend on: archived goals by these ids are kept whole.
+    needed: HashSet<&'a str>,
+}
+
+impl<'a> Reader<'a> {
+    fn keep(&mut self, r: Range<usize>) {
+        match self.items.last_mut() {
+            Some(Item::Keep(last)) if last.end == r.start => last.end = r.end,
+            _ => self.items.push(Item::Keep(r)),
+        }
+    }
+
+    /// Writes a finished goal's lines: whole when a hook may read its contract,
+    /// subtasks or history (a live goal that is not open; an archived one a live
+    /// goal depends on), else without the droppable ones. `None`: a droppable field
+    /// is given twice.
+    fn flush(&mut self, goal: Open<'a>) -> Option<()> {
+        let ids: Vec<Cow<'a, str>> = if goal.ids.is_empty() {
+            vec![Cow::Owned(id::slug(goal.title))]
+        } else {
+            goal.ids.iter().map(|&i| Cow::Borrowed(i)).collect()
+        };
+        let whole = if goal.archived {
+            ids.iter().any(|i| self.needed.contains(i.as_ref()))
+        } else {
+            // Live goals all come before `## Archive`: by the first archived goal,
+            // every dependency is known.
+            self.needed.extend(goal.depends.iter().copied());
+            goal.status
+                .is_some_and(|s| Status::parse(s) != Some(Status::Open))
+        };
+        if !whole && goal.contract_fields.iter().any(|&n| n > 1) {
+            return None;
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        for (range, droppable) in pending.drain(..) {
+            if whole || !droppable {
+                self.keep(range);
+            }
+        }
+        self.pending = pending;
+        if whole {
+            self.relevant.extend(ids);
+        }
+        Some(())
+    }
+}
+
+/// `src` without the lines the hooks' view cannot depend on; `None` when the
+/// reader cannot be sure (a contract field given twice in a goal it would cut).
+pub fn condense(src: &str) -> Option<String> {
+    let mut r = Reader {
+        items: Vec::new(),
+        pending: Vec::new(),
+        relevant: HashSet::new(),
+        needed: HashSet::new(),
+    };
+    if src.starts_with(BOM) {
+        r.keep(0..BOM.len());
+    }
+    // Most files have no carriage return at all: then no line needs looking at.
+    let any_cr = memchr::memchr(b'\r', src.as_bytes()).is_some();
+    let mut goal: Option<Open<'_>> = None;
+    let mut in_log = false;
+    let mut seen_log = false;
+    let mut archived = false;
+    let mut last_log = None;
+    for line in Lines::new(src) {
+        let range = line.start..line.next_start();
+        // As the model reads sections: these headings end a goal's or the log's.
+        let ends_section = matches!(
+            line.kind,
+            Kind::Title { .. }
+                | Kind::GoalHeading { .. }
+                | Kind::LogHeading
+                | Kind::ArchiveHeading
+                | Kind::Heading { level: 1 | 2 }
+        );
+        if ends_section {
+            if let Some(done) = goal.take() {
+                r.flush(done)?;
+            }
+            in_log = false;
+        }
+        if let Some(open) = goal.as_mut() {
+            let value = |v: &Range<usize>| &src[v.clone()];
+            let droppable = match &line.kind {
+                Kind::Blank | Kind::Task { .. } | Kind::Bullet { .. } => true,
+                Kind::Field { key, .. } if contract_field(*key).is_some() => {
+                    if let Some(i) = contract_field(*key) {
+                        open.contract_fields[i] = open.contract_fields[i].saturating_add(1);
+                    }
+                    true
+                }
+                Kind::IdComment { value: v } => {
+                    open.ids.push(value(v));
+                    false
+                }
+                Kind::Field {
+                    key: Key::Status,
+                    value: v,
+                } => {
+                    open.status.get_or_insert(value(v));
+                    false
+                }
+                Kind::Field {
+                    key: Key::DependsOn,
+                    value: v,
+                } => {
+                    open.depends
+                        .extend(value(v).split(',').map(str::trim).filter(|d| !d.is_empty()));
+                    false
+                }
+                _ => false,
+            };
+            // A stray carriage return is a format error: never cut it.
+            let droppable = droppable && !(any_cr && line.text(src).contains('\r'));
+            r.pending.push((range, droppable));
+            continue;
+        }
+        match &line.kind {
+            Kind::GoalHeading { value } => {
+                goal = Some(Open {
+                    title: &src[value.clone()],
+                    archived,
+                    ids: Vec::new(),
+                    status: None,
+                    depends: Vec::new(),
+                    contract_fields: [0; 3],
+                });
+                r.pending.push((range, false));
+                continue;
+            }
+            Kind::LogHeading => {
+                in_log = !seen_log;
+                seen_log = true;
+            }
+            Kind::ArchiveHeading => archived = true,
+            Kind::Bullet { value } if in_log => {
+                let entry = log_entry(line.no, &src[value.clone()]);
+                let word = entry.text.split(' ').next().unwrap_or("");
+                let at = word.as_ptr() as usize - src.as_ptr() as usize;
+                last_log = Some(r.items.len());
+                r.items.push(Item::Log {
+                    line: range,
+                    word: at..at + word.len(),
+                });
+                continue;
+            }
+            _ => {}
+        }
+        r.keep(range);
+    }
+    if let Some(done) = goal.take() {
+        r.flush(done)?;
+    }
+    let mut out = String::with_capacity(src.len() / 4);
+    for (i, item) in r.items.iter().enumerate() {
+        match item {
+            Item::Keep(range) => out.push_str(&src[range.clone()]),
+            Item::Log { line, word } => {
+                if Some(i) == last_log || r.relevant.contains(&src[word.clone()]) {
+                    out.push_str(&src[line.clone()]);
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Which of the cut contract fields `key` is.
+fn contract_field(key: Key) -> Option<usize> {
+    match key {
+        Key::DoneWhen => Some(0),
+        Key::Verify => Some(1),
+        Key::FailureModes => Some(2),
+        Key::Status | Key::DependsOn => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::blocks::{self, Templates};
+    use crate::plan::proof::{Facts, Header};
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+
+    /// Everything the hooks take from a parsed plan, as [`crate::cache::View`]
+    /// derives it (less the hash, which is of the file's bytes either way).
+    #[derive(Debug, PartialEq, Eq)]
+    struct Seen {
+        injection: String,
+        statusline: String,
+        skeleton: String,
+        active: Vec<String>,
+        has_work: bool,
+        continuation: Option<String>,
+        errors: Vec<(usize, String)>,
+        proven: Vec<(String, bool)>,
+    }
+
+    /// The transcripts on "disk": a sign-off naming `.plan/judge/ID.md#abcdef…` has
+    /// one whose header matches the goal `ID` of the whole plan, any other hash is
+    /// a changed file, and ids ending in 3 have none.
+    fn facts<'p>(full: &'p Plan<'p>) -> impl Fn(&str) -> Facts + 'p {
+        move |path: &str| {
+            let Some(id) = path
+                .strip_prefix(".plan/judge/")
+                .and_then(|p| p.strip_suffix(".md"))
+            else {
+                return Facts::Missing;
+            };
+            if id.ends_with('3') {
+                return Facts::Missing;
+            }
+            Facts::Present {
+                hash: "abcdef0123456789abcd".to_string(),
+                header: Some(Header {
+                    goal: id.to_string(),
+                    contract: full.goal(id).map(|g| g.contract_id()).unwrap_or_default(),
+                    verdict: "accept".to_string(),
+                    judge: "claude:opus".to_string(),
+                    overrides: Vec::new(),
+                    verify_files: Vec::new(),
+                }),
+            }
+        }
+    }
+
+    fn seen(mut plan: Plan<'_>, facts: &dyn Fn(&str) -> Facts) -> Seen {
+        plan.prove_live(facts);
+        let t = Templates::default();
+        Seen {
+            injection: blocks::injection(&plan, t),
+            statusline: blocks::statusline(&plan),
+            skeleton: blocks::skeleton(&plan, t),
+            active: plan
+                .live()
+                .filter(|g| g.status() == Status::Active)
+                .map(|g| g.id.to_string())
+                .collect(),
+            has_work: blocks::has_work(&plan),
+            continuation: blocks::continuation_goals(&plan),
+            errors: plan
+                .errors
+                .iter()
+                .map(|e| (e.line, e.message.clone()))
+                .collect(),
+            proven: plan
+                .live()
+                .map(|g| (g.id.to_string(), plan.settled(g)))
+                .collect(),
+        }
+    }
+
+    /// The hooks' reading of `src`, cut whatever its size, against the whole parse;
+    /// whether the cut plan was used.
+    fn check(src: &str) -> bool {
+        let full = model::parse(src);
+        let facts = facts(&full);
+        let want = seen(model::parse(src), &facts);
+        let short = condense(src);
+        let used = short
+            .as_deref()
+            .is_some_and(|s| model::parse(s).errors.is_empty());
+        let got = match short.as_deref().filter(|_| used) {
+            Some(s) => seen(model::parse(s), &facts),
+            None => seen(model::parse(src), &facts),
+        };
+        assert_eq!(got, want, "cut plan:\n{}", short.unwrap_or_default());
+        // The cut plan has format errors exactly when the whole one does.
+        if let Some(s) = &condense(src) {
+            assert_eq!(
+                model::parse(s).errors.is_empty(),
+                full.errors.is_empty(),
+                "cut plan:\n{s}"
+            );
+        }
+        used
+    }
+
+    /// Format errors, and lines that change how the lines after them scan.
+    fn noise() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "<!-- id: Not Valid -->",
+            "<!-- id: g1 -->",
+            "Status: Done",
+            "status: bogus",
+            "status: open",
+            "done_when: twice",
+            "verify: twice",
+            "failure_modes: twice",
+            "depends_on: nowhere",
+            "depends_on: g0, g5",
+            "### a note",
+            "prose about the goal",
+            "```\n## Goal: fenced\n- [ ] hidden\n```",
+            "```",
+            "<!--\n- [ ] commented\n-->",
+            "<!--",
+            "-->",
+            " \r ",
+            "- [ ] a\rb",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    /// Goal `i`, id `gi` whether from its id comment or its title, mostly sound:
+    /// each field at most once, dependencies on earlier goals or archived ones (5
+    /// and up); `noise` lines go in at random places.
+    fn goal(i: usize) -> impl Strategy<Value = String> {
+        (
+            any::<bool>(),
+            prop::option::of(prop::sample::select(vec![
+                "open",
+                "active",
+                "done",
+                "cancelled",
+                "done",
+            ])),
+            prop::option::of(prop_oneof![0..10usize, 5..7usize]),
+            (any::<bool>(), any::<bool>(), 0..3usize),
+            prop::collection::vec(
+                prop::sample::select(vec!["- [ ] step", "- [x] done step", "* [X] star", ""]),
+                0..4,
+            ),
+            prop::collection::vec((0..12usize, noise()), 0..2),
+            prop::sample::select(vec![0usize, 0, 0, 0, 0, 0, 0, 1, 2]),
+        )
+            .prop_map(
+                move |(comment, status, dep, (dw, verify, modes), tasks, noise, noisy)| {
+                    let mut lines = vec![format!("## Goal: G{i}")];
+                    if comment {
+                        lines.push(format!("<!-- id: g{i} -->"));
+                    }
+                    if let Some(s) = status {
+                        lines.push(format!("status: {s}"));
+                    }
+                    if let Some(d) = dep.filter(|d| *d < i || *d >= 5) {
+                        lines.push(format!("depends_on: g{d}"));
+                    }
+                    if dw {
+                        lines.push(format!("done_when: goal {i} works"));
+                    }
+                    if verify {
+                        lines.push("verify: cargo test".to_string());
+                    }
+                    if modes > 0 {
+                        lines.push("failure_modes:".to_string());
+                        lines.extend((0..modes).map(|m| format!("- mode {m}")));
+                    }
+                    lines.extend(tasks.into_iter().map(str::to_string));
+                    for (at, line) in noise.into_iter().take(noisy) {
+                        lines.insert(1 + at % lines.len(), line);
+                    }
+                    lines.join("\n") + "\n\n"
+                },
+            )
+    }
+
+    fn goals(from: usize) -> impl Strategy<Value = String> {
+        (0..5usize).prop_flat_map(move |n| {
+            (from..from + n)
+                .map(goal)
+                .collect::<Vec<_>>()
+                .prop_map(|goals| goals.concat())
+        })
+    }
+
+    fn log_line() -> impl Strategy<Value = String> {
+        let id = (0..10usize).prop_map(|i| format!("g{i}"));
+        prop_oneof![
+            id.clone().prop_map(|i| format!("- 2026-01-01 10:00 {i} added (contract 0123abcd)")),
+            id.clone().prop_map(|i| format!("- 2026-01-01 10:01 {i} started (contract 0123abcd)")),
+            id.clone().prop_map(|i| format!("- 2026-01-01 10:05 {i} cancelled: not needed")),
+            id.clone().prop_map(|i| format!("- 2026-01-01 12:06 {i} reopened: again")),
+            id.prop_map(|i| format!("- 2026-01-01 09:00 {i} signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/{i}.md#abcdef012345")),
+            Just("- 2026-01-01 09:00 a note by hand".to_string()),
+            Just("- no stamp here".to_string()),
+            Just("not a bullet".to_string()),
+            Just(String::new()),
+        ]
+    }
+
+    /// A plan of generated goals, an archive somewhere, a log before or after it,
+    /// then sign-offs for every done goal, with the contract the goal has now (or an
+    /// old one) and a transcript that matches (or not).
+    fn plan_text() -> impl Strategy<Value = String> {
+        (
+            goals(0),
+            goals(5),
+            prop::collection::vec(log_line(), 0..10),
+            any::<bool>(),
+            any::<bool>(),
+            prop::collection::vec(any::<(bool, bool)>(), 8),
+            prop_oneof![Just("\n"), Just("\r\n")],
+        )
+            .prop_map(|(live, archived, log, archive, log_last, sign, eol)| {
+                let goals = format!("# Plan: p\n\nnotes\n\n{live}");
+                let archive = if archive {
+                    format!("## Archive\n\n{archived}")
+                } else {
+                    archived
+                };
+                let mut log = format!("## Log\n{}\n", log.join("\n"));
+                let body = goals.clone() + &archive;
+                let first = model::parse(&body);
+                for (goal, (fresh, good)) in first
+                    .goals
+                    .iter()
+                    .filter(|g| g.status() == Status::Done)
+                    .zip(sign.iter().cycle())
+                {
+                    let fp = if *fresh { goal.fingerprint() } else { "0123abcd".to_string() };
+                    let hash = if *good { "abcdef012345" } else { "000000000fff" };
+                    log.push_str(&format!(
+                        "- 2026-01-01 11:00 {} signed off (verify passed, judge claude:opus accept, contract {fp}): .plan/judge/{}.md#{hash}\n",
+                        goal.id, goal.id
+                    ));
+                }
+                let text = if log_last {
+                    goals + &archive + &log
+                } else {
+                    goals + &log + &archive
+                };
+                text.replace('\n', eol)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+        /// Whatever plan.md holds, well-formed or not, the cut plan gives the hooks
+        /// what the whole one does.
+        #[test]
+        fn the_cut_plan_reads_as_the_whole_one(src in plan_text()) {
+            check(&src);
+        }
+    }
+
+    /// The generator reaches the cut path, not only the fallback.
+    #[test]
+    fn most_well_formed_plans_are_cut() {
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = plan_text();
+        let (mut used, mut total, mut proven) = (0, 0, 0);
+        for _ in 0..300 {
+            let src = strategy.new_tree(&mut runner).unwrap().current();
+            total += 1;
+            used += usize::from(check(&src));
+            let full = model::parse(&src);
+            let seen = seen(model::parse(&src), &facts(&full));
+            proven += usize::from(seen.proven.iter().any(|(_, p)| *p));
+        }
+        assert!(used * 4 > total, "only {used} of {total} plans were cut");
+        assert!(
+            proven * 10 > total,
+            "only {proven} of {total} plans prove a goal"
+        );
+    }
+
+    /// An archived goal a live one depends on is read whole, with its history: its
+    /// sign-off is what makes the live goal ready.
+    #[test]
+    fn an_archived_dependency_keeps_its_contract_and_history() {
+        let body = "# Plan: p\n\n## Goal: Next\n<!-- id: next -->\nstatus: open\ndepends_on: old\n\n## Archive\n\n## Goal: Old\n<!-- id: old -->\nstatus: done\ndone_when: it works\nverify: cargo test\n- [x] step\n\n";
+        let fp = model::parse(body).goal("old").unwrap().fingerprint();
+        let src = format!(
+            "{body}## Log\n- 2026-01-01 11:00 old signed off (verify passed, judge claude:opus accept, contract {fp}): .plan/judge/old.md#abcdef012345\n- 2026-01-01 12:00 next added (contract 0123abcd)\n"
+        );
+        assert!(check(&src), "a sound plan is cut");
+        let full = model::parse(&src);
+        let facts = facts(&full);
+        let seen = seen(model::parse(&src), &facts);
+        assert!(seen.statusline.contains("1 ready"), "{}", seen.statusline);
+    }
+
+    #[test]
+    fn fixture_plans_read_the_same() {
+        for src in [
+            include_str!("../../fixtures/plans/crlf-bom.md"),
+            include_str!("../../fixtures/plans/cycle.md"),
+            include_str!("../../fixtures/plans/doctor-after.md"),
+            include_str!("../../fixtures/plans/doctor-before.md"),
+            include_str!("../../fixtures/plans/doctor-contract.md"),
+            include_str!("../../fixtures/plans/duplicate-ids.md"),
+            include_str!("../../fixtures/plans/hand-written.md"),
+            include_str!("../../fixtures/plans/real.md"),
+            include_str!("../../fixtures/plans/unknown-status.md"),
+            include_str!("../../plan.md"),
+        ] {
+            check(src);
+        }
+    }
+
+    /// A long plan shaped as `plan archive` leaves it: the cut keeps the live goals
+    /// that matter whole and little else, and reads as the whole plan.
+    #[test]
+    fn a_long_archived_plan_is_cut_to_a_fraction() {
+        let mut src = String::from("# Plan: long\n\n");
+        let goal = |i: usize, status: &str| {
+            format!(
+                "## Goal: Goal {i}\n<!-- id: g{i} -->\nstatus: {status}\ndone_when: it works {i}\nverify: cargo test\nfailure_modes:\n- bypassed\n- [x] one\n- [ ] two\n\n"
+            )
+        };
+        src.push_str(&goal(0, "active"));
+        for i in 1..200 {
+            src.push_str(&goal(i, "open"));
+        }
+        src.push_str("## Archive\n\n");
+        for i in 200..400 {
+            src.push_str(&goal(i, "done"));
+        }
+        src.push_str("## Log\n");
+        for i in 0..400 {
+            src.push_str(&format!(
+                "- 2026-01-01 10:00 g{i} added (contract 0123abcd)\n"
+            ));
+        }
+        let short = condense(&src).expect("a sound plan is cut");
+        assert!(model::parse(&short).errors.is_empty());
+        assert!(
+            short.len() * 3 < src.len(),
+            "{} of {} bytes kept",
+            short.len(),
+            src.len()
+        );
+        assert!(check(&src));
+        assert!(short.ends_with("- 2026-01-01 10:00 g399 added (contract 0123abcd)\n"));
+    }
+}
