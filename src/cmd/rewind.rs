@@ -13,7 +13,7 @@ use crate::exit::{Exit, OK};
 use crate::git::{self, CHECKPOINTS, Change, Saved};
 use crate::out::println;
 use crate::plan::event::{Event, rewind_reason};
-use crate::plan::model::Status;
+use crate::plan::model::{Plan, Status};
 use crate::plan::{ops, rewind};
 use crate::running;
 
@@ -49,9 +49,22 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         plan_rel.as_deref() != Some(path) && path != ".plan" && !path.starts_with(".plan/")
     };
     match &args.id {
-        Some(query) => rewind_to(ctx, &root, &find(&root, query)?, &args, &keep),
+        Some(query) => {
+            let src = ctx.store.read()?;
+            let target = find(&root, query, &ctx.parse(&src)?, &ctx.store.name)?;
+            rewind_to(ctx, &root, &target, &args, &keep)
+        }
         None => undo(ctx, &root, &args, &keep),
     }
+}
+
+/// Whether a sign-off line of the checkpoint's own goal names its commit. A ref is
+/// anyone's to write: one no sign-off names would take the files to a tree of its
+/// writer's choosing, and (having no line to order by) reopen nothing.
+fn named(plan: &Plan<'_>, saved: &Saved) -> bool {
+    plan.events(goal_of(saved)).any(|(_, e)| {
+        matches!(e, Event::SignedOff { checkpoint: Some(c), .. } if saved.commit.starts_with(c))
+    })
 }
 
 fn rewind_to(
@@ -177,9 +190,11 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
 }
 
 /// The checkpoint `query` names: a goal's latest (its id or a unique prefix of it),
-/// or the one whose commit starts with it.
-fn find(root: &std::path::Path, query: &str) -> Result<Saved> {
-    let all = git::saved(root, CHECKPOINTS)?;
+/// or the one whose commit starts with it; only those a sign-off line names.
+fn find(root: &std::path::Path, query: &str, plan: &Plan<'_>, file: &str) -> Result<Saved> {
+    let mut all = git::saved(root, CHECKPOINTS)?;
+    let unnamed = all.iter().filter(|s| !named(plan, s)).count();
+    all.retain(|s| named(plan, s));
     if let Some(latest) = all.iter().rev().find(|s| goal_of(s) == query) {
         return Ok(latest.clone());
     }
@@ -205,6 +220,10 @@ fn find(root: &std::path::Path, query: &str) -> Result<Saved> {
         (_, 2..) => Err(Exit::usage_hint(
             format!("\"{query}\" names checkpoints of several goals: {}", goals.join(", ")),
             "give more of the id; plan checkpoints lists them",
+        )),
+        _ if unnamed > 0 => Err(Exit::usage_hint(
+            format!("no checkpoint for \"{query}\" that a sign-off in {file} names"),
+            format!("{unnamed} checkpoint ref(s) under {CHECKPOINTS} name no sign-off line of their goal: plan complete did not write them, or their line was edited; plan checkpoints lists them"),
         )),
         _ => Err(Exit::usage_hint(
             format!("no checkpoint for \"{query}\""),
