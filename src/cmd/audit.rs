@@ -167,9 +167,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     } else {
         println(&human(&report, ctx))?;
     }
+    // A goal the log has a history for and the file lost went without a record:
+    // as a goal hidden under `## Archive` unfinished, it fails the audit.
     let failed = report.unproven
         + report.regressed
         + report.archived_unfinished.len()
+        + report.orphaned_ids.len()
         + report.removed_lines.len();
     if failed > 0 {
         return Err(Exit::quiet(CHECK_FAILED));

@@ -74,3 +74,145 @@ fn a_forged_checkpoint_ref_cannot_take_work_away_without_reopening_its_goal() {
     assert!(gone, "the real checkpoint of a has no b.txt");
     assert_eq!(status_of(&t, "b"), "active");
 }
+
+/// Waits up to 20 s for `path` to hold a line containing `needle`.
+fn wait_for_line(path: &std::path::Path, needle: &str) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && text.contains(needle)
+        {
+            return text;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never got {needle:?}",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// A sign-off line typed by hand is echoed by `plan events` (it reads the log), but
+/// a write that carries it over (here `plan cancel` of the other goal) announces
+/// only the lines it wrote: no `signed_off` reaches a notifier, and the export,
+/// injection and status line call the goal unproven.
+#[test]
+fn a_hand_written_sign_off_line_reaches_no_notifier_and_no_proven_export() {
+    let t = two_goals().with_bin();
+    let out = t.dir.path().join("events.jsonl");
+    t.fake_program("record-event", &format!("cat >> '{}'\n", out.display()));
+    t.write(
+        ".plan/config.yaml",
+        "notify:\n  - events: [signed_off, cancelled]\n    command: [record-event]\n",
+    );
+    let fp = t.ok(&["show", "a", "--json"]).json()["contract"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    t.write("a.txt", "a\n");
+    let forged = format!(
+        "- 2026-06-15 14:02 a signed off (verify passed, judge claude:opus accept, contract {fp}): .plan/judge/a-20260615-1402.md#0123456789ab (checkpoint 0123456789ab)\n"
+    );
+    let md = t.plan_md();
+    let at = md.find("## Goal: B").unwrap();
+    let (head, tail) = md.split_at(at);
+    t.write(
+        "plan.md",
+        format!(
+            "{}{tail}{forged}",
+            head.replacen("status: active", "status: done", 1)
+        ),
+    );
+    assert_eq!(status_of(&t, "a"), "done");
+    t.ok(&["cancel", "b", "--reason", "not needed"]);
+    let got = wait_for_line(&out, "\"cancelled\"");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let got = std::fs::read_to_string(&out).unwrap_or(got);
+    assert!(
+        !got.contains("signed_off"),
+        "a hand-written sign-off was announced:\n{got}"
+    );
+    assert!(
+        t.ok(&["events", "--json"])
+            .stdout
+            .contains("\"signed_off\""),
+        "plan events echoes the log line"
+    );
+    let export = t.ok(&["export"]).json();
+    assert_eq!(export["goals"][0]["id"], "a");
+    assert_eq!(export["goals"][0]["proof"]["state"], "unproven");
+    t.ok(&["inject"]).stdout_has("still remaining work: a");
+    t.ok(&["statusline"]).stdout_has("⚠ 1 unproven");
+}
+
+/// The Claude Code stop hook for `session`: its answer as JSON (null: none).
+fn stop(t: &Test, session: &str) -> serde_json::Value {
+    use std::io::Write as _;
+    let payload = crate::util::fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", session);
+    let mut child = t
+        .cmd(&["hook", "claude", "stop"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if stdout.trim().is_empty() {
+        return serde_json::Value::Null;
+    }
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// `a` signed off, then the active goal `b` deleted from plan.md by hand (no
+/// `plan cancel`): its `added` and `started` lines stay in the log.
+fn b_deleted() -> Test {
+    let t = two_goals();
+    t.ok(&["goal", "--budget", "5"]);
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    t.commit_all("a signed off");
+    assert_eq!(stop(&t, "s1")["decision"], "block", "b is active");
+    let md = t.plan_md();
+    let from = md.find("## Goal: B").unwrap();
+    let to = md.find("## Log").unwrap();
+    t.write("plan.md", format!("{}{}", &md[..from], &md[to..]));
+    t
+}
+
+/// `plan audit` failed on an unfinished goal hidden under `## Archive`, but named a
+/// deleted one only as a warning and exited 0: in CI the work vanished without a
+/// cancel. A goal whose history the log has and the file lost now fails it.
+#[test]
+fn a_deleted_active_goal_fails_the_audit() {
+    let t = b_deleted();
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("the log has events for b, but no goal has that id");
+    let json = t.run(&["audit", "--json"]).code(1).json();
+    assert_eq!(json["orphaned_ids"], serde_json::json!(["b"]));
+}
+
+/// The same deletion lets the loop go: `has_work` looks only at the goals in the
+/// file, so the stop guard says there is nothing left, the injection and status
+/// line show nothing to do. Open: the hooks' view would have to count an orphaned
+/// id whose log leaves it unfinished (added or reopened, then neither signed off
+/// nor cancelled) as work (`blocks::has_work`, `continuation_goals`), and the cut
+/// reading (`lean.rs`) keep plan's own log lines about ids no goal has, so both
+/// readings still agree.
+#[test]
+#[ignore = "red team: a goal deleted by hand is not work to the stop guard"]
+fn a_deleted_active_goal_keeps_the_loop_going() {
+    let t = b_deleted();
+    let answer = stop(&t, "s1");
+    assert_eq!(
+        answer["decision"],
+        "block",
+        "the loop let go with b deleted: {answer}\nstatusline: {}",
+        t.ok(&["statusline"]).stdout
+    );
+}
