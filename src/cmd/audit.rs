@@ -68,7 +68,8 @@ struct Removed {
     commit: String,
 }
 
-/// How many commits of plan.md are searched for removed log lines.
+/// How many versions of plan.md (in every commit HEAD reaches) are searched for
+/// removed log lines.
 const HISTORY_DEPTH: usize = 200;
 
 /// plan's own log lines that plan.md's committed versions had and it lacks now,
@@ -77,7 +78,7 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Vec<Removed> {
     let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
         return Vec::new();
     };
-    let Ok(revisions) = git::file_history(&repo.root, &rel, HISTORY_DEPTH) else {
+    let Ok(revisions) = git::file_versions(&repo.root, &rel, HISTORY_DEPTH) else {
         return Vec::new();
     };
     let mut out: Vec<Removed> = Vec::new();

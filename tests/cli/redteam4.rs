@@ -216,3 +216,53 @@ fn a_deleted_active_goal_keeps_the_loop_going() {
         t.ok(&["statusline"]).stdout
     );
 }
+
+/// `b` signed off and committed, reopened and committed: the state a reopen-hiding
+/// attack starts from.
+fn b_reopened() -> Test {
+    let t = two_goals();
+    t.write("b.txt", "b\n");
+    sign(&t, "b");
+    t.commit_all("b signed off");
+    t.ok(&["reopen", "b", "--reason", "verify fails again"]);
+    t.commit_all("b reopened");
+    t
+}
+
+/// The reopen line dropped on a side branch and merged back with `-s ours`, so main
+/// only fast-forwards (no history is rewritten, nothing needs a force push): audit's
+/// search for removed log lines followed first parents, where no version of
+/// plan.md ever had the reopen, and the old sign-off proved `b` again. It now looks
+/// at every commit HEAD reaches.
+#[test]
+fn a_reopen_dropped_on_a_branch_merged_with_ours_is_still_found() {
+    let t = b_reopened();
+    let md = t.plan_md();
+    let hidden: String = md
+        .lines()
+        .filter(|l| !l.contains("b reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replacen(
+            "status: active\ndone_when: b.txt",
+            "status: done\ndone_when: b.txt",
+            1,
+        );
+    assert_ne!(hidden, md);
+    t.git(&["checkout", "-q", "-b", "tidy", "HEAD~1"]);
+    t.write("plan.md", &hidden);
+    t.ok(&["log", "tidied the log"]);
+    t.commit_all("tidy the log");
+    t.git(&["merge", "-q", "-s", "ours", "-m", "merge", "main"]);
+    t.git(&["checkout", "-q", "main"]);
+    t.git(&["merge", "-q", "--ff-only", "tidy"]);
+    assert!(!t.plan_md().contains("b reopened:"));
+    assert_eq!(status_of(&t, "b"), "done");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "the old sign-off proves b again:\n{}",
+        run.stdout
+    );
+    run.stdout_has("b reopened: verify fails again");
+}
