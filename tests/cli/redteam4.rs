@@ -266,3 +266,41 @@ fn a_reopen_dropped_on_a_branch_merged_with_ours_is_still_found() {
     );
     run.stdout_has("b reopened: verify fails again");
 }
+
+/// The reopen line deleted and committed, then 200 more commits that each change
+/// plan.md (a note appended to the log, as `plan log` does): audit searches only
+/// the newest 200 versions of plan.md for removed log lines, so the version with
+/// the reopen falls out of reach and the old sign-off proves `b` again. Open: the
+/// search would have to reach back to the version that first had each done goal's
+/// latest sign-off (the reopen can only come after it), however far that is, or
+/// the depth would have to be unbounded.
+#[test]
+#[ignore = "red team: audit's search for removed log lines stops at 200 versions"]
+fn a_reopen_deleted_200_commits_ago_is_still_found() {
+    let t = b_reopened();
+    let hidden: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| !l.contains("b reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replacen(
+            "status: active\ndone_when: b.txt",
+            "status: done\ndone_when: b.txt",
+            1,
+        );
+    t.write("plan.md", &hidden);
+    t.commit_all("tidy the log");
+    let mut md = hidden;
+    for i in 0..200 {
+        md.push_str(&format!("- 2026-06-15 14:02 note {i}\n"));
+        t.write("plan.md", &md);
+        t.git(&["commit", "-qam", &format!("note {i}")]);
+    }
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "the old sign-off proves b again:\n{}",
+        run.stdout
+    );
+}
