@@ -107,8 +107,6 @@ fn rewind_to(
         &format!("{undo_refs}{}", now.compact()),
         &format!("plan: the files before rewinding to {}", target.short()),
     )?;
-    let changes = git::changes_between(root, &undo.commit, &target.commit, keep)?;
-    warn_left(&git::restore(root, &changes)?);
     let reason = rewind_reason(target.short(), goal);
     let stamp = now.stamp();
     let mut edits = vec![ops::event(
@@ -125,7 +123,14 @@ fn rewind_to(
             edits.push(ops::event(&stamp, &Event::Reopened { id, reason: &reason }));
         }
     }
-    ctx.store.write(&src, edits)?;
+    // plan.md first: files moved without the reopens would leave goals done whose
+    // work is gone, should the write fail. A failed write moves nothing.
+    if let Err(e) = ctx.store.write(&src, edits) {
+        let _ = git::delete_ref(root, &undo.reference);
+        return Err(e.into());
+    }
+    let changes = git::changes_between(root, &undo.commit, &target.commit, keep)?;
+    warn_left(&git::restore(root, &changes)?);
     let mut said = format!(
         "rewound to {} ({} files); undo point {}",
         target.short(),

@@ -304,3 +304,27 @@ fn a_reopen_deleted_200_commits_ago_is_still_found() {
         run.stdout
     );
 }
+
+/// A rewind moved the files first and wrote plan.md (the rewind line, the reopens)
+/// after: when that write failed (here the agent made plan's lock a directory; a
+/// concurrent edit of a reopened goal's status line does it too), the work of `b`
+/// was gone and `b` still done, and proven. plan.md is now written first, so a
+/// failed write leaves the files as they were.
+#[test]
+fn a_rewind_whose_plan_write_fails_takes_no_work_away() {
+    let t = signed_a_then_b();
+    let lock = t.root().join(".git/plan/plan.lock");
+    let _ = std::fs::remove_file(&lock);
+    std::fs::create_dir_all(lock.join("x")).unwrap();
+    let run = t.run(&["rewind", "a", "--yes"]);
+    let gone = !t.path("b.txt").exists();
+    std::fs::remove_dir_all(&lock).unwrap();
+    assert!(
+        !(gone && status_of(&t, "b") == "done"),
+        "b.txt was rewound away and b still reads done (exit {}):\n{}{}",
+        run.code,
+        run.stdout,
+        run.stderr
+    );
+    assert_ne!(run.code, 0, "the write cannot have succeeded");
+}
