@@ -328,3 +328,30 @@ fn a_rewind_whose_plan_write_fails_takes_no_work_away() {
     );
     assert_ne!(run.code, 0, "the write cannot have succeeded");
 }
+
+/// `plan archive` after both sign-offs puts `b` under `## Archive`; a rewind to
+/// `a`'s checkpoint reopened only live goals, so `b.txt` was gone while `b` stayed
+/// done, and proven, in the archive. Archived goals are reopened too (in place,
+/// where audit names them as unfinished).
+#[test]
+fn a_rewind_reopens_an_archived_goal_whose_work_it_takes_away() {
+    let t = signed_a_then_b();
+    t.ok(&["archive"]);
+    t.commit_all("archived");
+    let run = t.run(&["rewind", "a", "--yes"]);
+    let gone = !t.path("b.txt").exists();
+    let audit = t.run(&["audit"]);
+    assert!(
+        !(gone && audit.code == 0),
+        "b.txt was rewound away and audit passes:\n{}{}\n{}",
+        run.stdout,
+        run.stderr,
+        audit.stdout
+    );
+    run.stdout_has("reopen b");
+    assert_eq!(status_of(&t, "b"), "active");
+    assert_eq!(status_of(&t, "a"), "done");
+    audit
+        .code(1)
+        .stdout_has("⚠ b is under `## Archive` but not finished");
+}
