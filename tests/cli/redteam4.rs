@@ -355,3 +355,49 @@ fn a_rewind_reopens_an_archived_goal_whose_work_it_takes_away() {
         .code(1)
         .stdout_has("⚠ b is under `## Archive` but not finished");
 }
+
+/// A transcript is text anyone can type too: six header lines written by hand (the
+/// goal, its whole contract blob id from `git hash-object`, `verdict: accept`, a
+/// model judge), their blob id in a sign-off line, `status: done`, and no verify or
+/// judge ever ran, yet `b` is proven everywhere, without even the warning a
+/// `--judge none` sign-off gets. Open, and not closable by a check on text the
+/// agent can write: it needs something the agent cannot make, such as a record
+/// signed with a key outside its reach (a separate user, or CI re-running the
+/// sign-off), or `plan audit --reverify` (which re-runs verify) made the gate.
+#[test]
+#[ignore = "red team: a transcript fabricated by hand proves a goal"]
+fn a_transcript_fabricated_by_hand_does_not_prove_a_goal() {
+    let t = two_goals();
+    t.write(
+        "contract.txt",
+        "done_when: b.txt exists\nverify: test -f b.txt\nfailure_modes:\n- b.txt is empty\n",
+    );
+    let contract = t.git(&["hash-object", "contract.txt"]).trim().to_string();
+    std::fs::remove_file(t.path("contract.txt")).unwrap();
+    let path = ".plan/judge/b-20260615-1402.md";
+    t.write(
+        path,
+        format!(
+            "# Sign-off record: b\n\n- goal: b\n- contract: {contract}\n- verdict: accept\n- judge: claude:opus\n- prompt overrides: none\n"
+        ),
+    );
+    let hash = t.git(&["hash-object", path]).trim().to_string();
+    let md = t.plan_md();
+    let at = md.find("## Goal: B").unwrap();
+    let (head, tail) = md.split_at(at);
+    t.write(
+        "plan.md",
+        format!(
+            "{head}{}- 2026-06-15 14:02 b signed off (verify passed, judge claude:opus accept, contract {}): {path}#{}\n",
+            tail.replacen("status: active", "status: done", 1),
+            &contract[..8],
+            &hash[..12]
+        ),
+    );
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "a hand-made transcript proves b:\n{}",
+        run.stdout
+    );
+}
