@@ -46,7 +46,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .plan_in_repo()
         .map(|p| p.to_string_lossy().into_owned());
     let keep = |path: &str| {
-        plan_rel.as_deref() != Some(path) && path != ".plan" && !path.starts_with(".plan/")
+        plan_rel.as_deref() != Some(path)
+            && path != ".plan"
+            && !path.starts_with(".plan/")
+            && !is_plan_file(&root, path)
     };
     match &args.id {
         Some(query) => {
@@ -56,6 +59,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         None => undo(ctx, &root, &args, &keep),
     }
+}
+
+/// Another plan (`--file`) in the repository: its log is history as plan.md's is,
+/// and reverting it would drop the lines logged since (a reopen among them, making
+/// an old sign-off count again), so a rewind leaves it as it is.
+fn is_plan_file(root: &std::path::Path, path: &str) -> bool {
+    path.ends_with(".md")
+        && std::fs::read_to_string(root.join(path)).is_ok_and(|text| {
+            let plan = crate::plan::model::parse(&text);
+            plan.objective.is_some() && plan.log_heading.is_some()
+        })
 }
 
 /// Whether a sign-off line of the checkpoint's own goal names its commit. A ref is

@@ -401,3 +401,49 @@ fn a_transcript_fabricated_by_hand_does_not_prove_a_goal() {
         run.stdout
     );
 }
+
+/// A second plan in the repository (`--file plans/other.md`) whose goal `x` was
+/// signed off before `a`'s checkpoint and reopened after it: `plan rewind a` kept
+/// plan.md but wrote plans/other.md back as the checkpoint had it, dropping the
+/// reopen line (and every line logged since), so `x` read done and proven again.
+/// Every plan file now stays as it is.
+#[test]
+fn a_rewind_does_not_revert_another_plan_file() {
+    let t = two_goals();
+    fn with<'a>(args: &[&'a str]) -> Vec<&'a str> {
+        [&["--file", "plans/other.md"][..], args].concat()
+    }
+    t.ok(&with(&["init", "Other"]));
+    t.ok(&with(&[
+        "add",
+        "X",
+        "--done-when",
+        "x.txt exists",
+        "--verify",
+        "test -f x.txt",
+        "--failure-mode",
+        "x.txt is empty",
+        "--active",
+    ]));
+    t.write("x.txt", "x\n");
+    t.ok(&with(&[
+        "complete",
+        "x",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]));
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    t.ok(&with(&["reopen", "x", "--reason", "x regressed"]));
+    let before = t.read("plans/other.md");
+    t.ok(&["rewind", "a", "--yes"]);
+    assert_eq!(
+        t.read("plans/other.md"),
+        before,
+        "the other plan's log lost lines"
+    );
+    let show = t.ok(&with(&["show", "x", "--json"])).json();
+    assert_eq!(show["status"], "active");
+}
