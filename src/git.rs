@@ -767,6 +767,54 @@ pub fn file_history(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revisio
     Ok(revisions)
 }
 
+/// Up to `limit` distinct versions of `rel` in every commit HEAD reaches, merged
+/// branches' too, newest first: each with the newest commit that has it. A version
+/// kept off HEAD's first parents (a branch merged back with `-s ours`) is still
+/// history: a check that the log only grew must see it.
+pub fn file_versions(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revision>> {
+    let repo = open(root)?;
+    let mut revisions = Vec::new();
+    let Some(tip) = head(&repo)?.commit else {
+        return Ok(revisions);
+    };
+    let mut walk = repo.revwalk().context("walking the history")?;
+    walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::TIME)
+        .context("sorting the history")?;
+    walk.push(tip).context("walking the history")?;
+    let mut seen = std::collections::HashSet::new();
+    for id in walk {
+        if revisions.len() >= limit {
+            break;
+        }
+        let id = id.context("walking the history")?;
+        let commit = repo
+            .find_commit(id)
+            .with_context(|| format!("reading the commit {id}"))?;
+        let tree = commit
+            .tree()
+            .with_context(|| format!("reading the tree of {id}"))?;
+        let Some(blob) = blob_at(&tree, rel)? else {
+            continue;
+        };
+        if !seen.insert(blob) {
+            continue;
+        }
+        let short = commit
+            .as_object()
+            .short_id()
+            .with_context(|| format!("abbreviating {id}"))?;
+        revisions.push(Revision {
+            commit: id.to_string(),
+            short: String::from_utf8_lossy(&short).into_owned(),
+            summary: String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default())
+                .into_owned(),
+            time: commit.time().seconds(),
+            content: blob_text(&repo, blob)?,
+        });
+    }
+    Ok(revisions)
+}
+
 /// A revision git cannot resolve to a commit or tree: a usage error, not a broken
 /// repository, so callers can tell the user which argument to fix.
 #[derive(Debug)]
@@ -1578,6 +1626,32 @@ mod tests {
         let summaries: Vec<&str> = history.iter().map(|r| r.summary.as_str()).collect();
         assert_eq!(summaries, ["Merge branch 'side'", "initial"]);
         assert_eq!(history[0].content, "side\n");
+    }
+
+    #[test]
+    fn file_versions_include_a_side_branch_merged_with_ours() {
+        let repo = TestRepo::with(&[("plan.md", "v1\n")]);
+        repo.git(&["checkout", "-q", "-b", "side"]);
+        repo.write("plan.md", "side\n");
+        repo.commit_all("side plan");
+        repo.git(&["checkout", "-q", "main"]);
+        repo.write("plan.md", "v2\n");
+        repo.commit_all("main plan");
+        repo.git(&["merge", "-q", "-s", "ours", "-m", "merge", "side"]);
+        let first = file_history(&repo.root, Path::new("plan.md"), 10).unwrap();
+        let contents: Vec<&str> = first.iter().map(|r| r.content.as_str()).collect();
+        assert_eq!(contents, ["v2\n", "v1\n"], "first parents never see it");
+        let all = file_versions(&repo.root, Path::new("plan.md"), 10).unwrap();
+        let mut contents: Vec<&str> = all.iter().map(|r| r.content.as_str()).collect();
+        assert_eq!(contents[0], "v2\n", "newest first");
+        contents.sort();
+        assert_eq!(contents, ["side\n", "v1\n", "v2\n"]);
+        assert_eq!(
+            file_versions(&repo.root, Path::new("plan.md"), 1)
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     #[test]

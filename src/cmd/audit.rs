@@ -68,7 +68,8 @@ struct Removed {
     commit: String,
 }
 
-/// How many commits of plan.md are searched for removed log lines.
+/// How many versions of plan.md (in every commit HEAD reaches) are searched for
+/// removed log lines.
 const HISTORY_DEPTH: usize = 200;
 
 /// plan's own log lines that plan.md's committed versions had and it lacks now,
@@ -77,7 +78,7 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Vec<Removed> {
     let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
         return Vec::new();
     };
-    let Ok(revisions) = git::file_history(&repo.root, &rel, HISTORY_DEPTH) else {
+    let Ok(revisions) = git::file_versions(&repo.root, &rel, HISTORY_DEPTH) else {
         return Vec::new();
     };
     let mut out: Vec<Removed> = Vec::new();
@@ -167,9 +168,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     } else {
         println(&human(&report, ctx))?;
     }
+    // A goal the log has a history for and the file lost went without a record:
+    // as a goal hidden under `## Archive` unfinished, it fails the audit.
     let failed = report.unproven
         + report.regressed
         + report.archived_unfinished.len()
+        + report.orphaned_ids.len()
         + report.removed_lines.len();
     if failed > 0 {
         return Err(Exit::quiet(CHECK_FAILED));

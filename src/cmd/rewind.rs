@@ -13,7 +13,7 @@ use crate::exit::{Exit, OK};
 use crate::git::{self, CHECKPOINTS, Change, Saved};
 use crate::out::println;
 use crate::plan::event::{Event, rewind_reason};
-use crate::plan::model::Status;
+use crate::plan::model::{Plan, Status};
 use crate::plan::{ops, rewind};
 use crate::running;
 
@@ -46,12 +46,39 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .plan_in_repo()
         .map(|p| p.to_string_lossy().into_owned());
     let keep = |path: &str| {
-        plan_rel.as_deref() != Some(path) && path != ".plan" && !path.starts_with(".plan/")
+        plan_rel.as_deref() != Some(path)
+            && path != ".plan"
+            && !path.starts_with(".plan/")
+            && !is_plan_file(&root, path)
     };
     match &args.id {
-        Some(query) => rewind_to(ctx, &root, &find(&root, query)?, &args, &keep),
+        Some(query) => {
+            let src = ctx.store.read()?;
+            let target = find(&root, query, &ctx.parse(&src)?, &ctx.store.name)?;
+            rewind_to(ctx, &root, &target, &args, &keep)
+        }
         None => undo(ctx, &root, &args, &keep),
     }
+}
+
+/// Another plan (`--file`) in the repository: its log is history as plan.md's is,
+/// and reverting it would drop the lines logged since (a reopen among them, making
+/// an old sign-off count again), so a rewind leaves it as it is.
+fn is_plan_file(root: &std::path::Path, path: &str) -> bool {
+    path.ends_with(".md")
+        && std::fs::read_to_string(root.join(path)).is_ok_and(|text| {
+            let plan = crate::plan::model::parse(&text);
+            plan.objective.is_some() && plan.log_heading.is_some()
+        })
+}
+
+/// Whether a sign-off line of the checkpoint's own goal names its commit. A ref is
+/// anyone's to write: one no sign-off names would take the files to a tree of its
+/// writer's choosing, and (having no line to order by) reopen nothing.
+fn named(plan: &Plan<'_>, saved: &Saved) -> bool {
+    plan.events(goal_of(saved)).any(|(_, e)| {
+        matches!(e, Event::SignedOff { checkpoint: Some(c), .. } if saved.commit.starts_with(c))
+    })
 }
 
 fn rewind_to(
@@ -94,8 +121,6 @@ fn rewind_to(
         &format!("{undo_refs}{}", now.compact()),
         &format!("plan: the files before rewinding to {}", target.short()),
     )?;
-    let changes = git::changes_between(root, &undo.commit, &target.commit, keep)?;
-    warn_left(&git::restore(root, &changes)?);
     let reason = rewind_reason(target.short(), goal);
     let stamp = now.stamp();
     let mut edits = vec![ops::event(
@@ -112,7 +137,14 @@ fn rewind_to(
             edits.push(ops::event(&stamp, &Event::Reopened { id, reason: &reason }));
         }
     }
-    ctx.store.write(&src, edits)?;
+    // plan.md first: files moved without the reopens would leave goals done whose
+    // work is gone, should the write fail. A failed write moves nothing.
+    if let Err(e) = ctx.store.write(&src, edits) {
+        let _ = git::delete_ref(root, &undo.reference);
+        return Err(e.into());
+    }
+    let changes = git::changes_between(root, &undo.commit, &target.commit, keep)?;
+    warn_left(&git::restore(root, &changes)?);
     let mut said = format!(
         "rewound to {} ({} files); undo point {}",
         target.short(),
@@ -177,9 +209,11 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
 }
 
 /// The checkpoint `query` names: a goal's latest (its id or a unique prefix of it),
-/// or the one whose commit starts with it.
-fn find(root: &std::path::Path, query: &str) -> Result<Saved> {
-    let all = git::saved(root, CHECKPOINTS)?;
+/// or the one whose commit starts with it; only those a sign-off line names.
+fn find(root: &std::path::Path, query: &str, plan: &Plan<'_>, file: &str) -> Result<Saved> {
+    let mut all = git::saved(root, CHECKPOINTS)?;
+    let unnamed = all.iter().filter(|s| !named(plan, s)).count();
+    all.retain(|s| named(plan, s));
     if let Some(latest) = all.iter().rev().find(|s| goal_of(s) == query) {
         return Ok(latest.clone());
     }
@@ -205,6 +239,10 @@ fn find(root: &std::path::Path, query: &str) -> Result<Saved> {
         (_, 2..) => Err(Exit::usage_hint(
             format!("\"{query}\" names checkpoints of several goals: {}", goals.join(", ")),
             "give more of the id; plan checkpoints lists them",
+        )),
+        _ if unnamed > 0 => Err(Exit::usage_hint(
+            format!("no checkpoint for \"{query}\" that a sign-off in {file} names"),
+            format!("{unnamed} checkpoint ref(s) under {CHECKPOINTS} name no sign-off line of their goal: plan complete did not write them, or their line was edited; plan checkpoints lists them"),
         )),
         _ => Err(Exit::usage_hint(
             format!("no checkpoint for \"{query}\""),

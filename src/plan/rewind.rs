@@ -4,7 +4,8 @@
 use super::event::Event;
 use super::model::{Plan, Status};
 
-/// The live done goals whose latest sign-off comes after the one that recorded
+/// The done goals, archived ones too (their work goes as well; reopened under
+/// `## Archive`, they fail `plan audit` until moved back), whose latest sign-off comes after the one that recorded
 /// `checkpoint` (a commit id, full or abbreviated). The sign-off line naming the
 /// checkpoint orders them; when the log has none (it was edited away), a sign-off
 /// stamped after `stamp` (`YYYY-MM-DD HH:MM`) counts, and one within the same
@@ -22,7 +23,7 @@ pub fn signed_off_after(plan: &Plan<'_>, checkpoint: &str, stamp: &str) -> Vec<S
         });
     plan.goals
         .iter()
-        .filter(|g| !g.archived && g.status() == Status::Done)
+        .filter(|g| g.status() == Status::Done)
         .filter(|g| {
             let latest = plan
                 .events(&g.id)

@@ -24,6 +24,7 @@ mod readme;
 mod redteam;
 mod redteam2;
 mod redteam3;
+mod redteam4;
 mod rewind;
 mod rules;
 mod shell;
