@@ -23,6 +23,10 @@ const SETTLE: Duration = Duration::from_secs(2);
 /// How far apart two reads of a settling file are.
 const POLL: Duration = Duration::from_millis(10);
 
+/// How long a settling file must read the same before plan takes it: an editor
+/// saving in pieces, delayed by a loaded machine, is not mistaken for done.
+const STABLE: Duration = Duration::from_millis(100);
+
 pub struct Store {
     /// Where plan.md is (as resolved, maybe relative to the cwd).
     pub path: PathBuf,
@@ -96,8 +100,8 @@ impl Store {
 
     /// The file's text, once it has settled, and the open handle it was read through.
     /// A file that is empty, or shorter than `seen` bytes (what this process read
-    /// before), may be an editor mid-save: it is read again until two reads agree
-    /// on content. An empty file that stays empty is returned as it is if `seen` is
+    /// before), may be an editor mid-save: it is read again until its content has
+    /// stayed the same for [`STABLE`]. An empty file that stays empty is returned as it is if `seen` is
     /// 0; otherwise a file that does not settle is an environment error.
     fn open(&self, seen: usize) -> Result<(File, String)> {
         let first = self.open_once()?;
@@ -106,10 +110,13 @@ impl Store {
         }
         let deadline = Instant::now() + SETTLE;
         let mut last = first;
+        let mut since = Instant::now();
         while Instant::now() < deadline {
             std::thread::sleep(POLL);
             let next = self.open_once()?;
-            if !next.1.is_empty() && next.1 == last.1 {
+            if next.1 != last.1 {
+                since = Instant::now();
+            } else if !next.1.is_empty() && since.elapsed() >= STABLE {
                 return Ok(next);
             }
             last = next;
