@@ -122,6 +122,28 @@ pub fn install_package(pkg: &str, version: &str, bin: &str) -> Result<PathBuf, S
     if marker.exists() {
         return Ok(bin);
     }
+    // Tests on other threads want the same package (OpenCode's plugin, Qwen's node)
+    // and would share the temp directory below: one installs, the others wait and
+    // find it done.
+    static BUSY: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    static FREED: std::sync::Condvar = std::sync::Condvar::new();
+    let mut busy = BUSY.lock().unwrap();
+    while busy.contains(&name) {
+        busy = FREED.wait(busy).unwrap();
+    }
+    if marker.exists() {
+        return Ok(bin);
+    }
+    busy.push(name.clone());
+    drop(busy);
+    let result = npm_install(pkg, version, &name, &dir);
+    BUSY.lock().unwrap().retain(|n| *n != name);
+    FREED.notify_all();
+    result.map(|()| bin)
+}
+
+/// One `npm install` of `pkg@version` into a temporary directory, renamed to `dir`.
+fn npm_install(pkg: &str, version: &str, name: &str, dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(cache_root()).map_err(|e| e.to_string())?;
     let tmp = cache_root().join(format!("{name}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
@@ -150,7 +172,7 @@ pub fn install_package(pkg: &str, version: &str, bin: &str) -> Result<PathBuf, S
         ));
     }
     std::fs::write(tmp.join(".installed"), "").map_err(|e| e.to_string())?;
-    if std::fs::rename(&tmp, &dir).is_err() {
+    if std::fs::rename(&tmp, dir).is_err() {
         // Someone else finished first.
         let _ = std::fs::remove_dir_all(&tmp);
     }
@@ -160,8 +182,8 @@ pub fn install_package(pkg: &str, version: &str, bin: &str) -> Result<PathBuf, S
         "e2e: installed {pkg}@{version} in {:.1}s",
         started.elapsed().as_secs_f64()
     );
-    if marker.exists() {
-        Ok(bin)
+    if dir.join(".installed").exists() {
+        Ok(())
     } else {
         Err(format!("{} is not a complete install", dir.display()))
     }
