@@ -44,19 +44,19 @@ pub enum Dep {
     Existing(String),
 }
 
-/// A draft read and checked against the plan it would join.
+/// A proposal's text (a draft, an import) and the problems found in it, which
+/// name the text as `NAME:LINE:` since its lines are not plan.md's.
 #[derive(Clone, Debug)]
-pub struct Checked {
-    /// Without errors, the canonical draft; with errors, the goals' part of the answer
-    /// as the model wrote it, which the problems' line numbers point into.
+pub struct CheckedText {
+    /// How problems name the text: [`NAME`], or an import's.
+    pub name: &'static str,
+    /// Without errors, the canonical text; with errors, the text as it came, which
+    /// the problems' line numbers point into.
     pub text: String,
-    pub goals: Vec<DraftGoal>,
-    /// Per goal, the dependencies its names resolved to.
-    pub deps: Vec<Vec<Dep>>,
     pub problems: Vec<Diagnostic>,
 }
 
-impl Checked {
+impl CheckedText {
     pub fn errors(&self) -> usize {
         self.problems
             .iter()
@@ -68,16 +68,34 @@ impl Checked {
         self.errors() == 0
     }
 
-    /// Each problem as `draft:LINE: message [rule]`, its line, and the hint.
+    /// Each problem as `NAME:LINE: message [rule]`, its line, and the hint.
     pub fn render_problems(&self) -> Vec<String> {
         let lines: Vec<&str> = self.text.lines().collect();
         self.problems
             .iter()
             .map(|d| {
                 let text = d.line.checked_sub(1).and_then(|i| lines.get(i)).copied();
-                d.render_with_rule(NAME, text)
+                d.render_with_rule(self.name, text)
             })
             .collect()
+    }
+}
+
+/// A draft read and checked against the plan it would join: its text and problems
+/// (through `Deref`), and the goals read from it.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub checked: CheckedText,
+    pub goals: Vec<DraftGoal>,
+    /// Per goal, the dependencies its names resolved to.
+    pub deps: Vec<Vec<Dep>>,
+}
+
+impl std::ops::Deref for Checked {
+    type Target = CheckedText;
+
+    fn deref(&self) -> &CheckedText {
+        &self.checked
     }
 }
 
@@ -101,10 +119,13 @@ fn check_text(text: String, existing: &Plan<'_>, verify: VerifyCheck<'_>) -> Che
     problems.extend(unresolved);
     problems.sort_by_key(|d| d.line);
     Checked {
-        text,
+        checked: CheckedText {
+            name: NAME,
+            text,
+            problems,
+        },
         goals,
         deps,
-        problems,
     }
 }
 

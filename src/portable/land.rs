@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 
-use crate::plan::diag::{Diagnostic, Severity};
+use crate::plan::diag::Diagnostic;
+use crate::plan::draft::CheckedText;
 use crate::plan::event::Event;
 use crate::plan::id;
 use crate::plan::model::{Status, parse};
@@ -19,36 +20,7 @@ use crate::plan::scan::Kind;
 pub const NAME: &str = "import";
 
 /// The proposal's text and what plan.md's rules say about it.
-#[derive(Clone, Debug)]
-pub struct Checked {
-    pub text: String,
-    pub problems: Vec<Diagnostic>,
-}
-
-impl Checked {
-    pub fn errors(&self) -> usize {
-        self.problems
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count()
-    }
-
-    pub fn is_ok(&self) -> bool {
-        self.errors() == 0
-    }
-
-    /// Each problem as `import:LINE: message [rule]`, its line, and the hint.
-    pub fn render_problems(&self) -> Vec<String> {
-        let lines: Vec<&str> = self.text.lines().collect();
-        self.problems
-            .iter()
-            .map(|d| {
-                let text = d.line.checked_sub(1).and_then(|i| lines.get(i)).copied();
-                d.render_with_rule(NAME, text)
-            })
-            .collect()
-    }
-}
+pub type Checked = CheckedText;
 
 /// Checks the goals in `text` as plan.md would: its format errors, and each goal's
 /// contract with the severity the rule table gives a goal of that status (a missing
@@ -69,6 +41,7 @@ pub fn check(text: &str, verify: VerifyCheck<'_>) -> Checked {
     }
     problems.sort_by_key(|d| d.line);
     Checked {
+        name: NAME,
         text: text.to_string(),
         problems,
     }
@@ -233,6 +206,7 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::diag::Severity;
     use crate::plan::lint::lint;
     use crate::plan::rules::any_verify;
 
