@@ -330,6 +330,37 @@ mod tests {
         }
     }
 
+    /// pi's extension and OpenCode's plugin: each marked as plan's by its first line,
+    /// with one line naming the program.
+    #[test]
+    fn each_script_is_marked_and_names_its_program() {
+        let scripts = [
+            (Host::Pi, pi::EXTENSION, "export default function () {}\n"),
+            (
+                Host::Opencode,
+                opencode::PLUGIN,
+                "export const Other = async () => ({})\n",
+            ),
+        ];
+        for (host, script, theirs) in scripts {
+            let Registration::File {
+                text: calling,
+                is_ours,
+                ..
+            } = host.spec().registration
+            else {
+                panic!("{host:?} registers a file of its own");
+            };
+            assert_eq!(script.matches(PROGRAM_LINE).count(), 1);
+            assert!(is_ours(script));
+            assert!(!is_ours(theirs));
+            let custom = calling("/opt/my \"plan\"");
+            assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
+            assert!(is_ours(&custom));
+            assert_eq!(calling("plan"), script);
+        }
+    }
+
     #[test]
     fn each_host_names_each_event_once() {
         for host in Host::ALL {

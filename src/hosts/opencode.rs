@@ -204,18 +204,6 @@ fn answer(stdout: &str) -> Result<String, String> {
 mod tests {
     use super::*;
     use crate::hooks::host::Answer;
-    use crate::hosts::PROGRAM_LINE;
-
-    #[test]
-    fn the_plugin_is_marked_and_names_its_program() {
-        assert_eq!(PLUGIN.matches(PROGRAM_LINE).count(), 1);
-        assert!(is_plugin(PLUGIN));
-        assert!(!is_plugin("export const Other = async () => ({})\n"));
-        let custom = plugin("/opt/my \"plan\"");
-        assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
-        assert!(is_plugin(&custom));
-        assert_eq!(plugin("plan"), PLUGIN);
-    }
 
     /// Every event plan answers is one the plugin relays, under the same slug, and
     /// every key of plan's answers is one it reads.

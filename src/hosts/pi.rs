@@ -136,18 +136,6 @@ mod tests {
 
     use super::*;
     use crate::hooks::host::Answer;
-    use crate::hosts::PROGRAM_LINE;
-
-    #[test]
-    fn the_extension_is_marked_and_names_its_program() {
-        assert_eq!(EXTENSION.matches(PROGRAM_LINE).count(), 1);
-        assert!(is_extension(EXTENSION));
-        assert!(!is_extension("export default function () {}\n"));
-        let custom = extension("/opt/my \"plan\"");
-        assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
-        assert!(is_extension(&custom));
-        assert_eq!(extension("plan"), EXTENSION);
-    }
 
     /// Every key plan answers pi with is one the extension reads: a `notice` it
     /// ignored meant a pi user never learned why the loop let go.
