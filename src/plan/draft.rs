@@ -435,14 +435,50 @@ pub struct Approved {
     pub archived: Vec<String>,
 }
 
+/// `edits` made from `text`, applied to it: one stage of an approval's copy.
+pub fn stage(text: &str, edits: &[Edit]) -> String {
+    apply(text, edits).expect("edits made from this text apply to it")
+}
+
+/// The edits that make `staged` (an approval's finished copy) from `src`, and the
+/// text they make: the same but, in an odd file, a line ending (see
+/// `edits_between`). What gets written is what the edits make.
+pub fn settle(src: &str, staged: &str) -> (String, Vec<Edit>) {
+    let edits = patch::edits_between(src, staged);
+    (stage(src, &edits), edits)
+}
+
+/// An approval's log (a draft's, an import's): `draft approved: SUMMARY`, then each
+/// goal of `ids` (just added to `plan`) with its `added` event under the contract it
+/// has there, followed by what `then(i, fingerprint)` says comes after it.
+pub fn approval_log(
+    plan: &Plan<'_>,
+    stamp: &str,
+    summary: &str,
+    ids: &[impl AsRef<str>],
+    mut then: impl FnMut(usize, &str) -> Option<Edit>,
+) -> Vec<Edit> {
+    let mut edits = vec![ops::event(stamp, &Event::DraftApproved { summary })];
+    for (i, id) in ids.iter().enumerate() {
+        let id = id.as_ref();
+        let fingerprint = plan.goal(id).expect("the goal just added").fingerprint();
+        edits.push(ops::event(
+            stamp,
+            &Event::Added {
+                id,
+                contract: &fingerprint,
+            },
+        ));
+        edits.extend(then(i, &fingerprint));
+    }
+    edits
+}
+
 /// Adds a checked draft (`checked.is_ok()`, checked against `parse(src)`) to `src`,
 /// in stages on a copy — replace, then insert, then log what started under which
 /// contract — so each stage can use the parsed result of the one before; the
 /// caller writes [`Approved::edits`] in one store write.
 pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
-    let stage = |text: &str, edits: &[Edit]| {
-        apply(text, edits).expect("edits made from this text apply to it")
-    };
     let mut cancelled = Vec::new();
     let mut archived = Vec::new();
 
@@ -553,41 +589,26 @@ pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
         ids.join(", "),
         one_line(how.objective)
     );
-    let mut edits = vec![ops::event(
-        how.stamp,
-        &Event::DraftApproved { summary: &summary },
-    )];
-    for goal in added.iter_mut() {
-        let fingerprint = plan
-            .goal(&goal.id)
-            .expect("the goal just inserted")
-            .fingerprint();
-        edits.push(ops::event(
-            how.stamp,
-            &Event::Added {
-                id: &goal.id,
-                contract: &fingerprint,
-            },
-        ));
-        if goal.status == Status::Active {
-            edits.push(ops::event(
-                how.stamp,
-                &Event::Started {
-                    id: &goal.id,
-                    contract: &fingerprint,
-                    commit: how.commit,
-                },
-            ));
-            goal.contract = Some(fingerprint);
+    let edits = approval_log(&plan, how.stamp, &summary, &ids, |i, fingerprint| {
+        let goal = &mut added[i];
+        if goal.status != Status::Active {
+            return None;
         }
-    }
+        goal.contract = Some(fingerprint.to_string());
+        Some(ops::event(
+            how.stamp,
+            &Event::Started {
+                id: &goal.id,
+                contract: fingerprint,
+                commit: how.commit,
+            },
+        ))
+    });
     text = stage(&text, &edits);
 
-    // What gets written is what the edits make: the same text but, in an odd
-    // file, a line ending (see `edits_between`).
-    let edits = patch::edits_between(src, &text);
+    let (text, edits) = settle(src, &text);
     Approved {
-        text: stage(src, &edits),
+        text,
         edits,
         added,
         cancelled,
