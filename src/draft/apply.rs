@@ -1,6 +1,7 @@
 //! Ready: the approved draft goes into plan.md in one write — checked again against
 //! the plan as it is now — and the person is told how to start on it with a fresh
-//! context. The only place plan mode writes plan.md.
+//! context. The only place plan mode writes plan.md; an approved import goes
+//! through the same write ([`write_fresh`]).
 
 use std::io::IsTerminal;
 

@@ -1,7 +1,8 @@
 //! A drafting model's answer as goals: found in it (fenced or not, prose around them
 //! ignored), checked, their `depends_on` names resolved, written back as the
 //! canonical draft, and turned into the one set of edits that adds them to plan.md.
-//! Pure: the verify parser is passed in, the clock comes as a stamp.
+//! An import's proposal (`portable::land`) shares its checked text, its staging and
+//! its approval log. Pure: the verify parser is passed in, the clock comes as a stamp.
 
 use std::collections::HashMap;
 
