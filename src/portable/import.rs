@@ -10,6 +10,8 @@ use serde_json::{Map, Value};
 use super::export::{Export, Standing};
 use crate::plan::id;
 use crate::plan::model::Status;
+// Why a file cannot be imported, and what to do.
+use crate::plan::ops::{Refusal, refuse};
 use crate::plan::rules::VerifyCheck;
 use crate::plan::text::one_line;
 
@@ -66,20 +68,6 @@ pub struct Imported {
     pub unmapped: Vec<String>,
     /// Mapping decisions worth a look, e.g. a done_when taken from a description.
     pub notes: Vec<String>,
-}
-
-/// Why a file cannot be imported, and what to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub message: String,
-    pub hint: String,
-}
-
-fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
-    Refusal {
-        message: message.into(),
-        hint: hint.into(),
-    }
 }
 
 /// What to read and how.
