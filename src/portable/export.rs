@@ -121,7 +121,8 @@ pub struct LogLine {
     /// The line read as one of plan's own events, as `plan events --json` prints it
     /// (without `at`); `null` for free text. A line is text anyone can type: an
     /// event here is what the line says, not proof of it (the goal's `proof` is).
-    /// Read back as plain JSON: an import keeps the log with its source.
+    // Read back as plain JSON (an import keeps the log with its source), so the
+    // event's one type stays `Event`, borrowed from plan.md's text.
     #[schemars(with = "Option<Event<'static>>")]
     pub event: Option<serde_json::Value>,
 }
