@@ -10,11 +10,21 @@ use crate::hooks::run;
 /// Answer a host's hook (registered by `plan install`; reads the host's JSON on stdin)
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The host agent: claude, codex, droid, gemini, opencode or pi (any other name answers
-    /// nothing and exits 0: a hook never fails the agent)
+    #[arg(help = host_help())]
     pub host: String,
     /// The event, e.g. session-start, user-prompt-submit, post-tool-use, pre-compact, stop
     pub event: String,
+}
+
+/// `HOST`'s help, with the hosts from the registry: a list written out here once
+/// missed the hosts added after it.
+fn host_help() -> String {
+    let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
+    let (last, rest) = names.split_last().expect("there are hosts");
+    format!(
+        "The host agent: {} or {last} (any other name answers nothing and exits 0: a hook never fails the agent)",
+        rest.join(", ")
+    )
 }
 
 /// The most hook JSON read; hosts send far less.

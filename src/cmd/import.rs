@@ -7,19 +7,17 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::Result;
-use serde::Serialize;
 
 use crate::clock;
 use crate::ctx::{Ctx, Env};
+use crate::draft::apply;
 use crate::draft::proposal::{self, Proposal};
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::out::println;
-use crate::plan::diag::Diagnostic;
 use crate::plan::model::{Status, parse};
 use crate::plan::text::escape_controls;
 use crate::portable::import::{self, Format, Request};
 use crate::portable::land::{self, Checked, Landing};
-use crate::store::WriteError;
 
 /// Read another tool's plan as goals to review (task-master, ralph, steps, todos)
 ///
@@ -214,18 +212,6 @@ fn show(pending: &Proposal, checked: &Checked, now: u64, kept: bool) -> String {
     out.join("\n").trim_end().to_string()
 }
 
-/// `plan review --json` for an import.
-#[derive(Serialize)]
-struct View<'a> {
-    #[serde(flatten)]
-    proposal: &'a Proposal,
-    /// Negative once it expired.
-    seconds_left: i64,
-    expired: bool,
-    errors: usize,
-    problems: &'a [Diagnostic],
-}
-
 /// `plan review` when the waiting proposal is an import: show it, or approve it.
 /// It has no model to redraft it.
 pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: bool) -> Result<u8> {
@@ -240,13 +226,7 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
     let checked = land::check(&pending.draft, &verify_problem);
     if !approve {
         if json {
-            let view = View {
-                proposal: &pending,
-                seconds_left: pending.expires_at as i64 - now as i64,
-                expired: pending.expired(now),
-                errors: checked.errors(),
-                problems: &checked.problems,
-            };
+            let view = proposal::View::new(&pending, &checked, now);
             println(&serde_json::to_string_pretty(&view)?)?;
         } else {
             println(&show(&pending, &checked, now, true))?;
@@ -299,18 +279,10 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
     Ok(OK)
 }
 
-/// Concurrent writers may take the ids or lines the import meant to use.
-const ATTEMPTS: usize = 8;
-
 fn land_it(ctx: &Ctx, pending: &Proposal, from: &str) -> Result<land::Landed> {
     let stamp = clock::now()?.stamp();
-    for attempt in 1..=ATTEMPTS {
-        let exists = ctx.store.path.exists();
-        let src = match exists {
-            true => ctx.store.read()?,
-            false => String::new(),
-        };
-        ctx.parse(&src)?;
+    apply::write_fresh(ctx, |src| {
+        ctx.parse(src)?;
         let commit = ctx.head_commit()?;
         let how = Landing {
             objective: &pending.objective,
@@ -318,20 +290,7 @@ fn land_it(ctx: &Ctx, pending: &Proposal, from: &str) -> Result<land::Landed> {
             stamp: &stamp,
             commit: commit.as_deref(),
         };
-        let landed = land::approve(&src, &pending.draft, &how);
-        let written = match exists {
-            true => ctx.store.write(&src, landed.edits.clone()).map(drop),
-            false if ctx.store.path.exists() => Err(WriteError::Conflict {
-                message: String::new(),
-                hint: String::new(),
-            }),
-            false => ctx.store.create(&landed.text).map_err(WriteError::Other),
-        };
-        match written {
-            Ok(()) => return Ok(landed),
-            Err(WriteError::Conflict { .. }) if attempt < ATTEMPTS => continue,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    unreachable!("the last attempt returns")
+        let landed = land::approve(src, &pending.draft, &how);
+        Ok((landed.edits.clone(), landed.text.clone(), landed))
+    })
 }

@@ -3,7 +3,6 @@
 //! with feedback. An expired draft is shown but not approved or redrafted.
 
 use anyhow::Result;
-use serde::Serialize;
 
 use crate::ctx::Env;
 use crate::out::println;
@@ -13,7 +12,6 @@ use crate::draft::prompt::Revision;
 use crate::draft::proposal::{self, Proposal};
 use crate::draft::run::{Drafter, Failure, Request, check};
 use crate::exit::{Exit, OK};
-use crate::plan::diag::Diagnostic;
 
 /// Show the draft waiting for review, or approve, reject or redraft it
 #[derive(Debug, clap::Args)]
@@ -35,18 +33,6 @@ pub struct Args {
 
 const NOTHING: &str = "no draft is waiting for review";
 const NOTHING_HINT: &str = "`plan draft OBJECTIVE` drafts one";
-
-/// `plan review --json`.
-#[derive(Serialize)]
-struct View<'a> {
-    #[serde(flatten)]
-    proposal: &'a Proposal,
-    /// Negative once it expired.
-    seconds_left: i64,
-    expired: bool,
-    errors: usize,
-    problems: &'a [Diagnostic],
-}
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
@@ -91,13 +77,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let checked = check(&pending.draft, &plan);
     if !acting {
         if args.json {
-            let view = View {
-                proposal: &pending,
-                seconds_left: pending.expires_at as i64 - now as i64,
-                expired: pending.expired(now),
-                errors: checked.errors(),
-                problems: &checked.problems,
-            };
+            let view = proposal::View::new(&pending, &checked, now);
             println(&serde_json::to_string_pretty(&view)?)?;
         } else {
             println(&proposal::show(&pending, &checked.render_problems(), now))?;

@@ -1,6 +1,7 @@
 //! Ready: the approved draft goes into plan.md in one write — checked again against
 //! the plan as it is now — and the person is told how to start on it with a fresh
-//! context. The only place plan mode writes plan.md.
+//! context. The only place plan mode writes plan.md; an approved import goes
+//! through the same write ([`write_fresh`]).
 
 use std::io::IsTerminal;
 
@@ -13,6 +14,7 @@ use crate::exit::{CHECK_FAILED, Exit};
 use crate::out::println;
 use crate::plan::draft::{Approval, Approved, approve};
 use crate::plan::model::Status;
+use crate::plan::patch::Edit;
 use crate::store::WriteError;
 
 /// Concurrent writers may take the ids or lines an approval meant to use; it is
@@ -23,13 +25,8 @@ const ATTEMPTS: usize = 8;
 /// objective, and with `replace` cancelling and archiving what was there.
 pub fn apply(ctx: &Ctx, text: &str, objective: &str, replace: bool) -> Result<Approved> {
     let stamp = clock::now()?.stamp();
-    for attempt in 1..=ATTEMPTS {
-        let exists = ctx.store.path.exists();
-        let src = match exists {
-            true => ctx.store.read()?,
-            false => String::new(),
-        };
-        let plan = ctx.parse(&src)?;
+    write_fresh(ctx, |src| {
+        let plan = ctx.parse(src)?;
         let checked = check(text, &plan);
         if !checked.is_ok() {
             return Err(Exit::diagnostics(
@@ -49,18 +46,36 @@ pub fn apply(ctx: &Ctx, text: &str, objective: &str, replace: bool) -> Result<Ap
             commit: commit.as_deref(),
             prove: &|p| ctx.prove(p),
         };
-        let approved = approve(&src, &checked, &how);
+        let approved = approve(src, &checked, &how);
+        Ok((approved.edits.clone(), approved.text.clone(), approved))
+    })
+}
+
+/// Writes the change `make` works out from plan.md as it is (empty when there is
+/// none) — its edits, or its whole text when plan.md is created — in one store
+/// write. A proposal's goals land this way, a draft's or an import's.
+pub fn write_fresh<T>(
+    ctx: &Ctx,
+    mut make: impl FnMut(&str) -> Result<(Vec<Edit>, String, T)>,
+) -> Result<T> {
+    for attempt in 1..=ATTEMPTS {
+        let exists = ctx.store.path.exists();
+        let src = match exists {
+            true => ctx.store.read()?,
+            false => String::new(),
+        };
+        let (edits, text, made) = make(&src)?;
         let written = match exists {
-            true => ctx.store.write(&src, approved.edits.clone()).map(drop),
+            true => ctx.store.write(&src, edits).map(drop),
             // Someone may create it meanwhile: then it is read and added to.
             false if ctx.store.path.exists() => Err(WriteError::Conflict {
                 message: String::new(),
                 hint: String::new(),
             }),
-            false => ctx.store.create(&approved.text).map_err(WriteError::Other),
+            false => ctx.store.create(&text).map_err(WriteError::Other),
         };
         match written {
-            Ok(()) => return Ok(approved),
+            Ok(()) => return Ok(made),
             Err(WriteError::Conflict { .. }) if attempt < ATTEMPTS => continue,
             Err(e) => return Err(e.into()),
         }

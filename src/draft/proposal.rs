@@ -13,6 +13,8 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::exit::Exit;
+use crate::plan::diag::Diagnostic;
+use crate::plan::draft::CheckedText;
 
 /// How long a proposal waits for review before it must be drafted again: the plan
 /// it was checked against goes stale.
@@ -69,6 +71,31 @@ impl Proposal {
 
     pub fn expired(&self, now: u64) -> bool {
         now >= self.expires_at
+    }
+}
+
+/// `plan review --json`, for a draft or an import: the proposal, its time left and
+/// its problems.
+#[derive(Serialize)]
+pub struct View<'a> {
+    #[serde(flatten)]
+    proposal: &'a Proposal,
+    /// Negative once it expired.
+    seconds_left: i64,
+    expired: bool,
+    errors: usize,
+    problems: &'a [Diagnostic],
+}
+
+impl<'a> View<'a> {
+    pub fn new(proposal: &'a Proposal, checked: &'a CheckedText, now: u64) -> View<'a> {
+        View {
+            proposal,
+            seconds_left: proposal.expires_at as i64 - now as i64,
+            expired: proposal.expired(now),
+            errors: checked.errors(),
+            problems: &checked.problems,
+        }
     }
 }
 

@@ -283,6 +283,36 @@ pub fn fresh_context() -> String {
     out
 }
 
+/// The line of a script of plan's own (pi's extension, OpenCode's plugin) that names
+/// the program; `--command` rewrites it.
+pub const PROGRAM_LINE: &str = "const PLAN_PROGRAM = \"plan\";";
+
+/// The shipped `script` calling `program`.
+pub fn script_calling(script: &str, program: &str) -> String {
+    if program == crate::hooks::install::DEFAULT_PROGRAM {
+        return script.to_string();
+    }
+    let literal = serde_json::to_string(program).unwrap_or_else(|_| "\"plan\"".to_string());
+    script.replacen(PROGRAM_LINE, &format!("const PLAN_PROGRAM = {literal};"), 1)
+}
+
+/// Whether a file's text is the shipped `script` as plan wrote it: its first line
+/// marks it as plan's, so uninstall never deletes someone else's file of that name.
+pub fn is_script(script: &str, text: &str) -> bool {
+    text.lines().next() == script.lines().next()
+}
+
+/// plan's answer to a script of its own: `{message}` for the model, `{notice}` for
+/// the person, `{}` for nothing.
+pub fn render_to_script(_kind: Kind, _event: &str, answer: &Answer) -> (String, String) {
+    let v = match answer {
+        Answer::Nothing => None,
+        Answer::Context(text) | Answer::Block(text) => Some(serde_json::json!({ "message": text })),
+        Answer::Note(text) => Some(serde_json::json!({ "notice": text })),
+    };
+    crate::hooks::host::out(v, "{}")
+}
+
 #[cfg(test)]
 mod tests {
     use clap::ValueEnum;
@@ -297,6 +327,37 @@ mod tests {
             let clap_name = host.to_possible_value().unwrap().get_name().to_string();
             assert_eq!(host.name(), clap_name, "{host:?}");
             assert_eq!(host.spec().judge.program, host.name(), "{host:?}");
+        }
+    }
+
+    /// pi's extension and OpenCode's plugin: each marked as plan's by its first line,
+    /// with one line naming the program.
+    #[test]
+    fn each_script_is_marked_and_names_its_program() {
+        let scripts = [
+            (Host::Pi, pi::EXTENSION, "export default function () {}\n"),
+            (
+                Host::Opencode,
+                opencode::PLUGIN,
+                "export const Other = async () => ({})\n",
+            ),
+        ];
+        for (host, script, theirs) in scripts {
+            let Registration::File {
+                text: calling,
+                is_ours,
+                ..
+            } = host.spec().registration
+            else {
+                panic!("{host:?} registers a file of its own");
+            };
+            assert_eq!(script.matches(PROGRAM_LINE).count(), 1);
+            assert!(is_ours(script));
+            assert!(!is_ours(theirs));
+            let custom = calling("/opt/my \"plan\"");
+            assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
+            assert!(is_ours(&custom));
+            assert_eq!(calling("plan"), script);
         }
     }
 

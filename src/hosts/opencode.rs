@@ -54,18 +54,15 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Event, Judge, Registration, Spec, event};
-use crate::hooks::host::{Answer, Kind, out};
+use super::{Event, Judge, Registration, Spec, event, is_script, render_to_script, script_calling};
+use crate::hooks::host::Kind;
 use crate::judge::backend::{Format, Invocation, Request};
 
 /// plan's plugin. Its first line marks it as plan's, so uninstall never deletes
 /// someone else's file of the same name.
 pub const PLUGIN: &str = include_str!("../../integrations/opencode/plan.js");
-
-/// The line of the plugin that names the program; `--command` rewrites it.
-const PROGRAM_LINE: &str = "const PLAN_PROGRAM = \"plan\";";
 
 /// The judge's permissions: everything that writes, runs or reaches out is denied.
 pub const JUDGE_PERMISSION: &str =
@@ -101,7 +98,7 @@ pub static HOST: Spec = Spec {
     name: "opencode",
     title: "OpenCode",
     events: EVENTS,
-    render,
+    render: render_to_script,
     registration: Registration::File {
         project: ".opencode/plugin/plan.js",
         user,
@@ -134,31 +131,18 @@ fn user(home: &Path) -> PathBuf {
     config.join("opencode").join("plugin").join("plan.js")
 }
 
-fn render(_kind: Kind, _event: &str, answer: &Answer) -> (String, String) {
-    let v = match answer {
-        Answer::Nothing => None,
-        Answer::Context(text) | Answer::Block(text) => Some(json!({ "message": text })),
-        Answer::Note(text) => Some(json!({ "notice": text })),
-    };
-    out(v, "{}")
-}
-
 fn next_steps(_root: Option<&Path>) -> Result<String> {
     Ok("next: OpenCode loads plugins with no trust step: start a new opencode session\n  the first start with the plugin installs @opencode-ai/plugin beside it (needs the npm registry once)\n  Kilo Code runs the same file: copy it to .kilo/plugin/plan.js\n".to_string())
 }
 
 /// The plugin, calling `program`.
 pub fn plugin(program: &str) -> String {
-    if program == crate::hooks::install::DEFAULT_PROGRAM {
-        return PLUGIN.to_string();
-    }
-    let literal = serde_json::to_string(program).unwrap_or_else(|_| "\"plan\"".to_string());
-    PLUGIN.replacen(PROGRAM_LINE, &format!("const PLAN_PROGRAM = {literal};"), 1)
+    script_calling(PLUGIN, program)
 }
 
 /// Whether a file's text is a plugin plan wrote: its first line is ours.
 pub fn is_plugin(text: &str) -> bool {
-    text.lines().next() == PLUGIN.lines().next()
+    is_script(PLUGIN, text)
 }
 
 fn judge(r: &Request) -> Invocation {
@@ -219,17 +203,7 @@ fn answer(stdout: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_plugin_is_marked_and_names_its_program() {
-        assert_eq!(PLUGIN.matches(PROGRAM_LINE).count(), 1);
-        assert!(is_plugin(PLUGIN));
-        assert!(!is_plugin("export const Other = async () => ({})\n"));
-        let custom = plugin("/opt/my \"plan\"");
-        assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
-        assert!(is_plugin(&custom));
-        assert_eq!(plugin("plan"), PLUGIN);
-    }
+    use crate::hooks::host::Answer;
 
     /// Every event plan answers is one the plugin relays, under the same slug, and
     /// every key of plan's answers is one it reads.
@@ -253,7 +227,8 @@ mod tests {
             Answer::Note("x".into()),
         ] {
             let v: Value =
-                serde_json::from_str(&render(Kind::Stop, "session.idle", &answer).0).unwrap();
+                serde_json::from_str(&render_to_script(Kind::Stop, "session.idle", &answer).0)
+                    .unwrap();
             for key in v.as_object().unwrap().keys() {
                 assert!(
                     PLUGIN.contains(&format!("typeof {key} === \"string\"")),
@@ -262,7 +237,7 @@ mod tests {
             }
         }
         assert_eq!(
-            render(Kind::Tool, "tool.execute.after", &Answer::Nothing).0,
+            render_to_script(Kind::Tool, "tool.execute.after", &Answer::Nothing).0,
             "{}"
         );
     }

@@ -23,18 +23,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use serde_json::json;
 
-use super::{Event, Judge, Registration, Spec, event};
-use crate::hooks::host::{Answer, Kind, out};
+use super::{Event, Judge, Registration, Spec, event, is_script, render_to_script, script_calling};
+use crate::hooks::host::Kind;
 use crate::judge::backend::{Format, Invocation, Request};
 
 /// plan's extension. Its first line marks it as plan's, so uninstall never deletes
 /// someone else's file of the same name.
 pub const EXTENSION: &str = include_str!("../../integrations/pi/plan.ts");
-
-/// The line of the extension that names the program; `--command` rewrites it.
-const PROGRAM_LINE: &str = "const PLAN_PROGRAM = \"plan\";";
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "session_start", None, 10),
@@ -60,7 +56,7 @@ pub static HOST: Spec = Spec {
     name: "pi",
     title: "pi",
     events: EVENTS,
-    render,
+    render: render_to_script,
     registration: Registration::File {
         project: ".pi/extensions/plan.ts",
         user,
@@ -100,31 +96,18 @@ fn user(home: &Path) -> PathBuf {
     agent_dir(home).join("extensions").join("plan.ts")
 }
 
-fn render(_kind: Kind, _event: &str, answer: &Answer) -> (String, String) {
-    let v = match answer {
-        Answer::Nothing => None,
-        Answer::Context(text) | Answer::Block(text) => Some(json!({ "message": text })),
-        Answer::Note(text) => Some(json!({ "notice": text })),
-    };
-    out(v, "{}")
-}
-
 fn next_steps(_root: Option<&Path>) -> Result<String> {
     Ok("next: pi loads extensions with no trust step: start a new pi session, or /reload in a running one\n".to_string())
 }
 
 /// The extension, calling `program`.
 pub fn extension(program: &str) -> String {
-    if program == crate::hooks::install::DEFAULT_PROGRAM {
-        return EXTENSION.to_string();
-    }
-    let literal = serde_json::to_string(program).unwrap_or_else(|_| "\"plan\"".to_string());
-    EXTENSION.replacen(PROGRAM_LINE, &format!("const PLAN_PROGRAM = {literal};"), 1)
+    script_calling(EXTENSION, program)
 }
 
 /// Whether a file's text is an extension plan wrote: its first line is ours.
 pub fn is_extension(text: &str) -> bool {
-    text.lines().next() == EXTENSION.lines().next()
+    is_script(EXTENSION, text)
 }
 
 fn judge(r: &Request) -> Invocation {
@@ -152,17 +135,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-
-    #[test]
-    fn the_extension_is_marked_and_names_its_program() {
-        assert_eq!(EXTENSION.matches(PROGRAM_LINE).count(), 1);
-        assert!(is_extension(EXTENSION));
-        assert!(!is_extension("export default function () {}\n"));
-        let custom = extension("/opt/my \"plan\"");
-        assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
-        assert!(is_extension(&custom));
-        assert_eq!(extension("plan"), EXTENSION);
-    }
+    use crate::hooks::host::Answer;
 
     /// Every key plan answers pi with is one the extension reads: a `notice` it
     /// ignored meant a pi user never learned why the loop let go.
@@ -174,7 +147,7 @@ mod tests {
             Answer::Note("x".into()),
         ] {
             let v: Value =
-                serde_json::from_str(&render(Kind::Stop, "turn_end", &answer).0).unwrap();
+                serde_json::from_str(&render_to_script(Kind::Stop, "turn_end", &answer).0).unwrap();
             for key in v.as_object().unwrap().keys() {
                 assert!(
                     EXTENSION.contains(&format!("{key}?: unknown")),

@@ -314,9 +314,11 @@ mod tests {
                 .into_iter()
                 .map(Backend::as_str)
                 .collect::<Vec<_>>(),
-            [
-                "claude", "codex", "pi", "gemini", "droid", "opencode", "copilot", "qwen", "llm"
-            ]
+            Host::ALL
+                .iter()
+                .map(|h| h.name())
+                .chain(["llm"])
+                .collect::<Vec<_>>()
         );
         assert_eq!(Backend::Command.program(), None);
         assert_eq!(Backend::None.program(), None);

@@ -1,7 +1,8 @@
 //! A drafting model's answer as goals: found in it (fenced or not, prose around them
 //! ignored), checked, their `depends_on` names resolved, written back as the
 //! canonical draft, and turned into the one set of edits that adds them to plan.md.
-//! Pure: the verify parser is passed in, the clock comes as a stamp.
+//! An import's proposal (`portable::land`) shares its checked text, its staging and
+//! its approval log. Pure: the verify parser is passed in, the clock comes as a stamp.
 
 use std::collections::HashMap;
 
@@ -44,19 +45,19 @@ pub enum Dep {
     Existing(String),
 }
 
-/// A draft read and checked against the plan it would join.
+/// A proposal's text (a draft, an import) and the problems found in it, which
+/// name the text as `NAME:LINE:` since its lines are not plan.md's.
 #[derive(Clone, Debug)]
-pub struct Checked {
-    /// Without errors, the canonical draft; with errors, the goals' part of the answer
-    /// as the model wrote it, which the problems' line numbers point into.
+pub struct CheckedText {
+    /// How problems name the text: [`NAME`], or an import's.
+    pub name: &'static str,
+    /// Without errors, the canonical text; with errors, the text as it came, which
+    /// the problems' line numbers point into.
     pub text: String,
-    pub goals: Vec<DraftGoal>,
-    /// Per goal, the dependencies its names resolved to.
-    pub deps: Vec<Vec<Dep>>,
     pub problems: Vec<Diagnostic>,
 }
 
-impl Checked {
+impl CheckedText {
     pub fn errors(&self) -> usize {
         self.problems
             .iter()
@@ -68,16 +69,34 @@ impl Checked {
         self.errors() == 0
     }
 
-    /// Each problem as `draft:LINE: message [rule]`, its line, and the hint.
+    /// Each problem as `NAME:LINE: message [rule]`, its line, and the hint.
     pub fn render_problems(&self) -> Vec<String> {
         let lines: Vec<&str> = self.text.lines().collect();
         self.problems
             .iter()
             .map(|d| {
                 let text = d.line.checked_sub(1).and_then(|i| lines.get(i)).copied();
-                d.render_with_rule(NAME, text)
+                d.render_with_rule(self.name, text)
             })
             .collect()
+    }
+}
+
+/// A draft read and checked against the plan it would join: its text and problems
+/// (through `Deref`), and the goals read from it.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub checked: CheckedText,
+    pub goals: Vec<DraftGoal>,
+    /// Per goal, the dependencies its names resolved to.
+    pub deps: Vec<Vec<Dep>>,
+}
+
+impl std::ops::Deref for Checked {
+    type Target = CheckedText;
+
+    fn deref(&self) -> &CheckedText {
+        &self.checked
     }
 }
 
@@ -101,10 +120,13 @@ fn check_text(text: String, existing: &Plan<'_>, verify: VerifyCheck<'_>) -> Che
     problems.extend(unresolved);
     problems.sort_by_key(|d| d.line);
     Checked {
-        text,
+        checked: CheckedText {
+            name: NAME,
+            text,
+            problems,
+        },
         goals,
         deps,
-        problems,
     }
 }
 
@@ -414,14 +436,50 @@ pub struct Approved {
     pub archived: Vec<String>,
 }
 
+/// `edits` made from `text`, applied to it: one stage of an approval's copy.
+pub fn stage(text: &str, edits: &[Edit]) -> String {
+    apply(text, edits).expect("edits made from this text apply to it")
+}
+
+/// The edits that make `staged` (an approval's finished copy) from `src`, and the
+/// text they make: the same but, in an odd file, a line ending (see
+/// `edits_between`). What gets written is what the edits make.
+pub fn settle(src: &str, staged: &str) -> (String, Vec<Edit>) {
+    let edits = patch::edits_between(src, staged);
+    (stage(src, &edits), edits)
+}
+
+/// An approval's log (a draft's, an import's): `draft approved: SUMMARY`, then each
+/// goal of `ids` (just added to `plan`) with its `added` event under the contract it
+/// has there, followed by what `then(i, fingerprint)` says comes after it.
+pub fn approval_log(
+    plan: &Plan<'_>,
+    stamp: &str,
+    summary: &str,
+    ids: &[impl AsRef<str>],
+    mut then: impl FnMut(usize, &str) -> Option<Edit>,
+) -> Vec<Edit> {
+    let mut edits = vec![ops::event(stamp, &Event::DraftApproved { summary })];
+    for (i, id) in ids.iter().enumerate() {
+        let id = id.as_ref();
+        let fingerprint = plan.goal(id).expect("the goal just added").fingerprint();
+        edits.push(ops::event(
+            stamp,
+            &Event::Added {
+                id,
+                contract: &fingerprint,
+            },
+        ));
+        edits.extend(then(i, &fingerprint));
+    }
+    edits
+}
+
 /// Adds a checked draft (`checked.is_ok()`, checked against `parse(src)`) to `src`,
 /// in stages on a copy — replace, then insert, then log what started under which
 /// contract — so each stage can use the parsed result of the one before; the
 /// caller writes [`Approved::edits`] in one store write.
 pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
-    let stage = |text: &str, edits: &[Edit]| {
-        apply(text, edits).expect("edits made from this text apply to it")
-    };
     let mut cancelled = Vec::new();
     let mut archived = Vec::new();
 
@@ -532,41 +590,26 @@ pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
         ids.join(", "),
         one_line(how.objective)
     );
-    let mut edits = vec![ops::event(
-        how.stamp,
-        &Event::DraftApproved { summary: &summary },
-    )];
-    for goal in added.iter_mut() {
-        let fingerprint = plan
-            .goal(&goal.id)
-            .expect("the goal just inserted")
-            .fingerprint();
-        edits.push(ops::event(
-            how.stamp,
-            &Event::Added {
-                id: &goal.id,
-                contract: &fingerprint,
-            },
-        ));
-        if goal.status == Status::Active {
-            edits.push(ops::event(
-                how.stamp,
-                &Event::Started {
-                    id: &goal.id,
-                    contract: &fingerprint,
-                    commit: how.commit,
-                },
-            ));
-            goal.contract = Some(fingerprint);
+    let edits = approval_log(&plan, how.stamp, &summary, &ids, |i, fingerprint| {
+        let goal = &mut added[i];
+        if goal.status != Status::Active {
+            return None;
         }
-    }
+        goal.contract = Some(fingerprint.to_string());
+        Some(ops::event(
+            how.stamp,
+            &Event::Started {
+                id: &goal.id,
+                contract: fingerprint,
+                commit: how.commit,
+            },
+        ))
+    });
     text = stage(&text, &edits);
 
-    // What gets written is what the edits make: the same text but, in an odd
-    // file, a line ending (see `edits_between`).
-    let edits = patch::edits_between(src, &text);
+    let (text, edits) = settle(src, &text);
     Approved {
-        text: stage(src, &edits),
+        text,
         edits,
         added,
         cancelled,

@@ -7,6 +7,7 @@
 //! What this module guarantees is that `plan log` can never write one of these
 //! forms, and that every reader agrees on what a line means.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::id;
@@ -14,7 +15,7 @@ use super::id;
 /// How a change of contract was approved: at a terminal (a person could see it) or
 /// without one (an agent's shell has none). Lines older than this distinction say
 /// neither.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Approval {
     Terminal,
@@ -50,14 +51,14 @@ impl Approval {
 
 /// Where a sign-off's transcript is and the hash of its bytes (a prefix of their
 /// git blob id).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Record<'a> {
     pub path: &'a str,
     pub hash: &'a str,
 }
 
 /// Who judged a sign-off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Judged<'a> {
     /// `judge claude:opus accept`; the model is empty when the backend's default ran.
@@ -69,9 +70,9 @@ pub enum Judged<'a> {
 }
 
 /// One line plan writes about a goal (or the draft), without its `- STAMP ` prefix.
-/// As JSON (`plan events`, notify commands) it is an object whose `event` is its
-/// [`Event::name`] and whose other keys are its fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// As JSON (`plan events`, notify commands, `plan export`'s log) it is an object
+/// whose `event` is its [`Event::name`] and whose other keys are its fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event<'a> {
     /// `plan add` or a draft approval created the goal with this contract.

@@ -12,7 +12,7 @@ pub struct Refusal {
     pub hint: String,
 }
 
-fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
+pub fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
     Refusal {
         message: message.into(),
         hint: hint.into(),

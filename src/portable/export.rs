@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::plan::event::{Approval, Event, Judged};
+use crate::plan::event::Event;
 use crate::plan::model::{Plan, Status};
 use crate::plan::proof::{self, Proof};
 
@@ -118,181 +118,13 @@ pub struct LogLine {
     /// `YYYY-MM-DD HH:MM`, when the line has one.
     pub stamp: Option<String>,
     pub text: String,
-    /// The line read as one of plan's own events; `null` for free text.
-    pub event: Option<LogEvent>,
-}
-
-/// plan's own log lines, by kind. A line is text anyone can type: an event here is
-/// what the line says, not proof of it (the goal's `proof` is).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum LogEvent {
-    Added {
-        goal: String,
-        contract: String,
-    },
-    Started {
-        goal: String,
-        contract: String,
-        commit: Option<String>,
-    },
-    Reapproved {
-        goal: String,
-        contract: String,
-        /// `terminal`, `no_terminal` or `unknown`.
-        approval: String,
-    },
-    CriterionAdded {
-        goal: String,
-        text: String,
-        contract: String,
-        approval: String,
-    },
-    SignedOff {
-        goal: String,
-        verify: bool,
-        /// `claude:opus`, `command`; `none` when the judge was skipped, `null` when
-        /// the line does not say.
-        judge: Option<String>,
-        contract: Option<String>,
-        /// The transcript path, and its hash when the line has one.
-        record: Option<String>,
-        record_hash: Option<String>,
-        /// The checkpoint commit (12 hex) `plan rewind` can go back to.
-        checkpoint: Option<String>,
-    },
-    Rejected {
-        goal: String,
-        stage: String,
-        missing: String,
-    },
-    Cancelled {
-        goal: String,
-        reason: String,
-    },
-    Reopened {
-        goal: String,
-        reason: String,
-    },
-    DraftApproved {
-        summary: String,
-    },
-    Imported {
-        goal: String,
-        from: String,
-    },
-    /// `plan rewind`: the files went back to `goal`'s checkpoint; `undo` holds them
-    /// as they were.
-    Rewound {
-        checkpoint: String,
-        goal: String,
-        undo: String,
-    },
-    RewindUndone {
-        undo: String,
-    },
-}
-
-fn approval(a: Approval) -> String {
-    match a {
-        Approval::Terminal => "terminal",
-        Approval::NoTerminal => "no_terminal",
-        Approval::Unknown => "unknown",
-    }
-    .to_string()
-}
-
-impl From<Event<'_>> for LogEvent {
-    fn from(event: Event<'_>) -> LogEvent {
-        let s = str::to_string;
-        match event {
-            Event::Added { id, contract } => LogEvent::Added {
-                goal: s(id),
-                contract: s(contract),
-            },
-            Event::Started {
-                id,
-                contract,
-                commit,
-            } => LogEvent::Started {
-                goal: s(id),
-                contract: s(contract),
-                commit: commit.map(s),
-            },
-            Event::Reapproved {
-                id,
-                contract,
-                approval: a,
-            } => LogEvent::Reapproved {
-                goal: s(id),
-                contract: s(contract),
-                approval: approval(a),
-            },
-            Event::CriterionAdded {
-                id,
-                text,
-                contract,
-                approval: a,
-            } => LogEvent::CriterionAdded {
-                goal: s(id),
-                text: s(text),
-                contract: s(contract),
-                approval: approval(a),
-            },
-            Event::SignedOff {
-                id,
-                verify,
-                judged,
-                contract,
-                record,
-                legacy_path,
-                checkpoint,
-            } => LogEvent::SignedOff {
-                goal: s(id),
-                verify,
-                judge: match judged {
-                    Judged::By { backend, model: "" } => Some(s(backend)),
-                    Judged::By { backend, model } => Some(format!("{backend}:{model}")),
-                    Judged::Skipped => Some(s("none")),
-                    Judged::Unnamed => None,
-                },
-                contract: contract.map(s),
-                record: record.map(|r| s(r.path)).or(legacy_path.map(s)),
-                record_hash: record.map(|r| s(r.hash)),
-                checkpoint: checkpoint.map(s),
-            },
-            Event::Rejected { id, stage, missing } => LogEvent::Rejected {
-                goal: s(id),
-                stage: s(stage),
-                missing: s(missing),
-            },
-            Event::Cancelled { id, reason } => LogEvent::Cancelled {
-                goal: s(id),
-                reason: s(reason),
-            },
-            Event::Reopened { id, reason } => LogEvent::Reopened {
-                goal: s(id),
-                reason: s(reason),
-            },
-            Event::DraftApproved { summary } => LogEvent::DraftApproved {
-                summary: s(summary),
-            },
-            Event::Imported { id, from } => LogEvent::Imported {
-                goal: s(id),
-                from: s(from),
-            },
-            Event::Rewound {
-                checkpoint,
-                goal,
-                undo,
-            } => LogEvent::Rewound {
-                checkpoint: s(checkpoint),
-                goal: s(goal),
-                undo: s(undo),
-            },
-            Event::RewindUndone { undo } => LogEvent::RewindUndone { undo: s(undo) },
-        }
-    }
+    /// The line read as one of plan's own events, as `plan events --json` prints it
+    /// (without `at`); `null` for free text. A line is text anyone can type: an
+    /// event here is what the line says, not proof of it (the goal's `proof` is).
+    // Read back as plain JSON (an import keeps the log with its source), so the
+    // event's one type stays `Event`, borrowed from plan.md's text.
+    #[schemars(with = "Option<Event<'static>>")]
+    pub event: Option<serde_json::Value>,
 }
 
 /// The plan as the envelope holds it. `plan` must be proven (`Plan::prove`) for
@@ -363,7 +195,8 @@ pub fn export(plan: &Plan<'_>) -> Export {
             line: entry.line,
             stamp: entry.stamp.map(str::to_string),
             text: entry.text.to_string(),
-            event: Event::parse(entry.text).map(LogEvent::from),
+            event: Event::parse(entry.text)
+                .map(|event| serde_json::to_value(event).expect("an event is plain JSON")),
         })
         .collect();
     Export {
@@ -433,15 +266,16 @@ done_when: README explains it
         assert_eq!(out.goals[1].proof.state, Standing::Unfinished);
         assert_eq!(
             out.log[0].event,
-            Some(LogEvent::Imported {
-                goal: "cache".into(),
-                from: "taskmaster tasks.json (task 1)".into()
-            })
+            Some(serde_json::json!({
+                "event": "imported",
+                "id": "cache",
+                "from": "taskmaster tasks.json (task 1)"
+            }))
         );
         assert_eq!(out.log[1].event, None);
         let json = serde_json::to_value(&out).unwrap();
         assert_eq!(json["schema"], "plan/1");
-        assert_eq!(json["log"][0]["event"]["kind"], "imported");
+        assert_eq!(json["log"][0]["event"]["event"], "imported");
         let back: Export = serde_json::from_value(json).unwrap();
         assert_eq!(back, out);
     }
@@ -451,12 +285,7 @@ done_when: README explains it
         let schema: serde_json::Value = serde_json::from_str(&schema()).unwrap();
         let text = schema.to_string();
         assert!(text.contains("plan/1"), "{text}");
-        for kind in [
-            "signed_off",
-            "imported",
-            "draft_approved",
-            "criterion_added",
-        ] {
+        for kind in Event::NAMES {
             assert!(text.contains(&format!("\"{kind}\"")), "{kind}");
         }
     }

@@ -10,6 +10,8 @@ use serde_json::{Map, Value};
 use super::export::{Export, Standing};
 use crate::plan::id;
 use crate::plan::model::Status;
+// Why a file cannot be imported, and what to do.
+use crate::plan::ops::{Refusal, refuse};
 use crate::plan::rules::VerifyCheck;
 use crate::plan::text::one_line;
 
@@ -66,20 +68,6 @@ pub struct Imported {
     pub unmapped: Vec<String>,
     /// Mapping decisions worth a look, e.g. a done_when taken from a description.
     pub notes: Vec<String>,
-}
-
-/// Why a file cannot be imported, and what to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub message: String,
-    pub hint: String,
-}
-
-fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
-    Refusal {
-        message: message.into(),
-        hint: hint.into(),
-    }
 }
 
 /// What to read and how.
@@ -198,6 +186,20 @@ impl Out {
                 .extra
                 .entry((path.to_string(), key.clone()))
                 .or_default() += 1;
+        }
+    }
+
+    /// The status `value` (`pending` when missing) means as the tool's `known`
+    /// statuses map; one plan does not know is open here, with a note.
+    fn status(&mut self, key: &str, value: Option<&Value>, known: &[(&str, Status)]) -> Status {
+        let name = value.and_then(Value::as_str).unwrap_or("pending");
+        match known.iter().find(|(n, _)| *n == name) {
+            Some((_, status)) => *status,
+            None => {
+                self.notes
+                    .push(format!("{key}: status {name} there, open here"));
+                Status::Open
+            }
         }
     }
 
@@ -361,6 +363,21 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     Ok(export.objective)
 }
 
+/// task-master's statuses; the rest (`review`, `deferred`, …) are open here.
+const TASK_STATUSES: &[(&str, Status)] = &[
+    ("done", Status::Done),
+    ("in-progress", Status::Active),
+    ("cancelled", Status::Cancelled),
+    ("pending", Status::Open),
+];
+
+/// A todo list's statuses, and a planner's steps'.
+const TODO_STATUSES: &[(&str, Status)] = &[
+    ("completed", Status::Done),
+    ("in_progress", Status::Active),
+    ("pending", Status::Open),
+];
+
 const TASK_KEYS: &[&str] = &[
     "id",
     "title",
@@ -456,17 +473,7 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
         let title = text(t.get("title")).unwrap_or_else(|| format!("task {fid}"));
         let key = out.key(&title);
         keys.insert(fid.clone(), key.clone());
-        let status = match t.get("status").and_then(Value::as_str).unwrap_or("pending") {
-            "done" => Status::Done,
-            "in-progress" => Status::Active,
-            "cancelled" => Status::Cancelled,
-            "pending" => Status::Open,
-            other => {
-                out.notes
-                    .push(format!("{key}: status {other} there, open here"));
-                Status::Open
-            }
-        };
+        let status = out.status(&key, t.get("status"), TASK_STATUSES);
         let done_when = match text(t.get("testStrategy")) {
             Some(strategy) => Some(strategy),
             None => {
@@ -666,16 +673,7 @@ fn steps(doc: &Value, verify: VerifyCheck<'_>, out: &mut Out) -> Result<Option<S
             Some(d) => format!("{title}: {d}"),
             None => title.clone(),
         };
-        let status = match s.get("status").and_then(Value::as_str).unwrap_or("pending") {
-            "completed" => Status::Done,
-            "in_progress" => Status::Active,
-            "pending" => Status::Open,
-            other => {
-                out.notes
-                    .push(format!("{key}: status {other} there, open here"));
-                Status::Open
-            }
-        };
+        let status = out.status(&key, s.get("status"), TODO_STATUSES);
         // Steps are ordered: each one waits on the one before.
         let depends_on = out
             .goals
@@ -723,16 +721,7 @@ fn todos(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             continue;
         };
         let key = out.key(&title);
-        let status = match t.get("status").and_then(Value::as_str).unwrap_or("pending") {
-            "completed" => Status::Done,
-            "in_progress" => Status::Active,
-            "pending" => Status::Open,
-            other => {
-                out.notes
-                    .push(format!("{key}: status {other} there, open here"));
-                Status::Open
-            }
-        };
+        let status = out.status(&key, t.get("status"), TODO_STATUSES);
         out.goals.push(Goal {
             key,
             title: title.clone(),
@@ -817,6 +806,47 @@ mod tests {
             },
         )
         .unwrap()
+    }
+
+    /// Each format's statuses map as its tool means them; one plan does not know is
+    /// open here, with a note saying so.
+    #[test]
+    fn statuses_map_per_format_and_an_unknown_one_is_open_with_a_note() {
+        let cases = [
+            (
+                Format::Taskmaster,
+                r#"{"tasks": [{"id": 1, "title": "A", "status": "done"}, {"id": 2, "title": "B", "status": "in-progress"}, {"id": 3, "title": "C", "status": "cancelled"}, {"id": 4, "title": "D"}, {"id": 5, "title": "E", "status": "review"}]}"#,
+            ),
+            (
+                Format::Steps,
+                r#"{"steps": [{"id": 1, "title": "A", "status": "completed"}, {"id": 2, "title": "B", "status": "in_progress"}, {"id": 3, "title": "C", "status": "pending"}, {"id": 4, "title": "D"}, {"id": 5, "title": "E", "status": "review"}]}"#,
+            ),
+            (
+                Format::Todos,
+                r#"{"todos": [{"content": "A", "status": "completed"}, {"content": "B", "status": "in_progress"}, {"content": "C", "status": "pending"}, {"content": "D"}, {"content": "E", "status": "review"}]}"#,
+            ),
+        ];
+        for (format, json) in cases {
+            let imported = import(json, Some(format));
+            let statuses: Vec<Status> = imported.goals.iter().map(|g| g.status).collect();
+            let (second, third) = match format {
+                Format::Taskmaster => (Status::Active, Status::Cancelled),
+                // A step waits on the one before, which is not signed off here.
+                Format::Steps => (Status::Open, Status::Open),
+                _ => (Status::Active, Status::Open),
+            };
+            assert_eq!(
+                statuses,
+                [Status::Done, second, third, Status::Open, Status::Open],
+                "{format:?}"
+            );
+            let notes: Vec<&String> = imported
+                .notes
+                .iter()
+                .filter(|n| n.contains(": status "))
+                .collect();
+            assert_eq!(notes, ["e: status review there, open here"], "{format:?}");
+        }
     }
 
     #[test]

@@ -6,12 +6,13 @@
 
 use std::collections::HashMap;
 
-use crate::plan::diag::{Diagnostic, Severity};
+use crate::plan::diag::Diagnostic;
+use crate::plan::draft::{CheckedText, approval_log, settle, stage};
 use crate::plan::event::Event;
 use crate::plan::id;
 use crate::plan::model::{Status, parse};
 use crate::plan::ops::{self, one_line};
-use crate::plan::patch::{self, Edit, apply};
+use crate::plan::patch::Edit;
 use crate::plan::rules::{self, VerifyCheck};
 use crate::plan::scan::Kind;
 
@@ -19,36 +20,7 @@ use crate::plan::scan::Kind;
 pub const NAME: &str = "import";
 
 /// The proposal's text and what plan.md's rules say about it.
-#[derive(Clone, Debug)]
-pub struct Checked {
-    pub text: String,
-    pub problems: Vec<Diagnostic>,
-}
-
-impl Checked {
-    pub fn errors(&self) -> usize {
-        self.problems
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count()
-    }
-
-    pub fn is_ok(&self) -> bool {
-        self.errors() == 0
-    }
-
-    /// Each problem as `import:LINE: message [rule]`, its line, and the hint.
-    pub fn render_problems(&self) -> Vec<String> {
-        let lines: Vec<&str> = self.text.lines().collect();
-        self.problems
-            .iter()
-            .map(|d| {
-                let text = d.line.checked_sub(1).and_then(|i| lines.get(i)).copied();
-                d.render_with_rule(NAME, text)
-            })
-            .collect()
-    }
-}
+pub type Checked = CheckedText;
 
 /// Checks the goals in `text` as plan.md would: its format errors, and each goal's
 /// contract with the severity the rule table gives a goal of that status (a missing
@@ -69,6 +41,7 @@ pub fn check(text: &str, verify: VerifyCheck<'_>) -> Checked {
     }
     problems.sort_by_key(|d| d.line);
     Checked {
+        name: NAME,
         text: text.to_string(),
         problems,
     }
@@ -103,9 +76,6 @@ pub struct Landed {
 
 /// Adds the goals of `text` (checked, without errors) to `src`.
 pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
-    let stage = |text: &str, edits: &[Edit]| {
-        apply(text, edits).expect("edits made from this text apply to it")
-    };
     let plan = parse(src);
     let mut edits = Vec::new();
     if plan.objective.is_none() {
@@ -186,27 +156,13 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
         list.len(),
         list.join(", ")
     );
-    let mut edits = vec![ops::event(
-        how.stamp,
-        &Event::DraftApproved { summary: &summary },
-    )];
-    for goal in &added {
-        let fingerprint = plan
-            .goal(&goal.id)
-            .expect("the goal just added")
-            .fingerprint();
-        edits.push(ops::event(
-            how.stamp,
-            &Event::Added {
-                id: &goal.id,
-                contract: &fingerprint,
-            },
-        ));
-        let cancelled = format!("cancelled in {from}");
+    let cancelled = format!("cancelled in {from}");
+    let edits = approval_log(&plan, how.stamp, &summary, &list, |i, fingerprint| {
+        let goal = &added[i];
         let event = match goal.status {
             Status::Active => Event::Started {
                 id: &goal.id,
-                contract: &fingerprint,
+                contract: fingerprint,
                 commit: how.commit,
             },
             Status::Done => Event::Imported {
@@ -217,23 +173,21 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
                 id: &goal.id,
                 reason: &cancelled,
             },
-            Status::Open => continue,
+            Status::Open => return None,
         };
-        edits.push(ops::event(how.stamp, &event));
-    }
+        Some(ops::event(how.stamp, &event))
+    });
     out = stage(&out, &edits);
-    let edits = patch::edits_between(src, &out);
-    Landed {
-        text: stage(src, &edits),
-        edits,
-        added,
-    }
+    let (text, edits) = settle(src, &out);
+    Landed { text, edits, added }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::diag::Severity;
     use crate::plan::lint::lint;
+    use crate::plan::patch::apply;
     use crate::plan::rules::any_verify;
 
     const IMPORT: &str = "## Goal: Base

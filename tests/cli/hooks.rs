@@ -7,7 +7,7 @@ use std::process::Stdio;
 
 use serde_json::Value;
 
-use crate::util::{Run, Test, fixture};
+use crate::util::{Run, Test, fixture, redact_hosts};
 
 const PLAN: &str = "# Plan: Ship the cache layer
 
@@ -759,18 +759,34 @@ fn gemini_injects_again_only_after_a_real_compression() {
     assert!(context(&send("gemini/before-agent")).is_some());
 }
 
+/// `plan hook --help` names every host there is: a hand-written list there once
+/// left out the hosts added after it.
+#[test]
+fn hook_help_names_every_host() {
+    let help = Test::new().ok(&["hook", "--help"]).stdout;
+    // clap wraps the help: the list may run over lines.
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        redact_hosts(&help).contains("The host agent: HOSTS (any other name"),
+        "{help}"
+    );
+}
+
 /// A hook always exits 0, whatever it is asked: an unknown host says so on stderr
 /// and answers nothing; malformed input to a host whose prompt answer is plain text
 /// (Codex) puts its note on stderr, never on stdout where the model could read it.
 #[test]
 fn hooks_exit_zero_for_an_unknown_host_and_keep_notes_off_stdout() {
     let t = repo();
-    t.case(&["hook", "cursor", "stop"])
+    let run = t
+        .case(&["hook", "cursor", "stop"])
         .stdin("{}")
-        .stderr(
-            "plan: no hooks for a host named \"cursor\" (plan knows claude, codex, pi, gemini, droid, opencode, copilot, qwen); nothing done\n",
-        )
-        .check();
+        .check_status_only();
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        redact_hosts(&run.stderr),
+        "plan: no hooks for a host named \"cursor\" (plan knows HOSTS); nothing done\n"
+    );
     let run = t
         .case(&["hook", "codex", "user-prompt-submit"])
         .stdin("not json")

@@ -115,7 +115,7 @@ fn every_fixture_plan_exports_valid_against_the_published_schema() {
         .as_array()
         .unwrap()
         .iter()
-        .filter_map(|l| l["event"]["kind"].as_str())
+        .filter_map(|l| l["event"]["event"].as_str())
         .collect();
     assert!(
         kinds.contains(&"signed_off") && kinds.contains(&"cancelled"),
@@ -128,6 +128,43 @@ fn every_fixture_plan_exports_valid_against_the_published_schema() {
     bad = doc.clone();
     bad["schema"] = "plan/2".into();
     assert!(!validator.is_valid(&bad));
+    // The log's events are typed by the schema too.
+    let signed = doc["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|l| l["event"]["event"] == "signed_off")
+        .unwrap();
+    bad = doc.clone();
+    bad["log"][signed]["event"]["verify"] = "yes".into();
+    assert!(!validator.is_valid(&bad));
+}
+
+#[test]
+fn an_exported_log_event_is_the_json_plan_events_prints() {
+    // One JSON for an event everywhere: the export's `event` is `plan events
+    // --json`'s line without its `at`.
+    let t = signed_repo();
+    let doc = t.ok(&["export"]).json();
+    let exported: Vec<serde_json::Value> = doc["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| !l["event"].is_null())
+        .map(|l| l["event"].clone())
+        .collect();
+    let printed: Vec<serde_json::Value> = t
+        .ok(&["events", "--json"])
+        .stdout
+        .lines()
+        .map(|line| {
+            let mut event: serde_json::Value = serde_json::from_str(line).unwrap();
+            event.as_object_mut().unwrap().remove("at");
+            event
+        })
+        .collect();
+    assert!(exported.len() >= 3, "{exported:?}");
+    assert_eq!(exported, printed);
 }
 
 /// The goals of an export, without what only the source repository can prove.

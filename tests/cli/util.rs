@@ -366,3 +366,89 @@ pub fn fixture_path(rel: &str) -> PathBuf {
         .join("fixtures")
         .join(rel)
 }
+
+/// The hosts plan registers with, as the registry names them: `plan install
+/// --help`'s possible values (AGENTS.md, which is no host, left out). Tests that
+/// would otherwise spell the list take it from here, so a new host touches none.
+pub fn hosts() -> Vec<String> {
+    let help = Test::new().ok(&["install", "--help"]).stdout;
+    let values = help
+        .split_once("Possible values:")
+        .expect("`plan install --help` lists its possible values")
+        .1;
+    let hosts: Vec<String> = values
+        .lines()
+        .skip(1)
+        .map_while(|l| l.trim().strip_prefix("- "))
+        .filter_map(|l| Some(l.split_once(':')?.0.to_string()))
+        .filter(|name| name != "agents-md")
+        .collect();
+    assert!(hosts.len() >= 2, "{help}");
+    hosts
+}
+
+/// `text` with each run of host names that is exactly the hosts (each once, in any
+/// order, joined by `, `, ` or ` or ` and `) written `HOSTS`, so a snapshot shows
+/// the text around the list without spelling it.
+pub fn redact_hosts(text: &str) -> String {
+    let hosts = hosts();
+    let word_at = |s: &str| -> usize {
+        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(s.len())
+    };
+    let mut out = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let starts_word = out
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'));
+        let mut seen: Vec<&str> = Vec::new();
+        let mut end = 0;
+        if starts_word {
+            let mut at = 0;
+            loop {
+                let word = &rest[at..at + word_at(&rest[at..])];
+                if !hosts.iter().any(|h| h == word) || seen.contains(&word) {
+                    break;
+                }
+                seen.push(word);
+                end = at + word.len();
+                let Some(sep) = [", ", " or ", " and "]
+                    .into_iter()
+                    .find(|sep| rest[end..].starts_with(sep))
+                else {
+                    break;
+                };
+                at = end + sep.len();
+            }
+        }
+        if seen.len() == hosts.len() {
+            out.push_str("HOSTS");
+            rest = &rest[end..];
+        } else {
+            let step = rest.chars().next().unwrap().len_utf8();
+            out.push_str(&rest[..step]);
+            rest = &rest[step..];
+        }
+    }
+    out
+}
+
+#[test]
+fn redact_hosts_takes_only_the_whole_list() {
+    let hosts = hosts();
+    let (last, rest) = hosts.split_last().unwrap();
+    let all = format!("{} or {last}", rest.join(", "));
+    assert_eq!(
+        redact_hosts(&format!("(knows {all}); x")),
+        "(knows HOSTS); x"
+    );
+    let short = rest.join(", ");
+    assert_eq!(
+        redact_hosts(&format!("knows {short}")),
+        format!("knows {short}")
+    );
+    let glued = format!("x{}", hosts.join(", "));
+    assert_eq!(redact_hosts(&glued), glued);
+}
