@@ -278,7 +278,7 @@ pub fn continuation_goals(plan: &Plan<'_>) -> Option<String> {
     let active = active(plan);
     let mut parts: Vec<String> = if active.is_empty() {
         let ready = ready(plan);
-        if ready.is_empty() && plan.unproven().next().is_none() {
+        if ready.is_empty() && plan.unproven().next().is_none() && plan.vanished().is_empty() {
             return None;
         }
         ready
@@ -322,6 +322,11 @@ pub fn continuation_goals(plan: &Plan<'_>) -> Option<String> {
             g.id
         )
     }));
+    parts.extend(plan.vanished().into_iter().take(MAX_READY).map(|id| {
+        format!(
+            "goal {id} was deleted from plan.md unfinished; restore it from git (`git log -p plan.md`), then finish it or `plan cancel {id}`"
+        )
+    }));
     Some(parts.join("; "))
 }
 
@@ -338,9 +343,12 @@ pub fn continuation_text(goals: &str, n: u32, budget: u32, t: Templates<'_>) -> 
 
 /// Whether a stop has anything to continue with: an active goal (even one waiting
 /// on others: that is work to sort out, not a reason to stop), one ready to start,
-/// or one marked finished by hand.
+/// one marked finished by hand, or one deleted by hand before it was finished.
 pub fn has_work(plan: &Plan<'_>) -> bool {
-    !active(plan).is_empty() || plan.workable().next().is_some() || plan.unproven().next().is_some()
+    !active(plan).is_empty()
+        || plan.workable().next().is_some()
+        || plan.unproven().next().is_some()
+        || !plan.vanished().is_empty()
 }
 
 /// One short line for a status bar: `plan: 2 active · cache-layer 1/3 · next: eviction`.

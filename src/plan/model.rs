@@ -951,6 +951,29 @@ impl<'a> Plan<'a> {
         out
     }
 
+    /// Orphans (see [`Plan::orphans`]) the log leaves unfinished: their last event
+    /// is neither a sign-off nor a cancel. A goal deleted by hand mid-work is still
+    /// work, or a dishonest agent could end the loop by deleting it.
+    pub fn vanished(&self) -> Vec<&'a str> {
+        self.orphans()
+            .into_iter()
+            .filter(|&(id, _)| {
+                let last = self.history.get(id).and_then(|entries| {
+                    entries
+                        .iter()
+                        .rev()
+                        .filter_map(|&i| Event::parse(self.log[i].text))
+                        .find(|ev| ev.id() == Some(id))
+                });
+                !matches!(
+                    last,
+                    Some(Event::SignedOff { .. } | Event::Cancelled { .. })
+                )
+            })
+            .map(|(id, _)| id)
+            .collect()
+    }
+
     /// Dependencies not yet proven done or cancelled (unknown ones count as unmet).
     pub fn unmet_dependencies(&self, goal: &Goal<'a>) -> Vec<&'a str> {
         goal.depends_on

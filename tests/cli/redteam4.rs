@@ -197,15 +197,11 @@ fn a_deleted_active_goal_fails_the_audit() {
     assert_eq!(json["orphaned_ids"], serde_json::json!(["b"]));
 }
 
-/// The same deletion lets the loop go: `has_work` looks only at the goals in the
-/// file, so the stop guard says there is nothing left, the injection and status
-/// line show nothing to do. Open: the hooks' view would have to count an orphaned
-/// id whose log leaves it unfinished (added or reopened, then neither signed off
-/// nor cancelled) as work (`blocks::has_work`, `continuation_goals`), and the cut
-/// reading (`lean.rs`) keep plan's own log lines about ids no goal has, so both
-/// readings still agree.
+/// The same deletion let the loop go: `has_work` looked only at the goals in the
+/// file, so the stop guard said there was nothing left. An id whose log leaves it
+/// unfinished (neither signed off nor cancelled last) and that no goal has now
+/// counts as work, and the continuation says how to bring it back.
 #[test]
-#[ignore = "red team: a goal deleted by hand is not work to the stop guard"]
 fn a_deleted_active_goal_keeps_the_loop_going() {
     let t = b_deleted();
     let answer = stop(&t, "s1");
@@ -215,6 +211,8 @@ fn a_deleted_active_goal_keeps_the_loop_going() {
         "the loop let go with b deleted: {answer}\nstatusline: {}",
         t.ok(&["statusline"]).stdout
     );
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("goal b was deleted from plan.md unfinished"), "{reason}");
 }
 
 /// `b` signed off and committed, reopened and committed: the state a reopen-hiding
