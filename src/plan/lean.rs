@@ -91,6 +91,8 @@ pub struct Cut {
     last_log: Option<usize>,
     /// A droppable field given twice in a goal that would be cut.
     unsure: bool,
+    /// The last goal's lists, emptied: a goal each would otherwise allocate anew.
+    spare: [Vec<Range<usize>>; 3],
 }
 
 impl Default for Cut {
@@ -114,6 +116,7 @@ impl Cut {
             archived: false,
             last_log: None,
             unsure: false,
+            spare: Default::default(),
         }
     }
 
@@ -211,13 +214,15 @@ impl Cut {
                 Kind::GoalHeading { value } => {
                     span = line.start;
                     let moved = |v: &Range<usize>| v.start - span..v.end - span;
+                    let [ids, depends, mut kept] = std::mem::take(&mut self.spare);
+                    kept.push(moved(&(line.start..line.next_start())));
                     self.goal = Some(Open {
                         title: moved(value),
                         archived: self.archived,
-                        ids: Vec::new(),
+                        ids,
                         status: None,
-                        depends: Vec::new(),
-                        kept: vec![moved(&(line.start..line.next_start()))],
+                        depends,
+                        kept,
                         contract_fields: [0; 3],
                     });
                     continue;
@@ -253,7 +258,7 @@ impl Cut {
     /// Writes a finished goal, whose text ends with `tail`: whole when a hook may
     /// read its contract, subtasks or history (a live goal that is not open; an
     /// archived one a live goal depends on), else only its kept lines.
-    fn flush(&mut self, goal: Open, tail: &str) {
+    fn flush(&mut self, mut goal: Open, tail: &str) {
         let mut pend = std::mem::take(&mut self.pend);
         let text = if pend.is_empty() {
             tail
@@ -293,12 +298,16 @@ impl Cut {
             self.keep(text);
             self.relevant.extend(ids);
         } else {
-            for range in goal.kept {
-                self.keep(&text[range]);
+            for range in &goal.kept {
+                self.keep(&text[range.clone()]);
             }
         }
         pend.clear();
         self.pend = pend;
+        for list in [&mut goal.ids, &mut goal.depends, &mut goal.kept] {
+            list.clear();
+        }
+        self.spare = [goal.ids, goal.depends, goal.kept];
     }
 
     /// The cut plan; `None` when the reader cannot be sure (a contract field given

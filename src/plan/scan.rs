@@ -264,7 +264,7 @@ fn classify(src: &str, start: usize, end: usize, state: &mut State) -> Kind {
             return Kind::Code;
         }
         State::Comment => {
-            if text.contains("-->") {
+            if memchr::memmem::find(text.as_bytes(), b"-->").is_some() {
                 *state = State::Normal;
             }
             return Kind::Comment;
@@ -294,7 +294,8 @@ fn classify(src: &str, start: usize, end: usize, state: &mut State) -> Kind {
         return Kind::Fence;
     }
     if let Some(rest) = body.strip_prefix("<!--") {
-        let Some(close) = rest.find("-->") else {
+        // memmem: `str::find` sets up a two-way searcher for every line.
+        let Some(close) = memchr::memmem::find(rest.as_bytes(), b"-->") else {
             *state = State::Comment;
             return Kind::Comment;
         };
@@ -433,10 +434,12 @@ fn item(src: &str, at: usize, end: usize) -> Option<Kind> {
 /// The sub-range of `start..end` without surrounding whitespace.
 fn trimmed(src: &str, start: usize, end: usize) -> Range<usize> {
     let s = &src[start..end];
-    let (first, last) = (s.as_bytes().first(), s.as_bytes().last());
-    // Nearly every value starts and ends with a visible ASCII character.
+    // Nearly every value is a visible ASCII character after some spaces or tabs (a
+    // heading's, a field's) and ends with one: no need to look for Unicode spaces.
+    let lead = s.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
+    let (first, last) = (s.as_bytes().get(lead), s.as_bytes().last());
     if first.is_some_and(u8::is_ascii_graphic) && last.is_some_and(u8::is_ascii_graphic) {
-        return start..end;
+        return start + lead..end;
     }
     let lead = s.len() - s.trim_start().len();
     if lead == s.len() {
@@ -733,6 +736,14 @@ mod pieces {
             },
             Kind::Bullet { value } => Kind::Bullet { value: r(value) },
             other => other,
+        }
+    }
+
+    proptest! {
+        /// The byte-wise fast path trims as `str::trim` does, Unicode spaces included.
+        #[test]
+        fn trimmed_is_str_trim(s in "[ \t\u{a0}\u{2003}\u{3000}a-z#:é\\-]{0,12}") {
+            prop_assert_eq!(&s[trimmed(&s, 0, s.len())], s.trim());
         }
     }
 
