@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::plan::blocks::{self, Templates};
 use crate::plan::lean;
-use crate::plan::model::{Plan, Status};
+use crate::plan::model::{self, Plan, Status};
 use crate::plan::proof::{self, Facts, Header};
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
@@ -215,7 +215,6 @@ fn derive(
 ) -> Option<Derived> {
     let mut deps = vec![Dep::stat(place.plan.to_path_buf(), true)];
     deps.extend(exe());
-    let src = fs::read_to_string(place.plan).ok()?;
     let mut template = |name: &str, embedded: &'static str| {
         let path = place.root.join(".plan/prompts").join(name);
         deps.push(Dep::stat(path.clone(), true));
@@ -255,12 +254,11 @@ fn derive(
         }
         facts
     };
-    // A long plan is read cut down to what the view depends on (plan::lean).
-    let view = lean::with_plan(&src, |mut plan| {
+    let of = |mut plan: Plan<'_>, hash: String| {
         plan.prove_live(&prove);
         View::of(
             &plan,
-            &src,
+            hash,
             Templates {
                 injection: &injection,
                 injection_idle: &idle,
@@ -269,15 +267,83 @@ fn derive(
             },
             skeleton,
         )
-    });
+    };
+    // A long plan is read cut down to what the view depends on (plan::lean), while
+    // it is read; a plan whose cut has format errors is read again, whole.
+    let cut = read_cut(place.plan);
+    let view = match cut
+        .as_ref()
+        .map(|(short, hash)| (model::parse(short), hash))
+        .filter(|(plan, _)| plan.errors.is_empty())
+    {
+        Some((plan, hash)) => of(plan, hash.clone()),
+        None => {
+            let src = fs::read_to_string(place.plan).ok()?;
+            let hash = crate::hooks::run::content_hash(src.as_bytes());
+            lean::with_plan(&src, |plan| of(plan, hash))
+        }
+    };
     let (read_deps, facts) = read.into_inner();
     deps.extend(read_deps);
     Some((view, deps, facts))
 }
 
+/// How much of a long plan.md is read at a time.
+const PIECE: usize = 64 * 1024;
+
+/// A long plan.md cut down ([`lean::Cut`]) while it is read in pieces, so the whole
+/// file is never held, and the [`crate::hooks::run::content_hash`] of the bytes read:
+/// `(cut plan, hash)`. `None` (read it whole) when the file is short, cannot be read,
+/// is not UTF-8, changed length under the read, or the cut is unsure.
+fn read_cut(path: &Path) -> Option<(String, String)> {
+    let mut file = fs::File::open(path).ok()?;
+    let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
+    if len < lean::WORTH_IT {
+        return None;
+    }
+    let mut hash = crate::hooks::run::ContentHasher::new(len);
+    let mut cut = lean::Cut::new();
+    let mut buf = vec![0; PIECE];
+    let (mut filled, mut total) = (0, 0);
+    loop {
+        if filled == buf.len() {
+            // A line longer than a piece.
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = match file.read(&mut buf[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        hash.write(&buf[filled..filled + n]);
+        filled += n;
+        total += n;
+        // Pieces end after a newline, which no UTF-8 sequence holds: each piece is
+        // valid on its own exactly when the file is.
+        let end = if n == 0 {
+            filled
+        } else {
+            match memchr::memrchr(b'\n', &buf[..filled]) {
+                Some(i) => i + 1,
+                None => continue,
+            }
+        };
+        cut.feed(std::str::from_utf8(&buf[..end]).ok()?);
+        buf.copy_within(end..filled, 0);
+        filled -= end;
+        if n == 0 {
+            break;
+        }
+    }
+    if total != len {
+        return None;
+    }
+    Some((cut.finish()?, hash.finish()))
+}
+
 impl View {
-    /// The view of a parsed and proven plan.
-    pub fn of(plan: &Plan<'_>, src: &str, t: Templates<'_>, skeleton: bool) -> View {
+    /// The view of a parsed and proven plan; `hash`: of plan.md's bytes.
+    pub fn of(plan: &Plan<'_>, hash: String, t: Templates<'_>, skeleton: bool) -> View {
         let broken = plan.errors.first().map(|first| {
             format!(
                 "plan.md:{}: {} (run `plan lint`)",
@@ -287,7 +353,7 @@ impl View {
         // A plan with format errors is still injected and shown as far as it reads;
         // the blocks name the errors. Only the loop holds back (`broken`).
         View {
-            hash: crate::hooks::run::content_hash(src.as_bytes()),
+            hash,
             statusline: blocks::statusline(plan),
             injection: blocks::injection(plan, t),
             active: plan
@@ -571,6 +637,43 @@ mod tests {
         fs::write(&cache, "a file where the cache directory goes").unwrap();
         assert!(!repo.hook(true));
         assert!(!repo.hook(true));
+    }
+
+    /// A long plan.md is cut while it is read in pieces, a line longer than a piece
+    /// and fences across pieces included, into what cutting it whole gives, with the
+    /// hash of all its bytes; a short or non-UTF-8 one is left to the whole read.
+    #[test]
+    fn a_long_plan_is_cut_while_read_with_the_whole_files_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("plan.md");
+        let mut src = String::from("# Plan: long\n\n## Goal: First\n<!-- id: g0 -->\n");
+        src.push_str(&format!("status: active\n- [ ] {}\n\n", "é".repeat(PIECE)));
+        for i in 1..3000 {
+            let status = ["open", "done", "open", "cancelled"][i % 4];
+            src.push_str(&format!(
+                "## Goal: Goal {i}\n<!-- id: g{i} -->\nstatus: {status}\ndone_when: it works\n- [ ] step\n\n"
+            ));
+            if i % 7 == 0 {
+                src.push_str("```\n## Goal: fenced\n- [ ] hidden\n```\n\n");
+            }
+        }
+        src.push_str("## Log\n");
+        for i in 0..3000 {
+            src.push_str(&format!(
+                "- 2026-01-01 10:00 g{i} added (contract 0123abcd)\n"
+            ));
+        }
+        assert!(src.len() > 4 * PIECE);
+        fs::write(&path, &src).unwrap();
+        let (short, hash) = read_cut(&path).expect("a sound long plan is cut");
+        assert_eq!(Some(short), lean::condense(&src));
+        assert_eq!(hash, crate::hooks::run::content_hash(src.as_bytes()));
+        let mut bad = src.clone().into_bytes();
+        bad[3 * PIECE + 5] = 0xff;
+        fs::write(&path, bad).unwrap();
+        assert!(read_cut(&path).is_none(), "not UTF-8: read whole, and fail");
+        fs::write(&path, "# Plan: short\n").unwrap();
+        assert!(read_cut(&path).is_none());
     }
 
     proptest! {

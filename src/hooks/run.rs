@@ -53,6 +53,26 @@ pub fn content_hash(bytes: &[u8]) -> String {
     format!("{:016x}", h.finish())
 }
 
+/// [`content_hash`] of bytes read in pieces, their total length known first.
+pub struct ContentHasher(std::hash::DefaultHasher);
+
+impl ContentHasher {
+    pub fn new(len: usize) -> ContentHasher {
+        let mut h = std::hash::DefaultHasher::new();
+        // As `[u8]::hash` starts: with the length.
+        h.write_usize(len);
+        ContentHasher(h)
+    }
+
+    pub fn write(&mut self, piece: &[u8]) {
+        self.0.write(piece);
+    }
+
+    pub fn finish(&self) -> String {
+        format!("{:016x}", self.0.finish())
+    }
+}
+
 /// The repository's override of a prompt, else the embedded one.
 pub fn template(root: &Path, name: &str, embedded: &'static str) -> String {
     std::fs::read_to_string(root.join(".plan/prompts").join(name))

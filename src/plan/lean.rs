@@ -10,16 +10,15 @@
 //! errors exactly when the whole one does; then the whole file is parsed, so the
 //! errors are the ones it names.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ops::Range;
 
 use super::id;
 use super::model::{self, Plan, Status, log_entry};
-use super::scan::{BOM, Key, Kind, Lines};
+use super::scan::{BOM, Carry, Key, Kind, Lines};
 
 /// Plans shorter than this are parsed whole: cutting them saves nothing.
-const WORTH_IT: usize = 32 * 1024;
+pub const WORTH_IT: usize = 32 * 1024;
 
 /// Parses `src` as the hooks read it and hands the plan to `f`: the cut plan when
 /// it reads without format errors, else the whole one. Everything the hooks take
@@ -37,8 +36,16 @@ pub fn with_plan<R>(src: &str, f: impl FnOnce(Plan<'_>) -> R) -> R {
     f(model::parse(src))
 }
 
-/// A stretch of `src` kept as it is, or a log entry kept only if it is about a
-/// goal whose history matters (`word`: its first word) or is the last one.
+/// `src` without the lines the hooks' view cannot depend on; `None` when the
+/// reader cannot be sure (a contract field given twice in a goal it would cut).
+pub fn condense(src: &str) -> Option<String> {
+    let mut cut = Cut::new();
+    cut.feed(src);
+    cut.finish()
+}
+
+/// A stretch of [`Cut::out`] kept as it is, or a log entry kept only if it is about
+/// a goal whose history matters (`word`: its first word) or is the last one.
 enum Item {
     Keep(Range<usize>),
     Log {
@@ -47,193 +54,293 @@ enum Item {
     },
 }
 
-/// The goal being read: its lines wait in [`Reader::pending`] until the goal ends
-/// and its status says whether it is needed whole.
-struct Open<'a> {
-    title: &'a str,
+/// The goal being read, kept until it ends and its status says whether it is
+/// needed whole. Ranges are into its text: [`Cut::pend`] (what earlier pieces held
+/// of it) followed by the current piece from where the goal starts in it.
+struct Open {
+    title: Range<usize>,
     archived: bool,
-    ids: Vec<&'a str>,
-    status: Option<&'a str>,
-    depends: Vec<&'a str>,
+    ids: Vec<Range<usize>>,
+    status: Option<Range<usize>>,
+    depends: Vec<Range<usize>>,
+    /// The lines a cut goal keeps: all but the blank ones, subtasks, bullets and
+    /// contract fields.
+    kept: Vec<Range<usize>>,
     /// `done_when:`, `verify:` and `failure_modes:` lines: a second one is a format
     /// error, which a cut goal would hide.
     contract_fields: [u8; 3],
 }
 
-struct Reader<'a> {
+/// [`condense`] for a plan given in pieces of whole lines, as it is read: only the
+/// lines that may be kept are copied, so the whole file is never held at once.
+pub struct Cut {
+    /// The kept lines, and the log lines that may be, in the file's order.
+    out: String,
     items: Vec<Item>,
-    /// The open goal's lines, each with whether a cut goal drops it.
-    pending: Vec<(Range<usize>, bool)>,
+    /// What earlier pieces held of the open goal.
+    pend: String,
+    goal: Option<Open>,
     /// Ids whose log lines a proof or the skeleton may read.
-    relevant: HashSet<Cow<'a, str>>,
+    relevant: HashSet<String>,
     /// What live goals depend on: archived goals by these ids are kept whole.
-    needed: HashSet<&'a str>,
+    needed: HashSet<String>,
+    carry: Option<Carry>,
+    in_log: bool,
+    seen_log: bool,
+    archived: bool,
+    last_log: Option<usize>,
+    /// A droppable field given twice in a goal that would be cut.
+    unsure: bool,
+    /// The last goal's lists, emptied: a goal each would otherwise allocate anew.
+    spare: [Vec<Range<usize>>; 3],
 }
 
-impl<'a> Reader<'a> {
-    fn keep(&mut self, r: Range<usize>) {
-        match self.items.last_mut() {
-            Some(Item::Keep(last)) if last.end == r.start => last.end = r.end,
-            _ => self.items.push(Item::Keep(r)),
+impl Default for Cut {
+    fn default() -> Cut {
+        Cut::new()
+    }
+}
+
+impl Cut {
+    pub fn new() -> Cut {
+        Cut {
+            out: String::new(),
+            items: Vec::new(),
+            pend: String::new(),
+            goal: None,
+            relevant: HashSet::new(),
+            needed: HashSet::new(),
+            carry: None,
+            in_log: false,
+            seen_log: false,
+            archived: false,
+            last_log: None,
+            unsure: false,
+            spare: Default::default(),
         }
     }
 
-    /// Writes a finished goal's lines: whole when a hook may read its contract,
-    /// subtasks or history (a live goal that is not open; an archived one a live
-    /// goal depends on), else without the droppable ones. `None`: a droppable field
-    /// is given twice.
-    fn flush(&mut self, goal: Open<'a>) -> Option<()> {
-        let ids: Vec<Cow<'a, str>> = if goal.ids.is_empty() {
-            vec![Cow::Owned(id::slug(goal.title))]
+    fn keep(&mut self, text: &str) {
+        let start = self.out.len();
+        self.out.push_str(text);
+        let end = self.out.len();
+        match self.items.last_mut() {
+            Some(Item::Keep(last)) if last.end == start => last.end = end,
+            _ => self.items.push(Item::Keep(start..end)),
+        }
+    }
+
+    /// Reads the next piece of the plan: whole lines (every one but the file's last
+    /// ends with its newline), following the pieces before it.
+    pub fn feed(&mut self, piece: &str) {
+        if self.unsure {
+            return;
+        }
+        let mut lines = match self.carry {
+            Some(carry) => Lines::resume(piece, carry),
+            None => {
+                if piece.starts_with(BOM) {
+                    self.keep(BOM);
+                }
+                Lines::new(piece)
+            }
+        };
+        // Most files have no carriage return at all: then no line needs looking at.
+        let any_cr = memchr::memchr(b'\r', piece.as_bytes()).is_some();
+        // Where the open goal's text goes on in this piece.
+        let mut span = 0;
+        loop {
+            if self.goal.is_some() {
+                // Most of a goal's lines are subtasks, bullets and blank lines, which
+                // a cut goal drops and a whole one keeps with the rest of its text.
+                lines.skip_items(any_cr);
+            }
+            let Some(line) = lines.next() else { break };
+            let text = &piece[line.start..line.next_start()];
+            // As the model reads sections: these headings end a goal's or the log's.
+            let ends_section = matches!(
+                line.kind,
+                Kind::Title { .. }
+                    | Kind::GoalHeading { .. }
+                    | Kind::LogHeading
+                    | Kind::ArchiveHeading
+                    | Kind::Heading { level: 1 | 2 }
+            );
+            if ends_section {
+                if let Some(done) = self.goal.take() {
+                    self.flush(done, &piece[span..line.start]);
+                }
+                self.in_log = false;
+            }
+            // A range of this piece as a range of the open goal's text.
+            let base = self.pend.len();
+            let moved = |v: &Range<usize>| v.start + base - span..v.end + base - span;
+            if let Some(open) = self.goal.as_mut() {
+                let droppable = match &line.kind {
+                    Kind::Blank | Kind::Task { .. } | Kind::Bullet { .. } => true,
+                    Kind::Field { key, .. } if contract_field(*key).is_some() => {
+                        if let Some(i) = contract_field(*key) {
+                            open.contract_fields[i] = open.contract_fields[i].saturating_add(1);
+                        }
+                        true
+                    }
+                    Kind::IdComment { value: v } => {
+                        open.ids.push(moved(v));
+                        false
+                    }
+                    Kind::Field {
+                        key: Key::Status,
+                        value: v,
+                    } => {
+                        open.status.get_or_insert(moved(v));
+                        false
+                    }
+                    Kind::Field {
+                        key: Key::DependsOn,
+                        value: v,
+                    } => {
+                        open.depends.push(moved(v));
+                        false
+                    }
+                    _ => false,
+                };
+                // A stray carriage return is a format error: never cut it.
+                if !droppable || (any_cr && line.text(piece).contains('\r')) {
+                    open.kept.push(moved(&(line.start..line.next_start())));
+                }
+                continue;
+            }
+            match &line.kind {
+                Kind::GoalHeading { value } => {
+                    span = line.start;
+                    let moved = |v: &Range<usize>| v.start - span..v.end - span;
+                    let [ids, depends, mut kept] = std::mem::take(&mut self.spare);
+                    kept.push(moved(&(line.start..line.next_start())));
+                    self.goal = Some(Open {
+                        title: moved(value),
+                        archived: self.archived,
+                        ids,
+                        status: None,
+                        depends,
+                        kept,
+                        contract_fields: [0; 3],
+                    });
+                    continue;
+                }
+                Kind::LogHeading => {
+                    self.in_log = !self.seen_log;
+                    self.seen_log = true;
+                }
+                Kind::ArchiveHeading => self.archived = true,
+                Kind::Bullet { value } if self.in_log => {
+                    let entry = log_entry(line.no, &piece[value.clone()]);
+                    let word = entry.text.split(' ').next().unwrap_or("");
+                    let from = word.as_ptr() as usize - text.as_ptr() as usize;
+                    let start = self.out.len();
+                    self.out.push_str(text);
+                    self.last_log = Some(self.items.len());
+                    self.items.push(Item::Log {
+                        line: start..self.out.len(),
+                        word: start + from..start + from + word.len(),
+                    });
+                    continue;
+                }
+                _ => {}
+            }
+            self.keep(text);
+        }
+        if self.goal.is_some() {
+            self.pend.push_str(&piece[span..lines.pos()]);
+        }
+        self.carry = Some(lines.carry());
+    }
+
+    /// Writes a finished goal, whose text ends with `tail`: whole when a hook may
+    /// read its contract, subtasks or history (a live goal that is not open; an
+    /// archived one a live goal depends on), else only its kept lines.
+    fn flush(&mut self, mut goal: Open, tail: &str) {
+        let mut pend = std::mem::take(&mut self.pend);
+        let text = if pend.is_empty() {
+            tail
         } else {
-            goal.ids.iter().map(|&i| Cow::Borrowed(i)).collect()
+            pend.push_str(tail);
+            pend.as_str()
+        };
+        let ids: Vec<String> = if goal.ids.is_empty() {
+            vec![id::slug(&text[goal.title.clone()])]
+        } else {
+            goal.ids
+                .iter()
+                .map(|i| text[i.clone()].to_string())
+                .collect()
         };
         let whole = if goal.archived {
-            ids.iter().any(|i| self.needed.contains(i.as_ref()))
+            ids.iter().any(|i| self.needed.contains(i))
         } else {
             // Live goals all come before `## Archive`: by the first archived goal,
             // every dependency is known.
-            self.needed.extend(goal.depends.iter().copied());
+            for v in &goal.depends {
+                self.needed.extend(
+                    text[v.clone()]
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|d| !d.is_empty())
+                        .map(str::to_string),
+                );
+            }
             goal.status
-                .is_some_and(|s| Status::parse(s) != Some(Status::Open))
+                .is_some_and(|s| Status::parse(&text[s]) != Some(Status::Open))
         };
         if !whole && goal.contract_fields.iter().any(|&n| n > 1) {
+            self.unsure = true;
+        }
+        if whole {
+            self.keep(text);
+            self.relevant.extend(ids);
+        } else {
+            for range in &goal.kept {
+                self.keep(&text[range.clone()]);
+            }
+        }
+        pend.clear();
+        self.pend = pend;
+        for list in [&mut goal.ids, &mut goal.depends, &mut goal.kept] {
+            list.clear();
+        }
+        self.spare = [goal.ids, goal.depends, goal.kept];
+    }
+
+    /// The cut plan; `None` when the reader cannot be sure (a contract field given
+    /// twice in a goal it would cut).
+    pub fn finish(mut self) -> Option<String> {
+        if let Some(done) = self.goal.take() {
+            self.flush(done, "");
+        }
+        if self.unsure {
             return None;
         }
-        let mut pending = std::mem::take(&mut self.pending);
-        for (range, droppable) in pending.drain(..) {
-            if whole || !droppable {
-                self.keep(range);
-            }
-        }
-        self.pending = pending;
-        if whole {
-            self.relevant.extend(ids);
-        }
-        Some(())
-    }
-}
-
-/// `src` without the lines the hooks' view cannot depend on; `None` when the
-/// reader cannot be sure (a contract field given twice in a goal it would cut).
-pub fn condense(src: &str) -> Option<String> {
-    let mut r = Reader {
-        items: Vec::new(),
-        pending: Vec::new(),
-        relevant: HashSet::new(),
-        needed: HashSet::new(),
-    };
-    if src.starts_with(BOM) {
-        r.keep(0..BOM.len());
-    }
-    // Most files have no carriage return at all: then no line needs looking at.
-    let any_cr = memchr::memchr(b'\r', src.as_bytes()).is_some();
-    let mut goal: Option<Open<'_>> = None;
-    let mut in_log = false;
-    let mut seen_log = false;
-    let mut archived = false;
-    let mut last_log = None;
-    for line in Lines::new(src) {
-        let range = line.start..line.next_start();
-        // As the model reads sections: these headings end a goal's or the log's.
-        let ends_section = matches!(
-            line.kind,
-            Kind::Title { .. }
-                | Kind::GoalHeading { .. }
-                | Kind::LogHeading
-                | Kind::ArchiveHeading
-                | Kind::Heading { level: 1 | 2 }
-        );
-        if ends_section {
-            if let Some(done) = goal.take() {
-                r.flush(done)?;
-            }
-            in_log = false;
-        }
-        if let Some(open) = goal.as_mut() {
-            let value = |v: &Range<usize>| &src[v.clone()];
-            let droppable = match &line.kind {
-                Kind::Blank | Kind::Task { .. } | Kind::Bullet { .. } => true,
-                Kind::Field { key, .. } if contract_field(*key).is_some() => {
-                    if let Some(i) = contract_field(*key) {
-                        open.contract_fields[i] = open.contract_fields[i].saturating_add(1);
+        // What is kept is the arena in order less the log lines nobody reads:
+        // moved down in place, so the cut plan needs no second buffer.
+        let mut bytes = std::mem::take(&mut self.out).into_bytes();
+        let mut w = 0;
+        for (i, item) in self.items.iter().enumerate() {
+            let range = match item {
+                Item::Keep(range) => range.clone(),
+                Item::Log { line, word } => {
+                    let word = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
+                    if Some(i) != self.last_log && !self.relevant.contains(word) {
+                        continue;
                     }
-                    true
+                    line.clone()
                 }
-                Kind::IdComment { value: v } => {
-                    open.ids.push(value(v));
-                    false
-                }
-                Kind::Field {
-                    key: Key::Status,
-                    value: v,
-                } => {
-                    open.status.get_or_insert(value(v));
-                    false
-                }
-                Kind::Field {
-                    key: Key::DependsOn,
-                    value: v,
-                } => {
-                    open.depends
-                        .extend(value(v).split(',').map(str::trim).filter(|d| !d.is_empty()));
-                    false
-                }
-                _ => false,
             };
-            // A stray carriage return is a format error: never cut it.
-            let droppable = droppable && !(any_cr && line.text(src).contains('\r'));
-            r.pending.push((range, droppable));
-            continue;
+            let len = range.len();
+            bytes.copy_within(range, w);
+            w += len;
         }
-        match &line.kind {
-            Kind::GoalHeading { value } => {
-                goal = Some(Open {
-                    title: &src[value.clone()],
-                    archived,
-                    ids: Vec::new(),
-                    status: None,
-                    depends: Vec::new(),
-                    contract_fields: [0; 3],
-                });
-                r.pending.push((range, false));
-                continue;
-            }
-            Kind::LogHeading => {
-                in_log = !seen_log;
-                seen_log = true;
-            }
-            Kind::ArchiveHeading => archived = true,
-            Kind::Bullet { value } if in_log => {
-                let entry = log_entry(line.no, &src[value.clone()]);
-                let word = entry.text.split(' ').next().unwrap_or("");
-                let at = word.as_ptr() as usize - src.as_ptr() as usize;
-                last_log = Some(r.items.len());
-                r.items.push(Item::Log {
-                    line: range,
-                    word: at..at + word.len(),
-                });
-                continue;
-            }
-            _ => {}
-        }
-        r.keep(range);
+        bytes.truncate(w);
+        String::from_utf8(bytes).ok()
     }
-    if let Some(done) = goal.take() {
-        r.flush(done)?;
-    }
-    let mut out = String::with_capacity(src.len() / 4);
-    for (i, item) in r.items.iter().enumerate() {
-        match item {
-            Item::Keep(range) => out.push_str(&src[range.clone()]),
-            Item::Log { line, word } => {
-                if Some(i) == last_log || r.relevant.contains(&src[word.clone()]) {
-                    out.push_str(&src[line.clone()]);
-                }
-            }
-        }
-    }
-    Some(out)
 }
 
 /// Which of the cut contract fields `key` is.
@@ -496,6 +603,40 @@ mod tests {
             })
     }
 
+    /// `src` given to a [`Cut`] in pieces that end at the line ends `cuts` pick
+    /// (every line end when `cuts` is `None`).
+    fn cut_in_pieces(src: &str, cuts: Option<&[prop::sample::Index]>) -> Option<String> {
+        let ends: Vec<usize> = src.match_indices('\n').map(|(i, _)| i + 1).collect();
+        let mut at: Vec<usize> = match cuts {
+            Some(cuts) if !ends.is_empty() => cuts.iter().map(|i| *i.get(&ends)).collect(),
+            Some(_) => Vec::new(),
+            None => ends,
+        };
+        at.push(src.len());
+        at.sort_unstable();
+        at.dedup();
+        let mut cut = Cut::new();
+        let mut from = 0;
+        for end in at {
+            cut.feed(&src[from..end]);
+            from = end;
+        }
+        cut.finish()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Read in pieces, as the hooks read a long plan.md, a plan is cut as it is
+        /// when given whole.
+        #[test]
+        fn a_plan_read_in_pieces_is_cut_as_a_whole(
+            src in plan_text(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
+        ) {
+            prop_assert_eq!(cut_in_pieces(&src, Some(&cuts)), condense(&src));
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(600))]
         /// Whatever plan.md holds, well-formed or not, the cut plan gives the hooks
@@ -558,6 +699,7 @@ mod tests {
             include_str!("../../plan.md"),
         ] {
             check(src);
+            assert_eq!(cut_in_pieces(src, None), condense(src), "line by line");
         }
     }
 

@@ -152,6 +152,65 @@ impl<'a> Lines<'a> {
             state: State::Normal,
         }
     }
+
+    /// Goes on scanning a source given in pieces of whole lines: `piece` is the text
+    /// after the piece whose scan left `carry`.
+    pub fn resume(piece: &'a str, carry: Carry) -> Lines<'a> {
+        Lines {
+            src: piece,
+            pos: 0,
+            no: carry.no,
+            state: carry.state,
+        }
+    }
+
+    /// Steps over the lines ahead that are blank or a list item (`- x`, `* [ ] x`)
+    /// outside a fence or comment, for a reader that drops them: they change no
+    /// state, so they need no classifying. `cr`: also stop at a line with a carriage
+    /// return in its text (a format error the reader must see).
+    pub fn skip_items(&mut self, cr: bool) {
+        if self.state != State::Normal {
+            return;
+        }
+        let bytes = self.src.as_bytes();
+        while self.pos < bytes.len() {
+            let rest = &bytes[self.pos..];
+            let nl = memchr::memchr(b'\n', rest);
+            let mut text = &rest[..nl.unwrap_or(rest.len())];
+            if nl.is_some() && text.last() == Some(&b'\r') {
+                text = &text[..text.len() - 1];
+            }
+            let spaces = text.iter().take(4).take_while(|&&b| b == b' ').count();
+            let item = spaces <= 3
+                && matches!(text.get(spaces), Some(b'-' | b'*'))
+                && matches!(text.get(spaces + 1), None | Some(b' ' | b'\t'));
+            if !(text.is_empty() || item) || (cr && memchr::memchr(b'\r', text).is_some()) {
+                return;
+            }
+            self.pos += nl.map_or(rest.len(), |i| i + 1);
+            self.no += 1;
+        }
+    }
+
+    /// Where the next line starts.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// What the next piece's scan needs: the line count and the fence/comment state.
+    pub fn carry(&self) -> Carry {
+        Carry {
+            no: self.no,
+            state: self.state,
+        }
+    }
+}
+
+/// Where a scan stands between two pieces of one source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Carry {
+    no: usize,
+    state: State,
 }
 
 impl Iterator for Lines<'_> {
@@ -205,7 +264,7 @@ fn classify(src: &str, start: usize, end: usize, state: &mut State) -> Kind {
             return Kind::Code;
         }
         State::Comment => {
-            if text.contains("-->") {
+            if memchr::memmem::find(text.as_bytes(), b"-->").is_some() {
                 *state = State::Normal;
             }
             return Kind::Comment;
@@ -235,7 +294,8 @@ fn classify(src: &str, start: usize, end: usize, state: &mut State) -> Kind {
         return Kind::Fence;
     }
     if let Some(rest) = body.strip_prefix("<!--") {
-        let Some(close) = rest.find("-->") else {
+        // memmem: `str::find` sets up a two-way searcher for every line.
+        let Some(close) = memchr::memmem::find(rest.as_bytes(), b"-->") else {
             *state = State::Comment;
             return Kind::Comment;
         };
@@ -374,10 +434,12 @@ fn item(src: &str, at: usize, end: usize) -> Option<Kind> {
 /// The sub-range of `start..end` without surrounding whitespace.
 fn trimmed(src: &str, start: usize, end: usize) -> Range<usize> {
     let s = &src[start..end];
-    let (first, last) = (s.as_bytes().first(), s.as_bytes().last());
-    // Nearly every value starts and ends with a visible ASCII character.
+    // Nearly every value is a visible ASCII character after some spaces or tabs (a
+    // heading's, a field's) and ends with one: no need to look for Unicode spaces.
+    let lead = s.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
+    let (first, last) = (s.as_bytes().get(lead), s.as_bytes().last());
     if first.is_some_and(u8::is_ascii_graphic) && last.is_some_and(u8::is_ascii_graphic) {
-        return start..end;
+        return start + lead..end;
     }
     let lead = s.len() - s.trim_start().len();
     if lead == s.len() {
@@ -608,6 +670,130 @@ mod commonmark {
             let src = lines.join("\n") + "\n";
             let scanned = scan(&src);
             prop_assert_eq!(ours(&scanned), fenced_lines(&src, &scanned), "{}", src);
+        }
+    }
+}
+
+/// Reading in pieces and stepping over list items must not change what any other
+/// line scans as.
+#[cfg(test)]
+mod pieces {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn line() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "",
+            "   ",
+            "\t",
+            "```",
+            "~~~",
+            "<!--",
+            "-->",
+            "<!-- id: x -->",
+            "## Goal: x",
+            "status: open",
+            "- [ ] task",
+            "  * [x] done",
+            "- item",
+            "-",
+            "-not an item",
+            "    - indented code",
+            "- a\rb",
+            "text",
+        ])
+    }
+
+    fn source() -> impl Strategy<Value = String> {
+        (
+            prop::collection::vec(line(), 0..30),
+            prop_oneof![Just("\n"), Just("\r\n")],
+            any::<bool>(),
+        )
+            .prop_map(|(lines, eol, last)| {
+                let mut src = lines.join(eol);
+                if last {
+                    src.push_str(eol);
+                }
+                src
+            })
+    }
+
+    /// `kind` with its value range moved `by` bytes on.
+    fn shifted(kind: Kind, by: usize) -> Kind {
+        let r = |v: Range<usize>| v.start + by..v.end + by;
+        match kind {
+            Kind::Title { value } => Kind::Title { value: r(value) },
+            Kind::GoalHeading { value } => Kind::GoalHeading { value: r(value) },
+            Kind::IdComment { value } => Kind::IdComment { value: r(value) },
+            Kind::Field { key, value } => Kind::Field {
+                key,
+                value: r(value),
+            },
+            Kind::Task { done, value } => Kind::Task {
+                done,
+                value: r(value),
+            },
+            Kind::Bullet { value } => Kind::Bullet { value: r(value) },
+            other => other,
+        }
+    }
+
+    proptest! {
+        /// The byte-wise fast path trims as `str::trim` does, Unicode spaces included.
+        #[test]
+        fn trimmed_is_str_trim(s in "[ \t\u{a0}\u{2003}\u{3000}a-z#:é\\-]{0,12}") {
+            prop_assert_eq!(&s[trimmed(&s, 0, s.len())], s.trim());
+        }
+    }
+
+    proptest! {
+        /// Skipping list items at every chance, across pieces cut at line ends,
+        /// yields the other lines as the whole scan does, and skips only blank lines
+        /// and list items outside fences and comments.
+        #[test]
+        fn skipped_and_resumed_scans_agree(
+            src in source(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
+            cr in any::<bool>(),
+        ) {
+            let whole = scan(&src);
+            let ends: Vec<usize> = whole.iter().map(Line::next_start).collect();
+            let mut at: Vec<usize> = cuts.iter().filter(|_| !ends.is_empty()).map(|i| *i.get(&ends)).collect();
+            at.push(src.len());
+            at.sort_unstable();
+            at.dedup();
+            let (mut seen, mut from, mut carry) = (Vec::new(), 0, None);
+            for end in at {
+                let piece = &src[from..end];
+                let mut lines = match carry {
+                    Some(c) => Lines::resume(piece, c),
+                    None => Lines::new(piece),
+                };
+                loop {
+                    lines.skip_items(cr);
+                    let Some(mut line) = lines.next() else { break };
+                    line.start += from;
+                    line.end += from;
+                    line.kind = shifted(line.kind, from);
+                    seen.push(line);
+                }
+                carry = Some(lines.carry());
+                from = end;
+            }
+            let mut rest = whole.iter();
+            for line in &seen {
+                for skipped in rest.by_ref().take_while(|l| l.no != line.no) {
+                    prop_assert!(
+                        matches!(skipped.kind, Kind::Blank | Kind::Task { .. } | Kind::Bullet { .. }),
+                        "skipped {:?}", skipped
+                    );
+                    prop_assert!(!(cr && skipped.text(&src).contains('\r')), "skipped {:?}", skipped);
+                }
+                let want = whole.iter().find(|l| l.no == line.no);
+                let kinds_agree = want.is_some_and(|w| w.kind == line.kind && w.start == line.start);
+                prop_assert!(kinds_agree, "{:?} against {:?}", line, want);
+            }
         }
     }
 }
