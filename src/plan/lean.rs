@@ -13,6 +13,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
+use super::event::Event;
 use super::id;
 use super::model::{self, Plan, Status, log_entry};
 use super::scan::{BOM, Carry, Key, Kind, Lines};
@@ -84,6 +85,9 @@ pub struct Cut {
     relevant: HashSet<String>,
     /// What live goals depend on: archived goals by these ids are kept whole.
     needed: HashSet<String>,
+    /// Every goal's id: plan's log lines about any other id are kept, so a goal
+    /// deleted by hand mid-work is seen as the full parse sees it.
+    known: HashSet<String>,
     carry: Option<Carry>,
     in_log: bool,
     seen_log: bool,
@@ -110,6 +114,7 @@ impl Cut {
             goal: None,
             relevant: HashSet::new(),
             needed: HashSet::new(),
+            known: HashSet::new(),
             carry: None,
             in_log: false,
             seen_log: false,
@@ -294,6 +299,7 @@ impl Cut {
         if !whole && goal.contract_fields.iter().any(|&n| n > 1) {
             self.unsure = true;
         }
+        self.known.extend(ids.iter().cloned());
         if whole {
             self.keep(text);
             self.relevant.extend(ids);
@@ -327,8 +333,15 @@ impl Cut {
             let range = match item {
                 Item::Keep(range) => range.clone(),
                 Item::Log { line, word } => {
-                    let word = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
-                    if Some(i) != self.last_log && !self.relevant.contains(word) {
+                    let id = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
+                    let orphan = || {
+                        let text = std::str::from_utf8(&bytes[word.start..line.end])
+                            .unwrap_or("")
+                            .trim_end();
+                        !self.known.contains(id)
+                            && Event::parse(text).is_some_and(|e| e.id() == Some(id))
+                    };
+                    if Some(i) != self.last_log && !self.relevant.contains(id) && !orphan() {
                         continue;
                     }
                     line.clone()

@@ -212,7 +212,10 @@ fn a_deleted_active_goal_keeps_the_loop_going() {
         t.ok(&["statusline"]).stdout
     );
     let reason = answer["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains("goal b was deleted from plan.md unfinished"), "{reason}");
+    assert!(
+        reason.contains("goal b was deleted from plan.md unfinished"),
+        "{reason}"
+    );
 }
 
 /// `b` signed off and committed, reopened and committed: the state a reopen-hiding
