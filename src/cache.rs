@@ -280,7 +280,8 @@ fn derive(
         None => {
             let src = fs::read_to_string(place.plan).ok()?;
             let hash = crate::hooks::run::content_hash(src.as_bytes());
-            lean::with_plan(&src, |plan| of(plan, hash))
+            // The cut was tried already (or the file is short): read it whole.
+            of(model::parse(&src), hash)
         }
     };
     let (read_deps, facts) = read.into_inner();

@@ -2,7 +2,7 @@
 //! plan once, update the session and loop state, and decide what to answer. The hot
 //! path: no git2, no network, no judge unless the loop judge is on.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -48,18 +48,19 @@ pub fn place(cwd: &Path) -> Result<Option<Place>> {
 
 /// A cheap, stable hash of plan.md's bytes: state only compares it with itself.
 pub fn content_hash(bytes: &[u8]) -> String {
-    let mut h = std::hash::DefaultHasher::new();
-    bytes.hash(&mut h);
-    format!("{:016x}", h.finish())
+    let mut h = ContentHasher::new(bytes.len());
+    h.write(bytes);
+    h.finish()
 }
 
-/// [`content_hash`] of bytes read in pieces, their total length known first.
+/// [`content_hash`] of bytes read in pieces, their total length known first: the
+/// one definition, so a hash taken whole and one taken in pieces cannot differ.
 pub struct ContentHasher(std::hash::DefaultHasher);
 
 impl ContentHasher {
     pub fn new(len: usize) -> ContentHasher {
         let mut h = std::hash::DefaultHasher::new();
-        // As `[u8]::hash` starts: with the length.
+        // As `[u8]::hash` starts (hashes stored by earlier versions stay valid).
         h.write_usize(len);
         ContentHasher(h)
     }
@@ -423,4 +424,25 @@ fn same_file(cwd: &Path, given: &str, plan: &Path) -> bool {
     given == plan
         || (given.file_name() == plan.file_name()
             && std::fs::canonicalize(&given).ok() == std::fs::canonicalize(plan).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::hash::{Hash, Hasher};
+
+    /// State files keep hashes taken as `[u8]::hash` did; the streaming hasher must
+    /// give the same, whole or in pieces.
+    #[test]
+    fn content_hash_is_the_slice_hash_in_any_pieces() {
+        let bytes = b"# Plan: x\n\n## Goal: A\nstatus: active\n\n## Log\n";
+        let mut h = std::hash::DefaultHasher::new();
+        bytes.hash(&mut h);
+        let old = format!("{:016x}", h.finish());
+        assert_eq!(super::content_hash(bytes), old);
+        let mut pieces = super::ContentHasher::new(bytes.len());
+        for piece in bytes.chunks(7) {
+            pieces.write(piece);
+        }
+        assert_eq!(pieces.finish(), old);
+    }
 }

@@ -15,27 +15,11 @@ use std::ops::Range;
 
 use super::event::Event;
 use super::id;
-use super::model::{self, Plan, Status, log_entry};
+use super::model::{Status, log_entry};
 use super::scan::{BOM, Carry, Key, Kind, Lines};
 
 /// Plans shorter than this are parsed whole: cutting them saves nothing.
 pub const WORTH_IT: usize = 32 * 1024;
-
-/// Parses `src` as the hooks read it and hands the plan to `f`: the cut plan when
-/// it reads without format errors, else the whole one. Everything the hooks take
-/// from the plan (the injection, the status line, the skeleton, the active set, the
-/// continuation, the proofs they rest on) is the same either way.
-pub fn with_plan<R>(src: &str, f: impl FnOnce(Plan<'_>) -> R) -> R {
-    if src.len() >= WORTH_IT
-        && let Some(short) = condense(src)
-    {
-        let plan = model::parse(&short);
-        if plan.errors.is_empty() {
-            return f(plan);
-        }
-    }
-    f(model::parse(src))
-}
 
 /// `src` without the lines the hooks' view cannot depend on; `None` when the
 /// reader cannot be sure (a contract field given twice in a goal it would cut).
@@ -370,6 +354,7 @@ fn contract_field(key: Key) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::plan::blocks::{self, Templates};
+    use crate::plan::model::{self, Plan};
     use crate::plan::proof::{Facts, Header};
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
