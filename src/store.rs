@@ -101,8 +101,9 @@ impl Store {
     /// The file's text, once it has settled, and the open handle it was read through.
     /// A file that is empty, or shorter than `seen` bytes (what this process read
     /// before), may be an editor mid-save: it is read again until its content has
-    /// stayed the same for [`STABLE`]. An empty file that stays empty is returned as it is if `seen` is
-    /// 0; otherwise a file that does not settle is an environment error.
+    /// stayed the same for [`STABLE`]. An empty file that stays empty is returned
+    /// as it is if `seen` is 0; otherwise a file that does not settle is an
+    /// environment error.
     fn open(&self, seen: usize) -> Result<(File, String)> {
         let first = self.open_once()?;
         if !first.1.is_empty() && first.1.len() >= seen {

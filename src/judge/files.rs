@@ -46,8 +46,7 @@ pub fn verify_paths(root: &Path, verify: &Verify) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let words = verify.chain.iter().flat_map(|p| &p.commands).flatten();
     for word in words {
-        let word = word.rsplit_once('=').map_or(word.as_str(), |(_, v)| v);
-        if let Some(rel) = in_repo(root, word)
+        if let Some(rel) = in_repo(root, value(word))
             && root.join(&rel).is_file()
             && !out.contains(&rel)
         {
@@ -56,6 +55,14 @@ pub fn verify_paths(root: &Path, verify: &Verify) -> Vec<String> {
     }
     out
 }
+
+/// What a word names: the value of `--config=ci.toml`, else the word.
+fn value(word: &str) -> &str {
+    word.rsplit_once('=').map_or(word, |(_, v)| v)
+}
+
+/// The names make reads its rules from, in its order.
+const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
 
 /// Files followed from one verify command: how many, how deep, and the largest read.
 const CLOSURE_FILES: usize = 256;
@@ -78,15 +85,14 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
     for program in &verify.chain {
         for command in &program.commands {
             if command.first().is_some_and(|w| w == "make") {
-                for name in ["GNUmakefile", "makefile", "Makefile"] {
+                for name in MAKEFILES {
                     if root.join(name).is_file() {
                         add(name.to_string(), &mut out);
                     }
                 }
             }
             for word in command {
-                let word = word.rsplit_once('=').map_or(word.as_str(), |(_, v)| v);
-                let Some(rel) = in_repo(root, word) else {
+                let Some(rel) = in_repo(root, value(word)) else {
                     continue;
                 };
                 let path = root.join(&rel);
@@ -165,9 +171,10 @@ fn is_script(path: &Path) -> bool {
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| CODE.contains(&e))
-        || path.file_name().is_some_and(|n| {
-            ["Makefile", "makefile", "GNUmakefile"].contains(&n.to_str().unwrap_or(""))
-        });
+        || path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| MAKEFILES.contains(&n));
     meta.is_file() && (named || meta.permissions().mode() & 0o111 != 0)
 }
 
