@@ -37,13 +37,13 @@ done_when: it was done
 ";
 
 /// A payload fixture with this test's repository and session filled in.
-fn payload(t: &Test, name: &str, session: &str) -> String {
+pub(crate) fn payload(t: &Test, name: &str, session: &str) -> String {
     fixture(&format!("hosts/{name}.json"))
         .replace("CWD", t.root().to_str().unwrap())
         .replace("SESSION", session)
 }
 
-fn hook(t: &Test, host: &str, event: &str, stdin: &str) -> Run {
+pub(crate) fn hook(t: &Test, host: &str, event: &str, stdin: &str) -> Run {
     let mut child = t
         .cmd(&["hook", host, event])
         .stdin(Stdio::piped())
@@ -58,14 +58,14 @@ fn hook(t: &Test, host: &str, event: &str, stdin: &str) -> Run {
 }
 
 /// Sends fixture `name` (`host/event`) for `session`; the hook always exits 0.
-fn send(t: &Test, name: &str, session: &str) -> Run {
+pub(crate) fn send(t: &Test, name: &str, session: &str) -> Run {
     // `host/event` or `host/event.variant`.
     let (host, rest) = name.split_once('/').unwrap();
     let event = rest.split('.').next().unwrap();
     hook(t, host, event, &payload(t, name, session)).code(0)
 }
 
-fn json(run: &Run) -> Value {
+pub(crate) fn json(run: &Run) -> Value {
     if run.stdout.trim().is_empty() {
         return Value::Null;
     }

@@ -2,12 +2,10 @@
 //! EVENT` with the payloads Qwen Code 0.24.4 sends: its empty prompts between tool
 //! results, its compaction's second SessionStart, its limit of 8 blocks in a row.
 
-use std::io::Write;
-use std::process::Stdio;
-
 use serde_json::Value;
 
-use crate::util::{Run, Test, fixture};
+use crate::hooks::json;
+use crate::util::{Run, Test};
 
 const PLAN: &str = "# Plan: Ship the cache layer
 
@@ -24,27 +22,7 @@ done_when: p95 < 50ms
 
 /// Sends fixture `qwen/NAME.json` as `plan hook qwen EVENT` for `session`.
 fn send(t: &Test, name: &str, session: &str) -> Run {
-    let event = name.split('.').next().unwrap();
-    let stdin = fixture(&format!("hosts/qwen/{name}.json"))
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", session);
-    let args = ["hook", "qwen", event];
-    let mut child = t
-        .cmd(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    Run::from(child.wait_with_output().unwrap(), &args).code(0)
-}
-
-fn json(run: &Run) -> Value {
-    if run.stdout.trim().is_empty() {
-        return Value::Null;
-    }
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", run.stdout))
+    crate::hooks::send(t, &format!("qwen/{name}"), session)
 }
 
 fn context(run: &Run) -> Option<String> {
