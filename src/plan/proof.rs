@@ -206,7 +206,8 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     let mut reopened_after = None;
     // A transcript backs one sign-off: a line naming one an earlier line named is a
     // copy (replayed after a reopen, say), not a new sign-off. The same bytes under
-    // another name are the same transcript, so the hash counts as well as the path.
+    // another name are the same transcript, so the hash counts as well as the path:
+    // as a prefix either way, since a line may name a blob id by any 8 to 40 digits.
     let mut replayed = None;
     let mut named: Vec<(Record<'_>, usize)> = Vec::new();
     // Lines moved against time (a reopen put above the sign-off it voided).
@@ -225,7 +226,11 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
                 replayed = record.and_then(|r| {
                     named
                         .iter()
-                        .find(|(n, _)| n.path == r.path || n.hash == r.hash)
+                        .find(|(n, _)| {
+                            n.path == r.path
+                                || n.hash.starts_with(r.hash)
+                                || r.hash.starts_with(n.hash)
+                        })
                         .map(|&(_, at)| at)
                 });
                 if let Some(r) = record {

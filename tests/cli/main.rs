@@ -25,6 +25,7 @@ mod redteam;
 mod redteam2;
 mod redteam3;
 mod redteam4;
+mod redteam5;
 mod rewind;
 mod rules;
 mod shell;

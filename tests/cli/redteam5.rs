@@ -1,0 +1,107 @@
+//! Red team, fifth pass: faking a completion and racing a write on the final tree,
+//! by a dishonest agent with a shell or a concurrent writer. Each still ignored is
+//! an open gap.
+
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: Proof
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- [x] write it
+
+## Goal: Other
+<!-- id: other -->
+status: open
+done_when: OTHER.md exists
+verify: test -f OTHER.md
+failure_modes:
+- OTHER.md is empty
+- [ ] write it
+
+## Log
+";
+
+/// `ship` started through plan, judged by the accepting command fixture.
+fn repo() -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("plan.md", PLAN);
+    t.judge("accept");
+    t.ok(&["start", "ship"]);
+    t.commit_all("start");
+    t
+}
+
+fn complete(t: &Test) -> crate::util::Run {
+    t.run(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ])
+}
+
+fn line_with<'a>(md: &'a str, needle: &str) -> &'a str {
+    md.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?}:\n{md}"))
+}
+
+fn status_of(t: &Test, id: &str) -> String {
+    let json = t.ok(&["show", id, "--json"]).json();
+    json["status"].as_str().unwrap_or_default().to_string()
+}
+
+/// Signed off, committed, reopened, committed.
+fn reopened() -> Test {
+    let t = repo();
+    complete(&t).code(0);
+    t.ok(&["audit"]);
+    t.commit_all("signed off");
+    t.ok(&["reopen", "ship", "--reason", "verify fails again"]);
+    t.commit_all("reopened");
+    t
+}
+
+/// The replay check compared the hashes two sign-off lines wrote as strings; the
+/// proof check accepts any prefix of the blob id. A replayed line that names a copy
+/// of the old transcript with a longer prefix of the same blob id (same bytes, new
+/// name) was a new sign-off: a reopened goal read as proven again.
+#[test]
+fn a_copied_transcript_named_with_a_longer_hash_does_not_undo_a_reopen() {
+    let t = reopened();
+    let md = t.plan_md();
+    let signed = line_with(&md, "ship signed off").to_string();
+    let old = ".plan/judge/ship-20260615-1402.md";
+    let new = ".plan/judge/ship-20260615-1409.md";
+    t.write(new, t.read(old));
+    let full = t.git(&["hash-object", new]).trim().to_string();
+    let (_, short) = signed
+        .split_once(&format!("{old}#"))
+        .expect("the sign-off names its transcript");
+    let short = &short[..12];
+    assert!(full.starts_with(short));
+    let forged = signed
+        .replace("14:02", "14:09")
+        .replace(&format!("{old}#{short}"), &format!("{new}#{}", &full[..20]));
+    t.write(
+        "plan.md",
+        format!("{}{forged}\n", md.replace("status: active", "status: done")),
+    );
+    assert_eq!(status_of(&t, "ship"), "done");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "a copied transcript with a longer hash proves a reopened goal:\n{}",
+        run.stdout
+    );
+    run.stdout_has("an earlier sign-off already used");
+}
