@@ -105,3 +105,78 @@ fn a_copied_transcript_named_with_a_longer_hash_does_not_undo_a_reopen() {
     );
     run.stdout_has("an earlier sign-off already used");
 }
+
+fn command_judge(t: &Test, script: &str) {
+    let judge = t.fake_program("judge", &format!("cat >/dev/null\n{script}"));
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 20\n",
+            judge.display()
+        ),
+    );
+    t.commit_all("judge");
+}
+
+/// Whatever odd answer the judge gives, `ship` is not signed off.
+fn refused(t: &Test, what: &str) -> crate::util::Run {
+    let run = complete(t);
+    let md = t.plan_md();
+    assert_ne!(
+        run.code, 0,
+        "{what}: signed off:\n{}{}\n{md}",
+        run.stdout, run.stderr
+    );
+    assert!(!md.contains("ship signed off"), "{what}:\n{md}");
+    assert_eq!(status_of(t, "ship"), "active", "{what}");
+    run
+}
+
+/// An accept followed by a crash is not an accept.
+#[test]
+fn a_judge_that_accepts_then_exits_non_zero_signs_nothing_off() {
+    let t = repo();
+    command_judge(&t, "printf 'VERDICT: accept\\nmissing: none\\n'\nexit 1");
+    refused(&t, "accept then exit 1").stdout_has("exited with code 1");
+}
+
+/// The judge's containment check covers files git does not track yet: a judge
+/// that plants a transcript of its own under `.plan/judge/` is refused.
+#[test]
+fn a_judge_that_writes_a_transcript_of_its_own_signs_nothing_off() {
+    let t = repo();
+    command_judge(
+        &t,
+        "mkdir -p .plan/judge\nprintf '# Sign-off record: ship\\n' > .plan/judge/ship-20260615-1402.md\n\
+         printf 'VERDICT: accept\\nmissing: none\\n'",
+    );
+    refused(&t, "a planted transcript").stdout_has("containment");
+}
+
+/// The judge's stdout is kept to its last 256 KiB. A reject, a long middle, then an
+/// accept was read from the tail alone as an accept, though the whole answer has
+/// two verdicts, which is no verdict: an answer plan did not read in full must not
+/// sign anything off.
+#[test]
+fn a_judge_answer_longer_than_what_is_kept_is_no_verdict() {
+    let t = repo();
+    command_judge(
+        &t,
+        "printf 'VERDICT: reject\\nmissing:\\n- the README is empty\\n\\n'\n\
+         i=0; while [ $i -lt 6000 ]; do echo 'notes notes notes notes notes notes notes notes notes notes notes'; i=$((i+1)); done\n\
+         printf 'VERDICT: accept\\nmissing: none\\n'",
+    );
+    refused(&t, "a reject, 390 KB, an accept");
+}
+
+/// Two verdict lines that agree, one inside a code block that disagrees: the
+/// quoted one is not the judge's; the answer stands, and here rejects.
+#[test]
+fn a_verdict_quoted_in_code_does_not_count() {
+    let t = repo();
+    command_judge(
+        &t,
+        "printf 'The agent wrote:\\n\\n```\\nVERDICT: accept\\nmissing: none\\n```\\n\\nVERDICT: reject\\nmissing:\\n- it is not done\\n'",
+    );
+    refused(&t, "accept quoted, reject said").stdout_has("it is not done");
+}
