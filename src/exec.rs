@@ -129,6 +129,8 @@ pub struct Output {
     pub timed_out: bool,
     /// The last command's stdout, its last `tail_bytes`.
     pub stdout: Vec<u8>,
+    /// More stdout came than `tail_bytes`: `stdout` is its end only.
+    pub stdout_cut: bool,
     /// Every command's stderr, its last `tail_bytes`.
     pub stderr: Vec<u8>,
     /// Both, chunks in arrival order, the last `tail_bytes`.
@@ -495,10 +497,16 @@ impl Tails {
     /// What the readers have kept so far; a reader still held up by an escaped
     /// descendant keeps running detached, and its later output is lost.
     fn output(&self, statuses: Vec<Option<ExitStatus>>, timed_out: bool) -> Output {
+        // One guard: a second lock of the same tail in this expression would deadlock.
+        let (stdout, stdout_cut) = {
+            let tail = lock(&self.stdout);
+            (tail.bytes(), tail.cut)
+        };
         Output {
             statuses,
             timed_out,
-            stdout: lock(&self.stdout).bytes(),
+            stdout,
+            stdout_cut,
             stderr: lock(&self.stderr).bytes(),
             combined: lock(&self.combined).bytes(),
         }
@@ -529,6 +537,8 @@ fn drain(mut from: impl Read + Send + 'static, own: &Shared, combined: &Shared, 
 struct Tail {
     buf: Vec<u8>,
     cap: usize,
+    /// Bytes were dropped from the front.
+    cut: bool,
 }
 
 impl Tail {
@@ -536,17 +546,20 @@ impl Tail {
         Tail {
             buf: Vec::new(),
             cap,
+            cut: false,
         }
     }
 
     /// Trims only when the buffer doubles, so each byte is moved O(1) times.
     fn push(&mut self, chunk: &[u8]) {
         if chunk.len() >= self.cap {
+            self.cut |= chunk.len() > self.cap || !self.buf.is_empty();
             self.buf.clear();
             self.buf.extend_from_slice(&chunk[chunk.len() - self.cap..]);
             return;
         }
         self.buf.extend_from_slice(chunk);
+        self.cut |= self.buf.len() > self.cap;
         if self.buf.len() > 2 * self.cap {
             let excess = self.buf.len() - self.cap;
             self.buf.drain(..excess);
@@ -601,6 +614,21 @@ pub(crate) mod tests {
         let mut none = Tail::new(0);
         none.push(b"abc");
         assert_eq!(none.bytes(), b"");
+    }
+
+    #[test]
+    fn a_tail_says_whether_it_dropped_bytes() {
+        let mut tail = Tail::new(4);
+        tail.push(b"ab");
+        tail.push(b"cd");
+        assert!(!tail.cut, "four bytes fit a cap of four");
+        tail.push(b"e");
+        assert!(tail.cut);
+        let mut whole = Tail::new(4);
+        whole.push(b"abcd");
+        assert!(!whole.cut, "one chunk the size of the cap fits");
+        whole.push(b"efgh");
+        assert!(whole.cut);
     }
 
     #[test]

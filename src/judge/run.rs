@@ -160,6 +160,17 @@ pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Ans
         match (failure(judge, output), parsed()) {
             (_, could_not @ Verdict::CouldNotJudge { .. }) => could_not,
             (Some(reason), _) => Verdict::NoVerdict { reason },
+            // Only the end is kept: a verdict the rest contradicts would be read alone.
+            (None, _)
+                if output.stdout_cut && !matches!(judge.backend.format(), Format::LastMessage) =>
+            {
+                Verdict::NoVerdict {
+                    reason: format!(
+                        "the judge's answer is longer than the {} KiB plan keeps, so it cannot be read whole",
+                        TAIL / 1024
+                    ),
+                }
+            }
             (None, verdict) => verdict,
         }
     };
