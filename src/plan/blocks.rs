@@ -109,11 +109,27 @@ pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
         text.push('\n');
         text.push_str(&line);
     }
+    if let Some(line) = shelved_line(plan) {
+        text.push('\n');
+        text.push_str(&line);
+    }
     if let Some(line) = errors_line(plan) {
         text.push('\n');
         text.push_str(&line);
     }
     text
+}
+
+/// Unfinished goals moved under `## Archive` by hand: remaining work, said as such.
+fn shelved_line(plan: &Plan<'_>) -> Option<String> {
+    let goals: Vec<&Goal<'_>> = plan.shelved().collect();
+    if goals.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Under `## Archive` but not finished, so still remaining work: {}. Move each back above `## Archive` and finish it, or cancel it with `plan cancel ID --reason TEXT`.",
+        ready_list(&goals)
+    ))
 }
 
 /// A plan with format errors is still injected, as far as it reads; the agent is
@@ -278,7 +294,11 @@ pub fn continuation_goals(plan: &Plan<'_>) -> Option<String> {
     let active = active(plan);
     let mut parts: Vec<String> = if active.is_empty() {
         let ready = ready(plan);
-        if ready.is_empty() && plan.unproven().next().is_none() && plan.vanished().is_empty() {
+        if ready.is_empty()
+            && plan.unproven().next().is_none()
+            && plan.vanished().is_empty()
+            && plan.shelved().next().is_none()
+        {
             return None;
         }
         ready
@@ -322,6 +342,14 @@ pub fn continuation_goals(plan: &Plan<'_>) -> Option<String> {
             g.id
         )
     }));
+    parts.extend(plan.shelved().take(MAX_READY).map(|g| {
+        format!(
+            "{} is under `## Archive` but {}; move it back above `## Archive` and finish it, or `plan cancel {}`",
+            g.id,
+            g.status().as_str(),
+            g.id
+        )
+    }));
     parts.extend(plan.vanished().into_iter().take(MAX_READY).map(|id| {
         format!(
             "goal {id} was deleted from plan.md unfinished; restore it from git (`git log -p plan.md`), then finish it or `plan cancel {id}`"
@@ -343,12 +371,14 @@ pub fn continuation_text(goals: &str, n: u32, budget: u32, t: Templates<'_>) -> 
 
 /// Whether a stop has anything to continue with: an active goal (even one waiting
 /// on others: that is work to sort out, not a reason to stop), one ready to start,
-/// one marked finished by hand, or one deleted by hand before it was finished.
+/// one marked finished by hand, or one deleted or archived by hand before it was
+/// finished.
 pub fn has_work(plan: &Plan<'_>) -> bool {
     !active(plan).is_empty()
         || plan.workable().next().is_some()
         || plan.unproven().next().is_some()
         || !plan.vanished().is_empty()
+        || plan.shelved().next().is_some()
 }
 
 /// One short line for a status bar: `plan: 2 active · cache-layer 1/3 · next: eviction`.
@@ -357,6 +387,10 @@ pub fn statusline(plan: &Plan<'_>) -> String {
     let unproven = plan.unproven().count();
     if unproven > 0 {
         line.push_str(&format!(" · ⚠ {unproven} unproven"));
+    }
+    let shelved = plan.shelved().count();
+    if shelved > 0 {
+        line.push_str(&format!(" · ⚠ {shelved} archived unfinished"));
     }
     match plan.errors.len() {
         0 => {}

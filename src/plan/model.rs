@@ -984,6 +984,16 @@ impl<'a> Plan<'a> {
     }
 
     /// Open or active goals, not archived, whose dependencies are all finished.
+    /// Goals under `## Archive` that are not finished: `plan archive` moves only done
+    /// and cancelled ones, so one of these was moved there by hand (or reopened
+    /// there by a rewind). Still work: else moving an active goal below the heading
+    /// would end the loop as deleting it once did.
+    pub fn shelved(&self) -> impl Iterator<Item = &Goal<'a>> {
+        self.goals
+            .iter()
+            .filter(|g| g.archived && !g.status().is_finished())
+    }
+
     pub fn workable(&self) -> impl Iterator<Item = &Goal<'a>> {
         self.goals.iter().filter(|g| {
             !g.archived

@@ -26,6 +26,7 @@ mod redteam2;
 mod redteam3;
 mod redteam4;
 mod redteam5;
+mod redteam7;
 mod rewind;
 mod rules;
 mod shell;
