@@ -89,14 +89,15 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
             writeln!(out, "\n{}", style.dim("archived")).unwrap();
             let width = archived.iter().map(|g| columns(&g.id)).max().unwrap_or(0);
             for goal in archived {
-                writeln!(
-                    out,
+                let mut line = format!(
                     "  {}  {}  {}",
                     style.dim(&pad(&goal.id, width)),
                     esc(goal.title),
                     style.dim(goal.status().as_str())
-                )
-                .unwrap();
+                );
+                // Moved there by hand, an unproven goal is no less remaining work.
+                error_marks(&mut line, plan, goal, style);
+                writeln!(out, "{line}").unwrap();
             }
         }
     }
@@ -138,6 +139,28 @@ fn flagged(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
         .any(|(severity, _)| *severity == Severity::Error)
 }
 
+/// Appends `⚠ rule: detail` for each of the task list's errors on `goal`; returns
+/// all its flags.
+fn error_marks(
+    line: &mut String,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    style: Style,
+) -> Vec<(Severity, rules::Hit)> {
+    let flags = rules::flags(plan, goal);
+    for (_, hit) in flags.iter().filter(|(s, _)| *s == Severity::Error) {
+        line.push_str(&format!(
+            "  {}",
+            style.warn(&format!("⚠ {}: {}", hit.rule.id(), esc(&detail(hit))))
+        ));
+    }
+    flags
+}
+
+fn detail(h: &rules::Hit) -> String {
+    h.detail.clone().unwrap_or_else(|| h.message.clone())
+}
+
 fn goal_lines(
     out: &mut String,
     plan: &Plan<'_>,
@@ -163,14 +186,7 @@ fn goal_lines(
         ));
     }
     // The task list's rules: an error is marked, warnings are noted quietly.
-    let flags = rules::flags(plan, goal);
-    let detail = |h: &rules::Hit| h.detail.clone().unwrap_or_else(|| h.message.clone());
-    for (_, hit) in flags.iter().filter(|(s, _)| *s == Severity::Error) {
-        line.push_str(&format!(
-            "  {}",
-            style.warn(&format!("⚠ {}: {}", hit.rule.id(), esc(&detail(hit))))
-        ));
-    }
+    let flags = error_marks(&mut line, plan, goal, style);
     let notes: Vec<String> = flags
         .iter()
         .filter(|(s, _)| *s == Severity::Warning)

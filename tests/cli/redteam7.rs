@@ -100,3 +100,59 @@ fn an_active_goal_moved_under_the_archive_by_hand_keeps_the_loop_going() {
         .code(1)
         .stdout_has("⚠ b is under `## Archive` but not finished");
 }
+
+/// `b` marked done by hand and moved under `## Archive` by hand, which `plan
+/// archive` refuses to do for an unproven goal. `plan audit`, `plan lint` and `plan
+/// show --json` call it unproven, but `plan show --all` listed it as plain
+/// `done` in its archived list, with none of the `⚠` its live goals get. Archived
+/// goals are now marked as live ones are.
+#[test]
+fn a_goal_done_by_hand_and_archived_by_hand_is_marked_in_show_all() {
+    let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
+    let all = t.ok(&["show", "--all"]).stdout;
+    let line = all
+        .lines()
+        .find(|l| l.trim_start().starts_with("b "))
+        .unwrap_or_else(|| panic!("no line for b:\n{all}"));
+    assert!(
+        line.contains("⚠ unproven: marked done by hand"),
+        "b reads as plainly done:\n{all}"
+    );
+    let json = t.ok(&["show", "--json"]).json();
+    let b = json["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "b")
+        .unwrap()
+        .clone();
+    assert_eq!(b["proof"]["state"], "unproven", "{b}");
+}
+
+/// The same hidden goal in the hooks: they prove live goals and the archived ones a
+/// live goal depends on (the cut reader drops the rest of the archive's contracts
+/// and history, which is what keeps a long plan cheap to read), so `b` — done by
+/// hand, no sign-off, moved under `## Archive` by hand — is counted nowhere: the
+/// status line says `plan: nothing open` with no `⚠ unproven`, the injection (and
+/// MCP `plan_status`, which is its text) has no "still remaining work" line, and the
+/// stop guard lets the loop go. `plan audit` and `plan lint` exit 1 on it, so CI
+/// catches it; the session does not. What would close it: the hooks prove archived
+/// finished goals too, which needs the cut to keep their contract and log lines (or
+/// a cheaper sign that a goal was archived by `plan archive`, such as a typed
+/// `archived` event per goal that the proof check requires for an archived goal).
+#[test]
+#[ignore = "red team: a goal done by hand and moved under ## Archive by hand is unseen by the hooks"]
+fn a_goal_done_by_hand_and_archived_by_hand_is_remaining_work_in_the_hooks() {
+    let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("⚠ b (done, archived): unproven: marked done by hand");
+    let statusline = t.ok(&["statusline"]).stdout;
+    assert!(statusline.contains("⚠ 1 unproven"), "{statusline}");
+    t.ok(&["inject"]).stdout_has("still remaining work: b");
+    let answer = stop(&t, "s1");
+    assert_eq!(
+        answer["decision"], "block",
+        "the loop let go with b done by hand: {answer}"
+    );
+}
