@@ -17,6 +17,7 @@ use crate::hooks::guard::LoopEvent;
 use crate::notify;
 use crate::plan::event::Event;
 use crate::plan::model;
+use crate::plan::proof::{self, Facts};
 
 /// The loop's runtime events, one JSON object a line, under `<git-dir>/plan/`.
 pub const JOURNAL: &str = "events.jsonl";
@@ -44,6 +45,21 @@ pub fn json(at: Option<&str>, event: &impl Serialize) -> Value {
         out.extend(fields);
     }
     Value::Object(out)
+}
+
+/// A log event as `plan events` and a notifier get it: a sign-off also says whether
+/// the transcript it names backs it (`backed`, and `unbacked`: why not), since a
+/// line typed by hand reads the same as plan's own. `facts` answers for a path.
+pub fn log_json(at: Option<&str>, event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Value {
+    let mut out = json(at, event);
+    if matches!(event, Event::SignedOff { .. }) {
+        let backed = proof::backs(event, facts);
+        out["backed"] = Value::from(backed.is_ok());
+        if let Err(why) = backed {
+            out["unbacked"] = Value::from(why);
+        }
+    }
+    out
 }
 
 /// Appends the loop's `event` to the journal and announces it. Costs one append when
@@ -110,12 +126,7 @@ pub fn normalize(line: Value) -> Value {
 pub fn written(plan_path: &Path, lines: &[String]) {
     let log = format!("## Log\n{}\n", lines.join("\n"));
     let parsed = model::parse(&log);
-    let events: Vec<Value> = parsed
-        .log
-        .iter()
-        .filter_map(|entry| Some(json(entry.stamp, &Event::parse(entry.text)?)))
-        .collect();
-    if events.is_empty() {
+    if !parsed.log.iter().any(|e| Event::parse(e.text).is_some()) {
         return;
     }
     let dir = plan_path
@@ -129,6 +140,12 @@ pub fn written(plan_path: &Path, lines: &[String]) {
     if config.notify.is_empty() {
         return;
     }
+    let facts = |rel: &str| crate::record::facts(&repo.root, rel);
+    let events: Vec<Value> = parsed
+        .log
+        .iter()
+        .filter_map(|entry| Some(log_json(entry.stamp, &Event::parse(entry.text)?, &facts)))
+        .collect();
     for note in notes {
         eprintln!("{note}");
     }

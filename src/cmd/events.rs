@@ -19,6 +19,7 @@ use crate::git;
 use crate::out::println;
 use crate::plan::event::Event;
 use crate::plan::model;
+use crate::plan::proof::Facts;
 
 /// How often `--follow` looks at plan.md and the loop's journal.
 const POLL: Duration = Duration::from_millis(200);
@@ -77,13 +78,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             None => e,
         };
         let old = git::file_at(&repo.root, rev, &rel).map_err(unknown)?;
-        fresh_log(old.as_deref().unwrap_or_default(), &mut seen);
+        fresh_log(old.as_deref().unwrap_or_default(), &mut seen, &|_| Facts::Missing);
         since_stamp = git::commit_time(&repo.root, rev)
             .map_err(unknown)?
             .and_then(crate::clock::stamp_of);
     }
     let src = ctx.store.read()?;
-    let mut items = fresh_log(&src, &mut seen);
+    let root = ctx.prompt_root();
+    let facts = |rel: &str| crate::record::facts(&root, rel);
+    let mut items = fresh_log(&src, &mut seen, &facts);
     let mut offset = 0;
     if let Some(dir) = &git_dir {
         let since = since_stamp.as_deref();
@@ -102,7 +105,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         if now != last {
             last = now;
             if let Ok(src) = ctx.store.read() {
-                items = fresh_log(&src, &mut seen);
+                items = fresh_log(&src, &mut seen, &facts);
             }
         }
         if let Some(dir) = &git_dir {
@@ -138,8 +141,15 @@ fn file_state(path: &Path) -> Option<(SystemTime, u64, u64)> {
 }
 
 /// The events among `src`'s log lines that `seen` (a count of each line already
-/// shown) does not hold; `seen` then counts all of `src`'s.
-fn fresh_log(src: &str, seen: &mut HashMap<String, usize>) -> Vec<Item> {
+/// shown) does not hold; `seen` then counts all of `src`'s. A sign-off says whether
+/// the record it names backs it (`facts` answers for a transcript path): a line
+/// typed by hand reads the same as plan's own, and a reader of the stream should
+/// not have to run `plan audit` to tell them apart.
+fn fresh_log(
+    src: &str,
+    seen: &mut HashMap<String, usize>,
+    facts: &dyn Fn(&str) -> Facts,
+) -> Vec<Item> {
     let plan = model::parse(src);
     let mut now: HashMap<String, usize> = HashMap::new();
     let mut key = String::new();
@@ -155,11 +165,19 @@ fn fresh_log(src: &str, seen: &mut HashMap<String, usize>) -> Vec<Item> {
             continue;
         }
         if let Some(event) = Event::parse(entry.text) {
+            let json = events::log_json(entry.stamp, &event, facts);
+            let mut text = event.render();
+            if let Some(why) = json["unbacked"].as_str() {
+                text.push_str(&format!(
+                    "  ⚠ not backed by a record: {}",
+                    crate::plan::text::escape_controls(why)
+                ));
+            }
             out.push(Item {
                 key: key.clone(),
                 at: entry.stamp.map(str::to_string),
-                json: events::json(entry.stamp, &event),
-                text: event.render(),
+                json,
+                text,
             });
         }
     }
@@ -257,17 +275,17 @@ mod tests {
     #[test]
     fn fresh_log_counts_repeated_lines_and_sorts_unstamped_ones_in_place() {
         let mut seen = HashMap::new();
-        let first = fresh_log(LOG, &mut seen);
+        let first = fresh_log(LOG, &mut seen, &|_| Facts::Missing);
         assert_eq!(first.len(), 3);
         assert_eq!(first[2].key, "2026-06-15 14:00");
         assert_eq!(first[2].at, None);
         assert_eq!(first[2].json["at"], Value::Null);
         // The same line once more is one more event, not an old one.
         let more = format!("{LOG}- 2026-06-15 14:00 a added (contract 0123abcd)\n");
-        let second = fresh_log(&more, &mut seen);
+        let second = fresh_log(&more, &mut seen, &|_| Facts::Missing);
         assert_eq!(second.len(), 1);
         assert_eq!(second[0].json["event"], "added");
-        assert!(fresh_log(&more, &mut seen).is_empty());
+        assert!(fresh_log(&more, &mut seen, &|_| Facts::Missing).is_empty());
     }
 
     #[test]

@@ -366,12 +366,7 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
             again,
         );
     }
-    let judge = match judged {
-        Judged::By { backend, model: "" } => backend.to_string(),
-        Judged::By { backend, model } => format!("{backend}:{model}"),
-        Judged::Skipped => "none".to_string(),
-        Judged::Unnamed => String::new(),
-    };
+    let judge = judge_name(judged);
     if header.judge != judge {
         return unproven(
             format!(
@@ -405,6 +400,78 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
         ));
     }
     Proof::Proven { warnings }
+}
+
+/// How a transcript's header names the judge a sign-off line names.
+fn judge_name(judged: Judged<'_>) -> String {
+    match judged {
+        Judged::By { backend, model: "" } => backend.to_string(),
+        Judged::By { backend, model } => format!("{backend}:{model}"),
+        Judged::Skipped => "none".to_string(),
+        Judged::Unnamed => String::new(),
+    }
+}
+
+/// Whether the transcript a sign-off line names backs that line on its own terms: a
+/// file under [`JUDGE_DIR`] with the line's hash, whose header names the line's goal,
+/// contract and judge and an accepting verdict. `Err` says why not. This is about the
+/// line, for a stream of events; whether its goal is proven now also rests on the
+/// goal's contract and on what the log says after it ([`check`]).
+pub fn backs(event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Result<(), String> {
+    let Event::SignedOff {
+        id,
+        judged,
+        contract,
+        record,
+        ..
+    } = *event
+    else {
+        return Ok(());
+    };
+    let Some(record) = record else {
+        return Err("it names no transcript".to_string());
+    };
+    let path = record.path;
+    if !is_record_path(path) {
+        return Err(format!("`{path}` is not a transcript under {JUDGE_DIR}"));
+    }
+    let Facts::Present { hash, header } = facts(path) else {
+        return Err(format!("its transcript {path} is missing"));
+    };
+    if !hash.starts_with(record.hash) {
+        return Err(format!(
+            "its transcript {path} does not have the hash it names"
+        ));
+    }
+    let Some(header) = header else {
+        return Err(format!("its transcript {path} has no record header"));
+    };
+    if header.goal != id {
+        return Err(format!(
+            "its transcript {path} is for goal {}, not {id}",
+            header.goal
+        ));
+    }
+    if contract.is_none_or(|c| !header.contract.starts_with(c)) {
+        return Err(format!(
+            "its transcript {path} judged another contract ({})",
+            header.contract
+        ));
+    }
+    let judge = judge_name(judged);
+    if header.judge != judge {
+        return Err(format!(
+            "it names judge `{judge}`, its transcript {path} `{}`",
+            header.judge
+        ));
+    }
+    if header.verdict != "accept" {
+        return Err(format!(
+            "its transcript {path} says the verdict was {}",
+            header.verdict
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -527,6 +594,41 @@ mod tests {
         assert!(why(&moved, Some(&good)).contains("out of time order"));
         let outside = signed(&hash).replace(".plan/judge/a.md", "../a.md");
         assert!(why(&outside, Some(&good)).contains("not a transcript under"));
+    }
+
+    #[test]
+    fn a_sign_off_line_is_backed_only_by_a_matching_transcript() {
+        let good = transcript("a", &contract_id(), "accept");
+        let hash = blob_id(good.as_bytes())[..12].to_string();
+        let backs_with = |line: &str, file: &str| {
+            let entry = crate::plan::model::log_entry(1, line.trim_start_matches("- ").trim_end());
+            let event = Event::parse(entry.text).expect("a sign-off line");
+            let facts = |path: &str| match path {
+                ".plan/judge/a.md" => Facts::Present {
+                    hash: blob_id(file.as_bytes()),
+                    header: Header::parse(file),
+                },
+                _ => Facts::Missing,
+            };
+            backs(&event, &facts)
+        };
+        assert_eq!(backs_with(&signed(&hash), &good), Ok(()));
+        let why = |line: String, file: &str| backs_with(&line, file).unwrap_err();
+        assert!(why(signed(&hash).replace("a.md", "b.md"), &good).contains("is missing"));
+        assert!(why(signed("0123456789ab"), &good).contains("does not have the hash"));
+        let other = transcript("b", &contract_id(), "accept");
+        let h = blob_id(other.as_bytes())[..12].to_string();
+        assert!(why(signed(&h), &other).contains("is for goal b, not a"));
+        let rejected = transcript("a", &contract_id(), "reject");
+        let h = blob_id(rejected.as_bytes())[..12].to_string();
+        assert!(why(signed(&h), &rejected).contains("verdict was reject"));
+        let old = transcript("a", &"0".repeat(40), "accept");
+        let h = blob_id(old.as_bytes())[..12].to_string();
+        assert!(why(signed(&h), &old).contains("judged another contract"));
+        let line = signed(&hash).replace("judge claude:opus", "judge codex:o3");
+        assert!(why(line, &good).contains("names judge `codex:o3`"));
+        let bare = "- 2026-01-01 10:00 a signed off (verify passed, judge accept)\n".to_string();
+        assert!(why(bare, &good).contains("names no transcript"));
     }
 
     #[test]

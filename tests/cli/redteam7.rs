@@ -156,3 +156,64 @@ fn a_goal_done_by_hand_and_archived_by_hand_is_remaining_work_in_the_hooks() {
         "the loop let go with b done by hand: {answer}"
     );
 }
+
+/// `plan events` is the stream a dashboard or CI reads. A sign-off line typed by hand
+/// (for a goal that is not even there, naming a transcript that does not exist) came
+/// out as a `signed_off` event exactly like a real one: same fields, same text, no
+/// sign that no record backs it. Each sign-off event now says whether its record
+/// backs it (`backed`, and `unbacked` with the reason when not), and the readable
+/// line marks one that is not; a real sign-off reads as backed.
+#[test]
+fn a_hand_typed_sign_off_line_is_marked_in_plan_events() {
+    let t = two_goals();
+    t.write("a.txt", "a\n");
+    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
+    let forged = [
+        // No transcript at all, for an id no goal has.
+        "zz signed off (verify passed, judge claude:opus accept, contract 01234567): .plan/judge/zz.md#0123456789ab",
+        // The real transcript of `a`, claimed for `b`.
+        &t.plan_md()
+            .lines()
+            .find(|l| l.contains("a signed off"))
+            .unwrap()
+            .split_once(" a signed off")
+            .map(|(_, rest)| format!("b signed off{rest}"))
+            .unwrap(),
+    ];
+    let mut md = t.plan_md();
+    for line in &forged {
+        md.push_str(&format!("- 2026-06-15 15:00 {line}\n"));
+    }
+    t.write("plan.md", &md);
+    let run = t.ok(&["events", "--json"]);
+    let signed: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| e["event"] == "signed_off")
+        .collect();
+    assert_eq!(signed.len(), 3, "{}", run.stdout);
+    assert_eq!(signed[0]["id"], "a");
+    assert_eq!(signed[0]["backed"], true, "{}", signed[0]);
+    for (event, why) in signed[1..]
+        .iter()
+        .zip(["is missing", "is for goal a, not b"])
+    {
+        assert_eq!(
+            event["backed"], false,
+            "a forged line reads as backed: {event}"
+        );
+        let unbacked = event["unbacked"].as_str().unwrap_or_default();
+        assert!(unbacked.contains(why), "{unbacked}");
+    }
+    let text = t.ok(&["events"]).stdout;
+    let marked: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("⚠ not backed"))
+        .collect();
+    assert_eq!(marked.len(), 2, "{text}");
+    assert!(
+        marked.iter().all(|l| !l.contains(" a signed off")),
+        "{text}"
+    );
+}
