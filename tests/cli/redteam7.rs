@@ -217,3 +217,39 @@ fn a_hand_typed_sign_off_line_is_marked_in_plan_events() {
         "{text}"
     );
 }
+
+/// The hooks' cache, `.git/plan/cache/view.json`, is a file the agent can write, and
+/// a cached answer is trusted as long as the files it came from keep their identity
+/// (device, inode, size, mtime, ctime). Editing the cache changes none of them: one
+/// `sed` on it makes `plan statusline` say `plan: nothing open` and the injection
+/// say nothing is active, while `b` is active in plan.md, and it leaves no trace in
+/// the repository (unlike a forged transcript, which `git log` and a reviewer see).
+/// The loop's own state in `.git/plan/` is as writable, so the stop guard was never
+/// proof against an agent set on ending it; the status line, though, is what the
+/// person watches. What would close it: nothing the agent cannot also write (it runs
+/// as the same user); the cache could at least be checked against plan.md's bytes
+/// (its `hash`, one read and hash, far cheaper than the parse it saves) so that a
+/// forged view must also be a consistent one, or the status line could read fresh.
+#[test]
+#[ignore = "red team: an edited hooks cache makes the status line and the injection say anything"]
+fn an_edited_hooks_cache_does_not_change_what_the_status_line_says() {
+    let t = two_goals();
+    t.ok(&["statusline"]).stdout_has("plan: 2 active · a");
+    // Settled past the cache's trust margin, the next read stores the view.
+    std::thread::sleep(std::time::Duration::from_millis(2200));
+    t.ok(&["statusline"]).stdout_has("plan: 2 active · a");
+    let cache = t.root().join(".git/plan/cache/view.json");
+    let mut view: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&cache).expect("the view was cached")).unwrap();
+    view["view"]["statusline"] = "plan: nothing open".into();
+    view["view"]["injection"] = "Red team. No goal is active; none is ready to start.".into();
+    view["view"]["active"] = serde_json::json!([]);
+    view["view"]["has_work"] = false.into();
+    view["view"]["continuation"] = serde_json::Value::Null;
+    std::fs::write(&cache, view.to_string()).unwrap();
+    let line = t.ok(&["statusline"]).stdout;
+    assert!(
+        line.contains("2 active"),
+        "the status line reads the forged cache: {line}"
+    );
+}
