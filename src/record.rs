@@ -50,6 +50,7 @@ pub fn save(root: &Path, base: &str, text: &str) -> Result<Saved> {
     let dir = root.join(proof::JUDGE_DIR);
     fs::create_dir_all(&dir)
         .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
+    keep_bytes(&dir);
     let mut name = format!("{base}.md");
     let mut n = 2;
     let mut file = loop {
@@ -78,6 +79,24 @@ pub fn save(root: &Path, base: &str, text: &str) -> Result<Saved> {
         path: format!("{}{name}", proof::JUDGE_DIR),
         hash: blob_id(text.as_bytes())[..HASH_DIGITS].to_string(),
     })
+}
+
+/// What `.plan/judge/.gitattributes` says: a transcript is proven by the blob id of
+/// its bytes on disk, so git must check it out as it was committed, whatever the
+/// repository or a clone asks for (`core.autocrlf`, `eol=crlf`, `text=auto`, a filter,
+/// `ident`, another encoding).
+const ATTRIBUTES: &str = "# plan: transcripts are checked by the git blob id of their bytes; keep them as written\n* -text -filter -ident -working-tree-encoding\n";
+
+/// Writes `.gitattributes` in the transcripts' directory unless one is there. Best
+/// effort: without it a sign-off is as good, only a converting clone misreads it.
+fn keep_bytes(dir: &Path) {
+    if let Ok(mut file) = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dir.join(".gitattributes"))
+    {
+        let _ = file.write_all(ATTRIBUTES.as_bytes());
+    }
 }
 
 /// Removes a transcript whose sign-off was not written after all.

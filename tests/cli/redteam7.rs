@@ -253,3 +253,35 @@ fn an_edited_hooks_cache_does_not_change_what_the_status_line_says() {
         "the status line reads the forged cache: {line}"
     );
 }
+
+/// A transcript is proven by the git blob id of its bytes on disk, but git may
+/// convert line endings between the commit and the working tree: a clone with
+/// `core.autocrlf=true` (or a `.gitattributes` asking for `eol=crlf`, or `text=auto`
+/// normalising a transcript that holds CRLF output) checks transcripts out with
+/// other bytes, and there every honest sign-off read "changed after the sign-off".
+/// `.plan/judge/` now carries a `.gitattributes` that keeps its files byte for byte.
+#[test]
+fn an_honest_sign_off_stays_proven_in_a_clone_that_converts_line_endings() {
+    let t = two_goals();
+    t.write("a.txt", "a\n");
+    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
+    // Asked for by the repository, for every file.
+    t.write(".gitattributes", "* text eol=crlf\n");
+    t.commit_all("a signed off");
+    let clone = t.dir.path().join("clone");
+    t.git(&[
+        "-c",
+        "core.autocrlf=true",
+        "clone",
+        "-q",
+        t.root().to_str().unwrap(),
+        clone.to_str().unwrap(),
+    ]);
+    let out = t.cmd(&["audit"]).current_dir(&clone).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("✓ a (done): proven"),
+        "an honest sign-off is unproven in the clone:\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
