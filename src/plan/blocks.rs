@@ -109,7 +109,7 @@ pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
         text.push('\n');
         text.push_str(&line);
     }
-    if let Some(line) = shelved_line(plan) {
+    if let Some(line) = hidden_lines(plan) {
         text.push('\n');
         text.push_str(&line);
     }
@@ -120,16 +120,30 @@ pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
     text
 }
 
-/// Unfinished goals moved under `## Archive` by hand: remaining work, said as such.
-fn shelved_line(plan: &Plan<'_>) -> Option<String> {
-    let goals: Vec<&Goal<'_>> = plan.shelved().collect();
-    if goals.is_empty() {
-        return None;
+/// Unfinished goals moved under `## Archive` or deleted by hand: remaining work,
+/// said as such.
+fn hidden_lines(plan: &Plan<'_>) -> Option<String> {
+    let mut lines = Vec::new();
+    let shelved: Vec<&Goal<'_>> = plan.shelved().collect();
+    if !shelved.is_empty() {
+        lines.push(format!(
+            "Under `## Archive` but not finished, so still remaining work: {}. Move each back above `## Archive` and finish it, or cancel it with `plan cancel ID --reason TEXT`.",
+            ready_list(&shelved)
+        ));
     }
-    Some(format!(
-        "Under `## Archive` but not finished, so still remaining work: {}. Move each back above `## Archive` and finish it, or cancel it with `plan cancel ID --reason TEXT`.",
-        ready_list(&goals)
-    ))
+    let vanished = plan.vanished();
+    if !vanished.is_empty() {
+        let mut names: Vec<&str> = vanished.iter().copied().take(MAX_READY).collect();
+        let more = format!("+{} more", vanished.len().saturating_sub(MAX_READY));
+        if vanished.len() > MAX_READY {
+            names.push(&more);
+        }
+        lines.push(format!(
+            "Deleted from plan.md unfinished, so still remaining work: {}. Restore each from git (`git log -p plan.md`), then finish it or cancel it with `plan cancel ID --reason TEXT`.",
+            strip_controls(&names.join(", "))
+        ));
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// A plan with format errors is still injected, as far as it reads; the agent is
@@ -391,6 +405,10 @@ pub fn statusline(plan: &Plan<'_>) -> String {
     let shelved = plan.shelved().count();
     if shelved > 0 {
         line.push_str(&format!(" · ⚠ {shelved} archived unfinished"));
+    }
+    let vanished = plan.vanished().len();
+    if vanished > 0 {
+        line.push_str(&format!(" · ⚠ {vanished} deleted unfinished"));
     }
     match plan.errors.len() {
         0 => {}

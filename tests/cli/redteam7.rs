@@ -285,3 +285,20 @@ fn an_honest_sign_off_stays_proven_in_a_clone_that_converts_line_endings() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// An active goal deleted from plan.md by hand keeps the loop going (redteam4), but
+/// the status line the person watches said `plan: 1 active · a` and the injection
+/// the agent reads named nothing missing: only the continuation, `plan audit` and a
+/// `plan lint` warning knew. The status line and the injection now say so too.
+#[test]
+fn an_active_goal_deleted_by_hand_is_named_in_the_status_line_and_injection() {
+    let t = two_goals();
+    let md = t.plan_md();
+    let from = md.find("## Goal: B").unwrap();
+    let to = md.find("## Log").unwrap();
+    t.write("plan.md", format!("{}{}", &md[..from], &md[to..]));
+    t.ok(&["statusline"]).stdout_has("⚠ 1 deleted unfinished");
+    t.ok(&["inject"])
+        .stdout_has("Deleted from plan.md unfinished, so still remaining work: b.");
+    assert_eq!(stop(&t, "s1")["decision"], "block");
+}
