@@ -127,7 +127,7 @@ fn hidden_lines(plan: &Plan<'_>) -> Option<String> {
     let shelved: Vec<&Goal<'_>> = plan.shelved().collect();
     if !shelved.is_empty() {
         lines.push(format!(
-            "Under `## Archive` but not finished, so still remaining work: {}. Move each back above `## Archive` and finish it, or cancel it with `plan cancel ID --reason TEXT`.",
+            "Under `## Archive` but not finished, so still remaining work: {}. Move each back above `## Archive`, then finish it or cancel it with `plan cancel ID --reason TEXT`.",
             ready_list(&shelved)
         ));
     }
@@ -358,7 +358,7 @@ pub fn continuation_goals(plan: &Plan<'_>) -> Option<String> {
     }));
     parts.extend(plan.shelved().take(MAX_READY).map(|g| {
         format!(
-            "{} is under `## Archive` but {}; move it back above `## Archive` and finish it, or `plan cancel {}`",
+            "{} is under `## Archive` but {}; move it back above `## Archive`, then finish it or `plan cancel {}` it",
             g.id,
             g.status().as_str(),
             g.id
