@@ -9,7 +9,7 @@ const MAX_SLUG: usize = 40;
 pub fn slug(title: &str) -> String {
     let mut out = String::with_capacity(title.len().min(MAX_SLUG * 4));
     let mut count = 0;
-    for word in title.split(|c: char| !c.is_alphanumeric()) {
+    for word in title.split(|c: char| !c.is_alphanumeric() || invisible(c)) {
         if word.is_empty() {
             continue;
         }
@@ -44,6 +44,32 @@ pub fn unique(base: &str, taken: impl Fn(&str) -> bool) -> String {
         .expect("an unbounded range always yields a free id")
 }
 
+/// A character that shows as nothing (or reorders what follows): an id holding one
+/// reads as another, so `depends_on: tests` could name a look-alike goal.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{34f}'
+                | '\u{61c}'
+                | '\u{115f}'
+                | '\u{1160}'
+                | '\u{17b4}'
+                | '\u{17b5}'
+                | '\u{180b}'..='\u{180f}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{3164}'
+                | '\u{fe00}'..='\u{fe0f}'
+                | '\u{feff}'
+                | '\u{ffa0}'
+                | '\u{fff0}'..='\u{fffb}'
+                | '\u{e0000}'..='\u{e0fff}'
+        )
+}
+
 /// Why a hand-written id cannot be used, if it cannot.
 pub fn invalid(id: &str) -> Option<&'static str> {
     if id.is_empty() {
@@ -54,6 +80,10 @@ pub fn invalid(id: &str) -> Option<&'static str> {
         Some("contains a comma, which separates ids in depends_on")
     } else if id.contains("-->") {
         Some("contains `-->`, which would end its comment")
+    } else if id.chars().any(invisible) {
+        Some(
+            "contains an invisible character (zero-width, bidi control, soft hyphen or control), so it could pass for another id",
+        )
     } else {
         None
     }
@@ -62,6 +92,26 @@ pub fn invalid(id: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_id_that_could_pass_for_another_is_invalid() {
+        for twin in [
+            "tests\u{200b}",
+            "te\u{ad}sts",
+            "\u{202e}stset",
+            "tests\u{feff}",
+            "a\u{7}",
+        ] {
+            assert!(
+                invalid(twin).is_some_and(|why| why.contains("invisible")),
+                "{twin:?}"
+            );
+        }
+        assert_eq!(invalid("tests"), None);
+        assert_eq!(invalid("缓存-层"), None);
+        // A title never gives one.
+        assert_eq!(slug("Hangul\u{3164}filler"), "hangul-filler");
+    }
 
     #[test]
     fn slugs() {

@@ -302,3 +302,51 @@ fn an_active_goal_deleted_by_hand_is_named_in_the_status_line_and_injection() {
         .stdout_has("Deleted from plan.md unfinished, so still remaining work: b.");
     assert_eq!(stop(&t, "s1")["decision"], "block");
 }
+
+/// `deploy` waits on `tests`. An id may hold any character but whitespace, commas
+/// and `-->`, so an agent can make a goal whose id is `tests` and a zero-width space:
+/// it reads `tests` in every list, takes an easy contract of its own and is signed
+/// off; `deploy`'s `depends_on: tests` gets the same invisible character, the change
+/// is approved with `plan start deploy --reapprove`, and `plan diff` shows a line
+/// that looks unchanged. `deploy` then reads ready while the real `tests` is open.
+/// An id with an invisible character (zero-width, bidi control, soft hyphen, BOM,
+/// a control character) is now a format error, like one with whitespace.
+#[test]
+fn a_look_alike_id_with_an_invisible_character_is_refused() {
+    let t = Test::new();
+    t.write(
+        "plan.md",
+        "# Plan: Ship\n\n## Goal: Tests\n<!-- id: tests -->\nstatus: open\ndone_when: every module has tests\nverify: test -f TESTS.md\nfailure_modes:\n- tests assert nothing\n\n## Goal: Deploy\n<!-- id: deploy -->\nstatus: open\ndone_when: it is deployed\nverify: test -f DEPLOYED\ndepends_on: tests\nfailure_modes:\n- deployed untested\n\n## Log\n",
+    );
+    t.judge("accept");
+    t.commit_all("plan");
+    let twin = "tests\u{200b}";
+    let md = t.plan_md().replace(
+        "## Log\n",
+        &format!("## Goal: Tests\n<!-- id: {twin} -->\nstatus: open\ndone_when: a file exists\nverify: test -f README.md\nfailure_modes:\n- it is empty\n\n## Log\n"),
+    );
+    t.write(
+        "plan.md",
+        md.replace("depends_on: tests\n", &format!("depends_on: {twin}\n")),
+    );
+    t.write("README.md", "x\n");
+    // The twin goal goes through plan as any goal would, if plan reads it.
+    let started = t.run(&["start", twin]);
+    if started.code == 0 {
+        t.ok(&[
+            "complete",
+            twin,
+            "--evidence",
+            "README.md exists",
+            "--path",
+            "README.md",
+        ]);
+        t.ok(&["start", "deploy", "--reapprove"]);
+    }
+    let next = t.run(&["next"]).stdout;
+    assert!(
+        !next.contains("deploy"),
+        "deploy reads ready on an invisible twin of tests:\n{next}"
+    );
+    t.run(&["lint"]).code(1).stdout_has("invisible character");
+}
