@@ -50,12 +50,12 @@ fn a_rejected_transcript_names_its_answer_and_verdict_once() {
     t.run(&["complete", "ship", "--evidence", "it is there"])
         .code(1);
     let dir = t.path(".plan/judge");
+    // The transcript, not the directory's `.gitattributes`.
     let file = std::fs::read_dir(&dir)
         .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "md"))
+        .unwrap();
     let text = std::fs::read_to_string(file).unwrap();
     let answers: Vec<&str> = text
         .lines()
