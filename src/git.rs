@@ -1303,13 +1303,15 @@ mod tests {
         let repo = TestRepo::with(&[(".gitignore", "/out/\n/gen/\n"), ("a.txt", "a\n")]);
         repo.write("out/o.bin", "o\n");
         repo.write("gen/g.rs", "g\n");
+        repo.write("gen/sub/s.o", "s\n");
         repo.write("logs/l.txt", "l\n");
         let before = repo.snapshot();
-        // out/ is no longer ignored (its file turns up untracked), logs/ now is.
-        repo.write(".gitignore", "/gen/\n/logs/\n");
+        // out/ is no longer ignored (its file turns up untracked), logs/ now is,
+        // and only a part of gen/ still is: its untouched file is no change.
+        repo.write(".gitignore", "/gen/sub/\n/logs/\n");
         repo.write("logs/l.txt", "L\n");
         for after in changes_both_ways(&repo, &before) {
-            assert_eq!(after, [".gitignore", "logs/l.txt", "out/o.bin"]);
+            assert_eq!(after, [".gitignore", "gen/g.rs", "logs/l.txt", "out/o.bin"]);
         }
         // Untouched after the switch: only the ignore file and the move of
         // out/o.bin from ignored to untracked show.
