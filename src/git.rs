@@ -2,7 +2,7 @@
 //! ignore checks and file history. Returns owned values; each error names the
 //! operation.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsStr;
 use std::fmt;
 use std::fs;
@@ -214,6 +214,10 @@ pub struct Snapshot {
     head: Head,
     paths: BTreeMap<String, PathState>,
     stamps: BTreeMap<String, Stamp>,
+    /// Each directory under an ignored directory, by its repo-relative name.
+    ignored: HashMap<String, Listing>,
+    /// The ignored directories status listed (disk path, name), walked above.
+    ignored_roots: Vec<(PathBuf, String)>,
 }
 
 /// What a stat says about a file: enough to see it was written. The ctime is
@@ -269,24 +273,59 @@ fn stamp_tree(dir: &Path, name: &str, out: &mut BTreeMap<String, Stamp>) {
     }
 }
 
-/// Every file under the ignored directories `dirs` (disk path, name), by its stamp,
-/// one stat each: the entry's type from the directory listing decides what to
-/// descend into, and the stat is taken relative to the open directory. A build
-/// directory holds tens of thousands of files, so the stats are spread over
-/// threads, as git's preloaded index spreads its own.
-fn walk_ignored(dirs: Vec<(PathBuf, String)>, out: &mut BTreeMap<String, Stamp>) {
+/// The files (not subdirectories) of one directory under an ignored directory,
+/// in the order the directory listed them, their names end to end in one buffer:
+/// a build directory holds tens of thousands of files, and a String and a map
+/// entry for each cost more than its stat. An unchanged directory lists in the
+/// same order, so two listings compare whole; only one that differs is taken
+/// apart by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Listing {
+    names: Vec<u8>,
+    ends: Vec<usize>,
+    stamps: Vec<Stamp>,
+}
+
+impl Listing {
+    fn files(&self) -> impl Iterator<Item = (&[u8], &Stamp)> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| &self.names[start..end])
+            .zip(&self.stamps)
+    }
+}
+
+/// A directory found by [`walk_ignored`]: which of its roots it is under, its
+/// name and its files.
+type Walked = (usize, String, Listing);
+
+/// Every directory under the ignored directories `roots` (disk path, name) with
+/// its files' stamps, one stat each: the entry's type from the directory listing
+/// decides what to descend into, and the stat is taken relative to the open
+/// directory. The stats are spread over threads, as git's preloaded index
+/// spreads its own.
+fn walk_ignored(roots: &[(PathBuf, String)]) -> Vec<Walked> {
     use std::sync::{Condvar, Mutex};
+    if roots.is_empty() {
+        return Vec::new();
+    }
     // Directories left to read, and how many are being read (they may add more).
-    let queue = Mutex::new((dirs, 0usize));
+    let start = roots
+        .iter()
+        .enumerate()
+        .map(|(i, (path, name))| (path.clone(), name.clone(), i))
+        .collect::<Vec<_>>();
+    let queue = Mutex::new((start, 0usize));
     let more = Condvar::new();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    let parts: Vec<Vec<(String, Stamp)>> = std::thread::scope(|scope| {
+    let parts: Vec<Vec<Walked>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut found = Vec::new();
                     loop {
-                        let (dir, name) = {
+                        let (dir, name, root) = {
                             let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
                             loop {
                                 if let Some(next) = q.0.pop() {
@@ -301,13 +340,22 @@ fn walk_ignored(dirs: Vec<(PathBuf, String)>, out: &mut BTreeMap<String, Stamp>)
                             }
                         };
                         let mut subdirs = Vec::new();
-                        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
-                            let child = format!("{name}/{}", entry.file_name().to_string_lossy());
-                            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                                subdirs.push((entry.path(), child));
-                            } else if let Ok(meta) = entry.metadata() {
-                                found.push((child, Stamp::of(&meta)));
+                        let mut listing = Listing::default();
+                        if let Ok(entries) = fs::read_dir(&dir) {
+                            for entry in entries.flatten() {
+                                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                                    let child = entry.file_name();
+                                    let child = format!("{name}/{}", child.to_string_lossy());
+                                    subdirs.push((entry.path(), child, root));
+                                } else if let Ok(meta) = entry.metadata() {
+                                    listing
+                                        .names
+                                        .extend_from_slice(entry.file_name().as_bytes());
+                                    listing.ends.push(listing.names.len());
+                                    listing.stamps.push(Stamp::of(&meta));
+                                }
                             }
+                            found.push((root, name, listing));
                         }
                         let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
                         q.0.extend(subdirs);
@@ -322,23 +370,53 @@ fn walk_ignored(dirs: Vec<(PathBuf, String)>, out: &mut BTreeMap<String, Stamp>)
             .map(|w| w.join().unwrap_or_default())
             .collect()
     });
-    out.extend(parts.into_iter().flatten());
+    parts.into_iter().flatten().collect()
+}
+
+/// The repo-relative name of the file `name` in the ignored directory `dir`.
+fn in_dir(dir: &str, name: &[u8]) -> String {
+    format!("{dir}/{}", String::from_utf8_lossy(name))
+}
+
+/// Adds to `out` the files that differ between two listings of one directory.
+fn listing_changes(dir: &str, before: &Listing, after: &Listing, out: &mut BTreeSet<String>) {
+    let old: BTreeMap<&[u8], &Stamp> = before.files().collect();
+    let new: BTreeMap<&[u8], &Stamp> = after.files().collect();
+    for (name, stamp) in &old {
+        if new.get(name) != Some(stamp) {
+            out.insert(in_dir(dir, name));
+        }
+    }
+    for name in new.keys() {
+        if !old.contains_key(name) {
+            out.insert(in_dir(dir, name));
+        }
+    }
 }
 
 /// Records the working tree of the repository at `root`. Clean tracked files
 /// cost a stat each (git's index cache); only listed paths are hashed.
 pub fn snapshot(root: &Path) -> Result<Snapshot> {
-    snapshot_of(root, true)
+    snapshot_of(root, true, None)
 }
 
 /// Records only HEAD and the tracked files (index and disk) that differ from it:
 /// what a check may not change. Untracked and ignored files (build output,
 /// coverage reports) and the git directory's hooks and config are left out.
 pub fn tracked_snapshot(root: &Path) -> Result<Snapshot> {
-    snapshot_of(root, false)
+    snapshot_of(root, false, None)
 }
 
-fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
+/// [`snapshot`] again, after `before`: the same record, taken sooner by walking
+/// the ignored directories `before` saw while git's status runs.
+pub fn snapshot_after(root: &Path, before: &Snapshot) -> Result<Snapshot> {
+    snapshot_of(root, true, Some(before))
+}
+
+/// `before`, when given, names the ignored directories to walk while the status
+/// runs; the status still decides which of them count, and any it lists that
+/// `before` did not are walked after it.
+fn snapshot_of(root: &Path, everything: bool, before: Option<&Snapshot>) -> Result<Snapshot> {
     let repo = open(root)?;
     let workdir = repo
         .workdir()
@@ -357,9 +435,14 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         .include_unmodified(false)
         .renames_head_to_index(false)
         .renames_index_to_workdir(false);
-    let statuses = repo
-        .statuses(Some(&mut options))
-        .with_context(|| format!("reading the status of {}", workdir.display()))?;
+    let guess = before.map_or(&[][..], |b| &b.ignored_roots[..]);
+    let (statuses, guessed) = std::thread::scope(|scope| {
+        let walk = scope.spawn(|| walk_ignored(guess));
+        let statuses = repo.statuses(Some(&mut options));
+        (statuses, walk.join().unwrap_or_default())
+    });
+    let statuses =
+        statuses.with_context(|| format!("reading the status of {}", workdir.display()))?;
     let mut paths = BTreeMap::new();
     let mut stamps = BTreeMap::new();
     let mut ignored_dirs = Vec::new();
@@ -389,13 +472,28 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         };
         paths.insert(String::from_utf8_lossy(git_path).into_owned(), state);
     }
-    walk_ignored(ignored_dirs, &mut stamps);
+    let mut ignored = HashMap::new();
+    for (root, dir, listing) in guessed {
+        if ignored_dirs.contains(&guess[root]) {
+            ignored.insert(dir, listing);
+        }
+    }
+    let unguessed: Vec<_> = ignored_dirs
+        .iter()
+        .filter(|dir| !guess.contains(dir))
+        .cloned()
+        .collect();
+    for (_, dir, listing) in walk_ignored(&unguessed) {
+        ignored.insert(dir, listing);
+    }
     if !everything {
         return Ok(Snapshot {
             root: workdir,
             head,
             paths,
             stamps,
+            ignored,
+            ignored_roots: ignored_dirs,
         });
     }
     // In a linked worktree the hooks, info and config that every worktree obeys
@@ -416,6 +514,8 @@ fn snapshot_of(root: &Path, everything: bool) -> Result<Snapshot> {
         head,
         paths,
         stamps,
+        ignored,
+        ignored_roots: ignored_dirs,
     })
 }
 
@@ -444,6 +544,18 @@ impl Snapshot {
         for path in after.stamps.keys() {
             if !self.stamps.contains_key(path) {
                 paths.insert(path.clone());
+            }
+        }
+        for (dir, listing) in &self.ignored {
+            match after.ignored.get(dir) {
+                Some(now) if now == listing => {}
+                Some(now) => listing_changes(dir, listing, now, &mut paths),
+                None => paths.extend(listing.files().map(|(name, _)| in_dir(dir, name))),
+            }
+        }
+        for (dir, listing) in &after.ignored {
+            if !self.ignored.contains_key(dir) {
+                paths.extend(listing.files().map(|(name, _)| in_dir(dir, name)));
             }
         }
         let mut out = Vec::new();
@@ -1116,6 +1228,97 @@ mod tests {
             before.changes(&repo.snapshot()),
             ["src/gen/deep/x.o", "src/gen/link", "src/gen/new/z.o"]
         );
+    }
+
+    /// Both ways to take the second snapshot, each compared with `before`.
+    fn changes_both_ways(repo: &TestRepo, before: &Snapshot) -> [Vec<String>; 2] {
+        [
+            before.changes(&repo.snapshot()),
+            before.changes(&snapshot_after(&repo.root, before).unwrap()),
+        ]
+    }
+
+    #[test]
+    fn every_kind_of_change_under_an_ignored_directory_is_reported() {
+        let repo = TestRepo::with(&[(".gitignore", "/target/\n"), ("a.txt", "a\n")]);
+        for name in ["keep", "gone", "from", "chmod", "linked", "same"] {
+            repo.write(&format!("target/d/{name}"), "12345\n");
+        }
+        repo.write("target/old/x.o", "x\n");
+        repo.write("target/old/deeper/y.o", "y\n");
+        symlink("keep", repo.path("target/d/link")).unwrap();
+        let before = repo.snapshot();
+        for after in changes_both_ways(&repo, &before) {
+            assert!(after.is_empty(), "a second look changes nothing: {after:?}");
+        }
+        fs::remove_file(repo.path("target/d/gone")).unwrap();
+        fs::rename(repo.path("target/d/from"), repo.path("target/d/to")).unwrap();
+        fs::set_permissions(
+            repo.path("target/d/chmod"),
+            fs::Permissions::from_mode(0o700),
+        )
+        .unwrap();
+        fs::remove_file(repo.path("target/d/link")).unwrap();
+        symlink("same", repo.path("target/d/link")).unwrap();
+        fs::remove_dir_all(repo.path("target/old")).unwrap();
+        repo.write("target/new/z.o", "z\n");
+        // A hard link from outside the tree: writes through it name no path
+        // under target/; only the file's ctime and link count tell.
+        fs::hard_link(
+            repo.path("target/d/linked"),
+            repo.dir.path().join("outside"),
+        )
+        .unwrap();
+        // Rewritten in place: same size, mtime put back.
+        let mtime = fs::metadata(repo.path("target/d/same"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        fs::write(repo.path("target/d/same"), "54321\n").unwrap();
+        fs::File::options()
+            .write(true)
+            .open(repo.path("target/d/same"))
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        let want = [
+            "target/d/chmod",
+            "target/d/from",
+            "target/d/gone",
+            "target/d/link",
+            "target/d/linked",
+            "target/d/same",
+            "target/d/to",
+            "target/new/z.o",
+            "target/old/deeper/y.o",
+            "target/old/x.o",
+        ];
+        for after in changes_both_ways(&repo, &before) {
+            assert_eq!(after, want);
+        }
+    }
+
+    #[test]
+    fn a_directory_that_stops_or_starts_being_ignored_is_still_compared() {
+        let repo = TestRepo::with(&[(".gitignore", "/out/\n/gen/\n"), ("a.txt", "a\n")]);
+        repo.write("out/o.bin", "o\n");
+        repo.write("gen/g.rs", "g\n");
+        repo.write("gen/sub/s.o", "s\n");
+        repo.write("logs/l.txt", "l\n");
+        let before = repo.snapshot();
+        // out/ is no longer ignored (its file turns up untracked), logs/ now is,
+        // and only a part of gen/ still is: its untouched file is no change.
+        repo.write(".gitignore", "/gen/sub/\n/logs/\n");
+        repo.write("logs/l.txt", "L\n");
+        for after in changes_both_ways(&repo, &before) {
+            assert_eq!(after, [".gitignore", "gen/g.rs", "logs/l.txt", "out/o.bin"]);
+        }
+        // Untouched after the switch: only the ignore file and the move of
+        // out/o.bin from ignored to untracked show.
+        let before = repo.snapshot();
+        for after in changes_both_ways(&repo, &before) {
+            assert!(after.is_empty(), "{after:?}");
+        }
     }
 
     #[test]

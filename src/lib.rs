@@ -87,7 +87,7 @@ pub mod bench {
     /// `root` before and after (nothing runs in between); an error if they differ.
     pub fn containment(root: &std::path::Path) -> anyhow::Result<()> {
         let before = crate::git::snapshot(root)?;
-        let after = crate::git::snapshot(root)?;
+        let after = crate::git::snapshot_after(root, &before)?;
         let changes = before.changes(&after);
         anyhow::ensure!(changes.is_empty(), "changed in between: {changes:?}");
         Ok(())

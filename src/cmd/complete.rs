@@ -219,7 +219,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     );
     crate::out::progress(&format!("judge: asking {}", judge.backend));
     let answer = judge_run::run(&judge, &repo.root, &text, &system)?;
-    let after = git::snapshot(&repo.root)?;
+    let after = git::snapshot_after(&repo.root, &before)?;
     let mut changed = before.changes(&after);
     changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
     let overrides: Vec<String> = ["evidence_judge.md", "judge_system.md"]
