@@ -983,7 +983,6 @@ impl<'a> Plan<'a> {
             .collect()
     }
 
-    /// Open or active goals, not archived, whose dependencies are all finished.
     /// Goals under `## Archive` that are not finished: `plan archive` moves only done
     /// and cancelled ones, so one of these was moved there by hand (or reopened
     /// there by a rewind). Still work: else moving an active goal below the heading
@@ -994,6 +993,7 @@ impl<'a> Plan<'a> {
             .filter(|g| g.archived && !g.status().is_finished())
     }
 
+    /// Open or active goals, not archived, whose dependencies are all finished.
     pub fn workable(&self) -> impl Iterator<Item = &Goal<'a>> {
         self.goals.iter().filter(|g| {
             !g.archived
