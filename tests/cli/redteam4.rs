@@ -269,14 +269,11 @@ fn a_reopen_dropped_on_a_branch_merged_with_ours_is_still_found() {
 }
 
 /// The reopen line deleted and committed, then 200 more commits that each change
-/// plan.md (a note appended to the log, as `plan log` does): audit searches only
+/// plan.md (a note appended to the log, as `plan log` does): audit searched only
 /// the newest 200 versions of plan.md for removed log lines, so the version with
-/// the reopen falls out of reach and the old sign-off proves `b` again. Open: the
-/// search would have to reach back to the version that first had each done goal's
-/// latest sign-off (the reopen can only come after it), however far that is, or
-/// the depth would have to be unbounded.
+/// the reopen fell out of reach and the old sign-off proved `b` again. It now
+/// searches every version HEAD reaches.
 #[test]
-#[ignore = "red team: audit's search for removed log lines stops at 200 versions"]
 fn a_reopen_deleted_200_commits_ago_is_still_found() {
     let t = b_reopened();
     let hidden: String = t
