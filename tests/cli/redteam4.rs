@@ -447,13 +447,12 @@ fn a_rewind_does_not_revert_another_plan_file() {
 }
 
 /// The other way round: `x` of the second plan signed off after `a`'s checkpoint.
-/// The rewind takes `x.txt` away, but reopens only goals of the plan it was run
-/// with, so `x` stays done and proven in plans/other.md. Open: checkpoints are one
-/// namespace for every plan file, so a rewind would have to find the other plan
-/// files (as it now does to keep them) and reopen their goals signed off after
-/// the checkpoint too, or refuse while any has one.
+/// The rewind took `x.txt` away, but reopened only goals of the plan it was run
+/// with, so `x` stayed done and proven in plans/other.md. Checkpoints are one
+/// namespace for every plan file: a rewind now reopens, in each other plan file
+/// changed since the checkpoint, the goals whose latest sign-off line the
+/// checkpoint's copy of that file lacks, each with its log line.
 #[test]
-#[ignore = "red team: a rewind reopens goals of the plan in use only"]
 fn a_rewind_reopens_goals_of_another_plan_signed_off_after_it() {
     let t = two_goals();
     fn with<'a>(args: &[&'a str]) -> Vec<&'a str> {
@@ -489,5 +488,12 @@ fn a_rewind_reopens_goals_of_another_plan_signed_off_after_it() {
     assert!(
         !(gone && status == "done"),
         "x.txt was rewound away and x still reads done"
+    );
+    assert!(gone, "a's checkpoint has no x.txt");
+    assert_eq!(status, "active");
+    assert!(
+        t.read("plans/other.md").contains("x reopened: rewind to "),
+        "no reopen line in the other plan:\n{}",
+        t.read("plans/other.md")
     );
 }
