@@ -497,3 +497,61 @@ fn a_rewind_reopens_goals_of_another_plan_signed_off_after_it() {
         t.read("plans/other.md")
     );
 }
+
+/// The same reach, asked first: `--dry-run` names the other plan's goal it would
+/// reopen and changes nothing; an other plan file changed since the checkpoint that
+/// plan cannot read as a plan refuses the rewind, as what it would reopen there is
+/// unknown.
+#[test]
+fn a_rewind_names_another_plans_reopens_and_refuses_an_unreadable_one() {
+    let t = two_goals();
+    let with = |args: &[&str]| -> Vec<String> {
+        ["--file", "plans/other.md"]
+            .iter()
+            .chain(args)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        t.ok(&args);
+    };
+    run(with(&["init", "Other"]));
+    run(with(&[
+        "add",
+        "X",
+        "--done-when",
+        "x.txt exists",
+        "--verify",
+        "test -f x.txt",
+        "--failure-mode",
+        "x.txt is empty",
+        "--active",
+    ]));
+    t.commit_all("other plan");
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    t.write("x.txt", "x\n");
+    run(with(&[
+        "complete",
+        "x",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]));
+    let before = t.read("plans/other.md");
+    t.ok(&["rewind", "a", "--dry-run"])
+        .stdout_has("reopen x in plans/other.md (signed off after it)");
+    assert_eq!(t.read("plans/other.md"), before);
+    assert!(t.path("x.txt").exists());
+    t.write("plans/other.md", format!("{before}\n## Log\n"));
+    t.run(&["rewind", "a", "--yes"])
+        .code(2)
+        .stderr_has("plans/other.md: the plan file cannot be read as a plan");
+    assert!(t.path("x.txt").exists(), "a refused rewind moved files");
+    assert!(
+        !t.plan_md().contains("rewind to "),
+        "a refused rewind logged"
+    );
+}
