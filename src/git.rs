@@ -880,10 +880,17 @@ pub fn file_history(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revisio
 }
 
 /// Up to `limit` distinct versions of `rel` in every commit HEAD reaches, merged
-/// branches' too, newest first: each with the newest commit that has it. A version
-/// kept off HEAD's first parents (a branch merged back with `-s ours`) is still
-/// history: a check that the log only grew must see it.
-pub fn file_versions(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revision>> {
+/// branches' too, newest first, each with the newest commit that has it: those
+/// `keep` says yes to. A version kept off HEAD's first parents (a branch merged
+/// back with `-s ours`) is still history: a check that the log only grew must see
+/// it. Only the versions kept are held in memory, so a search through a long
+/// history (every version of plan.md, however many) costs one version at a time.
+pub fn file_versions_where(
+    root: &Path,
+    rel: &Path,
+    limit: usize,
+    mut keep: impl FnMut(&str) -> bool,
+) -> Result<Vec<Revision>> {
     let repo = open(root)?;
     let mut revisions = Vec::new();
     let Some(tip) = head(&repo)?.commit else {
@@ -911,6 +918,10 @@ pub fn file_versions(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revisi
         if !seen.insert(blob) {
             continue;
         }
+        let content = blob_text(&repo, blob)?;
+        if !keep(&content) {
+            continue;
+        }
         let short = commit
             .as_object()
             .short_id()
@@ -921,7 +932,7 @@ pub fn file_versions(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revisi
             summary: String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default())
                 .into_owned(),
             time: commit.time().seconds(),
-            content: blob_text(&repo, blob)?,
+            content,
         });
     }
     Ok(revisions)
@@ -1844,13 +1855,13 @@ mod tests {
         let first = file_history(&repo.root, Path::new("plan.md"), 10).unwrap();
         let contents: Vec<&str> = first.iter().map(|r| r.content.as_str()).collect();
         assert_eq!(contents, ["v2\n", "v1\n"], "first parents never see it");
-        let all = file_versions(&repo.root, Path::new("plan.md"), 10).unwrap();
+        let all = file_versions_where(&repo.root, Path::new("plan.md"), 10, |_| true).unwrap();
         let mut contents: Vec<&str> = all.iter().map(|r| r.content.as_str()).collect();
         assert_eq!(contents[0], "v2\n", "newest first");
         contents.sort();
         assert_eq!(contents, ["side\n", "v1\n", "v2\n"]);
         assert_eq!(
-            file_versions(&repo.root, Path::new("plan.md"), 1)
+            file_versions_where(&repo.root, Path::new("plan.md"), 1, |_| true)
                 .unwrap()
                 .len(),
             1

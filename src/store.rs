@@ -27,6 +27,14 @@ const POLL: Duration = Duration::from_millis(10);
 /// saving in pieces, delayed by a loaded machine, is not mistaken for done.
 const STABLE: Duration = Duration::from_millis(100);
 
+/// How long ago a file that ends inside a line must have been last written before
+/// a write takes it: an editor saving in place in pieces stops mid-line between
+/// them far more often than at a line's end, and a write that took the first piece
+/// would rename its version over the file and send the rest to the old one. A file
+/// that lacks its final newline on purpose costs a write this wait at most once
+/// it has just been saved, and nothing otherwise.
+const MID_LINE_QUIET: Duration = Duration::from_secs(1);
+
 pub struct Store {
     /// Where plan.md is (as resolved, maybe relative to the cwd).
     pub path: PathBuf,
@@ -101,12 +109,15 @@ impl Store {
     /// The file's text, once it has settled, and the open handle it was read through.
     /// A file that is empty, or shorter than `seen` bytes (what this process read
     /// before), may be an editor mid-save: it is read again until its content has
-    /// stayed the same for [`STABLE`]. An empty file that stays empty is returned
-    /// as it is if `seen` is 0; otherwise a file that does not settle is an
-    /// environment error.
+    /// stayed the same for [`STABLE`]. So may one read for a write (`seen` > 0) that
+    /// ends inside a line and was written less than [`MID_LINE_QUIET`] ago: it is
+    /// taken once it has not been written for that long. An empty file that stays
+    /// empty is returned as it is if `seen` is 0; otherwise a file that does not
+    /// settle is an environment error.
     fn open(&self, seen: usize) -> Result<(File, String)> {
+        let mid_save = |read: &(File, String)| seen > 0 && ends_mid_line_just_written(read);
         let first = self.open_once()?;
-        if !first.1.is_empty() && first.1.len() >= seen {
+        if !first.1.is_empty() && first.1.len() >= seen && !mid_save(&first) {
             return Ok(first);
         }
         let deadline = Instant::now() + SETTLE;
@@ -117,7 +128,7 @@ impl Store {
             let next = self.open_once()?;
             if next.1 != last.1 {
                 since = Instant::now();
-            } else if !next.1.is_empty() && since.elapsed() >= STABLE {
+            } else if !next.1.is_empty() && since.elapsed() >= STABLE && !mid_save(&next) {
                 return Ok(next);
             }
             last = next;
@@ -399,6 +410,19 @@ impl Store {
     }
 }
 
+/// Whether a read ends inside a line of a file written less than
+/// [`MID_LINE_QUIET`] ago: an editor may be between two pieces of a save. A
+/// modification time in the future (a skewed clock) does not count as recent:
+/// that file would otherwise never be taken.
+fn ends_mid_line_just_written((file, text): &(File, String)) -> bool {
+    !text.is_empty()
+        && !text.ends_with('\n')
+        && file
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|ago| ago < MID_LINE_QUIET))
+}
+
 /// Whether the file at `path` is still the one read through a handle whose
 /// metadata was `then`, holding the bytes `read` — or those bytes with more
 /// appended, which the caller carries over. Compares bytes, not sizes and mtimes:
@@ -662,6 +686,56 @@ mod tests {
         let (_, text) = s.open(BASE.len()).unwrap();
         editor.join().unwrap();
         assert_eq!(text, theirs);
+    }
+
+    #[test]
+    fn a_file_ending_inside_a_line_just_written_is_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        let theirs = BASE.replace("# Plan: x\n", "# Plan: x\nTheirs, longer.\n");
+        // Not shorter than what was read before, but cut inside a line, and the rest
+        // comes after a pause longer than STABLE.
+        let cut = theirs.len() - 5;
+        let mut file = File::create(&s.path).unwrap();
+        file.write_all(&theirs.as_bytes()[..cut]).unwrap();
+        let editor = std::thread::spawn({
+            let theirs = theirs.clone();
+            move || {
+                std::thread::sleep(Duration::from_millis(400));
+                file.write_all(&theirs.as_bytes()[cut..]).unwrap();
+            }
+        });
+        let (_, text) = s.open(BASE.len()).unwrap();
+        editor.join().unwrap();
+        assert_eq!(text, theirs);
+    }
+
+    #[test]
+    fn a_file_without_a_final_newline_is_taken_once_quiet_and_at_once_when_old() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        let theirs = BASE.trim_end();
+        fs::write(&s.path, theirs).unwrap();
+        let started = Instant::now();
+        let (_, text) = s.open(theirs.len()).unwrap();
+        assert_eq!(text, theirs);
+        assert!(
+            started.elapsed() >= MID_LINE_QUIET - STABLE,
+            "taken too soon"
+        );
+        assert!(started.elapsed() < SETTLE, "waited to the end");
+        let file = OpenOptions::new().write(true).open(&s.path).unwrap();
+        file.set_modified(std::time::SystemTime::now() - Duration::from_secs(60))
+            .unwrap();
+        let started = Instant::now();
+        let (_, text) = s.open(theirs.len()).unwrap();
+        assert_eq!(text, theirs);
+        assert!(started.elapsed() < STABLE, "an old file was waited for");
+        // A plain read (nothing to lose) never waits for it.
+        fs::write(&s.path, theirs).unwrap();
+        let started = Instant::now();
+        assert_eq!(s.read().unwrap(), theirs);
+        assert!(started.elapsed() < STABLE);
     }
 
     #[test]

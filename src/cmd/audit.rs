@@ -68,23 +68,23 @@ struct Removed {
     commit: String,
 }
 
-/// How many versions of plan.md (in every commit HEAD reaches) are searched for
-/// removed log lines.
-const HISTORY_DEPTH: usize = 200;
-
 /// plan's own log lines that plan.md's committed versions had and it lacks now,
-/// each with the newest commit that had it.
+/// each with the newest commit that had it. Every version HEAD reaches is searched,
+/// however deep: a reopen deleted and then buried under any number of commits
+/// would otherwise fall out of reach and let the old sign-off prove its goal again.
 fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Vec<Removed> {
     let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
         return Vec::new();
     };
-    let Ok(revisions) = git::file_versions(&repo.root, &rel, HISTORY_DEPTH) else {
+    let index = history::LogIndex::new(plan);
+    let rewritten = |content: &str| !index.rewritten(&parse(content)).is_empty();
+    let Ok(revisions) = git::file_versions_where(&repo.root, &rel, usize::MAX, rewritten) else {
         return Vec::new();
     };
     let mut out: Vec<Removed> = Vec::new();
     for rev in &revisions {
         let then = parse(&rev.content);
-        for rewrite in history::rewritten_events(plan, &then) {
+        for rewrite in index.rewritten(&then) {
             let line = rewrite.entry().to_string();
             if !out.iter().any(|r| r.line == line) {
                 out.push(Removed {

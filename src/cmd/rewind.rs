@@ -16,6 +16,7 @@ use crate::plan::event::{Event, rewind_reason};
 use crate::plan::model::{Plan, Status};
 use crate::plan::{ops, rewind};
 use crate::running;
+use crate::store::Store;
 
 use super::checkpoints::{goal_of, time_of};
 
@@ -45,17 +46,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let plan_rel = ctx
         .plan_in_repo()
         .map(|p| p.to_string_lossy().into_owned());
-    let keep = |path: &str| {
-        plan_rel.as_deref() != Some(path)
-            && path != ".plan"
-            && !path.starts_with(".plan/")
-            && !is_plan_file(&root, path)
+    let outside = |path: &str| {
+        plan_rel.as_deref() != Some(path) && path != ".plan" && !path.starts_with(".plan/")
     };
+    let keep = |path: &str| outside(path) && !is_plan_file(&root, path);
     match &args.id {
         Some(query) => {
             let src = ctx.store.read()?;
             let target = find(&root, query, &ctx.parse(&src)?, &ctx.store.name)?;
-            rewind_to(ctx, &root, &target, &args, &keep)
+            rewind_to(ctx, &root, &target, &args, &outside, &keep)
         }
         None => undo(ctx, &root, &args, &keep),
     }
@@ -86,13 +85,17 @@ fn rewind_to(
     root: &std::path::Path,
     target: &Saved,
     args: &Args,
+    outside: &dyn Fn(&str) -> bool,
     keep: &dyn Fn(&str) -> bool,
 ) -> Result<u8> {
     let goal = goal_of(target);
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let reopen = rewind::signed_off_after(&plan, &target.commit, &time_of(target));
-    let changes = git::changes_since(root, &target.commit, keep)?;
+    let (plans, changes): (Vec<Change>, Vec<Change>) = git::changes_since(root, &target.commit, outside)?
+        .into_iter()
+        .partition(|c| is_plan_file(root, &c.path));
+    let others = other_plans(root, &target.commit, &plans)?;
     let mut shown = format!(
         "rewind to {} ({goal}'s checkpoint, {}):\n{}",
         target.short(),
@@ -101,6 +104,14 @@ fn rewind_to(
     );
     for id in &reopen {
         shown.push_str(&format!("  reopen {id} (signed off after it)\n"));
+    }
+    for other in &others {
+        for id in &other.reopen {
+            shown.push_str(&format!(
+                "  reopen {id} in {} (signed off after it)\n",
+                other.name
+            ));
+        }
     }
     shown.push_str(&format!(
         "{} and .plan/ stay as they are; plan rewind --undo goes back",
@@ -123,6 +134,16 @@ fn rewind_to(
     )?;
     let reason = rewind_reason(target.short(), goal);
     let stamp = now.stamp();
+    // The plans first, the other plans before this one: files moved without the
+    // reopens would leave goals done whose work is gone, should a write fail. A
+    // failed write moves nothing (an other plan's goals already reopened stay
+    // open: they ask for a new sign-off, and lose nothing).
+    for other in &others {
+        if let Err(e) = other.reopen(&stamp, &reason) {
+            let _ = git::delete_ref(root, &undo.reference);
+            return Err(e);
+        }
+    }
     let mut edits = vec![ops::event(
         &stamp,
         &Event::Rewound {
@@ -137,8 +158,6 @@ fn rewind_to(
             edits.push(ops::event(&stamp, &Event::Reopened { id, reason: &reason }));
         }
     }
-    // plan.md first: files moved without the reopens would leave goals done whose
-    // work is gone, should the write fail. A failed write moves nothing.
     if let Err(e) = ctx.store.write(&src, edits) {
         let _ = git::delete_ref(root, &undo.reference);
         return Err(e.into());
@@ -154,8 +173,76 @@ fn rewind_to(
     if !reopen.is_empty() {
         said.push_str(&format!("\nreopened: {}", reopen.join(", ")));
     }
+    for other in others.iter().filter(|o| !o.reopen.is_empty()) {
+        said.push_str(&format!(
+            "\nreopened in {}: {}",
+            other.name,
+            other.reopen.join(", ")
+        ));
+    }
     ctx.say(&said)?;
     Ok(OK)
+}
+
+/// Another plan file changed since the checkpoint, and its goals signed off after
+/// it: the rewind takes their work away too.
+struct OtherPlan {
+    store: Store,
+    name: String,
+    src: String,
+    reopen: Vec<String>,
+}
+
+impl OtherPlan {
+    /// Writes each reopen with its log line, through the file's own store (its
+    /// lock, its conflict checks).
+    fn reopen(&self, stamp: &str, reason: &str) -> Result<()> {
+        if self.reopen.is_empty() {
+            return Ok(());
+        }
+        let plan = crate::plan::model::parse(&self.src);
+        let mut edits = Vec::new();
+        for id in &self.reopen {
+            if let Some(g) = plan.goal(id) {
+                edits.extend(ops::set_status(&plan, g, Status::Active));
+                edits.push(ops::event(stamp, &Event::Reopened { id, reason }));
+            }
+        }
+        self.store.write(&self.src, edits)?;
+        Ok(())
+    }
+}
+
+/// The plan files among `changed` (paths changed since the checkpoint `commit`),
+/// each with the goals it has signed off after the checkpoint: the ones whose
+/// latest sign-off line its copy in the checkpoint's tree lacks. A plan file plan
+/// cannot parse refuses the rewind: what it would reopen is unknown.
+fn other_plans(root: &std::path::Path, commit: &str, changed: &[Change]) -> Result<Vec<OtherPlan>> {
+    let mut out = Vec::new();
+    for change in changed {
+        let name = change.path.clone();
+        let store = Store::new(root.join(&name), name.clone());
+        let src = store.read()?;
+        let then = git::file_at(root, commit, std::path::Path::new(&name))?;
+        let reopen = {
+            let now = crate::plan::model::parse(&src);
+            if now.structure_broken() {
+                return Err(Exit::usage_hint(
+                    format!("{name}: the plan file cannot be read as a plan, so the goals a rewind would reopen in it are unknown; nothing was changed"),
+                    format!("plan --file {name} lint shows what to fix"),
+                ));
+            }
+            let then = then.as_deref().map(crate::plan::model::parse);
+            rewind::signed_off_since(&now, then.as_ref())
+        };
+        out.push(OtherPlan {
+            store,
+            name,
+            src,
+            reopen,
+        });
+    }
+    Ok(out)
 }
 
 fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> bool) -> Result<u8> {

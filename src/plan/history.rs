@@ -132,27 +132,62 @@ impl<'t> Rewrite<'t> {
 /// `now` lacks, or has in another order: `then`'s lines must appear in `now` in
 /// the order they had.
 pub fn rewritten_events<'t>(now: &Plan<'_>, then: &'t Plan<'t>) -> Vec<Rewrite<'t>> {
-    let mut at: HashMap<(Option<&str>, &str), Vec<usize>> = HashMap::new();
-    for (i, e) in now.log.iter().enumerate() {
-        at.entry((e.stamp, e.text)).or_default().push(i);
-    }
-    let mut cursor = 0;
-    let mut out = Vec::new();
-    for entry in &then.log {
-        let Some(id) = Event::parse(entry.text).and_then(|ev| ev.id()) else {
-            continue;
-        };
-        let places = at
-            .get(&(entry.stamp, entry.text))
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        match places.iter().find(|&&p| p >= cursor) {
-            Some(&p) => cursor = p + 1,
-            None if places.is_empty() => out.push(Rewrite::Removed { entry, id }),
-            None => out.push(Rewrite::Moved { entry, id }),
+    LogIndex::new(now).rewritten(then)
+}
+
+/// `now`'s log, for checking many earlier versions against it ([`rewritten_events`]
+/// for each): a search through every version of a long history builds the index
+/// of `now`'s lines once, and not at all while each version's log is a prefix of
+/// `now`'s (an append-only log's usual history).
+pub struct LogIndex<'n> {
+    now: &'n [LogEntry<'n>],
+    at: std::cell::OnceCell<Places<'n>>,
+}
+
+/// Where each (stamp, text) of a log is, by position in it.
+type Places<'n> = HashMap<(Option<&'n str>, &'n str), Vec<usize>>;
+
+impl<'n> LogIndex<'n> {
+    pub fn new(now: &'n Plan<'n>) -> LogIndex<'n> {
+        LogIndex {
+            now: &now.log,
+            at: std::cell::OnceCell::new(),
         }
     }
-    out
+
+    /// As [`rewritten_events`] of `now` and `then`.
+    pub fn rewritten<'t>(&self, then: &'t Plan<'t>) -> Vec<Rewrite<'t>> {
+        let same = |a: &LogEntry<'_>, b: &LogEntry<'_>| a.stamp == b.stamp && a.text == b.text;
+        if then.log.len() <= self.now.len()
+            && then.log.iter().zip(self.now).all(|(a, b)| same(a, b))
+        {
+            return Vec::new();
+        }
+        let at = self.at.get_or_init(|| {
+            let mut at: Places<'n> = HashMap::new();
+            for (i, e) in self.now.iter().enumerate() {
+                at.entry((e.stamp, e.text)).or_default().push(i);
+            }
+            at
+        });
+        let mut cursor = 0;
+        let mut out = Vec::new();
+        for entry in &then.log {
+            let Some(id) = Event::parse(entry.text).and_then(|ev| ev.id()) else {
+                continue;
+            };
+            let places = at
+                .get(&(entry.stamp, entry.text))
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            match places.iter().find(|&&p| p >= cursor) {
+                Some(&p) => cursor = p + 1,
+                None if places.is_empty() => out.push(Rewrite::Removed { entry, id }),
+                None => out.push(Rewrite::Moved { entry, id }),
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -217,5 +252,43 @@ mod tests {
         assert_eq!(moved.len(), 1, "{moved:?}");
         assert!(matches!(moved[0], Rewrite::Moved { .. }));
         assert!(rewritten_events(&plan, &plan).is_empty());
+    }
+
+    #[test]
+    fn one_index_checks_many_versions_as_each_check_alone_would() {
+        let line = |n: u32, what: &str| format!("- 2026-01-01 10:{n:02} {what}\n");
+        let head = "## Goal: A\n<!-- id: a -->\nstatus: active\n## Log\n";
+        let (one, two, three) = (
+            line(1, "a added (contract 11111111)"),
+            line(2, "a reopened: again"),
+            line(3, "a note"),
+        );
+        let started = line(
+            0,
+            "a started (contract 11111111, at 0123456789abcdef0123456789abcdef01234567)",
+        );
+        let texts = [
+            format!("{head}{one}{three}"),
+            // A prefix of now's log; one with a line dropped since; one in
+            // another order; one with a line before all of now's.
+            format!("{head}{one}"),
+            format!("{head}{one}{two}{three}"),
+            format!("{head}{three}{one}"),
+            format!("{head}{started}{one}"),
+        ];
+        let [now, prefix, dropped, swapped, moved] = texts.each_ref().map(|t| parse(t));
+        let index = LogIndex::new(&now);
+        for then in [&prefix, &dropped, &swapped, &moved, &now] {
+            assert_eq!(index.rewritten(then), rewritten_events(&now, then));
+        }
+        assert!(index.rewritten(&prefix).is_empty());
+        assert!(matches!(
+            index.rewritten(&dropped)[..],
+            [Rewrite::Removed { id: "a", .. }]
+        ));
+        assert!(matches!(
+            index.rewritten(&moved)[..],
+            [Rewrite::Removed { id: "a", .. }]
+        ));
     }
 }

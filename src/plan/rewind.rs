@@ -38,6 +38,29 @@ pub fn signed_off_after(plan: &Plan<'_>, checkpoint: &str, stamp: &str) -> Vec<S
         .collect()
 }
 
+/// For a plan file other than the one a rewind runs with (checkpoints are one
+/// namespace for every plan file): its done goals, archived ones too, whose latest
+/// sign-off line the file lacked at the checkpoint (`then`, the file as the
+/// checkpoint's tree has it; `None` when it had no such file). The checkpoint's
+/// own sign-off is not in this file, so its copy there orders them, and to the
+/// line: no clock is trusted.
+pub fn signed_off_since(now: &Plan<'_>, then: Option<&Plan<'_>>) -> Vec<String> {
+    let before: std::collections::HashSet<(Option<&str>, &str)> = then
+        .map(|then| then.log.iter().map(|e| (e.stamp, e.text)).collect())
+        .unwrap_or_default();
+    now.goals
+        .iter()
+        .filter(|g| g.status() == Status::Done)
+        .filter(|g| {
+            now.events(&g.id)
+                .rev()
+                .find(|(_, e)| matches!(e, Event::SignedOff { .. }))
+                .is_some_and(|(entry, _)| !before.contains(&(entry.stamp, entry.text)))
+        })
+        .map(|g| g.id.to_string())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,5 +94,26 @@ mod tests {
             signed_off_after(&plan, "cccccccccccc", "2026-01-01 09:59"),
             ["a", "b", "c"]
         );
+    }
+
+    #[test]
+    fn another_plans_goals_count_as_signed_off_after_when_their_line_is_new_since() {
+        let then = parse(PLAN);
+        let later = "- 2026-01-01 10:00 e signed off (no verify, judge skipped, contract 00000000): .plan/judge/e.md#0123456789ab\n";
+        let now_src = PLAN.replace(
+            "## Goal: D\n",
+            "## Goal: E\n<!-- id: e -->\nstatus: done\n## Goal: D\n",
+        ) + later;
+        let now = parse(&now_src);
+        assert_eq!(
+            signed_off_since(&now, Some(&then)),
+            ["e"],
+            "a, b, c were signed off in the checkpoint's copy; d is not done"
+        );
+        assert_eq!(signed_off_since(&now, None), ["a", "b", "c", "e"]);
+        // Reopened and signed off again since: its latest sign-off is new.
+        let again = now_src.clone()
+            + "- 2026-01-01 10:01 a reopened: again\n- 2026-01-01 10:02 a signed off (no verify, judge skipped, contract 00000000): .plan/judge/a2.md#0123456789ab\n";
+        assert_eq!(signed_off_since(&parse(&again), Some(&then)), ["a", "e"]);
     }
 }

@@ -269,14 +269,11 @@ fn a_reopen_dropped_on_a_branch_merged_with_ours_is_still_found() {
 }
 
 /// The reopen line deleted and committed, then 200 more commits that each change
-/// plan.md (a note appended to the log, as `plan log` does): audit searches only
+/// plan.md (a note appended to the log, as `plan log` does): audit searched only
 /// the newest 200 versions of plan.md for removed log lines, so the version with
-/// the reopen falls out of reach and the old sign-off proves `b` again. Open: the
-/// search would have to reach back to the version that first had each done goal's
-/// latest sign-off (the reopen can only come after it), however far that is, or
-/// the depth would have to be unbounded.
+/// the reopen fell out of reach and the old sign-off proved `b` again. It now
+/// searches every version HEAD reaches.
 #[test]
-#[ignore = "red team: audit's search for removed log lines stops at 200 versions"]
 fn a_reopen_deleted_200_commits_ago_is_still_found() {
     let t = b_reopened();
     let hidden: String = t
@@ -450,13 +447,12 @@ fn a_rewind_does_not_revert_another_plan_file() {
 }
 
 /// The other way round: `x` of the second plan signed off after `a`'s checkpoint.
-/// The rewind takes `x.txt` away, but reopens only goals of the plan it was run
-/// with, so `x` stays done and proven in plans/other.md. Open: checkpoints are one
-/// namespace for every plan file, so a rewind would have to find the other plan
-/// files (as it now does to keep them) and reopen their goals signed off after
-/// the checkpoint too, or refuse while any has one.
+/// The rewind took `x.txt` away, but reopened only goals of the plan it was run
+/// with, so `x` stayed done and proven in plans/other.md. Checkpoints are one
+/// namespace for every plan file: a rewind now reopens, in each other plan file
+/// changed since the checkpoint, the goals whose latest sign-off line the
+/// checkpoint's copy of that file lacks, each with its log line.
 #[test]
-#[ignore = "red team: a rewind reopens goals of the plan in use only"]
 fn a_rewind_reopens_goals_of_another_plan_signed_off_after_it() {
     let t = two_goals();
     fn with<'a>(args: &[&'a str]) -> Vec<&'a str> {
@@ -492,5 +488,70 @@ fn a_rewind_reopens_goals_of_another_plan_signed_off_after_it() {
     assert!(
         !(gone && status == "done"),
         "x.txt was rewound away and x still reads done"
+    );
+    assert!(gone, "a's checkpoint has no x.txt");
+    assert_eq!(status, "active");
+    assert!(
+        t.read("plans/other.md").contains("x reopened: rewind to "),
+        "no reopen line in the other plan:\n{}",
+        t.read("plans/other.md")
+    );
+}
+
+/// The same reach, asked first: `--dry-run` names the other plan's goal it would
+/// reopen and changes nothing; an other plan file changed since the checkpoint that
+/// plan cannot read as a plan refuses the rewind, as what it would reopen there is
+/// unknown.
+#[test]
+fn a_rewind_names_another_plans_reopens_and_refuses_an_unreadable_one() {
+    let t = two_goals();
+    let with = |args: &[&str]| -> Vec<String> {
+        ["--file", "plans/other.md"]
+            .iter()
+            .chain(args)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        t.ok(&args);
+    };
+    run(with(&["init", "Other"]));
+    run(with(&[
+        "add",
+        "X",
+        "--done-when",
+        "x.txt exists",
+        "--verify",
+        "test -f x.txt",
+        "--failure-mode",
+        "x.txt is empty",
+        "--active",
+    ]));
+    t.commit_all("other plan");
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    t.write("x.txt", "x\n");
+    run(with(&[
+        "complete",
+        "x",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]));
+    let before = t.read("plans/other.md");
+    t.ok(&["rewind", "a", "--dry-run"])
+        .stdout_has("reopen x in plans/other.md (signed off after it)");
+    assert_eq!(t.read("plans/other.md"), before);
+    assert!(t.path("x.txt").exists());
+    t.write("plans/other.md", format!("{before}\n## Log\n"));
+    t.run(&["rewind", "a", "--yes"])
+        .code(2)
+        .stderr_has("plans/other.md: the plan file cannot be read as a plan");
+    assert!(t.path("x.txt").exists(), "a refused rewind moved files");
+    assert!(
+        !t.plan_md().contains("rewind to "),
+        "a refused rewind logged"
     );
 }

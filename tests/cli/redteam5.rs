@@ -182,13 +182,11 @@ fn a_verdict_quoted_in_code_does_not_count() {
 }
 
 /// An editor saving in place in two pieces with a pause longer than the 100 ms the
-/// store waits for a shrunken file to read the same: plan takes the first piece as
-/// the file, renames its version over it, and the second piece goes to the old
-/// file, which nothing reads any more. What would fix it: refuse to take a
-/// shrunken file that ends inside a line (no trailing newline) as settled, or wait
-/// for the file's writers to close it (no portable way to know).
+/// store waits for a shrunken file to read the same: plan took the first piece as
+/// the file, renamed its version over it, and the second piece went to the old
+/// file, which nothing reads any more. A write now waits for a file that ends
+/// inside a line and was written under a second ago.
 #[test]
-#[ignore = "red team: an in-place save paused longer than 100 ms mid-file loses its second piece"]
 fn an_in_place_save_in_two_slow_pieces_keeps_every_byte() {
     use std::io::Write;
     let before =
