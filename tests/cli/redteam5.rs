@@ -201,7 +201,7 @@ fn an_in_place_save_in_two_slow_pieces_keeps_every_byte() {
         let mut file = std::fs::File::create(&path).unwrap();
         file.write_all(first.as_bytes()).unwrap();
         started.send(()).unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(600));
+        std::thread::sleep(std::time::Duration::from_millis(300));
         file.write_all(second.as_bytes()).unwrap();
     });
     wait.recv().unwrap();
