@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::ctx::{Ctx, Env};
@@ -72,15 +72,21 @@ struct Removed {
 /// each with the newest commit that had it. Every version HEAD reaches is searched,
 /// however deep: a reopen deleted and then buried under any number of commits
 /// would otherwise fall out of reach and let the old sign-off prove its goal again.
-fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Vec<Removed> {
+/// A history that cannot be read is an error, not an empty search: audit fails
+/// closed.
+fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Result<Vec<Removed>> {
     let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let index = history::LogIndex::new(plan);
     let rewritten = |content: &str| !index.rewritten(&parse(content)).is_empty();
-    let Ok(revisions) = git::file_versions_where(&repo.root, &rel, usize::MAX, rewritten) else {
-        return Vec::new();
-    };
+    let revisions = git::file_versions_where(&repo.root, &rel, usize::MAX, rewritten)
+        .with_context(|| {
+            format!(
+                "searching the history of {} for removed log lines\n  hint: audit reads every committed version of plan.md; repair the repository (`git fsck`) and run it again",
+                rel.display()
+            )
+        })?;
     let mut out: Vec<Removed> = Vec::new();
     for rev in &revisions {
         let then = parse(&rev.content);
@@ -96,7 +102,7 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Vec<Removed> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -109,7 +115,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .then(|| config::load(ctx.repo.as_ref().map(|r| r.root.as_path())))
         .transpose()?;
     let root = ctx.prompt_root();
-    let removed = removed_lines(ctx, &plan);
+    let removed = removed_lines(ctx, &plan)?;
     let mut goals = Vec::new();
     for goal in plan.goals.iter().filter(|g| g.status().is_finished()) {
         let mut proof = plan.proof(goal);

@@ -555,3 +555,48 @@ fn a_rewind_names_another_plans_reopens_and_refuses_an_unreadable_one() {
         "a refused rewind logged"
     );
 }
+
+/// The version of plan.md that had the reopen made unreadable (its blob deleted
+/// from the object store) after the reopen line was deleted and committed: audit's
+/// search of the history failed and was taken as "nothing removed", so the old
+/// sign-off proved `b` again and audit passed. A history that cannot be read now
+/// fails the audit.
+#[test]
+fn a_history_that_cannot_be_read_fails_the_audit() {
+    let t = b_reopened();
+    let reopened_blob = t.git(&["rev-parse", "HEAD:plan.md"]).trim().to_string();
+    let hidden: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| !l.contains("b reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replacen(
+            "status: active\ndone_when: b.txt",
+            "status: done\ndone_when: b.txt",
+            1,
+        );
+    t.write("plan.md", &hidden);
+    t.commit_all("tidy the log");
+    let object = t.path(&format!(
+        ".git/objects/{}/{}",
+        &reopened_blob[..2],
+        &reopened_blob[2..]
+    ));
+    assert!(object.exists(), "the blob is loose");
+    std::fs::remove_file(&object).unwrap();
+    let run = t.run(&["audit"]);
+    assert_ne!(
+        run.code,
+        0,
+        "audit passed on a history it could not read:\n{}\n{}\n{}",
+        run.stdout,
+        run.stderr,
+        t.git(&["log", "--oneline", "--all"])
+    );
+    assert!(
+        run.stderr.contains("searching the history of plan.md"),
+        "{}",
+        run.stderr
+    );
+}
