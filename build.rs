@@ -30,6 +30,8 @@ fn link_static() -> bool {
     let wanted = var("CARGO_CFG_TARGET_OS") == "linux"
         && var("CARGO_CFG_TARGET_ENV") == "gnu"
         && var("PLAN_DYNAMIC") != "1"
+        // The archives are found through the host's `cc`: a cross build links as usual.
+        && var("HOST") == var("TARGET")
         // Asked for already (RUSTFLAGS): rustc links it so itself.
         && !var("CARGO_CFG_TARGET_FEATURE")
             .split(',')
