@@ -1,0 +1,86 @@
+//! Links the `plan` binary statically, without position-independent code, on
+//! Linux with glibc: a hook is one process start, and the dynamic loader's work
+//! (mapping libc, libgcc_s and libz, binding their symbols, relocating a PIE) is
+//! most of what a cached hook costs (README, "Performance"). Cargo can ask for
+//! `+crt-static` only for every crate of a build, proc-macros included, which
+//! cannot be built that way; so the link is made static here, for the binary
+//! alone, with the static archives of the libraries rustc names. Where one is
+//! missing (no libc.a installed), or PLAN_DYNAMIC=1, the binary links as usual.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What std and libgit2-sys ask for by name (`-lc`, `-lz`, …): the static archive
+/// of each is put first on the search path, where the linker takes it over the
+/// shared library.
+const LIBS: [&str; 7] = ["c", "m", "rt", "pthread", "dl", "util", "z"];
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=PLAN_DYNAMIC");
+    println!("cargo:rerun-if-env-changed=CC");
+    let link = if link_static() { "static" } else { "dynamic" };
+    // Read by tests/cli/link.rs, which checks the binary is what was asked for.
+    println!("cargo:rustc-env=PLAN_LINK={link}");
+}
+
+/// Asks for the static link; whether it did.
+fn link_static() -> bool {
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let wanted = var("CARGO_CFG_TARGET_OS") == "linux"
+        && var("CARGO_CFG_TARGET_ENV") == "gnu"
+        && var("PLAN_DYNAMIC") != "1"
+        // The archives are found through the host's `cc`: a cross build links as usual.
+        && var("HOST") == var("TARGET")
+        // Asked for already (RUSTFLAGS): rustc links it so itself.
+        && !var("CARGO_CFG_TARGET_FEATURE")
+            .split(',')
+            .any(|f| f == "crt-static");
+    let dir = PathBuf::from(var("OUT_DIR")).join("static");
+    if !wanted || shadow(&dir).is_none() {
+        return false;
+    }
+    let args = [
+        format!("-L{}", dir.display()),
+        // No PIE either: a static PIE relocates itself at start, which is the
+        // work saved.
+        "-static".into(),
+        "-no-pie".into(),
+        // The unwinder std asks for as libgcc_s: its static half, as `+crt-static`
+        // links it.
+        "-Wl,--start-group".into(),
+        "-lgcc_eh".into(),
+        "-lgcc".into(),
+        "-lc".into(),
+        "-Wl,--end-group".into(),
+    ];
+    for arg in args {
+        println!("cargo:rustc-link-arg-bins={arg}");
+    }
+    true
+}
+
+/// Fills `dir` with a link to each static archive, and an empty `libgcc_s.a`; `None`
+/// when an archive is not installed.
+fn shadow(dir: &Path) -> Option<()> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).ok()?;
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    for lib in LIBS.iter().chain(&["gcc_eh"]) {
+        let name = format!("lib{lib}.a");
+        let out = Command::new(&cc)
+            .arg(format!("-print-file-name={name}"))
+            .output()
+            .ok()?;
+        let found = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+        // A file not found is printed back as its bare name.
+        if !out.status.success() || !found.is_absolute() || !found.exists() {
+            return None;
+        }
+        if *lib != "gcc_eh" {
+            std::os::unix::fs::symlink(&found, dir.join(&name)).ok()?;
+        }
+    }
+    std::fs::write(dir.join("libgcc_s.a"), "!<arch>\n").ok()?;
+    Some(())
+}
