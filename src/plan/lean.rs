@@ -11,6 +11,10 @@
 //! errors are the ones it names.
 
 use std::collections::HashSet;
+
+/// Ids are short and not chosen by an attacker to collide (a hook reads its own
+/// repository): a fast hasher, not SipHash, for a set per goal of a long plan.
+type Ids = HashSet<String, foldhash::fast::FixedState>;
 use std::ops::Range;
 
 use super::event::Event;
@@ -66,12 +70,12 @@ pub struct Cut {
     pend: String,
     goal: Option<Open>,
     /// Ids whose log lines a proof or the skeleton may read.
-    relevant: HashSet<String>,
+    relevant: Ids,
     /// What live goals depend on: archived goals by these ids are kept whole.
-    needed: HashSet<String>,
+    needed: Ids,
     /// Every goal's id: plan's log lines about any other id are kept, so a goal
     /// deleted by hand mid-work is seen as the full parse sees it.
-    known: HashSet<String>,
+    known: Ids,
     carry: Option<Carry>,
     in_log: bool,
     seen_log: bool,
@@ -96,9 +100,9 @@ impl Cut {
             items: Vec::new(),
             pend: String::new(),
             goal: None,
-            relevant: HashSet::new(),
-            needed: HashSet::new(),
-            known: HashSet::new(),
+            relevant: Ids::default(),
+            needed: Ids::default(),
+            known: Ids::default(),
             carry: None,
             in_log: false,
             seen_log: false,
@@ -284,16 +288,17 @@ impl Cut {
             pend.push_str(tail);
             pend.as_str()
         };
-        let ids: Vec<String> = if goal.ids.is_empty() {
-            vec![id::slug(&text[goal.title.clone()])]
-        } else {
-            goal.ids
-                .iter()
-                .map(|i| text[i.clone()].to_string())
-                .collect()
+        let slug = goal
+            .ids
+            .is_empty()
+            .then(|| id::slug(&text[goal.title.clone()]));
+        let ids = || {
+            slug.as_deref()
+                .into_iter()
+                .chain(goal.ids.iter().map(|i| &text[i.clone()]))
         };
         let whole = if goal.archived {
-            ids.iter().any(|i| self.needed.contains(i))
+            ids().any(|i| self.needed.contains(i))
         } else {
             // Live goals all come before `## Archive`: by the first archived goal,
             // every dependency is known.
@@ -312,10 +317,14 @@ impl Cut {
         if !whole && goal.contract_fields.iter().any(|&n| n > 1) {
             self.unsure = true;
         }
-        self.known.extend(ids.iter().cloned());
+        for i in ids() {
+            if whole {
+                self.relevant.insert(i.to_string());
+            }
+            self.known.insert(i.to_string());
+        }
         if whole {
             self.keep(text);
-            self.relevant.extend(ids);
         } else {
             for range in &goal.kept {
                 self.keep(&text[range.clone()]);
