@@ -2,8 +2,9 @@
 //! can depend on, parsed instead of the whole file. Pure.
 //!
 //! A hook needs little of a long plan: the active and finished live goals whole,
-//! every other goal's heading, id, status and dependencies, and of the log the
-//! lines about goals whose sign-off is checked, plus the last one. The rest (the
+//! every other goal's heading, id, status and dependencies (of a plain archived goal,
+//! nothing unless another goal or a kept log line names it or shares its id), and of
+//! the log the lines about goals whose sign-off is checked, plus the last one. The rest (the
 //! contracts and subtasks of open and archived goals, the log's other lines) is
 //! most of the file. What is dropped never changes how another line scans, and
 //! every line that can be a format error is kept, so the cut plan has format
@@ -41,6 +42,12 @@ enum Item {
         line: Range<usize>,
         word: Range<usize>,
     },
+    /// An archived goal that is only its heading, id and status, all sound: dropped
+    /// unless another goal names it, shares its id or a kept log line is about it.
+    Archived {
+        text: Range<usize>,
+        id: String,
+    },
 }
 
 /// The goal being read, kept until it ends and its status says whether it is
@@ -51,6 +58,7 @@ struct Open {
     archived: bool,
     ids: Vec<Range<usize>>,
     status: Option<Range<usize>>,
+    statuses: u8,
     depends: Vec<Range<usize>>,
     /// The lines a cut goal keeps: all but the blank ones, subtasks, bullets and
     /// contract fields.
@@ -76,6 +84,9 @@ pub struct Cut {
     /// Every goal's id: plan's log lines about any other id are kept, so a goal
     /// deleted by hand mid-work is seen as the full parse sees it.
     known: Ids,
+    /// Ids more than one goal has, and what archived goals depend on: an archived
+    /// goal by one of these is kept.
+    shared: Ids,
     carry: Option<Carry>,
     in_log: bool,
     seen_log: bool,
@@ -103,6 +114,7 @@ impl Cut {
             relevant: Ids::default(),
             needed: Ids::default(),
             known: Ids::default(),
+            shared: Ids::default(),
             carry: None,
             in_log: false,
             seen_log: false,
@@ -186,6 +198,7 @@ impl Cut {
                         value: v,
                     } => {
                         open.status.get_or_insert(moved(v));
+                        open.statuses = open.statuses.saturating_add(1);
                         false
                     }
                     Kind::Field {
@@ -214,6 +227,7 @@ impl Cut {
                         archived: self.archived,
                         ids,
                         status: None,
+                        statuses: 0,
                         depends,
                         kept,
                         contract_fields: [0; 3],
@@ -312,18 +326,58 @@ impl Cut {
                 );
             }
             goal.status
-                .is_some_and(|s| Status::parse(&text[s]) != Some(Status::Open))
+                .as_ref()
+                .is_some_and(|s| Status::parse(&text[s.clone()]) != Some(Status::Open))
         };
         if !whole && goal.contract_fields.iter().any(|&n| n > 1) {
             self.unsure = true;
+        }
+        if goal.archived {
+            for v in &goal.depends {
+                self.shared.extend(
+                    text[v.clone()]
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|d| !d.is_empty())
+                        .map(str::to_string),
+                );
+            }
         }
         for i in ids() {
             if whole {
                 self.relevant.insert(i.to_string());
             }
-            self.known.insert(i.to_string());
+            if !self.known.insert(i.to_string()) {
+                self.shared.insert(i.to_string());
+            }
         }
-        if whole {
+        // A long archive is most of a long plan's goals; the hooks read none of the
+        // plain ones. Anything that may be a format error keeps the goal.
+        let status_sound = goal
+            .status
+            .as_ref()
+            .is_none_or(|s| Status::parse(&text[s.clone()]).is_some());
+        let plain = goal.archived
+            && !whole
+            && goal.ids.len() <= 1
+            && goal.depends.is_empty()
+            && goal.statuses <= 1
+            && status_sound
+            && goal.kept.len() == 1 + goal.ids.len() + usize::from(goal.statuses)
+            && !text[goal.title.clone()].is_empty();
+        let plain_id = ids().next().filter(|i| plain && id::invalid(i).is_none());
+        if let Some(id) = plain_id {
+            let id = id.to_string();
+            let start = self.out.len();
+            for range in &goal.kept {
+                self.out.push_str(&text[range.clone()]);
+            }
+            let end = self.out.len();
+            self.items.push(Item::Archived {
+                text: start..end,
+                id,
+            });
+        } else if whole {
             self.keep(text);
         } else {
             for range in &goal.kept {
@@ -347,27 +401,36 @@ impl Cut {
         if self.unsure {
             return None;
         }
-        // What is kept is the arena in order less the log lines nobody reads:
-        // moved down in place, so the cut plan needs no second buffer.
+        // What is kept is the arena in order less the log lines nobody reads and the
+        // plain archived goals nothing points at: moved down in place, so the cut
+        // plan needs no second buffer.
         let mut bytes = std::mem::take(&mut self.out).into_bytes();
+        let mut kept_log = vec![false; self.items.len()];
+        for (i, item) in self.items.iter().enumerate() {
+            let Item::Log { line, word } = item else {
+                continue;
+            };
+            let id = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
+            let orphan = || {
+                let text = std::str::from_utf8(&bytes[word.start..line.end])
+                    .unwrap_or("")
+                    .trim_end();
+                !self.known.contains(id) && Event::parse(text).is_some_and(|e| e.id() == Some(id))
+            };
+            if Some(i) == self.last_log || self.relevant.contains(id) || orphan() {
+                kept_log[i] = true;
+                // A kept log line about an archived goal: the goal is kept too.
+                self.shared.insert(id.to_string());
+            }
+        }
         let mut w = 0;
         for (i, item) in self.items.iter().enumerate() {
             let range = match item {
                 Item::Keep(range) => range.clone(),
-                Item::Log { line, word } => {
-                    let id = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
-                    let orphan = || {
-                        let text = std::str::from_utf8(&bytes[word.start..line.end])
-                            .unwrap_or("")
-                            .trim_end();
-                        !self.known.contains(id)
-                            && Event::parse(text).is_some_and(|e| e.id() == Some(id))
-                    };
-                    if Some(i) != self.last_log && !self.relevant.contains(id) && !orphan() {
-                        continue;
-                    }
-                    line.clone()
-                }
+                Item::Log { line, .. } if kept_log[i] => line.clone(),
+                Item::Log { .. } => continue,
+                Item::Archived { text, id } if self.shared.contains(id) => text.clone(),
+                Item::Archived { .. } => continue,
             };
             let len = range.len();
             bytes.copy_within(range, w);
@@ -739,6 +802,24 @@ mod tests {
             check(src);
             assert_eq!(cut_in_pieces(src, None), condense(src), "line by line");
         }
+    }
+
+    /// Plain archived goals are left out of the cut unless something points at
+    /// them: an archived goal's dependency, a kept log line, a second goal by the id.
+    #[test]
+    fn plain_archived_goals_are_dropped_unless_named() {
+        let src = "# Plan: p\n\n## Goal: Live\n<!-- id: live -->\nstatus: open\n\n## Archive\n\n## Goal: Gone\n<!-- id: gone -->\nstatus: done\n- [x] step\n\n## Goal: Dep\n<!-- id: dep -->\nstatus: done\n\n## Goal: User\n<!-- id: user -->\nstatus: done\ndepends_on: dep\n\n## Goal: Last\n<!-- id: last -->\nstatus: cancelled\n\n## Goal: Twin\n<!-- id: twin -->\nstatus: done\n\n## Goal: Twin\n\n## Log\n- 2026-01-01 10:00 gone added (contract 0123abcd)\n- 2026-01-01 10:00 last cancelled: no\n";
+        let short = condense(src).expect("cut");
+        assert!(!short.contains("Gone"), "{short}");
+        for kept in ["Live", "Dep", "User", "Last", "Twin\n<!-- id: twin"] {
+            assert!(
+                short.contains(&format!("## Goal: {kept}")),
+                "{kept}: {short}"
+            );
+        }
+        check(src);
+        let sound = src.replace("## Goal: Twin\n\n", "");
+        assert!(check(&sound), "a sound plan is cut");
     }
 
     /// A stray carriage return is a format error wherever it is: in a log line no
