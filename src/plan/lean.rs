@@ -155,10 +155,11 @@ impl Cut {
         // Where the open goal's text goes on in this piece.
         let mut span = 0;
         loop {
-            if self.goal.is_some() {
-                // Most of a goal's lines are subtasks, bullets and blank lines, which
-                // a cut goal drops and a whole one keeps with the rest of its text.
-                lines.skip_items(any_cr);
+            if let Some(open) = self.goal.as_mut() {
+                // Most of a goal's lines are subtasks, bullets, contract fields and
+                // blank lines, which a cut goal drops (counting the fields) and a
+                // whole one keeps with the rest of its text.
+                lines.skip_items(any_cr, Some(&mut open.contract_fields));
             }
             let Some(line) = lines.next() else { break };
             let text = &piece[line.start..line.next_start()];
