@@ -302,7 +302,7 @@ fn read_cut(path: &Path) -> Option<(String, String)> {
     if len < lean::WORTH_IT {
         return None;
     }
-    let mut hash = crate::hooks::run::ContentHasher::new(len);
+    let mut hash = crate::hooks::run::ContentHasher::new();
     let mut cut = lean::Cut::new();
     let mut buf = vec![0; PIECE];
     let (mut filled, mut total) = (0, 0);

@@ -2,7 +2,6 @@
 //! plan once, update the session and loop state, and decide what to answer. The hot
 //! path: no git2, no network, no judge unless the loop judge is on.
 
-use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -48,29 +47,32 @@ pub fn place(cwd: &Path) -> Result<Option<Place>> {
 
 /// A cheap, stable hash of plan.md's bytes: state only compares it with itself.
 pub fn content_hash(bytes: &[u8]) -> String {
-    let mut h = ContentHasher::new(bytes.len());
-    h.write(bytes);
-    h.finish()
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
 }
 
-/// [`content_hash`] of bytes read in pieces, their total length known first: the
-/// one definition, so a hash taken whole and one taken in pieces cannot differ.
-pub struct ContentHasher(std::hash::DefaultHasher);
+/// [`content_hash`] of bytes read in pieces: the one definition, so a hash taken
+/// whole and one taken in pieces cannot differ. xxh3: a hook hashes all of a long
+/// plan.md on every change, and SipHash cost as much as cutting it. A state file
+/// written with the old hash reads as "plan.md changed" once (the hooks fail open).
+pub struct ContentHasher(Box<xxhash_rust::xxh3::Xxh3>);
+
+impl Default for ContentHasher {
+    fn default() -> ContentHasher {
+        ContentHasher::new()
+    }
+}
 
 impl ContentHasher {
-    pub fn new(len: usize) -> ContentHasher {
-        let mut h = std::hash::DefaultHasher::new();
-        // As `[u8]::hash` starts (hashes stored by earlier versions stay valid).
-        h.write_usize(len);
-        ContentHasher(h)
+    pub fn new() -> ContentHasher {
+        ContentHasher(Box::default())
     }
 
     pub fn write(&mut self, piece: &[u8]) {
-        self.0.write(piece);
+        self.0.update(piece);
     }
 
     pub fn finish(&self) -> String {
-        format!("{:016x}", self.0.finish())
+        format!("{:016x}", self.0.digest())
     }
 }
 
@@ -428,21 +430,24 @@ fn same_file(cwd: &Path, given: &str, plan: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::hash::{Hash, Hasher};
-
-    /// State files keep hashes taken as `[u8]::hash` did; the streaming hasher must
-    /// give the same, whole or in pieces.
+    /// The hash is xxh3 of the bytes, whole or in pieces of any size (the streaming
+    /// hasher buffers across its own block boundaries).
     #[test]
-    fn content_hash_is_the_slice_hash_in_any_pieces() {
-        let bytes = b"# Plan: x\n\n## Goal: A\nstatus: active\n\n## Log\n";
-        let mut h = std::hash::DefaultHasher::new();
-        bytes.hash(&mut h);
-        let old = format!("{:016x}", h.finish());
-        assert_eq!(super::content_hash(bytes), old);
-        let mut pieces = super::ContentHasher::new(bytes.len());
-        for piece in bytes.chunks(7) {
-            pieces.write(piece);
+    fn content_hash_is_xxh3_in_any_pieces() {
+        let bytes: Vec<u8> = (0..5000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let want = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+        assert_eq!(super::content_hash(&bytes), want);
+        for size in [1, 7, 64, 240, 1000, 4096] {
+            let mut pieces = super::ContentHasher::new();
+            for piece in bytes.chunks(size) {
+                pieces.write(piece);
+            }
+            assert_eq!(pieces.finish(), want, "pieces of {size}");
         }
-        assert_eq!(pieces.finish(), old);
+        assert_ne!(super::content_hash(b"a"), super::content_hash(b"b"));
+        assert_eq!(
+            super::content_hash(b""),
+            format!("{:016x}", xxhash_rust::xxh3::xxh3_64(b""))
+        );
     }
 }

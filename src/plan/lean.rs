@@ -2,8 +2,9 @@
 //! can depend on, parsed instead of the whole file. Pure.
 //!
 //! A hook needs little of a long plan: the active and finished live goals whole,
-//! every other goal's heading, id, status and dependencies, and of the log the
-//! lines about goals whose sign-off is checked, plus the last one. The rest (the
+//! every other goal's heading, id, status and dependencies (of a plain archived goal,
+//! nothing unless another goal or a kept log line names it or shares its id), and of
+//! the log the lines about goals whose sign-off is checked, plus the last one. The rest (the
 //! contracts and subtasks of open and archived goals, the log's other lines) is
 //! most of the file. What is dropped never changes how another line scans, and
 //! every line that can be a format error is kept, so the cut plan has format
@@ -11,6 +12,10 @@
 //! errors are the ones it names.
 
 use std::collections::HashSet;
+
+/// Ids are short and not chosen by an attacker to collide (a hook reads its own
+/// repository): a fast hasher, not SipHash, for a set per goal of a long plan.
+type Ids = HashSet<String, foldhash::fast::FixedState>;
 use std::ops::Range;
 
 use super::event::Event;
@@ -37,6 +42,12 @@ enum Item {
         line: Range<usize>,
         word: Range<usize>,
     },
+    /// An archived goal that is only its heading, id and status, all sound: dropped
+    /// unless another goal names it, shares its id or a kept log line is about it.
+    Archived {
+        text: Range<usize>,
+        id: String,
+    },
 }
 
 /// The goal being read, kept until it ends and its status says whether it is
@@ -47,6 +58,7 @@ struct Open {
     archived: bool,
     ids: Vec<Range<usize>>,
     status: Option<Range<usize>>,
+    statuses: u8,
     depends: Vec<Range<usize>>,
     /// The lines a cut goal keeps: all but the blank ones, subtasks, bullets and
     /// contract fields.
@@ -66,12 +78,15 @@ pub struct Cut {
     pend: String,
     goal: Option<Open>,
     /// Ids whose log lines a proof or the skeleton may read.
-    relevant: HashSet<String>,
+    relevant: Ids,
     /// What live goals depend on: archived goals by these ids are kept whole.
-    needed: HashSet<String>,
+    needed: Ids,
     /// Every goal's id: plan's log lines about any other id are kept, so a goal
     /// deleted by hand mid-work is seen as the full parse sees it.
-    known: HashSet<String>,
+    known: Ids,
+    /// Ids more than one goal has, and what archived goals depend on: an archived
+    /// goal by one of these is kept.
+    shared: Ids,
     carry: Option<Carry>,
     in_log: bool,
     seen_log: bool,
@@ -96,9 +111,10 @@ impl Cut {
             items: Vec::new(),
             pend: String::new(),
             goal: None,
-            relevant: HashSet::new(),
-            needed: HashSet::new(),
-            known: HashSet::new(),
+            relevant: Ids::default(),
+            needed: Ids::default(),
+            known: Ids::default(),
+            shared: Ids::default(),
             carry: None,
             in_log: false,
             seen_log: false,
@@ -139,10 +155,11 @@ impl Cut {
         // Where the open goal's text goes on in this piece.
         let mut span = 0;
         loop {
-            if self.goal.is_some() {
-                // Most of a goal's lines are subtasks, bullets and blank lines, which
-                // a cut goal drops and a whole one keeps with the rest of its text.
-                lines.skip_items(any_cr);
+            if let Some(open) = self.goal.as_mut() {
+                // Most of a goal's lines are subtasks, bullets, contract fields and
+                // blank lines, which a cut goal drops (counting the fields) and a
+                // whole one keeps with the rest of its text.
+                lines.skip_items(any_cr, Some(&mut open.contract_fields));
             }
             let Some(line) = lines.next() else { break };
             let text = &piece[line.start..line.next_start()];
@@ -182,6 +199,7 @@ impl Cut {
                         value: v,
                     } => {
                         open.status.get_or_insert(moved(v));
+                        open.statuses = open.statuses.saturating_add(1);
                         false
                     }
                     Kind::Field {
@@ -210,6 +228,7 @@ impl Cut {
                         archived: self.archived,
                         ids,
                         status: None,
+                        statuses: 0,
                         depends,
                         kept,
                         contract_fields: [0; 3],
@@ -222,6 +241,13 @@ impl Cut {
                 }
                 Kind::ArchiveHeading => self.archived = true,
                 Kind::Bullet { value } if self.in_log => {
+                    self.settle_last_log();
+                    // A stray carriage return is a format error: never cut it.
+                    if any_cr && line.text(piece).contains('\r') {
+                        self.last_log = None;
+                        self.keep(text);
+                        continue;
+                    }
                     let entry = log_entry(line.no, &piece[value.clone()]);
                     let word = entry.text.split(' ').next().unwrap_or("");
                     let from = word.as_ptr() as usize - text.as_ptr() as usize;
@@ -244,6 +270,28 @@ impl Cut {
         self.carry = Some(lines.carry());
     }
 
+    /// Drops the log line read last, now that another follows it, if nothing can
+    /// make it read any more: its goal was seen and is cut, so only a second goal by
+    /// that id could, which is a format error the cut plan keeps too. Most of a long
+    /// log goes here, so it is never held.
+    fn settle_last_log(&mut self) {
+        let Some(i) = self.last_log.take() else {
+            return;
+        };
+        let Some(Item::Log { line, word }) = self.items.last() else {
+            return;
+        };
+        let id = &self.out[word.clone()];
+        if i + 1 == self.items.len()
+            && line.end == self.out.len()
+            && self.known.contains(id)
+            && !self.relevant.contains(id)
+        {
+            self.out.truncate(line.start);
+            self.items.pop();
+        }
+    }
+
     /// Writes a finished goal, whose text ends with `tail`: whole when a hook may
     /// read its contract, subtasks or history (a live goal that is not open; an
     /// archived one a live goal depends on), else only its kept lines.
@@ -255,16 +303,17 @@ impl Cut {
             pend.push_str(tail);
             pend.as_str()
         };
-        let ids: Vec<String> = if goal.ids.is_empty() {
-            vec![id::slug(&text[goal.title.clone()])]
-        } else {
-            goal.ids
-                .iter()
-                .map(|i| text[i.clone()].to_string())
-                .collect()
+        let slug = goal
+            .ids
+            .is_empty()
+            .then(|| id::slug(&text[goal.title.clone()]));
+        let ids = || {
+            slug.as_deref()
+                .into_iter()
+                .chain(goal.ids.iter().map(|i| &text[i.clone()]))
         };
         let whole = if goal.archived {
-            ids.iter().any(|i| self.needed.contains(i))
+            ids().any(|i| self.needed.contains(i))
         } else {
             // Live goals all come before `## Archive`: by the first archived goal,
             // every dependency is known.
@@ -278,15 +327,59 @@ impl Cut {
                 );
             }
             goal.status
-                .is_some_and(|s| Status::parse(&text[s]) != Some(Status::Open))
+                .as_ref()
+                .is_some_and(|s| Status::parse(&text[s.clone()]) != Some(Status::Open))
         };
         if !whole && goal.contract_fields.iter().any(|&n| n > 1) {
             self.unsure = true;
         }
-        self.known.extend(ids.iter().cloned());
-        if whole {
+        if goal.archived {
+            for v in &goal.depends {
+                self.shared.extend(
+                    text[v.clone()]
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|d| !d.is_empty())
+                        .map(str::to_string),
+                );
+            }
+        }
+        for i in ids() {
+            if whole {
+                self.relevant.insert(i.to_string());
+            }
+            if !self.known.insert(i.to_string()) {
+                self.shared.insert(i.to_string());
+            }
+        }
+        // A long archive is most of a long plan's goals; the hooks read none of the
+        // plain ones. Anything that may be a format error keeps the goal.
+        let status_sound = goal
+            .status
+            .as_ref()
+            .is_none_or(|s| Status::parse(&text[s.clone()]).is_some());
+        let plain = goal.archived
+            && !whole
+            && goal.ids.len() <= 1
+            && goal.depends.is_empty()
+            && goal.statuses <= 1
+            && status_sound
+            && goal.kept.len() == 1 + goal.ids.len() + usize::from(goal.statuses)
+            && !text[goal.title.clone()].is_empty();
+        let plain_id = ids().next().filter(|i| plain && id::invalid(i).is_none());
+        if let Some(id) = plain_id {
+            let id = id.to_string();
+            let start = self.out.len();
+            for range in &goal.kept {
+                self.out.push_str(&text[range.clone()]);
+            }
+            let end = self.out.len();
+            self.items.push(Item::Archived {
+                text: start..end,
+                id,
+            });
+        } else if whole {
             self.keep(text);
-            self.relevant.extend(ids);
         } else {
             for range in &goal.kept {
                 self.keep(&text[range.clone()]);
@@ -309,27 +402,36 @@ impl Cut {
         if self.unsure {
             return None;
         }
-        // What is kept is the arena in order less the log lines nobody reads:
-        // moved down in place, so the cut plan needs no second buffer.
+        // What is kept is the arena in order less the log lines nobody reads and the
+        // plain archived goals nothing points at: moved down in place, so the cut
+        // plan needs no second buffer.
         let mut bytes = std::mem::take(&mut self.out).into_bytes();
+        let mut kept_log = vec![false; self.items.len()];
+        for (i, item) in self.items.iter().enumerate() {
+            let Item::Log { line, word } = item else {
+                continue;
+            };
+            let id = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
+            let orphan = || {
+                let text = std::str::from_utf8(&bytes[word.start..line.end])
+                    .unwrap_or("")
+                    .trim_end();
+                !self.known.contains(id) && Event::parse(text).is_some_and(|e| e.id() == Some(id))
+            };
+            if Some(i) == self.last_log || self.relevant.contains(id) || orphan() {
+                kept_log[i] = true;
+                // A kept log line about an archived goal: the goal is kept too.
+                self.shared.insert(id.to_string());
+            }
+        }
         let mut w = 0;
         for (i, item) in self.items.iter().enumerate() {
             let range = match item {
                 Item::Keep(range) => range.clone(),
-                Item::Log { line, word } => {
-                    let id = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
-                    let orphan = || {
-                        let text = std::str::from_utf8(&bytes[word.start..line.end])
-                            .unwrap_or("")
-                            .trim_end();
-                        !self.known.contains(id)
-                            && Event::parse(text).is_some_and(|e| e.id() == Some(id))
-                    };
-                    if Some(i) != self.last_log && !self.relevant.contains(id) && !orphan() {
-                        continue;
-                    }
-                    line.clone()
-                }
+                Item::Log { line, .. } if kept_log[i] => line.clone(),
+                Item::Log { .. } => continue,
+                Item::Archived { text, id } if self.shared.contains(id) => text.clone(),
+                Item::Archived { .. } => continue,
             };
             let len = range.len();
             bytes.copy_within(range, w);
@@ -543,16 +645,18 @@ mod tests {
 
     fn log_line() -> impl Strategy<Value = String> {
         let id = (0..10usize).prop_map(|i| format!("g{i}"));
+        // A stray carriage return (a format error) rarely, so most plans stay sound.
         prop_oneof![
-            id.clone().prop_map(|i| format!("- 2026-01-01 10:00 {i} added (contract 0123abcd)")),
-            id.clone().prop_map(|i| format!("- 2026-01-01 10:01 {i} started (contract 0123abcd)")),
-            id.clone().prop_map(|i| format!("- 2026-01-01 10:05 {i} cancelled: not needed")),
-            id.clone().prop_map(|i| format!("- 2026-01-01 12:06 {i} reopened: again")),
-            id.prop_map(|i| format!("- 2026-01-01 09:00 {i} signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/{i}.md#abcdef012345")),
-            Just("- 2026-01-01 09:00 a note by hand".to_string()),
-            Just("- no stamp here".to_string()),
-            Just("not a bullet".to_string()),
-            Just(String::new()),
+            4 => id.clone().prop_map(|i| format!("- 2026-01-01 10:00 {i} added (contract 0123abcd)")),
+            4 => id.clone().prop_map(|i| format!("- 2026-01-01 10:01 {i} started (contract 0123abcd)")),
+            4 => id.clone().prop_map(|i| format!("- 2026-01-01 10:05 {i} cancelled: not needed")),
+            4 => id.clone().prop_map(|i| format!("- 2026-01-01 12:06 {i} reopened: again")),
+            4 => id.clone().prop_map(|i| format!("- 2026-01-01 09:00 {i} signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/{i}.md#abcdef012345")),
+            4 => Just("- 2026-01-01 09:00 a note by hand".to_string()),
+            1 => id.prop_map(|i| format!("- 2026-01-01 09:00 {i} stray\r return")),
+            4 => Just("- no stamp here".to_string()),
+            4 => Just("not a bullet".to_string()),
+            4 => Just(String::new()),
         ]
     }
 
@@ -699,6 +803,33 @@ mod tests {
             check(src);
             assert_eq!(cut_in_pieces(src, None), condense(src), "line by line");
         }
+    }
+
+    /// Plain archived goals are left out of the cut unless something points at
+    /// them: an archived goal's dependency, a kept log line, a second goal by the id.
+    #[test]
+    fn plain_archived_goals_are_dropped_unless_named() {
+        let src = "# Plan: p\n\n## Goal: Live\n<!-- id: live -->\nstatus: open\n\n## Archive\n\n## Goal: Gone\n<!-- id: gone -->\nstatus: done\n- [x] step\n\n## Goal: Dep\n<!-- id: dep -->\nstatus: done\n\n## Goal: User\n<!-- id: user -->\nstatus: done\ndepends_on: dep\n\n## Goal: Last\n<!-- id: last -->\nstatus: cancelled\n\n## Goal: Twin\n<!-- id: twin -->\nstatus: done\n\n## Goal: Twin\n\n## Log\n- 2026-01-01 10:00 gone added (contract 0123abcd)\n- 2026-01-01 10:00 last cancelled: no\n";
+        let short = condense(src).expect("cut");
+        assert!(!short.contains("Gone"), "{short}");
+        for kept in ["Live", "Dep", "User", "Last", "Twin\n<!-- id: twin"] {
+            assert!(
+                short.contains(&format!("## Goal: {kept}")),
+                "{kept}: {short}"
+            );
+        }
+        check(src);
+        let sound = src.replace("## Goal: Twin\n\n", "");
+        assert!(check(&sound), "a sound plan is cut");
+    }
+
+    /// A stray carriage return is a format error wherever it is: in a log line no
+    /// hook reads too, so the cut plan has the error the whole one has.
+    #[test]
+    fn a_stray_carriage_return_in_an_unread_log_line_is_kept() {
+        let src = "# Plan: p\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Goal: B\n<!-- id: b -->\nstatus: open\n\n## Log\n- 2026-01-01 10:00 a added\r (contract 0123abcd)\n- 2026-01-01 10:00 b added (contract 0123abcd)\n";
+        assert!(!model::parse(src).errors.is_empty());
+        check(src);
     }
 
     /// A long plan shaped as `plan archive` leaves it: the cut keeps the live goals

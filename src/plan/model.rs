@@ -4,6 +4,10 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+/// The goal index and history maps are keyed on ids from plan.md, which a hook
+/// builds on every change of a long plan: a fast hasher, not SipHash.
+type Fast = foldhash::fast::FixedState;
+
 use serde::Serialize;
 
 use super::diag::Diagnostic;
@@ -199,9 +203,9 @@ pub struct Plan<'a> {
     /// Format errors: a plan with any is not written to.
     pub errors: Vec<Diagnostic>,
     /// Goal index by id (the first goal, for a duplicate id).
-    index: HashMap<Cow<'a, str>, usize>,
+    index: HashMap<Cow<'a, str>, usize, Fast>,
     /// Log entry indexes by their first word, which is a goal id for goal events.
-    history: HashMap<&'a str, Vec<usize>>,
+    history: HashMap<&'a str, Vec<usize>, Fast>,
     /// Each finished goal's standing by its heading line, once [`Plan::prove`] ran.
     proofs: Option<HashMap<usize, Proof>>,
 }
@@ -232,8 +236,8 @@ pub fn parse(src: &str) -> Plan<'_> {
         log: Vec::new(),
         archive_heading: None,
         errors: Vec::new(),
-        index: HashMap::new(),
-        history: HashMap::new(),
+        index: HashMap::default(),
+        history: HashMap::default(),
         proofs: None,
     };
     let headings = lines
@@ -653,7 +657,7 @@ fn assign_ids(plan: &mut Plan<'_>) {
     let order = (0..plan.goals.len())
         .filter(|&i| plan.goals[i].id_line.is_some())
         .chain((0..plan.goals.len()).filter(|&i| plan.goals[i].id_line.is_none()));
-    let mut index = HashMap::with_capacity(plan.goals.len());
+    let mut index = HashMap::with_capacity_and_hasher(plan.goals.len(), Fast::default());
     let mut errors = Vec::new();
     for i in order {
         let goal = &plan.goals[i];

@@ -167,8 +167,10 @@ impl<'a> Lines<'a> {
     /// Steps over the lines ahead that are blank or a list item (`- x`, `* [ ] x`)
     /// outside a fence or comment, for a reader that drops them: they change no
     /// state, so they need no classifying. `cr`: also stop at a line with a carriage
-    /// return in its text (a format error the reader must see).
-    pub fn skip_items(&mut self, cr: bool) {
+    /// return in its text (a format error the reader must see). `fields`: also steps
+    /// over `done_when:`, `verify:` and `failure_modes:` lines, counting each key in
+    /// that order, for a reader that drops them but must see one given twice.
+    pub fn skip_items(&mut self, cr: bool, mut fields: Option<&mut [u8; 3]>) {
         if self.state != State::Normal {
             return;
         }
@@ -184,8 +186,20 @@ impl<'a> Lines<'a> {
             let item = spaces <= 3
                 && matches!(text.get(spaces), Some(b'-' | b'*'))
                 && matches!(text.get(spaces + 1), None | Some(b' ' | b'\t'));
-            if !(text.is_empty() || item) || (cr && memchr::memchr(b'\r', text).is_some()) {
+            // As `classify` reads them: unindented, the key, then the colon.
+            let field = match fields {
+                Some(_) if text.starts_with(b"done_when:") => Some(0),
+                Some(_) if text.starts_with(b"verify:") => Some(1),
+                Some(_) if text.starts_with(b"failure_modes:") => Some(2),
+                _ => None,
+            };
+            if !(text.is_empty() || item || field.is_some())
+                || (cr && memchr::memchr(b'\r', text).is_some())
+            {
                 return;
+            }
+            if let (Some(i), Some(counts)) = (field, fields.as_deref_mut()) {
+                counts[i] = counts[i].saturating_add(1);
             }
             self.pos += nl.map_or(rest.len(), |i| i + 1);
             self.no += 1;
@@ -701,6 +715,12 @@ mod pieces {
             "    - indented code",
             "- a\rb",
             "text",
+            "done_when: it works",
+            "verify:cargo test",
+            "failure_modes:",
+            " verify: indented",
+            "verify",
+            "status: active",
         ])
     }
 
@@ -756,6 +776,7 @@ mod pieces {
             src in source(),
             cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
             cr in any::<bool>(),
+            fields in any::<bool>(),
         ) {
             let whole = scan(&src);
             let ends: Vec<usize> = whole.iter().map(Line::next_start).collect();
@@ -764,6 +785,7 @@ mod pieces {
             at.sort_unstable();
             at.dedup();
             let (mut seen, mut from, mut carry) = (Vec::new(), 0, None);
+            let mut counts = [0u8; 3];
             for end in at {
                 let piece = &src[from..end];
                 let mut lines = match carry {
@@ -771,7 +793,7 @@ mod pieces {
                     None => Lines::new(piece),
                 };
                 loop {
-                    lines.skip_items(cr);
+                    lines.skip_items(cr, fields.then_some(&mut counts));
                     let Some(mut line) = lines.next() else { break };
                     line.start += from;
                     line.end += from;
@@ -781,15 +803,26 @@ mod pieces {
                 carry = Some(lines.carry());
                 from = end;
             }
-            let mut rest = whole.iter();
-            for line in &seen {
-                for skipped in rest.by_ref().take_while(|l| l.no != line.no) {
-                    prop_assert!(
+            let read: Vec<usize> = seen.iter().map(|l| l.no).collect();
+            let mut skipped_fields = [0u8; 3];
+            for skipped in whole.iter().filter(|l| !read.contains(&l.no)) {
+                let field = match skipped.kind {
+                    Kind::Field { key: Key::DoneWhen, .. } => Some(0),
+                    Kind::Field { key: Key::Verify, .. } => Some(1),
+                    Kind::Field { key: Key::FailureModes, .. } => Some(2),
+                    _ => None,
+                };
+                match field.filter(|_| fields) {
+                    Some(i) => skipped_fields[i] += 1,
+                    None => prop_assert!(
                         matches!(skipped.kind, Kind::Blank | Kind::Task { .. } | Kind::Bullet { .. }),
                         "skipped {:?}", skipped
-                    );
-                    prop_assert!(!(cr && skipped.text(&src).contains('\r')), "skipped {:?}", skipped);
+                    ),
                 }
+                prop_assert!(!(cr && skipped.text(&src).contains('\r')), "skipped {:?}", skipped);
+            }
+            prop_assert_eq!(counts, skipped_fields, "contract fields stepped over");
+            for line in &seen {
                 let want = whole.iter().find(|l| l.no == line.no);
                 let kinds_agree = want.is_some_and(|w| w.kind == line.kind && w.start == line.start);
                 prop_assert!(kinds_agree, "{:?} against {:?}", line, want);
