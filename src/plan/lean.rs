@@ -353,11 +353,13 @@ impl Cut {
             }
         }
         // A long archive is most of a long plan's goals; the hooks read none of the
-        // plain ones. Anything that may be a format error keeps the goal.
+        // plain ones. Anything that may be a format error keeps the goal, and so does
+        // an unfinished one: moved there by hand, it is still work (`Plan::shelved`).
         let status_sound = goal
             .status
             .as_ref()
-            .is_none_or(|s| Status::parse(&text[s.clone()]).is_some());
+            .and_then(|s| Status::parse(&text[s.clone()]))
+            .is_some_and(Status::is_finished);
         let plain = goal.archived
             && !whole
             && goal.ids.len() <= 1
