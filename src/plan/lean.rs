@@ -11,7 +11,7 @@
 //! errors exactly when the whole one does; then the whole file is parsed, so the
 //! errors are the ones it names.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Ids are short and not chosen by an attacker to collide (a hook reads its own
 /// repository): a fast hasher, not SipHash, for a set per goal of a long plan.
@@ -21,6 +21,7 @@ use std::ops::Range;
 use super::event::Event;
 use super::id;
 use super::model::{Status, log_entry};
+use super::proof;
 use super::scan::{BOM, Carry, Key, Kind, Lines};
 
 /// Plans shorter than this are parsed whole: cutting them saves nothing.
@@ -47,6 +48,7 @@ enum Item {
     Archived {
         text: Range<usize>,
         id: String,
+        status: Status,
     },
 }
 
@@ -87,6 +89,9 @@ pub struct Cut {
     /// Ids more than one goal has, and what archived goals depend on: an archived
     /// goal by one of these is kept.
     shared: Ids,
+    /// Archived goals' ids: whether the log puts each on record is read from its log
+    /// lines ([`proof::on_record`]), so none of them is dropped while it is read.
+    archived_ids: Ids,
     carry: Option<Carry>,
     in_log: bool,
     seen_log: bool,
@@ -115,6 +120,7 @@ impl Cut {
             needed: Ids::default(),
             known: Ids::default(),
             shared: Ids::default(),
+            archived_ids: Ids::default(),
             carry: None,
             in_log: false,
             seen_log: false,
@@ -286,6 +292,7 @@ impl Cut {
             && line.end == self.out.len()
             && self.known.contains(id)
             && !self.relevant.contains(id)
+            && !self.archived_ids.contains(id)
         {
             self.out.truncate(line.start);
             self.items.pop();
@@ -351,15 +358,19 @@ impl Cut {
             if !self.known.insert(i.to_string()) {
                 self.shared.insert(i.to_string());
             }
+            if goal.archived {
+                self.archived_ids.insert(i.to_string());
+            }
         }
         // A long archive is most of a long plan's goals; the hooks read none of the
         // plain ones. Anything that may be a format error keeps the goal, and so does
         // an unfinished one: moved there by hand, it is still work (`Plan::shelved`).
-        let status_sound = goal
+        let finished = goal
             .status
             .as_ref()
             .and_then(|s| Status::parse(&text[s.clone()]))
-            .is_some_and(Status::is_finished);
+            .filter(|s| s.is_finished());
+        let status_sound = finished.is_some();
         let plain = goal.archived
             && !whole
             && goal.ids.len() <= 1
@@ -379,6 +390,7 @@ impl Cut {
             self.items.push(Item::Archived {
                 text: start..end,
                 id,
+                status: finished.unwrap_or(Status::Done),
             });
         } else if whole {
             self.keep(text);
@@ -426,13 +438,72 @@ impl Cut {
                 self.shared.insert(id.to_string());
             }
         }
+        // A plain archived goal the log leaves off record is still work: kept, so the
+        // hooks count it as the whole read does. Its latest log line that says
+        // anything of its record decides (`proof::on_record`), so the log is read
+        // from its end and each goal's older lines are not parsed.
+        let mut pending: HashMap<&str, Status, foldhash::fast::FixedState> = self
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Archived { id, status, .. } if !self.shared.contains(id) => {
+                    Some((id.as_str(), *status))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut off_record = Vec::new();
+        for item in self.items.iter().rev() {
+            if pending.is_empty() {
+                break;
+            }
+            let Item::Log { line, word } = item else {
+                continue;
+            };
+            let id = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
+            let Some(&status) = pending.get(id) else {
+                continue;
+            };
+            let text = std::str::from_utf8(&bytes[word.start..line.end])
+                .unwrap_or("")
+                .trim_end();
+            let verdict = Event::parse(text)
+                .filter(|e| e.id() == Some(id))
+                .and_then(|e| proof::record_verdict(status, &e));
+            if let Some(on) = verdict {
+                pending.remove(id);
+                if !on {
+                    off_record.push(id.to_string());
+                }
+            }
+        }
+        off_record.extend(pending.into_keys().map(str::to_string));
+        self.shared.extend(off_record);
+        // Every archived goal the cut keeps keeps its log too: whether it is on
+        // record is read from the log, by the cut plan as by the whole one.
+        let dropped: Ids = self
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Archived { id, .. } if !self.shared.contains(id) => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        for (i, item) in self.items.iter().enumerate() {
+            if let Item::Log { word, .. } = item {
+                let id = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
+                if self.archived_ids.contains(id) && !dropped.contains(id) {
+                    kept_log[i] = true;
+                }
+            }
+        }
         let mut w = 0;
         for (i, item) in self.items.iter().enumerate() {
             let range = match item {
                 Item::Keep(range) => range.clone(),
                 Item::Log { line, .. } if kept_log[i] => line.clone(),
                 Item::Log { .. } => continue,
-                Item::Archived { text, id } if self.shared.contains(id) => text.clone(),
+                Item::Archived { text, id, .. } if self.shared.contains(id) => text.clone(),
                 Item::Archived { .. } => continue,
             };
             let len = range.len();
@@ -811,10 +882,12 @@ mod tests {
     /// them: an archived goal's dependency, a kept log line, a second goal by the id.
     #[test]
     fn plain_archived_goals_are_dropped_unless_named() {
-        let src = "# Plan: p\n\n## Goal: Live\n<!-- id: live -->\nstatus: open\n\n## Archive\n\n## Goal: Gone\n<!-- id: gone -->\nstatus: done\n- [x] step\n\n## Goal: Dep\n<!-- id: dep -->\nstatus: done\n\n## Goal: User\n<!-- id: user -->\nstatus: done\ndepends_on: dep\n\n## Goal: Last\n<!-- id: last -->\nstatus: cancelled\n\n## Goal: Twin\n<!-- id: twin -->\nstatus: done\n\n## Goal: Twin\n\n## Log\n- 2026-01-01 10:00 gone added (contract 0123abcd)\n- 2026-01-01 10:00 last cancelled: no\n";
+        let src = "# Plan: p\n\n## Goal: Live\n<!-- id: live -->\nstatus: open\n\n## Archive\n\n## Goal: Gone\n<!-- id: gone -->\nstatus: done\n- [x] step\n\n## Goal: Dep\n<!-- id: dep -->\nstatus: done\n\n## Goal: User\n<!-- id: user -->\nstatus: done\ndepends_on: dep\n\n## Goal: Last\n<!-- id: last -->\nstatus: cancelled\n\n## Goal: Twin\n<!-- id: twin -->\nstatus: done\n\n## Goal: Twin\n\n## Goal: Hand\n<!-- id: hand -->\nstatus: done\n\n## Log\n- 2026-01-01 10:00 gone added (contract 0123abcd)\n- 2026-01-01 10:00 hand added (contract 0123abcd)\n- 2026-01-01 11:00 gone signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/gone.md#0123456789ab\n- 2026-01-01 11:00 last cancelled: no\n";
         let short = condense(src).expect("cut");
         assert!(!short.contains("Gone"), "{short}");
-        for kept in ["Live", "Dep", "User", "Last", "Twin\n<!-- id: twin"] {
+        // Done with no sign-off on record: still work, so the cut keeps it and its log.
+        assert!(short.contains("hand added"), "{short}");
+        for kept in ["Live", "Dep", "User", "Last", "Twin\n<!-- id: twin", "Hand"] {
             assert!(
                 short.contains(&format!("## Goal: {kept}")),
                 "{kept}: {short}"
@@ -858,6 +931,11 @@ mod tests {
                 "- 2026-01-01 10:00 g{i} added (contract 0123abcd)\n"
             ));
         }
+        for i in 200..400 {
+            src.push_str(&format!(
+                "- 2026-01-01 11:00 g{i} signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/g{i}.md#0123456789ab\n"
+            ));
+        }
         let short = condense(&src).expect("a sound plan is cut");
         assert!(model::parse(&short).errors.is_empty());
         assert!(
@@ -867,6 +945,8 @@ mod tests {
             src.len()
         );
         assert!(check(&src));
-        assert!(short.ends_with("- 2026-01-01 10:00 g399 added (contract 0123abcd)\n"));
+        assert!(short.ends_with(
+            "- 2026-01-01 11:00 g399 signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/g399.md#0123456789ab\n"
+        ));
     }
 }

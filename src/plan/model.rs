@@ -856,7 +856,7 @@ impl<'a> Plan<'a> {
 
     /// Checks every finished goal's record; `facts` answers for a transcript path.
     pub fn prove(&mut self, facts: &dyn Fn(&str) -> Facts) {
-        self.prove_where(facts, |_| true);
+        self.prove_where(facts, |_, _| true);
     }
 
     /// As [`Plan::prove`], for the goals the hooks look at: live ones and those a
@@ -867,14 +867,23 @@ impl<'a> Plan<'a> {
             .live()
             .flat_map(|g| g.depends_on.iter().copied())
             .collect();
-        self.prove_where(facts, |g| !g.archived || needed.contains(g.id.as_ref()));
+        // An archived goal nothing live needs is checked on the log's word: one
+        // marked finished and moved there by hand is still work, and a long archive's
+        // transcripts are not read on every hook.
+        self.prove_where(facts, |plan, g| {
+            !g.archived || needed.contains(g.id.as_ref()) || !proof::on_record(plan, g)
+        });
     }
 
-    fn prove_where(&mut self, facts: &dyn Fn(&str) -> Facts, wanted: impl Fn(&Goal<'_>) -> bool) {
+    fn prove_where(
+        &mut self,
+        facts: &dyn Fn(&str) -> Facts,
+        wanted: impl Fn(&Plan<'a>, &Goal<'a>) -> bool,
+    ) {
         let proofs = self
             .goals
             .iter()
-            .filter(|g| g.status().is_finished() && wanted(g))
+            .filter(|g| g.status().is_finished() && wanted(self, g))
             .map(|g| (g.line, proof::check(self, g, facts)))
             .collect();
         self.proofs = Some(proofs);
@@ -929,10 +938,18 @@ impl<'a> Plan<'a> {
         self.proofs.as_ref()?.get(&goal.line)
     }
 
-    /// Live goals marked done or cancelled without a record: remaining work.
+    /// Goals marked done or cancelled without a record: remaining work. Live ones
+    /// unless proven; archived ones when checked and found unproven (the hooks check
+    /// only those the log leaves off record, [`Plan::prove_live`]).
     pub fn unproven(&self) -> impl Iterator<Item = &Goal<'a>> {
-        self.live()
-            .filter(|g| g.status().is_finished() && !self.settled(g))
+        self.goals.iter().filter(|g| {
+            g.status().is_finished()
+                && if g.archived {
+                    self.checked(g).is_some_and(Proof::is_unproven)
+                } else {
+                    !self.settled(g)
+                }
+        })
     }
 
     /// Ids plan logged events for that no goal in the file has any more (deleted or

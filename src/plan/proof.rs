@@ -159,6 +159,40 @@ pub fn imported_from<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
     })
 }
 
+/// What one log event says of a finished goal's record, on plan.md's word alone:
+/// `Some(true)` when, as the goal's latest such event, it leaves a goal of
+/// `status` on record (a done goal's sign-off naming its record and contract; a
+/// cancelled goal's cancel), `Some(false)` when it leaves it off (a reopen, a
+/// contract approved after the sign-off, an add after the cancel), `None` when it
+/// says nothing of it. The goal's latest event that says something decides
+/// ([`on_record`]); [`check`] proves no goal that is not on record, so a caller may
+/// skip the transcripts of goals on record and still find every one that is off.
+pub fn record_verdict(status: Status, event: &Event<'_>) -> Option<bool> {
+    match (status, event) {
+        (
+            Status::Done,
+            Event::SignedOff {
+                contract, record, ..
+            },
+        ) => Some(contract.is_some() && record.is_some()),
+        (Status::Done, Event::Reopened { .. }) => Some(false),
+        (Status::Done, e) if e.contract().is_some() => Some(false),
+        (Status::Cancelled, Event::Cancelled { .. }) => Some(true),
+        (Status::Cancelled, Event::Added { .. } | Event::Reopened { .. }) => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether the log puts a finished goal on record ([`record_verdict`]), without
+/// reading any transcript: what the hooks ask of an archived goal.
+pub fn on_record(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
+    let status = goal.status();
+    plan.events(&goal.id)
+        .rev()
+        .find_map(|(_, e)| record_verdict(status, &e))
+        .unwrap_or(false)
+}
+
 /// Decides whether `goal` is proven. `facts` answers for a transcript path.
 pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proof {
     let id = goal.id.as_ref();
@@ -520,6 +554,63 @@ mod tests {
             "- 2026-01-01 10:00 a signed off (verify passed, judge claude:opus accept, contract {}): .plan/judge/a.md#{hash}\n",
             fingerprint()
         )
+    }
+
+    /// `on_record` is what lets the hooks skip an archived goal's transcript: every
+    /// log of up to four lines (adds, starts, sign-offs with and without their
+    /// record, rejects, reopens, cancels) that proves a done or cancelled goal puts it
+    /// on record, and `on_record` refuses some of them, so it is no yes-man.
+    #[test]
+    fn a_proven_goal_is_always_on_record() {
+        let text = transcript("a", &contract_id(), "accept");
+        let hash = blob_id(text.as_bytes())[..12].to_string();
+        let fp = fingerprint();
+        let lines = [
+            format!("- 2026-01-01 10:00 a added (contract {fp})\n"),
+            format!("- 2026-01-01 10:00 a started (contract {fp})\n"),
+            signed(&hash),
+            format!(
+                "- 2026-01-01 10:00 a signed off (verify passed, judge claude:opus accept, contract {fp})\n"
+            ),
+            "- 2026-01-01 10:00 a sign-off rejected (judge claude:opus): not done\n".to_string(),
+            "- 2026-01-01 10:00 a reopened: again\n".to_string(),
+            "- 2026-01-01 10:00 a cancelled: not needed\n".to_string(),
+        ];
+        let (mut proven, mut refused) = (0, 0);
+        for status in ["done", "cancelled"] {
+            let head = CONTRACT.replace("status: done", &format!("status: {status}"));
+            let mut logs = vec![String::new()];
+            for _ in 0..4 {
+                let longer: Vec<String> = logs
+                    .iter()
+                    .flat_map(|log| lines.iter().map(move |l| format!("{log}{l}")))
+                    .collect();
+                logs.extend(longer);
+                logs.dedup();
+            }
+            for log in &logs {
+                let src = format!("{head}\n## Log\n{log}");
+                let plan = parse(&src);
+                let facts = |path: &str| match path {
+                    ".plan/judge/a.md" => Facts::Present {
+                        hash: blob_id(text.as_bytes()),
+                        header: Header::parse(&text),
+                    },
+                    _ => Facts::Missing,
+                };
+                let goal = &plan.goals[0];
+                if check(&plan, goal, &facts).is_proven() {
+                    proven += 1;
+                    assert!(on_record(&plan, goal), "proven but off record:\n{src}");
+                } else if !on_record(&plan, goal) {
+                    refused += 1;
+                }
+            }
+        }
+        assert!(
+            proven > 0 && refused > 0,
+            "{proven} proven, {refused} refused"
+        );
     }
 
     #[test]

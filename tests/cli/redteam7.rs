@@ -129,19 +129,16 @@ fn a_goal_done_by_hand_and_archived_by_hand_is_marked_in_show_all() {
     assert_eq!(b["proof"]["state"], "unproven", "{b}");
 }
 
-/// The same hidden goal in the hooks: they prove live goals and the archived ones a
-/// live goal depends on (the cut reader drops the rest of the archive's contracts
-/// and history, which is what keeps a long plan cheap to read), so `b` — done by
-/// hand, no sign-off, moved under `## Archive` by hand — is counted nowhere: the
-/// status line says `plan: nothing open` with no `⚠ unproven`, the injection (and
-/// MCP `plan_status`, which is its text) has no "still remaining work" line, and the
-/// stop guard lets the loop go. `plan audit` and `plan lint` exit 1 on it, so CI
-/// catches it; the session does not. What would close it: the hooks prove archived
-/// finished goals too, which needs the cut to keep their contract and log lines (or
-/// a cheaper sign that a goal was archived by `plan archive`, such as a typed
-/// `archived` event per goal that the proof check requires for an archived goal).
+/// The same hidden goal in the hooks: they proved live goals and the archived ones a
+/// live goal depends on (the cut reader drops the rest of the archive, which keeps a
+/// long plan cheap to read), so `b` — done by hand, no sign-off, moved under
+/// `## Archive` by hand — was counted nowhere: the status line said `plan: nothing
+/// open`, the injection (and MCP `plan_status`) had no "still remaining work" line,
+/// and the stop guard let the loop go. Now every archived finished goal is checked
+/// on the log's word (`proof::on_record`: its latest sign-off, contract, reopen or
+/// cancel line), without reading transcripts, and one the log leaves off record is
+/// proven in full and counted as remaining work; the cut reader keeps it.
 #[test]
-#[ignore = "red team: a goal done by hand and moved under ## Archive by hand is unseen by the hooks"]
 fn a_goal_done_by_hand_and_archived_by_hand_is_remaining_work_in_the_hooks() {
     let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
     t.run(&["audit"])
