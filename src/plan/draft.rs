@@ -527,7 +527,15 @@ pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
     let mut ids: Vec<String> = Vec::with_capacity(checked.goals.len());
     for goal in &checked.goals {
         let id = id::unique(&id::slug(&goal.title), |c| {
-            plan.goal(c).is_some() || ids.iter().any(|taken| taken == c)
+            plan.goal(c).is_some()
+                || ids.iter().any(|taken| taken == c)
+                || id::reads_like_any(
+                    c,
+                    plan.goals
+                        .iter()
+                        .map(|g| g.id.as_ref())
+                        .chain(ids.iter().map(String::as_str)),
+                )
         });
         ids.push(id);
     }
