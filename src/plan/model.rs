@@ -1041,29 +1041,20 @@ impl<'a> Plan<'a> {
     /// The format errors that belong to `goal`: inside its section, or in another
     /// goal with the same id (a write to one would be a write to either).
     pub fn errors_in(&self, goal: &Goal<'_>) -> Vec<&Diagnostic> {
-        let twins: Vec<usize> = self
-            .twins
-            .iter()
-            .filter_map(|&(a, b)| {
-                let (ga, gb) = (&self.goals[a], &self.goals[b]);
-                if ga.line == goal.line {
-                    Some(gb.line)
-                } else if gb.line == goal.line {
-                    Some(ga.line)
-                } else {
-                    None
-                }
-            })
-            .collect();
-        let owners: Vec<&Goal<'a>> = self
+        let mut owners: Vec<&Goal<'a>> = self
             .goals
             .iter()
-            .filter(|g| {
-                g.line == goal.line
-                    || (!goal.id.is_empty() && g.id == goal.id)
-                    || twins.contains(&g.line)
-            })
+            .filter(|g| g.line == goal.line || (!goal.id.is_empty() && g.id == goal.id))
             .collect();
+        // Look-alike ids are one error between two goals, as a duplicate is.
+        for &(a, b) in &self.twins {
+            let (ga, gb) = (&self.goals[a], &self.goals[b]);
+            if ga.line == goal.line {
+                owners.push(gb);
+            } else if gb.line == goal.line {
+                owners.push(ga);
+            }
+        }
         self.errors
             .iter()
             .filter(|e| owners.iter().any(|g| (g.line..=g.end).contains(&e.line)))
