@@ -936,6 +936,16 @@ failure_modes:
     }
 
     #[test]
+    fn a_drafted_look_alike_of_an_id_gets_a_free_one() {
+        // `spіke` with a Cyrillic `і`, beside PLAN's `spike`, and a second twin of it.
+        let answer = "## Goal: Sp\u{456}ke\ndone_when: d\nfailure_modes:\n- a\n- b\n- [ ] s\n\n## Goal: Sp\u{456}k\u{435}\ndone_when: d\nfailure_modes:\n- a\n- b\n- [ ] s\n";
+        let out = approved(PLAN, answer, false);
+        let ids: Vec<&str> = out.added.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["sp\u{456}ke-2", "sp\u{456}k\u{435}-3"]);
+        assert_eq!(parse(&out.text).errors, []);
+    }
+
+    #[test]
     fn replace_cancels_archives_and_renames_the_objective_in_one_go() {
         let out = approved(PLAN, GOOD, true);
         assert_eq!(out.cancelled, ["spike"]);
