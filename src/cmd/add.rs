@@ -143,7 +143,10 @@ pub fn run(env: &Env, mut args: Args) -> Result<u8> {
         } else {
             Status::Open
         };
-        let id = id::unique(&id::slug(&title), |c| plan.goals.iter().any(|g| g.id == c));
+        // A title's look-alike of a taken id counts as taken: plan never writes a pair.
+        let id = id::unique(&id::slug(&title), |c| {
+            plan.goal(c).is_some() || id::reads_like_any(c, plan.goals.iter().map(|g| g.id.as_ref()))
+        });
         let goal = ops::NewGoal {
             title: title.clone(),
             id: id.clone(),

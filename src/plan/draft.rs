@@ -527,7 +527,15 @@ pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
     let mut ids: Vec<String> = Vec::with_capacity(checked.goals.len());
     for goal in &checked.goals {
         let id = id::unique(&id::slug(&goal.title), |c| {
-            plan.goal(c).is_some() || ids.iter().any(|taken| taken == c)
+            plan.goal(c).is_some()
+                || ids.iter().any(|taken| taken == c)
+                || id::reads_like_any(
+                    c,
+                    plan.goals
+                        .iter()
+                        .map(|g| g.id.as_ref())
+                        .chain(ids.iter().map(String::as_str)),
+                )
         });
         ids.push(id);
     }
@@ -925,6 +933,16 @@ failure_modes:
         let out = approved(PLAN, answer, false);
         let ids: Vec<&str> = out.added.iter().map(|a| a.id.as_str()).collect();
         assert_eq!(ids, ["spike-2", "spike-2-2"]);
+    }
+
+    #[test]
+    fn a_drafted_look_alike_of_an_id_gets_a_free_one() {
+        // `spіke` with a Cyrillic `і`, beside PLAN's `spike`, and a second twin of it.
+        let answer = "## Goal: Sp\u{456}ke\ndone_when: d\nfailure_modes:\n- a\n- b\n- [ ] s\n\n## Goal: Sp\u{456}k\u{435}\ndone_when: d\nfailure_modes:\n- a\n- b\n- [ ] s\n";
+        let out = approved(PLAN, answer, false);
+        let ids: Vec<&str> = out.added.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["sp\u{456}ke-2", "sp\u{456}k\u{435}-3"]);
+        assert_eq!(parse(&out.text).errors, []);
     }
 
     #[test]

@@ -91,6 +91,110 @@ pub fn invalid(id: &str) -> Option<&'static str> {
     }
 }
 
+/// The UTS #39 skeleton of `id`: two ids with one skeleton read alike. An ASCII id,
+/// most of a plan's once one id is not, is mapped a byte at a time.
+pub fn skeleton(id: &str) -> String {
+    let table = ascii_prototypes();
+    if id
+        .bytes()
+        .all(|b| table.get(usize::from(b)).is_some_and(Option::is_some))
+    {
+        return id.bytes().filter_map(|b| table[usize::from(b)]).collect();
+    }
+    unicode_security::skeleton(id).collect()
+}
+
+/// Each ASCII character's skeleton where it is ASCII too (all but `%`, whose
+/// skeleton is `°/₀`): normalization leaves such pieces joined as they are, so an
+/// id made of them has their concatenation for skeleton.
+fn ascii_prototypes() -> &'static [Option<&'static str>; 128] {
+    static TABLE: std::sync::OnceLock<[Option<&'static str>; 128]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [None; 128];
+        for (b, slot) in (0u8..128).zip(table.iter_mut()) {
+            let one: String = unicode_security::skeleton(&char::from(b).to_string()).collect();
+            if one.is_ascii() {
+                *slot = Some(&*Box::leak(one.into_boxed_str()));
+            }
+        }
+        table
+    })
+}
+
+/// Whether `a` and `b` are two ids that read alike, one holding a letter that is
+/// not ASCII (`tеsts` with a Cyrillic `е` for `tests`). Pairs of ASCII ids do not
+/// count: the skeletons fold `rn` into `m`, `1` and `I` into `l`, `0` into `O`,
+/// which the monospace fonts plan.md is reviewed in tell apart, and which the word
+/// diff marks as a change a reader can see; a letter from another script is the
+/// same glyph in those fonts.
+pub fn reads_like(a: &str, b: &str) -> bool {
+    a != b && !(a.is_ascii() && b.is_ascii()) && skeleton(a) == skeleton(b)
+}
+
+/// Whether `id` reads like one of `ids` ([`reads_like`]): a new goal must not take
+/// it, as it must not take one of them.
+pub fn reads_like_any<'i>(id: &str, ids: impl IntoIterator<Item = &'i str>) -> bool {
+    let mut own: Option<String> = None;
+    ids.into_iter().any(|other| {
+        other != id
+            && !(other.is_ascii() && id.is_ascii())
+            && *own.get_or_insert_with(|| skeleton(id)) == skeleton(other)
+    })
+}
+
+/// Pairs of indexes into `ids` that read alike (see [`reads_like`]), each pair in
+/// the order of `ids`, each later id paired with the first it reads like. Equal
+/// ids are not paired: that is a duplicate. Cheap when every id is ASCII.
+pub fn look_alikes(ids: &[&str]) -> Vec<(usize, usize)> {
+    if ids.iter().all(|id| id.is_ascii()) {
+        return Vec::new();
+    }
+    let mut by_skeleton: std::collections::HashMap<String, Vec<usize>> =
+        std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        let earlier = by_skeleton.entry(skeleton(id)).or_default();
+        if let Some(&first) = earlier
+            .iter()
+            .find(|&&j| ids[j] != *id && !(ids[j].is_ascii() && id.is_ascii()))
+        {
+            out.push((first, i));
+        }
+        earlier.push(i);
+    }
+    out
+}
+
+/// The letters of `id` that are not ASCII, as `е U+0435`: what tells a look-alike
+/// apart when the eye cannot.
+pub fn foreign_letters(id: &str) -> String {
+    let mut seen = Vec::new();
+    for c in id.chars().filter(|c| !c.is_ascii()) {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen.iter()
+        .map(|c| format!("{c} U+{:04X}", u32::from(*c)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether `id` mixes Latin letters with Cyrillic or Greek ones, or holds letters
+/// outside the scripts recommended for identifiers (UTS #39: below the moderately
+/// restrictive level): the stuff of a look-alike, even before its twin exists. An
+/// id in one script (a Chinese or Greek title's slug), or Latin with Han, Kana or
+/// Hangul as CJK writing mixes them, is not.
+pub fn mixes_scripts(id: &str) -> bool {
+    use unicode_security::{MixedScript, RestrictionLevel, RestrictionLevelDetection};
+    if id.is_ascii() {
+        return false;
+    }
+    let letters: String = id.chars().filter(|c| c.is_alphanumeric()).collect();
+    !letters.as_str().is_single_script()
+        && letters.as_str().detect_restriction_level() >= RestrictionLevel::MinimallyRestrictive
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +247,61 @@ mod tests {
         assert!(invalid("a b").is_some());
         assert!(invalid("a,b").is_some());
         assert!(invalid("").is_some());
+    }
+
+    #[test]
+    fn ids_in_another_script_that_read_alike_are_look_alikes() {
+        assert!(reads_like("tests", "t\u{435}sts"));
+        assert!(reads_like("scope", "\u{455}\u{441}\u{43e}\u{440}\u{435}"));
+        assert!(reads_like("op", "\u{3bf}\u{3c1}"));
+        // Composed and decomposed accents are one id to the eye.
+        assert!(reads_like("caf\u{e9}", "cafe\u{301}"));
+        assert!(!reads_like("tests", "tests"));
+        assert!(!reads_like("tests", "test"));
+        assert!(!reads_like("缓存", "缓存-层"));
+        // ASCII pairs do not count (see reads_like), though their skeletons agree.
+        assert_eq!(skeleton("modern"), skeleton("modem"));
+        assert_eq!(skeleton("dep1oy"), skeleton("deploy"));
+        assert!(!reads_like("modern", "modem"));
+        assert!(!reads_like("dep1oy", "deploy"));
+        assert_eq!(
+            look_alikes(&["tests", "deploy", "t\u{435}sts", "t\u{435}st\u{455}"]),
+            [(0, 2), (0, 3)]
+        );
+        assert!(look_alikes(&["tests", "dep1oy", "deploy", "tests"]).is_empty());
+        assert!(reads_like_any("t\u{435}sts", ["deploy", "tests"]));
+        assert!(!reads_like_any("dep1oy", ["deploy", "tests"]));
+        assert!(!reads_like_any("t\u{435}sts-2", ["deploy", "tests"]));
+        assert_eq!(foreign_letters("t\u{435}s\u{435}"), "\u{435} U+0435");
+    }
+
+    #[test]
+    fn an_ascii_skeleton_is_the_one_the_standard_gives() {
+        assert_eq!(ascii_prototypes().iter().filter(|p| p.is_none()).count(), 1);
+        let ascii: Vec<char> = (0u8..128).map(char::from).collect();
+        for a in &ascii {
+            for b in &ascii {
+                let id = format!("x{a}{b}m");
+                let standard: String = unicode_security::skeleton(&id).collect();
+                assert_eq!(skeleton(&id), standard, "{id:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_id_mixing_latin_with_a_look_alike_script_is_flagged() {
+        assert!(mixes_scripts("t\u{435}sts"));
+        assert!(mixes_scripts("\u{3bf}p"));
+        for one_script in [
+            "tests",
+            "café-naïve",
+            "缓存-层",
+            "κρυφή-μνήμη",
+            "кэш-2",
+            "api-缓存层",
+            "テスト-v2",
+        ] {
+            assert!(!mixes_scripts(one_script), "{one_script}");
+        }
     }
 }

@@ -208,6 +208,8 @@ pub struct Plan<'a> {
     history: HashMap<&'a str, Vec<usize>, Fast>,
     /// Each finished goal's standing by its heading line, once [`Plan::prove`] ran.
     proofs: Option<HashMap<usize, Proof>>,
+    /// Goals (by index) whose ids read alike: a format error in one is the other's.
+    twins: Vec<(usize, usize)>,
 }
 
 /// Why an id given on the command line names no single goal.
@@ -239,6 +241,7 @@ pub fn parse(src: &str) -> Plan<'_> {
         index: HashMap::default(),
         history: HashMap::default(),
         proofs: None,
+        twins: Vec::new(),
     };
     let headings = lines
         .iter()
@@ -687,6 +690,32 @@ fn assign_ids(plan: &mut Plan<'_>) {
             .rule(Rule::DuplicateId),
         );
     }
+    let ids: Vec<&str> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
+    let twins = id::look_alikes(&ids);
+    for &(first, twin) in &twins {
+        let (a, b) = (&plan.goals[first], &plan.goals[twin]);
+        let foreign = [b, a]
+            .iter()
+            .find(|g| !g.id.is_ascii())
+            .map(|g| format!("\"{}\" holds {}", g.id, id::foreign_letters(&g.id)))
+            .unwrap_or_default();
+        errors.push(
+            Diagnostic::error(
+                b.id_line.unwrap_or(b.line),
+                format!(
+                    "goal id \"{}\" reads like \"{}\" (line {}): either could pass for the other in depends_on",
+                    b.id,
+                    a.id,
+                    a.id_line.unwrap_or(a.line)
+                ),
+            )
+            .hint(format!(
+                "{foreign}; give one of them an id in the letters of one script (its `<!-- id: … -->`, or its title when it has none)"
+            ))
+            .rule(Rule::LookAlikeId),
+        );
+    }
+    plan.twins = twins;
     plan.errors.extend(errors);
     plan.index = index;
 }
@@ -1033,11 +1062,20 @@ impl<'a> Plan<'a> {
     /// The format errors that belong to `goal`: inside its section, or in another
     /// goal with the same id (a write to one would be a write to either).
     pub fn errors_in(&self, goal: &Goal<'_>) -> Vec<&Diagnostic> {
-        let owners: Vec<&Goal<'a>> = self
+        let mut owners: Vec<&Goal<'a>> = self
             .goals
             .iter()
             .filter(|g| g.line == goal.line || (!goal.id.is_empty() && g.id == goal.id))
             .collect();
+        // Look-alike ids are one error between two goals, as a duplicate is.
+        for &(a, b) in &self.twins {
+            let (ga, gb) = (&self.goals[a], &self.goals[b]);
+            if ga.line == goal.line {
+                owners.push(gb);
+            } else if gb.line == goal.line {
+                owners.push(ga);
+            }
+        }
         self.errors
             .iter()
             .filter(|e| owners.iter().any(|g| (g.line..=g.end).contains(&e.line)))

@@ -11,6 +11,7 @@ use serde::{Serialize, Serializer};
 
 use super::diag::{Diagnostic, Severity};
 use super::history;
+use super::id;
 use super::model::{Goal, Plan, Status};
 use super::ops;
 use super::patch::Edit;
@@ -122,6 +123,9 @@ rules! {
     MalformedStatus "malformed-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rewrites it as plan reads it"), list: false }
     /// In a draft, titles stand for ids: see duplicate-title.
     DuplicateId "duplicate-id" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
+    /// Two ids that read alike, one in letters of another script (`tеsts` with a
+    /// Cyrillic `е`): either could pass for the other in depends_on.
+    LookAlikeId "look-alike-id" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
     MissingDependency "missing-dependency" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     DependencyCycle "dependency-cycle" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     /// A code fence or HTML comment open to the end of the file.
@@ -131,6 +135,9 @@ rules! {
     // A goal's contract. Not reported on finished goals: a line added to their
     // contract now would change what their sign-off proved.
     NoId "no-id" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("adds the id comment"), list: false }
+    /// Latin mixed with Cyrillic or Greek letters in one id: a look-alike in the
+    /// making. Not on finished goals, whose id their record names.
+    MixedScriptId "mixed-script-id" { on: P, plan: [W, W, NO, NO], draft: NO, doctor: false, repair: None, list: false }
     NoStatus "no-status" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("adds `status: open`"), list: false }
     NoDoneWhen "no-done-when" { on: P, plan: [E, E, NO, NO], draft: E, doctor: false, repair: None, list: false }
     /// Judged alike on open and active goals (a contract is agreed on when it is
@@ -463,6 +470,20 @@ fn bookkeeping(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
             edits: ops::id_comment(plan, goal),
         });
         out.push(hit);
+    }
+    if id::mixes_scripts(id) {
+        out.push(
+            Hit::new(
+                Rule::MixedScriptId,
+                goal.id_line.unwrap_or(goal.line),
+                format!(
+                    "goal id \"{id}\" mixes Latin letters with look-alikes from another script ({})",
+                    id::foreign_letters(id)
+                ),
+                "write the id in the letters of one script: a twin of it could pass for it in depends_on",
+            )
+            .of(goal),
+        );
     }
     // A status line plan does not read is a format error of its own; adding a
     // second one would contradict it.

@@ -205,7 +205,10 @@ impl Out {
 
     /// A key for `title`, unique among the goals so far.
     fn key(&self, title: &str) -> String {
-        id::unique(&id::slug(title), |c| self.goals.iter().any(|g| g.key == c))
+        id::unique(&id::slug(title), |c| {
+            id::reads_like_any(c, self.goals.iter().map(|g| g.key.as_str()))
+                || self.goals.iter().any(|g| g.key == c)
+        })
     }
 }
 

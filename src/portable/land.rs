@@ -95,6 +95,13 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
             plan.goal(c).is_some()
                 || plan.events(c).next().is_some()
                 || taken.iter().any(|t| t == c)
+                || id::reads_like_any(
+                    c,
+                    plan.goals
+                        .iter()
+                        .map(|g| g.id.as_ref())
+                        .chain(taken.iter().map(String::as_str)),
+                )
         });
         taken.push(id.clone());
         ids.insert(goal.id.as_ref(), id);
