@@ -17,8 +17,11 @@ pub fn run(env: &Env, _args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let (mut edits, moved) = ops::archive(&plan);
+    // Goals already under `## Archive` are not this run's to move (`plan audit`
+    // names an unproven one).
     let unproven: Vec<String> = plan
         .unproven()
+        .filter(|g| !g.archived)
         .map(|g| {
             let proof = plan.proof(g);
             let why = crate::plan::text::escape_controls(proof.why().unwrap_or_default());

@@ -138,6 +138,28 @@ fn a_goal_done_by_hand_and_archived_by_hand_is_marked_in_show_all() {
 /// on the log's word (`proof::on_record`: its latest sign-off, contract, reopen or
 /// cancel line), without reading transcripts, and one the log leaves off record is
 /// proven in full and counted as remaining work; the cut reader keeps it.
+/// With such a goal under `## Archive`, counting it as unproven must not break
+/// `plan archive` for the goals it may move: the hidden goal is not this run's to
+/// move, so archiving signed-off `a` exits 0 and names nothing else (review of the
+/// change above).
+#[test]
+fn an_unproven_archived_goal_does_not_fail_plan_archive() {
+    let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
+    let run = t.run(&["archive"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("not archived"), "{}", run.stderr);
+    assert!(
+        t.plan_md().contains("## Archive\n\n## Goal: B"),
+        "{}",
+        t.plan_md()
+    );
+    assert!(
+        t.plan_md().contains("archived 1 goal: a"),
+        "{}",
+        t.plan_md()
+    );
+}
+
 #[test]
 fn a_goal_done_by_hand_and_archived_by_hand_is_remaining_work_in_the_hooks() {
     let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
