@@ -28,6 +28,7 @@ mod redteam3;
 mod redteam4;
 mod redteam5;
 mod redteam7;
+mod redteam8;
 mod rewind;
 mod rules;
 mod shell;
