@@ -2,14 +2,14 @@
 //! one stream, since a revision or followed as they happen, and the notify commands
 //! that get each event's JSON on stdin without ever holding up a command or a hook.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{Run, Test, fixture, fixture_path};
+use crate::util::{Run, Test, fixture_path};
 
 const PLAN: &str = "# Plan: Events
 
@@ -84,24 +84,6 @@ fn complete(t: &Test) -> Run {
     ])
 }
 
-fn stop_hook(t: &Test, session: &str) -> Run {
-    let payload = fixture("hosts/claude/stop.json")
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", session);
-    let mut child = t
-        .cmd(&["hook", "claude", "stop"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
-    Run::from(
-        child.wait_with_output().unwrap(),
-        &["hook", "claude", "stop"],
-    )
-}
-
 /// Waits up to 20 s for `path` to exist (and, when `until` says so, for its text to
 /// satisfy it); the text, or a panic naming what never came.
 fn wait_for(path: &Path, until: impl Fn(&str) -> bool) -> String {
@@ -171,9 +153,9 @@ fn the_loops_decisions_are_events_kept_out_of_plan_md_and_merged_in_time_order()
     let t = repo("");
     t.ok(&["goal", "--budget", "1"]);
     let before = t.plan_md();
-    let first: Value = serde_json::from_str(&stop_hook(&t, "s1").code(0).stdout).unwrap();
+    let first: Value = serde_json::from_str(&t.stop_hook("s1").code(0).stdout).unwrap();
     assert_eq!(first["decision"], "block");
-    stop_hook(&t, "s1").code(0);
+    t.stop_hook("s1").code(0);
     assert_eq!(t.plan_md(), before, "runtime events never go into plan.md");
     let json = lines(&t.ok(&["events", "--json"]));
     assert_eq!(
@@ -228,7 +210,7 @@ fn notify_gives_each_chosen_event_its_json_on_stdin() {
     t.ok(&["reopen", "ship", "--reason", "one more check"]);
     t.ok(&["goal", "--budget", "3"]);
     let t = t.env("PLAN_NOW", "");
-    stop_hook(&t, "s1").code(0);
+    t.stop_hook("s1").code(0);
     let got = wait_for(&out, |s| s.lines().count() >= 2);
     let second: Value = serde_json::from_str(got.lines().nth(1).unwrap()).unwrap();
     assert_eq!(second["event"], "loop_continued");
@@ -325,7 +307,7 @@ fn a_hanging_notifier_holds_up_neither_complete_nor_the_stop_hook_and_is_stopped
     std::fs::remove_file(dir.join("pid")).unwrap();
     t.ok(&["reopen", "ship", "--reason", "again"]);
     t.ok(&["goal", "--budget", "3"]);
-    let stop = stop_hook(&t, "s1").code(0);
+    let stop = t.stop_hook("s1").code(0);
     assert!(
         stop.stdout.contains("\"decision\":\"block\""),
         "{}",
@@ -352,7 +334,7 @@ fn a_missing_notifier_fails_open_with_a_clear_message() {
     );
     t.ok(&["reopen", "ship", "--reason", "again"]);
     t.ok(&["goal"]);
-    let stop = stop_hook(&t, "s1").code(0);
+    let stop = t.stop_hook("s1").code(0);
     assert!(
         stop.stdout.contains("\"decision\":\"block\""),
         "{}",

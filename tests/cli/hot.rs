@@ -2,10 +2,7 @@
 //! gain by it — ask the loop judge once the budget is spent, rewrite state that did
 //! not change — and the hook-path cache answering exactly as the fresh path does.
 
-use std::io::Write;
-use std::process::Stdio;
-
-use crate::util::{Run, Test, fixture, fixture_path};
+use crate::util::{Test, fixture_path};
 
 const PLAN: &str = "# Plan: Ship the cache layer
 
@@ -21,25 +18,6 @@ failure_modes:
 ## Log
 - 2026-06-15 14:02 client wired
 ";
-
-fn stop(t: &Test, session: &str) -> Run {
-    let stdin = fixture("hosts/claude/stop.json")
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", session);
-    let mut child = t
-        .cmd(&["hook", "claude", "stop"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    Run::from(
-        child.wait_with_output().unwrap(),
-        &["hook", "claude", "stop"],
-    )
-    .code(0)
-}
 
 /// A loop whose budget is spent ends without waiting on a model: the judge
 /// fixture logs every call, and the spent stop must add none.
@@ -57,7 +35,7 @@ fn a_stop_whose_budget_is_spent_asks_no_loop_judge() {
     let calls = t.dir.path().join("calls.log");
     let t = t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
     t.ok(&["goal", "--budget", "1"]);
-    stop(&t, "s1").stdout_has("\"decision\":\"block\"");
+    t.stop_hook("s1").stdout_has("\"decision\":\"block\"");
     let asked = |path: &std::path::Path| {
         std::fs::read_to_string(path)
             .unwrap_or_default()
@@ -69,7 +47,8 @@ fn a_stop_whose_budget_is_spent_asks_no_loop_judge() {
         "plan.md",
         PLAN.replace("- [ ] eviction", "- [ ] the eviction"),
     );
-    stop(&t, "s1").stdout_has("budget of 1 continuations is spent");
+    t.stop_hook("s1")
+        .stdout_has("budget of 1 continuations is spent");
     assert_eq!(asked(&calls), 1, "a spent budget asked the loop judge");
 }
 

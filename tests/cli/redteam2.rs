@@ -2,12 +2,7 @@
 //! degrade-don't-block, each a test of what plan must do. The one still ignored is
 //! an open gap (files a verify script sources are not recorded).
 
-use std::io::Write;
-use std::process::Stdio;
-
-use serde_json::Value;
-
-use crate::util::{Run, Test, fixture};
+use crate::util::Test;
 
 const PLAN: &str = "# Plan: Proof
 
@@ -43,30 +38,6 @@ fn sign_off(t: &Test) {
         "--path",
         "README.md",
     ]);
-}
-
-/// The Claude Code stop hook for `session`; hooks always exit 0.
-fn stop(t: &Test, session: &str) -> Value {
-    let payload = fixture("hosts/claude/stop.json")
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", session);
-    let mut child = t
-        .cmd(&["hook", "claude", "stop"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
-    let run = Run::from(
-        child.wait_with_output().unwrap(),
-        &["hook", "claude", "stop"],
-    )
-    .code(0);
-    if run.stdout.trim().is_empty() {
-        return Value::Null;
-    }
-    serde_json::from_str(&run.stdout).unwrap()
 }
 
 /// A reopen is undone by appending, which the append-only log allows: the goal's
@@ -225,14 +196,14 @@ fn reverify_notices_a_gutted_file_the_verify_script_sources() {
 fn a_format_error_does_not_let_the_loop_go() {
     let t = Test::new().plan(&PLAN.replace("- [x] write it", "- [ ] write it"));
     t.ok(&["goal", "--budget", "5"]);
-    assert_eq!(stop(&t, "s1")["decision"], "block");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     let md = t.plan_md();
     t.write(
         "plan.md",
         md.replace("status: active\n", "status: active\ndepends_on: ship\n"),
     );
     t.ok(&["statusline"]).stdout_has("1 active · ship");
-    let answer = stop(&t, "s1");
+    let answer = t.stop_hook("s1").answer();
     assert_eq!(
         answer["decision"], "block",
         "the loop let go over a format error: {answer}"
@@ -247,7 +218,7 @@ fn a_format_error_does_not_let_the_loop_go() {
 fn an_active_goal_keeps_the_loop_going_whatever_it_waits_on() {
     let t = Test::new().plan(&PLAN.replace("- [x] write it", "- [ ] write it"));
     t.ok(&["goal", "--budget", "5"]);
-    assert_eq!(stop(&t, "s1")["decision"], "block");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     let md = t
         .plan_md()
         .replace("status: active\n", "status: active\ndepends_on: other\n");
@@ -258,7 +229,7 @@ fn an_active_goal_keeps_the_loop_going_whatever_it_waits_on() {
         ),
     );
     t.ok(&["statusline"]).stdout_has("1 active · ship");
-    let answer = stop(&t, "s1");
+    let answer = t.stop_hook("s1").answer();
     assert_eq!(
         answer["decision"], "block",
         "the loop ended with a goal active: {answer}"

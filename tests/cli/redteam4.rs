@@ -146,28 +146,6 @@ fn a_hand_written_sign_off_line_reaches_no_notifier_and_no_proven_export() {
     t.ok(&["statusline"]).stdout_has("⚠ 1 unproven");
 }
 
-/// The Claude Code stop hook for `session`: its answer as JSON (null: none).
-fn stop(t: &Test, session: &str) -> serde_json::Value {
-    use std::io::Write as _;
-    let payload = crate::util::fixture("hosts/claude/stop.json")
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", session);
-    let mut child = t
-        .cmd(&["hook", "claude", "stop"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if stdout.trim().is_empty() {
-        return serde_json::Value::Null;
-    }
-    serde_json::from_str(&stdout).unwrap()
-}
-
 /// `a` signed off, then the active goal `b` deleted from plan.md by hand (no
 /// `plan cancel`): its `added` and `started` lines stay in the log.
 fn b_deleted() -> Test {
@@ -176,7 +154,11 @@ fn b_deleted() -> Test {
     t.write("a.txt", "a\n");
     sign(&t, "a");
     t.commit_all("a signed off");
-    assert_eq!(stop(&t, "s1")["decision"], "block", "b is active");
+    assert_eq!(
+        t.stop_hook("s1").answer()["decision"],
+        "block",
+        "b is active"
+    );
     let md = t.plan_md();
     let from = md.find("## Goal: B").unwrap();
     let to = md.find("## Log").unwrap();
@@ -204,7 +186,7 @@ fn a_deleted_active_goal_fails_the_audit() {
 #[test]
 fn a_deleted_active_goal_keeps_the_loop_going() {
     let t = b_deleted();
-    let answer = stop(&t, "s1");
+    let answer = t.stop_hook("s1").answer();
     assert_eq!(
         answer["decision"],
         "block",

@@ -27,28 +27,6 @@ fn two_goals() -> Test {
     t
 }
 
-/// The Claude Code stop hook for `session`: its answer as JSON (null: none).
-fn stop(t: &Test, session: &str) -> serde_json::Value {
-    use std::io::Write as _;
-    let payload = crate::util::fixture("hosts/claude/stop.json")
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", session);
-    let mut child = t
-        .cmd(&["hook", "claude", "stop"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if stdout.trim().is_empty() {
-        return serde_json::Value::Null;
-    }
-    serde_json::from_str(&stdout).unwrap()
-}
-
 /// `a` signed off; then goal `b` cut out of the live goals and put under a new
 /// `## Archive` at the end, its status line rewritten by `edit`.
 fn b_archived_by_hand(edit: impl Fn(&str) -> String) -> Test {
@@ -56,7 +34,11 @@ fn b_archived_by_hand(edit: impl Fn(&str) -> String) -> Test {
     t.write("a.txt", "a\n");
     t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
     t.commit_all("a signed off");
-    assert_eq!(stop(&t, "s1")["decision"], "block", "b is active");
+    assert_eq!(
+        t.stop_hook("s1").answer()["decision"],
+        "block",
+        "b is active"
+    );
     let md = t.plan_md();
     let from = md.find("## Goal: B").unwrap();
     let to = md.find("## Log").unwrap();
@@ -83,7 +65,7 @@ fn b_archived_by_hand(edit: impl Fn(&str) -> String) -> Test {
 #[test]
 fn an_active_goal_moved_under_the_archive_by_hand_keeps_the_loop_going() {
     let t = b_archived_by_hand(str::to_string);
-    let answer = stop(&t, "s1");
+    let answer = t.stop_hook("s1").answer();
     assert_eq!(
         answer["decision"], "block",
         "the loop let go with b hidden under ## Archive: {answer}"
@@ -169,7 +151,7 @@ fn a_goal_done_by_hand_and_archived_by_hand_is_remaining_work_in_the_hooks() {
     let statusline = t.ok(&["statusline"]).stdout;
     assert!(statusline.contains("⚠ 1 unproven"), "{statusline}");
     t.ok(&["inject"]).stdout_has("still remaining work: b");
-    let answer = stop(&t, "s1");
+    let answer = t.stop_hook("s1").answer();
     assert_eq!(
         answer["decision"], "block",
         "the loop let go with b done by hand: {answer}"
@@ -319,7 +301,7 @@ fn an_active_goal_deleted_by_hand_is_named_in_the_status_line_and_injection() {
     t.ok(&["statusline"]).stdout_has("⚠ 1 deleted unfinished");
     t.ok(&["inject"])
         .stdout_has("Deleted from plan.md unfinished, so still remaining work: b.");
-    assert_eq!(stop(&t, "s1")["decision"], "block");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
 }
 
 /// `deploy` waits on `tests`. An id may hold any character but whitespace, commas
@@ -365,7 +347,7 @@ fn a_look_alike_id_in_another_script_is_refused() {
             .code(2)
             .stderr_has(&format!("waits on {twin}"));
         t.ok(&["goal", "--budget", "5"]);
-        let reason = stop(&t, "s1")["reason"].to_string();
+        let reason = t.stop_hook("s1").answer()["reason"].to_string();
         assert!(
             reason.contains("first fix plan.md's format errors") && reason.contains("reads like"),
             "{reason}"

@@ -135,6 +135,17 @@ impl Test {
         self.run(args).code(0)
     }
 
+    /// The Claude Code stop hook for `session` (fixtures/hosts/claude/stop.json);
+    /// a hook always exits 0.
+    pub fn stop_hook(&self, session: &str) -> Run {
+        let payload = fixture("hosts/claude/stop.json")
+            .replace("CWD", self.root().to_str().unwrap())
+            .replace("SESSION", session);
+        self.case(&["hook", "claude", "stop"])
+            .stdin(&payload)
+            .check_status_only()
+    }
+
     /// Runs `plan ARGS` on a pseudo-terminal (through `script`), with or without
     /// `NO_COLOR`, and returns what it printed.
     pub fn on_tty(&self, args: &str, no_color: bool) -> String {
@@ -354,6 +365,15 @@ impl Run {
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", self.stdout))
+    }
+
+    /// A hook's JSON answer; null when it printed none.
+    pub fn answer(&self) -> serde_json::Value {
+        if self.stdout.trim().is_empty() {
+            serde_json::Value::Null
+        } else {
+            self.json()
+        }
     }
 }
 
