@@ -201,12 +201,7 @@ pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) ->
         Status::Cancelled => {
             // A cancel counts only for the goal as it is now: one logged before the
             // id was added again (a deleted goal's id reused) is another goal's.
-            let cancelled = plan.events(id).fold(false, |cancelled, (_, e)| match e {
-                Event::Cancelled { .. } => true,
-                Event::Added { .. } | Event::Reopened { .. } => false,
-                _ => cancelled,
-            });
-            if cancelled {
+            if on_record(plan, goal) {
                 Proof::Proven {
                     warnings: Vec::new(),
                 }
