@@ -86,8 +86,9 @@ pub struct Cut {
     /// Every goal's id: plan's log lines about any other id are kept, so a goal
     /// deleted by hand mid-work is seen as the full parse sees it.
     known: Ids,
-    /// Ids more than one goal has, and what archived goals depend on: an archived
-    /// goal by one of these is kept.
+    /// Ids more than one goal has, what archived goals depend on, and the archived
+    /// goals kept whatever else holds: an archived goal by one of these is kept,
+    /// with its log lines.
     shared: Ids,
     /// Archived goals' ids: whether the log puts each on record is read from its log
     /// lines ([`proof::on_record`]), so none of them is dropped while it is read.
@@ -380,7 +381,7 @@ impl Cut {
             && goal.kept.len() == 1 + goal.ids.len() + usize::from(goal.statuses)
             && !text[goal.title.clone()].is_empty();
         let plain_id = ids().next().filter(|i| plain && id::invalid(i).is_none());
-        if let Some(id) = plain_id {
+        if let (Some(id), Some(status)) = (plain_id, finished) {
             let id = id.to_string();
             let start = self.out.len();
             for range in &goal.kept {
@@ -390,13 +391,19 @@ impl Cut {
             self.items.push(Item::Archived {
                 text: start..end,
                 id,
-                status: finished.unwrap_or(Status::Done),
+                status,
             });
-        } else if whole {
-            self.keep(text);
         } else {
-            for range in &goal.kept {
-                self.keep(&text[range.clone()]);
+            if goal.archived {
+                // Kept whatever the log says: its log is kept with it (`finish`).
+                self.shared.extend(ids().map(str::to_string));
+            }
+            if whole {
+                self.keep(text);
+            } else {
+                for range in &goal.kept {
+                    self.keep(&text[range.clone()]);
+                }
             }
         }
         pend.clear();
@@ -481,18 +488,10 @@ impl Cut {
         self.shared.extend(off_record);
         // Every archived goal the cut keeps keeps its log too: whether it is on
         // record is read from the log, by the cut plan as by the whole one.
-        let dropped: Ids = self
-            .items
-            .iter()
-            .filter_map(|item| match item {
-                Item::Archived { id, .. } if !self.shared.contains(id) => Some(id.clone()),
-                _ => None,
-            })
-            .collect();
         for (i, item) in self.items.iter().enumerate() {
             if let Item::Log { word, .. } = item {
                 let id = std::str::from_utf8(&bytes[word.clone()]).unwrap_or("");
-                if self.archived_ids.contains(id) && !dropped.contains(id) {
+                if self.archived_ids.contains(id) && self.shared.contains(id) {
                     kept_log[i] = true;
                 }
             }
