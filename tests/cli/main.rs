@@ -29,6 +29,7 @@ mod redteam4;
 mod redteam5;
 mod redteam7;
 mod redteam8;
+mod redteam9;
 mod rewind;
 mod rules;
 mod shell;
