@@ -5,10 +5,10 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::clock;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
+use crate::out::println;
 use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
 use crate::plan::{goal_template, id, ops, patch};
@@ -89,7 +89,10 @@ fn template(root: &Path, name: &str, title: &str) -> Result<goal_template::Start
                     }
                 }
                 return Err(Exit::usage_hint(
-                    format!("no goal template \"{}\"", crate::plan::text::escape_controls(name)),
+                    format!(
+                        "no goal template \"{}\"",
+                        crate::plan::text::escape_controls(name)
+                    ),
                     format!(
                         "templates are {}; add your own as .plan/templates/NAME.md",
                         known.join(", ")
@@ -123,9 +126,17 @@ pub fn run(env: &Env, mut args: Args) -> Result<u8> {
         let start = template(&ctx.prompt_root(), &name, &title)?;
         args.done_when = args.done_when.or(start.done_when);
         args.verify = args.verify.or(start.verify);
-        args.failure_modes = start.failure_modes.into_iter().chain(args.failure_modes).collect();
+        args.failure_modes = start
+            .failure_modes
+            .into_iter()
+            .chain(args.failure_modes)
+            .collect();
         args.subtasks = start.subtasks.into_iter().chain(args.subtasks).collect();
-        args.depends_on = start.depends_on.into_iter().chain(args.depends_on).collect();
+        args.depends_on = start
+            .depends_on
+            .into_iter()
+            .chain(args.depends_on)
+            .collect();
     }
     // Refused now, as `plan complete` would refuse it later.
     if let Some(line) = args.verify.as_deref().map(ops::one_line)
@@ -145,7 +156,8 @@ pub fn run(env: &Env, mut args: Args) -> Result<u8> {
         };
         // A title's look-alike of a taken id counts as taken: plan never writes a pair.
         let id = id::unique(&id::slug(&title), |c| {
-            plan.goal(c).is_some() || id::reads_like_any(c, plan.goals.iter().map(|g| g.id.as_ref()))
+            plan.goal(c).is_some()
+                || id::reads_like_any(c, plan.goals.iter().map(|g| g.id.as_ref()))
         });
         let goal = ops::NewGoal {
             title: title.clone(),

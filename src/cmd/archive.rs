@@ -3,8 +3,8 @@
 
 use anyhow::Result;
 
-use crate::ctx::Env;
 use crate::clock;
+use crate::ctx::Env;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::ops;
 

@@ -7,11 +7,11 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::ctx::{Ctx, Env};
-use crate::out::println;
 use crate::config;
+use crate::ctx::{Ctx, Env};
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git;
+use crate::out::println;
 use crate::plan::history;
 use crate::plan::model::{Goal, Plan, Status, parse};
 use crate::plan::proof::{self, Facts, Proof};

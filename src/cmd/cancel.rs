@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 
-use crate::ctx::Env;
 use crate::clock;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::plan::event::Event;
 use crate::plan::model::Status;

@@ -76,8 +76,16 @@ pub fn goal_of(saved: &Saved) -> &str {
 /// not one).
 pub fn time_of(saved: &Saved) -> String {
     let stamp = saved.stamp();
-    match (stamp.get(..4), stamp.get(4..6), stamp.get(6..8), stamp.get(9..11), stamp.get(11..13)) {
-        (Some(y), Some(m), Some(d), Some(h), Some(min)) if stamp.as_bytes().get(8) == Some(&b'-') => {
+    match (
+        stamp.get(..4),
+        stamp.get(4..6),
+        stamp.get(6..8),
+        stamp.get(9..11),
+        stamp.get(11..13),
+    ) {
+        (Some(y), Some(m), Some(d), Some(h), Some(min))
+            if stamp.as_bytes().get(8) == Some(&b'-') =>
+        {
             format!("{y}-{m}-{d} {h}:{min}")
         }
         _ => stamp.to_string(),

@@ -8,10 +8,9 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::ctx::{Ctx, Env};
-use crate::out::println;
 use crate::clock::{self, Now};
 use crate::config::{self, BackendChoice, Config};
+use crate::ctx::{Ctx, Env};
 use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git::{self, Repo};
@@ -20,6 +19,7 @@ use crate::judge::files as judge_files;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::verdict::Verdict;
+use crate::out::println;
 use crate::plan::event::{self, Event, Judged};
 use crate::plan::model::{Goal, Plan, Status};
 use crate::plan::patch::Edit;
@@ -282,7 +282,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 /// A judge that failed before judging: exit 3 with its own words; the work was not
 /// judged, so nothing is logged and no rejection stands.
 fn could_not_judge(judge: &Judge, reason: &str) -> anyhow::Error {
-    Exit::env_hint(format!("the {} judge could not judge: {reason}", judge.backend), "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge")
+    Exit::env_hint(
+        format!("the {} judge could not judge: {reason}", judge.backend),
+        "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge",
+    )
 }
 
 /// The verify and the judge run with plan.md left out of their change checks, so

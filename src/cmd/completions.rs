@@ -4,10 +4,10 @@
 use anyhow::Result;
 use clap::CommandFactory;
 
-use crate::ctx::Env;
-use crate::out::print;
 use crate::cli::Cli;
+use crate::ctx::Env;
 use crate::exit::OK;
+use crate::out::print;
 
 /// Print the shell completion script for bash, zsh, fish, powershell or elvish
 #[derive(Debug, clap::Args)]

@@ -8,9 +8,9 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::ctx::{Ctx, Env};
-use crate::out::{print, println};
 use crate::exit::{Exit, OK};
 use crate::git;
+use crate::out::{print, println};
 use crate::plan::diff::{self, ContractDiff, Names, PlanDiff};
 use crate::plan::model::{Goal, Lookup, parse};
 
@@ -155,10 +155,22 @@ fn contract(ctx: &Ctx, args: &Args, query: &str, then: &str, now: &str) -> Resul
 fn committed(ctx: &Ctx, rev: &str) -> Result<Option<String>> {
     let repo = ctx.repo()?;
     let rel: PathBuf = ctx.plan_in_repo().ok_or_else(|| {
-            Exit::usage_hint(format!("{} is outside the repository at {}, so git has no history of it", ctx.store.name, repo.root.display()), "plan diff compares with git; run it on a plan inside the repository")
-        })?;
-    git::file_at(&repo.root, rev, &rel).map_err(|e| match e.downcast_ref::<git::UnknownRevision>() {
-        Some(unknown) => Exit::usage_hint(format!("unknown revision \"{rev}\": {}", unknown.reason), "--since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash"),
-        None => e,
+        Exit::usage_hint(
+            format!(
+                "{} is outside the repository at {}, so git has no history of it",
+                ctx.store.name,
+                repo.root.display()
+            ),
+            "plan diff compares with git; run it on a plan inside the repository",
+        )
+    })?;
+    git::file_at(&repo.root, rev, &rel).map_err(|e| {
+        match e.downcast_ref::<git::UnknownRevision>() {
+            Some(unknown) => Exit::usage_hint(
+                format!("unknown revision \"{rev}\": {}", unknown.reason),
+                "--since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash",
+            ),
+            None => e,
+        }
     })
 }

@@ -10,8 +10,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::ctx::{Ctx, Env};
-use crate::out::println;
 use crate::exit::{CHECK_FAILED, Exit, OK};
+use crate::out::println;
 use crate::plan::diag::Severity;
 use crate::plan::doctor::{self, Finding, Proposal, Repair};
 use crate::plan::model;

@@ -7,9 +7,8 @@ use std::io::IsTerminal;
 
 use anyhow::Result;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::config::{self, BackendChoice, Config, edit};
+use crate::ctx::Env;
 use crate::draft::prompt::Revision;
 use crate::draft::review::{self, Outcome, Terminal};
 use crate::draft::run::{Drafter, Failure, Request, check};
@@ -17,6 +16,7 @@ use crate::draft::{apply, proposal};
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
 use crate::judge::backend::Backend;
+use crate::out::println;
 use crate::plan::ops::one_line;
 
 /// Draft goals for an objective with the plan-phase model, then review them
@@ -48,7 +48,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let repo = ctx.repo()?;
     let objective = one_line(&args.objective);
     if objective.is_empty() {
-        return Err(Exit::usage_hint("say what the goals should achieve", "plan draft \"Add a cache in front of the database\""));
+        return Err(Exit::usage_hint(
+            "say what the goals should achieve",
+            "plan draft \"Add a cache in front of the database\"",
+        ));
     }
     remember(repo, &args)?;
     let config = config::load(Some(&repo.root))?;
@@ -119,10 +122,19 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 fn remember(repo: &Repo, args: &Args) -> Result<()> {
     if let Some(name) = &args.backend {
         let choice: BackendChoice = name.trim().parse().map_err(|message: String| {
-            Exit::usage_hint(message.to_string(), format!("auto takes the first of {} found on PATH", crate::judge::backend::auto_names_and()))
+            Exit::usage_hint(
+                message.to_string(),
+                format!(
+                    "auto takes the first of {} found on PATH",
+                    crate::judge::backend::auto_names_and()
+                ),
+            )
         })?;
         if choice == BackendChoice::Fixed(Backend::None) {
-            return Err(Exit::usage_hint("--backend none: drafting needs a model", format!("pick {} (or auto)", crate::judge::backend::model_names())));
+            return Err(Exit::usage_hint(
+                "--backend none: drafting needs a model",
+                format!("pick {} (or auto)", crate::judge::backend::model_names()),
+            ));
         }
         set(
             repo,
@@ -135,7 +147,10 @@ fn remember(repo: &Repo, args: &Args) -> Result<()> {
     if let Some(model) = &args.model {
         let model = match model.trim() {
             "" => {
-                return Err(Exit::usage_hint("the model is empty", "`--model none` goes back to the backend's default"));
+                return Err(Exit::usage_hint(
+                    "the model is empty",
+                    "`--model none` goes back to the backend's default",
+                ));
             }
             "none" => None,
             m => Some(m.to_string()),

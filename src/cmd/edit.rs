@@ -6,10 +6,10 @@ use std::io::IsTerminal;
 
 use anyhow::Result;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::clock;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
+use crate::out::println;
 use crate::plan::event::{Approval, Event};
 use crate::plan::model::parse;
 use crate::plan::ops::{self, GoalEdit};
@@ -45,7 +45,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         || args.failure_modes.is_some()
         || args.depends_on.is_some();
     if args.title.is_none() && !contract_change {
-        return Err(Exit::usage_hint("nothing to change", "pass --title, --done-when, --verify, --failure-mode or --depends-on"));
+        return Err(Exit::usage_hint(
+            "nothing to change",
+            "pass --title, --done-when, --verify, --failure-mode or --depends-on",
+        ));
     }
     if let Some(title) = &args.title
         && ops::one_line(title).is_empty()

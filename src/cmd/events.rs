@@ -66,7 +66,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         let repo = ctx.repo()?;
         let rel = ctx.plan_in_repo().ok_or_else(|| {
             Exit::usage_hint(
-                format!("{} is outside the repository, so it has no history", ctx.store.name),
+                format!(
+                    "{} is outside the repository, so it has no history",
+                    ctx.store.name
+                ),
                 "run plan events without --since",
             )
         })?;
@@ -78,7 +81,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             None => e,
         };
         let old = git::file_at(&repo.root, rev, &rel).map_err(unknown)?;
-        fresh_log(old.as_deref().unwrap_or_default(), &mut seen, &|_| Facts::Missing);
+        fresh_log(old.as_deref().unwrap_or_default(), &mut seen, &|_| {
+            Facts::Missing
+        });
         since_stamp = git::commit_time(&repo.root, rev)
             .map_err(unknown)?
             .and_then(crate::clock::stamp_of);
@@ -129,9 +134,7 @@ fn reader_gone() -> bool {
         tv_nsec: 0,
     };
     poll(&mut fds, Some(&now)).is_ok()
-        && fds[0]
-            .revents()
-            .intersects(PollFlags::ERR | PollFlags::HUP)
+        && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
 }
 
 /// What tells a changed plan.md: an editor's save or plan's rename changes one.
@@ -297,11 +300,18 @@ mod tests {
                 "{{\"at\":\"{at}\",\"event\":\"loop_let_go\",\"session\":\"s\",\"reason\":\"paused\",\"why\":\"the work loop is paused\",\"ended\":false}}\n"
             )
         };
-        std::fs::write(&path, line("2026-06-15 14:00") + &line("2026-06-15 15:00")[..20]).unwrap();
+        std::fs::write(
+            &path,
+            line("2026-06-15 14:00") + &line("2026-06-15 15:00")[..20],
+        )
+        .unwrap();
         let mut offset = 0;
         let got = journal(&path, &mut offset, None);
         assert_eq!(got.len(), 1);
-        assert_eq!(got[0].text, "agent let go (paused): the work loop is paused");
+        assert_eq!(
+            got[0].text,
+            "agent let go (paused): the work loop is paused"
+        );
         std::fs::write(&path, line("2026-06-15 14:00") + &line("2026-06-15 15:00")).unwrap();
         assert_eq!(journal(&path, &mut offset, None).len(), 1);
         assert!(journal(&path, &mut offset, None).is_empty());

@@ -4,12 +4,12 @@ use anyhow::Result;
 use clap::Subcommand;
 use serde::Serialize;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::clock;
 use crate::config;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::hooks::state::{Loop, State};
+use crate::out::println;
 use crate::plan::blocks;
 
 /// Start (or restart) the work loop: the agent may not stop while goals remain
@@ -69,7 +69,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             let config = config::load(Some(&repo.root))?;
             let budget = args.budget.unwrap_or(config.loop_budget);
             if budget == 0 {
-                return Err(Exit::usage_hint("a budget of 0 continuations would never continue", "plan goal --budget 20"));
+                return Err(Exit::usage_hint(
+                    "a budget of 0 continuations would never continue",
+                    "plan goal --budget 20",
+                ));
             }
             let started = clock::now()?.stamp();
             state.with_loop(|l| {

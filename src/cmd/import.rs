@@ -158,10 +158,8 @@ fn show(pending: &Proposal, checked: &Checked, now: u64, kept: bool) -> String {
             pending.objective,
             match (kept, pending.expired(now)) {
                 (false, _) => String::new(),
-                (true, true) => format!(
-                    ", expired {}",
-                    proposal::relative(pending.expires_at, now)
-                ),
+                (true, true) =>
+                    format!(", expired {}", proposal::relative(pending.expires_at, now)),
                 (true, false) => format!(
                     ", waiting for review (expires {})",
                     proposal::relative(pending.expires_at, now)
@@ -185,12 +183,20 @@ fn show(pending: &Proposal, checked: &Checked, now: u64, kept: bool) -> String {
     }
     if !info.unmapped.is_empty() {
         out.push("not mapped (no place in plan.md):".to_string());
-        out.extend(info.unmapped.iter().map(|u| format!("  - {}", escape_controls(u))));
+        out.extend(
+            info.unmapped
+                .iter()
+                .map(|u| format!("  - {}", escape_controls(u))),
+        );
         out.push(String::new());
     }
     if !info.notes.is_empty() {
         out.push("how it was mapped:".to_string());
-        out.extend(info.notes.iter().map(|u| format!("  - {}", escape_controls(u))));
+        out.extend(
+            info.notes
+                .iter()
+                .map(|u| format!("  - {}", escape_controls(u))),
+        );
         out.push(String::new());
     }
     let done = count(Status::Done);
@@ -218,8 +224,14 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
     let info = pending.import.clone().expect("an import proposal");
     if edit {
         return Err(Exit::usage_hint(
-            format!("the waiting proposal was imported from {}: there is no model to redraft it", info.file),
-            format!("change {} and run `plan import` again, or approve it and change goals with `plan edit`", info.file),
+            format!(
+                "the waiting proposal was imported from {}: there is no model to redraft it",
+                info.file
+            ),
+            format!(
+                "change {} and run `plan import` again, or approve it and change goals with `plan edit`",
+                info.file
+            ),
         ));
     }
     let now = proposal::now();
@@ -240,7 +252,10 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
                 info.file,
                 proposal::relative(pending.expires_at, now)
             ),
-            format!("`plan import {}` reads it again; `plan review --reject` drops it", info.file),
+            format!(
+                "`plan import {}` reads it again; `plan review --reject` drops it",
+                info.file
+            ),
         ));
     }
     if !checked.is_ok() {
@@ -263,7 +278,12 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
         if n == 1 { "goal" } else { "goals" },
         ctx.store.name
     )];
-    let width = landed.added.iter().map(|a| a.id.chars().count()).max().unwrap_or(0);
+    let width = landed
+        .added
+        .iter()
+        .map(|a| a.id.chars().count())
+        .max()
+        .unwrap_or(0);
     for goal in &landed.added {
         let pad = width - goal.id.chars().count();
         let mut what = match goal.status {
@@ -271,7 +291,10 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
             other => other.as_str().to_string(),
         };
         if let Some(proposed) = &goal.proposed {
-            what.push_str(&format!("; proposed as {proposed}, which {} already had", ctx.store.name));
+            what.push_str(&format!(
+                "; proposed as {proposed}, which {} already had",
+                ctx.store.name
+            ));
         }
         out.push(format!("  {}{:pad$}  {what}", goal.id, ""));
     }

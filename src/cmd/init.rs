@@ -4,8 +4,8 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::ctx::{Ctx, Env};
 use crate::clock;
+use crate::ctx::{Ctx, Env};
 use crate::exit::OK;
 use crate::plan::ops::one_line;
 

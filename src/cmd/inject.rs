@@ -3,9 +3,9 @@
 use anyhow::Result;
 
 use crate::ctx::Env;
-use crate::out::println;
 use crate::exit::OK;
 use crate::hooks::run as hook;
+use crate::out::println;
 use crate::plan::blocks;
 
 /// Print the injection block: objective, active goals, what is ready, the last log line

@@ -12,13 +12,13 @@ use anyhow::Result;
 use serde_json::{Map, Value};
 
 use crate::ctx::Env;
-use crate::out::print;
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
 use crate::hooks::install::{self as hooks, Action, Change, DEFAULT_PROGRAM, Host, Invalid};
 use crate::hooks::jsonc;
 use crate::hosts::{self, Registration};
 use crate::mcp::install::{self as mcp_install, Client as McpClient};
+use crate::out::print;
 
 /// What `plan install` / `uninstall` register with: a host's hooks, or the section
 /// in AGENTS.md that tells agents without hooks how this repository's plan works.
@@ -68,7 +68,9 @@ fn agents_md(repo: Option<&Repo>, global: bool) -> Result<u8> {
         return Ok(OK);
     }
     write_atomic(&path, "AGENTS.md", &new)?;
-    print("AGENTS.md: wrote plan's section (how this repository's plan works, for agents without hooks)\n")?;
+    print(
+        "AGENTS.md: wrote plan's section (how this repository's plan works, for agents without hooks)\n",
+    )?;
     Ok(OK)
 }
 
@@ -273,11 +275,18 @@ fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
         let mut bad = false;
         match &found {
             Found::Missing if !on_path => {
-                notes.push(format!("not registered; {} is not on PATH", host.spec().judge.program));
+                notes.push(format!(
+                    "not registered; {} is not on PATH",
+                    host.spec().judge.program
+                ));
             }
             Found::Missing => {
                 bad = true;
-                notes.push(format!("not registered in {}: run `plan install {}`", place.shown, host.name()));
+                notes.push(format!(
+                    "not registered in {}: run `plan install {}`",
+                    place.shown,
+                    host.name()
+                ));
             }
             Found::Unreadable(why) => {
                 bad = true;
@@ -299,7 +308,10 @@ fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
                 }
                 if !current {
                     bad = true;
-                    notes.push(format!("written by an older plan: run `plan install {}` to bring it up to date", host.name()));
+                    notes.push(format!(
+                        "written by an older plan: run `plan install {}` to bring it up to date",
+                        host.name()
+                    ));
                 }
                 if let Some(step) = (host.spec().trust_pending)(place.root.as_deref()) {
                     bad = true;
@@ -307,29 +319,47 @@ fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
                 }
                 if !runnable(program) {
                     bad = true;
-                    notes.push(format!("`{program}` is not on the hooks' PATH, so they cannot run it"));
+                    notes.push(format!(
+                        "`{program}` is not on the hooks' PATH, so they cannot run it"
+                    ));
                 }
             }
         }
         missing |= bad;
-        let mark = if bad { "✗" } else if matches!(found, Found::Registered { .. }) { "✓" } else { "-" };
-        out.push_str(&format!("{mark} {:<width$}{}\n", host.title(), notes.join("; ")));
+        let mark = if bad {
+            "✗"
+        } else if matches!(found, Found::Registered { .. }) {
+            "✓"
+        } else {
+            "-"
+        };
+        out.push_str(&format!(
+            "{mark} {:<width$}{}\n",
+            host.title(),
+            notes.join("; ")
+        ));
     }
     print(&out)?;
-    Ok(if missing { crate::exit::CHECK_FAILED } else { OK })
+    Ok(if missing {
+        crate::exit::CHECK_FAILED
+    } else {
+        OK
+    })
 }
 
 /// Whether plan is registered with `host` at `place`, and with what program.
 fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
     match &host.spec().registration {
-        Registration::File { text, is_ours, .. } => Ok(match read_text(&place.path, &place.shown)? {
-            Some(found) if is_ours(&found) => Found::Registered {
-                program: program.to_string(),
-                current: found == text(program),
-                switched_off: false,
-            },
-            _ => Found::Missing,
-        }),
+        Registration::File { text, is_ours, .. } => {
+            Ok(match read_text(&place.path, &place.shown)? {
+                Some(found) if is_ours(&found) => Found::Registered {
+                    program: program.to_string(),
+                    current: found == text(program),
+                    switched_off: false,
+                },
+                _ => Found::Missing,
+            })
+        }
         Registration::Settings { comments, .. } => {
             let Some(settings) = read_settings(&place.path, &place.shown, *comments)? else {
                 return Ok(Found::Missing);
@@ -353,7 +383,8 @@ fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
 /// name found on PATH.
 fn runnable(program: &str) -> bool {
     if program.contains('/') {
-        return fs::metadata(program).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+        return fs::metadata(program)
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
     }
     crate::exec::find_on_path(program).is_some()
 }
@@ -380,7 +411,10 @@ pub(crate) fn place(host: Host, global: bool, repo: Option<&Repo>) -> Result<Pla
         });
     }
     let Some(repo) = repo else {
-        return Err(Exit::env_hint("not inside a git repository", "run it in the repository the agent works in, or pass --global to register for your user"));
+        return Err(Exit::env_hint(
+            "not inside a git repository",
+            "run it in the repository the agent works in, or pass --global to register for your user",
+        ));
     };
     let rel = registration.project();
     // git reports the work tree with a trailing slash; Codex's trust key has none.
@@ -409,13 +443,26 @@ pub(crate) fn plugin_is_for_claude(host: Host) -> Result<()> {
     if host == Host::Claude {
         return Ok(());
     }
-    Err(Exit::usage_hint(format!("--plugin writes a Claude Code plugin, not one for {}", host.title()), format!("`plan install {} [--global]` registers with {}", host.name(), host.title())))
+    Err(Exit::usage_hint(
+        format!(
+            "--plugin writes a Claude Code plugin, not one for {}",
+            host.title()
+        ),
+        format!(
+            "`plan install {} [--global]` registers with {}",
+            host.name(),
+            host.title()
+        ),
+    ))
 }
 
 pub(crate) fn program(command: Option<&str>) -> Result<&str> {
     let program = command.unwrap_or(DEFAULT_PROGRAM);
     if program.trim().is_empty() || program.chars().any(char::is_control) {
-        return Err(Exit::usage_hint("--command needs a program path on one line", "e.g. --command /usr/local/bin/plan"));
+        return Err(Exit::usage_hint(
+            "--command needs a program path on one line",
+            "e.g. --command /usr/local/bin/plan",
+        ));
     }
     Ok(program)
 }
@@ -426,12 +473,18 @@ pub(crate) fn read_text(path: &Path, shown: &str) -> Result<Option<String>> {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
         Err(e) if e.kind() == ErrorKind::IsADirectory || path.is_dir() => {
-            return Err(Exit::usage_hint(format!("{shown} is a directory, not a file"), "move it away and rerun; nothing was changed"));
+            return Err(Exit::usage_hint(
+                format!("{shown} is a directory, not a file"),
+                "move it away and rerun; nothing was changed",
+            ));
         }
         Err(e) => return Err(Exit::env(format!("cannot read {shown}: {e}"))),
     };
     String::from_utf8(bytes).map(Some).map_err(|_| {
-        Exit::usage_hint(format!("{shown}: not valid UTF-8"), "save it as UTF-8 and rerun; nothing was changed")
+        Exit::usage_hint(
+            format!("{shown}: not valid UTF-8"),
+            "save it as UTF-8 and rerun; nothing was changed",
+        )
     })
 }
 
@@ -515,7 +568,10 @@ pub(crate) fn write_atomic(path: &Path, shown: &str, content: &str) -> Result<()
         |e: std::io::Error| Exit::env(format!("cannot write {shown}: {e}; nothing was changed"));
     let permissions = match fs::metadata(&target) {
         Ok(meta) if meta.permissions().readonly() => {
-            return Err(Exit::env_hint(format!("{shown} is read-only; nothing was changed"), "make it writable (chmod u+w) and rerun"));
+            return Err(Exit::env_hint(
+                format!("{shown} is read-only; nothing was changed"),
+                "make it writable (chmod u+w) and rerun",
+            ));
         }
         Ok(meta) => meta.permissions(),
         Err(_) => fs::Permissions::from_mode(0o644),
@@ -577,7 +633,10 @@ fn file(
         }
         Some(text) if is_ours(&text) => "updated",
         Some(_) => {
-            return Err(Exit::usage_hint(format!("{shown} exists and is not plan's {what}"), "move it away and rerun; nothing was changed"));
+            return Err(Exit::usage_hint(
+                format!("{shown} exists and is not plan's {what}"),
+                "move it away and rerun; nothing was changed",
+            ));
         }
     };
     let next = next_steps(host, place)?;

@@ -8,13 +8,13 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::config::{self, BackendChoice, Config, ModelConfig, Source, edit};
+use crate::ctx::Env;
 use crate::exec;
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
 use crate::judge::backend::{self, Backend};
+use crate::out::println;
 
 /// Show the sign-off judge (backend, model, timeout and where each is set), or set it
 #[derive(Debug, clap::Args)]
@@ -80,7 +80,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 (true, _) | (_, None) => None,
                 (false, Some(m)) if m.trim() == "none" => None,
                 (false, Some(m)) if m.trim().is_empty() => {
-                    return Err(Exit::usage_hint("the model is empty", "`plan judge model --clear` goes back to the backend's default"));
+                    return Err(Exit::usage_hint(
+                        "the model is empty",
+                        "`plan judge model --clear` goes back to the backend's default",
+                    ));
                 }
                 (false, Some(m)) => Some(m.trim().to_string()),
             };
@@ -98,7 +101,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         Some(Set::Backend(a)) => {
             let choice: BackendChoice = a.name.trim().parse().map_err(|message: String| {
-                Exit::usage_hint(message.to_string(), format!("auto takes the first of {} found on PATH", backend::auto_names_and()))
+                Exit::usage_hint(
+                    message.to_string(),
+                    format!(
+                        "auto takes the first of {} found on PATH",
+                        backend::auto_names_and()
+                    ),
+                )
             })?;
             let setting = Setting {
                 key: "backend",
@@ -273,7 +282,10 @@ fn set(repo: Option<&Repo>, global: bool, setting: Setting<'_>, quiet: bool) -> 
     let (path, name) = match (global, repo) {
         (true, _) => {
             let path = config::user_file().ok_or_else(|| {
-                Exit::env_hint("cannot tell where your settings go: neither XDG_CONFIG_HOME nor HOME is set", "set HOME, or leave out --global to set the repository's")
+                Exit::env_hint(
+                    "cannot tell where your settings go: neither XDG_CONFIG_HOME nor HOME is set",
+                    "set HOME, or leave out --global to set the repository's",
+                )
             })?;
             let name = config::display_path(&path);
             (path, name)

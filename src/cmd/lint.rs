@@ -5,8 +5,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::ctx::Env;
-use crate::out::println;
 use crate::exit::{CHECK_FAILED, OK};
+use crate::out::println;
 use crate::plan::diag::{Diagnostic, Severity};
 use crate::plan::{lint, model, rules};
 

@@ -3,8 +3,8 @@
 
 use anyhow::Result;
 
-use crate::ctx::Env;
 use crate::clock;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::plan::{event, ops};
 
@@ -20,10 +20,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let text = ops::one_line(&args.text.join(" "));
     if text.is_empty() {
-        return Err(Exit::usage_hint("nothing to log", "plan log \"what happened\""));
+        return Err(Exit::usage_hint(
+            "nothing to log",
+            "plan log \"what happened\"",
+        ));
     }
     if event::reserved(&text) {
-        return Err(Exit::usage_hint(format!("\"{text}\" reads like a line plan writes itself (a sign-off, a contract fingerprint, a status change)"), "those are recorded by `plan add`, `plan start`, `plan subgoal`, `plan complete` and `plan cancel`; log progress in other words"));
+        return Err(Exit::usage_hint(
+            format!(
+                "\"{text}\" reads like a line plan writes itself (a sign-off, a contract fingerprint, a status change)"
+            ),
+            "those are recorded by `plan add`, `plan start`, `plan subgoal`, `plan complete` and `plan cancel`; log progress in other words",
+        ));
     }
     let src = ctx.store.read()?;
     ctx.parse(&src)?;

@@ -5,10 +5,10 @@ use anyhow::Result;
 use clap::CommandFactory;
 use roff::{Roff, bold, roman};
 
-use crate::ctx::Env;
-use crate::out::print;
 use crate::cli::{Cli, ENVIRONMENT, EXIT_CODES};
+use crate::ctx::Env;
 use crate::exit::OK;
+use crate::out::print;
 
 /// Print the manual page, as roff (`plan man > ~/.local/share/man/man1/plan.1`)
 #[derive(Debug, clap::Args)]

@@ -6,12 +6,49 @@ use anyhow::Result;
 
 use crate::ctx::Env;
 
-/// Declares each command's module, the `Command` enum clap parses, and the one
-/// dispatch.
+// The modules are declared here, outside the macro, so that rustfmt visits them.
+pub mod add;
+pub mod archive;
+pub mod audit;
+pub mod cancel;
+pub mod checkpoints;
+pub mod complete;
+pub mod completions;
+pub mod diff;
+pub mod doctor;
+pub mod draft;
+pub mod edit;
+pub mod events;
+pub mod export;
+pub mod goal;
+pub mod hook;
+pub mod import;
+pub mod init;
+pub mod inject;
+pub mod install;
+pub mod judge;
+pub mod lint;
+pub mod log;
+pub mod man;
+pub mod mcp;
+pub mod next;
+pub mod remind;
+pub mod reopen;
+pub mod review;
+pub mod rewind;
+pub mod show;
+pub mod skeleton;
+pub mod start;
+pub mod statusline;
+pub mod subgoal;
+pub mod subtask;
+pub mod tick;
+pub mod uninstall;
+pub mod untick;
+
+/// Declares the `Command` enum clap parses and the one dispatch.
 macro_rules! commands {
     ($($variant:ident => $module:ident,)*) => {
-        $(pub mod $module;)*
-
         #[derive(Debug, clap::Subcommand)]
         pub enum Command {
             $($variant($module::Args),)*

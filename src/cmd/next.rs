@@ -3,8 +3,8 @@
 use anyhow::Result;
 
 use crate::ctx::Env;
-use crate::out::{print, println};
 use crate::exit::OK;
+use crate::out::{print, println};
 use crate::plan::render;
 
 /// List open and active goals whose dependencies are all done or cancelled

@@ -2,12 +2,12 @@
 
 use anyhow::Result;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::config;
+use crate::ctx::Env;
 use crate::exit::OK;
 use crate::hooks::run as hook;
 use crate::hooks::state::State;
+use crate::out::println;
 use crate::plan::blocks::{self, Templates};
 use crate::plan::model::Status;
 
@@ -46,7 +46,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         })
     });
     if args.json {
-        let view = serde_json::json!({ "due": due, "edits": counted, "every": every, "text": text });
+        let view =
+            serde_json::json!({ "due": due, "edits": counted, "every": every, "text": text });
         println(&view.to_string())?;
     } else if let Some(text) = text {
         println(&text)?;

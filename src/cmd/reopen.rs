@@ -4,10 +4,10 @@
 
 use anyhow::Result;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::clock;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
+use crate::out::println;
 use crate::plan::event::Event;
 use crate::plan::model::Status;
 use crate::plan::ops;
@@ -26,7 +26,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let reason = ops::one_line(args.reason.as_deref().unwrap_or(""));
     if reason.is_empty() {
-        return Err(Exit::usage_hint("say why: --reason TEXT", "e.g. plan reopen ID --reason \"plan audit --reverify: verify fails\""));
+        return Err(Exit::usage_hint(
+            "say why: --reason TEXT",
+            "e.g. plan reopen ID --reason \"plan audit --reverify: verify fails\"",
+        ));
     }
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
@@ -34,7 +37,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let id = goal.id.as_ref();
     let was = goal.status();
     if goal.archived {
-        return Err(Exit::usage_hint(format!("goal {id} is archived"), format!("move its section back above `## Log` (it is a record there), then plan reopen {id} --reason TEXT")));
+        return Err(Exit::usage_hint(
+            format!("goal {id} is archived"),
+            format!(
+                "move its section back above `## Log` (it is a record there), then plan reopen {id} --reason TEXT"
+            ),
+        ));
     }
     if !was.is_finished() {
         return Err(Exit::usage(format!(

@@ -4,14 +4,14 @@
 
 use anyhow::Result;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::config;
+use crate::ctx::Env;
 use crate::draft::apply;
 use crate::draft::prompt::Revision;
 use crate::draft::proposal::{self, Proposal};
 use crate::draft::run::{Drafter, Failure, Request, check};
 use crate::exit::{Exit, OK};
+use crate::out::println;
 
 /// Show the draft waiting for review, or approve, reject or redraft it
 #[derive(Debug, clap::Args)]
@@ -66,7 +66,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return Ok(OK);
     };
     if pending.import.is_some() {
-        return crate::cmd::import::review(ctx, pending, args.approve, args.edit.is_some(), args.json);
+        return crate::cmd::import::review(
+            ctx,
+            pending,
+            args.approve,
+            args.edit.is_some(),
+            args.json,
+        );
     }
     let now = proposal::now();
     let src = match ctx.store.path.exists() {
@@ -85,7 +91,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return Ok(OK);
     }
     if pending.expired(now) {
-        return Err(Exit::usage_hint(format!("the draft for \"{}\" expired {}; nothing was written", pending.objective, proposal::relative(pending.expires_at, now)), format!("`plan draft \"{}\"` drafts it again; `plan review --reject` drops it", pending.objective)));
+        return Err(Exit::usage_hint(
+            format!(
+                "the draft for \"{}\" expired {}; nothing was written",
+                pending.objective,
+                proposal::relative(pending.expires_at, now)
+            ),
+            format!(
+                "`plan draft \"{}\"` drafts it again; `plan review --reject` drops it",
+                pending.objective
+            ),
+        ));
     }
     if args.approve {
         let approved = apply::apply(ctx, &pending.draft, &pending.objective, pending.replace)?;
@@ -96,7 +112,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     }
     let feedback = args.edit.unwrap_or_default();
     if feedback.trim().is_empty() {
-        return Err(Exit::usage_hint("say what should change: --edit \"TEXT\"", "e.g. --edit \"split the second goal in two\""));
+        return Err(Exit::usage_hint(
+            "say what should change: --edit \"TEXT\"",
+            "e.g. --edit \"split the second goal in two\"",
+        ));
     }
     let config = config::load(Some(&repo.root))?;
     let drafter = Drafter::new(&config.draft, &repo.root)?;

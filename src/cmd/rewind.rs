@@ -43,9 +43,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let root = ctx.repo()?.root.clone();
     let _alone = running::alone(&root)?;
-    let plan_rel = ctx
-        .plan_in_repo()
-        .map(|p| p.to_string_lossy().into_owned());
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let outside = |path: &str| {
         plan_rel.as_deref() != Some(path) && path != ".plan" && !path.starts_with(".plan/")
     };
@@ -92,9 +90,10 @@ fn rewind_to(
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
     let reopen = rewind::signed_off_after(&plan, &target.commit, &time_of(target));
-    let (plans, changes): (Vec<Change>, Vec<Change>) = git::changes_since(root, &target.commit, outside)?
-        .into_iter()
-        .partition(|c| is_plan_file(root, &c.path));
+    let (plans, changes): (Vec<Change>, Vec<Change>) =
+        git::changes_since(root, &target.commit, outside)?
+            .into_iter()
+            .partition(|c| is_plan_file(root, &c.path));
     let others = other_plans(root, &target.commit, &plans)?;
     let mut shown = format!(
         "rewind to {} ({goal}'s checkpoint, {}):\n{}",
@@ -122,7 +121,11 @@ fn rewind_to(
         println("dry run: nothing was changed")?;
         return Ok(OK);
     }
-    if !confirm(args.yes, "Rewind the files?", &format!("plan rewind {goal}"))? {
+    if !confirm(
+        args.yes,
+        "Rewind the files?",
+        &format!("plan rewind {goal}"),
+    )? {
         return Ok(OK);
     }
     let now = clock::now()?;
@@ -155,7 +158,13 @@ fn rewind_to(
     for id in &reopen {
         if let Some(g) = plan.goal(id) {
             edits.extend(ops::set_status(&plan, g, Status::Active));
-            edits.push(ops::event(&stamp, &Event::Reopened { id, reason: &reason }));
+            edits.push(ops::event(
+                &stamp,
+                &Event::Reopened {
+                    id,
+                    reason: &reason,
+                },
+            ));
         }
     }
     if let Err(e) = ctx.store.write(&src, edits) {
@@ -228,7 +237,9 @@ fn other_plans(root: &std::path::Path, commit: &str, changed: &[Change]) -> Resu
             let now = crate::plan::model::parse(&src);
             if now.structure_broken() {
                 return Err(Exit::usage_hint(
-                    format!("{name}: the plan file cannot be read as a plan, so the goals a rewind would reopen in it are unknown; nothing was changed"),
+                    format!(
+                        "{name}: the plan file cannot be read as a plan, so the goals a rewind would reopen in it are unknown; nothing was changed"
+                    ),
                     format!("plan --file {name} lint shows what to fix"),
                 ));
             }
@@ -324,12 +335,17 @@ fn find(root: &std::path::Path, query: &str, plan: &Plan<'_>, file: &str) -> Res
     match (&commits[..], goals.len()) {
         ([one], _) => Ok((*one).clone()),
         (_, 2..) => Err(Exit::usage_hint(
-            format!("\"{query}\" names checkpoints of several goals: {}", goals.join(", ")),
+            format!(
+                "\"{query}\" names checkpoints of several goals: {}",
+                goals.join(", ")
+            ),
             "give more of the id; plan checkpoints lists them",
         )),
         _ if unnamed > 0 => Err(Exit::usage_hint(
             format!("no checkpoint for \"{query}\" that a sign-off in {file} names"),
-            format!("{unnamed} checkpoint ref(s) under {CHECKPOINTS} name no sign-off line of their goal: plan complete did not write them, or their line was edited; plan checkpoints lists them"),
+            format!(
+                "{unnamed} checkpoint ref(s) under {CHECKPOINTS} name no sign-off line of their goal: plan complete did not write them, or their line was edited; plan checkpoints lists them"
+            ),
         )),
         _ => Err(Exit::usage_hint(
             format!("no checkpoint for \"{query}\""),
@@ -374,7 +390,9 @@ fn confirm(yes: bool, question: &str, command: &str) -> Result<bool> {
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return Err(Exit::usage_hint(
             "nothing was changed: there is no terminal to ask",
-            format!("run `{command} --yes` to go ahead without asking, or add --dry-run to see the changes only"),
+            format!(
+                "run `{command} --yes` to go ahead without asking, or add --dry-run to see the changes only"
+            ),
         ));
     }
     let go = dialoguer::Confirm::new()

@@ -4,8 +4,8 @@
 use anyhow::Result;
 
 use crate::ctx::Env;
-use crate::out::{print, println};
 use crate::exit::OK;
+use crate::out::{print, println};
 use crate::plan::{card, render};
 
 /// Show the task list (goals by status, active first, with their subtasks), or one

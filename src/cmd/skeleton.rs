@@ -3,9 +3,9 @@
 use anyhow::Result;
 
 use crate::ctx::Env;
-use crate::out::println;
 use crate::exit::OK;
 use crate::hooks::run as hook;
+use crate::out::println;
 use crate::plan::blocks::{self, Templates};
 
 /// Print the summary a context compaction should keep: done, active, open goals

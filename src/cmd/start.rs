@@ -7,10 +7,10 @@ use std::io::IsTerminal;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::ctx::Env;
-use crate::out::println;
 use crate::clock;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
+use crate::out::println;
 use crate::plan::event::{Approval, Event};
 use crate::plan::model::Status;
 use crate::plan::ops;
@@ -65,7 +65,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     }
     if changed && !args.reapprove {
         let old = logged.unwrap_or_default();
-        return Err(Exit::usage_hint(format!("the contract of {id} changed since it was logged (contract {old}, now {fingerprint})"), format!("review the change (plan diff {id}), then `plan start {id} --reapprove`")));
+        return Err(Exit::usage_hint(
+            format!(
+                "the contract of {id} changed since it was logged (contract {old}, now {fingerprint})"
+            ),
+            format!("review the change (plan diff {id}), then `plan start {id} --reapprove`"),
+        ));
     }
     let mut written: Vec<&Event<'_>> = Vec::new();
     let message = match goal.status() {

@@ -3,8 +3,8 @@
 use anyhow::Result;
 
 use crate::ctx::Env;
-use crate::out::println;
 use crate::exit::OK;
+use crate::out::println;
 use crate::plan::blocks::{self, StatuslineView};
 
 /// Print one short line for a status bar (`plan: 2 active · cache-layer 1/3 · next: …`)

@@ -6,8 +6,8 @@ use std::io::IsTerminal;
 
 use anyhow::Result;
 
-use crate::ctx::Env;
 use crate::clock;
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::plan::event::{Approval, Event};
 use crate::plan::model::parse;

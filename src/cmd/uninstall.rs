@@ -7,17 +7,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::ctx::Env;
-use crate::out::print;
 use crate::cmd::install::{
-    self as install, Target,
-    Place, invalid, listing, place, plugin_files, plugin_is_for_claude, program, read_settings,
-    read_text, write_atomic,
+    self as install, Place, Target, invalid, listing, place, plugin_files, plugin_is_for_claude,
+    program, read_settings, read_text, write_atomic,
 };
+use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::hooks::install::{self as hooks, Host};
 use crate::hosts::Registration;
 use crate::mcp::install::{self as mcp_install, Client as McpClient};
+use crate::out::print;
 
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
 #[derive(Debug, clap::Args)]
@@ -156,7 +155,12 @@ fn file(host: Host, place: &Place, what: &str, is_ours: fn(&str) -> bool) -> Res
             print(&format!("removed plan's {title} {what} {shown}\n"))?;
             Ok(OK)
         }
-        Some(_) => Err(Exit::usage_hint(format!("{shown} is not plan's {what} (its first line is not plan's marker); left it alone"), "delete it by hand if it should go")),
+        Some(_) => Err(Exit::usage_hint(
+            format!(
+                "{shown} is not plan's {what} (its first line is not plan's marker); left it alone"
+            ),
+            "delete it by hand if it should go",
+        )),
     }
 }
 
