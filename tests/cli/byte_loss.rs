@@ -1,120 +1,82 @@
-//! Red team, ninth pass: the hooks' log-only check of archived goals, and
-//! concurrent writers of plan.md around the store's mid-line wait. Each still
-//! ignored is an open gap.
+//! No byte lost: editors saving in slow pieces, concurrent plan writers, goals
+//! reordered or plan.md swapped for a symlink while a judge runs. Every byte of
+//! theirs and ours lands where it was meant to; one open limit stays an ignored test.
 
 use std::io::Write as _;
 
+use crate::setup::{committed_judge, complete_ship, plan, started, status_of, two_goals_looping};
 use crate::util::Test;
 
-/// Two active goals, `a` (verify: a.txt exists) and `b` (b.txt), committed.
-fn two_goals() -> Test {
-    let t = Test::new();
-    t.ok(&["init", "Red team"]);
-    for (title, file) in [("A", "a.txt"), ("B", "b.txt")] {
-        t.ok(&[
-            "add",
-            title,
-            "--done-when",
-            &format!("{file} exists"),
-            "--verify",
-            &format!("test -f {file}"),
-            "--failure-mode",
-            &format!("{file} is empty"),
-            "--active",
-        ]);
-    }
-    t.ok(&["goal", "--budget", "5"]);
-    t.commit_all("start");
-    t
-}
-
-/// The Claude Code stop hook for `session`: its answer as JSON (null: none).
-fn stop(t: &Test, session: &str) -> serde_json::Value {
-    let payload = crate::util::fixture("hosts/claude/stop.json")
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", session);
-    let mut child = t
-        .cmd(&["hook", "claude", "stop"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if stdout.trim().is_empty() {
-        return serde_json::Value::Null;
-    }
-    serde_json::from_str(&stdout).unwrap()
-}
-
-/// Goal `b` (never worked on) cut out of the live goals, `status: done` set, moved
-/// under a new `## Archive`, and `extra_log` appended to the log.
-fn b_hidden(t: &Test, extra_log: &str) {
+/// An editor saving in place in two pieces with a pause longer than the 100 ms the
+/// store waits for a shrunken file to read the same: plan took the first piece as
+/// the file, renamed its version over it, and the second piece went to the old
+/// file, which nothing reads any more. A write now waits for a file that ends
+/// inside a line and was written under a second ago.
+#[test]
+fn an_in_place_save_in_two_slow_pieces_keeps_every_byte() {
+    use std::io::Write;
+    let before =
+        "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n- 2026-01-01 10:00 one\n";
+    let t = Test::new().plan(before);
+    let theirs = before.replace("# Plan: x\n", "# Plan: x\nA line the person added.\n");
+    let (first, second) = theirs.split_at(theirs.len() - 10);
+    let (first, second) = (first.to_string(), second.to_string());
+    let path = t.path("plan.md");
+    let (started, wait) = std::sync::mpsc::channel();
+    let editor = std::thread::spawn(move || {
+        let mut file = std::fs::File::create(&path).unwrap();
+        file.write_all(first.as_bytes()).unwrap();
+        started.send(()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        file.write_all(second.as_bytes()).unwrap();
+    });
+    wait.recv().unwrap();
+    let run = t.run(&["log", "x"]);
+    editor.join().unwrap();
     let md = t.plan_md();
-    let from = md.find("## Goal: B").unwrap();
-    let to = md.find("## Log").unwrap();
-    let b = md[from..to].replacen("status: active", "status: done", 1);
-    t.write(
-        "plan.md",
-        format!(
-            "{}{}{extra_log}\n## Archive\n\n{}",
-            &md[..from],
-            md[to..].trim_end(),
-            b.trim_end()
-        ),
+    assert!(
+        md.starts_with(&theirs),
+        "the editor's save was cut ({}):\n{md}",
+        run.stderr
     );
 }
 
-/// Cheapest fake there is: `b`, never worked on, set `status: done`, moved under
-/// `## Archive` by hand, with one hand-typed sign-off line in the log that names a
-/// transcript that does not exist (any path under .plan/judge/, any hash, the
-/// contract fingerprint copied from b's own `added` line). No honest sign-off, no
-/// reopen, no transcript: `plan audit` says "its transcript … is missing", but the
-/// hooks check an archived goal on its latest record line alone
-/// (`proof::record_verdict` asks only that a sign-off names *some* contract and
-/// *some* record), so the status line, the injection and the stop guard count
-/// nothing and let the loop end. Smallest fix: in `proof::on_record`, for a done
-/// goal, stat the named transcript (`record::facts` is one `stat` + read of a
-/// small file; or compare the path's existence and size only) or at least require
-/// the sign-off's contract to equal `goal.fingerprint()` and the path to pass
-/// `is_record_path`; a forged line then lands in `prove_where`'s full check.
+/// A judge that moves the other goal above the one it judges (a reorder, no
+/// contract or status changed) while `plan complete` waits for it: the sign-off is
+/// written into the goal it judged, and the move is kept.
 #[test]
-#[ignore = "red team: a hand-typed sign-off line naming no transcript hides an archived goal from the hooks"]
-fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
-    let t = two_goals();
-    t.write("a.txt", "a\n");
-    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
-    t.commit_all("a signed off");
+fn goals_reordered_while_the_judge_runs_keep_the_sign_off_on_its_goal() {
+    let t = started(&plan("ship-other-todo.md"));
     let md = t.plan_md();
-    let contract = md
-        .lines()
-        .find(|l| l.contains(" b added (contract "))
-        .and_then(|l| l.split("(contract ").nth(1))
-        .map(|c| c.trim_end_matches(')').to_string())
-        .unwrap();
-    let stamp = md
-        .lines()
-        .find(|l| l.contains(" a signed off"))
-        .map(|l| l[2..18].to_string())
-        .unwrap();
-    b_hidden(
+    let ship_at = md.find("## Goal: Ship it").unwrap();
+    let other_at = md.find("## Goal: Other").unwrap();
+    let log_at = md.find("## Log").unwrap();
+    let moved = format!(
+        "{}{}{}{}",
+        &md[..ship_at],
+        &md[other_at..log_at],
+        &md[ship_at..other_at],
+        &md[log_at..]
+    );
+    let outside = t.dir.path().join("moved.md");
+    std::fs::write(&outside, &moved).unwrap();
+    committed_judge(
         &t,
         &format!(
-            "\n- {stamp} b signed off (verify passed, judge skipped, contract {contract}): .plan/judge/b-1.md#0123456789ab\n"
+            "cat '{}' > plan.md\nprintf 'VERDICT: accept\\nmissing: none\\n'",
+            outside.display()
         ),
     );
-    let audit = t.run(&["audit"]).code(1);
-    audit.stdout_has("is missing");
-    let statusline = t.ok(&["statusline"]).stdout;
-    let inject = t.ok(&["inject"]).stdout;
-    let answer = stop(&t, "s1");
+    complete_ship(&t).code(0);
+    let md = t.plan_md();
     assert!(
-        statusline.contains("unproven") && inject.contains("remaining work: b"),
-        "hooks fooled by a forged sign-off line:\nstatusline: {statusline}\ninject: {inject}\nstop: {answer}"
+        md.find("## Goal: Other").unwrap() < md.find("## Goal: Ship it").unwrap(),
+        "the move was lost:\n{md}"
     );
-    assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
+    assert_eq!(status_of(&t, "ship"), "done", "{md}");
+    assert_eq!(status_of(&t, "other"), "open", "{md}");
+    let proof = t.ok(&["show", "ship", "--json"]).json();
+    assert_eq!(proof["proof"]["state"], "proven", "{proof}");
 }
 
 /// An editor saving in place in two pieces whose first piece ends at a line's end
@@ -209,7 +171,7 @@ fn concurrent_writes_to_a_file_without_a_final_newline_lose_nothing() {
 /// proven; nothing the copy held is lost. Holds.
 #[test]
 fn plan_md_replaced_by_a_symlink_while_the_judge_runs_keeps_every_byte() {
-    let t = two_goals();
+    let t = two_goals_looping();
     t.write("a.txt", "a\n");
     let judge = t.fake_program(
         "judge",

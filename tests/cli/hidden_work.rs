@@ -1,0 +1,456 @@
+//! Work the agent hides from the hooks is still work: a goal deleted, moved under
+//! `## Archive`, marked done by hand, hidden behind a format error, a forged or
+//! replayed sign-off line, or an edited hooks cache keeps the loop going and shows in
+//! the status line and the injection. Each still ignored is an open gap.
+
+use std::io::Write as _;
+
+use crate::setup::{b_deleted, plan, two_goals_looping};
+use crate::util::Test;
+
+/// The guard holds back on any format error (`View::broken`): one hand-made error
+/// anywhere in plan.md (here a self-dependency on the active goal) lets the agent
+/// stop at every turn while the goal is still active and the status line says so.
+/// Degrade-don't-block keeps the injection going; the loop should keep going too
+/// (and ask for the error to be fixed), with its budget and stall limit as backstop.
+#[test]
+fn a_format_error_does_not_let_the_loop_go() {
+    let t = Test::new().plan(&plan("ship.md").replace("- [x] write it", "- [ ] write it"));
+    t.ok(&["goal", "--budget", "5"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let md = t.plan_md();
+    t.write(
+        "plan.md",
+        md.replace("status: active\n", "status: active\ndepends_on: ship\n"),
+    );
+    t.ok(&["statusline"]).stdout_has("1 active · ship");
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"], "block",
+        "the loop let go over a format error: {answer}"
+    );
+}
+
+/// `has_work` counts an active goal only when its dependencies are met, so an
+/// active goal made to wait on an open goal under `## Archive` (no parse error,
+/// two lint problems) ends the loop for good with "no goal is active or ready to
+/// start" while the status line shows the goal active.
+#[test]
+fn an_active_goal_keeps_the_loop_going_whatever_it_waits_on() {
+    let t = Test::new().plan(&plan("ship.md").replace("- [x] write it", "- [ ] write it"));
+    t.ok(&["goal", "--budget", "5"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let md = t
+        .plan_md()
+        .replace("status: active\n", "status: active\ndepends_on: other\n");
+    t.write(
+        "plan.md",
+        format!(
+            "{md}\n## Archive\n\n## Goal: Other\n<!-- id: other -->\nstatus: open\ndone_when: x\n"
+        ),
+    );
+    t.ok(&["statusline"]).stdout_has("1 active · ship");
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"], "block",
+        "the loop ended with a goal active: {answer}"
+    );
+}
+
+/// The same deletion let the loop go: `has_work` looked only at the goals in the
+/// file, so the stop guard said there was nothing left. An id whose log leaves it
+/// unfinished (neither signed off nor cancelled last) and that no goal has now
+/// counts as work, and the continuation says how to bring it back.
+#[test]
+fn a_deleted_active_goal_keeps_the_loop_going() {
+    let t = b_deleted();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"],
+        "block",
+        "the loop let go with b deleted: {answer}\nstatusline: {}",
+        t.ok(&["statusline"]).stdout
+    );
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("goal b was deleted from plan.md unfinished"),
+        "{reason}"
+    );
+}
+
+/// `a` signed off; then goal `b` cut out of the live goals and put under a new
+/// `## Archive` at the end, its status line rewritten by `edit`.
+fn b_archived_by_hand(edit: impl Fn(&str) -> String) -> Test {
+    let t = two_goals_looping();
+    t.write("a.txt", "a\n");
+    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
+    t.commit_all("a signed off");
+    assert_eq!(
+        t.stop_hook("s1").answer()["decision"],
+        "block",
+        "b is active"
+    );
+    let md = t.plan_md();
+    let from = md.find("## Goal: B").unwrap();
+    let to = md.find("## Log").unwrap();
+    let b = edit(&md[from..to]);
+    t.write(
+        "plan.md",
+        format!(
+            "{}{}\n## Archive\n\n{}",
+            &md[..from],
+            &md[to..],
+            b.trim_end()
+        ),
+    );
+    assert!(t.plan_md().contains("## Archive\n\n## Goal: B"));
+    t
+}
+
+/// `plan archive` moves only finished goals, and a deleted active goal keeps the
+/// loop going (redteam4). But an active goal moved under `## Archive` by hand,
+/// status and all, left every hook: nothing active, nothing ready, nothing
+/// unproven, so the stop guard let the loop go with `b` unfinished, and the
+/// injection and status line said nothing of it (only `plan audit` did). An
+/// unfinished goal under `## Archive` is now remaining work wherever the hooks look.
+#[test]
+fn an_active_goal_moved_under_the_archive_by_hand_keeps_the_loop_going() {
+    let t = b_archived_by_hand(str::to_string);
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"], "block",
+        "the loop let go with b hidden under ## Archive: {answer}"
+    );
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("b is under `## Archive` but active"),
+        "{reason}"
+    );
+    t.ok(&["statusline"]).stdout_has("⚠ 1 archived unfinished");
+    t.ok(&["inject"])
+        .stdout_has("Under `## Archive` but not finished, so still remaining work: b.");
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("⚠ b is under `## Archive` but not finished");
+}
+
+/// `b` marked done by hand and moved under `## Archive` by hand, which `plan
+/// archive` refuses to do for an unproven goal. `plan audit`, `plan lint` and `plan
+/// show --json` call it unproven, but `plan show --all` listed it as plain
+/// `done` in its archived list, with none of the `⚠` its live goals get. Archived
+/// goals are now marked as live ones are.
+#[test]
+fn a_goal_done_by_hand_and_archived_by_hand_is_marked_in_show_all() {
+    let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
+    let all = t.ok(&["show", "--all"]).stdout;
+    let line = all
+        .lines()
+        .find(|l| l.trim_start().starts_with("b "))
+        .unwrap_or_else(|| panic!("no line for b:\n{all}"));
+    assert!(
+        line.contains("⚠ unproven: marked done by hand"),
+        "b reads as plainly done:\n{all}"
+    );
+    let json = t.ok(&["show", "--json"]).json();
+    let b = json["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "b")
+        .unwrap()
+        .clone();
+    assert_eq!(b["proof"]["state"], "unproven", "{b}");
+}
+
+/// The same hidden goal in the hooks: they proved live goals and the archived ones a
+/// live goal depends on (the cut reader drops the rest of the archive, which keeps a
+/// long plan cheap to read), so `b` — done by hand, no sign-off, moved under
+/// `## Archive` by hand — was counted nowhere: the status line said `plan: nothing
+/// open`, the injection (and MCP `plan_status`) had no "still remaining work" line,
+/// and the stop guard let the loop go. Now every archived finished goal is checked
+/// on the log's word (`proof::on_record`: its latest sign-off, contract, reopen or
+/// cancel line), without reading transcripts, and one the log leaves off record is
+/// proven in full and counted as remaining work; the cut reader keeps it.
+/// With such a goal under `## Archive`, counting it as unproven must not break
+/// `plan archive` for the goals it may move: the hidden goal is not this run's to
+/// move, so archiving signed-off `a` exits 0 and names nothing else (review of the
+/// change above).
+#[test]
+fn an_unproven_archived_goal_does_not_fail_plan_archive() {
+    let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
+    let run = t.run(&["archive"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("not archived"), "{}", run.stderr);
+    assert!(
+        t.plan_md().contains("## Archive\n\n## Goal: B"),
+        "{}",
+        t.plan_md()
+    );
+    assert!(
+        t.plan_md().contains("archived 1 goal: a"),
+        "{}",
+        t.plan_md()
+    );
+}
+
+#[test]
+fn a_goal_done_by_hand_and_archived_by_hand_is_remaining_work_in_the_hooks() {
+    let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("⚠ b (done, archived): unproven: marked done by hand");
+    let statusline = t.ok(&["statusline"]).stdout;
+    assert!(statusline.contains("⚠ 1 unproven"), "{statusline}");
+    t.ok(&["inject"]).stdout_has("still remaining work: b");
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"], "block",
+        "the loop let go with b done by hand: {answer}"
+    );
+}
+
+/// The hooks' cache, `.git/plan/cache/view.json`, is a file the agent can write, and
+/// a cached answer is trusted as long as the files it came from keep their identity
+/// (device, inode, size, mtime, ctime). Editing the cache changes none of them: one
+/// `sed` on it makes `plan statusline` say `plan: nothing open` and the injection
+/// say nothing is active, while `b` is active in plan.md, and it leaves no trace in
+/// the repository (unlike a forged transcript, which `git log` and a reviewer see).
+/// The loop's own state in `.git/plan/` is as writable, so the stop guard was never
+/// proof against an agent set on ending it; the status line, though, is what the
+/// person watches. What would close it: nothing the agent cannot also write (it runs
+/// as the same user); the cache could at least be checked against plan.md's bytes
+/// (its `hash`, one read and hash, far cheaper than the parse it saves) so that a
+/// forged view must also be a consistent one, or the status line could read fresh.
+#[test]
+#[ignore = "red team: an edited hooks cache makes the status line and the injection say anything"]
+fn an_edited_hooks_cache_does_not_change_what_the_status_line_says() {
+    let t = two_goals_looping();
+    t.ok(&["statusline"]).stdout_has("plan: 2 active · a");
+    // Settled past the cache's trust margin, the next read stores the view.
+    std::thread::sleep(std::time::Duration::from_millis(2200));
+    t.ok(&["statusline"]).stdout_has("plan: 2 active · a");
+    let cache = t.root().join(".git/plan/cache/view.json");
+    let mut view: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&cache).expect("the view was cached")).unwrap();
+    view["view"]["statusline"] = "plan: nothing open".into();
+    view["view"]["injection"] = "Red team. No goal is active; none is ready to start.".into();
+    view["view"]["active"] = serde_json::json!([]);
+    view["view"]["has_work"] = false.into();
+    view["view"]["continuation"] = serde_json::Value::Null;
+    std::fs::write(&cache, view.to_string()).unwrap();
+    let line = t.ok(&["statusline"]).stdout;
+    assert!(
+        line.contains("2 active"),
+        "the status line reads the forged cache: {line}"
+    );
+}
+
+/// An active goal deleted from plan.md by hand keeps the loop going (redteam4), but
+/// the status line the person watches said `plan: 1 active · a` and the injection
+/// the agent reads named nothing missing: only the continuation, `plan audit` and a
+/// `plan lint` warning knew. The status line and the injection now say so too.
+#[test]
+fn an_active_goal_deleted_by_hand_is_named_in_the_status_line_and_injection() {
+    let t = two_goals_looping();
+    let md = t.plan_md();
+    let from = md.find("## Goal: B").unwrap();
+    let to = md.find("## Log").unwrap();
+    t.write("plan.md", format!("{}{}", &md[..from], &md[to..]));
+    t.ok(&["statusline"]).stdout_has("⚠ 1 deleted unfinished");
+    t.ok(&["inject"])
+        .stdout_has("Deleted from plan.md unfinished, so still remaining work: b.");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+}
+
+fn one_goal() -> Test {
+    let t = Test::new();
+    t.ok(&["init", "Review"]);
+    t.ok(&[
+        "add",
+        "A",
+        "--done-when",
+        "a exists",
+        "--verify",
+        "test -f a",
+        "--failure-mode",
+        "a is empty",
+        "--active",
+    ]);
+    t.write("a", "a\n");
+    t
+}
+
+/// Cheap fake: `a` signed off, then reopened (it needs a new sign-off). The agent
+/// pastes a copy of a's own earlier sign-off line at the end of the log, sets
+/// `status: done` and moves it under `## Archive`. `plan audit` calls the copy a
+/// replay (unproven); the hooks read the latest line only and count nothing. Open:
+/// the hooks check an archived goal on its latest record line alone, so a sign-off
+/// line copied (or moved below the reopen) passes there, as a forged one does;
+/// `plan audit`, `plan lint` and `plan show --all` catch it. What would close it:
+/// `proof::on_record` applying the rest of the proof's log-only checks (a
+/// transcript an earlier sign-off named; lines out of time order), with the cut
+/// reader reading every log line of each archived goal rather than its latest.
+#[test]
+#[ignore = "red team: a replayed sign-off line hides a reopened archived goal from the hooks"]
+fn a_replayed_sign_off_line_hides_a_reopened_archived_goal_from_the_hooks() {
+    let t = one_goal();
+    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
+    t.ok(&["reopen", "a", "--reason", "not really"]);
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .find(|l| l.contains(" a signed off"))
+        .unwrap()
+        .to_string();
+    let from = md.find("## Goal: A").unwrap();
+    let to = md.find("## Log").unwrap();
+    let goal = md[from..to].replacen("status: active", "status: done", 1);
+    t.write(
+        "plan.md",
+        format!(
+            "{}{}{line}\n\n## Archive\n\n{}",
+            &md[..from],
+            &md[to..],
+            goal.trim_end()
+        ),
+    );
+    t.run(&["audit"]).code(1).stdout_has("unproven");
+    let statusline = t.ok(&["statusline"]).stdout;
+    assert!(
+        statusline.contains("unproven"),
+        "hooks fooled: {statusline}"
+    );
+}
+
+/// False alarm hunt: reopen + complete again, a cancel, then `plan archive`; and
+/// `plan archive` run a second time.
+#[test]
+fn honest_archived_goals_are_not_remaining_work() {
+    let t = one_goal();
+    t.ok(&[
+        "add",
+        "B",
+        "--done-when",
+        "b",
+        "--verify",
+        "true",
+        "--failure-mode",
+        "x",
+    ]);
+    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
+    t.ok(&["reopen", "a", "--reason", "again"]);
+    t.ok(&[
+        "complete",
+        "a",
+        "--evidence",
+        "done again",
+        "--judge",
+        "none",
+    ]);
+    t.ok(&["cancel", "b", "--reason", "no"]);
+    t.ok(&["archive"]);
+    t.ok(&[
+        "add",
+        "B",
+        "--done-when",
+        "b",
+        "--verify",
+        "true",
+        "--failure-mode",
+        "x",
+    ]);
+    t.ok(&["cancel", "b-2", "--reason", "no"]);
+    t.ok(&["archive"]);
+    t.ok(&["archive"]);
+    let statusline = t.ok(&["statusline"]).stdout;
+    assert!(!statusline.contains('⚠'), "{statusline}\n{}", t.plan_md());
+}
+
+/// The Claude Code stop hook for `session`: its answer as JSON (null: none).
+fn stop(t: &Test, session: &str) -> serde_json::Value {
+    let payload = crate::util::fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", session);
+    let mut child = t
+        .cmd(&["hook", "claude", "stop"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if stdout.trim().is_empty() {
+        return serde_json::Value::Null;
+    }
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// Goal `b` (never worked on) cut out of the live goals, `status: done` set, moved
+/// under a new `## Archive`, and `extra_log` appended to the log.
+fn b_hidden(t: &Test, extra_log: &str) {
+    let md = t.plan_md();
+    let from = md.find("## Goal: B").unwrap();
+    let to = md.find("## Log").unwrap();
+    let b = md[from..to].replacen("status: active", "status: done", 1);
+    t.write(
+        "plan.md",
+        format!(
+            "{}{}{extra_log}\n## Archive\n\n{}",
+            &md[..from],
+            md[to..].trim_end(),
+            b.trim_end()
+        ),
+    );
+}
+
+/// Cheapest fake there is: `b`, never worked on, set `status: done`, moved under
+/// `## Archive` by hand, with one hand-typed sign-off line in the log that names a
+/// transcript that does not exist (any path under .plan/judge/, any hash, the
+/// contract fingerprint copied from b's own `added` line). No honest sign-off, no
+/// reopen, no transcript: `plan audit` says "its transcript … is missing", but the
+/// hooks check an archived goal on its latest record line alone
+/// (`proof::record_verdict` asks only that a sign-off names *some* contract and
+/// *some* record), so the status line, the injection and the stop guard count
+/// nothing and let the loop end. Smallest fix: in `proof::on_record`, for a done
+/// goal, stat the named transcript (`record::facts` is one `stat` + read of a
+/// small file; or compare the path's existence and size only) or at least require
+/// the sign-off's contract to equal `goal.fingerprint()` and the path to pass
+/// `is_record_path`; a forged line then lands in `prove_where`'s full check.
+#[test]
+#[ignore = "red team: a hand-typed sign-off line naming no transcript hides an archived goal from the hooks"]
+fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
+    let t = two_goals_looping();
+    t.write("a.txt", "a\n");
+    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
+    t.commit_all("a signed off");
+    let md = t.plan_md();
+    let contract = md
+        .lines()
+        .find(|l| l.contains(" b added (contract "))
+        .and_then(|l| l.split("(contract ").nth(1))
+        .map(|c| c.trim_end_matches(')').to_string())
+        .unwrap();
+    let stamp = md
+        .lines()
+        .find(|l| l.contains(" a signed off"))
+        .map(|l| l[2..18].to_string())
+        .unwrap();
+    b_hidden(
+        &t,
+        &format!(
+            "\n- {stamp} b signed off (verify passed, judge skipped, contract {contract}): .plan/judge/b-1.md#0123456789ab\n"
+        ),
+    );
+    let audit = t.run(&["audit"]).code(1);
+    audit.stdout_has("is missing");
+    let statusline = t.ok(&["statusline"]).stdout;
+    let inject = t.ok(&["inject"]).stdout;
+    let answer = stop(&t, "s1");
+    assert!(
+        statusline.contains("unproven") && inject.contains("remaining work: b"),
+        "hooks fooled by a forged sign-off line:\nstatusline: {statusline}\ninject: {inject}\nstop: {answer}"
+    );
+    assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
+}

@@ -1,0 +1,191 @@
+//! What the judge and verify may not do during a sign-off: edit plan.md, plant a
+//! transcript, accept and then fail, hide a verdict in a long answer or a code block,
+//! or have a notify command edit plan.md inside the sign-off's write. Each ends in
+//! no sign-off.
+
+use crate::setup::{command_judge, committed_judge, complete_ship, plan, started, status_of};
+use crate::util::Test;
+
+/// The judge's containment check leaves plan.md out (a person may edit it while
+/// the judge runs), so a judge that rewrote plan.md went unnoticed: here it weakens
+/// the open goal `other` to `verify: true` and drops its failure mode. The sign-off
+/// of `ship` now stands only on the plan it started from.
+#[test]
+fn a_judge_that_edits_plan_md_fails_the_sign_off() {
+    let t = started(&plan("ship-other.md"));
+    command_judge(
+        &t,
+        "sed -i -e 's/verify: test -f OTHER.md/verify: true/' -e '/OTHER.md is empty/d' plan.md\n\
+         printf 'VERDICT: accept\\nmissing: none\\n'",
+    );
+    t.commit_all("judge");
+    let run = t.run(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+    let md = t.plan_md();
+    assert!(md.contains("verify: true"), "the judge did not run:\n{md}");
+    assert_ne!(
+        run.code, 0,
+        "a judge rewrote plan.md and the sign-off passed:\n{}{}",
+        run.stdout, run.stderr
+    );
+    assert!(
+        run.stderr.contains("the contract of other changed"),
+        "{}",
+        run.stderr
+    );
+    assert!(!md.contains("ship signed off"), "{md}");
+}
+
+/// The verify stage leaves plan.md out of its change check too: a verify that
+/// hides another goal, or finishes it by hand, while `ship` is checked.
+#[test]
+fn a_verify_that_edits_plan_md_fails_the_sign_off() {
+    for (edit, said) in [
+        (
+            "sed -i '/^## Goal: Other/,/OTHER.md is empty/d' plan.md",
+            "goal other disappeared",
+        ),
+        (
+            "sed -i 's/^status: open/status: cancelled/' plan.md",
+            "goal other went from open to cancelled",
+        ),
+    ] {
+        let t = Test::new();
+        t.write("README.md", "# Hello\n");
+        let check = t.fake_program("check", &format!("{edit}\ntest -f README.md"));
+        let md = plan("ship-other.md").replace(
+            "verify: test -f README.md",
+            &format!("verify: {}", check.display()),
+        );
+        t.write("plan.md", md);
+        t.judge("accept");
+        t.ok(&["start", "ship"]);
+        t.commit_all("start");
+        let run = t.run(&[
+            "complete",
+            "ship",
+            "--evidence",
+            "done",
+            "--path",
+            "README.md",
+        ]);
+        assert_ne!(
+            run.code, 0,
+            "{edit}: the sign-off passed:\n{}{}",
+            run.stdout, run.stderr
+        );
+        assert!(run.stderr.contains(said), "{edit}: {}", run.stderr);
+        assert!(!t.plan_md().contains("ship signed off"), "{}", t.plan_md());
+    }
+}
+
+/// Whatever odd answer the judge gives, `ship` is not signed off.
+fn refused(t: &Test, what: &str) -> crate::util::Run {
+    let run = complete_ship(t);
+    let md = t.plan_md();
+    assert_ne!(
+        run.code, 0,
+        "{what}: signed off:\n{}{}\n{md}",
+        run.stdout, run.stderr
+    );
+    assert!(!md.contains("ship signed off"), "{what}:\n{md}");
+    assert_eq!(status_of(t, "ship"), "active", "{what}");
+    run
+}
+
+/// An accept followed by a crash is not an accept.
+#[test]
+fn a_judge_that_accepts_then_exits_non_zero_signs_nothing_off() {
+    let t = started(&plan("ship-other-todo.md"));
+    committed_judge(&t, "printf 'VERDICT: accept\\nmissing: none\\n'\nexit 1");
+    refused(&t, "accept then exit 1").stdout_has("exited with code 1");
+}
+
+/// The judge's containment check covers files git does not track yet: a judge
+/// that plants a transcript of its own under `.plan/judge/` is refused.
+#[test]
+fn a_judge_that_writes_a_transcript_of_its_own_signs_nothing_off() {
+    let t = started(&plan("ship-other-todo.md"));
+    committed_judge(
+        &t,
+        "mkdir -p .plan/judge\nprintf '# Sign-off record: ship\\n' > .plan/judge/ship-20260615-1402.md\n\
+         printf 'VERDICT: accept\\nmissing: none\\n'",
+    );
+    refused(&t, "a planted transcript").stdout_has("containment");
+}
+
+/// The judge's stdout is kept to its last 256 KiB. A reject, a long middle, then an
+/// accept was read from the tail alone as an accept, though the whole answer has
+/// two verdicts, which is no verdict: an answer plan did not read in full must not
+/// sign anything off.
+#[test]
+fn a_judge_answer_longer_than_what_is_kept_is_no_verdict() {
+    let t = started(&plan("ship-other-todo.md"));
+    committed_judge(
+        &t,
+        "printf 'VERDICT: reject\\nmissing:\\n- the README is empty\\n\\n'\n\
+         i=0; while [ $i -lt 6000 ]; do echo 'notes notes notes notes notes notes notes notes notes notes notes'; i=$((i+1)); done\n\
+         printf 'VERDICT: accept\\nmissing: none\\n'",
+    );
+    refused(&t, "a reject, 390 KB, an accept");
+}
+
+/// Two verdict lines that agree, one inside a code block that disagrees: the
+/// quoted one is not the judge's; the answer stands, and here rejects.
+#[test]
+fn a_verdict_quoted_in_code_does_not_count() {
+    let t = started(&plan("ship-other-todo.md"));
+    committed_judge(
+        &t,
+        "printf 'The agent wrote:\\n\\n```\\nVERDICT: accept\\nmissing: none\\n```\\n\\nVERDICT: reject\\nmissing:\\n- it is not done\\n'",
+    );
+    refused(&t, "accept quoted, reject said").stdout_has("it is not done");
+}
+
+/// A notify command on `signed_off` that cancels the other goal by hand in
+/// plan.md: it is started only after the sign-off is on disk, so it cannot land
+/// inside the write (the sign-off stands, and is proven), and its own edit is not
+/// lost either; the hand-made cancel reads as unproven.
+#[test]
+fn a_notify_command_cannot_edit_plan_md_inside_the_sign_off_write() {
+    let t = started(&plan("ship-other-todo.md")).with_bin();
+    t.fake_program(
+        "meddle",
+        "cat >/dev/null\nsed -i 's/^status: open/status: cancelled/' plan.md\ntouch meddled\n",
+    );
+    let judge = crate::util::fixture_path("judges/accept");
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\nnotify:\n  - events: [started, signed_off]\n    command: [meddle]\n",
+            judge.display()
+        ),
+    );
+    t.commit_all("notify");
+    complete_ship(&t).code(0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !t.path("meddled").exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the notifier never ran"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let md = t.plan_md();
+    assert!(md.contains("ship signed off"), "{md}");
+    assert_eq!(status_of(&t, "ship"), "done", "{md}");
+    assert_eq!(
+        status_of(&t, "other"),
+        "cancelled",
+        "the notifier's edit was lost:\n{md}"
+    );
+    let ship = t.ok(&["show", "ship", "--json"]).json();
+    assert_eq!(ship["proof"]["state"], "proven", "{ship}");
+    t.run(&["audit"]).code(1).stdout_has("cancelled by hand");
+}
