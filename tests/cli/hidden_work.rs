@@ -108,7 +108,7 @@ fn b_archived_by_hand(edit: impl Fn(&str) -> String) -> Test {
 }
 
 /// `plan archive` moves only finished goals, and a deleted active goal keeps the
-/// loop going (redteam4). But an active goal moved under `## Archive` by hand,
+/// loop going. But an active goal moved under `## Archive` by hand,
 /// status and all, left every hook: nothing active, nothing ready, nothing
 /// unproven, so the stop guard let the loop go with `b` unfinished, and the
 /// injection and status line said nothing of it (only `plan audit` did). An
@@ -245,7 +245,7 @@ fn an_edited_hooks_cache_does_not_change_what_the_status_line_says() {
     );
 }
 
-/// An active goal deleted from plan.md by hand keeps the loop going (redteam4), but
+/// An active goal deleted from plan.md by hand keeps the loop going, but
 /// the status line the person watches said `plan: 1 active · a` and the injection
 /// the agent reads named nothing missing: only the continuation, `plan audit` and a
 /// `plan lint` warning knew. The status line and the injection now say so too.
