@@ -36,3 +36,4 @@ mod shell;
 mod sign_off_records;
 mod small;
 mod util;
+mod what_users_read;
