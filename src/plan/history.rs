@@ -42,6 +42,7 @@ impl Step<'_> {
 
     /// A change of contract nobody at a terminal approved: an agent's shell has
     /// none, so this is the change to look at.
+    #[cfg(test)]
     pub fn without_terminal(&self) -> bool {
         self.approved == Some(Approval::NoTerminal)
     }
@@ -128,15 +129,14 @@ impl<'t> Rewrite<'t> {
     }
 }
 
-/// plan's own lines about goals in `then` (an earlier version of the file) that
-/// `now` lacks, or has in another order: `then`'s lines must appear in `now` in
-/// the order they had.
+/// [`LogIndex::rewritten`] of one pair of versions.
+#[cfg(test)]
 pub fn rewritten_events<'t>(now: &Plan<'_>, then: &'t Plan<'t>) -> Vec<Rewrite<'t>> {
     LogIndex::new(now).rewritten(then)
 }
 
-/// `now`'s log, for checking many earlier versions against it ([`rewritten_events`]
-/// for each): a search through every version of a long history builds the index
+/// `now`'s log, for checking many earlier versions against it
+/// ([`LogIndex::rewritten`] for each): a search through every version of a long history builds the index
 /// of `now`'s lines once, and not at all while each version's log is a prefix of
 /// `now`'s (an append-only log's usual history).
 pub struct LogIndex<'n> {
@@ -155,7 +155,9 @@ impl<'n> LogIndex<'n> {
         }
     }
 
-    /// As [`rewritten_events`] of `now` and `then`.
+    /// plan's own lines about goals in `then` (an earlier version of the file) that
+    /// `now` lacks, or has in another order: `then`'s lines must appear in `now` in
+    /// the order they had.
     pub fn rewritten<'t>(&self, then: &'t Plan<'t>) -> Vec<Rewrite<'t>> {
         let same = |a: &LogEntry<'_>, b: &LogEntry<'_>| a.stamp == b.stamp && a.text == b.text;
         if then.log.len() <= self.now.len()

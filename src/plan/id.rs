@@ -127,6 +127,7 @@ fn ascii_prototypes() -> &'static [Option<&'static str>; 128] {
 /// which the monospace fonts plan.md is reviewed in tell apart, and which the word
 /// diff marks as a change a reader can see; a letter from another script is the
 /// same glyph in those fonts.
+#[cfg(test)]
 pub fn reads_like(a: &str, b: &str) -> bool {
     a != b && !(a.is_ascii() && b.is_ascii()) && skeleton(a) == skeleton(b)
 }

@@ -29,6 +29,7 @@ pub const WORTH_IT: usize = 32 * 1024;
 
 /// `src` without the lines the hooks' view cannot depend on; `None` when the
 /// reader cannot be sure (a contract field given twice in a goal it would cut).
+#[cfg(test)]
 pub fn condense(src: &str) -> Option<String> {
     let mut cut = Cut::new();
     cut.feed(src);

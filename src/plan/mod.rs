@@ -2,28 +2,28 @@
 //! the clock or processes; callers pass those in.
 
 pub mod blocks;
-pub mod card;
-pub mod diag;
-pub mod diff;
+pub(crate) mod card;
+pub(crate) mod diag;
+pub(crate) mod diff;
 pub mod doctor;
-pub mod draft;
-pub mod event;
-pub mod goal_template;
-pub mod history;
-pub mod id;
-pub mod lean;
+pub(crate) mod draft;
+pub(crate) mod event;
+pub(crate) mod goal_template;
+pub(crate) mod history;
+pub(crate) mod id;
+pub(crate) mod lean;
 pub mod lint;
 pub mod model;
 pub mod ops;
 pub mod patch;
-pub mod proof;
+pub(crate) mod proof;
 pub mod render;
-pub mod rewind;
-pub mod rules;
+pub(crate) mod rewind;
+pub(crate) mod rules;
 pub mod scan;
-pub mod template;
-pub mod text;
-pub mod wdiff;
+pub(crate) mod template;
+pub(crate) mod text;
+pub(crate) mod wdiff;
 
 /// Whatever is in plan.md, the pure core answers and never panics: hooks run on
 /// every tool call, and a panic there would be plan's own error.
