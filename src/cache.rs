@@ -8,7 +8,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -423,14 +423,16 @@ fn store(
 }
 
 /// Replaces `path` whole, so a reader sees the old file or the new one.
+/// A lost cache is rebuilt, so it skips the fsyncs: it is written on the hot path.
 fn write(path: &Path, bytes: &[u8]) {
-    let Some(dir) = path.parent() else { return };
-    let Ok(mut tmp) = tempfile::NamedTempFile::new_in(dir) else {
-        return;
+    let how = crate::atomic::Replace {
+        new_file: crate::atomic::NewFile::Private,
+        create_dirs: false,
+        fsync: false,
+        sync_dir: false,
+        prefix: ".tmp",
     };
-    if tmp.write_all(bytes).is_ok() {
-        let _ = tmp.persist(path);
-    }
+    let _ = crate::atomic::replace(path, bytes, &how);
 }
 
 /// The view for `plan inject` and `plan statusline`; `None` (read it fresh) outside

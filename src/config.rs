@@ -7,16 +7,17 @@ pub mod edit;
 
 use std::fmt;
 use std::fs;
-use std::io::{ErrorKind, Write};
+use std::io::ErrorKind;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 use serde_saphyr::{ExternalMessageSource, MessageFormatter};
 
+use crate::atomic;
 use crate::exit::{Exit, USAGE};
 use crate::judge::backend::Backend;
 use crate::plan::diag::Diagnostic;
@@ -375,41 +376,26 @@ pub fn read_text(path: &Path, name: &str) -> Result<Option<String>> {
     })
 }
 
-/// Atomic replace: temp file beside it, same permissions, fsync, rename. Creates the
-/// directory. A symlinked file (dotfile managers) is written through the link.
+/// Atomic replace (src/atomic.rs). Creates the directory. A symlinked file (dotfile
+/// managers) is written through the link. A new file is meant to be committed: 0666
+/// less the umask, as any editor makes it.
 pub fn write(path: &Path, name: &str, text: &str) -> Result<()> {
-    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let path = target.as_path();
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    if fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
-        return Err(Exit::env_hint(
+    let how = atomic::Replace {
+        prefix: ".config-",
+        ..atomic::Replace::DURABLE
+    };
+    atomic::replace(path, text.as_bytes(), &how).map_err(|e| match e {
+        atomic::Failure::ReadOnly => Exit::env_hint(
             format!("{name} is read-only; nothing was written"),
             "make it writable (chmod u+w) and rerun",
-        ));
-    }
-    let io =
-        |e: std::io::Error| Exit::env(format!("cannot write {name}: {e}; nothing was changed"));
-    // A new file is meant to be committed: 0666 less the umask, as any editor makes
-    // it, not the temp file's 0600.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".config-")
-        .suffix(".tmp")
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(dir)
-        .map_err(io)?;
-    tmp.write_all(text.as_bytes()).map_err(io)?;
-    if let Ok(meta) = fs::metadata(path) {
-        tmp.as_file()
-            .set_permissions(meta.permissions())
-            .map_err(io)?;
-    }
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+        ),
+        atomic::Failure::Dir(dir, e) => {
+            anyhow::Error::new(e).context(format!("creating {}", dir.display()))
+        }
+        atomic::Failure::Io(e) => {
+            Exit::env(format!("cannot write {name}: {e}; nothing was changed"))
+        }
+    })
 }
 
 fn read_layer(path: &Path, source: Source) -> Result<Option<RawFile>> {

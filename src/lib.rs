@@ -3,6 +3,7 @@
 //! is found.
 
 mod agents_md;
+mod atomic;
 mod cache;
 mod cli;
 mod clock;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use crate::atomic;
 use crate::exit::Exit;
 use crate::plan::model::{Plan, parse};
 use crate::plan::patch::{self, Conflict, Edit};
@@ -348,31 +349,37 @@ impl Store {
                 format!("make it writable (chmod u+w {}) and rerun", self.name),
             ));
         }
-        let dir = target.parent().unwrap_or(Path::new("."));
         let io = |e: std::io::Error| {
             Exit::env(format!(
                 "cannot write {}: {e}; nothing was changed",
                 self.name
             ))
         };
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".plan-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(io)?;
-        tmp.write_all(content.as_bytes()).map_err(io)?;
-        tmp.as_file()
-            .set_permissions(meta.permissions())
-            .map_err(io)?;
-        tmp.as_file().sync_all().map_err(io)?;
-        // From here to the rename is the window in which a save by someone who
+        // The directory is synced below, once bytes appended meanwhile are carried over.
+        let how = atomic::Replace {
+            new_file: atomic::NewFile::Private,
+            create_dirs: false,
+            sync_dir: false,
+            ..atomic::Replace::DURABLE
+        };
+        // From the check to the rename is the window in which a save by someone who
         // does not take our lock can still be lost: keep it to one stat, one read
         // and the rename.
-        let last_read = trace_clock();
-        if !unchanged_or_appended(at_read, read, &target) {
+        let mut last_read = None;
+        let replaced = atomic::replace_checked(&target, content.as_bytes(), &how, |target| {
+            last_read = trace_clock();
+            unchanged_or_appended(at_read, read, target)
+        })
+        .map_err(|e| match e {
+            atomic::Failure::ReadOnly => Exit::env_hint(
+                format!("{} is read-only; nothing was written", self.name),
+                format!("make it writable (chmod u+w {}) and rerun", self.name),
+            ),
+            atomic::Failure::Dir(_, e) | atomic::Failure::Io(e) => io(e),
+        })?;
+        if replaced.is_none() {
             return Ok(false);
         }
-        tmp.persist(&target).map_err(|e| io(e.error))?;
         trace_window(last_read);
         // Bytes someone appended to the old file between that check and the rename
         // (`echo … >> plan.md` opens the path, then writes through its own handle)
@@ -403,9 +410,7 @@ impl Store {
                 .map_err(io)?;
             copied = old.len();
         }
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
+        atomic::sync_dir(&target);
         Ok(true)
     }
 }

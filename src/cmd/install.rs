@@ -3,14 +3,15 @@
 //! needs before they run. The merge itself is `hooks::install`; this file finds,
 //! reads, writes and prints.
 
-use std::fs::{self, File};
-use std::io::{ErrorKind, Write};
+use std::fs;
+use std::io::ErrorKind;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use serde_json::{Map, Value};
 
+use crate::atomic;
 use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
@@ -559,36 +560,19 @@ pub(crate) fn invalid(shown: &str, invalid: Invalid) -> anyhow::Error {
 /// Atomic replace: a temp file beside the target, fsync, rename. Missing parent
 /// directories are created; a symlinked file (dotfiles) is written through.
 pub(crate) fn write_atomic(path: &Path, shown: &str, content: &str) -> Result<()> {
-    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let dir = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let io =
-        |e: std::io::Error| Exit::env(format!("cannot write {shown}: {e}; nothing was changed"));
-    let permissions = match fs::metadata(&target) {
-        Ok(meta) if meta.permissions().readonly() => {
-            return Err(Exit::env_hint(
-                format!("{shown} is read-only; nothing was changed"),
-                "make it writable (chmod u+w) and rerun",
-            ));
-        }
-        Ok(meta) => meta.permissions(),
-        Err(_) => fs::Permissions::from_mode(0o644),
+    let how = atomic::Replace {
+        new_file: atomic::NewFile::Mode(0o644),
+        ..atomic::Replace::DURABLE
     };
-    fs::create_dir_all(dir).map_err(io)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".plan-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
-    tmp.write_all(content.as_bytes()).map_err(io)?;
-    tmp.as_file().set_permissions(permissions).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(&target).map_err(|e| io(e.error))?;
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
+    atomic::replace(path, content.as_bytes(), &how).map_err(|e| match e {
+        atomic::Failure::ReadOnly => Exit::env_hint(
+            format!("{shown} is read-only; nothing was changed"),
+            "make it writable (chmod u+w) and rerun",
+        ),
+        atomic::Failure::Dir(_, e) | atomic::Failure::Io(e) => {
+            Exit::env(format!("cannot write {shown}: {e}; nothing was changed"))
+        }
+    })?;
     Ok(())
 }
 

@@ -5,13 +5,14 @@
 //! its own clock.
 
 use std::fs;
-use std::io::{ErrorKind, Write};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
+use crate::atomic;
 use crate::exit::Exit;
 use crate::plan::diag::Diagnostic;
 use crate::plan::draft::CheckedText;
@@ -152,22 +153,24 @@ pub fn load(git_dir: &Path) -> Result<Option<Proposal>> {
 /// Writes it atomically, replacing any pending proposal.
 pub fn save(git_dir: &Path, proposal: &Proposal) -> Result<()> {
     let path = path(git_dir);
-    let dir = path.parent().expect("the proposal lives in a directory");
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".proposal-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("writing {}", path.display()))?;
     let mut json = serde_json::to_string_pretty(proposal)?;
     json.push('\n');
-    tmp.write_all(json.as_bytes())
-        .and_then(|_| tmp.as_file().sync_all())
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(&path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    let how = atomic::Replace {
+        new_file: atomic::NewFile::Private,
+        prefix: ".proposal-",
+        ..atomic::Replace::DURABLE
+    };
+    atomic::replace(&path, json.as_bytes(), &how).map_err(|e| match e {
+        atomic::Failure::Dir(dir, e) => {
+            anyhow::Error::new(e).context(format!("creating {}", dir.display()))
+        }
+        atomic::Failure::ReadOnly => {
+            anyhow::anyhow!("{} is read-only", path.display())
+        }
+        atomic::Failure::Io(e) => {
+            anyhow::Error::new(e).context(format!("writing {}", path.display()))
+        }
+    })
 }
 
 /// Removes it; `false` when there was none.

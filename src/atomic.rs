@@ -1,0 +1,188 @@
+//! The one way plan replaces a file whole: a temp file beside it, the old file's mode
+//! kept, fsync, rename, fsync of the directory. A reader sees the old file or the new
+//! one, never a mix, and a crash leaves one of the two. Every module that writes a
+//! file goes through here; the store adds its own check just before the rename.
+
+use std::fs::{self, File, Permissions};
+use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// The mode of a file that did not exist before (an existing file keeps its own).
+#[derive(Clone, Copy, Debug)]
+pub enum NewFile {
+    /// Exactly this mode, whatever the umask.
+    Mode(u32),
+    /// This mode less the umask, as an editor makes a file meant to be committed.
+    Umask(u32),
+    /// Readable by its owner only: runtime state under the git directory.
+    Private,
+}
+
+/// How a file is replaced.
+#[derive(Clone, Copy, Debug)]
+pub struct Replace {
+    pub new_file: NewFile,
+    /// Create missing parent directories.
+    pub create_dirs: bool,
+    /// fsync the file before the rename. Off only for caches, which are rebuilt when
+    /// lost and sit on the hooks' hot path.
+    pub fsync: bool,
+    /// fsync the directory after the rename, so the rename itself is durable.
+    pub sync_dir: bool,
+    /// The temp file's name prefix, so a stray one says who left it.
+    pub prefix: &'static str,
+}
+
+impl Replace {
+    /// A file a person keeps: committed settings, host settings, AGENTS.md.
+    pub const DURABLE: Replace = Replace {
+        new_file: NewFile::Umask(0o666),
+        create_dirs: true,
+        fsync: true,
+        sync_dir: true,
+        prefix: ".plan-",
+    };
+}
+
+/// Why nothing was replaced.
+#[derive(Debug)]
+pub enum Failure {
+    /// The file is read-only: plan does not override a person's decision.
+    ReadOnly,
+    /// A parent directory could not be created.
+    Dir(PathBuf, io::Error),
+    Io(io::Error),
+}
+
+/// Replaces `path` with `bytes`. A symlinked file is written through its link.
+pub fn replace(path: &Path, bytes: &[u8], how: &Replace) -> Result<(), Failure> {
+    replace_checked(path, bytes, how, |_| true).map(|_| ())
+}
+
+/// As [`replace`], with `ready` asked about the target just before the rename:
+/// `false` leaves the file alone and returns `Ok(None)`. `Ok(Some(target))` is the
+/// file that was replaced (the link's target for a symlink).
+pub fn replace_checked(
+    path: &Path,
+    bytes: &[u8],
+    how: &Replace,
+    ready: impl FnOnce(&Path) -> bool,
+) -> Result<Option<PathBuf>, Failure> {
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    if how.create_dirs {
+        fs::create_dir_all(&dir).map_err(|e| Failure::Dir(dir.clone(), e))?;
+    }
+    let existing = match fs::metadata(&target) {
+        Ok(meta) if meta.permissions().readonly() => return Err(Failure::ReadOnly),
+        Ok(meta) => Some(meta.permissions()),
+        Err(_) => None,
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(how.prefix).suffix(".tmp");
+    if let (None, NewFile::Umask(mode)) = (&existing, how.new_file) {
+        builder.permissions(Permissions::from_mode(mode));
+    }
+    let mut tmp = builder.tempfile_in(&dir).map_err(Failure::Io)?;
+    tmp.write_all(bytes).map_err(Failure::Io)?;
+    let mode = match (existing, how.new_file) {
+        (Some(kept), _) => Some(kept),
+        (None, NewFile::Mode(mode)) => Some(Permissions::from_mode(mode)),
+        (None, NewFile::Umask(_) | NewFile::Private) => None,
+    };
+    if let Some(mode) = mode {
+        tmp.as_file().set_permissions(mode).map_err(Failure::Io)?;
+    }
+    if how.fsync {
+        tmp.as_file().sync_all().map_err(Failure::Io)?;
+    }
+    if !ready(&target) {
+        return Ok(None);
+    }
+    tmp.persist(&target).map_err(|e| Failure::Io(e.error))?;
+    if how.sync_dir {
+        sync_dir(&target);
+    }
+    Ok(Some(target))
+}
+
+/// fsyncs the directory holding `file`, so a rename into it is durable. Best effort:
+/// some file systems refuse to open a directory for it.
+pub fn sync_dir(file: &Path) {
+    let dir = file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    fn mode(path: &Path) -> u32 {
+        fs::metadata(path).unwrap().mode() & 0o777
+    }
+
+    #[test]
+    fn keeps_an_existing_files_mode_and_writes_through_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::write(&real, "old").unwrap();
+        fs::set_permissions(&real, Permissions::from_mode(0o640)).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        replace(&link, b"new", &Replace::DURABLE).unwrap();
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(mode(&real), 0o640);
+    }
+
+    #[test]
+    fn a_new_file_gets_the_mode_asked_for_in_a_new_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let exact = dir.path().join("a/b/exact");
+        let how = Replace {
+            new_file: NewFile::Mode(0o604),
+            ..Replace::DURABLE
+        };
+        replace(&exact, b"x", &how).unwrap();
+        assert_eq!(mode(&exact), 0o604);
+        let private = dir.path().join("private");
+        let how = Replace {
+            new_file: NewFile::Private,
+            ..Replace::DURABLE
+        };
+        replace(&private, b"x", &how).unwrap();
+        assert_eq!(mode(&private), 0o600);
+    }
+
+    #[test]
+    fn a_read_only_file_and_a_check_that_says_no_leave_the_file_and_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        fs::write(&file, "old").unwrap();
+        let refused = replace_checked(&file, b"new", &Replace::DURABLE, |_| false).unwrap();
+        assert!(refused.is_none());
+        fs::set_permissions(&file, Permissions::from_mode(0o444)).unwrap();
+        assert!(matches!(
+            replace(&file, b"new", &Replace::DURABLE),
+            Err(Failure::ReadOnly)
+        ));
+        assert_eq!(fs::read_to_string(&file).unwrap(), "old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}
