@@ -67,6 +67,17 @@ impl Exit {
         Some(out)
     }
 
+    /// Any error as the user sees it, with its exit code: an [`Exit`] as
+    /// [`Exit::render`] shows it, anything else as `plan: cause: cause` with exit 3.
+    /// The one way the CLI, `plan install`'s per-host lines and MCP replies print an
+    /// error.
+    pub fn shown(err: &anyhow::Error) -> (u8, Option<String>) {
+        match err.downcast_ref::<Exit>() {
+            Some(exit) => (exit.code, exit.render()),
+            None => (ENVIRONMENT, Some(format!("plan: {err:#}"))),
+        }
+    }
+
     /// Rendered diagnostics, which start with their own `plan.md:N:` place.
     pub fn diagnostics(code: u8, rendered: String) -> anyhow::Error {
         anyhow::Error::new(Exit {

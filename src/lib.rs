@@ -162,18 +162,11 @@ fn report(err: &anyhow::Error) -> u8 {
     if broken_pipe {
         return exit::OK;
     }
-    match err.downcast_ref::<Exit>() {
-        Some(exit) => {
-            if let Some(text) = exit.render() {
-                eprintln!("{text}");
-            }
-            exit.code
-        }
-        None => {
-            eprintln!("plan: {err:#}");
-            exit::ENVIRONMENT
-        }
+    let (code, text) = Exit::shown(err);
+    if let Some(text) = text {
+        eprintln!("{text}");
     }
+    code
 }
 
 #[cfg(test)]

@@ -228,11 +228,8 @@ fn all(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
         let code = match install_host(host, global, repo, program) {
             Ok(code) => code,
             Err(e) => {
-                let (code, shown) = match e.downcast_ref::<Exit>() {
-                    Some(exit) => (exit.code, exit.render().unwrap_or_default()),
-                    None => (crate::exit::ENVIRONMENT, format!("plan: {e:#}")),
-                };
-                eprintln!("{shown}");
+                let (code, shown) = Exit::shown(&e);
+                eprintln!("{}", shown.unwrap_or_default());
                 code
             }
         };

@@ -362,10 +362,7 @@ fn reply(result: Result<u8>, out: String) -> Reply {
 }
 
 fn message(err: &anyhow::Error) -> String {
-    match err.downcast_ref::<Exit>() {
-        Some(exit) => exit.render().unwrap_or_default(),
-        None => format!("plan: {err:#}"),
-    }
+    Exit::shown(err).1.unwrap_or_default()
 }
 
 /// `plan inject`'s text, the file it came from, and the rule MCP hosts have no
