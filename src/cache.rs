@@ -100,7 +100,7 @@ impl Dep {
 /// Everything a hook, `plan inject` and `plan statusline` take from plan.md.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
-    /// [`crate::hooks::run::content_hash`] of plan.md's bytes.
+    /// [`content_hash`] of plan.md's bytes.
     pub hash: String,
     /// The first format error as a hook reports it; `None`: the plan is sound.
     pub broken: Option<String>,
@@ -279,7 +279,7 @@ fn derive(
         Some((plan, hash)) => of(plan, hash.clone()),
         None => {
             let src = fs::read_to_string(place.plan).ok()?;
-            let hash = crate::hooks::run::content_hash(src.as_bytes());
+            let hash = content_hash(src.as_bytes());
             // The cut was tried already (or the file is short): read it whole.
             of(model::parse(&src), hash)
         }
@@ -293,7 +293,7 @@ fn derive(
 const PIECE: usize = 64 * 1024;
 
 /// A long plan.md cut down ([`lean::Cut`]) while it is read in pieces, so the whole
-/// file is never held, and the [`crate::hooks::run::content_hash`] of the bytes read:
+/// file is never held, and the [`content_hash`] of the bytes read:
 /// `(cut plan, hash)`. `None` (read it whole) when the file is short, cannot be read,
 /// is not UTF-8, changed length under the read, or the cut is unsure.
 fn read_cut(path: &Path) -> Option<(String, String)> {
@@ -302,7 +302,7 @@ fn read_cut(path: &Path) -> Option<(String, String)> {
     if len < lean::WORTH_IT {
         return None;
     }
-    let mut hash = crate::hooks::run::ContentHasher::new();
+    let mut hash = ContentHasher::new();
     let mut cut = lean::Cut::new();
     let mut buf = vec![0; PIECE];
     let (mut filled, mut total) = (0, 0);
@@ -454,11 +454,63 @@ pub fn for_command(ctx: &crate::ctx::Ctx) -> Option<View> {
     )
 }
 
+/// A cheap, stable hash of plan.md's bytes: state only compares it with itself.
+pub fn content_hash(bytes: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+}
+
+/// [`content_hash`] of bytes read in pieces: the one definition, so a hash taken
+/// whole and one taken in pieces cannot differ. xxh3: a hook hashes all of a long
+/// plan.md on every change, and SipHash cost as much as cutting it. A state file
+/// written with the old hash reads as "plan.md changed" once (the hooks fail open).
+pub struct ContentHasher(Box<xxhash_rust::xxh3::Xxh3>);
+
+impl Default for ContentHasher {
+    fn default() -> ContentHasher {
+        ContentHasher::new()
+    }
+}
+
+impl ContentHasher {
+    pub fn new() -> ContentHasher {
+        ContentHasher(Box::default())
+    }
+
+    pub fn write(&mut self, piece: &[u8]) {
+        self.0.update(piece);
+    }
+
+    pub fn finish(&self) -> String {
+        format!("{:016x}", self.0.digest())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::plan::model::{blob_id, parse};
     use proptest::prelude::*;
+
+    /// The hash is xxh3 of the bytes, whole or in pieces of any size (the streaming
+    /// hasher buffers across its own block boundaries).
+    #[test]
+    fn content_hash_is_xxh3_in_any_pieces() {
+        let bytes: Vec<u8> = (0..5000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let want = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+        assert_eq!(content_hash(&bytes), want);
+        for size in [1, 7, 64, 240, 1000, 4096] {
+            let mut pieces = ContentHasher::new();
+            for piece in bytes.chunks(size) {
+                pieces.write(piece);
+            }
+            assert_eq!(pieces.finish(), want, "pieces of {size}");
+        }
+        assert_ne!(content_hash(b"a"), content_hash(b"b"));
+        assert_eq!(
+            content_hash(b""),
+            format!("{:016x}", xxhash_rust::xxh3::xxh3_64(b""))
+        );
+    }
 
     /// The trust margin the tests use, and a wait that outlasts it: long enough for
     /// the coarsest tick a kernel uses (10 ms), short enough for many cases.
@@ -670,7 +722,7 @@ mod tests {
         fs::write(&path, &src).unwrap();
         let (short, hash) = read_cut(&path).expect("a sound long plan is cut");
         assert_eq!(Some(short), lean::condense(&src));
-        assert_eq!(hash, crate::hooks::run::content_hash(src.as_bytes()));
+        assert_eq!(hash, content_hash(src.as_bytes()));
         let mut bad = src.clone().into_bytes();
         bad[3 * PIECE + 5] = 0xff;
         fs::write(&path, bad).unwrap();

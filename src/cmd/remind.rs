@@ -29,7 +29,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.read(&src);
     let every = config::load(Some(&repo.root))?.reminder_every_file_edits;
-    let hash = hook::content_hash(src.as_bytes());
+    let hash = crate::cache::content_hash(src.as_bytes());
     let session = State::new(&repo.git_dir).session(&args.session, |s| s.clone())?;
     let counted = if session.plan_hash == hash {
         session.edits

@@ -45,37 +45,6 @@ pub fn place(cwd: &Path) -> Result<Option<Place>> {
     }))
 }
 
-/// A cheap, stable hash of plan.md's bytes: state only compares it with itself.
-pub fn content_hash(bytes: &[u8]) -> String {
-    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
-}
-
-/// [`content_hash`] of bytes read in pieces: the one definition, so a hash taken
-/// whole and one taken in pieces cannot differ. xxh3: a hook hashes all of a long
-/// plan.md on every change, and SipHash cost as much as cutting it. A state file
-/// written with the old hash reads as "plan.md changed" once (the hooks fail open).
-pub struct ContentHasher(Box<xxhash_rust::xxh3::Xxh3>);
-
-impl Default for ContentHasher {
-    fn default() -> ContentHasher {
-        ContentHasher::new()
-    }
-}
-
-impl ContentHasher {
-    pub fn new() -> ContentHasher {
-        ContentHasher(Box::default())
-    }
-
-    pub fn write(&mut self, piece: &[u8]) {
-        self.0.update(piece);
-    }
-
-    pub fn finish(&self) -> String {
-        format!("{:016x}", self.0.digest())
-    }
-}
-
 /// The repository's override of a prompt, else the embedded one.
 pub fn template(root: &Path, name: &str, embedded: &'static str) -> String {
     std::fs::read_to_string(root.join(".plan/prompts").join(name))
@@ -143,7 +112,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 state.prune();
             }
             let block = view.injection;
-            let block_hash = content_hash(block.as_bytes());
+            let block_hash = cache::content_hash(block.as_bytes());
             state.session(&input.session, |s| {
                 s.injected = Some(block_hash);
                 s.compact_mark = None;
@@ -160,7 +129,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 return Ok(Answer::Nothing);
             }
             let block = view.injection;
-            let block_hash = content_hash(block.as_bytes());
+            let block_hash = cache::content_hash(block.as_bytes());
             // An empty prompt is the host's own step between tool results and the
             // next model call, not a prompt: only a changed block comes with it.
             let always = config.inject_every_prompt == EveryPrompt::Always && !input.empty_prompt;
@@ -193,7 +162,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             let hash = view.hash;
             let block = (spec.inject_at_tool && config.inject_every_prompt != EveryPrompt::Never)
                 .then(|| view.injection.clone());
-            let block_hash = block.as_deref().map(|b| content_hash(b.as_bytes()));
+            let block_hash = block.as_deref().map(|b| cache::content_hash(b.as_bytes()));
             let (remind, inject) = state.session(&input.session, |s| {
                 if s.plan_hash != hash {
                     s.plan_hash = hash;
@@ -426,28 +395,4 @@ fn same_file(cwd: &Path, given: &str, plan: &Path) -> bool {
     given == plan
         || (given.file_name() == plan.file_name()
             && std::fs::canonicalize(&given).ok() == std::fs::canonicalize(plan).ok())
-}
-
-#[cfg(test)]
-mod tests {
-    /// The hash is xxh3 of the bytes, whole or in pieces of any size (the streaming
-    /// hasher buffers across its own block boundaries).
-    #[test]
-    fn content_hash_is_xxh3_in_any_pieces() {
-        let bytes: Vec<u8> = (0..5000u32).flat_map(|i| i.to_le_bytes()).collect();
-        let want = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
-        assert_eq!(super::content_hash(&bytes), want);
-        for size in [1, 7, 64, 240, 1000, 4096] {
-            let mut pieces = super::ContentHasher::new();
-            for piece in bytes.chunks(size) {
-                pieces.write(piece);
-            }
-            assert_eq!(pieces.finish(), want, "pieces of {size}");
-        }
-        assert_ne!(super::content_hash(b"a"), super::content_hash(b"b"));
-        assert_eq!(
-            super::content_hash(b""),
-            format!("{:016x}", xxhash_rust::xxh3::xxh3_64(b""))
-        );
-    }
 }
