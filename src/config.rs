@@ -176,7 +176,7 @@ pub struct Config {
     pub loop_stall_limit: u32,
     pub loop_judge: bool,
     /// Commands run on chosen events: the repository's entries, then the user's.
-    pub notify: Vec<crate::notify::Rule>,
+    pub notify: Vec<NotifyRule>,
 }
 
 impl Default for Config {
@@ -497,12 +497,10 @@ fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
         notify: layers
             .iter()
             .flat_map(|(_, raw)| raw.notify.iter().flatten())
-            .map(|n| crate::notify::Rule {
+            .map(|n| NotifyRule {
                 events: n.events.0.clone(),
                 command: n.command.0.clone(),
-                timeout_secs: n
-                    .timeout_secs
-                    .map_or(crate::notify::DEFAULT_TIMEOUT_SECS, |t| t.0),
+                timeout_secs: n.timeout_secs.map_or(NOTIFY_TIMEOUT_SECS, |t| t.0),
             })
             .collect(),
     };
@@ -542,7 +540,7 @@ impl<'de> Deserialize<'de> for EventNames {
         if names.is_empty() {
             return Err(de::Error::custom("expected at least one event name"));
         }
-        let known: Vec<&str> = crate::notify::event_names().collect();
+        let known: Vec<&str> = notify_event_names().collect();
         for name in &names {
             if !known.contains(&name.as_str()) {
                 return Err(de::Error::custom(format!(
@@ -1028,6 +1026,24 @@ fn one_of(names: &[&str]) -> String {
     }
 }
 
+/// How long a notify command may run when its rule does not say.
+pub const NOTIFY_TIMEOUT_SECS: u64 = 5;
+
+/// One `notify:` entry: run `command` for each event named in `events`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotifyRule {
+    pub events: Vec<String>,
+    pub command: Vec<String>,
+    pub timeout_secs: u64,
+}
+
+/// Every event name a rule may choose: plan's log events, then the loop's.
+pub fn notify_event_names() -> impl Iterator<Item = &'static str> {
+    crate::plan::event::Event::NAMES
+        .into_iter()
+        .chain(crate::hooks::guard::LoopEvent::NAMES)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1107,12 +1123,12 @@ notify:
         assert_eq!(
             config.notify,
             [
-                crate::notify::Rule {
+                NotifyRule {
                     events: vec!["signed_off".into(), "loop_let_go".into()],
                     command: vec!["notify-send".into(), "plan".into()],
                     timeout_secs: 5,
                 },
-                crate::notify::Rule {
+                NotifyRule {
                     events: vec!["sign_off_rejected".into()],
                     command: vec!["./hook.sh".into()],
                     timeout_secs: 30,

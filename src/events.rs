@@ -103,23 +103,6 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
     }
 }
 
-/// A journal line as `plan events` prints it and a notify command reads it: its `ts`
-/// made the local `at` the log's lines have, first.
-pub fn normalize(line: Value) -> Value {
-    let Value::Object(fields) = line else {
-        return line;
-    };
-    let at = match (fields.get("at"), fields.get("ts")) {
-        (Some(Value::String(at)), _) => Some(at.clone()),
-        (_, Some(ts)) => ts.as_i64().and_then(crate::clock::stamp_of),
-        _ => None,
-    };
-    let mut out = Map::new();
-    out.insert("at".to_string(), at.map_or(Value::Null, Value::from));
-    out.extend(fields.into_iter().filter(|(k, _)| k != "at" && k != "ts"));
-    Value::Object(out)
-}
-
 /// After plan.md at `plan_path` was written: announces the log `lines` (`- STAMP
 /// text`) the write added that are plan's own events. Settings are read only when
 /// there is one.
@@ -183,7 +166,7 @@ mod tests {
             "{}",
             lines[0]
         );
-        let read = normalize(lines[0].clone());
+        let read = notify::normalize(lines[0].clone());
         assert_eq!(read.as_object().unwrap().keys().next().unwrap(), "at");
         assert_eq!(read["at"].as_str().unwrap().len(), "2026-06-15 14:02".len());
         assert_eq!(read["event"], "loop_let_go");

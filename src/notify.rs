@@ -11,34 +11,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use crate::config::NotifyRule;
 use crate::exec;
-use crate::hooks::guard::LoopEvent;
-use crate::plan::event::Event;
-
-/// How long a notify command may run when its rule does not say.
-pub const DEFAULT_TIMEOUT_SECS: u64 = 5;
 
 /// Where detached notifiers' failures go, under `<git-dir>/plan/`.
 pub const LOG: &str = "notify.log";
 
-/// One `notify:` entry: run `command` for each event named in `events`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rule {
-    pub events: Vec<String>,
-    pub command: Vec<String>,
-    pub timeout_secs: u64,
-}
-
-/// Every event name a rule may choose: plan's log events, then the loop's.
-pub fn event_names() -> impl Iterator<Item = &'static str> {
-    Event::NAMES.into_iter().chain(LoopEvent::NAMES)
-}
-
 /// Starts every rule's command that wants `event` (a JSON object with an `event`
 /// name) and returns at once.
-pub fn announce(root: &Path, git_dir: &Path, rules: &[Rule], event: &Value) {
+pub fn announce(root: &Path, git_dir: &Path, rules: &[NotifyRule], event: &Value) {
     let name = event["event"].as_str().unwrap_or_default();
     for rule in rules.iter().filter(|r| r.events.iter().any(|e| e == name)) {
         if let Err(why) = start(root, git_dir, rule, name, event) {
@@ -60,7 +43,7 @@ fn resolve(root: &Path, program: &str) -> Option<PathBuf> {
 fn start(
     root: &Path,
     git_dir: &Path,
-    rule: &Rule,
+    rule: &NotifyRule,
     name: &str,
     event: &Value,
 ) -> Result<(), String> {
@@ -105,6 +88,23 @@ fn start(
     Ok(())
 }
 
+/// A journal line as `plan events` prints it and a notify command reads it: its `ts`
+/// made the local `at` the log's lines have, first.
+pub fn normalize(line: Value) -> Value {
+    let Value::Object(fields) = line else {
+        return line;
+    };
+    let at = match (fields.get("at"), fields.get("ts")) {
+        (Some(Value::String(at)), _) => Some(at.clone()),
+        (_, Some(ts)) => ts.as_i64().and_then(crate::clock::stamp_of),
+        _ => None,
+    };
+    let mut out = Map::new();
+    out.insert("at".to_string(), at.map_or(Value::Null, Value::from));
+    out.extend(fields.into_iter().filter(|(k, _)| k != "at" && k != "ts"));
+    Value::Object(out)
+}
+
 /// `plan events --notify-run MS -- ARGV`: runs one notify command with the event
 /// this process reads on stdin (as `plan events --json` prints it), and stops it (and anything it started) after `ms`.
 /// What went wrong goes to stderr, which the announcer pointed at the notify log.
@@ -118,7 +118,7 @@ pub fn watchdog(ms: u64, argv: Vec<String>) -> u8 {
         .unwrap_or_default();
     // The loop's events come as the journal has them; the notifier gets `at`.
     if let Some(event) = event {
-        input = format!("{}\n", crate::events::normalize(event)).into_bytes();
+        input = format!("{}\n", normalize(event)).into_bytes();
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let mut spec = exec::Spec::new(argv.clone(), cwd, Duration::from_millis(ms));

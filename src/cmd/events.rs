@@ -211,7 +211,7 @@ fn journal(path: &Path, offset: &mut u64, since: Option<&str>) -> Vec<Item> {
     String::from_utf8_lossy(&bytes[..whole])
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .map(events::normalize)
+        .map(crate::notify::normalize)
         .filter_map(|json| {
             let at = json["at"].as_str().map(str::to_string);
             if since.is_some_and(|s| at.as_deref().unwrap_or_default() < s) {
