@@ -3,9 +3,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 
 use crate::cmd::Command;
+use crate::ctx::Color;
 use crate::exit;
 
 /// Keep a coding agent on one git-tracked plan.md: goals with a contract, an
@@ -39,13 +40,6 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Option<Command>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Color {
-    Auto,
-    Always,
-    Never,
 }
 
 /// What each exit code means, as src/exit.rs defines them: for `--help` and the

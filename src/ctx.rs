@@ -5,9 +5,16 @@ use std::cell::OnceCell;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+/// When to colour the output (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
 use anyhow::Result;
 
-use crate::cli::Color;
 use crate::exit::{Exit, USAGE};
 use crate::git::{self, Repo};
 use crate::out::println;

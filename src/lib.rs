@@ -150,7 +150,7 @@ fn plain_fast_path() -> Option<(ctx::Env, cmd::Command)> {
         "statusline" => cmd::Command::Statusline(cmd::statusline::Args { json: false }),
         _ => return None,
     };
-    Some((ctx::Env::new(None, cli::Color::Auto, false), command))
+    Some((ctx::Env::new(None, ctx::Color::Auto, false), command))
 }
 
 fn report(err: &anyhow::Error) -> u8 {
