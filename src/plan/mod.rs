@@ -24,6 +24,7 @@ pub mod scan;
 pub mod template;
 pub mod text;
 pub mod wdiff;
+pub mod weakened;
 
 /// Whatever is in plan.md, the pure core answers and never panics: hooks run on
 /// every tool call, and a panic there would be plan's own error.

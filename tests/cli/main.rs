@@ -35,3 +35,4 @@ mod rules;
 mod shell;
 mod small;
 mod util;
+mod weakened;
