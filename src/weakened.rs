@@ -28,7 +28,7 @@ pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
 /// test files by their counts, and the `verify_files` (the files the verify
 /// command rests on, repository-relative) that changed.
 pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result<Vec<Finding>> {
-    let wanted = |path: &str| weakened::counted(path) || verify_files.iter().any(|v| v == path);
+    let wanted = |path: &str| weakened::wanted(path) || verify_files.iter().any(|v| v == path);
     let changes: Vec<Change> = git::changed_since(root, base, &wanted)?
         .into_iter()
         .map(|c| Change {
@@ -41,10 +41,21 @@ pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result
     Ok(weakened::find(&changes, verify_files))
 }
 
+/// What weakened the tests of `goal` from its start to the working tree now,
+/// whatever its status: the check a sign-off runs, run again (in CI, on the
+/// checked-out head, this does not trust the transcript).
+pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>> {
+    let files = match goal.verify().map(crate::verify::parse) {
+        Some(Ok(verify)) => crate::judge::files::verify_closure(root, &verify),
+        _ => Vec::new(),
+    };
+    since(root, start_commit(plan, &goal.id), &files)
+}
+
 /// The findings for `goal`, for show, audit and `audit --strict`:
 /// - a done goal: what its latest sign-off's transcript recorded (`None` when that
 ///   transcript is missing or predates the check);
-/// - an open or active goal: found now, from its start to the working tree;
+/// - an open or active goal: found [`now`];
 /// - a cancelled goal: `None`, nothing was handed in.
 pub fn of_goal(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<Vec<Finding>>> {
     match goal.status() {
@@ -61,12 +72,6 @@ pub fn of_goal(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<V
             })
         }
         Status::Cancelled => Ok(None),
-        Status::Open | Status::Active => {
-            let files = match goal.verify().map(crate::verify::parse) {
-                Some(Ok(verify)) => crate::judge::files::verify_closure(root, &verify),
-                _ => Vec::new(),
-            };
-            since(root, start_commit(plan, &goal.id), &files).map(Some)
-        }
+        Status::Open | Status::Active => now(root, plan, goal).map(Some),
     }
 }

@@ -32,9 +32,10 @@ impl Lang {
     }
 }
 
-/// Whether plan reads `path` at all: a file in one of the languages it counts.
-pub fn counted(path: &str) -> bool {
-    Lang::of(path).is_some()
+/// Whether plan needs the text of `path`: a test file by its name, or a Rust file
+/// (whose text says whether it holds tests).
+pub fn wanted(path: &str) -> bool {
+    is_test_path(path) || Lang::of(path) == Some(Lang::Rust)
 }
 
 fn file_name(path: &str) -> &str {
