@@ -97,3 +97,95 @@ fn regular_text(path: &Path) -> Option<String> {
         .flatten()
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::process::{Command, Stdio};
+
+    use super::*;
+
+    fn git(root: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn committed_and_uncommitted_changes_since_a_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        git(root, &["init", "-q", "-b", "main"]);
+        let long = "assert x\n".repeat(40);
+        fs::create_dir_all(root.join("tests")).unwrap();
+        fs::write(root.join("tests/test_a.py"), "assert a\n").unwrap();
+        fs::write(root.join("tests/test_gone.py"), "assert g\n").unwrap();
+        fs::write(root.join("tests/test_moved.py"), &long).unwrap();
+        fs::write(root.join("notes.txt"), "one\n").unwrap();
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-q", "-m", "start"]);
+        let start = git(root, &["rev-parse", "HEAD"]).trim().to_string();
+
+        fs::write(root.join("tests/test_a.py"), "pass\n").unwrap();
+        git(root, &["commit", "-q", "-am", "committed since"]);
+        fs::remove_file(root.join("tests/test_gone.py")).unwrap();
+        git(root, &["mv", "tests/test_moved.py", "attic.py"]);
+        fs::write(root.join("tests/test_new.py"), "assert n\n").unwrap();
+        fs::write(root.join("notes.txt"), "two\n").unwrap();
+
+        let wanted = |p: &str| p.ends_with(".py");
+        let mut found = changed_since(root, Some(&start), &wanted).unwrap();
+        found.sort_by(|a, b| a.path.cmp(&b.path));
+        let text = |s: &str| Some(s.to_string());
+        assert_eq!(
+            found,
+            [
+                Changed {
+                    path: "attic.py".into(),
+                    was: Some("tests/test_moved.py".into()),
+                    before: text(&long),
+                    after: text(&long),
+                },
+                Changed {
+                    path: "tests/test_a.py".into(),
+                    was: None,
+                    before: text("assert a\n"),
+                    after: text("pass\n"),
+                },
+                Changed {
+                    path: "tests/test_gone.py".into(),
+                    was: None,
+                    before: text("assert g\n"),
+                    after: None,
+                },
+                Changed {
+                    path: "tests/test_new.py".into(),
+                    was: None,
+                    before: None,
+                    after: text("assert n\n"),
+                },
+            ]
+        );
+        // From HEAD, the committed change is not seen.
+        let head = changed_since(root, None, &wanted).unwrap();
+        assert!(head.iter().all(|c| c.path != "tests/test_a.py"), "{head:?}");
+        let err = changed_since(root, Some("0123456789ab"), &wanted).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("where the goal was started"),
+            "{err:#}"
+        );
+    }
+}

@@ -307,3 +307,25 @@ fn an_active_goal_shows_what_it_weakened_so_far() {
         json!([{ "path": "calc_test.go", "what": "1 skip marker added (now 1)" }])
     );
 }
+
+#[test]
+fn a_test_file_renamed_out_of_the_tests_is_reported() {
+    let t = started(&[("tests/test_calc.py", PY)]);
+    t.git(&["mv", "tests/test_calc.py", "calc_checks.py"]);
+    reported(
+        &t,
+        "tests/test_calc.py",
+        "renamed to calc_checks.py, which is not a test file by its name (it had 3 assertions in 2 tests)",
+    );
+}
+
+#[test]
+fn a_rust_source_file_that_ignored_its_test_is_reported() {
+    let lib = "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 1), 2);\n    }\n}\n";
+    let t = started(&[("src/lib.rs", lib)]);
+    t.write(
+        "src/lib.rs",
+        lib.replace("    #[test]\n", "    #[test]\n    #[ignore]\n"),
+    );
+    reported(&t, "src/lib.rs", "1 skip marker added (now 1)");
+}
