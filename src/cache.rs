@@ -547,6 +547,7 @@ mod tests {
             judge: "claude:opus".into(),
             overrides: Vec::new(),
             verify_files: Vec::new(),
+            weakened_tests: None,
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }

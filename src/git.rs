@@ -69,6 +69,9 @@ pub use checkpoint::{
     restore, save_working_tree, saved, undo_prefixes,
 };
 
+mod since;
+pub use since::changed_since;
+
 fn open(root: &Path) -> Result<Repository> {
     Repository::open(root)
         .with_context(|| format!("opening the git repository at {}", root.display()))

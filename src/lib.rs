@@ -27,6 +27,7 @@ mod record;
 mod running;
 mod store;
 mod verify;
+mod weakened;
 
 /// What the fuzz targets (fuzz/) drive: the parsers that read untrusted input, each
 /// with the property its target checks. Here rather than in the targets, so the

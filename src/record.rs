@@ -16,6 +16,7 @@ use crate::judge::run::{Answer, Judge};
 use crate::judge::verdict::Verdict;
 use crate::plan::model::{Goal, blob_id};
 use crate::plan::proof::{self, Facts, Header};
+use crate::plan::weakened::Finding;
 
 /// How many hex digits of the transcript's blob id a sign-off line carries.
 pub const HASH_DIGITS: usize = 12;
@@ -147,6 +148,9 @@ pub struct Transcript<'t> {
     pub allow_ignored: bool,
     pub verify: Option<VerifyRun>,
     pub judge: Option<JudgeRun<'t>>,
+    /// What the weakened-tests check found since the goal started; `None` when it
+    /// was not run.
+    pub weakened: Option<&'t [Finding]>,
 }
 
 impl Transcript<'_> {
@@ -174,6 +178,7 @@ impl Transcript<'_> {
                 .as_ref()
                 .map(|v| v.files.clone())
                 .unwrap_or_default(),
+            weakened_tests: self.weakened.map(<[Finding]>::to_vec),
         };
         let mut text = header.render();
         let _ = writeln!(text, "- when: {}", now.stamp());

@@ -39,6 +39,9 @@ struct Entry<'p> {
     proof: ProofView,
     /// With `--reverify`: `passed`, `failed: …`, or why it was not run.
     reverify: Option<String>,
+    /// What the sign-off's weakened-tests check found (`{path, what}`); `None` when
+    /// not recorded (a cancelled goal, a transcript from before the check).
+    weakened_tests: Option<Vec<crate::plan::weakened::Finding>>,
 }
 
 #[derive(Serialize)]
@@ -143,6 +146,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             )?),
             _ => None,
         };
+        let weakened_tests = crate::weakened::of_goal(&root, &plan, goal)?;
         goals.push(Entry {
             id: &goal.id,
             title: goal.title,
@@ -151,6 +155,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             line: goal.line,
             proof: proof.into(),
             reverify,
+            weakened_tests,
         });
     }
     let report = Report {
@@ -268,6 +273,12 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
         };
         if let Some(result) = &goal.reverify {
             line.push_str(&format!("\n  reverify: {result}"));
+        }
+        for finding in goal.weakened_tests.iter().flatten() {
+            line.push_str(&format!(
+                "\n  weakened tests: {}",
+                esc(&finding.to_string())
+            ));
         }
         out.push(line);
     }

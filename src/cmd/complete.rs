@@ -25,9 +25,11 @@ use crate::plan::model::{Goal, Plan, Status};
 use crate::plan::patch::Edit;
 use crate::plan::render::Style;
 use crate::plan::text::cut;
+use crate::plan::weakened::Finding;
 use crate::plan::{history, ops, wdiff};
 use crate::record;
 use crate::verify;
+use crate::weakened;
 
 /// Sign a goal off: run its verify (no shell), then a read-only judge; done only if both pass
 #[derive(Debug, clap::Args)]
@@ -106,6 +108,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         None => None,
     };
+    // The work handed in, compared with where the goal started, before anything runs.
+    let start_commit = weakened::start_commit(&plan, &id);
+    let weakened = weakened_tests(repo, start_commit, verify.as_ref())?;
     let now = clock::now()?;
     let started = plan
         .events(&id)
@@ -118,6 +123,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         allow_ignored: args.allow_ignored,
         verify: None,
         judge: None,
+        weakened: Some(&weakened),
     };
     let outcome = Outcome {
         ctx,
@@ -196,18 +202,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         eprintln!("plan: note: no --path given; the judge sees only the text evidence");
     }
     // Work committed since the goal started is part of what the judge must see.
-    let start_commit: Option<String> = plan.events(&id).rev().find_map(|(_, e)| match e {
-        Event::Started { commit, .. } => commit.map(str::to_string),
-        _ => None,
-    });
     let text = judge_prompt(
         repo,
         goal,
         verify.as_ref(),
         &verify_tail,
         (&args.evidence, &paths),
-        start_commit.as_deref(),
+        start_commit,
         &history,
+        &weakened,
     )?;
     let system = override_or(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM);
 
@@ -619,8 +622,26 @@ fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
     }))
 }
 
+/// What weakened the tests since `start` (the goal's start commit), said on stderr
+/// as well, so the agent and the person see it before any judge does.
+fn weakened_tests(
+    repo: &Repo,
+    start: Option<&str>,
+    verify: Option<&verify::Verify>,
+) -> Result<Vec<Finding>> {
+    let files = verify
+        .map(|v| judge_files::verify_closure(&repo.root, v))
+        .unwrap_or_default();
+    let found = weakened::since(&repo.root, start, &files)?;
+    for finding in &found {
+        eprintln!("plan: warning: weakened tests since the goal started: {finding}");
+    }
+    Ok(found)
+}
+
 /// The judge's prompt. `diff_base` is the commit the goal was started at: the diff
 /// stat then covers work committed since, not only what is uncommitted.
+#[expect(clippy::too_many_arguments, reason = "each is one fact of the prompt")]
 fn judge_prompt(
     repo: &Repo,
     goal: &Goal<'_>,
@@ -629,6 +650,7 @@ fn judge_prompt(
     (evidence, paths): (&str, &[String]),
     diff_base: Option<&str>,
     history: &str,
+    weakened: &[Finding],
 ) -> Result<String> {
     let verify_text = verify.map(|v| v.to_string());
     let files = judge_files::gather(&repo.root, verify, paths);
@@ -651,6 +673,7 @@ fn judge_prompt(
         files: &files,
         diff_base,
         diff_stat: &git::diff_stat_since(&repo.root, diff_base)?,
+        weakened,
     };
     let template = override_or(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE);
     Ok(prompt::render(&template, &facts))

@@ -33,7 +33,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(query) = &args.id {
         let goal = ctx.lookup(&plan, query)?;
         let name = ctx.store.name.as_str();
-        let card = card::card(&plan, goal, name, &|fp| ctx.contract_text(&goal.id, fp));
+        let mut card = card::card(&plan, goal, name, &|fp| ctx.contract_text(&goal.id, fp));
+        // A read command: a check that cannot run leaves the findings unknown.
+        card.weakened_tests = ctx
+            .repo
+            .as_ref()
+            .and_then(|repo| crate::weakened::of_goal(&repo.root, &plan, goal).ok())
+            .flatten();
         if args.json {
             println(&serde_json::to_string_pretty(&card)?)?;
         } else {

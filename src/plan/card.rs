@@ -12,6 +12,7 @@ use super::proof::Proof;
 use super::render::{GoalView, Style, goal_view};
 use super::text::escape_controls as esc;
 use super::wdiff;
+use super::weakened::Finding;
 
 #[derive(Serialize)]
 pub struct Card<'p> {
@@ -31,6 +32,11 @@ pub struct Card<'p> {
     pub unapproved: Option<&'p str>,
     /// From the first logged contract to the current one, when they differ.
     pub change: Option<Change>,
+    /// Test files weakened and verify files changed since the goal started, each
+    /// `{path, what}`: for a done goal as its sign-off recorded them, for an open or
+    /// active one as they are now. `None` when not known (no repository, a
+    /// cancelled goal, a transcript from before the check). Filled by the caller.
+    pub weakened_tests: Option<Vec<Finding>>,
 }
 
 /// Another goal, with its standing.
@@ -110,6 +116,7 @@ pub fn card<'p>(
         unseen_changes,
         unapproved,
         change,
+        weakened_tests: None,
     }
 }
 
@@ -145,6 +152,18 @@ pub fn render(plan: &Plan<'_>, goal: &Goal<'_>, card: &Card<'_>, style: Style) -
             )
             .unwrap();
             writeln!(out, "  hint: {}", esc(&hint)).unwrap();
+        }
+    }
+
+    if let Some(found) = card.weakened_tests.as_ref().filter(|f| !f.is_empty()) {
+        writeln!(
+            out,
+            "{}",
+            style.warn("⚠ weakened tests since the goal started:")
+        )
+        .unwrap();
+        for finding in found {
+            writeln!(out, "  {}", esc(&finding.to_string())).unwrap();
         }
     }
 

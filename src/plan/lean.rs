@@ -571,6 +571,7 @@ mod tests {
                     judge: "claude:opus".to_string(),
                     overrides: Vec::new(),
                     verify_files: Vec::new(),
+                    weakened_tests: None,
                 }),
             }
         }

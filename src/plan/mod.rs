@@ -24,6 +24,7 @@ pub mod scan;
 pub(crate) mod template;
 pub(crate) mod text;
 pub(crate) mod wdiff;
+pub(crate) mod weakened;
 
 /// Whatever is in plan.md, the pure core answers and never panics: hooks run on
 /// every tool call, and a panic there would be plan's own error.

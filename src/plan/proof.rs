@@ -35,6 +35,10 @@ pub struct Header {
     /// blob id it had when verify passed: `plan audit --reverify` refuses to
     /// re-run a check whose own files changed since.
     pub verify_files: Vec<(String, String)>,
+    /// What the weakened-tests check found since the goal started (`weakened
+    /// tests` lines); `None` when the transcript predates the check.
+    #[serde(default)]
+    pub weakened_tests: Option<Vec<super::weakened::Finding>>,
 }
 
 const TITLE: &str = "# Sign-off record: ";
@@ -53,6 +57,15 @@ impl Header {
         );
         for (path, blob) in &self.verify_files {
             out.push_str(&format!("- verify file: {path} {blob}\n"));
+        }
+        match &self.weakened_tests {
+            None => {}
+            Some(found) if found.is_empty() => out.push_str("- weakened tests: none\n"),
+            Some(found) => {
+                for finding in found {
+                    out.push_str(&format!("- weakened tests: {finding}\n"));
+                }
+            }
         }
         out
     }
@@ -77,6 +90,13 @@ impl Header {
                 "prompt overrides" if value == "none" => {}
                 "prompt overrides" => {
                     header.overrides = value.split(", ").map(str::to_string).collect();
+                }
+                "weakened tests" => {
+                    let found = header.weakened_tests.get_or_insert_with(Vec::new);
+                    if value != "none" {
+                        found.extend(super::weakened::Finding::parse(&value));
+                    }
+                    continue;
                 }
                 "verify file" => {
                     if let Some((path, blob)) = value.rsplit_once(' ') {
@@ -518,6 +538,7 @@ mod tests {
             judge: "claude:opus".into(),
             overrides: Vec::new(),
             verify_files: Vec::new(),
+            weakened_tests: None,
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }
@@ -770,8 +791,19 @@ mod tests {
             judge: "command".into(),
             overrides: vec!["evidence_judge.md".into()],
             verify_files: vec![("tests/check me.sh".into(), "0123abcd".repeat(5))],
+            weakened_tests: Some(vec![super::super::weakened::Finding {
+                path: "tests/test_a.py".into(),
+                what: "deleted (it had 2 assertions in 1 test)".into(),
+            }]),
         };
         assert_eq!(Header::parse(&header.render()), Some(header));
+        let checked = Header {
+            weakened_tests: Some(Vec::new()),
+            ..Header::default()
+        };
+        assert!(checked.render().contains("- weakened tests: none\n"));
+        let back = Header::parse(&checked.render()).unwrap();
+        assert_eq!(back.weakened_tests, Some(Vec::new()));
         assert_eq!(Header::parse("# something else\n"), None);
     }
 

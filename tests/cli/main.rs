@@ -36,4 +36,5 @@ mod shell;
 mod sign_off_records;
 mod small;
 mod util;
+mod weakened;
 mod what_users_read;

@@ -1,0 +1,191 @@
+//! The files that changed from a commit (a goal's start) to the working tree, with
+//! their text then and now: what the weakened-tests check reads. Part of `git.rs`'s
+//! world; reads only.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use git2::{Delta, DiffFindOptions, DiffOptions};
+
+use super::{blob_text, disk_path, head_tree, open};
+
+/// A file whose text differs between the commit and the working tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Changed {
+    pub path: String,
+    /// Its path in the commit, when git found it renamed.
+    pub was: Option<String>,
+    /// Its text in the commit; `None` when it was not there.
+    pub before: Option<String>,
+    /// Its text now; `None` when it is gone (or no longer a regular file).
+    pub after: Option<String>,
+}
+
+/// Every file that differs from commit `base` to the working tree (tracked and
+/// untracked, never ignored ones), renames found, and read only when `wanted` says
+/// so of its old or new path. `None` compares with HEAD. A `base` that names no
+/// commit here is an error: the check fails closed.
+pub fn changed_since(
+    root: &Path,
+    base: Option<&str>,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Changed>> {
+    let repo = open(root)?;
+    let tree = match base {
+        None => head_tree(&repo)?,
+        Some(base) => Some(
+            repo.revparse_single(base)
+                .and_then(|object| object.peel_to_tree())
+                .with_context(|| format!("reading commit {base}, where the goal was started"))?,
+        ),
+    };
+    let mut options = DiffOptions::new();
+    options
+        .include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_typechange(true);
+    let mut diff = repo
+        .diff_tree_to_workdir_with_index(tree.as_ref(), Some(&mut options))
+        .with_context(|| {
+            format!(
+                "diffing the working tree of {} since the goal's start",
+                root.display()
+            )
+        })?;
+    diff.find_similar(Some(
+        DiffFindOptions::new().renames(true).for_untracked(true),
+    ))
+    .context("finding renames since the goal's start")?;
+    let mut out = Vec::new();
+    for delta in diff.deltas() {
+        let path_of = |file: git2::DiffFile<'_>| {
+            file.path_bytes()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+        };
+        let (Some(old), Some(new)) = (path_of(delta.old_file()), path_of(delta.new_file())) else {
+            continue;
+        };
+        if !wanted(&old) && !wanted(&new) {
+            continue;
+        }
+        let existed = !matches!(delta.status(), Delta::Added | Delta::Untracked);
+        let before = if existed && !delta.old_file().id().is_zero() {
+            Some(blob_text(&repo, delta.old_file().id())?)
+        } else {
+            None
+        };
+        let after = match delta.status() {
+            Delta::Deleted => None,
+            _ => regular_text(&disk_path(root, new.as_bytes())),
+        };
+        out.push(Changed {
+            was: (old != new).then_some(old),
+            path: new,
+            before,
+            after,
+        });
+    }
+    Ok(out)
+}
+
+/// A regular file's text, invalid UTF-8 replaced; `None` for anything else.
+fn regular_text(path: &Path) -> Option<String> {
+    let regular = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+    regular
+        .then(|| fs::read(path).ok())
+        .flatten()
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::{Command, Stdio};
+
+    use super::*;
+
+    fn git(root: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn committed_and_uncommitted_changes_since_a_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        git(root, &["init", "-q", "-b", "main"]);
+        let long = "assert x\n".repeat(40);
+        fs::create_dir_all(root.join("tests")).unwrap();
+        fs::write(root.join("tests/test_a.py"), "assert a\n").unwrap();
+        fs::write(root.join("tests/test_gone.py"), "assert g\n").unwrap();
+        fs::write(root.join("tests/test_moved.py"), &long).unwrap();
+        fs::write(root.join("notes.txt"), "one\n").unwrap();
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-q", "-m", "start"]);
+        let start = git(root, &["rev-parse", "HEAD"]).trim().to_string();
+
+        fs::write(root.join("tests/test_a.py"), "pass\n").unwrap();
+        git(root, &["commit", "-q", "-am", "committed since"]);
+        fs::remove_file(root.join("tests/test_gone.py")).unwrap();
+        git(root, &["mv", "tests/test_moved.py", "attic.py"]);
+        fs::write(root.join("tests/test_new.py"), "assert n\n").unwrap();
+        fs::write(root.join("notes.txt"), "two\n").unwrap();
+
+        let wanted = |p: &str| p.ends_with(".py");
+        let mut found = changed_since(root, Some(&start), &wanted).unwrap();
+        found.sort_by(|a, b| a.path.cmp(&b.path));
+        let text = |s: &str| Some(s.to_string());
+        assert_eq!(
+            found,
+            [
+                Changed {
+                    path: "attic.py".into(),
+                    was: Some("tests/test_moved.py".into()),
+                    before: text(&long),
+                    after: text(&long),
+                },
+                Changed {
+                    path: "tests/test_a.py".into(),
+                    was: None,
+                    before: text("assert a\n"),
+                    after: text("pass\n"),
+                },
+                Changed {
+                    path: "tests/test_gone.py".into(),
+                    was: None,
+                    before: text("assert g\n"),
+                    after: None,
+                },
+                Changed {
+                    path: "tests/test_new.py".into(),
+                    was: None,
+                    before: None,
+                    after: text("assert n\n"),
+                },
+            ]
+        );
+        // From HEAD, the committed change is not seen.
+        let head = changed_since(root, None, &wanted).unwrap();
+        assert!(head.iter().all(|c| c.path != "tests/test_a.py"), "{head:?}");
+        let err = changed_since(root, Some("0123456789ab"), &wanted).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("where the goal was started"),
+            "{err:#}"
+        );
+    }
+}

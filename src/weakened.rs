@@ -1,0 +1,77 @@
+//! Weakened tests for one goal: the pure check (`plan::weakened`) run on git's view
+//! of what changed since the goal started, and the findings a sign-off recorded in
+//! its transcript. The one place sign-off, show and audit ask.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::git;
+use crate::plan::event::Event;
+use crate::plan::model::{Goal, Plan, Status};
+use crate::plan::proof::{self, Facts};
+use crate::plan::weakened::{self, Change, Finding};
+use crate::record;
+
+/// The commit the goal's work started from: the one its latest `started` line
+/// names (HEAD when `plan start` ran). `None` when no line names one (a goal
+/// started on an unborn branch, or signed off without `plan start`): the check
+/// then compares with HEAD, so only uncommitted work is seen.
+pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
+    plan.events(id).rev().find_map(|(_, e)| match e {
+        Event::Started { commit, .. } => commit,
+        _ => None,
+    })
+}
+
+/// What weakened the tests from commit `base` (`None`: HEAD) to the working tree:
+/// test files by their counts, and the `verify_files` (the files the verify
+/// command rests on, repository-relative) that changed.
+pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result<Vec<Finding>> {
+    let wanted = |path: &str| weakened::wanted(path) || verify_files.iter().any(|v| v == path);
+    let changes: Vec<Change> = git::changed_since(root, base, &wanted)?
+        .into_iter()
+        .map(|c| Change {
+            path: c.path,
+            was: c.was,
+            before: c.before,
+            after: c.after,
+        })
+        .collect();
+    Ok(weakened::find(&changes, verify_files))
+}
+
+/// What weakened the tests of `goal` from its start to the working tree now,
+/// whatever its status: the check a sign-off runs, run again (in CI, on the
+/// checked-out head, this does not trust the transcript).
+pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>> {
+    let files = match goal.verify().map(crate::verify::parse) {
+        Some(Ok(verify)) => crate::judge::files::verify_closure(root, &verify),
+        _ => Vec::new(),
+    };
+    since(root, start_commit(plan, &goal.id), &files)
+}
+
+/// The findings for `goal`, for show, audit and `audit --strict`:
+/// - a done goal: what its latest sign-off's transcript recorded (`None` when that
+///   transcript is missing or predates the check);
+/// - an open or active goal: found [`now`];
+/// - a cancelled goal: `None`, nothing was handed in.
+pub fn of_goal(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<Vec<Finding>>> {
+    match goal.status() {
+        Status::Done => {
+            let Some(record) = proof::latest_record(plan, &goal.id) else {
+                return Ok(None);
+            };
+            Ok(match record::facts(root, record.path) {
+                Facts::Present {
+                    header: Some(header),
+                    ..
+                } => header.weakened_tests,
+                _ => None,
+            })
+        }
+        Status::Cancelled => Ok(None),
+        Status::Open | Status::Active => now(root, plan, goal).map(Some),
+    }
+}
