@@ -28,7 +28,7 @@ use crate::plan::proof::{self, Facts, Header};
 pub const MARGIN: Duration = Duration::from_secs(2);
 
 /// Bumped when what is cached, or how it is derived, changes shape.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// What a stat says about a file: any write, chmod or rename moves the ctime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -548,6 +548,7 @@ mod tests {
             overrides: Vec::new(),
             verify_files: Vec::new(),
             weakened_tests: None,
+            panel: Vec::new(),
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }

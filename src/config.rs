@@ -28,7 +28,7 @@ pub const REPO_NAME: &str = ".plan/config.yaml";
 /// Every section and key a settings file may hold, with the default as YAML, for
 /// messages ("did you mean", "remove the line to use the default").
 const SCHEMA: &[(&str, &[(&str, &str)])] = &[
-    ("judge", MODEL_KEYS),
+    ("judge", JUDGE_KEYS),
     ("verify", &[("timeout_secs", "900")]),
     ("draft", MODEL_KEYS),
     ("reminder", &[("every_file_edits", "3")]),
@@ -44,6 +44,15 @@ const MODEL_KEYS: &[(&str, &str)] = &[
     ("model", "null"),
     ("command", "[]"),
     ("timeout_secs", "600"),
+];
+
+/// The judge's keys: a model's, and `panel`.
+const JUDGE_KEYS: &[(&str, &str)] = &[
+    ("backend", "auto"),
+    ("model", "null"),
+    ("command", "[]"),
+    ("timeout_secs", "600"),
+    ("panel", "[]"),
 ];
 
 /// Which program judges (or drafts): `auto` picks the first agent CLI on PATH.
@@ -106,6 +115,9 @@ pub struct ModelConfig {
     /// The argv for `backend: command`.
     pub command: Vec<String>,
     pub timeout_secs: u64,
+    /// `judge.panel`: two or more judges that must all accept; empty for one judge
+    /// (and always for the drafting model).
+    pub panel: Vec<PanelJudge>,
 }
 
 impl Default for ModelConfig {
@@ -115,8 +127,18 @@ impl Default for ModelConfig {
             model: None,
             command: Vec::new(),
             timeout_secs: 600,
+            panel: Vec::new(),
         }
     }
+}
+
+/// One judge of `judge.panel`: a backend by name (not `auto` or `none`), its model
+/// and, for `backend: command`, its argv. The panel shares `judge.timeout_secs`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PanelJudge {
+    pub backend: Backend,
+    pub model: Option<String>,
+    pub command: Vec<String>,
 }
 
 /// When the injection block goes in before a prompt. Session start and compaction
@@ -411,9 +433,11 @@ fn read_layer(path: &Path, source: Source) -> Result<Option<RawFile>> {
 
 fn parse(text: &str, name: &str) -> Result<RawFile> {
     // `Option`: a file of only comments, `---` or `null` is an empty one.
-    serde_saphyr::from_str::<Option<RawFile>>(text)
+    let raw = serde_saphyr::from_str::<Option<RawFile>>(text)
         .map(Option::unwrap_or_default)
-        .map_err(|e| describe(&e, text, name))
+        .map_err(|e| describe(&e, text, name))?;
+    check_panel(&raw, text, name)?;
+    Ok(raw)
 }
 
 /// Layers highest first: each key takes its value from the first layer setting it.
@@ -454,7 +478,28 @@ impl Resolver<'_> {
             timeout_secs: self
                 .get((section, "timeout_secs"), |r| Some(get(r)?.timeout_secs?.0))
                 .unwrap_or(d.timeout_secs),
+            panel: Vec::new(),
         }
+    }
+}
+
+impl Resolver<'_> {
+    /// `judge.panel` and `judge.backend` are one choice: the highest file that sets
+    /// either decides, so a repository's `backend:` is not outvoted by a user's panel.
+    fn panel(&mut self) -> Vec<PanelJudge> {
+        let decides = self.layers.iter().find(|(_, raw)| {
+            raw.judge
+                .as_ref()
+                .is_some_and(|j| j.backend.is_some() || j.panel.is_some())
+        });
+        let Some((source, raw)) = decides else {
+            return Vec::new();
+        };
+        let Some(panel) = raw.judge.as_ref().and_then(|j| j.panel.as_ref()) else {
+            return Vec::new();
+        };
+        self.sources.set.push((("judge", "panel"), *source));
+        panel.0.clone()
     }
 }
 
@@ -464,8 +509,10 @@ fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
         sources: Sources::default(),
     };
     let d = Config::default();
+    let mut judge = r.model("judge", |f| f.judge.as_ref());
+    judge.panel = r.panel();
     let config = Config {
-        judge: r.model("judge", |f| f.judge.as_ref()),
+        judge,
         verify_timeout_secs: r
             .get(("verify", "timeout_secs"), |f| {
                 Some(f.verify.as_ref()?.timeout_secs?.0)
@@ -579,6 +626,134 @@ struct RawModel {
     model: Option<Option<String>>,
     command: Option<Argv>,
     timeout_secs: Option<Whole<u64>>,
+    /// `judge.panel` only; a `draft.panel` is refused after parsing.
+    panel: Option<Panel>,
+}
+
+/// `judge.panel`: two or more judges, or `[]` for none.
+#[derive(Clone, Debug)]
+struct Panel(Vec<PanelJudge>);
+
+impl<'de> Deserialize<'de> for Panel {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let judges = Vec::<RawPanelJudge>::deserialize(d)?;
+        if judges.len() == 1 {
+            return Err(de::Error::custom(
+                "a panel needs two or more judges, found one (for one judge, set judge.backend instead)",
+            ));
+        }
+        Ok(Panel(
+            judges
+                .into_iter()
+                .map(|j| PanelJudge {
+                    backend: j.backend.0,
+                    model: j.model.flatten(),
+                    command: j.command.map(|c| c.0).unwrap_or_default(),
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// One entry of `judge.panel` as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPanelJudge {
+    backend: PanelBackend,
+    #[serde(default, deserialize_with = "explicit_model")]
+    model: Option<Option<String>>,
+    command: Option<Command>,
+}
+
+/// A panel judge's backend: a judge by name; `auto` and `none` are no judge of
+/// their own.
+#[derive(Debug)]
+struct PanelBackend(Backend);
+
+impl<'de> Deserialize<'de> for PanelBackend {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match String::deserialize(d)?.parse::<BackendChoice>() {
+            Ok(BackendChoice::Fixed(Backend::None)) | Ok(BackendChoice::Auto) => {
+                Err(de::Error::custom(
+                    "a panel judge names its backend: auto and none are not judges here",
+                ))
+            }
+            Ok(BackendChoice::Fixed(backend)) => Ok(PanelBackend(backend)),
+            Err(e) => Err(de::Error::custom(e)),
+        }
+    }
+}
+
+/// What serde cannot say of a panel: it replaces `judge.backend` (both in one file
+/// is a contradiction), it is the judge's only, and a `command` judge needs its argv.
+fn check_panel(raw: &RawFile, text: &str, name: &str) -> Result<()> {
+    let error = |path: &[&str], message: &str, hint: &str| {
+        let line = line_of(text, path);
+        let source = text.lines().nth(line.wrapping_sub(1));
+        Exit::diagnostics(
+            USAGE,
+            Diagnostic::error(line, message)
+                .hint(hint)
+                .render(name, source.map(|l| l.trim_start_matches('\u{feff}'))),
+        )
+    };
+    if raw.draft.as_ref().is_some_and(|d| d.panel.is_some()) {
+        return Err(error(
+            &["draft", "panel"],
+            "draft.panel: unknown key",
+            "a panel is for the sign-off judge only: write it under `judge:`",
+        ));
+    }
+    let Some(judge) = &raw.judge else {
+        return Ok(());
+    };
+    let Some(panel) = judge.panel.as_ref().filter(|p| !p.0.is_empty()) else {
+        return Ok(());
+    };
+    if judge.backend.is_some() {
+        return Err(error(
+            &["judge", "panel"],
+            "judge.panel: set together with judge.backend in the same file",
+            "a panel replaces judge.backend: remove the `backend:` line under `judge:`, or the panel",
+        ));
+    }
+    if panel
+        .0
+        .iter()
+        .any(|j| j.backend == Backend::Command && j.command.is_empty())
+    {
+        return Err(error(
+            &["judge", "panel"],
+            "judge.panel: a judge with backend command has no command",
+            "give it its argv: `- backend: command` with `command: [\"./judge.sh\"]` under it",
+        ));
+    }
+    Ok(())
+}
+
+/// The 1-based line of `section:` `key:` (indented under it), or of the section
+/// when the key is not found; 0 when neither is.
+fn line_of(text: &str, path: &[&str]) -> usize {
+    let mut in_section = false;
+    let mut section_line = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_start_matches('\u{feff}');
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if indent_of(line) == 0 {
+            in_section = line.split(':').next() == Some(path[0]);
+            if in_section {
+                section_line = i + 1;
+            }
+            continue;
+        }
+        if in_section && path.len() > 1 && trimmed.split(':').next() == Some(path[1]) {
+            return i + 1;
+        }
+    }
+    section_line
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -1143,6 +1318,7 @@ notify:
                     model: Some("opus".into()),
                     command: vec!["./judge.sh".into(), "--strict".into()],
                     timeout_secs: 30,
+                    panel: vec![],
                 },
                 verify_timeout_secs: 60,
                 draft: ModelConfig {
@@ -1150,6 +1326,7 @@ notify:
                     model: Some("gpt-5".into()),
                     command: vec![],
                     timeout_secs: 90,
+                    panel: vec![],
                 },
                 reminder_every_file_edits: 5,
                 inject_every_prompt: EveryPrompt::Always,

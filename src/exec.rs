@@ -74,6 +74,12 @@ pub fn cancellable<T>(flag: Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// The flag [`cancellable`] set on this thread, to hand to threads it starts (a
+/// judge panel's), so a cancel stops their runs too.
+pub fn cancel_flag() -> Option<Arc<AtomicBool>> {
+    CANCEL.with(|c| c.borrow().clone())
+}
+
 fn cancelled(flag: Option<&AtomicBool>) -> bool {
     flag.is_some_and(|f| f.load(Ordering::SeqCst))
 }

@@ -148,6 +148,9 @@ pub struct Transcript<'t> {
     pub allow_ignored: bool,
     pub verify: Option<VerifyRun>,
     pub judge: Option<JudgeRun<'t>>,
+    /// A judge panel's runs, in the configured order; when not empty, `judge` is
+    /// `None` and each judge has its own section.
+    pub panel: Vec<JudgeRun<'t>>,
     /// What the weakened-tests check found since the goal started; `None` when it
     /// was not run.
     pub weakened: Option<&'t [Finding]>,
@@ -157,28 +160,43 @@ impl Transcript<'_> {
     /// The transcript's text, its header first.
     pub fn render(&self, now: &Now, verdict: &str) -> String {
         let judge = match &self.judge {
+            None if !self.panel.is_empty() => self
+                .panel
+                .iter()
+                .map(|j| judge_name(j.judge))
+                .collect::<Vec<_>>()
+                .join(crate::plan::event::PANEL_JOIN),
             None => "none".to_string(),
-            Some(j) => match &j.judge.model {
-                Some(model) => format!("{}:{}", j.judge.backend, one_word(model)),
-                None => j.judge.backend.to_string(),
-            },
+            Some(j) => judge_name(j.judge),
         };
+        let mut overrides = self
+            .judge
+            .as_ref()
+            .map(|j| j.overrides.clone())
+            .unwrap_or_default();
+        if let Some(first) = self.panel.first() {
+            overrides.clone_from(&first.overrides);
+        }
         let header = Header {
             goal: self.goal.id.to_string(),
             contract: self.goal.contract_id(),
             verdict: verdict.to_string(),
             judge,
-            overrides: self
-                .judge
-                .as_ref()
-                .map(|j| j.overrides.clone())
-                .unwrap_or_default(),
+            overrides,
             verify_files: self
                 .verify
                 .as_ref()
                 .map(|v| v.files.clone())
                 .unwrap_or_default(),
             weakened_tests: self.weakened.map(<[Finding]>::to_vec),
+            panel: self
+                .panel
+                .iter()
+                .map(|j| {
+                    let verdict = j.answer.verdict.label().replace(' ', "-");
+                    (judge_name(j.judge), verdict)
+                })
+                .collect(),
         };
         let mut text = header.render();
         let _ = writeln!(text, "- when: {}", now.stamp());
@@ -223,54 +241,88 @@ impl Transcript<'_> {
         text.push_str("\n## Evidence\n\n");
         let _ = writeln!(text, "{}", fence(self.evidence));
         let _ = writeln!(text, "\npaths: {}", listed(self.paths, "(none)"));
+        if !self.panel.is_empty() {
+            let n = self.panel.len();
+            let names: Vec<String> = self.panel.iter().map(|j| judge_name(j.judge)).collect();
+            let _ = write!(
+                text,
+                "\n## Judge panel\n\n- judges: {}\n- every judge must accept; they ran at the same time in this working tree, so a file changed while they ran is charged to the panel\n",
+                names.join(crate::plan::event::PANEL_JOIN)
+            );
+            for (i, (j, name)) in self.panel.iter().zip(&names).enumerate() {
+                let _ = write!(text, "\n## Judge {} of {n}: {name}\n\n", i + 1);
+                judge_section(&mut text, j);
+            }
+            return text;
+        }
         text.push_str("\n## Judge\n\n");
         let Some(j) = &self.judge else {
             text.push_str("(no judge: --judge none)\n");
             return text;
         };
-        let _ = writeln!(text, "- backend: {}", j.judge.backend);
-        let _ = writeln!(text, "- program: {}", j.program);
-        let _ = writeln!(
-            text,
-            "- model: {}",
-            j.judge
-                .model
-                .as_deref()
-                .unwrap_or("(the backend's default)")
-        );
-        let _ = writeln!(text, "- argv: {}", j.answer.argv.join(" "));
-        let _ = writeln!(
-            text,
-            "- prompt overrides: {}",
-            listed(
-                &j.overrides
-                    .iter()
-                    .map(|o| format!(".plan/prompts/{o}"))
-                    .collect::<Vec<_>>(),
-                "none"
-            )
-        );
-        // Named apart from the header's `- verdict:`, which is the outcome.
-        let _ = writeln!(text, "- answer read as: {}", j.answer.verdict.label());
-        if let Verdict::NoVerdict { reason } = &j.answer.verdict {
+        judge_section(&mut text, j);
+        text
+    }
+}
+
+/// How the header and a sign-off line name a judge: `backend` or `backend:model`.
+pub fn judge_name(judge: &Judge) -> String {
+    match &judge.model {
+        Some(model) => format!("{}:{}", judge.backend, one_word(model)),
+        None => judge.backend.to_string(),
+    }
+}
+
+/// One judge's run: what ran, what it was asked, what it said.
+fn judge_section(text: &mut String, j: &JudgeRun<'_>) {
+    let _ = writeln!(text, "- backend: {}", j.judge.backend);
+    let _ = writeln!(text, "- program: {}", j.program);
+    let _ = writeln!(
+        text,
+        "- model: {}",
+        j.judge
+            .model
+            .as_deref()
+            .unwrap_or("(the backend's default)")
+    );
+    let _ = writeln!(text, "- argv: {}", j.answer.argv.join(" "));
+    let _ = writeln!(
+        text,
+        "- prompt overrides: {}",
+        listed(
+            &j.overrides
+                .iter()
+                .map(|o| format!(".plan/prompts/{o}"))
+                .collect::<Vec<_>>(),
+            "none"
+        )
+    );
+    // Named apart from the header's `- verdict:`, which is the outcome.
+    let _ = writeln!(text, "- answer read as: {}", j.answer.verdict.label());
+    match &j.answer.verdict {
+        Verdict::NoVerdict { reason } => {
             let _ = writeln!(text, "- why no verdict: {reason}");
         }
-        let _ = writeln!(
-            text,
-            "- files the judge changed: {}",
-            listed(j.changed, "none")
-        );
-        let _ = write!(
-            text,
-            "\n### Prompt\n\n{}\n\n### The judge's answer\n\n",
-            fence(j.prompt)
-        );
-        let answer = j.answer.last_message.as_deref().unwrap_or(&j.answer.stdout);
-        let _ = writeln!(text, "{}", fence(answer));
-        if !j.answer.stderr.trim().is_empty() {
-            let _ = write!(text, "\n### Stderr\n\n{}\n", fence(&j.answer.stderr));
+        // Only a panel keeps the record of a judge that could not judge.
+        Verdict::CouldNotJudge { reason } => {
+            let _ = writeln!(text, "- why it could not judge: {reason}");
         }
-        text
+        _ => {}
+    }
+    let _ = writeln!(
+        text,
+        "- files the judge changed: {}",
+        listed(j.changed, "none")
+    );
+    let _ = write!(
+        text,
+        "\n### Prompt\n\n{}\n\n### The judge's answer\n\n",
+        fence(j.prompt)
+    );
+    let answer = j.answer.last_message.as_deref().unwrap_or(&j.answer.stdout);
+    let _ = writeln!(text, "{}", fence(answer));
+    if !j.answer.stderr.trim().is_empty() {
+        let _ = write!(text, "\n### Stderr\n\n{}\n", fence(&j.answer.stderr));
     }
 }
 

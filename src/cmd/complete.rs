@@ -31,6 +31,8 @@ use crate::record;
 use crate::verify;
 use crate::weakened;
 
+mod panel;
+
 /// Sign a goal off: run its verify (no shell), then a read-only judge; done only if both pass
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -44,7 +46,7 @@ pub struct Args {
     pub paths: Vec<PathBuf>,
     // The names come from the registry, so the help stays true as hosts are added.
     #[arg(long, value_name = "BACKEND", help = format!(
-        "Judge for this run: {}",
+        "Judge for this run, instead of the configured one or judge.panel: {}",
         crate::config::BackendChoice::names()
     ))]
     pub judge: Option<String>,
@@ -83,8 +85,16 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return Err(contract_changed(ctx, goal, old, &fingerprint));
     }
     let history = contract_history(ctx, &plan, goal);
-    let judge = choose_judge(args.judge.as_deref(), &config)?;
-    if let Some(judge) = &judge {
+    // `--judge` names one judge, which replaces a configured panel.
+    let panel_judges = match args.judge {
+        None => panel::judges(&config),
+        Some(_) => Vec::new(),
+    };
+    let judge = match panel_judges.is_empty() {
+        true => choose_judge(args.judge.as_deref(), &config)?,
+        false => None,
+    };
+    for judge in judge.iter().chain(&panel_judges) {
         judge_run::check(judge, &repo.root)?;
     }
     let open: Vec<&str> = goal
@@ -123,6 +133,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         allow_ignored: args.allow_ignored,
         verify: None,
         judge: None,
+        panel: Vec::new(),
         weakened: Some(&weakened),
     };
     let outcome = Outcome {
@@ -195,9 +206,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         verify_tail = result.tail;
     }
     // Stage 2: the judge, read-only, in a working tree we watch.
-    let Some(judge) = judge else {
+    if judge.is_none() && panel_judges.is_empty() {
         return outcome.accept(verify.is_some(), Judged::Skipped, &record);
-    };
+    }
     if paths.is_empty() {
         eprintln!("plan: note: no --path given; the judge sees only the text evidence");
     }
@@ -213,6 +224,16 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         &weakened,
     )?;
     let system = override_or(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM);
+    let Some(judge) = judge else {
+        let asking = panel::Asking {
+            root: &repo.root,
+            prompt: &text,
+            system: &system,
+            plan_rel: plan_rel.as_deref(),
+            verified: verify.is_some(),
+        };
+        return panel::sign_off(&outcome, record, &panel_judges, &asking);
+    };
 
     let before = git::snapshot(&repo.root)?;
     eprintln!(

@@ -67,6 +67,29 @@ pub enum Judged<'a> {
     Skipped,
     /// `judge accept`, from before the judge was named.
     Unnamed,
+    /// `judges claude:opus + codex accept`: a panel (`judge.panel`), every one of
+    /// which accepted. As JSON, the list of judges, each `backend` or
+    /// `backend:model`.
+    Panel {
+        #[serde(serialize_with = "panel_names")]
+        #[schemars(with = "Vec<String>")]
+        judges: &'a str,
+    },
+}
+
+impl<'a> Judged<'a> {
+    /// The judges of a panel, each `backend` or `backend:model`, in the line's order.
+    pub fn panel_names(judges: &'a str) -> impl Iterator<Item = &'a str> {
+        judges.split(PANEL_JOIN)
+    }
+}
+
+/// What joins the judges of a panel in a sign-off line. A model name is one word
+/// (`record::one_word`), so it never holds the spaces around the `+`.
+pub const PANEL_JOIN: &str = " + ";
+
+fn panel_names<S: serde::Serializer>(judges: &&str, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(Judged::panel_names(judges))
 }
 
 /// One line plan writes about a goal (or the draft), without its `- STAMP ` prefix.
@@ -243,6 +266,7 @@ impl<'a> Event<'a> {
                     Judged::By { backend, model } => format!("judge {backend}:{model} accept"),
                     Judged::Skipped => "judge skipped".to_string(),
                     Judged::Unnamed => "judge accept".to_string(),
+                    Judged::Panel { judges } => format!("judges {judges} accept"),
                 };
                 let mut out = format!("{id} signed off ({verify}, {judged}");
                 if let Some(contract) = contract {
@@ -398,6 +422,18 @@ fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
     let judged = match parts.next()? {
         "judge skipped" => Judged::Skipped,
         "judge accept" => Judged::Unnamed,
+        other if other.starts_with("judges ") => {
+            let judges = other.strip_prefix("judges ")?.strip_suffix(" accept")?;
+            let names: Vec<&str> = Judged::panel_names(judges).collect();
+            let named = |n: &&str| {
+                let (backend, _) = n.split_once(':').unwrap_or((n, ""));
+                !backend.is_empty() && !n.contains(' ')
+            };
+            if names.len() < 2 || !names.iter().all(named) {
+                return None;
+            }
+            Judged::Panel { judges }
+        }
         other => {
             let who = other.strip_prefix("judge ")?.strip_suffix(" accept")?;
             let (backend, model) = who.split_once(':').unwrap_or((who, ""));
@@ -645,6 +681,41 @@ mod tests {
         for event in samples {
             let json = serde_json::to_value(event).unwrap();
             assert_eq!(json["event"], event.name(), "{json}");
+        }
+    }
+
+    #[test]
+    fn a_panel_sign_off_names_every_judge_and_lists_them_as_json() {
+        let panel = Event::SignedOff {
+            id: "cache",
+            verify: true,
+            judged: Judged::Panel {
+                judges: "claude:opus + codex",
+            },
+            contract: Some("4eb715f4"),
+            record: Some(Record {
+                path: ".plan/judge/cache.md",
+                hash: "9f2c41d0",
+            }),
+            legacy_path: None,
+            checkpoint: Some("1a2b3c4d5e6f"),
+        };
+        round_trip(panel);
+        assert_eq!(
+            panel.render(),
+            "cache signed off (verify passed, judges claude:opus + codex accept, contract 4eb715f4): .plan/judge/cache.md#9f2c41d0 (checkpoint 1a2b3c4d5e6f)"
+        );
+        assert_eq!(
+            serde_json::to_value(panel).unwrap()["judged"],
+            serde_json::json!({"kind": "panel", "judges": ["claude:opus", "codex"]})
+        );
+        // A panel of one, or a judge with no backend, is no panel line.
+        for text in [
+            "cache signed off (verify passed, judges claude accept, contract 4eb715f4)",
+            "cache signed off (verify passed, judges claude +  accept, contract 4eb715f4)",
+            "cache signed off (verify passed, judges claude + :x accept, contract 4eb715f4)",
+        ] {
+            assert_eq!(Event::parse(text), None, "{text}");
         }
     }
 

@@ -572,6 +572,7 @@ mod tests {
                     overrides: Vec::new(),
                     verify_files: Vec::new(),
                     weakened_tests: None,
+                    panel: Vec::new(),
                 }),
             }
         }

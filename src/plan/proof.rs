@@ -11,6 +11,10 @@ pub const JUDGE_DIR: &str = ".plan/judge/";
 
 /// What is on disk at a transcript path the log names.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per transcript read, mostly Present; a box buys nothing"
+)]
 pub enum Facts {
     /// No regular file there (or the path is not one plan would have written).
     Missing,
@@ -39,6 +43,10 @@ pub struct Header {
     /// tests` lines); `None` when the transcript predates the check.
     #[serde(default)]
     pub weakened_tests: Option<Vec<super::weakened::Finding>>,
+    /// A panel's judges, each with its own verdict (`panel judge` lines), in the
+    /// order the sign-off line names them; empty for one judge.
+    #[serde(default)]
+    pub panel: Vec<(String, String)>,
 }
 
 const TITLE: &str = "# Sign-off record: ";
@@ -55,6 +63,9 @@ impl Header {
             "{TITLE}{}\n\n- goal: {}\n- contract: {}\n- verdict: {}\n- judge: {}\n- prompt overrides: {overrides}\n",
             self.goal, self.goal, self.contract, self.verdict, self.judge
         );
+        for (judge, verdict) in &self.panel {
+            out.push_str(&format!("- panel judge: {judge} {verdict}\n"));
+        }
         for (path, blob) in &self.verify_files {
             out.push_str(&format!("- verify file: {path} {blob}\n"));
         }
@@ -95,6 +106,12 @@ impl Header {
                     let found = header.weakened_tests.get_or_insert_with(Vec::new);
                     if value != "none" {
                         found.extend(super::weakened::Finding::parse(&value));
+                    }
+                    continue;
+                }
+                "panel judge" => {
+                    if let Some((judge, verdict)) = value.rsplit_once(' ') {
+                        header.panel.push((judge.to_string(), verdict.to_string()));
                     }
                     continue;
                 }
@@ -434,12 +451,26 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
             again,
         );
     }
+    if let Err(why) = panel_backs(judged, &header) {
+        return unproven(
+            format!(
+                "its sign-off (log line {line}) names a judge panel, but its transcript {} {why}",
+                record.path
+            ),
+            again,
+        );
+    }
     let mut warnings = Vec::new();
     match judged {
         Judged::Skipped => warnings.push("signed off without a judge".to_string()),
         Judged::By {
             backend: "command", ..
         } => warnings.push("judged by a command judge, not a model CLI".to_string()),
+        Judged::Panel { judges }
+            if Judged::panel_names(judges).any(|n| n == "command" || n.starts_with("command:")) =>
+        {
+            warnings.push("a judge of its panel is a command judge, not a model CLI".to_string());
+        }
         _ => {}
     }
     if !header.overrides.is_empty() {
@@ -458,6 +489,34 @@ fn judge_name(judged: Judged<'_>) -> String {
         Judged::By { backend, model } => format!("{backend}:{model}"),
         Judged::Skipped => "none".to_string(),
         Judged::Unnamed => String::new(),
+        Judged::Panel { judges } => judges.to_string(),
+    }
+}
+
+/// Whether a transcript's header backs a panel sign-off judge by judge: a `panel
+/// judge` line for each judge the line names, in its order, each an accept, and no
+/// other. A single-judge line needs no panel lines, and has none.
+fn panel_backs(judged: Judged<'_>, header: &Header) -> Result<(), String> {
+    let named: Vec<&str> = match judged {
+        Judged::Panel { judges } => Judged::panel_names(judges).collect(),
+        _ if header.panel.is_empty() => return Ok(()),
+        _ => return Err("records a panel the line does not name".to_string()),
+    };
+    let recorded: Vec<&str> = header.panel.iter().map(|(j, _)| j.as_str()).collect();
+    if recorded != named {
+        return Err(format!(
+            "records the judges {} (the line names {})",
+            if recorded.is_empty() {
+                "(none)".to_string()
+            } else {
+                recorded.join(", ")
+            },
+            named.join(", ")
+        ));
+    }
+    match header.panel.iter().find(|(_, verdict)| verdict != "accept") {
+        Some((judge, verdict)) => Err(format!("says judge {judge} answered {verdict}")),
+        None => Ok(()),
     }
 }
 
@@ -520,7 +579,7 @@ pub fn backs(event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Result<(), Str
             header.verdict
         ));
     }
-    Ok(())
+    panel_backs(judged, &header).map_err(|why| format!("its transcript {path} {why}"))
 }
 
 #[cfg(test)]
@@ -539,6 +598,7 @@ mod tests {
             overrides: Vec::new(),
             verify_files: Vec::new(),
             weakened_tests: None,
+            panel: Vec::new(),
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }
@@ -795,6 +855,7 @@ mod tests {
                 path: "tests/test_a.py".into(),
                 what: "deleted (it had 2 assertions in 1 test)".into(),
             }]),
+            panel: vec![("claude:opus".into(), "accept".into())],
         };
         assert_eq!(Header::parse(&header.render()), Some(header));
         let checked = Header {

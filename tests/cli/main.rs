@@ -19,6 +19,7 @@ mod hooks;
 mod hot;
 mod install;
 mod judge_containment;
+mod judge_panel;
 mod link;
 mod lookalike_ids;
 mod mcp;

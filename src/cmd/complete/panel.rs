@@ -1,0 +1,201 @@
+//! Stage 2 of `plan complete` with a judge panel (`judge.panel`): every judge asked
+//! at once on the same prompt, one record with a section for each, and a sign-off
+//! only when every one accepted. Anything else from any judge is a reject, logged
+//! judge by judge.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::Outcome;
+use crate::exec;
+use crate::exit::{CHECK_FAILED, Exit};
+use crate::git;
+use crate::judge::panel;
+use crate::judge::run::{Answer, Judge};
+use crate::judge::verdict::Verdict;
+use crate::out::println;
+use crate::plan::event::{Event, Judged, PANEL_JOIN};
+use crate::plan::model::Status;
+use crate::plan::ops;
+use crate::plan::text::cut;
+use crate::record::{self, JudgeRun, Transcript, judge_name};
+
+/// What the panel's stage needs from the sign-off: the prompt asked and where.
+pub(super) struct Asking<'a> {
+    pub root: &'a Path,
+    pub prompt: &'a str,
+    pub system: &'a str,
+    /// plan.md, relative to the root: left out of the change check, as for one judge.
+    pub plan_rel: Option<&'a str>,
+    pub verified: bool,
+}
+
+/// Every judge's answer, and the files changed while they ran. The judges run at
+/// the same time in the one working tree, so one snapshot before and one after all
+/// of them catch a change by any of them; which judge made it cannot be told, so
+/// it rejects the whole panel (fail closed).
+pub(super) fn ask(judges: &[Judge], asking: &Asking<'_>) -> Result<(Vec<Answer>, Vec<String>)> {
+    let before = git::snapshot(asking.root)?;
+    let names: Vec<String> = judges.iter().map(judge_name).collect();
+    eprintln!(
+        "plan: judge: asking the panel {} at once (timeout {}s each)",
+        names.join(PANEL_JOIN),
+        judges.first().map_or(0, |j| j.timeout.as_secs())
+    );
+    crate::out::progress(&format!("judge: asking {}", names.join(PANEL_JOIN)));
+    let answers = panel::ask_all(judges, asking.root, asking.prompt, asking.system)?;
+    let after = git::snapshot_after(asking.root, &before)?;
+    let mut changed = before.changes(&after);
+    changed.retain(|p| asking.plan_rel != Some(p.as_str()));
+    Ok((answers, changed))
+}
+
+/// Asks the panel and writes the outcome: signed off when every judge accepted and
+/// none changed the tree, else one rejection line for each judge that did not
+/// accept (or one for the containment breach), all naming the one record.
+pub(super) fn sign_off(
+    outcome: &Outcome<'_, '_>,
+    record: Transcript<'_>,
+    judges: &[Judge],
+    asking: &Asking<'_>,
+) -> Result<u8> {
+    let (answers, changed) = ask(judges, asking)?;
+    let overrides: Vec<String> = ["evidence_judge.md", "judge_system.md"]
+        .into_iter()
+        .filter(|name| asking.root.join(".plan/prompts").join(name).is_file())
+        .map(str::to_string)
+        .collect();
+    let runs = judges
+        .iter()
+        .zip(&answers)
+        .map(|(judge, answer)| JudgeRun {
+            judge,
+            program: answer.argv.first().map_or_else(String::new, |program| {
+                exec::find_on_path(program)
+                    .map_or_else(|| program.clone(), |p| p.display().to_string())
+            }),
+            overrides: overrides.clone(),
+            prompt: asking.prompt,
+            answer,
+            changed: &changed,
+        })
+        .collect();
+    let record = Transcript {
+        panel: runs,
+        ..record
+    };
+    let names: Vec<String> = judges.iter().map(judge_name).collect();
+    let mut rejections: Vec<(String, Vec<String>)> = names
+        .iter()
+        .zip(&answers)
+        .filter_map(|(name, answer)| {
+            let missing = missing(&answer.verdict)?;
+            Some((format!("judge {name}"), missing))
+        })
+        .collect();
+    if !changed.is_empty() {
+        let why = format!(
+            "a judge of the panel changed the working tree ({}); left as they are for you to inspect",
+            changed.join(", ")
+        );
+        rejections.insert(0, ("containment".to_string(), vec![why]));
+    }
+    if rejections.is_empty() {
+        let judges = names.join(PANEL_JOIN);
+        return outcome.accept(asking.verified, Judged::Panel { judges: &judges }, &record);
+    }
+    outcome.reject_each(&rejections, &record)
+}
+
+/// What a judge's answer leaves missing; `None` for an accept.
+fn missing(verdict: &Verdict) -> Option<Vec<String>> {
+    match verdict {
+        Verdict::Accept { .. } => None,
+        Verdict::Reject { missing, .. } if missing.is_empty() => Some(vec![
+            "the judge rejected without listing what is missing".to_string(),
+        ]),
+        Verdict::Reject { missing, .. } => Some(missing.clone()),
+        Verdict::NoVerdict { reason } => Some(vec![format!("no verdict: {reason}")]),
+        Verdict::CouldNotJudge { reason } => Some(vec![format!("could not judge: {reason}")]),
+    }
+}
+
+/// The judges of `judge.panel`, all with the judge's timeout.
+pub(super) fn judges(config: &crate::config::Config) -> Vec<Judge> {
+    let timeout = std::time::Duration::from_secs(config.judge.timeout_secs);
+    config
+        .judge
+        .panel
+        .iter()
+        .map(|j| Judge {
+            backend: j.backend,
+            model: j.model.clone(),
+            command: j.command.clone(),
+            timeout,
+        })
+        .collect()
+}
+
+impl Outcome<'_, '_> {
+    /// As `reject`, for a panel: one rejection line for each `(stage, missing)`,
+    /// each naming the one record, so every judge's reasons are in the log under its
+    /// own name.
+    fn reject_each(
+        &self,
+        rejections: &[(String, Vec<String>)],
+        record: &Transcript<'_>,
+    ) -> Result<u8> {
+        let id = &self.goal.id;
+        let printed: Vec<String> = rejections
+            .iter()
+            .map(|(stage, missing)| {
+                let list: Vec<String> = missing.iter().map(|m| format!("- {m}")).collect();
+                format!(
+                    "sign-off of {id} rejected ({stage})\nmissing:\n{}",
+                    list.join("\n")
+                )
+            })
+            .collect();
+        if self.dry_run {
+            println(&format!(
+                "dry run: nothing was written\n{}",
+                printed.join("\n")
+            ))?;
+            return Err(Exit::quiet(CHECK_FAILED));
+        }
+        let root = &self.ctx.repo()?.root;
+        let saved = record::save(
+            root,
+            &format!("{id}-{}", self.now.compact()),
+            &record.render(self.now, "reject"),
+        )?;
+        let mut edits = if self.started || self.goal.status() == Status::Done {
+            ops::id_comment(self.plan, self.goal)
+        } else {
+            ops::set_status(self.plan, self.goal, Status::Active)
+        };
+        self.start_line(&mut edits)?;
+        for (stage, missing) in rejections {
+            let missing = format!("{} ({})", cut(&missing.join("; "), 300), saved.path);
+            edits.push(ops::event(
+                &self.now.stamp(),
+                &Event::Rejected {
+                    id,
+                    stage,
+                    missing: &missing,
+                },
+            ));
+        }
+        if let Err(e) = self.write(edits) {
+            record::discard(root, &saved);
+            return Err(e);
+        }
+        println(&format!(
+            "{}\n  transcript: {}",
+            printed.join("\n"),
+            saved.path
+        ))?;
+        Err(Exit::quiet(CHECK_FAILED))
+    }
+}

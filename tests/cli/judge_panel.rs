@@ -1,0 +1,300 @@
+//! A judge panel (`judge.panel`): a sign-off needs every judge's accept, the line
+//! names each judge, the one record holds each judge's section, and a panel
+//! sign-off that lost a judge or whose record was edited is unproven.
+
+use crate::setup::{complete_ship, plan, started, status_of};
+use crate::util::{Test, fixture_path};
+
+/// `judge.panel` of fixture command judges, each named by a model so the line tells
+/// them apart: `command:first + command:second`.
+fn panel(t: &Test, first: &str, second: &str) {
+    let judge = |name: &str| {
+        fixture_path(&format!("judges/{name}"))
+            .display()
+            .to_string()
+    };
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  timeout_secs: 20\n  panel:\n    - backend: command\n      model: first\n      command: [\"{}\"]\n    - backend: command\n      model: second\n      command: [\"{}\"]\n",
+            judge(first),
+            judge(second)
+        ),
+    );
+    t.commit_all("panel");
+}
+
+/// `ship` started with a panel of `first` and `second`.
+fn with_panel(first: &str, second: &str) -> Test {
+    let t = started(&plan("ship.md"));
+    panel(&t, first, second);
+    t
+}
+
+const LINE: &str = "judges command:first + command:second accept";
+
+/// The sign-off line of `ship`.
+fn signed_line(t: &Test) -> String {
+    let md = t.plan_md();
+    md.lines()
+        .find(|l| l.contains("ship signed off"))
+        .unwrap_or_else(|| panic!("no sign-off:\n{md}"))
+        .to_string()
+}
+
+/// The transcript the sign-off line names.
+fn transcript_path(line: &str) -> String {
+    let (_, tail) = line.split_once("): ").unwrap();
+    tail.split('#').next().unwrap().to_string()
+}
+
+#[test]
+fn one_reject_in_the_panel_is_no_sign_off_and_its_reasons_are_logged_by_judge() {
+    let t = with_panel("accept", "reject");
+    let run = complete_ship(&t).code(1);
+    assert!(
+        run.stdout
+            .contains("sign-off of ship rejected (judge command:second)\nmissing:\n- eviction policy has no test that fills the cache past capacity"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(status_of(&t, "ship"), "active");
+    let md = t.plan_md();
+    assert!(!md.contains("signed off"), "{md}");
+    let rejected: Vec<&str> = md
+        .lines()
+        .filter(|l| l.contains("sign-off rejected"))
+        .collect();
+    assert_eq!(rejected.len(), 1, "{md}");
+    assert!(
+        rejected[0].contains("ship sign-off rejected (judge command:second): eviction policy has no test that fills the cache past capacity; load-test.log is from before the last change to src/cache.rs (.plan/judge/"),
+        "{}",
+        rejected[0]
+    );
+    // The record keeps both judges, the accept too.
+    let path = rejected[0]
+        .rsplit_once("(")
+        .unwrap()
+        .1
+        .trim_end_matches(')');
+    let record = t.read(path);
+    assert!(record.contains("- verdict: reject\n"), "{record}");
+    assert!(
+        record.contains("- panel judge: command:first accept\n"),
+        "{record}"
+    );
+    assert!(
+        record.contains("- panel judge: command:second reject\n"),
+        "{record}"
+    );
+}
+
+#[test]
+fn both_judges_rejecting_log_both_reasons_each_under_its_name() {
+    let t = with_panel("reject", "no-verdict");
+    complete_ship(&t).code(1);
+    let md = t.plan_md();
+    assert!(
+        md.contains("ship sign-off rejected (judge command:first): eviction policy"),
+        "{md}"
+    );
+    assert!(
+        md.contains("ship sign-off rejected (judge command:second): no verdict"),
+        "{md}"
+    );
+    assert_eq!(status_of(&t, "ship"), "active");
+}
+
+#[test]
+fn a_judge_of_the_panel_that_times_out_or_cannot_run_is_a_reject() {
+    let t = with_panel("accept", "hang");
+    t.write(
+        ".plan/config.yaml",
+        t.read(".plan/config.yaml")
+            .replace("timeout_secs: 20", "timeout_secs: 1"),
+    );
+    let run = complete_ship(&t).code(1);
+    assert!(
+        run.stdout.contains("(judge command:second)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        t.plan_md()
+            .contains("ship sign-off rejected (judge command:second): could not judge: timed out"),
+        "{}",
+        t.plan_md()
+    );
+}
+
+#[test]
+fn every_judge_accepting_signs_off_naming_each_and_audit_checks_the_record() {
+    let t = with_panel("accept", "json-accept");
+    let run = complete_ship(&t).code(0);
+    assert!(
+        run.stdout
+            .contains("signed off ship (verify passed, judge accept)"),
+        "{}",
+        run.stdout
+    );
+    let line = signed_line(&t);
+    assert!(line.contains(LINE), "{line}");
+    let record = t.read(&transcript_path(&line));
+    for needle in [
+        "- judge: command:first + command:second\n",
+        "- panel judge: command:first accept\n",
+        "- panel judge: command:second accept\n",
+        "\n## Judge 1 of 2: command:first\n",
+        "\n## Judge 2 of 2: command:second\n",
+    ] {
+        assert!(record.contains(needle), "{needle:?} not in:\n{record}");
+    }
+    t.ok(&["audit"]);
+    t.ok(&["audit", "--reverify"]);
+    t.ok(&["lint"]);
+    let show = t.ok(&["show", "ship", "--json"]).json();
+    assert_eq!(show["proof"]["state"], "proven", "{show}");
+    // As JSON the line lists the judges.
+    let events = t.ok(&["events", "--json"]).stdout;
+    assert!(
+        events.contains(r#""judged":{"kind":"panel","judges":["command:first","command:second"]}"#),
+        "{events}"
+    );
+}
+
+/// The sign-off, then `edit` applied to plan.md or the record before they are
+/// committed (a committed line's removal is caught by audit's history check too).
+fn forged(edit: impl Fn(&Test, &str)) -> Test {
+    let t = with_panel("accept", "accept");
+    complete_ship(&t).code(0);
+    t.ok(&["audit"]);
+    let line = signed_line(&t);
+    edit(&t, &line);
+    t
+}
+
+fn assert_unproven(t: &Test, why: &str) {
+    let audit = t.run(&["audit"]).code(1);
+    assert!(
+        audit.stdout.contains(why) || audit.stderr.contains(why),
+        "audit: {}{}",
+        audit.stdout,
+        audit.stderr
+    );
+    let lint = t.run(&["lint"]);
+    assert_ne!(lint.code, 0, "lint passed:\n{}{}", lint.stdout, lint.stderr);
+}
+
+#[test]
+fn a_panel_line_that_dropped_a_judge_is_unproven() {
+    let t = forged(|t, line| {
+        let dropped = line.replace(LINE, "judge command:first accept");
+        t.write("plan.md", t.plan_md().replace(line, &dropped));
+    });
+    assert_unproven(&t, "names judge `command:first`");
+    let t = forged(|t, line| {
+        let dropped = line.replace(" + command:second", "");
+        t.write("plan.md", t.plan_md().replace(line, &dropped));
+    });
+    // `judges X accept` with one judge is no event at all: done by hand.
+    assert_unproven(&t, "marked done by hand");
+}
+
+#[test]
+fn a_panel_record_whose_second_judge_was_edited_is_unproven() {
+    let t = forged(|t, line| {
+        let path = transcript_path(line);
+        let record = t.read(&path);
+        let at = record.find("## Judge 2 of 2").unwrap();
+        let (head, tail) = record.split_at(at);
+        t.write(
+            &path,
+            format!(
+                "{head}{}",
+                tail.replace("VERDICT: accept", "VERDICT: accept (edited)")
+            ),
+        );
+    });
+    assert_unproven(&t, "was changed after the sign-off");
+}
+
+/// A record rewritten without its second judge's verdict, with the line's hash
+/// brought up to date: the header still names the panel, and the line does.
+#[test]
+fn a_panel_record_that_lost_a_judge_is_unproven_even_with_its_hash_fixed() {
+    let t = forged(|t, line| {
+        let path = transcript_path(line);
+        let record = t
+            .read(&path)
+            .replace("- panel judge: command:second accept\n", "");
+        t.write(&path, &record);
+        let hash = t.git(&["hash-object", &path]);
+        let old = line.split('#').nth(1).unwrap().split(' ').next().unwrap();
+        let fixed = line.replace(old, &hash.trim()[..12]);
+        t.write("plan.md", t.plan_md().replace(line, &fixed));
+    });
+    assert_unproven(
+        &t,
+        "records the judges command:first (the line names command:first, command:second)",
+    );
+}
+
+#[test]
+fn judge_flag_overrides_the_panel_with_one_judge() {
+    let t = with_panel("reject", "reject");
+    t.ok(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--judge",
+        "none",
+    ]);
+    assert!(
+        signed_line(&t).contains("judge skipped"),
+        "{}",
+        signed_line(&t)
+    );
+}
+
+#[test]
+fn a_panel_sign_off_stays_on_record_once_archived() {
+    let t = with_panel("accept", "accept");
+    complete_ship(&t).code(0);
+    t.ok(&["archive"]);
+    t.commit_all("archived");
+    // The hooks read the archive on the log's word: a panel line is a sign-off.
+    let statusline = t.ok(&["statusline"]).stdout;
+    assert!(!statusline.contains("⚠"), "{statusline}");
+    t.ok(&["audit"]);
+}
+
+#[test]
+fn panel_config_errors_name_the_line() {
+    let t = started(&plan("ship.md"));
+    let accept = fixture_path("judges/accept").display().to_string();
+    for (yaml, said) in [
+        (
+            format!("judge:\n  panel:\n    - backend: command\n      command: [\"{accept}\"]\n"),
+            ".plan/config.yaml:3: judge.panel: a panel needs two or more judges, found one",
+        ),
+        (
+            "judge:\n  panel:\n    - backend: claude\n    - backend: clade\n".to_string(),
+            ".plan/config.yaml:4: judge.panel: unknown backend \"clade\"",
+        ),
+        (
+            "judge:\n  backend: claude\n  panel:\n    - backend: claude\n    - backend: codex\n"
+                .to_string(),
+            ".plan/config.yaml:3: judge.panel: set together with judge.backend in the same file",
+        ),
+        (
+            "judge:\n  panel:\n    - backend: claude\n    - backend: auto\n".to_string(),
+            ".plan/config.yaml:4: judge.panel: a panel judge names its backend",
+        ),
+    ] {
+        t.write(".plan/config.yaml", &yaml);
+        let run = complete_ship(&t).code(2);
+        assert!(run.stderr.contains(said), "{yaml}\n{}", run.stderr);
+        assert!(run.stderr.contains("hint:"), "{}", run.stderr);
+    }
+}
