@@ -1410,6 +1410,42 @@ notify:
         load_files(Some(&repo_path), Some(&user_path)).unwrap()
     }
 
+    /// `judge.panel` and `judge.backend` are one choice: the higher file that sets
+    /// either decides; a file with neither leaves it to the other.
+    #[test]
+    fn the_higher_file_choosing_a_judge_decides_between_panel_and_backend() {
+        let dir = tempfile::tempdir().unwrap();
+        let panel = "judge:\n  panel:\n    - backend: claude\n    - backend: codex\n";
+        let backend = "judge:\n  backend: pi\n";
+        let (config, sources) = layers(dir.path(), backend, panel);
+        assert!(config.judge.panel.is_empty());
+        assert_eq!(sources.get("judge.panel"), Source::Default);
+        let (config, sources) = layers(dir.path(), panel, backend);
+        let names: Vec<Backend> = config.judge.panel.iter().map(|j| j.backend).collect();
+        assert_eq!(
+            names,
+            [Backend::Host(Host::Claude), Backend::Host(Host::Codex)]
+        );
+        assert_eq!(sources.get("judge.panel"), Source::Repo);
+        let (config, _) = layers(dir.path(), "judge:\n  model: m\n", panel);
+        assert_eq!(config.judge.panel.len(), 2);
+        assert!(
+            err("draft:\n  panel:\n    - backend: claude\n    - backend: codex\n")
+                .contains(".plan/config.yaml:2: draft.panel: unknown key")
+        );
+        assert!(
+            err("judge:\n  panel:\n    - backend: command\n    - backend: claude\n").contains(
+                ".plan/config.yaml:2: judge.panel: a judge with backend command has no command"
+            )
+        );
+        assert!(
+            ok("judge:\n  backend: claude\n  panel: []\n")
+                .judge
+                .panel
+                .is_empty()
+        );
+    }
+
     #[test]
     fn the_readme_settings_are_the_defaults() {
         let readme = include_str!("../README.md");
@@ -1555,7 +1591,7 @@ notify:
         insta::assert_snapshot!(err("judge:\n  backend: claude\n  timout_secs: 3\n"), @"
         .plan/config.yaml:3: judge.timout_secs: unknown key
             3 |   timout_secs: 3
-          hint: judge takes backend, model, command or timeout_secs; did you mean judge.timeout_secs?
+          hint: judge takes backend, model, command, timeout_secs or panel; did you mean judge.timeout_secs?
         ");
         insta::assert_snapshot!(err("# shared settings\njduge:\n  model: x\n"), @"
         .plan/config.yaml:2: jduge: unknown key
@@ -1565,7 +1601,7 @@ notify:
         insta::assert_snapshot!(err("judge: {backend: claude, modle: x}\n"), @"
         .plan/config.yaml:1: judge.modle: unknown key
             1 | judge: {backend: claude, modle: x}
-          hint: judge takes backend, model, command or timeout_secs; did you mean judge.model?
+          hint: judge takes backend, model, command, timeout_secs or panel; did you mean judge.model?
         ");
     }
 
@@ -1589,7 +1625,7 @@ notify:
         insta::assert_snapshot!(err("judge: 3\n"), @"
         .plan/config.yaml:1: judge: expected indented `key: value` lines
             1 | judge: 3
-          hint: write `judge:` alone on its line and its keys indented under it: backend, model, command or timeout_secs
+          hint: write `judge:` alone on its line and its keys indented under it: backend, model, command, timeout_secs or panel
         ");
         insta::assert_snapshot!(err("judge:\n  command: ./judge.sh --strict\n"), @r#"
         .plan/config.yaml:2: judge.command: expected a list of arguments, found "./judge.sh --strict" (write it as ["./judge.sh", "--strict"])

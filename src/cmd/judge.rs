@@ -129,6 +129,8 @@ struct View<'a> {
     model: Option<&'a str>,
     command: &'a [String],
     timeout_secs: u64,
+    /// `judge.panel`: each judge with the program it runs; empty for one judge.
+    panel: Vec<serde_json::Value>,
     sources: ViewSources,
     files: ViewFiles,
 }
@@ -139,6 +141,7 @@ struct ViewSources {
     model: Source,
     command: Source,
     timeout_secs: Source,
+    panel: Source,
 }
 
 #[derive(Serialize)]
@@ -197,11 +200,24 @@ fn show(repo: &Repo, json: bool) -> Result<u8> {
             model: judge.model.as_deref(),
             command: &judge.command,
             timeout_secs: judge.timeout_secs,
+            panel: judge
+                .panel
+                .iter()
+                .map(|j| {
+                    json!({
+                        "backend": j.backend.as_str(),
+                        "model": j.model,
+                        "command": j.command,
+                        "program": panel_program(j),
+                    })
+                })
+                .collect(),
             sources: ViewSources {
                 backend: sources.get("judge.backend"),
                 model: sources.get("judge.model"),
                 command: sources.get("judge.command"),
                 timeout_secs: sources.get("judge.timeout_secs"),
+                panel: sources.get("judge.panel"),
             },
             files: ViewFiles {
                 repo: config::repo_file(&repo.root),
@@ -212,6 +228,9 @@ fn show(repo: &Repo, json: bool) -> Result<u8> {
         return Ok(OK);
     }
 
+    if !judge.panel.is_empty() {
+        return show_panel(judge, &from("judge.panel"), &from("judge.timeout_secs"));
+    }
     let backend = match (&judge.backend, &runs) {
         (BackendChoice::Auto, Runs::Program(b, Some(path))) => {
             format!("auto → {b} ({})", path.display())
@@ -266,6 +285,53 @@ fn show(repo: &Repo, json: bool) -> Result<u8> {
             names.join(", ")
         ));
     }
+    println(&out.join("\n"))?;
+    Ok(OK)
+}
+
+/// Where a panel judge's program is: the command's own, or the backend's on PATH.
+fn panel_program(judge: &config::PanelJudge) -> Option<PathBuf> {
+    match judge.backend {
+        Backend::Command => judge.command.first().map(PathBuf::from),
+        b => b.program().and_then(exec::find_on_path),
+    }
+}
+
+/// `plan judge` for a panel: each judge, one to a line, and the timeout they share.
+fn show_panel(judge: &ModelConfig, from: &str, timeout_from: &str) -> Result<u8> {
+    let mut rows: Vec<(String, String, &str)> = Vec::new();
+    for (i, j) in judge.panel.iter().enumerate() {
+        let name = match &j.model {
+            Some(model) => format!("{}:{}", j.backend, crate::record::one_word(model)),
+            None => j.backend.to_string(),
+        };
+        let at = match (j.backend, panel_program(j)) {
+            (Backend::Command, Some(program)) => format!("{name} ({})", program.display()),
+            (Backend::Command, None) => format!("{name} (no command)"),
+            (_, Some(path)) => format!("{name} ({})", path.display()),
+            (_, None) => format!("{name} (not found on PATH)"),
+        };
+        rows.push((format!("judge {}", i + 1), at, from));
+    }
+    rows.push((
+        "timeout".to_string(),
+        format!("{}s each", judge.timeout_secs),
+        timeout_from,
+    ));
+    let label = rows.iter().map(|(l, _, _)| l.len()).max().unwrap_or(0);
+    let width = rows
+        .iter()
+        .map(|(_, v, _)| v.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = vec![format!(
+        "a panel of {}: every judge must accept (`plan complete --judge NAME` runs one instead)",
+        judge.panel.len()
+    )];
+    out.extend(rows.iter().map(|(l, value, source)| {
+        let pad = width - value.chars().count();
+        format!("{l:<label$} {value}{:pad$}  {source}", "")
+    }));
     println(&out.join("\n"))?;
     Ok(OK)
 }

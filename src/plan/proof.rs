@@ -798,6 +798,64 @@ mod tests {
         assert!(why(bare, &good).contains("names no transcript"));
     }
 
+    /// A panel line is proven only by a record naming the same judges, in order,
+    /// each with a `panel judge` accept; a single-judge line by no panel record.
+    #[test]
+    fn a_panel_sign_off_needs_every_judge_in_its_record() {
+        let record = |panel: &[(&str, &str)], judge: &str| {
+            let header = Header {
+                goal: "a".into(),
+                contract: contract_id(),
+                verdict: "accept".into(),
+                judge: judge.into(),
+                panel: panel
+                    .iter()
+                    .map(|(j, v)| (j.to_string(), v.to_string()))
+                    .collect(),
+                ..Header::default()
+            };
+            format!("{}\n## Prompt\n\nx\n", header.render())
+        };
+        let line = |text: &str, judged: &str| {
+            let hash = blob_id(text.as_bytes())[..12].to_string();
+            signed(&hash).replace("judge claude:opus accept", judged)
+        };
+        let both = [("claude:opus", "accept"), ("codex", "accept")];
+        let good = record(&both, "claude:opus + codex");
+        let panel = "judges claude:opus + codex accept";
+        assert!(proof_with(&line(&good, panel), Some(&good)).is_proven());
+        let src = format!("{CONTRACT}\n## Log\n{}", line(&good, panel));
+        let plan = parse(&src);
+        assert!(on_record(&plan, &plan.goals[0]));
+        let why = |text: &str, judged: &str| {
+            proof_with(&line(text, judged), Some(text))
+                .why()
+                .map(str::to_string)
+                .unwrap_or_else(|| panic!("proven: {judged}\n{text}"))
+        };
+        let lost = record(&both[..1], "claude:opus + codex");
+        assert!(
+            why(&lost, panel)
+                .contains("records the judges claude:opus (the line names claude:opus, codex)")
+        );
+        let one_rejected = record(
+            &[("claude:opus", "accept"), ("codex", "reject")],
+            "claude:opus + codex",
+        );
+        assert!(why(&one_rejected, panel).contains("says judge codex answered reject"));
+        let swapped = record(
+            &[("codex", "accept"), ("claude:opus", "accept")],
+            "claude:opus + codex",
+        );
+        assert!(why(&swapped, panel).contains("records the judges codex, claude:opus"));
+        let single = record(&both, "claude:opus");
+        assert!(
+            why(&single, "judge claude:opus accept")
+                .contains("records a panel the line does not name")
+        );
+        assert!(why(&good, "judge claude:opus accept").contains("names judge `claude:opus`"));
+    }
+
     #[test]
     fn an_imported_done_goal_is_unproven_until_it_is_signed_off() {
         let imported =

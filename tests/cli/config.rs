@@ -225,7 +225,7 @@ fn a_bad_settings_file_exits_2_naming_file_line_and_key() {
     insta::assert_snapshot!(run.stderr, @"
     .plan/config.yaml:2: judge.timout_secs: unknown key
         2 |   timout_secs: 60
-      hint: judge takes backend, model, command or timeout_secs; did you mean judge.timeout_secs?
+      hint: judge takes backend, model, command, timeout_secs or panel; did you mean judge.timeout_secs?
     ");
 
     std::fs::remove_file(t.path(".plan/config.yaml")).unwrap();

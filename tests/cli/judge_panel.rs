@@ -298,3 +298,117 @@ fn panel_config_errors_name_the_line() {
         assert!(run.stderr.contains("hint:"), "{}", run.stderr);
     }
 }
+
+/// A judge of the panel that writes to the working tree fails the panel, though
+/// both accepted: the one snapshot around both runs sees it.
+#[test]
+fn a_panel_judge_that_changes_the_tree_fails_the_panel() {
+    let t = with_panel("accept", "edits-file");
+    let run = complete_ship(&t).code(1);
+    assert!(
+        run.stdout.contains("rejected (containment)"),
+        "{}",
+        run.stdout
+    );
+    let md = t.plan_md();
+    assert!(
+        md.contains("ship sign-off rejected (containment): a judge of the panel changed the working tree (judge-was-here.txt)"),
+        "{md}"
+    );
+    assert!(!md.contains("signed off"), "{md}");
+}
+
+/// The judges run at the same time: each waits for the other to have started, so
+/// one after the other the first would give up and answer nothing.
+#[test]
+fn the_judges_of_a_panel_run_at_the_same_time() {
+    let t = started(&plan("ship.md"));
+    let marks = t.dir.path().display().to_string();
+    let judge = |me: &str, other: &str| {
+        t.fake_program(
+            me,
+            &format!(
+                "cat >/dev/null\ntouch {marks}/{me}.started\nfor i in $(seq 1 50); do\n  [ -e {marks}/{other}.started ] && exec printf 'VERDICT: accept\\nmissing: none\\n'\n  sleep 0.1\ndone\nprintf 'the other judge never started\\n'\n"
+            ),
+        )
+        .display()
+        .to_string()
+    };
+    let (a, b) = (judge("a", "b"), judge("b", "a"));
+    t.write(
+        ".plan/config.yaml",
+        format!("judge:\n  panel:\n    - backend: command\n      command: [\"{a}\"]\n    - backend: command\n      command: [\"{b}\"]\n"),
+    );
+    t.commit_all("panel");
+    complete_ship(&t).code(0);
+    assert!(
+        signed_line(&t).contains("judges command + command accept"),
+        "{}",
+        signed_line(&t)
+    );
+}
+
+#[test]
+fn plan_judge_shows_the_panel() {
+    let t = Test::new().with_bin();
+    t.fake_program("codex", "exit 0");
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  timeout_secs: 30\n  panel:\n    - backend: codex\n      model: o3\n    - backend: command\n      command: [\"./judge.sh\"]\n",
+    );
+    let codex = t.bin().join("codex").display().to_string();
+    // The columns are as wide as the temporary path: compared word by word.
+    let shown: Vec<String> = t
+        .ok(&["judge"])
+        .stdout
+        .replace(&codex, "BIN/codex")
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "a panel of 2: every judge must accept (`plan complete --judge NAME` runs one instead)",
+            "judge 1 codex:o3 (BIN/codex) .plan/config.yaml",
+            "judge 2 command (./judge.sh) .plan/config.yaml",
+            "timeout 30s each .plan/config.yaml",
+        ]
+    );
+    let json = t.ok(&["judge", "--json"]).json();
+    assert_eq!(json["panel"][0]["backend"], "codex");
+    assert_eq!(json["panel"][0]["model"], "o3");
+    assert_eq!(json["panel"][0]["program"], codex);
+    assert_eq!(json["panel"][1]["command"][0], "./judge.sh");
+    assert_eq!(json["sources"]["panel"], "repo");
+}
+
+/// `plan export` lists a panel's judges, and its schema says so.
+#[test]
+fn export_lists_the_panel_and_validates_against_its_schema() {
+    let t = with_panel("accept", "accept");
+    complete_ship(&t).code(0);
+    let schema: serde_json::Value =
+        serde_json::from_str(&t.ok(&["export", "--schema"]).stdout).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let doc = t.ok(&["export"]).json();
+    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let judged: Vec<&serde_json::Value> = doc["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l["event"].get("judged"))
+        .collect();
+    assert_eq!(
+        judged,
+        [&serde_json::json!({"kind": "panel", "judges": ["command:first", "command:second"]})]
+    );
+    // A panel whose judges are not a list fails the schema: it describes them.
+    let mut bad = doc.clone();
+    for line in bad["log"].as_array_mut().unwrap() {
+        if line["event"].get("judged").is_some() {
+            line["event"]["judged"]["judges"] = serde_json::json!("command:first + command:second");
+        }
+    }
+    assert!(!validator.is_valid(&bad));
+}
