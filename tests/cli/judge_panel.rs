@@ -154,6 +154,12 @@ fn every_judge_accepting_signs_off_naming_each_and_audit_checks_the_record() {
     t.ok(&["lint"]);
     let show = t.ok(&["show", "ship", "--json"]).json();
     assert_eq!(show["proof"]["state"], "proven", "{show}");
+    // Command judges are weak, in a panel as alone.
+    assert_eq!(
+        show["proof"]["warnings"],
+        serde_json::json!(["a judge of its panel is a command judge, not a model CLI"]),
+        "{show}"
+    );
     // As JSON the line lists the judges.
     let events = t.ok(&["events", "--json"]).stdout;
     assert!(
