@@ -92,7 +92,18 @@ fn one_reject_in_the_panel_is_no_sign_off_and_its_reasons_are_logged_by_judge() 
 #[test]
 fn both_judges_rejecting_log_both_reasons_each_under_its_name() {
     let t = with_panel("reject", "no-verdict");
-    complete_ship(&t).code(1);
+    let run = complete_ship(&t).code(1);
+    // One list on stdout, each item under its judge's name.
+    assert!(
+        run.stdout.starts_with(
+            "sign-off of ship rejected (judge command:first, judge command:second)\nmissing:\n\
+             - command:first: eviction policy has no test that fills the cache past capacity\n\
+             - command:first: load-test.log is from before the last change to src/cache.rs\n\
+             - command:second: no verdict"
+        ),
+        "{}",
+        run.stdout
+    );
     let md = t.plan_md();
     assert!(
         md.contains("ship sign-off rejected (judge command:first): eviction policy"),
@@ -272,7 +283,19 @@ fn a_panel_sign_off_stays_on_record_once_archived() {
     // The hooks read the archive on the log's word: a panel line is a sign-off.
     let statusline = t.ok(&["statusline"]).stdout;
     assert!(!statusline.contains("⚠"), "{statusline}");
+    let inject = t.ok(&["inject"]).stdout;
+    assert!(!inject.contains("still remaining work"), "{inject}");
     t.ok(&["audit"]);
+    // The control: the line without its second judge is no sign-off, there too.
+    let line = signed_line(&t);
+    t.write(
+        "plan.md",
+        t.plan_md()
+            .replace(&line, &line.replace(" + command:second", "")),
+    );
+    let statusline = t.ok(&["statusline"]).stdout;
+    assert!(statusline.contains("⚠ 1 unproven"), "{statusline}");
+    t.ok(&["inject"]).stdout_has("still remaining work: ship");
 }
 
 #[test]

@@ -147,21 +147,26 @@ impl Outcome<'_, '_> {
         record: &Transcript<'_>,
     ) -> Result<u8> {
         let id = &self.goal.id;
-        let printed: Vec<String> = rejections
+        // One `missing:` list, as for one judge (`plan mcp` reads it), each item
+        // under its stage's name when there are several.
+        let stages: Vec<&str> = rejections.iter().map(|(stage, _)| stage.as_str()).collect();
+        let list: Vec<String> = rejections
             .iter()
-            .map(|(stage, missing)| {
-                let list: Vec<String> = missing.iter().map(|m| format!("- {m}")).collect();
-                format!(
-                    "sign-off of {id} rejected ({stage})\nmissing:\n{}",
-                    list.join("\n")
-                )
+            .flat_map(|(stage, missing)| {
+                let who = stage.strip_prefix("judge ").unwrap_or(stage);
+                missing.iter().map(move |m| match rejections.len() {
+                    1 => format!("- {m}"),
+                    _ => format!("- {who}: {m}"),
+                })
             })
             .collect();
+        let printed = format!(
+            "sign-off of {id} rejected ({})\nmissing:\n{}",
+            stages.join(", "),
+            list.join("\n")
+        );
         if self.dry_run {
-            println(&format!(
-                "dry run: nothing was written\n{}",
-                printed.join("\n")
-            ))?;
+            println(&format!("dry run: nothing was written\n{printed}"))?;
             return Err(Exit::quiet(CHECK_FAILED));
         }
         let root = &self.ctx.repo()?.root;
@@ -191,11 +196,7 @@ impl Outcome<'_, '_> {
             record::discard(root, &saved);
             return Err(e);
         }
-        println(&format!(
-            "{}\n  transcript: {}",
-            printed.join("\n"),
-            saved.path
-        ))?;
+        println(&format!("{printed}\n  transcript: {}", saved.path))?;
         Err(Exit::quiet(CHECK_FAILED))
     }
 }
