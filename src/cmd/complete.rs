@@ -90,9 +90,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         None => panel::judges(&config),
         Some(_) => Vec::new(),
     };
-    let judge = match panel_judges.is_empty() {
-        true => choose_judge(args.judge.as_deref(), &config)?,
-        false => None,
+    let judge = if panel_judges.is_empty() {
+        choose_judge(args.judge.as_deref(), &config)?
+    } else {
+        None
     };
     for judge in judge.iter().chain(&panel_judges) {
         judge_run::check(judge, &repo.root)?;
