@@ -233,6 +233,7 @@ impl Store {
         edits: Vec<Edit>,
         check: impl Fn(&Plan<'_>) -> Result<(), String>,
     ) -> Result<String, WriteError> {
+        pause_for_test();
         let _lock = self.lock()?;
         // The log lines this write adds: the events among them are announced once it
         // is on disk (notify:), here, whichever command wrote them.
@@ -409,6 +410,27 @@ impl Store {
         Ok(true)
     }
 }
+
+/// A test seam, in debug builds only: with `PLAN_TEST_PAUSE_WRITE=GATE`, a write
+/// stops here (after its command's first read, before the lock) while the file
+/// GATE exists, having created `GATE.reached` to say so. A test runs another
+/// command in that window, deterministically, then deletes GATE.
+#[cfg(debug_assertions)]
+fn pause_for_test() {
+    let Some(gate) = std::env::var_os("PLAN_TEST_PAUSE_WRITE").map(PathBuf::from) else {
+        return;
+    };
+    let mut reached = gate.clone().into_os_string();
+    reached.push(".reached");
+    let _ = fs::write(&reached, "");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while gate.exists() && Instant::now() < deadline {
+        std::thread::sleep(POLL);
+    }
+}
+
+#[cfg(not(debug_assertions))]
+fn pause_for_test() {}
 
 /// Whether a read ends inside a line of a file written less than
 /// [`MID_LINE_QUIET`] ago: an editor may be between two pieces of a save. A

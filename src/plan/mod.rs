@@ -16,6 +16,7 @@ pub mod lint;
 pub mod model;
 pub mod ops;
 pub mod patch;
+pub mod precondition;
 pub mod proof;
 pub mod render;
 pub mod rewind;

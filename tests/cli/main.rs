@@ -19,6 +19,7 @@ mod link;
 mod mcp;
 mod mcp_install;
 mod port;
+mod preconditions;
 mod proof;
 mod qwen;
 mod readme;
