@@ -67,7 +67,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 14] = [
+pub const ENVIRONMENT: [(&str, &str); 15] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -81,6 +81,10 @@ pub const ENVIRONMENT: [(&str, &str); 14] = [
     (
         "PLAN_TRACE_WRITES",
         "a file to append plan.md write windows to (scripts/stress-writers)",
+    ),
+    (
+        "PLAN_TEST_PAUSE_WRITE",
+        "debug builds only: a write waits while this file exists (tests race commands)",
     ),
     ("NO_COLOR", "no colour, unless --color says otherwise"),
     ("TERM=dumb", "no colour, unless --color says otherwise"),

@@ -7,8 +7,11 @@
 use serde::Serialize;
 
 use super::diag::{Diagnostic, Severity};
-use super::model::{Goal, Plan, Status};
+use super::event::Event;
+use super::model::{Goal, Plan, Status, blob_id, parse};
+use super::ops;
 use super::patch::Edit;
+use super::proof::Header;
 use super::rules::{self, Hit, Rule};
 
 /// What `plan doctor --fix` does about a finding.
@@ -215,6 +218,228 @@ fn proposal_finding(proposal: &Proposal, path: &str, now: i64) -> Option<Finding
             format!("delete it (rm {path}); plan draft OBJECTIVE drafts a new one"),
         )),
     }
+}
+
+/// What a merge made without plan's merge driver leaves behind, each with its
+/// repair: later exact copies of stamped log lines ("accept both", `merge=union`),
+/// and done goals whose contract a line-wise merge split or stripped, which their
+/// sign-off transcript still holds. `transcript` gives a transcript's text by the
+/// path a sign-off line names (`None`: not there); `stamp` is the repair's log
+/// stamp. Each repair logs a typed event, so the change stays visible and `plan
+/// audit` can tell a removed copy from a removed line.
+pub fn merge_damage(
+    plan: &Plan<'_>,
+    transcript: &dyn Fn(&str) -> Option<String>,
+    stamp: &str,
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = plan
+        .goals
+        .iter()
+        .filter(|g| !blocked(plan, g))
+        .filter_map(|g| split_contract(plan, g, transcript, stamp))
+        .collect();
+    out.extend(duplicated_lines(plan, stamp));
+    out
+}
+
+/// Drops the `unproven` findings a contract restore among `repairs` resolves: the
+/// repair says what happened and what `--fix` does about it.
+pub fn supersede(findings: &mut Vec<Finding>, repairs: &[Finding], plan: &Plan<'_>) {
+    let restored: Vec<&Goal<'_>> = repairs
+        .iter()
+        .filter(|r| r.rule == Rule::SplitContract)
+        .filter_map(|r| plan.goals.iter().find(|g| g.line == r.line))
+        .collect();
+    findings.retain(|f| {
+        f.rule != Rule::Unproven || !restored.iter().any(|g| (g.line..=g.end).contains(&f.line))
+    });
+}
+
+/// Later copies of stamped log lines: the first of equal lines stays where it is,
+/// so the log keeps its order and nothing a later line voided comes back.
+fn duplicated_lines(plan: &Plan<'_>, stamp: &str) -> Option<Finding> {
+    let mut seen = std::collections::HashSet::new();
+    let copies: Vec<usize> = plan
+        .log
+        .iter()
+        .filter(|e| e.stamp.is_some() && !seen.insert((e.stamp, e.text)))
+        .map(|e| e.line)
+        .collect();
+    let first = *copies.first()?;
+    let n = copies.len();
+    let lines = if n == 1 { "line" } else { "lines" };
+    let mut edits: Vec<Edit> = copies
+        .iter()
+        .map(|&line| Edit::Delete {
+            line,
+            expect: plan.line_text(line).to_string(),
+        })
+        .collect();
+    edits.push(ops::event(stamp, &Event::LogRepaired { removed: n }));
+    let at: Vec<String> = copies.iter().map(usize::to_string).collect();
+    Some(
+        Finding::new(
+            Rule::DuplicatedLogLine,
+            first,
+            format!(
+                "{n} log {lines} ({}) {} exact copies of lines above (a merge without plan's merge driver: \"accept both\" or merge=union)",
+                at.join(", "),
+                if n == 1 { "is an" } else { "are" }
+            ),
+            "plan doctor --fix removes the later copies and logs the repair; `plan install git` sets up the merge driver".into(),
+        )
+        .repair(Repair::Edits {
+            done: format!("removed {n} duplicated log {lines}"),
+            edits,
+        }),
+    )
+}
+
+/// A done goal whose contract is not the one its latest sign-off judged, when the
+/// sign-off's transcript (its bytes as the line hashed them) holds that contract:
+/// the contract lines are put back exactly as judged. Nothing is guessed: the
+/// restored goal must have the transcript's whole contract id, or there is no repair.
+fn split_contract(
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    transcript: &dyn Fn(&str) -> Option<String>,
+    stamp: &str,
+) -> Option<Finding> {
+    if goal.status() != Status::Done {
+        return None;
+    }
+    let id = goal.id.as_ref();
+    // The latest event that decides a done goal's standing must be its sign-off:
+    // a reopen or a new contract after it is not the merge's doing.
+    let (_, signed) = plan.events(id).rev().find(|(_, e)| {
+        matches!(e, Event::SignedOff { .. } | Event::Reopened { .. }) || e.contract().is_some()
+    })?;
+    let Event::SignedOff {
+        contract: Some(contract),
+        record: Some(record),
+        ..
+    } = signed
+    else {
+        return None;
+    };
+    let now = goal.fingerprint();
+    if now == contract {
+        return None;
+    }
+    let text = transcript(record.path)?;
+    if !blob_id(text.as_bytes()).starts_with(record.hash) || record.hash.is_empty() {
+        return None;
+    }
+    let header = Header::parse(&text)?;
+    if header.goal != id || header.verdict != "accept" {
+        return None;
+    }
+    let judged_src = judged_contract(&text)?;
+    let judged = parse(&judged_src);
+    let judged = judged.goals.first()?;
+    if judged.contract_id() != header.contract || !header.contract.starts_with(contract) {
+        return None;
+    }
+    let mut edits: Vec<Edit> = contract_lines(goal)
+        .into_iter()
+        .map(|line| Edit::Delete {
+            line,
+            expect: plan.line_text(line).to_string(),
+        })
+        .collect();
+    let anchor = [
+        Some(goal.line),
+        goal.id_line,
+        goal.status.as_ref().map(|f| f.line),
+    ]
+    .into_iter()
+    .flatten()
+    .max()
+    .unwrap_or(goal.line);
+    edits.push(Edit::insert_after(
+        anchor,
+        plan.line_text(anchor),
+        written_contract(judged),
+    ));
+    edits.push(ops::event(
+        stamp,
+        &Event::ContractRestored {
+            id,
+            record: record.path,
+        },
+    ));
+    // Checked on the result, not assumed: the goal as restored has the contract
+    // the transcript judged, whole.
+    let restored = super::patch::apply(plan.src, &edits).ok()?;
+    let after = parse(&restored);
+    let same_place = after.goals.iter().find(|g| g.line == goal.line)?;
+    if same_place.id != goal.id || same_place.contract_id() != header.contract {
+        return None;
+    }
+    Some(
+        Finding::new(
+            Rule::SplitContract,
+            goal.line,
+            format!(
+                "the contract of \"{id}\" is not the one signed off (signed off {contract}, now {now}): a line-wise merge split or stripped it, and its transcript {} holds the contract as judged",
+                record.path
+            ),
+            "plan doctor --fix restores it from the transcript and logs the repair; to change a done goal's contract, plan reopen it first".into(),
+        )
+        .repair(Repair::Edits {
+            done: format!("restored the contract of {id} from {}", record.path),
+            edits,
+        }),
+    )
+}
+
+/// The lines of plan.md that hold `goal`'s contract, in order.
+fn contract_lines(goal: &Goal<'_>) -> Vec<usize> {
+    let mut lines: Vec<usize> = [
+        goal.done_when.as_ref().map(|f| f.line),
+        goal.verify.as_ref().map(|f| f.line),
+        goal.depends_line,
+        goal.failure_modes_line,
+    ]
+    .into_iter()
+    .flatten()
+    .chain(goal.failure_modes.iter().map(|f| f.line))
+    .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+/// A contract as plan writes it in a goal: empty fields left out.
+fn written_contract(goal: &Goal<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(done_when) = goal.done_when() {
+        out.push(format!("done_when: {done_when}"));
+    }
+    if let Some(verify) = goal.verify() {
+        out.push(format!("verify: {verify}"));
+    }
+    if !goal.depends_on.is_empty() {
+        out.push(format!("depends_on: {}", goal.depends_on.join(", ")));
+    }
+    if !goal.failure_modes.is_empty() {
+        out.push("failure_modes:".to_string());
+        out.extend(goal.failure_modes.iter().map(|m| format!("- {}", m.value)));
+    }
+    out
+}
+
+/// The transcript's "Contract as judged" section, as a one-goal plan.
+fn judged_contract(transcript: &str) -> Option<String> {
+    let mut lines = transcript.lines();
+    lines.find(|l| *l == "## Contract as judged")?;
+    let mut lines = lines.skip_while(|l| l.trim().is_empty());
+    let heading = lines.next()?.strip_prefix("## Goal: ")?;
+    let body: Vec<&str> = lines.take_while(|l| !l.starts_with("## ")).collect();
+    Some(format!(
+        "## Goal: {heading}\n<!-- id: judged -->\nstatus: done\n{}\n",
+        body.join("\n")
+    ))
 }
 
 /// `5 minutes ago`, `2 hours ago`, `3 days ago`.

@@ -7,6 +7,7 @@ mod copilot;
 mod core;
 mod degrade;
 mod diffdoc;
+mod doctor_repair;
 mod draft;
 mod edges;
 mod events;
