@@ -492,6 +492,78 @@ mod tests {
         }
     }
 
+    /// Goal `x` as signed off (two failure modes), its transcript, and the
+    /// sign-off line naming it.
+    fn signed_x() -> (String, String) {
+        let judged = "## Goal: X\n<!-- id: x -->\nstatus: done\ndone_when: x exists\nfailure_modes:\n- it is empty\n- it is wrong\n";
+        let goal = parse(judged);
+        let goal = &goal.goals[0];
+        let header = Header {
+            goal: "x".into(),
+            contract: goal.contract_id(),
+            verdict: "accept".into(),
+            judge: "none".into(),
+            ..Header::default()
+        };
+        let transcript = format!(
+            "{}\n## Contract as judged\n\n## Goal: X\n{}\n## Contract history\n\n- created\n",
+            header.render(),
+            goal.contract()
+        );
+        let line = format!(
+            "- 2026-06-15 15:02 x signed off (no verify, judge skipped, contract {}): .plan/judge/x.md#{}\n",
+            goal.fingerprint(),
+            &blob_id(transcript.as_bytes())[..12]
+        );
+        (transcript, line)
+    }
+
+    #[test]
+    fn a_stripped_contract_comes_back_from_its_transcript_exactly() {
+        let (transcript, signed) = signed_x();
+        let src = format!(
+            "# Plan: x\n\n## Goal: X\n<!-- id: x -->\nstatus: done\ndone_when: x exists\n## Goal: Y\n<!-- id: y -->\nstatus: open\nfailure_modes:\n- it is empty\n- it is wrong\n\n## Log\n{signed}"
+        );
+        let plan = parse(&src);
+        let read = |rel: &str| (rel == ".plan/judge/x.md").then(|| transcript.clone());
+        let found = merge_damage(&plan, &read, "2026-06-15 17:00");
+        assert_eq!(
+            found
+                .iter()
+                .map(|f| (f.line, f.rule, f.fixable))
+                .collect::<Vec<_>>(),
+            [(3, Rule::SplitContract, true)]
+        );
+        let out = apply(&src, &fix_edits(&found)).unwrap();
+        assert_eq!(
+            out,
+            src.replace(
+                "done_when: x exists\n",
+                "done_when: x exists\nfailure_modes:\n- it is empty\n- it is wrong\n"
+            ) + "- 2026-06-15 17:00 x contract restored from .plan/judge/x.md\n"
+        );
+        // A transcript that is not the bytes the sign-off hashed restores nothing.
+        let forged = |_: &str| Some(transcript.replace("it is wrong", "it is slow"));
+        assert_eq!(merge_damage(&plan, &forged, "2026-06-15 17:00"), []);
+        // Nor does one after a reopen: the sign-off no longer stands.
+        let reopened = format!("{src}- 2026-06-15 16:00 x reopened: again\n");
+        assert_eq!(merge_damage(&parse(&reopened), &read, "s"), []);
+    }
+
+    #[test]
+    fn later_copies_of_log_lines_go_and_the_first_stays() {
+        let src = "# Plan: x\n\n## Log\n- 2026-06-15 14:00 one\n- 2026-06-15 14:01 two\n- 2026-06-15 14:00 one\n- two\n- two\n";
+        let plan = parse(src);
+        let found = merge_damage(&plan, &|_| None, "2026-06-15 17:00");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].line, 6);
+        // Unstamped lines are left: nothing says they are one event.
+        assert_eq!(
+            apply(src, &fix_edits(&found)).unwrap(),
+            "# Plan: x\n\n## Log\n- 2026-06-15 14:00 one\n- 2026-06-15 14:01 two\n- two\n- two\n- 2026-06-15 17:00 log repaired: removed 1 duplicated line\n"
+        );
+    }
+
     #[test]
     fn a_consistent_plan_has_no_findings() {
         let src = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n";
