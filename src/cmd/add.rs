@@ -200,7 +200,7 @@ pub fn run(env: &Env, mut args: Args) -> Result<u8> {
         // Placed after the last live goal as first read: archived meanwhile, that
         // place is under `## Archive` now, so the add starts over; so it does when
         // another writer took the id.
-        let anchor = plan.live().last().map(Seen::of);
+        let anchor = plan.live().last().map(Seen::unfinished);
         let written = ctx.store.write_checked(&src, edits, |fresh| {
             precondition::intact(fresh)?;
             if let Some(anchor) = &anchor {

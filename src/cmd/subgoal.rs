@@ -33,7 +33,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.clone();
-    let seen = Seen::of(goal);
+    let seen = Seen::unfinished(goal);
     ops::check_open(goal, "add criteria to it")?;
     ops::check_approved(&plan, goal)?;
     let mut edits = ops::id_comment(&plan, goal);

@@ -28,7 +28,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     ops::check_open(goal, "add subtasks to it")?;
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(ops::add_subtask(&plan, goal, &text));
-    let seen = Seen::of(goal);
+    let seen = Seen::unfinished(goal);
     ctx.store
         .write_checked(&src, edits, |fresh| seen.check(fresh))?;
     ctx.say(&format!(

@@ -38,7 +38,7 @@ pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<u8> {
     };
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(edit);
-    let seen = Seen::of(goal);
+    let seen = Seen::unfinished(goal);
     ctx.store
         .write_checked(&src, edits, |fresh| seen.check(fresh))?;
     let (ticked, total) = goal.progress();

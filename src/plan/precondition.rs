@@ -12,6 +12,9 @@ pub struct Seen {
     pub id: String,
     archived: bool,
     status: Status,
+    /// Any unfinished status will do (a tick does not care whether the goal was
+    /// started meanwhile); otherwise exactly the one seen.
+    unfinished: bool,
 }
 
 impl Seen {
@@ -20,6 +23,16 @@ impl Seen {
             id: goal.id.to_string(),
             archived: goal.archived,
             status: goal.status(),
+            unfinished: false,
+        }
+    }
+
+    /// As [`Seen::of`], for a change any open or active goal takes (a tick, a
+    /// subtask): started meanwhile is fine, finished is not.
+    pub fn unfinished(goal: &Goal<'_>) -> Seen {
+        Seen {
+            unfinished: !goal.status().is_finished(),
+            ..Seen::of(goal)
         }
     }
 
@@ -43,7 +56,7 @@ impl Seen {
             _ => {}
         }
         let now = goal.status();
-        if now != self.status {
+        if now != self.status && !(self.unfinished && !now.is_finished()) {
             return Err(format!(
                 "goal {id} became {} while plan was working (it was {})",
                 now.as_str(),
@@ -102,6 +115,14 @@ mod tests {
         assert_eq!(
             seen.check(&parse("# Plan: x\n\n## Log\n")),
             Err("goal a left plan.md while plan was working".into())
+        );
+        // A tick's goal may have been started meanwhile, not finished.
+        let open = DONE.replace("done", "open");
+        let tick = Seen::unfinished(parse(&open).goal("a").unwrap());
+        assert_eq!(tick.check(&parse(&DONE.replace("done", "active"))), Ok(()));
+        assert_eq!(
+            tick.check(&parse(DONE)),
+            Err("goal a became done while plan was working (it was open)".into())
         );
     }
 }

@@ -192,3 +192,15 @@ fn add_racing_archive_puts_the_new_goal_among_the_live_ones() {
     assert!(md[archive..].contains("## Goal: A") && !md[archive..].contains("## Goal: B"));
     t.ok(&["audit"]);
 }
+
+#[test]
+fn a_tick_on_a_goal_started_meanwhile_still_lands() {
+    let t = one_goal("open");
+    let (tick, _) = race(&t, &["tick", "a", "1"], &[&["start", "a"]]);
+    tick.code(0);
+    let md = t.plan_md();
+    assert!(
+        md.contains("status: active\n") && md.contains("- [x] write it\n"),
+        "{md}"
+    );
+}
