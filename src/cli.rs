@@ -83,8 +83,8 @@ pub const ENVIRONMENT: [(&str, &str); 15] = [
         "a file to append plan.md write windows to (scripts/stress-writers)",
     ),
     (
-        "PLAN_TEST_PAUSE_WRITE",
-        "debug builds only: a write waits while this file exists (tests race commands)",
+        "PLAN_TEST_PAUSE",
+        "debug builds: a write waits while this file is there (tests)",
     ),
     ("NO_COLOR", "no colour, unless --color says otherwise"),
     ("TERM=dumb", "no colour, unless --color says otherwise"),

@@ -411,13 +411,13 @@ impl Store {
     }
 }
 
-/// A test seam, in debug builds only: with `PLAN_TEST_PAUSE_WRITE=GATE`, a write
+/// A test seam, in debug builds only: with `PLAN_TEST_PAUSE=GATE`, a write
 /// stops here (after its command's first read, before the lock) while the file
 /// GATE exists, having created `GATE.reached` to say so. A test runs another
 /// command in that window, deterministically, then deletes GATE.
 #[cfg(debug_assertions)]
 fn pause_for_test() {
-    let Some(gate) = std::env::var_os("PLAN_TEST_PAUSE_WRITE").map(PathBuf::from) else {
+    let Some(gate) = std::env::var_os("PLAN_TEST_PAUSE").map(PathBuf::from) else {
         return;
     };
     let mut reached = gate.clone().into_os_string();

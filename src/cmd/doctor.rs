@@ -134,7 +134,6 @@ fn all_findings(
     let mut findings = doctor::check(&plan, proposal, proposal_name, now);
     let root = ctx.prompt_root();
     let repairs = doctor::merge_damage(&plan, &|rel| crate::record::text(&root, rel), stamp);
-    doctor::supersede(&mut findings, &repairs, &plan);
     findings.extend(repairs);
     findings
 }

@@ -242,19 +242,6 @@ pub fn merge_damage(
     out
 }
 
-/// Drops the `unproven` findings a contract restore among `repairs` resolves: the
-/// repair says what happened and what `--fix` does about it.
-pub fn supersede(findings: &mut Vec<Finding>, repairs: &[Finding], plan: &Plan<'_>) {
-    let restored: Vec<&Goal<'_>> = repairs
-        .iter()
-        .filter(|r| r.rule == Rule::SplitContract)
-        .filter_map(|r| plan.goals.iter().find(|g| g.line == r.line))
-        .collect();
-    findings.retain(|f| {
-        f.rule != Rule::Unproven || !restored.iter().any(|g| (g.line..=g.end).contains(&f.line))
-    });
-}
-
 /// Later copies of stamped log lines: the first of equal lines stays where it is,
 /// so the log keeps its order and nothing a later line voided comes back.
 fn duplicated_lines(plan: &Plan<'_>, stamp: &str) -> Option<Finding> {
@@ -381,7 +368,7 @@ fn split_contract(
             Rule::SplitContract,
             goal.line,
             format!(
-                "the contract of \"{id}\" is not the one signed off (signed off {contract}, now {now}): a line-wise merge split or stripped it, and its transcript {} holds the contract as judged",
+                "the contract of \"{id}\" is not the one signed off (signed off {contract}, now {now}), and its transcript {} holds the contract as judged (a line-wise merge splits and strips goals)",
                 record.path
             ),
             "plan doctor --fix restores it from the transcript and logs the repair; to change a done goal's contract, plan reopen it first".into(),

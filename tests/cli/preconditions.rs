@@ -1,5 +1,5 @@
 //! Every write command's precondition holds under the store's lock: a command
-//! paused after its first read (the debug-build seam `PLAN_TEST_PAUSE_WRITE`)
+//! paused after its first read (the debug-build seam `PLAN_TEST_PAUSE`)
 //! while another command changes the goal finds it changed and writes nothing
 //! (exit 2), instead of writing into a goal that is archived or finished by now.
 
@@ -18,7 +18,7 @@ fn race(t: &Test, first: &[&str], between: &[&[&str]]) -> (Run, String) {
     std::fs::write(&gate, "").unwrap();
     let child = t
         .cmd(first)
-        .env("PLAN_TEST_PAUSE_WRITE", &gate)
+        .env("PLAN_TEST_PAUSE", &gate)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
