@@ -160,6 +160,42 @@ fn a_reopen_the_merge_lost_is_not_laundered_by_the_repair() {
         .stdout_has("was removed since");
 }
 
+#[test]
+fn a_sign_off_the_merge_lost_still_needs_a_new_one() {
+    let t = union_repo();
+    signed_on_both_branches(&t, &["log", "one says hello"]);
+    // Resolved by hand, both copies of the sign-off dropped; the status stayed done.
+    let lost: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| !l.starts_with(SIGNED))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    t.write("plan.md", lost);
+    t.commit_all("merged");
+    at(&t, "2026-06-15T16:00", &["doctor", "--fix"]).code(1);
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("⚠ a (done): unproven: its log line `2026-06-15 15:00 a signed off")
+        .stdout_has("was removed since");
+    at(
+        &t,
+        "2026-06-15T17:00",
+        &[
+            "complete",
+            "a",
+            "--evidence",
+            "signed again",
+            "--judge",
+            "none",
+        ],
+    )
+    .code(0);
+    // The new sign-off proves the goal; the lost line stays a rewrite of the log
+    // until it is put back from git.
+    t.run(&["audit"]).code(1).stdout_has("was removed since");
+}
+
 /// Branch `one` adds `x` and signs it off; branch `two` adds `y` with the same
 /// failure modes (a template's); the union merge of `two` into `one` gives the
 /// shared lines to `y` only, and `x` loses its failure modes.
