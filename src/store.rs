@@ -218,15 +218,18 @@ impl Store {
 
     /// Applies `edits`, computed against `base`, to the file as it is now. Lines
     /// that moved are followed; a line that changed is a conflict and nothing is
-    /// written. Returns the new text.
+    /// written. Returns the new text. For the store's own tests: a command states
+    /// its precondition ([`Store::write_checked`], `plan::precondition`).
+    #[cfg(test)]
     pub fn write(&self, base: &str, edits: Vec<Edit>) -> Result<String, WriteError> {
         self.write_checked(base, edits, |_| Ok(()))
     }
 
-    /// As [`Store::write`], with `check` asked about the file as it is under the
-    /// lock, before the edits: for decisions that rest on more than the lines they
-    /// change (a judge's accept rests on the whole contract). An `Err` from it is a
-    /// conflict.
+    /// Applies `edits`, computed against `base`, to the file as it is now, once
+    /// `check` (the command's precondition: the goal still live, not archived, in
+    /// the status the command decided on) holds of the file as it is under the
+    /// lock. Lines that moved are followed; a line that changed, or an `Err` from
+    /// `check`, is a conflict and nothing is written. Returns the new text.
     pub fn write_checked(
         &self,
         base: &str,

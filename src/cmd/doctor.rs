@@ -15,6 +15,8 @@ use crate::out::println;
 use crate::plan::diag::Severity;
 use crate::plan::doctor::{self, Finding, Proposal, Repair};
 use crate::plan::model;
+use crate::plan::precondition::{self, Seen};
+use crate::plan::rules::Rule;
 use crate::plan::text::escape_controls as esc;
 
 /// Find inconsistencies in plan.md and the command resolving each; exits 1 on findings
@@ -75,7 +77,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let remaining = if args.fix && findings.iter().any(|f| f.fixable) {
         let edits = doctor::fix_edits(&findings);
         if !edits.is_empty() {
-            ctx.store.write(&src, edits)?;
+            // A contract is restored only onto the goal as found: still done,
+            // still where it was.
+            let read = model::parse(&src);
+            let seen: Vec<Seen> = findings
+                .iter()
+                .filter(|f| f.fixable && f.rule == Rule::SplitContract)
+                .filter_map(|f| read.goals.iter().find(|g| g.line == f.line))
+                .map(Seen::of)
+                .collect();
+            ctx.store
+                .write_checked(&src, edits, |fresh| precondition::all(&seen, fresh))?;
         }
         if let Some(file) = &proposal_file
             && findings.iter().any(|f| f.repair == Repair::RemoveProposal)
