@@ -38,6 +38,20 @@ pub fn facts(root: &Path, rel: &str) -> Facts {
     }
 }
 
+/// The text of the transcript at `rel` under `root`, under the same terms as
+/// [`facts`]: a regular file at a path plan would have written.
+pub fn text(root: &Path, rel: &str) -> Option<String> {
+    if !proof::is_record_path(rel) {
+        return None;
+    }
+    let path = root.join(rel);
+    let regular = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+    regular
+        .then(|| fs::read(&path).ok())
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+}
+
 /// A saved transcript: its repository-relative path and the hash a sign-off
 /// line carries.
 pub struct Saved {

@@ -470,6 +470,9 @@ impl Outcome<'_, '_> {
                     now.fingerprint()
                 ));
             }
+            if now.archived != self.goal.archived {
+                return Err(format!("goal {id} was archived while it was being checked"));
+            }
             if now.depends_on != self.goal.depends_on {
                 return Err(format!(
                     "the dependencies of {id} changed while it was being checked"

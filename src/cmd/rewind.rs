@@ -14,6 +14,7 @@ use crate::git::{self, CHECKPOINTS, Change, Saved};
 use crate::out::println;
 use crate::plan::event::{Event, rewind_reason};
 use crate::plan::model::{Plan, Status};
+use crate::plan::precondition::{self, Seen};
 use crate::plan::{ops, rewind};
 use crate::running;
 use crate::store::Store;
@@ -155,8 +156,10 @@ fn rewind_to(
             undo: undo.short(),
         },
     )];
+    let mut seen = Vec::new();
     for id in &reopen {
         if let Some(g) = plan.goal(id) {
+            seen.push(Seen::of(g));
             edits.extend(ops::set_status(&plan, g, Status::Active));
             edits.push(ops::event(
                 &stamp,
@@ -167,7 +170,11 @@ fn rewind_to(
             ));
         }
     }
-    if let Err(e) = ctx.store.write(&src, edits) {
+    let written = ctx.store.write_checked(&src, edits, |fresh| {
+        precondition::intact(fresh)?;
+        precondition::all(&seen, fresh)
+    });
+    if let Err(e) = written {
         let _ = git::delete_ref(root, &undo.reference);
         return Err(e.into());
     }
@@ -211,13 +218,16 @@ impl OtherPlan {
         }
         let plan = crate::plan::model::parse(&self.src);
         let mut edits = Vec::new();
+        let mut seen = Vec::new();
         for id in &self.reopen {
             if let Some(g) = plan.goal(id) {
+                seen.push(Seen::of(g));
                 edits.extend(ops::set_status(&plan, g, Status::Active));
                 edits.push(ops::event(stamp, &Event::Reopened { id, reason }));
             }
         }
-        self.store.write(&self.src, edits)?;
+        self.store
+            .write_checked(&self.src, edits, |fresh| precondition::all(&seen, fresh))?;
         Ok(())
     }
 }
@@ -291,12 +301,13 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
     git::delete_ref(root, &last.reference)?;
     let src = ctx.store.read()?;
     ctx.parse(&src)?;
-    ctx.store.write(
+    ctx.store.write_checked(
         &src,
         vec![ops::event(
             &now.stamp(),
             &Event::RewindUndone { undo: last.short() },
         )],
+        precondition::intact,
     )?;
     ctx.say(&format!(
         "rewind undone: files back to {} ({} files)",

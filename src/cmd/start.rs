@@ -14,6 +14,7 @@ use crate::out::println;
 use crate::plan::event::{Approval, Event};
 use crate::plan::model::Status;
 use crate::plan::ops;
+use crate::plan::precondition::Seen;
 
 /// Start a goal (open → active) and log its contract's fingerprint
 #[derive(Debug, clap::Args)]
@@ -46,6 +47,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let id = goal.id.as_ref();
     let fingerprint = goal.fingerprint();
     let logged = plan.logged_contract(id);
+    let seen = Seen::of(goal);
     let stamp = clock::now()?.stamp();
     let mut edits = ops::id_comment(&plan, goal);
     let reapproved = Event::Reapproved {
@@ -104,7 +106,16 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     };
     if !written.is_empty() {
         edits.extend(written.iter().map(|e| ops::event(&stamp, e)));
-        ctx.store.write(&src, edits)?;
+        // Decided on the status and the logged contract as first read.
+        ctx.store.write_checked(&src, edits, |fresh| {
+            seen.check(fresh)?;
+            match fresh.logged_contract(id) == logged {
+                true => Ok(()),
+                false => Err(format!(
+                    "the contract logged for {id} changed while plan was working"
+                )),
+            }
+        })?;
     }
     if args.json {
         let report = Started {

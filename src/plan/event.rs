@@ -135,11 +135,18 @@ pub enum Event<'a> {
     /// `plan import` brought the goal in as done from another tool: `from` names the
     /// source. No sign-off happened here, so it proves nothing (see `proof.rs`).
     Imported { id: &'a str, from: &'a str },
+    /// `plan doctor --fix` removed `removed` exact copies of earlier log lines, as a
+    /// merge without plan's driver leaves them: `plan audit` then accepts that the
+    /// copies committed before are gone, and no other line.
+    LogRepaired { removed: usize },
+    /// `plan doctor --fix` put back the contract the goal's sign-off transcript
+    /// `record` judged, after a line-wise merge split or stripped it.
+    ContractRestored { id: &'a str, record: &'a str },
 }
 
 impl<'a> Event<'a> {
     /// Every event's name, as `plan events` and `notify:` know it.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 14] = [
         "added",
         "started",
         "reapproved",
@@ -152,6 +159,8 @@ impl<'a> Event<'a> {
         "rewound",
         "rewind_undone",
         "imported",
+        "log_repaired",
+        "contract_restored",
     ];
 
     /// The event's name: the `event` key of its JSON.
@@ -169,6 +178,8 @@ impl<'a> Event<'a> {
             Event::Rewound { .. } => "rewound",
             Event::RewindUndone { .. } => "rewind_undone",
             Event::Imported { .. } => "imported",
+            Event::LogRepaired { .. } => "log_repaired",
+            Event::ContractRestored { .. } => "contract_restored",
         }
     }
 
@@ -183,10 +194,12 @@ impl<'a> Event<'a> {
             | Event::Rejected { id, .. }
             | Event::Cancelled { id, .. }
             | Event::Reopened { id, .. }
-            | Event::Imported { id, .. } => Some(id),
-            Event::DraftApproved { .. } | Event::Rewound { .. } | Event::RewindUndone { .. } => {
-                None
-            }
+            | Event::Imported { id, .. }
+            | Event::ContractRestored { id, .. } => Some(id),
+            Event::DraftApproved { .. }
+            | Event::Rewound { .. }
+            | Event::RewindUndone { .. }
+            | Event::LogRepaired { .. } => None,
         }
     }
 
@@ -272,6 +285,15 @@ impl<'a> Event<'a> {
             } => format!("{} (undo point {undo})", rewind_reason(checkpoint, goal)),
             Event::RewindUndone { undo } => format!("rewind undone: files back to {undo}"),
             Event::Imported { id, from } => format!("{id} imported as done from {from}"),
+            Event::LogRepaired { removed: 1 } => {
+                "log repaired: removed 1 duplicated line".to_string()
+            }
+            Event::LogRepaired { removed } => {
+                format!("log repaired: removed {removed} duplicated lines")
+            }
+            Event::ContractRestored { id, record } => {
+                format!("{id} contract restored from {record}")
+            }
         }
     }
 
@@ -289,6 +311,16 @@ impl<'a> Event<'a> {
                 goal,
                 undo: hex(undo, 7, 40)?,
             });
+        }
+        if let Some(rest) = text.strip_prefix("log repaired: removed ") {
+            let n = rest
+                .strip_suffix(" duplicated lines")
+                .or_else(|| rest.strip_suffix(" duplicated line"))?;
+            let removed = n
+                .parse()
+                .ok()
+                .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
+            return Some(Event::LogRepaired { removed });
         }
         if let Some(undo) = text.strip_prefix("rewind undone: files back to ") {
             return Some(Event::RewindUndone {
@@ -349,6 +381,9 @@ impl<'a> Event<'a> {
         }
         if let Some(reason) = rest.strip_prefix("reopened: ") {
             return Some(Event::Reopened { id, reason });
+        }
+        if let Some(record) = rest.strip_prefix("contract restored from ") {
+            return Some(Event::ContractRestored { id, record });
         }
         if let Some(from) = rest.strip_prefix("imported as done from ") {
             return Some(Event::Imported { id, from });
@@ -463,6 +498,20 @@ mod tests {
         let text = event.render();
         assert_eq!(Event::parse(&text), Some(event), "{text}");
         assert!(reserved(&text), "{text}");
+    }
+
+    #[test]
+    fn repairs_round_trip() {
+        round_trip(Event::LogRepaired { removed: 1 });
+        round_trip(Event::LogRepaired { removed: 12 });
+        round_trip(Event::ContractRestored {
+            id: "a",
+            record: ".plan/judge/a-20260615-1402.md",
+        });
+        assert_eq!(
+            Event::parse("log repaired: removed +1 duplicated line"),
+            None
+        );
     }
 
     #[test]
@@ -638,6 +687,11 @@ mod tests {
             Event::Imported {
                 id: "a",
                 from: "prd prd.json",
+            },
+            Event::LogRepaired { removed: 2 },
+            Event::ContractRestored {
+                id: "a",
+                record: ".plan/judge/a.md",
             },
         ];
         let names: Vec<&str> = samples.iter().map(Event::name).collect();

@@ -142,6 +142,10 @@ pub fn rewritten_events<'t>(now: &Plan<'_>, then: &'t Plan<'t>) -> Vec<Rewrite<'
 pub struct LogIndex<'n> {
     now: &'n [LogEntry<'n>],
     at: std::cell::OnceCell<Places<'n>>,
+    /// `now` logs a `plan doctor --fix` that removed exact copies of log lines: a
+    /// copy an earlier version had is then no rewrite. Only a copy: the first of
+    /// equal lines still has to be there, in its order.
+    deduplicated: bool,
 }
 
 /// Where each (stamp, text) of a log is, by position in it.
@@ -152,6 +156,10 @@ impl<'n> LogIndex<'n> {
         LogIndex {
             now: &now.log,
             at: std::cell::OnceCell::new(),
+            deduplicated: now
+                .log
+                .iter()
+                .any(|e| matches!(Event::parse(e.text), Some(Event::LogRepaired { .. }))),
         }
     }
 
@@ -174,7 +182,10 @@ impl<'n> LogIndex<'n> {
         });
         let mut cursor = 0;
         let mut out = Vec::new();
+        let mut before: std::collections::HashSet<(Option<&str>, &str)> = Default::default();
         for entry in &then.log {
+            // A stamped line equal to one above it in the same version: a copy.
+            let copy = entry.stamp.is_some() && !before.insert((entry.stamp, entry.text));
             let Some(id) = Event::parse(entry.text).and_then(|ev| ev.id()) else {
                 continue;
             };
@@ -184,6 +195,7 @@ impl<'n> LogIndex<'n> {
                 .unwrap_or_default();
             match places.iter().find(|&&p| p >= cursor) {
                 Some(&p) => cursor = p + 1,
+                None if copy && self.deduplicated => {}
                 None if places.is_empty() => out.push(Rewrite::Removed { entry, id }),
                 None => out.push(Rewrite::Moved { entry, id }),
             }
@@ -291,6 +303,38 @@ mod tests {
         assert!(matches!(
             index.rewritten(&moved)[..],
             [Rewrite::Removed { id: "a", .. }]
+        ));
+    }
+
+    #[test]
+    fn a_logged_repair_forgives_removed_copies_and_nothing_else() {
+        let head = "## Goal: A\n<!-- id: a -->\nstatus: done\n## Log\n";
+        let signed = "- 2026-01-01 10:00 a signed off (no verify, judge skipped, contract 11111111): .plan/judge/a.md#0123456789ab\n";
+        let reopened = "- 2026-01-01 10:05 a reopened: again\n";
+        let repaired = "- 2026-01-01 11:00 log repaired: removed 1 duplicated line\n";
+        // What `merge=union` made of two branches that both had the sign-off.
+        let merged = format!("{head}{signed}{reopened}{signed}");
+        let then = parse(&merged);
+        // Without the repair logged, the removed copy is a rewrite.
+        let bare = format!("{head}{signed}{reopened}");
+        assert!(matches!(
+            rewritten_events(&parse(&bare), &then)[..],
+            [Rewrite::Moved { id: "a", .. }]
+        ));
+        let fixed = format!("{head}{signed}{reopened}{repaired}");
+        assert_eq!(rewritten_events(&parse(&fixed), &then), []);
+        // Keeping the later copy instead moves the reopen above the sign-off: the
+        // reopen is still a rewrite, repair or not.
+        let laundered = format!("{head}{reopened}{signed}{repaired}");
+        assert!(matches!(
+            rewritten_events(&parse(&laundered), &then)[..],
+            [Rewrite::Moved { entry, .. }] if entry.text.contains("reopened")
+        ));
+        // A line that was no copy, removed: still a rewrite.
+        let lost = format!("{head}{signed}{repaired}");
+        assert!(matches!(
+            rewritten_events(&parse(&lost), &then)[..],
+            [Rewrite::Removed { entry, .. }] if entry.text.contains("reopened")
         ));
     }
 }

@@ -168,6 +168,14 @@ rules! {
     /// Under `## Archive` but open or active.
     ArchivedUnfinished "archived-unfinished" { on: P, plan: [E, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
 
+    // What a merge without plan's driver leaves; found by doctor (doctor.rs), which
+    // repairs them.
+    /// Exact copies of stamped log lines (`merge=union`, "accept both").
+    DuplicatedLogLine "duplicated-log-line" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("removes the later copies, logging the repair"), list: false }
+    /// A signed-off goal whose contract a line-wise merge split or stripped, which
+    /// its sign-off transcript still holds.
+    SplitContract "split-contract" { on: P, plan: [NO, NO, E, NO], draft: NO, doctor: true, repair: Some("restores the contract its transcript judged, logging the repair"), list: false }
+
     // A draft as a whole.
     EmptyDraft "empty-draft" { on: D, plan: [NO; 4], draft: E, doctor: false, repair: None, list: false }
     LargeDraft "large-draft" { on: D, plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
