@@ -1,6 +1,7 @@
 //! The one integration test binary: drives the real `plan` binary in temporary
 //! git repositories.
 
+mod checkpoints_remote;
 mod complete;
 mod config;
 mod copilot;
@@ -15,6 +16,7 @@ mod goals;
 mod hooks;
 mod hot;
 mod install;
+mod judge_snapshot;
 mod link;
 mod mcp;
 mod mcp_install;
