@@ -234,10 +234,13 @@ fn goals_reordered_while_the_judge_runs_keep_the_sign_off_on_its_goal() {
     );
     let outside = t.dir.path().join("moved.md");
     std::fs::write(&outside, &moved).unwrap();
+    // The judge reads a copy of the tree: the move is made in the real one, as a
+    // person editing plan.md meanwhile would.
     command_judge(
         &t,
         &format!(
-            "cat '{}' > plan.md\nprintf 'VERDICT: accept\\nmissing: none\\n'",
+            "cd '{}' && cat '{}' > plan.md\nprintf 'VERDICT: accept\\nmissing: none\\n'",
+            t.root().display(),
             outside.display()
         ),
     );
