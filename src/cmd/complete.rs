@@ -254,6 +254,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         prompt: &text,
         answer: &answer,
         changed: &changed,
+        tree: outcome.checkpoint.as_deref().unwrap_or_default(),
     });
     let transcript = &record;
 

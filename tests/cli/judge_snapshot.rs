@@ -104,6 +104,11 @@ fn a_sign_off_stands_while_the_neighbours_commit_start_goals_and_configure_git()
     let files = t.git(&["ls-tree", "-r", "--name-only", checkpoint.trim()]);
     assert!(files.contains("README.md"), "{files}");
     assert!(!files.contains("neighbour.txt"), "{files}");
+    let transcript = t.read(".plan/judge/ship-20260615-1402.md");
+    assert!(
+        transcript.contains(&format!("- tree judged: {} (", checkpoint.trim())),
+        "{transcript}"
+    );
 }
 
 /// A judge running `script` (sh), through the command backend.
