@@ -68,6 +68,11 @@ pub use checkpoint::{
     CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
     restore, save_working_tree, saved, undo_prefixes,
 };
+pub use checkpoint::{built_on, save_commit, working_commit};
+mod judge_tree;
+pub use judge_tree::{Guarded, check_out, guarded};
+mod tracking;
+pub use tracking::{Tracking, in_head, tracking};
 
 mod since;
 pub use since::changed_since;

@@ -150,6 +150,8 @@ pub struct JudgeRun<'t> {
     pub prompt: &'t str,
     pub answer: &'t Answer,
     pub changed: &'t [String],
+    /// The commit whose tree the judge read (the checkpoint, checked out apart).
+    pub tree: &'t str,
 }
 
 /// Everything a later reader needs to check a sign-off, written as the transcript
@@ -269,6 +271,11 @@ impl Transcript<'_> {
         if let Verdict::NoVerdict { reason } = &j.answer.verdict {
             let _ = writeln!(text, "- why no verdict: {reason}");
         }
+        let _ = writeln!(
+            text,
+            "- tree judged: {} (the working tree when verify passed, checked out apart)",
+            j.tree
+        );
         let _ = writeln!(
             text,
             "- files the judge changed: {}",

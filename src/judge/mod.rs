@@ -4,4 +4,5 @@ pub mod backend;
 pub mod files;
 pub mod prompt;
 pub mod run;
+pub mod tree;
 pub mod verdict;

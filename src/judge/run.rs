@@ -84,8 +84,12 @@ fn spawn(
     if inv.prompt_arg {
         argv.push(prompt.clone());
     }
+    // A shell takes its idea of where it is from PWD when that still names the
+    // directory: the judge's is the one it was given, not plan's.
+    let mut env = inv.env.clone();
+    env.push(("PWD".to_string(), root.display().to_string()));
     let spec = Spec {
-        env: inv.env.clone(),
+        env,
         stdin: inv.stdin_prompt.then(|| prompt.clone().into_bytes()),
         tail_bytes: TAIL,
         ..Spec::new(argv.clone(), root, judge.timeout)

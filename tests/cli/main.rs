@@ -3,6 +3,7 @@
 
 mod audit_history;
 mod byte_loss;
+mod checkpoints_remote;
 mod complete;
 mod config;
 mod copilot;
@@ -20,6 +21,7 @@ mod hooks;
 mod hot;
 mod install;
 mod judge_containment;
+mod judge_snapshot;
 mod link;
 mod lookalike_ids;
 mod mcp;

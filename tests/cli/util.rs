@@ -88,6 +88,8 @@ impl Test {
         cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.dir.path().join("home"))
+            // A copy a judge wrote in is kept for inspection: in the test's directory.
+            .env("TMPDIR", self.dir.path())
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_AUTHOR_NAME", "Test")
