@@ -13,6 +13,7 @@ pub mod history;
 pub mod id;
 pub mod lean;
 pub mod lint;
+pub mod merge;
 pub mod model;
 pub mod ops;
 pub mod patch;
