@@ -14,6 +14,7 @@ mod events;
 mod exec;
 mod exit;
 mod git;
+mod gitmerge;
 mod hooks;
 mod hosts;
 mod judge;

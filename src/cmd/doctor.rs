@@ -95,6 +95,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     } else {
         findings
     };
+    let mut remaining = remaining;
+    if let Some(message) = ctx.repo.as_ref().and_then(crate::gitmerge::unconfigured) {
+        remaining.push(Finding {
+            rule: crate::plan::rules::Rule::NoMergeDriver,
+            severity: Severity::Warning,
+            line: 0,
+            message,
+            fix: "run `plan install git` in this clone".to_string(),
+            fixable: false,
+            repair: Repair::None,
+        });
+    }
     if args.json {
         let report = Report {
             file: &ctx.store.name,

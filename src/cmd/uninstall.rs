@@ -66,6 +66,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let host = match args.host {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
+        Some(Target::Git) => {
+            let repo = install::git_repo(repo, args.global)?;
+            print(&crate::gitmerge::uninstall(repo)?)?;
+            return Ok(OK);
+        }
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

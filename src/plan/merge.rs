@@ -836,10 +836,13 @@ mod laws {
         .prop_map(|lines| lines.into_iter().map(|(l, e)| l + e).collect())
     }
 
-    /// A plan: goals (id, status, subtasks) and log lines, rendered as plan writes it.
+    /// A goal: id, status, subtasks (text, ticked).
+    type Goal = (String, &'static str, Vec<(String, bool)>);
+
+    /// A plan: goals and log lines, rendered as plan writes it.
     #[derive(Clone, Debug)]
     struct Model {
-        goals: Vec<(String, &'static str, Vec<(String, bool)>)>,
+        goals: Vec<Goal>,
         log: Vec<String>,
     }
 

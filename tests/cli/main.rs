@@ -18,6 +18,7 @@ mod install;
 mod link;
 mod mcp;
 mod mcp_install;
+mod merge;
 mod port;
 mod proof;
 mod qwen;
