@@ -10,6 +10,8 @@ use std::hash::Hash;
 
 use super::id;
 use super::model::{Status, log_entry};
+use similar::{Algorithm, DiffTag, capture_diff_slices};
+
 use super::scan::{BOM, Kind, scan};
 
 /// The merged text and what is left for a person to resolve.
@@ -496,20 +498,25 @@ fn log<'a>(b: Option<&[Ln<'a>]>, o: &[Ln<'a>], t: &[Ln<'a>]) -> Vec<Out<'a>> {
     } else if same(ct, cb) {
         out.extend(co.iter().map(keep));
     } else {
-        let new_o = without(co, cb);
-        let new_t = without(&without(ct, cb), &new_o);
-        let in_o = count(co);
-        let in_t = count(ct);
-        let mut used: HashMap<&str, usize> = HashMap::new();
-        for line in cb {
-            let n = used.entry(line.text).or_insert(0);
-            *n += 1;
-            let kept = |c: &HashMap<&str, usize>| c.get(line.text).copied().unwrap_or(0) >= *n;
-            if kept(&in_o) && kept(&in_t) {
-                out.push(keep(line));
+        // Each side less the base's lines the other side deleted, then both as one
+        // sequence: the lines they share once, in place, and between two of them
+        // each side's own lines merged by time stamp.
+        let (o2, t2) = (kept_by(co, cb, ct), kept_by(ct, cb, co));
+        let texts = |lines: &[Ln<'a>]| lines.iter().map(|l| l.text).collect::<Vec<_>>();
+        let (mut run_o, mut run_t): (Vec<Ln<'a>>, Vec<Ln<'a>>) = (Vec::new(), Vec::new());
+        for op in capture_diff_slices(Algorithm::Myers, &texts(&o2), &texts(&t2)) {
+            let (tag, a, b) = op.as_tag_tuple();
+            if tag == DiffTag::Equal {
+                out.extend(by_stamp(&run_o, &run_t).iter().map(keep));
+                run_o.clear();
+                run_t.clear();
+                out.extend(o2[a].iter().map(keep));
+            } else {
+                run_o.extend_from_slice(&o2[a]);
+                run_t.extend_from_slice(&t2[b]);
             }
         }
-        out.extend(by_stamp(&new_o, &new_t).iter().map(keep));
+        out.extend(by_stamp(&run_o, &run_t).iter().map(keep));
     }
     let gap = pick_lines(gb, Some(go), Some(gt)).flatten().unwrap_or(go);
     out.extend(gap.iter().map(keep));
@@ -536,9 +543,18 @@ fn count<'a>(lines: &[Ln<'a>]) -> HashMap<&'a str, usize> {
     c
 }
 
-/// `lines` less one of each line in `gone`, in `lines`' order.
-fn without<'a>(lines: &[Ln<'a>], gone: &[Ln<'a>]) -> Vec<Ln<'a>> {
-    let mut left = count(gone);
+/// `lines` (one side's) less the base's lines that `other` deleted (as many copies as it did).
+fn kept_by<'a>(lines: &[Ln<'a>], base: &[Ln<'a>], other: &[Ln<'a>]) -> Vec<Ln<'a>> {
+    let theirs = count(other);
+    let mut left: HashMap<&str, usize> = count(base)
+        .into_iter()
+        .map(|(text, n)| {
+            (
+                text,
+                n.saturating_sub(theirs.get(text).copied().unwrap_or(0)),
+            )
+        })
+        .collect();
     lines
         .iter()
         .filter(|l| match left.get_mut(l.text) {
@@ -781,6 +797,20 @@ done_when: alpha works everywhere
         assert_eq!(text.matches("beta started").count(), 1);
         assert!(
             text.ends_with("14:02 beta started (contract 11111111)\n- 2026-06-15 14:04 later\n")
+        );
+    }
+
+    /// A rebase replays a commit onto an upstream whose log has lines before the
+    /// base's (merged in by time): the upstream's order and the commit's both hold.
+    #[test]
+    fn each_side_s_order_holds_when_the_base_is_not_a_prefix() {
+        let base = "# Plan: x\n\n## Log\n- 2026-06-15 10:04 b1\n- 2026-06-15 10:07 b2\n";
+        let ours = "# Plan: x\n\n## Log\n- 2026-06-15 10:02 o1\n- 2026-06-15 10:04 b1\n- 2026-06-15 10:05 o2\n- 2026-06-15 10:07 b2\n- 2026-06-15 10:08 o3\n";
+        let theirs = format!("{base}- 2026-06-15 10:06 t1\n");
+        let text = clean(base, ours, &theirs);
+        assert_eq!(
+            text,
+            "# Plan: x\n\n## Log\n- 2026-06-15 10:02 o1\n- 2026-06-15 10:04 b1\n- 2026-06-15 10:05 o2\n- 2026-06-15 10:07 b2\n- 2026-06-15 10:06 t1\n- 2026-06-15 10:08 o3\n"
         );
     }
 

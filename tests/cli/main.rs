@@ -35,4 +35,5 @@ mod rewind;
 mod rules;
 mod shell;
 mod small;
+mod team_merge;
 mod util;
