@@ -985,6 +985,49 @@ mod laws {
             prop_assert_eq!(merge(&b, &b, &x).text, x);
         }
 
+        /// Whatever the three texts, the driver answers: git waits on it.
+        #[test]
+        fn any_three_texts_merge(b in text(), o in text(), t in text()) {
+            prop_assume!(![&b, &o, &t].iter().any(|s| s.contains(super::OURS)));
+            let m = merge(&b, &o, &t);
+            // Markers exactly where a conflict is reported.
+            prop_assert_eq!(m.conflicts.is_empty(), !m.text.contains(super::OURS));
+        }
+
+        /// However each side's log grew (a rebase's upstream has lines before the
+        /// base's), the merged log holds each side's lines in that side's order.
+        #[test]
+        fn each_side_s_log_is_kept_in_its_order(
+            base in prop::collection::vec(0..60u32, 0..6),
+            ours in prop::collection::vec((0..8usize, 0..60u32), 0..6),
+            theirs in prop::collection::vec((0..8usize, 0..60u32), 0..6),
+        ) {
+            let line = |who: &str, i: usize, m: u32| format!("- 2026-01-01 10:{m:02} {who} {i}");
+            let base: Vec<String> = base.iter().enumerate().map(|(i, m)| line("b", i, *m)).collect();
+            let grow = |who: &str, adds: &[(usize, u32)]| {
+                let mut log = base.clone();
+                for (i, (at, m)) in adds.iter().enumerate() {
+                    log.insert(at % (log.len() + 1), line(who, i, *m));
+                }
+                log
+            };
+            let (o, t) = (grow("o", &ours), grow("t", &theirs));
+            let text = |log: &[String]| format!("# Plan: p\n\n## Log\n{}", log.iter().map(|l| format!("{l}\n")).collect::<String>());
+            let m = merge(&text(&base), &text(&o), &text(&t));
+            prop_assert!(m.conflicts.is_empty());
+            let merged: Vec<&str> = m.text.lines().filter(|l| l.starts_with("- ")).collect();
+            for side in [&o, &t] {
+                let mut at = merged.iter();
+                for l in side {
+                    prop_assert!(at.any(|m| m == l), "{} out of order in\n{}", l, m.text);
+                }
+            }
+            let mut unique = merged.clone();
+            unique.sort();
+            unique.dedup();
+            prop_assert_eq!(unique.len(), merged.len());
+        }
+
         #[test]
         fn parallel_work_merges_whole(b in base(), o in ops(), t in ops()) {
             let (ours, theirs) = (grow(&b, &o, "o", 0), grow(&b, &t, "t", 1));
