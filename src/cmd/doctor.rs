@@ -70,6 +70,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             now,
         )
     };
+    // A merge left half done is the person's to finish: --fix writes nothing into it.
+    if args.fix
+        && model::parse(&src)
+            .errors
+            .iter()
+            .any(|e| e.rule == Some(crate::plan::rules::Rule::ConflictMarker))
+    {
+        ctx.parse(&src)?;
+    }
     let mut fixed: Vec<Finding> = Vec::new();
     let remaining = if args.fix && findings.iter().any(|f| f.fixable) {
         let edits = doctor::fix_edits(&findings);

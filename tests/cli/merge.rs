@@ -46,6 +46,7 @@ fn conflict_markers_are_a_format_error_that_refuses_every_write() {
         &["subtask", "docs", "more"],
         &["add", "Another", "--done-when", "x"],
         &["archive"],
+        &["doctor", "--fix"],
     ] {
         t.run(args)
             .code(2)
