@@ -184,3 +184,44 @@ fn the_driver_writes_ours_and_exits_as_git_expects() {
     );
     assert!(!t.ok(&["--help"]).stdout.contains("merge-driver"), "hidden");
 }
+
+/// A long plan is read through the hooks' cut reader, which drops most of an open
+/// goal's lines: a conflict among them is still seen.
+#[test]
+fn the_hooks_see_a_conflict_deep_in_a_long_plan() {
+    let mut md = String::from("# Plan: long\n\n");
+    for i in 0..400 {
+        md.push_str(&format!(
+            "## Goal: Goal {i}\n<!-- id: g{i} -->\nstatus: open\ndone_when: goal {i} works\nfailure_modes:\n- it does not\n- [ ] step one of {i}\n- [ ] step two of {i}\n\n"
+        ));
+    }
+    md.push_str("## Log\n- 2026-06-15 14:00 started\n");
+    assert!(md.len() > 40 * 1024);
+    let conflicted = md.replace(
+        "- [ ] step two of 350\n",
+        "<<<<<<< HEAD\n- [ ] step two of 350\n=======\n- [x] step two of 350, differently\n>>>>>>> other\n",
+    );
+    let t = Test::new().plan(&md);
+    t.ok(&["goal", "--budget", "3"]);
+    t.write("plan.md", &conflicted);
+    let line = conflicted[..conflicted.find("<<<<<<<").unwrap()]
+        .lines()
+        .count()
+        + 1;
+    let inject = send(&t, "claude/user-prompt-submit", "s1");
+    assert!(
+        inject
+            .stdout
+            .contains(&format!("line {line}: unresolved merge conflict")),
+        "{}",
+        inject.stdout
+    );
+    let stop: Value = serde_json::from_str(&t.stop_hook("s1").stdout).unwrap();
+    assert!(
+        stop["reason"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("plan.md:{line}: unresolved merge conflict")),
+        "{stop}"
+    );
+}
