@@ -359,3 +359,50 @@ fn the_same_field_changed_on_both_sides_is_one_conflict_every_reader_sees() {
         inject.stdout
     );
 }
+
+/// The flow above is one git cannot merge line by line: in a clone that has the
+/// attribute but no driver, two added goals and two log lines stop the pull, and
+/// `plan doctor` says what is missing.
+#[test]
+fn without_the_driver_the_same_work_conflicts_and_doctor_says_why() {
+    let t = Test::new();
+    let (a, b, _w) = team(&t);
+    a.ok(&["uninstall", "git"]);
+    a.git(&["checkout", "-q", "--", ".gitattributes"]);
+    a.run(&["doctor"])
+        .code(1)
+        .stdout_has("run `plan install git` in this clone");
+    a.ok(&[
+        "add",
+        "Mine",
+        "--done-when",
+        "x",
+        "--verify",
+        "true",
+        "--failure-mode",
+        "y",
+    ]);
+    a.ok(&["log", "a: mine"]);
+    a.commit("a");
+    b.ok(&[
+        "add",
+        "Yours",
+        "--done-when",
+        "x",
+        "--verify",
+        "true",
+        "--failure-mode",
+        "y",
+    ]);
+    b.ok(&["log", "b: yours"]);
+    b.commit("b");
+    b.git(&["push", "-q", "origin", "main"]);
+    let (merged, said) = a.try_git(&["pull", "--no-rebase", "origin", "main"]);
+    assert!(
+        !merged && said.contains("CONFLICT (content): Merge conflict in plan.md"),
+        "{said}"
+    );
+    a.run(&["lint"])
+        .code(1)
+        .stdout_has("unresolved merge conflict");
+}
