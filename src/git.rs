@@ -64,6 +64,7 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
 }
 
 mod checkpoint;
+mod driver;
 pub use checkpoint::{
     CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
     restore, save_working_tree, saved, undo_prefixes,
@@ -76,6 +77,7 @@ pub use tracking::{Tracking, in_head, tracking};
 
 mod since;
 pub use since::changed_since;
+pub use driver::{merge_driver, set_merge_driver, unset_merge_driver};
 
 fn open(root: &Path) -> Result<Repository> {
     Repository::open(root)

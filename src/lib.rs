@@ -15,6 +15,7 @@ mod events;
 mod exec;
 mod exit;
 mod git;
+mod gitmerge;
 mod hooks;
 mod hosts;
 mod judge;

@@ -73,6 +73,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         now,
         &stamp,
     );
+    // A merge left half done is the person's to finish: --fix writes nothing into it.
+    if args.fix
+        && model::parse(&src)
+            .errors
+            .iter()
+            .any(|e| e.rule == Some(crate::plan::rules::Rule::ConflictMarker))
+    {
+        ctx.parse(&src)?;
+    }
     let mut fixed: Vec<Finding> = Vec::new();
     let remaining = if args.fix && findings.iter().any(|f| f.fixable) {
         let edits = doctor::fix_edits(&findings);
@@ -108,6 +117,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     } else {
         findings
     };
+    let mut remaining = remaining;
+    if let Some(message) = ctx.repo.as_ref().and_then(crate::gitmerge::unconfigured) {
+        remaining.push(Finding {
+            rule: crate::plan::rules::Rule::NoMergeDriver,
+            severity: Severity::Warning,
+            line: 0,
+            message,
+            fix: "run `plan install git` in this clone".to_string(),
+            fixable: false,
+            repair: Repair::None,
+        });
+    }
     if args.json {
         let report = Report {
             file: &ctx.store.name,

@@ -31,6 +31,7 @@ pub mod lint;
 pub mod log;
 pub mod man;
 pub mod mcp;
+pub mod merge_driver;
 pub mod next;
 pub mod remind;
 pub mod reopen;
@@ -103,4 +104,5 @@ commands! {
     Completions => completions,
     Man => man,
     Mcp => mcp,
+    MergeDriver => merge_driver,
 }

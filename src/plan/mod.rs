@@ -13,6 +13,7 @@ pub(crate) mod history;
 pub(crate) mod id;
 pub(crate) mod lean;
 pub mod lint;
+pub mod merge;
 pub mod model;
 pub mod ops;
 pub mod patch;

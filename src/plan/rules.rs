@@ -131,6 +131,12 @@ rules! {
     /// A code fence or HTML comment open to the end of the file.
     UnclosedBlock "unclosed-block" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     BareCarriageReturn "bare-carriage-return" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    /// git's conflict markers (`<<<<<<<`, `|||||||`, `=======`, `>>>>>>>`) outside a
+    /// fence: an unresolved merge, whose two sides plan would read as one goal.
+    ConflictMarker "conflict-marker" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    /// `.gitattributes` sends plan.md to plan's merge driver, but this clone has none
+    /// configured (`plan doctor` checks it; git then merges plan.md line by line).
+    NoMergeDriver "no-merge-driver" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
 
     // A goal's contract. Not reported on finished goals: a line added to their
     // contract now would change what their sign-off proved.
