@@ -68,6 +68,10 @@ pub use checkpoint::{
     CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
     restore, save_working_tree, saved, undo_prefixes,
 };
+mod gate;
+pub use gate::{
+    Tracking, export_head, files_named, hidden_history, resolve_commit, reverts, tracking,
+};
 
 fn open(root: &Path) -> Result<Repository> {
     Repository::open(root)

@@ -13,6 +13,7 @@ mod draft;
 mod events;
 mod exec;
 mod exit;
+mod gate;
 mod git;
 mod hooks;
 mod hosts;

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod doctor;
 pub mod draft;
 pub mod event;
+pub mod gate;
 pub mod goal_template;
 pub mod history;
 pub mod id;
