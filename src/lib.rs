@@ -4,6 +4,7 @@
 
 mod agents_md;
 mod cache;
+mod ci;
 mod cli;
 mod clock;
 mod cmd;

@@ -26,6 +26,8 @@ use crate::out::print;
 pub enum Target {
     Host(Host),
     AgentsMd,
+    /// plan's pull-request gate as a GitHub Actions workflow.
+    Ci,
 }
 
 /// Every target, in `--help`'s order: the hosts as the registry lists them, then
@@ -34,7 +36,7 @@ static TARGETS: std::sync::LazyLock<Vec<Target>> = std::sync::LazyLock::new(|| {
     <Host as clap::ValueEnum>::value_variants()
         .iter()
         .map(|h| Target::Host(*h))
-        .chain([Target::AgentsMd])
+        .chain([Target::AgentsMd, Target::Ci])
         .collect()
 });
 
@@ -49,6 +51,10 @@ impl clap::ValueEnum for Target {
             Target::AgentsMd => Some(
                 clap::builder::PossibleValue::new("agents-md")
                     .help("A section in AGENTS.md, for agents without hooks"),
+            ),
+            Target::Ci => Some(
+                clap::builder::PossibleValue::new("ci")
+                    .help("A GitHub Actions workflow: plan's pull-request gate"),
             ),
         }
     }
@@ -139,6 +145,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let host = match args.host {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
+        Some(Target::Ci) => return crate::ci::install(repo, args.global),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

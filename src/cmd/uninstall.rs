@@ -66,6 +66,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let host = match args.host {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
+        Some(Target::Ci) => return crate::ci::uninstall(repo, args.global),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

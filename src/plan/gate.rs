@@ -202,8 +202,8 @@ pub struct Reverted {
     /// The goal's lines the revert took back: its sign-off, and the start or
     /// rejections the same commit wrote. No other line is excused.
     pub entries: Vec<Key>,
-    /// The transcripts the reverted sign-offs named: a later line naming one is a
-    /// copy, not a new sign-off.
+    /// The hashes of the transcripts the reverted sign-offs named: a later line
+    /// naming the same bytes, under any name, is a copy, not a new sign-off.
     pub records: Vec<String>,
     /// The goal's sign-off lines the file still had right after the revert: none of
     /// them is a sign-off made after it.
@@ -263,7 +263,7 @@ pub fn reverted(
                 .filter_map(|(_, e)| match e {
                     Event::SignedOff {
                         record: Some(r), ..
-                    } => Some(r.path.to_string()),
+                    } => Some(r.hash.to_string()),
                     _ => None,
                 })
                 .collect(),
@@ -294,7 +294,11 @@ pub fn revert_voids(plan: &Plan<'_>, goal: &Goal<'_>, reverts: &[Reverted]) -> O
         .filter(|r| r.id == goal.id)
         .find(|r| {
             r.kept.contains(&latest)
-                || record.is_some_and(|rec| r.records.iter().any(|p| p == rec.path))
+                || record.is_some_and(|rec| {
+                    r.records
+                        .iter()
+                        .any(|h| h.starts_with(rec.hash) || rec.hash.starts_with(h.as_str()))
+                })
         })
         .map(|r| {
             format!(
@@ -486,7 +490,7 @@ mod tests {
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].id, "a");
         assert_eq!(r[0].entries.len(), 1);
-        assert_eq!(r[0].records, [".plan/judge/a-1.md"]);
+        assert_eq!(r[0].records, ["0123456789ab"]);
         assert!(r[0].kept.is_empty());
         // A commit that added no sign-off reverts none.
         assert!(

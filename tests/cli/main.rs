@@ -11,6 +11,7 @@ mod draft;
 mod edges;
 mod events;
 mod files;
+mod gate;
 mod goals;
 mod hooks;
 mod hot;
