@@ -82,7 +82,9 @@ pub struct Base {
 }
 
 /// Measures `head` (the plan file as it is now) against `rev`. Every plan file of
-/// the base counts: the configured one and each `plan.md` in the base's tree.
+/// the base counts: the configured one, and each other `.md` in the base's tree
+/// with a `# Plan:` title and a `## Log` (what `--file` and `plan rewind` call a
+/// plan), compared with the file as it is now.
 pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> Result<Base> {
     let repo = ctx.repo()?;
     let commit = git::resolve_commit(&repo.root, rev).map_err(|e| {
@@ -92,12 +94,14 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         )
     })?;
     let main = ctx.plan_in_repo();
-    let mut files: Vec<PathBuf> = main.iter().cloned().collect();
-    for path in git::files_named(&repo.root, &commit, "plan.md")? {
-        if !files.contains(&path) {
-            files.push(path);
-        }
-    }
+    let is_plan = |text: &str| {
+        let plan = parse(text);
+        plan.objective.is_some() && plan.log_heading.is_some()
+    };
+    let others: Vec<(PathBuf, String)> = git::files_where(&repo.root, &commit, ".md", is_plan)?
+        .into_iter()
+        .filter(|(path, _)| main.as_ref() != Some(path))
+        .collect();
     let mut out = Base {
         rev: rev.to_string(),
         commit: commit[..12].to_string(),
@@ -106,21 +110,20 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         signed_off: Vec::new(),
         contract_changes: Vec::new(),
     };
-    for rel in files {
-        let Some(then_text) = git::file_at(&repo.root, &commit, &rel)? else {
-            continue;
-        };
+    if let Some(rel) = &main
+        && let Some(then_text) = git::file_at(&repo.root, &commit, rel)?
+    {
+        let then = parse(&then_text);
+        let name = rel.to_string_lossy();
+        let excused = |k: &rules::Key| reverts.iter().any(|r| r.entries.contains(k));
+        out.lost_lines = rules::lost_lines(&name, &then, head, &excused);
+        out.lost_goals = rules::lost_goals(&then, head);
+        out.signed_off = rules::new_sign_offs(&then, head);
+        out.contract_changes = rules::contract_changes(&then, head);
+    }
+    for (rel, then_text) in others {
         let then = parse(&then_text);
         let name = rel.to_string_lossy().into_owned();
-        if main.as_ref() == Some(&rel) {
-            let excused = |k: &rules::Key| reverts.iter().any(|r| r.entries.contains(k));
-            out.lost_lines
-                .extend(rules::lost_lines(&name, &then, head, &excused));
-            out.lost_goals.extend(rules::lost_goals(&then, head));
-            out.signed_off = rules::new_sign_offs(&then, head);
-            out.contract_changes = rules::contract_changes(&then, head);
-            continue;
-        }
         let now_text = std::fs::read_to_string(repo.root.join(&rel)).unwrap_or_default();
         let now = parse(&now_text);
         out.lost_lines

@@ -70,7 +70,7 @@ pub use checkpoint::{
 };
 mod gate;
 pub use gate::{
-    Tracking, export_head, files_named, hidden_history, resolve_commit, reverts, tracking,
+    Tracking, export_head, files_where, hidden_history, resolve_commit, reverts, tracking,
 };
 
 fn open(root: &Path) -> Result<Repository> {

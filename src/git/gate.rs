@@ -69,21 +69,36 @@ pub fn resolve_commit(root: &Path, rev: &str) -> Result<String> {
     Ok(commit.id().to_string())
 }
 
-/// Every file named `name` in the tree of commit `rev`, as paths from the root.
-pub fn files_named(root: &Path, rev: &str, name: &str) -> Result<Vec<PathBuf>> {
+/// Every file in the tree of commit `rev` whose name ends with `suffix` and whose
+/// text `keep` says yes to, with that text, as paths from the root.
+pub fn files_where(
+    root: &Path,
+    rev: &str,
+    suffix: &str,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<(PathBuf, String)>> {
     let repo = open(root)?;
     let tree = repo
         .revparse_single(rev)
         .and_then(|o| o.peel_to_tree())
         .with_context(|| format!("reading the tree of {rev}"))?;
-    let mut out = Vec::new();
+    let mut found = Vec::new();
     tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
-        if entry.kind() == Some(ObjectType::Blob) && entry.name_bytes() == name.as_bytes() {
-            out.push(PathBuf::from(format!("{dir}{name}")));
+        if entry.kind() == Some(ObjectType::Blob) && entry.name_bytes().ends_with(suffix.as_bytes())
+        {
+            let name = String::from_utf8_lossy(entry.name_bytes()).into_owned();
+            found.push((PathBuf::from(format!("{dir}{name}")), entry.id()));
         }
         TreeWalkResult::Ok
     })
     .with_context(|| format!("listing the tree of {rev}"))?;
+    let mut out = Vec::new();
+    for (path, blob) in found {
+        let text = blob_text(&repo, blob)?;
+        if keep(&text) {
+            out.push((path, text));
+        }
+    }
     Ok(out)
 }
 

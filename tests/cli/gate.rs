@@ -512,3 +512,39 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
         .stderr("plan: .github/workflows/plan.yml was not written by plan install ci; left as it is\n  hint: remove it by hand if it is to go\n")
         .check();
 }
+
+#[test]
+fn the_base_keeps_every_plan_file_and_every_goal() {
+    let t = origin();
+    t.write(
+        "docs/roadmap.md",
+        "# Plan: Roadmap\n\n## Goal: Later\n<!-- id: later -->\nstatus: open\ndone_when: later\n\n## Log\n- 2026-06-01 10:00 later reopened: not yet\n",
+    );
+    t.write(
+        "docs/notes.md",
+        "# Notes\n\n## Log\n- 2026-06-01 10:00 free text\n",
+    );
+    t.commit_all("roadmap");
+    let base = rev(&t, "main");
+    t.ok(&["audit", "--base", &base]).stdout_has("0 lost");
+    // Another plan file's log line and a goal of plan.md, each dropped; a file
+    // that is no plan may change as it likes.
+    t.write(
+        "docs/roadmap.md",
+        "# Plan: Roadmap\n\n## Goal: Later\n<!-- id: later -->\nstatus: open\ndone_when: later\n\n## Log\n",
+    );
+    t.write("docs/notes.md", "# Notes\n");
+    t.write(
+        "plan.md",
+        t.plan_md().replace(
+            "## Goal: Ship it\n<!-- id: ship -->\n",
+            "## Goal: Ship it\n<!-- id: shipped -->\n",
+        ),
+    );
+    let run = t.run(&["audit", "--base", &base]).code(1);
+    assert!(!run.stdout.contains("notes.md"), "{}", run.stdout);
+    run.stdout_has("⚠ docs/roadmap.md:9 of the base (")
+        .stdout_has("was removed here: `2026-06-01 10:00 later reopened: not yet`")
+        .stdout_has("⚠ goal ship of the base (")
+        .stdout_has("is gone");
+}
