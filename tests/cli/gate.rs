@@ -548,3 +548,44 @@ fn the_base_keeps_every_plan_file_and_every_goal() {
         .stdout_has("⚠ goal ship of the base (")
         .stdout_has("is gone");
 }
+
+#[test]
+fn rejudge_runs_verify_in_a_clean_copy_without_the_callers_secrets() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    // The check rests on a file never committed, and passes only where the
+    // judge's key is not in its environment.
+    let md = t.plan_md().replace(
+        "verify: test -f README.md",
+        "verify: test -f build.log && sh -c 'test -z \"$ANTHROPIC_API_KEY\"'",
+    );
+    t.write("plan.md", md);
+    t.write("build.log", "ok\n");
+    t.ok(&["start", "ship", "--reapprove"]);
+    sign_off(&t);
+    t.git(&["add", "plan.md", ".plan"]);
+    t.git(&["commit", "-q", "-m", "ship it"]);
+    user_judge(&t, "accept");
+    let run = t
+        .cmd(&["audit", "--base", &base, "--rejudge"])
+        .env("ANTHROPIC_API_KEY", "sk-secret")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("rejudge: verify failed: ") && stdout.contains("judge not asked"),
+        "{stdout}"
+    );
+    // Committed, the file is in the copy, and the key still stays out.
+    t.commit_all("the build log");
+    let run = t
+        .cmd(&["audit", "--base", &base, "--rejudge"])
+        .env("ANTHROPIC_API_KEY", "sk-secret")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("rejudge: verify passed; judge accept"), "{stdout}");
+}
