@@ -101,7 +101,8 @@ pub(crate) fn agents_md_path(repo: Option<&Repo>, global: bool) -> Result<PathBu
 /// Register plan's hooks with a coding agent, merging into its settings
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to register with, or agents-md for a section in AGENTS.md
+    /// The agent to register with, agents-md for a section in AGENTS.md, or ci for the
+    /// pull-request gate as a GitHub Actions workflow
     #[arg(value_enum, required_unless_present_any = ["mcp", "all", "check"])]
     pub host: Option<Target>,
     /// Register with every host whose CLI is on PATH

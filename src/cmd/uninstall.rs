@@ -21,7 +21,8 @@ use crate::out::print;
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to remove them from, or agents-md for plan's section of AGENTS.md
+    /// The agent to remove them from, agents-md for plan's section of AGENTS.md, or ci for
+    /// plan's GitHub Actions workflow
     #[arg(value_enum, required_unless_present = "mcp")]
     pub host: Option<Target>,
     /// Remove plan's MCP server from CLIENT's MCP file instead

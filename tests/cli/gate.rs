@@ -587,5 +587,8 @@ fn rejudge_runs_verify_in_a_clean_copy_without_the_callers_secrets() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert_eq!(run.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("rejudge: verify passed; judge accept"), "{stdout}");
+    assert!(
+        stdout.contains("rejudge: verify passed; judge accept"),
+        "{stdout}"
+    );
 }
