@@ -225,6 +225,12 @@ pub fn load(repo_root: Option<&Path>) -> Result<Config> {
     load_with_sources(repo_root).map(|(config, _)| config)
 }
 
+/// The user's settings over the defaults, the repository's file left out: what a
+/// check the repository must not steer reads (`plan audit --rejudge`).
+pub fn load_user() -> Result<Config> {
+    load_files(None, user_file().as_deref()).map(|(config, _)| config)
+}
+
 /// The effective settings and where each value came from.
 pub fn load_with_sources(repo_root: Option<&Path>) -> Result<(Config, Sources)> {
     load_files(repo_root.map(repo_file).as_deref(), user_file().as_deref())

@@ -78,6 +78,8 @@ pub use tracking::{Tracking, in_head, tracking};
 mod since;
 pub use since::changed_since;
 pub use driver::{merge_driver, set_merge_driver, unset_merge_driver};
+mod gate;
+pub use gate::{export_head, files_where, hidden_history, resolve_commit, reverts};
 
 fn open(root: &Path) -> Result<Repository> {
     Repository::open(root)

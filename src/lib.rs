@@ -5,6 +5,7 @@
 mod agents_md;
 mod atomic;
 mod cache;
+mod ci;
 mod cli;
 mod clock;
 mod cmd;
@@ -14,6 +15,7 @@ mod draft;
 mod events;
 mod exec;
 mod exit;
+mod gate;
 mod git;
 mod gitmerge;
 mod hooks;

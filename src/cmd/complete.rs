@@ -634,7 +634,7 @@ fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
 }
 
 /// The judge to run, or `None` to skip it (`--judge none`).
-fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
+pub(crate) fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
     let configured = &config.judge;
     let choice = match flag {
         None => configured.backend,

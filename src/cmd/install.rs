@@ -29,6 +29,8 @@ pub enum Target {
     AgentsMd,
     /// plan's merge driver for plan.md, in this clone's git config and `.gitattributes`.
     Git,
+    /// plan's pull-request gate as a GitHub Actions workflow.
+    Ci,
 }
 
 /// Every target, in `--help`'s order: the hosts as the registry lists them, then
@@ -37,7 +39,7 @@ static TARGETS: std::sync::LazyLock<Vec<Target>> = std::sync::LazyLock::new(|| {
     <Host as clap::ValueEnum>::value_variants()
         .iter()
         .map(|h| Target::Host(*h))
-        .chain([Target::AgentsMd, Target::Git])
+        .chain([Target::AgentsMd, Target::Git, Target::Ci])
         .collect()
 });
 
@@ -56,6 +58,10 @@ impl clap::ValueEnum for Target {
             Target::Git => Some(clap::builder::PossibleValue::new("git").help(
                 "plan's merge driver for plan.md, in this clone's git config and .gitattributes",
             )),
+            Target::Ci => Some(
+                clap::builder::PossibleValue::new("ci")
+                    .help("A GitHub Actions workflow: plan's pull-request gate"),
+            ),
         }
     }
 }
@@ -139,8 +145,9 @@ pub(crate) fn agents_md_path(repo: Option<&Repo>, global: bool) -> Result<PathBu
 /// Register plan's hooks with a coding agent, merging into its settings
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to register with, agents-md for a section in AGENTS.md, or git for
-    /// plan's merge driver (this clone's git config and .gitattributes)
+    /// The agent to register with, agents-md for a section in AGENTS.md, git for plan's
+    /// merge driver (this clone's git config and .gitattributes), or ci for the
+    /// pull-request gate as a GitHub Actions workflow
     #[arg(value_enum, required_unless_present_any = ["mcp", "all", "check"])]
     pub host: Option<Target>,
     /// Register with every host whose CLI is on PATH
@@ -185,6 +192,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
         Some(Target::Git) => return git(env, repo, args.global, program),
+        Some(Target::Ci) => return crate::ci::install(repo, args.global),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

@@ -21,8 +21,8 @@ use crate::out::print;
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to remove them from, agents-md for plan's section of AGENTS.md, or
-    /// git for plan's merge driver
+    /// The agent to remove them from, agents-md for plan's section of AGENTS.md, git
+    /// for plan's merge driver, or ci for plan's GitHub Actions workflow
     #[arg(value_enum, required_unless_present = "mcp")]
     pub host: Option<Target>,
     /// Remove plan's MCP server from CLIENT's MCP file instead
@@ -72,6 +72,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             print(&crate::gitmerge::uninstall(repo)?)?;
             return Ok(OK);
         }
+        Some(Target::Ci) => return crate::ci::uninstall(repo, args.global),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

@@ -15,6 +15,7 @@ mod draft;
 mod edges;
 mod events;
 mod files;
+mod gate;
 mod goals;
 mod hidden_work;
 mod hooks;

@@ -403,7 +403,7 @@ pub fn hosts() -> Vec<String> {
         .skip(1)
         .map_while(|l| l.trim().strip_prefix("- "))
         .filter_map(|l| Some(l.split_once(':')?.0.to_string()))
-        .filter(|name| name != "agents-md" && name != "git")
+        .filter(|name| name != "agents-md" && name != "git" && name != "ci")
         .collect();
     assert!(hosts.len() >= 2, "{help}");
     hosts
