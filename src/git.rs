@@ -64,6 +64,7 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
 }
 
 mod checkpoint;
+pub mod claims;
 pub use checkpoint::{
     CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
     restore, save_working_tree, saved, undo_prefixes,

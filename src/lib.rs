@@ -4,6 +4,7 @@
 
 mod agents_md;
 mod cache;
+mod claims;
 mod cli;
 mod clock;
 mod cmd;
@@ -145,8 +146,14 @@ fn plain_fast_path() -> Option<(ctx::Env, cmd::Command)> {
         return None;
     }
     let command = match word.to_str()? {
-        "inject" => cmd::Command::Inject(cmd::inject::Args { json: false }),
-        "statusline" => cmd::Command::Statusline(cmd::statusline::Args { json: false }),
+        "inject" => cmd::Command::Inject(cmd::inject::Args {
+            json: false,
+            holder: None,
+        }),
+        "statusline" => cmd::Command::Statusline(cmd::statusline::Args {
+            json: false,
+            holder: None,
+        }),
         _ => return None,
     };
     Some((ctx::Env::new(None, cli::Color::Auto, false), command))

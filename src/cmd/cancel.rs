@@ -43,6 +43,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         },
     ));
     ctx.store.write(&src, edits)?;
+    crate::claims::release_finished(ctx, &goal.id);
     ctx.say(&format!("cancelled {}", goal.id))?;
     Ok(OK)
 }

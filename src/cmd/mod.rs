@@ -12,6 +12,7 @@ pub mod archive;
 pub mod audit;
 pub mod cancel;
 pub mod checkpoints;
+pub mod claims;
 pub mod complete;
 pub mod completions;
 pub mod diff;
@@ -32,6 +33,7 @@ pub mod log;
 pub mod man;
 pub mod mcp;
 pub mod next;
+pub mod release;
 pub mod remind;
 pub mod reopen;
 pub mod review;
@@ -69,6 +71,8 @@ commands! {
     Show => show,
     Add => add,
     Start => start,
+    Release => release,
+    Claims => claims,
     Tick => tick,
     Untick => untick,
     Subtask => subtask,

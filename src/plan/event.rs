@@ -135,11 +135,20 @@ pub enum Event<'a> {
     /// `plan import` brought the goal in as done from another tool: `from` names the
     /// source. No sign-off happened here, so it proves nothing (see `proof.rs`).
     Imported { id: &'a str, from: &'a str },
+    /// `plan start` took over a goal another holder claimed: with `--steal` while the
+    /// holder was active (`idle` is `None`), or after the holder showed no activity
+    /// for `idle` minutes, the lease or more.
+    ClaimTaken {
+        id: &'a str,
+        holder: &'a str,
+        from: &'a str,
+        idle: Option<u32>,
+    },
 }
 
 impl<'a> Event<'a> {
     /// Every event's name, as `plan events` and `notify:` know it.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "added",
         "started",
         "reapproved",
@@ -152,6 +161,7 @@ impl<'a> Event<'a> {
         "rewound",
         "rewind_undone",
         "imported",
+        "claim_taken",
     ];
 
     /// The event's name: the `event` key of its JSON.
@@ -169,6 +179,7 @@ impl<'a> Event<'a> {
             Event::Rewound { .. } => "rewound",
             Event::RewindUndone { .. } => "rewind_undone",
             Event::Imported { .. } => "imported",
+            Event::ClaimTaken { .. } => "claim_taken",
         }
     }
 
@@ -183,7 +194,8 @@ impl<'a> Event<'a> {
             | Event::Rejected { id, .. }
             | Event::Cancelled { id, .. }
             | Event::Reopened { id, .. }
-            | Event::Imported { id, .. } => Some(id),
+            | Event::Imported { id, .. }
+            | Event::ClaimTaken { id, .. } => Some(id),
             Event::DraftApproved { .. } | Event::Rewound { .. } | Event::RewindUndone { .. } => {
                 None
             }
@@ -272,6 +284,18 @@ impl<'a> Event<'a> {
             } => format!("{} (undo point {undo})", rewind_reason(checkpoint, goal)),
             Event::RewindUndone { undo } => format!("rewind undone: files back to {undo}"),
             Event::Imported { id, from } => format!("{id} imported as done from {from}"),
+            Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle: None,
+            } => format!("{id} claim taken by {holder} from {from} (steal)"),
+            Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle: Some(idle),
+            } => format!("{id} claim taken by {holder} from {from} (idle {idle} min)"),
         }
     }
 
@@ -352,6 +376,28 @@ impl<'a> Event<'a> {
         }
         if let Some(from) = rest.strip_prefix("imported as done from ") {
             return Some(Event::Imported { id, from });
+        }
+        if let Some(inner) = rest.strip_prefix("claim taken by ") {
+            let (holder, inner) = inner.split_once(" from ")?;
+            let (from, how) = inner.strip_suffix(')')?.split_once(" (")?;
+            let idle = match how {
+                "steal" => None,
+                _ => Some(
+                    how.strip_prefix("idle ")?
+                        .strip_suffix(" min")?
+                        .parse()
+                        .ok()?,
+                ),
+            };
+            if holder.contains(' ') || from.contains(' ') {
+                return None;
+            }
+            return Some(Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle,
+            });
         }
         None
     }
@@ -561,6 +607,18 @@ mod tests {
             id: "cache",
             from: "taskmaster .taskmaster/tasks/tasks.json (task 10)",
         });
+        round_trip(Event::ClaimTaken {
+            id: "cache",
+            holder: "4f2a-session",
+            from: "alice@laptop",
+            idle: None,
+        });
+        round_trip(Event::ClaimTaken {
+            id: "cache",
+            holder: "bob",
+            from: "alice",
+            idle: Some(95),
+        });
     }
 
     #[test]
@@ -638,6 +696,12 @@ mod tests {
             Event::Imported {
                 id: "a",
                 from: "prd prd.json",
+            },
+            Event::ClaimTaken {
+                id: "a",
+                holder: "b",
+                from: "c",
+                idle: None,
             },
         ];
         let names: Vec<&str> = samples.iter().map(Event::name).collect();

@@ -3,6 +3,7 @@
 
 pub mod blocks;
 pub mod card;
+pub mod claim;
 pub mod diag;
 pub mod diff;
 pub mod doctor;

@@ -1,6 +1,7 @@
 //! The one integration test binary: drives the real `plan` binary in temporary
 //! git repositories.
 
+mod claims;
 mod complete;
 mod config;
 mod copilot;
