@@ -425,3 +425,88 @@ pub fn last_seen(git_dir: &Path, holder: &str) -> Option<i64> {
         .parse()
         .ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::process::{Command, Stdio};
+
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn claim(holder: &str) -> Claim {
+        Claim {
+            goal: "g".into(),
+            holder: holder.into(),
+            worktree: "/w".into(),
+            branch: "main".into(),
+            time: 1_781_532_120,
+        }
+    }
+
+    /// Two clones race for one goal on a shared remote: the push that expected the
+    /// ref as it was before the other's wins, the other is told it moved; a release
+    /// that expected a claim already replaced moves nothing.
+    #[test]
+    fn the_remote_ref_is_taken_and_dropped_only_by_compare_and_swap() {
+        let dir = tempfile::tempdir().unwrap();
+        let bare = dir.path().join("origin.git");
+        git(
+            dir.path(),
+            &["init", "-q", "--bare", bare.to_str().unwrap()],
+        );
+        let url = format!("file://{}", bare.display());
+        let mut clones = Vec::new();
+        for name in ["a", "b"] {
+            let root = dir.path().join(name);
+            git(
+                dir.path(),
+                &["init", "-q", "-b", "main", root.to_str().unwrap()],
+            );
+            git(&root, &["commit", "-q", "--allow-empty", "-m", "init"]);
+            git(&root, &["remote", "add", "origin", &url]);
+            clones.push(root);
+        }
+        let (a, b) = (&clones[0], &clones[1]);
+        let ours = write(a, &claim("a")).unwrap();
+        let theirs = write(b, &claim("b")).unwrap();
+        push(a, "origin", "g", None, Some(&ours)).unwrap();
+        let lost = push(b, "origin", "g", None, Some(&theirs)).unwrap_err();
+        assert!(lost.downcast_ref::<Moved>().is_some(), "{lost:#}");
+        let remote = git(a, &["ls-remote", "origin", "refs/plan/claims/g"]);
+        assert!(remote.starts_with(&ours), "{remote}");
+        // b fetches, sees a's claim, steals it against that value.
+        fetch(b, "origin").unwrap();
+        assert_eq!(get(b, "g").unwrap().unwrap().claim.holder, "a");
+        push(b, "origin", "g", Some(&ours), Some(&theirs)).unwrap();
+        let stale = push(a, "origin", "g", Some(&ours), None).unwrap_err();
+        assert!(stale.downcast_ref::<Moved>().is_some(), "{stale:#}");
+        push(b, "origin", "g", Some(&theirs), None).unwrap();
+        assert_eq!(git(a, &["ls-remote", "origin", "refs/plan/claims/*"]), "");
+        // Locally the same swap: a ref that moved is not overwritten.
+        let other = write(a, &claim("c")).unwrap();
+        swap(a, "g", None, &ours).unwrap();
+        let moved = swap(a, "g", None, &other).unwrap_err();
+        assert!(moved.downcast_ref::<Moved>().is_some(), "{moved:#}");
+        let moved = swap(a, "g", Some(&other), &other).unwrap_err();
+        assert!(moved.downcast_ref::<Moved>().is_some(), "{moved:#}");
+        // The hooks read it without opening the repository, from what `swap` kept.
+        let seen = peek(a, &a.join(".git"));
+        assert_eq!(seen, vec![claim("a")]);
+    }
+}
