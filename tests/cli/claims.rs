@@ -164,6 +164,18 @@ fn steal_takes_a_claim_over_visibly_and_logs_it() {
         events.contains("claim_taken        alpha claim taken by s2 from s1 (steal)"),
         "{events}"
     );
+    let export = t.ok(&["export"]).json();
+    let taken = export["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["event"]["event"] == "claim_taken")
+        .unwrap_or_else(|| panic!("{export}"));
+    assert_eq!(
+        taken["event"],
+        serde_json::json!({"event": "claim_taken", "id": "alpha", "holder": "s2", "from": "s1", "idle": null})
+    );
+    assert!(t.ok(&["export", "--schema"]).stdout.contains("claim_taken"));
     // `plan log` cannot forge one.
     t.run(&["log", "beta claim taken by s1 from s2 (steal)"])
         .code(2);
