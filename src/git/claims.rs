@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use git2::{ErrorCode, Oid, Repository, Signature, Time};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::open;
 use crate::exec::{self, Spec};
@@ -23,7 +23,7 @@ pub const CLAIMS: &str = "refs/plan/claims/";
 const REMOTE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Who holds a goal, from where, since when.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Claim {
     pub goal: String,
     pub holder: String,
@@ -284,21 +284,44 @@ pub fn push(
 }
 
 /// What the hooks keep of each claim commit, by its id: written by every command
-/// that reads or takes a claim, so a hook rarely opens the repository.
-#[derive(Default, Serialize, Deserialize)]
+/// that reads or takes a claim, so a hook rarely opens the repository. One line a
+/// claim, `<oid>\t<goal>\t<holder>\t<worktree>\t<branch>\t<time>`, read by hand:
+/// a hook pays for no JSON decoder.
+#[derive(Default)]
 struct Known {
     claims: BTreeMap<String, Claim>,
 }
 
 fn known_path(common: &Path) -> PathBuf {
-    common.join("plan").join("claims.json")
+    common.join("plan").join("claims.tsv")
 }
 
 fn read_known(common: &Path) -> Known {
-    fs::read(known_path(common))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+    let mut known = Known::default();
+    let Ok(text) = fs::read_to_string(known_path(common)) else {
+        return known;
+    };
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if let [oid, goal, holder, worktree, branch, time] = f[..]
+            && let Ok(time) = time.parse()
+        {
+            let claim = Claim {
+                goal: goal.to_string(),
+                holder: holder.to_string(),
+                worktree: worktree.to_string(),
+                branch: branch.to_string(),
+                time,
+            };
+            known.claims.insert(oid.to_string(), claim);
+        }
+    }
+    known
+}
+
+/// A field as the known-claims file holds it: no tab or line break.
+fn field(text: &str) -> String {
+    text.replace(['\t', '\n', '\r'], " ")
 }
 
 /// Adds claims to what the hooks know, best effort.
@@ -321,12 +344,20 @@ fn remember<'h>(common: &Path, held: impl IntoIterator<Item = &'h Held>) {
     if fs::create_dir_all(&dir).is_err() {
         return;
     }
-    let Ok(bytes) = serde_json::to_vec(&known) else {
-        return;
-    };
+    let mut text = String::new();
+    for (oid, c) in &known.claims {
+        text.push_str(&format!(
+            "{oid}\t{}\t{}\t{}\t{}\t{}\n",
+            field(&c.goal),
+            field(&c.holder),
+            field(&c.worktree),
+            field(&c.branch),
+            c.time
+        ));
+    }
     if let Ok(mut tmp) = tempfile::NamedTempFile::new_in(&dir) {
         use std::io::Write as _;
-        if tmp.write_all(&bytes).is_ok() {
+        if tmp.write_all(text.as_bytes()).is_ok() {
             let _ = tmp.persist(known_path(common));
         }
     }
