@@ -121,6 +121,25 @@ fn a_claim_holds_across_worktrees_and_names_its_worktree_and_branch() {
     t.ok(&["claims", "--as", "one"])
         .stdout_has("alpha  one (you)")
         .stdout_has(&format!("beta   two  {} on two", two.display()));
+    // A session in the other worktree is told the same, from the common git dir,
+    // loose refs or packed ones.
+    for pack in [false, true] {
+        if pack {
+            t.git(&["pack-refs", "--all"]);
+            assert!(!t.root().join(".git/refs/plan/claims/alpha").exists());
+        }
+        let told = context(&hook(&t, "session-start", "two", &two, &[]));
+        assert!(told.contains("Yours: beta."), "{told}");
+        assert!(
+            told.contains(&format!(
+                "alpha (held by one in {} on main)",
+                t.root().display()
+            )),
+            "{told}"
+        );
+    }
+    let started = t.ok(&["start", "beta", "--as", "two", "--json"]).json();
+    assert_eq!(started["claimed_by"], "two");
 }
 
 #[test]
