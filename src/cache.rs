@@ -114,6 +114,9 @@ pub struct View {
     /// [`blocks::continuation_parts`]: the continuation goal by goal, so a session
     /// is kept on its own goals and unclaimed ones.
     pub parts: Vec<blocks::Part>,
+    /// Set per session by the hooks: the plan has work, all of it claimed by others.
+    #[serde(skip)]
+    pub held_elsewhere: bool,
     /// The compaction skeleton, derived only for the hosts that inject one.
     pub skeleton: Option<String>,
 }
@@ -368,6 +371,7 @@ impl View {
             has_work: blocks::has_work(plan),
             continuation: blocks::continuation_goals(plan),
             parts: blocks::continuation_parts(plan),
+            held_elsewhere: false,
             skeleton: skeleton.then(|| blocks::skeleton(plan, t)),
             broken,
         }

@@ -307,6 +307,7 @@ impl Claimed {
                 .any(|c| c.goal == goal && c.holder != self.session)
         };
         view.continuation = blocks::compose(&view.parts, &others);
+        view.held_elsewhere = view.has_work && view.continuation.is_none();
         view.has_work = view.continuation.is_some();
         view
     }
@@ -386,6 +387,7 @@ fn stop(
         plan: guard::Work {
             has_work: view.has_work,
             goals: view.continuation.as_deref(),
+            held_elsewhere: view.held_elsewhere,
         },
         broken: view.broken.as_deref(),
         plan_hash: &view.hash,

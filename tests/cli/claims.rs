@@ -311,6 +311,10 @@ fn a_session_with_nothing_but_others_goals_may_stop() {
     let root = t.root();
     let stop = hook(&t, "stop", "s2", &root, &[]);
     assert!(stop.get("decision").is_none(), "{stop}");
+    assert_eq!(
+        stop["systemMessage"],
+        "plan: work loop stopped: every goal left is claimed by another session (`plan claims`)"
+    );
 }
 
 #[test]
