@@ -28,7 +28,7 @@ use crate::plan::proof::{self, Facts, Header};
 pub const MARGIN: Duration = Duration::from_secs(2);
 
 /// Bumped when what is cached, or how it is derived, changes shape.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// What a stat says about a file: any write, chmod or rename moves the ctime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,6 +111,12 @@ pub struct View {
     pub has_work: bool,
     /// [`blocks::continuation_goals`].
     pub continuation: Option<String>,
+    /// [`blocks::continuation_parts`]: the continuation goal by goal, so a session
+    /// is kept on its own goals and unclaimed ones.
+    pub parts: Vec<blocks::Part>,
+    /// Set per session by the hooks: the plan has work, all of it claimed by others.
+    #[serde(skip)]
+    pub held_elsewhere: bool,
     /// The compaction skeleton, derived only for the hosts that inject one.
     pub skeleton: Option<String>,
 }
@@ -364,6 +370,8 @@ impl View {
                 .collect(),
             has_work: blocks::has_work(plan),
             continuation: blocks::continuation_goals(plan),
+            parts: blocks::continuation_parts(plan),
+            held_elsewhere: false,
             skeleton: skeleton.then(|| blocks::skeleton(plan, t)),
             broken,
         }

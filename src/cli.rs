@@ -61,13 +61,21 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 15] = [
+pub const ENVIRONMENT: [(&str, &str); 17] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
         "a fixed clock, YYYY-MM-DDTHH:MM, for tests and examples",
     ),
     ("PLAN_DISABLED=1", "every hook is a no-op"),
+    (
+        "PLAN_SESSION",
+        "who claims goals without --as (start, release, next, claims, inject, statusline)",
+    ),
+    (
+        "CLAUDE_ENV_FILE",
+        "where Claude Code's session start hook exports PLAN_SESSION",
+    ),
     (
         "PLAN_JUDGE=1",
         "set inside judge and drafting runs; hooks are no-ops there",

@@ -65,6 +65,7 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
 
 mod checkpoint;
 mod driver;
+pub mod claims;
 pub use checkpoint::{
     CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
     restore, save_working_tree, saved, undo_prefixes,

@@ -6,6 +6,7 @@ mod agents_md;
 mod atomic;
 mod cache;
 mod ci;
+mod claims;
 mod cli;
 mod clock;
 mod cmd;
@@ -150,8 +151,14 @@ fn plain_fast_path() -> Option<(ctx::Env, cmd::Command)> {
         return None;
     }
     let command = match word.to_str()? {
-        "inject" => cmd::Command::Inject(cmd::inject::Args { json: false }),
-        "statusline" => cmd::Command::Statusline(cmd::statusline::Args { json: false }),
+        "inject" => cmd::Command::Inject(cmd::inject::Args {
+            json: false,
+            holder: None,
+        }),
+        "statusline" => cmd::Command::Statusline(cmd::statusline::Args {
+            json: false,
+            holder: None,
+        }),
         _ => return None,
     };
     Some((ctx::Env::new(None, ctx::Color::Auto, false), command))

@@ -46,6 +46,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let seen = Seen::of(goal);
     ctx.store
         .write_checked(&src, edits, |fresh| seen.check(fresh))?;
+    crate::claims::release_finished(ctx, &goal.id);
     ctx.say(&format!("cancelled {}", goal.id))?;
     Ok(OK)
 }

@@ -415,6 +415,7 @@ impl Outcome<'_, '_> {
             }
             return Err(e);
         }
+        crate::claims::release_finished(self.ctx, id);
         self.ctx.say(&format!(
             "signed off {id} ({how})\n  record: {}#{}",
             saved.path, saved.hash

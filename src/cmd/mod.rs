@@ -12,6 +12,7 @@ pub mod archive;
 pub mod audit;
 pub mod cancel;
 pub mod checkpoints;
+pub mod claims;
 pub mod complete;
 pub mod completions;
 pub mod diff;
@@ -33,6 +34,7 @@ pub mod man;
 pub mod mcp;
 pub mod merge_driver;
 pub mod next;
+pub mod release;
 pub mod remind;
 pub mod reopen;
 pub mod review;
@@ -70,6 +72,8 @@ commands! {
     Show => show,
     Add => add,
     Start => start,
+    Release => release,
+    Claims => claims,
     Tick => tick,
     Untick => untick,
     Subtask => subtask,

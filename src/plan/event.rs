@@ -142,11 +142,20 @@ pub enum Event<'a> {
     /// `plan doctor --fix` put back the contract the goal's sign-off transcript
     /// `record` judged, after a line-wise merge split or stripped it.
     ContractRestored { id: &'a str, record: &'a str },
+    /// `plan start` took over a goal another holder claimed: with `--steal` while the
+    /// holder was active (`idle` is `None`), or after the holder showed no activity
+    /// for `idle` minutes, the lease or more.
+    ClaimTaken {
+        id: &'a str,
+        holder: &'a str,
+        from: &'a str,
+        idle: Option<u32>,
+    },
 }
 
 impl<'a> Event<'a> {
     /// Every event's name, as `plan events` and `notify:` know it.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "added",
         "started",
         "reapproved",
@@ -161,6 +170,7 @@ impl<'a> Event<'a> {
         "imported",
         "log_repaired",
         "contract_restored",
+        "claim_taken",
     ];
 
     /// The event's name: the `event` key of its JSON.
@@ -180,6 +190,7 @@ impl<'a> Event<'a> {
             Event::Imported { .. } => "imported",
             Event::LogRepaired { .. } => "log_repaired",
             Event::ContractRestored { .. } => "contract_restored",
+            Event::ClaimTaken { .. } => "claim_taken",
         }
     }
 
@@ -195,7 +206,8 @@ impl<'a> Event<'a> {
             | Event::Cancelled { id, .. }
             | Event::Reopened { id, .. }
             | Event::Imported { id, .. }
-            | Event::ContractRestored { id, .. } => Some(id),
+            | Event::ContractRestored { id, .. }
+            | Event::ClaimTaken { id, .. } => Some(id),
             Event::DraftApproved { .. }
             | Event::Rewound { .. }
             | Event::RewindUndone { .. }
@@ -294,6 +306,18 @@ impl<'a> Event<'a> {
             Event::ContractRestored { id, record } => {
                 format!("{id} contract restored from {record}")
             }
+            Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle: None,
+            } => format!("{id} claim taken by {holder} from {from} (steal)"),
+            Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle: Some(idle),
+            } => format!("{id} claim taken by {holder} from {from} (idle {idle} min)"),
         }
     }
 
@@ -387,6 +411,28 @@ impl<'a> Event<'a> {
         }
         if let Some(from) = rest.strip_prefix("imported as done from ") {
             return Some(Event::Imported { id, from });
+        }
+        if let Some(inner) = rest.strip_prefix("claim taken by ") {
+            let (holder, inner) = inner.split_once(" from ")?;
+            let (from, how) = inner.strip_suffix(')')?.split_once(" (")?;
+            let idle = match how {
+                "steal" => None,
+                _ => Some(
+                    how.strip_prefix("idle ")?
+                        .strip_suffix(" min")?
+                        .parse()
+                        .ok()?,
+                ),
+            };
+            if holder.contains(' ') || from.contains(' ') {
+                return None;
+            }
+            return Some(Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle,
+            });
         }
         None
     }
@@ -610,6 +656,18 @@ mod tests {
             id: "cache",
             from: "taskmaster .taskmaster/tasks/tasks.json (task 10)",
         });
+        round_trip(Event::ClaimTaken {
+            id: "cache",
+            holder: "4f2a-session",
+            from: "alice@laptop",
+            idle: None,
+        });
+        round_trip(Event::ClaimTaken {
+            id: "cache",
+            holder: "bob",
+            from: "alice",
+            idle: Some(95),
+        });
     }
 
     #[test]
@@ -692,6 +750,12 @@ mod tests {
             Event::ContractRestored {
                 id: "a",
                 record: ".plan/judge/a.md",
+            },
+            Event::ClaimTaken {
+                id: "a",
+                holder: "b",
+                from: "c",
+                idle: None,
             },
         ];
         let names: Vec<&str> = samples.iter().map(Event::name).collect();

@@ -3,6 +3,7 @@
 
 pub mod blocks;
 pub(crate) mod card;
+pub(crate) mod claim;
 pub(crate) mod diag;
 pub(crate) mod diff;
 pub mod doctor;

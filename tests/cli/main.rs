@@ -4,6 +4,7 @@
 mod audit_history;
 mod byte_loss;
 mod checkpoints_remote;
+mod claims;
 mod complete;
 mod config;
 mod copilot;
