@@ -16,6 +16,7 @@ use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git::{self, Repo};
 use crate::judge::backend::Backend;
 use crate::judge::files as judge_files;
+use crate::judge::overrides;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::verdict::Verdict;
@@ -200,7 +201,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Event::Started { commit, .. } => commit.map(str::to_string),
         _ => None,
     });
+    let mut reads = overrides::Reads::default();
     let text = judge_prompt(
+        &mut reads,
         repo,
         goal,
         verify.as_ref(),
@@ -209,7 +212,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         start_commit.as_deref(),
         &history,
     )?;
-    let system = override_or(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM);
+    let system = reads.text(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM)?;
 
     let before = git::snapshot(&repo.root)?;
     eprintln!(
@@ -222,11 +225,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let after = git::snapshot_after(&repo.root, &before)?;
     let mut changed = before.changes(&after);
     changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
-    let overrides: Vec<String> = ["evidence_judge.md", "judge_system.md"]
-        .into_iter()
-        .filter(|name| repo.root.join(".plan/prompts").join(name).is_file())
-        .map(str::to_string)
-        .collect();
+    let overrides = reads.names;
     record.judge = Some(record::JudgeRun {
         judge: &judge,
         program: exec::find_on_path(&answer.argv[0])
@@ -572,6 +571,7 @@ fn contract_history(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
 fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for given in &args.paths {
+        refuse_hidden_text(given)?;
         let rel = git::check_evidence_path(&repo.root, &ctx.cwd, given, args.allow_ignored)?.map_err(|problem| {
             let shown = given.display();
             let (what, hint) = match problem {
@@ -586,6 +586,24 @@ fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
         out.push(rel.to_string_lossy().into_owned());
     }
     Ok(out)
+}
+
+/// An evidence path is named to the judge and in the transcript as plan's own
+/// words: a newline in it would start a line of the agent's choosing there, and a
+/// bidi control or zero-width character makes it read as another path.
+fn refuse_hidden_text(given: &Path) -> Result<()> {
+    let text = given.to_string_lossy();
+    if text
+        .chars()
+        .any(|c| c.is_control() || crate::plan::text::is_invisible(c))
+    {
+        let shown: String = text.chars().flat_map(char::escape_default).collect();
+        return Err(Exit::usage_hint(
+            format!("evidence path \"{shown}\" holds a control or invisible character (a newline, tab, escape, bidi control or zero-width character)"),
+            "rename the file to a name of visible characters and pass that",
+        ));
+    }
+    Ok(())
 }
 
 /// The judge to run, or `None` to skip it (`--judge none`).
@@ -622,6 +640,7 @@ fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
 /// The judge's prompt. `diff_base` is the commit the goal was started at: the diff
 /// stat then covers work committed since, not only what is uncommitted.
 fn judge_prompt(
+    reads: &mut overrides::Reads,
     repo: &Repo,
     goal: &Goal<'_>,
     verify: Option<&verify::Verify>,
@@ -652,14 +671,8 @@ fn judge_prompt(
         diff_base,
         diff_stat: &git::diff_stat_since(&repo.root, diff_base)?,
     };
-    let template = override_or(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE);
+    let template = reads.text(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE)?;
     Ok(prompt::render(&template, &facts))
-}
-
-/// The repository's `.plan/prompts/NAME` if it has one, else the embedded text.
-fn override_or(root: &Path, name: &str, embedded: &str) -> String {
-    std::fs::read_to_string(root.join(".plan").join("prompts").join(name))
-        .unwrap_or_else(|_| embedded.to_string())
 }
 
 /// Refuses a sign-off whose contract changed since it was logged, showing the change.

@@ -78,8 +78,10 @@ impl ContentHasher {
 
 /// The repository's override of a prompt, else the embedded one.
 pub fn template(root: &Path, name: &str, embedded: &'static str) -> String {
-    std::fs::read_to_string(root.join(".plan/prompts").join(name))
-        .unwrap_or_else(|_| embedded.to_string())
+    crate::judge::overrides::read(root, name)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| embedded.to_string())
 }
 
 pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
