@@ -493,6 +493,7 @@ mod tests {
             judge: "claude:opus".into(),
             overrides: Vec::new(),
             verify_files: Vec::new(),
+            when: "2026-01-01 10:00".into(),
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }

@@ -599,7 +599,9 @@ fn refuse_hidden_text(given: &Path) -> Result<()> {
     {
         let shown: String = text.chars().flat_map(char::escape_default).collect();
         return Err(Exit::usage_hint(
-            format!("evidence path \"{shown}\" holds a control or invisible character (a newline, tab, escape, bidi control or zero-width character)"),
+            format!(
+                "evidence path \"{shown}\" holds a control or invisible character (a newline, tab, escape, bidi control or zero-width character)"
+            ),
             "rename the file to a name of visible characters and pass that",
         ));
     }
@@ -639,6 +641,7 @@ fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
 
 /// The judge's prompt. `diff_base` is the commit the goal was started at: the diff
 /// stat then covers work committed since, not only what is uncommitted.
+#[expect(clippy::too_many_arguments)]
 fn judge_prompt(
     reads: &mut overrides::Reads,
     repo: &Repo,

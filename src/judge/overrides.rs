@@ -32,7 +32,9 @@ impl Reads {
                 Ok(text)
             }
             Err(kind) => Err(Exit::env_hint(
-                format!("{DIR}/{name} is not a regular file ({kind}); a prompt override is read only from one"),
+                format!(
+                    "{DIR}/{name} is not a regular file ({kind}); a prompt override is read only from one"
+                ),
                 format!("remove {DIR}/{name}, or put the override's text in a regular file there"),
             )),
         }
@@ -60,7 +62,9 @@ pub fn read(root: &Path, name: &str) -> std::result::Result<Option<String>, Stri
         }
     })?;
     let mut file = File::from(fd);
-    let meta = file.metadata().map_err(|e| format!("cannot be read: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot be read: {e}"))?;
     if !meta.file_type().is_file() {
         return Err(kind(&meta.file_type(), link.file_type().is_symlink()));
     }

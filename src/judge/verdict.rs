@@ -249,8 +249,8 @@ fn said_after<'a>(prose: &'a str, verdict: &str) -> Option<&'a str> {
             blank = blank || line.trim().is_empty();
             continue;
         }
-        let item = in_missing
-            && (list_item(line).is_some() || (!blank && line.starts_with([' ', '\t'])));
+        let item =
+            in_missing && (list_item(line).is_some() || (!blank && line.starts_with([' ', '\t'])));
         if item {
             blank = false;
             continue;
@@ -1047,7 +1047,10 @@ mod tests {
             "VERDICT: accept\n\n> but the bench never ran\n",
             "VERDICT: accept\nmissing:\n- none\n\nP.S. I did not open the tests.\n",
         ] {
-            let v = plain(&format!("{}{tail}", &ACCEPT[..ACCEPT.find("VERDICT").unwrap()]));
+            let v = plain(&format!(
+                "{}{tail}",
+                &ACCEPT[..ACCEPT.find("VERDICT").unwrap()]
+            ));
             assert!(
                 reason(&v).starts_with("the answer goes on after its verdict"),
                 "{tail:?}: {v:?}"
@@ -1064,7 +1067,10 @@ mod tests {
         assert_eq!(items(&v), ["the bench was never run", "eviction"]);
         let v = plain(&format!("{REJECT}\nThanks for reading.\n"));
         assert_eq!(v.label(), "reject", "a reject stays a reject: {v:?}");
-        let pi = PI_ACCEPT.replace("**missing:** none", "**missing:** none\n\nBut I could not run the bench.");
+        let pi = PI_ACCEPT.replace(
+            "**missing:** none",
+            "**missing:** none\n\nBut I could not run the bench.",
+        );
         assert!(!parse(Backend::Host(Host::Pi), &pi, None).is_accept());
         let codex = format!("{CODEX_ACCEPT}\nActually the tests do not run.\n");
         assert!(!parse(Backend::Host(Host::Codex), CODEX_PROGRESS, Some(&codex)).is_accept());

@@ -570,6 +570,12 @@ mod tests {
                     judge: "claude:opus".to_string(),
                     overrides: Vec::new(),
                     verify_files: Vec::new(),
+                    when: full
+                        .events(id)
+                        .rfind(|(_, e)| matches!(e, crate::plan::event::Event::SignedOff { .. }))
+                        .and_then(|(entry, _)| entry.stamp)
+                        .unwrap_or_default()
+                        .to_string(),
                 }),
             }
         }

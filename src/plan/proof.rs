@@ -35,6 +35,10 @@ pub struct Header {
     /// blob id it had when verify passed: `plan audit --reverify` refuses to
     /// re-run a check whose own files changed since.
     pub verify_files: Vec<(String, String)>,
+    /// `YYYY-MM-DD HH:MM`: when it was written, the stamp its sign-off line carries.
+    /// Empty in a header that has none.
+    #[serde(default)]
+    pub when: String,
 }
 
 const TITLE: &str = "# Sign-off record: ";
@@ -53,6 +57,9 @@ impl Header {
         );
         for (path, blob) in &self.verify_files {
             out.push_str(&format!("- verify file: {path} {blob}\n"));
+        }
+        if !self.when.is_empty() {
+            out.push_str(&format!("- when: {}\n", self.when));
         }
         out
     }
@@ -77,6 +84,10 @@ impl Header {
                 "prompt overrides" if value == "none" => {}
                 "prompt overrides" => {
                     header.overrides = value.split(", ").map(str::to_string).collect();
+                }
+                "when" => {
+                    header.when = value;
+                    continue;
                 }
                 "verify file" => {
                     if let Some((path, blob)) = value.rsplit_once(' ') {
@@ -265,7 +276,7 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
                 if let Some(r) = record {
                     named.push((r, entry.line));
                 }
-                sign_off = Some((entry.line, event));
+                sign_off = Some((entry.line, entry.stamp, event));
                 contract_after = None;
                 reopened_after = None;
             }
@@ -276,6 +287,7 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     }
     let Some((
         line,
+        stamp,
         Event::SignedOff {
             judged,
             contract,
@@ -414,6 +426,9 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
             again,
         );
     }
+    if let Some(why) = unbound(&header, stamp, line, record.path) {
+        return unproven(why, again);
+    }
     let mut warnings = Vec::new();
     match judged {
         Judged::Skipped => warnings.push("signed off without a judge".to_string()),
@@ -438,6 +453,27 @@ fn judge_name(judged: Judged<'_>) -> String {
         Judged::By { backend, model } => format!("{backend}:{model}"),
         Judged::Skipped => "none".to_string(),
         Judged::Unnamed => String::new(),
+    }
+}
+
+/// Why a transcript does not belong to the sign-off line that names it: it was
+/// written with another line (a reopened goal's old transcript, copied with a byte
+/// added to get a new hash, under a new line), so its `- when:` is not the line's stamp.
+fn unbound(header: &Header, stamp: Option<&str>, line: usize, path: &str) -> Option<String> {
+    if header.when.is_empty() {
+        return Some(format!(
+            "its transcript {path} has no `- when:` line: it cannot be tied to its sign-off (log line {line})"
+        ));
+    }
+    match stamp {
+        Some(stamp) if stamp == header.when => None,
+        Some(stamp) => Some(format!(
+            "its transcript {path} was written at {}, but its sign-off (log line {line}) is stamped {stamp}: a transcript backs only the sign-off it was written with",
+            header.when
+        )),
+        None => Some(format!(
+            "its sign-off (log line {line}) has no stamp to tie its transcript {path} to"
+        )),
     }
 }
 
@@ -518,6 +554,7 @@ mod tests {
             judge: "claude:opus".into(),
             overrides: Vec::new(),
             verify_files: Vec::new(),
+            when: "2026-01-01 10:00".into(),
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }
@@ -682,6 +719,32 @@ mod tests {
         assert!(why(&outside, Some(&good)).contains("not a transcript under"));
     }
 
+    /// A reopened goal "re-proven" by its old transcript with one byte added, named
+    /// by a new sign-off line: the copy's `- when:` is the old line's stamp.
+    #[test]
+    fn a_transcript_backs_only_the_sign_off_it_was_written_with() {
+        let old = transcript("a", &contract_id(), "accept");
+        let copy = format!("{old} ");
+        let hash = blob_id(copy.as_bytes())[..12].to_string();
+        let later = signed(&hash).replace("2026-01-01 10:00", "2026-01-02 09:30");
+        let why = proof_with(&later, Some(&copy));
+        assert_eq!(
+            why.why(),
+            Some(
+                "its transcript .plan/judge/a.md was written at 2026-01-01 10:00, but its sign-off (log line 7) is stamped 2026-01-02 09:30: a transcript backs only the sign-off it was written with"
+            )
+        );
+        let undated = copy.replace("- when: 2026-01-01 10:00\n", "");
+        let hash = blob_id(undated.as_bytes())[..12].to_string();
+        let why = proof_with(&signed(&hash), Some(&undated));
+        assert!(
+            why.why().unwrap().contains("has no `- when:` line"),
+            "{why:?}"
+        );
+        let hash = blob_id(copy.as_bytes())[..12].to_string();
+        assert!(proof_with(&signed(&hash), Some(&copy)).is_proven());
+    }
+
     #[test]
     fn a_sign_off_line_is_backed_only_by_a_matching_transcript() {
         let good = transcript("a", &contract_id(), "accept");
@@ -735,8 +798,7 @@ mod tests {
         // Signed off here afterwards, it is proven like any other goal.
         let text = transcript("a", &contract_id(), "accept");
         let hash = &blob_id(text.as_bytes())[..12];
-        let later = signed(hash).replace("2026-01-01 10:00", "2026-01-01 11:00");
-        let both = format!("{imported}{later}");
+        let both = format!("{imported}{}", signed(hash));
         assert!(proof_with(&both, Some(&text)).is_proven());
         assert_eq!(
             imported_from(&parse(&format!("{CONTRACT}\n## Log\n{both}")), "a"),
@@ -770,6 +832,7 @@ mod tests {
             judge: "command".into(),
             overrides: vec!["evidence_judge.md".into()],
             verify_files: vec![("tests/check me.sh".into(), "0123abcd".repeat(5))],
+            when: "2026-01-01 10:00".into(),
         };
         assert_eq!(Header::parse(&header.render()), Some(header));
         assert_eq!(Header::parse("# something else\n"), None);

@@ -23,6 +23,7 @@ mod port;
 mod proof;
 mod qwen;
 mod readme;
+mod record;
 mod redteam;
 mod redteam2;
 mod redteam3;

@@ -1,0 +1,217 @@
+//! A sign-off record is bound to its line and to this repository: the transcript's
+//! `- when:` is its line's stamp, the checkpoint the line names is one this
+//! repository keeps for that goal and stamp, and a line that is plan's event once
+//! its invisible characters are removed is a format error.
+
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: Record
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+
+## Goal: Docs
+<!-- id: docs -->
+status: active
+done_when: DOCS.md exists
+verify: test -f DOCS.md
+failure_modes:
+- DOCS.md is empty
+
+## Log
+";
+
+fn repo() -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("DOCS.md", "# Docs\n");
+    t.write("plan.md", PLAN);
+    t.judge("accept");
+    t.ok(&["start", "ship"]);
+    t.ok(&["start", "docs"]);
+    t.commit_all("start");
+    t
+}
+
+fn sign_off(t: &Test, id: &str) {
+    t.ok(&["complete", id, "--evidence", "the file is written"]);
+}
+
+/// The goal's sign-off line and the transcript path it names.
+fn record_of(t: &Test, id: &str) -> (String, String) {
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .rfind(|l| l.contains(&format!("{id} signed off")))
+        .expect("a sign-off line")
+        .to_string();
+    let path = line
+        .split_once("): ")
+        .unwrap()
+        .1
+        .split('#')
+        .next()
+        .unwrap()
+        .to_string();
+    (line, path)
+}
+
+fn hash_of(t: &Test, rel: &str) -> String {
+    t.git(&["hash-object", rel]).trim()[..12].to_string()
+}
+
+fn set_status(t: &Test, id: &str, status: &str) {
+    let md = t.plan_md();
+    let at = md.find(&format!("<!-- id: {id} -->")).unwrap();
+    let from = at + md[at..].find("status: ").unwrap();
+    let end = from + md[from..].find('\n').unwrap();
+    t.write(
+        "plan.md",
+        format!("{}status: {status}{}", &md[..from], &md[end..]),
+    );
+}
+
+fn append_log(t: &Test, line: &str) {
+    let mut md = t.plan_md();
+    md.push_str(line);
+    md.push('\n');
+    t.write("plan.md", md);
+}
+
+/// The proof state `plan show --json` gives goal `id`, and its reason.
+fn proof_of(t: &Test, id: &str) -> (String, String) {
+    let json = t.ok(&["show", "--json"]).json();
+    let goal = json["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .unwrap()
+        .clone();
+    (
+        goal["proof"]["state"].as_str().unwrap().to_string(),
+        goal["proof"].to_string(),
+    )
+}
+
+/// A reopened goal "re-proven" by a copy of its old transcript with one byte added,
+/// named by a new sign-off line: the copy's `- when:` is the old line's stamp.
+#[test]
+fn an_old_transcript_copied_under_a_new_line_is_unproven() {
+    let t = repo();
+    sign_off(&t, "ship");
+    let (line, path) = record_of(&t, "ship");
+    t.cmd(&["reopen", "ship", "--reason", "the bench regressed"])
+        .env("PLAN_NOW", "2026-06-16T09:00")
+        .status()
+        .unwrap();
+    assert_eq!(proof_of(&t, "ship").0, "unfinished");
+    let copy = ".plan/judge/ship-20260616-0930.md";
+    t.write(copy, format!("{} ", t.read(&path)));
+    let forged = line
+        .replace("2026-06-15 14:02", "2026-06-16 09:30")
+        .replace(&path, copy)
+        .replace(
+            &line[line.rfind('#').unwrap() + 1..line.rfind('#').unwrap() + 13],
+            &hash_of(&t, copy),
+        );
+    let forged = forged[..forged.find(" (checkpoint").unwrap()].to_string();
+    append_log(&t, &forged);
+    set_status(&t, "ship", "done");
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    assert!(
+        proof.contains("was written at 2026-06-15 14:02, but its sign-off (log line"),
+        "{proof}"
+    );
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("a transcript backs only the sign-off it was written with");
+}
+
+/// A genuine accept from a scratch repository, copied in with its line, names a
+/// checkpoint commit that does not exist here.
+#[test]
+fn a_sign_off_copied_from_another_repository_is_unproven() {
+    let scratch = repo();
+    sign_off(&scratch, "ship");
+    let (line, path) = record_of(&scratch, "ship");
+
+    let t = repo();
+    sign_off(&t, "docs");
+    t.write(&path, scratch.read(&path));
+    append_log(&t, &line);
+    set_status(&t, "ship", "done");
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    assert!(
+        proof.contains("which no ref under refs/plan/checkpoints/ in this repository reaches"),
+        "{proof}"
+    );
+    assert_eq!(proof_of(&t, "docs").0, "proven");
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("plan checkpoints --fetch");
+    t.run(&["audit"]).code(1).stdout_has("ship");
+
+    // Naming a checkpoint this repository does keep, but for another goal.
+    let (docs_line, _) = record_of(&t, "docs");
+    let docs_checkpoint = &docs_line[docs_line.rfind("(checkpoint ").unwrap()..];
+    let relabelled = format!(
+        "{}{docs_checkpoint}",
+        &line[..line.rfind(" (checkpoint ").unwrap() + 1]
+    );
+    t.write("plan.md", t.plan_md().replace(&line, &relabelled));
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    assert!(
+        proof.contains(
+            "which this repository keeps for goal docs at 2026-06-15 14:02, not for this sign-off"
+        ),
+        "{proof}"
+    );
+}
+
+/// A fresh clone has no refs/plan/*: an honest sign-off is still proven there, with
+/// a warning that says the checkpoint is not in this clone, not that it is forged.
+#[test]
+fn a_fresh_clone_says_not_in_this_clone() {
+    let t = repo();
+    sign_off(&t, "ship");
+    t.commit_all("signed off");
+    let clone = t.dir.path().join("clone");
+    t.git(&[
+        "clone",
+        "-q",
+        t.root().to_str().unwrap(),
+        clone.to_str().unwrap(),
+    ]);
+    let mut show = t.cmd(&["show", "--all"]);
+    show.current_dir(&clone);
+    let out = show.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("which is not in this clone: it has no refs under refs/plan/checkpoints/"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("unproven"), "{stdout}");
+    let mut lint = t.cmd(&["lint"]);
+    lint.current_dir(&clone);
+    assert!(lint.status().unwrap().success());
+    // Where the refs are, it is proven without a word.
+    assert_eq!(
+        proof_of(&t, "ship"),
+        ("proven".to_string(), proof_of(&t, "ship").1)
+    );
+    assert!(
+        !t.ok(&["show", "--all"])
+            .stdout
+            .contains("not in this clone")
+    );
+}
