@@ -364,6 +364,12 @@ pub fn reserved(text: &str) -> bool {
     if Event::parse(text).is_some() {
         return true;
     }
+    // One of plan's events but for a zero-width or bidi character: it would read as
+    // the event to a person and as a note to plan.
+    let visible = super::text::without_invisible(text);
+    if visible != text && reserved(&visible) {
+        return true;
+    }
     let contract = text.match_indices("(contract ").any(|(at, m)| {
         let rest = &text[at + m.len()..];
         rest.get(..8)

@@ -215,3 +215,38 @@ fn a_fresh_clone_says_not_in_this_clone() {
             .contains("not in this clone")
     );
 }
+
+/// A reopen line with a zero-width space after the id is not read as plan's event,
+/// so the old sign-off still counts, and it looks identical in `git diff`.
+#[test]
+fn a_log_line_that_is_an_event_but_for_invisible_characters_is_a_format_error() {
+    let t = repo();
+    sign_off(&t, "ship");
+    let lines = t.plan_md().lines().count();
+    append_log(
+        &t,
+        "- 2026-06-15 14:05 ship\u{200b} reopened: the tests do not run",
+    );
+    t.run(&["lint"]).code(1).stdout_has(&format!(
+        "plan.md:{}: log line is plan's `reopened` event for \"ship\" but for invisible characters (U+200B): plan does not read it as that event, while it looks like one in git diff [hidden-event]",
+        lines + 1
+    ));
+    for hidden in [
+        "- 2026-06-15 14:05 \u{feff}ship reopened: again",
+        "- 2026-06-15 14:05 ship reopened\u{2066}: again",
+        "- 2026-06-15\u{200d} 14:05 ship reopened: again",
+        "- 2026-06-15 14:05 ship signed off (verify passed, judge command accept)\u{202c}",
+    ] {
+        let t = repo();
+        append_log(&t, hidden);
+        t.run(&["lint"]).code(1).stdout_has("[hidden-event]");
+    }
+    // Invisible characters inside an event's free text change nothing it says.
+    let t = repo();
+    sign_off(&t, "ship");
+    t.ok(&["reopen", "ship", "--reason", "zero\u{200b}width"]);
+    assert!(!t.run(&["lint"]).stdout.contains("hidden-event"));
+    t.run(&["log", "ship\u{200b} reopened: by hand"])
+        .code(2)
+        .stderr_has("reads like a line plan writes itself");
+}
