@@ -279,13 +279,29 @@ fn claim(state: &State, session: &str) -> Result<()> {
         .peek_loop()?
         .is_some_and(|l| l.owner.is_none() && l.ended.is_none());
     if unclaimed {
-        state.with_loop(|l| {
-            if let Some(l) = l.as_mut().filter(|l| l.owner.is_none()) {
-                l.owner = Some(session.to_string());
-            }
+        let started = state.with_loop(|l| {
+            let l = l.as_mut().filter(|l| l.owner.is_none())?;
+            l.owner = Some(session.to_string());
+            Some(l.started.clone())
         })?;
+        if let Some(started) = started {
+            state.session(session, |s| s.in_loop = Some(started))?;
+        }
     }
     Ok(())
+}
+
+/// A stop with no loop state: if this session claimed a loop that was neither
+/// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
+/// Fail-open: a block is given only once it is recorded as given, so it never
+/// repeats, and any error lets the agent stop.
+fn vanished(state: &State, session: &str) -> Answer {
+    let Ok(Some(started)) = state.session(session, |s| s.in_loop.take()) else {
+        return Answer::Nothing;
+    };
+    Answer::Block(format!(
+        "plan: the work loop started {started} is gone: its state (.git/plan/loop.json) vanished without `plan goal clear` or `plan goal pause`. Those are for the person who started the loop, and each is logged in plan.md; deleting the state is neither. This stop is blocked once: go on with plan.md's goals, or say what you need from the person (`plan log TEXT` records it)."
+    ))
 }
 
 fn stop(
@@ -316,9 +332,17 @@ fn stop(
     // only when the guard, deciding on the loop as it stands, would get as far as
     // asking: a spent budget or a stall ends the loop without a model call.
     let mut peeked = state.peek_loop()?;
-    if peeked.as_ref().is_none_or(|l| l.ended.is_some()) {
-        // No loop, or one that ended: nothing to decide, so no lock to take.
+    let Some(current) = peeked.as_ref() else {
+        return Ok(vanished(state, &input.session));
+    };
+    if current.ended.is_some() {
+        // A loop that ended: nothing to decide, so no lock to take.
         return Ok(Answer::Nothing);
+    }
+    // An unclaimed loop is claimed by this stop (guard::decide).
+    if current.owner.as_deref().is_none_or(|o| o == input.session) {
+        let started = current.started.clone();
+        state.session(&input.session, |s| s.in_loop = Some(started))?;
     }
     // A host that ends the turn itself after so many blocks in a row drops the next
     // one unseen: plan lets go instead, spends nothing on it, and says how the loop

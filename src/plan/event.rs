@@ -12,9 +12,11 @@ use serde::Serialize;
 
 use super::id;
 
-/// How a change of contract was approved: at a terminal (a person could see it) or
-/// without one (an agent's shell has none). Lines older than this distinction say
-/// neither.
+/// How a change of contract was approved: with a terminal attached to stdin, or
+/// without one (an agent's shell has none). A terminal is not a person: `script(1)`
+/// gives an agent one, and anyone can type the line, so neither proves who approved.
+/// Lines older than this distinction say neither; lines before the wording changed
+/// say `at a terminal`, read as [`Approval::Terminal`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Approval {
@@ -34,15 +36,23 @@ impl Approval {
 
     fn suffix(self) -> &'static str {
         match self {
-            Approval::Terminal => ", at a terminal",
+            Approval::Terminal => ", a terminal was attached",
             Approval::NoTerminal => ", without a terminal",
             Approval::Unknown => "",
         }
     }
 
+    /// `a terminal was attached` / `without a terminal`, as a loop event says it.
+    fn words(self) -> &'static str {
+        match self {
+            Approval::Terminal => "a terminal was attached",
+            Approval::NoTerminal | Approval::Unknown => "without a terminal",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
-            Approval::Terminal => "approved at a terminal",
+            Approval::Terminal => "approved with a terminal attached",
             Approval::NoTerminal => "approved without a terminal",
             Approval::Unknown => "approved (terminal not recorded)",
         }
@@ -135,11 +145,16 @@ pub enum Event<'a> {
     /// `plan import` brought the goal in as done from another tool: `from` names the
     /// source. No sign-off happened here, so it proves nothing (see `proof.rs`).
     Imported { id: &'a str, from: &'a str },
+    /// `plan goal pause`: the work loop lets the agent stop until `plan goal resume`.
+    /// Logged so a reviewer sees who let the agent stop, and how.
+    LoopPaused { approval: Approval },
+    /// `plan goal clear`: the work loop is over.
+    LoopCleared { approval: Approval },
 }
 
 impl<'a> Event<'a> {
     /// Every event's name, as `plan events` and `notify:` know it.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 14] = [
         "added",
         "started",
         "reapproved",
@@ -152,6 +167,8 @@ impl<'a> Event<'a> {
         "rewound",
         "rewind_undone",
         "imported",
+        "loop_paused",
+        "loop_cleared",
     ];
 
     /// The event's name: the `event` key of its JSON.
@@ -169,6 +186,8 @@ impl<'a> Event<'a> {
             Event::Rewound { .. } => "rewound",
             Event::RewindUndone { .. } => "rewind_undone",
             Event::Imported { .. } => "imported",
+            Event::LoopPaused { .. } => "loop_paused",
+            Event::LoopCleared { .. } => "loop_cleared",
         }
     }
 
@@ -184,9 +203,11 @@ impl<'a> Event<'a> {
             | Event::Cancelled { id, .. }
             | Event::Reopened { id, .. }
             | Event::Imported { id, .. } => Some(id),
-            Event::DraftApproved { .. } | Event::Rewound { .. } | Event::RewindUndone { .. } => {
-                None
-            }
+            Event::DraftApproved { .. }
+            | Event::Rewound { .. }
+            | Event::RewindUndone { .. }
+            | Event::LoopPaused { .. }
+            | Event::LoopCleared { .. } => None,
         }
     }
 
@@ -272,6 +293,10 @@ impl<'a> Event<'a> {
             } => format!("{} (undo point {undo})", rewind_reason(checkpoint, goal)),
             Event::RewindUndone { undo } => format!("rewind undone: files back to {undo}"),
             Event::Imported { id, from } => format!("{id} imported as done from {from}"),
+            Event::LoopPaused { approval } => format!("work loop paused ({})", approval.words()),
+            Event::LoopCleared { approval } => {
+                format!("work loop cleared ({})", approval.words())
+            }
         }
     }
 
@@ -289,6 +314,23 @@ impl<'a> Event<'a> {
                 goal,
                 undo: hex(undo, 7, 40)?,
             });
+        }
+        let paused = |approval| Event::LoopPaused { approval };
+        let cleared = |approval| Event::LoopCleared { approval };
+        for (form, loop_event) in [
+            (
+                "work loop paused (",
+                &paused as &dyn Fn(Approval) -> Event<'a>,
+            ),
+            ("work loop cleared (", &cleared),
+        ] {
+            if let Some(inner) = text.strip_prefix(form) {
+                return match inner.strip_suffix(')')? {
+                    "a terminal was attached" => Some(loop_event(Approval::Terminal)),
+                    "without a terminal" => Some(loop_event(Approval::NoTerminal)),
+                    _ => None,
+                };
+            }
         }
         if let Some(undo) = text.strip_prefix("rewind undone: files back to ") {
             return Some(Event::RewindUndone {
@@ -441,10 +483,11 @@ fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
     })
 }
 
-/// `XXXXXXXX` or `XXXXXXXX, at a terminal` / `…, without a terminal`.
+/// `XXXXXXXX` or `XXXXXXXX, a terminal was attached` (older: `…, at a terminal`) /
+/// `…, without a terminal`.
 fn approved(inner: &str) -> Option<(&str, Approval)> {
     let (contract, approval) = match inner.split_once(", ") {
-        Some((c, "at a terminal")) => (c, Approval::Terminal),
+        Some((c, "a terminal was attached" | "at a terminal")) => (c, Approval::Terminal),
         Some((c, "without a terminal")) => (c, Approval::NoTerminal),
         Some(_) => return None,
         None => (inner, Approval::Unknown),
@@ -567,6 +610,31 @@ mod tests {
             id: "cache",
             from: "taskmaster .taskmaster/tasks/tasks.json (task 10)",
         });
+    }
+
+    #[test]
+    fn loop_events_round_trip_and_say_only_whether_a_terminal_was_attached() {
+        for approval in [Approval::Terminal, Approval::NoTerminal] {
+            round_trip(Event::LoopPaused { approval });
+            round_trip(Event::LoopCleared { approval });
+        }
+        assert_eq!(
+            Event::LoopCleared {
+                approval: Approval::Terminal
+            }
+            .render(),
+            "work loop cleared (a terminal was attached)"
+        );
+        assert_eq!(Event::parse("work loop cleared (by a person)"), None);
+        // Lines written before the wording changed still read.
+        assert_eq!(
+            Event::parse("a contract reapproved (contract 0123abcd, at a terminal)"),
+            Some(Event::Reapproved {
+                id: "a",
+                contract: "0123abcd",
+                approval: Approval::Terminal
+            })
+        );
     }
 
     #[test]

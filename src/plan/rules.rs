@@ -165,7 +165,7 @@ rules! {
     WaitingOnDependencies "waiting-on-dependencies" { on: P, plan: [NO, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
     /// An active goal's contract differs from the one logged for it.
     ContractChanged "contract-changed" { on: P, plan: [NO, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
-    /// A change of contract approved where no person could see it.
+    /// A change of contract approved with no terminal attached (an agent's shell).
     ApprovedWithoutTerminal "approved-without-terminal" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
     /// Done or cancelled without the record that proves it.
     Unproven "unproven" { on: P, plan: [NO, NO, E, E], draft: NO, doctor: true, repair: None, list: true }
@@ -744,7 +744,7 @@ fn proof(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-/// Contract changes approved where no person could see them, for goals not archived.
+/// Contract changes approved with no terminal attached, for goals not archived.
 fn unseen(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
     let id = goal.id.as_ref();
     let unseen = history::unseen_changes(&history::contract_steps(plan, id));
@@ -760,7 +760,7 @@ fn unseen(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
                 "the contract of \"{id}\" was changed after creation and approved without a terminal (log line {})",
                 lines.join(", ")
             ),
-            format!("review it (plan diff {id}); if it stands, plan start {id} --reapprove at a terminal records that you saw it"),
+            format!("review it (plan diff {id}); it stays listed until the goal is archived: an approval with a terminal attached is no proof a person saw it (anyone can type that line), so it does not clear this"),
         )
         .of(goal),
     );

@@ -17,6 +17,7 @@ mod hot;
 mod install;
 mod judge_prompt;
 mod link;
+mod loop_events;
 mod mcp;
 mod mcp_install;
 mod port;
