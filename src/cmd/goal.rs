@@ -107,13 +107,25 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 ));
             }
             let started = clock::now()?.stamp();
-            state.with_loop(|l| {
+            let replaced = state.with_loop(|l| {
+                let running = l.as_ref().is_some_and(|l| l.ended.is_none());
                 *l = Some(Loop {
                     budget,
                     started,
                     ..Loop::default()
-                })
+                });
+                running
             })?;
+            // A running loop replaced (say by one with a budget of 1, to be let go
+            // sooner) was cleared: logged as a clear is.
+            if replaced {
+                log_loop(
+                    ctx,
+                    Event::LoopCleared {
+                        approval: approval(),
+                    },
+                );
+            }
             let work = if blocks::has_work(&plan) {
                 "the next agent session to run a hook claims it"
             } else {

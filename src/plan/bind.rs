@@ -54,9 +54,10 @@ impl Checkpoint {
 pub enum Binding {
     /// Bound, or nothing to check (no sign-off line naming a checkpoint).
     Bound,
-    /// This clone holds no checkpoints at all: a fresh clone, which cannot tell a
-    /// copied sign-off from one made elsewhere. A warning, not a verdict.
-    NotInClone(String),
+    /// What cannot be checked here, as a warning, not a verdict: a clone with no
+    /// checkpoints at all (a fresh one cannot tell a copied sign-off from one made
+    /// elsewhere), or a line that names no checkpoint where this repository keeps them.
+    Unchecked(String),
     /// This repository keeps checkpoints, and none is this sign-off's.
     Unbound { why: String, hint: String },
 }
@@ -74,13 +75,21 @@ pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, refs: &[Checkpoint]) -> Binding {
     }) else {
         return Binding::Bound;
     };
-    let Some(short) = short else {
-        return Binding::Bound;
-    };
     let line = entry.line;
+    let Some(short) = short else {
+        let kept = refs
+            .iter()
+            .any(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp);
+        if refs.is_empty() || kept {
+            return Binding::Bound;
+        }
+        return Binding::Unchecked(format!(
+            "signed off by a line that names no checkpoint (log line {line}), in a repository that keeps them: nothing ties it to this repository (a line from before checkpoints, or one copied in without its checkpoint)"
+        ));
+    };
     let fetch = "if it was signed off in another clone, fetch its checkpoints (`plan checkpoints --fetch`); otherwise sign it off here with `plan complete`";
     if refs.is_empty() {
-        return Binding::NotInClone(format!(
+        return Binding::Unchecked(format!(
             "signed off with checkpoint {short} (log line {line}), which is not in this clone: it has no refs under {CHECKPOINTS}, so the checkpoint cannot be checked here (`plan checkpoints --fetch` gets them)"
         ));
     }
@@ -127,7 +136,7 @@ pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint]) {
             };
             match check(plan, goal, refs) {
                 Binding::Bound => None,
-                Binding::NotInClone(warning) => {
+                Binding::Unchecked(warning) => {
                     warnings.push(warning);
                     Some((goal.line, Proof::Proven { warnings }))
                 }
@@ -182,7 +191,14 @@ mod tests {
             ),
             Binding::Bound
         );
-        assert!(matches!(check(&plan, goal, &[]), Binding::NotInClone(_)));
+        assert!(matches!(check(&plan, goal, &[]), Binding::Unchecked(_)));
+        let bare = crate::plan::model::parse(SRC.split(" (checkpoint").next().unwrap());
+        let kept = refs(&[("refs/plan/checkpoints/b/20260101-1000", &mine)]);
+        assert!(matches!(
+            check(&bare, &bare.goals[0], &kept),
+            Binding::Unchecked(_)
+        ));
+        assert_eq!(check(&bare, &bare.goals[0], &[]), Binding::Bound);
         let other = "f".repeat(40);
         let Binding::Unbound { why, .. } = check(
             &plan,

@@ -151,3 +151,19 @@ fn a_terminal_line_is_no_proof_of_a_person() {
         "{show}"
     );
 }
+
+/// Restarting a running loop with a budget of 1 was a quiet way to be let go
+/// sooner: it is a clear, and logged as one.
+#[test]
+fn restarting_a_running_loop_is_logged_as_a_clear() {
+    let t = looping();
+    t.ok(&["goal", "--budget", "1"]);
+    assert_eq!(
+        log_lines(&t),
+        ["- 2026-06-15 14:02 work loop cleared (without a terminal)"]
+    );
+    // Once a loop has ended, a new one replaces nothing.
+    t.ok(&["goal", "clear"]);
+    t.ok(&["goal"]);
+    assert_eq!(log_lines(&t).len(), 2);
+}

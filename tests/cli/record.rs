@@ -250,3 +250,38 @@ fn a_log_line_that_is_an_event_but_for_invisible_characters_is_a_format_error() 
         .code(2)
         .stderr_has("reads like a line plan writes itself");
 }
+
+/// The copy again, its `- when:` edited to the new line's stamp and the line left
+/// without a checkpoint: the record checks out, so what is left is a warning that
+/// nothing ties the line to this repository (`plan audit --base --rejudge` in CI is
+/// what catches it).
+#[test]
+fn a_copied_transcript_with_its_when_edited_is_warned_of() {
+    let t = repo();
+    sign_off(&t, "ship");
+    let (line, path) = record_of(&t, "ship");
+    t.cmd(&["reopen", "ship", "--reason", "the bench regressed"])
+        .env("PLAN_NOW", "2026-06-16T09:00")
+        .status()
+        .unwrap();
+    let copy = ".plan/judge/ship-20260616-0930.md";
+    t.write(
+        copy,
+        t.read(&path)
+            .replace("- when: 2026-06-15 14:02", "- when: 2026-06-16 09:30"),
+    );
+    let at = line.rfind('#').unwrap() + 1;
+    let forged = line
+        .replace("2026-06-15 14:02", "2026-06-16 09:30")
+        .replace(&path, copy)
+        .replace(&line[at..at + 12], &hash_of(&t, copy));
+    append_log(&t, &forged[..forged.find(" (checkpoint").unwrap()]);
+    set_status(&t, "ship", "done");
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "proven", "{proof}");
+    assert!(
+        proof.contains("signed off by a line that names no checkpoint (log line"),
+        "{proof}"
+    );
+    t.ok(&["lint"]).stdout_has("names no checkpoint");
+}
