@@ -109,10 +109,7 @@ fn value(name: &str, f: &Facts<'_>) -> Option<String> {
             "none given. You have only the text evidence above; say so, and check it against the repository yourself.".to_string()
         }
         // File names are the agent's words too: a name can read as an instruction.
-        "paths" => format!(
-            "\n\n{}",
-            untrusted("file names the agent gave", &f.paths.join("\n"))
-        ),
+        "paths" => untrusted("file names the agent gave", &f.paths.join("\n")),
         "file_contents" | "files" => files(f.files),
         "diff_base" => match f.diff_base {
             Some(base) => format!("since commit {}, where the goal was started", short(base)),
@@ -267,7 +264,7 @@ mod tests {
             "bench.log shows 41ms",
             "- [x] write the cache\n- [ ] bench it",
             "1 of 2 subtasks are not ticked",
-            "Evidence files: none given",
+            "Evidence files:\n\nnone given",
             "(no changes against HEAD)",
             "VERDICT: accept",
         ] {

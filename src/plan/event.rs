@@ -713,6 +713,12 @@ mod tests {
                 id: "a",
                 from: "prd prd.json",
             },
+            Event::LoopPaused {
+                approval: Approval::Terminal,
+            },
+            Event::LoopCleared {
+                approval: Approval::NoTerminal,
+            },
         ];
         let names: Vec<&str> = samples.iter().map(Event::name).collect();
         assert_eq!(names, Event::NAMES);
