@@ -426,7 +426,11 @@ fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) 
         &template(&place.root, "loop_judge.md", LOOP_JUDGE),
         |name| match name {
             "goals" => Some(active.join(", ")),
-            "message" => Some(tail.clone()),
+            // The agent's words: a "PAUSE:" it writes is data, not the judge's answer.
+            "message" => Some(crate::judge::prompt::untrusted(
+                "the agent's last message",
+                &tail,
+            )),
             _ => None,
         },
     );
