@@ -285,3 +285,33 @@ fn a_copied_transcript_with_its_when_edited_is_warned_of() {
     );
     t.ok(&["lint"]).stdout_has("names no checkpoint");
 }
+
+/// Still open: the scratch repository's checkpoint fetched in and given a ref by
+/// hand under this goal and stamp binds the copied sign-off here. Everything in
+/// the repository is the agent's to write; only a check where it has no hands
+/// (`plan audit --base --rejudge` in CI) closes this.
+#[test]
+#[ignore = "open: a copied sign-off whose checkpoint commit is fetched in and given a ref by hand is proven"]
+fn a_copied_sign_off_with_its_checkpoint_fetched_in_is_unproven() {
+    let scratch = repo();
+    sign_off(&scratch, "ship");
+    let (line, path) = record_of(&scratch, "ship");
+    let commit = scratch.git(&["rev-parse", "refs/plan/checkpoints/ship/20260615-1402"]);
+
+    let t = repo();
+    sign_off(&t, "docs");
+    t.git(&[
+        "fetch",
+        "-q",
+        scratch.root().to_str().unwrap(),
+        "refs/plan/checkpoints/ship/20260615-1402:refs/plan/checkpoints/ship/20260615-1402",
+    ]);
+    assert_eq!(
+        t.git(&["rev-parse", "refs/plan/checkpoints/ship/20260615-1402"]),
+        commit
+    );
+    t.write(&path, scratch.read(&path));
+    append_log(&t, &line);
+    set_status(&t, "ship", "done");
+    assert_eq!(proof_of(&t, "ship").0, "unproven");
+}
