@@ -31,9 +31,9 @@ impl Reads {
                 self.names.push(name.to_string());
                 Ok(text)
             }
-            Err(kind) => Err(Exit::env_hint(
+            Err(what) => Err(Exit::env_hint(
                 format!(
-                    "{DIR}/{name} is not a regular file ({kind}); a prompt override is read only from one"
+                    "{DIR}/{name} {what}; a prompt override is read only from a regular file of text"
                 ),
                 format!("remove {DIR}/{name}, or put the override's text in a regular file there"),
             )),
@@ -41,8 +41,8 @@ impl Reads {
     }
 }
 
-/// `.plan/prompts/NAME`'s text, `None` when there is nothing there, `Err` naming
-/// what is there when it is not a regular file. Opened without blocking and checked
+/// `.plan/prompts/NAME`'s text, `None` when there is nothing there, `Err` saying
+/// what is wrong with what is there (`is a named pipe`, `cannot be opened (…)`). Opened without blocking and checked
 /// on the open file, so a FIFO swapped in after a look cannot hang the read.
 pub fn read(root: &Path, name: &str) -> std::result::Result<Option<String>, String> {
     let path = root.join(DIR).join(name);
@@ -56,24 +56,24 @@ pub fn read(root: &Path, name: &str) -> std::result::Result<Option<String>, Stri
     )
     .map_err(|e| {
         if link.file_type().is_symlink() {
-            format!("a symlink that cannot be opened: {e}")
+            format!("is a symlink that cannot be opened ({e})")
         } else {
-            format!("cannot be opened: {e}")
+            format!("cannot be opened ({e})")
         }
     })?;
     let mut file = File::from(fd);
     let meta = file
         .metadata()
-        .map_err(|e| format!("cannot be read: {e}"))?;
+        .map_err(|e| format!("cannot be read ({e})"))?;
     if !meta.file_type().is_file() {
         return Err(kind(&meta.file_type(), link.file_type().is_symlink()));
     }
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot be read: {e}"))?;
+        .map_err(|e| format!("cannot be read ({e})"))?;
     String::from_utf8(bytes)
         .map(Some)
-        .map_err(|_| "not UTF-8 text".to_string())
+        .map_err(|_| "is not UTF-8 text".to_string())
 }
 
 fn kind(file_type: &std::fs::FileType, via_symlink: bool) -> String {
@@ -90,8 +90,8 @@ fn kind(file_type: &std::fs::FileType, via_symlink: bool) -> String {
         "not a regular file"
     };
     if via_symlink {
-        format!("a symlink to {what}")
+        format!("is a symlink to {what}")
     } else {
-        what.to_string()
+        format!("is {what}")
     }
 }

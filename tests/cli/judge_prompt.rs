@@ -127,7 +127,7 @@ fn a_prompt_override_that_is_not_a_regular_file_is_refused() {
     std::fs::create_dir_all(t.path(".plan/prompts/evidence_judge.md")).unwrap();
     t.case(&["complete", "ship", "--evidence", "done"])
         .status(3)
-        .stderr("plan: verify: running `test -f README.md`\nplan: note: no --path given; the judge sees only the text evidence\nplan: .plan/prompts/evidence_judge.md is not a regular file (a directory); a prompt override is read only from one\n  hint: remove .plan/prompts/evidence_judge.md, or put the override's text in a regular file there\n")
+        .stderr("plan: verify: running `test -f README.md`\nplan: note: no --path given; the judge sees only the text evidence\nplan: .plan/prompts/evidence_judge.md is a directory; a prompt override is read only from a regular file of text\n  hint: remove .plan/prompts/evidence_judge.md, or put the override's text in a regular file there\n")
         .check();
     std::fs::remove_dir(t.path(".plan/prompts/evidence_judge.md")).unwrap();
 
@@ -153,7 +153,7 @@ fn a_prompt_override_that_is_not_a_regular_file_is_refused() {
     let _ = feeder.kill();
     let _ = feeder.wait();
     run.code(3).stderr_has(
-        "plan: .plan/prompts/judge_system.md is not a regular file (a symlink to a named pipe)",
+        "plan: .plan/prompts/judge_system.md is a symlink to a named pipe; a prompt override is read only from a regular file of text",
     );
     assert!(!t.plan_md().contains("signed off"));
 }
@@ -199,4 +199,45 @@ fn an_accept_the_judge_takes_back_is_no_verdict() {
         .stdout_has("the answer goes on after its verdict (`Actually the tests do not run.`)");
     assert!(!t.plan_md().contains("ship signed off"));
     assert!(t.plan_md().contains("ship sign-off rejected"));
+}
+
+/// A named pipe where the injection's override would be hung every hook (and so the
+/// agent's host) until something wrote to it; it is read as no override.
+#[test]
+fn a_pipe_for_a_hook_prompt_override_hangs_nothing() {
+    let t = Test::new().plan(PLAN);
+    std::fs::create_dir_all(t.path(".plan/prompts")).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(t.path(".plan/prompts/injection.md"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    let payload = crate::util::fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1")
+        .replace("\"Stop\"", "\"SessionStart\"");
+    let mut child = t
+        .cmd(&["hook", "claude", "session-start"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the hook hung on a named pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("ship"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
