@@ -539,6 +539,42 @@ pub fn backs(event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Result<(), Str
     Ok(())
 }
 
+/// As [`backs`], for a line stamped `stamp`: the transcript must also have been
+/// written with it (its `- when:` is the stamp).
+pub fn backs_at(
+    event: &Event<'_>,
+    stamp: Option<&str>,
+    facts: &dyn Fn(&str) -> Facts,
+) -> Result<(), String> {
+    backs(event, facts)?;
+    let Event::SignedOff {
+        record: Some(record),
+        ..
+    } = *event
+    else {
+        return Ok(());
+    };
+    let Facts::Present {
+        header: Some(header),
+        ..
+    } = facts(record.path)
+    else {
+        return Ok(());
+    };
+    if header.when.is_empty() || Some(header.when.as_str()) != stamp {
+        return Err(format!(
+            "its transcript {} was written at {}, not with this line",
+            record.path,
+            if header.when.is_empty() {
+                "an unknown time"
+            } else {
+                &header.when
+            }
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

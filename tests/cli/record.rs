@@ -132,6 +132,11 @@ fn an_old_transcript_copied_under_a_new_line_is_unproven() {
     t.run(&["lint"])
         .code(1)
         .stdout_has("a transcript backs only the sign-off it was written with");
+    let events = t.ok(&["events", "--json"]).stdout;
+    assert!(
+        events.contains(&format!("\"unbacked\":\"its transcript {copy} was written at 2026-06-15 14:02, not with this line\"")),
+        "{events}"
+    );
 }
 
 /// A genuine accept from a scratch repository, copied in with its line, names a
