@@ -224,7 +224,11 @@ fn derive(
     let mut template = |name: &str, embedded: &'static str| {
         let path = place.root.join(".plan/prompts").join(name);
         deps.push(Dep::stat(path.clone(), true));
-        fs::read_to_string(path).unwrap_or_else(|_| embedded.to_string())
+        // Never blocks on a FIFO there: this runs on every hook.
+        crate::judge::overrides::read(place.root, name)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| embedded.to_string())
     };
     let injection = template("injection.md", blocks::INJECTION);
     let idle = template("injection_idle.md", blocks::INJECTION_IDLE);
@@ -556,6 +560,7 @@ mod tests {
             overrides: Vec::new(),
             verify_files: Vec::new(),
             weakened_tests: None,
+            when: "2026-01-01 10:00".into(),
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }

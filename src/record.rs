@@ -14,6 +14,7 @@ use crate::exit::Exit;
 use crate::judge::prompt::fence;
 use crate::judge::run::{Answer, Judge};
 use crate::judge::verdict::Verdict;
+use crate::plan::bind;
 use crate::plan::model::{Goal, blob_id};
 use crate::plan::proof::{self, Facts, Header};
 use crate::plan::weakened::Finding;
@@ -50,6 +51,18 @@ pub fn text(root: &Path, rel: &str) -> Option<String> {
         .then(|| fs::read(&path).ok())
         .flatten()
         .and_then(|b| String::from_utf8(b).ok())
+}
+
+/// Every checkpoint ref the repository at `root` has, for [`bind::apply`]; `None`
+/// when they cannot be listed (then nothing is said of checkpoints).
+pub fn checkpoints(root: &Path) -> Option<Vec<bind::Checkpoint>> {
+    let saved = crate::git::saved(root, bind::CHECKPOINTS).ok()?;
+    Some(
+        saved
+            .iter()
+            .filter_map(|s| bind::Checkpoint::from_ref(&s.reference, &s.commit))
+            .collect(),
+    )
 }
 
 /// A saved transcript: its repository-relative path and the hash a sign-off
@@ -195,9 +208,9 @@ impl Transcript<'_> {
                 .map(|v| v.files.clone())
                 .unwrap_or_default(),
             weakened_tests: self.weakened.map(<[Finding]>::to_vec),
+            when: now.stamp(),
         };
         let mut text = header.render();
-        let _ = writeln!(text, "- when: {}", now.stamp());
         let _ = writeln!(
             text,
             "- allow-ignored: {}",

@@ -16,6 +16,7 @@ use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git::{self, Repo};
 use crate::judge::backend::Backend;
 use crate::judge::files as judge_files;
+use crate::judge::overrides;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::tree::Tree as JudgeTree;
@@ -223,7 +224,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         eprintln!("plan: note: no --path given; the judge sees only the text evidence");
     }
     // Work committed since the goal started is part of what the judge must see.
+    let mut reads = overrides::Reads::default();
     let text = judge_prompt(
+        &mut reads,
         (repo, tree.root()),
         goal,
         verify.as_ref(),
@@ -233,7 +236,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         &history,
         &weakened,
     )?;
-    let system = override_or(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM);
+    let system = reads.text(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM)?;
 
     eprintln!(
         "plan: judge: asking {} (timeout {}s)",
@@ -244,11 +247,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let answer = judge_run::run(&judge, tree.root(), &text, &system)?;
     // Everything in the copy is the judge's own doing, plan.md included.
     let changed = tree.changes()?;
-    let overrides: Vec<String> = ["evidence_judge.md", "judge_system.md"]
-        .into_iter()
-        .filter(|name| repo.root.join(".plan/prompts").join(name).is_file())
-        .map(str::to_string)
-        .collect();
+    let overrides = reads.names;
     record.judge = Some(record::JudgeRun {
         judge: &judge,
         program: exec::find_on_path(&answer.argv[0])
@@ -618,6 +617,7 @@ fn contract_history(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
 fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for given in &args.paths {
+        refuse_hidden_text(given)?;
         let rel = git::check_evidence_path(&repo.root, &ctx.cwd, given, args.allow_ignored)?.map_err(|problem| {
             let shown = given.display();
             let (what, hint) = match problem {
@@ -632,6 +632,26 @@ fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
         out.push(rel.to_string_lossy().into_owned());
     }
     Ok(out)
+}
+
+/// An evidence path is named to the judge and in the transcript as plan's own
+/// words: a newline in it would start a line of the agent's choosing there, and a
+/// bidi control or zero-width character makes it read as another path.
+fn refuse_hidden_text(given: &Path) -> Result<()> {
+    let text = given.to_string_lossy();
+    if text
+        .chars()
+        .any(|c| c.is_control() || crate::plan::text::is_invisible(c))
+    {
+        let shown: String = text.chars().flat_map(char::escape_default).collect();
+        return Err(Exit::usage_hint(
+            format!(
+                "evidence path \"{shown}\" holds a control or invisible character (a newline, tab, escape, bidi control or zero-width character)"
+            ),
+            "rename the file to a name of visible characters and pass that",
+        ));
+    }
+    Ok(())
 }
 
 /// The judge to run, or `None` to skip it (`--judge none`).
@@ -687,6 +707,7 @@ fn weakened_tests(
 /// stat then covers work committed since, not only what is uncommitted.
 #[expect(clippy::too_many_arguments, reason = "each is one fact of the prompt")]
 fn judge_prompt(
+    reads: &mut overrides::Reads,
     (repo, tree): (&Repo, &Path),
     goal: &Goal<'_>,
     verify: Option<&verify::Verify>,
@@ -719,14 +740,8 @@ fn judge_prompt(
         diff_stat: &git::diff_stat_since(tree, diff_base)?,
         weakened,
     };
-    let template = override_or(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE);
+    let template = reads.text(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE)?;
     Ok(prompt::render(&template, &facts))
-}
-
-/// The repository's `.plan/prompts/NAME` if it has one, else the embedded text.
-fn override_or(root: &Path, name: &str, embedded: &str) -> String {
-    std::fs::read_to_string(root.join(".plan").join("prompts").join(name))
-        .unwrap_or_else(|_| embedded.to_string())
 }
 
 /// Refuses a sign-off whose contract changed since it was logged, showing the change.

@@ -1,6 +1,6 @@
 //! `plan edit`: change a goal's title or contract lines in place, losslessly. A
-//! change of contract is logged with its new fingerprint and whether a person at a
-//! terminal made it, exactly as `plan start --reapprove` logs one.
+//! change of contract is logged with its new fingerprint and whether a terminal was
+//! attached, exactly as `plan start --reapprove` logs one.
 
 use std::io::IsTerminal;
 

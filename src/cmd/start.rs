@@ -1,6 +1,6 @@
 //! `plan start`: open → active, logging the contract's fingerprint and the commit
 //! the work starts from; `--reapprove` accepts a changed contract, visibly, in the
-//! log, saying whether a person at a terminal did it.
+//! log, saying whether a terminal was attached when it was done.
 
 use std::io::IsTerminal;
 

@@ -1,6 +1,6 @@
 //! `plan subgoal`: add an acceptance criterion to a goal's done_when mid-loop, and
 //! log the contract it now has. Like any change of contract, the log says whether
-//! a person at a terminal made it.
+//! a terminal was attached when it was made.
 
 use std::io::IsTerminal;
 

@@ -48,8 +48,10 @@ pub fn place(cwd: &Path) -> Result<Option<Place>> {
 
 /// The repository's override of a prompt, else the embedded one.
 pub fn template(root: &Path, name: &str, embedded: &'static str) -> String {
-    std::fs::read_to_string(root.join(".plan/prompts").join(name))
-        .unwrap_or_else(|_| embedded.to_string())
+    crate::judge::overrides::read(root, name)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| embedded.to_string())
 }
 
 pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
@@ -328,13 +330,29 @@ fn claim(state: &State, session: &str) -> Result<()> {
         .peek_loop()?
         .is_some_and(|l| l.owner.is_none() && l.ended.is_none());
     if unclaimed {
-        state.with_loop(|l| {
-            if let Some(l) = l.as_mut().filter(|l| l.owner.is_none()) {
-                l.owner = Some(session.to_string());
-            }
+        let started = state.with_loop(|l| {
+            let l = l.as_mut().filter(|l| l.owner.is_none())?;
+            l.owner = Some(session.to_string());
+            Some(l.started.clone())
         })?;
+        if let Some(started) = started {
+            state.session(session, |s| s.in_loop = Some(started))?;
+        }
     }
     Ok(())
+}
+
+/// A stop with no loop state: if this session claimed a loop that was neither
+/// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
+/// Fail-open: a block is given only once it is recorded as given, so it never
+/// repeats, and any error lets the agent stop.
+fn vanished(state: &State, session: &str) -> Answer {
+    let Ok(Some(started)) = state.session(session, |s| s.in_loop.take()) else {
+        return Answer::Nothing;
+    };
+    Answer::Block(format!(
+        "plan: the work loop started {started} is gone: its state (.git/plan/loop.json) vanished without `plan goal clear` or `plan goal pause`. Those are for the person who started the loop, and each is logged in plan.md; deleting the state is neither. This stop is blocked once: go on with plan.md's goals, or say what you need from the person (`plan log TEXT` records it)."
+    ))
 }
 
 fn stop(
@@ -366,9 +384,17 @@ fn stop(
     // only when the guard, deciding on the loop as it stands, would get as far as
     // asking: a spent budget or a stall ends the loop without a model call.
     let mut peeked = state.peek_loop()?;
-    if peeked.as_ref().is_none_or(|l| l.ended.is_some()) {
-        // No loop, or one that ended: nothing to decide, so no lock to take.
+    let Some(current) = peeked.as_ref() else {
+        return Ok(vanished(state, &input.session));
+    };
+    if current.ended.is_some() {
+        // A loop that ended: nothing to decide, so no lock to take.
         return Ok(Answer::Nothing);
+    }
+    // An unclaimed loop is claimed by this stop (guard::decide).
+    if current.owner.as_deref().is_none_or(|o| o == input.session) {
+        let started = current.started.clone();
+        state.session(&input.session, |s| s.in_loop = Some(started))?;
     }
     // A host that ends the turn itself after so many blocks in a row drops the next
     // one unseen: plan lets go instead, spends nothing on it, and says how the loop
@@ -452,7 +478,11 @@ fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) 
         &template(&place.root, "loop_judge.md", LOOP_JUDGE),
         |name| match name {
             "goals" => Some(active.join(", ")),
-            "message" => Some(tail.clone()),
+            // The agent's words: a "PAUSE:" it writes is data, not the judge's answer.
+            "message" => Some(crate::judge::prompt::untrusted(
+                "the agent's last message",
+                &tail,
+            )),
             _ => None,
         },
     );

@@ -12,9 +12,11 @@ use serde::Serialize;
 
 use super::id;
 
-/// How a change of contract was approved: at a terminal (a person could see it) or
-/// without one (an agent's shell has none). Lines older than this distinction say
-/// neither.
+/// How a change of contract was approved: with a terminal attached to stdin, or
+/// without one (an agent's shell has none). A terminal is not a person: `script(1)`
+/// gives an agent one, and anyone can type the line, so neither proves who approved.
+/// Lines older than this distinction say neither; lines before the wording changed
+/// say `at a terminal`, read as [`Approval::Terminal`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Approval {
@@ -34,15 +36,23 @@ impl Approval {
 
     fn suffix(self) -> &'static str {
         match self {
-            Approval::Terminal => ", at a terminal",
+            Approval::Terminal => ", a terminal was attached",
             Approval::NoTerminal => ", without a terminal",
             Approval::Unknown => "",
         }
     }
 
+    /// `a terminal was attached` / `without a terminal`, as a loop event says it.
+    fn words(self) -> &'static str {
+        match self {
+            Approval::Terminal => "a terminal was attached",
+            Approval::NoTerminal | Approval::Unknown => "without a terminal",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
-            Approval::Terminal => "approved at a terminal",
+            Approval::Terminal => "approved with a terminal attached",
             Approval::NoTerminal => "approved without a terminal",
             Approval::Unknown => "approved (terminal not recorded)",
         }
@@ -151,11 +161,16 @@ pub enum Event<'a> {
         from: &'a str,
         idle: Option<u32>,
     },
+    /// `plan goal pause`: the work loop lets the agent stop until `plan goal resume`.
+    /// Logged so a reviewer sees who let the agent stop, and how.
+    LoopPaused { approval: Approval },
+    /// `plan goal clear`: the work loop is over.
+    LoopCleared { approval: Approval },
 }
 
 impl<'a> Event<'a> {
     /// Every event's name, as `plan events` and `notify:` know it.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 17] = [
         "added",
         "started",
         "reapproved",
@@ -171,6 +186,8 @@ impl<'a> Event<'a> {
         "log_repaired",
         "contract_restored",
         "claim_taken",
+        "loop_paused",
+        "loop_cleared",
     ];
 
     /// The event's name: the `event` key of its JSON.
@@ -191,6 +208,8 @@ impl<'a> Event<'a> {
             Event::LogRepaired { .. } => "log_repaired",
             Event::ContractRestored { .. } => "contract_restored",
             Event::ClaimTaken { .. } => "claim_taken",
+            Event::LoopPaused { .. } => "loop_paused",
+            Event::LoopCleared { .. } => "loop_cleared",
         }
     }
 
@@ -211,7 +230,9 @@ impl<'a> Event<'a> {
             Event::DraftApproved { .. }
             | Event::Rewound { .. }
             | Event::RewindUndone { .. }
-            | Event::LogRepaired { .. } => None,
+            | Event::LogRepaired { .. }
+            | Event::LoopPaused { .. }
+            | Event::LoopCleared { .. } => None,
         }
     }
 
@@ -318,6 +339,10 @@ impl<'a> Event<'a> {
                 from,
                 idle: Some(idle),
             } => format!("{id} claim taken by {holder} from {from} (idle {idle} min)"),
+            Event::LoopPaused { approval } => format!("work loop paused ({})", approval.words()),
+            Event::LoopCleared { approval } => {
+                format!("work loop cleared ({})", approval.words())
+            }
         }
     }
 
@@ -345,6 +370,23 @@ impl<'a> Event<'a> {
                 .ok()
                 .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
             return Some(Event::LogRepaired { removed });
+        }
+        let paused = |approval| Event::LoopPaused { approval };
+        let cleared = |approval| Event::LoopCleared { approval };
+        for (form, loop_event) in [
+            (
+                "work loop paused (",
+                &paused as &dyn Fn(Approval) -> Event<'a>,
+            ),
+            ("work loop cleared (", &cleared),
+        ] {
+            if let Some(inner) = text.strip_prefix(form) {
+                return match inner.strip_suffix(')')? {
+                    "a terminal was attached" => Some(loop_event(Approval::Terminal)),
+                    "without a terminal" => Some(loop_event(Approval::NoTerminal)),
+                    _ => None,
+                };
+            }
         }
         if let Some(undo) = text.strip_prefix("rewind undone: files back to ") {
             return Some(Event::RewindUndone {
@@ -445,6 +487,12 @@ pub fn reserved(text: &str) -> bool {
     if Event::parse(text).is_some() {
         return true;
     }
+    // One of plan's events but for a zero-width or bidi character: it would read as
+    // the event to a person and as a note to plan.
+    let visible = super::text::without_invisible(text);
+    if visible != text && reserved(&visible) {
+        return true;
+    }
     let contract = text.match_indices("(contract ").any(|(at, m)| {
         let rest = &text[at + m.len()..];
         rest.get(..8)
@@ -516,10 +564,11 @@ fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
     })
 }
 
-/// `XXXXXXXX` or `XXXXXXXX, at a terminal` / `…, without a terminal`.
+/// `XXXXXXXX` or `XXXXXXXX, a terminal was attached` (older: `…, at a terminal`) /
+/// `…, without a terminal`.
 fn approved(inner: &str) -> Option<(&str, Approval)> {
     let (contract, approval) = match inner.split_once(", ") {
-        Some((c, "at a terminal")) => (c, Approval::Terminal),
+        Some((c, "a terminal was attached" | "at a terminal")) => (c, Approval::Terminal),
         Some((c, "without a terminal")) => (c, Approval::NoTerminal),
         Some(_) => return None,
         None => (inner, Approval::Unknown),
@@ -671,6 +720,31 @@ mod tests {
     }
 
     #[test]
+    fn loop_events_round_trip_and_say_only_whether_a_terminal_was_attached() {
+        for approval in [Approval::Terminal, Approval::NoTerminal] {
+            round_trip(Event::LoopPaused { approval });
+            round_trip(Event::LoopCleared { approval });
+        }
+        assert_eq!(
+            Event::LoopCleared {
+                approval: Approval::Terminal
+            }
+            .render(),
+            "work loop cleared (a terminal was attached)"
+        );
+        assert_eq!(Event::parse("work loop cleared (by a person)"), None);
+        // Lines written before the wording changed still read.
+        assert_eq!(
+            Event::parse("a contract reapproved (contract 0123abcd, at a terminal)"),
+            Some(Event::Reapproved {
+                id: "a",
+                contract: "0123abcd",
+                approval: Approval::Terminal
+            })
+        );
+    }
+
+    #[test]
     fn json_is_tagged_with_the_name_and_carries_every_field() {
         let signed = Event::SignedOff {
             id: "cache",
@@ -756,6 +830,12 @@ mod tests {
                 holder: "b",
                 from: "c",
                 idle: None,
+            },
+            Event::LoopPaused {
+                approval: Approval::Terminal,
+            },
+            Event::LoopCleared {
+                approval: Approval::NoTerminal,
             },
         ];
         let names: Vec<&str> = samples.iter().map(Event::name).collect();

@@ -22,7 +22,8 @@ pub struct Step<'a> {
     /// The criterion a `plan subgoal` added.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub criterion: Option<&'a str>,
-    /// `terminal`, `no-terminal` or `unknown`, for changes; `None` otherwise.
+    /// `terminal` (one was attached), `no-terminal` or `unknown`, for changes; `None`
+    /// otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval: Option<&'static str>,
     #[serde(skip)]
@@ -40,7 +41,7 @@ impl Step<'_> {
         }
     }
 
-    /// A change of contract nobody at a terminal approved: an agent's shell has
+    /// A change of contract approved with no terminal attached: an agent's shell has
     /// none, so this is the change to look at.
     #[cfg(test)]
     pub fn without_terminal(&self) -> bool {
@@ -78,18 +79,16 @@ pub fn contract_steps<'a>(plan: &Plan<'a>, id: &str) -> Vec<Step<'a>> {
         .collect()
 }
 
-/// The log lines of changes approved without a terminal since the last one a
-/// person approved at a terminal: what `plan show` and `doctor` point at.
+/// The log lines of changes approved without a terminal: what `plan show` and
+/// `doctor` point at. A later approval with a terminal attached does not clear them:
+/// anyone can type that line, and `script(1)` gives an agent a terminal, so it is no
+/// sign that a person saw them.
 pub fn unseen_changes(steps: &[Step<'_>]) -> Vec<usize> {
-    let mut unseen = Vec::new();
-    for step in steps {
-        match step.approved {
-            Some(Approval::NoTerminal) => unseen.push(step.line),
-            Some(Approval::Terminal) => unseen.clear(),
-            _ => {}
-        }
-    }
-    unseen
+    steps
+        .iter()
+        .filter(|step| step.approved == Some(Approval::NoTerminal))
+        .map(|step| step.line)
+        .collect()
 }
 
 /// What happened to one of plan's own lines about a goal that an earlier version
@@ -236,14 +235,14 @@ mod tests {
                 ),
                 (
                     "33333333",
-                    "criterion \"fast\" added, approved at a terminal".to_string(),
+                    "criterion \"fast\" added, approved with a terminal attached".to_string(),
                     false
                 ),
             ]
         );
         assert_eq!(steps[2].line, 9);
-        // The terminal approval at line 10 saw the change at line 9.
-        assert!(unseen_changes(&steps).is_empty());
+        // A terminal attached at line 10 is no sign a person saw the change at line 9.
+        assert_eq!(unseen_changes(&steps), [9]);
         assert_eq!(unseen_changes(&steps[..3]), [9]);
         assert_eq!(steps[2].stamp, Some("2026-01-01 10:03"));
         // Drop the reapproval and a free-form line: only plan's own line counts as lost.

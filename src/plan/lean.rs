@@ -572,6 +572,12 @@ mod tests {
                     overrides: Vec::new(),
                     verify_files: Vec::new(),
                     weakened_tests: None,
+                    when: full
+                        .events(id)
+                        .rfind(|(_, e)| matches!(e, crate::plan::event::Event::SignedOff { .. }))
+                        .and_then(|(entry, _)| entry.stamp)
+                        .unwrap_or_default()
+                        .to_string(),
                 }),
             }
         }

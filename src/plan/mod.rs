@@ -1,6 +1,7 @@
 //! The pure heart: plan.md text in, values out. Nothing here touches files, git,
 //! the clock or processes; callers pass those in.
 
+pub mod bind;
 pub mod blocks;
 pub(crate) mod card;
 pub(crate) mod claim;

@@ -211,6 +211,9 @@ fn parallel_work_merges_rebases_picks_and_squashes_without_a_hand() {
     b.sign_off("docs");
     b.commit("b: docs");
     b.git(&["push", "-q", "origin", "main"]);
+    // Checkpoints travel beside the branch: a sign-off names one, and a clone that
+    // keeps checkpoints proves only sign-offs whose checkpoint it has.
+    b.ok(&["checkpoints", "--push"]);
     w.ok(&[
         "add",
         "Lint",
@@ -228,6 +231,7 @@ fn parallel_work_merges_rebases_picks_and_squashes_without_a_hand() {
 
     // A merge.
     a.git(&["pull", "-q", "--no-rebase", "origin", "main"]);
+    a.ok(&["checkpoints", "--fetch"]);
     a.sound(2);
     // A rebase of two commits, then a rebase-merge (fast-forward).
     w.git(&["rebase", "-q", "main"]);
@@ -240,6 +244,7 @@ fn parallel_work_merges_rebases_picks_and_squashes_without_a_hand() {
         "both ticks:\n{md}"
     );
     a.git(&["push", "-q", "origin", "main"]);
+    a.ok(&["checkpoints", "--push"]);
 
     // A cherry-pick, then merging the picked branch back.
     b.ok(&["log", "b: before the fix"]);
@@ -250,6 +255,7 @@ fn parallel_work_merges_rebases_picks_and_squashes_without_a_hand() {
     b.commit("fix");
     b.git(&["checkout", "-q", "main"]);
     b.git(&["pull", "-q", "--rebase", "origin", "main"]);
+    b.ok(&["checkpoints", "--fetch"]);
     b.sound(2);
     b.git(&["cherry-pick", "fix"]);
     b.sound(2);
