@@ -80,6 +80,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::Text,
         schema: None,
+        refuse: None,
     },
 };
 
@@ -102,7 +103,12 @@ fn next_steps(root: Option<&Path>) -> Result<String> {
 }
 
 fn judge(r: &Request) -> Invocation {
+    // Isolated from the repository: it starts in a directory of its own, so the
+    // root's `.factory/` (settings whose `customModels` could send the judge to the
+    // agent's server, hooks, MCP servers) and AGENTS.md do not load; it reads the
+    // root by absolute path.
     let mut inv = Invocation::new("droid", false);
+    inv.start_in(r.workdir);
     let settings = r.out_file.with_file_name("droid-settings.json");
     inv.files
         .push((settings.clone(), JUDGE_SETTINGS.to_string()));
@@ -113,7 +119,7 @@ fn judge(r: &Request) -> Invocation {
         "--settings",
         &settings.to_string_lossy(),
         "--cwd",
-        &r.repo_root.to_string_lossy(),
+        &r.workdir.to_string_lossy(),
     ]);
     if let Some(model) = r.model {
         inv.push(&["-m", model]);
@@ -133,11 +139,13 @@ mod tests {
         let inv = judge(&Request {
             model: Some("custom:m"),
             repo_root: Path::new("/repo"),
+            workdir: Path::new("/tmp/run/work"),
             out_file: Path::new("/tmp/run/out.txt"),
             system: "Judge.",
             max_turns: 3,
         });
         assert_eq!(inv.program, "droid");
+        assert_eq!(inv.cwd.as_deref(), Some(Path::new("/tmp/run/work")));
         assert_eq!(
             inv.args,
             [
@@ -147,7 +155,7 @@ mod tests {
                 "--settings",
                 "/tmp/run/droid-settings.json",
                 "--cwd",
-                "/repo",
+                "/tmp/run/work",
                 "-m",
                 "custom:m",
                 "--append-system-prompt",

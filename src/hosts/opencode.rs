@@ -118,6 +118,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::Extract(answer),
         schema: None,
+        refuse: None,
     },
 };
 
@@ -159,6 +160,10 @@ fn judge(r: &Request) -> Invocation {
         "OPENCODE_DISABLE_PROJECT_CONFIG".to_string(),
         "1".to_string(),
     ));
+    // The same switch keeps the root's AGENTS.md out, wherever it is found; this
+    // one keeps its CLAUDE.md (and Claude Code's skills) out too.
+    inv.env
+        .push(("OPENCODE_DISABLE_CLAUDE_CODE".to_string(), "1".to_string()));
     inv.push(&["run", "--pure", "--format", "json", "--title", "plan judge"]);
     if let Some(model) = r.model {
         inv.push(&["-m", model]);
@@ -247,6 +252,7 @@ mod tests {
         let inv = judge(&Request {
             model: Some("fake/m"),
             repo_root: Path::new("/repo"),
+            workdir: Path::new("/tmp/run/work"),
             out_file: Path::new("/tmp/run/out.txt"),
             system: "Judge.",
             max_turns: 3,

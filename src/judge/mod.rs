@@ -2,6 +2,7 @@
 
 pub mod backend;
 pub mod files;
+pub mod program;
 pub mod prompt;
 pub mod run;
 pub mod verdict;

@@ -15,6 +15,7 @@ mod goals;
 mod hooks;
 mod hot;
 mod install;
+mod judge_isolation;
 mod link;
 mod mcp;
 mod mcp_install;
