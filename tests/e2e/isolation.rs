@@ -11,6 +11,10 @@ use crate::scenarios::{PLAN, complete, judge_config};
 /// In every planted instruction file; no model request may carry it.
 const MARKER: &str = "PLANTED-INSTRUCTION-7f3a9c";
 
+/// In a file of the root the judge's model asks to read (it is in no prompt): the
+/// judge reads the root, wherever its host starts.
+const READ_BACK: &str = "READ-BACK-5d1e";
+
 /// What the planted instruction files say.
 fn instruction() -> String {
     format!(
@@ -141,6 +145,13 @@ args = ["{ran}"]
 fn refused_with(host: Host) -> &'static [&'static str] {
     match host {
         Host::Gemini => &["GEMINI.md", "src/GEMINI.md"],
+        Host::Droid => &[
+            "AGENTS.md",
+            "CLAUDE.md",
+            ".claude/CLAUDE.md",
+            "src/AGENTS.md",
+            "src/CLAUDE.md",
+        ],
         _ => &[],
     }
 }
@@ -197,11 +208,15 @@ pub fn judge_is_isolated(host: Host) {
     )]));
     let ran = w.path("planted-ran");
     w.write("src/cache.rs", "pub struct Cache;\n");
+    w.write(
+        "src/store.rs",
+        &format!("// {READ_BACK}\npub struct Store;\n"),
+    );
     judge_config(&w);
     user_setup(&mut w);
     plant(&w, &agent.url(), &ran.display().to_string());
     w.sh("git add -A && git commit -q -m 'cache, and what the agent planted'");
-    let cache = w.repo().join("src/cache.rs").display().to_string();
+    let cache = w.repo().join("src/store.rs").display().to_string();
     let mut step = 0;
     w.fake.script(Box::new(move |c| {
         if is_side(c) {
@@ -223,6 +238,12 @@ pub fn judge_is_isolated(host: Host) {
     assert!(run.stdout.contains("judge accept"), "{}", run.stdout);
     let calls = w.fake.calls();
     assert!(!calls.is_empty(), "the judge asked the user's endpoint");
+    if read(host, "").is_some() {
+        assert!(
+            calls.iter().any(|c| c.has(READ_BACK)),
+            "the judge read the root's src/store.rs"
+        );
+    }
     for call in &calls {
         assert!(
             !call.has(MARKER),
