@@ -251,7 +251,7 @@ pub fn invocation(
         Backend::Command => {
             let Some((program, rest)) = command.split_first() else {
                 bail!(
-                    "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list, e.g. [\"./judge.sh\"]"
+                    "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list whose program lies outside the repository, e.g. [\"/usr/local/bin/my-judge\"]"
                 );
             };
             if program.trim().is_empty() {
