@@ -158,7 +158,10 @@ pub fn verify_files(root: &Path, verify: &crate::verify::Verify) -> Vec<(String,
 /// What stage 2 ran and what came of it.
 pub struct JudgeRun<'t> {
     pub judge: &'t Judge,
+    /// The program's path, every symlink resolved.
     pub program: String,
+    /// The SHA-256 of the program's bytes when it ran; `None`: unreadable.
+    pub program_sha256: Option<String>,
     pub overrides: Vec<String>,
     pub prompt: &'t str,
     pub answer: &'t Answer,
@@ -259,6 +262,11 @@ impl Transcript<'_> {
         };
         let _ = writeln!(text, "- backend: {}", j.judge.backend);
         let _ = writeln!(text, "- program: {}", j.program);
+        let _ = writeln!(
+            text,
+            "- program sha256: {}",
+            j.program_sha256.as_deref().unwrap_or("(unreadable)")
+        );
         let _ = writeln!(
             text,
             "- model: {}",

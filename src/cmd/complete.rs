@@ -250,8 +250,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let overrides = reads.names;
     record.judge = Some(record::JudgeRun {
         judge: &judge,
-        program: exec::find_on_path(&answer.argv[0])
-            .map_or_else(|| answer.argv[0].clone(), |p| p.display().to_string()),
+        program: answer
+            .program
+            .as_ref()
+            .map_or_else(|| answer.argv[0].clone(), |p| p.path.display().to_string()),
+        program_sha256: answer.program.as_ref().and_then(|p| p.sha256.clone()),
         overrides,
         prompt: &text,
         answer: &answer,

@@ -3,6 +3,7 @@
 pub mod backend;
 pub mod files;
 pub mod overrides;
+pub mod program;
 pub mod prompt;
 pub mod run;
 pub mod tree;

@@ -23,6 +23,7 @@ mod hooks;
 mod hot;
 mod install;
 mod judge_containment;
+mod judge_isolation;
 mod judge_prompt;
 mod judge_snapshot;
 mod link;
