@@ -111,6 +111,12 @@ pub struct View {
     pub has_work: bool,
     /// [`blocks::continuation_goals`].
     pub continuation: Option<String>,
+    /// [`blocks::continuation_parts`]: the continuation goal by goal, so a session
+    /// is kept on its own goals and unclaimed ones.
+    pub parts: Vec<blocks::Part>,
+    /// Set per session by the hooks: the plan has work, all of it claimed by others.
+    #[serde(skip)]
+    pub held_elsewhere: bool,
     /// The compaction skeleton, derived only for the hosts that inject one.
     pub skeleton: Option<String>,
 }
@@ -218,7 +224,11 @@ fn derive(
     let mut template = |name: &str, embedded: &'static str| {
         let path = place.root.join(".plan/prompts").join(name);
         deps.push(Dep::stat(path.clone(), true));
-        fs::read_to_string(path).unwrap_or_else(|_| embedded.to_string())
+        // Never blocks on a FIFO there: this runs on every hook.
+        crate::judge::overrides::read(place.root, name)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| embedded.to_string())
     };
     let injection = template("injection.md", blocks::INJECTION);
     let idle = template("injection_idle.md", blocks::INJECTION_IDLE);
@@ -364,6 +374,8 @@ impl View {
                 .collect(),
             has_work: blocks::has_work(plan),
             continuation: blocks::continuation_goals(plan),
+            parts: blocks::continuation_parts(plan),
+            held_elsewhere: false,
             skeleton: skeleton.then(|| blocks::skeleton(plan, t)),
             broken,
         }
@@ -549,6 +561,7 @@ mod tests {
             verify_files: Vec::new(),
             weakened_tests: None,
             panel: Vec::new(),
+            when: "2026-01-01 10:00".into(),
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }

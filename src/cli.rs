@@ -61,7 +61,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 14] = [
+pub const ENVIRONMENT: [(&str, &str); 17] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -69,12 +69,24 @@ pub const ENVIRONMENT: [(&str, &str); 14] = [
     ),
     ("PLAN_DISABLED=1", "every hook is a no-op"),
     (
+        "PLAN_SESSION",
+        "who claims goals without --as (start, release, next, claims, inject, statusline)",
+    ),
+    (
+        "CLAUDE_ENV_FILE",
+        "where Claude Code's session start hook exports PLAN_SESSION",
+    ),
+    (
         "PLAN_JUDGE=1",
         "set inside judge and drafting runs; hooks are no-ops there",
     ),
     (
         "PLAN_TRACE_WRITES",
         "a file to append plan.md write windows to (scripts/stress-writers)",
+    ),
+    (
+        "PLAN_TEST_PAUSE",
+        "debug builds: a write waits while this file is there (tests)",
     ),
     ("NO_COLOR", "no colour, unless --color says otherwise"),
     ("TERM=dumb", "no colour, unless --color says otherwise"),

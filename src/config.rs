@@ -37,6 +37,7 @@ const SCHEMA: &[(&str, &[(&str, &str)])] = &[
         "loop",
         &[("budget", "20"), ("stall_limit", "5"), ("judge", "off")],
     ),
+    ("claims", &[("lease_minutes", "60"), ("remote", "null")]),
 ];
 
 const MODEL_KEYS: &[(&str, &str)] = &[
@@ -197,6 +198,10 @@ pub struct Config {
     pub loop_budget: u32,
     pub loop_stall_limit: u32,
     pub loop_judge: bool,
+    /// Minutes without activity after which another holder may take a claim over.
+    pub claims_lease_minutes: u32,
+    /// The remote every claim is also a ref on (`None`: claims stay in this clone).
+    pub claims_remote: Option<String>,
     /// Commands run on chosen events: the repository's entries, then the user's.
     pub notify: Vec<NotifyRule>,
 }
@@ -212,6 +217,8 @@ impl Default for Config {
             loop_budget: 20,
             loop_stall_limit: 5,
             loop_judge: false,
+            claims_lease_minutes: 60,
+            claims_remote: None,
             notify: Vec::new(),
         }
     }
@@ -245,6 +252,12 @@ impl Sources {
 /// The effective settings for a repository (or none: the user's and the defaults).
 pub fn load(repo_root: Option<&Path>) -> Result<Config> {
     load_with_sources(repo_root).map(|(config, _)| config)
+}
+
+/// The user's settings over the defaults, the repository's file left out: what a
+/// check the repository must not steer reads (`plan audit --rejudge`).
+pub fn load_user() -> Result<Config> {
+    load_files(None, user_file().as_deref()).map(|(config, _)| config)
 }
 
 /// The effective settings and where each value came from.
@@ -338,6 +351,7 @@ fn parse_sections(text: &str, name: &str) -> (RawFile, Vec<String>) {
                 raw.inject = raw.inject.or(part.inject);
                 raw.looping = raw.looping.or(part.looping);
                 raw.notify = raw.notify.or(part.notify);
+                raw.claims = raw.claims.or(part.claims);
             }
             Err(e) => notes.push(format!(
                 "plan: {}; `{key}` left at its defaults",
@@ -540,6 +554,14 @@ fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
         loop_judge: r
             .get(("loop", "judge"), |f| Some(f.looping.as_ref()?.judge?.0))
             .unwrap_or(d.loop_judge),
+        claims_lease_minutes: r
+            .get(("claims", "lease_minutes"), |f| {
+                Some(f.claims.as_ref()?.lease_minutes?.0)
+            })
+            .unwrap_or(d.claims_lease_minutes),
+        claims_remote: r
+            .get(("claims", "remote"), |f| f.claims.as_ref()?.remote.clone())
+            .unwrap_or(d.claims_remote),
         // Both files' commands run: a team's webhook and a person's desktop popup.
         notify: layers
             .iter()
@@ -566,6 +588,16 @@ struct RawFile {
     #[serde(rename = "loop")]
     looping: Option<RawLoop>,
     notify: Option<Vec<RawNotify>>,
+    claims: Option<RawClaims>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClaims {
+    lease_minutes: Option<Whole<u32>>,
+    /// `Some(None)`: an explicit `remote: null`, over a lower file's remote.
+    #[serde(default, deserialize_with = "explicit_model")]
+    remote: Option<Option<String>>,
 }
 
 /// One `notify:` entry.
@@ -1333,6 +1365,8 @@ notify:
                 loop_budget: 7,
                 loop_stall_limit: 2,
                 loop_judge: true,
+                claims_lease_minutes: 60,
+                claims_remote: None,
                 notify: config.notify.clone(),
             }
         );
@@ -1596,7 +1630,7 @@ notify:
         insta::assert_snapshot!(err("# shared settings\njduge:\n  model: x\n"), @"
         .plan/config.yaml:2: jduge: unknown key
             2 | jduge:
-          hint: the sections are judge, verify, draft, reminder, inject, loop or notify; did you mean judge?
+          hint: the sections are judge, verify, draft, reminder, inject, loop, claims or notify; did you mean judge?
         ");
         insta::assert_snapshot!(err("judge: {backend: claude, modle: x}\n"), @"
         .plan/config.yaml:1: judge.modle: unknown key
@@ -1640,7 +1674,7 @@ notify:
         insta::assert_snapshot!(err("- judge\n"), @"
         .plan/config.yaml:1: expected indented `key: value` lines
             1 | - judge
-          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop or notify
+          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop, claims or notify
         ");
     }
 

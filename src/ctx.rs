@@ -247,6 +247,14 @@ impl Ctx {
     pub fn prove(&self, plan: &mut Plan<'_>) {
         let root = self.prompt_root();
         plan.prove(&|rel| crate::record::facts(&root, rel));
+        // One ref listing per command: the hooks (prove_live) never pay for it.
+        if let Some(refs) = self
+            .repo
+            .as_ref()
+            .and_then(|repo| crate::record::checkpoints(&repo.root))
+        {
+            crate::plan::bind::apply(plan, &refs);
+        }
     }
 
     /// As [`Ctx::prove`], for live goals and their dependencies only: archived

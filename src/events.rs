@@ -53,7 +53,7 @@ pub fn json(at: Option<&str>, event: &impl Serialize) -> Value {
 pub fn log_json(at: Option<&str>, event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Value {
     let mut out = json(at, event);
     if matches!(event, Event::SignedOff { .. }) {
-        let backed = proof::backs(event, facts);
+        let backed = proof::backs_at(event, at, facts);
         out["backed"] = Value::from(backed.is_ok());
         if let Err(why) = backed {
             out["unbacked"] = Value::from(why);

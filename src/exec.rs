@@ -92,6 +92,9 @@ pub struct Spec {
     pub cwd: PathBuf,
     /// Added to the inherited environment.
     pub env: Vec<(String, String)>,
+    /// Inherit nothing: the commands get `env` alone (a re-run that must not see
+    /// the caller's secrets).
+    pub clean_env: bool,
     /// Fed to the first command's stdin, which is then closed; `None`: stdin is null.
     pub stdin: Option<Vec<u8>>,
     /// When the group is sent TERM. Past it already, nothing is started.
@@ -117,6 +120,7 @@ impl Spec {
             commands,
             cwd: cwd.into(),
             env: Vec::new(),
+            clean_env: false,
             stdin: None,
             deadline: deadline(timeout),
             grace: GRACE,
@@ -281,6 +285,9 @@ fn start(
             None => Stdio::null(),
         };
         let mut command = Command::new(&argv[0]);
+        if spec.clean_env {
+            command.env_clear();
+        }
         command
             .args(&argv[1..])
             .current_dir(&spec.cwd)

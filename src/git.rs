@@ -64,13 +64,23 @@ pub fn discover(start: &Path) -> Result<Option<Repo>> {
 }
 
 mod checkpoint;
+pub mod claims;
+mod driver;
 pub use checkpoint::{
     CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
     restore, save_working_tree, saved, undo_prefixes,
 };
+pub use checkpoint::{built_on, save_commit, working_commit};
+mod judge_tree;
+pub use judge_tree::{Guarded, check_out, guarded};
+mod tracking;
+pub use tracking::{Tracking, in_head, tracking};
 
 mod since;
+pub use driver::{merge_driver, set_merge_driver, unset_merge_driver};
 pub use since::changed_since;
+mod gate;
+pub use gate::{export_head, files_where, hidden_history, resolve_commit, reverts};
 
 fn open(root: &Path) -> Result<Repository> {
     Repository::open(root)

@@ -5,6 +5,8 @@
 mod agents_md;
 mod atomic;
 mod cache;
+mod ci;
+mod claims;
 mod cli;
 mod clock;
 mod cmd;
@@ -14,7 +16,9 @@ mod draft;
 mod events;
 mod exec;
 mod exit;
+mod gate;
 mod git;
+mod gitmerge;
 mod hooks;
 mod hosts;
 mod judge;
@@ -147,8 +151,14 @@ fn plain_fast_path() -> Option<(ctx::Env, cmd::Command)> {
         return None;
     }
     let command = match word.to_str()? {
-        "inject" => cmd::Command::Inject(cmd::inject::Args { json: false }),
-        "statusline" => cmd::Command::Statusline(cmd::statusline::Args { json: false }),
+        "inject" => cmd::Command::Inject(cmd::inject::Args {
+            json: false,
+            holder: None,
+        }),
+        "statusline" => cmd::Command::Statusline(cmd::statusline::Args {
+            json: false,
+            holder: None,
+        }),
         _ => return None,
     };
     Some((ctx::Env::new(None, ctx::Color::Auto, false), command))

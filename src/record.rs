@@ -14,6 +14,7 @@ use crate::exit::Exit;
 use crate::judge::prompt::fence;
 use crate::judge::run::{Answer, Judge};
 use crate::judge::verdict::Verdict;
+use crate::plan::bind;
 use crate::plan::model::{Goal, blob_id};
 use crate::plan::proof::{self, Facts, Header};
 use crate::plan::weakened::Finding;
@@ -36,6 +37,32 @@ pub fn facts(root: &Path, rel: &str) -> Facts {
         hash: blob_id(&bytes),
         header: Header::parse(&String::from_utf8_lossy(&bytes)),
     }
+}
+
+/// The text of the transcript at `rel` under `root`, under the same terms as
+/// [`facts`]: a regular file at a path plan would have written.
+pub fn text(root: &Path, rel: &str) -> Option<String> {
+    if !proof::is_record_path(rel) {
+        return None;
+    }
+    let path = root.join(rel);
+    let regular = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+    regular
+        .then(|| fs::read(&path).ok())
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+}
+
+/// Every checkpoint ref the repository at `root` has, for [`bind::apply`]; `None`
+/// when they cannot be listed (then nothing is said of checkpoints).
+pub fn checkpoints(root: &Path) -> Option<Vec<bind::Checkpoint>> {
+    let saved = crate::git::saved(root, bind::CHECKPOINTS).ok()?;
+    Some(
+        saved
+            .iter()
+            .filter_map(|s| bind::Checkpoint::from_ref(&s.reference, &s.commit))
+            .collect(),
+    )
 }
 
 /// A saved transcript: its repository-relative path and the hash a sign-off
@@ -131,11 +158,16 @@ pub fn verify_files(root: &Path, verify: &crate::verify::Verify) -> Vec<(String,
 /// What stage 2 ran and what came of it.
 pub struct JudgeRun<'t> {
     pub judge: &'t Judge,
+    /// The program's path, every symlink resolved.
     pub program: String,
+    /// The SHA-256 of the program's bytes when it ran; `None`: unreadable.
+    pub program_sha256: Option<String>,
     pub overrides: Vec<String>,
     pub prompt: &'t str,
     pub answer: &'t Answer,
     pub changed: &'t [String],
+    /// The commit whose tree the judge read (the checkpoint, checked out apart).
+    pub tree: &'t str,
 }
 
 /// Everything a later reader needs to check a sign-off, written as the transcript
@@ -197,9 +229,9 @@ impl Transcript<'_> {
                     (judge_name(j.judge), verdict)
                 })
                 .collect(),
+            when: now.stamp(),
         };
         let mut text = header.render();
-        let _ = writeln!(text, "- when: {}", now.stamp());
         let _ = writeln!(
             text,
             "- allow-ignored: {}",
@@ -279,6 +311,11 @@ fn judge_section(text: &mut String, j: &JudgeRun<'_>) {
     let _ = writeln!(text, "- program: {}", j.program);
     let _ = writeln!(
         text,
+        "- program sha256: {}",
+        j.program_sha256.as_deref().unwrap_or("(unreadable)")
+    );
+    let _ = writeln!(
+        text,
         "- model: {}",
         j.judge
             .model
@@ -309,6 +346,11 @@ fn judge_section(text: &mut String, j: &JudgeRun<'_>) {
         }
         _ => {}
     }
+    let _ = writeln!(
+        text,
+        "- tree judged: {} (the working tree when verify passed, checked out apart)",
+        j.tree
+    );
     let _ = writeln!(
         text,
         "- files the judge changed: {}",

@@ -219,21 +219,25 @@ impl Store {
 
     /// Applies `edits`, computed against `base`, to the file as it is now. Lines
     /// that moved are followed; a line that changed is a conflict and nothing is
-    /// written. Returns the new text.
+    /// written. Returns the new text. For the store's own tests: a command states
+    /// its precondition ([`Store::write_checked`], `plan::precondition`).
+    #[cfg(test)]
     pub fn write(&self, base: &str, edits: Vec<Edit>) -> Result<String, WriteError> {
         self.write_checked(base, edits, |_| Ok(()))
     }
 
-    /// As [`Store::write`], with `check` asked about the file as it is under the
-    /// lock, before the edits: for decisions that rest on more than the lines they
-    /// change (a judge's accept rests on the whole contract). An `Err` from it is a
-    /// conflict.
+    /// Applies `edits`, computed against `base`, to the file as it is now, once
+    /// `check` (the command's precondition: the goal still live, not archived, in
+    /// the status the command decided on) holds of the file as it is under the
+    /// lock. Lines that moved are followed; a line that changed, or an `Err` from
+    /// `check`, is a conflict and nothing is written. Returns the new text.
     pub fn write_checked(
         &self,
         base: &str,
         edits: Vec<Edit>,
         check: impl Fn(&Plan<'_>) -> Result<(), String>,
     ) -> Result<String, WriteError> {
+        pause_for_test();
         let _lock = self.lock()?;
         // The log lines this write adds: the events among them are announced once it
         // is on disk (notify:), here, whichever command wrote them.
@@ -414,6 +418,27 @@ impl Store {
         Ok(true)
     }
 }
+
+/// A test seam, in debug builds only: with `PLAN_TEST_PAUSE=GATE`, a write
+/// stops here (after its command's first read, before the lock) while the file
+/// GATE exists, having created `GATE.reached` to say so. A test runs another
+/// command in that window, deterministically, then deletes GATE.
+#[cfg(debug_assertions)]
+fn pause_for_test() {
+    let Some(gate) = std::env::var_os("PLAN_TEST_PAUSE").map(PathBuf::from) else {
+        return;
+    };
+    let mut reached = gate.clone().into_os_string();
+    reached.push(".reached");
+    let _ = fs::write(&reached, "");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while gate.exists() && Instant::now() < deadline {
+        std::thread::sleep(POLL);
+    }
+}
+
+#[cfg(not(debug_assertions))]
+fn pause_for_test() {}
 
 /// Whether a read ends inside a line of a file written less than
 /// [`MID_LINE_QUIET`] ago: an editor may be between two pieces of a save. A

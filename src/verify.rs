@@ -371,6 +371,28 @@ fn write_word(f: &mut fmt::Formatter<'_>, word: &str, first: bool) -> fmt::Resul
 /// Runs the pipelines in order, stopping at the first that fails, all under one
 /// deadline `timeout` from now.
 pub fn run(verify: &Verify, cwd: &Path, timeout: Duration, tail_bytes: usize) -> Result<Outcome> {
+    run_in(verify, cwd, timeout, tail_bytes, None)
+}
+
+/// As [`run`], with nothing of plan's own environment but `clean` (names and
+/// values): a re-run in CI that must not hand the judge's key to the code it checks.
+pub fn run_clean(
+    verify: &Verify,
+    cwd: &Path,
+    timeout: Duration,
+    tail_bytes: usize,
+    clean: Vec<(String, String)>,
+) -> Result<Outcome> {
+    run_in(verify, cwd, timeout, tail_bytes, Some(clean))
+}
+
+fn run_in(
+    verify: &Verify,
+    cwd: &Path,
+    timeout: Duration,
+    tail_bytes: usize,
+    clean: Option<Vec<(String, String)>>,
+) -> Result<Outcome> {
     let deadline = exec::deadline(timeout);
     let mut tail = Tail {
         bytes: Vec::new(),
@@ -380,7 +402,8 @@ pub fn run(verify: &Verify, cwd: &Path, timeout: Duration, tail_bytes: usize) ->
         let spec = Spec {
             commands: pipeline.commands.clone(),
             cwd: cwd.to_path_buf(),
-            env: Vec::new(),
+            clean_env: clean.is_some(),
+            env: clean.clone().unwrap_or_default(),
             stdin: None,
             deadline,
             grace: GRACE,

@@ -11,6 +11,7 @@ use crate::exit::{Exit, OK};
 use crate::out::println;
 use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
+use crate::plan::precondition::{self, Seen};
 use crate::plan::{goal_template, id, ops, patch};
 use crate::store::WriteError;
 use crate::verify;
@@ -196,7 +197,21 @@ pub fn run(env: &Env, mut args: Args) -> Result<u8> {
             edits.push(ops::event(&stamp, &started));
             logged.push(format!("{stamp} {}", started.render()));
         }
-        match ctx.store.write(&src, edits) {
+        // Placed after the last live goal as first read: archived meanwhile, that
+        // place is under `## Archive` now, so the add starts over; so it does when
+        // another writer took the id.
+        let anchor = plan.live().last().map(Seen::unfinished);
+        let written = ctx.store.write_checked(&src, edits, |fresh| {
+            precondition::intact(fresh)?;
+            if let Some(anchor) = &anchor {
+                anchor.check(fresh)?;
+            }
+            match fresh.goal(&id) {
+                Some(_) => Err(format!("another goal took the id {id} meanwhile")),
+                None => Ok(()),
+            }
+        });
+        match written {
             Ok(_) if args.json => {
                 let added = Added {
                     id: &id,

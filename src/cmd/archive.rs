@@ -7,6 +7,7 @@ use crate::clock;
 use crate::ctx::Env;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::ops;
+use crate::plan::precondition::{self, Seen};
 
 /// Move done and cancelled goals under `## Archive` (kept verbatim, nothing deleted)
 #[derive(Debug, clap::Args)]
@@ -37,7 +38,14 @@ pub fn run(env: &Env, _args: Args) -> Result<u8> {
         let noun = if moved.len() == 1 { "goal" } else { "goals" };
         let summary = format!("archived {} {noun}: {}", moved.len(), moved.join(", "));
         edits.push(ops::log(&stamp, &summary));
-        ctx.store.write(&src, edits)?;
+        // Each goal moves only as it was found: reopened meanwhile, it stays.
+        let seen: Vec<Seen> = plan
+            .live()
+            .filter(|g| moved.iter().any(|id| *id == *g.id))
+            .map(Seen::of)
+            .collect();
+        ctx.store
+            .write_checked(&src, edits, |fresh| precondition::all(&seen, fresh))?;
         ctx.say(&summary)?;
     } else if unproven.is_empty() {
         ctx.say("nothing to archive: no goal is done or cancelled")?;

@@ -1,6 +1,9 @@
 //! `plan audit`: one report over every done and cancelled goal, archived ones
 //! included: proven from its record or not, and why. `--reverify` runs each proven
 //! goal's verify again (no judge), so "done stays done" can be checked in CI.
+//! `--base REV` is the pull-request gate (`gate.rs`): the base's plan lines kept,
+//! new sign-offs judged again out of the repository's reach, `--strict`'s findings
+//! and a Markdown summary.
 
 use std::time::Duration;
 
@@ -10,8 +13,10 @@ use serde::Serialize;
 use crate::config;
 use crate::ctx::{Ctx, Env};
 use crate::exit::{CHECK_FAILED, Exit, OK};
+use crate::gate;
 use crate::git;
 use crate::out::println;
+use crate::plan::gate::{self as plan_gate, Reverted, Row, Summary};
 use crate::plan::history;
 use crate::plan::model::{Goal, Plan, Status, parse};
 use crate::plan::proof::{self, Facts, Proof};
@@ -27,6 +32,26 @@ pub struct Args {
     /// Run each proven done goal's verify again (without a judge) and report the ones that no longer pass
     #[arg(long)]
     pub reverify: bool,
+    /// The pull-request gate: every log line and goal of REV's plan files must still be here, in
+    /// order; --rejudge and --strict then look only at what is new since REV
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// With --base: for each goal signed off since REV, re-run its verify in a clean copy of HEAD
+    /// and ask the judge again, with the judge from --judge or your user config (never the
+    /// repository's .plan/config.yaml or .plan/prompts/)
+    #[arg(long, requires = "base")]
+    pub rejudge: bool,
+    /// The judge --rejudge asks, over your user config's judge.backend
+    #[arg(long, value_name = "BACKEND", requires = "rejudge")]
+    pub judge: Option<String>,
+    /// Also fail on weak sign-offs (no judge, a command judge), contract changes approved
+    /// without a terminal, transcripts git does not track, and weakened tests
+    #[arg(long)]
+    pub strict: bool,
+    /// Print the report as Markdown (a table of goal, state, judge, verify, findings), for a CI
+    /// job summary or a pull-request comment
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
 }
 
 #[derive(Serialize)]
@@ -42,6 +67,19 @@ struct Entry<'p> {
     /// What the sign-off's weakened-tests check found (`{path, what}`); `None` when
     /// not recorded (a cancelled goal, a transcript from before the check).
     weakened_tests: Option<Vec<crate::plan::weakened::Finding>>,
+    /// With `--rejudge`: the verify re-run and the judge's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejudge: Option<RejudgeView>,
+    /// With `--strict`: what fails it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    findings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct RejudgeView {
+    verify: String,
+    verdict: String,
+    passed: bool,
 }
 
 #[derive(Serialize)]
@@ -57,6 +95,12 @@ struct Report<'p> {
     removed_lines: Vec<Removed>,
     unproven: usize,
     regressed: usize,
+    /// With `--base`: the head measured against it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base: Option<gate::Base>,
+    /// With `--base` or `--strict`: every problem that fails the gate, counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failures: Option<usize>,
 }
 
 /// A log line of plan's that was removed after it was committed.
@@ -77,7 +121,7 @@ struct Removed {
 /// would otherwise fall out of reach and let the old sign-off prove its goal again.
 /// A history that cannot be read is an error, not an empty search: audit fails
 /// closed.
-fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Result<Vec<Removed>> {
+fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec<Removed>> {
     let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
         return Ok(Vec::new());
     };
@@ -94,6 +138,14 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Result<Vec<Removed>> {
     for rev in &revisions {
         let then = parse(&rev.content);
         for rewrite in index.rewritten(&then) {
+            // A sign-off a `git revert` took back counts as a reopen instead.
+            let key = plan_gate::key(rewrite.entry());
+            if reverts
+                .iter()
+                .any(|r| r.id == rewrite.id() && r.entries.contains(&key))
+            {
+                continue;
+            }
             let line = rewrite.entry().to_string();
             if !out.iter().any(|r| r.line == line) {
                 out.push(Removed {
@@ -110,15 +162,34 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>) -> Result<Vec<Removed>> {
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
+    if let Some(repo) = &ctx.repo {
+        gate::refuse_hidden_history(&repo.root)?;
+    }
     let src = ctx.store.read()?;
     let mut plan = ctx.parse(&src)?;
     ctx.prove(&mut plan);
+    let reverts = gate::reverts(ctx)?;
+    let base = args
+        .base
+        .as_deref()
+        .map(|rev| gate::against(ctx, &plan, rev, &reverts))
+        .transpose()?;
+    let rejudge_with = args
+        .rejudge
+        .then(|| gate::rejudge_judge(args.judge.as_deref()))
+        .transpose()?;
+    // With a base, only what the pull request signs off is judged again or held to
+    // --strict: the base passed its own gate.
+    let in_scope = |id: &str| {
+        base.as_ref()
+            .is_none_or(|b| b.signed_off.iter().any(|s| s == id))
+    };
     let config = args
         .reverify
         .then(|| config::load(ctx.repo.as_ref().map(|r| r.root.as_path())))
         .transpose()?;
     let root = ctx.prompt_root();
-    let removed = removed_lines(ctx, &plan)?;
+    let removed = removed_lines(ctx, &plan, &reverts)?;
     let mut goals = Vec::new();
     for goal in plan.goals.iter().filter(|g| g.status().is_finished()) {
         let mut proof = plan.proof(goal);
@@ -137,6 +208,42 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 ),
             };
         }
+        if proof.is_proven()
+            && let Some(why) = plan_gate::revert_voids(&plan, goal, &reverts)
+        {
+            proof = Proof::Unproven {
+                why,
+                hint: format!(
+                    "sign it off again: plan complete {} --evidence TEXT --path FILE",
+                    goal.id
+                ),
+            };
+        }
+        let scoped = in_scope(&goal.id);
+        let findings = if args.strict && scoped {
+            gate::strict_findings(ctx, &plan, goal, base.is_none())?
+        } else {
+            Vec::new()
+        };
+        let rejudge = match &rejudge_with {
+            Some((judge, timeout)) if scoped && goal.status() == Status::Done => {
+                Some(if proof.is_proven() {
+                    let r = gate::rejudge(ctx, &plan, goal, judge, *timeout)?;
+                    RejudgeView {
+                        passed: r.passed(),
+                        verify: r.verify,
+                        verdict: r.verdict,
+                    }
+                } else {
+                    RejudgeView {
+                        verify: "not run: unproven".to_string(),
+                        verdict: "not asked: unproven".to_string(),
+                        passed: false,
+                    }
+                })
+            }
+            _ => None,
+        };
         let reverify = match &config {
             Some(config) if proof.is_proven() && goal.status() == Status::Done => Some(reverify(
                 &plan,
@@ -156,9 +263,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             proof: proof.into(),
             reverify,
             weakened_tests,
+            rejudge,
+            findings,
         });
     }
-    let report = Report {
+    let mut report = Report {
         file: &ctx.store.name,
         unproven: goals.iter().filter(|g| g.proof.state == "unproven").count(),
         regressed: goals
@@ -173,23 +282,145 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         orphaned_ids: plan.orphans().into_iter().map(|(id, _)| id).collect(),
         archived_unfinished: archived_unfinished(&plan),
         removed_lines: removed,
+        base,
+        failures: None,
     };
-    if args.json {
-        println(&serde_json::to_string_pretty(&report)?)?;
-    } else {
-        println(&human(&report, ctx))?;
-    }
     // A goal the log has a history for and the file lost went without a record:
     // as a goal hidden under `## Archive` unfinished, it fails the audit.
-    let failed = report.unproven
+    let mut failed = report.unproven
         + report.regressed
         + report.archived_unfinished.len()
         + report.orphaned_ids.len()
         + report.removed_lines.len();
+    failed += gate_failures(&report, args.strict);
+    if report.base.is_some() || args.strict {
+        report.failures = Some(failed);
+    }
+    if args.json {
+        println(&serde_json::to_string_pretty(&report)?)?;
+    } else if args.markdown {
+        crate::out::print(&markdown(&report, &plan))?;
+    } else {
+        println(&human(&report, ctx))?;
+    }
     if failed > 0 {
         return Err(Exit::quiet(CHECK_FAILED));
     }
     Ok(OK)
+}
+
+/// What fails the gate beyond plain audit: lines and goals lost from the base, a
+/// re-judge that did not pass, and with `--strict` each finding and each contract
+/// change the pull request carries without a terminal's approval.
+fn gate_failures(report: &Report<'_>, strict: bool) -> usize {
+    let mut failed = report
+        .goals
+        .iter()
+        .filter(|g| g.rejudge.as_ref().is_some_and(|r| !r.passed))
+        .count();
+    if strict {
+        failed += report.goals.iter().map(|g| g.findings.len()).sum::<usize>();
+    }
+    if let Some(base) = &report.base {
+        failed += base.lost_lines.len() + base.lost_goals.len();
+        if strict {
+            failed += base
+                .contract_changes
+                .iter()
+                .filter(|c| c.without_terminal())
+                .count();
+        }
+    }
+    failed
+}
+
+/// The report as Markdown: one row per goal the pull request signs off or that has
+/// a problem (every finished goal without `--base`), then every contract change.
+fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
+    let base = report.base.as_ref();
+    let mut rows = Vec::new();
+    for goal in &report.goals {
+        let signed = base.is_some_and(|b| b.signed_off.iter().any(|s| s == goal.id));
+        let rejudge_failed = goal.rejudge.as_ref().is_some_and(|r| !r.passed);
+        let troubled =
+            goal.proof.state == "unproven" || !goal.findings.is_empty() || rejudge_failed;
+        if base.is_some() && !signed && !troubled {
+            continue;
+        }
+        let mut findings: Vec<String> = goal.proof.why.iter().cloned().collect();
+        findings.extend(goal.findings.iter().cloned());
+        let signed_by = plan_gate::sign_off_judge(plan, goal.id).unwrap_or_else(|| "-".into());
+        let (judge, verify) = match (&goal.rejudge, &goal.reverify) {
+            (Some(r), _) => {
+                if r.verify.starts_with("failed") {
+                    findings.push(format!("verify {}", r.verify));
+                }
+                if r.verdict != "accept" {
+                    findings.push(format!("judge: {}", r.verdict));
+                }
+                let verdict = r.verdict.split(':').next().unwrap_or_default();
+                let verify = r.verify.split(':').next().unwrap_or_default();
+                (
+                    format!("{signed_by}, re-judged: {verdict}"),
+                    format!("{verify} (re-run)"),
+                )
+            }
+            (None, Some(again)) => {
+                if again.starts_with("failed") {
+                    findings.push(format!("reverify {again}"));
+                }
+                let again = again.split(':').next().unwrap_or_default();
+                (signed_by, format!("{again} (re-run)"))
+            }
+            (None, None) => {
+                let verify = match plan_gate::sign_off_verified(plan, goal.id) {
+                    Some(true) => "passed at sign-off",
+                    Some(false) => "none",
+                    None => "-",
+                };
+                (signed_by, verify.to_string())
+            }
+        };
+        let archived = if goal.archived { ", archived" } else { "" };
+        rows.push(Row {
+            goal: goal.id.to_string(),
+            state: format!("{} {}{archived}", goal.status.as_str(), goal.proof.state),
+            judge,
+            verify,
+            findings,
+        });
+    }
+    let mut other: Vec<String> = Vec::new();
+    for id in &report.archived_unfinished {
+        other.push(format!("{id} is under ## Archive but not finished"));
+    }
+    for removed in &report.removed_lines {
+        other.push(format!(
+            "log line `{}` (in commit {}) {}",
+            removed.line, removed.commit, removed.what
+        ));
+    }
+    for id in &report.orphaned_ids {
+        other.push(format!(
+            "the log has events for {id}, but no goal has that id"
+        ));
+    }
+    let at = base.map(|b| format!("base {} ({})", b.rev, b.commit));
+    plan_gate::markdown(&Summary {
+        base: at.as_deref(),
+        rows: &rows,
+        changes: base.map_or(&[][..], |b| &b.contract_changes),
+        lost: base.map_or(&[][..], |b| &b.lost_lines),
+        lost_goals: base.map_or(&[][..], |b| &b.lost_goals),
+        other: &other,
+        failures: report.failures.unwrap_or(
+            report.unproven
+                + report.regressed
+                + report.archived_unfinished.len()
+                + report.orphaned_ids.len()
+                + report.removed_lines.len(),
+        ),
+    })
 }
 
 fn archived_unfinished<'p>(plan: &'p Plan<'_>) -> Vec<&'p str> {
@@ -280,6 +511,16 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
                 esc(&finding.to_string())
             ));
         }
+        if let Some(r) = &goal.rejudge {
+            line.push_str(&format!(
+                "\n  rejudge: verify {}; judge {}",
+                esc(&r.verify),
+                esc(&r.verdict)
+            ));
+        }
+        for finding in &goal.findings {
+            line.push_str(&format!("\n  strict: {}", esc(finding)));
+        }
         out.push(line);
     }
     for id in &report.archived_unfinished {
@@ -295,6 +536,38 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
             removed.what
         ));
     }
+    if let Some(base) = &report.base {
+        for lost in &base.lost_lines {
+            out.push(format!(
+                "⚠ {}:{} of the base ({}) was {} here: `{}`\n  hint: a pull request only adds to the log; restore the line where it was",
+                lost.file,
+                lost.line,
+                base.commit,
+                lost.what,
+                esc(&lost.entry)
+            ));
+        }
+        for id in &base.lost_goals {
+            out.push(format!(
+                "⚠ goal {id} of the base ({}) is gone\n  hint: restore it; cancel or archive a goal instead of deleting it",
+                base.commit
+            ));
+        }
+        for change in &base.contract_changes {
+            out.push(format!(
+                "{} contract of {}: {} ({}:{})",
+                if change.without_terminal() {
+                    "⚠"
+                } else {
+                    "·"
+                },
+                change.id,
+                esc(&change.what),
+                report.file,
+                change.line
+            ));
+        }
+    }
     for id in &report.orphaned_ids {
         out.push(format!(
             "⚠ the log has events for {id}, but no goal has that id (deleted or renamed by hand)\n  hint: restore the goal, or put `<!-- id: {id} -->` back under its heading"
@@ -309,6 +582,17 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
     );
     if report.goals.iter().any(|g| g.reverify.is_some()) {
         summary.push_str(&format!(", {} no longer pass verify", report.regressed));
+    }
+    if let Some(base) = &report.base {
+        summary.push_str(&format!(
+            "; against base {}: {} signed off since, {} lost",
+            base.commit,
+            base.signed_off.len(),
+            base.lost_lines.len() + base.lost_goals.len()
+        ));
+    }
+    if let Some(failures) = report.failures {
+        summary.push_str(&format!("; {failures} failing"));
     }
     out.push(ctx.style.paint("1", &summary));
     out.join("\n")

@@ -8,6 +8,7 @@ use crate::exit::{Exit, OK};
 use crate::plan::event::Event;
 use crate::plan::model::Status;
 use crate::plan::ops;
+use crate::plan::precondition::Seen;
 
 /// Cancel a goal (open or active → cancelled) and log why
 #[derive(Debug, clap::Args)]
@@ -42,7 +43,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             reason: &reason,
         },
     ));
-    ctx.store.write(&src, edits)?;
+    let seen = Seen::of(goal);
+    ctx.store
+        .write_checked(&src, edits, |fresh| seen.check(fresh))?;
+    crate::claims::release_finished(ctx, &goal.id);
     ctx.say(&format!("cancelled {}", goal.id))?;
     Ok(OK)
 }

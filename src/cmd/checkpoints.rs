@@ -1,12 +1,16 @@
 //! `plan checkpoints`: the working trees sign-offs kept (one ref per accepted
 //! sign-off, under `refs/plan/checkpoints/`), each with what changed since. Also
-//! records one, for `plan complete`.
+//! records one, for `plan complete`, and pushes or fetches them, so a rewind works
+//! in another clone too.
+
+use std::time::Duration;
 
 use anyhow::Result;
 
 use crate::clock::Now;
 use crate::ctx::Env;
-use crate::exit::OK;
+use crate::exec::{self, SpawnError, Spec};
+use crate::exit::{Exit, OK};
 use crate::git::{self, CHECKPOINTS, Saved};
 use crate::out::println;
 
@@ -16,10 +20,34 @@ pub struct Args {
     /// Print them as a JSON array (goal, time, commit, ref, changed)
     #[arg(long)]
     pub json: bool,
+    /// Push the checkpoints to REMOTE (default origin), refspec
+    /// refs/plan/checkpoints/*; refs already there are never overwritten
+    #[arg(long, value_name = "REMOTE", num_args = 0..=1, default_missing_value = "origin",
+          conflicts_with_all = ["fetch", "json"])]
+    pub push: Option<String>,
+    /// Fetch the checkpoints from REMOTE (default origin), so plan rewind can go
+    /// back to a sign-off made in another clone; local refs are never overwritten
+    #[arg(long, value_name = "REMOTE", num_args = 0..=1, default_missing_value = "origin",
+          conflicts_with = "json")]
+    pub fetch: Option<String>,
 }
+
+/// What `--push` and `--fetch` move: every checkpoint, under the same name. No `+`:
+/// a checkpoint is written once, and one of the same name elsewhere is another
+/// sign-off's (two clones, one goal, one minute), not a newer version of it.
+pub const REFSPEC: &str = "refs/plan/checkpoints/*:refs/plan/checkpoints/*";
+
+/// How long a push or fetch may take.
+const TRANSFER_TIMEOUT: Duration = Duration::from_secs(300);
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let root = &env.ctx()?.repo()?.root;
+    if let Some(remote) = &args.push {
+        return transfer(root, "push", remote);
+    }
+    if let Some(remote) = &args.fetch {
+        return transfer(root, "fetch", remote);
+    }
     let all = git::saved(root, CHECKPOINTS)?;
     let commits: Vec<&str> = all.iter().map(|s| s.commit.as_str()).collect();
     let changed = git::changed_since_each(root, &commits, &|_| true)?;
@@ -92,11 +120,17 @@ pub fn time_of(saved: &Saved) -> String {
     }
 }
 
-/// Keeps the working tree as `id` is signed off. A checkpoint that cannot be
-/// written costs the way back to it, not the sign-off: the transcript is the proof.
-pub fn record(root: &std::path::Path, id: &str, now: &Now) -> Option<Saved> {
+/// Keeps the working tree as `id` is signed off: `commit`, the tree the judge
+/// read, or else the working tree now. A checkpoint that cannot be written costs
+/// the way back to it, not the sign-off: the transcript is the proof.
+pub fn record(root: &std::path::Path, id: &str, now: &Now, commit: Option<&str>) -> Option<Saved> {
     let base = format!("{CHECKPOINTS}{id}/{}", now.compact());
-    match git::save_working_tree(root, &base, &format!("plan: checkpoint of {id}")) {
+    let message = format!("plan: checkpoint of {id}");
+    let saved = match commit {
+        Some(commit) => git::save_commit(root, &base, commit, &message),
+        None => git::save_working_tree(root, &base, &message),
+    };
+    match saved {
         Ok(saved) => Some(saved),
         Err(e) => {
             eprintln!(
@@ -105,4 +139,61 @@ pub fn record(root: &std::path::Path, id: &str, now: &Now) -> Option<Saved> {
             None
         }
     }
+}
+
+/// `git push|fetch REMOTE refs/plan/checkpoints/*:refs/plan/checkpoints/*`, with
+/// git's own transport and credentials (no prompt: a push that needs a password
+/// fails and says so), then how many checkpoints this clone has.
+fn transfer(root: &std::path::Path, verb: &str, remote: &str) -> Result<u8> {
+    if remote.starts_with('-') {
+        return Err(Exit::usage_hint(
+            format!("\"{remote}\" is not a remote"),
+            "name a remote (git remote lists them) or a URL",
+        ));
+    }
+    let before = git::saved(root, CHECKPOINTS)?.len();
+    let argv: Vec<String> = ["git", verb, "--quiet", remote, REFSPEC]
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let spec = Spec {
+        env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
+        tail_bytes: 16 * 1024,
+        ..Spec::new(argv, root, TRANSFER_TIMEOUT)
+    };
+    let output = exec::run(&spec).map_err(|e| match e.downcast_ref::<SpawnError>() {
+        Some(spawn) => Exit::env(format!("cannot run git: {}", spawn.reason())),
+        None => e,
+    })?;
+    if !output.success() {
+        let said = String::from_utf8_lossy(&output.stderr);
+        let said = said.trim();
+        let why = if output.timed_out {
+            format!("timed out after {}s", TRANSFER_TIMEOUT.as_secs())
+        } else if said.is_empty() {
+            "git said nothing".to_string()
+        } else {
+            said.to_string()
+        };
+        let hint = if verb == "push" {
+            "a checkpoint rejected there is another sign-off's of the same name; git remote -v lists the remotes"
+        } else {
+            "a checkpoint rejected here is another sign-off's of the same name; git remote -v lists the remotes"
+        };
+        return Err(Exit::env_hint(
+            format!("git {verb} {remote} {REFSPEC} failed: {why}"),
+            hint,
+        ));
+    }
+    let after = git::saved(root, CHECKPOINTS)?.len();
+    let said = if verb == "push" {
+        format!("pushed the checkpoints to {remote} ({after} in this clone)")
+    } else {
+        format!(
+            "fetched {} new checkpoints from {remote} ({after} in this clone)",
+            after.saturating_sub(before)
+        )
+    };
+    println(&said)?;
+    Ok(OK)
 }

@@ -16,8 +16,10 @@ use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git::{self, Repo};
 use crate::judge::backend::Backend;
 use crate::judge::files as judge_files;
+use crate::judge::overrides;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Judge};
+use crate::judge::tree::Tree as JudgeTree;
 use crate::judge::verdict::Verdict;
 use crate::out::println;
 use crate::plan::event::{self, Event, Judged};
@@ -137,7 +139,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         panel: Vec::new(),
         weakened: Some(&weakened),
     };
-    let outcome = Outcome {
+    let mut outcome = Outcome {
         ctx,
         plan: &plan,
         goal,
@@ -146,6 +148,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         started,
         fingerprint: &fingerprint,
         dry_run: args.dry_run,
+        checkpoint: None,
     };
 
     // plan.md is left out of both stages' change checks: a person may edit it
@@ -206,16 +209,37 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         verify_tail = result.tail;
     }
-    // Stage 2: the judge, read-only, in a working tree we watch.
+    // Stage 2: the judge, read-only, in a copy of the working tree we watch.
     if judge.is_none() && panel_judges.is_empty() {
         return outcome.accept(verify.is_some(), Judged::Skipped, &record);
     }
+    // The tree as verify passed on it: the checkpoint, and what the judge reads.
+    let commit = git::working_commit(&repo.root, &format!("plan: checkpoint of {id}"))
+        .map_err(|e| {
+            Exit::env_hint(
+                format!("cannot keep the working tree for the judge to read: {e:#}"),
+                "nothing was written; fix what the error names (a file plan cannot read) and run plan complete again",
+            )
+        })?;
+    let mut wanted = paths.clone();
+    if let Some(verify) = &verify {
+        wanted.extend(judge_files::verify_paths(&repo.root, verify));
+    }
+    let tree = JudgeTree::take(&repo.root, &commit, &wanted).map_err(|e| {
+        Exit::env_hint(
+            format!("cannot check out the working tree for the judge: {e:#}"),
+            "nothing was written; check the space in the temporary directory (TMPDIR) and run plan complete again",
+        )
+    })?;
+    outcome.checkpoint = Some(commit);
     if paths.is_empty() {
         eprintln!("plan: note: no --path given; the judge sees only the text evidence");
     }
     // Work committed since the goal started is part of what the judge must see.
+    let mut reads = overrides::Reads::default();
     let text = judge_prompt(
-        repo,
+        &mut reads,
+        (repo, tree.root()),
         goal,
         verify.as_ref(),
         &verify_tail,
@@ -224,49 +248,49 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         &history,
         &weakened,
     )?;
-    let system = override_or(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM);
+    let system = reads.text(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM)?;
     let Some(judge) = judge else {
         let asking = panel::Asking {
-            root: &repo.root,
+            tree,
             prompt: &text,
             system: &system,
-            plan_rel: plan_rel.as_deref(),
+            overrides: reads.names,
             verified: verify.is_some(),
         };
-        return panel::sign_off(&outcome, record, &panel_judges, &asking);
+        return panel::sign_off(&outcome, record, &panel_judges, asking);
     };
 
-    let before = git::snapshot(&repo.root)?;
     eprintln!(
         "plan: judge: asking {} (timeout {}s)",
         judge.backend,
         judge.timeout.as_secs()
     );
     crate::out::progress(&format!("judge: asking {}", judge.backend));
-    let answer = judge_run::run(&judge, &repo.root, &text, &system)?;
-    let after = git::snapshot_after(&repo.root, &before)?;
-    let mut changed = before.changes(&after);
-    changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
-    let overrides: Vec<String> = ["evidence_judge.md", "judge_system.md"]
-        .into_iter()
-        .filter(|name| repo.root.join(".plan/prompts").join(name).is_file())
-        .map(str::to_string)
-        .collect();
+    let answer = judge_run::run(&judge, tree.root(), &text, &system)?;
+    // Everything in the copy is the judge's own doing, plan.md included.
+    let changed = tree.changes()?;
+    let overrides = reads.names;
     record.judge = Some(record::JudgeRun {
         judge: &judge,
-        program: exec::find_on_path(&answer.argv[0])
-            .map_or_else(|| answer.argv[0].clone(), |p| p.display().to_string()),
+        program: answer
+            .program
+            .as_ref()
+            .map_or_else(|| answer.argv[0].clone(), |p| p.path.display().to_string()),
+        program_sha256: answer.program.as_ref().and_then(|p| p.sha256.clone()),
         overrides,
         prompt: &text,
         answer: &answer,
         changed: &changed,
+        tree: outcome.checkpoint.as_deref().unwrap_or_default(),
     });
     let transcript = &record;
 
     if !changed.is_empty() {
+        let kept = tree.keep();
         let mut why = vec![format!(
-            "the judge changed the working tree ({}); left as they are for you to inspect",
-            changed.join(", ")
+            "the judge changed the working tree ({}) in the copy it was given; left as they are for you to inspect in {}",
+            changed.join(", "),
+            kept.display()
         )];
         if let Verdict::Reject { missing, .. } = &answer.verdict {
             why.extend(missing.iter().cloned());
@@ -329,7 +353,10 @@ fn others_unchanged(before: &Plan<'_>, fresh: &Plan<'_>, signed: &str) -> Result
                 now.fingerprint()
             ));
         }
-        if now.status() != goal.status() {
+        // Another agent's plan start, sign-off or cancel logs a line for the goal;
+        // a status changed by hand does not.
+        let logged = fresh.events(id).count() > before.events(id).count();
+        if now.status() != goal.status() && !logged {
             return Err(format!(
                 "goal {id} went from {} to {} while plan complete ran",
                 goal.status().as_str(),
@@ -351,6 +378,8 @@ struct Outcome<'p, 'a> {
     started: bool,
     fingerprint: &'p str,
     dry_run: bool,
+    /// The working tree the judge read, as a commit: the checkpoint to keep.
+    checkpoint: Option<String>,
 }
 
 impl Outcome<'_, '_> {
@@ -385,7 +414,7 @@ impl Outcome<'_, '_> {
             &format!("{id}-{}", self.now.compact()),
             &record.render(self.now, "accept"),
         )?;
-        let checkpoint = super::checkpoints::record(root, id, self.now);
+        let checkpoint = super::checkpoints::record(root, id, self.now, self.checkpoint.as_deref());
         let mut edits = ops::set_status(self.plan, self.goal, Status::Done);
         self.start_line(&mut edits)?;
         edits.push(ops::event(
@@ -410,10 +439,12 @@ impl Outcome<'_, '_> {
             }
             return Err(e);
         }
+        crate::claims::release_finished(self.ctx, id);
         self.ctx.say(&format!(
             "signed off {id} ({how})\n  record: {}#{}",
             saved.path, saved.hash
         ))?;
+        warn_if_ignored(root, id, &saved.path);
         Ok(OK)
     }
 
@@ -492,6 +523,9 @@ impl Outcome<'_, '_> {
                     now.fingerprint()
                 ));
             }
+            if now.archived != self.goal.archived {
+                return Err(format!("goal {id} was archived while it was being checked"));
+            }
             if now.depends_on != self.goal.depends_on {
                 return Err(format!(
                     "the dependencies of {id} changed while it was being checked"
@@ -522,6 +556,17 @@ impl Outcome<'_, '_> {
             ));
         }
         Ok(())
+    }
+}
+
+/// The transcript is the sign-off's proof everywhere plan.md goes: one git ignores
+/// stays in this clone, and every other clone and CI find the sign-off unproven.
+fn warn_if_ignored(root: &Path, id: &str, transcript: &str) {
+    if let Ok(git::Tracking::Ignored) = git::tracking(root, Path::new(transcript)) {
+        eprintln!(
+            "plan: warning: the transcript {transcript} is ignored by git, so it will not be committed: every other clone and CI will find {id}'s sign-off unproven (transcript missing)\n  hint: commit it with `git add -f {transcript}`; to stop ignoring them, have git ignore `.plan/*` and add a `!{dir}/` line, rather than ignore `.plan/`",
+            dir = crate::plan::proof::JUDGE_DIR.trim_end_matches('/')
+        );
     }
 }
 
@@ -597,6 +642,7 @@ fn contract_history(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
 fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for given in &args.paths {
+        refuse_hidden_text(given)?;
         let rel = git::check_evidence_path(&repo.root, &ctx.cwd, given, args.allow_ignored)?.map_err(|problem| {
             let shown = given.display();
             let (what, hint) = match problem {
@@ -613,8 +659,28 @@ fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// An evidence path is named to the judge and in the transcript as plan's own
+/// words: a newline in it would start a line of the agent's choosing there, and a
+/// bidi control or zero-width character makes it read as another path.
+fn refuse_hidden_text(given: &Path) -> Result<()> {
+    let text = given.to_string_lossy();
+    if text
+        .chars()
+        .any(|c| c.is_control() || crate::plan::text::is_invisible(c))
+    {
+        let shown: String = text.chars().flat_map(char::escape_default).collect();
+        return Err(Exit::usage_hint(
+            format!(
+                "evidence path \"{shown}\" holds a control or invisible character (a newline, tab, escape, bidi control or zero-width character)"
+            ),
+            "rename the file to a name of visible characters and pass that",
+        ));
+    }
+    Ok(())
+}
+
 /// The judge to run, or `None` to skip it (`--judge none`).
-fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
+pub(crate) fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
     let configured = &config.judge;
     let choice = match flag {
         None => configured.backend,
@@ -661,11 +727,13 @@ fn weakened_tests(
     Ok(found)
 }
 
-/// The judge's prompt. `diff_base` is the commit the goal was started at: the diff
+/// The judge's prompt, from the files of `tree` (the copy the judge reads) and the
+/// prompt overrides of `repo`. `diff_base` is the commit the goal was started at: the diff
 /// stat then covers work committed since, not only what is uncommitted.
 #[expect(clippy::too_many_arguments, reason = "each is one fact of the prompt")]
 fn judge_prompt(
-    repo: &Repo,
+    reads: &mut overrides::Reads,
+    (repo, tree): (&Repo, &Path),
     goal: &Goal<'_>,
     verify: Option<&verify::Verify>,
     verify_tail: &str,
@@ -675,7 +743,7 @@ fn judge_prompt(
     weakened: &[Finding],
 ) -> Result<String> {
     let verify_text = verify.map(|v| v.to_string());
-    let files = judge_files::gather(&repo.root, verify, paths);
+    let files = judge_files::gather(tree, verify, paths);
     let facts = Facts {
         id: &goal.id,
         title: goal.title,
@@ -694,17 +762,11 @@ fn judge_prompt(
         paths,
         files: &files,
         diff_base,
-        diff_stat: &git::diff_stat_since(&repo.root, diff_base)?,
+        diff_stat: &git::diff_stat_since(tree, diff_base)?,
         weakened,
     };
-    let template = override_or(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE);
+    let template = reads.text(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE)?;
     Ok(prompt::render(&template, &facts))
-}
-
-/// The repository's `.plan/prompts/NAME` if it has one, else the embedded text.
-fn override_or(root: &Path, name: &str, embedded: &str) -> String {
-    std::fs::read_to_string(root.join(".plan").join("prompts").join(name))
-        .unwrap_or_else(|_| embedded.to_string())
 }
 
 /// Refuses a sign-off whose contract changed since it was logged, showing the change.

@@ -15,13 +15,17 @@ use crate::out::println;
 use crate::plan::diag::Severity;
 use crate::plan::doctor::{self, Finding, Proposal, Repair};
 use crate::plan::model;
+use crate::plan::precondition::{self, Seen};
+use crate::plan::rules::Rule;
 use crate::plan::text::escape_controls as esc;
 
 /// Find inconsistencies in plan.md and the command resolving each; exits 1 on findings
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Repair what is mechanical: missing id comments, missing status lines, a
-    /// missing `## Log`, an expired draft proposal
+    /// missing `## Log`, an expired draft proposal, and what a merge without
+    /// plan's driver left (duplicated log lines, a signed-off contract split or
+    /// stripped, restored from its transcript)
     #[arg(long)]
     pub fix: bool,
     /// Print the findings as JSON
@@ -59,22 +63,40 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let proposal_name = proposal_file.as_ref().map_or("", |p| p.name.as_str());
     // The same clock `plan review` uses for a proposal's expiry: the real one.
     let now = i64::try_from(crate::draft::proposal::now()).unwrap_or(i64::MAX);
+    let stamp = crate::clock::now()?.stamp();
     let mut src = ctx.store.read()?;
-    let findings = {
-        let mut plan = model::parse(&src);
-        ctx.prove(&mut plan);
-        doctor::check(
-            &plan,
-            &read_proposal(proposal_file.as_ref())?,
-            proposal_name,
-            now,
-        )
-    };
+    let findings = all_findings(
+        ctx,
+        &src,
+        &read_proposal(proposal_file.as_ref())?,
+        proposal_name,
+        now,
+        &stamp,
+    );
+    // A merge left half done is the person's to finish: --fix writes nothing into it.
+    if args.fix
+        && model::parse(&src)
+            .errors
+            .iter()
+            .any(|e| e.rule == Some(crate::plan::rules::Rule::ConflictMarker))
+    {
+        ctx.parse(&src)?;
+    }
     let mut fixed: Vec<Finding> = Vec::new();
     let remaining = if args.fix && findings.iter().any(|f| f.fixable) {
         let edits = doctor::fix_edits(&findings);
         if !edits.is_empty() {
-            ctx.store.write(&src, edits)?;
+            // A contract is restored only onto the goal as found: still done,
+            // still where it was.
+            let read = model::parse(&src);
+            let seen: Vec<Seen> = findings
+                .iter()
+                .filter(|f| f.fixable && f.rule == Rule::SplitContract)
+                .filter_map(|f| read.goals.iter().find(|g| g.line == f.line))
+                .map(Seen::of)
+                .collect();
+            ctx.store
+                .write_checked(&src, edits, |fresh| precondition::all(&seen, fresh))?;
         }
         if let Some(file) = &proposal_file
             && findings.iter().any(|f| f.repair == Repair::RemoveProposal)
@@ -84,17 +106,29 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         fixed.extend(findings.into_iter().filter(|f| f.fixable));
         // Judged afresh: the write re-read the file, and a person may have edited it.
         src = ctx.store.read()?;
-        let mut plan = model::parse(&src);
-        ctx.prove(&mut plan);
-        doctor::check(
-            &plan,
+        all_findings(
+            ctx,
+            &src,
             &read_proposal(proposal_file.as_ref())?,
             proposal_name,
             now,
+            &stamp,
         )
     } else {
         findings
     };
+    let mut remaining = remaining;
+    if let Some(message) = ctx.repo.as_ref().and_then(crate::gitmerge::unconfigured) {
+        remaining.push(Finding {
+            rule: crate::plan::rules::Rule::NoMergeDriver,
+            severity: Severity::Warning,
+            line: 0,
+            message,
+            fix: "run `plan install git` in this clone".to_string(),
+            fixable: false,
+            repair: Repair::None,
+        });
+    }
     if args.json {
         let report = Report {
             file: &ctx.store.name,
@@ -116,6 +150,25 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     } else {
         CHECK_FAILED
     })
+}
+
+/// The table's findings, and what a merge without plan's driver left (each with
+/// its repair, read from the sign-off transcripts on disk).
+fn all_findings(
+    ctx: &Ctx,
+    src: &str,
+    proposal: &Proposal,
+    proposal_name: &str,
+    now: i64,
+    stamp: &str,
+) -> Vec<Finding> {
+    let mut plan = model::parse(src);
+    ctx.prove(&mut plan);
+    let mut findings = doctor::check(&plan, proposal, proposal_name, now);
+    let root = ctx.prompt_root();
+    let repairs = doctor::merge_damage(&plan, &|rel| crate::record::text(&root, rel), stamp);
+    findings.extend(repairs);
+    findings
 }
 
 fn read_proposal(file: Option<&ProposalFile>) -> Result<Proposal> {

@@ -1,6 +1,6 @@
 //! `plan edit`: change a goal's title or contract lines in place, losslessly. A
-//! change of contract is logged with its new fingerprint and whether a person at a
-//! terminal made it, exactly as `plan start --reapprove` logs one.
+//! change of contract is logged with its new fingerprint and whether a terminal was
+//! attached, exactly as `plan start --reapprove` logs one.
 
 use std::io::IsTerminal;
 
@@ -14,6 +14,7 @@ use crate::plan::event::{Approval, Event};
 use crate::plan::model::parse;
 use crate::plan::ops::{self, GoalEdit};
 use crate::plan::patch;
+use crate::plan::precondition::Seen;
 use crate::verify;
 
 /// Change a goal's title, done_when, verify, failure modes or dependencies
@@ -72,6 +73,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     }
     ops::check_approved(&plan, goal)?;
     let before = goal.fingerprint();
+    let seen = Seen::of(goal);
     let failure_modes: Option<Vec<String>> = args.failure_modes.as_ref().map(|modes| {
         modes
             .iter()
@@ -121,7 +123,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         ));
         format!("{id}: contract changed and logged (contract {fingerprint}, was {before})")
     };
-    ctx.store.write(&src, edits)?;
+    ctx.store.write_checked(&src, edits, |fresh| {
+        let now = seen.find(fresh)?;
+        ops::check_approved(fresh, now).map_err(|r| r.message)
+    })?;
     println(&message)?;
     Ok(OK)
 }

@@ -6,11 +6,15 @@ use serde::Serialize;
 
 use crate::clock;
 use crate::config;
-use crate::ctx::Env;
+use std::io::IsTerminal;
+
+use crate::ctx::{Ctx, Env};
 use crate::exit::{Exit, OK};
 use crate::hooks::state::{Loop, State};
 use crate::out::println;
 use crate::plan::blocks;
+use crate::plan::event::{Approval, Event};
+use crate::plan::ops;
 
 /// Start (or restart) the work loop: the agent may not stop while goals remain
 #[derive(Debug, clap::Args)]
@@ -25,11 +29,13 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 pub enum Action {
-    /// Let the agent stop until `plan goal resume`
+    /// Let the agent stop until `plan goal resume` (for the person who started the
+    /// loop; logged in plan.md, saying whether a terminal was attached)
     Pause,
     /// Continue a paused loop
     Resume,
-    /// End the loop
+    /// End the loop (for the person who started it; logged in plan.md, saying whether
+    /// a terminal was attached)
     Clear,
     /// Show the loop: budget, continuations used, owner, why it ended
     Status {
@@ -47,6 +53,34 @@ struct Report<'a> {
     state: &'static str,
     #[serde(flatten)]
     current: Option<&'a Loop>,
+}
+
+/// Why a cleared loop ended, as `plan goal status` shows it.
+const CLEARED: &str = "cleared by `plan goal clear`";
+
+/// Whether a terminal was attached: all a log line can say of who ran the command.
+fn approval() -> Approval {
+    Approval::from_terminal(std::io::stdin().is_terminal())
+}
+
+/// Logs a loop event in plan.md. The loop changed already: a plan.md that cannot
+/// be written costs the line, with a warning, never the pause or clear itself.
+fn log_loop(ctx: &Ctx, event: Event<'_>) {
+    let written = clock::now().and_then(|now| {
+        let src = ctx.store.read()?;
+        Ok(ctx.store.write_checked(
+            &src,
+            vec![ops::event(&now.stamp(), &event)],
+            crate::plan::precondition::intact,
+        )?)
+    });
+    if let Err(e) = written {
+        eprintln!(
+            "plan: warning: {} was not logged in {} ({e:#})",
+            event.render(),
+            ctx.store.name
+        );
+    }
 }
 
 fn loop_state(l: &Loop) -> &'static str {
@@ -75,13 +109,25 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 ));
             }
             let started = clock::now()?.stamp();
-            state.with_loop(|l| {
+            let replaced = state.with_loop(|l| {
+                let running = l.as_ref().is_some_and(|l| l.ended.is_none());
                 *l = Some(Loop {
                     budget,
                     started,
                     ..Loop::default()
-                })
+                });
+                running
             })?;
+            // A running loop replaced (say by one with a budget of 1, to be let go
+            // sooner) was cleared: logged as a clear is.
+            if replaced {
+                log_loop(
+                    ctx,
+                    Event::LoopCleared {
+                        approval: approval(),
+                    },
+                );
+            }
             let work = if blocks::has_work(&plan) {
                 "the next agent session to run a hook claims it"
             } else {
@@ -99,6 +145,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                         .map(|l| l.paused = true)
                 })?
                 .ok_or_else(none)?;
+            log_loop(
+                ctx,
+                Event::LoopPaused {
+                    approval: approval(),
+                },
+            );
             ctx.say("work loop paused; `plan goal resume` continues it")?;
         }
         Some(Action::Resume) => {
@@ -112,7 +164,23 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ctx.say("work loop resumed")?;
         }
         Some(Action::Clear) => {
-            let had = state.with_loop(|l| l.take().is_some())?;
+            // Kept, ended, rather than removed: a loop state that is gone without
+            // this is one the stop hook asks about.
+            let had = state.with_loop(|l| match l.as_mut().filter(|l| l.ended.is_none()) {
+                Some(running) => {
+                    running.ended = Some(CLEARED.to_string());
+                    true
+                }
+                None => false,
+            })?;
+            if had {
+                log_loop(
+                    ctx,
+                    Event::LoopCleared {
+                        approval: approval(),
+                    },
+                );
+            }
             ctx.say(if had {
                 "work loop cleared"
             } else {

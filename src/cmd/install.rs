@@ -27,6 +27,10 @@ use crate::out::print;
 pub enum Target {
     Host(Host),
     AgentsMd,
+    /// plan's merge driver for plan.md, in this clone's git config and `.gitattributes`.
+    Git,
+    /// plan's pull-request gate as a GitHub Actions workflow.
+    Ci,
 }
 
 /// Every target, in `--help`'s order: the hosts as the registry lists them, then
@@ -35,7 +39,7 @@ static TARGETS: std::sync::LazyLock<Vec<Target>> = std::sync::LazyLock::new(|| {
     <Host as clap::ValueEnum>::value_variants()
         .iter()
         .map(|h| Target::Host(*h))
-        .chain([Target::AgentsMd])
+        .chain([Target::AgentsMd, Target::Git, Target::Ci])
         .collect()
 });
 
@@ -51,8 +55,53 @@ impl clap::ValueEnum for Target {
                 clap::builder::PossibleValue::new("agents-md")
                     .help("A section in AGENTS.md, for agents without hooks"),
             ),
+            Target::Git => Some(clap::builder::PossibleValue::new("git").help(
+                "plan's merge driver for plan.md, in this clone's git config and .gitattributes",
+            )),
+            Target::Ci => Some(
+                clap::builder::PossibleValue::new("ci")
+                    .help("A GitHub Actions workflow: plan's pull-request gate"),
+            ),
         }
     }
+}
+
+/// Registers plan's merge driver in this clone and names it in `.gitattributes` for
+/// plan.md and, when PLAN_FILE or --file names another, that file too.
+fn git(env: &Env, repo: Option<&Repo>, global: bool, program: &str) -> Result<u8> {
+    let repo = git_repo(repo, global)?;
+    let mut patterns = vec!["plan.md".to_string()];
+    if let Ok(ctx) = env.ctx()
+        && let Some(rel) = ctx.plan_in_repo().or_else(|| {
+            ctx.cwd
+                .join(&ctx.store.path)
+                .strip_prefix(&repo.root)
+                .ok()
+                .map(Path::to_path_buf)
+        })
+        && rel != Path::new("plan.md")
+        && let Some(rel) = rel.to_str()
+    {
+        patterns.push(format!("/{rel}"));
+    }
+    print(&crate::gitmerge::install(repo, program, &patterns)?)?;
+    Ok(OK)
+}
+
+/// The repository whose clone `plan install git` / `uninstall git` configures.
+pub(crate) fn git_repo(repo: Option<&Repo>, global: bool) -> Result<&Repo> {
+    if global {
+        return Err(Exit::usage_hint(
+            "plan's merge driver is registered per clone; there is no --global one",
+            "run `plan install git` in each clone",
+        ));
+    }
+    repo.ok_or_else(|| {
+        Exit::env_hint(
+            "not inside a git repository",
+            "run it in the clone whose merges of plan.md should go goal by goal",
+        )
+    })
 }
 
 /// Writes or refreshes plan's section of AGENTS.md at the repository root.
@@ -96,7 +145,9 @@ pub(crate) fn agents_md_path(repo: Option<&Repo>, global: bool) -> Result<PathBu
 /// Register plan's hooks with a coding agent, merging into its settings
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to register with, or agents-md for a section in AGENTS.md
+    /// The agent to register with, agents-md for a section in AGENTS.md, git for plan's
+    /// merge driver (this clone's git config and .gitattributes), or ci for the
+    /// pull-request gate as a GitHub Actions workflow
     #[arg(value_enum, required_unless_present_any = ["mcp", "all", "check"])]
     pub host: Option<Target>,
     /// Register with every host whose CLI is on PATH
@@ -140,6 +191,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let host = match args.host {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
+        Some(Target::Git) => return git(env, repo, args.global, program),
+        Some(Target::Ci) => return crate::ci::install(repo, args.global),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

@@ -416,7 +416,7 @@ fn notes(repo: Option<&Repo>, global: bool, key: &str) -> Vec<String> {
     if key == "backend" {
         match Runs::of(judge) {
             Runs::Command if judge.command.is_empty() => notes.push(
-                "note: judge.command is empty; set it to the judge's argv, e.g. `command: [\"./judge.sh\"]` under `judge:`".to_string(),
+                "note: judge.command is empty; set it to the judge's argv, e.g. `command: [\"/usr/local/bin/my-judge\"]` under `judge:` (outside the repository)".to_string(),
             ),
             Runs::Program(b, None) => notes.push(format!("note: {b} is not on PATH")),
             Runs::NoneFound => notes.push(format!(

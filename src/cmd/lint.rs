@@ -10,6 +10,8 @@ use crate::out::println;
 use crate::plan::diag::{Diagnostic, Severity};
 use crate::plan::{lint, model, rules};
 
+mod transcripts;
+
 /// Check plan.md's format and each goal's contract; exits 1 on problems
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -45,11 +47,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let mut plan = model::parse(&src);
     ctx.prove(&mut plan);
-    let problems = lint::lint_with(&plan, &|line| {
+    let mut problems = lint::lint_with(&plan, &|line| {
         crate::verify::parse(line)
             .err()
             .map(|e| (e.message, e.hint))
     });
+    if let Ok(repo) = ctx.repo() {
+        transcripts::check(&repo.root, &plan, &mut problems);
+    }
     let errors = problems
         .iter()
         .filter(|d| d.severity == Severity::Error)

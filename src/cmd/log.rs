@@ -6,7 +6,7 @@ use anyhow::Result;
 use crate::clock;
 use crate::ctx::Env;
 use crate::exit::{Exit, OK};
-use crate::plan::{event, ops};
+use crate::plan::{event, ops, precondition};
 
 /// Append a line to the log: `- YYYY-MM-DD HH:MM TEXT`
 #[derive(Debug, clap::Args)]
@@ -36,7 +36,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     ctx.parse(&src)?;
     let stamp = clock::now()?.stamp();
-    ctx.store.write(&src, vec![ops::log(&stamp, &text)])?;
+    ctx.store
+        .write_checked(&src, vec![ops::log(&stamp, &text)], precondition::intact)?;
     ctx.say(&format!("- {stamp} {text}"))?;
     Ok(OK)
 }

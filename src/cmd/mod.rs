@@ -12,6 +12,7 @@ pub mod archive;
 pub mod audit;
 pub mod cancel;
 pub mod checkpoints;
+pub mod claims;
 pub mod complete;
 pub mod completions;
 pub mod diff;
@@ -31,7 +32,9 @@ pub mod lint;
 pub mod log;
 pub mod man;
 pub mod mcp;
+pub mod merge_driver;
 pub mod next;
+pub mod release;
 pub mod remind;
 pub mod reopen;
 pub mod review;
@@ -69,6 +72,8 @@ commands! {
     Show => show,
     Add => add,
     Start => start,
+    Release => release,
+    Claims => claims,
     Tick => tick,
     Untick => untick,
     Subtask => subtask,
@@ -103,4 +108,5 @@ commands! {
     Completions => completions,
     Man => man,
     Mcp => mcp,
+    MergeDriver => merge_driver,
 }

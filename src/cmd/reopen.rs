@@ -11,6 +11,7 @@ use crate::out::println;
 use crate::plan::event::Event;
 use crate::plan::model::Status;
 use crate::plan::ops;
+use crate::plan::precondition::Seen;
 
 /// Reopen a done or cancelled goal (→ active) and log why; it needs a new sign-off
 #[derive(Debug, clap::Args)]
@@ -59,7 +60,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             reason: &reason,
         },
     ));
-    ctx.store.write(&src, edits)?;
+    // Decided on the goal as first read: archived or reopened meanwhile, it is a
+    // conflict, not a reopen written under `## Archive`.
+    let seen = Seen::of(goal);
+    ctx.store
+        .write_checked(&src, edits, |fresh| seen.check(fresh))?;
     println(&format!(
         "reopened {id} (was {}); it needs a new sign-off: plan complete {id}",
         was.as_str()

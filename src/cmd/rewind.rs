@@ -14,6 +14,7 @@ use crate::git::{self, CHECKPOINTS, Change, Saved};
 use crate::out::println;
 use crate::plan::event::{Event, rewind_reason};
 use crate::plan::model::{Plan, Status};
+use crate::plan::precondition::{self, Seen};
 use crate::plan::{ops, rewind};
 use crate::running;
 use crate::store::Store;
@@ -89,12 +90,17 @@ fn rewind_to(
     let goal = goal_of(target);
     let src = ctx.store.read()?;
     let plan = ctx.parse(&src)?;
-    let reopen = rewind::signed_off_after(&plan, &target.commit, &time_of(target));
+    let (reopen, kept) = built_on_target(
+        root,
+        &plan,
+        rewind::signed_off_after(&plan, &target.commit, &time_of(target)),
+        target,
+    );
     let (plans, changes): (Vec<Change>, Vec<Change>) =
         git::changes_since(root, &target.commit, outside)?
             .into_iter()
             .partition(|c| is_plan_file(root, &c.path));
-    let others = other_plans(root, &target.commit, &plans)?;
+    let others = other_plans(root, target, &plans)?;
     let mut shown = format!(
         "rewind to {} ({goal}'s checkpoint, {}):\n{}",
         target.short(),
@@ -103,6 +109,11 @@ fn rewind_to(
     );
     for id in &reopen {
         shown.push_str(&format!("  reopen {id} (signed off after it)\n"));
+    }
+    for id in &kept {
+        shown.push_str(&format!(
+            "  keep {id} signed off (after it, but on work not built on it: another branch or worktree)\n"
+        ));
     }
     for other in &others {
         for id in &other.reopen {
@@ -155,8 +166,10 @@ fn rewind_to(
             undo: undo.short(),
         },
     )];
+    let mut seen = Vec::new();
     for id in &reopen {
         if let Some(g) = plan.goal(id) {
+            seen.push(Seen::of(g));
             edits.extend(ops::set_status(&plan, g, Status::Active));
             edits.push(ops::event(
                 &stamp,
@@ -167,7 +180,11 @@ fn rewind_to(
             ));
         }
     }
-    if let Err(e) = ctx.store.write(&src, edits) {
+    let written = ctx.store.write_checked(&src, edits, |fresh| {
+        precondition::intact(fresh)?;
+        precondition::all(&seen, fresh)
+    });
+    if let Err(e) = written {
         let _ = git::delete_ref(root, &undo.reference);
         return Err(e.into());
     }
@@ -211,13 +228,16 @@ impl OtherPlan {
         }
         let plan = crate::plan::model::parse(&self.src);
         let mut edits = Vec::new();
+        let mut seen = Vec::new();
         for id in &self.reopen {
             if let Some(g) = plan.goal(id) {
+                seen.push(Seen::of(g));
                 edits.extend(ops::set_status(&plan, g, Status::Active));
                 edits.push(ops::event(stamp, &Event::Reopened { id, reason }));
             }
         }
-        self.store.write(&self.src, edits)?;
+        self.store
+            .write_checked(&self.src, edits, |fresh| precondition::all(&seen, fresh))?;
         Ok(())
     }
 }
@@ -226,7 +246,12 @@ impl OtherPlan {
 /// each with the goals it has signed off after the checkpoint: the ones whose
 /// latest sign-off line its copy in the checkpoint's tree lacks. A plan file plan
 /// cannot parse refuses the rewind: what it would reopen is unknown.
-fn other_plans(root: &std::path::Path, commit: &str, changed: &[Change]) -> Result<Vec<OtherPlan>> {
+fn other_plans(
+    root: &std::path::Path,
+    target: &Saved,
+    changed: &[Change],
+) -> Result<Vec<OtherPlan>> {
+    let commit = target.commit.as_str();
     let mut out = Vec::new();
     for change in changed {
         let name = change.path.clone();
@@ -244,7 +269,13 @@ fn other_plans(root: &std::path::Path, commit: &str, changed: &[Change]) -> Resu
                 ));
             }
             let then = then.as_deref().map(crate::plan::model::parse);
-            rewind::signed_off_since(&now, then.as_ref())
+            built_on_target(
+                root,
+                &now,
+                rewind::signed_off_since(&now, then.as_ref()),
+                target,
+            )
+            .0
         };
         out.push(OtherPlan {
             store,
@@ -291,12 +322,13 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
     git::delete_ref(root, &last.reference)?;
     let src = ctx.store.read()?;
     ctx.parse(&src)?;
-    ctx.store.write(
+    ctx.store.write_checked(
         &src,
         vec![ops::event(
             &now.stamp(),
             &Event::RewindUndone { undo: last.short() },
         )],
+        precondition::intact,
     )?;
     ctx.say(&format!(
         "rewind undone: files back to {} ({} files)",
@@ -306,10 +338,91 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
     Ok(OK)
 }
 
+/// The checkpoint the latest sign-off of goal `id` names, if it names one.
+fn latest_checkpoint(plan: &Plan<'_>, id: &str) -> Option<String> {
+    plan.events(id)
+        .rev()
+        .find_map(|(_, e)| match e {
+            Event::SignedOff { checkpoint, .. } => Some(checkpoint.map(str::to_string)),
+            _ => None,
+        })
+        .flatten()
+}
+
+/// Splits the goals signed off after `target` into those to reopen and those to
+/// keep. A goal is reopened when its own checkpoint was taken on work built on the
+/// target's (the same HEAD or a later one on its line): a goal signed off in
+/// another worktree, on a branch that does not descend from it, keeps its sign-off.
+/// A goal whose sign-off names no checkpoint in this clone is reopened: where its
+/// work stands is unknown, and a reopen asks for a new sign-off, nothing more.
+fn built_on_target(
+    root: &std::path::Path,
+    plan: &Plan<'_>,
+    after: Vec<String>,
+    target: &Saved,
+) -> (Vec<String>, Vec<String>) {
+    after
+        .into_iter()
+        .partition(|id| match latest_checkpoint(plan, id) {
+            Some(own) => git::built_on(root, &own, &target.commit)
+                .ok()
+                .flatten()
+                .unwrap_or(true),
+            None => true,
+        })
+}
+
+/// The checkpoint a sign-off line names for `query` (a goal, a unique prefix of
+/// one, or a commit's first hex digits) that this clone has no ref for: the
+/// sign-off was made in another clone, whose checkpoints were not fetched.
+fn not_in_this_clone(plan: &Plan<'_>, all: &[Saved], query: &str) -> Option<(String, String)> {
+    let here = |c: &str| all.iter().any(|s| s.commit.starts_with(c));
+    let exact = plan.goal(query).map(|g| g.id.to_string());
+    let by_prefix = || {
+        let ids: Vec<String> = plan
+            .goals
+            .iter()
+            .filter(|g| g.id.starts_with(query))
+            .map(|g| g.id.to_string())
+            .collect();
+        (ids.len() == 1).then(|| ids[0].clone())
+    };
+    if let Some(id) = exact.or_else(by_prefix)
+        && let Some(c) = latest_checkpoint(plan, &id)
+    {
+        return (!here(&c)).then_some((id, c));
+    }
+    let hex = query.len() >= 7 && query.bytes().all(|b| b.is_ascii_hexdigit());
+    let query = query.to_ascii_lowercase();
+    plan.log
+        .iter()
+        .find_map(|entry| match Event::parse(entry.text) {
+            Some(Event::SignedOff {
+                id,
+                checkpoint: Some(c),
+                ..
+            }) if hex && (c.starts_with(&query) || query.starts_with(c)) && !here(c) => {
+                Some((id.to_string(), c.to_string()))
+            }
+            _ => None,
+        })
+}
+
 /// The checkpoint `query` names: a goal's latest (its id or a unique prefix of it),
 /// or the one whose commit starts with it; only those a sign-off line names.
 fn find(root: &std::path::Path, query: &str, plan: &Plan<'_>, file: &str) -> Result<Saved> {
     let mut all = git::saved(root, CHECKPOINTS)?;
+    if let Some((goal, checkpoint)) = not_in_this_clone(plan, &all, query) {
+        return Err(Exit::usage_hint(
+            format!(
+                "checkpoint {checkpoint} ({goal}'s sign-off) is not in this clone: it was made in another one"
+            ),
+            format!(
+                "fetch the checkpoints with `plan checkpoints --fetch` (from origin; `--fetch REMOTE` for another), or `git fetch origin '{}'`, then run plan rewind again",
+                super::checkpoints::REFSPEC
+            ),
+        ));
+    }
     let unnamed = all.iter().filter(|s| !named(plan, s)).count();
     all.retain(|s| named(plan, s));
     if let Some(latest) = all.iter().rev().find(|s| goal_of(s) == query) {

@@ -1,19 +1,22 @@
 //! `plan start`: open → active, logging the contract's fingerprint and the commit
 //! the work starts from; `--reapprove` accepts a changed contract, visibly, in the
-//! log, saying whether a person at a terminal did it.
+//! log, saying whether a terminal was attached when it was done.
 
 use std::io::IsTerminal;
 
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::claims::{self, Claims};
 use crate::clock;
 use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::out::println;
+use crate::plan::claim::Decision;
 use crate::plan::event::{Approval, Event};
 use crate::plan::model::Status;
 use crate::plan::ops;
+use crate::plan::precondition::Seen;
 
 /// Start a goal (open → active) and log its contract's fingerprint
 #[derive(Debug, clap::Args)]
@@ -23,7 +26,14 @@ pub struct Args {
     /// Accept the goal's changed contract and log its new fingerprint
     #[arg(long)]
     pub reapprove: bool,
-    /// Print the id, status, contract and the log lines written, as JSON
+    /// Claim the goal for NAME (default: the session in PLAN_SESSION, which plan's
+    /// hooks set where the host allows; with neither, the goal is started unclaimed)
+    #[arg(long = "as", value_name = "NAME")]
+    pub holder: Option<String>,
+    /// Take the goal over from the holder of its claim, logged
+    #[arg(long)]
+    pub steal: bool,
+    /// Print the id, status, contract, holder and the log lines written, as JSON
     #[arg(long)]
     pub json: bool,
 }
@@ -36,6 +46,8 @@ struct Started<'a> {
     contract: &'a str,
     /// The log lines written, without their `- `; empty when nothing changed.
     logged: Vec<String>,
+    /// Who holds the goal's claim now; `None`: started unclaimed.
+    claimed_by: Option<String>,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -46,6 +58,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let id = goal.id.as_ref();
     let fingerprint = goal.fingerprint();
     let logged = plan.logged_contract(id);
+    let seen = Seen::of(goal);
     let stamp = clock::now()?.stamp();
     let mut edits = ops::id_comment(&plan, goal);
     let reapproved = Event::Reapproved {
@@ -72,7 +85,36 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             format!("review the change (plan diff {id}), then `plan start {id} --reapprove`"),
         ));
     }
+    if goal.status() != Status::Active {
+        ops::check_dependencies(&plan, goal, "start")?;
+    }
+    let me = claims::me(args.holder.as_deref())?;
+    if args.steal && me.is_none() {
+        return Err(Exit::usage_hint(
+            "--steal needs a holder to take the goal for",
+            format!("name one: `plan start {id} --steal --as NAME`"),
+        ));
+    }
+    // Taken before plan.md is written: a goal held by another is left as it was.
+    let taken = match (&me, &ctx.repo) {
+        (Some(me), Some(_)) => Some(Claims::of(ctx)?.take(id, me, args.steal)?),
+        _ => None,
+    };
+    let takeover = taken.as_ref().and_then(|t| match &t.decision {
+        Decision::Steal { holder } => Some((holder.clone(), None)),
+        Decision::Lapsed { holder, idle } => Some((holder.clone(), Some(*idle))),
+        _ => None,
+    });
+    let taken_event = takeover.as_ref().map(|(from, idle)| Event::ClaimTaken {
+        id,
+        holder: me.as_deref().unwrap_or_default(),
+        from,
+        idle: idle.map(|i| u32::try_from(i).unwrap_or(u32::MAX)),
+    });
     let mut written: Vec<&Event<'_>> = Vec::new();
+    if let Some(event) = &taken_event {
+        written.push(event);
+    }
     let message = match goal.status() {
         Status::Active if args.reapprove => {
             written.push(&reapproved);
@@ -93,7 +135,6 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         _ => {
             ops::check_transition(goal, Status::Active)?;
-            ops::check_dependencies(&plan, goal, "start")?;
             edits = ops::set_status(&plan, goal, Status::Active);
             if changed {
                 written.push(&reapproved);
@@ -104,8 +145,32 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     };
     if !written.is_empty() {
         edits.extend(written.iter().map(|e| ops::event(&stamp, e)));
-        ctx.store.write(&src, edits)?;
+        // Decided on the status and the logged contract as first read.
+        ctx.store.write_checked(&src, edits, |fresh| {
+            seen.check(fresh)?;
+            match fresh.logged_contract(id) == logged {
+                true => Ok(()),
+                false => Err(format!(
+                    "the contract logged for {id} changed while plan was working"
+                )),
+            }
+        })?;
     }
+    if let Some((from, idle)) = &takeover {
+        let why = match idle {
+            None => "--steal".to_string(),
+            Some(idle) => format!(
+                "no activity for {idle} minutes, lease {} minutes",
+                Claims::of(ctx)?.lease_minutes()
+            ),
+        };
+        eprintln!("plan: note: {id} taken over from {from} ({why}); logged");
+    }
+    let claimed_by = taken.map(|t| t.claim.holder);
+    let message = match &claimed_by {
+        Some(holder) => format!("{message}; claimed by {holder}"),
+        None => message,
+    };
     if args.json {
         let report = Started {
             id,
@@ -115,6 +180,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 .iter()
                 .map(|e| format!("{stamp} {}", e.render()))
                 .collect(),
+            claimed_by,
         };
         println(&serde_json::to_string_pretty(&report)?)?;
     } else {

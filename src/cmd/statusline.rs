@@ -13,14 +13,24 @@ pub struct Args {
     /// Print its fields as JSON: active, ready, goal, progress, next_subtask, unproven, errors, text
     #[arg(long)]
     pub json: bool,
+    /// Name the claimed goals NAME holds as yours (default: the session in PLAN_SESSION)
+    #[arg(long = "as", value_name = "NAME")]
+    pub holder: Option<String>,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
+    // A bad name is no reason for a status bar to go blank: it is no name.
+    let me = crate::claims::me(args.holder.as_deref()).ok().flatten();
+    let (_, claims) = crate::claims::lines(ctx.repo.as_ref(), me.as_deref());
+    let with_claims = |text: &str| match &claims {
+        Some(part) if !text.is_empty() => format!("{text} · {part}"),
+        _ => text.to_string(),
+    };
     if !args.json
         && let Some(view) = crate::cache::for_command(ctx)
     {
-        println(&view.statusline)?;
+        println(&with_claims(&view.statusline))?;
         return Ok(OK);
     }
     // A status bar must never show an error wall: no plan, no line.
@@ -37,7 +47,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if args.json {
         println(&serde_json::to_string_pretty(&view)?)?;
     } else if !view.text.is_empty() {
-        println(&view.text)?;
+        println(&with_claims(&view.text))?;
     }
     Ok(OK)
 }

@@ -1,6 +1,6 @@
 //! `plan subgoal`: add an acceptance criterion to a goal's done_when mid-loop, and
 //! log the contract it now has. Like any change of contract, the log says whether
-//! a person at a terminal made it.
+//! a terminal was attached when it was made.
 
 use std::io::IsTerminal;
 
@@ -11,6 +11,7 @@ use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::plan::event::{Approval, Event};
 use crate::plan::model::parse;
+use crate::plan::precondition::Seen;
 use crate::plan::{ops, patch};
 
 /// Add an acceptance criterion to a goal's done_when
@@ -32,6 +33,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.clone();
+    let seen = Seen::unfinished(goal);
     ops::check_open(goal, "add criteria to it")?;
     ops::check_approved(&plan, goal)?;
     let mut edits = ops::id_comment(&plan, goal);
@@ -51,7 +53,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             approval: Approval::from_terminal(std::io::stdin().is_terminal()),
         },
     ));
-    ctx.store.write(&src, edits)?;
+    // The contract it extends must still be the approved one, on a live goal.
+    ctx.store.write_checked(&src, edits, |fresh| {
+        let now = seen.find(fresh)?;
+        ops::check_approved(fresh, now).map_err(|r| r.message)
+    })?;
     ctx.say(&format!("{id}: criterion added (contract {fingerprint})"))?;
     Ok(OK)
 }

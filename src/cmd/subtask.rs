@@ -5,6 +5,7 @@ use anyhow::Result;
 use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::plan::ops;
+use crate::plan::precondition::Seen;
 
 /// Add a subtask to a goal
 #[derive(Debug, clap::Args)]
@@ -27,7 +28,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     ops::check_open(goal, "add subtasks to it")?;
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(ops::add_subtask(&plan, goal, &text));
-    ctx.store.write(&src, edits)?;
+    let seen = Seen::unfinished(goal);
+    ctx.store
+        .write_checked(&src, edits, |fresh| seen.check(fresh))?;
     ctx.say(&format!(
         "{} subtask {}: {text}",
         goal.id,

@@ -5,6 +5,7 @@ use anyhow::Result;
 use crate::ctx::Env;
 use crate::exit::OK;
 use crate::plan::ops;
+use crate::plan::precondition::Seen;
 
 /// Tick subtask N (counting from 1) of a goal
 #[derive(Debug, clap::Args)]
@@ -37,7 +38,9 @@ pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<u8> {
     };
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(edit);
-    ctx.store.write(&src, edits)?;
+    let seen = Seen::unfinished(goal);
+    ctx.store
+        .write_checked(&src, edits, |fresh| seen.check(fresh))?;
     let (ticked, total) = goal.progress();
     let ticked = if done { ticked + 1 } else { ticked - 1 };
     ctx.say(&format!(

@@ -21,7 +21,8 @@ use crate::out::print;
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to remove them from, or agents-md for plan's section of AGENTS.md
+    /// The agent to remove them from, agents-md for plan's section of AGENTS.md, git
+    /// for plan's merge driver, or ci for plan's GitHub Actions workflow
     #[arg(value_enum, required_unless_present = "mcp")]
     pub host: Option<Target>,
     /// Remove plan's MCP server from CLIENT's MCP file instead
@@ -66,6 +67,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let host = match args.host {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
+        Some(Target::Git) => {
+            let repo = install::git_repo(repo, args.global)?;
+            print(&crate::gitmerge::uninstall(repo)?)?;
+            return Ok(OK);
+        }
+        Some(Target::Ci) => return crate::ci::uninstall(repo, args.global),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

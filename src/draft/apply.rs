@@ -66,7 +66,11 @@ pub fn write_fresh<T>(
         };
         let (edits, text, made) = make(&src)?;
         let written = match exists {
-            true => ctx.store.write(&src, edits).map(drop),
+            // `make` decided on `src`; the store's own checks cover the lines.
+            true => ctx
+                .store
+                .write_checked(&src, edits, crate::plan::precondition::intact)
+                .map(drop),
             // Someone may create it meanwhile: then it is read and added to.
             false if ctx.store.path.exists() => Err(WriteError::Conflict {
                 message: String::new(),

@@ -32,7 +32,7 @@ const LINK: u32 = 0o120_000;
 const GITLINK: u32 = 0o160_000;
 
 /// Every file of a tree by its path: blob id and mode.
-type Entries = BTreeMap<Vec<u8>, (Oid, u32)>;
+pub(super) type Entries = BTreeMap<Vec<u8>, (Oid, u32)>;
 
 /// A working tree saved under a ref.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl Change {
     }
 }
 
-fn tree_entries(repo: &Repository, tree: Option<Oid>) -> Result<Entries> {
+pub(super) fn tree_entries(repo: &Repository, tree: Option<Oid>) -> Result<Entries> {
     let mut out = Entries::new();
     let Some(tree) = tree else {
         return Ok(out);
@@ -180,6 +180,14 @@ fn write_tree(repo: &Repository, entries: &Entries) -> Result<Oid> {
 /// branch) under `base`, or `base-2`, `base-3`… if that ref is taken. HEAD, the
 /// index and the files stay as they are.
 pub fn save_working_tree(root: &Path, base: &str, message: &str) -> Result<Saved> {
+    let commit = working_commit(root, message)?;
+    save_commit(root, base, &commit, message)
+}
+
+/// The working tree as a commit whose parent is HEAD (none on an unborn branch),
+/// its id in 40 hex digits; no ref names it yet ([`save_commit`] does). HEAD, the
+/// index and the files stay as they are.
+pub fn working_commit(root: &Path, message: &str) -> Result<String> {
     let repo = open(root)?;
     let tree = write_tree(&repo, &working_entries(&repo, true)?)?;
     let tree = repo
@@ -201,6 +209,14 @@ pub fn save_working_tree(root: &Path, base: &str, message: &str) -> Result<Saved
     let commit = repo
         .commit(None, &signature, &signature, message, &tree, &parents)
         .context("writing the checkpoint commit")?;
+    Ok(commit.to_string())
+}
+
+/// Names `commit` under `base`, or `base-2`, `base-3`… if that ref is taken.
+pub fn save_commit(root: &Path, base: &str, commit: &str, message: &str) -> Result<Saved> {
+    let repo = open(root)?;
+    let commit =
+        Oid::from_str(commit).with_context(|| format!("reading the commit id {commit}"))?;
     for n in 1.. {
         let name = match n {
             1 => base.to_string(),
@@ -325,6 +341,32 @@ pub fn changed_since_each(
         .iter()
         .map(|commit| Ok(diff(&now, &commit_tree(&repo, commit)?, keep)))
         .collect()
+}
+
+/// Whether the checkpoint `later` was taken on work built on the checkpoint
+/// `earlier` (commit ids, full or abbreviated): its HEAD (parent) is the one
+/// `earlier` was taken on, or a descendant of it. A checkpoint on an unborn branch
+/// is built on by every other. `None` when `later` is not in this repository.
+pub fn built_on(root: &Path, later: &str, earlier: &str) -> Result<Option<bool>> {
+    let repo = open(root)?;
+    let find = |id: &str| {
+        repo.revparse_single(id)
+            .ok()
+            .and_then(|o| o.peel_to_commit().ok())
+    };
+    let (Some(later), Some(earlier)) = (find(later), find(earlier)) else {
+        return Ok(None);
+    };
+    let (Some(base), Some(on)) = (earlier.parent_ids().next(), later.parent_ids().next()) else {
+        return Ok(Some(earlier.parent_ids().next().is_none()));
+    };
+    if base == on {
+        return Ok(Some(true));
+    }
+    let descends = repo
+        .graph_descendant_of(on, base)
+        .with_context(|| format!("comparing the commits {on} and {base}"))?;
+    Ok(Some(descends))
 }
 
 /// Whether a directory between the working tree's top and `path` is a symlink (or

@@ -49,6 +49,8 @@ pub struct Work<'p> {
     pub has_work: bool,
     /// [`blocks::continuation_goals`].
     pub goals: Option<&'p str>,
+    /// The plan has work, but every goal of it is claimed by another session.
+    pub held_elsewhere: bool,
 }
 
 pub struct Input<'p> {
@@ -115,11 +117,7 @@ pub fn decide(
     }
     let plan = input.plan;
     if !plan.has_work && input.broken.is_none() {
-        return end(
-            lp,
-            "no_work",
-            "no goal is active or ready to start".to_string(),
-        );
+        return end(lp, "no_work", no_work(plan));
     }
     if lp.used >= lp.budget {
         let why = format!(
@@ -144,11 +142,7 @@ pub fn decide(
     let goals = match (input.broken, plan.goals) {
         (None, Some(goals)) => goals.to_string(),
         (None, None) => {
-            return end(
-                lp,
-                "no_work",
-                "no goal is active or ready to start".to_string(),
-            );
+            return end(lp, "no_work", no_work(plan));
         }
         (Some(why), goals) => format!(
             "first fix plan.md's format errors ({why}; `plan lint` lists them all){}",
@@ -166,6 +160,15 @@ pub fn decide(
         goals,
     };
     (Stop::Block { reason }, Some(event))
+}
+
+/// Why a loop with nothing left to do ends.
+fn no_work(plan: Work<'_>) -> String {
+    if plan.held_elsewhere {
+        "every goal left is claimed by another session (`plan claims`)".to_string()
+    } else {
+        "no goal is active or ready to start".to_string()
+    }
 }
 
 #[cfg(test)]
@@ -203,6 +206,7 @@ mod tests {
         Work {
             has_work: blocks::has_work(plan),
             goals: goals.as_deref(),
+            held_elsewhere: false,
         }
     }
 

@@ -14,6 +14,7 @@ use crate::cache;
 use crate::config::{self, Config, EveryPrompt};
 use crate::git;
 use crate::plan::blocks::{self, Templates};
+use crate::plan::claim;
 use crate::plan::model::Plan;
 use crate::plan::template::fill;
 
@@ -47,8 +48,10 @@ pub fn place(cwd: &Path) -> Result<Option<Place>> {
 
 /// The repository's override of a prompt, else the embedded one.
 pub fn template(root: &Path, name: &str, embedded: &'static str) -> String {
-    std::fs::read_to_string(root.join(".plan/prompts").join(name))
-        .unwrap_or_else(|_| embedded.to_string())
+    crate::judge::overrides::read(root, name)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| embedded.to_string())
 }
 
 pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
@@ -104,6 +107,8 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         eprintln!("{note}");
     }
     let state = State::new(&place.git_dir);
+    let claims = Claimed::read(&place, &input.session);
+    let view = &claims.apply(view);
     // A plan with format errors is injected as far as it reads: the block names the
     // errors, and the agent is not left without its plan. Only the loop holds back.
     match kind {
@@ -111,7 +116,8 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             if input.source.as_deref().is_none_or(|s| s == "startup") {
                 state.prune();
             }
-            let block = view.injection;
+            export_session(&input.session);
+            let block = view.injection.clone();
             let block_hash = cache::content_hash(block.as_bytes());
             state.session(&input.session, |s| {
                 s.injected = Some(block_hash);
@@ -128,7 +134,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             if config.inject_every_prompt == EveryPrompt::Never {
                 return Ok(Answer::Nothing);
             }
-            let block = view.injection;
+            let block = view.injection.clone();
             let block_hash = cache::content_hash(block.as_bytes());
             // An empty prompt is the host's own step between tool results and the
             // next model call, not a prompt: only a changed block comes with it.
@@ -159,7 +165,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 .is_some_and(|p| same_file(&cwd, p, &place.plan_path));
             let every = config.reminder_every_file_edits;
             let active = !view.active.is_empty();
-            let hash = view.hash;
+            let hash = view.hash.clone();
             let block = (spec.inject_at_tool && config.inject_every_prompt != EveryPrompt::Never)
                 .then(|| view.injection.clone());
             let block_hash = block.as_deref().map(|b| cache::content_hash(b.as_bytes()));
@@ -208,16 +214,94 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 }
             })?;
             if spec.skeleton_at_compaction
-                && let Some(skeleton) = view.skeleton
+                && let Some(skeleton) = &view.skeleton
             {
-                return Ok(Answer::Context(skeleton));
+                return Ok(Answer::Context(skeleton.clone()));
             }
             Ok(Answer::Nothing)
         }
         Kind::Stop => {
             let limit = host.event(event).and_then(|e| e.blocks_in_a_row);
-            stop(&place, &state, &config, &input, &view, limit)
+            stop(&place, &state, &config, &input, view, limit)
         }
+    }
+}
+
+/// The claims the hook's session sees: its own and others', read from the ref files
+/// of the common git dir (see `git/claims.rs`), never by opening the repository
+/// when the claims are known.
+struct Claimed {
+    session: String,
+    claims: Vec<crate::git::claims::Claim>,
+}
+
+impl Claimed {
+    fn read(place: &Place, session: &str) -> Claimed {
+        let repo = git::Repo {
+            root: place.root.clone(),
+            git_dir: place.git_dir.clone(),
+        };
+        let claims = crate::claims::peek(&repo);
+        // Every hook call of a holder's session is activity that keeps its claims.
+        if claims.iter().any(|c| c.holder == session) {
+            crate::claims::touch(&repo, session);
+        }
+        Claimed {
+            session: session.to_string(),
+            claims,
+        }
+    }
+
+    /// `view` as this session sees it: the injection says which goals are its own
+    /// and which are held by whom, and the continuation leaves out others' goals.
+    /// Unchanged when nothing is claimed.
+    fn apply(&self, mut view: cache::View) -> cache::View {
+        if self.claims.is_empty() {
+            return view;
+        }
+        let holdings: Vec<claim::Holding<'_>> = self
+            .claims
+            .iter()
+            .map(|c| claim::Holding {
+                goal: &c.goal,
+                holder: &c.holder,
+                worktree: &c.worktree,
+                branch: &c.branch,
+            })
+            .collect();
+        if let Some(lines) = claim::injection_lines(&holdings, Some(&self.session)) {
+            view.injection = format!("{}\n{lines}", view.injection);
+        }
+        let others = |goal: &str| {
+            self.claims
+                .iter()
+                .any(|c| c.goal == goal && c.holder != self.session)
+        };
+        view.continuation = blocks::compose(&view.parts, &others);
+        view.held_elsewhere = view.has_work && view.continuation.is_none();
+        view.has_work = view.continuation.is_some();
+        view
+    }
+}
+
+/// Names the session for the agent's shell where the host reads variables from a
+/// file (Claude Code's `CLAUDE_ENV_FILE` at session start), so `plan start` claims
+/// goals for it without `--as`. Best effort.
+fn export_session(session: &str) {
+    use std::io::Write as _;
+    let Some(file) = std::env::var_os("CLAUDE_ENV_FILE").filter(|f| !f.is_empty()) else {
+        return;
+    };
+    if claim::invalid_name(session).is_some() {
+        return;
+    }
+    let line = format!("export {}='{session}'\n", crate::claims::SESSION_VAR);
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+    {
+        let _ = f.write_all(line.as_bytes());
     }
 }
 
@@ -246,13 +330,29 @@ fn claim(state: &State, session: &str) -> Result<()> {
         .peek_loop()?
         .is_some_and(|l| l.owner.is_none() && l.ended.is_none());
     if unclaimed {
-        state.with_loop(|l| {
-            if let Some(l) = l.as_mut().filter(|l| l.owner.is_none()) {
-                l.owner = Some(session.to_string());
-            }
+        let started = state.with_loop(|l| {
+            let l = l.as_mut().filter(|l| l.owner.is_none())?;
+            l.owner = Some(session.to_string());
+            Some(l.started.clone())
         })?;
+        if let Some(started) = started {
+            state.session(session, |s| s.in_loop = Some(started))?;
+        }
     }
     Ok(())
+}
+
+/// A stop with no loop state: if this session claimed a loop that was neither
+/// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
+/// Fail-open: a block is given only once it is recorded as given, so it never
+/// repeats, and any error lets the agent stop.
+fn vanished(state: &State, session: &str) -> Answer {
+    let Ok(Some(started)) = state.session(session, |s| s.in_loop.take()) else {
+        return Answer::Nothing;
+    };
+    Answer::Block(format!(
+        "plan: the work loop started {started} is gone: its state (.git/plan/loop.json) vanished without `plan goal clear` or `plan goal pause`. Those are for the person who started the loop, and each is logged in plan.md; deleting the state is neither. This stop is blocked once: go on with plan.md's goals, or say what you need from the person (`plan log TEXT` records it)."
+    ))
 }
 
 fn stop(
@@ -274,6 +374,7 @@ fn stop(
         plan: guard::Work {
             has_work: view.has_work,
             goals: view.continuation.as_deref(),
+            held_elsewhere: view.held_elsewhere,
         },
         broken: view.broken.as_deref(),
         plan_hash: &view.hash,
@@ -283,9 +384,17 @@ fn stop(
     // only when the guard, deciding on the loop as it stands, would get as far as
     // asking: a spent budget or a stall ends the loop without a model call.
     let mut peeked = state.peek_loop()?;
-    if peeked.as_ref().is_none_or(|l| l.ended.is_some()) {
-        // No loop, or one that ended: nothing to decide, so no lock to take.
+    let Some(current) = peeked.as_ref() else {
+        return Ok(vanished(state, &input.session));
+    };
+    if current.ended.is_some() {
+        // A loop that ended: nothing to decide, so no lock to take.
         return Ok(Answer::Nothing);
+    }
+    // An unclaimed loop is claimed by this stop (guard::decide).
+    if current.owner.as_deref().is_none_or(|o| o == input.session) {
+        let started = current.started.clone();
+        state.session(&input.session, |s| s.in_loop = Some(started))?;
     }
     // A host that ends the turn itself after so many blocks in a row drops the next
     // one unseen: plan lets go instead, spends nothing on it, and says how the loop
@@ -369,7 +478,11 @@ fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) 
         &template(&place.root, "loop_judge.md", LOOP_JUDGE),
         |name| match name {
             "goals" => Some(active.join(", ")),
-            "message" => Some(tail.clone()),
+            // The agent's words: a "PAUSE:" it writes is data, not the judge's answer.
+            "message" => Some(crate::judge::prompt::untrusted(
+                "the agent's last message",
+                &tail,
+            )),
             _ => None,
         },
     );

@@ -33,6 +33,9 @@ pub struct Session {
     /// Stops in a row this session was blocked at, for a host that drops a block
     /// after so many.
     pub blocks: u32,
+    /// When the running work loop this session claimed was started: a loop state
+    /// that is then gone without `plan goal clear` (which keeps it, ended) vanished.
+    pub in_loop: Option<String>,
 }
 
 /// The work loop started by `plan goal`. One per repository (per worktree).

@@ -87,6 +87,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::ClaudeResult,
         schema: None,
+        refuse: None,
     },
 };
 
@@ -109,8 +110,19 @@ fn next_steps(root: Option<&Path>) -> Result<String> {
 /// Claude's `--json-schema` exists too, but it answers through an extra tool, which
 /// the read-only tool list would have to admit: no schema.
 fn judge(r: &Request) -> Invocation {
-    // Hooks are off through settings, not only through our PLAN_JUDGE.
+    // Hooks are off through settings, not only through our PLAN_JUDGE. Isolated
+    // from the repository: only user settings load (a project's `env` could point
+    // the judge at the agent's server), only the MCP servers given (none), and the
+    // run starts in its own directory, so no CLAUDE.md of the root's reaches the
+    // model; `--add-dir` lets it read the root, whose CLAUDE.md files stay unloaded
+    // while CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is off.
     let mut inv = Invocation::new("claude", true);
+    inv.start_in(r.workdir);
+    inv.env.push((
+        "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD".to_string(),
+        "0".to_string(),
+    ));
+    let root = r.repo_root.to_string_lossy();
     inv.push(&[
         "-p",
         "--output-format",
@@ -123,6 +135,11 @@ fn judge(r: &Request) -> Invocation {
         "dontAsk",
         "--settings",
         r#"{"disableAllHooks":true}"#,
+        "--setting-sources",
+        "user",
+        "--strict-mcp-config",
+        "--add-dir",
+        &root,
         "--no-session-persistence",
         "--max-turns",
         &r.max_turns.to_string(),

@@ -74,6 +74,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::LastMessage,
         schema: Some(schema),
+        refuse: None,
     },
 };
 
@@ -149,8 +150,15 @@ fn judge(r: &Request) -> Invocation {
     // codex exec then reads it from stdin (its `exec --help`: "if `-` is used,
     // instructions are read from stdin"), which keeps a large prompt clear of the
     // argv size limit.
+    //
+    // Isolated from the repository: `-C` starts it in a directory of its own, so
+    // neither the root's `.codex/config.toml` (model providers, `[mcp_servers]`
+    // commands, in a trusted project) nor its AGENTS.md loads; the read-only sandbox
+    // still reads the root. `project_doc_max_bytes=0` keeps instruction files out
+    // wherever it starts.
     let mut inv = Invocation::new("codex", true);
-    let repo = r.repo_root.to_string_lossy();
+    inv.start_in(r.workdir);
+    let workdir = r.workdir.to_string_lossy();
     let out = r.out_file.to_string_lossy();
     inv.push(&[
         "exec",
@@ -160,8 +168,10 @@ fn judge(r: &Request) -> Invocation {
         "--skip-git-repo-check",
         "-c",
         "features.hooks=false",
+        "-c",
+        "project_doc_max_bytes=0",
         "-C",
-        &repo,
+        &workdir,
     ]);
     if let Some(model) = r.model {
         inv.push(&["-m", model]);

@@ -86,6 +86,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::Text,
         schema: None,
+        refuse: None,
     },
 };
 
@@ -160,12 +161,21 @@ fn next_steps(root: Option<&Path>) -> Result<String> {
 }
 
 fn judge(r: &Request) -> Invocation {
+    // Isolated from the repository: `--no-custom-instructions` keeps AGENTS.md and
+    // `.github/copilot-instructions.md` out, and the folder stays untrusted
+    // (COPILOT_ALLOW_ALL off, no `--trust-folder`), so its `.github/hooks` and MCP
+    // configuration do not load. It starts in the root: `--add-dir` would load the
+    // root's skills and agents as trusted configuration.
     let mut inv = Invocation::new("copilot", false);
+    inv.env
+        .push(("COPILOT_ALLOW_ALL".to_string(), "false".to_string()));
     inv.push(&[
         "--available-tools",
         "view,grep,glob",
         "--allow-all-tools",
         "--no-ask-user",
+        "--no-custom-instructions",
+        "--disable-builtin-mcps",
         "-s",
         "-C",
         &r.repo_root.to_string_lossy(),
@@ -228,11 +238,16 @@ mod tests {
         let inv = judge(&Request {
             model: Some("m"),
             repo_root: Path::new("/repo"),
+            workdir: Path::new("/tmp/run/work"),
             out_file: Path::new("/tmp/run/out.txt"),
             system: "Judge.",
             max_turns: 3,
         });
         assert_eq!(inv.program, "copilot");
+        assert_eq!(
+            inv.cwd, None,
+            "copilot starts in the root: --add-dir would trust its skills"
+        );
         assert_eq!(
             inv.args,
             [
@@ -240,6 +255,8 @@ mod tests {
                 "view,grep,glob",
                 "--allow-all-tools",
                 "--no-ask-user",
+                "--no-custom-instructions",
+                "--disable-builtin-mcps",
                 "-s",
                 "-C",
                 "/repo",

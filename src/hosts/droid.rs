@@ -80,11 +80,31 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::Text,
         schema: None,
+        refuse: Some(guideline_files),
     },
 };
 
 /// Runtime settings for the judge's own run: no hooks at all.
 pub const JUDGE_SETTINGS: &str = "{\"hooks\": {\"hooksDisabled\": true}}\n";
+
+/// The instruction files Droid (0.225.2) discovers along the paths it reads and
+/// hands its model as project guidelines.
+const GUIDELINES: [&str; 5] = [
+    "CLAUDE.md",
+    "Claude.md",
+    "AGENTS.md",
+    "Agents.md",
+    "agents.md",
+];
+
+/// Why Droid cannot judge `root` in isolation: the first guideline file in it.
+fn guideline_files(root: &Path, _home: Option<&Path>) -> Option<String> {
+    let names: Vec<String> = GUIDELINES.iter().map(|n| n.to_string()).collect();
+    let found = crate::judge::files::find_named(root, &names)?;
+    Some(format!(
+        "{found} is an instruction file Droid hands its model as project guidelines when it reads a file beside or below it, and no flag stops it; the agent under review could have written it"
+    ))
+}
 
 fn user(home: &Path) -> PathBuf {
     home.join(".factory").join("settings.json")
@@ -102,7 +122,14 @@ fn next_steps(root: Option<&Path>) -> Result<String> {
 }
 
 fn judge(r: &Request) -> Invocation {
+    // Isolated from the repository: it starts in a directory of its own, so the
+    // root's `.factory/` (settings whose `customModels` could send the judge to the
+    // agent's server, hooks, MCP servers) does not load; it reads the root by
+    // absolute path. Droid still hands its model the AGENTS.md and CLAUDE.md files
+    // along every path it reads, and no flag stops that (0.225.2):
+    // `guideline_files` refuses a root that holds one, before the run.
     let mut inv = Invocation::new("droid", false);
+    inv.start_in(r.workdir);
     let settings = r.out_file.with_file_name("droid-settings.json");
     inv.files
         .push((settings.clone(), JUDGE_SETTINGS.to_string()));
@@ -113,7 +140,7 @@ fn judge(r: &Request) -> Invocation {
         "--settings",
         &settings.to_string_lossy(),
         "--cwd",
-        &r.repo_root.to_string_lossy(),
+        &r.workdir.to_string_lossy(),
     ]);
     if let Some(model) = r.model {
         inv.push(&["-m", model]);
@@ -133,11 +160,13 @@ mod tests {
         let inv = judge(&Request {
             model: Some("custom:m"),
             repo_root: Path::new("/repo"),
+            workdir: Path::new("/tmp/run/work"),
             out_file: Path::new("/tmp/run/out.txt"),
             system: "Judge.",
             max_turns: 3,
         });
         assert_eq!(inv.program, "droid");
+        assert_eq!(inv.cwd.as_deref(), Some(Path::new("/tmp/run/work")));
         assert_eq!(
             inv.args,
             [
@@ -147,7 +176,7 @@ mod tests {
                 "--settings",
                 "/tmp/run/droid-settings.json",
                 "--cwd",
-                "/repo",
+                "/tmp/run/work",
                 "-m",
                 "custom:m",
                 "--append-system-prompt",

@@ -39,6 +39,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use serde_json::Value;
 
 use super::{Event, Judge, Registration, Spec, event};
 use crate::hooks::host::{Answer, Kind, claude_json, out};
@@ -84,6 +85,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::GeminiJson,
         schema: None,
+        refuse: Some(context_files),
     },
 };
 
@@ -151,17 +153,68 @@ fn compactions(transcript: &Path) -> Option<u64> {
 
 fn judge(r: &Request) -> Invocation {
     // `-p` goes last so the prompt is its value and the final argument.
+    //
+    // Isolated from the repository: it starts in a directory of its own, so the
+    // root's `.gemini/` (settings, MCP servers, extensions, `.env`) and `.env` do
+    // not load (a GOOGLE_GEMINI_BASE_URL there would take the user's key to the
+    // agent's server), and it reads the root through `--include-directories`.
+    // Gemini loads the GEMINI.md files of every workspace directory, and of a read
+    // file's directories, whatever flag says (0.61.0): `context_files` refuses a
+    // root that holds one, before the run.
     let mut inv = Invocation::new("gemini", false);
+    inv.start_in(r.workdir);
     let policy = r.out_file.with_file_name("gemini-policy.toml");
     inv.files.push((policy.clone(), POLICY.to_string()));
     let policy = policy.to_string_lossy();
-    inv.push(&["--approval-mode", "plan", "--policy", &policy, "-o", "json"]);
+    let root = r.repo_root.to_string_lossy();
+    inv.push(&[
+        "--approval-mode",
+        "plan",
+        "--policy",
+        &policy,
+        "--include-directories",
+        &root,
+        "-o",
+        "json",
+    ]);
     if let Some(model) = r.model {
         inv.push(&["-m", model]);
     }
     inv.push(&["-p"]);
     inv.system_in_prompt = true;
     inv
+}
+
+/// The names Gemini CLI loads as context files: GEMINI.md, and those the user's
+/// `~/.gemini/settings.json` adds under `context.fileName` (Gemini keeps GEMINI.md
+/// whatever that says).
+fn context_names(home: Option<&Path>) -> Vec<String> {
+    let mut names = vec!["GEMINI.md".to_string()];
+    let settings = home
+        .and_then(|h| std::fs::read_to_string(h.join(".gemini/settings.json")).ok())
+        .and_then(|text| crate::hooks::jsonc::parse(&text).ok());
+    if let Some(settings) = settings {
+        match settings.get("context").map(|c| &c["fileName"]) {
+            Some(Value::String(name)) => names.push(name.clone()),
+            Some(Value::Array(list)) => {
+                names.extend(list.iter().filter_map(|n| n.as_str().map(String::from)))
+            }
+            _ => {}
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Why Gemini CLI cannot judge `root` in isolation: the first context file in it,
+/// which Gemini would hand its model as instructions (no flag turns that off).
+fn context_files(root: &Path, home: Option<&Path>) -> Option<String> {
+    let names = context_names(home);
+    let found = crate::judge::files::find_named(root, &names)?;
+    Some(format!(
+        "{found} is an instruction file Gemini CLI loads into its model's context from the directories it reads, and no flag stops it; the agent under review could have written it"
+    ))
 }
 
 /// Gemini CLI's policy for a judge run, passed with `--policy` (user tier, above

@@ -238,7 +238,14 @@ pub struct Judge {
     pub format: Format,
     /// Asks for the verdict's JSON shape, given the schema file, where the CLI takes one.
     pub schema: Option<fn(&mut Invocation, &Path)>,
+    /// Why the host cannot judge the root (first argument) in isolation, when no
+    /// flag keeps something there from reaching its model; the judge is then
+    /// refused. The second argument is the user's home directory.
+    pub refuse: Option<Refusal>,
 }
+
+/// Why a host cannot judge `root` in isolation, given the user's home directory.
+pub type Refusal = fn(root: &Path, home: Option<&Path>) -> Option<String>;
 
 /// For a host whose hooks run once registered, with no trust step.
 pub fn no_trust_step(_root: Option<&Path>) -> Option<String> {

@@ -34,9 +34,10 @@
 //!   be told apart there: plan is asked, and counts that continuation.
 //! - Answers: JSON on stdout, always: `{message}` for the model, `{notice}` for the
 //!   person (stderr under `run`, a toast in the TUI), `{}` for nothing.
-//! - Judge: `opencode run --pure --format json PROMPT` with `OPENCODE_PERMISSION`
-//!   denying edit, bash, webfetch, task and external_directory; that leaves glob,
-//!   grep, read, skill and todowrite. `--pure` loads no plugin (plan's included) and
+//! - Judge: `opencode run --pure --format json PROMPT`, started in a directory of
+//!   its own, with `OPENCODE_PERMISSION` denying edit, bash, webfetch, task and
+//!   external_directory but for the root it judges; that leaves glob, grep, read,
+//!   skill and todowrite. `--pure` loads no plugin (plan's included) and
 //!   `--title` spares the title request. `OPENCODE_DISABLE_PROJECT_CONFIG=1`: the
 //!   repository's own config cannot loosen the judge (an agent's permissions), and
 //!   OpenCode writes no `.gitignore` into its `.opencode/` (the working tree stays
@@ -65,8 +66,23 @@ use crate::judge::backend::{Format, Invocation, Request};
 pub const PLUGIN: &str = include_str!("../../integrations/opencode/plan.js");
 
 /// The judge's permissions: everything that writes, runs or reaches out is denied.
+/// Outside its working directory it reads only the root it judges (`permission`).
 pub const JUDGE_PERMISSION: &str =
     r#"{"edit":"deny","bash":"deny","webfetch":"deny","task":"deny","external_directory":"deny"}"#;
+
+/// `JUDGE_PERMISSION` for a judge started outside `root`: `external_directory`
+/// denies every directory but the root and those under it. OpenCode takes the last
+/// rule that matches.
+fn permission(root: &Path) -> String {
+    let mut permission: Value = serde_json::from_str(JUDGE_PERMISSION).unwrap_or_default();
+    let root = root.to_string_lossy().trim_end_matches('/').to_string();
+    permission["external_directory"] = serde_json::json!({
+        "*": "deny",
+        root.clone(): "allow",
+        format!("{root}/*"): "allow",
+    });
+    permission.to_string()
+}
 
 pub const EVENTS: &[Event] = &[
     event(
@@ -118,6 +134,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::Extract(answer),
         schema: None,
+        refuse: None,
     },
 };
 
@@ -147,11 +164,15 @@ pub fn is_plugin(text: &str) -> bool {
 
 fn judge(r: &Request) -> Invocation {
     // The prompt goes last, as `run`'s message.
+    //
+    // It starts in a directory of its own: OpenCode hands its model the AGENTS.md,
+    // CLAUDE.md and CONTEXT.md of every directory between a file it reads and its
+    // working directory, whatever switch is set (1.18.33); from outside the root
+    // there are none between.
     let mut inv = Invocation::new("opencode", false);
-    inv.env.push((
-        "OPENCODE_PERMISSION".to_string(),
-        JUDGE_PERMISSION.to_string(),
-    ));
+    inv.start_in(r.workdir);
+    inv.env
+        .push(("OPENCODE_PERMISSION".to_string(), permission(r.repo_root)));
     // The repository's own `.opencode/` and opencode.json could grant an agent back
     // what the permissions deny, and OpenCode writes a .gitignore into `.opencode/`
     // on its first start there: the judge reads neither.
@@ -159,6 +180,10 @@ fn judge(r: &Request) -> Invocation {
         "OPENCODE_DISABLE_PROJECT_CONFIG".to_string(),
         "1".to_string(),
     ));
+    // The same switch keeps the root's AGENTS.md out, wherever it is found; this
+    // one keeps its CLAUDE.md (and Claude Code's skills) out too.
+    inv.env
+        .push(("OPENCODE_DISABLE_CLAUDE_CODE".to_string(), "1".to_string()));
     inv.push(&["run", "--pure", "--format", "json", "--title", "plan judge"]);
     if let Some(model) = r.model {
         inv.push(&["-m", model]);
@@ -247,6 +272,7 @@ mod tests {
         let inv = judge(&Request {
             model: Some("fake/m"),
             repo_root: Path::new("/repo"),
+            workdir: Path::new("/tmp/run/work"),
             out_file: Path::new("/tmp/run/out.txt"),
             system: "Judge.",
             max_turns: 3,
@@ -272,9 +298,14 @@ mod tests {
             .find(|(k, _)| k == "OPENCODE_PERMISSION")
             .expect("the judge's permissions");
         let permission: Value = serde_json::from_str(permission).unwrap();
-        for tool in ["edit", "bash", "webfetch", "task", "external_directory"] {
+        for tool in ["edit", "bash", "webfetch", "task"] {
             assert_eq!(permission[tool], "deny", "{tool}");
         }
+        assert_eq!(
+            permission["external_directory"],
+            serde_json::json!({"*": "deny", "/repo": "allow", "/repo/*": "allow"})
+        );
+        assert_eq!(inv.cwd.as_deref(), Some(Path::new("/tmp/run/work")));
         assert!(inv.env.contains(&(
             "OPENCODE_DISABLE_PROJECT_CONFIG".to_string(),
             "1".to_string()

@@ -76,6 +76,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::Text,
         schema: None,
+        refuse: None,
     },
 };
 
@@ -113,13 +114,21 @@ pub fn is_extension(text: &str) -> bool {
 fn judge(r: &Request) -> Invocation {
     // No stdin prompt is documented for pi, so the prompt goes last in argv;
     // `--no-extensions` keeps project extensions (pi's hooks) out of the run.
+    // Isolated from the repository: it starts in a directory of its own, so the
+    // root's `.pi/` (settings, SYSTEM.md, which replaces the system prompt) does not
+    // load, and `--no-context-files` keeps AGENTS.md and CLAUDE.md out. Its tools
+    // read the root by absolute path.
     let mut inv = Invocation::new("pi", false);
+    inv.start_in(r.workdir);
     inv.push(&[
         "-p",
         "--tools",
         "read,grep,find,ls",
         "--no-session",
         "--no-extensions",
+        "--no-skills",
+        "--no-prompt-templates",
+        "--no-context-files",
     ]);
     if let Some(model) = r.model {
         inv.push(&["--model", model]);

@@ -119,6 +119,7 @@ pub static HOST: Spec = Spec {
         invocation: judge,
         format: Format::Text,
         schema: None,
+        refuse: None,
     },
 };
 
@@ -138,9 +139,18 @@ fn next_steps(root: Option<&Path>) -> Result<String> {
 }
 
 fn judge(r: &Request) -> Invocation {
+    // Isolated from the repository: `--safe-mode` loads no context file, hook,
+    // extension, skill or MCP server, and the run starts in a directory of its own,
+    // so the root's `.qwen/` settings and `.env` (an OPENAI_BASE_URL there would
+    // send the judge to the agent's server) do not load; it reads the root through
+    // `--include-directories`.
     let mut inv = Invocation::new("qwen", false);
+    inv.start_in(r.workdir);
+    let root = r.repo_root.to_string_lossy();
     inv.push(&[
         "--safe-mode",
+        "--include-directories",
+        &root,
         "--approval-mode",
         "plan",
         "--core-tools",
@@ -174,15 +184,19 @@ mod tests {
         let inv = judge(&Request {
             model: Some("m"),
             repo_root: Path::new("/repo"),
+            workdir: Path::new("/tmp/run/work"),
             out_file: Path::new("/tmp/run/out.txt"),
             system: "Judge.",
             max_turns: 3,
         });
         assert_eq!(inv.program, "qwen");
+        assert_eq!(inv.cwd.as_deref(), Some(Path::new("/tmp/run/work")));
         assert_eq!(
             inv.args,
             [
                 "--safe-mode",
+                "--include-directories",
+                "/repo",
                 "--approval-mode",
                 "plan",
                 "--core-tools",

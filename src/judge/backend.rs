@@ -162,6 +162,10 @@ pub struct Invocation {
     /// Files the run needs, to be written (path, text) before it starts. They go
     /// beside `out_file`, in the run's private temporary directory.
     pub files: Vec<(PathBuf, String)>,
+    /// Where the run starts; `None`: the root the judge reads. A host that loads
+    /// project settings and instruction files from its working directory starts in
+    /// `Request::workdir` instead and is given the root by a flag.
+    pub cwd: Option<PathBuf>,
 }
 
 impl Invocation {
@@ -176,7 +180,13 @@ impl Invocation {
             env: Vec::new(),
             reads_last_message: None,
             files: Vec::new(),
+            cwd: None,
         }
+    }
+
+    /// Starts the run in `workdir`, away from the root's project-level settings.
+    pub fn start_in(&mut self, workdir: &Path) {
+        self.cwd = Some(workdir.to_path_buf());
     }
 
     pub fn push(&mut self, items: &[&str]) {
@@ -188,7 +198,12 @@ impl Invocation {
 pub struct Request<'a> {
     /// Trimmed; `None` when unset or blank.
     pub model: Option<&'a str>,
+    /// The root the judge reads: the tree under review.
     pub repo_root: &'a Path,
+    /// An empty directory of the run's own, outside the root (`work` beside
+    /// `out_file`): the working directory of a host whose project-level settings,
+    /// hooks, MCP servers and instruction files would otherwise load from the root.
+    pub workdir: &'a Path,
     /// Where a backend that writes its final message to a file writes it; files the
     /// run needs go beside it.
     pub out_file: &'a Path,
@@ -212,10 +227,12 @@ pub fn invocation(
 ) -> Result<Invocation> {
     let model = model.map(str::trim).filter(|m| !m.is_empty());
     let system = system.trim();
+    let workdir = workdir(out_file);
     let mut inv = match backend {
         Backend::Host(host) => (host.spec().judge.invocation)(&Request {
             model,
             repo_root,
+            workdir: &workdir,
             out_file,
             system,
             max_turns,
@@ -234,7 +251,7 @@ pub fn invocation(
         Backend::Command => {
             let Some((program, rest)) = command.split_first() else {
                 bail!(
-                    "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list, e.g. [\"./judge.sh\"]"
+                    "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list whose program lies outside the repository, e.g. [\"/usr/local/bin/my-judge\"]"
                 );
             };
             if program.trim().is_empty() {
@@ -251,6 +268,23 @@ pub fn invocation(
     };
     inv.env.push(("PLAN_JUDGE".to_string(), "1".to_string()));
     Ok(inv)
+}
+
+/// Why `backend` cannot judge `root` in isolation, if it cannot: something there
+/// would reach its model whatever plan passes it (the host's module says what).
+pub fn refusal(backend: Backend, root: &Path) -> Option<String> {
+    let Backend::Host(host) = backend else {
+        return None;
+    };
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    (host.spec().judge.refuse?)(root, home.as_deref())
+}
+
+/// The private working directory of a run whose answer file is `out_file`.
+pub fn workdir(out_file: &Path) -> PathBuf {
+    out_file.with_file_name("work")
 }
 
 /// The sign-off verdict's shape, for backends that take a JSON schema for their final
@@ -349,6 +383,11 @@ mod tests {
                 "dontAsk",
                 "--settings",
                 r#"{"disableAllHooks":true}"#,
+                "--setting-sources",
+                "user",
+                "--strict-mcp-config",
+                "--add-dir",
+                "/repo",
                 "--no-session-persistence",
                 "--max-turns",
                 "12",
@@ -358,6 +397,11 @@ mod tests {
         );
         assert!(inv.stdin_prompt && !inv.prompt_arg && !inv.system_in_prompt);
         assert_eq!(inv.reads_last_message, None);
+        assert_eq!(inv.cwd, Some(PathBuf::from("/tmp/work")));
+        assert!(inv.env.contains(&(
+            "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD".to_string(),
+            "0".to_string()
+        )));
     }
 
     #[test]
@@ -365,7 +409,7 @@ mod tests {
         let inv = run(Backend::Host(Host::Claude), Some("claude-opus-4"));
         let argv = argv(&inv);
         assert_eq!(
-            argv[15..],
+            argv[20..],
             ["--model", "claude-opus-4", "--append-system-prompt", SYSTEM]
         );
     }
@@ -399,13 +443,16 @@ mod tests {
                 "--skip-git-repo-check",
                 "-c",
                 "features.hooks=false",
+                "-c",
+                "project_doc_max_bytes=0",
                 "-C",
-                "/repo",
+                "/tmp/work",
                 "-o",
                 "/tmp/out.txt",
                 "-",
             ]
         );
+        assert_eq!(inv.cwd, Some(PathBuf::from("/tmp/work")));
         assert!(inv.stdin_prompt && !inv.prompt_arg && inv.system_in_prompt);
         assert_eq!(inv.reads_last_message, Some(PathBuf::from("/tmp/out.txt")));
     }
@@ -419,9 +466,9 @@ mod tests {
             Path::new("/tmp/v.json")
         ));
         assert_eq!(
-            argv(&inv)[9..],
+            argv(&inv)[11..],
             [
-                "/repo",
+                "/tmp/work",
                 "--output-schema",
                 "/tmp/v.json",
                 "-o",
@@ -451,8 +498,8 @@ mod tests {
     fn codex_with_model() {
         let inv = run(Backend::Host(Host::Codex), Some("gpt-5"));
         assert_eq!(
-            argv(&inv)[9..],
-            ["/repo", "-m", "gpt-5", "-o", "/tmp/out.txt", "-"]
+            argv(&inv)[11..],
+            ["/tmp/work", "-m", "gpt-5", "-o", "/tmp/out.txt", "-"]
         );
     }
 
@@ -468,18 +515,22 @@ mod tests {
                 "read,grep,find,ls",
                 "--no-session",
                 "--no-extensions",
+                "--no-skills",
+                "--no-prompt-templates",
+                "--no-context-files",
                 "--append-system-prompt",
                 SYSTEM,
             ]
         );
         assert!(!inv.stdin_prompt && inv.prompt_arg && !inv.system_in_prompt);
+        assert_eq!(inv.cwd, Some(PathBuf::from("/tmp/work")));
     }
 
     #[test]
     fn pi_with_model() {
         let inv = run(Backend::Host(Host::Pi), Some("anthropic/claude-sonnet-4"));
         assert_eq!(
-            argv(&inv)[6..],
+            argv(&inv)[9..],
             [
                 "--model",
                 "anthropic/claude-sonnet-4",
@@ -500,11 +551,14 @@ mod tests {
                 "plan",
                 "--policy",
                 "/tmp/gemini-policy.toml",
+                "--include-directories",
+                "/repo",
                 "-o",
                 "json",
                 "-p"
             ]
         );
+        assert_eq!(inv.cwd, Some(PathBuf::from("/tmp/work")));
         assert!(!inv.stdin_prompt && inv.prompt_arg && inv.system_in_prompt);
         assert_eq!(
             inv.files,
@@ -515,7 +569,7 @@ mod tests {
         );
         let inv = run(Backend::Host(Host::Gemini), Some("gemini-2.5-pro"));
         assert_eq!(
-            argv(&inv)[5..],
+            argv(&inv)[7..],
             ["-o", "json", "-m", "gemini-2.5-pro", "-p"]
         );
     }

@@ -2,7 +2,10 @@
 
 pub mod backend;
 pub mod files;
+pub mod overrides;
 pub mod panel;
+pub mod program;
 pub mod prompt;
 pub mod run;
+pub mod tree;
 pub mod verdict;

@@ -63,5 +63,6 @@ fn unrun(judge: &Judge, reason: String) -> Answer {
         stdout: String::new(),
         stderr: String::new(),
         last_message: None,
+        program: None,
     }
 }

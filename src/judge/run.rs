@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::backend::{Backend, Format, VERDICT_SCHEMA, ask_for_verdict_schema, invocation};
+use super::backend::{
+    Backend, Format, Invocation, VERDICT_SCHEMA, ask_for_verdict_schema, invocation, refusal,
+};
+use super::program::{self, Program};
 use super::verdict::{self, Verdict};
 use crate::exec::{self, SpawnError, Spec};
 use crate::exit::Exit;
@@ -34,11 +37,14 @@ pub struct Answer {
     pub stdout: String,
     pub stderr: String,
     pub last_message: Option<String>,
+    /// The program that ran, resolved and hashed.
+    pub program: Option<Program>,
 }
 
 /// A finished judge process, before its answer is read.
 struct Raw {
     argv: Vec<String>,
+    program: Option<Program>,
     output: exec::Output,
     stdout: String,
     stderr: String,
@@ -54,6 +60,7 @@ fn spawn(
     system: &str,
     verdict_schema: bool,
 ) -> Result<Raw> {
+    refuse_unisolated(judge, root)?;
     let scratch = tempfile::tempdir()?;
     let out_file = scratch.path().join("last-message.txt");
     let mut inv = invocation(
@@ -70,25 +77,40 @@ fn spawn(
         std::fs::write(path, text)
             .map_err(|e| Exit::env(format!("cannot write {}: {e}", path.display())))?;
     }
+    let cwd = prepare_cwd(&inv, root)?;
+    let program = program::resolve(&inv.program, &cwd, root)?;
     let schema_file = scratch.path().join("verdict-schema.json");
     if verdict_schema && ask_for_verdict_schema(judge.backend, &mut inv, &schema_file) {
         std::fs::write(&schema_file, VERDICT_SCHEMA)?;
     }
+    // Started away from the root, the judge is told where the tree it reads is.
+    let prompt = if cwd != root {
+        format!(
+            "The repository under review is at {}; every path below is relative to it.\n\n{prompt}",
+            root.display()
+        )
+    } else {
+        prompt.to_string()
+    };
     let prompt = if inv.system_in_prompt && !system.trim().is_empty() {
         format!("{}\n\n{prompt}", system.trim())
     } else {
-        prompt.to_string()
+        prompt
     };
     let mut argv = vec![inv.program.clone()];
     argv.extend(inv.args.iter().cloned());
     if inv.prompt_arg {
         argv.push(prompt.clone());
     }
+    // A shell takes its idea of where it is from PWD when that still names the
+    // directory: the judge's is the one it was given, not plan's.
+    let mut env = inv.env.clone();
+    env.push(("PWD".to_string(), root.display().to_string()));
     let spec = Spec {
-        env: inv.env.clone(),
+        env,
         stdin: inv.stdin_prompt.then(|| prompt.clone().into_bytes()),
         tail_bytes: TAIL,
-        ..Spec::new(argv.clone(), root, judge.timeout)
+        ..Spec::new(argv.clone(), &cwd, judge.timeout)
     };
     let output = exec::run(&spec).map_err(|e| match e.downcast_ref::<SpawnError>() {
         Some(spawn) => Exit::env_hint(format!("cannot run the {} judge: {} {}", judge.backend, spawn.program, spawn.reason()), "install it, pick another with --judge or `plan judge backend NAME`, or skip the judge with --judge none"),
@@ -106,6 +128,7 @@ fn spawn(
     }
     Ok(Raw {
         argv,
+        program,
         output,
         stdout,
         stderr,
@@ -180,7 +203,29 @@ pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Ans
         stdout: raw.stdout,
         stderr: raw.stderr,
         last_message: raw.last_message,
+        program: raw.program,
     })
+}
+
+/// Fails closed (exit 3) when the backend cannot judge `root` in isolation.
+fn refuse_unisolated(judge: &Judge, root: &Path) -> Result<()> {
+    match refusal(judge.backend, root) {
+        None => Ok(()),
+        Some(why) => Err(Exit::env_hint(
+            format!("refusing the {} judge here: {why}", judge.backend),
+            "pick another judge with --judge or `plan judge backend NAME`, or remove the file if it is not yours",
+        )),
+    }
+}
+
+/// Where the run starts: its private working directory, made, or the root.
+fn prepare_cwd(inv: &Invocation, root: &Path) -> Result<std::path::PathBuf> {
+    let Some(cwd) = &inv.cwd else {
+        return Ok(root.to_path_buf());
+    };
+    std::fs::create_dir_all(cwd)
+        .map_err(|e| Exit::env(format!("cannot create {}: {e}", cwd.display())))?;
+    Ok(cwd.clone())
 }
 
 /// The end of what a failed judge printed on stderr, where CLIs put their error.
@@ -210,14 +255,10 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
         MAX_TURNS,
     )
     .map_err(|e| Exit::usage(format!("{e:#}")))?;
-    let program = Path::new(&inv.program);
-    let found = if inv.program.contains('/') {
-        let path = root.join(program);
-        std::fs::metadata(&path).is_ok_and(|m| m.is_file())
-    } else {
-        exec::find_on_path(&inv.program).is_some()
-    };
-    if found {
+    refuse_unisolated(judge, root)?;
+    // A command judge starts in the root; a relative name resolves there.
+    let cwd = inv.cwd.as_deref().unwrap_or(root);
+    if program::resolve(&inv.program, cwd, root)?.is_some() {
         return Ok(());
     }
     Err(Exit::env_hint(

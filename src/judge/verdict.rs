@@ -223,7 +223,46 @@ fn text(answer: &str) -> Verdict {
     if verdicts.iter().any(|&d| d != decision) {
         return no_verdict("conflicting verdicts: the answer says both accept and reject");
     }
+    if decision == Decision::Accept
+        && let Some(last) = lines.iter().rev().find(|l| verdict_line(l).is_some())
+        && let Some(after) = said_after(prose, last)
+    {
+        return no_verdict(format!(
+            "the answer goes on after its verdict (`{}`): an accept must be the answer's last word, with only its missing: list after it",
+            excerpt(after)
+        ));
+    }
     decide(decision, missing_list(&lines), answer)
+}
+
+/// The first line after `verdict` (a line of `prose`) that says something and is not
+/// the `missing:` list: a judge that accepts and then writes "Actually the tests do
+/// not run." has not accepted. Lines of marks alone (a rule, a closing fence) say
+/// nothing; a quote or a code block after the verdict does.
+fn said_after<'a>(prose: &'a str, verdict: &str) -> Option<&'a str> {
+    let start = (verdict.as_ptr() as usize).checked_sub(prose.as_ptr() as usize)? + verdict.len();
+    let rest = prose.get(start..)?;
+    let mut in_missing = false;
+    let mut blank = false;
+    for line in rest.lines() {
+        if !line.chars().any(char::is_alphanumeric) {
+            blank = blank || line.trim().is_empty();
+            continue;
+        }
+        let item =
+            in_missing && (list_item(line).is_some() || (!blank && line.starts_with([' ', '\t'])));
+        if item {
+            blank = false;
+            continue;
+        }
+        if !in_missing && key_value(line, "missing").is_some() {
+            in_missing = true;
+            blank = false;
+            continue;
+        }
+        return Some(line);
+    }
+    None
 }
 
 /// A structured verdict: `{"verdict": "accept"|"reject", "missing": [...]}`, from a
@@ -995,6 +1034,46 @@ mod tests {
             panic!()
         };
         assert!(notes.len() <= MAX_NOTES);
+    }
+
+    /// An accept the judge takes back in the next breath is no accept: fail closed.
+    #[test]
+    fn prose_after_an_accept_is_no_verdict() {
+        for tail in [
+            "VERDICT: accept\nActually the tests do not run.\n",
+            "VERDICT: accept\nmissing: none\n\nActually the tests do not run.\n",
+            "**VERDICT: accept**\n\n**missing:** none\n\nOn second thought, eviction is untested.",
+            "VERDICT: accept\n\n```\nthe tests do not run\n```\n",
+            "VERDICT: accept\n\n> but the bench never ran\n",
+            "VERDICT: accept\nmissing:\n- none\n\nP.S. I did not open the tests.\n",
+        ] {
+            let v = plain(&format!(
+                "{}{tail}",
+                &ACCEPT[..ACCEPT.find("VERDICT").unwrap()]
+            ));
+            assert!(
+                reason(&v).starts_with("the answer goes on after its verdict"),
+                "{tail:?}: {v:?}"
+            );
+        }
+        for tail in [
+            "VERDICT: accept\nmissing: none\n\n---\n",
+            "VERDICT: accept\n\nmissing:\n- none\n\n",
+            "VERDICT: accept\nmissing: none\n\n\n",
+        ] {
+            assert!(plain(&format!("Checked.\n{tail}")).is_accept(), "{tail:?}");
+        }
+        let v = plain("VERDICT: accept\nmissing:\n- the bench\n  was never run\n\n- eviction\n");
+        assert_eq!(items(&v), ["the bench was never run", "eviction"]);
+        let v = plain(&format!("{REJECT}\nThanks for reading.\n"));
+        assert_eq!(v.label(), "reject", "a reject stays a reject: {v:?}");
+        let pi = PI_ACCEPT.replace(
+            "**missing:** none",
+            "**missing:** none\n\nBut I could not run the bench.",
+        );
+        assert!(!parse(Backend::Host(Host::Pi), &pi, None).is_accept());
+        let codex = format!("{CODEX_ACCEPT}\nActually the tests do not run.\n");
+        assert!(!parse(Backend::Host(Host::Codex), CODEX_PROGRESS, Some(&codex)).is_accept());
     }
 
     #[test]

@@ -242,7 +242,13 @@ pub fn call(
     match tool.name {
         "plan_status" => {
             let reply = call.run(progress, |env, _: NoArgs| {
-                cmd::inject::run(env, cmd::inject::Args { json: false })
+                cmd::inject::run(
+                    env,
+                    cmd::inject::Args {
+                        json: false,
+                        holder: None,
+                    },
+                )
             });
             status(reply, place)
         }
@@ -278,6 +284,8 @@ pub fn call(
                 cmd::start::Args {
                     id: a.id,
                     reapprove: a.reapprove,
+                    holder: None,
+                    steal: false,
                     json: false,
                 },
             )

@@ -2,7 +2,7 @@
 //! reminder, the continuation and the status line. Fixed shape, no clock, bounded
 //! size: the same plan gives the same bytes. Pure.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::model::{Goal, Plan, Status};
 use super::render::Progress;
@@ -305,71 +305,114 @@ pub fn continuation(plan: &Plan<'_>, n: u32, budget: u32, t: Templates<'_>) -> O
 /// What a continuation names: the plan's part of it, the same whatever the loop's
 /// count, so the hooks can keep it. `None` when there is nothing left to do.
 pub fn continuation_goals(plan: &Plan<'_>) -> Option<String> {
-    let active = active(plan);
-    let mut parts: Vec<String> = if active.is_empty() {
-        let ready = ready(plan);
-        if ready.is_empty()
-            && plan.unproven().next().is_none()
-            && plan.vanished().is_empty()
-            && plan.shelved().next().is_none()
-        {
-            return None;
-        }
-        ready
-            .iter()
-            .take(MAX_READY)
-            .map(|g| {
-                format!(
-                    "start {} ({}) with `plan start {}`",
-                    g.id,
-                    cut(g.title, 80),
-                    g.id
-                )
-            })
-            .collect()
-    } else {
-        active
-            .iter()
-            .take(MAX_ACTIVE)
-            .map(|g| {
-                let (done, total) = g.progress();
-                match g.next_subtask() {
-                    Some(next) => {
-                        format!("{} ({done}/{total}, next: {})", g.id, cut(next.text, 80))
-                    }
-                    None if total == 0 => {
-                        format!("{} (check done_when, then sign it off)", g.id)
-                    }
-                    None => format!(
-                        "{} ({done}/{total}; check done_when, then sign it off)",
-                        g.id
-                    ),
-                }
-            })
-            .collect()
+    compose(&continuation_parts(plan), &|_| false)
+}
+
+/// Which list a continuation part comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartKind {
+    Active,
+    Ready,
+    Unproven,
+    Shelved,
+    Vanished,
+}
+
+/// One goal's piece of a continuation, kept apart so the hooks can leave out the
+/// goals another session holds (see `plan/claim.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    pub goal: String,
+    pub kind: PartKind,
+    pub text: String,
+}
+
+/// At most this many parts of each kind are kept: enough to fill a continuation
+/// after other sessions' goals are left out, bounded however long the plan.
+const MAX_PARTS: usize = 64;
+
+/// Every goal a continuation could name, by kind, in plan order.
+pub fn continuation_parts(plan: &Plan<'_>) -> Vec<Part> {
+    let part = |goal: &str, kind: PartKind, text: String| Part {
+        goal: goal.to_string(),
+        kind,
+        text,
     };
-    parts.extend(plan.unproven().take(MAX_READY).map(|g| {
-        format!(
+    let mut parts: Vec<Part> = active(plan)
+        .iter()
+        .take(MAX_PARTS)
+        .map(|g| {
+            let (done, total) = g.progress();
+            let text = match g.next_subtask() {
+                Some(next) => {
+                    format!("{} ({done}/{total}, next: {})", g.id, cut(next.text, 80))
+                }
+                None if total == 0 => format!("{} (check done_when, then sign it off)", g.id),
+                None => format!(
+                    "{} ({done}/{total}; check done_when, then sign it off)",
+                    g.id
+                ),
+            };
+            part(&g.id, PartKind::Active, text)
+        })
+        .collect();
+    parts.extend(ready(plan).iter().take(MAX_PARTS).map(|g| {
+        let text = format!(
+            "start {} ({}) with `plan start {}`",
+            g.id,
+            cut(g.title, 80),
+            g.id
+        );
+        part(&g.id, PartKind::Ready, text)
+    }));
+    parts.extend(plan.unproven().take(MAX_PARTS).map(|g| {
+        let text = format!(
             "{} is marked {} by hand; sign it off with `plan complete {}` (or `plan cancel`)",
             g.id,
             g.status().as_str(),
             g.id
-        )
+        );
+        part(&g.id, PartKind::Unproven, text)
     }));
-    parts.extend(plan.shelved().take(MAX_READY).map(|g| {
-        format!(
+    parts.extend(plan.shelved().take(MAX_PARTS).map(|g| {
+        let text = format!(
             "{} is under `## Archive` but {}; move it back above `## Archive`, then finish it or `plan cancel {}` it",
             g.id,
             g.status().as_str(),
             g.id
-        )
+        );
+        part(&g.id, PartKind::Shelved, text)
     }));
-    parts.extend(plan.vanished().into_iter().take(MAX_READY).map(|id| {
-        format!(
+    parts.extend(plan.vanished().into_iter().take(MAX_PARTS).map(|id| {
+        let text = format!(
             "goal {id} was deleted from plan.md unfinished; restore it from git (`git log -p plan.md`), then finish it or `plan cancel {id}`"
-        )
+        );
+        part(id, PartKind::Vanished, text)
     }));
-    Some(parts.join("; "))
+    parts
+}
+
+/// The continuation's goals from `parts`, leaving out those `skip` names (goals
+/// another session holds): the active goals, or if none the ones ready to start,
+/// then the goals marked finished, archived or deleted by hand. `None` when
+/// nothing is left.
+pub fn compose(parts: &[Part], skip: &dyn Fn(&str) -> bool) -> Option<String> {
+    let kept: Vec<&Part> = parts.iter().filter(|p| !skip(&p.goal)).collect();
+    let of = |kind: PartKind, max: usize| {
+        kept.iter()
+            .filter(move |p| p.kind == kind)
+            .take(max)
+            .map(|p| p.text.clone())
+    };
+    let mut out: Vec<String> = of(PartKind::Active, MAX_ACTIVE).collect();
+    if out.is_empty() {
+        out.extend(of(PartKind::Ready, MAX_READY));
+    }
+    for kind in [PartKind::Unproven, PartKind::Shelved, PartKind::Vanished] {
+        out.extend(of(kind, MAX_READY));
+    }
+    (!out.is_empty()).then(|| out.join("; "))
 }
 
 /// The continuation for `goals` (from [`continuation_goals`]), the `n`th of `budget`.

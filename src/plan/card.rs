@@ -25,7 +25,7 @@ pub struct Card<'p> {
     pub log: Vec<&'p LogEntry<'p>>,
     /// Every contract the log recorded for it, oldest first.
     pub history: Vec<Step<'p>>,
-    /// Log lines of changes approved without a terminal, not since seen at one.
+    /// Log lines of changes approved without a terminal.
     pub unseen_changes: Vec<usize>,
     /// The contract the log approved last, when the file's differs from it: a
     /// change nobody approved yet.

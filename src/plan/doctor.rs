@@ -7,8 +7,11 @@
 use serde::Serialize;
 
 use super::diag::{Diagnostic, Severity};
-use super::model::{Goal, Plan, Status};
+use super::event::Event;
+use super::model::{Goal, Plan, Status, blob_id, parse};
+use super::ops;
 use super::patch::Edit;
+use super::proof::Header;
 use super::rules::{self, Hit, Rule};
 
 /// What `plan doctor --fix` does about a finding.
@@ -217,6 +220,215 @@ fn proposal_finding(proposal: &Proposal, path: &str, now: i64) -> Option<Finding
     }
 }
 
+/// What a merge made without plan's merge driver leaves behind, each with its
+/// repair: later exact copies of stamped log lines ("accept both", `merge=union`),
+/// and done goals whose contract a line-wise merge split or stripped, which their
+/// sign-off transcript still holds. `transcript` gives a transcript's text by the
+/// path a sign-off line names (`None`: not there); `stamp` is the repair's log
+/// stamp. Each repair logs a typed event, so the change stays visible and `plan
+/// audit` can tell a removed copy from a removed line.
+pub fn merge_damage(
+    plan: &Plan<'_>,
+    transcript: &dyn Fn(&str) -> Option<String>,
+    stamp: &str,
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = plan
+        .goals
+        .iter()
+        .filter(|g| !blocked(plan, g))
+        .filter_map(|g| split_contract(plan, g, transcript, stamp))
+        .collect();
+    out.extend(duplicated_lines(plan, stamp));
+    out
+}
+
+/// Later copies of stamped log lines: the first of equal lines stays where it is,
+/// so the log keeps its order and nothing a later line voided comes back.
+fn duplicated_lines(plan: &Plan<'_>, stamp: &str) -> Option<Finding> {
+    let mut seen = std::collections::HashSet::new();
+    let copies: Vec<usize> = plan
+        .log
+        .iter()
+        .filter(|e| e.stamp.is_some() && !seen.insert((e.stamp, e.text)))
+        .map(|e| e.line)
+        .collect();
+    let first = *copies.first()?;
+    let n = copies.len();
+    let lines = if n == 1 { "line" } else { "lines" };
+    let mut edits: Vec<Edit> = copies
+        .iter()
+        .map(|&line| Edit::Delete {
+            line,
+            expect: plan.line_text(line).to_string(),
+        })
+        .collect();
+    edits.push(ops::event(stamp, &Event::LogRepaired { removed: n }));
+    let at: Vec<String> = copies.iter().map(usize::to_string).collect();
+    Some(
+        Finding::new(
+            Rule::DuplicatedLogLine,
+            first,
+            format!(
+                "{n} log {lines} ({}) {} exact copies of lines above (a merge without plan's merge driver: \"accept both\" or merge=union)",
+                at.join(", "),
+                if n == 1 { "is an" } else { "are" }
+            ),
+            "plan doctor --fix removes the later copies and logs the repair; `plan install git` sets up the merge driver".into(),
+        )
+        .repair(Repair::Edits {
+            done: format!("removed {n} duplicated log {lines}"),
+            edits,
+        }),
+    )
+}
+
+/// A done goal whose contract is not the one its latest sign-off judged, when the
+/// sign-off's transcript (its bytes as the line hashed them) holds that contract:
+/// the contract lines are put back exactly as judged. Nothing is guessed: the
+/// restored goal must have the transcript's whole contract id, or there is no repair.
+fn split_contract(
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    transcript: &dyn Fn(&str) -> Option<String>,
+    stamp: &str,
+) -> Option<Finding> {
+    if goal.status() != Status::Done {
+        return None;
+    }
+    let id = goal.id.as_ref();
+    // The latest event that decides a done goal's standing must be its sign-off:
+    // a reopen or a new contract after it is not the merge's doing.
+    let (_, signed) = plan.events(id).rev().find(|(_, e)| {
+        matches!(e, Event::SignedOff { .. } | Event::Reopened { .. }) || e.contract().is_some()
+    })?;
+    let Event::SignedOff {
+        contract: Some(contract),
+        record: Some(record),
+        ..
+    } = signed
+    else {
+        return None;
+    };
+    let now = goal.fingerprint();
+    if now == contract {
+        return None;
+    }
+    let text = transcript(record.path)?;
+    if !blob_id(text.as_bytes()).starts_with(record.hash) || record.hash.is_empty() {
+        return None;
+    }
+    let header = Header::parse(&text)?;
+    if header.goal != id || header.verdict != "accept" {
+        return None;
+    }
+    let judged_src = judged_contract(&text)?;
+    let judged = parse(&judged_src);
+    let judged = judged.goals.first()?;
+    if judged.contract_id() != header.contract || !header.contract.starts_with(contract) {
+        return None;
+    }
+    let mut edits: Vec<Edit> = contract_lines(goal)
+        .into_iter()
+        .map(|line| Edit::Delete {
+            line,
+            expect: plan.line_text(line).to_string(),
+        })
+        .collect();
+    let anchor = [
+        Some(goal.line),
+        goal.id_line,
+        goal.status.as_ref().map(|f| f.line),
+    ]
+    .into_iter()
+    .flatten()
+    .max()
+    .unwrap_or(goal.line);
+    edits.push(Edit::insert_after(
+        anchor,
+        plan.line_text(anchor),
+        written_contract(judged),
+    ));
+    edits.push(ops::event(
+        stamp,
+        &Event::ContractRestored {
+            id,
+            record: record.path,
+        },
+    ));
+    // Checked on the result, not assumed: the goal as restored has the contract
+    // the transcript judged, whole.
+    let restored = super::patch::apply(plan.src, &edits).ok()?;
+    let after = parse(&restored);
+    let same_place = after.goals.iter().find(|g| g.line == goal.line)?;
+    if same_place.id != goal.id || same_place.contract_id() != header.contract {
+        return None;
+    }
+    Some(
+        Finding::new(
+            Rule::SplitContract,
+            goal.line,
+            format!(
+                "the contract of \"{id}\" is not the one signed off (signed off {contract}, now {now}), and its transcript {} holds the contract as judged (a line-wise merge splits and strips goals)",
+                record.path
+            ),
+            "plan doctor --fix restores it from the transcript and logs the repair; to change a done goal's contract, plan reopen it first".into(),
+        )
+        .repair(Repair::Edits {
+            done: format!("restored the contract of {id} from {}", record.path),
+            edits,
+        }),
+    )
+}
+
+/// The lines of plan.md that hold `goal`'s contract, in order.
+fn contract_lines(goal: &Goal<'_>) -> Vec<usize> {
+    let mut lines: Vec<usize> = [
+        goal.done_when.as_ref().map(|f| f.line),
+        goal.verify.as_ref().map(|f| f.line),
+        goal.depends_line,
+        goal.failure_modes_line,
+    ]
+    .into_iter()
+    .flatten()
+    .chain(goal.failure_modes.iter().map(|f| f.line))
+    .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+/// A contract as plan writes it in a goal: empty fields left out.
+fn written_contract(goal: &Goal<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(done_when) = goal.done_when() {
+        out.push(format!("done_when: {done_when}"));
+    }
+    if let Some(verify) = goal.verify() {
+        out.push(format!("verify: {verify}"));
+    }
+    if !goal.depends_on.is_empty() {
+        out.push(format!("depends_on: {}", goal.depends_on.join(", ")));
+    }
+    if !goal.failure_modes.is_empty() {
+        out.push("failure_modes:".to_string());
+        out.extend(goal.failure_modes.iter().map(|m| format!("- {}", m.value)));
+    }
+    out
+}
+
+/// The transcript's "Contract as judged" section, as a one-goal plan.
+fn judged_contract(transcript: &str) -> Option<String> {
+    let mut lines = transcript.lines();
+    lines.find(|l| *l == "## Contract as judged")?;
+    let mut lines = lines.skip_while(|l| l.trim().is_empty());
+    let heading = lines.next()?.strip_prefix("## Goal: ")?;
+    let body: Vec<&str> = lines.take_while(|l| !l.starts_with("## ")).collect();
+    Some(format!(
+        "## Goal: {heading}\n<!-- id: judged -->\nstatus: done\n{}\n",
+        body.join("\n")
+    ))
+}
+
 /// `5 minutes ago`, `2 hours ago`, `3 days ago`.
 fn ago(seconds: i64) -> String {
     let (n, unit) = match seconds {
@@ -265,6 +477,78 @@ mod tests {
         ] {
             assert_eq!(fixed(src), src, "{src:?}");
         }
+    }
+
+    /// Goal `x` as signed off (two failure modes), its transcript, and the
+    /// sign-off line naming it.
+    fn signed_x() -> (String, String) {
+        let judged = "## Goal: X\n<!-- id: x -->\nstatus: done\ndone_when: x exists\nfailure_modes:\n- it is empty\n- it is wrong\n";
+        let goal = parse(judged);
+        let goal = &goal.goals[0];
+        let header = Header {
+            goal: "x".into(),
+            contract: goal.contract_id(),
+            verdict: "accept".into(),
+            judge: "none".into(),
+            ..Header::default()
+        };
+        let transcript = format!(
+            "{}\n## Contract as judged\n\n## Goal: X\n{}\n## Contract history\n\n- created\n",
+            header.render(),
+            goal.contract()
+        );
+        let line = format!(
+            "- 2026-06-15 15:02 x signed off (no verify, judge skipped, contract {}): .plan/judge/x.md#{}\n",
+            goal.fingerprint(),
+            &blob_id(transcript.as_bytes())[..12]
+        );
+        (transcript, line)
+    }
+
+    #[test]
+    fn a_stripped_contract_comes_back_from_its_transcript_exactly() {
+        let (transcript, signed) = signed_x();
+        let src = format!(
+            "# Plan: x\n\n## Goal: X\n<!-- id: x -->\nstatus: done\ndone_when: x exists\n## Goal: Y\n<!-- id: y -->\nstatus: open\nfailure_modes:\n- it is empty\n- it is wrong\n\n## Log\n{signed}"
+        );
+        let plan = parse(&src);
+        let read = |rel: &str| (rel == ".plan/judge/x.md").then(|| transcript.clone());
+        let found = merge_damage(&plan, &read, "2026-06-15 17:00");
+        assert_eq!(
+            found
+                .iter()
+                .map(|f| (f.line, f.rule, f.fixable))
+                .collect::<Vec<_>>(),
+            [(3, Rule::SplitContract, true)]
+        );
+        let out = apply(&src, &fix_edits(&found)).unwrap();
+        assert_eq!(
+            out,
+            src.replace(
+                "done_when: x exists\n",
+                "done_when: x exists\nfailure_modes:\n- it is empty\n- it is wrong\n"
+            ) + "- 2026-06-15 17:00 x contract restored from .plan/judge/x.md\n"
+        );
+        // A transcript that is not the bytes the sign-off hashed restores nothing.
+        let forged = |_: &str| Some(transcript.replace("it is wrong", "it is slow"));
+        assert_eq!(merge_damage(&plan, &forged, "2026-06-15 17:00"), []);
+        // Nor does one after a reopen: the sign-off no longer stands.
+        let reopened = format!("{src}- 2026-06-15 16:00 x reopened: again\n");
+        assert_eq!(merge_damage(&parse(&reopened), &read, "s"), []);
+    }
+
+    #[test]
+    fn later_copies_of_log_lines_go_and_the_first_stays() {
+        let src = "# Plan: x\n\n## Log\n- 2026-06-15 14:00 one\n- 2026-06-15 14:01 two\n- 2026-06-15 14:00 one\n- two\n- two\n";
+        let plan = parse(src);
+        let found = merge_damage(&plan, &|_| None, "2026-06-15 17:00");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].line, 6);
+        // Unstamped lines are left: nothing says they are one event.
+        assert_eq!(
+            apply(src, &fix_edits(&found)).unwrap(),
+            "# Plan: x\n\n## Log\n- 2026-06-15 14:00 one\n- 2026-06-15 14:01 two\n- two\n- two\n- 2026-06-15 17:00 log repaired: removed 1 duplicated line\n"
+        );
     }
 
     #[test]

@@ -12,9 +12,11 @@ use serde::Serialize;
 
 use super::id;
 
-/// How a change of contract was approved: at a terminal (a person could see it) or
-/// without one (an agent's shell has none). Lines older than this distinction say
-/// neither.
+/// How a change of contract was approved: with a terminal attached to stdin, or
+/// without one (an agent's shell has none). A terminal is not a person: `script(1)`
+/// gives an agent one, and anyone can type the line, so neither proves who approved.
+/// Lines older than this distinction say neither; lines before the wording changed
+/// say `at a terminal`, read as [`Approval::Terminal`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Approval {
@@ -34,15 +36,23 @@ impl Approval {
 
     fn suffix(self) -> &'static str {
         match self {
-            Approval::Terminal => ", at a terminal",
+            Approval::Terminal => ", a terminal was attached",
             Approval::NoTerminal => ", without a terminal",
             Approval::Unknown => "",
         }
     }
 
+    /// `a terminal was attached` / `without a terminal`, as a loop event says it.
+    fn words(self) -> &'static str {
+        match self {
+            Approval::Terminal => "a terminal was attached",
+            Approval::NoTerminal | Approval::Unknown => "without a terminal",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
-            Approval::Terminal => "approved at a terminal",
+            Approval::Terminal => "approved with a terminal attached",
             Approval::NoTerminal => "approved without a terminal",
             Approval::Unknown => "approved (terminal not recorded)",
         }
@@ -158,11 +168,32 @@ pub enum Event<'a> {
     /// `plan import` brought the goal in as done from another tool: `from` names the
     /// source. No sign-off happened here, so it proves nothing (see `proof.rs`).
     Imported { id: &'a str, from: &'a str },
+    /// `plan doctor --fix` removed `removed` exact copies of earlier log lines, as a
+    /// merge without plan's driver leaves them: `plan audit` then accepts that the
+    /// copies committed before are gone, and no other line.
+    LogRepaired { removed: usize },
+    /// `plan doctor --fix` put back the contract the goal's sign-off transcript
+    /// `record` judged, after a line-wise merge split or stripped it.
+    ContractRestored { id: &'a str, record: &'a str },
+    /// `plan start` took over a goal another holder claimed: with `--steal` while the
+    /// holder was active (`idle` is `None`), or after the holder showed no activity
+    /// for `idle` minutes, the lease or more.
+    ClaimTaken {
+        id: &'a str,
+        holder: &'a str,
+        from: &'a str,
+        idle: Option<u32>,
+    },
+    /// `plan goal pause`: the work loop lets the agent stop until `plan goal resume`.
+    /// Logged so a reviewer sees who let the agent stop, and how.
+    LoopPaused { approval: Approval },
+    /// `plan goal clear`: the work loop is over.
+    LoopCleared { approval: Approval },
 }
 
 impl<'a> Event<'a> {
     /// Every event's name, as `plan events` and `notify:` know it.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 17] = [
         "added",
         "started",
         "reapproved",
@@ -175,6 +206,11 @@ impl<'a> Event<'a> {
         "rewound",
         "rewind_undone",
         "imported",
+        "log_repaired",
+        "contract_restored",
+        "claim_taken",
+        "loop_paused",
+        "loop_cleared",
     ];
 
     /// The event's name: the `event` key of its JSON.
@@ -192,6 +228,11 @@ impl<'a> Event<'a> {
             Event::Rewound { .. } => "rewound",
             Event::RewindUndone { .. } => "rewind_undone",
             Event::Imported { .. } => "imported",
+            Event::LogRepaired { .. } => "log_repaired",
+            Event::ContractRestored { .. } => "contract_restored",
+            Event::ClaimTaken { .. } => "claim_taken",
+            Event::LoopPaused { .. } => "loop_paused",
+            Event::LoopCleared { .. } => "loop_cleared",
         }
     }
 
@@ -206,10 +247,15 @@ impl<'a> Event<'a> {
             | Event::Rejected { id, .. }
             | Event::Cancelled { id, .. }
             | Event::Reopened { id, .. }
-            | Event::Imported { id, .. } => Some(id),
-            Event::DraftApproved { .. } | Event::Rewound { .. } | Event::RewindUndone { .. } => {
-                None
-            }
+            | Event::Imported { id, .. }
+            | Event::ContractRestored { id, .. }
+            | Event::ClaimTaken { id, .. } => Some(id),
+            Event::DraftApproved { .. }
+            | Event::Rewound { .. }
+            | Event::RewindUndone { .. }
+            | Event::LogRepaired { .. }
+            | Event::LoopPaused { .. }
+            | Event::LoopCleared { .. } => None,
         }
     }
 
@@ -296,6 +342,31 @@ impl<'a> Event<'a> {
             } => format!("{} (undo point {undo})", rewind_reason(checkpoint, goal)),
             Event::RewindUndone { undo } => format!("rewind undone: files back to {undo}"),
             Event::Imported { id, from } => format!("{id} imported as done from {from}"),
+            Event::LogRepaired { removed: 1 } => {
+                "log repaired: removed 1 duplicated line".to_string()
+            }
+            Event::LogRepaired { removed } => {
+                format!("log repaired: removed {removed} duplicated lines")
+            }
+            Event::ContractRestored { id, record } => {
+                format!("{id} contract restored from {record}")
+            }
+            Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle: None,
+            } => format!("{id} claim taken by {holder} from {from} (steal)"),
+            Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle: Some(idle),
+            } => format!("{id} claim taken by {holder} from {from} (idle {idle} min)"),
+            Event::LoopPaused { approval } => format!("work loop paused ({})", approval.words()),
+            Event::LoopCleared { approval } => {
+                format!("work loop cleared ({})", approval.words())
+            }
         }
     }
 
@@ -313,6 +384,33 @@ impl<'a> Event<'a> {
                 goal,
                 undo: hex(undo, 7, 40)?,
             });
+        }
+        if let Some(rest) = text.strip_prefix("log repaired: removed ") {
+            let n = rest
+                .strip_suffix(" duplicated lines")
+                .or_else(|| rest.strip_suffix(" duplicated line"))?;
+            let removed = n
+                .parse()
+                .ok()
+                .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
+            return Some(Event::LogRepaired { removed });
+        }
+        let paused = |approval| Event::LoopPaused { approval };
+        let cleared = |approval| Event::LoopCleared { approval };
+        for (form, loop_event) in [
+            (
+                "work loop paused (",
+                &paused as &dyn Fn(Approval) -> Event<'a>,
+            ),
+            ("work loop cleared (", &cleared),
+        ] {
+            if let Some(inner) = text.strip_prefix(form) {
+                return match inner.strip_suffix(')')? {
+                    "a terminal was attached" => Some(loop_event(Approval::Terminal)),
+                    "without a terminal" => Some(loop_event(Approval::NoTerminal)),
+                    _ => None,
+                };
+            }
         }
         if let Some(undo) = text.strip_prefix("rewind undone: files back to ") {
             return Some(Event::RewindUndone {
@@ -374,8 +472,33 @@ impl<'a> Event<'a> {
         if let Some(reason) = rest.strip_prefix("reopened: ") {
             return Some(Event::Reopened { id, reason });
         }
+        if let Some(record) = rest.strip_prefix("contract restored from ") {
+            return Some(Event::ContractRestored { id, record });
+        }
         if let Some(from) = rest.strip_prefix("imported as done from ") {
             return Some(Event::Imported { id, from });
+        }
+        if let Some(inner) = rest.strip_prefix("claim taken by ") {
+            let (holder, inner) = inner.split_once(" from ")?;
+            let (from, how) = inner.strip_suffix(')')?.split_once(" (")?;
+            let idle = match how {
+                "steal" => None,
+                _ => Some(
+                    how.strip_prefix("idle ")?
+                        .strip_suffix(" min")?
+                        .parse()
+                        .ok()?,
+                ),
+            };
+            if holder.contains(' ') || from.contains(' ') {
+                return None;
+            }
+            return Some(Event::ClaimTaken {
+                id,
+                holder,
+                from,
+                idle,
+            });
         }
         None
     }
@@ -386,6 +509,12 @@ impl<'a> Event<'a> {
 /// sign-off, which only `plan complete` may write.
 pub fn reserved(text: &str) -> bool {
     if Event::parse(text).is_some() {
+        return true;
+    }
+    // One of plan's events but for a zero-width or bidi character: it would read as
+    // the event to a person and as a note to plan.
+    let visible = super::text::without_invisible(text);
+    if visible != text && reserved(&visible) {
         return true;
     }
     let contract = text.match_indices("(contract ").any(|(at, m)| {
@@ -471,10 +600,11 @@ fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
     })
 }
 
-/// `XXXXXXXX` or `XXXXXXXX, at a terminal` / `…, without a terminal`.
+/// `XXXXXXXX` or `XXXXXXXX, a terminal was attached` (older: `…, at a terminal`) /
+/// `…, without a terminal`.
 fn approved(inner: &str) -> Option<(&str, Approval)> {
     let (contract, approval) = match inner.split_once(", ") {
-        Some((c, "at a terminal")) => (c, Approval::Terminal),
+        Some((c, "a terminal was attached" | "at a terminal")) => (c, Approval::Terminal),
         Some((c, "without a terminal")) => (c, Approval::NoTerminal),
         Some(_) => return None,
         None => (inner, Approval::Unknown),
@@ -499,6 +629,20 @@ mod tests {
         let text = event.render();
         assert_eq!(Event::parse(&text), Some(event), "{text}");
         assert!(reserved(&text), "{text}");
+    }
+
+    #[test]
+    fn repairs_round_trip() {
+        round_trip(Event::LogRepaired { removed: 1 });
+        round_trip(Event::LogRepaired { removed: 12 });
+        round_trip(Event::ContractRestored {
+            id: "a",
+            record: ".plan/judge/a-20260615-1402.md",
+        });
+        assert_eq!(
+            Event::parse("log repaired: removed +1 duplicated line"),
+            None
+        );
     }
 
     #[test]
@@ -597,6 +741,43 @@ mod tests {
             id: "cache",
             from: "taskmaster .taskmaster/tasks/tasks.json (task 10)",
         });
+        round_trip(Event::ClaimTaken {
+            id: "cache",
+            holder: "4f2a-session",
+            from: "alice@laptop",
+            idle: None,
+        });
+        round_trip(Event::ClaimTaken {
+            id: "cache",
+            holder: "bob",
+            from: "alice",
+            idle: Some(95),
+        });
+    }
+
+    #[test]
+    fn loop_events_round_trip_and_say_only_whether_a_terminal_was_attached() {
+        for approval in [Approval::Terminal, Approval::NoTerminal] {
+            round_trip(Event::LoopPaused { approval });
+            round_trip(Event::LoopCleared { approval });
+        }
+        assert_eq!(
+            Event::LoopCleared {
+                approval: Approval::Terminal
+            }
+            .render(),
+            "work loop cleared (a terminal was attached)"
+        );
+        assert_eq!(Event::parse("work loop cleared (by a person)"), None);
+        // Lines written before the wording changed still read.
+        assert_eq!(
+            Event::parse("a contract reapproved (contract 0123abcd, at a terminal)"),
+            Some(Event::Reapproved {
+                id: "a",
+                contract: "0123abcd",
+                approval: Approval::Terminal
+            })
+        );
     }
 
     #[test]
@@ -674,6 +855,23 @@ mod tests {
             Event::Imported {
                 id: "a",
                 from: "prd prd.json",
+            },
+            Event::LogRepaired { removed: 2 },
+            Event::ContractRestored {
+                id: "a",
+                record: ".plan/judge/a.md",
+            },
+            Event::ClaimTaken {
+                id: "a",
+                holder: "b",
+                from: "c",
+                idle: None,
+            },
+            Event::LoopPaused {
+                approval: Approval::Terminal,
+            },
+            Event::LoopCleared {
+                approval: Approval::NoTerminal,
             },
         ];
         let names: Vec<&str> = samples.iter().map(Event::name).collect();

@@ -22,7 +22,8 @@ pub struct Step<'a> {
     /// The criterion a `plan subgoal` added.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub criterion: Option<&'a str>,
-    /// `terminal`, `no-terminal` or `unknown`, for changes; `None` otherwise.
+    /// `terminal` (one was attached), `no-terminal` or `unknown`, for changes; `None`
+    /// otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval: Option<&'static str>,
     #[serde(skip)]
@@ -40,7 +41,7 @@ impl Step<'_> {
         }
     }
 
-    /// A change of contract nobody at a terminal approved: an agent's shell has
+    /// A change of contract approved with no terminal attached: an agent's shell has
     /// none, so this is the change to look at.
     #[cfg(test)]
     pub fn without_terminal(&self) -> bool {
@@ -78,18 +79,16 @@ pub fn contract_steps<'a>(plan: &Plan<'a>, id: &str) -> Vec<Step<'a>> {
         .collect()
 }
 
-/// The log lines of changes approved without a terminal since the last one a
-/// person approved at a terminal: what `plan show` and `doctor` point at.
+/// The log lines of changes approved without a terminal: what `plan show` and
+/// `doctor` point at. A later approval with a terminal attached does not clear them:
+/// anyone can type that line, and `script(1)` gives an agent a terminal, so it is no
+/// sign that a person saw them.
 pub fn unseen_changes(steps: &[Step<'_>]) -> Vec<usize> {
-    let mut unseen = Vec::new();
-    for step in steps {
-        match step.approved {
-            Some(Approval::NoTerminal) => unseen.push(step.line),
-            Some(Approval::Terminal) => unseen.clear(),
-            _ => {}
-        }
-    }
-    unseen
+    steps
+        .iter()
+        .filter(|step| step.approved == Some(Approval::NoTerminal))
+        .map(|step| step.line)
+        .collect()
 }
 
 /// What happened to one of plan's own lines about a goal that an earlier version
@@ -142,6 +141,10 @@ pub fn rewritten_events<'t>(now: &Plan<'_>, then: &'t Plan<'t>) -> Vec<Rewrite<'
 pub struct LogIndex<'n> {
     now: &'n [LogEntry<'n>],
     at: std::cell::OnceCell<Places<'n>>,
+    /// `now` logs a `plan doctor --fix` that removed exact copies of log lines: a
+    /// copy an earlier version had is then no rewrite. Only a copy: the first of
+    /// equal lines still has to be there, in its order.
+    deduplicated: bool,
 }
 
 /// Where each (stamp, text) of a log is, by position in it.
@@ -152,6 +155,10 @@ impl<'n> LogIndex<'n> {
         LogIndex {
             now: &now.log,
             at: std::cell::OnceCell::new(),
+            deduplicated: now
+                .log
+                .iter()
+                .any(|e| matches!(Event::parse(e.text), Some(Event::LogRepaired { .. }))),
         }
     }
 
@@ -174,7 +181,10 @@ impl<'n> LogIndex<'n> {
         });
         let mut cursor = 0;
         let mut out = Vec::new();
+        let mut before: std::collections::HashSet<(Option<&str>, &str)> = Default::default();
         for entry in &then.log {
+            // A stamped line equal to one above it in the same version: a copy.
+            let copy = entry.stamp.is_some() && !before.insert((entry.stamp, entry.text));
             let Some(id) = Event::parse(entry.text).and_then(|ev| ev.id()) else {
                 continue;
             };
@@ -184,6 +194,7 @@ impl<'n> LogIndex<'n> {
                 .unwrap_or_default();
             match places.iter().find(|&&p| p >= cursor) {
                 Some(&p) => cursor = p + 1,
+                None if copy && self.deduplicated => {}
                 None if places.is_empty() => out.push(Rewrite::Removed { entry, id }),
                 None => out.push(Rewrite::Moved { entry, id }),
             }
@@ -224,14 +235,14 @@ mod tests {
                 ),
                 (
                     "33333333",
-                    "criterion \"fast\" added, approved at a terminal".to_string(),
+                    "criterion \"fast\" added, approved with a terminal attached".to_string(),
                     false
                 ),
             ]
         );
         assert_eq!(steps[2].line, 9);
-        // The terminal approval at line 10 saw the change at line 9.
-        assert!(unseen_changes(&steps).is_empty());
+        // A terminal attached at line 10 is no sign a person saw the change at line 9.
+        assert_eq!(unseen_changes(&steps), [9]);
         assert_eq!(unseen_changes(&steps[..3]), [9]);
         assert_eq!(steps[2].stamp, Some("2026-01-01 10:03"));
         // Drop the reapproval and a free-form line: only plan's own line counts as lost.
@@ -291,6 +302,38 @@ mod tests {
         assert!(matches!(
             index.rewritten(&moved)[..],
             [Rewrite::Removed { id: "a", .. }]
+        ));
+    }
+
+    #[test]
+    fn a_logged_repair_forgives_removed_copies_and_nothing_else() {
+        let head = "## Goal: A\n<!-- id: a -->\nstatus: done\n## Log\n";
+        let signed = "- 2026-01-01 10:00 a signed off (no verify, judge skipped, contract 11111111): .plan/judge/a.md#0123456789ab\n";
+        let reopened = "- 2026-01-01 10:05 a reopened: again\n";
+        let repaired = "- 2026-01-01 11:00 log repaired: removed 1 duplicated line\n";
+        // What `merge=union` made of two branches that both had the sign-off.
+        let merged = format!("{head}{signed}{reopened}{signed}");
+        let then = parse(&merged);
+        // Without the repair logged, the removed copy is a rewrite.
+        let bare = format!("{head}{signed}{reopened}");
+        assert!(matches!(
+            rewritten_events(&parse(&bare), &then)[..],
+            [Rewrite::Moved { id: "a", .. }]
+        ));
+        let fixed = format!("{head}{signed}{reopened}{repaired}");
+        assert_eq!(rewritten_events(&parse(&fixed), &then), []);
+        // Keeping the later copy instead moves the reopen above the sign-off: the
+        // reopen is still a rewrite, repair or not.
+        let laundered = format!("{head}{reopened}{signed}{repaired}");
+        assert!(matches!(
+            rewritten_events(&parse(&laundered), &then)[..],
+            [Rewrite::Moved { entry, .. }] if entry.text.contains("reopened")
+        ));
+        // A line that was no copy, removed: still a rewrite.
+        let lost = format!("{head}{signed}{repaired}");
+        assert!(matches!(
+            rewritten_events(&parse(&lost), &then)[..],
+            [Rewrite::Removed { entry, .. }] if entry.text.contains("reopened")
         ));
     }
 }

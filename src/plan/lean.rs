@@ -573,6 +573,12 @@ mod tests {
                     verify_files: Vec::new(),
                     weakened_tests: None,
                     panel: Vec::new(),
+                    when: full
+                        .events(id)
+                        .rfind(|(_, e)| matches!(e, crate::plan::event::Event::SignedOff { .. }))
+                        .and_then(|(entry, _)| entry.stamp)
+                        .unwrap_or_default()
+                        .to_string(),
                 }),
             }
         }
@@ -652,6 +658,9 @@ mod tests {
             "-->",
             " \r ",
             "- [ ] a\rb",
+            "<<<<<<< ours\nstatus: done\n=======\nstatus: active\n>>>>>>> theirs",
+            ">>>>>>> theirs",
+            "=======",
         ])
         .prop_map(str::to_string)
     }
@@ -731,6 +740,7 @@ mod tests {
             1 => id.prop_map(|i| format!("- 2026-01-01 09:00 {i} stray\r return")),
             4 => Just("- no stamp here".to_string()),
             4 => Just("not a bullet".to_string()),
+            1 => prop::sample::select(vec!["<<<<<<< ours", "=======", ">>>>>>> theirs"]).prop_map(str::to_string),
             4 => Just(String::new()),
         ]
     }

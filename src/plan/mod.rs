@@ -1,21 +1,26 @@
 //! The pure heart: plan.md text in, values out. Nothing here touches files, git,
 //! the clock or processes; callers pass those in.
 
+pub mod bind;
 pub mod blocks;
 pub(crate) mod card;
+pub(crate) mod claim;
 pub(crate) mod diag;
 pub(crate) mod diff;
 pub mod doctor;
 pub(crate) mod draft;
 pub(crate) mod event;
+pub(crate) mod gate;
 pub(crate) mod goal_template;
 pub(crate) mod history;
 pub(crate) mod id;
 pub(crate) mod lean;
 pub mod lint;
+pub mod merge;
 pub mod model;
 pub mod ops;
 pub mod patch;
+pub(crate) mod precondition;
 pub(crate) mod proof;
 pub mod render;
 pub(crate) mod rewind;
@@ -90,6 +95,7 @@ mod robustness {
             let _ = blocks::continuation(&plan, 1, 2, t);
             let _ = blocks::statusline(&plan);
             let findings = doctor::check(&plan, &doctor::Proposal::Absent, "p", 0);
+            let _ = doctor::merge_damage(&plan, &|_| None, "s");
             let _ = patch::apply(&src, &doctor::fix_edits(&findings));
             let _ = ops::archive(&plan);
             for goal in &plan.goals {

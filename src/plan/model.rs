@@ -359,6 +359,7 @@ pub fn parse(src: &str) -> Plan<'_> {
     if let Some(error) = bare_carriage_return(src, &lines) {
         plan.errors.push(error);
     }
+    plan.errors.extend(conflict_markers(src, &lines));
     plan.lines = lines;
     for (i, entry) in plan.log.iter().enumerate() {
         let word = entry.text.split(' ').next().unwrap_or("");
@@ -601,6 +602,64 @@ fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
         .hint("replace the stray CR with a line break or delete it; plan changed nothing")
         .rule(Rule::BareCarriageReturn),
     )
+}
+
+/// git's conflict markers left in the file, one error per conflict (at its
+/// `<<<<<<<` line) and one per marker outside any. Inside a fence they are code. A
+/// lone `=======` is a setext underline, a marker only between `<<<<<<<` and
+/// `>>>>>>>`. Every marker line is one the hooks' cut reader keeps (lean.rs).
+fn conflict_markers(src: &str, lines: &[Line]) -> Vec<Diagnostic> {
+    let marker = |text: &str, m: &str| {
+        text.strip_prefix(m)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    };
+    let hint = "keep what each side meant (often both), delete the marker lines, then run `plan lint`; plan changed nothing. `plan install git` lets git merge plan.md goal by goal";
+    let mut errors = Vec::new();
+    let mut open: Option<usize> = None;
+    for line in lines {
+        if !matches!(line.kind, Kind::Other | Kind::Comment) {
+            continue;
+        }
+        let text = line.text(src);
+        if !matches!(text.as_bytes().first(), Some(b'<' | b'|' | b'=' | b'>')) {
+            continue;
+        }
+        if marker(text, "<<<<<<<") {
+            if let Some(start) = open {
+                errors.push(unresolved(start, None, hint));
+            }
+            open = Some(line.no);
+        } else if marker(text, ">>>>>>>") {
+            match open.take() {
+                Some(start) => errors.push(unresolved(start, Some(line.no), hint)),
+                None => errors.push(
+                    Diagnostic::error(line.no, "merge conflict marker `>>>>>>>` left in the file")
+                        .hint(hint)
+                        .rule(Rule::ConflictMarker),
+                ),
+            }
+        } else if open.is_none() && marker(text, "|||||||") {
+            errors.push(
+                Diagnostic::error(line.no, "merge conflict marker `|||||||` left in the file")
+                    .hint(hint)
+                    .rule(Rule::ConflictMarker),
+            );
+        }
+    }
+    if let Some(start) = open {
+        errors.push(unresolved(start, None, hint));
+    }
+    errors
+}
+
+fn unresolved(start: usize, end: Option<usize>, hint: &str) -> Diagnostic {
+    let to = end.map_or(String::new(), |e| format!(" (to line {e})"));
+    Diagnostic::error(
+        start,
+        format!("unresolved merge conflict{to}: resolve it before plan reads or writes this file"),
+    )
+    .hint(hint)
+    .rule(Rule::ConflictMarker)
 }
 
 /// The line that opens a fence or comment still open at the end, and which kind.
@@ -918,6 +977,14 @@ impl<'a> Plan<'a> {
         self.proofs = Some(proofs);
     }
 
+    /// Replaces the proof of the finished goal at `line`, for a check of facts the
+    /// transcript does not hold (its checkpoint: `bind.rs`).
+    pub fn set_proof(&mut self, line: usize, proof: Proof) {
+        if let Some(proofs) = self.proofs.as_mut() {
+            proofs.insert(line, proof);
+        }
+    }
+
     /// For tests of everything but the proof: a sign-off or cancel line of any form
     /// counts as its record; other finished goals are checked with no transcripts.
     #[cfg(test)]
@@ -1088,6 +1155,10 @@ impl<'a> Plan<'a> {
     /// written to such a file.
     pub fn structure_broken(&self) -> bool {
         !self.appends_safely()
+            || self
+                .errors
+                .iter()
+                .any(|e| e.rule == Some(Rule::ConflictMarker))
             || self.errors.iter().any(|e| {
                 !self
                     .goals

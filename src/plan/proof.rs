@@ -13,7 +13,7 @@ pub const JUDGE_DIR: &str = ".plan/judge/";
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[expect(
     clippy::large_enum_variant,
-    reason = "one per transcript read, mostly Present; a box buys nothing"
+    reason = "one per transcript a plan names; boxing buys nothing"
 )]
 pub enum Facts {
     /// No regular file there (or the path is not one plan would have written).
@@ -47,6 +47,10 @@ pub struct Header {
     /// order the sign-off line names them; empty for one judge.
     #[serde(default)]
     pub panel: Vec<(String, String)>,
+    /// `YYYY-MM-DD HH:MM`: when it was written, the stamp its sign-off line carries.
+    /// Empty in a header that has none.
+    #[serde(default)]
+    pub when: String,
 }
 
 const TITLE: &str = "# Sign-off record: ";
@@ -77,6 +81,9 @@ impl Header {
                     out.push_str(&format!("- weakened tests: {finding}\n"));
                 }
             }
+        }
+        if !self.when.is_empty() {
+            out.push_str(&format!("- when: {}\n", self.when));
         }
         out
     }
@@ -113,6 +120,10 @@ impl Header {
                     if let Some((judge, verdict)) = value.rsplit_once(' ') {
                         header.panel.push((judge.to_string(), verdict.to_string()));
                     }
+                    continue;
+                }
+                "when" => {
+                    header.when = value;
                     continue;
                 }
                 "verify file" => {
@@ -302,7 +313,7 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
                 if let Some(r) = record {
                     named.push((r, entry.line));
                 }
-                sign_off = Some((entry.line, event));
+                sign_off = Some((entry.line, entry.stamp, event));
                 contract_after = None;
                 reopened_after = None;
             }
@@ -313,6 +324,7 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     }
     let Some((
         line,
+        stamp,
         Event::SignedOff {
             judged,
             contract,
@@ -460,6 +472,9 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
             again,
         );
     }
+    if let Some(why) = unbound(&header, stamp, line, record.path) {
+        return unproven(why, again);
+    }
     let mut warnings = Vec::new();
     match judged {
         Judged::Skipped => warnings.push("signed off without a judge".to_string()),
@@ -517,6 +532,27 @@ fn panel_backs(judged: Judged<'_>, header: &Header) -> Result<(), String> {
     match header.panel.iter().find(|(_, verdict)| verdict != "accept") {
         Some((judge, verdict)) => Err(format!("says judge {judge} answered {verdict}")),
         None => Ok(()),
+    }
+}
+
+/// Why a transcript does not belong to the sign-off line that names it: it was
+/// written with another line (a reopened goal's old transcript, copied with a byte
+/// added to get a new hash, under a new line), so its `- when:` is not the line's stamp.
+fn unbound(header: &Header, stamp: Option<&str>, line: usize, path: &str) -> Option<String> {
+    if header.when.is_empty() {
+        return Some(format!(
+            "its transcript {path} has no `- when:` line: it cannot be tied to its sign-off (log line {line})"
+        ));
+    }
+    match stamp {
+        Some(stamp) if stamp == header.when => None,
+        Some(stamp) => Some(format!(
+            "its transcript {path} was written at {}, but its sign-off (log line {line}) is stamped {stamp}: a transcript backs only the sign-off it was written with",
+            header.when
+        )),
+        None => Some(format!(
+            "its sign-off (log line {line}) has no stamp to tie its transcript {path} to"
+        )),
     }
 }
 
@@ -582,6 +618,42 @@ pub fn backs(event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Result<(), Str
     panel_backs(judged, &header).map_err(|why| format!("its transcript {path} {why}"))
 }
 
+/// As [`backs`], for a line stamped `stamp`: the transcript must also have been
+/// written with it (its `- when:` is the stamp).
+pub fn backs_at(
+    event: &Event<'_>,
+    stamp: Option<&str>,
+    facts: &dyn Fn(&str) -> Facts,
+) -> Result<(), String> {
+    backs(event, facts)?;
+    let Event::SignedOff {
+        record: Some(record),
+        ..
+    } = *event
+    else {
+        return Ok(());
+    };
+    let Facts::Present {
+        header: Some(header),
+        ..
+    } = facts(record.path)
+    else {
+        return Ok(());
+    };
+    if header.when.is_empty() || Some(header.when.as_str()) != stamp {
+        return Err(format!(
+            "its transcript {} was written at {}, not with this line",
+            record.path,
+            if header.when.is_empty() {
+                "an unknown time"
+            } else {
+                &header.when
+            }
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -599,6 +671,7 @@ mod tests {
             verify_files: Vec::new(),
             weakened_tests: None,
             panel: Vec::new(),
+            when: "2026-01-01 10:00".into(),
         };
         format!("{}\n## Prompt\n\nx\n", header.render())
     }
@@ -763,6 +836,32 @@ mod tests {
         assert!(why(&outside, Some(&good)).contains("not a transcript under"));
     }
 
+    /// A reopened goal "re-proven" by its old transcript with one byte added, named
+    /// by a new sign-off line: the copy's `- when:` is the old line's stamp.
+    #[test]
+    fn a_transcript_backs_only_the_sign_off_it_was_written_with() {
+        let old = transcript("a", &contract_id(), "accept");
+        let copy = format!("{old} ");
+        let hash = blob_id(copy.as_bytes())[..12].to_string();
+        let later = signed(&hash).replace("2026-01-01 10:00", "2026-01-02 09:30");
+        let why = proof_with(&later, Some(&copy));
+        assert_eq!(
+            why.why(),
+            Some(
+                "its transcript .plan/judge/a.md was written at 2026-01-01 10:00, but its sign-off (log line 7) is stamped 2026-01-02 09:30: a transcript backs only the sign-off it was written with"
+            )
+        );
+        let undated = copy.replace("- when: 2026-01-01 10:00\n", "");
+        let hash = blob_id(undated.as_bytes())[..12].to_string();
+        let why = proof_with(&signed(&hash), Some(&undated));
+        assert!(
+            why.why().unwrap().contains("has no `- when:` line"),
+            "{why:?}"
+        );
+        let hash = blob_id(copy.as_bytes())[..12].to_string();
+        assert!(proof_with(&signed(&hash), Some(&copy)).is_proven());
+    }
+
     #[test]
     fn a_sign_off_line_is_backed_only_by_a_matching_transcript() {
         let good = transcript("a", &contract_id(), "accept");
@@ -874,8 +973,7 @@ mod tests {
         // Signed off here afterwards, it is proven like any other goal.
         let text = transcript("a", &contract_id(), "accept");
         let hash = &blob_id(text.as_bytes())[..12];
-        let later = signed(hash).replace("2026-01-01 10:00", "2026-01-01 11:00");
-        let both = format!("{imported}{later}");
+        let both = format!("{imported}{}", signed(hash));
         assert!(proof_with(&both, Some(&text)).is_proven());
         assert_eq!(
             imported_from(&parse(&format!("{CONTRACT}\n## Log\n{both}")), "a"),
@@ -914,6 +1012,7 @@ mod tests {
                 what: "deleted (it had 2 assertions in 1 test)".into(),
             }]),
             panel: vec![("claude:opus".into(), "accept".into())],
+            when: "2026-01-01 10:00".into(),
         };
         assert_eq!(Header::parse(&header.render()), Some(header));
         let checked = Header {

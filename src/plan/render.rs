@@ -224,7 +224,12 @@ fn pad(text: &str, width: usize) -> String {
 
 /// `plan next`: goals that can be worked now, one line each.
 pub fn next(plan: &Plan<'_>, style: Style) -> String {
-    let goals: Vec<&Goal<'_>> = plan.workable().collect();
+    next_among(plan.workable().collect(), style)
+}
+
+/// [`next`] for some of the workable goals: those another session holds are left
+/// out.
+pub fn next_among(goals: Vec<&Goal<'_>>, style: Style) -> String {
     if goals.is_empty() {
         return "nothing to work on: every goal is done, cancelled or waiting on another\n"
             .to_string();

@@ -10,12 +10,14 @@
 use serde::{Serialize, Serializer};
 
 use super::diag::{Diagnostic, Severity};
+use super::event::Event;
 use super::history;
 use super::id;
-use super::model::{Goal, Plan, Status};
+use super::model::{Goal, LogEntry, Plan, Status};
 use super::ops;
 use super::patch::Edit;
 use super::proof::Proof;
+use super::text;
 
 const E: Option<Severity> = Some(Severity::Error);
 const W: Option<Severity> = Some(Severity::Warning);
@@ -106,6 +108,10 @@ rules! {
     UnstampedLogLine "unstamped-log-line" { on: P, plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
     /// The log has plan's events for an id no goal has.
     OrphanedId "orphaned-id" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
+    /// A log line that is one of plan's events once its invisible characters (Unicode
+    /// Cf: zero-width, bidi controls, BOM) are removed: plan does not read it as the
+    /// event, a person reading `git diff` does (a reopen hidden so a sign-off counts).
+    HiddenEvent "hidden-event" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
 
     // Format errors, found while parsing: a goal with one is not written to.
     SecondObjective "second-objective" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
@@ -131,6 +137,12 @@ rules! {
     /// A code fence or HTML comment open to the end of the file.
     UnclosedBlock "unclosed-block" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     BareCarriageReturn "bare-carriage-return" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    /// git's conflict markers (`<<<<<<<`, `|||||||`, `=======`, `>>>>>>>`) outside a
+    /// fence: an unresolved merge, whose two sides plan would read as one goal.
+    ConflictMarker "conflict-marker" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    /// `.gitattributes` sends plan.md to plan's merge driver, but this clone has none
+    /// configured (`plan doctor` checks it; git then merges plan.md line by line).
+    NoMergeDriver "no-merge-driver" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
 
     // A goal's contract. Not reported on finished goals: a line added to their
     // contract now would change what their sign-off proved.
@@ -159,7 +171,7 @@ rules! {
     WaitingOnDependencies "waiting-on-dependencies" { on: P, plan: [NO, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
     /// An active goal's contract differs from the one logged for it.
     ContractChanged "contract-changed" { on: P, plan: [NO, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
-    /// A change of contract approved where no person could see it.
+    /// A change of contract approved with no terminal attached (an agent's shell).
     ApprovedWithoutTerminal "approved-without-terminal" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
     /// Done or cancelled without the record that proves it.
     Unproven "unproven" { on: P, plan: [NO, NO, E, E], draft: NO, doctor: true, repair: None, list: true }
@@ -167,6 +179,14 @@ rules! {
     WeakSignOff "weak-sign-off" { on: P, plan: [NO, NO, W, W], draft: NO, doctor: true, repair: None, list: true }
     /// Under `## Archive` but open or active.
     ArchivedUnfinished "archived-unfinished" { on: P, plan: [E, E, NO, NO], draft: NO, doctor: true, repair: None, list: false }
+
+    // What a merge without plan's driver leaves; found by doctor (doctor.rs), which
+    // repairs them.
+    /// Exact copies of stamped log lines (`merge=union`, "accept both").
+    DuplicatedLogLine "duplicated-log-line" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("removes the later copies, logging the repair"), list: false }
+    /// A signed-off goal whose contract a line-wise merge split or stripped, which
+    /// its sign-off transcript still holds.
+    SplitContract "split-contract" { on: P, plan: [NO, NO, E, NO], draft: NO, doctor: true, repair: Some("restores the contract its transcript judged, logging the repair"), list: false }
 
     // A draft as a whole.
     EmptyDraft "empty-draft" { on: D, plan: [NO; 4], draft: E, doctor: false, repair: None, list: false }
@@ -394,6 +414,9 @@ pub fn check(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Hit> {
             format!("restore the goal, or put `<!-- id: {id} -->` back under its heading (git log -p plan.md shows where it went)"),
         ));
     }
+    for entry in &plan.log {
+        hidden_event(entry, &mut out);
+    }
     for entry in plan.log.iter().filter(|e| e.stamp.is_none()) {
         out.push(Hit::new(
             Rule::UnstampedLogLine,
@@ -404,6 +427,49 @@ pub fn check(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Hit> {
     }
     out.sort_by_key(|h| h.line);
     out
+}
+
+/// A log line that reads as one of plan's events only once its invisible characters
+/// are gone: plan reads something else (or nothing) where a reviewer sees the event.
+fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
+    let raw = match entry.stamp {
+        Some(stamp) => format!("{stamp} {}", entry.text),
+        None => entry.text.to_string(),
+    };
+    if !raw.chars().any(text::is_invisible) {
+        return;
+    }
+    let cleaned = text::without_invisible(&raw);
+    let seen = super::model::log_entry(entry.line, &cleaned);
+    if seen.stamp.is_none() && entry.stamp.is_some() {
+        return;
+    }
+    let Some(event) = Event::parse(seen.text) else {
+        return;
+    };
+    let read = Event::parse(entry.text).map(|e| text::without_invisible(&e.render()).into_owned());
+    if read.as_deref() == Some(event.render().as_str()) {
+        return;
+    }
+    let chars: Vec<String> = raw
+        .chars()
+        .filter(|&c| text::is_invisible(c))
+        .map(|c| format!("U+{:04X}", c as u32))
+        .collect();
+    let about = match event.id() {
+        Some(id) => format!(" for \"{id}\""),
+        None => String::new(),
+    };
+    out.push(Hit::new(
+        Rule::HiddenEvent,
+        entry.line,
+        format!(
+            "log line is plan's `{}` event{about} but for invisible characters ({}): plan does not read it as that event, while it looks like one in git diff",
+            event.name(),
+            chars.join(", ")
+        ),
+        "delete the invisible characters if the event is real (it then counts), or delete the line; plan log never writes one",
+    ));
 }
 
 /// The rules the task list shows on `goal`, with their severity in plan.md.
@@ -692,7 +758,7 @@ fn proof(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
     }
 }
 
-/// Contract changes approved where no person could see them, for goals not archived.
+/// Contract changes approved with no terminal attached, for goals not archived.
 fn unseen(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
     let id = goal.id.as_ref();
     let unseen = history::unseen_changes(&history::contract_steps(plan, id));
@@ -708,7 +774,7 @@ fn unseen(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
                 "the contract of \"{id}\" was changed after creation and approved without a terminal (log line {})",
                 lines.join(", ")
             ),
-            format!("review it (plan diff {id}); if it stands, plan start {id} --reapprove at a terminal records that you saw it"),
+            format!("review it (plan diff {id}); it stays listed until the goal is archived: an approval with a terminal attached is no proof a person saw it (anyone can type that line), so it does not clear this"),
         )
         .of(goal),
     );

@@ -20,6 +20,24 @@ fn is_control(c: char) -> bool {
     c != '\t' && c.is_control()
 }
 
+/// A character that shows as nothing where it stands: a format character (Unicode
+/// category Cf: zero-width space and joiners, bidi controls, the BOM, tags) or a
+/// variation selector. A line with one reads the same in `git diff` as one without.
+pub fn is_invisible(c: char) -> bool {
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    get_general_category(c) == GeneralCategory::Format
+        || matches!(c, '\u{34f}' | '\u{180b}'..='\u{180d}' | '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
+}
+
+/// `text` without its invisible characters ([`is_invisible`]).
+pub fn without_invisible(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(is_invisible) {
+        std::borrow::Cow::Owned(text.chars().filter(|&c| !is_invisible(c)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// For human output: every control character shown as a visible escape (`\x1b`,
 /// `\u{9b}`), so a title cannot clear the screen, retitle the window or write the
 /// clipboard (OSC 52). Text without one is returned as it is.

@@ -60,10 +60,13 @@ fn goals_reordered_while_the_judge_runs_keep_the_sign_off_on_its_goal() {
     );
     let outside = t.dir.path().join("moved.md");
     std::fs::write(&outside, &moved).unwrap();
+    // The judge reads a copy of the tree: the move is made in the real one, as a
+    // person editing plan.md meanwhile would.
     committed_judge(
         &t,
         &format!(
-            "cat '{}' > plan.md\nprintf 'VERDICT: accept\\nmissing: none\\n'",
+            "cd '{}' && cat '{}' > plan.md\nprintf 'VERDICT: accept\\nmissing: none\\n'",
+            t.root().display(),
             outside.display()
         ),
     );
@@ -173,9 +176,10 @@ fn concurrent_writes_to_a_file_without_a_final_newline_lose_nothing() {
 fn plan_md_replaced_by_a_symlink_while_the_judge_runs_keeps_every_byte() {
     let t = two_goals_looping();
     t.write("a.txt", "a\n");
+    // The judge reads a copy of the tree: the swap is made in the real one.
     let judge = t.fake_program(
         "judge",
-        "cat >/dev/null\nmkdir -p docs\nsed 's/^# Plan: Red team$/# Plan: Red team (moved)/' plan.md > docs/real.md\nln -sf docs/real.md plan.md.new && mv plan.md.new plan.md\nprintf 'VERDICT: accept\\nmissing: none\\n'",
+        &(format!("cat >/dev/null\ncd '{}'\n", t.root().display()) + "mkdir -p docs\nsed 's/^# Plan: Red team$/# Plan: Red team (moved)/' plan.md > docs/real.md\nln -sf docs/real.md plan.md.new && mv plan.md.new plan.md\nprintf 'VERDICT: accept\\nmissing: none\\n'"),
     );
     t.write(
         ".plan/config.yaml",

@@ -149,7 +149,7 @@ fn judge_backend_validates_and_persists() {
     let run = t.ok(&["judge", "backend", "command"]);
     insta::assert_snapshot!(run.stdout, @r#"
     set judge.backend to command in .plan/config.yaml
-    note: judge.command is empty; set it to the judge's argv, e.g. `command: ["./judge.sh"]` under `judge:`
+    note: judge.command is empty; set it to the judge's argv, e.g. `command: ["/usr/local/bin/my-judge"]` under `judge:` (outside the repository)
     "#);
     t.write(
         ".plan/config.yaml",

@@ -385,7 +385,7 @@ fn an_unknown_host_lists_the_known_ones() {
     let t = Test::new();
     let run = t.run(&["install", "cursor"]).code(2);
     assert!(
-        redact_hosts(&run.stderr).contains("[possible values: HOSTS, agents-md]"),
+        redact_hosts(&run.stderr).contains("[possible values: HOSTS, agents-md, git, ci]"),
         "{}",
         run.stderr
     );

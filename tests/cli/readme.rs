@@ -122,6 +122,26 @@ fn export_and_import_examples_run() {
     );
 }
 
+#[test]
+fn claims_examples_run() {
+    let t = Test::new();
+    let path = bin_dir(&t);
+    for line in &block("claims") {
+        let out = sh(&t, &path, line, &t.root());
+        assert!(
+            out.status.success(),
+            "README example failed: {line}\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(
+        t.plan_md()
+            .contains("cache-layer claim taken by bob from alice (steal)")
+    );
+    assert_eq!(t.git(&["for-each-ref", "refs/plan/claims/"]), "");
+}
+
 /// The body of the first fenced block with `info` after `heading` in README.md.
 fn fenced_after(heading: &str, info: &str) -> String {
     let readme =

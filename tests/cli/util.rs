@@ -88,6 +88,8 @@ impl Test {
         cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.dir.path().join("home"))
+            // A copy a judge wrote in is kept for inspection: in the test's directory.
+            .env("TMPDIR", self.dir.path())
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_AUTHOR_NAME", "Test")
@@ -401,7 +403,7 @@ pub fn hosts() -> Vec<String> {
         .skip(1)
         .map_while(|l| l.trim().strip_prefix("- "))
         .filter_map(|l| Some(l.split_once(':')?.0.to_string()))
-        .filter(|name| name != "agents-md")
+        .filter(|name| name != "agents-md" && name != "git" && name != "ci")
         .collect();
     assert!(hosts.len() >= 2, "{help}");
     hosts

@@ -15,6 +15,12 @@ use crate::fake::{Fake, Responder};
 
 pub const PLAN_BIN: &str = env!("CARGO_BIN_EXE_plan");
 
+/// The `plan` a world runs: PLAN_E2E_PLAN=/path/to/plan runs another build (an older
+/// one, to see a new test fail on the code it fixes), else the fresh one.
+fn plan_bin() -> String {
+    std::env::var("PLAN_E2E_PLAN").unwrap_or_else(|_| PLAN_BIN.to_string())
+}
+
 /// Droid's name for the fake's model (a custom model in its settings).
 pub const DROID_MODEL: &str = "custom:fake-model";
 
@@ -457,7 +463,7 @@ cat "$d/stdout"
 cat "$d/stderr" >&2
 exit $rc
 "#,
-            bin = PLAN_BIN,
+            bin = plan_bin(),
             hooks = hooks.display(),
             dir = self.dir.path().display(),
         );
@@ -524,7 +530,7 @@ exit $rc
 
     /// `plan ARGS` in the repository.
     pub fn plan(&self, args: &[&str]) -> Run {
-        let out = self.command(PLAN_BIN).args(args).output().unwrap();
+        let out = self.command(plan_bin()).args(args).output().unwrap();
         let run = Run {
             code: out.status.code(),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

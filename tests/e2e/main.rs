@@ -8,6 +8,7 @@
 mod fake;
 mod harness;
 mod inspector;
+mod isolation;
 mod mcp;
 mod scenarios;
 
@@ -47,6 +48,12 @@ macro_rules! host_tests {
             #[ignore = "e2e: runs the real host"]
             fn judge_accepts() {
                 scenarios::judge_accepts($host);
+            }
+
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn judge_is_isolated() {
+                isolation::judge_is_isolated($host);
             }
 
             #[test]

@@ -456,7 +456,7 @@ pub fn judge_rejects_without_a_verdict(host: Host) {
     assert!(w.read("plan.md").contains("status: active\n"));
 }
 
-fn judge_config(w: &World) {
+pub fn judge_config(w: &World) {
     let model = match w.host {
         Host::Pi | Host::Opencode => "  model: fake/fake-model\n",
         Host::Droid => "  model: custom:fake-model\n",
@@ -468,7 +468,7 @@ fn judge_config(w: &World) {
     );
 }
 
-fn complete(w: &World) -> crate::harness::Run {
+pub fn complete(w: &World) -> crate::harness::Run {
     w.plan(&[
         "complete",
         "cache-layer",

@@ -3,16 +3,13 @@
 //! only when every one accepted. Anything else from any judge is a reject, logged
 //! judge by judge.
 
-use std::path::Path;
-
 use anyhow::Result;
 
 use super::Outcome;
-use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit};
-use crate::git;
 use crate::judge::panel;
 use crate::judge::run::{Answer, Judge};
+use crate::judge::tree::Tree as JudgeTree;
 use crate::judge::verdict::Verdict;
 use crate::out::println;
 use crate::plan::event::{Event, Judged, PANEL_JOIN};
@@ -23,20 +20,20 @@ use crate::record::{self, JudgeRun, Transcript, judge_name};
 
 /// What the panel's stage needs from the sign-off: the prompt asked and where.
 pub(super) struct Asking<'a> {
-    pub root: &'a Path,
+    /// The copy of the tree verify passed on, which every judge reads.
+    pub tree: JudgeTree,
     pub prompt: &'a str,
     pub system: &'a str,
-    /// plan.md, relative to the root: left out of the change check, as for one judge.
-    pub plan_rel: Option<&'a str>,
+    /// The prompt overrides the prompt was built from.
+    pub overrides: Vec<String>,
     pub verified: bool,
 }
 
 /// Every judge's answer, and the files changed while they ran. The judges run at
-/// the same time in the one working tree, so one snapshot before and one after all
-/// of them catch a change by any of them; which judge made it cannot be told, so
-/// it rejects the whole panel (fail closed).
+/// the same time in the one copy of the tree, so everything changed in it is a
+/// judge's doing; which judge made it cannot be told, so it rejects the whole panel
+/// (fail closed).
 pub(super) fn ask(judges: &[Judge], asking: &Asking<'_>) -> Result<(Vec<Answer>, Vec<String>)> {
-    let before = git::snapshot(asking.root)?;
     let names: Vec<String> = judges.iter().map(judge_name).collect();
     eprintln!(
         "plan: judge: asking the panel {} at once (timeout {}s each)",
@@ -44,10 +41,9 @@ pub(super) fn ask(judges: &[Judge], asking: &Asking<'_>) -> Result<(Vec<Answer>,
         judges.first().map_or(0, |j| j.timeout.as_secs())
     );
     crate::out::progress(&format!("judge: asking {}", names.join(PANEL_JOIN)));
-    let answers = panel::ask_all(judges, asking.root, asking.prompt, asking.system)?;
-    let after = git::snapshot_after(asking.root, &before)?;
-    let mut changed = before.changes(&after);
-    changed.retain(|p| asking.plan_rel != Some(p.as_str()));
+    let root = asking.tree.root();
+    let answers = panel::ask_all(judges, root, asking.prompt, asking.system)?;
+    let changed = asking.tree.changes()?;
     Ok((answers, changed))
 }
 
@@ -58,27 +54,25 @@ pub(super) fn sign_off(
     outcome: &Outcome<'_, '_>,
     record: Transcript<'_>,
     judges: &[Judge],
-    asking: &Asking<'_>,
+    asking: Asking<'_>,
 ) -> Result<u8> {
-    let (answers, changed) = ask(judges, asking)?;
-    let overrides: Vec<String> = ["evidence_judge.md", "judge_system.md"]
-        .into_iter()
-        .filter(|name| asking.root.join(".plan/prompts").join(name).is_file())
-        .map(str::to_string)
-        .collect();
+    let (answers, changed) = ask(judges, &asking)?;
+    let tree = outcome.checkpoint.clone().unwrap_or_default();
     let runs = judges
         .iter()
         .zip(&answers)
         .map(|(judge, answer)| JudgeRun {
             judge,
-            program: answer.argv.first().map_or_else(String::new, |program| {
-                exec::find_on_path(program)
-                    .map_or_else(|| program.clone(), |p| p.display().to_string())
-            }),
-            overrides: overrides.clone(),
+            program: answer.program.as_ref().map_or_else(
+                || answer.argv.first().cloned().unwrap_or_default(),
+                |p| p.path.display().to_string(),
+            ),
+            program_sha256: answer.program.as_ref().and_then(|p| p.sha256.clone()),
+            overrides: asking.overrides.clone(),
             prompt: asking.prompt,
             answer,
             changed: &changed,
+            tree: &tree,
         })
         .collect();
     let record = Transcript {
@@ -95,9 +89,11 @@ pub(super) fn sign_off(
         })
         .collect();
     if !changed.is_empty() {
+        let kept = asking.tree.keep();
         let why = format!(
-            "a judge of the panel changed the working tree ({}); left as they are for you to inspect",
-            changed.join(", ")
+            "a judge of the panel changed the working tree ({}) in the copy it was given; left as they are for you to inspect in {}",
+            changed.join(", "),
+            kept.display()
         );
         rejections.insert(0, ("containment".to_string(), vec![why]));
     }

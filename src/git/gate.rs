@@ -1,0 +1,210 @@
+//! What `plan audit` asks of git beyond one file's history: whether the history it
+//! reads is whole (no shallow cut, grafts or replace refs), the commit a base
+//! revision names, the reverts HEAD's history holds, whether a transcript is
+//! tracked, and a commit's tree written out where the working tree cannot reach it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use git2::{ErrorCode, ObjectType, Oid, Repository, TreeWalkMode, TreeWalkResult};
+
+use super::{UnknownRevision, blob_at, blob_text, head, open};
+
+/// Each way this repository hides part of its history from a reader, in words:
+/// a shallow clone's cut, a grafts file, replace refs. Empty when the history is
+/// whole. Audit's search for removed log lines reads the history as git shows it,
+/// so any of these can hide the commit that removed a reopen.
+pub fn hidden_history(root: &Path) -> Result<Vec<String>> {
+    let repo = open(root)?;
+    let common = repo.commondir().to_path_buf();
+    let mut out = Vec::new();
+    let shallow = common.join("shallow");
+    if std::fs::metadata(&shallow).is_ok_and(|m| m.len() > 0) || repo.is_shallow() {
+        out.push(format!(
+            "the clone is shallow ({}): the commits before its cut are not in it",
+            shallow.display()
+        ));
+    }
+    let grafts = common.join("info").join("grafts");
+    if grafts.exists() {
+        out.push(format!(
+            "a grafts file ({}) rewrites which commits are parents of which",
+            grafts.display()
+        ));
+    }
+    let replaced: Vec<String> = repo
+        .references_glob("refs/replace/*")
+        .context("listing refs/replace/")?
+        .filter_map(|r| r.ok()?.name().map(str::to_string).ok())
+        .collect();
+    if !replaced.is_empty() {
+        out.push(format!(
+            "replace refs ({}) swap commits for others",
+            replaced.join(", ")
+        ));
+    }
+    for var in ["GIT_GRAFT_FILE", "GIT_REPLACE_REF_BASE", "GIT_SHALLOW_FILE"] {
+        if std::env::var_os(var).is_some() {
+            out.push(format!("{var} is set, which changes the history git shows"));
+        }
+    }
+    Ok(out)
+}
+
+/// The full id of the commit `rev` names; an [`UnknownRevision`] when it names none.
+pub fn resolve_commit(root: &Path, rev: &str) -> Result<String> {
+    let repo = open(root)?;
+    let unknown = |reason: String| {
+        anyhow::Error::new(UnknownRevision {
+            rev: rev.to_string(),
+            reason,
+        })
+    };
+    let object = repo
+        .revparse_single(rev)
+        .map_err(|e| unknown(e.message().to_string()))?;
+    let commit = object
+        .peel_to_commit()
+        .map_err(|_| unknown("it names no commit".to_string()))?;
+    Ok(commit.id().to_string())
+}
+
+/// Every file in the tree of commit `rev` whose name ends with `suffix` and whose
+/// text `keep` says yes to, with that text, as paths from the root.
+pub fn files_where(
+    root: &Path,
+    rev: &str,
+    suffix: &str,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<(PathBuf, String)>> {
+    let repo = open(root)?;
+    let tree = repo
+        .revparse_single(rev)
+        .and_then(|o| o.peel_to_tree())
+        .with_context(|| format!("reading the tree of {rev}"))?;
+    let mut found = Vec::new();
+    tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+        if entry.kind() == Some(ObjectType::Blob) && entry.name_bytes().ends_with(suffix.as_bytes())
+        {
+            let name = String::from_utf8_lossy(entry.name_bytes()).into_owned();
+            found.push((PathBuf::from(format!("{dir}{name}")), entry.id()));
+        }
+        TreeWalkResult::Ok
+    })
+    .with_context(|| format!("listing the tree of {rev}"))?;
+    let mut out = Vec::new();
+    for (path, blob) in found {
+        let text = blob_text(&repo, blob)?;
+        if keep(&text) {
+            out.push((path, text));
+        }
+    }
+    Ok(out)
+}
+
+/// A `git revert` in HEAD's history, with the plan file as it was on each side of
+/// the reverted commit and of the revert.
+#[derive(Clone, Debug)]
+pub struct Revert {
+    /// The revert commit, abbreviated.
+    pub commit: String,
+    /// The commit it reverts, abbreviated.
+    pub reverted: String,
+    /// The plan file before and after the reverted commit.
+    pub reverted_change: (Option<String>, Option<String>),
+    /// The plan file before and after the revert.
+    pub revert_change: (Option<String>, Option<String>),
+}
+
+/// Every commit HEAD reaches whose message says `This reverts commit <id>.` (what
+/// `git revert` and the Revert button write) of a commit this repository has, with
+/// `rel` on both sides of each. What the two changes have in common is for the
+/// caller to decide: a message is text anyone can type.
+pub fn reverts(root: &Path, rel: &Path) -> Result<Vec<Revert>> {
+    let repo = open(root)?;
+    let mut out = Vec::new();
+    let Some(tip) = head(&repo)?.commit else {
+        return Ok(out);
+    };
+    let mut walk = repo.revwalk().context("walking the history")?;
+    walk.push(tip).context("walking the history")?;
+    for id in walk {
+        let id = id.context("walking the history")?;
+        let commit = repo
+            .find_commit(id)
+            .with_context(|| format!("reading the commit {id}"))?;
+        let message = String::from_utf8_lossy(commit.message_bytes()).into_owned();
+        let Some(target) = reverted_id(&message) else {
+            continue;
+        };
+        let Ok(reverted) = repo.find_commit(target) else {
+            continue;
+        };
+        out.push(Revert {
+            commit: short(&commit)?,
+            reverted: short(&reverted)?,
+            reverted_change: change(&repo, &reverted, rel)?,
+            revert_change: change(&repo, &commit, rel)?,
+        });
+    }
+    Ok(out)
+}
+
+/// The id in a revert message's `This reverts commit <40 hex>` line.
+fn reverted_id(message: &str) -> Option<Oid> {
+    message.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix("This reverts commit ")?;
+        let hex = rest.get(..40)?;
+        Oid::from_str(hex).ok()
+    })
+}
+
+fn short(commit: &git2::Commit<'_>) -> Result<String> {
+    let short = commit
+        .as_object()
+        .short_id()
+        .with_context(|| format!("abbreviating {}", commit.id()))?;
+    Ok(String::from_utf8_lossy(&short).into_owned())
+}
+
+/// `rel` in the first parent of `commit` and in `commit`.
+fn change(
+    repo: &Repository,
+    commit: &git2::Commit<'_>,
+    rel: &Path,
+) -> Result<(Option<String>, Option<String>)> {
+    let text_in = |c: &git2::Commit<'_>| -> Result<Option<String>> {
+        let tree = c
+            .tree()
+            .with_context(|| format!("reading the tree of {}", c.id()))?;
+        blob_at(&tree, rel)?
+            .map(|blob| blob_text(repo, blob))
+            .transpose()
+    };
+    let before = match commit.parent(0) {
+        Ok(parent) => text_in(&parent)?,
+        Err(e) if e.code() == ErrorCode::NotFound => None,
+        Err(e) => return Err(e).with_context(|| format!("reading the parent of {}", commit.id())),
+    };
+    Ok((before, text_in(commit)?))
+}
+
+/// Writes the tree of HEAD into `dest` (an empty directory), leaving the index and
+/// the working tree alone: what a fresh clone would check out, and nothing else.
+pub fn export_head(root: &Path, dest: &Path) -> Result<()> {
+    let repo = open(root)?;
+    let Some(tip) = head(&repo)?.commit else {
+        anyhow::bail!("HEAD has no commit to check out");
+    };
+    let commit = repo
+        .find_commit(tip)
+        .with_context(|| format!("reading the commit {tip}"))?;
+    let mut checkout = git2::build::CheckoutBuilder::new();
+    checkout
+        .target_dir(dest)
+        .force()
+        .recreate_missing(true)
+        .update_index(false);
+    repo.checkout_tree(commit.as_object(), Some(&mut checkout))
+        .with_context(|| format!("checking out {tip} into {}", dest.display()))
+}

@@ -1,0 +1,46 @@
+//! Whether git will commit a file plan wrote (a transcript): staged or committed,
+//! new and waiting for `git add`, or ignored, so never taken by `git add -A`.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use super::{head_tree, open};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tracking {
+    /// In the index: the next commit has it.
+    Tracked,
+    /// Not in the index and not ignored: `git add` takes it, `git commit -a` does not.
+    Untracked,
+    /// Ignored (.gitignore, .git/info/exclude or core.excludesFile): only
+    /// `git add -f` takes it.
+    Ignored,
+}
+
+/// How git sees the file `rel` (relative to the top of the working tree at `root`).
+pub fn tracking(root: &Path, rel: &Path) -> Result<Tracking> {
+    let repo = open(root)?;
+    let index = repo.index().context("reading the git index")?;
+    if index.get_path(rel, 0).is_some() {
+        return Ok(Tracking::Tracked);
+    }
+    let ignored = repo
+        .is_path_ignored(rel)
+        .with_context(|| format!("checking whether git ignores {}", rel.display()))?;
+    Ok(if ignored {
+        Tracking::Ignored
+    } else {
+        Tracking::Untracked
+    })
+}
+
+/// Whether HEAD's tree has the file `rel`: a missing copy of it can be restored
+/// from git.
+pub fn in_head(root: &Path, rel: &Path) -> Result<bool> {
+    let repo = open(root)?;
+    let Some(tree) = head_tree(&repo)? else {
+        return Ok(false);
+    };
+    Ok(tree.get_path(rel).is_ok())
+}

@@ -1,0 +1,196 @@
+//! plan's merge driver in git: the `.gitattributes` lines that send plan.md to it
+//! (committed, so every clone has them), this clone's `merge.plan.*` config (each
+//! clone needs its own), and what `plan doctor` says when the two disagree. The
+//! merge itself is `plan::merge`; the driver git runs is `plan merge-driver`.
+
+use std::io::{ErrorKind, Write};
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::exit::Exit;
+use crate::git::{self, Repo};
+
+/// The driver's name: `merge=plan` in `.gitattributes`, `merge.plan.*` in config.
+pub const NAME: &str = "plan";
+const TITLE: &str = "plan.md goal by goal (plan merge-driver)";
+const ATTRIBUTES: &str = ".gitattributes";
+
+/// What git runs: the base, ours (the result goes there), theirs, the path.
+pub fn driver(program: &str) -> String {
+    format!("{} merge-driver %O %A %B %P", shell_word(program))
+}
+
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_./:@%+=,-".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+fn ours(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    let pattern = words.next()?;
+    (words.next() == Some("merge=plan") && words.next().is_none()).then_some(pattern)
+}
+
+/// `text` with a `PATTERN merge=plan` line for each pattern it lacks one for.
+pub fn add_lines(text: &str, patterns: &[String]) -> String {
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut out = text.to_string();
+    for pattern in patterns {
+        if out.lines().any(|l| ours(l) == Some(pattern.as_str())) {
+            continue;
+        }
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push_str(eol);
+        }
+        out.push_str(&format!("{pattern} merge=plan{eol}"));
+    }
+    out
+}
+
+/// `text` without the lines [`add_lines`] writes.
+pub fn remove_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|l| ours(l).is_none())
+        .collect()
+}
+
+/// Whether a line of `text` sends some file to plan's driver.
+pub fn names_driver(text: &str) -> bool {
+    text.lines().any(|l| {
+        !l.trim_start().starts_with('#') && l.split_whitespace().skip(1).any(|a| a == "merge=plan")
+    })
+}
+
+fn read(path: &Path) -> Result<Option<String>> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            Exit::usage_hint(
+                format!("{ATTRIBUTES} is not UTF-8 text"),
+                "fix or move it and rerun; nothing was changed",
+            )
+        }),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Exit::env(format!("cannot read {ATTRIBUTES}: {e}"))),
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let fail = |e: std::io::Error| Exit::env(format!("cannot write {ATTRIBUTES}: {e}"));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(text.as_bytes()).map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// Registers the driver in this clone's config and names it in `.gitattributes`
+/// for `patterns`; what it did, for the user.
+pub fn install(repo: &Repo, program: &str, patterns: &[String]) -> Result<String> {
+    let configured = git::set_merge_driver(&repo.root, NAME, TITLE, &driver(program))?;
+    let path = repo.root.join(ATTRIBUTES);
+    let old = read(&path)?;
+    let new = add_lines(old.as_deref().unwrap_or(""), patterns);
+    let mut out = String::new();
+    out.push_str(if configured {
+        "git: registered plan's merge driver in this clone's config (merge.plan.driver)\n"
+    } else {
+        "git: plan's merge driver is already registered in this clone's config\n"
+    });
+    if old.as_deref() == Some(new.as_str()) {
+        out.push_str(&format!(
+            "git: {ATTRIBUTES} already sends {} to it\n",
+            patterns.join(", ")
+        ));
+    } else {
+        write(&path, &new)?;
+        out.push_str(&format!(
+            "git: {ATTRIBUTES} sends {} to it; commit {ATTRIBUTES} so every clone merges plan.md goal by goal (each clone still runs `plan install git` once)\n",
+            patterns.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
+/// Takes back what [`install`] did; what it removed, for the user.
+pub fn uninstall(repo: &Repo) -> Result<String> {
+    let mut out = String::new();
+    if git::unset_merge_driver(&repo.root, NAME)? {
+        out.push_str("git: removed plan's merge driver from this clone's config\n");
+    } else {
+        out.push_str("git: no merge driver of plan's in this clone's config\n");
+    }
+    let path = repo.root.join(ATTRIBUTES);
+    match read(&path)? {
+        Some(old) => {
+            let new = remove_lines(&old);
+            if new == old {
+                out.push_str(&format!("git: {ATTRIBUTES} names no driver of plan's\n"));
+            } else if new.trim().is_empty() {
+                std::fs::remove_file(&path)
+                    .map_err(|e| Exit::env(format!("cannot delete {ATTRIBUTES}: {e}")))?;
+                out.push_str(&format!(
+                    "git: deleted {ATTRIBUTES}: nothing else was in it\n"
+                ));
+            } else {
+                write(&path, &new)?;
+                out.push_str(&format!("git: removed plan's lines from {ATTRIBUTES}\n"));
+            }
+        }
+        None => out.push_str(&format!("git: no {ATTRIBUTES}\n")),
+    }
+    Ok(out)
+}
+
+/// When `.gitattributes` sends files to plan's driver but this clone has none
+/// configured, git merges them line by line, silently: what to say about it.
+pub fn unconfigured(repo: &Repo) -> Option<String> {
+    let text = read(&repo.root.join(ATTRIBUTES)).ok()??;
+    if !names_driver(&text) || git::merge_driver(&repo.root, NAME).ok()?.is_some() {
+        return None;
+    }
+    Some(format!(
+        "{ATTRIBUTES} sends plan.md to plan's merge driver (merge=plan), but this clone has none configured, so git merges plan.md line by line"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_added_once_and_taken_back_alone() {
+        let p = |s: &str| vec![s.to_string()];
+        let first = add_lines("*.png binary", &p("plan.md"));
+        assert_eq!(first, "*.png binary\nplan.md merge=plan\n");
+        assert_eq!(add_lines(&first, &p("plan.md")), first);
+        let both = add_lines(&first, &p("/docs/road.md"));
+        assert_eq!(
+            both,
+            "*.png binary\nplan.md merge=plan\n/docs/road.md merge=plan\n"
+        );
+        assert!(names_driver(&both));
+        assert_eq!(remove_lines(&both), "*.png binary\n");
+        assert!(!names_driver("# plan.md merge=plan\n"));
+        assert_eq!(
+            add_lines("a\r\n", &p("plan.md")),
+            "a\r\nplan.md merge=plan\r\n"
+        );
+    }
+
+    #[test]
+    fn the_driver_command_quotes_a_path_with_spaces() {
+        assert_eq!(driver("plan"), "plan merge-driver %O %A %B %P");
+        assert_eq!(
+            driver("/opt/my plan/plan"),
+            "'/opt/my plan/plan' merge-driver %O %A %B %P"
+        );
+    }
+}

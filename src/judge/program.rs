@@ -1,0 +1,92 @@
+//! The judge's program on disk: where its name resolves, its SHA-256 for the record,
+//! and the refusal of one that lives inside the repository, where the agent under
+//! review could have written it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use sha2::{Digest, Sha256};
+
+use crate::exec;
+use crate::exit::Exit;
+
+/// The file a judge's argv[0] names, as it was when plan checked it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// With every symlink resolved.
+    pub path: PathBuf,
+    /// Of the file's bytes, lowercase hex; `None` when it could not be read.
+    pub sha256: Option<String>,
+}
+
+/// Where `program` resolves: a name with a slash against `cwd` (where the judge
+/// starts), a bare name on PATH, as the process runner finds it. `None`: not found.
+pub fn locate(program: &str, cwd: &Path) -> Option<PathBuf> {
+    if program.contains('/') {
+        let path = cwd.join(program);
+        fs::metadata(&path)
+            .is_ok_and(|m| m.is_file())
+            .then_some(path)
+    } else {
+        exec::find_on_path(program)
+    }
+}
+
+/// The judge program `program` names, resolved and hashed. Fails closed (exit 3) when
+/// it resolves inside `root`: the agent could have written it, and a judge it wrote
+/// accepts whatever it is told to. `cwd` is where the judge starts.
+pub fn resolve(program: &str, cwd: &Path, root: &Path) -> Result<Option<Program>> {
+    let Some(found) = locate(program, cwd) else {
+        return Ok(None);
+    };
+    let path = fs::canonicalize(&found).unwrap_or(found);
+    let inside = fs::canonicalize(root).is_ok_and(|root| path.starts_with(&root));
+    if inside {
+        return Err(Exit::env_hint(
+            format!(
+                "refusing the judge program {}: it resolves to {}, inside the repository, where the agent under review can write",
+                program,
+                path.display()
+            ),
+            "install the judge outside the repository (or put a directory outside it first on PATH); for a command judge, give judge.command an absolute path outside the repository",
+        ));
+    }
+    let sha256 = fs::read(&path)
+        .ok()
+        .map(|bytes| hex(&Sha256::digest(&bytes)));
+    Ok(Some(Program { path, sha256 }))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_the_file_and_refuses_one_inside_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        let outside = dir.path().join("judge");
+        fs::create_dir_all(&root).unwrap();
+        fs::write(&outside, "abc").unwrap();
+        let found = resolve(outside.to_str().unwrap(), &root, &root)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            found.sha256.as_deref(),
+            Some("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        );
+        fs::write(root.join("judge.sh"), "abc").unwrap();
+        let err = resolve("./judge.sh", &root, &root).unwrap_err().to_string();
+        assert!(err.contains("inside the repository"), "{err}");
+        // A link from outside into the repository is inside.
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(root.join("judge.sh"), &link).unwrap();
+        assert!(resolve(link.to_str().unwrap(), &root, &root).is_err());
+        assert_eq!(resolve("./missing", &root, &root).unwrap(), None);
+    }
+}

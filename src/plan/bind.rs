@@ -1,0 +1,225 @@
+//! Whether a proven sign-off is bound to this repository: the checkpoint its line
+//! names is a commit this repository keeps under `refs/plan/checkpoints/<goal>/<stamp>`
+//! for that goal and that line's stamp. A genuine accept copied in from a scratch
+//! repository, with its line, names a commit no ref here reaches. Pure: the refs are
+//! read by the caller, once per command (never on the hook path).
+
+use super::event::Event;
+use super::model::{Goal, Plan, Status};
+use super::proof::Proof;
+
+/// Where checkpoint refs live.
+pub const CHECKPOINTS: &str = "refs/plan/checkpoints/";
+
+/// One checkpoint ref: the goal and stamp its name carries, and its commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    pub goal: String,
+    /// `YYYY-MM-DD HH:MM`, from the ref's `YYYYMMDD-HHMM` (a `-N` suffix dropped).
+    pub stamp: String,
+    /// 40 hex digits.
+    pub commit: String,
+}
+
+impl Checkpoint {
+    /// `refs/plan/checkpoints/<goal>/<YYYYMMDD-HHMM>[-N]` and its commit; `None` for
+    /// a ref of another shape.
+    pub fn from_ref(reference: &str, commit: &str) -> Option<Checkpoint> {
+        let (goal, name) = reference.strip_prefix(CHECKPOINTS)?.rsplit_once('/')?;
+        let b = name.as_bytes();
+        let digits = |r: std::ops::Range<usize>| {
+            name.get(r.clone())
+                .filter(|s| s.bytes().all(|c| c.is_ascii_digit()))
+                .map(|_| &name[r])
+        };
+        (b.get(8) == Some(&b'-')).then_some(())?;
+        let stamp = format!(
+            "{}-{}-{} {}:{}",
+            digits(0..4)?,
+            digits(4..6)?,
+            digits(6..8)?,
+            digits(9..11)?,
+            digits(11..13)?
+        );
+        Some(Checkpoint {
+            goal: goal.to_string(),
+            stamp,
+            commit: commit.to_string(),
+        })
+    }
+}
+
+/// What the checkpoint check says of a goal whose record checked out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// Bound, or nothing to check (no sign-off line naming a checkpoint).
+    Bound,
+    /// What cannot be checked here, as a warning, not a verdict: a clone with no
+    /// checkpoints at all (a fresh one cannot tell a copied sign-off from one made
+    /// elsewhere), or a line that names no checkpoint where this repository keeps them.
+    Unchecked(String),
+    /// This repository keeps checkpoints, and none is this sign-off's.
+    Unbound { why: String, hint: String },
+}
+
+/// Checks the latest sign-off of `goal` (a done goal) against `refs`, every
+/// checkpoint ref this repository has.
+pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, refs: &[Checkpoint]) -> Binding {
+    if goal.status() != Status::Done {
+        return Binding::Bound;
+    }
+    let id = goal.id.as_ref();
+    let Some((entry, short)) = plan.events(id).rev().find_map(|(entry, e)| match e {
+        Event::SignedOff { checkpoint, .. } => Some((entry, checkpoint)),
+        _ => None,
+    }) else {
+        return Binding::Bound;
+    };
+    let line = entry.line;
+    let Some(short) = short else {
+        let kept = refs
+            .iter()
+            .any(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp);
+        if refs.is_empty() || kept {
+            return Binding::Bound;
+        }
+        return Binding::Unchecked(format!(
+            "signed off by a line that names no checkpoint (log line {line}), in a repository that keeps them: nothing ties it to this repository (a line from before checkpoints, or one copied in without its checkpoint)"
+        ));
+    };
+    let fetch = "if it was signed off in another clone, fetch its checkpoints (`plan checkpoints --fetch`); otherwise sign it off here with `plan complete`";
+    if refs.is_empty() {
+        return Binding::Unchecked(format!(
+            "signed off with checkpoint {short} (log line {line}), which is not in this clone: it has no refs under {CHECKPOINTS}, so the checkpoint cannot be checked here (`plan checkpoints --fetch` gets them)"
+        ));
+    }
+    let named: Vec<&Checkpoint> = refs
+        .iter()
+        .filter(|r| r.commit.starts_with(short))
+        .collect();
+    if named.is_empty() {
+        return Binding::Unbound {
+            why: format!(
+                "its sign-off (log line {line}) names checkpoint {short}, which no ref under {CHECKPOINTS} in this repository reaches: a sign-off made in another repository and copied in, or in a clone whose checkpoints were not fetched"
+            ),
+            hint: fetch.to_string(),
+        };
+    }
+    if named
+        .iter()
+        .any(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp)
+    {
+        return Binding::Bound;
+    }
+    let kept: Vec<String> = named
+        .iter()
+        .map(|r| format!("goal {} at {}", r.goal, r.stamp))
+        .collect();
+    Binding::Unbound {
+        why: format!(
+            "its sign-off (log line {line}) names checkpoint {short}, which this repository keeps for {}, not for this sign-off",
+            kept.join(", ")
+        ),
+        hint: "sign it off again with `plan complete`".to_string(),
+    }
+}
+
+/// Applies [`check`] to every proven done goal of `plan`: an unbound one becomes
+/// unproven, one this clone cannot check keeps a warning.
+pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint]) {
+    let changes: Vec<(usize, Proof)> = plan
+        .goals
+        .iter()
+        .filter_map(|goal| {
+            let Proof::Proven { mut warnings } = plan.proof(goal) else {
+                return None;
+            };
+            match check(plan, goal, refs) {
+                Binding::Bound => None,
+                Binding::Unchecked(warning) => {
+                    warnings.push(warning);
+                    Some((goal.line, Proof::Proven { warnings }))
+                }
+                Binding::Unbound { why, hint } => Some((goal.line, Proof::Unproven { why, hint })),
+            }
+        })
+        .collect();
+    for (line, proof) in changes {
+        plan.set_proof(line, proof);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refs_read_back_their_goal_and_stamp() {
+        let c = Checkpoint::from_ref("refs/plan/checkpoints/ship/20260615-1402-2", "ab").unwrap();
+        assert_eq!(
+            (c.goal.as_str(), c.stamp.as_str()),
+            ("ship", "2026-06-15 14:02")
+        );
+        assert_eq!(
+            Checkpoint::from_ref("refs/plan/undo/main/20260615-1402", "ab"),
+            None
+        );
+        assert_eq!(
+            Checkpoint::from_ref("refs/plan/checkpoints/ship/2026-06-15", "ab"),
+            None
+        );
+    }
+
+    const SRC: &str = "## Goal: A\n<!-- id: a -->\nstatus: done\n\n## Log\n- 2026-01-01 10:00 a signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/a.md#0123456789ab (checkpoint 0123456789ab)\n";
+
+    fn refs(list: &[(&str, &str)]) -> Vec<Checkpoint> {
+        list.iter()
+            .map(|(r, c)| Checkpoint::from_ref(r, c).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_checkpoint_must_be_this_sign_offs() {
+        let plan = crate::plan::model::parse(SRC);
+        let goal = &plan.goals[0];
+        let mine = "0123456789ab".to_string() + &"0".repeat(28);
+        assert_eq!(
+            check(
+                &plan,
+                goal,
+                &refs(&[("refs/plan/checkpoints/a/20260101-1000", &mine)])
+            ),
+            Binding::Bound
+        );
+        assert!(matches!(check(&plan, goal, &[]), Binding::Unchecked(_)));
+        let bare = crate::plan::model::parse(SRC.split(" (checkpoint").next().unwrap());
+        let kept = refs(&[("refs/plan/checkpoints/b/20260101-1000", &mine)]);
+        assert!(matches!(
+            check(&bare, &bare.goals[0], &kept),
+            Binding::Unchecked(_)
+        ));
+        assert_eq!(check(&bare, &bare.goals[0], &[]), Binding::Bound);
+        let other = "f".repeat(40);
+        let Binding::Unbound { why, .. } = check(
+            &plan,
+            goal,
+            &refs(&[("refs/plan/checkpoints/a/20260101-1000", &other)]),
+        ) else {
+            panic!()
+        };
+        assert!(
+            why.contains("which no ref under refs/plan/checkpoints/ in this repository reaches"),
+            "{why}"
+        );
+        for elsewhere in [
+            "refs/plan/checkpoints/b/20260101-1000",
+            "refs/plan/checkpoints/a/20250101-1000",
+        ] {
+            let Binding::Unbound { why, .. } = check(&plan, goal, &refs(&[(elsewhere, &mine)]))
+            else {
+                panic!("{elsewhere}")
+            };
+            assert!(why.contains("not for this sign-off"), "{why}");
+        }
+    }
+}

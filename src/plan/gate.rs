@@ -1,0 +1,555 @@
+//! The pull-request gate's reading of two versions of a plan, and of the reverts
+//! between them: which of the base's log lines the head lost or moved, which goals
+//! it lost, which goals it signs off anew, the contract changes it carries, which
+//! lost lines a `git revert` of a sign-off explains, and the Markdown summary. Pure:
+//! git's texts come in as strings.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::event::{Approval, Event};
+use super::model::{Goal, LogEntry, Plan, Status, parse};
+use super::proof;
+
+/// A log line as the gate compares it: its stamp and its text. Line numbers and
+/// spacing around it may change; these may not.
+pub type Key = (Option<String>, String);
+
+pub fn key(entry: &LogEntry<'_>) -> Key {
+    (entry.stamp.map(str::to_string), entry.text.to_string())
+}
+
+/// How many times each line of `log` occurs.
+fn counts(log: &[LogEntry<'_>]) -> HashMap<Key, usize> {
+    let mut out = HashMap::new();
+    for entry in log {
+        *out.entry(key(entry)).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The lines of `now` that `then` lacks, as often as `now` has them more.
+fn added<'n>(then: &[LogEntry<'_>], now: &'n [LogEntry<'n>]) -> Vec<&'n LogEntry<'n>> {
+    let mut had = counts(then);
+    now.iter()
+        .filter(|e| match had.get_mut(&key(e)) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .collect()
+}
+
+/// A line of the base's log that the head lacks, or has out of order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Lost {
+    /// The plan file, as the repository names it.
+    pub file: String,
+    /// Its line in the base's file.
+    pub line: usize,
+    pub entry: String,
+    /// The goal it is about, when it is one of plan's events.
+    pub id: Option<String>,
+    /// `removed` or `moved`.
+    pub what: &'static str,
+}
+
+/// Every log line of `base` must be in `head`, in the order it had: the log is
+/// append-only, and a pull request only adds to it. Free notes count as much as
+/// plan's events, so nothing of the record can be dropped on the way to main.
+/// `excused` names lines a recognised revert took back.
+pub fn lost_lines(
+    file: &str,
+    base: &Plan<'_>,
+    head: &Plan<'_>,
+    excused: &dyn Fn(&Key) -> bool,
+) -> Vec<Lost> {
+    let mut at: HashMap<Key, Vec<usize>> = HashMap::new();
+    for (i, entry) in head.log.iter().enumerate() {
+        at.entry(key(entry)).or_default().push(i);
+    }
+    let mut cursor = 0;
+    let mut out = Vec::new();
+    for entry in &base.log {
+        let k = key(entry);
+        let places = at.get(&k).map(Vec::as_slice).unwrap_or_default();
+        match places.iter().find(|&&p| p >= cursor) {
+            Some(&p) => cursor = p + 1,
+            None if excused(&k) => {}
+            None => out.push(Lost {
+                file: file.to_string(),
+                line: entry.line,
+                entry: entry.to_string(),
+                id: Event::parse(entry.text)
+                    .and_then(|e| e.id())
+                    .map(str::to_string),
+                what: if places.is_empty() {
+                    "removed"
+                } else {
+                    "moved"
+                },
+            }),
+        }
+    }
+    out
+}
+
+/// The goals of `base` (live or archived) that `head` has under no heading.
+pub fn lost_goals(base: &Plan<'_>, head: &Plan<'_>) -> Vec<String> {
+    base.goals
+        .iter()
+        .filter(|g| head.goal(&g.id).is_none())
+        .map(|g| g.id.to_string())
+        .collect()
+}
+
+/// The goals `head` signs off in lines `base` does not have: what a pull request
+/// asks to have judged again.
+pub fn new_sign_offs(base: &Plan<'_>, head: &Plan<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for entry in added(&base.log, &head.log) {
+        if let Some(Event::SignedOff { id, .. }) = Event::parse(entry.text)
+            && !out.iter().any(|o| o == id)
+        {
+            out.push(id.to_string());
+        }
+    }
+    out
+}
+
+/// One change of a goal's contract a pull request carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub id: String,
+    /// The log line that approved it, or the goal's heading when none did.
+    pub line: usize,
+    /// In words, e.g. `changed and approved without a terminal`.
+    pub what: String,
+    /// `terminal`, `no-terminal`, `unknown`, or `none` for a change nobody approved.
+    pub approval: &'static str,
+}
+
+impl Change {
+    /// Approved with no terminal attached, or not approved at all.
+    pub fn without_terminal(&self) -> bool {
+        matches!(self.approval, "no-terminal" | "none")
+    }
+}
+
+/// Every contract change in `head` that `base` lacks: each approval the head's new
+/// log lines record (at a terminal or not), and each goal whose contract differs
+/// from the base's with no new approval logged for it.
+pub fn contract_changes(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Change> {
+    let mut out = Vec::new();
+    for entry in added(&base.log, &head.log) {
+        let (id, what, approval) = match Event::parse(entry.text) {
+            Some(Event::Reapproved { id, approval, .. }) => {
+                (id, format!("changed and {}", approval.describe()), approval)
+            }
+            Some(Event::CriterionAdded {
+                id, text, approval, ..
+            }) => (
+                id,
+                format!("criterion \"{text}\" added, {}", approval.describe()),
+                approval,
+            ),
+            _ => continue,
+        };
+        out.push(Change {
+            id: id.to_string(),
+            line: entry.line,
+            what,
+            approval: match approval {
+                Approval::Terminal => "terminal",
+                Approval::NoTerminal => "no-terminal",
+                Approval::Unknown => "unknown",
+            },
+        });
+    }
+    for goal in &head.goals {
+        let Some(was) = base.goal(&goal.id) else {
+            continue;
+        };
+        if was.fingerprint() != goal.fingerprint() && !out.iter().any(|c| c.id == goal.id) {
+            out.push(Change {
+                id: goal.id.to_string(),
+                line: goal.line,
+                what: format!(
+                    "changed in the file (contract {}, now {}) with no approval logged",
+                    was.fingerprint(),
+                    goal.fingerprint()
+                ),
+                approval: "none",
+            });
+        }
+    }
+    out
+}
+
+/// A sign-off a `git revert` took back: the revert removed exactly lines the
+/// reverted commit had added, and among them this goal's sign-off. It counts as a
+/// reopen: the goal needs a sign-off made after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reverted {
+    pub id: String,
+    /// The revert commit, abbreviated.
+    pub commit: String,
+    /// The commit it reverted, abbreviated.
+    pub reverted: String,
+    /// The goal's lines the revert took back: its sign-off, and the start or
+    /// rejections the same commit wrote. No other line is excused.
+    pub entries: Vec<Key>,
+    /// The hashes of the transcripts the reverted sign-offs named: a later line
+    /// naming the same bytes, under any name, is a copy, not a new sign-off.
+    pub records: Vec<String>,
+    /// The goal's sign-off lines the file still had right after the revert: none of
+    /// them is a sign-off made after it.
+    pub kept: Vec<Key>,
+}
+
+/// What one revert took back of sign-offs. `reverted_change` and `revert_change`
+/// are the plan file before and after each commit. A message saying "This reverts
+/// commit" is text anyone types; only lines the reverted commit added and the
+/// revert removed count.
+pub fn reverted(
+    (commit, of): (&str, &str),
+    reverted_change: (Option<&str>, Option<&str>),
+    revert_change: (Option<&str>, Option<&str>),
+) -> Vec<Reverted> {
+    fn plan(text: Option<&str>) -> Plan<'_> {
+        parse(text.unwrap_or_default())
+    }
+    let (s_before, s_after) = (plan(reverted_change.0), plan(reverted_change.1));
+    let (c_before, c_after) = (plan(revert_change.0), plan(revert_change.1));
+    let mut added_by_s: HashMap<Key, usize> = HashMap::new();
+    for entry in added(&s_before.log, &s_after.log) {
+        *added_by_s.entry(key(entry)).or_insert(0) += 1;
+    }
+    let mut taken_back: Vec<(Key, Event<'_>)> = Vec::new();
+    let mut left = added_by_s;
+    for entry in added(&c_after.log, &c_before.log) {
+        let k = key(entry);
+        if let Some(n) = left.get_mut(&k).filter(|n| **n > 0) {
+            *n -= 1;
+            if let Some(event) = Event::parse(entry.text) {
+                taken_back.push((k, event));
+            }
+        }
+    }
+    let mut out: Vec<Reverted> = Vec::new();
+    for (_, event) in &taken_back {
+        let Event::SignedOff { id, .. } = event else {
+            continue;
+        };
+        if out.iter().any(|r| r.id == *id) {
+            continue;
+        }
+        let mine = taken_back.iter().filter(|(_, e)| {
+            e.id() == Some(id)
+                && matches!(
+                    e,
+                    Event::SignedOff { .. } | Event::Started { .. } | Event::Rejected { .. }
+                )
+        });
+        out.push(Reverted {
+            id: id.to_string(),
+            commit: commit.to_string(),
+            reverted: of.to_string(),
+            entries: mine.clone().map(|(k, _)| k.clone()).collect(),
+            records: mine
+                .filter_map(|(_, e)| match e {
+                    Event::SignedOff {
+                        record: Some(r), ..
+                    } => Some(r.hash.to_string()),
+                    _ => None,
+                })
+                .collect(),
+            kept: c_after
+                .events(id)
+                .filter(|(_, e)| matches!(e, Event::SignedOff { .. }))
+                .map(|(entry, _)| key(entry))
+                .collect(),
+        });
+    }
+    out
+}
+
+/// Why a done goal whose sign-off a revert took back is not proven by the sign-off
+/// it has now, if it is not: that sign-off was there before the revert (the revert
+/// came after it, so it reopened the goal), or it names a reverted transcript.
+pub fn revert_voids(plan: &Plan<'_>, goal: &Goal<'_>, reverts: &[Reverted]) -> Option<String> {
+    if goal.status() != Status::Done {
+        return None;
+    }
+    let (entry, record) = plan.events(&goal.id).rev().find_map(|(entry, e)| match e {
+        Event::SignedOff { record, .. } => Some((entry, record)),
+        _ => None,
+    })?;
+    let latest = key(entry);
+    reverts
+        .iter()
+        .filter(|r| r.id == goal.id)
+        .find(|r| {
+            r.kept.contains(&latest)
+                || record.is_some_and(|rec| {
+                    r.records
+                        .iter()
+                        .any(|h| h.starts_with(rec.hash) || rec.hash.starts_with(h.as_str()))
+                })
+        })
+        .map(|r| {
+            format!(
+                "its sign-off was reverted in commit {} (a git revert of {}), which counts as a reopen, and it was not signed off again since",
+                r.commit, r.reverted
+            )
+        })
+}
+
+/// One row of the gate's Markdown table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub goal: String,
+    pub state: String,
+    pub judge: String,
+    pub verify: String,
+    pub findings: Vec<String>,
+}
+
+/// Everything the Markdown summary shows.
+pub struct Summary<'a> {
+    /// `main at 1a2b3c4`, when the run had a base.
+    pub base: Option<&'a str>,
+    pub rows: &'a [Row],
+    pub changes: &'a [Change],
+    pub lost: &'a [Lost],
+    pub lost_goals: &'a [String],
+    /// Other problems, one line each (orphaned ids, archived unfinished goals).
+    pub other: &'a [String],
+    pub failures: usize,
+}
+
+/// The gate's report as Markdown, for a CI job summary or a pull-request comment.
+pub fn markdown(s: &Summary<'_>) -> String {
+    let cell = |text: &str| {
+        let one_line: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        one_line.replace('|', "\\|")
+    };
+    let code = |text: &str| format!("`{}`", cell(text).replace('`', "'"));
+    let mut out = String::from("## plan audit\n\n");
+    if let Some(base) = s.base {
+        out.push_str(&format!("Against {}.\n\n", cell(base)));
+    }
+    if s.rows.is_empty() {
+        out.push_str("No goal to show.\n");
+    } else {
+        out.push_str("| goal | state | judge | verify | findings |\n|---|---|---|---|---|\n");
+        for row in s.rows {
+            let findings = if row.findings.is_empty() {
+                "none".to_string()
+            } else {
+                row.findings
+                    .iter()
+                    .map(|f| cell(f))
+                    .collect::<Vec<_>>()
+                    .join("<br>")
+            };
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {findings} |\n",
+                code(&row.goal),
+                cell(&row.state),
+                cell(&row.judge),
+                cell(&row.verify)
+            ));
+        }
+    }
+    if s.base.is_some() {
+        out.push_str("\n### Contract changes\n\n");
+        if s.changes.is_empty() {
+            out.push_str("None.\n");
+        }
+        for change in s.changes {
+            out.push_str(&format!(
+                "- {}: {} (line {})\n",
+                code(&change.id),
+                cell(&change.what),
+                change.line
+            ));
+        }
+    }
+    if !s.lost.is_empty() || !s.lost_goals.is_empty() {
+        out.push_str("\n### Lost from the base\n\n");
+        for lost in s.lost {
+            out.push_str(&format!(
+                "- {}:{} {}: {}\n",
+                lost.file,
+                lost.line,
+                lost.what,
+                code(&lost.entry)
+            ));
+        }
+        for id in s.lost_goals {
+            out.push_str(&format!("- goal {} is gone\n", code(id)));
+        }
+    }
+    if !s.other.is_empty() {
+        out.push_str("\n### Other problems\n\n");
+        for line in s.other {
+            out.push_str(&format!("- {}\n", cell(line)));
+        }
+    }
+    out.push_str(&match s.failures {
+        0 => "\n**Passed.**\n".to_string(),
+        1 => "\n**Failed: 1 problem.**\n".to_string(),
+        n => format!("\n**Failed: {n} problems.**\n"),
+    });
+    out
+}
+
+/// The judge a goal's latest sign-off line names, as its transcript names it.
+pub fn sign_off_judge(plan: &Plan<'_>, id: &str) -> Option<String> {
+    plan.events(id).rev().find_map(|(_, e)| match e {
+        Event::SignedOff { judged, .. } => Some(match judged {
+            super::event::Judged::By { backend, model: "" } => backend.to_string(),
+            super::event::Judged::By { backend, model } => format!("{backend}:{model}"),
+            super::event::Judged::Skipped => "none".to_string(),
+            super::event::Judged::Unnamed => "unnamed".to_string(),
+            super::event::Judged::Panel { judges } => judges.to_string(),
+        }),
+        _ => None,
+    })
+}
+
+/// Whether a goal's latest sign-off line says verify ran.
+pub fn sign_off_verified(plan: &Plan<'_>, id: &str) -> Option<bool> {
+    plan.events(id).rev().find_map(|(_, e)| match e {
+        Event::SignedOff { verify, .. } => Some(verify),
+        _ => None,
+    })
+}
+
+/// The transcript path a goal's latest sign-off names.
+pub fn record_path<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
+    proof::latest_record(plan, id).map(|r| r.path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "## Goal: A\n<!-- id: a -->\nstatus: done\n\n## Log\n";
+    const SIGN: &str = "- 2026-01-01 10:05 a signed off (verify passed, judge command accept, contract 11111111): .plan/judge/a-1.md#0123456789ab\n";
+    const START: &str = "- 2026-01-01 10:00 a started (contract 11111111)\n";
+    const REOPEN: &str = "- 2026-01-01 10:06 a reopened: broke\n";
+
+    #[test]
+    fn base_lines_must_all_be_in_the_head_in_order() {
+        let base = parse(&format!("{HEAD}{START}- 2026-01-01 10:01 a note\n{SIGN}"))
+            .log
+            .len();
+        assert_eq!(base, 3);
+        let base_text = format!("{HEAD}{START}- 2026-01-01 10:01 a note\n{SIGN}");
+        let base = parse(&base_text);
+        let none = |_: &Key| false;
+        // Lines added anywhere after them are fine.
+        let grown = format!("{base_text}{REOPEN}");
+        assert!(lost_lines("plan.md", &base, &parse(&grown), &none).is_empty());
+        // A free note removed counts as much as an event.
+        let dropped = base_text.replace("- 2026-01-01 10:01 a note\n", "");
+        let lost = lost_lines("plan.md", &base, &parse(&dropped), &none);
+        assert_eq!(lost.len(), 1);
+        assert_eq!((lost[0].what, lost[0].id.as_deref()), ("removed", None));
+        // Two swapped: the later is moved.
+        let swapped = format!("{HEAD}{SIGN}{START}- 2026-01-01 10:01 a note\n");
+        let lost = lost_lines("plan.md", &base, &parse(&swapped), &none);
+        assert_eq!(lost.len(), 1, "{lost:?}");
+        assert_eq!((lost[0].what, lost[0].id.as_deref()), ("moved", Some("a")));
+        // An excused line may be gone.
+        let unsigned = base_text.replace(SIGN, "");
+        let excused = |k: &Key| k.1.contains("signed off");
+        assert!(lost_lines("plan.md", &base, &parse(&unsigned), &excused).is_empty());
+    }
+
+    #[test]
+    fn a_revert_takes_back_only_what_the_reverted_commit_added() {
+        let before = format!("{HEAD}{START}");
+        let signed = format!("{HEAD}{START}{SIGN}");
+        // The revert removes the sign-off and, wrongly, an older reopen of b.
+        let b_reopen = "- 2025-12-01 09:00 b reopened: x\n";
+        let with_b = format!("{HEAD}{b_reopen}{START}{SIGN}");
+        let after = format!("{HEAD}{START}");
+        let r = reverted(
+            ("c0ffee1", "5eed001"),
+            (Some(&before), Some(&signed)),
+            (Some(&with_b), Some(&after)),
+        );
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].id, "a");
+        assert_eq!(r[0].entries.len(), 1);
+        assert_eq!(r[0].records, ["0123456789ab"]);
+        assert!(r[0].kept.is_empty());
+        // A commit that added no sign-off reverts none.
+        assert!(
+            reverted(
+                ("c0ffee1", "5eed001"),
+                (Some(&before), Some(&before)),
+                (Some(&signed), Some(&before)),
+            )
+            .is_empty()
+        );
+        // The same goal done again by the old line is void; a new line stands.
+        let again = format!("{HEAD}{START}{SIGN}");
+        let plan = parse(&again);
+        assert!(revert_voids(&plan, &plan.goals[0], &r).is_some());
+        let fresh = format!(
+            "{HEAD}{START}- 2026-01-02 10:05 a signed off (verify passed, judge command accept, contract 11111111): .plan/judge/a-2.md#abcdefabcdef\n"
+        );
+        let plan = parse(&fresh);
+        assert_eq!(revert_voids(&plan, &plan.goals[0], &r), None);
+    }
+
+    #[test]
+    fn contract_changes_of_either_kind_are_listed() {
+        let base = format!(
+            "## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: x\n\n## Goal: B\n<!-- id: b -->\nstatus: active\ndone_when: y\n\n## Log\n{START}"
+        );
+        let head = base.replace("done_when: y", "done_when: z")
+            + "- 2026-01-01 11:00 a contract reapproved (contract 22222222, at a terminal)\n";
+        let changes = contract_changes(&parse(&base), &parse(&head));
+        let seen: Vec<(&str, &str)> = changes
+            .iter()
+            .map(|c| (c.id.as_str(), c.approval))
+            .collect();
+        assert_eq!(seen, [("a", "terminal"), ("b", "none")]);
+        assert!(changes[1].without_terminal());
+    }
+
+    #[test]
+    fn markdown_cells_cannot_break_the_table() {
+        let rows = [Row {
+            goal: "a".into(),
+            state: "proven".into(),
+            judge: "x|y".into(),
+            verify: "line\nbreak".into(),
+            findings: vec![],
+        }];
+        let text = markdown(&Summary {
+            base: None,
+            rows: &rows,
+            changes: &[],
+            lost: &[],
+            lost_goals: &[],
+            other: &[],
+            failures: 0,
+        });
+        assert!(
+            text.contains("| `a` | proven | x\\|y | line break | none |\n"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,1057 @@
+//! The three-way merge of plan.md that git's merge driver runs: goals by id and field
+//! by field, the log as a union in time order, `## Archive` like the goals. Lossless:
+//! every line comes from one of the three texts as it was (ending included), and a
+//! conflict is left only where one part of one goal changed differently on both
+//! sides, its markers inside that goal. Pure: text in, text out.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+
+use super::id;
+use super::model::{Status, log_entry};
+use similar::{Algorithm, DiffTag, capture_diff_slices};
+
+use super::scan::{BOM, Kind, scan};
+
+/// The merged text and what is left for a person to resolve.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Merged {
+    pub text: String,
+    pub conflicts: Vec<Conflict>,
+}
+
+/// One part changed differently on both sides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflict {
+    /// The goal it is in; `None` for a section outside every goal.
+    pub goal: Option<String>,
+    /// What changed: `status`, `subtask "x"`, `title`, a section's heading.
+    pub part: String,
+}
+
+/// git's marker width; lines starting with these are what [`super::model`] refuses.
+pub const OURS: &str = "<<<<<<<";
+pub const BASE: &str = "|||||||";
+pub const SPLIT: &str = "=======";
+pub const THEIRS: &str = ">>>>>>>";
+
+/// One line as it was: text without its ending, the ending, and how it scanned.
+#[derive(Clone, Debug)]
+struct Ln<'a> {
+    text: &'a str,
+    eol: &'a str,
+    kind: Kind,
+    /// The value the kind names (an id, a subtask's text, a heading's title).
+    value: &'a str,
+}
+
+/// A line of the result: from a source, or a conflict marker.
+type Out<'a> = (Cow<'a, str>, &'a str);
+
+/// What a section is, the same in all three texts: how its versions are paired.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Ident {
+    /// Lines before the first heading.
+    Pre,
+    Title(usize),
+    /// Another `# ` or `## ` heading, by its text and its occurrence.
+    Heading(String, usize),
+    /// A goal, live or archived, by its id and its occurrence.
+    Goal(String, usize),
+    Log(usize),
+    Archive(usize),
+}
+
+/// A section where it stands: a goal's place is its id and whether it is archived.
+type Slot = (Ident, bool);
+
+#[derive(Debug)]
+struct Seg<'a> {
+    ident: Ident,
+    archived: bool,
+    lines: Vec<Ln<'a>>,
+}
+
+struct Doc<'a> {
+    bom: bool,
+    segs: Vec<Seg<'a>>,
+}
+
+impl<'a> Doc<'a> {
+    fn parse(src: &'a str) -> Doc<'a> {
+        let mut segs: Vec<Seg<'a>> = Vec::new();
+        let mut counts: HashMap<Ident, usize> = HashMap::new();
+        let mut nth = |ident: Ident| {
+            let n = counts.entry(ident.clone()).or_insert(0);
+            *n += 1;
+            *n - 1
+        };
+        let mut archived = false;
+        let mut current: Option<Seg<'a>> = None;
+        let close = |seg: Option<Seg<'a>>,
+                     segs: &mut Vec<Seg<'a>>,
+                     nth: &mut dyn FnMut(Ident) -> usize| {
+            let Some(mut seg) = seg else { return };
+            if let Ident::Goal(..) = seg.ident {
+                let id = seg
+                    .lines
+                    .iter()
+                    .find(|l| {
+                        matches!(l.kind, Kind::IdComment { .. }) && id::invalid(l.value).is_none()
+                    })
+                    .map(|l| l.value.to_string())
+                    .unwrap_or_else(|| id::slug(seg.lines[0].value));
+                let n = nth(Ident::Goal(id.clone(), 0));
+                seg.ident = Ident::Goal(id, n);
+            }
+            segs.push(seg);
+        };
+        for line in scan(src) {
+            let value = match &line.kind {
+                Kind::Title { value }
+                | Kind::GoalHeading { value }
+                | Kind::IdComment { value }
+                | Kind::Task { value, .. }
+                | Kind::Bullet { value }
+                | Kind::Field { value, .. } => &src[value.clone()],
+                _ => "",
+            };
+            let ln = Ln {
+                text: line.text(src),
+                eol: line.eol.as_str(),
+                kind: line.kind.clone(),
+                value,
+            };
+            let ident = match &line.kind {
+                Kind::Title { .. } => Some(Ident::Title(nth(Ident::Title(0)))),
+                Kind::GoalHeading { .. } => Some(Ident::Goal(String::new(), 0)),
+                Kind::LogHeading => Some(Ident::Log(nth(Ident::Log(0)))),
+                Kind::ArchiveHeading => {
+                    archived = true;
+                    Some(Ident::Archive(nth(Ident::Archive(0))))
+                }
+                Kind::Heading { level: 1 | 2 } => {
+                    let text = ln.text.trim().to_string();
+                    let n = nth(Ident::Heading(text.clone(), 0));
+                    Some(Ident::Heading(text, n))
+                }
+                _ => None,
+            };
+            match ident {
+                Some(ident) => {
+                    close(current.take(), &mut segs, &mut nth);
+                    let goal = matches!(ident, Ident::Goal(..));
+                    current = Some(Seg {
+                        ident,
+                        archived: archived && goal,
+                        lines: vec![ln],
+                    });
+                }
+                None => current
+                    .get_or_insert_with(|| Seg {
+                        ident: Ident::Pre,
+                        archived: false,
+                        lines: Vec::new(),
+                    })
+                    .lines
+                    .push(ln),
+            }
+        }
+        close(current.take(), &mut segs, &mut nth);
+        Doc {
+            bom: src.starts_with(BOM),
+            segs,
+        }
+    }
+
+    fn get(&self, ident: &Ident) -> Option<&Seg<'a>> {
+        self.segs.iter().find(|s| &s.ident == ident)
+    }
+
+    fn slots(&self) -> Vec<Slot> {
+        self.segs
+            .iter()
+            .map(|s| (s.ident.clone(), s.archived))
+            .collect()
+    }
+}
+
+/// Merges `ours` and `theirs`, both descended from `base`.
+pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
+    let (b, o, t) = (Doc::parse(base), Doc::parse(ours), Doc::parse(theirs));
+    let eol = ours
+        .find('\n')
+        .map(|i| {
+            if ours[..i].ends_with('\r') {
+                "\r\n"
+            } else {
+                "\n"
+            }
+        })
+        .unwrap_or("\n");
+    let mut conflicts = Vec::new();
+    let mut idents: Vec<Ident> = Vec::new();
+    let mut seen = HashSet::new();
+    for seg in o.segs.iter().chain(&t.segs).chain(&b.segs) {
+        if seen.insert(seg.ident.clone()) {
+            idents.push(seg.ident.clone());
+        }
+    }
+    // What each section becomes, and where a goal ends up.
+    let mut merged: HashMap<Ident, (Vec<Out<'_>>, bool)> = HashMap::new();
+    for ident in idents {
+        let (sb, so, st) = (b.get(&ident), o.get(&ident), t.get(&ident));
+        let (lb, lo, lt) = (
+            sb.map(|s| s.lines.as_slice()),
+            so.map(|s| s.lines.as_slice()),
+            st.map(|s| s.lines.as_slice()),
+        );
+        let content = match (lo, lt) {
+            (None, None) => continue,
+            (Some(one), None) | (None, Some(one)) => {
+                // Gone on one side: gone, unless the other side changed it.
+                if lb.is_some_and(|b| same(b, one)) {
+                    continue;
+                }
+                one.iter().map(keep).collect()
+            }
+            (Some(lo), Some(lt)) => match &ident {
+                Ident::Goal(id, _) => goal(id, lb, lo, lt, eol, &mut conflicts),
+                Ident::Log(_) => log(lb, lo, lt),
+                _ => whole(&ident, lb, lo, lt, eol, &mut conflicts),
+            },
+        };
+        let archived = placement(sb, so, st, &content);
+        merged.insert(ident, (content, archived));
+    }
+    let order = order(&b.slots(), &o.slots(), &t.slots());
+    let mut text = String::new();
+    if pick(Some(b.bom), Some(o.bom), Some(t.bom))
+        .flatten()
+        .unwrap_or(o.bom)
+    {
+        text.push_str(BOM);
+    }
+    let start = text.len();
+    for (ident, archived) in order {
+        let Some((lines, place)) = merged.get(&ident) else {
+            continue;
+        };
+        if *place != archived {
+            continue;
+        }
+        for (line, end) in lines {
+            if text.len() > start && !text.ends_with('\n') {
+                text.push_str(eol);
+            }
+            text.push_str(line);
+            text.push_str(end);
+        }
+    }
+    Merged { text, conflicts }
+}
+
+/// Whether a goal ends up archived: as the side that moved it says, unless the other
+/// side reopened it meanwhile (an unfinished goal under `## Archive` would be lost
+/// work).
+fn placement(
+    b: Option<&Seg<'_>>,
+    o: Option<&Seg<'_>>,
+    t: Option<&Seg<'_>>,
+    merged: &[Out<'_>],
+) -> bool {
+    let at = |s: Option<&Seg<'_>>| s.map(|s| s.archived);
+    let (pb, po, pt) = (at(b), at(o), at(t));
+    let archived = match pick(pb, po.or(pb), pt.or(pb)) {
+        Some(Some(p)) => p,
+        _ => po.or(pt).unwrap_or(false),
+    };
+    if !archived || !matches!(b.map(|s| &s.ident), Some(Ident::Goal(..))) {
+        return archived;
+    }
+    let status = |lines: &[Out<'_>]| {
+        lines
+            .iter()
+            .find_map(|(l, _)| l.strip_prefix("status:").map(|v| Status::parse(v.trim())))
+            .flatten()
+    };
+    let moved_by_one = po != pt;
+    let live_side = if po == Some(true) { t } else { o };
+    let reopened = live_side.is_some_and(|s| !s.archived)
+        && status(&keep_all(live_side)) != status(&keep_all(b));
+    if moved_by_one && reopened && status(merged).is_some_and(|s| !s.is_finished()) {
+        return false;
+    }
+    archived
+}
+
+fn keep_all<'a>(s: Option<&Seg<'a>>) -> Vec<Out<'a>> {
+    s.map(|s| s.lines.iter().map(keep).collect())
+        .unwrap_or_default()
+}
+
+fn keep<'a>(l: &Ln<'a>) -> Out<'a> {
+    (Cow::Borrowed(l.text), l.eol)
+}
+
+fn same(a: &[Ln<'_>], b: &[Ln<'_>]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.text == y.text && x.eol == y.eol)
+}
+
+/// The three-way rule for one value: both alike, or changed on one side only.
+/// `None`: changed differently on both sides.
+fn pick<T: PartialEq>(b: Option<T>, o: Option<T>, t: Option<T>) -> Option<Option<T>> {
+    if o == t || t == b {
+        Some(o)
+    } else if o == b {
+        Some(t)
+    } else {
+        None
+    }
+}
+
+fn pick_lines<'s, 'a>(
+    b: Option<&'s [Ln<'a>]>,
+    o: Option<&'s [Ln<'a>]>,
+    t: Option<&'s [Ln<'a>]>,
+) -> Option<Option<&'s [Ln<'a>]>> {
+    let eq = |x: Option<&[Ln<'_>]>, y: Option<&[Ln<'_>]>| match (x, y) {
+        (Some(x), Some(y)) => same(x, y),
+        (None, None) => true,
+        _ => false,
+    };
+    if eq(o, t) || eq(t, b) {
+        Some(o)
+    } else if eq(o, b) {
+        Some(t)
+    } else {
+        None
+    }
+}
+
+/// Both sides' versions between git's markers, labelled with what they are.
+fn conflict<'a>(
+    o: Option<&[Ln<'a>]>,
+    t: Option<&[Ln<'a>]>,
+    label: &str,
+    eol: &'a str,
+) -> Vec<Out<'a>> {
+    let mut out: Vec<Out<'a>> = vec![(Cow::Owned(format!("{OURS} ours: {label}")), eol)];
+    out.extend(o.unwrap_or_default().iter().map(keep));
+    out.push((Cow::Borrowed(SPLIT), eol));
+    out.extend(t.unwrap_or_default().iter().map(keep));
+    out.push((Cow::Owned(format!("{THEIRS} theirs: {label}")), eol));
+    out
+}
+
+/// A section outside the goals and the log: one side's change, or a conflict.
+fn whole<'a>(
+    ident: &Ident,
+    b: Option<&[Ln<'a>]>,
+    o: &[Ln<'a>],
+    t: &[Ln<'a>],
+    eol: &'a str,
+    conflicts: &mut Vec<Conflict>,
+) -> Vec<Out<'a>> {
+    if let Some(lines) = pick_lines(b, Some(o), Some(t)) {
+        return lines.unwrap_or_default().iter().map(keep).collect();
+    }
+    let name = match ident {
+        Ident::Pre => "the lines before the first heading".to_string(),
+        _ => format!("section `{}`", o[0].text.trim()),
+    };
+    conflicts.push(Conflict {
+        goal: None,
+        part: name.clone(),
+    });
+    let headed = !matches!(ident, Ident::Pre) && o[0].text == t[0].text;
+    if headed {
+        let mut out = vec![keep(&o[0])];
+        out.extend(conflict(Some(&o[1..]), Some(&t[1..]), &name, eol));
+        out
+    } else {
+        conflict(Some(o), Some(t), &name, eol)
+    }
+}
+
+/// A goal's part: one line plan reads (the heading, the id, a field, a subtask) with
+/// the lines under it up to the next one (a field's items, notes).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Part {
+    Title,
+    Id(usize),
+    Field(&'static str, usize),
+    Task(String, usize),
+}
+
+/// `lines` as parts, and the blank lines that end the goal.
+fn parts<'s, 'a>(lines: &'s [Ln<'a>]) -> (Vec<(Part, &'s [Ln<'a>])>, &'s [Ln<'a>]) {
+    let body = lines.len()
+        - lines
+            .iter()
+            .skip(1)
+            .rev()
+            .take_while(|l| l.kind == Kind::Blank)
+            .count();
+    let mut counts: HashMap<Part, usize> = HashMap::new();
+    let mut nth = |p: Part| {
+        let n = counts.entry(p).or_insert(0);
+        *n += 1;
+        *n - 1
+    };
+    let mut starts: Vec<(Part, usize)> = Vec::new();
+    for (i, l) in lines[..body].iter().enumerate() {
+        let part = match &l.kind {
+            _ if i == 0 => Part::Title,
+            Kind::IdComment { .. } => Part::Id(nth(Part::Id(0))),
+            Kind::Field { key, .. } => Part::Field(key.as_str(), nth(Part::Field(key.as_str(), 0))),
+            Kind::Task { .. } => {
+                let n = nth(Part::Task(l.value.to_string(), 0));
+                Part::Task(l.value.to_string(), n)
+            }
+            _ => continue,
+        };
+        starts.push((part, i));
+    }
+    let mut out = Vec::with_capacity(starts.len());
+    for (k, (part, from)) in starts.iter().enumerate() {
+        let to = starts.get(k + 1).map_or(body, |(_, i)| *i);
+        out.push((part.clone(), &lines[*from..to]));
+    }
+    (out, &lines[body..])
+}
+
+fn find<'s, 'a>(ps: &[(Part, &'s [Ln<'a>])], k: &Part) -> Option<&'s [Ln<'a>]> {
+    ps.iter().find(|(p, _)| p == k).map(|(_, l)| *l)
+}
+
+fn describe(part: &Part) -> String {
+    match part {
+        Part::Title => "title".to_string(),
+        Part::Id(_) => "id".to_string(),
+        Part::Field(key, _) => (*key).to_string(),
+        Part::Task(text, _) => format!("subtask \"{text}\""),
+    }
+}
+
+/// A goal on both sides, part by part.
+fn goal<'a>(
+    id: &str,
+    b: Option<&[Ln<'a>]>,
+    o: &[Ln<'a>],
+    t: &[Ln<'a>],
+    eol: &'a str,
+    conflicts: &mut Vec<Conflict>,
+) -> Vec<Out<'a>> {
+    let (pb, gb) = b.map(parts).unwrap_or_default();
+    let (po, go) = parts(o);
+    let (pt, gt) = parts(t);
+    let keys = |ps: &[(Part, &[Ln<'_>])]| ps.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    let mut out = Vec::new();
+    for part in order(&keys(&pb), &keys(&po), &keys(&pt)) {
+        let (lb, lo, lt) = (find(&pb, &part), find(&po, &part), find(&pt, &part));
+        match pick_lines(lb, lo, lt) {
+            Some(lines) => out.extend(lines.unwrap_or_default().iter().map(keep)),
+            // Gone on one side and changed on the other: the change is kept.
+            None if lo.is_none() || lt.is_none() => {
+                out.extend(lo.or(lt).unwrap_or_default().iter().map(keep));
+            }
+            None => {
+                let what = describe(&part);
+                out.extend(conflict(lo, lt, &format!("{what} of goal {id}"), eol));
+                conflicts.push(Conflict {
+                    goal: Some(id.to_string()),
+                    part: what,
+                });
+            }
+        }
+    }
+    let gap = pick_lines(b.map(|_| gb), Some(go), Some(gt))
+        .flatten()
+        .unwrap_or(go);
+    out.extend(gap.iter().map(keep));
+    out
+}
+
+/// The log: the base's lines both sides kept, then both sides' new lines merged by
+/// time stamp, each side's order kept, a line both added kept once.
+fn log<'a>(b: Option<&[Ln<'a>]>, o: &[Ln<'a>], t: &[Ln<'a>]) -> Vec<Out<'a>> {
+    let (hb, cb, gb) = match b {
+        Some(b) => {
+            let (h, c, g) = split(b);
+            (Some(h), Some(c), Some(g))
+        }
+        None => (None, None, None),
+    };
+    let (ho, co, go) = split(o);
+    let (ht, ct, gt) = split(t);
+    let mut out: Vec<Out<'a>> = Vec::new();
+    let head = pick_lines(hb, Some(ho), Some(ht)).flatten().unwrap_or(ho);
+    out.extend(head.iter().map(keep));
+    let cb = cb.unwrap_or_default();
+    if same(co, cb) {
+        out.extend(ct.iter().map(keep));
+    } else if same(ct, cb) {
+        out.extend(co.iter().map(keep));
+    } else {
+        // Each side less the base's lines the other side deleted, then both as one
+        // sequence: the lines they share once, in place, and between two of them
+        // each side's own lines merged by time stamp.
+        let (o2, t2) = (kept_by(co, cb, ct), kept_by(ct, cb, co));
+        let texts = |lines: &[Ln<'a>]| lines.iter().map(|l| l.text).collect::<Vec<_>>();
+        let (mut run_o, mut run_t): (Vec<Ln<'a>>, Vec<Ln<'a>>) = (Vec::new(), Vec::new());
+        for op in capture_diff_slices(Algorithm::Myers, &texts(&o2), &texts(&t2)) {
+            let (tag, a, b) = op.as_tag_tuple();
+            if tag == DiffTag::Equal {
+                out.extend(by_stamp(&run_o, &run_t).iter().map(keep));
+                run_o.clear();
+                run_t.clear();
+                out.extend(o2[a].iter().map(keep));
+            } else {
+                run_o.extend_from_slice(&o2[a]);
+                run_t.extend_from_slice(&t2[b]);
+            }
+        }
+        out.extend(by_stamp(&run_o, &run_t).iter().map(keep));
+    }
+    let gap = pick_lines(gb, Some(go), Some(gt)).flatten().unwrap_or(go);
+    out.extend(gap.iter().map(keep));
+    out
+}
+
+/// A log section as its heading, its lines and the blank lines that end it.
+fn split<'s, 'a>(lines: &'s [Ln<'a>]) -> (&'s [Ln<'a>], &'s [Ln<'a>], &'s [Ln<'a>]) {
+    let blank = lines
+        .iter()
+        .skip(1)
+        .rev()
+        .take_while(|l| l.kind == Kind::Blank)
+        .count();
+    let body = lines.len() - blank;
+    (&lines[..1], &lines[1..body], &lines[body..])
+}
+
+fn count<'a>(lines: &[Ln<'a>]) -> HashMap<&'a str, usize> {
+    let mut c = HashMap::new();
+    for l in lines {
+        *c.entry(l.text).or_insert(0) += 1;
+    }
+    c
+}
+
+/// `lines` (one side's) less the base's lines that `other` deleted (as many copies as it did).
+fn kept_by<'a>(lines: &[Ln<'a>], base: &[Ln<'a>], other: &[Ln<'a>]) -> Vec<Ln<'a>> {
+    let theirs = count(other);
+    let mut left: HashMap<&str, usize> = count(base)
+        .into_iter()
+        .map(|(text, n)| {
+            (
+                text,
+                n.saturating_sub(theirs.get(text).copied().unwrap_or(0)),
+            )
+        })
+        .collect();
+    lines
+        .iter()
+        .filter(|l| match left.get_mut(l.text) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .cloned()
+        .collect()
+}
+
+/// The time stamp a log line is ordered by: its own, or the one before it on its side.
+fn stamp<'a>(line: &Ln<'a>) -> Option<&'a str> {
+    match line.kind {
+        Kind::Bullet { .. } => log_entry(0, line.value).stamp,
+        _ => None,
+    }
+}
+
+fn by_stamp<'a>(a: &[Ln<'a>], b: &[Ln<'a>]) -> Vec<Ln<'a>> {
+    let (mut i, mut j) = (0, 0);
+    let (mut last_a, mut last_b) = ("", "");
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    while i < a.len() || j < b.len() {
+        let sa = a.get(i).map(|l| stamp(l).unwrap_or(last_a));
+        let sb = b.get(j).map(|l| stamp(l).unwrap_or(last_b));
+        let take_a = match (sa, sb) {
+            (Some(x), Some(y)) => x <= y,
+            (Some(_), None) => true,
+            _ => false,
+        };
+        if take_a {
+            last_a = sa.unwrap_or(last_a);
+            out.push(a[i].clone());
+            i += 1;
+        } else {
+            last_b = sb.unwrap_or(last_b);
+            out.push(b[j].clone());
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Where things go: one side's order (the one that changed it), with the other
+/// side's and then the base's items that it lacks each put after the item before it,
+/// behind the new items already there. So new goals follow the base's, ours first.
+fn order<K: Clone + Eq + Hash>(b: &[K], o: &[K], t: &[K]) -> Vec<K> {
+    let (skeleton, others) = if o == b { (t, [o, b]) } else { (o, [t, b]) };
+    let in_base: HashSet<&K> = b.iter().collect();
+    let mut out: Vec<K> = skeleton.to_vec();
+    let mut have: HashSet<K> = out.iter().cloned().collect();
+    for other in others {
+        let mine: HashSet<&K> = other.iter().collect();
+        for (i, k) in other.iter().enumerate() {
+            if have.contains(k) {
+                continue;
+            }
+            let mut at = other[..i]
+                .iter()
+                .rev()
+                .find_map(|p| out.iter().position(|x| x == p))
+                .map_or(0, |p| p + 1);
+            while at < out.len() && !in_base.contains(&out[at]) && !mine.contains(&out[at]) {
+                at += 1;
+            }
+            out.insert(at, k.clone());
+            have.insert(k.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::model;
+
+    const BASE: &str = "# Plan: x
+
+## Goal: Alpha
+<!-- id: alpha -->
+status: active
+done_when: alpha works
+failure_modes:
+- alpha passes on a stub
+- [ ] a1
+- [ ] a2
+
+## Goal: Beta
+<!-- id: beta -->
+status: open
+done_when: beta works
+- [ ] b1
+
+## Log
+- 2026-06-15 14:00 alpha started (contract 00000000)
+";
+
+    fn clean(base: &str, ours: &str, theirs: &str) -> String {
+        let m = merge(base, ours, theirs);
+        assert_eq!(m.conflicts, vec![], "{}", m.text);
+        m.text
+    }
+
+    fn add_goal(src: &str, id: &str) -> String {
+        src.replace(
+            "\n## Log",
+            &format!(
+                "\n## Goal: {id}\n<!-- id: {id} -->\nstatus: open\ndone_when: {id} done\n\n## Log"
+            ),
+        )
+    }
+
+    fn log(src: &str, line: &str) -> String {
+        format!("{src}- {line}\n")
+    }
+
+    #[test]
+    fn goals_added_on_both_sides_follow_the_base_s_ours_first() {
+        let ours = log(&add_goal(BASE, "gamma"), "2026-06-15 14:05 gamma added");
+        let theirs = log(&add_goal(BASE, "delta"), "2026-06-15 14:03 delta added");
+        let text = clean(BASE, &ours, &theirs);
+        let plan = model::parse(&text);
+        assert!(plan.errors.is_empty(), "{:?}", plan.errors);
+        let ids: Vec<&str> = plan.goals.iter().map(|g| g.id.as_ref()).collect();
+        assert_eq!(ids, ["alpha", "beta", "gamma", "delta"]);
+        let log: Vec<String> = plan.log.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            log,
+            [
+                "2026-06-15 14:00 alpha started (contract 00000000)",
+                "2026-06-15 14:03 delta added",
+                "2026-06-15 14:05 gamma added",
+            ]
+        );
+    }
+
+    #[test]
+    fn ticks_from_either_side_are_kept() {
+        let ours = BASE.replace("- [ ] a1", "- [x] a1");
+        let theirs = BASE
+            .replace("- [ ] a2", "- [x] a2")
+            .replace("- [ ] a1", "- [x] a1");
+        let text = clean(BASE, &ours, &theirs);
+        assert!(text.contains("- [x] a1\n- [x] a2\n"), "{text}");
+    }
+
+    #[test]
+    fn a_subtask_added_on_one_side_and_a_failure_mode_on_the_other_stay_apart() {
+        let ours = BASE.replace("- [ ] a2\n", "- [ ] a2\n- [ ] a3\n");
+        let theirs = BASE.replace(
+            "- alpha passes on a stub\n",
+            "- alpha passes on a stub\n- alpha is never called\n",
+        );
+        let text = clean(BASE, &ours, &theirs);
+        let plan = model::parse(&text);
+        let alpha = plan.goal("alpha").unwrap();
+        assert_eq!(alpha.failure_modes.len(), 2);
+        assert_eq!(alpha.subtasks.len(), 3);
+    }
+
+    #[test]
+    fn one_field_changed_differently_is_one_conflict_inside_its_goal() {
+        let ours = BASE.replace("done_when: alpha works", "done_when: alpha works fast");
+        let theirs = BASE.replace(
+            "done_when: alpha works",
+            "done_when: alpha works everywhere",
+        );
+        let m = merge(BASE, &ours, &theirs);
+        assert_eq!(
+            m.conflicts,
+            vec![Conflict {
+                goal: Some("alpha".into()),
+                part: "done_when".into()
+            }]
+        );
+        let want = "<<<<<<< ours: done_when of goal alpha
+done_when: alpha works fast
+=======
+done_when: alpha works everywhere
+>>>>>>> theirs: done_when of goal alpha
+";
+        assert!(m.text.contains(want), "{}", m.text);
+        let at = m.text.find("<<<<<<<").unwrap();
+        let alpha = m.text.find("## Goal: Alpha").unwrap();
+        let beta = m.text.find("## Goal: Beta").unwrap();
+        assert!(alpha < at && at < beta);
+    }
+
+    #[test]
+    fn a_goal_archived_on_one_side_and_ticked_on_the_other_is_archived_with_the_tick() {
+        let ours = BASE
+            .replace("status: active", "status: done")
+            .replace(
+                "## Goal: Alpha\n<!-- id: alpha -->\nstatus: done\ndone_when: alpha works\nfailure_modes:\n- alpha passes on a stub\n- [ ] a1\n- [ ] a2\n\n",
+                "",
+            );
+        let ours = format!(
+            "{}\n## Archive\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: done\ndone_when: alpha works\nfailure_modes:\n- alpha passes on a stub\n- [ ] a1\n- [ ] a2\n",
+            log(&ours, "2026-06-15 14:10 alpha signed off (x)")
+        );
+        let theirs = BASE.replace("- [ ] a2", "- [x] a2");
+        let text = clean(BASE, &ours, &theirs);
+        let plan = model::parse(&text);
+        let alpha = plan.goal("alpha").unwrap();
+        assert!(alpha.archived, "{text}");
+        assert_eq!(alpha.status(), Status::Done);
+        assert!(alpha.subtasks[1].done);
+        assert_eq!(plan.goals.len(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_goal_archived_on_one_side_and_reopened_on_the_other_stays_live() {
+        let base = BASE.replace("status: active", "status: done");
+        let alpha = "## Goal: Alpha\n<!-- id: alpha -->\nstatus: done\ndone_when: alpha works\nfailure_modes:\n- alpha passes on a stub\n- [ ] a1\n- [ ] a2\n";
+        let ours = format!(
+            "{}\n## Archive\n\n{alpha}",
+            base.replace(&format!("{alpha}\n"), "")
+        );
+        let theirs = log(
+            &base.replace("status: done", "status: active"),
+            "2026-06-15 14:20 alpha reopened: not done",
+        );
+        let text = clean(&base, &ours, &theirs);
+        let plan = model::parse(&text);
+        let goal = plan.goal("alpha").unwrap();
+        assert!(!goal.archived, "{text}");
+        assert_eq!(goal.status(), Status::Active);
+        assert_eq!(plan.goals.len(), 2);
+    }
+
+    #[test]
+    fn a_line_both_sides_added_is_kept_once() {
+        let picked = log(BASE, "2026-06-15 14:02 beta started (contract 11111111)");
+        let theirs = log(&picked, "2026-06-15 14:04 later");
+        let text = clean(BASE, &picked, &theirs);
+        assert_eq!(text.matches("beta started").count(), 1);
+        assert!(
+            text.ends_with("14:02 beta started (contract 11111111)\n- 2026-06-15 14:04 later\n")
+        );
+    }
+
+    /// A rebase replays a commit onto an upstream whose log has lines before the
+    /// base's (merged in by time): the upstream's order and the commit's both hold.
+    #[test]
+    fn each_side_s_order_holds_when_the_base_is_not_a_prefix() {
+        let base = "# Plan: x\n\n## Log\n- 2026-06-15 10:04 b1\n- 2026-06-15 10:07 b2\n";
+        let ours = "# Plan: x\n\n## Log\n- 2026-06-15 10:02 o1\n- 2026-06-15 10:04 b1\n- 2026-06-15 10:05 o2\n- 2026-06-15 10:07 b2\n- 2026-06-15 10:08 o3\n";
+        let theirs = format!("{base}- 2026-06-15 10:06 t1\n");
+        let text = clean(base, ours, &theirs);
+        assert_eq!(
+            text,
+            "# Plan: x\n\n## Log\n- 2026-06-15 10:02 o1\n- 2026-06-15 10:04 b1\n- 2026-06-15 10:05 o2\n- 2026-06-15 10:07 b2\n- 2026-06-15 10:06 t1\n- 2026-06-15 10:08 o3\n"
+        );
+    }
+
+    #[test]
+    fn crlf_bom_and_unknown_lines_survive() {
+        let base = format!(
+            "{BOM}{}",
+            BASE.replace("- [ ] b1\n", "- [ ] b1\nsome note\n<!-- hi -->\n")
+                .replace('\n', "\r\n")
+        );
+        let ours = base.replace("- [ ] a1", "- [x] a1");
+        let theirs = format!("{base}- 2026-06-15 14:30 x\r\n");
+        let text = clean(&base, &ours, &theirs);
+        assert_eq!(text, format!("{}- 2026-06-15 14:30 x\r\n", ours));
+    }
+}
+
+/// The laws the driver must keep, on any text and on plans two sides grew apart.
+#[cfg(test)]
+mod laws {
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+
+    use super::merge;
+    use crate::plan::model;
+
+    fn text() -> impl Strategy<Value = String> {
+        let line = prop_oneof![
+            Just("# Plan: é".to_string()),
+            Just("## Goal: Ü 🚀".to_string()),
+            Just("## Goal: a".to_string()),
+            Just("<!-- id: a -->".to_string()),
+            Just("status: active".to_string()),
+            Just("status: done".to_string()),
+            Just("failure_modes:".to_string()),
+            Just("- [ ] x".to_string()),
+            Just("- [x] x".to_string()),
+            Just("- y".to_string()),
+            Just("## Log".to_string()),
+            Just("## Archive".to_string()),
+            Just("## Notes".to_string()),
+            Just("- 2026-01-01 00:00 a signed off (x)".to_string()),
+            Just("```".to_string()),
+            Just("<!--".to_string()),
+            Just(String::new()),
+            "\\PC{0,8}",
+        ];
+        prop::collection::vec(
+            (line, prop_oneof![Just("\n"), Just("\r\n"), Just("")]),
+            0..24,
+        )
+        .prop_map(|lines| lines.into_iter().map(|(l, e)| l + e).collect())
+    }
+
+    /// A goal: id, status, subtasks (text, ticked).
+    type Goal = (String, &'static str, Vec<(String, bool)>);
+
+    /// A plan: goals and log lines, rendered as plan writes it.
+    #[derive(Clone, Debug)]
+    struct Model {
+        goals: Vec<Goal>,
+        log: Vec<String>,
+    }
+
+    impl Model {
+        fn render(&self) -> String {
+            let mut out = String::from("# Plan: laws\n\n");
+            for (id, status, tasks) in &self.goals {
+                out.push_str(&format!(
+                    "## Goal: {id}\n<!-- id: {id} -->\nstatus: {status}\ndone_when: {id} works\n"
+                ));
+                for (t, done) in tasks {
+                    out.push_str(&format!("- [{}] {t}\n", if *done { 'x' } else { ' ' }));
+                }
+                out.push('\n');
+            }
+            out.push_str("## Log\n");
+            for l in &self.log {
+                out.push_str(&format!("- {l}\n"));
+            }
+            out
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Add,
+        Tick(usize, usize),
+        Status(usize, &'static str),
+        Log,
+    }
+
+    fn ops() -> impl Strategy<Value = Vec<Op>> {
+        let op = prop_oneof![
+            Just(Op::Add),
+            (0..6usize, 0..3usize).prop_map(|(g, t)| Op::Tick(g, t)),
+            (0..6usize, prop_oneof![Just("active"), Just("done")])
+                .prop_map(|(g, s)| Op::Status(g, s)),
+            Just(Op::Log),
+        ];
+        prop::collection::vec(op, 0..8)
+    }
+
+    fn base() -> impl Strategy<Value = Model> {
+        (
+            prop::collection::vec(prop::collection::vec(any::<bool>(), 0..3), 0..4),
+            0..4usize,
+        )
+            .prop_map(|(goals, logs)| Model {
+                goals: goals
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, ticks)| {
+                        let tasks = ticks
+                            .into_iter()
+                            .enumerate()
+                            .map(|(j, d)| (format!("t{j}"), d))
+                            .collect();
+                        (format!("g{i}"), "open", tasks)
+                    })
+                    .collect(),
+                log: (0..logs)
+                    .map(|i| format!("2026-01-01 00:{i:02} base {i}"))
+                    .collect(),
+            })
+    }
+
+    /// `side` grows the model: its own goal ids, its own stamps (ours on even
+    /// minutes, theirs on odd ones, so the two interleave).
+    fn grow(model: &Model, ops: &[Op], side: &str, odd: usize) -> Model {
+        let mut m = model.clone();
+        let mut minute = 10 + odd;
+        for (n, op) in ops.iter().enumerate() {
+            match op {
+                Op::Add => m
+                    .goals
+                    .push((format!("{side}{n}"), "open", vec![("t0".into(), false)])),
+                Op::Tick(g, t) => {
+                    if let Some((_, _, tasks)) = m.goals.get_mut(*g)
+                        && let Some(task) = tasks.get_mut(*t)
+                    {
+                        task.1 = true;
+                    }
+                }
+                Op::Status(g, s) => {
+                    if let Some(goal) = m.goals.get_mut(*g) {
+                        goal.1 = s;
+                    }
+                }
+                Op::Log => {
+                    m.log.push(format!("2026-01-01 00:{minute:02} {side} {n}"));
+                    minute += 2;
+                }
+            }
+        }
+        m
+    }
+
+    fn ids(src: &str) -> BTreeSet<String> {
+        model::parse(src)
+            .goals
+            .iter()
+            .map(|g| g.id.to_string())
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn one_side_unchanged_gives_the_other(b in text(), x in text()) {
+            prop_assert_eq!(merge(&b, &x, &b).text, x.clone());
+            prop_assert_eq!(merge(&b, &b, &x).text, x);
+        }
+
+        /// Whatever the three texts, the driver answers: git waits on it.
+        #[test]
+        fn any_three_texts_merge(b in text(), o in text(), t in text()) {
+            prop_assume!(![&b, &o, &t].iter().any(|s| s.contains(super::OURS)));
+            let m = merge(&b, &o, &t);
+            // Markers exactly where a conflict is reported.
+            prop_assert_eq!(m.conflicts.is_empty(), !m.text.contains(super::OURS));
+        }
+
+        /// However each side's log grew (a rebase's upstream has lines before the
+        /// base's), the merged log holds each side's lines in that side's order.
+        #[test]
+        fn each_side_s_log_is_kept_in_its_order(
+            base in prop::collection::vec(0..60u32, 0..6),
+            ours in prop::collection::vec((0..8usize, 0..60u32), 0..6),
+            theirs in prop::collection::vec((0..8usize, 0..60u32), 0..6),
+        ) {
+            let line = |who: &str, i: usize, m: u32| format!("- 2026-01-01 10:{m:02} {who} {i}");
+            let base: Vec<String> = base.iter().enumerate().map(|(i, m)| line("b", i, *m)).collect();
+            let grow = |who: &str, adds: &[(usize, u32)]| {
+                let mut log = base.clone();
+                for (i, (at, m)) in adds.iter().enumerate() {
+                    log.insert(at % (log.len() + 1), line(who, i, *m));
+                }
+                log
+            };
+            let (o, t) = (grow("o", &ours), grow("t", &theirs));
+            let text = |log: &[String]| format!("# Plan: p\n\n## Log\n{}", log.iter().map(|l| format!("{l}\n")).collect::<String>());
+            let m = merge(&text(&base), &text(&o), &text(&t));
+            prop_assert!(m.conflicts.is_empty());
+            let merged: Vec<&str> = m.text.lines().filter(|l| l.starts_with("- ")).collect();
+            for side in [&o, &t] {
+                let mut at = merged.iter();
+                for l in side {
+                    prop_assert!(at.any(|m| m == l), "{} out of order in\n{}", l, m.text);
+                }
+            }
+            let mut unique = merged.clone();
+            unique.sort();
+            unique.dedup();
+            prop_assert_eq!(unique.len(), merged.len());
+        }
+
+        #[test]
+        fn parallel_work_merges_whole(b in base(), o in ops(), t in ops()) {
+            let (ours, theirs) = (grow(&b, &o, "o", 0), grow(&b, &t, "t", 1));
+            let (b, ours, theirs) = (b.render(), ours.render(), theirs.render());
+            let m = merge(&b, &ours, &theirs);
+            let plan = model::parse(&m.text);
+            let union: BTreeSet<String> = ids(&ours).union(&ids(&theirs)).cloned().collect();
+            prop_assert_eq!(ids(&m.text), union);
+            let log: Vec<String> = plan.log.iter().map(|e| e.to_string()).collect();
+            for side in [&ours, &theirs] {
+                for entry in model::parse(side).log {
+                    prop_assert_eq!(log.iter().filter(|l| **l == entry.to_string()).count(), 1);
+                }
+            }
+            let mut sorted = log.clone();
+            sorted.sort();
+            prop_assert_eq!(&log, &sorted);
+            // Only a status set differently on both sides is left to a person.
+            for c in &m.conflicts {
+                prop_assert_eq!(c.part.as_str(), "status");
+            }
+            if m.conflicts.is_empty() {
+                prop_assert!(plan.errors.is_empty(), "{:?}\n{}", plan.errors, m.text);
+            }
+        }
+    }
+}

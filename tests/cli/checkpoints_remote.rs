@@ -1,0 +1,239 @@
+//! Checkpoints and transcripts across clones and worktrees: `plan checkpoints
+//! --push/--fetch` through a bare origin, a rewind in the second clone, the message
+//! for a checkpoint this clone lacks, a rewind that leaves another branch's goals
+//! signed off, and the warnings for transcripts git will not commit.
+
+use crate::util::Test;
+
+/// A repository with two active goals, `a` (verify: a.txt exists) and `b` (b.txt),
+/// committed.
+fn repo() -> Test {
+    let t = Test::new();
+    t.write("notes.txt", "first\n");
+    t.ok(&["init", "Clones"]);
+    for (title, file) in [("A", "a.txt"), ("B", "b.txt")] {
+        t.ok(&[
+            "add",
+            title,
+            "--done-when",
+            &format!("{file} exists"),
+            "--verify",
+            &format!("test -f {file}"),
+            "--failure-mode",
+            &format!("{file} is empty"),
+            "--active",
+        ]);
+    }
+    t.commit_all("start");
+    t
+}
+
+fn sign(t: &Test, id: &str) -> crate::util::Run {
+    t.ok(&["complete", id, "--evidence", "done", "--judge", "none"])
+}
+
+/// A second clone of `url`, with the same hermetic environment.
+fn clone(url: &str) -> Test {
+    let t = Test::new();
+    std::fs::remove_dir_all(t.path(".git")).unwrap();
+    t.git(&["clone", "-q", url, "."]);
+    t
+}
+
+fn status_of(t: &Test, id: &str) -> String {
+    let json = t.ok(&["show", "--all", "--json"]).json();
+    json["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .unwrap()["status"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn checkpoints_pushed_from_one_clone_are_fetched_and_rewound_to_in_another() {
+    let t = repo();
+    let origin = t.dir.path().join("origin.git");
+    let url = format!("file://{}", origin.display());
+    t.git(&[
+        "init",
+        "-q",
+        "--bare",
+        "-b",
+        "main",
+        origin.to_str().unwrap(),
+    ]);
+    t.git(&["remote", "add", "origin", &url]);
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    t.commit_all("a done");
+    t.git(&["push", "-q", "origin", "main"]);
+    t.ok(&["checkpoints", "--push"])
+        .stdout_has("pushed the checkpoints to origin (1 in this clone)");
+    let there = t.git(&["ls-remote", &url, "refs/plan/*"]);
+    assert!(
+        there.contains("refs/plan/checkpoints/a/20260615-1402"),
+        "{there}"
+    );
+
+    let other = clone(&url);
+    let checkpoint = t.git(&["rev-parse", "refs/plan/checkpoints/a/20260615-1402"]);
+    other
+        .run(&["rewind", "a", "--yes"])
+        .code(2)
+        .stderr_has(&format!(
+            "checkpoint {} (a's sign-off) is not in this clone",
+            &checkpoint[..12]
+        ))
+        .stderr_has("hint: fetch the checkpoints with `plan checkpoints --fetch`");
+    other
+        .ok(&["checkpoints", "--fetch"])
+        .stdout_has("fetched 1 new checkpoints from origin (1 in this clone)");
+    other
+        .ok(&["checkpoints", "--fetch", "origin"])
+        .stdout_has("fetched 0 new checkpoints from origin (1 in this clone)");
+    other.write("b.txt", "b\n");
+    other.write("notes.txt", "later\n");
+    other
+        .ok(&["rewind", "a", "--yes"])
+        .stdout_has("remove b.txt")
+        .stdout_has("restore notes.txt");
+    assert!(!other.path("b.txt").exists());
+    assert_eq!(other.read("notes.txt"), "first\n");
+    assert_eq!(other.read("a.txt"), "a\n");
+}
+
+#[test]
+fn a_push_to_a_remote_that_is_not_there_fails_with_gits_words() {
+    let t = repo();
+    t.run(&["checkpoints", "--push", "nowhere"])
+        .code(3)
+        .stderr_has("git push nowhere refs/plan/checkpoints/*:refs/plan/checkpoints/* failed: ");
+    t.run(&["checkpoints", "--fetch", "--json"]).code(2);
+}
+
+#[test]
+fn a_hex_query_for_a_checkpoint_of_another_clone_says_so_too() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    let checkpoint = t.git(&["rev-parse", "refs/plan/checkpoints/a/20260615-1402"]);
+    t.git(&["update-ref", "-d", "refs/plan/checkpoints/a/20260615-1402"]);
+    t.run(&["rewind", &checkpoint[..10], "--yes"])
+        .code(2)
+        .stderr_has(&format!(
+            "checkpoint {} (a's sign-off) is not in this clone",
+            &checkpoint[..12]
+        ));
+}
+
+/// `b` is signed off in a worktree on a branch that forked before the commit `a`
+/// was signed off on; its sign-off reaches the main tree's plan.md (as a merge
+/// would bring it). Rewinding the main tree to `a` reopened `b`, whose work was
+/// never built on `a`.
+#[test]
+fn a_rewind_leaves_a_goal_signed_off_on_another_branch_signed_off() {
+    let t = repo();
+    let fork = t.git(&["rev-parse", "HEAD"]);
+    t.write("notes.txt", "second\n");
+    t.commit_all("more");
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+
+    let side = t.dir.path().join("side");
+    t.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "side",
+        side.to_str().unwrap(),
+        fork.trim(),
+    ]);
+    let mut w = Test::new();
+    w.cwd = side.clone();
+    std::fs::write(side.join("b.txt"), "b\n").unwrap();
+    w.ok(&["complete", "b", "--evidence", "done", "--judge", "none"]);
+    let side_md = std::fs::read_to_string(side.join("plan.md")).unwrap();
+    let b_line = side_md
+        .lines()
+        .find(|l| l.contains("b signed off"))
+        .unwrap()
+        .to_string();
+    assert!(b_line.contains("(checkpoint "), "{b_line}");
+    // What a merge of side brings: b done, its sign-off line after a's.
+    let md = t.plan_md();
+    let b_at = md.find("## Goal: B").unwrap();
+    let merged = format!(
+        "{}{}{b_line}\n",
+        &md[..b_at],
+        md[b_at..].replacen("status: active", "status: done", 1)
+    );
+    t.write("plan.md", merged);
+    assert_eq!(status_of(&t, "b"), "done");
+
+    t.ok(&["rewind", "a", "--dry-run"])
+        .stdout_has("keep b signed off (after it, but on work not built on it");
+    let run = t.ok(&["rewind", "a", "--yes"]);
+    assert!(!run.stdout.contains("reopen"), "{}", run.stdout);
+    assert_eq!(status_of(&t, "b"), "done");
+    assert!(!t.plan_md().contains("b reopened"), "{}", t.plan_md());
+}
+
+#[test]
+fn a_transcript_git_ignores_is_warned_about_at_sign_off_and_by_lint() {
+    let t = repo();
+    t.write(".gitignore", ".plan/\n");
+    t.commit_all("ignore .plan");
+    t.write("a.txt", "a\n");
+    let transcript = ".plan/judge/a-20260615-1402.md";
+    sign(&t, "a").stderr_has(&format!(
+        "plan: warning: the transcript {transcript} is ignored by git, so it will not be committed: every other clone and CI will find a's sign-off unproven (transcript missing)\n  hint: commit it with `git add -f {transcript}`"
+    ));
+    t.ok(&["lint"])
+        .stdout_has(&format!(
+            "warning: the transcript {transcript} of a's sign-off is ignored by git: every other clone and CI will find the sign-off unproven"
+        ))
+        .stdout_has(&format!("hint: commit it with the work: git add -f {transcript}, then git commit"));
+
+    // Another clone gets plan.md and no transcript: git never had it.
+    t.commit_all("a done");
+    let other = clone(t.root().to_str().unwrap());
+    let run = other.run(&["lint"]).code(1);
+    assert!(
+        run.stdout
+            .contains(&format!("its transcript {transcript} is missing")),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("was never committed, so git cannot restore it: commit it in the clone that signed a off"), "{}", run.stdout);
+    assert!(
+        !run.stdout.contains("restore it from git"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn lint_names_a_transcript_left_uncommitted_until_it_is_committed() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    let transcript = ".plan/judge/a-20260615-1402.md";
+    let run = sign(&t, "a");
+    assert!(!run.stderr.contains("ignored by git"), "{}", run.stderr);
+    // `git commit -am` takes plan.md and leaves the new transcript behind.
+    t.git(&["commit", "-q", "-am", "a done"]);
+    t.ok(&["lint"])
+        .stdout_has(&format!(
+            "warning: the transcript {transcript} of a's sign-off is not tracked by git"
+        ))
+        .stdout_has(&format!(
+            "hint: commit it with the work: git add {transcript}, then git commit"
+        ));
+    t.commit_all("the transcript");
+    let run = t.ok(&["lint"]);
+    assert!(!run.stdout.contains("transcript"), "{}", run.stdout);
+}

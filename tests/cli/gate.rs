@@ -1,0 +1,601 @@
+//! The pull-request gate: `plan audit --base REV` with `--rejudge`, `--strict` and
+//! `--markdown`, audit's refusal of a history it cannot see whole, a `git revert` of
+//! a sign-off read as a reopen, and `plan install ci`'s workflow run step by step
+//! with real git: a full clone, a depth-1 clone, the audit step's own script.
+
+use std::process::Command;
+
+use crate::util::{BIN, Test, fixture_path};
+
+const PLAN: &str = "# Plan: Gate
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- verify passes on a trivial or gamed test
+- [x] write it
+
+## Log
+";
+
+/// A repository on `main` with `ship` started and committed; the agent's judge is
+/// `claude` on PATH, a fake that accepts whatever it is asked (an attack of its
+/// own: the record names a model CLI).
+fn origin() -> Test {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(PLAN);
+    t.write("README.md", "# Hello\n");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.ok(&["start", "ship"]);
+    t.commit_all("start");
+    t
+}
+
+fn sign_off(t: &Test) {
+    t.ok(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+}
+
+/// The user's own judge (`~/.config/plan/config.yaml`): what `--rejudge` asks.
+fn user_judge(t: &Test, fixture: &str) {
+    let path = t.dir.path().join("home/.config/plan/config.yaml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            fixture_path(&format!("judges/{fixture}")).display()
+        ),
+    )
+    .unwrap();
+}
+
+fn rev(t: &Test, what: &str) -> String {
+    t.git(&["rev-parse", what]).trim().to_string()
+}
+
+/// The workflow `plan install ci` writes, as a fresh clone of the repository has it.
+fn workflow(t: &Test) -> String {
+    t.ok(&["install", "ci"]);
+    t.read(".github/workflows/plan.yml")
+}
+
+/// The `run:` script of the workflow's step named `name`.
+fn step_script(workflow: &str, name: &str) -> String {
+    let at = workflow
+        .find(&format!("- name: {name}\n"))
+        .unwrap_or_else(|| panic!("no step {name} in\n{workflow}"));
+    let rest = &workflow[at..];
+    let block = rest.split_once("run: |\n").expect("a run block").1;
+    let indent = block.len() - block.trim_start().len();
+    block
+        .lines()
+        .take_while(|l| l.len() > indent && l[..indent].trim().is_empty())
+        .map(|l| format!("{}\n", &l[indent..]))
+        .collect()
+}
+
+/// What the CI job did: the audit step's exit code, its log and the job summary.
+struct Job {
+    code: i32,
+    log: String,
+    summary: String,
+}
+
+/// Runs the workflow's steps the way the runner would: `checkout` as a clone of the
+/// repository (whole, or `--depth 1`, actions/checkout's default) with the pull
+/// request's branch checked out; `plan` on PATH; the audit step's script with
+/// the pull request's base sha, a job summary file and a runner temp dir. No
+/// fake judge is on the job's PATH: only the user-level judge is.
+fn ci_job(t: &Test, branch: &str, base: &str, depth_one: bool) -> Job {
+    let script = step_script(&workflow(t), "plan audit");
+    let work = t.dir.path().join(format!("runner-{branch}-{depth_one}"));
+    let clone = work.join("checkout");
+    std::fs::create_dir_all(&work).unwrap();
+    let url = format!("file://{}", t.root().display());
+    let mut args = vec!["clone", "-q", "--branch", branch];
+    if depth_one {
+        args.extend(["--depth", "1"]);
+    }
+    args.extend([url.as_str(), clone.to_str().unwrap()]);
+    t.git(&args);
+    let bin = work.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(BIN, bin.join("plan")).unwrap();
+    let summary = work.join("summary.md");
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(&clone)
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("HOME", t.dir.path().join("home"))
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("BASE", base)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("RUNNER_TEMP", &work)
+        .output()
+        .unwrap();
+    Job {
+        code: out.status.code().unwrap_or(-1),
+        log: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        summary: std::fs::read_to_string(summary).unwrap_or_default(),
+    }
+}
+
+#[test]
+fn an_honest_pull_request_passes_the_ci_gate() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    user_judge(&t, "accept");
+    let job = ci_job(&t, "pr", &base, false);
+    assert_eq!(job.code, 0, "{}", job.log);
+    assert!(
+        job.summary.contains(
+            "| `ship` | done proven | claude, re-judged: accept | passed (re-run) | none |"
+        ),
+        "{}",
+        job.summary
+    );
+    assert!(job.summary.ends_with("**Passed.**\n"), "{}", job.summary);
+}
+
+#[test]
+fn a_pull_request_that_dropped_a_reopen_fails_the_ci_gate() {
+    let t = origin();
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    // main reopens the goal; the branch, meanwhile, adds a note.
+    t.git(&["checkout", "-q", "main"]);
+    t.ok(&["reopen", "ship", "--reason", "the README is wrong"]);
+    t.commit_all("reopen");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "pr"]);
+    t.ok(&["log", "more work"]);
+    t.commit_all("note");
+    // Merging main back, the agent keeps its own plan.md: the reopen is gone, and
+    // the old sign-off would prove the goal again.
+    t.git(&["merge", "-q", "-s", "ours", "main", "-m", "merge main"]);
+    assert!(!t.plan_md().contains("reopened"));
+    user_judge(&t, "accept");
+    let job = ci_job(&t, "pr", &base, false);
+    assert_eq!(job.code, 1, "{}", job.log);
+    assert!(
+        job.summary.contains("### Lost from the base"),
+        "{}",
+        job.summary
+    );
+    assert!(
+        job.summary
+            .contains("removed: `2026-06-15 14:02 ship reopened: the README is wrong`"),
+        "{}",
+        job.summary
+    );
+}
+
+#[test]
+fn a_sign_off_by_a_fake_judge_fails_the_ci_gate_under_rejudge() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    // The agent's `claude` is a script that accepts: the record it wrote is a
+    // forgery that every local check believes.
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.ok(&["audit", "--strict"]);
+    user_judge(&t, "reject");
+    let job = ci_job(&t, "pr", &base, false);
+    assert_eq!(job.code, 1, "{}", job.log);
+    assert!(
+        job.summary
+            .contains("| `ship` | done proven | claude, re-judged: reject |"),
+        "{}",
+        job.summary
+    );
+    assert!(job.summary.contains("judge: reject: "), "{}", job.summary);
+    // The repository's own judge settings are not what CI asks.
+    let json = t
+        .run(&["audit", "--base", &base, "--rejudge", "--json"])
+        .code(1)
+        .json();
+    assert_eq!(json["goals"][0]["id"], "ship");
+    assert_eq!(json["goals"][0]["rejudge"]["passed"], false);
+    assert_eq!(json["base"]["signed_off"][0], "ship");
+}
+
+#[test]
+fn a_depth_one_clone_is_refused_with_the_fetch_hint() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    user_judge(&t, "accept");
+    let job = ci_job(&t, "pr", &base, true);
+    assert_eq!(job.code, 3, "{}", job.log);
+    assert!(job.log.contains("the clone is shallow"), "{}", job.log);
+    assert!(job.log.contains("fetch-depth: 0"), "{}", job.log);
+}
+
+/// A reopen deleted by hand and committed (with `message`), as plain `plan audit`
+/// catches it.
+fn removed_reopen_with(message: &dyn Fn(&Test) -> String) -> Test {
+    let t = origin();
+    sign_off(&t);
+    t.commit_all("signed off");
+    t.ok(&["reopen", "ship", "--reason", "regressed"]);
+    t.commit_all("reopened");
+    let hidden: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| !l.contains("ship reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace("status: active", "status: done");
+    t.write("plan.md", hidden);
+    let message = message(&t);
+    t.commit_all(&message);
+    t.run(&["audit"]).code(1).stdout_has("was removed since");
+    t
+}
+
+fn removed_reopen() -> Test {
+    removed_reopen_with(&|_| "tidy".to_string())
+}
+
+#[test]
+fn a_one_line_shallow_file_does_not_blind_audit() {
+    let t = removed_reopen();
+    t.write(".git/shallow", format!("{}\n", rev(&t, "HEAD")));
+    t.run(&["audit"])
+        .code(3)
+        .stderr_has("the clone is shallow")
+        .stderr_has("fetch-depth: 0");
+}
+
+#[test]
+fn a_grafts_file_does_not_blind_audit() {
+    let t = removed_reopen();
+    t.write(".git/info/grafts", format!("{}\n", rev(&t, "HEAD")));
+    t.run(&["audit"])
+        .code(3)
+        .stderr_has("a grafts file")
+        .stderr_has("hint: fetch the whole history");
+}
+
+#[test]
+fn replace_refs_do_not_blind_audit() {
+    let t = removed_reopen();
+    t.git(&["replace", "--graft", "HEAD"]);
+    t.run(&["audit"])
+        .code(3)
+        .stderr_has("replace refs (refs/replace/")
+        .stderr_has("git replace -d");
+}
+
+#[test]
+fn a_revert_of_a_sign_off_is_a_reopen_and_a_new_sign_off_is_green() {
+    let t = origin();
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.git(&["revert", "--no-edit", "HEAD"]);
+    assert!(t.plan_md().contains("status: active"));
+    // The goal is open work again, and nothing is out of place.
+    t.ok(&["audit"]).stdout_has("0 finished goals");
+    // The old line put back by hand does not count: the revert reopened it.
+    t.git(&["checkout", "HEAD~1", "--", "plan.md", ".plan/judge"]);
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("its sign-off was reverted in commit");
+    t.git(&["reset", "-q", "--hard", "HEAD"]);
+    // An honest new sign-off is green.
+    let run = t
+        .cmd(&[
+            "complete",
+            "ship",
+            "--evidence",
+            "README.md is written",
+            "--path",
+            "README.md",
+        ])
+        .env("PLAN_NOW", "2026-06-15T15:00")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    t.commit_all("ship it again");
+    t.ok(&["audit"])
+        .stdout_has("1 finished goal: 1 proven, 0 unproven");
+}
+
+#[test]
+fn a_revert_message_alone_excuses_nothing() {
+    // The tidy commit says it reverts the reopen's commit, and it did remove the
+    // line that commit added: a reopen, not a sign-off, so nothing is excused.
+    removed_reopen_with(&|t| {
+        format!(
+            "Revert \"reopened\"\n\nThis reverts commit {}.",
+            rev(t, "HEAD")
+        )
+    });
+}
+
+#[test]
+fn strict_fails_weak_sign_offs_and_transcripts_git_does_not_keep() {
+    for (how, finding) in [
+        ("none", "weak sign-off: no judge (--judge none)"),
+        ("command", "weak sign-off: a command judge, not a model CLI"),
+    ] {
+        let t = origin();
+        if how == "command" {
+            t.judge("accept");
+        }
+        t.ok(&[
+            "complete",
+            "ship",
+            "--evidence",
+            "README.md is written",
+            "--judge",
+            how,
+        ]);
+        t.commit_all("ship it");
+        t.ok(&["audit"]);
+        t.run(&["audit", "--strict"])
+            .code(1)
+            .stdout_has(&format!("strict: {finding}"));
+    }
+    let t = origin();
+    sign_off(&t);
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has("is not tracked by git: commit it");
+    t.write(".gitignore", ".plan/judge/\n");
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has("is ignored by git");
+    t.write(".gitignore", "");
+    t.commit_all("ship it");
+    t.ok(&["audit", "--strict"]);
+}
+
+#[test]
+fn strict_fails_a_contract_change_approved_without_a_terminal() {
+    let t = origin();
+    let base = rev(&t, "main");
+    let md = t.plan_md().replace(
+        "- verify passes on a trivial or gamed test\n",
+        "- verify passes on a trivial or gamed test\n- the README is stale\n",
+    );
+    t.write("plan.md", md);
+    t.ok(&["start", "ship", "--reapprove"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.ok(&["audit"]);
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has("strict: contract change approved without a terminal (plan.md:");
+    // Against a base, the pull request's change is listed, and fails --strict.
+    t.ok(&["audit", "--base", &base])
+        .stdout_has("⚠ contract of ship: changed and approved without a terminal (plan.md:")
+        .stdout_has("; 0 failing");
+    t.run(&["audit", "--base", &base, "--strict"])
+        .code(1)
+        .stdout_has("; 1 failing");
+}
+
+#[test]
+fn markdown_lists_each_goal_and_every_contract_change() {
+    let t = origin();
+    let base = rev(&t, "main");
+    let md = t.plan_md().replace(
+        "- verify passes on a trivial or gamed test\n",
+        "- verify passes on a trivial or gamed test\n- the README is stale\n",
+    );
+    t.write("plan.md", md);
+    t.ok(&["start", "ship", "--reapprove"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    let short = &base[..12];
+    let run = t
+        .case(&["audit", "--base", &base, "--markdown"])
+        .any_stdout()
+        .check();
+    let line = t
+        .plan_md()
+        .lines()
+        .position(|l| l.contains("contract reapproved"))
+        .unwrap()
+        + 1;
+    assert_eq!(
+        run.stdout,
+        format!(
+            "## plan audit
+
+Against base {base} ({short}).
+
+| goal | state | judge | verify | findings |
+|---|---|---|---|---|
+| `ship` | done proven | claude | passed at sign-off | none |
+
+### Contract changes
+
+- `ship`: changed and approved without a terminal (line {line})
+
+**Passed.**
+"
+        )
+    );
+    // --strict fails on it, and says so in the same table.
+    let run = t
+        .case(&["audit", "--base", &base, "--markdown", "--strict"])
+        .status(1)
+        .any_stdout()
+        .check();
+    assert!(
+        run.stdout.ends_with("**Failed: 1 problem.**\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
+    let t = Test::new();
+    t.case(&["install", "ci"])
+        .stdout("\
+.github/workflows/plan.yml: wrote plan's pull-request gate
+  next: set PLAN_GIT in it to plan's source, add the judge's key as the repository secret ANTHROPIC_API_KEY, and commit it
+")
+        .check();
+    let first = std::fs::read(t.path(".github/workflows/plan.yml")).unwrap();
+    let text = String::from_utf8(first.clone()).unwrap();
+    for needle in [
+        "on:\n  pull_request:\n",
+        "fetch-depth: 0",
+        "cargo install --locked --git \"$PLAN_GIT\" plan",
+        "BASE: ${{ github.event.pull_request.base.sha }}",
+        "plan audit --base \"$BASE\" --strict --rejudge --markdown",
+        ">> \"$GITHUB_STEP_SUMMARY\"",
+        "${{ secrets.ANTHROPIC_API_KEY }}",
+    ] {
+        assert!(text.contains(needle), "{needle} not in\n{text}");
+    }
+    // It is YAML, and its steps are the ones the gate tests run.
+    let yaml: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
+    let steps = &yaml["jobs"]["audit"]["steps"];
+    assert_eq!(steps[0]["with"]["fetch-depth"], 0);
+    assert_eq!(steps[3]["name"], "plan audit");
+    assert_eq!(steps[3]["run"], step_script(&text, "plan audit"));
+    assert_eq!(yaml["on"]["pull_request"], serde_json::Value::Null);
+    t.case(&["install", "ci"])
+        .stdout(".github/workflows/plan.yml: plan's workflow is already current\n")
+        .check();
+    assert_eq!(
+        std::fs::read(t.path(".github/workflows/plan.yml")).unwrap(),
+        first
+    );
+    // An edited workflow is the person's now.
+    t.write(
+        ".github/workflows/plan.yml",
+        text.replace("YOUR-ORG", "acme"),
+    );
+    t.case(&["install", "ci"])
+        .stdout(".github/workflows/plan.yml: plan's workflow, edited since; left as it is\n  hint: to write plan's current one, plan uninstall ci (or remove the file), then plan install ci\n")
+        .check();
+    t.case(&["uninstall", "ci"])
+        .stdout(".github/workflows/plan.yml: removed plan's workflow\n")
+        .check();
+    assert!(!t.path(".github/workflows/plan.yml").exists());
+    // Someone else's file at that path stays.
+    t.write(".github/workflows/plan.yml", "name: theirs\n");
+    t.case(&["uninstall", "ci"])
+        .status(2)
+        .stderr("plan: .github/workflows/plan.yml was not written by plan install ci; left as it is\n  hint: remove it by hand if it is to go\n")
+        .check();
+}
+
+#[test]
+fn the_base_keeps_every_plan_file_and_every_goal() {
+    let t = origin();
+    t.write(
+        "docs/roadmap.md",
+        "# Plan: Roadmap\n\n## Goal: Later\n<!-- id: later -->\nstatus: open\ndone_when: later\n\n## Log\n- 2026-06-01 10:00 later reopened: not yet\n",
+    );
+    t.write(
+        "docs/notes.md",
+        "# Notes\n\n## Log\n- 2026-06-01 10:00 free text\n",
+    );
+    t.commit_all("roadmap");
+    let base = rev(&t, "main");
+    t.ok(&["audit", "--base", &base]).stdout_has("0 lost");
+    // Another plan file's log line and a goal of plan.md, each dropped; a file
+    // that is no plan may change as it likes.
+    t.write(
+        "docs/roadmap.md",
+        "# Plan: Roadmap\n\n## Goal: Later\n<!-- id: later -->\nstatus: open\ndone_when: later\n\n## Log\n",
+    );
+    t.write("docs/notes.md", "# Notes\n");
+    t.write(
+        "plan.md",
+        t.plan_md().replace(
+            "## Goal: Ship it\n<!-- id: ship -->\n",
+            "## Goal: Ship it\n<!-- id: shipped -->\n",
+        ),
+    );
+    let run = t.run(&["audit", "--base", &base]).code(1);
+    assert!(!run.stdout.contains("notes.md"), "{}", run.stdout);
+    run.stdout_has("⚠ docs/roadmap.md:9 of the base (")
+        .stdout_has("was removed here: `2026-06-01 10:00 later reopened: not yet`")
+        .stdout_has("⚠ goal ship of the base (")
+        .stdout_has("is gone");
+}
+
+#[test]
+fn rejudge_runs_verify_in_a_clean_copy_without_the_callers_secrets() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    // The check rests on a file never committed, and passes only where the
+    // judge's key is not in its environment.
+    let md = t.plan_md().replace(
+        "verify: test -f README.md",
+        "verify: test -f build.log && sh -c 'test -z \"$ANTHROPIC_API_KEY\"'",
+    );
+    t.write("plan.md", md);
+    t.write("build.log", "ok\n");
+    t.ok(&["start", "ship", "--reapprove"]);
+    sign_off(&t);
+    t.git(&["add", "plan.md", ".plan"]);
+    t.git(&["commit", "-q", "-m", "ship it"]);
+    user_judge(&t, "accept");
+    let run = t
+        .cmd(&["audit", "--base", &base, "--rejudge"])
+        .env("ANTHROPIC_API_KEY", "sk-secret")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("rejudge: verify failed: ") && stdout.contains("judge not asked"),
+        "{stdout}"
+    );
+    // Committed, the file is in the copy, and the key still stays out.
+    t.commit_all("the build log");
+    let run = t
+        .cmd(&["audit", "--base", &base, "--rejudge"])
+        .env("ANTHROPIC_API_KEY", "sk-secret")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("rejudge: verify passed; judge accept"),
+        "{stdout}"
+    );
+}

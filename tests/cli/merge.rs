@@ -1,0 +1,227 @@
+//! Merging plan.md: git's conflict markers are a format error every reader and
+//! writer sees, `plan install git` sets up the merge driver, and the driver keeps
+//! git's contract.
+
+use serde_json::Value;
+
+use crate::hooks::send;
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: x
+
+## Goal: Build
+<!-- id: build -->
+status: active
+done_when: it builds
+failure_modes:
+- verify passes on a stale build
+- [ ] one
+
+## Goal: Docs
+<!-- id: docs -->
+status: open
+done_when: the README says how
+- [ ] write
+
+## Log
+- 2026-06-15 14:00 build started (contract 0a6d6580)
+";
+
+/// What a line-wise merge leaves when both sides changed `done_when` of build.
+fn conflicted() -> String {
+    PLAN.replace(
+        "done_when: it builds\n",
+        "<<<<<<< HEAD\ndone_when: it builds fast\n=======\ndone_when: it builds everywhere\n>>>>>>> other\n",
+    )
+}
+
+#[test]
+fn conflict_markers_are_a_format_error_that_refuses_every_write() {
+    let md = conflicted();
+    let t = Test::new().plan(&md);
+    for args in [
+        &["log", "note"][..],
+        &["tick", "build", "1"],
+        &["start", "docs"],
+        &["subtask", "docs", "more"],
+        &["add", "Another", "--done-when", "x"],
+        &["archive"],
+        &["doctor", "--fix"],
+    ] {
+        t.run(args)
+            .code(2)
+            .stderr_has("plan.md:6: unresolved merge conflict (to line 10)")
+            .stderr_has("delete the marker lines");
+        assert_eq!(t.plan_md(), md, "{args:?} wrote into a conflicted plan");
+    }
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("plan.md:6: unresolved merge conflict (to line 10)");
+    t.commit_all("conflicted");
+    assert_ne!(t.run(&["audit"]).code, 0, "audit passes a conflicted plan");
+}
+
+#[test]
+fn a_marker_left_alone_is_named_and_a_fenced_one_is_code() {
+    let stray = PLAN.replace("- [ ] write\n", "- [ ] write\n>>>>>>> theirs\n");
+    let t = Test::new().plan(&stray);
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("plan.md:16: merge conflict marker `>>>>>>>` left in the file");
+    let fenced = PLAN.replace(
+        "- [ ] write\n",
+        "- [ ] write\n```diff\n<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n```\n",
+    );
+    let t = Test::new().plan(&fenced);
+    t.ok(&["lint"]);
+    t.ok(&["log", "a fenced conflict is an example, not a conflict"]);
+}
+
+#[test]
+fn the_hooks_tell_the_agent_which_line_to_resolve() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "3"]);
+    t.write("plan.md", conflicted());
+    let inject = send(&t, "claude/user-prompt-submit", "s1");
+    assert!(
+        inject.stdout.contains("line 6: unresolved merge conflict"),
+        "{}",
+        inject.stdout
+    );
+    let stop: Value = serde_json::from_str(&t.stop_hook("s1").stdout).unwrap();
+    assert_eq!(stop["decision"], "block");
+    let reason = stop["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("plan.md:6: unresolved merge conflict"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn install_git_registers_the_driver_once_and_uninstall_takes_it_back() {
+    let t = Test::new().plan(PLAN);
+    t.write(".gitattributes", "*.png binary\n");
+    t.ok(&["install", "git"])
+        .stdout_has("registered plan's merge driver in this clone's config");
+    assert_eq!(
+        t.read(".gitattributes"),
+        "*.png binary\nplan.md merge=plan\n"
+    );
+    assert_eq!(
+        t.git(&["config", "merge.plan.driver"]).trim(),
+        "plan merge-driver %O %A %B %P"
+    );
+    t.ok(&["install", "git"])
+        .stdout_has("already registered")
+        .stdout_has("already sends plan.md to it");
+    assert_eq!(
+        t.read(".gitattributes"),
+        "*.png binary\nplan.md merge=plan\n"
+    );
+    t.ok(&["doctor"]);
+    t.ok(&["uninstall", "git"])
+        .stdout_has("removed plan's merge driver");
+    assert_eq!(t.read(".gitattributes"), "*.png binary\n");
+    assert!(!t.read(".git/config").contains("merge-driver"));
+    t.run(&["install", "git", "--global"])
+        .code(2)
+        .stderr_has("registered per clone");
+}
+
+#[test]
+fn install_git_names_a_plan_file_elsewhere_too() {
+    let t = Test::new().env("PLAN_FILE", "docs/road.md");
+    t.write("docs/road.md", PLAN);
+    t.ok(&["install", "git"]);
+    assert_eq!(
+        t.read(".gitattributes"),
+        "plan.md merge=plan\n/docs/road.md merge=plan\n"
+    );
+    t.ok(&["uninstall", "git"])
+        .stdout_has("deleted .gitattributes");
+    assert!(!t.root().join(".gitattributes").exists());
+}
+
+#[test]
+fn doctor_says_when_the_attribute_has_no_driver_in_this_clone() {
+    let t = Test::new().plan(PLAN);
+    t.write(".gitattributes", "plan.md merge=plan\n");
+    t.run(&["doctor"])
+        .code(1)
+        .stdout_has("this clone has none configured")
+        .stdout_has("run `plan install git` in this clone");
+}
+
+#[test]
+fn the_driver_writes_ours_and_exits_as_git_expects() {
+    let t = Test::new();
+    let ours = PLAN.replace("- [ ] one", "- [x] one");
+    let theirs = format!("{PLAN}- 2026-06-15 14:05 docs next\n");
+    t.write("base", PLAN);
+    t.write("ours", &ours);
+    t.write("theirs", &theirs);
+    t.case(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+        .check();
+    assert_eq!(
+        t.read("ours"),
+        format!("{ours}- 2026-06-15 14:05 docs next\n")
+    );
+    t.write(
+        "ours",
+        PLAN.replace("done_when: it builds", "done_when: it builds fast"),
+    );
+    t.write(
+        "theirs",
+        PLAN.replace("done_when: it builds", "done_when: it builds everywhere"),
+    );
+    t.case(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+        .status(1)
+        .stderr("plan: plan.md: 1 conflict left: done_when of goal build\nhint: keep what each side meant between the markers, delete the marker lines, then `plan lint` and `git add plan.md`\n")
+        .check();
+    assert!(
+        t.read("ours")
+            .contains("<<<<<<< ours: done_when of goal build\n")
+    );
+    assert!(!t.ok(&["--help"]).stdout.contains("merge-driver"), "hidden");
+}
+
+/// A long plan is read through the hooks' cut reader, which drops most of an open
+/// goal's lines: a conflict among them is still seen.
+#[test]
+fn the_hooks_see_a_conflict_deep_in_a_long_plan() {
+    let mut md = String::from("# Plan: long\n\n");
+    for i in 0..400 {
+        md.push_str(&format!(
+            "## Goal: Goal {i}\n<!-- id: g{i} -->\nstatus: open\ndone_when: goal {i} works\nfailure_modes:\n- it does not\n- [ ] step one of {i}\n- [ ] step two of {i}\n\n"
+        ));
+    }
+    md.push_str("## Log\n- 2026-06-15 14:00 started\n");
+    assert!(md.len() > 40 * 1024);
+    let conflicted = md.replace(
+        "- [ ] step two of 350\n",
+        "<<<<<<< HEAD\n- [ ] step two of 350\n=======\n- [x] step two of 350, differently\n>>>>>>> other\n",
+    );
+    let t = Test::new().plan(&md);
+    t.ok(&["goal", "--budget", "3"]);
+    t.write("plan.md", &conflicted);
+    let line = conflicted[..conflicted.find("<<<<<<<").unwrap()]
+        .lines()
+        .count()
+        + 1;
+    let inject = send(&t, "claude/user-prompt-submit", "s1");
+    assert!(
+        inject
+            .stdout
+            .contains(&format!("line {line}: unresolved merge conflict")),
+        "{}",
+        inject.stdout
+    );
+    let stop: Value = serde_json::from_str(&t.stop_hook("s1").stdout).unwrap();
+    assert!(
+        stop["reason"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("plan.md:{line}: unresolved merge conflict")),
+        "{stop}"
+    );
+}

@@ -1,0 +1,206 @@
+//! Every write command's precondition holds under the store's lock: a command
+//! paused after its first read (the debug-build seam `PLAN_TEST_PAUSE`)
+//! while another command changes the goal finds it changed and writes nothing
+//! (exit 2), instead of writing into a goal that is archived or finished by now.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::util::{Run, Test};
+
+/// Runs `first` up to its write, then each of `between` to completion, then lets
+/// `first` go on: what `first` did, and the plan as `between` left it.
+fn race(t: &Test, first: &[&str], between: &[&[&str]]) -> (Run, String) {
+    let gate: PathBuf = t.dir.path().join("gate");
+    let reached = t.dir.path().join("gate.reached");
+    let _ = std::fs::remove_file(&reached);
+    std::fs::write(&gate, "").unwrap();
+    let child = t
+        .cmd(first)
+        .env("PLAN_TEST_PAUSE", &gate)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !reached.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "plan {first:?} never reached its write"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for args in between {
+        t.ok(args);
+    }
+    let meanwhile = t.plan_md();
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (Run::from(out, first), meanwhile)
+}
+
+/// A plan with goal `a` (two subtasks, a failure mode), in `status`.
+fn one_goal(status: &str) -> Test {
+    let t = Test::new();
+    t.ok(&["init", "Races"]);
+    t.ok(&[
+        "add",
+        "A",
+        "--done-when",
+        "a.txt exists",
+        "--failure-mode",
+        "a.txt is empty",
+        "--subtask",
+        "write it",
+        "--subtask",
+        "check it",
+    ]);
+    match status {
+        "open" => {}
+        "active" => {
+            t.ok(&["start", "a"]);
+        }
+        "done" => {
+            t.ok(&["start", "a"]);
+            t.ok(&["complete", "a", "--evidence", "written", "--judge", "none"]);
+        }
+        other => panic!("{other}"),
+    }
+    t
+}
+
+#[test]
+fn reopen_racing_archive_leaves_no_active_goal_under_the_archive() {
+    let t = one_goal("done");
+    let (reopen, meanwhile) = race(
+        &t,
+        &["reopen", "a", "--reason", "verify fails again"],
+        &[&["archive"]],
+    );
+    let reopen = reopen.code(2);
+    assert_eq!(
+        reopen.stderr,
+        "plan: goal a was archived while plan was working; nothing was written\n  hint: look at plan.md again and rerun the command\n"
+    );
+    assert_eq!(t.plan_md(), meanwhile, "the reopen wrote after all");
+    let archive = t.plan_md().find("## Archive").unwrap();
+    assert!(t.plan_md()[archive..].contains("status: done"));
+    t.ok(&["audit"]);
+}
+
+#[test]
+fn start_racing_cancel_logs_no_start_after_the_cancel() {
+    // Set active by hand, nothing logged: `plan start` logs the contract and leaves
+    // the status line as it is.
+    let t = Test::new().plan(
+        "# Plan: Races\n\n## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: a.txt exists\n\n## Log\n",
+    );
+    let (start, meanwhile) = race(
+        &t,
+        &["start", "a"],
+        &[&["cancel", "a", "--reason", "not needed"]],
+    );
+    start.code(2).stderr_has(
+        "goal a became cancelled while plan was working (it was active); nothing was written",
+    );
+    assert_eq!(t.plan_md(), meanwhile);
+    assert!(!t.plan_md().contains("a started"), "{}", t.plan_md());
+}
+
+#[test]
+fn start_cancelled_meanwhile_is_refused_too() {
+    let t = one_goal("open");
+    let (start, meanwhile) = race(
+        &t,
+        &["start", "a"],
+        &[&["cancel", "a", "--reason", "not needed"]],
+    );
+    start.code(2).stderr_has(
+        "goal a became cancelled while plan was working (it was open); nothing was written",
+    );
+    assert_eq!(t.plan_md(), meanwhile);
+}
+
+#[test]
+fn tick_racing_archive_ticks_nothing_under_the_archive() {
+    let t = one_goal("active");
+    let (tick, meanwhile) = race(
+        &t,
+        &["tick", "a", "1"],
+        &[&["cancel", "a", "--reason", "dropped"], &["archive"]],
+    );
+    tick.code(2)
+        .stderr_has("goal a was archived while plan was working; nothing was written");
+    assert_eq!(t.plan_md(), meanwhile);
+    assert!(!t.plan_md().contains("- [x]"), "{}", t.plan_md());
+}
+
+/// Every command that edits a live goal: cancelled and archived meanwhile, it
+/// writes nothing.
+#[test]
+fn goal_edits_racing_cancel_and_archive_write_nothing() {
+    let commands: &[&[&str]] = &[
+        &["untick", "a", "1"],
+        &["subtask", "a", "one more"],
+        &["subgoal", "a", "it is reviewed"],
+        &["edit", "a", "--done-when", "a.txt and b.txt exist"],
+        &["cancel", "a", "--reason", "twice"],
+        &["start", "a", "--reapprove"],
+    ];
+    for command in commands {
+        let t = one_goal("active");
+        t.ok(&["tick", "a", "1"]);
+        let (run, meanwhile) = race(
+            &t,
+            command,
+            &[&["cancel", "a", "--reason", "dropped"], &["archive"]],
+        );
+        run.code(2)
+            .stderr_has("goal a was archived while plan was working; nothing was written");
+        assert_eq!(t.plan_md(), meanwhile, "plan {command:?} wrote");
+    }
+}
+
+#[test]
+fn archive_racing_reopen_moves_nothing() {
+    let t = one_goal("done");
+    let (archive, meanwhile) = race(
+        &t,
+        &["archive"],
+        &[&["reopen", "a", "--reason", "regressed"]],
+    );
+    archive.code(2).stderr_has(
+        "goal a became active while plan was working (it was done); nothing was written",
+    );
+    assert_eq!(t.plan_md(), meanwhile);
+    assert!(!t.plan_md().contains("## Archive"));
+}
+
+#[test]
+fn add_racing_archive_puts_the_new_goal_among_the_live_ones() {
+    let t = one_goal("done");
+    let (add, _) = race(&t, &["add", "B"], &[&["archive"]]);
+    add.code(0);
+    let md = t.plan_md();
+    let b = md.find("## Goal: B").unwrap();
+    assert!(
+        b < md.find("## Log").unwrap(),
+        "the new goal is not before the log:\n{md}"
+    );
+    let archive = md.find("## Archive").unwrap();
+    assert!(md[archive..].contains("## Goal: A") && !md[archive..].contains("## Goal: B"));
+    t.ok(&["audit"]);
+}
+
+#[test]
+fn a_tick_on_a_goal_started_meanwhile_still_lands() {
+    let t = one_goal("open");
+    let (tick, _) = race(&t, &["tick", "a", "1"], &[&["start", "a"]]);
+    tick.code(0);
+    let md = t.plan_md();
+    assert!(
+        md.contains("status: active\n") && md.contains("- [x] write it\n"),
+        "{md}"
+    );
+}

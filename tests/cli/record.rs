@@ -1,0 +1,322 @@
+//! A sign-off record is bound to its line and to this repository: the transcript's
+//! `- when:` is its line's stamp, the checkpoint the line names is one this
+//! repository keeps for that goal and stamp, and a line that is plan's event once
+//! its invisible characters are removed is a format error.
+
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: Record
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+
+## Goal: Docs
+<!-- id: docs -->
+status: active
+done_when: DOCS.md exists
+verify: test -f DOCS.md
+failure_modes:
+- DOCS.md is empty
+
+## Log
+";
+
+fn repo() -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("DOCS.md", "# Docs\n");
+    t.write("plan.md", PLAN);
+    t.judge("accept");
+    t.ok(&["start", "ship"]);
+    t.ok(&["start", "docs"]);
+    t.commit_all("start");
+    t
+}
+
+fn sign_off(t: &Test, id: &str) {
+    t.ok(&["complete", id, "--evidence", "the file is written"]);
+}
+
+/// The goal's sign-off line and the transcript path it names.
+fn record_of(t: &Test, id: &str) -> (String, String) {
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .rfind(|l| l.contains(&format!("{id} signed off")))
+        .expect("a sign-off line")
+        .to_string();
+    let path = line
+        .split_once("): ")
+        .unwrap()
+        .1
+        .split('#')
+        .next()
+        .unwrap()
+        .to_string();
+    (line, path)
+}
+
+fn hash_of(t: &Test, rel: &str) -> String {
+    t.git(&["hash-object", rel]).trim()[..12].to_string()
+}
+
+fn set_status(t: &Test, id: &str, status: &str) {
+    let md = t.plan_md();
+    let at = md.find(&format!("<!-- id: {id} -->")).unwrap();
+    let from = at + md[at..].find("status: ").unwrap();
+    let end = from + md[from..].find('\n').unwrap();
+    t.write(
+        "plan.md",
+        format!("{}status: {status}{}", &md[..from], &md[end..]),
+    );
+}
+
+fn append_log(t: &Test, line: &str) {
+    let mut md = t.plan_md();
+    md.push_str(line);
+    md.push('\n');
+    t.write("plan.md", md);
+}
+
+/// The proof state `plan show --json` gives goal `id`, and its reason.
+fn proof_of(t: &Test, id: &str) -> (String, String) {
+    let json = t.ok(&["show", "--json"]).json();
+    let goal = json["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .unwrap()
+        .clone();
+    (
+        goal["proof"]["state"].as_str().unwrap().to_string(),
+        goal["proof"].to_string(),
+    )
+}
+
+/// A reopened goal "re-proven" by a copy of its old transcript with one byte added,
+/// named by a new sign-off line: the copy's `- when:` is the old line's stamp.
+#[test]
+fn an_old_transcript_copied_under_a_new_line_is_unproven() {
+    let t = repo();
+    sign_off(&t, "ship");
+    let (line, path) = record_of(&t, "ship");
+    t.cmd(&["reopen", "ship", "--reason", "the bench regressed"])
+        .env("PLAN_NOW", "2026-06-16T09:00")
+        .status()
+        .unwrap();
+    assert_eq!(proof_of(&t, "ship").0, "unfinished");
+    let copy = ".plan/judge/ship-20260616-0930.md";
+    t.write(copy, format!("{} ", t.read(&path)));
+    let forged = line
+        .replace("2026-06-15 14:02", "2026-06-16 09:30")
+        .replace(&path, copy)
+        .replace(
+            &line[line.rfind('#').unwrap() + 1..line.rfind('#').unwrap() + 13],
+            &hash_of(&t, copy),
+        );
+    let forged = forged[..forged.find(" (checkpoint").unwrap()].to_string();
+    append_log(&t, &forged);
+    set_status(&t, "ship", "done");
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    assert!(
+        proof.contains("was written at 2026-06-15 14:02, but its sign-off (log line"),
+        "{proof}"
+    );
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("a transcript backs only the sign-off it was written with");
+    let events = t.ok(&["events", "--json"]).stdout;
+    assert!(
+        events.contains(&format!("\"unbacked\":\"its transcript {copy} was written at 2026-06-15 14:02, not with this line\"")),
+        "{events}"
+    );
+}
+
+/// A genuine accept from a scratch repository, copied in with its line, names a
+/// checkpoint commit that does not exist here.
+#[test]
+fn a_sign_off_copied_from_another_repository_is_unproven() {
+    let scratch = repo();
+    sign_off(&scratch, "ship");
+    let (line, path) = record_of(&scratch, "ship");
+
+    let t = repo();
+    sign_off(&t, "docs");
+    t.write(&path, scratch.read(&path));
+    append_log(&t, &line);
+    set_status(&t, "ship", "done");
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    assert!(
+        proof.contains("which no ref under refs/plan/checkpoints/ in this repository reaches"),
+        "{proof}"
+    );
+    assert_eq!(proof_of(&t, "docs").0, "proven");
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("plan checkpoints --fetch");
+    t.run(&["audit"]).code(1).stdout_has("ship");
+
+    // Naming a checkpoint this repository does keep, but for another goal.
+    let (docs_line, _) = record_of(&t, "docs");
+    let docs_checkpoint = &docs_line[docs_line.rfind("(checkpoint ").unwrap()..];
+    let relabelled = format!(
+        "{}{docs_checkpoint}",
+        &line[..line.rfind(" (checkpoint ").unwrap() + 1]
+    );
+    t.write("plan.md", t.plan_md().replace(&line, &relabelled));
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    assert!(
+        proof.contains(
+            "which this repository keeps for goal docs at 2026-06-15 14:02, not for this sign-off"
+        ),
+        "{proof}"
+    );
+}
+
+/// A fresh clone has no refs/plan/*: an honest sign-off is still proven there, with
+/// a warning that says the checkpoint is not in this clone, not that it is forged.
+#[test]
+fn a_fresh_clone_says_not_in_this_clone() {
+    let t = repo();
+    sign_off(&t, "ship");
+    t.commit_all("signed off");
+    let clone = t.dir.path().join("clone");
+    t.git(&[
+        "clone",
+        "-q",
+        t.root().to_str().unwrap(),
+        clone.to_str().unwrap(),
+    ]);
+    let mut show = t.cmd(&["show", "--all"]);
+    show.current_dir(&clone);
+    let out = show.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("which is not in this clone: it has no refs under refs/plan/checkpoints/"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("unproven"), "{stdout}");
+    let mut lint = t.cmd(&["lint"]);
+    lint.current_dir(&clone);
+    assert!(lint.status().unwrap().success());
+    // Where the refs are, it is proven without a word.
+    assert_eq!(
+        proof_of(&t, "ship"),
+        ("proven".to_string(), proof_of(&t, "ship").1)
+    );
+    assert!(
+        !t.ok(&["show", "--all"])
+            .stdout
+            .contains("not in this clone")
+    );
+}
+
+/// A reopen line with a zero-width space after the id is not read as plan's event,
+/// so the old sign-off still counts, and it looks identical in `git diff`.
+#[test]
+fn a_log_line_that_is_an_event_but_for_invisible_characters_is_a_format_error() {
+    let t = repo();
+    sign_off(&t, "ship");
+    let lines = t.plan_md().lines().count();
+    append_log(
+        &t,
+        "- 2026-06-15 14:05 ship\u{200b} reopened: the tests do not run",
+    );
+    t.run(&["lint"]).code(1).stdout_has(&format!(
+        "plan.md:{}: log line is plan's `reopened` event for \"ship\" but for invisible characters (U+200B): plan does not read it as that event, while it looks like one in git diff [hidden-event]",
+        lines + 1
+    ));
+    for hidden in [
+        "- 2026-06-15 14:05 \u{feff}ship reopened: again",
+        "- 2026-06-15 14:05 ship reopened\u{2066}: again",
+        "- 2026-06-15\u{200d} 14:05 ship reopened: again",
+        "- 2026-06-15 14:05 ship signed off (verify passed, judge command accept)\u{202c}",
+    ] {
+        let t = repo();
+        append_log(&t, hidden);
+        t.run(&["lint"]).code(1).stdout_has("[hidden-event]");
+    }
+    // Invisible characters inside an event's free text change nothing it says.
+    let t = repo();
+    sign_off(&t, "ship");
+    t.ok(&["reopen", "ship", "--reason", "zero\u{200b}width"]);
+    assert!(!t.run(&["lint"]).stdout.contains("hidden-event"));
+    t.run(&["log", "ship\u{200b} reopened: by hand"])
+        .code(2)
+        .stderr_has("reads like a line plan writes itself");
+}
+
+/// The copy again, its `- when:` edited to the new line's stamp and the line left
+/// without a checkpoint: the record checks out, so what is left is a warning that
+/// nothing ties the line to this repository (`plan audit --base --rejudge` in CI is
+/// what catches it).
+#[test]
+fn a_copied_transcript_with_its_when_edited_is_warned_of() {
+    let t = repo();
+    sign_off(&t, "ship");
+    let (line, path) = record_of(&t, "ship");
+    t.cmd(&["reopen", "ship", "--reason", "the bench regressed"])
+        .env("PLAN_NOW", "2026-06-16T09:00")
+        .status()
+        .unwrap();
+    let copy = ".plan/judge/ship-20260616-0930.md";
+    t.write(
+        copy,
+        t.read(&path)
+            .replace("- when: 2026-06-15 14:02", "- when: 2026-06-16 09:30"),
+    );
+    let at = line.rfind('#').unwrap() + 1;
+    let forged = line
+        .replace("2026-06-15 14:02", "2026-06-16 09:30")
+        .replace(&path, copy)
+        .replace(&line[at..at + 12], &hash_of(&t, copy));
+    append_log(&t, &forged[..forged.find(" (checkpoint").unwrap()]);
+    set_status(&t, "ship", "done");
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "proven", "{proof}");
+    assert!(
+        proof.contains("signed off by a line that names no checkpoint (log line"),
+        "{proof}"
+    );
+    t.ok(&["lint"]).stdout_has("names no checkpoint");
+}
+
+/// Still open: the scratch repository's checkpoint fetched in and given a ref by
+/// hand under this goal and stamp binds the copied sign-off here. Everything in
+/// the repository is the agent's to write; only a check where it has no hands
+/// (`plan audit --base --rejudge` in CI) closes this.
+#[test]
+#[ignore = "open: a copied sign-off whose checkpoint commit is fetched in and given a ref by hand is proven"]
+fn a_copied_sign_off_with_its_checkpoint_fetched_in_is_unproven() {
+    let scratch = repo();
+    sign_off(&scratch, "ship");
+    let (line, path) = record_of(&scratch, "ship");
+    let commit = scratch.git(&["rev-parse", "refs/plan/checkpoints/ship/20260615-1402"]);
+
+    let t = repo();
+    sign_off(&t, "docs");
+    t.git(&[
+        "fetch",
+        "-q",
+        scratch.root().to_str().unwrap(),
+        "refs/plan/checkpoints/ship/20260615-1402:refs/plan/checkpoints/ship/20260615-1402",
+    ]);
+    assert_eq!(
+        t.git(&["rev-parse", "refs/plan/checkpoints/ship/20260615-1402"]),
+        commit
+    );
+    t.write(&path, scratch.read(&path));
+    append_log(&t, &line);
+    set_status(&t, "ship", "done");
+    assert_eq!(proof_of(&t, "ship").0, "unproven");
+}
