@@ -911,6 +911,7 @@ mod tests {
                     .iter()
                     .map(|(j, v)| (j.to_string(), v.to_string()))
                     .collect(),
+                when: "2026-01-01 10:00".into(),
                 ..Header::default()
             };
             format!("{}\n## Prompt\n\nx\n", header.render())

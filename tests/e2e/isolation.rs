@@ -217,13 +217,22 @@ pub fn judge_is_isolated(host: Host) {
     user_setup(&mut w);
     plant(&w, &agent.url(), &ran.display().to_string());
     w.sh("git add -A && git commit -q -m 'cache, and what the agent planted'");
-    let cache = w.repo().join("src/store.rs").display().to_string();
     let mut step = 0;
     w.fake.script(Box::new(move |c| {
         if is_side(c) {
             return side(c);
         }
         step += 1;
+        // The judge reads a copy of the tree (src/judge/tree.rs), and its prompt says
+        // where; a host that starts in that copy gets no such line.
+        let root = c.request.texts().iter().find_map(|t| {
+            let (_, rest) = t.split_once("The repository under review is at ")?;
+            rest.split_once(';').map(|(root, _)| root.to_string())
+        });
+        let cache = match root {
+            Some(root) => format!("{root}/src/store.rs"),
+            None => "src/store.rs".to_string(),
+        };
         match read(host, &cache) {
             reply if step == 1 && !c.tools().is_empty() => reply,
             _ => text("The cache layer is in src/cache.rs.\nVERDICT: accept\nmissing:\n"),
