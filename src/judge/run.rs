@@ -102,10 +102,12 @@ fn spawn(
     if inv.prompt_arg {
         argv.push(prompt.clone());
     }
-    // A shell takes its idea of where it is from PWD when that still names the
-    // directory: the judge's is the one it was given, not plan's.
+    // A shell, and node's CLIs, take their idea of where they are from PWD when that
+    // still names a directory: the judge's is the one it starts in (its private one,
+    // where its host has one), never plan's. OpenCode took a PWD naming the root as its
+    // project and handed its model the root's AGENTS.md files.
     let mut env = inv.env.clone();
-    env.push(("PWD".to_string(), root.display().to_string()));
+    env.push(("PWD".to_string(), cwd.display().to_string()));
     let spec = Spec {
         env,
         stdin: inv.stdin_prompt.then(|| prompt.clone().into_bytes()),
