@@ -13,15 +13,25 @@ use crate::plan::proof::{self, Facts};
 use crate::plan::weakened::{self, Change, Finding};
 use crate::record;
 
-/// The commit the goal's work started from: the one its latest `started` line
-/// names (HEAD when `plan start` ran). `None` when no line names one (a goal
+/// The commit the goal's work started from: the one its first `started` line since
+/// it was last reopened names (HEAD when `plan start` ran). Not the latest: a
+/// `started` line appended after the tests were weakened and committed would move
+/// the comparison past the weakening. `None` when no line names one (a goal
 /// started on an unborn branch, or signed off without `plan start`): the check
 /// then compares with HEAD, so only uncommitted work is seen.
 pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
-    plan.events(id).rev().find_map(|(_, e)| match e {
-        Event::Started { commit, .. } => commit,
-        _ => None,
-    })
+    let mut first = None;
+    for (_, event) in plan.events(id) {
+        match event {
+            Event::Reopened { .. } => first = None,
+            Event::Started {
+                commit: Some(commit),
+                ..
+            } if first.is_none() => first = Some(commit),
+            _ => {}
+        }
+    }
+    first
 }
 
 /// What weakened the tests from commit `base` (`None`: HEAD) to the working tree:
