@@ -742,3 +742,55 @@ fn rejudge_shows_the_judge_the_head_and_not_what_verify_rewrote() {
     let seen = std::fs::read_to_string(seen).expect("the judge was asked");
     assert_eq!(seen, "# Hello GAMED\n");
 }
+
+// Attack: plan's merge driver orders both sides' new log lines by their stamps, and
+// the agent sets its own clock (PLAN_NOW). Main signs `ship` off and reopens it;
+// the branch signs off with a stamp hours ahead, so after the driver's merge the
+// branch's sign-off follows the reopen and the goal reads as proven. It is a line
+// the base lacks, so CI re-judges it.
+#[test]
+fn a_sign_off_dated_after_the_bases_reopen_is_rejudged_by_the_ci_gate() {
+    let t = origin();
+    t.ok(&["install", "git"]);
+    // This clone's driver names the plan under test by its path.
+    t.git(&[
+        "config",
+        "merge.plan.driver",
+        &format!("'{BIN}' merge-driver %O %A %B %P"),
+    ]);
+    t.commit_all("merge driver");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.git(&["checkout", "-q", "main"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.ok(&["reopen", "ship", "--reason", "the README is wrong"]);
+    t.commit_all("reopen");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "pr"]);
+    let args = [
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ];
+    let run = crate::util::Run::from(
+        t.cmd(&args)
+            .env("PLAN_NOW", "2026-06-15T18:00")
+            .output()
+            .unwrap(),
+        &args,
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    t.commit_all("ship it later");
+    t.git(&["merge", "-q", "--no-edit", "main"]);
+    let md = t.plan_md();
+    let reopened = md.find("ship reopened").expect("the reopen is kept");
+    let last_sign_off = md.rfind("ship signed off").unwrap();
+    assert!(reopened < last_sign_off, "{md}");
+    user_judge(&t, "reject");
+    let job = ci_job(&t, "pr", &base, false);
+    assert_eq!(job.code, 1, "{}", job.log);
+    assert!(job.summary.contains("re-judged: reject"), "{}", job.summary);
+}
