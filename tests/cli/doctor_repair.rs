@@ -311,7 +311,12 @@ fn a_reopen_copied_above_its_sign_off_is_not_laundered_by_the_repair() {
     )
     .code(0);
     t.commit_all("sign a off");
-    at(&t, "2026-06-15T15:10", &["reopen", "a", "--reason", "it regressed"]).code(0);
+    at(
+        &t,
+        "2026-06-15T15:10",
+        &["reopen", "a", "--reason", "it regressed"],
+    )
+    .code(0);
     t.commit_all("reopen");
     let md = t.plan_md();
     let reopen = md
@@ -328,5 +333,7 @@ fn a_reopen_copied_above_its_sign_off_is_not_laundered_by_the_repair() {
     at(&t, "2026-06-15T16:00", &["doctor", "--fix"]);
     t.commit_all("doctor --fix");
     assert_eq!(t.plan_md().matches("a reopened").count(), 1);
-    t.run(&["audit"]).code(1).stdout_has("a reopened: it regressed");
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("a reopened: it regressed");
 }
