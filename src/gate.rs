@@ -138,14 +138,17 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
 
 /// `--strict`'s findings about one finished goal: a weak sign-off, contract changes
 /// approved without a terminal, a transcript git does not keep, weakened tests.
-/// `history`: also the goal's contract changes since a terminal last approved one
-/// (with `--base`, the pull request's own changes are counted apart instead).
+/// `base` (`--base`'s commit): without one, also the goal's contract changes since a
+/// terminal last approved one (with one, the pull request's own changes are counted
+/// apart instead), and weakened tests are counted from the base for a goal started
+/// inside the pull request.
 pub fn strict_findings(
     ctx: &Ctx,
     plan: &Plan<'_>,
     goal: &Goal<'_>,
-    history: bool,
+    base: Option<&str>,
 ) -> Result<Vec<String>> {
+    let history = base.is_none();
     let mut out = Vec::new();
     let id = goal.id.as_ref();
     // A panel is as weak as its weakest judge.
@@ -184,7 +187,7 @@ pub fn strict_findings(
             )),
         }
     }
-    out.extend(weakened_tests(ctx, plan, goal));
+    out.extend(weakened_tests(ctx, plan, goal, base));
     Ok(out)
 }
 
@@ -192,11 +195,15 @@ pub fn strict_findings(
 /// own files edited since the goal started), one finding each, found again from git
 /// (`src/weakened.rs`): the transcript's own list is text the agent could have
 /// written. A check that cannot run is a finding too, so `--strict` fails closed.
-fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<String> {
+fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str>) -> Vec<String> {
     let Some(repo) = &ctx.repo else {
         return Vec::new();
     };
-    match crate::weakened::now(&repo.root, plan, goal) {
+    let found = match base {
+        Some(base) => crate::weakened::since_base(&repo.root, plan, goal, base),
+        None => crate::weakened::now(&repo.root, plan, goal),
+    };
+    match found {
         Ok(found) => found
             .iter()
             .map(|f| format!("weakened tests: {f}"))

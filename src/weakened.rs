@@ -62,6 +62,27 @@ pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>
     since(root, start_commit(plan, &goal.id), &files)
 }
 
+/// What weakened the tests of `goal` in a pull request onto commit `base`: from the
+/// goal's start when that is in the base's history, else from the base. Inside the
+/// pull request every `started` line is the agent's to make (a sign-off, a reopen
+/// and a new start move it past a weakening), so none of them counts there.
+pub fn since_base(
+    root: &Path,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    base: &str,
+) -> Result<Vec<Finding>> {
+    let from = match start_commit(plan, &goal.id) {
+        Some(start) if git::is_ancestor(root, start, base)? => start,
+        _ => base,
+    };
+    let files = match goal.verify().map(crate::verify::parse) {
+        Some(Ok(verify)) => crate::judge::files::verify_closure(root, &verify),
+        _ => Vec::new(),
+    };
+    since(root, Some(from), &files)
+}
+
 /// The findings for `goal`, for show, audit and `audit --strict`:
 /// - a done goal: what its latest sign-off's transcript recorded (`None` when that
 ///   transcript is missing or predates the check);

@@ -794,3 +794,39 @@ fn a_sign_off_dated_after_the_bases_reopen_is_rejudged_by_the_ci_gate() {
     assert_eq!(job.code, 1, "{}", job.log);
     assert!(job.summary.contains("re-judged: reject"), "{}", job.summary);
 }
+
+// Attack: the same, through plan's own commands. Inside the pull request the agent
+// weakens a test and commits, signs off with no judge, reopens and starts again
+// (a started line after a reopen is a fresh start), then signs off for real: the
+// weakened check would start after the weakening. Against a base, a goal started
+// inside the pull request is compared from the base.
+#[test]
+fn a_sign_off_reopen_cycle_does_not_hide_weakened_tests_from_strict() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("status: active", "status: open"));
+    t.write("README.md", "# Hello\n");
+    t.write(
+        "tests/test_calc.py",
+        "def test_add():\n    assert 1 + 1 == 2\n    assert 2 + 2 == 4\n",
+    );
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.commit_all("calc");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["start", "ship"]);
+    t.write("tests/test_calc.py", "def test_add():\n    assert True\n");
+    t.commit_all("simplify");
+    t.ok(&["complete", "ship", "--evidence", "x", "--judge", "none"]);
+    t.ok(&["reopen", "ship", "--reason", "one more look"]);
+    t.ok(&["start", "ship"]);
+    t.commit_all("restart");
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.run(&["audit", "--base", &base, "--strict"])
+        .code(1)
+        .stdout_has("strict: weakened tests: tests/test_calc.py: 1 of 2 assertions removed");
+}
