@@ -18,7 +18,6 @@ use crate::judge::files as judge_files;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::verdict::Verdict;
-use crate::plan::event::Event;
 use crate::plan::gate::{self as rules, Change, Lost, Reverted};
 use crate::plan::history;
 use crate::plan::model::{Goal, Plan, parse};
@@ -139,14 +138,17 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
 
 /// `--strict`'s findings about one finished goal: a weak sign-off, contract changes
 /// approved without a terminal, a transcript git does not keep, weakened tests.
-/// `history`: also the goal's contract changes since a terminal last approved one
-/// (with `--base`, the pull request's own changes are counted apart instead).
+/// `base` (`--base`'s commit): without one, also the goal's contract changes since a
+/// terminal last approved one (with one, the pull request's own changes are counted
+/// apart instead), and weakened tests are counted from the base for a goal started
+/// inside the pull request.
 pub fn strict_findings(
     ctx: &Ctx,
     plan: &Plan<'_>,
     goal: &Goal<'_>,
-    history: bool,
+    base: Option<&str>,
 ) -> Result<Vec<String>> {
+    let history = base.is_none();
     let mut out = Vec::new();
     let id = goal.id.as_ref();
     // A panel is as weak as its weakest judge.
@@ -185,7 +187,7 @@ pub fn strict_findings(
             )),
         }
     }
-    out.extend(weakened_tests(ctx, plan, goal));
+    out.extend(weakened_tests(ctx, plan, goal, base));
     Ok(out)
 }
 
@@ -193,11 +195,15 @@ pub fn strict_findings(
 /// own files edited since the goal started), one finding each, found again from git
 /// (`src/weakened.rs`): the transcript's own list is text the agent could have
 /// written. A check that cannot run is a finding too, so `--strict` fails closed.
-fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<String> {
+fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str>) -> Vec<String> {
     let Some(repo) = &ctx.repo else {
         return Vec::new();
     };
-    match crate::weakened::now(&repo.root, plan, goal) {
+    let found = match base {
+        Some(base) => crate::weakened::since_base(&repo.root, plan, goal, base),
+        None => crate::weakened::now(&repo.root, plan, goal),
+    };
+    match found {
         Ok(found) => found
             .iter()
             .map(|f| format!("weakened tests: {f}"))
@@ -270,6 +276,11 @@ pub fn rejudge(
     let tree = scratch.path().join("tree");
     std::fs::create_dir(&tree)?;
     git::export_head(root, &tree)?;
+    // The judge reads a second copy of HEAD: verify runs in `tree` and could rewrite
+    // what the judge would read there after it passed.
+    let judged = scratch.path().join("judged");
+    std::fs::create_dir(&judged)?;
+    git::export_head(root, &judged)?;
     let id = goal.id.as_ref();
     let mut tail = String::new();
     let verify = match goal.verify() {
@@ -300,13 +311,11 @@ pub fn rejudge(
         tail = outcome.tail;
     }
     let transcript = rules::record_path(plan, id)
-        .and_then(|p| std::fs::read_to_string(tree.join(p)).ok())
+        .and_then(|p| std::fs::read_to_string(judged.join(p)).ok())
         .unwrap_or_default();
     let (evidence, paths) = evidence_of(&transcript);
-    let start = plan.events(id).rev().find_map(|(_, e)| match e {
-        Event::Started { commit, .. } => commit.map(str::to_string),
-        _ => None,
-    });
+    copy_made_by_verify(&tree, &judged, &paths);
+    let start = crate::weakened::start_commit(plan, id).map(str::to_string);
     let (diff_base, diff_stat) = match git::diff_stat_since(root, start.as_deref()) {
         Ok(stat) => (start.as_deref(), stat),
         Err(_) => (None, git::diff_stat_since(root, None).unwrap_or_default()),
@@ -314,7 +323,7 @@ pub fn rejudge(
     let history = contract_history(plan, id);
     let weakened = crate::weakened::now(root, plan, goal)?;
     let parsed = verify.as_ref().map(|(_, v)| v);
-    let files = judge_files::gather(&tree, parsed, &paths);
+    let files = judge_files::gather(&judged, parsed, &paths);
     let command = parsed.map(|v| v.to_string());
     let facts = Facts {
         id,
@@ -339,7 +348,7 @@ pub fn rejudge(
     };
     let text = prompt::render(prompt::EVIDENCE_JUDGE, &facts);
     crate::out::progress(&format!("rejudge {id}: asking {}", judge.backend));
-    let answer = judge_run::run(judge, &tree, &text, prompt::JUDGE_SYSTEM)?;
+    let answer = judge_run::run(judge, &judged, &text, prompt::JUDGE_SYSTEM)?;
     let verdict = match answer.verdict {
         Verdict::Accept { .. } => "accept".to_string(),
         Verdict::Reject { missing, .. } if missing.is_empty() => "reject".to_string(),
@@ -355,6 +364,25 @@ pub fn rejudge(
         },
         verdict,
     })
+}
+
+/// Copies into the judge's copy the evidence files HEAD lacks and verify made (a
+/// report git ignores), as a sign-off's judge finds them; what HEAD has stays HEAD's.
+fn copy_made_by_verify(tree: &Path, judged: &Path, paths: &[String]) {
+    for rel in paths {
+        let rel = Path::new(rel.trim_end_matches('/'));
+        let plain = rel
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        let (from, to) = (tree.join(rel), judged.join(rel));
+        if !plain || std::fs::symlink_metadata(&to).is_ok() || !from.is_file() {
+            continue;
+        }
+        if let Some(dir) = to.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::copy(&from, &to);
+    }
 }
 
 /// The goal's logged contracts, one line each, as the transcript lists them.

@@ -13,15 +13,25 @@ use crate::plan::proof::{self, Facts};
 use crate::plan::weakened::{self, Change, Finding};
 use crate::record;
 
-/// The commit the goal's work started from: the one its latest `started` line
-/// names (HEAD when `plan start` ran). `None` when no line names one (a goal
+/// The commit the goal's work started from: the one its first `started` line since
+/// it was last reopened names (HEAD when `plan start` ran). Not the latest: a
+/// `started` line appended after the tests were weakened and committed would move
+/// the comparison past the weakening. `None` when no line names one (a goal
 /// started on an unborn branch, or signed off without `plan start`): the check
 /// then compares with HEAD, so only uncommitted work is seen.
 pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
-    plan.events(id).rev().find_map(|(_, e)| match e {
-        Event::Started { commit, .. } => commit,
-        _ => None,
-    })
+    let mut first = None;
+    for (_, event) in plan.events(id) {
+        match event {
+            Event::Reopened { .. } => first = None,
+            Event::Started {
+                commit: Some(commit),
+                ..
+            } if first.is_none() => first = Some(commit),
+            _ => {}
+        }
+    }
+    first
 }
 
 /// What weakened the tests from commit `base` (`None`: HEAD) to the working tree:
@@ -50,6 +60,27 @@ pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>
         _ => Vec::new(),
     };
     since(root, start_commit(plan, &goal.id), &files)
+}
+
+/// What weakened the tests of `goal` in a pull request onto commit `base`: from the
+/// goal's start when that is in the base's history, else from the base. Inside the
+/// pull request every `started` line is the agent's to make (a sign-off, a reopen
+/// and a new start move it past a weakening), so none of them counts there.
+pub fn since_base(
+    root: &Path,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    base: &str,
+) -> Result<Vec<Finding>> {
+    let from = match start_commit(plan, &goal.id) {
+        Some(start) if git::is_ancestor(root, start, base)? => start,
+        _ => base,
+    };
+    let files = match goal.verify().map(crate::verify::parse) {
+        Some(Ok(verify)) => crate::judge::files::verify_closure(root, &verify),
+        _ => Vec::new(),
+    };
+    since(root, Some(from), &files)
 }
 
 /// The findings for `goal`, for show, audit and `audit --strict`:

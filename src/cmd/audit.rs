@@ -221,7 +221,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         let scoped = in_scope(&goal.id);
         let findings = if args.strict && scoped {
-            gate::strict_findings(ctx, &plan, goal, base.is_none())?
+            gate::strict_findings(ctx, &plan, goal, base.as_ref().map(|b| b.commit.as_str()))?
         } else {
             Vec::new()
         };

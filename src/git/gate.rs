@@ -51,6 +51,24 @@ pub fn hidden_history(root: &Path) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// Whether commit `ancestor` is `of` or in its history; false when either is unknown.
+pub fn is_ancestor(root: &Path, ancestor: &str, of: &str) -> Result<bool> {
+    let repo = open(root)?;
+    let find = |id: &str| {
+        repo.revparse_single(id)
+            .ok()
+            .and_then(|o| o.peel_to_commit().ok())
+            .map(|c| c.id())
+    };
+    let (Some(a), Some(b)) = (find(ancestor), find(of)) else {
+        return Ok(false);
+    };
+    Ok(a == b
+        || repo
+            .graph_descendant_of(b, a)
+            .with_context(|| format!("comparing the commits {a} and {b}"))?)
+}
+
 /// The full id of the commit `rev` names; an [`UnknownRevision`] when it names none.
 pub fn resolve_commit(root: &Path, rev: &str) -> Result<String> {
     let repo = open(root)?;

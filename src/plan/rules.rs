@@ -436,10 +436,11 @@ fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
         Some(stamp) => format!("{stamp} {}", entry.text),
         None => entry.text.to_string(),
     };
-    if !raw.chars().any(text::is_invisible) {
+    let hidden = |c: char| text::is_invisible(c) || odd_space(c);
+    if !raw.chars().any(hidden) {
         return;
     }
-    let cleaned = text::without_invisible(&raw);
+    let cleaned = plain(&raw);
     let seen = super::model::log_entry(entry.line, &cleaned);
     if seen.stamp.is_none() && entry.stamp.is_some() {
         return;
@@ -447,13 +448,13 @@ fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
     let Some(event) = Event::parse(seen.text) else {
         return;
     };
-    let read = Event::parse(entry.text).map(|e| text::without_invisible(&e.render()).into_owned());
+    let read = Event::parse(entry.text).map(|e| plain(&e.render()));
     if read.as_deref() == Some(event.render().as_str()) {
         return;
     }
     let chars: Vec<String> = raw
         .chars()
-        .filter(|&c| text::is_invisible(c))
+        .filter(|&c| hidden(c))
         .map(|c| format!("U+{:04X}", c as u32))
         .collect();
     let about = match event.id() {
@@ -470,6 +471,21 @@ fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
         ),
         "delete the invisible characters if the event is real (it then counts), or delete the line; plan log never writes one",
     ));
+}
+
+/// A space other than U+0020 (no-break, thin, ideographic, …): it looks like one in
+/// git diff, but plan's event forms are read with plain spaces only.
+fn odd_space(c: char) -> bool {
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    c != ' ' && get_general_category(c) == GeneralCategory::SpaceSeparator
+}
+
+/// `text` as a reviewer reads it: invisible characters gone, odd spaces plain.
+fn plain(text: &str) -> String {
+    text.chars()
+        .filter(|&c| !text::is_invisible(c))
+        .map(|c| if odd_space(c) { ' ' } else { c })
+        .collect()
 }
 
 /// The rules the task list shows on `goal`, with their severity in plan.md.

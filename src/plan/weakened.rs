@@ -78,7 +78,8 @@ pub struct Counts {
     /// `assert`, `self.assertEqual(`, `expect(`, `assert_eq!`, `t.Errorf(`, …
     pub assertions: usize,
     /// Skip, expected-failure, to-do and focus markers (focusing one test skips the
-    /// others): `@pytest.mark.skip`, `it.skip`, `xit`, `.only`, `#[ignore]`, `t.Skip(`.
+    /// others): `@pytest.mark.skip`, `it.skip`, `xit`, `.only`, `#[ignore]`,
+    /// `#[cfg(any())]`, `t.Skip(`.
     pub skips: usize,
     /// Test functions: `def test_…`, `it(`/`test(`, `#[test]`, `func Test…(`.
     pub tests: usize,
@@ -314,10 +315,8 @@ fn python(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
     let assertion = (name == "assert" && !after_dot(toks, i))
         || (name.starts_with("assert") && after_dot(toks, i) && call)
         || (recv == Some("pytest") && matches!(name, "raises" | "warns" | "fail"));
-    let skip = (matches!(name, "skip" | "skipif" | "xfail")
-        && recv == Some("mark")
-        && i >= 4
-        && ident(toks, i - 4) == Some("pytest"))
+    // `mark.skip` under any spelling of pytest: `from pytest import mark`, `pt.mark`.
+    let skip = (matches!(name, "skip" | "skipif" | "xfail") && recv == Some("mark"))
         || (recv == Some("pytest") && matches!(name, "skip" | "xfail" | "importorskip"))
         || (recv == Some("unittest")
             && matches!(name, "skip" | "skipIf" | "skipUnless" | "expectedFailure"))
@@ -380,6 +379,7 @@ fn rust(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
     match last {
         Some("test") if ends => (false, false, true),
         Some("ignore") => (false, true, false),
+        Some("cfg") => (false, always_false(toks, j), false),
         Some("cfg_attr") => {
             let mut depth = 0usize;
             let inner = toks[j..].iter().take_while(|t| match t {
@@ -398,6 +398,16 @@ fn rust(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
         }
         _ => (false, false, false),
     }
+}
+
+/// Whether the `cfg(...)` predicate opening at token `j` is one that never holds,
+/// `any()` or `not(all())`: the item under it is compiled out, a skip by another name.
+fn always_false(toks: &[Tok<'_>], j: usize) -> bool {
+    let is = |k: usize, name: &str| ident(toks, k) == Some(name);
+    let empty = |k: usize| punct(toks, k, '(') && punct(toks, k + 1, ')');
+    punct(toks, j, '(')
+        && ((is(j + 1, "any") && empty(j + 2))
+            || (is(j + 1, "not") && punct(toks, j + 2, '(') && is(j + 3, "all") && empty(j + 4)))
 }
 
 const GO_RECEIVERS: [&str; 5] = ["t", "b", "tb", "f", "tt"];

@@ -297,3 +297,43 @@ fn a_transcript_that_does_not_match_its_sign_off_restores_nothing() {
     assert_eq!(t.plan_md(), before);
     t.run(&["audit"]).code(1);
 }
+
+// Attack: launder a reopen through the duplicate repair. The agent inserts a copy
+// of the reopen line above the sign-off, so the real reopen below it reads as the
+// later copy that `plan doctor --fix` removes; the log then ends with the sign-off.
+#[test]
+fn a_reopen_copied_above_its_sign_off_is_not_laundered_by_the_repair() {
+    let t = union_repo();
+    at(
+        &t,
+        "2026-06-15T15:00",
+        &["complete", "a", "--evidence", "ok", "--judge", "none"],
+    )
+    .code(0);
+    t.commit_all("sign a off");
+    at(
+        &t,
+        "2026-06-15T15:10",
+        &["reopen", "a", "--reason", "it regressed"],
+    )
+    .code(0);
+    t.commit_all("reopen");
+    let md = t.plan_md();
+    let reopen = md
+        .lines()
+        .find(|l| l.contains("a reopened"))
+        .unwrap()
+        .to_string();
+    t.write(
+        "plan.md",
+        md.replace(SIGNED, &format!("{reopen}\n{SIGNED}"))
+            .replace("status: active", "status: done"),
+    );
+    t.commit_all("tidy");
+    at(&t, "2026-06-15T16:00", &["doctor", "--fix"]);
+    t.commit_all("doctor --fix");
+    assert_eq!(t.plan_md().matches("a reopened").count(), 1);
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("a reopened: it regressed");
+}

@@ -599,3 +599,234 @@ fn rejudge_runs_verify_in_a_clean_copy_without_the_callers_secrets() {
         "{stdout}"
     );
 }
+
+// Attack: replay. After main reopened the goal, the branch appends a verbatim copy
+// of the old sign-off line (same stamp, same bound transcript) and sets the status
+// back to done. The copy is a new sign-off to the gate, so CI re-judges it.
+#[test]
+fn a_replayed_sign_off_line_after_a_reopen_fails_the_ci_gate() {
+    let t = origin();
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.ok(&["reopen", "ship", "--reason", "the README is wrong"]);
+    t.commit_all("reopen");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .find(|l| l.contains("ship signed off"))
+        .expect("a sign-off line")
+        .to_string();
+    t.write(
+        "plan.md",
+        format!("{}{line}\n", md.replace("status: active", "status: done")),
+    );
+    t.commit_all("done again");
+    user_judge(&t, "reject");
+    let job = ci_job(&t, "pr", &base, false);
+    assert_eq!(job.code, 1, "{}", job.log);
+    assert!(
+        job.summary
+            .contains("names the transcript an earlier sign-off already used"),
+        "{}",
+        job.summary
+    );
+}
+
+// Attack: a replace ref hidden in packed-refs rather than as a loose ref file.
+#[test]
+fn a_packed_replace_ref_does_not_blind_audit() {
+    let t = removed_reopen();
+    t.git(&["replace", "--graft", "HEAD"]);
+    t.git(&["pack-refs", "--all"]);
+    let loose = std::fs::read_dir(t.path(".git/refs/replace"));
+    assert!(loose.map_or(true, |mut d| d.next().is_none()));
+    t.run(&["audit"])
+        .code(3)
+        .stderr_has("replace refs (refs/replace/");
+}
+
+// Attack: the weakened-tests check compares from the commit the goal's started line
+// names. The agent weakens a test, commits, then appends a second `started` line
+// naming that commit, so the check would start after the weakening.
+#[test]
+fn a_later_started_line_does_not_hide_weakened_tests_from_strict() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("status: active", "status: open"));
+    t.write("README.md", "# Hello\n");
+    t.write(
+        "tests/test_calc.py",
+        "def test_add():\n    assert 1 + 1 == 2\n    assert 2 + 2 == 4\n",
+    );
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.commit_all("calc");
+    t.ok(&["start", "ship"]);
+    t.commit_all("start");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("tests/test_calc.py", "def test_add():\n    assert True\n");
+    t.commit_all("simplify");
+    let md = t.plan_md();
+    let started = md
+        .lines()
+        .find(|l| l.contains("ship started ("))
+        .expect("a started line");
+    let (head, old) = started.rsplit_once(", at ").expect("a commit");
+    let commit = old.trim_end_matches(')');
+    let now = rev(&t, "HEAD");
+    let forged = format!("{head}, at {})", &now[..commit.len()]);
+    t.write("plan.md", format!("{md}{forged}\n"));
+    t.commit_all("restart");
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.run(&["audit", "--base", &base, "--strict"])
+        .code(1)
+        .stdout_has("strict: weakened tests: tests/test_calc.py: 1 of 2 assertions removed");
+}
+
+// Attack: under `--rejudge` verify ran in the fresh copy of HEAD and the judge then
+// read that same copy, so a verify script could rewrite the files the judge reads
+// (here the evidence file) after the check passed.
+#[test]
+fn rejudge_shows_the_judge_the_head_and_not_what_verify_rewrote() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("verify: test -f README.md", "verify: sh scripts/check.sh"));
+    t.write("README.md", "# Hello\n");
+    t.write(
+        "scripts/check.sh",
+        // Only where there is no .git: the copy CI's re-judge runs verify in.
+        "test -f README.md\n[ -e .git ] || printf '%s %s\\n' CLEAN LOOKING > README.md\n",
+    );
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.ok(&["start", "ship"]);
+    t.commit_all("start");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    sign_off(&t);
+    t.write("README.md", "# Hello GAMED\n");
+    t.commit_all("ship it");
+    // The user's judge keeps the README.md it finds where it runs, then accepts.
+    let seen = t.dir.path().join("seen.txt");
+    let judge = t.dir.path().join("seeing-judge");
+    std::fs::write(
+        &judge,
+        format!(
+            "#!/bin/sh\ncat >/dev/null\ncat README.md >'{}'\ncat '{}'\n",
+            seen.display(),
+            fixture_path("judges/outputs/accept.txt").display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&judge, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = t.dir.path().join("home/.config/plan/config.yaml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            judge.display()
+        ),
+    )
+    .unwrap();
+    t.run(&["audit", "--base", &base, "--rejudge"]);
+    let seen = std::fs::read_to_string(seen).expect("the judge was asked");
+    assert_eq!(seen, "# Hello GAMED\n");
+}
+
+// Attack: plan's merge driver orders both sides' new log lines by their stamps, and
+// the agent sets its own clock (PLAN_NOW). Main signs `ship` off and reopens it;
+// the branch signs off with a stamp hours ahead, so after the driver's merge the
+// branch's sign-off follows the reopen and the goal reads as proven. It is a line
+// the base lacks, so CI re-judges it.
+#[test]
+fn a_sign_off_dated_after_the_bases_reopen_is_rejudged_by_the_ci_gate() {
+    let t = origin();
+    t.ok(&["install", "git"]);
+    // This clone's driver names the plan under test by its path.
+    t.git(&[
+        "config",
+        "merge.plan.driver",
+        &format!("'{BIN}' merge-driver %O %A %B %P"),
+    ]);
+    t.commit_all("merge driver");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.git(&["checkout", "-q", "main"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.ok(&["reopen", "ship", "--reason", "the README is wrong"]);
+    t.commit_all("reopen");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "pr"]);
+    let args = [
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ];
+    let run = crate::util::Run::from(
+        t.cmd(&args)
+            .env("PLAN_NOW", "2026-06-15T18:00")
+            .output()
+            .unwrap(),
+        &args,
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    t.commit_all("ship it later");
+    t.git(&["merge", "-q", "--no-edit", "main"]);
+    let md = t.plan_md();
+    let reopened = md.find("ship reopened").expect("the reopen is kept");
+    let last_sign_off = md.rfind("ship signed off").unwrap();
+    assert!(reopened < last_sign_off, "{md}");
+    user_judge(&t, "reject");
+    let job = ci_job(&t, "pr", &base, false);
+    assert_eq!(job.code, 1, "{}", job.log);
+    assert!(job.summary.contains("re-judged: reject"), "{}", job.summary);
+}
+
+// Attack: the same, through plan's own commands. Inside the pull request the agent
+// weakens a test and commits, signs off with no judge, reopens and starts again
+// (a started line after a reopen is a fresh start), then signs off for real: the
+// weakened check would start after the weakening. Against a base, a goal started
+// inside the pull request is compared from the base.
+#[test]
+fn a_sign_off_reopen_cycle_does_not_hide_weakened_tests_from_strict() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("status: active", "status: open"));
+    t.write("README.md", "# Hello\n");
+    t.write(
+        "tests/test_calc.py",
+        "def test_add():\n    assert 1 + 1 == 2\n    assert 2 + 2 == 4\n",
+    );
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.commit_all("calc");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["start", "ship"]);
+    t.write("tests/test_calc.py", "def test_add():\n    assert True\n");
+    t.commit_all("simplify");
+    t.ok(&["complete", "ship", "--evidence", "x", "--judge", "none"]);
+    t.ok(&["reopen", "ship", "--reason", "one more look"]);
+    t.ok(&["start", "ship"]);
+    t.commit_all("restart");
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.run(&["audit", "--base", &base, "--strict"])
+        .code(1)
+        .stdout_has("strict: weakened tests: tests/test_calc.py: 1 of 2 assertions removed");
+}

@@ -441,3 +441,36 @@ fn export_lists_the_panel_and_validates_against_its_schema() {
     }
     assert!(!validator.is_valid(&bad));
 }
+
+// Attack: a panel judge the agent wrote, inside the repository, named by its
+// absolute path (a relative one would resolve in the judged copy, which is a copy
+// of the agent's files too). The panel's other judge is genuine.
+#[test]
+fn a_panel_judge_inside_the_repository_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = started(&plan("ship.md"));
+    t.write(
+        "tools/judge",
+        format!(
+            "#!/bin/sh\nexec '{}' \"$@\"\n",
+            fixture_path("judges/accept").display()
+        ),
+    );
+    let inside = t.path("tools/judge");
+    std::fs::set_permissions(&inside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  timeout_secs: 20\n  panel:\n    - backend: command\n      model: first\n      command: [\"{}\"]\n    - backend: command\n      model: second\n      command: [\"{}\"]\n",
+            fixture_path("judges/accept").display(),
+            inside.display()
+        ),
+    );
+    t.commit_all("panel");
+    let before = t.plan_md();
+    complete_ship(&t)
+        .code(3)
+        .stderr_has("refusing the judge program")
+        .stderr_has("inside the repository");
+    assert_eq!(t.plan_md(), before, "nothing was written");
+}

@@ -320,3 +320,44 @@ fn a_copied_sign_off_with_its_checkpoint_fetched_in_is_unproven() {
     set_status(&t, "ship", "done");
     assert_eq!(proof_of(&t, "ship").0, "unproven");
 }
+
+// Attack: a reopen whose space after the id is a no-break space (U+00A0). It looks
+// like plan's event in git diff, but plan reads a note, so the sign-off still counts.
+#[test]
+fn a_log_line_that_is_an_event_but_for_an_odd_space_is_a_format_error() {
+    let t = repo();
+    sign_off(&t, "ship");
+    let lines = t.plan_md().lines().count();
+    append_log(
+        &t,
+        "- 2026-06-15 14:05 ship\u{a0}reopened: the tests do not run",
+    );
+    t.run(&["lint"]).code(1).stdout_has(&format!(
+        "plan.md:{}: log line is plan's `reopened` event for \"ship\" but for invisible characters (U+00A0)",
+        lines + 1
+    ));
+    let t = repo();
+    append_log(&t, "- 2026-06-15\u{2009}14:05 ship reopened: again");
+    t.run(&["lint"]).code(1).stdout_has("[hidden-event]");
+    // An odd space inside an event's free text changes nothing it says.
+    let t = repo();
+    sign_off(&t, "ship");
+    t.ok(&["reopen", "ship", "--reason", "no\u{a0}break"]);
+    assert!(!t.run(&["lint"]).stdout.contains("hidden-event"));
+}
+
+// Attack: a reopen spelled with a look-alike letter (Cyrillic о in "reopened"). It
+// reads as the event to a reviewer, plan reads a note. What would close it: fold
+// confusables (Unicode TR39 skeletons, e.g. the `unicode-security` crate) before
+// matching the event forms.
+#[test]
+#[ignore = "open attack: a homoglyph in an event's keyword hides it from plan but not from a reviewer"]
+fn a_log_line_that_is_an_event_but_for_a_homoglyph_is_a_format_error() {
+    let t = repo();
+    sign_off(&t, "ship");
+    append_log(
+        &t,
+        "- 2026-06-15 14:05 ship re\u{43e}pened: the tests do not run",
+    );
+    t.run(&["lint"]).code(1).stdout_has("[hidden-event]");
+}

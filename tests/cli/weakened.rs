@@ -329,3 +329,106 @@ fn a_rust_source_file_that_ignored_its_test_is_reported() {
     );
     reported(&t, "src/lib.rs", "1 skip marker added (now 1)");
 }
+
+// Attack: a Rust test compiled out with `#[cfg(any())]` (always false). Its
+// `#[test]` and assertions are still in the text, so counts alone see nothing.
+#[test]
+fn a_rust_test_compiled_out_by_an_always_false_cfg_is_reported() {
+    let t = started(&[("tests/calc.rs", RS)]);
+    t.write(
+        "tests/calc.rs",
+        RS.replacen(
+            "#[test]\nfn adds_zero",
+            "#[cfg(any())]\n#[test]\nfn adds_zero",
+            1,
+        )
+        .replacen(
+            "#[test]\nfn adds()",
+            "#[cfg(not(all()))]\n#[test]\nfn adds()",
+            1,
+        ),
+    );
+    reported(&t, "tests/calc.rs", "2 skip markers added (now 2)");
+}
+
+// Attack: pytest's mark imported by name (`from pytest import mark`) or under an
+// alias, so the skip is not spelled `pytest.mark.skip`.
+#[test]
+fn a_python_skip_through_an_imported_mark_is_reported() {
+    let t = started(&[("tests/test_calc.py", PY)]);
+    t.write(
+        "tests/test_calc.py",
+        PY.replace(
+            "import pytest\n",
+            "import pytest as pt\nfrom pytest import mark\n",
+        )
+        .replace("def test_add", "@mark.skip\ndef test_add")
+        .replace("def test_sub", "@pt.mark.xfail\ndef test_sub"),
+    );
+    reported(&t, "tests/test_calc.py", "2 skip markers added (now 2)");
+}
+
+// Attack: one case of a parametrized test skipped through `pytest.param(marks=)`.
+#[test]
+fn a_skipped_case_in_a_parametrize_is_reported() {
+    let param = "import pytest\n\n@pytest.mark.parametrize('a,b', [(1, 2), (2, 4)])\ndef test_double(a, b):\n    assert a * 2 == b\n";
+    let t = started(&[("tests/test_double.py", param)]);
+    t.write(
+        "tests/test_double.py",
+        param.replace("(2, 4)", "pytest.param(2, 5, marks=pytest.mark.skip)"),
+    );
+    reported(&t, "tests/test_double.py", "1 skip marker added (now 1)");
+}
+
+// Attack: the assertions moved out of the test into a helper that checks nothing;
+// the test file lost them, which is what plan counts.
+#[test]
+fn assertions_moved_into_a_helper_file_are_reported() {
+    let t = started(&[("tests/test_calc.py", PY)]);
+    t.write("tests/helpers.py", "def check(a, b):\n    pass\n");
+    t.write(
+        "tests/test_calc.py",
+        PY.replace("assert add(2, 2) == 4", "check(add(2, 2), 4)")
+            .replace("assert sub(3, 1) == 2", "check(sub(3, 1), 2)"),
+    );
+    reported(&t, "tests/test_calc.py", "2 of 3 assertions removed");
+}
+
+// Attack: a test that returns before its assertions. Counting tokens sees the same
+// assertions; what would close it: count assertions after an unconditional
+// `return` at a test's top level as gone (Python, Rust, Go, JS alike).
+#[test]
+#[ignore = "open attack: an early return before the assertions is not counted"]
+fn a_test_that_returns_early_is_reported() {
+    let t = started(&[("tests/test_calc.py", PY)]);
+    t.write(
+        "tests/test_calc.py",
+        PY.replace("def test_sub():\n", "def test_sub():\n    return\n"),
+    );
+    reported(
+        &t,
+        "tests/test_calc.py",
+        "1 test returns before its assertions",
+    );
+}
+
+// Attack: a look-alike assertion macro that expands to nothing. Any `*assert*!` is
+// counted; what would close it: a finding for a `macro_rules!` whose name holds
+// `assert` added in the goal's work.
+#[test]
+#[ignore = "open attack: an assert-named macro that checks nothing still counts"]
+fn a_rust_assert_look_alike_macro_is_reported() {
+    let t = started(&[("tests/calc.rs", RS)]);
+    t.write(
+        "tests/calc.rs",
+        format!(
+            "macro_rules! assert_same {{ ($($t:tt)*) => {{}}; }}\n{}",
+            RS.replace("assert_eq!", "assert_same!")
+        ),
+    );
+    reported(
+        &t,
+        "tests/calc.rs",
+        "an assertion macro that checks nothing was added",
+    );
+}
