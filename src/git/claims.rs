@@ -183,7 +183,10 @@ pub fn swap(root: &Path, goal: &str, expected: Option<&str>, oid: &str) -> Resul
     let new = Oid::from_str(oid).context("reading a claim's commit id")?;
     let log = format!("plan: claim {goal}");
     let result = match expected {
-        None => repo.reference(&name, new, false, &log).map(drop),
+        // libgit2's create-if-absent checks for the ref before it takes the ref's
+        // lock, so two starts at once could both succeed; the check is made here
+        // under the lock instead.
+        None => create_absent(&repo, &name, new, &log),
         Some(old) => {
             let old = Oid::from_str(old).context("reading a claim's commit id")?;
             repo.reference_matching(&name, new, true, old, &log)
@@ -197,12 +200,44 @@ pub fn swap(root: &Path, goal: &str, expected: Option<&str>, oid: &str) -> Resul
             }
             Ok(())
         }
-        Err(e) if matches!(e.code(), ErrorCode::Exists | ErrorCode::Modified) => Err(Moved {
-            goal: goal.to_string(),
+        Err(e)
+            if matches!(
+                e.code(),
+                ErrorCode::Exists | ErrorCode::Modified | ErrorCode::Locked
+            ) =>
+        {
+            Err(Moved {
+                goal: goal.to_string(),
+            }
+            .into())
         }
-        .into()),
         Err(e) => Err(e).with_context(|| format!("writing {name}")),
     }
+}
+
+/// Points `name` at `new` only if there is no such ref, checked while holding the
+/// ref's lock (a writer that holds it meanwhile is a `Locked` error: it moved).
+fn create_absent(
+    repo: &git2::Repository,
+    name: &str,
+    new: Oid,
+    log: &str,
+) -> Result<(), git2::Error> {
+    let mut tx = repo.transaction()?;
+    tx.lock_ref(name)?;
+    match repo.find_reference(name) {
+        Ok(_) => {
+            return Err(git2::Error::new(
+                ErrorCode::Exists,
+                git2::ErrorClass::Reference,
+                format!("{name} exists"),
+            ));
+        }
+        Err(e) if e.code() == ErrorCode::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    tx.set_target(name, new, None, log)?;
+    tx.commit()
 }
 
 /// Deletes the claim ref of `goal` if it still points at `expected`.

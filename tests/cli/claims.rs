@@ -387,3 +387,50 @@ fn two_clones_sharing_a_remote_cannot_hold_one_goal() {
     );
     b.ok(&["start", "alpha", "--as", "desktop"]);
 }
+
+/// Attack: two `plan start --as` of one goal at the same moment, one in each of two
+/// worktrees. libgit2 checked that the claim ref was absent before taking its lock,
+/// so both could succeed (2 of 8 tries), the second silently overwriting the first
+/// holder's claim.
+#[test]
+fn two_starts_at_the_same_moment_in_two_worktrees_never_both_take_the_goal() {
+    let rounds = 16;
+    let mut md = String::from("# Plan: Race\n\n");
+    for i in 0..rounds {
+        md.push_str(&format!(
+            "## Goal: G{i}\n<!-- id: g{i} -->\nstatus: open\ndone_when: g{i} works\n\n"
+        ));
+    }
+    md.push_str("## Log\n");
+    let t = Test::new().plan(&md);
+    t.commit_all("plan");
+    let two = worktree(&t, "two");
+    for i in 0..rounds {
+        let goal = format!("g{i}");
+        let spawn = |holder: &str, cwd: &Path| {
+            t.cmd(&["start", &goal, "--as", holder])
+                .current_dir(cwd)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn("one", &t.root()), spawn("two", &two));
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let won = [&a, &b].iter().filter(|o| o.status.success()).count();
+        assert_eq!(
+            won,
+            1,
+            "round {i}: {}\n{}",
+            String::from_utf8_lossy(&a.stderr),
+            String::from_utf8_lossy(&b.stderr)
+        );
+        let loser = if a.status.success() { &b } else { &a };
+        assert_eq!(loser.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&loser.stderr).contains(&format!("{goal} is claimed by"))
+                || String::from_utf8_lossy(&loser.stderr)
+                    .contains("changed while it was being taken")
+        );
+    }
+}
