@@ -390,12 +390,7 @@ fn remember<'h>(common: &Path, held: impl IntoIterator<Item = &'h Held>) {
             c.time
         ));
     }
-    if let Ok(mut tmp) = tempfile::NamedTempFile::new_in(&dir) {
-        use std::io::Write as _;
-        if tmp.write_all(text.as_bytes()).is_ok() {
-            let _ = tmp.persist(known_path(common));
-        }
-    }
+    let _ = crate::atomic::replace(&known_path(common), text.as_bytes(), &CACHE);
 }
 
 /// The claims of the repository whose git dir is `git_dir`, for the hooks: the loose
@@ -474,14 +469,23 @@ fn seen_path(common: &Path, holder: &str) -> PathBuf {
 
 /// Records that `holder` was active at `now`, best effort.
 pub fn touch(git_dir: &Path, holder: &str, now: i64) {
-    let path = seen_path(&common_dir(git_dir), holder);
-    if fs::write(&path, now.to_string()).is_err()
-        && let Some(dir) = path.parent()
-        && fs::create_dir_all(dir).is_ok()
-    {
-        let _ = fs::write(&path, now.to_string());
-    }
+    // Replaced whole: written in place, a reader racing the write saw an empty file,
+    // read no activity, and could take an active holder's claim over as lapsed.
+    let _ = crate::atomic::replace(
+        &seen_path(&common_dir(git_dir), holder),
+        now.to_string().as_bytes(),
+        &CACHE,
+    );
 }
+
+/// Runtime state plan rebuilds when lost: no fsyncs, owner-only.
+const CACHE: crate::atomic::Replace = crate::atomic::Replace {
+    new_file: crate::atomic::NewFile::Private,
+    create_dirs: true,
+    fsync: false,
+    sync_dir: false,
+    prefix: ".tmp",
+};
 
 /// When `holder` was last active here, if ever.
 pub fn last_seen(git_dir: &Path, holder: &str) -> Option<i64> {
@@ -574,5 +578,37 @@ mod tests {
         // The hooks read it without opening the repository, from what `swap` kept.
         let seen = peek(a, &a.join(".git"));
         assert_eq!(seen, vec![claim("a")]);
+    }
+
+    /// Attack: a holder's activity read while a hook records it. Written in place,
+    /// the reader could see an empty file and take the holder for idle.
+    #[test]
+    fn activity_is_never_read_half_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let git_dir = dir.path().to_path_buf();
+        touch(&git_dir, "one", 1_000_000_000);
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writer = {
+            let (git_dir, stop) = (git_dir.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut now = 1_000_000_000;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    now += 1;
+                    touch(&git_dir, "one", now);
+                }
+            })
+        };
+        let mut misses = 0;
+        for _ in 0..20_000 {
+            if last_seen(&git_dir, "one").is_none() {
+                misses += 1;
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        writer.join().unwrap();
+        assert_eq!(
+            misses, 0,
+            "activity read as none while it was being written"
+        );
     }
 }
