@@ -69,8 +69,8 @@ pub struct Held {
 
 /// The git dir every worktree shares: a linked worktree's `commondir` names it.
 pub fn common_dir(git_dir: &Path) -> PathBuf {
-    match fs::read_to_string(git_dir.join("commondir")) {
-        Ok(text) => {
+    match read_regular(&git_dir.join("commondir"), SMALL).and_then(|b| String::from_utf8(b).ok()) {
+        Some(text) => {
             let rel = Path::new(text.trim());
             if rel.is_absolute() {
                 rel.to_path_buf()
@@ -78,7 +78,7 @@ pub fn common_dir(git_dir: &Path) -> PathBuf {
                 git_dir.join(rel)
             }
         }
-        Err(_) => git_dir.to_path_buf(),
+        None => git_dir.to_path_buf(),
     }
 }
 
@@ -327,15 +327,41 @@ struct Known {
     claims: BTreeMap<String, Claim>,
 }
 
+/// The bytes of the regular file at `path`, at most `cap` of them; `None` for
+/// anything else. The hooks read these files on every call: opened without
+/// blocking and checked on the open file, so a FIFO or a device there (swapped in
+/// after a look, too) cannot hang a hook or feed it without end.
+fn read_regular(path: &Path, cap: u64) -> Option<Vec<u8>> {
+    use rustix::fs::{Mode, OFlags};
+    use std::io::Read as _;
+    let fd = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY,
+        Mode::empty(),
+    )
+    .ok()?;
+    let file = fs::File::from(fd);
+    if !file.metadata().ok()?.file_type().is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(cap).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// Enough for the known-claims file (512 claims), a loose ref and a time.
+const SMALL: u64 = 1 << 20;
+
 fn known_path(common: &Path) -> PathBuf {
     common.join("plan").join("claims.tsv")
 }
 
 fn read_known(common: &Path) -> Known {
     let mut known = Known::default();
-    let Ok(text) = fs::read_to_string(known_path(common)) else {
+    let Some(text) = read_regular(&known_path(common), SMALL) else {
         return known;
     };
+    let text = String::from_utf8_lossy(&text);
     for line in text.lines() {
         let f: Vec<&str> = line.split('\t').collect();
         if let [oid, goal, holder, worktree, branch, time] = f[..]
@@ -400,7 +426,7 @@ fn remember<'h>(common: &Path, held: impl IntoIterator<Item = &'h Held>) {
 pub fn peek(root: &Path, git_dir: &Path) -> Vec<Claim> {
     let common = common_dir(git_dir);
     let mut oids: BTreeMap<String, String> = BTreeMap::new();
-    if let Ok(packed) = fs::read(common.join("packed-refs"))
+    if let Some(packed) = read_regular(&common.join("packed-refs"), 1 << 30)
         && memchr::memmem::find(&packed, CLAIMS.as_bytes()).is_some()
     {
         for line in String::from_utf8_lossy(&packed).lines() {
@@ -435,7 +461,8 @@ fn loose(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {
         let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
             loose(&entry.path(), &format!("{name}/"), out);
-        } else if let Ok(text) = fs::read_to_string(entry.path()) {
+        } else if let Some(text) = read_regular(&entry.path(), SMALL) {
+            let text = String::from_utf8_lossy(&text);
             let oid = text.trim();
             if oid.len() == 40 && oid.bytes().all(|b| b.is_ascii_hexdigit()) {
                 out.insert(name, oid.to_string());
@@ -489,11 +516,14 @@ const CACHE: crate::atomic::Replace = crate::atomic::Replace {
 
 /// When `holder` was last active here, if ever.
 pub fn last_seen(git_dir: &Path, holder: &str) -> Option<i64> {
-    fs::read_to_string(seen_path(&common_dir(git_dir), holder))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
+    String::from_utf8(read_regular(
+        &seen_path(&common_dir(git_dir), holder),
+        SMALL,
+    )?)
+    .ok()?
+    .trim()
+    .parse()
+    .ok()
 }
 
 #[cfg(test)]

@@ -434,3 +434,42 @@ fn two_starts_at_the_same_moment_in_two_worktrees_never_both_take_the_goal() {
         );
     }
 }
+
+/// Attack: a FIFO where the hooks read the known-claims file (`.git/plan/claims.tsv`)
+/// or a claim's loose ref. Every hook call read them with a blocking read and hung
+/// until the host killed it.
+#[test]
+fn a_fifo_among_the_claims_files_hangs_no_hook() {
+    let t = repo();
+    t.ok(&["start", "alpha", "--as", "one"]);
+    let git = t.root().join(".git");
+    for fifo in [
+        git.join("plan/claims.tsv"),
+        git.join("refs/plan/claims/beta"),
+    ] {
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        for args in [&["inject"][..], &["statusline"], &["claims"]] {
+            let mut child = t
+                .cmd(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while child.try_wait().unwrap().is_none() {
+                if std::time::Instant::now() > deadline {
+                    let _ = child.kill();
+                    panic!("plan {args:?} hung on the FIFO at {}", fifo.display());
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        }
+        std::fs::remove_file(&fifo).unwrap();
+    }
+}
