@@ -69,8 +69,8 @@ pub struct Held {
 
 /// The git dir every worktree shares: a linked worktree's `commondir` names it.
 pub fn common_dir(git_dir: &Path) -> PathBuf {
-    match fs::read_to_string(git_dir.join("commondir")) {
-        Ok(text) => {
+    match read_regular(&git_dir.join("commondir"), SMALL).and_then(|b| String::from_utf8(b).ok()) {
+        Some(text) => {
             let rel = Path::new(text.trim());
             if rel.is_absolute() {
                 rel.to_path_buf()
@@ -78,7 +78,7 @@ pub fn common_dir(git_dir: &Path) -> PathBuf {
                 git_dir.join(rel)
             }
         }
-        Err(_) => git_dir.to_path_buf(),
+        None => git_dir.to_path_buf(),
     }
 }
 
@@ -183,7 +183,10 @@ pub fn swap(root: &Path, goal: &str, expected: Option<&str>, oid: &str) -> Resul
     let new = Oid::from_str(oid).context("reading a claim's commit id")?;
     let log = format!("plan: claim {goal}");
     let result = match expected {
-        None => repo.reference(&name, new, false, &log).map(drop),
+        // libgit2's create-if-absent checks for the ref before it takes the ref's
+        // lock, so two starts at once could both succeed; the check is made here
+        // under the lock instead.
+        None => create_absent(&repo, &name, new, &log),
         Some(old) => {
             let old = Oid::from_str(old).context("reading a claim's commit id")?;
             repo.reference_matching(&name, new, true, old, &log)
@@ -197,12 +200,44 @@ pub fn swap(root: &Path, goal: &str, expected: Option<&str>, oid: &str) -> Resul
             }
             Ok(())
         }
-        Err(e) if matches!(e.code(), ErrorCode::Exists | ErrorCode::Modified) => Err(Moved {
-            goal: goal.to_string(),
+        Err(e)
+            if matches!(
+                e.code(),
+                ErrorCode::Exists | ErrorCode::Modified | ErrorCode::Locked
+            ) =>
+        {
+            Err(Moved {
+                goal: goal.to_string(),
+            }
+            .into())
         }
-        .into()),
         Err(e) => Err(e).with_context(|| format!("writing {name}")),
     }
+}
+
+/// Points `name` at `new` only if there is no such ref, checked while holding the
+/// ref's lock (a writer that holds it meanwhile is a `Locked` error: it moved).
+fn create_absent(
+    repo: &git2::Repository,
+    name: &str,
+    new: Oid,
+    log: &str,
+) -> Result<(), git2::Error> {
+    let mut tx = repo.transaction()?;
+    tx.lock_ref(name)?;
+    match repo.find_reference(name) {
+        Ok(_) => {
+            return Err(git2::Error::new(
+                ErrorCode::Exists,
+                git2::ErrorClass::Reference,
+                format!("{name} exists"),
+            ));
+        }
+        Err(e) if e.code() == ErrorCode::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    tx.set_target(name, new, None, log)?;
+    tx.commit()
 }
 
 /// Deletes the claim ref of `goal` if it still points at `expected`.
@@ -292,15 +327,41 @@ struct Known {
     claims: BTreeMap<String, Claim>,
 }
 
+/// The bytes of the regular file at `path`, at most `cap` of them; `None` for
+/// anything else. The hooks read these files on every call: opened without
+/// blocking and checked on the open file, so a FIFO or a device there (swapped in
+/// after a look, too) cannot hang a hook or feed it without end.
+fn read_regular(path: &Path, cap: u64) -> Option<Vec<u8>> {
+    use rustix::fs::{Mode, OFlags};
+    use std::io::Read as _;
+    let fd = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY,
+        Mode::empty(),
+    )
+    .ok()?;
+    let file = fs::File::from(fd);
+    if !file.metadata().ok()?.file_type().is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(cap).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// Enough for the known-claims file (512 claims), a loose ref and a time.
+const SMALL: u64 = 1 << 20;
+
 fn known_path(common: &Path) -> PathBuf {
     common.join("plan").join("claims.tsv")
 }
 
 fn read_known(common: &Path) -> Known {
     let mut known = Known::default();
-    let Ok(text) = fs::read_to_string(known_path(common)) else {
+    let Some(text) = read_regular(&known_path(common), SMALL) else {
         return known;
     };
+    let text = String::from_utf8_lossy(&text);
     for line in text.lines() {
         let f: Vec<&str> = line.split('\t').collect();
         if let [oid, goal, holder, worktree, branch, time] = f[..]
@@ -355,12 +416,7 @@ fn remember<'h>(common: &Path, held: impl IntoIterator<Item = &'h Held>) {
             c.time
         ));
     }
-    if let Ok(mut tmp) = tempfile::NamedTempFile::new_in(&dir) {
-        use std::io::Write as _;
-        if tmp.write_all(text.as_bytes()).is_ok() {
-            let _ = tmp.persist(known_path(common));
-        }
-    }
+    let _ = crate::atomic::replace(&known_path(common), text.as_bytes(), &CACHE);
 }
 
 /// The claims of the repository whose git dir is `git_dir`, for the hooks: the loose
@@ -370,7 +426,7 @@ fn remember<'h>(common: &Path, held: impl IntoIterator<Item = &'h Held>) {
 pub fn peek(root: &Path, git_dir: &Path) -> Vec<Claim> {
     let common = common_dir(git_dir);
     let mut oids: BTreeMap<String, String> = BTreeMap::new();
-    if let Ok(packed) = fs::read(common.join("packed-refs"))
+    if let Some(packed) = read_regular(&common.join("packed-refs"), 1 << 30)
         && memchr::memmem::find(&packed, CLAIMS.as_bytes()).is_some()
     {
         for line in String::from_utf8_lossy(&packed).lines() {
@@ -405,7 +461,8 @@ fn loose(dir: &Path, prefix: &str, out: &mut BTreeMap<String, String>) {
         let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
         if entry.file_type().is_ok_and(|t| t.is_dir()) {
             loose(&entry.path(), &format!("{name}/"), out);
-        } else if let Ok(text) = fs::read_to_string(entry.path()) {
+        } else if let Some(text) = read_regular(&entry.path(), SMALL) {
+            let text = String::from_utf8_lossy(&text);
             let oid = text.trim();
             if oid.len() == 40 && oid.bytes().all(|b| b.is_ascii_hexdigit()) {
                 out.insert(name, oid.to_string());
@@ -439,22 +496,34 @@ fn seen_path(common: &Path, holder: &str) -> PathBuf {
 
 /// Records that `holder` was active at `now`, best effort.
 pub fn touch(git_dir: &Path, holder: &str, now: i64) {
-    let path = seen_path(&common_dir(git_dir), holder);
-    if fs::write(&path, now.to_string()).is_err()
-        && let Some(dir) = path.parent()
-        && fs::create_dir_all(dir).is_ok()
-    {
-        let _ = fs::write(&path, now.to_string());
-    }
+    // Replaced whole: written in place, a reader racing the write saw an empty file,
+    // read no activity, and could take an active holder's claim over as lapsed.
+    let _ = crate::atomic::replace(
+        &seen_path(&common_dir(git_dir), holder),
+        now.to_string().as_bytes(),
+        &CACHE,
+    );
 }
+
+/// Runtime state plan rebuilds when lost: no fsyncs, owner-only.
+const CACHE: crate::atomic::Replace = crate::atomic::Replace {
+    new_file: crate::atomic::NewFile::Private,
+    create_dirs: true,
+    fsync: false,
+    sync_dir: false,
+    prefix: ".tmp",
+};
 
 /// When `holder` was last active here, if ever.
 pub fn last_seen(git_dir: &Path, holder: &str) -> Option<i64> {
-    fs::read_to_string(seen_path(&common_dir(git_dir), holder))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
+    String::from_utf8(read_regular(
+        &seen_path(&common_dir(git_dir), holder),
+        SMALL,
+    )?)
+    .ok()?
+    .trim()
+    .parse()
+    .ok()
 }
 
 #[cfg(test)]
@@ -539,5 +608,37 @@ mod tests {
         // The hooks read it without opening the repository, from what `swap` kept.
         let seen = peek(a, &a.join(".git"));
         assert_eq!(seen, vec![claim("a")]);
+    }
+
+    /// Attack: a holder's activity read while a hook records it. Written in place,
+    /// the reader could see an empty file and take the holder for idle.
+    #[test]
+    fn activity_is_never_read_half_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let git_dir = dir.path().to_path_buf();
+        touch(&git_dir, "one", 1_000_000_000);
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writer = {
+            let (git_dir, stop) = (git_dir.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut now = 1_000_000_000;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    now += 1;
+                    touch(&git_dir, "one", now);
+                }
+            })
+        };
+        let mut misses = 0;
+        for _ in 0..20_000 {
+            if last_seen(&git_dir, "one").is_none() {
+                misses += 1;
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        writer.join().unwrap();
+        assert_eq!(
+            misses, 0,
+            "activity read as none while it was being written"
+        );
     }
 }

@@ -269,9 +269,13 @@ fn duplicated_lines(plan: &Plan<'_>, stamp: &str) -> Option<Finding> {
             Rule::DuplicatedLogLine,
             first,
             format!(
-                "{n} log {lines} ({}) {} exact copies of lines above (a merge without plan's merge driver: \"accept both\" or merge=union)",
+                "{n} log {lines} ({}) {} (a merge without plan's merge driver: \"accept both\" or merge=union)",
                 at.join(", "),
-                if n == 1 { "is an" } else { "are" }
+                if n == 1 {
+                    "is an exact copy of a line above"
+                } else {
+                    "are exact copies of lines above"
+                }
             ),
             "plan doctor --fix removes the later copies and logs the repair; `plan install git` sets up the merge driver".into(),
         )

@@ -57,8 +57,9 @@ enum Ident {
     Title(usize),
     /// Another `# ` or `## ` heading, by its text and its occurrence.
     Heading(String, usize),
-    /// A goal, live or archived, by its id and its occurrence.
-    Goal(String, usize),
+    /// A goal, live or archived, by its id and its occurrence; by its title too
+    /// where some text has the id more than once (see [`pair_namesakes`]).
+    Goal(String, Option<String>, usize),
     Log(usize),
     Archive(usize),
 }
@@ -102,8 +103,8 @@ impl<'a> Doc<'a> {
                     })
                     .map(|l| l.value.to_string())
                     .unwrap_or_else(|| id::slug(seg.lines[0].value));
-                let n = nth(Ident::Goal(id.clone(), 0));
-                seg.ident = Ident::Goal(id, n);
+                let n = nth(Ident::Goal(id.clone(), None, 0));
+                seg.ident = Ident::Goal(id, None, n);
             }
             segs.push(seg);
         };
@@ -125,7 +126,7 @@ impl<'a> Doc<'a> {
             };
             let ident = match &line.kind {
                 Kind::Title { .. } => Some(Ident::Title(nth(Ident::Title(0)))),
-                Kind::GoalHeading { .. } => Some(Ident::Goal(String::new(), 0)),
+                Kind::GoalHeading { .. } => Some(Ident::Goal(String::new(), None, 0)),
                 Kind::LogHeading => Some(Ident::Log(nth(Ident::Log(0)))),
                 Kind::ArchiveHeading => {
                     archived = true;
@@ -179,7 +180,8 @@ impl<'a> Doc<'a> {
 
 /// Merges `ours` and `theirs`, both descended from `base`.
 pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
-    let (b, o, t) = (Doc::parse(base), Doc::parse(ours), Doc::parse(theirs));
+    let (mut b, mut o, mut t) = (Doc::parse(base), Doc::parse(ours), Doc::parse(theirs));
+    pair_namesakes([&mut b, &mut o, &mut t]);
     let eol = ours
         .find('\n')
         .map(|i| {
@@ -217,7 +219,7 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
                 one.iter().map(keep).collect()
             }
             (Some(lo), Some(lt)) => match &ident {
-                Ident::Goal(id, _) => goal(id, lb, lo, lt, eol, &mut conflicts),
+                Ident::Goal(id, ..) => goal(id, lb, lo, lt, eol, &mut conflicts),
                 Ident::Log(_) => log(lb, lo, lt),
                 _ => whole(&ident, lb, lo, lt, eol, &mut conflicts),
             },
@@ -250,6 +252,39 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
         }
     }
     Merged { text, conflicts }
+}
+
+/// Goals that share an id in any of the three texts (a goal copied as a template, a
+/// goal added before its namesake) are paired by id and title, then occurrence, in
+/// all three. By occurrence alone, a goal inserted before its namesake took the
+/// namesake's place, and the other side's tick landed in the new goal.
+fn pair_namesakes(docs: [&mut Doc<'_>; 3]) {
+    let shared: HashSet<String> = docs
+        .iter()
+        .flat_map(|d| &d.segs)
+        .filter_map(|s| match &s.ident {
+            Ident::Goal(id, _, n) if *n > 0 => Some(id.clone()),
+            _ => None,
+        })
+        .collect();
+    if shared.is_empty() {
+        return;
+    }
+    for doc in docs {
+        let mut counts: HashMap<(String, String), usize> = HashMap::new();
+        for seg in &mut doc.segs {
+            let Ident::Goal(id, _, _) = &seg.ident else {
+                continue;
+            };
+            if !shared.contains(id) {
+                continue;
+            }
+            let title = seg.lines[0].value.trim().to_string();
+            let n = counts.entry((id.clone(), title.clone())).or_insert(0);
+            seg.ident = Ident::Goal(id.clone(), Some(title), *n);
+            *n += 1;
+        }
+    }
 }
 
 /// Whether a goal ends up archived: as the side that moved it says, unless the other
@@ -1052,6 +1087,87 @@ mod laws {
             if m.conflicts.is_empty() {
                 prop_assert!(plan.errors.is_empty(), "{:?}\n{}", plan.errors, m.text);
             }
+        }
+    }
+}
+
+/// Attacks on the driver found in review: each names what it tried.
+#[cfg(test)]
+mod attacks {
+    use super::merge;
+    use crate::plan::model;
+
+    const BASE: &str = "# Plan: x
+
+## Goal: Alpha
+<!-- id: alpha -->
+status: active
+done_when: alpha works
+- [ ] a1
+- [ ] a2
+
+## Goal: Beta
+<!-- id: beta -->
+status: open
+done_when: beta works
+- [ ] b1
+
+## Log
+- 2026-06-15 14:00 alpha started (contract 00000000)
+";
+
+    /// Attack: goals with duplicated ids. Ours inserts a copy of alpha (same id, new
+    /// title) before alpha; theirs ticks alpha's a2. Paired by occurrence, the tick
+    /// landed in the copy and alpha's own a2 stayed open.
+    #[test]
+    fn a_goal_inserted_before_its_namesake_does_not_take_the_other_side_s_edits() {
+        let ours = BASE.replacen(
+            "## Goal: Alpha",
+            "## Goal: Alpha copy\n<!-- id: alpha -->\nstatus: open\ndone_when: copy works\n- [ ] n1\n\n## Goal: Alpha",
+            1,
+        );
+        let theirs = BASE.replace("- [ ] a2", "- [x] a2");
+        let m = merge(BASE, &ours, &theirs);
+        assert_eq!(m.conflicts, vec![], "{}", m.text);
+        let copy = "## Goal: Alpha copy\n<!-- id: alpha -->\nstatus: open\ndone_when: copy works\n- [ ] n1\n\n";
+        let alpha = "## Goal: Alpha\n<!-- id: alpha -->\nstatus: active\ndone_when: alpha works\n- [ ] a1\n- [x] a2\n\n";
+        assert!(m.text.contains(&format!("{copy}{alpha}")), "{}", m.text);
+    }
+
+    /// Attack: every line both sides added, under awkward bytes (CRLF, a BOM, no final
+    /// newline, unknown lines between goals, a fenced `## Goal:`), is in the result.
+    #[test]
+    fn awkward_bytes_lose_no_line_either_side_added() {
+        let fenced = BASE.replace(
+            "- [ ] a2\n",
+            "- [ ] a2\nnotes:\n```md\n## Goal: Fake\n<!-- id: beta -->\nstatus: done\n```\n",
+        );
+        for base in [
+            BASE.to_string(),
+            BASE.replace('\n', "\r\n"),
+            format!("\u{feff}{BASE}"),
+            BASE.trim_end().to_string(),
+            BASE.replace("## Goal: Beta", "stray words\n\n## Goal: Beta"),
+            fenced,
+        ] {
+            let eol = if base.contains("\r\n") { "\r\n" } else { "\n" };
+            let ours = base
+                .replace("- [ ] a1", "- [x] a1")
+                .replace("status: done", "status: done, ours");
+            let theirs = format!(
+                "{}{eol}- 2026-06-15 14:05 theirs{eol}",
+                base.trim_end().replace("- [ ] b1", "- [x] b1")
+            );
+            let m = merge(&base, &ours, &theirs);
+            assert_eq!(m.conflicts, vec![], "{}", m.text);
+            for line in ["- [x] a1", "- [x] b1", "- 2026-06-15 14:05 theirs"] {
+                assert!(m.text.contains(line), "{line} lost from\n{}", m.text);
+            }
+            if base.contains("Fake") {
+                assert!(m.text.contains("status: done, ours"), "{}", m.text);
+            }
+            let plan = model::parse(&m.text);
+            assert!(plan.goal("beta").unwrap().subtasks[0].done, "{}", m.text);
         }
     }
 }

@@ -387,3 +387,89 @@ fn two_clones_sharing_a_remote_cannot_hold_one_goal() {
     );
     b.ok(&["start", "alpha", "--as", "desktop"]);
 }
+
+/// Attack: two `plan start --as` of one goal at the same moment, one in each of two
+/// worktrees. libgit2 checked that the claim ref was absent before taking its lock,
+/// so both could succeed (2 of 8 tries), the second silently overwriting the first
+/// holder's claim.
+#[test]
+fn two_starts_at_the_same_moment_in_two_worktrees_never_both_take_the_goal() {
+    let rounds = 16;
+    let mut md = String::from("# Plan: Race\n\n");
+    for i in 0..rounds {
+        md.push_str(&format!(
+            "## Goal: G{i}\n<!-- id: g{i} -->\nstatus: open\ndone_when: g{i} works\n\n"
+        ));
+    }
+    md.push_str("## Log\n");
+    let t = Test::new().plan(&md);
+    t.commit_all("plan");
+    let two = worktree(&t, "two");
+    for i in 0..rounds {
+        let goal = format!("g{i}");
+        let spawn = |holder: &str, cwd: &Path| {
+            t.cmd(&["start", &goal, "--as", holder])
+                .current_dir(cwd)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn("one", &t.root()), spawn("two", &two));
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let won = [&a, &b].iter().filter(|o| o.status.success()).count();
+        assert_eq!(
+            won,
+            1,
+            "round {i}: {}\n{}",
+            String::from_utf8_lossy(&a.stderr),
+            String::from_utf8_lossy(&b.stderr)
+        );
+        let loser = if a.status.success() { &b } else { &a };
+        assert_eq!(loser.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&loser.stderr).contains(&format!("{goal} is claimed by"))
+                || String::from_utf8_lossy(&loser.stderr)
+                    .contains("changed while it was being taken")
+        );
+    }
+}
+
+/// Attack: a FIFO where the hooks read the known-claims file (`.git/plan/claims.tsv`)
+/// or a claim's loose ref. Every hook call read them with a blocking read and hung
+/// until the host killed it.
+#[test]
+fn a_fifo_among_the_claims_files_hangs_no_hook() {
+    let t = repo();
+    t.ok(&["start", "alpha", "--as", "one"]);
+    let git = t.root().join(".git");
+    for fifo in [
+        git.join("plan/claims.tsv"),
+        git.join("refs/plan/claims/beta"),
+    ] {
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        for args in [&["inject"][..], &["statusline"], &["claims"]] {
+            let mut child = t
+                .cmd(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while child.try_wait().unwrap().is_none() {
+                if std::time::Instant::now() > deadline {
+                    let _ = child.kill();
+                    panic!("plan {args:?} hung on the FIFO at {}", fifo.display());
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        }
+        std::fs::remove_file(&fifo).unwrap();
+    }
+}

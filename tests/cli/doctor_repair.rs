@@ -337,3 +337,30 @@ fn a_reopen_copied_above_its_sign_off_is_not_laundered_by_the_repair() {
         .code(1)
         .stdout_has("a reopened: it regressed");
 }
+
+/// Attack: a person logs the same words twice in one minute ("ran the suite: 3
+/// failures", a fix, the suite again), no merge anywhere. The second line is
+/// honest work, yet `doctor` calls it merge damage and `--fix` deletes it.
+#[test]
+#[ignore = "open: a copy is merge damage only when the history shows it: each parent of the merge that brought it has the line once and the merge twice; doctor's command layer would pass that count from git to plan::doctor::merge_damage"]
+fn a_line_honestly_logged_twice_in_one_minute_is_not_removed() {
+    let t = Test::new();
+    t.ok(&["init", "Twice"]);
+    for line in [
+        "ran the suite: 3 failures",
+        "fixed one",
+        "ran the suite: 3 failures",
+    ] {
+        at(&t, "2026-06-15T15:00", &["log", line]);
+    }
+    t.commit_all("work");
+    let before = t.plan_md();
+    at(&t, "2026-06-15T15:01", &["doctor", "--fix"]);
+    assert_eq!(
+        t.plan_md().matches("ran the suite: 3 failures").count(),
+        2,
+        "doctor --fix dropped a line a person wrote:\n{}",
+        t.plan_md()
+    );
+    assert!(t.plan_md().starts_with(&before[..before.len() - 1]));
+}
