@@ -9,15 +9,15 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::clock::{self, Now};
-use crate::config::{self, BackendChoice, Config};
+use crate::config;
 use crate::ctx::{Ctx, Env};
 use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git::{self, Repo};
-use crate::judge::backend::Backend;
 use crate::judge::files as judge_files;
 use crate::judge::overrides;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
+use crate::judge::resolve::{self, Chosen, Panel};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::tree::Tree as JudgeTree;
 use crate::judge::verdict::Verdict;
@@ -87,16 +87,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return Err(contract_changed(ctx, goal, old, &fingerprint));
     }
     let history = contract_history(ctx, &plan, goal);
-    // `--judge` names one judge, which replaces a configured panel.
-    let panel_judges = match args.judge {
-        None => panel::judges(&config),
-        Some(_) => Vec::new(),
-    };
-    let judge = if panel_judges.is_empty() {
-        choose_judge(args.judge.as_deref(), &config)?
-    } else {
-        None
-    };
+    let (judge, panel_judges) =
+        match resolve::resolve(args.judge.as_deref(), &config, Panel::Allowed)? {
+            Chosen::Skip => (None, Vec::new()),
+            Chosen::One(judge) => (Some(judge), Vec::new()),
+            Chosen::Panel(judges) => (None, judges),
+        };
     for judge in judge.iter().chain(&panel_judges) {
         judge_run::check(judge, &repo.root)?;
     }
@@ -677,37 +673,6 @@ fn refuse_hidden_text(given: &Path) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// The judge to run, or `None` to skip it (`--judge none`).
-pub(crate) fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
-    let configured = &config.judge;
-    let choice = match flag {
-        None => configured.backend,
-        Some("auto") => BackendChoice::Auto,
-        Some(name) => BackendChoice::Fixed(
-            name.parse::<Backend>()
-                .map_err(|e| Exit::usage(format!("{e:#}")))?,
-        ),
-    };
-    // A model configured for one backend means nothing to another.
-    let model = match (flag, configured.backend) {
-        (Some(_), BackendChoice::Fixed(b)) if choice != BackendChoice::Fixed(b) => None,
-        _ => configured.model.clone(),
-    };
-    let backend = match choice {
-        BackendChoice::Fixed(Backend::None) => return Ok(None),
-        BackendChoice::Fixed(backend) => backend,
-        BackendChoice::Auto => judge_run::auto_backend().ok_or_else(|| {
-            Exit::env_hint(format!("no judge found: none of {} is on PATH", crate::judge::backend::auto_names()), "install one, set a command judge in .plan/config.yaml, or sign off without a judge: --judge none")
-        })?,
-    };
-    Ok(Some(Judge {
-        backend,
-        model,
-        command: configured.command.clone(),
-        timeout: Duration::from_secs(configured.timeout_secs),
-    }))
 }
 
 /// What weakened the tests since `start` (the goal's start commit), said on stderr

@@ -117,22 +117,6 @@ fn missing(verdict: &Verdict) -> Option<Vec<String>> {
     }
 }
 
-/// The judges of `judge.panel`, all with the judge's timeout.
-pub(super) fn judges(config: &crate::config::Config) -> Vec<Judge> {
-    let timeout = std::time::Duration::from_secs(config.judge.timeout_secs);
-    config
-        .judge
-        .panel
-        .iter()
-        .map(|j| Judge {
-            backend: j.backend,
-            model: j.model.clone(),
-            command: j.command.clone(),
-            timeout,
-        })
-        .collect()
-}
-
 impl Outcome<'_, '_> {
     /// As `reject`, for a panel: one rejection line for each `(stage, missing)`,
     /// each naming the one record, so every judge's reasons are in the log under its
