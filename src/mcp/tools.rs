@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::cmd;
+use crate::cmd::complete::SignOff;
 use crate::ctx::{Ctx, Env};
 use crate::exit::{Exit, OK};
 use crate::out;
@@ -297,8 +298,9 @@ pub fn call(
             cmd::log::run(env, cmd::log::Args { text: vec![a.text] })
         }),
         "plan_complete" => {
+            let mut signed = None;
             let reply = call.run(progress, |env, a: CompleteArgs| {
-                cmd::complete::run(
+                let outcome = cmd::complete::sign_off(
                     env,
                     cmd::complete::Args {
                         id: a.id,
@@ -310,9 +312,12 @@ pub fn call(
                         allow_ignored: false,
                         dry_run: false,
                     },
-                )
+                )?;
+                let code = cmd::complete::render(env.ctx()?, &outcome);
+                signed = Some(outcome);
+                code
             });
-            verdict(reply)
+            verdict(reply, signed.as_ref())
         }
         _ => Reply::error(format!("plan: no tool {}", tool.name)),
     }
@@ -384,33 +389,23 @@ fn status(mut reply: Reply, place: &Place) -> Reply {
     reply
 }
 
-/// `plan complete`'s printed outcome as fields: the verdict, what is missing, and
-/// where the record or transcript is, with the text itself: some hosts (Claude Code)
-/// hand the model the structured content alone.
-fn verdict(mut reply: Reply) -> Reply {
-    let text = &reply.text;
-    let after = |label: &str| {
-        text.lines()
-            .find_map(|l| l.trim_start().strip_prefix(label))
-            .map(str::to_string)
+/// The sign-off's typed result as fields, with the text itself: some hosts (Claude
+/// Code) hand the model the structured content alone. No result is an `error`: the
+/// sign-off stopped before a verdict.
+fn verdict(mut reply: Reply, signed: Option<&SignOff>) -> Reply {
+    let mut fields = match signed {
+        Some(signed) => serde_json::to_value(signed).unwrap_or_else(|_| json!({})),
+        None => json!({
+            "goal": null,
+            "verdict": "error",
+            "stages": [],
+            "missing": [],
+            "record": null,
+            "transcript": null,
+            "dry_run": false,
+        }),
     };
-    let verdict = if !reply.is_error && text.starts_with("signed off ") {
-        "accept"
-    } else if text.contains(" rejected (") {
-        "reject"
-    } else {
-        "error"
-    };
-    let missing: Vec<&str> = text
-        .split_once("\nmissing:\n")
-        .map(|(_, rest)| rest.lines().map_while(|l| l.strip_prefix("- ")).collect())
-        .unwrap_or_default();
-    reply.structured = Some(json!({
-        "verdict": verdict,
-        "missing": missing,
-        "record": after("record: "),
-        "transcript": after("transcript: "),
-        "text": text,
-    }));
+    fields["text"] = Value::String(reply.text.clone());
+    reply.structured = Some(fields);
     reply
 }
