@@ -1,9 +1,11 @@
-//! The seven tools `plan mcp` offers: their schemas and annotations, and each call
-//! turned into the CLI command's own `run`, its printed text captured.
+//! The seven tools `plan mcp` offers: their schemas (derived from the structs their
+//! arguments deserialize into) and annotations, and each call turned into the CLI
+//! command's own code, its printed text captured.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -29,99 +31,57 @@ pub const TOOLS: &[Tool] = &[
         name: "plan_status",
         description: "Where the plan stands: objective, active and ready goals, the last log line, unproven done goals, and which plan.md is served; call it first.",
         read_only: true,
-        schema: || object(json!({}), &[]),
+        schema: schema::<NoArgs>,
     },
     Tool {
         name: "plan_show",
         description: "One goal in full (contract, subtasks, dependencies, proof state) as JSON when given an id, else the task list.",
         read_only: true,
-        schema: || {
-            object(
-                json!({
-                    "id": {"type": "string", "description": "goal id or a unique prefix; omit for the task list"},
-                    "all": {"type": "boolean", "description": "the task list also shows done, cancelled and archived goals"}
-                }),
-                &[],
-            )
-        },
+        schema: schema::<ShowArgs>,
     },
     Tool {
         name: "plan_add",
         description: "Add a goal with its contract: what done means, the command that must pass, and how it could look done while wrong.",
         read_only: false,
-        schema: || {
-            object(
-                json!({
-                    "title": {"type": "string"},
-                    "done_when": {"type": "string", "description": "when it is done, in words a reviewer can check"},
-                    "verify": {"type": "string", "description": "a command that must pass before sign-off, run without a shell"},
-                    "failure_modes": {"type": "array", "items": {"type": "string"}},
-                    "subtasks": {"type": "array", "items": {"type": "string"}},
-                    "depends_on": {"type": "array", "items": {"type": "string"}, "description": "ids of goals that must be done first"},
-                    "active": {"type": "boolean", "description": "start it at once"}
-                }),
-                &["title"],
-            )
-        },
+        schema: schema::<AddArgs>,
     },
     Tool {
         name: "plan_start",
         description: "Start a goal: it becomes active and its contract is logged.",
         read_only: false,
-        schema: || {
-            object(
-                json!({
-                    "id": {"type": "string"},
-                    "reapprove": {"type": "boolean", "description": "accept the goal's changed contract"}
-                }),
-                &["id"],
-            )
-        },
+        schema: schema::<StartArgs>,
     },
     Tool {
         name: "plan_tick",
         description: "Tick subtask n (counting from 1) of a goal.",
         read_only: false,
-        schema: || {
-            object(
-                json!({
-                    "id": {"type": "string"},
-                    "n": {"type": "integer", "minimum": 1}
-                }),
-                &["id", "n"],
-            )
-        },
+        schema: schema::<TickArgs>,
     },
     Tool {
         name: "plan_log",
         description: "Append a line to the plan's log: a decision, a finding, a blocker.",
         read_only: false,
-        schema: || object(json!({"text": {"type": "string"}}), &["text"]),
+        schema: schema::<LogArgs>,
     },
     Tool {
         name: "plan_complete",
         description: "Sign a goal off: its verify runs, then an independent judge re-checks the repository; returns accept or reject, what is missing, and the transcript.",
         read_only: false,
-        schema: || {
-            object(
-                json!({
-                    "id": {"type": "string"},
-                    "evidence": {"type": "string", "description": "why the goal is done, in words the judge checks against the repository"},
-                    "paths": {"type": "array", "items": {"type": "string"}, "description": "files or directories that back the evidence"}
-                }),
-                &["id", "evidence"],
-            )
-        },
+        schema: schema::<CompleteArgs>,
     },
 ];
 
-fn object(properties: Value, required: &[&str]) -> Value {
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
-    })
+/// The JSON schema of a tool's arguments, derived from the struct they deserialize
+/// into, so the two cannot disagree. The draft and title are left out: they cost a
+/// model's context and say nothing.
+fn schema<A: JsonSchema>() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(A)).unwrap_or_default();
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+        object.remove("title");
+        object.entry("properties").or_insert_with(|| json!({}));
+    }
+    schema
 }
 
 pub fn find(name: &str) -> Option<&'static Tool> {
@@ -172,60 +132,70 @@ impl Reply {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct NoArgs {}
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ShowArgs {
+    /// goal id or a unique prefix; omit for the task list
     id: Option<String>,
+    /// the task list also shows done, cancelled and archived goals
     #[serde(default)]
     all: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct AddArgs {
     title: String,
+    /// when it is done, in words a reviewer can check
     done_when: Option<String>,
+    /// a command that must pass before sign-off, run without a shell
     verify: Option<String>,
     #[serde(default)]
     failure_modes: Vec<String>,
     #[serde(default)]
     subtasks: Vec<String>,
+    /// ids of goals that must be done first
     #[serde(default)]
     depends_on: Vec<String>,
+    /// start it at once
     #[serde(default)]
     active: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct StartArgs {
     id: String,
+    /// accept the goal's changed contract
     #[serde(default)]
     reapprove: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct TickArgs {
     id: String,
+    #[schemars(range(min = 1))]
     n: usize,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct LogArgs {
     text: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CompleteArgs {
     id: String,
+    /// why the goal is done, in words the judge checks against the repository
     evidence: String,
+    /// files or directories that back the evidence
     #[serde(default)]
     paths: Vec<PathBuf>,
 }
@@ -408,4 +378,65 @@ fn verdict(mut reply: Reply, signed: Option<&SignOff>) -> Reply {
     fields["text"] = Value::String(reply.text.clone());
     reply.structured = Some(fields);
     reply
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(value: &Value) -> Vec<&str> {
+        match value {
+            Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+            Value::Object(map) => map.keys().map(String::as_str).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The schemas a model reads are the argument structs': the same names, the same
+    /// required ones, nothing else taken.
+    #[test]
+    fn each_schema_is_its_argument_structs() {
+        let expected: &[(&str, &[&str], &[&str])] = &[
+            ("plan_status", &[], &[]),
+            ("plan_show", &["all", "id"], &[]),
+            (
+                "plan_add",
+                &[
+                    "active",
+                    "depends_on",
+                    "done_when",
+                    "failure_modes",
+                    "subtasks",
+                    "title",
+                    "verify",
+                ],
+                &["title"],
+            ),
+            ("plan_start", &["id", "reapprove"], &["id"]),
+            ("plan_tick", &["id", "n"], &["id", "n"]),
+            ("plan_log", &["text"], &["text"]),
+            (
+                "plan_complete",
+                &["evidence", "id", "paths"],
+                &["id", "evidence"],
+            ),
+        ];
+        for (name, properties, required) in expected {
+            let schema = (find(name).unwrap().schema)();
+            let mut got = names(&schema["properties"]);
+            got.sort_unstable();
+            assert_eq!(got, *properties, "{name}: {schema}");
+            assert_eq!(names(&schema["required"]), *required, "{name}: {schema}");
+            assert_eq!(schema["type"], "object", "{name}");
+            assert_eq!(schema["additionalProperties"], false, "{name}");
+            assert!(schema.get("$schema").is_none(), "{name}: {schema}");
+        }
+        let tick = (find("plan_tick").unwrap().schema)();
+        assert_eq!(tick["properties"]["n"]["minimum"], 1, "{tick}");
+        let complete = (find("plan_complete").unwrap().schema)();
+        assert_eq!(
+            complete["properties"]["evidence"]["description"],
+            "why the goal is done, in words the judge checks against the repository"
+        );
+    }
 }
