@@ -14,7 +14,7 @@ use crate::cmd;
 use crate::cmd::complete::SignOff;
 use crate::ctx::{Ctx, Env};
 use crate::exit::{Exit, OK};
-use crate::out;
+use crate::out::{self, println};
 
 /// A tool: its name, the sentence a model reads, whether it only reads, and the
 /// JSON schema of its arguments.
@@ -233,22 +233,30 @@ pub fn call(
                 },
             )
         }),
-        "plan_add" => call.run(progress, |env, a: AddArgs| {
-            cmd::add::run(
-                env,
-                cmd::add::Args {
-                    title: a.title,
-                    done_when: a.done_when,
-                    verify: a.verify,
-                    failure_modes: a.failure_modes,
-                    subtasks: a.subtasks,
-                    depends_on: a.depends_on,
-                    template: None,
-                    active: a.active,
-                    json: false,
-                },
-            )
-        }),
+        "plan_add" => {
+            let mut added = None;
+            let mut reply = call.run(progress, |env, a: AddArgs| {
+                let outcome = cmd::add::add(
+                    env,
+                    cmd::add::Args {
+                        title: a.title,
+                        done_when: a.done_when,
+                        verify: a.verify,
+                        failure_modes: a.failure_modes,
+                        subtasks: a.subtasks,
+                        depends_on: a.depends_on,
+                        template: None,
+                        active: a.active,
+                        json: false,
+                    },
+                )?;
+                println(&outcome.id)?;
+                added = Some(outcome);
+                Ok(OK)
+            });
+            reply.structured = added.and_then(|a| serde_json::to_value(a).ok());
+            reply
+        }
         "plan_start" => call.run(progress, |env, a: StartArgs| {
             cmd::start::run(
                 env,

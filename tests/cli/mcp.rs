@@ -584,3 +584,28 @@ fn plan_complete_fields_are_the_sign_offs_typed_result() {
     assert_eq!(fields["goal"], Value::Null, "{result}");
     assert_eq!(fields["text"], text.as_str(), "{result}");
 }
+
+/// `plan_add` returns the goal added as fields, from the same result `plan add
+/// --json` prints; its text stays the new id.
+#[test]
+fn plan_add_returns_the_goal_added_as_fields() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, result) = c.call(
+        "plan_add",
+        json!({"title": "Write docs", "done_when": "docs exist", "active": true}),
+    );
+    assert!(!is_error, "{text}");
+    assert_eq!(text, "write-docs");
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["id"], "write-docs", "{result}");
+    assert_eq!(fields["status"], "active", "{result}");
+    let logged = fields["logged"].as_array().unwrap();
+    assert_eq!(logged.len(), 2, "added and started: {result}");
+    for line in logged {
+        let line = line.as_str().unwrap();
+        assert!(t.plan_md().contains(line), "{line} in plan.md");
+    }
+    let contract = fields["contract"].as_str().unwrap();
+    assert!(logged[1].as_str().unwrap().contains(contract), "{result}");
+}
