@@ -218,7 +218,7 @@ fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str
 /// takes its key and endpoint from the environment, as CI passes them.
 pub fn rejudge_judge(flag: Option<&str>) -> Result<(Judge, Duration)> {
     let config = config::load_user()?;
-    let judge = crate::cmd::complete::choose_judge(flag, &config)?.ok_or_else(|| {
+    let judge = crate::judge::resolve::one(flag, &config)?.ok_or_else(|| {
         Exit::usage_hint(
             "--rejudge needs a judge; `none` judges nothing",
             "name one with --judge BACKEND, or set judge.backend in ~/.config/plan/config.yaml",

@@ -49,14 +49,14 @@ pub struct Args {
     pub json: bool,
 }
 
-/// What `plan add --json` prints.
-#[derive(Serialize)]
-struct Added<'a> {
-    id: &'a str,
-    status: Status,
-    contract: &'a str,
+/// The goal added: what `plan add --json` prints and `plan_add` returns.
+#[derive(Debug, Serialize)]
+pub struct Added {
+    pub id: String,
+    pub status: Status,
+    pub contract: String,
     /// The log lines written, without their `- `.
-    logged: &'a [String],
+    pub logged: Vec<String>,
 }
 
 /// Goal template `name` for `title`: `.plan/templates/NAME.md` under `root` if there
@@ -114,7 +114,19 @@ fn template(root: &Path, name: &str, title: &str) -> Result<goal_template::Start
 /// then picks again.
 const ATTEMPTS: usize = 8;
 
-pub fn run(env: &Env, mut args: Args) -> Result<u8> {
+pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let json = args.json;
+    let added = add(env, args)?;
+    if json {
+        println(&serde_json::to_string_pretty(&added)?)?;
+    } else {
+        println(&added.id)?;
+    }
+    Ok(OK)
+}
+
+/// Adds the goal; prints nothing.
+pub fn add(env: &Env, mut args: Args) -> Result<Added> {
     let ctx = env.ctx()?;
     let title = ops::one_line(&args.title);
     if title.is_empty() {
@@ -212,19 +224,13 @@ pub fn run(env: &Env, mut args: Args) -> Result<u8> {
             }
         });
         match written {
-            Ok(_) if args.json => {
-                let added = Added {
-                    id: &id,
-                    status,
-                    contract: &fingerprint,
-                    logged: &logged,
-                };
-                println(&serde_json::to_string_pretty(&added)?)?;
-                return Ok(OK);
-            }
             Ok(_) => {
-                println(&id)?;
-                return Ok(OK);
+                return Ok(Added {
+                    id,
+                    status,
+                    contract: fingerprint,
+                    logged,
+                });
             }
             Err(WriteError::Conflict { .. }) if attempt < ATTEMPTS => continue,
             Err(e) => return Err(e.into()),

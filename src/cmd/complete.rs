@@ -9,15 +9,15 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::clock::{self, Now};
-use crate::config::{self, BackendChoice, Config};
+use crate::config;
 use crate::ctx::{Ctx, Env};
 use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::git::{self, Repo};
-use crate::judge::backend::Backend;
 use crate::judge::files as judge_files;
 use crate::judge::overrides;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
+use crate::judge::resolve::{self, Chosen, Panel};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::tree::Tree as JudgeTree;
 use crate::judge::verdict::Verdict;
@@ -63,7 +63,99 @@ pub struct Args {
 /// How far back plan.md's history is searched for a goal's old contract.
 const VERIFY_TAIL: usize = 64 * 1024;
 
+/// How a sign-off ended, for the CLI to print and `plan mcp` to return as fields.
+/// A judge that could not judge, or anything that stopped the sign-off before a
+/// verdict, is an error instead: nothing was decided.
+#[derive(Debug, serde::Serialize)]
+pub struct SignOff {
+    pub goal: String,
+    pub verdict: Decision,
+    /// The stages that rejected: `verify`, `judge`, `containment`, `judge NAME`.
+    pub stages: Vec<String>,
+    /// What is missing, one item each, as the CLI lists them.
+    pub missing: Vec<String>,
+    /// An accept's record, `path#sha256`.
+    pub record: Option<String>,
+    /// A reject's transcript, when a judge was asked.
+    pub transcript: Option<String>,
+    pub dry_run: bool,
+    /// `verify passed, judge accept` and the like.
+    #[serde(skip)]
+    how: String,
+    /// The record is a file git ignores: said as a warning after the verdict.
+    #[serde(skip)]
+    ignored: bool,
+    /// A panel lists its rejections under each judge's name.
+    #[serde(skip)]
+    panel: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Accept,
+    Reject,
+}
+
 pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let signed = sign_off(env, args)?;
+    render(env.ctx()?, &signed)
+}
+
+/// The sign-off as the CLI words it: stdout, a reject's exit code, and the warning
+/// that the record is ignored by git.
+pub fn render(ctx: &Ctx, signed: &SignOff) -> Result<u8> {
+    let id = &signed.goal;
+    let how = &signed.how;
+    if signed.verdict == Decision::Accept {
+        if signed.dry_run {
+            println(&format!(
+                "dry run: {id} would be signed off ({how}); nothing was written"
+            ))?;
+            return Ok(OK);
+        }
+        let record = signed.record.as_deref().unwrap_or_default();
+        ctx.say(&format!("signed off {id} ({how})\n  record: {record}"))?;
+        if signed.ignored {
+            let path = record.split_once('#').map_or(record, |(path, _)| path);
+            warn_ignored(id, path);
+        }
+        return Ok(OK);
+    }
+    if signed.panel {
+        let list: Vec<String> = signed.missing.iter().map(|m| format!("- {m}")).collect();
+        let printed = format!(
+            "sign-off of {id} rejected ({})\nmissing:\n{}",
+            signed.stages.join(", "),
+            list.join("\n")
+        );
+        match (&signed.transcript, signed.dry_run) {
+            (Some(path), false) => println(&format!("{printed}\n  transcript: {path}"))?,
+            _ => println(&format!("dry run: nothing was written\n{printed}"))?,
+        }
+        return Err(Exit::quiet(CHECK_FAILED));
+    }
+    let stage = signed.stages.join(", ");
+    let list: String = signed.missing.iter().map(|m| format!("- {m}\n")).collect();
+    if signed.dry_run {
+        println(&format!(
+            "dry run: sign-off of {id} would be rejected ({stage}); nothing was written\nmissing:\n{list}"
+        ))?;
+        return Err(Exit::quiet(CHECK_FAILED));
+    }
+    println(&format!(
+        "sign-off of {id} rejected ({stage})\nmissing:\n{}",
+        list.trim_end()
+    ))?;
+    if let Some(path) = &signed.transcript {
+        println(&format!("  transcript: {path}"))?;
+    }
+    Err(Exit::quiet(CHECK_FAILED))
+}
+
+/// Runs the sign-off and writes its result to plan.md; prints only progress and
+/// warnings (stderr), never the verdict: that is [`render`]'s.
+pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     // A rewind must not move the files while they are checked.
@@ -87,16 +179,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return Err(contract_changed(ctx, goal, old, &fingerprint));
     }
     let history = contract_history(ctx, &plan, goal);
-    // `--judge` names one judge, which replaces a configured panel.
-    let panel_judges = match args.judge {
-        None => panel::judges(&config),
-        Some(_) => Vec::new(),
-    };
-    let judge = if panel_judges.is_empty() {
-        choose_judge(args.judge.as_deref(), &config)?
-    } else {
-        None
-    };
+    let (judge, panel_judges) =
+        match resolve::resolve(args.judge.as_deref(), &config, Panel::Allowed)? {
+            Chosen::Skip => (None, Vec::new()),
+            Chosen::One(judge) => (Some(judge), Vec::new()),
+            Chosen::Panel(judges) => (None, judges),
+        };
     for judge in judge.iter().chain(&panel_judges) {
         judge_run::check(judge, &repo.root)?;
     }
@@ -388,7 +476,7 @@ impl Outcome<'_, '_> {
         verified: bool,
         judged: Judged<'_>,
         record: &record::Transcript<'_>,
-    ) -> Result<u8> {
+    ) -> Result<SignOff> {
         let id = &self.goal.id;
         let how = format!(
             "{}, {}",
@@ -402,11 +490,10 @@ impl Outcome<'_, '_> {
                 _ => "judge accept".to_string(),
             }
         );
+        let mut signed = self.signed(Decision::Accept, Vec::new(), Vec::new());
+        signed.how = how;
         if self.dry_run {
-            println(&format!(
-                "dry run: {id} would be signed off ({how}); nothing was written"
-            ))?;
-            return Ok(OK);
+            return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
         let saved = record::save(
@@ -440,12 +527,25 @@ impl Outcome<'_, '_> {
             return Err(e);
         }
         crate::claims::release_finished(self.ctx, id);
-        self.ctx.say(&format!(
-            "signed off {id} ({how})\n  record: {}#{}",
-            saved.path, saved.hash
-        ))?;
-        warn_if_ignored(root, id, &saved.path);
-        Ok(OK)
+        signed.ignored = is_ignored(root, &saved.path);
+        signed.record = Some(format!("{}#{}", saved.path, saved.hash));
+        Ok(signed)
+    }
+
+    /// The result before any record is kept.
+    fn signed(&self, verdict: Decision, stages: Vec<String>, missing: Vec<String>) -> SignOff {
+        SignOff {
+            goal: self.goal.id.to_string(),
+            verdict,
+            stages,
+            missing,
+            record: None,
+            transcript: None,
+            dry_run: self.dry_run,
+            how: String::new(),
+            ignored: false,
+            panel: false,
+        }
     }
 
     fn reject(
@@ -453,14 +553,11 @@ impl Outcome<'_, '_> {
         stage: &str,
         missing: &[String],
         record: Option<&record::Transcript<'_>>,
-    ) -> Result<u8> {
+    ) -> Result<SignOff> {
         let id = &self.goal.id;
-        let list: String = missing.iter().map(|m| format!("- {m}\n")).collect();
+        let mut signed = self.signed(Decision::Reject, vec![stage.to_string()], missing.to_vec());
         if self.dry_run {
-            println(&format!(
-                "dry run: sign-off of {id} would be rejected ({stage}); nothing was written\nmissing:\n{list}"
-            ))?;
-            return Err(Exit::quiet(CHECK_FAILED));
+            return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
         let saved = record
@@ -496,14 +593,8 @@ impl Outcome<'_, '_> {
             }
             return Err(e);
         }
-        println(&format!(
-            "sign-off of {id} rejected ({stage})\nmissing:\n{}",
-            list.trim_end()
-        ))?;
-        if let Some(saved) = saved {
-            println(&format!("  transcript: {}", saved.path))?;
-        }
-        Err(Exit::quiet(CHECK_FAILED))
+        signed.transcript = saved.map(|saved| saved.path);
+        Ok(signed)
     }
 
     /// Writes the result only if the goal is still the one checked: the same
@@ -559,15 +650,20 @@ impl Outcome<'_, '_> {
     }
 }
 
+fn is_ignored(root: &Path, transcript: &str) -> bool {
+    matches!(
+        git::tracking(root, Path::new(transcript)),
+        Ok(git::Tracking::Ignored)
+    )
+}
+
 /// The transcript is the sign-off's proof everywhere plan.md goes: one git ignores
 /// stays in this clone, and every other clone and CI find the sign-off unproven.
-fn warn_if_ignored(root: &Path, id: &str, transcript: &str) {
-    if let Ok(git::Tracking::Ignored) = git::tracking(root, Path::new(transcript)) {
-        eprintln!(
-            "plan: warning: the transcript {transcript} is ignored by git, so it will not be committed: every other clone and CI will find {id}'s sign-off unproven (transcript missing)\n  hint: commit it with `git add -f {transcript}`; to stop ignoring them, have git ignore `.plan/*` and add a `!{dir}/` line, rather than ignore `.plan/`",
-            dir = crate::plan::proof::JUDGE_DIR.trim_end_matches('/')
-        );
-    }
+fn warn_ignored(id: &str, transcript: &str) {
+    eprintln!(
+        "plan: warning: the transcript {transcript} is ignored by git, so it will not be committed: every other clone and CI will find {id}'s sign-off unproven (transcript missing)\n  hint: commit it with `git add -f {transcript}`; to stop ignoring them, have git ignore `.plan/*` and add a `!{dir}/` line, rather than ignore `.plan/`",
+        dir = crate::plan::proof::JUDGE_DIR.trim_end_matches('/')
+    );
 }
 
 /// Each command of a verify line, with the program path it resolves to.
@@ -677,37 +773,6 @@ fn refuse_hidden_text(given: &Path) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// The judge to run, or `None` to skip it (`--judge none`).
-pub(crate) fn choose_judge(flag: Option<&str>, config: &Config) -> Result<Option<Judge>> {
-    let configured = &config.judge;
-    let choice = match flag {
-        None => configured.backend,
-        Some("auto") => BackendChoice::Auto,
-        Some(name) => BackendChoice::Fixed(
-            name.parse::<Backend>()
-                .map_err(|e| Exit::usage(format!("{e:#}")))?,
-        ),
-    };
-    // A model configured for one backend means nothing to another.
-    let model = match (flag, configured.backend) {
-        (Some(_), BackendChoice::Fixed(b)) if choice != BackendChoice::Fixed(b) => None,
-        _ => configured.model.clone(),
-    };
-    let backend = match choice {
-        BackendChoice::Fixed(Backend::None) => return Ok(None),
-        BackendChoice::Fixed(backend) => backend,
-        BackendChoice::Auto => judge_run::auto_backend().ok_or_else(|| {
-            Exit::env_hint(format!("no judge found: none of {} is on PATH", crate::judge::backend::auto_names()), "install one, set a command judge in .plan/config.yaml, or sign off without a judge: --judge none")
-        })?,
-    };
-    Ok(Some(Judge {
-        backend,
-        model,
-        command: configured.command.clone(),
-        timeout: Duration::from_secs(configured.timeout_secs),
-    }))
 }
 
 /// What weakened the tests since `start` (the goal's start commit), said on stderr

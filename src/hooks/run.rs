@@ -452,20 +452,9 @@ fn stop(
 /// The optional loop judge: a reason to pause, or `None` to go on. Fail-open: any
 /// failure means go on, and the budget stays the backstop.
 fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) -> Option<String> {
-    use crate::judge::run::{self as judge_run, Judge};
-    let backend = match config.judge.backend {
-        config::BackendChoice::Fixed(b) => b,
-        config::BackendChoice::Auto => judge_run::auto_backend()?,
-    };
-    if backend == crate::judge::backend::Backend::None {
-        return None;
-    }
-    let judge = Judge {
-        backend,
-        model: config.judge.model.clone(),
-        command: config.judge.command.clone(),
-        timeout: LOOP_JUDGE_TIMEOUT.min(Duration::from_secs(config.judge.timeout_secs)),
-    };
+    // The sign-off's own choice, panel aside: the loop asks one judge, briefly.
+    let mut judge = crate::judge::resolve::one(None, config).ok()??;
+    judge.timeout = LOOP_JUDGE_TIMEOUT.min(judge.timeout);
     let tail: String = message
         .chars()
         .rev()
@@ -486,7 +475,7 @@ fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) 
             _ => None,
         },
     );
-    let answer = judge_run::ask(&judge, &place.root, &prompt, "").ok()?;
+    let answer = crate::judge::run::ask(&judge, &place.root, &prompt, "").ok()?;
     let line = answer
         .lines()
         .rev()

@@ -6,6 +6,7 @@ pub mod overrides;
 pub mod panel;
 pub mod program;
 pub mod prompt;
+pub mod resolve;
 pub mod run;
 pub mod tree;
 pub mod verdict;

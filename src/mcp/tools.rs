@@ -1,17 +1,20 @@
-//! The seven tools `plan mcp` offers: their schemas and annotations, and each call
-//! turned into the CLI command's own `run`, its printed text captured.
+//! The seven tools `plan mcp` offers: their schemas (derived from the structs their
+//! arguments deserialize into) and annotations, and each call turned into the CLI
+//! command's own code, its printed text captured.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::cmd;
+use crate::cmd::complete::SignOff;
 use crate::ctx::{Ctx, Env};
 use crate::exit::{Exit, OK};
-use crate::out;
+use crate::out::{self, println};
 
 /// A tool: its name, the sentence a model reads, whether it only reads, and the
 /// JSON schema of its arguments.
@@ -28,99 +31,57 @@ pub const TOOLS: &[Tool] = &[
         name: "plan_status",
         description: "Where the plan stands: objective, active and ready goals, the last log line, unproven done goals, and which plan.md is served; call it first.",
         read_only: true,
-        schema: || object(json!({}), &[]),
+        schema: schema::<NoArgs>,
     },
     Tool {
         name: "plan_show",
         description: "One goal in full (contract, subtasks, dependencies, proof state) as JSON when given an id, else the task list.",
         read_only: true,
-        schema: || {
-            object(
-                json!({
-                    "id": {"type": "string", "description": "goal id or a unique prefix; omit for the task list"},
-                    "all": {"type": "boolean", "description": "the task list also shows done, cancelled and archived goals"}
-                }),
-                &[],
-            )
-        },
+        schema: schema::<ShowArgs>,
     },
     Tool {
         name: "plan_add",
         description: "Add a goal with its contract: what done means, the command that must pass, and how it could look done while wrong.",
         read_only: false,
-        schema: || {
-            object(
-                json!({
-                    "title": {"type": "string"},
-                    "done_when": {"type": "string", "description": "when it is done, in words a reviewer can check"},
-                    "verify": {"type": "string", "description": "a command that must pass before sign-off, run without a shell"},
-                    "failure_modes": {"type": "array", "items": {"type": "string"}},
-                    "subtasks": {"type": "array", "items": {"type": "string"}},
-                    "depends_on": {"type": "array", "items": {"type": "string"}, "description": "ids of goals that must be done first"},
-                    "active": {"type": "boolean", "description": "start it at once"}
-                }),
-                &["title"],
-            )
-        },
+        schema: schema::<AddArgs>,
     },
     Tool {
         name: "plan_start",
         description: "Start a goal: it becomes active and its contract is logged.",
         read_only: false,
-        schema: || {
-            object(
-                json!({
-                    "id": {"type": "string"},
-                    "reapprove": {"type": "boolean", "description": "accept the goal's changed contract"}
-                }),
-                &["id"],
-            )
-        },
+        schema: schema::<StartArgs>,
     },
     Tool {
         name: "plan_tick",
         description: "Tick subtask n (counting from 1) of a goal.",
         read_only: false,
-        schema: || {
-            object(
-                json!({
-                    "id": {"type": "string"},
-                    "n": {"type": "integer", "minimum": 1}
-                }),
-                &["id", "n"],
-            )
-        },
+        schema: schema::<TickArgs>,
     },
     Tool {
         name: "plan_log",
         description: "Append a line to the plan's log: a decision, a finding, a blocker.",
         read_only: false,
-        schema: || object(json!({"text": {"type": "string"}}), &["text"]),
+        schema: schema::<LogArgs>,
     },
     Tool {
         name: "plan_complete",
         description: "Sign a goal off: its verify runs, then an independent judge re-checks the repository; returns accept or reject, what is missing, and the transcript.",
         read_only: false,
-        schema: || {
-            object(
-                json!({
-                    "id": {"type": "string"},
-                    "evidence": {"type": "string", "description": "why the goal is done, in words the judge checks against the repository"},
-                    "paths": {"type": "array", "items": {"type": "string"}, "description": "files or directories that back the evidence"}
-                }),
-                &["id", "evidence"],
-            )
-        },
+        schema: schema::<CompleteArgs>,
     },
 ];
 
-fn object(properties: Value, required: &[&str]) -> Value {
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
-    })
+/// The JSON schema of a tool's arguments, derived from the struct they deserialize
+/// into, so the two cannot disagree. The draft and title are left out: they cost a
+/// model's context and say nothing.
+fn schema<A: JsonSchema>() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(A)).unwrap_or_default();
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+        object.remove("title");
+        object.entry("properties").or_insert_with(|| json!({}));
+    }
+    schema
 }
 
 pub fn find(name: &str) -> Option<&'static Tool> {
@@ -171,60 +132,70 @@ impl Reply {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct NoArgs {}
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ShowArgs {
+    /// goal id or a unique prefix; omit for the task list
     id: Option<String>,
+    /// the task list also shows done, cancelled and archived goals
     #[serde(default)]
     all: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct AddArgs {
     title: String,
+    /// when it is done, in words a reviewer can check
     done_when: Option<String>,
+    /// a command that must pass before sign-off, run without a shell
     verify: Option<String>,
     #[serde(default)]
     failure_modes: Vec<String>,
     #[serde(default)]
     subtasks: Vec<String>,
+    /// ids of goals that must be done first
     #[serde(default)]
     depends_on: Vec<String>,
+    /// start it at once
     #[serde(default)]
     active: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct StartArgs {
     id: String,
+    /// accept the goal's changed contract
     #[serde(default)]
     reapprove: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct TickArgs {
     id: String,
+    #[schemars(range(min = 1))]
     n: usize,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct LogArgs {
     text: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CompleteArgs {
     id: String,
+    /// why the goal is done, in words the judge checks against the repository
     evidence: String,
+    /// files or directories that back the evidence
     #[serde(default)]
     paths: Vec<PathBuf>,
 }
@@ -262,22 +233,30 @@ pub fn call(
                 },
             )
         }),
-        "plan_add" => call.run(progress, |env, a: AddArgs| {
-            cmd::add::run(
-                env,
-                cmd::add::Args {
-                    title: a.title,
-                    done_when: a.done_when,
-                    verify: a.verify,
-                    failure_modes: a.failure_modes,
-                    subtasks: a.subtasks,
-                    depends_on: a.depends_on,
-                    template: None,
-                    active: a.active,
-                    json: false,
-                },
-            )
-        }),
+        "plan_add" => {
+            let mut added = None;
+            let mut reply = call.run(progress, |env, a: AddArgs| {
+                let outcome = cmd::add::add(
+                    env,
+                    cmd::add::Args {
+                        title: a.title,
+                        done_when: a.done_when,
+                        verify: a.verify,
+                        failure_modes: a.failure_modes,
+                        subtasks: a.subtasks,
+                        depends_on: a.depends_on,
+                        template: None,
+                        active: a.active,
+                        json: false,
+                    },
+                )?;
+                println(&outcome.id)?;
+                added = Some(outcome);
+                Ok(OK)
+            });
+            reply.structured = added.and_then(|a| serde_json::to_value(a).ok());
+            reply
+        }
         "plan_start" => call.run(progress, |env, a: StartArgs| {
             cmd::start::run(
                 env,
@@ -297,8 +276,9 @@ pub fn call(
             cmd::log::run(env, cmd::log::Args { text: vec![a.text] })
         }),
         "plan_complete" => {
+            let mut signed = None;
             let reply = call.run(progress, |env, a: CompleteArgs| {
-                cmd::complete::run(
+                let outcome = cmd::complete::sign_off(
                     env,
                     cmd::complete::Args {
                         id: a.id,
@@ -310,9 +290,12 @@ pub fn call(
                         allow_ignored: false,
                         dry_run: false,
                     },
-                )
+                )?;
+                let code = cmd::complete::render(env.ctx()?, &outcome);
+                signed = Some(outcome);
+                code
             });
-            verdict(reply)
+            verdict(reply, signed.as_ref())
         }
         _ => Reply::error(format!("plan: no tool {}", tool.name)),
     }
@@ -384,33 +367,84 @@ fn status(mut reply: Reply, place: &Place) -> Reply {
     reply
 }
 
-/// `plan complete`'s printed outcome as fields: the verdict, what is missing, and
-/// where the record or transcript is, with the text itself: some hosts (Claude Code)
-/// hand the model the structured content alone.
-fn verdict(mut reply: Reply) -> Reply {
-    let text = &reply.text;
-    let after = |label: &str| {
-        text.lines()
-            .find_map(|l| l.trim_start().strip_prefix(label))
-            .map(str::to_string)
+/// The sign-off's typed result as fields, with the text itself: some hosts (Claude
+/// Code) hand the model the structured content alone. No result is an `error`: the
+/// sign-off stopped before a verdict.
+fn verdict(mut reply: Reply, signed: Option<&SignOff>) -> Reply {
+    let mut fields = match signed {
+        Some(signed) => serde_json::to_value(signed).unwrap_or_else(|_| json!({})),
+        None => json!({
+            "goal": null,
+            "verdict": "error",
+            "stages": [],
+            "missing": [],
+            "record": null,
+            "transcript": null,
+            "dry_run": false,
+        }),
     };
-    let verdict = if !reply.is_error && text.starts_with("signed off ") {
-        "accept"
-    } else if text.contains(" rejected (") {
-        "reject"
-    } else {
-        "error"
-    };
-    let missing: Vec<&str> = text
-        .split_once("\nmissing:\n")
-        .map(|(_, rest)| rest.lines().map_while(|l| l.strip_prefix("- ")).collect())
-        .unwrap_or_default();
-    reply.structured = Some(json!({
-        "verdict": verdict,
-        "missing": missing,
-        "record": after("record: "),
-        "transcript": after("transcript: "),
-        "text": text,
-    }));
+    fields["text"] = Value::String(reply.text.clone());
+    reply.structured = Some(fields);
     reply
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(value: &Value) -> Vec<&str> {
+        match value {
+            Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+            Value::Object(map) => map.keys().map(String::as_str).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The schemas a model reads are the argument structs': the same names, the same
+    /// required ones, nothing else taken.
+    #[test]
+    fn each_schema_is_its_argument_structs() {
+        let expected: &[(&str, &[&str], &[&str])] = &[
+            ("plan_status", &[], &[]),
+            ("plan_show", &["all", "id"], &[]),
+            (
+                "plan_add",
+                &[
+                    "active",
+                    "depends_on",
+                    "done_when",
+                    "failure_modes",
+                    "subtasks",
+                    "title",
+                    "verify",
+                ],
+                &["title"],
+            ),
+            ("plan_start", &["id", "reapprove"], &["id"]),
+            ("plan_tick", &["id", "n"], &["id", "n"]),
+            ("plan_log", &["text"], &["text"]),
+            (
+                "plan_complete",
+                &["evidence", "id", "paths"],
+                &["id", "evidence"],
+            ),
+        ];
+        for (name, properties, required) in expected {
+            let schema = (find(name).unwrap().schema)();
+            let mut got = names(&schema["properties"]);
+            got.sort_unstable();
+            assert_eq!(got, *properties, "{name}: {schema}");
+            assert_eq!(names(&schema["required"]), *required, "{name}: {schema}");
+            assert_eq!(schema["type"], "object", "{name}");
+            assert_eq!(schema["additionalProperties"], false, "{name}");
+            assert!(schema.get("$schema").is_none(), "{name}: {schema}");
+        }
+        let tick = (find("plan_tick").unwrap().schema)();
+        assert_eq!(tick["properties"]["n"]["minimum"], 1, "{tick}");
+        let complete = (find("plan_complete").unwrap().schema)();
+        assert_eq!(
+            complete["properties"]["evidence"]["description"],
+            "why the goal is done, in words the judge checks against the repository"
+        );
+    }
 }

@@ -521,3 +521,91 @@ fn plan_md_is_a_read_only_resource() {
     let other = c.request("resources/read", json!({"uri": "plan://other.md"}));
     assert!(other["error"].is_object(), "{other}");
 }
+
+/// The fields come from the sign-off's typed result, not from its printed text: the
+/// goal and the stages that rejected are in no line a parser of the text could use.
+#[test]
+fn plan_complete_fields_are_the_sign_offs_typed_result() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, result) = c.call(
+        "plan_complete",
+        json!({"id": "ship", "evidence": "README.md is written", "paths": ["README.md"]}),
+    );
+    assert!(!is_error, "{text}");
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["verdict"], "accept", "{result}");
+    assert_eq!(fields["goal"], "ship", "{result}");
+    assert_eq!(fields["stages"], json!([]), "{result}");
+    assert_eq!(fields["missing"], json!([]), "{result}");
+    assert_eq!(fields["dry_run"], false, "{result}");
+    assert_eq!(fields["transcript"], Value::Null, "{result}");
+    let record = fields["record"].as_str().unwrap();
+    assert_eq!(
+        text,
+        format!("signed off ship (verify passed, judge accept)\n  record: {record}"),
+        "the text is the CLI's, byte for byte"
+    );
+
+    let t = repo("judges/reject");
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, result) = c.call(
+        "plan_complete",
+        json!({"id": "ship", "evidence": "README.md is written", "paths": ["README.md"]}),
+    );
+    assert!(is_error, "{text}");
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["verdict"], "reject", "{result}");
+    assert_eq!(fields["goal"], "ship", "{result}");
+    assert_eq!(fields["stages"], json!(["judge"]), "{result}");
+    assert_eq!(
+        fields["missing"],
+        json!([
+            "eviction policy has no test that fills the cache past capacity",
+            "load-test.log is from before the last change to src/cache.rs"
+        ]),
+        "{result}"
+    );
+    assert_eq!(fields["record"], Value::Null, "{result}");
+    let transcript = fields["transcript"].as_str().unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "sign-off of ship rejected (judge)\nmissing:\n- eviction policy has no test that fills the cache past capacity\n- load-test.log is from before the last change to src/cache.rs\n  transcript: {transcript}"
+        )
+    );
+
+    // Stopped before any verdict: an error, with no goal signed or rejected.
+    let (is_error, text, result) =
+        c.call("plan_complete", json!({"id": "nope", "evidence": "none"}));
+    assert!(is_error, "{text}");
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["verdict"], "error", "{result}");
+    assert_eq!(fields["goal"], Value::Null, "{result}");
+    assert_eq!(fields["text"], text.as_str(), "{result}");
+}
+
+/// `plan_add` returns the goal added as fields, from the same result `plan add
+/// --json` prints; its text stays the new id.
+#[test]
+fn plan_add_returns_the_goal_added_as_fields() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, result) = c.call(
+        "plan_add",
+        json!({"title": "Write docs", "done_when": "docs exist", "active": true}),
+    );
+    assert!(!is_error, "{text}");
+    assert_eq!(text, "write-docs");
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["id"], "write-docs", "{result}");
+    assert_eq!(fields["status"], "active", "{result}");
+    let logged = fields["logged"].as_array().unwrap();
+    assert_eq!(logged.len(), 2, "added and started: {result}");
+    for line in logged {
+        let line = line.as_str().unwrap();
+        assert!(t.plan_md().contains(line), "{line} in plan.md");
+    }
+    let contract = fields["contract"].as_str().unwrap();
+    assert!(logged[1].as_str().unwrap().contains(contract), "{result}");
+}

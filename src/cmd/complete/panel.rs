@@ -5,13 +5,11 @@
 
 use anyhow::Result;
 
-use super::Outcome;
-use crate::exit::{CHECK_FAILED, Exit};
+use super::{Decision, Outcome, SignOff};
 use crate::judge::panel;
 use crate::judge::run::{Answer, Judge};
 use crate::judge::tree::Tree as JudgeTree;
 use crate::judge::verdict::Verdict;
-use crate::out::println;
 use crate::plan::event::{Event, Judged, PANEL_JOIN};
 use crate::plan::model::Status;
 use crate::plan::ops;
@@ -55,7 +53,7 @@ pub(super) fn sign_off(
     record: Transcript<'_>,
     judges: &[Judge],
     asking: Asking<'_>,
-) -> Result<u8> {
+) -> Result<SignOff> {
     let (answers, changed) = ask(judges, &asking)?;
     let tree = outcome.checkpoint.clone().unwrap_or_default();
     let runs = judges
@@ -117,22 +115,6 @@ fn missing(verdict: &Verdict) -> Option<Vec<String>> {
     }
 }
 
-/// The judges of `judge.panel`, all with the judge's timeout.
-pub(super) fn judges(config: &crate::config::Config) -> Vec<Judge> {
-    let timeout = std::time::Duration::from_secs(config.judge.timeout_secs);
-    config
-        .judge
-        .panel
-        .iter()
-        .map(|j| Judge {
-            backend: j.backend,
-            model: j.model.clone(),
-            command: j.command.clone(),
-            timeout,
-        })
-        .collect()
-}
-
 impl Outcome<'_, '_> {
     /// As `reject`, for a panel: one rejection line for each `(stage, missing)`,
     /// each naming the one record, so every judge's reasons are in the log under its
@@ -141,9 +123,9 @@ impl Outcome<'_, '_> {
         &self,
         rejections: &[(String, Vec<String>)],
         record: &Transcript<'_>,
-    ) -> Result<u8> {
+    ) -> Result<SignOff> {
         let id = &self.goal.id;
-        // One `missing:` list, as for one judge (`plan mcp` reads it), each item
+        // One `missing:` list, as for one judge, each item
         // under its stage's name when there are several.
         let stages: Vec<&str> = rejections.iter().map(|(stage, _)| stage.as_str()).collect();
         let list: Vec<String> = rejections
@@ -151,19 +133,16 @@ impl Outcome<'_, '_> {
             .flat_map(|(stage, missing)| {
                 let who = stage.strip_prefix("judge ").unwrap_or(stage);
                 missing.iter().map(move |m| match rejections.len() {
-                    1 => format!("- {m}"),
-                    _ => format!("- {who}: {m}"),
+                    1 => m.to_string(),
+                    _ => format!("{who}: {m}"),
                 })
             })
             .collect();
-        let printed = format!(
-            "sign-off of {id} rejected ({})\nmissing:\n{}",
-            stages.join(", "),
-            list.join("\n")
-        );
+        let stages = stages.iter().map(|s| s.to_string()).collect();
+        let mut signed = self.signed(Decision::Reject, stages, list);
+        signed.panel = true;
         if self.dry_run {
-            println(&format!("dry run: nothing was written\n{printed}"))?;
-            return Err(Exit::quiet(CHECK_FAILED));
+            return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
         let saved = record::save(
@@ -192,7 +171,7 @@ impl Outcome<'_, '_> {
             record::discard(root, &saved);
             return Err(e);
         }
-        println(&format!("{printed}\n  transcript: {}", saved.path))?;
-        Err(Exit::quiet(CHECK_FAILED))
+        signed.transcript = Some(saved.path);
+        Ok(signed)
     }
 }
