@@ -27,6 +27,7 @@ mod notify;
 mod out;
 pub mod plan;
 mod portable;
+mod prompts;
 mod record;
 mod running;
 mod store;

@@ -12,11 +12,11 @@ use crate::config::{BackendChoice, ModelConfig};
 use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit};
 use crate::git;
-use crate::hooks::run::template;
 use crate::judge::backend::Backend;
 use crate::judge::run::{self as judge_run, Judge};
 use crate::plan::draft::{self, Checked};
 use crate::plan::model::Plan;
+use crate::prompts::overrides::or_embedded;
 use crate::verify;
 
 /// Why no usable draft came back.
@@ -112,10 +112,10 @@ impl Drafter {
             ));
         }
         let templates = Templates {
-            drafting: template(root, "plan_drafting.md", prompt::DRAFTING),
-            revision: template(root, "plan_revision.md", prompt::REVISION),
-            problems: template(root, "plan_problems.md", prompt::PROBLEMS),
-            system: template(root, "draft_system.md", prompt::SYSTEM),
+            drafting: or_embedded(root, "plan_drafting.md", prompt::DRAFTING),
+            revision: or_embedded(root, "plan_revision.md", prompt::REVISION),
+            problems: or_embedded(root, "plan_problems.md", prompt::PROBLEMS),
+            system: or_embedded(root, "draft_system.md", prompt::SYSTEM),
             examples: prompt::examples(&goal_templates(root)),
         };
         Ok(Drafter {
