@@ -163,11 +163,11 @@ impl Drafter {
             return Ok(first);
         }
         let problems = first.render_problems();
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: draft: this draft has problems:\n\n{}\n\n{}\nplan: draft: asking the model again",
             first.text.trim_end(),
             problems.join("\n")
-        );
+        ));
         let fix = prompt::problems(&self.templates, &problems);
         let feedback = match &revision {
             Some(r) => format!("{}\n\n{fix}", r.feedback.trim()),
@@ -191,11 +191,11 @@ impl Drafter {
         // A rewind must not move the files while the model reads them.
         let _running = crate::running::judge_or_draft(&self.root).map_err(Failure::Other)?;
         let before = git::snapshot(&self.root).map_err(Failure::Other)?;
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: draft: asking {} (timeout {}s)",
             self.describe(),
             self.judge.timeout.as_secs()
-        );
+        ));
         let answer = judge_run::ask(&self.judge, &self.root, prompt, &self.templates.system);
         let after = git::snapshot(&self.root).map_err(Failure::Other)?;
         let changed = before.changes(&after);

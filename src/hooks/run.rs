@@ -97,7 +97,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     // read keeps its defaults, and the person is told in one line.
     let (config, notes) = config::load_lenient(Some(&place.root));
     for note in notes {
-        eprintln!("{note}");
+        crate::out::warn(&note);
     }
     let state = State::new(&place.git_dir);
     let claims = Claimed::read(&place, &input.session);
