@@ -107,12 +107,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .map(|s| s.text)
         .collect();
     if !open.is_empty() {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: warning: {} of {} subtasks of {id} are not ticked: {}",
             open.len(),
             goal.subtasks.len(),
             open.join("; ")
-        );
+        ));
     }
     let verify = match goal.verify() {
         Some(line) => {
@@ -161,7 +161,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(verify) = &verify {
         // The verify line is plan.md text: escaped for the terminal.
         let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
-        eprintln!("plan: verify: running `{shown}`");
+        crate::out::warn(&format!("plan: verify: running `{shown}`"));
         crate::out::progress(&format!("verify: running `{shown}`"));
         let timeout = Duration::from_secs(config.verify_timeout_secs);
         let before = git::tracked_snapshot(&repo.root)?;
@@ -200,7 +200,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         });
         if !result.passed {
             let why = result.why_failed(&verify.to_string(), timeout);
-            eprintln!("{}", result.tail.trim_end());
+            crate::out::warn(result.tail.trim_end());
             let why: Vec<String> = std::iter::once(why).chain(side_effect).collect();
             return outcome.reject("verify", &why, None);
         }
@@ -233,7 +233,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     })?;
     outcome.checkpoint = Some(commit);
     if paths.is_empty() {
-        eprintln!("plan: note: no --path given; the judge sees only the text evidence");
+        crate::out::warn("plan: note: no --path given; the judge sees only the text evidence");
     }
     // Work committed since the goal started is part of what the judge must see.
     let mut reads = overrides::Reads::default();
@@ -260,11 +260,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return panel::sign_off(&outcome, record, &panel_judges, asking);
     };
 
-    eprintln!(
+    crate::out::warn(&format!(
         "plan: judge: asking {} (timeout {}s)",
         judge.backend,
         judge.timeout.as_secs()
-    );
+    ));
     crate::out::progress(&format!("judge: asking {}", judge.backend));
     let answer = judge_run::run(&judge, tree.root(), &text, &system)?;
     // Everything in the copy is the judge's own doing, plan.md included.
@@ -563,10 +563,10 @@ impl Outcome<'_, '_> {
 /// stays in this clone, and every other clone and CI find the sign-off unproven.
 fn warn_if_ignored(root: &Path, id: &str, transcript: &str) {
     if let Ok(git::Tracking::Ignored) = git::tracking(root, Path::new(transcript)) {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: warning: the transcript {transcript} is ignored by git, so it will not be committed: every other clone and CI will find {id}'s sign-off unproven (transcript missing)\n  hint: commit it with `git add -f {transcript}`; to stop ignoring them, have git ignore `.plan/*` and add a `!{dir}/` line, rather than ignore `.plan/`",
             dir = crate::plan::proof::JUDGE_DIR.trim_end_matches('/')
-        );
+        ));
     }
 }
 
@@ -722,7 +722,9 @@ fn weakened_tests(
         .unwrap_or_default();
     let found = weakened::since(&repo.root, start, &files)?;
     for finding in &found {
-        eprintln!("plan: warning: weakened tests since the goal started: {finding}");
+        crate::out::warn(&format!(
+            "plan: warning: weakened tests since the goal started: {finding}"
+        ));
     }
     Ok(found)
 }
