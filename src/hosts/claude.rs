@@ -32,9 +32,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{Event, Judge, Registration, Spec, event};
-use super::protocol::{Answer, Kind, claude_json, out};
 use super::invocation::{Format, Invocation, Request};
+use super::protocol::{Answer, Kind, claude_json, out};
+use super::{Event, Judge, Registration, Spec, event};
 
 pub const EVENTS: &[Event] = &[
     event(

@@ -32,9 +32,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{Event, Judge, Registration, Spec, event, home, tilde};
-use super::protocol::{Answer, Kind, claude_json, out};
 use super::invocation::{Format, Invocation, Request};
+use super::protocol::{Answer, Kind, claude_json, out};
+use super::{Event, Judge, Registration, Spec, event, home, tilde};
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "SessionStart", None, 10),

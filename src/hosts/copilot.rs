@@ -36,9 +36,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde_json::{Value, json};
 
-use super::{Event, Judge, Registration, Spec, event};
-use super::protocol::{Answer, Kind, hook_command, out};
 use super::invocation::{Invocation, Request};
+use super::protocol::{Answer, Kind, hook_command, out};
+use super::{Event, Judge, Registration, Spec, event};
 
 /// Copilot ends the turn after this many agentStop blocks in a row and drops the
 /// next block (seen: the ninth stop's block never reached the model).

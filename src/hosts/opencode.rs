@@ -57,9 +57,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde_json::Value;
 
-use super::{Event, Judge, Registration, Spec, event, is_script, render_to_script, script_calling};
-use super::protocol::Kind;
 use super::invocation::{Format, Invocation, Request};
+use super::protocol::Kind;
+use super::{Event, Judge, Registration, Spec, event, is_script, render_to_script, script_calling};
 
 /// plan's plugin. Its first line marks it as plan's, so uninstall never deletes
 /// someone else's file of the same name.

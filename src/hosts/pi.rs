@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{Event, Judge, Registration, Spec, event, is_script, render_to_script, script_calling};
-use super::protocol::Kind;
 use super::invocation::{Invocation, Request};
+use super::protocol::Kind;
+use super::{Event, Judge, Registration, Spec, event, is_script, render_to_script, script_calling};
 
 /// plan's extension. Its first line marks it as plan's, so uninstall never deletes
 /// someone else's file of the same name.

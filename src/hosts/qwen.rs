@@ -34,9 +34,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{Event, Judge, Registration, Spec, event};
-use super::protocol::{Answer, Kind, claude_json, out};
 use super::invocation::{Invocation, Request};
+use super::protocol::{Answer, Kind, claude_json, out};
+use super::{Event, Judge, Registration, Spec, event};
 
 /// Qwen stamps `"$version": 4` into a settings file without one whenever it
 /// loads it (0.24.4): a file plan creates carries it already, so the first Qwen
