@@ -225,10 +225,7 @@ fn derive(
         let path = place.root.join(".plan/prompts").join(name);
         deps.push(Dep::stat(path.clone(), true));
         // Never blocks on a FIFO there: this runs on every hook.
-        crate::judge::overrides::read(place.root, name)
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| embedded.to_string())
+        crate::prompts::overrides::or_embedded(place.root, name, embedded)
     };
     let injection = template("injection.md", blocks::INJECTION);
     let idle = template("injection_idle.md", blocks::INJECTION_IDLE);

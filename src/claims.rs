@@ -227,9 +227,9 @@ pub fn release_finished(ctx: &Ctx, goal: &str) {
         Ok(Some(held.claim))
     };
     if let Err(e) = drop() {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: warning: the claim on {goal} was not released: {e:#}\n  hint: `plan release {goal} --force` drops it"
-        );
+        ));
     }
 }
 

@@ -183,7 +183,7 @@ impl Ctx {
                 .filter(|g| !plan.errors_in(g).is_empty())
                 .map(|g| g.id.as_ref())
                 .collect();
-            eprintln!(
+            crate::out::warn(&format!(
                 "plan: warning: {} has format errors in {}; those goals are left unchanged (plan lint lists them)",
                 self.store.name,
                 match broken.as_slice() {
@@ -191,7 +191,7 @@ impl Ctx {
                     [one] => format!("goal {one}"),
                     many => format!("goals {}", many.join(", ")),
                 }
-            );
+            ));
         }
         self.prove_live(&mut plan);
         Ok(plan)
@@ -210,12 +210,12 @@ impl Ctx {
 
     fn warn_errors(&self, plan: &Plan<'_>) {
         let n = plan.errors.len();
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: warning: {} has {n} format error{}; goals with errors are shown as read and left unchanged (plan lint, plan doctor)\n{}",
             self.store.name,
             if n == 1 { "" } else { "s" },
             self.render(plan, &plan.errors)
-        );
+        ));
     }
 
     /// The commit HEAD points at, for started events: the judge later sees

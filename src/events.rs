@@ -92,10 +92,10 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
             let _ = std::fs::rename(&path, journal_before(git_dir));
         }
         Ok(_) => {}
-        Err(e) => eprintln!(
+        Err(e) => crate::out::warn(&format!(
             "plan: cannot record the loop's event in {}: {e}",
             path.display()
-        ),
+        )),
     }
     if !config.notify.is_empty() {
         // As it is: the detached watchdog makes `ts` local time, not the hook.
@@ -130,7 +130,7 @@ pub fn written(plan_path: &Path, lines: &[String]) {
         .filter_map(|entry| Some(log_json(entry.stamp, &Event::parse(entry.text)?, &facts)))
         .collect();
     for note in notes {
-        eprintln!("{note}");
+        crate::out::warn(&note);
     }
     for event in &events {
         notify::announce(&repo.root, &repo.git_dir, &config.notify, event);

@@ -113,12 +113,6 @@ impl fmt::Display for Exit {
 
 impl std::error::Error for Exit {}
 
-impl From<crate::plan::ops::Refusal> for anyhow::Error {
-    fn from(r: crate::plan::ops::Refusal) -> Self {
-        Exit::usage_hint(r.message, r.hint)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,6 +27,7 @@ mod notify;
 mod out;
 pub mod plan;
 mod portable;
+mod prompts;
 mod record;
 mod running;
 mod store;
@@ -175,7 +176,7 @@ fn report(err: &anyhow::Error) -> u8 {
     }
     let (code, text) = Exit::shown(err);
     if let Some(text) = text {
-        eprintln!("{text}");
+        crate::out::warn(&text);
     }
     code
 }

@@ -25,7 +25,7 @@ pub fn announce(root: &Path, git_dir: &Path, rules: &[NotifyRule], event: &Value
     let name = event["event"].as_str().unwrap_or_default();
     for rule in rules.iter().filter(|r| r.events.iter().any(|e| e == name)) {
         if let Err(why) = start(root, git_dir, rule, name, event) {
-            eprintln!("plan: notify: {why}");
+            crate::out::warn(&format!("plan: notify: {why}"));
         }
     }
 }
@@ -128,17 +128,22 @@ pub fn watchdog(ms: u64, argv: Vec<String>) -> u8 {
     let what = format!("{} ({name})", argv.join(" "));
     match exec::run(&spec) {
         Ok(out) if out.timed_out => {
-            eprintln!("{when} plan: notify: {what} timed out after {ms} ms and was stopped");
+            crate::out::warn(&format!(
+                "{when} plan: notify: {what} timed out after {ms} ms and was stopped"
+            ));
         }
         Ok(out) if !out.success() => {
             let tail = String::from_utf8_lossy(&out.stderr);
             let status = out
                 .code()
                 .map_or_else(|| "was killed".to_string(), |c| format!("exited {c}"));
-            eprintln!("{when} plan: notify: {what} {status}: {}", tail.trim_end());
+            crate::out::warn(&format!(
+                "{when} plan: notify: {what} {status}: {}",
+                tail.trim_end()
+            ));
         }
         Ok(_) => {}
-        Err(e) => eprintln!("{when} plan: notify: {what}: {e:#}"),
+        Err(e) => crate::out::warn(&format!("{when} plan: notify: {what}: {e:#}")),
     }
     crate::exit::OK
 }

@@ -1,5 +1,6 @@
 //! Where commands' output goes: stdout, or the sink `plan mcp` collects a tool
-//! call's text in. The one place a command's output is written.
+//! call's text in; notes and errors go to stderr. The one place plan's output is
+//! written (clippy's `print_stdout` and `print_stderr` hold everywhere else).
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -71,4 +72,11 @@ pub fn print(text: &str) -> Result<()> {
 
 pub fn println(text: &str) -> Result<()> {
     print(&format!("{text}\n"))
+}
+
+/// A line on stderr for the person: notes, warnings, the error `main` reports. Never
+/// captured: `plan mcp`'s stdout is the protocol, and its stderr the host's log.
+#[expect(clippy::print_stderr, reason = "the one place plan writes to stderr")]
+pub fn warn(text: &str) {
+    eprintln!("{text}");
 }

@@ -53,9 +53,9 @@ pub fn run(env: &Env, _args: Args) -> Result<u8> {
     if unproven.is_empty() {
         return Ok(OK);
     }
-    eprintln!(
+    crate::out::warn(&format!(
         "{}\n  hint: sign them off with `plan complete ID --evidence TEXT`, or record a cancel with `plan cancel ID --reason TEXT`; `plan audit` shows each record",
         unproven.join("\n")
-    );
+    ));
     Err(Exit::quiet(CHECK_FAILED))
 }

@@ -133,9 +133,9 @@ pub fn record(root: &std::path::Path, id: &str, now: &Now, commit: Option<&str>)
     match saved {
         Ok(saved) => Some(saved),
         Err(e) => {
-            eprintln!(
+            crate::out::warn(&format!(
                 "plan: warning: no checkpoint recorded for {id} ({e:#}); plan rewind cannot return to this sign-off"
-            );
+            ));
             None
         }
     }

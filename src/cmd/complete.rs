@@ -195,12 +195,12 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
         .map(|s| s.text)
         .collect();
     if !open.is_empty() {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: warning: {} of {} subtasks of {id} are not ticked: {}",
             open.len(),
             goal.subtasks.len(),
             open.join("; ")
-        );
+        ));
     }
     let verify = match goal.verify() {
         Some(line) => {
@@ -249,7 +249,7 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
     if let Some(verify) = &verify {
         // The verify line is plan.md text: escaped for the terminal.
         let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
-        eprintln!("plan: verify: running `{shown}`");
+        crate::out::warn(&format!("plan: verify: running `{shown}`"));
         crate::out::progress(&format!("verify: running `{shown}`"));
         let timeout = Duration::from_secs(config.verify_timeout_secs);
         let before = git::tracked_snapshot(&repo.root)?;
@@ -288,7 +288,7 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
         });
         if !result.passed {
             let why = result.why_failed(&verify.to_string(), timeout);
-            eprintln!("{}", result.tail.trim_end());
+            crate::out::warn(result.tail.trim_end());
             let why: Vec<String> = std::iter::once(why).chain(side_effect).collect();
             return outcome.reject("verify", &why, None);
         }
@@ -321,7 +321,7 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
     })?;
     outcome.checkpoint = Some(commit);
     if paths.is_empty() {
-        eprintln!("plan: note: no --path given; the judge sees only the text evidence");
+        crate::out::warn("plan: note: no --path given; the judge sees only the text evidence");
     }
     // Work committed since the goal started is part of what the judge must see.
     let mut reads = overrides::Reads::default();
@@ -348,11 +348,11 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
         return panel::sign_off(&outcome, record, &panel_judges, asking);
     };
 
-    eprintln!(
+    crate::out::warn(&format!(
         "plan: judge: asking {} (timeout {}s)",
         judge.backend,
         judge.timeout.as_secs()
-    );
+    ));
     crate::out::progress(&format!("judge: asking {}", judge.backend));
     let answer = judge_run::run(&judge, tree.root(), &text, &system)?;
     // Everything in the copy is the judge's own doing, plan.md included.
@@ -660,10 +660,10 @@ fn is_ignored(root: &Path, transcript: &str) -> bool {
 /// The transcript is the sign-off's proof everywhere plan.md goes: one git ignores
 /// stays in this clone, and every other clone and CI find the sign-off unproven.
 fn warn_ignored(id: &str, transcript: &str) {
-    eprintln!(
+    crate::out::warn(&format!(
         "plan: warning: the transcript {transcript} is ignored by git, so it will not be committed: every other clone and CI will find {id}'s sign-off unproven (transcript missing)\n  hint: commit it with `git add -f {transcript}`; to stop ignoring them, have git ignore `.plan/*` and add a `!{dir}/` line, rather than ignore `.plan/`",
         dir = crate::plan::proof::JUDGE_DIR.trim_end_matches('/')
-    );
+    ));
 }
 
 /// Each command of a verify line, with the program path it resolves to.
@@ -787,7 +787,9 @@ fn weakened_tests(
         .unwrap_or_default();
     let found = weakened::since(&repo.root, start, &files)?;
     for finding in &found {
-        eprintln!("plan: warning: weakened tests since the goal started: {finding}");
+        crate::out::warn(&format!(
+            "plan: warning: weakened tests since the goal started: {finding}"
+        ));
     }
     Ok(found)
 }

@@ -107,10 +107,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         now,
     );
     if let Ok(Some(waiting)) = proposal::load(&repo.git_dir) {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: note: this replaces the draft that was waiting for \"{}\"",
             waiting.objective
-        );
+        ));
     }
     proposal::save(&repo.git_dir, &pending)?;
     println(&proposal::show(&pending, &checked.render_problems(), now))?;
@@ -195,7 +195,7 @@ fn set(
     }
     if edited != text {
         config::write(&path, name, &edited)?;
-        eprintln!("plan: set draft.{key} to {shown} in {name}");
+        crate::out::warn(&format!("plan: set draft.{key} to {shown} in {name}"));
     }
     Ok(())
 }

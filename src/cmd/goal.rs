@@ -75,11 +75,11 @@ fn log_loop(ctx: &Ctx, event: Event<'_>) {
         )?)
     });
     if let Err(e) = written {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: warning: {} was not logged in {} ({e:#})",
             event.render(),
             ctx.store.name
-        );
+        ));
     }
 }
 

@@ -42,11 +42,11 @@ pub fn answer(args: Args) -> u8 {
     let _ = std::io::stdin().take(MAX_INPUT).read_to_string(&mut stdin);
     let Ok(host) = <Host as clap::ValueEnum>::from_str(&args.host, false) else {
         let known: Vec<&str> = Host::ALL.iter().map(|h| h.spec().name).collect();
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: no hooks for a host named \"{}\" (plan knows {}); nothing done",
             crate::plan::text::escape_controls(&args.host),
             known.join(", ")
-        );
+        ));
         return 0;
     };
     answer_for(host, &args.event, &stdin)

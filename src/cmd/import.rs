@@ -113,10 +113,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         ));
     }
     if let Ok(Some(waiting)) = proposal::load(&repo.git_dir) {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: note: this replaces the draft that was waiting for \"{}\"",
             waiting.objective
-        );
+        ));
     }
     proposal::save(&repo.git_dir, &pending)?;
     println(&show(&pending, &checked, now, true))?;

@@ -282,7 +282,7 @@ fn all(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
             Ok(code) => code,
             Err(e) => {
                 let (code, shown) = Exit::shown(&e);
-                eprintln!("{}", shown.unwrap_or_default());
+                crate::out::warn(&shown.unwrap_or_default());
                 code
             }
         };
@@ -726,9 +726,9 @@ fn warn_if_missing(program: &str) {
         Ok(m) if !m.is_file() || m.permissions().mode() & 0o111 == 0 => "is not executable",
         Ok(_) => return,
     };
-    eprintln!(
+    crate::out::warn(&format!(
         "plan: warning: {program} {problem}, so the hooks cannot run it\n  hint: install again with --command naming the plan binary"
-    );
+    ));
 }
 
 /// The hooks fail open when `plan` cannot be found, so nothing would tell the user.
@@ -744,8 +744,8 @@ fn warn_if_not_on_path(program: &str) {
         })
     });
     if !found {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: warning: `{program}` is not on PATH, so the hooks cannot run it yet\n  hint: put plan on PATH, or install again with --command /path/to/plan"
-        );
+        ));
     }
 }

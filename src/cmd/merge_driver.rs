@@ -68,11 +68,11 @@ pub fn run(_env: &Env, args: Args) -> Result<u8> {
     if conflicts.is_empty() {
         return Ok(OK);
     }
-    eprintln!(
+    crate::out::warn(&format!(
         "plan: {name}: {} conflict{} left: {}\nhint: keep what each side meant between the markers, delete the marker lines, then `plan lint` and `git add {name}`",
         conflicts.len(),
         if conflicts.len() == 1 { "" } else { "s" },
         conflicts.join("; ")
-    );
+    ));
     Ok(CHECK_FAILED)
 }

@@ -521,8 +521,8 @@ fn confirm(yes: bool, question: &str, command: &str) -> Result<bool> {
 
 fn warn_left(left: &[String]) {
     for path in left {
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: warning: left {path} as it is: git ignores the file there, or the path leads through a symlink"
-        );
+        ));
     }
 }

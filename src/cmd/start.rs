@@ -164,7 +164,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 Claims::of(ctx)?.lease_minutes()
             ),
         };
-        eprintln!("plan: note: {id} taken over from {from} ({why}); logged");
+        crate::out::warn(&format!(
+            "plan: note: {id} taken over from {from} ({why}); logged"
+        ));
     }
     let claimed_by = taken.map(|t| t.claim.holder);
     let message = match &claimed_by {

@@ -5,10 +5,7 @@ use crate::plan::goal_template;
 use crate::plan::model::{Plan, Status};
 use crate::plan::template::fill;
 
-pub const DRAFTING: &str = include_str!("../../prompts/plan_drafting.md");
-pub const REVISION: &str = include_str!("../../prompts/plan_revision.md");
-pub const PROBLEMS: &str = include_str!("../../prompts/plan_problems.md");
-pub const SYSTEM: &str = include_str!("../../prompts/draft_system.md");
+pub use crate::prompts::{DRAFT_SYSTEM as SYSTEM, DRAFTING, PROBLEMS, REVISION};
 
 /// The texts a drafting run uses, as loaded for one repository.
 #[derive(Clone, Debug)]

@@ -88,9 +88,9 @@ pub struct Terminal;
 
 impl Reviewer for Terminal {
     fn choose(&mut self, draft: &str, problems: &[String]) -> Result<Choice> {
-        eprintln!("\n{}\n", draft.trim_end());
+        crate::out::warn(&format!("\n{}\n", draft.trim_end()));
         if !problems.is_empty() {
-            eprintln!("{}\n", problems.join("\n"));
+            crate::out::warn(&format!("{}\n", problems.join("\n")));
         }
         let items = [
             "Ready: add these goals to plan.md",
@@ -123,7 +123,7 @@ impl Reviewer for Terminal {
     }
 
     fn note(&mut self, message: &str) {
-        eprintln!("plan: {message}");
+        crate::out::warn(&format!("plan: {message}"));
     }
 }
 

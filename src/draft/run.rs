@@ -12,11 +12,11 @@ use crate::config::{BackendChoice, ModelConfig};
 use crate::exec;
 use crate::exit::{CHECK_FAILED, Exit};
 use crate::git;
-use crate::hooks::run::template;
 use crate::judge::backend::Backend;
 use crate::judge::run::{self as judge_run, Judge};
 use crate::plan::draft::{self, Checked};
 use crate::plan::model::Plan;
+use crate::prompts::overrides::or_embedded;
 use crate::verify;
 
 /// Why no usable draft came back.
@@ -112,10 +112,10 @@ impl Drafter {
             ));
         }
         let templates = Templates {
-            drafting: template(root, "plan_drafting.md", prompt::DRAFTING),
-            revision: template(root, "plan_revision.md", prompt::REVISION),
-            problems: template(root, "plan_problems.md", prompt::PROBLEMS),
-            system: template(root, "draft_system.md", prompt::SYSTEM),
+            drafting: or_embedded(root, "plan_drafting.md", prompt::DRAFTING),
+            revision: or_embedded(root, "plan_revision.md", prompt::REVISION),
+            problems: or_embedded(root, "plan_problems.md", prompt::PROBLEMS),
+            system: or_embedded(root, "draft_system.md", prompt::SYSTEM),
             examples: prompt::examples(&goal_templates(root)),
         };
         Ok(Drafter {
@@ -163,11 +163,11 @@ impl Drafter {
             return Ok(first);
         }
         let problems = first.render_problems();
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: draft: this draft has problems:\n\n{}\n\n{}\nplan: draft: asking the model again",
             first.text.trim_end(),
             problems.join("\n")
-        );
+        ));
         let fix = prompt::problems(&self.templates, &problems);
         let feedback = match &revision {
             Some(r) => format!("{}\n\n{fix}", r.feedback.trim()),
@@ -191,11 +191,11 @@ impl Drafter {
         // A rewind must not move the files while the model reads them.
         let _running = crate::running::judge_or_draft(&self.root).map_err(Failure::Other)?;
         let before = git::snapshot(&self.root).map_err(Failure::Other)?;
-        eprintln!(
+        crate::out::warn(&format!(
             "plan: draft: asking {} (timeout {}s)",
             self.describe(),
             self.judge.timeout.as_secs()
-        );
+        ));
         let answer = judge_run::ask(&self.judge, &self.root, prompt, &self.templates.system);
         let after = git::snapshot(&self.root).map_err(Failure::Other)?;
         let changed = before.changes(&after);

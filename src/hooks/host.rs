@@ -5,24 +5,12 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(test)]
+use serde_json::json;
 
 pub use crate::hosts::Host;
-
-/// What an event asks of plan, whatever the host calls it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A session starts, resumes, or comes back from a compaction: inject.
-    Start,
-    /// The user sent a prompt: inject if due.
-    Prompt,
-    /// A tool ran: count file edits, remind if due.
-    Tool,
-    /// A compaction is coming.
-    Compact,
-    /// The agent wants to stop: the continuation guard.
-    Stop,
-}
+pub use crate::hosts::protocol::{Answer, Kind};
 
 /// The event's kind and the name the host gives it in `hookEventName`.
 pub fn kind(host: Host, event: &str) -> Option<(Kind, &'static str)> {
@@ -129,42 +117,9 @@ pub fn edits_files(tool: &str) -> bool {
         .any(|w| t.contains(w))
 }
 
-/// What plan has to say to the host.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Answer {
-    Nothing,
-    /// Context for the model (injection, reminder, skeleton).
-    Context(String),
-    /// Veto a stop; the reason is the agent's next instruction.
-    Block(String),
-    /// A message for the user, not the model.
-    Note(String),
-}
-
 /// The host's JSON on stdout, and anything for stderr.
 pub fn render(host: Host, kind: Kind, event: &str, answer: &Answer) -> (String, String) {
     (host.spec().render)(kind, event, answer)
-}
-
-/// Claude Code's answer shapes, which other hosts copied: `None` for nothing.
-pub fn claude_json(event: &str, answer: &Answer) -> Option<Value> {
-    Some(match answer {
-        Answer::Nothing => return None,
-        Answer::Context(text) => json!({
-            "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
-        }),
-        Answer::Block(reason) => json!({ "decision": "block", "reason": reason }),
-        Answer::Note(text) => json!({ "systemMessage": text }),
-    })
-}
-
-/// An answer as one JSON line on stdout; `empty` when there is nothing to say (some
-/// hosts want `{}` even then).
-pub fn out(answer: Option<Value>, empty: &str) -> (String, String) {
-    match answer {
-        Some(v) => (format!("{v}\n"), String::new()),
-        None => (empty.to_string(), String::new()),
-    }
 }
 
 #[cfg(test)]

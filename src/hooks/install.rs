@@ -3,15 +3,11 @@
 //! entry of ours is updated in place, never duplicated; uninstall takes back exactly
 //! what install put in. Pure: text and values in and out, no files, no environment.
 
-use std::borrow::Cow;
-
 use serde_json::{Map, Value, json};
 
-/// The program the registered commands run unless `--command` says otherwise: found
-/// on PATH, so a settings file can be committed and shared.
-pub const DEFAULT_PROGRAM: &str = "plan";
-
 pub use super::host::Host;
+pub use crate::hosts::protocol::DEFAULT_PROGRAM;
+use crate::hosts::protocol::{hook_command, shell_word};
 use crate::hosts::{Event, Registration};
 
 /// The object whose `enabled: true` the host needs before it runs any hook, if any.
@@ -30,22 +26,9 @@ fn version_key(host: Host) -> Option<(&'static str, u64)> {
     }
 }
 
-/// The shell command a host runs for `slug`. Hosts run it through a shell, so an
-/// unusual program path is quoted.
+/// The shell command a host runs for `slug`.
 pub fn command(program: &str, host: Host, slug: &str) -> String {
-    format!("{} hook {} {slug}", shell_word(program), host.name())
-}
-
-fn shell_word(word: &str) -> Cow<'_, str> {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_./:@%+=,-".contains(&b));
-    if plain {
-        Cow::Borrowed(word)
-    } else {
-        Cow::Owned(format!("'{}'", word.replace('\'', r"'\''")))
-    }
+    hook_command(program, host.name(), slug)
 }
 
 /// Whether a command is one plan registers for `host`: `<program> hook <host> <event>`,

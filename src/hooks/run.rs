@@ -17,10 +17,11 @@ use crate::plan::blocks::{self, Templates};
 use crate::plan::claim;
 use crate::plan::model::Plan;
 use crate::plan::template::fill;
+use crate::prompts::overrides::or_embedded;
 
 /// The loop judge is cheap or it is nothing: a stop hook cannot wait long.
 const LOOP_JUDGE_TIMEOUT: Duration = Duration::from_secs(30);
-pub const LOOP_JUDGE: &str = include_str!("../../prompts/loop_judge.md");
+pub use crate::prompts::LOOP_JUDGE;
 
 /// Where a hook finds things.
 pub struct Place {
@@ -44,14 +45,6 @@ pub fn place(cwd: &Path) -> Result<Option<Place>> {
         git_dir: repo.git_dir,
         plan_path,
     }))
-}
-
-/// The repository's override of a prompt, else the embedded one.
-pub fn template(root: &Path, name: &str, embedded: &'static str) -> String {
-    crate::judge::overrides::read(root, name)
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| embedded.to_string())
 }
 
 pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
@@ -104,7 +97,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     // read keeps its defaults, and the person is told in one line.
     let (config, notes) = config::load_lenient(Some(&place.root));
     for note in notes {
-        eprintln!("{note}");
+        crate::out::warn(&note);
     }
     let state = State::new(&place.git_dir);
     let claims = Claimed::read(&place, &input.session);
@@ -188,7 +181,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             })?;
             let reminder = remind.then(|| {
                 blocks::reminder(Templates {
-                    reminder: &template(&place.root, "reminder.md", blocks::REMINDER),
+                    reminder: &or_embedded(&place.root, "reminder.md", blocks::REMINDER),
                     ..Templates::default()
                 })
             });
@@ -312,8 +305,8 @@ fn compactions(host: Host, input: &Input) -> Option<u64> {
 }
 
 pub fn injection(root: &Path, plan: &Plan<'_>) -> String {
-    let injection = template(root, "injection.md", blocks::INJECTION);
-    let idle = template(root, "injection_idle.md", blocks::INJECTION_IDLE);
+    let injection = or_embedded(root, "injection.md", blocks::INJECTION);
+    let idle = or_embedded(root, "injection_idle.md", blocks::INJECTION_IDLE);
     blocks::injection(
         plan,
         Templates {
@@ -363,7 +356,7 @@ fn stop(
     view: &cache::View,
     limit: Option<u32>,
 ) -> Result<Answer> {
-    let continuation = template(&place.root, "continuation.md", blocks::CONTINUATION);
+    let continuation = or_embedded(&place.root, "continuation.md", blocks::CONTINUATION);
     let templates = Templates {
         continuation: &continuation,
         ..Templates::default()
@@ -464,7 +457,7 @@ fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) 
         .rev()
         .collect();
     let prompt = fill(
-        &template(&place.root, "loop_judge.md", LOOP_JUDGE),
+        &or_embedded(&place.root, "loop_judge.md", LOOP_JUDGE),
         |name| match name {
             "goals" => Some(active.join(", ")),
             // The agent's words: a "PAUSE:" it writes is data, not the judge's answer.

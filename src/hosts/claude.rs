@@ -32,9 +32,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use super::invocation::{Format, Invocation, Request};
+use super::protocol::{Answer, Kind, claude_json, out};
 use super::{Event, Judge, Registration, Spec, event};
-use crate::hooks::host::{Answer, Kind, claude_json, out};
-use crate::judge::backend::{Format, Invocation, Request};
 
 pub const EVENTS: &[Event] = &[
     event(
@@ -76,19 +76,14 @@ pub static HOST: Spec = Spec {
         version: None,
     },
     next_steps,
-    trust_pending: super::no_trust_step,
     fresh_context: "/clear",
-    skeleton_at_compaction: false,
-    compactions: None,
-    edit_tools: &[],
-    inject_at_tool: false,
     judge: Judge {
         program: "claude",
         invocation: judge,
         format: Format::ClaudeResult,
-        schema: None,
-        refuse: None,
+        ..Judge::DEFAULT
     },
+    ..Spec::DEFAULT
 };
 
 fn user(home: &Path) -> PathBuf {

@@ -32,9 +32,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use super::invocation::{Format, Invocation, Request};
+use super::protocol::{Answer, Kind, claude_json, out};
 use super::{Event, Judge, Registration, Spec, event, home, tilde};
-use crate::hooks::host::{Answer, Kind, claude_json, out};
-use crate::judge::backend::{Format, Invocation, Request};
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "SessionStart", None, 10),
@@ -65,17 +65,14 @@ pub static HOST: Spec = Spec {
     next_steps,
     trust_pending,
     fresh_context: "/new",
-    skeleton_at_compaction: false,
-    compactions: None,
-    edit_tools: &[],
-    inject_at_tool: false,
     judge: Judge {
         program: "codex",
         invocation: judge,
         format: Format::LastMessage,
         schema: Some(schema),
-        refuse: None,
+        ..Judge::DEFAULT
     },
+    ..Spec::DEFAULT
 };
 
 /// `$CODEX_HOME`, else `~/.codex`.

@@ -36,10 +36,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde_json::{Value, json};
 
+use super::invocation::{Invocation, Request};
+use super::protocol::{Answer, Kind, hook_command, out};
 use super::{Event, Judge, Registration, Spec, event};
-use crate::hooks::host::{Answer, Kind, out};
-use crate::hooks::install::{Host, command};
-use crate::judge::backend::{Format, Invocation, Request};
 
 /// Copilot ends the turn after this many agentStop blocks in a row and drops the
 /// next block (seen: the ninth stop's block never reached the model).
@@ -74,20 +73,16 @@ pub static HOST: Spec = Spec {
         is_ours,
     },
     next_steps,
-    trust_pending: super::no_trust_step,
     fresh_context: "/clear",
-    skeleton_at_compaction: false,
-    compactions: None,
     edit_tools: &["create"],
     // After a compaction nothing re-adds context but the next prompt or tool event.
     inject_at_tool: true,
     judge: Judge {
         program: "copilot",
         invocation: judge,
-        format: Format::Text,
-        schema: None,
-        refuse: None,
+        ..Judge::DEFAULT
     },
+    ..Spec::DEFAULT
 };
 
 /// `$COPILOT_HOME`, else `~/.copilot`.
@@ -110,7 +105,7 @@ pub fn hooks_file(program: &str) -> String {
             e.name.to_string(),
             json!([{
                 "type": "command",
-                "bash": command(program, Host::Copilot, e.slug),
+                "bash": hook_command(program, HOST.name, e.slug),
                 "timeoutSec": e.timeout,
             }]),
         );

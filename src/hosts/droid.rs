@@ -31,9 +31,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use super::invocation::{Invocation, Request};
+use super::protocol::{Answer, Kind, claude_json, out};
 use super::{Event, Judge, Registration, Spec, event};
-use crate::hooks::host::{Answer, Kind, claude_json, out};
-use crate::judge::backend::{Format, Invocation, Request};
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "SessionStart", None, 10),
@@ -69,19 +69,16 @@ pub static HOST: Spec = Spec {
         version: None,
     },
     next_steps,
-    trust_pending: super::no_trust_step,
     fresh_context: "/clear",
-    skeleton_at_compaction: false,
-    compactions: None,
     edit_tools: &["Create"],
     inject_at_tool: true,
     judge: Judge {
         program: "droid",
         invocation: judge,
-        format: Format::Text,
-        schema: None,
         refuse: Some(guideline_files),
+        ..Judge::DEFAULT
     },
+    ..Spec::DEFAULT
 };
 
 /// Runtime settings for the judge's own run: no hooks at all.
@@ -100,7 +97,7 @@ const GUIDELINES: [&str; 5] = [
 /// Why Droid cannot judge `root` in isolation: the first guideline file in it.
 fn guideline_files(root: &Path, _home: Option<&Path>) -> Option<String> {
     let names: Vec<String> = GUIDELINES.iter().map(|n| n.to_string()).collect();
-    let found = crate::judge::files::find_named(root, &names)?;
+    let found = super::find_named(root, &names)?;
     Some(format!(
         "{found} is an instruction file Droid hands its model as project guidelines when it reads a file beside or below it, and no flag stops it; the agent under review could have written it"
     ))

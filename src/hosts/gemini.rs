@@ -41,9 +41,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde_json::Value;
 
+use super::invocation::{Format, Invocation, Request};
+use super::protocol::{Answer, Kind, claude_json, out};
 use super::{Event, Judge, Registration, Spec, event};
-use crate::hooks::host::{Answer, Kind, claude_json, out};
-use crate::judge::backend::{Format, Invocation, Request};
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "SessionStart", None, 10_000),
@@ -76,17 +76,15 @@ pub static HOST: Spec = Spec {
     next_steps,
     trust_pending,
     fresh_context: "/clear",
-    skeleton_at_compaction: false,
     compactions: Some(compactions),
-    edit_tools: &[],
-    inject_at_tool: false,
     judge: Judge {
         program: "gemini",
         invocation: judge,
         format: Format::GeminiJson,
-        schema: None,
         refuse: Some(context_files),
+        ..Judge::DEFAULT
     },
+    ..Spec::DEFAULT
 };
 
 fn user(home: &Path) -> PathBuf {
@@ -192,7 +190,7 @@ fn context_names(home: Option<&Path>) -> Vec<String> {
     let mut names = vec!["GEMINI.md".to_string()];
     let settings = home
         .and_then(|h| std::fs::read_to_string(h.join(".gemini/settings.json")).ok())
-        .and_then(|text| crate::hooks::jsonc::parse(&text).ok());
+        .and_then(|text| settings_object(&text));
     if let Some(settings) = settings {
         match settings.get("context").map(|c| &c["fileName"]) {
             Some(Value::String(name)) => names.push(name.clone()),
@@ -207,11 +205,33 @@ fn context_names(home: Option<&Path>) -> Vec<String> {
     names
 }
 
+/// A settings file's object as Gemini reads it, comments allowed; `None` when it is
+/// not one. Parsed here rather than by `hooks/jsonc.rs`, which serves install and
+/// lies above the host registry.
+fn settings_object(text: &str) -> Option<Value> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: true,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    jsonc_parser::parse_to_serde_value::<Value>(text, &options)
+        .ok()
+        .filter(Value::is_object)
+}
+
 /// Why Gemini CLI cannot judge `root` in isolation: the first context file in it,
 /// which Gemini would hand its model as instructions (no flag turns that off).
 fn context_files(root: &Path, home: Option<&Path>) -> Option<String> {
     let names = context_names(home);
-    let found = crate::judge::files::find_named(root, &names)?;
+    let found = super::find_named(root, &names)?;
     Some(format!(
         "{found} is an instruction file Gemini CLI loads into its model's context from the directories it reads, and no flag stops it; the agent under review could have written it"
     ))

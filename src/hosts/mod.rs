@@ -9,66 +9,79 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use crate::exit::Exit;
-use crate::hooks::host::{Answer, Kind};
-use crate::judge::backend::{Format, Invocation, Request};
+use invocation::{Format, Invocation, Request};
+use protocol::{Answer, Kind};
 
-pub mod claude;
-pub mod codex;
-pub mod copilot;
-pub mod droid;
-pub mod gemini;
-pub mod opencode;
-pub mod pi;
-pub mod qwen;
+pub mod invocation;
+pub mod protocol;
 
-/// The hosts, as `plan install HOST`, `plan hook HOST …` and `--judge HOST` name them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Host {
+/// Declares the hosts, one line each: the variant (its doc is `--help`'s), the
+/// module whose `HOST` declares it, and its place in the order `judge.backend: auto`
+/// tries hosts in. The line's order is the order `--help` lists them in.
+macro_rules! hosts {
+    ($($(#[doc = $doc:literal])* $variant:ident => $module:ident, auto $rank:literal;)*) => {
+        $(pub mod $module;)*
+
+        /// The hosts, as `plan install HOST`, `plan hook HOST …` and `--judge HOST` name them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+        pub enum Host {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Host {
+            /// Every host, in the order `judge.backend: auto` tries them.
+            pub const ALL: [Host; [$(Host::$variant),*].len()] =
+                by_rank([$((Host::$variant, $rank)),*]);
+
+            /// The host's declaration.
+            pub fn spec(self) -> &'static Spec {
+                match self {
+                    $(Host::$variant => &$module::HOST,)*
+                }
+            }
+        }
+    };
+}
+
+hosts! {
     /// Claude Code
-    Claude,
+    Claude => claude, auto 0;
     /// OpenAI Codex CLI
-    Codex,
+    Codex => codex, auto 1;
     /// GitHub Copilot CLI
-    Copilot,
+    Copilot => copilot, auto 6;
     /// Factory Droid
-    Droid,
+    Droid => droid, auto 4;
     /// Gemini CLI
-    Gemini,
+    Gemini => gemini, auto 3;
     /// OpenCode (Kilo Code loads the same plugin)
-    Opencode,
+    Opencode => opencode, auto 5;
     /// The pi coding agent
-    Pi,
+    Pi => pi, auto 2;
     /// Qwen Code
-    Qwen,
+    Qwen => qwen, auto 7;
+}
+
+/// The hosts ordered by their `auto` rank, each rank `0..N` used once (checked at
+/// compile time: a duplicate or missing rank fails the build).
+const fn by_rank<const N: usize>(ranked: [(Host, usize); N]) -> [Host; N] {
+    let mut all = [ranked[0].0; N];
+    let mut seen = [false; N];
+    let mut i = 0;
+    while i < N {
+        let (host, rank) = ranked[i];
+        assert!(
+            rank < N && !seen[rank],
+            "each host needs its own auto rank in 0..N"
+        );
+        seen[rank] = true;
+        all[rank] = host;
+        i += 1;
+    }
+    all
 }
 
 impl Host {
-    /// Every host, in the order `judge.backend: auto` tries them.
-    pub const ALL: [Host; 8] = [
-        Host::Claude,
-        Host::Codex,
-        Host::Pi,
-        Host::Gemini,
-        Host::Droid,
-        Host::Opencode,
-        Host::Copilot,
-        Host::Qwen,
-    ];
-
-    /// The host's declaration.
-    pub fn spec(self) -> &'static Spec {
-        match self {
-            Host::Claude => &claude::HOST,
-            Host::Codex => &codex::HOST,
-            Host::Copilot => &copilot::HOST,
-            Host::Droid => &droid::HOST,
-            Host::Gemini => &gemini::HOST,
-            Host::Opencode => &opencode::HOST,
-            Host::Pi => &pi::HOST,
-            Host::Qwen => &qwen::HOST,
-        }
-    }
-
     /// As in `plan hook HOST EVENT`.
     pub fn name(self) -> &'static str {
         self.spec().name
@@ -133,6 +146,35 @@ pub struct Spec {
     /// event instead.
     pub inject_at_tool: bool,
     pub judge: Judge,
+}
+
+impl Spec {
+    /// What a host states only when it differs: no trust step, no skeleton at
+    /// compaction, no extra edit tools, compactions not counted, injection at the
+    /// prompt. The rest (name, title, events, render, registration, next steps,
+    /// fresh context, judge program and invocation) every host states itself;
+    /// `each_host_states_what_has_no_default` checks that it does.
+    pub const DEFAULT: Spec = Spec {
+        name: "",
+        title: "",
+        events: &[],
+        render: |_, _, _| (String::new(), String::new()),
+        registration: Registration::Settings {
+            project: "",
+            user: |home| home.to_path_buf(),
+            enable: None,
+            comments: false,
+            version: None,
+        },
+        next_steps: |_| Ok(String::new()),
+        trust_pending: no_trust_step,
+        fresh_context: "",
+        skeleton_at_compaction: false,
+        edit_tools: &[],
+        compactions: None,
+        inject_at_tool: false,
+        judge: Judge::DEFAULT,
+    };
 }
 
 /// One event of the host's, as plan names it, handles it and registers it.
@@ -244,11 +286,50 @@ pub struct Judge {
     pub refuse: Option<Refusal>,
 }
 
+impl Judge {
+    /// A judge whose answer is plain text, with no schema flag and nothing refused;
+    /// the host states its program and invocation.
+    pub const DEFAULT: Judge = Judge {
+        program: "",
+        invocation: |_| Invocation::new("", true),
+        format: Format::Text,
+        schema: None,
+        refuse: None,
+    };
+}
+
 /// Why a host cannot judge `root` in isolation, given the user's home directory.
 pub type Refusal = fn(root: &Path, home: Option<&Path>) -> Option<String>;
 
 /// For a host whose hooks run once registered, with no trust step.
 pub fn no_trust_step(_root: Option<&Path>) -> Option<String> {
+    None
+}
+
+/// The first file under `root` (outside `.git`) whose name is one of `names`, as a
+/// path relative to `root`. Symlinks are not followed.
+pub fn find_named(root: &Path, names: &[String]) -> Option<String> {
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let name = entry.file_name();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() && name != ".git" {
+                dirs.push(entry.path());
+            } else if !kind.is_dir() && names.iter().any(|n| name == n.as_str()) {
+                let path = entry.path();
+                let rel = path.strip_prefix(root).unwrap_or(&path);
+                return Some(rel.display().to_string());
+            }
+        }
+    }
     None
 }
 
@@ -296,7 +377,7 @@ pub const PROGRAM_LINE: &str = "const PLAN_PROGRAM = \"plan\";";
 
 /// The shipped `script` calling `program`.
 pub fn script_calling(script: &str, program: &str) -> String {
-    if program == crate::hooks::install::DEFAULT_PROGRAM {
+    if program == protocol::DEFAULT_PROGRAM {
         return script.to_string();
     }
     let literal = serde_json::to_string(program).unwrap_or_else(|_| "\"plan\"".to_string());
@@ -317,7 +398,7 @@ pub fn render_to_script(_kind: Kind, _event: &str, answer: &Answer) -> (String, 
         Answer::Context(text) | Answer::Block(text) => Some(serde_json::json!({ "message": text })),
         Answer::Note(text) => Some(serde_json::json!({ "notice": text })),
     };
-    crate::hooks::host::out(v, "{}")
+    protocol::out(v, "{}")
 }
 
 #[cfg(test)]
@@ -383,6 +464,29 @@ mod tests {
             }
             // Every kind plan acts on is reachable, except where the host has no such event.
             assert!(events.iter().any(|e| e.kind == Kind::Stop), "{host:?}");
+        }
+    }
+
+    /// `Spec::DEFAULT` leaves these empty: a host that forgot one would register
+    /// nowhere or judge with no program.
+    #[test]
+    fn each_host_states_what_has_no_default() {
+        for host in Host::ALL {
+            let spec = host.spec();
+            assert!(!spec.name.is_empty() && !spec.title.is_empty(), "{host:?}");
+            assert!(!spec.events.is_empty(), "{host:?}");
+            assert!(!spec.registration.project().is_empty(), "{host:?}");
+            assert!(!spec.fresh_context.is_empty(), "{host:?}");
+            assert!(!spec.judge.program.is_empty(), "{host:?}");
+            let inv = (spec.judge.invocation)(&Request {
+                model: None,
+                repo_root: Path::new("/repo"),
+                workdir: Path::new("/tmp/work"),
+                out_file: Path::new("/tmp/out"),
+                system: "",
+                max_turns: 1,
+            });
+            assert_eq!(inv.program, spec.judge.program, "{host:?}");
         }
     }
 

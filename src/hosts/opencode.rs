@@ -57,9 +57,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde_json::Value;
 
+use super::invocation::{Format, Invocation, Request};
+use super::protocol::Kind;
 use super::{Event, Judge, Registration, Spec, event, is_script, render_to_script, script_calling};
-use crate::hooks::host::Kind;
-use crate::judge::backend::{Format, Invocation, Request};
 
 /// plan's plugin. Its first line marks it as plan's, so uninstall never deletes
 /// someone else's file of the same name.
@@ -123,19 +123,15 @@ pub static HOST: Spec = Spec {
         is_ours: is_plugin,
     },
     next_steps,
-    trust_pending: super::no_trust_step,
     fresh_context: "/new",
     skeleton_at_compaction: true,
-    compactions: None,
-    edit_tools: &[],
-    inject_at_tool: false,
     judge: Judge {
         program: "opencode",
         invocation: judge,
         format: Format::Extract(answer),
-        schema: None,
-        refuse: None,
+        ..Judge::DEFAULT
     },
+    ..Spec::DEFAULT
 };
 
 /// OpenCode's user config directory: `$XDG_CONFIG_HOME/opencode`, else
@@ -228,7 +224,7 @@ fn answer(stdout: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hooks::host::Answer;
+    use crate::hosts::protocol::Answer;
 
     /// Every event plan answers is one the plugin relays, under the same slug, and
     /// every key of plan's answers is one it reads.

@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use super::invocation::{Invocation, Request};
+use super::protocol::Kind;
 use super::{Event, Judge, Registration, Spec, event, is_script, render_to_script, script_calling};
-use crate::hooks::host::Kind;
-use crate::judge::backend::{Format, Invocation, Request};
 
 /// plan's extension. Its first line marks it as plan's, so uninstall never deletes
 /// someone else's file of the same name.
@@ -65,19 +65,14 @@ pub static HOST: Spec = Spec {
         is_ours: is_extension,
     },
     next_steps,
-    trust_pending: super::no_trust_step,
     fresh_context: "/new",
     skeleton_at_compaction: true,
-    compactions: None,
-    edit_tools: &[],
-    inject_at_tool: false,
     judge: Judge {
         program: "pi",
         invocation: judge,
-        format: Format::Text,
-        schema: None,
-        refuse: None,
+        ..Judge::DEFAULT
     },
+    ..Spec::DEFAULT
 };
 
 /// pi's agent directory: `PI_CODING_AGENT_DIR` (with `~` expanded, as pi does) or
@@ -144,7 +139,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::hooks::host::Answer;
+    use crate::hosts::protocol::Answer;
 
     /// Every key plan answers pi with is one the extension reads: a `notice` it
     /// ignored meant a pi user never learned why the loop let go.

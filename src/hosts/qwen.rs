@@ -34,9 +34,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use super::invocation::{Invocation, Request};
+use super::protocol::{Answer, Kind, claude_json, out};
 use super::{Event, Judge, Registration, Spec, event};
-use crate::hooks::host::{Answer, Kind, claude_json, out};
-use crate::judge::backend::{Format, Invocation, Request};
 
 /// Qwen stamps `"$version": 4` into a settings file without one whenever it
 /// loads it (0.24.4): a file plan creates carries it already, so the first Qwen
@@ -108,19 +108,13 @@ pub static HOST: Spec = Spec {
         version: Some(("$version", SETTINGS_VERSION)),
     },
     next_steps,
-    trust_pending: super::no_trust_step,
     fresh_context: "/clear",
-    skeleton_at_compaction: false,
-    compactions: None,
-    edit_tools: &[],
-    inject_at_tool: false,
     judge: Judge {
         program: "qwen",
         invocation: judge,
-        format: Format::Text,
-        schema: None,
-        refuse: None,
+        ..Judge::DEFAULT
     },
+    ..Spec::DEFAULT
 };
 
 fn user(home: &Path) -> PathBuf {

@@ -17,33 +17,6 @@ pub const DIR_ENTRIES: usize = 200;
 
 /// The repository files named by words of `verify` (`test -s NOTES.md`, `./bench/p95`),
 /// then the evidence `paths` (repository-relative, already checked), each once.
-/// The first file under `root` (outside `.git`) whose name is one of `names`, as a
-/// path relative to `root`. Symlinks are not followed.
-pub fn find_named(root: &Path, names: &[String]) -> Option<String> {
-    let mut dirs = vec![root.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut entries: Vec<_> = entries.flatten().collect();
-        entries.sort_by_key(|e| e.file_name());
-        for entry in entries {
-            let name = entry.file_name();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() && name != ".git" {
-                dirs.push(entry.path());
-            } else if !kind.is_dir() && names.iter().any(|n| name == n.as_str()) {
-                let path = entry.path();
-                let rel = path.strip_prefix(root).unwrap_or(&path);
-                return Some(rel.display().to_string());
-            }
-        }
-    }
-    None
-}
-
 pub fn gather(root: &Path, verify: Option<&Verify>, paths: &[String]) -> Vec<FileFacts> {
     let mut wanted: Vec<(String, FileRole)> = verify
         .map(|v| verify_paths(root, v))

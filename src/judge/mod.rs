@@ -2,7 +2,7 @@
 
 pub mod backend;
 pub mod files;
-pub mod overrides;
+pub use crate::prompts::overrides;
 pub mod panel;
 pub mod program;
 pub mod prompt;

@@ -7,8 +7,7 @@ use std::fmt::Write as _;
 use crate::plan::template::fill;
 use crate::plan::weakened::Finding;
 
-pub const EVIDENCE_JUDGE: &str = include_str!("../../prompts/evidence_judge.md");
-pub const JUDGE_SYSTEM: &str = include_str!("../../prompts/judge_system.md");
+pub use crate::prompts::{EVIDENCE_JUDGE, JUDGE_SYSTEM};
 
 /// What stage 1 did.
 pub enum VerifyFacts<'a> {

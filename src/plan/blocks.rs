@@ -9,11 +9,7 @@ use super::render::Progress;
 use super::template::fill;
 use super::text::strip_controls;
 
-pub const INJECTION: &str = include_str!("../../prompts/injection.md");
-pub const INJECTION_IDLE: &str = include_str!("../../prompts/injection_idle.md");
-pub const REMINDER: &str = include_str!("../../prompts/reminder.md");
-pub const CONTINUATION: &str = include_str!("../../prompts/continuation.md");
-pub const SKELETON: &str = include_str!("../../prompts/skeleton.md");
+pub use crate::prompts::{CONTINUATION, INJECTION, INJECTION_IDLE, REMINDER, SKELETON};
 
 /// At most this many active goals are listed; the rest are counted.
 const MAX_ACTIVE: usize = 10;

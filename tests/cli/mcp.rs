@@ -188,6 +188,10 @@ fn repo(judge: &str) -> Test {
 }
 
 #[test]
+#[expect(
+    clippy::print_stderr,
+    reason = "the tool list's size, for the person running the test"
+)]
 fn tools_list_has_seven_small_typed_tools_with_annotations() {
     let t = repo("judges/accept");
     let mut c = Client::start(&t, &t.root(), None);

@@ -806,6 +806,10 @@ enabled = false
 }
 
 impl Drop for World {
+    #[expect(
+        clippy::print_stderr,
+        reason = "a failed scenario's report is for the person running it"
+    )]
     fn drop(&mut self) {
         if std::thread::panicking() || std::env::var_os("PLAN_E2E_REPORT").is_some() {
             eprintln!("{}", self.report());

@@ -1,5 +1,6 @@
 //! The repository's prompt overrides under `.plan/prompts/`: read only from a regular
 //! file, each read named so the transcript records every one that shaped a prompt.
+//! Nothing else reads `.plan/prompts/`.
 
 use std::fs::File;
 use std::io::Read as _;
@@ -39,6 +40,16 @@ impl Reads {
             )),
         }
     }
+}
+
+/// `.plan/prompts/NAME` when the repository has one that reads as text, else
+/// `embedded`: for the hooks and blocks, which fail open and never block on a FIFO
+/// there.
+pub fn or_embedded(root: &Path, name: &str, embedded: &str) -> String {
+    read(root, name)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| embedded.to_string())
 }
 
 /// `.plan/prompts/NAME`'s text, `None` when there is nothing there, `Err` saying

@@ -1,0 +1,79 @@
+//! The host protocol's own types, shared by every host's module and the hook loop:
+//! the kinds of event, the answers plan gives, the answer shapes several hosts
+//! share, and the command line a host runs to call plan. A leaf: it imports nothing
+//! of plan's, so `hosts/` never reaches up into `hooks/`.
+
+use std::borrow::Cow;
+
+use serde_json::{Value, json};
+
+/// The program the registered commands run unless `--command` says otherwise: found
+/// on PATH, so a settings file can be committed and shared.
+pub const DEFAULT_PROGRAM: &str = "plan";
+
+/// What an event asks of plan, whatever the host calls it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A session starts, resumes, or comes back from a compaction: inject.
+    Start,
+    /// The user sent a prompt: inject if due.
+    Prompt,
+    /// A tool ran: count file edits, remind if due.
+    Tool,
+    /// A compaction is coming.
+    Compact,
+    /// The agent wants to stop: the continuation guard.
+    Stop,
+}
+
+/// What plan has to say to the host.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Answer {
+    Nothing,
+    /// Context for the model (injection, reminder, skeleton).
+    Context(String),
+    /// Veto a stop; the reason is the agent's next instruction.
+    Block(String),
+    /// A message for the user, not the model.
+    Note(String),
+}
+
+/// Claude Code's answer shapes, which other hosts copied: `None` for nothing.
+pub fn claude_json(event: &str, answer: &Answer) -> Option<Value> {
+    Some(match answer {
+        Answer::Nothing => return None,
+        Answer::Context(text) => json!({
+            "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
+        }),
+        Answer::Block(reason) => json!({ "decision": "block", "reason": reason }),
+        Answer::Note(text) => json!({ "systemMessage": text }),
+    })
+}
+
+/// An answer as one JSON line on stdout; `empty` when there is nothing to say (some
+/// hosts want `{}` even then).
+pub fn out(answer: Option<Value>, empty: &str) -> (String, String) {
+    match answer {
+        Some(v) => (format!("{v}\n"), String::new()),
+        None => (empty.to_string(), String::new()),
+    }
+}
+
+/// The shell command a host runs for `slug` (as in `plan hook HOST SLUG`). Hosts run
+/// it through a shell, so an unusual program path is quoted.
+pub fn hook_command(program: &str, host: &str, slug: &str) -> String {
+    format!("{} hook {host} {slug}", shell_word(program))
+}
+
+/// `word` as one shell word: as it is when plain, else single-quoted.
+pub fn shell_word(word: &str) -> Cow<'_, str> {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_./:@%+=,-".contains(&b));
+    if plain {
+        Cow::Borrowed(word)
+    } else {
+        Cow::Owned(format!("'{}'", word.replace('\'', r"'\''")))
+    }
+}
