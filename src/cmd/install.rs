@@ -15,10 +15,10 @@ use crate::atomic;
 use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
-use crate::hooks::install::{self as hooks, Action, Change, DEFAULT_PROGRAM, Host, Invalid};
-use crate::hooks::jsonc;
+use crate::install::hooks::{self as hooks, Action, Change, DEFAULT_PROGRAM, Host, Invalid};
+use crate::install::jsonc;
 use crate::hosts::{self, Registration};
-use crate::mcp::install::{self as mcp_install, Client as McpClient};
+use crate::install::mcp::{self as mcp_install, Client as McpClient};
 use crate::out::print;
 
 /// What `plan install` / `uninstall` register with: a host's hooks, or the section
@@ -84,7 +84,7 @@ fn git(env: &Env, repo: Option<&Repo>, global: bool, program: &str) -> Result<u8
     {
         patterns.push(format!("/{rel}"));
     }
-    print(&crate::gitmerge::install(repo, program, &patterns)?)?;
+    print(&crate::install::merge_driver::install(repo, program, &patterns)?)?;
     Ok(OK)
 }
 
@@ -112,7 +112,7 @@ fn agents_md(repo: Option<&Repo>, global: bool) -> Result<u8> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(Exit::env(format!("cannot read AGENTS.md: {e}"))),
     };
-    let new = crate::agents_md::install(&old);
+    let new = crate::install::agents_md::install(&old);
     if new == old {
         print("AGENTS.md: plan's section is already current\n")?;
         return Ok(OK);
@@ -192,7 +192,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
         Some(Target::Git) => return git(env, repo, args.global, program),
-        Some(Target::Ci) => return crate::ci::install(repo, args.global),
+        Some(Target::Ci) => return crate::install::ci::install(repo, args.global),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

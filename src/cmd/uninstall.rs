@@ -13,9 +13,9 @@ use crate::cmd::install::{
 };
 use crate::ctx::Env;
 use crate::exit::{Exit, OK};
-use crate::hooks::install::{self as hooks, Host};
+use crate::install::hooks::{self as hooks, Host};
 use crate::hosts::Registration;
-use crate::mcp::install::{self as mcp_install, Client as McpClient};
+use crate::install::mcp::{self as mcp_install, Client as McpClient};
 use crate::out::print;
 
 /// Remove plan's hooks from a coding agent's settings, leaving everything else
@@ -47,7 +47,7 @@ fn agents_md(repo: Option<&crate::git::Repo>, global: bool) -> Result<u8> {
         print("AGENTS.md: no file, nothing to remove\n")?;
         return Ok(OK);
     };
-    let Some(new) = crate::agents_md::uninstall(&old) else {
+    let Some(new) = crate::install::agents_md::uninstall(&old) else {
         print("AGENTS.md: plan's section is not there, nothing to remove\n")?;
         return Ok(OK);
     };
@@ -69,10 +69,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Some(Target::AgentsMd) => return agents_md(repo, args.global),
         Some(Target::Git) => {
             let repo = install::git_repo(repo, args.global)?;
-            print(&crate::gitmerge::uninstall(repo)?)?;
+            print(&crate::install::merge_driver::uninstall(repo)?)?;
             return Ok(OK);
         }
-        Some(Target::Ci) => return crate::ci::uninstall(repo, args.global),
+        Some(Target::Ci) => return crate::install::ci::uninstall(repo, args.global),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

@@ -38,7 +38,7 @@ use serde_json::{Value, json};
 
 use super::{Event, Judge, Registration, Spec, event};
 use crate::hooks::host::{Answer, Kind, out};
-use crate::hooks::install::{Host, command};
+use crate::install::hooks::{Host, command};
 use crate::judge::backend::{Format, Invocation, Request};
 
 /// Copilot ends the turn after this many agentStop blocks in a row and drops the

@@ -192,7 +192,7 @@ fn context_names(home: Option<&Path>) -> Vec<String> {
     let mut names = vec!["GEMINI.md".to_string()];
     let settings = home
         .and_then(|h| std::fs::read_to_string(h.join(".gemini/settings.json")).ok())
-        .and_then(|text| crate::hooks::jsonc::parse(&text).ok());
+        .and_then(|text| crate::install::jsonc::parse(&text).ok());
     if let Some(settings) = settings {
         match settings.get("context").map(|c| &c["fileName"]) {
             Some(Value::String(name)) => names.push(name.clone()),

@@ -296,7 +296,7 @@ pub const PROGRAM_LINE: &str = "const PLAN_PROGRAM = \"plan\";";
 
 /// The shipped `script` calling `program`.
 pub fn script_calling(script: &str, program: &str) -> String {
-    if program == crate::hooks::install::DEFAULT_PROGRAM {
+    if program == crate::install::hooks::DEFAULT_PROGRAM {
         return script.to_string();
     }
     let literal = serde_json::to_string(program).unwrap_or_else(|_| "\"plan\"".to_string());

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 /// on PATH, so a settings file can be committed and shared.
 pub const DEFAULT_PROGRAM: &str = "plan";
 
-pub use super::host::Host;
+pub use crate::hooks::host::Host;
 use crate::hosts::{Event, Registration};
 
 /// The object whose `enabled: true` the host needs before it runs any hook, if any.

@@ -12,7 +12,7 @@ use crate::git::Repo;
 use crate::out::print;
 
 /// The workflow, as `plan install ci` writes it.
-pub const WORKFLOW: &str = include_str!("../integrations/github/plan.yml");
+pub const WORKFLOW: &str = include_str!("../../integrations/github/plan.yml");
 
 /// Where the workflow goes, from the repository root.
 pub const PATH: &str = ".github/workflows/plan.yml";

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::cmd::install::{Place, read_settings, write_atomic};
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
-use crate::hooks::install::{DEFAULT_PROGRAM, Invalid};
+use crate::install::hooks::{DEFAULT_PROGRAM, Invalid};
 use crate::hosts;
 use crate::out::print;
 
