@@ -6,9 +6,9 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::cmd::install::write_atomic;
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
+use crate::install::files::write_atomic;
 use crate::out::print;
 
 /// The workflow, as `plan install ci` writes it.

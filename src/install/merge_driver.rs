@@ -161,6 +161,22 @@ pub fn unconfigured(repo: &Repo) -> Option<String> {
     ))
 }
 
+/// The repository whose clone `plan install git` / `uninstall git` configures.
+pub fn git_repo(repo: Option<&Repo>, global: bool) -> Result<&Repo> {
+    if global {
+        return Err(Exit::usage_hint(
+            "plan's merge driver is registered per clone; there is no --global one",
+            "run `plan install git` in each clone",
+        ));
+    }
+    repo.ok_or_else(|| {
+        Exit::env_hint(
+            "not inside a git repository",
+            "run it in the clone whose merges of plan.md should go goal by goal",
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
