@@ -2,10 +2,8 @@
 //! point the binary calls. Everything else is private to the crate, so unused code
 //! is found.
 
-mod agents_md;
 mod atomic;
 mod cache;
-mod ci;
 mod claims;
 mod cli;
 mod clock;
@@ -18,9 +16,9 @@ mod exec;
 mod exit;
 mod gate;
 mod git;
-mod gitmerge;
 mod hooks;
 mod hosts;
+mod install;
 mod judge;
 mod mcp;
 mod notify;

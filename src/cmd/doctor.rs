@@ -118,7 +118,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         findings
     };
     let mut remaining = remaining;
-    if let Some(message) = ctx.repo.as_ref().and_then(crate::gitmerge::unconfigured) {
+    if let Some(message) = ctx
+        .repo
+        .as_ref()
+        .and_then(crate::install::merge_driver::unconfigured)
+    {
         remaining.push(Finding {
             rule: crate::plan::rules::Rule::NoMergeDriver,
             severity: Severity::Warning,

@@ -3,7 +3,6 @@
 //! taken from the client's roots, and `plan://plan.md` as a read-only resource.
 //! The only place an async runtime starts.
 
-pub mod install;
 pub mod tools;
 
 use std::path::PathBuf;

@@ -128,6 +128,22 @@ fn install_git_registers_the_driver_once_and_uninstall_takes_it_back() {
         .stderr_has("registered per clone");
 }
 
+/// `.gitattributes` is a file people commit and other tools read: plan's edit keeps
+/// its mode, through the one atomic writer (a temp file's 0600 once replaced it).
+#[test]
+fn install_git_keeps_the_mode_of_gitattributes() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Test::new().plan(PLAN);
+    t.write(".gitattributes", "*.png binary\n");
+    let path = t.path(".gitattributes");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mode = || std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    t.ok(&["install", "git"]);
+    assert_eq!(mode(), 0o644, "after install git");
+    t.ok(&["uninstall", "git"]);
+    assert_eq!(mode(), 0o644, "after uninstall git");
+}
+
 #[test]
 fn install_git_names_a_plan_file_elsewhere_too() {
     let t = Test::new().env("PLAN_FILE", "docs/road.md");

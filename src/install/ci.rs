@@ -6,13 +6,13 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::cmd::install::write_atomic;
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
+use crate::install::files::write_atomic;
 use crate::out::print;
 
 /// The workflow, as `plan install ci` writes it.
-pub const WORKFLOW: &str = include_str!("../integrations/github/plan.yml");
+pub const WORKFLOW: &str = include_str!("../../integrations/github/plan.yml");
 
 /// Where the workflow goes, from the repository root.
 pub const PATH: &str = ".github/workflows/plan.yml";

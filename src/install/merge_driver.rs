@@ -3,13 +3,14 @@
 //! clone needs its own), and what `plan doctor` says when the two disagree. The
 //! merge itself is `plan::merge`; the driver git runs is `plan merge-driver`.
 
-use std::io::{ErrorKind, Write};
+use std::io::ErrorKind;
 use std::path::Path;
 
 use anyhow::Result;
 
 use crate::exit::Exit;
 use crate::git::{self, Repo};
+use crate::install::files::write_atomic;
 
 /// The driver's name: `merge=plan` in `.gitattributes`, `merge.plan.*` in config.
 pub const NAME: &str = "plan";
@@ -82,15 +83,6 @@ fn read(path: &Path) -> Result<Option<String>> {
     }
 }
 
-fn write(path: &Path, text: &str) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let fail = |e: std::io::Error| Exit::env(format!("cannot write {ATTRIBUTES}: {e}"));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(text.as_bytes()).map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
-}
-
 /// Registers the driver in this clone's config and names it in `.gitattributes`
 /// for `patterns`; what it did, for the user.
 pub fn install(repo: &Repo, program: &str, patterns: &[String]) -> Result<String> {
@@ -110,7 +102,7 @@ pub fn install(repo: &Repo, program: &str, patterns: &[String]) -> Result<String
             patterns.join(", ")
         ));
     } else {
-        write(&path, &new)?;
+        write_atomic(&path, ATTRIBUTES, &new)?;
         out.push_str(&format!(
             "git: {ATTRIBUTES} sends {} to it; commit {ATTRIBUTES} so every clone merges plan.md goal by goal (each clone still runs `plan install git` once)\n",
             patterns.join(", ")
@@ -140,7 +132,7 @@ pub fn uninstall(repo: &Repo) -> Result<String> {
                     "git: deleted {ATTRIBUTES}: nothing else was in it\n"
                 ));
             } else {
-                write(&path, &new)?;
+                write_atomic(&path, ATTRIBUTES, &new)?;
                 out.push_str(&format!("git: removed plan's lines from {ATTRIBUTES}\n"));
             }
         }
@@ -159,6 +151,22 @@ pub fn unconfigured(repo: &Repo) -> Option<String> {
     Some(format!(
         "{ATTRIBUTES} sends plan.md to plan's merge driver (merge=plan), but this clone has none configured, so git merges plan.md line by line"
     ))
+}
+
+/// The repository whose clone `plan install git` / `uninstall git` configures.
+pub fn git_repo(repo: Option<&Repo>, global: bool) -> Result<&Repo> {
+    if global {
+        return Err(Exit::usage_hint(
+            "plan's merge driver is registered per clone; there is no --global one",
+            "run `plan install git` in each clone",
+        ));
+    }
+    repo.ok_or_else(|| {
+        Exit::env_hint(
+            "not inside a git repository",
+            "run it in the clone whose merges of plan.md should go goal by goal",
+        )
+    })
 }
 
 #[cfg(test)]

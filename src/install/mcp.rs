@@ -2,18 +2,18 @@
 //! registered in a client's own MCP file (Claude Code, Cursor, VS Code, Claude
 //! Desktop), merged losslessly into what is there, and taken back to the byte.
 //! The merge is pure; `add` and `remove` find, read, write and print, with the
-//! settings helpers `plan install` uses for hooks.
+//! settings helpers hooks use (`install::files`).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use serde_json::{Map, Value, json};
 
-use crate::cmd::install::{Place, read_settings, write_atomic};
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
-use crate::hooks::install::{DEFAULT_PROGRAM, Invalid};
 use crate::hosts;
+use crate::install::files::{Place, read_settings, write_atomic};
+use crate::install::hooks::{DEFAULT_PROGRAM, Invalid};
 use crate::out::print;
 
 /// The name plan's server has in every client's file.
@@ -275,7 +275,7 @@ fn place(client: Client, global: bool, repo: Option<&Repo>) -> Result<(Place, Ve
 
 fn refused(place: &Place, client: Client, refusal: Refusal) -> anyhow::Error {
     match refusal {
-        Refusal::Invalid(invalid) => crate::cmd::install::invalid(&place.shown, invalid),
+        Refusal::Invalid(invalid) => crate::install::files::invalid(&place.shown, invalid),
         Refusal::Foreign(command) => Exit::usage_hint(
             format!(
                 "{}: `{}.{NAME}` is another server (it runs {command}); left it alone",
@@ -341,7 +341,7 @@ pub fn remove(client: Client, global: bool, repo: Option<&Repo>) -> Result<u8> {
         "removed plan's MCP server for {title} from {}\n",
         place.shown
     );
-    out.push_str(&crate::cmd::uninstall::settle(
+    out.push_str(&crate::install::files::settle(
         &place,
         &settings.text(),
         settings.doc.is_empty(),

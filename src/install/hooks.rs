@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-pub use super::host::Host;
+pub use crate::hooks::host::Host;
 pub use crate::hosts::protocol::DEFAULT_PROGRAM;
 use crate::hosts::protocol::{hook_command, shell_word};
 use crate::hosts::{Event, Registration};

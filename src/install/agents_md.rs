@@ -1,7 +1,16 @@
 //! The section `plan install agents-md` keeps in AGENTS.md, for agents without hooks
 //! (or with them off): how this repository's plan works. Between two marker lines,
 //! so a reinstall rewrites only it and `plan uninstall agents-md` removes exactly
-//! it. Pure.
+//! it. The section's edit is pure; `add` and `remove` read and write the file.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::exit::{Exit, OK};
+use crate::git::Repo;
+use crate::install::files::write_atomic;
+use crate::out::print;
 
 const BEGIN: &str = "<!-- plan:begin (written by `plan install agents-md`; `plan uninstall agents-md` removes it) -->";
 const END: &str = "<!-- plan:end -->";
@@ -79,6 +88,60 @@ pub fn uninstall(text: &str) -> Option<String> {
         before = &before[..before.len() - 1];
     }
     Some(format!("{before}{}", &text[end..]))
+}
+
+/// Writes or refreshes plan's section of AGENTS.md at the repository root.
+pub fn add(repo: Option<&Repo>, global: bool) -> Result<u8> {
+    let path = path(repo, global)?;
+    let old = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(Exit::env(format!("cannot read AGENTS.md: {e}"))),
+    };
+    let new = install(&old);
+    if new == old {
+        print("AGENTS.md: plan's section is already current\n")?;
+        return Ok(OK);
+    }
+    write_atomic(&path, "AGENTS.md", &new)?;
+    print(
+        "AGENTS.md: wrote plan's section (how this repository's plan works, for agents without hooks)\n",
+    )?;
+    Ok(OK)
+}
+
+/// AGENTS.md at the repository root: it describes this repository, so there is no
+/// user-wide one.
+fn path(repo: Option<&Repo>, global: bool) -> Result<PathBuf> {
+    if global {
+        return Err(Exit::usage_hint(
+            "AGENTS.md describes one repository; there is no --global one",
+            "run `plan install agents-md` in the repository",
+        ));
+    }
+    let repo = repo.ok_or_else(|| {
+        Exit::env_hint(
+            "not inside a git repository",
+            "run it in the repository whose AGENTS.md should describe its plan",
+        )
+    })?;
+    Ok(repo.root.join("AGENTS.md"))
+}
+
+/// Removes plan's section of AGENTS.md, and nothing else.
+pub fn remove(repo: Option<&Repo>, global: bool) -> Result<u8> {
+    let path = path(repo, global)?;
+    let Ok(old) = std::fs::read_to_string(&path) else {
+        print("AGENTS.md: no file, nothing to remove\n")?;
+        return Ok(OK);
+    };
+    let Some(new) = uninstall(&old) else {
+        print("AGENTS.md: plan's section is not there, nothing to remove\n")?;
+        return Ok(OK);
+    };
+    write_atomic(&path, "AGENTS.md", &new)?;
+    print("AGENTS.md: removed plan's section\n")?;
+    Ok(OK)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
 use serde_json::{Map, Value};
 
-use super::install::{Invalid, render};
+use super::hooks::{Invalid, render};
 
 /// Strict JSON, with comments where the host reads them (Gemini CLI does).
 fn options(comments: bool) -> ParseOptions {
@@ -25,7 +25,7 @@ fn options(comments: bool) -> ParseOptions {
     }
 }
 
-/// A settings text with comments as an ordered object, like `install::parse`.
+/// A settings text with comments as an ordered object, like `hooks::parse`.
 pub fn parse(text: &str) -> Result<Map<String, Value>, Invalid> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
@@ -218,7 +218,7 @@ fn input(value: &Value) -> CstInputValue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hooks::install::{self, Host};
+    use crate::install::hooks::{self as install, Host};
 
     fn round_trip(original: &str, host: Host, comments: bool) -> String {
         let before = if comments {
