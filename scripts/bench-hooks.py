@@ -40,7 +40,7 @@ def transcript(i: int, contract_id: str) -> str:
     head = (
         f"{HEADER}goal-{i}\n\n- goal: goal-{i}\n- contract: {contract_id}\n"
         "- verdict: accept\n- judge: claude:opus\n- prompt overrides: none\n"
-        "- when: 2026-06-15 14:02\n- allow-ignored: no\n\n## Contract as judged\n\n"
+        "- when: 2026-06-15 15:02\n- allow-ignored: no\n\n## Contract as judged\n\n"
         f"## Goal: Goal {i}\n{goal_contract(i)}\n## Judge\n\n"
     )
     body = "".join(f"The judge read src/c{i}/file{k}.rs and found it does what it says.\n" for k in range(100))
