@@ -169,11 +169,16 @@ def main():
     print(f"{'goals':>5} {'case':<9} {'command':<20} {'median ms':>9} {'x hello':>7} {'x cat':>6} {'RSS MiB':>7}")
     for n in sizes:
         generate(root, n)
-        # A stop hook in a running loop: restarted before each run, so the loop is
-        # never spent nor stalled and every run takes the blocking path.
+        # A stop hook in a running loop, so every run takes the blocking path. One loop for the whole run, with a budget and a stall limit no run spends:
+        # `plan goal` logs a restart in plan.md, which would make every run after it
+        # a "just changed" one.
+        os.makedirs(os.path.join(root, ".plan"), exist_ok=True)
+        with open(os.path.join(root, ".plan", "config.yaml"), "w") as f:
+            f.write("loop:\n  budget: 1000000\n  stall_limit: 1000000\n")
+        subprocess.run([plan, "goal", "--budget", "1000000"], cwd=root,
+                       stdout=subprocess.DEVNULL, check=True)
+
         def restart():
-            subprocess.run([plan, "goal", "--budget", "1000000"], cwd=root,
-                           stdout=subprocess.DEVNULL, check=True)
             # Claimed by the session at once, as a real session's next hook would:
             # otherwise whichever hook runs next pays the claim's write.
             with open(os.path.join(scratch, "user-prompt-submit.json")) as stdin:
