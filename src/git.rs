@@ -616,12 +616,18 @@ pub fn diff_stat(root: &Path) -> Result<String> {
     diff_stat_since(root, None)
 }
 
-/// The diff stat from commit `base` (the goal's start) to the working tree, so work
-/// committed since then shows; `None` compares with HEAD, as `diff_stat` does.
-pub fn diff_stat_since(root: &Path, base: Option<&str>) -> Result<String> {
-    let repo = open(root)?;
+/// The diff from commit `base` (`None`: HEAD; an unborn branch: the empty tree) to
+/// the working tree, untracked files included and renames found. A `base` that names
+/// no commit here is an error. `diffing` and `renames` say what failed.
+pub(crate) fn diff_to_workdir<'r>(
+    repo: &'r Repository,
+    base: Option<&str>,
+    untracked_content: bool,
+    diffing: &str,
+    renames: &str,
+) -> Result<git2::Diff<'r>> {
     let tree = match base {
-        None => head_tree(&repo)?,
+        None => head_tree(repo)?,
         Some(base) => Some(
             repo.revparse_single(base)
                 .and_then(|object| object.peel_to_tree())
@@ -632,20 +638,32 @@ pub fn diff_stat_since(root: &Path, base: Option<&str>) -> Result<String> {
     options
         .include_untracked(true)
         .recurse_untracked_dirs(true)
-        .show_untracked_content(true)
+        .show_untracked_content(untracked_content)
         .include_typechange(true);
     let mut diff = repo
         .diff_tree_to_workdir_with_index(tree.as_ref(), Some(&mut options))
-        .with_context(|| {
-            format!(
-                "diffing the working tree of {} against HEAD",
-                root.display()
-            )
-        })?;
+        .with_context(|| diffing.to_string())?;
     diff.find_similar(Some(
         DiffFindOptions::new().renames(true).for_untracked(true),
     ))
-    .context("finding renames in the working tree diff")?;
+    .with_context(|| renames.to_string())?;
+    Ok(diff)
+}
+
+/// The diff stat from commit `base` (the goal's start) to the working tree, so work
+/// committed since then shows; `None` compares with HEAD, as `diff_stat` does.
+pub fn diff_stat_since(root: &Path, base: Option<&str>) -> Result<String> {
+    let repo = open(root)?;
+    let diff = diff_to_workdir(
+        &repo,
+        base,
+        true,
+        &format!(
+            "diffing the working tree of {} against HEAD",
+            root.display()
+        ),
+        "finding renames in the working tree diff",
+    )?;
     let stats = diff.stats().context("counting the working tree diff")?;
     if stats.files_changed() == 0 {
         return Ok(String::new());

@@ -5,10 +5,10 @@
 use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use git2::{Delta, DiffFindOptions, DiffOptions};
+use anyhow::Result;
+use git2::Delta;
 
-use super::{blob_text, disk_path, head_tree, open};
+use super::{blob_text, disk_path, open};
 
 /// A file whose text differs between the commit and the working tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,31 +32,16 @@ pub fn changed_since(
     wanted: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Changed>> {
     let repo = open(root)?;
-    let tree = match base {
-        None => head_tree(&repo)?,
-        Some(base) => Some(
-            repo.revparse_single(base)
-                .and_then(|object| object.peel_to_tree())
-                .with_context(|| format!("reading commit {base}, where the goal was started"))?,
+    let diff = super::diff_to_workdir(
+        &repo,
+        base,
+        false,
+        &format!(
+            "diffing the working tree of {} since the goal's start",
+            root.display()
         ),
-    };
-    let mut options = DiffOptions::new();
-    options
-        .include_untracked(true)
-        .recurse_untracked_dirs(true)
-        .include_typechange(true);
-    let mut diff = repo
-        .diff_tree_to_workdir_with_index(tree.as_ref(), Some(&mut options))
-        .with_context(|| {
-            format!(
-                "diffing the working tree of {} since the goal's start",
-                root.display()
-            )
-        })?;
-    diff.find_similar(Some(
-        DiffFindOptions::new().renames(true).for_untracked(true),
-    ))
-    .context("finding renames since the goal's start")?;
+        "finding renames since the goal's start",
+    )?;
     let mut out = Vec::new();
     for delta in diff.deltas() {
         let path_of = |file: git2::DiffFile<'_>| {
