@@ -567,3 +567,29 @@ fn a_hand_edited_status_with_a_typed_panel_line_is_not_proven() {
     let b = t.ok(&["show", "b", "--json"]).json();
     assert_ne!(b["proof"]["state"], "proven", "{b}");
 }
+
+/// Attack (adversary pass): a reopen line deleted by hand, covered by a typed
+/// `log repaired: removed 1 duplicated line` event (the line `plan doctor --fix`
+/// writes, which excuses removed copies). Caught: only exact copies are excused,
+/// and the reopen had none.
+#[test]
+fn a_typed_log_repaired_line_does_not_excuse_a_deleted_reopen() {
+    let t = crate::setup::reopened(&plan("ship.md"));
+    let hidden: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| !l.contains("ship reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace("status: active", "status: done")
+        + "- 2026-06-15 14:30 log repaired: removed 1 duplicated line\n";
+    t.write("plan.md", hidden);
+    t.commit_all("tidy");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "a typed log-repaired line excuses the deleted reopen:\n{}",
+        run.stdout
+    );
+    run.stdout_has("was removed since; the log is append-only");
+}
