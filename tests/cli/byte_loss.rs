@@ -212,3 +212,46 @@ fn plan_md_replaced_by_a_symlink_while_the_judge_runs_keeps_every_byte() {
         assert!(!real.contains(" a signed off"), "{}\n{real}", run.stderr);
     }
 }
+
+/// Attack (adversary pass): an editor saves plan.md by writing a new file and
+/// renaming it over plan.md while `plan log` is paused after its first read
+/// (`PLAN_TEST_PAUSE`). Neither the editor's edit nor the log line may be lost
+/// silently: either both are there, or `plan log` fails and the edit stands.
+#[test]
+fn an_editor_renaming_over_plan_md_while_plan_log_waits_loses_nothing() {
+    let t = two_goals_looping();
+    let gate = t.dir.path().join("gate");
+    let reached = t.dir.path().join("gate.reached");
+    std::fs::write(&gate, "").unwrap();
+    let child = t
+        .cmd(&["log", "racing note"])
+        .env("PLAN_TEST_PAUSE", &gate)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !reached.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "plan log never paused"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let edited = t
+        .plan_md()
+        .replacen("a.txt is empty", "a.txt is empty or stale", 1);
+    t.write("plan.tmp", &edited);
+    std::fs::rename(t.path("plan.tmp"), t.path("plan.md")).unwrap();
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let md = t.plan_md();
+    assert!(
+        md.contains("a.txt is empty or stale"),
+        "the editor's save was lost:\n{md}"
+    );
+    assert!(
+        md.contains("racing note") || !out.status.success(),
+        "plan log said it logged, but the line is gone:\n{md}"
+    );
+}

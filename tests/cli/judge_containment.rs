@@ -192,3 +192,30 @@ fn a_notify_command_cannot_edit_plan_md_inside_the_sign_off_write() {
     assert_eq!(ship["proof"]["state"], "proven", "{ship}");
     t.run(&["audit"]).code(1).stdout_has("cancelled by hand");
 }
+
+/// Attack (adversary pass): a command judge that answers oddly, `reject` with its
+/// `VERDICT: reject` and then `VERDICT: accept` on a later line, or `accept` followed by a code block
+/// that itself holds `VERDICT: reject`. A sign-off must fail closed on a mixed answer.
+#[test]
+fn a_judge_answer_holding_both_reject_and_accept_does_not_sign_off() {
+    for script in [
+        "echo 'VERDICT: reject'\necho 'VERDICT: accept'",
+        "echo 'VERDICT: accept'\necho '```'\necho 'VERDICT: reject'\necho '```'",
+    ] {
+        let t = started(&plan("ship.md"));
+        committed_judge(&t, script);
+        let run = complete_ship(&t);
+        assert_ne!(
+            status_of(&t, "ship"),
+            "done",
+            "a mixed answer signed off ({script:?}):\n{}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    // Control: the same judge answering a plain `accept` signs off.
+    let t = started(&plan("ship.md"));
+    committed_judge(&t, "echo 'VERDICT: accept'");
+    complete_ship(&t).code(0);
+    assert_eq!(status_of(&t, "ship"), "done");
+}

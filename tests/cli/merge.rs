@@ -241,3 +241,45 @@ fn the_hooks_see_a_conflict_deep_in_a_long_plan() {
         "{stop}"
     );
 }
+
+/// Attack (adversary pass): two branches merged through `plan install git`'s
+/// driver, where one side deletes the `reopened` line (and sets `status: done`)
+/// while the other side logs a note. The merge takes the deletion, but audit still
+/// finds the reopen in history and does not count the old sign-off.
+#[test]
+fn a_branch_deleting_a_reopen_line_does_not_prove_the_goal_after_a_merge() {
+    // The driver runs `plan`: the binary under test, first on PATH.
+    let bin_dir = std::path::Path::new(crate::util::BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let t = crate::setup::reopened(&crate::setup::plan("ship.md")).env("PATH", &path);
+    t.ok(&["install", "git"]);
+    t.commit_all("driver");
+    t.git(&["checkout", "-q", "-b", "side"]);
+    let hidden: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| !l.contains("ship reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace("status: active", "status: done");
+    t.write("plan.md", hidden);
+    t.commit_all("tidy");
+    t.git(&["checkout", "-q", "-"]);
+    t.ok(&["log", "a note on main"]);
+    t.commit_all("note");
+    t.git(&["merge", "-q", "-m", "merge side", "side"]);
+    let md = t.plan_md();
+    assert!(md.contains("a note on main"), "{md}");
+    // The deletion went through the merge: only history can tell.
+    assert!(!md.contains("ship reopened:"), "{md}");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "the reopen deleted on a branch is gone after the merge and the old sign-off counts:\n{}\n{md}",
+        run.stdout
+    );
+}

@@ -543,3 +543,53 @@ fn an_honest_sign_off_stays_proven_in_a_clone_that_converts_line_endings() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Attack (adversary pass): fake a completion by hand-editing `status: active` to
+/// `status: done`, with a hand-typed panel line (`judges A + B accept`) naming a
+/// transcript that does not exist. Caught: audit fails and export reads unproven.
+#[test]
+fn a_hand_edited_status_with_a_typed_panel_line_is_not_proven() {
+    let t = two_goals();
+    t.write("b.txt", "b\n");
+    let md = t.plan_md();
+    let at = md.find("## Goal: B").unwrap();
+    let (head, tail) = md.split_at(at);
+    t.write(
+        "plan.md",
+        format!(
+            "{head}{}- 2026-06-15 14:02 b signed off (verify passed, judges claude:opus + codex:gpt-5 accept, contract 01234567): .plan/judge/b-20260615-1402.md#0123456789ab\n",
+            tail.replacen("status: active", "status: done", 1),
+        ),
+    );
+    assert_eq!(status_of(&t, "b"), "done");
+    let run = t.run(&["audit"]);
+    assert_eq!(run.code, 1, "a typed panel line proves b:\n{}", run.stdout);
+    let b = t.ok(&["show", "b", "--json"]).json();
+    assert_ne!(b["proof"]["state"], "proven", "{b}");
+}
+
+/// Attack (adversary pass): a reopen line deleted by hand, covered by a typed
+/// `log repaired: removed 1 duplicated line` event (the line `plan doctor --fix`
+/// writes, which excuses removed copies). Caught: only exact copies are excused,
+/// and the reopen had none.
+#[test]
+fn a_typed_log_repaired_line_does_not_excuse_a_deleted_reopen() {
+    let t = crate::setup::reopened(&plan("ship.md"));
+    let hidden: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| !l.contains("ship reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace("status: active", "status: done")
+        + "- 2026-06-15 14:30 log repaired: removed 1 duplicated line\n";
+    t.write("plan.md", hidden);
+    t.commit_all("tidy");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "a typed log-repaired line excuses the deleted reopen:\n{}",
+        run.stdout
+    );
+    run.stdout_has("was removed since; the log is append-only");
+}
