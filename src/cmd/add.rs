@@ -11,7 +11,7 @@ use crate::exit::{Exit, OK};
 use crate::out::println;
 use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
-use crate::plan::precondition::{self, Seen};
+use crate::plan::precondition;
 use crate::plan::{goal_template, id, ops, patch};
 use crate::store::WriteError;
 use crate::verify;
@@ -182,7 +182,11 @@ pub fn add(env: &Env, mut args: Args) -> Result<Added> {
             failure_modes: args.failure_modes.clone(),
             subtasks: args.subtasks.clone(),
         };
-        let mut edits = vec![ops::insert_goal(&plan, goal.lines())];
+        // Placed where new goals go in the file as it is when written: an archive
+        // that ran meanwhile moved the goals, not the place.
+        let mut edits = vec![patch::Edit::AppendGoal {
+            lines: goal.lines(),
+        }];
         let preview = patch::apply(&src, &edits).expect("edits made from this text apply to it");
         let mut after = parse(&preview);
         let fingerprint = after
@@ -209,15 +213,9 @@ pub fn add(env: &Env, mut args: Args) -> Result<Added> {
             edits.push(ops::event(&stamp, &started));
             logged.push(format!("{stamp} {}", started.render()));
         }
-        // Placed after the last live goal as first read: archived meanwhile, that
-        // place is under `## Archive` now, so the add starts over; so it does when
-        // another writer took the id.
-        let anchor = plan.live().last().map(Seen::unfinished);
+        // Another writer that took the id meanwhile makes the add start over.
         let written = ctx.store.write_checked(&src, edits, |fresh| {
             precondition::intact(fresh)?;
-            if let Some(anchor) = &anchor {
-                anchor.check(fresh)?;
-            }
             match fresh.goal(&id) {
                 Some(_) => Err(format!("another goal took the id {id} meanwhile")),
                 None => Ok(()),

@@ -33,6 +33,7 @@ mod loop_events;
 mod mcp;
 mod mcp_install;
 mod merge;
+mod placement;
 mod port;
 mod preconditions;
 mod proof;
