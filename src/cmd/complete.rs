@@ -60,6 +60,31 @@ pub struct Args {
     pub dry_run: bool,
 }
 
+/// The sign-off asked for: what `plan complete` and `plan_complete` ask.
+#[derive(Debug, Default)]
+pub struct Request {
+    pub id: String,
+    pub evidence: String,
+    pub paths: Vec<PathBuf>,
+    /// A judge backend instead of the configured one.
+    pub judge: Option<String>,
+    pub allow_ignored: bool,
+    pub dry_run: bool,
+}
+
+impl From<Args> for Request {
+    fn from(args: Args) -> Request {
+        Request {
+            id: args.id,
+            evidence: args.evidence,
+            paths: args.paths,
+            judge: args.judge,
+            allow_ignored: args.allow_ignored,
+            dry_run: args.dry_run,
+        }
+    }
+}
+
 /// How far back plan.md's history is searched for a goal's old contract.
 const VERIFY_TAIL: usize = 64 * 1024;
 
@@ -98,64 +123,82 @@ pub enum Decision {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    let signed = sign_off(env, args)?;
+    let signed = sign_off(env, Request::from(args))?;
     render(env.ctx()?, &signed)
 }
 
 /// The sign-off as the CLI words it: stdout, a reject's exit code, and the warning
 /// that the record is ignored by git.
 pub fn render(ctx: &Ctx, signed: &SignOff) -> Result<u8> {
-    let id = &signed.goal;
-    let how = &signed.how;
-    if signed.verdict == Decision::Accept {
-        if signed.dry_run {
-            println(&format!(
-                "dry run: {id} would be signed off ({how}); nothing was written"
-            ))?;
-            return Ok(OK);
-        }
-        let record = signed.record.as_deref().unwrap_or_default();
-        ctx.say(&format!("signed off {id} ({how})\n  record: {record}"))?;
-        if signed.ignored {
-            let path = record.split_once('#').map_or(record, |(path, _)| path);
-            warn_ignored(id, path);
-        }
+    let text = signed.text();
+    if signed.verdict == Decision::Reject {
+        println(&text)?;
+        return Err(Exit::quiet(CHECK_FAILED));
+    }
+    if signed.dry_run {
+        println(&text)?;
         return Ok(OK);
     }
-    if signed.panel {
-        let list: Vec<String> = signed.missing.iter().map(|m| format!("- {m}")).collect();
-        let printed = format!(
-            "sign-off of {id} rejected ({})\nmissing:\n{}",
-            signed.stages.join(", "),
-            list.join("\n")
-        );
-        match (&signed.transcript, signed.dry_run) {
-            (Some(path), false) => println(&format!("{printed}\n  transcript: {path}"))?,
-            _ => println(&format!("dry run: nothing was written\n{printed}"))?,
+    ctx.say(&text)?;
+    signed.warn_ignored();
+    Ok(OK)
+}
+
+impl SignOff {
+    /// What the CLI prints on stdout (less its last newline) and `plan_complete`
+    /// returns as text.
+    pub fn text(&self) -> String {
+        let id = &self.goal;
+        let how = &self.how;
+        if self.verdict == Decision::Accept {
+            if self.dry_run {
+                return format!("dry run: {id} would be signed off ({how}); nothing was written");
+            }
+            let record = self.record.as_deref().unwrap_or_default();
+            return format!("signed off {id} ({how})\n  record: {record}");
         }
-        return Err(Exit::quiet(CHECK_FAILED));
+        if self.panel {
+            let list: Vec<String> = self.missing.iter().map(|m| format!("- {m}")).collect();
+            let printed = format!(
+                "sign-off of {id} rejected ({})\nmissing:\n{}",
+                self.stages.join(", "),
+                list.join("\n")
+            );
+            return match (&self.transcript, self.dry_run) {
+                (Some(path), false) => format!("{printed}\n  transcript: {path}"),
+                _ => format!("dry run: nothing was written\n{printed}"),
+            };
+        }
+        let stage = self.stages.join(", ");
+        let list: String = self.missing.iter().map(|m| format!("- {m}\n")).collect();
+        if self.dry_run {
+            return format!(
+                "dry run: sign-off of {id} would be rejected ({stage}); nothing was written\nmissing:\n{list}"
+            );
+        }
+        let mut text = format!(
+            "sign-off of {id} rejected ({stage})\nmissing:\n{}",
+            list.trim_end()
+        );
+        if let Some(path) = &self.transcript {
+            text.push_str(&format!("\n  transcript: {path}"));
+        }
+        text
     }
-    let stage = signed.stages.join(", ");
-    let list: String = signed.missing.iter().map(|m| format!("- {m}\n")).collect();
-    if signed.dry_run {
-        println(&format!(
-            "dry run: sign-off of {id} would be rejected ({stage}); nothing was written\nmissing:\n{list}"
-        ))?;
-        return Err(Exit::quiet(CHECK_FAILED));
+
+    /// An accepted record git ignores is said on stderr, after the verdict.
+    pub fn warn_ignored(&self) {
+        if self.verdict == Decision::Accept && !self.dry_run && self.ignored {
+            let record = self.record.as_deref().unwrap_or_default();
+            let path = record.split_once('#').map_or(record, |(path, _)| path);
+            warn_ignored(&self.goal, path);
+        }
     }
-    println(&format!(
-        "sign-off of {id} rejected ({stage})\nmissing:\n{}",
-        list.trim_end()
-    ))?;
-    if let Some(path) = &signed.transcript {
-        println(&format!("  transcript: {path}"))?;
-    }
-    Err(Exit::quiet(CHECK_FAILED))
 }
 
 /// Runs the sign-off and writes its result to plan.md; prints only progress and
 /// warnings (stderr), never the verdict: that is [`render`]'s.
-pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
+pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     // A rewind must not move the files while they are checked.
@@ -735,7 +778,7 @@ fn contract_history(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
 }
 
 /// Checks each `--path`: it exists, lies inside the repository, and is not ignored.
-fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
+fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Request) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for given in &args.paths {
         refuse_hidden_text(given)?;
