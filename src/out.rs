@@ -72,3 +72,30 @@ pub fn println(text: &str) -> Result<()> {
 pub fn warn(text: &str) {
     eprintln!("{text}");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tool call's steps reach whoever serves it, and only while it runs.
+    #[test]
+    fn progress_reaches_the_server_only_while_serving() {
+        let heard = std::rc::Rc::new(RefCell::new(Vec::new()));
+        let sink = heard.clone();
+        serving(
+            move |step| sink.borrow_mut().push(step.to_string()),
+            || progress("verify: passed"),
+        );
+        progress("after the call");
+        assert_eq!(*heard.borrow(), ["verify: passed"]);
+    }
+
+    /// `plan mcp`'s stdout is the protocol: a print while serving is plan's bug,
+    /// caught in debug builds rather than written into the stream.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "printed while serving MCP")]
+    fn a_print_while_serving_is_caught() {
+        let _ = serving(|_| {}, || print("stray"));
+    }
+}
