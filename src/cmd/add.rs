@@ -49,6 +49,35 @@ pub struct Args {
     pub json: bool,
 }
 
+/// The goal to add: what `plan add` and `plan_add` ask.
+#[derive(Debug, Default)]
+pub struct Request {
+    pub title: String,
+    pub done_when: Option<String>,
+    pub verify: Option<String>,
+    pub failure_modes: Vec<String>,
+    pub subtasks: Vec<String>,
+    pub depends_on: Vec<String>,
+    /// A goal template's name: `.plan/templates/NAME.md` or a built-in.
+    pub template: Option<String>,
+    pub active: bool,
+}
+
+impl From<Args> for Request {
+    fn from(args: Args) -> Request {
+        Request {
+            title: args.title,
+            done_when: args.done_when,
+            verify: args.verify,
+            failure_modes: args.failure_modes,
+            subtasks: args.subtasks,
+            depends_on: args.depends_on,
+            template: args.template,
+            active: args.active,
+        }
+    }
+}
+
 /// The goal added: what `plan add --json` prints and `plan_add` returns.
 #[derive(Debug, Serialize)]
 pub struct Added {
@@ -116,7 +145,7 @@ const ATTEMPTS: usize = 8;
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let json = args.json;
-    let added = add(env, args)?;
+    let added = add(env, Request::from(args))?;
     if json {
         println(&serde_json::to_string_pretty(&added)?)?;
     } else {
@@ -126,7 +155,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 }
 
 /// Adds the goal; prints nothing.
-pub fn add(env: &Env, mut args: Args) -> Result<Added> {
+pub fn add(env: &Env, mut args: Request) -> Result<Added> {
     let ctx = env.ctx()?;
     let title = ops::one_line(&args.title);
     if title.is_empty() {

@@ -2,6 +2,7 @@
 //! those are what the sign-off and contract checks read.
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::clock;
 use crate::ctx::Env;
@@ -16,9 +17,29 @@ pub struct Args {
     pub text: Vec<String>,
 }
 
+/// The line logged: what `plan log` says and `plan_log` returns.
+#[derive(Debug, Serialize)]
+pub struct Logged {
+    /// The log line written, without its `- `.
+    pub line: String,
+}
+
+impl Logged {
+    pub fn text(&self) -> String {
+        format!("- {}", self.line)
+    }
+}
+
 pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let logged = append(env, &args.text.join(" "))?;
+    env.ctx()?.say(&logged.text())?;
+    Ok(OK)
+}
+
+/// Appends `text`, made one line, to the log, unless it reads like plan's own event.
+pub fn append(env: &Env, text: &str) -> Result<Logged> {
     let ctx = env.ctx()?;
-    let text = ops::one_line(&args.text.join(" "));
+    let text = ops::one_line(text);
     if text.is_empty() {
         return Err(Exit::usage_hint(
             "nothing to log",
@@ -38,6 +59,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let stamp = clock::now()?.stamp();
     ctx.store
         .write_checked(&src, vec![ops::log(&stamp, &text)], precondition::intact)?;
-    ctx.say(&format!("- {stamp} {text}"))?;
-    Ok(OK)
+    Ok(Logged {
+        line: format!("{stamp} {text}"),
+    })
 }
