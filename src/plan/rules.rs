@@ -10,8 +10,17 @@
 
 use serde::{Serialize, Serializer};
 
-use super::diag::Severity;
 use super::model::Status;
+
+/// How much a rule that holds matters: an error fails `plan lint`, a warning is
+/// advice. Here with the table whose columns it fills, so the table needs no
+/// diagnostics; diag.rs re-exports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
 
 const E: Option<Severity> = Some(Severity::Error);
 const W: Option<Severity> = Some(Severity::Warning);
