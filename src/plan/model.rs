@@ -16,43 +16,8 @@ use super::id;
 use super::proof::{self, Facts, Proof};
 use super::rules::Rule;
 use super::scan::{Eol, Key, Kind, Line, scan};
+pub use super::status::Status;
 use super::text::one_line;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    Open,
-    Active,
-    Done,
-    Cancelled,
-}
-
-impl Status {
-    pub const ALL: [Status; 4] = [
-        Status::Open,
-        Status::Active,
-        Status::Done,
-        Status::Cancelled,
-    ];
-
-    pub fn parse(word: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|s| s.as_str() == word)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Open => "open",
-            Status::Active => "active",
-            Status::Done => "done",
-            Status::Cancelled => "cancelled",
-        }
-    }
-
-    /// Done and cancelled goals are finished: they no longer block dependants.
-    pub fn is_finished(self) -> bool {
-        matches!(self, Status::Done | Status::Cancelled)
-    }
-}
 
 /// A value on a line of its own, e.g. `done_when: …`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -10,7 +10,7 @@
 
 use serde::{Serialize, Serializer};
 
-use super::model::Status;
+use super::status::Status;
 
 /// How much a rule that holds matters: an error fails `plan lint`, a warning is
 /// advice. Here with the table whose columns it fills, so the table needs no
