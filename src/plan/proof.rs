@@ -5,6 +5,7 @@
 
 use super::event::{Event, Judged, Record};
 use super::model::{Goal, Plan, Status};
+pub use super::standing::Proof;
 
 /// Where transcripts live, relative to the repository root.
 pub const JUDGE_DIR: &str = ".plan/judge/";
@@ -139,42 +140,6 @@ impl Header {
             seen += 1;
         }
         (seen >= 5).then_some(header)
-    }
-}
-
-/// A finished goal's standing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// Open or active: nothing to prove.
-    Unfinished,
-    /// The record checks out; `warnings` are weaker points worth showing.
-    Proven { warnings: Vec<String> },
-    /// Not backed by a record: `why` says what is wrong, `hint` how to resolve it.
-    Unproven { why: String, hint: String },
-}
-
-impl Proof {
-    pub fn is_proven(&self) -> bool {
-        matches!(self, Proof::Proven { .. })
-    }
-
-    pub fn is_unproven(&self) -> bool {
-        matches!(self, Proof::Unproven { .. })
-    }
-
-    /// The short reason, for one line of a list.
-    pub fn why(&self) -> Option<&str> {
-        match self {
-            Proof::Unproven { why, .. } => Some(why),
-            _ => None,
-        }
-    }
-
-    pub fn warnings(&self) -> &[String] {
-        match self {
-            Proof::Proven { warnings } => warnings,
-            _ => &[],
-        }
     }
 }
 
@@ -652,6 +617,70 @@ pub fn backs_at(
         ));
     }
     Ok(())
+}
+
+/// A plan's proofs, checked here and kept on the plan: the parser holds the
+/// verdicts (a leaf type, standing.rs) without importing the check that makes them.
+impl<'a> Plan<'a> {
+    /// Checks every finished goal's record; `facts` answers for a transcript path.
+    pub fn prove(&mut self, facts: &dyn Fn(&str) -> Facts) {
+        self.prove_where(facts, |_, _| true);
+    }
+
+    /// As [`Plan::prove`], for the goals the hooks look at: live ones and those a
+    /// live goal depends on. Archived goals are most of a long plan, and each proven
+    /// one costs a transcript read, on every prompt.
+    pub fn prove_live(&mut self, facts: &dyn Fn(&str) -> Facts) {
+        let needed: std::collections::HashSet<&str> = self
+            .live()
+            .flat_map(|g| g.depends_on.iter().copied())
+            .collect();
+        // An archived goal nothing live needs is checked on the log's word: one
+        // marked finished and moved there by hand is still work, and a long archive's
+        // transcripts are not read on every hook.
+        self.prove_where(facts, |plan, g| {
+            !g.archived || needed.contains(g.id.as_ref()) || !on_record(plan, g)
+        });
+    }
+
+    fn prove_where(
+        &mut self,
+        facts: &dyn Fn(&str) -> Facts,
+        wanted: impl Fn(&Plan<'a>, &Goal<'a>) -> bool,
+    ) {
+        let proofs = self
+            .goals
+            .iter()
+            .filter(|g| g.status().is_finished() && wanted(self, g))
+            .map(|g| (g.line, check(self, g, facts)))
+            .collect();
+        self.proofs = Some(proofs);
+    }
+
+    /// For tests of everything but the proof: a sign-off or cancel line of any form
+    /// counts as its record; other finished goals are checked with no transcripts.
+    #[cfg(test)]
+    pub fn prove_legacy(&mut self) {
+        let proofs = self
+            .goals
+            .iter()
+            .filter(|g| g.status().is_finished())
+            .map(|g| {
+                let recorded = self
+                    .events(&g.id)
+                    .any(|(_, e)| matches!(e, Event::SignedOff { .. } | Event::Cancelled { .. }));
+                let proof = if recorded {
+                    Proof::Proven {
+                        warnings: Vec::new(),
+                    }
+                } else {
+                    check(self, g, &|_| Facts::Missing)
+                };
+                (g.line, proof)
+            })
+            .collect();
+        self.proofs = Some(proofs);
+    }
 }
 
 #[cfg(test)]
