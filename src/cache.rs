@@ -19,6 +19,7 @@ use crate::plan::blocks::{self, Templates};
 use crate::plan::lean;
 use crate::plan::model::{self, Plan, Status};
 use crate::plan::proof::{self, Facts, Header};
+use crate::prompts;
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
 /// file systems), so a file rewritten within the same tick as its last change can
@@ -227,9 +228,9 @@ fn derive(
         // Never blocks on a FIFO there: this runs on every hook.
         crate::prompts::overrides::or_embedded(place.root, name, embedded)
     };
-    let injection = template("injection.md", blocks::INJECTION);
-    let idle = template("injection_idle.md", blocks::INJECTION_IDLE);
-    let skeleton_template = skeleton.then(|| template("skeleton.md", blocks::SKELETON));
+    let injection = template("injection.md", prompts::INJECTION);
+    let idle = template("injection_idle.md", prompts::INJECTION_IDLE);
+    let skeleton_template = skeleton.then(|| template("skeleton.md", prompts::SKELETON));
     let read = RefCell::new((Vec::new(), HashMap::new()));
     let prove = |rel: &str| {
         if !proof::is_record_path(rel) {
@@ -269,7 +270,7 @@ fn derive(
             Templates {
                 injection: &injection,
                 injection_idle: &idle,
-                skeleton: skeleton_template.as_deref().unwrap_or(blocks::SKELETON),
+                skeleton: skeleton_template.as_deref().unwrap_or(prompts::SKELETON),
                 ..Templates::default()
             },
             skeleton,

@@ -17,7 +17,7 @@ use crate::plan::blocks::{self, Templates};
 use crate::plan::claim;
 use crate::plan::model::Plan;
 use crate::plan::template::fill;
-use crate::prompts::overrides::or_embedded;
+use crate::prompts::{self, overrides::or_embedded};
 
 /// The loop judge is cheap or it is nothing: a stop hook cannot wait long.
 const LOOP_JUDGE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -226,7 +226,7 @@ fn on_tool(
     })?;
     let reminder = remind.then(|| {
         blocks::reminder(Templates {
-            reminder: &or_embedded(&place.root, "reminder.md", blocks::REMINDER),
+            reminder: &or_embedded(&place.root, "reminder.md", prompts::REMINDER),
             ..Templates::default()
         })
     });
@@ -346,8 +346,8 @@ fn compactions(host: Host, input: &Input) -> Option<u64> {
 }
 
 pub fn injection(root: &Path, plan: &Plan<'_>) -> String {
-    let injection = or_embedded(root, "injection.md", blocks::INJECTION);
-    let idle = or_embedded(root, "injection_idle.md", blocks::INJECTION_IDLE);
+    let injection = or_embedded(root, "injection.md", prompts::INJECTION);
+    let idle = or_embedded(root, "injection_idle.md", prompts::INJECTION_IDLE);
     blocks::injection(
         plan,
         Templates {
@@ -397,7 +397,7 @@ fn stop(
     view: &cache::View,
     limit: Option<u32>,
 ) -> Result<Answer> {
-    let continuation = or_embedded(&place.root, "continuation.md", blocks::CONTINUATION);
+    let continuation = or_embedded(&place.root, "continuation.md", prompts::CONTINUATION);
     let templates = Templates {
         continuation: &continuation,
         ..Templates::default()

@@ -9,8 +9,6 @@ use super::render::Progress;
 use super::template::fill;
 use super::text::strip_controls;
 
-pub use crate::prompts::{CONTINUATION, INJECTION, INJECTION_IDLE, REMINDER, SKELETON};
-
 /// At most this many active goals are listed; the rest are counted.
 const MAX_ACTIVE: usize = 10;
 /// At most this many goals ready to start are named.
@@ -20,7 +18,9 @@ const MAX_FIELD: usize = 200;
 /// Done goals listed one by one in the skeleton before the rest are counted.
 const MAX_DONE: usize = 30;
 
-/// The model-facing templates, embedded or overridden by the repository.
+/// The model-facing templates, embedded or overridden by the repository. The
+/// embedded ones are `Templates::default()`, which `crate::prompts` provides: it owns
+/// the prompt files, and the pure core imports nothing outside itself.
 #[derive(Clone, Copy)]
 pub struct Templates<'t> {
     pub injection: &'t str,
@@ -28,18 +28,6 @@ pub struct Templates<'t> {
     pub reminder: &'t str,
     pub continuation: &'t str,
     pub skeleton: &'t str,
-}
-
-impl Default for Templates<'static> {
-    fn default() -> Self {
-        Templates {
-            injection: INJECTION,
-            injection_idle: INJECTION_IDLE,
-            reminder: REMINDER,
-            continuation: CONTINUATION,
-            skeleton: SKELETON,
-        }
-    }
 }
 
 /// Plan text as the model gets it: terminal control sequences stripped (a title

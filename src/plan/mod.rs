@@ -4,6 +4,7 @@
 pub mod bind;
 pub mod blocks;
 pub(crate) mod card;
+pub(crate) mod checks;
 pub(crate) mod claim;
 pub(crate) mod diag;
 pub(crate) mod diff;
@@ -26,6 +27,8 @@ pub mod render;
 pub(crate) mod rewind;
 pub(crate) mod rules;
 pub mod scan;
+pub(crate) mod standing;
+pub(crate) mod status;
 pub(crate) mod template;
 pub(crate) mod text;
 pub(crate) mod wdiff;

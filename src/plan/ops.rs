@@ -12,13 +12,6 @@ pub struct Refusal {
     pub hint: String,
 }
 
-/// A refusal is a usage error: the caller asked for something the plan does not allow.
-impl From<Refusal> for anyhow::Error {
-    fn from(r: Refusal) -> Self {
-        crate::exit::Exit::usage_hint(r.message, r.hint)
-    }
-}
-
 pub fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
     Refusal {
         message: message.into(),

@@ -11,8 +11,8 @@ use super::export::{Export, Standing};
 use crate::plan::id;
 use crate::plan::model::Status;
 // Why a file cannot be imported, and what to do.
+use crate::plan::checks::VerifyCheck;
 use crate::plan::ops::{Refusal, refuse};
-use crate::plan::rules::VerifyCheck;
 use crate::plan::text::one_line;
 
 /// The formats `plan import` reads.

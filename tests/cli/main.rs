@@ -1,6 +1,7 @@
 //! The one integration test binary: drives the real `plan` binary in temporary
 //! git repositories.
 
+mod architecture;
 mod audit_history;
 mod byte_loss;
 mod checkpoints_remote;
