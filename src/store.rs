@@ -3,6 +3,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -326,6 +327,7 @@ impl Store {
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(crate::fsread::NONBLOCK)
             .open(&lock)
             .with_context(|| format!("opening the lock {}", lock.display()))?;
         file.lock()

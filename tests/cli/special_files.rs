@@ -202,8 +202,8 @@ fn a_transcript_that_is_a_pipe_or_a_device_hangs_no_gemini_hook() {
 }
 
 /// Attack: a named pipe where the hooks read the settings (`.plan/config.yaml`)
-/// or their state (a session's file, the loop's, the cached view). Each was read
-/// with a blocking open. Now the hooks answer, and a pipe there counts as no file.
+/// or their state (a session's file, the loop's, the cached view, the state's
+/// lock). Each was opened blocking. Now the hooks answer, and a pipe there counts as no file.
 #[test]
 fn a_pipe_among_the_settings_and_the_state_hangs_no_hook() {
     let t = Test::new().plan(PLAN);
@@ -220,6 +220,7 @@ fn a_pipe_among_the_settings_and_the_state_hangs_no_hook() {
         git.join("loop.json"),
         git.join("cache/view.json"),
         git.join("cache/facts.json"),
+        git.join("state.lock"),
     ] {
         mkfifo(&pipe);
         for event in CLAUDE_EVENTS {
@@ -268,4 +269,35 @@ fn a_command_reading_settings_that_are_a_pipe_says_so() {
         run.stderr,
         "plan: .plan/config.yaml is a named pipe, not a regular file\n  hint: plan reads it only from a regular file (a symlink to one is fine); put the file itself there\n"
     );
+}
+
+/// Attack: a named pipe where the writers' lock is (`.git/plan/plan.lock`): every
+/// write blocked on opening it. Now the write fails at once, naming the lock.
+#[test]
+fn a_pipe_for_the_writers_lock_fails_a_write_at_once() {
+    let t = Test::new().plan(PLAN);
+    mkfifo(&t.root().join(".git/plan/plan.lock"));
+    let run = within(&t, &["log", "a line"], "");
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("opening the lock"), "{}", run.stderr);
+    assert_eq!(t.plan_md(), PLAN, "nothing is written");
+}
+
+/// Attack: a named pipe where the loop's events are journalled
+/// (`.git/plan/events.jsonl`): the stop hook that decides on the loop blocked
+/// opening it to append. Now it goes on without the journal line.
+#[test]
+fn a_pipe_for_the_events_journal_hangs_no_stop() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "3"]);
+    mkfifo(&t.root().join(".git/plan/events.jsonl"));
+    let run = within(&t, &["hook", "claude", "stop"], &claude(&t, "stop"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("\"decision\":\"block\""),
+        "{}",
+        run.stdout
+    );
+    let run = within(&t, &["events"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }
