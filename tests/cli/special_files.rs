@@ -301,3 +301,21 @@ fn a_pipe_for_the_events_journal_hangs_no_stop() {
     let run = within(&t, &["events"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// Attack: a named pipe where a pending draft is kept (`.git/plan/proposal.json`):
+/// `plan review` and `plan doctor` blocked opening it. Now each says what is there.
+#[test]
+fn a_pipe_for_the_pending_draft_hangs_no_command() {
+    let t = Test::new().plan(PLAN);
+    let pipe = t.root().join(".git/plan/proposal.json");
+    mkfifo(&pipe);
+    for args in [&["review"][..], &["doctor"]] {
+        let run = within(&t, args, "");
+        assert_eq!(run.code, 2, "plan {args:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("is a named pipe, not a regular file"),
+            "plan {args:?}: {}",
+            run.stderr
+        );
+    }
+}
