@@ -319,3 +319,23 @@ fn a_pipe_for_the_pending_draft_hangs_no_command() {
         );
     }
 }
+
+/// Attack: a named pipe where `plan install` reads a host's settings, or where
+/// `plan add --template` reads a goal template: each blocked opening it. Now the
+/// install says what is there, and the add goes on without the pipe.
+#[test]
+fn a_pipe_for_host_settings_or_a_goal_template_hangs_no_command() {
+    let t = Test::new().plan(PLAN);
+    mkfifo(&t.path(".claude/settings.json"));
+    let run = within(&t, &["install", "claude"], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains(".claude/settings.json is a named pipe, not a regular file"),
+        "{}",
+        run.stderr
+    );
+    mkfifo(&t.path(".plan/templates/feature.md"));
+    let run = within(&t, &["add", "New goal", "--template", "feature"], "");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
