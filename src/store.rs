@@ -3,6 +3,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -154,12 +155,12 @@ impl Store {
     /// One read of the file, and the handle it was read through.
     fn open_once(&self) -> Result<(File, String)> {
         let name = &self.name;
-        let read = File::open(&self.path).and_then(|mut file| {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map(|_| (file, bytes))
-        });
+        let read = crate::fsread::read(&self.path, crate::fsread::PLAN);
         let (file, bytes) = match read {
             Ok(read) => read,
+            Err(e) if crate::fsread::refused(&e).is_some() => {
+                return Err(crate::fsread::exit(name, &e));
+            }
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 return Err(Exit::usage_hint(
                     format!("{name} not found"),
@@ -326,6 +327,7 @@ impl Store {
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(crate::fsread::NONBLOCK)
             .open(&lock)
             .with_context(|| format!("opening the lock {}", lock.display()))?;
         file.lock()
@@ -460,7 +462,7 @@ fn ends_mid_line_just_written((file, text): &(File, String)) -> bool {
 /// a truncate-and-write that grew the file is not an append.
 fn unchanged_or_appended(then: &fs::Metadata, read: &[u8], path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    let Ok(mut file) = File::open(path) else {
+    let Ok(mut file) = crate::fsread::open(path) else {
         return false;
     };
     let Ok(now) = file.metadata() else {

@@ -97,7 +97,7 @@ fn template(root: &Path, name: &str, title: &str) -> Result<goal_template::Start
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     let own = valid
-        .then(|| std::fs::read_to_string(dir.join(format!("{name}.md"))).ok())
+        .then(|| crate::fsread::text(&dir.join(format!("{name}.md")), crate::fsread::CONFIG).ok())
         .flatten();
     let (text, place) = match own {
         Some(text) => (text, format!(".plan/templates/{name}.md")),

@@ -76,7 +76,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         host.spec().skeleton_at_compaction && kind == Kind::Compact,
     ) else {
         // Unreadable: the read says why, as it always did.
-        return match std::fs::read_to_string(&place.plan_path) {
+        return match crate::fsread::text(&place.plan_path, crate::fsread::PLAN) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
             }
@@ -304,7 +304,8 @@ impl Claimed {
             })
             .collect();
         if let Some(lines) = claim::injection_lines(&holdings, Some(&self.session)) {
-            view.injection = format!("{}\n{lines}", view.injection);
+            let both = format!("{}\n{lines}", view.injection);
+            view.injection = crate::plan::bound::block(both, crate::plan::bound::MAX_BLOCK);
         }
         let others = |goal: &str| {
             self.claims

@@ -141,12 +141,13 @@ fn trust_pending(root: Option<&Path>) -> Option<String> {
 /// with one `{"$set":{"messages":[…]}}` record, and a compression writes another
 /// with the compressed history: their number. `None` when it cannot be read or
 /// has no such record at all (another format: then every PreCompress counts).
+/// Read only from a regular file, in pieces, up to a cap (src/fsread.rs): a named
+/// pipe or a device there is "cannot be read", never a hang.
 fn compactions(transcript: &Path) -> Option<u64> {
     const RECORD: &[u8] = b"{\"$set\":{\"messages\":";
-    let bytes = std::fs::read(transcript).ok()?;
-    let lines = memchr::memmem::find_iter(&bytes, &[b"\n", RECORD].concat()).count();
-    let n = lines + usize::from(bytes.starts_with(RECORD));
-    (n > 0).then_some(n as u64)
+    let n =
+        crate::fsread::count_lines_starting(transcript, crate::fsread::TRANSCRIPT, RECORD).ok()?;
+    (n > 0).then_some(n)
 }
 
 fn judge(r: &Request) -> Invocation {
