@@ -23,7 +23,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 /// Ticks subtask `n` of goal `query`, or (`done` false, for `plan untick`) clears it.
 pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<u8> {
     let ctx = env.ctx()?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, query)?;
     let (verb, state) = if done {
