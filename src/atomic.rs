@@ -286,4 +286,45 @@ mod tests {
         assert_eq!(fs::read_to_string(&file).unwrap(), "old");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
+
+    #[test]
+    fn the_temp_file_of_a_file_in_a_repository_is_in_its_git_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join(".git")).unwrap();
+        fs::write(dir.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        let file = dir.path().join("plan.md");
+        let mut seen = Vec::new();
+        replace_checked(&file, b"new", &Replace::DURABLE, |_| {
+            seen = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            seen.extend(
+                fs::read_dir(dir.path().join(".git/plan/tmp"))
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().into_string().unwrap()),
+            );
+            true
+        })
+        .unwrap();
+        seen.sort();
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        assert_eq!(seen[0], ".git");
+        let prefix = format!(".plan-{}-", std::process::id());
+        assert!(
+            seen[1].starts_with(&prefix) && seen[1].ends_with(".tmp"),
+            "{seen:?}"
+        );
+        assert_eq!(fs::read_to_string(&file).unwrap(), "new");
+    }
+
+    #[test]
+    fn create_new_never_replaces_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        assert!(create_new(&file, b"first", &Replace::DURABLE).unwrap());
+        assert!(!create_new(&file, b"second", &Replace::DURABLE).unwrap());
+        assert_eq!(fs::read_to_string(&file).unwrap(), "first");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 }

@@ -36,6 +36,13 @@ const STABLE: Duration = Duration::from_millis(100);
 /// it has just been saved, and nothing otherwise.
 const MID_LINE_QUIET: Duration = Duration::from_secs(1);
 
+/// How long the old file of a rename is watched for a late piece of a save, when
+/// someone other than plan wrote it less than this long before: an editor paused
+/// at a line's end leaves a whole-looking file. Short, as every write right after
+/// an agent's own save of plan.md pays it: it covers a pause of a few hundred
+/// milliseconds, not a person's.
+const WATCH_QUIET: Duration = Duration::from_millis(500);
+
 pub struct Store {
     /// Where plan.md is (as resolved, maybe relative to the cwd).
     pub path: PathBuf,
@@ -366,7 +373,6 @@ impl Store {
                 });
             }
             if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
-                self.remember_written(&out);
                 crate::events::written(&self.path, &logged);
                 return Ok(out);
             }
@@ -512,6 +518,12 @@ impl Store {
         ))
     }
 
+    /// Whether the file whose metadata is `meta` is the one plan itself last wrote.
+    fn was_written_by_plan(&self, meta: &fs::Metadata) -> bool {
+        self.record()
+            .is_some_and(|(id, _)| id == Identity::of(meta))
+    }
+
     /// Whether the file read through `file` is the one plan itself last wrote,
     /// untouched since: plan does not wait on its own write.
     fn written_by_plan(&self, file: &File) -> bool {
@@ -525,11 +537,13 @@ impl Store {
     /// Records the file now at the path as plan's own, holding `content`. Best
     /// effort: without it plan may wait on its own write once, never lose a byte.
     fn remember_written(&self, content: &str) {
-        let Ok(meta) = fs::metadata(&self.path) else {
-            return;
-        };
-        let id = Identity::of(&meta);
-        let shape = Shape::of(content);
+        if let Ok(meta) = fs::metadata(&self.path) {
+            self.remember(Identity::of(&meta), Shape::of(content));
+        }
+    }
+
+    /// Records `id` as the file plan last wrote, of shape `shape`.
+    fn remember(&self, id: Identity, shape: Shape) {
         let line = format!(
             "{} {} {} {} {} {}\n",
             id.dev,
@@ -601,21 +615,46 @@ impl Store {
             return Ok(false);
         }
         trace_window(last_read);
+        // The file as plan left it, taken at once: an editor may write to it while
+        // the old one is watched below, and that is not plan's own write.
+        let mut mine = fs::metadata(&target).ok().map(|m| Identity::of(&m));
         // Bytes someone appended to the old file between that check and the rename
         // (`echo … >> plan.md` opens the path, then writes through its own handle)
         // are carried over. A writer may have opened the old file just before the
         // rename and write a moment later, so the old file is watched until it has
-        // been quiet twice in a row. An old file rewritten rather than appended to
-        // is not carried over: its bytes cannot be merged, and are lost to that
-        // window.
+        // been quiet twice in a row. A file someone else wrote under
+        // [`WATCH_QUIET`] ago may be an editor's save paused at a line's end,
+        // whole-looking: its next piece goes to the old file, so that is watched
+        // until it has not been written for that long (up to [`SETTLE`]). An old
+        // file rewritten rather than appended to is not carried over: its bytes
+        // cannot be merged, and are lost to that window.
+        let watch_until = (written_within(at_read, WATCH_QUIET)
+            && !self.was_written_by_plan(at_read))
+        .then(|| Instant::now() + SETTLE);
+        if watch_until.is_some() {
+            trace_wait("was written by another program just now: watching the replaced file");
+        }
         let mut copied = read.len();
         let mut quiet = 0;
-        for _ in 0..RETRIES {
+        for round in 0.. {
+            if round >= RETRIES && watch_until.is_none_or(|until| Instant::now() >= until) {
+                break;
+            }
             let mut old = Vec::new();
             let mut h = handle;
             h.seek(SeekFrom::Start(0)).map_err(io)?;
             h.read_to_end(&mut old).map_err(io)?;
             if old.len() <= copied || !old.starts_with(read) {
+                if let Some(until) = watch_until {
+                    let recent = handle
+                        .metadata()
+                        .is_ok_and(|m| written_within(&m, WATCH_QUIET));
+                    if recent && Instant::now() < until {
+                        std::thread::sleep(POLL);
+                        continue;
+                    }
+                    break;
+                }
                 quiet += 1;
                 if quiet == 2 {
                     break;
@@ -628,9 +667,13 @@ impl Store {
             new.write_all(&old[copied..])
                 .and_then(|_| new.sync_all())
                 .map_err(io)?;
+            mine = new.metadata().ok().map(|m| Identity::of(&m));
             copied = old.len();
         }
         atomic::sync_dir(&target);
+        if let Some(mine) = mine {
+            self.remember(mine, Shape::of(content));
+        }
         Ok(true)
     }
 }
@@ -655,6 +698,13 @@ fn pause_for_test() {
 
 #[cfg(not(debug_assertions))]
 fn pause_for_test() {}
+
+/// Whether the file whose metadata is `meta` was written under `quiet` ago. A
+/// modification time in the future (a skewed clock) does not count.
+fn written_within(meta: &fs::Metadata, quiet: Duration) -> bool {
+    meta.modified()
+        .is_ok_and(|t| t.elapsed().is_ok_and(|ago| ago < quiet))
+}
 
 /// Which file a path held: a save in place changes the size or the modification
 /// time, a rename the inode.

@@ -92,7 +92,12 @@ fn log_during_a_save_paused_at_a_line_end(t: &Test) {
     editor.join().unwrap();
     let md = t.plan_md();
     match run.code {
-        0 => assert_eq!(md, format!("{theirs}- 2026-06-15 14:02 mine\n"), "{}", run.stderr),
+        0 => assert_eq!(
+            md,
+            format!("{theirs}- 2026-06-15 14:02 mine\n"),
+            "{}",
+            run.stderr
+        ),
         3 => assert_eq!(md, theirs, "{}", run.stderr),
         code => panic!("exit {code}: {}\n{md}", run.stderr),
     }
