@@ -48,6 +48,10 @@ pub struct Store {
     pub path: PathBuf,
     /// How messages name it: `plan.md`, or the path the user gave.
     pub name: String,
+    /// The file (device, inode) [`Store::read_for_write`] last read: a file cut
+    /// since then in place (same inode) is an editor mid-save; one renamed in was
+    /// written whole.
+    base_file: std::sync::Mutex<Option<(u64, u64)>>,
 }
 
 /// Why a write did not happen.
@@ -79,7 +83,11 @@ impl From<WriteError> for anyhow::Error {
 
 impl Store {
     pub fn new(path: PathBuf, name: String) -> Store {
-        Store { path, name }
+        Store {
+            path,
+            name,
+            base_file: std::sync::Mutex::new(None),
+        }
     }
 
     /// The lock serialising writers of this file. One file has one lock however it
@@ -125,7 +133,12 @@ impl Store {
         if first.1.is_empty() {
             return Ok(first.1);
         }
-        self.settle(first, None).map(|(_, text)| text)
+        let (file, text) = self.settle(first, None)?;
+        if let (Ok(meta), Ok(mut base)) = (file.metadata(), self.base_file.lock()) {
+            let id = Identity::of(&meta);
+            *base = Some((id.dev, id.ino));
+        }
+        Ok(text)
     }
 
     /// The file's text, once it has settled, and the open handle it was read through.
@@ -451,7 +464,16 @@ impl Store {
             return None;
         }
         let now = Shape::of(text);
-        if let Some(base) = base.filter(|b| *b != text)
+        let id = Identity::of(&meta);
+        // A file renamed into place was written whole: only one changed in place
+        // (the inode plan read, or last wrote) can be half an editor's save.
+        let read_here = self
+            .base_file
+            .lock()
+            .ok()
+            .and_then(|b| *b)
+            .is_none_or(|b| b == (id.dev, id.ino));
+        if let Some(base) = base.filter(|b| *b != text && read_here)
             && let Some(why) = cut(&now, &Shape::of(base))
         {
             return Some(format!("{why} since plan read it"));
@@ -466,7 +488,11 @@ impl Store {
             return Some("ends inside a line".to_string());
         }
         let known = known.get_or_insert_with(|| {
-            let mut shapes: Vec<Shape> = record.map(|r| r.1).into_iter().collect();
+            let mut shapes: Vec<Shape> = record
+                .filter(|(was, _)| (was.dev, was.ino) == (id.dev, id.ino))
+                .map(|r| r.1)
+                .into_iter()
+                .collect();
             shapes.extend(self.at_head().map(|t| Shape::of(&t)));
             shapes
         });
