@@ -188,7 +188,7 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
     }
     let stamp = clock::now()?.stamp();
     for attempt in 1..=ATTEMPTS {
-        let src = ctx.store.read()?;
+        let src = ctx.store.read_for_write()?;
         let plan = ctx.parse(&src)?;
         let depends_on = ctx.dependency_ids(&plan, &args.depends_on)?;
         let status = if args.active {

@@ -26,7 +26,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if reason.is_empty() {
         return Err(Exit::usage("say why: --reason TEXT"));
     }
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     // An archived goal is a record, whatever its status or proof: refused before

@@ -204,7 +204,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     // A rewind must not move the files while they are checked.
     let _running = crate::running::judge_or_draft(&repo.root)?;
     let config = config::load(Some(&repo.root))?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.to_string();

@@ -54,7 +54,7 @@ pub fn append(env: &Env, text: &str) -> Result<Logged> {
             "those are recorded by `plan add`, `plan start`, `plan subgoal`, `plan complete` and `plan cancel`; log progress in other words",
         ));
     }
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     ctx.parse(&src)?;
     let stamp = clock::now()?.stamp();
     ctx.store

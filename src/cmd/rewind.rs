@@ -51,7 +51,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let keep = |path: &str| outside(path) && !is_plan_file(&root, path);
     match &args.id {
         Some(query) => {
-            let src = ctx.store.read()?;
+            let src = ctx.store.read_for_write()?;
             let target = find(&root, query, &ctx.parse(&src)?, &ctx.store.name)?;
             rewind_to(ctx, &root, &target, &args, &outside, &keep)
         }
@@ -88,7 +88,7 @@ fn rewind_to(
     keep: &dyn Fn(&str) -> bool,
 ) -> Result<u8> {
     let goal = goal_of(target);
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let (reopen, kept) = built_on_target(
         root,
@@ -320,7 +320,7 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
     let changes = git::changes_between(root, &current.commit, &last.commit, keep)?;
     warn_left(&git::restore(root, &changes)?);
     git::delete_ref(root, &last.reference)?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     ctx.parse(&src)?;
     ctx.store.write_checked(
         &src,

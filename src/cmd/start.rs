@@ -87,7 +87,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 /// note of a claim taken over (stderr).
 pub fn start(env: &Env, args: &Request) -> Result<Started> {
     let ctx = env.ctx()?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.as_ref();

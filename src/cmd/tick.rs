@@ -60,7 +60,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 /// Ticks subtask `n` of goal `query`, or (`done` false, for `plan untick`) clears it.
 pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<Ticked> {
     let ctx = env.ctx()?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, query)?;
     let verb = if done { "tick" } else { "untick" };
