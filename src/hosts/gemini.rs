@@ -43,7 +43,7 @@ use serde_json::Value;
 
 use super::invocation::{Format, Invocation, Request};
 use super::protocol::{Answer, Kind, claude_json, out};
-use super::{Event, Judge, Registration, Spec, event};
+use super::{Event, Judge, Registration, Settings, Spec, event};
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "SessionStart", None, 10_000),
@@ -66,13 +66,13 @@ pub static HOST: Spec = Spec {
     title: "Gemini CLI",
     events: EVENTS,
     render,
-    registration: Registration::Settings {
+    registration: Registration::Settings(Settings {
         project: ".gemini/settings.json",
         user,
         comments: true,
         enable: Some("hooksConfig"),
-        version: None,
-    },
+        ..Settings::DEFAULT
+    }),
     next_steps,
     trust_pending,
     fresh_context: "/clear",
