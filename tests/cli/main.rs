@@ -11,6 +11,7 @@ mod copilot;
 mod core;
 mod degrade;
 mod diffdoc;
+mod dist;
 mod doctor_repair;
 mod draft;
 mod edges;
