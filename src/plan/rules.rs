@@ -122,7 +122,7 @@ rules! {
     BadId "bad-id" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
     SecondField "second-field" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     /// `status: doing`: not a status in any spelling.
-    UnknownStatus "unknown-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
+    UnknownStatus "unknown-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rewrites a one-edit misspelling of open, active or cancelled"), list: false }
     /// `Status: Active`, `status active`, `status: ACTIVE`, an indented `status:`:
     /// a status line to a person, not to plan. An error, not a guess: the goal
     /// counts as open until it is written as plan writes it, and doctor can.
@@ -531,7 +531,23 @@ fn format_hit(plan: &Plan<'_>, d: &Diagnostic) -> Hit {
             edits: vec![Edit::replace(d.line, plan.line_text(d.line), new)],
         });
     }
+    if hit.rule == Rule::UnknownStatus
+        && let Some(status) = status_typo_repair(plan, d)
+    {
+        let new = format!("status: {}", status.as_str());
+        hit.repair = Some(Repair {
+            fix: format!("plan doctor --fix rewrites it as `{new}`"),
+            done: format!("rewrote line {} as `{new}`", d.line),
+            edits: vec![Edit::replace(d.line, plan.line_text(d.line), new)],
+        });
+    }
     hit
+}
+
+/// The status a one-edit misspelling on line `d.line` means, when doctor may write it.
+pub(crate) fn status_typo_repair(plan: &Plan<'_>, d: &Diagnostic) -> Option<Status> {
+    let (_, value) = plan.line_text(d.line).split_once(':')?;
+    super::nearest::repairable_status_typo(value.trim())
 }
 
 /// Lines plan itself keeps: the id comment and the status line.
