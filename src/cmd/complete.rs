@@ -196,9 +196,10 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
         .collect();
     if !open.is_empty() {
         crate::out::warn(&format!(
-            "plan: warning: {} of {} subtasks of {id} are not ticked: {}",
+            "plan: warning: {} of {} of {id} {} not ticked: {}",
             open.len(),
-            goal.subtasks.len(),
+            crate::plan::text::count(goal.subtasks.len(), "subtask"),
+            if open.len() == 1 { "is" } else { "are" },
             open.join("; ")
         ));
     }
