@@ -76,6 +76,9 @@ fn dist() -> Dist {
         .unwrap();
     let work = dir.path().to_path_buf();
     let out = work.join("dist");
+    // An older release's package, left from a previous run: it must go.
+    std::fs::create_dir_all(out.join("npm")).unwrap();
+    std::fs::write(out.join("npm/plan-cli-plan-0.0.1.tgz"), "stale").unwrap();
     let binary = small_binary(&work);
     let target = host_target();
     ok(
@@ -168,6 +171,19 @@ fn archive_checksum_and_npm_packages_install_offline() {
     let plat_tgz = d
         .out
         .join(format!("npm/plan-cli-plan-{platform}-{VERSION}.tgz"));
+
+    let mut packed: Vec<String> = std::fs::read_dir(d.out.join("npm"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    packed.sort();
+    assert_eq!(
+        packed,
+        [
+            format!("plan-cli-plan-{VERSION}.tgz"),
+            format!("plan-cli-plan-{platform}-{VERSION}.tgz"),
+        ]
+    );
 
     let main = package_json(&main_tgz);
     assert_eq!(main["name"], "@plan-cli/plan");
