@@ -274,3 +274,26 @@ fn the_readme_settings_are_the_defaults_and_load() {
     // Every key equal to the default: `src/config.rs`'s unit test
     // `the_readme_settings_are_the_defaults` compares them all.
 }
+
+/// README's settings name every judge backend plan reads, in plan's order.
+#[test]
+fn the_readme_settings_name_every_backend() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let settings = &readme[readme.find("## Settings").unwrap()..];
+    let listed = settings
+        .lines()
+        .find_map(|l| l.strip_prefix("  backend: auto          # "))
+        .expect("the settings list the backends")
+        .replace(" | ", ", ");
+    let t = hermetic(Test::new());
+    t.write(".plan/config.yaml", "judge:\n  backend: nope\n");
+    let run = t.run(&["judge"]).code(2);
+    let expected = run
+        .stderr
+        .split_once("(expected ")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(names, _)| names.replace(" or ", ", "))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert_eq!(listed, expected);
+}
