@@ -37,8 +37,8 @@ pub struct Args {
     #[arg(long = "depends-on", value_name = "ID", value_delimiter = ',')]
     pub depends_on: Vec<String>,
     /// Start from a goal template: `feature`, `bugfix`, `refactor`, or
-    /// `.plan/templates/NAME.md`; the flags above add to it (done_when and verify
-    /// replace its own)
+    /// `.plan/templates/NAME.md` (`plan templates` lists them); the flags above add
+    /// to it (done_when and verify replace its own)
     #[arg(long, value_name = "NAME")]
     pub template: Option<String>,
     /// Start it at once (logs its contract)

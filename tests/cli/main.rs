@@ -51,6 +51,7 @@ mod shell;
 mod sign_off_records;
 mod small;
 mod team_merge;
+mod templates;
 mod typos;
 mod util;
 mod weakened;
