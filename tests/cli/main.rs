@@ -33,6 +33,7 @@ mod judge_snapshot;
 mod link;
 mod lookalike_ids;
 mod loop_events;
+mod man_pages;
 mod mcp;
 mod mcp_install;
 mod merge;
