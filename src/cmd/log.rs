@@ -14,6 +14,10 @@ pub struct Args {
     /// What happened; several words are joined with spaces
     #[arg(required = true, num_args = 1..)]
     pub text: Vec<String>,
+    /// The goal it is about (an id or unique prefix): the line is written as `ID TEXT`,
+    /// so `plan show ID` lists it
+    #[arg(long, value_name = "ID")]
+    pub goal: Option<String>,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -34,7 +38,23 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         ));
     }
     let src = ctx.store.read()?;
-    ctx.parse(&src)?;
+    let plan = ctx.parse(&src)?;
+    // A goal's history is the log lines that begin with its id.
+    let text = match &args.goal {
+        Some(query) => {
+            let line = format!("{} {text}", ctx.lookup(&plan, query)?.id);
+            if event::reserved(&line) {
+                return Err(Exit::usage_hint(
+                    format!(
+                        "\"{line}\" reads like a line plan writes itself (a sign-off, a contract fingerprint, a status change)"
+                    ),
+                    "those are recorded by `plan add`, `plan start`, `plan subgoal`, `plan complete` and `plan cancel`; log progress in other words",
+                ));
+            }
+            line
+        }
+        None => text,
+    };
     let stamp = clock::now()?.stamp();
     ctx.store
         .write_checked(&src, vec![ops::log(&stamp, &text)], precondition::intact)?;

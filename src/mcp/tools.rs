@@ -273,7 +273,13 @@ pub fn call(
             cmd::tick::run(env, cmd::tick::Args { id: a.id, n: a.n })
         }),
         "plan_log" => call.run(progress, |env, a: LogArgs| {
-            cmd::log::run(env, cmd::log::Args { text: vec![a.text] })
+            cmd::log::run(
+                env,
+                cmd::log::Args {
+                    text: vec![a.text],
+                    goal: None,
+                },
+            )
         }),
         "plan_complete" => {
             let mut signed = None;

@@ -38,3 +38,35 @@ fn add_without_done_when_warns_at_once() {
         "what a reviewer can check",
     ]);
 }
+
+/// `plan log --goal ID TEXT` ties a line to a goal: `plan show ID` lists it with the
+/// goal's own history. A plain `plan log` line is the plan's, not a goal's.
+#[test]
+fn a_log_line_about_a_goal_shows_under_plan_show() {
+    let t = Test::new();
+    t.ok(&["init", "Try plan"]);
+    t.ok(&["add", "Cache layer", "--done-when", "p95 < 50ms"]);
+    t.case(&["log", "--goal", "cache", "tried", "redis, too slow"])
+        .stdout("- 2026-06-15 14:02 cache-layer tried redis, too slow\n")
+        .check();
+    t.ok(&["log", "a line about the plan"]);
+    let shown = t.ok(&["show", "cache-layer"]).stdout;
+    let log = shown
+        .split_once("\nlog:\n")
+        .expect("show lists the goal's log")
+        .1;
+    assert!(
+        log.starts_with("- 2026-06-15 14:02 cache-layer added (contract "),
+        "{shown}"
+    );
+    assert!(
+        log.ends_with(")\n- 2026-06-15 14:02 cache-layer tried redis, too slow\n"),
+        "{shown}"
+    );
+    assert!(!shown.contains("a line about the plan"), "{shown}");
+    // The goal's id in front does not let a line pass for plan's own.
+    t.run(&["log", "--goal", "cache-layer", "signed off"])
+        .code(2)
+        .stderr_has("reads like a line plan writes itself");
+    t.run(&["log", "--goal", "nope", "x"]).code(2);
+}
