@@ -37,8 +37,8 @@ pub struct Args {
     #[arg(long = "depends-on", value_name = "ID", value_delimiter = ',')]
     pub depends_on: Vec<String>,
     /// Start from a goal template: `feature`, `bugfix`, `refactor`, or
-    /// `.plan/templates/NAME.md`; the flags above add to it (done_when and verify
-    /// replace its own)
+    /// `.plan/templates/NAME.md` (`plan templates` lists them); the flags above add
+    /// to it (done_when and verify replace its own)
     #[arg(long, value_name = "NAME")]
     pub template: Option<String>,
     /// Start it at once (logs its contract)
@@ -145,7 +145,19 @@ const ATTEMPTS: usize = 8;
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let json = args.json;
+    // A template may bring its own done_when; without either, lint flags the goal.
+    let no_done_when = args.template.is_none()
+        && args
+            .done_when
+            .as_deref()
+            .is_none_or(|d| ops::one_line(d).is_empty());
     let added = add(env, Request::from(args))?;
+    if no_done_when {
+        crate::out::warn(&format!(
+            "plan: warning: goal \"{id}\" has no done_when, so plan lint fails on it\n  hint: plan edit {id} --done-when \"what a reviewer can check\"",
+            id = added.id
+        ));
+    }
     if json {
         println(&serde_json::to_string_pretty(&added)?)?;
     } else {

@@ -338,9 +338,10 @@ fn warn_open_subtasks(goal: &Goal<'_>) {
         .collect();
     if !open.is_empty() {
         crate::out::warn(&format!(
-            "plan: warning: {} of {} subtasks of {id} are not ticked: {}",
+            "plan: warning: {} of {} of {id} {} not ticked: {}",
             open.len(),
-            goal.subtasks.len(),
+            crate::plan::text::count(goal.subtasks.len(), "subtask"),
+            if open.len() == 1 { "is" } else { "are" },
             open.join("; ")
         ));
     }

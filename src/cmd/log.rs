@@ -15,6 +15,10 @@ pub struct Args {
     /// What happened; several words are joined with spaces
     #[arg(required = true, num_args = 1..)]
     pub text: Vec<String>,
+    /// The goal it is about (an id or unique prefix): the line is written as `ID TEXT`,
+    /// so `plan show ID` lists it
+    #[arg(long, value_name = "ID")]
+    pub goal: Option<String>,
 }
 
 /// The line logged: what `plan log` says and `plan_log` returns.
@@ -31,13 +35,14 @@ impl Logged {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    let logged = append(env, &args.text.join(" "))?;
+    let logged = append(env, &args.text.join(" "), args.goal.as_deref())?;
     env.ctx()?.say(&logged.text())?;
     Ok(OK)
 }
 
-/// Appends `text`, made one line, to the log, unless it reads like plan's own event.
-pub fn append(env: &Env, text: &str) -> Result<Logged> {
+/// Appends `text`, made one line, to the log, unless it reads like plan's own event;
+/// with `goal`, as `ID TEXT` for the goal that query names.
+pub fn append(env: &Env, text: &str, goal: Option<&str>) -> Result<Logged> {
     let ctx = env.ctx()?;
     let text = ops::one_line(text);
     if text.is_empty() {
@@ -55,7 +60,23 @@ pub fn append(env: &Env, text: &str) -> Result<Logged> {
         ));
     }
     let src = ctx.store.read_for_write()?;
-    ctx.parse(&src)?;
+    let plan = ctx.parse(&src)?;
+    // A goal's history is the log lines that begin with its id.
+    let text = match goal {
+        Some(query) => {
+            let line = format!("{} {text}", ctx.lookup(&plan, query)?.id);
+            if event::reserved(&line) {
+                return Err(Exit::usage_hint(
+                    format!(
+                        "\"{line}\" reads like a line plan writes itself (a sign-off, a contract fingerprint, a status change)"
+                    ),
+                    "those are recorded by `plan add`, `plan start`, `plan subgoal`, `plan complete` and `plan cancel`; log progress in other words",
+                ));
+            }
+            line
+        }
+        None => text,
+    };
     let stamp = clock::now()?.stamp();
     ctx.store
         .write_checked(&src, vec![ops::log(&stamp, &text)], precondition::intact)?;

@@ -280,7 +280,7 @@ pub fn call(
             Reply::fields(&ticked, &ticked.text())
         }),
         "plan_log" => call.run(progress, |env, a: LogArgs| {
-            let logged = log::append(env, &a.text)?;
+            let logged = log::append(env, &a.text, None)?;
             Reply::fields(&logged, &logged.text())
         }),
         "plan_complete" => {

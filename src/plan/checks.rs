@@ -250,7 +250,23 @@ fn format_hit(plan: &Plan<'_>, d: &Diagnostic) -> Hit {
             edits: vec![Edit::replace(d.line, plan.line_text(d.line), new)],
         });
     }
+    if hit.rule == Rule::UnknownStatus
+        && let Some(status) = status_typo_repair(plan, d)
+    {
+        let new = format!("status: {}", status.as_str());
+        hit.repair = Some(Repair {
+            fix: format!("plan doctor --fix rewrites it as `{new}`"),
+            done: format!("rewrote line {} as `{new}`", d.line),
+            edits: vec![Edit::replace(d.line, plan.line_text(d.line), new)],
+        });
+    }
     hit
+}
+
+/// The status a one-edit misspelling on line `d.line` means, when doctor may write it.
+pub(crate) fn status_typo_repair(plan: &Plan<'_>, d: &Diagnostic) -> Option<Status> {
+    let (_, value) = plan.line_text(d.line).split_once(':')?;
+    super::nearest::repairable_status_typo(value.trim())
 }
 
 /// Lines plan itself keeps: the id comment and the status line.

@@ -164,6 +164,9 @@ fn blocked(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
     match errors.as_slice() {
         [] => false,
         // The one repair that goes into a goal with an error is of that error.
+        [only] if only.rule == Some(Rule::UnknownStatus) => {
+            super::checks::status_typo_repair(plan, only).is_none()
+        }
         [only] => {
             !(only.rule == Some(Rule::MalformedStatus)
                 && goal.status.is_none()

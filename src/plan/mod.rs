@@ -20,6 +20,7 @@ pub(crate) mod lean;
 pub mod lint;
 pub mod merge;
 pub mod model;
+pub(crate) mod nearest;
 pub mod ops;
 pub mod patch;
 pub(crate) mod precondition;

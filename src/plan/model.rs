@@ -413,7 +413,7 @@ fn goal_line<'a>(
                                     field.value
                                 ),
                             )
-                            .hint(format!("edit line {} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it", line.no))
+                            .hint(unknown_status_hint(line.no, field.value))
                             .rule(Rule::UnknownStatus),
                         );
                     }
@@ -474,6 +474,23 @@ pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
     let (key, value) = body.split_once([' ', '\t'])?;
     let status = known(value.trim())?;
     key.eq_ignore_ascii_case("status").then_some(Some(status))
+}
+
+/// A misspelt status gets the status it is one edit from; anything else an example.
+fn unknown_status_hint(no: usize, value: &str) -> String {
+    match super::nearest::status_typo(value) {
+        Some(status) if super::nearest::repairable_status_typo(value).is_some() => format!(
+            "did you mean `status: {}`? plan doctor --fix rewrites line {no} so",
+            status.as_str()
+        ),
+        Some(status) => format!(
+            "did you mean `status: {}`? edit line {no}; plan complete signs a goal off and writes it",
+            status.as_str()
+        ),
+        None => format!(
+            "edit line {no} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it"
+        ),
+    }
 }
 
 /// A near-miss status line is an error, not a guess: read as written it would

@@ -125,7 +125,7 @@ rules! {
     BadId "bad-id" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
     SecondField "second-field" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     /// `status: doing`: not a status in any spelling.
-    UnknownStatus "unknown-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
+    UnknownStatus "unknown-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rewrites a one-edit misspelling of open, active or cancelled"), list: false }
     /// `Status: Active`, `status active`, `status: ACTIVE`, an indented `status:`:
     /// a status line to a person, not to plan. An error, not a guess: the goal
     /// counts as open until it is written as plan writes it, and doctor can.

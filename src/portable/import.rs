@@ -397,8 +397,8 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     link(out, &deps, &keys, "goal");
     if !export.log.is_empty() {
         out.unmapped.push(format!(
-            "log ({} lines): the exported plan's history stays with it",
-            export.log.len()
+            "log ({}): the exported plan's history stays with it",
+            crate::plan::text::count(export.log.len(), "line")
         ));
     }
     Ok(export.objective)
