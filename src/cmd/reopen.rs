@@ -1,6 +1,7 @@
 //! `plan reopen`: done or cancelled → active, with the reason in the log. The old
 //! sign-off stays in the log as history, but no longer counts: the goal needs a
-//! new one. The road back when `plan audit --reverify` finds a regression.
+//! new one. The road back when `plan audit --reverify` finds a regression. An
+//! archived goal moves back above `## Log` in the same write.
 
 use anyhow::Result;
 
@@ -12,8 +13,10 @@ use crate::plan::event::Event;
 use crate::plan::model::Status;
 use crate::plan::ops;
 use crate::plan::precondition::Seen;
+use crate::plan::unarchive::{self, Section};
 
-/// Reopen a done or cancelled goal (→ active) and log why; it needs a new sign-off
+/// Reopen a done or cancelled goal (→ active) and log why; it needs a new sign-off.
+/// An archived goal moves back above `## Log`
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Goal id (or a unique prefix)
@@ -37,21 +40,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.as_ref();
     let was = goal.status();
-    if goal.archived {
-        return Err(Exit::usage_hint(
-            format!("goal {id} is archived"),
-            format!(
-                "move its section back above `## Log` (it is a record there), then plan reopen {id} --reason TEXT"
-            ),
-        ));
-    }
     if !was.is_finished() {
         return Err(Exit::usage(format!(
             "goal {id} is {}, not done or cancelled; there is nothing to reopen",
             was.as_str()
         )));
     }
-    let mut edits = ops::set_status(&plan, goal, Status::Active);
+    // An archived goal goes back among the live ones in the same write: active
+    // under `## Archive` is a goal nobody sees as remaining work.
+    let mut edits = match goal.archived {
+        true => unarchive::move_back(&plan, goal, Status::Active),
+        false => ops::set_status(&plan, goal, Status::Active),
+    };
     let stamp = clock::now()?.stamp();
     edits.push(ops::event(
         &stamp,
@@ -60,13 +60,21 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             reason: &reason,
         },
     ));
-    // Decided on the goal as first read: archived or reopened meanwhile, it is a
-    // conflict, not a reopen written under `## Archive`.
+    // Decided on the goal as first read: archived, moved back or reopened
+    // meanwhile, it is a conflict, not a reopen written in the wrong section. A
+    // section that changed meanwhile would lose the change in the move.
     let seen = Seen::of(goal);
-    ctx.store
-        .write_checked(&src, edits, |fresh| seen.check(fresh))?;
+    let section = goal.archived.then(|| Section::of(&plan, goal));
+    ctx.store.write_checked(&src, edits, |fresh| {
+        seen.check(fresh)?;
+        section.as_ref().map_or(Ok(()), |s| s.check(fresh))
+    })?;
+    let moved = match goal.archived {
+        true => " and moved it back above `## Log`",
+        false => "",
+    };
     println(&format!(
-        "reopened {id} (was {}); it needs a new sign-off: plan complete {id}",
+        "reopened {id} (was {}){moved}; it needs a new sign-off: plan complete {id}",
         was.as_str()
     ))?;
     Ok(OK)

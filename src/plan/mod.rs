@@ -33,6 +33,7 @@ pub(crate) mod standing;
 pub(crate) mod status;
 pub(crate) mod template;
 pub(crate) mod text;
+pub(crate) mod unarchive;
 pub(crate) mod wdiff;
 pub(crate) mod weakened;
 

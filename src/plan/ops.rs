@@ -69,7 +69,9 @@ pub fn check_transition(goal: &Goal<'_>, to: Status) -> Result<(), Refusal> {
     if goal.archived {
         return Err(refuse(
             format!("goal {id} is archived"),
-            "archived goals are a record; to work on one again, move its section back above `## Log` and plan reopen it",
+            format!(
+                "archived goals are a record; to work on one again: plan reopen {id} --reason TEXT (it moves back above `## Log`)"
+            ),
         ));
     }
     match (from, to) {

@@ -207,7 +207,7 @@ fn cancel_refuses_an_archived_goal_cancelled_by_hand() {
     let t = Test::new().plan(ARCHIVED_CANCELLED);
     t.case(&["cancel", "a", "--reason", "again"])
         .status(2)
-        .stderr("plan: goal a is archived\n  hint: archived goals are a record; to work on one again, move its section back above `## Log` and plan reopen it\n")
+        .stderr("plan: goal a is archived\n  hint: archived goals are a record; to work on one again: plan reopen a --reason TEXT (it moves back above `## Log`)\n")
         .check();
     assert_eq!(t.plan_md(), ARCHIVED_CANCELLED);
 }
@@ -220,7 +220,7 @@ fn cancel_refuses_an_archived_goal_it_cancelled() {
     let before = t.plan_md();
     t.case(&["cancel", "b", "--reason", "again"])
         .status(2)
-        .stderr("plan: goal b is archived\n  hint: archived goals are a record; to work on one again, move its section back above `## Log` and plan reopen it\n")
+        .stderr("plan: goal b is archived\n  hint: archived goals are a record; to work on one again: plan reopen b --reason TEXT (it moves back above `## Log`)\n")
         .check();
     assert_eq!(t.plan_md(), before);
     assert_eq!(before.matches("b cancelled: ").count(), 1, "{before}");

@@ -12,6 +12,15 @@ use crate::util::{Run, Test};
 /// Runs `first` up to its write, then each of `between` to completion, then lets
 /// `first` go on: what `first` did, and the plan as `between` left it.
 pub(crate) fn race(t: &Test, first: &[&str], between: &[&[&str]]) -> (Run, String) {
+    race_with(t, first, || {
+        for args in between {
+            t.ok(args);
+        }
+    })
+}
+
+/// As [`race`], with `between` any change (a save by hand, say).
+pub(crate) fn race_with(t: &Test, first: &[&str], between: impl FnOnce()) -> (Run, String) {
     let gate: PathBuf = t.dir.path().join("gate");
     let reached = t.dir.path().join("gate.reached");
     let _ = std::fs::remove_file(&reached);
@@ -31,9 +40,7 @@ pub(crate) fn race(t: &Test, first: &[&str], between: &[&[&str]]) -> (Run, Strin
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    for args in between {
-        t.ok(args);
-    }
+    between();
     let meanwhile = t.plan_md();
     std::fs::remove_file(&gate).unwrap();
     let out = child.wait_with_output().unwrap();
