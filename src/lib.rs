@@ -111,6 +111,9 @@ pub fn main() -> ExitCode {
         return ExitCode::from(code);
     }
     let (env, command) = plain_fast_path().unwrap_or_else(|| {
+        // A shell asking for completions (COMPLETE=SHELL) is answered here, after
+        // the hooks' fast paths: they never pay for it.
+        cmd::completions::answer_if_asked();
         let cli = <cli::Cli as clap::Parser>::parse();
         let command = cli
             .command

@@ -43,7 +43,7 @@ fn the_completion_lines_make_their_directories_on_a_fresh_home() {
     for (file, needle) in [
         (".local/share/bash-completion/completions/plan", "_plan()"),
         (".zfunc/_plan", "#compdef plan"),
-        (".config/fish/completions/plan.fish", "complete -c plan"),
+        (".config/fish/completions/plan.fish", "--command plan"),
         (".local/share/man/man1/plan.1", ".TH plan 1"),
     ] {
         let text = std::fs::read_to_string(home.join(file)).unwrap_or_default();
