@@ -15,8 +15,9 @@ use crate::plan::ops;
 use crate::plan::precondition::Seen;
 use crate::plan::unarchive::{self, Section};
 
-/// Reopen a done or cancelled goal (→ active) and log why; it needs a new sign-off.
-/// An archived goal moves back above `## Log`
+/// Reopen a done or cancelled goal (→ active) and log why; it needs a new sign-off
+///
+/// An archived goal moves back above `## Log` in the same write, every line of it.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Goal id (or a unique prefix)
