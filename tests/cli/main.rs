@@ -48,6 +48,7 @@ mod qwen;
 mod read_only_state;
 mod readme;
 mod record;
+mod release;
 mod reverify;
 mod rewind;
 mod rewind_reach;
