@@ -41,6 +41,7 @@ mod mcp;
 mod mcp_install;
 mod merge;
 mod placement;
+mod plugin_runner;
 mod port;
 mod preconditions;
 mod proof;
