@@ -19,6 +19,7 @@ mod files;
 mod gate;
 mod goals;
 mod hidden_work;
+mod hook_cache;
 mod hooks;
 mod hot;
 mod install;
