@@ -731,7 +731,7 @@ fn assign_ids(plan: &mut Plan<'_>) {
             index.insert(goal.id.clone(), i);
             continue;
         };
-        same_id.entry(first).or_insert_with(Vec::new).push(i);
+        same_id.entry(first).or_default().push(i);
         let first_line = plan.goals[first].line;
         let hint = if goal.id_line.is_some() {
             "give each goal its own `<!-- id: … -->`".to_string()
