@@ -1,7 +1,8 @@
-//! The one way plan replaces a file whole: a temp file beside it, the old file's mode
-//! kept, fsync, rename, fsync of the directory. A reader sees the old file or the new
-//! one, never a mix, and a crash leaves one of the two. Every module that writes a
-//! file goes through here; the store adds its own check just before the rename.
+//! The one way plan replaces a file whole: a temp file where git does not look, the
+//! old file's mode kept, fsync, rename, fsync of the directory. A reader sees the old
+//! file or the new one, never a mix, and a crash leaves one of the two. Every module
+//! that writes a file goes through here; the store adds its own check just before
+//! the rename.
 
 use std::fs::{self, File, Permissions};
 use std::io::{self, Write};
@@ -83,12 +84,60 @@ pub fn replace_checked(
         Ok(meta) => Some(meta.permissions()),
         Err(_) => None,
     };
+    let tmp = written_temp(&dir, bytes, how, existing)?;
+    if !ready(&target) {
+        return Ok(None);
+    }
+    tmp.persist(&target).map_err(|e| Failure::Io(e.error))?;
+    if how.sync_dir {
+        sync_dir(&target);
+    }
+    Ok(Some(target))
+}
+
+/// Creates `path` holding `bytes` unless a file is there already: `Ok(false)`, and
+/// nothing is written. The file appears whole or not at all (temp file, fsync, then
+/// a rename that does not replace), so a crash never leaves it empty or cut.
+pub fn create_new(path: &Path, bytes: &[u8], how: &Replace) -> Result<bool, Failure> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    if how.create_dirs {
+        fs::create_dir_all(&dir).map_err(|e| Failure::Dir(dir.clone(), e))?;
+    }
+    let tmp = written_temp(&dir, bytes, how, None)?;
+    match tmp.persist_noclobber(path) {
+        Ok(_) => {}
+        Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => return Ok(false),
+        Err(e) => return Err(Failure::Io(e.error)),
+    }
+    if how.sync_dir {
+        sync_dir(path);
+    }
+    Ok(true)
+}
+
+/// A temp file for a file in `dir`, holding `bytes` with the mode the file will
+/// have (`existing`'s, or the one `how` gives a new file), fsynced if asked.
+fn written_temp(
+    dir: &Path,
+    bytes: &[u8],
+    how: &Replace,
+    existing: Option<Permissions>,
+) -> Result<tempfile::NamedTempFile, Failure> {
+    let temps = temp_dir(dir);
+    remove_stale(&temps, how.prefix);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(how.prefix).suffix(".tmp");
+    // The pid in the name lets a later write tell a temp file of a killed writer
+    // from one still being written.
+    let prefix = format!("{}{}-", how.prefix, std::process::id());
+    builder.prefix(&prefix).suffix(".tmp");
     if let (None, NewFile::Umask(mode)) = (&existing, how.new_file) {
         builder.permissions(Permissions::from_mode(mode));
     }
-    let mut tmp = builder.tempfile_in(&dir).map_err(Failure::Io)?;
+    let mut tmp = builder.tempfile_in(&temps).map_err(Failure::Io)?;
     tmp.write_all(bytes).map_err(Failure::Io)?;
     let mode = match (existing, how.new_file) {
         (Some(kept), _) => Some(kept),
@@ -101,14 +150,66 @@ pub fn replace_checked(
     if how.fsync {
         tmp.as_file().sync_all().map_err(Failure::Io)?;
     }
-    if !ready(&target) {
-        return Ok(None);
+    Ok(tmp)
+}
+
+/// Where the temp file for a file in `dir` is made: `plan/tmp/` in the git directory
+/// of the repository holding `dir`, which `git status` and `git add -A` never see,
+/// when it is on the same file system (a rename across file systems is a copy, not
+/// atomic). A file already inside a git directory, a file outside any repository, or
+/// a git directory on another file system or not writable: beside the file.
+fn temp_dir(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::MetadataExt;
+    if dir.components().any(|c| c.as_os_str() == ".git") {
+        return dir.to_path_buf();
     }
-    tmp.persist(&target).map_err(|e| Failure::Io(e.error))?;
-    if how.sync_dir {
-        sync_dir(&target);
+    let Ok(Some(repo)) = crate::git::discover(dir) else {
+        return dir.to_path_buf();
+    };
+    let temps = repo.git_dir.join("plan").join("tmp");
+    let same_fs = match (fs::metadata(dir), fs::metadata(&repo.git_dir)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev(),
+        _ => false,
+    };
+    match same_fs && fs::create_dir_all(&temps).is_ok() {
+        true => temps,
+        false => dir.to_path_buf(),
     }
-    Ok(Some(target))
+}
+
+/// Removes the temp files in `dir` that a writer killed before its rename left
+/// (`{prefix}{pid}-{random}.tmp` of a process that no longer runs). A live writer's
+/// file, or anything else, is left alone.
+fn remove_stale(dir: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix)?.strip_suffix(".tmp"))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if !alive(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` runs (or cannot be told apart from running: a process
+/// of another user answers "not permitted").
+fn alive(pid: i32) -> bool {
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return false;
+    };
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(rustix::io::Errno::SRCH)
+    )
 }
 
 /// fsyncs the directory holding `file`, so a rename into it is durable. Best effort:
@@ -183,6 +284,47 @@ mod tests {
             Err(Failure::ReadOnly)
         ));
         assert_eq!(fs::read_to_string(&file).unwrap(), "old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn the_temp_file_of_a_file_in_a_repository_is_in_its_git_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join(".git")).unwrap();
+        fs::write(dir.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        let file = dir.path().join("plan.md");
+        let mut seen = Vec::new();
+        replace_checked(&file, b"new", &Replace::DURABLE, |_| {
+            seen = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            seen.extend(
+                fs::read_dir(dir.path().join(".git/plan/tmp"))
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().into_string().unwrap()),
+            );
+            true
+        })
+        .unwrap();
+        seen.sort();
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        assert_eq!(seen[0], ".git");
+        let prefix = format!(".plan-{}-", std::process::id());
+        assert!(
+            seen[1].starts_with(&prefix) && seen[1].ends_with(".tmp"),
+            "{seen:?}"
+        );
+        assert_eq!(fs::read_to_string(&file).unwrap(), "new");
+    }
+
+    #[test]
+    fn create_new_never_replaces_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        assert!(create_new(&file, b"first", &Replace::DURABLE).unwrap());
+        assert!(!create_new(&file, b"second", &Replace::DURABLE).unwrap());
+        assert_eq!(fs::read_to_string(&file).unwrap(), "first");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

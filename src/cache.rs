@@ -19,6 +19,7 @@ use crate::plan::blocks::{self, Templates};
 use crate::plan::lean;
 use crate::plan::model::{self, Plan, Status};
 use crate::plan::proof::{self, Facts, Header};
+use crate::prompts;
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
 /// file systems), so a file rewritten within the same tick as its last change can
@@ -193,7 +194,8 @@ pub fn fresh(place: &Place<'_>, skeleton: bool) -> Option<View> {
 }
 
 fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
-    let bytes = fs::read(dir(place.git_dir).join("view.json")).ok()?;
+    let bytes =
+        crate::fsread::bytes(&dir(place.git_dir).join("view.json"), crate::fsread::STATE).ok()?;
     let file: ViewFile = serde_json::from_slice(&bytes).ok()?;
     let fits = file.format == FORMAT
         && file.root == place.root
@@ -227,9 +229,9 @@ fn derive(
         // Never blocks on a FIFO there: this runs on every hook.
         crate::prompts::overrides::or_embedded(place.root, name, embedded)
     };
-    let injection = template("injection.md", blocks::INJECTION);
-    let idle = template("injection_idle.md", blocks::INJECTION_IDLE);
-    let skeleton_template = skeleton.then(|| template("skeleton.md", blocks::SKELETON));
+    let injection = template("injection.md", prompts::INJECTION);
+    let idle = template("injection_idle.md", prompts::INJECTION_IDLE);
+    let skeleton_template = skeleton.then(|| template("skeleton.md", prompts::SKELETON));
     let read = RefCell::new((Vec::new(), HashMap::new()));
     let prove = |rel: &str| {
         if !proof::is_record_path(rel) {
@@ -269,7 +271,7 @@ fn derive(
             Templates {
                 injection: &injection,
                 injection_idle: &idle,
-                skeleton: skeleton_template.as_deref().unwrap_or(blocks::SKELETON),
+                skeleton: skeleton_template.as_deref().unwrap_or(prompts::SKELETON),
                 ..Templates::default()
             },
             skeleton,
@@ -285,7 +287,7 @@ fn derive(
     {
         Some((plan, hash)) => of(plan, hash.clone()),
         None => {
-            let src = fs::read_to_string(place.plan).ok()?;
+            let src = crate::fsread::text(place.plan, crate::fsread::PLAN).ok()?;
             let hash = content_hash(src.as_bytes());
             // The cut was tried already (or the file is short): read it whole.
             of(model::parse(&src), hash)
@@ -304,8 +306,9 @@ const PIECE: usize = 64 * 1024;
 /// `(cut plan, hash)`. `None` (read it whole) when the file is short, cannot be read,
 /// is not UTF-8, changed length under the read, or the cut is unsure.
 fn read_cut(path: &Path) -> Option<(String, String)> {
-    let mut file = fs::File::open(path).ok()?;
+    let file = crate::fsread::open(path).ok()?;
     let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
+    let mut file = file.take(crate::fsread::PLAN);
     if len < lean::WORTH_IT {
         return None;
     }
@@ -385,7 +388,7 @@ fn exe() -> Option<Dep> {
 }
 
 fn read_facts(git_dir: &Path) -> HashMap<PathBuf, CachedFacts> {
-    fs::read(dir(git_dir).join("facts.json"))
+    crate::fsread::bytes(&dir(git_dir).join("facts.json"), crate::fsread::STATE)
         .ok()
         .and_then(|b| serde_json::from_slice::<FactsFile>(&b).ok())
         .filter(|f| f.format == FORMAT)

@@ -61,7 +61,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 17] = [
+pub const ENVIRONMENT: [(&str, &str); 18] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -83,6 +83,10 @@ pub const ENVIRONMENT: [(&str, &str); 17] = [
     (
         "PLAN_TRACE_WRITES",
         "a file to append plan.md write windows to (scripts/stress-writers)",
+    ),
+    (
+        "PLAN_TRACE_WAITS",
+        "a file to append each wait for a half-saved plan.md to (tests)",
     ),
     (
         "PLAN_TEST_PAUSE",

@@ -6,6 +6,7 @@
 pub mod edit;
 
 use std::fmt;
+#[cfg(test)]
 use std::fs;
 use std::io::ErrorKind;
 use std::marker::PhantomData;
@@ -397,10 +398,10 @@ pub fn display_path(path: &Path) -> String {
 
 /// The file's text, or `None` when there is no file.
 pub fn read_text(path: &Path, name: &str) -> Result<Option<String>> {
-    let bytes = match fs::read(path) {
+    let bytes = match crate::fsread::bytes(path, crate::fsread::CONFIG) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Exit::env(format!("cannot read {name}: {e}"))),
+        Err(e) => return Err(crate::fsread::exit(name, &e)),
     };
     String::from_utf8(bytes).map(Some).map_err(|e| {
         let at = e.utf8_error().valid_up_to();

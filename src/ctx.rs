@@ -326,13 +326,25 @@ impl Ctx {
             ),
             Lookup::Unknown { candidates } => Exit::usage_hint(
                 format!("no goal \"{query}\""),
-                format!("goals are {}", candidates.join(", ")),
+                unknown_id_hint(query, &candidates),
             ),
             Lookup::Ambiguous { candidates } => Exit::usage_hint(
                 format!("\"{query}\" could be {}", candidates.join(", ")),
                 "give more of the id",
             ),
         })
+    }
+}
+
+/// What a mistyped id was meant to be: the nearest ids; else, in a short plan,
+/// every id, and in a long one where to find them.
+fn unknown_id_hint(query: &str, candidates: &[String]) -> String {
+    let near = crate::plan::nearest::nearest(query, candidates.iter().map(String::as_str));
+    match near.as_slice() {
+        [] if candidates.len() <= 5 => format!("goals are {}", candidates.join(", ")),
+        [] => "`plan show` lists the goals with their ids".to_string(),
+        [one] => format!("did you mean {one}?"),
+        many => format!("did you mean one of {}?", many.join(", ")),
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::fs::OpenOptions;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -81,6 +82,7 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
     let appended = OpenOptions::new()
         .create(true)
         .append(true)
+        .custom_flags(crate::fsread::NONBLOCK)
         .open(&path)
         // One write of one line: concurrent hooks' lines never interleave.
         .and_then(|mut f| {

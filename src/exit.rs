@@ -113,6 +113,15 @@ impl fmt::Display for Exit {
 
 impl std::error::Error for Exit {}
 
+/// A refusal is a usage error: the caller asked for something the plan does not allow.
+/// Here rather than beside `Refusal` (plan/ops.rs), which imports nothing outside the
+/// pure core.
+impl From<crate::plan::ops::Refusal> for anyhow::Error {
+    fn from(r: crate::plan::ops::Refusal) -> Self {
+        Exit::usage_hint(r.message, r.hint)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
-//! Where commands' output goes: stdout, or the sink `plan mcp` collects a tool
-//! call's text in; notes and errors go to stderr. The one place plan's output is
+//! Where commands' output goes: stdout; notes and errors go to stderr; the steps of a
+//! long command go to whoever serves it ([`serving`]). The one place plan's output is
 //! written (clippy's `print_stdout` and `print_stderr` hold everywhere else).
 
 use std::cell::RefCell;
@@ -7,10 +7,9 @@ use std::io::Write;
 
 use anyhow::Result;
 
-/// Where a command's output goes instead of stdout while [`capture`] runs it, and
-/// who hears its [`progress`]. Per thread: `plan mcp` runs each tool call on its own.
+/// Who hears a command's [`progress`] while [`serving`] runs it. Per thread: `plan
+/// mcp` runs each tool call on its own.
 struct Sink {
-    out: String,
     progress: Box<dyn FnMut(&str)>,
 }
 
@@ -18,10 +17,10 @@ thread_local! {
     static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` with everything it prints collected rather than written to stdout (which
-/// `plan mcp` owns for the protocol), and `progress` told each [`progress`] step.
-/// Returns `f`'s result and the text.
-pub fn capture<T>(progress: impl FnMut(&str) + 'static, f: impl FnOnce() -> T) -> (T, String) {
+/// Runs `f` (a tool call of `plan mcp`, which returns typed results and prints
+/// nothing) with `progress` told each [`progress`] step, and stdout, which `plan mcp`
+/// owns for the protocol, kept from any stray [`print`].
+pub fn serving<T>(progress: impl FnMut(&str) + 'static, f: impl FnOnce() -> T) -> T {
     /// Clears the sink however `f` ends, a panic included.
     struct Reset;
     impl Drop for Reset {
@@ -31,19 +30,15 @@ pub fn capture<T>(progress: impl FnMut(&str) + 'static, f: impl FnOnce() -> T) -
     }
     SINK.with(|s| {
         *s.borrow_mut() = Some(Sink {
-            out: String::new(),
             progress: Box::new(progress),
         });
     });
-    let reset = Reset;
-    let result = f();
-    let out = SINK.with(|s| s.borrow_mut().as_mut().map(|s| std::mem::take(&mut s.out)));
-    drop(reset);
-    (result, out.unwrap_or_default())
+    let _reset = Reset;
+    f()
 }
 
-/// A step of a long command (a sign-off's verify, its judge), for whoever
-/// [`capture`]s it; nothing otherwise: the CLI says the same on stderr.
+/// A step of a long command (a sign-off's verify, its judge), for whoever is
+/// [`serving`] it; nothing otherwise: the CLI says the same on stderr.
 pub fn progress(step: &str) {
     SINK.with(|s| {
         if let Some(sink) = s.borrow_mut().as_mut() {
@@ -52,16 +47,13 @@ pub fn progress(step: &str) {
     });
 }
 
-/// Writes to stdout, or to the [`capture`] sink when one is set; a closed pipe
-/// surfaces as an error `main` treats as success.
+/// Writes to stdout; a closed pipe surfaces as an error `main` treats as success.
+/// While [`serving`], stdout is the protocol: a print there is plan's bug, sent to
+/// the host's log (stderr) instead.
 pub fn print(text: &str) -> Result<()> {
-    let captured = SINK.with(|s| {
-        s.borrow_mut()
-            .as_mut()
-            .map(|sink| sink.out.push_str(text))
-            .is_some()
-    });
-    if captured {
+    if SINK.with(|s| s.borrow().is_some()) {
+        debug_assert!(false, "printed while serving MCP: {text}");
+        warn(text.trim_end());
         return Ok(());
     }
     let mut out = std::io::stdout().lock();
@@ -74,9 +66,36 @@ pub fn println(text: &str) -> Result<()> {
     print(&format!("{text}\n"))
 }
 
-/// A line on stderr for the person: notes, warnings, the error `main` reports. Never
-/// captured: `plan mcp`'s stdout is the protocol, and its stderr the host's log.
+/// A line on stderr for the person: notes, warnings, the error `main` reports. `plan
+/// mcp`'s stderr is the host's log.
 #[expect(clippy::print_stderr, reason = "the one place plan writes to stderr")]
 pub fn warn(text: &str) {
     eprintln!("{text}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tool call's steps reach whoever serves it, and only while it runs.
+    #[test]
+    fn progress_reaches_the_server_only_while_serving() {
+        let heard = std::rc::Rc::new(RefCell::new(Vec::new()));
+        let sink = heard.clone();
+        serving(
+            move |step| sink.borrow_mut().push(step.to_string()),
+            || progress("verify: passed"),
+        );
+        progress("after the call");
+        assert_eq!(*heard.borrow(), ["verify: passed"]);
+    }
+
+    /// `plan mcp`'s stdout is the protocol: a print while serving is plan's bug,
+    /// caught in debug builds rather than written into the stream.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "printed while serving MCP")]
+    fn a_print_while_serving_is_caught() {
+        let _ = serving(|_| {}, || print("stray"));
+    }
 }

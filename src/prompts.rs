@@ -1,6 +1,7 @@
 //! Every model-facing text plan embeds (`prompts/*.md`), and in `overrides` the one
 //! reader of a repository's replacements for them under `.plan/prompts/`. The
-//! embedded texts are plain constants, so the pure core may use them.
+//! embedded texts are plain constants; the pure core's blocks get theirs from here
+//! as `Templates::default()` rather than importing this module.
 
 pub mod overrides;
 
@@ -28,3 +29,17 @@ pub const REVISION: &str = include_str!("../prompts/plan_revision.md");
 pub const PROBLEMS: &str = include_str!("../prompts/plan_problems.md");
 /// `plan draft`'s system prompt. `.plan/prompts/draft_system.md` overrides it.
 pub const DRAFT_SYSTEM: &str = include_str!("../prompts/draft_system.md");
+
+/// The embedded texts of the blocks the pure core fills (`plan/blocks.rs`). Here,
+/// with the prompts, so the core imports nothing outside itself.
+impl Default for crate::plan::blocks::Templates<'static> {
+    fn default() -> Self {
+        crate::plan::blocks::Templates {
+            injection: INJECTION,
+            injection_idle: INJECTION_IDLE,
+            reminder: REMINDER,
+            continuation: CONTINUATION,
+            skeleton: SKELETON,
+        }
+    }
+}

@@ -30,7 +30,8 @@ pub fn facts(root: &Path, rel: &str) -> Facts {
     }
     let path = root.join(rel);
     let regular = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
-    let Some(bytes) = regular.then(|| fs::read(&path).ok()).flatten() else {
+    let read = || crate::fsread::bytes(&path, crate::fsread::RECORD).ok();
+    let Some(bytes) = regular.then(read).flatten() else {
         return Facts::Missing;
     };
     Facts::Present {
@@ -48,7 +49,7 @@ pub fn text(root: &Path, rel: &str) -> Option<String> {
     let path = root.join(rel);
     let regular = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
     regular
-        .then(|| fs::read(&path).ok())
+        .then(|| crate::fsread::bytes(&path, crate::fsread::RECORD).ok())
         .flatten()
         .and_then(|b| String::from_utf8(b).ok())
 }

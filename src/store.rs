@@ -3,6 +3,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -36,11 +37,22 @@ const STABLE: Duration = Duration::from_millis(100);
 /// it has just been saved, and nothing otherwise.
 const MID_LINE_QUIET: Duration = Duration::from_secs(1);
 
+/// How long the old file of a rename is watched for a late piece of a save, when
+/// someone other than plan wrote it less than this long before: an editor paused
+/// at a line's end leaves a whole-looking file. Short, as every write right after
+/// an agent's own save of plan.md pays it: it covers a pause of a few hundred
+/// milliseconds, not a person's.
+const WATCH_QUIET: Duration = Duration::from_millis(500);
+
 pub struct Store {
     /// Where plan.md is (as resolved, maybe relative to the cwd).
     pub path: PathBuf,
     /// How messages name it: `plan.md`, or the path the user gave.
     pub name: String,
+    /// The file (device, inode) [`Store::read_for_write`] last read: a file cut
+    /// since then in place (same inode) is an editor mid-save; one renamed in was
+    /// written whole.
+    base_file: std::sync::Mutex<Option<(u64, u64)>>,
 }
 
 /// Why a write did not happen.
@@ -72,7 +84,11 @@ impl From<WriteError> for anyhow::Error {
 
 impl Store {
     pub fn new(path: PathBuf, name: String) -> Store {
-        Store { path, name }
+        Store {
+            path,
+            name,
+            base_file: std::sync::Mutex::new(None),
+        }
     }
 
     /// The lock serialising writers of this file. One file has one lock however it
@@ -107,6 +123,25 @@ impl Store {
         self.open(0).map(|(_, text)| text)
     }
 
+    /// The file's text for a command that will write an edit based on it: as
+    /// [`Store::read`], and a file someone other than plan wrote under
+    /// [`MID_LINE_QUIET`] ago that ends inside a line, or that is cut against the
+    /// last complete version plan knows (the one it last wrote, the one in git
+    /// HEAD), is read again until it is whole or quiet, for up to [`SETTLE`].
+    /// Read-only commands use [`Store::read`], which never waits for this.
+    pub fn read_for_write(&self) -> Result<String> {
+        let first = self.open(0)?;
+        if first.1.is_empty() {
+            return Ok(first.1);
+        }
+        let (file, text) = self.settle(first, None)?;
+        if let (Ok(meta), Ok(mut base)) = (file.metadata(), self.base_file.lock()) {
+            let id = Identity::of(&meta);
+            *base = Some((id.dev, id.ino));
+        }
+        Ok(text)
+    }
+
     /// The file's text, once it has settled, and the open handle it was read through.
     /// A file that is empty, or shorter than `seen` bytes (what this process read
     /// before), may be an editor mid-save: it is read again until its content has
@@ -116,11 +151,18 @@ impl Store {
     /// empty is returned as it is if `seen` is 0; otherwise a file that does not
     /// settle is an environment error.
     fn open(&self, seen: usize) -> Result<(File, String)> {
-        let mid_save = |read: &(File, String)| seen > 0 && ends_mid_line_just_written(read);
+        let mid_save = |read: &(File, String)| {
+            seen > 0 && ends_mid_line_just_written(read) && !self.written_by_plan(&read.0)
+        };
         let first = self.open_once()?;
         if !first.1.is_empty() && first.1.len() >= seen && !mid_save(&first) {
             return Ok(first);
         }
+        trace_wait(match (first.1.is_empty(), mid_save(&first)) {
+            (true, _) => "is empty",
+            (false, true) => "ends inside a line",
+            (false, false) => "is shorter than plan read it",
+        });
         let deadline = Instant::now() + SETTLE;
         let mut last = first;
         let mut since = Instant::now();
@@ -154,12 +196,12 @@ impl Store {
     /// One read of the file, and the handle it was read through.
     fn open_once(&self) -> Result<(File, String)> {
         let name = &self.name;
-        let read = File::open(&self.path).and_then(|mut file| {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes).map(|_| (file, bytes))
-        });
+        let read = crate::fsread::read(&self.path, crate::fsread::PLAN);
         let (file, bytes) = match read {
             Ok(read) => read,
+            Err(e) if crate::fsread::refused(&e).is_some() => {
+                return Err(crate::fsread::exit(name, &e));
+            }
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 return Err(Exit::usage_hint(
                     format!("{name} not found"),
@@ -185,29 +227,70 @@ impl Store {
         Ok((file, text))
     }
 
-    /// Writes `content` as a new file; refuses if one exists.
+    /// Writes `content` as a new file, whole or not at all (temp file and a rename
+    /// that never replaces a file). Refuses if a file with content exists; an empty
+    /// one (what an in-place `plan init` killed before its write used to leave, or
+    /// `touch plan.md`) is filled once it has stayed empty and unwritten for
+    /// [`MID_LINE_QUIET`], so an editor in the middle of a save is not overwritten.
     pub fn create(&self, content: &str) -> Result<()> {
         let _lock = self.lock()?;
-        if let Some(parent) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-        }
-        let mut file = match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&self.path)
-        {
-            Ok(file) => file,
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                return Err(Exit::usage_hint(
-                    format!("{} already exists", self.name),
-                    "`plan show` shows it; `plan add` adds goals to it",
-                ));
+        let exists = || {
+            Exit::usage_hint(
+                format!("{} already exists", self.name),
+                "`plan show` shows it; `plan add` adds goals to it",
+            )
+        };
+        let how = atomic::Replace {
+            new_file: atomic::NewFile::Umask(0o666),
+            ..atomic::Replace::DURABLE
+        };
+        let fail = |e: atomic::Failure| match e {
+            atomic::Failure::ReadOnly => Exit::env(format!("{} is read-only", self.name)),
+            atomic::Failure::Dir(dir, e) => {
+                Exit::env(format!("cannot create {}: {e}", dir.display()))
+            }
+            atomic::Failure::Io(e) => Exit::env(format!("cannot create {}: {e}", self.name)),
+        };
+        match fs::symlink_metadata(&self.path) {
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                if !atomic::create_new(&self.path, content.as_bytes(), &how).map_err(fail)? {
+                    return Err(exists());
+                }
+            }
+            Ok(_) => {
+                let (handle, text) = self.open(0)?;
+                if !text.is_empty() {
+                    return Err(exists());
+                }
+                let at_read = handle
+                    .metadata()
+                    .map_err(|e| Exit::env(format!("cannot read {}: {e}", self.name)))?;
+                let quiet = |m: &fs::Metadata| {
+                    m.modified()
+                        .is_ok_and(|t| t.elapsed().is_ok_and(|ago| ago >= MID_LINE_QUIET))
+                };
+                if !quiet(&at_read) {
+                    std::thread::sleep(MID_LINE_QUIET);
+                }
+                // Still the same empty file, untouched since: fill it.
+                let still_empty = |target: &Path| {
+                    use std::os::unix::fs::MetadataExt;
+                    fs::metadata(target).is_ok_and(|now| {
+                        now.len() == 0
+                            && (now.dev(), now.ino()) == (at_read.dev(), at_read.ino())
+                            && quiet(&now)
+                    })
+                };
+                if atomic::replace_checked(&self.path, content.as_bytes(), &how, still_empty)
+                    .map_err(fail)?
+                    .is_none()
+                {
+                    return Err(exists());
+                }
             }
             Err(e) => return Err(Exit::env(format!("cannot create {}: {e}", self.name))),
-        };
-        file.write_all(content.as_bytes())
-            .and_then(|_| file.sync_all())
-            .map_err(|e| Exit::env(format!("cannot write {}: {e}", self.name)))?;
+        }
+        self.remember_written(content);
         let logged: Vec<String> = parse(content)
             .log
             .iter()
@@ -263,7 +346,7 @@ impl Store {
             // A command that read an empty file already waited for it to fill.
             let (handle, fresh) = match seen {
                 0 => self.open_once()?,
-                _ => self.open(seen)?,
+                _ => self.settle(self.open(seen)?, Some(base))?,
             };
             seen = seen.max(fresh.len());
             // An empty file never settled into content: writing plan's version of
@@ -274,7 +357,7 @@ impl Store {
                         "{} is empty (an editor saving it?); nothing was written",
                         self.name
                     ),
-                    "rerun the command once the file is saved; to start a plan, delete the empty file and run `plan init`",
+                    "rerun the command once the file is saved; to start a plan, run `plan init`, which fills an empty plan.md",
                 )));
             }
             let at_read = handle
@@ -329,11 +412,186 @@ impl Store {
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(crate::fsread::NONBLOCK)
             .open(&lock)
             .with_context(|| format!("opening the lock {}", lock.display()))?;
         file.lock()
             .with_context(|| format!("locking {}", lock.display()))?;
         Ok(file)
+    }
+
+    /// `read` once it is whole: while someone other than plan wrote it under
+    /// [`MID_LINE_QUIET`] ago and it ends inside a line or is cut (see [`cut`])
+    /// against the last complete version plan knows, it is read again, for up to
+    /// [`SETTLE`]. With `base` (what the command read), a file cut against it is
+    /// waited for however long ago it was written: it was cut after plan read it.
+    /// A file that does not settle is an environment error; nothing is written.
+    fn settle(&self, read: (File, String), base: Option<&str>) -> Result<(File, String)> {
+        let mut known = None;
+        let Some(why) = self.suspect(&read, base, &mut known) else {
+            return Ok(read);
+        };
+        trace_wait(&why);
+        let deadline = Instant::now() + SETTLE;
+        let mut why = why;
+        while Instant::now() < deadline {
+            std::thread::sleep(POLL);
+            let next = self.open_once()?;
+            match self.suspect(&next, base, &mut known) {
+                None => return Ok(next),
+                Some(still) => why = still,
+            }
+        }
+        Err(Exit::env_hint(
+            format!(
+                "{} {why} and did not settle in {} s (an editor in the middle of a save?); nothing was written",
+                self.name,
+                SETTLE.as_secs()
+            ),
+            format!(
+                "rerun the command once {} is saved; if you cut it on purpose, rerun it now",
+                self.name
+            ),
+        ))
+    }
+
+    /// Why `read` looks like an editor's half-saved file, if it does. `known`
+    /// caches the complete versions plan knows, worked out on first need.
+    fn suspect(
+        &self,
+        (file, text): &(File, String),
+        base: Option<&str>,
+        known: &mut Option<Vec<Shape>>,
+    ) -> Option<String> {
+        let meta = file.metadata().ok()?;
+        let record = self.record();
+        if record.as_ref().is_some_and(|r| r.0 == Identity::of(&meta)) {
+            return None;
+        }
+        let now = Shape::of(text);
+        let id = Identity::of(&meta);
+        // A file renamed into place was written whole: only one changed in place
+        // (the inode plan read, or last wrote) can be half an editor's save.
+        let read_here = self
+            .base_file
+            .lock()
+            .ok()
+            .and_then(|b| *b)
+            .is_none_or(|b| b == (id.dev, id.ino));
+        if let Some(base) = base.filter(|b| *b != text && read_here)
+            && let Some(why) = cut(&now, &Shape::of(base))
+        {
+            return Some(format!("{why} since plan read it"));
+        }
+        let lately = meta
+            .modified()
+            .is_ok_and(|t| t.elapsed().is_ok_and(|ago| ago < MID_LINE_QUIET));
+        if !lately {
+            return None;
+        }
+        if !text.is_empty() && !text.ends_with('\n') {
+            return Some("ends inside a line".to_string());
+        }
+        let known = known.get_or_insert_with(|| {
+            let mut shapes: Vec<Shape> = record
+                .filter(|(was, _)| (was.dev, was.ino) == (id.dev, id.ino))
+                .map(|r| r.1)
+                .into_iter()
+                .collect();
+            shapes.extend(self.at_head().map(|t| Shape::of(&t)));
+            shapes
+        });
+        known
+            .iter()
+            .find_map(|then| cut(&now, then))
+            .map(|why| format!("{why} against the last version plan knows"))
+    }
+
+    /// The file as committed at HEAD, if it is in a repository and there.
+    fn at_head(&self) -> Option<String> {
+        let canonical = fs::canonicalize(&self.path).ok()?;
+        let repo = crate::git::discover(canonical.parent()?).ok()??;
+        let root = fs::canonicalize(&repo.root).ok()?;
+        let rel = canonical.strip_prefix(&root).ok()?;
+        crate::git::file_at(&root, "HEAD", rel).ok()?
+    }
+
+    /// Where plan keeps the identity of the file it last wrote: beside the lock.
+    fn record_path(&self) -> PathBuf {
+        let lock = self.lock_path();
+        let name = lock.file_name().unwrap_or_default().to_string_lossy();
+        let name = name.strip_suffix(".lock").unwrap_or(&name).to_string();
+        lock.with_file_name(format!("{name}.written"))
+    }
+
+    /// The identity and shape of the file plan last wrote, if recorded.
+    fn record(&self) -> Option<(Identity, Shape)> {
+        let text = fs::read_to_string(self.record_path()).ok()?;
+        let n: Vec<u64> = text
+            .split_whitespace()
+            .map(|w| w.parse().ok())
+            .collect::<Option<_>>()?;
+        let [dev, ino, len, mtime, goals, log] = n[..] else {
+            return None;
+        };
+        Some((
+            Identity {
+                dev,
+                ino,
+                len,
+                mtime,
+            },
+            Shape {
+                len,
+                goals,
+                log: log == 1,
+            },
+        ))
+    }
+
+    /// Whether the file whose metadata is `meta` is the one plan itself last wrote.
+    fn was_written_by_plan(&self, meta: &fs::Metadata) -> bool {
+        self.record()
+            .is_some_and(|(id, _)| id == Identity::of(meta))
+    }
+
+    /// Whether the file read through `file` is the one plan itself last wrote,
+    /// untouched since: plan does not wait on its own write.
+    fn written_by_plan(&self, file: &File) -> bool {
+        let Ok(meta) = file.metadata() else {
+            return false;
+        };
+        self.record()
+            .is_some_and(|(id, _)| id == Identity::of(&meta))
+    }
+
+    /// Records the file now at the path as plan's own, holding `content`. Best
+    /// effort: without it plan may wait on its own write once, never lose a byte.
+    fn remember_written(&self, content: &str) {
+        if let Ok(meta) = fs::metadata(&self.path) {
+            self.remember(Identity::of(&meta), Shape::of(content));
+        }
+    }
+
+    /// Records `id` as the file plan last wrote, of shape `shape`.
+    fn remember(&self, id: Identity, shape: Shape) {
+        let line = format!(
+            "{} {} {} {} {} {}\n",
+            id.dev,
+            id.ino,
+            id.len,
+            id.mtime,
+            shape.goals,
+            u8::from(shape.log)
+        );
+        let how = atomic::Replace {
+            new_file: atomic::NewFile::Private,
+            fsync: false,
+            sync_dir: false,
+            prefix: ".written-",
+            ..atomic::Replace::DURABLE
+        };
+        let _ = atomic::replace(&self.record_path(), line.as_bytes(), &how);
     }
 
     /// Atomic replace: temp file in the same directory, same permissions, fsync,
@@ -388,21 +646,46 @@ impl Store {
             return Ok(false);
         }
         trace_window(last_read);
+        // The file as plan left it, taken at once: an editor may write to it while
+        // the old one is watched below, and that is not plan's own write.
+        let mut mine = fs::metadata(&target).ok().map(|m| Identity::of(&m));
         // Bytes someone appended to the old file between that check and the rename
         // (`echo … >> plan.md` opens the path, then writes through its own handle)
         // are carried over. A writer may have opened the old file just before the
         // rename and write a moment later, so the old file is watched until it has
-        // been quiet twice in a row. An old file rewritten rather than appended to
-        // is not carried over: its bytes cannot be merged, and are lost to that
-        // window.
+        // been quiet twice in a row. A file someone else wrote under
+        // [`WATCH_QUIET`] ago may be an editor's save paused at a line's end,
+        // whole-looking: its next piece goes to the old file, so that is watched
+        // until it has not been written for that long (up to [`SETTLE`]). An old
+        // file rewritten rather than appended to is not carried over: its bytes
+        // cannot be merged, and are lost to that window.
+        let watch_until = (written_within(at_read, WATCH_QUIET)
+            && !self.was_written_by_plan(at_read))
+        .then(|| Instant::now() + SETTLE);
+        if watch_until.is_some() {
+            trace_wait("was written by another program just now: watching the replaced file");
+        }
         let mut copied = read.len();
         let mut quiet = 0;
-        for _ in 0..RETRIES {
+        for round in 0.. {
+            if round >= RETRIES && watch_until.is_none_or(|until| Instant::now() >= until) {
+                break;
+            }
             let mut old = Vec::new();
             let mut h = handle;
             h.seek(SeekFrom::Start(0)).map_err(io)?;
             h.read_to_end(&mut old).map_err(io)?;
             if old.len() <= copied || !old.starts_with(read) {
+                if let Some(until) = watch_until {
+                    let recent = handle
+                        .metadata()
+                        .is_ok_and(|m| written_within(&m, WATCH_QUIET));
+                    if recent && Instant::now() < until {
+                        std::thread::sleep(POLL);
+                        continue;
+                    }
+                    break;
+                }
                 quiet += 1;
                 if quiet == 2 {
                     break;
@@ -415,9 +698,13 @@ impl Store {
             new.write_all(&old[copied..])
                 .and_then(|_| new.sync_all())
                 .map_err(io)?;
+            mine = new.metadata().ok().map(|m| Identity::of(&m));
             copied = old.len();
         }
         atomic::sync_dir(&target);
+        if let Some(mine) = mine {
+            self.remember(mine, Shape::of(content));
+        }
         Ok(true)
     }
 }
@@ -443,6 +730,93 @@ fn pause_for_test() {
 #[cfg(not(debug_assertions))]
 fn pause_for_test() {}
 
+/// Whether the file whose metadata is `meta` was written under `quiet` ago. A
+/// modification time in the future (a skewed clock) does not count.
+fn written_within(meta: &fs::Metadata, quiet: Duration) -> bool {
+    meta.modified()
+        .is_ok_and(|t| t.elapsed().is_ok_and(|ago| ago < quiet))
+}
+
+/// Which file a path held: a save in place changes the size or the modification
+/// time, a rename the inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: u64,
+}
+
+impl Identity {
+    fn of(meta: &fs::Metadata) -> Identity {
+        use std::os::unix::fs::MetadataExt;
+        Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime: (meta.mtime() as u64)
+                .wrapping_mul(1_000_000_000)
+                .wrapping_add(meta.mtime_nsec() as u64),
+        }
+    }
+}
+
+/// What a cut file loses: its size, its goal headings, its `## Log`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Shape {
+    len: u64,
+    goals: u64,
+    log: bool,
+}
+
+impl Shape {
+    fn of(text: &str) -> Shape {
+        let mut goals = 0;
+        let mut log = false;
+        for line in text.lines() {
+            goals += u64::from(line.starts_with("## Goal:"));
+            log |= line.trim_end() == "## Log";
+        }
+        Shape {
+            len: text.len() as u64,
+            goals,
+            log,
+        }
+    }
+}
+
+/// A file smaller than this is too small for "shrank sharply" to mean anything.
+const SHRINK_FROM: u64 = 256;
+
+/// How `now` is cut against `then`, a complete version: it lost `## Log`, lost
+/// goal headings, or shrank to under half. No plan command does any of these (an
+/// archive moves goals, never drops them), so a file that did was cut by someone
+/// else: a person, or an editor in the middle of a save.
+fn cut(now: &Shape, then: &Shape) -> Option<&'static str> {
+    if then.log && !now.log {
+        Some("lost its `## Log`")
+    } else if now.goals < then.goals {
+        Some("lost goals")
+    } else if then.len >= SHRINK_FROM && now.len < then.len / 2 {
+        Some("shrank to less than half")
+    } else {
+        None
+    }
+}
+
+/// Appends `pid why` to the file `PLAN_TRACE_WAITS` names when plan waits for a
+/// file to settle: how tests and scripts/stress-writers count waits without
+/// timing them.
+fn trace_wait(why: &str) {
+    let Some(file) = std::env::var_os("PLAN_TRACE_WAITS") else {
+        return;
+    };
+    let line = format!("{} {why}\n", std::process::id());
+    if let Ok(mut f) = OpenOptions::new().append(true).create(true).open(file) {
+        let _ = f.write_all(line.as_bytes());
+    }
+}
+
 /// Whether a read ends inside a line of a file written less than
 /// [`MID_LINE_QUIET`] ago: an editor may be between two pieces of a save. A
 /// modification time in the future (a skewed clock) does not count as recent:
@@ -463,7 +837,7 @@ fn ends_mid_line_just_written((file, text): &(File, String)) -> bool {
 /// a truncate-and-write that grew the file is not an append.
 fn unchanged_or_appended(then: &fs::Metadata, read: &[u8], path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    let Ok(mut file) = File::open(path) else {
+    let Ok(mut file) = crate::fsread::open(path) else {
         return false;
     };
     let Ok(now) = file.metadata() else {

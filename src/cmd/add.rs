@@ -11,7 +11,7 @@ use crate::exit::{Exit, OK};
 use crate::out::println;
 use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
-use crate::plan::precondition::{self, Seen};
+use crate::plan::precondition;
 use crate::plan::{goal_template, id, ops, patch};
 use crate::store::WriteError;
 use crate::verify;
@@ -37,8 +37,8 @@ pub struct Args {
     #[arg(long = "depends-on", value_name = "ID", value_delimiter = ',')]
     pub depends_on: Vec<String>,
     /// Start from a goal template: `feature`, `bugfix`, `refactor`, or
-    /// `.plan/templates/NAME.md`; the flags above add to it (done_when and verify
-    /// replace its own)
+    /// `.plan/templates/NAME.md` (`plan templates` lists them); the flags above add
+    /// to it (done_when and verify replace its own)
     #[arg(long, value_name = "NAME")]
     pub template: Option<String>,
     /// Start it at once (logs its contract)
@@ -47,6 +47,35 @@ pub struct Args {
     /// Print the id, status, contract and the log lines written, as JSON
     #[arg(long)]
     pub json: bool,
+}
+
+/// The goal to add: what `plan add` and `plan_add` ask.
+#[derive(Debug, Default)]
+pub struct Request {
+    pub title: String,
+    pub done_when: Option<String>,
+    pub verify: Option<String>,
+    pub failure_modes: Vec<String>,
+    pub subtasks: Vec<String>,
+    pub depends_on: Vec<String>,
+    /// A goal template's name: `.plan/templates/NAME.md` or a built-in.
+    pub template: Option<String>,
+    pub active: bool,
+}
+
+impl From<Args> for Request {
+    fn from(args: Args) -> Request {
+        Request {
+            title: args.title,
+            done_when: args.done_when,
+            verify: args.verify,
+            failure_modes: args.failure_modes,
+            subtasks: args.subtasks,
+            depends_on: args.depends_on,
+            template: args.template,
+            active: args.active,
+        }
+    }
 }
 
 /// The goal added: what `plan add --json` prints and `plan_add` returns.
@@ -68,7 +97,7 @@ fn template(root: &Path, name: &str, title: &str) -> Result<goal_template::Start
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     let own = valid
-        .then(|| std::fs::read_to_string(dir.join(format!("{name}.md"))).ok())
+        .then(|| crate::fsread::text(&dir.join(format!("{name}.md")), crate::fsread::CONFIG).ok())
         .flatten();
     let (text, place) = match own {
         Some(text) => (text, format!(".plan/templates/{name}.md")),
@@ -116,7 +145,19 @@ const ATTEMPTS: usize = 8;
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let json = args.json;
-    let added = add(env, args)?;
+    // A template may bring its own done_when; without either, lint flags the goal.
+    let no_done_when = args.template.is_none()
+        && args
+            .done_when
+            .as_deref()
+            .is_none_or(|d| ops::one_line(d).is_empty());
+    let added = add(env, Request::from(args))?;
+    if no_done_when {
+        crate::out::warn(&format!(
+            "plan: warning: goal \"{id}\" has no done_when, so plan lint fails on it\n  hint: plan edit {id} --done-when \"what a reviewer can check\"",
+            id = added.id
+        ));
+    }
     if json {
         println(&serde_json::to_string_pretty(&added)?)?;
     } else {
@@ -126,7 +167,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 }
 
 /// Adds the goal; prints nothing.
-pub fn add(env: &Env, mut args: Args) -> Result<Added> {
+pub fn add(env: &Env, mut args: Request) -> Result<Added> {
     let ctx = env.ctx()?;
     let title = ops::one_line(&args.title);
     if title.is_empty() {
@@ -159,7 +200,7 @@ pub fn add(env: &Env, mut args: Args) -> Result<Added> {
     }
     let stamp = clock::now()?.stamp();
     for attempt in 1..=ATTEMPTS {
-        let src = ctx.store.read()?;
+        let src = ctx.store.read_for_write()?;
         let plan = ctx.parse(&src)?;
         let depends_on = ctx.dependency_ids(&plan, &args.depends_on)?;
         let status = if args.active {
@@ -182,7 +223,11 @@ pub fn add(env: &Env, mut args: Args) -> Result<Added> {
             failure_modes: args.failure_modes.clone(),
             subtasks: args.subtasks.clone(),
         };
-        let mut edits = vec![ops::insert_goal(&plan, goal.lines())];
+        // Placed where new goals go in the file as it is when written: an archive
+        // that ran meanwhile moved the goals, not the place.
+        let mut edits = vec![patch::Edit::AppendGoal {
+            lines: goal.lines(),
+        }];
         let preview = patch::apply(&src, &edits).expect("edits made from this text apply to it");
         let mut after = parse(&preview);
         let fingerprint = after
@@ -209,15 +254,9 @@ pub fn add(env: &Env, mut args: Args) -> Result<Added> {
             edits.push(ops::event(&stamp, &started));
             logged.push(format!("{stamp} {}", started.render()));
         }
-        // Placed after the last live goal as first read: archived meanwhile, that
-        // place is under `## Archive` now, so the add starts over; so it does when
-        // another writer took the id.
-        let anchor = plan.live().last().map(Seen::unfinished);
+        // Another writer that took the id meanwhile makes the add start over.
         let written = ctx.store.write_checked(&src, edits, |fresh| {
             precondition::intact(fresh)?;
-            if let Some(anchor) = &anchor {
-                anchor.check(fresh)?;
-            }
             match fresh.goal(&id) {
                 Some(_) => Err(format!("another goal took the id {id} meanwhile")),
                 None => Ok(()),

@@ -15,7 +15,7 @@ pub struct Args {}
 
 pub fn run(env: &Env, _args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let (mut edits, moved) = ops::archive(&plan);
     // Goals already under `## Archive` are not this run's to move (`plan audit`

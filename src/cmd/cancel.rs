@@ -26,9 +26,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if reason.is_empty() {
         return Err(Exit::usage("say why: --reason TEXT"));
     }
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
+    // An archived goal is a record, whatever its status or proof: refused before
+    // a hand cancel is recorded, as every other command refuses it.
+    if goal.archived {
+        ops::check_transition(goal, Status::Cancelled)?;
+    }
     // A goal cancelled by hand is unproven until `plan cancel` records it.
     let hand_cancelled = goal.status() == Status::Cancelled && plan.proof(goal).is_unproven();
     if !hand_cancelled {

@@ -41,7 +41,8 @@ pub const REFSPEC: &str = "refs/plan/checkpoints/*:refs/plan/checkpoints/*";
 const TRANSFER_TIMEOUT: Duration = Duration::from_secs(300);
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    let root = &env.ctx()?.repo()?.root;
+    let ctx = env.ctx()?;
+    let root = &ctx.repo()?.root;
     if let Some(remote) = &args.push {
         return transfer(root, "push", remote);
     }
@@ -50,7 +51,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     }
     let all = git::saved(root, CHECKPOINTS)?;
     let commits: Vec<&str> = all.iter().map(|s| s.commit.as_str()).collect();
-    let changed = git::changed_since_each(root, &commits, &|_| true)?;
+    // What a rewind would restore: plan.md and .plan/ stay as they are.
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+    let changed = git::changed_since_each(root, &commits, &|path: &str| {
+        super::rewind::rewinds(root, plan_rel.as_deref(), path)
+    })?;
     let rows: Vec<(&Saved, Vec<String>)> = all
         .iter()
         .zip(changed)

@@ -60,6 +60,31 @@ pub struct Args {
     pub dry_run: bool,
 }
 
+/// The sign-off asked for: what `plan complete` and `plan_complete` ask.
+#[derive(Debug, Default)]
+pub struct Request {
+    pub id: String,
+    pub evidence: String,
+    pub paths: Vec<PathBuf>,
+    /// A judge backend instead of the configured one.
+    pub judge: Option<String>,
+    pub allow_ignored: bool,
+    pub dry_run: bool,
+}
+
+impl From<Args> for Request {
+    fn from(args: Args) -> Request {
+        Request {
+            id: args.id,
+            evidence: args.evidence,
+            paths: args.paths,
+            judge: args.judge,
+            allow_ignored: args.allow_ignored,
+            dry_run: args.dry_run,
+        }
+    }
+}
+
 /// How far back plan.md's history is searched for a goal's old contract.
 const VERIFY_TAIL: usize = 64 * 1024;
 
@@ -98,80 +123,93 @@ pub enum Decision {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    let signed = sign_off(env, args)?;
+    let signed = sign_off(env, Request::from(args))?;
     render(env.ctx()?, &signed)
 }
 
 /// The sign-off as the CLI words it: stdout, a reject's exit code, and the warning
 /// that the record is ignored by git.
 pub fn render(ctx: &Ctx, signed: &SignOff) -> Result<u8> {
-    let id = &signed.goal;
-    let how = &signed.how;
-    if signed.verdict == Decision::Accept {
-        if signed.dry_run {
-            println(&format!(
-                "dry run: {id} would be signed off ({how}); nothing was written"
-            ))?;
-            return Ok(OK);
-        }
-        let record = signed.record.as_deref().unwrap_or_default();
-        ctx.say(&format!("signed off {id} ({how})\n  record: {record}"))?;
-        if signed.ignored {
-            let path = record.split_once('#').map_or(record, |(path, _)| path);
-            warn_ignored(id, path);
-        }
+    let text = signed.text();
+    if signed.verdict == Decision::Reject {
+        println(&text)?;
+        return Err(Exit::quiet(CHECK_FAILED));
+    }
+    if signed.dry_run {
+        println(&text)?;
         return Ok(OK);
     }
-    if signed.panel {
-        let list: Vec<String> = signed.missing.iter().map(|m| format!("- {m}")).collect();
-        let printed = format!(
-            "sign-off of {id} rejected ({})\nmissing:\n{}",
-            signed.stages.join(", "),
-            list.join("\n")
-        );
-        match (&signed.transcript, signed.dry_run) {
-            (Some(path), false) => println(&format!("{printed}\n  transcript: {path}"))?,
-            _ => println(&format!("dry run: nothing was written\n{printed}"))?,
+    ctx.say(&text)?;
+    signed.warn_ignored();
+    Ok(OK)
+}
+
+impl SignOff {
+    /// What the CLI prints on stdout (less its last newline) and `plan_complete`
+    /// returns as text.
+    pub fn text(&self) -> String {
+        let id = &self.goal;
+        let how = &self.how;
+        if self.verdict == Decision::Accept {
+            if self.dry_run {
+                return format!("dry run: {id} would be signed off ({how}); nothing was written");
+            }
+            let record = self.record.as_deref().unwrap_or_default();
+            return format!("signed off {id} ({how})\n  record: {record}");
         }
-        return Err(Exit::quiet(CHECK_FAILED));
+        if self.panel {
+            let list: Vec<String> = self.missing.iter().map(|m| format!("- {m}")).collect();
+            let printed = format!(
+                "sign-off of {id} rejected ({})\nmissing:\n{}",
+                self.stages.join(", "),
+                list.join("\n")
+            );
+            return match (&self.transcript, self.dry_run) {
+                (Some(path), false) => format!("{printed}\n  transcript: {path}"),
+                _ => format!("dry run: nothing was written\n{printed}"),
+            };
+        }
+        let stage = self.stages.join(", ");
+        let list: String = self.missing.iter().map(|m| format!("- {m}\n")).collect();
+        if self.dry_run {
+            return format!(
+                "dry run: sign-off of {id} would be rejected ({stage}); nothing was written\nmissing:\n{list}"
+            );
+        }
+        let mut text = format!(
+            "sign-off of {id} rejected ({stage})\nmissing:\n{}",
+            list.trim_end()
+        );
+        if let Some(path) = &self.transcript {
+            text.push_str(&format!("\n  transcript: {path}"));
+        }
+        text
     }
-    let stage = signed.stages.join(", ");
-    let list: String = signed.missing.iter().map(|m| format!("- {m}\n")).collect();
-    if signed.dry_run {
-        println(&format!(
-            "dry run: sign-off of {id} would be rejected ({stage}); nothing was written\nmissing:\n{list}"
-        ))?;
-        return Err(Exit::quiet(CHECK_FAILED));
+
+    /// An accepted record git ignores is said on stderr, after the verdict.
+    pub fn warn_ignored(&self) {
+        if self.verdict == Decision::Accept && !self.dry_run && self.ignored {
+            let record = self.record.as_deref().unwrap_or_default();
+            let path = record.split_once('#').map_or(record, |(path, _)| path);
+            warn_ignored(&self.goal, path);
+        }
     }
-    println(&format!(
-        "sign-off of {id} rejected ({stage})\nmissing:\n{}",
-        list.trim_end()
-    ))?;
-    if let Some(path) = &signed.transcript {
-        println(&format!("  transcript: {path}"))?;
-    }
-    Err(Exit::quiet(CHECK_FAILED))
 }
 
 /// Runs the sign-off and writes its result to plan.md; prints only progress and
 /// warnings (stderr), never the verdict: that is [`render`]'s.
-pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
+pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     // A rewind must not move the files while they are checked.
     let _running = crate::running::judge_or_draft(&repo.root)?;
     let config = config::load(Some(&repo.root))?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.to_string();
 
-    // A goal marked done by hand is unproven: signing it off is how to prove it.
-    let hand_done = goal.status() == Status::Done && plan.proof(goal).is_unproven();
-    if !hand_done {
-        ops::check_transition(goal, Status::Done)?;
-    }
-    ops::check_dependencies(&plan, goal, "sign off")?;
+    check_signable(&plan, goal)?;
     let paths = evidence_paths(ctx, repo, &args)?;
     let fingerprint = goal.fingerprint();
     let logged = plan.logged_contract(&id);
@@ -179,36 +217,9 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
         return Err(contract_changed(ctx, goal, old, &fingerprint));
     }
     let history = contract_history(ctx, &plan, goal);
-    let (judge, panel_judges) =
-        match resolve::resolve(args.judge.as_deref(), &config, Panel::Allowed)? {
-            Chosen::Skip => (None, Vec::new()),
-            Chosen::One(judge) => (Some(judge), Vec::new()),
-            Chosen::Panel(judges) => (None, judges),
-        };
-    for judge in judge.iter().chain(&panel_judges) {
-        judge_run::check(judge, &repo.root)?;
-    }
-    let open: Vec<&str> = goal
-        .subtasks
-        .iter()
-        .filter(|s| !s.done)
-        .map(|s| s.text)
-        .collect();
-    if !open.is_empty() {
-        crate::out::warn(&format!(
-            "plan: warning: {} of {} subtasks of {id} are not ticked: {}",
-            open.len(),
-            goal.subtasks.len(),
-            open.join("; ")
-        ));
-    }
-    let verify = match goal.verify() {
-        Some(line) => {
-            let at = goal.verify.as_ref().map_or(goal.line, |f| f.line);
-            Some(verify::parse_at(line, &format!("{}:{at}", ctx.store.name))?)
-        }
-        None => None,
-    };
+    let (judge, panel_judges) = judges(args.judge.as_deref(), &config, repo)?;
+    warn_open_subtasks(goal);
+    let verify = verify_line(ctx, goal)?;
     // The work handed in, compared with where the goal started, before anything runs.
     let start_commit = weakened::start_commit(&plan, &id);
     let weakened = weakened_tests(repo, start_commit, verify.as_ref())?;
@@ -247,78 +258,16 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
     // Stage 1: verify. A failure costs no model call.
     let mut verify_tail = String::new();
     if let Some(verify) = &verify {
-        // The verify line is plan.md text: escaped for the terminal.
-        let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
-        crate::out::warn(&format!("plan: verify: running `{shown}`"));
-        crate::out::progress(&format!("verify: running `{shown}`"));
-        let timeout = Duration::from_secs(config.verify_timeout_secs);
-        let before = git::tracked_snapshot(&repo.root)?;
-        // The check's own files as they ran; a side effect on them is refused below.
-        let files = record::verify_files(&repo.root, verify);
-        let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
-        crate::out::progress(if result.passed {
-            "verify: passed"
-        } else {
-            "verify: failed"
-        });
-        record.verify = Some(record::VerifyRun {
-            command: verify.to_string(),
-            programs: verify_programs(verify),
-            exit: if result.passed {
-                "0".to_string()
-            } else if result.timed_out {
-                "timed out".to_string()
-            } else {
-                result
-                    .exit_code
-                    .map_or("none".to_string(), |c| c.to_string())
-            },
-            tail: result.tail.clone(),
-            files,
-        });
-        // A verify that commits or edits the code has not checked it: it passed on
-        // something other than what was handed in.
-        let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
-        changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
-        let side_effect = (!changed.is_empty()).then(|| {
-            format!(
-                "verify changed the repository while it ran ({}); a check must not change what it checks",
-                changed.join(", ")
-            )
-        });
-        if !result.passed {
-            let why = result.why_failed(&verify.to_string(), timeout);
-            crate::out::warn(result.tail.trim_end());
-            let why: Vec<String> = std::iter::once(why).chain(side_effect).collect();
-            return outcome.reject("verify", &why, None);
+        match run_verify(repo, &config, verify, plan_rel.as_deref(), &mut record)? {
+            Verified::Passed { tail } => verify_tail = tail,
+            Verified::Failed { why } => return outcome.reject("verify", &why, None),
         }
-        if let Some(side_effect) = side_effect {
-            return outcome.reject("verify", &[side_effect], None);
-        }
-        verify_tail = result.tail;
     }
     // Stage 2: the judge, read-only, in a copy of the working tree we watch.
     if judge.is_none() && panel_judges.is_empty() {
         return outcome.accept(verify.is_some(), Judged::Skipped, &record);
     }
-    // The tree as verify passed on it: the checkpoint, and what the judge reads.
-    let commit = git::working_commit(&repo.root, &format!("plan: checkpoint of {id}"))
-        .map_err(|e| {
-            Exit::env_hint(
-                format!("cannot keep the working tree for the judge to read: {e:#}"),
-                "nothing was written; fix what the error names (a file plan cannot read) and run plan complete again",
-            )
-        })?;
-    let mut wanted = paths.clone();
-    if let Some(verify) = &verify {
-        wanted.extend(judge_files::verify_paths(&repo.root, verify));
-    }
-    let tree = JudgeTree::take(&repo.root, &commit, &wanted).map_err(|e| {
-        Exit::env_hint(
-            format!("cannot check out the working tree for the judge: {e:#}"),
-            "nothing was written; check the space in the temporary directory (TMPDIR) and run plan complete again",
-        )
-    })?;
+    let (commit, tree) = judge_copy(repo, &id, &paths, verify.as_ref())?;
     outcome.checkpoint = Some(commit);
     if paths.is_empty() {
         crate::out::warn("plan: note: no --path given; the judge sees only the text evidence");
@@ -337,40 +286,216 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
         &weakened,
     )?;
     let system = reads.text(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM)?;
-    let Some(judge) = judge else {
-        let asking = panel::Asking {
-            tree,
-            prompt: &text,
-            system: &system,
-            overrides: reads.names,
-            verified: verify.is_some(),
-        };
-        return panel::sign_off(&outcome, record, &panel_judges, asking);
+    let asking = panel::Asking {
+        tree,
+        prompt: &text,
+        system: &system,
+        overrides: reads.names,
+        verified: verify.is_some(),
     };
+    match judge {
+        Some(judge) => ask_judge(&outcome, record, &judge, asking),
+        None => panel::sign_off(&outcome, record, &panel_judges, asking),
+    }
+}
 
+/// The goal can be signed off: open or active (or marked done by hand, which is
+/// unproven: signing it off is how to prove it), its dependencies done.
+fn check_signable(plan: &Plan<'_>, goal: &Goal<'_>) -> Result<()> {
+    let hand_done = goal.status() == Status::Done && plan.proof(goal).is_unproven();
+    if !hand_done {
+        ops::check_transition(goal, Status::Done)?;
+    }
+    ops::check_dependencies(plan, goal, "sign off")?;
+    Ok(())
+}
+
+/// The one judge, or the panel, `choice` or the configuration picks; none when the
+/// judge is skipped. Each is checked to be runnable before anything runs.
+fn judges(
+    choice: Option<&str>,
+    config: &config::Config,
+    repo: &Repo,
+) -> Result<(Option<Judge>, Vec<Judge>)> {
+    let (judge, panel_judges) = match resolve::resolve(choice, config, Panel::Allowed)? {
+        Chosen::Skip => (None, Vec::new()),
+        Chosen::One(judge) => (Some(judge), Vec::new()),
+        Chosen::Panel(judges) => (None, judges),
+    };
+    for judge in judge.iter().chain(&panel_judges) {
+        judge_run::check(judge, &repo.root)?;
+    }
+    Ok((judge, panel_judges))
+}
+
+fn warn_open_subtasks(goal: &Goal<'_>) {
+    let id = &goal.id;
+    let open: Vec<&str> = goal
+        .subtasks
+        .iter()
+        .filter(|s| !s.done)
+        .map(|s| s.text)
+        .collect();
+    if !open.is_empty() {
+        crate::out::warn(&format!(
+            "plan: warning: {} of {} of {id} {} not ticked: {}",
+            open.len(),
+            crate::plan::text::count(goal.subtasks.len(), "subtask"),
+            if open.len() == 1 { "is" } else { "are" },
+            open.join("; ")
+        ));
+    }
+}
+
+/// The goal's verify line, parsed; an error names its place in plan.md.
+fn verify_line(ctx: &Ctx, goal: &Goal<'_>) -> Result<Option<verify::Verify>> {
+    Ok(match goal.verify() {
+        Some(line) => {
+            let at = goal.verify.as_ref().map_or(goal.line, |f| f.line);
+            Some(verify::parse_at(line, &format!("{}:{at}", ctx.store.name))?)
+        }
+        None => None,
+    })
+}
+
+/// How stage 1 ended.
+enum Verified {
+    /// The verify passed: the tail of its output, for the judge.
+    Passed { tail: String },
+    /// What the rejection says: the verify failed or changed the repository.
+    Failed { why: Vec<String> },
+}
+
+/// Stage 1: runs the verify, recording the run in `record`. `plan_rel` (plan.md in
+/// the repository) may change meanwhile; any other change to tracked files fails it.
+fn run_verify(
+    repo: &Repo,
+    config: &config::Config,
+    verify: &verify::Verify,
+    plan_rel: Option<&str>,
+    record: &mut record::Transcript<'_>,
+) -> Result<Verified> {
+    // The verify line is plan.md text: escaped for the terminal.
+    let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
+    crate::out::warn(&format!("plan: verify: running `{shown}`"));
+    crate::out::progress(&format!("verify: running `{shown}`"));
+    let timeout = Duration::from_secs(config.verify_timeout_secs);
+    let before = git::tracked_snapshot(&repo.root)?;
+    // The check's own files as they ran; a side effect on them is refused below.
+    let files = record::verify_files(&repo.root, verify);
+    let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
+    crate::out::progress(if result.passed {
+        "verify: passed"
+    } else {
+        "verify: failed"
+    });
+    record.verify = Some(record::VerifyRun {
+        command: verify.to_string(),
+        programs: verify_programs(verify),
+        exit: if result.passed {
+            "0".to_string()
+        } else if result.timed_out {
+            "timed out".to_string()
+        } else {
+            result
+                .exit_code
+                .map_or("none".to_string(), |c| c.to_string())
+        },
+        tail: result.tail.clone(),
+        files,
+    });
+    // A verify that commits or edits the code has not checked it: it passed on
+    // something other than what was handed in.
+    let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
+    changed.retain(|p| plan_rel != Some(p.as_str()));
+    let side_effect = (!changed.is_empty()).then(|| {
+        format!(
+            "verify changed the repository while it ran ({}); a check must not change what it checks",
+            changed.join(", ")
+        )
+    });
+    if !result.passed {
+        let why = result.why_failed(&verify.to_string(), timeout);
+        crate::out::warn(result.tail.trim_end());
+        let why: Vec<String> = std::iter::once(why).chain(side_effect).collect();
+        return Ok(Verified::Failed { why });
+    }
+    if let Some(side_effect) = side_effect {
+        return Ok(Verified::Failed {
+            why: vec![side_effect],
+        });
+    }
+    Ok(Verified::Passed { tail: result.tail })
+}
+
+/// The tree as verify passed on it: the checkpoint commit, and the copy of it the
+/// judge reads, holding the evidence `paths` and the verify's own files.
+fn judge_copy(
+    repo: &Repo,
+    id: &str,
+    paths: &[String],
+    verify: Option<&verify::Verify>,
+) -> Result<(String, JudgeTree)> {
+    let commit = git::working_commit(&repo.root, &format!("plan: checkpoint of {id}"))
+        .map_err(|e| {
+            Exit::env_hint(
+                format!("cannot keep the working tree for the judge to read: {e:#}"),
+                "nothing was written; fix what the error names (a file plan cannot read) and run plan complete again",
+            )
+        })?;
+    let mut wanted = paths.to_vec();
+    if let Some(verify) = verify {
+        wanted.extend(judge_files::verify_paths(&repo.root, verify));
+    }
+    let tree = JudgeTree::take(&repo.root, &commit, &wanted).map_err(|e| {
+        Exit::env_hint(
+            format!("cannot check out the working tree for the judge: {e:#}"),
+            "nothing was written; check the space in the temporary directory (TMPDIR) and run plan complete again",
+        )
+    })?;
+    Ok((commit, tree))
+}
+
+/// Stage 2 with one judge: asks it in the copy, then writes the outcome. A judge
+/// that changed the copy is a containment reject, whatever it answered.
+fn ask_judge(
+    outcome: &Outcome<'_, '_>,
+    record: record::Transcript<'_>,
+    judge: &Judge,
+    asking: panel::Asking<'_>,
+) -> Result<SignOff> {
+    let panel::Asking {
+        tree,
+        prompt: text,
+        system,
+        overrides,
+        verified,
+    } = asking;
     crate::out::warn(&format!(
         "plan: judge: asking {} (timeout {}s)",
         judge.backend,
         judge.timeout.as_secs()
     ));
     crate::out::progress(&format!("judge: asking {}", judge.backend));
-    let answer = judge_run::run(&judge, tree.root(), &text, &system)?;
+    let answer = judge_run::run(judge, tree.root(), text, system)?;
     // Everything in the copy is the judge's own doing, plan.md included.
     let changed = tree.changes()?;
-    let overrides = reads.names;
-    record.judge = Some(record::JudgeRun {
-        judge: &judge,
-        program: answer
-            .program
-            .as_ref()
-            .map_or_else(|| answer.argv[0].clone(), |p| p.path.display().to_string()),
-        program_sha256: answer.program.as_ref().and_then(|p| p.sha256.clone()),
-        overrides,
-        prompt: &text,
-        answer: &answer,
-        changed: &changed,
-        tree: outcome.checkpoint.as_deref().unwrap_or_default(),
-    });
+    let record = record::Transcript {
+        judge: Some(record::JudgeRun {
+            judge,
+            program: answer
+                .program
+                .as_ref()
+                .map_or_else(|| answer.argv[0].clone(), |p| p.path.display().to_string()),
+            program_sha256: answer.program.as_ref().and_then(|p| p.sha256.clone()),
+            overrides,
+            prompt: text,
+            answer: &answer,
+            changed: &changed,
+            tree: outcome.checkpoint.as_deref().unwrap_or_default(),
+        }),
+        ..record
+    };
     let transcript = &record;
 
     if !changed.is_empty() {
@@ -392,7 +517,7 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
         .unwrap_or_default();
     match &answer.verdict {
         Verdict::Accept { .. } => outcome.accept(
-            verify.is_some(),
+            verified,
             Judged::By {
                 backend: judge.backend.as_str(),
                 model: &model,
@@ -412,7 +537,7 @@ pub fn sign_off(env: &Env, args: Args) -> Result<SignOff> {
             &[format!("no verdict: {reason}")],
             Some(transcript),
         ),
-        Verdict::CouldNotJudge { reason } => Err(could_not_judge(&judge, reason)),
+        Verdict::CouldNotJudge { reason } => Err(could_not_judge(judge, reason)),
     }
 }
 
@@ -735,7 +860,7 @@ fn contract_history(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> String {
 }
 
 /// Checks each `--path`: it exists, lies inside the repository, and is not ignored.
-fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Args) -> Result<Vec<String>> {
+fn evidence_paths(ctx: &Ctx, repo: &Repo, args: &Request) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for given in &args.paths {
         refuse_hidden_text(given)?;

@@ -179,10 +179,10 @@ fn read_proposal(file: Option<&ProposalFile>) -> Result<Proposal> {
     let Some(file) = file else {
         return Ok(Proposal::Absent);
     };
-    match fs::read(&file.path) {
+    match crate::fsread::bytes(&file.path, crate::fsread::STATE) {
         Ok(bytes) => Ok(Proposal::parse(&bytes)),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(Proposal::Absent),
-        Err(e) => Err(Exit::env(format!("cannot read {}: {e}", file.name))),
+        Err(e) => Err(crate::fsread::exit(&file.name, &e)),
     }
 }
 

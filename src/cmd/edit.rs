@@ -62,7 +62,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     {
         verify::parse_at(&line, "--verify")?;
     }
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.to_string();

@@ -191,7 +191,7 @@ fn fresh_log(
 /// The journal's whole lines from `offset` on (which then moves past them), those
 /// stamped before `since` left out. A journal that shrank was started afresh.
 fn journal(path: &Path, offset: &mut u64, since: Option<&str>) -> Vec<Item> {
-    let Ok(mut file) = std::fs::File::open(path) else {
+    let Ok(mut file) = crate::fsread::open(path) else {
         return Vec::new();
     };
     let len = file.metadata().map_or(0, |m| m.len());

@@ -67,7 +67,7 @@ fn approval() -> Approval {
 /// be written costs the line, with a warning, never the pause or clear itself.
 fn log_loop(ctx: &Ctx, event: Event<'_>) {
     let written = clock::now().and_then(|now| {
-        let src = ctx.store.read()?;
+        let src = ctx.store.read_for_write()?;
         Ok(ctx.store.write_checked(
             &src,
             vec![ops::event(&now.stamp(), &event)],

@@ -29,36 +29,10 @@ pub struct Args {
     pub file: std::path::PathBuf,
     /// Its format; detected from its shape when left out
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub from: Option<Source>,
+    pub from: Option<Format>,
     /// task-master: import this tag instead of the current one
     #[arg(long, value_name = "T")]
     pub tag: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum Source {
-    /// plan's own export (`plan export`)
-    Plan,
-    /// task-master's tasks.json
-    Taskmaster,
-    /// ralph's prd.json
-    Prd,
-    /// a planner's ordered steps
-    Steps,
-    /// a host's todo list as its tool input (Claude Code's TodoWrite)
-    Todos,
-}
-
-impl Source {
-    fn format(self) -> Format {
-        match self {
-            Source::Plan => Format::Plan,
-            Source::Taskmaster => Format::Taskmaster,
-            Source::Prd => Format::Prd,
-            Source::Steps => Format::Steps,
-            Source::Todos => Format::Todos,
-        }
-    }
 }
 
 /// Why a verify line could not run: plan's verify language, as lint checks it.
@@ -80,7 +54,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     })?;
     let current = current_tag(&args.file);
     let request = Request {
-        format: args.from.map(Source::format),
+        format: args.from,
         tag: args.tag.as_deref(),
         current_tag: current.as_deref(),
         verify: &verify_problem,

@@ -34,8 +34,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     );
     ctx.store.create(&content)?;
     ctx.say(&format!("created {}: {objective}", shown(ctx)))?;
+    ctx.say(NEXT)?;
     Ok(OK)
 }
+
+/// What a new plan needs next: a goal with a contract, and an agent hooked up.
+const NEXT: &str = "next: add a goal with a contract, then hook up your agent
+  plan add \"First goal\" --done-when \"what a reviewer can check\"
+  plan install claude    # or codex, copilot, droid, gemini, opencode, pi, qwen; plan install --all";
 
 /// The new file as the user finds it from where they ran `plan init`: from a
 /// subdirectory, `../../plan.md (the repository root)`.

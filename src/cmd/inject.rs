@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use crate::ctx::Env;
+use crate::ctx::{Ctx, Env};
 use crate::exit::OK;
 use crate::hooks::run as hook;
 use crate::out::println;
@@ -20,29 +20,46 @@ pub struct Args {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    let ctx = env.ctx()?;
-    let me = crate::claims::me(args.holder.as_deref())?;
-    let (claims, _) = crate::claims::lines(ctx.repo.as_ref(), me.as_deref());
-    let with_claims = |text: &str| match &claims {
-        Some(lines) => format!("{text}\n{lines}"),
-        None => text.to_string(),
-    };
-    // A plan with errors takes the fresh path, which reports them.
-    if !args.json
-        && let Some(view) = crate::cache::for_command(ctx).filter(|v| v.broken.is_none())
-    {
-        println(&with_claims(&view.injection))?;
+    if !args.json {
+        println(&block(env, args.holder.as_deref())?)?;
         return Ok(OK);
+    }
+    let ctx = env.ctx()?;
+    let claims = claim_lines(ctx, args.holder.as_deref())?;
+    let src = ctx.store.read()?;
+    let plan = ctx.read(&src);
+    let text = with_claims(hook::injection(&ctx.prompt_root(), &plan), claims);
+    let view = blocks::injection_view(&plan, text);
+    println(&serde_json::to_string_pretty(&view)?)?;
+    Ok(OK)
+}
+
+/// The injection block, with the lines saying which claimed goals are `holder`'s
+/// (default: the session in PLAN_SESSION): what `plan inject` prints and
+/// `plan_status` starts with.
+pub fn block(env: &Env, holder: Option<&str>) -> Result<String> {
+    let ctx = env.ctx()?;
+    let claims = claim_lines(ctx, holder)?;
+    // A plan with errors takes the fresh path, which reports them.
+    if let Some(view) = crate::cache::for_command(ctx).filter(|v| v.broken.is_none()) {
+        return Ok(with_claims(view.injection, claims));
     }
     let src = ctx.store.read()?;
     let plan = ctx.read(&src);
-    let root = ctx.prompt_root();
-    let text = with_claims(&hook::injection(&root, &plan));
-    if args.json {
-        let view = blocks::injection_view(&plan, text);
-        println(&serde_json::to_string_pretty(&view)?)?;
-    } else {
-        println(&text)?;
+    Ok(with_claims(
+        hook::injection(&ctx.prompt_root(), &plan),
+        claims,
+    ))
+}
+
+fn claim_lines(ctx: &Ctx, holder: Option<&str>) -> Result<Option<String>> {
+    let me = crate::claims::me(holder)?;
+    Ok(crate::claims::lines(ctx.repo.as_ref(), me.as_deref()).0)
+}
+
+fn with_claims(text: String, claims: Option<String>) -> String {
+    match claims {
+        Some(lines) => format!("{text}\n{lines}"),
+        None => text,
     }
-    Ok(OK)
 }

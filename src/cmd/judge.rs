@@ -31,6 +31,22 @@ pub struct Args {
 pub enum Set {
     Model(ModelArgs),
     Backend(BackendArgs),
+    Command(CommandArgs),
+}
+
+/// Judge with a program of your own: sets judge.command to ARGV and judge.backend to
+/// command in .plan/config.yaml. The program gets the prompt on stdin and answers
+/// with a `VERDICT:` line
+#[derive(Debug, clap::Args)]
+pub struct CommandArgs {
+    /// The program and its arguments, run without a shell, e.g. `/usr/local/bin/my-judge
+    /// --strict` (a program inside the repository is refused when it runs)
+    #[arg(value_name = "ARGV", required = true, num_args = 1.., trailing_var_arg = true,
+          allow_hyphen_values = true)]
+    pub argv: Vec<String>,
+    /// Set it in your settings (~/.config/plan/config.yaml), not the repository's
+    #[arg(long)]
+    pub global: bool,
 }
 
 /// Set the judge's model in .plan/config.yaml; `none` or --clear: the backend's default
@@ -116,6 +132,37 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 took: &|c: &Config| c.judge.backend == choice,
             };
             set(repo, a.global, setting, quiet)
+        }
+        Some(Set::Command(a)) => {
+            if a.argv[0].trim().is_empty() {
+                return Err(Exit::usage_hint(
+                    "the judge's program is empty",
+                    "plan judge command /path/to/judge [ARG]…",
+                ));
+            }
+            // A JSON array of strings is a YAML flow sequence, every word quoted.
+            let yaml = serde_json::to_string(&a.argv)?;
+            let words: Vec<String> = a
+                .argv
+                .iter()
+                .map(|w| serde_json::Value::from(w.as_str()).to_string())
+                .collect();
+            let argv = a.argv;
+            let command = Setting {
+                key: "command",
+                yaml,
+                shown: format!("[{}]", words.join(", ")),
+                took: &|c: &Config| c.judge.command == argv,
+            };
+            set(repo, a.global, command, quiet)?;
+            let choice = BackendChoice::Fixed(Backend::Command);
+            let backend = Setting {
+                key: "backend",
+                yaml: edit::scalar(Some(choice.as_str())),
+                shown: choice.to_string(),
+                took: &|c: &Config| c.judge.backend == choice,
+            };
+            set(repo, a.global, backend, quiet)
         }
     }
 }
@@ -406,6 +453,7 @@ fn notes(repo: Option<&Repo>, global: bool, key: &str) -> Vec<String> {
     if global && repo.is_some() && sources.get(&format!("judge.{key}")) == Source::Repo {
         let value = match key {
             "model" => judge.model.as_deref().unwrap_or("null").to_string(),
+            "command" => serde_json::to_string(&judge.command).unwrap_or_default(),
             _ => judge.backend.to_string(),
         };
         notes.push(format!(
@@ -416,7 +464,7 @@ fn notes(repo: Option<&Repo>, global: bool, key: &str) -> Vec<String> {
     if key == "backend" {
         match Runs::of(judge) {
             Runs::Command if judge.command.is_empty() => notes.push(
-                "note: judge.command is empty; set it to the judge's argv, e.g. `command: [\"/usr/local/bin/my-judge\"]` under `judge:` (outside the repository)".to_string(),
+                "note: judge.command is empty; set it with `plan judge command /usr/local/bin/my-judge` (a program outside the repository)".to_string(),
             ),
             Runs::Program(b, None) => notes.push(format!("note: {b} is not on PATH")),
             Runs::NoneFound => notes.push(format!(

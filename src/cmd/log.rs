@@ -2,6 +2,7 @@
 //! those are what the sign-off and contract checks read.
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::clock;
 use crate::ctx::Env;
@@ -14,11 +15,36 @@ pub struct Args {
     /// What happened; several words are joined with spaces
     #[arg(required = true, num_args = 1..)]
     pub text: Vec<String>,
+    /// The goal it is about (an id or unique prefix): the line is written as `ID TEXT`,
+    /// so `plan show ID` lists it
+    #[arg(long, value_name = "ID")]
+    pub goal: Option<String>,
+}
+
+/// The line logged: what `plan log` says and `plan_log` returns.
+#[derive(Debug, Serialize)]
+pub struct Logged {
+    /// The log line written, without its `- `.
+    pub line: String,
+}
+
+impl Logged {
+    pub fn text(&self) -> String {
+        format!("- {}", self.line)
+    }
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let logged = append(env, &args.text.join(" "), args.goal.as_deref())?;
+    env.ctx()?.say(&logged.text())?;
+    Ok(OK)
+}
+
+/// Appends `text`, made one line, to the log, unless it reads like plan's own event;
+/// with `goal`, as `ID TEXT` for the goal that query names.
+pub fn append(env: &Env, text: &str, goal: Option<&str>) -> Result<Logged> {
     let ctx = env.ctx()?;
-    let text = ops::one_line(&args.text.join(" "));
+    let text = ops::one_line(text);
     if text.is_empty() {
         return Err(Exit::usage_hint(
             "nothing to log",
@@ -33,11 +59,28 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             "those are recorded by `plan add`, `plan start`, `plan subgoal`, `plan complete` and `plan cancel`; log progress in other words",
         ));
     }
-    let src = ctx.store.read()?;
-    ctx.parse(&src)?;
+    let src = ctx.store.read_for_write()?;
+    let plan = ctx.parse(&src)?;
+    // A goal's history is the log lines that begin with its id.
+    let text = match goal {
+        Some(query) => {
+            let line = format!("{} {text}", ctx.lookup(&plan, query)?.id);
+            if event::reserved(&line) {
+                return Err(Exit::usage_hint(
+                    format!(
+                        "\"{line}\" reads like a line plan writes itself (a sign-off, a contract fingerprint, a status change)"
+                    ),
+                    "those are recorded by `plan add`, `plan start`, `plan subgoal`, `plan complete` and `plan cancel`; log progress in other words",
+                ));
+            }
+            line
+        }
+        None => text,
+    };
     let stamp = clock::now()?.stamp();
     ctx.store
         .write_checked(&src, vec![ops::log(&stamp, &text)], precondition::intact)?;
-    ctx.say(&format!("- {stamp} {text}"))?;
-    Ok(OK)
+    Ok(Logged {
+        line: format!("{stamp} {text}"),
+    })
 }

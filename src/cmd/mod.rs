@@ -45,6 +45,7 @@ pub mod start;
 pub mod statusline;
 pub mod subgoal;
 pub mod subtask;
+pub mod templates;
 pub mod tick;
 pub mod uninstall;
 pub mod untick;
@@ -86,6 +87,7 @@ commands! {
     Checkpoints => checkpoints,
     Rewind => rewind,
     Archive => archive,
+    Templates => templates,
     Lint => lint,
     Next => next,
     Diff => diff,

@@ -9,7 +9,7 @@ use crate::hooks::state::State;
 use crate::out::println;
 use crate::plan::blocks::{self, Templates};
 use crate::plan::model::Status;
-use crate::prompts::overrides::or_embedded;
+use crate::prompts::{self, overrides::or_embedded};
 
 /// Print the reminder if due: a goal is active and enough files changed since plan.md did
 #[derive(Debug, clap::Args)]
@@ -39,7 +39,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let active = plan.live().any(|g| g.status() == Status::Active);
     let due = every > 0 && active && counted >= every;
     let text = due.then(|| {
-        let t = or_embedded(&repo.root, "reminder.md", blocks::REMINDER);
+        let t = or_embedded(&repo.root, "reminder.md", prompts::REMINDER);
         blocks::reminder(Templates {
             reminder: &t,
             ..Templates::default()

@@ -51,7 +51,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let keep = |path: &str| outside(path) && !is_plan_file(&root, path);
     match &args.id {
         Some(query) => {
-            let src = ctx.store.read()?;
+            let src = ctx.store.read_for_write()?;
             let target = find(&root, query, &ctx.parse(&src)?, &ctx.store.name)?;
             rewind_to(ctx, &root, &target, &args, &outside, &keep)
         }
@@ -62,6 +62,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 /// Another plan (`--file`) in the repository: its log is history as plan.md's is,
 /// and reverting it would drop the lines logged since (a reopen among them, making
 /// an old sign-off count again), so a rewind leaves it as it is.
+/// Whether a rewind would put `path` back: not the plan file, nothing under
+/// `.plan/` and no other plan file. `plan checkpoints` counts these.
+pub(crate) fn rewinds(root: &std::path::Path, plan_rel: Option<&str>, path: &str) -> bool {
+    plan_rel != Some(path)
+        && path != ".plan"
+        && !path.starts_with(".plan/")
+        && !is_plan_file(root, path)
+}
+
 fn is_plan_file(root: &std::path::Path, path: &str) -> bool {
     path.ends_with(".md")
         && std::fs::read_to_string(root.join(path)).is_ok_and(|text| {
@@ -88,7 +97,7 @@ fn rewind_to(
     keep: &dyn Fn(&str) -> bool,
 ) -> Result<u8> {
     let goal = goal_of(target);
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let (reopen, kept) = built_on_target(
         root,
@@ -191,9 +200,9 @@ fn rewind_to(
     let changes = git::changes_between(root, &undo.commit, &target.commit, keep)?;
     warn_left(&git::restore(root, &changes)?);
     let mut said = format!(
-        "rewound to {} ({} files); undo point {}",
+        "rewound to {} ({}); undo point {}",
         target.short(),
-        changes.len(),
+        crate::plan::text::count(changes.len(), "file"),
         undo.short()
     );
     if !reopen.is_empty() {
@@ -320,7 +329,7 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
     let changes = git::changes_between(root, &current.commit, &last.commit, keep)?;
     warn_left(&git::restore(root, &changes)?);
     git::delete_ref(root, &last.reference)?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     ctx.parse(&src)?;
     ctx.store.write_checked(
         &src,
@@ -331,9 +340,9 @@ fn undo(ctx: &Ctx, root: &std::path::Path, args: &Args, keep: &dyn Fn(&str) -> b
         precondition::intact,
     )?;
     ctx.say(&format!(
-        "rewind undone: files back to {} ({} files)",
+        "rewind undone: files back to {} ({})",
         last.short(),
-        changes.len()
+        crate::plan::text::count(changes.len(), "file")
     ))?;
     Ok(OK)
 }

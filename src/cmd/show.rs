@@ -2,10 +2,11 @@
 //! as JSON.
 
 use anyhow::Result;
+use serde_json::Value;
 
 use crate::ctx::Env;
 use crate::exit::OK;
-use crate::out::{print, println};
+use crate::out::print;
 use crate::plan::{card, render};
 
 /// Show the task list (goals by status, active first, with their subtasks), or one
@@ -23,14 +24,42 @@ pub struct Args {
     pub json: bool,
 }
 
+/// What `plan show` shows: the text it prints, or the JSON it prints (and
+/// `plan_show ID` returns as fields).
+#[derive(Debug)]
+pub enum Shown {
+    /// The task list or one goal, worded for a person.
+    Text(String),
+    /// One goal's card or the whole plan (`--json`).
+    Json(Value),
+}
+
+impl Shown {
+    /// The text as printed.
+    pub fn text(&self) -> Result<String> {
+        Ok(match self {
+            Shown::Text(text) => text.clone(),
+            Shown::Json(value) => format!("{}\n", serde_json::to_string_pretty(value)?),
+        })
+    }
+}
+
 pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let shown = show(env, args.id.as_deref(), args.all, args.json)?;
+    print(&shown.text()?)?;
+    Ok(OK)
+}
+
+/// Goal `id` in full (a unique prefix will do), else the task list (`all`: with the
+/// finished and archived goals); as JSON when `json`.
+pub fn show(env: &Env, id: Option<&str>, all: bool, json: bool) -> Result<Shown> {
     let ctx = env.ctx()?;
     let src = ctx.store.read()?;
     let mut plan = ctx.read(&src);
-    if args.json || args.all || args.id.is_some() {
+    if json || all || id.is_some() {
         ctx.prove(&mut plan);
     }
-    if let Some(query) = &args.id {
+    if let Some(query) = id {
         let goal = ctx.lookup(&plan, query)?;
         let name = ctx.store.name.as_str();
         let mut card = card::card(&plan, goal, name, &|fp| ctx.contract_text(&goal.id, fp));
@@ -40,17 +69,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             .as_ref()
             .and_then(|repo| crate::weakened::of_goal(&repo.root, &plan, goal).ok())
             .flatten();
-        if args.json {
-            println(&serde_json::to_string_pretty(&card)?)?;
+        return Ok(if json {
+            Shown::Json(serde_json::to_value(&card)?)
         } else {
-            print(&card::render(&plan, goal, &card, ctx.style))?;
-        }
-        return Ok(OK);
+            Shown::Text(card::render(&plan, goal, &card, ctx.style))
+        });
     }
-    if args.json {
-        println(&serde_json::to_string_pretty(&render::plan_view(&plan))?)?;
+    Ok(if json {
+        Shown::Json(serde_json::to_value(render::plan_view(&plan))?)
     } else {
-        print(&render::widget(&plan, args.all, ctx.style))?;
-    }
-    Ok(OK)
+        Shown::Text(render::widget(&plan, all, ctx.style))
+    })
 }

@@ -6,7 +6,7 @@ use crate::ctx::Env;
 use crate::exit::OK;
 use crate::out::println;
 use crate::plan::blocks::{self, Templates};
-use crate::prompts::overrides::or_embedded;
+use crate::prompts::{self, overrides::or_embedded};
 
 /// Print the summary a context compaction should keep: done, active, open goals
 #[derive(Debug, clap::Args)]
@@ -21,7 +21,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let plan = ctx.read(&src);
     let root = ctx.prompt_root();
-    let t = or_embedded(&root, "skeleton.md", blocks::SKELETON);
+    let t = or_embedded(&root, "skeleton.md", prompts::SKELETON);
     let text = blocks::skeleton(
         &plan,
         Templates {

@@ -38,21 +38,56 @@ pub struct Args {
     pub json: bool,
 }
 
-/// What `plan start --json` prints.
-#[derive(Serialize)]
-struct Started<'a> {
-    id: &'a str,
-    status: Status,
-    contract: &'a str,
+/// What to start, and for whom: what `plan start` and `plan_start` ask.
+#[derive(Debug, Default)]
+pub struct Request {
+    pub id: String,
+    pub reapprove: bool,
+    pub holder: Option<String>,
+    pub steal: bool,
+}
+
+impl From<&Args> for Request {
+    fn from(args: &Args) -> Request {
+        Request {
+            id: args.id.clone(),
+            reapprove: args.reapprove,
+            holder: args.holder.clone(),
+            steal: args.steal,
+        }
+    }
+}
+
+/// The goal started: what `plan start --json` prints and `plan_start` returns.
+#[derive(Debug, Serialize)]
+pub struct Started {
+    pub id: String,
+    pub status: Status,
+    pub contract: String,
     /// The log lines written, without their `- `; empty when nothing changed.
-    logged: Vec<String>,
+    pub logged: Vec<String>,
     /// Who holds the goal's claim now; `None`: started unclaimed.
-    claimed_by: Option<String>,
+    pub claimed_by: Option<String>,
+    /// What `plan start` says: `started ID (contract …)` and the like.
+    #[serde(skip)]
+    pub message: String,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
+    let started = start(env, &Request::from(&args))?;
+    if args.json {
+        println(&serde_json::to_string_pretty(&started)?)?;
+    } else {
+        env.ctx()?.say(&started.message)?;
+    }
+    Ok(OK)
+}
+
+/// Starts goal `args.id`, or approves its changed contract; prints nothing but the
+/// note of a claim taken over (stderr).
+pub fn start(env: &Env, args: &Request) -> Result<Started> {
     let ctx = env.ctx()?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.as_ref();
@@ -173,20 +208,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Some(holder) => format!("{message}; claimed by {holder}"),
         None => message,
     };
-    if args.json {
-        let report = Started {
-            id,
-            status: Status::Active,
-            contract: &fingerprint,
-            logged: written
-                .iter()
-                .map(|e| format!("{stamp} {}", e.render()))
-                .collect(),
-            claimed_by,
-        };
-        println(&serde_json::to_string_pretty(&report)?)?;
-    } else {
-        ctx.say(&message)?;
-    }
-    Ok(OK)
+    Ok(Started {
+        id: id.to_string(),
+        status: Status::Active,
+        contract: fingerprint.clone(),
+        logged: written
+            .iter()
+            .map(|e| format!("{stamp} {}", e.render()))
+            .collect(),
+        claimed_by,
+        message,
+    })
 }

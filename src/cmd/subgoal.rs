@@ -29,7 +29,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if text.is_empty() {
         return Err(Exit::usage("a criterion needs text"));
     }
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.clone();

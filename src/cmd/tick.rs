@@ -1,6 +1,7 @@
 //! `plan tick`: tick subtask N of a goal (and, for `plan untick`, clear it).
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::ctx::Env;
 use crate::exit::OK;
@@ -16,37 +17,75 @@ pub struct Args {
     pub n: usize,
 }
 
+/// A subtask ticked or cleared: what `plan tick` and `plan untick` say, and what
+/// `plan_tick` returns.
+#[derive(Debug, Serialize)]
+pub struct Ticked {
+    pub id: String,
+    /// Which subtask, counting from 1.
+    pub n: usize,
+    pub subtask: String,
+    /// Ticked now (`plan untick`: false).
+    pub done: bool,
+    /// False: it already was; nothing was written.
+    pub changed: bool,
+    pub ticked: usize,
+    pub total: usize,
+}
+
+impl Ticked {
+    pub fn text(&self) -> String {
+        let (id, n) = (&self.id, self.n);
+        match (self.changed, self.done) {
+            (true, true) => format!(
+                "ticked {id} {}/{}: {}",
+                self.ticked, self.total, self.subtask
+            ),
+            (true, false) => format!(
+                "unticked {id} {}/{}: {}",
+                self.ticked, self.total, self.subtask
+            ),
+            (false, true) => format!("{id} subtask {n} is already ticked"),
+            (false, false) => format!("{id} subtask {n} is not ticked"),
+        }
+    }
+}
+
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    mark(env, &args.id, args.n, true)
+    let ticked = mark(env, &args.id, args.n, true)?;
+    env.ctx()?.say(&ticked.text())?;
+    Ok(OK)
 }
 
 /// Ticks subtask `n` of goal `query`, or (`done` false, for `plan untick`) clears it.
-pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<u8> {
+pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<Ticked> {
     let ctx = env.ctx()?;
-    let src = ctx.store.read()?;
+    let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, query)?;
-    let (verb, state) = if done {
-        ("ticked", "already ticked")
-    } else {
-        ("unticked", "not ticked")
+    let verb = if done { "tick" } else { "untick" };
+    ops::check_open(goal, &format!("{verb} its subtasks"))?;
+    let (ticked, total) = goal.progress();
+    let mut result = Ticked {
+        id: goal.id.to_string(),
+        n,
+        subtask: String::new(),
+        done,
+        changed: false,
+        ticked,
+        total,
     };
-    ops::check_open(goal, &format!("{} its subtasks", &verb[..verb.len() - 2]))?;
     let Some(edit) = ops::mark(&plan, goal, n, done)? else {
-        ctx.say(&format!("{} subtask {n} is {state}", goal.id))?;
-        return Ok(OK);
+        result.subtask = goal.subtasks[n - 1].text.to_string();
+        return Ok(result);
     };
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(edit);
     let seen = Seen::unfinished(goal);
     ctx.store
         .write_checked(&src, edits, |fresh| seen.check(fresh))?;
-    let (ticked, total) = goal.progress();
-    let ticked = if done { ticked + 1 } else { ticked - 1 };
-    ctx.say(&format!(
-        "{verb} {} {ticked}/{total}: {}",
-        goal.id,
-        goal.subtasks[n - 1].text
-    ))?;
-    Ok(OK)
+    result.subtask = goal.subtasks[n - 1].text.to_string();
+    result.changed = true;
+    result.ticked = if done { ticked + 1 } else { ticked - 1 };
+    Ok(result)
 }

@@ -4,6 +4,7 @@ use anyhow::Result;
 
 use crate::cmd::tick;
 use crate::ctx::Env;
+use crate::exit::OK;
 
 /// Clear the tick of subtask N (counting from 1) of a goal
 #[derive(Debug, clap::Args)]
@@ -15,5 +16,7 @@ pub struct Args {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    tick::mark(env, &args.id, args.n, false)
+    let unticked = tick::mark(env, &args.id, args.n, false)?;
+    env.ctx()?.say(&unticked.text())?;
+    Ok(OK)
 }

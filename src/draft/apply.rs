@@ -61,7 +61,7 @@ pub fn write_fresh<T>(
     for attempt in 1..=ATTEMPTS {
         let exists = ctx.store.path.exists();
         let src = match exists {
-            true => ctx.store.read()?,
+            true => ctx.store.read_for_write()?,
             false => String::new(),
         };
         let (edits, text, made) = make(&src)?;

@@ -137,10 +137,10 @@ pub fn path(git_dir: &Path) -> PathBuf {
 /// says how to get rid of it.
 pub fn load(git_dir: &Path) -> Result<Option<Proposal>> {
     let path = path(git_dir);
-    let text = match fs::read_to_string(&path) {
+    let text = match crate::fsread::text(&path, crate::fsread::STATE) {
         Ok(text) => text,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Exit::env(format!("cannot read {}: {e}", path.display()))),
+        Err(e) => return Err(crate::fsread::exit(&path.display().to_string(), &e)),
     };
     serde_json::from_str(&text).map(Some).map_err(|e| {
         Exit::usage_hint(

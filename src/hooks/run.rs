@@ -17,7 +17,7 @@ use crate::plan::blocks::{self, Templates};
 use crate::plan::claim;
 use crate::plan::model::Plan;
 use crate::plan::template::fill;
-use crate::prompts::overrides::or_embedded;
+use crate::prompts::{self, overrides::or_embedded};
 
 /// The loop judge is cheap or it is nothing: a stop hook cannot wait long.
 const LOOP_JUDGE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -55,17 +55,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         )
     })?;
     let input = host::parse_input(stdin).map_err(anyhow::Error::msg)?;
-    if kind == Kind::Stop && input.more_turns {
-        return Ok(Answer::Nothing);
-    }
-    // Hosts without a tool matcher (Codex, pi) call this for every tool; only file
-    // edits count, so the rest cost no file reads at all.
-    let spec = host.spec();
-    let is_edit = input
-        .tool_name
-        .as_deref()
-        .is_some_and(|t| host::edits_files(t) || spec.edit_tools.contains(&t));
-    if kind == Kind::Tool && !is_edit {
+    if !concerns_plan(host, kind, &input) {
         return Ok(Answer::Nothing);
     }
     let cwd = match &input.cwd {
@@ -86,138 +76,189 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         host.spec().skeleton_at_compaction && kind == Kind::Compact,
     ) else {
         // Unreadable: the read says why, as it always did.
-        return match std::fs::read_to_string(&place.plan_path) {
+        return match crate::fsread::text(&place.plan_path, crate::fsread::PLAN) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
             }
             _ => Ok(Answer::Nothing),
         };
     };
-    // Hooks never go quiet over a setting they do not use: a section that does not
-    // read keeps its defaults, and the person is told in one line.
-    let (config, notes) = config::load_lenient(Some(&place.root));
-    for note in notes {
-        crate::out::warn(&note);
-    }
+    let config = lenient_config(&place.root);
     let state = State::new(&place.git_dir);
     let claims = Claimed::read(&place, &input.session);
     let view = &claims.apply(view);
     // A plan with format errors is injected as far as it reads: the block names the
     // errors, and the agent is not left without its plan. Only the loop holds back.
     match kind {
-        Kind::Start => {
-            if input.source.as_deref().is_none_or(|s| s == "startup") {
-                state.prune();
-            }
-            export_session(&input.session);
-            let block = view.injection.clone();
-            let block_hash = cache::content_hash(block.as_bytes());
-            state.session(&input.session, |s| {
-                s.injected = Some(block_hash);
-                s.compact_mark = None;
-                if input.source.as_deref() == Some("compact") {
-                    s.compactions += 1;
-                }
-            })?;
-            claim(&state, &input.session)?;
-            Ok(Answer::Context(block))
-        }
-        Kind::Prompt => {
-            claim(&state, &input.session)?;
-            if config.inject_every_prompt == EveryPrompt::Never {
-                return Ok(Answer::Nothing);
-            }
-            let block = view.injection.clone();
-            let block_hash = cache::content_hash(block.as_bytes());
-            // An empty prompt is the host's own step between tool results and the
-            // next model call, not a prompt: only a changed block comes with it.
-            let always = config.inject_every_prompt == EveryPrompt::Always && !input.empty_prompt;
-            let seen = compactions(host, &input);
-            let due = state.session(&input.session, |s| {
-                // A compaction event that may not have compacted: the count says.
-                if let Some(mark) = s.compact_mark.take()
-                    && seen.is_none_or(|now| now > mark)
-                {
-                    s.injected = None;
-                    s.compactions += 1;
-                }
-                let due = always || s.injected.as_deref() != Some(block_hash.as_str());
-                s.injected = Some(block_hash);
-                due
-            })?;
-            Ok(if due {
-                Answer::Context(block)
-            } else {
-                Answer::Nothing
-            })
-        }
-        Kind::Tool => {
-            let to_plan = input
-                .tool_path
-                .as_deref()
-                .is_some_and(|p| same_file(&cwd, p, &place.plan_path));
-            let every = config.reminder_every_file_edits;
-            let active = !view.active.is_empty();
-            let hash = view.hash.clone();
-            let block = (spec.inject_at_tool && config.inject_every_prompt != EveryPrompt::Never)
-                .then(|| view.injection.clone());
-            let block_hash = block.as_deref().map(|b| cache::content_hash(b.as_bytes()));
-            let (remind, inject) = state.session(&input.session, |s| {
-                if s.plan_hash != hash {
-                    s.plan_hash = hash;
-                    s.edits = 0;
-                }
-                // Only a block that changed (or that a compaction took away) is due:
-                // the tool event stands in for a prompt event the host never sends.
-                let inject = block_hash.is_some() && s.injected != block_hash;
-                if inject {
-                    s.injected = block_hash.clone();
-                }
-                if to_plan {
-                    return (false, inject);
-                }
-                s.edits += 1;
-                (every > 0 && active && s.edits % every == 0, inject)
-            })?;
-            let reminder = remind.then(|| {
-                blocks::reminder(Templates {
-                    reminder: &or_embedded(&place.root, "reminder.md", blocks::REMINDER),
-                    ..Templates::default()
-                })
-            });
-            let block = block.filter(|_| inject);
-            Ok(match (block, reminder) {
-                (Some(block), Some(reminder)) => Answer::Context(format!("{block}\n\n{reminder}")),
-                (Some(text), None) | (None, Some(text)) => Answer::Context(text),
-                (None, None) => Answer::Nothing,
-            })
-        }
-        Kind::Compact => {
-            // The next prompt must inject again: what was injected is about to go.
-            // Unless the host fires this event whether or not it compacts: then the
-            // next prompt looks at its transcript first.
-            let seen = compactions(host, &input);
-            state.session(&input.session, |s| match seen {
-                Some(count) => {
-                    s.compact_mark.get_or_insert(count);
-                }
-                None => {
-                    s.injected = None;
-                    s.compactions += 1;
-                }
-            })?;
-            if spec.skeleton_at_compaction
-                && let Some(skeleton) = &view.skeleton
-            {
-                return Ok(Answer::Context(skeleton.clone()));
-            }
-            Ok(Answer::Nothing)
-        }
+        Kind::Start => on_start(&state, &input, view),
+        Kind::Prompt => on_prompt(host, &state, &config, &input, view),
+        Kind::Tool => on_tool(host, &cwd, &place, &state, &config, &input, view),
+        Kind::Compact => on_compact(host, &state, &input, view),
         Kind::Stop => {
             let limit = host.event(event).and_then(|e| e.blocks_in_a_row);
             stop(&place, &state, &config, &input, view, limit)
         }
     }
+}
+
+/// Whether this call can concern the plan: not a stop the host follows with more
+/// turns, and, for a tool call, a file edit. Hosts without a tool matcher (Codex,
+/// pi) call this for every tool; only file edits count, so the rest cost no file
+/// reads at all.
+fn concerns_plan(host: Host, kind: Kind, input: &Input) -> bool {
+    if kind == Kind::Stop && input.more_turns {
+        return false;
+    }
+    let spec = host.spec();
+    let is_edit = input
+        .tool_name
+        .as_deref()
+        .is_some_and(|t| host::edits_files(t) || spec.edit_tools.contains(&t));
+    kind != Kind::Tool || is_edit
+}
+
+/// Hooks never go quiet over a setting they do not use: a section that does not
+/// read keeps its defaults, and the person is told in one line.
+fn lenient_config(root: &Path) -> Config {
+    let (config, notes) = config::load_lenient(Some(root));
+    for note in notes {
+        crate::out::warn(&note);
+    }
+    config
+}
+
+/// Session start: the whole block, always; a startup prunes old sessions first.
+fn on_start(state: &State, input: &Input, view: &cache::View) -> Result<Answer> {
+    if input.source.as_deref().is_none_or(|s| s == "startup") {
+        state.prune();
+    }
+    export_session(&input.session);
+    let block = view.injection.clone();
+    let block_hash = cache::content_hash(block.as_bytes());
+    state.session(&input.session, |s| {
+        s.injected = Some(block_hash);
+        s.compact_mark = None;
+        if input.source.as_deref() == Some("compact") {
+            s.compactions += 1;
+        }
+    })?;
+    claim(state, &input.session)?;
+    Ok(Answer::Context(block))
+}
+
+/// A prompt: the block when it changed, a compaction took it away, or the setting
+/// wants it every time.
+fn on_prompt(
+    host: Host,
+    state: &State,
+    config: &Config,
+    input: &Input,
+    view: &cache::View,
+) -> Result<Answer> {
+    claim(state, &input.session)?;
+    if config.inject_every_prompt == EveryPrompt::Never {
+        return Ok(Answer::Nothing);
+    }
+    let block = view.injection.clone();
+    let block_hash = cache::content_hash(block.as_bytes());
+    // An empty prompt is the host's own step between tool results and the
+    // next model call, not a prompt: only a changed block comes with it.
+    let always = config.inject_every_prompt == EveryPrompt::Always && !input.empty_prompt;
+    let seen = compactions(host, input);
+    let due = state.session(&input.session, |s| {
+        // A compaction event that may not have compacted: the count says.
+        if let Some(mark) = s.compact_mark.take()
+            && seen.is_none_or(|now| now > mark)
+        {
+            s.injected = None;
+            s.compactions += 1;
+        }
+        let due = always || s.injected.as_deref() != Some(block_hash.as_str());
+        s.injected = Some(block_hash);
+        due
+    })?;
+    Ok(if due {
+        Answer::Context(block)
+    } else {
+        Answer::Nothing
+    })
+}
+
+/// A file edit: the reminder every so many edits while a goal is active (an edit
+/// of plan.md itself does not count), and, where the host injects at tool calls, a
+/// changed block.
+fn on_tool(
+    host: Host,
+    cwd: &Path,
+    place: &Place,
+    state: &State,
+    config: &Config,
+    input: &Input,
+    view: &cache::View,
+) -> Result<Answer> {
+    let spec = host.spec();
+    let to_plan = input
+        .tool_path
+        .as_deref()
+        .is_some_and(|p| same_file(cwd, p, &place.plan_path));
+    let every = config.reminder_every_file_edits;
+    let active = !view.active.is_empty();
+    let hash = view.hash.clone();
+    let block = (spec.inject_at_tool && config.inject_every_prompt != EveryPrompt::Never)
+        .then(|| view.injection.clone());
+    let block_hash = block.as_deref().map(|b| cache::content_hash(b.as_bytes()));
+    let (remind, inject) = state.session(&input.session, |s| {
+        if s.plan_hash != hash {
+            s.plan_hash = hash;
+            s.edits = 0;
+        }
+        // Only a block that changed (or that a compaction took away) is due:
+        // the tool event stands in for a prompt event the host never sends.
+        let inject = block_hash.is_some() && s.injected != block_hash;
+        if inject {
+            s.injected = block_hash.clone();
+        }
+        if to_plan {
+            return (false, inject);
+        }
+        s.edits += 1;
+        (every > 0 && active && s.edits % every == 0, inject)
+    })?;
+    let reminder = remind.then(|| {
+        blocks::reminder(Templates {
+            reminder: &or_embedded(&place.root, "reminder.md", prompts::REMINDER),
+            ..Templates::default()
+        })
+    });
+    let block = block.filter(|_| inject);
+    Ok(match (block, reminder) {
+        (Some(block), Some(reminder)) => Answer::Context(format!("{block}\n\n{reminder}")),
+        (Some(text), None) | (None, Some(text)) => Answer::Context(text),
+        (None, None) => Answer::Nothing,
+    })
+}
+
+/// A compaction: the next prompt must inject again, since what was injected is
+/// about to go. Unless the host fires this event whether or not it compacts: then
+/// the next prompt looks at its transcript first. Hosts that want it get the
+/// plan's skeleton to keep.
+fn on_compact(host: Host, state: &State, input: &Input, view: &cache::View) -> Result<Answer> {
+    let seen = compactions(host, input);
+    state.session(&input.session, |s| match seen {
+        Some(count) => {
+            s.compact_mark.get_or_insert(count);
+        }
+        None => {
+            s.injected = None;
+            s.compactions += 1;
+        }
+    })?;
+    if host.spec().skeleton_at_compaction
+        && let Some(skeleton) = &view.skeleton
+    {
+        return Ok(Answer::Context(skeleton.clone()));
+    }
+    Ok(Answer::Nothing)
 }
 
 /// The claims the hook's session sees: its own and others', read from the ref files
@@ -263,7 +304,8 @@ impl Claimed {
             })
             .collect();
         if let Some(lines) = claim::injection_lines(&holdings, Some(&self.session)) {
-            view.injection = format!("{}\n{lines}", view.injection);
+            let both = format!("{}\n{lines}", view.injection);
+            view.injection = crate::plan::bound::block(both, crate::plan::bound::MAX_BLOCK);
         }
         let others = |goal: &str| {
             self.claims
@@ -305,8 +347,8 @@ fn compactions(host: Host, input: &Input) -> Option<u64> {
 }
 
 pub fn injection(root: &Path, plan: &Plan<'_>) -> String {
-    let injection = or_embedded(root, "injection.md", blocks::INJECTION);
-    let idle = or_embedded(root, "injection_idle.md", blocks::INJECTION_IDLE);
+    let injection = or_embedded(root, "injection.md", prompts::INJECTION);
+    let idle = or_embedded(root, "injection_idle.md", prompts::INJECTION_IDLE);
     blocks::injection(
         plan,
         Templates {
@@ -356,7 +398,7 @@ fn stop(
     view: &cache::View,
     limit: Option<u32>,
 ) -> Result<Answer> {
-    let continuation = or_embedded(&place.root, "continuation.md", blocks::CONTINUATION);
+    let continuation = or_embedded(&place.root, "continuation.md", prompts::CONTINUATION);
     let templates = Templates {
         continuation: &continuation,
         ..Templates::default()

@@ -5,6 +5,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -100,6 +101,7 @@ impl State {
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(crate::fsread::NONBLOCK)
             .open(&path)
             .with_context(|| format!("opening {}", path.display()))
     }
@@ -114,9 +116,16 @@ impl State {
         self.dir.join("loop.json")
     }
 
-    /// Reads, changes and writes one session's state under the lock.
+    /// Reads, changes and writes one session's state under the lock. Where the
+    /// state cannot be written (`.git/plan` on a read-only mount, or not a
+    /// directory), the change is decided on the state as it reads and remembered
+    /// nowhere: the hooks answer read-only rather than not at all. A session's state
+    /// only spares repeats (an injection already given), so losing it costs a repeat.
     pub fn session<R>(&self, id: &str, change: impl FnOnce(&mut Session) -> R) -> Result<R> {
-        let _lock = self.lock()?;
+        let Ok(_lock) = self.lock() else {
+            let mut value: Session = read(&self.session_path(id))?.unwrap_or_default();
+            return Ok(change(&mut value));
+        };
         update(&self.session_path(id), change)
     }
 
@@ -176,7 +185,9 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
     let before = value.clone();
     let out = change(&mut value);
     if value != before {
-        rewrite(path, &value)?;
+        // A session file that cannot be written (a read-only directory under a
+        // writable lock) is remembered nowhere, as in [`State::session`].
+        let _ = rewrite(path, &value);
     }
     Ok(out)
 }
@@ -195,6 +206,7 @@ fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
             .write(true)
             .create(true)
             .truncate(false)
+            .custom_flags(crate::fsread::NONBLOCK)
             .open(path)
     };
     let mut file = match open() {
@@ -214,9 +226,13 @@ fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 /// A state file; one that is missing or unreadable as JSON counts as absent, so a
 /// damaged file never wedges a hook.
 fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<T>> {
-    match fs::read(path) {
+    use std::io::ErrorKind::{NotADirectory, NotFound};
+    // Opened without blocking and only when regular (src/fsread.rs): a named pipe
+    // or a device there is no state, and never hangs a hook.
+    match crate::fsread::bytes(path, crate::fsread::STATE) {
         Ok(bytes) => Ok(serde_json::from_slice(&bytes).ok()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if matches!(e.kind(), NotFound | NotADirectory) => Ok(None),
+        Err(e) if crate::fsread::refused(&e).is_some() => Ok(None),
         Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
     }
 }

@@ -34,7 +34,7 @@ use anyhow::Result;
 
 use super::invocation::{Format, Invocation, Request};
 use super::protocol::{Answer, Kind, claude_json, out};
-use super::{Event, Judge, Registration, Spec, event};
+use super::{Event, Judge, Registration, Settings, Spec, event};
 
 pub const EVENTS: &[Event] = &[
     event(
@@ -68,13 +68,11 @@ pub static HOST: Spec = Spec {
     title: "Claude Code",
     events: EVENTS,
     render,
-    registration: Registration::Settings {
+    registration: Registration::Settings(Settings {
         project: ".claude/settings.json",
         user,
-        comments: false,
-        enable: None,
-        version: None,
-    },
+        ..Settings::DEFAULT
+    }),
     next_steps,
     fresh_context: "/clear",
     judge: Judge {

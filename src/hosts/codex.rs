@@ -34,7 +34,7 @@ use anyhow::Result;
 
 use super::invocation::{Format, Invocation, Request};
 use super::protocol::{Answer, Kind, claude_json, out};
-use super::{Event, Judge, Registration, Spec, event, home, tilde};
+use super::{Event, Judge, Registration, Settings, Spec, event, home, tilde};
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "SessionStart", None, 10),
@@ -55,13 +55,11 @@ pub static HOST: Spec = Spec {
     title: "Codex",
     events: EVENTS,
     render,
-    registration: Registration::Settings {
+    registration: Registration::Settings(Settings {
         project: ".codex/hooks.json",
         user,
-        comments: false,
-        enable: None,
-        version: None,
-    },
+        ..Settings::DEFAULT
+    }),
     next_steps,
     trust_pending,
     fresh_context: "/new",

@@ -33,7 +33,7 @@ use anyhow::Result;
 
 use super::invocation::{Invocation, Request};
 use super::protocol::{Answer, Kind, claude_json, out};
-use super::{Event, Judge, Registration, Spec, event};
+use super::{Event, Judge, Registration, Settings, Spec, event};
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "SessionStart", None, 10),
@@ -61,13 +61,11 @@ pub static HOST: Spec = Spec {
     title: "Factory Droid",
     events: EVENTS,
     render,
-    registration: Registration::Settings {
+    registration: Registration::Settings(Settings {
         project: ".factory/settings.json",
         user,
-        comments: false,
-        enable: None,
-        version: None,
-    },
+        ..Settings::DEFAULT
+    }),
     next_steps,
     fresh_context: "/clear",
     edit_tools: &["Create"],

@@ -43,7 +43,7 @@ use serde_json::Value;
 
 use super::invocation::{Format, Invocation, Request};
 use super::protocol::{Answer, Kind, claude_json, out};
-use super::{Event, Judge, Registration, Spec, event};
+use super::{Event, Judge, Registration, Settings, Spec, event};
 
 pub const EVENTS: &[Event] = &[
     event("session-start", Kind::Start, "SessionStart", None, 10_000),
@@ -66,13 +66,13 @@ pub static HOST: Spec = Spec {
     title: "Gemini CLI",
     events: EVENTS,
     render,
-    registration: Registration::Settings {
+    registration: Registration::Settings(Settings {
         project: ".gemini/settings.json",
         user,
         comments: true,
         enable: Some("hooksConfig"),
-        version: None,
-    },
+        ..Settings::DEFAULT
+    }),
     next_steps,
     trust_pending,
     fresh_context: "/clear",
@@ -141,12 +141,13 @@ fn trust_pending(root: Option<&Path>) -> Option<String> {
 /// with one `{"$set":{"messages":[…]}}` record, and a compression writes another
 /// with the compressed history: their number. `None` when it cannot be read or
 /// has no such record at all (another format: then every PreCompress counts).
+/// Read only from a regular file, in pieces, up to a cap (src/fsread.rs): a named
+/// pipe or a device there is "cannot be read", never a hang.
 fn compactions(transcript: &Path) -> Option<u64> {
     const RECORD: &[u8] = b"{\"$set\":{\"messages\":";
-    let bytes = std::fs::read(transcript).ok()?;
-    let lines = memchr::memmem::find_iter(&bytes, &[b"\n", RECORD].concat()).count();
-    let n = lines + usize::from(bytes.starts_with(RECORD));
-    (n > 0).then_some(n as u64)
+    let n =
+        crate::fsread::count_lines_starting(transcript, crate::fsread::TRANSCRIPT, RECORD).ok()?;
+    (n > 0).then_some(n)
 }
 
 fn judge(r: &Request) -> Invocation {

@@ -96,7 +96,7 @@ impl Host {
     /// file of plan's own (pi's extension), which calls `plan hook` itself.
     pub fn hooks(self) -> &'static [Event] {
         match self.spec().registration {
-            Registration::Settings { .. } => self.spec().events,
+            Registration::Settings(_) => self.spec().events,
             Registration::File { .. } => &[],
         }
     }
@@ -159,13 +159,7 @@ impl Spec {
         title: "",
         events: &[],
         render: |_, _, _| (String::new(), String::new()),
-        registration: Registration::Settings {
-            project: "",
-            user: |home| home.to_path_buf(),
-            enable: None,
-            comments: false,
-            version: None,
-        },
+        registration: Registration::Settings(Settings::DEFAULT),
         next_steps: |_| Ok(String::new()),
         trust_pending: no_trust_step,
         fresh_context: "",
@@ -224,20 +218,7 @@ impl Event {
 pub enum Registration {
     /// Entries merged into a JSON settings file under `hooks.<Event>`, Claude Code's
     /// layout.
-    Settings {
-        /// Relative to the repository root.
-        project: &'static str,
-        /// The user-level file, from the home directory.
-        user: fn(home: &Path) -> PathBuf,
-        /// An object whose `enabled: true` the host needs before it runs any hook.
-        enable: Option<&'static str>,
-        /// The host reads the file with comments in it, so plan does too.
-        comments: bool,
-        /// A key and number the host writes into any settings file without it when
-        /// it loads one (Qwen's `$version`): a file plan creates carries it, so the
-        /// host's first run leaves it alone.
-        version: Option<(&'static str, u64)>,
-    },
+    Settings(Settings),
     /// A file plan writes whole (an extension or plugin).
     File {
         project: &'static str,
@@ -251,21 +232,56 @@ pub enum Registration {
     },
 }
 
+/// A settings file plan merges its hooks into. A host states its `project` and
+/// `user` and whatever else differs from [`Settings::DEFAULT`], so a new field is
+/// one edit here.
+pub struct Settings {
+    /// Relative to the repository root.
+    pub project: &'static str,
+    /// The user-level file, from the home directory.
+    pub user: fn(home: &Path) -> PathBuf,
+    /// An object whose `enabled: true` the host needs before it runs any hook.
+    pub enable: Option<&'static str>,
+    /// The host reads the file with comments in it, so plan does too.
+    pub comments: bool,
+    /// A key and number the host writes into any settings file without it when
+    /// it loads one (Qwen's `$version`): a file plan creates carries it, so the
+    /// host's first run leaves it alone.
+    pub version: Option<(&'static str, u64)>,
+}
+
+impl Settings {
+    /// No enable switch, no comments, no version stamp.
+    pub const DEFAULT: Settings = Settings {
+        project: "",
+        user: |home| home.to_path_buf(),
+        enable: None,
+        comments: false,
+        version: None,
+    };
+}
+
 impl Registration {
     pub fn project(&self) -> &'static str {
         match self {
-            Registration::Settings { project, .. } | Registration::File { project, .. } => project,
+            Registration::Settings(Settings { project, .. })
+            | Registration::File { project, .. } => project,
         }
     }
 
     /// Whether the host's settings file may hold comments.
     pub fn comments(&self) -> bool {
-        matches!(self, Registration::Settings { comments: true, .. })
+        matches!(
+            self,
+            Registration::Settings(Settings { comments: true, .. })
+        )
     }
 
     pub fn user(&self, home: &Path) -> PathBuf {
         match self {
-            Registration::Settings { user, .. } | Registration::File { user, .. } => user(home),
+            Registration::Settings(Settings { user, .. }) | Registration::File { user, .. } => {
+                user(home)
+            }
         }
     }
 }

@@ -36,7 +36,7 @@ use anyhow::Result;
 
 use super::invocation::{Invocation, Request};
 use super::protocol::{Answer, Kind, claude_json, out};
-use super::{Event, Judge, Registration, Spec, event};
+use super::{Event, Judge, Registration, Settings, Spec, event};
 
 /// Qwen stamps `"$version": 4` into a settings file without one whenever it
 /// loads it (0.24.4): a file plan creates carries it already, so the first Qwen
@@ -100,13 +100,13 @@ pub static HOST: Spec = Spec {
     title: "Qwen Code",
     events: EVENTS,
     render,
-    registration: Registration::Settings {
+    registration: Registration::Settings(Settings {
         project: ".qwen/settings.json",
         user,
         comments: true,
-        enable: None,
         version: Some(("$version", SETTINGS_VERSION)),
-    },
+        ..Settings::DEFAULT
+    }),
     next_steps,
     fresh_context: "/clear",
     judge: Judge {

@@ -139,9 +139,29 @@ pub fn remove(repo: Option<&Repo>, global: bool) -> Result<u8> {
         print("AGENTS.md: plan's section is not there, nothing to remove\n")?;
         return Ok(OK);
     };
+    if new.trim().is_empty() && !tracked(&path)? {
+        std::fs::remove_file(&path)
+            .map_err(|e| Exit::env(format!("cannot remove AGENTS.md: {e}")))?;
+        print("AGENTS.md: removed it; it held only plan's section, and git does not track it\n")?;
+        return Ok(OK);
+    }
     write_atomic(&path, "AGENTS.md", &new)?;
     print("AGENTS.md: removed plan's section\n")?;
     Ok(OK)
+}
+
+/// Whether git knows AGENTS.md (staged or committed). A file install created holds
+/// nothing but the section and is new to git; one the user committed, even empty,
+/// stays.
+fn tracked(path: &std::path::Path) -> Result<bool> {
+    let (Some(root), Some(name)) = (path.parent(), path.file_name()) else {
+        return Ok(true);
+    };
+    let rel = std::path::Path::new(name);
+    Ok(
+        crate::git::tracking(root, rel)? == crate::git::Tracking::Tracked
+            || crate::git::in_head(root, rel)?,
+    )
 }
 
 #[cfg(test)]

@@ -86,9 +86,12 @@ pub fn plugin_is_for_claude(host: Host) -> Result<()> {
 
 /// A file's text; `None` when it does not exist.
 pub fn read_text(path: &Path, shown: &str) -> Result<Option<String>> {
-    let bytes = match fs::read(path) {
+    let bytes = match crate::fsread::bytes(path, crate::fsread::STATE) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) if crate::fsread::refused(&e).is_some() => {
+            return Err(crate::fsread::exit(shown, &e));
+        }
         Err(e) if e.kind() == ErrorKind::IsADirectory || path.is_dir() => {
             return Err(Exit::usage_hint(
                 format!("{shown} is a directory, not a file"),

@@ -12,16 +12,16 @@ use crate::hosts::{Event, Registration};
 
 /// The object whose `enabled: true` the host needs before it runs any hook, if any.
 fn enable_key(host: Host) -> Option<&'static str> {
-    match host.spec().registration {
-        Registration::Settings { enable, .. } => enable,
+    match &host.spec().registration {
+        Registration::Settings(settings) => settings.enable,
         Registration::File { .. } => None,
     }
 }
 
 /// The key and number the host stamps into a settings file that lacks them.
 fn version_key(host: Host) -> Option<(&'static str, u64)> {
-    match host.spec().registration {
-        Registration::Settings { version, .. } => version,
+    match &host.spec().registration {
+        Registration::Settings(settings) => settings.version,
         Registration::File { .. } => None,
     }
 }

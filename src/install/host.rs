@@ -51,9 +51,9 @@ pub fn install(host: Host, global: bool, repo: Option<&Repo>, program: &str) -> 
         host.title(),
         place.shown
     );
-    if let Registration::Settings {
+    if let Registration::Settings(crate::hosts::Settings {
         enable: Some(key), ..
-    } = host.spec().registration
+    }) = host.spec().registration
     {
         if merge.enabled {
             out.push_str(&format!("  set {key}.enabled: true\n"));
@@ -223,8 +223,9 @@ fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
                 _ => Found::Missing,
             })
         }
-        Registration::Settings { comments, .. } => {
-            let Some(settings) = read_settings(&place.path, &place.shown, *comments)? else {
+        Registration::Settings(registered) => {
+            let Some(settings) = read_settings(&place.path, &place.shown, registered.comments)?
+            else {
                 return Ok(Found::Missing);
             };
             let Some(registered) = hooks::registered_program(&settings.doc, host, program) else {

@@ -12,35 +12,87 @@ use anyhow::{Result, bail};
 use crate::hosts::Host;
 pub use crate::hosts::invocation::{Format, Invocation, Request};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// A host's own CLI, run headless and read-only.
-    Host(Host),
-    Llm,
-    Command,
-    None,
+/// Declares [`Backend`] from one table: a host's CLI (from `hosts!`), then each
+/// row here: a variant, its name (as `--judge` and `judge.backend` take it), the
+/// program `auto` looks for on PATH, whether `auto` tries it (after every host), and
+/// the function building its argv. A new backend that is not a host is one row
+/// plus that function. Its answer is plain text.
+macro_rules! backends {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident = $name:literal, program: $program:expr, auto: $auto:literal,
+            invocation: $invocation:expr;
+    )*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Backend {
+            /// A host's own CLI, run headless and read-only.
+            Host(Host),
+            $($(#[$doc])* $variant,)*
+        }
+
+        /// The backends that are not a host, in `Backend::ALL`'s order.
+        const OTHERS: [Other; [$($name),*].len()] = [$(Other {
+            backend: Backend::$variant,
+            name: $name,
+            program: $program,
+            auto: $auto,
+            invocation: $invocation,
+        }),*];
+    };
+}
+
+/// A backend that is not a host: one row of `backends!`.
+struct Other {
+    backend: Backend,
+    name: &'static str,
+    program: Option<&'static str>,
+    auto: bool,
+    /// The argv from the model, `judge.command` and the system prompt.
+    invocation: fn(model: Option<&str>, command: &[String], system: &str) -> Result<Invocation>,
+}
+
+backends! {
+    /// The `llm` CLI, which sees only what the prompt carries.
+    Llm = "llm", program: Some("llm"), auto: true, invocation: llm;
+    /// The argv in `judge.command`; its program is named there, so `auto` skips it.
+    Command = "command", program: None, auto: false, invocation: command;
+    /// No judge: runs nothing.
+    None = "none", program: None, auto: false, invocation: |_, _, _| {
+        bail!(
+            "judge backend is none: there is no judge to run\n  hint: `plan judge backend NAME` picks one"
+        )
+    };
 }
 
 impl Backend {
     /// Every backend: the hosts in the order `auto` tries them, then the rest.
-    pub const ALL: [Backend; Host::ALL.len() + 3] = {
-        let mut all = [Backend::None; Host::ALL.len() + 3];
+    pub const ALL: [Backend; Host::ALL.len() + OTHERS.len()] = {
+        let mut all = [OTHERS[0].backend; Host::ALL.len() + OTHERS.len()];
         let mut i = 0;
         while i < Host::ALL.len() {
             all[i] = Backend::Host(Host::ALL[i]);
             i += 1;
         }
-        all[i] = Backend::Llm;
-        all[i + 1] = Backend::Command;
+        let mut j = 0;
+        while j < OTHERS.len() {
+            all[i + j] = OTHERS[j].backend;
+            j += 1;
+        }
         all
     };
+
+    /// The row of a backend that is not a host.
+    fn other(self) -> &'static Other {
+        OTHERS
+            .iter()
+            .find(|o| o.backend == self)
+            .expect("every backend but a host has a row in backends!")
+    }
 
     pub fn as_str(self) -> &'static str {
         match self {
             Backend::Host(host) => host.name(),
-            Backend::Llm => "llm",
-            Backend::Command => "command",
-            Backend::None => "none",
+            other => other.other().name,
         }
     }
 
@@ -49,8 +101,7 @@ impl Backend {
     pub fn program(self) -> Option<&'static str> {
         match self {
             Backend::Host(host) => Some(host.spec().judge.program),
-            Backend::Llm => Some("llm"),
-            Backend::Command | Backend::None => None,
+            other => other.other().program,
         }
     }
 
@@ -58,7 +109,7 @@ impl Backend {
     pub fn format(self) -> Format {
         match self {
             Backend::Host(host) => host.spec().judge.format,
-            Backend::Llm | Backend::Command | Backend::None => Format::Text,
+            _ => Format::Text,
         }
     }
 }
@@ -69,7 +120,7 @@ pub fn auto_order() -> Vec<Backend> {
     Host::ALL
         .into_iter()
         .map(Backend::Host)
-        .chain([Backend::Llm])
+        .chain(OTHERS.iter().filter(|o| o.auto).map(|o| o.backend))
         .collect()
 }
 
@@ -156,36 +207,36 @@ pub fn invocation(
             system,
             max_turns,
         }),
-        Backend::Llm => {
-            let mut inv = Invocation::new("llm", true);
-            if let Some(model) = model {
-                inv.push(&["-m", model]);
-            }
-            if !system.is_empty() {
-                inv.push(&["-s", system]);
-            }
-            inv.push(&["--no-stream", "-n"]);
-            inv
-        }
-        Backend::Command => {
-            let Some((program, rest)) = command.split_first() else {
-                bail!(
-                    "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list whose program lies outside the repository, e.g. [\"/usr/local/bin/my-judge\"]"
-                );
-            };
-            if program.trim().is_empty() {
-                bail!("judge.command names an empty program");
-            }
-            let mut inv = Invocation::new(program, true);
-            inv.args.extend(rest.iter().cloned());
-            inv.system_in_prompt = true;
-            inv
-        }
-        Backend::None => bail!(
-            "judge backend is none: there is no judge to run\n  hint: `plan judge backend NAME` picks one"
-        ),
+        other => (other.other().invocation)(model, command, system)?,
     };
     inv.env.push(("PLAN_JUDGE".to_string(), "1".to_string()));
+    Ok(inv)
+}
+
+fn llm(model: Option<&str>, _: &[String], system: &str) -> Result<Invocation> {
+    let mut inv = Invocation::new("llm", true);
+    if let Some(model) = model {
+        inv.push(&["-m", model]);
+    }
+    if !system.is_empty() {
+        inv.push(&["-s", system]);
+    }
+    inv.push(&["--no-stream", "-n"]);
+    Ok(inv)
+}
+
+fn command(_: Option<&str>, command: &[String], _: &str) -> Result<Invocation> {
+    let Some((program, rest)) = command.split_first() else {
+        bail!(
+            "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list whose program lies outside the repository, e.g. [\"/usr/local/bin/my-judge\"]"
+        );
+    };
+    if program.trim().is_empty() {
+        bail!("judge.command names an empty program");
+    }
+    let mut inv = Invocation::new(program, true);
+    inv.args.extend(rest.iter().cloned());
+    inv.system_in_prompt = true;
     Ok(inv)
 }
 

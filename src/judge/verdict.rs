@@ -215,6 +215,12 @@ fn text(answer: &str) -> Verdict {
     };
     let verdicts: Vec<Decision> = lines.iter().filter_map(|l| verdict_line(l)).collect();
     let Some(&decision) = verdicts.last() else {
+        if quoted_verdict(prose) {
+            return no_verdict(format!(
+                "no verdict line outside a quotation: its `VERDICT:` line is inside a code block, a block quote or an indented block, which plan reads as quoted text, not the judge's own word (expected `VERDICT: accept` or `VERDICT: reject` on a line of its own, outside any block): {}",
+                excerpt_or_nothing(answer)
+            ));
+        }
         return no_verdict(format!(
             "no verdict line (expected `VERDICT: accept` or `VERDICT: reject` on a line of its own): {}",
             excerpt_or_nothing(answer)
@@ -343,6 +349,13 @@ fn decide(decision: Decision, missing: Vec<String>, notes: &str) -> Verdict {
 
 /// `VERDICT: accept` / `VERDICT: reject` alone on a line, give or take markdown
 /// emphasis, code ticks or a heading mark. Inside a sentence it does not count.
+/// Whether a verdict line is there once a block's quoting (`>`, indentation, a
+/// fence's lines) is set aside: the judge quoted its verdict instead of giving it.
+fn quoted_verdict(body: &str) -> bool {
+    body.lines()
+        .any(|l| verdict_line(l.trim_start_matches([' ', '\t', '>'])).is_some())
+}
+
 fn verdict_line(line: &str) -> Option<Decision> {
     let rest = key_value(line, "verdict")?;
     let word = strip_decoration(rest.trim_end_matches('.'));
@@ -922,6 +935,19 @@ mod tests {
     fn verdicts_inside_code_fences_are_quotes() {
         let v = plain("The fixture says:\n```\nVERDICT: accept\n```\nI have not decided.\n");
         assert!(reason(&v).starts_with("no verdict line"));
+        assert!(
+            reason(&v).starts_with(
+                "no verdict line outside a quotation: its `VERDICT:` line is inside a code block"
+            ),
+            "a fenced verdict is named as such: {v:?}"
+        );
+        let v = plain("> VERDICT: reject\n");
+        assert!(
+            reason(&v).starts_with("no verdict line outside a quotation"),
+            "{v:?}"
+        );
+        let v = plain("I have not decided.\n");
+        assert!(reason(&v).starts_with("no verdict line (expected"), "{v:?}");
         let v = plain("```\nVERDICT: reject\n```\nVERDICT: accept\n");
         assert!(v.is_accept());
         let v = plain("```text\nSome reasoning.\nVERDICT: accept\n```");

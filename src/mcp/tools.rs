@@ -1,20 +1,22 @@
 //! The seven tools `plan mcp` offers: their schemas (derived from the structs their
-//! arguments deserialize into) and annotations, and each call turned into the CLI
-//! command's own code, its printed text captured.
+//! arguments deserialize into) and annotations, and each call turned into the
+//! command's own service, its typed result returned as text (the CLI's words) and,
+//! where it is data, as fields. Nothing here reads printed text.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 use schemars::JsonSchema;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::cmd;
-use crate::cmd::complete::SignOff;
+use crate::cmd::complete::{self, Decision, SignOff};
+use crate::cmd::show::Shown;
+use crate::cmd::{add, inject, log, show, start, tick};
 use crate::ctx::{Ctx, Env};
-use crate::exit::{Exit, OK};
-use crate::out::{self, println};
+use crate::exit::Exit;
+use crate::out;
 
 /// A tool: its name, the sentence a model reads, whether it only reads, and the
 /// JSON schema of its arguments.
@@ -130,6 +132,25 @@ impl Reply {
             structured: None,
         }
     }
+
+    /// A result in the CLI's words, less their last newline.
+    fn text(text: &str) -> Reply {
+        Reply {
+            text: text.trim_end().to_string(),
+            is_error: false,
+            structured: None,
+        }
+    }
+
+    /// A typed result as fields, with its text among them too: some hosts (Claude
+    /// Code) hand the model the structured content alone.
+    fn fields(result: &impl Serialize, text: &str) -> Result<Reply> {
+        let mut reply = Reply::text(text);
+        let mut fields = serde_json::to_value(result)?;
+        fields["text"] = Value::String(reply.text.clone());
+        reply.structured = Some(fields);
+        Ok(reply)
+    }
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -200,8 +221,8 @@ struct CompleteArgs {
     paths: Vec<PathBuf>,
 }
 
-/// Runs `tool` with `args` in `place`: the command's own code, its output captured,
-/// each progress step told to `progress`. Blocks; call it off the async runtime.
+/// Runs `tool` with `args` in `place`: the command's own service, each progress step
+/// told to `progress`. Blocks; call it off the async runtime.
 pub fn call(
     tool: &Tool,
     place: &Place,
@@ -213,74 +234,61 @@ pub fn call(
     match tool.name {
         "plan_status" => {
             let reply = call.run(progress, |env, _: NoArgs| {
-                cmd::inject::run(
-                    env,
-                    cmd::inject::Args {
-                        json: false,
-                        holder: None,
-                    },
-                )
+                Ok(Reply::text(&inject::block(env, None)?))
             });
             status(reply, place)
         }
         "plan_show" => call.run(progress, |env, a: ShowArgs| {
-            cmd::show::run(
-                env,
-                cmd::show::Args {
-                    json: a.id.is_some(),
-                    id: a.id,
-                    all: a.all,
-                },
-            )
+            let shown = show::show(env, a.id.as_deref(), a.all, a.id.is_some())?;
+            let mut reply = Reply::text(&shown.text()?);
+            if let Shown::Json(card) = shown {
+                // The card is its own text, as JSON.
+                reply.structured = Some(card);
+            }
+            Ok(reply)
         }),
-        "plan_add" => {
-            let mut added = None;
-            let mut reply = call.run(progress, |env, a: AddArgs| {
-                let outcome = cmd::add::add(
-                    env,
-                    cmd::add::Args {
-                        title: a.title,
-                        done_when: a.done_when,
-                        verify: a.verify,
-                        failure_modes: a.failure_modes,
-                        subtasks: a.subtasks,
-                        depends_on: a.depends_on,
-                        template: None,
-                        active: a.active,
-                        json: false,
-                    },
-                )?;
-                println(&outcome.id)?;
-                added = Some(outcome);
-                Ok(OK)
-            });
-            reply.structured = added.and_then(|a| serde_json::to_value(a).ok());
-            reply
-        }
-        "plan_start" => call.run(progress, |env, a: StartArgs| {
-            cmd::start::run(
+        "plan_add" => call.run(progress, |env, a: AddArgs| {
+            let added = add::add(
                 env,
-                cmd::start::Args {
-                    id: a.id,
-                    reapprove: a.reapprove,
-                    holder: None,
-                    steal: false,
-                    json: false,
+                add::Request {
+                    title: a.title,
+                    done_when: a.done_when,
+                    verify: a.verify,
+                    failure_modes: a.failure_modes,
+                    subtasks: a.subtasks,
+                    depends_on: a.depends_on,
+                    template: None,
+                    active: a.active,
                 },
-            )
+            )?;
+            let mut reply = Reply::text(&added.id);
+            reply.structured = Some(serde_json::to_value(&added)?);
+            Ok(reply)
+        }),
+        "plan_start" => call.run(progress, |env, a: StartArgs| {
+            let request = start::Request {
+                id: a.id,
+                reapprove: a.reapprove,
+                holder: None,
+                steal: false,
+            };
+            let started = start::start(env, &request)?;
+            Reply::fields(&started, &started.message)
         }),
         "plan_tick" => call.run(progress, |env, a: TickArgs| {
-            cmd::tick::run(env, cmd::tick::Args { id: a.id, n: a.n })
+            let ticked = tick::mark(env, &a.id, a.n, true)?;
+            Reply::fields(&ticked, &ticked.text())
         }),
         "plan_log" => call.run(progress, |env, a: LogArgs| {
-            cmd::log::run(env, cmd::log::Args { text: vec![a.text] })
+            let logged = log::append(env, &a.text, None)?;
+            Reply::fields(&logged, &logged.text())
         }),
         "plan_complete" => {
             let mut signed = None;
             let reply = call.run(progress, |env, a: CompleteArgs| {
-                let outcome = cmd::complete::sign_off(
+                let outcome = complete::sign_off(
                     env,
-                    cmd::complete::Args {
+                    complete::Request {
                         id: a.id,
                         evidence: a.evidence,
                         paths: a.paths,
@@ -291,9 +299,11 @@ pub fn call(
                         dry_run: false,
                     },
                 )?;
-                let code = cmd::complete::render(env.ctx()?, &outcome);
+                outcome.warn_ignored();
+                let mut reply = Reply::text(&outcome.text());
+                reply.is_error = outcome.verdict == Decision::Reject;
                 signed = Some(outcome);
-                code
+                Ok(reply)
             });
             verdict(reply, signed.as_ref())
         }
@@ -308,11 +318,12 @@ struct Call<'a> {
 }
 
 impl Call<'_> {
-    /// Parses the arguments into `A`, then runs the command with its output captured.
+    /// Parses the arguments into `A`, then runs the service; an error is the reply,
+    /// worded as the CLI words it on stderr.
     fn run<A: DeserializeOwned>(
         self,
         progress: impl FnMut(&str) + 'static,
-        command: impl FnOnce(&Env, A) -> Result<u8>,
+        service: impl FnOnce(&Env, A) -> Result<Reply>,
     ) -> Reply {
         let args = match serde_json::from_value::<A>(self.args) {
             Ok(args) => args,
@@ -324,31 +335,10 @@ impl Call<'_> {
             }
         };
         let place = self.place;
-        let (result, out) = out::capture(progress, || {
-            place.ctx().and_then(|ctx| command(&Env::with(ctx), args))
-        });
-        reply(result, out)
-    }
-}
-
-/// The text and error flag of a command's outcome, worded as the CLI words it on
-/// stderr (`main`'s report): its output first, then the error.
-fn reply(result: Result<u8>, out: String) -> Reply {
-    let mut text = out.trim_end().to_string();
-    let (is_error, message) = match result {
-        Ok(code) => (code != OK, None),
-        Err(err) => (true, Some(message(&err))),
-    };
-    if let Some(message) = message.filter(|m| !m.is_empty()) {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(&message);
-    }
-    Reply {
-        text,
-        is_error,
-        structured: None,
+        out::serving(progress, || {
+            place.ctx().and_then(|ctx| service(&Env::with(ctx), args))
+        })
+        .unwrap_or_else(|err| Reply::error(message(&err)))
     }
 }
 

@@ -4,12 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bound::{self, MAX_BLOCK, MAX_SKELETON, id};
 use super::model::{Goal, Plan, Status};
 use super::render::Progress;
 use super::template::fill;
 use super::text::strip_controls;
-
-pub use crate::prompts::{CONTINUATION, INJECTION, INJECTION_IDLE, REMINDER, SKELETON};
 
 /// At most this many active goals are listed; the rest are counted.
 const MAX_ACTIVE: usize = 10;
@@ -20,7 +19,9 @@ const MAX_FIELD: usize = 200;
 /// Done goals listed one by one in the skeleton before the rest are counted.
 const MAX_DONE: usize = 30;
 
-/// The model-facing templates, embedded or overridden by the repository.
+/// The model-facing templates, embedded or overridden by the repository. The
+/// embedded ones are `Templates::default()`, which `crate::prompts` provides: it owns
+/// the prompt files, and the pure core imports nothing outside itself.
 #[derive(Clone, Copy)]
 pub struct Templates<'t> {
     pub injection: &'t str,
@@ -30,27 +31,10 @@ pub struct Templates<'t> {
     pub skeleton: &'t str,
 }
 
-impl Default for Templates<'static> {
-    fn default() -> Self {
-        Templates {
-            injection: INJECTION,
-            injection_idle: INJECTION_IDLE,
-            reminder: REMINDER,
-            continuation: CONTINUATION,
-            skeleton: SKELETON,
-        }
-    }
-}
-
 /// Plan text as the model gets it: terminal control sequences stripped (a title
 /// could carry an OSC 52 clipboard write), then cut to `max` characters.
 fn cut(text: &str, max: usize) -> String {
-    let text = &*strip_controls(text);
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let head: String = text.chars().take(max - 1).collect();
-    format!("{head}…")
+    bound::field(text, max)
 }
 
 fn objective(plan: &Plan<'_>) -> String {
@@ -73,11 +57,7 @@ fn ready<'p, 'a>(plan: &'p Plan<'a>) -> Vec<&'p Goal<'a>> {
 }
 
 fn ready_list(goals: &[&Goal<'_>]) -> String {
-    let mut names: Vec<String> = goals
-        .iter()
-        .take(MAX_READY)
-        .map(|g| g.id.to_string())
-        .collect();
+    let mut names: Vec<String> = goals.iter().take(MAX_READY).map(|g| id(&g.id)).collect();
     if goals.len() > MAX_READY {
         names.push(format!("+{} more", goals.len() - MAX_READY));
     }
@@ -113,7 +93,7 @@ pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
         text.push('\n');
         text.push_str(&line);
     }
-    text
+    bound::block(text, MAX_BLOCK)
 }
 
 /// Unfinished goals moved under `## Archive` or deleted by hand: remaining work,
@@ -129,10 +109,9 @@ fn hidden_lines(plan: &Plan<'_>) -> Option<String> {
     }
     let vanished = plan.vanished();
     if !vanished.is_empty() {
-        let mut names: Vec<&str> = vanished.iter().copied().take(MAX_READY).collect();
-        let more = format!("+{} more", vanished.len().saturating_sub(MAX_READY));
+        let mut names: Vec<String> = vanished.iter().take(MAX_READY).map(|v| id(v)).collect();
         if vanished.len() > MAX_READY {
-            names.push(&more);
+            names.push(format!("+{} more", vanished.len() - MAX_READY));
         }
         lines.push(format!(
             "Deleted from plan.md unfinished, so still remaining work: {}. Restore each from git (`git log -p plan.md`), then finish it or cancel it with `plan cancel ID --reason TEXT`.",
@@ -153,7 +132,7 @@ fn errors_line(plan: &Plan<'_>) -> Option<String> {
     Some(format!(
         "plan.md has format errors; goals with errors may be missing above. First: line {}: {}{more}. Fix them (`plan lint` lists them all).",
         first.line,
-        strip_controls(&first.message)
+        cut(&first.message, MAX_FIELD)
     ))
 }
 
@@ -177,7 +156,11 @@ fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
     let mut lines = Vec::new();
     for goal in active.iter().take(MAX_ACTIVE) {
         let (done, total) = goal.progress();
-        lines.push(format!("- {}: {}", goal.id, cut(goal.title, MAX_FIELD)));
+        lines.push(format!(
+            "- {}: {}",
+            id(&goal.id),
+            cut(goal.title, MAX_FIELD)
+        ));
         lines.push(format!(
             "  done_when: {}",
             cut(goal.done_when().unwrap_or("(not written)"), MAX_FIELD)
@@ -193,7 +176,8 @@ fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
         lines.push(progress);
         let unmet = plan.unmet_dependencies(goal);
         if !unmet.is_empty() {
-            lines.push(format!("  waits on: {}", strip_controls(&unmet.join(", "))));
+            let unmet: Vec<String> = unmet.iter().map(|u| id(u)).collect();
+            lines.push(format!("  waits on: {}", cut(&unmet.join(", "), MAX_FIELD)));
         }
     }
     if active.len() > MAX_ACTIVE {
@@ -245,7 +229,7 @@ pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
                 );
             out.push(format!(
                 "- {}: {} ({sign_off})",
-                goal.id,
+                id(&goal.id),
                 cut(goal.title, MAX_FIELD)
             ));
         }
@@ -257,7 +241,11 @@ pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
     if !active.is_empty() {
         out.push("Active:".to_string());
         for goal in active {
-            out.push(format!("- {}: {}", goal.id, cut(goal.title, MAX_FIELD)));
+            out.push(format!(
+                "- {}: {}",
+                id(&goal.id),
+                cut(goal.title, MAX_FIELD)
+            ));
             out.push(format!(
                 "  done_when: {}",
                 cut(goal.done_when().unwrap_or("(not written)"), MAX_FIELD)
@@ -275,21 +263,22 @@ pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
         let goals: Vec<String> = plan
             .live()
             .filter(|g| g.status() == status)
-            .map(|g| format!("{} ({})", g.id, cut(g.title, 60)))
+            .map(|g| format!("{} ({})", id(&g.id), cut(g.title, 60)))
             .collect();
         if !goals.is_empty() {
             out.push(format!("{label}: {}", goals.join("; ")));
         }
     }
     let body = out.join("\n");
-    fill(t.skeleton, |name| {
+    let text = fill(t.skeleton, |name| {
         (name == "skeleton").then(|| body.clone())
-    })
+    });
+    bound::block(text, MAX_SKELETON)
 }
 
 /// The reminder, whose wording never changes.
 pub fn reminder(t: Templates<'_>) -> String {
-    t.reminder.trim_end().to_string()
+    bound::block(t.reminder.trim_end().to_string(), MAX_BLOCK)
 }
 
 /// Blocks a stop: names the active goals and their next subtasks, or the goals to
@@ -340,51 +329,44 @@ pub fn continuation_parts(plan: &Plan<'_>) -> Vec<Part> {
         .take(MAX_PARTS)
         .map(|g| {
             let (done, total) = g.progress();
+            let gid = id(&g.id);
             let text = match g.next_subtask() {
                 Some(next) => {
-                    format!("{} ({done}/{total}, next: {})", g.id, cut(next.text, 80))
+                    format!("{gid} ({done}/{total}, next: {})", cut(next.text, 80))
                 }
-                None if total == 0 => format!("{} (check done_when, then sign it off)", g.id),
-                None => format!(
-                    "{} ({done}/{total}; check done_when, then sign it off)",
-                    g.id
-                ),
+                None if total == 0 => format!("{gid} (check done_when, then sign it off)"),
+                None => format!("{gid} ({done}/{total}; check done_when, then sign it off)"),
             };
             part(&g.id, PartKind::Active, text)
         })
         .collect();
     parts.extend(ready(plan).iter().take(MAX_PARTS).map(|g| {
-        let text = format!(
-            "start {} ({}) with `plan start {}`",
-            g.id,
-            cut(g.title, 80),
-            g.id
-        );
+        let gid = id(&g.id);
+        let text = format!("start {gid} ({}) with `plan start {gid}`", cut(g.title, 80));
         part(&g.id, PartKind::Ready, text)
     }));
     parts.extend(plan.unproven().take(MAX_PARTS).map(|g| {
+        let gid = id(&g.id);
         let text = format!(
-            "{} is marked {} by hand; sign it off with `plan complete {}` (or `plan cancel`)",
-            g.id,
+            "{gid} is marked {} by hand; sign it off with `plan complete {gid}` (or `plan cancel`)",
             g.status().as_str(),
-            g.id
         );
         part(&g.id, PartKind::Unproven, text)
     }));
     parts.extend(plan.shelved().take(MAX_PARTS).map(|g| {
+        let gid = id(&g.id);
         let text = format!(
-            "{} is under `## Archive` but {}; move it back above `## Archive`, then finish it or `plan cancel {}` it",
-            g.id,
+            "{gid} is under `## Archive` but {}; move it back above `## Archive`, then finish it or `plan cancel {gid}` it",
             g.status().as_str(),
-            g.id
         );
         part(&g.id, PartKind::Shelved, text)
     }));
-    parts.extend(plan.vanished().into_iter().take(MAX_PARTS).map(|id| {
+    parts.extend(plan.vanished().into_iter().take(MAX_PARTS).map(|gone| {
+        let gid = id(gone);
         let text = format!(
-            "goal {id} was deleted from plan.md unfinished; restore it from git (`git log -p plan.md`), then finish it or `plan cancel {id}`"
+            "goal {gid} was deleted from plan.md unfinished; restore it from git (`git log -p plan.md`), then finish it or `plan cancel {gid}`"
         );
-        part(id, PartKind::Vanished, text)
+        part(gone, PartKind::Vanished, text)
     }));
     parts
 }
@@ -419,7 +401,7 @@ pub fn continuation_text(goals: &str, n: u32, budget: u32, t: Templates<'_>) -> 
         "budget" => Some(budget.to_string()),
         _ => None,
     });
-    text.trim_end().to_string()
+    bound::block(text.trim_end().to_string(), MAX_BLOCK)
 }
 
 /// Whether a stop has anything to continue with: an active goal (even one waiting
@@ -468,7 +450,7 @@ fn statusline_body(plan: &Plan<'_>) -> String {
         };
     };
     let (done, total) = first.progress();
-    let mut line = format!("plan: {} active · {}", active.len(), first.id);
+    let mut line = format!("plan: {} active · {}", active.len(), id(&first.id));
     if total > 0 {
         line.push_str(&format!(" {done}/{total}"));
     }

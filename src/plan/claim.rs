@@ -3,6 +3,7 @@
 //! session knows which goals are its own and which are held by whom. Pure: the
 //! claims, the session's name and the clock are passed in.
 
+use super::bound::{MAX_ID, field, id};
 use super::text::strip_controls;
 
 /// One claim as the blocks show it.
@@ -93,18 +94,18 @@ pub fn injection_lines(claims: &[Holding<'_>], me: Option<&str>) -> Option<Strin
     if claims.is_empty() {
         return None;
     }
-    let mine: Vec<&str> = claims
+    let mine: Vec<String> = claims
         .iter()
         .filter(|h| Some(h.holder) == me)
-        .map(|h| h.goal)
+        .map(|h| id(h.goal))
         .collect();
     let others: Vec<String> = claims
         .iter()
         .filter(|h| Some(h.holder) != me)
-        .map(|h| format!("{} (held by {})", h.goal, place(h)))
+        .map(|h| format!("{} (held by {})", id(h.goal), field(&place(h), 3 * MAX_ID)))
         .collect();
     let mut lines = Vec::new();
-    match me {
+    match me.map(|me| field(me, MAX_ID)) {
         Some(me) => lines.push(format!(
             "Claims: this session is {me}. Work on your own goals and unclaimed ones, never on a goal held by another; claim one with `plan start ID --as {me}` before working on it."
         )),
@@ -133,15 +134,15 @@ pub fn statusline_part(claims: &[Holding<'_>], me: Option<&str>) -> Option<Strin
     if claims.is_empty() {
         return None;
     }
-    let mine: Vec<&str> = claims
+    let mine: Vec<String> = claims
         .iter()
         .filter(|h| Some(h.holder) == me)
-        .map(|h| h.goal)
+        .map(|h| id(h.goal))
         .collect();
     let others: Vec<String> = claims
         .iter()
         .filter(|h| Some(h.holder) != me)
-        .map(|h| format!("{} by {}", h.goal, h.holder))
+        .map(|h| format!("{} by {}", id(h.goal), field(h.holder, MAX_ID)))
         .collect();
     let mut parts = Vec::new();
     if !mine.is_empty() {

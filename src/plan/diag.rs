@@ -3,14 +3,8 @@
 use serde::Serialize;
 
 use super::rules::Rule;
+pub use super::rules::Severity;
 use super::text::escape_controls as esc;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {

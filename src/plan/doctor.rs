@@ -6,13 +6,14 @@
 
 use serde::Serialize;
 
+use super::checks::{self, Hit};
 use super::diag::{Diagnostic, Severity};
 use super::event::Event;
 use super::model::{Goal, Plan, Status, blob_id, parse};
 use super::ops;
 use super::patch::Edit;
 use super::proof::Header;
-use super::rules::{self, Hit, Rule};
+use super::rules::Rule;
 
 /// What `plan doctor --fix` does about a finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,7 +99,7 @@ impl Proposal {
 /// then the proposal. `now` is Unix seconds; `proposal_path` names the file in
 /// messages.
 pub fn check(plan: &Plan<'_>, proposal: &Proposal, proposal_path: &str, now: i64) -> Vec<Finding> {
-    let mut out: Vec<Finding> = rules::check(plan, &rules::any_verify)
+    let mut out: Vec<Finding> = checks::check(plan, &checks::any_verify)
         .into_iter()
         .filter(|hit| hit.rule.spec().doctor)
         .filter_map(|hit| finding(plan, hit))
@@ -154,6 +155,9 @@ fn blocked(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
     match plan.errors_within(goal.line, goal.end) {
         [] => false,
         // The one repair that goes into a goal with an error is of that error.
+        [only] if only.rule == Some(Rule::UnknownStatus) => {
+            super::checks::status_typo_repair(plan, only).is_none()
+        }
         [only] => {
             !(only.rule == Some(Rule::MalformedStatus)
                 && goal.status.is_none()

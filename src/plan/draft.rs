@@ -6,13 +6,14 @@
 
 use std::collections::HashMap;
 
+use super::checks;
 use super::diag::{Diagnostic, Severity};
 use super::event::Event;
 use super::id;
 use super::model::{Plan, Status, parse};
 use super::ops::{self, NewGoal, one_line};
 use super::patch::{self, Edit, apply};
-use super::rules::{self, Rule};
+use super::rules::Rule;
 use super::scan::{Key, Kind, scan};
 
 /// More goals than this is a warning: a plan that size is hard to agree to at once.
@@ -101,7 +102,7 @@ impl std::ops::Deref for Checked {
 }
 
 /// Why a verify line could not run, as (message, hint); `None` when it can.
-pub use super::rules::VerifyCheck;
+pub use super::checks::VerifyCheck;
 
 /// Reads the goals out of a model's answer and checks them against `existing`. A
 /// draft without errors comes back in canonical form, checked again as such, so
@@ -229,7 +230,7 @@ fn read(text: &str, verify: VerifyCheck<'_>) -> (Vec<DraftGoal>, Vec<Diagnostic>
             );
         }
         let mut hits = Vec::new();
-        rules::contract(goal, &title, verify, &mut hits);
+        checks::contract(goal, &title, verify, &mut hits);
         problems.extend(
             hits.iter()
                 .filter_map(|hit| Some(hit.diagnostic(hit.rule.in_draft()?))),

@@ -102,37 +102,80 @@ fn panel_names<S: serde::Serializer>(judges: &&str, s: S) -> Result<S::Ok, S::Er
     s.collect_seq(Judged::panel_names(judges))
 }
 
-/// One line plan writes about a goal (or the draft), without its `- STAMP ` prefix.
-/// As JSON (`plan events`, notify commands, `plan export`'s log) it is an object
-/// whose `event` is its [`Event::name`] and whose other keys are its fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum Event<'a> {
+/// Declares [`Event`] from one table: each row is a variant, its name (the `event`
+/// key of its JSON, what `plan events` and `notify:` know it by) and, after `goal =`,
+/// the field naming the goal it is about. The name, [`Event::NAMES`] and
+/// [`Event::id`] come from the row, so a new event is a row here plus its arm in
+/// [`Event::render`] and its form in [`Event::parse`].
+macro_rules! events {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident = $name:literal $(, goal = $goal:ident)? {
+            $($(#[$field_doc:meta])* $field:ident: $ty:ty),* $(,)?
+        }
+    )*) => {
+        /// One line plan writes about a goal (or the draft), without its `- STAMP ` prefix.
+        /// As JSON (`plan events`, notify commands, `plan export`'s log) it is an object
+        /// whose `event` is its [`Event::name`] and whose other keys are its fields.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+        #[serde(tag = "event", rename_all = "snake_case")]
+        pub enum Event<'a> {
+            $(
+                $(#[$doc])*
+                #[serde(rename = $name)]
+                $variant { $($(#[$field_doc])* $field: $ty),* },
+            )*
+        }
+
+        impl<'a> Event<'a> {
+            /// Every event's name, as `plan events` and `notify:` know it.
+            pub const NAMES: [&'static str; [$($name),*].len()] = [$($name),*];
+
+            /// The event's name: the `event` key of its JSON.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Event::$variant { .. } => $name,)*
+                }
+            }
+
+            /// The goal the event is about.
+            #[allow(unreachable_patterns)]
+            pub fn id(&self) -> Option<&'a str> {
+                match *self {
+                    $($(Event::$variant { $goal, .. } => Some($goal),)?)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+events! {
     /// `plan add` or a draft approval created the goal with this contract.
-    Added { id: &'a str, contract: &'a str },
+    Added = "added", goal = id { id: &'a str, contract: &'a str }
     /// `plan start` (or a sign-off of a goal never started); `commit` is HEAD then.
-    Started {
+    Started = "started", goal = id {
         id: &'a str,
         contract: &'a str,
         commit: Option<&'a str>,
-    },
+    }
     /// `plan start --reapprove` accepted a changed contract.
-    Reapproved {
+    Reapproved = "reapproved", goal = id {
         id: &'a str,
         contract: &'a str,
         approval: Approval,
-    },
+    }
     /// `plan subgoal` added a criterion to done_when.
-    CriterionAdded {
+    CriterionAdded = "criterion_added", goal = id {
         id: &'a str,
         text: &'a str,
         contract: &'a str,
         approval: Approval,
-    },
+    }
     /// `plan complete` accepted. `contract` and `record` are missing only in lines
     /// written before sign-offs had a record; `checkpoint` in lines written before
     /// checkpoints, or when one could not be written.
-    SignedOff {
+    SignedOff = "signed_off", goal = id {
         id: &'a str,
         verify: bool,
         judged: Judged<'a>,
@@ -142,123 +185,55 @@ pub enum Event<'a> {
         legacy_path: Option<&'a str>,
         /// The commit holding the working tree as it was signed off (12 hex).
         checkpoint: Option<&'a str>,
-    },
+    }
     /// `plan complete` rejected.
-    #[serde(rename = "sign_off_rejected")]
-    Rejected {
+    Rejected = "sign_off_rejected", goal = id {
         id: &'a str,
         stage: &'a str,
         missing: &'a str,
-    },
+    }
     /// `plan cancel`, or a draft `--replace`.
-    Cancelled { id: &'a str, reason: &'a str },
+    Cancelled = "cancelled", goal = id { id: &'a str, reason: &'a str }
     /// `plan reopen`: a done goal is active again, and its sign-off no longer counts.
-    Reopened { id: &'a str, reason: &'a str },
+    Reopened = "reopened", goal = id { id: &'a str, reason: &'a str }
     /// `plan draft` / `plan review --approve`.
-    DraftApproved { summary: &'a str },
+    DraftApproved = "draft_approved" { summary: &'a str }
     /// `plan rewind`: the files went back to `goal`'s checkpoint; `undo` holds them
     /// as they were.
-    Rewound {
+    Rewound = "rewound" {
         checkpoint: &'a str,
         goal: &'a str,
         undo: &'a str,
-    },
+    }
     /// `plan rewind --undo`: the files are back as they were before the rewind.
-    RewindUndone { undo: &'a str },
+    RewindUndone = "rewind_undone" { undo: &'a str }
     /// `plan import` brought the goal in as done from another tool: `from` names the
     /// source. No sign-off happened here, so it proves nothing (see `proof.rs`).
-    Imported { id: &'a str, from: &'a str },
+    Imported = "imported", goal = id { id: &'a str, from: &'a str }
     /// `plan doctor --fix` removed `removed` exact copies of earlier log lines, as a
     /// merge without plan's driver leaves them: `plan audit` then accepts that the
     /// copies committed before are gone, and no other line.
-    LogRepaired { removed: usize },
+    LogRepaired = "log_repaired" { removed: usize }
     /// `plan doctor --fix` put back the contract the goal's sign-off transcript
     /// `record` judged, after a line-wise merge split or stripped it.
-    ContractRestored { id: &'a str, record: &'a str },
+    ContractRestored = "contract_restored", goal = id { id: &'a str, record: &'a str }
     /// `plan start` took over a goal another holder claimed: with `--steal` while the
     /// holder was active (`idle` is `None`), or after the holder showed no activity
     /// for `idle` minutes, the lease or more.
-    ClaimTaken {
+    ClaimTaken = "claim_taken", goal = id {
         id: &'a str,
         holder: &'a str,
         from: &'a str,
         idle: Option<u32>,
-    },
+    }
     /// `plan goal pause`: the work loop lets the agent stop until `plan goal resume`.
     /// Logged so a reviewer sees who let the agent stop, and how.
-    LoopPaused { approval: Approval },
+    LoopPaused = "loop_paused" { approval: Approval }
     /// `plan goal clear`: the work loop is over.
-    LoopCleared { approval: Approval },
+    LoopCleared = "loop_cleared" { approval: Approval }
 }
 
 impl<'a> Event<'a> {
-    /// Every event's name, as `plan events` and `notify:` know it.
-    pub const NAMES: [&'static str; 17] = [
-        "added",
-        "started",
-        "reapproved",
-        "criterion_added",
-        "signed_off",
-        "sign_off_rejected",
-        "cancelled",
-        "reopened",
-        "draft_approved",
-        "rewound",
-        "rewind_undone",
-        "imported",
-        "log_repaired",
-        "contract_restored",
-        "claim_taken",
-        "loop_paused",
-        "loop_cleared",
-    ];
-
-    /// The event's name: the `event` key of its JSON.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Event::Added { .. } => "added",
-            Event::Started { .. } => "started",
-            Event::Reapproved { .. } => "reapproved",
-            Event::CriterionAdded { .. } => "criterion_added",
-            Event::SignedOff { .. } => "signed_off",
-            Event::Rejected { .. } => "sign_off_rejected",
-            Event::Cancelled { .. } => "cancelled",
-            Event::Reopened { .. } => "reopened",
-            Event::DraftApproved { .. } => "draft_approved",
-            Event::Rewound { .. } => "rewound",
-            Event::RewindUndone { .. } => "rewind_undone",
-            Event::Imported { .. } => "imported",
-            Event::LogRepaired { .. } => "log_repaired",
-            Event::ContractRestored { .. } => "contract_restored",
-            Event::ClaimTaken { .. } => "claim_taken",
-            Event::LoopPaused { .. } => "loop_paused",
-            Event::LoopCleared { .. } => "loop_cleared",
-        }
-    }
-
-    /// The goal the event is about.
-    pub fn id(&self) -> Option<&'a str> {
-        match *self {
-            Event::Added { id, .. }
-            | Event::Started { id, .. }
-            | Event::Reapproved { id, .. }
-            | Event::CriterionAdded { id, .. }
-            | Event::SignedOff { id, .. }
-            | Event::Rejected { id, .. }
-            | Event::Cancelled { id, .. }
-            | Event::Reopened { id, .. }
-            | Event::Imported { id, .. }
-            | Event::ContractRestored { id, .. }
-            | Event::ClaimTaken { id, .. } => Some(id),
-            Event::DraftApproved { .. }
-            | Event::Rewound { .. }
-            | Event::RewindUndone { .. }
-            | Event::LogRepaired { .. }
-            | Event::LoopPaused { .. }
-            | Event::LoopCleared { .. } => None,
-        }
-    }
-
     /// The contract fingerprint the event sets as the goal's approved contract.
     pub fn contract(&self) -> Option<&'a str> {
         match *self {
@@ -629,6 +604,43 @@ mod tests {
         let text = event.render();
         assert_eq!(Event::parse(&text), Some(event), "{text}");
         assert!(reserved(&text), "{text}");
+    }
+
+    #[test]
+    fn an_event_is_about_the_goal_its_id_field_names_and_every_name_is_one_events_json_tag() {
+        let lines = [
+            "cache added (contract 0123abcd)",
+            "cache started (contract 0123abcd, at 1a2b3c4)",
+            "cache contract reapproved (contract 0123abcd, without a terminal)",
+            "cache criterion added: fast (contract 0123abcd, a terminal was attached)",
+            "cache signed off (verify passed, judge skipped, contract 0123abcd): .plan/judge/c.md#9f2c41d0",
+            "cache sign-off rejected (judge): tests",
+            "cache cancelled: r",
+            "cache reopened: r",
+            "draft approved: s",
+            &Event::Rewound {
+                checkpoint: "0123456789ab",
+                goal: "cache",
+                undo: "ba9876543210",
+            }
+            .render(),
+            "rewind undone: files back to ba98765",
+            "cache imported as done from prd prd.json",
+            "log repaired: removed 2 duplicated lines",
+            "cache contract restored from .plan/judge/c.md",
+            "cache claim taken by b from c (idle 90 min)",
+            "work loop paused (without a terminal)",
+            "work loop cleared (a terminal was attached)",
+        ];
+        let mut names = Vec::new();
+        for line in lines {
+            let event = Event::parse(line).unwrap_or_else(|| panic!("{line}"));
+            let json = serde_json::to_value(event).unwrap();
+            assert_eq!(event.id(), json["id"].as_str(), "{line}");
+            assert_eq!(json["event"], event.name(), "{line}");
+            names.push(event.name());
+        }
+        assert_eq!(names, Event::NAMES);
     }
 
     #[test]

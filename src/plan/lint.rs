@@ -1,20 +1,20 @@
 //! `plan lint`: every rule of the table (src/plan/rules.rs) that holds against a
 //! plan, with the severity the table gives it. Pure.
 
+use super::checks::{self, VerifyCheck};
 use super::diag::Diagnostic;
 use super::model::Plan;
-use super::rules::{self, VerifyCheck};
 
 /// Every problem in the plan: its format errors, then contract and consistency
 /// checks. Errors make `plan lint` fail; warnings are advice.
 pub fn lint(plan: &Plan<'_>) -> Vec<Diagnostic> {
-    lint_with(plan, &rules::any_verify)
+    lint_with(plan, &checks::any_verify)
 }
 
 /// As [`lint`], with `verify` saying why a `verify:` line could not run (the verify
 /// mini-language lives outside this pure core).
 pub fn lint_with(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Diagnostic> {
-    rules::check(plan, verify)
+    checks::check(plan, verify)
         .iter()
         .filter_map(|hit| Some(hit.diagnostic(hit.severity()?)))
         .collect()

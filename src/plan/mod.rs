@@ -3,7 +3,9 @@
 
 pub mod bind;
 pub mod blocks;
+pub(crate) mod bound;
 pub(crate) mod card;
+pub(crate) mod checks;
 pub(crate) mod claim;
 pub(crate) mod diag;
 pub(crate) mod diff;
@@ -18,6 +20,7 @@ pub(crate) mod lean;
 pub mod lint;
 pub mod merge;
 pub mod model;
+pub(crate) mod nearest;
 pub mod ops;
 pub mod patch;
 pub(crate) mod precondition;
@@ -26,6 +29,8 @@ pub mod render;
 pub(crate) mod rewind;
 pub(crate) mod rules;
 pub mod scan;
+pub(crate) mod standing;
+pub(crate) mod status;
 pub(crate) mod template;
 pub(crate) mod text;
 pub(crate) mod wdiff;

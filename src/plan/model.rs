@@ -13,46 +13,11 @@ use serde::Serialize;
 use super::diag::Diagnostic;
 use super::event::Event;
 use super::id;
-use super::proof::{self, Facts, Proof};
 use super::rules::Rule;
 use super::scan::{Eol, Key, Kind, Line, scan};
+use super::standing::Proof;
+pub use super::status::Status;
 use super::text::one_line;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    Open,
-    Active,
-    Done,
-    Cancelled,
-}
-
-impl Status {
-    pub const ALL: [Status; 4] = [
-        Status::Open,
-        Status::Active,
-        Status::Done,
-        Status::Cancelled,
-    ];
-
-    pub fn parse(word: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|s| s.as_str() == word)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Open => "open",
-            Status::Active => "active",
-            Status::Done => "done",
-            Status::Cancelled => "cancelled",
-        }
-    }
-
-    /// Done and cancelled goals are finished: they no longer block dependants.
-    pub fn is_finished(self) -> bool {
-        matches!(self, Status::Done | Status::Cancelled)
-    }
-}
 
 /// A value on a line of its own, e.g. `done_when: …`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -207,7 +172,7 @@ pub struct Plan<'a> {
     /// Log entry indexes by their first word, which is a goal id for goal events.
     history: HashMap<&'a str, Vec<usize>, Fast>,
     /// Each finished goal's standing by its heading line, once [`Plan::prove`] ran.
-    proofs: Option<HashMap<usize, Proof>>,
+    pub(super) proofs: Option<HashMap<usize, Proof>>,
     /// Goals (by index) whose ids read alike: a format error in one is the other's.
     twins: Vec<(usize, usize)>,
     /// The later goals (by index) sharing the id of the goal the index names.
@@ -451,7 +416,7 @@ fn goal_line<'a>(
                                     field.value
                                 ),
                             )
-                            .hint(format!("edit line {} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it", line.no))
+                            .hint(unknown_status_hint(line.no, field.value))
                             .rule(Rule::UnknownStatus),
                         );
                     }
@@ -512,6 +477,23 @@ pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
     let (key, value) = body.split_once([' ', '\t'])?;
     let status = known(value.trim())?;
     key.eq_ignore_ascii_case("status").then_some(Some(status))
+}
+
+/// A misspelt status gets the status it is one edit from; anything else an example.
+fn unknown_status_hint(no: usize, value: &str) -> String {
+    match super::nearest::status_typo(value) {
+        Some(status) if super::nearest::repairable_status_typo(value).is_some() => format!(
+            "did you mean `status: {}`? plan doctor --fix rewrites line {no} so",
+            status.as_str()
+        ),
+        Some(status) => format!(
+            "did you mean `status: {}`? edit line {no}; plan complete signs a goal off and writes it",
+            status.as_str()
+        ),
+        None => format!(
+            "edit line {no} to a known status, e.g. `status: open`; then plan start, plan complete or plan cancel move it"
+        ),
+    }
 }
 
 /// A near-miss status line is an error, not a guess: read as written it would
@@ -948,72 +930,12 @@ impl<'a> Plan<'a> {
             .filter(|logged| *logged != now)
     }
 
-    /// Checks every finished goal's record; `facts` answers for a transcript path.
-    pub fn prove(&mut self, facts: &dyn Fn(&str) -> Facts) {
-        self.prove_where(facts, |_, _| true);
-    }
-
-    /// As [`Plan::prove`], for the goals the hooks look at: live ones and those a
-    /// live goal depends on. Archived goals are most of a long plan, and each proven
-    /// one costs a transcript read, on every prompt.
-    pub fn prove_live(&mut self, facts: &dyn Fn(&str) -> Facts) {
-        let needed: std::collections::HashSet<&str> = self
-            .live()
-            .flat_map(|g| g.depends_on.iter().copied())
-            .collect();
-        // An archived goal nothing live needs is checked on the log's word: one
-        // marked finished and moved there by hand is still work, and a long archive's
-        // transcripts are not read on every hook.
-        self.prove_where(facts, |plan, g| {
-            !g.archived || needed.contains(g.id.as_ref()) || !proof::on_record(plan, g)
-        });
-    }
-
-    fn prove_where(
-        &mut self,
-        facts: &dyn Fn(&str) -> Facts,
-        wanted: impl Fn(&Plan<'a>, &Goal<'a>) -> bool,
-    ) {
-        let proofs = self
-            .goals
-            .iter()
-            .filter(|g| g.status().is_finished() && wanted(self, g))
-            .map(|g| (g.line, proof::check(self, g, facts)))
-            .collect();
-        self.proofs = Some(proofs);
-    }
-
     /// Replaces the proof of the finished goal at `line`, for a check of facts the
     /// transcript does not hold (its checkpoint: `bind.rs`).
     pub fn set_proof(&mut self, line: usize, proof: Proof) {
         if let Some(proofs) = self.proofs.as_mut() {
             proofs.insert(line, proof);
         }
-    }
-
-    /// For tests of everything but the proof: a sign-off or cancel line of any form
-    /// counts as its record; other finished goals are checked with no transcripts.
-    #[cfg(test)]
-    pub fn prove_legacy(&mut self) {
-        let proofs = self
-            .goals
-            .iter()
-            .filter(|g| g.status().is_finished())
-            .map(|g| {
-                let recorded = self
-                    .events(&g.id)
-                    .any(|(_, e)| matches!(e, Event::SignedOff { .. } | Event::Cancelled { .. }));
-                let proof = if recorded {
-                    Proof::Proven {
-                        warnings: Vec::new(),
-                    }
-                } else {
-                    proof::check(self, g, &|_| Facts::Missing)
-                };
-                (g.line, proof)
-            })
-            .collect();
-        self.proofs = Some(proofs);
     }
 
     /// The goal's standing. Before [`Plan::prove`] ran, a finished goal counts as
@@ -1229,6 +1151,7 @@ impl<'a> Plan<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::proof::Facts;
 
     #[test]
     fn near_miss_status_lines() {

@@ -12,13 +12,6 @@ pub struct Refusal {
     pub hint: String,
 }
 
-/// A refusal is a usage error: the caller asked for something the plan does not allow.
-impl From<Refusal> for anyhow::Error {
-    fn from(r: Refusal) -> Self {
-        crate::exit::Exit::usage_hint(r.message, r.hint)
-    }
-}
-
 pub fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
     Refusal {
         message: message.into(),
@@ -212,38 +205,11 @@ impl NewGoal {
 }
 
 /// Inserts a goal block after the last live goal, else before `## Log` /
-/// `## Archive`, else at the end; with a blank line on either side.
+/// `## Archive`, else at the end; with a blank line on either side. Placed in
+/// `plan` as read: a write that may race others uses [`Edit::AppendGoal`], placed
+/// in the file as it is when written.
 pub fn insert_goal(plan: &Plan<'_>, block: Vec<String>) -> Edit {
-    let blank =
-        |no: usize| no >= 1 && no <= plan.lines.len() && plan.line_text(no).trim().is_empty();
-    if let Some(last) = plan.live().last() {
-        let at = last.last_content;
-        let mut lines = vec![String::new()];
-        lines.extend(block);
-        if at < plan.lines.len() && !blank(at + 1) {
-            lines.push(String::new());
-        }
-        return Edit::insert_after(at, plan.line_text(at), lines);
-    }
-    let section = [plan.log_heading, plan.archive_heading]
-        .into_iter()
-        .flatten()
-        .min();
-    if let Some(at) = section {
-        let mut lines = Vec::new();
-        if at > 1 && !blank(at - 1) {
-            lines.push(String::new());
-        }
-        lines.extend(block);
-        lines.push(String::new());
-        return Edit::insert_before(at, plan.line_text(at), lines);
-    }
-    let mut lines = Vec::new();
-    if !plan.lines.is_empty() && !blank(plan.lines.len()) {
-        lines.push(String::new());
-    }
-    lines.extend(block);
-    Edit::AppendEnd { lines }
+    super::patch::place_goal(plan, block)
 }
 
 fn no_subtask(goal: &Goal<'_>, n: usize) -> Refusal {

@@ -5,7 +5,7 @@
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 use super::model::{Plan, parse};
-use super::scan::{Eol, Line, scan};
+use super::scan::{Eol, Kind, Line, scan};
 
 /// New lines get the file's line ending, unless one ends in `\n` or `\r\n`: that
 /// ending is its own (a line moved verbatim keeps the ending it had).
@@ -40,6 +40,11 @@ pub enum Edit {
     CreateLog,
     /// Append lines at the very end of the file.
     AppendEnd { lines: Vec<String> },
+    /// Insert a new goal's block where new goals go ([`place_goal`]) in the file as
+    /// it is when written, with a blank line on either side. Resolved like
+    /// `AppendLog`: an archive that moved the goals meanwhile does not carry it
+    /// under `## Archive`.
+    AppendGoal { lines: Vec<String> },
 }
 
 impl Edit {
@@ -74,6 +79,7 @@ impl Edit {
             | Edit::InsertAfter { line, expect, .. }
             | Edit::InsertBefore { line, expect, .. } => Some((*line, expect)),
             Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => None,
+            Edit::AppendGoal { .. } => None,
         }
     }
 
@@ -84,6 +90,7 @@ impl Edit {
             | Edit::InsertAfter { line, .. }
             | Edit::InsertBefore { line, .. } => *line = to,
             Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => {}
+            Edit::AppendGoal { .. } => {}
         }
     }
 }
@@ -95,10 +102,16 @@ pub struct Conflict {
     pub expected: String,
     /// What stands there now; `None` when the line is gone.
     pub found: Option<String>,
+    /// Where the line went when it is unchanged but now in another section (its
+    /// goal archived meanwhile): "under `## Archive`".
+    pub moved: Option<&'static str>,
 }
 
 impl std::fmt::Display for Conflict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(to) = self.moved {
+            return write!(f, "line {} (`{}`) moved {to}", self.line, self.expected);
+        }
         match &self.found {
             Some(found) => write!(
                 f,
@@ -142,6 +155,7 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
                     line: no,
                     expected: expect.to_string(),
                     found: found.map(str::to_string),
+                    moved: None,
                 });
             }
         }
@@ -169,6 +183,7 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
                         line: *line,
                         expected: expect.clone(),
                         found: None,
+                        moved: None,
                     });
                 }
                 slots[line - 1].replace = Some(Some(new));
@@ -179,6 +194,7 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
                         line: *line,
                         expected: expect.clone(),
                         found: None,
+                        moved: None,
                     });
                 }
                 slots[line - 1].replace = Some(None);
@@ -186,6 +202,7 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
             Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => {
                 unreachable!("resolve() turns appends into line edits")
             }
+            Edit::AppendGoal { .. } => unreachable!("resolve() places new goals"),
         }
     }
 
@@ -248,15 +265,31 @@ fn resolve(src: &str, lines: &[Line], edits: &[Edit]) -> Vec<Edit> {
     let mut log_lines: Vec<String> = Vec::new();
     let mut end_lines: Vec<String> = Vec::new();
     let mut create_log = false;
+    let mut new_goals: Vec<String> = Vec::new();
     for edit in edits {
         match edit {
             Edit::AppendLog { lines } => log_lines.extend(lines.iter().cloned()),
+            Edit::AppendGoal { lines } => {
+                if !new_goals.is_empty() {
+                    new_goals.push(String::new());
+                }
+                new_goals.extend(lines.iter().cloned());
+            }
             Edit::CreateLog => create_log = true,
             Edit::AppendEnd { lines } => end_lines.extend(lines.iter().cloned()),
             other => out.push(other.clone()),
         }
     }
     let last_text = |no: usize| lines[no - 1].text(src);
+    // New goals at the very end (a file without `## Log` or `## Archive`) come
+    // before a log this write creates there.
+    let mut goals_at_end: Vec<String> = Vec::new();
+    if !new_goals.is_empty() {
+        match place_goal(&parse(src), new_goals) {
+            Edit::AppendEnd { lines } => goals_at_end = lines,
+            placed => out.push(placed),
+        }
+    }
     if !log_lines.is_empty() || create_log {
         let plan = parse(src);
         match plan.log_heading {
@@ -283,6 +316,12 @@ fn resolve(src: &str, lines: &[Line], edits: &[Edit]) -> Vec<Edit> {
             }
         }
     }
+    if !goals_at_end.is_empty() {
+        if end_lines.first().is_some_and(|l| !l.trim().is_empty()) {
+            goals_at_end.push(String::new());
+        }
+        end_lines.splice(0..0, goals_at_end);
+    }
     if !end_lines.is_empty() {
         let last = lines.len();
         let expect = if last == 0 { "" } else { last_text(last) };
@@ -299,13 +338,92 @@ fn with_gap(lines: &[Line], src: &str, mut section: Vec<String>) -> Vec<String> 
     section
 }
 
+/// Where a new goal's block goes in `plan`: after the last live goal, else before
+/// `## Log` / `## Archive`, else at the end; with a blank line on either side.
+pub fn place_goal(plan: &Plan<'_>, block: Vec<String>) -> Edit {
+    let blank =
+        |no: usize| no >= 1 && no <= plan.lines.len() && plan.line_text(no).trim().is_empty();
+    if let Some(last) = plan.live().last() {
+        let at = last.last_content;
+        let mut lines = vec![String::new()];
+        lines.extend(block);
+        if at < plan.lines.len() && !blank(at + 1) {
+            lines.push(String::new());
+        }
+        return Edit::insert_after(at, plan.line_text(at), lines);
+    }
+    let section = [plan.log_heading, plan.archive_heading]
+        .into_iter()
+        .flatten()
+        .min();
+    if let Some(at) = section {
+        let mut lines = Vec::new();
+        if at > 1 && !blank(at - 1) {
+            lines.push(String::new());
+        }
+        lines.extend(block);
+        lines.push(String::new());
+        return Edit::insert_before(at, plan.line_text(at), lines);
+    }
+    let mut lines = Vec::new();
+    if !plan.lines.is_empty() && !blank(plan.lines.len()) {
+        lines.push(String::new());
+    }
+    lines.extend(block);
+    Edit::AppendEnd { lines }
+}
+
+/// For each line of `plan` (by index), the line number of the heading that opens
+/// its section (`# Plan:`, `## Log`, `## Archive`, any other level 1 or 2 heading,
+/// a goal's heading); 0 before the first.
+fn sections(plan: &Plan<'_>) -> Vec<usize> {
+    let mut opened = 0;
+    plan.lines
+        .iter()
+        .map(|line| {
+            let opens = match line.kind {
+                Kind::Title { .. }
+                | Kind::GoalHeading { .. }
+                | Kind::LogHeading
+                | Kind::ArchiveHeading => true,
+                Kind::Heading { level } => level <= 2,
+                _ => false,
+            };
+            if opens {
+                opened = line.no;
+            }
+            opened
+        })
+        .collect()
+}
+
+/// Whether line `old_no` of `old` and line `new_no` of `new` stand in the same
+/// section: under the same heading, and both or neither under `## Archive`.
+fn same_section(
+    (old, old_sections): (&Plan<'_>, &[usize]),
+    old_no: usize,
+    (new, new_sections): (&Plan<'_>, &[usize]),
+    new_no: usize,
+) -> bool {
+    let heading = |plan: &Plan<'_>, sections: &[usize], no: usize| match sections[no - 1] {
+        0 => None,
+        at => Some(plan.line_text(at).trim_end().to_string()),
+    };
+    let archived = |plan: &Plan<'_>, no: usize| plan.archive_heading.is_some_and(|a| no >= a);
+    heading(old, old_sections, old_no) == heading(new, new_sections, new_no)
+        && archived(old, old_no) == archived(new, new_no)
+}
+
 /// Moves line-targeted edits computed against `base` onto `fresh`, the file as it is
 /// now. An edit whose line, or whose anchor, changed in between is a conflict;
 /// changes anywhere else are kept. An edit inside a goal stays inside that goal (by
 /// id): goals share lines (`- [ ] tests`, `status: active`), so when goals moved the
 /// diff alone can pair a line with its twin in another goal. If the diff puts it
 /// outside its goal, the line is looked for in the goal; not found exactly once, or
-/// the goal gone, is a conflict.
+/// the goal gone, is a conflict. Edits are anchored to sections too: an edit to a
+/// goal now under `## Archive` (or moved out of it), or to a line outside the goals
+/// that is now under another heading, is a conflict, never a write into the wrong
+/// section.
 pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>, Conflict> {
     if base == fresh {
         return Ok(edits);
@@ -330,6 +448,7 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
         }
     }
     let (old_plan, new_plan) = (parse(base), parse(fresh));
+    let (old_sections, new_sections) = (sections(&old_plan), sections(&new_plan));
     for edit in &mut edits {
         let Some((no, expect)) = edit.target() else {
             continue;
@@ -342,13 +461,29 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
             line: no,
             expected: expect.to_string(),
             found: None,
+            moved: None,
         };
         let to = match old_plan
             .goals
             .iter()
             .find(|g| (g.line..=g.end).contains(&no))
         {
-            None => mapped,
+            None => match mapped {
+                Some(to)
+                    if !same_section(
+                        (&old_plan, &old_sections),
+                        no,
+                        (&new_plan, &new_sections),
+                        to,
+                    ) =>
+                {
+                    return Err(Conflict {
+                        moved: Some("to another section"),
+                        ..gone()
+                    });
+                }
+                other => other,
+            },
             Some(goal) => {
                 // Goals sharing an id (a format error, but one a write may meet)
                 // pair up in order, if there are as many as before.
@@ -365,6 +500,16 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
                     return Err(gone());
                 };
                 let now = &new_plan.goals[is[nth]];
+                if now.archived != goal.archived {
+                    let to = match now.archived {
+                        true => "under `## Archive` (its goal was archived)",
+                        false => "out of `## Archive`",
+                    };
+                    return Err(Conflict {
+                        moved: Some(to),
+                        ..gone()
+                    });
+                }
                 let range = now.line..=now.end;
                 match mapped.filter(|to| range.contains(to)) {
                     Some(to) => Some(to),
@@ -390,6 +535,7 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
                         .copied()
                         .flatten()
                         .map(|i| new[i].to_string()),
+                    moved: None,
                 });
             }
         }
@@ -525,7 +671,8 @@ mod tests {
             Conflict {
                 line: 2,
                 expected: "x".into(),
-                found: Some("b".into())
+                found: Some("b".into()),
+                moved: None,
             }
         );
         assert!(apply("a\n", &[Edit::replace(5, "x", "y")]).is_err());
@@ -699,6 +846,102 @@ mod tests {
             "- [ ] tests\n- [ ] tests\n\n## Log",
         );
         assert!(rebase(TWO, &twice, tick()).is_err());
+    }
+
+    /// `TWO` with Alpha done and moved under `## Archive`, as `plan archive` does.
+    fn alpha_archived() -> String {
+        let alpha = "## Goal: Alpha\n<!-- id: alpha -->\nstatus: active\nfailure_modes:\n- flaky\n- [ ] tests\n\n";
+        format!(
+            "{}\n## Archive\n\n{}",
+            TWO.replace(alpha, ""),
+            alpha.trim_end().replace("active", "done")
+        ) + "\n"
+    }
+
+    #[test]
+    fn an_edit_to_a_goal_archived_meanwhile_is_a_conflict() {
+        // `plan reopen alpha`'s status write and `plan tick alpha 1`, computed
+        // before the archive: the goal's lines are unchanged, only its section.
+        let fresh = alpha_archived().replace("status: done", "status: active");
+        for edit in [
+            Edit::replace(5, "status: active", "status: done"),
+            Edit::replace(8, "- [ ] tests", "- [x] tests"),
+        ] {
+            let err = rebase(TWO, &fresh, vec![edit.clone()]).unwrap_err();
+            assert_eq!(
+                err.moved,
+                Some("under `## Archive` (its goal was archived)")
+            );
+            assert!(
+                err.to_string()
+                    .ends_with("moved under `## Archive` (its goal was archived)"),
+                "{err}"
+            );
+        }
+        // Out of the archive, the same.
+        let err = rebase(&fresh, TWO, vec![Edit::replace(16, "status: active", "x")]).unwrap_err();
+        assert_eq!(err.moved, Some("out of `## Archive`"), "{err:?}");
+    }
+
+    #[test]
+    fn an_edit_outside_the_goals_stays_in_its_section() {
+        let base = "# Plan: x\nA note.\n\n## Notes\nkeep\n\n## Log\n- 2026-01-01 00:00 e\n";
+        // A heading added above the line puts it in another section.
+        let fresh = base.replace("A note.\n", "## Aside\nA note.\n");
+        let err = rebase(
+            base,
+            &fresh,
+            vec![Edit::replace(2, "A note.", "A better note.")],
+        )
+        .unwrap_err();
+        assert_eq!(err.moved, Some("to another section"));
+        // A line added elsewhere in it does not.
+        let fresh = base.replace("keep\n", "keep\nmore\n");
+        let edits = rebase(base, &fresh, vec![Edit::replace(5, "keep", "kept")]).unwrap();
+        assert!(apply(&fresh, &edits).unwrap().contains("kept\nmore\n"));
+    }
+
+    #[test]
+    fn a_new_goal_is_placed_in_the_file_as_written() {
+        let goal = || Edit::AppendGoal {
+            lines: s(&["## Goal: New", "<!-- id: new -->", "status: open"]),
+        };
+        // Read with Alpha and Beta live; written after Alpha was archived: the new
+        // goal follows Beta, before `## Log`, whatever the archive moved.
+        let fresh = alpha_archived();
+        let out = apply(&fresh, &rebase(TWO, &fresh, vec![goal()]).unwrap()).unwrap();
+        assert!(
+            out.contains("- [ ] tests\n\n## Goal: New\n<!-- id: new -->\nstatus: open\n\n## Log\n"),
+            "{out}"
+        );
+        assert!(
+            !out[out.find("## Archive").unwrap()..].contains("New"),
+            "{out}"
+        );
+        // Every goal archived: before `## Log`.
+        let all = "# Plan: x\n\n## Log\n\n## Archive\n\n## Goal: Old\nstatus: done\n";
+        let out = apply(all, &[goal()]).unwrap();
+        assert!(
+            out.starts_with(
+                "# Plan: x\n\n## Goal: New\n<!-- id: new -->\nstatus: open\n\n## Log\n"
+            ),
+            "{out}"
+        );
+        // No log: the goal at the end, and a log this write creates after it.
+        let out = apply(
+            "# Plan: x\n",
+            &[
+                goal(),
+                Edit::AppendLog {
+                    lines: s(&["- 2026-01-01 00:00 new added"]),
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "# Plan: x\n\n## Goal: New\n<!-- id: new -->\nstatus: open\n\n## Log\n- 2026-01-01 00:00 new added\n"
+        );
     }
 
     // --- properties over generated documents -------------------------------------

@@ -5,6 +5,7 @@
 
 use super::event::{Event, Judged, Record};
 use super::model::{Goal, Plan, Status};
+pub use super::standing::Proof;
 
 /// Where transcripts live, relative to the repository root.
 pub const JUDGE_DIR: &str = ".plan/judge/";
@@ -142,42 +143,6 @@ impl Header {
     }
 }
 
-/// A finished goal's standing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// Open or active: nothing to prove.
-    Unfinished,
-    /// The record checks out; `warnings` are weaker points worth showing.
-    Proven { warnings: Vec<String> },
-    /// Not backed by a record: `why` says what is wrong, `hint` how to resolve it.
-    Unproven { why: String, hint: String },
-}
-
-impl Proof {
-    pub fn is_proven(&self) -> bool {
-        matches!(self, Proof::Proven { .. })
-    }
-
-    pub fn is_unproven(&self) -> bool {
-        matches!(self, Proof::Unproven { .. })
-    }
-
-    /// The short reason, for one line of a list.
-    pub fn why(&self) -> Option<&str> {
-        match self {
-            Proof::Unproven { why, .. } => Some(why),
-            _ => None,
-        }
-    }
-
-    pub fn warnings(&self) -> &[String] {
-        match self {
-            Proof::Proven { warnings } => warnings,
-            _ => &[],
-        }
-    }
-}
-
 /// Whether a transcript path is one plan writes: inside `.plan/judge/`, no `..`.
 pub fn is_record_path(path: &str) -> bool {
     path.strip_prefix(JUDGE_DIR).is_some_and(|rest| {
@@ -273,11 +238,49 @@ fn unproven(why: impl Into<String>, hint: impl Into<String>) -> Proof {
     }
 }
 
+/// A done goal is proven by its latest sign-off: the log around it, the record it
+/// names, then the transcript there, in that order; the first objection decides.
 fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proof {
     let id = goal.id.as_ref();
     let again = format!(
         "sign it off with `plan complete {id} --evidence TEXT --path FILE` (it checks the goal again)"
     );
+    let steps = || -> Result<Proof, Proof> {
+        let sign_off = latest_sign_off(plan, id, trail(plan, id), &again)?;
+        let record = recorded(goal, &sign_off, &again)?;
+        let header = read_transcript(record, facts, &again)?;
+        transcript_agrees(goal, &sign_off, record, &header, &again)?;
+        Ok(Proof::Proven {
+            warnings: warnings(sign_off.judged, &header),
+        })
+    };
+    steps().unwrap_or_else(|unproven| unproven)
+}
+
+/// What a done goal's log says about its latest sign-off, read in one pass.
+struct Trail<'a> {
+    /// The latest sign-off: its log line, stamp and event.
+    sign_off: Option<(usize, Option<&'a str>, Event<'a>)>,
+    /// A change of contract logged after it.
+    contract_after: Option<usize>,
+    /// A reopen logged after it.
+    reopened_after: Option<usize>,
+    /// An earlier sign-off that named the same transcript.
+    replayed: Option<usize>,
+    /// A line stamped before an earlier one (moved against time), and that one.
+    out_of_order: Option<(usize, usize)>,
+}
+
+/// The latest sign-off's fields the proof checks.
+struct SignOff<'a> {
+    line: usize,
+    stamp: Option<&'a str>,
+    judged: Judged<'a>,
+    contract: Option<&'a str>,
+    record: Option<Record<'a>>,
+}
+
+fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
     let mut sign_off = None;
     let mut contract_after = None;
     let mut reopened_after = None;
@@ -322,6 +325,23 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
             _ => {}
         }
     }
+    Trail {
+        sign_off,
+        contract_after,
+        reopened_after,
+        replayed,
+        out_of_order,
+    }
+}
+
+/// The latest sign-off, unless the log voids it: none at all, lines moved, a
+/// transcript used twice, a reopen or a new contract after it.
+fn latest_sign_off<'a>(
+    plan: &Plan<'a>,
+    id: &str,
+    trail: Trail<'a>,
+    again: &str,
+) -> Result<SignOff<'a>, Proof> {
     let Some((
         line,
         stamp,
@@ -331,84 +351,109 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
             record,
             ..
         },
-    )) = sign_off
+    )) = trail.sign_off
     else {
         if let Some(from) = imported_from(plan, id) {
-            return unproven(
+            return Err(unproven(
                 format!("imported as done from {from}: no sign-off happened here"),
                 again,
-            );
+            ));
         }
-        return unproven("marked done by hand: the log has no sign-off for it", again);
+        return Err(unproven(
+            "marked done by hand: the log has no sign-off for it",
+            again,
+        ));
     };
-    if let Some((moved, after)) = out_of_order {
-        return unproven(
+    if let Some((moved, after)) = trail.out_of_order {
+        return Err(unproven(
             format!(
                 "its log lines are out of time order (log line {moved} is stamped before log line {after}): lines were moved"
             ),
             again,
-        );
+        ));
     }
-    if let Some(at) = replayed {
-        return unproven(
+    if let Some(at) = trail.replayed {
+        return Err(unproven(
             format!(
                 "its sign-off (log line {line}) names the transcript an earlier sign-off already used (log line {at}); a transcript backs one sign-off"
             ),
             again,
-        );
+        ));
     }
-    if let Some(at) = reopened_after {
-        return unproven(
+    if let Some(at) = trail.reopened_after {
+        return Err(unproven(
             format!("it was reopened after its sign-off (log line {at}) and not signed off since"),
             again,
-        );
+        ));
     }
-    if let Some(at) = contract_after {
-        return unproven(
+    if let Some(at) = trail.contract_after {
+        return Err(unproven(
             format!("its contract was changed after the sign-off (log line {at})"),
             again,
-        );
+        ));
     }
-    let (Some(contract), Some(record)) = (contract, record) else {
-        return unproven(
+    Ok(SignOff {
+        line,
+        stamp,
+        judged,
+        contract,
+        record,
+    })
+}
+
+/// The transcript the sign-off names, once its line holds a record, for the
+/// contract the goal has now, at a path plan writes.
+fn recorded<'a>(goal: &Goal<'_>, sign_off: &SignOff<'a>, again: &str) -> Result<Record<'a>, Proof> {
+    let line = sign_off.line;
+    let (Some(contract), Some(record)) = (sign_off.contract, sign_off.record) else {
+        return Err(unproven(
             format!(
                 "its sign-off (log line {line}) has no record: it was written before sign-offs kept one, or by hand"
             ),
             again,
-        );
+        ));
     };
     let fingerprint = goal.fingerprint();
     if contract != fingerprint {
-        return unproven(
+        return Err(unproven(
             format!(
                 "its contract changed after the sign-off (signed off {contract}, now {fingerprint})"
             ),
             again,
-        );
+        ));
     }
     if !is_record_path(record.path) {
-        return unproven(
+        return Err(unproven(
             format!(
                 "its sign-off names `{}`, which is not a transcript under {JUDGE_DIR}",
                 record.path
             ),
             again,
-        );
+        ));
     }
+    Ok(record)
+}
+
+/// The transcript's header, once the file is there with the bytes signed off.
+fn read_transcript(
+    record: Record<'_>,
+    facts: &dyn Fn(&str) -> Facts,
+    again: &str,
+) -> Result<Header, Proof> {
     let (hash, header) = match facts(record.path) {
         Facts::Missing => {
-            return unproven(
+            return Err(unproven(
                 format!("its transcript {} is missing", record.path),
                 format!(
                     "restore it from git (`git checkout -- {}`), or {again}",
                     record.path
                 ),
-            );
+            ));
         }
         Facts::Present { hash, header } => (hash, header),
     };
     if !hash.starts_with(record.hash) {
-        return unproven(
+        return Err(unproven(
             format!(
                 "its transcript {} was changed after the sign-off (hash {}, now {})",
                 record.path,
@@ -416,25 +461,39 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
                 &hash[..record.hash.len().min(hash.len())]
             ),
             format!("restore it from git, or {again}"),
-        );
+        ));
     }
     let Some(header) = header else {
-        return unproven(
+        return Err(unproven(
             format!("its transcript {} has no record header", record.path),
             again,
-        );
+        ));
     };
+    Ok(header)
+}
+
+/// Whether the header backs this sign-off: the goal, its contract, the judge (or
+/// panel) the log names, an accepting verdict, and the time it was written.
+fn transcript_agrees(
+    goal: &Goal<'_>,
+    sign_off: &SignOff<'_>,
+    record: Record<'_>,
+    header: &Header,
+    again: &str,
+) -> Result<(), Proof> {
+    let id = goal.id.as_ref();
+    let line = sign_off.line;
     if header.goal != id {
-        return unproven(
+        return Err(unproven(
             format!(
                 "its transcript {} is for goal {}, not {id}",
                 record.path, header.goal
             ),
             again,
-        );
+        ));
     }
     if header.contract != goal.contract_id() {
-        return unproven(
+        return Err(unproven(
             format!(
                 "its contract changed after the sign-off (its transcript {} judged contract {}, now {})",
                 record.path,
@@ -442,39 +501,44 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
                 goal.contract_id()
             ),
             again,
-        );
+        ));
     }
-    let judge = judge_name(judged);
+    let judge = judge_name(sign_off.judged);
     if header.judge != judge {
-        return unproven(
+        return Err(unproven(
             format!(
                 "its sign-off (log line {line}) names judge `{judge}`, but its transcript {} says `{}`",
                 record.path, header.judge
             ),
             again,
-        );
+        ));
     }
     if header.verdict != "accept" {
-        return unproven(
+        return Err(unproven(
             format!(
                 "its transcript {} says the verdict was {}",
                 record.path, header.verdict
             ),
             again,
-        );
+        ));
     }
-    if let Err(why) = panel_backs(judged, &header) {
-        return unproven(
+    if let Err(why) = panel_backs(sign_off.judged, header) {
+        return Err(unproven(
             format!(
                 "its sign-off (log line {line}) names a judge panel, but its transcript {} {why}",
                 record.path
             ),
             again,
-        );
+        ));
     }
-    if let Some(why) = unbound(&header, stamp, line, record.path) {
-        return unproven(why, again);
+    if let Some(why) = unbound(header, sign_off.stamp, line, record.path) {
+        return Err(unproven(why, again));
     }
+    Ok(())
+}
+
+/// The weaker points of a proven sign-off: no model judge, or prompt overrides.
+fn warnings(judged: Judged<'_>, header: &Header) -> Vec<String> {
     let mut warnings = Vec::new();
     match judged {
         Judged::Skipped => warnings.push("signed off without a judge".to_string()),
@@ -494,7 +558,7 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
             header.overrides.join(", ")
         ));
     }
-    Proof::Proven { warnings }
+    warnings
 }
 
 /// How a transcript's header names the judge a sign-off line names.
@@ -652,6 +716,70 @@ pub fn backs_at(
         ));
     }
     Ok(())
+}
+
+/// A plan's proofs, checked here and kept on the plan: the parser holds the
+/// verdicts (a leaf type, standing.rs) without importing the check that makes them.
+impl<'a> Plan<'a> {
+    /// Checks every finished goal's record; `facts` answers for a transcript path.
+    pub fn prove(&mut self, facts: &dyn Fn(&str) -> Facts) {
+        self.prove_where(facts, |_, _| true);
+    }
+
+    /// As [`Plan::prove`], for the goals the hooks look at: live ones and those a
+    /// live goal depends on. Archived goals are most of a long plan, and each proven
+    /// one costs a transcript read, on every prompt.
+    pub fn prove_live(&mut self, facts: &dyn Fn(&str) -> Facts) {
+        let needed: std::collections::HashSet<&str> = self
+            .live()
+            .flat_map(|g| g.depends_on.iter().copied())
+            .collect();
+        // An archived goal nothing live needs is checked on the log's word: one
+        // marked finished and moved there by hand is still work, and a long archive's
+        // transcripts are not read on every hook.
+        self.prove_where(facts, |plan, g| {
+            !g.archived || needed.contains(g.id.as_ref()) || !on_record(plan, g)
+        });
+    }
+
+    fn prove_where(
+        &mut self,
+        facts: &dyn Fn(&str) -> Facts,
+        wanted: impl Fn(&Plan<'a>, &Goal<'a>) -> bool,
+    ) {
+        let proofs = self
+            .goals
+            .iter()
+            .filter(|g| g.status().is_finished() && wanted(self, g))
+            .map(|g| (g.line, check(self, g, facts)))
+            .collect();
+        self.proofs = Some(proofs);
+    }
+
+    /// For tests of everything but the proof: a sign-off or cancel line of any form
+    /// counts as its record; other finished goals are checked with no transcripts.
+    #[cfg(test)]
+    pub fn prove_legacy(&mut self) {
+        let proofs = self
+            .goals
+            .iter()
+            .filter(|g| g.status().is_finished())
+            .map(|g| {
+                let recorded = self
+                    .events(&g.id)
+                    .any(|(_, e)| matches!(e, Event::SignedOff { .. } | Event::Cancelled { .. }));
+                let proof = if recorded {
+                    Proof::Proven {
+                        warnings: Vec::new(),
+                    }
+                } else {
+                    check(self, g, &|_| Facts::Missing)
+                };
+                (g.line, proof)
+            })
+            .collect();
+        self.proofs = Some(proofs);
+    }
 }
 
 #[cfg(test)]

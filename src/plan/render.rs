@@ -5,10 +5,10 @@ use std::fmt::Write;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
+use super::checks;
 use super::diag::{Diagnostic, Severity};
 use super::model::{Goal, LogEntry, Plan, Status};
 use super::proof::Proof;
-use super::rules;
 use super::text::escape_controls as esc;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -134,7 +134,7 @@ pub fn widget(plan: &Plan<'_>, all: bool, style: Style) -> String {
 /// A goal an error of the task list's rules holds against (a finished goal without
 /// its record) stays visible even when collapsed.
 fn flagged(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
-    rules::flags(plan, goal)
+    checks::flags(plan, goal)
         .iter()
         .any(|(severity, _)| *severity == Severity::Error)
 }
@@ -146,8 +146,8 @@ fn error_marks(
     plan: &Plan<'_>,
     goal: &Goal<'_>,
     style: Style,
-) -> Vec<(Severity, rules::Hit)> {
-    let flags = rules::flags(plan, goal);
+) -> Vec<(Severity, checks::Hit)> {
+    let flags = checks::flags(plan, goal);
     for (_, hit) in flags.iter().filter(|(s, _)| *s == Severity::Error) {
         line.push_str(&format!(
             "  {}",
@@ -157,7 +157,7 @@ fn error_marks(
     flags
 }
 
-fn detail(h: &rules::Hit) -> String {
+fn detail(h: &checks::Hit) -> String {
     h.detail.clone().unwrap_or_else(|| h.message.clone())
 }
 

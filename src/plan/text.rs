@@ -158,3 +158,22 @@ mod tests {
         }
     }
 }
+
+/// `1 file`, `2 files`: a count and its noun, plural unless the count is one.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(super::count(0, "file"), "0 files");
+        assert_eq!(super::count(1, "file"), "1 file");
+        assert_eq!(super::count(2, "line"), "2 lines");
+    }
+}

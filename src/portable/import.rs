@@ -11,35 +11,98 @@ use super::export::{Export, Standing};
 use crate::plan::id;
 use crate::plan::model::Status;
 // Why a file cannot be imported, and what to do.
+use crate::plan::checks::VerifyCheck;
 use crate::plan::ops::{Refusal, refuse};
-use crate::plan::rules::VerifyCheck;
 use crate::plan::text::one_line;
 
-/// The formats `plan import` reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// plan's own export (`plan export`).
-    Plan,
-    /// task-master's tasks.json (tagged, or the older top-level `tasks`).
-    Taskmaster,
-    /// ralph's prd.json (userStories with acceptanceCriteria).
-    Prd,
-    /// A planner's ordered steps (`{"plan": {"summary", "steps": [...]}}`).
-    Steps,
-    /// A host's todo list as its tool input (Claude Code's TodoWrite).
-    Todos,
+/// Declares [`Format`] from one table: each row is a variant, its name (as
+/// `--from` takes it and a proposal records it), its rank in detection, the shape
+/// that detects it and the mapping that reads it. The doc comment is `--from`'s
+/// help for it. A new format is a row here plus its mapping function.
+macro_rules! formats {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident = $name:literal, detect $rank:literal: $detect:expr, read: $read:expr;
+    )*) => {
+        /// The formats `plan import` reads.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+        pub enum Format {
+            $($(#[$doc])* #[value(name = $name)] $variant,)*
+        }
+
+        impl Format {
+            /// Every format, in `--from`'s order.
+            pub const ALL: [Format; [$($name),*].len()] = [$(Format::$variant),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Format::$variant => $name,)*
+                }
+            }
+
+            /// Where it is tried in detection: a shape that could pass for another
+            /// format's is tried before it.
+            fn rank(self) -> u8 {
+                match self {
+                    $(Format::$variant => $rank,)*
+                }
+            }
+
+            /// Whether a document has this format's shape.
+            fn detects(self, obj: &Map<String, Value>) -> bool {
+                let detect: fn(&Map<String, Value>) -> bool = match self {
+                    $(Format::$variant => $detect,)*
+                };
+                detect(obj)
+            }
+
+            fn map(self, doc: &Value, req: &Request<'_>, out: &mut Out) -> Mapped {
+                let read: fn(&Value, &Request<'_>, &mut Out) -> Mapped = match self {
+                    $(Format::$variant => $read,)*
+                };
+                read(doc, req, out)
+            }
+        }
+    };
 }
 
-impl Format {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Plan => "plan",
-            Format::Taskmaster => "taskmaster",
-            Format::Prd => "prd",
-            Format::Steps => "steps",
-            Format::Todos => "todos",
-        }
-    }
+/// A mapping's objective, if the file has one.
+type Mapped = Result<Option<String>, Refusal>;
+
+formats! {
+    /// plan's own export (`plan export`)
+    Plan = "plan",
+        detect 0: |obj| obj.get("schema").and_then(Value::as_str) == Some("plan/1"),
+        read: |doc, _, out| plan(doc, out);
+    /// task-master's tasks.json
+    Taskmaster = "taskmaster",
+        detect 4: |obj| {
+            obj.get("tasks").is_some_and(Value::is_array)
+                || (!obj.is_empty()
+                    && obj
+                        .values()
+                        .all(|v| v.get("tasks").is_some_and(Value::is_array)))
+        },
+        read: taskmaster;
+    /// ralph's prd.json
+    Prd = "prd",
+        detect 1: |obj| obj.get("userStories").is_some_and(Value::is_array),
+        read: |doc, _, out| prd(doc, out);
+    /// a planner's ordered steps
+    Steps = "steps",
+        detect 3: |obj| {
+            obj.get("plan").and_then(|p| p.get("steps")).is_some() || obj.get("steps").is_some()
+        },
+        read: |doc, req, out| steps(doc, req.verify, out);
+    /// a host's todo list as its tool input (Claude Code's TodoWrite)
+    Todos = "todos",
+        detect 2: |obj| {
+            obj.get("tool_input")
+                .and_then(|t| t.get("todos"))
+                .or_else(|| obj.get("todos"))
+                .is_some_and(Value::is_array)
+        },
+        read: |doc, _, out| todos(doc, out);
 }
 
 /// One goal to be: a proposed id (`key`), unique within the import, that
@@ -85,31 +148,9 @@ pub struct Request<'a> {
 /// The format a document is in, by its shape.
 pub fn detect(doc: &Value) -> Option<Format> {
     let obj = doc.as_object()?;
-    if obj.get("schema").and_then(Value::as_str) == Some("plan/1") {
-        return Some(Format::Plan);
-    }
-    if obj.get("userStories").is_some_and(Value::is_array) {
-        return Some(Format::Prd);
-    }
-    let todos = obj
-        .get("tool_input")
-        .and_then(|t| t.get("todos"))
-        .or_else(|| obj.get("todos"));
-    if todos.is_some_and(Value::is_array) {
-        return Some(Format::Todos);
-    }
-    if obj.get("plan").and_then(|p| p.get("steps")).is_some() || obj.get("steps").is_some() {
-        return Some(Format::Steps);
-    }
-    if obj.get("tasks").is_some_and(Value::is_array)
-        || (!obj.is_empty()
-            && obj
-                .values()
-                .all(|v| v.get("tasks").is_some_and(Value::is_array)))
-    {
-        return Some(Format::Taskmaster);
-    }
-    None
+    let mut order = Format::ALL;
+    order.sort_by_key(|f| f.rank());
+    order.into_iter().find(|f| f.detects(obj))
 }
 
 /// Reads `text` (JSON) as goals.
@@ -125,18 +166,15 @@ pub fn read(text: &str, req: &Request<'_>) -> Result<Imported, Refusal> {
         None => detect(&doc).ok_or_else(|| {
             refuse(
                 "cannot tell what format this is",
-                "name it: --from plan|taskmaster|prd|steps|todos",
+                format!(
+                    "name it: --from {}",
+                    Format::ALL.map(Format::as_str).join("|")
+                ),
             )
         })?,
     };
     let mut out = Out::default();
-    let objective = match format {
-        Format::Plan => plan(&doc, &mut out)?,
-        Format::Taskmaster => taskmaster(&doc, req, &mut out)?,
-        Format::Prd => prd(&doc, &mut out)?,
-        Format::Steps => steps(&doc, req.verify, &mut out)?,
-        Format::Todos => todos(&doc, &mut out)?,
-    };
+    let objective = format.map(&doc, req, &mut out)?;
     if out.goals.is_empty() {
         return Err(refuse(
             format!("no goals in it (read as {})", format.as_str()),
@@ -359,8 +397,8 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     link(out, &deps, &keys, "goal");
     if !export.log.is_empty() {
         out.unmapped.push(format!(
-            "log ({} lines): the exported plan's history stays with it",
-            export.log.len()
+            "log ({}): the exported plan's history stays with it",
+            crate::plan::text::count(export.log.len(), "line")
         ));
     }
     Ok(export.objective)
@@ -850,6 +888,33 @@ mod tests {
                 .collect();
             assert_eq!(notes, ["e: status review there, open here"], "{format:?}");
         }
+    }
+
+    #[test]
+    fn the_table_gives_every_format_one_name_and_one_rank_and_names_them_when_it_cannot_tell() {
+        use clap::ValueEnum;
+        let mut ranks: Vec<u8> = Format::ALL.iter().map(|f| f.rank()).collect();
+        ranks.sort();
+        assert_eq!(ranks, (0..Format::ALL.len() as u8).collect::<Vec<_>>());
+        for format in Format::ALL {
+            let clap_name = format.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(clap_name, format.as_str());
+        }
+        let refused = read(
+            "{}",
+            &Request {
+                format: None,
+                tag: None,
+                current_tag: None,
+                verify: &plain,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(refused.message, "cannot tell what format this is");
+        assert_eq!(
+            refused.hint,
+            "name it: --from plan|taskmaster|prd|steps|todos"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use crate::plan::checks::{self, VerifyCheck};
 use crate::plan::diag::Diagnostic;
 use crate::plan::draft::{CheckedText, approval_log, settle, stage};
 use crate::plan::event::Event;
@@ -13,7 +14,6 @@ use crate::plan::id;
 use crate::plan::model::{Status, parse};
 use crate::plan::ops::{self, one_line};
 use crate::plan::patch::Edit;
-use crate::plan::rules::{self, VerifyCheck};
 use crate::plan::scan::Kind;
 
 /// How problems name the proposal's text.
@@ -33,7 +33,7 @@ pub fn check(text: &str, verify: VerifyCheck<'_>) -> Checked {
     }
     for goal in &plan.goals {
         let mut hits = Vec::new();
-        rules::contract(goal, &goal.id, verify, &mut hits);
+        checks::contract(goal, &goal.id, verify, &mut hits);
         problems.extend(
             hits.iter()
                 .filter_map(|hit| Some(hit.diagnostic(hit.severity()?))),
@@ -192,10 +192,10 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::checks::any_verify;
     use crate::plan::diag::Severity;
     use crate::plan::lint::lint;
     use crate::plan::patch::apply;
-    use crate::plan::rules::any_verify;
 
     const IMPORT: &str = "## Goal: Base
 <!-- id: base -->

@@ -1,6 +1,6 @@
 //! No byte lost: editors saving in slow pieces, concurrent plan writers, goals
 //! reordered or plan.md swapped for a symlink while a judge runs. Every byte of
-//! theirs and ours lands where it was meant to; one open limit stays an ignored test.
+//! theirs and ours lands where it was meant to.
 
 use std::io::Write as _;
 
@@ -83,19 +83,13 @@ fn goals_reordered_while_the_judge_runs_keep_the_sign_off_on_its_goal() {
 }
 
 /// An editor saving in place in two pieces whose first piece ends at a line's end
-/// (a write buffer boundary that falls on a newline), 300 ms apart. Either the
-/// first piece is no shorter than what plan read (it is taken at once), or it is
-/// shorter and reads the same for `STABLE` (100 ms); the mid-line wait
-/// (`MID_LINE_QUIET`) does not apply to either, since the piece ends with `\n`.
-/// Plan renames its version over the file, and the second piece goes to the old
-/// inode, which nothing reads: the carry-over loop in `Store::replace` watches the
-/// old file for ~2 ms only. Observed (first case): plan.md ends `10:01 two` then
-/// plan's `mine`; the editor's `10:02 three` is gone. Smallest fix: after the
-/// rename, keep watching the old handle for appends until it has not been written
-/// for `MID_LINE_QUIET` (carry-over already merges an append); or wait for any file
-/// written under `MID_LINE_QUIET` ago, not only one that ends mid-line.
+/// (a write buffer boundary that falls on a newline), 300 ms apart; the first piece
+/// is no shorter than what plan read, or shorter and whole-looking (goals and
+/// `## Log` kept). Plan took it, renamed its version over it, and the second piece
+/// went to the old inode, which the carry-over watched for ~2 ms only. Failed
+/// before. A file someone else wrote under `MID_LINE_QUIET` ago now has its old
+/// inode watched until it has been quiet that long, and the piece is carried over.
 #[test]
-#[ignore = "red team: an in-place save split at a line end loses its second piece"]
 fn an_in_place_save_split_at_a_line_end_keeps_every_byte() {
     let before =
         "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n- 2026-01-01 10:00 one\n";

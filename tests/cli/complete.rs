@@ -267,7 +267,7 @@ fn the_judge_sees_files_and_subtasks_with_untrusted_text_fenced() {
         .code(0);
     assert!(
         run.stderr
-            .contains("plan: warning: 1 of 2 subtasks of ship are not ticked: proofread it"),
+            .contains("plan: warning: 1 of 2 subtasks of ship is not ticked: proofread it"),
         "{}",
         run.stderr
     );

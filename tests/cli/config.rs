@@ -149,7 +149,7 @@ fn judge_backend_validates_and_persists() {
     let run = t.ok(&["judge", "backend", "command"]);
     insta::assert_snapshot!(run.stdout, @r#"
     set judge.backend to command in .plan/config.yaml
-    note: judge.command is empty; set it to the judge's argv, e.g. `command: ["/usr/local/bin/my-judge"]` under `judge:` (outside the repository)
+    note: judge.command is empty; set it with `plan judge command /usr/local/bin/my-judge` (a program outside the repository)
     "#);
     t.write(
         ".plan/config.yaml",
@@ -273,4 +273,57 @@ fn the_readme_settings_are_the_defaults_and_load() {
     assert_eq!(json["sources"]["timeout_secs"], "repo");
     // Every key equal to the default: `src/config.rs`'s unit test
     // `the_readme_settings_are_the_defaults` compares them all.
+}
+
+/// README's settings name every judge backend plan reads, in plan's order.
+#[test]
+fn the_readme_settings_name_every_backend() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let settings = &readme[readme.find("## Settings").unwrap()..];
+    let listed = settings
+        .lines()
+        .find_map(|l| l.strip_prefix("  backend: auto          # "))
+        .expect("the settings list the backends")
+        .replace(" | ", ", ");
+    let t = hermetic(Test::new());
+    t.write(".plan/config.yaml", "judge:\n  backend: nope\n");
+    let run = t.run(&["judge"]).code(2);
+    let expected = run
+        .stderr
+        .split_once("(expected ")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(names, _)| names.replace(" or ", ", "))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert_eq!(listed, expected);
+}
+
+/// `plan judge command ARGV…` sets the command judge, argv and backend, without
+/// hand-editing YAML; the judge it sets is the one `plan judge` then shows.
+#[test]
+fn judge_command_sets_the_argv_and_the_backend() {
+    let t = hermetic(Test::new());
+    t.write(
+        ".plan/config.yaml",
+        "# the team's judge\njudge:\n  model: m1\n",
+    );
+    t.case(&["judge", "command", "./judge.sh", "--strict", "two words"])
+        .stdout(
+            "set judge.command to [\"./judge.sh\", \"--strict\", \"two words\"] in .plan/config.yaml\nset judge.backend to command in .plan/config.yaml\n",
+        )
+        .check();
+    assert_eq!(
+        t.read(".plan/config.yaml"),
+        "# the team's judge\njudge:\n  model: m1\n  command: [\"./judge.sh\",\"--strict\",\"two words\"]\n  backend: command\n"
+    );
+    let json = t.ok(&["judge", "--json"]).json();
+    assert_eq!(json["backend"], "command");
+    assert_eq!(
+        json["command"],
+        serde_json::json!(["./judge.sh", "--strict", "two words"])
+    );
+    t.case(&["judge", "command", ""])
+        .status(2)
+        .stderr("plan: the judge's program is empty\n  hint: plan judge command /path/to/judge [ARG]…\n")
+        .check();
 }

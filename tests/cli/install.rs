@@ -687,3 +687,23 @@ fn the_repository_marketplace_lists_the_plugin_plan_builds() {
     );
     assert_eq!(plugins[0]["name"], manifest["name"]);
 }
+
+/// An AGENTS.md that `plan install agents-md` created holds nothing but plan's
+/// section and is new to git: uninstall removes the file. One git tracks stays,
+/// emptied, for the user to commit or delete.
+#[test]
+fn agents_md_created_by_install_goes_with_uninstall() {
+    let t = Test::new();
+    t.ok(&["install", "agents-md"]);
+    t.case(&["uninstall", "agents-md"])
+        .stdout("AGENTS.md: removed it; it held only plan's section, and git does not track it\n")
+        .check();
+    assert!(!t.path("AGENTS.md").exists(), "AGENTS.md is left behind");
+    assert_eq!(t.git(&["status", "--porcelain"]), "");
+
+    t.ok(&["install", "agents-md"]);
+    t.git(&["add", "AGENTS.md"]);
+    t.ok(&["uninstall", "agents-md"])
+        .stdout_has("removed plan's section");
+    assert_eq!(t.read("AGENTS.md"), "");
+}

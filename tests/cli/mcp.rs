@@ -613,3 +613,137 @@ fn plan_add_returns_the_goal_added_as_fields() {
     let contract = fields["contract"].as_str().unwrap();
     assert!(logged[1].as_str().unwrap().contains(contract), "{result}");
 }
+
+/// The tool calls of [`each_tools_result_exactly`], each with the CLI command that
+/// says the same (none for `plan_status`, which adds to `plan inject`).
+fn steps() -> Vec<(&'static str, Value, Option<Vec<&'static str>>)> {
+    vec![
+        ("plan_status", json!({}), None),
+        ("plan_show", json!({}), Some(vec!["show"])),
+        (
+            "plan_show",
+            json!({"all": true}),
+            Some(vec!["show", "--all"]),
+        ),
+        (
+            "plan_start",
+            json!({"id": "docs"}),
+            Some(vec!["start", "docs"]),
+        ),
+        (
+            "plan_start",
+            json!({"id": "docs"}),
+            Some(vec!["start", "docs"]),
+        ),
+        (
+            "plan_start",
+            json!({"id": "docs", "reapprove": true}),
+            Some(vec!["start", "docs", "--reapprove"]),
+        ),
+        (
+            "plan_start",
+            json!({"id": "nope"}),
+            Some(vec!["start", "nope"]),
+        ),
+        (
+            "plan_tick",
+            json!({"id": "docs", "n": 1}),
+            Some(vec!["tick", "docs", "1"]),
+        ),
+        (
+            "plan_tick",
+            json!({"id": "docs", "n": 1}),
+            Some(vec!["tick", "docs", "1"]),
+        ),
+        (
+            "plan_tick",
+            json!({"id": "docs", "n": 9}),
+            Some(vec!["tick", "docs", "9"]),
+        ),
+        (
+            "plan_log",
+            json!({"text": "outlined  the\nguide"}),
+            Some(vec!["log", "outlined  the\nguide"]),
+        ),
+        (
+            "plan_log",
+            json!({"text": "docs signed off"}),
+            Some(vec!["log", "docs signed off"]),
+        ),
+        (
+            "plan_show",
+            json!({"id": "do"}),
+            Some(vec!["show", "do", "--json"]),
+        ),
+        (
+            "plan_show",
+            json!({"id": "nope"}),
+            Some(vec!["show", "nope", "--json"]),
+        ),
+        ("plan_status", json!({}), None),
+    ]
+}
+
+/// PLAN with a second goal that has subtasks, committed.
+fn two_goals() -> Test {
+    let t = repo("judges/accept");
+    let plan = PLAN.replace(
+        "\n## Log\n",
+        "\n## Goal: Write docs\n<!-- id: docs -->\nstatus: open\ndone_when: docs exist\n- [ ] outline\n- [ ] write\n\n## Log\n",
+    );
+    t.write("plan.md", plan);
+    t.commit_all("two goals");
+    t
+}
+
+/// What each tool returns, exactly: the error flag, the text and the structured
+/// content, from a first status to a tick done twice and a log line refused, with
+/// the test's directory as `[TMP]` and the repository's commit as `[HEAD]`. And each
+/// text is what the CLI prints for the same step (stdout, or stderr for an error),
+/// byte for byte.
+#[test]
+fn each_tools_result_exactly() {
+    let t = two_goals();
+    let mut c = Client::start(&t, &t.root(), None);
+    let mut transcript = String::new();
+    let mut texts = Vec::new();
+    for (tool, args, _) in steps() {
+        let (is_error, text, result) = c.call(tool, args.clone());
+        let structured = match &result["structuredContent"] {
+            Value::Null => "none".to_string(),
+            fields => serde_json::to_string_pretty(fields).unwrap(),
+        };
+        transcript.push_str(&format!(
+            "=== {tool} {args}{}\n{text}\n--- structured\n{structured}\n",
+            if is_error { " (error)" } else { "" }
+        ));
+        texts.push((is_error, text));
+    }
+    let head = t.git(&["rev-parse", "HEAD"]);
+    let mut transcript = transcript.replace(t.dir.path().to_str().unwrap(), "[TMP]");
+    for len in (7..=40).rev() {
+        transcript = transcript.replace(&head.trim()[..len], "[HEAD]");
+    }
+    insta::assert_snapshot!(transcript);
+
+    // The second repository's first commit has its own time, so its HEAD (which a
+    // start's log line names) differs: each side's HEAD reads as `[HEAD]`.
+    let cli = two_goals();
+    let cli_head = cli.git(&["rev-parse", "HEAD"]);
+    let mask = |text: &str, head: &str| text.replace(&head.trim()[..12], "[HEAD]");
+    for ((tool, args, argv), (is_error, text)) in steps().into_iter().zip(texts) {
+        let Some(argv) = argv else { continue };
+        let run = cli.run(&argv);
+        assert_eq!(run.code != 0, is_error, "{tool} {args}: {}", run.stderr);
+        let said = if run.code == 0 {
+            run.stdout
+        } else {
+            run.stderr
+        };
+        assert_eq!(
+            mask(said.trim_end(), &cli_head),
+            mask(&text, &head),
+            "{tool} {args} and plan {argv:?}"
+        );
+    }
+}

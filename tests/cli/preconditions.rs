@@ -11,7 +11,7 @@ use crate::util::{Run, Test};
 
 /// Runs `first` up to its write, then each of `between` to completion, then lets
 /// `first` go on: what `first` did, and the plan as `between` left it.
-fn race(t: &Test, first: &[&str], between: &[&[&str]]) -> (Run, String) {
+pub(crate) fn race(t: &Test, first: &[&str], between: &[&[&str]]) -> (Run, String) {
     let gate: PathBuf = t.dir.path().join("gate");
     let reached = t.dir.path().join("gate.reached");
     let _ = std::fs::remove_file(&reached);

@@ -424,13 +424,42 @@ fn checkpoints_lists_goal_time_commit_and_files_changed_since() {
             "time": "2026-06-15 14:02",
             "commit": commit,
             "ref": "refs/plan/checkpoints/a/20260615-1402",
-            "changed": ["fresh.txt", "notes.txt", "plan.md"],
+            "changed": ["fresh.txt", "notes.txt"],
         }])
     );
+    // plan.md changed too, but a rewind never touches it: not counted.
     t.ok(&["checkpoints"]).stdout_has(&format!(
-        "a  2026-06-15 14:02  {}  3 files changed since",
+        "a  2026-06-15 14:02  {}  2 files changed since",
         &commit[..12]
     ));
+}
+
+#[test]
+fn one_file_is_one_file() {
+    let t = repo();
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    t.write("notes.txt", "later\n");
+    let (_, commit) = refs(&t, "refs/plan/checkpoints/")[0].clone();
+    t.ok(&["checkpoints"]).stdout_has(&format!(
+        "a  2026-06-15 14:02  {}  1 file changed since",
+        &commit[..12]
+    ));
+    let run = t.ok(&["rewind", "a", "--yes"]);
+    assert!(
+        run.stdout.contains(&format!(
+            "\nrewound to {} (1 file); undo point ",
+            &commit[..12]
+        )),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        t.ok(&["rewind", "--undo", "--yes"])
+            .stdout
+            .contains("(1 file)"),
+        "rewind --undo"
+    );
 }
 
 #[test]

@@ -1,0 +1,245 @@
+//! Opens the files plan reads (plan.md, host transcripts, settings, its own state
+//! under `.git/plan`) only when they are regular files, and reads at most a cap of
+//! bytes from them: a named pipe there never blocks the open, and a device (a
+//! symlink to `/dev/zero`) never feeds a read without end.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, ErrorKind, Read};
+use std::path::Path;
+
+use rustix::fs::{Mode, OFlags};
+
+use crate::exit::Exit;
+
+/// The most of plan.md read: far above any plan people keep (a 20,000-goal plan
+/// is about 3 MB), and bounded where a runaway file would take the machine's memory.
+pub const PLAN: u64 = 128 << 20;
+/// The most of a host's transcript read to count its compactions; beyond it the
+/// count is unknown, and each compaction event counts as one.
+pub const TRANSCRIPT: u64 = 128 << 20;
+/// The most of a settings file (`.plan/config.yaml`, the user's config) read.
+pub const CONFIG: u64 = 1 << 20;
+/// The most of a state or cache file under `.git/plan` read.
+pub const STATE: u64 = 64 << 20;
+/// The most of a sign-off record (`.plan/judge/…`) read.
+pub const RECORD: u64 = 128 << 20;
+
+/// For opening a state file to write: a named pipe there with no reader fails the
+/// open at once instead of blocking it.
+pub const NONBLOCK: i32 = OFlags::NONBLOCK.bits() as i32;
+
+/// Why a file was not read: what is there is not a regular file, or is longer than
+/// the cap. Carried inside an [`io::Error`], so callers keep their own handling of
+/// a missing file or a directory (`ErrorKind::IsADirectory`).
+#[derive(Debug)]
+pub enum Refused {
+    NotRegular {
+        what: &'static str,
+        via_symlink: bool,
+    },
+    TooBig {
+        cap: u64,
+    },
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::NotRegular { what, via_symlink } => {
+                let link = if *via_symlink { "a symlink to " } else { "" };
+                write!(f, "is {link}{what}, not a regular file")
+            }
+            Refused::TooBig { cap } => write!(f, "is larger than {} MB", cap >> 20),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// The [`Refused`] inside `e`, if that is why the read failed.
+pub fn refused(e: &io::Error) -> Option<&Refused> {
+    e.get_ref()?.downcast_ref::<Refused>()
+}
+
+/// A command's error for a file that could not be read, naming it as `name`
+/// (`plan.md`, `.plan/config.yaml`): a [`Refused`] one says why, with a hint.
+pub fn exit(name: &str, e: &io::Error) -> anyhow::Error {
+    let hint = match refused(e) {
+        None => return Exit::env(format!("cannot read {name}: {e}")),
+        Some(Refused::NotRegular { .. }) => {
+            "plan reads it only from a regular file (a symlink to one is fine); put the file itself there"
+                .to_string()
+        }
+        Some(Refused::TooBig { cap }) => format!(
+            "plan reads at most {} MB of it; archive or move what it no longer needs",
+            cap >> 20
+        ),
+    };
+    Exit::usage_hint(format!("{name} {e}"), hint)
+}
+
+/// The regular file at `path`, opened for reading without blocking (so a named pipe
+/// swapped in after any look cannot hang the open) and checked on the open file. A
+/// directory is `ErrorKind::IsADirectory`; anything else not a regular file is a
+/// [`Refused`].
+pub fn open(path: &Path) -> io::Result<File> {
+    let fd = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY,
+        Mode::empty(),
+    )?;
+    let file = File::from(fd);
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    if kind.is_dir() {
+        return Err(io::Error::from(ErrorKind::IsADirectory));
+    }
+    let via_symlink = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    Err(io::Error::other(Refused::NotRegular {
+        what: what(&kind),
+        via_symlink,
+    }))
+}
+
+fn what(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "something else"
+    }
+}
+
+/// The bytes of the regular file at `path`, and the handle they were read through;
+/// more than `cap` bytes is a [`Refused::TooBig`].
+pub fn read(path: &Path, cap: u64) -> io::Result<(File, Vec<u8>)> {
+    let mut file = open(path)?;
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(io::Error::other(Refused::TooBig { cap }));
+    }
+    Ok((file, bytes))
+}
+
+/// As [`read`], without the handle.
+pub fn bytes(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    read(path, cap).map(|(_, bytes)| bytes)
+}
+
+/// As [`bytes`], as UTF-8 text (`ErrorKind::InvalidData` when it is not).
+pub fn text(path: &Path, cap: u64) -> io::Result<String> {
+    String::from_utf8(bytes(path, cap)?).map_err(|e| io::Error::new(ErrorKind::InvalidData, e))
+}
+
+/// How many lines of the regular file at `path` start with `prefix`, read in pieces
+/// so a long file is never held whole; more than `cap` bytes is a
+/// [`Refused::TooBig`].
+pub fn count_lines_starting(path: &Path, cap: u64, prefix: &[u8]) -> io::Result<u64> {
+    let mut file = open(path)?.take(cap.saturating_add(1));
+    let mut buf = vec![0; 64 * 1024];
+    let (mut count, mut total) = (0, 0u64);
+    // How much of `prefix` the current line has matched so far; `None` once it
+    // cannot start with it.
+    let mut matched = Some(0);
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        total += n as u64;
+        if total > cap {
+            return Err(io::Error::other(Refused::TooBig { cap }));
+        }
+        let mut rest = &buf[..n];
+        while !rest.is_empty() {
+            if let Some(m) = matched {
+                let want = &prefix[m..];
+                let k = want.len().min(rest.len());
+                if rest[..k] == want[..k] {
+                    matched = if m + k == prefix.len() {
+                        count += 1;
+                        None
+                    } else {
+                        Some(m + k)
+                    };
+                } else {
+                    matched = None;
+                }
+            }
+            // Skip to the next line; what follows its newline may start a match.
+            match memchr::memchr(b'\n', rest) {
+                Some(i) => {
+                    rest = &rest[i + 1..];
+                    matched = Some(0);
+                }
+                None => break,
+            }
+        }
+    }
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_regular_file_up_to_its_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, "hello").unwrap();
+        assert_eq!(bytes(&path, 5).unwrap(), b"hello");
+        let e = bytes(&path, 4).unwrap_err();
+        assert_eq!(refused(&e).unwrap().to_string(), "is larger than 0 MB");
+    }
+
+    #[test]
+    fn refuses_a_fifo_without_blocking_and_a_device() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("p");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, Mode::from_raw_mode(0o600)).unwrap();
+        let e = bytes(&fifo, 10).unwrap_err();
+        assert_eq!(
+            refused(&e).unwrap().to_string(),
+            "is a named pipe, not a regular file"
+        );
+        let link = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let e = bytes(&link, 10).unwrap_err();
+        assert_eq!(
+            refused(&e).unwrap().to_string(),
+            "is a symlink to a device, not a regular file"
+        );
+        let e = bytes(dir.path(), 10).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::IsADirectory);
+        let e = bytes(&dir.path().join("none"), 10).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn counts_lines_by_their_start_across_pieces() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t");
+        let long = "x".repeat(100_000);
+        let text =
+            format!("{{\"$set\"1\n{long}\n{{\"$set\"2\n{{\"$se\n{long}{{\"$set\"\n{{\"$set\"");
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(
+            count_lines_starting(&path, 1 << 20, b"{\"$set\"").unwrap(),
+            3
+        );
+        assert!(count_lines_starting(&path, 1000, b"{").is_err());
+    }
+}

@@ -1,0 +1,72 @@
+//! What a newcomer is told at each first step: `plan init` names the next one, and
+//! `plan add` without a contract warns at once instead of leaving it to lint.
+
+use crate::util::Test;
+
+#[test]
+fn init_prints_the_next_step() {
+    let t = Test::new();
+    t.case(&["init", "Try plan"])
+        .stdout(
+            "created plan.md: Try plan\nnext: add a goal with a contract, then hook up your agent\n  plan add \"First goal\" --done-when \"what a reviewer can check\"\n  plan install claude    # or codex, copilot, droid, gemini, opencode, pi, qwen; plan install --all\n",
+        )
+        .check();
+    // --quiet prints nothing on success, the next step included.
+    let q = Test::new();
+    q.case(&["init", "Try plan", "--quiet"]).check();
+}
+
+#[test]
+fn add_without_done_when_warns_at_once() {
+    let t = Test::new();
+    t.ok(&["init", "Try plan"]);
+    t.case(&["add", "First goal"])
+        .stdout("first-goal\n")
+        .stderr("plan: warning: goal \"first-goal\" has no done_when, so plan lint fails on it\n  hint: plan edit first-goal --done-when \"what a reviewer can check\"\n")
+        .check();
+    t.case(&["add", "Second goal", "--done-when", "it shows"])
+        .stdout("second-goal\n")
+        .check();
+    // The warning's hint is what lint then asks for.
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("goal \"first-goal\" has no done_when");
+    t.ok(&[
+        "edit",
+        "first-goal",
+        "--done-when",
+        "what a reviewer can check",
+    ]);
+}
+
+/// `plan log --goal ID TEXT` ties a line to a goal: `plan show ID` lists it with the
+/// goal's own history. A plain `plan log` line is the plan's, not a goal's.
+#[test]
+fn a_log_line_about_a_goal_shows_under_plan_show() {
+    let t = Test::new();
+    t.ok(&["init", "Try plan"]);
+    t.ok(&["add", "Cache layer", "--done-when", "p95 < 50ms"]);
+    t.case(&["log", "--goal", "cache", "tried", "redis, too slow"])
+        .stdout("- 2026-06-15 14:02 cache-layer tried redis, too slow\n")
+        .check();
+    t.ok(&["log", "a line about the plan"]);
+    let shown = t.ok(&["show", "cache-layer"]).stdout;
+    let log = shown
+        .split_once("\nlog:\n")
+        .expect("show lists the goal's log")
+        .1;
+    assert!(
+        log.starts_with("- 2026-06-15 14:02 cache-layer added (contract "),
+        "{shown}"
+    );
+    assert!(
+        log.ends_with(")\n- 2026-06-15 14:02 cache-layer tried redis, too slow\n"),
+        "{shown}"
+    );
+    assert!(!shown.contains("a line about the plan"), "{shown}");
+    // The goal's id in front does not let a line pass for plan's own.
+    t.run(&["log", "--goal", "cache-layer", "signed off"])
+        .code(2)
+        .stderr_has("reads like a line plan writes itself");
+    t.run(&["log", "--goal", "nope", "x"]).code(2);
+}

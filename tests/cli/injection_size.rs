@@ -1,0 +1,120 @@
+//! What plan injects is bounded whatever the plan holds (issue 23, item 10): every
+//! field cut to a fixed length, ids included, and each block at most 4 KB.
+
+use crate::util::{Test, fixture};
+
+/// The injection's bound, in bytes.
+const MAX_BLOCK: usize = 4096;
+
+fn plan_with_id(id: &str, title: &str) -> String {
+    format!(
+        "# Plan: Ship it
+
+## Goal: {title}
+<!-- id: {id} -->
+status: active
+done_when: it works
+- [ ] first step
+
+## Goal: Next one
+<!-- id: next-one -->
+status: open
+depends_on: {id}
+
+## Log
+- 2026-06-15 14:02 {id} started
+"
+    )
+}
+
+fn session_start(t: &Test) -> String {
+    let payload = fixture("hosts/claude/session-start.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1");
+    let run = t
+        .case(&["hook", "claude", "session-start"])
+        .stdin(&payload)
+        .any_stdout()
+        .check();
+    run.answer()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Attack: a 10 MB id gave a 10 MB SessionStart context. (1 MB here: the same
+/// attack, at a cost a debug build runs in a test.)
+#[test]
+fn a_huge_id_gives_an_injection_of_at_most_4_kb() {
+    let id = "x".repeat(1 << 20);
+    let title = "t".repeat(1 << 20);
+    let t = Test::new().plan(&plan_with_id(&id, &title));
+    let context = session_start(&t);
+    assert!(
+        !context.is_empty() && context.len() <= MAX_BLOCK,
+        "{} bytes",
+        context.len()
+    );
+    for args in [&["inject"][..], &["skeleton"], &["statusline"]] {
+        let out = t.ok(args).stdout;
+        assert!(
+            out.len() <= 2 * MAX_BLOCK + 1,
+            "plan {args:?}: {} bytes",
+            out.len()
+        );
+    }
+    t.ok(&["goal"]);
+    let stop = t.stop_hook("s1").answer();
+    let reason = stop["reason"].as_str().unwrap();
+    assert!(reason.len() <= MAX_BLOCK, "{} bytes", reason.len());
+}
+
+/// A long id is cut to 64 characters, the last an ellipsis, wherever the block
+/// names it: the active goal, what waits on it, the last log line.
+#[test]
+fn a_long_id_is_cut_to_64_characters_in_the_injection() {
+    let id = format!("{}-end", "a".repeat(96));
+    let t = Test::new().plan(&plan_with_id(&id, "Long one"));
+    let cut = format!("{}…", "a".repeat(63));
+    t.case(&["inject"])
+        .stdout(&format!(
+            "plan.md: Ship it
+Active goals:
+- {cut}: Long one
+  done_when: it works
+  subtasks: 0/1 done; next: first step
+Ready to start: none
+Last log line: 2026-06-15 14:02 {id} started
+A goal is signed off only by `plan complete ID --evidence TEXT --path FILE`, which runs its verify command and an independent read-only judge; `status: done` written by hand is flagged as unchecked.
+"
+        ))
+        .check();
+    t.case(&["statusline"])
+        .stdout(&format!("plan: 1 active · {cut} 0/1 · next: first step\n"))
+        .check();
+}
+
+/// A block over 4 KB (here: templates in `.plan/prompts/` that say a lot) is cut
+/// at a line end and says so on its last line.
+#[test]
+fn a_block_over_4_kb_is_cut_at_a_line_end_and_says_so() {
+    let t = Test::new().plan(&plan_with_id("short", "Short"));
+    let mut template = String::from("{{objective}}\n");
+    for i in 0..200 {
+        template.push_str(&format!("line {i:03} of a long house rule\n"));
+    }
+    t.write(".plan/prompts/injection.md", &template);
+    let out = t.ok(&["inject"]).stdout;
+    assert!(out.len() <= MAX_BLOCK + 1, "{} bytes", out.len());
+    let lines: Vec<&str> = out.lines().collect();
+    let (last, before) = (lines[lines.len() - 1], lines[lines.len() - 2]);
+    assert_eq!(last, "[cut at 4 KB; `plan show` has the rest]");
+    assert!(
+        before.starts_with("line ") && before.ends_with(" of a long house rule"),
+        "{before}"
+    );
+    assert!(
+        out.starts_with("Ship it\nline 000 of a long house rule\n"),
+        "{out}"
+    );
+}

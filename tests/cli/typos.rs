@@ -1,0 +1,103 @@
+//! Typos get the word that was meant: a mistyped goal id names the nearest ids, not
+//! every one, and a misspelt status names the status it is one edit from, which
+//! `plan doctor --fix` then writes.
+
+use crate::util::{Test, fixture};
+
+#[test]
+fn a_mistyped_id_suggests_the_nearest_ids_only() {
+    let t = Test::new().plan(&fixture("plans/real.md"));
+    t.case(&["start", "cache-layr"])
+        .status(2)
+        .stderr("plan: no goal \"cache-layr\"\n  hint: did you mean cache-layer?\n")
+        .check();
+    t.case(&["show", "hashnig"])
+        .status(2)
+        .stderr("plan: no goal \"hashnig\"\n  hint: did you mean hashing?\n")
+        .check();
+    // One letter wrong is one edit.
+    t.case(&["tick", "cache-dxcs", "1"])
+        .status(2)
+        .stderr("plan: no goal \"cache-dxcs\"\n  hint: did you mean cache-docs?\n")
+        .check();
+}
+
+#[test]
+fn an_id_near_none_lists_a_short_plans_ids_and_points_a_long_one_to_plan_show() {
+    let t = Test::new().plan(&fixture("plans/real.md"));
+    t.case(&["start", "nope"])
+        .status(2)
+        .stderr("plan: no goal \"nope\"\n  hint: goals are cache-layer, cache-docs, spike-redis, hashing\n")
+        .check();
+    let long = Test::new();
+    long.ok(&["init", "Many"]);
+    for title in [
+        "Alpha one",
+        "Bravo two",
+        "Charlie three",
+        "Delta four",
+        "Echo five",
+        "Foxtrot six",
+    ] {
+        long.ok(&["add", title, "--done-when", "it works"]);
+    }
+    long.case(&["start", "zulu"])
+        .status(2)
+        .stderr("plan: no goal \"zulu\"\n  hint: `plan show` lists the goals with their ids\n")
+        .check();
+}
+
+const ACTVE: &str = "# Plan: Typo
+
+## Goal: Do the thing
+<!-- id: thing -->
+status: actve
+done_when: it is done
+
+## Goal: Ship it
+<!-- id: ship -->
+status: dnoe
+done_when: it shipped
+
+## Log
+- 2026-06-15 14:00 plan created
+";
+
+#[test]
+fn a_misspelt_status_hints_the_status_it_is_one_edit_from() {
+    let t = Test::new().plan(ACTVE);
+    let run = t.run(&["lint"]).code(1);
+    assert!(
+        run.stdout.contains(
+            "plan.md:5: unknown status \"actve\" (expected open, active, done or cancelled) [unknown-status]\n    5 | status: actve\n  hint: did you mean `status: active`? plan doctor --fix rewrites line 5 so\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    // Only a sign-off writes done: the hint says so, and doctor does not guess it.
+    assert!(
+        run.stdout.contains(
+            "  hint: did you mean `status: done`? edit line 10; plan complete signs a goal off and writes it\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn doctor_fix_rewrites_a_one_edit_status_typo_but_not_to_done() {
+    let t = Test::new().plan(ACTVE);
+    let run = t.run(&["doctor", "--fix"]).code(1);
+    assert!(
+        run.stdout
+            .contains("fixed plan.md: rewrote line 5 as `status: active`\n"),
+        "{}",
+        run.stdout
+    );
+    let md = t.plan_md();
+    assert!(md.contains("<!-- id: thing -->\nstatus: active\n"), "{md}");
+    assert!(md.contains("status: dnoe\n"), "{md}");
+    t.run(&["doctor"])
+        .code(1)
+        .stdout_has("plan.md:10: unknown status \"dnoe\"");
+}
