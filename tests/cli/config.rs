@@ -254,8 +254,9 @@ fn a_flow_style_section_is_not_edited() {
 #[test]
 fn the_readme_settings_are_the_defaults_and_load() {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let settings = &readme[readme.find("## Settings").unwrap()..];
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/settings.md"))
+            .unwrap();
+    let settings = &readme[readme.find("# Settings").unwrap()..];
     let yaml = settings
         .split_once("```yaml\n")
         .unwrap()
@@ -275,12 +276,13 @@ fn the_readme_settings_are_the_defaults_and_load() {
     // `the_readme_settings_are_the_defaults` compares them all.
 }
 
-/// README's settings name every judge backend plan reads, in plan's order.
+/// The settings page names every judge backend plan reads, in plan's order.
 #[test]
 fn the_readme_settings_name_every_backend() {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let settings = &readme[readme.find("## Settings").unwrap()..];
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/settings.md"))
+            .unwrap();
+    let settings = &readme[readme.find("# Settings").unwrap()..];
     let listed = settings
         .lines()
         .find_map(|l| l.strip_prefix("  backend: auto          # "))

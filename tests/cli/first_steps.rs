@@ -5,15 +5,40 @@ use crate::util::Test;
 
 #[test]
 fn init_prints_the_next_step() {
-    let t = Test::new();
+    // PATH holds only the test's programs: no agent CLI of the machine's counts.
+    let t = Test::new().only_bin();
     t.case(&["init", "Try plan"])
         .stdout(
-            "created plan.md: Try plan\nnext: add a goal with a contract, then hook up your agent\n  plan add \"First goal\" --done-when \"what a reviewer can check\"\n  plan install claude    # or codex, copilot, droid, gemini, opencode, pi, qwen; plan install --all\n",
+            "created plan.md: Try plan\nnext: add a goal with a contract, then hook up your agent\n  plan add \"First goal\" --done-when \"what a reviewer can check\"\n  plan install claude    # or codex, copilot, droid, gemini, opencode, pi, qwen; plan install --all\n  (no agent CLI of these is on PATH yet)\n",
         )
         .check();
     // --quiet prints nothing on success, the next step included.
     let q = Test::new();
     q.case(&["init", "Try plan", "--quiet"]).check();
+}
+
+/// `plan init` names the hosts whose CLI is on PATH, as `plan install` takes them,
+/// and suggests installing the first; a program that is not executable, or is not
+/// a host of plan's, is not named.
+#[test]
+fn init_names_the_hosts_it_finds_on_path() {
+    let t = Test::new().only_bin();
+    t.fake_program("codex", "exit 0\n");
+    t.fake_program("gemini", "exit 0\n");
+    t.fake_program("aider", "exit 0\n");
+    std::fs::write(t.bin().join("claude"), "#!/bin/sh\n").unwrap();
+    t.case(&["init", "Try plan"])
+        .stdout(
+            "created plan.md: Try plan\nnext: add a goal with a contract, then hook up your agent\n  plan add \"First goal\" --done-when \"what a reviewer can check\"\n  plan install codex    # found on PATH: codex, gemini; plan install --all hooks up each\n",
+        )
+        .check();
+    let one = Test::new().only_bin();
+    one.fake_program("qwen", "exit 0\n");
+    one.case(&["init", "Try plan"])
+        .stdout(
+            "created plan.md: Try plan\nnext: add a goal with a contract, then hook up your agent\n  plan add \"First goal\" --done-when \"what a reviewer can check\"\n  plan install qwen    # found on PATH: qwen\n",
+        )
+        .check();
 }
 
 #[test]

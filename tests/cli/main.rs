@@ -24,6 +24,7 @@ mod gate;
 mod goals;
 mod half_saves;
 mod hidden_work;
+mod hook_cache;
 mod hooks;
 mod hot;
 mod injection_size;
