@@ -205,3 +205,30 @@ fn the_loop_judge_gets_the_agents_message_fenced() {
         "{prompt}"
     );
 }
+
+/// Attack (open): the vanished-loop block reads the session's own record under
+/// `.git/plan/sessions`, so removing the whole of `.git/plan` takes both the loop
+/// and the record that it was claimed, and the stop is let go without a word.
+#[test]
+#[ignore = "open attack: `rm -rf .git/plan` removes the loop and the session's record of it together; the stop lets go silently (needs a record of a running loop outside .git/plan, e.g. a logged loop start)"]
+fn removing_all_of_git_plan_blocks_one_stop() {
+    let t = looping();
+    std::fs::remove_dir_all(t.path(".git/plan")).unwrap();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(answer["decision"], "block", "{answer}");
+}
+
+/// Attack (open): `.git/plan` made unwritable (here a file in its place, which
+/// holds for root too) turns the hooks read-only, and a read-only stop lets go:
+/// the loop is disabled with no event. Before the read-only hooks the stop was
+/// skipped ("creating .git/plan") and let go as well, so this is not new.
+#[test]
+#[ignore = "open attack: a .git/plan that cannot be written (a file in its place, chmod for a non-root user) lets every stop go with no event; not worse than before this session (the hook was skipped)"]
+fn an_unwritable_git_plan_does_not_end_a_running_loop_silently() {
+    let t = looping();
+    let state = t.path(".git/plan");
+    std::fs::rename(&state, t.path(".git/plan-moved")).unwrap();
+    std::fs::write(&state, "").unwrap();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(answer["decision"], "block", "{answer}");
+}
