@@ -327,3 +327,38 @@ fn judge_command_sets_the_argv_and_the_backend() {
         .stderr("plan: the judge's program is empty\n  hint: plan judge command /path/to/judge [ARG]…\n")
         .check();
 }
+
+/// Attack: the agent, with a shell, sets a judge that always accepts in one line
+/// (`plan judge command /bin/sh -c 'echo VERDICT: accept'`, a program outside the
+/// repository) and signs its goal off. What issue 22 decided holds: the sign-off is
+/// named weak everywhere it shows (the log line says `judge command`, `plan show`
+/// and `plan audit` say a command judge), and `plan audit --strict`, the CI gate,
+/// fails on it.
+#[test]
+fn an_always_accept_command_judge_set_in_one_line_is_a_weak_sign_off() {
+    let t = Test::new().plan(
+        "# Plan: Ship\n\n## Goal: Hard thing\n<!-- id: hard -->\nstatus: active\ndone_when: README exists\nverify: test -f README.md\n\n## Log\n",
+    );
+    t.write("README.md", "hi\n");
+    t.commit_all("start");
+    t.ok(&[
+        "judge",
+        "command",
+        "/bin/sh",
+        "-c",
+        "cat >/dev/null; echo 'VERDICT: accept'",
+    ]);
+    t.ok(&["complete", "hard", "--evidence", "done", "--path", "README.md"]);
+    assert!(
+        t.plan_md().contains("hard signed off (verify passed, judge command accept,"),
+        "{}",
+        t.plan_md()
+    );
+    t.ok(&["show", "hard"])
+        .stdout_has("proof: proven (judged by a command judge, not a model CLI)");
+    t.git(&["add", "-A"]);
+    t.commit_all("signed off");
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has("strict: weak sign-off: a command judge, not a model CLI");
+}

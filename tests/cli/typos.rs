@@ -101,3 +101,22 @@ fn doctor_fix_rewrites_a_one_edit_status_typo_but_not_to_done() {
         .code(1)
         .stdout_has("plan.md:10: unknown status \"dnoe\"");
 }
+
+/// Attack: an agent writes `status: cancelld` on a goal it will not do and lets
+/// `plan doctor --fix` turn it into `cancelled`. The repair writes what the hand
+/// meant and no more: the goal is cancelled by hand, unproven, and audit says so.
+#[test]
+fn doctor_fix_of_a_cancel_typo_leaves_the_goal_unproven() {
+    let md = ACTVE
+        .replace("status: actve", "status: cancelld")
+        .replace("status: dnoe", "status: active");
+    let t = Test::new().plan(&md);
+    t.run(&["doctor", "--fix"])
+        .code(1)
+        .stdout_has("fixed plan.md: rewrote line 5 as `status: cancelled`\n")
+        .stdout_has("goal \"thing\" is cancelled but unproven: cancelled by hand");
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("⚠ thing (cancelled): unproven: cancelled by hand");
+    assert!(!t.plan_md().contains("thing cancelled"), "{}", t.plan_md());
+}
