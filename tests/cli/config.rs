@@ -348,9 +348,17 @@ fn an_always_accept_command_judge_set_in_one_line_is_a_weak_sign_off() {
         "-c",
         "cat >/dev/null; echo 'VERDICT: accept'",
     ]);
-    t.ok(&["complete", "hard", "--evidence", "done", "--path", "README.md"]);
+    t.ok(&[
+        "complete",
+        "hard",
+        "--evidence",
+        "done",
+        "--path",
+        "README.md",
+    ]);
     assert!(
-        t.plan_md().contains("hard signed off (verify passed, judge command accept,"),
+        t.plan_md()
+            .contains("hard signed off (verify passed, judge command accept,"),
         "{}",
         t.plan_md()
     );
