@@ -156,3 +156,41 @@ fn long_active_goals_do_not_push_the_warnings_out_of_the_injection() {
         "{context}"
     );
 }
+
+/// Attack: the stop's reason names the active goals first and the goals marked
+/// done by hand or shelved after them, all on one line, and the 4 KB cut takes the
+/// end. Ten active goals with 64-character ids and long next steps do not push
+/// those out: each part is cut to 80 characters and at most ten actives are named,
+/// so the line stays under the bound (passes: caught by the field bounds).
+#[test]
+fn long_active_goals_do_not_push_unproven_goals_out_of_the_stop_reason() {
+    let mut md = String::from("# Plan: Ship it\n\n");
+    for i in 0..10 {
+        let id = format!("g{i}-{}", "i".repeat(60));
+        md.push_str(&format!(
+            "## Goal: G {i}\n<!-- id: {id} -->\nstatus: active\ndone_when: x\n- [ ] step {i} {}\n\n",
+            "s".repeat(300)
+        ));
+    }
+    for i in 0..5 {
+        let id = format!("faked{i}-{}", "f".repeat(60));
+        md.push_str(&format!(
+            "## Goal: F {i}\n<!-- id: {id} -->\nstatus: done\ndone_when: x\n\n"
+        ));
+    }
+    md.push_str("## Log\n- 2026-06-15 14:02 g0 started\n\n## Archive\n\n");
+    for i in 0..5 {
+        let id = format!("shelved{i}-{}", "h".repeat(60));
+        md.push_str(&format!(
+            "## Goal: S {i}\n<!-- id: {id} -->\nstatus: active\ndone_when: x\n\n"
+        ));
+    }
+    let t = Test::new().plan(&md);
+    t.ok(&["goal"]);
+    let stop = t.stop_hook("s1").answer();
+    assert_eq!(stop["decision"], "block", "{stop}");
+    let reason = stop["reason"].as_str().unwrap();
+    assert!(reason.len() <= MAX_BLOCK, "{} bytes", reason.len());
+    assert!(reason.contains("is marked done by hand"), "{reason}");
+    assert!(reason.contains("is under `## Archive` but"), "{reason}");
+}
