@@ -90,7 +90,7 @@ pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
     }
     // The body is cut to leave the warnings their room: long goals must not push
     // "marked done by hand" or "under ## Archive" out of the block.
-    let room = MAX_BLOCK.saturating_sub(warnings.len()).max(MAX_BLOCK / 2);
+    let room = MAX_BLOCK.saturating_sub(warnings.len()).max(MAX_BLOCK / 4);
     let text = bound::block(injection_body(plan, t), room) + &warnings;
     bound::block(text, MAX_BLOCK)
 }
