@@ -1,7 +1,7 @@
 //! Links the `plan` binary statically, without position-independent code, on
 //! Linux with glibc: a hook is one process start, and the dynamic loader's work
 //! (mapping libc, libgcc_s and libz, binding their symbols, relocating a PIE) is
-//! most of what a cached hook costs (README, "Performance"). Cargo can ask for
+//! most of what a cached hook costs (docs/src/performance.md). Cargo can ask for
 //! `+crt-static` only for every crate of a build, proc-macros included, which
 //! cannot be built that way; so the link is made static here, for the binary
 //! alone, with the static archives of the libraries rustc names. Where one is

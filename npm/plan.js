@@ -15,7 +15,7 @@ const exe = process.platform === "win32" ? "plan.exe" : "plan";
 
 function fail(message, hint) {
   process.stderr.write(`plan: ${message}\n  hint: ${hint}\n`);
-  // plan's own exit code for a wrong environment (README, "Exit codes").
+  // plan's own exit code for a wrong environment (docs/src/troubleshooting.md, "Exit codes").
   process.exit(3);
 }
 

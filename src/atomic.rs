@@ -71,14 +71,7 @@ pub fn replace_checked(
     ready: impl FnOnce(&Path) -> bool,
 ) -> Result<Option<PathBuf>, Failure> {
     let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let dir = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
-    if how.create_dirs {
-        fs::create_dir_all(&dir).map_err(|e| Failure::Dir(dir.clone(), e))?;
-    }
+    let dir = parent_dir(&target, how)?;
     let existing = match fs::metadata(&target) {
         Ok(meta) if meta.permissions().readonly() => return Err(Failure::ReadOnly),
         Ok(meta) => Some(meta.permissions()),
@@ -95,10 +88,8 @@ pub fn replace_checked(
     Ok(Some(target))
 }
 
-/// Creates `path` holding `bytes` unless a file is there already: `Ok(false)`, and
-/// nothing is written. The file appears whole or not at all (temp file, fsync, then
-/// a rename that does not replace), so a crash never leaves it empty or cut.
-pub fn create_new(path: &Path, bytes: &[u8], how: &Replace) -> Result<bool, Failure> {
+/// The directory `path` is in (`.` for a bare name), made first when `how` says so.
+fn parent_dir(path: &Path, how: &Replace) -> Result<PathBuf, Failure> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -107,6 +98,14 @@ pub fn create_new(path: &Path, bytes: &[u8], how: &Replace) -> Result<bool, Fail
     if how.create_dirs {
         fs::create_dir_all(&dir).map_err(|e| Failure::Dir(dir.clone(), e))?;
     }
+    Ok(dir)
+}
+
+/// Creates `path` holding `bytes` unless a file is there already: `Ok(false)`, and
+/// nothing is written. The file appears whole or not at all (temp file, fsync, then
+/// a rename that does not replace), so a crash never leaves it empty or cut.
+pub fn create_new(path: &Path, bytes: &[u8], how: &Replace) -> Result<bool, Failure> {
+    let dir = parent_dir(path, how)?;
     let tmp = written_temp(&dir, bytes, how, None)?;
     match tmp.persist_noclobber(path) {
         Ok(_) => {}

@@ -1483,8 +1483,8 @@ notify:
 
     #[test]
     fn the_readme_settings_are_the_defaults() {
-        let readme = include_str!("../README.md");
-        let settings = &readme[readme.find("## Settings").unwrap()..];
+        let readme = include_str!("../docs/src/settings.md");
+        let settings = &readme[readme.find("# Settings").unwrap()..];
         let yaml = settings
             .split_once("```yaml\n")
             .unwrap()
@@ -1492,7 +1492,10 @@ notify:
             .split_once("```\n")
             .unwrap()
             .0;
-        assert_eq!(from_text(yaml, "README.md").unwrap(), Config::default());
+        assert_eq!(
+            from_text(yaml, "docs/src/settings.md").unwrap(),
+            Config::default()
+        );
     }
 
     #[test]

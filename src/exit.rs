@@ -1,4 +1,4 @@
-//! Exit codes, in one place. README's "Exit codes" table documents the same four.
+//! Exit codes, in one place. The "Exit codes" table of docs/src/troubleshooting.md documents the same four.
 
 use std::fmt;
 

@@ -368,6 +368,9 @@ impl Store {
                 message: format!("{why}; nothing was written"),
                 hint: format!("look at {} again and rerun the command", self.name),
             })?;
+            // A parse holds several times the file: one at a time, on a huge plan.
+            let fresh_errors = fresh_plan.errors.len();
+            drop(fresh_plan);
             let rebased = patch::rebase(base, &fresh, edits.clone()).map_err(conflict)?;
             let out = patch::apply(&fresh, &rebased).map_err(conflict)?;
             if out == fresh {
@@ -375,9 +378,9 @@ impl Store {
             }
             // Never leave the file worse than we found it (e.g. two writers picking
             // the same new id): that is a conflict too.
-            let after = parse(&out);
-            if after.errors.len() > fresh_plan.errors.len() {
-                let first = &after.errors[after.errors.len() - 1];
+            let after_errors = parse(&out).errors;
+            if after_errors.len() > fresh_errors {
+                let first = &after_errors[after_errors.len() - 1];
                 return Err(WriteError::Conflict {
                     message: format!(
                         "{} changed while plan was working and the edit would now make it invalid ({}); nothing was written",

@@ -54,7 +54,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // What a rewind would restore: plan.md and .plan/ stay as they are.
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let changed = git::changed_since_each(root, &commits, &|path: &str| {
-        super::rewind::rewinds(root, plan_rel.as_deref(), path)
+        rewinds(root, plan_rel.as_deref(), path)
     })?;
     let rows: Vec<(&Saved, Vec<String>)> = all
         .iter()
@@ -94,6 +94,26 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         ))?;
     }
     Ok(OK)
+}
+
+/// Whether a rewind would put `path` back: not the plan file, nothing under
+/// `.plan/` and no other plan file. `plan checkpoints` counts these.
+pub(crate) fn rewinds(root: &std::path::Path, plan_rel: Option<&str>, path: &str) -> bool {
+    plan_rel != Some(path)
+        && path != ".plan"
+        && !path.starts_with(".plan/")
+        && !is_plan_file(root, path)
+}
+
+/// Another plan (`--file`) in the repository: its log is history as plan.md's is,
+/// and reverting it would drop the lines logged since (a reopen among them, making
+/// an old sign-off count again), so a rewind leaves it as it is.
+pub(crate) fn is_plan_file(root: &std::path::Path, path: &str) -> bool {
+    path.ends_with(".md")
+        && std::fs::read_to_string(root.join(path)).is_ok_and(|text| {
+            let plan = crate::plan::model::parse(&text);
+            plan.objective.is_some() && plan.log_heading.is_some()
+        })
 }
 
 /// The goal a checkpoint was signed off for.

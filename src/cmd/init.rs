@@ -6,7 +6,9 @@ use anyhow::Result;
 
 use crate::clock;
 use crate::ctx::{Ctx, Env};
+use crate::exec;
 use crate::exit::OK;
+use crate::hosts::Host;
 use crate::plan::ops::one_line;
 
 /// Create plan.md at the repository root; refuses if one exists
@@ -34,14 +36,38 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     );
     ctx.store.create(&content)?;
     ctx.say(&format!("created {}: {objective}", shown(ctx)))?;
-    ctx.say(NEXT)?;
+    ctx.say(&next_steps(&hosts_on_path()))?;
     Ok(OK)
 }
 
 /// What a new plan needs next: a goal with a contract, and an agent hooked up.
 const NEXT: &str = "next: add a goal with a contract, then hook up your agent
-  plan add \"First goal\" --done-when \"what a reviewer can check\"
-  plan install claude    # or codex, copilot, droid, gemini, opencode, pi, qwen; plan install --all";
+  plan add \"First goal\" --done-when \"what a reviewer can check\"";
+
+/// The hosts `plan install` can hook up whose CLI is on PATH, by the names
+/// `plan install` takes: a newcomer learns which of their agents plan knows.
+fn hosts_on_path() -> Vec<&'static str> {
+    Host::ALL
+        .into_iter()
+        .filter(|h| exec::find_on_path(h.spec().judge.program).is_some())
+        .map(Host::name)
+        .collect()
+}
+
+/// The next steps, the install line naming the first host found on PATH, or every
+/// host when none is found.
+fn next_steps(found: &[&str]) -> String {
+    match found {
+        [] => format!(
+            "{NEXT}\n  plan install claude    # or codex, copilot, droid, gemini, opencode, pi, qwen; plan install --all\n  (no agent CLI of these is on PATH yet)"
+        ),
+        [one] => format!("{NEXT}\n  plan install {one}    # found on PATH: {one}"),
+        [first, ..] => format!(
+            "{NEXT}\n  plan install {first}    # found on PATH: {}; plan install --all hooks up each",
+            found.join(", ")
+        ),
+    }
+}
 
 /// The new file as the user finds it from where they ran `plan init`: from a
 /// subdirectory, `../../plan.md (the repository root)`.

@@ -19,7 +19,7 @@ use crate::plan::{ops, rewind};
 use crate::running;
 use crate::store::Store;
 
-use super::checkpoints::{goal_of, time_of};
+use super::checkpoints::{goal_of, is_plan_file, time_of};
 
 /// Restore the files to a sign-off's checkpoint; reopen goals signed off since
 #[derive(Debug, clap::Args)]
@@ -57,26 +57,6 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         None => undo(ctx, &root, &args, &keep),
     }
-}
-
-/// Another plan (`--file`) in the repository: its log is history as plan.md's is,
-/// and reverting it would drop the lines logged since (a reopen among them, making
-/// an old sign-off count again), so a rewind leaves it as it is.
-/// Whether a rewind would put `path` back: not the plan file, nothing under
-/// `.plan/` and no other plan file. `plan checkpoints` counts these.
-pub(crate) fn rewinds(root: &std::path::Path, plan_rel: Option<&str>, path: &str) -> bool {
-    plan_rel != Some(path)
-        && path != ".plan"
-        && !path.starts_with(".plan/")
-        && !is_plan_file(root, path)
-}
-
-fn is_plan_file(root: &std::path::Path, path: &str) -> bool {
-    path.ends_with(".md")
-        && std::fs::read_to_string(root.join(path)).is_ok_and(|text| {
-            let plan = crate::plan::model::parse(&text);
-            plan.objective.is_some() && plan.log_heading.is_some()
-        })
 }
 
 /// Whether a sign-off line of the checkpoint's own goal names its commit. A ref is

@@ -377,6 +377,9 @@ fn claim(state: &State, session: &str) -> Result<()> {
     Ok(())
 }
 
+/// What a stop says where `.git/plan` cannot be written.
+const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
+
 /// A stop with no loop state: if this session claimed a loop that was neither
 /// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
 /// Fail-open: a block is given only once it is recorded as given, so it never
@@ -420,6 +423,11 @@ fn stop(
     // asking: a spent budget or a stall ends the loop without a model call.
     let mut peeked = state.peek_loop()?;
     let Some(current) = peeked.as_ref() else {
+        // Said, not silent: a `.git/plan` made unwritable would otherwise end a
+        // running loop with no word to anyone (a skipped hook said so before).
+        if state.cannot_keep() {
+            return Ok(Answer::Note(UNKEPT.to_string()));
+        }
         return Ok(vanished(state, &input.session));
     };
     if current.ended.is_some() {

@@ -159,6 +159,12 @@ impl State {
         read(&self.loop_path())
     }
 
+    /// Whether no state can be kept here: `.git/plan` is not a directory plan can
+    /// lock in (a read-only mount, or a file in its place).
+    pub fn cannot_keep(&self) -> bool {
+        self.lock_file().is_err()
+    }
+
     /// Removes session files nobody touched in two weeks.
     pub fn prune(&self) {
         let Ok(entries) = fs::read_dir(self.dir.join("sessions")) else {

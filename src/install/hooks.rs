@@ -28,7 +28,32 @@ fn version_key(host: Host) -> Option<(&'static str, u64)> {
 
 /// The shell command a host runs for `slug`.
 pub fn command(program: &str, host: Host, slug: &str) -> String {
+    if is_plugin_program(program) {
+        return format!("{program} hook {} {slug}", host.name());
+    }
     hook_command(program, host.name(), slug)
+}
+
+/// This plan's npm package as npx runs it: needs node, no Rust and nothing installed.
+pub fn npx_program() -> String {
+    format!("npx -y @plan-cli/plan@{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// What the hooks of a plugin built for others run (`plan install claude --plugin`
+/// without `--command`; the repository's marketplace plugin): `plan` from PATH where
+/// it is, exec'd by the shell the host runs the hook in, so one process start; else
+/// this version's npm package through npx, which starts npm on every hook. A shell
+/// prefix rather than a word: the hook's arguments follow it.
+pub fn plugin_program() -> String {
+    format!(
+        "command -v {DEFAULT_PROGRAM} >/dev/null 2>&1 && p={DEFAULT_PROGRAM} || p='{}'; exec $p",
+        npx_program()
+    )
+}
+
+/// A plugin program of any plan version (another pinned npm version).
+fn is_plugin_program(prefix: &str) -> bool {
+    prefix.starts_with(&format!("command -v {DEFAULT_PROGRAM} ")) && prefix.ends_with("; exec $p")
 }
 
 /// Whether a command is one plan registers for `host`: `<program> hook <host> <event>`,
@@ -43,7 +68,9 @@ fn is_ours(command: &str, host: Host, program: &str) -> bool {
     let event_ok = !event.is_empty() && event.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
     let bare = prefix.trim_matches('\'');
     let file_name = bare.rsplit('/').next().unwrap_or(bare);
-    let program_ok = prefix == shell_word(program) || file_name.starts_with(DEFAULT_PROGRAM);
+    let program_ok = prefix == shell_word(program)
+        || file_name.starts_with(DEFAULT_PROGRAM)
+        || is_plugin_program(prefix);
     event_ok && program_ok
 }
 

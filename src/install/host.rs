@@ -202,6 +202,7 @@ pub fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
             notes.join("; ")
         ));
     }
+    out.push_str(&runner_line(program));
     print(&out)?;
     Ok(if missing {
         crate::exit::CHECK_FAILED
@@ -294,6 +295,11 @@ fn write_file(
 /// A Claude Code plugin: its manifest and `hooks/hooks.json`, both checked before
 /// either is written.
 pub fn install_plugin(dir: &Path, program: &str) -> Result<u8> {
+    // Published, the plugin runs where plan may not be installed yet: its hooks fall
+    // back to npx. A --command path is taken as it is.
+    let portable = program == hooks::DEFAULT_PROGRAM;
+    let plugin_program = hooks::plugin_program();
+    let program = if portable { &plugin_program } else { program };
     let (manifest, hooks_file) = plugin_files(dir);
     let version = env!("CARGO_PKG_VERSION");
     let mut manifest_doc =
@@ -325,8 +331,36 @@ pub fn install_plugin(dir: &Path, program: &str) -> Result<u8> {
         "next: try it with `claude --plugin-dir {shown_dir}`, or publish the directory in a plugin marketplace\n"
     ));
     print(&out)?;
-    warn_if_not_on_path(program);
+    if !portable {
+        warn_if_not_on_path(program);
+    }
     Ok(OK)
+}
+
+/// `--check`'s last line: the `plan` the hooks start, as the shell finds it, or
+/// what the plugin's hooks fall back to when there is none.
+fn runner_line(program: &str) -> String {
+    let found = if program.contains('/') {
+        Some(std::path::PathBuf::from(program)).filter(|_| runnable(program))
+    } else {
+        crate::exec::find_on_path(program)
+    };
+    match found {
+        // npm's `plan` is a link to the node launcher, which starts the binary.
+        Some(path)
+            if fs::canonicalize(&path).is_ok_and(|p| p.extension().is_some_and(|e| e == "js")) =>
+        {
+            format!(
+                "hooks run: {} (npm's node launcher, a node start before plan's own; install.sh's binary skips it)\n",
+                path.display()
+            )
+        }
+        Some(path) => format!("hooks run: {}\n", path.display()),
+        None => format!(
+            "hooks run: no `{program}` on PATH; the marketplace plugin's hooks fall back to `{}`, which starts npm each time\n",
+            hooks::npx_program()
+        ),
+    }
 }
 
 /// A path given with --command: hooks run from the repository root, where a

@@ -80,19 +80,18 @@ fn unproven_line(plan: &Plan<'_>) -> Option<String> {
 /// step, what can start next, the last log line, how to sign off, and the goals
 /// marked done without a sign-off.
 pub fn injection(plan: &Plan<'_>, t: Templates<'_>) -> String {
-    let mut text = injection_body(plan, t);
-    if let Some(line) = unproven_line(plan) {
-        text.push('\n');
-        text.push_str(&line);
+    let mut warnings = String::new();
+    for line in [unproven_line(plan), hidden_lines(plan), errors_line(plan)]
+        .into_iter()
+        .flatten()
+    {
+        warnings.push('\n');
+        warnings.push_str(&line);
     }
-    if let Some(line) = hidden_lines(plan) {
-        text.push('\n');
-        text.push_str(&line);
-    }
-    if let Some(line) = errors_line(plan) {
-        text.push('\n');
-        text.push_str(&line);
-    }
+    // The body is cut to leave the warnings their room: long goals must not push
+    // "marked done by hand" or "under ## Archive" out of the block.
+    let room = MAX_BLOCK.saturating_sub(warnings.len()).max(MAX_BLOCK / 4);
+    let text = bound::block(injection_body(plan, t), room) + &warnings;
     bound::block(text, MAX_BLOCK)
 }
 

@@ -220,10 +220,7 @@ pub fn flags(plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<(Severity, Hit)> {
 /// A parser's format error as a hit; a near-miss status line comes with the
 /// rewrite doctor can make when the status it means is clear.
 fn format_hit(plan: &Plan<'_>, d: &Diagnostic) -> Hit {
-    let goal = plan
-        .goals
-        .iter()
-        .find(|g| (g.line..=g.end).contains(&d.line));
+    let goal = plan.goal_at(d.line);
     let mut hit = Hit {
         rule: d.rule.unwrap_or(Rule::UnclosedBlock),
         line: d.line,

@@ -123,11 +123,7 @@ pub fn fix_edits(findings: &[Finding]) -> Vec<Edit> {
 /// when the table does not report it for the goal's status.
 fn finding(plan: &Plan<'_>, hit: Hit) -> Option<Finding> {
     let severity = hit.severity()?;
-    let goal = plan
-        .goals
-        .iter()
-        .find(|g| (g.line..=g.end).contains(&hit.line) || g.line == hit.line)
-        .filter(|_| hit.line > 0);
+    let goal = plan.goal_at(hit.line).filter(|_| hit.line > 0);
     let fix = if hit.hint.is_empty() {
         format!("edit line {}", hit.line)
     } else {
@@ -156,12 +152,7 @@ fn finding(plan: &Plan<'_>, hit: Hit) -> Option<Finding> {
 fn blocked(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
     // Its own section only: repairs are edits to its lines, whatever other goal
     // shares its id.
-    let errors: Vec<&Diagnostic> = plan
-        .errors
-        .iter()
-        .filter(|e| (goal.line..=goal.end).contains(&e.line))
-        .collect();
-    match errors.as_slice() {
+    match plan.errors_within(goal.line, goal.end) {
         [] => false,
         // The one repair that goes into a goal with an error is of that error.
         [only] if only.rule == Some(Rule::UnknownStatus) => {
@@ -182,11 +173,7 @@ fn repairs_status(plan: &Plan<'_>, error: &Diagnostic) -> bool {
 
 /// What to do by hand before `--fix` touches a goal: its format errors, by line.
 fn manual_fix(plan: &Plan<'_>, goal: &Goal<'_>) -> String {
-    let errors: Vec<&Diagnostic> = plan
-        .errors
-        .iter()
-        .filter(|e| (goal.line..=goal.end).contains(&e.line))
-        .collect();
+    let errors = plan.errors_within(goal.line, goal.end);
     let mut lines: Vec<String> = errors.iter().map(|e| e.line.to_string()).collect();
     lines.dedup();
     let which = match (errors.len(), lines.len()) {

@@ -492,6 +492,12 @@ pub fn reserved(text: &str) -> bool {
     if visible != text && reserved(&visible) {
         return true;
     }
+    // Nor for its case: `Signed off (…)` or `REOPENED: …` reads as the event to a
+    // person, in `plan show ID` right under the goal's real history.
+    let lower = text.to_lowercase();
+    if lower != text && reserved(&lower) {
+        return true;
+    }
     let contract = text.match_indices("(contract ").any(|(at, m)| {
         let rest = &text[at + m.len()..];
         rest.get(..8)

@@ -36,6 +36,7 @@ pub(crate) mod text;
 pub(crate) mod unarchive;
 pub(crate) mod wdiff;
 pub(crate) mod weakened;
+pub(crate) mod work;
 
 /// Whatever is in plan.md, the pure core answers and never panics: hooks run on
 /// every tool call, and a panic there would be plan's own error.

@@ -175,6 +175,8 @@ pub struct Plan<'a> {
     pub(super) proofs: Option<HashMap<usize, Proof>>,
     /// Goals (by index) whose ids read alike: a format error in one is the other's.
     twins: Vec<(usize, usize)>,
+    /// The later goals (by index) sharing the id of the goal the index names.
+    same_id: HashMap<usize, Vec<usize>, Fast>,
 }
 
 /// Why an id given on the command line names no single goal.
@@ -207,6 +209,7 @@ pub fn parse(src: &str) -> Plan<'_> {
         history: HashMap::default(),
         proofs: None,
         twins: Vec::new(),
+        same_id: HashMap::default(),
     };
     let headings = lines
         .iter()
@@ -703,12 +706,14 @@ fn assign_ids(plan: &mut Plan<'_>) {
         .chain((0..plan.goals.len()).filter(|&i| plan.goals[i].id_line.is_none()));
     let mut index = HashMap::with_capacity_and_hasher(plan.goals.len(), Fast::default());
     let mut errors = Vec::new();
+    let mut same_id: HashMap<usize, Vec<usize>, Fast> = HashMap::default();
     for i in order {
         let goal = &plan.goals[i];
         let Some(&first) = index.get(&goal.id) else {
             index.insert(goal.id.clone(), i);
             continue;
         };
+        same_id.entry(first).or_default().push(i);
         let first_line = plan.goals[first].line;
         let hint = if goal.id_line.is_some() {
             "give each goal its own `<!-- id: … -->`".to_string()
@@ -759,6 +764,7 @@ fn assign_ids(plan: &mut Plan<'_>) {
     plan.twins = twins;
     plan.errors.extend(errors);
     plan.index = index;
+    plan.same_id = same_id;
 }
 
 fn check_dependencies(plan: &mut Plan<'_>) {
@@ -1051,11 +1057,10 @@ impl<'a> Plan<'a> {
     /// The format errors that belong to `goal`: inside its section, or in another
     /// goal with the same id (a write to one would be a write to either).
     pub fn errors_in(&self, goal: &Goal<'_>) -> Vec<&Diagnostic> {
-        let mut owners: Vec<&Goal<'a>> = self
-            .goals
-            .iter()
-            .filter(|g| g.line == goal.line || (!goal.id.is_empty() && g.id == goal.id))
-            .collect();
+        if self.errors.is_empty() {
+            return Vec::new();
+        }
+        let mut owners: Vec<&Goal<'a>> = self.same_id_as(goal);
         // Look-alike ids are one error between two goals, as a duplicate is.
         for &(a, b) in &self.twins {
             let (ga, gb) = (&self.goals[a], &self.goals[b]);
@@ -1065,10 +1070,58 @@ impl<'a> Plan<'a> {
                 owners.push(ga);
             }
         }
-        self.errors
+        // By position in the sorted errors, so they come in line order, once each.
+        let mut at: Vec<usize> = owners
             .iter()
-            .filter(|e| owners.iter().any(|g| (g.line..=g.end).contains(&e.line)))
-            .collect()
+            .flat_map(|g| self.error_span(g.line, g.end))
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at.into_iter().map(|i| &self.errors[i]).collect()
+    }
+
+    /// `goal` and every goal sharing its (non-empty) id, found by index, not by a
+    /// pass over all goals: lint asks this for each goal.
+    fn same_id_as(&self, goal: &Goal<'_>) -> Vec<&Goal<'a>> {
+        let mut out: Vec<&Goal<'a>> = self.goal_at(goal.line).into_iter().collect();
+        if goal.id.is_empty() {
+            return out;
+        }
+        if let Some(&first) = self.index.get(goal.id.as_ref()) {
+            let later = self.same_id.get(&first).into_iter().flatten();
+            for g in std::iter::once(&first)
+                .chain(later)
+                .map(|&i| &self.goals[i])
+            {
+                if g.line != goal.line {
+                    out.push(g);
+                }
+            }
+        }
+        out
+    }
+
+    /// The goal whose section holds `line`. Goals are in file order and their
+    /// sections do not overlap, so this is a binary search.
+    pub fn goal_at(&self, line: usize) -> Option<&Goal<'a>> {
+        let after = self.goals.partition_point(|g| g.line <= line);
+        super::work::step(usize::BITS as usize - after.leading_zeros() as usize);
+        let goal = &self.goals[after.checked_sub(1)?];
+        (goal.line..=goal.end).contains(&line).then_some(goal)
+    }
+
+    /// The format errors on lines `from..=to`, by a binary search: the parser leaves
+    /// them sorted by line.
+    pub fn errors_within(&self, from: usize, to: usize) -> &[Diagnostic] {
+        let span = self.error_span(from, to);
+        &self.errors[span]
+    }
+
+    fn error_span(&self, from: usize, to: usize) -> std::ops::Range<usize> {
+        let start = self.errors.partition_point(|e| e.line < from);
+        let end = self.errors.partition_point(|e| e.line <= to).max(start);
+        super::work::step(2 * (usize::BITS - self.errors.len().leading_zeros()) as usize);
+        start..end
     }
 
     /// Whether the file as a whole is broken, not just some goals: an error outside

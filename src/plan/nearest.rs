@@ -1,7 +1,7 @@
 //! Typos: the known words nearest to one that is not known (goal ids, statuses), by
 //! edit distance with a swap of two neighbours counted as one edit.
 
-use super::model::Status;
+use super::status::Status;
 
 /// The candidates nearest to `query`, in their order, when any is close enough to
 /// be a slip of the keyboard: at most a third of the query's letters off (at least

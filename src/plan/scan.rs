@@ -206,6 +206,48 @@ impl<'a> Lines<'a> {
         }
     }
 
+    /// Steps over the next line when it is a log bullet as plan stamps it: `- `, a
+    /// `YYYY-MM-DD HH:MM` stamp, one space, then a word starting with a visible
+    /// ASCII character, the line ending in one too, with no carriage return in it,
+    /// outside a fence or comment. Such a line changes no state, and
+    /// [`Lines::next`] reads it as a [`Kind::Bullet`] whose log entry
+    /// (`model::log_entry`) has that word first: `(the line with its newline, the
+    /// word)`. Any other line is left for `next` (`None`). Most of a long log is
+    /// such lines, and a reader that keeps few of them needs no more.
+    pub fn stamped_bullet(&mut self) -> Option<(Range<usize>, Range<usize>)> {
+        if self.state != State::Normal {
+            return None;
+        }
+        let rest = self.src.as_bytes().get(self.pos..)?;
+        let nl = memchr::memchr(b'\n', rest);
+        let text = &rest[..nl.unwrap_or(rest.len())];
+        let v = text.strip_prefix(b"- ")?;
+        let digits = |r: Range<usize>| v[r].iter().all(u8::is_ascii_digit);
+        let stamped = v.len() >= 18
+            && digits(0..4)
+            && v[4] == b'-'
+            && digits(5..7)
+            && v[7] == b'-'
+            && digits(8..10)
+            && v[10] == b' '
+            && digits(11..13)
+            && v[13] == b':'
+            && digits(14..16)
+            && v[16] == b' '
+            && v[17].is_ascii_graphic()
+            && text.last().is_some_and(u8::is_ascii_graphic)
+            && memchr::memchr(b'\r', text).is_none();
+        if !stamped {
+            return None;
+        }
+        let from = self.pos + 2 + 17;
+        let word = from..from + memchr::memchr(b' ', &v[17..]).unwrap_or(v.len() - 17);
+        let line = self.pos..self.pos + text.len() + usize::from(nl.is_some());
+        self.pos = line.end;
+        self.no += 1;
+        Some((line, word))
+    }
+
     /// Where the next line starts.
     pub fn pos(&self) -> usize {
         self.pos
@@ -828,5 +870,121 @@ mod pieces {
                 prop_assert!(kinds_agree, "{:?} against {:?}", line, want);
             }
         }
+    }
+}
+
+/// The log's byte-level fast path reads a line only when the full reading would give
+/// it the same line, word and state.
+#[cfg(test)]
+mod stamped {
+    use super::*;
+    use crate::plan::model::log_entry;
+    use proptest::prelude::*;
+
+    /// Log lines and look-alikes: a stamp or a near one, the space after it or not,
+    /// ids with invisible characters, stray carriage returns, trailing spaces, and
+    /// lines that open a fence or a comment.
+    fn line() -> impl Strategy<Value = String> {
+        // The plain form of each part most of the time, so most lines are near
+        // misses of a real log line.
+        fn part(plain: &'static str, odd: Vec<&'static str>) -> BoxedStrategy<&'static str> {
+            prop_oneof![2 => Just(plain), 3 => prop::sample::select(odd)].boxed()
+        }
+        let lead = part(
+            "- ",
+            vec!["-  ", " - ", "* ", "-\t", "- [ ] ", "-", "", "- "],
+        );
+        let stamp = part(
+            "2026-01-01 10:00",
+            vec![
+                "2026-1-01 10:00",
+                "2026-01-01T10:00",
+                "2026-01-01 10:0x",
+                "２026-01-01 10:00",
+                "",
+            ],
+        );
+        let gap = part(" ", vec!["  ", "\t", "", "\u{a0}", "\r", " "]);
+        let word = part(
+            "g1",
+            vec![
+                "g1\u{200b}",
+                "\u{200b}g1",
+                "é",
+                "g-1.x",
+                "<!--",
+                "```",
+                "#",
+                "g1\r",
+                "",
+                " g1",
+            ],
+        );
+        let tail = prop::sample::select(vec![
+            "",
+            " added (contract 0123abcd)",
+            " signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/g1.md#abcdef012345",
+            " note ",
+            " a\rb",
+            " x\u{a0}",
+            " ~~~",
+            "\t",
+        ]);
+        prop_oneof![
+            8 => (lead, stamp, gap, word, tail).prop_map(|(l, s, g, w, t)| format!("{l}{s}{g}{w}{t}")),
+            1 => prop::sample::select(vec!["```", "~~~", "<!--", "-->", "## Log", "", "text"]).prop_map(str::to_string),
+        ]
+    }
+
+    proptest! {
+        /// Trying the fast path before every line, the lines it takes are the
+        /// bullets the whole scan reads, with the word `log_entry` gives first, and
+        /// every other line scans as before.
+        #[test]
+        fn a_stamped_bullet_is_what_the_full_reading_says(
+            lines in prop::collection::vec(line(), 0..12),
+            eol in prop_oneof![Just("\n"), Just("\r\n")],
+            last in any::<bool>(),
+        ) {
+            let mut src = lines.join(eol);
+            if last {
+                src.push_str(eol);
+            }
+            let whole = scan(&src);
+            let mut lines = Lines::new(&src);
+            let mut no = 0;
+            loop {
+                if let Some((line, word)) = lines.stamped_bullet() {
+                    no += 1;
+                    let want = &whole[no - 1];
+                    let Kind::Bullet { value } = &want.kind else {
+                        return Err(TestCaseError::fail(format!("{want:?} read as a bullet")));
+                    };
+                    prop_assert_eq!(line.clone(), want.start..want.next_start());
+                    // A stray one is a format error, which a reader must not step over.
+                    prop_assert!(!want.text(&src).contains('\r'), "{:?}", want);
+                    let entry = log_entry(no, &src[value.clone()]);
+                    prop_assert!(entry.stamp.is_some());
+                    let first = entry.text.split(' ').next().unwrap_or("");
+                    prop_assert_eq!(&src[word.clone()], first);
+                    prop_assert_eq!(word.start, first.as_ptr() as usize - src.as_ptr() as usize);
+                    continue;
+                }
+                let Some(line) = lines.next() else { break };
+                no += 1;
+                prop_assert_eq!(&line, &whole[no - 1]);
+            }
+            prop_assert_eq!(no, whole.len());
+        }
+    }
+
+    /// plan's own log lines take the fast path.
+    #[test]
+    fn plans_own_log_lines_are_stamped_bullets() {
+        let src = "- 2026-01-01 10:00 g1 added (contract 0123abcd)\n- 2026-01-01 10:00 g2\n";
+        let mut lines = Lines::new(src);
+        assert_eq!(lines.stamped_bullet(), Some((0..48, 19..21)));
+        assert_eq!(lines.stamped_bullet(), Some((48..70, 67..69)));
+        assert_eq!(lines.stamped_bullet(), None);
     }
 }

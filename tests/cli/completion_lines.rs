@@ -1,4 +1,4 @@
-//! README's lines that install the shell completions and the manual page work on a
+//! The install page's lines that install the shell completions and the manual page work on a
 //! fresh HOME, where none of their directories exists yet.
 
 use std::path::Path;
@@ -9,9 +9,12 @@ use crate::util::{BIN, Test};
 /// The lines of the ```sh block after `<!-- readme-test: completions -->`.
 fn lines() -> Vec<String> {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/install.md"))
+            .unwrap();
     let marker = "<!-- readme-test: completions -->";
-    let after = &readme[readme.find(marker).expect("README lacks the marker")..];
+    let after = &readme[readme
+        .find(marker)
+        .expect("docs/src/install.md lacks the marker")..];
     let body = after.split_once("```sh\n").unwrap().1;
     let body = body.split_once("```\n").unwrap().0;
     body.lines().map(String::from).collect()

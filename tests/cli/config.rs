@@ -254,8 +254,9 @@ fn a_flow_style_section_is_not_edited() {
 #[test]
 fn the_readme_settings_are_the_defaults_and_load() {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let settings = &readme[readme.find("## Settings").unwrap()..];
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/settings.md"))
+            .unwrap();
+    let settings = &readme[readme.find("# Settings").unwrap()..];
     let yaml = settings
         .split_once("```yaml\n")
         .unwrap()
@@ -275,12 +276,13 @@ fn the_readme_settings_are_the_defaults_and_load() {
     // `the_readme_settings_are_the_defaults` compares them all.
 }
 
-/// README's settings name every judge backend plan reads, in plan's order.
+/// The settings page names every judge backend plan reads, in plan's order.
 #[test]
 fn the_readme_settings_name_every_backend() {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let settings = &readme[readme.find("## Settings").unwrap()..];
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/settings.md"))
+            .unwrap();
+    let settings = &readme[readme.find("# Settings").unwrap()..];
     let listed = settings
         .lines()
         .find_map(|l| l.strip_prefix("  backend: auto          # "))
@@ -326,4 +328,84 @@ fn judge_command_sets_the_argv_and_the_backend() {
         .status(2)
         .stderr("plan: the judge's program is empty\n  hint: plan judge command /path/to/judge [ARG]…\n")
         .check();
+}
+
+/// Attack: the agent, with a shell, sets a judge that always accepts in one line
+/// (`plan judge command /bin/sh -c 'echo VERDICT: accept'`, a program outside the
+/// repository) and signs its goal off. What issue 22 decided holds: the sign-off is
+/// named weak everywhere it shows (the log line says `judge command`, `plan show`
+/// and `plan audit` say a command judge), and `plan audit --strict`, the CI gate,
+/// fails on it.
+#[test]
+fn an_always_accept_command_judge_set_in_one_line_is_a_weak_sign_off() {
+    let t = Test::new().plan(
+        "# Plan: Ship\n\n## Goal: Hard thing\n<!-- id: hard -->\nstatus: active\ndone_when: README exists\nverify: test -f README.md\n\n## Log\n",
+    );
+    t.write("README.md", "hi\n");
+    t.commit_all("start");
+    t.ok(&[
+        "judge",
+        "command",
+        "/bin/sh",
+        "-c",
+        "cat >/dev/null; echo 'VERDICT: accept'",
+    ]);
+    t.ok(&[
+        "complete",
+        "hard",
+        "--evidence",
+        "done",
+        "--path",
+        "README.md",
+    ]);
+    assert!(
+        t.plan_md()
+            .contains("hard signed off (verify passed, judge command accept,"),
+        "{}",
+        t.plan_md()
+    );
+    t.ok(&["show", "hard"])
+        .stdout_has("proof: proven (judged by a command judge, not a model CLI)");
+    t.git(&["add", "-A"]);
+    t.commit_all("signed off");
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has("strict: weak sign-off: a command judge, not a model CLI");
+}
+
+/// Attack: `plan judge command` naming a judge the agent wrote inside the
+/// repository, found through PATH (a `./bin` a direnv put first) or through a
+/// symlink outside it. Both are refused when the sign-off runs, and no goal is
+/// signed off (passes: caught by #22's containment).
+#[test]
+fn a_command_judge_inside_the_repository_is_refused_by_path_or_by_symlink() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let plan = "# Plan: Ship\n\n## Goal: Hard thing\n<!-- id: hard -->\nstatus: active\ndone_when: README exists\nverify: test -f README.md\n\n## Log\n";
+    let t = Test::new().plan(plan);
+    let bin = t.root().join("bin");
+    t.write("README.md", "hi\n");
+    t.write(
+        "bin/myjudge",
+        "#!/bin/sh\ncat >/dev/null\necho 'VERDICT: accept'\n",
+    );
+    std::fs::set_permissions(bin.join("myjudge"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let link = t.dir.path().join("myjudge-link");
+    std::os::unix::fs::symlink(bin.join("myjudge"), &link).unwrap();
+    t.commit_all("start");
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let t = t.env("PATH", &path);
+    for judge in ["myjudge", link.to_str().unwrap()] {
+        t.ok(&["judge", "command", judge]);
+        t.run(&[
+            "complete",
+            "hard",
+            "--evidence",
+            "done",
+            "--path",
+            "README.md",
+        ])
+        .code(3)
+        .stderr_has("inside the repository, where the agent under review can write");
+    }
+    assert!(!t.plan_md().contains("signed off"), "{}", t.plan_md());
 }

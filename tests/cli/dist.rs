@@ -11,11 +11,11 @@ use crate::util::BIN;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-fn root() -> &'static Path {
+pub(crate) fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn ok(out: Output, what: &str) -> String {
+pub(crate) fn ok(out: Output, what: &str) -> String {
     assert!(
         out.status.success(),
         "{what}: {}\n{}",
@@ -30,7 +30,7 @@ fn has(program: &str) -> bool {
 }
 
 /// The host's Rust target, as scripts/dist names the archive.
-fn host_target() -> String {
+pub(crate) fn host_target() -> String {
     let out = ok(
         Command::new("rustc").arg("-vV").output().unwrap(),
         "rustc -vV",
@@ -51,7 +51,7 @@ fn npm_arch() -> &'static str {
 
 /// The debug binary without its debug info, so packing it takes seconds, not
 /// minutes; the binary as built where `strip` is missing.
-fn small_binary(dir: &Path) -> PathBuf {
+pub(crate) fn small_binary(dir: &Path) -> PathBuf {
     let stripped = dir.join("plan");
     let done = Command::new("strip")
         .arg("-o")
@@ -331,7 +331,7 @@ fn dist_refuses_an_unknown_target_and_a_missing_binary() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "dist: no npm platform for target riscv64gc-unknown-linux-gnu\n  hint: add it to the platforms list in scripts/dist\n"
+        "dist: no npm platform for target riscv64gc-unknown-linux-gnu\n  hint: add it to scripts/platforms\n"
     );
     let missing = dir.path().join("nothing");
     let out = run(&["--binary", missing.to_str().unwrap()]);

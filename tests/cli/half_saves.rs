@@ -209,3 +209,29 @@ fn plan_does_not_wait_on_its_own_write_to_a_file_without_a_final_newline() {
     assert!(waits.ends_with(" ends inside a line\n"), "{waits}");
     assert!(!t.plan_md().ends_with('\n'));
 }
+
+/// Attack on the cut check itself: a person deletes three of four goals on purpose
+/// and saves in place (`echo … > plan.md`), and an agent's `plan log` runs at once.
+/// The check must not refuse or undo a deliberate cut: plan waits at most until the
+/// save is a second old, then logs on top of the person's version, every byte of it.
+#[test]
+fn a_deliberate_cut_saved_in_place_is_kept_and_written_on() {
+    let t = Test::new().plan(&plan_with(&["a1", "a2"]));
+    t.commit_all("four goals");
+    let cut = "# Plan: x\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: active\n- [ ] a1\n\n## Log\n- 2026-01-01 10:00 one\n";
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(t.path("plan.md"))
+        .unwrap();
+    file.write_all(cut.as_bytes()).unwrap();
+    drop(file);
+    let started = Instant::now();
+    t.ok(&["log", "mine"]);
+    assert!(
+        started.elapsed() < Duration::from_millis(1900),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(t.plan_md(), format!("{cut}- 2026-06-15 14:02 mine\n"));
+}

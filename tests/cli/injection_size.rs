@@ -118,3 +118,79 @@ fn a_block_over_4_kb_is_cut_at_a_line_end_and_says_so() {
         "{out}"
     );
 }
+
+/// Attack: the 4 KB cut took the block's end, where the warnings are. Ten active
+/// goals with long titles, contracts and next steps (each field within its own
+/// bound) pushed out "marked done by hand", "under `## Archive` but not finished"
+/// and the format-error line, so a goal an agent marked done by hand, or shelved,
+/// looked settled in every injection. The warnings are kept; the goals are cut.
+#[test]
+fn long_active_goals_do_not_push_the_warnings_out_of_the_injection() {
+    let long = |what: &str, i: usize| format!("{what} {i} {}", "w".repeat(300));
+    let mut md = String::from("# Plan: Ship it\n\n");
+    for i in 0..10 {
+        md.push_str(&format!(
+            "## Goal: {}\n<!-- id: g{i} -->\nstatus: active\ndone_when: {}\n- [ ] {}\n\n",
+            long("title", i),
+            long("contract", i),
+            long("step", i)
+        ));
+    }
+    md.push_str("## Goal: Faked\n<!-- id: faked -->\nstatus: done\ndone_when: it works\n\n");
+    md.push_str("## Log\n- 2026-06-15 14:02 g0 started\n\n## Archive\n\n");
+    md.push_str("## Goal: Shelved\n<!-- id: shelved -->\nstatus: active\ndone_when: x\n");
+    let t = Test::new().plan(&md);
+    let context = session_start(&t);
+    assert!(context.len() <= MAX_BLOCK, "{} bytes", context.len());
+    assert!(
+        context.contains("Marked done or cancelled by hand, so still remaining work: faked."),
+        "{context}"
+    );
+    assert!(
+        context.contains("Under `## Archive` but not finished, so still remaining work: shelved."),
+        "{context}"
+    );
+    assert!(context.contains("- g0: title 0 "), "{context}");
+    assert!(
+        context.contains(" KB; `plan show` has the rest]\nMarked done"),
+        "{context}"
+    );
+}
+
+/// Attack: the stop's reason names the active goals first and the goals marked
+/// done by hand or shelved after them, all on one line, and the 4 KB cut takes the
+/// end. Ten active goals with 64-character ids and long next steps do not push
+/// those out: each part is cut to 80 characters and at most ten actives are named,
+/// so the line stays under the bound (passes: caught by the field bounds).
+#[test]
+fn long_active_goals_do_not_push_unproven_goals_out_of_the_stop_reason() {
+    let mut md = String::from("# Plan: Ship it\n\n");
+    for i in 0..10 {
+        let id = format!("g{i}-{}", "i".repeat(60));
+        md.push_str(&format!(
+            "## Goal: G {i}\n<!-- id: {id} -->\nstatus: active\ndone_when: x\n- [ ] step {i} {}\n\n",
+            "s".repeat(300)
+        ));
+    }
+    for i in 0..5 {
+        let id = format!("faked{i}-{}", "f".repeat(60));
+        md.push_str(&format!(
+            "## Goal: F {i}\n<!-- id: {id} -->\nstatus: done\ndone_when: x\n\n"
+        ));
+    }
+    md.push_str("## Log\n- 2026-06-15 14:02 g0 started\n\n## Archive\n\n");
+    for i in 0..5 {
+        let id = format!("shelved{i}-{}", "h".repeat(60));
+        md.push_str(&format!(
+            "## Goal: S {i}\n<!-- id: {id} -->\nstatus: active\ndone_when: x\n\n"
+        ));
+    }
+    let t = Test::new().plan(&md);
+    t.ok(&["goal"]);
+    let stop = t.stop_hook("s1").answer();
+    assert_eq!(stop["decision"], "block", "{stop}");
+    let reason = stop["reason"].as_str().unwrap();
+    assert!(reason.len() <= MAX_BLOCK, "{} bytes", reason.len());
+    assert!(reason.contains("is marked done by hand"), "{reason}");
+    assert!(reason.contains("is under `## Archive` but"), "{reason}");
+}

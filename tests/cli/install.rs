@@ -146,11 +146,11 @@ fn the_plugin_gets_a_manifest_and_hooks_file() {
     installed plan's Claude Code plugin in plan-plugin
       wrote plan-plugin/.claude-plugin/plugin.json (plan 0.1.0)
       wrote plan-plugin/hooks/hooks.json
-      added SessionStart: plan hook claude session-start
-      added UserPromptSubmit: plan hook claude user-prompt-submit
-      added PostToolUse: plan hook claude post-tool-use
-      added PreCompact: plan hook claude pre-compact
-      added Stop: plan hook claude stop
+      added SessionStart: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude session-start
+      added UserPromptSubmit: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude user-prompt-submit
+      added PostToolUse: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude post-tool-use
+      added PreCompact: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude pre-compact
+      added Stop: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude stop
     next: try it with `claude --plugin-dir plan-plugin`, or publish the directory in a plugin marketplace
     ");
     let manifest = json(&t.read("plan-plugin/.claude-plugin/plugin.json"));
@@ -163,7 +163,7 @@ fn the_plugin_gets_a_manifest_and_hooks_file() {
     );
     assert_eq!(
         hooks["hooks"]["Stop"][0]["hooks"][0]["command"],
-        "plan hook claude stop"
+        "command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude stop"
     );
     // The plugin is not the project's settings.
     assert!(!t.path(".claude").exists());

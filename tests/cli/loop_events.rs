@@ -205,3 +205,77 @@ fn the_loop_judge_gets_the_agents_message_fenced() {
         "{prompt}"
     );
 }
+
+/// Attack (open): the vanished-loop block reads the session's own record under
+/// `.git/plan/sessions`, so removing the whole of `.git/plan` takes both the loop
+/// and the record that it was claimed, and the stop is let go without a word.
+#[test]
+#[ignore = "open attack: `rm -rf .git/plan` removes the loop and the session's record of it together; the stop lets go silently (needs a record of a running loop outside .git/plan, e.g. a logged loop start)"]
+fn removing_all_of_git_plan_blocks_one_stop() {
+    let t = looping();
+    std::fs::remove_dir_all(t.path(".git/plan")).unwrap();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(answer["decision"], "block", "{answer}");
+}
+
+/// Attack: `.git/plan` made unwritable (here a file in its place, which holds for
+/// root too) turns the hooks read-only, and a read-only stop lets go.
+/// Before the read-only hooks the stop was skipped and said so ("hook skipped:
+/// creating .git/plan"); with them it let go with no word at all. Failed before:
+/// the answer was empty. The stop still lets go (hooks fail open), but says why.
+#[test]
+fn an_unwritable_git_plan_does_not_end_a_running_loop_silently() {
+    let t = looping();
+    let state = t.path(".git/plan");
+    std::fs::rename(&state, t.path(".git/plan-moved")).unwrap();
+    std::fs::write(&state, "").unwrap();
+    let answer = t.stop_hook("s1").answer();
+    assert_ne!(answer["decision"], "block", "{answer}");
+    assert_eq!(
+        answer["systemMessage"],
+        "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again"
+    );
+}
+
+/// Attack: a plan.md plan will not read (a byte that is not UTF-8, or a named pipe
+/// in its place, which plan now refuses as not a regular file rather than hang on)
+/// fails every hook open, so a running loop's stop is let go. Hooks fail open by
+/// design; what holds is that the person is told, with the file and why.
+fn stop_with_an_unreadable_plan(spoil: impl FnOnce(&Test)) -> String {
+    let t = looping();
+    spoil(&t);
+    let answer = t.stop_hook("s1").answer();
+    assert_ne!(answer["decision"], "block", "{answer}");
+    answer["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_plan_that_is_not_utf8_lets_the_loop_go_and_says_so() {
+    let note = stop_with_an_unreadable_plan(|t| {
+        let mut md = t.plan_md().into_bytes();
+        md.extend_from_slice(b"- 2026-06-15 14:03 \xff\n");
+        std::fs::write(t.path("plan.md"), md).unwrap();
+    });
+    assert!(note.starts_with("plan: hook skipped: reading "), "{note}");
+    assert!(note.contains("plan.md: invalid utf-8"), "{note}");
+}
+
+#[test]
+fn a_plan_that_is_a_pipe_lets_the_loop_go_and_says_so() {
+    let note = stop_with_an_unreadable_plan(|t| {
+        let path = t.path("plan.md");
+        std::fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    });
+    assert!(
+        note.contains("plan.md: is a named pipe, not a regular file"),
+        "{note}"
+    );
+}

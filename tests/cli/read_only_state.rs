@@ -45,14 +45,18 @@ fn context(answer: &serde_json::Value) -> &str {
 
 /// The hooks of one session against a `.git/plan` nothing can be written under:
 /// the start and every prompt inject the plan (nothing remembers it was given),
-/// the stop lets the agent go, and nothing is written.
+/// the stop lets the agent go and says why, and nothing is written.
 fn injects_read_only(t: &Test) {
     assert_eq!(context(&hook(t, "session-start")), BLOCK);
     for _ in 0..2 {
         assert_eq!(context(&hook(t, "user-prompt-submit")), BLOCK);
     }
     assert_eq!(hook(t, "post-tool-use.write"), serde_json::Value::Null);
-    assert_eq!(hook(t, "stop"), serde_json::Value::Null);
+    // The stop lets go, and says why: no loop can be kept.
+    assert_eq!(
+        hook(t, "stop")["systemMessage"],
+        "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again"
+    );
     assert_eq!(t.ok(&["inject"]).stdout, format!("{BLOCK}\n"));
 }
 

@@ -1,26 +1,73 @@
-//! README.md stays true: its quick start and its command examples run as written.
+//! README.md and the book under docs/ stay true: every command block marked
+//! `<!-- readme-test: NAME -->` runs as written, and the book's pages and links resolve.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{BIN, NOW, Test};
+use crate::util::{BIN, NOW, Test, fixture_path};
 
-/// The shell lines of the ```sh block after `<!-- readme-test: NAME -->`, with
-/// backslash continuations joined.
-fn block(name: &str) -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let marker = format!("<!-- readme-test: {name} -->");
-    let after = &readme[readme
-        .find(&marker)
-        .unwrap_or_else(|| panic!("README lacks {marker}"))..];
-    let body = after
-        .split_once("```sh\n")
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// README.md, then every page of the book, as (path from the repository root, text).
+fn documents() -> Vec<(String, String)> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(manifest().join("docs/src"))
         .unwrap()
-        .1
-        .split_once("```\n")
-        .unwrap()
-        .0;
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    let mut docs = vec![("README.md".to_string(), read("README.md"))];
+    for page in pages {
+        let rel = page.strip_prefix(manifest()).unwrap().display().to_string();
+        docs.push((rel.clone(), read(&rel)));
+    }
+    docs
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(manifest().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// One marked block: where it is, its name, and its shell lines with backslash
+/// continuations joined.
+struct Block {
+    file: String,
+    name: String,
+    lines: Vec<String>,
+}
+
+/// Every marked block of README.md and docs/src/*.md, in that order. A name used
+/// twice is an error: a test finds its block by name.
+fn marked() -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    for (file, text) in documents() {
+        for (at, _) in text.match_indices("<!-- readme-test: ") {
+            let after = &text[at + "<!-- readme-test: ".len()..];
+            let name = after.split_once(" -->").unwrap().0.to_string();
+            let body = after
+                .split_once("```sh\n")
+                .unwrap_or_else(|| panic!("{file}: {name} marks no ```sh block"))
+                .1
+                .split_once("```\n")
+                .unwrap()
+                .0;
+            assert!(
+                !blocks.iter().any(|b| b.name == name),
+                "{file}: a second block named {name}"
+            );
+            blocks.push(Block {
+                file: file.clone(),
+                name,
+                lines: joined(body),
+            });
+        }
+    }
+    blocks
+}
+
+fn joined(body: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut current = String::new();
     for line in body.lines() {
@@ -33,6 +80,15 @@ fn block(name: &str) -> Vec<String> {
         }
     }
     lines
+}
+
+/// The shell lines of the block marked `<!-- readme-test: NAME -->`, wherever it is.
+fn block(name: &str) -> Vec<String> {
+    marked()
+        .into_iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no block is marked <!-- readme-test: {name} -->"))
+        .lines
 }
 
 /// A PATH whose `plan` is the binary under test.
@@ -49,6 +105,10 @@ fn sh(t: &Test, path: &str, line: &str, cwd: &Path) -> std::process::Output {
         .env("HOME", t.dir.path().join("home"))
         .env("TMPDIR", t.dir.path())
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
         .env("PLAN_NOW", NOW)
         .env_remove("PLAN_FILE")
         .output()
@@ -86,7 +146,7 @@ fn command_examples_run_in_order() {
         let out = sh(&t, &path, line, &t.root());
         assert!(
             out.status.success(),
-            "README example failed: {line}\n{}{}",
+            "example failed: {line}\n{}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
@@ -104,7 +164,7 @@ fn export_and_import_examples_run() {
         let out = sh(&t, &path, line, &t.root());
         assert!(
             out.status.success(),
-            "README example failed: {line}\n{}{}",
+            "example failed: {line}\n{}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
@@ -130,7 +190,7 @@ fn claims_examples_run() {
         let out = sh(&t, &path, line, &t.root());
         assert!(
             out.status.success(),
-            "README example failed: {line}\n{}{}",
+            "example failed: {line}\n{}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
@@ -142,13 +202,12 @@ fn claims_examples_run() {
     assert_eq!(t.git(&["for-each-ref", "refs/plan/claims/"]), "");
 }
 
-/// The body of the first fenced block with `info` after `heading` in README.md.
-fn fenced_after(heading: &str, info: &str) -> String {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let after = &readme[readme
+/// The body of the first fenced block with `info` after `heading` in the book's `page`.
+fn fenced_after(page: &str, heading: &str, info: &str) -> String {
+    let text = read(&format!("docs/src/{page}"));
+    let after = &text[text
         .find(heading)
-        .unwrap_or_else(|| panic!("README lacks {heading}"))..];
+        .unwrap_or_else(|| panic!("{page} lacks {heading}"))..];
     let open = format!("```{info}\n");
     let body = &after[after.find(&open).unwrap() + open.len()..];
     body[..body.find("\n```\n").unwrap() + 1].to_string()
@@ -156,7 +215,7 @@ fn fenced_after(heading: &str, info: &str) -> String {
 
 #[test]
 fn the_example_file_parses_and_its_logged_contract_is_its_own() {
-    let example = fenced_after("## The file", "markdown");
+    let example = fenced_after("file.md", "# The file", "markdown");
     let t = Test::new().plan(&example);
     let json = t.ok(&["show", "--all", "--json"]).json();
     assert_eq!(json["errors"], serde_json::json!([]), "{example}");
@@ -173,22 +232,21 @@ fn the_example_file_parses_and_its_logged_contract_is_its_own() {
     t.ok(&["doctor"]);
 }
 
-/// README says which bytes the fingerprint hashes; `git hash-object` on exactly
+/// The book says which bytes the fingerprint hashes; `git hash-object` on exactly
 /// those bytes gives the documented id, and plan agrees.
 #[test]
 fn the_documented_fingerprint_bytes_hash_to_the_documented_value() {
-    let bytes = fenced_after("The contract fingerprint", "text");
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let bytes = fenced_after("file.md", "The contract fingerprint", "text");
+    let readme = read("docs/src/file.md");
     let t = Test::new();
     t.write("contract.txt", &bytes);
     let id = t.git(&["hash-object", "contract.txt"]);
     let id = id.trim();
     assert!(
         readme.contains(&format!("`{id}`")),
-        "README does not give the blob id {id} of:\n{bytes}"
+        "docs/src/file.md does not give the blob id {id} of:\n{bytes}"
     );
-    let example = fenced_after("## The file", "markdown");
+    let example = fenced_after("file.md", "# The file", "markdown");
     let t = Test::new().plan(&example);
     let json = t.ok(&["show", "--all", "--json"]).json();
     assert_eq!(json["goals"][0]["contract"], &id[..8]);
@@ -196,7 +254,7 @@ fn the_documented_fingerprint_bytes_hash_to_the_documented_value() {
 
 #[test]
 fn the_notify_examples_are_settings_plan_reads() {
-    let example = fenced_after("## Events and notifications", "yaml");
+    let example = fenced_after("events.md", "# Events and notifications", "yaml");
     assert!(
         example.contains("notify-send") && example.contains("curl"),
         "{example}"
@@ -211,4 +269,192 @@ fn the_notify_examples_are_settings_plan_reads() {
     t.run(&["judge"])
         .code(2)
         .stderr_has("unknown event \"rejected\"");
+}
+
+/// The marked blocks a test of their own runs, with what it needs (an install
+/// stood in for, a fresh HOME, an agent) and checks on what they did.
+const OWN_TEST: [&str; 6] = [
+    "quickstart",
+    "first-hour",
+    "completions",
+    "commands",
+    "port",
+    "claims",
+];
+
+/// Every other marked block runs line by line in a fresh repository; a block
+/// added to README.md or a page of the book is run without anyone listing it.
+#[test]
+fn every_marked_block_runs() {
+    let blocks = marked();
+    for name in OWN_TEST {
+        assert!(
+            blocks.iter().any(|b| b.name == name),
+            "no block is marked {name}"
+        );
+    }
+    assert!(
+        blocks.len() > OWN_TEST.len(),
+        "no block is left to run here"
+    );
+    for b in blocks
+        .iter()
+        .filter(|b| !OWN_TEST.contains(&b.name.as_str()))
+    {
+        let t = Test::new();
+        let path = bin_dir(&t);
+        for line in &b.lines {
+            let out = sh(&t, &path, line, &t.root());
+            assert!(
+                out.status.success(),
+                "{}: block {} failed: {line}\n{}{}",
+                b.file,
+                b.name,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+/// The README's first hour, as one script: the agent and the judge are a fake
+/// `claude` (an agent that writes the exporter, starts the goal and ticks it; a
+/// judge that accepts), and `cargo test` a stand-in that passes once the exporter
+/// exists. The block's own lines run unchanged.
+#[test]
+fn the_first_hour_runs_to_a_signed_off_goal() {
+    let t = Test::new();
+    let path = bin_dir(&t);
+    let judge = fixture_path("judges/claude-accept");
+    t.fake_program(
+        "claude",
+        &format!(
+            "if [ \"$1\" = -p ]; then exec '{}' \"$@\"; fi\n\
+             mkdir -p src && echo 'pub fn export() {{}}' > src/export.rs\n\
+             plan start csv-export && plan tick csv-export 1 && plan tick csv-export 2\n",
+            judge.display()
+        ),
+    );
+    t.fake_program(
+        "cargo",
+        "test \"$1 $2\" = 'test csv_export' && test -s src/export.rs\n",
+    );
+    let lines = block("first-hour");
+    assert!(
+        lines.iter().any(|l| l.starts_with("plan complete ")),
+        "{lines:?}"
+    );
+    let out = sh(
+        &t,
+        &path,
+        &format!("set -e\n{}", lines.join("\n")),
+        &t.root(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = t.plan_md();
+    assert!(md.contains("status: done"), "{md}");
+    assert!(
+        md.contains("csv-export signed off (verify passed, judge claude accept"),
+        "{md}"
+    );
+    assert!(t.path(".claude/settings.json").exists());
+    t.ok(&["audit"]);
+}
+
+#[test]
+fn the_readme_is_at_most_300_lines() {
+    let lines = read("README.md").lines().count();
+    assert!(lines <= 300, "README.md has {lines} lines");
+}
+
+/// mdBook builds only what SUMMARY.md lists, and fails on an entry with no file:
+/// every entry is a page, and every page is an entry.
+#[test]
+fn the_book_lists_every_page_and_nothing_else() {
+    assert!(read("docs/book.toml").contains("src = \"src\""));
+    let summary = read("docs/src/SUMMARY.md");
+    let listed: Vec<String> = summary
+        .match_indices("](")
+        .map(|(at, _)| summary[at + 2..].split_once(')').unwrap().0.to_string())
+        .collect();
+    for entry in &listed {
+        assert!(
+            manifest().join("docs/src").join(entry).is_file(),
+            "SUMMARY.md lists {entry}, which is not there"
+        );
+    }
+    for (file, _) in documents().iter().skip(1) {
+        let name = file.strip_prefix("docs/src/").unwrap();
+        assert!(
+            name == "SUMMARY.md" || listed.iter().any(|l| l == name),
+            "{file} is not in SUMMARY.md"
+        );
+    }
+}
+
+/// A heading's anchor as GitHub and mdBook make it.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            c if c.is_whitespace() => Some('-'),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown text's headings, fenced code left out.
+fn anchors(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut found = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            found.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+/// Every link from README.md or a page to a file of this repository names a file
+/// that is there, and an anchor, when it has one, that a heading there makes.
+#[test]
+fn every_link_between_the_pages_resolves() {
+    let mut checked = 0;
+    for (file, text) in documents() {
+        let dir = Path::new(&file).parent().unwrap().to_path_buf();
+        for (at, _) in text.match_indices("](") {
+            let target = text[at + 2..].split_once(')').unwrap().0;
+            if target.contains("://") || target.contains(' ') {
+                continue;
+            }
+            let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let to = if path.is_empty() {
+                file.clone()
+            } else {
+                dir.join(path).display().to_string()
+            };
+            assert!(
+                manifest().join(&to).exists(),
+                "{file}: the link {target} names {to}, which is not there"
+            );
+            if !fragment.is_empty() {
+                assert!(
+                    anchors(&read(&to)).iter().any(|a| a == fragment),
+                    "{file}: the link {target}: {to} has no heading #{fragment}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "{checked}");
 }

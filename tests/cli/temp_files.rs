@@ -102,3 +102,48 @@ fn init_killed_at_any_moment_leaves_no_partial_plan_md() {
     }
     assert_eq!(strays(&t), Vec::<String>::new());
 }
+
+/// Attack: an agent empties a committed plan.md and runs `plan init`, which now
+/// fills an empty file: a fresh plan, every goal and log line gone. The removal is
+/// caught by audit (the log is append-only against git), not by the hooks, which
+/// see only the new file.
+#[test]
+fn init_over_an_emptied_committed_plan_is_caught_by_audit() {
+    let t = Test::new();
+    t.ok(&["init", "Ship it"]);
+    t.ok(&["add", "Hard thing", "--done-when", "it works"]);
+    t.ok(&["start", "hard-thing"]);
+    t.commit_all("the plan");
+    std::fs::write(t.path("plan.md"), "").unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    t.ok(&["init", "Fresh start"]);
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("hard-thing started (contract ")
+        .stdout_has("was removed since; the log is append-only");
+}
+
+/// Attack: an editor that truncates plan.md and pauses over a second before
+/// writing (a stalled network file system) holds the old file open; `plan init`
+/// takes the empty, quiet file as one to fill and renames its plan over it, so the
+/// editor's bytes go to the replaced file and are lost. The same pause defeats the
+/// write path's watch of the replaced file (it watches only a file written under a
+/// second ago): the limit the README states, not a new hole.
+#[test]
+#[ignore = "open attack (the README's stated limit): an editor that pauses over 1 s after truncating plan.md and writes after plan init filled it loses its save to the replaced file"]
+fn init_does_not_lose_a_save_that_resumes_after_it_fills_the_file() {
+    use std::io::Write as _;
+    let t = Test::new().plan("");
+    let mut editor = std::fs::OpenOptions::new()
+        .write(true)
+        .open(t.path("plan.md"))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    t.ok(&["init", "Ship it"]);
+    editor
+        .write_all(b"# Plan: The person's plan\n\n## Log\n")
+        .unwrap();
+    drop(editor);
+    let md = t.plan_md();
+    assert!(md.contains("The person's plan"), "{md}");
+}

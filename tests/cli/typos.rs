@@ -101,3 +101,44 @@ fn doctor_fix_rewrites_a_one_edit_status_typo_but_not_to_done() {
         .code(1)
         .stdout_has("plan.md:10: unknown status \"dnoe\"");
 }
+
+/// Attack: an agent writes `status: cancelld` on a goal it will not do and lets
+/// `plan doctor --fix` turn it into `cancelled`. The repair writes what the hand
+/// meant and no more: the goal is cancelled by hand, unproven, and audit says so.
+#[test]
+fn doctor_fix_of_a_cancel_typo_leaves_the_goal_unproven() {
+    let md = ACTVE
+        .replace("status: actve", "status: cancelld")
+        .replace("status: dnoe", "status: active");
+    let t = Test::new().plan(&md);
+    t.run(&["doctor", "--fix"])
+        .code(1)
+        .stdout_has("fixed plan.md: rewrote line 5 as `status: cancelled`\n")
+        .stdout_has("goal \"thing\" is cancelled but unproven: cancelled by hand");
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("⚠ thing (cancelled): unproven: cancelled by hand");
+    assert!(!t.plan_md().contains("thing cancelled"), "{}", t.plan_md());
+}
+
+/// Attack: a hint that names the nearest id must stay a hint. No command acts on
+/// the goal it guesses: a mistyped id in cancel, complete, start, tick, log --goal
+/// or reopen exits 2 and leaves plan.md as it was.
+#[test]
+fn a_nearest_id_hint_never_acts_on_the_goal_it_names() {
+    let t = Test::new().plan(&fixture("plans/real.md"));
+    let before = t.plan_md();
+    for args in [
+        &["cancel", "cache-layr", "--reason", "x"][..],
+        &["complete", "cache-layr", "--evidence", "x"],
+        &["start", "cache-layr"],
+        &["tick", "cache-layr", "1"],
+        &["log", "--goal", "cache-layr", "x"],
+        &["reopen", "cache-layr", "--reason", "x"],
+    ] {
+        t.run(args)
+            .code(2)
+            .stderr_has("hint: did you mean cache-layer?");
+    }
+    assert_eq!(t.plan_md(), before);
+}
