@@ -313,7 +313,7 @@ fn read_cut(path: &Path) -> Option<(String, String)> {
         return None;
     }
     let mut hash = ContentHasher::new();
-    let mut cut = lean::Cut::new();
+    let mut cut = lean::Cut::sized(len);
     let mut buf = vec![0; PIECE];
     let (mut filled, mut total) = (0, 0);
     loop {

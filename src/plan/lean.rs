@@ -133,6 +133,19 @@ impl Cut {
         }
     }
 
+    /// A cut for a plan of `len` bytes, its item list and id sets sized for it at
+    /// once: a long plan's would otherwise be copied and rehashed as they grow. plan
+    /// writes a goal and its log lines in some hundreds of bytes. The arena is left
+    /// to grow: how much of a plan is kept varies too much to guess.
+    pub fn sized(len: usize) -> Cut {
+        let goals = len / 512;
+        let mut cut = Cut::new();
+        cut.items.reserve(len / 256);
+        cut.known.reserve(goals);
+        cut.archived_ids.reserve(goals / 2);
+        cut
+    }
+
     fn keep(&mut self, text: &str) {
         let start = self.out.len();
         self.out.push_str(text);
