@@ -313,7 +313,9 @@ fn read_cut(path: &Path) -> Option<(String, String)> {
         return None;
     }
     let mut hash = ContentHasher::new();
-    let mut cut = lean::Cut::sized(len);
+    // Sized from what will be read, never from the length alone: a sparse file of a
+    // terabyte would ask for an allocation that aborts, past every fail-open.
+    let mut cut = lean::Cut::sized(len.min(crate::fsread::PLAN as usize));
     let mut buf = vec![0; PIECE];
     let (mut filled, mut total) = (0, 0);
     loop {

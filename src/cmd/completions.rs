@@ -61,6 +61,13 @@ pub fn answer_if_asked() {
     if std::env::var_os(VAR).is_none() {
         return;
     }
+    // Only a shell's own request (`plan -- plan …`) or the script request (`plan`
+    // alone): a COMPLETE left exported must not turn git's merge driver, a notify
+    // command or `plan mcp` into a completion answer that exits 0.
+    let mut args = std::env::args_os().skip(1);
+    if !args.next().is_none_or(|first| first == "--") {
+        return;
+    }
     CompleteEnv::with_factory(command).var(VAR).complete();
 }
 

@@ -151,3 +151,36 @@ fn the_help_says_goal_ids_are_completed() {
     // then too, not only from the second TAB on.
     assert!(zsh.contains("_clap_dynamic_completer_plan \"$@\""), "{zsh}");
 }
+
+/// `COMPLETE` left exported in a shell (or set by an agent) must not turn another
+/// run of plan into a completion answer: git's merge driver would exit 0 having
+/// printed a script and left `%A` as ours, dropping the other side's lines. Only a
+/// shell's own request (`plan -- plan …`) or the script request (`plan` alone) is
+/// answered.
+#[test]
+fn an_exported_complete_reaches_only_the_shells_requests() {
+    let t = Test::new().plan(PLAN);
+    let theirs = PLAN.replace("## Log\n", "## Log\n- 2026-06-15 14:05 docs next\n");
+    t.write("base", PLAN);
+    t.write("ours", PLAN);
+    t.write("theirs", &theirs);
+    for shell in ["bash", "zsh", "fish"] {
+        t.write("ours", PLAN);
+        let out = t
+            .cmd(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+            .env("COMPLETE", shell)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        assert_eq!(t.read("ours"), theirs, "{shell}: the merge driver merged");
+        let out = t.cmd(&["next"]).env("COMPLETE", shell).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            said.contains("alpha"),
+            "{shell}: plan next answered: {said}"
+        );
+    }
+    // The script request still works.
+    let out = t.cmd(&[]).env("COMPLETE", "bash").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("COMPLETE"));
+}

@@ -339,3 +339,17 @@ fn a_pipe_for_host_settings_or_a_goal_template_hangs_no_command() {
     let run = within(&t, &["add", "New goal", "--template", "feature"], "");
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
+
+/// A sparse plan.md far past the read cap: the hook must not size its buffers from
+/// the file's length (an allocation of that size aborts, which no fail-open catches).
+#[test]
+fn a_sparse_huge_plan_md_fails_the_hook_open() {
+    let t = Test::new().plan(PLAN);
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(t.path("plan.md"))
+        .unwrap();
+    file.set_len(1 << 40).unwrap();
+    let run = within(&t, &["hook", "claude", "stop"], "{}");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
