@@ -668,18 +668,8 @@ fn unclosed_at(src: &str, lines: &[Line]) -> Option<(usize, Kind)> {
 
 pub(super) fn log_entry(line: usize, text: &str) -> LogEntry<'_> {
     let b = text.as_bytes();
-    let digits = |r: std::ops::Range<usize>| r.into_iter().all(|i| b[i].is_ascii_digit());
-    let stamped = b.len() >= 16
-        && digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10)
-        && b[10] == b' '
-        && digits(11..13)
-        && b[13] == b':'
-        && digits(14..16)
-        && (b.len() == 16 || b[16] == b' ' || b[16] == b'\t');
+    let stamped =
+        super::text::starts_with_stamp(b) && (b.len() == 16 || b[16] == b' ' || b[16] == b'\t');
     if stamped {
         LogEntry {
             line,

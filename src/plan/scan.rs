@@ -222,17 +222,8 @@ impl<'a> Lines<'a> {
         let nl = memchr::memchr(b'\n', rest);
         let text = &rest[..nl.unwrap_or(rest.len())];
         let v = text.strip_prefix(b"- ")?;
-        let digits = |r: Range<usize>| v[r].iter().all(u8::is_ascii_digit);
         let stamped = v.len() >= 18
-            && digits(0..4)
-            && v[4] == b'-'
-            && digits(5..7)
-            && v[7] == b'-'
-            && digits(8..10)
-            && v[10] == b' '
-            && digits(11..13)
-            && v[13] == b':'
-            && digits(14..16)
+            && super::text::starts_with_stamp(v)
             && v[16] == b' '
             && v[17].is_ascii_graphic()
             && text.last().is_some_and(u8::is_ascii_graphic)

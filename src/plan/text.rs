@@ -110,6 +110,23 @@ pub fn strip_controls(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Whether `b` starts with a log stamp's shape, `YYYY-MM-DD HH:MM` (digits where
+/// digits go; the date itself is not checked). The one test of it for the full
+/// reading of a log line and the cut reader's byte-level fast path.
+pub fn starts_with_stamp(b: &[u8]) -> bool {
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    b.len() >= 16
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b' '
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
