@@ -65,7 +65,7 @@ pub fn answer_if_asked() {
     // alone): a COMPLETE left exported must not turn git's merge driver, a notify
     // command or `plan mcp` into a completion answer that exits 0.
     let mut args = std::env::args_os().skip(1);
-    if !args.next().is_none_or(|first| first == "--") {
+    if args.next().is_some_and(|first| first != "--") {
         return;
     }
     CompleteEnv::with_factory(command).var(VAR).complete();
