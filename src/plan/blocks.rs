@@ -70,8 +70,15 @@ fn unproven_line(plan: &Plan<'_>) -> Option<String> {
     if goals.is_empty() {
         return None;
     }
+    // Both commands named refuse an archived goal; the way back is a reopen.
+    let archived = match goals.iter().any(|g| g.archived) {
+        true => {
+            " An archived one comes back above `## Log` with `plan reopen ID --reason TEXT` first."
+        }
+        false => "",
+    };
     Some(format!(
-        "Marked done or cancelled by hand, so still remaining work: {}. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven).",
+        "Marked done or cancelled by hand, so still remaining work: {}. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven).{archived}",
         ready_list(&goals)
     ))
 }

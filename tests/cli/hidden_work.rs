@@ -454,3 +454,18 @@ fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
     );
     assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
 }
+
+/// The injection's advice for such a goal must be one the agent can follow: `plan
+/// complete` and `plan cancel` refuse an archived goal, so the line names the way
+/// back (`plan reopen`, which moves it above `## Log`), and that way works.
+#[test]
+fn the_advice_for_an_archived_goal_done_by_hand_can_be_followed() {
+    let t = b_archived_by_hand(|b| b.replacen("status: active", "status: done", 1));
+    t.ok(&["inject"]).stdout_has(
+        "An archived one comes back above `## Log` with `plan reopen ID --reason TEXT` first.",
+    );
+    t.run(&["cancel", "b", "--reason", "x"]).code(2);
+    t.ok(&["reopen", "b", "--reason", "done by hand, not signed off"]);
+    assert!(!t.ok(&["inject"]).stdout.contains("still remaining work: b"));
+    assert!(!t.ok(&["inject"]).stdout.contains("An archived one"));
+}
