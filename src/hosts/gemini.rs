@@ -207,23 +207,10 @@ fn context_names(home: Option<&Path>) -> Vec<String> {
 }
 
 /// A settings file's object as Gemini reads it, comments allowed; `None` when it is
-/// not one. Parsed here rather than by `hooks/jsonc.rs`, which serves install and
-/// lies above the host registry.
+/// not one.
 fn settings_object(text: &str) -> Option<Value> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let options = jsonc_parser::ParseOptions {
-        allow_comments: true,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
-    jsonc_parser::parse_to_serde_value::<Value>(text, &options)
+    jsonc_parser::parse_to_serde_value::<Value>(text, &super::protocol::strict_jsonc(true))
         .ok()
         .filter(Value::is_object)
 }

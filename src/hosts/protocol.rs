@@ -77,3 +77,20 @@ pub fn shell_word(word: &str) -> Cow<'_, str> {
         Cow::Owned(format!("'{}'", word.replace('\'', r"'\''")))
     }
 }
+
+/// Strict JSON, with comments where the host reads them (Gemini CLI does): how a
+/// host's settings file is read, by install and by the host that reads it back.
+pub fn strict_jsonc(comments: bool) -> jsonc_parser::ParseOptions {
+    jsonc_parser::ParseOptions {
+        allow_comments: comments,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}

@@ -3,27 +3,11 @@
 //! key order, indentation and the final newline stay as the person wrote them, and
 //! only plan's entries are inserted or removed. Pure: text and values in and out.
 
-use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
 use serde_json::{Map, Value};
 
 use super::hooks::{Invalid, render};
-
-/// Strict JSON, with comments where the host reads them (Gemini CLI does).
-fn options(comments: bool) -> ParseOptions {
-    ParseOptions {
-        allow_comments: comments,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    }
-}
+use crate::hosts::protocol::strict_jsonc as options;
 
 /// A settings text with comments as an ordered object, like `hooks::parse`.
 pub fn parse(text: &str) -> Result<Map<String, Value>, Invalid> {
