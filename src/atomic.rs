@@ -154,7 +154,7 @@ fn written_temp(
 
 /// Where the temp file for a file in `dir` is made: `plan/tmp/` in the git directory
 /// of the repository holding `dir`, which `git status` and `git add -A` never see,
-/// when it is on the same file system (a rename across file systems is a copy, not
+/// when it is on the same file system as `dir` (a rename across file systems is a copy, not
 /// atomic). A file already inside a git directory, a file outside any repository, or
 /// a git directory on another file system or not writable: beside the file.
 fn temp_dir(dir: &Path) -> PathBuf {
@@ -166,11 +166,13 @@ fn temp_dir(dir: &Path) -> PathBuf {
         return dir.to_path_buf();
     };
     let temps = repo.git_dir.join("plan").join("tmp");
-    let same_fs = match (fs::metadata(dir), fs::metadata(&repo.git_dir)) {
+    // The temp directory itself, not only the git directory: `plan/tmp` may be a
+    // link to another file system, where the rename would fail.
+    let on_same_fs = |other: &Path| match (fs::metadata(dir), fs::metadata(other)) {
         (Ok(a), Ok(b)) => a.dev() == b.dev(),
         _ => false,
     };
-    match same_fs && fs::create_dir_all(&temps).is_ok() {
+    match on_same_fs(&repo.git_dir) && fs::create_dir_all(&temps).is_ok() && on_same_fs(&temps) {
         true => temps,
         false => dir.to_path_buf(),
     }

@@ -824,6 +824,26 @@ done_when: alpha works everywhere
         assert_eq!(plan.goals.len(), 2);
     }
 
+    /// The side that archived the goal has it last in the file, with no blank line
+    /// after it; the merge takes that copy's (missing) end and puts it back above
+    /// the next goal, whose heading then follows the goal's last line directly.
+    #[test]
+    #[ignore = "open attack: a goal archived on one side and reopened on the other comes back without the blank line that parted it from the next goal (the archiving side's copy ended the file)"]
+    fn a_goal_archived_on_one_side_and_reopened_on_the_other_keeps_its_blank_line() {
+        let base = BASE.replace("status: active", "status: done");
+        let alpha = "## Goal: Alpha\n<!-- id: alpha -->\nstatus: done\ndone_when: alpha works\nfailure_modes:\n- alpha passes on a stub\n- [ ] a1\n- [ ] a2\n";
+        let ours = format!(
+            "{}\n## Archive\n\n{alpha}",
+            base.replace(&format!("{alpha}\n"), "")
+        );
+        let theirs = log(
+            &base.replace("status: done", "status: active"),
+            "2026-06-15 14:20 alpha reopened: not done",
+        );
+        let text = clean(&base, &ours, &theirs);
+        assert!(text.contains("- [ ] a2\n\n## Goal: Beta"), "{text}");
+    }
+
     #[test]
     fn a_line_both_sides_added_is_kept_once() {
         let picked = log(BASE, "2026-06-15 14:02 beta started (contract 11111111)");

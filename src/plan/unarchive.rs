@@ -68,8 +68,10 @@ impl Section {
     }
 }
 
+/// The section's lines up to its last non-blank one: blank lines after it come and
+/// go with what follows (a goal archived after it), and one left behind loses nothing.
 fn lines(plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<String> {
-    (goal.line..=goal.end)
+    (goal.line..=goal.last_content)
         .map(|no| plan.line_text(no).to_string())
         .collect()
 }

@@ -147,3 +147,39 @@ fn a_history_that_cannot_be_read_fails_the_audit() {
         run.stderr
     );
 }
+
+/// `b` signed off and committed, then reopened by `plan reopen` (a person's "verify
+/// fails again") and, before anything is committed, the reopen line deleted from
+/// the log and `status: done` written back by hand: audit reads only committed
+/// versions of plan.md for removed log lines, and `.git/plan/plan.written` keeps
+/// the written file's shape, not its log, so the old sign-off proves `b` again and
+/// the commit that follows never had the reopen.
+#[test]
+#[ignore = "open attack: an uncommitted reopen line deleted by hand is not found; audit reads only committed versions and plan.written keeps no log lines to compare with"]
+fn a_reopen_deleted_before_any_commit_is_still_found() {
+    let t = two_goals();
+    t.write("b.txt", "b\n");
+    sign_unjudged(&t, "b");
+    t.commit_all("b signed off");
+    t.ok(&["reopen", "b", "--reason", "verify fails again"]);
+    let md = t.plan_md();
+    let hidden: String = md
+        .lines()
+        .filter(|l| !l.contains("b reopened:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replacen(
+            "status: active\ndone_when: b.txt",
+            "status: done\ndone_when: b.txt",
+            1,
+        );
+    assert_ne!(hidden, md);
+    t.write("plan.md", &hidden);
+    assert_eq!(status_of(&t, "b"), "done");
+    let run = t.run(&["audit"]);
+    assert_eq!(
+        run.code, 1,
+        "the old sign-off proves b again:\n{}",
+        run.stdout
+    );
+}

@@ -197,3 +197,29 @@ fn a_goal_added_meanwhile_is_kept_and_the_reopened_goal_goes_after_it() {
     assert!(md.ends_with("## Archive\n\n"), "{md}");
     t.ok(&["lint"]);
 }
+
+/// Attack: another goal archived while the reopen waits on the lock, its section
+/// put under `## Archive` beside the one the reopen moves out: each ends where its
+/// own command put it, every line once. The reopen refused (exit 2): `a` was the
+/// file's last section, and `b` archived after it gave it a trailing blank line,
+/// which the section check read as a change. Blank lines after it no longer count.
+#[test]
+fn a_goal_archived_meanwhile_stays_archived_and_the_reopened_one_comes_back() {
+    let t = archived_a();
+    t.ok(&["complete", "b", "--evidence", "b is true"]);
+    t.commit_all("b signed off");
+    let (first, _) = race(&t, &["reopen", "a", "--reason", "first"], &[&["archive"]]);
+    first.code(0);
+    let md = t.plan_md();
+    let (a, log, archive, b) = (
+        md.find("## Goal: A").unwrap(),
+        md.find("## Log").unwrap(),
+        md.find("## Archive").unwrap(),
+        md.find("## Goal: B").unwrap(),
+    );
+    assert!(a < log && log < archive && archive < b, "{md}");
+    assert_eq!(md.matches("## Goal: A").count(), 1, "{md}");
+    assert_eq!(md.matches("## Goal: B").count(), 1, "{md}");
+    assert!(md.contains("a reopened: first"), "{md}");
+    t.ok(&["lint"]);
+}

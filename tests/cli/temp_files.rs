@@ -147,3 +147,29 @@ fn init_does_not_lose_a_save_that_resumes_after_it_fills_the_file() {
     let md = t.plan_md();
     assert!(md.contains("The person's plan"), "{md}");
 }
+
+/// Attack: `.git/plan/tmp` a symlink to a directory on another file system (a
+/// tmpfs): plan checked that the git directory shares plan.md's file system, not
+/// the temp directory itself, so the rename crossed file systems and every write
+/// failed (`Invalid cross-device link`). The temp file now goes beside plan.md
+/// when the temp directory is elsewhere.
+#[test]
+fn a_temp_directory_linked_to_another_file_system_does_not_stop_a_write() {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(other) = tempfile::tempdir_in("/dev/shm") else {
+        return;
+    };
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    let dev = |p: &std::path::Path| std::fs::metadata(p).unwrap().dev();
+    if dev(other.path()) == dev(&t.path(".git")) {
+        return;
+    }
+    let temps = t.path(".git/plan/tmp");
+    let _ = std::fs::remove_dir_all(&temps);
+    std::fs::create_dir_all(temps.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(other.path(), &temps).unwrap();
+    t.ok(&["log", "still written"]);
+    assert!(t.plan_md().contains("still written"), "{}", t.plan_md());
+    assert_eq!(strays(&t), Vec::<String>::new());
+}
