@@ -122,7 +122,9 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
         "{}",
         start.stdout
     );
-    t.ok(&["statusline"]).stdout_has("budget-limited: stuck");
+    t.ok(&["statusline"]).stdout_has("⚠ budget-limited: stuck");
+    t.ok(&["inject"])
+        .stdout_has("Work loop: budget-limited: stuck");
 }
 
 /// With only budget-limited goals left the loop kept going, or ended saying
