@@ -95,6 +95,9 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
         .map(|e| e["goal"].clone())
         .collect();
     assert_eq!(continued, ["stuck", "stuck", "next"]);
+    t.ok(&["events"]).stdout_has(
+        "goal_budget_limited  stuck is budget-limited: 2 continuations named first without a sign-off\n",
+    );
     let status = t.ok(&["goal", "status", "--json"]).json();
     assert_eq!(status["state"], "running");
     assert_eq!(status["budget_limited"], serde_json::json!(["stuck"]));
