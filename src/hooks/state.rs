@@ -57,6 +57,10 @@ pub struct Loop {
     pub started: String,
     /// Why the loop stopped, once it has.
     pub ended: Option<String>,
+    /// Token and time budgets, what they have counted, and where the token count
+    /// left off (src/loop_budget.rs).
+    #[serde(flatten)]
+    pub budgets: crate::loop_budget::Budgets,
 }
 
 impl Default for Loop {
@@ -70,6 +74,7 @@ impl Default for Loop {
             last_hash: None,
             started: String::new(),
             ended: None,
+            budgets: Default::default(),
         }
     }
 }

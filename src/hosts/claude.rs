@@ -75,6 +75,7 @@ pub static HOST: Spec = Spec {
     }),
     next_steps,
     fresh_context: "/clear",
+    usage: Some(super::usage::claude),
     judge: Judge {
         program: "claude",
         invocation: judge,
