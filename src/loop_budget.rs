@@ -7,7 +7,6 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::hooks::state::Loop;
 use crate::hosts::Host;
 use crate::hosts::usage::{self, Cursor};
 
@@ -44,23 +43,23 @@ pub struct Read {
 /// Reads what is new in `transcript` for a loop that counts tokens, where `host`
 /// says how. Done before the loop's lock is taken; any failure counts nothing (a
 /// hook fails open).
-pub fn read(host: Host, transcript: Option<&Path>, lp: &Loop) -> Option<Read> {
+pub fn read(host: Host, transcript: Option<&Path>, b: &Budgets) -> Option<Read> {
     let reader = host.spec().usage?;
-    let since = lp.budgets.started_at?;
-    let from = lp.budgets.transcript.clone();
+    let since = b.started_at?;
+    let from = b.transcript.clone();
     let (to, tokens) = usage::read(transcript?, from.as_ref(), since, reader).ok()?;
     Some(Read { from, to, tokens })
 }
 
-/// Counts `read` into the loop when it was read from where the loop stands, for
-/// the session that owns it (or is about to claim it).
-pub fn apply(lp: &mut Loop, read: Option<&Read>, session: &str) {
+/// Counts `read` into a loop owned by `owner` when it was read from where the
+/// loop stands, for the session that owns it (or is about to claim it).
+pub fn apply(b: &mut Budgets, owner: Option<&str>, read: Option<&Read>, session: &str) {
     let Some(read) = read else { return };
-    if lp.owner.as_deref().is_some_and(|o| o != session) || lp.budgets.transcript != read.from {
+    if owner.is_some_and(|o| o != session) || b.transcript != read.from {
         return;
     }
-    lp.budgets.tokens = lp.budgets.tokens.saturating_add(read.tokens);
-    lp.budgets.transcript = Some(read.to.clone());
+    b.tokens = b.tokens.saturating_add(read.tokens);
+    b.transcript = Some(read.to.clone());
 }
 
 /// The budget that is spent at `now`, if any: the let-go's reason and why.
@@ -202,19 +201,13 @@ mod tests {
             to: to.clone(),
             tokens: 5,
         };
-        let mut lp = Loop {
-            owner: Some("s1".into()),
-            ..Loop::default()
-        };
-        apply(&mut lp, Some(&read), "s2");
-        assert_eq!(lp.budgets.tokens, 0);
-        apply(&mut lp, Some(&read), "s1");
-        assert_eq!(
-            (lp.budgets.tokens, lp.budgets.transcript.as_ref()),
-            (5, Some(&to))
-        );
+        let mut b = Budgets::default();
+        apply(&mut b, Some("s1"), Some(&read), "s2");
+        assert_eq!(b.tokens, 0);
+        apply(&mut b, Some("s1"), Some(&read), "s1");
+        assert_eq!((b.tokens, b.transcript.as_ref()), (5, Some(&to)));
         // Read from where the loop stood before: another stop counted it already.
-        apply(&mut lp, Some(&read), "s1");
-        assert_eq!(lp.budgets.tokens, 5);
+        apply(&mut b, None, Some(&read), "s1");
+        assert_eq!(b.tokens, 5);
     }
 }

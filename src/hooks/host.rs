@@ -84,7 +84,8 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
     let host_error = v
         .get("error")
         .is_some_and(|e| !e.is_null() && e != &Value::Bool(false))
-        || matches!(stop_reason.as_deref(), Some("error" | "aborted"));
+        || matches!(stop_reason.as_deref(), Some("error" | "aborted"))
+        || s("hook_event_name").as_deref() == Some("StopFailure");
     Ok(Input {
         session: s("session_id")
             .or_else(|| s("sessionId"))

@@ -443,12 +443,13 @@ fn stop(
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
         // The tokens of this session's new transcript lines, read before any lock.
-        crate::loop_budget::read(host, input.transcript.as_deref(), current)
+        crate::loop_budget::read(host, input.transcript.as_deref(), &current.budgets)
     } else {
         None
     };
     if let Some(lp) = peeked.as_mut() {
-        crate::loop_budget::apply(lp, usage.as_ref(), &input.session);
+        let owner = lp.owner.as_deref();
+        crate::loop_budget::apply(&mut lp.budgets, owner, usage.as_ref(), &input.session);
     }
     // A host that ends the turn itself after so many blocks in a row drops the next
     // one unseen: plan lets go instead, spends nothing on it, and says how the loop
@@ -490,7 +491,8 @@ fn stop(
     };
     let (decision, event) = state.with_loop(|lp| {
         if let Some(lp) = lp.as_mut() {
-            crate::loop_budget::apply(lp, usage.as_ref(), &input.session);
+            let owner = lp.owner.as_deref();
+            crate::loop_budget::apply(&mut lp.budgets, owner, usage.as_ref(), &input.session);
         }
         guard::decide(lp, guard_input(), templates, || pause)
     })?;

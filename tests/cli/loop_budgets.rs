@@ -235,7 +235,7 @@ fn a_host_error_pauses_the_loop_until_resumed() {
     );
     let run = hook(
         &t,
-        &["hook", "claude", "stop"],
+        &["hook", "claude", "stop-failure"],
         &failure,
         "2026-06-15T14:04",
     );
@@ -263,5 +263,42 @@ fn a_host_error_pauses_the_loop_until_resumed() {
     assert_eq!(
         claude_stop(&t, &none, "2026-06-15T14:06").answer()["decision"],
         "block"
+    );
+
+    // A StopFailure says an error whatever its fields: it never counts as a
+    // continuation given.
+    let bare = format!(
+        r#"{{"session_id":"s1","cwd":"{}","hook_event_name":"StopFailure"}}"#,
+        t.root().display()
+    );
+    hook(
+        &t,
+        &["hook", "claude", "stop-failure"],
+        &bare,
+        "2026-06-15T14:07",
+    );
+    let json = status(&t, "2026-06-15T14:07");
+    assert_eq!(
+        (json["state"].clone(), json["used"].clone()),
+        ("paused".into(), 2.into())
+    );
+    assert_eq!(let_go_events(&t)[2]["why"], "the turn ended on an error");
+}
+
+/// Claude Code runs StopFailure instead of Stop when a turn ends on an API error:
+/// `plan install claude` registers it, or the loop would never hear of the error.
+#[test]
+fn claude_registers_stop_failure() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["install", "claude"]);
+    let settings: serde_json::Value =
+        serde_json::from_str(&t.read(".claude/settings.json")).unwrap();
+    let command = &settings["hooks"]["StopFailure"][0]["hooks"][0]["command"];
+    assert!(
+        command
+            .as_str()
+            .unwrap_or("")
+            .ends_with("hook claude stop-failure"),
+        "{settings}"
     );
 }
