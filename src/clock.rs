@@ -59,6 +59,25 @@ pub fn epoch_seconds() -> i64 {
     jiff::Timestamp::now().as_second()
 }
 
+/// Seconds since the epoch on the clock `plan` keeps: `PLAN_NOW`'s time (as a local
+/// time) when it is set, so tests move a loop's elapsed time by moving it; else the
+/// system's.
+pub fn epoch_now() -> i64 {
+    fixed()
+        .and_then(|now| {
+            let civil: jiff::civil::DateTime =
+                format!("{}T{}:00", now.date, now.time).parse().ok()?;
+            Some(
+                civil
+                    .to_zoned(jiff::tz::TimeZone::system())
+                    .ok()?
+                    .timestamp()
+                    .as_second(),
+            )
+        })
+        .unwrap_or_else(epoch_seconds)
+}
+
 /// `seconds` since the epoch as a local `YYYY-MM-DD HH:MM` stamp, to compare with
 /// log stamps.
 pub fn stamp_of(seconds: i64) -> Option<String> {

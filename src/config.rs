@@ -41,6 +41,8 @@ const SCHEMA: &[(&str, &[(&str, &str)])] = &[
             ("stall_limit", "5"),
             ("judge", "off"),
             ("goal_budget", "null"),
+            ("token_budget", "null"),
+            ("time_budget", "null"),
         ],
     ),
     ("claims", &[("lease_minutes", "60"), ("remote", "null")]),
@@ -207,6 +209,10 @@ pub struct Config {
     /// Continuations a goal may take while named first (`None`: no per-goal limit);
     /// a goal's `budget:` line overrides it.
     pub loop_goal_budget: Option<u32>,
+    /// `loop.token_budget`: tokens the host may report before the loop lets go.
+    pub loop_token_budget: Option<u64>,
+    /// `loop.time_budget`, in seconds: wall time the loop may run.
+    pub loop_time_budget: Option<u64>,
     /// Minutes without activity after which another holder may take a claim over.
     pub claims_lease_minutes: u32,
     /// The remote every claim is also a ref on (`None`: claims stay in this clone).
@@ -227,6 +233,8 @@ impl Default for Config {
             loop_stall_limit: 5,
             loop_judge: false,
             loop_goal_budget: None,
+            loop_token_budget: None,
+            loop_time_budget: None,
             claims_lease_minutes: 60,
             claims_remote: None,
             notify: Vec::new(),
@@ -576,6 +584,16 @@ fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
                 )
             })
             .unwrap_or(d.loop_goal_budget),
+        loop_token_budget: r
+            .get(("loop", "token_budget"), |f| {
+                Some(f.looping.as_ref()?.token_budget?.map(|n| n.0))
+            })
+            .unwrap_or(d.loop_token_budget),
+        loop_time_budget: r
+            .get(("loop", "time_budget"), |f| {
+                Some(f.looping.as_ref()?.time_budget?.map(|d| d.0))
+            })
+            .unwrap_or(d.loop_time_budget),
         claims_lease_minutes: r
             .get(("claims", "lease_minutes"), |f| {
                 Some(f.claims.as_ref()?.lease_minutes?.0)
@@ -837,6 +855,11 @@ struct RawLoop {
     /// `Some(None)`: an explicit `goal_budget: null`, over a lower file's budget.
     #[serde(default, deserialize_with = "explicit_budget")]
     goal_budget: Option<Option<Whole<u32>>>,
+    /// `Some(None)`: an explicit `null`, over a lower file's budget.
+    #[serde(default, deserialize_with = "explicit")]
+    token_budget: Option<Option<Whole<u64>>>,
+    #[serde(default, deserialize_with = "explicit")]
+    time_budget: Option<Option<Duration>>,
 }
 
 /// A per-goal budget: a whole number from 1, or null for none.
@@ -848,6 +871,46 @@ fn explicit_budget<'de, D: Deserializer<'de>>(
             "expected a whole number from 1 or null, found 0 (0 continuations would never continue)",
         )),
         budget => Ok(Some(budget)),
+    }
+}
+
+/// A key whose `null` is a value of its own (no limit), not an absent key.
+fn explicit<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// A wall-time duration in seconds, written `90m`, `8h`, `1h30m`
+/// ([`crate::loop_budget::parse_duration`]).
+#[derive(Clone, Copy, Debug)]
+struct Duration(u64);
+
+impl<'de> Deserialize<'de> for Duration {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Duration;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a duration such as 90m or 8h")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Duration, E> {
+                crate::loop_budget::parse_duration(s)
+                    .map(Duration)
+                    .map_err(E::custom)
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Duration, E> {
+                Err(E::custom(format!(
+                    "expected a duration such as 90m or 8h, found {n} (write its unit: {n}m, {n}h)"
+                )))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Duration, E> {
+                Err(E::custom(format!(
+                    "expected a duration such as 90m or 8h, found {n}"
+                )))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
@@ -1358,6 +1421,8 @@ loop:
   stall_limit: 2
   judge: on
   goal_budget: 4
+  token_budget: 500000
+  time_budget: 90m
 notify:
   - events: [signed_off, loop_let_go]
     command: [notify-send, plan]
@@ -1404,6 +1469,8 @@ notify:
                 loop_stall_limit: 2,
                 loop_judge: true,
                 loop_goal_budget: Some(4),
+                loop_token_budget: Some(500_000),
+                loop_time_budget: Some(5400),
                 claims_lease_minutes: 60,
                 claims_remote: None,
                 notify: config.notify.clone(),

@@ -25,6 +25,14 @@ pub struct Args {
     /// Continuations before the loop lets the agent stop [default: loop.budget, 20]
     #[arg(long)]
     pub budget: Option<u32>,
+    /// Tokens the host may report (in its transcript) before the loop lets the agent
+    /// stop [default: loop.token_budget, none]
+    #[arg(long, value_name = "N")]
+    pub token_budget: Option<u64>,
+    /// Wall time the loop may run before it lets the agent stop, e.g. 90m or 8h
+    /// [default: loop.time_budget, none]
+    #[arg(long, value_name = "DURATION", value_parser = crate::loop_budget::parse_duration)]
+    pub time_budget: Option<u64>,
     #[command(subcommand)]
     pub action: Option<Action>,
 }
@@ -63,6 +71,9 @@ struct Report<'a> {
     state: &'static str,
     #[serde(flatten)]
     current: Option<&'a Loop>,
+    /// Seconds since the loop started (to its end, once it ended).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elapsed: Option<u64>,
 }
 
 /// Why a cleared loop ended, as `plan goal status` shows it.
@@ -118,12 +129,28 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     "plan goal --budget 20",
                 ));
             }
+            let token_budget = args.token_budget.or(config.loop_token_budget);
+            if token_budget == Some(0) {
+                return Err(Exit::usage_hint(
+                    "a token budget of 0 would end the loop at its first stop",
+                    "plan goal --token-budget 2000000, or leave it out for none",
+                ));
+            }
+            let time_budget = args.time_budget.or(config.loop_time_budget);
             let started = clock::now()?.stamp();
+            let budgets = crate::loop_budget::Budgets {
+                token_budget,
+                time_budget,
+                started_at: Some(clock::epoch_now()),
+                ..Default::default()
+            };
+            let limits = crate::loop_budget::limits(&budgets);
             let replaced = state.with_loop(|l| {
                 let running = l.as_ref().is_some_and(|l| l.ended.is_none());
                 *l = Some(Loop {
                     budget,
                     started,
+                    budgets,
                     ..Loop::default()
                 });
                 running
@@ -144,7 +171,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 "note: no goal is active or ready to start, so the first stop ends it"
             };
             ctx.say(&format!(
-                "work loop started: up to {budget} continuations; {work}"
+                "work loop started: up to {budget} continuations{limits}; {work}"
             ))?;
         }
         Some(Action::Pause) => {
@@ -179,6 +206,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             let had = state.with_loop(|l| match l.as_mut().filter(|l| l.ended.is_none()) {
                 Some(running) => {
                     running.ended = Some(CLEARED.to_string());
+                    running.budgets.ended_at = Some(clock::epoch_now());
                     true
                 }
                 None => false,
@@ -224,6 +252,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 let report = Report {
                     state: current.as_ref().map_or("none", loop_state),
                     current: current.as_ref(),
+                    elapsed: current
+                        .as_ref()
+                        .and_then(|l| crate::loop_budget::elapsed(&l.budgets, clock::epoch_now())),
                 };
                 println(&serde_json::to_string_pretty(&report)?)?;
                 return Ok(OK);
@@ -238,8 +269,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             };
             let owner = l.owner.as_deref().unwrap_or("not claimed yet");
             println(&format!(
-                "work loop {status}\n  continuations: {} of {}\n  stalls in a row: {}\n  session: {owner}\n  started: {}",
-                l.used, l.budget, l.stalls, l.started
+                "work loop {status}\n  continuations: {} of {}\n  stalls in a row: {}\n  session: {owner}\n  started: {}{}",
+                l.used,
+                l.budget,
+                l.stalls,
+                l.started,
+                crate::loop_budget::status_lines(&l.budgets, clock::epoch_now())
             ))?;
             if let Some(lines) = rearm::status_lines(&l) {
                 println(&lines)?;

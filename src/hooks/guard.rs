@@ -33,7 +33,10 @@ pub enum LoopEvent {
         goal: Option<String>,
     },
     /// The loop let the agent stop. `reason` is `paused`, `host_error`, `no_work`,
-    /// `budget_spent`, `stalled`, `goal_budget` or `loop_judge`; `ended`: the loop is over (a pause or a host error lets only this stop go).
+    /// `budget_spent`, `goal_budget`, `token_budget`, `time_budget`, `stalled` or
+    /// `loop_judge`;
+    /// `ended`: the loop is over (a pause, or a host error, which pauses the loop,
+    /// lets only this stop go).
     LoopLetGo {
         session: String,
         reason: &'static str,
@@ -93,6 +96,10 @@ pub struct Input<'p> {
     pub stall_limit: u32,
     /// Per-goal budgets (`loop.goal_budget`, `budget:` lines).
     pub budgets: Budgets<'p>,
+    /// Seconds since the epoch ([`crate::clock::epoch_now`]), for the time budget.
+    pub now: i64,
+    /// What the host said of its error, where it says (src/hooks/host.rs).
+    pub host_said: Option<&'p str>,
 }
 
 /// Decides, updating the loop (claim, count, end) as it goes. `loop_judge` is asked
@@ -125,6 +132,7 @@ pub fn decide(
     let end = |lp: &mut Loop, reason: &'static str, why: String| {
         let note = format!("plan: work loop stopped: {why}");
         lp.ended = Some(why.clone());
+        lp.budgets.ended_at = Some(input.now);
         go(reason, why, note, true)
     };
     if lp.paused {
@@ -136,12 +144,17 @@ pub fn decide(
         );
     }
     if input.host_error {
-        return go(
-            "host_error",
-            "the turn ended on an error".to_string(),
-            "plan: the turn ended on an error, so the loop lets the agent stop; it continues at the next stop".to_string(),
-            false,
+        // Paused, not let go once: an API or rate-limit error sent straight back
+        // into the loop fails again at every stop, as fast as the host can retry.
+        lp.paused = true;
+        let why = match input.host_said {
+            Some(said) => format!("the host reported an error: {said}"),
+            None => "the turn ended on an error".to_string(),
+        };
+        let note = format!(
+            "plan: {why}. The work loop is paused so nothing retries it; once the error is cleared (a rate limit reset, a login renewed), `plan goal resume` continues it and the agent's next stop is held again (prompt the agent to go on)."
         );
+        return go("host_error", why, note, false);
     }
     let plan = input.plan;
     if !plan.has_work && input.broken.is_none() {
@@ -153,6 +166,9 @@ pub fn decide(
             lp.budget
         );
         return end(lp, "budget_spent", why);
+    }
+    if let Some((reason, why)) = crate::loop_budget::spent(&lp.budgets, input.now) {
+        return end(lp, reason, why);
     }
     let stalled = lp.last_hash.as_deref() == Some(input.plan_hash);
     let stalls = if stalled { lp.stalls + 1 } else { 0 };
@@ -239,6 +255,8 @@ mod tests {
             plan_hash: hash,
             stall_limit: 3,
             budgets: Budgets::default(),
+            now: 0,
+            host_said: None,
         };
         decide(state, input, Templates::default(), || None)
     }
@@ -438,9 +456,14 @@ mod tests {
             plan_hash: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
+            now: 0,
+            host_said: None,
         };
         let out = decide(&mut state, input, Templates::default(), || None).0;
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("error")));
+        // A host error pauses the loop: `plan goal resume` continues it.
+        assert!(state.as_ref().unwrap().paused);
+        state.as_mut().unwrap().paused = false;
 
         // A format error keeps the loop going, fixing it first.
         let input = Input {
@@ -451,6 +474,8 @@ mod tests {
             plan_hash: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
+            now: 0,
+            host_said: None,
         };
         assert!(matches!(
             decide(&mut state, input, Templates::default(), || None).0,
@@ -466,6 +491,8 @@ mod tests {
             plan_hash: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
+            now: 0,
+            host_said: None,
         };
         let out = decide(&mut state, input, Templates::default(), || {
             Some("asked the user a question".into())

@@ -36,6 +36,8 @@ pub struct Input {
     pub tool_path: Option<String>,
     /// The turn ended on an error.
     pub host_error: bool,
+    /// What the host said of that error, where it says ([`error_text`]).
+    pub host_said: Option<String>,
     /// pi: this turn end still has tool calls, so it is not the final one.
     pub more_turns: bool,
     /// The stop follows a block of ours (`stop_hook_active`): a continuation in a row.
@@ -82,7 +84,8 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
     let host_error = v
         .get("error")
         .is_some_and(|e| !e.is_null() && e != &Value::Bool(false))
-        || matches!(stop_reason.as_deref(), Some("error" | "aborted"));
+        || matches!(stop_reason.as_deref(), Some("error" | "aborted"))
+        || s("hook_event_name").as_deref() == Some("StopFailure");
     Ok(Input {
         session: s("session_id")
             .or_else(|| s("sessionId"))
@@ -93,6 +96,7 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
         source: s("source"),
         tool_name: s("tool_name").or_else(|| s("toolName")),
         tool_path,
+        host_said: host_error.then(|| error_text(&v)).flatten(),
         host_error,
         more_turns: v
             .get("has_tool_calls")
@@ -106,6 +110,41 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             .or_else(|| s("prompt_response"))
             .or_else(|| s("last_message")),
     })
+}
+
+/// The most of a host's error text kept: enough for a rate-limit message.
+const ERROR_TEXT: usize = 400;
+
+/// What a host said of the error a turn ended on, its fields joined, each once:
+/// Claude Code's StopFailure `error` (a kind such as `rate_limit`),
+/// `error_details` and `last_assistant_message` (the error as shown); an `error`
+/// object's `message` (or `type`); `error_type`, `error_message`. Cut to
+/// [`ERROR_TEXT`] characters.
+fn error_text(v: &Value) -> Option<String> {
+    let s = |key: &str| v.get(key).and_then(Value::as_str);
+    let error = v.get("error");
+    let parts = [
+        error.and_then(Value::as_str),
+        s("error_type"),
+        error.and_then(|e| e.get("type")).and_then(Value::as_str),
+        error.and_then(|e| e.get("message")).and_then(Value::as_str),
+        s("error_details"),
+        s("error_message"),
+        s("last_assistant_message"),
+    ];
+    let mut said: Vec<&str> = Vec::new();
+    for part in parts.into_iter().flatten().map(str::trim) {
+        if !part.is_empty() && !said.contains(&part) {
+            said.push(part);
+        }
+    }
+    let text = said.join(": ");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.char_indices().nth(ERROR_TEXT) {
+        _ if text.is_empty() => None,
+        Some((cut, _)) => Some(format!("{}…", &text[..cut])),
+        None => Some(text),
+    }
 }
 
 /// Whether a tool changes files. Hosts name their editing tools differently

@@ -102,7 +102,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         Kind::Compact => on_compact(host, &state, &input, view),
         Kind::Stop => {
             let limit = host.event(event).and_then(|e| e.blocks_in_a_row);
-            stop(&place, &state, &config, &input, view, limit)
+            stop(host, &place, &state, &config, &input, view, limit)
         }
     }
 }
@@ -421,6 +421,7 @@ fn vanished(state: &State, session: &str) -> Answer {
 }
 
 fn stop(
+    host: Host,
     place: &Place,
     state: &State,
     config: &Config,
@@ -433,6 +434,7 @@ fn stop(
         continuation: &continuation,
         ..Templates::default()
     };
+    let now = crate::clock::epoch_now();
     let guard_input = || guard::Input {
         session: &input.session,
         host_error: input.host_error,
@@ -449,6 +451,8 @@ fn stop(
             default: config.loop_goal_budget,
             own: &view.goal_budgets,
         },
+        now,
+        host_said: input.host_said.as_deref(),
     };
     // Asked before taking the lock: a model call must not hold up other hooks. And
     // only when the guard, deciding on the loop as it stands, would get as far as
@@ -467,9 +471,17 @@ fn stop(
         return Ok(Answer::Nothing);
     }
     // An unclaimed loop is claimed by this stop (guard::decide).
-    if current.owner.as_deref().is_none_or(|o| o == input.session) {
+    let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
+        // The tokens of this session's new transcript lines, read before any lock.
+        crate::loop_budget::read(host, input.transcript.as_deref(), &current.budgets)
+    } else {
+        None
+    };
+    if let Some(lp) = peeked.as_mut() {
+        let owner = lp.owner.as_deref();
+        crate::loop_budget::apply(&mut lp.budgets, owner, usage.as_ref(), &input.session);
     }
     // A host that ends the turn itself after so many blocks in a row drops the next
     // one unseen: plan lets go instead, spends nothing on it, and says how the loop
@@ -510,6 +522,10 @@ fn stop(
         None
     };
     let (decision, event, limited) = state.with_loop(|lp| {
+        if let Some(lp) = lp.as_mut() {
+            let owner = lp.owner.as_deref();
+            crate::loop_budget::apply(&mut lp.budgets, owner, usage.as_ref(), &input.session);
+        }
         let before = lp.as_ref().map(|l| l.budget_limited.clone());
         let (decision, event) = guard::decide(lp, guard_input(), templates, || pause);
         let limited = match (before, lp.as_ref()) {

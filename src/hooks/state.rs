@@ -63,6 +63,10 @@ pub struct Loop {
     /// Goals that spent their budget without a sign-off, in the order they did: the
     /// continuation passes them over until `plan goal rearm`.
     pub budget_limited: Vec<String>,
+    /// Token and time budgets, what they have counted, and where the token count
+    /// left off (src/loop_budget.rs).
+    #[serde(flatten)]
+    pub budgets: crate::loop_budget::Budgets,
 }
 
 impl Default for Loop {
@@ -78,6 +82,7 @@ impl Default for Loop {
             ended: None,
             goal_continuations: BTreeMap::new(),
             budget_limited: Vec::new(),
+            budgets: Default::default(),
         }
     }
 }

@@ -18,6 +18,10 @@
 //!   reminder, kept in the conversation). `{decision: "block", reason}` on Stop keeps
 //!   the agent going with `reason` as its next instruction; `systemMessage` is for
 //!   the user only (not shown in `-p`). Strings over 10,000 characters are cut.
+//! - StopFailure (`error`: rate_limit, authentication_failed, billing_error,
+//!   invalid_request, server_error, max_output_tokens, unknown; `error_details`;
+//!   `last_assistant_message`, the error as shown) runs instead of Stop when the
+//!   turn ends on an API error; its output and exit code are ignored.
 //! - Compaction: PreCompact cannot add context; SessionStart follows with
 //!   `source: compact`, and plan injects there.
 //! - Stop loops: Claude Code itself gives up after 8 blocks in a row; plan keeps its
@@ -61,6 +65,10 @@ pub const EVENTS: &[Event] = &[
     event("pre-compact", Kind::Compact, "PreCompact", None, 10),
     // The stop decision may consult the loop judge, a model call.
     event("stop", Kind::Stop, "Stop", None, 60),
+    // Runs instead of Stop when the turn ends on an API error (rate limit, login,
+    // billing; Claude Code 2.1.78 on). Its answer is ignored: plan pauses the loop
+    // and says why, so the error is not met again at every stop.
+    event("stop-failure", Kind::Stop, "StopFailure", None, 10),
 ];
 
 pub static HOST: Spec = Spec {
@@ -75,6 +83,7 @@ pub static HOST: Spec = Spec {
     }),
     next_steps,
     fresh_context: "/clear",
+    usage: Some(super::usage::claude),
     judge: Judge {
         program: "claude",
         invocation: judge,

@@ -63,6 +63,7 @@ pub static HOST: Spec = Spec {
     next_steps,
     trust_pending,
     fresh_context: "/new",
+    usage: Some(super::usage::codex),
     judge: Judge {
         program: "codex",
         invocation: judge,

@@ -14,6 +14,7 @@ use protocol::{Answer, Kind};
 
 pub mod invocation;
 pub mod protocol;
+pub mod usage;
 
 /// Declares the hosts, one line each: the variant (its doc is `--help`'s), the
 /// module whose `HOST` declares it, and its place in the order `judge.backend: auto`
@@ -141,6 +142,9 @@ pub struct Spec {
     /// compaction event fires whether or not it then compacts. `None` from the
     /// function: cannot tell, so the event counts as a compaction.
     pub compactions: Option<fn(transcript: &Path) -> Option<u64>>,
+    /// Reads the tokens a line of the host's transcript reports, for the work
+    /// loop's token budget (src/hosts/usage.rs); `None`: its transcript does not say.
+    pub usage: Option<usage::Reader>,
     /// The host runs headless without its prompt event, so an injection that is due
     /// (plan.md changed, or a compaction took the block) rides on the next tool
     /// event instead.
@@ -166,6 +170,7 @@ impl Spec {
         skeleton_at_compaction: false,
         edit_tools: &[],
         compactions: None,
+        usage: None,
         inject_at_tool: false,
         judge: Judge::DEFAULT,
     };

@@ -60,6 +60,7 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
       added PostToolUse: plan hook claude post-tool-use
       added PreCompact: plan hook claude pre-compact
       added Stop: plan hook claude stop
+      added StopFailure: plan hook claude stop-failure
     next: restart Claude Code sessions already running here; project hooks need no approval
     ");
     let installed = t.read(".claude/settings.json");
@@ -89,6 +90,7 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
       removed SessionStart: plan hook claude session-start
       removed UserPromptSubmit: plan hook claude user-prompt-submit
       removed PreCompact: plan hook claude pre-compact
+      removed StopFailure: plan hook claude stop-failure
     ");
     // Written in the same layout it came in, so it comes back byte for byte.
     assert_eq!(t.read(".claude/settings.json"), THEIRS);
@@ -151,6 +153,7 @@ fn the_plugin_gets_a_manifest_and_hooks_file() {
       added PostToolUse: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude post-tool-use
       added PreCompact: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude pre-compact
       added Stop: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude stop
+      added StopFailure: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude stop-failure
     next: try it with `claude --plugin-dir plan-plugin`, or publish the directory in a plugin marketplace
     ");
     let manifest = json(&t.read("plan-plugin/.claude-plugin/plugin.json"));

@@ -38,6 +38,7 @@ mod judge_prompt;
 mod judge_snapshot;
 mod link;
 mod lookalike_ids;
+mod loop_budgets;
 mod loop_events;
 mod man_pages;
 mod mcp;
