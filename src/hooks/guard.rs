@@ -527,6 +527,8 @@ mod tests {
                     default,
                     own: &own,
                 },
+                now: 0,
+                host_said: None,
             };
             let (stop, event) = decide(&mut state, input, Templates::default(), || None);
             let limited = limited_events("s", &before, state.as_ref().unwrap());
