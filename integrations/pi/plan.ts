@@ -196,7 +196,13 @@ export default function (pi: ExtensionAPI) {
 			if (hasToolCalls || last.stopReason === "aborted" || ctx.hasPendingMessages()) return;
 			const { message } = hookSync(
 				"turn-end",
-				{ ...base(ctx), has_tool_calls: hasToolCalls, stop_reason: last.stopReason },
+				{
+					...base(ctx),
+					has_tool_calls: hasToolCalls,
+					stop_reason: last.stopReason,
+					// Set with stopReason "error": plan pauses the loop and says why.
+					error_message: last.errorMessage,
+				},
 				ctx,
 			);
 			if (!message) return;

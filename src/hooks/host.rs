@@ -200,6 +200,40 @@ mod tests {
     }
 
     #[test]
+    fn a_host_error_carries_what_the_host_said() {
+        let failure = parse_input(
+            r#"{"session_id":"s","hook_event_name":"StopFailure","error":"rate_limit","error_details":"429","last_assistant_message":"API Error: 429  rate limited"}"#,
+        )
+        .unwrap();
+        assert!(failure.host_error);
+        assert_eq!(
+            failure.host_said.as_deref(),
+            Some("rate_limit: 429: API Error: 429 rate limited")
+        );
+        let pi = parse_input(
+            r#"{"session_id":"s","stop_reason":"error","error_message":"overloaded_error"}"#,
+        )
+        .unwrap();
+        assert_eq!(pi.host_said.as_deref(), Some("overloaded_error"));
+        let object = parse_input(
+            r#"{"session_id":"s","error":{"type":"rate_limit_error","message":"slow down"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            object.host_said.as_deref(),
+            Some("rate_limit_error: slow down")
+        );
+        let bare = parse_input(r#"{"session_id":"s","hook_event_name":"StopFailure"}"#).unwrap();
+        assert_eq!((bare.host_error, bare.host_said), (true, None));
+        let long = format!(r#"{{"error":"{}"}}"#, "x".repeat(1000));
+        let said = parse_input(&long).unwrap().host_said.unwrap();
+        assert_eq!(said.chars().count(), ERROR_TEXT + 1);
+        // A normal stop says nothing of errors, whatever its last message.
+        let fine = parse_input(r#"{"last_assistant_message":"done"}"#).unwrap();
+        assert_eq!((fine.host_error, fine.host_said), (false, None));
+    }
+
+    #[test]
     fn bad_json_is_an_error_and_empty_input_is_fine() {
         assert!(parse_input("{oops").is_err());
         assert_eq!(parse_input("").unwrap().session, "default");

@@ -77,6 +77,7 @@ pub static HOST: Spec = Spec {
     trust_pending,
     fresh_context: "/clear",
     compactions: Some(compactions),
+    usage: Some(super::usage::gemini),
     judge: Judge {
         program: "gemini",
         invocation: judge,

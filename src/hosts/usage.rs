@@ -1,4 +1,4 @@
-//! Token usage from a host's transcript, for the work loop's token budget: read at
+//! Token usage from a host's transcript (Claude Code, Codex, Gemini CLI), for the work loop's token budget: read at
 //! each stop from where the last one left off (a [`Cursor`]: path, file identity,
 //! byte offset), one complete line at a time, through src/fsread.rs (a regular file
 //! only, never a hang) and at most [`MAX_READ`] new bytes per stop.
@@ -244,6 +244,58 @@ pub fn codex(line: &[u8], since: i64, carry: &mut Carry) -> u64 {
     }
 }
 
+/// Gemini CLI's chat (`~/.gemini/tmp/<project>/chats/session-….jsonl`, 0.61): a
+/// message record (`type: "gemini"` for the model's) is written again whenever it
+/// changes, the last one standing, with `tokens` from the API's usage metadata
+/// (`input`, the prompt with `cached` inside it; `output`; `thoughts`; `tool`, the
+/// tool results' prompt). Counted: input less cached, plus tool, output and
+/// thoughts, once per message id. A compression's `$set` record, which rewrites
+/// every message at once, is no message record and counts nothing.
+pub fn gemini(line: &[u8], since: i64, carry: &mut Carry) -> u64 {
+    #[derive(Deserialize)]
+    struct Line {
+        id: Option<String>,
+        #[serde(rename = "type")]
+        kind: Option<String>,
+        timestamp: Option<String>,
+        tokens: Option<Tokens>,
+    }
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct Tokens {
+        input: u64,
+        cached: u64,
+        output: u64,
+        thoughts: Option<u64>,
+        tool: Option<u64>,
+    }
+    if memchr::memmem::find(line, b"\"tokens\"").is_none() {
+        return 0;
+    }
+    let Ok(line) = serde_json::from_slice::<Line>(line) else {
+        return 0;
+    };
+    let Some(tokens) = line
+        .tokens
+        .filter(|_| line.kind.as_deref() == Some("gemini"))
+    else {
+        return 0;
+    };
+    if before(line.timestamp.as_deref(), since) {
+        return 0;
+    }
+    let counted = tokens
+        .input
+        .saturating_sub(tokens.cached)
+        .saturating_add(tokens.tool.unwrap_or(0))
+        .saturating_add(tokens.output)
+        .saturating_add(tokens.thoughts.unwrap_or(0));
+    match line.id {
+        Some(id) => carry.once(&id, counted),
+        None => counted,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,6 +399,31 @@ mod tests {
         assert_eq!(codex(line, SINCE, &mut carry), 530);
         let rate_only = br#"{"timestamp":"2026-06-15T15:00:01Z","type":"event_msg","payload":{"type":"token_count","info":null}}"#;
         assert_eq!(codex(rate_only, SINCE, &mut carry), 0);
+    }
+
+    #[test]
+    fn gemini_counts_a_message_rewritten_once_and_no_compression_record() {
+        let mut carry = Carry::default();
+        let reply = |tokens: &str| {
+            format!(
+                r#"{{"id":"m2","timestamp":"2026-06-15T14:03:00.000Z","type":"gemini","content":[{{"text":"Done."}}],"tokens":{tokens},"model":"gemini-2.5-pro"}}"#
+            )
+        };
+        let first = reply(
+            r#"{"input":1234,"output":56,"cached":1000,"thoughts":40,"tool":0,"total":1330}"#,
+        );
+        assert_eq!(gemini(first.as_bytes(), SINCE, &mut carry), 330);
+        // Written again as its tool call finished: nothing new.
+        assert_eq!(gemini(first.as_bytes(), SINCE, &mut carry), 0);
+        let lines: [&[u8]; 4] = [
+            br#"{"id":"m1","timestamp":"2026-06-15T14:02:30.000Z","type":"user","content":[{"text":""tokens""}]}"#,
+            br#"{"$set":{"messages":[{"id":"m9","type":"gemini","tokens":{"input":9000,"output":9,"cached":0,"total":9009}}]}}"#,
+            br#"{"$set":{"lastUpdated":"2026-06-15T14:03:01.000Z"}}"#,
+            br#"{"id":"m0","timestamp":"2026-06-15T13:00:00.000Z","type":"gemini","tokens":{"input":50,"output":5,"cached":0,"total":55}}"#,
+        ];
+        for line in lines {
+            assert_eq!(gemini(line, SINCE, &mut carry), 0);
+        }
     }
 
     #[test]

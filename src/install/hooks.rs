@@ -534,6 +534,17 @@ mod tests {
                   }
                 ]
               }
+            ],
+            "StopFailure": [
+              {
+                "hooks": [
+                  {
+                    "type": "command",
+                    "command": "plan hook claude stop-failure",
+                    "timeout": 10
+                  }
+                ]
+              }
             ]
           }
         }
@@ -558,7 +569,8 @@ mod tests {
                 "Notification",
                 "SessionStart",
                 "UserPromptSubmit",
-                "PreCompact"
+                "PreCompact",
+                "StopFailure"
             ]
         );
         // Theirs first and untouched, ours in a group of its own after them.
@@ -667,7 +679,7 @@ mod tests {
         install(&mut d, Host::Codex, "plan").unwrap();
         // Codex's commands name another host: not Claude's to remove.
         let removed = uninstall(&mut d, Host::Claude, "plan");
-        assert_eq!(removed.len(), 5);
+        assert_eq!(removed.len(), 6);
         // In document order: their events first, then the ones install appended.
         assert_eq!(removed[0].event, "PostToolUse");
         assert_eq!(
@@ -805,7 +817,7 @@ mod tests {
         // Install leaves events it does not register alone; uninstall takes all of ours.
         assert!(d["hooks"].get("SubagentStop").is_some());
         let removed = uninstall(&mut d, Host::Claude, "plan");
-        assert_eq!(removed.len(), 6);
+        assert_eq!(removed.len(), 7);
         assert_eq!(d, Map::new());
     }
 
