@@ -108,6 +108,8 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
   stalls in a row: 2
   session: s1
   started: 2026-06-15 14:02
+  tokens: 0 (no budget)
+  elapsed: 0s (no budget)
   continuations per goal: next 1, stuck 2
   budget-limited: stuck (`plan goal rearm ID` gives one a new budget)
 ",
