@@ -55,6 +55,7 @@ mod readme;
 mod record;
 mod release;
 mod reopen_archived;
+mod report;
 mod reverify;
 mod rewind;
 mod rewind_reach;
