@@ -44,6 +44,10 @@ struct LoopSeen {
     started: String,
     ended: Option<String>,
     tokens: Option<u64>,
+    /// The token budget and where the count left off in the transcript: without
+    /// either, no transcript was read and the count of 0 says nothing.
+    token_budget: Option<u64>,
+    transcript: Option<serde_json::Value>,
 }
 
 /// Where the window starts, and how the log is cut.
@@ -117,7 +121,9 @@ pub fn report(ctx: &Ctx, request: &Request) -> Result<Report> {
         ended_at: end.clone(),
         used: l.used,
         budget: l.budget,
-        tokens: l.tokens,
+        tokens: l
+            .tokens
+            .filter(|_| l.token_budget.is_some() || l.transcript.is_some()),
     });
     // An ended loop without an event that says when: its length is not known.
     let elapsed = match (in_loop, &end, seen.as_ref().and_then(|l| l.ended.as_ref())) {

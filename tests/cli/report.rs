@@ -67,7 +67,8 @@ const JOURNAL: &str = r#"{"at":"2026-06-15 13:00","event":"loop_let_go","session
 {"at":"2026-06-15 15:20","event":"loop_let_go","session":"s1","reason":"goal_budget","why":"only budget-limited goals remain: docs","ended":true}
 "#;
 
-/// The loop's state as `plan goal` and the stop hook leave it, `tokens` included.
+/// The loop's state as `plan goal` and the stop hook leave it, with the tokens its
+/// transcript reported.
 const LOOP: &str = r#"{
   "budget": 10,
   "used": 6,
@@ -77,7 +78,9 @@ const LOOP: &str = r#"{
   "last_hash": null,
   "started": "2026-06-15 14:00",
   "ended": "only budget-limited goals remain: docs",
-  "tokens": 1234567
+  "tokens": 1234567,
+  "token_budget": null,
+  "transcript": {"path": "/tmp/s1.jsonl", "dev": 1, "ino": 2, "offset": 4096}
 }"#;
 
 /// `plan ARGS` at `time` on 2026-06-15.
