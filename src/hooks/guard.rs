@@ -62,8 +62,9 @@ pub struct Input<'p> {
     /// plan.md's first format error: the agent fixes it before it goes on. A format
     /// error is never a way out of the loop.
     pub broken: Option<&'p str>,
-    /// Hash of plan.md's bytes, to see whether the agent touched it.
-    pub plan_hash: &'p str,
+    /// The work fingerprint (`hooks::progress`: files, HEAD and plan.md), to see
+    /// whether the agent did anything since the last continuation.
+    pub work: &'p str,
     pub stall_limit: u32,
 }
 
@@ -126,12 +127,12 @@ pub fn decide(
         );
         return end(lp, "budget_spent", why);
     }
-    let stalled = lp.last_hash.as_deref() == Some(input.plan_hash);
+    let stalled = lp.last_work.as_deref() == Some(input.work);
     let stalls = if stalled { lp.stalls + 1 } else { 0 };
     if stalls >= input.stall_limit {
         lp.stalls = stalls;
         let why = format!(
-            "stalled: {stalls} continuations in a row without a change to plan.md (`plan goal` starts a new loop)"
+            "stalled: {stalls} continuations in a row without a change to the work (files, HEAD or plan.md) (`plan goal` starts a new loop)"
         );
         return end(lp, "stalled", why);
     }
@@ -152,7 +153,7 @@ pub fn decide(
     let reason = blocks::continuation_text(&goals, lp.used + 1, lp.budget, templates);
     lp.used += 1;
     lp.stalls = stalls;
-    lp.last_hash = Some(input.plan_hash.to_string());
+    lp.last_work = Some(input.work.to_string());
     let event = LoopEvent::LoopContinued {
         session: session.to_string(),
         continuation: lp.used,
@@ -196,7 +197,7 @@ mod tests {
             host_error: false,
             plan: work(&plan, &goals),
             broken: None,
-            plan_hash: hash,
+            work: hash,
             stall_limit: 3,
         };
         decide(state, input, Templates::default(), || None)
@@ -393,7 +394,7 @@ mod tests {
             host_error: true,
             plan: work(&plan, &goals),
             broken: None,
-            plan_hash: "h",
+            work: "h",
             stall_limit: 3,
         };
         let out = decide(&mut state, input, Templates::default(), || None).0;
@@ -405,7 +406,7 @@ mod tests {
             host_error: false,
             plan: work(&plan, &goals),
             broken: Some("plan.md:4: unknown status \"doing\""),
-            plan_hash: "h",
+            work: "h",
             stall_limit: 3,
         };
         assert!(matches!(
@@ -419,7 +420,7 @@ mod tests {
             host_error: false,
             plan: work(&plan, &goals),
             broken: None,
-            plan_hash: "h",
+            work: "h",
             stall_limit: 3,
         };
         let out = decide(&mut state, input, Templates::default(), || {

@@ -218,6 +218,9 @@ fn on_tool(
         if inject {
             s.injected = block_hash.clone();
         }
+        if let Some(given) = input.tool_path.as_deref() {
+            super::progress::note_edit(&mut s.edited, &place.root, cwd, given);
+        }
         if to_plan {
             return (false, inject);
         }
@@ -406,6 +409,8 @@ fn stop(
         continuation: &continuation,
         ..Templates::default()
     };
+    // Taken once below, only for a stop the guard may count as a stall.
+    let work = std::cell::OnceCell::<String>::new();
     let guard_input = || guard::Input {
         session: &input.session,
         host_error: input.host_error,
@@ -415,7 +420,7 @@ fn stop(
             held_elsewhere: view.held_elsewhere,
         },
         broken: view.broken.as_deref(),
-        plan_hash: &view.hash,
+        work: work.get().map_or(view.hash.as_str(), String::as_str),
         stall_limit: config.loop_stall_limit,
     };
     // Asked before taking the lock: a model call must not hold up other hooks. And
@@ -438,6 +443,10 @@ fn stop(
     if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
+        if !current.paused && !input.host_error && current.used < current.budget {
+            let print = super::progress::fingerprint(place, state, &input.session, &view.hash);
+            let _ = work.set(print);
+        }
     }
     // A host that ends the turn itself after so many blocks in a row drops the next
     // one unseen: plan lets go instead, spends nothing on it, and says how the loop

@@ -38,6 +38,7 @@ mod judge_snapshot;
 mod link;
 mod lookalike_ids;
 mod loop_events;
+mod loop_progress;
 mod man_pages;
 mod mcp;
 mod mcp_install;
