@@ -5,7 +5,6 @@
 
 use std::path::Path;
 
-use super::run::Place;
 use super::state::State;
 
 /// The most files a session remembers as edited: the newest are kept. One dropped
@@ -38,14 +37,14 @@ pub fn note_edit(edited: &mut Vec<String>, root: &Path, cwd: &Path, given: &str)
 }
 
 /// The work fingerprint at this stop: plan.md's hash and [`crate::git::fingerprint::work`]
-/// over the repository and the files `session`'s tool calls edited. Where git cannot
+/// over the repository at `root` and the files `session`'s tool calls edited. Where git cannot
 /// say (a damaged index), plan.md's hash alone, as before: the hooks fail open,
 /// and the budget still ends the loop.
-pub fn fingerprint(place: &Place, state: &State, session: &str, plan_hash: &str) -> String {
+pub fn fingerprint(root: &Path, state: &State, session: &str, plan_hash: &str) -> String {
     let edited = state
         .session(session, |s| s.edited.clone())
         .unwrap_or_default();
-    match crate::git::fingerprint::work(&place.root, &edited) {
+    match crate::git::fingerprint::work(root, &edited) {
         Ok(work) => format!("{plan_hash}:{work}"),
         Err(_) => plan_hash.to_string(),
     }

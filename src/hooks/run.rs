@@ -1,6 +1,7 @@
 //! One hook call: find the repository and plan.md from the host's cwd, read the
 //! plan once, update the session and loop state, and decide what to answer. The hot
-//! path: no git2, no network, no judge unless the loop judge is on.
+//! path: no git2 but a running loop's stop (its work fingerprint), no network, no
+//! judge unless the loop judge is on.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -444,7 +445,8 @@ fn stop(
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
         if !current.paused && !input.host_error && current.used < current.budget {
-            let print = super::progress::fingerprint(place, state, &input.session, &view.hash);
+            let print =
+                super::progress::fingerprint(&place.root, state, &input.session, &view.hash);
             let _ = work.set(print);
         }
     }
