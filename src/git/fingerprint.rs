@@ -19,6 +19,10 @@ use super::open;
 /// A file longer than this counts by its identity (size, times, inode), not its
 /// bytes: a stop hook does not read a large untracked artefact at every stop.
 const CONTENT_MAX: u64 = 4 << 20;
+/// The most bytes one fingerprint reads: past it (a tree of untracked data that is
+/// not ignored), files count by identity. The status lists paths in order, so the
+/// same files are read each time while their sizes stay.
+const READ_MAX: u64 = 32 << 20;
 
 /// The fingerprint of the work in the repository at `root`, and of the files in
 /// `edited` (paths relative to it that tool calls named) that git does not ignore.
@@ -58,6 +62,7 @@ pub fn work(root: &Path, edited: &[String]) -> Result<String> {
     }
     hash.update(b"\0tree\0");
 
+    let mut left = READ_MAX;
     let mut options = StatusOptions::new();
     options
         .show(StatusShow::Workdir)
@@ -77,7 +82,7 @@ pub fn work(root: &Path, edited: &[String]) -> Result<String> {
         let status = entry.status();
         hash.update(&status.bits().to_le_bytes());
         if status.intersects(Status::WT_NEW | Status::WT_MODIFIED | Status::WT_TYPECHANGE) {
-            content(&workdir.join(OsStr::from_bytes(path)), &mut hash);
+            content(&workdir.join(OsStr::from_bytes(path)), &mut hash, &mut left);
         }
     }
     hash.update(b"\0edited\0");
@@ -93,7 +98,7 @@ pub fn work(root: &Path, edited: &[String]) -> Result<String> {
         }
         hash.update(rel.as_bytes());
         hash.update(b"\0");
-        content(&workdir.join(rel), &mut hash);
+        content(&workdir.join(rel), &mut hash, &mut left);
     }
     Ok(format!("{:032x}", hash.digest128()))
 }
@@ -101,10 +106,11 @@ pub fn work(root: &Path, edited: &[String]) -> Result<String> {
 /// The stage bits of an index entry's flags (a merge conflict's sides).
 const STAGE_MASK: u16 = 0x3000;
 
-/// What is at `path`, into `hash`: a regular file's bytes (its identity when long),
-/// a symlink's target, the identity of anything else, or that nothing is there.
-/// Never follows a symlink, and never blocks on a named pipe.
-fn content(path: &Path, hash: &mut Xxh3) {
+/// What is at `path`, into `hash`: a regular file's bytes (its identity when it is
+/// longer than [`CONTENT_MAX`] or than the `left` of [`READ_MAX`]), a symlink's
+/// target, the identity of anything else, or that nothing is there. Never follows
+/// a symlink, and never blocks on a named pipe.
+fn content(path: &Path, hash: &mut Xxh3, left: &mut u64) {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == ErrorKind::NotFound => return hash.update(b"-"),
@@ -118,7 +124,8 @@ fn content(path: &Path, hash: &mut Xxh3) {
         }
         return;
     }
-    if kind.is_file() && meta.len() <= CONTENT_MAX {
+    if kind.is_file() && meta.len() <= CONTENT_MAX.min(*left) {
+        *left -= meta.len();
         // The mode too: `chmod +x` on a script is work git records.
         hash.update(&meta.mode().to_le_bytes());
         if read_into(path, hash).is_ok() {
@@ -226,6 +233,23 @@ mod tests {
         fs::write(root.join("new.txt"), "y\n").unwrap();
         git(root, &["status", "--porcelain"]);
         assert_eq!(print(&[]), before, "ignored files, a touch or a status");
+    }
+
+    #[test]
+    fn past_the_read_budget_a_file_counts_by_identity() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        fs::write(&a, "same\n").unwrap();
+        fs::write(&b, "same\n").unwrap();
+        let of = |path: &Path, mut left: u64| {
+            let mut hash = Xxh3::new();
+            content(path, &mut hash, &mut left);
+            (hash.digest128(), left)
+        };
+        assert_eq!(of(&a, 100).0, of(&b, 100).0);
+        assert_eq!(of(&a, 100).1, 95);
+        assert_ne!(of(&a, 4).0, of(&b, 4).0, "two files, by inode");
+        assert_eq!(of(&a, 4).1, 4);
     }
 
     #[test]
