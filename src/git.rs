@@ -76,6 +76,7 @@ pub use judge_tree::{Guarded, check_out, guarded};
 mod tracking;
 pub use tracking::{Tracking, in_head, tracking};
 
+pub mod fingerprint;
 mod since;
 pub use driver::{merge_driver, set_merge_driver, unset_merge_driver};
 pub use since::changed_since;

@@ -91,8 +91,9 @@ pub struct Input<'p> {
     /// plan.md's first format error: the agent fixes it before it goes on. A format
     /// error is never a way out of the loop.
     pub broken: Option<&'p str>,
-    /// Hash of plan.md's bytes, to see whether the agent touched it.
-    pub plan_hash: &'p str,
+    /// The work fingerprint (`hooks::progress`: files, HEAD and plan.md), to see
+    /// whether the agent did anything since the last continuation.
+    pub work: &'p str,
     pub stall_limit: u32,
     /// Per-goal budgets (`loop.goal_budget`, `budget:` lines).
     pub budgets: Budgets<'p>,
@@ -170,12 +171,12 @@ pub fn decide(
     if let Some((reason, why)) = crate::loop_budget::spent(&lp.budgets, input.now) {
         return end(lp, reason, why);
     }
-    let stalled = lp.last_hash.as_deref() == Some(input.plan_hash);
+    let stalled = lp.last_work.as_deref() == Some(input.work);
     let stalls = if stalled { lp.stalls + 1 } else { 0 };
     if stalls >= input.stall_limit {
         lp.stalls = stalls;
         let why = format!(
-            "stalled: {stalls} continuations in a row without a change to plan.md (`plan goal` starts a new loop)"
+            "stalled: {stalls} continuations in a row without a change to the work (files, HEAD or plan.md) (`plan goal` starts a new loop)"
         );
         return end(lp, "stalled", why);
     }
@@ -204,7 +205,7 @@ pub fn decide(
     let reason = blocks::continuation_text(&goals, lp.used + 1, lp.budget, templates);
     lp.used += 1;
     lp.stalls = stalls;
-    lp.last_hash = Some(input.plan_hash.to_string());
+    lp.last_work = Some(input.work.to_string());
     if let Some(goal) = &pick.first {
         *lp.goal_continuations.entry(goal.clone()).or_default() += 1;
     }
@@ -252,7 +253,7 @@ mod tests {
             host_error: false,
             plan: work(&plan, &goals),
             broken: None,
-            plan_hash: hash,
+            work: hash,
             stall_limit: 3,
             budgets: Budgets::default(),
             now: 0,
@@ -453,7 +454,7 @@ mod tests {
             host_error: true,
             plan: work(&plan, &goals),
             broken: None,
-            plan_hash: "h",
+            work: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
             now: 0,
@@ -471,7 +472,7 @@ mod tests {
             host_error: false,
             plan: work(&plan, &goals),
             broken: Some("plan.md:4: unknown status \"doing\""),
-            plan_hash: "h",
+            work: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
             now: 0,
@@ -488,7 +489,7 @@ mod tests {
             host_error: false,
             plan: work(&plan, &goals),
             broken: None,
-            plan_hash: "h",
+            work: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
             now: 0,
@@ -520,7 +521,7 @@ mod tests {
                 host_error: false,
                 plan: work(&plan, &goals),
                 broken: None,
-                plan_hash: hash,
+                work: hash,
                 stall_limit: 50,
                 budgets: Budgets {
                     parts: &parts,

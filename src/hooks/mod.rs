@@ -2,5 +2,6 @@
 
 pub mod guard;
 pub mod host;
+pub mod progress;
 pub mod run;
 pub mod state;

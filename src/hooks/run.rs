@@ -1,6 +1,7 @@
 //! One hook call: find the repository and plan.md from the host's cwd, read the
 //! plan once, update the session and loop state, and decide what to answer. The hot
-//! path: no git2, no network, no judge unless the loop judge is on.
+//! path: no git2 but a running loop's stop (its work fingerprint), no network, no
+//! judge unless the loop judge is on.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -224,6 +225,9 @@ fn on_tool(
         if inject {
             s.injected = block_hash.clone();
         }
+        if let Some(given) = input.tool_path.as_deref() {
+            super::progress::note_edit(&mut s.edited, &place.root, cwd, given);
+        }
         if to_plan {
             return (false, inject);
         }
@@ -435,6 +439,8 @@ fn stop(
         ..Templates::default()
     };
     let now = crate::clock::epoch_now();
+    // Taken once below, only for a stop the guard may count as a stall.
+    let work = std::cell::OnceCell::<String>::new();
     let guard_input = || guard::Input {
         session: &input.session,
         host_error: input.host_error,
@@ -444,7 +450,7 @@ fn stop(
             held_elsewhere: view.held_elsewhere,
         },
         broken: view.broken.as_deref(),
-        plan_hash: &view.hash,
+        work: work.get().map_or(view.hash.as_str(), String::as_str),
         stall_limit: config.loop_stall_limit,
         budgets: crate::plan::budget::Budgets {
             parts: &view.parts,
@@ -474,6 +480,11 @@ fn stop(
     let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
+        if !current.paused && !input.host_error && current.used < current.budget {
+            let print =
+                super::progress::fingerprint(&place.root, state, &input.session, &view.hash);
+            let _ = work.set(print);
+        }
         // The tokens of this session's new transcript lines, read before any lock.
         crate::loop_budget::read(host, input.transcript.as_deref(), &current.budgets)
     } else {

@@ -38,6 +38,9 @@ pub struct Session {
     /// When the running work loop this session claimed was started: a loop state
     /// that is then gone without `plan goal clear` (which keeps it, ended) vanished.
     pub in_loop: Option<String>,
+    /// Files tool calls named (relative to the top of the working tree), newest
+    /// last: what the loop's work fingerprint reads besides git's status.
+    pub edited: Vec<String>,
 }
 
 /// The work loop started by `plan goal`. One per repository (per worktree).
@@ -50,10 +53,13 @@ pub struct Loop {
     pub paused: bool,
     /// The session that claimed the loop: the first whose hook saw it.
     pub owner: Option<String>,
-    /// Continuations in a row that found plan.md unchanged.
+    /// Continuations in a row that found the work unchanged (`hooks::progress`).
     pub stalls: u32,
-    /// Hash of plan.md at the last continuation.
+    /// Hash of plan.md at the last continuation, as builds before the work
+    /// fingerprint kept it: read, no longer written.
     pub last_hash: Option<String>,
+    /// The work fingerprint at the last continuation (`hooks::progress`).
+    pub last_work: Option<String>,
     /// When `plan goal` started it (`YYYY-MM-DD HH:MM`).
     pub started: String,
     /// Why the loop stopped, once it has.
@@ -78,6 +84,7 @@ impl Default for Loop {
             owner: None,
             stalls: 0,
             last_hash: None,
+            last_work: None,
             started: String::new(),
             ended: None,
             goal_continuations: BTreeMap::new(),

@@ -40,6 +40,7 @@ mod link;
 mod lookalike_ids;
 mod loop_budgets;
 mod loop_events;
+mod loop_progress;
 mod man_pages;
 mod mcp;
 mod mcp_install;

@@ -1,0 +1,224 @@
+//! The work loop's stall limit counts only stops after which nothing the agent could
+//! have done changed: the working tree's tracked and untracked (not ignored) files,
+//! HEAD and plan.md. Work that leaves plan.md alone is progress; an idle agent still
+//! stalls.
+
+use crate::util::{Run, Test};
+
+const PLAN: &str = "# Plan: Loop
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+- [ ] write it
+
+## Log
+";
+
+/// A committed plan with one active goal, `build/` ignored, and a loop started
+/// with `budget` continuations and `loop.stall_limit` set to `stall_limit`.
+fn looping(budget: u32, stall_limit: u32) -> Test {
+    let t = Test::new().plan(PLAN);
+    t.write(".gitignore", "build/\n");
+    t.write(
+        ".plan/config.yaml",
+        format!("loop:\n  stall_limit: {stall_limit}\n"),
+    );
+    t.write("src/work.rs", "// nothing yet\n");
+    t.commit_all("start");
+    t.ok(&["goal", "--budget", &budget.to_string()]);
+    t
+}
+
+fn decision(run: &Run) -> Option<String> {
+    run.answer()["decision"].as_str().map(str::to_string)
+}
+
+fn message(run: &Run) -> String {
+    run.answer()["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The issue's case: a work file edited and staged before each of 7 stops, plan.md
+/// untouched, was let go after 5 as "stalled". Now only the budget ends it.
+#[test]
+fn staged_work_without_plan_md_changes_never_stalls() {
+    let t = looping(8, 5);
+    for i in 1..=8 {
+        t.write("src/work.rs", format!("// step {i}\n"));
+        t.git(&["add", "src/work.rs"]);
+        let run = t.stop_hook("s1");
+        assert_eq!(
+            decision(&run).as_deref(),
+            Some("block"),
+            "stop {i}: {}",
+            run.stdout
+        );
+    }
+    t.write("src/work.rs", "// step 9\n");
+    let last = t.stop_hook("s1");
+    assert_eq!(decision(&last), None);
+    assert_eq!(
+        message(&last),
+        "plan: work loop stopped: its budget of 8 continuations is spent (`plan goal` starts a new one)"
+    );
+}
+
+/// Work done through the shell, which no tool hook names: a new untracked file, or
+/// one appended to, is progress; a file under an ignored directory is not.
+#[test]
+fn untracked_files_written_through_the_shell_count_and_ignored_ones_do_not() {
+    let t = looping(20, 2);
+    for i in 1..=4 {
+        t.write(&format!("notes/n{i}.txt"), "new\n");
+        assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    }
+    for i in 1..=3 {
+        std::fs::write(t.path("notes/n1.txt"), format!("more {i}\n")).unwrap();
+        assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    }
+    t.write("build/out1.txt", "built\n");
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    t.write("build/out2.txt", "built again\n");
+    let run = t.stop_hook("s1");
+    assert_eq!(decision(&run), None, "{}", run.stdout);
+    assert_eq!(
+        message(&run),
+        "plan: work loop stopped: stalled: 2 continuations in a row without a change to the work (files, HEAD or plan.md) (`plan goal` starts a new loop)"
+    );
+}
+
+/// An agent that does nothing between stops is still let go after
+/// `loop.stall_limit` continuations, whatever plan itself writes meanwhile.
+#[test]
+fn idle_stops_still_stall_at_the_limit() {
+    let t = looping(20, 5);
+    for i in 1..=5 {
+        let run = t.stop_hook("s1");
+        assert_eq!(decision(&run).as_deref(), Some("block"), "stop {i}");
+    }
+    let run = t.stop_hook("s1");
+    assert_eq!(decision(&run), None, "{}", run.stdout);
+    assert_eq!(
+        message(&run),
+        "plan: work loop stopped: stalled: 5 continuations in a row without a change to the work (files, HEAD or plan.md) (`plan goal` starts a new loop)"
+    );
+    t.ok(&["goal", "status"]).stdout_has(
+        "stalled: 5 continuations in a row without a change to the work (files, HEAD or plan.md)",
+    );
+}
+
+/// Touching a file (new times, same bytes) is no work: files count by content.
+#[test]
+fn a_touched_file_with_the_same_bytes_is_no_progress() {
+    let t = looping(20, 2);
+    t.write("notes/a.txt", "a\n");
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    for rel in ["notes/a.txt", "src/work.rs"] {
+        let bytes = std::fs::read(t.path(rel)).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(t.path(rel), bytes).unwrap();
+    }
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    let run = t.stop_hook("s1");
+    assert!(
+        message(&run).contains("stalled: 2 continuations"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A commit is work even when it changes no file (HEAD moves).
+#[test]
+fn a_commit_counts_as_progress() {
+    let t = looping(20, 2);
+    for i in 1..=4 {
+        t.git(&["commit", "-q", "--allow-empty", "-m", &format!("step {i}")]);
+        assert_eq!(
+            decision(&t.stop_hook("s1")).as_deref(),
+            Some("block"),
+            "stop {i}"
+        );
+    }
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    let run = t.stop_hook("s1");
+    assert!(
+        message(&run).contains("stalled: 2 continuations"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A change to plan.md alone still counts, as it always did.
+#[test]
+fn a_plan_md_change_still_counts() {
+    let t = looping(20, 2);
+    for i in 1..=4 {
+        t.ok(&["log", &format!("step {i}")]);
+        assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    }
+}
+
+/// A loop.json written before the work fingerprint (its `last_hash` a plan.md hash)
+/// still reads, and its loop goes on.
+#[test]
+fn an_older_loop_state_still_reads() {
+    let t = looping(20, 2);
+    let path = t.root().join(".git/plan/loop.json");
+    std::fs::write(
+        &path,
+        r#"{"budget":20,"used":3,"paused":false,"owner":"s1","stalls":1,"last_hash":"0123456789abcdef","started":"2026-06-15 14:02","ended":null}"#,
+    )
+    .unwrap();
+    let run = t.stop_hook("s1");
+    assert_eq!(decision(&run).as_deref(), Some("block"), "{}", run.stdout);
+    assert!(
+        run.answer()["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Continuation 4 of 20"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Git's status leaves submodules out (each would be opened and walked): work in
+/// one counts through the files a file-editing tool named, by content.
+#[test]
+fn a_tool_edit_inside_a_submodule_counts() {
+    let t = looping(20, 2);
+    let origin = t.dir.path().join("sub-origin");
+    let origin = origin.to_str().unwrap();
+    t.git(&["init", "-q", "-b", "main", origin]);
+    std::fs::write(t.dir.path().join("sub-origin/lib.rs"), "// lib\n").unwrap();
+    t.git(&["-C", origin, "add", "-A"]);
+    t.git(&["-C", origin, "commit", "-q", "-m", "lib"]);
+    t.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        origin,
+        "sub",
+    ]);
+    t.commit_all("sub");
+    let edit = crate::hooks::payload(&t, "claude/post-tool-use.write", "s1")
+        .replace("/src/cache.rs", "/sub/lib.rs");
+    for i in 1..=4 {
+        t.write("sub/lib.rs", format!("// step {i}\n"));
+        crate::hooks::hook(&t, "claude", "post-tool-use", &edit);
+        let run = t.stop_hook("s1");
+        assert_eq!(decision(&run).as_deref(), Some("block"), "stop {i}");
+    }
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    let run = t.stop_hook("s1");
+    assert!(
+        message(&run).contains("stalled: 2 continuations"),
+        "{}",
+        run.stdout
+    );
+}
