@@ -561,10 +561,11 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
     if base == fresh {
         return Ok(edits);
     }
-    let old_lines = scan(base);
-    let new_lines = scan(fresh);
-    let old: Vec<&str> = old_lines.iter().map(|l| l.text(base)).collect();
-    let new: Vec<&str> = new_lines.iter().map(|l| l.text(fresh)).collect();
+    // The parses' own lines: a scan of each beside them would hold every line of
+    // a long plan twice more.
+    let (old_plan, new_plan) = (parse(base), parse(fresh));
+    let old: Vec<&str> = old_plan.lines.iter().map(|l| l.text(base)).collect();
+    let new: Vec<&str> = new_plan.lines.iter().map(|l| l.text(fresh)).collect();
     let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
     // map[i]: where old line i (0-based) is now, if it is unchanged.
     let mut map: Vec<Option<usize>> = vec![None; old.len()];
@@ -580,7 +581,6 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
             }
         }
     }
-    let (old_plan, new_plan) = (parse(base), parse(fresh));
     let (old_sections, new_sections) = (sections(&old_plan), sections(&new_plan));
     for edit in &mut edits {
         let Some((no, expect)) = edit.target() else {
