@@ -239,14 +239,13 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
             .goal(&id)
             .expect("the goal just inserted")
             .fingerprint();
-        let mut logged = Vec::new();
         // The contract at creation: every later change must be approved in the log.
         let added = Event::Added {
             id: &id,
             contract: &fingerprint,
         };
         edits.push(ops::event(&stamp, &added));
-        logged.push(format!("{stamp} {}", added.render()));
+        let mut logged = vec![format!("{stamp} {}", added.render())];
         if args.active {
             ctx.prove(&mut after);
             let new = after.goal(&id).expect("the goal just inserted");
