@@ -121,7 +121,16 @@ fn what(kind: &std::fs::FileType) -> &'static str {
 /// more than `cap` bytes is a [`Refused::TooBig`].
 pub fn read(path: &Path, cap: u64) -> io::Result<(File, Vec<u8>)> {
     let mut file = open(path)?;
-    let mut bytes = Vec::new();
+    // Sized from the file as opened: read_to_end's doubling would leave a long
+    // plan.md's copy holding up to twice its bytes. One spare byte lets the read
+    // see the end without growing; a file that grew meanwhile still reads whole.
+    // A file already past the cap is refused without reading it (a sparse
+    // plan.md of a terabyte would otherwise cost the reading of the cap in zeros).
+    let len = file.metadata().map_or(0, |m| m.len());
+    if len > cap {
+        return Err(io::Error::other(Refused::TooBig { cap }));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0).saturating_add(1));
     (&mut file)
         .take(cap.saturating_add(1))
         .read_to_end(&mut bytes)?;

@@ -363,7 +363,11 @@ impl Store {
             let at_read = handle
                 .metadata()
                 .map_err(|e| Exit::env(format!("cannot read {}: {e}", self.name)))?;
-            let fresh_plan = parse(&fresh);
+            // Most writes find the file as the command read it: then the command's
+            // copy is the one used, and a long plan.md is held once, not twice.
+            let changed = (fresh != base).then_some(fresh);
+            let fresh = changed.as_deref().unwrap_or(base);
+            let fresh_plan = parse(fresh);
             check(&fresh_plan).map_err(|why| WriteError::Conflict {
                 message: format!("{why}; nothing was written"),
                 hint: format!("look at {} again and rerun the command", self.name),
@@ -371,20 +375,25 @@ impl Store {
             // A parse holds several times the file: one at a time, on a huge plan.
             let fresh_errors = fresh_plan.errors.len();
             drop(fresh_plan);
-            let rebased = patch::rebase(base, &fresh, edits.clone()).map_err(conflict)?;
-            let out = patch::apply(&fresh, &rebased).map_err(conflict)?;
+            let rebased = patch::rebase(base, fresh, edits.clone()).map_err(conflict)?;
+            let out = patch::apply(fresh, &rebased).map_err(conflict)?;
             if out == fresh {
                 return Ok(out);
             }
             // Never leave the file worse than we found it (e.g. two writers picking
-            // the same new id): that is a conflict too.
-            let after_errors = parse(&out).errors;
-            if after_errors.len() > fresh_errors {
-                let first = &after_errors[after_errors.len() - 1];
+            // the same new id): that is a conflict too. Only the count and the last
+            // message outlive the parse.
+            let (after_errors, last) = {
+                let after = parse(&out);
+                let last = after.errors.last().map(|e| e.message.clone());
+                (after.errors.len(), last)
+            };
+            if after_errors > fresh_errors {
                 return Err(WriteError::Conflict {
                     message: format!(
                         "{} changed while plan was working and the edit would now make it invalid ({}); nothing was written",
-                        self.name, first.message
+                        self.name,
+                        last.unwrap_or_default()
                     ),
                     hint: "rerun the command".to_string(),
                 });
@@ -671,11 +680,16 @@ impl Store {
             if round >= RETRIES && watch_until.is_none_or(|until| Instant::now() >= until) {
                 break;
             }
-            let mut old = Vec::new();
+            // What was appended to the old file since the last copy, if it still
+            // begins with the bytes read: compared in pieces, never held whole.
+            let mut appended = Vec::new();
             let mut h = handle;
             h.seek(SeekFrom::Start(0)).map_err(io)?;
-            h.read_to_end(&mut old).map_err(io)?;
-            if old.len() <= copied || !old.starts_with(read) {
+            if begins_with(&mut h, read).map_err(io)? {
+                h.seek(SeekFrom::Start(copied as u64)).map_err(io)?;
+                h.read_to_end(&mut appended).map_err(io)?;
+            }
+            if appended.is_empty() {
                 if let Some(until) = watch_until {
                     let recent = handle
                         .metadata()
@@ -695,11 +709,11 @@ impl Store {
             }
             quiet = 0;
             let mut new = OpenOptions::new().append(true).open(&target).map_err(io)?;
-            new.write_all(&old[copied..])
+            new.write_all(&appended)
                 .and_then(|_| new.sync_all())
                 .map_err(io)?;
             mine = new.metadata().ok().map(|m| Identity::of(&m));
-            copied = old.len();
+            copied += appended.len();
         }
         atomic::sync_dir(&target);
         if let Some(mine) = mine {
@@ -846,8 +860,29 @@ fn unchanged_or_appended(then: &fs::Metadata, read: &[u8], path: &Path) -> bool 
     if (then.dev(), then.ino()) != (now.dev(), now.ino()) || now.len() < read.len() as u64 {
         return false;
     }
-    let mut bytes = Vec::with_capacity(read.len() + 64);
-    file.read_to_end(&mut bytes).is_ok() && bytes.starts_with(read)
+    begins_with(&mut file, read).unwrap_or(false)
+}
+
+/// Whether what `file` reads from where it stands begins with `prefix`, read and
+/// compared in 64 KiB pieces: a write holds a long plan.md's text already, and a
+/// third copy just to compare it would be most of its peak.
+fn begins_with(file: &mut impl Read, prefix: &[u8]) -> std::io::Result<bool> {
+    let mut buf = vec![0; 64 * 1024];
+    let mut at = 0;
+    while at < prefix.len() {
+        let want = buf.len().min(prefix.len() - at);
+        let n = match file.read(&mut buf[..want]) {
+            Ok(0) => return Ok(false),
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf[..n] != prefix[at..at + n] {
+            return Ok(false);
+        }
+        at += n;
+    }
+    Ok(true)
 }
 
 /// Now, in nanoseconds since the epoch, when `PLAN_TRACE_WRITES` asks for the

@@ -201,18 +201,23 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
     let stamp = clock::now()?.stamp();
     for attempt in 1..=ATTEMPTS {
         let src = ctx.store.read_for_write()?;
-        let plan = ctx.parse(&src)?;
-        let depends_on = ctx.dependency_ids(&plan, &args.depends_on)?;
+        // Each parse of a long plan holds several times its bytes: the first is
+        // dropped once the id is picked, the preview's before the write.
+        let (depends_on, id) = {
+            let plan = ctx.parse(&src)?;
+            let depends_on = ctx.dependency_ids(&plan, &args.depends_on)?;
+            // A title's look-alike of a taken id counts as taken: plan never writes a pair.
+            let id = id::unique(&id::slug(&title), |c| {
+                plan.goal(c).is_some()
+                    || id::reads_like_any(c, plan.goals.iter().map(|g| g.id.as_ref()))
+            });
+            (depends_on, id)
+        };
         let status = if args.active {
             Status::Active
         } else {
             Status::Open
         };
-        // A title's look-alike of a taken id counts as taken: plan never writes a pair.
-        let id = id::unique(&id::slug(&title), |c| {
-            plan.goal(c).is_some()
-                || id::reads_like_any(c, plan.goals.iter().map(|g| g.id.as_ref()))
-        });
         let goal = ops::NewGoal {
             title: title.clone(),
             id: id.clone(),
@@ -254,6 +259,8 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
             edits.push(ops::event(&stamp, &started));
             logged.push(format!("{stamp} {}", started.render()));
         }
+        drop(after);
+        drop(preview);
         // Another writer that took the id meanwhile makes the add start over.
         let written = ctx.store.write_checked(&src, edits, |fresh| {
             precondition::intact(fresh)?;

@@ -44,6 +44,8 @@ pub fn run(env: &Env, _args: Args) -> Result<u8> {
             .filter(|g| moved.iter().any(|id| *id == *g.id))
             .map(Seen::of)
             .collect();
+        // The write parses the file again: one parse of a long plan at a time.
+        drop(plan);
         ctx.store
             .write_checked(&src, edits, |fresh| precondition::all(&seen, fresh))?;
         ctx.say(&summary)?;

@@ -49,9 +49,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         },
     ));
     let seen = Seen::of(goal);
+    // The write parses the file again: one parse of a long plan at a time.
+    drop(plan);
     ctx.store
         .write_checked(&src, edits, |fresh| seen.check(fresh))?;
-    crate::claims::release_finished(ctx, &goal.id);
-    ctx.say(&format!("cancelled {}", goal.id))?;
+    crate::claims::release_finished(ctx, &seen.id);
+    ctx.say(&format!("cancelled {}", seen.id))?;
     Ok(OK)
 }

@@ -95,6 +95,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 .filter_map(|f| read.goals.iter().find(|g| g.line == f.line))
                 .map(Seen::of)
                 .collect();
+            drop(read);
             ctx.store
                 .write_checked(&src, edits, |fresh| precondition::all(&seen, fresh))?;
         }

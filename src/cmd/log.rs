@@ -77,6 +77,8 @@ pub fn append(env: &Env, text: &str, goal: Option<&str>) -> Result<Logged> {
         }
         None => text,
     };
+    // The write parses the file again: one parse of a long plan at a time.
+    drop(plan);
     let stamp = clock::now()?.stamp();
     ctx.store
         .write_checked(&src, vec![ops::log(&stamp, &text)], precondition::intact)?;

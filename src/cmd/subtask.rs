@@ -29,12 +29,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(ops::add_subtask(&plan, goal, &text));
     let seen = Seen::unfinished(goal);
+    let said = format!("{} subtask {}: {text}", goal.id, goal.subtasks.len() + 1);
+    // The write parses the file again: one parse of a long plan at a time.
+    drop(plan);
     ctx.store
         .write_checked(&src, edits, |fresh| seen.check(fresh))?;
-    ctx.say(&format!(
-        "{} subtask {}: {text}",
-        goal.id,
-        goal.subtasks.len() + 1
-    ))?;
+    ctx.say(&said)?;
     Ok(OK)
 }

@@ -82,9 +82,11 @@ pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<Ticked> {
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(edit);
     let seen = Seen::unfinished(goal);
+    result.subtask = goal.subtasks[n - 1].text.to_string();
+    // The write parses the file again: one parse of a long plan at a time.
+    drop(plan);
     ctx.store
         .write_checked(&src, edits, |fresh| seen.check(fresh))?;
-    result.subtask = goal.subtasks[n - 1].text.to_string();
     result.changed = true;
     result.ticked = if done { ticked + 1 } else { ticked - 1 };
     Ok(result)

@@ -133,18 +133,40 @@ struct Slot<'e> {
 }
 
 /// Applies `edits` to `src`. Zero edits give `src` back unchanged.
+///
+/// Holds `src`, the result and what the edits name, never a record per line: on a
+/// long plan.md the lines are walked twice (once for the lines the edits expect,
+/// once to copy them out), which costs less than a vector of them.
 pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
-    let lines = scan(src);
-    let resolved = resolve(src, &lines, edits);
-    let eol = file_eol(&lines);
+    let resolved = resolve(src, edits);
+    // The lines the edits name, 1-based, with their text.
+    let mut named: Vec<(usize, &str)> = resolved
+        .iter()
+        .filter_map(Edit::target)
+        .map(|(no, _)| (no, ""))
+        .filter(|&(no, _)| no > 0)
+        .collect();
+    named.sort_unstable();
+    named.dedup();
+    let mut count = 0;
+    for line in RawLines::new(src) {
+        count = line.no;
+        if let Ok(i) = named.binary_search_by_key(&line.no, |&(no, _)| no) {
+            named[i].1 = line.text(src);
+        }
+    }
+    let text_of = |no: usize| match no {
+        1.. if no <= count => named
+            .binary_search_by_key(&no, |&(n, _)| n)
+            .ok()
+            .map(|i| named[i].1),
+        _ => None,
+    };
     let mut head: Vec<&str> = Vec::new();
-    let mut slots: Vec<Slot<'_>> = (0..lines.len()).map(|_| Slot::default()).collect();
+    let mut slots: std::collections::BTreeMap<usize, Slot<'_>> = Default::default();
     for edit in &resolved {
         if let Some((no, expect)) = edit.target() {
-            let found = no
-                .checked_sub(1)
-                .and_then(|i| lines.get(i))
-                .map(|l| l.text(src));
+            let found = text_of(no);
             let ok = if no == 0 {
                 expect.is_empty()
             } else {
@@ -168,17 +190,18 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
             Edit::InsertAfter {
                 line, lines: new, ..
             } => {
-                slots[line - 1].after.extend(new.iter().map(String::as_str));
+                let slot = slots.entry(*line).or_default();
+                slot.after.extend(new.iter().map(String::as_str));
             }
             Edit::InsertBefore {
                 line, lines: new, ..
             } => {
-                slots[line - 1]
-                    .before
-                    .extend(new.iter().map(String::as_str));
+                let slot = slots.entry(*line).or_default();
+                slot.before.extend(new.iter().map(String::as_str));
             }
             Edit::Replace { line, new, expect } => {
-                if slots[line - 1].replace.is_some() {
+                let slot = slots.entry(*line).or_default();
+                if slot.replace.is_some() {
                     return Err(Conflict {
                         line: *line,
                         expected: expect.clone(),
@@ -186,10 +209,11 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
                         moved: None,
                     });
                 }
-                slots[line - 1].replace = Some(Some(new));
+                slot.replace = Some(Some(new));
             }
             Edit::Delete { line, expect } => {
-                if slots[line - 1].replace.is_some() {
+                let slot = slots.entry(*line).or_default();
+                if slot.replace.is_some() {
                     return Err(Conflict {
                         line: *line,
                         expected: expect.clone(),
@@ -197,7 +221,7 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
                         moved: None,
                     });
                 }
-                slots[line - 1].replace = Some(None);
+                slot.replace = Some(None);
             }
             Edit::AppendLog { .. } | Edit::CreateLog | Edit::AppendEnd { .. } => {
                 unreachable!("resolve() turns appends into line edits")
@@ -206,36 +230,140 @@ pub fn apply(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
         }
     }
 
-    // Pieces of (text, ending, inserted?) in output order.
-    let mut pieces: Vec<(&str, Eol, bool)> = Vec::with_capacity(lines.len() + 8);
-    pieces.extend(head.iter().map(|t| inserted(t, eol)));
-    for (line, slot) in lines.iter().zip(&slots) {
-        pieces.extend(slot.before.iter().map(|t| inserted(t, eol)));
+    let eol = first_eol(src);
+    let added: usize = head.iter().map(|t| t.len() + 2).sum::<usize>()
+        + slots
+            .values()
+            .map(|s| {
+                let new = s.before.iter().chain(&s.after).map(|t| t.len() + 2);
+                new.sum::<usize>() + s.replace.flatten().map_or(0, str::len)
+            })
+            .sum::<usize>();
+    let mut out = String::with_capacity(src.len() + added);
+    // Each piece's ending waits for the next piece: only the last piece's depends on
+    // being last.
+    let mut pending: Option<(Eol, bool)> = None;
+    let mut push = |out: &mut String, text: &str, ending: Eol, inserted: bool| {
+        if let Some((was, _)) = pending.take() {
+            // Only the original last line lacks an ending; once something follows
+            // it, it needs one.
+            out.push_str(if was == Eol::None { eol } else { was }.as_str());
+        }
+        out.push_str(text);
+        pending = Some((ending, inserted));
+    };
+    let mut lines = RawLines::new(src).peekable();
+    out.push_str(lines.peek().map_or(src, |l| &src[..l.start]));
+    for t in &head {
+        let (text, ending, new) = inserted(t, eol);
+        push(&mut out, text, ending, new);
+    }
+    let mut last_eol = None;
+    for line in lines {
+        last_eol = Some(line.eol);
+        let Some(slot) = slots.get(&line.no) else {
+            push(&mut out, line.text(src), line.eol, false);
+            continue;
+        };
+        for t in &slot.before {
+            let (text, ending, new) = inserted(t, eol);
+            push(&mut out, text, ending, new);
+        }
         match slot.replace {
-            None => pieces.push((line.text(src), line.eol, false)),
-            Some(Some(new)) => pieces.push((new, line.eol, false)),
+            None => push(&mut out, line.text(src), line.eol, false),
+            Some(Some(new)) => push(&mut out, new, line.eol, false),
             Some(None) => {}
         }
-        pieces.extend(slot.after.iter().map(|t| inserted(t, eol)));
+        for t in &slot.after {
+            let (text, ending, new) = inserted(t, eol);
+            push(&mut out, text, ending, new);
+        }
     }
-    let no_final_newline = lines.last().is_some_and(|l| l.eol == Eol::None);
-    let count = pieces.len();
-    let mut out = String::with_capacity(src.len() + 256);
-    out.push_str(lines.first().map_or(src, |l| &src[..l.start]));
-    for (i, (text, ending, inserted)) in pieces.into_iter().enumerate() {
-        out.push_str(text);
-        let last = i + 1 == count;
-        let ending = match ending {
-            // Only the original last line lacks an ending; once something follows it,
-            // it needs one.
-            Eol::None if !last => eol,
-            // An appended last line keeps the file's "no final newline" style.
-            _ if last && inserted && no_final_newline => Eol::None,
-            other => other,
+    let no_final_newline = last_eol == Some(Eol::None);
+    if let Some((ending, inserted)) = pending {
+        // An appended last line keeps the file's "no final newline" style.
+        let ending = if inserted && no_final_newline {
+            Eol::None
+        } else {
+            ending
         };
         out.push_str(ending.as_str());
     }
     Ok(out)
+}
+
+/// A line as [`scan`] splits it, without its kind: what [`apply`] copies.
+struct RawLine {
+    no: usize,
+    start: usize,
+    end: usize,
+    eol: Eol,
+}
+
+impl RawLine {
+    fn text<'a>(&self, src: &'a str) -> &'a str {
+        &src[self.start..self.end]
+    }
+}
+
+/// `src` split into lines exactly as [`scan`] splits it (a BOM skipped, `\r\n` or
+/// `\n`, a last line without either), without classifying them.
+struct RawLines<'a> {
+    src: &'a [u8],
+    pos: usize,
+    no: usize,
+}
+
+impl RawLines<'_> {
+    fn new(src: &str) -> RawLines<'_> {
+        RawLines {
+            src: src.as_bytes(),
+            pos: if src.starts_with(super::scan::BOM) {
+                super::scan::BOM.len()
+            } else {
+                0
+            },
+            no: 0,
+        }
+    }
+}
+
+impl Iterator for RawLines<'_> {
+    type Item = RawLine;
+
+    fn next(&mut self) -> Option<RawLine> {
+        let (bytes, pos) = (self.src, self.pos);
+        if pos >= bytes.len() {
+            return None;
+        }
+        let (end, next, eol) = match memchr::memchr(b'\n', &bytes[pos..]) {
+            Some(i) => {
+                let nl = pos + i;
+                if nl > pos && bytes[nl - 1] == b'\r' {
+                    (nl - 1, nl + 1, Eol::CrLf)
+                } else {
+                    (nl, nl + 1, Eol::Lf)
+                }
+            }
+            None => (bytes.len(), bytes.len(), Eol::None),
+        };
+        self.no += 1;
+        self.pos = next;
+        Some(RawLine {
+            no: self.no,
+            start: pos,
+            end,
+            eol,
+        })
+    }
+}
+
+/// The ending new lines get: the first one the file uses, else `\n`.
+fn first_eol(src: &str) -> Eol {
+    RawLines::new(src)
+        .map(|l| l.eol)
+        .find(|e| *e != Eol::None)
+        .unwrap_or(Eol::Lf)
 }
 
 /// A new line as a piece: its text without the ending it carries, and that ending,
@@ -259,8 +387,9 @@ fn file_eol(lines: &[Line]) -> Eol {
         .unwrap_or(Eol::Lf)
 }
 
-/// Turns the appends into plain line edits against `src`.
-fn resolve(src: &str, lines: &[Line], edits: &[Edit]) -> Vec<Edit> {
+/// Turns the appends into plain line edits against `src`, parsing it only when
+/// there is an append to place (the parse is dropped before [`apply`] copies).
+fn resolve(src: &str, edits: &[Edit]) -> Vec<Edit> {
     let mut out = Vec::with_capacity(edits.len());
     let mut log_lines: Vec<String> = Vec::new();
     let mut end_lines: Vec<String> = Vec::new();
@@ -280,18 +409,22 @@ fn resolve(src: &str, lines: &[Line], edits: &[Edit]) -> Vec<Edit> {
             other => out.push(other.clone()),
         }
     }
+    if new_goals.is_empty() && log_lines.is_empty() && !create_log && end_lines.is_empty() {
+        return out;
+    }
+    let plan = parse(src);
+    let lines = &plan.lines[..];
     let last_text = |no: usize| lines[no - 1].text(src);
     // New goals at the very end (a file without `## Log` or `## Archive`) come
     // before a log this write creates there.
     let mut goals_at_end: Vec<String> = Vec::new();
     if !new_goals.is_empty() {
-        match place_goal(&parse(src), new_goals) {
+        match place_goal(&plan, new_goals) {
             Edit::AppendEnd { lines } => goals_at_end = lines,
             placed => out.push(placed),
         }
     }
     if !log_lines.is_empty() || create_log {
-        let plan = parse(src);
         match plan.log_heading {
             Some(_) if log_lines.is_empty() => {}
             Some(heading) => {
@@ -428,10 +561,11 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
     if base == fresh {
         return Ok(edits);
     }
-    let old_lines = scan(base);
-    let new_lines = scan(fresh);
-    let old: Vec<&str> = old_lines.iter().map(|l| l.text(base)).collect();
-    let new: Vec<&str> = new_lines.iter().map(|l| l.text(fresh)).collect();
+    // The parses' own lines: a scan of each beside them would hold every line of
+    // a long plan twice more.
+    let (old_plan, new_plan) = (parse(base), parse(fresh));
+    let old: Vec<&str> = old_plan.lines.iter().map(|l| l.text(base)).collect();
+    let new: Vec<&str> = new_plan.lines.iter().map(|l| l.text(fresh)).collect();
     let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
     // map[i]: where old line i (0-based) is now, if it is unchanged.
     let mut map: Vec<Option<usize>> = vec![None; old.len()];
@@ -447,7 +581,6 @@ pub fn rebase(base: &str, fresh: &str, mut edits: Vec<Edit>) -> Result<Vec<Edit>
             }
         }
     }
-    let (old_plan, new_plan) = (parse(base), parse(fresh));
     let (old_sections, new_sections) = (sections(&old_plan), sections(&new_plan));
     for edit in &mut edits {
         let Some((no, expect)) = edit.target() else {
@@ -1000,10 +1133,159 @@ mod tests {
         }
     }
 
+    /// [`apply`] as it was before it stopped holding a record per line: a vector
+    /// of lines, one slot per line and one piece per output line. The oracle the
+    /// streaming one is held to.
+    fn apply_whole(src: &str, edits: &[Edit]) -> Result<String, Conflict> {
+        let lines = scan(src);
+        let resolved = resolve(src, edits);
+        let eol = file_eol(&lines);
+        let mut head: Vec<&str> = Vec::new();
+        let mut slots: Vec<Slot<'_>> = (0..lines.len()).map(|_| Slot::default()).collect();
+        for edit in &resolved {
+            if let Some((no, expect)) = edit.target() {
+                let found = no
+                    .checked_sub(1)
+                    .and_then(|i| lines.get(i))
+                    .map(|l| l.text(src));
+                let ok = if no == 0 {
+                    expect.is_empty()
+                } else {
+                    found == Some(expect)
+                };
+                if !ok {
+                    return Err(Conflict {
+                        line: no,
+                        expected: expect.to_string(),
+                        found: found.map(str::to_string),
+                        moved: None,
+                    });
+                }
+            }
+            let twice = |line: usize, expect: &str| Conflict {
+                line,
+                expected: expect.to_string(),
+                found: None,
+                moved: None,
+            };
+            match edit {
+                Edit::InsertAfter {
+                    line: 0,
+                    lines: new,
+                    ..
+                } => head.extend(new.iter().map(String::as_str)),
+                Edit::InsertAfter {
+                    line, lines: new, ..
+                } => slots[line - 1].after.extend(new.iter().map(String::as_str)),
+                Edit::InsertBefore {
+                    line, lines: new, ..
+                } => slots[line - 1]
+                    .before
+                    .extend(new.iter().map(String::as_str)),
+                Edit::Replace { line, new, expect } => {
+                    if slots[line - 1].replace.is_some() {
+                        return Err(twice(*line, expect));
+                    }
+                    slots[line - 1].replace = Some(Some(new));
+                }
+                Edit::Delete { line, expect } => {
+                    if slots[line - 1].replace.is_some() {
+                        return Err(twice(*line, expect));
+                    }
+                    slots[line - 1].replace = Some(None);
+                }
+                _ => unreachable!("resolved"),
+            }
+        }
+        let mut pieces: Vec<(&str, Eol, bool)> = Vec::new();
+        pieces.extend(head.iter().map(|t| inserted(t, eol)));
+        for (line, slot) in lines.iter().zip(&slots) {
+            pieces.extend(slot.before.iter().map(|t| inserted(t, eol)));
+            match slot.replace {
+                None => pieces.push((line.text(src), line.eol, false)),
+                Some(Some(new)) => pieces.push((new, line.eol, false)),
+                Some(None) => {}
+            }
+            pieces.extend(slot.after.iter().map(|t| inserted(t, eol)));
+        }
+        let no_final_newline = lines.last().is_some_and(|l| l.eol == Eol::None);
+        let count = pieces.len();
+        let mut out = String::new();
+        out.push_str(lines.first().map_or(src, |l| &src[..l.start]));
+        for (i, (text, ending, inserted)) in pieces.into_iter().enumerate() {
+            out.push_str(text);
+            let last = i + 1 == count;
+            let ending = match ending {
+                Eol::None if !last => eol,
+                _ if last && inserted && no_final_newline => Eol::None,
+                other => other,
+            };
+            out.push_str(ending.as_str());
+        }
+        Ok(out)
+    }
+
+    /// Any edit against `src`, stale ones and appends included.
+    fn any_edit(src: &str, kind: u8, pick: prop::sample::Index, text: String) -> Edit {
+        let lines = scan(src);
+        let n = lines.len();
+        // Line 0 (an insert at the start; no other edit names it), every line, and
+        // one past the end.
+        let no = match pick.index(n + 2) {
+            0 if kind / 2 != 2 => 1,
+            no => no,
+        };
+        let expect = match (no, kind % 2) {
+            (1.., 0) if no <= n => lines[no - 1].text(src).to_string(),
+            (0, _) => String::new(),
+            _ => text.clone(),
+        };
+        match kind / 2 {
+            0 => Edit::Replace {
+                line: no,
+                expect,
+                new: text,
+            },
+            1 => Edit::Delete { line: no, expect },
+            2 => Edit::InsertAfter {
+                line: no,
+                expect,
+                lines: vec![text],
+            },
+            3 => Edit::InsertBefore {
+                line: no,
+                expect,
+                lines: vec![text.clone(), text],
+            },
+            4 => Edit::AppendLog {
+                lines: vec![format!("- {text}")],
+            },
+            5 => Edit::CreateLog,
+            6 => Edit::AppendEnd {
+                lines: vec![text, "x\r\n".into()],
+            },
+            _ => Edit::AppendGoal {
+                lines: vec![format!("## Goal: {text}"), "status: open".into()],
+            },
+        }
+    }
+
     proptest! {
         // Some generated documents are too short for a test; many cases are drawn
         // when PROPTEST_CASES is raised, so the cap on skipped ones grows with it.
         #![proptest_config(ProptestConfig { max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn apply_reads_as_the_whole_vector_apply_did(
+            src in document(),
+            edits in prop::collection::vec((0u8..16, any::<prop::sample::Index>(), "[^\r\n]{0,6}\n?"), 0..5),
+        ) {
+            let edits: Vec<Edit> = edits
+                .into_iter()
+                .map(|(kind, pick, text)| any_edit(&src, kind, pick, text))
+                .collect();
+            prop_assert_eq!(apply(&src, &edits), apply_whole(&src, &edits));
+        }
 
         #[test]
         fn zero_edits_render_the_input(src in document()) {

@@ -29,6 +29,7 @@ mod hidden_work;
 mod hook_cache;
 mod hooks;
 mod hot;
+mod huge_plans;
 mod injection_size;
 mod install;
 mod judge_containment;
