@@ -311,7 +311,9 @@ fn read_cut(path: &Path) -> Option<(String, String)> {
     let file = crate::fsread::open(path).ok()?;
     let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
     let mut file = file.take(crate::fsread::PLAN);
-    if len < lean::WORTH_IT {
+    // Past the cap, the whole read refuses it (src/fsread.rs) without reading
+    // 128 MB of it here first (a sparse terabyte cost a hook 2 s and 275 MB).
+    if len < lean::WORTH_IT || len as u64 > crate::fsread::PLAN {
         return None;
     }
     let mut hash = ContentHasher::new();
