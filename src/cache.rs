@@ -115,6 +115,8 @@ pub struct View {
     /// [`blocks::continuation_parts`]: the continuation goal by goal, so a session
     /// is kept on its own goals and unclaimed ones.
     pub parts: Vec<blocks::Part>,
+    /// The goals with a `budget:` line, and theirs: the loop's per-goal budgets.
+    pub goal_budgets: Vec<(String, u32)>,
     /// Set per session by the hooks: the plan has work, all of it claimed by others.
     #[serde(skip)]
     pub held_elsewhere: bool,
@@ -377,6 +379,10 @@ impl View {
             has_work: blocks::has_work(plan),
             continuation: blocks::continuation_goals(plan),
             parts: blocks::continuation_parts(plan),
+            goal_budgets: plan
+                .live()
+                .filter_map(|g| Some((g.id.to_string(), g.budget()?)))
+                .collect(),
             held_elsewhere: false,
             skeleton: skeleton.then(|| blocks::skeleton(plan, t)),
             broken,

@@ -36,7 +36,12 @@ const SCHEMA: &[(&str, &[(&str, &str)])] = &[
     ("inject", &[("every_prompt", "changed")]),
     (
         "loop",
-        &[("budget", "20"), ("stall_limit", "5"), ("judge", "off")],
+        &[
+            ("budget", "20"),
+            ("stall_limit", "5"),
+            ("judge", "off"),
+            ("goal_budget", "null"),
+        ],
     ),
     ("claims", &[("lease_minutes", "60"), ("remote", "null")]),
 ];
@@ -199,6 +204,9 @@ pub struct Config {
     pub loop_budget: u32,
     pub loop_stall_limit: u32,
     pub loop_judge: bool,
+    /// Continuations a goal may take while named first (`None`: no per-goal limit);
+    /// a goal's `budget:` line overrides it.
+    pub loop_goal_budget: Option<u32>,
     /// Minutes without activity after which another holder may take a claim over.
     pub claims_lease_minutes: u32,
     /// The remote every claim is also a ref on (`None`: claims stay in this clone).
@@ -218,6 +226,7 @@ impl Default for Config {
             loop_budget: 20,
             loop_stall_limit: 5,
             loop_judge: false,
+            loop_goal_budget: None,
             claims_lease_minutes: 60,
             claims_remote: None,
             notify: Vec::new(),
@@ -555,6 +564,18 @@ fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
         loop_judge: r
             .get(("loop", "judge"), |f| Some(f.looping.as_ref()?.judge?.0))
             .unwrap_or(d.loop_judge),
+        loop_goal_budget: r
+            .get(("loop", "goal_budget"), |f| {
+                Some(
+                    f.looping
+                        .as_ref()?
+                        .goal_budget
+                        .as_ref()?
+                        .as_ref()
+                        .map(|b| b.0),
+                )
+            })
+            .unwrap_or(d.loop_goal_budget),
         claims_lease_minutes: r
             .get(("claims", "lease_minutes"), |f| {
                 Some(f.claims.as_ref()?.lease_minutes?.0)
@@ -813,6 +834,21 @@ struct RawLoop {
     budget: Option<Whole<u32>>,
     stall_limit: Option<Whole<u32>>,
     judge: Option<OnOff>,
+    /// `Some(None)`: an explicit `goal_budget: null`, over a lower file's budget.
+    #[serde(default, deserialize_with = "explicit_budget")]
+    goal_budget: Option<Option<Whole<u32>>>,
+}
+
+/// A per-goal budget: a whole number from 1, or null for none.
+fn explicit_budget<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<Whole<u32>>>, D::Error> {
+    match Option::<Whole<u32>>::deserialize(d)? {
+        Some(Whole(0)) => Err(de::Error::custom(
+            "expected a whole number from 1 or null, found 0 (0 continuations would never continue)",
+        )),
+        budget => Ok(Some(budget)),
+    }
 }
 
 fn explicit_model<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
@@ -1321,6 +1357,7 @@ loop:
   budget: 7
   stall_limit: 2
   judge: on
+  goal_budget: 4
 notify:
   - events: [signed_off, loop_let_go]
     command: [notify-send, plan]
@@ -1366,6 +1403,7 @@ notify:
                 loop_budget: 7,
                 loop_stall_limit: 2,
                 loop_judge: true,
+                loop_goal_budget: Some(4),
                 claims_lease_minutes: 60,
                 claims_remote: None,
                 notify: config.notify.clone(),
@@ -1655,6 +1693,13 @@ notify:
             2 |   budget: -1
           hint: remove the line to use the default, 20
         ");
+        let zero = err("loop:\n  goal_budget: 0\n");
+        assert!(
+            zero.starts_with(".plan/config.yaml:2: loop.goal_budget: expected a whole number from 1 or null, found 0"),
+            "{zero}"
+        );
+        assert_eq!(ok("loop:\n  goal_budget: 3\n").loop_goal_budget, Some(3));
+        assert_eq!(ok("loop:\n  goal_budget: null\n").loop_goal_budget, None);
         insta::assert_snapshot!(err("verify:\n  timeout_secs: 1.5\n"), @"
         .plan/config.yaml:2: verify.timeout_secs: expected a whole number, found 1.5
             2 |   timeout_secs: 1.5

@@ -16,6 +16,8 @@ use crate::plan::blocks;
 use crate::plan::event::{Approval, Event};
 use crate::plan::ops;
 
+mod rearm;
+
 /// Start (or restart) the work loop: the agent may not stop while goals remain
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -37,7 +39,15 @@ pub enum Action {
     /// End the loop (for the person who started it; logged in plan.md, saying whether
     /// a terminal was attached)
     Clear,
-    /// Show the loop: budget, continuations used, owner, why it ended
+    /// Give a budget-limited goal a new budget: its count of continuations back to
+    /// 0, and the loop names it again (for the person who started the loop; logged
+    /// in plan.md, saying whether a terminal was attached)
+    Rearm {
+        /// The goal (id or unique prefix)
+        id: String,
+    },
+    /// Show the loop: budget, continuations used, budget-limited goals, owner, why
+    /// it ended
     Status {
         /// Print it as JSON
         #[arg(long)]
@@ -187,6 +197,27 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 "no work loop to clear"
             })?;
         }
+        Some(Action::Rearm { id }) => {
+            let src = ctx.store.read()?;
+            let plan = ctx.parse(&src)?;
+            let goal = ctx.lookup(&plan, &id)?;
+            let config = config::load(Some(&repo.root))?;
+            let budget = goal.budget().or(config.loop_goal_budget);
+            state
+                .with_loop(|l| {
+                    let l = l.as_mut()?;
+                    rearm::rearm(l, &goal.id).then_some(())
+                })?
+                .ok_or_else(none)?;
+            log_loop(
+                ctx,
+                Event::BudgetRearmed {
+                    id: &goal.id,
+                    approval: approval(),
+                },
+            );
+            ctx.say(&rearm::said(&goal.id, budget))?;
+        }
         Some(Action::Status { json }) => {
             let current = state.peek_loop()?;
             if json {
@@ -210,6 +241,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 "work loop {status}\n  continuations: {} of {}\n  stalls in a row: {}\n  session: {owner}\n  started: {}",
                 l.used, l.budget, l.stalls, l.started
             ))?;
+            if let Some(lines) = rearm::status_lines(&l) {
+                println(&lines)?;
+            }
         }
     }
     Ok(OK)

@@ -23,9 +23,27 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // A bad name is no reason for a status bar to go blank: it is no name.
     let me = crate::claims::me(args.holder.as_deref()).ok().flatten();
     let (_, claims) = crate::claims::lines(ctx.repo.as_ref(), me.as_deref());
-    let with_claims = |text: &str| match &claims {
-        Some(part) if !text.is_empty() => format!("{text} · {part}"),
-        _ => text.to_string(),
+    // The running loop's budget-limited goals live in its state, not plan.md.
+    let limited = ctx
+        .repo
+        .as_ref()
+        .and_then(|repo| {
+            crate::hooks::state::State::new(&repo.git_dir)
+                .peek_loop()
+                .ok()
+        })
+        .flatten()
+        .filter(|l| l.ended.is_none())
+        .and_then(|l| crate::plan::budget::statusline_part(&l.budget_limited));
+    let with_claims = |text: &str| {
+        let text = match &claims {
+            Some(part) if !text.is_empty() => format!("{text} · {part}"),
+            _ => text.to_string(),
+        };
+        match &limited {
+            Some(part) if !text.is_empty() => format!("{text} · {part}"),
+            _ => text,
+        }
     };
     if !args.json
         && let Some(view) = crate::cache::for_command(ctx)

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::state::Loop;
 use crate::plan::blocks::{self, Templates};
+use crate::plan::budget::{self, Budgets};
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -27,19 +28,44 @@ pub enum LoopEvent {
         continuation: u32,
         budget: u32,
         goals: String,
+        /// The goal named first, whose budget the continuation spends.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        goal: Option<String>,
     },
     /// The loop let the agent stop. `reason` is `paused`, `host_error`, `no_work`,
-    /// `budget_spent`, `stalled` or `loop_judge`; `ended`: the loop is over (a pause or a host error lets only this stop go).
+    /// `budget_spent`, `stalled`, `goal_budget` or `loop_judge`; `ended`: the loop is over (a pause or a host error lets only this stop go).
     LoopLetGo {
         session: String,
         reason: &'static str,
         why: String,
         ended: bool,
     },
+    /// `goal` spent its budget, `continuations` while named first, without a
+    /// sign-off: the loop passes it over until `plan goal rearm`.
+    GoalBudgetLimited {
+        session: String,
+        goal: String,
+        continuations: u32,
+    },
 }
 
 impl LoopEvent {
-    pub const NAMES: [&'static str; 2] = ["loop_continued", "loop_let_go"];
+    pub const NAMES: [&'static str; 3] = ["loop_continued", "loop_let_go", "goal_budget_limited"];
+}
+
+/// The goals a decision made budget-limited (`before`: the loop's list before it),
+/// as events, in the order they were passed over.
+pub fn limited_events(session: &str, before: &[String], after: &Loop) -> Vec<LoopEvent> {
+    after
+        .budget_limited
+        .iter()
+        .filter(|g| !before.contains(g))
+        .map(|goal| LoopEvent::GoalBudgetLimited {
+            session: session.to_string(),
+            goal: goal.clone(),
+            continuations: after.goal_continuations.get(goal).copied().unwrap_or(0),
+        })
+        .collect()
 }
 
 /// What the guard needs of the plan, derived once (and cached by the hooks).
@@ -65,6 +91,8 @@ pub struct Input<'p> {
     /// Hash of plan.md's bytes, to see whether the agent touched it.
     pub plan_hash: &'p str,
     pub stall_limit: u32,
+    /// Per-goal budgets (`loop.goal_budget`, `budget:` lines).
+    pub budgets: Budgets<'p>,
 }
 
 /// Decides, updating the loop (claim, count, end) as it goes. `loop_judge` is asked
@@ -135,11 +163,19 @@ pub fn decide(
         );
         return end(lp, "stalled", why);
     }
+    let pick = budget::pick(
+        input.budgets,
+        &lp.goal_continuations,
+        &mut lp.budget_limited,
+    );
+    if pick.exhausted {
+        return end(lp, "goal_budget", budget::exhausted_why(&pick.passed_over));
+    }
     if let Some(why) = loop_judge() {
         let note = format!("plan: the loop judge let the agent pause: {why}");
         return go("loop_judge", why, note, false);
     }
-    let goals = match (input.broken, plan.goals) {
+    let goals = match (input.broken, pick.goals.as_deref().or(plan.goals)) {
         (None, Some(goals)) => goals.to_string(),
         (None, None) => {
             return end(lp, "no_work", no_work(plan));
@@ -153,11 +189,15 @@ pub fn decide(
     lp.used += 1;
     lp.stalls = stalls;
     lp.last_hash = Some(input.plan_hash.to_string());
+    if let Some(goal) = &pick.first {
+        *lp.goal_continuations.entry(goal.clone()).or_default() += 1;
+    }
     let event = LoopEvent::LoopContinued {
         session: session.to_string(),
         continuation: lp.used,
         budget: lp.budget,
         goals,
+        goal: pick.first,
     };
     (Stop::Block { reason }, Some(event))
 }
@@ -198,6 +238,7 @@ mod tests {
             broken: None,
             plan_hash: hash,
             stall_limit: 3,
+            budgets: Budgets::default(),
         };
         decide(state, input, Templates::default(), || None)
     }
@@ -244,6 +285,7 @@ mod tests {
             continuation: 1,
             budget: 1,
             goals,
+            ..
         }) = event
         else {
             panic!("{event:?}")
@@ -395,6 +437,7 @@ mod tests {
             broken: None,
             plan_hash: "h",
             stall_limit: 3,
+            budgets: Budgets::default(),
         };
         let out = decide(&mut state, input, Templates::default(), || None).0;
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("error")));
@@ -407,6 +450,7 @@ mod tests {
             broken: Some("plan.md:4: unknown status \"doing\""),
             plan_hash: "h",
             stall_limit: 3,
+            budgets: Budgets::default(),
         };
         assert!(matches!(
             decide(&mut state, input, Templates::default(), || None).0,
@@ -421,6 +465,7 @@ mod tests {
             broken: None,
             plan_hash: "h",
             stall_limit: 3,
+            budgets: Budgets::default(),
         };
         let out = decide(&mut state, input, Templates::default(), || {
             Some("asked the user a question".into())
@@ -428,5 +473,89 @@ mod tests {
         .0;
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("asked the user")));
         assert_eq!(state.as_ref().unwrap().used, 0, "a pause spends no budget");
+    }
+
+    /// Per-goal budgets: a goal named first with its budget spent is passed over,
+    /// once, with an event; when nothing else is left the loop ends.
+    #[test]
+    fn a_spent_goal_budget_moves_on_then_ends_the_loop() {
+        let src = format!("{ACTIVE}## Goal: B\n<!-- id: b -->\nstatus: active\n- [ ] other\n");
+        let mut plan = parse(&src);
+        plan.prove_legacy();
+        let goals = blocks::continuation_goals(&plan);
+        let parts = blocks::continuation_parts(&plan);
+        let own = vec![("a".to_string(), 1)];
+        let mut state = fresh(20);
+        let mut step = |default: Option<u32>, hash: &str| {
+            let before = state.as_ref().unwrap().budget_limited.clone();
+            let input = Input {
+                session: "s",
+                host_error: false,
+                plan: work(&plan, &goals),
+                broken: None,
+                plan_hash: hash,
+                stall_limit: 50,
+                budgets: Budgets {
+                    parts: &parts,
+                    default,
+                    own: &own,
+                },
+            };
+            let (stop, event) = decide(&mut state, input, Templates::default(), || None);
+            let limited = limited_events("s", &before, state.as_ref().unwrap());
+            (stop, event, limited)
+        };
+        let (_, event, limited) = step(None, "h1");
+        assert!(
+            matches!(&event, Some(LoopEvent::LoopContinued { goal: Some(g), .. }) if g == "a"),
+            "{event:?}"
+        );
+        assert!(limited.is_empty());
+        let (stop, event, limited) = step(None, "h2");
+        let Stop::Block { reason } = stop else {
+            panic!()
+        };
+        assert!(
+            reason
+                .contains("still has work: b (0/1, next: other); budget-limited, leave for now: a"),
+            "{reason}"
+        );
+        assert!(
+            matches!(&event, Some(LoopEvent::LoopContinued { goal: Some(g), .. }) if g == "b"),
+            "{event:?}"
+        );
+        assert_eq!(
+            limited,
+            [LoopEvent::GoalBudgetLimited {
+                session: "s".into(),
+                goal: "a".into(),
+                continuations: 1
+            }]
+        );
+        // b has no limit of its own; loop.goal_budget gives it one, and then only
+        // budget-limited goals are left: the loop ends, saying so.
+        let (stop, event, limited) = step(Some(1), "h3");
+        assert_eq!(limited.len(), 1, "{limited:?}");
+        let json = serde_json::to_value(&limited[0]).unwrap();
+        assert_eq!(json["event"], "goal_budget_limited");
+        assert_eq!(
+            (json["goal"].as_str(), json["continuations"].as_u64()),
+            (Some("b"), Some(1))
+        );
+        let Some(LoopEvent::LoopLetGo {
+            reason: "goal_budget",
+            why,
+            ended: true,
+            ..
+        }) = &event
+        else {
+            panic!("{event:?}")
+        };
+        assert_eq!(
+            why,
+            "every goal left spent its budget without a sign-off: a, b (`plan goal rearm ID` gives one a new budget)"
+        );
+        assert!(matches!(stop, Stop::Allow { note: Some(n) } if n.ends_with(why.as_str())));
+        assert_eq!(state.as_ref().unwrap().budget_limited, ["a", "b"]);
     }
 }

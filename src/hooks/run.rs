@@ -86,7 +86,13 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     let config = lenient_config(&place.root);
     let state = State::new(&place.git_dir);
     let claims = Claimed::read(&place, &input.session);
-    let view = &claims.apply(view);
+    let mut view = claims.apply(view);
+    if matches!(kind, Kind::Start | Kind::Prompt)
+        || (kind == Kind::Tool && host.spec().inject_at_tool)
+    {
+        view.injection = with_limited(&state, view.injection);
+    }
+    let view = &view;
     // A plan with format errors is injected as far as it reads: the block names the
     // errors, and the agent is not left without its plan. Only the loop holds back.
     match kind {
@@ -313,6 +319,8 @@ impl Claimed {
                 .any(|c| c.goal == goal && c.holder != self.session)
         };
         view.continuation = blocks::compose(&view.parts, &others);
+        // The loop's per-goal budgets count this session's goals only.
+        view.parts.retain(|p| !others(&p.goal));
         view.held_elsewhere = view.has_work && view.continuation.is_none();
         view.has_work = view.continuation.is_some();
         view
@@ -357,6 +365,25 @@ pub fn injection(root: &Path, plan: &Plan<'_>) -> String {
             ..Templates::default()
         },
     )
+}
+
+/// The injection, naming the running loop's budget-limited goals: they live in the
+/// loop's state, not plan.md, so they are added here rather than cached with the
+/// view. Any failure to read the loop leaves the injection as it is.
+fn with_limited(state: &State, injection: String) -> String {
+    let limited = state
+        .peek_loop()
+        .ok()
+        .flatten()
+        .filter(|l| l.ended.is_none())
+        .and_then(|l| crate::plan::budget::injection_line(&l.budget_limited));
+    match limited {
+        Some(line) => crate::plan::bound::block(
+            format!("{injection}\n{line}"),
+            crate::plan::bound::MAX_BLOCK,
+        ),
+        None => injection,
+    }
 }
 
 /// The first session whose hook sees a new loop claims it.
@@ -417,6 +444,11 @@ fn stop(
         broken: view.broken.as_deref(),
         plan_hash: &view.hash,
         stall_limit: config.loop_stall_limit,
+        budgets: crate::plan::budget::Budgets {
+            parts: &view.parts,
+            default: config.loop_goal_budget,
+            own: &view.goal_budgets,
+        },
     };
     // Asked before taking the lock: a model call must not hold up other hooks. And
     // only when the guard, deciding on the loop as it stands, would get as far as
@@ -477,8 +509,18 @@ fn stop(
     } else {
         None
     };
-    let (decision, event) =
-        state.with_loop(|lp| guard::decide(lp, guard_input(), templates, || pause))?;
+    let (decision, event, limited) = state.with_loop(|lp| {
+        let before = lp.as_ref().map(|l| l.budget_limited.clone());
+        let (decision, event) = guard::decide(lp, guard_input(), templates, || pause);
+        let limited = match (before, lp.as_ref()) {
+            (Some(before), Some(after)) => guard::limited_events(&input.session, &before, after),
+            _ => Vec::new(),
+        };
+        (decision, event, limited)
+    })?;
+    for limited in &limited {
+        crate::events::record_loop(&place.root, &place.git_dir, config, limited);
+    }
     if let Some(event) = event {
         crate::events::record_loop(&place.root, &place.git_dir, config, &event);
     }

@@ -3,6 +3,7 @@
 //! never in plan.md. Every update is read-modify-write under a lock, so parallel
 //! tool calls count once each.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt as _;
@@ -57,6 +58,11 @@ pub struct Loop {
     pub started: String,
     /// Why the loop stopped, once it has.
     pub ended: Option<String>,
+    /// Continuations each goal took while it was the goal named first.
+    pub goal_continuations: BTreeMap<String, u32>,
+    /// Goals that spent their budget without a sign-off, in the order they did: the
+    /// continuation passes them over until `plan goal rearm`.
+    pub budget_limited: Vec<String>,
 }
 
 impl Default for Loop {
@@ -70,6 +76,8 @@ impl Default for Loop {
             last_hash: None,
             started: String::new(),
             ended: None,
+            goal_continuations: BTreeMap::new(),
+            budget_limited: Vec::new(),
         }
     }
 }

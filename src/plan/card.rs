@@ -178,6 +178,9 @@ pub fn render(plan: &Plan<'_>, goal: &Goal<'_>, card: &Card<'_>, style: Style) -
             writeln!(out, "- {}", esc(mode)).unwrap();
         }
     }
+    if let Some(budget) = g.budget {
+        writeln!(out, "budget: {budget} continuations in the work loop").unwrap();
+    }
 
     if !g.subtasks.is_empty() {
         writeln!(out, "\nsubtasks:").unwrap();

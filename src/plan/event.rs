@@ -231,6 +231,9 @@ events! {
     LoopPaused = "loop_paused" { approval: Approval }
     /// `plan goal clear`: the work loop is over.
     LoopCleared = "loop_cleared" { approval: Approval }
+    /// `plan goal rearm`: the goal has a new budget in the work loop, and is no
+    /// longer budget-limited. Logged so a reviewer sees who widened it, and how.
+    BudgetRearmed = "budget_rearmed", goal = id { id: &'a str, approval: Approval }
 }
 
 impl<'a> Event<'a> {
@@ -342,6 +345,9 @@ impl<'a> Event<'a> {
             Event::LoopCleared { approval } => {
                 format!("work loop cleared ({})", approval.words())
             }
+            Event::BudgetRearmed { id, approval } => {
+                format!("{id} budget rearmed ({})", approval.words())
+            }
         }
     }
 
@@ -452,6 +458,14 @@ impl<'a> Event<'a> {
         }
         if let Some(from) = rest.strip_prefix("imported as done from ") {
             return Some(Event::Imported { id, from });
+        }
+        if let Some(inner) = rest.strip_prefix("budget rearmed (") {
+            let approval = match inner.strip_suffix(')')? {
+                "a terminal was attached" => Approval::Terminal,
+                "without a terminal" => Approval::NoTerminal,
+                _ => return None,
+            };
+            return Some(Event::BudgetRearmed { id, approval });
         }
         if let Some(inner) = rest.strip_prefix("claim taken by ") {
             let (holder, inner) = inner.split_once(" from ")?;
@@ -637,6 +651,7 @@ mod tests {
             "cache claim taken by b from c (idle 90 min)",
             "work loop paused (without a terminal)",
             "work loop cleared (a terminal was attached)",
+            "cache budget rearmed (without a terminal)",
         ];
         let mut names = Vec::new();
         for line in lines {
@@ -778,7 +793,19 @@ mod tests {
         for approval in [Approval::Terminal, Approval::NoTerminal] {
             round_trip(Event::LoopPaused { approval });
             round_trip(Event::LoopCleared { approval });
+            round_trip(Event::BudgetRearmed {
+                id: "cache",
+                approval,
+            });
         }
+        assert_eq!(
+            Event::BudgetRearmed {
+                id: "cache",
+                approval: Approval::NoTerminal
+            }
+            .render(),
+            "cache budget rearmed (without a terminal)"
+        );
         assert_eq!(
             Event::LoopCleared {
                 approval: Approval::Terminal
@@ -890,6 +917,10 @@ mod tests {
             },
             Event::LoopCleared {
                 approval: Approval::NoTerminal,
+            },
+            Event::BudgetRearmed {
+                id: "a",
+                approval: Approval::Terminal,
             },
         ];
         let names: Vec<&str> = samples.iter().map(Event::name).collect();

@@ -546,7 +546,7 @@ fn contract_field(key: Key) -> Option<usize> {
         Key::DoneWhen => Some(0),
         Key::Verify => Some(1),
         Key::FailureModes => Some(2),
-        Key::Status | Key::DependsOn => None,
+        Key::Status | Key::DependsOn | Key::Budget => None,
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod bind;
 pub mod blocks;
 pub(crate) mod bound;
+pub(crate) mod budget;
 pub(crate) mod card;
 pub(crate) mod checks;
 pub(crate) mod claim;

@@ -53,6 +53,8 @@ pub struct Goal<'a> {
     pub depends_line: Option<usize>,
     pub failure_modes_line: Option<usize>,
     pub failure_modes: Vec<Field<'a>>,
+    /// The `budget: N` line: continuations the work loop may spend on the goal.
+    pub budget: Option<Field<'a>>,
     pub subtasks: Vec<Subtask<'a>>,
     /// Below `## Archive`.
     pub archived: bool,
@@ -79,6 +81,14 @@ impl Goal<'_> {
             .as_ref()
             .map(|f| f.value)
             .filter(|v| !v.is_empty())
+    }
+
+    /// The continuations its `budget:` line gives it in the work loop; `None` when
+    /// it has none, or one that does not read (a format error).
+    pub fn budget(&self) -> Option<u32> {
+        self.budget
+            .as_ref()
+            .and_then(|f| super::budget::parse(f.value))
     }
 
     pub fn progress(&self) -> (usize, usize) {
@@ -277,6 +287,7 @@ pub fn parse(src: &str) -> Plan<'_> {
                     depends_line: None,
                     failure_modes_line: None,
                     failure_modes: Vec::new(),
+                    budget: None,
                     subtasks: Vec::new(),
                     archived,
                 });
@@ -385,6 +396,7 @@ fn goal_line<'a>(
                 Key::Verify => goal.verify.as_ref().map(|f| f.line),
                 Key::DependsOn => goal.depends_line,
                 Key::FailureModes => goal.failure_modes_line,
+                Key::Budget => goal.budget.as_ref().map(|f| f.line),
             };
             if let Some(first) = slot_line {
                 errors.push(
@@ -432,6 +444,12 @@ fn goal_line<'a>(
                         .map(str::trim)
                         .filter(|d| !d.is_empty())
                         .collect();
+                }
+                Key::Budget => {
+                    if let Some(error) = super::budget::check(line.no, field.value) {
+                        errors.push(error);
+                    }
+                    goal.budget = Some(field);
                 }
                 Key::FailureModes => {
                     goal.failure_modes_line = Some(line.no);

@@ -279,6 +279,9 @@ pub struct GoalView<'p> {
     pub depends_on: &'p [&'p str],
     pub unmet_dependencies: Vec<&'p str>,
     pub failure_modes: Vec<&'p str>,
+    /// Its `budget:` line: continuations the work loop may spend on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u32>,
     pub subtasks: Vec<SubtaskView<'p>>,
     pub progress: Progress,
     /// Done or cancelled, and backed by its record.
@@ -350,6 +353,7 @@ pub fn goal_view<'p>(plan: &'p Plan<'p>, goal: &'p Goal<'p>) -> GoalView<'p> {
         depends_on: &goal.depends_on,
         unmet_dependencies: plan.unmet_dependencies(goal),
         failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
+        budget: goal.budget(),
         subtasks: goal
             .subtasks
             .iter()

@@ -124,6 +124,8 @@ rules! {
     SecondIdComment "second-id-comment" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
     BadId "bad-id" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
     SecondField "second-field" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
+    /// `budget: lots`, `budget: 0`: a goal's loop budget is a whole number from 1.
+    BadBudget "bad-budget" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     /// `status: doing`: not a status in any spelling.
     UnknownStatus "unknown-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rewrites a one-edit misspelling of open, active or cancelled"), list: false }
     /// `Status: Active`, `status active`, `status: ACTIVE`, an indented `status:`:

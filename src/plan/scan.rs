@@ -30,6 +30,8 @@ pub enum Key {
     Verify,
     DependsOn,
     FailureModes,
+    /// The goal's own loop budget (`budget: N`): not part of its contract.
+    Budget,
 }
 
 impl Key {
@@ -40,6 +42,7 @@ impl Key {
             Key::Verify => "verify",
             Key::DependsOn => "depends_on",
             Key::FailureModes => "failure_modes",
+            Key::Budget => "budget",
         }
     }
 
@@ -50,6 +53,7 @@ impl Key {
             "verify" => Key::Verify,
             "depends_on" => Key::DependsOn,
             "failure_modes" => Key::FailureModes,
+            "budget" => Key::Budget,
             _ => return None,
         })
     }
@@ -331,7 +335,7 @@ fn classify(src: &str, start: usize, end: usize, state: &mut State) -> Kind {
     match body.as_bytes().first() {
         None => return Kind::Blank,
         Some(b'`' | b'~' | b'<' | b'#' | b'-' | b'*') => {}
-        Some(b'd' | b'f' | b's' | b'v') if indent == 0 => {}
+        Some(b'b' | b'd' | b'f' | b's' | b'v') if indent == 0 => {}
         Some(b) if b.is_ascii_graphic() => return Kind::Other,
         Some(_) if body.trim().is_empty() => return Kind::Blank,
         Some(_) => return Kind::Other,

@@ -73,6 +73,10 @@ pub struct Goal {
     /// Ids of goals that must be finished first.
     pub depends_on: Vec<String>,
     pub failure_modes: Vec<String>,
+    /// Its `budget:` line: continuations the work loop may spend on it (not part of
+    /// the contract).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u32>,
     pub subtasks: Vec<Subtask>,
     /// The contract's fingerprint, as the log's events name it.
     pub contract: String,
@@ -175,6 +179,7 @@ pub fn export(plan: &Plan<'_>) -> Export {
                     .iter()
                     .map(|f| f.value.to_string())
                     .collect(),
+                budget: goal.budget(),
                 subtasks: goal
                     .subtasks
                     .iter()

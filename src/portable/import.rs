@@ -116,6 +116,8 @@ pub struct Goal {
     pub verify: Option<String>,
     pub depends_on: Vec<String>,
     pub failure_modes: Vec<String>,
+    /// Its `budget:` line, from a plan export.
+    pub budget: Option<u32>,
     pub subtasks: Vec<(bool, String)>,
     /// Free text kept with the goal (description, details), one line each.
     pub notes: Vec<String>,
@@ -386,6 +388,7 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             verify: goal.verify.as_deref().map(one_line),
             depends_on: Vec::new(),
             failure_modes: goal.failure_modes.iter().map(|f| one_line(f)).collect(),
+            budget: goal.budget,
             subtasks: goal
                 .subtasks
                 .iter()
@@ -578,6 +581,7 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
             verify: None,
             depends_on: Vec::new(),
             failure_modes: Vec::new(),
+            budget: None,
             subtasks,
             notes,
         });
@@ -639,6 +643,7 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             verify: None,
             depends_on: Vec::new(),
             failure_modes: Vec::new(),
+            budget: None,
             subtasks: Vec::new(),
             notes,
         });
@@ -730,6 +735,7 @@ fn steps(doc: &Value, verify: VerifyCheck<'_>, out: &mut Out) -> Result<Option<S
             verify,
             depends_on,
             failure_modes: Vec::new(),
+            budget: None,
             subtasks: Vec::new(),
             notes,
         });
@@ -771,6 +777,7 @@ fn todos(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             verify: None,
             depends_on: Vec::new(),
             failure_modes: Vec::new(),
+            budget: None,
             subtasks: Vec::new(),
             notes: vec![format!(
                 "todo from {}",
@@ -805,6 +812,9 @@ pub fn render(goals: &[Goal]) -> String {
         }
         if !goal.depends_on.is_empty() {
             out.push_str(&format!("depends_on: {}\n", goal.depends_on.join(", ")));
+        }
+        if let Some(budget) = goal.budget {
+            out.push_str(&format!("budget: {budget}\n"));
         }
         if !goal.failure_modes.is_empty() {
             out.push_str("failure_modes:\n");
@@ -1052,6 +1062,7 @@ mod tests {
             verify: None,
             depends_on: vec![],
             failure_modes: vec![],
+            budget: None,
             subtasks: vec![(true, "s".into())],
             notes: vec!["## Goal: not a goal".into(), "- [ ] not a subtask".into()],
         };

@@ -134,6 +134,16 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
             }
             .lines(),
         );
+        // Not part of the contract, so not a NewGoal field: kept after its status.
+        if let Some(budget) = goal.budget() {
+            let at = block.len()
+                - block
+                    .iter()
+                    .rev()
+                    .position(|l| l.starts_with("status: "))
+                    .unwrap_or(0);
+            block.insert(at, format!("budget: {budget}"));
+        }
         block.extend(goal.subtasks.iter().map(|s| {
             let mark = if s.done { 'x' } else { ' ' };
             format!("- [{mark}] {}", one_line(s.text))

@@ -21,6 +21,7 @@ mod events;
 mod files;
 mod first_steps;
 mod gate;
+mod goal_budget;
 mod goal_id_completion;
 mod goals;
 mod half_saves;

@@ -1,0 +1,271 @@
+//! Per-goal budgets of the work loop: a goal that spends its continuations
+//! (`loop.goal_budget`, or its own `budget: N` line) without a sign-off becomes
+//! budget-limited, the loop moves on to other work and lets go with `goal_budget`
+//! when only such goals remain, and `plan goal rearm ID` gives one a new budget.
+
+use serde_json::Value;
+
+use crate::util::{Test, fixture_path};
+
+const PLAN: &str = "# Plan: Budgets
+
+## Goal: Stuck work
+<!-- id: stuck -->
+status: active
+budget: 2
+done_when: STUCK.md exists
+failure_modes:
+- STUCK.md is empty
+- [ ] try hard
+
+## Goal: Next work
+<!-- id: next -->
+status: active
+done_when: README.md exists
+failure_modes:
+- README.md is empty
+- [ ] write it
+
+## Log
+";
+
+/// Settings: a stall limit the unchanged plan never reaches, and `extra`.
+fn settings(t: &Test, extra: &str) {
+    let judge = fixture_path("judges/accept");
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\nloop:\n  stall_limit: 50\n{extra}",
+            judge.display()
+        ),
+    );
+}
+
+fn reason(answer: &Value) -> String {
+    assert_eq!(answer["decision"], "block", "{answer}");
+    answer["reason"].as_str().unwrap().to_string()
+}
+
+/// The goals of a continuation, after "plan.md still has work: ".
+fn goals(answer: &Value) -> String {
+    let reason = reason(answer);
+    let start = reason.find("still has work: ").expect("a continuation") + 16;
+    reason[start..reason.find('\n').unwrap_or(reason.len())].to_string()
+}
+
+fn events(t: &Test, name: &str) -> Vec<Value> {
+    t.ok(&["events", "--json"])
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["event"] == name)
+        .collect()
+}
+
+fn log_lines(t: &Test) -> Vec<String> {
+    let md = t.plan_md();
+    md[md.find("## Log").unwrap()..]
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect()
+}
+
+/// One budget for the whole loop: a goal the agent could not finish took every
+/// continuation, and nothing said which goal it was.
+#[test]
+fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
+    let t = Test::new().plan(PLAN);
+    settings(&t, "");
+    t.ok(&["goal", "--budget", "20"]);
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+    // Two continuations named stuck first and it is not signed off: it is
+    // budget-limited, and the continuation names the next goal first.
+    let third = goals(&t.stop_hook("s1").answer());
+    assert!(third.starts_with("next (0/1, next: write it)"), "{third}");
+    assert!(!third.contains("stuck (0/1"), "{third}");
+    let limited = events(&t, "goal_budget_limited");
+    assert_eq!(limited.len(), 1, "{limited:?}");
+    assert_eq!(limited[0]["goal"], "stuck");
+    assert_eq!(limited[0]["continuations"], 2);
+    assert_eq!(limited[0]["session"], "s1");
+    let continued: Vec<Value> = events(&t, "loop_continued")
+        .iter()
+        .map(|e| e["goal"].clone())
+        .collect();
+    assert_eq!(continued, ["stuck", "stuck", "next"]);
+    let status = t.ok(&["goal", "status", "--json"]).json();
+    assert_eq!(status["state"], "running");
+    assert_eq!(status["budget_limited"], serde_json::json!(["stuck"]));
+    t.case(&["goal", "status"])
+        .stdout(
+            "work loop running
+  continuations: 3 of 20
+  stalls in a row: 2
+  session: s1
+  started: 2026-06-15 14:02
+  continuations per goal: next 1, stuck 2
+  budget-limited: stuck (`plan goal rearm ID` gives one a new budget)
+",
+        )
+        .check();
+    // The injection and the status line name it.
+    let start = crate::hooks::hook(
+        &t,
+        "claude",
+        "session-start",
+        &crate::hooks::payload(&t, "claude/session-start", "s1"),
+    );
+    assert!(
+        start.stdout.contains("budget-limited: stuck"),
+        "{}",
+        start.stdout
+    );
+    t.ok(&["statusline"]).stdout_has("budget-limited: stuck");
+}
+
+/// With only budget-limited goals left the loop kept going, or ended saying
+/// nothing of why.
+#[test]
+fn the_loop_lets_go_with_goal_budget_when_only_budget_limited_goals_remain() {
+    let t = Test::new().plan(&PLAN.replace("budget: 2\n", ""));
+    settings(&t, "  goal_budget: 1\n");
+    t.ok(&["goal"]);
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck ("));
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("next ("));
+    let last = t.stop_hook("s1").answer();
+    assert!(last.get("decision").is_none(), "{last}");
+    let note = last["systemMessage"].as_str().unwrap();
+    assert!(
+        note.contains(
+            "work loop stopped: every goal left spent its budget without a sign-off: stuck, next"
+        ),
+        "{note}"
+    );
+    let let_go = events(&t, "loop_let_go");
+    assert_eq!(let_go.len(), 1);
+    assert_eq!(let_go[0]["reason"], "goal_budget");
+    assert_eq!(let_go[0]["ended"], true);
+    assert_eq!(events(&t, "goal_budget_limited").len(), 2);
+    let status = t.ok(&["goal", "status", "--json"]).json();
+    assert_eq!(status["state"], "ended");
+    assert_eq!(
+        status["budget_limited"],
+        serde_json::json!(["stuck", "next"])
+    );
+    // An ended loop holds nobody.
+    assert_eq!(t.stop_hook("s1").stdout, "");
+
+    // A new budget for one goal takes the loop up again, on that goal, and is
+    // logged in plan.md.
+    t.case(&["goal", "rearm", "next"])
+        .stdout("next has a new budget: 1 continuation\n")
+        .check();
+    assert_eq!(
+        log_lines(&t),
+        ["- 2026-06-15 14:02 next budget rearmed (without a terminal)"]
+    );
+    let status = t.ok(&["goal", "status", "--json"]).json();
+    assert_eq!(status["state"], "running");
+    assert_eq!(status["budget_limited"], serde_json::json!(["stuck"]));
+    let again = goals(&t.stop_hook("s1").answer());
+    assert!(again.starts_with("next ("), "{again}");
+    let rearmed = t.ok(&["events", "--json"]).stdout;
+    assert!(
+        rearmed.contains("\"event\":\"budget_rearmed\",\"id\":\"next\""),
+        "{rearmed}"
+    );
+    // `plan log` cannot write one.
+    t.run(&["log", "next budget rearmed (without a terminal)"])
+        .code(2);
+}
+
+#[test]
+fn rearm_names_the_goal_and_needs_a_loop() {
+    let t = Test::new().plan(PLAN);
+    t.run(&["goal", "rearm", "stuck"])
+        .code(2)
+        .stderr_has("no work loop is running");
+    t.ok(&["goal"]);
+    t.run(&["goal", "rearm", "stuk"])
+        .code(2)
+        .stderr_has("no goal \"stuk\"")
+        .stderr_has("did you mean stuck?");
+    assert!(log_lines(&t).is_empty());
+}
+
+/// A goal signed off within its budget is done: no budget-limited goal, no event.
+#[test]
+fn a_goal_signed_off_within_its_budget_is_simply_done() {
+    let t = Test::new().plan(PLAN);
+    settings(&t, "");
+    t.write("STUCK.md", "done\n");
+    t.ok(&["goal"]);
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck ("));
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck ("));
+    t.ok(&[
+        "complete",
+        "stuck",
+        "--evidence",
+        "written",
+        "--path",
+        "STUCK.md",
+    ]);
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("next ("));
+    assert!(events(&t, "goal_budget_limited").is_empty());
+    let status = t.ok(&["goal", "status", "--json"]).json();
+    assert_eq!(status["budget_limited"], serde_json::json!([]));
+}
+
+#[test]
+fn a_bad_budget_line_is_a_format_error_naming_its_line() {
+    for (value, message) in [
+        (
+            "0",
+            "budget \"0\" is not a whole number of continuations from 1",
+        ),
+        (
+            "lots",
+            "budget \"lots\" is not a whole number of continuations from 1",
+        ),
+    ] {
+        let t = Test::new().plan(&PLAN.replace("budget: 2", &format!("budget: {value}")));
+        let lint = t.run(&["lint"]).code(1);
+        let out = format!("{}{}", lint.stdout, lint.stderr);
+        assert!(out.contains(&format!("plan.md:6: {message}")), "{out}");
+        assert!(
+            out.contains("hint: write `budget: N`, N continuations, e.g. `budget: 5`, or delete the line to use loop.goal_budget"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn show_prints_a_goals_budget_and_it_is_not_part_of_the_contract() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["show", "stuck"]).stdout_has("budget: 2");
+    let before = t.ok(&["export"]).json();
+    assert_eq!(before["goals"][0]["budget"], 2);
+    assert_eq!(before["goals"][1]["budget"], Value::Null);
+    t.write("plan.md", PLAN.replace("budget: 2", "budget: 9"));
+    let after = t.ok(&["export"]).json();
+    assert_eq!(
+        before["goals"][0]["contract"], after["goals"][0]["contract"],
+        "a budget is not what done means"
+    );
+    // An import of the export keeps it.
+    let other = Test::new().plan("# Plan: Other\n\n## Log\n");
+    other.write("export.json", serde_json::to_string(&after).unwrap());
+    other.ok(&["import", "export.json"]);
+    other.ok(&["review", "--approve"]);
+    let md = other.plan_md();
+    assert!(
+        md.contains("<!-- id: stuck -->\nstatus: active\nbudget: 9\n"),
+        "{md}"
+    );
+    assert!(
+        !md[md.find("id: next").unwrap()..].contains("budget:"),
+        "{md}"
+    );
+}
