@@ -28,6 +28,7 @@ pub mod plan;
 mod portable;
 mod prompts;
 mod record;
+mod report;
 mod running;
 mod store;
 mod verify;

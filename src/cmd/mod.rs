@@ -37,6 +37,7 @@ pub mod next;
 pub mod release;
 pub mod remind;
 pub mod reopen;
+pub mod report;
 pub mod review;
 pub mod rewind;
 pub mod show;
@@ -94,6 +95,7 @@ commands! {
     Doctor => doctor,
     Audit => audit,
     Events => events,
+    Report => report,
     Goal => goal,
     Inject => inject,
     Remind => remind,

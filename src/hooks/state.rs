@@ -167,6 +167,17 @@ impl State {
         read(&self.loop_path())
     }
 
+    /// As [`State::peek_loop`], read as `T`: a reader of fields a newer plan added
+    /// (`plan report` reads `tokens` where a loop has it).
+    pub fn peek_loop_as<T: DeserializeOwned>(&self) -> Result<Option<T>> {
+        let shared = self.lock_file().ok();
+        if let Some(file) = &shared {
+            file.lock_shared()
+                .with_context(|| format!("locking {}", self.dir.join("state.lock").display()))?;
+        }
+        read(&self.loop_path())
+    }
+
     /// Whether no state can be kept here: `.git/plan` is not a directory plan can
     /// lock in (a read-only mount, or a file in its place).
     pub fn cannot_keep(&self) -> bool {

@@ -54,6 +54,7 @@ mod readme;
 mod record;
 mod release;
 mod reopen_archived;
+mod report;
 mod reverify;
 mod rewind;
 mod rewind_reach;

@@ -1,0 +1,428 @@
+//! The morning report as one typed value, and how it is put together from what was
+//! read: plan.md's log events in the window, the loop's journal events in it, the
+//! loop's state and the plan as it is now. Pure: the caller reads the files, the
+//! clock and git, and passes the values in.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::plan::event::Event;
+use crate::plan::model::Plan;
+use crate::plan::status::Status;
+
+/// What `plan report` shows, `--json` prints and `plan_report` returns.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Report {
+    /// `loop`: the loop's latest run; `since`: everything since a time or revision.
+    pub scope: &'static str,
+    /// `--since` as given, when it was.
+    pub since: Option<String>,
+    /// The window's first minute (`YYYY-MM-DD HH:MM`); empty for a revision, whose
+    /// log events are the lines added since it.
+    pub from: String,
+    /// The window's last minute: the loop's end, or now.
+    pub to: String,
+    /// The loop's run, when it falls in the window.
+    #[serde(rename = "loop")]
+    pub run: Option<Run>,
+    /// Wall time of the window in minutes, where known: the loop's run, or since the
+    /// time given.
+    pub elapsed_minutes: Option<i64>,
+    pub signed_off: Vec<SignedOff>,
+    pub rejected: Vec<Rejected>,
+    pub reopened: Vec<Change>,
+    pub cancelled: Vec<Change>,
+    /// Continuations given in the window, all goals together.
+    pub continuations: u32,
+    /// Continuations each goal took while it was the one named first, most first.
+    pub continuations_per_goal: Vec<GoalCount>,
+    pub budget_limited: Vec<GoalCount>,
+    /// Why the loop ended, when it did in the window.
+    pub ended: Option<Ending>,
+    /// Goals not yet done, as plan.md has them now.
+    pub left: Vec<Left>,
+}
+
+/// The loop's latest run, from `.git/plan/loop.json`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Run {
+    /// `running`, `paused` or `ended`.
+    pub state: &'static str,
+    pub started: String,
+    /// When it ended, as its last event says; `None` while it runs or when no event says.
+    pub ended_at: Option<String>,
+    pub used: u32,
+    pub budget: u32,
+    /// Tokens the host reported since the loop started, where plan counts them.
+    pub tokens: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct SignedOff {
+    pub at: Option<String>,
+    pub id: String,
+    pub title: Option<String>,
+    /// Backed by its sign-off record, as `plan show` and `plan audit` judge it.
+    pub proven: bool,
+    /// Why not, when not proven.
+    pub unproven: Option<String>,
+    /// Reopened later in the window (or since), so this sign-off no longer counts.
+    pub reopened_after: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Rejected {
+    pub at: Option<String>,
+    pub id: String,
+    pub title: Option<String>,
+    /// `verify`, `judge`, …: where the sign-off stopped.
+    pub stage: String,
+    /// What the judge or verify found missing, as the log line says it.
+    pub missing: String,
+}
+
+/// A reopen or a cancel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Change {
+    pub at: Option<String>,
+    pub id: String,
+    pub title: Option<String>,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct GoalCount {
+    pub goal: String,
+    pub continuations: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Ending {
+    pub at: Option<String>,
+    /// `no_work`, `budget_spent`, `stalled`, `goal_budget`, `token_budget`,
+    /// `time_budget`, `cleared`, …
+    pub reason: String,
+    pub why: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Left {
+    pub id: String,
+    pub title: String,
+    /// `active`, `ready`, `waiting` (on dependencies), `unproven` (marked done or
+    /// cancelled without a record) or `archived` (moved under `## Archive` unfinished).
+    pub state: &'static str,
+    /// Subtasks ticked and in all.
+    pub done: usize,
+    pub total: usize,
+    /// Dependencies not yet done, for a waiting goal.
+    pub waiting_on: Vec<String>,
+    /// Spent its continuation budget in the window.
+    pub budget_limited: bool,
+}
+
+/// One of plan.md's log events in the window: its stamp and its text.
+pub struct LogItem<'a> {
+    pub at: Option<&'a str>,
+    pub event: Event<'a>,
+}
+
+/// Everything [`build`] needs, read by the caller.
+pub struct Inputs<'a, 'p> {
+    pub scope: &'static str,
+    pub since: Option<String>,
+    pub from: String,
+    pub to: String,
+    pub run: Option<Run>,
+    pub elapsed_minutes: Option<i64>,
+    /// plan.md now, proven.
+    pub plan: &'p Plan<'a>,
+    pub log: Vec<LogItem<'a>>,
+    /// The journal's events in the window, normalized (`at` first), oldest first.
+    pub journal: Vec<Value>,
+    /// Whether a sign-off backs its log line, for one no goal's standing answers.
+    pub backs: &'p dyn Fn(&LogItem<'_>) -> Result<(), String>,
+    /// Why the loop ended, from loop.json, when no event in the window says.
+    pub ended_fallback: Option<String>,
+}
+
+pub fn build(inputs: Inputs<'_, '_>) -> Report {
+    let plan = inputs.plan;
+    let title = |id: &str| plan.goal(id).map(|g| g.title.to_string());
+    let mut report = Report {
+        scope: inputs.scope,
+        since: inputs.since,
+        from: inputs.from,
+        to: inputs.to,
+        run: inputs.run,
+        elapsed_minutes: inputs.elapsed_minutes,
+        ..Report::default()
+    };
+    let mut ended: Option<Ending> = None;
+    for (i, item) in inputs.log.iter().enumerate() {
+        let at = item.at.map(str::to_string);
+        match item.event {
+            Event::SignedOff { id, .. } => {
+                let later = &inputs.log[i + 1..];
+                let reopened_after = later
+                    .iter()
+                    .any(|l| matches!(l.event, Event::Reopened { id: r, .. } if r == id));
+                let signed_again = later
+                    .iter()
+                    .any(|l| matches!(l.event, Event::SignedOff { id: s, .. } if s == id));
+                // The goal's own standing when this is the sign-off it stands on.
+                let standing = plan
+                    .goal(id)
+                    .filter(|g| g.status() == Status::Done && !reopened_after && !signed_again)
+                    .map(|g| plan.proof(g));
+                let (proven, unproven) = match standing {
+                    Some(proof) => (proof.is_proven(), proof.why().map(str::to_string)),
+                    None => match (inputs.backs)(item) {
+                        Ok(()) => (true, None),
+                        Err(why) => (false, Some(why)),
+                    },
+                };
+                report.signed_off.push(SignedOff {
+                    at,
+                    id: id.to_string(),
+                    title: title(id),
+                    proven,
+                    unproven,
+                    reopened_after,
+                });
+            }
+            Event::Rejected { id, stage, missing } => report.rejected.push(Rejected {
+                at,
+                id: id.to_string(),
+                title: title(id),
+                stage: stage.to_string(),
+                missing: missing.to_string(),
+            }),
+            Event::Reopened { id, reason } => report.reopened.push(Change {
+                at,
+                id: id.to_string(),
+                title: title(id),
+                reason: reason.to_string(),
+            }),
+            Event::Cancelled { id, reason } => report.cancelled.push(Change {
+                at,
+                id: id.to_string(),
+                title: title(id),
+                reason: reason.to_string(),
+            }),
+            Event::LoopCleared { .. } => {
+                ended = later_of(
+                    ended,
+                    Ending {
+                        at,
+                        reason: "cleared".to_string(),
+                        why: "cleared by `plan goal clear`".to_string(),
+                    },
+                );
+            }
+            _ => {}
+        }
+    }
+    let mut per_goal: Vec<GoalCount> = Vec::new();
+    let mut limited: Vec<GoalCount> = Vec::new();
+    let text = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
+    for event in &inputs.journal {
+        match event["event"].as_str() {
+            Some("loop_continued") => {
+                report.continuations += 1;
+                if let Some(goal) = first_goal(event, plan) {
+                    match per_goal.iter_mut().find(|c| c.goal == goal) {
+                        Some(count) => count.continuations += 1,
+                        None => per_goal.push(GoalCount {
+                            goal,
+                            continuations: 1,
+                        }),
+                    }
+                }
+            }
+            Some("goal_budget_limited") => {
+                let goal = text(event, "goal");
+                let continuations = event["continuations"]
+                    .as_u64()
+                    .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
+                limited.retain(|c| c.goal != goal);
+                limited.push(GoalCount {
+                    goal,
+                    continuations,
+                });
+            }
+            Some("goal_rearmed") => {
+                let goal = text(event, "goal");
+                limited.retain(|c| c.goal != goal);
+            }
+            Some("loop_let_go") if event["ended"].as_bool() == Some(true) => {
+                ended = later_of(
+                    ended,
+                    Ending {
+                        at: event["at"].as_str().map(str::to_string),
+                        reason: text(event, "reason"),
+                        why: text(event, "why"),
+                    },
+                );
+            }
+            _ => {}
+        }
+    }
+    // Most first; ties in the order they first came.
+    per_goal.sort_by_key(|c| std::cmp::Reverse(c.continuations));
+    report.continuations_per_goal = per_goal;
+    report.ended = ended.or_else(|| {
+        inputs.ended_fallback.map(|why| Ending {
+            at: None,
+            reason: "ended".to_string(),
+            why,
+        })
+    });
+    report.left = left(plan, &limited);
+    report.budget_limited = limited;
+    report
+}
+
+/// The later of two endings; an unstamped one counts as the later.
+fn later_of(current: Option<Ending>, next: Ending) -> Option<Ending> {
+    match current {
+        Some(cur) if cur.at.is_some() && next.at.is_some() && cur.at > next.at => Some(cur),
+        _ => Some(next),
+    }
+}
+
+/// The goal a continuation named first: its `goal` field, or, in a journal from
+/// before it had one, the first word of its `goals` text when a goal has that id.
+fn first_goal(event: &Value, plan: &Plan<'_>) -> Option<String> {
+    if let Some(goal) = event["goal"].as_str().filter(|g| !g.is_empty()) {
+        return Some(goal.to_string());
+    }
+    let goals = event["goals"].as_str()?;
+    let word = goals.split([' ', ';', ',']).next()?;
+    plan.goal(word).map(|g| g.id.to_string())
+}
+
+/// Goals still to do, in plan order.
+fn left(plan: &Plan<'_>, limited: &[GoalCount]) -> Vec<Left> {
+    let unproven: Vec<usize> = plan.unproven().map(|g| g.line).collect();
+    plan.goals
+        .iter()
+        .filter_map(|g| {
+            let status = g.status();
+            let waiting_on: Vec<String> = plan
+                .unmet_dependencies(g)
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            let state = match status {
+                _ if status.is_finished() => {
+                    if unproven.contains(&g.line) {
+                        "unproven"
+                    } else {
+                        return None;
+                    }
+                }
+                _ if g.archived => "archived",
+                Status::Active => "active",
+                _ if waiting_on.is_empty() => "ready",
+                _ => "waiting",
+            };
+            let (done, total) = g.progress();
+            Some(Left {
+                id: g.id.to_string(),
+                title: g.title.to_string(),
+                state,
+                done,
+                total,
+                waiting_on: if state == "waiting" {
+                    waiting_on
+                } else {
+                    Vec::new()
+                },
+                budget_limited: limited.iter().any(|c| c.goal == g.id),
+            })
+        })
+        .collect()
+}
+
+/// Minutes from `from` to `to`, both `YYYY-MM-DD HH:MM` (or a date alone).
+pub fn minutes_between(from: &str, to: &str) -> Option<i64> {
+    let from = civil(from)?;
+    let to = civil(to)?;
+    let span = from.until(to).ok()?;
+    let minutes = span
+        .total(jiff::Unit::Minute)
+        .ok()
+        .map(|m| m.round() as i64)?;
+    Some(minutes)
+}
+
+/// `YYYY-MM-DD HH:MM`, `YYYY-MM-DDTHH:MM` or `YYYY-MM-DD`, as a civil time.
+pub fn civil(stamp: &str) -> Option<jiff::civil::DateTime> {
+    let stamp = stamp.trim();
+    let full = match stamp.len() {
+        10 => format!("{stamp}T00:00:00"),
+        16 => format!("{}T{}:00", &stamp[..10], &stamp[11..]),
+        _ => return None,
+    };
+    if stamp.len() == 16 && !matches!(stamp.as_bytes()[10], b' ' | b'T') {
+        return None;
+    }
+    full.parse().ok()
+}
+
+/// A time given as `--since`, as a log stamp (`YYYY-MM-DD HH:MM`).
+pub fn stamp(stamp: &str) -> Option<String> {
+    civil(stamp).map(|t| t.strftime("%Y-%m-%d %H:%M").to_string())
+}
+
+/// `2h 05m`, `45m`, `3d 2h 05m`.
+pub fn duration(minutes: i64) -> String {
+    let (days, hours, mins) = (minutes / 1440, minutes % 1440 / 60, minutes % 60);
+    match (days, hours) {
+        (0, 0) => format!("{mins}m"),
+        (0, _) => format!("{hours}h {mins:02}m"),
+        _ => format!("{days}d {hours}h {mins:02}m"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_stamps_and_durations_read_short() {
+        assert_eq!(stamp("2026-06-15").as_deref(), Some("2026-06-15 00:00"));
+        assert_eq!(
+            stamp("2026-06-15 14:02").as_deref(),
+            Some("2026-06-15 14:02")
+        );
+        assert_eq!(
+            stamp("2026-06-15T14:02").as_deref(),
+            Some("2026-06-15 14:02")
+        );
+        assert_eq!(stamp("HEAD~1"), None);
+        assert_eq!(stamp("2026-02-30"), None);
+        assert_eq!(stamp("2026-06-15x14:02"), None);
+        assert_eq!(
+            minutes_between("2026-06-15 23:50", "2026-06-16 01:05"),
+            Some(75)
+        );
+        assert_eq!(duration(75), "1h 15m");
+        assert_eq!(duration(5), "5m");
+        assert_eq!(duration(1440 + 61), "1d 1h 01m");
+    }
+
+    #[test]
+    fn a_continuation_counts_for_the_goal_it_named_first() {
+        let src = "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: active\n";
+        let plan = crate::plan::model::parse(src);
+        let named = serde_json::json!({"event": "loop_continued", "goal": "b", "goals": "a (1/2)"});
+        assert_eq!(first_goal(&named, &plan).as_deref(), Some("b"));
+        let old = serde_json::json!({"event": "loop_continued", "goals": "a (1/2, next: x); b"});
+        assert_eq!(first_goal(&old, &plan).as_deref(), Some("a"));
+        let broken = serde_json::json!({"event": "loop_continued", "goals": "first fix plan.md's format errors"});
+        assert_eq!(first_goal(&broken, &plan), None);
+    }
+}

@@ -1,0 +1,367 @@
+//! `plan report`: the morning report of a loop's run, or of everything since a time
+//! or revision, told from plan.md's log events, the loop's journal and its state:
+//! for a terminal, as Markdown (a notification, a pull request comment) and as JSON.
+
+use serde_json::Value;
+
+use crate::util::{Run, Test};
+
+const PLAN: &str = "# Plan: Night
+
+## Goal: Ship it
+<!-- id: ship -->
+status: open
+done_when: README.md exists
+verify: test -f README.md
+
+## Goal: Cache layer
+<!-- id: cache -->
+status: open
+done_when: src/cache.rs exists
+verify: test -f src/cache.rs
+
+## Goal: Old API
+<!-- id: api -->
+status: open
+done_when: api.md exists
+verify: test -f api.md
+- [x] write the client
+- [ ] retry on timeouts
+
+## Goal: Legacy
+<!-- id: legacy -->
+status: open
+done_when: the old endpoints are gone
+
+## Goal: Docs
+<!-- id: docs -->
+status: open
+done_when: docs/index.md documents the cache
+
+## Goal: Notes
+<!-- id: notes -->
+status: open
+done_when: NOTES.md exists
+
+## Goal: Extra
+<!-- id: extra -->
+status: open
+done_when: something more
+depends_on: docs
+
+## Log
+";
+
+/// The loop's journal, in the shape `plan`'s stop hook writes it under a fixed
+/// clock: one loop that ended before this one, then this one's continuations (the
+/// third from a journal before continuations named their goal), a goal that spent
+/// its budget, and the end.
+const JOURNAL: &str = r#"{"at":"2026-06-15 13:00","event":"loop_let_go","session":"s0","reason":"no_work","why":"no goal is active or ready to start","ended":true}
+{"at":"2026-06-15 14:05","event":"loop_continued","session":"s1","continuation":1,"budget":10,"goals":"ship (check done_when, then sign it off)","goal":"ship"}
+{"at":"2026-06-15 14:15","event":"loop_continued","session":"s1","continuation":2,"budget":10,"goals":"cache (check done_when, then sign it off)","goal":"cache"}
+{"at":"2026-06-15 14:25","event":"loop_continued","session":"s1","continuation":3,"budget":10,"goals":"cache (check done_when, then sign it off); docs"}
+{"at":"2026-06-15 14:45","event":"loop_continued","session":"s1","continuation":4,"budget":10,"goals":"docs (check done_when, then sign it off)","goal":"docs"}
+{"at":"2026-06-15 14:55","event":"loop_continued","session":"s1","continuation":5,"budget":10,"goals":"docs (check done_when, then sign it off)","goal":"docs"}
+{"at":"2026-06-15 15:05","event":"loop_continued","session":"s1","continuation":6,"budget":10,"goals":"docs (check done_when, then sign it off)","goal":"docs"}
+{"at":"2026-06-15 15:06","event":"goal_budget_limited","session":"s1","goal":"docs","continuations":3}
+{"at":"2026-06-15 15:20","event":"loop_let_go","session":"s1","reason":"goal_budget","why":"only budget-limited goals remain: docs","ended":true}
+"#;
+
+/// The loop's state as `plan goal` and the stop hook leave it, `tokens` included.
+const LOOP: &str = r#"{
+  "budget": 10,
+  "used": 6,
+  "paused": false,
+  "owner": "s1",
+  "stalls": 0,
+  "last_hash": null,
+  "started": "2026-06-15 14:00",
+  "ended": "only budget-limited goals remain: docs",
+  "tokens": 1234567
+}"#;
+
+/// `plan ARGS` at `time` on 2026-06-15.
+fn at(t: &Test, time: &str, args: &[&str]) -> Run {
+    let out = t
+        .cmd(args)
+        .env("PLAN_NOW", format!("2026-06-15T{time}"))
+        .output()
+        .unwrap();
+    Run::from(out, args)
+}
+
+fn complete(t: &Test, time: &str, id: &str, path: &str) -> Run {
+    at(
+        t,
+        time,
+        &[
+            "complete",
+            id,
+            "--evidence",
+            &format!("{path} is written"),
+            "--path",
+            path,
+        ],
+    )
+}
+
+/// The night's story: `api` signed off before the loop; in it `ship` signed off,
+/// `cache` rejected then signed off, `api` reopened, `legacy` cancelled, `notes`
+/// marked done by a hand-typed line, `docs` budget-limited; after it, `extra`
+/// cancelled. A commit at 14:30 sits between the rejection and the sign-off.
+fn night() -> Test {
+    let t = Test::new().plan(PLAN);
+    for (path, text) in [
+        ("README.md", "# Night\n"),
+        ("src/cache.rs", "// cache\n"),
+        ("api.md", "# API\n"),
+    ] {
+        t.write(path, text);
+    }
+    t.judge("accept");
+    t.commit_all("plan");
+    complete(&t, "13:30", "api", "api.md").code(0);
+    t.write(".git/plan/events.jsonl", JOURNAL);
+    t.write(".git/plan/loop.json", LOOP);
+    complete(&t, "14:10", "ship", "README.md").code(0);
+    t.judge("reject");
+    complete(&t, "14:20", "cache", "src/cache.rs").code(1);
+    let t = t.env("GIT_COMMITTER_DATE", "2026-06-15T14:30:00Z");
+    t.commit_all("night so far");
+    t.judge("accept");
+    complete(&t, "14:40", "cache", "src/cache.rs").code(0);
+    at(
+        &t,
+        "14:50",
+        &["reopen", "api", "--reason", "the client fails on timeouts"],
+    )
+    .code(0);
+    at(
+        &t,
+        "15:00",
+        &["cancel", "legacy", "--reason", "replaced by the new API"],
+    )
+    .code(0);
+    // A line typed by hand reads as a sign-off, and proves nothing.
+    let md = t.plan_md().replace(
+        "<!-- id: notes -->\nstatus: open",
+        "<!-- id: notes -->\nstatus: done",
+    ) + "- 2026-06-15 15:10 notes signed off (no verify, judge skipped)\n";
+    t.write("plan.md", md);
+    at(&t, "15:45", &["cancel", "extra", "--reason", "not needed"]).code(0);
+    t.env("PLAN_NOW", "2026-06-15T16:00")
+}
+
+const MARKDOWN: &str = "# plan report: the loop's latest run
+
+- **When:** 2026-06-15 14:00 to 15:20 (1h 20m)
+- **Loop:** ended, 6 of 10 continuations, 1,234,567 tokens
+- **Why it ended:** `goal_budget` at 15:20: only budget-limited goals remain: docs
+
+## Signed off (3)
+
+- `ship` Ship it (14:10): proven
+- `cache` Cache layer (14:40): proven
+- `notes` Notes (15:10): **not proven**: its sign-off (log line 54) has no record: it was written before sign-offs kept one, or by hand
+
+## Sign-offs rejected (1)
+
+- `cache` Cache layer (14:20, judge): eviction policy has no test that fills the cache past capacity; load-test.log is from before the last change to src/cache.rs (.plan/judge/cache-20260615-1420.md)
+
+## Reopened (1)
+
+- `api` Old API (14:50): the client fails on timeouts
+
+## Cancelled (1)
+
+- `legacy` Legacy (15:00): replaced by the new API
+
+## Continuations per goal (6 in all)
+
+- `docs`: 3
+- `cache`: 2
+- `ship`: 1
+
+## Budget-limited (1)
+
+- `docs`: its budget of 3 continuations is spent
+
+## Left (3)
+
+- `api` Old API: active, 1/2 subtasks
+- `docs` Docs: ready, budget-limited
+- `notes` Notes: not proven
+";
+
+/// Before `plan report`, the morning's story had to be pieced together from `plan
+/// events`: the loop's run (14:00 to its end at 15:20) is told whole, and nothing
+/// before it (the sign-off of `api`, an older loop's end) or after it (`extra`'s
+/// cancel) gets in.
+#[test]
+fn the_report_tells_the_loops_run_in_markdown() {
+    let t = night();
+    t.case(&["report", "--markdown"]).stdout(MARKDOWN).check();
+    // The terminal's form tells the same, without Markdown.
+    let text = t.ok(&["report"]).stdout;
+    assert!(
+        text.starts_with("plan report: the loop's latest run\n  when: 2026-06-15 14:00 to 15:20 (1h 20m)\n  loop: ended, 6 of 10 continuations, 1,234,567 tokens\n  why it ended: goal_budget at 15:20: only budget-limited goals remain: docs\n\nsigned off (3):\n  ship Ship it (14:10): proven\n"),
+        "{text}"
+    );
+    assert!(!text.contains('`') && !text.contains("**"), "{text}");
+}
+
+#[test]
+fn the_report_as_json_has_every_part_as_fields() {
+    let t = night();
+    let json: Value = serde_json::from_str(&t.ok(&["report", "--json"]).stdout).unwrap();
+    assert_eq!(json["scope"], "loop");
+    assert_eq!(
+        (json["from"].as_str(), json["to"].as_str()),
+        (Some("2026-06-15 14:00"), Some("2026-06-15 15:20"))
+    );
+    assert_eq!(json["elapsed_minutes"], 80);
+    assert_eq!(json["loop"]["state"], "ended");
+    assert_eq!(json["loop"]["tokens"], 1234567);
+    assert_eq!(
+        (
+            json["loop"]["used"].as_u64(),
+            json["loop"]["budget"].as_u64()
+        ),
+        (Some(6), Some(10))
+    );
+    let signed: Vec<(&str, bool)> = json["signed_off"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["id"].as_str().unwrap(), s["proven"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(signed, [("ship", true), ("cache", true), ("notes", false)]);
+    assert!(
+        json["signed_off"][2]["unproven"]
+            .as_str()
+            .unwrap()
+            .contains("no record")
+    );
+    assert_eq!(json["rejected"][0]["id"], "cache");
+    assert_eq!(json["rejected"][0]["stage"], "judge");
+    assert!(
+        json["rejected"][0]["missing"]
+            .as_str()
+            .unwrap()
+            .starts_with("eviction policy has no test")
+    );
+    assert_eq!(json["reopened"][0]["id"], "api");
+    assert_eq!(
+        json["reopened"][0]["reason"],
+        "the client fails on timeouts"
+    );
+    assert_eq!(json["cancelled"].as_array().unwrap().len(), 1);
+    assert_eq!(json["continuations"], 6);
+    assert_eq!(
+        json["continuations_per_goal"],
+        serde_json::json!([{"goal": "docs", "continuations": 3}, {"goal": "cache", "continuations": 2}, {"goal": "ship", "continuations": 1}])
+    );
+    assert_eq!(
+        json["budget_limited"],
+        serde_json::json!([{"goal": "docs", "continuations": 3}])
+    );
+    assert_eq!(json["ended"]["reason"], "goal_budget");
+    assert_eq!(json["ended"]["at"], "2026-06-15 15:20");
+    let left: Vec<(&str, &str)> = json["left"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["id"].as_str().unwrap(), l["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        left,
+        [("api", "active"), ("docs", "ready"), ("notes", "unproven")]
+    );
+    assert_eq!(json["left"][1]["budget_limited"], true);
+}
+
+fn ids(json: &Value, key: &str) -> Vec<String> {
+    json[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `--since` a time or the revision committed at that time tell the same: the log
+/// lines after it (here `cache`'s sign-off but not its rejection) and the loop's
+/// events from then on, up to now.
+#[test]
+fn since_a_time_or_a_revision_reports_everything_after_it() {
+    let t = night();
+    for since in ["2026-06-15 14:30", "HEAD"] {
+        let json: Value =
+            serde_json::from_str(&t.ok(&["report", "--since", since, "--json"]).stdout).unwrap();
+        assert_eq!(json["scope"], "since", "{since}");
+        assert_eq!(json["from"], "2026-06-15 14:30", "{since}");
+        assert_eq!(json["to"], "2026-06-15 16:00", "{since}");
+        assert_eq!(json["elapsed_minutes"], 90, "{since}");
+        assert_eq!(ids(&json, "signed_off"), ["cache", "notes"], "{since}");
+        assert_eq!(ids(&json, "rejected"), Vec::<String>::new(), "{since}");
+        assert_eq!(ids(&json, "reopened"), ["api"], "{since}");
+        assert_eq!(ids(&json, "cancelled"), ["legacy", "extra"], "{since}");
+        assert_eq!(json["continuations"], 3, "{since}");
+        assert_eq!(json["ended"]["reason"], "goal_budget", "{since}");
+        // The loop started before the point: its counts are not this window's.
+        assert_eq!(json["loop"], Value::Null, "{since}");
+    }
+    let day: Value =
+        serde_json::from_str(&t.ok(&["report", "--since", "2026-06-15", "--json"]).stdout).unwrap();
+    assert_eq!(ids(&day, "signed_off"), ["api", "ship", "cache", "notes"]);
+    assert_eq!(day["loop"]["state"], "ended");
+    let md = t.ok(&["report", "--since", "HEAD", "--markdown"]).stdout;
+    assert!(
+        md.starts_with("# plan report: since HEAD (2026-06-15 14:30)\n\n- **When:** 2026-06-15 14:30 to 16:00 (1h 30m)\n"),
+        "{md}"
+    );
+    t.case(&["report", "--since", "2026-13-01"])
+        .status(2)
+        .stderr("plan: --since \"2026-13-01\" is not a time\n  hint: write it as YYYY-MM-DD or \"YYYY-MM-DD HH:MM\", e.g. \"2026-06-15 08:00\"\n")
+        .check();
+    t.run(&["report", "--since", "no-such-rev"])
+        .code(2)
+        .stderr_has("no-such-rev")
+        .stderr_has("hint: give a time (`YYYY-MM-DD` or `YYYY-MM-DD HH:MM`) or a commit");
+}
+
+#[test]
+fn without_a_loop_the_report_asks_for_a_point_to_start_from() {
+    let t = Test::new().plan(PLAN);
+    t.case(&["report"])
+        .status(2)
+        .stderr("plan: no work loop has run in this repository, so there is no run to report\n  hint: `plan report --since 2026-06-15` (a date, a time `YYYY-MM-DD HH:MM` or a git revision) reports everything since then\n")
+        .check();
+}
+
+/// A loop still running, its journal as today's stop hook writes it (no `goal` on a
+/// continuation, no `tokens` in its state): the report runs to now, and counts the
+/// continuation for the goal its text names first.
+#[test]
+fn a_running_loop_is_reported_to_now() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["start", "ship"]);
+    t.ok(&["goal", "--budget", "5"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let later = t.env("PLAN_NOW", "2026-06-15T14:47");
+    let json: Value = serde_json::from_str(&later.ok(&["report", "--json"]).stdout).unwrap();
+    assert_eq!(json["loop"]["state"], "running");
+    assert_eq!(json["loop"]["tokens"], Value::Null);
+    assert_eq!(json["to"], "2026-06-15 14:47");
+    assert_eq!(json["elapsed_minutes"], 45);
+    assert_eq!(json["ended"], Value::Null);
+    assert_eq!(
+        json["continuations_per_goal"],
+        serde_json::json!([{"goal": "ship", "continuations": 1}])
+    );
+    let md = later.ok(&["report", "--markdown"]).stdout;
+    assert!(
+        md.contains("- **Loop:** running, 1 of 5 continuations\n"),
+        "{md}"
+    );
+}
