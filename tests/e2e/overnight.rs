@@ -5,6 +5,8 @@
 
 use std::collections::VecDeque;
 
+use serde_json::json;
+
 use crate::fake::{Reply, is_side, shell, side, text};
 use crate::harness::{Host, World};
 
@@ -127,16 +129,101 @@ pub fn claude_overnight_report() {
         "{md}"
     );
 
+    let why = "every goal left spent its budget without a sign-off: three \
+               (`plan goal rearm ID` gives one a new budget)";
+    let last_stop = w
+        .hooks()
+        .into_iter()
+        .rev()
+        .find(|h| h.args.ends_with(" stop"))
+        .map(|h| h.stdout)
+        .unwrap_or_default();
+    assert!(
+        last_stop.contains(&format!("plan: work loop stopped: {why}")),
+        "the last stop says why it let go: {last_stop}"
+    );
     let status: serde_json::Value =
         serde_json::from_str(&w.plan_ok(&["goal", "status", "--json"]).stdout).unwrap();
+    assert_eq!(status["budget_limited"], json!(["three"]), "{status}");
     assert_eq!(
-        status["budget_limited"],
-        serde_json::json!(["three"]),
+        status["goal_continuations"],
+        json!({"two": 2, "three": 1}),
         "{status}"
     );
 
+    // The morning report, as a person reads it: each section's lines exactly.
     let report = w.plan_ok(&["report", "--markdown"]).stdout;
-    assert!(report.contains("goal_budget"), "{report}");
+    let (summary, sections) = sections(&report);
+    assert!(
+        summary
+            .iter()
+            .any(|l| l.starts_with("- **Loop:** ended, 3 of 20 continuations")),
+        "{report}"
+    );
+    assert!(
+        summary.contains(&format!(
+            "- **Why it ended:** `goal_budget` at 14:02: {why}"
+        )),
+        "{report}"
+    );
+    let expect: [(&str, &[&str]); 5] = [
+        (
+            "Signed off (2)",
+            &[
+                "- `one` Write one (14:02): proven",
+                "- `two` Write two (14:02): proven",
+            ],
+        ),
+        (
+            "Sign-offs rejected (1)",
+            &["- `two` Write two (14:02, judge): a test for src/two.txt \
+               (.plan/judge/two-20260615-1402.md)"],
+        ),
+        (
+            "Continuations per goal (3 in all)",
+            &["- `two`: 2", "- `three`: 1"],
+        ),
+        (
+            "Budget-limited (1)",
+            &["- `three`: its budget of 1 continuations is spent"],
+        ),
+        (
+            "Left (1)",
+            &["- `three` Write three: active, budget-limited"],
+        ),
+    ];
+    for (heading, lines) in expect {
+        let found = sections.iter().find(|(h, _)| h == heading);
+        assert_eq!(
+            found.map(|(_, items)| items.as_slice()),
+            Some(
+                lines
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .as_slice()
+            ),
+            "section {heading:?} of the report:\n{report}"
+        );
+    }
+}
+
+/// The Markdown report's list items before its first heading, and each `## ` heading
+/// with its list items.
+fn sections(md: &str) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+    let mut summary = Vec::new();
+    let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+    for line in md.lines() {
+        if let Some(heading) = line.strip_prefix("## ") {
+            sections.push((heading.to_string(), Vec::new()));
+        } else if line.starts_with("- ") {
+            match sections.last_mut() {
+                Some((_, items)) => items.push(line.to_string()),
+                None => summary.push(line.to_string()),
+            }
+        }
+    }
+    (summary, sections)
 }
 
 /// Which goal a model call judges, when it is the judge's: its prompt is the sign-off
