@@ -249,6 +249,11 @@ fn describe(json: &Value) -> String {
             field("reason"),
             field("why")
         ),
+        Some("goal_budget_limited") => format!(
+            "{} is budget-limited: {} continuations named first without a sign-off",
+            field("goal"),
+            field("continuations")
+        ),
         _ => json.to_string(),
     }
 }

@@ -40,16 +40,21 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 pub fn block(env: &Env, holder: Option<&str>) -> Result<String> {
     let ctx = env.ctx()?;
     let claims = claim_lines(ctx, holder)?;
+    // The running loop's budget-limited goals, as the hooks add them.
+    let limited = |text: String| match &ctx.repo {
+        Some(repo) => hook::with_limited(&crate::hooks::state::State::new(&repo.git_dir), text),
+        None => text,
+    };
     // A plan with errors takes the fresh path, which reports them.
     if let Some(view) = crate::cache::for_command(ctx).filter(|v| v.broken.is_none()) {
-        return Ok(with_claims(view.injection, claims));
+        return Ok(limited(with_claims(view.injection, claims)));
     }
     let src = ctx.store.read()?;
     let plan = ctx.read(&src);
-    Ok(with_claims(
+    Ok(limited(with_claims(
         hook::injection(&ctx.prompt_root(), &plan),
         claims,
-    ))
+    )))
 }
 
 fn claim_lines(ctx: &Ctx, holder: Option<&str>) -> Result<Option<String>> {

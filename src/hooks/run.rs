@@ -370,7 +370,7 @@ pub fn injection(root: &Path, plan: &Plan<'_>) -> String {
 /// The injection, naming the running loop's budget-limited goals: they live in the
 /// loop's state, not plan.md, so they are added here rather than cached with the
 /// view. Any failure to read the loop leaves the injection as it is.
-fn with_limited(state: &State, injection: String) -> String {
+pub fn with_limited(state: &State, injection: String) -> String {
     let limited = state
         .peek_loop()
         .ok()

@@ -1,7 +1,7 @@
-//! Per-goal budgets of the work loop: the `budget: N` contract line, and which goal
-//! a continuation names first once the goals that spent their budget without a
-//! sign-off (budget-limited) are passed over. Pure: the loop's counts come in, the
-//! decision goes out.
+//! Per-goal budgets of the work loop: which goal a continuation names first once the
+//! goals that spent their budget without a sign-off (budget-limited) are passed
+//! over. Pure: the loop's counts come in, the decision goes out. A goal's own
+//! `budget: N` line is read with its other lines, in model.rs.
 //!
 //! A goal's budget is not part of its contract (`Goal::contract`): it says how long
 //! the loop may try, not what done means, so changing it is no change of contract.
@@ -9,29 +9,6 @@
 use std::collections::BTreeMap;
 
 use super::blocks::{self, Part, PartKind};
-use super::diag::Diagnostic;
-use super::rules::Rule;
-
-/// A `budget:` value: a whole number of continuations from 1.
-pub fn parse(value: &str) -> Option<u32> {
-    let value = value.trim();
-    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    value.parse().ok().filter(|&n| n > 0)
-}
-
-/// The format error of a `budget:` line on line `no` that does not read.
-pub fn check(no: usize, value: &str) -> Option<Diagnostic> {
-    parse(value).is_none().then(|| {
-        Diagnostic::error(
-            no,
-            format!("budget \"{value}\" is not a whole number of continuations from 1"),
-        )
-        .hint("write `budget: N`, N continuations, e.g. `budget: 5`, or delete the line to use loop.goal_budget")
-        .rule(Rule::BadBudget)
-    })
-}
 
 /// What the loop knows of per-goal budgets at a stop.
 #[derive(Clone, Copy, Debug, Default)]
@@ -98,6 +75,9 @@ pub fn pick(
     if budgets.parts.is_empty() {
         return Pick::default();
     }
+    // A budget-limited goal signed off (or cancelled) since is no longer limited:
+    // it is no longer work. Should it come back, its spent count limits it again.
+    limited.retain(|goal| budgets.parts.iter().any(|p| &p.goal == goal));
     let first = loop {
         let skip = |goal: &str| limited.iter().any(|l| l == goal);
         let Some(goal) = first(budgets.parts, &skip) else {
@@ -168,7 +148,8 @@ pub fn statusline_part(limited: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::model::parse as parse_plan;
+    use crate::plan::model::{budget_value as parse, check_budget as check, parse as parse_plan};
+    use crate::plan::rules::Rule;
 
     const PLAN: &str = "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: active\nbudget: 2\n- [ ] one\n## Goal: B\n<!-- id: b -->\nstatus: active\n- [ ] two\n## Goal: C\n<!-- id: c -->\nstatus: open\n";
 
@@ -229,6 +210,23 @@ mod tests {
         // b has no budget of its own and no default: no limit.
         let p = picked(&[("a", 2), ("b", 50)], None, &mut limited);
         assert_eq!(p.first.as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn a_limited_goal_that_is_no_longer_work_is_no_longer_limited() {
+        let cancelled = PLAN.replace("status: active\nbudget", "status: cancelled\nbudget")
+            + "## Log\n- 2026-01-01 00:00 a cancelled: not needed\n";
+        let mut plan = parse_plan(&cancelled);
+        plan.prove_legacy();
+        let parts = blocks::continuation_parts(&plan);
+        let mut limited = vec!["a".to_string()];
+        let budgets = Budgets {
+            parts: &parts,
+            ..Budgets::default()
+        };
+        let p = pick(budgets, &BTreeMap::new(), &mut limited);
+        assert!(limited.is_empty());
+        assert_eq!((p.first.as_deref(), p.goals), (Some("b"), None));
     }
 
     #[test]

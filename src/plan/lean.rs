@@ -2,7 +2,7 @@
 //! can depend on, parsed instead of the whole file. Pure.
 //!
 //! A hook needs little of a long plan: the active and finished live goals whole,
-//! every other goal's heading, id, status and dependencies (of a plain archived goal,
+//! every other goal's heading, id, status, dependencies and loop budget (of a plain archived goal,
 //! nothing unless another goal or a kept log line names it or shares its id), and of
 //! the log the lines about goals whose sign-off is checked, plus the last one. The rest (the
 //! contracts and subtasks of open and archived goals, the log's other lines) is

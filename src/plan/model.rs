@@ -86,9 +86,7 @@ impl Goal<'_> {
     /// The continuations its `budget:` line gives it in the work loop; `None` when
     /// it has none, or one that does not read (a format error).
     pub fn budget(&self) -> Option<u32> {
-        self.budget
-            .as_ref()
-            .and_then(|f| super::budget::parse(f.value))
+        self.budget.as_ref().and_then(|f| budget_value(f.value))
     }
 
     pub fn progress(&self) -> (usize, usize) {
@@ -446,7 +444,7 @@ fn goal_line<'a>(
                         .collect();
                 }
                 Key::Budget => {
-                    if let Some(error) = super::budget::check(line.no, field.value) {
+                    if let Some(error) = check_budget(line.no, field.value) {
                         errors.push(error);
                     }
                     goal.budget = Some(field);
@@ -470,6 +468,27 @@ fn goal_line<'a>(
         }
         _ => {}
     }
+}
+
+/// A `budget:` value: a whole number of continuations from 1.
+pub fn budget_value(value: &str) -> Option<u32> {
+    let value = value.trim();
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok().filter(|&n| n > 0)
+}
+
+/// The format error of a `budget:` line on line `no` that does not read.
+pub fn check_budget(no: usize, value: &str) -> Option<Diagnostic> {
+    budget_value(value).is_none().then(|| {
+        Diagnostic::error(
+            no,
+            format!("budget \"{value}\" is not a whole number of continuations from 1"),
+        )
+        .hint("write `budget: N`, N continuations, e.g. `budget: 5`, or delete the line to use loop.goal_budget")
+        .rule(Rule::BadBudget)
+    })
 }
 
 /// A line a person reads as a goal's status but plan does not: `Status: Active`,

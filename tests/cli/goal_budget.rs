@@ -95,6 +95,9 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
         .map(|e| e["goal"].clone())
         .collect();
     assert_eq!(continued, ["stuck", "stuck", "next"]);
+    t.ok(&["events"]).stdout_has(
+        "goal_budget_limited  stuck is budget-limited: 2 continuations named first without a sign-off\n",
+    );
     let status = t.ok(&["goal", "status", "--json"]).json();
     assert_eq!(status["state"], "running");
     assert_eq!(status["budget_limited"], serde_json::json!(["stuck"]));
@@ -122,7 +125,9 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
         "{}",
         start.stdout
     );
-    t.ok(&["statusline"]).stdout_has("budget-limited: stuck");
+    t.ok(&["statusline"]).stdout_has("⚠ budget-limited: stuck");
+    t.ok(&["inject"])
+        .stdout_has("Work loop: budget-limited: stuck");
 }
 
 /// With only budget-limited goals left the loop kept going, or ended saying
@@ -268,4 +273,25 @@ fn show_prints_a_goals_budget_and_it_is_not_part_of_the_contract() {
         !md[md.find("id: next").unwrap()..].contains("budget:"),
         "{md}"
     );
+}
+
+/// A long plan is read cut down on the hook's hot path (plan/lean.rs): a goal's
+/// `budget:` line must survive the cut, or its budget is silently lost there.
+#[test]
+fn a_long_plans_goal_budget_holds_on_the_hot_path() {
+    let log: String = (0..1500)
+        .map(|i| format!("- 2026-06-15 13:00 a note about the work, number {i}\n"))
+        .collect();
+    // Open goals, whose contracts the cut drops: a continuation names them to start.
+    let md = PLAN
+        .replace("budget: 2", "budget: 1")
+        .replace("status: active", "status: open")
+        + &log;
+    assert!(md.len() > 64 * 1024);
+    let t = Test::new().plan(&md);
+    settings(&t, "");
+    t.ok(&["goal"]);
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("start stuck "));
+    let second = goals(&t.stop_hook("s1").answer());
+    assert!(second.starts_with("start next "), "{second}");
 }
