@@ -461,6 +461,7 @@ fn parse(text: &str, name: &str) -> Result<RawFile> {
         .map(Option::unwrap_or_default)
         .map_err(|e| describe(&e, text, name))?;
     check_panel(&raw, text, name)?;
+    check_notify(&raw, text, name)?;
     Ok(raw)
 }
 
@@ -589,9 +590,10 @@ fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
             .iter()
             .flat_map(|(_, raw)| raw.notify.iter().flatten())
             .map(|n| NotifyRule {
-                events: n.events.0.clone(),
+                events: n.events.as_ref().map(|e| e.0.clone()).unwrap_or_default(),
                 command: n.command.0.clone(),
                 timeout_secs: n.timeout_secs.map_or(NOTIFY_TIMEOUT_SECS, |t| t.0),
+                report: n.report,
             })
             .collect(),
     };
@@ -626,9 +628,77 @@ struct RawClaims {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawNotify {
-    events: EventNames,
+    /// `None` only with `report` (checked in [`check_notify`]).
+    events: Option<EventNames>,
     command: Command,
     timeout_secs: Option<Whole<u64>>,
+    report: Option<ReportForm>,
+}
+
+/// What a `notify:` entry with `report:` gets on stdin when a work loop ends:
+/// `plan report` in that form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportForm {
+    Text,
+    Markdown,
+    Json,
+}
+
+/// What serde cannot say of a notify entry: it runs on `events`, or with the
+/// report when a loop ends (`report`), one or the other.
+fn check_notify(raw: &RawFile, text: &str, name: &str) -> Result<()> {
+    for (i, entry) in raw.notify.iter().flatten().enumerate() {
+        let problem = match (&entry.events, entry.report) {
+            (Some(_), Some(_)) => (
+                "notify: an entry has both `events` and `report`",
+                "an entry with `report:` runs once when a work loop ends, with the report on stdin; leave out its `events:`, or make it two entries",
+            ),
+            (None, None) => (
+                "notify: an entry has neither `events` nor `report`",
+                "give it `events: [signed_off, loop_let_go]` (the events it runs on), or `report: markdown` (runs when a work loop ends, with the report on stdin)",
+            ),
+            _ => continue,
+        };
+        let line = notify_entry_line(text, i);
+        let source = text.lines().nth(line.wrapping_sub(1));
+        return Err(Exit::diagnostics(
+            USAGE,
+            Diagnostic::error(line, problem.0)
+                .hint(problem.1)
+                .render(name, source.map(|l| l.trim_start_matches('\u{feff}'))),
+        ));
+    }
+    Ok(())
+}
+
+/// The 1-based line where the `index`th entry under `notify:` starts (`- `), or of
+/// `notify:` itself when it is not found.
+fn notify_entry_line(text: &str, index: usize) -> usize {
+    let mut section = 0;
+    let mut seen = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_start_matches('\u{feff}');
+        if line.trim_start().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        if indent_of(line) == 0 {
+            if section > 0 {
+                break;
+            }
+            if line.split(':').next() == Some("notify") {
+                section = i + 1;
+            }
+            continue;
+        }
+        if section > 0 && line.trim_start().starts_with("- ") {
+            if seen == index {
+                return i + 1;
+            }
+            seen += 1;
+        }
+    }
+    section
 }
 
 /// A list of event names, each one plan has.
@@ -1035,8 +1105,8 @@ const SHAPE_HINT: &str =
     "a settings file is sections (`judge:`) with `key: value` lines indented under them";
 
 /// `notify:` is a list, not a section of keys, so it has its own words.
-const NOTIFY_KEYS: [&str; 3] = ["events", "command", "timeout_secs"];
-const NOTIFY_HINT: &str = "notify is a list of entries like `- events: [signed_off, loop_let_go]` with `command: [\"notify-send\", \"plan\"]` under it (and optionally `timeout_secs: 5`)";
+const NOTIFY_KEYS: [&str; 4] = ["events", "command", "timeout_secs", "report"];
+const NOTIFY_HINT: &str = "notify is a list of entries like `- events: [signed_off, loop_let_go]` with `command: [\"notify-send\", \"plan\"]` under it (and optionally `timeout_secs: 5`); `report: markdown` (or text, json) in place of `events` runs it when a work loop ends, with the report on stdin";
 
 fn explain(line: usize, path: &[String], message: &str) -> Diagnostic {
     let mut sections: Vec<&str> = SCHEMA.iter().map(|(s, _)| *s).collect();
@@ -1279,6 +1349,8 @@ pub struct NotifyRule {
     pub events: Vec<String>,
     pub command: Vec<String>,
     pub timeout_secs: u64,
+    /// Run once when a work loop ends, with `plan report` in this form on stdin.
+    pub report: Option<ReportForm>,
 }
 
 /// Every event name a rule may choose: plan's log events, then the loop's.
@@ -1372,11 +1444,13 @@ notify:
                     events: vec!["signed_off".into(), "loop_let_go".into()],
                     command: vec!["notify-send".into(), "plan".into()],
                     timeout_secs: 5,
+                    report: None,
                 },
                 NotifyRule {
                     events: vec!["sign_off_rejected".into()],
                     command: vec!["./hook.sh".into()],
                     timeout_secs: 30,
+                    report: None,
                 },
             ]
         );

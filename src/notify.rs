@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::config::NotifyRule;
+use crate::config::{NotifyRule, ReportForm};
 use crate::exec;
 
 /// Where detached notifiers' failures go, under `<git-dir>/plan/`.
@@ -24,7 +24,25 @@ pub const LOG: &str = "notify.log";
 pub fn announce(root: &Path, git_dir: &Path, rules: &[NotifyRule], event: &Value) {
     let name = event["event"].as_str().unwrap_or_default();
     for rule in rules.iter().filter(|r| r.events.iter().any(|e| e == name)) {
-        if let Err(why) = start(root, git_dir, rule, name, event) {
+        if let Err(why) = start(root, git_dir, rule, name, &format!("{event}\n")) {
+            crate::out::warn(&format!("plan: notify: {why}"));
+        }
+    }
+}
+
+/// Starts every rule that asks for the report (`report:`) with it on stdin, in the
+/// form the rule names (`render` gives it), and returns at once.
+pub fn announce_report(
+    root: &Path,
+    git_dir: &Path,
+    rules: &[NotifyRule],
+    render: &dyn Fn(ReportForm) -> String,
+) {
+    for rule in rules {
+        let Some(form) = rule.report else {
+            continue;
+        };
+        if let Err(why) = start(root, git_dir, rule, "report", &render(form)) {
             crate::out::warn(&format!("plan: notify: {why}"));
         }
     }
@@ -45,7 +63,7 @@ fn start(
     git_dir: &Path,
     rule: &NotifyRule,
     name: &str,
-    event: &Value,
+    input: &str,
 ) -> Result<(), String> {
     let program = rule.command.first().map(String::as_str).unwrap_or_default();
     let Some(found) = resolve(root, program) else {
@@ -80,8 +98,9 @@ fn start(
         .spawn()
         .map_err(|e| format!("cannot start the watchdog for {program:?}: {e}"))?;
     if let Some(mut stdin) = child.stdin.take() {
-        // One small object: it fits the pipe's buffer, so this never waits.
-        let _ = stdin.write_all(format!("{event}\n").as_bytes());
+        // An event fits the pipe's buffer, so this never waits; a longer report is
+        // drained at once by the watchdog, which reads it all before it starts.
+        let _ = stdin.write_all(input.as_bytes());
     }
     // Reaped if this process lives on (`plan mcp`); a hook exits and leaves it to init.
     std::thread::spawn(move || child.wait());
@@ -111,7 +130,10 @@ pub fn normalize(line: Value) -> Value {
 pub fn watchdog(ms: u64, argv: Vec<String>) -> u8 {
     let mut input = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut input);
-    let event = serde_json::from_slice::<Value>(&input).ok();
+    // An event has a name; a report (`report: json`) goes on as it came.
+    let event = serde_json::from_slice::<Value>(&input)
+        .ok()
+        .filter(|v| v.get("event").is_some());
     let name = event
         .as_ref()
         .and_then(|v| v["event"].as_str().map(str::to_string))
@@ -125,6 +147,7 @@ pub fn watchdog(ms: u64, argv: Vec<String>) -> u8 {
     spec.stdin = Some(input);
     spec.grace = Duration::from_millis(500);
     let when = crate::clock::now().map(|n| n.stamp()).unwrap_or_default();
+    let name = if name.is_empty() { "report" } else { &name };
     let what = format!("{} ({name})", argv.join(" "));
     match exec::run(&spec) {
         Ok(out) if out.timed_out => {

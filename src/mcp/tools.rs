@@ -1,4 +1,4 @@
-//! The seven tools `plan mcp` offers: their schemas (derived from the structs their
+//! The eight tools `plan mcp` offers: their schemas (derived from the structs their
 //! arguments deserialize into) and annotations, and each call turned into the
 //! command's own service, its typed result returned as text (the CLI's words) and,
 //! where it is data, as fields. Nothing here reads printed text.
@@ -17,6 +17,7 @@ use crate::cmd::{add, inject, log, show, start, tick};
 use crate::ctx::{Ctx, Env};
 use crate::exit::Exit;
 use crate::out;
+use crate::report::{self, render};
 
 /// A tool: its name, the sentence a model reads, whether it only reads, and the
 /// JSON schema of its arguments.
@@ -70,6 +71,12 @@ pub const TOOLS: &[Tool] = &[
         description: "Sign a goal off: its verify runs, then an independent judge re-checks the repository; returns accept or reject, what is missing, and the transcript.",
         read_only: false,
         schema: schema::<CompleteArgs>,
+    },
+    Tool {
+        name: "plan_report",
+        description: "The work loop's latest run, or everything since a time or revision: sign-offs, rejections, reopens, cancels, continuations, why it ended, what is left.",
+        read_only: true,
+        schema: schema::<ReportArgs>,
     },
 ];
 
@@ -221,6 +228,13 @@ struct CompleteArgs {
     paths: Vec<PathBuf>,
 }
 
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ReportArgs {
+    /// a time (YYYY-MM-DD HH:MM) or a git revision
+    since: Option<String>,
+}
+
 /// Runs `tool` with `args` in `place`: the command's own service, each progress step
 /// told to `progress`. Blocks; call it off the async runtime.
 pub fn call(
@@ -307,6 +321,10 @@ pub fn call(
             });
             verdict(reply, signed.as_ref())
         }
+        "plan_report" => call.run(progress, |env, a: ReportArgs| {
+            let made = report::report(env.ctx()?, &report::Request { since: a.since })?;
+            Reply::fields(&made, &render::render(&made, render::Form::Text))
+        }),
         _ => Reply::error(format!("plan: no tool {}", tool.name)),
     }
 }
@@ -418,6 +436,7 @@ mod tests {
                 &["evidence", "id", "paths"],
                 &["id", "evidence"],
             ),
+            ("plan_report", &["since"], &[]),
         ];
         for (name, properties, required) in expected {
             let schema = (find(name).unwrap().schema)();

@@ -16,10 +16,12 @@ use serde_json::Value;
 pub use model::Report;
 use model::{Inputs, LogItem, Run};
 
+use crate::config::{NotifyRule, ReportForm};
 use crate::ctx::Ctx;
 use crate::exit::Exit;
 use crate::git;
 use crate::hooks::state::State;
+use crate::notify;
 use crate::plan::event::Event;
 use crate::plan::model::Plan;
 use crate::plan::proof;
@@ -88,18 +90,14 @@ pub fn report(ctx: &Ctx, request: &Request) -> Result<Report> {
     let in_loop = request.since.is_none();
     let mut log = window(&plan, &from);
     // The loop's end: its last ending event from its start on; the window stops there.
-    let mut end: Option<String> = None;
-    if in_loop && seen.as_ref().is_some_and(|l| l.ended.is_some()) {
-        let let_go = journal
-            .iter()
-            .filter(|e| e["event"] == "loop_let_go" && e["ended"] == true)
-            .filter_map(|e| e["at"].as_str());
-        let cleared = log.iter().filter_map(|l| match l.event {
-            Event::LoopCleared { .. } => l.at,
-            _ => None,
-        });
-        end = let_go.chain(cleared).max().map(str::to_string);
-    }
+    let loop_ended = seen
+        .as_ref()
+        .and_then(|l| l.ended.clone())
+        .filter(|_| in_loop);
+    let end = match &loop_ended {
+        Some(why) => model::ending(&log, &journal, Some(why)).and_then(|e| e.at),
+        None => None,
+    };
     let to = end.clone().unwrap_or_else(|| now.clone());
     let journal: Vec<Value> = journal
         .into_iter()
@@ -140,11 +138,7 @@ pub fn report(ctx: &Ctx, request: &Request) -> Result<Report> {
         log,
         journal,
         backs: &backs,
-        ended_fallback: if in_loop {
-            seen.and_then(|l| l.ended)
-        } else {
-            None
-        },
+        loop_ended,
     }))
 }
 
@@ -239,4 +233,43 @@ fn read_journal(path: &Path) -> Vec<Value> {
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .map(crate::notify::normalize)
         .collect()
+}
+
+/// When a work loop has ended: runs the `notify:` entries that ask for the report
+/// (`report: markdown`, …) with the loop's run on stdin. `plan` names the plan
+/// file; `None`: as a hook finds it (`PLAN_FILE`, else plan.md at `root`).
+/// Fail-open, as notify is: a report that cannot be made is a line on stderr.
+pub fn announce_end(root: &Path, git_dir: &Path, rules: &[NotifyRule], plan: Option<&Path>) {
+    if !rules.iter().any(|r| r.report.is_some()) {
+        return;
+    }
+    let file = plan.map(Path::to_path_buf).or_else(|| {
+        std::env::var_os("PLAN_FILE")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+    });
+    let cwd = match &file {
+        Some(_) => std::env::current_dir().unwrap_or_else(|_| root.to_path_buf()),
+        None => root.to_path_buf(),
+    };
+    let made = Ctx::at(cwd, file).and_then(|mut ctx| {
+        ctx.style.color = false;
+        report(&ctx, &Request::default())
+    });
+    let report = match made {
+        // A loop replaced by `plan goal` logs a clear, but the run is the new one.
+        Ok(report) if report.run.as_ref().is_some_and(|r| r.state == "ended") => report,
+        Ok(_) => return,
+        Err(e) => {
+            crate::out::warn(&format!("plan: notify: the loop's report: {e:#}"));
+            return;
+        }
+    };
+    notify::announce_report(root, git_dir, rules, &|form| match form {
+        ReportForm::Markdown => render::render(&report, render::Form::Markdown),
+        ReportForm::Text => render::render(&report, render::Form::Text),
+        ReportForm::Json => serde_json::to_string_pretty(&report)
+            .map(|s| s + "\n")
+            .unwrap_or_default(),
+    });
 }

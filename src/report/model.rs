@@ -143,8 +143,9 @@ pub struct Inputs<'a, 'p> {
     pub journal: Vec<Value>,
     /// Whether a sign-off backs its log line, for one no goal's standing answers.
     pub backs: &'p dyn Fn(&LogItem<'_>) -> Result<(), String>,
-    /// Why the loop ended, from loop.json, when no event in the window says.
-    pub ended_fallback: Option<String>,
+    /// Why the loop ended, as loop.json says: the ending event that says the same
+    /// is this loop's (another loop may have ended in the minute this one started).
+    pub loop_ended: Option<String>,
 }
 
 pub fn build(inputs: Inputs<'_, '_>) -> Report {
@@ -159,7 +160,6 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
         elapsed_minutes: inputs.elapsed_minutes,
         ..Report::default()
     };
-    let mut ended: Option<Ending> = None;
     for (i, item) in inputs.log.iter().enumerate() {
         let at = item.at.map(str::to_string);
         match item.event {
@@ -211,16 +211,6 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
                 title: title(id),
                 reason: reason.to_string(),
             }),
-            Event::LoopCleared { .. } => {
-                ended = later_of(
-                    ended,
-                    Ending {
-                        at,
-                        reason: "cleared".to_string(),
-                        why: "cleared by `plan goal clear`".to_string(),
-                    },
-                );
-            }
             _ => {}
         }
     }
@@ -256,41 +246,59 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
                 let goal = text(event, "goal");
                 limited.retain(|c| c.goal != goal);
             }
-            Some("loop_let_go") if event["ended"].as_bool() == Some(true) => {
-                ended = later_of(
-                    ended,
-                    Ending {
-                        at: event["at"].as_str().map(str::to_string),
-                        reason: text(event, "reason"),
-                        why: text(event, "why"),
-                    },
-                );
-            }
             _ => {}
         }
     }
     // Most first; ties in the order they first came.
     per_goal.sort_by_key(|c| std::cmp::Reverse(c.continuations));
     report.continuations_per_goal = per_goal;
-    report.ended = ended.or_else(|| {
-        inputs.ended_fallback.map(|why| Ending {
-            at: None,
-            reason: "ended".to_string(),
-            why,
-        })
-    });
+    report.ended = ending(&inputs.log, &inputs.journal, inputs.loop_ended.as_deref());
     report.left = left(plan, &limited);
     report.budget_limited = limited;
     report
 }
 
-/// The later of two endings; an unstamped one counts as the later.
-fn later_of(current: Option<Ending>, next: Ending) -> Option<Ending> {
-    match current {
-        Some(cur) if cur.at.is_some() && next.at.is_some() && cur.at > next.at => Some(cur),
-        _ => Some(next),
+/// Why the loop ended: the last ending event (a `loop_let_go` that ended it, or a
+/// `plan goal clear`) that says what loop.json says (`loop_ended`), else the last
+/// one; loop.json's words alone when no event in the window says.
+pub fn ending(log: &[LogItem<'_>], journal: &[Value], loop_ended: Option<&str>) -> Option<Ending> {
+    let mut all: Vec<Ending> = log
+        .iter()
+        .filter(|l| matches!(l.event, Event::LoopCleared { .. }))
+        .map(|l| Ending {
+            at: l.at.map(str::to_string),
+            reason: "cleared".to_string(),
+            why: CLEARED.to_string(),
+        })
+        .chain(
+            journal
+                .iter()
+                .filter(|e| e["event"] == "loop_let_go" && e["ended"] == true)
+                .map(|e| Ending {
+                    at: e["at"].as_str().map(str::to_string),
+                    reason: e["reason"].as_str().unwrap_or_default().to_string(),
+                    why: e["why"].as_str().unwrap_or_default().to_string(),
+                }),
+        )
+        .collect();
+    // Stable: of one minute, the journal's come after the log's, as `plan events` has them.
+    all.sort_by(|a, b| a.at.cmp(&b.at));
+    let said = all
+        .iter()
+        .rposition(|e| loop_ended.is_some_and(|why| e.why == why));
+    match said {
+        Some(i) => Some(all.swap_remove(i)),
+        None if loop_ended.is_some() && all.is_empty() => loop_ended.map(|why| Ending {
+            at: None,
+            reason: "ended".to_string(),
+            why: why.to_string(),
+        }),
+        None => all.pop(),
     }
 }
+
+/// Why a cleared loop ended, as `plan goal clear` writes it into loop.json.
+const CLEARED: &str = "cleared by `plan goal clear`";
 
 /// The goal a continuation named first: its `goal` field, or, in a journal from
 /// before it had one, the first word of its `goals` text when a goal has that id.

@@ -192,7 +192,7 @@ fn repo(judge: &str) -> Test {
     clippy::print_stderr,
     reason = "the tool list's size, for the person running the test"
 )]
-fn tools_list_has_seven_small_typed_tools_with_annotations() {
+fn tools_list_has_eight_small_typed_tools_with_annotations() {
     let t = repo("judges/accept");
     let mut c = Client::start(&t, &t.root(), None);
     let response = c.request("tools/list", json!({}));
@@ -207,7 +207,8 @@ fn tools_list_has_seven_small_typed_tools_with_annotations() {
             "plan_start",
             "plan_tick",
             "plan_log",
-            "plan_complete"
+            "plan_complete",
+            "plan_report"
         ]
     );
     for tool in tools {
@@ -219,7 +220,7 @@ fn tools_list_has_seven_small_typed_tools_with_annotations() {
             description.ends_with('.') && description.matches(". ").count() == 0,
             "{name}: one sentence: {description}"
         );
-        let read_only = matches!(name, "plan_status" | "plan_show");
+        let read_only = matches!(name, "plan_status" | "plan_show" | "plan_report");
         assert_eq!(tool["annotations"]["readOnlyHint"], read_only, "{name}");
         assert_eq!(tool["annotations"]["destructiveHint"], false, "{name}");
     }
@@ -746,4 +747,22 @@ fn each_tools_result_exactly() {
             "{tool} {args} and plan {argv:?}"
         );
     }
+}
+
+/// `plan_report` is `plan report`: its text, and the report as fields.
+#[test]
+fn plan_report_is_the_report_as_text_and_fields() {
+    let t = repo("judges/accept");
+    t.ok(&["goal", "--budget", "3"]);
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, result) = c.call("plan_report", json!({}));
+    assert!(!is_error, "{text}");
+    assert_eq!(format!("{text}\n"), t.ok(&["report"]).stdout);
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["scope"], "loop", "{result}");
+    assert_eq!(fields["loop"]["state"], "running", "{result}");
+    assert_eq!(fields["text"], text);
+    let (is_error, text, _) = c.call("plan_report", json!({"since": "no-such-rev"}));
+    assert!(is_error, "{text}");
+    assert!(text.contains("unknown revision \"no-such-rev\""), "{text}");
 }

@@ -365,3 +365,107 @@ fn a_running_loop_is_reported_to_now() {
         "{md}"
     );
 }
+
+/// Waits up to 20 s for `path` to hold text that `done` accepts.
+fn wait_for(path: &std::path::Path, done: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && done(&text)
+        {
+            return text;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never came",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+const ONE_GOAL: &str = "# Plan: Loop
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+
+## Log
+";
+
+/// A `notify:` entry with `report: markdown` gets the loop's report on stdin when
+/// the loop ends (here its budget), and only then; `report: json` gets it as JSON
+/// when `plan goal clear` ends the next one.
+#[test]
+fn notify_sends_the_report_when_the_loop_ends() {
+    let t = Test::new().plan(ONE_GOAL).with_bin();
+    let md = t.dir.path().join("report.md");
+    let json = t.dir.path().join("report.json");
+    t.fake_program("keep-md", &format!("cat >> '{}'\n", md.display()));
+    t.fake_program("keep-json", &format!("cat >> '{}'\n", json.display()));
+    t.write(
+        ".plan/config.yaml",
+        "notify:\n  - report: markdown\n    command: [keep-md]\n  - report: json\n    command: [keep-json]\n",
+    );
+    t.ok(&["goal", "--budget", "1"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!md.exists(), "a continuation sends no report");
+    assert!(
+        t.stop_hook("s1").stdout.contains("work loop stopped"),
+        "the budget is spent: let go"
+    );
+    let got = wait_for(&md, |s| s.contains("## Left"));
+    assert_eq!(
+        got,
+        "# plan report: the loop's latest run
+
+- **When:** 2026-06-15 14:02 to 14:02 (0m)
+- **Loop:** ended, 1 of 1 continuations
+- **Why it ended:** `budget_spent` at 14:02: its budget of 1 continuations is spent (`plan goal` starts a new one)
+
+## Continuations per goal (1 in all)
+
+- `ship`: 1
+
+## Left (1)
+
+- `ship` Ship it: active
+"
+    );
+    let first: Value = serde_json::from_str(&wait_for(&json, |s| s.ends_with("}\n"))).unwrap();
+    assert_eq!(first["ended"]["reason"], "budget_spent");
+    std::fs::remove_file(&json).unwrap();
+    t.ok(&["goal"]);
+    t.ok(&["goal", "clear"]);
+    let cleared: Value = serde_json::from_str(&wait_for(&json, |s| s.ends_with("}\n"))).unwrap();
+    assert_eq!(cleared["ended"]["reason"], "cleared");
+    assert_eq!(cleared["loop"]["used"], 0);
+}
+
+#[test]
+fn a_notify_entry_runs_on_events_or_with_the_report_never_both() {
+    let t = Test::new().plan(ONE_GOAL);
+    t.write(
+        ".plan/config.yaml",
+        "notify:\n  - events: [signed_off]\n    command: [x]\n  - report: markdown\n    events: [loop_let_go]\n    command: [x]\n",
+    );
+    t.case(&["goal"])
+        .status(2)
+        .stderr(".plan/config.yaml:4: notify: an entry has both `events` and `report`\n    4 |   - report: markdown\n  hint: an entry with `report:` runs once when a work loop ends, with the report on stdin; leave out its `events:`, or make it two entries\n")
+        .check();
+    t.write(".plan/config.yaml", "notify:\n  - command: [x]\n");
+    t.case(&["goal"])
+        .status(2)
+        .stderr(".plan/config.yaml:2: notify: an entry has neither `events` nor `report`\n    2 |   - command: [x]\n  hint: give it `events: [signed_off, loop_let_go]` (the events it runs on), or `report: markdown` (runs when a work loop ends, with the report on stdin)\n")
+        .check();
+    t.write(
+        ".plan/config.yaml",
+        "notify:\n  - report: html\n    command: [x]\n",
+    );
+    t.run(&["goal"])
+        .code(2)
+        .stderr_has(".plan/config.yaml:2: notify")
+        .stderr_has("expected one of text, markdown, json");
+}
