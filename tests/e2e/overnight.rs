@@ -39,7 +39,16 @@ pub fn claude_overnight_report() {
     let mut w = World::new(Host::Claude, PLAN, crate::fake::script(vec![]));
     // Three judges run inside the agent's shell, each a Claude Code of its own.
     w.run_timeout = std::time::Duration::from_secs(300);
-    w.write(".plan/config.yaml", "judge:\n  timeout_secs: 90\n");
+    // The report also goes out when the loop ends, as a notification would send it.
+    let notified = w.path("notified.md");
+    w.write(
+        ".plan/config.yaml",
+        &format!(
+            "judge:\n  timeout_secs: 90\nnotify:\n  - report: markdown\n    \
+             command: [\"sh\", \"-c\", \"cat > '{0}.tmp' && mv '{0}.tmp' '{0}'\"]\n",
+            notified.display()
+        ),
+    );
     w.sh("git add -A && git commit -q -m config");
     w.plan_ok(&["goal"]);
     // By its path: the agent's shell may not have the test's PATH.
@@ -206,6 +215,16 @@ pub fn claude_overnight_report() {
             "section {heading:?} of the report:\n{report}"
         );
     }
+    // The notifier runs detached from the stop hook: give it a moment.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !notified.exists() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&notified).unwrap_or_default(),
+        report,
+        "the loop's end sent the same report"
+    );
 }
 
 /// The Markdown report's list items before its first heading, and each `## ` heading
