@@ -102,9 +102,6 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
     if !config.notify.is_empty() {
         // As it is: the detached watchdog makes `ts` local time, not the hook.
         notify::announce(root, git_dir, &config.notify, &value);
-        if matches!(event, LoopEvent::LoopLetGo { ended: true, .. }) {
-            crate::report::announce_end(root, git_dir, &config.notify, None);
-        }
     }
 }
 
@@ -139,9 +136,6 @@ pub fn written(plan_path: &Path, lines: &[String]) {
     }
     for event in &events {
         notify::announce(&repo.root, &repo.git_dir, &config.notify, event);
-    }
-    if events.iter().any(|e| e["event"] == "loop_cleared") {
-        crate::report::announce_end(&repo.root, &repo.git_dir, &config.notify, Some(plan_path));
     }
 }
 

@@ -190,6 +190,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                         approval: approval(),
                     },
                 );
+                let (config, _) = config::load_lenient(Some(&repo.root));
+                crate::report::announce_end(
+                    &repo.root,
+                    &repo.git_dir,
+                    &config.notify,
+                    Some(&ctx.store.path),
+                );
             }
             ctx.say(if had {
                 "work loop cleared"

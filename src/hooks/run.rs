@@ -523,6 +523,14 @@ fn stop(
     }
     if let Some(event) = event {
         crate::events::record_loop(&place.root, &place.git_dir, config, &event);
+        if matches!(event, guard::LoopEvent::LoopLetGo { ended: true, .. }) {
+            crate::report::announce_end(
+                &place.root,
+                &place.git_dir,
+                &config.notify,
+                Some(&place.plan_path),
+            );
+        }
     }
     if limit.is_some() && matches!(decision, Stop::Block { .. }) {
         state.session(&input.session, |s| s.blocks += 1)?;

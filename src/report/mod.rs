@@ -235,24 +235,17 @@ fn read_journal(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// When a work loop has ended: runs the `notify:` entries that ask for the report
-/// (`report: markdown`, …) with the loop's run on stdin. `plan` names the plan
-/// file; `None`: as a hook finds it (`PLAN_FILE`, else plan.md at `root`).
-/// Fail-open, as notify is: a report that cannot be made is a line on stderr.
+/// When a work loop has ended (its stop hook ended it, or `plan goal clear`): runs
+/// the `notify:` entries that ask for the report (`report: markdown`, …) with the
+/// loop's run on stdin. `plan` is the plan file (relative to the current directory
+/// or absolute). Fail-open, as notify is: a report that cannot be made is a line on
+/// stderr.
 pub fn announce_end(root: &Path, git_dir: &Path, rules: &[NotifyRule], plan: Option<&Path>) {
     if !rules.iter().any(|r| r.report.is_some()) {
         return;
     }
-    let file = plan.map(Path::to_path_buf).or_else(|| {
-        std::env::var_os("PLAN_FILE")
-            .filter(|v| !v.is_empty())
-            .map(std::path::PathBuf::from)
-    });
-    let cwd = match &file {
-        Some(_) => std::env::current_dir().unwrap_or_else(|_| root.to_path_buf()),
-        None => root.to_path_buf(),
-    };
-    let made = Ctx::at(cwd, file).and_then(|mut ctx| {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| root.to_path_buf());
+    let made = Ctx::at(cwd, plan.map(Path::to_path_buf)).and_then(|mut ctx| {
         ctx.style.color = false;
         report(&ctx, &Request::default())
     });
