@@ -242,10 +242,6 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
                     continuations,
                 });
             }
-            Some("goal_rearmed") => {
-                let goal = text(event, "goal");
-                limited.retain(|c| c.goal != goal);
-            }
             _ => {}
         }
     }
