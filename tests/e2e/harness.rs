@@ -250,6 +250,8 @@ pub struct World {
     pub env: Vec<(String, String)>,
     /// What `plan install HOST` printed.
     pub install_output: String,
+    /// The longest one host run may take (a run with judges inside takes longer).
+    pub run_timeout: Duration,
     runs: Mutex<Vec<(String, Run)>>,
 }
 
@@ -288,6 +290,7 @@ impl World {
             fake,
             env: Vec::new(),
             install_output: String::new(),
+            run_timeout: RUN_TIMEOUT,
             runs: Mutex::new(Vec::new()),
         };
         world.write_wrapper();
@@ -575,7 +578,7 @@ exit $rc
         for (k, v) in extra_env {
             cmd.env(k, v);
         }
-        let run = run_with_timeout(cmd, RUN_TIMEOUT);
+        let run = run_with_timeout(cmd, self.run_timeout);
         self.runs.lock().unwrap().push((
             format!("{} {}", self.host.program(), args.join(" ")),
             run.clone(),

@@ -10,6 +10,7 @@ mod harness;
 mod inspector;
 mod isolation;
 mod mcp;
+mod overnight;
 mod scenarios;
 
 use harness::Host;
@@ -89,6 +90,12 @@ host_tests!(claude, Host::Claude);
 #[ignore = "e2e: runs the real host"]
 fn claude_compaction_injects_again() {
     scenarios::claude_compaction_injects_again();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_overnight_report() {
+    overnight::claude_overnight_report();
 }
 
 #[test]
