@@ -100,24 +100,13 @@ pub(super) fn read_cut(path: &Path, saved: Option<&Saved<'_>>) -> Option<(String
     if len < lean::WORTH_IT as u64 {
         return None;
     }
-    let loaded = saved.and_then(|s| {
-        let bytes = crate::fsread::bytes(s.path, crate::fsread::STATE).ok()?;
-        Some((s, bytes))
-    });
-    // Only a start no longer than the file can still be its start.
-    let header = loaded
-        .as_ref()
-        .and_then(|(s, bytes)| decode(bytes, &s.exe))
-        .filter(|h| h.len > 0 && h.len <= len);
-    if let Some(header) = header
-        && let Some(read) = go_on(&mut file, len, &header)
+    if let Some(s) = saved
+        && let Some((read, from)) = go_on(&mut file, len, s)
     {
         #[cfg(test)]
         RESUMED.with(|r| r.set(r.get() + 1));
         let (cut, hash) = read?;
-        if len - header.len > RESAVE
-            && let Some(s) = saved
-        {
+        if len - from > RESAVE {
             save(s, &cut);
         }
         return finish(cut, hash);
@@ -162,9 +151,17 @@ fn save(s: &Saved<'_>, p: &Pending) {
     }
 }
 
-/// Reads on from a saved cut when the file's first `header.len` bytes hash as they
-/// did; `None` when they do not or the saved cut does not read back.
-fn go_on(file: &mut std::fs::File, len: u64, header: &Header<'_>) -> Option<Outcome> {
+/// Reads on from the saved cut when the file's first bytes hash as those it was
+/// cut from did: the read's outcome and where it went on from; `None` when there
+/// is no saved cut from this build, the file does not start with its text, or it
+/// does not read back.
+fn go_on(file: &mut std::fs::File, len: u64, saved: &Saved<'_>) -> Option<(Outcome, u64)> {
+    let bytes = crate::fsread::bytes(saved.path, crate::fsread::STATE).ok()?;
+    let header = decode(&bytes, &saved.exe)?;
+    // Only a start no longer than the file can still be its start.
+    if header.len == 0 || header.len > len {
+        return None;
+    }
     let mut hash = ContentHasher::new();
     let mut left = header.len;
     let mut buf = vec![0; PIECE];
@@ -183,7 +180,11 @@ fn go_on(file: &mut std::fs::File, len: u64, header: &Header<'_>) -> Option<Outc
         return None;
     }
     let cut = lean::Cut::restore(header.cut)?;
-    Some(read_on(file, len, header.len, hash, cut))
+    let from = header.len;
+    // Not held while the rest is read: the hooks' peak memory.
+    drop(bytes);
+    drop(buf);
+    Some((read_on(file, len, from, hash, cut), from))
 }
 
 /// Reads the file on from `from` (where `hash` and `cut` stand) to its end in
