@@ -179,11 +179,10 @@ fn go_on(file: &mut std::fs::File, len: u64, saved: &Saved<'_>) -> Option<(Outco
     if hash.0.digest() != header.hash || xxhash_rust::xxh3::xxh3_64(header.cut) != header.check {
         return None;
     }
-    let cut = lean::Cut::restore(header.cut)?;
-    let from = header.len;
-    // Not held while the rest is read: the hooks' peak memory.
-    drop(bytes);
+    let (from, at) = (header.len, bytes.len() - header.cut.len());
     drop(buf);
+    // Takes the saved bytes over, so they are not held twice: the hooks' peak memory.
+    let cut = lean::Cut::restore(bytes, at)?;
     Some((read_on(file, len, from, hash, cut), from))
 }
 

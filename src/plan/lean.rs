@@ -878,7 +878,7 @@ mod tests {
                 prop_assert_eq!(condense(&src), None);
                 return Ok(());
             };
-            let mut cut = Cut::restore(&saved).expect("a snapshot reads back");
+            let mut cut = Cut::restore(saved.clone(), 0).expect("a snapshot reads back");
             let mut pieces: Vec<usize> = cuts
                 .iter()
                 .map(|i| *i.get(&ends))
@@ -894,7 +894,7 @@ mod tests {
             }
             prop_assert_eq!(cut.finish(), condense(&src));
             // Bytes it never writes read back as nothing, never as a wrong cut.
-            prop_assert!(Cut::restore(&saved[..saved.len() - 1]).is_none());
+            prop_assert!(Cut::restore(saved[..saved.len() - 1].to_vec(), 0).is_none());
         }
     }
 

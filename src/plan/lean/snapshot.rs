@@ -23,7 +23,6 @@ impl Cut {
             self.out.len() + self.items.len() * 20 + 4096,
         ));
         w.0.extend_from_slice(MAGIC);
-        w.str(&self.out);
         w.str(&self.pend);
         w.num(self.items.len());
         for item in &self.items {
@@ -98,27 +97,31 @@ impl Cut {
                 w.num(i);
             }
         }
+        // Last, so that reading it back takes it in place (`restore`).
+        w.str(&self.out);
         Some(w.0)
     }
 
-    /// The cut [`Cut::snapshot`] saved; `None` for bytes it never writes, or
-    /// ranges that do not fit the text they point into.
-    pub fn restore(bytes: &[u8]) -> Option<Cut> {
-        let mut r = Reader(bytes.strip_prefix(MAGIC)?);
-        let out = r.str()?.to_string();
+    /// The cut [`Cut::snapshot`] saved in `bytes` from `at` on; `None` for bytes it
+    /// never writes, or ranges that do not fit the text they point into. The kept
+    /// text, most of a long plan's cut, is taken over in place from `bytes`, so the
+    /// hooks never hold it twice.
+    pub fn restore(mut bytes: Vec<u8>, at: usize) -> Option<Cut> {
+        let mut r = Reader(bytes.get(at..)?.strip_prefix(MAGIC)?);
         let pend = r.str()?.to_string();
         let n = r.num()?;
         let mut items = Vec::with_capacity(n.min(bytes.len()));
         for _ in 0..n {
+            // Checked against the kept text once it is read, last.
             items.push(match r.byte()? {
-                0 => Item::Keep(r.range_in(&out)?),
+                0 => Item::Keep(r.range()?),
                 1 => {
-                    let line = r.range_in(&out)?;
-                    let word = r.range_in(&out)?;
+                    let line = r.range()?;
+                    let word = r.range()?;
                     Item::Log { line, word }
                 }
                 2 => {
-                    let text = r.range_in(&out)?;
+                    let text = r.range()?;
                     let id = r.str()?.to_string();
                     let status = Status::parse(r.str()?)?;
                     Item::Archived { text, id, status }
@@ -169,7 +172,20 @@ impl Cut {
             1 => Some(r.num()?).filter(|&i| i < items.len()),
             _ => return None,
         };
-        if !r.0.is_empty() {
+        let len = r.num()?;
+        if r.0.len() != len {
+            return None;
+        }
+        let from = bytes.len() - len;
+        bytes.drain(..from);
+        let out = String::from_utf8(bytes).ok()?;
+        let fits = |r: &Range<usize>| out.get(r.clone()).is_some();
+        let sound = items.iter().all(|item| match item {
+            Item::Keep(r) => fits(r),
+            Item::Log { line, word } => fits(line) && fits(word),
+            Item::Archived { text, .. } => fits(text),
+        });
+        if !sound {
             return None;
         }
         let [relevant, needed, known, shared, archived_ids] = sets;
@@ -249,11 +265,15 @@ impl<'a> Reader<'a> {
         std::str::from_utf8(self.take(n)?).ok()
     }
 
+    fn range(&mut self) -> Option<Range<usize>> {
+        Some(self.num()?..self.num()?)
+    }
+
     /// A range into `text` that slicing it never panics on.
     fn range_in(&mut self, text: &str) -> Option<Range<usize>> {
-        let (start, end) = (self.num()?, self.num()?);
-        text.get(start..end)?;
-        Some(start..end)
+        let range = self.range()?;
+        text.get(range.clone())?;
+        Some(range)
     }
 
     fn ranges_in(&mut self, text: &str) -> Option<Vec<Range<usize>>> {
