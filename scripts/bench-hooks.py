@@ -199,7 +199,14 @@ def main():
             if case == "unchanged":
                 # Older than the cache's trust margin: what a hook sees between edits.
                 time.sleep(2.2)
-            touch = (lambda: os.utime(plan_md)) if case == "changed" else None
+            # "changed": plan's own log line appended before every run (what a hook
+            # sees most after an edit); BENCH_CHANGE=touch only moves the file times,
+            # the content staying the same.
+            def append():
+                with open(plan_md, "a") as f:
+                    f.write("- 2026-06-15 16:00 goal-1 wired the client\n")
+            how = append if os.environ.get("BENCH_CHANGE", "append") == "append" else (lambda: os.utime(plan_md))
+            touch = how if case == "changed" else None
             commands = {
                 "hello": ([hello], empty, None),
                 "cat plan.md": (["/bin/cat", "plan.md"], empty, None),

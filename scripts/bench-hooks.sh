@@ -12,6 +12,8 @@
 #            --ignored` on a generated 20,000-file repository with a 50,000-file
 #            ignored target/ (slow to generate; keep it out of CI)
 # Honours CARGO_TARGET_DIR. BENCH_SIZES=20,200 and BENCH_ROUNDS=50 shorten a run.
+# "Just changed" appends one of plan's log lines to plan.md before every run;
+# BENCH_CHANGE=touch only moves its file times instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$here/target}

@@ -8,7 +8,6 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs;
-use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -16,10 +15,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::blocks::{self, Templates};
-use crate::plan::lean;
 use crate::plan::model::{self, Plan, Status};
 use crate::plan::proof::{self, Facts, Header};
 use crate::prompts;
+
+mod resume;
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
 /// file systems), so a file rewritten within the same tick as its last change can
@@ -224,7 +224,19 @@ fn derive(
     margin: Duration,
 ) -> Option<Derived> {
     let mut deps = vec![Dep::stat(place.plan.to_path_buf(), true)];
-    deps.extend(exe());
+    let exe = exe();
+    // The cut saved by this build, gone on from when plan.md only grew; not for a
+    // derivation that must touch no cache.
+    let saved_at = dir(place.git_dir).join("cut.bin");
+    let saved = exe
+        .as_ref()
+        .and_then(|d| d.id)
+        .filter(|_| known.is_some())
+        .map(|exe| resume::Saved {
+            path: &saved_at,
+            exe,
+        });
+    deps.extend(exe);
     let mut template = |name: &str, embedded: &'static str| {
         let path = place.root.join(".plan/prompts").join(name);
         deps.push(Dep::stat(path.clone(), true));
@@ -281,7 +293,7 @@ fn derive(
     };
     // A long plan is read cut down to what the view depends on (plan::lean), while
     // it is read; a plan whose cut has format errors is read again, whole.
-    let cut = read_cut(place.plan);
+    let cut = resume::read_cut(place.plan, saved.as_ref());
     let view = match cut
         .as_ref()
         .map(|(short, hash)| (model::parse(short), hash))
@@ -298,64 +310,6 @@ fn derive(
     let (read_deps, facts) = read.into_inner();
     deps.extend(read_deps);
     Some((view, deps, facts))
-}
-
-/// How much of a long plan.md is read at a time.
-const PIECE: usize = 64 * 1024;
-
-/// A long plan.md cut down ([`lean::Cut`]) while it is read in pieces, so the whole
-/// file is never held, and the [`content_hash`] of the bytes read:
-/// `(cut plan, hash)`. `None` (read it whole) when the file is short, cannot be read,
-/// is not UTF-8, changed length under the read, or the cut is unsure.
-fn read_cut(path: &Path) -> Option<(String, String)> {
-    let file = crate::fsread::open(path).ok()?;
-    let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
-    let mut file = file.take(crate::fsread::PLAN);
-    // Past the cap, the whole read refuses it (src/fsread.rs) without reading
-    // 128 MB of it here first (a sparse terabyte cost a hook 2 s and 275 MB).
-    if len < lean::WORTH_IT || len as u64 > crate::fsread::PLAN {
-        return None;
-    }
-    let mut hash = ContentHasher::new();
-    // Sized from what will be read, never from the length alone: a sparse file of a
-    // terabyte would ask for an allocation that aborts, past every fail-open.
-    let mut cut = lean::Cut::sized(len.min(crate::fsread::PLAN as usize));
-    let mut buf = vec![0; PIECE];
-    let (mut filled, mut total) = (0, 0);
-    loop {
-        if filled == buf.len() {
-            // A line longer than a piece.
-            buf.resize(buf.len() * 2, 0);
-        }
-        let n = match file.read(&mut buf[filled..]) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
-        };
-        hash.write(&buf[filled..filled + n]);
-        filled += n;
-        total += n;
-        // Pieces end after a newline, which no UTF-8 sequence holds: each piece is
-        // valid on its own exactly when the file is.
-        let end = if n == 0 {
-            filled
-        } else {
-            match memchr::memrchr(b'\n', &buf[..filled]) {
-                Some(i) => i + 1,
-                None => continue,
-            }
-        };
-        cut.feed(std::str::from_utf8(&buf[..end]).ok()?);
-        buf.copy_within(end..filled, 0);
-        filled -= end;
-        if n == 0 {
-            break;
-        }
-    }
-    if total != len {
-        return None;
-    }
-    Some((cut.finish()?, hash.finish()))
 }
 
 impl View {
@@ -510,6 +464,7 @@ impl ContentHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::lean;
     use crate::plan::model::{blob_id, parse};
     use proptest::prelude::*;
 
@@ -727,7 +682,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("plan.md");
         let mut src = String::from("# Plan: long\n\n## Goal: First\n<!-- id: g0 -->\n");
-        src.push_str(&format!("status: active\n- [ ] {}\n\n", "é".repeat(PIECE)));
+        src.push_str(&format!(
+            "status: active\n- [ ] {}\n\n",
+            "é".repeat(resume::PIECE)
+        ));
         for i in 1..3000 {
             let status = ["open", "done", "open", "cancelled"][i % 4];
             src.push_str(&format!(
@@ -743,17 +701,20 @@ mod tests {
                 "- 2026-01-01 10:00 g{i} added (contract 0123abcd)\n"
             ));
         }
-        assert!(src.len() > 4 * PIECE);
+        assert!(src.len() > 4 * resume::PIECE);
         fs::write(&path, &src).unwrap();
-        let (short, hash) = read_cut(&path).expect("a sound long plan is cut");
+        let (short, hash) = resume::read_cut(&path, None).expect("a sound long plan is cut");
         assert_eq!(Some(short), lean::condense(&src));
         assert_eq!(hash, content_hash(src.as_bytes()));
         let mut bad = src.clone().into_bytes();
-        bad[3 * PIECE + 5] = 0xff;
+        bad[3 * resume::PIECE + 5] = 0xff;
         fs::write(&path, bad).unwrap();
-        assert!(read_cut(&path).is_none(), "not UTF-8: read whole, and fail");
+        assert!(
+            resume::read_cut(&path, None).is_none(),
+            "not UTF-8: read whole, and fail"
+        );
         fs::write(&path, "# Plan: short\n").unwrap();
-        assert!(read_cut(&path).is_none());
+        assert!(resume::read_cut(&path, None).is_none());
     }
 
     proptest! {

@@ -528,16 +528,13 @@ pub fn rewind_reason(checkpoint: &str, goal: &str) -> String {
 
 fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
     // A trailing ` (checkpoint <hex>)` came with checkpoints; older lines lack it.
-    let (inner, checkpoint) = match inner
-        .strip_suffix(')')
-        .and_then(|rest| rest.rsplit_once(" (checkpoint "))
-    {
+    let (inner, checkpoint) = match inner.strip_suffix(')').and_then(checkpoint_split) {
         Some((rest, commit)) if hex(commit, 7, 40).is_some() => (rest, Some(commit)),
         _ => (inner, None),
     };
-    let close = inner.find(')')?;
+    let close = memchr::memchr(b')', inner.as_bytes())?;
     let (parts, after) = (&inner[..close], &inner[close + 1..]);
-    let mut parts = parts.split(", ");
+    let mut parts = commas(parts);
     let verify = match parts.next()? {
         "verify passed" => true,
         "no verify" => false,
@@ -595,6 +592,36 @@ fn signed_off<'a>(id: &'a str, inner: &'a str) -> Option<Event<'a>> {
     })
 }
 
+/// `rest.rsplit_once(" (checkpoint ")` as far as a hex commit after it goes: no
+/// hex holds a `(`, so only the last `(` can start it. The hooks read thousands of
+/// sign-off lines, and `str`'s pattern searches set up a searcher per call, which
+/// cost more than the rest of the line's reading.
+fn checkpoint_split(rest: &str) -> Option<(&str, &str)> {
+    let open = memchr::memrchr(b'(', rest.as_bytes())?;
+    let head = rest[..open].strip_suffix(' ')?;
+    Some((head, rest[open + 1..].strip_prefix("checkpoint ")?))
+}
+
+/// `text.split(", ")`, by a byte search (see [`checkpoint_split`]).
+fn commas(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        let bytes = text.as_bytes();
+        let mut from = 0;
+        while let Some(i) = memchr::memchr(b',', &bytes[from..]) {
+            let at = from + i;
+            if bytes.get(at + 1) == Some(&b' ') {
+                rest = Some(&text[at + 2..]);
+                return Some(&text[..at]);
+            }
+            from = at + 1;
+        }
+        rest = None;
+        Some(text)
+    })
+}
+
 /// `XXXXXXXX` or `XXXXXXXX, a terminal was attached` (older: `…, at a terminal`) /
 /// `…, without a terminal`.
 fn approved(inner: &str) -> Option<(&str, Approval)> {
@@ -619,6 +646,33 @@ fn hex(text: &str, min: usize, max: usize) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte searches split as `str`'s do, wherever the commas, spaces and
+    /// brackets fall.
+    #[test]
+    fn byte_splits_agree_with_str_splits() {
+        let alphabet = [",", " ", "(", ")", "checkpoint ", "ab12", "x"];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |a| format!("{t}{a}")))
+                .collect();
+            texts.extend(longer);
+        }
+        for t in &texts {
+            assert_eq!(
+                commas(t).collect::<Vec<_>>(),
+                t.split(", ").collect::<Vec<_>>(),
+                "{t:?}"
+            );
+            let want = t
+                .rsplit_once(" (checkpoint ")
+                .filter(|(_, c)| hex(c, 0, usize::MAX).is_some());
+            let got = checkpoint_split(t).filter(|(_, c)| hex(c, 0, usize::MAX).is_some());
+            assert_eq!(got, want, "{t:?}");
+        }
+    }
 
     fn round_trip(event: Event<'_>) {
         let text = event.render();

@@ -24,6 +24,8 @@ use super::model::{Status, log_entry};
 use super::proof;
 use super::scan::{BOM, Carry, Key, Kind, Lines};
 
+mod snapshot;
+
 /// Plans shorter than this are parsed whole: cutting them saves nothing.
 pub const WORTH_IT: usize = 32 * 1024;
 
@@ -853,6 +855,46 @@ mod tests {
             cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
         ) {
             prop_assert_eq!(cut_in_pieces(&src, Some(&cuts)), condense(&src));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// A cut saved at any line end and read back goes on as the one that was
+        /// never saved: the hooks keep it between runs and read on from there.
+        #[test]
+        fn a_cut_saved_and_read_back_goes_on_as_before(
+            src in plan_text(),
+            at in any::<prop::sample::Index>(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
+        ) {
+            let ends: Vec<usize> = src.match_indices('\n').map(|(i, _)| i + 1).collect();
+            prop_assume!(!ends.is_empty());
+            let stop = *at.get(&ends);
+            let mut first = Cut::new();
+            first.feed(&src[..stop]);
+            let Some(saved) = first.snapshot() else {
+                // Unsure already: the whole cut is too.
+                prop_assert_eq!(condense(&src), None);
+                return Ok(());
+            };
+            let mut cut = Cut::restore(saved.clone(), 0).expect("a snapshot reads back");
+            let mut pieces: Vec<usize> = cuts
+                .iter()
+                .map(|i| *i.get(&ends))
+                .filter(|&e| e > stop)
+                .chain([src.len()])
+                .collect();
+            pieces.sort_unstable();
+            pieces.dedup();
+            let mut from = stop;
+            for end in pieces {
+                cut.feed(&src[from..end]);
+                from = end;
+            }
+            prop_assert_eq!(cut.finish(), condense(&src));
+            // Bytes it never writes read back as nothing, never as a wrong cut.
+            prop_assert!(Cut::restore(saved[..saved.len() - 1].to_vec(), 0).is_none());
         }
     }
 

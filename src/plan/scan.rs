@@ -266,6 +266,36 @@ pub struct Carry {
     state: State,
 }
 
+impl Carry {
+    /// As four numbers, for a reader that keeps where it stood between runs
+    /// (`lean`'s snapshot): the line count, then the fence/comment state.
+    pub fn to_parts(self) -> [u64; 4] {
+        let (kind, ch, len) = match self.state {
+            State::Normal => (0, 0, 0),
+            State::Fenced { ch, len } => (1, u64::from(ch), len as u64),
+            State::Comment => (2, 0, 0),
+        };
+        [self.no as u64, kind, ch, len]
+    }
+
+    /// [`Carry::to_parts`] read back; `None` for numbers it never gives.
+    pub fn from_parts([no, kind, ch, len]: [u64; 4]) -> Option<Carry> {
+        let state = match kind {
+            0 => State::Normal,
+            1 => State::Fenced {
+                ch: u8::try_from(ch).ok().filter(|c| matches!(c, b'`' | b'~'))?,
+                len: usize::try_from(len).ok()?,
+            },
+            2 => State::Comment,
+            _ => return None,
+        };
+        Some(Carry {
+            no: usize::try_from(no).ok()?,
+            state,
+        })
+    }
+}
+
 impl Iterator for Lines<'_> {
     type Item = Line;
 
