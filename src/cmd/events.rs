@@ -250,9 +250,12 @@ fn describe(json: &Value) -> String {
             field("why")
         ),
         Some("goal_budget_limited") => format!(
-            "{} is budget-limited: {} continuations named first without a sign-off",
+            "{} is budget-limited: {} named first without a sign-off",
             field("goal"),
-            field("continuations")
+            match json["continuations"].as_u64() {
+                Some(n) => crate::plan::text::count(n as usize, "continuation"),
+                None => format!("{} continuations", field("continuations")),
+            }
         ),
         _ => json.to_string(),
     }

@@ -163,8 +163,8 @@ pub fn decide(
     }
     if lp.used >= lp.budget {
         let why = format!(
-            "its budget of {} continuations is spent (`plan goal` starts a new one)",
-            lp.budget
+            "its budget of {} is spent (`plan goal` starts a new one)",
+            crate::plan::text::count(lp.budget as usize, "continuation")
         );
         return end(lp, "budget_spent", why);
     }

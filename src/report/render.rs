@@ -191,9 +191,9 @@ pub fn render(report: &Report, form: Form) -> String {
             .iter()
             .map(|c| {
                 format!(
-                    "{}: its budget of {} continuations is spent",
+                    "{}: its budget of {} is spent",
                     code(&c.goal),
-                    c.continuations
+                    crate::plan::text::count(c.continuations as usize, "continuation")
                 )
             })
             .collect(),

@@ -529,7 +529,7 @@ fn pi_events_speak_the_extension_protocol() {
         done["notice"]
             .as_str()
             .unwrap()
-            .contains("budget of 1 continuations is spent"),
+            .contains("budget of 1 continuation is spent"),
         "{done}"
     );
 }
@@ -709,7 +709,7 @@ fn droid_stop_blocks_with_claudes_shape() {
         last["systemMessage"]
             .as_str()
             .unwrap()
-            .contains("budget of 1 continuations is spent")
+            .contains("budget of 1 continuation is spent")
     );
 }
 

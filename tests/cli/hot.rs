@@ -48,7 +48,7 @@ fn a_stop_whose_budget_is_spent_asks_no_loop_judge() {
         PLAN.replace("- [ ] eviction", "- [ ] the eviction"),
     );
     t.stop_hook("s1")
-        .stdout_has("budget of 1 continuations is spent");
+        .stdout_has("budget of 1 continuation is spent");
     assert_eq!(asked(&calls), 1, "a spent budget asked the loop judge");
 }
 

@@ -194,7 +194,7 @@ pub fn claude_overnight_report() {
         ),
         (
             "Budget-limited (1)",
-            &["- `three`: its budget of 1 continuations is spent"],
+            &["- `three`: its budget of 1 continuation is spent"],
         ),
         (
             "Left (1)",

@@ -1088,7 +1088,7 @@ pub fn opencode_serve_continues_on_session_idle() {
         .find(|h| h.args.ends_with("session-idle"))
         .expect("a session-idle stop check");
     assert!(
-        last.stdout.contains("budget of 1 continuations is spent"),
+        last.stdout.contains("budget of 1 continuation is spent"),
         "{}",
         last.stdout
     );
