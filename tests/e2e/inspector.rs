@@ -132,7 +132,8 @@ fn the_inspector_lists_the_tools_with_schemas_and_annotations() {
             "plan_start",
             "plan_tick",
             "plan_log",
-            "plan_complete"
+            "plan_complete",
+            "plan_report"
         ]
     );
     for tool in tools {
@@ -142,7 +143,7 @@ fn the_inspector_lists_the_tools_with_schemas_and_annotations() {
             tool["description"].as_str().is_some_and(|d| !d.is_empty()),
             "{name}"
         );
-        let read_only = matches!(name, "plan_status" | "plan_show");
+        let read_only = matches!(name, "plan_status" | "plan_show" | "plan_report");
         assert_eq!(
             tool["annotations"],
             json!({"readOnlyHint": read_only, "destructiveHint": false}),
