@@ -189,8 +189,7 @@ pub fn view_at(
 }
 
 /// The view derived from the files alone, touching no cache: what a cached one must
-/// equal.
-#[cfg(test)]
+/// equal, and what a decision the cache must not make alone is taken on.
 pub fn fresh(place: &Place<'_>, skeleton: bool) -> Option<View> {
     derive(place, skeleton, None, SystemTime::now(), MARGIN).map(|(view, _, _)| view)
 }

@@ -72,7 +72,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         plan: &place.plan_path,
         git_dir: &place.git_dir,
     };
-    let Some(view) = cache::view(
+    let Some(mut view) = cache::view(
         &at,
         host.spec().skeleton_at_compaction && kind == Kind::Compact,
     ) else {
@@ -84,8 +84,20 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             _ => Ok(Answer::Nothing),
         };
     };
-    let config = lenient_config(&place.root);
+    // The cache under .git/plan is as writable by the agent as anything there: a
+    // cached view saying no work is left, which would end a running loop as
+    // finished, is derived again from plan.md itself (rare: once, at a loop's end).
     let state = State::new(&place.git_dir);
+    if kind == Kind::Stop
+        && (!view.has_work || view.continuation.is_none())
+        && state
+            .peek_loop()
+            .is_ok_and(|l| l.is_some_and(|l| l.ended.is_none()))
+        && let Some(fresh) = cache::fresh(&at, false)
+    {
+        view = fresh;
+    }
+    let config = lenient_config(&place.root);
     let claims = Claimed::read(&place, &input.session);
     let mut view = claims.apply(view);
     if matches!(kind, Kind::Start | Kind::Prompt)

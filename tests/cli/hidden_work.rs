@@ -245,6 +245,39 @@ fn an_edited_hooks_cache_does_not_change_what_the_status_line_says() {
     );
 }
 
+/// The same forged cache at a stop: a view that says no goal is left would end a
+/// running loop as finished (`no_work`), with the report naming that as why. A view
+/// that would let the loop end is derived again from plan.md itself, so the forgery
+/// ends nothing; the loop goes on naming the goals plan.md has.
+#[test]
+fn an_edited_hooks_cache_does_not_end_the_loop() {
+    let t = two_goals_looping();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    // Settled past the cache's trust margin, the next hook stores the view.
+    std::thread::sleep(std::time::Duration::from_millis(2200));
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let cache = t.root().join(".git/plan/cache/view.json");
+    let mut view: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&cache).expect("the view was cached")).unwrap();
+    view["view"]["has_work"] = false.into();
+    view["view"]["continuation"] = serde_json::Value::Null;
+    view["view"]["parts"] = serde_json::json!([]);
+    std::fs::write(&cache, view.to_string()).unwrap();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"], "block",
+        "a forged cache ended the loop: {answer}"
+    );
+    assert!(
+        answer["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("a ("),
+        "{answer}"
+    );
+    t.ok(&["goal", "status"]).stdout_has("work loop running");
+}
+
 /// An active goal deleted from plan.md by hand keeps the loop going, but
 /// the status line the person watches said `plan: 1 active · a` and the injection
 /// the agent reads named nothing missing: only the continuation, `plan audit` and a
