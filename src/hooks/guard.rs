@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::host::Ending;
 use super::state::Loop;
 use crate::plan::blocks::{self, Templates};
 use crate::plan::budget::{self, Budgets};
@@ -32,11 +33,12 @@ pub enum LoopEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         goal: Option<String>,
     },
-    /// The loop let the agent stop. `reason` is `paused`, `host_error`, `no_work`,
+    /// The loop let the agent stop. `reason` is `paused`, `aborted` (the person
+    /// stopped the turn), `host_error`, `no_work`,
     /// `budget_spent`, `goal_budget`, `token_budget`, `time_budget`, `stalled` or
     /// `loop_judge`;
-    /// `ended`: the loop is over (a pause, or a host error, which pauses the loop,
-    /// lets only this stop go).
+    /// `ended`: the loop is over (a pause, an abort or a host error, which pauses the
+    /// loop only when no retry gets past it, lets only this stop go).
     LoopLetGo {
         session: String,
         reason: &'static str,
@@ -84,8 +86,8 @@ pub struct Work<'p> {
 
 pub struct Input<'p> {
     pub session: &'p str,
-    /// The host says the turn ended on an error.
-    pub host_error: bool,
+    /// How the host says the turn ended: plainly, aborted, or on an error.
+    pub ending: Ending,
     /// The plan's work, as far as it reads.
     pub plan: Work<'p>,
     /// plan.md's first format error: the agent fixes it before it goes on. A format
@@ -144,17 +146,38 @@ pub fn decide(
             false,
         );
     }
-    if input.host_error {
-        // Paused, not let go once: an API or rate-limit error sent straight back
-        // into the loop fails again at every stop, as fast as the host can retry.
-        lp.paused = true;
+    if input.ending == Ending::Aborted {
+        // The person stopped the turn (Esc): no error, and no word of one. The loop
+        // is theirs to pause; it holds the next stop again.
+        let event = LoopEvent::LoopLetGo {
+            session: session.to_string(),
+            reason: "aborted",
+            why: "the turn was stopped".to_string(),
+            ended: false,
+        };
+        return (Stop::Allow { note: None }, Some(event));
+    }
+    if matches!(input.ending, Ending::Error | Ending::LastingError) {
         let why = match input.host_said {
             Some(said) => format!("the host reported an error: {said}"),
             None => "the turn ended on an error".to_string(),
         };
-        let note = format!(
-            "plan: {why}. The work loop is paused so nothing retries it; once the error is cleared (a rate limit reset, a login renewed), `plan goal resume` continues it and the agent's next stop is held again (prompt the agent to go on)."
-        );
+        let said = why.trim_end_matches('.');
+        // Only an error no retry gets past at once (a rate limit, a login, billing,
+        // a server down) pauses the loop: sent straight back, it fails again at
+        // every stop, as fast as the host can retry. Any other (a cut-off answer, a
+        // bad request) lets this one stop go: pausing on it would halt a whole night
+        // for one long answer.
+        let note = if input.ending == Ending::LastingError {
+            lp.paused = true;
+            format!(
+                "plan: {said}. The work loop is paused so nothing retries it; once the error is cleared (a rate limit reset, a login renewed), `plan goal resume` continues it and the agent's next stop is held again (prompt the agent to go on)."
+            )
+        } else {
+            format!(
+                "plan: {said}. The loop lets the agent stop this once; it continues at the next stop."
+            )
+        };
         return go("host_error", why, note, false);
     }
     let plan = input.plan;
@@ -250,7 +273,7 @@ mod tests {
         let goals = blocks::continuation_goals(&plan);
         let input = Input {
             session,
-            host_error: false,
+            ending: Ending::Plain,
             plan: work(&plan, &goals),
             broken: None,
             work: hash,
@@ -451,7 +474,7 @@ mod tests {
         let mut state = fresh(5);
         let input = Input {
             session: "s",
-            host_error: true,
+            ending: Ending::LastingError,
             plan: work(&plan, &goals),
             broken: None,
             work: "h",
@@ -462,14 +485,14 @@ mod tests {
         };
         let out = decide(&mut state, input, Templates::default(), || None).0;
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("error")));
-        // A host error pauses the loop: `plan goal resume` continues it.
+        // A lasting host error pauses the loop: `plan goal resume` continues it.
         assert!(state.as_ref().unwrap().paused);
         state.as_mut().unwrap().paused = false;
 
         // A format error keeps the loop going, fixing it first.
         let input = Input {
             session: "s",
-            host_error: false,
+            ending: Ending::Plain,
             plan: work(&plan, &goals),
             broken: Some("plan.md:4: unknown status \"doing\""),
             work: "h",
@@ -486,7 +509,7 @@ mod tests {
 
         let input = Input {
             session: "s",
-            host_error: false,
+            ending: Ending::Plain,
             plan: work(&plan, &goals),
             broken: None,
             work: "h",
@@ -518,7 +541,7 @@ mod tests {
             let before = state.as_ref().unwrap().budget_limited.clone();
             let input = Input {
                 session: "s",
-                host_error: false,
+                ending: Ending::Plain,
                 plan: work(&plan, &goals),
                 broken: None,
                 work: hash,

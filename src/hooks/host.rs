@@ -34,8 +34,8 @@ pub struct Input {
     pub tool_name: Option<String>,
     /// The file a tool wrote, when it says.
     pub tool_path: Option<String>,
-    /// The turn ended on an error.
-    pub host_error: bool,
+    /// How the turn ended: plainly, stopped by the person, or on an error.
+    pub ending: Ending,
     /// What the host said of that error, where it says ([`error_text`]).
     pub host_said: Option<String>,
     /// pi: this turn end still has tool calls, so it is not the final one.
@@ -81,11 +81,24 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
         .map(str::to_string)
     });
     let stop_reason = s("stop_reason").or_else(|| s("stopReason"));
-    let host_error = v
+    let failed = v
         .get("error")
         .is_some_and(|e| !e.is_null() && e != &Value::Bool(false))
-        || matches!(stop_reason.as_deref(), Some("error" | "aborted"))
+        || stop_reason.as_deref() == Some("error")
         || s("hook_event_name").as_deref() == Some("StopFailure");
+    // An abort is the person's doing, whatever error text comes with it (pi says
+    // "Request was aborted").
+    let aborted = matches!(
+        stop_reason.as_deref(),
+        Some("aborted" | "cancelled" | "canceled" | "interrupted")
+    );
+    let host_said = (failed && !aborted).then(|| error_text(&v)).flatten();
+    let ending = match () {
+        _ if aborted => Ending::Aborted,
+        _ if !failed => Ending::Plain,
+        _ if lasting(&v, host_said.as_deref()) => Ending::LastingError,
+        _ => Ending::Error,
+    };
     Ok(Input {
         session: s("session_id")
             .or_else(|| s("sessionId"))
@@ -96,8 +109,8 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
         source: s("source"),
         tool_name: s("tool_name").or_else(|| s("toolName")),
         tool_path,
-        host_said: host_error.then(|| error_text(&v)).flatten(),
-        host_error,
+        host_said,
+        ending,
         more_turns: v
             .get("has_tool_calls")
             .and_then(Value::as_bool)
@@ -110,6 +123,92 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             .or_else(|| s("prompt_response"))
             .or_else(|| s("last_message")),
     })
+}
+
+/// How a turn ended, as the host tells it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ending {
+    /// A plain stop: the agent says it is done.
+    #[default]
+    Plain,
+    /// The person stopped the turn (Esc): no error.
+    Aborted,
+    /// An error the next turn may well get past: a cut-off answer
+    /// (`max_output_tokens`), a bad request, an unknown one.
+    Error,
+    /// An error no retry gets past by itself right away: a rate limit, a login or
+    /// key refused, billing or quota, a server down or overloaded.
+    LastingError,
+}
+
+/// Claude Code's StopFailure `error` kinds (src/hosts/claude.rs) that no retry gets
+/// past by itself right away.
+const LASTING_KINDS: &[&str] = &[
+    "rate_limit",
+    "authentication_failed",
+    "billing_error",
+    "server_error",
+];
+
+/// Claude Code's other kinds: a retry may get past them, so they never pause.
+const PASSING_KINDS: &[&str] = &["invalid_request", "max_output_tokens", "unknown"];
+
+/// What other hosts' error words say of an error no retry gets past at once
+/// (lowercased; numbers are HTTP statuses, matched whole).
+const LASTING_WORDS: &[&str] = &[
+    "rate_limit",
+    "rate limit",
+    "ratelimit",
+    "too many requests",
+    "quota",
+    "billing",
+    "credit balance",
+    "authentication",
+    "unauthorized",
+    "not logged in",
+    "api key",
+    "overloaded",
+    "server_error",
+    "server error",
+    "unavailable",
+    "401",
+    "402",
+    "403",
+    "429",
+    "500",
+    "502",
+    "503",
+    "504",
+    "529",
+];
+
+/// Whether an error is one no retry gets past right away. Claude Code names its kind
+/// (`error`), and that decides; any other host's words are looked through.
+fn lasting(v: &Value, said: Option<&str>) -> bool {
+    if let Some(kind) = v.get("error").and_then(Value::as_str) {
+        if LASTING_KINDS.contains(&kind) {
+            return true;
+        }
+        if PASSING_KINDS.contains(&kind) {
+            return false;
+        }
+    }
+    let said = said.unwrap_or_default().to_lowercase();
+    LASTING_WORDS.iter().any(|word| says(&said, word))
+}
+
+/// Whether `text` has `word`; a number only as a whole one (`429`, not the 429 of
+/// `4290 tokens`).
+fn says(text: &str, word: &str) -> bool {
+    if !word.bytes().all(|b| b.is_ascii_digit()) {
+        return text.contains(word);
+    }
+    let digit = |at: Option<usize>| {
+        at.and_then(|at| text.as_bytes().get(at))
+            .is_some_and(u8::is_ascii_digit)
+    };
+    text.match_indices(word)
+        .any(|(at, _)| !digit(at.checked_sub(1)) && !digit(Some(at + word.len())))
 }
 
 /// The most of a host's error text kept: enough for a rate-limit message.
@@ -205,7 +304,7 @@ mod tests {
             r#"{"session_id":"s","hook_event_name":"StopFailure","error":"rate_limit","error_details":"429","last_assistant_message":"API Error: 429  rate limited"}"#,
         )
         .unwrap();
-        assert!(failure.host_error);
+        assert_eq!(failure.ending, Ending::LastingError);
         assert_eq!(
             failure.host_said.as_deref(),
             Some("rate_limit: 429: API Error: 429 rate limited")
@@ -224,13 +323,60 @@ mod tests {
             Some("rate_limit_error: slow down")
         );
         let bare = parse_input(r#"{"session_id":"s","hook_event_name":"StopFailure"}"#).unwrap();
-        assert_eq!((bare.host_error, bare.host_said), (true, None));
+        assert_eq!((bare.ending, bare.host_said), (Ending::Error, None));
         let long = format!(r#"{{"error":"{}"}}"#, "x".repeat(1000));
         let said = parse_input(&long).unwrap().host_said.unwrap();
         assert_eq!(said.chars().count(), ERROR_TEXT + 1);
         // A normal stop says nothing of errors, whatever its last message.
         let fine = parse_input(r#"{"last_assistant_message":"done"}"#).unwrap();
-        assert_eq!((fine.host_error, fine.host_said), (false, None));
+        assert_eq!((fine.ending, fine.host_said), (Ending::Plain, None));
+    }
+
+    #[test]
+    fn only_errors_no_retry_gets_past_are_lasting() {
+        let ending = |json: &str| parse_input(json).unwrap().ending;
+        for kind in LASTING_KINDS {
+            let json = format!(r#"{{"hook_event_name":"StopFailure","error":"{kind}"}}"#);
+            assert_eq!(ending(&json), Ending::LastingError, "{kind}");
+        }
+        for kind in PASSING_KINDS {
+            // Claude Code's kind decides, whatever the message says.
+            let json = format!(
+                r#"{{"hook_event_name":"StopFailure","error":"{kind}","last_assistant_message":"API Error: 429"}}"#
+            );
+            assert_eq!(ending(&json), Ending::Error, "{kind}");
+        }
+        for (json, want) in [
+            (
+                r#"{"stop_reason":"error","error_message":"overloaded_error"}"#,
+                Ending::LastingError,
+            ),
+            (
+                r#"{"error":{"type":"rate_limit_error","message":"slow down"}}"#,
+                Ending::LastingError,
+            ),
+            (
+                r#"{"stop_reason":"error","error_message":"HTTP 503 Service Unavailable"}"#,
+                Ending::LastingError,
+            ),
+            (
+                r#"{"stop_reason":"error","error_message":"context is 4290 tokens too long"}"#,
+                Ending::Error,
+            ),
+            (r#"{"stop_reason":"error"}"#, Ending::Error),
+            (
+                r#"{"stop_reason":"aborted","error_message":"Request was aborted"}"#,
+                Ending::Aborted,
+            ),
+            (r#"{"stopReason":"interrupted"}"#, Ending::Aborted),
+            (r#"{"stop_reason":"stop"}"#, Ending::Plain),
+        ] {
+            assert_eq!(ending(json), want, "{json}");
+        }
+        // An abort says nothing of errors.
+        let abort =
+            parse_input(r#"{"stop_reason":"aborted","error_message":"Request was aborted"}"#);
+        assert_eq!(abort.unwrap().host_said, None);
     }
 
     #[test]

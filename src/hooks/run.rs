@@ -455,7 +455,7 @@ fn stop(
     let work = std::cell::OnceCell::<String>::new();
     let guard_input = || guard::Input {
         session: &input.session,
-        host_error: input.host_error,
+        ending: input.ending,
         plan: guard::Work {
             has_work: view.has_work,
             goals: view.continuation.as_deref(),
@@ -492,7 +492,7 @@ fn stop(
     let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
-        if !current.paused && !input.host_error && current.used < current.budget {
+        if !current.paused && input.ending == host::Ending::Plain && current.used < current.budget {
             let print =
                 super::progress::fingerprint(&place.root, state, &input.session, &view.hash);
             let _ = work.set(print);

@@ -1,7 +1,8 @@
 //! The work loop's token and time budgets, and a host error that pauses it: tokens
 //! come from the host's own transcript, read only where the last stop left off; wall
 //! time from the clock (`PLAN_NOW`); an API or rate-limit error pauses the loop
-//! until `plan goal resume`, never retried at every stop.
+//! until `plan goal resume`, never retried at every stop, while an error a retry
+//! gets past lets one stop go and a person's abort is no error at all.
 
 use std::path::Path;
 
@@ -266,7 +267,7 @@ fn a_host_error_pauses_the_loop_until_resumed() {
     );
 
     // A StopFailure says an error whatever its fields: it never counts as a
-    // continuation given.
+    // continuation given. One that names no kind is let go once, not paused.
     let bare = format!(
         r#"{{"session_id":"s1","cwd":"{}","hook_event_name":"StopFailure"}}"#,
         t.root().display()
@@ -280,9 +281,106 @@ fn a_host_error_pauses_the_loop_until_resumed() {
     let json = status(&t, "2026-06-15T14:07");
     assert_eq!(
         (json["state"].clone(), json["used"].clone()),
-        ("paused".into(), 2.into())
+        ("running".into(), 2.into())
     );
     assert_eq!(let_go_events(&t)[2]["why"], "the turn ended on an error");
+}
+
+/// The StopFailure of one turn, its `error` kind `kind` and its message `said`.
+fn claude_failure(t: &Test, kind: &str, said: &str, now: &str) -> Run {
+    let failure = format!(
+        r#"{{"session_id":"s1","cwd":"{}","hook_event_name":"StopFailure","error":"{kind}","last_assistant_message":"{said}"}}"#,
+        t.root().display()
+    );
+    hook(t, &["hook", "claude", "stop-failure"], &failure, now)
+}
+
+/// An error a retry gets past by itself (a cut-off answer, a bad request) lets only
+/// that stop go, saying which error: one long answer cut off at 1 AM must not halt
+/// the night. Errors no retry gets past right away (login, billing, a server down)
+/// pause the loop like a rate limit.
+#[test]
+fn a_passing_host_error_lets_one_stop_go_and_the_loop_goes_on() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "5"]);
+    let none = t.dir.path().join("none.jsonl");
+    assert_eq!(
+        claude_stop(&t, &none, "2026-06-15T14:03").answer()["decision"],
+        "block"
+    );
+    let run = claude_failure(
+        &t,
+        "max_output_tokens",
+        "API Error: Claude's response exceeded the 32000 output token maximum.",
+        "2026-06-15T14:04",
+    );
+    assert_eq!(run.answer()["decision"], serde_json::Value::Null);
+    assert_eq!(
+        run.answer()["systemMessage"],
+        "plan: the host reported an error: max_output_tokens: API Error: Claude's response exceeded the 32000 output token maximum. The loop lets the agent stop this once; it continues at the next stop."
+    );
+    assert_eq!(status(&t, "2026-06-15T14:04")["state"], "running");
+    let events = let_go_events(&t);
+    assert_eq!(
+        (events[0]["reason"].clone(), events[0]["ended"].clone()),
+        ("host_error".into(), false.into())
+    );
+    // The next stop is held again: the loop went on.
+    assert_eq!(
+        claude_stop(&t, &none, "2026-06-15T14:05").answer()["decision"],
+        "block"
+    );
+    claude_failure(&t, "invalid_request", "API Error: 400", "2026-06-15T14:06");
+    assert_eq!(status(&t, "2026-06-15T14:06")["state"], "running");
+
+    for (minute, kind) in [
+        (7, "authentication_failed"),
+        (8, "billing_error"),
+        (9, "server_error"),
+    ] {
+        let now = format!("2026-06-15T14:{minute:02}");
+        let run = claude_failure(&t, kind, "API Error", &now);
+        assert!(
+            run.stdout.contains("`plan goal resume` continues it"),
+            "{kind}: {}",
+            run.stdout
+        );
+        assert_eq!(status(&t, &now)["state"], "paused", "{kind}");
+        t.ok(&["goal", "resume"]);
+    }
+}
+
+/// A person who stops the turn (pi's `stop_reason: aborted`, on Esc) made no
+/// error: the stop is let go without a word of one, the loop is not paused, and
+/// the next stop is held again.
+#[test]
+fn an_aborted_turn_is_no_error_and_the_loop_goes_on() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "5"]);
+    let stop = fixture("hosts/pi/turn-end.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1");
+    let turn_end = |payload: &str, now: &str| hook(&t, &["hook", "pi", "turn-end"], payload, now);
+    assert!(turn_end(&stop, "2026-06-15T14:03").answer()["message"].is_string());
+    let aborted = stop.replace(
+        r#""stop_reason":"stop""#,
+        r#""stop_reason":"aborted","error_message":"Request was aborted""#,
+    );
+    assert_ne!(aborted, stop);
+    let run = turn_end(&aborted, "2026-06-15T14:04");
+    assert!(run.answer()["message"].is_null(), "{}", run.stdout);
+    assert!(
+        !run.stdout.to_lowercase().contains("error"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(status(&t, "2026-06-15T14:04")["state"], "running");
+    let events = let_go_events(&t);
+    assert_eq!(
+        (events[0]["reason"].clone(), events[0]["why"].clone()),
+        ("aborted".into(), "the turn was stopped".into())
+    );
+    assert!(turn_end(&stop, "2026-06-15T14:05").answer()["message"].is_string());
 }
 
 /// Claude Code runs StopFailure instead of Stop when a turn ends on an API error:
