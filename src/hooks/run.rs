@@ -562,7 +562,16 @@ fn stop(
     }
     if let Some(event) = event {
         crate::events::record_loop(&place.root, &place.git_dir, config, &event);
-        if matches!(event, guard::LoopEvent::LoopLetGo { ended: true, .. }) {
+        // A host error pauses the loop once (later stops are let go as `paused`): the
+        // report goes out then, as it does when the loop ends.
+        if matches!(
+            event,
+            guard::LoopEvent::LoopLetGo { ended: true, .. }
+                | guard::LoopEvent::LoopLetGo {
+                    reason: "host_error",
+                    ..
+                }
+        ) {
             crate::report::announce_end(
                 &place.root,
                 &place.git_dir,

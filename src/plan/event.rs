@@ -43,7 +43,7 @@ impl Approval {
     }
 
     /// `a terminal was attached` / `without a terminal`, as a loop event says it.
-    fn words(self) -> &'static str {
+    pub fn words(self) -> &'static str {
         match self {
             Approval::Terminal => "a terminal was attached",
             Approval::NoTerminal | Approval::Unknown => "without a terminal",

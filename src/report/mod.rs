@@ -98,9 +98,15 @@ pub fn report(ctx: &Ctx, request: &Request) -> Result<Report> {
         .as_ref()
         .and_then(|l| l.ended.clone())
         .filter(|_| in_loop);
-    let end = match &loop_ended {
-        Some(why) => model::ending(&log, &journal, Some(why)).and_then(|e| e.at),
-        None => None,
+    // A paused run stops at its pause: what came after is stops let go.
+    let paused = seen
+        .as_ref()
+        .filter(|l| in_loop && l.paused && l.ended.is_none())
+        .and_then(|_| model::pausing(&log, &journal));
+    let end = match (&loop_ended, &paused) {
+        (Some(why), _) => model::ending(&log, &journal, Some(why)).and_then(|e| e.at),
+        (None, Some(pause)) => pause.at.clone(),
+        (None, None) => None,
     };
     let to = end.clone().unwrap_or_else(|| now.clone());
     let journal: Vec<Value> = journal
@@ -124,6 +130,7 @@ pub fn report(ctx: &Ctx, request: &Request) -> Result<Report> {
         tokens: l
             .tokens
             .filter(|_| l.token_budget.is_some() || l.transcript.is_some()),
+        replaced: in_loop && replaced(&log, l),
     });
     // An ended loop without an event that says when: its length is not known.
     let elapsed = match (in_loop, &end, seen.as_ref().and_then(|l| l.ended.as_ref())) {
@@ -145,7 +152,22 @@ pub fn report(ctx: &Ctx, request: &Request) -> Result<Report> {
         journal,
         backs: &backs,
         loop_ended,
+        paused,
     }))
+}
+
+/// Whether the loop's run replaced a running loop: `plan goal` logs that loop's
+/// clear in the minute the run started; a clear that ended the run itself (in that
+/// minute too) is not one.
+fn replaced(log: &[LogItem<'_>], l: &LoopSeen) -> bool {
+    let clears = log
+        .iter()
+        .filter(|i| {
+            matches!(i.event, Event::LoopCleared { .. }) && i.at == Some(l.started.as_str())
+        })
+        .count();
+    let own = usize::from(l.ended.as_deref().is_some_and(|why| why == model::CLEARED));
+    clears > own
 }
 
 /// `--since` as a time when it reads as one, else as a revision.
@@ -241,9 +263,9 @@ fn read_journal(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// When a work loop has ended (its stop hook ended it, or `plan goal clear`): runs
-/// the `notify:` entries that ask for the report (`report: markdown`, …) with the
-/// loop's run on stdin. `plan` is the plan file (relative to the current directory
+/// When a work loop has ended (its stop hook ended it, or `plan goal clear`) or a
+/// host error paused it: runs the `notify:` entries that ask for the report
+/// (`report: markdown`, …) with the loop's run on stdin. `plan` is the plan file (relative to the current directory
 /// or absolute). Fail-open, as notify is: a report that cannot be made is a line on
 /// stderr.
 pub fn announce_end(root: &Path, git_dir: &Path, rules: &[NotifyRule], plan: Option<&Path>) {
@@ -257,7 +279,14 @@ pub fn announce_end(root: &Path, git_dir: &Path, rules: &[NotifyRule], plan: Opt
     });
     let report = match made {
         // A loop replaced by `plan goal` logs a clear, but the run is the new one.
-        Ok(report) if report.run.as_ref().is_some_and(|r| r.state == "ended") => report,
+        Ok(report)
+            if report
+                .run
+                .as_ref()
+                .is_some_and(|r| matches!(r.state, "ended" | "paused")) =>
+        {
+            report
+        }
         Ok(_) => return,
         Err(e) => {
             crate::out::warn(&format!("plan: notify: the loop's report: {e:#}"));

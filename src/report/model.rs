@@ -37,9 +37,17 @@ pub struct Report {
     pub continuations: u32,
     /// Continuations each goal took while it was the one named first, most first.
     pub continuations_per_goal: Vec<GoalCount>,
+    /// Goals still budget-limited: spent their budget in the window, with no
+    /// `plan goal rearm` after.
     pub budget_limited: Vec<GoalCount>,
-    /// Why the loop ended, when it did in the window.
+    /// `plan goal rearm`s in the window: each gave a goal a new budget.
+    pub rearmed: Vec<Rearmed>,
+    /// Why the loop ended, when it did in the window (for the loop's run: only when
+    /// it has ended).
     pub ended: Option<Ending>,
+    /// Why the loop's run is paused, when it is: the host error or `plan goal pause`
+    /// that paused it. The window ends there.
+    pub paused: Option<Ending>,
     /// Goals not yet done, as plan.md has them now.
     pub left: Vec<Left>,
 }
@@ -56,6 +64,8 @@ pub struct Run {
     pub budget: u32,
     /// Tokens the host reported since the loop started, where plan counts them.
     pub tokens: Option<u64>,
+    /// It replaced a loop still running when it started (`plan goal` run again).
+    pub replaced: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -89,6 +99,16 @@ pub struct Change {
     pub id: String,
     pub title: Option<String>,
     pub reason: String,
+}
+
+/// A `plan goal rearm`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Rearmed {
+    pub at: Option<String>,
+    pub id: String,
+    pub title: Option<String>,
+    /// `a terminal was attached` or `without a terminal`, as the log line says.
+    pub approval: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -146,6 +166,8 @@ pub struct Inputs<'a, 'p> {
     /// Why the loop ended, as loop.json says: the ending event that says the same
     /// is this loop's (another loop may have ended in the minute this one started).
     pub loop_ended: Option<String>,
+    /// Why the loop's run is paused, when it is.
+    pub paused: Option<Ending>,
 }
 
 pub fn build(inputs: Inputs<'_, '_>) -> Report {
@@ -211,11 +233,18 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
                 title: title(id),
                 reason: reason.to_string(),
             }),
+            Event::BudgetRearmed { id, approval } => report.rearmed.push(Rearmed {
+                at,
+                id: id.to_string(),
+                title: title(id),
+                approval: approval.words().to_string(),
+            }),
             _ => {}
         }
     }
     let mut per_goal: Vec<GoalCount> = Vec::new();
-    let mut limited: Vec<GoalCount> = Vec::new();
+    // Each with when it was limited, for a rearm after it to lift.
+    let mut limited: Vec<(GoalCount, String)> = Vec::new();
     let text = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
     for event in &inputs.journal {
         match event["event"].as_str() {
@@ -236,11 +265,14 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
                 let continuations = event["continuations"]
                     .as_u64()
                     .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
-                limited.retain(|c| c.goal != goal);
-                limited.push(GoalCount {
-                    goal,
-                    continuations,
-                });
+                limited.retain(|(c, _)| c.goal != goal);
+                limited.push((
+                    GoalCount {
+                        goal,
+                        continuations,
+                    },
+                    text(event, "at"),
+                ));
             }
             _ => {}
         }
@@ -248,7 +280,25 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
     // Most first; ties in the order they first came.
     per_goal.sort_by_key(|c| std::cmp::Reverse(c.continuations));
     report.continuations_per_goal = per_goal;
-    report.ended = ending(&inputs.log, &inputs.journal, inputs.loop_ended.as_deref());
+    // A rearm in the minute of the limit or after it lifts it (a rearm needs a limit
+    // to lift); an unstamped one is taken as after.
+    let limited: Vec<GoalCount> = limited
+        .into_iter()
+        .filter(|(c, since)| {
+            !report
+                .rearmed
+                .iter()
+                .any(|r| r.id == c.goal && r.at.as_ref().is_none_or(|at| at >= since))
+        })
+        .map(|(c, _)| c)
+        .collect();
+    // The loop's run tells an ending only once it has ended: a run that replaced a
+    // running loop has that loop's clear in its window.
+    let run_ended = report.run.as_ref().is_none_or(|r| r.state == "ended");
+    if report.scope != "loop" || run_ended {
+        report.ended = ending(&inputs.log, &inputs.journal, inputs.loop_ended.as_deref());
+    }
+    report.paused = inputs.paused;
     report.left = left(plan, &limited);
     report.budget_limited = limited;
     report
@@ -293,8 +343,40 @@ pub fn ending(log: &[LogItem<'_>], journal: &[Value], loop_ended: Option<&str>) 
     }
 }
 
+/// Why a paused loop is paused: the latest host error that paused it (a
+/// `loop_let_go` with reason `host_error`) or `plan goal pause`; else the latest
+/// stop let go because it was paused.
+pub fn pausing(log: &[LogItem<'_>], journal: &[Value]) -> Option<Ending> {
+    let let_go = |reason: &'static str| {
+        journal
+            .iter()
+            .filter(move |e| {
+                e["event"] == "loop_let_go" && e["ended"] != true && e["reason"] == reason
+            })
+            .map(|e| Ending {
+                at: e["at"].as_str().map(str::to_string),
+                reason: e["reason"].as_str().unwrap_or_default().to_string(),
+                why: e["why"].as_str().unwrap_or_default().to_string(),
+            })
+    };
+    let mut all: Vec<Ending> = log
+        .iter()
+        .filter_map(|l| match l.event {
+            Event::LoopPaused { approval } => Some(Ending {
+                at: l.at.map(str::to_string),
+                reason: "paused".to_string(),
+                why: format!("paused by `plan goal pause` ({})", approval.words()),
+            }),
+            _ => None,
+        })
+        .chain(let_go("host_error"))
+        .collect();
+    all.sort_by(|a, b| a.at.cmp(&b.at));
+    all.pop().or_else(|| let_go("paused").next_back())
+}
+
 /// Why a cleared loop ended, as `plan goal clear` writes it into loop.json.
-const CLEARED: &str = "cleared by `plan goal clear`";
+pub const CLEARED: &str = "cleared by `plan goal clear`";
 
 /// The goal a continuation named first: its `goal` field, or, in a journal from
 /// before it had one, the first word of its `goals` text when a goal has that id.
@@ -416,6 +498,35 @@ mod tests {
         assert_eq!(duration(75), "1h 15m");
         assert_eq!(duration(5), "5m");
         assert_eq!(duration(1440 + 61), "1d 1h 01m");
+    }
+
+    #[test]
+    fn a_pause_is_the_latest_host_error_or_plan_goal_pause_not_a_stop_while_paused() {
+        let let_go = |at: &str, reason: &str, ended: bool| serde_json::json!({"at": at, "event": "loop_let_go", "reason": reason, "why": reason, "ended": ended});
+        let journal = [
+            let_go("2026-06-15 14:04", "host_error", false),
+            let_go("2026-06-15 14:05", "paused", false),
+            let_go("2026-06-15 14:06", "budget_spent", true),
+        ];
+        let pause = pausing(&[], &journal).unwrap();
+        assert_eq!(
+            (pause.at.as_deref(), pause.reason.as_str()),
+            (Some("2026-06-15 14:04"), "host_error")
+        );
+        let log = [LogItem {
+            at: Some("2026-06-15 14:10"),
+            event: Event::LoopPaused {
+                approval: crate::plan::event::Approval::NoTerminal,
+            },
+        }];
+        let pause = pausing(&log, &journal).unwrap();
+        assert_eq!(
+            (pause.reason.as_str(), pause.why.as_str()),
+            ("paused", "paused by `plan goal pause` (without a terminal)")
+        );
+        let pause = pausing(&[], &journal[1..]).unwrap();
+        assert_eq!(pause.at.as_deref(), Some("2026-06-15 14:05"));
+        assert_eq!(pausing(&[], &journal[2..]), None);
     }
 
     #[test]

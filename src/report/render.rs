@@ -92,9 +92,16 @@ pub fn render(report: &Report, form: Form) -> String {
         if let Some(tokens) = run.tokens {
             line.push_str(&format!(", {} tokens", thousands(tokens)));
         }
+        if run.replaced {
+            line.push_str(", replaced a running loop");
+        }
         summary.push(line);
     }
-    if let Some(end) = &report.ended {
+    for (name, end) in [
+        ("Why it ended", &report.ended),
+        ("Why it paused", &report.paused),
+    ] {
+        let Some(end) = end else { continue };
         let at = end
             .at
             .as_ref()
@@ -102,7 +109,7 @@ pub fn render(report: &Report, form: Form) -> String {
             .unwrap_or_default();
         summary.push(format!(
             "{} {}{at}: {}",
-            label("Why it ended"),
+            label(name),
             code(&end.reason),
             escape_controls(&end.why)
         ));
@@ -194,6 +201,21 @@ pub fn render(report: &Report, form: Form) -> String {
                     "{}: its budget of {} is spent",
                     code(&c.goal),
                     crate::plan::text::count(c.continuations as usize, "continuation")
+                )
+            })
+            .collect(),
+    );
+    add(
+        format!("Budget rearmed ({})", report.rearmed.len()),
+        report
+            .rearmed
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} ({}): {}",
+                    named(&r.id, &r.title),
+                    when(&r.at),
+                    escape_controls(&r.approval)
                 )
             })
             .collect(),

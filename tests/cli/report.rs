@@ -476,3 +476,193 @@ fn a_notify_entry_runs_on_events_or_with_the_report_never_both() {
         .stderr_has(".plan/config.yaml:2: notify")
         .stderr_has("expected one of text, markdown, json");
 }
+
+const TWO_GOALS: &str = "# Plan: Loop
+
+## Goal: A
+<!-- id: a -->
+status: active
+done_when: a.md exists
+
+## Goal: B
+<!-- id: b -->
+status: open
+done_when: b.md exists
+
+## Log
+";
+
+/// `plan ARGS` at `time` on 2026-06-15 with `payload` on stdin.
+fn piped(t: &Test, time: &str, args: &[&str], payload: &str) -> Run {
+    use std::io::Write as _;
+    let mut child = t
+        .cmd(args)
+        .env("PLAN_NOW", format!("2026-06-15T{time}"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    Run::from(child.wait_with_output().unwrap(), args)
+}
+
+/// `a` spent its budget at 10:10, `plan goal rearm a` gave it a new one at 10:12 and
+/// the loop named it first again at 10:15: it is no longer budget-limited, and the
+/// rearm is told. A later limit makes it budget-limited again.
+#[test]
+fn a_rearmed_goal_is_no_longer_budget_limited() {
+    let t = Test::new().plan(TWO_GOALS);
+    t.write(
+        ".git/plan/loop.json",
+        r#"{"budget": 10, "used": 3, "paused": false, "owner": "s1", "stalls": 0, "last_hash": null, "started": "2026-06-15 10:00", "budget_limited": ["a"]}"#,
+    );
+    let journal = r#"{"at":"2026-06-15 10:05","event":"loop_continued","session":"s1","continuation":1,"budget":10,"goals":"a","goal":"a"}
+{"at":"2026-06-15 10:08","event":"loop_continued","session":"s1","continuation":2,"budget":10,"goals":"a","goal":"a"}
+{"at":"2026-06-15 10:10","event":"goal_budget_limited","session":"s1","goal":"a","continuations":2}
+{"at":"2026-06-15 10:15","event":"loop_continued","session":"s1","continuation":3,"budget":10,"goals":"a","goal":"a"}
+"#;
+    t.write(".git/plan/events.jsonl", journal);
+    at(&t, "10:12", &["goal", "rearm", "a"]).code(0);
+    let t = t.env("PLAN_NOW", "2026-06-15T10:20");
+    t.case(&["report", "--markdown"])
+        .stdout(
+            "# plan report: the loop's latest run
+
+- **When:** 2026-06-15 10:00 to 10:20 (20m)
+- **Loop:** running, 3 of 10 continuations
+
+## Continuations per goal (3 in all)
+
+- `a`: 3
+
+## Budget rearmed (1)
+
+- `a` A (10:12): without a terminal
+
+## Left (2)
+
+- `a` A: active
+- `b` B: ready
+",
+        )
+        .check();
+    let json: Value = serde_json::from_str(&t.ok(&["report", "--json"]).stdout).unwrap();
+    assert_eq!(json["budget_limited"], serde_json::json!([]));
+    assert_eq!(json["left"][0]["budget_limited"], false);
+    assert_eq!(
+        json["rearmed"],
+        serde_json::json!([{"at": "2026-06-15 10:12", "id": "a", "title": "A", "approval": "without a terminal"}])
+    );
+    assert!(
+        t.ok(&["report"])
+            .stdout
+            .contains("\nbudget rearmed (1):\n  a A (10:12): without a terminal\n")
+    );
+    // Spent again after the rearm: budget-limited again.
+    t.write(
+        ".git/plan/events.jsonl",
+        format!(
+            "{journal}{}",
+            r#"{"at":"2026-06-15 10:18","event":"goal_budget_limited","session":"s1","goal":"a","continuations":1}
+"#
+        ),
+    );
+    let json: Value = serde_json::from_str(&t.ok(&["report", "--json"]).stdout).unwrap();
+    assert_eq!(
+        json["budget_limited"],
+        serde_json::json!([{"goal": "a", "continuations": 1}])
+    );
+    assert_eq!(json["left"][0]["budget_limited"], true);
+}
+
+/// Claude Code's StopFailure on a rate limit: the hook pauses the loop. The report
+/// says why it paused and runs to the pause, and a `report:` notify entry gets it,
+/// once: the stops let go while paused send nothing more.
+#[test]
+fn a_host_error_pause_is_reported_and_sent() {
+    let t = Test::new().plan(ONE_GOAL).with_bin();
+    let md = t.dir.path().join("report.md");
+    t.fake_program("keep-md", &format!("cat >> '{}'\n", md.display()));
+    t.write(
+        ".plan/config.yaml",
+        "notify:\n  - report: markdown\n    command: [keep-md]\n",
+    );
+    at(&t, "14:00", &["goal", "--budget", "5"]).code(0);
+    let stop = fixture_stop(&t);
+    assert_eq!(
+        piped(&t, "14:03", &["hook", "claude", "stop"], &stop).answer()["decision"],
+        "block"
+    );
+    let failure = format!(
+        r#"{{"session_id":"s1","cwd":"{}","hook_event_name":"StopFailure","error":"rate_limit","error_details":"429 Too Many Requests","last_assistant_message":"API Error: Request rejected (429)"}}"#,
+        t.root().display()
+    );
+    piped(&t, "14:04", &["hook", "claude", "stop-failure"], &failure).code(0);
+    let expected = "# plan report: the loop's latest run
+
+- **When:** 2026-06-15 14:00 to 14:04 (4m)
+- **Loop:** paused, 1 of 5 continuations
+- **Why it paused:** `host_error` at 14:04: the host reported an error: rate_limit: 429 Too Many Requests: API Error: Request rejected (429)
+
+## Continuations per goal (1 in all)
+
+- `ship`: 1
+
+## Left (1)
+
+- `ship` Ship it: active
+";
+    assert_eq!(wait_for(&md, |s| s.contains("## Left")), expected);
+    // Stops while paused are let go again, and send no second report.
+    piped(&t, "14:05", &["hook", "claude", "stop"], &stop).code(0);
+    piped(&t, "14:06", &["hook", "claude", "stop"], &stop).code(0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(std::fs::read_to_string(&md).unwrap(), expected);
+    let later = t.env("PLAN_NOW", "2026-06-15T15:00");
+    later
+        .case(&["report", "--markdown"])
+        .stdout(expected)
+        .check();
+    let json: Value = serde_json::from_str(&later.ok(&["report", "--json"]).stdout).unwrap();
+    assert_eq!(json["paused"]["reason"], "host_error");
+    assert_eq!(json["paused"]["at"], "2026-06-15 14:04");
+    assert_eq!(json["ended"], Value::Null);
+}
+
+fn fixture_stop(t: &Test) -> String {
+    crate::util::fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1")
+}
+
+/// `plan goal` run again while a loop runs replaces it (logged as a clear): the new
+/// run has not ended, so the report tells no ending, and says what it replaced.
+#[test]
+fn a_loop_that_replaced_a_running_one_has_no_ending() {
+    let t = Test::new().plan(ONE_GOAL);
+    at(&t, "14:00", &["goal", "--budget", "5"]).code(0);
+    at(&t, "14:10", &["goal", "--budget", "3"]).code(0);
+    let t = t.env("PLAN_NOW", "2026-06-15T14:20");
+    t.case(&["report", "--markdown"])
+        .stdout(
+            "# plan report: the loop's latest run
+
+- **When:** 2026-06-15 14:10 to 14:20 (10m)
+- **Loop:** running, 0 of 3 continuations, replaced a running loop
+
+## Left (1)
+
+- `ship` Ship it: active
+",
+        )
+        .check();
+    let json: Value = serde_json::from_str(&t.ok(&["report", "--json"]).stdout).unwrap();
+    assert_eq!(json["ended"], Value::Null);
+    assert_eq!(json["loop"]["replaced"], true);
+}
