@@ -149,6 +149,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 let running = l.as_ref().is_some_and(|l| l.ended.is_none());
                 *l = Some(Loop {
                     budget,
+                    goal_budget: config.loop_goal_budget,
                     started,
                     budgets,
                     ..Loop::default()
@@ -237,13 +238,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             let plan = ctx.parse(&src)?;
             let goal = ctx.lookup(&plan, &id)?;
             let config = config::load(Some(&repo.root))?;
-            let budget = goal.budget().or(config.loop_goal_budget);
-            state
+            let frozen = state
                 .with_loop(|l| {
                     let l = l.as_mut()?;
-                    rearm::rearm(l, &goal.id).then_some(())
+                    rearm::rearm(l, &goal.id).then_some(l.goal_budget)
                 })?
                 .ok_or_else(none)?;
+            let default = crate::plan::budget::tighter(config.loop_goal_budget, frozen);
+            let budget = goal.budget().or(default);
             log_loop(
                 ctx,
                 Event::BudgetRearmed {
