@@ -334,6 +334,19 @@ fn the_agent_cannot_widen_a_goals_budget_by_editing_it() {
     let second = goals(&t.stop_hook("s1").answer());
     assert!(second.starts_with("next ("), "{second}");
 
+    // Raised before the loop's first stop: the line `plan goal` found holds.
+    let t = Test::new().plan(PLAN);
+    settings(&t, "");
+    t.ok(&["goal", "--budget", "20"]);
+    t.write(
+        "plan.md",
+        t.plan_md().replace("budget: 2\n", "budget: 999\n"),
+    );
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+    let third = goals(&t.stop_hook("s1").answer());
+    assert!(third.starts_with("next (0/1"), "{third}");
+
     // A lowered budget applies at once.
     let t = Test::new().plan(PLAN);
     settings(&t, "");
