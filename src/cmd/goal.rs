@@ -149,6 +149,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 let running = l.as_ref().is_some_and(|l| l.ended.is_none());
                 *l = Some(Loop {
                     budget,
+                    // Held from here (src/plan/budget.rs `held`): the agent edits
+                    // plan.md and may not give a goal more.
+                    goal_budget: config.loop_goal_budget,
+                    goal_budgets: plan
+                        .goals
+                        .iter()
+                        .filter_map(|g| Some((g.id.to_string(), g.budget()?)))
+                        .collect(),
                     started,
                     budgets,
                     ..Loop::default()
@@ -237,11 +245,21 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             let plan = ctx.parse(&src)?;
             let goal = ctx.lookup(&plan, &id)?;
             let config = config::load(Some(&repo.root))?;
-            let budget = goal.budget().or(config.loop_goal_budget);
-            state
+            let budget = state
                 .with_loop(|l| {
                     let l = l.as_mut()?;
-                    rearm::rearm(l, &goal.id).then_some(())
+                    if !rearm::rearm(l, &goal.id) {
+                        return None;
+                    }
+                    // The new budget is the one plan.md and the key give now,
+                    // held from here as a first continuation would hold it.
+                    let default =
+                        crate::plan::budget::tighter(config.loop_goal_budget, l.goal_budget);
+                    let budget = goal.budget().or(default);
+                    if let Some(n) = budget {
+                        l.goal_budgets.insert(goal.id.to_string(), n);
+                    }
+                    Some(budget)
                 })?
                 .ok_or_else(none)?;
             log_loop(

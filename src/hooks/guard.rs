@@ -203,9 +203,15 @@ pub fn decide(
         );
         return end(lp, "stalled", why);
     }
+    // loop.goal_budget as `plan goal` found it holds, as each goal's own does.
+    let budgets = Budgets {
+        default: budget::tighter(input.budgets.default, lp.goal_budget),
+        ..input.budgets
+    };
     let pick = budget::pick(
-        input.budgets,
+        budgets,
         &lp.goal_continuations,
+        &lp.goal_budgets,
         &mut lp.budget_limited,
     );
     if pick.exhausted {
@@ -229,8 +235,13 @@ pub fn decide(
     lp.used += 1;
     lp.stalls = stalls;
     lp.last_work = Some(input.work.to_string());
-    if let Some(goal) = &pick.first {
+    // A continuation that sends the agent to fix plan.md first spends no goal's
+    // budget.
+    if let Some(goal) = pick.first.as_ref().filter(|_| input.broken.is_none()) {
         *lp.goal_continuations.entry(goal.clone()).or_default() += 1;
+        if let Some(held) = budgets.held(goal, &lp.goal_budgets) {
+            lp.goal_budgets.insert(goal.clone(), held);
+        }
     }
     let event = LoopEvent::LoopContinued {
         session: session.to_string(),
@@ -610,5 +621,43 @@ mod tests {
         );
         assert!(matches!(stop, Stop::Allow { note: Some(n) } if n.ends_with(why.as_str())));
         assert_eq!(state.as_ref().unwrap().budget_limited, ["a", "b"]);
+    }
+
+    /// A broken plan.md spent the budget of the goal the continuation named after
+    /// "first fix plan.md's format errors": the agent was sent to fix the plan, not
+    /// to work on the goal.
+    #[test]
+    fn fixing_plan_md_charges_no_goal() {
+        let mut plan = parse(ACTIVE);
+        plan.prove_legacy();
+        let goals = blocks::continuation_goals(&plan);
+        let parts = blocks::continuation_parts(&plan);
+        let own = vec![("a".to_string(), 1)];
+        let mut state = fresh(20);
+        for hash in ["h1", "h2", "h3"] {
+            let input = Input {
+                session: "s",
+                host_error: false,
+                plan: work(&plan, &goals),
+                broken: Some("plan.md:4: unknown status \"doing\""),
+                work: hash,
+                stall_limit: 50,
+                budgets: Budgets {
+                    parts: &parts,
+                    default: None,
+                    own: &own,
+                },
+                now: 0,
+                host_said: None,
+            };
+            let (stop, _) = decide(&mut state, input, Templates::default(), || None);
+            assert!(
+                matches!(&stop, Stop::Block { reason } if reason.contains("first fix plan.md's format errors")),
+                "{hash}: {stop:?}"
+            );
+        }
+        let lp = state.as_ref().unwrap();
+        assert!(lp.goal_continuations.is_empty(), "{lp:?}");
+        assert!(lp.budget_limited.is_empty(), "{lp:?}");
     }
 }

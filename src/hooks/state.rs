@@ -69,6 +69,14 @@ pub struct Loop {
     /// Goals that spent their budget without a sign-off, in the order they did: the
     /// continuation passes them over until `plan goal rearm`.
     pub budget_limited: Vec<String>,
+    /// Each goal's budget as it stood when a continuation first charged it, the
+    /// smaller kept at each charge since: the agent writes plan.md, so its
+    /// `budget:` line may lower a goal's budget, never raise it. `plan goal rearm`
+    /// forgets a goal's.
+    pub goal_budgets: BTreeMap<String, u32>,
+    /// `loop.goal_budget` as `plan goal` found it: a key raised or deleted since
+    /// gives no goal more (a lowered one applies).
+    pub goal_budget: Option<u32>,
     /// Token and time budgets, what they have counted, and where the token count
     /// left off (src/loop_budget.rs).
     #[serde(flatten)]
@@ -89,6 +97,8 @@ impl Default for Loop {
             ended: None,
             goal_continuations: BTreeMap::new(),
             budget_limited: Vec::new(),
+            goal_budgets: BTreeMap::new(),
+            goal_budget: None,
             budgets: Default::default(),
         }
     }

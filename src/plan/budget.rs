@@ -31,6 +31,20 @@ impl Budgets<'_> {
             .map(|(_, n)| *n)
             .or(self.default)
     }
+
+    /// [`Budgets::of`], held to what the loop recorded of `goal` (`frozen`): the
+    /// budget plan.md gives now may be lower, never higher.
+    pub fn held(&self, goal: &str, frozen: &BTreeMap<String, u32>) -> Option<u32> {
+        tighter(self.of(goal), frozen.get(goal).copied())
+    }
+}
+
+/// The smaller of two limits, `None` being no limit.
+pub fn tighter(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// A stop's continuation, budget-limited goals passed over.
@@ -65,11 +79,13 @@ pub fn first<'a>(parts: &'a [Part], skip: &dyn Fn(&str) -> bool) -> Option<&'a s
 }
 
 /// Marks budget-limited each goal that would be named first with its budget spent
-/// (`counts`: continuations each goal took while named first), appending them to
-/// `limited`, and says what the continuation names.
+/// (`counts`: continuations each goal took while named first; `frozen`: the
+/// budgets the loop recorded, [`Budgets::held`]), appending them to `limited`, and
+/// says what the continuation names.
 pub fn pick(
     budgets: Budgets<'_>,
     counts: &BTreeMap<String, u32>,
+    frozen: &BTreeMap<String, u32>,
     limited: &mut Vec<String>,
 ) -> Pick {
     if budgets.parts.is_empty() {
@@ -84,7 +100,7 @@ pub fn pick(
             break None;
         };
         let spent = counts.get(goal).copied().unwrap_or(0);
-        match budgets.of(goal) {
+        match budgets.held(goal, frozen) {
             Some(budget) if spent >= budget => limited.push(goal.to_string()),
             _ => break Some(goal.to_string()),
         }
@@ -190,6 +206,7 @@ mod tests {
                 own: &own,
             },
             &counts,
+            &BTreeMap::new(),
             limited,
         )
     }
@@ -224,7 +241,7 @@ mod tests {
             parts: &parts,
             ..Budgets::default()
         };
-        let p = pick(budgets, &BTreeMap::new(), &mut limited);
+        let p = pick(budgets, &BTreeMap::new(), &BTreeMap::new(), &mut limited);
         assert!(limited.is_empty());
         assert_eq!((p.first.as_deref(), p.goals), (Some("b"), None));
     }

@@ -110,7 +110,7 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
   started: 2026-06-15 14:02
   tokens: 0 (no budget)
   elapsed: 0s (no budget)
-  continuations per goal: next 1, stuck 2
+  continuations per goal: next 1, stuck 2 of 2
   budget-limited: stuck (`plan goal rearm ID` gives one a new budget)
 ",
         )
@@ -296,4 +296,63 @@ fn a_long_plans_goal_budget_holds_on_the_hot_path() {
     assert!(goals(&t.stop_hook("s1").answer()).starts_with("start stuck "));
     let second = goals(&t.stop_hook("s1").answer());
     assert!(second.starts_with("start next "), "{second}");
+}
+
+/// The agent could widen its own goal's budget: the `budget:` line (or
+/// loop.goal_budget) was read afresh at every stop, so raising or deleting it
+/// gave the goal more continuations. What a goal was charged under holds; a
+/// lowered budget still applies.
+#[test]
+fn the_agent_cannot_widen_a_goals_budget_by_editing_it() {
+    for edit in ["budget: 999\n", ""] {
+        let t = Test::new().plan(PLAN);
+        settings(&t, "");
+        t.ok(&["goal", "--budget", "20"]);
+        assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+        t.write("plan.md", t.plan_md().replace("budget: 2\n", edit));
+        assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+        let third = goals(&t.stop_hook("s1").answer());
+        assert!(third.starts_with("next (0/1"), "{edit:?}: {third}");
+        t.ok(&["goal", "status"])
+            .stdout_has("  continuations per goal: next 1, stuck 2 of 2\n");
+        // The person's rearm gives it the budget plan.md says now.
+        let said = if edit.is_empty() {
+            "stuck has a new budget (no per-goal limit is set: loop.goal_budget or a `budget:` line sets one)\n"
+        } else {
+            "stuck has a new budget: 999 continuations\n"
+        };
+        t.case(&["goal", "rearm", "stuck"]).stdout(said).check();
+        assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+    }
+
+    // loop.goal_budget as `plan goal` found it: raising the key later gives nothing.
+    let t = Test::new().plan(&PLAN.replace("budget: 2\n", ""));
+    settings(&t, "  goal_budget: 1\n");
+    t.ok(&["goal"]);
+    settings(&t, "  goal_budget: 50\n");
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck ("));
+    let second = goals(&t.stop_hook("s1").answer());
+    assert!(second.starts_with("next ("), "{second}");
+
+    // Raised before the loop's first stop: the line `plan goal` found holds.
+    let t = Test::new().plan(PLAN);
+    settings(&t, "");
+    t.ok(&["goal", "--budget", "20"]);
+    t.write(
+        "plan.md",
+        t.plan_md().replace("budget: 2\n", "budget: 999\n"),
+    );
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+    let third = goals(&t.stop_hook("s1").answer());
+    assert!(third.starts_with("next (0/1"), "{third}");
+
+    // A lowered budget applies at once.
+    let t = Test::new().plan(PLAN);
+    settings(&t, "");
+    t.ok(&["goal", "--budget", "20"]);
+    assert!(goals(&t.stop_hook("s1").answer()).starts_with("stuck (0/1"));
+    t.write("plan.md", t.plan_md().replace("budget: 2\n", "budget: 1\n"));
+    let second = goals(&t.stop_hook("s1").answer());
+    assert!(second.starts_with("next (0/1"), "{second}");
 }

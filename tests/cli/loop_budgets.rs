@@ -400,3 +400,34 @@ fn claude_registers_stop_failure() {
         "{settings}"
     );
 }
+
+/// A rearm took up a loop that ended with `goal_budget` but kept its end time, so
+/// the elapsed time stopped there and the time budget never fired again.
+#[test]
+fn a_rearmed_loop_keeps_counting_its_time_budget() {
+    let t = Test::new().plan(PLAN);
+    t.write(".plan/config.yaml", "loop:\n  goal_budget: 1\n");
+    let at = |args: &[&str], now: &str| {
+        let out = t.cmd(args).env("PLAN_NOW", now).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    at(
+        &["goal", "--budget", "20", "--time-budget", "2h"],
+        "2026-06-15T10:00",
+    );
+    let none = t.dir.path().join("none.jsonl");
+    let first = claude_stop(&t, &none, "2026-06-15T10:05").answer();
+    assert_eq!(first["decision"], "block", "{first}");
+    claude_stop(&t, &none, "2026-06-15T10:10");
+    assert_eq!(let_go_events(&t)[0]["reason"], "goal_budget");
+    at(&["goal", "rearm", "cache"], "2026-06-15T10:15");
+    assert_eq!(status(&t, "2026-06-15T10:20")["elapsed"], 1200);
+    let late = claude_stop(&t, &none, "2026-06-15T13:00");
+    assert!(
+        late.stdout
+            .contains("its time budget of 2h is spent: 3h since"),
+        "{}",
+        late.stdout
+    );
+    assert_eq!(let_go_events(&t)[1]["reason"], "time_budget");
+}

@@ -10,10 +10,17 @@ use crate::plan::budget;
 pub fn rearm(l: &mut Loop, goal: &str) -> bool {
     match &l.ended {
         None => {}
-        Some(why) if why.starts_with(budget::EXHAUSTED) => l.ended = None,
+        Some(why) if why.starts_with(budget::EXHAUSTED) => {
+            l.ended = None;
+            // Else its elapsed time stops at the old end and the time budget never
+            // fires again.
+            l.budgets.ended_at = None;
+        }
         Some(_) => return false,
     }
     l.goal_continuations.remove(goal);
+    // The budget plan.md gives it now is recorded at its next continuation.
+    l.goal_budgets.remove(goal);
     l.budget_limited.retain(|g| g != goal);
     // The continuations the loop spent on it were no stall of the new budget's.
     l.stalls = 0;
@@ -38,7 +45,10 @@ pub fn status_lines(l: &Loop) -> Option<String> {
         let per_goal: Vec<String> = l
             .goal_continuations
             .iter()
-            .map(|(goal, n)| format!("{goal} {n}"))
+            .map(|(goal, n)| match l.goal_budgets.get(goal) {
+                Some(budget) => format!("{goal} {n} of {budget}"),
+                None => format!("{goal} {n}"),
+            })
             .collect();
         lines.push(format!("  continuations per goal: {}", per_goal.join(", ")));
     }
@@ -60,7 +70,13 @@ mod tests {
         let mut l = Loop {
             budget_limited: vec!["a".into(), "b".into()],
             goal_continuations: [("a".to_string(), 3), ("b".to_string(), 2)].into(),
+            goal_budgets: [("a".to_string(), 3), ("b".to_string(), 2)].into(),
             ended: Some(budget::exhausted_why(&["a".into(), "b".into()])),
+            budgets: crate::loop_budget::Budgets {
+                started_at: Some(100),
+                ended_at: Some(200),
+                ..Default::default()
+            },
             ..Loop::default()
         };
         assert!(rearm(&mut l, "b"));
@@ -69,6 +85,9 @@ mod tests {
             (None, &["a".to_string()][..])
         );
         assert_eq!(l.goal_continuations.get("b"), None);
+        assert_eq!(l.goal_budgets.get("b"), None);
+        assert_eq!(l.goal_budgets.get("a"), Some(&3));
+        assert_eq!(l.budgets.ended_at, None);
         let mut cleared = Loop {
             ended: Some("cleared by `plan goal clear`".into()),
             ..Loop::default()
