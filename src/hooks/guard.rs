@@ -637,7 +637,7 @@ mod tests {
         for hash in ["h1", "h2", "h3"] {
             let input = Input {
                 session: "s",
-                host_error: false,
+                ending: Ending::Plain,
                 plan: work(&plan, &goals),
                 broken: Some("plan.md:4: unknown status \"doing\""),
                 work: hash,
