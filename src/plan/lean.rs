@@ -52,6 +52,10 @@ enum Item {
         text: Range<usize>,
         id: String,
         status: Status,
+        /// Whether the log lines before [`Cut::settled`] put it on record, once
+        /// [`Cut::settle_records`] read them: a saved cut keeps it, so a hook going
+        /// on from there reads again only the goals a newer line is about.
+        record: Option<bool>,
     },
 }
 
@@ -101,6 +105,9 @@ pub struct Cut {
     seen_log: bool,
     archived: bool,
     last_log: Option<usize>,
+    /// How many items [`Cut::settle_records`] read: each archived goal's `record`
+    /// holds for the log lines before this.
+    settled: usize,
     /// A droppable field given twice in a goal that would be cut.
     unsure: bool,
     /// The last goal's lists, emptied: a goal each would otherwise allocate anew.
@@ -130,6 +137,7 @@ impl Cut {
             seen_log: false,
             archived: false,
             last_log: None,
+            settled: 0,
             unsure: false,
             spare: Default::default(),
         }
@@ -326,6 +334,9 @@ impl Cut {
         {
             self.out.truncate(line.start);
             self.items.pop();
+            // Never a line about an archived goal, so no `record` changes; the
+            // items after it are still the ones read after the records were.
+            self.settled = self.settled.min(self.items.len());
         }
     }
 
@@ -421,6 +432,7 @@ impl Cut {
                 text: start..end,
                 id,
                 status,
+                record: None,
             });
         } else {
             if goal.archived {
@@ -441,6 +453,26 @@ impl Cut {
             list.clear();
         }
         self.spare = [goal.ids, goal.depends, goal.kept];
+    }
+
+    /// Reads every archived goal's record from the log lines so far into its item,
+    /// as [`Cut::finish`] would: [`Cut::snapshot`] saves them, so that going on from
+    /// the saved cut, only the goals a later line is about are read again.
+    fn settle_records(&mut self) {
+        let mut pending = Pending::default();
+        for (i, item) in self.items.iter().enumerate() {
+            if let Item::Archived { id, status, .. } = item {
+                pending.insert(id.as_str(), (*status, i));
+            }
+        }
+        // Two archived items by one id: one is left unsettled (read as before).
+        let decided = decide(&self.items, &self.out, pending);
+        for (i, on) in decided {
+            if let Some(Item::Archived { record, .. }) = self.items.get_mut(i) {
+                *record = Some(on);
+            }
+        }
+        self.settled = self.items.len();
     }
 
     /// The cut plan; `None` when the reader cannot be sure (a contract field given
@@ -478,47 +510,49 @@ impl Cut {
         // hooks count it as the whole read does. Its latest log line that says
         // anything of its record decides (`proof::on_record`), so the log is read
         // from its end and each goal's older lines are not parsed.
-        let mut pending: HashMap<&str, Status, foldhash::fast::FixedState> = self
-            .items
+        // A goal whose record was settled ([`Cut::settle_records`]) is read again only
+        // when a later log line is about it.
+        let tail = self.items.get(self.settled..).unwrap_or(&[]);
+        let named: HashSet<&str, foldhash::fast::FixedState> = tail
             .iter()
             .filter_map(|item| match item {
-                Item::Archived { id, status, .. } if !self.shared.contains(id) => {
-                    Some((id.as_str(), *status))
-                }
+                Item::Log { word, .. } => Some(at(word.clone())),
                 _ => None,
             })
+            .filter(|id| self.archived_ids.contains(*id))
             .collect();
         let mut off_record = Vec::new();
-        for item in self.items.iter().rev() {
-            if pending.is_empty() {
-                break;
-            }
-            let Item::Log { line, word } = item else {
+        let mut pending = Pending::default();
+        for (i, item) in self.items.iter().enumerate() {
+            let Item::Archived {
+                id, status, record, ..
+            } = item
+            else {
                 continue;
             };
-            let id = at(word.clone());
-            let Some(&status) = pending.get(id) else {
-                continue;
-            };
-            let text = at(word.start..line.end).trim_end();
-            let verdict = Event::parse(text)
-                .filter(|e| e.id() == Some(id))
-                .and_then(|e| proof::record_verdict(status, &e));
-            if let Some(on) = verdict {
-                pending.remove(id);
-                if !on {
-                    off_record.push(id.to_string());
+            let settled = record.filter(|_| named.is_empty() || !named.contains(id.as_str()));
+            match settled {
+                // Off record it joins `shared`, where it may be already.
+                Some(false) => off_record.push(id.clone()),
+                Some(true) => {}
+                None if !self.shared.contains(id) => {
+                    pending.insert(id.as_str(), (*status, i));
                 }
+                None => {}
             }
         }
-        off_record.extend(pending.into_keys().map(str::to_string));
+        for (i, on) in decide(&self.items, &out, pending) {
+            if let (false, Item::Archived { id, .. }) = (on, &self.items[i]) {
+                off_record.push(id.clone());
+            }
+        }
         self.shared.extend(off_record);
         // Every archived goal the cut keeps keeps its log too: whether it is on
         // record is read from the log, by the cut plan as by the whole one.
         for (i, item) in self.items.iter().enumerate() {
             if let Item::Log { word, .. } = item {
                 let id = at(word.clone());
-                if self.archived_ids.contains(id) && self.shared.contains(id) {
+                if self.shared.contains(id) && self.archived_ids.contains(id) {
                     kept_log[i] = true;
                 }
             }
@@ -540,6 +574,40 @@ impl Cut {
         bytes.truncate(w);
         String::from_utf8(bytes).ok()
     }
+}
+
+/// Archived goals whose record is read from the log: id to status and item.
+type Pending<'a> = HashMap<&'a str, (Status, usize), foldhash::fast::FixedState>;
+
+/// Whether the log lines among `items` put each `pending` archived goal on record:
+/// its latest line that says anything of its record decides
+/// ([`proof::on_record`]), so the log is read from its end and each goal's older
+/// lines are not parsed. Item index and verdict, for every goal of `pending`.
+fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bool)> {
+    let at = |r: Range<usize>| out.get(r).unwrap_or("");
+    let mut decided = Vec::with_capacity(pending.len());
+    for item in items.iter().rev() {
+        if pending.is_empty() {
+            break;
+        }
+        let Item::Log { line, word } = item else {
+            continue;
+        };
+        let id = at(word.clone());
+        let Some(&(status, i)) = pending.get(id) else {
+            continue;
+        };
+        let text = at(word.start..line.end).trim_end();
+        let verdict = Event::parse(text)
+            .filter(|e| e.id() == Some(id))
+            .and_then(|e| proof::record_verdict(status, &e));
+        if let Some(on) = verdict {
+            pending.remove(id);
+            decided.push((i, on));
+        }
+    }
+    decided.extend(pending.into_values().map(|(_, i)| (i, false)));
+    decided
 }
 
 /// Which of the cut contract fields `key` is.

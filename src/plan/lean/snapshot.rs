@@ -10,15 +10,18 @@ use crate::plan::model::Status;
 use crate::plan::scan::Carry;
 
 /// Bumped whenever [`Cut`]'s state or this encoding changes shape.
-const MAGIC: &[u8; 8] = b"plancut1";
+const MAGIC: &[u8; 8] = b"plancut2";
 
 impl Cut {
-    /// The cut so far, as bytes [`Cut::restore`] reads back into the same state;
-    /// `None` when it is already unsure (nothing to go on from).
-    pub fn snapshot(&self) -> Option<Vec<u8>> {
+    /// The cut so far, as bytes [`Cut::restore`] reads back into the same state,
+    /// with every archived goal's record read from the log so far
+    /// ([`Cut::settle_records`]); `None` when it is already unsure (nothing to go on
+    /// from).
+    pub fn snapshot(&mut self) -> Option<Vec<u8>> {
         if self.unsure {
             return None;
         }
+        self.settle_records();
         let mut w = Writer(Vec::with_capacity(
             self.out.len() + self.items.len() * 20 + 4096,
         ));
@@ -36,11 +39,17 @@ impl Cut {
                     w.range(line);
                     w.range(word);
                 }
-                Item::Archived { text, id, status } => {
+                Item::Archived {
+                    text,
+                    id,
+                    status,
+                    record,
+                } => {
                     w.0.push(2);
                     w.range(text);
                     w.str(id);
                     w.str(status.as_str());
+                    w.0.push(record.map_or(0, |on| 1 + u8::from(on)));
                 }
             }
         }
@@ -97,6 +106,7 @@ impl Cut {
                 w.num(i);
             }
         }
+        w.num(self.settled);
         // Last, so that reading it back takes it in place (`restore`).
         w.str(&self.out);
         Some(w.0)
@@ -124,7 +134,18 @@ impl Cut {
                     let text = r.range()?;
                     let id = r.str()?.to_string();
                     let status = Status::parse(r.str()?)?;
-                    Item::Archived { text, id, status }
+                    let record = match r.byte()? {
+                        0 => None,
+                        1 => Some(false),
+                        2 => Some(true),
+                        _ => return None,
+                    };
+                    Item::Archived {
+                        text,
+                        id,
+                        status,
+                        record,
+                    }
                 }
                 _ => return None,
             });
@@ -172,6 +193,7 @@ impl Cut {
             1 => Some(r.num()?).filter(|&i| i < items.len()),
             _ => return None,
         };
+        let settled = Some(r.num()?).filter(|&n| n <= items.len())?;
         let len = r.num()?;
         if r.0.len() != len {
             return None;
@@ -204,6 +226,7 @@ impl Cut {
             seen_log,
             archived,
             last_log,
+            settled,
             unsure: false,
             spare: Default::default(),
         })
