@@ -18,7 +18,12 @@ pub(super) const PIECE: usize = 64 * 1024;
 /// reading the tail costs less than writing the cut.
 const RESAVE: u64 = 64 * 1024;
 
-const MAGIC: &[u8; 8] = b"plantail";
+/// Last in the file, after its header: the cut comes first, so that reading it
+/// back takes its text over where it lies ([`lean::Cut::restore`]).
+const MAGIC: &[u8; 8] = b"plantai2";
+
+/// The header's numbers: the build's identity, then `len`, `hash` and `check`.
+const HEADER: usize = 10 * 8;
 
 #[cfg(test)]
 thread_local! {
@@ -43,15 +48,15 @@ struct Header<'a> {
 }
 
 fn encode(exe: &Identity, len: u64, hash: u64, cut: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(cut.len() + 128);
-    out.extend_from_slice(MAGIC);
+    let mut out = Vec::with_capacity(cut.len() + HEADER + MAGIC.len());
+    out.extend_from_slice(cut);
     for n in identity_parts(exe) {
         out.extend_from_slice(&n.to_le_bytes());
     }
     for n in [len, hash, xxhash_rust::xxh3::xxh3_64(cut)] {
         out.extend_from_slice(&n.to_le_bytes());
     }
-    out.extend_from_slice(cut);
+    out.extend_from_slice(MAGIC);
     out
 }
 
@@ -68,7 +73,8 @@ fn identity_parts(id: &Identity) -> [u64; 7] {
 }
 
 fn decode<'a>(bytes: &'a [u8], exe: &Identity) -> Option<Header<'a>> {
-    let mut rest = bytes.strip_prefix(MAGIC)?;
+    let bytes = bytes.strip_suffix(MAGIC)?;
+    let (cut, mut rest) = bytes.split_at_checked(bytes.len().checked_sub(HEADER)?)?;
     let mut num = || {
         let (head, tail) = rest.split_at_checked(8)?;
         rest = tail;
@@ -84,7 +90,7 @@ fn decode<'a>(bytes: &'a [u8], exe: &Identity) -> Option<Header<'a>> {
         len,
         hash,
         check,
-        cut: rest,
+        cut,
     })
 }
 
@@ -181,10 +187,10 @@ fn go_on(file: &mut std::fs::File, len: u64, saved: &Saved<'_>) -> Option<(Outco
     if hash.0.digest() != header.hash || xxhash_rust::xxh3::xxh3_64(header.cut) != header.check {
         return None;
     }
-    let (from, at) = (header.len, bytes.len() - header.cut.len());
+    let (from, end) = (header.len, header.cut.len());
     drop(buf);
     // Takes the saved bytes over, so they are not held twice: the hooks' peak memory.
-    let cut = lean::Cut::restore(bytes, at)?;
+    let cut = lean::Cut::restore(bytes, end)?;
     Some((read_on(file, len, from, hash, cut), from))
 }
 
@@ -656,12 +662,12 @@ mod tests {
         let good = fs::read(&path).unwrap();
         repo.append("- 2026-06-16 09:00 g3 reopened: flaky\n");
         let mut bad = good.clone();
-        let last = bad.len() - 20;
-        bad[last] ^= 1;
+        bad[good.len() / 2] ^= 1;
         fs::write(&path, &bad).unwrap();
         assert!(!repo.hook("a flipped byte in the saved cut"));
         let mut foreign = good.clone();
-        foreign[8] ^= 1;
+        // The first number of the header after the cut: the build's identity.
+        foreign[good.len() - MAGIC.len() - HEADER] ^= 1;
         fs::write(&path, &foreign).unwrap();
         assert!(!repo.hook("another build's saved cut"));
         fs::write(&path, &good[..good.len() / 2]).unwrap();

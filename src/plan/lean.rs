@@ -50,7 +50,10 @@ enum Item {
     /// unless another goal names it, shares its id or a kept log line is about it.
     Archived {
         text: Range<usize>,
-        id: String,
+        /// Into [`Cut::out`]: in its `<!-- id: -->` line, or just after `text` (a
+        /// slug, which is never copied out); a long archive's ids need no string
+        /// each.
+        id: Range<usize>,
         status: Status,
         /// Whether the log lines before [`Cut::settled`] put it on record, once
         /// [`Cut::settle_records`] read them: a saved cut keeps it, so a hook going
@@ -422,12 +425,25 @@ impl Cut {
             && !text[goal.title.clone()].is_empty();
         let plain_id = ids().next().filter(|i| plain && id::invalid(i).is_none());
         if let (Some(id), Some(status)) = (plain_id, finished) {
-            let id = id.to_string();
             let start = self.out.len();
+            let mut at = None;
             for range in &goal.kept {
+                if let Some(v) = goal.ids.first()
+                    && range.start <= v.start
+                    && v.end <= range.end
+                {
+                    at = Some(self.out.len() + v.start - range.start);
+                }
                 self.out.push_str(&text[range.clone()]);
             }
             let end = self.out.len();
+            let id = match at {
+                Some(at) => at..at + id.len(),
+                None => {
+                    self.out.push_str(id);
+                    end..self.out.len()
+                }
+            };
             self.items.push(Item::Archived {
                 text: start..end,
                 id,
@@ -462,7 +478,7 @@ impl Cut {
         let mut pending = Pending::default();
         for (i, item) in self.items.iter().enumerate() {
             if let Item::Archived { id, status, .. } = item {
-                pending.insert(id.as_str(), (*status, i));
+                pending.insert(self.out.get(id.clone()).unwrap_or(""), (*status, i));
             }
         }
         // Two archived items by one id: one is left unsettled (read as before).
@@ -490,7 +506,7 @@ impl Cut {
         let out = std::mem::take(&mut self.out);
         // Every range is a whole line or a word of one, so `get` always has it.
         let at = |r: Range<usize>| out.get(r).unwrap_or("");
-        let mut kept_log = vec![false; self.items.len()];
+        let mut kept = vec![false; self.items.len()];
         for (i, item) in self.items.iter().enumerate() {
             let Item::Log { line, word } = item else {
                 continue;
@@ -501,7 +517,7 @@ impl Cut {
                 !self.known.contains(id) && Event::parse(text).is_some_and(|e| e.id() == Some(id))
             };
             if Some(i) == self.last_log || self.relevant.contains(id) || orphan() {
-                kept_log[i] = true;
+                kept[i] = true;
                 // A kept log line about an archived goal: the goal is kept too.
                 self.shared.insert(id.to_string());
             }
@@ -530,31 +546,36 @@ impl Cut {
             else {
                 continue;
             };
-            let settled = record.filter(|_| named.is_empty() || !named.contains(id.as_str()));
+            let id = at(id.clone());
+            let settled = record.filter(|_| named.is_empty() || !named.contains(id));
             match settled {
                 // Off record it joins `shared`, where it may be already.
-                Some(false) => off_record.push(id.clone()),
+                Some(false) => off_record.push(id.to_string()),
                 Some(true) => {}
                 None if !self.shared.contains(id) => {
-                    pending.insert(id.as_str(), (*status, i));
+                    pending.insert(id, (*status, i));
                 }
                 None => {}
             }
         }
         for (i, on) in decide(&self.items, &out, pending) {
             if let (false, Item::Archived { id, .. }) = (on, &self.items[i]) {
-                off_record.push(id.clone());
+                off_record.push(at(id.clone()).to_string());
             }
         }
         self.shared.extend(off_record);
         // Every archived goal the cut keeps keeps its log too: whether it is on
         // record is read from the log, by the cut plan as by the whole one.
         for (i, item) in self.items.iter().enumerate() {
-            if let Item::Log { word, .. } = item {
-                let id = at(word.clone());
-                if self.shared.contains(id) && self.archived_ids.contains(id) {
-                    kept_log[i] = true;
+            match item {
+                Item::Log { word, .. } => {
+                    let id = at(word.clone());
+                    if self.shared.contains(id) && self.archived_ids.contains(id) {
+                        kept[i] = true;
+                    }
                 }
+                Item::Archived { id, .. } => kept[i] = self.shared.contains(at(id.clone())),
+                Item::Keep(_) => {}
             }
         }
         let mut bytes = out.into_bytes();
@@ -562,9 +583,9 @@ impl Cut {
         for (i, item) in self.items.iter().enumerate() {
             let range = match item {
                 Item::Keep(range) => range.clone(),
-                Item::Log { line, .. } if kept_log[i] => line.clone(),
+                Item::Log { line, .. } if kept[i] => line.clone(),
                 Item::Log { .. } => continue,
-                Item::Archived { text, id, .. } if self.shared.contains(id) => text.clone(),
+                Item::Archived { text, .. } if kept[i] => text.clone(),
                 Item::Archived { .. } => continue,
             };
             let len = range.len();
@@ -946,7 +967,7 @@ mod tests {
                 prop_assert_eq!(condense(&src), None);
                 return Ok(());
             };
-            let mut cut = Cut::restore(saved.clone(), 0).expect("a snapshot reads back");
+            let mut cut = Cut::restore(saved.clone(), saved.len()).expect("a snapshot reads back");
             let mut pieces: Vec<usize> = cuts
                 .iter()
                 .map(|i| *i.get(&ends))
@@ -962,7 +983,11 @@ mod tests {
             }
             prop_assert_eq!(cut.finish(), condense(&src));
             // Bytes it never writes read back as nothing, never as a wrong cut.
-            prop_assert!(Cut::restore(saved[..saved.len() - 1].to_vec(), 0).is_none());
+            let short = saved[..saved.len() - 1].to_vec();
+            prop_assert!(Cut::restore(short, saved.len() - 1).is_none());
+            let mut trailed = saved.clone();
+            trailed.extend_from_slice(b"trailer");
+            prop_assert!(Cut::restore(trailed, saved.len()).is_some(), "read up to its end");
         }
     }
 

@@ -10,7 +10,7 @@ use crate::plan::model::Status;
 use crate::plan::scan::Carry;
 
 /// Bumped whenever [`Cut`]'s state or this encoding changes shape.
-const MAGIC: &[u8; 8] = b"plancut2";
+const MAGIC: &[u8; 8] = b"plancut4";
 
 impl Cut {
     /// The cut so far, as bytes [`Cut::restore`] reads back into the same state,
@@ -25,6 +25,9 @@ impl Cut {
         let mut w = Writer(Vec::with_capacity(
             self.out.len() + self.items.len() * 20 + 4096,
         ));
+        // First, so that reading it back takes it in place (`restore`); its length
+        // goes last.
+        w.0.extend_from_slice(self.out.as_bytes());
         w.0.extend_from_slice(MAGIC);
         w.str(&self.pend);
         w.num(self.items.len());
@@ -47,7 +50,7 @@ impl Cut {
                 } => {
                     w.0.push(2);
                     w.range(text);
-                    w.str(id);
+                    w.range(id);
                     w.str(status.as_str());
                     w.0.push(record.map_or(0, |on| 1 + u8::from(on)));
                 }
@@ -107,17 +110,18 @@ impl Cut {
             }
         }
         w.num(self.settled);
-        // Last, so that reading it back takes it in place (`restore`).
-        w.str(&self.out);
+        w.num(self.out.len());
         Some(w.0)
     }
 
-    /// The cut [`Cut::snapshot`] saved in `bytes` from `at` on; `None` for bytes it
+    /// The cut [`Cut::snapshot`] saved in `bytes` up to `end`; `None` for bytes it
     /// never writes, or ranges that do not fit the text they point into. The kept
-    /// text, most of a long plan's cut, is taken over in place from `bytes`, so the
-    /// hooks never hold it twice.
-    pub fn restore(mut bytes: Vec<u8>, at: usize) -> Option<Cut> {
-        let mut r = Reader(bytes.get(at..)?.strip_prefix(MAGIC)?);
+    /// text, most of a long plan's cut, is taken over in place from `bytes` (it
+    /// comes first), so the hooks never hold it twice nor move it.
+    pub fn restore(mut bytes: Vec<u8>, end: usize) -> Option<Cut> {
+        let (fields, len) = bytes.get(..end)?.split_at_checked(end.checked_sub(8)?)?;
+        let len = usize::try_from(u64::from_le_bytes(len.try_into().ok()?)).ok()?;
+        let mut r = Reader(fields.get(len..)?.strip_prefix(MAGIC)?);
         let pend = r.str()?.to_string();
         let n = r.num()?;
         let mut items = Vec::with_capacity(n.min(bytes.len()));
@@ -132,7 +136,7 @@ impl Cut {
                 }
                 2 => {
                     let text = r.range()?;
-                    let id = r.str()?.to_string();
+                    let id = r.range()?;
                     let status = Status::parse(r.str()?)?;
                     let record = match r.byte()? {
                         0 => None,
@@ -194,18 +198,16 @@ impl Cut {
             _ => return None,
         };
         let settled = Some(r.num()?).filter(|&n| n <= items.len())?;
-        let len = r.num()?;
-        if r.0.len() != len {
+        if !r.0.is_empty() {
             return None;
         }
-        let from = bytes.len() - len;
-        bytes.drain(..from);
+        bytes.truncate(len);
         let out = String::from_utf8(bytes).ok()?;
         let fits = |r: &Range<usize>| out.get(r.clone()).is_some();
         let sound = items.iter().all(|item| match item {
             Item::Keep(r) => fits(r),
             Item::Log { line, word } => fits(line) && fits(word),
-            Item::Archived { text, .. } => fits(text),
+            Item::Archived { text, id, .. } => fits(text) && fits(id),
         });
         if !sound {
             return None;
