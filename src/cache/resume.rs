@@ -18,7 +18,12 @@ pub(super) const PIECE: usize = 64 * 1024;
 /// reading the tail costs less than writing the cut.
 const RESAVE: u64 = 64 * 1024;
 
-const MAGIC: &[u8; 8] = b"plantail";
+/// Last in the file, after its header: the cut comes first, so that reading it
+/// back takes its text over where it lies ([`lean::Cut::restore`]).
+const MAGIC: &[u8; 8] = b"plantai2";
+
+/// The header's numbers: the build's identity, then `len`, `hash` and `check`.
+const HEADER: usize = 10 * 8;
 
 #[cfg(test)]
 thread_local! {
@@ -43,15 +48,15 @@ struct Header<'a> {
 }
 
 fn encode(exe: &Identity, len: u64, hash: u64, cut: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(cut.len() + 128);
-    out.extend_from_slice(MAGIC);
+    let mut out = Vec::with_capacity(cut.len() + HEADER + MAGIC.len());
+    out.extend_from_slice(cut);
     for n in identity_parts(exe) {
         out.extend_from_slice(&n.to_le_bytes());
     }
     for n in [len, hash, xxhash_rust::xxh3::xxh3_64(cut)] {
         out.extend_from_slice(&n.to_le_bytes());
     }
-    out.extend_from_slice(cut);
+    out.extend_from_slice(MAGIC);
     out
 }
 
@@ -68,7 +73,8 @@ fn identity_parts(id: &Identity) -> [u64; 7] {
 }
 
 fn decode<'a>(bytes: &'a [u8], exe: &Identity) -> Option<Header<'a>> {
-    let mut rest = bytes.strip_prefix(MAGIC)?;
+    let bytes = bytes.strip_suffix(MAGIC)?;
+    let (cut, mut rest) = bytes.split_at_checked(bytes.len().checked_sub(HEADER)?)?;
     let mut num = || {
         let (head, tail) = rest.split_at_checked(8)?;
         rest = tail;
@@ -84,7 +90,7 @@ fn decode<'a>(bytes: &'a [u8], exe: &Identity) -> Option<Header<'a>> {
         len,
         hash,
         check,
-        cut: rest,
+        cut,
     })
 }
 
@@ -107,18 +113,18 @@ pub(super) fn read_cut(path: &Path, saved: Option<&Saved<'_>>) -> Option<(String
     {
         #[cfg(test)]
         RESUMED.with(|r| r.set(r.get() + 1));
-        let (cut, hash) = read?;
+        let (mut cut, hash) = read?;
         if len - from > RESAVE {
-            save(s, &cut);
+            save(s, &mut cut);
         }
         return finish(cut, hash);
     }
     // No saved cut, or the file no longer starts with its text: from the start.
     file.seek(SeekFrom::Start(0)).ok()?;
     let sized = lean::Cut::sized(usize::try_from(len.min(crate::fsread::PLAN)).ok()?);
-    let (cut, hash) = read_on(&mut file, len, 0, ContentHasher::new(), sized)?;
+    let (mut cut, hash) = read_on(&mut file, len, 0, ContentHasher::new(), sized)?;
     if let Some(s) = saved {
-        save(s, &cut);
+        save(s, &mut cut);
     }
     finish(cut, hash)
 }
@@ -144,7 +150,7 @@ fn finish(p: Pending, hash: ContentHasher) -> Option<(String, String)> {
     Some((cut.finish()?, hash.finish()))
 }
 
-fn save(s: &Saved<'_>, p: &Pending) {
+fn save(s: &Saved<'_>, p: &mut Pending) {
     if p.whole == 0 {
         return;
     }
@@ -181,10 +187,10 @@ fn go_on(file: &mut std::fs::File, len: u64, saved: &Saved<'_>) -> Option<(Outco
     if hash.0.digest() != header.hash || xxhash_rust::xxh3::xxh3_64(header.cut) != header.check {
         return None;
     }
-    let (from, at) = (header.len, bytes.len() - header.cut.len());
+    let (from, end) = (header.len, header.cut.len());
     drop(buf);
     // Takes the saved bytes over, so they are not held twice: the hooks' peak memory.
-    let cut = lean::Cut::restore(bytes, at)?;
+    let cut = lean::Cut::restore(bytes, end)?;
     Some((read_on(file, len, from, hash, cut), from))
 }
 
@@ -265,14 +271,18 @@ mod tests {
     }
 
     /// A plan as the benchmark makes them, long enough to be cut: g1 active, the
-    /// first half after it proven done and archived with their transcripts, the
-    /// rest open; every goal's `added` line, and each sign-off, in the log.
+    /// first half after it proven done and archived with their transcripts (the
+    /// last of them cancelled instead), the rest open; every goal's `added` line,
+    /// and each sign-off or cancel, in the log.
     fn base(repo: &Repo, n: usize) -> String {
         let (mut live, mut archived, mut log) = (String::new(), String::new(), String::new());
         for i in 1..=n {
             let done = (2..n / 2 + 2).contains(&i);
+            let cancelled = i == n / 2 + 1;
             let status = if i == 1 {
                 "active"
+            } else if cancelled {
+                "cancelled"
             } else if done {
                 "done"
             } else {
@@ -295,6 +305,10 @@ mod tests {
                 continue;
             }
             archived.push_str(&goal);
+            if cancelled {
+                log.push_str(&format!("- 2026-06-15 15:02 g{i} cancelled: dropped\n"));
+                continue;
+            }
             let header = Header {
                 goal: format!("g{i}"),
                 contract: fp.clone(),
@@ -520,6 +534,110 @@ mod tests {
         }
     }
 
+    /// The saved cut keeps whether each archived goal is on record: a later line
+    /// about one (a sign-off again, a reopening, a cancel, an `added`) is read
+    /// with the goal's older lines as a whole read reads them, and so is an
+    /// archived goal first seen after the save; a long tail saves the records
+    /// again.
+    #[test]
+    fn an_archived_goals_saved_record_follows_the_lines_after_it() {
+        let repo = Repo::new();
+        let start = base(&repo, 240);
+        let line = |id: &str, what: &str| {
+            start
+                .lines()
+                .find(|l| l.contains(&format!(" {id} {what}")))
+                .unwrap()
+                .to_string()
+                + "\n"
+        };
+        // g3 off record when the cut is saved; its last line, about an open goal,
+        // is dropped when the next line comes, so that line takes its place.
+        repo.set(&format!(
+            "{start}- 2026-06-16 09:00 g3 reopened: flaky\n- 2026-06-16 09:00 g130 note\n"
+        ));
+        assert!(!repo.hook("saved with g3 reopened"));
+        let steps: Vec<(&str, String)> = vec![
+            (
+                "g7 reopened where the dropped line was",
+                "- 2026-06-16 09:00 g7 reopened: flaky\n".into(),
+            ),
+            (
+                "g3 signed off again, back on record",
+                line("g3", "signed off"),
+            ),
+            (
+                "g3 cancelled while done: no verdict",
+                "- 2026-06-16 09:01 g3 cancelled: dropped\n".into(),
+            ),
+            (
+                "g3 a note: no verdict",
+                "- 2026-06-16 09:02 g3 note\n".into(),
+            ),
+            (
+                "g5 reopened, off record",
+                "- 2026-06-16 09:03 g5 reopened: flaky\n".into(),
+            ),
+            (
+                "g5 started again, its contract logged",
+                "- 2026-06-16 09:04 g5 started (contract 0123abcd)\n".into(),
+            ),
+            ("g5 signed off again", line("g5", "signed off")),
+            (
+                "the cancelled g121 added again, off record",
+                "- 2026-06-16 09:05 g121 added (contract 0123abcd)\n".into(),
+            ),
+            (
+                "g121 cancelled again, on record",
+                "- 2026-06-16 09:06 g121 cancelled: dropped\n".into(),
+            ),
+            (
+                "g121 reopened",
+                "- 2026-06-16 09:07 g121 reopened: back\n".into(),
+            ),
+            (
+                "an archived goal after the log, its sign-off before it",
+                "## Archive\n\n## Goal: Again\n<!-- id: g9 -->\nstatus: done\n\n## Log\n".into(),
+            ),
+            (
+                "g9's second goal reopened",
+                "- 2026-06-16 09:08 g9 reopened: twice\n".into(),
+            ),
+        ];
+        // Each followed by a line about a live goal: the last log line is always
+        // kept, with its goal, so only then is a goal's record what keeps it.
+        let after = "- 2026-06-16 09:30 g1 wired more\n";
+        for (what, text) in &steps {
+            repo.append(text);
+            assert!(repo.hook(what), "{what}: went on from the saved cut");
+            repo.append(after);
+            assert!(repo.hook(&format!("{what}, then a line about g1")));
+        }
+        // A tail long enough to save the cut again, records settled anew, then
+        // lines about goals settled before and after it.
+        let lines: String = (0..3000)
+            .map(|k| format!("- 2026-06-16 10:00 g{} reopened: round {k}\n", k % 7 + 10))
+            .collect();
+        repo.append(&lines);
+        assert!(repo.hook("a long tail of reopenings"));
+        for (what, text) in [
+            ("g12 signed off after the resave", line("g12", "signed off")),
+            (
+                "g3 reopened after the resave",
+                "- 2026-06-16 11:00 g3 reopened: again\n".into(),
+            ),
+            (
+                "g30 reopened after the resave",
+                "- 2026-06-16 11:01 g30 reopened: once\n".into(),
+            ),
+        ] {
+            repo.append(&text);
+            assert!(repo.hook(what), "{what}: went on from the saved cut");
+            repo.append(after);
+            assert!(repo.hook(&format!("{what}, then a line about g1")));
+        }
+    }
+
     /// The file's last line with no newline is never part of the saved cut: an
     /// append lengthens that line, and a cut saved after it would read the rest as
     /// a line of its own.
@@ -544,12 +662,12 @@ mod tests {
         let good = fs::read(&path).unwrap();
         repo.append("- 2026-06-16 09:00 g3 reopened: flaky\n");
         let mut bad = good.clone();
-        let last = bad.len() - 20;
-        bad[last] ^= 1;
+        bad[good.len() / 2] ^= 1;
         fs::write(&path, &bad).unwrap();
         assert!(!repo.hook("a flipped byte in the saved cut"));
         let mut foreign = good.clone();
-        foreign[8] ^= 1;
+        // The first number of the header after the cut: the build's identity.
+        foreign[good.len() - MAGIC.len() - HEADER] ^= 1;
         fs::write(&path, &foreign).unwrap();
         assert!(!repo.hook("another build's saved cut"));
         fs::write(&path, &good[..good.len() / 2]).unwrap();

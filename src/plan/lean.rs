@@ -50,8 +50,15 @@ enum Item {
     /// unless another goal names it, shares its id or a kept log line is about it.
     Archived {
         text: Range<usize>,
-        id: String,
+        /// Into [`Cut::out`]: in its `<!-- id: -->` line, or just after `text` (a
+        /// slug, which is never copied out); a long archive's ids need no string
+        /// each.
+        id: Range<usize>,
         status: Status,
+        /// Whether the log lines before [`Cut::settled`] put it on record, once
+        /// [`Cut::settle_records`] read them: a saved cut keeps it, so a hook going
+        /// on from there reads again only the goals a newer line is about.
+        record: Option<bool>,
     },
 }
 
@@ -101,6 +108,9 @@ pub struct Cut {
     seen_log: bool,
     archived: bool,
     last_log: Option<usize>,
+    /// How many items [`Cut::settle_records`] read: each archived goal's `record`
+    /// holds for the log lines before this.
+    settled: usize,
     /// A droppable field given twice in a goal that would be cut.
     unsure: bool,
     /// The last goal's lists, emptied: a goal each would otherwise allocate anew.
@@ -130,6 +140,7 @@ impl Cut {
             seen_log: false,
             archived: false,
             last_log: None,
+            settled: 0,
             unsure: false,
             spare: Default::default(),
         }
@@ -326,6 +337,9 @@ impl Cut {
         {
             self.out.truncate(line.start);
             self.items.pop();
+            // Never a line about an archived goal, so no `record` changes; the
+            // items after it are still the ones read after the records were.
+            self.settled = self.settled.min(self.items.len());
         }
     }
 
@@ -411,16 +425,30 @@ impl Cut {
             && !text[goal.title.clone()].is_empty();
         let plain_id = ids().next().filter(|i| plain && id::invalid(i).is_none());
         if let (Some(id), Some(status)) = (plain_id, finished) {
-            let id = id.to_string();
             let start = self.out.len();
+            let mut at = None;
             for range in &goal.kept {
+                if let Some(v) = goal.ids.first()
+                    && range.start <= v.start
+                    && v.end <= range.end
+                {
+                    at = Some(self.out.len() + v.start - range.start);
+                }
                 self.out.push_str(&text[range.clone()]);
             }
             let end = self.out.len();
+            let id = match at {
+                Some(at) => at..at + id.len(),
+                None => {
+                    self.out.push_str(id);
+                    end..self.out.len()
+                }
+            };
             self.items.push(Item::Archived {
                 text: start..end,
                 id,
                 status,
+                record: None,
             });
         } else {
             if goal.archived {
@@ -443,6 +471,26 @@ impl Cut {
         self.spare = [goal.ids, goal.depends, goal.kept];
     }
 
+    /// Reads every archived goal's record from the log lines so far into its item,
+    /// as [`Cut::finish`] would: [`Cut::snapshot`] saves them, so that going on from
+    /// the saved cut, only the goals a later line is about are read again.
+    fn settle_records(&mut self) {
+        let mut pending = Pending::default();
+        for (i, item) in self.items.iter().enumerate() {
+            if let Item::Archived { id, status, .. } = item {
+                pending.insert(self.out.get(id.clone()).unwrap_or(""), (*status, i));
+            }
+        }
+        // Two archived items by one id: one is left unsettled (read as before).
+        let decided = decide(&self.items, &self.out, pending);
+        for (i, on) in decided {
+            if let Some(Item::Archived { record, .. }) = self.items.get_mut(i) {
+                *record = Some(on);
+            }
+        }
+        self.settled = self.items.len();
+    }
+
     /// The cut plan; `None` when the reader cannot be sure (a contract field given
     /// twice in a goal it would cut).
     pub fn finish(mut self) -> Option<String> {
@@ -458,7 +506,7 @@ impl Cut {
         let out = std::mem::take(&mut self.out);
         // Every range is a whole line or a word of one, so `get` always has it.
         let at = |r: Range<usize>| out.get(r).unwrap_or("");
-        let mut kept_log = vec![false; self.items.len()];
+        let mut kept = vec![false; self.items.len()];
         for (i, item) in self.items.iter().enumerate() {
             let Item::Log { line, word } = item else {
                 continue;
@@ -469,7 +517,7 @@ impl Cut {
                 !self.known.contains(id) && Event::parse(text).is_some_and(|e| e.id() == Some(id))
             };
             if Some(i) == self.last_log || self.relevant.contains(id) || orphan() {
-                kept_log[i] = true;
+                kept[i] = true;
                 // A kept log line about an archived goal: the goal is kept too.
                 self.shared.insert(id.to_string());
             }
@@ -478,49 +526,56 @@ impl Cut {
         // hooks count it as the whole read does. Its latest log line that says
         // anything of its record decides (`proof::on_record`), so the log is read
         // from its end and each goal's older lines are not parsed.
-        let mut pending: HashMap<&str, Status, foldhash::fast::FixedState> = self
-            .items
+        // A goal whose record was settled ([`Cut::settle_records`]) is read again only
+        // when a later log line is about it.
+        let tail = self.items.get(self.settled..).unwrap_or(&[]);
+        let named: HashSet<&str, foldhash::fast::FixedState> = tail
             .iter()
             .filter_map(|item| match item {
-                Item::Archived { id, status, .. } if !self.shared.contains(id) => {
-                    Some((id.as_str(), *status))
-                }
+                Item::Log { word, .. } => Some(at(word.clone())),
                 _ => None,
             })
+            .filter(|id| self.archived_ids.contains(*id))
             .collect();
         let mut off_record = Vec::new();
-        for item in self.items.iter().rev() {
-            if pending.is_empty() {
-                break;
-            }
-            let Item::Log { line, word } = item else {
+        let mut pending = Pending::default();
+        for (i, item) in self.items.iter().enumerate() {
+            let Item::Archived {
+                id, status, record, ..
+            } = item
+            else {
                 continue;
             };
-            let id = at(word.clone());
-            let Some(&status) = pending.get(id) else {
-                continue;
-            };
-            let text = at(word.start..line.end).trim_end();
-            let verdict = Event::parse(text)
-                .filter(|e| e.id() == Some(id))
-                .and_then(|e| proof::record_verdict(status, &e));
-            if let Some(on) = verdict {
-                pending.remove(id);
-                if !on {
-                    off_record.push(id.to_string());
+            let id = at(id.clone());
+            let settled = record.filter(|_| named.is_empty() || !named.contains(id));
+            match settled {
+                // Off record it joins `shared`, where it may be already.
+                Some(false) => off_record.push(id.to_string()),
+                Some(true) => {}
+                None if !self.shared.contains(id) => {
+                    pending.insert(id, (*status, i));
                 }
+                None => {}
             }
         }
-        off_record.extend(pending.into_keys().map(str::to_string));
+        for (i, on) in decide(&self.items, &out, pending) {
+            if let (false, Item::Archived { id, .. }) = (on, &self.items[i]) {
+                off_record.push(at(id.clone()).to_string());
+            }
+        }
         self.shared.extend(off_record);
         // Every archived goal the cut keeps keeps its log too: whether it is on
         // record is read from the log, by the cut plan as by the whole one.
         for (i, item) in self.items.iter().enumerate() {
-            if let Item::Log { word, .. } = item {
-                let id = at(word.clone());
-                if self.archived_ids.contains(id) && self.shared.contains(id) {
-                    kept_log[i] = true;
+            match item {
+                Item::Log { word, .. } => {
+                    let id = at(word.clone());
+                    if self.shared.contains(id) && self.archived_ids.contains(id) {
+                        kept[i] = true;
+                    }
                 }
+                Item::Archived { id, .. } => kept[i] = self.shared.contains(at(id.clone())),
+                Item::Keep(_) => {}
             }
         }
         let mut bytes = out.into_bytes();
@@ -528,9 +583,9 @@ impl Cut {
         for (i, item) in self.items.iter().enumerate() {
             let range = match item {
                 Item::Keep(range) => range.clone(),
-                Item::Log { line, .. } if kept_log[i] => line.clone(),
+                Item::Log { line, .. } if kept[i] => line.clone(),
                 Item::Log { .. } => continue,
-                Item::Archived { text, id, .. } if self.shared.contains(id) => text.clone(),
+                Item::Archived { text, .. } if kept[i] => text.clone(),
                 Item::Archived { .. } => continue,
             };
             let len = range.len();
@@ -540,6 +595,40 @@ impl Cut {
         bytes.truncate(w);
         String::from_utf8(bytes).ok()
     }
+}
+
+/// Archived goals whose record is read from the log: id to status and item.
+type Pending<'a> = HashMap<&'a str, (Status, usize), foldhash::fast::FixedState>;
+
+/// Whether the log lines among `items` put each `pending` archived goal on record:
+/// its latest line that says anything of its record decides
+/// ([`proof::on_record`]), so the log is read from its end and each goal's older
+/// lines are not parsed. Item index and verdict, for every goal of `pending`.
+fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bool)> {
+    let at = |r: Range<usize>| out.get(r).unwrap_or("");
+    let mut decided = Vec::with_capacity(pending.len());
+    for item in items.iter().rev() {
+        if pending.is_empty() {
+            break;
+        }
+        let Item::Log { line, word } = item else {
+            continue;
+        };
+        let id = at(word.clone());
+        let Some(&(status, i)) = pending.get(id) else {
+            continue;
+        };
+        let text = at(word.start..line.end).trim_end();
+        let verdict = Event::parse(text)
+            .filter(|e| e.id() == Some(id))
+            .and_then(|e| proof::record_verdict(status, &e));
+        if let Some(on) = verdict {
+            pending.remove(id);
+            decided.push((i, on));
+        }
+    }
+    decided.extend(pending.into_values().map(|(_, i)| (i, false)));
+    decided
 }
 
 /// Which of the cut contract fields `key` is.
@@ -878,7 +967,7 @@ mod tests {
                 prop_assert_eq!(condense(&src), None);
                 return Ok(());
             };
-            let mut cut = Cut::restore(saved.clone(), 0).expect("a snapshot reads back");
+            let mut cut = Cut::restore(saved.clone(), saved.len()).expect("a snapshot reads back");
             let mut pieces: Vec<usize> = cuts
                 .iter()
                 .map(|i| *i.get(&ends))
@@ -894,7 +983,11 @@ mod tests {
             }
             prop_assert_eq!(cut.finish(), condense(&src));
             // Bytes it never writes read back as nothing, never as a wrong cut.
-            prop_assert!(Cut::restore(saved[..saved.len() - 1].to_vec(), 0).is_none());
+            let short = saved[..saved.len() - 1].to_vec();
+            prop_assert!(Cut::restore(short, saved.len() - 1).is_none());
+            let mut trailed = saved.clone();
+            trailed.extend_from_slice(b"trailer");
+            prop_assert!(Cut::restore(trailed, saved.len()).is_some(), "read up to its end");
         }
     }
 

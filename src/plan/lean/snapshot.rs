@@ -10,18 +10,24 @@ use crate::plan::model::Status;
 use crate::plan::scan::Carry;
 
 /// Bumped whenever [`Cut`]'s state or this encoding changes shape.
-const MAGIC: &[u8; 8] = b"plancut1";
+const MAGIC: &[u8; 8] = b"plancut4";
 
 impl Cut {
-    /// The cut so far, as bytes [`Cut::restore`] reads back into the same state;
-    /// `None` when it is already unsure (nothing to go on from).
-    pub fn snapshot(&self) -> Option<Vec<u8>> {
+    /// The cut so far, as bytes [`Cut::restore`] reads back into the same state,
+    /// with every archived goal's record read from the log so far
+    /// ([`Cut::settle_records`]); `None` when it is already unsure (nothing to go on
+    /// from).
+    pub fn snapshot(&mut self) -> Option<Vec<u8>> {
         if self.unsure {
             return None;
         }
+        self.settle_records();
         let mut w = Writer(Vec::with_capacity(
             self.out.len() + self.items.len() * 20 + 4096,
         ));
+        // First, so that reading it back takes it in place (`restore`); its length
+        // goes last.
+        w.0.extend_from_slice(self.out.as_bytes());
         w.0.extend_from_slice(MAGIC);
         w.str(&self.pend);
         w.num(self.items.len());
@@ -36,11 +42,17 @@ impl Cut {
                     w.range(line);
                     w.range(word);
                 }
-                Item::Archived { text, id, status } => {
+                Item::Archived {
+                    text,
+                    id,
+                    status,
+                    record,
+                } => {
                     w.0.push(2);
                     w.range(text);
-                    w.str(id);
+                    w.range(id);
                     w.str(status.as_str());
+                    w.0.push(record.map_or(0, |on| 1 + u8::from(on)));
                 }
             }
         }
@@ -97,17 +109,19 @@ impl Cut {
                 w.num(i);
             }
         }
-        // Last, so that reading it back takes it in place (`restore`).
-        w.str(&self.out);
+        w.num(self.settled);
+        w.num(self.out.len());
         Some(w.0)
     }
 
-    /// The cut [`Cut::snapshot`] saved in `bytes` from `at` on; `None` for bytes it
+    /// The cut [`Cut::snapshot`] saved in `bytes` up to `end`; `None` for bytes it
     /// never writes, or ranges that do not fit the text they point into. The kept
-    /// text, most of a long plan's cut, is taken over in place from `bytes`, so the
-    /// hooks never hold it twice.
-    pub fn restore(mut bytes: Vec<u8>, at: usize) -> Option<Cut> {
-        let mut r = Reader(bytes.get(at..)?.strip_prefix(MAGIC)?);
+    /// text, most of a long plan's cut, is taken over in place from `bytes` (it
+    /// comes first), so the hooks never hold it twice nor move it.
+    pub fn restore(mut bytes: Vec<u8>, end: usize) -> Option<Cut> {
+        let (fields, len) = bytes.get(..end)?.split_at_checked(end.checked_sub(8)?)?;
+        let len = usize::try_from(u64::from_le_bytes(len.try_into().ok()?)).ok()?;
+        let mut r = Reader(fields.get(len..)?.strip_prefix(MAGIC)?);
         let pend = r.str()?.to_string();
         let n = r.num()?;
         let mut items = Vec::with_capacity(n.min(bytes.len()));
@@ -122,9 +136,20 @@ impl Cut {
                 }
                 2 => {
                     let text = r.range()?;
-                    let id = r.str()?.to_string();
+                    let id = r.range()?;
                     let status = Status::parse(r.str()?)?;
-                    Item::Archived { text, id, status }
+                    let record = match r.byte()? {
+                        0 => None,
+                        1 => Some(false),
+                        2 => Some(true),
+                        _ => return None,
+                    };
+                    Item::Archived {
+                        text,
+                        id,
+                        status,
+                        record,
+                    }
                 }
                 _ => return None,
             });
@@ -172,18 +197,17 @@ impl Cut {
             1 => Some(r.num()?).filter(|&i| i < items.len()),
             _ => return None,
         };
-        let len = r.num()?;
-        if r.0.len() != len {
+        let settled = Some(r.num()?).filter(|&n| n <= items.len())?;
+        if !r.0.is_empty() {
             return None;
         }
-        let from = bytes.len() - len;
-        bytes.drain(..from);
+        bytes.truncate(len);
         let out = String::from_utf8(bytes).ok()?;
         let fits = |r: &Range<usize>| out.get(r.clone()).is_some();
         let sound = items.iter().all(|item| match item {
             Item::Keep(r) => fits(r),
             Item::Log { line, word } => fits(line) && fits(word),
-            Item::Archived { text, .. } => fits(text),
+            Item::Archived { text, id, .. } => fits(text) && fits(id),
         });
         if !sound {
             return None;
@@ -204,6 +228,7 @@ impl Cut {
             seen_log,
             archived,
             last_log,
+            settled,
             unsure: false,
             spare: Default::default(),
         })
