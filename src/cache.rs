@@ -399,6 +399,15 @@ fn store(
 
 /// Replaces `path` whole, so a reader sees the old file or the new one.
 /// A lost cache is rebuilt, so it skips the fsyncs: it is written on the hot path.
+/// Keeps a cache file of another part's under `.git/plan/cache/` (the work
+/// fingerprint's memo), written as this module writes its own.
+pub fn keep(path: &Path, bytes: &[u8]) {
+    if let Some(parent) = path.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    write(path, bytes);
+}
+
 fn write(path: &Path, bytes: &[u8]) {
     let how = crate::atomic::Replace {
         new_file: crate::atomic::NewFile::Private,

@@ -3,12 +3,14 @@
 //! git does not ignore, by content), compared between the loop's stops to tell work
 //! from a stall.
 
+use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::fs;
 use std::io::{ErrorKind, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
+use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use git2::{Status, StatusOptions, StatusShow};
@@ -31,7 +33,10 @@ const READ_MAX: u64 = 32 << 20;
 /// git's status (index to working tree: no HEAD tree is read); only the files it
 /// lists as changed or untracked are read. Submodules are left out of the status
 /// (each would be opened and walked): `edited` stands for them.
-pub fn work(root: &Path, edited: &[String]) -> Result<String> {
+///
+/// `memo` spares reading again a file whose identity (mode, size, inode, times)
+/// is as it was at an earlier stop; the fingerprint is the same either way.
+pub fn work(root: &Path, edited: &[String], memo: &mut Memo) -> Result<String> {
     let repo = open(root)?;
     let workdir = repo
         .workdir()
@@ -82,7 +87,12 @@ pub fn work(root: &Path, edited: &[String]) -> Result<String> {
         let status = entry.status();
         hash.update(&status.bits().to_le_bytes());
         if status.intersects(Status::WT_NEW | Status::WT_MODIFIED | Status::WT_TYPECHANGE) {
-            content(&workdir.join(OsStr::from_bytes(path)), &mut hash, &mut left);
+            content(
+                &workdir.join(OsStr::from_bytes(path)),
+                &mut hash,
+                &mut left,
+                memo,
+            );
         }
     }
     hash.update(b"\0edited\0");
@@ -98,7 +108,7 @@ pub fn work(root: &Path, edited: &[String]) -> Result<String> {
         }
         hash.update(rel.as_bytes());
         hash.update(b"\0");
-        content(&workdir.join(rel), &mut hash, &mut left);
+        content(&workdir.join(rel), &mut hash, &mut left, memo);
     }
     Ok(format!("{:032x}", hash.digest128()))
 }
@@ -110,7 +120,7 @@ const STAGE_MASK: u16 = 0x3000;
 /// longer than [`CONTENT_MAX`] or than the `left` of [`READ_MAX`]), a symlink's
 /// target, the identity of anything else, or that nothing is there. Never follows
 /// a symlink, and never blocks on a named pipe.
-fn content(path: &Path, hash: &mut Xxh3, left: &mut u64) {
+fn content(path: &Path, hash: &mut Xxh3, left: &mut u64, memo: &mut Memo) {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == ErrorKind::NotFound => return hash.update(b"-"),
@@ -124,16 +134,7 @@ fn content(path: &Path, hash: &mut Xxh3, left: &mut u64) {
         }
         return;
     }
-    if kind.is_file() && meta.len() <= CONTENT_MAX.min(*left) {
-        *left -= meta.len();
-        // The mode too: `chmod +x` on a script is work git records.
-        hash.update(&meta.mode().to_le_bytes());
-        if read_into(path, hash, meta.len()).is_ok() {
-            return;
-        }
-    }
-    hash.update(b"i");
-    for n in [
+    let identity = [
         meta.mode() as i64,
         meta.len() as i64,
         meta.ino() as i64,
@@ -141,20 +142,123 @@ fn content(path: &Path, hash: &mut Xxh3, left: &mut u64) {
         meta.mtime_nsec(),
         meta.ctime(),
         meta.ctime_nsec(),
-    ] {
+    ];
+    if kind.is_file() && meta.len() <= CONTENT_MAX.min(*left) {
+        // Counted whether or not the memo spares the read, so that which files
+        // count by content never depends on the memo.
+        *left -= meta.len();
+        // The mode too: `chmod +x` on a script is work git records.
+        hash.update(&meta.mode().to_le_bytes());
+        let key = path.as_os_str().as_bytes();
+        let known = memo.old.get(key).filter(|(was, _)| *was == identity);
+        let digest = match known {
+            Some((_, digest)) => Some(*digest),
+            None => read_digest(path, meta.len()).ok(),
+        };
+        if let Some(digest) = digest {
+            hash.update(b"f");
+            hash.update(&digest.to_le_bytes());
+            // A file written in the last moments may be written again within the
+            // same tick of the file clock, keeping its identity: not kept.
+            let settled = meta
+                .modified()
+                .is_ok_and(|t| t + MEMO_MARGIN < SystemTime::now());
+            if settled {
+                memo.new.push((key.to_vec(), identity, digest));
+            }
+            return;
+        }
+    }
+    hash.update(b"i");
+    for n in identity {
         hash.update(&n.to_le_bytes());
     }
 }
 
-/// `len`: the file's size when it was looked at, so that the read is one allocation
-/// (grown by doubling, 2,500 judge transcripts cost a stop 10M instructions).
-fn read_into(path: &Path, hash: &mut Xxh3, len: u64) -> std::io::Result<()> {
+/// How long after its last write a file's content hash may be kept by its identity
+/// (as the hooks' cache trusts a file's identity, src/cache.rs).
+const MEMO_MARGIN: Duration = Duration::from_secs(2);
+
+/// Content hashes of the files a fingerprint read, by path and identity, kept in
+/// `.git/plan/cache/` between stops: with 2,500 untracked judge transcripts, reading
+/// them all again cost a stop 20M instructions. A cache only: one that does not
+/// read back is empty.
+#[derive(Debug, Default)]
+pub struct Memo {
+    old: HashMap<Vec<u8>, ([i64; 7], u128)>,
+    new: Vec<(Vec<u8>, [i64; 7], u128)>,
+}
+
+const MEMO_MAGIC: &[u8; 4] = b"pwm1";
+
+impl Memo {
+    /// A memo as [`Memo::encode`] wrote it; empty when it does not read back whole.
+    pub fn decode(bytes: &[u8]) -> Memo {
+        Memo::try_decode(bytes).unwrap_or_default()
+    }
+
+    fn try_decode(bytes: &[u8]) -> Option<Memo> {
+        let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
+        if xxhash_rust::xxh3::xxh3_64(body).to_le_bytes() != sum {
+            return None;
+        }
+        let mut rest = body.strip_prefix(MEMO_MAGIC)?;
+        let mut take = |n: usize| -> Option<&[u8]> {
+            let (head, tail) = rest.split_at_checked(n)?;
+            rest = tail;
+            Some(head)
+        };
+        let mut old = HashMap::new();
+        while let Some(len) = take(4) {
+            let len = u32::from_le_bytes(len.try_into().ok()?) as usize;
+            let path = take(len)?.to_vec();
+            let mut identity = [0i64; 7];
+            for n in &mut identity {
+                *n = i64::from_le_bytes(take(8)?.try_into().ok()?);
+            }
+            let digest = u128::from_le_bytes(take(16)?.try_into().ok()?);
+            old.insert(path, (identity, digest));
+        }
+        Some(Memo {
+            old,
+            new: Vec::new(),
+        })
+    }
+
+    /// What this fingerprint read, to keep for the next; `None` when it is what was
+    /// kept already (nothing to write).
+    pub fn encode(&self) -> Option<Vec<u8>> {
+        let same = self.new.len() == self.old.len()
+            && self
+                .new
+                .iter()
+                .all(|(path, identity, digest)| self.old.get(path) == Some(&(*identity, *digest)));
+        if same {
+            return None;
+        }
+        let mut out = MEMO_MAGIC.to_vec();
+        for (path, identity, digest) in &self.new {
+            out.extend_from_slice(&u32::try_from(path.len()).ok()?.to_le_bytes());
+            out.extend_from_slice(path);
+            for n in identity {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+            out.extend_from_slice(&digest.to_le_bytes());
+        }
+        let sum = xxhash_rust::xxh3::xxh3_64(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        Some(out)
+    }
+}
+
+/// The hash of the file's bytes. `len`: its size when it was looked at, so that the
+/// read is one allocation (grown by doubling, 2,500 judge transcripts cost a stop
+/// 10M instructions).
+fn read_digest(path: &Path, len: u64) -> std::io::Result<u128> {
     let mut file = crate::fsread::open(path)?.take(CONTENT_MAX);
     let mut bytes = Vec::with_capacity(usize::try_from(len.min(CONTENT_MAX)).unwrap_or(0) + 1);
     file.read_to_end(&mut bytes)?;
-    hash.update(b"f");
-    hash.update(&bytes);
-    Ok(())
+    Ok(xxhash_rust::xxh3::xxh3_128(&bytes))
 }
 
 #[cfg(test)]
@@ -193,7 +297,7 @@ mod tests {
     fn each_kind_of_work_changes_it_and_nothing_else_does() {
         let dir = repo();
         let root = dir.path();
-        let print = |edited: &[String]| work(root, edited).unwrap();
+        let print = |edited: &[String]| work(root, edited, &mut Memo::default()).unwrap();
         let mut seen = vec![print(&[])];
         let mut step = |what: &str, change: &dyn Fn()| {
             change();
@@ -245,7 +349,7 @@ mod tests {
         fs::write(&b, "same\n").unwrap();
         let of = |path: &Path, mut left: u64| {
             let mut hash = Xxh3::new();
-            content(path, &mut hash, &mut left);
+            content(path, &mut hash, &mut left, &mut Memo::default());
             (hash.digest128(), left)
         };
         assert_eq!(of(&a, 100).0, of(&b, 100).0);
@@ -260,11 +364,48 @@ mod tests {
         let root = dir.path();
         fs::create_dir_all(root.join("build")).unwrap();
         let edited = ["build/out".to_string(), "a.txt".to_string()];
-        let first = work(root, &edited).unwrap();
+        let first = work(root, &edited, &mut Memo::default()).unwrap();
         fs::write(root.join("build/out"), "o\n").unwrap();
-        assert_eq!(work(root, &edited).unwrap(), first);
+        assert_eq!(work(root, &edited, &mut Memo::default()).unwrap(), first);
         // Named twice, in another order: the same.
         let twice = ["a.txt".to_string(), "build/out".to_string(), "a.txt".into()];
-        assert_eq!(work(root, &twice).unwrap(), first);
+        assert_eq!(work(root, &twice, &mut Memo::default()).unwrap(), first);
+    }
+
+    /// The memo spares reads, never changes the answer: a fingerprint taken with the
+    /// last stop's memo equals one taken without, keeps nothing new to write, and
+    /// still sees a file whose bytes changed.
+    #[test]
+    fn the_memo_changes_no_fingerprint() {
+        let dir = repo();
+        let root = dir.path();
+        for i in 0..5 {
+            fs::write(root.join(format!("u{i}.txt")), format!("untracked {i}\n")).unwrap();
+        }
+        fs::write(root.join("a.txt"), "changed\n").unwrap();
+        // Settled: written well before the memo's margin.
+        let old = std::process::Command::new("touch")
+            .args(["-d", "2020-01-01"])
+            .args((0..5).map(|i| format!("u{i}.txt")))
+            .arg("a.txt")
+            .current_dir(root)
+            .status()
+            .unwrap();
+        assert!(old.success());
+        let mut first = Memo::default();
+        let without = work(root, &[], &mut first).unwrap();
+        let kept = first.encode().expect("the first stop keeps what it read");
+        let mut memo = Memo::decode(&kept);
+        assert_eq!(memo.old.len(), 6);
+        assert_eq!(work(root, &[], &mut memo).unwrap(), without);
+        assert!(memo.encode().is_none(), "nothing new to keep");
+        fs::write(root.join("u3.txt"), "untracked 9\n").unwrap();
+        let mut memo = Memo::decode(&kept);
+        let changed = work(root, &[], &mut memo).unwrap();
+        assert_ne!(changed, without);
+        assert_eq!(changed, work(root, &[], &mut Memo::default()).unwrap());
+        // A memo that does not read back is empty, never an error.
+        assert!(Memo::decode(&kept[..kept.len() - 1]).old.is_empty());
+        assert!(Memo::decode(b"").old.is_empty());
     }
 }

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use super::state::State;
+use crate::git::fingerprint::Memo;
 
 /// The most files a session remembers as edited: the newest are kept. One dropped
 /// changes the fingerprint once, which costs at most one stall's count.
@@ -40,12 +41,29 @@ pub fn note_edit(edited: &mut Vec<String>, root: &Path, cwd: &Path, given: &str)
 /// over the repository at `root` and the files `session`'s tool calls edited. Where git cannot
 /// say (a damaged index), plan.md's hash alone, as before: the hooks fail open,
 /// and the budget still ends the loop.
-pub fn fingerprint(root: &Path, state: &State, session: &str, plan_hash: &str) -> String {
+pub fn fingerprint(
+    root: &Path,
+    git_dir: &Path,
+    state: &State,
+    session: &str,
+    plan_hash: &str,
+) -> String {
     let edited = state
         .session(session, |s| s.edited.clone())
         .unwrap_or_default();
-    match crate::git::fingerprint::work(root, &edited) {
-        Ok(work) => format!("{plan_hash}:{work}"),
+    // Content hashes kept by file identity between stops (a cache: one that cannot
+    // be read or written costs reads, never the answer).
+    let kept = git_dir.join("plan").join("cache").join("work.bin");
+    let mut memo = crate::fsread::bytes(&kept, crate::fsread::STATE)
+        .map(|bytes| Memo::decode(&bytes))
+        .unwrap_or_default();
+    match crate::git::fingerprint::work(root, &edited, &mut memo) {
+        Ok(work) => {
+            if let Some(bytes) = memo.encode() {
+                crate::cache::keep(&kept, &bytes);
+            }
+            format!("{plan_hash}:{work}")
+        }
         Err(_) => plan_hash.to_string(),
     }
 }

@@ -493,8 +493,13 @@ fn stop(
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
         if !current.paused && input.ending == host::Ending::Plain && current.used < current.budget {
-            let print =
-                super::progress::fingerprint(&place.root, state, &input.session, &view.hash);
+            let print = super::progress::fingerprint(
+                &place.root,
+                &place.git_dir,
+                state,
+                &input.session,
+                &view.hash,
+            );
             let _ = work.set(print);
         }
         // The tokens of this session's new transcript lines, read before any lock.
