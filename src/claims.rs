@@ -38,14 +38,7 @@ pub fn me(given: Option<&str>) -> Result<Option<String>> {
 /// Seconds since the epoch, as `PLAN_NOW` says when it is set (tests and examples
 /// move the clock to see a lease lapse).
 pub fn now() -> i64 {
-    match clock::fixed() {
-        Some(fixed) => format!("{}T{}:00", fixed.date, fixed.time)
-            .parse::<jiff::civil::DateTime>()
-            .ok()
-            .and_then(|dt| dt.to_zoned(jiff::tz::TimeZone::system()).ok())
-            .map_or_else(clock::epoch_seconds, |z| z.timestamp().as_second()),
-        None => clock::epoch_seconds(),
-    }
+    clock::epoch_now()
 }
 
 /// The claims of one repository, with the settings that govern them.

@@ -336,17 +336,7 @@ impl Iterator for RawLines<'_> {
         if pos >= bytes.len() {
             return None;
         }
-        let (end, next, eol) = match memchr::memchr(b'\n', &bytes[pos..]) {
-            Some(i) => {
-                let nl = pos + i;
-                if nl > pos && bytes[nl - 1] == b'\r' {
-                    (nl - 1, nl + 1, Eol::CrLf)
-                } else {
-                    (nl, nl + 1, Eol::Lf)
-                }
-            }
-            None => (bytes.len(), bytes.len(), Eol::None),
-        };
+        let (end, next, eol) = super::scan::split_at(bytes, pos);
         self.no += 1;
         self.pos = next;
         Some(RawLine {

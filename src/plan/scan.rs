@@ -305,17 +305,7 @@ impl Iterator for Lines<'_> {
         if pos >= bytes.len() {
             return None;
         }
-        let (end, next, eol) = match memchr::memchr(b'\n', &bytes[pos..]) {
-            Some(i) => {
-                let nl = pos + i;
-                if nl > pos && bytes[nl - 1] == b'\r' {
-                    (nl - 1, nl + 1, Eol::CrLf)
-                } else {
-                    (nl, nl + 1, Eol::Lf)
-                }
-            }
-            None => (bytes.len(), bytes.len(), Eol::None),
-        };
+        let (end, next, eol) = split_at(bytes, pos);
         let kind = classify(src, pos, end, &mut self.state);
         self.no += 1;
         self.pos = next;
@@ -326,6 +316,23 @@ impl Iterator for Lines<'_> {
             eol,
             kind,
         })
+    }
+}
+
+/// The line starting at `pos` (before the end of `bytes`): where its text ends,
+/// where the next line starts, and its ending (`\r\n`, `\n`, or none at the end).
+/// How every reader of plan.md splits it into lines.
+pub fn split_at(bytes: &[u8], pos: usize) -> (usize, usize, Eol) {
+    match memchr::memchr(b'\n', &bytes[pos..]) {
+        Some(i) => {
+            let nl = pos + i;
+            if nl > pos && bytes[nl - 1] == b'\r' {
+                (nl - 1, nl + 1, Eol::CrLf)
+            } else {
+                (nl, nl + 1, Eol::Lf)
+            }
+        }
+        None => (bytes.len(), bytes.len(), Eol::None),
     }
 }
 
