@@ -7,14 +7,14 @@ use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::fs;
 use std::io::{ErrorKind, Read};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use git2::{Status, StatusOptions, StatusShow};
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{Xxh3, Xxh3DefaultBuilder};
 
 use super::open;
 
@@ -28,6 +28,8 @@ const READ_MAX: u64 = 32 << 20;
 
 /// The fingerprint of the work in the repository at `root`, and of the files in
 /// `edited` (paths relative to it that tool calls named) that git does not ignore.
+/// plan's own files are left out: `plan` (plan.md), which the caller hashes whole,
+/// and `.plan/` ([`OWN_DIR`]).
 ///
 /// Clean tracked files cost a stat each, compared with the index's stat data by
 /// git's status (index to working tree: no HEAD tree is read); only the files it
@@ -35,13 +37,51 @@ const READ_MAX: u64 = 32 << 20;
 /// (each would be opened and walked): `edited` stands for them.
 ///
 /// `memo` spares reading again a file whose identity (mode, size, inode, times)
-/// is as it was at an earlier stop; the fingerprint is the same either way.
-pub fn work(root: &Path, edited: &[String], memo: &mut Memo) -> Result<String> {
+/// is as it was at an earlier stop, and spares the whole status when nothing the
+/// last fingerprint depended on moved ([`Memo::unmoved`]); the fingerprint is the
+/// same either way.
+pub fn work(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo) -> Result<String> {
+    let mut edited: Vec<&str> = edited.iter().map(String::as_str).collect();
+    edited.sort_unstable();
+    edited.dedup();
+    let mut asked = Xxh3::new();
+    for part in [root.as_os_str().as_bytes(), plan.as_os_str().as_bytes()] {
+        asked.update(part);
+        asked.update(b"\0");
+    }
+    for rel in &edited {
+        asked.update(rel.as_bytes());
+        asked.update(b"\0");
+    }
+    let asked = asked.digest128();
+    if let Some(work) = memo.unmoved(asked) {
+        return Ok(work);
+    }
+    let mut watch = Vec::new();
+    let work = taken(root, plan, &edited, memo, &mut watch)?;
+    memo.watch(asked, watch, &work);
+    Ok(work)
+}
+
+/// The fingerprint, taken through git's status; `watch` gets every path whose
+/// identity it depends on (see [`Memo::unmoved`]).
+fn taken(
+    root: &Path,
+    plan: &Path,
+    edited: &[&str],
+    memo: &mut Memo,
+    watch: &mut Vec<Vec<u8>>,
+) -> Result<String> {
     let repo = open(root)?;
     let workdir = repo
         .workdir()
         .with_context(|| format!("{} has no working tree", root.display()))?
         .to_path_buf();
+    let plan_rel = plan
+        .strip_prefix(&workdir)
+        .or_else(|_| plan.strip_prefix(root))
+        .ok()
+        .map(|rel| rel.as_os_str().as_bytes().to_vec());
     let mut hash = Xxh3::new();
 
     let head = repo
@@ -53,19 +93,31 @@ pub fn work(root: &Path, edited: &[String], memo: &mut Memo) -> Result<String> {
         None => hash.update(b"(unborn)"),
     }
     hash.update(b"\0index\0");
+    watch_git(&repo, head.symbolic_target_bytes(), watch);
 
     // What is staged, by entry (path, blob, mode, stage): an edit staged as it is on
     // disk leaves the working tree's status clean. Not the index's bytes, whose stat
     // data a `git status` may refresh.
     let index = repo.index().context("reading the git index")?;
+    let own = |path: &[u8]| {
+        plan_rel.as_deref() == Some(path) || path == OWN_DIR || path.starts_with(b".plan/")
+    };
     for entry in index.iter() {
+        if own(&entry.path) {
+            continue;
+        }
         hash.update(&entry.path);
         hash.update(b"\0");
         hash.update(entry.id.as_bytes());
         hash.update(&entry.mode.to_le_bytes());
         hash.update(&(entry.flags & STAGE_MASK).to_le_bytes());
+        let checked_out = entry.mode != GITLINK && entry.flags_extended & SKIP_WORKTREE == 0;
+        if checked_out {
+            watch.push(joined(&workdir, &entry.path));
+        }
     }
     hash.update(b"\0tree\0");
+    watch_dirs(&repo, &workdir, watch);
 
     let mut left = READ_MAX;
     let mut options = StatusOptions::new();
@@ -82,35 +134,140 @@ pub fn work(root: &Path, edited: &[String], memo: &mut Memo) -> Result<String> {
         .with_context(|| format!("reading the status of {}", workdir.display()))?;
     for entry in statuses.iter() {
         let path = entry.path_bytes();
+        if own(path) {
+            continue;
+        }
         hash.update(path);
         hash.update(b"\0");
         let status = entry.status();
         hash.update(&status.bits().to_le_bytes());
         if status.intersects(Status::WT_NEW | Status::WT_MODIFIED | Status::WT_TYPECHANGE) {
+            let full = joined(&workdir, path);
             content(
-                &workdir.join(OsStr::from_bytes(path)),
+                Path::new(OsStr::from_bytes(&full)),
                 &mut hash,
                 &mut left,
                 memo,
             );
+            watch.push(full);
         }
     }
     hash.update(b"\0edited\0");
 
-    let mut edited: Vec<&String> = edited.iter().collect();
-    edited.sort();
-    edited.dedup();
     for rel in edited {
         // Ignored files are no work, whoever wrote them; a path git cannot check
         // counts.
-        if repo.is_path_ignored(Path::new(rel)).unwrap_or(false) {
+        if own(rel.as_bytes()) || repo.is_path_ignored(Path::new(rel)).unwrap_or(false) {
             continue;
         }
         hash.update(rel.as_bytes());
         hash.update(b"\0");
-        content(&workdir.join(rel), &mut hash, &mut left, memo);
+        let full = workdir.join(rel);
+        content(&full, &mut hash, &mut left, memo);
+        watch.push(full.into_os_string().into_vec());
     }
     Ok(format!("{:032x}", hash.digest128()))
+}
+
+/// `workdir` and a path relative to it, as bytes.
+fn joined(workdir: &Path, rel: &[u8]) -> Vec<u8> {
+    workdir
+        .join(OsStr::from_bytes(rel))
+        .into_os_string()
+        .into_vec()
+}
+
+/// plan's own directory at the top of the tree (config, prompts, judge
+/// transcripts): like plan.md, no work on a goal. A sign-off's transcript comes
+/// with a plan.md line, and 2,500 of them cost a stop 4 ms of stats.
+const OWN_DIR: &[u8] = b".plan";
+
+/// An index entry's mode for a submodule's commit.
+const GITLINK: u32 = 0o160000;
+/// The index's extended flag for an entry a sparse checkout leaves out.
+const SKIP_WORKTREE: u16 = 1 << 14;
+
+/// The files of git's own that a status depends on besides the tree: HEAD, the
+/// index, the branch's ref, the configs and the ignore and attribute files outside
+/// the tree (each replaced by a rename when git writes it, so a new identity).
+fn watch_git(repo: &git2::Repository, branch: Option<&[u8]>, watch: &mut Vec<Vec<u8>>) {
+    let (git_dir, common) = (repo.path(), repo.commondir());
+    let mut paths = vec![
+        git_dir.join("HEAD"),
+        git_dir.join("index"),
+        git_dir.join("config.worktree"),
+        common.join("packed-refs"),
+        common.join("config"),
+        common.join("info").join("exclude"),
+        common.join("info").join("attributes"),
+    ];
+    if let Some(branch) = branch {
+        paths.push(common.join(OsStr::from_bytes(branch)));
+    }
+    paths.extend(
+        [
+            git2::Config::find_global(),
+            git2::Config::find_xdg(),
+            git2::Config::find_system(),
+        ]
+        .into_iter()
+        .flatten(),
+    );
+    let config = repo.config().ok();
+    for (key, default) in [
+        ("core.excludesfile", "ignore"),
+        ("core.attributesfile", "attributes"),
+    ] {
+        let set = config.as_ref().and_then(|c| c.get_path(key).ok());
+        let xdg = git2::Config::find_xdg()
+            .ok()
+            .and_then(|p| p.parent().map(|dir| dir.join(default)));
+        paths.extend(set.or(xdg));
+    }
+    watch.extend(paths.into_iter().map(|p| p.into_os_string().into_vec()));
+}
+
+/// Every directory of the working tree git does not ignore, and the ignore and
+/// attribute files in them: a file created, removed or renamed changes its
+/// directory's identity, so these stand for the untracked files to come, and for
+/// the rules that say which count. Nested repositories and submodules are named,
+/// not entered (as git's status does not).
+fn watch_dirs(repo: &git2::Repository, workdir: &Path, watch: &mut Vec<Vec<u8>>) {
+    let mut stack = vec![workdir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            watch.push(dir.into_os_string().into_vec());
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if !kind.is_dir() {
+                if name == ".gitignore" || name == ".gitattributes" {
+                    watch.push(entry.path().into_os_string().into_vec());
+                }
+                continue;
+            }
+            if name == ".git" || (dir == workdir && name.as_bytes() == OWN_DIR) {
+                continue;
+            }
+            let path = entry.path();
+            if fs::symlink_metadata(path.join(".git")).is_ok() {
+                watch.push(path.into_os_string().into_vec());
+                continue;
+            }
+            let ignored = path
+                .strip_prefix(workdir)
+                .ok()
+                .is_some_and(|rel| repo.is_path_ignored(rel).unwrap_or(false));
+            if !ignored {
+                stack.push(path);
+            }
+        }
+        watch.push(dir.into_os_string().into_vec());
+    }
 }
 
 /// The stage bits of an index entry's flags (a merge conflict's sides).
@@ -150,9 +307,9 @@ fn content(path: &Path, hash: &mut Xxh3, left: &mut u64, memo: &mut Memo) {
         // The mode too: `chmod +x` on a script is work git records.
         hash.update(&meta.mode().to_le_bytes());
         let key = path.as_os_str().as_bytes();
-        let known = memo.old.get(key).filter(|(was, _)| *was == identity);
+        let known = memo.known(key).filter(|(was, _)| *was == identity);
         let digest = match known {
-            Some((_, digest)) => Some(*digest),
+            Some((_, digest)) => Some(digest),
             None => read_digest(path, meta.len()).ok(),
         };
         if let Some(digest) = digest {
@@ -162,7 +319,7 @@ fn content(path: &Path, hash: &mut Xxh3, left: &mut u64, memo: &mut Memo) {
             // same tick of the file clock, keeping its identity: not kept.
             let settled = meta
                 .modified()
-                .is_ok_and(|t| t + MEMO_MARGIN < SystemTime::now());
+                .is_ok_and(|t| t + memo.margin < SystemTime::now());
             if settled {
                 memo.new.push((key.to_vec(), identity, digest));
             }
@@ -179,67 +336,222 @@ fn content(path: &Path, hash: &mut Xxh3, left: &mut u64, memo: &mut Memo) {
 /// (as the hooks' cache trusts a file's identity, src/cache.rs).
 const MEMO_MARGIN: Duration = Duration::from_secs(2);
 
-/// Content hashes of the files a fingerprint read, by path and identity, kept in
-/// `.git/plan/cache/` between stops: with 2,500 untracked judge transcripts, reading
-/// them all again cost a stop 20M instructions. A cache only: one that does not
-/// read back is empty.
-#[derive(Debug, Default)]
+/// Content hashes by path, with the identity each file had.
+type Files = HashMap<Vec<u8>, ([i64; 7], u128), Xxh3DefaultBuilder>;
+
+/// What one stop learnt for the next, kept in `.git/plan/cache/` (a cache only:
+/// one that does not read back is empty, and the fingerprint is the same with it
+/// or without):
+/// - content hashes of the files a fingerprint read, by path and identity (with
+///   2,500 untracked judge transcripts, reading them all again cost a stop 20M
+///   instructions);
+/// - the last fingerprint and the paths it depended on, by identity: a stop where
+///   none of them moved takes it as it is, a stat each instead of git's status
+///   (20M instructions with those transcripts, 67M at 10,000 tracked files).
+#[derive(Debug)]
 pub struct Memo {
-    old: HashMap<Vec<u8>, ([i64; 7], u128)>,
+    /// What the last stop kept, read back whole (else empty).
+    kept: Vec<u8>,
+    /// Where its content hashes are in `kept`; read into `old` only when a stop
+    /// looks at the tree again.
+    files_at: std::ops::Range<usize>,
+    old: Option<Files>,
     new: Vec<(Vec<u8>, [i64; 7], u128)>,
+    watch: Option<Watch>,
+    next: Option<(Watch, Vec<Vec<u8>>)>,
+    margin: Duration,
+    /// The fingerprint was the last one, nothing it depended on having moved.
+    spared: bool,
 }
 
-const MEMO_MAGIC: &[u8; 4] = b"pwm1";
+/// The last fingerprint, what it was asked for, and the hash of the identities of
+/// the paths it depended on (kept as written, `paths_at` in [`Memo::kept`]: a
+/// stop where nothing moved reads them without a copy).
+#[derive(Debug, PartialEq, Eq)]
+struct Watch {
+    asked: u128,
+    seen: u128,
+    work: String,
+    paths_at: std::ops::Range<usize>,
+}
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            kept: Vec::new(),
+            files_at: 0..0,
+            old: None,
+            new: Vec::new(),
+            watch: None,
+            next: None,
+            margin: MEMO_MARGIN,
+            spared: false,
+        }
+    }
+}
+
+const MEMO_MAGIC: &[u8; 4] = b"pwm2";
+
+/// Reads the fields of a kept memo in order.
+struct Fields<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Fields<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let field = self.bytes.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(field)
+    }
+    fn number(&mut self) -> Option<usize> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?) as usize)
+    }
+    fn wide(&mut self) -> Option<u128> {
+        Some(u128::from_le_bytes(self.take(16)?.try_into().ok()?))
+    }
+    /// A length, then that many bytes.
+    fn counted(&mut self) -> Option<&'a [u8]> {
+        let len = self.number()?;
+        self.take(len)
+    }
+    /// A count, then that many counted fields (checked, not copied).
+    fn list(&mut self) -> Option<std::ops::Range<usize>> {
+        let count = self.number()?;
+        let start = self.at;
+        for _ in 0..count {
+            self.counted()?;
+        }
+        Some(start..self.at)
+    }
+}
+
+/// The counted fields of a list [`Fields::list`] checked.
+fn listed(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut fields = Fields { bytes, at: 0 };
+    std::iter::from_fn(move || fields.counted())
+}
+
+/// Bytes of one kept content hash after its path: identity and digest.
+const FILE_TAIL: usize = 7 * 8 + 16;
 
 impl Memo {
     /// A memo as [`Memo::encode`] wrote it; empty when it does not read back whole.
-    pub fn decode(bytes: &[u8]) -> Memo {
+    pub fn decode(bytes: Vec<u8>) -> Memo {
         Memo::try_decode(bytes).unwrap_or_default()
     }
 
-    fn try_decode(bytes: &[u8]) -> Option<Memo> {
+    fn try_decode(mut bytes: Vec<u8>) -> Option<Memo> {
         let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
         if xxhash_rust::xxh3::xxh3_64(body).to_le_bytes() != sum {
             return None;
         }
-        let mut rest = body.strip_prefix(MEMO_MAGIC)?;
-        let mut take = |n: usize| -> Option<&[u8]> {
-            let (head, tail) = rest.split_at_checked(n)?;
-            rest = tail;
-            Some(head)
-        };
-        let mut old = HashMap::new();
-        while let Some(len) = take(4) {
-            let len = u32::from_le_bytes(len.try_into().ok()?) as usize;
-            let path = take(len)?.to_vec();
-            let mut identity = [0i64; 7];
-            for n in &mut identity {
-                *n = i64::from_le_bytes(take(8)?.try_into().ok()?);
-            }
-            let digest = u128::from_le_bytes(take(16)?.try_into().ok()?);
-            old.insert(path, (identity, digest));
+        let mut fields = Fields { bytes: body, at: 0 };
+        if fields.take(4)? != MEMO_MAGIC {
+            return None;
         }
+        let watch = match fields.take(1)? {
+            [0] => None,
+            _ => Some(Watch {
+                asked: fields.wide()?,
+                seen: fields.wide()?,
+                work: String::from_utf8(fields.counted()?.to_vec()).ok()?,
+                paths_at: fields.list()?,
+            }),
+        };
+        let count = fields.number()?;
+        let files_at = fields.at..fields.at;
+        for _ in 0..count {
+            fields.counted()?;
+            fields.take(FILE_TAIL)?;
+        }
+        if fields.at != body.len() {
+            return None;
+        }
+        let files_at = files_at.start..fields.at;
+        bytes.truncate(files_at.end);
         Some(Memo {
-            old,
-            new: Vec::new(),
+            files_at,
+            kept: bytes,
+            watch,
+            ..Memo::default()
         })
     }
 
-    /// What this fingerprint read, to keep for the next; `None` when it is what was
-    /// kept already (nothing to write).
-    pub fn encode(&self) -> Option<Vec<u8>> {
-        let same = self.new.len() == self.old.len()
-            && self
-                .new
-                .iter()
-                .all(|(path, identity, digest)| self.old.get(path) == Some(&(*identity, *digest)));
-        if same {
+    /// The content hashes kept, by path: read from the kept bytes on first use.
+    fn files(&mut self) -> &Files {
+        self.old.get_or_insert_with(|| {
+            let mut old = HashMap::default();
+            let mut fields = Fields {
+                bytes: &self.kept[self.files_at.clone()],
+                at: 0,
+            };
+            while let (Some(path), Some(tail)) = (fields.counted(), fields.take(FILE_TAIL)) {
+                let mut identity = [0i64; 7];
+                for (n, b) in identity.iter_mut().zip(tail.chunks_exact(8)) {
+                    *n = i64::from_le_bytes(b.try_into().unwrap_or_default());
+                }
+                let digest = u128::from_le_bytes(tail[56..].try_into().unwrap_or_default());
+                old.insert(path.to_vec(), (identity, digest));
+            }
+            old
+        })
+    }
+
+    /// The content hash kept for `path`, with the identity it had.
+    fn known(&mut self, path: &[u8]) -> Option<([i64; 7], u128)> {
+        self.files().get(path).copied()
+    }
+
+    /// What this fingerprint learnt, to keep for the next; `None` when it is what
+    /// was kept already (nothing to write).
+    pub fn encode(&mut self) -> Option<Vec<u8>> {
+        if self.spared {
             return None;
         }
+        let new = std::mem::take(&mut self.new);
+        let old = self.files();
+        let same_files = new.len() == old.len()
+            && new
+                .iter()
+                .all(|(path, identity, digest)| old.get(path) == Some(&(*identity, *digest)));
+        self.new = new;
+        let same_watch = match (&self.next, &self.watch) {
+            (None, None) => true,
+            (Some((next, paths)), Some(watch)) => {
+                (next.asked, next.seen, &next.work) == (watch.asked, watch.seen, &watch.work)
+                    && paths
+                        .iter()
+                        .map(Vec::as_slice)
+                        .eq(listed(&self.kept[watch.paths_at.clone()]))
+            }
+            _ => false,
+        };
+        if same_files && same_watch {
+            return None;
+        }
+        fn put(out: &mut Vec<u8>, bytes: &[u8]) -> Option<()> {
+            out.extend_from_slice(&u32::try_from(bytes.len()).ok()?.to_le_bytes());
+            out.extend_from_slice(bytes);
+            Some(())
+        }
         let mut out = MEMO_MAGIC.to_vec();
+        match &self.next {
+            None => out.push(0),
+            Some((watch, paths)) => {
+                out.push(1);
+                out.extend_from_slice(&watch.asked.to_le_bytes());
+                out.extend_from_slice(&watch.seen.to_le_bytes());
+                put(&mut out, watch.work.as_bytes())?;
+                out.extend_from_slice(&u32::try_from(paths.len()).ok()?.to_le_bytes());
+                for path in paths {
+                    put(&mut out, path)?;
+                }
+            }
+        }
+        out.extend_from_slice(&u32::try_from(self.new.len()).ok()?.to_le_bytes());
         for (path, identity, digest) in &self.new {
-            out.extend_from_slice(&u32::try_from(path.len()).ok()?.to_le_bytes());
-            out.extend_from_slice(path);
+            put(&mut out, path)?;
             for n in identity {
                 out.extend_from_slice(&n.to_le_bytes());
             }
@@ -249,6 +561,87 @@ impl Memo {
         out.extend_from_slice(&sum.to_le_bytes());
         Some(out)
     }
+
+    /// The last stop's fingerprint when it was asked for the same (tree, plan file,
+    /// edited files) and none of the paths it depended on moved: the same identity
+    /// (mode, size, inode, device, times) and settled, for a file written again
+    /// within the same tick of the file clock keeps its identity. Sound because git
+    /// writes HEAD, refs and the index by rename, a file created, removed or renamed
+    /// changes its directory, and a write changes a file's change time, which no
+    /// tool can set back.
+    fn unmoved(&mut self, asked: u128) -> Option<String> {
+        let watch = self.watch.as_ref().filter(|w| w.asked == asked)?;
+        let paths = listed(&self.kept[watch.paths_at.clone()]);
+        if seen(paths, self.margin)? != watch.seen {
+            return None;
+        }
+        self.spared = true;
+        Some(watch.work.clone())
+    }
+
+    /// Keeps `work` for the next stop, with what it depended on, unless one of the
+    /// paths was not settled (it could change again unseen).
+    fn watch(&mut self, asked: u128, paths: Vec<Vec<u8>>, work: &str) {
+        self.next = seen(paths.iter().map(Vec::as_slice), self.margin).map(|seen| {
+            let watch = Watch {
+                asked,
+                seen,
+                work: work.to_string(),
+                paths_at: 0..0,
+            };
+            (watch, paths)
+        });
+    }
+
+    /// Whether the last fingerprint taken with this memo was the kept one.
+    #[cfg(test)]
+    fn spared(&self) -> bool {
+        self.spared
+    }
+}
+
+/// The hash of the identities of `paths` (a missing one counts as missing);
+/// `None` when one was changed within `margin` or cannot be looked at.
+fn seen<'a>(paths: impl Iterator<Item = &'a [u8]>, margin: Duration) -> Option<u128> {
+    let since = SystemTime::now()
+        .checked_sub(margin)?
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .ok()?;
+    let since = (since.as_secs() as i64, i64::from(since.subsec_nanos()));
+    let mut hash = Xxh3::new();
+    for path in paths {
+        match fs::symlink_metadata(OsStr::from_bytes(path)) {
+            Ok(meta) => {
+                let (mtime, ctime) = (
+                    (meta.mtime(), meta.mtime_nsec()),
+                    (meta.ctime(), meta.ctime_nsec()),
+                );
+                if mtime >= since || ctime >= since {
+                    return None;
+                }
+                // One update a path: eight small ones cost 10,000 tracked files 4M
+                // instructions.
+                let mut identity = [0u8; 64];
+                let fields = [
+                    meta.mode() as i64,
+                    meta.len() as i64,
+                    meta.ino() as i64,
+                    meta.dev() as i64,
+                    mtime.0,
+                    mtime.1,
+                    ctime.0,
+                    ctime.1,
+                ];
+                for (to, n) in identity.chunks_exact_mut(8).zip(fields) {
+                    to.copy_from_slice(&n.to_le_bytes());
+                }
+                hash.update(&identity);
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => hash.update(b"-"),
+            Err(_) => return None,
+        }
+    }
+    Some(hash.digest128())
 }
 
 /// The hash of the file's bytes. `len`: its size when it was looked at, so that the
@@ -297,7 +690,8 @@ mod tests {
     fn each_kind_of_work_changes_it_and_nothing_else_does() {
         let dir = repo();
         let root = dir.path();
-        let print = |edited: &[String]| work(root, edited, &mut Memo::default()).unwrap();
+        let plan = root.join("plan.md");
+        let print = |edited: &[String]| work(root, &plan, edited, &mut Memo::default()).unwrap();
         let mut seen = vec![print(&[])];
         let mut step = |what: &str, change: &dyn Fn()| {
             change();
@@ -364,12 +758,173 @@ mod tests {
         let root = dir.path();
         fs::create_dir_all(root.join("build")).unwrap();
         let edited = ["build/out".to_string(), "a.txt".to_string()];
-        let first = work(root, &edited, &mut Memo::default()).unwrap();
+        let first = work(root, &root.join("plan.md"), &edited, &mut Memo::default()).unwrap();
         fs::write(root.join("build/out"), "o\n").unwrap();
-        assert_eq!(work(root, &edited, &mut Memo::default()).unwrap(), first);
+        assert_eq!(
+            work(root, &root.join("plan.md"), &edited, &mut Memo::default()).unwrap(),
+            first
+        );
         // Named twice, in another order: the same.
         let twice = ["a.txt".to_string(), "build/out".to_string(), "a.txt".into()];
-        assert_eq!(work(root, &twice, &mut Memo::default()).unwrap(), first);
+        assert_eq!(
+            work(root, &root.join("plan.md"), &twice, &mut Memo::default()).unwrap(),
+            first
+        );
+    }
+
+    /// The kept fingerprint is taken only when nothing moved: after each kind of
+    /// work the next stop looks again and sees it (what a fresh look sees), and the
+    /// stop after that, nothing having moved, is spared the look.
+    #[test]
+    fn a_stop_takes_the_last_fingerprint_only_when_nothing_moved() {
+        let dir = repo();
+        let root = dir.path();
+        let plan = root.join("plan.md");
+        fs::write(root.join(".gitignore"), "build/\n*.log\n").unwrap();
+        fs::create_dir_all(root.join("empty")).unwrap();
+        fs::create_dir_all(root.join("logs")).unwrap();
+        fs::write(root.join("logs/x.log"), "x\n").unwrap();
+        fs::create_dir_all(root.join("src")).unwrap();
+        fs::write(root.join("src/b.rs"), "fn b() {}\n").unwrap();
+        fs::write(&plan, "# Plan: p\n").unwrap();
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-q", "-m", "shape"]);
+
+        let margin = Duration::from_millis(40);
+        let mut kept = Vec::new();
+        // One stop as the hook takes it: the memo the last stop kept, then what it keeps.
+        let mut stop = || {
+            std::thread::sleep(margin * 2);
+            let mut memo = Memo::decode(kept.clone());
+            memo.margin = margin;
+            let print = work(root, &plan, &[], &mut memo).unwrap();
+            if let Some(bytes) = memo.encode() {
+                kept = bytes;
+            }
+            (print, memo.spared())
+        };
+        let fresh = || work(root, &plan, &[], &mut Memo::default()).unwrap();
+        let (mut last, spared) = stop();
+        assert!(!spared, "nothing kept yet");
+        let touch_back = |file: &str| {
+            let ok = Command::new("touch")
+                .args(["-d", "2020-01-01", file])
+                .current_dir(root)
+                .status()
+                .unwrap();
+            assert!(ok.success());
+        };
+        type Step<'a> = (&'a str, Box<dyn Fn() + 'a>);
+        let steps: Vec<Step> = vec![
+            ("nothing", Box::new(|| ())),
+            (
+                "a tracked file rewritten at its size",
+                Box::new(|| fs::write(root.join("a.txt"), "b\n").unwrap()),
+            ),
+            (
+                "the same with its time set back",
+                Box::new(|| {
+                    fs::write(root.join("a.txt"), "c\n").unwrap();
+                    touch_back("a.txt");
+                }),
+            ),
+            (
+                "a file in an empty directory",
+                Box::new(|| fs::write(root.join("empty/new.txt"), "n\n").unwrap()),
+            ),
+            (
+                "a file beside ignored ones only",
+                Box::new(|| fs::write(root.join("logs/new.txt"), "n\n").unwrap()),
+            ),
+            (
+                "an untracked file rewritten at its size, its time set back",
+                Box::new(|| {
+                    fs::write(root.join("logs/new.txt"), "m\n").unwrap();
+                    touch_back("logs/new.txt");
+                }),
+            ),
+            (
+                "a file renamed within its directory",
+                Box::new(|| {
+                    fs::rename(root.join("logs/new.txt"), root.join("logs/old.txt")).unwrap()
+                }),
+            ),
+            (
+                "a directory in a new directory",
+                Box::new(|| {
+                    fs::create_dir_all(root.join("deep/er")).unwrap();
+                    fs::write(root.join("deep/er/f.txt"), "f\n").unwrap();
+                }),
+            ),
+            (
+                "the ignore rules",
+                Box::new(|| fs::write(root.join(".gitignore"), "build/\n").unwrap()),
+            ),
+            (
+                "the repository's excludes",
+                Box::new(|| fs::write(root.join(".git/info/exclude"), "*.log\n").unwrap()),
+            ),
+            (
+                "chmod +x",
+                Box::new(|| {
+                    use std::os::unix::fs::PermissionsExt;
+                    let exec = fs::Permissions::from_mode(0o755);
+                    fs::set_permissions(root.join("src/b.rs"), exec).unwrap();
+                }),
+            ),
+            (
+                "a symlink",
+                Box::new(|| std::os::unix::fs::symlink("a.txt", root.join("link")).unwrap()),
+            ),
+            ("staging", Box::new(|| git(root, &["add", "-A"]))),
+            (
+                "a commit",
+                Box::new(|| git(root, &["commit", "-q", "-m", "work"])),
+            ),
+            (
+                "a branch switch",
+                Box::new(|| git(root, &["checkout", "-q", "-b", "other"])),
+            ),
+        ];
+        for (what, change) in steps {
+            change();
+            let (now, spared) = stop();
+            assert_eq!(now, fresh(), "{what}: not what a fresh look sees");
+            if what == "nothing" {
+                assert!(spared, "nothing moved, yet the stop looked again");
+                assert_eq!(now, last);
+            } else {
+                assert!(!spared, "{what}: the kept fingerprint was taken");
+                assert_ne!(now, last, "{what} left the fingerprint as it was");
+            }
+            let (again, spared) = stop();
+            assert!(
+                spared,
+                "{what}: then nothing moved, yet the stop looked again"
+            );
+            assert_eq!(again, now);
+            last = now;
+        }
+        // No work: plan.md (its caller hashes it whole), plan's own files, ignored
+        // files.
+        fs::write(&plan, "# Plan: q\n").unwrap();
+        fs::create_dir_all(root.join(".plan/judge")).unwrap();
+        fs::write(root.join(".plan/judge/t.md"), "# Judge\n").unwrap();
+        fs::write(root.join(".plan/config.yaml"), "loop:\n").unwrap();
+        fs::create_dir_all(root.join("build")).unwrap();
+        fs::write(root.join("build/out"), "o\n").unwrap();
+        fs::write(root.join("logs/y.log"), "y\n").unwrap();
+        let (now, _) = stop();
+        assert_eq!(now, last, "plan.md, .plan/ or an ignored file");
+        assert!(stop().1);
+        fs::write(root.join(".plan/judge/t.md"), "# Judge, edited\n").unwrap();
+        assert_eq!(stop(), (last.clone(), true), "not looked at");
+        // Asked for other edited files: looked at again.
+        let mut memo = Memo::decode(kept.clone());
+        memo.margin = margin;
+        let edited = work(root, &plan, &["a.txt".to_string()], &mut memo).unwrap();
+        assert!(!memo.spared());
+        assert_ne!(edited, last);
     }
 
     /// The memo spares reads, never changes the answer: a fingerprint taken with the
@@ -393,19 +948,29 @@ mod tests {
             .unwrap();
         assert!(old.success());
         let mut first = Memo::default();
-        let without = work(root, &[], &mut first).unwrap();
+        let without = work(root, &root.join("plan.md"), &[], &mut first).unwrap();
         let kept = first.encode().expect("the first stop keeps what it read");
-        let mut memo = Memo::decode(&kept);
-        assert_eq!(memo.old.len(), 6);
-        assert_eq!(work(root, &[], &mut memo).unwrap(), without);
+        let mut memo = Memo::decode(kept.clone());
+        assert_eq!(memo.files().len(), 6);
+        assert_eq!(
+            work(root, &root.join("plan.md"), &[], &mut memo).unwrap(),
+            without
+        );
         assert!(memo.encode().is_none(), "nothing new to keep");
         fs::write(root.join("u3.txt"), "untracked 9\n").unwrap();
-        let mut memo = Memo::decode(&kept);
-        let changed = work(root, &[], &mut memo).unwrap();
+        let mut memo = Memo::decode(kept.clone());
+        let changed = work(root, &root.join("plan.md"), &[], &mut memo).unwrap();
         assert_ne!(changed, without);
-        assert_eq!(changed, work(root, &[], &mut Memo::default()).unwrap());
+        assert_eq!(
+            changed,
+            work(root, &root.join("plan.md"), &[], &mut Memo::default()).unwrap()
+        );
         // A memo that does not read back is empty, never an error.
-        assert!(Memo::decode(&kept[..kept.len() - 1]).old.is_empty());
-        assert!(Memo::decode(b"").old.is_empty());
+        assert!(
+            Memo::decode(kept[..kept.len() - 1].to_vec())
+                .files()
+                .is_empty()
+        );
+        assert!(Memo::decode(Vec::new()).files().is_empty());
     }
 }

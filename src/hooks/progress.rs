@@ -38,11 +38,13 @@ pub fn note_edit(edited: &mut Vec<String>, root: &Path, cwd: &Path, given: &str)
 }
 
 /// The work fingerprint at this stop: plan.md's hash and [`crate::git::fingerprint::work`]
-/// over the repository at `root` and the files `session`'s tool calls edited. Where git cannot
+/// over the repository at `root` (but plan.md, at `plan`) and the files `session`'s tool
+/// calls edited. Where git cannot
 /// say (a damaged index), plan.md's hash alone, as before: the hooks fail open,
 /// and the budget still ends the loop.
 pub fn fingerprint(
     root: &Path,
+    plan: &Path,
     git_dir: &Path,
     state: &State,
     session: &str,
@@ -55,9 +57,9 @@ pub fn fingerprint(
     // be read or written costs reads, never the answer).
     let kept = git_dir.join("plan").join("cache").join("work.bin");
     let mut memo = crate::fsread::bytes(&kept, crate::fsread::STATE)
-        .map(|bytes| Memo::decode(&bytes))
+        .map(Memo::decode)
         .unwrap_or_default();
-    match crate::git::fingerprint::work(root, &edited, &mut memo) {
+    match crate::git::fingerprint::work(root, plan, &edited, &mut memo) {
         Ok(work) => {
             if let Some(bytes) = memo.encode() {
                 crate::cache::keep(&kept, &bytes);

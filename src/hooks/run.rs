@@ -495,6 +495,7 @@ fn stop(
         if !current.paused && input.ending == host::Ending::Plain && current.used < current.budget {
             let print = super::progress::fingerprint(
                 &place.root,
+                &place.plan_path,
                 &place.git_dir,
                 state,
                 &input.session,

@@ -222,3 +222,43 @@ fn a_tool_edit_inside_a_submodule_counts() {
         run.stdout
     );
 }
+
+/// Once nothing has moved for a while, a stop takes the last fingerprint by the
+/// identities of what it depended on (a stat each, not git's status): an edit
+/// after that is still work, one that keeps the file's size and sets its time
+/// back included (its change time moves), and idle stops still stall.
+#[test]
+fn work_after_settled_idle_stops_is_still_seen() {
+    let t = looping(20, 3);
+    t.write("notes/a.txt", "aaaa\n");
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    std::thread::sleep(std::time::Duration::from_millis(2300));
+    for stop in ["stall 1, kept", "stall 2, spared"] {
+        let run = t.stop_hook("s1");
+        assert_eq!(decision(&run).as_deref(), Some("block"), "{stop}");
+    }
+    let path = t.path("notes/a.txt");
+    let was = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::fs::write(&path, "bbbb\n").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(was)
+        .unwrap();
+    for stop in ["work", "stall 1", "stall 2"] {
+        let run = t.stop_hook("s1");
+        assert_eq!(
+            decision(&run).as_deref(),
+            Some("block"),
+            "{stop}: {}",
+            run.stdout
+        );
+    }
+    let run = t.stop_hook("s1");
+    assert!(
+        message(&run).contains("stalled: 3 continuations"),
+        "{}",
+        run.stdout
+    );
+}
