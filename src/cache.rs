@@ -29,7 +29,7 @@ mod resume;
 pub const MARGIN: Duration = Duration::from_secs(2);
 
 /// Bumped when what is cached, or how it is derived, changes shape.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// What a stat says about a file: any write, chmod or rename moves the ctime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -535,8 +535,11 @@ mod tests {
             weakened_tests: None,
             panel: Vec::new(),
             when: "2026-01-01 10:00".into(),
+            judged: None,
+            tree: None,
         };
-        format!("{}\n## Prompt\n\nx\n", header.render())
+        let judged = parse(&plan_text(0)).goal("a").unwrap().contract();
+        crate::plan::proof::test_record(&header, &judged)
     }
 
     impl Repo {

@@ -70,7 +70,7 @@ pub use checkpoint::{
     CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
     restore, save_working_tree, saved, undo_prefixes,
 };
-pub use checkpoint::{built_on, save_commit, working_commit};
+pub use checkpoint::{built_on, save_commit, saved_with_subjects, working_commit};
 mod judge_tree;
 pub use judge_tree::{Guarded, check_out, guarded};
 mod tracking;

@@ -57,11 +57,13 @@ pub fn text(root: &Path, rel: &str) -> Option<String> {
 /// Every checkpoint ref the repository at `root` has, for [`bind::apply`]; `None`
 /// when they cannot be listed (then nothing is said of checkpoints).
 pub fn checkpoints(root: &Path) -> Option<Vec<bind::Checkpoint>> {
-    let saved = crate::git::saved(root, bind::CHECKPOINTS).ok()?;
+    let saved = crate::git::saved_with_subjects(root, bind::CHECKPOINTS).ok()?;
     Some(
         saved
-            .iter()
-            .filter_map(|s| bind::Checkpoint::from_ref(&s.reference, &s.commit))
+            .into_iter()
+            .filter_map(|(s, subject)| {
+                bind::Checkpoint::from_ref(&s.reference, &s.commit).map(|c| c.with_subject(subject))
+            })
             .collect(),
     )
 }
@@ -231,6 +233,9 @@ impl Transcript<'_> {
                 })
                 .collect(),
             when: now.stamp(),
+            // The body's, read back from the text below: not header lines.
+            judged: None,
+            tree: None,
         };
         let mut text = header.render();
         let _ = writeln!(

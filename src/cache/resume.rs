@@ -319,8 +319,14 @@ mod tests {
                 weakened_tests: None,
                 panel: Vec::new(),
                 when: "2026-06-15 15:02".into(),
+                judged: None,
+                tree: None,
             };
-            let text = format!("{}\n## Prompt\n\nx\n", header.render());
+            let judged = parse(&format!("# Plan: p\n\n{goal}"))
+                .goal(&format!("g{i}"))
+                .unwrap()
+                .contract();
+            let text = crate::plan::proof::test_record(&header, &judged);
             fs::write(repo.dir.path().join(format!(".plan/judge/g{i}.md")), &text).unwrap();
             log.push_str(&format!(
                 "- 2026-06-15 15:02 g{i} signed off (verify passed, judge claude:opus accept, contract {}): .plan/judge/g{i}.md#{}\n",

@@ -270,6 +270,34 @@ pub fn saved(root: &Path, prefix: &str) -> Result<Vec<Saved>> {
     Ok(out)
 }
 
+/// As [`saved`], each with the first line of its commit's message: a checkpoint
+/// says whose it is (`plan: checkpoint of <goal>`), which a ref pointed at it by
+/// hand does not change.
+pub fn saved_with_subjects(root: &Path, prefix: &str) -> Result<Vec<(Saved, String)>> {
+    let repo = open(root)?;
+    let refs = repo.references().context("listing the repository's refs")?;
+    let mut out = Vec::new();
+    for reference in refs {
+        let reference = reference.context("reading a ref")?;
+        let Some(name) = reference.name().ok().filter(|n| n.starts_with(prefix)) else {
+            continue;
+        };
+        let Ok(commit) = reference.peel_to_commit() else {
+            continue;
+        };
+        let subject = String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default());
+        out.push((
+            Saved {
+                reference: name.to_string(),
+                commit: commit.id().to_string(),
+            },
+            subject.into_owned(),
+        ));
+    }
+    out.sort_by_key(|(s, _)| order(s.stamp()));
+    Ok(out)
+}
+
 fn order(stamp: &str) -> (String, u32) {
     let mut parts = stamp.splitn(3, '-');
     let day = parts.next().unwrap_or_default();

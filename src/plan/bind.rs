@@ -19,7 +19,14 @@ pub struct Checkpoint {
     pub stamp: String,
     /// 40 hex digits.
     pub commit: String,
+    /// The first line of the commit's message, when read: plan writes
+    /// `plan: checkpoint of <goal>`, and a ref pointed at the commit by hand leaves
+    /// it naming the goal it was taken for.
+    pub subject: Option<String>,
 }
+
+/// How a checkpoint commit's message names its goal.
+const SUBJECT: &str = "plan: checkpoint of ";
 
 impl Checkpoint {
     /// `refs/plan/checkpoints/<goal>/<YYYYMMDD-HHMM>[-N]` and its commit; `None` for
@@ -45,7 +52,21 @@ impl Checkpoint {
             goal: goal.to_string(),
             stamp,
             commit: commit.to_string(),
+            subject: None,
         })
+    }
+
+    /// The checkpoint, its commit's message first line known.
+    pub fn with_subject(self, subject: String) -> Checkpoint {
+        Checkpoint {
+            subject: Some(subject),
+            ..self
+        }
+    }
+
+    /// The goal the commit's message says it was taken for, when it is plan's.
+    fn taken_for(&self) -> Option<&str> {
+        self.subject.as_deref()?.strip_prefix(SUBJECT)
     }
 }
 
@@ -105,11 +126,11 @@ pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, refs: &[Checkpoint]) -> Binding {
             hint: fetch.to_string(),
         };
     }
-    if named
+    if let Some(mine) = named
         .iter()
-        .any(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp)
+        .find(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp)
     {
-        return Binding::Bound;
+        return owned(mine, &named, id, line, short);
     }
     let kept: Vec<String> = named
         .iter()
@@ -121,6 +142,34 @@ pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, refs: &[Checkpoint]) -> Binding {
             kept.join(", ")
         ),
         hint: "sign it off again with `plan complete`".to_string(),
+    }
+}
+
+/// Whether the checkpoint a ref keeps for this goal and stamp is this goal's own:
+/// one goal's honest checkpoint given a second ref for another goal still says,
+/// in its commit's message and its first ref, whose it is. Every sign-off takes its
+/// own commit, so no two goals share one.
+fn owned(mine: &Checkpoint, named: &[&Checkpoint], id: &str, line: usize, short: &str) -> Binding {
+    let hint = format!("sign it off with `plan complete {id}`, which takes its own checkpoint");
+    match mine.taken_for() {
+        Some(goal) if goal == id => Binding::Bound,
+        Some(other) => Binding::Unbound {
+            why: format!(
+                "the checkpoint belongs to goal {other}: its sign-off (log line {line}) names checkpoint {short}, whose commit is `{SUBJECT}{other}`"
+            ),
+            hint,
+        },
+        // A message plan did not write: then its first ref says whose it is.
+        None => match named.iter().find(|r| r.goal != id) {
+            Some(other) => Binding::Unbound {
+                why: format!(
+                    "the checkpoint belongs to goal {}: its sign-off (log line {line}) names checkpoint {short}, which this repository also keeps for goal {} at {}",
+                    other.goal, other.goal, other.stamp
+                ),
+                hint,
+            },
+            None => Binding::Bound,
+        },
     }
 }
 
@@ -176,6 +225,43 @@ mod tests {
         list.iter()
             .map(|(r, c)| Checkpoint::from_ref(r, c).unwrap())
             .collect()
+    }
+
+    /// One goal's checkpoint given a ref under another goal's name is still the
+    /// first goal's: its message says so, or else its first ref does.
+    #[test]
+    fn a_checkpoint_taken_for_another_goal_binds_no_sign_off() {
+        let plan = crate::plan::model::parse(SRC);
+        let goal = &plan.goals[0];
+        let commit = "0123456789ab".to_string() + &"0".repeat(28);
+        let kept = |subject: &str| {
+            Checkpoint::from_ref("refs/plan/checkpoints/a/20260101-1000", &commit)
+                .unwrap()
+                .with_subject(subject.to_string())
+        };
+        let mine = kept("plan: checkpoint of a");
+        assert_eq!(
+            check(&plan, goal, std::slice::from_ref(&mine)),
+            Binding::Bound
+        );
+        let Binding::Unbound { why, .. } = check(&plan, goal, &[kept("plan: checkpoint of b")])
+        else {
+            panic!()
+        };
+        assert_eq!(
+            why,
+            "the checkpoint belongs to goal b: its sign-off (log line 6) names checkpoint 0123456789ab, whose commit is `plan: checkpoint of b`"
+        );
+        let b = Checkpoint::from_ref("refs/plan/checkpoints/b/20251231-0900", &commit).unwrap();
+        let Binding::Unbound { why, .. } = check(&plan, goal, &[b.clone(), kept("by hand")]) else {
+            panic!()
+        };
+        assert!(
+            why.ends_with("which this repository also keeps for goal b at 2025-12-31 09:00"),
+            "{why}"
+        );
+        // A ref pointed by hand at a's own checkpoint does not take it from a.
+        assert_eq!(check(&plan, goal, &[b, mine]), Binding::Bound);
     }
 
     #[test]

@@ -695,6 +695,8 @@ mod tests {
                         .and_then(|(entry, _)| entry.stamp)
                         .unwrap_or_default()
                         .to_string(),
+                    judged: full.goal(id).map(|g| g.contract_id()),
+                    tree: None,
                 }),
             }
         }

@@ -52,6 +52,15 @@ pub struct Header {
     /// Empty in a header that has none.
     #[serde(default)]
     pub when: String,
+    /// From the body, read with the header but not written by [`Header::render`]:
+    /// the whole blob id of the contract in the `## Contract as judged` section,
+    /// the text the judge was shown. `None` when the body has no such section.
+    #[serde(default)]
+    pub judged: Option<String>,
+    /// From the body: the commit whose tree the judge read (its `- tree judged:`
+    /// line, outside fenced text). `None` when no judge ran or none is named.
+    #[serde(default)]
+    pub tree: Option<String>,
 }
 
 const TITLE: &str = "# Sign-off record: ";
@@ -139,8 +148,23 @@ impl Header {
             }
             seen += 1;
         }
-        (seen >= 5).then_some(header)
+        if seen < 5 {
+            return None;
+        }
+        header.judged = super::record_body::judged_contract(text);
+        header.tree = super::record_body::tree_judged(text);
+        Some(header)
     }
+}
+
+/// For tests: a transcript with `header` whose body shows `contract` (a goal's
+/// [`Goal::contract`]) as judged, as plan writes one.
+#[cfg(test)]
+pub fn test_record(header: &Header, contract: &str) -> String {
+    format!(
+        "{}\n## Contract as judged\n\n## Goal: G\n{contract}\n## Contract history\n\n- created\n\n## Prompt\n\nx\n",
+        header.render()
+    )
 }
 
 /// Whether a transcript path is one plan writes: inside `.plan/judge/`, no `..`.
@@ -278,6 +302,8 @@ struct SignOff<'a> {
     judged: Judged<'a>,
     contract: Option<&'a str>,
     record: Option<Record<'a>>,
+    /// The checkpoint commit the line names (a prefix), if any.
+    checkpoint: Option<&'a str>,
 }
 
 fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
@@ -349,6 +375,7 @@ fn latest_sign_off<'a>(
             judged,
             contract,
             record,
+            checkpoint,
             ..
         },
     )) = trail.sign_off
@@ -398,6 +425,7 @@ fn latest_sign_off<'a>(
         judged,
         contract,
         record,
+        checkpoint,
     })
 }
 
@@ -534,7 +562,37 @@ fn transcript_agrees(
     if let Some(why) = unbound(header, sign_off.stamp, line, record.path) {
         return Err(unproven(why, again));
     }
+    if let Err(why) = body_backs(header, record.path) {
+        return Err(unproven(why, again));
+    }
+    if let (Some(short), Some(tree)) = (sign_off.checkpoint, &header.tree)
+        && !tree.starts_with(short)
+    {
+        return Err(unproven(
+            format!(
+                "its sign-off (log line {line}) names checkpoint {short}, but its transcript {} says the judge read {tree}: a transcript backs only the checkpoint it was written with",
+                record.path
+            ),
+            again,
+        ));
+    }
     Ok(())
+}
+
+/// Whether the transcript's body shows the contract its header names: a record
+/// copied from another goal with its header relabelled still shows the contract
+/// that goal's judge was asked about.
+fn body_backs(header: &Header, path: &str) -> Result<(), String> {
+    match &header.judged {
+        None => Err(format!(
+            "its transcript {path} has no `Contract as judged` section: it does not show what the judge checked"
+        )),
+        Some(judged) if *judged != header.contract => Err(format!(
+            "its transcript {path} says it judged contract {}, but the contract in its `Contract as judged` section is {judged}",
+            header.contract
+        )),
+        Some(_) => Ok(()),
+    }
 }
 
 /// The weaker points of a proven sign-off: no model judge, or prompt overrides.
@@ -679,6 +737,7 @@ pub fn backs(event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Result<(), Str
             header.verdict
         ));
     }
+    body_backs(&header, path)?;
     panel_backs(judged, &header).map_err(|why| format!("its transcript {path} {why}"))
 }
 
@@ -800,8 +859,10 @@ mod tests {
             weakened_tests: None,
             panel: Vec::new(),
             when: "2026-01-01 10:00".into(),
+            judged: None,
+            tree: None,
         };
-        format!("{}\n## Prompt\n\nx\n", header.render())
+        test_record(&header, &parse(CONTRACT).goals[0].contract())
     }
 
     fn fingerprint() -> String {
@@ -1042,7 +1103,7 @@ mod tests {
                 when: "2026-01-01 10:00".into(),
                 ..Header::default()
             };
-            format!("{}\n## Prompt\n\nx\n", header.render())
+            test_record(&header, &parse(CONTRACT).goals[0].contract())
         };
         let line = |text: &str, judged: &str| {
             let hash = blob_id(text.as_bytes())[..12].to_string();
@@ -1142,6 +1203,8 @@ mod tests {
             }]),
             panel: vec![("claude:opus".into(), "accept".into())],
             when: "2026-01-01 10:00".into(),
+            judged: None,
+            tree: None,
         };
         assert_eq!(Header::parse(&header.render()), Some(header));
         let checked = Header {

@@ -3,6 +3,7 @@
 
 mod architecture;
 mod audit_history;
+mod borrowed_proof;
 mod byte_loss;
 mod checkpoints_remote;
 mod claims;

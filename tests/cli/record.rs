@@ -164,13 +164,24 @@ fn a_sign_off_copied_from_another_repository_is_unproven() {
         .stdout_has("plan checkpoints --fetch");
     t.run(&["audit"]).code(1).stdout_has("ship");
 
-    // Naming a checkpoint this repository does keep, but for another goal.
+    // Naming a checkpoint this repository does keep, but for another goal (with
+    // the transcript's `- tree judged:` edited to match, or that gives it away).
     let (docs_line, _) = record_of(&t, "docs");
     let docs_checkpoint = &docs_line[docs_line.rfind("(checkpoint ").unwrap()..];
+    let rev = |t: &Test, r: &str| t.git(&["rev-parse", r]).trim().to_string();
+    t.write(
+        &path,
+        scratch.read(&path).replace(
+            &rev(&scratch, "refs/plan/checkpoints/ship/20260615-1402"),
+            &rev(&t, "refs/plan/checkpoints/docs/20260615-1402"),
+        ),
+    );
+    let at = line.rfind('#').unwrap() + 1;
     let relabelled = format!(
         "{}{docs_checkpoint}",
         &line[..line.rfind(" (checkpoint ").unwrap() + 1]
-    );
+    )
+    .replace(&line[at..at + 12], &hash_of(&t, &path));
     t.write("plan.md", t.plan_md().replace(&line, &relabelled));
     let (state, proof) = proof_of(&t, "ship");
     assert_eq!(state, "unproven", "{proof}");
@@ -292,11 +303,18 @@ fn a_copied_transcript_with_its_when_edited_is_warned_of() {
 }
 
 /// Still open: the scratch repository's checkpoint fetched in and given a ref by
-/// hand under this goal and stamp binds the copied sign-off here. Everything in
-/// the repository is the agent's to write; only a check where it has no hands
-/// (`plan audit --base --rejudge` in CI) closes this.
+/// hand under this goal and stamp binds the copied sign-off here. Its commit says
+/// `plan: checkpoint of ship` and its transcript names it as the tree judged, as an
+/// honest one does, and nothing deterministic is left to tell them apart: the
+/// scratch here is a twin (same files, same plan, same stamps), so when its commits
+/// fall in the same second as this repository's would, the fetched checkpoint is
+/// object for object the one an honest sign-off here makes; a scratch cloned from
+/// this repository differs only in the files the judge read. "Its parent is not on a branch here"
+/// is no rule either: after a squash merge an honest checkpoint's parent is on no
+/// branch. Everything in the repository is the agent's to write; only a check
+/// where it has no hands (`plan audit --base --rejudge` in CI) closes this.
 #[test]
-#[ignore = "open: a copied sign-off whose checkpoint commit is fetched in and given a ref by hand is proven"]
+#[ignore = "open: a copied sign-off whose checkpoint commit is fetched in and given a ref by hand is proven; only plan audit --rejudge (CI) catches it"]
 fn a_copied_sign_off_with_its_checkpoint_fetched_in_is_unproven() {
     let scratch = repo();
     sign_off(&scratch, "ship");

@@ -408,29 +408,90 @@ fn a_hand_written_sign_off_line_reaches_no_notifier_and_no_proven_export() {
 /// A transcript is text anyone can type too: six header lines written by hand (the
 /// goal, its whole contract blob id from `git hash-object`, `verdict: accept`, a
 /// model judge), their blob id in a sign-off line, `status: done`, and no verify or
-/// judge ever ran, yet `b` is proven everywhere, without even the warning a
-/// `--judge none` sign-off gets. Open, and not closable by a check on text the
-/// agent can write: it needs something the agent cannot make, such as a record
-/// signed with a key outside its reach (a separate user, or CI re-running the
-/// sign-off), or `plan audit --reverify` (which re-runs verify) made the gate.
+/// judge ever ran. That proved `b` everywhere; now a record must carry the line's
+/// stamp (`- when:`) and show the contract the judge was asked about (`## Contract
+/// as judged`), so the cheap forms are caught, each with its reason. The complete
+/// form is not: see [`a_complete_fabrication_does_not_prove_a_goal`].
 #[test]
-#[ignore = "red team: a transcript fabricated by hand proves a goal"]
 fn a_transcript_fabricated_by_hand_does_not_prove_a_goal() {
     let t = two_goals();
-    t.write(
-        "contract.txt",
-        "done_when: b.txt exists\nverify: test -f b.txt\nfailure_modes:\n- b.txt is empty\n",
+    let header = fabricated_header(&t);
+    let run = fabricate(&t, &header);
+    assert_eq!(
+        run.code, 1,
+        "a hand-made transcript proves b:\n{}",
+        run.stdout
     );
+    assert!(
+        run.stdout.contains("has no `- when:` line"),
+        "{}",
+        run.stdout
+    );
+
+    let t = two_goals();
+    let header = format!("{}- when: 2026-06-15 14:02\n", fabricated_header(&t));
+    let run = fabricate(&t, &header);
+    assert_eq!(
+        run.code, 1,
+        "a hand-made transcript proves b:\n{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "has no `Contract as judged` section: it does not show what the judge checked"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Still open, and not closable by any check on what is in the repository: every
+/// line plan writes in a record (header, `- when:`, the contract as judged, a judge
+/// section naming a checkpoint made with `git commit-tree` and `git update-ref`) can
+/// be typed by an agent with a shell, and no byte of an honest record is one the
+/// agent could not have written. What tells them apart is that a judge ran, which
+/// only something outside the agent's reach shows: `plan audit --base --rejudge` in
+/// CI (asks the judge again), or a record signed with a key the agent cannot read.
+#[test]
+#[ignore = "open: a transcript complete in every line plan writes, typed by hand, proves a goal; only plan audit --rejudge (CI) catches it"]
+fn a_complete_fabrication_does_not_prove_a_goal() {
+    let t = two_goals();
+    let header = format!(
+        "{}- when: 2026-06-15 14:02\n\n## Contract as judged\n\n## Goal: B\n{B_CONTRACT}\n## Contract history\n\n- created\n",
+        fabricated_header(&t)
+    );
+    let run = fabricate(&t, &header);
+    assert_eq!(
+        run.code, 1,
+        "a hand-made transcript proves b:\n{}",
+        run.stdout
+    );
+}
+
+const B_CONTRACT: &str =
+    "done_when: b.txt exists\nverify: test -f b.txt\nfailure_modes:\n- b.txt is empty\n";
+
+/// The six header lines of a record for `b`, typed by hand.
+fn fabricated_header(t: &Test) -> String {
+    t.write("contract.txt", B_CONTRACT);
     let contract = t.git(&["hash-object", "contract.txt"]).trim().to_string();
     std::fs::remove_file(t.path("contract.txt")).unwrap();
+    format!(
+        "# Sign-off record: b\n\n- goal: b\n- contract: {contract}\n- verdict: accept\n- judge: claude:opus\n- prompt overrides: none\n"
+    )
+}
+
+/// Writes `text` as b's transcript, a sign-off line naming it and `status: done`;
+/// then `plan audit`.
+fn fabricate(t: &Test, text: &str) -> crate::util::Run {
     let path = ".plan/judge/b-20260615-1402.md";
-    t.write(
-        path,
-        format!(
-            "# Sign-off record: b\n\n- goal: b\n- contract: {contract}\n- verdict: accept\n- judge: claude:opus\n- prompt overrides: none\n"
-        ),
-    );
+    t.write(path, text);
     let hash = t.git(&["hash-object", path]).trim().to_string();
+    let contract = text
+        .lines()
+        .find_map(|l| l.strip_prefix("- contract: "))
+        .unwrap()
+        .to_string();
     let md = t.plan_md();
     let at = md.find("## Goal: B").unwrap();
     let (head, tail) = md.split_at(at);
@@ -443,12 +504,7 @@ fn a_transcript_fabricated_by_hand_does_not_prove_a_goal() {
             &hash[..12]
         ),
     );
-    let run = t.run(&["audit"]);
-    assert_eq!(
-        run.code, 1,
-        "a hand-made transcript proves b:\n{}",
-        run.stdout
-    );
+    t.run(&["audit"])
 }
 
 /// `plan events` is the stream a dashboard or CI reads. A sign-off line typed by hand
