@@ -603,31 +603,56 @@ type Pending<'a> = HashMap<&'a str, (Status, usize), foldhash::fast::FixedState>
 /// Whether the log lines among `items` put each `pending` archived goal on record:
 /// its latest line that says anything of its record decides
 /// ([`proof::on_record`]), so the log is read from its end and each goal's older
-/// lines are not parsed. Item index and verdict, for every goal of `pending`.
+/// lines are not parsed, but for the sign-off lines of a goal whose latest says it
+/// is signed off (a copy of an older one is no sign-off). Item index and verdict,
+/// for every goal of `pending`.
 fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bool)> {
     let at = |r: Range<usize>| out.get(r).unwrap_or("");
     let mut decided = Vec::with_capacity(pending.len());
+    // Goals whose latest record line is a sign-off: on record unless an older
+    // sign-off of theirs named the same transcript (`proof::replays`), so only
+    // their older sign-off lines are parsed on.
+    let mut signed: HashMap<&str, (usize, Event<'_>), foldhash::fast::FixedState> =
+        HashMap::default();
     for item in items.iter().rev() {
-        if pending.is_empty() {
+        if pending.is_empty() && signed.is_empty() {
             break;
         }
         let Item::Log { line, word } = item else {
             continue;
         };
         let id = at(word.clone());
+        let text = at(word.start..line.end).trim_end();
+        if let Some((i, latest)) = signed.get(id) {
+            let copy = memchr::memmem::find(text.as_bytes(), b" signed off").is_some()
+                && Event::parse(text)
+                    .filter(|e| e.id() == Some(id))
+                    .is_some_and(|e| proof::replays(latest, &e));
+            if copy {
+                decided.push((*i, false));
+                signed.remove(id);
+            }
+            continue;
+        }
         let Some(&(status, i)) = pending.get(id) else {
             continue;
         };
-        let text = at(word.start..line.end).trim_end();
-        let verdict = Event::parse(text)
-            .filter(|e| e.id() == Some(id))
-            .and_then(|e| proof::record_verdict(status, &e));
+        let event = Event::parse(text).filter(|e| e.id() == Some(id));
+        let verdict = event
+            .as_ref()
+            .and_then(|e| proof::record_verdict(status, e));
         if let Some(on) = verdict {
             pending.remove(id);
-            decided.push((i, on));
+            match event {
+                Some(e @ Event::SignedOff { .. }) if on => {
+                    signed.insert(id, (i, e));
+                }
+                _ => decided.push((i, on)),
+            }
         }
     }
     decided.extend(pending.into_values().map(|(_, i)| (i, false)));
+    decided.extend(signed.into_values().map(|(i, _)| (i, true)));
     decided
 }
 
@@ -1075,6 +1100,33 @@ mod tests {
         check(src);
         let sound = src.replace("## Goal: Twin\n\n", "");
         assert!(check(&sound), "a sound plan is cut");
+    }
+
+    /// A sign-off line copied below the reopen that voided it names the transcript
+    /// the first one did: a copy, no sign-off, so the archived goal is off record
+    /// (`proof::on_record`) and the cut keeps it as the whole read counts it. The
+    /// same goal signed off again with a transcript of its own stays cut.
+    #[test]
+    fn a_replayed_sign_off_leaves_an_archived_goal_off_record() {
+        let signed = |hash: &str| {
+            format!(
+                "- 2026-01-01 11:00 gone signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/gone-{hash}.md#{hash}\n"
+            )
+        };
+        let plan = |last: &str| {
+            format!(
+                "# Plan: p\n\n## Goal: Live\n<!-- id: live -->\nstatus: open\n\n## Archive\n\n## Goal: Gone\n<!-- id: gone -->\nstatus: done\n\n## Log\n- 2026-01-01 10:00 gone added (contract 0123abcd)\n{}- 2026-01-01 11:00 gone reopened: not really\n{last}- 2026-01-01 12:00 live added (contract 0123abcd)\n",
+                signed("0123456789ab")
+            )
+        };
+        let replayed = plan(&signed("0123456789ab"));
+        let short = condense(&replayed).expect("cut");
+        assert!(short.contains("## Goal: Gone"), "{short}");
+        check(&replayed);
+        let again = plan(&signed("abcdef012345"));
+        let short = condense(&again).expect("cut");
+        assert!(!short.contains("## Goal: Gone"), "{short}");
+        check(&again);
     }
 
     /// A stray carriage return is a format error wherever it is: in a log line no

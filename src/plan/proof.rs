@@ -197,13 +197,40 @@ pub fn record_verdict(status: Status, event: &Event<'_>) -> Option<bool> {
 }
 
 /// Whether the log puts a finished goal on record ([`record_verdict`]), without
-/// reading any transcript: what the hooks ask of an archived goal.
+/// reading any transcript: what the hooks ask of an archived goal. A sign-off that
+/// names a transcript an older sign-off of the goal named is a copy ([`replays`]):
+/// pasted below a reopen, it would otherwise leave the goal on record.
 pub fn on_record(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
     let status = goal.status();
-    plan.events(&goal.id)
-        .rev()
-        .find_map(|(_, e)| record_verdict(status, &e))
-        .unwrap_or(false)
+    let mut older = plan.events(&goal.id).rev();
+    let Some((on, latest)) = older
+        .by_ref()
+        .find_map(|(_, e)| Some((record_verdict(status, &e)?, e)))
+    else {
+        return false;
+    };
+    on && !older.any(|(_, e)| replays(&latest, &e))
+}
+
+/// Whether sign-off `latest` names the transcript an older sign-off, `earlier`,
+/// named (by path, or by hash either way as a prefix, since a line may name a blob
+/// id by any 8 to 40 digits): a transcript backs one sign-off, so it is a copy.
+pub fn replays(latest: &Event<'_>, earlier: &Event<'_>) -> bool {
+    match (latest, earlier) {
+        (
+            Event::SignedOff {
+                record: Some(r), ..
+            },
+            Event::SignedOff {
+                record: Some(n), ..
+            },
+        ) => same_record(*r, *n),
+        _ => false,
+    }
+}
+
+fn same_record(a: Record<'_>, b: Record<'_>) -> bool {
+    a.path == b.path || a.hash.starts_with(b.hash) || b.hash.starts_with(a.hash)
 }
 
 /// Decides whether `goal` is proven. `facts` answers for a transcript path.
@@ -306,11 +333,7 @@ fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
                 replayed = record.and_then(|r| {
                     named
                         .iter()
-                        .find(|(n, _)| {
-                            n.path == r.path
-                                || n.hash.starts_with(r.hash)
-                                || r.hash.starts_with(n.hash)
-                        })
+                        .find(|(n, _)| same_record(*n, r))
                         .map(|&(_, at)| at)
                 });
                 if let Some(r) = record {
