@@ -3,7 +3,8 @@
 //! proof facts, under `<git-dir>/plan/cache/`, keyed on the identity (device, inode,
 //! size, mtime, ctime) of every file the answer was read from. A cached answer is
 //! the fresh one; any failure to read or write the cache falls back to the fresh
-//! path.
+//! path, and so does a cache file whose seal does not hold (edited by hand:
+//! `cache::seal`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -20,6 +21,7 @@ use crate::plan::proof::{self, Facts, Header};
 use crate::prompts;
 
 mod resume;
+mod seal;
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
 /// file systems), so a file rewritten within the same tick as its last change can
@@ -134,6 +136,8 @@ pub struct Place<'a> {
 
 #[derive(Serialize, Deserialize)]
 struct ViewFile {
+    /// [`seal`]: first, so it is the file's first field.
+    seal: String,
     format: u32,
     root: PathBuf,
     deps: Vec<Dep>,
@@ -158,6 +162,8 @@ impl CachedFacts {
 
 #[derive(Default, Serialize, Deserialize)]
 struct FactsFile {
+    /// [`seal`]: first, so it is the file's first field.
+    seal: String,
     format: u32,
     facts: HashMap<PathBuf, CachedFacts>,
 }
@@ -197,6 +203,10 @@ pub fn fresh(place: &Place<'_>, skeleton: bool) -> Option<View> {
 fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
     let bytes =
         crate::fsread::bytes(&dir(place.git_dir).join("view.json"), crate::fsread::STATE).ok()?;
+    // The agent can write this file: one edited by hand is no cache.
+    if !seal::holds(&bytes) {
+        return None;
+    }
     let file: ViewFile = serde_json::from_slice(&bytes).ok()?;
     let fits = file.format == FORMAT
         && file.root == place.root
@@ -353,6 +363,7 @@ fn exe() -> Option<Dep> {
 fn read_facts(git_dir: &Path) -> HashMap<PathBuf, CachedFacts> {
     crate::fsread::bytes(&dir(git_dir).join("facts.json"), crate::fsread::STATE)
         .ok()
+        .filter(|b| seal::holds(b))
         .and_then(|b| serde_json::from_slice::<FactsFile>(&b).ok())
         .filter(|f| f.format == FORMAT)
         .map(|f| f.facts)
@@ -376,10 +387,11 @@ fn store(
     }
     if facts_changed {
         let file = FactsFile {
+            seal: String::new(),
             format: FORMAT,
             facts,
         };
-        if let Ok(bytes) = serde_json::to_vec(&file) {
+        if let Some(bytes) = serde_json::to_vec(&file).ok().and_then(|b| seal::close(&b)) {
             write(&dir.join("facts.json"), &bytes);
         }
     }
@@ -387,12 +399,13 @@ fn store(
         return;
     }
     let file = ViewFile {
+        seal: String::new(),
         format: FORMAT,
         root: place.root.to_path_buf(),
         deps,
         view: view.clone(),
     };
-    if let Ok(bytes) = serde_json::to_vec(&file) {
+    if let Some(bytes) = serde_json::to_vec(&file).ok().and_then(|b| seal::close(&b)) {
         write(&dir.join("view.json"), &bytes);
     }
 }

@@ -212,17 +212,15 @@ fn a_goal_done_by_hand_and_archived_by_hand_is_remaining_work_in_the_hooks() {
 /// The hooks' cache, `.git/plan/cache/view.json`, is a file the agent can write, and
 /// a cached answer is trusted as long as the files it came from keep their identity
 /// (device, inode, size, mtime, ctime). Editing the cache changes none of them: one
-/// `sed` on it makes `plan statusline` say `plan: nothing open` and the injection
-/// say nothing is active, while `b` is active in plan.md, and it leaves no trace in
+/// `sed` on it made `plan statusline` say `plan: nothing open` and the injection
+/// say nothing is active, while `b` is active in plan.md, and it left no trace in
 /// the repository (unlike a forged transcript, which `git log` and a reviewer see).
-/// The loop's own state in `.git/plan/` is as writable, so the stop guard was never
-/// proof against an agent set on ending it; the status line, though, is what the
-/// person watches. What would close it: nothing the agent cannot also write (it runs
-/// as the same user); the cache could at least be checked against plan.md's bytes
-/// (its `hash`, one read and hash, far cheaper than the parse it saves) so that a
-/// forged view must also be a consistent one, or the status line could read fresh.
+/// Each cache file now carries a seal, the xxh3 of its own bytes, so an edited one
+/// is no cache and the view is derived again from plan.md. No secret backs the seal
+/// (the agent runs as the same user and could read any key), so an agent that
+/// recomputes it still can forge the cache, as it can rewrite `loop.json`; the cheap
+/// edit no longer works.
 #[test]
-#[ignore = "red team: an edited hooks cache makes the status line and the injection say anything"]
 fn an_edited_hooks_cache_does_not_change_what_the_status_line_says() {
     let t = two_goals_looping();
     t.ok(&["statusline"]).stdout_has("plan: 2 active · a");
@@ -316,15 +314,11 @@ fn one_goal() -> Test {
 /// Cheap fake: `a` signed off, then reopened (it needs a new sign-off). The agent
 /// pastes a copy of a's own earlier sign-off line at the end of the log, sets
 /// `status: done` and moves it under `## Archive`. `plan audit` calls the copy a
-/// replay (unproven); the hooks read the latest line only and count nothing. Open:
-/// the hooks check an archived goal on its latest record line alone, so a sign-off
-/// line copied (or moved below the reopen) passes there, as a forged one does;
-/// `plan audit`, `plan lint` and `plan show --all` catch it. What would close it:
-/// `proof::on_record` applying the rest of the proof's log-only checks (a
-/// transcript an earlier sign-off named; lines out of time order), with the cut
-/// reader reading every log line of each archived goal rather than its latest.
+/// replay (unproven); the hooks read the latest line only and counted nothing. Now
+/// `proof::on_record` (and the cut reader's reading of it) takes a latest sign-off
+/// naming the transcript an older sign-off of the goal named as no sign-off, so the
+/// goal is proven in full and counted as remaining work.
 #[test]
-#[ignore = "red team: a replayed sign-off line hides a reopened archived goal from the hooks"]
 fn a_replayed_sign_off_line_hides_a_reopened_archived_goal_from_the_hooks() {
     let t = one_goal();
     t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
@@ -443,16 +437,19 @@ fn b_hidden(t: &Test, extra_log: &str) {
 /// transcript that does not exist (any path under .plan/judge/, any hash, the
 /// contract fingerprint copied from b's own `added` line). No honest sign-off, no
 /// reopen, no transcript: `plan audit` says "its transcript … is missing", but the
-/// hooks check an archived goal on its latest record line alone
-/// (`proof::record_verdict` asks only that a sign-off names *some* contract and
-/// *some* record), so the status line, the injection and the stop guard count
-/// nothing and let the loop end. Smallest fix: in `proof::on_record`, for a done
-/// goal, stat the named transcript (`record::facts` is one `stat` + read of a
-/// small file; or compare the path's existence and size only) or at least require
-/// the sign-off's contract to equal `goal.fingerprint()` and the path to pass
-/// `is_record_path`; a forged line then lands in `prove_where`'s full check.
+/// hooks check an archived goal on its log lines alone (`proof::on_record`), so the
+/// status line, the injection and the stop guard count nothing and let the loop end.
+/// No log-only check can tell this line from a real one: only its transcript can.
+/// Stat alone is no fix (`touch` makes a file, `git hash-object` names its hash);
+/// closing it means the full line check (`proof::backs_at`: hash, header, `when`)
+/// for every archived goal the log leaves signed off: a callback into the cut
+/// reader's `decide` (and `settle_records`, whose verdicts the saved cut keeps), the
+/// same check in `on_record` for the whole read, and a cache of checked lines so a
+/// 5,000-goal plan does not stat and look up 2,500 transcripts at every in-place
+/// edit of plan.md (the facts cache, read whole on every derivation, would grow by
+/// one entry per archived transcript).
 #[test]
-#[ignore = "red team: a hand-typed sign-off line naming no transcript hides an archived goal from the hooks"]
+#[ignore = "open: the hooks read no archived goal's transcript, so a hand-typed sign-off line naming none hides it; closing it needs the transcript line check in the cut reader with a cache of checked lines (see the comment)"]
 fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
     let t = two_goals_looping();
     t.write("a.txt", "a\n");
