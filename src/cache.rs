@@ -20,6 +20,7 @@ use crate::plan::model::{self, Plan, Status};
 use crate::plan::proof::{self, Facts, Header};
 use crate::prompts;
 
+mod lines;
 mod resume;
 mod seal;
 
@@ -286,8 +287,12 @@ fn derive(
         }
         facts
     };
+    // Archived goals the log leaves signed off: each latest sign-off line checked
+    // against its transcript once, then remembered (cache::lines).
+    let checked = lines::Checked::read(place.root, place.git_dir, known.is_some());
+    let backed = |line: &proof::SignOffLine<'_, '_>| checked.backed(line);
     let of = |mut plan: Plan<'_>, hash: String| {
-        plan.prove_live(&prove);
+        plan.prove_live_backed(&prove, &backed);
         View::of(
             &plan,
             hash,
@@ -302,7 +307,7 @@ fn derive(
     };
     // A long plan is read cut down to what the view depends on (plan::lean), while
     // it is read; a plan whose cut has format errors is read again, whole.
-    let cut = resume::read_cut(place.plan, saved.as_ref());
+    let cut = resume::read_cut_backed(place.plan, saved.as_ref(), &backed);
     let view = match cut
         .as_ref()
         .map(|(short, hash)| (model::parse(short), hash))
@@ -318,6 +323,7 @@ fn derive(
     };
     let (read_deps, facts) = read.into_inner();
     deps.extend(read_deps);
+    checked.store(place.git_dir);
     Some((view, deps, facts))
 }
 

@@ -437,24 +437,34 @@ fn b_hidden(t: &Test, extra_log: &str) {
 /// transcript that does not exist (any path under .plan/judge/, any hash, the
 /// contract fingerprint copied from b's own `added` line). No honest sign-off, no
 /// reopen, no transcript: `plan audit` says "its transcript … is missing", but the
-/// hooks check an archived goal on its log lines alone (`proof::on_record`), so the
-/// status line, the injection and the stop guard count nothing and let the loop end.
-/// No log-only check can tell this line from a real one: only its transcript can.
-/// Stat alone is no fix (`touch` makes a file, `git hash-object` names its hash);
-/// closing it means the full line check (`proof::backs_at`: hash, header, `when`)
-/// for every archived goal the log leaves signed off: a callback into the cut
-/// reader's `decide` (and `settle_records`, whose verdicts the saved cut keeps), the
-/// same check in `on_record` for the whole read, and a cache of checked lines so a
-/// 5,000-goal plan does not stat and look up 2,500 transcripts at every in-place
-/// edit of plan.md (the facts cache, read whole on every derivation, would grow by
-/// one entry per archived transcript).
+/// hooks checked an archived goal on its log lines alone, so the status line, the
+/// injection and the stop guard counted nothing and let the loop end. No log-only
+/// check tells this line from a real one: now the hooks check each archived goal's
+/// latest sign-off line against the transcript it names (`proof::backs_at`) once,
+/// and remember the lines that passed (`cache::lines`), so the line is refused and
+/// `b` proven in full.
 #[test]
-#[ignore = "open: the hooks read no archived goal's transcript, so a hand-typed sign-off line naming none hides it; closing it needs the transcript line check in the cut reader with a cache of checked lines (see the comment)"]
 fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
     let t = two_goals_looping();
     t.write("a.txt", "a\n");
     t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
     t.commit_all("a signed off");
+    b_hidden(&t, &format!("\n{}\n", forged_sign_off(&t)));
+    let audit = t.run(&["audit"]).code(1);
+    audit.stdout_has("is missing");
+    let statusline = t.ok(&["statusline"]).stdout;
+    let inject = t.ok(&["inject"]).stdout;
+    let answer = stop(&t, "s1");
+    assert!(
+        statusline.contains("unproven") && inject.contains("remaining work: b"),
+        "hooks fooled by a forged sign-off line:\nstatusline: {statusline}\ninject: {inject}\nstop: {answer}"
+    );
+    assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
+}
+
+/// A hand-typed sign-off line for `b`: a transcript that is not there, the contract
+/// copied from b's `added` line, a's sign-off stamp.
+fn forged_sign_off(t: &Test) -> String {
     let md = t.plan_md();
     let contract = md
         .lines()
@@ -467,22 +477,56 @@ fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
         .find(|l| l.contains(" a signed off"))
         .map(|l| l[2..18].to_string())
         .unwrap();
-    b_hidden(
-        &t,
-        &format!(
-            "\n- {stamp} b signed off (verify passed, judge skipped, contract {contract}): .plan/judge/b-1.md#0123456789ab\n"
-        ),
+    format!(
+        "- {stamp} b signed off (verify passed, judge skipped, contract {contract}): .plan/judge/b-1.md#0123456789ab"
+    )
+}
+
+/// The same forgery in a plan long enough for the hooks' cut reader, beside `a`,
+/// signed off and archived by `plan archive`: `b` is counted, `a` is not, and not
+/// after an edit in place either, when `a`'s line is answered from the memo of
+/// checked lines (`.git/plan/cache/lines.json`) rather than its transcript.
+#[test]
+fn a_forged_sign_off_line_is_caught_in_a_long_plan_and_an_honest_one_is_not() {
+    let t = two_goals_looping();
+    t.write("a.txt", "a\n");
+    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
+    t.ok(&["archive"]);
+    t.commit_all("a signed off and archived");
+    let forged = forged_sign_off(&t);
+    let md = t.plan_md();
+    let from = md.find("## Goal: B").unwrap();
+    let to = md.find("## Log").unwrap();
+    let archive = md.find("## Archive\n").unwrap();
+    let b = md[from..to].replacen("status: active", "status: done", 1);
+    let steps: String = (0..1500)
+        .map(|i| format!("- [ ] step {i} of a long goal\n"))
+        .collect();
+    let filler =
+        format!("## Goal: Filler\n<!-- id: filler -->\nstatus: open\ndone_when: x\n{steps}\n");
+    let long = format!(
+        "{}{filler}{}\n{forged}\n\n{}\n\n{}\n",
+        &md[..from],
+        md[to..archive].trim_end(),
+        md[archive..].trim_end(),
+        b.trim_end()
     );
-    let audit = t.run(&["audit"]).code(1);
-    audit.stdout_has("is missing");
-    let statusline = t.ok(&["statusline"]).stdout;
-    let inject = t.ok(&["inject"]).stdout;
-    let answer = stop(&t, "s1");
-    assert!(
-        statusline.contains("unproven") && inject.contains("remaining work: b"),
-        "hooks fooled by a forged sign-off line:\nstatusline: {statusline}\ninject: {inject}\nstop: {answer}"
-    );
-    assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
+    assert!(long.len() > 40_000);
+    t.write("plan.md", long);
+    let counted = |t: &Test| {
+        let statusline = t.ok(&["statusline"]).stdout;
+        assert!(
+            statusline.contains("⚠ 1 unproven"),
+            "b alone is unproven: {statusline}"
+        );
+        t.ok(&["inject"]).stdout_has("still remaining work: b");
+        let answer = stop(t, "s1");
+        assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
+    };
+    counted(&t);
+    assert!(t.root().join(".git/plan/cache/lines.json").exists());
+    t.ok(&["tick", "filler", "1"]);
+    counted(&t);
 }
 
 /// The injection's advice for such a goal must be one the agent can follow: `plan
