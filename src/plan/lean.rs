@@ -618,7 +618,8 @@ type Pending<'a> = HashMap<&'a str, (Status, usize), foldhash::fast::FixedState>
 /// its latest line that says anything of its record decides
 /// ([`proof::on_record`]), so the log is read from its end and each goal's older
 /// lines are not parsed, but for the sign-off lines of a goal whose latest says it
-/// is signed off (a copy of an older one is no sign-off). Item index and verdict,
+/// is signed off (a copy of an older one is no sign-off); that latest sign-off is
+/// also asked of `backed` ([`proof::on_record_backed`]). Item index and verdict,
 /// for every goal of `pending`.
 fn decide(
     items: &[Item],
