@@ -3,7 +3,8 @@
 //! proof facts, under `<git-dir>/plan/cache/`, keyed on the identity (device, inode,
 //! size, mtime, ctime) of every file the answer was read from. A cached answer is
 //! the fresh one; any failure to read or write the cache falls back to the fresh
-//! path.
+//! path, and so does a cache file whose seal does not hold (edited by hand:
+//! `cache::seal`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -19,7 +20,9 @@ use crate::plan::model::{self, Plan, Status};
 use crate::plan::proof::{self, Facts, Header};
 use crate::prompts;
 
+mod lines;
 mod resume;
+mod seal;
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
 /// file systems), so a file rewritten within the same tick as its last change can
@@ -134,6 +137,8 @@ pub struct Place<'a> {
 
 #[derive(Serialize, Deserialize)]
 struct ViewFile {
+    /// [`seal`]: first, so it is the file's first field.
+    seal: String,
     format: u32,
     root: PathBuf,
     deps: Vec<Dep>,
@@ -158,6 +163,8 @@ impl CachedFacts {
 
 #[derive(Default, Serialize, Deserialize)]
 struct FactsFile {
+    /// [`seal`]: first, so it is the file's first field.
+    seal: String,
     format: u32,
     facts: HashMap<PathBuf, CachedFacts>,
 }
@@ -197,6 +204,10 @@ pub fn fresh(place: &Place<'_>, skeleton: bool) -> Option<View> {
 fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
     let bytes =
         crate::fsread::bytes(&dir(place.git_dir).join("view.json"), crate::fsread::STATE).ok()?;
+    // The agent can write this file: one edited by hand is no cache.
+    if !seal::holds(&bytes) {
+        return None;
+    }
     let file: ViewFile = serde_json::from_slice(&bytes).ok()?;
     let fits = file.format == FORMAT
         && file.root == place.root
@@ -276,8 +287,12 @@ fn derive(
         }
         facts
     };
+    // Archived goals the log leaves signed off: each latest sign-off line checked
+    // against its transcript once, then remembered (cache::lines).
+    let checked = lines::Checked::read(place.root, place.git_dir, known.is_some());
+    let backed = |line: &proof::SignOffLine<'_, '_>| checked.backed(line);
     let of = |mut plan: Plan<'_>, hash: String| {
-        plan.prove_live(&prove);
+        plan.prove_live_backed(&prove, &backed);
         View::of(
             &plan,
             hash,
@@ -292,7 +307,7 @@ fn derive(
     };
     // A long plan is read cut down to what the view depends on (plan::lean), while
     // it is read; a plan whose cut has format errors is read again, whole.
-    let cut = resume::read_cut(place.plan, saved.as_ref());
+    let cut = resume::read_cut_backed(place.plan, saved.as_ref(), &backed);
     let view = match cut
         .as_ref()
         .map(|(short, hash)| (model::parse(short), hash))
@@ -308,6 +323,7 @@ fn derive(
     };
     let (read_deps, facts) = read.into_inner();
     deps.extend(read_deps);
+    checked.store(place.git_dir);
     Some((view, deps, facts))
 }
 
@@ -353,6 +369,7 @@ fn exe() -> Option<Dep> {
 fn read_facts(git_dir: &Path) -> HashMap<PathBuf, CachedFacts> {
     crate::fsread::bytes(&dir(git_dir).join("facts.json"), crate::fsread::STATE)
         .ok()
+        .filter(|b| seal::holds(b))
         .and_then(|b| serde_json::from_slice::<FactsFile>(&b).ok())
         .filter(|f| f.format == FORMAT)
         .map(|f| f.facts)
@@ -376,10 +393,11 @@ fn store(
     }
     if facts_changed {
         let file = FactsFile {
+            seal: String::new(),
             format: FORMAT,
             facts,
         };
-        if let Ok(bytes) = serde_json::to_vec(&file) {
+        if let Some(bytes) = serde_json::to_vec(&file).ok().and_then(|b| seal::close(&b)) {
             write(&dir.join("facts.json"), &bytes);
         }
     }
@@ -387,12 +405,13 @@ fn store(
         return;
     }
     let file = ViewFile {
+        seal: String::new(),
         format: FORMAT,
         root: place.root.to_path_buf(),
         deps,
         view: view.clone(),
     };
-    if let Ok(bytes) = serde_json::to_vec(&file) {
+    if let Some(bytes) = serde_json::to_vec(&file).ok().and_then(|b| seal::close(&b)) {
         write(&dir.join("view.json"), &bytes);
     }
 }

@@ -99,8 +99,14 @@ fn decode<'a>(bytes: &'a [u8], exe: &Identity) -> Option<Header<'a>> {
 /// `None` (read it whole) when the file is short, cannot be read, is not UTF-8,
 /// changed length under the read, or the cut is unsure. With `saved`, a cut saved
 /// from the file's start is gone on from, and the cut saved again when it is new
-/// or the tail read was long; a saved cut that cannot be read is ignored.
-pub(super) fn read_cut(path: &Path, saved: Option<&Saved<'_>>) -> Option<(String, String)> {
+/// or the tail read was long; a saved cut that cannot be read is ignored. An
+/// archived goal's latest sign-off line is asked of `backed`
+/// ([`lean::Cut::finish_backed`]).
+pub(super) fn read_cut_backed(
+    path: &Path,
+    saved: Option<&Saved<'_>>,
+    backed: crate::plan::proof::Backed<'_>,
+) -> Option<(String, String)> {
     let mut file = crate::fsread::open(path).ok()?;
     let len = file.metadata().ok()?.len();
     // Past the cap, the whole read refuses it (src/fsread.rs) without reading
@@ -115,18 +121,18 @@ pub(super) fn read_cut(path: &Path, saved: Option<&Saved<'_>>) -> Option<(String
         RESUMED.with(|r| r.set(r.get() + 1));
         let (mut cut, hash) = read?;
         if len - from > RESAVE {
-            save(s, &mut cut);
+            save(s, &mut cut, backed);
         }
-        return finish(cut, hash);
+        return finish(cut, hash, backed);
     }
     // No saved cut, or the file no longer starts with its text: from the start.
     file.seek(SeekFrom::Start(0)).ok()?;
     let sized = lean::Cut::sized(usize::try_from(len.min(crate::fsread::PLAN)).ok()?);
     let (mut cut, hash) = read_on(&mut file, len, 0, ContentHasher::new(), sized)?;
     if let Some(s) = saved {
-        save(s, &mut cut);
+        save(s, &mut cut, backed);
     }
-    finish(cut, hash)
+    finish(cut, hash, backed)
 }
 
 /// A read's outcome: `None` when it failed.
@@ -142,19 +148,29 @@ struct Pending {
     last: String,
 }
 
-fn finish(p: Pending, hash: ContentHasher) -> Option<(String, String)> {
+/// [`read_cut_backed`] with every sign-off line taken as backed.
+#[cfg(test)]
+pub(super) fn read_cut(path: &Path, saved: Option<&Saved<'_>>) -> Option<(String, String)> {
+    read_cut_backed(path, saved, &|_| true)
+}
+
+fn finish(
+    p: Pending,
+    hash: ContentHasher,
+    backed: crate::plan::proof::Backed<'_>,
+) -> Option<(String, String)> {
     let mut cut = p.cut;
     if !p.last.is_empty() {
         cut.feed(&p.last);
     }
-    Some((cut.finish()?, hash.finish()))
+    Some((cut.finish_backed(backed)?, hash.finish()))
 }
 
-fn save(s: &Saved<'_>, p: &mut Pending) {
+fn save(s: &Saved<'_>, p: &mut Pending, backed: crate::plan::proof::Backed<'_>) {
     if p.whole == 0 {
         return;
     }
-    if let Some(cut) = p.cut.snapshot() {
+    if let Some(cut) = p.cut.snapshot_backed(backed) {
         super::write(s.path, &encode(&s.exe, p.whole, p.whole_hash, &cut));
     }
 }

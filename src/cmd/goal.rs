@@ -304,6 +304,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             if let Some(lines) = rearm::status_lines(&l) {
                 println(&lines)?;
             }
+            if let Some(trouble) = state.lock_trouble(&repo.root) {
+                println(&format!("  ⚠ {}", trouble.long))?;
+            }
         }
     }
     Ok(OK)

@@ -24,7 +24,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let me = crate::claims::me(args.holder.as_deref()).ok().flatten();
     let (_, claims) = crate::claims::lines(ctx.repo.as_ref(), me.as_deref());
     // The running loop's budget-limited goals live in its state, not plan.md.
-    let limited = ctx
+    let running = ctx
         .repo
         .as_ref()
         .and_then(|repo| {
@@ -33,14 +33,25 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 .ok()
         })
         .flatten()
-        .filter(|l| l.ended.is_none())
-        .and_then(|l| crate::plan::budget::statusline_part(&l.budget_limited));
+        .filter(|l| l.ended.is_none());
+    // Hooks that cannot lock their state fail open: the person is told here.
+    let trouble = ctx.repo.as_ref().and_then(|repo| {
+        crate::hooks::state::State::new(&repo.git_dir)
+            .lock_trouble(&repo.root)
+            .filter(|t| t.in_place || running.is_some())
+            .map(|t| t.short)
+    });
+    let limited = running.and_then(|l| crate::plan::budget::statusline_part(&l.budget_limited));
     let with_claims = |text: &str| {
         let text = match &claims {
             Some(part) if !text.is_empty() => format!("{text} · {part}"),
             _ => text.to_string(),
         };
-        match &limited {
+        let text = match &limited {
+            Some(part) if !text.is_empty() => format!("{text} · {part}"),
+            _ => text,
+        };
+        match &trouble {
             Some(part) if !text.is_empty() => format!("{text} · {part}"),
             _ => text,
         }

@@ -123,7 +123,26 @@ impl State {
         Ok(file)
     }
 
+    /// `state.lock`, or where it is no file, `.git/plan` itself (`hooks::lock`).
     fn lock_file(&self) -> Result<File> {
+        self.own_lock_file()
+            .or_else(|e| super::lock::in_place_of(&self.dir).ok_or(e))
+    }
+
+    /// What keeps the hooks from `state.lock`, `.git/plan` shown relative to `root`;
+    /// `None` when it opens as a file.
+    pub fn lock_trouble(&self, root: &Path) -> Option<super::lock::Trouble> {
+        let error = self.own_lock_file().err()?;
+        let in_place = super::lock::in_place_of(&self.dir).is_some();
+        let shown = self.dir.strip_prefix(root).unwrap_or(&self.dir);
+        Some(super::lock::Trouble::new(
+            shown,
+            &error.root_cause(),
+            in_place,
+        ))
+    }
+
+    fn own_lock_file(&self) -> Result<File> {
         fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         let path = self.dir.join("state.lock");

@@ -33,9 +33,15 @@ pub const WORTH_IT: usize = 32 * 1024;
 /// reader cannot be sure (a contract field given twice in a goal it would cut).
 #[cfg(test)]
 pub fn condense(src: &str) -> Option<String> {
+    condense_backed(src, &|_| true)
+}
+
+/// As [`condense`], an archived goal's latest sign-off line asked of `backed`.
+#[cfg(test)]
+pub fn condense_backed(src: &str, backed: proof::Backed<'_>) -> Option<String> {
     let mut cut = Cut::new();
     cut.feed(src);
-    cut.finish()
+    cut.finish_backed(backed)
 }
 
 /// A stretch of [`Cut::out`] kept as it is, or a log entry kept only if it is about
@@ -474,7 +480,7 @@ impl Cut {
     /// Reads every archived goal's record from the log lines so far into its item,
     /// as [`Cut::finish`] would: [`Cut::snapshot`] saves them, so that going on from
     /// the saved cut, only the goals a later line is about are read again.
-    fn settle_records(&mut self) {
+    fn settle_records(&mut self, backed: proof::Backed<'_>) {
         let mut pending = Pending::default();
         for (i, item) in self.items.iter().enumerate() {
             if let Item::Archived { id, status, .. } = item {
@@ -482,7 +488,7 @@ impl Cut {
             }
         }
         // Two archived items by one id: one is left unsettled (read as before).
-        let decided = decide(&self.items, &self.out, pending);
+        let decided = decide(&self.items, &self.out, pending, backed);
         for (i, on) in decided {
             if let Some(Item::Archived { record, .. }) = self.items.get_mut(i) {
                 *record = Some(on);
@@ -491,9 +497,17 @@ impl Cut {
         self.settled = self.items.len();
     }
 
+    /// [`Cut::finish_backed`] with every sign-off line taken as backed.
+    #[cfg(test)]
+    pub fn finish(self) -> Option<String> {
+        self.finish_backed(&|_| true)
+    }
+
     /// The cut plan; `None` when the reader cannot be sure (a contract field given
-    /// twice in a goal it would cut).
-    pub fn finish(mut self) -> Option<String> {
+    /// twice in a goal it would cut). An archived goal the log leaves signed off is
+    /// kept as off record when `backed` refuses its latest sign-off line
+    /// ([`proof::on_record_backed`]).
+    pub fn finish_backed(mut self, backed: proof::Backed<'_>) -> Option<String> {
         if let Some(done) = self.goal.take() {
             self.flush(done, "");
         }
@@ -558,7 +572,7 @@ impl Cut {
                 None => {}
             }
         }
-        for (i, on) in decide(&self.items, &out, pending) {
+        for (i, on) in decide(&self.items, &out, pending, backed) {
             if let (false, Item::Archived { id, .. }) = (on, &self.items[i]) {
                 off_record.push(at(id.clone()).to_string());
             }
@@ -603,32 +617,89 @@ type Pending<'a> = HashMap<&'a str, (Status, usize), foldhash::fast::FixedState>
 /// Whether the log lines among `items` put each `pending` archived goal on record:
 /// its latest line that says anything of its record decides
 /// ([`proof::on_record`]), so the log is read from its end and each goal's older
-/// lines are not parsed. Item index and verdict, for every goal of `pending`.
-fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bool)> {
+/// lines are not parsed, but for the sign-off lines of a goal whose latest says it
+/// is signed off (a copy of an older one is no sign-off); that latest sign-off is
+/// also asked of `backed` ([`proof::on_record_backed`]). Item index and verdict,
+/// for every goal of `pending`.
+fn decide(
+    items: &[Item],
+    out: &str,
+    mut pending: Pending<'_>,
+    backed: proof::Backed<'_>,
+) -> Vec<(usize, bool)> {
     let at = |r: Range<usize>| out.get(r).unwrap_or("");
     let mut decided = Vec::with_capacity(pending.len());
+    // Goals whose latest record line is a sign-off: on record unless an older
+    // sign-off of theirs named the same transcript (`proof::replays`), so only
+    // their older sign-off lines are parsed on.
+    let mut signed: HashMap<&str, Signed<'_>, foldhash::fast::FixedState> = HashMap::default();
     for item in items.iter().rev() {
-        if pending.is_empty() {
+        if pending.is_empty() && signed.is_empty() {
             break;
         }
         let Item::Log { line, word } = item else {
             continue;
         };
         let id = at(word.clone());
+        let text = at(word.start..line.end).trim_end();
+        if let Some(latest) = signed.get(id) {
+            let copy = memchr::memmem::find(text.as_bytes(), b" signed off").is_some()
+                && Event::parse(text)
+                    .filter(|e| e.id() == Some(id))
+                    .is_some_and(|e| proof::replays(&latest.event, &e));
+            if copy {
+                decided.push((latest.item, false));
+                signed.remove(id);
+            }
+            continue;
+        }
         let Some(&(status, i)) = pending.get(id) else {
             continue;
         };
-        let text = at(word.start..line.end).trim_end();
-        let verdict = Event::parse(text)
-            .filter(|e| e.id() == Some(id))
-            .and_then(|e| proof::record_verdict(status, &e));
+        let event = Event::parse(text).filter(|e| e.id() == Some(id));
+        let verdict = event
+            .as_ref()
+            .and_then(|e| proof::record_verdict(status, e));
         if let Some(on) = verdict {
             pending.remove(id);
-            decided.push((i, on));
+            match event {
+                Some(event @ Event::SignedOff { .. }) if on => {
+                    let line = at(line.clone());
+                    let value = line.strip_prefix("- ").unwrap_or(line).trim_end();
+                    let stamp = log_entry(0, value).stamp;
+                    signed.insert(
+                        id,
+                        Signed {
+                            item: i,
+                            event,
+                            stamp,
+                            text,
+                        },
+                    );
+                }
+                _ => decided.push((i, on)),
+            }
         }
     }
     decided.extend(pending.into_values().map(|(_, i)| (i, false)));
+    decided.extend(signed.into_values().map(|s| {
+        let line = proof::SignOffLine {
+            stamp: s.stamp,
+            text: s.text,
+            event: &s.event,
+        };
+        (s.item, backed(&line))
+    }));
     decided
+}
+
+/// An archived goal's latest record line, a sign-off, while older lines are read for
+/// a copy of it: its item, the event, and the line's stamp and text from the id on.
+struct Signed<'a> {
+    item: usize,
+    event: Event<'a>,
+    stamp: Option<&'a str>,
+    text: &'a str,
 }
 
 /// Which of the cut contract fields `key` is.
@@ -702,8 +773,16 @@ mod tests {
         }
     }
 
-    fn seen(mut plan: Plan<'_>, facts: &dyn Fn(&str) -> Facts) -> Seen {
-        plan.prove_live(facts);
+    fn seen(plan: Plan<'_>, facts: &dyn Fn(&str) -> Facts) -> Seen {
+        seen_backed(plan, facts, &|_| true)
+    }
+
+    fn seen_backed(
+        mut plan: Plan<'_>,
+        facts: &dyn Fn(&str) -> Facts,
+        backed: proof::Backed<'_>,
+    ) -> Seen {
+        plan.prove_live_backed(facts, backed);
         let t = Templates::default();
         Seen {
             injection: blocks::injection(&plan, t),
@@ -733,14 +812,18 @@ mod tests {
     fn check(src: &str) -> bool {
         let full = model::parse(src);
         let facts = facts(&full);
-        let want = seen(model::parse(src), &facts);
-        let short = condense(src);
+        // Archived sign-offs checked against the transcripts, as the hooks check them.
+        let backed = |line: &proof::SignOffLine<'_, '_>| {
+            proof::backs_at(line.event, line.stamp, &facts).is_ok()
+        };
+        let want = seen_backed(model::parse(src), &facts, &backed);
+        let short = condense_backed(src, &backed);
         let used = short
             .as_deref()
             .is_some_and(|s| model::parse(s).errors.is_empty());
         let got = match short.as_deref().filter(|_| used) {
-            Some(s) => seen(model::parse(s), &facts),
-            None => seen(model::parse(src), &facts),
+            Some(s) => seen_backed(model::parse(s), &facts, &backed),
+            None => seen_backed(model::parse(src), &facts, &backed),
         };
         assert_eq!(got, want, "cut plan:\n{}", short.unwrap_or_default());
         // The cut plan has format errors exactly when the whole one does.
@@ -1077,6 +1160,33 @@ mod tests {
         check(src);
         let sound = src.replace("## Goal: Twin\n\n", "");
         assert!(check(&sound), "a sound plan is cut");
+    }
+
+    /// A sign-off line copied below the reopen that voided it names the transcript
+    /// the first one did: a copy, no sign-off, so the archived goal is off record
+    /// (`proof::on_record`) and the cut keeps it as the whole read counts it. The
+    /// same goal signed off again with a transcript of its own stays cut.
+    #[test]
+    fn a_replayed_sign_off_leaves_an_archived_goal_off_record() {
+        let signed = |hash: &str| {
+            format!(
+                "- 2026-01-01 11:00 gone signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/gone-{hash}.md#{hash}\n"
+            )
+        };
+        let plan = |last: &str| {
+            format!(
+                "# Plan: p\n\n## Goal: Live\n<!-- id: live -->\nstatus: open\n\n## Archive\n\n## Goal: Gone\n<!-- id: gone -->\nstatus: done\n\n## Log\n- 2026-01-01 10:00 gone added (contract 0123abcd)\n{}- 2026-01-01 11:00 gone reopened: not really\n{last}- 2026-01-01 12:00 live added (contract 0123abcd)\n",
+                signed("0123456789ab")
+            )
+        };
+        let replayed = plan(&signed("0123456789ab"));
+        let short = condense(&replayed).expect("cut");
+        assert!(short.contains("## Goal: Gone"), "{short}");
+        check(&replayed);
+        let again = plan(&signed("abcdef012345"));
+        let short = condense(&again).expect("cut");
+        assert!(!short.contains("## Goal: Gone"), "{short}");
+        check(&again);
     }
 
     /// A stray carriage return is a format error wherever it is: in a log line no

@@ -221,13 +221,64 @@ pub fn record_verdict(status: Status, event: &Event<'_>) -> Option<bool> {
 }
 
 /// Whether the log puts a finished goal on record ([`record_verdict`]), without
-/// reading any transcript: what the hooks ask of an archived goal.
+/// reading any transcript: what the hooks ask of an archived goal. A sign-off that
+/// names a transcript an older sign-off of the goal named is a copy ([`replays`]):
+/// pasted below a reopen, it would otherwise leave the goal on record.
 pub fn on_record(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
+    on_record_backed(plan, goal, &|_| true)
+}
+
+/// A sign-off line that leaves an archived goal on record on the log's word, for
+/// [`Backed`] to check against its transcript: `text` is the line from the id on.
+pub struct SignOffLine<'e, 'a> {
+    pub stamp: Option<&'a str>,
+    pub text: &'a str,
+    pub event: &'e Event<'a>,
+}
+
+/// Whether a sign-off line is backed by the transcript it names
+/// ([`backs_at`]), as the hooks' caller answers it (from a memo of lines it checked).
+pub type Backed<'f> = &'f dyn Fn(&SignOffLine<'_, '_>) -> bool;
+
+/// As [`on_record`], with a done goal's latest sign-off also asked of `backed`: a
+/// hand-typed line naming no transcript leaves it off record.
+pub fn on_record_backed(plan: &Plan<'_>, goal: &Goal<'_>, backed: Backed<'_>) -> bool {
     let status = goal.status();
-    plan.events(&goal.id)
-        .rev()
-        .find_map(|(_, e)| record_verdict(status, &e))
-        .unwrap_or(false)
+    let mut older = plan.events(&goal.id).rev();
+    let Some((on, entry, latest)) = older
+        .by_ref()
+        .find_map(|(entry, e)| Some((record_verdict(status, &e)?, entry, e)))
+    else {
+        return false;
+    };
+    on && !older.any(|(_, e)| replays(&latest, &e))
+        && (!matches!(latest, Event::SignedOff { .. })
+            || backed(&SignOffLine {
+                stamp: entry.stamp,
+                text: entry.text,
+                event: &latest,
+            }))
+}
+
+/// Whether sign-off `latest` names the transcript an older sign-off, `earlier`,
+/// named (by path, or by hash either way as a prefix, since a line may name a blob
+/// id by any 8 to 40 digits): a transcript backs one sign-off, so it is a copy.
+pub fn replays(latest: &Event<'_>, earlier: &Event<'_>) -> bool {
+    match (latest, earlier) {
+        (
+            Event::SignedOff {
+                record: Some(r), ..
+            },
+            Event::SignedOff {
+                record: Some(n), ..
+            },
+        ) => same_record(*r, *n),
+        _ => false,
+    }
+}
+
+fn same_record(a: Record<'_>, b: Record<'_>) -> bool {
+    a.path == b.path || a.hash.starts_with(b.hash) || b.hash.starts_with(a.hash)
 }
 
 /// Decides whether `goal` is proven. `facts` answers for a transcript path.
@@ -332,11 +383,7 @@ fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
                 replayed = record.and_then(|r| {
                     named
                         .iter()
-                        .find(|(n, _)| {
-                            n.path == r.path
-                                || n.hash.starts_with(r.hash)
-                                || r.hash.starts_with(n.hash)
-                        })
+                        .find(|(n, _)| same_record(*n, r))
                         .map(|&(_, at)| at)
                 });
                 if let Some(r) = record {
@@ -789,6 +836,13 @@ impl<'a> Plan<'a> {
     /// live goal depends on. Archived goals are most of a long plan, and each proven
     /// one costs a transcript read, on every prompt.
     pub fn prove_live(&mut self, facts: &dyn Fn(&str) -> Facts) {
+        self.prove_live_backed(facts, &|_| true);
+    }
+
+    /// As [`Plan::prove_live`], with the latest sign-off line of each archived goal
+    /// the log leaves on record asked of `backed` (the hooks answer it from a memo
+    /// of the lines whose transcripts they checked): one it refuses is proven in full.
+    pub fn prove_live_backed(&mut self, facts: &dyn Fn(&str) -> Facts, backed: Backed<'_>) {
         let needed: std::collections::HashSet<&str> = self
             .live()
             .flat_map(|g| g.depends_on.iter().copied())
@@ -797,7 +851,7 @@ impl<'a> Plan<'a> {
         // marked finished and moved there by hand is still work, and a long archive's
         // transcripts are not read on every hook.
         self.prove_where(facts, |plan, g| {
-            !g.archived || needed.contains(g.id.as_ref()) || !on_record(plan, g)
+            !g.archived || needed.contains(g.id.as_ref()) || !on_record_backed(plan, g, backed)
         });
     }
 

@@ -212,17 +212,15 @@ fn a_goal_done_by_hand_and_archived_by_hand_is_remaining_work_in_the_hooks() {
 /// The hooks' cache, `.git/plan/cache/view.json`, is a file the agent can write, and
 /// a cached answer is trusted as long as the files it came from keep their identity
 /// (device, inode, size, mtime, ctime). Editing the cache changes none of them: one
-/// `sed` on it makes `plan statusline` say `plan: nothing open` and the injection
-/// say nothing is active, while `b` is active in plan.md, and it leaves no trace in
+/// `sed` on it made `plan statusline` say `plan: nothing open` and the injection
+/// say nothing is active, while `b` is active in plan.md, and it left no trace in
 /// the repository (unlike a forged transcript, which `git log` and a reviewer see).
-/// The loop's own state in `.git/plan/` is as writable, so the stop guard was never
-/// proof against an agent set on ending it; the status line, though, is what the
-/// person watches. What would close it: nothing the agent cannot also write (it runs
-/// as the same user); the cache could at least be checked against plan.md's bytes
-/// (its `hash`, one read and hash, far cheaper than the parse it saves) so that a
-/// forged view must also be a consistent one, or the status line could read fresh.
+/// Each cache file now carries a seal, the xxh3 of its own bytes, so an edited one
+/// is no cache and the view is derived again from plan.md. No secret backs the seal
+/// (the agent runs as the same user and could read any key), so an agent that
+/// recomputes it still can forge the cache, as it can rewrite `loop.json`; the cheap
+/// edit no longer works.
 #[test]
-#[ignore = "red team: an edited hooks cache makes the status line and the injection say anything"]
 fn an_edited_hooks_cache_does_not_change_what_the_status_line_says() {
     let t = two_goals_looping();
     t.ok(&["statusline"]).stdout_has("plan: 2 active · a");
@@ -316,15 +314,11 @@ fn one_goal() -> Test {
 /// Cheap fake: `a` signed off, then reopened (it needs a new sign-off). The agent
 /// pastes a copy of a's own earlier sign-off line at the end of the log, sets
 /// `status: done` and moves it under `## Archive`. `plan audit` calls the copy a
-/// replay (unproven); the hooks read the latest line only and count nothing. Open:
-/// the hooks check an archived goal on its latest record line alone, so a sign-off
-/// line copied (or moved below the reopen) passes there, as a forged one does;
-/// `plan audit`, `plan lint` and `plan show --all` catch it. What would close it:
-/// `proof::on_record` applying the rest of the proof's log-only checks (a
-/// transcript an earlier sign-off named; lines out of time order), with the cut
-/// reader reading every log line of each archived goal rather than its latest.
+/// replay (unproven); the hooks read the latest line only and counted nothing. Now
+/// `proof::on_record` (and the cut reader's reading of it) takes a latest sign-off
+/// naming the transcript an older sign-off of the goal named as no sign-off, so the
+/// goal is proven in full and counted as remaining work.
 #[test]
-#[ignore = "red team: a replayed sign-off line hides a reopened archived goal from the hooks"]
 fn a_replayed_sign_off_line_hides_a_reopened_archived_goal_from_the_hooks() {
     let t = one_goal();
     t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
@@ -443,21 +437,34 @@ fn b_hidden(t: &Test, extra_log: &str) {
 /// transcript that does not exist (any path under .plan/judge/, any hash, the
 /// contract fingerprint copied from b's own `added` line). No honest sign-off, no
 /// reopen, no transcript: `plan audit` says "its transcript … is missing", but the
-/// hooks check an archived goal on its latest record line alone
-/// (`proof::record_verdict` asks only that a sign-off names *some* contract and
-/// *some* record), so the status line, the injection and the stop guard count
-/// nothing and let the loop end. Smallest fix: in `proof::on_record`, for a done
-/// goal, stat the named transcript (`record::facts` is one `stat` + read of a
-/// small file; or compare the path's existence and size only) or at least require
-/// the sign-off's contract to equal `goal.fingerprint()` and the path to pass
-/// `is_record_path`; a forged line then lands in `prove_where`'s full check.
+/// hooks checked an archived goal on its log lines alone, so the status line, the
+/// injection and the stop guard counted nothing and let the loop end. No log-only
+/// check tells this line from a real one: now the hooks check each archived goal's
+/// latest sign-off line against the transcript it names (`proof::backs_at`) once,
+/// and remember the lines that passed (`cache::lines`), so the line is refused and
+/// `b` proven in full.
 #[test]
-#[ignore = "red team: a hand-typed sign-off line naming no transcript hides an archived goal from the hooks"]
 fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
     let t = two_goals_looping();
     t.write("a.txt", "a\n");
     t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
     t.commit_all("a signed off");
+    b_hidden(&t, &format!("\n{}\n", forged_sign_off(&t)));
+    let audit = t.run(&["audit"]).code(1);
+    audit.stdout_has("is missing");
+    let statusline = t.ok(&["statusline"]).stdout;
+    let inject = t.ok(&["inject"]).stdout;
+    let answer = stop(&t, "s1");
+    assert!(
+        statusline.contains("unproven") && inject.contains("remaining work: b"),
+        "hooks fooled by a forged sign-off line:\nstatusline: {statusline}\ninject: {inject}\nstop: {answer}"
+    );
+    assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
+}
+
+/// A hand-typed sign-off line for `b`: a transcript that is not there, the contract
+/// copied from b's `added` line, a's sign-off stamp.
+fn forged_sign_off(t: &Test) -> String {
     let md = t.plan_md();
     let contract = md
         .lines()
@@ -470,22 +477,56 @@ fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
         .find(|l| l.contains(" a signed off"))
         .map(|l| l[2..18].to_string())
         .unwrap();
-    b_hidden(
-        &t,
-        &format!(
-            "\n- {stamp} b signed off (verify passed, judge skipped, contract {contract}): .plan/judge/b-1.md#0123456789ab\n"
-        ),
+    format!(
+        "- {stamp} b signed off (verify passed, judge skipped, contract {contract}): .plan/judge/b-1.md#0123456789ab"
+    )
+}
+
+/// The same forgery in a plan long enough for the hooks' cut reader, beside `a`,
+/// signed off and archived by `plan archive`: `b` is counted, `a` is not, and not
+/// after an edit in place either, when `a`'s line is answered from the memo of
+/// checked lines (`.git/plan/cache/lines.json`) rather than its transcript.
+#[test]
+fn a_forged_sign_off_line_is_caught_in_a_long_plan_and_an_honest_one_is_not() {
+    let t = two_goals_looping();
+    t.write("a.txt", "a\n");
+    t.ok(&["complete", "a", "--evidence", "done", "--judge", "none"]);
+    t.ok(&["archive"]);
+    t.commit_all("a signed off and archived");
+    let forged = forged_sign_off(&t);
+    let md = t.plan_md();
+    let from = md.find("## Goal: B").unwrap();
+    let to = md.find("## Log").unwrap();
+    let archive = md.find("## Archive\n").unwrap();
+    let b = md[from..to].replacen("status: active", "status: done", 1);
+    let steps: String = (0..1500)
+        .map(|i| format!("- [ ] step {i} of a long goal\n"))
+        .collect();
+    let filler =
+        format!("## Goal: Filler\n<!-- id: filler -->\nstatus: open\ndone_when: x\n{steps}\n");
+    let long = format!(
+        "{}{filler}{}\n{forged}\n\n{}\n\n{}\n",
+        &md[..from],
+        md[to..archive].trim_end(),
+        md[archive..].trim_end(),
+        b.trim_end()
     );
-    let audit = t.run(&["audit"]).code(1);
-    audit.stdout_has("is missing");
-    let statusline = t.ok(&["statusline"]).stdout;
-    let inject = t.ok(&["inject"]).stdout;
-    let answer = stop(&t, "s1");
-    assert!(
-        statusline.contains("unproven") && inject.contains("remaining work: b"),
-        "hooks fooled by a forged sign-off line:\nstatusline: {statusline}\ninject: {inject}\nstop: {answer}"
-    );
-    assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
+    assert!(long.len() > 40_000);
+    t.write("plan.md", long);
+    let counted = |t: &Test| {
+        let statusline = t.ok(&["statusline"]).stdout;
+        assert!(
+            statusline.contains("⚠ 1 unproven"),
+            "b alone is unproven: {statusline}"
+        );
+        t.ok(&["inject"]).stdout_has("still remaining work: b");
+        let answer = stop(t, "s1");
+        assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
+    };
+    counted(&t);
+    assert!(t.root().join(".git/plan/cache/lines.json").exists());
+    t.ok(&["tick", "filler", "1"]);
+    counted(&t);
 }
 
 /// The injection's advice for such a goal must be one the agent can follow: `plan

@@ -41,6 +41,19 @@ fn prompt_hook(t: &Test, session: &str) -> String {
         .stdout
 }
 
+/// A cache file as plan seals it (src/cache/seal.rs): the xxh3 of its JSON with the
+/// seal field, first, empty. What an agent set on forging the cache would have to
+/// reimplement; here it puts a marker into the cached view that plan then trusts.
+fn sealed(mut file: serde_json::Value) -> String {
+    file.as_object_mut().unwrap().remove("seal");
+    let rest = file.to_string();
+    let empty = format!("{{\"seal\":\"\",{}", &rest[1..]);
+    let mut bytes = b"plan cache seal 1\n".to_vec();
+    bytes.extend_from_slice(empty.as_bytes());
+    let seal = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+    format!("{{\"seal\":\"{seal}\",{}", &rest[1..])
+}
+
 /// The first settled hook stores the view with its "unproven" facts; the next
 /// prompt and stop hooks answer from it (a marker put into the cached view shows
 /// in their answers), though two goals are done by hand.
@@ -69,7 +82,7 @@ fn prompt_and_stop_hooks_answer_from_the_cache_with_goals_done_by_hand() {
         .expect("work is left")
         .to_string();
     view["view"]["continuation"] = format!("{continuation} CACHED-CONTINUATION").into();
-    std::fs::write(&cache, view.to_string()).unwrap();
+    std::fs::write(&cache, sealed(view)).unwrap();
     let cached = prompt_hook(&t, "s2");
     assert!(
         cached.contains("CACHED-INJECTION"),

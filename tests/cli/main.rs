@@ -68,6 +68,7 @@ mod shell;
 mod sign_off_records;
 mod small;
 mod special_files;
+mod state_lock;
 mod team_merge;
 mod temp_files;
 mod templates;
