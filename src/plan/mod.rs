@@ -8,6 +8,7 @@ pub(crate) mod budget;
 pub(crate) mod card;
 pub(crate) mod checks;
 pub(crate) mod claim;
+pub(crate) mod confusable;
 pub(crate) mod diag;
 pub(crate) mod diff;
 pub mod doctor;
