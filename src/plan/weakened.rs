@@ -865,8 +865,8 @@ func (s *Suite) TestMethod() {
 
     #[test]
     fn a_return_before_the_assertions_is_counted_in_each_language() {
-        let py = "def test_a():\n    return\n    assert a() == 1\n";
-        assert_eq!(early(Lang::Python, py), 1);
+        let py = "def test_a():\n    return\n    assert a() == 1\n\nclass TestB:\n    async def test_b(self):\n        return\n        assert await b()\n";
+        assert_eq!(early(Lang::Python, py), 2);
         let rs = "#[test]\nfn a() {\n    return;\n    assert_eq!(a(), 1);\n}\n";
         assert_eq!(early(Lang::Rust, rs), 1);
         let go =

@@ -123,7 +123,13 @@ fn callback_brace(toks: &[Tok<'_>], i: usize) -> Option<usize> {
 /// A Python test's body: from the line after the signature's `:` to the first line
 /// indented less than that one.
 fn python_body(toks: &[Tok<'_>], layout: &Layout<'_>, name: usize) -> Option<Body> {
-    let def = layout.indent(name.checked_sub(1)?)?;
+    // `def`, or `async def`, starts its line.
+    let def = name.checked_sub(1)?;
+    let def = layout.indent(def).or_else(|| {
+        (ident(toks, def.checked_sub(1)?) == Some("async"))
+            .then(|| layout.indent(def - 1))
+            .flatten()
+    })?;
     let mut depth = 0usize;
     let colon = (name..toks.len()).find(|&j| {
         match toks[j] {
