@@ -392,7 +392,6 @@ fn a_copy_made_by_a_merge_not_yet_committed_is_removed() {
     t.git(&["checkout", "-q", "one"]);
     t.git(&["merge", "-q", "--no-commit", "--no-ff", "two"]);
     assert_eq!(t.plan_md().matches(SIGNED).count(), 2, "{}", t.plan_md());
-    at(&t, "2026-06-15T16:00", &["doctor", "--fix"])
-        .stdout_has("removed 1 duplicated log line");
+    at(&t, "2026-06-15T16:00", &["doctor", "--fix"]).stdout_has("removed 1 duplicated log line");
     assert_eq!(t.plan_md().matches(SIGNED).count(), 1, "{}", t.plan_md());
 }
