@@ -77,6 +77,8 @@ mod tracking;
 pub use tracking::{Tracking, in_head, tracking};
 
 pub mod fingerprint;
+mod merged_copies;
+pub use merged_copies::merged_copies;
 mod since;
 pub use driver::{merge_driver, set_merge_driver, unset_merge_driver};
 pub use since::changed_since;

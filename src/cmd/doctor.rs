@@ -171,9 +171,28 @@ fn all_findings(
     ctx.prove(&mut plan);
     let mut findings = doctor::check(&plan, proposal, proposal_name, now);
     let root = ctx.prompt_root();
-    let repairs = doctor::merge_damage(&plan, &|rel| crate::record::text(&root, rel), stamp);
+    let merged = merged_copies(ctx, src, &doctor::copied_lines(&plan));
+    let repairs = doctor::merge_damage(
+        &plan,
+        &|rel| crate::record::text(&root, rel),
+        &|line| merged.get(line).copied().unwrap_or(0),
+        stamp,
+    );
     findings.extend(repairs);
     findings
+}
+
+/// How many copies of each of `lines` merges made, by plan.md's history. Without a
+/// repository or a readable history none: a copy is merge damage only when the
+/// history shows a merge made it, and doctor never removes a line on a guess.
+fn merged_copies(ctx: &Ctx, src: &str, lines: &[&str]) -> std::collections::HashMap<String, usize> {
+    let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
+        return Default::default();
+    };
+    if lines.is_empty() {
+        return Default::default();
+    }
+    crate::git::merged_copies(&repo.root, &rel, src, lines).unwrap_or_default()
 }
 
 fn read_proposal(file: Option<&ProposalFile>) -> Result<Proposal> {

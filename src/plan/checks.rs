@@ -2,6 +2,7 @@
 //! `plan lint`, `plan doctor`, the task list and draft checking report, each with
 //! its message, hint and repair. Pure: a verify line's runnability is passed in.
 
+use super::confusable;
 use super::diag::{Diagnostic, Severity};
 use super::event::Event;
 use super::history;
@@ -149,17 +150,27 @@ pub fn check(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Hit> {
 }
 
 /// A log line that reads as one of plan's events only once its invisible characters
-/// are gone: plan reads something else (or nothing) where a reviewer sees the event.
+/// are gone and its look-alike letters read as the ASCII ones they pass for (a
+/// Cyrillic `о` in `reopened`): plan reads something else (or nothing) where a
+/// reviewer sees the event. Prose in any script folds to no event form, all of which
+/// are English words after an id.
 fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
+    if entry.text.is_ascii() && entry.stamp.is_none_or(str::is_ascii) {
+        return;
+    }
     let raw = match entry.stamp {
         Some(stamp) => format!("{stamp} {}", entry.text),
         None => entry.text.to_string(),
     };
     let hidden = |c: char| text::is_invisible(c) || odd_space(c);
-    if !raw.chars().any(hidden) {
-        return;
-    }
-    let cleaned = plain(&raw);
+    let cleaned = if raw.chars().any(hidden) {
+        reviewed(&raw)
+    } else {
+        match confusable::fold(&raw) {
+            std::borrow::Cow::Borrowed(_) => return,
+            std::borrow::Cow::Owned(folded) => folded,
+        }
+    };
     let seen = super::model::log_entry(entry.line, &cleaned);
     if seen.stamp.is_none() && entry.stamp.is_some() {
         return;
@@ -167,29 +178,62 @@ fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
     let Some(event) = Event::parse(seen.text) else {
         return;
     };
-    let read = Event::parse(entry.text).map(|e| plain(&e.render()));
+    let read = Event::parse(entry.text).map(|e| reviewed(&e.render()));
     if read.as_deref() == Some(event.render().as_str()) {
         return;
     }
-    let chars: Vec<String> = raw
+    let invisible: Vec<String> = raw
         .chars()
         .filter(|&c| hidden(c))
         .map(|c| format!("U+{:04X}", c as u32))
+        .collect();
+    let look_alike: Vec<String> = raw
+        .chars()
+        .filter_map(|c| {
+            Some(format!(
+                "U+{:04X} for `{}`",
+                c as u32,
+                confusable::ascii_for(c)?
+            ))
+        })
         .collect();
     let about = match event.id() {
         Some(id) => format!(" for \"{id}\""),
         None => String::new(),
     };
+    let (but, hint) = match (invisible.is_empty(), look_alike.is_empty()) {
+        (false, true) => (
+            format!("invisible characters ({})", invisible.join(", ")),
+            "delete the invisible characters if the event is real (it then counts), or delete the line; plan log never writes one",
+        ),
+        (true, _) => (
+            format!("look-alike characters ({})", look_alike.join(", ")),
+            "retype the look-alike characters in ASCII if the event is real (it then counts), or delete the line; plan log never writes one",
+        ),
+        (false, false) => (
+            format!(
+                "invisible characters ({}) and look-alike characters ({})",
+                invisible.join(", "),
+                look_alike.join(", ")
+            ),
+            "delete the invisible characters and retype the look-alike ones in ASCII if the event is real (it then counts), or delete the line; plan log never writes one",
+        ),
+    };
     out.push(Hit::new(
         Rule::HiddenEvent,
         entry.line,
         format!(
-            "log line is plan's `{}` event{about} but for invisible characters ({}): plan does not read it as that event, while it looks like one in git diff",
+            "log line is plan's `{}` event{about} but for {but}: plan does not read it as that event, while it looks like one in git diff",
             event.name(),
-            chars.join(", ")
         ),
-        "delete the invisible characters if the event is real (it then counts), or delete the line; plan log never writes one",
+        hint,
     ));
+}
+
+/// `text` as a reviewer reads it: invisible characters gone, odd spaces plain, and
+/// look-alike letters as the ASCII ones they pass for.
+fn reviewed(text: &str) -> String {
+    confusable::fold(&plain(text)).into_owned()
 }
 
 /// A space other than U+0020 (no-break, thin, ideographic, …): it looks like one in

@@ -215,12 +215,15 @@ fn proposal_finding(proposal: &Proposal, path: &str, now: i64) -> Option<Finding
 /// repair: later exact copies of stamped log lines ("accept both", `merge=union`),
 /// and done goals whose contract a line-wise merge split or stripped, which their
 /// sign-off transcript still holds. `transcript` gives a transcript's text by the
-/// path a sign-off line names (`None`: not there); `stamp` is the repair's log
-/// stamp. Each repair logs a typed event, so the change stays visible and `plan
-/// audit` can tell a removed copy from a removed line.
+/// path a sign-off line names (`None`: not there); `merged` how many copies of a
+/// log line (its whole text) merges made, by the history ([`copied_lines`] are the
+/// ones to ask about); `stamp` is the repair's log stamp. Each repair logs a typed
+/// event, so the change stays visible and `plan audit` can tell a removed copy from
+/// a removed line.
 pub fn merge_damage(
     plan: &Plan<'_>,
     transcript: &dyn Fn(&str) -> Option<String>,
+    merged: &dyn Fn(&str) -> usize,
     stamp: &str,
 ) -> Vec<Finding> {
     let mut out: Vec<Finding> = plan
@@ -229,18 +232,48 @@ pub fn merge_damage(
         .filter(|g| !blocked(plan, g))
         .filter_map(|g| split_contract(plan, g, transcript, stamp))
         .collect();
-    out.extend(duplicated_lines(plan, stamp));
+    out.extend(duplicated_lines(plan, merged, stamp));
     out
 }
 
-/// Later copies of stamped log lines: the first of equal lines stays where it is,
-/// so the log keeps its order and nothing a later line voided comes back.
-fn duplicated_lines(plan: &Plan<'_>, stamp: &str) -> Option<Finding> {
+/// The stamped log lines (whole line texts) that the log holds more than once, each
+/// once: the lines [`merge_damage`] asks the history about.
+pub fn copied_lines<'p>(plan: &Plan<'p>) -> Vec<&'p str> {
     let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for e in plan.log.iter().filter(|e| e.stamp.is_some()) {
+        if !seen.insert((e.stamp, e.text)) {
+            let text = plan.line_text(e.line);
+            if !out.contains(&text) {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+/// Later copies of stamped log lines that merges made: the first of equal lines
+/// stays where it is, so the log keeps its order and nothing a later line voided
+/// comes back. A copy no merge made (a person who ran the suite twice in a minute
+/// and logged the same words) is honest work and stays.
+fn duplicated_lines(
+    plan: &Plan<'_>,
+    merged: &dyn Fn(&str) -> usize,
+    stamp: &str,
+) -> Option<Finding> {
+    let mut seen = std::collections::HashSet::new();
+    let mut left: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let copies: Vec<usize> = plan
         .log
         .iter()
         .filter(|e| e.stamp.is_some() && !seen.insert((e.stamp, e.text)))
+        .filter(|e| {
+            let text = plan.line_text(e.line);
+            let n = left.entry(text).or_insert_with(|| merged(text));
+            let take = *n > 0;
+            *n = n.saturating_sub(1);
+            take
+        })
         .map(|e| e.line)
         .collect();
     let first = *copies.first()?;
@@ -508,7 +541,7 @@ mod tests {
         );
         let plan = parse(&src);
         let read = |rel: &str| (rel == ".plan/judge/x.md").then(|| transcript.clone());
-        let found = merge_damage(&plan, &read, "2026-06-15 17:00");
+        let found = merge_damage(&plan, &read, &|_| 0, "2026-06-15 17:00");
         assert_eq!(
             found
                 .iter()
@@ -526,17 +559,23 @@ mod tests {
         );
         // A transcript that is not the bytes the sign-off hashed restores nothing.
         let forged = |_: &str| Some(transcript.replace("it is wrong", "it is slow"));
-        assert_eq!(merge_damage(&plan, &forged, "2026-06-15 17:00"), []);
+        assert_eq!(merge_damage(&plan, &forged, &|_| 0, "2026-06-15 17:00"), []);
         // Nor does one after a reopen: the sign-off no longer stands.
         let reopened = format!("{src}- 2026-06-15 16:00 x reopened: again\n");
-        assert_eq!(merge_damage(&parse(&reopened), &read, "s"), []);
+        assert_eq!(merge_damage(&parse(&reopened), &read, &|_| 0, "s"), []);
     }
 
     #[test]
     fn later_copies_of_log_lines_go_and_the_first_stays() {
         let src = "# Plan: x\n\n## Log\n- 2026-06-15 14:00 one\n- 2026-06-15 14:01 two\n- 2026-06-15 14:00 one\n- two\n- two\n";
         let plan = parse(src);
-        let found = merge_damage(&plan, &|_| None, "2026-06-15 17:00");
+        assert_eq!(copied_lines(&plan), ["- 2026-06-15 14:00 one"]);
+        // The history shows no merge that made the copy: it stays.
+        assert_eq!(
+            merge_damage(&plan, &|_| None, &|_| 0, "2026-06-15 17:00"),
+            []
+        );
+        let found = merge_damage(&plan, &|_| None, &|_| 1, "2026-06-15 17:00");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].line, 6);
         // Unstamped lines are left: nothing says they are one event.

@@ -506,6 +506,12 @@ pub fn reserved(text: &str) -> bool {
     if visible != text && reserved(&visible) {
         return true;
     }
+    // Nor for a look-alike letter (`reоpened` with a Cyrillic `о`): lint calls such a
+    // line a hidden event.
+    let folded = super::confusable::fold(text);
+    if folded != text && reserved(&folded) {
+        return true;
+    }
     // Nor for its case: `Signed off (…)` or `REOPENED: …` reads as the event to a
     // person, in `plan show ID` right under the goal's real history.
     let lower = text.to_lowercase();

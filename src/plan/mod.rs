@@ -8,6 +8,7 @@ pub(crate) mod budget;
 pub(crate) mod card;
 pub(crate) mod checks;
 pub(crate) mod claim;
+pub(crate) mod confusable;
 pub(crate) mod diag;
 pub(crate) mod diff;
 pub mod doctor;
@@ -104,7 +105,7 @@ mod robustness {
             let _ = blocks::continuation(&plan, 1, 2, t);
             let _ = blocks::statusline(&plan);
             let findings = doctor::check(&plan, &doctor::Proposal::Absent, "p", 0);
-            let _ = doctor::merge_damage(&plan, &|_| None, "s");
+            let _ = doctor::merge_damage(&plan, &|_| None, &|_| 1, "s");
             let _ = patch::apply(&src, &doctor::fix_edits(&findings));
             let _ = ops::archive(&plan);
             for goal in &plan.goals {

@@ -8,6 +8,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+mod reach;
+
 /// A language whose tests plan can count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
@@ -83,6 +85,12 @@ pub struct Counts {
     pub skips: usize,
     /// Test functions: `def test_…`, `it(`/`test(`, `#[test]`, `func Test…(`.
     pub tests: usize,
+    /// Tests with an unconditional `return` at their top level and assertions after
+    /// it, which no run reaches.
+    pub early_returns: usize,
+    /// Rust `macro_rules!` named like an assertion whose expansion calls nothing, so
+    /// each use of one counts as an assertion and checks nothing.
+    pub hollow_asserts: usize,
 }
 
 /// A changed file: its text at the goal's start (`None`: it did not exist) and now
@@ -199,6 +207,18 @@ fn test_finding(change: &Change) -> Option<Finding> {
             new.skips
         ));
     }
+    match new.early_returns.saturating_sub(old.early_returns) {
+        0 => {}
+        1 => what.push("1 test returns before its assertions".to_string()),
+        n => what.push(format!("{n} tests return before their assertions")),
+    }
+    match new.hollow_asserts.saturating_sub(old.hollow_asserts) {
+        0 => {}
+        1 => what.push("an assertion macro that checks nothing was added".to_string()),
+        n => what.push(format!(
+            "{n} assertion macros that check nothing were added"
+        )),
+    }
     if what.is_empty() {
         return None;
     }
@@ -266,20 +286,35 @@ enum Tok<'a> {
 
 /// The counts of `text` read as `lang`.
 pub fn count(lang: Lang, text: &str) -> Counts {
-    let toks = tokens(lang, text);
+    let (toks, spans) = spanned(lang, text);
     let mut counts = Counts::default();
     for i in 0..toks.len() {
-        let (a, s, t) = match lang {
-            Lang::Python => python(&toks, i),
-            Lang::Js => js(&toks, i),
-            Lang::Rust => rust(&toks, i),
-            Lang::Go => go(&toks, i),
-        };
+        let (a, s, t) = at(lang, &toks, i);
         counts.assertions += usize::from(a);
         counts.skips += usize::from(s);
         counts.tests += usize::from(t);
     }
+    if counts.tests > 0 && counts.assertions > 0 {
+        let layout = reach::Layout {
+            text,
+            spans: &spans,
+        };
+        counts.early_returns = reach::early_returns(lang, &toks, &layout);
+    }
+    if lang == Lang::Rust {
+        counts.hollow_asserts = reach::hollow_asserts(&toks);
+    }
     counts
+}
+
+/// (assertion, skip, test) starting at token `i` of `lang`.
+fn at(lang: Lang, toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
+    match lang {
+        Lang::Python => python(toks, i),
+        Lang::Js => js(toks, i),
+        Lang::Rust => rust(toks, i),
+        Lang::Go => go(toks, i),
+    }
 }
 
 /// The identifier at `i`, if it is one.
@@ -443,13 +478,15 @@ fn go(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
 
 /// `text` as tokens of `lang`: comments left out, each string or character literal
 /// one [`Tok::Str`]. Cheap, not exact: a JavaScript regex literal holding a quote
-/// can hide the code after it.
-fn tokens(lang: Lang, text: &str) -> Vec<Tok<'_>> {
+/// can hide the code after it. With each token, the bytes of `text` it spans.
+fn spanned(lang: Lang, text: &str) -> (Vec<Tok<'_>>, Vec<(usize, usize)>) {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
+    let mut spans = Vec::new();
     let mut i = 0;
     let at = |i: usize, s: &str| bytes[i..].starts_with(s.as_bytes());
     while i < bytes.len() {
+        let (start, len) = (i, out.len());
         let b = bytes[i];
         if b.is_ascii_whitespace() {
             i += 1;
@@ -469,6 +506,7 @@ fn tokens(lang: Lang, text: &str) -> Vec<Tok<'_>> {
                     i = find_bytes(bytes, i + hashes + 1, close.as_bytes())
                         .map_or(bytes.len(), |e| e + close.len());
                     out.push(Tok::Str);
+                    spans.push((start, i));
                     continue;
                 }
             }
@@ -506,8 +544,11 @@ fn tokens(lang: Lang, text: &str) -> Vec<Tok<'_>> {
             out.push(Tok::Punct(c));
             i += c.len_utf8();
         }
+        if out.len() > len {
+            spans.push((start, i));
+        }
     }
-    out
+    (out, spans)
 }
 
 fn find_bytes(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
@@ -818,6 +859,86 @@ func (s *Suite) TestMethod() {
         assert!(found("pkg/add.go", GO, &weaker).is_empty());
     }
 
+    fn early(lang: Lang, text: &str) -> usize {
+        count(lang, text).early_returns
+    }
+
+    #[test]
+    fn a_return_before_the_assertions_is_counted_in_each_language() {
+        let py = "def test_a():\n    return\n    assert a() == 1\n\nclass TestB:\n    async def test_b(self):\n        return\n        assert await b()\n";
+        assert_eq!(early(Lang::Python, py), 2);
+        let rs = "#[test]\nfn a() {\n    return;\n    assert_eq!(a(), 1);\n}\n";
+        assert_eq!(early(Lang::Rust, rs), 1);
+        let go =
+            "func TestA(t *testing.T) {\n\treturn\n\tif a() != 1 {\n\t\tt.Fatal(\"a\")\n\t}\n}\n";
+        assert_eq!(early(Lang::Go, go), 1);
+        let js = "it('a', () => {\n  return\n  expect(a()).toBe(1)\n});\ntest('b', function () { return; expect(b()).toBe(2); });\n";
+        assert_eq!(early(Lang::Js, js), 2);
+        // The found change, in words.
+        let honest = "def test_a():\n    assert a() == 1\n\ndef test_b():\n    assert b() == 2\n";
+        let both = honest.replace("():\n", "():\n    return\n");
+        assert_eq!(
+            found("tests/test_a.py", honest, &both),
+            ["tests/test_a.py: 2 tests return before their assertions"]
+        );
+    }
+
+    #[test]
+    fn a_return_that_ends_nothing_the_test_checks_is_not_counted() {
+        // Inside a branch, a loop or a nested function; at the end; a brace-less `if`.
+        let py = "def test_a():\n    if not HAVE_X:\n        return\n    for x in xs:\n        if x: return\n    def helper():\n        return 1\n    assert helper() == 1\n\ndef test_b():\n    assert b()\n    return\n\ndef helper():\n    return\n    assert False\n";
+        assert_eq!(early(Lang::Python, py), 0);
+        let rs = "#[test]\nfn a() -> Result<(), E> {\n    let Some(x) = y() else { return Ok(()) };\n    if x { return Ok(()); }\n    let f = || { return 1; };\n    assert_eq!(f(), 1);\n    return Ok(());\n}\n";
+        assert_eq!(early(Lang::Rust, rs), 0);
+        let go = "func TestA(t *testing.T) {\n\tif testing.Short() {\n\t\treturn\n\t}\n\tt.Run(\"x\", func(t *testing.T) {\n\t\treturn\n\t})\n\tif a() != 1 {\n\t\tt.Fatal(\"a\")\n\t}\n}\n";
+        assert_eq!(early(Lang::Go, go), 0);
+        // A returned promise asserts in its `then`; a brace-less `if` guards a return.
+        let js = "it('a', () => {\n  return fetch()\n    .then(r => {\n      expect(r).toBe(1);\n    });\n});\nit('b', () => {\n  if (!ok)\n    return;\n  expect(b()).toBe(2);\n});\nit('c', () => {\n  return new Promise(done => { expect(c()).toBe(3); done() })\n});\n";
+        assert_eq!(early(Lang::Js, js), 0);
+    }
+
+    #[test]
+    fn an_assert_named_macro_that_calls_nothing_is_counted() {
+        let hollow = |text: &str| count(Lang::Rust, text).hollow_asserts;
+        assert_eq!(hollow("macro_rules! assert_same { ($($t:tt)*) => {}; }"), 1);
+        assert_eq!(
+            hollow(
+                "macro_rules! assert_eq { ($a:expr, $b:expr) => { let _ = ($a, $b); }; ($a:expr) => { $a }; }"
+            ),
+            1
+        );
+        // Helpers that check: through a macro, a function or a method.
+        assert_eq!(
+            hollow(
+                "macro_rules! assert_close { ($a:expr, $b:expr) => { assert!(($a - $b).abs() < 1e-9) }; }"
+            ),
+            0
+        );
+        assert_eq!(
+            hollow("macro_rules! assert_ok { ($e:expr) => { check_ok(&$e) }; }"),
+            0
+        );
+        assert_eq!(
+            hollow(
+                "macro_rules! assert_sorted { ($v:expr) => {{ if !$v.is_sorted() { unreachable!() } }}; }"
+            ),
+            0
+        );
+        // Named otherwise: not an assertion look-alike.
+        assert_eq!(hollow("macro_rules! nothing { () => {}; }"), 0);
+        let rs = "#[test]\nfn a() {\n    assert_eq!(a(), 1);\n}\n";
+        let faked = format!(
+            "macro_rules! assert_same {{ ($($t:tt)*) => {{}}; }}\n{}",
+            rs.replace("assert_eq!", "assert_same!")
+        );
+        assert_eq!(
+            found("tests/a.rs", rs, &faked),
+            ["tests/a.rs: an assertion macro that checks nothing was added"]
+        );
+        // One that was there at the start is no finding.
+        assert!(found("tests/a.rs", &faked, &format!("{faked}\n")).is_empty());
+    }
+
     #[test]
     fn test_files_by_convention() {
         for path in [
@@ -966,6 +1087,21 @@ func (s *Suite) TestMethod() {
             after.remove(asserting[which % asserting.len()]);
             let findings = found("tests/test_x.py", &lines.concat(), &after.concat());
             prop_assert!(findings.len() == 1 && findings[0].contains("assertion"), "{:?}", findings);
+        }
+
+        /// Test-shaped text cut anywhere: the reachability rules never panic.
+        #[test]
+        fn reading_test_bodies_never_panics(parts in proptest::collection::vec(prop_oneof![
+            Just("def test_a():"), Just("\n"), Just("    "), Just("return"), Just("assert x"),
+            Just("("), Just(")"), Just("{"), Just("}"), Just("it('a', "), Just("() =>"),
+            Just("#[test]"), Just("fn a()"), Just("func TestA(t *testing.T)"), Just("t.Fatal(x)"),
+            Just("expect(a)"), Just("macro_rules! assert_x"), Just("=>"), Just(";"), Just("\\"),
+            Just("if (x)"), Just("else"), Just(":"),
+        ], 0..40)) {
+            let text = parts.concat();
+            for lang in [Lang::Python, Lang::Js, Lang::Rust, Lang::Go] {
+                let _ = count(lang, &text);
+            }
         }
 
         /// Whatever the text, counting never panics, in any language.

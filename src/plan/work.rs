@@ -59,7 +59,7 @@ mod tests {
         super::take();
         let problems = lint::lint(&plan);
         let findings = doctor::check(&plan, &doctor::Proposal::Absent, "", 0);
-        let damage = doctor::merge_damage(&plan, &|_| None, "2026-01-01 10:00");
+        let damage = doctor::merge_damage(&plan, &|_| None, &|_| 0, "2026-01-01 10:00");
         assert!(problems.len() > goals / 5 && findings.len() > goals / 10);
         assert!(damage.is_empty());
         super::take()

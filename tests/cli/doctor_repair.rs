@@ -301,6 +301,7 @@ fn a_transcript_that_does_not_match_its_sign_off_restores_nothing() {
 // Attack: launder a reopen through the duplicate repair. The agent inserts a copy
 // of the reopen line above the sign-off, so the real reopen below it reads as the
 // later copy that `plan doctor --fix` removes; the log then ends with the sign-off.
+// No merge made that copy, so the repair removes nothing.
 #[test]
 fn a_reopen_copied_above_its_sign_off_is_not_laundered_by_the_repair() {
     let t = union_repo();
@@ -330,19 +331,21 @@ fn a_reopen_copied_above_its_sign_off_is_not_laundered_by_the_repair() {
             .replace("status: active", "status: done"),
     );
     t.commit_all("tidy");
+    // No merge made the copy, so it is no merge damage: the repair leaves both.
+    let before = t.plan_md();
     at(&t, "2026-06-15T16:00", &["doctor", "--fix"]);
-    t.commit_all("doctor --fix");
-    assert_eq!(t.plan_md().matches("a reopened").count(), 1);
+    assert_eq!(t.plan_md(), before);
+    assert_eq!(t.plan_md().matches("a reopened").count(), 2);
+    // The copy above the sign-off is out of time order: the goal stays unproven.
     t.run(&["audit"])
         .code(1)
-        .stdout_has("a reopened: it regressed");
+        .stdout_has("⚠ a (done): unproven: its log lines are out of time order");
 }
 
 /// Attack: a person logs the same words twice in one minute ("ran the suite: 3
 /// failures", a fix, the suite again), no merge anywhere. The second line is
 /// honest work, yet `doctor` calls it merge damage and `--fix` deletes it.
 #[test]
-#[ignore = "open: a copy is merge damage only when the history shows it: each parent of the merge that brought it has the line once and the merge twice; doctor's command layer would pass that count from git to plan::doctor::merge_damage"]
 fn a_line_honestly_logged_twice_in_one_minute_is_not_removed() {
     let t = Test::new();
     t.ok(&["init", "Twice"]);
@@ -363,4 +366,32 @@ fn a_line_honestly_logged_twice_in_one_minute_is_not_removed() {
         t.plan_md()
     );
     assert!(t.plan_md().starts_with(&before[..before.len() - 1]));
+}
+
+/// The copy of a merge under way ("accept both" or `merge=union`, not committed
+/// yet): the working file holds the line more often than HEAD and MERGE_HEAD.
+#[test]
+fn a_copy_made_by_a_merge_not_yet_committed_is_removed() {
+    let t = union_repo();
+    t.git(&["checkout", "-q", "-b", "one"]);
+    at(
+        &t,
+        "2026-06-15T15:00",
+        &["complete", "a", "--evidence", "ok", "--judge", "none"],
+    )
+    .code(0);
+    t.commit_all("sign a off");
+    let signed = head(&t);
+    at(&t, "2026-06-15T15:10", &["log", "one says hello"]).code(0);
+    t.commit_all("one");
+    t.git(&["checkout", "-q", "main"]);
+    t.git(&["checkout", "-q", "-b", "two"]);
+    at(&t, "2026-06-15T15:05", &["log", "two says hello"]).code(0);
+    t.commit_all("two");
+    t.git(&["cherry-pick", &signed]);
+    t.git(&["checkout", "-q", "one"]);
+    t.git(&["merge", "-q", "--no-commit", "--no-ff", "two"]);
+    assert_eq!(t.plan_md().matches(SIGNED).count(), 2, "{}", t.plan_md());
+    at(&t, "2026-06-15T16:00", &["doctor", "--fix"]).stdout_has("removed 1 duplicated log line");
+    assert_eq!(t.plan_md().matches(SIGNED).count(), 1, "{}", t.plan_md());
 }

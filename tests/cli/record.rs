@@ -369,13 +369,49 @@ fn a_log_line_that_is_an_event_but_for_an_odd_space_is_a_format_error() {
 // confusables (Unicode TR39 skeletons, e.g. the `unicode-security` crate) before
 // matching the event forms.
 #[test]
-#[ignore = "open attack: a homoglyph in an event's keyword hides it from plan but not from a reviewer"]
 fn a_log_line_that_is_an_event_but_for_a_homoglyph_is_a_format_error() {
     let t = repo();
     sign_off(&t, "ship");
+    let lines = t.plan_md().lines().count();
     append_log(
         &t,
         "- 2026-06-15 14:05 ship re\u{43e}pened: the tests do not run",
     );
-    t.run(&["lint"]).code(1).stdout_has("[hidden-event]");
+    t.run(&["lint"]).code(1).stdout_has(&format!(
+        "plan.md:{}: log line is plan's `reopened` event for \"ship\" but for look-alike characters (U+043E for `o`)",
+        lines + 1
+    )).stdout_has("hint: retype the look-alike characters in ASCII");
+    // In the id, or with a zero-width space too.
+    let t = repo();
+    sign_off(&t, "ship");
+    append_log(&t, "- 2026-06-15 14:05 \u{455}hip reopened:\u{200b} again");
+    t.run(&["lint"]).code(1).stdout_has(
+        "but for invisible characters (U+200B) and look-alike characters (U+0455 for `s`)",
+    );
+    // plan log writes no such line.
+    t.run(&["log", "ship re\u{43e}pened: by hand"]).code(2);
+}
+
+// Prose in Russian, Greek and Japanese, an id followed by a Russian word, and a real
+// reopen whose reason is Russian: none is an event but for a look-alike letter.
+#[test]
+fn log_lines_in_other_scripts_are_no_hidden_event() {
+    let t = repo();
+    sign_off(&t, "ship");
+    for line in [
+        "\u{442}\u{435}\u{441}\u{442}\u{44b} \u{43f}\u{440}\u{43e}\u{448}\u{43b}\u{438}: \u{432}\u{441}\u{451} \u{445}\u{43e}\u{440}\u{43e}\u{448}\u{43e}",
+        "\u{3bf}\u{3b9} \u{3ad}\u{3bb}\u{3b5}\u{3b3}\u{3c7}\u{3bf}\u{3b9} \u{3c0}\u{3ad}\u{3c1}\u{3b1}\u{3c3}\u{3b1}\u{3bd}",
+        "\u{30c6}\u{30b9}\u{30c8}\u{306f}\u{901a}\u{308a}\u{307e}\u{3057}\u{305f}",
+        "ship \u{43f}\u{435}\u{440}\u{435}\u{43e}\u{442}\u{43a}\u{440}\u{44b}\u{442}: \u{43d}\u{435}\u{442}",
+    ] {
+        t.ok(&["log", line]);
+    }
+    t.ok(&[
+        "reopen",
+        "ship",
+        "--reason",
+        "\u{442}\u{435}\u{441}\u{442}\u{44b} \u{43f}\u{430}\u{434}\u{430}\u{44e}\u{442}",
+    ]);
+    let lint = t.run(&["lint"]);
+    assert!(!lint.stdout.contains("hidden-event"), "{}", lint.stdout);
 }

@@ -1,0 +1,322 @@
+//! What counting tokens misses in a test file: assertions no run can reach, after
+//! an unconditional `return` at a test's top level, and Rust assertion macros whose
+//! expansion calls nothing, so every use of one checks nothing.
+
+use super::{Lang, Tok, at, ident, punct};
+
+/// Where each token sits in the text, for the rules that read lines: Python's
+/// blocks, and the statements Go and JavaScript end at a line break.
+pub(super) struct Layout<'t> {
+    pub text: &'t str,
+    /// Start and end byte of each token.
+    pub spans: &'t [(usize, usize)],
+}
+
+impl Layout<'_> {
+    /// The byte where token `k`'s line starts.
+    fn line_start(&self, k: usize) -> usize {
+        let start = self.spans[k].0;
+        self.text[..start].rfind('\n').map_or(0, |p| p + 1)
+    }
+
+    /// Whether token `k` is the first of its line (there is no token `k`: no).
+    fn first_on_line(&self, k: usize) -> bool {
+        let Some(&(start, _)) = self.spans.get(k) else {
+            return false;
+        };
+        self.text[self.line_start(k)..start]
+            .bytes()
+            .all(|b| b == b' ' || b == b'\t')
+    }
+
+    /// Token `k`'s indent, when it is the first of its line.
+    fn indent(&self, k: usize) -> Option<usize> {
+        self.first_on_line(k)
+            .then(|| self.spans[k].0 - self.line_start(k))
+    }
+
+    /// Whether a line break parts token `k` from the one before it.
+    fn broken(&self, k: usize) -> bool {
+        k > 0 && self.text[self.spans[k - 1].1..self.spans[k].0].contains('\n')
+    }
+}
+
+/// The tests in `toks` that return before assertions of their own: an
+/// unconditional `return` at the test's top level with assertions after the
+/// statement it ends. A `return` inside an `if`, a loop or a nested function is
+/// not at the top level, and what a `return` gives back (a promise whose `then`
+/// asserts) is not after it.
+pub(super) fn early_returns(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
+    (0..toks.len())
+        .filter(|&i| at(lang, toks, i).2)
+        .filter_map(|i| body(lang, toks, layout, i))
+        .filter(|b| returns_early(lang, toks, layout, b))
+        .count()
+}
+
+/// A test's body: its tokens `from..end` and, in Python, the indent of its lines.
+struct Body {
+    from: usize,
+    end: usize,
+    indent: Option<usize>,
+}
+
+/// The body of the test whose marker is token `i` (`#` of `#[test]`, Go's and
+/// Python's function name, JavaScript's `it`).
+fn body(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Option<Body> {
+    let open = match lang {
+        Lang::Python => return python_body(toks, layout, i),
+        Lang::Rust => {
+            let func = (i..toks.len()).find(|&j| ident(toks, j) == Some("fn"))?;
+            top_brace(toks, func)?
+        }
+        Lang::Go => top_brace(toks, i)?,
+        Lang::Js => callback_brace(toks, i)?,
+    };
+    Some(Body {
+        from: open + 1,
+        end: group_end(toks, open)?,
+        indent: None,
+    })
+}
+
+/// The first `{` after `from` outside parentheses and brackets: a function's body
+/// after its signature.
+fn top_brace(toks: &[Tok<'_>], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, tok) in toks.iter().enumerate().skip(from) {
+        match tok {
+            Tok::Punct('{') if depth == 0 => return Some(j),
+            Tok::Punct('(' | '[') => depth += 1,
+            Tok::Punct(')' | ']') => depth = depth.checked_sub(1)?,
+            Tok::Punct(';' | '}') if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The body of the function `it(…)` at `i` is given: the first `{` among the call's
+/// arguments that follows `=>` or a parameter list's `)`.
+fn callback_brace(toks: &[Tok<'_>], i: usize) -> Option<usize> {
+    if !punct(toks, i + 1, '(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for j in i + 2..toks.len() {
+        match toks[j] {
+            Tok::Punct('{')
+                if depth == 0
+                    && (punct(toks, j - 1, ')')
+                        || (punct(toks, j - 1, '>') && punct(toks, j - 2, '='))) =>
+            {
+                return Some(j);
+            }
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.checked_sub(1)?,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A Python test's body: from the line after the signature's `:` to the first line
+/// indented less than that one.
+fn python_body(toks: &[Tok<'_>], layout: &Layout<'_>, name: usize) -> Option<Body> {
+    // `def`, or `async def`, starts its line.
+    let def = name.checked_sub(1)?;
+    let def = layout.indent(def).or_else(|| {
+        (ident(toks, def.checked_sub(1)?) == Some("async"))
+            .then(|| layout.indent(def - 1))
+            .flatten()
+    })?;
+    let mut depth = 0usize;
+    let colon = (name..toks.len()).find(|&j| {
+        match toks[j] {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        depth == 0 && punct(toks, j, ':')
+    })?;
+    let from = colon + 1;
+    let indent = layout.indent(from).filter(|&n| n > def)?;
+    let mut depth = 0usize;
+    let mut end = toks.len();
+    for (j, tok) in toks.iter().enumerate().skip(from) {
+        if depth == 0 && layout.indent(j).is_some_and(|n| n < indent) {
+            end = j;
+            break;
+        }
+        match tok {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Some(Body {
+        from,
+        end,
+        indent: Some(indent),
+    })
+}
+
+/// Whether the body's first top-level `return` has assertions after its statement.
+fn returns_early(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, body: &Body) -> bool {
+    let mut depth = 0usize;
+    for k in body.from..body.end {
+        match toks[k] {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+            Tok::Ident("return") if depth == 0 && statement(toks, layout, body, k) => {
+                let after = statement_end(lang, toks, layout, k + 1, body.end);
+                return (after..body.end).any(|m| at(lang, toks, m).0);
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether the `return` at `k`, at the body's top depth, starts a statement of the
+/// body itself, not the branch of a brace-less `if (…)` or `else` (JavaScript).
+fn statement(toks: &[Tok<'_>], layout: &Layout<'_>, body: &Body, k: usize) -> bool {
+    if let Some(indent) = body.indent {
+        return layout.indent(k) == Some(indent);
+    }
+    if k == body.from || punct(toks, k - 1, ';') || punct(toks, k - 1, '}') {
+        return true;
+    }
+    if !layout.first_on_line(k) || matches!(ident(toks, k - 1), Some("else" | "do")) {
+        return false;
+    }
+    if punct(toks, k - 1, ')') {
+        // `if (x)` / `while (x)` / `for (…)` on the line before.
+        let mut depth = 0usize;
+        for j in (body.from..k).rev() {
+            match toks[j] {
+                Tok::Punct(')') => depth += 1,
+                Tok::Punct('(') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return !matches!(
+                            j.checked_sub(1).and_then(|p| ident(toks, p)),
+                            Some("if" | "while" | "for" | "with")
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// Where the statement that the `return` before `from` opens ends: after its `;`,
+/// at the body's end, or (Python, Go, JavaScript) at a line break that can end a
+/// statement there. A doubtful line break continues it, so less reads as after.
+fn statement_end(
+    lang: Lang,
+    toks: &[Tok<'_>],
+    layout: &Layout<'_>,
+    from: usize,
+    end: usize,
+) -> usize {
+    let mut depth = 0usize;
+    for j in from..end {
+        if depth == 0 && lang != Lang::Rust && layout.broken(j) && ends_at_break(lang, toks, j) {
+            return j;
+        }
+        match toks[j] {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') if depth == 0 => return j,
+            Tok::Punct(')' | ']' | '}') => depth -= 1,
+            Tok::Punct(';') if depth == 0 => return j + 1,
+            _ => {}
+        }
+    }
+    end
+}
+
+/// Whether the line break before token `j` ends a statement: always in Python but
+/// after a `\`; in Go and JavaScript when a word or closed group ends the line and a
+/// word starts the next (a line opening with `.` or an operator goes on).
+fn ends_at_break(lang: Lang, toks: &[Tok<'_>], j: usize) -> bool {
+    if lang == Lang::Python {
+        return !punct(toks, j - 1, '\\');
+    }
+    let ends = matches!(
+        toks[j - 1],
+        Tok::Ident(_) | Tok::Str | Tok::Punct(')' | ']' | '}')
+    );
+    ends && matches!(toks[j], Tok::Ident(_) | Tok::Str)
+}
+
+/// The index of the bracket closing the one at `open`.
+fn group_end(toks: &[Tok<'_>], open: usize) -> Option<usize> {
+    if !matches!(toks.get(open)?, Tok::Punct('(' | '[' | '{')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (j, tok) in toks.iter().enumerate().skip(open) {
+        match tok {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The `macro_rules!` in Rust `toks` named like an assertion (`assert` in the name)
+/// whose every arm expands to code that calls nothing: no macro, no function, so
+/// neither a panic nor a check can come of it (`($($t:tt)*) => {}`). A helper that
+/// expands to `assert!(…)` or to a call of a checking function is not one.
+pub(super) fn hollow_asserts(toks: &[Tok<'_>]) -> usize {
+    (0..toks.len())
+        .filter(|&i| {
+            ident(toks, i) == Some("macro_rules")
+                && punct(toks, i + 1, '!')
+                && ident(toks, i + 2).is_some_and(|name| name.contains("assert"))
+                && hollow(toks, i + 3)
+        })
+        .count()
+}
+
+/// Whether the macro body opening at `open` has arms, each expanding to no call.
+fn hollow(toks: &[Tok<'_>], open: usize) -> bool {
+    let Some(close) = group_end(toks, open) else {
+        return false;
+    };
+    let mut k = open + 1;
+    let mut arms = 0;
+    while k < close {
+        let Some(matcher) = group_end(toks, k) else {
+            return false;
+        };
+        if !(punct(toks, matcher + 1, '=') && punct(toks, matcher + 2, '>')) {
+            return false;
+        }
+        let Some(expansion) = group_end(toks, matcher + 3) else {
+            return false;
+        };
+        let calls = (matcher + 4..expansion).any(|j| {
+            ident(toks, j).is_some() && (punct(toks, j + 1, '!') || punct(toks, j + 1, '('))
+        });
+        if calls {
+            return false;
+        }
+        arms += 1;
+        k = expansion + 1;
+        if punct(toks, k, ';') {
+            k += 1;
+        }
+    }
+    arms > 0
+}
