@@ -41,7 +41,7 @@ def transcript(i: int, contract_id: str) -> str:
         f"{HEADER}goal-{i}\n\n- goal: goal-{i}\n- contract: {contract_id}\n"
         "- verdict: accept\n- judge: claude:opus\n- prompt overrides: none\n"
         "- when: 2026-06-15 15:02\n- allow-ignored: no\n\n## Contract as judged\n\n"
-        f"## Goal: Goal {i}\n{goal_contract(i)}\n## Judge\n\n"
+        f"## Goal: Goal {i}\n{goal_contract(i)}\n## Contract history\n\n- created\n\n## Judge\n\n"
     )
     body = "".join(f"The judge read src/c{i}/file{k}.rs and found it does what it says.\n" for k in range(100))
     return head + body
