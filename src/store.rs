@@ -433,7 +433,8 @@ impl Store {
     /// [`MID_LINE_QUIET`] ago and it ends inside a line or is cut (see [`cut`])
     /// against the last complete version plan knows, it is read again, for up to
     /// [`SETTLE`]. One seen so inside a line where that version ended its line is
-    /// waited for until it ends its line, however quiet it falls meanwhile. With `base` (what the command read), a file cut against it, or
+    /// waited for until it ends its line, however quiet it falls meanwhile, and
+    /// taken as it is at the bound. With `base` (what the command read), a file cut against it, or
     /// ending inside a line where `base` ended with a newline, is waited for however
     /// long ago it was written: it changed in place after plan read it.
     /// A file that does not settle is an environment error; nothing is written.
@@ -444,8 +445,8 @@ impl Store {
         };
         trace_wait(&why);
         // Seen inside a line just after someone wrote it in place, where the
-        // version plan knows ended its line: an editor between two pieces of a
-        // save, held to the bound as a cut file is rather than taken once quiet.
+        // version plan knows ended its line: maybe an editor between two pieces of
+        // a save, so held for the whole bound rather than taken once quiet.
         let strict = (why == LOST_NEWLINE)
             .then(|| read.0.metadata().ok().map(|m| Identity::of(&m)))
             .flatten();
@@ -460,14 +461,25 @@ impl Store {
         };
         let deadline = Instant::now() + SETTLE;
         let mut why = why;
+        // The file as last read, when only that hold kept it.
+        let mut held = None;
         while Instant::now() < deadline {
             std::thread::sleep(POLL);
             let next = self.open_once()?;
             match self.suspect(&next, base, &mut known) {
-                None if still_inside_a_line(&next) => {}
+                None if still_inside_a_line(&next) => held = Some(next),
                 None => return Ok(next),
-                Some(still) => why = still,
+                Some(still) => {
+                    why = still;
+                    held = None;
+                }
             }
+        }
+        // A file saved by hand without its final newline just before the command
+        // is taken, late, not refused: it may be all there is (an agent's write
+        // tool leaves off the newline as often as not).
+        if let Some(held) = held {
+            return Ok(held);
         }
         Err(Exit::env_hint(
             format!(
@@ -847,9 +859,9 @@ fn cut(now: &Shape, then: &Shape) -> Option<&'static str> {
     }
 }
 
-/// Why a file seen just written inside a line is held to [`SETTLE`], when the
-/// version plan knows (the one it last wrote, if this is that file changed in
-/// place; the one at HEAD) ended its last line.
+/// Why a file seen just written inside a line is held for [`SETTLE`] (then taken
+/// as it is), when the version plan knows (the one it last wrote, if this is that
+/// file changed in place; the one at HEAD) ended its last line.
 const LOST_NEWLINE: &str = "ends inside a line (the last version plan knows ended its line)";
 
 /// Whether `now` ends inside a line where `then`, the version this command read,

@@ -358,8 +358,8 @@ fn a_file_that_always_lacked_its_final_newline_is_not_waited_for_as_cut() {
 /// line just before plan's first read. The first read took the half file once it
 /// had been quiet for 1 s, and plan renamed its version over it: the rest went to
 /// the replaced file. Failed before. Now a file seen just written inside a line,
-/// where the version plan knows (here the one at HEAD) ended its line, is waited
-/// for as a cut file is, up to 2 s.
+/// where the version plan knows (here the one at HEAD) ended its line, is held
+/// until it ends its line, up to 2 s from plan's read.
 #[test]
 fn a_save_paused_inside_a_line_just_before_plans_read_loses_nothing() {
     let md = with_log_lines();
@@ -372,4 +372,35 @@ fn a_save_paused_inside_a_line_just_before_plans_read_loses_nothing() {
     editor.join().unwrap();
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(t.plan_md(), format!("{theirs}- 2026-06-15 14:02 mine\n"));
+}
+
+/// The hold above ends by taking the file, not refusing it: an agent's write tool
+/// saving a committed plan.md without its final newline just before `plan log` is
+/// held for 2 s, then written on (a refusal here would also fail hidden_work's
+/// hand edits, which save so).
+#[test]
+fn a_plan_saved_without_its_final_newline_just_before_a_write_is_taken() {
+    let md = with_log_lines();
+    let t = Test::new().plan(&md);
+    t.commit_all("plan");
+    let theirs = theirs(&md);
+    let theirs = theirs.trim_end();
+    std::fs::write(t.path("plan.md"), theirs).unwrap();
+    let trace = t.dir.path().join("waits");
+    let out = t
+        .cmd(&["log", "mine"])
+        .env("PLAN_TRACE_WAITS", &trace)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let waits = std::fs::read_to_string(&trace).unwrap_or_default();
+    assert!(
+        waits.ends_with(" ends inside a line (the last version plan knows ended its line)\n"),
+        "{waits}"
+    );
+    assert!(
+        t.plan_md()
+            .starts_with("# Plan: x\nA line the person added.\n")
+    );
+    assert!(t.plan_md().contains(" mine"), "{}", t.plan_md());
 }
