@@ -432,11 +432,12 @@ impl Store {
     /// `read` once it is whole: while someone other than plan wrote it under
     /// [`MID_LINE_QUIET`] ago and it ends inside a line or is cut (see [`cut`])
     /// against the last complete version plan knows, it is read again, for up to
-    /// [`SETTLE`]. One seen so inside a line where that version ended its line is
-    /// waited for until it ends its line, however quiet it falls meanwhile, and
-    /// taken as it is at the bound. With `base` (what the command read), a file cut against it, or
-    /// ending inside a line where `base` ended with a newline, is waited for however
-    /// long ago it was written: it changed in place after plan read it.
+    /// [`SETTLE`]. One inside a line where that version ended its line (and not
+    /// the very text the command read) is waited for until it ends its line,
+    /// however long ago it was written, and taken as it is at the bound. With `base` (what the
+    /// command read), a file cut against it, or ending inside a line where `base`
+    /// ended with a newline, is waited for however long ago it was written: it
+    /// changed in place after plan read it.
     /// A file that does not settle is an environment error; nothing is written.
     fn settle(&self, read: (File, String), base: Option<&str>) -> Result<(File, String)> {
         let mut known = None;
@@ -444,9 +445,9 @@ impl Store {
             return Ok(read);
         };
         trace_wait(&why);
-        // Seen inside a line just after someone wrote it in place, where the
-        // version plan knows ended its line: maybe an editor between two pieces of
-        // a save, so held for the whole bound rather than taken once quiet.
+        // Seen inside a line, written by someone else, where the version plan knows
+        // ended its line: maybe an editor between two pieces of a save, so held
+        // for the whole bound rather than taken once quiet.
         let strict = (why == LOST_NEWLINE)
             .then(|| read.0.metadata().ok().map(|m| Identity::of(&m)))
             .flatten();
@@ -468,6 +469,7 @@ impl Store {
             let next = self.open_once()?;
             match self.suspect(&next, base, &mut known) {
                 None if still_inside_a_line(&next) => held = Some(next),
+                Some(still) if still == LOST_NEWLINE => held = Some(next),
                 None => return Ok(next),
                 Some(still) => {
                     why = still;
@@ -525,7 +527,11 @@ impl Store {
         let lately = meta
             .modified()
             .is_ok_and(|t| t.elapsed().is_ok_and(|ago| ago < MID_LINE_QUIET));
-        if !lately {
+        let mid_line = !text.is_empty() && !text.ends_with('\n');
+        // A file left inside a line is judged however quiet it is (an editor may
+        // pause longer than [`MID_LINE_QUIET`] between pieces), unless it is the
+        // very text the command read: that one was judged then.
+        if !lately && !(mid_line && base.is_none_or(|b| b != text)) {
             return None;
         }
         let known = known.get_or_insert_with(|| {
@@ -537,12 +543,11 @@ impl Store {
             shapes.extend(self.at_head().map(|t| Shape::of(&t)));
             shapes
         });
-        if !text.is_empty() && !text.ends_with('\n') {
-            let why = match known.iter().any(|then| then.newline) {
-                true => LOST_NEWLINE,
-                false => "ends inside a line",
+        if mid_line {
+            return match known.iter().any(|then| then.newline) {
+                true => Some(LOST_NEWLINE.to_string()),
+                false => lately.then(|| "ends inside a line".to_string()),
             };
-            return Some(why.to_string());
         }
         known
             .iter()

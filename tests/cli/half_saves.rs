@@ -404,3 +404,23 @@ fn a_plan_saved_without_its_final_newline_just_before_a_write_is_taken() {
     );
     assert!(t.plan_md().contains(" mine"), "{}", t.plan_md());
 }
+
+/// Attack: the same save, with plan's first read coming 1.1 s into the pause, the
+/// half file already quiet for over a second. Failed before: taken as a person's
+/// save and the rest lost. Now a half file plan has not read before is judged
+/// however quiet it is (held up to 2 s, then taken).
+#[test]
+fn a_save_paused_inside_a_line_and_quiet_before_plans_read_loses_nothing() {
+    let md = with_log_lines();
+    let t = Test::new().plan(&md);
+    t.ok(&["log", "first"]);
+    let md = t.plan_md();
+    let theirs = theirs(&md);
+    let cut = theirs.find("line 20").unwrap() + 3;
+    let editor = save_in_two_pieces(t.path("plan.md"), &theirs, cut, Duration::from_millis(1700));
+    thread::sleep(Duration::from_millis(1100));
+    let run = t.run(&["log", "mine"]);
+    editor.join().unwrap();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(t.plan_md(), format!("{theirs}- 2026-06-15 14:02 mine\n"));
+}
