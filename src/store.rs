@@ -531,7 +531,8 @@ impl Store {
         // A file left inside a line is judged however quiet it is (an editor may
         // pause longer than [`MID_LINE_QUIET`] between pieces), unless it is the
         // very text the command read: that one was judged then.
-        if !lately && !(mid_line && base.is_none_or(|b| b != text)) {
+        let judged = lately || (mid_line && base.is_none_or(|b| b != text));
+        if !judged {
             return None;
         }
         let known = known.get_or_insert_with(|| {
