@@ -432,8 +432,12 @@ impl Store {
     /// `read` once it is whole: while someone other than plan wrote it under
     /// [`MID_LINE_QUIET`] ago and it ends inside a line or is cut (see [`cut`])
     /// against the last complete version plan knows, it is read again, for up to
-    /// [`SETTLE`]. With `base` (what the command read), a file cut against it is
-    /// waited for however long ago it was written: it was cut after plan read it.
+    /// [`SETTLE`]. One inside a line where that version ended its line (and not
+    /// the very text the command read) is waited for until it ends its line,
+    /// however long ago it was written, and taken as it is at the bound. With `base` (what the
+    /// command read), a file cut against it, or ending inside a line where `base`
+    /// ended with a newline, is waited for however long ago it was written: it
+    /// changed in place after plan read it.
     /// A file that does not settle is an environment error; nothing is written.
     fn settle(&self, read: (File, String), base: Option<&str>) -> Result<(File, String)> {
         let mut known = None;
@@ -441,15 +445,43 @@ impl Store {
             return Ok(read);
         };
         trace_wait(&why);
+        // Seen inside a line, written by someone else, where the version plan knows
+        // ended its line: maybe an editor between two pieces of a save, so held
+        // for the whole bound rather than taken once quiet.
+        let strict = (why == LOST_NEWLINE)
+            .then(|| read.0.metadata().ok().map(|m| Identity::of(&m)))
+            .flatten();
+        let still_inside_a_line = |(file, text): &(File, String)| {
+            let here = file.metadata().ok().map(|m| Identity::of(&m));
+            strict.is_some_and(|first| {
+                here.is_some_and(|h| (h.dev, h.ino) == (first.dev, first.ino))
+                    && !text.is_empty()
+                    && !text.ends_with('\n')
+                    && !self.written_by_plan(file)
+            })
+        };
         let deadline = Instant::now() + SETTLE;
         let mut why = why;
+        // The file as last read, when only that hold kept it.
+        let mut held = None;
         while Instant::now() < deadline {
             std::thread::sleep(POLL);
             let next = self.open_once()?;
             match self.suspect(&next, base, &mut known) {
+                None if still_inside_a_line(&next) => held = Some(next),
+                Some(still) if still == LOST_NEWLINE => held = Some(next),
                 None => return Ok(next),
-                Some(still) => why = still,
+                Some(still) => {
+                    why = still;
+                    held = None;
+                }
             }
+        }
+        // A file saved by hand without its final newline just before the command
+        // is taken, late, not refused: it may be all there is (an agent's write
+        // tool leaves off the newline as often as not).
+        if let Some(held) = held {
+            return Ok(held);
         }
         Err(Exit::env_hint(
             format!(
@@ -488,18 +520,20 @@ impl Store {
             .and_then(|b| *b)
             .is_none_or(|b| b == (id.dev, id.ino));
         if let Some(base) = base.filter(|b| *b != text && read_here)
-            && let Some(why) = cut(&now, &Shape::of(base))
+            && let Some(why) = cut(&now, &Shape::of(base)).or_else(|| lost_newline(base, text))
         {
             return Some(format!("{why} since plan read it"));
         }
         let lately = meta
             .modified()
             .is_ok_and(|t| t.elapsed().is_ok_and(|ago| ago < MID_LINE_QUIET));
-        if !lately {
+        let mid_line = !text.is_empty() && !text.ends_with('\n');
+        // A file left inside a line is judged however quiet it is (an editor may
+        // pause longer than [`MID_LINE_QUIET`] between pieces), unless it is the
+        // very text the command read: that one was judged then.
+        let judged = lately || (mid_line && base.is_none_or(|b| b != text));
+        if !judged {
             return None;
-        }
-        if !text.is_empty() && !text.ends_with('\n') {
-            return Some("ends inside a line".to_string());
         }
         let known = known.get_or_insert_with(|| {
             let mut shapes: Vec<Shape> = record
@@ -510,6 +544,12 @@ impl Store {
             shapes.extend(self.at_head().map(|t| Shape::of(&t)));
             shapes
         });
+        if mid_line {
+            return match known.iter().any(|then| then.newline) {
+                true => Some(LOST_NEWLINE.to_string()),
+                false => lately.then(|| "ends inside a line".to_string()),
+            };
+        }
         known
             .iter()
             .find_map(|then| cut(&now, then))
@@ -540,7 +580,9 @@ impl Store {
             .split_whitespace()
             .map(|w| w.parse().ok())
             .collect::<Option<_>>()?;
-        let [dev, ino, len, mtime, goals, log] = n[..] else {
+        // The seventh field (whether it ended with a newline) is newer: a record
+        // without it says it did not, which waits on nothing more than before.
+        let (&[dev, ino, len, mtime, goals, log], newline) = (n.get(..6)?, n.get(6)) else {
             return None;
         };
         Some((
@@ -554,6 +596,7 @@ impl Store {
                 len,
                 goals,
                 log: log == 1,
+                newline: newline == Some(&1),
             },
         ))
     }
@@ -585,13 +628,14 @@ impl Store {
     /// Records `id` as the file plan last wrote, of shape `shape`.
     fn remember(&self, id: Identity, shape: Shape) {
         let line = format!(
-            "{} {} {} {} {} {}\n",
+            "{} {} {} {} {} {} {}\n",
             id.dev,
             id.ino,
             id.len,
             id.mtime,
             shape.goals,
-            u8::from(shape.log)
+            u8::from(shape.log),
+            u8::from(shape.newline)
         );
         let how = atomic::Replace {
             new_file: atomic::NewFile::Private,
@@ -775,12 +819,14 @@ impl Identity {
     }
 }
 
-/// What a cut file loses: its size, its goal headings, its `## Log`.
+/// What a cut file loses: its size, its goal headings, its `## Log`; and whether
+/// it ended its last line (a save paused inside a line does not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Shape {
     len: u64,
     goals: u64,
     log: bool,
+    newline: bool,
 }
 
 impl Shape {
@@ -795,6 +841,7 @@ impl Shape {
             len: text.len() as u64,
             goals,
             log,
+            newline: text.ends_with('\n'),
         }
     }
 }
@@ -816,6 +863,21 @@ fn cut(now: &Shape, then: &Shape) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Why a file seen just written inside a line is held for [`SETTLE`] (then taken
+/// as it is), when the version plan knows (the one it last wrote, if this is that
+/// file changed in place; the one at HEAD) ended its last line.
+const LOST_NEWLINE: &str = "ends inside a line (the last version plan knows ended its line)";
+
+/// Whether `now` ends inside a line where `then`, the version this command read,
+/// ended with a newline: changed in place since the read, it is most likely an
+/// editor between two pieces of its save, however long it has paused. A file that
+/// lacked its final newline when read is not suspect (nothing changed there), and
+/// a rerun reads this one as its base and takes it.
+fn lost_newline(then: &str, now: &str) -> Option<&'static str> {
+    (then.ends_with('\n') && !now.is_empty() && !now.ends_with('\n'))
+        .then_some("ends inside a line")
 }
 
 /// Appends `pid why` to the file `PLAN_TRACE_WAITS` names when plan waits for a

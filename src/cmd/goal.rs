@@ -86,6 +86,8 @@ fn approval() -> Approval {
 
 /// Logs a loop event in plan.md. The loop changed already: a plan.md that cannot
 /// be written costs the line, with a warning, never the pause or clear itself.
+/// Called with the loop's lock held (`State::with_loop_then`): lock order is the
+/// loop's state, then the store; no path takes them the other way round.
 fn log_loop(ctx: &Ctx, event: Event<'_>) {
     let written = clock::now().and_then(|now| {
         let src = ctx.store.read_for_write()?;
@@ -145,7 +147,19 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 ..Default::default()
             };
             let limits = crate::loop_budget::limits(&budgets);
-            let replaced = state.with_loop(|l| {
+            // A running loop replaced (say by one with a budget of 1, to be let go
+            // sooner) was cleared: logged as a clear is, under the loop's lock.
+            let log_replaced = |replaced: &bool| {
+                if *replaced {
+                    log_loop(
+                        ctx,
+                        Event::LoopCleared {
+                            approval: approval(),
+                        },
+                    );
+                }
+            };
+            state.with_loop_then(log_replaced, |l| {
                 let running = l.as_ref().is_some_and(|l| l.ended.is_none());
                 *l = Some(Loop {
                     budget,
@@ -163,16 +177,6 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 });
                 running
             })?;
-            // A running loop replaced (say by one with a budget of 1, to be let go
-            // sooner) was cleared: logged as a clear is.
-            if replaced {
-                log_loop(
-                    ctx,
-                    Event::LoopCleared {
-                        approval: approval(),
-                    },
-                );
-            }
             let work = if blocks::has_work(&plan) {
                 "the next agent session to run a hook claims it"
             } else {
@@ -183,19 +187,25 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ))?;
         }
         Some(Action::Pause) => {
+            // Logged under the loop's lock: a clear racing it logs after this line
+            // or finds the loop paused, never before the pause's line.
+            let log = |paused: &Option<()>| {
+                if paused.is_some() {
+                    log_loop(
+                        ctx,
+                        Event::LoopPaused {
+                            approval: approval(),
+                        },
+                    );
+                }
+            };
             state
-                .with_loop(|l| {
+                .with_loop_then(log, |l| {
                     l.as_mut()
                         .filter(|l| l.ended.is_none())
                         .map(|l| l.paused = true)
                 })?
                 .ok_or_else(none)?;
-            log_loop(
-                ctx,
-                Event::LoopPaused {
-                    approval: approval(),
-                },
-            );
             ctx.say("work loop paused; `plan goal resume` continues it")?;
         }
         Some(Action::Resume) => {
@@ -211,21 +221,27 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Some(Action::Clear) => {
             // Kept, ended, rather than removed: a loop state that is gone without
             // this is one the stop hook asks about.
-            let had = state.with_loop(|l| match l.as_mut().filter(|l| l.ended.is_none()) {
-                Some(running) => {
-                    running.ended = Some(CLEARED.to_string());
-                    running.budgets.ended_at = Some(clock::epoch_now());
-                    true
+            let log = |had: &bool| {
+                if *had {
+                    log_loop(
+                        ctx,
+                        Event::LoopCleared {
+                            approval: approval(),
+                        },
+                    );
                 }
-                None => false,
-            })?;
+            };
+            let had =
+                state.with_loop_then(log, |l| match l.as_mut().filter(|l| l.ended.is_none()) {
+                    Some(running) => {
+                        running.ended = Some(CLEARED.to_string());
+                        running.budgets.ended_at = Some(clock::epoch_now());
+                        true
+                    }
+                    None => false,
+                })?;
+            // The report reads the loop under its lock: made once that is let go.
             if had {
-                log_loop(
-                    ctx,
-                    Event::LoopCleared {
-                        approval: approval(),
-                    },
-                );
                 let (config, _) = config::load_lenient(Some(&repo.root));
                 crate::report::announce_end(
                     &repo.root,
@@ -245,8 +261,19 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             let plan = ctx.parse(&src)?;
             let goal = ctx.lookup(&plan, &id)?;
             let config = config::load(Some(&repo.root))?;
+            let log = |budget: &Option<Option<u32>>| {
+                if budget.is_some() {
+                    log_loop(
+                        ctx,
+                        Event::BudgetRearmed {
+                            id: &goal.id,
+                            approval: approval(),
+                        },
+                    );
+                }
+            };
             let budget = state
-                .with_loop(|l| {
+                .with_loop_then(log, |l| {
                     let l = l.as_mut()?;
                     if !rearm::rearm(l, &goal.id) {
                         return None;
@@ -262,13 +289,6 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     Some(budget)
                 })?
                 .ok_or_else(none)?;
-            log_loop(
-                ctx,
-                Event::BudgetRearmed {
-                    id: &goal.id,
-                    approval: approval(),
-                },
-            );
             ctx.say(&rearm::said(&goal.id, budget))?;
         }
         Some(Action::Status { json }) => {

@@ -181,6 +181,28 @@ impl State {
     /// Reads, changes and writes the loop under the lock (`None`: no loop).
     pub fn with_loop<R>(&self, change: impl FnOnce(&mut Option<Loop>) -> R) -> Result<R> {
         let _lock = self.lock()?;
+        self.change_loop(change)
+    }
+
+    /// As [`State::with_loop`], then `after` given what `change` returned, once the
+    /// loop is written and with the lock still held: so what records a change (its
+    /// line in plan.md) is ordered as the changes are: a `plan goal pause` never
+    /// logs after the clear that ended its loop. Lock order: this lock, then the store's;
+    /// nothing holding the store's lock takes this one, and `after` must not take
+    /// this one again (a second open of the lock would wait on this process).
+    pub fn with_loop_then<R>(
+        &self,
+        after: impl FnOnce(&R),
+        change: impl FnOnce(&mut Option<Loop>) -> R,
+    ) -> Result<R> {
+        let _lock = self.lock()?;
+        let out = self.change_loop(change)?;
+        after(&out);
+        Ok(out)
+    }
+
+    /// The body of [`State::with_loop`], the lock held by the caller.
+    fn change_loop<R>(&self, change: impl FnOnce(&mut Option<Loop>) -> R) -> Result<R> {
         let path = self.loop_path();
         let mut current: Option<Loop> = read(&path)?;
         let before = current.clone();

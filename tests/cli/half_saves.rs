@@ -24,6 +24,16 @@ fn plan_with(subtasks: &[&str]) -> String {
     md
 }
 
+/// [`plan_with`] a1 and a2, and 30 more log lines: a cut inside one of the last
+/// keeps `## Log`, every goal and over half the file.
+fn with_log_lines() -> String {
+    let mut md = plan_with(&["a1", "a2"]);
+    for i in 1..=30 {
+        md.push_str(&format!("- 2026-06-15 14:00 line {i}\n"));
+    }
+    md
+}
+
 /// The person's version: `before` with a line of theirs under the objective.
 fn theirs(before: &str) -> String {
     before.replacen("# Plan: x\n", "# Plan: x\nA line the person added.\n", 1)
@@ -236,20 +246,16 @@ fn a_deliberate_cut_saved_in_place_is_kept_and_written_on() {
     assert_eq!(t.plan_md(), format!("{cut}- 2026-06-15 14:02 mine\n"));
 }
 
-/// Attack (adversary, open): an editor saving in place pauses 1.3 s inside a log
-/// line near the file's end, after plan's first read. The half file keeps `## Log`,
-/// every goal and over half its size, so it is no cut file; the 1 s quiet rule
-/// takes it as settled, and plan renames its version over it: the editor's second
-/// piece goes to the old inode and the log lines after the cut are lost, exit 0.
-/// What would close it: a file ending inside a line where the version plan read
-/// ended with a newline waits like a cut file.
+/// Attack: an editor saving in place pauses 1.3 s inside a log line near the
+/// file's end, after plan's first read. The half file keeps `## Log`, every goal
+/// and over half its size, so it is no cut file; the 1 s quiet rule took it as
+/// settled, and plan renamed its version over it: the editor's second piece went
+/// to the old inode and the log lines after the cut were lost, exit 0. Failed
+/// before. Now a file ending inside a line where the version plan read ended with
+/// a newline is waited for as a cut file is.
 #[test]
-#[ignore = "open: a save paused over 1 s inside a line near the end loses the lines after it"]
 fn a_save_paused_long_inside_a_late_line_loses_nothing() {
-    let mut md = plan_with(&["a1", "a2"]);
-    for i in 1..=30 {
-        md.push_str(&format!("- 2026-06-15 14:00 line {i}\n"));
-    }
+    let md = with_log_lines();
     let t = Test::new().plan(&md);
     let gate = t.dir.path().join("gate");
     let reached = t.dir.path().join("gate.reached");
@@ -276,5 +282,145 @@ fn a_save_paused_long_inside_a_late_line_loses_nothing() {
     drop(file);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
+    assert_eq!(t.plan_md(), format!("{theirs}- 2026-06-15 14:02 mine\n"));
+}
+
+/// `plan log mine` paused after its first read while `between` changes plan.md.
+fn log_paused_while(t: &Test, between: impl FnOnce()) -> crate::util::Run {
+    let trace = t.dir.path().join("waits");
+    let gate = t.dir.path().join("gate");
+    let reached = t.dir.path().join("gate.reached");
+    std::fs::write(&gate, "").unwrap();
+    let child = t
+        .cmd(&["log", "mine"])
+        .env("PLAN_TEST_PAUSE", &gate)
+        .env("PLAN_TRACE_WAITS", &trace)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !reached.exists() {
+        assert!(Instant::now() < deadline, "plan log never paused");
+        thread::sleep(Duration::from_millis(10));
+    }
+    between();
+    std::fs::remove_file(&gate).unwrap();
+    crate::util::Run::from(child.wait_with_output().unwrap(), &["log", "mine"])
+}
+
+/// An in-place save that stops inside a line after plan's read and never goes on:
+/// plan waits (1 s for the file to be quiet, then 2 s), writes nothing and exits
+/// 3; a rerun takes the file as it is. Failed before: exit 0, plan's version
+/// renamed over the half file.
+#[test]
+fn a_save_that_stays_inside_a_line_after_plans_read_is_refused() {
+    let md = with_log_lines();
+    let t = Test::new().plan(&md);
+    let theirs = theirs(&md);
+    let cut = theirs.find("line 20").unwrap() + 3;
+    let run = log_paused_while(&t, || {
+        std::fs::write(t.path("plan.md"), &theirs[..cut]).unwrap();
+    });
+    assert_eq!(t.plan_md(), theirs[..cut]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "plan: plan.md ends inside a line since plan read it and did not settle in 2 s (an editor in the middle of a save?); nothing was written\n  hint: rerun the command once plan.md is saved; if you cut it on purpose, rerun it now\n"
+    );
+    t.ok(&["log", "again"]);
+    assert!(t.plan_md().starts_with(&theirs[..cut]), "{}", t.plan_md());
+}
+
+/// No self-inflicted wait (issue 23, item 8): a plan.md that lacked its final
+/// newline when plan read it, saved by hand meanwhile still without one, is no
+/// half save: plan waits only the 1 s any just-written file ending inside a line
+/// gets, never the wait for a file that lost its newline since plan read it.
+#[test]
+fn a_file_that_always_lacked_its_final_newline_is_not_waited_for_as_cut() {
+    let before = plan_with(&["a1", "a2"]);
+    let t = Test::new().plan(before.trim_end());
+    let theirs = theirs(before.trim_end());
+    let run = log_paused_while(&t, || {
+        std::fs::write(t.path("plan.md"), &theirs).unwrap();
+    });
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let md = t.plan_md();
+    assert!(
+        md.contains("A line the person added.\n") && md.contains(" mine"),
+        "{md}"
+    );
+    let waits = std::fs::read_to_string(t.dir.path().join("waits")).unwrap_or_default();
+    assert!(!waits.contains("since plan read it"), "{waits}");
+}
+
+/// Attack: an in-place save of a committed plan pauses 1.3 s inside a late log
+/// line just before plan's first read. The first read took the half file once it
+/// had been quiet for 1 s, and plan renamed its version over it: the rest went to
+/// the replaced file. Failed before. Now a file seen just written inside a line,
+/// where the version plan knows (here the one at HEAD) ended its line, is held
+/// until it ends its line, up to 2 s from plan's read.
+#[test]
+fn a_save_paused_inside_a_line_just_before_plans_read_loses_nothing() {
+    let md = with_log_lines();
+    let t = Test::new().plan(&md);
+    t.commit_all("plan");
+    let theirs = theirs(&md);
+    let cut = theirs.find("line 20").unwrap() + 3;
+    let editor = save_in_two_pieces(t.path("plan.md"), &theirs, cut, Duration::from_millis(1300));
+    let run = t.run(&["log", "mine"]);
+    editor.join().unwrap();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(t.plan_md(), format!("{theirs}- 2026-06-15 14:02 mine\n"));
+}
+
+/// The hold above ends by taking the file, not refusing it: an agent's write tool
+/// saving a committed plan.md without its final newline just before `plan log` is
+/// held for 2 s, then written on (a refusal here would also fail hidden_work's
+/// hand edits, which save so).
+#[test]
+fn a_plan_saved_without_its_final_newline_just_before_a_write_is_taken() {
+    let md = with_log_lines();
+    let t = Test::new().plan(&md);
+    t.commit_all("plan");
+    let theirs = theirs(&md);
+    let theirs = theirs.trim_end();
+    std::fs::write(t.path("plan.md"), theirs).unwrap();
+    let trace = t.dir.path().join("waits");
+    let out = t
+        .cmd(&["log", "mine"])
+        .env("PLAN_TRACE_WAITS", &trace)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let waits = std::fs::read_to_string(&trace).unwrap_or_default();
+    assert!(
+        waits.ends_with(" ends inside a line (the last version plan knows ended its line)\n"),
+        "{waits}"
+    );
+    assert!(
+        t.plan_md()
+            .starts_with("# Plan: x\nA line the person added.\n")
+    );
+    assert!(t.plan_md().contains(" mine"), "{}", t.plan_md());
+}
+
+/// Attack: the same save, with plan's first read coming 1.1 s into the pause, the
+/// half file already quiet for over a second. Failed before: taken as a person's
+/// save and the rest lost. Now a half file plan has not read before is judged
+/// however quiet it is (held up to 2 s, then taken).
+#[test]
+fn a_save_paused_inside_a_line_and_quiet_before_plans_read_loses_nothing() {
+    let md = with_log_lines();
+    let t = Test::new().plan(&md);
+    t.ok(&["log", "first"]);
+    let md = t.plan_md();
+    let theirs = theirs(&md);
+    let cut = theirs.find("line 20").unwrap() + 3;
+    let editor = save_in_two_pieces(t.path("plan.md"), &theirs, cut, Duration::from_millis(1700));
+    thread::sleep(Duration::from_millis(1100));
+    let run = t.run(&["log", "mine"]);
+    editor.join().unwrap();
+    assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(t.plan_md(), format!("{theirs}- 2026-06-15 14:02 mine\n"));
 }

@@ -214,19 +214,36 @@ fn a_tick_on_a_goal_started_meanwhile_still_lands() {
 
 /// Attack: `plan goal pause` racing `plan goal clear`. The pause changes the loop
 /// under the loop's own lock, then stops before its log write; the clear ends the
-/// loop and logs it; the pause then logs "paused" after "cleared", and the log
-/// reads as if the ended loop were paused.
+/// loop and logs it; the pause then logged "paused" after "cleared", and the log
+/// read as if the ended loop were paused. Failed before. The pause now logs with
+/// the loop's lock held (lock order: the loop's state, then the store), so the
+/// clear waits for it: given 3 s while the pause is held, it must not finish.
 #[test]
-#[ignore = "open: the loop's state lock and the store's lock are taken apart; log the loop event while the loop's lock is held (lock order: state, then store), or order the two by the loop's own sequence"]
 fn goal_pause_racing_clear_logs_nothing_after_the_clear() {
     let t = one_goal("active");
     t.ok(&["goal"]);
-    let (_, _) = race(&t, &["goal", "pause"], &[&["goal", "clear"]]);
+    let mut clear = None;
+    let (pause, _) = race_with(&t, &["goal", "pause"], || {
+        let mut child = t
+            .cmd(&["goal", "clear"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        clear = Some(child);
+    });
+    let clear = clear.unwrap().wait_with_output().unwrap();
+    pause.code(0);
+    assert!(clear.status.success(), "{clear:?}");
     let md = t.plan_md();
     let cleared = md.find("work loop cleared").expect("the clear is logged");
     assert!(
         md.find("work loop paused")
-            .is_none_or(|paused| paused < cleared),
-        "paused logged after the clear:\n{md}"
+            .is_some_and(|paused| paused < cleared),
+        "paused not logged before the clear:\n{md}"
     );
 }

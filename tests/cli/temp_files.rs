@@ -128,9 +128,14 @@ fn init_over_an_emptied_committed_plan_is_caught_by_audit() {
 /// takes the empty, quiet file as one to fill and renames its plan over it, so the
 /// editor's bytes go to the replaced file and are lost. The same pause defeats the
 /// write path's watch of the replaced file (it watches only a file written under a
-/// second ago): the limit the README states, not a new hole.
+/// second ago). The half-save rules do not reach it: they need bytes to judge (a
+/// line left open, a `## Log` or goals lost against a version plan knows), and an
+/// empty file plan knows nothing of is what `touch plan.md` leaves too, which
+/// `plan init` must fill. Only the editor's open handle tells them apart, and plan
+/// cannot see another program's handles portably (no /proc on macOS, none at all
+/// for a writer on another NFS client). Still fails when run.
 #[test]
-#[ignore = "open attack (the README's stated limit): an editor that pauses over 1 s after truncating plan.md and writes after plan init filled it loses its save to the replaced file"]
+#[ignore = "stated limit (docs/src/writes.md): an empty, quiet plan.md is a `touch plan.md` as much as an editor's truncate paused over 1 s; no rule on the file tells them apart (the half-save rules need bytes and a known version), only the editor's open handle, which plan cannot see portably; so plan init fills it and a save written afterwards goes to the replaced file"]
 fn init_does_not_lose_a_save_that_resumes_after_it_fills_the_file() {
     use std::io::Write as _;
     let t = Test::new().plan("");
