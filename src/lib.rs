@@ -31,6 +31,7 @@ mod prompts;
 mod record;
 mod report;
 mod running;
+mod stamp_floor;
 mod store;
 mod verify;
 mod weakened;

@@ -93,6 +93,9 @@ struct Report<'p> {
     /// plan's own log lines that a committed version of the file had and it lacks
     /// now (the log is append-only).
     removed_lines: Vec<Removed>,
+    /// Log lines stamped earlier than a line above them: typed by hand, or two
+    /// branches' logs merged. Named, not failed.
+    out_of_order: Vec<crate::plan::stamps::OutOfOrder>,
     unproven: usize,
     regressed: usize,
     /// With `--base`: the head measured against it.
@@ -282,6 +285,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         orphaned_ids: plan.orphans().into_iter().map(|(id, _)| id).collect(),
         archived_unfinished: archived_unfinished(&plan),
         removed_lines: removed,
+        out_of_order: crate::plan::stamps::out_of_order(&plan.log),
         base,
         failures: None,
     };
@@ -534,6 +538,12 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
             esc(&removed.line),
             removed.commit,
             removed.what
+        ));
+    }
+    for late in &report.out_of_order {
+        out.push(format!(
+            "⚠ {}:{}: this log line is stamped {}, earlier than the line above it ({}): out of order\n  hint: plan stamps its own lines no earlier than the log's newest; a line typed by hand or merged from a branch reads so",
+            report.file, late.line, late.stamp, late.above
         ));
     }
     if let Some(base) = &report.base {

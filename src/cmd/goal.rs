@@ -138,10 +138,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
             let time_budget = args.time_budget.or(config.loop_time_budget);
             let started = clock::now()?.stamp();
+            // No log line is stamped before the loop it is written in.
+            crate::stamp_floor::raise_in(&repo.git_dir, &started);
             let budgets = crate::loop_budget::Budgets {
                 token_budget,
                 time_budget,
                 started_at: Some(clock::epoch_now()),
+                fixed_clock: clock::fixed().is_some(),
                 ..Default::default()
             };
             let limits = crate::loop_budget::limits(&budgets);
@@ -214,7 +217,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             let had = state.with_loop(|l| match l.as_mut().filter(|l| l.ended.is_none()) {
                 Some(running) => {
                     running.ended = Some(CLEARED.to_string());
-                    running.budgets.ended_at = Some(clock::epoch_now());
+                    running.budgets.ended_at = Some(crate::loop_budget::reading(
+                        &running.budgets,
+                        clock::epoch_now(),
+                    ));
                     true
                 }
                 None => false,

@@ -135,7 +135,7 @@ pub fn decide(
     let end = |lp: &mut Loop, reason: &'static str, why: String| {
         let note = format!("plan: work loop stopped: {why}");
         lp.ended = Some(why.clone());
-        lp.budgets.ended_at = Some(input.now);
+        lp.budgets.ended_at = Some(crate::loop_budget::reading(&lp.budgets, input.now));
         go(reason, why, note, true)
     };
     if lp.paused {

@@ -6,6 +6,7 @@ mod audit_history;
 mod byte_loss;
 mod checkpoints_remote;
 mod claims;
+mod clock_trust;
 mod complete;
 mod completion_lines;
 mod config;
