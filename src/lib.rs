@@ -21,6 +21,7 @@ mod hooks;
 mod hosts;
 mod install;
 mod judge;
+mod logged;
 mod loop_budget;
 mod mcp;
 mod notify;

@@ -421,6 +421,7 @@ impl Store {
                 });
             }
             if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
+                crate::logged::keep(&self.path, &logged);
                 crate::events::written(&self.path, &logged);
                 return Ok(out);
             }
