@@ -129,3 +129,28 @@ fn a_line_stamped_earlier_than_the_one_above_is_named_out_of_order() {
     let json = t.ok(&["audit", "--json"]).json();
     assert_eq!(json["out_of_order"][0]["line"], 14, "{json:#}");
 }
+
+/// Attack: a 10 MB id with a `budget:` line rotated the journal on every event.
+/// An id over 64 characters is now an error with its place and a hint. Failed
+/// before: `plan lint` passed.
+#[test]
+fn a_goal_id_over_64_characters_is_an_error() {
+    let md = PLAN.replace(
+        "<!-- id: ship -->",
+        &format!("<!-- id: {} -->", "s".repeat(65)),
+    );
+    let t = Test::new().plan(&md);
+    let run = t.run(&["lint"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let all = run.stdout + &run.stderr;
+    assert!(
+        all.contains("plan.md:4: goal id \"ssssssssssssssssssss…\" is 65 characters long, over the 64 an id may have"),
+        "{all}"
+    );
+    assert!(all.contains("hint: shorten it"), "{all}");
+    let fits = PLAN.replace(
+        "<!-- id: ship -->",
+        &format!("<!-- id: {} -->", "s".repeat(64)),
+    );
+    Test::new().plan(&fits).ok(&["lint"]);
+}
