@@ -468,6 +468,7 @@ fn stop(
             parts: &view.parts,
             default: config.loop_goal_budget,
             own: &view.goal_budgets,
+            contracts: &view.contracts,
         },
         now,
         host_said: input.host_said.as_deref(),

@@ -26,6 +26,7 @@ pub mod ops;
 pub mod patch;
 pub(crate) mod precondition;
 pub(crate) mod proof;
+pub(crate) mod renamed;
 pub mod render;
 pub(crate) mod rewind;
 pub(crate) mod rules;

@@ -57,6 +57,7 @@ mod read_only_state;
 mod readme;
 mod record;
 mod release;
+mod renamed_goals;
 mod reopen_archived;
 mod report;
 mod reverify;
