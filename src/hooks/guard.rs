@@ -660,6 +660,7 @@ mod tests {
                     parts: &parts,
                     default: None,
                     own: &own,
+                    contracts: &[],
                 },
                 now: 0,
                 host_said: None,

@@ -61,16 +61,21 @@ mod tests {
         let mut frozen = BTreeMap::from([("a".to_string(), 3)]);
         let mut limited = vec!["a".to_string()];
         let mut contracts = BTreeMap::from([("a".to_string(), "1111".to_string())]);
-        let mut charged = || Charged {
-            continuations: &mut continuations,
-            frozen: &mut frozen,
-            limited: &mut limited,
-            contracts: &mut contracts,
+        let mut both = |now: &[(String, String)]| {
+            follow(
+                now,
+                Charged {
+                    continuations: &mut continuations,
+                    frozen: &mut frozen,
+                    limited: &mut limited,
+                    contracts: &mut contracts,
+                },
+            )
         };
         // `a` still here: its twin `b` with the same contract is another goal.
-        follow(&[s("a", "1111"), s("b", "1111")], charged());
+        both(&[s("a", "1111"), s("b", "1111")]);
         // `a` renamed `c`: `c` is `a`; `d`, another contract, is not.
-        follow(&[s("d", "2222"), s("c", "1111")], charged());
+        both(&[s("d", "2222"), s("c", "1111")]);
         assert_eq!(continuations, BTreeMap::from([("c".to_string(), 3)]));
         assert_eq!(frozen, BTreeMap::from([("c".to_string(), 3)]));
         assert_eq!(limited, ["c"]);
