@@ -140,6 +140,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             let started = clock::now()?.stamp();
             // No log line is stamped before the loop it is written in.
             crate::stamp_floor::raise_in(&repo.git_dir, &started);
+            crate::hooks::loop_mark::set(&repo.git_dir, &started);
             let budgets = crate::loop_budget::Budgets {
                 token_budget,
                 time_budget,
@@ -226,6 +227,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 None => false,
             })?;
             if had {
+                crate::hooks::loop_mark::forget(&repo.git_dir);
                 log_loop(
                     ctx,
                     Event::LoopCleared {

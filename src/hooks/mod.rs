@@ -2,6 +2,7 @@
 
 pub mod guard;
 pub mod host;
+pub mod loop_mark;
 pub mod progress;
 pub mod run;
 pub mod state;
