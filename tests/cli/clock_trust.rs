@@ -154,3 +154,24 @@ fn a_goal_id_over_64_characters_is_an_error() {
     );
     Test::new().plan(&fits).ok(&["lint"]);
 }
+
+/// A rejection line typed in with a stamp before the loop's start, below a line
+/// of the loop's: `plan report` took the window by stamp and dropped it. It now
+/// counts a line from where it stands. Failed before: `rejected` was empty.
+#[test]
+fn a_backdated_line_below_one_in_the_loop_counts_in_the_report() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.ok(&["goal", "--budget", "5"]);
+    t.ok(&["log", "working"]);
+    t.write(
+        "plan.md",
+        t.plan_md() + "- 2026-06-15 10:00 ship sign-off rejected (judge): tests\n",
+    );
+    let report = t.ok(&["report", "--json"]).json();
+    assert_eq!(
+        report["rejected"].as_array().unwrap().len(),
+        1,
+        "{report:#}"
+    );
+}
