@@ -90,8 +90,10 @@ fn halve(file: &Path) {
 
 /// The kept lines written on the branch HEAD is on now, at its commit or one in
 /// its history: the ones plan.md here must still have. A line kept on another
-/// branch, or at a commit HEAD does not reach, is that branch's.
-pub fn here(repo: &Repo) -> Vec<Kept> {
+/// branch, or at a commit HEAD does not reach, is that branch's. A line `present`
+/// says plan.md has is taken without asking git (only its place in the order is
+/// left to check), so the history is walked only for lines that are gone.
+pub fn here(repo: &Repo, present: impl Fn(&str) -> bool) -> Vec<Kept> {
     let Ok(bytes) = crate::fsread::bytes(&path(&repo.git_dir), crate::fsread::STATE) else {
         return Vec::new();
     };
@@ -110,13 +112,14 @@ pub fn here(repo: &Repo) -> Vec<Kept> {
             continue;
         }
         let commit = (commit != "-").then(|| commit.to_string());
-        let reaches = match (&commit, &head) {
-            (None, _) => true,
-            (Some(_), None) => false,
-            (Some(c), Some(h)) => *reached.entry(c.clone()).or_insert_with(|| {
-                c == h || crate::git::is_ancestor(&repo.root, c, h).unwrap_or(false)
-            }),
-        };
+        let reaches = present(line)
+            || match (&commit, &head) {
+                (None, _) => true,
+                (Some(_), None) => false,
+                (Some(c), Some(h)) => *reached.entry(c.clone()).or_insert_with(|| {
+                    c == h || crate::git::is_ancestor(&repo.root, c, h).unwrap_or(false)
+                }),
+            };
         if reaches {
             out.push(Kept {
                 commit,

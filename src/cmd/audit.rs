@@ -173,7 +173,9 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
     }
     // The lines plan wrote here that no commit has yet: deleted before a commit,
     // the history above never saw them.
-    let kept: String = crate::logged::here(repo)
+    let lines: std::collections::HashSet<String> =
+        plan.log.iter().map(|e| format!("- {e}")).collect();
+    let kept: String = crate::logged::here(repo, |line| lines.contains(line))
         .iter()
         .map(|k| format!("{}\n", k.line))
         .collect();
