@@ -120,6 +120,10 @@ pub struct View {
     pub parts: Vec<blocks::Part>,
     /// The goals with a `budget:` line, and theirs: the loop's per-goal budgets.
     pub goal_budgets: Vec<(String, u32)>,
+    /// The contract fingerprint of each goal in `parts`: a goal renamed in a loop
+    /// keeps its budget (src/plan/renamed.rs).
+    #[serde(default)]
+    pub contracts: Vec<(String, String)>,
     /// Set per session by the hooks: the plan has work, all of it claimed by others.
     #[serde(skip)]
     pub held_elsewhere: bool,
@@ -327,6 +331,17 @@ fn derive(
     Some((view, deps, facts))
 }
 
+/// The contract fingerprint of each goal a continuation may name.
+fn contracts_of(plan: &Plan<'_>) -> Vec<(String, String)> {
+    let parts = blocks::continuation_parts(plan);
+    let named: std::collections::HashSet<&str> = parts.iter().map(|p| p.goal.as_str()).collect();
+    plan.goals
+        .iter()
+        .filter(|g| named.contains(g.id.as_ref()))
+        .map(|g| (g.id.to_string(), g.fingerprint()))
+        .collect()
+}
+
 impl View {
     /// The view of a parsed and proven plan; `hash`: of plan.md's bytes.
     pub fn of(plan: &Plan<'_>, hash: String, t: Templates<'_>, skeleton: bool) -> View {
@@ -354,6 +369,7 @@ impl View {
                 .live()
                 .filter_map(|g| Some((g.id.to_string(), g.budget()?)))
                 .collect(),
+            contracts: contracts_of(plan),
             held_elsewhere: false,
             skeleton: skeleton.then(|| blocks::skeleton(plan, t)),
             broken,

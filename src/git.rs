@@ -141,6 +141,13 @@ pub fn head_commit(root: &Path) -> Result<Option<String>> {
         .map(|id| id.to_string()[..12].to_string()))
 }
 
+/// What HEAD names (`refs/heads/main`, or `HEAD` when detached) and the commit it
+/// points at, in full; `None` on an unborn branch.
+pub fn head_place(root: &Path) -> Result<(String, Option<String>)> {
+    let head = head(&open(root)?)?;
+    Ok((head.name, head.commit.map(|id| id.to_string())))
+}
+
 fn head_tree(repo: &Repository) -> Result<Option<Tree<'_>>> {
     match head(repo)?.tree {
         Some(id) => Ok(Some(

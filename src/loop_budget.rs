@@ -1,7 +1,8 @@
 //! The work loop's token and time budgets: what the loop keeps of them, the tokens
 //! the owning session's host reported (read from its transcript at each stop, only
 //! what is new: src/hosts/usage.rs), the wall time since `plan goal`, and whether
-//! either is spent. Pure but for [`read`], which reads the transcript.
+//! either is spent. Pure but for [`read`], which reads the transcript, and the wall
+//! clock read for a loop that keeps to it while `PLAN_NOW` is set.
 
 use std::path::Path;
 
@@ -27,6 +28,10 @@ pub struct Budgets {
     pub started_at: Option<i64>,
     /// When the loop ended, likewise.
     pub ended_at: Option<i64>,
+    /// Whether `plan goal` started it on `PLAN_NOW`'s clock. A loop started on the
+    /// wall clock keeps to it: `PLAN_NOW` set later (by the agent, running a hook
+    /// itself) neither spends its time budget nor gives it more.
+    pub fixed_clock: bool,
     /// Where the token count left off in the session's transcript.
     pub transcript: Option<Cursor>,
 }
@@ -87,8 +92,18 @@ pub fn spent(b: &Budgets, now: i64) -> Option<(&'static str, String)> {
 
 /// Seconds since the loop started, up to its end once it ended.
 pub fn elapsed(b: &Budgets, now: i64) -> Option<u64> {
-    let end = b.ended_at.unwrap_or(now);
+    let end = b.ended_at.unwrap_or_else(|| reading(b, now));
     Some(end.saturating_sub(b.started_at?).max(0) as u64)
+}
+
+/// `now` (read on `PLAN_NOW`'s clock when it is set) as the clock `b` keeps: the
+/// wall clock's reading instead for a loop started on the wall clock while
+/// `PLAN_NOW` is set.
+pub fn reading(b: &Budgets, now: i64) -> i64 {
+    match !b.fixed_clock && crate::clock::fixed().is_some() {
+        true => crate::clock::epoch_seconds(),
+        false => now,
+    }
 }
 
 /// The limits `plan goal` reports starting with: `, 12000 tokens, 1h 30m of wall

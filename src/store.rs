@@ -321,6 +321,7 @@ impl Store {
         check: impl Fn(&Plan<'_>) -> Result<(), String>,
     ) -> Result<String, WriteError> {
         pause_for_test();
+        let lock_path = self.lock_path();
         let _lock = self.lock()?;
         // The log lines this write adds: the events among them are announced once it
         // is on disk (notify:), here, whichever command wrote them.
@@ -374,8 +375,29 @@ impl Store {
             })?;
             // A parse holds several times the file: one at a time, on a huge plan.
             let fresh_errors = fresh_plan.errors.len();
+            // Stamps only go forward, whatever clock the command read (stamps.rs).
+            let floor = crate::stamp_floor::floor(&lock_path, &fresh_plan.log);
             drop(fresh_plan);
-            let rebased = patch::rebase(base, fresh, edits.clone()).map_err(conflict)?;
+            let edits = match &floor {
+                Some(floor) => crate::plan::stamps::not_before(edits.clone(), floor),
+                None => edits.clone(),
+            };
+            let logged = match &floor {
+                Some(floor) => crate::plan::stamps::not_before(
+                    vec![Edit::AppendLog {
+                        lines: logged.clone(),
+                    }],
+                    floor,
+                )
+                .into_iter()
+                .flat_map(|e| match e {
+                    Edit::AppendLog { lines } => lines,
+                    _ => Vec::new(),
+                })
+                .collect(),
+                None => logged.clone(),
+            };
+            let rebased = patch::rebase(base, fresh, edits).map_err(conflict)?;
             let out = patch::apply(fresh, &rebased).map_err(conflict)?;
             if out == fresh {
                 return Ok(out);
@@ -399,6 +421,7 @@ impl Store {
                 });
             }
             if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
+                crate::logged::keep(&self.path, &logged);
                 crate::events::written(&self.path, &logged);
                 return Ok(out);
             }

@@ -93,6 +93,12 @@ struct Report<'p> {
     /// plan's own log lines that a committed version of the file had and it lacks
     /// now (the log is append-only).
     removed_lines: Vec<Removed>,
+    /// Log lines stamped earlier than a line above them: typed by hand, or two
+    /// branches' logs merged. Named, not failed.
+    out_of_order: Vec<crate::plan::stamps::OutOfOrder>,
+    /// Where a lost line plan wrote is named (`plan.md:LINE` of the log heading).
+    #[serde(skip)]
+    log_place: String,
     unproven: usize,
     regressed: usize,
     /// With `--base`: the head measured against it.
@@ -111,8 +117,16 @@ struct Removed {
     line: String,
     /// `was removed since` or `was moved since`.
     what: &'static str,
-    /// The newest commit that had it where it belongs.
+    /// The newest commit that had it where it belongs; empty for a line no commit
+    /// had, that plan wrote (kept in `.git/plan/logged.tsv`).
     commit: String,
+}
+
+impl Removed {
+    /// The line's stamp, when plan wrote it with one.
+    fn stamp(&self) -> &str {
+        self.line.get(..16).unwrap_or_default()
+    }
 }
 
 /// plan's own log lines that plan.md's committed versions had and it lacks now,
@@ -157,7 +171,46 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
             }
         }
     }
+    // The lines plan wrote here that no commit has yet: deleted before a commit,
+    // the history above never saw them.
+    let lines: std::collections::HashSet<String> =
+        plan.log.iter().map(|e| format!("- {e}")).collect();
+    let kept: String = crate::logged::here(repo, |line| lines.contains(line))
+        .iter()
+        .map(|k| format!("{}\n", k.line))
+        .collect();
+    let kept = format!("## Log\n{kept}");
+    let written = parse(&kept);
+    for rewrite in index.rewritten(&written) {
+        let key = plan_gate::key(rewrite.entry());
+        if reverts
+            .iter()
+            .any(|r| r.id == rewrite.id() && r.entries.contains(&key))
+        {
+            continue;
+        }
+        let line = rewrite.entry().to_string();
+        if !out.iter().any(|r| r.line == line) {
+            out.push(Removed {
+                id: rewrite.id().to_string(),
+                line,
+                what: match rewrite {
+                    history::Rewrite::Removed { .. } => "is gone",
+                    history::Rewrite::Moved { .. } => "was moved",
+                },
+                commit: String::new(),
+            });
+        }
+    }
     Ok(out)
+}
+
+/// Where a line plan wrote and plan.md lost is named: the log's heading.
+fn log_place(plan: &Plan<'_>, file: &str) -> String {
+    match plan.log_heading {
+        Some(line) => format!("{file}:{line}"),
+        None => file.to_string(),
+    }
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -196,7 +249,27 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         // A finished goal whose own log lines were removed or moved stands on a log
         // that was rewritten: a deleted or moved reopen would make an old sign-off
         // count again.
-        if let Some(gone) = removed.iter().find(|r| r.id == goal.id) {
+        // A line no commit had: the proof's own reason, if it has one, comes first.
+        let uncommitted = removed
+            .iter()
+            .find(|r| r.id == goal.id && r.commit.is_empty() && proof.is_proven());
+        if let Some(gone) = uncommitted {
+            proof = Proof::Unproven {
+                why: format!(
+                    "its log line `{}`, that plan wrote at {}, {} (no commit had it); the log is append-only",
+                    gone.line,
+                    gone.stamp(),
+                    gone.what
+                ),
+                hint: format!(
+                    "put the line back where it was in the log; if the goal is to be worked on again, plan reopen {} --reason TEXT",
+                    goal.id
+                ),
+            };
+        } else if let Some(gone) = removed
+            .iter()
+            .find(|r| r.id == goal.id && !r.commit.is_empty())
+        {
             proof = Proof::Unproven {
                 why: format!(
                     "its log line `{}` (in commit {}) {}; the log is append-only",
@@ -282,6 +355,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         orphaned_ids: plan.orphans().into_iter().map(|(id, _)| id).collect(),
         archived_unfinished: archived_unfinished(&plan),
         removed_lines: removed,
+        out_of_order: crate::plan::stamps::out_of_order(&plan.log),
+        log_place: log_place(&plan, &ctx.store.name),
         base,
         failures: None,
     };
@@ -395,10 +470,18 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         other.push(format!("{id} is under ## Archive but not finished"));
     }
     for removed in &report.removed_lines {
-        other.push(format!(
-            "log line `{}` (in commit {}) {}",
-            removed.line, removed.commit, removed.what
-        ));
+        other.push(match removed.commit.as_str() {
+            "" => format!(
+                "log line `{}` that plan wrote at {} {}",
+                removed.line,
+                removed.stamp(),
+                removed.what
+            ),
+            commit => format!(
+                "log line `{}` (in commit {commit}) {}",
+                removed.line, removed.what
+            ),
+        });
     }
     for id in &report.orphaned_ids {
         other.push(format!(
@@ -528,12 +611,28 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
             "⚠ {id} is under `## Archive` but not finished\n  hint: move it back above `## Log` and finish it with plan complete or plan cancel"
         ));
     }
-    for removed in &report.removed_lines {
+    for removed in report.removed_lines.iter().filter(|r| r.commit.is_empty()) {
+        out.push(format!(
+            "⚠ {}: the log line `{}` that plan wrote at {} {}; the log is append-only\n  hint: put it back where it was (plan keeps the lines it writes in .git/plan/{})",
+            report.log_place,
+            esc(&removed.line),
+            removed.stamp(),
+            removed.what,
+            crate::logged::FILE
+        ));
+    }
+    for removed in report.removed_lines.iter().filter(|r| !r.commit.is_empty()) {
         out.push(format!(
             "⚠ plan's log line `{}` (in commit {}) {}; the log is append-only\n  hint: restore it from git",
             esc(&removed.line),
             removed.commit,
             removed.what
+        ));
+    }
+    for late in &report.out_of_order {
+        out.push(format!(
+            "⚠ {}:{}: this log line is stamped {}, earlier than the line above it ({}): out of order\n  hint: plan stamps its own lines no earlier than the log's newest; a line typed by hand or merged from a branch reads so",
+            report.file, late.line, late.stamp, late.above
         ));
     }
     if let Some(base) = &report.base {

@@ -140,10 +140,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
             let time_budget = args.time_budget.or(config.loop_time_budget);
             let started = clock::now()?.stamp();
+            // No log line is stamped before the loop it is written in.
+            crate::stamp_floor::raise_in(&repo.git_dir, &started);
+            crate::hooks::loop_mark::set(&repo.git_dir, &started);
             let budgets = crate::loop_budget::Budgets {
                 token_budget,
                 time_budget,
                 started_at: Some(clock::epoch_now()),
+                fixed_clock: clock::fixed().is_some(),
                 ..Default::default()
             };
             let limits = crate::loop_budget::limits(&budgets);
@@ -235,13 +239,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 state.with_loop_then(log, |l| match l.as_mut().filter(|l| l.ended.is_none()) {
                     Some(running) => {
                         running.ended = Some(CLEARED.to_string());
-                        running.budgets.ended_at = Some(clock::epoch_now());
+                        running.budgets.ended_at = Some(crate::loop_budget::reading(
+                            &running.budgets,
+                            clock::epoch_now(),
+                        ));
                         true
                     }
                     None => false,
                 })?;
             // The report reads the loop under its lock: made once that is let go.
             if had {
+                crate::hooks::loop_mark::forget(&repo.git_dir);
                 let (config, _) = config::load_lenient(Some(&repo.root));
                 crate::report::announce_end(
                     &repo.root,

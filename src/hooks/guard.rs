@@ -135,7 +135,7 @@ pub fn decide(
     let end = |lp: &mut Loop, reason: &'static str, why: String| {
         let note = format!("plan: work loop stopped: {why}");
         lp.ended = Some(why.clone());
-        lp.budgets.ended_at = Some(input.now);
+        lp.budgets.ended_at = Some(crate::loop_budget::reading(&lp.budgets, input.now));
         go(reason, why, note, true)
     };
     if lp.paused {
@@ -203,6 +203,16 @@ pub fn decide(
         );
         return end(lp, "stalled", why);
     }
+    // A goal renamed since it was charged is the goal it was.
+    crate::plan::renamed::follow(
+        input.budgets.contracts,
+        crate::plan::renamed::Charged {
+            continuations: &mut lp.goal_continuations,
+            frozen: &mut lp.goal_budgets,
+            limited: &mut lp.budget_limited,
+            contracts: &mut lp.goal_contracts,
+        },
+    );
     // loop.goal_budget as `plan goal` found it holds, as each goal's own does.
     let budgets = Budgets {
         default: budget::tighter(input.budgets.default, lp.goal_budget),
@@ -241,6 +251,9 @@ pub fn decide(
         *lp.goal_continuations.entry(goal.clone()).or_default() += 1;
         if let Some(held) = budgets.held(goal, &lp.goal_budgets) {
             lp.goal_budgets.insert(goal.clone(), held);
+        }
+        if let Some((_, contract)) = budgets.contracts.iter().find(|(id, _)| id == goal) {
+            lp.goal_contracts.insert(goal.clone(), contract.clone());
         }
     }
     let event = LoopEvent::LoopContinued {
@@ -561,6 +574,7 @@ mod tests {
                     parts: &parts,
                     default,
                     own: &own,
+                    contracts: &[],
                 },
                 now: 0,
                 host_said: None,
@@ -646,6 +660,7 @@ mod tests {
                     parts: &parts,
                     default: None,
                     own: &own,
+                    contracts: &[],
                 },
                 now: 0,
                 host_said: None,

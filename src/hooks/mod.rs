@@ -3,6 +3,7 @@
 pub mod guard;
 pub mod host;
 pub mod lock;
+pub mod loop_mark;
 pub mod progress;
 pub mod run;
 pub mod state;

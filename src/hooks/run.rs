@@ -427,8 +427,11 @@ const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be 
 /// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
 /// Fail-open: a block is given only once it is recorded as given, so it never
 /// repeats, and any error lets the agent stop.
-fn vanished(state: &State, session: &str) -> Answer {
-    let Ok(Some(started)) = state.session(session, |s| s.in_loop.take()) else {
+fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
+    // The mark outside .git/plan (loop_mark.rs) is taken either way: one block.
+    let marked = super::loop_mark::take(git_dir);
+    let claimed = state.session(session, |s| s.in_loop.take()).ok().flatten();
+    let Some(started) = claimed.or(marked) else {
         return Answer::Nothing;
     };
     Answer::Block(format!(
@@ -468,6 +471,7 @@ fn stop(
             parts: &view.parts,
             default: config.loop_goal_budget,
             own: &view.goal_budgets,
+            contracts: &view.contracts,
         },
         now,
         host_said: input.host_said.as_deref(),
@@ -482,9 +486,10 @@ fn stop(
         if state.cannot_keep() {
             return Ok(Answer::Note(UNKEPT.to_string()));
         }
-        return Ok(vanished(state, &input.session));
+        return Ok(vanished(state, &place.git_dir, &input.session));
     };
     if current.ended.is_some() {
+        super::loop_mark::forget(&place.git_dir);
         // A loop that ended: nothing to decide, so no lock to take.
         return Ok(Answer::Nothing);
     }

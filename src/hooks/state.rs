@@ -74,6 +74,10 @@ pub struct Loop {
     /// `budget:` line may lower a goal's budget, never raise it. `plan goal rearm`
     /// forgets a goal's.
     pub goal_budgets: BTreeMap<String, u32>,
+    /// The contract fingerprint of each goal a continuation charged: a goal renamed
+    /// since, its contract unchanged, keeps its counts (src/plan/renamed.rs).
+    #[serde(default)]
+    pub goal_contracts: BTreeMap<String, String>,
     /// `loop.goal_budget` as `plan goal` found it: a key raised or deleted since
     /// gives no goal more (a lowered one applies).
     pub goal_budget: Option<u32>,
@@ -98,6 +102,7 @@ impl Default for Loop {
             goal_continuations: BTreeMap::new(),
             budget_limited: Vec::new(),
             goal_budgets: BTreeMap::new(),
+            goal_contracts: BTreeMap::new(),
             goal_budget: None,
             budgets: Default::default(),
         }

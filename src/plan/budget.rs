@@ -20,6 +20,9 @@ pub struct Budgets<'p> {
     pub default: Option<u32>,
     /// The goals with a `budget:` line, and theirs.
     pub own: &'p [(String, u32)],
+    /// The contract fingerprint of each goal in `parts` (renamed.rs: a renamed
+    /// goal keeps its counts).
+    pub contracts: &'p [(String, String)],
 }
 
 impl Budgets<'_> {
@@ -204,6 +207,7 @@ mod tests {
                 parts: &parts,
                 default,
                 own: &own,
+                contracts: &[],
             },
             &counts,
             &BTreeMap::new(),

@@ -3,6 +3,24 @@
 /// Longest slug we derive from a title; long titles make unwieldy ids.
 const MAX_SLUG: usize = 40;
 
+/// Longest id a goal may be written with, in characters: an id is repeated in every
+/// log line and journal event about its goal, so a huge one (a `budget:` line on a
+/// goal with a 10 MB id) would fill the journal with each event.
+pub const MAX_ID: usize = 64;
+
+/// Why a goal's id comment cannot be used for its length, if it cannot.
+pub fn too_long(id: &str) -> Option<String> {
+    // Bytes first: at most 4 a character, so a short id is never counted.
+    if id.len() <= MAX_ID {
+        return None;
+    }
+    let n = id.chars().count();
+    (n > MAX_ID).then(|| {
+        let head: String = id.chars().take(20).collect();
+        format!("goal id \"{head}…\" is {n} characters long, over the {MAX_ID} an id may have")
+    })
+}
+
 /// Lowercase letters and digits (any script) kept; every other run becomes one `-`.
 /// Cut at a word boundary within [`MAX_SLUG`] characters; only a first word longer
 /// than that is cut inside.
@@ -268,6 +286,17 @@ mod tests {
         let taken = ["cache", "cache-2"];
         assert_eq!(unique("cache", |c| taken.contains(&c)), "cache-3");
         assert_eq!(unique("docs", |c| taken.contains(&c)), "docs");
+    }
+
+    #[test]
+    fn an_id_over_64_characters_is_too_long() {
+        assert!(too_long(&"a".repeat(64)).is_none());
+        assert!(too_long(&"é".repeat(64)).is_none());
+        let why = too_long(&"a".repeat(65)).unwrap();
+        assert_eq!(
+            why,
+            "goal id \"aaaaaaaaaaaaaaaaaaaa…\" is 65 characters long, over the 64 an id may have"
+        );
     }
 
     #[test]

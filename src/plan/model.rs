@@ -372,6 +372,12 @@ fn goal_line<'a>(
                         .hint(format!("keep the id on line {first} and delete this line"))
                         .rule(Rule::SecondIdComment),
                 );
+            } else if let Some(why) = id::too_long(id) {
+                errors.push(
+                    Diagnostic::error(line.no, why)
+                        .hint("shorten it to a word or a few, e.g. `<!-- id: cache-layer -->`, and the ids that name it in depends_on")
+                        .rule(Rule::BadId),
+                );
             } else if let Some(why) = id::invalid(id) {
                 errors.push(
                     Diagnostic::error(line.no, format!("goal id \"{id}\" {why}"))

@@ -225,8 +225,10 @@ fn window<'a>(plan: &Plan<'a>, from: &From) -> Vec<LogItem<'a>> {
     let mut key = "";
     let mut out = Vec::new();
     for entry in &plan.log {
+        // A line stamped earlier than one above it (out of order) was written after
+        // it: it counts from where it stands.
         if let Some(stamp) = entry.stamp {
-            key = stamp;
+            key = key.max(stamp);
         }
         let fresh = match from {
             From::Time(start) => key >= start.as_str(),

@@ -154,8 +154,9 @@ fn a_history_that_cannot_be_read_fails_the_audit() {
 /// versions of plan.md for removed log lines, and `.git/plan/plan.written` keeps
 /// the written file's shape, not its log, so the old sign-off proves `b` again and
 /// the commit that follows never had the reopen.
+/// Failed before (exit 0): plan now keeps the log lines it writes in
+/// `.git/plan/logged.tsv`, and audit names one plan.md lost, committed or not.
 #[test]
-#[ignore = "open attack: an uncommitted reopen line deleted by hand is not found; audit reads only committed versions and plan.written keeps no log lines to compare with"]
 fn a_reopen_deleted_before_any_commit_is_still_found() {
     let t = two_goals();
     t.write("b.txt", "b\n");
@@ -182,4 +183,26 @@ fn a_reopen_deleted_before_any_commit_is_still_found() {
         "the old sign-off proves b again:\n{}",
         run.stdout
     );
+    let gone = "⚠ plan.md:19: the log line `2026-06-15 14:02 b reopened: verify fails again` that plan wrote at 2026-06-15 14:02 is gone; the log is append-only\n  hint: put it back where it was (plan keeps the lines it writes in .git/plan/logged.tsv)\n";
+    assert!(run.stdout.contains(gone), "{}", run.stdout);
+    // With a commit on top, it is still gone.
+    t.write("c.txt", "c\n");
+    t.commit_all("more work");
+    t.run(&["audit"]).code(1).stdout_has(gone);
+    // Put back, the audit passes again.
+    t.write("plan.md", &md);
+    t.ok(&["audit"]);
+}
+
+/// A line plan wrote on another branch is that branch's: switching away from it
+/// (committed there) finds nothing missing here.
+#[test]
+fn a_line_written_on_another_branch_is_not_missed_here() {
+    let t = two_goals();
+    t.git(&["checkout", "-q", "-b", "side"]);
+    t.write("b.txt", "b\n");
+    sign_unjudged(&t, "b");
+    t.commit_all("b signed off on side");
+    t.git(&["checkout", "-q", "main"]);
+    t.ok(&["audit"]);
 }

@@ -69,29 +69,29 @@ fn a_huge_id_gives_an_injection_of_at_most_4_kb() {
     assert!(reason.len() <= MAX_BLOCK, "{} bytes", reason.len());
 }
 
-/// A long id is cut to 64 characters, the last an ellipsis, wherever the block
-/// names it: the active goal, what waits on it, the last log line.
+/// An id over 64 characters is a format error (src/plan/id.rs `MAX_ID`): the
+/// block names the goal by its title's slug and says so on its last line, the
+/// error's id cut to 20 characters.
 #[test]
-fn a_long_id_is_cut_to_64_characters_in_the_injection() {
+fn a_long_id_is_a_format_error_in_the_injection() {
     let id = format!("{}-end", "a".repeat(96));
     let t = Test::new().plan(&plan_with_id(&id, "Long one"));
-    let cut = format!("{}…", "a".repeat(63));
-    t.case(&["inject"])
-        .stdout(&format!(
+    let cut = format!("{}…", "a".repeat(20));
+    assert_eq!(
+        t.ok(&["inject"]).stdout,
+        format!(
             "plan.md: Ship it
 Active goals:
-- {cut}: Long one
+- long-one: Long one
   done_when: it works
   subtasks: 0/1 done; next: first step
 Ready to start: none
 Last log line: 2026-06-15 14:02 {id} started
 A goal is signed off only by `plan complete ID --evidence TEXT --path FILE`, which runs its verify command and an independent read-only judge; `status: done` written by hand is flagged as unchecked.
+plan.md has format errors; goals with errors may be missing above. First: line 4: goal id \"{cut}\" is 100 characters long, over the 64 an id may have (and 1 more). Fix them (`plan lint` lists them all).
 "
-        ))
-        .check();
-    t.case(&["statusline"])
-        .stdout(&format!("plan: 1 active · {cut} 0/1 · next: first step\n"))
-        .check();
+        )
+    );
 }
 
 /// A block over 4 KB (here: templates in `.plan/prompts/` that say a lot) is cut
@@ -166,21 +166,21 @@ fn long_active_goals_do_not_push_the_warnings_out_of_the_injection() {
 fn long_active_goals_do_not_push_unproven_goals_out_of_the_stop_reason() {
     let mut md = String::from("# Plan: Ship it\n\n");
     for i in 0..10 {
-        let id = format!("g{i}-{}", "i".repeat(60));
+        let id = format!("g{i}-{}", "i".repeat(61));
         md.push_str(&format!(
             "## Goal: G {i}\n<!-- id: {id} -->\nstatus: active\ndone_when: x\n- [ ] step {i} {}\n\n",
             "s".repeat(300)
         ));
     }
     for i in 0..5 {
-        let id = format!("faked{i}-{}", "f".repeat(60));
+        let id = format!("faked{i}-{}", "f".repeat(57));
         md.push_str(&format!(
             "## Goal: F {i}\n<!-- id: {id} -->\nstatus: done\ndone_when: x\n\n"
         ));
     }
     md.push_str("## Log\n- 2026-06-15 14:02 g0 started\n\n## Archive\n\n");
     for i in 0..5 {
-        let id = format!("shelved{i}-{}", "h".repeat(60));
+        let id = format!("shelved{i}-{}", "h".repeat(55));
         md.push_str(&format!(
             "## Goal: S {i}\n<!-- id: {id} -->\nstatus: active\ndone_when: x\n\n"
         ));

@@ -209,13 +209,32 @@ fn the_loop_judge_gets_the_agents_message_fenced() {
 /// Attack (open): the vanished-loop block reads the session's own record under
 /// `.git/plan/sessions`, so removing the whole of `.git/plan` takes both the loop
 /// and the record that it was claimed, and the stop is let go without a word.
+/// Failed before (the stop was let go): `plan goal` now also marks the loop outside
+/// `.git/plan` (`.git/plan-loop`, src/hooks/loop_mark.rs). Deleting that too is
+/// still a way out (docs/src/loop.md says so).
 #[test]
-#[ignore = "open attack: `rm -rf .git/plan` removes the loop and the session's record of it together; the stop lets go silently (needs a record of a running loop outside .git/plan, e.g. a logged loop start)"]
 fn removing_all_of_git_plan_blocks_one_stop() {
     let t = looping();
     std::fs::remove_dir_all(t.path(".git/plan")).unwrap();
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
+    let reason = answer["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("plan: the work loop started 2026-06-15 14:02 is gone"),
+        "{reason}"
+    );
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s2").stdout, "");
+}
+
+/// A loop cleared, or ended, leaves no mark: its state deleted afterwards blocks
+/// nothing.
+#[test]
+fn a_cleared_loop_whose_state_is_deleted_blocks_no_stop() {
+    let t = looping();
+    t.ok(&["goal", "clear"]);
+    std::fs::remove_dir_all(t.path(".git/plan")).unwrap();
+    assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
 /// Attack: `.git/plan` made unwritable (here a file in its place, which holds for

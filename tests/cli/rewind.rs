@@ -510,6 +510,8 @@ fn an_old_sign_off_without_a_checkpoint_still_proves_and_cannot_be_rewound_to() 
         .to_string();
     let old = line.rsplit_once(" (checkpoint ").unwrap().0.to_string();
     t.write("plan.md", t.plan_md().replace(&line, &old));
+    // A plan from before checkpoints kept no record of the lines it wrote.
+    std::fs::remove_file(t.path(".git/plan/logged.tsv")).unwrap();
     t.git(&["update-ref", "-d", "refs/plan/checkpoints/a/20260615-1402"]);
     t.ok(&["audit"]).stdout_has("✓ a (done)");
     t.run(&["rewind", "a", "--yes"])

@@ -1,0 +1,29 @@
+//! A mark that a work loop was started, kept outside `.git/plan` (`<git-dir>/plan-loop`,
+//! holding the loop's start): removing the whole of `.git/plan` takes the loop and
+//! the sessions' records of it together, and the mark is what is left to say a
+//! loop vanished. Best effort, as hooks are: a mark that cannot be written or read
+//! costs only this check.
+
+use std::path::{Path, PathBuf};
+
+fn path(git_dir: &Path) -> PathBuf {
+    git_dir.join("plan-loop")
+}
+
+/// Marks a loop started at `started` (`YYYY-MM-DD HH:MM`).
+pub fn set(git_dir: &Path, started: &str) {
+    let _ = std::fs::write(path(git_dir), format!("{started}\n"));
+}
+
+/// The marked loop's start, and the mark gone: a vanished loop blocks one stop.
+pub fn take(git_dir: &Path) -> Option<String> {
+    let file = path(git_dir);
+    let text = std::fs::read_to_string(&file).ok()?;
+    std::fs::remove_file(&file).ok()?;
+    Some(text.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+/// The loop ended or was cleared: nothing vanished.
+pub fn forget(git_dir: &Path) {
+    let _ = std::fs::remove_file(path(git_dir));
+}
