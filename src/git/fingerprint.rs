@@ -9,7 +9,7 @@ use std::fs;
 use std::io::{ErrorKind, Read};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::MetadataExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
@@ -93,7 +93,13 @@ fn taken(
         None => hash.update(b"(unborn)"),
     }
     hash.update(b"\0index\0");
+    let from = watch.len();
     watch_git(&repo, head.symbolic_target_bytes(), watch);
+    unblocking(
+        watch[from..]
+            .iter()
+            .map(|p| Path::new(OsStr::from_bytes(p))),
+    )?;
 
     // What is staged, by entry (path, blob, mode, stage): an edit staged as it is on
     // disk leaves the working tree's status clean. Not the index's bytes, whose stat
@@ -102,6 +108,7 @@ fn taken(
     let own = |path: &[u8]| {
         plan_rel.as_deref() == Some(path) || path == OWN_DIR || path.starts_with(b".plan/")
     };
+    let tracked_from = watch.len();
     for entry in index.iter() {
         if own(&entry.path) {
             continue;
@@ -117,7 +124,9 @@ fn taken(
         }
     }
     hash.update(b"\0tree\0");
-    watch_dirs(&repo, &workdir, watch);
+    let tracked = watch.split_off(tracked_from);
+    watch_dirs(&repo, &workdir, &tracked, watch)?;
+    watch.extend(tracked);
 
     let mut left = READ_MAX;
     let mut options = StatusOptions::new();
@@ -132,11 +141,13 @@ fn taken(
     let statuses = repo
         .statuses(Some(&mut options))
         .with_context(|| format!("reading the status of {}", workdir.display()))?;
+    let mut listed = std::collections::HashSet::new();
     for entry in statuses.iter() {
         let path = entry.path_bytes();
         if own(path) {
             continue;
         }
+        listed.insert(path.to_vec());
         hash.update(path);
         hash.update(b"\0");
         let status = entry.status();
@@ -156,8 +167,12 @@ fn taken(
 
     for rel in edited {
         // Ignored files are no work, whoever wrote them; a path git cannot check
-        // counts.
-        if own(rel.as_bytes()) || repo.is_path_ignored(Path::new(rel)).unwrap_or(false) {
+        // counts. A tracked or listed path is counted above by git's status, by
+        // content: named again here, a write of the same bytes to a new path would
+        // count as work.
+        let covered =
+            index.get_path(Path::new(rel), 0).is_some() || listed.contains(rel.as_bytes());
+        if covered || own(rel.as_bytes()) || repo.is_path_ignored(Path::new(rel)).unwrap_or(false) {
             continue;
         }
         hash.update(rel.as_bytes());
@@ -230,31 +245,49 @@ fn watch_git(repo: &git2::Repository, branch: Option<&[u8]>, watch: &mut Vec<Vec
 /// Every directory of the working tree git does not ignore, and the ignore and
 /// attribute files in them: a file created, removed or renamed changes its
 /// directory's identity, so these stand for the untracked files to come, and for
-/// the rules that say which count. Nested repositories and submodules are named,
-/// not entered (as git's status does not).
-fn watch_dirs(repo: &git2::Repository, workdir: &Path, watch: &mut Vec<Vec<u8>>) {
+/// the rules that say which count. A nested repository or submodule with nothing
+/// `tracked` under it (absolute paths, sorted) is named, not entered, as git's
+/// status does; one holding tracked files is entered, as the status is.
+///
+/// An ignore or attribute file that is no regular file (a named pipe) is an error:
+/// libgit2 would block reading it, and a stop hook must never wedge.
+fn watch_dirs(
+    repo: &git2::Repository,
+    workdir: &Path,
+    tracked: &[Vec<u8>],
+    watch: &mut Vec<Vec<u8>>,
+) -> Result<()> {
+    let tracked_under = |dir: &Path| {
+        let mut prefix = dir.as_os_str().as_bytes().to_vec();
+        prefix.push(b'/');
+        let at = tracked.partition_point(|p| p.as_slice() < prefix.as_slice());
+        tracked.get(at).is_some_and(|p| p.starts_with(&prefix))
+    };
     let mut stack = vec![workdir.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = fs::read_dir(&dir) else {
             watch.push(dir.into_os_string().into_vec());
             continue;
         };
+        // All of the directory's entries first: its ignore file is read by the
+        // first check of a directory in it, and must be known safe before that.
+        let mut dirs = Vec::new();
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
-            if !kind.is_dir() {
-                if name == ".gitignore" || name == ".gitattributes" {
-                    watch.push(entry.path().into_os_string().into_vec());
-                }
-                continue;
+            if name == ".gitignore" || name == ".gitattributes" {
+                let path = entry.path();
+                unblocking([path.as_path()])?;
+                watch.push(path.into_os_string().into_vec());
             }
-            if name == ".git" || (dir == workdir && name.as_bytes() == OWN_DIR) {
-                continue;
+            if kind.is_dir() && name != ".git" && !(dir == workdir && name.as_bytes() == OWN_DIR) {
+                dirs.push(entry.path());
             }
-            let path = entry.path();
-            if fs::symlink_metadata(path.join(".git")).is_ok() {
+        }
+        for path in dirs {
+            if fs::symlink_metadata(path.join(".git")).is_ok() && !tracked_under(&path) {
                 watch.push(path.into_os_string().into_vec());
                 continue;
             }
@@ -268,6 +301,37 @@ fn watch_dirs(repo: &git2::Repository, workdir: &Path, watch: &mut Vec<Vec<u8>>)
         }
         watch.push(dir.into_os_string().into_vec());
     }
+    Ok(())
+}
+
+/// Fails when one of the files git reads (its own, ignore files) exists and is no
+/// regular file: libgit2 would block on a named pipe there.
+fn unblocking<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<()> {
+    for path in paths {
+        if let Ok(meta) = fs::metadata(path) {
+            anyhow::ensure!(meta.is_file(), "{} is not a regular file", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// Whether libgit2 may open the repository whose git directory is `git_dir`
+/// without blocking: its configs, `commondir` and `gitdir` files are regular
+/// files where they exist.
+pub fn openable(git_dir: &Path) -> Result<()> {
+    let mut paths = vec![
+        git_dir.join("config"),
+        git_dir.join("config.worktree"),
+        git_dir.join("commondir"),
+        git_dir.join("HEAD"),
+    ];
+    unblocking(paths.iter().map(PathBuf::as_path))?;
+    if let Ok(common) = fs::read_to_string(git_dir.join("commondir")) {
+        let common = git_dir.join(common.trim_end());
+        paths.push(common.join("config"));
+        paths.push(common.join("HEAD"));
+    }
+    unblocking(paths.iter().map(PathBuf::as_path))
 }
 
 /// The stage bits of an index entry's flags (a merge conflict's sides).
@@ -317,10 +381,7 @@ fn content(path: &Path, hash: &mut Xxh3, left: &mut u64, memo: &mut Memo) {
             hash.update(&digest.to_le_bytes());
             // A file written in the last moments may be written again within the
             // same tick of the file clock, keeping its identity: not kept.
-            let settled = meta
-                .modified()
-                .is_ok_and(|t| t + memo.margin < SystemTime::now());
-            if settled {
+            if settled(&meta, memo.margin) {
                 memo.new.push((key.to_vec(), identity, digest));
             }
             return;
@@ -600,23 +661,28 @@ impl Memo {
     }
 }
 
-/// The hash of the identities of `paths` (a missing one counts as missing);
-/// `None` when one was changed within `margin` or cannot be looked at.
-fn seen<'a>(paths: impl Iterator<Item = &'a [u8]>, margin: Duration) -> Option<u128> {
-    let since = SystemTime::now()
-        .checked_sub(margin)?
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .ok()?;
+/// Whether a file's last write (its modification and change times) is older than
+/// `margin`: one written in the last moments may be written again within the same
+/// tick of the file clock, keeping its identity.
+fn settled(meta: &fs::Metadata, margin: Duration) -> bool {
+    let Some(since) = SystemTime::now()
+        .checked_sub(margin)
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+    else {
+        return false;
+    };
     let since = (since.as_secs() as i64, i64::from(since.subsec_nanos()));
+    (meta.mtime(), meta.mtime_nsec()) < since && (meta.ctime(), meta.ctime_nsec()) < since
+}
+
+/// The hash of the identities of `paths` (a missing one counts as missing);
+/// `None` when one is not [`settled`] or cannot be looked at.
+fn seen<'a>(paths: impl Iterator<Item = &'a [u8]>, margin: Duration) -> Option<u128> {
     let mut hash = Xxh3::new();
     for path in paths {
         match fs::symlink_metadata(OsStr::from_bytes(path)) {
             Ok(meta) => {
-                let (mtime, ctime) = (
-                    (meta.mtime(), meta.mtime_nsec()),
-                    (meta.ctime(), meta.ctime_nsec()),
-                );
-                if mtime >= since || ctime >= since {
+                if !settled(&meta, margin) {
                     return None;
                 }
                 // One update a path: eight small ones cost 10,000 tracked files 4M
@@ -627,10 +693,10 @@ fn seen<'a>(paths: impl Iterator<Item = &'a [u8]>, margin: Duration) -> Option<u
                     meta.len() as i64,
                     meta.ino() as i64,
                     meta.dev() as i64,
-                    mtime.0,
-                    mtime.1,
-                    ctime.0,
-                    ctime.1,
+                    meta.mtime(),
+                    meta.mtime_nsec(),
+                    meta.ctime(),
+                    meta.ctime_nsec(),
                 ];
                 for (to, n) in identity.chunks_exact_mut(8).zip(fields) {
                     to.copy_from_slice(&n.to_le_bytes());
@@ -787,8 +853,14 @@ mod tests {
         fs::create_dir_all(root.join("src")).unwrap();
         fs::write(root.join("src/b.rs"), "fn b() {}\n").unwrap();
         fs::write(&plan, "# Plan: p\n").unwrap();
+        fs::create_dir_all(root.join("sub/deeper")).unwrap();
+        fs::write(root.join("sub/a"), "a\n").unwrap();
+        fs::write(root.join("sub/deeper/b"), "b\n").unwrap();
         git(root, &["add", "-A"]);
         git(root, &["commit", "-q", "-m", "shape"]);
+        // A `.git` entry in a directory of tracked files: git's status still
+        // enters it.
+        fs::write(root.join("sub/.git"), "").unwrap();
 
         let margin = Duration::from_millis(40);
         let mut kept = Vec::new();
@@ -848,6 +920,10 @@ mod tests {
                 Box::new(|| {
                     fs::rename(root.join("logs/new.txt"), root.join("logs/old.txt")).unwrap()
                 }),
+            ),
+            (
+                "a file deep in a directory of tracked files with a .git entry",
+                Box::new(|| fs::write(root.join("sub/deeper/new.txt"), "n\n").unwrap()),
             ),
             (
                 "a directory in a new directory",
@@ -919,12 +995,16 @@ mod tests {
         assert!(stop().1);
         fs::write(root.join(".plan/judge/t.md"), "# Judge, edited\n").unwrap();
         assert_eq!(stop(), (last.clone(), true), "not looked at");
-        // Asked for other edited files: looked at again.
+        // Asked for other edited files: looked at again. A tracked one is counted by
+        // git's status already (its bytes unchanged, nothing changes); one git's
+        // status does not see is counted.
         let mut memo = Memo::decode(kept.clone());
         memo.margin = margin;
         let edited = work(root, &plan, &["a.txt".to_string()], &mut memo).unwrap();
         assert!(!memo.spared());
-        assert_ne!(edited, last);
+        assert_eq!(edited, last);
+        let unseen = work(root, &plan, &["gone.txt".to_string()], &mut memo).unwrap();
+        assert_ne!(unseen, last);
     }
 
     /// The memo spares reads, never changes the answer: a fingerprint taken with the
@@ -938,27 +1018,35 @@ mod tests {
             fs::write(root.join(format!("u{i}.txt")), format!("untracked {i}\n")).unwrap();
         }
         fs::write(root.join("a.txt"), "changed\n").unwrap();
-        // Settled: written well before the memo's margin.
-        let old = std::process::Command::new("touch")
-            .args(["-d", "2020-01-01"])
-            .args((0..5).map(|i| format!("u{i}.txt")))
-            .arg("a.txt")
-            .current_dir(root)
-            .status()
-            .unwrap();
-        assert!(old.success());
-        let mut first = Memo::default();
+        // Settled: written well before the memo's margin (change times included).
+        let margin = Duration::from_millis(40);
+        std::thread::sleep(margin * 2);
+        let mut first = Memo {
+            margin,
+            ..Memo::default()
+        };
         let without = work(root, &root.join("plan.md"), &[], &mut first).unwrap();
         let kept = first.encode().expect("the first stop keeps what it read");
-        let mut memo = Memo::decode(kept.clone());
+        // The content hashes alone, without the kept fingerprint.
+        let files_only = || Memo {
+            margin,
+            watch: None,
+            ..Memo::decode(kept.clone())
+        };
+        let mut memo = files_only();
         assert_eq!(memo.files().len(), 6);
         assert_eq!(
             work(root, &root.join("plan.md"), &[], &mut memo).unwrap(),
             without
         );
-        assert!(memo.encode().is_none(), "nothing new to keep");
+        let again = memo.encode().expect("the fingerprint, kept");
+        assert_eq!(
+            Memo::decode(again).files(),
+            Memo::decode(kept.clone()).files(),
+            "no content hash changed"
+        );
         fs::write(root.join("u3.txt"), "untracked 9\n").unwrap();
-        let mut memo = Memo::decode(kept.clone());
+        let mut memo = files_only();
         let changed = work(root, &root.join("plan.md"), &[], &mut memo).unwrap();
         assert_ne!(changed, without);
         assert_eq!(

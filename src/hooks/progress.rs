@@ -59,7 +59,9 @@ pub fn fingerprint(
     let mut memo = crate::fsread::bytes(&kept, crate::fsread::STATE)
         .map(Memo::decode)
         .unwrap_or_default();
-    match crate::git::fingerprint::work(root, plan, &edited, &mut memo) {
+    let work = crate::git::fingerprint::openable(git_dir)
+        .and_then(|()| crate::git::fingerprint::work(root, plan, &edited, &mut memo));
+    match work {
         Ok(work) => {
             if let Some(bytes) = memo.encode() {
                 crate::cache::keep(&kept, &bytes);

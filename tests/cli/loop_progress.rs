@@ -262,3 +262,75 @@ fn work_after_settled_idle_stops_is_still_seen() {
         run.stdout
     );
 }
+
+/// A file-editing tool that writes a tracked file's own bytes back is no work,
+/// whatever new path it names each time: git's status counts those files by
+/// content, so the tool's list of edited paths adds nothing for them.
+#[test]
+fn tool_writes_of_the_same_bytes_to_new_paths_are_no_progress() {
+    let t = looping(20, 2);
+    for i in 1..=4 {
+        t.write(&format!("src/f{i}.rs"), format!("// f{i}\n"));
+    }
+    t.commit_all("files");
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    for i in 1..=2 {
+        let rel = format!("src/f{i}.rs");
+        let bytes = std::fs::read(t.path(&rel)).unwrap();
+        std::fs::write(t.path(&rel), bytes).unwrap();
+        let edit = crate::hooks::payload(&t, "claude/post-tool-use.write", "s1")
+            .replace("/src/cache.rs", &format!("/{rel}"));
+        crate::hooks::hook(&t, "claude", "post-tool-use", &edit);
+        let run = t.stop_hook("s1");
+        if i == 1 {
+            assert_eq!(decision(&run).as_deref(), Some("block"), "{}", run.stdout);
+        } else {
+            assert!(
+                message(&run).contains("stalled: 2 continuations"),
+                "{}",
+                run.stdout
+            );
+        }
+    }
+}
+
+/// A named pipe where git reads its ignore rules would block libgit2 for good: the
+/// stop hook answers at once (plan.md's hash stands in for the work).
+#[test]
+fn a_named_pipe_for_an_ignore_file_does_not_wedge_the_stop() {
+    let t = looping(20, 5);
+    std::fs::create_dir_all(t.path("sub")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(t.path("sub/.gitignore"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Run with a deadline: before the check, the hook blocked for good.
+    let payload = crate::util::fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1");
+    let mut child = t
+        .cmd(&["hook", "claude", "stop"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the stop hook blocked on the named pipe");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["decision"], "block", "{answer}");
+}
