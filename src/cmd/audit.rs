@@ -149,26 +149,29 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
             )
         })?;
     let mut out: Vec<Removed> = Vec::new();
+    // Each line once; a sign-off a `git revert` took back counts as a reopen instead.
+    let mut keep = |rewrite: &history::Rewrite<'_>, what: &'static str, commit: &str| {
+        let key = plan_gate::key(rewrite.entry());
+        if reverts
+            .iter()
+            .any(|r| r.id == rewrite.id() && r.entries.contains(&key))
+        {
+            return;
+        }
+        let line = rewrite.entry().to_string();
+        if !out.iter().any(|r| r.line == line) {
+            out.push(Removed {
+                id: rewrite.id().to_string(),
+                line,
+                what,
+                commit: commit.to_string(),
+            });
+        }
+    };
     for rev in &revisions {
         let then = parse(&rev.content);
         for rewrite in index.rewritten(&then) {
-            // A sign-off a `git revert` took back counts as a reopen instead.
-            let key = plan_gate::key(rewrite.entry());
-            if reverts
-                .iter()
-                .any(|r| r.id == rewrite.id() && r.entries.contains(&key))
-            {
-                continue;
-            }
-            let line = rewrite.entry().to_string();
-            if !out.iter().any(|r| r.line == line) {
-                out.push(Removed {
-                    id: rewrite.id().to_string(),
-                    line,
-                    what: rewrite.describe(),
-                    commit: rev.short.clone(),
-                });
-            }
+            keep(&rewrite, rewrite.describe(), &rev.short);
         }
     }
     // The lines plan wrote here that no commit has yet: deleted before a commit,
@@ -182,25 +185,11 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
     let kept = format!("## Log\n{kept}");
     let written = parse(&kept);
     for rewrite in index.rewritten(&written) {
-        let key = plan_gate::key(rewrite.entry());
-        if reverts
-            .iter()
-            .any(|r| r.id == rewrite.id() && r.entries.contains(&key))
-        {
-            continue;
-        }
-        let line = rewrite.entry().to_string();
-        if !out.iter().any(|r| r.line == line) {
-            out.push(Removed {
-                id: rewrite.id().to_string(),
-                line,
-                what: match rewrite {
-                    history::Rewrite::Removed { .. } => "is gone",
-                    history::Rewrite::Moved { .. } => "was moved",
-                },
-                commit: String::new(),
-            });
-        }
+        let what = match rewrite {
+            history::Rewrite::Removed { .. } => "is gone",
+            history::Rewrite::Moved { .. } => "was moved",
+        };
+        keep(&rewrite, what, "");
     }
     Ok(out)
 }
