@@ -184,6 +184,99 @@ fn taken(
     Ok(format!("{:032x}", hash.digest128()))
 }
 
+/// An error that says git's own reads would block (a named pipe where libgit2 or
+/// git reads config, refs or ignore rules): no other way of looking is tried.
+#[derive(Debug)]
+pub struct Blocking(pub String);
+
+impl std::fmt::Display for Blocking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} is not a regular file", self.0)
+    }
+}
+
+impl std::error::Error for Blocking {}
+
+/// How long git's own status may take where libgit2 cannot read the repository.
+const GIT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The fingerprint through git's own status, for a repository libgit2 cannot read
+/// (a split or sparse index, the reftable format): HEAD and the branch, each
+/// changed, staged or untracked path with its status line (staged blobs and modes
+/// included), and the content of each path the working tree changed. The same
+/// kinds of work count as in [`work`]; the value differs from it.
+pub fn work_by_git(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo) -> Result<String> {
+    let argv = [
+        "git",
+        "--no-optional-locks",
+        "status",
+        "--porcelain=v2",
+        "-z",
+        "--branch",
+        "--untracked-files=all",
+        "--no-renames",
+        "--ignore-submodules=all",
+    ];
+    let mut spec = crate::exec::Spec::new(
+        argv.iter().map(|a| a.to_string()).collect(),
+        root,
+        GIT_TIMEOUT,
+    );
+    spec.tail_bytes = READ_MAX as usize;
+    let out = crate::exec::run(&spec)?;
+    anyhow::ensure!(
+        out.success() && !out.stdout_cut,
+        "git status: {}",
+        String::from_utf8_lossy(&out.stderr).trim()
+    );
+    let plan_rel = plan
+        .strip_prefix(root)
+        .ok()
+        .map(|rel| rel.as_os_str().as_bytes().to_vec());
+    let own = |path: &[u8]| {
+        plan_rel.as_deref() == Some(path) || path == OWN_DIR || path.starts_with(b".plan/")
+    };
+    let mut hash = Xxh3::new();
+    let mut left = READ_MAX;
+    hash.update(b"git status\0");
+    for record in out.stdout.split(|b| *b == 0).filter(|r| !r.is_empty()) {
+        // `1 XY sub mH mI mW hH hI path`, `u XY sub m1 m2 m3 mW h1 h2 h3 path`,
+        // `? path`, `# branch.oid …`: the path is the last field.
+        let fields = match record.first() {
+            Some(b'1') => 9,
+            Some(b'u') => 11,
+            Some(b'?') => 2,
+            _ => 0,
+        };
+        let path = (fields > 0)
+            .then(|| record.splitn(fields, |b| *b == b' ').nth(fields - 1))
+            .flatten();
+        if path.is_some_and(own) {
+            continue;
+        }
+        hash.update(record);
+        hash.update(b"\0");
+        if let Some(path) = path {
+            content(
+                &root.join(OsStr::from_bytes(path)),
+                &mut hash,
+                &mut left,
+                memo,
+            );
+        }
+    }
+    hash.update(b"\0edited\0");
+    let mut edited: Vec<&String> = edited.iter().collect();
+    edited.sort_unstable();
+    edited.dedup();
+    for rel in edited.into_iter().filter(|rel| !own(rel.as_bytes())) {
+        hash.update(rel.as_bytes());
+        hash.update(b"\0");
+        content(&root.join(rel), &mut hash, &mut left, memo);
+    }
+    Ok(format!("{:032x}", hash.digest128()))
+}
+
 /// `workdir` and a path relative to it, as bytes.
 fn joined(workdir: &Path, rel: &[u8]) -> Vec<u8> {
     workdir
@@ -308,8 +401,8 @@ fn watch_dirs(
 /// regular file: libgit2 would block on a named pipe there.
 fn unblocking<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<()> {
     for path in paths {
-        if let Ok(meta) = fs::metadata(path) {
-            anyhow::ensure!(meta.is_file(), "{} is not a regular file", path.display());
+        if fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+            return Err(Blocking(path.display().to_string()).into());
         }
     }
     Ok(())

@@ -39,7 +39,7 @@ pub fn note_edit(edited: &mut Vec<String>, root: &Path, cwd: &Path, given: &str)
 
 /// The work fingerprint at this stop: plan.md's hash and [`crate::git::fingerprint::work`]
 /// over the repository at `root` (but plan.md, at `plan`) and the files `session`'s tool
-/// calls edited. Where git cannot
+/// calls edited, through git's own status where libgit2 cannot read it. Where git cannot
 /// say (a damaged index), plan.md's hash alone, as before: the hooks fail open,
 /// and the budget still ends the loop.
 pub fn fingerprint(
@@ -59,8 +59,15 @@ pub fn fingerprint(
     let mut memo = crate::fsread::bytes(&kept, crate::fsread::STATE)
         .map(Memo::decode)
         .unwrap_or_default();
-    let work = crate::git::fingerprint::openable(git_dir)
-        .and_then(|()| crate::git::fingerprint::work(root, plan, &edited, &mut memo));
+    use crate::git::fingerprint::{Blocking, openable, work, work_by_git};
+    let work = openable(git_dir)
+        .and_then(|()| work(root, plan, &edited, &mut memo))
+        .or_else(|e| match e.downcast_ref::<Blocking>() {
+            Some(_) => Err(e),
+            // A repository libgit2 cannot read (a split or sparse index, reftable):
+            // git's own status, a process more.
+            None => work_by_git(root, plan, &edited, &mut memo),
+        });
     match work {
         Ok(work) => {
             if let Some(bytes) = memo.encode() {

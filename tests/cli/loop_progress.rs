@@ -334,3 +334,33 @@ fn a_named_pipe_for_an_ignore_file_does_not_wedge_the_stop() {
     let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(answer["decision"], "block", "{answer}");
 }
+
+/// A repository libgit2 cannot read (here a split index, which `git add` then
+/// writes) is looked at through git's own status: staged work is progress there
+/// too, and idle stops still stall.
+#[test]
+fn work_in_a_repository_with_a_split_index_is_seen() {
+    let t = looping(20, 2);
+    t.git(&["config", "core.splitIndex", "true"]);
+    t.git(&["update-index", "--split-index"]);
+    for i in 1..=4 {
+        t.write("src/work.rs", format!("// step {i}\n"));
+        t.git(&["add", "src/work.rs"]);
+        let run = t.stop_hook("s1");
+        assert_eq!(
+            decision(&run).as_deref(),
+            Some("block"),
+            "stop {i}: {}",
+            run.stdout
+        );
+    }
+    t.write("notes/new.txt", "n\n");
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    assert_eq!(decision(&t.stop_hook("s1")).as_deref(), Some("block"));
+    let run = t.stop_hook("s1");
+    assert!(
+        message(&run).contains("stalled: 2 continuations"),
+        "{}",
+        run.stdout
+    );
+}
