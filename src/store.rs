@@ -447,8 +447,8 @@ impl Store {
             .custom_flags(crate::fsread::NONBLOCK)
             .open(&lock)
             .with_context(|| format!("opening the lock {}", lock.display()))?;
-        file.lock()
-            .with_context(|| format!("locking {}", lock.display()))?;
+        // A hook never waits long; a command says what it waits for.
+        crate::hooks::lock::take(&file, &lock, false, crate::hooks::lock::Wait::here())?;
         Ok(file)
     }
 

@@ -5,11 +5,21 @@
 //! so they and the loop go on, and the status line and `plan goal status` say what
 //! is wrong and how to put it right ([`State::lock_trouble`]).
 //!
+//!
+//! And how the lock is waited for: a process that holds it (`flock -x
+//! .git/plan/state.lock sleep 30`) made every stop and prompt hook wait as long. A
+//! hook tries for [`HOOK_WAIT`], then fails open naming the lock ([`Held`]); a command
+//! waits as long as it takes, and says after [`SAY_AFTER`] what it waits for.
+//!
 //! [`State::lock_trouble`]: super::state::State::lock_trouble
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::os::unix::fs::OpenOptionsExt as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
 
 /// The lock's file name under `.git/plan`.
 pub const NAME: &str = "state.lock";
@@ -67,5 +77,135 @@ impl Trouble {
                 in_place,
             }
         }
+    }
+}
+
+/// How long a hook tries for the lock: another hook keeps it for milliseconds, so a
+/// lock held longer is held by something else, and the agent must not wait on it.
+pub const HOOK_WAIT: Duration = Duration::from_millis(1500);
+
+/// How long a command waits for a lock before it says what it waits for.
+pub const SAY_AFTER: Duration = Duration::from_secs(2);
+
+/// How a lock is waited for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// A hook's: for [`HOOK_WAIT`], then [`Held`].
+    Bounded,
+    /// A command's: as long as it takes, said after [`SAY_AFTER`].
+    Patient,
+}
+
+/// Set in a hook's process: whatever it locks, deep in a report or a write, it
+/// never waits past [`HOOK_WAIT`].
+static IN_HOOK: AtomicBool = AtomicBool::new(false);
+
+/// Marks this process as a hook's (`plan hook`).
+pub fn in_hook() {
+    IN_HOOK.store(true, Ordering::Relaxed);
+}
+
+impl Wait {
+    /// How this process waits: bounded in a hook, else patient.
+    pub fn here() -> Wait {
+        if IN_HOOK.load(Ordering::Relaxed) {
+            Wait::Bounded
+        } else {
+            Wait::Patient
+        }
+    }
+}
+
+/// A lock a hook could not have in [`HOOK_WAIT`]: its message is what the hook
+/// says as it lets the agent go on.
+#[derive(Debug)]
+pub struct Held {
+    pub path: PathBuf,
+}
+
+impl std::fmt::Display for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let lock = self.path.display();
+        write!(
+            f,
+            "{lock} is held by another process (a hook holds it for milliseconds; plan tried for {} s): see what holds it with `fuser -v {lock}` and end that process; until then every hook lets the agent go on",
+            HOOK_WAIT.as_secs_f32()
+        )
+    }
+}
+
+impl std::error::Error for Held {}
+
+/// Takes the lock on `file` (`path`, as it is named), `shared` or exclusive, waiting
+/// as `wait` says. Tries without blocking, with short sleeps: a blocking lock
+/// cannot be given up on.
+pub fn take(file: &File, path: &Path, shared: bool, wait: Wait) -> Result<()> {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        let tried = if shared {
+            file.try_lock_shared()
+        } else {
+            file.try_lock()
+        };
+        match tried {
+            Ok(()) => return Ok(()),
+            Err(TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("locking {}", path.display()));
+            }
+            Err(TryLockError::WouldBlock) => {}
+        }
+        let waited = started.elapsed();
+        match wait {
+            Wait::Bounded if waited >= HOOK_WAIT => {
+                return Err(Held {
+                    path: path.to_path_buf(),
+                }
+                .into());
+            }
+            Wait::Patient if waited >= SAY_AFTER => {
+                let lock = path.display();
+                crate::out::warn(&format!(
+                    "plan: waiting for {lock}: another process holds it (see what with `fuser -v {lock}`)"
+                ));
+                let blocking = if shared {
+                    file.lock_shared()
+                } else {
+                    file.lock()
+                };
+                return blocking.with_context(|| format!("locking {lock}"));
+            }
+            _ => {}
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bounded_wait_gives_up_on_a_held_lock_and_a_freed_one_is_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(NAME);
+        let open = || {
+            OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .unwrap()
+        };
+        let holder = open();
+        holder.lock().unwrap();
+        let started = Instant::now();
+        let error = take(&open(), &path, true, Wait::Bounded).unwrap_err();
+        assert!(error.is::<Held>(), "{error:#}");
+        let took = started.elapsed();
+        assert!(took >= HOOK_WAIT && took < HOOK_WAIT * 2, "{took:?}");
+        drop(holder);
+        take(&open(), &path, false, Wait::Bounded).unwrap();
     }
 }

@@ -8,6 +8,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
@@ -111,21 +112,48 @@ impl Default for Loop {
 
 pub struct State {
     dir: PathBuf,
+    wait: super::lock::Wait,
+    /// The lock stayed held once: a hook waits for it once, not at every step.
+    held: AtomicBool,
 }
 
 impl State {
+    /// The state, its lock waited for as this process waits ([`super::lock::Wait::here`]):
+    /// a hook's for a bounded time, a command's as long as it takes.
     pub fn new(git_dir: &Path) -> State {
         State {
             dir: git_dir.join("plan"),
+            wait: super::lock::Wait::here(),
+            held: AtomicBool::new(false),
+        }
+    }
+
+    /// The state for what runs as often as a hook (the status line, the injection):
+    /// a lock held past [`super::lock::HOOK_WAIT`] is an error, as in a hook.
+    pub fn for_hook(git_dir: &Path) -> State {
+        State {
+            wait: super::lock::Wait::Bounded,
+            ..State::new(git_dir)
         }
     }
 
     fn lock(&self) -> Result<File> {
-        let path = self.dir.join("state.lock");
         let file = self.lock_file()?;
-        file.lock()
-            .with_context(|| format!("locking {}", path.display()))?;
+        self.take(&file, false)?;
         Ok(file)
+    }
+
+    /// The lock on `file`, as this state waits for it (`hooks::lock::take`).
+    fn take(&self, file: &File, shared: bool) -> Result<()> {
+        let path = self.dir.join(super::lock::NAME);
+        if self.held.load(Ordering::Relaxed) {
+            return Err(super::lock::Held { path }.into());
+        }
+        let taken = super::lock::take(file, &path, shared, self.wait);
+        if taken.as_ref().is_err_and(|e| e.is::<super::lock::Held>()) {
+            self.held.store(true, Ordering::Relaxed);
+        }
+        taken
     }
 
     /// `state.lock`, or where it is no file, `.git/plan` itself (`hooks::lock`).
@@ -176,9 +204,14 @@ impl State {
     /// nowhere: the hooks answer read-only rather than not at all. A session's state
     /// only spares repeats (an injection already given), so losing it costs a repeat.
     pub fn session<R>(&self, id: &str, change: impl FnOnce(&mut Session) -> R) -> Result<R> {
-        let Ok(_lock) = self.lock() else {
-            let mut value: Session = read(&self.session_path(id))?.unwrap_or_default();
-            return Ok(change(&mut value));
+        let _lock = match self.lock() {
+            Ok(lock) => lock,
+            // Held by another process: the hook says so, rather than go on unrecorded.
+            Err(e) if e.is::<super::lock::Held>() => return Err(e),
+            Err(_) => {
+                let mut value: Session = read(&self.session_path(id))?.unwrap_or_default();
+                return Ok(change(&mut value));
+            }
         };
         update(&self.session_path(id), change)
     }
@@ -229,8 +262,7 @@ impl State {
     pub fn peek_loop(&self) -> Result<Option<Loop>> {
         let shared = self.lock_file().ok();
         if let Some(file) = &shared {
-            file.lock_shared()
-                .with_context(|| format!("locking {}", self.dir.join("state.lock").display()))?;
+            self.take(file, true)?;
         }
         read(&self.loop_path())
     }
@@ -240,8 +272,7 @@ impl State {
     pub fn peek_loop_as<T: DeserializeOwned>(&self) -> Result<Option<T>> {
         let shared = self.lock_file().ok();
         if let Some(file) = &shared {
-            file.lock_shared()
-                .with_context(|| format!("locking {}", self.dir.join("state.lock").display()))?;
+            self.take(file, true)?;
         }
         read(&self.loop_path())
     }

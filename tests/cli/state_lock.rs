@@ -2,7 +2,14 @@
 //! every hook fail open ("hook skipped": no injection, every stop let go) while `plan
 //! goal status` and the status line said the loop was running. The hooks now lock
 //! `.git/plan` itself then, so the loop holds, and both say what is wrong and what
-//! to do.
+//! to do. A process holding the lock (`flock -x .git/plan/state.lock sleep 30`) made
+//! every stop and prompt hook wait the whole 30 s; the hooks now try it for a bounded
+//! time, then fail open saying who is in the way.
+
+use std::fs::File;
+use std::io::{Read as _, Write as _};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use crate::setup::two_goals_looping;
 use crate::util::{Test, fixture};
@@ -45,4 +52,128 @@ fn a_directory_in_place_of_the_state_lock_keeps_the_loop_and_is_named() {
     let line = t.ok(&["statusline"]).stdout;
     assert!(!line.contains('⚠'), "{line}");
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+}
+
+/// The state lock, held by this test process as another process would hold it.
+fn hold_state_lock(t: &Test) -> File {
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(t.root().join(".git/plan/state.lock"))
+        .unwrap();
+    file.lock().unwrap();
+    file
+}
+
+/// The Claude Code hook `event` for session `s1`, killed if it runs past `limit`:
+/// its exit code, stdout and how long it took.
+fn hook_within(t: &Test, event: &str, limit: Duration) -> (i32, String, Duration) {
+    let payload = fixture(&format!("hosts/claude/{event}.json"))
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1");
+    let started = Instant::now();
+    let mut child = t
+        .cmd(&["hook", "claude", event])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the {event} hook still waited after {limit:?}: a held lock wedges the agent");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = started.elapsed();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    (status.code().unwrap_or(-1), out, took)
+}
+
+/// What a hook says when the lock stays held.
+fn held_note(t: &Test) -> String {
+    let lock = t.root().join(".git/plan/state.lock");
+    let lock = lock.display();
+    format!(
+        "plan: hook skipped: {lock} is held by another process (a hook holds it for milliseconds; plan tried for 1.5 s): see what holds it with `fuser -v {lock}` and end that process; until then every hook lets the agent go on"
+    )
+}
+
+#[test]
+fn a_held_state_lock_lets_the_hooks_go_on_in_seconds_and_says_why() {
+    let t = two_goals_looping();
+    let held = hold_state_lock(&t);
+    let limit = Duration::from_secs(15);
+    let (code, out, took) = hook_within(&t, "stop", limit);
+    assert_eq!(code, 0);
+    assert!(took < Duration::from_secs(5), "the stop took {took:?}");
+    let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(answer["decision"], serde_json::Value::Null, "{answer}");
+    assert_eq!(answer["systemMessage"], held_note(&t).as_str(), "{answer}");
+    let (code, out, took) = hook_within(&t, "user-prompt-submit", limit);
+    assert_eq!(code, 0);
+    assert!(took < Duration::from_secs(5), "the prompt took {took:?}");
+    let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(answer["systemMessage"], held_note(&t).as_str(), "{answer}");
+    drop(held);
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"], "block",
+        "a lock let go still let the loop go: {answer}"
+    );
+}
+
+/// Another hook holds the lock for milliseconds: a stop then waits its turn and
+/// decides as ever, never skipped.
+#[test]
+fn a_lock_held_briefly_is_waited_for() {
+    let t = two_goals_looping();
+    let held = hold_state_lock(&t);
+    let freed = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        drop(held);
+    });
+    let (code, out, _) = hook_within(&t, "stop", Duration::from_secs(15));
+    freed.join().unwrap();
+    assert_eq!(code, 0);
+    let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(answer["decision"], "block", "{answer}");
+}
+
+/// A command waits as long as it takes, and says after two seconds what it waits for.
+#[test]
+fn a_command_waits_for_a_held_lock_and_says_so() {
+    let t = two_goals_looping();
+    let held = hold_state_lock(&t);
+    let freed = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(3));
+        drop(held);
+    });
+    let lock = t.root().join(".git/plan/state.lock");
+    let run = t.ok(&["goal", "pause"]);
+    freed.join().unwrap();
+    run.stderr_has(&format!(
+        "plan: waiting for {}: another process holds it (see what with `fuser -v {}`)\n",
+        lock.display(),
+        lock.display()
+    ));
+    t.ok(&["goal", "status"]).stdout_has("paused");
 }
