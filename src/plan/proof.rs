@@ -653,7 +653,7 @@ fn transcript_agrees(
     if let Err(why) = body_backs(header, record.path) {
         return Err(unproven(why, again));
     }
-    if let Err(why) = super::verdicts::answers_back(header, record.path) {
+    if let Err(why) = answers_back(header, record.path) {
         return Err(unproven(why, again));
     }
     if let (Some(short), Some(tree)) = (sign_off.checkpoint, &header.tree)
@@ -684,6 +684,17 @@ fn body_backs(header: &Header, path: &str) -> Result<(), String> {
         )),
         Some(_) => Ok(()),
     }
+}
+
+/// Whether the judge answers the transcript's body records back its header
+/// ([`super::verdicts::answers_back`]).
+fn answers_back(header: &Header, path: &str) -> Result<(), String> {
+    super::verdicts::answers_back(
+        &header.judge,
+        &header.panel,
+        header.answers.as_deref(),
+        path,
+    )
 }
 
 /// The weaker points of a proven sign-off: no model judge, or prompt overrides.
@@ -830,7 +841,7 @@ pub fn backs(event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Result<(), Str
     }
     body_backs(&header, path)?;
     panel_backs(judged, &header).map_err(|why| format!("its transcript {path} {why}"))?;
-    super::verdicts::answers_back(&header, path)
+    answers_back(&header, path)
 }
 
 /// As [`backs`], for a line stamped `stamp`: the transcript must also have been

@@ -1,11 +1,11 @@
 //! Whether a transcript holds a judge's accept, not just a header that says so: the
 //! answers recorded in its body (read at the edge with the judge's own verdict
 //! parser) and the log's `sign-off rejected` lines, which name the transcripts of
-//! rejects. Pure: the plan and the header's facts in.
+//! rejects. Pure: the plan and the header's fields in (not the header itself, which
+//! `proof` owns and which calls here).
 
 use super::event::Event;
 use super::model::Plan;
-use super::proof::Header;
 
 /// The plan.md line of the `sign-off rejected` line, of any goal, that names the
 /// transcript at `path` (plan appends it as ` (PATH)`): that transcript holds a
@@ -25,12 +25,18 @@ pub fn rejected_at(plan: &Plan<'_>, path: &str) -> Option<usize> {
 /// Whether the judge answers the body records back the header: none for `judge:
 /// none`; for one judge, one answer, from the judge the header names, that reads
 /// as an accept; for a panel, one accept from each judge, in the header's order.
-/// A header whose answers were not read (`None`) is left to the other checks.
-pub fn answers_back(header: &Header, path: &str) -> Result<(), String> {
-    let Some(answers) = &header.answers else {
+/// `judge`, `panel` and `answers` are the header's fields of those names; answers
+/// not read (`None`) are left to the other checks.
+pub fn answers_back(
+    judge: &str,
+    panel: &[(String, String)],
+    answers: Option<&[(String, String)]>,
+    path: &str,
+) -> Result<(), String> {
+    let Some(answers) = answers else {
         return Ok(());
     };
-    if header.judge == "none" {
+    if judge == "none" {
         return match answers.first() {
             None => Ok(()),
             Some((judge, _)) => Err(format!(
@@ -38,10 +44,10 @@ pub fn answers_back(header: &Header, path: &str) -> Result<(), String> {
             )),
         };
     }
-    let named: Vec<&str> = if header.panel.is_empty() {
-        vec![header.judge.as_str()]
+    let named: Vec<&str> = if panel.is_empty() {
+        vec![judge]
     } else {
-        header.panel.iter().map(|(j, _)| j.as_str()).collect()
+        panel.iter().map(|(j, _)| j.as_str()).collect()
     };
     if answers.is_empty() {
         return Err(format!(
@@ -70,28 +76,36 @@ pub fn answers_back(header: &Header, path: &str) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    /// A header's judge, panel and answers.
+    struct Header {
+        judge: String,
+        panel: Vec<(String, String)>,
+        answers: Option<Vec<(String, String)>>,
+    }
+
     fn header(judge: &str, answers: &[(&str, &str)]) -> Header {
         Header {
             judge: judge.into(),
+            panel: Vec::new(),
             answers: Some(
                 answers
                     .iter()
                     .map(|(j, v)| (j.to_string(), v.to_string()))
                     .collect(),
             ),
-            ..Header::default()
         }
+    }
+
+    fn check(h: &Header) -> Result<(), String> {
+        answers_back(&h.judge, &h.panel, h.answers.as_deref(), "t.md")
     }
 
     #[test]
     fn only_the_named_judges_accept_backs_a_header() {
-        let why = |h: &Header| answers_back(h, "t.md").unwrap_err();
-        assert_eq!(
-            answers_back(&header("claude", &[("claude", "accept")]), "t.md"),
-            Ok(())
-        );
-        assert_eq!(answers_back(&header("none", &[]), "t.md"), Ok(()));
-        assert_eq!(answers_back(&Header::default(), "t.md"), Ok(()));
+        let why = |h: &Header| check(h).unwrap_err();
+        assert_eq!(check(&header("claude", &[("claude", "accept")])), Ok(()));
+        assert_eq!(check(&header("none", &[])), Ok(()));
+        assert_eq!(answers_back("claude", &[], None, "t.md"), Ok(()));
         assert_eq!(
             why(&header("claude", &[("claude", "reject")])),
             "its transcript t.md records judge claude's answer as reject"
