@@ -32,7 +32,7 @@ mod seal;
 pub const MARGIN: Duration = Duration::from_secs(2);
 
 /// Bumped when what is cached, or how it is derived, changes shape.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// What a stat says about a file: any write, chmod or rename moves the ctime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -572,6 +572,7 @@ mod tests {
             when: "2026-01-01 10:00".into(),
             judged: None,
             tree: None,
+            answers: None,
         };
         let judged = parse(&plan_text(0)).goal("a").unwrap().contract();
         crate::plan::proof::test_record(&header, &judged)

@@ -11,6 +11,7 @@ use anyhow::Result;
 
 use crate::clock::Now;
 use crate::exit::Exit;
+use crate::judge::backend::Backend;
 use crate::judge::prompt::fence;
 use crate::judge::run::{Answer, Judge};
 use crate::judge::verdict::Verdict;
@@ -34,10 +35,37 @@ pub fn facts(root: &Path, rel: &str) -> Facts {
     let Some(bytes) = regular.then(read).flatten() else {
         return Facts::Missing;
     };
+    let text = String::from_utf8_lossy(&bytes);
     Facts::Present {
         hash: blob_id(&bytes),
-        header: Header::parse(&String::from_utf8_lossy(&bytes)),
+        header: Header::parse(&text).map(|header| Header {
+            answers: Some(answers(&text)),
+            ..header
+        }),
     }
+}
+
+/// Each judge section's judge, named as a header names it, and how plan's own
+/// verdict parser reads the answer recorded there: a header edited from reject to
+/// accept still holds the judge's reject below it. An unknown backend or a section
+/// without an answer reads as `no verdict`.
+fn answers(text: &str) -> Vec<(String, String)> {
+    crate::plan::record_body::judge_answers(text)
+        .into_iter()
+        .map(|j| {
+            let name = match &j.model {
+                Some(model) => format!("{}:{}", j.backend, one_word(model)),
+                None => j.backend.clone(),
+            };
+            let verdict = match (j.backend.parse::<Backend>(), &j.answer) {
+                (Ok(backend), Some(answer)) => {
+                    crate::judge::verdict::parse(backend, answer, Some(answer)).label()
+                }
+                _ => "no verdict",
+            };
+            (name, verdict.replace(' ', "-"))
+        })
+        .collect()
 }
 
 /// The text of the transcript at `rel` under `root`, under the same terms as
@@ -236,6 +264,7 @@ impl Transcript<'_> {
             // The body's, read back from the text below: not header lines.
             judged: None,
             tree: None,
+            answers: None,
         };
         let mut text = header.render();
         let _ = writeln!(

@@ -337,6 +337,7 @@ mod tests {
                 when: "2026-06-15 15:02".into(),
                 judged: None,
                 tree: None,
+                answers: None,
             };
             let judged = parse(&format!("# Plan: p\n\n{goal}"))
                 .goal(&format!("g{i}"))

@@ -768,6 +768,7 @@ mod tests {
                         .to_string(),
                     judged: full.goal(id).map(|g| g.contract_id()),
                     tree: None,
+                    answers: None,
                 }),
             }
         }

@@ -39,6 +39,7 @@ pub(crate) mod status;
 pub(crate) mod template;
 pub(crate) mod text;
 pub(crate) mod unarchive;
+pub(crate) mod verdicts;
 pub(crate) mod wdiff;
 pub(crate) mod weakened;
 pub(crate) mod work;

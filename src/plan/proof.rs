@@ -61,6 +61,12 @@ pub struct Header {
     /// line, outside fenced text). `None` when no judge ran or none is named.
     #[serde(default)]
     pub tree: Option<String>,
+    /// From the body, read at the edge (`record::facts`) with the judge's own verdict
+    /// parser: each judge section's judge (`backend` or `backend:model`) and how its
+    /// recorded answer reads (`accept`, `reject`, `no verdict`…). `None`: not read
+    /// (a header parsed from text alone).
+    #[serde(default)]
+    pub answers: Option<Vec<(String, String)>>,
 }
 
 const TITLE: &str = "# Sign-off record: ";
@@ -161,8 +167,34 @@ impl Header {
 /// [`Goal::contract`]) as judged, as plan writes one.
 #[cfg(test)]
 pub fn test_record(header: &Header, contract: &str) -> String {
+    let judges: Vec<&str> = if !header.panel.is_empty() {
+        header.panel.iter().map(|(j, _)| j.as_str()).collect()
+    } else if header.judge.is_empty() || header.judge == "none" {
+        Vec::new()
+    } else {
+        vec![header.judge.as_str()]
+    };
+    let mut sections = String::new();
+    for (i, judge) in judges.iter().enumerate() {
+        let (backend, model) = judge
+            .split_once(':')
+            .unwrap_or((judge, "(the backend's default)"));
+        let heading = match header.panel.len() {
+            0 => "## Judge".to_string(),
+            n => format!("## Judge {} of {n}: {judge}", i + 1),
+        };
+        let answer = match backend {
+            "claude" => {
+                r#"{"type":"result","subtype":"success","is_error":false,"result":"VERDICT: accept\nmissing: none"}"#
+            }
+            _ => "VERDICT: accept\nmissing: none",
+        };
+        sections.push_str(&format!(
+            "\n{heading}\n\n- backend: {backend}\n- model: {model}\n\n### The judge's answer\n\n````text\n{answer}\n````\n"
+        ));
+    }
     format!(
-        "{}\n## Contract as judged\n\n## Goal: G\n{contract}\n## Contract history\n\n- created\n\n## Prompt\n\nx\n",
+        "{}\n## Contract as judged\n\n## Goal: G\n{contract}\n## Contract history\n\n- created\n\n## Prompt\n\nx\n{sections}",
         header.render()
     )
 }
@@ -323,6 +355,15 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
     let steps = || -> Result<Proof, Proof> {
         let sign_off = latest_sign_off(plan, id, trail(plan, id), &again)?;
         let record = recorded(goal, &sign_off, &again)?;
+        if let Some(at) = super::verdicts::rejected_at(plan, record.path) {
+            return Err(unproven(
+                format!(
+                    "its transcript {} was rejected at plan.md:{at}: a rejected sign-off's transcript never backs one",
+                    record.path
+                ),
+                again.as_str(),
+            ));
+        }
         let header = read_transcript(record, facts, &again)?;
         transcript_agrees(goal, &sign_off, record, &header, &again)?;
         Ok(Proof::Proven {
@@ -612,6 +653,9 @@ fn transcript_agrees(
     if let Err(why) = body_backs(header, record.path) {
         return Err(unproven(why, again));
     }
+    if let Err(why) = answers_back(header, record.path) {
+        return Err(unproven(why, again));
+    }
     if let (Some(short), Some(tree)) = (sign_off.checkpoint, &header.tree)
         && !tree.starts_with(short)
     {
@@ -640,6 +684,17 @@ fn body_backs(header: &Header, path: &str) -> Result<(), String> {
         )),
         Some(_) => Ok(()),
     }
+}
+
+/// Whether the judge answers the transcript's body records back its header
+/// ([`super::verdicts::answers_back`]).
+fn answers_back(header: &Header, path: &str) -> Result<(), String> {
+    super::verdicts::answers_back(
+        &header.judge,
+        &header.panel,
+        header.answers.as_deref(),
+        path,
+    )
 }
 
 /// The weaker points of a proven sign-off: no model judge, or prompt overrides.
@@ -785,7 +840,8 @@ pub fn backs(event: &Event<'_>, facts: &dyn Fn(&str) -> Facts) -> Result<(), Str
         ));
     }
     body_backs(&header, path)?;
-    panel_backs(judged, &header).map_err(|why| format!("its transcript {path} {why}"))
+    panel_backs(judged, &header).map_err(|why| format!("its transcript {path} {why}"))?;
+    answers_back(&header, path)
 }
 
 /// As [`backs`], for a line stamped `stamp`: the transcript must also have been
@@ -915,6 +971,7 @@ mod tests {
             when: "2026-01-01 10:00".into(),
             judged: None,
             tree: None,
+            answers: None,
         };
         test_record(&header, &parse(CONTRACT).goals[0].contract())
     }
@@ -1259,6 +1316,7 @@ mod tests {
             when: "2026-01-01 10:00".into(),
             judged: None,
             tree: None,
+            answers: None,
         };
         assert_eq!(Header::parse(&header.render()), Some(header));
         let checked = Header {
