@@ -180,6 +180,15 @@ impl<'a> Doc<'a> {
 
 /// Merges `ours` and `theirs`, both descended from `base`.
 pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
+    // One side unchanged: the other, byte for byte.
+    for (same, other) in [(ours, theirs), (theirs, ours)] {
+        if same == base {
+            return Merged {
+                text: other.to_string(),
+                conflicts: Vec::new(),
+            };
+        }
+    }
     let (mut b, mut o, mut t) = (Doc::parse(base), Doc::parse(ours), Doc::parse(theirs));
     pair_namesakes([&mut b, &mut o, &mut t]);
     let eol = ours
@@ -510,12 +519,15 @@ fn goal<'a>(
     // A copy that ends its text has no blank line after it because nothing follows
     // (the side archived it, say): that is no change to the gap before the next goal,
     // which the other copies decide. The file's end is kept apart, in `merge`.
-    let go = if last.0 && go.is_empty() && b.is_some() {
+    // A copy whose last line has no end of line ends a file that ends there: taken
+    // as it is, or the merge would add the line end the side took away.
+    let ended = |lines: &[Ln<'_>]| lines.last().is_some_and(|l| !l.eol.is_empty());
+    let go = if last.0 && go.is_empty() && b.is_some() && ended(o) {
         gb
     } else {
         go
     };
-    let gt = if last.1 && gt.is_empty() && b.is_some() {
+    let gt = if last.1 && gt.is_empty() && b.is_some() && ended(t) {
         gb
     } else {
         gt
@@ -1070,6 +1082,16 @@ mod laws {
             .iter()
             .map(|g| g.id.to_string())
             .collect()
+    }
+
+    /// The case the law below once shrank to: a side whose goal lost its blank line
+    /// and whose file lost its final newline is taken as it is.
+    #[test]
+    fn a_side_without_its_final_newline_is_taken_as_it_is() {
+        let b = "## Goal: \u{dc} \u{1f680}\n\n## Log\n";
+        let x = "## Goal: \u{dc} \u{1f680}\n- 2026-01-01 00:00 a signed off (x)";
+        assert_eq!(merge(b, x, b).text, x);
+        assert_eq!(merge(b, b, x).text, x);
     }
 
     proptest! {
