@@ -17,6 +17,18 @@ impl Now {
         format!("{} {}", self.date, self.time)
     }
 
+    /// This time, or `floor` (a `YYYY-MM-DD HH:MM` stamp) when that is later: what
+    /// a log line written now will be stamped (src/stamp_floor.rs).
+    pub fn not_before(self, floor: Option<&str>) -> Now {
+        match floor.and_then(|f| f.split_once(' ')) {
+            Some((date, time)) if (date, time) > (self.date.as_str(), self.time.as_str()) => Now {
+                date: date.to_string(),
+                time: time.to_string(),
+            },
+            _ => self,
+        }
+    }
+
     /// `YYYYMMDD-HHMM`, for file names.
     pub fn compact(&self) -> String {
         format!(

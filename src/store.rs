@@ -95,6 +95,12 @@ impl Store {
     /// is named (`--file` from outside its repository, a symlink, `..`): it is
     /// worked out from the canonical path, in the git directory of the repository
     /// holding the file, else next to the file.
+    /// The earliest stamp a log line written to this plan now may have, beside the
+    /// plan's `log` (src/stamp_floor.rs).
+    pub fn stamp_floor(&self, log: &[crate::plan::model::LogEntry<'_>]) -> Option<String> {
+        crate::stamp_floor::floor(&self.lock_path(), log)
+    }
+
     fn lock_path(&self) -> PathBuf {
         let canonical = fs::canonicalize(&self.path).unwrap_or_else(|_| {
             // Not there yet (`plan init`): its directory may be.

@@ -223,7 +223,9 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     // The work handed in, compared with where the goal started, before anything runs.
     let start_commit = weakened::start_commit(&plan, &id);
     let weakened = weakened_tests(repo, start_commit, verify.as_ref())?;
-    let now = clock::now()?;
+    // The stamp the sign-off line will get (never before the log's newest line or
+    // the loop's start): the record's `- when:` must be the same.
+    let now = clock::now()?.not_before(ctx.store.stamp_floor(&plan.log).as_deref());
     let started = plan
         .events(&id)
         .any(|(_, e)| matches!(e, Event::Started { .. }));

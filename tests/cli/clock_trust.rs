@@ -175,3 +175,34 @@ fn a_backdated_line_below_one_in_the_loop_counts_in_the_report() {
         "{report:#}"
     );
 }
+
+/// An honest sign-off made while the clock is behind the log is stamped at the
+/// log's newest line, its record's `- when:` the same, and proven. Failed before:
+/// the floor restamped the line alone and the record no longer matched it.
+#[test]
+fn an_honest_sign_off_behind_the_log_is_still_proven() {
+    let t = Test::new().plan(PLAN);
+    t.write("README.md", "# r\n");
+    t.commit_all("start");
+    t.ok(&["log", "first"]);
+    at(
+        &t,
+        "2026-06-15T09:00",
+        &[
+            "complete",
+            "ship",
+            "--evidence",
+            "README.md is there",
+            "--judge",
+            "none",
+        ],
+    )
+    .code(0);
+    let line = last_log_line(&t);
+    assert!(
+        line.starts_with("- 2026-06-15 14:02 ship signed off ("),
+        "{line}"
+    );
+    let show = at(&t, "2026-06-15T09:00", &["show", "ship"]);
+    assert!(show.stdout.contains("proof: proven"), "{}", show.stdout);
+}
