@@ -18,7 +18,9 @@ fn kept(lock: &Path) -> Option<PathBuf> {
 
 /// The kept stamp, if it reads as one.
 fn read(lock: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(kept(lock)?).ok()?;
+    // A regular file only, read without blocking (a named pipe would hold every
+    // write).
+    let text = crate::fsread::text(&kept(lock)?, crate::fsread::CONFIG).ok()?;
     let stamp = text.trim();
     (stamp.len() == 16 && crate::plan::text::starts_with_stamp(stamp.as_bytes()))
         .then(|| stamp.to_string())

@@ -87,12 +87,7 @@ fn taken(
     let head = repo
         .find_reference("HEAD")
         .context("reading HEAD of the repository")?;
-    hash.update(head.symbolic_target_bytes().unwrap_or(b"(detached)"));
-    match head.resolve().ok().and_then(|r| r.target()) {
-        Some(id) => hash.update(id.as_bytes()),
-        None => hash.update(b"(unborn)"),
-    }
-    hash.update(b"\0index\0");
+    // The branch's ref and packed-refs are checked before they are read.
     let from = watch.len();
     watch_git(&repo, head.symbolic_target_bytes(), watch);
     unblocking(
@@ -100,6 +95,12 @@ fn taken(
             .iter()
             .map(|p| Path::new(OsStr::from_bytes(p))),
     )?;
+    hash.update(head.symbolic_target_bytes().unwrap_or(b"(detached)"));
+    match head.resolve().ok().and_then(|r| r.target()) {
+        Some(id) => hash.update(id.as_bytes()),
+        None => hash.update(b"(unborn)"),
+    }
+    hash.update(b"\0index\0");
 
     // What is staged, by entry (path, blob, mode, stage): an edit staged as it is on
     // disk leaves the working tree's status clean. Not the index's bytes, whose stat
@@ -170,6 +171,13 @@ fn taken(
         // counts. A tracked or listed path is counted above by git's status, by
         // content: named again here, a write of the same bytes to a new path would
         // count as work.
+        // Its directories' ignore files are read to tell: checked first.
+        let ignores: Vec<PathBuf> = Path::new(rel)
+            .ancestors()
+            .skip(1)
+            .map(|dir| workdir.join(dir).join(".gitignore"))
+            .collect();
+        unblocking(ignores.iter().map(PathBuf::as_path))?;
         let covered =
             index.get_path(Path::new(rel), 0).is_some() || listed.contains(rel.as_bytes());
         if covered || own(rel.as_bytes()) || repo.is_path_ignored(Path::new(rel)).unwrap_or(false) {
@@ -204,8 +212,11 @@ const GIT_TIMEOUT: Duration = Duration::from_secs(5);
 /// (a split or sparse index, the reftable format): HEAD and the branch, each
 /// changed, staged or untracked path with its status line (staged blobs and modes
 /// included), and the content of each path the working tree changed. The same
-/// kinds of work count as in [`work`]; the value differs from it.
-pub fn work_by_git(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo) -> Result<String> {
+/// kinds of work count as in [`work`] (the value differs from it), but for files
+/// tools edited in a submodule: git's status here does not tell them apart from
+/// tracked files, and a tracked path named again would make a write of the same
+/// bytes work.
+pub fn work_by_git(root: &Path, plan: &Path, memo: &mut Memo) -> Result<String> {
     let argv = [
         "git",
         "--no-optional-locks",
@@ -251,7 +262,8 @@ pub fn work_by_git(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo)
         let path = (fields > 0)
             .then(|| record.splitn(fields, |b| *b == b' ').nth(fields - 1))
             .flatten();
-        if path.is_some_and(own) {
+        // Ahead and behind its upstream: a background fetch, no work here.
+        if path.is_some_and(own) || record.starts_with(b"# branch.ab ") {
             continue;
         }
         hash.update(record);
@@ -264,15 +276,6 @@ pub fn work_by_git(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo)
                 memo,
             );
         }
-    }
-    hash.update(b"\0edited\0");
-    let mut edited: Vec<&String> = edited.iter().collect();
-    edited.sort_unstable();
-    edited.dedup();
-    for rel in edited.into_iter().filter(|rel| !own(rel.as_bytes())) {
-        hash.update(rel.as_bytes());
-        hash.update(b"\0");
-        content(&root.join(rel), &mut hash, &mut left, memo);
     }
     Ok(format!("{:032x}", hash.digest128()))
 }
@@ -356,10 +359,14 @@ fn watch_dirs(
         let at = tracked.partition_point(|p| p.as_slice() < prefix.as_slice());
         tracked.get(at).is_some_and(|p| p.starts_with(&prefix))
     };
-    let mut stack = vec![workdir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
+    // (directory, watched): plan's own directory is walked only for the check of
+    // its ignore files, which git's status reads.
+    let mut stack = vec![(workdir.to_path_buf(), true)];
+    while let Some((dir, watched)) = stack.pop() {
         let Ok(entries) = fs::read_dir(&dir) else {
-            watch.push(dir.into_os_string().into_vec());
+            if watched {
+                watch.push(dir.into_os_string().into_vec());
+            }
             continue;
         };
         // All of the directory's entries first: its ignore file is read by the
@@ -373,15 +380,20 @@ fn watch_dirs(
             if name == ".gitignore" || name == ".gitattributes" {
                 let path = entry.path();
                 unblocking([path.as_path()])?;
-                watch.push(path.into_os_string().into_vec());
+                if watched {
+                    watch.push(path.into_os_string().into_vec());
+                }
             }
-            if kind.is_dir() && name != ".git" && !(dir == workdir && name.as_bytes() == OWN_DIR) {
-                dirs.push(entry.path());
+            if kind.is_dir() && name != ".git" {
+                let own = dir == workdir && name.as_bytes() == OWN_DIR;
+                dirs.push((entry.path(), watched && !own));
             }
         }
-        for path in dirs {
+        for (path, watched) in dirs {
             if fs::symlink_metadata(path.join(".git")).is_ok() && !tracked_under(&path) {
-                watch.push(path.into_os_string().into_vec());
+                if watched {
+                    watch.push(path.into_os_string().into_vec());
+                }
                 continue;
             }
             let ignored = path
@@ -389,10 +401,12 @@ fn watch_dirs(
                 .ok()
                 .is_some_and(|rel| repo.is_path_ignored(rel).unwrap_or(false));
             if !ignored {
-                stack.push(path);
+                stack.push((path, watched));
             }
         }
-        watch.push(dir.into_os_string().into_vec());
+        if watched {
+            watch.push(dir.into_os_string().into_vec());
+        }
     }
     Ok(())
 }
@@ -416,6 +430,7 @@ pub fn openable(git_dir: &Path) -> Result<()> {
         git_dir.join("config"),
         git_dir.join("config.worktree"),
         git_dir.join("commondir"),
+        git_dir.join("gitdir"),
         git_dir.join("HEAD"),
     ];
     unblocking(paths.iter().map(PathBuf::as_path))?;

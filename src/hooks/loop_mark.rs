@@ -18,7 +18,9 @@ pub fn set(git_dir: &Path, started: &str) {
 /// The marked loop's start, and the mark gone: a vanished loop blocks one stop.
 pub fn take(git_dir: &Path) -> Option<String> {
     let file = path(git_dir);
-    let text = std::fs::read_to_string(&file).ok()?;
+    // A regular file only, read without blocking: a named pipe here must not
+    // wedge the stop hook.
+    let text = crate::fsread::text(&file, crate::fsread::CONFIG).ok()?;
     std::fs::remove_file(&file).ok()?;
     Some(text.trim().to_string()).filter(|s| !s.is_empty())
 }

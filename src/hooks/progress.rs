@@ -66,7 +66,7 @@ pub fn fingerprint(
             Some(_) => Err(e),
             // A repository libgit2 cannot read (a split or sparse index, reftable):
             // git's own status, a process more.
-            None => work_by_git(root, plan, &edited, &mut memo),
+            None => work_by_git(root, plan, &mut memo),
         });
     match work {
         Ok(work) => {

@@ -294,18 +294,9 @@ fn tool_writes_of_the_same_bytes_to_new_paths_are_no_progress() {
     }
 }
 
-/// A named pipe where git reads its ignore rules would block libgit2 for good: the
-/// stop hook answers at once (plan.md's hash stands in for the work).
-#[test]
-fn a_named_pipe_for_an_ignore_file_does_not_wedge_the_stop() {
-    let t = looping(20, 5);
-    std::fs::create_dir_all(t.path("sub")).unwrap();
-    let made = std::process::Command::new("mkfifo")
-        .arg(t.path("sub/.gitignore"))
-        .status()
-        .unwrap();
-    assert!(made.success());
-    // Run with a deadline: before the check, the hook blocked for good.
+/// What the stop hook printed, or a panic once `secs` passed (the hook is killed).
+fn stop_within(t: &Test, secs: u64) -> String {
+    use std::io::Write as _;
     let payload = crate::util::fixture("hosts/claude/stop.json")
         .replace("CWD", t.root().to_str().unwrap())
         .replace("SESSION", "s1");
@@ -315,24 +306,70 @@ fn a_named_pipe_for_an_ignore_file_does_not_wedge_the_stop() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    use std::io::Write as _;
     child
         .stdin
         .take()
         .unwrap()
         .write_all(payload.as_bytes())
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
     while child.try_wait().unwrap().is_none() {
         if std::time::Instant::now() > deadline {
             child.kill().unwrap();
-            panic!("the stop hook blocked on the named pipe");
+            panic!("the stop hook blocked");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let out = child.wait_with_output().unwrap();
-    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(answer["decision"], "block", "{answer}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
+/// A named pipe where git reads its ignore rules or refs would block libgit2 for
+/// good: the stop hook answers at once (plan.md's hash stands in for the work).
+/// Before, each of these held the hook until the host killed it.
+#[test]
+fn a_named_pipe_where_git_reads_does_not_wedge_the_stop() {
+    for place in [
+        "sub/.gitignore",
+        ".plan/judge/.gitignore",
+        ".git/refs/heads/main",
+    ] {
+        let t = looping(20, 5);
+        std::fs::create_dir_all(t.path(place).parent().unwrap()).unwrap();
+        mkfifo(&t.path(place));
+        let answer: serde_json::Value = serde_json::from_str(&stop_within(&t, 20)).unwrap();
+        assert_eq!(answer["decision"], "block", "{place}: {answer}");
+    }
+}
+
+/// A named pipe for the loop's mark (read when loop.json is gone) or the stamp
+/// floor (read by every plan.md write) holds nothing up either.
+#[test]
+fn a_named_pipe_for_the_loop_mark_or_the_stamp_floor_holds_nothing_up() {
+    let t = looping(20, 5);
+    mkfifo(&t.path(".git/plan-loop"));
+    std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
+    stop_within(&t, 20);
+    mkfifo(&t.path(".git/plan/stamp"));
+    let mut child = t.cmd(&["log", "still written"]).spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("plan log blocked on the stamp floor");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(t.plan_md().contains("still written"), "{}", t.plan_md());
 }
 
 /// A repository libgit2 cannot read (here a split index, which `git add` then
