@@ -116,8 +116,28 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         Kind::Stop => {
             let limit = host.event(event).and_then(|e| e.blocks_in_a_row);
             stop(host, &place, &state, &config, &input, view, limit)
+                .or_else(|e| held_stop(&state, &input, e))
         }
     }
+}
+
+/// A stop whose state lock another process held past the hooks' wait: let go, one
+/// `flock` on the lock would end any loop. A running loop of this session's (or
+/// nobody's yet), read without the lock (loop.json is replaced by rename, so read
+/// whole), blocks the stop without counting it; anything else fails open as ever.
+fn held_stop(state: &State, input: &Input, e: anyhow::Error) -> Result<Answer> {
+    if !e.is::<super::lock::Held>() {
+        return Err(e);
+    }
+    let running = state.loop_unlocked().is_some_and(|l| {
+        l.ended.is_none() && !l.paused && l.owner.as_deref().is_none_or(|o| o == input.session)
+    });
+    if !running {
+        return Err(e);
+    }
+    Ok(Answer::Block(format!(
+        "plan: {e:#}. The work loop is running, so this stop is blocked without counting it: go on with plan.md's goals."
+    )))
 }
 
 /// Whether this call can concern the plan: not a stop the host follows with more

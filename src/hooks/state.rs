@@ -277,6 +277,12 @@ impl State {
         read(&self.loop_path())
     }
 
+    /// The loop as loop.json says, read without the lock: for a hook that could not
+    /// take it (loop.json is replaced by rename, so it reads whole or not at all).
+    pub fn loop_unlocked(&self) -> Option<Loop> {
+        read(&self.loop_path()).ok().flatten()
+    }
+
     /// Whether no state can be kept here: `.git/plan` is not a directory plan can
     /// lock in (a read-only mount, or a file in its place).
     pub fn cannot_keep(&self) -> bool {

@@ -122,12 +122,21 @@ fn a_held_state_lock_lets_the_hooks_go_on_in_seconds_and_says_why() {
     let t = two_goals_looping();
     let held = hold_state_lock(&t);
     let limit = Duration::from_secs(15);
+    // The stop of a running loop is blocked, not counted: let go, one `flock` on
+    // the lock would end any loop (review).
     let (code, out, took) = hook_within(&t, "stop", limit);
     assert_eq!(code, 0);
     assert!(took < Duration::from_secs(5), "the stop took {took:?}");
     let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(answer["decision"], serde_json::Value::Null, "{answer}");
-    assert_eq!(answer["systemMessage"], held_note(&t).as_str(), "{answer}");
+    assert_eq!(answer["decision"], "block", "{answer}");
+    let reason = answer["reason"].as_str().unwrap();
+    let lock = t.root().join(".git/plan/state.lock");
+    assert!(
+        reason.contains(&format!("{} is held by another process", lock.display()))
+            && reason
+                .ends_with("this stop is blocked without counting it: go on with plan.md's goals."),
+        "{reason}"
+    );
     let (code, out, took) = hook_within(&t, "user-prompt-submit", limit);
     assert_eq!(code, 0);
     assert!(took < Duration::from_secs(5), "the prompt took {took:?}");
@@ -139,6 +148,8 @@ fn a_held_state_lock_lets_the_hooks_go_on_in_seconds_and_says_why() {
         answer["decision"], "block",
         "a lock let go still let the loop go: {answer}"
     );
+    // Only the stop after the lock was let go counted.
+    t.ok(&["goal", "status"]).stdout_has("continuations: 1 of");
 }
 
 /// Another hook holds the lock for milliseconds: a stop then waits its turn and
