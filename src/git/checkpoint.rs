@@ -250,24 +250,8 @@ pub fn undo_prefixes(root: &Path) -> Result<(String, String)> {
 /// The refs under `prefix` with their commits, oldest first (by stamp, then by
 /// the `-N` of a second one within a minute).
 pub fn saved(root: &Path, prefix: &str) -> Result<Vec<Saved>> {
-    let repo = open(root)?;
-    let refs = repo.references().context("listing the repository's refs")?;
-    let mut out = Vec::new();
-    for reference in refs {
-        let reference = reference.context("reading a ref")?;
-        let Some(name) = reference.name().ok().filter(|n| n.starts_with(prefix)) else {
-            continue;
-        };
-        let Ok(commit) = reference.peel_to_commit() else {
-            continue;
-        };
-        out.push(Saved {
-            reference: name.to_string(),
-            commit: commit.id().to_string(),
-        });
-    }
-    out.sort_by_key(|s| order(s.stamp()));
-    Ok(out)
+    let saved = saved_with_subjects(root, prefix)?;
+    Ok(saved.into_iter().map(|(saved, _)| saved).collect())
 }
 
 /// As [`saved`], each with the first line of its commit's message: a checkpoint
