@@ -42,6 +42,9 @@ def transcript(i: int, contract_id: str) -> str:
         "- verdict: accept\n- judge: claude:opus\n- prompt overrides: none\n"
         "- when: 2026-06-15 15:02\n- allow-ignored: no\n\n## Contract as judged\n\n"
         f"## Goal: Goal {i}\n{goal_contract(i)}\n## Contract history\n\n- created\n\n## Judge\n\n"
+        "- backend: claude\n- model: opus\n\n### The judge's answer\n\n````text\n"
+        '{"type":"result","subtype":"success","is_error":false,"result":"VERDICT: accept\\nmissing: none"}\n'
+        "````\n\n## Notes\n\n"
     )
     body = "".join(f"The judge read src/c{i}/file{k}.rs and found it does what it says.\n" for k in range(100))
     return head + body
