@@ -485,7 +485,7 @@ fn forged_sign_off(t: &Test) -> String {
 /// The same forgery in a plan long enough for the hooks' cut reader, beside `a`,
 /// signed off and archived by `plan archive`: `b` is counted, `a` is not, and not
 /// after an edit in place either, when `a`'s line is answered from the memo of
-/// checked lines (`.git/plan/cache/lines.json`) rather than its transcript.
+/// checked lines (`.git/plan/cache/lines.bin`) rather than its transcript.
 #[test]
 fn a_forged_sign_off_line_is_caught_in_a_long_plan_and_an_honest_one_is_not() {
     let t = two_goals_looping();
@@ -524,7 +524,7 @@ fn a_forged_sign_off_line_is_caught_in_a_long_plan_and_an_honest_one_is_not() {
         assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
     };
     counted(&t);
-    assert!(t.root().join(".git/plan/cache/lines.json").exists());
+    assert!(t.root().join(".git/plan/cache/lines.bin").exists());
     t.ok(&["tick", "filler", "1"]);
     counted(&t);
 }
