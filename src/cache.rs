@@ -331,9 +331,8 @@ fn derive(
     Some((view, deps, facts))
 }
 
-/// The contract fingerprint of each goal a continuation may name.
-fn contracts_of(plan: &Plan<'_>) -> Vec<(String, String)> {
-    let parts = blocks::continuation_parts(plan);
+/// The contract fingerprint of each goal a continuation may name (`parts`).
+fn contracts_of(plan: &Plan<'_>, parts: &[blocks::Part]) -> Vec<(String, String)> {
     let named: std::collections::HashSet<&str> = parts.iter().map(|p| p.goal.as_str()).collect();
     plan.goals
         .iter()
@@ -353,6 +352,7 @@ impl View {
         });
         // A plan with format errors is still injected and shown as far as it reads;
         // the blocks name the errors. Only the loop holds back (`broken`).
+        let parts = blocks::continuation_parts(plan);
         View {
             hash,
             statusline: blocks::statusline(plan),
@@ -364,12 +364,12 @@ impl View {
                 .collect(),
             has_work: blocks::has_work(plan),
             continuation: blocks::continuation_goals(plan),
-            parts: blocks::continuation_parts(plan),
+            contracts: contracts_of(plan, &parts),
+            parts,
             goal_budgets: plan
                 .live()
                 .filter_map(|g| Some((g.id.to_string(), g.budget()?)))
                 .collect(),
-            contracts: contracts_of(plan),
             held_elsewhere: false,
             skeleton: skeleton.then(|| blocks::skeleton(plan, t)),
             broken,
