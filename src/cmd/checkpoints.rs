@@ -99,9 +99,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 /// Whether a rewind would put `path` back: not the plan file, nothing under
 /// `.plan/` and no other plan file. `plan checkpoints` counts these.
 pub(crate) fn rewinds(root: &std::path::Path, plan_rel: Option<&str>, path: &str) -> bool {
-    plan_rel != Some(path)
-        && path != ".plan"
-        && !path.starts_with(".plan/")
+    !crate::plan::own::is_own(path.as_bytes(), plan_rel.map(str::as_bytes))
         && !is_plan_file(root, path)
 }
 

@@ -46,7 +46,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let _alone = running::alone(&root)?;
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let outside = |path: &str| {
-        plan_rel.as_deref() != Some(path) && path != ".plan" && !path.starts_with(".plan/")
+        !crate::plan::own::is_own(path.as_bytes(), plan_rel.as_deref().map(str::as_bytes))
     };
     let keep = |path: &str| outside(path) && !is_plan_file(&root, path);
     match &args.id {

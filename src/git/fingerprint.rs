@@ -106,9 +106,7 @@ fn taken(
     // disk leaves the working tree's status clean. Not the index's bytes, whose stat
     // data a `git status` may refresh.
     let index = repo.index().context("reading the git index")?;
-    let own = |path: &[u8]| {
-        plan_rel.as_deref() == Some(path) || path == OWN_DIR || path.starts_with(b".plan/")
-    };
+    let own = |path: &[u8]| crate::plan::own::is_own(path, plan_rel.as_deref());
     let tracked_from = watch.len();
     for entry in index.iter() {
         if own(&entry.path) {
@@ -244,9 +242,7 @@ pub fn work_by_git(root: &Path, plan: &Path, memo: &mut Memo) -> Result<String> 
         .strip_prefix(root)
         .ok()
         .map(|rel| rel.as_os_str().as_bytes().to_vec());
-    let own = |path: &[u8]| {
-        plan_rel.as_deref() == Some(path) || path == OWN_DIR || path.starts_with(b".plan/")
-    };
+    let own = |path: &[u8]| crate::plan::own::is_own(path, plan_rel.as_deref());
     let mut hash = Xxh3::new();
     let mut left = READ_MAX;
     hash.update(b"git status\0");
@@ -288,10 +284,10 @@ fn joined(workdir: &Path, rel: &[u8]) -> Vec<u8> {
         .into_vec()
 }
 
-/// plan's own directory at the top of the tree (config, prompts, judge
-/// transcripts): like plan.md, no work on a goal. A sign-off's transcript comes
-/// with a plan.md line, and 2,500 of them cost a stop 4 ms of stats.
-const OWN_DIR: &[u8] = b".plan";
+/// plan's own directory at the top of the tree ([`crate::plan::own`]): like
+/// plan.md, no work on a goal. A sign-off's transcript comes with a plan.md line,
+/// and 2,500 of them cost a stop 4 ms of stats.
+const OWN_DIR: &[u8] = crate::plan::own::DIR.as_bytes();
 
 /// An index entry's mode for a submodule's commit.
 const GITLINK: u32 = 0o160000;

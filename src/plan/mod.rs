@@ -24,6 +24,7 @@ pub mod merge;
 pub mod model;
 pub(crate) mod nearest;
 pub mod ops;
+pub mod own;
 pub mod patch;
 pub(crate) mod precondition;
 pub(crate) mod proof;

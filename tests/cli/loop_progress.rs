@@ -312,16 +312,21 @@ fn stop_within(t: &Test, secs: u64) -> String {
         .unwrap()
         .write_all(payload.as_bytes())
         .unwrap();
+    finish_within(&mut child, secs, "the stop hook");
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Waits for `child`; kills it and fails once `secs` passed.
+fn finish_within(child: &mut std::process::Child, secs: u64, what: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
     while child.try_wait().unwrap().is_none() {
         if std::time::Instant::now() > deadline {
             child.kill().unwrap();
-            panic!("the stop hook blocked");
+            panic!("{what} blocked");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn mkfifo(path: &std::path::Path) {
@@ -361,14 +366,7 @@ fn a_named_pipe_for_the_loop_mark_or_the_stamp_floor_holds_nothing_up() {
     stop_within(&t, 20);
     mkfifo(&t.path(".git/plan/stamp"));
     let mut child = t.cmd(&["log", "still written"]).spawn().unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("plan log blocked on the stamp floor");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    finish_within(&mut child, 20, "plan log, beside the stamp floor's pipe,");
     assert!(t.plan_md().contains("still written"), "{}", t.plan_md());
 }
 
