@@ -22,7 +22,10 @@ fn read(lock: &Path) -> Option<String> {
     // write).
     let text = crate::fsread::text(&kept(lock)?, crate::fsread::CONFIG).ok()?;
     let stamp = text.trim();
-    (stamp.len() == 16 && crate::plan::text::starts_with_stamp(stamp.as_bytes()))
+    // A real minute only: `2026-13-45 99:99` has a stamp's shape, and as a floor
+    // it would stamp every line after it.
+    let real = jiff::civil::DateTime::strptime("%Y-%m-%d %H:%M", stamp).is_ok();
+    (real && stamp.len() == 16 && crate::plan::text::starts_with_stamp(stamp.as_bytes()))
         .then(|| stamp.to_string())
 }
 

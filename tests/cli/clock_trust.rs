@@ -206,3 +206,15 @@ fn an_honest_sign_off_behind_the_log_is_still_proven() {
     let show = at(&t, "2026-06-15T09:00", &["show", "ship"]);
     assert!(show.stdout.contains("proof: proven"), "{}", show.stdout);
 }
+
+/// A stamp floor that is no real minute (`.git/plan/stamp` edited to
+/// `2026-13-45 99:99`) is no floor: lines keep the clock's stamp. Failed before:
+/// every later line, transcript name and checkpoint took the impossible stamp.
+#[test]
+fn an_impossible_stamp_floor_is_ignored() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["log", "first"]);
+    std::fs::write(t.path(".git/plan/stamp"), "2026-13-45 99:99\n").unwrap();
+    t.ok(&["log", "second"]);
+    assert_eq!(last_log_line(&t), "- 2026-06-15 14:02 second");
+}
