@@ -53,6 +53,9 @@ pub struct Claims<'c> {
 pub struct Taken {
     pub decision: Decision,
     pub claim: Claim,
+    /// The claim's commit, and the claim it replaced: what [`Claims::undo`] puts back.
+    oid: String,
+    replaced: Option<Held>,
 }
 
 impl<'c> Claims<'c> {
@@ -77,6 +80,16 @@ impl<'c> Claims<'c> {
 
     /// Brings the remote's claims here first, when claims live on one.
     fn sync(&self) -> Result<()> {
+        if self.remote.is_none() {
+            return Ok(());
+        }
+        let _lock = refs::lock(&self.repo.git_dir)?;
+        self.fetch()
+    }
+
+    /// [`Self::sync`] for a caller that holds the clone's claims lock: two fetches
+    /// of the claims at once in one clone fail on git's ref locks.
+    fn fetch(&self) -> Result<()> {
         if let Some(remote) = &self.remote {
             refs::fetch(&self.repo.root, remote).map_err(|e| {
                 Exit::env_hint(
@@ -90,10 +103,34 @@ impl<'c> Claims<'c> {
         Ok(())
     }
 
-    /// Every claim, by goal (from the remote first, when there is one).
+    /// Every claim, by goal (from the remote first, when there is one). With a
+    /// remote, a claim whose branch this clone has seen there (its remote-tracking
+    /// ref is here) and the remote no longer has is released, said on stderr: the
+    /// pull request was merged or closed and its branch deleted.
     pub fn list(&self) -> Result<Vec<Held>> {
-        self.sync()?;
-        Ok(refs::list(&self.repo.root)?.into_values().collect())
+        let _lock = refs::lock(&self.repo.git_dir)?;
+        self.fetch()?;
+        let mut all = refs::list(&self.repo.root)?;
+        if let Some(remote) = &self.remote {
+            let gone = refs::gone_branches(&self.repo.root, remote, all.values())?;
+            for held in gone {
+                let goal = held.claim.goal.clone();
+                match self.drop_held(&goal, &held) {
+                    Ok(()) => {
+                        all.remove(&goal);
+                        crate::out::warn(&format!(
+                            "plan: note: released {goal} (held by {}): its branch {} is gone from {remote}",
+                            held.claim.holder, held.claim.branch
+                        ));
+                    }
+                    Err(e) => crate::out::warn(&format!(
+                        "plan: warning: the claim on {goal} (its branch {} is gone from {remote}) was not released: {e:#}",
+                        held.claim.branch
+                    )),
+                }
+            }
+        }
+        Ok(all.into_values().collect())
     }
 
     /// When the holder of `held` last showed activity: the claim's time, or later
@@ -110,9 +147,12 @@ impl<'c> Claims<'c> {
 
     /// Takes `goal` for `me`, or renews `me`'s claim. Exit 2 naming the holder when
     /// another holds it within the lease and `steal` is not given, or when the
-    /// claim moved meanwhile (here or on the remote).
+    /// claim moved meanwhile (here or on the remote). One take at a time in a
+    /// clone (the claims lock); across clones, the remote's compare-and-swap
+    /// decides, and the claim the remote holds afterwards says who won.
     pub fn take(&self, goal: &str, me: &str, steal: bool) -> Result<Taken> {
-        self.sync()?;
+        let _lock = refs::lock(&self.repo.git_dir)?;
+        self.fetch()?;
         let root = &self.repo.root;
         let held = refs::get(root, goal)?;
         let now = now();
@@ -133,16 +173,70 @@ impl<'c> Claims<'c> {
         };
         let oid = refs::write(root, &claim)?;
         let expected = held.as_ref().map(|h| h.oid.as_str());
-        let swapped = match &self.remote {
-            Some(remote) => refs::push(root, remote, goal, expected, Some(&oid))
-                .and_then(|()| refs::swap(root, goal, expected, &oid)),
-            None => refs::swap(root, goal, expected, &oid),
-        };
-        if let Err(e) = swapped {
-            return Err(self.moved(goal, e));
+        if let Some(remote) = &self.remote
+            && let Err(e) = refs::push(root, remote, goal, expected, Some(&oid))
+        {
+            self.lost(goal, &oid, e)?;
+        }
+        if let Err(e) = refs::swap(root, goal, expected, &oid) {
+            // With a remote, the push decided: this clone's ref only follows it.
+            if self.remote.is_none() || self.fetch().is_err() {
+                return Err(self.moved(goal, e));
+            }
+            match refs::get(root, goal)? {
+                Some(now) if now.oid == oid => {}
+                _ => return Err(self.moved(goal, e)),
+            }
         }
         refs::touch(&self.repo.git_dir, me, now);
-        Ok(Taken { decision, claim })
+        Ok(Taken {
+            decision,
+            claim,
+            oid,
+            replaced: held,
+        })
+    }
+
+    /// A push of claim `oid` on `goal` that failed: whatever git said, the claim the
+    /// remote holds now tells a lost race (exit 2 naming the winner) from a remote
+    /// that could not be reached. `Ok`: the remote holds `oid` after all.
+    fn lost(&self, goal: &str, oid: &str, e: anyhow::Error) -> Result<()> {
+        if self.fetch().is_err() {
+            return Err(self.moved(goal, e));
+        }
+        match refs::get(&self.repo.root, goal) {
+            Ok(Some(h)) if h.oid == oid => Ok(()),
+            Ok(Some(h)) => Err(held_error(
+                goal,
+                &h.claim.holder,
+                Some(&h.claim),
+                self.lease_minutes,
+            )),
+            _ => Err(self.moved(goal, e)),
+        }
+    }
+
+    /// Puts back the claim a start took, when the start then failed: the claim is
+    /// only kept by a start that wrote plan.md. Best effort, said when it fails.
+    pub fn undo(&self, taken: &Taken) {
+        let goal = &taken.claim.goal;
+        let root = &self.repo.root;
+        let back = taken.replaced.as_ref().map(|h| h.oid.as_str());
+        let undone = refs::lock(&self.repo.git_dir).and_then(|_lock| {
+            if let Some(remote) = &self.remote {
+                refs::push(root, remote, goal, Some(&taken.oid), back)?;
+            }
+            match back {
+                Some(old) => refs::swap(root, goal, Some(&taken.oid), old),
+                None => refs::drop_claim(root, goal, &taken.oid),
+            }
+        });
+        if let Err(e) = undone {
+            crate::out::warn(&format!(
+                "plan: warning: the claim this start took on {goal} was not put back: {e:#}\n  hint: `plan release {goal} --as {}` drops it",
+                taken.claim.holder
+            ));
+        }
     }
 
     /// A swap that lost a race: the claim as it is now, named.
@@ -150,7 +244,7 @@ impl<'c> Claims<'c> {
         if e.downcast_ref::<Moved>().is_none() {
             return e;
         }
-        let _ = self.sync();
+        let _ = self.fetch();
         let now = refs::get(&self.repo.root, goal).ok().flatten();
         match now {
             Some(h) => held_error(goal, &h.claim.holder, Some(&h.claim), self.lease_minutes),
@@ -164,7 +258,8 @@ impl<'c> Claims<'c> {
     /// Drops the claim on `goal`. `me`: who asks; releasing another's claim needs
     /// `force`. The claim dropped, if there was one.
     pub fn release(&self, goal: &str, me: Option<&str>, force: bool) -> Result<Option<Claim>> {
-        self.sync()?;
+        let _lock = refs::lock(&self.repo.git_dir)?;
+        self.fetch()?;
         let Some(held) = refs::get(&self.repo.root, goal)? else {
             return Ok(None);
         };
@@ -199,34 +294,105 @@ impl<'c> Claims<'c> {
     }
 }
 
-/// A finished goal holds no claim: a sign-off or a cancel drops it, whoever held
-/// it. Best effort: the goal's new status is already written, so a claim that
-/// cannot be dropped is a warning, never a failed sign-off.
-pub fn release_finished(ctx: &Ctx, goal: &str) {
-    let Some(repo) = &ctx.repo else { return };
-    let drop = || -> Result<Option<Claim>> {
-        let claims = Claims::of(ctx)?;
-        let Some(held) = refs::get(&repo.root, goal)? else {
-            if claims.remote.is_none() {
-                return Ok(None);
-            }
-            claims.sync()?;
-            return match refs::get(&repo.root, goal)? {
-                Some(held) => claims.drop_held(goal, &held).map(|()| Some(held.claim)),
-                None => Ok(None),
-            };
-        };
-        claims.drop_held(goal, &held)?;
-        Ok(Some(held.claim))
-    };
-    if let Err(e) = drop() {
-        crate::out::warn(&format!(
-            "plan: warning: the claim on {goal} was not released: {e:#}\n  hint: `plan release {goal} --force` drops it"
+/// Sets `claims.remote` in the repository's settings to `remote` (`None`: unset,
+/// `null`), every other byte of the file kept; the file is made when absent. A
+/// remote the repository does not have is refused. The name as set.
+pub fn set_remote(repo: &Repo, remote: Option<&str>) -> Result<()> {
+    use crate::config::{self, REPO_NAME, edit};
+    if let Some(name) = remote
+        && !refs::has_remote(&repo.root, name)?
+    {
+        return Err(Exit::usage_hint(
+            format!("this repository has no remote {name}; nothing was written"),
+            format!("`git remote -v` lists its remotes; add one with `git remote add {name} URL`"),
         ));
+    }
+    let path = config::repo_file(&repo.root);
+    let text = config::read_text(&path, REPO_NAME)?.unwrap_or_default();
+    // A file that does not load is not edited: its own error says what to fix.
+    config::from_text(&text, REPO_NAME)?;
+    let by_hand = format!("set `remote:` under `claims:` in {REPO_NAME} by hand");
+    let edited = edit::set(&text, "claims", "remote", &edit::scalar(remote))
+        .map_err(|why| Exit::usage(format!("{REPO_NAME}: cannot set claims.remote: {why}")))?;
+    match config::from_text(&edited, REPO_NAME) {
+        Ok(c) if c.claims_remote.as_deref() == remote => {}
+        _ => {
+            return Err(Exit::usage_hint(
+                format!(
+                    "{REPO_NAME}: editing the file line by line did not set claims.remote; nothing was written"
+                ),
+                by_hand,
+            ));
+        }
+    }
+    if edited != text {
+        config::write(&path, REPO_NAME, &edited)?;
+    }
+    Ok(())
+}
+
+/// A finished goal holds no claim: a sign-off or a cancel drops the claim of the
+/// one who finished it (`me`), never another holder's (one who took the goal over
+/// meanwhile keeps it, said). Best effort: the goal's new status is already
+/// written, so a claim that cannot be dropped is a warning, never a failed sign-off.
+pub fn release_finished(ctx: &Ctx, goal: &str, me: Option<&str>) {
+    let Some(repo) = &ctx.repo else { return };
+    let drop = || -> Result<Option<Held>> {
+        let claims = Claims::of(ctx)?;
+        if claims.remote.is_none() && peek(repo).iter().all(|c| c.goal != goal) {
+            return Ok(None);
+        }
+        let _lock = refs::lock(&repo.git_dir)?;
+        claims.fetch()?;
+        let Some(held) = refs::get(&repo.root, goal)? else {
+            return Ok(None);
+        };
+        if me != Some(held.claim.holder.as_str()) {
+            return Ok(Some(held));
+        }
+        claims.drop_held(goal, &held)?;
+        Ok(None)
+    };
+    match drop() {
+        Ok(None) => {}
+        Ok(Some(other)) => crate::out::warn(&format!(
+            "plan: note: the claim on {goal} is {}'s, not this session's; left as it is\n  hint: `plan release {goal} --force` drops it",
+            other.claim.holder
+        )),
+        Err(e) => crate::out::warn(&format!(
+            "plan: warning: the claim on {goal} was not released: {e:#}\n  hint: `plan release {goal} --force` drops it"
+        )),
     }
 }
 
-fn held_error(goal: &str, holder: &str, claim: Option<&Claim>, lease: u32) -> anyhow::Error {
+/// Refuses (exit 2) a command that changes `goal` when another holds its claim,
+/// whoever asks: `given` (`--as`) or PLAN_SESSION names them, and no one named
+/// holds nothing. With `claims.remote`, the remote's claims are fetched first; a
+/// remote that cannot be reached is a warning, and this clone's claims decide.
+/// Who asks, for the command to act as.
+pub fn guard(ctx: &Ctx, goal: &str, given: Option<&str>) -> Result<Option<String>> {
+    let me = me(given)?;
+    let Some(repo) = &ctx.repo else {
+        return Ok(me);
+    };
+    // A settings file that does not load is no reason to refuse a tick: lint says it.
+    let (config, _) = crate::config::load_lenient(Some(&repo.root));
+    let claims = Claims::new(repo, &config);
+    if let Err(e) = claims.sync() {
+        crate::out::warn(&format!(
+            "plan: warning: {e:#}; the claims this clone knows decide"
+        ));
+    }
+    match peek(repo).into_iter().find(|c| c.goal == goal) {
+        Some(c) if me.as_deref() != Some(c.holder.as_str()) => {
+            Err(not_yours(goal, &c, me.as_deref()))
+        }
+        _ => Ok(me),
+    }
+}
+
+/// `goal is claimed by HOLDER in WORKTREE on branch BRANCH since WHEN`.
+fn describe(goal: &str, holder: &str, claim: Option<&Claim>) -> String {
     let mut message = format!("{goal} is claimed by {holder}");
     if let Some(c) = claim {
         if !c.worktree.is_empty() {
@@ -239,8 +405,28 @@ fn held_error(goal: &str, holder: &str, claim: Option<&Claim>, lease: u32) -> an
             message.push_str(&format!(" since {stamp}"));
         }
     }
+    message
+}
+
+fn not_yours(goal: &str, claim: &Claim, me: Option<&str>) -> anyhow::Error {
+    let holder = &claim.holder;
+    let mut message = describe(goal, holder, Some(claim));
+    match me {
+        Some(me) => message.push_str(&format!(", not by {me}")),
+        None => message.push_str("; neither --as nor PLAN_SESSION names who is asking"),
+    }
     Exit::usage_hint(
         message,
+        format!(
+            "work on another goal (`plan next`), or take this one over, logged: `plan start {goal} --steal --as {}`; its holder names itself with `--as {holder}` or PLAN_SESSION",
+            me.unwrap_or("NAME")
+        ),
+    )
+}
+
+fn held_error(goal: &str, holder: &str, claim: Option<&Claim>, lease: u32) -> anyhow::Error {
+    Exit::usage_hint(
+        describe(goal, holder, claim),
         format!(
             "work on another goal (`plan next`); after {lease} minutes without activity from {holder} a start takes it over; `plan start {goal} --steal` takes it now, logged"
         ),
@@ -261,8 +447,26 @@ pub fn touch(repo: &Repo, holder: &str) {
 /// The claims lines `plan inject` adds for `me`, and the part `plan statusline`
 /// adds: `(injection, status)`, both `None` when nothing is claimed.
 pub fn lines(repo: Option<&Repo>, me: Option<&str>) -> (Option<String>, Option<String>) {
-    let held = repo.map(peek).unwrap_or_default();
-    let holdings: Vec<claim::Holding<'_>> = held
+    lines_of(&repo.map(peek).unwrap_or_default(), me)
+}
+
+/// [`lines`] of the claims `held`.
+pub fn lines_of(held: &[Claim], me: Option<&str>) -> (Option<String>, Option<String>) {
+    let holdings = holdings(held);
+    (
+        claim::injection_lines(&holdings, me),
+        claim::statusline_part(&holdings, me),
+    )
+}
+
+/// Which of the `active` goals `me`'s status line details: its own, else one no
+/// one holds ([`claim::focus`]).
+pub fn focus<'a>(held: &[Claim], me: Option<&str>, active: &[&'a str]) -> Option<&'a str> {
+    claim::focus(active, &holdings(held), me)
+}
+
+fn holdings(held: &[Claim]) -> Vec<claim::Holding<'_>> {
+    held
         .iter()
         .map(|c| claim::Holding {
             goal: &c.goal,
@@ -270,9 +474,5 @@ pub fn lines(repo: Option<&Repo>, me: Option<&str>) -> (Option<String>, Option<S
             worktree: &c.worktree,
             branch: &c.branch,
         })
-        .collect();
-    (
-        claim::injection_lines(&holdings, me),
-        claim::statusline_part(&holdings, me),
-    )
+        .collect()
 }

@@ -18,6 +18,8 @@ pub struct Args {
     /// Why it is cancelled
     #[arg(long)]
     pub reason: String,
+    #[command(flatten)]
+    pub who: crate::cmd::claims::AsHolder,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -29,6 +31,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
+    let me = crate::claims::guard(ctx, &goal.id, args.who.holder.as_deref())?;
     // An archived goal is a record, whatever its status or proof: refused before
     // a hand cancel is recorded, as every other command refuses it.
     if goal.archived {
@@ -53,7 +56,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     drop(plan);
     ctx.store
         .write_checked(&src, edits, |fresh| seen.check(fresh))?;
-    crate::claims::release_finished(ctx, &seen.id);
+    crate::claims::release_finished(ctx, &seen.id, me.as_deref());
     ctx.say(&format!("cancelled {}", seen.id))?;
     Ok(OK)
 }

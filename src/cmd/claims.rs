@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::claims::{self, Claims};
 use crate::clock;
+use crate::config::REPO_NAME;
 use crate::ctx::Env;
 use crate::exit::OK;
 use crate::out::{print, println};
@@ -16,6 +17,18 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Mark the claims NAME holds as yours (default: the session in PLAN_SESSION)
+    #[arg(long = "as", value_name = "NAME")]
+    pub holder: Option<String>,
+    /// Keep claims on remote NAME too: set claims.remote in .plan/config.yaml, nothing else ("none": in this clone only)
+    #[arg(long, value_name = "NAME")]
+    pub remote: Option<String>,
+}
+
+/// `--as NAME` of the commands that change a goal: who asks, checked against the
+/// goal's claim before anything is written.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct AsHolder {
+    /// Act as NAME (default: the session in PLAN_SESSION); a goal another holds is refused
     #[arg(long = "as", value_name = "NAME")]
     pub holder: Option<String>,
 }
@@ -39,6 +52,16 @@ struct Row {
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
+    if let Some(remote) = args.remote.as_deref().map(str::trim) {
+        let remote = Some(remote).filter(|r| *r != "none");
+        claims::set_remote(ctx.repo()?, remote)?;
+        let said = match remote {
+            Some(name) => format!("set claims.remote to {name} in {REPO_NAME}"),
+            None => format!("set claims.remote to none in {REPO_NAME}: claims stay in this clone"),
+        };
+        println(&said)?;
+        return Ok(OK);
+    }
     let me = claims::me(args.holder.as_deref())?;
     let claims = Claims::of(ctx)?;
     let now = claims::now();

@@ -58,6 +58,8 @@ pub struct Args {
     /// Run both stages, print the verdict, write nothing
     #[arg(long)]
     pub dry_run: bool,
+    #[command(flatten)]
+    pub who: crate::cmd::claims::AsHolder,
 }
 
 /// The sign-off asked for: what `plan complete` and `plan_complete` ask.
@@ -70,6 +72,8 @@ pub struct Request {
     pub judge: Option<String>,
     pub allow_ignored: bool,
     pub dry_run: bool,
+    /// Who signs off (`--as`; else PLAN_SESSION): a goal another holds is refused.
+    pub holder: Option<String>,
 }
 
 impl From<Args> for Request {
@@ -81,6 +85,7 @@ impl From<Args> for Request {
             judge: args.judge,
             allow_ignored: args.allow_ignored,
             dry_run: args.dry_run,
+            holder: args.who.holder,
         }
     }
 }
@@ -208,6 +213,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
     let id = goal.id.to_string();
+    let me = crate::claims::guard(ctx, &id, args.holder.as_deref())?;
 
     check_signable(&plan, goal)?;
     let paths = evidence_paths(ctx, repo, &args)?;
@@ -250,6 +256,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         fingerprint: &fingerprint,
         dry_run: args.dry_run,
         checkpoint: None,
+        me,
     };
 
     // plan.md is left out of both stages' change checks: a person may edit it
@@ -595,6 +602,8 @@ struct Outcome<'p, 'a> {
     dry_run: bool,
     /// The working tree the judge read, as a commit: the checkpoint to keep.
     checkpoint: Option<String>,
+    /// Who signs off: only their own claim is released.
+    me: Option<String>,
 }
 
 impl Outcome<'_, '_> {
@@ -653,7 +662,7 @@ impl Outcome<'_, '_> {
             }
             return Err(e);
         }
-        crate::claims::release_finished(self.ctx, id);
+        crate::claims::release_finished(self.ctx, id, self.me.as_deref());
         signed.ignored = is_ignored(root, &saved.path);
         signed.record = Some(format!("{}#{}", saved.path, saved.hash));
         Ok(signed)

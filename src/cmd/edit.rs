@@ -37,6 +37,8 @@ pub struct Args {
     /// The dependencies, replacing the list (repeatable or comma-separated; "" clears it)
     #[arg(long = "depends-on", value_name = "ID", value_delimiter = ',')]
     pub depends_on: Option<Vec<String>>,
+    #[command(flatten)]
+    pub who: crate::cmd::claims::AsHolder,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -65,6 +67,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
+    crate::claims::guard(ctx, &goal.id, args.who.holder.as_deref())?;
     let id = goal.id.to_string();
     if contract_change {
         ops::check_open(goal, "change its contract")?;

@@ -130,10 +130,24 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
             format!("name one: `plan start {id} --steal --as NAME`"),
         ));
     }
-    // Taken before plan.md is written: a goal held by another is left as it was.
-    let taken = match (&me, &ctx.repo) {
-        (Some(me), Some(_)) => Some(Claims::of(ctx)?.take(id, me, args.steal)?),
+    // No one named holds nothing: a goal another holds is refused to them too.
+    if me.is_none() {
+        claims::guard(ctx, id, None)?;
+    }
+    // Taken before plan.md is written, so a goal held by another is left as it
+    // was; put back when the start fails after that.
+    let claims = match &ctx.repo {
+        Some(_) => Some(Claims::of(ctx)?),
+        None => None,
+    };
+    let taken = match (&me, &claims) {
+        (Some(me), Some(claims)) => Some(claims.take(id, me, args.steal)?),
         _ => None,
+    };
+    let undo = || {
+        if let (Some(claims), Some(taken)) = (&claims, &taken) {
+            claims.undo(taken);
+        }
     };
     let takeover = taken.as_ref().and_then(|t| match &t.decision {
         Decision::Steal { holder } => Some((holder.clone(), None)),
@@ -169,7 +183,7 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
             format!("{id} is active; contract {fingerprint} logged")
         }
         _ => {
-            ops::check_transition(goal, Status::Active)?;
+            ops::check_transition(goal, Status::Active).inspect_err(|_| undo())?;
             edits = ops::set_status(&plan, goal, Status::Active);
             if changed {
                 written.push(&reapproved);
@@ -181,22 +195,24 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
     if !written.is_empty() {
         edits.extend(written.iter().map(|e| ops::event(&stamp, e)));
         // Decided on the status and the logged contract as first read.
-        ctx.store.write_checked(&src, edits, |fresh| {
-            seen.check(fresh)?;
-            match fresh.logged_contract(id) == logged {
-                true => Ok(()),
-                false => Err(format!(
-                    "the contract logged for {id} changed while plan was working"
-                )),
-            }
-        })?;
+        ctx.store
+            .write_checked(&src, edits, |fresh| {
+                seen.check(fresh)?;
+                match fresh.logged_contract(id) == logged {
+                    true => Ok(()),
+                    false => Err(format!(
+                        "the contract logged for {id} changed while plan was working"
+                    )),
+                }
+            })
+            .inspect_err(|_| undo())?;
     }
     if let Some((from, idle)) = &takeover {
         let why = match idle {
             None => "--steal".to_string(),
             Some(idle) => format!(
                 "no activity for {idle} minutes, lease {} minutes",
-                Claims::of(ctx)?.lease_minutes()
+                claims.as_ref().map_or(0, Claims::lease_minutes)
             ),
         };
         crate::out::warn(&format!(

@@ -22,7 +22,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     // A bad name is no reason for a status bar to go blank: it is no name.
     let me = crate::claims::me(args.holder.as_deref()).ok().flatten();
-    let (_, claims) = crate::claims::lines(ctx.repo.as_ref(), me.as_deref());
+    let held = ctx
+        .repo
+        .as_ref()
+        .map(crate::claims::peek)
+        .unwrap_or_default();
+    let (_, claims) = crate::claims::lines_of(&held, me.as_deref());
     // The running loop's budget-limited goals live in its state, not plan.md.
     let running = ctx
         .repo
@@ -56,8 +61,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             _ => text,
         }
     };
+    // The cached line details the first active goal: kept when that is the one
+    // this session is shown (its own, else one no one holds), never another's.
     if !args.json
         && let Some(view) = crate::cache::for_command(ctx)
+        && view.active.first().map(String::as_str) == {
+            let active: Vec<&str> = view.active.iter().map(String::as_str).collect();
+            crate::claims::focus(&held, me.as_deref(), &active)
+        }
     {
         println(&with_claims(&view.statusline))?;
         return Ok(OK);
@@ -70,7 +81,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         None => empty(),
         Some(plan) => {
             ctx.prove_live(plan);
-            blocks::statusline_view(plan)
+            let active = blocks::active_ids(plan);
+            let focus = crate::claims::focus(&held, me.as_deref(), &active).map(str::to_string);
+            blocks::statusline_view(plan, focus.as_deref())
         }
     };
     if args.json {

@@ -21,6 +21,8 @@ pub struct Args {
     pub id: String,
     /// The criterion
     pub text: String,
+    #[command(flatten)]
+    pub who: crate::cmd::claims::AsHolder,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -32,6 +34,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
+    crate::claims::guard(ctx, &goal.id, args.who.holder.as_deref())?;
     let id = goal.id.clone();
     let seen = Seen::unfinished(goal);
     ops::check_open(goal, "add criteria to it")?;

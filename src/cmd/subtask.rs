@@ -14,6 +14,8 @@ pub struct Args {
     pub id: String,
     /// The subtask
     pub text: String,
+    #[command(flatten)]
+    pub who: crate::cmd::claims::AsHolder,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -25,6 +27,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
+    crate::claims::guard(ctx, &goal.id, args.who.holder.as_deref())?;
     ops::check_open(goal, "add subtasks to it")?;
     let mut edits = ops::id_comment(&plan, goal);
     edits.push(ops::add_subtask(&plan, goal, &text));

@@ -15,6 +15,8 @@ pub struct Args {
     pub id: String,
     /// Which subtask, counting from 1
     pub n: usize,
+    #[command(flatten)]
+    pub who: crate::cmd::claims::AsHolder,
 }
 
 /// A subtask ticked or cleared: what `plan tick` and `plan untick` say, and what
@@ -52,17 +54,25 @@ impl Ticked {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    let ticked = mark(env, &args.id, args.n, true)?;
+    let ticked = mark(env, &args.id, args.n, true, args.who.holder.as_deref())?;
     env.ctx()?.say(&ticked.text())?;
     Ok(OK)
 }
 
-/// Ticks subtask `n` of goal `query`, or (`done` false, for `plan untick`) clears it.
-pub fn mark(env: &Env, query: &str, n: usize, done: bool) -> Result<Ticked> {
+/// Ticks subtask `n` of goal `query`, or (`done` false, for `plan untick`) clears it,
+/// as `holder` (`--as`; else PLAN_SESSION).
+pub fn mark(
+    env: &Env,
+    query: &str,
+    n: usize,
+    done: bool,
+    holder: Option<&str>,
+) -> Result<Ticked> {
     let ctx = env.ctx()?;
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, query)?;
+    crate::claims::guard(ctx, &goal.id, holder)?;
     let verb = if done { "tick" } else { "untick" };
     ops::check_open(goal, &format!("{verb} its subtasks"))?;
     let (ticked, total) = goal.progress();

@@ -13,10 +13,12 @@ pub struct Args {
     pub id: String,
     /// Which subtask, counting from 1
     pub n: usize,
+    #[command(flatten)]
+    pub who: crate::cmd::claims::AsHolder,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
-    let unticked = tick::mark(env, &args.id, args.n, false)?;
+    let unticked = tick::mark(env, &args.id, args.n, false, args.who.holder.as_deref())?;
     env.ctx()?.say(&unticked.text())?;
     Ok(OK)
 }

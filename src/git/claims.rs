@@ -82,6 +82,34 @@ pub fn common_dir(git_dir: &Path) -> PathBuf {
     }
 }
 
+/// The clone's claims lock (`plan/claims.lock` in the common dir), held while a
+/// command fetches, takes or drops claims: git fails two fetches of one ref at
+/// once, and a fetch landing between a push and the local swap made a race's
+/// winner read its own claim as another's. Waited for as any command's lock.
+pub fn lock(git_dir: &Path) -> Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let path = common_dir(git_dir).join("plan").join("claims.lock");
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let nofollow = rustix::fs::OFlags::NOFOLLOW.bits() as i32;
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .custom_flags(crate::fsread::NONBLOCK | nofollow)
+        .open(&path)
+        .with_context(|| format!("opening the claims lock {}", path.display()))?;
+    if !file.metadata()?.file_type().is_file() {
+        bail!(
+            "{} is not a regular file; remove it and run the command again",
+            path.display()
+        );
+    }
+    crate::hooks::lock::take(&file, &path, false, crate::hooks::lock::Wait::here())?;
+    Ok(file)
+}
+
 fn ref_name(goal: &str) -> String {
     format!("{CLAIMS}{goal}")
 }
@@ -283,6 +311,53 @@ pub fn fetch(root: &Path, remote: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether the repository at `root` has a remote named `name`.
+pub fn has_remote(root: &Path, name: &str) -> Result<bool> {
+    let repo = open(root)?;
+    let names = repo.remotes().context("listing the remotes")?;
+    Ok((0..names.len()).any(|i| matches!(names.get(i), Ok(Some(n)) if n == name)))
+}
+
+/// The claims among `held` whose branch is gone from `remote`: this clone has its
+/// remote-tracking ref (so the branch was on the remote once: pushed from here or
+/// fetched) and `git ls-remote` no longer lists it. A branch never pushed is not
+/// gone; nor is any branch when the remote cannot be asked.
+pub fn gone_branches<'h>(
+    root: &Path,
+    remote: &str,
+    held: impl IntoIterator<Item = &'h Held>,
+) -> Result<Vec<Held>> {
+    let repo = open(root)?;
+    let seen: Vec<&Held> = held
+        .into_iter()
+        .filter(|h| !h.claim.branch.is_empty() && h.claim.branch != "HEAD")
+        .filter(|h| {
+            let tracking = format!("refs/remotes/{remote}/{}", h.claim.branch);
+            repo.find_reference(&tracking).is_ok()
+        })
+        .collect();
+    if seen.is_empty() {
+        return Ok(Vec::new());
+    }
+    let out = git(root, &["ls-remote", "--heads", remote])?;
+    if !out.success() {
+        bail!(
+            "listing the branches of {remote} failed: {}",
+            stderr_tail(&out)
+        );
+    }
+    let listed = String::from_utf8_lossy(&out.stdout);
+    let heads: std::collections::BTreeSet<&str> = listed
+        .lines()
+        .filter_map(|l| l.split_once('\t')?.1.strip_prefix("refs/heads/"))
+        .collect();
+    Ok(seen
+        .into_iter()
+        .filter(|h| !heads.contains(h.claim.branch.as_str()))
+        .cloned()
+        .collect())
 }
 
 /// Sets the remote's claim ref of `goal` to `oid` (`None`: deletes it), only if it

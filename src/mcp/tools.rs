@@ -290,7 +290,7 @@ pub fn call(
             Reply::fields(&started, &started.message)
         }),
         "plan_tick" => call.run(progress, |env, a: TickArgs| {
-            let ticked = tick::mark(env, &a.id, a.n, true)?;
+            let ticked = tick::mark(env, &a.id, a.n, true, None)?;
             Reply::fields(&ticked, &ticked.text())
         }),
         "plan_log" => call.run(progress, |env, a: LogArgs| {
@@ -311,6 +311,7 @@ pub fn call(
                         judge: None,
                         allow_ignored: false,
                         dry_run: false,
+                        holder: None,
                     },
                 )?;
                 outcome.warn_ignored();

@@ -424,7 +424,18 @@ pub fn has_work(plan: &Plan<'_>) -> bool {
 
 /// One short line for a status bar: `plan: 2 active · cache-layer 1/3 · next: eviction`.
 pub fn statusline(plan: &Plan<'_>) -> String {
-    let mut line = statusline_body(plan);
+    statusline_for(plan, active(plan).first().map(|g| &*g.id))
+}
+
+/// The live active goals' ids, in plan order: what a status line may detail.
+pub fn active_ids<'p>(plan: &'p Plan<'_>) -> Vec<&'p str> {
+    active(plan).into_iter().map(|g| &*g.id).collect()
+}
+
+/// [`statusline`] detailing the active goal `focus` (a session's own, where
+/// another holds the first); `None`: no goal, only the count.
+pub fn statusline_for(plan: &Plan<'_>, focus: Option<&str>) -> String {
+    let mut line = statusline_body(plan, focus);
     let unproven = plan.unproven().count();
     if unproven > 0 {
         line.push_str(&format!(" · ⚠ {unproven} unproven"));
@@ -445,15 +456,18 @@ pub fn statusline(plan: &Plan<'_>) -> String {
     line
 }
 
-fn statusline_body(plan: &Plan<'_>) -> String {
+fn statusline_body(plan: &Plan<'_>, focus: Option<&str>) -> String {
     let active = active(plan);
-    let Some(first) = active.first() else {
+    if active.is_empty() {
         let open = ready(plan).len();
         return if open > 0 {
             format!("plan: {open} ready · none active")
         } else {
             "plan: nothing open".to_string()
         };
+    }
+    let Some(first) = focus.and_then(|f| active.iter().find(|g| &*g.id == f)) else {
+        return format!("plan: {} active", active.len());
     };
     let (done, total) = first.progress();
     let mut line = format!("plan: {} active · {}", active.len(), id(&first.id));
@@ -534,9 +548,11 @@ pub struct StatuslineView<'p> {
     pub text: String,
 }
 
-pub fn statusline_view<'p>(plan: &'p Plan<'p>) -> StatuslineView<'p> {
+/// The status line's fields, detailing the active goal `focus` as
+/// [`statusline_for`] does.
+pub fn statusline_view<'p>(plan: &'p Plan<'p>, focus: Option<&str>) -> StatuslineView<'p> {
     let active = active(plan);
-    let first = active.first();
+    let first = focus.and_then(|f| active.iter().find(|g| &*g.id == f));
     StatuslineView {
         active: active.len(),
         ready: ready(plan).len(),
@@ -548,7 +564,7 @@ pub fn statusline_view<'p>(plan: &'p Plan<'p>) -> StatuslineView<'p> {
         next_subtask: first.and_then(|g| g.next_subtask()).map(|t| t.text),
         unproven: plan.unproven().count(),
         errors: plan.errors.len(),
-        text: statusline(plan),
+        text: statusline_for(plan, focus),
     }
 }
 

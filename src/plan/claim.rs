@@ -129,6 +129,17 @@ pub fn injection_lines(claims: &[Holding<'_>], me: Option<&str>) -> Option<Strin
     Some(lines.join("\n"))
 }
 
+/// Which of the `active` goals (ids, in plan order) a session `me` is shown in
+/// detail: the first it holds, else the first no one holds; never another's.
+pub fn focus<'a>(active: &[&'a str], claims: &[Holding<'_>], me: Option<&str>) -> Option<&'a str> {
+    let holder = |goal: &str| claims.iter().find(|h| h.goal == goal).map(|h| h.holder);
+    let mine = active
+        .iter()
+        .find(|g| me.is_some() && holder(g) == me);
+    mine.or_else(|| active.iter().find(|g| holder(g).is_none()))
+        .copied()
+}
+
 /// The status line's claims part for `me`, or `None` when nothing is claimed.
 pub fn statusline_part(claims: &[Holding<'_>], me: Option<&str>) -> Option<String> {
     if claims.is_empty() {

@@ -250,7 +250,7 @@ fn a_claim_is_released_by_plan_release_a_cancel_and_a_sign_off() {
         .check();
     t.case(&["claims"]).stdout("no goal is claimed\n").check();
     t.ok(&["start", "alpha", "--as", "s2"]);
-    t.ok(&["cancel", "alpha", "--reason", "not needed"]);
+    t.ok(&["cancel", "alpha", "--reason", "not needed", "--as", "s2"]);
     assert_eq!(t.ok(&["claims", "--json"]).json(), serde_json::json!([]));
     t.ok(&["start", "beta", "--as", "s1"]);
     t.write("evidence.txt", "beta works\n");
@@ -262,6 +262,8 @@ fn a_claim_is_released_by_plan_release_a_cancel_and_a_sign_off() {
         "works",
         "--path",
         "evidence.txt",
+        "--as",
+        "s1",
     ]);
     assert_eq!(t.ok(&["claims", "--json"]).json(), serde_json::json!([]));
     // Released, so anyone may take what is left; nothing is claimed now.
@@ -472,4 +474,347 @@ fn a_fifo_among_the_claims_files_hangs_no_hook() {
         }
         std::fs::remove_file(&fifo).unwrap();
     }
+}
+
+/// The stderr of a command refused because `holder` holds `goal` in `t`'s main
+/// worktree since the test clock's time; `me`: who asked (`None`: no one named).
+fn refused(t: &Test, goal: &str, holder: &str, me: Option<&str>) -> String {
+    let who = match me {
+        Some(me) => format!(", not by {me}"),
+        None => "; neither --as nor PLAN_SESSION names who is asking".to_string(),
+    };
+    format!(
+        "plan: {goal} is claimed by {holder} in {} on branch main since 2026-06-15 14:02{who}\n  hint: work on another goal (`plan next`), or take this one over, logged: `plan start {goal} --steal --as {}`; its holder names itself with `--as {holder}` or PLAN_SESSION\n",
+        t.root().display(),
+        me.unwrap_or("NAME"),
+    )
+}
+
+/// `plan ARGS` with PLAN_SESSION set to `session`.
+fn as_session(t: &Test, session: &str, args: &[&str]) -> Run {
+    Run::from(
+        t.cmd(args).env("PLAN_SESSION", session).output().unwrap(),
+        args,
+    )
+}
+
+/// Issue 33: `plan start g --as alice`, then another session's (or no one's)
+/// `complete`, `cancel`, `edit`, `tick`, `untick`, `subtask`, `subgoal` or `start`
+/// of g exited 0: two agents worked one goal. Each is refused, exit 2, naming the
+/// holder and `--steal`, and writes nothing; the holder's own go through.
+#[test]
+fn every_command_that_changes_a_goal_refuses_one_another_holds() {
+    let t = repo();
+    t.ok(&["start", "alpha", "--as", "s1"]);
+    t.ok(&["subtask", "alpha", "first step", "--as", "s1"]);
+    t.judge("accept");
+    t.commit_all("alpha started");
+    let before = t.plan_md();
+    let commands: [&[&str]; 8] = [
+        &["complete", "alpha", "--evidence", "alpha works"],
+        &["cancel", "alpha", "--reason", "mine now"],
+        &["edit", "alpha", "--title", "Mine"],
+        &["tick", "alpha", "1"],
+        &["untick", "alpha", "1"],
+        &["subtask", "alpha", "another step"],
+        &["subgoal", "alpha", "also this"],
+        &["start", "alpha"],
+    ];
+    for args in commands {
+        let mut named = args.to_vec();
+        named.extend(["--as", "s2"]);
+        let by_flag = t.run(&named).code(2);
+        let by_env = as_session(&t, "s2", args).code(2);
+        if args[0] == "start" {
+            for run in [&by_flag, &by_env] {
+                assert!(
+                    run.stderr.starts_with("plan: alpha is claimed by s1 in ")
+                        && run.stderr.contains("`plan start alpha --steal`"),
+                    "{args:?}: {}",
+                    run.stderr
+                );
+            }
+        } else {
+            assert_eq!(by_flag.stderr, refused(&t, "alpha", "s1", Some("s2")), "{args:?}");
+            assert_eq!(by_env.stderr, refused(&t, "alpha", "s1", Some("s2")), "{args:?}");
+        }
+        let nobody = t.run(args).code(2);
+        assert_eq!(nobody.stderr, refused(&t, "alpha", "s1", None), "{args:?}");
+        assert_eq!(t.plan_md(), before, "{args:?} wrote plan.md");
+        let listed = t.ok(&["claims", "--json"]).json();
+        assert_eq!(listed[0]["holder"], "s1", "{args:?} moved the claim");
+    }
+    // The holder's own commands go through, by --as or PLAN_SESSION.
+    t.case(&["tick", "alpha", "1", "--as", "s1"])
+        .stdout("ticked alpha 1/1: first step\n")
+        .check();
+    as_session(&t, "s1", &["untick", "alpha", "1"]).code(0);
+    // An unclaimed goal is anyone's.
+    t.ok(&["edit", "beta", "--title", "Beta two"]);
+}
+
+/// A local bare repository as `origin` of `t`, with claims on it; its URL.
+fn origin(t: &Test) -> String {
+    let bare = t.dir.path().join("origin.git");
+    t.git(&["init", "-q", "--bare", "-b", "main", bare.to_str().unwrap()]);
+    let url = format!("file://{}", bare.display());
+    t.write(".plan/config.yaml", "claims:\n  remote: origin\n");
+    t.commit_all("claims on origin");
+    t.git(&["remote", "add", "origin", &url]);
+    t.git(&["push", "-q", "origin", "main"]);
+    url
+}
+
+/// A clone of `url` in a test of its own.
+fn clone(url: &str) -> Test {
+    let mut c = Test::new();
+    let path = c.dir.path().join("clone");
+    c.git(&["clone", "-q", url, path.to_str().unwrap()]);
+    c.cwd = path;
+    c
+}
+
+/// Issue 33: `PLAN_SESSION=bob plan complete g` in another clone exited 0 and
+/// deleted alice's claim on the remote; a start by no one there exited 0 without a
+/// word. Both are refused now, naming alice, and her claim stays on the remote.
+#[test]
+fn another_clone_cannot_sign_off_cancel_or_start_a_goal_held_on_the_remote() {
+    let a = repo();
+    let url = origin(&a);
+    let b = clone(&url);
+    a.ok(&["start", "alpha", "--as", "alice"]);
+    for args in [
+        &["complete", "alpha", "--evidence", "alpha works"][..],
+        &["cancel", "alpha", "--reason", "mine now"],
+        &["tick", "alpha", "1"],
+    ] {
+        let run = as_session(&b, "bob", args).code(2);
+        assert!(
+            run.stderr
+                .starts_with("plan: alpha is claimed by alice in ")
+                && run.stderr.contains(", not by bob\n")
+                && run.stderr.contains("`plan start alpha --steal --as bob`"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    b.run(&["start", "alpha"])
+        .code(2)
+        .stderr_has("alpha is claimed by alice in ")
+        .stderr_has("neither --as nor PLAN_SESSION names who is asking");
+    let remote = a.git(&["ls-remote", "origin", "refs/plan/claims/*"]);
+    assert!(remote.contains("refs/plan/claims/alpha"), "{remote}");
+    assert_eq!(a.ok(&["claims", "--json"]).json()[0]["holder"], "alice");
+    let theirs = std::fs::read_to_string(b.cwd.join("plan.md")).unwrap();
+    assert!(!theirs.contains("alpha started"), "{theirs}");
+}
+
+/// Issue 35: racing for a claim through the remote, the winner was sometimes told
+/// "g is claimed by <itself>" (exit 2) and losers got exit 3 with git's "failed to
+/// push some refs". N processes at once, two in each of several clones: exactly one
+/// wins (exit 0, "claimed by" itself), every other exits 2 naming the winner.
+#[test]
+fn a_race_for_a_claim_through_the_remote_has_one_winner_and_losers_told_who() {
+    let rounds: usize = std::env::var("PLAN_RACE_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(4);
+    let mut md = String::from("# Plan: Race\n\n");
+    for i in 0..rounds {
+        md.push_str(&format!(
+            "## Goal: G{i}\n<!-- id: g{i} -->\nstatus: open\ndone_when: g{i} works\n\n"
+        ));
+    }
+    md.push_str("## Log\n");
+    let a = Test::new().plan(&md);
+    a.commit_all("plan");
+    let url = origin(&a);
+    let clones = [clone(&url), clone(&url)];
+    let mut places: Vec<(&Test, String)> = vec![(&a, "a1".into()), (&a, "a2".into())];
+    for (n, c) in clones.iter().enumerate() {
+        places.push((c, format!("c{n}x")));
+        places.push((c, format!("c{n}y")));
+    }
+    let mut losers = 0;
+    for i in 0..rounds {
+        let goal = format!("g{i}");
+        let children: Vec<_> = places
+            .iter()
+            .map(|(t, who)| {
+                t.cmd(&["start", &goal, "--as", who])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let outs: Vec<_> = children
+            .into_iter()
+            .map(|c| c.wait_with_output().unwrap())
+            .collect();
+        let said = |o: &std::process::Output| {
+            format!(
+                "exit {:?}\n{}{}",
+                o.status.code(),
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        };
+        let all: Vec<String> = outs.iter().map(said).collect();
+        let won: Vec<usize> = (0..outs.len())
+            .filter(|&k| outs[k].status.success())
+            .collect();
+        assert_eq!(won.len(), 1, "round {i}:\n{}", all.join("\n"));
+        let winner = &places[won[0]].1;
+        let told = String::from_utf8_lossy(&outs[won[0]].stdout);
+        assert!(
+            told.starts_with(&format!("started {goal} (contract "))
+                && told.ends_with(&format!("); claimed by {winner}\n"))
+                && outs[won[0]].stderr.is_empty(),
+            "round {i}:\n{}",
+            all.join("\n")
+        );
+        for (k, out) in outs.iter().enumerate() {
+            if k == won[0] {
+                continue;
+            }
+            losers += 1;
+            assert_eq!(out.status.code(), Some(2), "round {i}:\n{}", all.join("\n"));
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.starts_with(&format!("plan: {goal} is claimed by {winner} in ")),
+                "round {i}, {}:\n{}",
+                places[k].1,
+                all.join("\n")
+            );
+        }
+    }
+    assert_eq!(losers, rounds * (places.len() - 1));
+}
+
+/// Issue 33: `claims.remote` could only be set by editing the settings by hand.
+/// `plan claims --remote NAME` sets it and `--remote none` unsets it, every other
+/// byte of the file kept; a remote the repository does not have is refused.
+#[test]
+fn plan_claims_remote_sets_only_that_key() {
+    let t = repo();
+    let bare = t.dir.path().join("origin.git");
+    t.git(&["init", "-q", "--bare", bare.to_str().unwrap()]);
+    t.git(&["remote", "add", "origin", &format!("file://{}", bare.display())]);
+    t.case(&["claims", "--remote", "origin"])
+        .stdout("set claims.remote to origin in .plan/config.yaml\n")
+        .check();
+    assert_eq!(t.read(".plan/config.yaml"), "claims:\n  remote: origin\n");
+    let by_hand = "# the team's settings\r\njudge:\r\n  backend: claude   # ours\r\n\r\nclaims:\r\n  lease_minutes: 30\r\n  remote: upstream # was\r\nloop:\r\n  stall_limit: 9\r\n";
+    t.write(".plan/config.yaml", by_hand);
+    t.case(&["claims", "--remote", "origin"])
+        .stdout("set claims.remote to origin in .plan/config.yaml\n")
+        .check();
+    assert_eq!(
+        t.read(".plan/config.yaml"),
+        by_hand.replace("remote: upstream # was", "remote: origin # was")
+    );
+    t.case(&["claims", "--remote", "none"])
+        .stdout("set claims.remote to none in .plan/config.yaml: claims stay in this clone\n")
+        .check();
+    assert_eq!(
+        t.read(".plan/config.yaml"),
+        by_hand.replace("remote: upstream # was", "remote: null # was")
+    );
+    t.case(&["claims", "--remote", "nosuch"])
+        .status(2)
+        .stderr("plan: this repository has no remote nosuch; nothing was written\n  hint: `git remote -v` lists its remotes; add one with `git remote add nosuch URL`\n")
+        .check();
+    assert_eq!(
+        t.read(".plan/config.yaml"),
+        by_hand.replace("remote: upstream # was", "remote: null # was")
+    );
+}
+
+/// Issue 33: a claim outlived its work: a pull request's branch deleted on the
+/// remote (merged, or closed after the gate blocked it) kept its goal claimed until
+/// the lease lapsed. `plan claims` drops a claim whose branch this clone has seen
+/// on the remote and the remote no longer has; one on a branch never pushed stays.
+#[test]
+fn a_claim_whose_branch_is_gone_from_the_remote_is_released() {
+    let a = repo();
+    let url = origin(&a);
+    a.git(&["checkout", "-q", "-b", "feat"]);
+    a.ok(&["start", "alpha", "--as", "alice"]);
+    a.commit_all("alpha started");
+    a.git(&["push", "-q", "-u", "origin", "feat"]);
+    a.git(&["checkout", "-q", "-b", "wip"]);
+    a.ok(&["start", "beta", "--as", "alice"]);
+    let b = clone(&url);
+    b.git(&["fetch", "-q", "origin"]);
+    // The forge deletes the merged branch.
+    let bare = a.dir.path().join("origin.git");
+    a.git(&["--git-dir", bare.to_str().unwrap(), "update-ref", "-d", "refs/heads/feat"]);
+    b.case(&["claims"])
+        .stderr("plan: note: released alpha (held by alice): its branch feat is gone from origin\n")
+        .stdout(&format!(
+            "beta  alice  {} on wip  since 2026-06-15 14:02\n",
+            a.root().display()
+        ))
+        .check();
+    let remote = a.git(&["ls-remote", "origin", "refs/plan/claims/*"]);
+    assert!(!remote.contains("claims/alpha"), "{remote}");
+    assert!(remote.contains("claims/beta"), "{remote}");
+    b.ok(&["start", "alpha", "--as", "bob"]);
+}
+
+/// Issue 35: `plan start --as` took the claim, then failed to write plan.md: the
+/// claim stayed and the goal was not started. Here plan.md changes under the start
+/// (paused after its first read) so its write is refused: no claim is left.
+#[test]
+fn a_start_whose_write_fails_leaves_no_claim() {
+    let t = repo();
+    let gate = t.dir.path().join("gate");
+    let reached = t.dir.path().join("gate.reached");
+    std::fs::write(&gate, "").unwrap();
+    let child = t
+        .cmd(&["start", "alpha", "--as", "s1"])
+        .env("PLAN_TEST_PAUSE", &gate)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !reached.exists() {
+        assert!(std::time::Instant::now() < deadline, "plan start never paused");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let edited = t
+        .plan_md()
+        .replacen("status: open\ndone_when: alpha", "status: cancelled\ndone_when: alpha", 1);
+    t.write("plan.md", &edited);
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(t.git(&["for-each-ref", "refs/plan/claims/"]), "");
+    t.case(&["claims"]).stdout("no goal is claimed\n").check();
+}
+
+/// Issue 33: the second session's status line named the other session's next
+/// subtask (the first active goal, whoever held it). Each names its own.
+#[test]
+fn each_sessions_status_line_names_its_own_next_subtask() {
+    let t = repo();
+    t.ok(&["start", "alpha", "--as", "s1"]);
+    t.ok(&["subtask", "alpha", "alpha step", "--as", "s1"]);
+    t.ok(&["start", "beta", "--as", "s2"]);
+    t.ok(&["subtask", "beta", "beta step", "--as", "s2"]);
+    t.case(&["statusline", "--as", "s2"])
+        .stdout("plan: 2 active · beta 0/1 · next: beta step · yours: beta · held: alpha by s1\n")
+        .check();
+    as_session(&t, "s1", &["statusline"])
+        .code(0)
+        .stdout_has("plan: 2 active · alpha 0/1 · next: alpha step · yours: alpha · held: beta by s2\n");
+    let json = as_session(&t, "s2", &["statusline", "--json"]).code(0).json();
+    assert_eq!(json["goal"], "beta");
+    assert_eq!(json["next_subtask"], "beta step");
+    // A session holding nothing is shown no one's goal.
+    t.case(&["statusline", "--as", "s3"])
+        .stdout("plan: 2 active · held: alpha by s1, beta by s2\n")
+        .check();
 }
