@@ -466,8 +466,7 @@ pub fn focus<'a>(held: &[Claim], me: Option<&str>, active: &[&'a str]) -> Option
 }
 
 fn holdings(held: &[Claim]) -> Vec<claim::Holding<'_>> {
-    held
-        .iter()
+    held.iter()
         .map(|c| claim::Holding {
             goal: &c.goal,
             holder: &c.holder,

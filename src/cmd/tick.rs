@@ -61,13 +61,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
 
 /// Ticks subtask `n` of goal `query`, or (`done` false, for `plan untick`) clears it,
 /// as `holder` (`--as`; else PLAN_SESSION).
-pub fn mark(
-    env: &Env,
-    query: &str,
-    n: usize,
-    done: bool,
-    holder: Option<&str>,
-) -> Result<Ticked> {
+pub fn mark(env: &Env, query: &str, n: usize, done: bool, holder: Option<&str>) -> Result<Ticked> {
     let ctx = env.ctx()?;
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;

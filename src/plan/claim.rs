@@ -133,9 +133,7 @@ pub fn injection_lines(claims: &[Holding<'_>], me: Option<&str>) -> Option<Strin
 /// detail: the first it holds, else the first no one holds; never another's.
 pub fn focus<'a>(active: &[&'a str], claims: &[Holding<'_>], me: Option<&str>) -> Option<&'a str> {
     let holder = |goal: &str| claims.iter().find(|h| h.goal == goal).map(|h| h.holder);
-    let mine = active
-        .iter()
-        .find(|g| me.is_some() && holder(g) == me);
+    let mine = active.iter().find(|g| me.is_some() && holder(g) == me);
     mine.or_else(|| active.iter().find(|g| holder(g).is_none()))
         .copied()
 }
@@ -217,6 +215,11 @@ mod tests {
             "yours: b · held: a by s1"
         );
         assert_eq!(injection_lines(&[], Some("s1")), None);
+        // The status line details a session's own goal, else an unclaimed one.
+        let active = ["a", "b", "c"];
+        assert_eq!(focus(&active, &claims, Some("s2")), Some("b"));
+        assert_eq!(focus(&active, &claims, Some("s3")), Some("c"));
+        assert_eq!(focus(&active[..2], &claims, None), None);
         assert!(invalid_name("a b").is_some());
         assert!(invalid_name("4f2a-uuid").is_none());
     }

@@ -535,8 +535,16 @@ fn every_command_that_changes_a_goal_refuses_one_another_holds() {
                 );
             }
         } else {
-            assert_eq!(by_flag.stderr, refused(&t, "alpha", "s1", Some("s2")), "{args:?}");
-            assert_eq!(by_env.stderr, refused(&t, "alpha", "s1", Some("s2")), "{args:?}");
+            assert_eq!(
+                by_flag.stderr,
+                refused(&t, "alpha", "s1", Some("s2")),
+                "{args:?}"
+            );
+            assert_eq!(
+                by_env.stderr,
+                refused(&t, "alpha", "s1", Some("s2")),
+                "{args:?}"
+            );
         }
         let nobody = t.run(args).code(2);
         assert_eq!(nobody.stderr, refused(&t, "alpha", "s1", None), "{args:?}");
@@ -700,7 +708,12 @@ fn plan_claims_remote_sets_only_that_key() {
     let t = repo();
     let bare = t.dir.path().join("origin.git");
     t.git(&["init", "-q", "--bare", bare.to_str().unwrap()]);
-    t.git(&["remote", "add", "origin", &format!("file://{}", bare.display())]);
+    t.git(&[
+        "remote",
+        "add",
+        "origin",
+        &format!("file://{}", bare.display()),
+    ]);
     t.case(&["claims", "--remote", "origin"])
         .stdout("set claims.remote to origin in .plan/config.yaml\n")
         .check();
@@ -749,7 +762,13 @@ fn a_claim_whose_branch_is_gone_from_the_remote_is_released() {
     b.git(&["fetch", "-q", "origin"]);
     // The forge deletes the merged branch.
     let bare = a.dir.path().join("origin.git");
-    a.git(&["--git-dir", bare.to_str().unwrap(), "update-ref", "-d", "refs/heads/feat"]);
+    a.git(&[
+        "--git-dir",
+        bare.to_str().unwrap(),
+        "update-ref",
+        "-d",
+        "refs/heads/feat",
+    ]);
     b.case(&["claims"])
         .stderr("plan: note: released alpha (held by alice): its branch feat is gone from origin\n")
         .stdout(&format!(
@@ -781,12 +800,17 @@ fn a_start_whose_write_fails_leaves_no_claim() {
         .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while !reached.exists() {
-        assert!(std::time::Instant::now() < deadline, "plan start never paused");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "plan start never paused"
+        );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let edited = t
-        .plan_md()
-        .replacen("status: open\ndone_when: alpha", "status: cancelled\ndone_when: alpha", 1);
+    let edited = t.plan_md().replacen(
+        "status: open\ndone_when: alpha",
+        "status: cancelled\ndone_when: alpha",
+        1,
+    );
     t.write("plan.md", &edited);
     std::fs::remove_file(&gate).unwrap();
     let out = child.wait_with_output().unwrap();
@@ -807,10 +831,12 @@ fn each_sessions_status_line_names_its_own_next_subtask() {
     t.case(&["statusline", "--as", "s2"])
         .stdout("plan: 2 active · beta 0/1 · next: beta step · yours: beta · held: alpha by s1\n")
         .check();
-    as_session(&t, "s1", &["statusline"])
+    as_session(&t, "s1", &["statusline"]).code(0).stdout_has(
+        "plan: 2 active · alpha 0/1 · next: alpha step · yours: alpha · held: beta by s2\n",
+    );
+    let json = as_session(&t, "s2", &["statusline", "--json"])
         .code(0)
-        .stdout_has("plan: 2 active · alpha 0/1 · next: alpha step · yours: alpha · held: beta by s2\n");
-    let json = as_session(&t, "s2", &["statusline", "--json"]).code(0).json();
+        .json();
     assert_eq!(json["goal"], "beta");
     assert_eq!(json["next_subtask"], "beta step");
     // A session holding nothing is shown no one's goal.
