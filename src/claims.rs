@@ -377,11 +377,13 @@ pub fn guard(ctx: &Ctx, goal: &str, given: Option<&str>) -> Result<Option<String
     };
     // A settings file that does not load is no reason to refuse a tick: lint says it.
     let (config, _) = crate::config::load_lenient(Some(&repo.root));
-    let claims = Claims::new(repo, &config);
-    if let Err(e) = claims.sync() {
-        crate::out::warn(&format!(
-            "plan: warning: {e:#}; the claims this clone knows decide"
-        ));
+    if let Some(remote) = &config.claims_remote {
+        let fetched = refs::lock(&repo.git_dir).and_then(|_lock| refs::fetch(&repo.root, remote));
+        if let Err(e) = fetched {
+            crate::out::warn(&format!(
+                "plan: warning: {e:#}\n  hint: the claims this clone knows decided; check that {remote} is reachable (git fetch {remote})"
+            ));
+        }
     }
     match peek(repo).into_iter().find(|c| c.goal == goal) {
         Some(c) if me.as_deref() != Some(c.holder.as_str()) => {

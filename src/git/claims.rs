@@ -294,9 +294,35 @@ fn git(root: &Path, args: &[&str]) -> Result<exec::Output> {
     exec::run(&spec).with_context(|| format!("running git {}", args.join(" ")))
 }
 
+/// What git said about a failure, in its own words: its `fatal:` and `error:`
+/// lines (the last line alone was often the tail of advice, "and the repository
+/// exists."), else its first lines; a time-out or silence said as such.
 fn stderr_tail(out: &exec::Output) -> String {
+    if out.timed_out {
+        return format!(
+            "no answer within {} s (git was stopped)",
+            REMOTE_TIMEOUT.as_secs()
+        );
+    }
     let text = String::from_utf8_lossy(&out.stderr);
-    text.trim().lines().last().unwrap_or("").to_string()
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let said: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("fatal:") || l.starts_with("error:"))
+        .collect();
+    let said = if said.is_empty() { lines } else { said };
+    match said.is_empty() {
+        true => match out.status() {
+            Some(status) => format!("git ended with {status} and said nothing on stderr"),
+            None => "git ended without a status and said nothing on stderr".to_string(),
+        },
+        false => said.into_iter().take(4).collect::<Vec<_>>().join("; "),
+    }
 }
 
 /// Brings the remote's claims here, dropping local ones the remote no longer has:

@@ -844,3 +844,22 @@ fn each_sessions_status_line_names_its_own_next_subtask() {
         .stdout("plan: 2 active · held: alpha by s1, beta by s2\n")
         .check();
 }
+
+/// Issue 35: a claims remote that does not exist said "…failed: and the
+/// repository exists." (the last line of git's advice). git's own words are shown.
+#[test]
+fn a_claims_remote_that_cannot_be_reached_is_named_in_gits_words() {
+    let t = repo();
+    t.write(".plan/config.yaml", "claims:\n  remote: nosuch\n");
+    let run = t.run(&["claims"]).code(3);
+    assert_eq!(
+        run.stderr,
+        "plan: fetching the claims from nosuch failed: fatal: 'nosuch' does not appear to be a git repository; fatal: Could not read from remote repository.\n  hint: claims.remote is nosuch in .plan/config.yaml; check that it is reachable (git fetch nosuch)\n"
+    );
+    // A command that only changes a goal goes on with what this clone knows.
+    let edited = t.run(&["edit", "alpha", "--title", "Alpha two"]).code(0);
+    assert_eq!(
+        edited.stderr,
+        "plan: warning: fetching the claims from nosuch failed: fatal: 'nosuch' does not appear to be a git repository; fatal: Could not read from remote repository.\n  hint: the claims this clone knows decided; check that nosuch is reachable (git fetch nosuch)\n"
+    );
+}
