@@ -78,17 +78,9 @@ impl<'c> Claims<'c> {
         self.lease_minutes
     }
 
-    /// Brings the remote's claims here first, when claims live on one.
-    fn sync(&self) -> Result<()> {
-        if self.remote.is_none() {
-            return Ok(());
-        }
-        let _lock = refs::lock(&self.repo.git_dir)?;
-        self.fetch()
-    }
-
-    /// [`Self::sync`] for a caller that holds the clone's claims lock: two fetches
-    /// of the claims at once in one clone fail on git's ref locks.
+    /// Brings the remote's claims here, when claims live on one. The caller holds
+    /// the clone's claims lock ([`refs::lock`]): two fetches of the claims at once
+    /// in one clone fail on git's ref locks.
     fn fetch(&self) -> Result<()> {
         if let Some(remote) = &self.remote {
             refs::fetch(&self.repo.root, remote).map_err(|e| {
