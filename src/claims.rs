@@ -348,8 +348,9 @@ pub fn release_finished(ctx: &Ctx, goal: &str, me: Option<&str>) {
     match drop() {
         Ok(None) => {}
         Ok(Some(other)) => crate::out::warn(&format!(
-            "plan: note: the claim on {goal} is {}'s, not this session's; left as it is\n  hint: `plan release {goal} --force` drops it",
-            other.claim.holder
+            "plan: note: the claim on {goal} is held by {} now, not by {}; left as it is\n  hint: `plan release {goal} --force` drops it",
+            other.claim.holder,
+            me.unwrap_or("no one named")
         )),
         Err(e) => crate::out::warn(&format!(
             "plan: warning: the claim on {goal} was not released: {e:#}\n  hint: `plan release {goal} --force` drops it"

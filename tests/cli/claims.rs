@@ -863,3 +863,52 @@ fn a_claims_remote_that_cannot_be_reached_is_named_in_gits_words() {
         "plan: warning: fetching the claims from nosuch failed: fatal: 'nosuch' does not appear to be a git repository; fatal: Could not read from remote repository.\n  hint: the claims this clone knows decided; check that nosuch is reachable (git fetch nosuch)\n"
     );
 }
+
+/// Issue 33: a sign-off deleted whatever claim its goal had. Here bob takes the
+/// goal over (`--steal`) while alice's sign-off is under way (paused before its
+/// write): the sign-off goes through, and bob's claim stays, said in a note.
+#[test]
+fn a_sign_off_never_deletes_the_claim_of_one_who_took_the_goal_over_meanwhile() {
+    let t = repo();
+    t.ok(&["start", "alpha", "--as", "alice"]);
+    t.judge("accept");
+    t.write("evidence.txt", "alpha works\n");
+    t.commit_all("alpha started");
+    let gate = t.dir.path().join("gate");
+    let reached = t.dir.path().join("gate.reached");
+    std::fs::write(&gate, "").unwrap();
+    let child = t
+        .cmd(&[
+            "complete",
+            "alpha",
+            "--evidence",
+            "alpha works",
+            "--path",
+            "evidence.txt",
+            "--as",
+            "alice",
+        ])
+        .env("PLAN_TEST_PAUSE", &gate)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !reached.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "plan complete never paused"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    t.ok(&["start", "alpha", "--as", "bob", "--steal"]);
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.ends_with("plan: note: the claim on alpha is held by bob now, not by alice; left as it is\n  hint: `plan release alpha --force` drops it\n"),
+        "{err}"
+    );
+    assert_eq!(t.ok(&["claims", "--json"]).json()[0]["holder"], "bob");
+}
