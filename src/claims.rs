@@ -288,7 +288,7 @@ impl<'c> Claims<'c> {
 
 /// Sets `claims.remote` in the repository's settings to `remote` (`None`: unset,
 /// `null`), every other byte of the file kept; the file is made when absent. A
-/// remote the repository does not have is refused. The name as set.
+/// remote the repository does not have is refused.
 pub fn set_remote(repo: &Repo, remote: Option<&str>) -> Result<()> {
     use crate::config::{self, REPO_NAME, edit};
     if let Some(name) = remote
@@ -362,11 +362,11 @@ pub fn release_finished(ctx: &Ctx, goal: &str, me: Option<&str>) {
 /// whoever asks: `given` (`--as`) or PLAN_SESSION names them, and no one named
 /// holds nothing. With `claims.remote`, the remote's claims are fetched first; a
 /// remote that cannot be reached is a warning, and this clone's claims decide.
-/// Who asks, for the command to act as.
+/// Who asks, for the command to act as; a name that cannot hold a claim is
+/// refused only where a claim is there to check it against.
 pub fn guard(ctx: &Ctx, goal: &str, given: Option<&str>) -> Result<Option<String>> {
-    let me = me(given)?;
     let Some(repo) = &ctx.repo else {
-        return Ok(me);
+        return Ok(me(given).ok().flatten());
     };
     // A settings file that does not load is no reason to refuse a tick: lint says it.
     let (config, _) = crate::config::load_lenient(Some(&repo.root));
@@ -378,11 +378,13 @@ pub fn guard(ctx: &Ctx, goal: &str, given: Option<&str>) -> Result<Option<String
             ));
         }
     }
-    match peek(repo).into_iter().find(|c| c.goal == goal) {
-        Some(c) if me.as_deref() != Some(c.holder.as_str()) => {
-            Err(not_yours(goal, &c, me.as_deref()))
-        }
-        _ => Ok(me),
+    let Some(held) = peek(repo).into_iter().find(|c| c.goal == goal) else {
+        return Ok(me(given).ok().flatten());
+    };
+    let me = me(given)?;
+    match me.as_deref() == Some(held.holder.as_str()) {
+        true => Ok(me),
+        false => Err(not_yours(goal, &held, me.as_deref())),
     }
 }
 
