@@ -823,11 +823,14 @@ fn a_start_whose_write_fails_leaves_no_claim() {
 /// subtask (the first active goal, whoever held it). Each names its own.
 #[test]
 fn each_sessions_status_line_names_its_own_next_subtask() {
-    let t = repo();
+    let t = Test::new().plan(
+        &PLAN
+            .replace("alpha works\n", "alpha works\n- [ ] alpha step\n")
+            .replace("beta works\n", "beta works\n- [ ] beta step\n"),
+    );
+    t.commit_all("plan");
     t.ok(&["start", "alpha", "--as", "s1"]);
-    t.ok(&["subtask", "alpha", "alpha step", "--as", "s1"]);
     t.ok(&["start", "beta", "--as", "s2"]);
-    t.ok(&["subtask", "beta", "beta step", "--as", "s2"]);
     t.case(&["statusline", "--as", "s2"])
         .stdout("plan: 2 active · beta 0/1 · next: beta step · yours: beta · held: alpha by s1\n")
         .check();
