@@ -175,7 +175,9 @@ fn transfer(root: &std::path::Path, verb: &str, remote: &str) -> Result<u8> {
         ));
     }
     let before = git::saved(root, CHECKPOINTS)?.len();
-    let argv: Vec<String> = ["git", verb, "--quiet", remote, REFSPEC]
+    // Not `--quiet`: it silences the `! [rejected]` lines too, and a partly
+    // rejected transfer then said "git said nothing".
+    let argv: Vec<String> = ["git", verb, remote, REFSPEC]
         .into_iter()
         .map(str::to_string)
         .collect();
@@ -190,13 +192,25 @@ fn transfer(root: &std::path::Path, verb: &str, remote: &str) -> Result<u8> {
     })?;
     if !output.success() {
         let said = String::from_utf8_lossy(&output.stderr);
-        let said = said.trim();
+        let lines: Vec<&str> = said
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        // git's verdicts: each ref it refused, and its errors; not its progress.
+        let verdicts: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| l.starts_with('!') || l.starts_with("error:") || l.starts_with("fatal:"))
+            .collect();
         let why = if output.timed_out {
             format!("timed out after {}s", TRANSFER_TIMEOUT.as_secs())
-        } else if said.is_empty() {
-            "git said nothing".to_string()
+        } else if !verdicts.is_empty() {
+            verdicts.join("; ")
+        } else if !lines.is_empty() {
+            lines.join("; ")
         } else {
-            said.to_string()
+            "git said nothing on stderr".to_string()
         };
         let hint = if verb == "push" {
             "a checkpoint rejected there is another sign-off's of the same name; git remote -v lists the remotes"

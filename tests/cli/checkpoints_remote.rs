@@ -237,3 +237,33 @@ fn lint_names_a_transcript_left_uncommitted_until_it_is_committed() {
     let run = t.ok(&["lint"]);
     assert!(!run.stdout.contains("transcript"), "{}", run.stdout);
 }
+
+/// Issue 35: a fetch git partly rejected (a checkpoint of the same name here and
+/// there, another sign-off's) said "git said nothing": `--quiet` silenced the
+/// `! [rejected]` line too. The refused ref is named in git's words.
+#[test]
+fn a_partly_rejected_fetch_names_the_refused_checkpoint() {
+    let t = Test::new();
+    t.git(&["commit", "-q", "--allow-empty", "-m", "one"]);
+    let bare = t.dir.path().join("origin.git");
+    t.git(&["init", "-q", "--bare", bare.to_str().unwrap()]);
+    t.git(&["remote", "add", "origin", bare.to_str().unwrap()]);
+    t.git(&["update-ref", "refs/plan/checkpoints/a/x", "HEAD"]);
+    t.git(&["update-ref", "refs/plan/checkpoints/a/y", "HEAD"]);
+    t.ok(&["checkpoints", "--push"]);
+    t.git(&["update-ref", "-d", "refs/plan/checkpoints/a/y"]);
+    t.git(&["commit", "-q", "--allow-empty", "-m", "two"]);
+    t.git(&["update-ref", "refs/plan/checkpoints/a/x", "HEAD"]);
+    let run = t.run(&["checkpoints", "--fetch"]).code(3);
+    assert!(
+        run.stderr.starts_with(
+            "plan: git fetch origin refs/plan/checkpoints/*:refs/plan/checkpoints/* failed: ! [rejected]"
+        ) && run
+            .stderr
+            .contains("refs/plan/checkpoints/a/x -> refs/plan/checkpoints/a/x  (non-fast-forward)"),
+        "{}",
+        run.stderr
+    );
+    // The rest was fetched.
+    t.git(&["rev-parse", "--verify", "refs/plan/checkpoints/a/y"]);
+}
