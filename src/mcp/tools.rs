@@ -201,6 +201,9 @@ struct StartArgs {
     /// accept the goal's changed contract
     #[serde(default)]
     reapprove: bool,
+    /// holder; default PLAN_SESSION
+    #[serde(default, rename = "as")]
+    holder: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -209,6 +212,9 @@ struct TickArgs {
     id: String,
     #[schemars(range(min = 1))]
     n: usize,
+    /// holder; default PLAN_SESSION
+    #[serde(default, rename = "as")]
+    holder: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -226,6 +232,9 @@ struct CompleteArgs {
     /// files or directories that back the evidence
     #[serde(default)]
     paths: Vec<PathBuf>,
+    /// holder; default PLAN_SESSION
+    #[serde(default, rename = "as")]
+    holder: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -283,14 +292,14 @@ pub fn call(
             let request = start::Request {
                 id: a.id,
                 reapprove: a.reapprove,
-                holder: None,
+                holder: a.holder,
                 steal: false,
             };
             let started = start::start(env, &request)?;
             Reply::fields(&started, &started.message)
         }),
         "plan_tick" => call.run(progress, |env, a: TickArgs| {
-            let ticked = tick::mark(env, &a.id, a.n, true, None)?;
+            let ticked = tick::mark(env, &a.id, a.n, true, a.holder.as_deref())?;
             Reply::fields(&ticked, &ticked.text())
         }),
         "plan_log" => call.run(progress, |env, a: LogArgs| {
@@ -311,7 +320,7 @@ pub fn call(
                         judge: None,
                         allow_ignored: false,
                         dry_run: false,
-                        holder: None,
+                        holder: a.holder,
                     },
                 )?;
                 outcome.warn_ignored();

@@ -766,3 +766,29 @@ fn plan_report_is_the_report_as_text_and_fields() {
     assert!(is_error, "{text}");
     assert!(text.contains("unknown revision \"no-such-rev\""), "{text}");
 }
+
+/// Issue 33: claims hold through the tools as through the CLI: `as` names the
+/// session; a goal another holds is refused with the CLI's words, and its holder's
+/// own tick goes through.
+#[test]
+fn the_tools_refuse_a_goal_another_session_holds() {
+    let t = repo("judges/accept");
+    let mut c = Client::start(&t, &t.root(), None);
+    c.ok("plan_start", json!({"id": "ship", "as": "s1"}));
+    let (is_error, text, _) = c.call("plan_tick", json!({"id": "ship", "n": 1, "as": "s2"}));
+    assert!(is_error);
+    let cli = t.run(&["tick", "ship", "1", "--as", "s2"]).code(2);
+    assert_eq!(cli.stderr.trim_end(), text);
+    assert!(
+        text.starts_with("plan: ship is claimed by s1 in "),
+        "{text}"
+    );
+    let (is_error, text, _) = c.call(
+        "plan_complete",
+        json!({"id": "ship", "evidence": "shipped", "as": "s2"}),
+    );
+    assert!(is_error && text.contains(", not by s2"), "{text}");
+    assert!(!t.plan_md().contains("signed off"), "{}", t.plan_md());
+    let (is_error, text, _) = c.call("plan_tick", json!({"id": "ship", "n": 1, "as": "s1"}));
+    assert!(!is_error, "{text}");
+}
