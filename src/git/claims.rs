@@ -290,7 +290,12 @@ pub fn drop_claim(root: &Path, goal: &str, expected: &str) -> Result<()> {
 fn git(root: &Path, args: &[&str]) -> Result<exec::Output> {
     let mut argv = vec!["git".to_string()];
     argv.extend(args.iter().map(|a| a.to_string()));
-    let spec = Spec::new(argv, root, REMOTE_TIMEOUT);
+    // A remote that asks for a password must fail, not wait on a terminal that
+    // no agent answers until the deadline.
+    let spec = Spec {
+        env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
+        ..Spec::new(argv, root, REMOTE_TIMEOUT)
+    };
     exec::run(&spec).with_context(|| format!("running git {}", args.join(" ")))
 }
 
