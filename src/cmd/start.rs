@@ -136,9 +136,9 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
     }
     // Taken before plan.md is written, so a goal held by another is left as it
     // was; put back when the start fails after that.
-    let claims = match &ctx.repo {
-        Some(_) => Some(Claims::of(ctx)?),
-        None => None,
+    let claims = match (&me, &ctx.repo) {
+        (Some(_), Some(_)) => Some(Claims::of(ctx)?),
+        _ => None,
     };
     let taken = match (&me, &claims) {
         (Some(me), Some(claims)) => Some(claims.take(id, me, args.steal)?),
