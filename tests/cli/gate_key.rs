@@ -330,3 +330,144 @@ fn an_honest_two_file_sign_off_reaches_the_judge_with_both_files() {
     assert!(evidence.contains("# Hello"), "{evidence}");
     assert!(!evidence.contains("none given"), "{evidence}");
 }
+
+/// `plan audit --base BASE ARGS`, its exit code, stdout and stderr.
+fn plan(t: &Test, base: &str, args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["audit", "--base", base];
+    all.extend(args);
+    let out = t.cmd(&all).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+// The gate as two jobs: `--verify-only` runs verify and writes what it found; the
+// judge's job, given that file with `--verified`, judges and runs no verify.
+#[test]
+fn the_verify_job_writes_results_and_the_judge_job_runs_no_verify() {
+    let (t, base) = pull_request(
+        |t| {
+            format!(
+                "echo checked\ntouch '{}'",
+                t.dir.path().join("verify-ran").display()
+            )
+        },
+        &["README.md"],
+    );
+    let results = t.dir.path().join("results.json");
+    let ran = t.dir.path().join("verify-ran");
+    let head = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let (code, stdout, stderr) = plan(
+        &t,
+        &base,
+        &["--verify-only", "--results", results.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        stdout,
+        format!(
+            "verified 1 goal at {}: 0 failed; results in {}\n",
+            &head[..12],
+            results.display()
+        )
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "format": 1,
+            "commit": head,
+            "goals": [{
+                "id": "ship",
+                "verify": "sh check.sh",
+                "passed": true,
+                "failure": null,
+                "tail": "checked\n",
+                "made": [],
+            }],
+        })
+    );
+    assert!(ran.exists());
+    std::fs::remove_file(&ran).unwrap();
+    user_judge(&t, &fixture_path("judges/accept"));
+    let verified = results.to_str().unwrap();
+    let (code, stdout, stderr) = plan(&t, &base, &["--rejudge", "--verified", verified]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("rejudge: verify passed; judge accept"),
+        "{stdout}"
+    );
+    assert!(!ran.exists(), "the judge's job ran verify");
+}
+
+// Attack: the verify job runs the pull request's code, which can write the results
+// file. Read as untrusted data: another commit, an unknown goal, a wrong type are
+// refused (exit 3); a goal it leaves out, or reports failed, fails the gate.
+#[test]
+fn the_judge_job_reads_verify_results_as_untrusted_data() {
+    let (t, base) = pull_request(|_| String::new(), &["README.md"]);
+    let head = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    user_judge(&t, &fixture_path("judges/accept"));
+    let file = t.dir.path().join("results.json");
+    let good = format!(
+        r#"{{"format":1,"commit":"{head}","goals":[{{"id":"ship","verify":"sh check.sh","passed":true,"failure":null,"tail":"","made":[]}}]}}"#
+    );
+    let run = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        plan(
+            &t,
+            &base,
+            &["--rejudge", "--verified", file.to_str().unwrap()],
+        )
+    };
+    let hint = "  hint: use the file `plan audit --base REV --verify-only --results FILE` wrote on this commit; the gate fails closed on anything else\n";
+    let other = "0".repeat(40);
+    let refusals = [
+        (
+            good.replace(&head, &other),
+            format!("verify ran on {other}, and HEAD is {head}"),
+        ),
+        (
+            good.replace(r#""id":"ship""#, r#""id":"other""#),
+            "it names goal \"other\", which the gate does not re-judge".to_string(),
+        ),
+        (
+            good.replace(r#""passed":true"#, r#""passed":1"#),
+            "not a results file: invalid type: integer `1`, expected a boolean at line 1 column 119"
+                .to_string(),
+        ),
+    ];
+    for (text, why) in refusals {
+        let (code, stdout, stderr) = run(&text);
+        assert_eq!(code, 3, "{stdout}{stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "plan: refusing the verify results {}: {why}\n{hint}",
+                file.display()
+            )
+        );
+    }
+    let (code, stdout, _) = run(&format!(r#"{{"format":1,"commit":"{head}","goals":[]}}"#));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains(
+            "rejudge: verify failed: the verify job reported nothing for this goal; judge not asked"
+        ),
+        "{stdout}"
+    );
+    let failed = good
+        .replace(r#""passed":true"#, r#""passed":false"#)
+        .replace(r#""failure":null"#, r#""failure":"exit 1""#);
+    let (code, stdout, _) = run(&failed);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("rejudge: verify failed: exit 1; judge not asked"),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = run(&good);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+}
