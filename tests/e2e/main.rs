@@ -6,6 +6,7 @@
 //! them with `cargo test --test e2e -- --ignored`.
 
 mod fake;
+mod gate;
 mod harness;
 mod inspector;
 mod isolation;
@@ -108,6 +109,12 @@ fn claude_plugin_hooks_work() {
 #[ignore = "e2e: runs the real host"]
 fn claude_marketplace_installs_the_plugin() {
     scenarios::claude_marketplace_installs_the_plugin();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_ci_judges_key_never_reaches_the_agents_server() {
+    gate::the_ci_judges_key_never_reaches_the_agents_server();
 }
 
 host_tests!(codex, Host::Codex);
