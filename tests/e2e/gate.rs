@@ -24,8 +24,8 @@ fn settings(agent: &str) -> String {
     format!("{{\"env\":{{\"ANTHROPIC_BASE_URL\":\"{agent}\"}}}}")
 }
 
-/// A world whose branch `pr` signs `cache-layer` off, with `attack` run by its
-/// verify only where there is no `.git` (the gate's copy). The CI's judge is the
+/// A world whose branch `pr` signs `cache-layer` off, with `attack` (if any) added
+/// to its verify, run only where there is no `.git` (the gate's copy). The CI's judge is the
 /// user's `claude`, against the world's scripted server, which accepts. Returns the
 /// base's sha.
 fn pull_request(w: &World, attack: &str) -> String {
@@ -40,11 +40,13 @@ fn pull_request(w: &World, attack: &str) -> String {
     w.sh("git add -A && git commit -q -m start");
     let base = w.sh("git rev-parse HEAD").trim().to_string();
     w.sh("git checkout -q -b pr");
-    w.write(
-        "check.sh",
-        &format!("test -f src/cache.rs\n[ -e .git ] || {{\n:\n{attack}\n}}\n"),
-    );
-    w.sh("git add -A && git commit -q -m check");
+    if !attack.is_empty() {
+        w.write(
+            "check.sh",
+            &format!("test -f src/cache.rs\n[ -e .git ] || {{\n:\n{attack}\n}}\n"),
+        );
+        w.sh("git add -A && git commit -q -m check");
+    }
     w.fake.script(Box::new(|c| {
         if is_side(c) {
             return side(c);
@@ -128,4 +130,81 @@ pub fn the_ci_judges_key_never_reaches_the_agents_server() {
     );
     assert_eq!(w2.fake.calls().len(), asked, "no model was asked");
     assert!(!real.exists());
+}
+
+/// The `run:` script of the workflow's step named `name`.
+fn step_script(workflow: &str, name: &str) -> String {
+    let at = workflow
+        .find(&format!("- name: {name}\n"))
+        .unwrap_or_else(|| panic!("no step {name} in\n{workflow}"));
+    let block = workflow[at..]
+        .split_once("run: |\n")
+        .expect("a run block")
+        .1;
+    let indent = block.len() - block.trim_start().len();
+    block
+        .lines()
+        .take_while(|l| l.len() > indent && l[..indent].trim().is_empty())
+        .map(|l| format!("{}\n", &l[indent..]))
+        .collect()
+}
+
+/// The two jobs of the workflow `plan install ci` writes, their `run:` steps taken
+/// from the file and run as the runner would, each in its own clone and temp dir:
+/// `verify` without the judge's key or endpoint, then `judge` with them and
+/// verify's results as the artifact brings them. The real `claude` judges against
+/// the scripted server. An honest pull request passes.
+pub fn the_workflows_two_jobs_pass_an_honest_pull_request() {
+    let w = World::new(Host::Claude, PLAN, crate::fake::script(vec![]));
+    let base = pull_request(&w, "");
+    w.plan_ok(&["install", "ci"]);
+    let workflow = w.read(".github/workflows/plan.yml");
+    let asked = w.fake.calls().len();
+    let mut results: Option<std::path::PathBuf> = None;
+    let summary = w.path("summary.md");
+    for (job, step) in [("verify", "plan verify"), ("judge", "plan audit")] {
+        let temp = w.path(&format!("runner-{job}"));
+        let clone = temp.join("checkout");
+        std::fs::create_dir_all(&temp).unwrap();
+        w.sh(&format!(
+            "git clone -q --branch pr \"file://$PWD\" '{}'",
+            clone.display()
+        ));
+        if let Some(from) = &results {
+            std::fs::create_dir_all(temp.join("plan-verify")).unwrap();
+            std::fs::copy(from, temp.join("plan-verify/results.json")).unwrap();
+        }
+        let script = temp.join("step.sh");
+        std::fs::write(&script, step_script(&workflow, step)).unwrap();
+        // The verify job holds no secret and no endpoint of the judge's.
+        let unset = if job == "verify" {
+            "-u ANTHROPIC_API_KEY -u ANTHROPIC_BASE_URL"
+        } else {
+            ""
+        };
+        let out = w.sh(&format!(
+            "cd '{}' && env {unset} BASE={base} RUNNER_TEMP='{}' GITHUB_STEP_SUMMARY='{}' bash '{}'",
+            clone.display(),
+            temp.display(),
+            summary.display(),
+            script.display()
+        ));
+        if job == "verify" {
+            assert_eq!(w.fake.calls().len(), asked, "the verify job asked a model");
+            assert!(out.starts_with("verified 1 goal at "), "{out}");
+            results = Some(temp.join("plan-verify/results.json"));
+        }
+    }
+    let summary = std::fs::read_to_string(summary).unwrap();
+    assert!(
+        summary.contains(
+            "| `cache-layer` | done proven | claude, re-judged: accept | passed (re-run) | none |"
+        ),
+        "{summary}"
+    );
+    assert!(summary.ends_with("**Passed.**\n"), "{summary}");
+    assert!(
+        w.fake.calls().len() > asked,
+        "the judge job asked the CI's server"
+    );
 }

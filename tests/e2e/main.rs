@@ -117,6 +117,12 @@ fn claude_ci_judges_key_never_reaches_the_agents_server() {
     gate::the_ci_judges_key_never_reaches_the_agents_server();
 }
 
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_the_workflows_two_jobs_pass_an_honest_pull_request() {
+    gate::the_workflows_two_jobs_pass_an_honest_pull_request();
+}
+
 host_tests!(codex, Host::Codex);
 
 #[test]
