@@ -414,7 +414,19 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         let judged = scratch.path().join("tree");
         std::fs::create_dir(&judged)?;
         git::export_commit(root, &self.commit, &judged)?;
-        put_made(&judged, &result.made);
+        // Only what the sign-off named as evidence: a file the results add beside
+        // it would pass, in the judge's copy, for code the commit does not have.
+        let named: Vec<&verified::Made> = result
+            .made
+            .iter()
+            .filter(|m| {
+                prepared
+                    .paths
+                    .iter()
+                    .any(|p| p.trim_end_matches('/') == m.path)
+            })
+            .collect();
+        put_made(&judged, &named);
         let paths: Vec<String> = prepared
             .paths
             .iter()
@@ -579,7 +591,7 @@ fn made_by_verify(tree: &Path, root: &Path, commit: &str, paths: &[String]) -> V
 
 /// Writes the files verify made into the judge's copy, where the commit has
 /// nothing and no link leads out of the copy; what the commit has stays.
-fn put_made(judged: &Path, made: &[verified::Made]) {
+fn put_made(judged: &Path, made: &[&verified::Made]) {
     let Ok(top) = std::fs::canonicalize(judged) else {
         return;
     };

@@ -27,7 +27,7 @@ failure_modes:
 /// `check.sh` (honest: `test -f README.md`), then a branch `pr` on which the agent
 /// adds `attack(t)` to `check.sh`, run only where there is no `.git` (the gate's
 /// copy, not the agent's own sign-off), and signs `ship` off with `paths` as
-/// evidence. The agent's judge is a fake `claude` that accepts. Returns the base's
+/// evidence (a word starting `--` is passed as a flag). The agent's judge is a fake `claude` that accepts. Returns the base's
 /// sha.
 fn pull_request(attack: impl Fn(&Test) -> String, paths: &[&str]) -> (Test, String) {
     let t = Test::new();
@@ -52,7 +52,10 @@ fn pull_request(attack: impl Fn(&Test) -> String, paths: &[&str]) -> (Test, Stri
     t.commit_all("the check");
     let mut args = vec!["complete", "ship", "--evidence", "README.md is written"];
     for path in paths {
-        args.extend(["--path", path]);
+        match path.starts_with("--") {
+            true => args.push(path),
+            false => args.extend(["--path", path]),
+        }
     }
     // The agent's own sign-off runs the attack too: only the gate's run matters here.
     t.ok(&args);
@@ -470,4 +473,52 @@ fn the_judge_job_reads_verify_results_as_untrusted_data() {
     );
     let (code, stdout, stderr) = run(&good);
     assert_eq!(code, 0, "{stdout}{stderr}");
+}
+
+// Attack: the verify job's results carry files "verify made" for the judge's copy.
+// Only an evidence file the sign-off named and the commit lacks (a report git
+// ignores) is put there; one the sign-off never named would pass, in the judge's
+// copy, for code the commit does not have.
+#[test]
+fn only_named_evidence_files_made_by_verify_reach_the_judges_copy() {
+    // The report is git-ignored: the agent's sign-off finds it, the commit lacks it.
+    let report = |t: &Test| {
+        t.write(".gitignore", "out/\n");
+        t.write("out/report.txt", "all 12 passed\n");
+        String::new()
+    };
+    let (t, base) = pull_request(report, &["README.md", "out/report.txt", "--allow-ignored"]);
+    let head = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let seen = t.dir.path().join("seen.txt");
+    let judge = t.dir.path().join("listing-judge");
+    std::fs::write(
+        &judge,
+        format!(
+            "#!/bin/sh\ncat >/dev/null\n{{ cat out/report.txt; ls src 2>&1; }} >'{}'\ncat '{}'\n",
+            seen.display(),
+            fixture_path("judges/outputs/accept.txt").display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&judge, std::fs::Permissions::from_mode(0o755)).unwrap();
+    user_judge(&t, &judge);
+    let file = t.dir.path().join("results.json");
+    std::fs::write(
+        &file,
+        format!(
+            r#"{{"format":1,"commit":"{head}","goals":[{{"id":"ship","verify":"sh check.sh","passed":true,"failure":null,"tail":"","made":[{{"path":"out/report.txt","text":"all 12 passed\n"}},{{"path":"src/forged.rs","text":"pub fn done() {{}}\n"}}]}}]}}"#
+        ),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = plan(
+        &t,
+        &base,
+        &["--rejudge", "--verified", file.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&seen).unwrap(),
+        "all 12 passed\nls: cannot access 'src': No such file or directory\n"
+    );
 }
