@@ -522,3 +522,39 @@ fn only_named_evidence_files_made_by_verify_reach_the_judges_copy() {
         "all 12 passed\nls: cannot access 'src': No such file or directory\n"
     );
 }
+
+// Attack: verify finds the real checkout through its parent (`/proc/$PPID/cwd`, plan
+// runs there) and commits a clean-looking README.md onto it, so a judge's copy
+// exported from HEAD after verify would read that. The gate pins HEAD before any
+// verify runs and exports that commit.
+#[test]
+fn a_verify_that_moves_the_checkouts_head_does_not_move_the_judges_copy() {
+    let (t, base) = pull_request(
+        |_| {
+            "cd \"/proc/$PPID/cwd\" && printf 'CLEAN LOOKING\\n' > README.md && git -c user.name=x -c user.email=x@x commit -qam clean"
+                .to_string()
+        },
+        &["README.md"],
+    );
+    t.write("README.md", "# Hello GAMED\n");
+    t.commit_all("the cheat");
+    let seen = t.dir.path().join("seen.txt");
+    let judge = t.dir.path().join("seeing-judge");
+    std::fs::write(
+        &judge,
+        format!(
+            "#!/bin/sh\ncat >/dev/null\ncat README.md >'{}'\ncat '{}'\n",
+            seen.display(),
+            fixture_path("judges/outputs/accept.txt").display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&judge, std::fs::Permissions::from_mode(0o755)).unwrap();
+    user_judge(&t, &judge);
+    let head = t.git(&["rev-parse", "HEAD"]);
+    let (_, stdout, stderr) = audit(&t, &base, None);
+    assert_ne!(t.git(&["rev-parse", "HEAD"]), head, "the attack moved HEAD");
+    let seen = std::fs::read_to_string(seen).unwrap_or_else(|_| panic!("{stdout}{stderr}"));
+    assert_eq!(seen, "# Hello GAMED\n");
+}
