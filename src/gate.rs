@@ -15,6 +15,7 @@ use crate::ctx::Ctx;
 use crate::exit::Exit;
 use crate::git::{self, Tracking};
 use crate::judge::files as judge_files;
+use crate::judge::guard::Depth;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::verdict::Verdict;
@@ -337,7 +338,8 @@ impl<'p, 'a> Rejudge<'p, 'a> {
     /// Runs every goal's verify, each in a fresh copy of the pinned commit, with a
     /// scrubbed environment and a throwaway HOME and TMPDIR; after each, kills
     /// whatever it left running (however it re-executed itself) and checks `guard`
-    /// (the judge's files): a change is exit 3, naming the file.
+    /// (the judge's files; their bytes hashed again after the last): a change is
+    /// exit 3, naming the file.
     pub fn verify_all(
         &self,
         ctx: &Ctx,
@@ -346,7 +348,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
     ) -> Result<verified::Results> {
         let root = &ctx.repo()?.root;
         let mut goals = Vec::new();
-        for (goal, prepared) in &self.goals {
+        for (i, (goal, prepared)) in self.goals.iter().enumerate() {
             let result = verify_one(root, &self.commit, goal, &prepared.paths, timeout);
             let left = crate::exec::end_descendants();
             if left > 0 {
@@ -359,7 +361,12 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 ));
             }
             if let Some(guard) = guard {
-                guard.check()?;
+                let depth = if i + 1 == self.goals.len() {
+                    Depth::Content
+                } else {
+                    Depth::Metadata
+                };
+                guard.check(depth)?;
             }
             goals.push(result?);
         }

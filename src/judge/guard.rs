@@ -30,9 +30,21 @@ const HASH_UP_TO: u64 = 1024 * 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Seen {
     path: PathBuf,
-    /// `absent`, or kind, size, mode, inode, change and modification times, and
-    /// the SHA-256 of what was hashed.
+    /// `absent`, or kind, size, mode, inode, change and modification times.
     state: String,
+    /// The SHA-256 of a file's bytes (a link's target), empty where not taken.
+    content: String,
+}
+
+/// Whether a walk reads and hashes what it finds, or only looks at its metadata.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// Metadata only. Any write, rename over or chmod moves a file's change time,
+    /// which only root can set back: enough after each verify, without reading
+    /// a 200 MB judge binary once per goal.
+    Metadata,
+    /// Every file's bytes hashed again too: after the last verify, before any judge.
+    Content,
 }
 
 /// The judge's files as they were when taken.
@@ -61,13 +73,14 @@ impl Guard {
         }
         let mut seen = Vec::new();
         for path in paths {
-            walk(&path, &mut seen)?;
+            walk(&path, &mut seen, Depth::Content)?;
         }
         Ok(Guard { program, seen })
     }
 
-    /// Exit 3 naming the first of the judge's files that is not as it was.
-    pub fn check(&self) -> Result<()> {
+    /// Exit 3 naming the deepest of the judge's files that is not as it was, at
+    /// `depth`.
+    pub fn check(&self, depth: Depth) -> Result<()> {
         let hint = "the pull request's code changed what the judge runs or reads; the gate judges nothing after that. Run the gate as two jobs (`plan install ci`), so the job holding the judge's key runs none of the pull request's code";
         if let Some((name, was)) = &self.program {
             let now = locate(name);
@@ -90,14 +103,19 @@ impl Guard {
             }
         }
         for root in roots {
-            walk(root, &mut now)?;
+            walk(root, &mut now, depth)?;
         }
         // The deepest difference names the file: a new file changes its directory too.
+        let same = |a: &Seen, b: &Seen| {
+            a.path == b.path
+                && a.state == b.state
+                && (depth == Depth::Metadata || a.content == b.content)
+        };
         let changed = self
             .seen
             .iter()
-            .filter(|s| !now.contains(s))
-            .chain(now.iter().filter(|n| !self.seen.contains(n)))
+            .filter(|s| !now.iter().any(|n| same(s, n)))
+            .chain(now.iter().filter(|n| !self.seen.iter().any(|s| same(s, n))))
             .map(|s| &s.path)
             .max_by_key(|p| p.components().count())
             .cloned();
@@ -231,7 +249,7 @@ fn config_paths(backend: Backend, home: &Path) -> Vec<PathBuf> {
 
 /// Records `path` and, for a directory, everything under it (symlinks are not
 /// followed, their targets are recorded as text).
-fn walk(path: &Path, out: &mut Vec<Seen>) -> Result<()> {
+fn walk(path: &Path, out: &mut Vec<Seen>, depth: Depth) -> Result<()> {
     let mut stack = vec![path.to_path_buf()];
     let mut count = 0;
     while let Some(path) = stack.pop() {
@@ -251,6 +269,7 @@ fn walk(path: &Path, out: &mut Vec<Seen>) -> Result<()> {
                 out.push(Seen {
                     path,
                     state: "absent".to_string(),
+                    content: String::new(),
                 });
                 continue;
             }
@@ -260,15 +279,16 @@ fn walk(path: &Path, out: &mut Vec<Seen>) -> Result<()> {
             fs::read_link(&path)
                 .map(|t| t.display().to_string())
                 .unwrap_or_default()
-        } else if kind.is_file() && (meta.len() <= HASH_UP_TO || meta.mode() & 0o111 != 0) {
-            fs::read(&path)
-                .map(|b| hex(&Sha256::digest(&b)))
-                .unwrap_or_else(|e| format!("unreadable: {e}"))
+        } else if depth == Depth::Content
+            && kind.is_file()
+            && (meta.len() <= HASH_UP_TO || meta.mode() & 0o111 != 0)
+        {
+            sha256(&path).unwrap_or_else(|e| format!("unreadable: {e}"))
         } else {
             String::new()
         };
         let state = format!(
-            "{:?} {} {:o} {} {}.{} {}.{} {content}",
+            "{:?} {} {:o} {} {}.{} {}.{}",
             kind,
             meta.len(),
             meta.mode(),
@@ -285,9 +305,27 @@ fn walk(path: &Path, out: &mut Vec<Seen>) -> Result<()> {
             children.sort();
             stack.extend(children.into_iter().rev());
         }
-        out.push(Seen { path, state });
+        out.push(Seen {
+            path,
+            state,
+            content,
+        });
     }
     Ok(())
+}
+
+/// A file's SHA-256, read in pieces: a judge binary is hundreds of megabytes.
+fn sha256(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut hasher = Sha256::new();
+    let mut file = fs::File::open(path)?;
+    let mut buf = vec![0; 1 << 20];
+    loop {
+        match file.read(&mut buf)? {
+            0 => return Ok(hex(&hasher.finalize())),
+            n => hasher.update(&buf[..n]),
+        }
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -328,13 +366,13 @@ mod tests {
             timeout: std::time::Duration::from_secs(1),
         };
         let guard = Guard::take(&judge, Some(home)).unwrap();
-        guard.check().unwrap();
+        guard.check(Depth::Content).unwrap();
         fs::write(home.join(".claude/settings.json"), "{\"env\":{}}").unwrap();
-        let err = guard.check().unwrap_err().to_string();
+        let err = guard.check(Depth::Metadata).unwrap_err().to_string();
         assert!(err.contains(".claude/settings.json changed"), "{err}");
         let guard = Guard::take(&judge, Some(home)).unwrap();
         fs::write(home.join(".claude.json"), "{}").unwrap();
-        let err = guard.check().unwrap_err().to_string();
+        let err = guard.check(Depth::Content).unwrap_err().to_string();
         assert!(err.contains(".claude.json changed"), "{err}");
     }
 }
