@@ -71,9 +71,15 @@ impl Guard {
         if let Some(home) = home {
             paths.extend(config_paths(judge.backend, home));
         }
+        paths.sort();
+        paths.dedup();
+        // A file inside a directory walked anyway (the binary in its npm package) is
+        // read once.
+        let covered = |p: &PathBuf| paths.iter().any(|q| q != p && p.starts_with(q));
+        let roots: Vec<&PathBuf> = paths.iter().filter(|p| !covered(p)).collect();
         let mut seen = Vec::new();
-        for path in paths {
-            walk(&path, &mut seen, Depth::Content)?;
+        for path in roots {
+            walk(path, &mut seen, Depth::Content)?;
         }
         Ok(Guard { program, seen })
     }
