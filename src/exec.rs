@@ -411,6 +411,70 @@ fn sweep(mark: &str, direct: &[i32]) {
     }
 }
 
+/// Kills every live descendant of this process, whatever its group, session or
+/// environment, and reaps those that came to us, within [`REAP`]; returns how
+/// many are still alive then (0: none). For a process that runs nothing else at
+/// the time (the CI gate between verify and judge): a run's sweep finds only what
+/// kept its mark, and code that re-executed itself with a clean environment in a
+/// new session keeps none. The subreaper [`run`] sets makes every orphan of a run
+/// ours, so it stays a descendant however often it forked.
+pub fn end_descendants() -> usize {
+    let me = getpid().as_raw_nonzero().get();
+    let end = Instant::now() + REAP;
+    loop {
+        let alive: Vec<(i32, char, i32)> = descendants(me);
+        let mut left = 0;
+        for (pid, state, parent) in alive {
+            let Some(id) = Pid::from_raw(pid) else {
+                continue;
+            };
+            if state == 'Z' {
+                if parent == me {
+                    let _ = waitpid(Some(id), WaitOptions::NOHANG);
+                }
+                continue;
+            }
+            // Stopped first: one killed while its child forks leaves that child
+            // to be found in the next pass, not running free meanwhile.
+            let _ = kill_process(id, Signal::STOP);
+            let _ = kill_process(id, Signal::KILL);
+            left += 1;
+        }
+        if left == 0 || Instant::now() >= end {
+            return left;
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Every process under `root` in the parent tree `/proc` shows: pid, state, parent.
+fn descendants(root: i32) -> Vec<(i32, char, i32)> {
+    let Ok(dir) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let all: Vec<(i32, char, i32)> = dir
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let (state, parent) = stat(pid)?;
+            Some((pid, state, parent))
+        })
+        .collect();
+    let mut under = vec![root];
+    let mut out = Vec::new();
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for p in &all {
+            if under.contains(&p.2) && !under.contains(&p.0) {
+                under.push(p.0);
+                out.push(*p);
+                grew = true;
+            }
+        }
+    }
+    out
+}
+
 /// Live processes whose environment holds `needle` (`PLAN_EXEC_RUN=mark\0`).
 fn marked(needle: &[u8]) -> Vec<i32> {
     let Ok(dir) = fs::read_dir("/proc") else {

@@ -15,13 +15,14 @@ use crate::ctx::Ctx;
 use crate::exit::Exit;
 use crate::git::{self, Tracking};
 use crate::judge::files as judge_files;
+use crate::judge::guard::Depth;
 use crate::judge::prompt::{self, Facts, VerifyFacts};
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::verdict::Verdict;
 use crate::plan::gate::{self as rules, Change, Lost, Reverted};
 use crate::plan::history;
 use crate::plan::model::{Goal, Plan, parse};
-use crate::verify;
+use crate::{verified, verify};
 
 /// What `actions/checkout` needs to fetch the whole history, for hints.
 pub const FETCH_HINT: &str = "fetch the whole history: `git fetch --unshallow`, and remove .git/info/grafts and refs/replace/* (`git replace -d`); in GitHub Actions, give actions/checkout `fetch-depth: 0`";
@@ -243,17 +244,18 @@ impl Rejudged {
 }
 
 /// The environment a re-run verify gets: enough to find and run a toolchain, none
-/// of the caller's secrets (the judge's key among them).
+/// of the caller's secrets (the judge's key among them). HOME and TMPDIR are not
+/// passed: verify gets throwaway ones, so it writes no judge config by accident of
+/// `~`. Where the toolchain homes are not set, they are named under the real HOME
+/// (cargo and rustup find nothing otherwise).
 const CLEAN_ENV: &[&str] = &[
     "PATH",
-    "HOME",
     "USER",
     "LOGNAME",
     "LANG",
     "LC_ALL",
     "LC_CTYPE",
     "TZ",
-    "TMPDIR",
     "CARGO_HOME",
     "RUSTUP_HOME",
     "GOPATH",
@@ -261,127 +263,357 @@ const CLEAN_ENV: &[&str] = &[
     "GOMODCACHE",
 ];
 
-/// Re-runs `goal`'s verify in a fresh copy of HEAD's tree with a clean environment,
-/// then asks `judge` with plan's own prompts (the repository's `.plan/prompts/` are
-/// not read). A failed verify costs no model call.
-pub fn rejudge(
-    ctx: &Ctx,
-    plan: &Plan<'_>,
-    goal: &Goal<'_>,
-    judge: &Judge,
-    verify_timeout: Duration,
-) -> Result<Rejudged> {
-    let root = &ctx.repo()?.root;
-    let scratch = tempfile::tempdir()?;
-    let tree = scratch.path().join("tree");
-    std::fs::create_dir(&tree)?;
-    git::export_head(root, &tree)?;
-    // The judge reads a second copy of HEAD: verify runs in `tree` and could rewrite
-    // what the judge would read there after it passed.
-    let judged = scratch.path().join("judged");
-    std::fs::create_dir(&judged)?;
-    git::export_head(root, &judged)?;
-    let id = goal.id.as_ref();
-    let mut tail = String::new();
-    let verify = match goal.verify() {
-        None => None,
-        Some(line) => match verify::parse(line) {
-            Ok(parsed) => Some((line, parsed)),
-            Err(e) => {
-                return Ok(Rejudged {
-                    verify: format!("failed: verify cannot run: {}", e.message),
-                    verdict: "not asked".to_string(),
-                });
-            }
-        },
-    };
-    if let Some((line, parsed)) = &verify {
-        crate::out::progress(&format!("rejudge {id}: running verify"));
-        let clean: Vec<(String, String)> = CLEAN_ENV
-            .iter()
-            .filter_map(|k| Some((k.to_string(), std::env::var(k).ok()?)))
-            .collect();
-        let outcome = verify::run_clean(parsed, &tree, verify_timeout, 16 * 1024, clean)?;
-        if !outcome.passed {
-            return Ok(Rejudged {
-                verify: format!("failed: {}", outcome.why_failed(line, verify_timeout)),
-                verdict: "not asked".to_string(),
-            });
+/// Words in a variable's name that mark it as a credential: never passed to
+/// verify, even when the list above names it.
+const SECRET_WORDS: &[&str] = &["KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH"];
+
+/// Whether a variable's name looks like it holds a credential.
+fn secret_name(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    SECRET_WORDS.iter().any(|w| upper.contains(w))
+}
+
+/// What the judge of one goal is told, read from the pinned commit before any
+/// verify runs: code verify runs could rewrite the checkout afterwards.
+struct Prepared {
+    evidence: String,
+    /// Repository-relative paths the sign-off named as evidence, confined later.
+    paths: Vec<String>,
+    diff_base: Option<String>,
+    diff_stat: String,
+    history: String,
+    weakened: Vec<crate::plan::weakened::Finding>,
+}
+
+/// The goals a re-judge covers, with the commit it pins: HEAD when it began.
+pub struct Rejudge<'p, 'a> {
+    commit: String,
+    goals: Vec<(&'p Goal<'a>, Prepared)>,
+}
+
+impl<'p, 'a> Rejudge<'p, 'a> {
+    /// Pins HEAD and reads what each of `goals`' judges will be told.
+    pub fn prepare(ctx: &Ctx, plan: &Plan<'a>, goals: Vec<&'p Goal<'a>>) -> Result<Self> {
+        let root = &ctx.repo()?.root;
+        let commit = git::resolve_commit(root, "HEAD")?;
+        let mut out = Vec::new();
+        for goal in goals {
+            let id = goal.id.as_ref();
+            let transcript = match rules::record_path(plan, id) {
+                Some(p) => git::file_at(root, &commit, Path::new(p))?.unwrap_or_default(),
+                None => String::new(),
+            };
+            let (evidence, paths) = evidence_of(&transcript);
+            let start = crate::weakened::start_commit(plan, id).map(str::to_string);
+            let (diff_base, diff_stat) = match git::diff_stat_since(root, start.as_deref()) {
+                Ok(stat) => (start, stat),
+                Err(_) => (None, git::diff_stat_since(root, None).unwrap_or_default()),
+            };
+            let prepared = Prepared {
+                evidence,
+                paths,
+                diff_base,
+                diff_stat,
+                history: contract_history(plan, id),
+                weakened: crate::weakened::now(root, plan, goal)?,
+            };
+            out.push((goal, prepared));
         }
-        tail = outcome.tail;
+        Ok(Rejudge { commit, goals: out })
     }
-    let transcript = rules::record_path(plan, id)
-        .and_then(|p| std::fs::read_to_string(judged.join(p)).ok())
-        .unwrap_or_default();
-    let (evidence, paths) = evidence_of(&transcript);
-    copy_made_by_verify(&tree, &judged, &paths);
-    let start = crate::weakened::start_commit(plan, id).map(str::to_string);
-    let (diff_base, diff_stat) = match git::diff_stat_since(root, start.as_deref()) {
-        Ok(stat) => (start.as_deref(), stat),
-        Err(_) => (None, git::diff_stat_since(root, None).unwrap_or_default()),
-    };
-    let history = contract_history(plan, id);
-    let weakened = crate::weakened::now(root, plan, goal)?;
-    let parsed = verify.as_ref().map(|(_, v)| v);
-    let files = judge_files::gather(&judged, parsed, &paths);
-    let command = parsed.map(|v| v.to_string());
-    let facts = Facts {
-        id,
-        title: goal.title,
-        done_when: goal.done_when().unwrap_or("(none written)"),
-        failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
-        history: &history,
-        subtasks: goal.subtasks.iter().map(|s| (s.done, s.text)).collect(),
-        verify: match &command {
-            Some(command) => VerifyFacts::Passed {
-                command,
-                tail: &tail,
+
+    /// The full commit id pinned.
+    pub fn commit(&self) -> &str {
+        &self.commit
+    }
+
+    /// Each goal's id and verify line, as a results file must name them.
+    pub fn expected(&self) -> Vec<(&str, Option<&str>)> {
+        self.goals
+            .iter()
+            .map(|(g, _)| (g.id.as_ref(), g.verify()))
+            .collect()
+    }
+
+    /// Runs every goal's verify, each in a fresh copy of the pinned commit, with a
+    /// scrubbed environment and a throwaway HOME and TMPDIR; after each, kills
+    /// whatever it left running (however it re-executed itself) and checks `guard`
+    /// (the judge's files; their bytes hashed again after the last): a change is
+    /// exit 3, naming the file.
+    pub fn verify_all(
+        &self,
+        ctx: &Ctx,
+        timeout: Duration,
+        guard: Option<&crate::judge::guard::Guard>,
+    ) -> Result<verified::Results> {
+        let root = &ctx.repo()?.root;
+        let mut goals = Vec::new();
+        for (i, (goal, prepared)) in self.goals.iter().enumerate() {
+            let result = verify_one(root, &self.commit, goal, &prepared.paths, timeout);
+            let left = crate::exec::end_descendants();
+            if left > 0 {
+                return Err(Exit::env_hint(
+                    format!(
+                        "refusing the gate: {left} process(es) that goal {}'s verify started would not die",
+                        goal.id
+                    ),
+                    "the judge is not asked while the pull request's code may still run; run the gate as two jobs (`plan install ci`)",
+                ));
+            }
+            if let Some(guard) = guard {
+                let depth = if i + 1 == self.goals.len() {
+                    Depth::Content
+                } else {
+                    Depth::Metadata
+                };
+                guard.check(depth)?;
+            }
+            goals.push(result?);
+        }
+        Ok(verified::Results {
+            format: verified::FORMAT,
+            commit: self.commit.clone(),
+            goals,
+        })
+    }
+
+    /// Asks `judge` about every goal, with verify's outcome from `results` (run
+    /// here, or read from the verify job's file); a goal it lacks counts as failed.
+    /// Each judge reads its own copy of the pinned commit, made now in a fresh
+    /// private directory.
+    pub fn judge_all(
+        &self,
+        ctx: &Ctx,
+        judge: &Judge,
+        results: &verified::Results,
+    ) -> Result<Vec<(String, Rejudged)>> {
+        let mut out = Vec::new();
+        for (goal, prepared) in &self.goals {
+            let id = goal.id.to_string();
+            let found = results.goals.iter().find(|r| r.id == id);
+            let rejudged = match found {
+                None => Rejudged {
+                    verify: "failed: the verify job reported nothing for this goal".to_string(),
+                    verdict: "not asked".to_string(),
+                },
+                Some(r) if !r.passed => Rejudged {
+                    verify: format!("failed: {}", r.failure.as_deref().unwrap_or("(no reason)")),
+                    verdict: "not asked".to_string(),
+                },
+                Some(r) => self.judge_one(ctx, goal, prepared, judge, r)?,
+            };
+            out.push((id, rejudged));
+        }
+        Ok(out)
+    }
+
+    fn judge_one(
+        &self,
+        ctx: &Ctx,
+        goal: &Goal<'_>,
+        prepared: &Prepared,
+        judge: &Judge,
+        result: &verified::GoalResult,
+    ) -> Result<Rejudged> {
+        let root = &ctx.repo()?.root;
+        let id = goal.id.as_ref();
+        let scratch = tempfile::Builder::new().prefix("plan-judged-").tempdir()?;
+        let judged = scratch.path().join("tree");
+        std::fs::create_dir(&judged)?;
+        git::export_commit(root, &self.commit, &judged)?;
+        // Only what the sign-off named as evidence: a file the results add beside
+        // it would pass, in the judge's copy, for code the commit does not have.
+        let named: Vec<&verified::Made> = result
+            .made
+            .iter()
+            .filter(|m| {
+                prepared
+                    .paths
+                    .iter()
+                    .any(|p| p.trim_end_matches('/') == m.path)
+            })
+            .collect();
+        put_made(&judged, &named);
+        let paths: Vec<String> = prepared
+            .paths
+            .iter()
+            .filter_map(|p| judge_files::in_repo(&judged, p.trim_end_matches('/')))
+            .collect();
+        let parsed = match goal.verify().map(verify::parse) {
+            Some(Ok(v)) => Some(v),
+            _ => None,
+        };
+        let files = judge_files::gather(&judged, parsed.as_ref(), &paths);
+        let command = parsed.as_ref().map(|v| v.to_string());
+        let facts = Facts {
+            id,
+            title: goal.title,
+            done_when: goal.done_when().unwrap_or("(none written)"),
+            failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
+            history: &prepared.history,
+            subtasks: goal.subtasks.iter().map(|s| (s.done, s.text)).collect(),
+            verify: match &command {
+                Some(command) => VerifyFacts::Passed {
+                    command,
+                    tail: &result.tail,
+                },
+                None => VerifyFacts::None,
             },
-            None => VerifyFacts::None,
-        },
-        evidence: &evidence,
-        paths: &paths,
-        files: &files,
-        diff_base,
-        diff_stat: &diff_stat,
-        weakened: &weakened,
+            evidence: &prepared.evidence,
+            paths: &paths,
+            files: &files,
+            diff_base: prepared.diff_base.as_deref(),
+            diff_stat: &prepared.diff_stat,
+            weakened: &prepared.weakened,
+        };
+        let text = prompt::render(prompt::EVIDENCE_JUDGE, &facts);
+        crate::out::progress(&format!("rejudge {id}: asking {}", judge.backend));
+        let answer = judge_run::run(judge, &judged, &text, prompt::JUDGE_SYSTEM)?;
+        let verdict = match answer.verdict {
+            Verdict::Accept { .. } => "accept".to_string(),
+            Verdict::Reject { missing, .. } if missing.is_empty() => "reject".to_string(),
+            Verdict::Reject { missing, .. } => format!("reject: {}", missing.join("; ")),
+            Verdict::NoVerdict { reason } => format!("no verdict: {reason}"),
+            Verdict::CouldNotJudge { reason } => format!("could not judge: {reason}"),
+        };
+        Ok(Rejudged {
+            verify: if result.verify.is_some() {
+                "passed".to_string()
+            } else {
+                "no verify".to_string()
+            },
+            verdict,
+        })
+    }
+}
+
+/// Runs one goal's verify in a fresh copy of `commit`; what it found, with the
+/// evidence files it made that the commit lacks.
+fn verify_one(
+    root: &Path,
+    commit: &str,
+    goal: &Goal<'_>,
+    paths: &[String],
+    timeout: Duration,
+) -> Result<verified::GoalResult> {
+    let id = goal.id.to_string();
+    let Some(line) = goal.verify() else {
+        return Ok(verified::GoalResult {
+            id,
+            verify: None,
+            passed: true,
+            failure: None,
+            tail: String::new(),
+            made: Vec::new(),
+        });
     };
-    let text = prompt::render(prompt::EVIDENCE_JUDGE, &facts);
-    crate::out::progress(&format!("rejudge {id}: asking {}", judge.backend));
-    let answer = judge_run::run(judge, &judged, &text, prompt::JUDGE_SYSTEM)?;
-    let verdict = match answer.verdict {
-        Verdict::Accept { .. } => "accept".to_string(),
-        Verdict::Reject { missing, .. } if missing.is_empty() => "reject".to_string(),
-        Verdict::Reject { missing, .. } => format!("reject: {}", missing.join("; ")),
-        Verdict::NoVerdict { reason } => format!("no verdict: {reason}"),
-        Verdict::CouldNotJudge { reason } => format!("could not judge: {reason}"),
+    let failed = |why: String| verified::GoalResult {
+        id: id.clone(),
+        verify: Some(line.to_string()),
+        passed: false,
+        failure: Some(verified::tail(&why, 4096)),
+        tail: String::new(),
+        made: Vec::new(),
     };
-    Ok(Rejudged {
-        verify: if verify.is_some() {
-            "passed".to_string()
-        } else {
-            "no verify".to_string()
-        },
-        verdict,
+    let parsed = match verify::parse(line) {
+        Ok(parsed) => parsed,
+        Err(e) => return Ok(failed(format!("verify cannot run: {}", e.message))),
+    };
+    let scratch = tempfile::Builder::new().prefix("plan-verify-").tempdir()?;
+    let tree = scratch.path().join("tree");
+    let home = scratch.path().join("home");
+    let tmp = scratch.path().join("tmp");
+    for dir in [&tree, &home, &tmp] {
+        std::fs::create_dir(dir)?;
+    }
+    git::export_commit(root, commit, &tree)?;
+    crate::out::progress(&format!("rejudge {id}: running verify"));
+    let outcome = verify::run_clean(
+        &parsed,
+        &tree,
+        timeout,
+        verified::TAIL,
+        clean_env(&home, &tmp),
+    )?;
+    if !outcome.passed {
+        return Ok(failed(outcome.why_failed(line, timeout)));
+    }
+    Ok(verified::GoalResult {
+        id,
+        verify: Some(line.to_string()),
+        passed: true,
+        failure: None,
+        tail: verified::tail(&outcome.tail, verified::TAIL),
+        made: made_by_verify(&tree, root, commit, paths),
     })
 }
 
-/// Copies into the judge's copy the evidence files HEAD lacks and verify made (a
-/// report git ignores), as a sign-off's judge finds them; what HEAD has stays HEAD's.
-fn copy_made_by_verify(tree: &Path, judged: &Path, paths: &[String]) {
+/// The scrubbed environment: [`CLEAN_ENV`] as plan has it, less anything named
+/// like a credential, with `home` and `tmp` as HOME and TMPDIR.
+fn clean_env(home: &Path, tmp: &Path) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = CLEAN_ENV
+        .iter()
+        .filter(|k| !secret_name(k))
+        .filter_map(|k| Some((k.to_string(), std::env::var(k).ok()?)))
+        .collect();
+    if let Some(real) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        let real = PathBuf::from(real);
+        for (name, dir) in [("CARGO_HOME", ".cargo"), ("RUSTUP_HOME", ".rustup")] {
+            if !env.iter().any(|(k, _)| k == name) && real.join(dir).is_dir() {
+                env.push((name.to_string(), real.join(dir).display().to_string()));
+            }
+        }
+    }
+    env.push(("HOME".to_string(), home.display().to_string()));
+    env.push(("TMPDIR".to_string(), tmp.display().to_string()));
+    env
+}
+
+/// The evidence files `paths` names that `commit` lacks and verify made in `tree`
+/// (a report git ignores), bounded, for the judge's copy.
+fn made_by_verify(tree: &Path, root: &Path, commit: &str, paths: &[String]) -> Vec<verified::Made> {
+    let mut out = Vec::new();
     for rel in paths {
-        let rel = Path::new(rel.trim_end_matches('/'));
-        let plain = rel
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)));
-        let (from, to) = (tree.join(rel), judged.join(rel));
-        if !plain || std::fs::symlink_metadata(&to).is_ok() || !from.is_file() {
+        let rel = rel.trim_end_matches('/');
+        if out.len() >= verified::MADE_FILES || !verified::plain(rel) {
             continue;
         }
-        if let Some(dir) = to.parent() {
-            let _ = std::fs::create_dir_all(dir);
+        if git::file_at(root, commit, Path::new(rel)).is_ok_and(|f| f.is_some()) {
+            continue;
         }
-        let _ = std::fs::copy(&from, &to);
+        let Some(inside) = judge_files::in_repo(tree, rel) else {
+            continue;
+        };
+        let Ok(bytes) = std::fs::read(tree.join(&inside)) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(verified::MADE_BYTES)]);
+        out.push(verified::Made {
+            path: inside,
+            text: verified::tail(&text, verified::MADE_BYTES),
+        });
+    }
+    out
+}
+
+/// Writes the files verify made into the judge's copy, where the commit has
+/// nothing and no link leads out of the copy; what the commit has stays.
+fn put_made(judged: &Path, made: &[&verified::Made]) {
+    let Ok(top) = std::fs::canonicalize(judged) else {
+        return;
+    };
+    for file in made {
+        let to = judged.join(&file.path);
+        if !verified::plain(&file.path) || std::fs::symlink_metadata(&to).is_ok() {
+            continue;
+        }
+        let Some(dir) = to.parent() else { continue };
+        if std::fs::create_dir_all(dir).is_err()
+            || !std::fs::canonicalize(dir).is_ok_and(|d| d.starts_with(&top))
+        {
+            continue;
+        }
+        let _ = std::fs::write(&to, &file.text);
     }
 }
 
@@ -405,19 +637,37 @@ fn contract_history(plan: &Plan<'_>, id: &str) -> String {
         .collect()
 }
 
-/// The evidence text and paths a transcript recorded (its `## Evidence` section):
-/// the agent's words, which the prompt fences as untrusted.
+/// The evidence text and paths a transcript recorded (its `## Evidence` section, as
+/// `record.rs` writes it: a fence of backticks with an info string, closed by the
+/// same backticks alone, then `paths: a, b`): the agent's words, which the prompt
+/// fences as untrusted. Paths are returned as written; the caller confines them.
 fn evidence_of(transcript: &str) -> (String, Vec<String>) {
+    let missing = |why: &str| (format!("(the sign-off's transcript {why})"), Vec::new());
     let Some((_, rest)) = transcript.split_once("\n## Evidence\n\n") else {
-        return (
-            "(the sign-off's transcript has no evidence section)".to_string(),
-            Vec::new(),
-        );
+        return missing("has no evidence section");
     };
     let mut lines = rest.lines();
-    let fence = lines.next().unwrap_or_default();
-    let body: Vec<&str> = lines.by_ref().take_while(|l| *l != fence).collect();
+    let opener = lines.next().unwrap_or_default();
+    let ticks = opener.len() - opener.trim_start_matches('`').len();
+    if ticks < 3 {
+        return missing("has an evidence section without a fence");
+    }
+    let closer = &opener[..ticks];
+    let mut body = Vec::new();
+    let mut closed = false;
+    for line in lines.by_ref() {
+        if line == closer {
+            closed = true;
+            break;
+        }
+        body.push(line);
+    }
+    if !closed {
+        return missing("has an evidence fence that is never closed");
+    }
     let paths = lines
+        .by_ref()
+        .take_while(|l| !l.starts_with("## "))
         .find_map(|l| l.strip_prefix("paths: "))
         .filter(|p| *p != "(none)")
         .map(|p| p.split(", ").map(str::to_string).collect())
@@ -431,11 +681,38 @@ mod tests {
 
     #[test]
     fn reads_the_evidence_a_transcript_recorded() {
-        let text = "# Sign-off record: a\n\n## Evidence\n\n````\nit works\n```inner```\n````\n\npaths: README.md, out.log\n\n## Judge\n";
+        let text = "# Sign-off record: a\n\n## Evidence\n\n````text\nit works\n```inner```\n````\n\npaths: README.md, out.log\n\n## Judge\n\n````text\njudge says\n````\n";
         let (evidence, paths) = evidence_of(text);
         assert_eq!(evidence, "it works\n```inner```");
         assert_eq!(paths, ["README.md", "out.log"]);
         let none = "x\n## Evidence\n\n````\ny\n````\n\npaths: (none)\n";
-        assert_eq!(evidence_of(none).1, Vec::<String>::new());
+        assert_eq!(evidence_of(none), ("y".to_string(), Vec::new()));
+        let open = "x\n## Evidence\n\n````text\ny\n```\n\npaths: a\n";
+        assert_eq!(
+            evidence_of(open),
+            (
+                "(the sign-off's transcript has an evidence fence that is never closed)"
+                    .to_string(),
+                Vec::new()
+            )
+        );
+        // A paths line of another section is not the evidence's.
+        let later = "x\n## Evidence\n\n````text\ny\n````\n\n## Judge\n\npaths: /etc/hostname\n";
+        assert_eq!(evidence_of(later).1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn credentials_are_named_as_such() {
+        for name in [
+            "ANTHROPIC_API_KEY",
+            "GITHUB_TOKEN",
+            "my_secret",
+            "DB_PASSWORD",
+        ] {
+            assert!(secret_name(name), "{name}");
+        }
+        for name in CLEAN_ENV {
+            assert!(!secret_name(name), "{name}");
+        }
     }
 }

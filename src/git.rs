@@ -83,7 +83,7 @@ mod since;
 pub use driver::{merge_driver, set_merge_driver, unset_merge_driver};
 pub use since::changed_since;
 mod gate;
-pub use gate::{export_head, files_where, hidden_history, is_ancestor, resolve_commit, reverts};
+pub use gate::{export_commit, files_where, hidden_history, is_ancestor, resolve_commit, reverts};
 
 fn open(root: &Path) -> Result<Repository> {
     Repository::open(root)

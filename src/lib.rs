@@ -34,6 +34,7 @@ mod report;
 mod running;
 mod stamp_floor;
 mod store;
+mod verified;
 mod verify;
 mod weakened;
 

@@ -44,6 +44,21 @@ pub struct Args {
     /// The judge --rejudge asks, over your user config's judge.backend
     #[arg(long, value_name = "BACKEND", requires = "rejudge")]
     pub judge: Option<String>,
+    /// The gate's first job, which holds no secret: with --base, run the verify of each goal
+    /// --rejudge would judge (in a clean copy of HEAD, a scrubbed environment and a throwaway
+    /// HOME) and write what it found to --results FILE as JSON; no judge is asked
+    #[arg(long, requires_all = ["base", "results"], conflicts_with_all = ["rejudge", "verified"])]
+    pub verify_only: bool,
+    /// Where --verify-only writes its results (JSON: the commit, and per goal its verify,
+    /// passed or failed, the end of its output)
+    #[arg(long, value_name = "FILE", requires = "verify_only")]
+    pub results: Option<std::path::PathBuf>,
+    /// The gate's second job, which holds the judge's key and runs none of the pull request's
+    /// code: with --rejudge, run no verify and take its outcomes from FILE (written by
+    /// --verify-only on the same commit), read as untrusted data: a wrong shape, another
+    /// commit, an unknown goal or an oversize field is refused (exit 3); a goal it lacks fails
+    #[arg(long, value_name = "FILE", requires = "rejudge")]
+    pub verified: Option<std::path::PathBuf>,
     /// Also fail on weak sign-offs (no judge, a command judge), contract changes approved
     /// without a terminal, transcripts git does not track, and weakened tests
     #[arg(long)]
@@ -220,6 +235,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .rejudge
         .then(|| gate::rejudge_judge(args.judge.as_deref()))
         .transpose()?;
+    // --verify-only runs the verifies --rejudge would, with the same timeout.
+    let verify_timeout = match (&rejudge_with, args.verify_only) {
+        (Some((_, timeout)), _) => Some(*timeout),
+        (None, true) => Some(Duration::from_secs(
+            config::load_user()?.verify_timeout_secs,
+        )),
+        (None, false) => None,
+    };
+    let mut to_rejudge: Vec<&Goal<'_>> = Vec::new();
     // With a base, only what the pull request signs off is judged again or held to
     // --strict: the base passed its own gate.
     let in_scope = |id: &str| {
@@ -287,23 +311,22 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         } else {
             Vec::new()
         };
-        let rejudge = match &rejudge_with {
-            Some((judge, timeout)) if scoped && goal.status() == Status::Done => {
-                Some(if proof.is_proven() {
-                    let r = gate::rejudge(ctx, &plan, goal, judge, *timeout)?;
-                    RejudgeView {
-                        passed: r.passed(),
-                        verify: r.verify,
-                        verdict: r.verdict,
-                    }
-                } else {
-                    RejudgeView {
-                        verify: "not run: unproven".to_string(),
-                        verdict: "not asked: unproven".to_string(),
-                        passed: false,
-                    }
-                })
-            }
+        // Judged after the loop, every verify first: see gate::Rejudge.
+        let rejudge = match &verify_timeout {
+            Some(_) if scoped && goal.status() == Status::Done => Some(if proof.is_proven() {
+                to_rejudge.push(goal);
+                RejudgeView {
+                    verify: "not run".to_string(),
+                    verdict: "not asked".to_string(),
+                    passed: false,
+                }
+            } else {
+                RejudgeView {
+                    verify: "not run: unproven".to_string(),
+                    verdict: "not asked: unproven".to_string(),
+                    passed: false,
+                }
+            }),
             _ => None,
         };
         let reverify = match &config {
@@ -328,6 +351,50 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             rejudge,
             findings,
         });
+    }
+    if let Some(timeout) = verify_timeout {
+        let run = gate::Rejudge::prepare(ctx, &plan, to_rejudge)?;
+        if args.verify_only {
+            let results = run.verify_all(ctx, timeout, None)?;
+            let file = args.results.as_deref().unwrap_or(std::path::Path::new("-"));
+            let text = serde_json::to_string_pretty(&results)? + "\n";
+            std::fs::write(file, text).map_err(|e| {
+                Exit::env(format!(
+                    "cannot write the verify results {}: {e}",
+                    file.display()
+                ))
+            })?;
+            let failed = results.goals.iter().filter(|g| !g.passed).count();
+            println(&format!(
+                "verified {} goal{} at {}: {failed} failed; results in {}",
+                results.goals.len(),
+                if results.goals.len() == 1 { "" } else { "s" },
+                &results.commit[..12],
+                file.display()
+            ))?;
+            return Ok(OK);
+        }
+        if let Some((judge, _)) = &rejudge_with {
+            let results = match &args.verified {
+                Some(file) => crate::verified::read(file, run.commit(), &run.expected())?,
+                None => {
+                    let home = std::env::var_os("HOME")
+                        .filter(|h| !h.is_empty())
+                        .map(std::path::PathBuf::from);
+                    let guard = crate::judge::guard::Guard::take(judge, home.as_deref())?;
+                    run.verify_all(ctx, timeout, Some(&guard))?
+                }
+            };
+            for (id, r) in run.judge_all(ctx, judge, &results)? {
+                if let Some(entry) = goals.iter_mut().find(|g| g.id == id) {
+                    entry.rejudge = Some(RejudgeView {
+                        passed: r.passed(),
+                        verify: r.verify,
+                        verdict: r.verdict,
+                    });
+                }
+            }
+        }
     }
     let mut report = Report {
         file: &ctx.store.name,

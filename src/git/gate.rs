@@ -207,13 +207,17 @@ fn change(
     Ok((before, text_in(commit)?))
 }
 
-/// Writes the tree of HEAD into `dest` (an empty directory), leaving the index and
-/// the working tree alone: what a fresh clone would check out, and nothing else.
-pub fn export_head(root: &Path, dest: &Path) -> Result<()> {
+/// Writes the tree of the commit `id` (full hex) into `dest` (an empty directory),
+/// leaving the index and the working tree alone: what a fresh clone would check
+/// out, and nothing else. The gate pins HEAD's id before the pull request's verify
+/// runs, which could move the checkout's HEAD.
+pub fn export_commit(root: &Path, id: &str, dest: &Path) -> Result<()> {
     let repo = open(root)?;
-    let Some(tip) = head(&repo)?.commit else {
-        anyhow::bail!("HEAD has no commit to check out");
-    };
+    let tip = git2::Oid::from_str(id).with_context(|| format!("reading the commit id {id}"))?;
+    export(&repo, tip, dest)
+}
+
+fn export(repo: &git2::Repository, tip: git2::Oid, dest: &Path) -> Result<()> {
     let commit = repo
         .find_commit(tip)
         .with_context(|| format!("reading the commit {tip}"))?;

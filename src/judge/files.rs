@@ -205,7 +205,7 @@ fn files_under(dir: &Path, cap: usize) -> Vec<std::path::PathBuf> {
 
 /// `word` as a relative path inside the repository, or `None` when it is absolute,
 /// climbs out with `..`, points into `.git`, or (through a symlink) leads outside.
-fn in_repo(root: &Path, word: &str) -> Option<String> {
+pub fn in_repo(root: &Path, word: &str) -> Option<String> {
     if word.is_empty() || word.starts_with('-') {
         return None;
     }

@@ -2,6 +2,7 @@
 
 pub mod backend;
 pub mod files;
+pub mod guard;
 pub use crate::prompts::overrides;
 pub mod panel;
 pub mod program;

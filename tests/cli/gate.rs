@@ -96,48 +96,63 @@ struct Job {
 
 /// Runs the workflow's steps the way the runner would: `checkout` as a clone of the
 /// repository (whole, or `--depth 1`, actions/checkout's default) with the pull
-/// request's branch checked out; `plan` on PATH; the audit step's script with
-/// the pull request's base sha, a job summary file and a runner temp dir. No
-/// fake judge is on the job's PATH: only the user-level judge is.
+/// request's branch checked out; `plan` on PATH; the verify job's step, then the
+/// judge job's audit step (which gets verify's results as the artifact would bring
+/// them, or none), each with the pull request's base sha, a job summary file and a
+/// runner temp dir of its own. No fake judge is on the jobs' PATH: only the
+/// user-level judge is. The verify job's exit code does not stop the judge job,
+/// which runs whenever the workflow is not cancelled.
 fn ci_job(t: &Test, branch: &str, base: &str, depth_one: bool) -> Job {
-    let script = step_script(&workflow(t), "plan audit");
+    let workflow = workflow(t);
     let work = t.dir.path().join(format!("runner-{branch}-{depth_one}"));
-    let clone = work.join("checkout");
-    std::fs::create_dir_all(&work).unwrap();
     let url = format!("file://{}", t.root().display());
-    let mut args = vec!["clone", "-q", "--branch", branch];
-    if depth_one {
-        args.extend(["--depth", "1"]);
-    }
-    args.extend([url.as_str(), clone.to_str().unwrap()]);
-    t.git(&args);
     let bin = work.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     std::os::unix::fs::symlink(BIN, bin.join("plan")).unwrap();
     let summary = work.join("summary.md");
-    let out = Command::new("sh")
-        .args(["-c", &script])
-        .current_dir(&clone)
-        .env_clear()
-        .env(
-            "PATH",
-            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
-        )
-        .env("HOME", t.dir.path().join("home"))
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("BASE", base)
-        .env("GITHUB_STEP_SUMMARY", &summary)
-        .env("RUNNER_TEMP", &work)
-        .output()
-        .unwrap();
+    let mut log = String::new();
+    let mut code = -1;
+    let mut artifact = None;
+    for (job, step) in [("verify", "plan verify"), ("judge", "plan audit")] {
+        let temp = work.join(format!("temp-{job}"));
+        let clone = work.join(format!("checkout-{job}"));
+        std::fs::create_dir_all(&temp).unwrap();
+        let mut args = vec!["clone", "-q", "--branch", branch];
+        if depth_one {
+            args.extend(["--depth", "1"]);
+        }
+        args.extend([url.as_str(), clone.to_str().unwrap()]);
+        t.git(&args);
+        if let Some(results) = &artifact {
+            let to = temp.join("plan-verify/results.json");
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(results, to).unwrap();
+        }
+        let out = Command::new("sh")
+            .args(["-c", &step_script(&workflow, step)])
+            .current_dir(&clone)
+            .env_clear()
+            .env(
+                "PATH",
+                format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+            )
+            .env("HOME", t.dir.path().join("home"))
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("BASE", base)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .env("RUNNER_TEMP", &temp)
+            .output()
+            .unwrap();
+        log.push_str(&String::from_utf8_lossy(&out.stdout));
+        log.push_str(&String::from_utf8_lossy(&out.stderr));
+        code = out.status.code().unwrap_or(-1);
+        let results = temp.join("plan-verify/results.json");
+        artifact = results.exists().then_some(results);
+    }
     Job {
-        code: out.status.code().unwrap_or(-1),
-        log: format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
+        code,
+        log,
         summary: std::fs::read_to_string(summary).unwrap_or_default(),
     }
 }
@@ -470,7 +485,7 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     t.case(&["install", "ci"])
         .stdout("\
 .github/workflows/plan.yml: wrote plan's pull-request gate
-  next: set PLAN_GIT in it to plan's source, add the judge's key as the repository secret ANTHROPIC_API_KEY, and commit it
+  next: set PLAN_GIT and PLAN_REV in it to plan's source and the commit to build, make its `judge` job a required check, add the judge's key as the repository secret ANTHROPIC_API_KEY, and commit it
 ")
         .check();
     let first = std::fs::read(t.path(".github/workflows/plan.yml")).unwrap();
@@ -478,9 +493,10 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     for needle in [
         "on:\n  pull_request:\n",
         "fetch-depth: 0",
-        "cargo install --locked --git \"$PLAN_GIT\" plan",
+        "cargo install --locked --git \"$PLAN_GIT\" --rev \"$PLAN_REV\" plan",
         "BASE: ${{ github.event.pull_request.base.sha }}",
-        "plan audit --base \"$BASE\" --strict --rejudge --markdown",
+        "plan audit --base \"$BASE\" --verify-only --results \"$RUNNER_TEMP/plan-verify/results.json\"",
+        "plan audit --base \"$BASE\" --strict --rejudge --verified \"$RUNNER_TEMP/plan-verify/results.json\" --markdown",
         ">> \"$GITHUB_STEP_SUMMARY\"",
         "${{ secrets.ANTHROPIC_API_KEY }}",
     ] {
@@ -488,10 +504,15 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     }
     // It is YAML, and its steps are the ones the gate tests run.
     let yaml: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
-    let steps = &yaml["jobs"]["audit"]["steps"];
-    assert_eq!(steps[0]["with"]["fetch-depth"], 0);
-    assert_eq!(steps[3]["name"], "plan audit");
-    assert_eq!(steps[3]["run"], step_script(&text, "plan audit"));
+    let steps = &yaml["jobs"]["verify"]["steps"];
+    assert_eq!(steps[1]["with"]["fetch-depth"], 0);
+    assert_eq!(steps[2]["name"], "plan verify");
+    assert_eq!(steps[2]["run"], step_script(&text, "plan verify"));
+    let steps = &yaml["jobs"]["judge"]["steps"];
+    assert_eq!(yaml["jobs"]["judge"]["needs"], "verify");
+    assert_eq!(steps[2]["with"]["fetch-depth"], 0);
+    assert_eq!(steps[4]["name"], "plan audit");
+    assert_eq!(steps[4]["run"], step_script(&text, "plan audit"));
     assert_eq!(yaml["on"]["pull_request"], serde_json::Value::Null);
     t.case(&["install", "ci"])
         .stdout(".github/workflows/plan.yml: plan's workflow is already current\n")

@@ -6,6 +6,7 @@
 //! them with `cargo test --test e2e -- --ignored`.
 
 mod fake;
+mod gate;
 mod harness;
 mod inspector;
 mod isolation;
@@ -108,6 +109,18 @@ fn claude_plugin_hooks_work() {
 #[ignore = "e2e: runs the real host"]
 fn claude_marketplace_installs_the_plugin() {
     scenarios::claude_marketplace_installs_the_plugin();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_ci_judges_key_never_reaches_the_agents_server() {
+    gate::the_ci_judges_key_never_reaches_the_agents_server();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_the_workflows_two_jobs_pass_an_honest_pull_request() {
+    gate::the_workflows_two_jobs_pass_an_honest_pull_request();
 }
 
 host_tests!(codex, Host::Codex);

@@ -1,0 +1,246 @@
+//! The verify job's results file: what `plan audit --base REV --verify-only
+//! --results FILE` found running each goal's verify on the pull request, and what
+//! `--rejudge --verified FILE` reads in the job that holds the judge's key. That job
+//! runs none of the pull request's code, so the file is untrusted data, read
+//! strictly: a wrong shape, an unknown goal, another commit or an oversize field is
+//! a refusal, and a goal it does not name counts as failed.
+
+use std::path::Path;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use crate::exit::Exit;
+
+/// The file's format, written in it; another is refused.
+pub const FORMAT: u32 = 1;
+/// The largest file read.
+const MAX_FILE: u64 = 8 * 1024 * 1024;
+/// The most of verify's output kept per goal.
+pub const TAIL: usize = 16 * 1024;
+/// The most of a failure's words.
+const FAILURE: usize = 4 * 1024;
+/// Files verify made that a sign-off names as evidence: how many per goal, and
+/// how much of each.
+pub const MADE_FILES: usize = 16;
+pub const MADE_BYTES: usize = 64 * 1024;
+
+/// Every goal's verify, run on one commit.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Results {
+    pub format: u32,
+    /// The full commit id verify ran on: HEAD in both jobs.
+    pub commit: String,
+    pub goals: Vec<GoalResult>,
+}
+
+/// One goal's verify.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GoalResult {
+    pub id: String,
+    /// The verify line run; `None`: the goal has none, nothing ran.
+    pub verify: Option<String>,
+    pub passed: bool,
+    /// Why it failed, when it did.
+    pub failure: Option<String>,
+    /// The end of its output.
+    pub tail: String,
+    /// Evidence files the sign-off names that the commit lacks and verify made (a
+    /// report git ignores), as the judge would find them after a sign-off.
+    pub made: Vec<Made>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Made {
+    /// Repository-relative, plain components only.
+    pub path: String,
+    pub text: String,
+}
+
+/// A path that stays inside the repository whatever directory it is joined to:
+/// relative, with only plain components, none of them `.git`.
+pub fn plain(path: &str) -> bool {
+    let path = Path::new(path);
+    !path.as_os_str().is_empty()
+        && path
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+        && path
+            .components()
+            .next()
+            .is_none_or(|c| c.as_os_str() != ".git")
+}
+
+/// Reads and checks `file` against what the gate expects: `commit` (HEAD), and the
+/// goals it re-judges with their verify lines. Exit 3 on anything else.
+pub fn read(file: &Path, commit: &str, expected: &[(&str, Option<&str>)]) -> Result<Results> {
+    let name = file.display();
+    let refuse = |why: String| {
+        Exit::env_hint(
+            format!("refusing the verify results {name}: {why}"),
+            "use the file `plan audit --base REV --verify-only --results FILE` wrote on this commit; the gate fails closed on anything else",
+        )
+    };
+    let size = std::fs::metadata(file)
+        .map_err(|e| refuse(format!("cannot read it: {e}")))?
+        .len();
+    if size > MAX_FILE {
+        return Err(refuse(format!(
+            "{size} bytes, more than the {MAX_FILE} a results file can hold"
+        )));
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| refuse(format!("cannot read it: {e}")))?;
+    let results: Results =
+        serde_json::from_str(&text).map_err(|e| refuse(format!("not a results file: {e}")))?;
+    if results.format != FORMAT {
+        return Err(refuse(format!(
+            "format {}, where this plan reads {FORMAT}",
+            results.format
+        )));
+    }
+    if results.commit != commit {
+        return Err(refuse(format!(
+            "verify ran on {}, and HEAD is {commit}",
+            results.commit
+        )));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for goal in &results.goals {
+        let id = goal.id.as_str();
+        let Some((_, verify)) = expected.iter().find(|(e, _)| *e == id) else {
+            return Err(refuse(format!(
+                "it names goal {id:?}, which the gate does not re-judge"
+            )));
+        };
+        if seen.contains(&id) {
+            return Err(refuse(format!("it names goal {id:?} twice")));
+        }
+        seen.push(id);
+        if goal.verify.as_deref() != *verify {
+            return Err(refuse(format!(
+                "goal {id}: it ran {:?}, and the goal's verify is {:?}",
+                goal.verify, verify
+            )));
+        }
+        if goal.passed == goal.failure.is_some() {
+            return Err(refuse(format!(
+                "goal {id}: passed must be true exactly when no failure is given"
+            )));
+        }
+        if goal.tail.len() > TAIL || goal.failure.as_ref().is_some_and(|f| f.len() > FAILURE) {
+            return Err(refuse(format!("goal {id}: output longer than plan keeps")));
+        }
+        if goal.made.len() > MADE_FILES {
+            return Err(refuse(format!(
+                "goal {id}: more than {MADE_FILES} files made by verify"
+            )));
+        }
+        for made in &goal.made {
+            if !plain(&made.path) || made.text.len() > MADE_BYTES {
+                return Err(refuse(format!(
+                    "goal {id}: the made file {:?} is outside the repository or too large",
+                    made.path
+                )));
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// Cuts `text` to its last `max` bytes, on a character boundary.
+pub fn tail(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut at = text.len() - max;
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    text[at..].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COMMIT: &str = "0123456789012345678901234567890123456789";
+
+    fn check(json: &str) -> Result<Results> {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("r.json");
+        std::fs::write(&file, json).unwrap();
+        read(&file, COMMIT, &[("a", Some("test -f x"))])
+    }
+
+    fn refusal(json: &str) -> String {
+        let err = check(json).unwrap_err().to_string();
+        assert!(err.starts_with("refusing the verify results "), "{err}");
+        let why = err.split_once(": ").unwrap().1;
+        why.split_once("\n  hint: ").unwrap().0.to_string()
+    }
+
+    #[test]
+    fn reads_a_good_file_and_refuses_every_other() {
+        let good = format!(
+            r#"{{"format":1,"commit":"{COMMIT}","goals":[{{"id":"a","verify":"test -f x","passed":true,"failure":null,"tail":"","made":[{{"path":"out/r.txt","text":"ok"}}]}}]}}"#
+        );
+        assert_eq!(check(&good).unwrap().goals[0].made[0].text, "ok");
+        assert_eq!(
+            refusal(&good.replace(COMMIT, &"f".repeat(40))),
+            format!("verify ran on {}, and HEAD is {COMMIT}", "f".repeat(40))
+        );
+        assert_eq!(
+            refusal(&good.replace(r#""id":"a""#, r#""id":"b""#)),
+            "it names goal \"b\", which the gate does not re-judge"
+        );
+        assert_eq!(
+            refusal(&good.replace("test -f x", "true")),
+            "goal a: it ran Some(\"true\"), and the goal's verify is Some(\"test -f x\")"
+        );
+        assert_eq!(
+            refusal(&good.replace(r#""passed":true"#, r#""passed":"yes""#))
+                .split(':')
+                .next(),
+            Some("not a results file")
+        );
+        assert!(
+            refusal(&good.replace(r#""format":1"#, r#""format":1,"x":2"#))
+                .contains("unknown field")
+        );
+        assert_eq!(
+            refusal(&good.replace("out/r.txt", "../../etc/passwd")),
+            "goal a: the made file \"../../etc/passwd\" is outside the repository or too large"
+        );
+        assert_eq!(
+            refusal(&good.replace(
+                r#""tail":"""#,
+                &format!(r#""tail":"{}""#, "x".repeat(TAIL + 1))
+            )),
+            "goal a: output longer than plan keeps"
+        );
+        assert_eq!(
+            refusal(&good.replace(r#""failure":null"#, r#""failure":"no""#)),
+            "goal a: passed must be true exactly when no failure is given"
+        );
+    }
+
+    #[test]
+    fn a_plain_path_stays_inside() {
+        for ok in ["a", "a/b.txt", "out/.hidden"] {
+            assert!(plain(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "/etc/hostname",
+            "../x",
+            "a/../../x",
+            "./a",
+            ".git/config",
+        ] {
+            assert!(!plain(bad), "{bad}");
+        }
+    }
+}
