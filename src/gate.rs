@@ -78,6 +78,14 @@ pub struct Base {
     pub signed_off: Vec<String>,
     /// Every contract change the head carries, approved at a terminal or not.
     pub contract_changes: Vec<Change>,
+    /// Goals done here and not on the base that no sign-off line new since the
+    /// base proves: set done by hand, or proven by a sign-off the base already had.
+    pub unsigned_done: Vec<String>,
+    /// The base's goals cancelled here.
+    pub cancels: Vec<rules::Cancel>,
+    /// The head's format errors, each `FILE:LINE: message`: a line plan reads
+    /// around (a look-alike status) is not what a reviewer reads.
+    pub format_errors: Vec<String>,
 }
 
 /// Measures `head` (the plan file as it is now) against `rev`. Every plan file of
@@ -108,6 +116,18 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         lost_goals: Vec::new(),
         signed_off: Vec::new(),
         contract_changes: Vec::new(),
+        unsigned_done: Vec::new(),
+        cancels: Vec::new(),
+        format_errors: head
+            .errors
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}:{}: a format error at the head: {}",
+                    ctx.store.name, e.line, e.message
+                )
+            })
+            .collect(),
     };
     if let Some(rel) = &main
         && let Some(then_text) = git::file_at(&repo.root, &commit, rel)?
@@ -119,6 +139,11 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         out.lost_goals = rules::lost_goals(&then, head);
         out.signed_off = rules::new_sign_offs(&then, head);
         out.contract_changes = rules::contract_changes(&then, head);
+        out.cancels = rules::cancels(&then, head);
+        out.unsigned_done = rules::became_done(&then, head)
+            .into_iter()
+            .filter(|id| !out.signed_off.contains(id))
+            .collect();
     }
     for (rel, then_text) in others {
         let then = parse(&then_text);
@@ -135,6 +160,10 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
     }
     Ok(out)
 }
+
+/// How each of `--strict`'s findings about the judge a sign-off named begins: a
+/// re-judge that CI's own judge accepted clears them.
+pub const WEAK_SIGN_OFF: &str = "weak sign-off: ";
 
 /// `--strict`'s findings about one finished goal: a weak sign-off, contract changes
 /// approved without a terminal, a transcript git does not keep, weakened tests.
@@ -210,6 +239,68 @@ fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str
             .collect(),
         Err(e) => vec![format!("weakened tests could not be checked: {e:#}")],
     }
+}
+
+/// The files of a goal done on the base that the pull request changes: its verify's
+/// own files (as its transcript recorded them, and as verify names them now) and
+/// the evidence paths its sign-off named, compared blob by blob from the base's
+/// commit to the working tree. A goal with any is verified again.
+pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Result<Vec<String>> {
+    let Some(repo) = &ctx.repo else {
+        return Ok(Vec::new());
+    };
+    let root = &repo.root;
+    let mut files: Vec<String> = Vec::new();
+    if let Some(parsed) = goal.verify().and_then(|line| verify::parse(line).ok()) {
+        files.extend(
+            crate::record::verify_files(root, &parsed)
+                .into_iter()
+                .map(|(p, _)| p),
+        );
+    }
+    if let Some(path) = rules::record_path(plan, &goal.id) {
+        if let crate::plan::proof::Facts::Present {
+            header: Some(header),
+            ..
+        } = crate::record::facts(root, path)
+        {
+            files.extend(header.verify_files.into_iter().map(|(p, _)| p));
+        }
+        let transcript = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+        files.extend(evidence_paths(&transcript));
+    }
+    let files: Vec<String> = files
+        .into_iter()
+        .map(|f| f.trim_end_matches('/').to_string())
+        .collect();
+    let wanted = |path: &str| {
+        files.iter().any(|f| {
+            path == f
+                || path
+                    .strip_prefix(f.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+        })
+    };
+    Ok(git::changed_since(root, Some(base), &wanted)?
+        .into_iter()
+        .map(|c| c.path)
+        .collect())
+}
+
+/// Every path a `paths:` line of the transcript's evidence section names. A line
+/// the agent wrote inside its evidence text widens the reach; it cannot narrow it.
+fn evidence_paths(transcript: &str) -> Vec<String> {
+    let Some((_, rest)) = transcript.split_once("\n## Evidence\n") else {
+        return Vec::new();
+    };
+    let section = rest.split_once("\n## Judge").map_or(rest, |(s, _)| s);
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("paths: "))
+        .filter(|p| *p != "(none)")
+        .flat_map(|p| p.split(", "))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The judge `--rejudge` asks: `--judge`, else the user's own config

@@ -48,6 +48,11 @@ pub struct Args {
     /// without a terminal, transcripts git does not track, and weakened tests
     #[arg(long)]
     pub strict: bool,
+    /// With --base: the person who approved the pull request's cancels and contract changes
+    /// through the forge (the workflow passes it for a `plan-approved` label or an approving
+    /// review); without it --strict fails on each of them
+    #[arg(long, value_name = "NAME", requires = "base")]
+    pub approved_by: Option<String>,
     /// Print the report as Markdown (a table of goal, state, judge, verify, findings), for a CI
     /// job summary or a pull-request comment
     #[arg(long, conflicts_with = "json")]
@@ -107,6 +112,9 @@ struct Report<'p> {
     /// With `--base` or `--strict`: every problem that fails the gate, counted.
     #[serde(skip_serializing_if = "Option::is_none")]
     failures: Option<usize>,
+    /// `--approved-by`: who approved the cancels and contract changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    approved_by: Option<String>,
 }
 
 /// A log line of plan's that was removed after it was committed.
@@ -223,8 +231,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // With a base, only what the pull request signs off is judged again or held to
     // --strict: the base passed its own gate.
     let in_scope = |id: &str| {
-        base.as_ref()
-            .is_none_or(|b| b.signed_off.iter().any(|s| s == id))
+        base.as_ref().is_none_or(|b| {
+            b.signed_off.iter().any(|s| s == id) || b.unsigned_done.iter().any(|s| s == id)
+        })
     };
     let config = args
         .reverify
@@ -282,7 +291,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             };
         }
         let scoped = in_scope(&goal.id);
-        let findings = if args.strict && scoped {
+        let mut findings = if args.strict && scoped {
             gate::strict_findings(ctx, &plan, goal, base.as_ref().map(|b| b.commit.as_str()))?
         } else {
             Vec::new()
@@ -306,6 +315,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
             _ => None,
         };
+        // CI's own judge, out of the repository's reach, accepted it: the judge the
+        // sign-off named no longer carries the proof.
+        if rejudge.as_ref().is_some_and(|r| r.passed) {
+            findings.retain(|f| !f.starts_with(gate::WEAK_SIGN_OFF));
+        }
         let reverify = match &config {
             Some(config) if proof.is_proven() && goal.status() == Status::Done => Some(reverify(
                 &plan,
@@ -314,6 +328,25 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 Duration::from_secs(config.verify_timeout_secs),
             )?),
             _ => None,
+        };
+        // With a base, a goal done there whose files the pull request changes is
+        // verified again, whatever flags were given: nothing else looks at it.
+        let reverify = match (reverify, &base) {
+            (None, Some(b)) if !scoped && proof.is_proven() && goal.status() == Status::Done => {
+                let touched = gate::touched(ctx, &plan, goal, &b.commit)?;
+                if touched.is_empty() {
+                    None
+                } else {
+                    let timeout = config::load_user()?.verify_timeout_secs;
+                    Some(self::reverify(
+                        &plan,
+                        goal,
+                        &root,
+                        Duration::from_secs(timeout),
+                    )?)
+                }
+            }
+            (reverify, _) => reverify,
         };
         let weakened_tests = crate::weakened::of_goal(&root, &plan, goal)?;
         goals.push(Entry {
@@ -348,6 +381,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         log_place: log_place(&plan, &ctx.store.name),
         base,
         failures: None,
+        approved_by: args.approved_by.clone(),
     };
     // A goal the log has a history for and the file lost went without a record:
     // as a goal hidden under `## Archive` unfinished, it fails the audit.
@@ -387,15 +421,24 @@ fn gate_failures(report: &Report<'_>, strict: bool) -> usize {
     }
     if let Some(base) = &report.base {
         failed += base.lost_lines.len() + base.lost_goals.len();
-        if strict {
+        failed += base.unsigned_done.len() + base.format_errors.len();
+        if strict && report.approved_by.is_none() {
             failed += base
                 .contract_changes
                 .iter()
-                .filter(|c| c.without_terminal())
+                .filter(|c| needs_approval(c))
                 .count();
+            failed += base.cancels.len();
         }
     }
     failed
+}
+
+/// Whether `--strict` fails a contract change unless a person approved it through
+/// the forge: every change of a goal the base had (a terminal in the agent's
+/// session approves nothing in CI), and a new goal's changed without a terminal.
+fn needs_approval(change: &plan_gate::Change) -> bool {
+    change.of_base || change.without_terminal()
 }
 
 /// The report as Markdown: one row per goal the pull request signs off or that has
@@ -408,6 +451,8 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         let rejudge_failed = goal.rejudge.as_ref().is_some_and(|r| !r.passed);
         let troubled =
             goal.proof.state == "unproven" || !goal.findings.is_empty() || rejudge_failed;
+        // A goal of the base verified again because the pull request touched it.
+        let troubled = troubled || goal.reverify.is_some();
         if base.is_some() && !signed && !troubled {
             continue;
         }
@@ -455,6 +500,14 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         });
     }
     let mut other: Vec<String> = Vec::new();
+    if let Some(base) = base {
+        other.extend(base.format_errors.iter().cloned());
+        for id in &base.unsigned_done {
+            other.push(format!(
+                "{id} is done here and was not on the base, and no sign-off this pull request adds proves it"
+            ));
+        }
+    }
     for id in &report.archived_unfinished {
         other.push(format!("{id} is under ## Archive but not finished"));
     }
@@ -482,6 +535,8 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         base: at.as_deref(),
         rows: &rows,
         changes: base.map_or(&[][..], |b| &b.contract_changes),
+        cancels: base.map_or(&[][..], |b| &b.cancels),
+        approved_by: report.approved_by.as_deref(),
         lost: base.map_or(&[][..], |b| &b.lost_lines),
         lost_goals: base.map_or(&[][..], |b| &b.lost_goals),
         other: &other,
@@ -641,10 +696,20 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
                 base.commit
             ));
         }
+        let approval = |of_base: bool| match (&report.approved_by, of_base) {
+            (Some(name), true) => format!(", approved by {}", esc(name)),
+            (None, true) => ", needs --approved-by".to_string(),
+            (_, false) => String::new(),
+        };
         for change in &base.contract_changes {
+            let words: String = change
+                .words
+                .iter()
+                .map(|w| format!("\n    {}", esc(w)))
+                .collect();
             out.push(format!(
-                "{} contract of {}: {} ({}:{})",
-                if change.without_terminal() {
+                "{} contract of {}: {} ({}:{}){}{words}",
+                if (change.without_terminal() || change.of_base) && report.approved_by.is_none() {
                     "⚠"
                 } else {
                     "·"
@@ -652,7 +717,34 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
                 change.id,
                 esc(&change.what),
                 report.file,
-                change.line
+                change.line,
+                approval(change.of_base)
+            ));
+        }
+        for cancel in &base.cancels {
+            out.push(format!(
+                "{} {} of the base is cancelled here: {} ({}:{}){}",
+                if report.approved_by.is_none() {
+                    "⚠"
+                } else {
+                    "·"
+                },
+                cancel.id,
+                esc(&cancel.reason),
+                report.file,
+                cancel.line,
+                approval(true)
+            ));
+        }
+        for id in &base.unsigned_done {
+            out.push(format!(
+                "⚠ {id} is done here and was not on the base, and no sign-off this pull request adds proves it\n  hint: sign it off in the pull request: plan complete {id} --evidence TEXT --path FILE"
+            ));
+        }
+        for error in &base.format_errors {
+            out.push(format!(
+                "⚠ {}\n  hint: fix it in the pull request (plan lint lists the format errors, plan doctor --fix repairs the mechanical ones)",
+                esc(error)
             ));
         }
     }

@@ -23,6 +23,7 @@ mod events;
 mod files;
 mod first_steps;
 mod gate;
+mod gate_reach;
 mod goal_budget;
 mod goal_id_completion;
 mod goals;
