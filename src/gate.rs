@@ -48,9 +48,37 @@ pub fn reverts(ctx: &Ctx) -> Result<Vec<Reverted>> {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
-    for revert in git::reverts(&repo.root, &rel)? {
+    for revert in git::reverts(&repo.root, &rel)?
+        .into_iter()
+        .filter(|r| r.exact)
+    {
         out.extend(rules::reverted(
             (&revert.commit, &revert.reverted),
+            (
+                revert.reverted_change.0.as_deref(),
+                revert.reverted_change.1.as_deref(),
+            ),
+            (
+                revert.revert_change.0.as_deref(),
+                revert.revert_change.1.as_deref(),
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// Every log line a real `git revert` (the exact inverse of the commit it names)
+/// took back in the history HEAD reaches: no such line counts as lost.
+pub fn taken_back(ctx: &Ctx) -> Result<Vec<rules::Key>> {
+    let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for revert in git::reverts(&repo.root, &rel)?
+        .into_iter()
+        .filter(|r| r.exact)
+    {
+        out.extend(rules::taken_back(
             (
                 revert.reverted_change.0.as_deref(),
                 revert.reverted_change.1.as_deref(),
@@ -134,7 +162,10 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
     {
         let then = parse(&then_text);
         let name = rel.to_string_lossy();
-        let excused = |k: &rules::Key| reverts.iter().any(|r| r.entries.contains(k));
+        let taken_back = taken_back(ctx)?;
+        let excused = |k: &rules::Key| {
+            reverts.iter().any(|r| r.entries.contains(k)) || taken_back.contains(k)
+        };
         out.lost_lines = rules::lost_lines(&name, &then, head, &excused);
         out.lost_goals = rules::lost_goals(&then, head);
         out.signed_off = rules::new_sign_offs(&then, head);

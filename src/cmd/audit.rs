@@ -157,12 +157,14 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
             )
         })?;
     let mut out: Vec<Removed> = Vec::new();
+    let taken_back = gate::taken_back(ctx)?;
     // Each line once; a sign-off a `git revert` took back counts as a reopen instead.
     let mut keep = |rewrite: &history::Rewrite<'_>, what: &'static str, commit: &str| {
         let key = plan_gate::key(rewrite.entry());
         if reverts
             .iter()
             .any(|r| r.id == rewrite.id() && r.entries.contains(&key))
+            || taken_back.contains(&key)
         {
             return;
         }

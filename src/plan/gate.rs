@@ -356,6 +356,59 @@ pub fn reverted(
     out
 }
 
+/// Every log line a revert took back: added by the reverted commit, removed by the
+/// revert (as often as both did). Called only for a revert that is the exact
+/// inverse of the commit it names, so a note `plan log --goal` wrote and a revert
+/// took back is no line lost. A reopen is never taken back: reverting it would let
+/// the sign-off it voided prove the goal again.
+pub fn taken_back(
+    reverted_change: (Option<&str>, Option<&str>),
+    revert_change: (Option<&str>, Option<&str>),
+) -> Vec<Key> {
+    let plan = |text: Option<&str>| {
+        parse(text.unwrap_or_default())
+            .log
+            .iter()
+            .map(key)
+            .collect::<Vec<Key>>()
+    };
+    let (s_before, s_after) = (plan(reverted_change.0), plan(reverted_change.1));
+    let (c_before, c_after) = (plan(revert_change.0), plan(revert_change.1));
+    let minus = |from: &[Key], take: &[Key]| {
+        let mut left: HashMap<&Key, usize> = HashMap::new();
+        for k in take {
+            *left.entry(k).or_insert(0) += 1;
+        }
+        from.iter()
+            .filter(|k| match left.get_mut(k) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    false
+                }
+                _ => true,
+            })
+            .cloned()
+            .collect::<Vec<Key>>()
+    };
+    let added = minus(&s_after, &s_before);
+    let removed = minus(&c_before, &c_after);
+    let mut left: HashMap<&Key, usize> = HashMap::new();
+    for k in &added {
+        *left.entry(k).or_insert(0) += 1;
+    }
+    removed
+        .into_iter()
+        .filter(|k| match left.get_mut(k) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        })
+        .filter(|(_, text)| !matches!(Event::parse(text), Some(Event::Reopened { .. })))
+        .collect()
+}
+
 /// Why a done goal whose sign-off a revert took back is not proven by the sign-off
 /// it has now, if it is not: that sign-off was there before the revert (the revert
 /// came after it, so it reopened the goal), or it names a reverted transcript.
