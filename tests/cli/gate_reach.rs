@@ -346,7 +346,7 @@ fn a_stamp_more_than_a_day_ahead_is_refused_and_linted() {
     );
     let line = t.plan_md().lines().count();
     t.run(&["lint"]).code(1).stdout_has(&format!(
-        "plan.md:{line}: error: log line stamped 2099-01-01 00:00, more than a day ahead of this machine's clock [stamp-in-future]"
+        "plan.md:{line}: log line stamped 2099-01-01 00:00, more than a day ahead of this machine's clock [stamp-in-future]"
     ));
     // Every later line would be stamped 2099 by the floor: refused too.
     t.run(&["log", "today"]).code(2);
