@@ -114,6 +114,118 @@ pub struct Base {
     /// The head's format errors, each `FILE:LINE: message`: a line plan reads
     /// around (a look-alike status) is not what a reviewer reads.
     pub format_errors: Vec<String>,
+    /// What the gate found in the repository's other plan files
+    /// ([`other_files`]): filled in by the caller once it knows its judge.
+    pub other_files: Vec<OtherGoal>,
+}
+
+/// One finding about a goal of another plan file than the configured one.
+#[derive(Debug, Serialize)]
+pub struct OtherGoal {
+    /// The plan file, as the repository names it.
+    pub file: String,
+    /// The goal, or empty for a finding about the file itself.
+    pub id: String,
+    /// What was found, in words.
+    pub what: String,
+    pub failed: bool,
+}
+
+/// Every plan file of the repository other than the configured one: each `.md` with
+/// a `# Plan:` title and a `## Log` in the base's tree or HEAD's (what `--file` and
+/// `plan rewind` call a plan). In each, a goal signed off since the base or done
+/// here and not there is proven from its record, and re-judged with `rejudge`;
+/// format errors fail. Lost lines and goals are [`against`]'s.
+pub fn other_files(
+    ctx: &Ctx,
+    base: &str,
+    rejudge_with: Option<(&Judge, Duration)>,
+) -> Result<Vec<OtherGoal>> {
+    let repo = ctx.repo()?;
+    let root = &repo.root;
+    let main = ctx.plan_in_repo();
+    let is_plan = |text: &str| {
+        let plan = parse(text);
+        plan.objective.is_some() && plan.log_heading.is_some()
+    };
+    let mut files: Vec<PathBuf> = Vec::new();
+    for rev in [base, "HEAD"] {
+        for (path, _) in git::files_where(root, rev, ".md", is_plan)? {
+            if main.as_ref() != Some(&path) && !files.contains(&path) {
+                files.push(path);
+            }
+        }
+    }
+    let refs = crate::record::checkpoints(root);
+    let mut out = Vec::new();
+    for rel in files {
+        let name = rel.to_string_lossy().into_owned();
+        let then_text = git::file_at(root, base, &rel)?.unwrap_or_default();
+        let then = parse(&then_text);
+        let Ok(now_text) = std::fs::read_to_string(root.join(&rel)) else {
+            continue;
+        };
+        let mut now = parse(&now_text);
+        for e in &now.errors {
+            out.push(OtherGoal {
+                file: name.clone(),
+                id: String::new(),
+                what: format!("line {}: a format error at the head: {}", e.line, e.message),
+                failed: true,
+            });
+        }
+        now.prove(&|path| crate::record::facts(root, path));
+        if let Some(refs) = &refs {
+            crate::plan::bind::apply(&mut now, refs);
+        }
+        let signed = rules::new_sign_offs(&then, &now);
+        let mut scope = signed.clone();
+        for id in rules::became_done(&then, &now) {
+            if !scope.contains(&id) {
+                scope.push(id);
+            }
+        }
+        for id in scope {
+            let Some(goal) = now.goal(&id) else {
+                continue;
+            };
+            let mut found = |what: String, failed: bool| {
+                out.push(OtherGoal {
+                    file: name.clone(),
+                    id: id.clone(),
+                    what,
+                    failed,
+                });
+            };
+            match now.proof(goal) {
+                crate::plan::proof::Proof::Unproven { why, .. } => {
+                    found(format!("unproven: {why}"), true);
+                    continue;
+                }
+                crate::plan::proof::Proof::Unfinished => {
+                    found("not finished".to_string(), true);
+                    continue;
+                }
+                _ => {}
+            }
+            if !signed.contains(&id) {
+                found(
+                    "done here and not on the base, and no sign-off this pull request adds proves it".to_string(),
+                    true,
+                );
+            }
+            if let Some((judge, timeout)) = rejudge_with
+                && goal.status() == crate::plan::model::Status::Done
+            {
+                let r = rejudge(ctx, &now, goal, judge, timeout)?;
+                found(
+                    format!("rejudge: verify {}; judge {}", r.verify, r.verdict),
+                    !r.passed(),
+                );
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Measures `head` (the plan file as it is now) against `rev`. Every plan file of
@@ -146,6 +258,7 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         contract_changes: Vec::new(),
         unsigned_done: Vec::new(),
         cancels: Vec::new(),
+        other_files: Vec::new(),
         format_errors: head
             .errors
             .iter()

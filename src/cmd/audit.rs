@@ -230,6 +230,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .rejudge
         .then(|| gate::rejudge_judge(args.judge.as_deref()))
         .transpose()?;
+    let mut base = base;
+    if let Some(b) = &mut base {
+        let judge = rejudge_with.as_ref().map(|(j, t)| (j, *t));
+        b.other_files = gate::other_files(ctx, &b.commit, judge)?;
+    }
     // With a base, only what the pull request signs off is judged again or held to
     // --strict: the base passed its own gate.
     let in_scope = |id: &str| {
@@ -424,6 +429,7 @@ fn gate_failures(report: &Report<'_>, strict: bool) -> usize {
     if let Some(base) = &report.base {
         failed += base.lost_lines.len() + base.lost_goals.len();
         failed += base.unsigned_done.len() + base.format_errors.len();
+        failed += base.other_files.iter().filter(|o| o.failed).count();
         if strict && report.approved_by.is_none() {
             failed += base
                 .contract_changes
@@ -504,6 +510,9 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
     let mut other: Vec<String> = Vec::new();
     if let Some(base) = base {
         other.extend(base.format_errors.iter().cloned());
+        for found in base.other_files.iter().filter(|o| o.failed) {
+            other.push(format!("{}: {}: {}", found.file, found.id, found.what));
+        }
         for id in &base.unsigned_done {
             other.push(format!(
                 "{id} is done here and was not on the base, and no sign-off this pull request adds proves it"
@@ -741,6 +750,19 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
         for id in &base.unsigned_done {
             out.push(format!(
                 "⚠ {id} is done here and was not on the base, and no sign-off this pull request adds proves it\n  hint: sign it off in the pull request: plan complete {id} --evidence TEXT --path FILE"
+            ));
+        }
+        for other in &base.other_files {
+            let goal = if other.id.is_empty() {
+                String::new()
+            } else {
+                format!(" {}:", other.id)
+            };
+            out.push(format!(
+                "{} {}:{goal} {}",
+                if other.failed { "⚠" } else { "·" },
+                other.file,
+                esc(&other.what)
             ));
         }
         for error in &base.format_errors {
