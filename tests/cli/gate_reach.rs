@@ -206,8 +206,7 @@ fn every_plan_file_of_the_repository_is_audited_against_the_base() {
     let t = origin();
     t.write(
         "docs/roadmap.md",
-        &PLAN
-            .replace("# Plan: Gate", "# Plan: Roadmap")
+        PLAN.replace("# Plan: Gate", "# Plan: Roadmap")
             .replace("<!-- id: ship -->", "<!-- id: later -->"),
     );
     t.ok(&["--file", "docs/roadmap.md", "start", "later"]);
