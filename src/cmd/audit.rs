@@ -213,6 +213,18 @@ fn log_place(plan: &Plan<'_>, file: &str) -> String {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
+    // An empty name would approve in the name of no one: a workflow whose
+    // expression came out blank must not pass the gate for it.
+    if args
+        .approved_by
+        .as_deref()
+        .is_some_and(|name| name.trim().is_empty())
+    {
+        return Err(Exit::usage_hint(
+            "--approved-by names no one",
+            "pass the login of the person who approved the pull request, or leave the flag out when no one did",
+        ));
+    }
     let ctx = env.ctx()?;
     if let Some(repo) = &ctx.repo {
         gate::refuse_hidden_history(&repo.root)?;
