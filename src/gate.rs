@@ -129,6 +129,9 @@ pub struct OtherGoal {
     /// What was found, in words.
     pub what: String,
     pub failed: bool,
+    /// A cancel or a contract change of a goal the base has: `--strict` fails it
+    /// unless `--approved-by` names a person.
+    pub needs_approval: bool,
 }
 
 /// Every plan file of the repository other than the configured one: each `.md` with
@@ -172,11 +175,32 @@ pub fn other_files(
                 id: String::new(),
                 what: format!("line {}: a format error at the head: {}", e.line, e.message),
                 failed: true,
+                needs_approval: false,
             });
         }
         now.prove(&|path| crate::record::facts(root, path));
         if let Some(refs) = &refs {
             crate::plan::bind::apply(&mut now, refs);
+        }
+        for cancel in rules::cancels(&then, &now) {
+            out.push(OtherGoal {
+                file: name.clone(),
+                id: cancel.id,
+                what: format!("cancelled: {} (line {})", cancel.reason, cancel.line),
+                failed: false,
+                needs_approval: true,
+            });
+        }
+        for change in rules::contract_changes(&then, &now) {
+            let words: String = change.words.iter().map(|w| format!("; {w}")).collect();
+            let needs_approval = change.of_base || change.without_terminal();
+            out.push(OtherGoal {
+                file: name.clone(),
+                id: change.id,
+                what: format!("contract {} (line {}){words}", change.what, change.line),
+                failed: false,
+                needs_approval,
+            });
         }
         let signed = rules::new_sign_offs(&then, &now);
         let mut scope = signed.clone();
@@ -195,6 +219,7 @@ pub fn other_files(
                     id: id.clone(),
                     what,
                     failed,
+                    needs_approval: false,
                 });
             };
             match now.proof(goal) {

@@ -449,6 +449,7 @@ fn gate_failures(report: &Report<'_>, strict: bool) -> usize {
                 .filter(|c| needs_approval(c))
                 .count();
             failed += base.cancels.len();
+            failed += base.other_files.iter().filter(|o| o.needs_approval).count();
         }
     }
     failed
@@ -524,6 +525,18 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         other.extend(base.format_errors.iter().cloned());
         for found in base.other_files.iter().filter(|o| o.failed) {
             other.push(format!("{}: {}: {}", found.file, found.id, found.what));
+        }
+        for found in base.other_files.iter().filter(|o| o.needs_approval) {
+            other.push(format!(
+                "{}: {}: {}, {}",
+                found.file,
+                found.id,
+                found.what,
+                match &report.approved_by {
+                    Some(name) => format!("approved by {name}"),
+                    None => "needs --approved-by".to_string(),
+                }
+            ));
         }
         for id in &base.unsigned_done {
             other.push(format!(
@@ -770,11 +783,13 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
             } else {
                 format!(" {}:", other.id)
             };
+            let needs = other.needs_approval && report.approved_by.is_none();
             out.push(format!(
-                "{} {}:{goal} {}",
-                if other.failed { "⚠" } else { "·" },
+                "{} {}:{goal} {}{}",
+                if other.failed || needs { "⚠" } else { "·" },
                 other.file,
-                esc(&other.what)
+                esc(&other.what),
+                approval(other.needs_approval)
             ));
         }
         for error in &base.format_errors {

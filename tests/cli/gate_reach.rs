@@ -236,6 +236,30 @@ fn every_plan_file_of_the_repository_is_audited_against_the_base() {
     t.run(&["audit", "--base", &base, "--rejudge"])
         .code(1)
         .stdout_has("⚠ docs/roadmap.md: later: rejudge: verify passed; judge reject");
+    // A cancel there needs a person's approval as much as one in plan.md.
+    t.git(&["reset", "-q", "--hard", &base]);
+    t.ok(&[
+        "--file",
+        "docs/roadmap.md",
+        "cancel",
+        "later",
+        "--reason",
+        "not now",
+    ]);
+    t.commit_all("cancel later");
+    t.run(&["audit", "--base", &base, "--strict"])
+        .code(1)
+        .stdout_has("⚠ docs/roadmap.md: later: cancelled: not now (line ")
+        .stdout_has("), needs --approved-by");
+    t.ok(&[
+        "audit",
+        "--base",
+        &base,
+        "--strict",
+        "--approved-by",
+        "alice",
+    ])
+    .stdout_has("), approved by alice");
     // A goal of that file flipped to done by hand is unproven there.
     t.git(&["reset", "-q", "--hard", &base]);
     t.write(
