@@ -690,6 +690,72 @@ mod tests {
     }
 
     #[test]
+    fn goals_made_done_cancelled_or_softened_against_the_base() {
+        let goal = |status: &str, done_when: &str| {
+            format!(
+                "## Goal: A\n<!-- id: a -->\nstatus: {status}\ndone_when: {done_when}\n\n## Log\n"
+            )
+        };
+        let base = goal("active", "the tests pass");
+        let base = parse(&base);
+        let done = goal("done", "the tests pass");
+        assert_eq!(became_done(&base, &parse(&done)), ["a"]);
+        assert!(became_done(&parse(&done), &parse(&done)).is_empty());
+        let cancelled = format!(
+            "{}- 2026-01-01 10:00 a cancelled: not needed\n",
+            goal("cancelled", "the tests pass")
+        );
+        let listed = cancels(&base, &parse(&cancelled));
+        assert_eq!(
+            (
+                listed[0].id.as_str(),
+                listed[0].reason.as_str(),
+                listed[0].line
+            ),
+            ("a", "not needed", 7)
+        );
+        assert!(cancels(&parse(&cancelled), &parse(&cancelled)).is_empty());
+        let softened = goal("active", "the tests mostly pass");
+        let changes = contract_changes(&base, &parse(&softened));
+        assert!(changes[0].of_base);
+        assert_eq!(changes[0].words, ["done_when: the tests {+mostly +}pass"]);
+    }
+
+    #[test]
+    fn a_revert_takes_back_what_the_commit_added_but_never_a_reopen() {
+        let log = |lines: &[&str]| -> String {
+            format!(
+                "{HEAD}{}",
+                lines.iter().map(|l| format!("{l}\n")).collect::<String>()
+            )
+        };
+        let note = "- 2026-01-01 10:01 a note";
+        let before = log(&[START.trim_end()]);
+        let after = log(&[START.trim_end(), note, REOPEN.trim_end()]);
+        let later = log(&[
+            START.trim_end(),
+            note,
+            REOPEN.trim_end(),
+            "- 2026-01-01 11:00 later",
+        ]);
+        let reverted = log(&[START.trim_end(), "- 2026-01-01 11:00 later"]);
+        let back = taken_back(
+            (Some(&before), Some(&after)),
+            (Some(&later), Some(&reverted)),
+        );
+        assert_eq!(
+            back,
+            [(Some("2026-01-01 10:01".to_string()), "a note".to_string())]
+        );
+        // A line the reverted commit did not add is not taken back by it.
+        let back = taken_back(
+            (Some(&after), Some(&after)),
+            (Some(&later), Some(&reverted)),
+        );
+        assert!(back.is_empty());
+    }
+
+    #[test]
     fn markdown_cells_cannot_break_the_table() {
         let rows = [Row {
             goal: "a".into(),
