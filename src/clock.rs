@@ -90,6 +90,12 @@ pub fn epoch_now() -> i64 {
         .unwrap_or_else(epoch_seconds)
 }
 
+/// A day past the machine's own clock (never `PLAN_NOW`), as a stamp: a log line
+/// stamped later is refused when written and a lint error when found.
+pub fn future_limit() -> Option<String> {
+    stamp_of(epoch_seconds() + 24 * 60 * 60)
+}
+
 /// `seconds` since the epoch as a local `YYYY-MM-DD HH:MM` stamp, to compare with
 /// log stamps.
 pub fn stamp_of(seconds: i64) -> Option<String> {

@@ -254,6 +254,53 @@ impl Ctx {
             .and_then(|repo| crate::record::checkpoints(&repo.root))
         {
             crate::plan::bind::apply(plan, &refs);
+            self.check_checkpoint_trees(plan, &refs);
+        }
+    }
+
+    /// Each live proven done goal's checkpoint, read from its tree: one taken for
+    /// another goal (the goal absent there, or finished already) proves nothing here.
+    /// A tree that cannot be read says nothing either way.
+    fn check_checkpoint_trees(&self, plan: &mut Plan<'_>, refs: &[crate::plan::bind::Checkpoint]) {
+        use crate::plan::event::Event;
+        use crate::plan::model::Status;
+        use crate::plan::proof::Proof;
+        let (Some(repo), Some(rel)) = (&self.repo, self.plan_in_repo()) else {
+            return;
+        };
+        let mut changes = Vec::new();
+        for goal in plan
+            .goals
+            .iter()
+            .filter(|g| !g.archived && g.status() == Status::Done)
+        {
+            if !plan.proof(goal).is_proven() {
+                continue;
+            }
+            let id = goal.id.as_ref();
+            let Some((entry, Some(short))) = plan.events(id).rev().find_map(|(entry, e)| match e {
+                Event::SignedOff { checkpoint, .. } => Some((entry, checkpoint)),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let Some(mine) = refs.iter().find(|r| {
+                r.goal == id && r.commit.starts_with(short) && Some(r.stamp.as_str()) == entry.stamp
+            }) else {
+                continue;
+            };
+            let Ok(text) = git::file_at(&repo.root, &mine.commit, &rel) else {
+                continue;
+            };
+            let then = text.as_deref().map(crate::plan::model::parse);
+            if let Some((why, hint)) =
+                crate::plan::bind::foreign_tree(then.as_ref(), id, short, entry)
+            {
+                changes.push((goal.line, Proof::Unproven { why, hint }));
+            }
+        }
+        for (line, proof) in changes {
+            plan.set_proof(line, proof);
         }
     }
 

@@ -49,9 +49,37 @@ pub fn reverts(ctx: &Ctx) -> Result<Vec<Reverted>> {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
-    for revert in git::reverts(&repo.root, &rel)? {
+    for revert in git::reverts(&repo.root, &rel)?
+        .into_iter()
+        .filter(|r| r.exact)
+    {
         out.extend(rules::reverted(
             (&revert.commit, &revert.reverted),
+            (
+                revert.reverted_change.0.as_deref(),
+                revert.reverted_change.1.as_deref(),
+            ),
+            (
+                revert.revert_change.0.as_deref(),
+                revert.revert_change.1.as_deref(),
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// Every log line a real `git revert` (the exact inverse of the commit it names)
+/// took back in the history HEAD reaches: no such line counts as lost.
+pub fn taken_back(ctx: &Ctx) -> Result<Vec<rules::Key>> {
+    let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for revert in git::reverts(&repo.root, &rel)?
+        .into_iter()
+        .filter(|r| r.exact)
+    {
+        out.extend(rules::taken_back(
             (
                 revert.reverted_change.0.as_deref(),
                 revert.reverted_change.1.as_deref(),
@@ -79,6 +107,150 @@ pub struct Base {
     pub signed_off: Vec<String>,
     /// Every contract change the head carries, approved at a terminal or not.
     pub contract_changes: Vec<Change>,
+    /// Goals done here and not on the base that no sign-off line new since the
+    /// base proves: set done by hand, or proven by a sign-off the base already had.
+    pub unsigned_done: Vec<String>,
+    /// The base's goals cancelled here.
+    pub cancels: Vec<rules::Cancel>,
+    /// The head's format errors, each `FILE:LINE: message`: a line plan reads
+    /// around (a look-alike status) is not what a reviewer reads.
+    pub format_errors: Vec<String>,
+    /// What the gate found in the repository's other plan files
+    /// ([`other_files`]): filled in by the caller once it knows its judge.
+    pub other_files: Vec<OtherGoal>,
+}
+
+/// One finding about a goal of another plan file than the configured one.
+#[derive(Debug, Serialize)]
+pub struct OtherGoal {
+    /// The plan file, as the repository names it.
+    pub file: String,
+    /// The goal, or empty for a finding about the file itself.
+    pub id: String,
+    /// What was found, in words.
+    pub what: String,
+    pub failed: bool,
+    /// A cancel or a contract change of a goal the base has: `--strict` fails it
+    /// unless `--approved-by` names a person.
+    pub needs_approval: bool,
+}
+
+/// Every plan file of the repository other than the configured one: each `.md` with
+/// a `# Plan:` title and a `## Log` in the base's tree or HEAD's (what `--file` and
+/// `plan rewind` call a plan). In each, a goal signed off since the base or done
+/// here and not there is proven from its record, and with `rejudge` fails closed
+/// (the re-judge covers the configured file only); format errors fail. Lost lines and goals are [`against`]'s.
+pub fn other_files(ctx: &Ctx, base: &str, rejudge: bool) -> Result<Vec<OtherGoal>> {
+    let repo = ctx.repo()?;
+    let root = &repo.root;
+    let main = ctx.plan_in_repo();
+    let is_plan = |text: &str| {
+        let plan = parse(text);
+        plan.objective.is_some() && plan.log_heading.is_some()
+    };
+    let mut files: Vec<PathBuf> = Vec::new();
+    for rev in [base, "HEAD"] {
+        for (path, _) in git::files_where(root, rev, ".md", is_plan)? {
+            if main.as_ref() != Some(&path) && !files.contains(&path) {
+                files.push(path);
+            }
+        }
+    }
+    let refs = crate::record::checkpoints(root);
+    let mut out = Vec::new();
+    for rel in files {
+        let name = rel.to_string_lossy().into_owned();
+        let then_text = git::file_at(root, base, &rel)?.unwrap_or_default();
+        let then = parse(&then_text);
+        let Ok(now_text) = std::fs::read_to_string(root.join(&rel)) else {
+            continue;
+        };
+        let mut now = parse(&now_text);
+        for e in &now.errors {
+            out.push(OtherGoal {
+                file: name.clone(),
+                id: String::new(),
+                what: format!("line {}: a format error at the head: {}", e.line, e.message),
+                failed: true,
+                needs_approval: false,
+            });
+        }
+        now.prove(&|path| crate::record::facts(root, path));
+        if let Some(refs) = &refs {
+            crate::plan::bind::apply(&mut now, refs);
+        }
+        for cancel in rules::cancels(&then, &now) {
+            out.push(OtherGoal {
+                file: name.clone(),
+                id: cancel.id,
+                what: format!("cancelled: {} (line {})", cancel.reason, cancel.line),
+                failed: false,
+                needs_approval: true,
+            });
+        }
+        for change in rules::contract_changes(&then, &now) {
+            let words: String = change.words.iter().map(|w| format!("; {w}")).collect();
+            let needs_approval = change.of_base || change.without_terminal();
+            out.push(OtherGoal {
+                file: name.clone(),
+                id: change.id,
+                what: format!("contract {} (line {}){words}", change.what, change.line),
+                failed: false,
+                needs_approval,
+            });
+        }
+        let signed = rules::new_sign_offs(&then, &now);
+        let mut scope = signed.clone();
+        for id in rules::became_done(&then, &now) {
+            if !scope.contains(&id) {
+                scope.push(id);
+            }
+        }
+        for id in scope {
+            let Some(goal) = now.goal(&id) else {
+                continue;
+            };
+            let mut found = |what: String, failed: bool| {
+                out.push(OtherGoal {
+                    file: name.clone(),
+                    id: id.clone(),
+                    what,
+                    failed,
+                    needs_approval: false,
+                });
+            };
+            match now.proof(goal) {
+                crate::plan::proof::Proof::Unproven { why, .. } => {
+                    found(format!("unproven: {why}"), true);
+                    continue;
+                }
+                crate::plan::proof::Proof::Unfinished => {
+                    found("not finished".to_string(), true);
+                    continue;
+                }
+                _ => {}
+            }
+            if !signed.contains(&id) {
+                found(
+                    "done here and not on the base, and no sign-off this pull request adds proves it".to_string(),
+                    true,
+                );
+            }
+            // The re-judge pins one plan file's goals in one results file (the
+            // two jobs exchange it by goal id); until it carries a file's name too,
+            // a goal done in another plan file is not judged, and so fails closed.
+            if rejudge && goal.status() == crate::plan::model::Status::Done {
+                found(
+                    format!(
+                        "not re-judged: the gate re-judges the goals of {} only; sign this goal off there, or have a maintainer run `plan audit --base {base} --rejudge --file {name}` for it",
+                        ctx.store.name
+                    ),
+                    true,
+                );
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Measures `head` (the plan file as it is now) against `rev`. Every plan file of
@@ -109,17 +281,38 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         lost_goals: Vec::new(),
         signed_off: Vec::new(),
         contract_changes: Vec::new(),
+        unsigned_done: Vec::new(),
+        cancels: Vec::new(),
+        other_files: Vec::new(),
+        format_errors: head
+            .errors
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}:{}: a format error at the head: {}",
+                    ctx.store.name, e.line, e.message
+                )
+            })
+            .collect(),
     };
     if let Some(rel) = &main
         && let Some(then_text) = git::file_at(&repo.root, &commit, rel)?
     {
         let then = parse(&then_text);
         let name = rel.to_string_lossy();
-        let excused = |k: &rules::Key| reverts.iter().any(|r| r.entries.contains(k));
+        let taken_back = taken_back(ctx)?;
+        let excused = |k: &rules::Key| {
+            reverts.iter().any(|r| r.entries.contains(k)) || taken_back.contains(k)
+        };
         out.lost_lines = rules::lost_lines(&name, &then, head, &excused);
         out.lost_goals = rules::lost_goals(&then, head);
         out.signed_off = rules::new_sign_offs(&then, head);
         out.contract_changes = rules::contract_changes(&then, head);
+        out.cancels = rules::cancels(&then, head);
+        out.unsigned_done = rules::became_done(&then, head)
+            .into_iter()
+            .filter(|id| !out.signed_off.contains(id))
+            .collect();
     }
     for (rel, then_text) in others {
         let then = parse(&then_text);
@@ -136,6 +329,10 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
     }
     Ok(out)
 }
+
+/// How each of `--strict`'s findings about the judge a sign-off named begins: a
+/// re-judge that CI's own judge accepted clears them.
+pub const WEAK_SIGN_OFF: &str = "weak sign-off: ";
 
 /// `--strict`'s findings about one finished goal: a weak sign-off, contract changes
 /// approved without a terminal, a transcript git does not keep, weakened tests.
@@ -211,6 +408,68 @@ fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str
             .collect(),
         Err(e) => vec![format!("weakened tests could not be checked: {e:#}")],
     }
+}
+
+/// The files of a goal done on the base that the pull request changes: its verify's
+/// own files (as its transcript recorded them, and as verify names them now) and
+/// the evidence paths its sign-off named, compared blob by blob from the base's
+/// commit to the working tree. A goal with any is verified again.
+pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Result<Vec<String>> {
+    let Some(repo) = &ctx.repo else {
+        return Ok(Vec::new());
+    };
+    let root = &repo.root;
+    let mut files: Vec<String> = Vec::new();
+    if let Some(parsed) = goal.verify().and_then(|line| verify::parse(line).ok()) {
+        files.extend(
+            crate::record::verify_files(root, &parsed)
+                .into_iter()
+                .map(|(p, _)| p),
+        );
+    }
+    if let Some(path) = rules::record_path(plan, &goal.id) {
+        if let crate::plan::proof::Facts::Present {
+            header: Some(header),
+            ..
+        } = crate::record::facts(root, path)
+        {
+            files.extend(header.verify_files.into_iter().map(|(p, _)| p));
+        }
+        let transcript = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+        files.extend(evidence_paths(&transcript));
+    }
+    let files: Vec<String> = files
+        .into_iter()
+        .map(|f| f.trim_end_matches('/').to_string())
+        .collect();
+    let wanted = |path: &str| {
+        files.iter().any(|f| {
+            path == f
+                || path
+                    .strip_prefix(f.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+        })
+    };
+    Ok(git::changed_since(root, Some(base), &wanted)?
+        .into_iter()
+        .map(|c| c.path)
+        .collect())
+}
+
+/// Every path a `paths:` line of the transcript's evidence section names. A line
+/// the agent wrote inside its evidence text widens the reach; it cannot narrow it.
+fn evidence_paths(transcript: &str) -> Vec<String> {
+    let Some((_, rest)) = transcript.split_once("\n## Evidence\n") else {
+        return Vec::new();
+    };
+    let section = rest.split_once("\n## Judge").map_or(rest, |(s, _)| s);
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("paths: "))
+        .filter(|p| *p != "(none)")
+        .flat_map(|p| p.split(", "))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The judge `--rejudge` asks: `--judge`, else the user's own config
@@ -379,6 +638,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
 
     /// Asks `judge` about every goal, with verify's outcome from `results` (run
     /// here, or read from the verify job's file); a goal it lacks counts as failed.
+    /// The goals in `verify_only` (done on the base) were only to be verified.
     /// Each judge reads its own copy of the pinned commit, made now in a fresh
     /// private directory.
     pub fn judge_all(
@@ -386,10 +646,14 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         ctx: &Ctx,
         judge: &Judge,
         results: &verified::Results,
+        verify_only: &[String],
     ) -> Result<Vec<(String, Rejudged)>> {
         let mut out = Vec::new();
         for (goal, prepared) in &self.goals {
             let id = goal.id.to_string();
+            if verify_only.contains(&id) {
+                continue;
+            }
             let found = results.goals.iter().find(|r| r.id == id);
             let rejudged = match found {
                 None => Rejudged {

@@ -388,6 +388,19 @@ impl Store {
                 Some(floor) => crate::plan::stamps::not_before(edits.clone(), floor),
                 None => edits.clone(),
             };
+            // A clock set ahead once (PLAN_NOW) would, through the floor, stamp
+            // every later line as late, the user's own among them.
+            if let Some(limit) = crate::clock::future_limit()
+                && let Some(stamp) = crate::plan::stamps::first_ahead(&edits, &limit)
+            {
+                return Err(WriteError::Other(Exit::usage_hint(
+                    format!(
+                        "the stamp {stamp} is more than a day ahead of this machine's clock; nothing was written to {}",
+                        self.name
+                    ),
+                    "unset PLAN_NOW or set it to the time it is; if the log already has a line stamped ahead, fix its stamp by hand (plan lint names it)",
+                )));
+            }
             let logged = match &floor {
                 Some(floor) => crate::plan::stamps::not_before(
                     vec![Edit::AppendLog {

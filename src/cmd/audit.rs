@@ -63,6 +63,11 @@ pub struct Args {
     /// without a terminal, transcripts git does not track, and weakened tests
     #[arg(long)]
     pub strict: bool,
+    /// With --base: the person who approved the pull request's cancels and contract changes
+    /// through the forge (the workflow passes it for a `plan-approved` label or an approving
+    /// review); without it --strict fails on each of them
+    #[arg(long, value_name = "NAME", requires = "base")]
+    pub approved_by: Option<String>,
     /// Print the report as Markdown (a table of goal, state, judge, verify, findings), for a CI
     /// job summary or a pull-request comment
     #[arg(long, conflicts_with = "json")]
@@ -122,6 +127,9 @@ struct Report<'p> {
     /// With `--base` or `--strict`: every problem that fails the gate, counted.
     #[serde(skip_serializing_if = "Option::is_none")]
     failures: Option<usize>,
+    /// `--approved-by`: who approved the cancels and contract changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    approved_by: Option<String>,
 }
 
 /// A log line of plan's that was removed after it was committed.
@@ -164,12 +172,14 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
             )
         })?;
     let mut out: Vec<Removed> = Vec::new();
+    let taken_back = gate::taken_back(ctx)?;
     // Each line once; a sign-off a `git revert` took back counts as a reopen instead.
     let mut keep = |rewrite: &history::Rewrite<'_>, what: &'static str, commit: &str| {
         let key = plan_gate::key(rewrite.entry());
         if reverts
             .iter()
             .any(|r| r.id == rewrite.id() && r.entries.contains(&key))
+            || taken_back.contains(&key)
         {
             return;
         }
@@ -218,6 +228,18 @@ fn log_place(plan: &Plan<'_>, file: &str) -> String {
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
+    // An empty name would approve in the name of no one: a workflow whose
+    // expression came out blank must not pass the gate for it.
+    if args
+        .approved_by
+        .as_deref()
+        .is_some_and(|name| name.trim().is_empty())
+    {
+        return Err(Exit::usage_hint(
+            "--approved-by names no one",
+            "pass the login of the person who approved the pull request, or leave the flag out when no one did",
+        ));
+    }
     let ctx = env.ctx()?;
     if let Some(repo) = &ctx.repo {
         gate::refuse_hidden_history(&repo.root)?;
@@ -244,11 +266,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         (None, false) => None,
     };
     let mut to_rejudge: Vec<&Goal<'_>> = Vec::new();
+    let mut to_reverify: Vec<&Goal<'_>> = Vec::new();
+    let mut base = base;
+    if let Some(b) = &mut base {
+        b.other_files = gate::other_files(ctx, &b.commit, args.rejudge)?;
+    }
     // With a base, only what the pull request signs off is judged again or held to
     // --strict: the base passed its own gate.
     let in_scope = |id: &str| {
-        base.as_ref()
-            .is_none_or(|b| b.signed_off.iter().any(|s| s == id))
+        base.as_ref().is_none_or(|b| {
+            b.signed_off.iter().any(|s| s == id) || b.unsigned_done.iter().any(|s| s == id)
+        })
     };
     let config = args
         .reverify
@@ -306,7 +334,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             };
         }
         let scoped = in_scope(&goal.id);
-        let findings = if args.strict && scoped {
+        let mut findings = if args.strict && scoped {
             gate::strict_findings(ctx, &plan, goal, base.as_ref().map(|b| b.commit.as_str()))?
         } else {
             Vec::new()
@@ -329,6 +357,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }),
             _ => None,
         };
+        // CI's own judge, out of the repository's reach, accepted it: the judge the
+        // sign-off named no longer carries the proof.
+        if rejudge.as_ref().is_some_and(|r| r.passed) {
+            findings.retain(|f| !f.starts_with(gate::WEAK_SIGN_OFF));
+        }
         let reverify = match &config {
             Some(config) if proof.is_proven() && goal.status() == Status::Done => Some(reverify(
                 &plan,
@@ -337,6 +370,25 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 Duration::from_secs(config.verify_timeout_secs),
             )?),
             _ => None,
+        };
+        // With a base, a goal done there whose files the pull request changes is
+        // verified again, whatever flags were given: nothing else looks at it. Its
+        // verify runs the pull request's code, so it runs with the re-judge's, after
+        // the judge's files are fingerprinted, in a scrubbed copy (and in the verify
+        // job, never the judge's); a check whose own files changed fails here, unrun.
+        let reverify = match (reverify, &base) {
+            (None, Some(b)) if !scoped && proof.is_proven() && goal.status() == Status::Done => {
+                let touched = gate::touched(ctx, &plan, goal, &b.commit)?;
+                if touched.is_empty() {
+                    None
+                } else if let Some(failed) = files_changed(&plan, goal, &root) {
+                    Some(failed)
+                } else {
+                    to_reverify.push(goal);
+                    Some("not run".to_string())
+                }
+            }
+            (reverify, _) => reverify,
         };
         let weakened_tests = crate::weakened::of_goal(&root, &plan, goal)?;
         goals.push(Entry {
@@ -352,8 +404,19 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             findings,
         });
     }
+    // The base's goals the pull request touches are verified beside the re-judged
+    // ones, with the same timeout (the user's, without --rejudge), never judged.
+    let reverify_ids: Vec<String> = to_reverify.iter().map(|g| g.id.to_string()).collect();
+    let verify_timeout = match verify_timeout {
+        None if !to_reverify.is_empty() => Some(Duration::from_secs(
+            config::load_user()?.verify_timeout_secs,
+        )),
+        t => t,
+    };
     if let Some(timeout) = verify_timeout {
-        let run = gate::Rejudge::prepare(ctx, &plan, to_rejudge)?;
+        let mut all = to_rejudge;
+        all.extend(to_reverify);
+        let run = gate::Rejudge::prepare(ctx, &plan, all)?;
         if args.verify_only {
             let results = run.verify_all(ctx, timeout, None)?;
             let file = args.results.as_deref().unwrap_or(std::path::Path::new("-"));
@@ -374,18 +437,29 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ))?;
             return Ok(OK);
         }
-        if let Some((judge, _)) = &rejudge_with {
-            let results = match &args.verified {
-                Some(file) => crate::verified::read(file, run.commit(), &run.expected())?,
-                None => {
-                    let home = std::env::var_os("HOME")
-                        .filter(|h| !h.is_empty())
-                        .map(std::path::PathBuf::from);
-                    let guard = crate::judge::guard::Guard::take(judge, home.as_deref())?;
-                    run.verify_all(ctx, timeout, Some(&guard))?
-                }
+        let results = match (&rejudge_with, &args.verified) {
+            (Some(_), Some(file)) => crate::verified::read(file, run.commit(), &run.expected())?,
+            (Some((judge, _)), None) => {
+                let home = std::env::var_os("HOME")
+                    .filter(|h| !h.is_empty())
+                    .map(std::path::PathBuf::from);
+                let guard = crate::judge::guard::Guard::take(judge, home.as_deref())?;
+                run.verify_all(ctx, timeout, Some(&guard))?
+            }
+            (None, _) => run.verify_all(ctx, timeout, None)?,
+        };
+        for id in &reverify_ids {
+            let outcome = match results.goals.iter().find(|r| &r.id == id) {
+                None => "failed: the verify job reported nothing for this goal".to_string(),
+                Some(r) if r.passed => "passed".to_string(),
+                Some(r) => format!("failed: {}", r.failure.as_deref().unwrap_or("(no reason)")),
             };
-            for (id, r) in run.judge_all(ctx, judge, &results)? {
+            if let Some(entry) = goals.iter_mut().find(|g| g.id == id.as_str()) {
+                entry.reverify = Some(outcome);
+            }
+        }
+        if let Some((judge, _)) = &rejudge_with {
+            for (id, r) in run.judge_all(ctx, judge, &results, &reverify_ids)? {
                 if let Some(entry) = goals.iter_mut().find(|g| g.id == id) {
                     entry.rejudge = Some(RejudgeView {
                         passed: r.passed(),
@@ -415,6 +489,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         log_place: log_place(&plan, &ctx.store.name),
         base,
         failures: None,
+        approved_by: args.approved_by.clone(),
     };
     // A goal the log has a history for and the file lost went without a record:
     // as a goal hidden under `## Archive` unfinished, it fails the audit.
@@ -454,15 +529,26 @@ fn gate_failures(report: &Report<'_>, strict: bool) -> usize {
     }
     if let Some(base) = &report.base {
         failed += base.lost_lines.len() + base.lost_goals.len();
-        if strict {
+        failed += base.unsigned_done.len() + base.format_errors.len();
+        failed += base.other_files.iter().filter(|o| o.failed).count();
+        if strict && report.approved_by.is_none() {
             failed += base
                 .contract_changes
                 .iter()
-                .filter(|c| c.without_terminal())
+                .filter(|c| needs_approval(c))
                 .count();
+            failed += base.cancels.len();
+            failed += base.other_files.iter().filter(|o| o.needs_approval).count();
         }
     }
     failed
+}
+
+/// Whether `--strict` fails a contract change unless a person approved it through
+/// the forge: every change of a goal the base had (a terminal in the agent's
+/// session approves nothing in CI), and a new goal's changed without a terminal.
+fn needs_approval(change: &plan_gate::Change) -> bool {
+    change.of_base || change.without_terminal()
 }
 
 /// The report as Markdown: one row per goal the pull request signs off or that has
@@ -475,6 +561,8 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         let rejudge_failed = goal.rejudge.as_ref().is_some_and(|r| !r.passed);
         let troubled =
             goal.proof.state == "unproven" || !goal.findings.is_empty() || rejudge_failed;
+        // A goal of the base verified again because the pull request touched it.
+        let troubled = troubled || goal.reverify.is_some();
         if base.is_some() && !signed && !troubled {
             continue;
         }
@@ -522,6 +610,29 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         });
     }
     let mut other: Vec<String> = Vec::new();
+    if let Some(base) = base {
+        other.extend(base.format_errors.iter().cloned());
+        for found in base.other_files.iter().filter(|o| o.failed) {
+            other.push(format!("{}: {}: {}", found.file, found.id, found.what));
+        }
+        for found in base.other_files.iter().filter(|o| o.needs_approval) {
+            other.push(format!(
+                "{}: {}: {}, {}",
+                found.file,
+                found.id,
+                found.what,
+                match &report.approved_by {
+                    Some(name) => format!("approved by {name}"),
+                    None => "needs --approved-by".to_string(),
+                }
+            ));
+        }
+        for id in &base.unsigned_done {
+            other.push(format!(
+                "{id} is done here and was not on the base, and no sign-off this pull request adds proves it"
+            ));
+        }
+    }
     for id in &report.archived_unfinished {
         other.push(format!("{id} is under ## Archive but not finished"));
     }
@@ -549,6 +660,8 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         base: at.as_deref(),
         rows: &rows,
         changes: base.map_or(&[][..], |b| &b.contract_changes),
+        cancels: base.map_or(&[][..], |b| &b.cancels),
+        approved_by: report.approved_by.as_deref(),
         lost: base.map_or(&[][..], |b| &b.lost_lines),
         lost_goals: base.map_or(&[][..], |b| &b.lost_goals),
         other: &other,
@@ -582,36 +695,51 @@ fn reverify(
     let Some(line) = goal.verify() else {
         return Ok("no verify".to_string());
     };
+    if let Some(failed) = files_changed(plan, goal, root) {
+        return Ok(failed);
+    }
     let parsed = match verify::parse(line) {
         Ok(parsed) => parsed,
         Err(e) => return Ok(format!("failed: verify cannot run: {}", e.message)),
     };
-    let signed = proof::latest_record(plan, &goal.id).map(|r| record::facts(root, r.path));
-    if let Some(Facts::Present {
-        header: Some(header),
-        ..
-    }) = signed
-    {
-        let now = record::verify_files(root, &parsed);
-        let changed: Vec<&str> = header
-            .verify_files
-            .iter()
-            .filter(|(path, blob)| !now.iter().any(|(p, b)| p == path && b == blob))
-            .map(|(path, _)| path.as_str())
-            .collect();
-        if !changed.is_empty() {
-            return Ok(format!(
-                "failed: the check's own files changed since the sign-off ({}), so passing it now proves nothing; review the change (git diff), then plan reopen {} and sign it off again",
-                changed.join(", "),
-                goal.id
-            ));
-        }
-    }
     let outcome = verify::run(&parsed, root, timeout, 16 * 1024)?;
     Ok(if outcome.passed {
         "passed".to_string()
     } else {
         format!("failed: {}", outcome.why_failed(line, timeout))
+    })
+}
+
+/// Why `goal`'s verify cannot prove anything now, found without running it: a
+/// verify that does not parse, or one whose own files (by blob, as the transcript
+/// recorded them) changed since the sign-off.
+fn files_changed(plan: &Plan<'_>, goal: &Goal<'_>, root: &std::path::Path) -> Option<String> {
+    let line = goal.verify()?;
+    let parsed = match verify::parse(line) {
+        Ok(parsed) => parsed,
+        Err(e) => return Some(format!("failed: verify cannot run: {}", e.message)),
+    };
+    let signed = proof::latest_record(plan, &goal.id).map(|r| record::facts(root, r.path));
+    let Some(Facts::Present {
+        header: Some(header),
+        ..
+    }) = signed
+    else {
+        return None;
+    };
+    let now = record::verify_files(root, &parsed);
+    let changed: Vec<&str> = header
+        .verify_files
+        .iter()
+        .filter(|(path, blob)| !now.iter().any(|(p, b)| p == path && b == blob))
+        .map(|(path, _)| path.as_str())
+        .collect();
+    (!changed.is_empty()).then(|| {
+        format!(
+            "failed: the check's own files changed since the sign-off ({}), so passing it now proves nothing; review the change (git diff), then plan reopen {} and sign it off again",
+            changed.join(", "),
+            goal.id
+        )
     })
 }
 
@@ -708,10 +836,20 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
                 base.commit
             ));
         }
+        let approval = |of_base: bool| match (&report.approved_by, of_base) {
+            (Some(name), true) => format!(", approved by {}", esc(name)),
+            (None, true) => ", needs --approved-by".to_string(),
+            (_, false) => String::new(),
+        };
         for change in &base.contract_changes {
+            let words: String = change
+                .words
+                .iter()
+                .map(|w| format!("\n    {}", esc(w)))
+                .collect();
             out.push(format!(
-                "{} contract of {}: {} ({}:{})",
-                if change.without_terminal() {
+                "{} contract of {}: {} ({}:{}){}{words}",
+                if (change.without_terminal() || change.of_base) && report.approved_by.is_none() {
                     "⚠"
                 } else {
                     "·"
@@ -719,7 +857,49 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
                 change.id,
                 esc(&change.what),
                 report.file,
-                change.line
+                change.line,
+                approval(change.of_base)
+            ));
+        }
+        for cancel in &base.cancels {
+            out.push(format!(
+                "{} {} of the base is cancelled here: {} ({}:{}){}",
+                if report.approved_by.is_none() {
+                    "⚠"
+                } else {
+                    "·"
+                },
+                cancel.id,
+                esc(&cancel.reason),
+                report.file,
+                cancel.line,
+                approval(true)
+            ));
+        }
+        for id in &base.unsigned_done {
+            out.push(format!(
+                "⚠ {id} is done here and was not on the base, and no sign-off this pull request adds proves it\n  hint: sign it off in the pull request: plan complete {id} --evidence TEXT --path FILE"
+            ));
+        }
+        for other in &base.other_files {
+            let goal = if other.id.is_empty() {
+                String::new()
+            } else {
+                format!(" {}:", other.id)
+            };
+            let needs = other.needs_approval && report.approved_by.is_none();
+            out.push(format!(
+                "{} {}:{goal} {}{}",
+                if other.failed || needs { "⚠" } else { "·" },
+                other.file,
+                esc(&other.what),
+                approval(other.needs_approval)
+            ));
+        }
+        for error in &base.format_errors {
+            out.push(format!(
+                "⚠ {}\n  hint: fix it in the pull request (plan lint lists the format errors, plan doctor --fix repairs the mechanical ones)",
+                esc(error)
             ));
         }
     }

@@ -55,6 +55,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Ok(repo) = ctx.repo() {
         transcripts::check(&repo.root, &plan, &mut problems);
     }
+    if let Some(limit) = crate::clock::future_limit() {
+        problems.extend(crate::plan::stamps::ahead(&plan.log, &limit));
+    }
     let errors = problems
         .iter()
         .filter(|d| d.severity == Severity::Error)

@@ -132,12 +132,17 @@ pub struct Revert {
     pub reverted_change: (Option<String>, Option<String>),
     /// The plan file before and after the revert.
     pub revert_change: (Option<String>, Option<String>),
+    /// Whether the revert's change is the exact inverse of the reverted commit's,
+    /// line for line in every file: what `git revert` writes, and what a commit
+    /// that only says it is a revert is not.
+    pub exact: bool,
 }
 
 /// Every commit HEAD reaches whose message says `This reverts commit <id>.` (what
 /// `git revert` and the Revert button write) of a commit this repository has, with
-/// `rel` on both sides of each. What the two changes have in common is for the
-/// caller to decide: a message is text anyone can type.
+/// `rel` on both sides of each, and whether it is that commit's exact inverse
+/// (against the parent a `-m N` revert names). What the two changes have in common
+/// is for the caller to decide: a message is text anyone can type.
 pub fn reverts(root: &Path, rel: &Path) -> Result<Vec<Revert>> {
     let repo = open(root)?;
     let mut out = Vec::new();
@@ -158,11 +163,17 @@ pub fn reverts(root: &Path, rel: &Path) -> Result<Vec<Revert>> {
         let Ok(reverted) = repo.find_commit(target) else {
             continue;
         };
+        let mainline = mainline(&reverted, &message);
+        let exact = inverse(
+            &line_changes(&repo, &commit, commit.parent(0).ok().as_ref())?,
+            &line_changes(&repo, &reverted, mainline.as_ref())?,
+        );
         out.push(Revert {
             commit: short(&commit)?,
             reverted: short(&reverted)?,
-            reverted_change: change(&repo, &reverted, rel)?,
+            reverted_change: change_from(&repo, &reverted, mainline.as_ref(), rel)?,
             revert_change: change(&repo, &commit, rel)?,
+            exact,
         });
     }
     Ok(out)
@@ -175,6 +186,80 @@ fn reverted_id(message: &str) -> Option<Oid> {
         let hex = rest.get(..40)?;
         Oid::from_str(hex).ok()
     })
+}
+
+/// The parent a revert of `reverted` measured it against: the one its message
+/// names (`git revert -m N` of a merge writes `reversing changes made to <id>`),
+/// else the first.
+fn mainline<'r>(reverted: &git2::Commit<'r>, message: &str) -> Option<git2::Commit<'r>> {
+    let named = message
+        .split("changes made to ")
+        .nth(1)
+        .and_then(|rest| rest.get(..40))
+        .and_then(|hex| Oid::from_str(hex).ok());
+    reverted
+        .parents()
+        .find(|p| Some(p.id()) == named)
+        .or_else(|| reverted.parent(0).ok())
+}
+
+/// Each file a commit changes from `parent`, with the lines it removed and the
+/// lines it added, in order (no context). A binary file's blob ids stand in for
+/// its lines.
+type LineChanges = std::collections::BTreeMap<Vec<u8>, (Vec<Vec<u8>>, Vec<Vec<u8>>)>;
+
+fn line_changes(
+    repo: &Repository,
+    commit: &git2::Commit<'_>,
+    parent: Option<&git2::Commit<'_>>,
+) -> Result<LineChanges> {
+    let what = || format!("diffing the commit {}", commit.id());
+    let old = parent.map(|p| p.tree()).transpose().with_context(what)?;
+    let new = commit.tree().with_context(what)?;
+    let mut options = git2::DiffOptions::new();
+    options.context_lines(0);
+    let diff = repo
+        .diff_tree_to_tree(old.as_ref(), Some(&new), Some(&mut options))
+        .with_context(what)?;
+    let path = |delta: &git2::DiffDelta<'_>| {
+        delta
+            .new_file()
+            .path_bytes()
+            .or_else(|| delta.old_file().path_bytes())
+            .unwrap_or_default()
+            .to_vec()
+    };
+    let mut out = LineChanges::new();
+    for delta in diff.deltas() {
+        let entry = out.entry(path(&delta)).or_default();
+        if delta.flags().is_binary() {
+            entry.0.push(delta.old_file().id().as_bytes().to_vec());
+            entry.1.push(delta.new_file().id().as_bytes().to_vec());
+        }
+    }
+    diff.print(git2::DiffFormat::Patch, |delta, _, line| {
+        let entry = out.entry(path(&delta)).or_default();
+        match line.origin() {
+            '-' => entry.0.push(line.content().to_vec()),
+            '+' => entry.1.push(line.content().to_vec()),
+            _ => {}
+        }
+        true
+    })
+    .with_context(what)?;
+    Ok(out)
+}
+
+/// Whether `revert` takes back exactly what `reverted` did: the same files, each
+/// with the lines `reverted` added removed and the lines it removed added.
+fn inverse(revert: &LineChanges, reverted: &LineChanges) -> bool {
+    !reverted.is_empty()
+        && revert.len() == reverted.len()
+        && reverted.iter().all(|(path, (removed, added))| {
+            revert
+                .get(path)
+                .is_some_and(|(r_removed, r_added)| r_removed == added && r_added == removed)
+        })
 }
 
 fn short(commit: &git2::Commit<'_>) -> Result<String> {
@@ -191,6 +276,20 @@ fn change(
     commit: &git2::Commit<'_>,
     rel: &Path,
 ) -> Result<(Option<String>, Option<String>)> {
+    match commit.parent(0) {
+        Ok(parent) => change_from(repo, commit, Some(&parent), rel),
+        Err(e) if e.code() == ErrorCode::NotFound => change_from(repo, commit, None, rel),
+        Err(e) => Err(e).with_context(|| format!("reading the parent of {}", commit.id())),
+    }
+}
+
+/// `rel` in `parent` (none: a root commit) and in `commit`.
+fn change_from(
+    repo: &Repository,
+    commit: &git2::Commit<'_>,
+    parent: Option<&git2::Commit<'_>>,
+    rel: &Path,
+) -> Result<(Option<String>, Option<String>)> {
     let text_in = |c: &git2::Commit<'_>| -> Result<Option<String>> {
         let tree = c
             .tree()
@@ -199,11 +298,7 @@ fn change(
             .map(|blob| blob_text(repo, blob))
             .transpose()
     };
-    let before = match commit.parent(0) {
-        Ok(parent) => text_in(&parent)?,
-        Err(e) if e.code() == ErrorCode::NotFound => None,
-        Err(e) => return Err(e).with_context(|| format!("reading the parent of {}", commit.id())),
-    };
+    let before = parent.map(text_in).transpose()?.flatten();
     Ok((before, text_in(commit)?))
 }
 

@@ -5,7 +5,7 @@
 //! read by the caller, once per command (never on the hook path).
 
 use super::event::Event;
-use super::model::{Goal, Plan, Status};
+use super::model::{Goal, LogEntry, Plan, Status};
 use super::proof::Proof;
 
 /// Where checkpoint refs live.
@@ -173,6 +173,54 @@ fn owned(mine: &Checkpoint, named: &[&Checkpoint], id: &str, line: usize, short:
     }
 }
 
+/// Whether `then`, the plan file as a checkpoint's tree holds it, is this goal's
+/// state just before the sign-off `signed` (its log line): a checkpoint is taken
+/// before its sign-off line is written, so the goal is there and the line is not.
+/// One whose tree lacks the goal, or already has the line, was taken for another
+/// goal or after the fact, whatever its message says. (A goal set done by hand
+/// and then signed off for real is done in its tree: the status alone tells
+/// nothing.) `None` when it is this sign-off's, or when the tree has no plan file
+/// plan can read.
+pub fn foreign_tree(
+    then: Option<&Plan<'_>>,
+    id: &str,
+    short: &str,
+    signed: &LogEntry<'_>,
+) -> Option<(String, String)> {
+    let hint = format!("sign it off with `plan complete {id}`, which takes its own checkpoint");
+    // A tree whose plan file is not a text file plan reads (plan.md swapped for a
+    // symlink while the judge ran) says nothing either way.
+    let then = then?;
+    let why = match then {
+        then if then.goal(id).is_none() => format!(
+            "the tree of its checkpoint {short} has no goal {id}: it was taken for another goal"
+        ),
+        then if signed_in(then, id, signed) => {
+            format!(
+                "the tree of its checkpoint {short} already holds its sign-off line (log line {}): a checkpoint is taken before its sign-off, so this one was taken after, for something else",
+                signed.line
+            )
+        }
+        _ => return None,
+    };
+    Some((why, hint))
+}
+
+/// Whether `then`'s log already has a sign-off of `id` stamped as `signed` is, with
+/// no reopen after it: the same sign-off (however its line was relabelled since),
+/// not an earlier one that a reopen voided within the same minute.
+fn signed_in(then: &Plan<'_>, id: &str, signed: &LogEntry<'_>) -> bool {
+    let mut standing = false;
+    for (entry, event) in then.events(id) {
+        match event {
+            Event::SignedOff { .. } => standing = entry.stamp == signed.stamp,
+            Event::Reopened { .. } => standing = false,
+            _ => {}
+        }
+    }
+    standing
+}
+
 /// Applies [`check`] to every proven done goal of `plan`: an unbound one becomes
 /// unproven, one this clone cannot check keeps a warning.
 pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint]) {
@@ -201,6 +249,30 @@ pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_checkpoint_tree_is_its_goals_only_before_the_sign_off() {
+        use crate::plan::model::parse;
+        let head = "# Plan: x\n## Goal: S\n<!-- id: ship -->\nstatus: done\ndone_when: y\n## Log\n- 2026-01-01 10:00 ship signed off (no verify, judge skipped)\n";
+        let now = parse(head);
+        let signed = &now.log[0];
+        let before = head.replace("status: done", "status: active");
+        let before = &before[..before.find("- 2026").unwrap()];
+        for then in [before.to_string(), before.replace("active", "done")] {
+            assert_eq!(
+                foreign_tree(Some(&parse(&then)), "ship", "abc", signed),
+                None
+            );
+        }
+        let why = |then: Option<&str>| {
+            foreign_tree(then.map(parse).as_ref(), "ship", "abc", signed)
+                .unwrap()
+                .0
+        };
+        assert!(why(Some(head)).contains("already holds its sign-off line (log line 7)"));
+        assert!(why(Some("# Plan: x\n## Log\n")).contains("has no goal ship"));
+        assert_eq!(foreign_tree(None, "ship", "abc", signed), None);
+    }
 
     #[test]
     fn refs_read_back_their_goal_and_stamp() {

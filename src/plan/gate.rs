@@ -130,6 +130,12 @@ pub struct Change {
     pub what: String,
     /// `terminal`, `no-terminal`, `unknown`, or `none` for a change nobody approved.
     pub approval: &'static str,
+    /// Whether the base has the goal: then only a person's `--approved-by` approves
+    /// the change (a terminal in the agent's session is no approval in CI).
+    pub of_base: bool,
+    /// The contract's lines that differ from the base's, words marked as
+    /// `git diff --word-diff` marks them; empty for a goal the base lacks.
+    pub words: Vec<String>,
 }
 
 impl Change {
@@ -167,6 +173,8 @@ pub fn contract_changes(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Change> {
                 Approval::NoTerminal => "no-terminal",
                 Approval::Unknown => "unknown",
             },
+            of_base: false,
+            words: Vec::new(),
         });
     }
     for goal in &head.goals {
@@ -183,10 +191,81 @@ pub fn contract_changes(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Change> {
                     goal.fingerprint()
                 ),
                 approval: "none",
+                of_base: false,
+                words: Vec::new(),
             });
         }
     }
+    for change in &mut out {
+        if let (Some(was), Some(now)) = (base.goal(&change.id), head.goal(&change.id)) {
+            change.of_base = true;
+            change.words = changed_words(was, now);
+        }
+    }
     out
+}
+
+/// The lines of `now`'s contract that differ from `was`'s, word-diffed: what a
+/// reviewer must read to see a contract softened.
+pub fn changed_words(was: &Goal<'_>, now: &Goal<'_>) -> Vec<String> {
+    let (old, new) = (
+        super::diff::contract_text(was),
+        super::diff::contract_text(now),
+    );
+    super::wdiff::line_word_diff(&old, &new, super::render::Style { color: false })
+        .lines()
+        .filter(|l| l.contains("[-") || l.contains("{+"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Goals done at the head that the base did not have done (open, active, cancelled
+/// or absent there), by any route: each needs a sign-off the pull request adds.
+pub fn became_done(base: &Plan<'_>, head: &Plan<'_>) -> Vec<String> {
+    head.goals
+        .iter()
+        .filter(|g| g.status() == Status::Done)
+        .filter(|g| {
+            base.goal(&g.id)
+                .is_none_or(|was| was.status() != Status::Done)
+        })
+        .map(|g| g.id.to_string())
+        .collect()
+}
+
+/// A goal of the base that the head cancels.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cancel {
+    pub id: String,
+    /// The head's cancel line, or the goal's heading when none was logged.
+    pub line: usize,
+    /// The reason the cancel line gives; empty when none was logged.
+    pub reason: String,
+}
+
+/// The goals the base has, not cancelled, that the head cancels: work a user asked
+/// for that the pull request drops, which a person must approve.
+pub fn cancels(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Cancel> {
+    head.goals
+        .iter()
+        .filter(|g| g.status() == Status::Cancelled)
+        .filter(|g| {
+            base.goal(&g.id)
+                .is_some_and(|was| was.status() != Status::Cancelled)
+        })
+        .map(|g| {
+            let logged = head.events(&g.id).rev().find_map(|(entry, e)| match e {
+                Event::Cancelled { reason, .. } => Some((entry.line, reason.to_string())),
+                _ => None,
+            });
+            let (line, reason) = logged.unwrap_or((g.line, String::new()));
+            Cancel {
+                id: g.id.to_string(),
+                line,
+                reason,
+            }
+        })
+        .collect()
 }
 
 /// A sign-off a `git revert` took back: the revert removed exactly lines the
@@ -277,6 +356,59 @@ pub fn reverted(
     out
 }
 
+/// Every log line a revert took back: added by the reverted commit, removed by the
+/// revert (as often as both did). Called only for a revert that is the exact
+/// inverse of the commit it names, so a note `plan log --goal` wrote and a revert
+/// took back is no line lost. A reopen is never taken back: reverting it would let
+/// the sign-off it voided prove the goal again.
+pub fn taken_back(
+    reverted_change: (Option<&str>, Option<&str>),
+    revert_change: (Option<&str>, Option<&str>),
+) -> Vec<Key> {
+    let plan = |text: Option<&str>| {
+        parse(text.unwrap_or_default())
+            .log
+            .iter()
+            .map(key)
+            .collect::<Vec<Key>>()
+    };
+    let (s_before, s_after) = (plan(reverted_change.0), plan(reverted_change.1));
+    let (c_before, c_after) = (plan(revert_change.0), plan(revert_change.1));
+    let minus = |from: &[Key], take: &[Key]| {
+        let mut left: HashMap<&Key, usize> = HashMap::new();
+        for k in take {
+            *left.entry(k).or_insert(0) += 1;
+        }
+        from.iter()
+            .filter(|k| match left.get_mut(k) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    false
+                }
+                _ => true,
+            })
+            .cloned()
+            .collect::<Vec<Key>>()
+    };
+    let added = minus(&s_after, &s_before);
+    let removed = minus(&c_before, &c_after);
+    let mut left: HashMap<&Key, usize> = HashMap::new();
+    for k in &added {
+        *left.entry(k).or_insert(0) += 1;
+    }
+    removed
+        .into_iter()
+        .filter(|k| match left.get_mut(k) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        })
+        .filter(|(_, text)| !matches!(Event::parse(text), Some(Event::Reopened { .. })))
+        .collect()
+}
+
 /// Why a done goal whose sign-off a revert took back is not proven by the sign-off
 /// it has now, if it is not: that sign-off was there before the revert (the revert
 /// came after it, so it reopened the goal), or it names a reverted transcript.
@@ -324,6 +456,11 @@ pub struct Summary<'a> {
     pub base: Option<&'a str>,
     pub rows: &'a [Row],
     pub changes: &'a [Change],
+    /// The base's goals the head cancels.
+    pub cancels: &'a [Cancel],
+    /// The person who approved the pull request's cancels and contract changes
+    /// through the forge (`--approved-by`).
+    pub approved_by: Option<&'a str>,
     pub lost: &'a [Lost],
     pub lost_goals: &'a [String],
     /// Other problems, one line each (orphaned ids, archived unfinished goals).
@@ -368,17 +505,40 @@ pub fn markdown(s: &Summary<'_>) -> String {
             ));
         }
     }
+    let approval = match s.approved_by {
+        Some(name) => format!(", approved by {}", cell(name)),
+        None => ", needs --approved-by".to_string(),
+    };
     if s.base.is_some() {
         out.push_str("\n### Contract changes\n\n");
         if s.changes.is_empty() {
             out.push_str("None.\n");
         }
         for change in s.changes {
+            let approval = if change.of_base {
+                approval.as_str()
+            } else {
+                ""
+            };
             out.push_str(&format!(
-                "- {}: {} (line {})\n",
+                "- {}: {} (line {}){approval}\n",
                 code(&change.id),
                 cell(&change.what),
                 change.line
+            ));
+            for words in &change.words {
+                out.push_str(&format!("  - {}\n", code(words)));
+            }
+        }
+        if !s.cancels.is_empty() {
+            out.push_str("\n### Cancelled goals of the base\n\n");
+        }
+        for cancel in s.cancels {
+            out.push_str(&format!(
+                "- {}: cancelled: {} (line {}){approval}\n",
+                code(&cancel.id),
+                cell(&cancel.reason),
+                cancel.line
             ));
         }
     }
@@ -530,6 +690,72 @@ mod tests {
     }
 
     #[test]
+    fn goals_made_done_cancelled_or_softened_against_the_base() {
+        let goal = |status: &str, done_when: &str| {
+            format!(
+                "## Goal: A\n<!-- id: a -->\nstatus: {status}\ndone_when: {done_when}\n\n## Log\n"
+            )
+        };
+        let base = goal("active", "the tests pass");
+        let base = parse(&base);
+        let done = goal("done", "the tests pass");
+        assert_eq!(became_done(&base, &parse(&done)), ["a"]);
+        assert!(became_done(&parse(&done), &parse(&done)).is_empty());
+        let cancelled = format!(
+            "{}- 2026-01-01 10:00 a cancelled: not needed\n",
+            goal("cancelled", "the tests pass")
+        );
+        let listed = cancels(&base, &parse(&cancelled));
+        assert_eq!(
+            (
+                listed[0].id.as_str(),
+                listed[0].reason.as_str(),
+                listed[0].line
+            ),
+            ("a", "not needed", 7)
+        );
+        assert!(cancels(&parse(&cancelled), &parse(&cancelled)).is_empty());
+        let softened = goal("active", "the tests mostly pass");
+        let changes = contract_changes(&base, &parse(&softened));
+        assert!(changes[0].of_base);
+        assert_eq!(changes[0].words, ["done_when: the tests {+mostly +}pass"]);
+    }
+
+    #[test]
+    fn a_revert_takes_back_what_the_commit_added_but_never_a_reopen() {
+        let log = |lines: &[&str]| -> String {
+            format!(
+                "{HEAD}{}",
+                lines.iter().map(|l| format!("{l}\n")).collect::<String>()
+            )
+        };
+        let note = "- 2026-01-01 10:01 a note";
+        let before = log(&[START.trim_end()]);
+        let after = log(&[START.trim_end(), note, REOPEN.trim_end()]);
+        let later = log(&[
+            START.trim_end(),
+            note,
+            REOPEN.trim_end(),
+            "- 2026-01-01 11:00 later",
+        ]);
+        let reverted = log(&[START.trim_end(), "- 2026-01-01 11:00 later"]);
+        let back = taken_back(
+            (Some(&before), Some(&after)),
+            (Some(&later), Some(&reverted)),
+        );
+        assert_eq!(
+            back,
+            [(Some("2026-01-01 10:01".to_string()), "a note".to_string())]
+        );
+        // A line the reverted commit did not add is not taken back by it.
+        let back = taken_back(
+            (Some(&after), Some(&after)),
+            (Some(&later), Some(&reverted)),
+        );
+        assert!(back.is_empty());
+    }
+
+    #[test]
     fn markdown_cells_cannot_break_the_table() {
         let rows = [Row {
             goal: "a".into(),
@@ -542,6 +768,8 @@ mod tests {
             base: None,
             rows: &rows,
             changes: &[],
+            cancels: &[],
+            approved_by: None,
             lost: &[],
             lost_goals: &[],
             other: &[],

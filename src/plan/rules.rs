@@ -109,6 +109,9 @@ rules! {
     NoObjective "no-objective" { on: P, plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
     NoLog "no-log" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: Some("adds `## Log`"), list: false }
     UnstampedLogLine "unstamped-log-line" { on: P, plan: [W; 4], draft: NO, doctor: false, repair: None, list: false }
+    /// A log line stamped more than a day ahead of the machine's clock (`PLAN_NOW`
+    /// set ahead once): as the stamp floor it would stamp every later line so.
+    StampInFuture "stamp-in-future" { on: P, plan: [E; 4], draft: NO, doctor: false, repair: None, list: false }
     /// The log has plan's events for an id no goal has.
     OrphanedId "orphaned-id" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
     /// A log line that is one of plan's events once its invisible characters (Unicode

@@ -42,6 +42,35 @@ fn line_not_before(line: String, floor: &str) -> String {
     format!("- {floor}{}", &rest[16..])
 }
 
+/// The first stamp of the lines `edits` append that is later than `limit` (a day
+/// ahead of the machine's clock): a line plan refuses to write.
+pub fn first_ahead<'e>(edits: &'e [Edit], limit: &str) -> Option<&'e str> {
+    edits.iter().find_map(|edit| match edit {
+        Edit::AppendLog { lines } => lines.iter().find_map(|line| {
+            let stamp = line.strip_prefix("- ")?.get(..16)?;
+            (super::text::starts_with_stamp(stamp.as_bytes()) && stamp > limit).then_some(stamp)
+        }),
+        _ => None,
+    })
+}
+
+/// The log's lines stamped later than `limit` (a day ahead of the machine's
+/// clock), as lint errors.
+pub fn ahead(log: &[LogEntry<'_>], limit: &str) -> Vec<super::diag::Diagnostic> {
+    log.iter()
+        .filter_map(|e| Some((e.line, e.stamp?)))
+        .filter(|(_, stamp)| *stamp > limit)
+        .map(|(line, stamp)| {
+            super::diag::Diagnostic::error(
+                line,
+                format!("log line stamped {stamp}, more than a day ahead of this machine's clock"),
+            )
+            .hint("a clock set ahead (PLAN_NOW) wrote it; every later line would be stamped at least as late: fix the stamp by hand to the time it was written")
+            .rule(super::rules::Rule::StampInFuture)
+        })
+        .collect()
+}
+
 /// A log line stamped earlier than the stamped line above it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OutOfOrder {

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use crate::util::{BIN, Test, fixture_path};
 
-const PLAN: &str = "# Plan: Gate
+pub(crate) const PLAN: &str = "# Plan: Gate
 
 ## Goal: Ship it
 <!-- id: ship -->
@@ -25,7 +25,7 @@ failure_modes:
 /// A repository on `main` with `ship` started and committed; the agent's judge is
 /// `claude` on PATH, a fake that accepts whatever it is asked (an attack of its
 /// own: the record names a model CLI).
-fn origin() -> Test {
+pub(crate) fn origin() -> Test {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
     t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
@@ -37,7 +37,7 @@ fn origin() -> Test {
     t
 }
 
-fn sign_off(t: &Test) {
+pub(crate) fn sign_off(t: &Test) {
     t.ok(&[
         "complete",
         "ship",
@@ -49,7 +49,7 @@ fn sign_off(t: &Test) {
 }
 
 /// The user's own judge (`~/.config/plan/config.yaml`): what `--rejudge` asks.
-fn user_judge(t: &Test, fixture: &str) {
+pub(crate) fn user_judge(t: &Test, fixture: &str) {
     let path = t.dir.path().join("home/.config/plan/config.yaml");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(
@@ -62,7 +62,7 @@ fn user_judge(t: &Test, fixture: &str) {
     .unwrap();
 }
 
-fn rev(t: &Test, what: &str) -> String {
+pub(crate) fn rev(t: &Test, what: &str) -> String {
     t.git(&["rev-parse", what]).trim().to_string()
 }
 
@@ -460,7 +460,8 @@ Against base {base} ({short}).
 
 ### Contract changes
 
-- `ship`: changed and approved without a terminal (line {line})
+- `ship`: changed and approved without a terminal (line {line}), needs --approved-by
+  - `{{+- the README is stale+}}`
 
 **Passed.**
 "

@@ -24,6 +24,7 @@ mod files;
 mod first_steps;
 mod gate;
 mod gate_key;
+mod gate_reach;
 mod goal_budget;
 mod goal_id_completion;
 mod goals;

@@ -415,3 +415,55 @@ fn log_lines_in_other_scripts_are_no_hidden_event() {
     let lint = t.run(&["lint"]);
     assert!(!lint.stdout.contains("hidden-event"), "{}", lint.stdout);
 }
+
+/// Attack: the sign-off's checkpoint ref re-pointed at a commit of the agent's own
+/// making, whose message says `plan: checkpoint of ship` as plan's do, but whose tree
+/// is one from after the sign-off (ship done in it): a checkpoint taken for
+/// something else. The sign-off line and the transcript's `- tree judged:` are
+/// rewritten to name it, and plan's memo of the lines it wrote is deleted. A
+/// checkpoint is taken before its sign-off line is written, so the commands (not
+/// only CI) find the line already in its tree and the proof void.
+#[test]
+fn a_checkpoint_whose_tree_is_not_this_sign_offs_is_no_proof() {
+    let t = repo();
+    sign_off(&t, "ship");
+    assert_eq!(proof_of(&t, "ship").0, "proven");
+    let (line, path) = record_of(&t, "ship");
+    let reference = "refs/plan/checkpoints/ship/20260615-1402";
+    let honest = t.git(&["rev-parse", reference]).trim().to_string();
+    t.git(&["add", "-A"]);
+    let signed_tree = t.git(&["write-tree"]).trim().to_string();
+    let forged = t
+        .git(&[
+            "commit-tree",
+            &signed_tree,
+            "-p",
+            "HEAD",
+            "-m",
+            "plan: checkpoint of ship",
+        ])
+        .trim()
+        .to_string();
+    t.git(&["update-ref", reference, &forged]);
+    t.write(&path, t.read(&path).replace(&honest, &forged));
+    let at = line.rfind('#').unwrap() + 1;
+    let relabelled = line
+        .replace(&line[at..at + 12], &hash_of(&t, &path))
+        .replace(&honest[..12], &forged[..12]);
+    assert_ne!(relabelled, line);
+    t.write("plan.md", t.plan_md().replace(&line, &relabelled));
+    std::fs::remove_file(t.path(".git/plan/logged.tsv")).unwrap();
+    t.commit_all("relabel");
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    assert!(
+        proof.contains(&format!(
+            "the tree of its checkpoint {} already holds its sign-off line",
+            &forged[..12]
+        )),
+        "{proof}"
+    );
+    t.run(&["audit"])
+        .code(1)
+        .stdout_has("a checkpoint is taken before its sign-off, so this one was taken after");
+}

@@ -1,0 +1,382 @@
+//! The gate's reach (`plan audit --base REV`): every goal a pull request touches is
+//! checked again (a done goal whose files it changes is verified again, a goal it
+//! makes done by any route needs a new sign-off, a cancel or a softened contract
+//! needs a person's `--approved-by`, every plan file is audited, a plan with format
+//! errors fails), and honest work passes (a command judge re-judged by CI's own, a
+//! real `git revert`). Each attack failed the gate's checks before.
+
+use crate::gate::{PLAN, origin, rev, sign_off, user_judge};
+use crate::util::{Test, fixture_path};
+
+/// `ship` signed off and committed on `main`, its verify a script reading README.md's
+/// words (the sign-off's evidence); `pr` branched from there.
+fn signed_on_main() -> (Test, String) {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("verify: test -f README.md", "verify: sh check.sh"));
+    t.write("README.md", "# Hello\n");
+    t.write("check.sh", "grep -q Hello README.md\n");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.ok(&["start", "ship"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    (t, base)
+}
+
+// Attack: the pull request empties the README a goal done on the base rests on.
+// Nothing signs anything off, so nothing was looked at: "No goal to show… Passed".
+#[test]
+fn a_pull_request_that_breaks_a_done_goals_file_fails_the_gate() {
+    let (t, base) = signed_on_main();
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("unrelated");
+    let run = t.ok(&["audit", "--base", &base]);
+    assert!(!run.stdout.contains("reverify"), "{}", run.stdout);
+    t.write("README.md", "");
+    t.commit_all("tidy");
+    t.run(&["audit", "--base", &base])
+        .code(1)
+        .stdout_has("reverify: failed: `sh check.sh` exited 1");
+    let run = t
+        .case(&["audit", "--base", &base, "--markdown"])
+        .status(1)
+        .any_stdout()
+        .check();
+    assert!(
+        run.stdout.contains(
+            "| `ship` | done proven | claude | failed (re-run) | reverify failed: `sh check.sh` exited 1"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+// Attack: the base reopened `ship` by hand (`status: active`, no log line); the
+// pull request sets it back to done, "proven" by the base's old sign-off line.
+#[test]
+fn a_goal_done_again_in_the_pull_request_by_hand_needs_a_new_sign_off() {
+    let t = origin();
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: done", "status: active"),
+    );
+    t.commit_all("not done after all");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: active", "status: done"),
+    );
+    t.commit_all("done");
+    t.ok(&["audit"]);
+    t.run(&["audit", "--base", &base])
+        .code(1)
+        .stdout_has("⚠ ship is done here and was not on the base, and no sign-off this pull request adds proves it\n  hint: sign it off in the pull request: plan complete ship --evidence TEXT --path FILE");
+    // CI's own judge is asked about it.
+    user_judge(&t, "reject");
+    t.run(&["audit", "--base", &base, "--rejudge"])
+        .code(1)
+        .stdout_has("rejudge: verify passed; judge reject");
+}
+
+// Attack: the pull request cancels the user's goal; the summary never named it.
+#[test]
+fn a_cancel_of_a_base_goal_is_listed_and_needs_a_persons_approval() {
+    let t = origin();
+    let base = rev(&t, "main");
+    let short = &base[..12];
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["cancel", "ship", "--reason", "not needed"]);
+    t.commit_all("cancel");
+    let line = t.plan_md().lines().count();
+    let want = |approval: &str, verdict: &str| {
+        format!(
+            "## plan audit
+
+Against base {base} ({short}).
+
+No goal to show.
+
+### Contract changes
+
+None.
+
+### Cancelled goals of the base
+
+- `ship`: cancelled: not needed (line {line}){approval}
+{verdict}"
+        )
+    };
+    t.case(&["audit", "--base", &base, "--markdown", "--strict"])
+        .status(1)
+        .stdout(&want(", needs --approved-by", "\n**Failed: 1 problem.**\n"))
+        .check();
+    t.case(&[
+        "audit",
+        "--base",
+        &base,
+        "--markdown",
+        "--strict",
+        "--approved-by",
+        "alice",
+    ])
+    .stdout(&want(", approved by alice", "\n**Passed.**\n"))
+    .check();
+    t.run(&["audit", "--base", &base, "--strict"])
+        .code(1)
+        .stdout_has("⚠ ship of the base is cancelled here: not needed (plan.md:");
+    // A blank name (a workflow expression that came out empty) approves nothing.
+    t.case(&["audit", "--base", &base, "--strict", "--approved-by", " "])
+        .status(2)
+        .stderr("plan: --approved-by names no one\n  hint: pass the login of the person who approved the pull request, or leave the flag out when no one did\n")
+        .check();
+}
+
+// Attack: done_when softened and verify dropped in the pull request, approved with
+// a hand-typed `, a terminal was attached`: listed without the words that changed,
+// and passed.
+#[test]
+fn a_softened_contract_shows_its_words_and_a_terminal_is_no_approval_in_ci() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let md = t
+        .plan_md()
+        .replace(
+            "done_when: README.md exists",
+            "done_when: README.md may exist",
+        )
+        .replace("verify: test -f README.md\n", "");
+    t.write("plan.md", md);
+    t.ok(&["start", "ship", "--reapprove"]);
+    t.write(
+        "plan.md",
+        t.plan_md()
+            .replace(", without a terminal)", ", a terminal was attached)"),
+    );
+    assert!(t.plan_md().contains("a terminal was attached"));
+    // As a hand-typed line: plan did not write it.
+    std::fs::remove_file(t.path(".git/plan/logged.tsv")).unwrap();
+    t.commit_all("soften");
+    let run = t
+        .case(&["audit", "--base", &base, "--markdown", "--strict"])
+        .status(1)
+        .any_stdout()
+        .check();
+    assert!(
+        run.stdout.contains(
+            "  - `done_when: README.md [-exists-]{+may exist+}`\n  - `[-verify: test -f README.md-]`\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(", needs --approved-by\n"),
+        "{}",
+        run.stdout
+    );
+    t.ok(&["audit", "--base", &base, "--strict", "--approved-by", "alice"])
+        .stdout_has("· contract of ship: changed and approved with a terminal attached (plan.md:")
+        .stdout_has("), approved by alice\n    done_when: README.md [-exists-]{+may exist+}\n    [-verify: test -f README.md-]\n");
+}
+
+// Attack: a look-alike status line (`Status: done`) is a format error plan reads
+// around; the gate passed it.
+#[test]
+fn a_plan_with_format_errors_at_the_head_fails_the_gate() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: active", "Status: done"),
+    );
+    t.commit_all("done");
+    t.run(&["audit", "--base", &base])
+        .code(1)
+        .stdout_has("⚠ plan.md:5: a format error at the head: ");
+}
+
+// Attack: a second plan file (`--file docs/roadmap.md`): its sign-offs were never
+// re-judged, its goals never proven by the gate.
+#[test]
+fn every_plan_file_of_the_repository_is_audited_against_the_base() {
+    let t = origin();
+    t.write(
+        "docs/roadmap.md",
+        PLAN.replace("# Plan: Gate", "# Plan: Roadmap")
+            .replace("<!-- id: ship -->", "<!-- id: later -->"),
+    );
+    t.ok(&["--file", "docs/roadmap.md", "start", "later"]);
+    t.commit_all("roadmap");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&[
+        "--file",
+        "docs/roadmap.md",
+        "complete",
+        "later",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+    t.commit_all("later");
+    user_judge(&t, "accept");
+    t.ok(&["audit", "--base", &base, "--rejudge"])
+        .stdout_has("docs/roadmap.md: later: rejudge: verify passed; judge accept");
+    user_judge(&t, "reject");
+    t.run(&["audit", "--base", &base, "--rejudge"])
+        .code(1)
+        .stdout_has("⚠ docs/roadmap.md: later: rejudge: verify passed; judge reject");
+    // A cancel there needs a person's approval as much as one in plan.md.
+    t.git(&["reset", "-q", "--hard", &base]);
+    t.ok(&[
+        "--file",
+        "docs/roadmap.md",
+        "cancel",
+        "later",
+        "--reason",
+        "not now",
+    ]);
+    t.commit_all("cancel later");
+    t.run(&["audit", "--base", &base, "--strict"])
+        .code(1)
+        .stdout_has("⚠ docs/roadmap.md: later: cancelled: not now (line ")
+        .stdout_has("), needs --approved-by");
+    t.ok(&[
+        "audit",
+        "--base",
+        &base,
+        "--strict",
+        "--approved-by",
+        "alice",
+    ])
+    .stdout_has("), approved by alice");
+    // A goal of that file flipped to done by hand is unproven there.
+    t.git(&["reset", "-q", "--hard", &base]);
+    t.write(
+        "docs/roadmap.md",
+        t.read("docs/roadmap.md")
+            .replace("status: active", "status: done"),
+    );
+    t.commit_all("done by hand");
+    t.run(&["audit", "--base", &base])
+        .code(1)
+        .stdout_has("⚠ docs/roadmap.md: later: unproven: ");
+}
+
+// Noise: a sign-off by a command judge failed --strict as "weak" even after CI's
+// own judge had re-judged it and accepted.
+#[test]
+fn a_command_judge_re_judged_and_accepted_by_ci_is_no_weak_sign_off() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.judge("accept");
+    sign_off(&t);
+    t.commit_all("ship it");
+    t.run(&["audit", "--base", &base, "--strict"])
+        .code(1)
+        .stdout_has("strict: weak sign-off: a command judge, not a model CLI");
+    user_judge(&t, "accept");
+    let run = t.ok(&["audit", "--base", &base, "--rejudge", "--strict"]);
+    assert!(!run.stdout.contains("weak sign-off"), "{}", run.stdout);
+    user_judge(&t, "reject");
+    t.run(&["audit", "--base", &base, "--rejudge", "--strict"])
+        .code(1)
+        .stdout_has("strict: weak sign-off: a command judge, not a model CLI");
+}
+
+// Noise: an honest `git revert` (and `git revert -m 1` of a merge) that takes back a
+// `plan log --goal` note failed as "lost from the base".
+#[test]
+fn an_honest_revert_of_a_note_passes_the_gate() {
+    let t = origin();
+    t.git(&["checkout", "-q", "-b", "feature"]);
+    t.ok(&["log", "--goal", "ship", "the README needs a logo"]);
+    t.commit_all("note");
+    t.git(&["checkout", "-q", "main"]);
+    t.git(&["merge", "-q", "--no-ff", "feature", "-m", "merge feature"]);
+    t.ok(&["log", "--goal", "ship", "and a licence"]);
+    t.commit_all("second note");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let merge = rev(&t, "HEAD~1");
+    t.git(&["revert", "--no-edit", "HEAD"]);
+    t.git(&["revert", "--no-edit", "-m", "1", &merge]);
+    assert!(!t.plan_md().contains("logo"), "{}", t.plan_md());
+    assert!(!t.plan_md().contains("licence"), "{}", t.plan_md());
+    t.ok(&["audit", "--base", &base, "--strict"])
+        .stdout_has(", 0 lost");
+}
+
+// Attack: a commit whose message says "This reverts commit X" but that is not
+// X's inverse (it keeps the transcripts X wrote) removes the base's `sign-off
+// rejected` line and the sign-off after it; 0 lines counted lost.
+#[test]
+fn a_commit_that_only_claims_to_be_a_revert_excuses_nothing() {
+    let t = origin();
+    t.judge("reject");
+    t.run(&["complete", "ship", "--evidence", "README.md is written"])
+        .code(1);
+    t.judge("accept");
+    t.ok(&["complete", "ship", "--evidence", "README.md is written"]);
+    t.commit_all("ship it");
+    let signed = rev(&t, "HEAD");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let md: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| !l.contains("ship sign-off rejected") && !l.contains("ship signed off"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace("status: done", "status: active");
+    t.write("plan.md", md);
+    t.commit_all(&format!(
+        "Revert \"ship it\"\n\nThis reverts commit {signed}."
+    ));
+    t.run(&["audit", "--base", &base])
+        .code(1)
+        .stdout_has(", 2 lost");
+}
+
+// Attack: `PLAN_NOW=2099-…` once, and every later line (the user's own cancel
+// among them) is stamped 2099 by the stamp floor; nothing warned.
+#[test]
+fn a_stamp_more_than_a_day_ahead_is_refused_and_linted() {
+    let t = Test::new().plan(PLAN);
+    let run = t
+        .cmd(&["log", "from the future"])
+        .env("PLAN_NOW", "2099-01-01T00:00")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains(
+            "plan: the stamp 2099-01-01 00:00 is more than a day ahead of this machine's clock"
+        ),
+        "{stderr}"
+    );
+    assert!(!t.plan_md().contains("2099"));
+    t.write(
+        "plan.md",
+        format!("{}- 2099-01-01 00:00 from the future\n", t.plan_md()),
+    );
+    let line = t.plan_md().lines().count();
+    t.run(&["lint"]).code(1).stdout_has(&format!(
+        "plan.md:{line}: log line stamped 2099-01-01 00:00, more than a day ahead of this machine's clock [stamp-in-future]"
+    ));
+    // Every later line would be stamped 2099 by the floor: refused too.
+    t.run(&["log", "today"]).code(2);
+    t.ok(&["lint", "--rules"]).stdout_has("stamp-in-future");
+}
