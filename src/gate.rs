@@ -188,6 +188,7 @@ pub fn strict_findings(
         }
     }
     out.extend(weakened_tests(ctx, plan, goal, base));
+    out.extend(crate::red_first::strict_findings(ctx, plan, goal));
     Ok(out)
 }
 
@@ -322,6 +323,7 @@ pub fn rejudge(
     };
     let history = contract_history(plan, id);
     let weakened = crate::weakened::now(root, plan, goal)?;
+    let green = crate::red_first::of_goal(ctx, plan, goal).map(|g| g.to_string());
     let parsed = verify.as_ref().map(|(_, v)| v);
     let files = judge_files::gather(&judged, parsed, &paths);
     let command = parsed.map(|v| v.to_string());
@@ -345,6 +347,7 @@ pub fn rejudge(
         diff_base,
         diff_stat: &diff_stat,
         weakened: &weakened,
+        green_at_start: green.as_deref(),
     };
     let text = prompt::render(prompt::EVIDENCE_JUDGE, &facts);
     crate::out::progress(&format!("rejudge {id}: asking {}", judge.backend));

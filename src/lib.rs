@@ -30,6 +30,7 @@ pub mod plan;
 mod portable;
 mod prompts;
 mod record;
+mod red_first;
 mod report;
 mod running;
 mod stamp_floor;

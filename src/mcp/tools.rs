@@ -285,6 +285,7 @@ pub fn call(
                 reapprove: a.reapprove,
                 holder: None,
                 steal: false,
+                no_verify: false,
             };
             let started = start::start(env, &request)?;
             Reply::fields(&started, &started.message)
