@@ -11,6 +11,7 @@ use anyhow::Result;
 
 use crate::config;
 use crate::ctx::Ctx;
+use crate::exit::Exit;
 use crate::git;
 use crate::plan::event::{AtStart, Event};
 use crate::plan::model::{Goal, Plan};
@@ -24,7 +25,11 @@ const TAIL: usize = 16 * 1024;
 /// timeout, from the repository's root) and says how it ended; `skip`
 /// (`--no-verify`) runs nothing and says so. `None`: nothing to run (no verify, or
 /// no repository to run it in). Progress and the outcome go to stderr.
-pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, skip: bool) -> Result<Option<AtStart>> {
+///
+/// A verify that changes the repository (a tracked file, or plan.md from `src`, the
+/// text the start read) is refused, as `plan complete` refuses it: a check must not
+/// change what it checks, and the start would write over what it did.
+pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, src: &str, skip: bool) -> Result<Option<AtStart>> {
     let (Some(line), Some(repo)) = (goal.verify(), &ctx.repo) else {
         return Ok(None);
     };
@@ -48,7 +53,23 @@ pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, skip: bool) -> Result<Option<AtS
     crate::out::warn(&format!(
         "plan: verify: running `{shown}` before the work (red first)"
     ));
+    let before = git::tracked_snapshot(&repo.root)?;
     let outcome = verify::run(&parsed, &repo.root, timeout, TAIL)?;
+    let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
+    if ctx.store.read()? != src && !changed.contains(&ctx.store.name) {
+        changed.push(ctx.store.name.clone());
+    }
+    if !changed.is_empty() {
+        return Err(Exit::check_failed_hint(
+            format!(
+                "the verify of {id} changed the repository while it ran ({}); a check must not change what it checks; {id} was not started",
+                changed.join(", ")
+            ),
+            format!(
+                "look at what it changed (git status, git diff), then fix the verify, or `plan start {id} --no-verify`"
+            ),
+        ));
+    }
     Ok(Some(if outcome.passed {
         crate::out::warn(&format!(
             "plan: warning: the verify of {id} already passes before any work: it cannot tell the work done; make it fail until the goal is met"

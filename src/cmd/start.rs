@@ -20,7 +20,7 @@ use crate::plan::ops;
 use crate::plan::precondition::Seen;
 use crate::red_first;
 
-/// Start a goal (open → active) and log its contract's fingerprint
+/// Start a goal (open → active): run its verify once and log whether it fails
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Goal id (or a unique prefix)
@@ -156,7 +156,7 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
         _ => true,
     };
     let at_start = match starts {
-        true => red_first::run_at_start(ctx, goal, args.no_verify)?,
+        true => red_first::run_at_start(ctx, goal, &src, args.no_verify)?,
         false => None,
     };
     let started = Event::Started {

@@ -34,9 +34,8 @@ fn command(argv: &[String], depth: usize) -> Option<String> {
     let name = program.rsplit('/').next().unwrap_or(program);
     let shown = || format!("`{}`", written(argv));
     match name {
-        "true" | ":" | "echo" | "printf" | "pwd" | "sleep" | "date" | "whoami" | "uname" => {
-            Some(format!("{} always exits 0", shown()))
-        }
+        "true" | ":" | "echo" | "printf" | "pwd" | "sleep" | "date" | "whoami" | "uname"
+        | "tee" => Some(format!("{} always exits 0", shown())),
         "ls" if args.iter().all(|a| a.starts_with('-') || is_here(a)) => {
             Some(format!("{} lists a folder that is always there", shown()))
         }
@@ -245,7 +244,8 @@ fn split_ops<'o>(text: &str, ops: &[&'o str]) -> Option<Vec<(&'o str, String)>> 
                 rest = &rest[op.len()..];
                 continue;
             }
-            if c == '&' || c == '|' {
+            // `|` is the pipeline's, read a level down; `&` alone is a background job.
+            if c == '&' {
                 return None;
             }
         }

@@ -362,3 +362,26 @@ fn strict_fails_a_sign_off_resting_on_a_verify_that_cannot_fail() {
         "⚠ verify cannot fail: `test -e .` is true whatever the repository holds [verify-cannot-fail]\n",
     );
 }
+
+/// A verify run at the start that changes the repository is refused, as the sign-off
+/// refuses it: the start would write over what it did.
+#[test]
+fn a_verify_that_changes_the_repository_at_the_start_is_refused() {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    let check = t.fake_program("check", "echo more >> README.md\ntest -f out.txt");
+    let md = GOAL.replace(
+        "verify: test -f out.txt",
+        &format!("verify: {}", check.display()),
+    );
+    t.write("plan.md", &md);
+    t.commit_all("plan");
+    t.case(&["start", "out"])
+        .status(1)
+        .stderr(&format!(
+            "plan: verify: running `{}` before the work (red first)\nplan: the verify of out changed the repository while it ran (README.md); a check must not change what it checks; out was not started\n  hint: look at what it changed (git status, git diff), then fix the verify, or `plan start out --no-verify`\n",
+            check.display()
+        ))
+        .check();
+    assert_eq!(t.plan_md(), md);
+}
