@@ -45,7 +45,8 @@ pub struct Args {
     #[arg(long, value_name = "BACKEND", requires = "rejudge")]
     pub judge: Option<String>,
     /// Also fail on weak sign-offs (no judge, a command judge), contract changes approved
-    /// without a terminal, transcripts git does not track, and weakened tests
+    /// without a terminal, transcripts git does not track, weakened tests, and verifies
+    /// that cannot fail or already passed when the goal started
     #[arg(long)]
     pub strict: bool,
     /// Print the report as Markdown (a table of goal, state, judge, verify, findings), for a CI
