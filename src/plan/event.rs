@@ -801,6 +801,45 @@ mod tests {
         );
     }
 
+    /// The started line's verify outcome: each form with and without a commit, the
+    /// older forms still read without one, and a word plan never writes is no event.
+    #[test]
+    fn a_started_line_says_how_the_verify_ended_and_old_lines_still_read() {
+        let started = |text| match Event::parse(text) {
+            Some(Event::Started {
+                contract,
+                commit,
+                verify,
+                ..
+            }) => Some((contract, commit, verify)),
+            _ => None,
+        };
+        assert_eq!(
+            started("a started (contract 0123abcd, verify failing at 1a2b3c4d5e6f)"),
+            Some(("0123abcd", Some("1a2b3c4d5e6f"), Some(AtStart::Failing)))
+        );
+        assert_eq!(
+            started("a started (contract 0123abcd, verify passing)"),
+            Some(("0123abcd", None, Some(AtStart::Passing)))
+        );
+        assert_eq!(
+            started("a started (contract 0123abcd, at 1a2b3c4)"),
+            Some(("0123abcd", Some("1a2b3c4"), None))
+        );
+        assert_eq!(
+            started("a started (contract 0123abcd)"),
+            Some(("0123abcd", None, None))
+        );
+        for bad in [
+            "a started (contract 0123abcd, verify green at 1a2b3c4)",
+            "a started (contract 0123abcd, verify failing at xyz)",
+            "a started (contract 0123abcd, verify failing at 1a2b3c4, at 1a2b3c4)",
+        ] {
+            assert_eq!(Event::parse(bad), None, "{bad}");
+            assert!(reserved(bad), "{bad}");
+        }
+    }
+
     #[test]
     fn every_event_round_trips() {
         round_trip(Event::Added {
