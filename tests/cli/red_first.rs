@@ -385,3 +385,32 @@ fn a_verify_that_changes_the_repository_at_the_start_is_refused() {
         .check();
     assert_eq!(t.plan_md(), md);
 }
+
+/// `plan add --active` starts the goal, so it runs the verify first as `plan start`
+/// does: otherwise it would be the way around red first.
+#[test]
+fn add_active_runs_the_verify_as_start_does() {
+    let t = Test::new();
+    t.ok(&["init", "Red first"]);
+    t.commit_all("plan");
+    let at = head(&t);
+    let run = t.ok(&[
+        "add",
+        "Out",
+        "--done-when",
+        "out.txt holds the answer",
+        "--verify",
+        "test -f out.txt",
+        "--active",
+        "--json",
+    ]);
+    let c = run.json()["contract"].as_str().unwrap().to_string();
+    assert_eq!(
+        run.stderr,
+        "plan: verify: running `test -f out.txt` before the work (red first)\nplan: verify failing, as it should before the work (`test -f out.txt` exited 1)\n"
+    );
+    assert_eq!(
+        last_log(&t),
+        format!("out started (contract {c}, verify failing at {at})")
+    );
+}
