@@ -414,3 +414,28 @@ fn add_active_runs_the_verify_as_start_does() {
         format!("out started (contract {c}, verify failing at {at})")
     );
 }
+
+/// A repository's own judge prompt that leaves the fact out gets it appended: an
+/// override must not be a way to hide it.
+#[test]
+fn an_override_without_the_fact_gets_it_appended() {
+    let t = Test::new().plan(GOAL);
+    t.write("out.txt", "42\n");
+    t.write(
+        ".plan/prompts/evidence_judge.md",
+        "Judge {{id}}: {{done_when}}\n\n{{verify}}\n",
+    );
+    with_judge(&t);
+    t.commit_all("plan");
+    let at = head(&t);
+    t.ok(&["start", "out"]);
+    t.commit_all("start");
+    sign_off(&t);
+    let prompt = prompt(&t);
+    assert!(
+        prompt.contains(&format!(
+            "\n\n## Red first\n\n\nRed first (verify-green-at-start), found by plan without a model: verify already passed when the goal started (at {at}) and no file it rests on changed since (out.txt)."
+        )),
+        "{prompt}"
+    );
+}
