@@ -323,7 +323,7 @@ pub fn rejudge(
     };
     let history = contract_history(plan, id);
     let weakened = crate::weakened::now(root, plan, goal)?;
-    let green = crate::red_first::of_goal(ctx, plan, goal).map(|g| g.to_string());
+    let green = crate::red_first::of_goal(ctx, plan, goal);
     let parsed = verify.as_ref().map(|(_, v)| v);
     let files = judge_files::gather(&judged, parsed, &paths);
     let command = parsed.map(|v| v.to_string());

@@ -199,16 +199,49 @@ fn rests_on(root: &Path, verify: &Verify, recorded: &[String]) -> Vec<String> {
     files
 }
 
-/// The finding for `goal` as the read commands show it: for a done goal, its latest
-/// sign-off's recorded verify files join the comparison. A check that cannot run
-/// leaves it unknown (`None`); `--strict` says so itself.
-pub fn of_goal(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Option<GreenAtStart> {
-    let repo = ctx.repo.as_ref()?;
-    let recorded = recorded_files(&repo.root, plan, &goal.id);
+/// The finding for `goal` as the read commands show it, worded; a check that cannot
+/// run leaves it unknown (`None`): `--strict` says so itself.
+pub fn of_goal(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Option<String> {
+    found(ctx, plan, goal).ok().flatten()
+}
+
+/// The finding for `goal`, worded, found again from git: for a done goal its latest
+/// sign-off's recorded verify files join the comparison. Where the start's commit is
+/// not in this clone (a branch squashed away), what that sign-off's transcript
+/// recorded stands instead: bound to its line by hash, and no noise forever after.
+pub fn found(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<String>> {
+    let Some(repo) = &ctx.repo else {
+        return Ok(None);
+    };
+    let root = &repo.root;
+    if let Some((Some(AtStart::Passing), Some(commit))) = start(plan, &goal.id)
+        && unknown_commit(root, commit)
+    {
+        return Ok(recorded_finding(root, plan, &goal.id));
+    }
+    let recorded = recorded_files(root, plan, &goal.id);
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
-    green_at_start(&repo.root, plan_rel.as_deref(), plan, goal, &recorded)
-        .ok()
-        .flatten()
+    let green = green_at_start(root, plan_rel.as_deref(), plan, goal, &recorded)?;
+    Ok(green.map(|green| green.to_string()))
+}
+
+/// Whether `commit` names nothing in the repository at `root`.
+fn unknown_commit(root: &Path, commit: &str) -> bool {
+    matches!(git::commit_time(root, commit),
+        Err(e) if e.downcast_ref::<git::UnknownRevision>().is_some())
+}
+
+/// The `- verify-green-at-start:` line of the `## Verify` section of the goal's latest
+/// sign-off transcript, if it has one.
+fn recorded_finding(root: &Path, plan: &Plan<'_>, id: &str) -> Option<String> {
+    let record = crate::plan::proof::latest_record(plan, id)?;
+    let text = crate::record::text(root, record.path)?;
+    let (_, verify) = text.split_once("\n## Verify\n")?;
+    let verify = verify.split("\n## ").next()?;
+    verify
+        .lines()
+        .find_map(|l| l.strip_prefix("- verify-green-at-start: "))
+        .map(str::to_string)
 }
 
 /// The verify files the goal's latest sign-off recorded, by path.
@@ -243,12 +276,7 @@ pub fn strict_findings(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<Strin
             "verify-cannot-fail: the sign-off rests on a verify that cannot fail: {why}"
         ));
     }
-    let Some(repo) = &ctx.repo else {
-        return out;
-    };
-    let recorded = recorded_files(&repo.root, plan, &goal.id);
-    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
-    match green_at_start(&repo.root, plan_rel.as_deref(), plan, goal, &recorded) {
+    match found(ctx, plan, goal) {
         Ok(Some(green)) => out.push(format!("verify-green-at-start: {green}")),
         Ok(None) => {}
         Err(e) => out.push(format!("verify-green-at-start could not be checked: {e:#}")),

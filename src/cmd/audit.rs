@@ -323,8 +323,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         let weakened_tests = crate::weakened::of_goal(&root, &plan, goal)?;
         let verify_green_at_start = (goal.status() == Status::Done)
             .then(|| crate::red_first::of_goal(ctx, &plan, goal))
-            .flatten()
-            .map(|green| green.to_string());
+            .flatten();
         goals.push(Entry {
             id: &goal.id,
             title: goal.title,

@@ -439,3 +439,42 @@ fn an_override_without_the_fact_gets_it_appended() {
         "{prompt}"
     );
 }
+
+/// The start's commit gone from the clone (its branch squash-merged and deleted):
+/// the finding the sign-off recorded stands, rather than a check that can never run
+/// again failing `--strict` forever.
+#[test]
+fn a_start_commit_squashed_away_leaves_the_recorded_finding() {
+    let t = Test::new().plan(GOAL);
+    t.write("out.txt", "42\n");
+    with_judge(&t);
+    t.commit_all("plan");
+    t.git(&["checkout", "-q", "-b", "feat"]);
+    t.write("notes.txt", "starting\n");
+    t.commit_all("notes");
+    let at = head(&t);
+    t.ok(&["start", "out"]);
+    t.commit_all("start");
+    sign_off(&t);
+    t.git(&["checkout", "-q", "main"]);
+    t.git(&["merge", "-q", "--squash", "feat"]);
+    t.git(&["commit", "-q", "-m", "feat, squashed"]);
+    t.git(&["branch", "-q", "-D", "feat"]);
+    // As in a clone that never fetched the checkpoints, which keep it alive here.
+    for r in t
+        .git(&["for-each-ref", "--format=%(refname)", "refs/plan"])
+        .lines()
+    {
+        t.git(&["update-ref", "-d", r]);
+    }
+    t.git(&["reflog", "expire", "--expire=now", "--all"]);
+    t.git(&["gc", "-q", "--prune=now"]);
+    let objects = t.git(&["cat-file", "--batch-all-objects", "--batch-check"]);
+    assert!(!objects.contains(&at), "the start commit is still here");
+    let finding = format!(
+        "verify already passed when the goal started (at {at}) and no file it rests on changed since (out.txt)"
+    );
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has(&format!("\n  strict: verify-green-at-start: {finding}"));
+}
