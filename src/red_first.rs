@@ -26,10 +26,9 @@ const TAIL: usize = 16 * 1024;
 /// (`--no-verify`) runs nothing and says so. `None`: nothing to run (no verify, or
 /// no repository to run it in). Progress and the outcome go to stderr.
 ///
-/// A verify that changes the repository (a tracked file, or plan.md from `src`, the
-/// text the start read) is refused, as `plan complete` refuses it: a check must not
-/// change what it checks, and the start would write over what it did.
-pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, src: &str, skip: bool) -> Result<Option<AtStart>> {
+/// A verify that changes a tracked file is refused, as `plan complete` refuses it: a
+/// check must not change what it checks.
+pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, skip: bool) -> Result<Option<AtStart>> {
     let (Some(line), Some(repo)) = (goal.verify(), &ctx.repo) else {
         return Ok(None);
     };
@@ -55,10 +54,12 @@ pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, src: &str, skip: bool) -> Result
     ));
     let before = git::tracked_snapshot(&repo.root)?;
     let outcome = verify::run(&parsed, &repo.root, timeout, TAIL)?;
+    // plan.md is left out, as `plan complete` leaves it out: others may log to it
+    // meanwhile. What the verify could do there is checked when the start is
+    // written ([`others_unchanged`]).
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
-    if ctx.store.read()? != src && !changed.contains(&ctx.store.name) {
-        changed.push(ctx.store.name.clone());
-    }
+    changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
     if !changed.is_empty() {
         return Err(Exit::check_failed_hint(
             format!(
@@ -82,6 +83,35 @@ pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, src: &str, skip: bool) -> Result
         ));
         AtStart::Failing
     }))
+}
+
+/// The verify ran at the start with plan.md left out of its change check, so it
+/// could hide a goal, weaken another's contract or finish one by hand: the start is
+/// written only on the plan it read (`before`), but for other goals' logged events.
+/// The twin of `plan complete`'s check, worded for the start.
+pub fn others_unchanged(before: &Plan<'_>, fresh: &Plan<'_>, started: &str) -> Result<(), String> {
+    for goal in before.goals.iter().filter(|g| g.id != started) {
+        let id = &goal.id;
+        let Some(now) = fresh.goal(id) else {
+            return Err(format!(
+                "goal {id} disappeared while the verify of {started} ran; {started} was not started"
+            ));
+        };
+        if now.fingerprint() != goal.fingerprint() {
+            return Err(format!(
+                "the contract of {id} changed while the verify of {started} ran; {started} was not started"
+            ));
+        }
+        let logged = fresh.events(id).count() > before.events(id).count();
+        if now.status() != goal.status() && !logged {
+            return Err(format!(
+                "goal {id} went from {} to {} while the verify of {started} ran; {started} was not started",
+                goal.status().as_str(),
+                now.status().as_str()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What `plan add` and `plan edit` say at once of a verify that can never fail

@@ -255,7 +255,7 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
             let commit = ctx.head_commit()?;
             // Red first, as `plan start` does: run once, on the first attempt only.
             if attempt == 1 {
-                at_start = red_first::run_at_start(ctx, new, &src, false)?;
+                at_start = red_first::run_at_start(ctx, new, false)?;
             }
             let started = Event::Started {
                 id: &id,

@@ -14,7 +14,7 @@ use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::out::println;
 use crate::plan::claim::Decision;
-use crate::plan::event::{Approval, Event};
+use crate::plan::event::{Approval, AtStart, Event};
 use crate::plan::model::Status;
 use crate::plan::ops;
 use crate::plan::precondition::Seen;
@@ -156,7 +156,7 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
         _ => true,
     };
     let at_start = match starts {
-        true => red_first::run_at_start(ctx, goal, &src, args.no_verify)?,
+        true => red_first::run_at_start(ctx, goal, args.no_verify)?,
         false => None,
     };
     let started = Event::Started {
@@ -200,8 +200,12 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
     if !written.is_empty() {
         edits.extend(written.iter().map(|e| ops::event(&stamp, e)));
         // Decided on the status and the logged contract as first read.
+        let verified = matches!(at_start, Some(AtStart::Failing | AtStart::Passing));
         ctx.store.write_checked(&src, edits, |fresh| {
             seen.check(fresh)?;
+            if verified {
+                red_first::others_unchanged(&plan, fresh, id)?;
+            }
             match fresh.logged_contract(id) == logged {
                 true => Ok(()),
                 false => Err(format!(

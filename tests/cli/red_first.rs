@@ -478,3 +478,33 @@ fn a_start_commit_squashed_away_leaves_the_recorded_finding() {
         .code(1)
         .stdout_has(&format!("\n  strict: verify-green-at-start: {finding}"));
 }
+
+/// plan.md is left out of the start's change check, as the sign-off leaves it out
+/// (others log there meanwhile); a verify that hides another goal there is caught
+/// when the start is written, and the goal is not started.
+#[test]
+fn a_verify_that_hides_a_goal_at_the_start_is_refused() {
+    let t = Test::new();
+    let check = t.fake_program(
+        "check",
+        "sed -i '/^## Goal: Tidy up/,/^- it is untidy/d' plan.md\ntest -f out.txt",
+    );
+    let md = GOAL.replace(
+        "verify: test -f out.txt",
+        &format!("verify: {}", check.display()),
+    );
+    t.write("plan.md", &md);
+    t.commit_all("plan");
+    let run = t.run(&["start", "out"]);
+    // The store's refusal of a write whose plan changed under it: exit 2.
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "plan: goal tidy disappeared while the verify of out ran; out was not started; nothing was written\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(t.plan_md().contains("status: open"), "{}", t.plan_md());
+    assert!(!t.plan_md().contains("out started"), "{}", t.plan_md());
+}
