@@ -42,6 +42,11 @@ impl Exit {
         Exit::error(USAGE, message, Some(hint.into()))
     }
 
+    /// A check that failed (exit 1) and what to do about it.
+    pub fn check_failed_hint(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
+        Exit::error(CHECK_FAILED, message, Some(hint.into()))
+    }
+
     pub fn env(message: impl Into<String>) -> anyhow::Error {
         Exit::error(ENVIRONMENT, message, None)
     }

@@ -386,6 +386,7 @@ pub fn strict_findings(
         }
     }
     out.extend(weakened_tests(ctx, plan, goal, base));
+    out.extend(crate::red_first::strict_findings(ctx, plan, goal));
     Ok(out)
 }
 
@@ -542,6 +543,8 @@ struct Prepared {
     diff_stat: String,
     history: String,
     weakened: Vec<crate::plan::weakened::Finding>,
+    /// `verify-green-at-start`, worded, when the goal's verify passed at its start.
+    green_at_start: Option<String>,
 }
 
 /// The goals a re-judge covers, with the commit it pins: HEAD when it began.
@@ -575,6 +578,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 diff_stat,
                 history: contract_history(plan, id),
                 weakened: crate::weakened::now(root, plan, goal)?,
+                green_at_start: crate::red_first::of_goal(ctx, plan, goal),
             };
             out.push((goal, prepared));
         }
@@ -729,6 +733,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             diff_base: prepared.diff_base.as_deref(),
             diff_stat: &prepared.diff_stat,
             weakened: &prepared.weakened,
+            green_at_start: prepared.green_at_start.as_deref(),
         };
         let text = prompt::render(prompt::EVIDENCE_JUDGE, &facts);
         crate::out::progress(&format!("rejudge {id}: asking {}", judge.backend));

@@ -30,6 +30,7 @@ pub mod plan;
 mod portable;
 mod prompts;
 mod record;
+mod red_first;
 mod report;
 mod running;
 mod stamp_floor;
@@ -78,13 +79,15 @@ pub mod fuzzing {
     }
 
     /// The verify mini-language: an accepted line is written back as a line that
-    /// parses to the same commands; a refusal names a column on the line.
+    /// parses to the same commands; a refusal names a column on the line. Asking
+    /// whether it can fail never panics, whatever scripts it hands a shell.
     pub fn verify_line(line: &str) {
         match verify::parse(line) {
             Ok(parsed) => {
                 let again = verify::parse(&parsed.to_string())
                     .unwrap_or_else(|e| panic!("{parsed} does not parse again: {e}"));
                 assert_eq!(again, parsed);
+                let _ = verify::cannot_fail(&parsed);
             }
             Err(e) => assert!(e.column >= 1 && e.column <= line.len() + 1, "{e:?}"),
         }

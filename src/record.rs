@@ -217,6 +217,9 @@ pub struct Transcript<'t> {
     /// What the weakened-tests check found since the goal started; `None` when it
     /// was not run.
     pub weakened: Option<&'t [Finding]>,
+    /// `verify-green-at-start`, worded, when the verify passed at the goal's start
+    /// and nothing it rests on changed since.
+    pub green_at_start: Option<&'t str>,
 }
 
 impl Transcript<'_> {
@@ -302,6 +305,9 @@ impl Transcript<'_> {
                 let _ = writeln!(text, "- command: {}", v.command);
                 let _ = writeln!(text, "- programs: {}", v.programs.join(", "));
                 let _ = writeln!(text, "- exit: {}", v.exit);
+                if let Some(green) = self.green_at_start {
+                    let _ = writeln!(text, "- verify-green-at-start: {green}");
+                }
                 let _ = writeln!(text, "\n{}", fence(&v.tail));
             }
         }

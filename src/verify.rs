@@ -12,6 +12,9 @@ use anyhow::Result;
 
 use crate::exec::{self, GRACE, SpawnError, Spec};
 
+mod cannot_fail;
+pub use cannot_fail::cannot_fail;
+
 /// Pipelines run in order while each passes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verify {

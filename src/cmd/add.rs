@@ -13,6 +13,7 @@ use crate::plan::event::Event;
 use crate::plan::model::{Status, parse};
 use crate::plan::precondition;
 use crate::plan::{goal_template, id, ops, patch};
+use crate::red_first;
 use crate::store::WriteError;
 use crate::verify;
 
@@ -199,6 +200,7 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
         verify::parse_at(&line, "--verify")?;
     }
     let stamp = clock::now()?.stamp();
+    let mut at_start = None;
     for attempt in 1..=ATTEMPTS {
         let src = ctx.store.read_for_write()?;
         // Each parse of a long plan holds several times its bytes: the first is
@@ -251,10 +253,15 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
             let new = after.goal(&id).expect("the goal just inserted");
             ops::check_dependencies(&after, new, "start")?;
             let commit = ctx.head_commit()?;
+            // Red first, as `plan start` does: run once, on the first attempt only.
+            if attempt == 1 {
+                at_start = red_first::run_at_start(ctx, new, false)?;
+            }
             let started = Event::Started {
                 id: &id,
                 contract: &fingerprint,
                 commit: commit.as_deref(),
+                verify: at_start,
             };
             edits.push(ops::event(&stamp, &started));
             logged.push(format!("{stamp} {}", started.render()));
@@ -271,6 +278,7 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
         });
         match written {
             Ok(_) => {
+                red_first::warn_cannot_fail(&id, args.verify.as_deref());
                 return Ok(Added {
                     id,
                     status,

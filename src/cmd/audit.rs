@@ -60,7 +60,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE", requires = "rejudge")]
     pub verified: Option<std::path::PathBuf>,
     /// Also fail on weak sign-offs (no judge, a command judge), contract changes approved
-    /// without a terminal, transcripts git does not track, and weakened tests
+    /// without a terminal, transcripts git does not track, weakened tests, and verifies
+    /// that cannot fail or already passed when the goal started
     #[arg(long)]
     pub strict: bool,
     /// With --base: the person who approved the pull request's cancels and contract changes
@@ -87,6 +88,10 @@ struct Entry<'p> {
     /// What the sign-off's weakened-tests check found (`{path, what}`); `None` when
     /// not recorded (a cancelled goal, a transcript from before the check).
     weakened_tests: Option<Vec<crate::plan::weakened::Finding>>,
+    /// A done goal whose verify passed when it started, with nothing it rests on
+    /// changed since (`verify-green-at-start`): that verify said nothing of the work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verify_green_at_start: Option<String>,
     /// With `--rejudge`: the verify re-run and the judge's answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     rejudge: Option<RejudgeView>,
@@ -391,6 +396,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             (reverify, _) => reverify,
         };
         let weakened_tests = crate::weakened::of_goal(&root, &plan, goal)?;
+        let verify_green_at_start = (goal.status() == Status::Done)
+            .then(|| crate::red_first::of_goal(ctx, &plan, goal))
+            .flatten();
         goals.push(Entry {
             id: &goal.id,
             title: goal.title,
@@ -400,6 +408,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             proof: proof.into(),
             reverify,
             weakened_tests,
+            verify_green_at_start,
             rejudge,
             findings,
         });
@@ -777,6 +786,9 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
                 "\n  weakened tests: {}",
                 esc(&finding.to_string())
             ));
+        }
+        if let Some(green) = &goal.verify_green_at_start {
+            line.push_str(&format!("\n  verify-green-at-start: {green}"));
         }
         if let Some(r) = &goal.rejudge {
             line.push_str(&format!(

@@ -30,6 +30,7 @@ use crate::plan::text::cut;
 use crate::plan::weakened::Finding;
 use crate::plan::{history, ops, wdiff};
 use crate::record;
+use crate::red_first;
 use crate::verify;
 use crate::weakened;
 
@@ -229,6 +230,15 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     // The work handed in, compared with where the goal started, before anything runs.
     let start_commit = weakened::start_commit(&plan, &id);
     let weakened = weakened_tests(repo, start_commit, verify.as_ref())?;
+    // plan.md is left out of both stages' change checks: a person may edit it
+    // meanwhile. A change to the lines this sign-off rests on is caught when the
+    // result is written.
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+    let green = red_first::green_at_start(&repo.root, plan_rel.as_deref(), &plan, goal, &[])?
+        .map(|green| green.to_string());
+    if let Some(green) = &green {
+        crate::out::warn(&format!("plan: warning: {green} [verify-green-at-start]"));
+    }
     // The stamp the sign-off line will get (never before the log's newest line or
     // the loop's start): the record's `- when:` must be the same.
     let now = clock::now()?.not_before(ctx.store.stamp_floor(&plan.log).as_deref());
@@ -245,6 +255,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         judge: None,
         panel: Vec::new(),
         weakened: Some(&weakened),
+        green_at_start: green.as_deref(),
     };
     let mut outcome = Outcome {
         ctx,
@@ -258,11 +269,6 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         checkpoint: None,
         me,
     };
-
-    // plan.md is left out of both stages' change checks: a person may edit it
-    // meanwhile. A change to the lines this sign-off rests on is caught when the
-    // result is written.
-    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
 
     // Stage 1: verify. A failure costs no model call.
     let mut verify_tail = String::new();
@@ -292,7 +298,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         (&args.evidence, &paths),
         start_commit,
         &history,
-        &weakened,
+        (&weakened, green.as_deref()),
     )?;
     let system = reads.text(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM)?;
     let asking = panel::Asking {
@@ -779,6 +785,7 @@ impl Outcome<'_, '_> {
                     id: &self.goal.id,
                     contract: self.fingerprint,
                     commit: commit.as_deref(),
+                    verify: None,
                 },
             ));
         }
@@ -943,7 +950,7 @@ fn judge_prompt(
     (evidence, paths): (&str, &[String]),
     diff_base: Option<&str>,
     history: &str,
-    weakened: &[Finding],
+    (weakened, green_at_start): (&[Finding], Option<&str>),
 ) -> Result<String> {
     let verify_text = verify.map(|v| v.to_string());
     let files = judge_files::gather(tree, verify, paths);
@@ -967,6 +974,7 @@ fn judge_prompt(
         diff_base,
         diff_stat: &git::diff_stat_since(tree, diff_base)?,
         weakened,
+        green_at_start,
     };
     let template = reads.text(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE)?;
     Ok(prompt::render(&template, &facts))

@@ -15,6 +15,7 @@ use crate::plan::model::parse;
 use crate::plan::ops::{self, GoalEdit};
 use crate::plan::patch;
 use crate::plan::precondition::Seen;
+use crate::red_first;
 use crate::verify;
 
 /// Change a goal's title, done_when, verify, failure modes or dependencies
@@ -130,6 +131,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         let now = seen.find(fresh)?;
         ops::check_approved(fresh, now).map_err(|r| r.message)
     })?;
+    if args.verify.is_some() {
+        red_first::warn_cannot_fail(&id, after.goal(&id).and_then(|g| g.verify()));
+    }
     println(&message)?;
     Ok(OK)
 }

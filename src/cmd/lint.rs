@@ -47,11 +47,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read()?;
     let mut plan = model::parse(&src);
     ctx.prove(&mut plan);
-    let mut problems = lint::lint_with(&plan, &|line| {
-        crate::verify::parse(line)
-            .err()
-            .map(|e| (e.message, e.hint))
-    });
+    let mut problems = lint::lint_full(
+        &plan,
+        &|line| {
+            crate::verify::parse(line)
+                .err()
+                .map(|e| (e.message, e.hint))
+        },
+        &crate::red_first::cannot_fail,
+    );
     if let Ok(repo) = ctx.repo() {
         transcripts::check(&repo.root, &plan, &mut problems);
     }

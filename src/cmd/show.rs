@@ -69,6 +69,8 @@ pub fn show(env: &Env, id: Option<&str>, all: bool, json: bool) -> Result<Shown>
             .as_ref()
             .and_then(|repo| crate::weakened::of_goal(&repo.root, &plan, goal).ok())
             .flatten();
+        card.verify_cannot_fail = goal.verify().and_then(crate::red_first::cannot_fail);
+        card.verify_green_at_start = crate::red_first::of_goal(ctx, &plan, goal);
         return Ok(if json {
             Shown::Json(serde_json::to_value(&card)?)
         } else {

@@ -1,6 +1,7 @@
-//! `plan start`: open → active, logging the contract's fingerprint and the commit
-//! the work starts from; `--reapprove` accepts a changed contract, visibly, in the
-//! log, saying whether a terminal was attached when it was done.
+//! `plan start`: open → active, logging the contract's fingerprint, the commit the
+//! work starts from and whether the goal's verify failed then (red first; see
+//! `red_first.rs`); `--reapprove` accepts a changed contract, visibly, in the log,
+//! saying whether a terminal was attached when it was done.
 
 use std::io::IsTerminal;
 
@@ -13,12 +14,13 @@ use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::out::println;
 use crate::plan::claim::Decision;
-use crate::plan::event::{Approval, Event};
+use crate::plan::event::{Approval, AtStart, Event};
 use crate::plan::model::Status;
 use crate::plan::ops;
 use crate::plan::precondition::Seen;
+use crate::red_first;
 
-/// Start a goal (open → active) and log its contract's fingerprint
+/// Start a goal (open → active): run its verify once and log whether it fails
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Goal id (or a unique prefix)
@@ -33,6 +35,9 @@ pub struct Args {
     /// Take the goal over from the holder of its claim, logged
     #[arg(long)]
     pub steal: bool,
+    /// Do not run the goal's verify before the work; the log says it was skipped
+    #[arg(long)]
+    pub no_verify: bool,
     /// Print the id, status, contract, holder and the log lines written, as JSON
     #[arg(long)]
     pub json: bool,
@@ -45,6 +50,8 @@ pub struct Request {
     pub reapprove: bool,
     pub holder: Option<String>,
     pub steal: bool,
+    /// Log the verify as skipped instead of running it.
+    pub no_verify: bool,
 }
 
 impl From<&Args> for Request {
@@ -54,6 +61,7 @@ impl From<&Args> for Request {
             reapprove: args.reapprove,
             holder: args.holder.clone(),
             steal: args.steal,
+            no_verify: args.no_verify,
         }
     }
 }
@@ -102,11 +110,6 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
         approval: Approval::from_terminal(std::io::stdin().is_terminal()),
     };
     let commit = ctx.head_commit()?;
-    let started = Event::Started {
-        id,
-        contract: &fingerprint,
-        commit: commit.as_deref(),
-    };
     let changed = logged.is_some_and(|old| old != fingerprint);
     if goal.status().is_finished() {
         ops::check_transition(goal, Status::Active)?;
@@ -160,6 +163,22 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
         from,
         idle: idle.map(|i| u32::try_from(i).unwrap_or(u32::MAX)),
     });
+    // Run only when a `started` line is written, after the claim: a goal held by
+    // another is refused before its verify costs anything.
+    let starts = match goal.status() {
+        Status::Active => !args.reapprove && logged != Some(fingerprint.as_str()),
+        _ => true,
+    };
+    let at_start = match starts {
+        true => red_first::run_at_start(ctx, goal, args.no_verify).inspect_err(|_| undo())?,
+        false => None,
+    };
+    let started = Event::Started {
+        id,
+        contract: &fingerprint,
+        commit: commit.as_deref(),
+        verify: at_start,
+    };
     let mut written: Vec<&Event<'_>> = Vec::new();
     if let Some(event) = &taken_event {
         written.push(event);
@@ -195,9 +214,13 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
     if !written.is_empty() {
         edits.extend(written.iter().map(|e| ops::event(&stamp, e)));
         // Decided on the status and the logged contract as first read.
+        let verified = matches!(at_start, Some(AtStart::Failing | AtStart::Passing));
         ctx.store
             .write_checked(&src, edits, |fresh| {
                 seen.check(fresh)?;
+                if verified {
+                    red_first::others_unchanged(&plan, fresh, id)?;
+                }
                 match fresh.logged_contract(id) == logged {
                     true => Ok(()),
                     false => Err(format!(

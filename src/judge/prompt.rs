@@ -61,15 +61,22 @@ pub struct Facts<'a> {
     /// What plan found, without a model, that weakened the tests since the goal
     /// started.
     pub weakened: &'a [Finding],
+    /// `verify-green-at-start`, worded: the verify passed when the goal started and
+    /// nothing it rests on changed since.
+    pub green_at_start: Option<&'a str>,
 }
 
 const WEAKENED: &str = "{{weakened_tests}}";
+const GREEN: &str = "{{verify_green_at_start}}";
 
 /// The template with the facts filled in. A repository's override that leaves out
 /// the weakened-tests facts gets them appended when there are any: an override
 /// must not be a way to hide them.
 pub fn render(template: &str, facts: &Facts<'_>) -> String {
     let mut out = fill(template, |name| value(name, facts));
+    if facts.green_at_start.is_some() && !template.contains(GREEN) {
+        let _ = write!(out, "\n\n## Red first\n{}\n", green(facts));
+    }
     if !facts.weakened.is_empty() && !template.contains(WEAKENED) {
         let _ = write!(
             out,
@@ -155,8 +162,20 @@ fn value(name: &str, f: &Facts<'_>) -> Option<String> {
         },
         "diff_stat" => untrusted("git diff --stat; file names are the agent's", f.diff_stat),
         "weakened_tests" => weakened(f),
+        "verify_green_at_start" => green(f),
         _ => return None,
     })
+}
+
+/// The red-first fact, or nothing when there is none: a paragraph of its own, so
+/// the template's line stays empty without it.
+fn green(f: &Facts<'_>) -> String {
+    match f.green_at_start {
+        None => String::new(),
+        Some(green) => format!(
+            "\n\nRed first (verify-green-at-start), found by plan without a model: {green}. plan ran this verify when the goal was started, before any work, and it already passed, so its passing now says nothing about the work. Judge the goal from the repository alone; unless the repository itself shows every clause of done_when met, reject, and name a verify that fails without the work as missing."
+        ),
+    }
 }
 
 fn short(commit: &str) -> &str {
@@ -252,6 +271,7 @@ mod tests {
             diff_base: None,
             diff_stat: "",
             weakened: &[],
+            green_at_start: None,
         }
     }
 

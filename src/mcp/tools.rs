@@ -294,6 +294,7 @@ pub fn call(
                 reapprove: a.reapprove,
                 holder: a.holder,
                 steal: false,
+                no_verify: false,
             };
             let started = start::start(env, &request)?;
             Reply::fields(&started, &started.message)

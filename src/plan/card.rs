@@ -37,6 +37,13 @@ pub struct Card<'p> {
     /// active one as they are now. `None` when not known (no repository, a
     /// cancelled goal, a transcript from before the check). Filled by the caller.
     pub weakened_tests: Option<Vec<Finding>>,
+    /// Why its verify can never fail (`verify-cannot-fail`). Filled by the caller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verify_cannot_fail: Option<String>,
+    /// Its verify passed when the goal started and nothing it rests on changed
+    /// since (`verify-green-at-start`), worded. Filled by the caller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verify_green_at_start: Option<String>,
 }
 
 /// Another goal, with its standing.
@@ -117,6 +124,8 @@ pub fn card<'p>(
         unapproved,
         change,
         weakened_tests: None,
+        verify_cannot_fail: None,
+        verify_green_at_start: None,
     }
 }
 
@@ -165,6 +174,15 @@ pub fn render(plan: &Plan<'_>, goal: &Goal<'_>, card: &Card<'_>, style: Style) -
         for finding in found {
             writeln!(out, "  {}", esc(&finding.to_string())).unwrap();
         }
+    }
+
+    if let Some(why) = &card.verify_cannot_fail {
+        let text = format!("⚠ verify cannot fail: {why} [verify-cannot-fail]");
+        writeln!(out, "{}", style.warn(&esc(&text))).unwrap();
+    }
+    if let Some(green) = &card.verify_green_at_start {
+        let text = format!("⚠ {green} [verify-green-at-start]");
+        writeln!(out, "{}", style.warn(&esc(&text))).unwrap();
     }
 
     out.push('\n');

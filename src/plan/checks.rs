@@ -87,6 +87,33 @@ pub fn any_verify(_: &str) -> Option<(String, String)> {
     None
 }
 
+/// Why a verify line that runs can never fail, or `None` when it can. The verify
+/// mini-language lives outside this pure core.
+pub type FailCheck<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// `verify-cannot-fail` for each live goal whose verify exits 0 whatever the
+/// repository holds, as `why` finds it. Sorted by line.
+pub fn cannot_fail(plan: &Plan<'_>, why: FailCheck<'_>) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for goal in plan.live() {
+        let (Some(field), Some(line)) = (&goal.verify, goal.verify()) else {
+            continue;
+        };
+        if let Some(reason) = why(line) {
+            out.push(
+                Hit::new(
+                    Rule::VerifyCannotFail,
+                    field.line,
+                    format!("the verify of \"{}\" cannot fail: {reason}", goal.id),
+                    "run a check that fails until the goal is met: a test, a script that asserts",
+                )
+                .of(goal),
+            );
+        }
+    }
+    out
+}
+
 /// Every rule that holds against `plan`, before severities: its format errors,
 /// the file, each live goal, each goal's proof, the log. Sorted by line.
 pub fn check(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Hit> {

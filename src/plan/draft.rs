@@ -611,6 +611,7 @@ pub fn approve(src: &str, checked: &Checked, how: &Approval<'_>) -> Approved {
                 id: &goal.id,
                 contract: fingerprint,
                 commit: how.commit,
+                verify: None,
             },
         ))
     });

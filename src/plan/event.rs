@@ -59,6 +59,39 @@ impl Approval {
     }
 }
 
+/// What `plan start` found when it ran the goal's verify before any work (red
+/// first): a verify that already passes proves nothing about the work to come.
+/// Lines written before `plan start` ran verify, and starts of goals with no
+/// verify, carry none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AtStart {
+    Failing,
+    Passing,
+    /// `plan start --no-verify`: the verify was not run.
+    Skipped,
+}
+
+impl AtStart {
+    /// The word after `verify ` in the started line.
+    pub fn word(self) -> &'static str {
+        match self {
+            AtStart::Failing => "failing",
+            AtStart::Passing => "passing",
+            AtStart::Skipped => "skipped",
+        }
+    }
+
+    fn parse(word: &str) -> Option<AtStart> {
+        match word {
+            "failing" => Some(AtStart::Failing),
+            "passing" => Some(AtStart::Passing),
+            "skipped" => Some(AtStart::Skipped),
+            _ => None,
+        }
+    }
+}
+
 /// Where a sign-off's transcript is and the hash of its bytes (a prefix of their
 /// git blob id).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -158,6 +191,10 @@ events! {
         id: &'a str,
         contract: &'a str,
         commit: Option<&'a str>,
+        /// How the goal's verify ended when `plan start` ran it; absent when it was
+        /// not asked (no verify, older lines, a sign-off's own start).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        verify: Option<AtStart>,
     }
     /// `plan start --reapprove` accepted a changed contract.
     Reapproved = "reapproved", goal = id {
@@ -255,9 +292,21 @@ impl<'a> Event<'a> {
             Event::Started {
                 id,
                 contract,
-                commit: Some(commit),
-            } => format!("{id} started (contract {contract}, at {commit})"),
-            Event::Started { id, contract, .. } => format!("{id} started (contract {contract})"),
+                commit,
+                verify,
+            } => {
+                // `verify passing at C` takes the place of `at C`, so the commit is
+                // said once and a line without the verify reads as it always did.
+                let mut out = format!("{id} started (contract {contract}");
+                match (verify, commit) {
+                    (Some(v), Some(c)) => out.push_str(&format!(", verify {} at {c}", v.word())),
+                    (Some(v), None) => out.push_str(&format!(", verify {}", v.word())),
+                    (None, Some(c)) => out.push_str(&format!(", at {c}")),
+                    (None, None) => {}
+                }
+                out.push(')');
+                out
+            }
             Event::Reapproved {
                 id,
                 contract,
@@ -408,16 +457,30 @@ impl<'a> Event<'a> {
         }
         if let Some(inner) = rest.strip_prefix("started (contract ") {
             let inner = inner.strip_suffix(')')?;
+            if let Some((contract, said)) = inner.split_once(", verify ") {
+                let (word, commit) = match said.split_once(" at ") {
+                    Some((word, commit)) => (word, Some(hex(commit, 7, 40)?)),
+                    None => (said, None),
+                };
+                return Some(Event::Started {
+                    id,
+                    contract: fingerprint(contract)?,
+                    commit,
+                    verify: Some(AtStart::parse(word)?),
+                });
+            }
             return match inner.split_once(", at ") {
                 Some((contract, commit)) => Some(Event::Started {
                     id,
                     contract: fingerprint(contract)?,
                     commit: Some(hex(commit, 7, 40)?),
+                    verify: None,
                 }),
                 None => Some(Event::Started {
                     id,
                     contract: fingerprint(inner)?,
                     commit: None,
+                    verify: None,
                 }),
             };
         }
@@ -738,6 +801,45 @@ mod tests {
         );
     }
 
+    /// The started line's verify outcome: each form with and without a commit, the
+    /// older forms still read without one, and a word plan never writes is no event.
+    #[test]
+    fn a_started_line_says_how_the_verify_ended_and_old_lines_still_read() {
+        let started = |text| match Event::parse(text) {
+            Some(Event::Started {
+                contract,
+                commit,
+                verify,
+                ..
+            }) => Some((contract, commit, verify)),
+            _ => None,
+        };
+        assert_eq!(
+            started("a started (contract 0123abcd, verify failing at 1a2b3c4d5e6f)"),
+            Some(("0123abcd", Some("1a2b3c4d5e6f"), Some(AtStart::Failing)))
+        );
+        assert_eq!(
+            started("a started (contract 0123abcd, verify passing)"),
+            Some(("0123abcd", None, Some(AtStart::Passing)))
+        );
+        assert_eq!(
+            started("a started (contract 0123abcd, at 1a2b3c4)"),
+            Some(("0123abcd", Some("1a2b3c4"), None))
+        );
+        assert_eq!(
+            started("a started (contract 0123abcd)"),
+            Some(("0123abcd", None, None))
+        );
+        for bad in [
+            "a started (contract 0123abcd, verify green at 1a2b3c4)",
+            "a started (contract 0123abcd, verify failing at xyz)",
+            "a started (contract 0123abcd, verify failing at 1a2b3c4, at 1a2b3c4)",
+        ] {
+            assert_eq!(Event::parse(bad), None, "{bad}");
+            assert!(reserved(bad), "{bad}");
+        }
+    }
+
     #[test]
     fn every_event_round_trips() {
         round_trip(Event::Added {
@@ -748,12 +850,24 @@ mod tests {
             id: "cache",
             contract: "0123abcd",
             commit: Some("1a2b3c4d5e6f"),
+            verify: None,
         });
         round_trip(Event::Started {
             id: "cache",
             contract: "0123abcd",
             commit: None,
+            verify: None,
         });
+        for verify in [AtStart::Failing, AtStart::Passing, AtStart::Skipped] {
+            for commit in [Some("1a2b3c4d5e6f"), None] {
+                round_trip(Event::Started {
+                    id: "cache",
+                    contract: "0123abcd",
+                    commit,
+                    verify: Some(verify),
+                });
+            }
+        }
         for approval in [Approval::Terminal, Approval::NoTerminal, Approval::Unknown] {
             round_trip(Event::Reapproved {
                 id: "cache",
@@ -922,6 +1036,7 @@ mod tests {
                 id: "a",
                 contract: "0123abcd",
                 commit: None,
+                verify: None,
             },
             Event::Reapproved {
                 id: "a",

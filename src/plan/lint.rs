@@ -20,6 +20,21 @@ pub fn lint_with(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// As [`lint_with`], and `fails` saying why a verify line that runs can never fail
+/// (`verify-cannot-fail`).
+pub fn lint_full(
+    plan: &Plan<'_>,
+    verify: VerifyCheck<'_>,
+    fails: checks::FailCheck<'_>,
+) -> Vec<Diagnostic> {
+    let mut hits = checks::check(plan, verify);
+    hits.extend(checks::cannot_fail(plan, fails));
+    hits.sort_by_key(|h| h.line);
+    hits.iter()
+        .filter_map(|hit| Some(hit.diagnostic(hit.severity()?)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -168,6 +168,11 @@ rules! {
     /// One failure mode: asked of a draft, where the model is told to write 2 or 3.
     FewFailureModes "few-failure-modes" { on: D, plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
     VerifyCannotRun "verify-cannot-run" { on: P, plan: [E, E, NO, NO], draft: E, doctor: false, repair: None, list: false }
+    /// A verify that exits 0 whatever the repository holds (`true`, `echo ok`,
+    /// `test -e .`, `sh -c 'exit 0'`): a sign-off resting on it proved nothing.
+    /// Advice in plan.md, as `plan add` and `plan edit` give it; `audit --strict`
+    /// fails a sign-off resting on one.
+    VerifyCannotFail "verify-cannot-fail" { on: P, plan: [W, W, NO, NO], draft: NO, doctor: false, repair: None, list: false }
     /// No failure mode says how verify could pass while the goal is not met.
     NoGamingFailureMode "no-gaming-failure-mode" { on: P, plan: [W, W, NO, NO], draft: W, doctor: false, repair: None, list: false }
     /// Asked of a draft: a person agrees to steps, not only to an outcome.

@@ -181,6 +181,7 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
                 id: &goal.id,
                 contract: fingerprint,
                 commit: how.commit,
+                verify: None,
             },
             Status::Done => Event::Imported {
                 id: &goal.id,

@@ -116,8 +116,9 @@ fn start_logs_the_git_blob_id_of_the_contract() {
     assert_eq!(run.stdout, format!("started build (contract {short})\n"));
     let md = t.plan_md();
     assert!(md.contains("status: active\n"));
+    // No commit yet to name; the verify ran (red first) and failed.
     assert!(md.ends_with(&format!(
-        "- 2026-06-15 14:02 build started (contract {short})\n"
+        "- 2026-06-15 14:02 build started (contract {short}, verify failing)\n"
     )));
     // Again: nothing to do.
     t.ok(&["start", "build"]).stdout_has("already active");

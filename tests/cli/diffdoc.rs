@@ -47,7 +47,7 @@ fn diff_shows_status_ticks_and_new_log_lines() {
     build: subtask 2 ticked: two
 
     log: 2 entries added
-      - 2026-06-15 14:02 build started (contract 04b85240, at COMMIT)
+      - 2026-06-15 14:02 build started (contract 04b85240, verify failing at COMMIT)
       - 2026-06-15 14:02 second subtask done
     ");
 }
@@ -154,7 +154,7 @@ fn diff_since_an_older_revision() {
     build: subtask 1 ticked: one
 
     log: 1 entry added
-      - 2026-06-15 14:02 build started (contract 04b85240, at COMMIT)
+      - 2026-06-15 14:02 build started (contract 04b85240, verify failing at COMMIT)
     ");
 }
 
@@ -412,8 +412,8 @@ fn diff_colours_words_on_a_terminal_only() {
 fn no_commit(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
-    while let Some(at) = rest.find(", at ") {
-        let (head, tail) = rest.split_at(at + 5);
+    while let Some(at) = rest.find(" at ") {
+        let (head, tail) = rest.split_at(at + 4);
         out.push_str(head);
         let hex = tail.bytes().take_while(u8::is_ascii_hexdigit).count();
         if hex >= 7 {

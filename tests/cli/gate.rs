@@ -698,10 +698,10 @@ fn a_later_started_line_does_not_hide_weakened_tests_from_strict() {
         .lines()
         .find(|l| l.contains("ship started ("))
         .expect("a started line");
-    let (head, old) = started.rsplit_once(", at ").expect("a commit");
+    let (head, old) = started.rsplit_once(" at ").expect("a commit");
     let commit = old.trim_end_matches(')');
     let now = rev(&t, "HEAD");
-    let forged = format!("{head}, at {})", &now[..commit.len()]);
+    let forged = format!("{head} at {})", &now[..commit.len()]);
     t.write("plan.md", format!("{md}{forged}\n"));
     t.commit_all("restart");
     sign_off(&t);

@@ -59,6 +59,7 @@ mod qwen;
 mod read_only_state;
 mod readme;
 mod record;
+mod red_first;
 mod rejected_records;
 mod release;
 mod renamed_goals;

@@ -1,0 +1,315 @@
+//! Red first: `plan start` runs the goal's verify once, before any work, and a
+//! sign-off whose verify already passed then, with nothing it rests on changed
+//! since, is a finding (`verify-green-at-start`): that verify said nothing about the
+//! work. Also the warning `plan add` and `plan edit` give at once for a verify that
+//! can never fail. Runs verify and reads git; writes nothing.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use crate::config;
+use crate::ctx::Ctx;
+use crate::exit::Exit;
+use crate::git;
+use crate::plan::event::{AtStart, Event};
+use crate::plan::model::{Goal, Plan};
+use crate::plan::own;
+use crate::verify::{self, Verify};
+
+/// How much of the start run's output is kept: only its end is shown, on failure.
+const TAIL: usize = 16 * 1024;
+
+/// Runs `goal`'s verify as `plan complete` would (same runner, the configured
+/// timeout, from the repository's root) and says how it ended; `skip`
+/// (`--no-verify`) runs nothing and says so. `None`: nothing to run (no verify, or
+/// no repository to run it in). Progress and the outcome go to stderr.
+///
+/// A verify that changes a tracked file is refused, as `plan complete` refuses it: a
+/// check must not change what it checks.
+pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, skip: bool) -> Result<Option<AtStart>> {
+    let (Some(line), Some(repo)) = (goal.verify(), &ctx.repo) else {
+        return Ok(None);
+    };
+    let id = &goal.id;
+    if skip {
+        crate::out::warn(&format!(
+            "plan: note: verify of {id} not run (--no-verify); the log says it was skipped"
+        ));
+        return Ok(Some(AtStart::Skipped));
+    }
+    let shown = crate::plan::text::escape_controls(line).into_owned();
+    let Ok(parsed) = verify::parse(line) else {
+        // It cannot run, so it fails: `plan lint` names why.
+        crate::out::warn(&format!(
+            "plan: verify of {id} cannot run (`plan lint` says why): logged as failing"
+        ));
+        return Ok(Some(AtStart::Failing));
+    };
+    let config = config::load(Some(&repo.root))?;
+    let timeout = Duration::from_secs(config.verify_timeout_secs);
+    crate::out::warn(&format!(
+        "plan: verify: running `{shown}` before the work (red first)"
+    ));
+    let before = git::tracked_snapshot(&repo.root)?;
+    let outcome = verify::run(&parsed, &repo.root, timeout, TAIL)?;
+    // plan.md is left out, as `plan complete` leaves it out: others may log to it
+    // meanwhile. What the verify could do there is checked when the start is
+    // written ([`others_unchanged`]).
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+    let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
+    changed.retain(|p| plan_rel.as_deref() != Some(p.as_str()));
+    if !changed.is_empty() {
+        return Err(Exit::check_failed_hint(
+            format!(
+                "the verify of {id} changed the repository while it ran ({}); a check must not change what it checks; {id} was not started",
+                changed.join(", ")
+            ),
+            format!(
+                "look at what it changed (git status, git diff), then fix the verify, or `plan start {id} --no-verify`"
+            ),
+        ));
+    }
+    Ok(Some(if outcome.passed {
+        crate::out::warn(&format!(
+            "plan: warning: the verify of {id} already passes before any work: it cannot tell the work done; make it fail until the goal is met"
+        ));
+        AtStart::Passing
+    } else {
+        crate::out::warn(&format!(
+            "plan: verify failing, as it should before the work ({})",
+            outcome.why_failed(&parsed.to_string(), timeout)
+        ));
+        AtStart::Failing
+    }))
+}
+
+/// The verify ran at the start with plan.md left out of its change check, so it
+/// could hide a goal, weaken another's contract or finish one by hand: the start is
+/// written only on the plan it read (`before`), but for other goals' logged events.
+/// The twin of `plan complete`'s check, worded for the start.
+pub fn others_unchanged(before: &Plan<'_>, fresh: &Plan<'_>, started: &str) -> Result<(), String> {
+    for goal in before.goals.iter().filter(|g| g.id != started) {
+        let id = &goal.id;
+        let Some(now) = fresh.goal(id) else {
+            return Err(format!(
+                "goal {id} disappeared while the verify of {started} ran; {started} was not started"
+            ));
+        };
+        if now.fingerprint() != goal.fingerprint() {
+            return Err(format!(
+                "the contract of {id} changed while the verify of {started} ran; {started} was not started"
+            ));
+        }
+        let logged = fresh.events(id).count() > before.events(id).count();
+        if now.status() != goal.status() && !logged {
+            return Err(format!(
+                "goal {id} went from {} to {} while the verify of {started} ran; {started} was not started",
+                goal.status().as_str(),
+                now.status().as_str()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What `plan add` and `plan edit` say at once of a verify that can never fail
+/// (stderr; the goal is written all the same).
+pub fn warn_cannot_fail(id: &str, line: Option<&str>) {
+    if let Some(why) = line.and_then(cannot_fail) {
+        crate::out::warn(&format!(
+            "plan: warning: the verify of {id} cannot fail: {why} (verify-cannot-fail)\n  hint: run a check that fails until the goal is met: a test, a script that asserts"
+        ));
+    }
+}
+
+/// Why a verify line can never fail, or `None` when it can (or cannot be parsed:
+/// that is `verify-cannot-run`'s).
+pub fn cannot_fail(line: &str) -> Option<String> {
+    verify::cannot_fail(&verify::parse(line).ok()?)
+}
+
+/// The finding of a goal whose verify passed at start with nothing it rests on
+/// changed since.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GreenAtStart {
+    /// The commit the goal started from.
+    pub commit: String,
+    /// The files the verify rests on that were compared; empty when it names none,
+    /// and then any change to the repository counts.
+    pub files: Vec<String>,
+}
+
+impl std::fmt::Display for GreenAtStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let short = &self.commit[..self.commit.len().min(12)];
+        write!(
+            f,
+            "verify already passed when the goal started (at {short})"
+        )?;
+        let shown = 3;
+        match self.files.len() {
+            0 => write!(f, " and nothing in the repository changed since"),
+            n if n <= shown => write!(
+                f,
+                " and no file it rests on changed since ({})",
+                self.files.join(", ")
+            ),
+            n => write!(
+                f,
+                " and no file it rests on changed since ({} and {} more)",
+                self.files[..shown].join(", "),
+                n - shown
+            ),
+        }
+    }
+}
+
+/// The start that counts: the first `started` line since the goal was last
+/// reopened (as for weakened tests: a later start cannot move the comparison past
+/// the work), with how its verify ended and the commit it names.
+fn start<'a>(plan: &Plan<'a>, id: &str) -> Option<(Option<AtStart>, Option<&'a str>)> {
+    let mut first = None;
+    for (_, event) in plan.events(id) {
+        match event {
+            Event::Reopened { .. } => first = None,
+            Event::Started { verify, commit, .. } if first.is_none() => {
+                first = Some((verify, commit));
+            }
+            _ => {}
+        }
+    }
+    first
+}
+
+/// `verify-green-at-start` for `goal`: its verify passed at the start that counts,
+/// and no file it rests on differs between that start's commit and the working tree
+/// now. The files are those the verify names and their closure
+/// (`judge::files::verify_closure`), with `recorded` (a transcript's verify files);
+/// when there are none, every file but plan's own. `None`: no finding, or nothing
+/// to compare (no verify, a start without a verify run or a commit).
+pub fn green_at_start(
+    root: &Path,
+    plan_rel: Option<&str>,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    recorded: &[String],
+) -> Result<Option<GreenAtStart>> {
+    let Some((Some(AtStart::Passing), Some(commit))) = start(plan, &goal.id) else {
+        return Ok(None);
+    };
+    let Some(Ok(parsed)) = goal.verify().map(verify::parse) else {
+        return Ok(None);
+    };
+    let files = rests_on(root, &parsed, recorded);
+    let wanted = |path: &str| {
+        if files.is_empty() {
+            !own::is_own(path.as_bytes(), plan_rel.map(str::as_bytes))
+        } else {
+            files.iter().any(|f| f == path)
+        }
+    };
+    let changed = git::changed_since(root, Some(commit), &wanted)?;
+    Ok(changed.is_empty().then(|| GreenAtStart {
+        commit: commit.to_string(),
+        files,
+    }))
+}
+
+/// The repository files `verify` rests on: those it names and their closure, and
+/// `recorded`, each once.
+fn rests_on(root: &Path, verify: &Verify, recorded: &[String]) -> Vec<String> {
+    let mut files = crate::judge::files::verify_closure(root, verify);
+    for path in recorded {
+        if !files.contains(path) {
+            files.push(path.clone());
+        }
+    }
+    files
+}
+
+/// The finding for `goal` as the read commands show it, worded; a check that cannot
+/// run leaves it unknown (`None`): `--strict` says so itself.
+pub fn of_goal(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Option<String> {
+    found(ctx, plan, goal).ok().flatten()
+}
+
+/// The finding for `goal`, worded, found again from git: for a done goal its latest
+/// sign-off's recorded verify files join the comparison. Where the start's commit is
+/// not in this clone (a branch squashed away), what that sign-off's transcript
+/// recorded stands instead: bound to its line by hash, and no noise forever after.
+pub fn found(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<String>> {
+    let Some(repo) = &ctx.repo else {
+        return Ok(None);
+    };
+    let root = &repo.root;
+    if let Some((Some(AtStart::Passing), Some(commit))) = start(plan, &goal.id)
+        && unknown_commit(root, commit)
+    {
+        return Ok(recorded_finding(root, plan, &goal.id));
+    }
+    let recorded = recorded_files(root, plan, &goal.id);
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+    let green = green_at_start(root, plan_rel.as_deref(), plan, goal, &recorded)?;
+    Ok(green.map(|green| green.to_string()))
+}
+
+/// Whether `commit` names nothing in the repository at `root`.
+fn unknown_commit(root: &Path, commit: &str) -> bool {
+    matches!(git::commit_time(root, commit),
+        Err(e) if e.downcast_ref::<git::UnknownRevision>().is_some())
+}
+
+/// The `- verify-green-at-start:` line of the `## Verify` section of the goal's latest
+/// sign-off transcript, if it has one.
+fn recorded_finding(root: &Path, plan: &Plan<'_>, id: &str) -> Option<String> {
+    let record = crate::plan::proof::latest_record(plan, id)?;
+    let text = crate::record::text(root, record.path)?;
+    let (_, verify) = text.split_once("\n## Verify\n")?;
+    let verify = verify.split("\n## ").next()?;
+    verify
+        .lines()
+        .find_map(|l| l.strip_prefix("- verify-green-at-start: "))
+        .map(str::to_string)
+}
+
+/// The verify files the goal's latest sign-off recorded, by path.
+pub fn recorded_files(root: &Path, plan: &Plan<'_>, id: &str) -> Vec<String> {
+    let Some(record) = crate::plan::proof::latest_record(plan, id) else {
+        return Vec::new();
+    };
+    match crate::record::facts(root, record.path) {
+        crate::plan::proof::Facts::Present {
+            header: Some(header),
+            ..
+        } => header
+            .verify_files
+            .into_iter()
+            .map(|(path, _)| path)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `plan audit --strict`'s findings about a done goal's sign-off: a verify that
+/// cannot fail, and `verify-green-at-start`, found again from the repository (a
+/// transcript is text the agent could have written). A check that cannot run is a
+/// finding too, so `--strict` fails closed.
+pub fn strict_findings(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<String> {
+    if goal.status() != crate::plan::model::Status::Done {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some(why) = goal.verify().and_then(cannot_fail) {
+        out.push(format!(
+            "verify-cannot-fail: the sign-off rests on a verify that cannot fail: {why}"
+        ));
+    }
+    match found(ctx, plan, goal) {
+        Ok(Some(green)) => out.push(format!("verify-green-at-start: {green}")),
+        Ok(None) => {}
+        Err(e) => out.push(format!("verify-green-at-start could not be checked: {e:#}")),
+    }
+    out
+}

@@ -1,0 +1,510 @@
+//! Verifies that can fail, and red first: `verify-cannot-fail` (lint, `plan add` and
+//! `plan edit` at once, `audit --strict`), `plan start` running the verify once and
+//! logging whether it failed, and `verify-green-at-start` for a sign-off whose
+//! verify already passed before the work with nothing it rests on changed since.
+
+use crate::util::Test;
+
+const HINT: &str =
+    "  hint: run a check that fails until the goal is met: a test, a script that asserts\n";
+
+fn head(t: &Test) -> String {
+    t.git(&["rev-parse", "HEAD"]).trim()[..12].to_string()
+}
+
+/// The contract fingerprint `plan start` printed: `started ID (contract C)`.
+fn contract(stdout: &str) -> String {
+    let at = stdout.find("(contract ").unwrap() + "(contract ".len();
+    stdout[at..at + 8].to_string()
+}
+
+/// The last log line of plan.md, without its `- ` and stamp.
+fn last_log(t: &Test) -> String {
+    let md = t.plan_md();
+    let line = md.lines().rev().find(|l| l.starts_with("- 2026")).unwrap();
+    line["- 2026-06-15 14:02 ".len()..].to_string()
+}
+
+#[test]
+fn add_and_edit_warn_at_once_of_a_verify_that_cannot_fail() {
+    let t = Test::new();
+    t.ok(&["init", "Red first"]);
+    t.case(&["add", "Ship", "--done-when", "it ships", "--verify", "true"])
+        .stdout("ship\n")
+        .stderr(&format!(
+            "plan: warning: the verify of ship cannot fail: `true` always exits 0 (verify-cannot-fail)\n{HINT}"
+        ))
+        .check();
+    t.case(&["edit", "ship", "--verify", "sh -c 'cargo test || true'"])
+        .any_stdout()
+        .stderr(&format!(
+            "plan: warning: the verify of ship cannot fail: `sh -c 'cargo test || true'`: `true` always exits 0 (verify-cannot-fail)\n{HINT}"
+        ))
+        .check();
+    // A real check: nothing said.
+    t.case(&["edit", "ship", "--verify", "cargo test x"])
+        .any_stdout()
+        .check();
+    t.case(&[
+        "add",
+        "Docs",
+        "--done-when",
+        "written",
+        "--verify",
+        "test -f out.txt",
+    ])
+    .stdout("docs\n")
+    .check();
+}
+
+const HOLLOW: &[&str] = &[
+    "true",
+    ":",
+    "exit 0",
+    "echo ok",
+    "printf done",
+    "test -e .",
+    "test -d .",
+    "[ -e . ]",
+    "ls",
+    "pwd",
+    "sh -c true",
+    "bash -c 'exit 0'",
+    "python -c pass",
+    "python3 -c pass",
+    "node -e ''",
+    "sh -c 'echo ok'",
+    "bash -c 'pytest -q || true'",
+];
+
+const REAL: &[&str] = &[
+    "cargo test x",
+    "pytest -q",
+    "test -f out.txt",
+    "grep -q x f",
+];
+
+#[test]
+fn lint_names_each_verify_that_cannot_fail_and_no_real_check() {
+    let mut md = "# Plan: Verifies\n".to_string();
+    for (n, verify) in HOLLOW.iter().chain(REAL).enumerate() {
+        md.push_str(&format!(
+            "\n## Goal: G{n}\n<!-- id: g{n} -->\nstatus: open\ndone_when: x\nverify: {verify}\nfailure_modes:\n- verify is gamed\n- it is wrong\n- [ ] do it\n"
+        ));
+    }
+    md.push_str("\n## Log\n");
+    let t = Test::new().plan(&md);
+    let json = t.run(&["lint", "--json"]).code(0).json();
+    let flagged: Vec<String> = json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["rule"] == "verify-cannot-fail")
+        .map(|p| p["message"].as_str().unwrap().to_string())
+        .collect();
+    let hollow: Vec<String> = (0..HOLLOW.len()).map(|n| format!("\"g{n}\"")).collect();
+    assert_eq!(
+        flagged
+            .iter()
+            .map(|m| m.split_whitespace().nth(3).unwrap().to_string())
+            .collect::<Vec<_>>(),
+        hollow,
+        "{flagged:#?}"
+    );
+    let text = t.ok(&["lint"]).stdout;
+    assert!(
+        text.contains(&format!(
+            "plan.md:7: warning: the verify of \"g0\" cannot fail: `true` always exits 0 [verify-cannot-fail]\n    7 | verify: true\n{HINT}"
+        )),
+        "{text}"
+    );
+    let rules = t.ok(&["lint", "--rules"]).stdout;
+    let row = rules
+        .lines()
+        .find(|l| l.starts_with("verify-cannot-fail "))
+        .unwrap_or_else(|| panic!("{rules}"));
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>().join(" "),
+        "verify-cannot-fail plan.md warning warning - - - - -"
+    );
+}
+
+const GOAL: &str = "# Plan: Red first
+
+## Goal: Write the output
+<!-- id: out -->
+status: open
+done_when: out.txt holds the answer
+verify: test -f out.txt
+failure_modes:
+- out.txt is empty
+- verify passes on a file that was always there
+
+## Goal: Tidy up
+<!-- id: tidy -->
+status: open
+done_when: it is tidy
+failure_modes:
+- nothing was tidied
+- it is untidy
+
+## Log
+";
+
+#[test]
+fn start_logs_whether_the_verify_failed() {
+    let t = Test::new().plan(GOAL);
+    t.commit_all("plan");
+    let at = head(&t);
+    let run = t.ok(&["start", "out"]);
+    let c = contract(&run.stdout);
+    assert_eq!(
+        run.stderr,
+        "plan: verify: running `test -f out.txt` before the work (red first)\nplan: verify failing, as it should before the work (`test -f out.txt` exited 1)\n"
+    );
+    assert_eq!(
+        last_log(&t),
+        format!("out started (contract {c}, verify failing at {at})")
+    );
+
+    // Already passing before any work: logged, and said.
+    let t = Test::new().plan(GOAL);
+    t.write("out.txt", "42\n");
+    t.commit_all("plan");
+    let at = head(&t);
+    let run = t.ok(&["start", "out"]);
+    let c = contract(&run.stdout);
+    assert_eq!(
+        run.stderr,
+        "plan: verify: running `test -f out.txt` before the work (red first)\nplan: warning: the verify of out already passes before any work: it cannot tell the work done; make it fail until the goal is met\n"
+    );
+    assert_eq!(
+        last_log(&t),
+        format!("out started (contract {c}, verify passing at {at})")
+    );
+    // Every reader still reads the line as the start, with its commit.
+    let events = t.ok(&["events", "--json"]).stdout;
+    assert!(
+        events.contains(&format!(
+            "\"event\":\"started\",\"id\":\"out\",\"contract\":\"{c}\",\"commit\":\"{at}\",\"verify\":\"passing\""
+        )),
+        "{events}"
+    );
+    t.ok(&["lint"]);
+}
+
+#[test]
+fn no_verify_skips_the_run_and_says_so_in_the_log() {
+    let t = Test::new().plan(GOAL);
+    t.commit_all("plan");
+    let at = head(&t);
+    let run = t.ok(&["start", "out", "--no-verify"]);
+    let c = contract(&run.stdout);
+    assert_eq!(
+        run.stderr,
+        "plan: note: verify of out not run (--no-verify); the log says it was skipped\n"
+    );
+    assert_eq!(
+        last_log(&t),
+        format!("out started (contract {c}, verify skipped at {at})")
+    );
+}
+
+#[test]
+fn a_goal_without_a_verify_starts_as_before() {
+    let t = Test::new().plan(GOAL);
+    t.commit_all("plan");
+    let at = head(&t);
+    let run = t.ok(&["start", "tidy"]);
+    let c = contract(&run.stdout);
+    assert_eq!(run.stderr, "");
+    assert_eq!(
+        last_log(&t),
+        format!("tidy started (contract {c}, at {at})")
+    );
+}
+
+/// `out` judged by a command judge that saves its prompt to `prompt.txt` (outside
+/// the repository) and accepts.
+fn with_judge(t: &Test) {
+    let saved = t.dir.path().join("prompt.txt");
+    let judge = t.fake_program(
+        "judge",
+        &format!(
+            "cat > '{}'\nprintf 'I read out.txt.\\n\\nVERDICT: accept\\nmissing: none\\n'\n",
+            saved.display()
+        ),
+    );
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            judge.display()
+        ),
+    );
+}
+
+fn prompt(t: &Test) -> String {
+    std::fs::read_to_string(t.dir.path().join("prompt.txt")).unwrap()
+}
+
+fn sign_off(t: &Test) {
+    t.ok(&[
+        "complete",
+        "out",
+        "--evidence",
+        "out.txt is written",
+        "--path",
+        "out.txt",
+    ]);
+    t.commit_all("signed off");
+}
+
+#[test]
+fn a_verify_green_before_the_work_with_nothing_changed_is_a_finding_everywhere() {
+    let t = Test::new().plan(GOAL);
+    t.write("out.txt", "42\n");
+    with_judge(&t);
+    t.commit_all("plan");
+    let at = head(&t);
+    t.ok(&["start", "out"]);
+    t.commit_all("start");
+    let finding = format!(
+        "verify already passed when the goal started (at {}) and no file it rests on changed since (out.txt)",
+        at
+    );
+    // Said while it is still active, and at the sign-off.
+    t.ok(&["show", "out"])
+        .stdout_has(&format!("⚠ {finding} [verify-green-at-start]\n"));
+    t.run(&[
+        "complete",
+        "out",
+        "--evidence",
+        "out.txt is written",
+        "--path",
+        "out.txt",
+    ])
+    .code(0)
+    .stderr_has(&format!(
+        "plan: warning: {finding} [verify-green-at-start]\n"
+    ));
+    t.commit_all("signed off");
+    let prompt = prompt(&t);
+    assert!(
+        prompt.contains(&format!(
+            "\n\nRed first (verify-green-at-start), found by plan without a model: {finding}. plan ran this verify when the goal was started, before any work, and it already passed, so its passing now says nothing about the work."
+        )),
+        "{prompt}"
+    );
+    let transcript = std::fs::read_dir(t.path(".plan/judge"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect::<String>();
+    assert!(
+        transcript.contains(&format!("- exit: 0\n- verify-green-at-start: {finding}\n")),
+        "{transcript}"
+    );
+    t.ok(&["show", "out"])
+        .stdout_has(&format!("⚠ {finding} [verify-green-at-start]\n"));
+    let json = t.ok(&["show", "out", "--json"]).json();
+    assert_eq!(json["verify_green_at_start"], finding.as_str());
+    t.ok(&["audit"])
+        .stdout_has(&format!("\n  verify-green-at-start: {finding}"));
+    let json = t.ok(&["audit", "--json"]).json();
+    let entry = json["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "out")
+        .unwrap()
+        .clone();
+    assert_eq!(entry["verify_green_at_start"], finding.as_str());
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has(&format!("\n  strict: verify-green-at-start: {finding}"));
+}
+
+#[test]
+fn an_honest_red_then_green_goal_has_no_finding() {
+    let t = Test::new().plan(GOAL);
+    with_judge(&t);
+    t.commit_all("plan");
+    t.ok(&["start", "out"]);
+    t.commit_all("start");
+    t.write("out.txt", "42\n");
+    t.commit_all("the work");
+    sign_off(&t);
+    assert!(!prompt(&t).contains("Red first"), "{}", prompt(&t));
+    let show = t.ok(&["show", "out"]).stdout;
+    assert!(!show.contains("verify-green-at-start"), "{show}");
+    assert!(!show.contains("verify-cannot-fail"), "{show}");
+    let json = t.ok(&["show", "out", "--json"]).json();
+    assert!(json.get("verify_green_at_start").is_none(), "{json}");
+    let audit = t.run(&["audit", "--strict"]).stdout;
+    assert!(!audit.contains("verify-green-at-start"), "{audit}");
+    assert!(!audit.contains("verify-cannot-fail"), "{audit}");
+}
+
+#[test]
+fn strict_fails_a_sign_off_resting_on_a_verify_that_cannot_fail() {
+    let t = Test::new().plan(&GOAL.replace("verify: test -f out.txt", "verify: test -e ."));
+    with_judge(&t);
+    t.commit_all("plan");
+    t.ok(&["start", "out"]);
+    t.commit_all("start");
+    t.write("out.txt", "42\n");
+    t.commit_all("the work");
+    sign_off(&t);
+    t.run(&["audit", "--strict"]).code(1).stdout_has(
+        "\n  strict: verify-cannot-fail: the sign-off rests on a verify that cannot fail: `test -e .` is true whatever the repository holds",
+    );
+    t.ok(&["show", "out"]).stdout_has(
+        "⚠ verify cannot fail: `test -e .` is true whatever the repository holds [verify-cannot-fail]\n",
+    );
+}
+
+/// A verify run at the start that changes the repository is refused, as the sign-off
+/// refuses it: the start would write over what it did.
+#[test]
+fn a_verify_that_changes_the_repository_at_the_start_is_refused() {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    let check = t.fake_program("check", "echo more >> README.md\ntest -f out.txt");
+    let md = GOAL.replace(
+        "verify: test -f out.txt",
+        &format!("verify: {}", check.display()),
+    );
+    t.write("plan.md", &md);
+    t.commit_all("plan");
+    t.case(&["start", "out"])
+        .status(1)
+        .stderr(&format!(
+            "plan: verify: running `{}` before the work (red first)\nplan: the verify of out changed the repository while it ran (README.md); a check must not change what it checks; out was not started\n  hint: look at what it changed (git status, git diff), then fix the verify, or `plan start out --no-verify`\n",
+            check.display()
+        ))
+        .check();
+    assert_eq!(t.plan_md(), md);
+}
+
+/// `plan add --active` starts the goal, so it runs the verify first as `plan start`
+/// does: otherwise it would be the way around red first.
+#[test]
+fn add_active_runs_the_verify_as_start_does() {
+    let t = Test::new();
+    t.ok(&["init", "Red first"]);
+    t.commit_all("plan");
+    let at = head(&t);
+    let run = t.ok(&[
+        "add",
+        "Out",
+        "--done-when",
+        "out.txt holds the answer",
+        "--verify",
+        "test -f out.txt",
+        "--active",
+        "--json",
+    ]);
+    let c = run.json()["contract"].as_str().unwrap().to_string();
+    assert_eq!(
+        run.stderr,
+        "plan: verify: running `test -f out.txt` before the work (red first)\nplan: verify failing, as it should before the work (`test -f out.txt` exited 1)\n"
+    );
+    assert_eq!(
+        last_log(&t),
+        format!("out started (contract {c}, verify failing at {at})")
+    );
+}
+
+/// A repository's own judge prompt that leaves the fact out gets it appended: an
+/// override must not be a way to hide it.
+#[test]
+fn an_override_without_the_fact_gets_it_appended() {
+    let t = Test::new().plan(GOAL);
+    t.write("out.txt", "42\n");
+    t.write(
+        ".plan/prompts/evidence_judge.md",
+        "Judge {{id}}: {{done_when}}\n\n{{verify}}\n",
+    );
+    with_judge(&t);
+    t.commit_all("plan");
+    let at = head(&t);
+    t.ok(&["start", "out"]);
+    t.commit_all("start");
+    sign_off(&t);
+    let prompt = prompt(&t);
+    assert!(
+        prompt.contains(&format!(
+            "\n\n## Red first\n\n\nRed first (verify-green-at-start), found by plan without a model: verify already passed when the goal started (at {at}) and no file it rests on changed since (out.txt)."
+        )),
+        "{prompt}"
+    );
+}
+
+/// The start's commit gone from the clone (its branch squash-merged and deleted):
+/// the finding the sign-off recorded stands, rather than a check that can never run
+/// again failing `--strict` forever.
+#[test]
+fn a_start_commit_squashed_away_leaves_the_recorded_finding() {
+    let t = Test::new().plan(GOAL);
+    t.write("out.txt", "42\n");
+    with_judge(&t);
+    t.commit_all("plan");
+    t.git(&["checkout", "-q", "-b", "feat"]);
+    t.write("notes.txt", "starting\n");
+    t.commit_all("notes");
+    let at = head(&t);
+    t.ok(&["start", "out"]);
+    t.commit_all("start");
+    sign_off(&t);
+    t.git(&["checkout", "-q", "main"]);
+    t.git(&["merge", "-q", "--squash", "feat"]);
+    t.git(&["commit", "-q", "-m", "feat, squashed"]);
+    t.git(&["branch", "-q", "-D", "feat"]);
+    // As in a clone that never fetched the checkpoints, which keep it alive here.
+    for r in t
+        .git(&["for-each-ref", "--format=%(refname)", "refs/plan"])
+        .lines()
+    {
+        t.git(&["update-ref", "-d", r]);
+    }
+    t.git(&["reflog", "expire", "--expire=now", "--all"]);
+    t.git(&["gc", "-q", "--prune=now"]);
+    let objects = t.git(&["cat-file", "--batch-all-objects", "--batch-check"]);
+    assert!(!objects.contains(&at), "the start commit is still here");
+    let finding = format!(
+        "verify already passed when the goal started (at {at}) and no file it rests on changed since (out.txt)"
+    );
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has(&format!("\n  strict: verify-green-at-start: {finding}"));
+}
+
+/// plan.md is left out of the start's change check, as the sign-off leaves it out
+/// (others log there meanwhile); a verify that hides another goal there is caught
+/// when the start is written, and the goal is not started.
+#[test]
+fn a_verify_that_hides_a_goal_at_the_start_is_refused() {
+    let t = Test::new();
+    let check = t.fake_program(
+        "check",
+        "sed -i '/^## Goal: Tidy up/,/^- it is untidy/d' plan.md\ntest -f out.txt",
+    );
+    let md = GOAL.replace(
+        "verify: test -f out.txt",
+        &format!("verify: {}", check.display()),
+    );
+    t.write("plan.md", &md);
+    t.commit_all("plan");
+    let run = t.run(&["start", "out"]);
+    // The store's refusal of a write whose plan changed under it: exit 2.
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "plan: goal tidy disappeared while the verify of out ran; out was not started; nothing was written\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(t.plan_md().contains("status: open"), "{}", t.plan_md());
+    assert!(!t.plan_md().contains("out started"), "{}", t.plan_md());
+}
