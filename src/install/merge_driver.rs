@@ -14,12 +14,32 @@ use crate::install::files::write_atomic;
 
 /// The driver's name: `merge=plan` in `.gitattributes`, `merge.plan.*` in config.
 pub const NAME: &str = "plan";
-const TITLE: &str = "plan.md goal by goal (plan merge-driver)";
+const TITLE: &str = "plan.md goal by goal (plan merge-driver; where plan cannot run, git merge-file: git's own line merge, with conflict markers)";
 const ATTRIBUTES: &str = ".gitattributes";
 
-/// What git runs: the base, ours (the result goes there), theirs, the path.
+/// What git runs (through `sh`): plan's driver on the base, ours (the result goes
+/// there), theirs and the path. Exit 0 is clean and 1 is conflicts left in OURS;
+/// any other (127: `plan` is not on git's PATH, 126, a crash) means plan wrote
+/// nothing, and then git's own line merge writes conflict markers into OURS. With
+/// no driver that runs, git would report a conflict and leave OURS alone: the
+/// other side's lines gone if that is committed.
 pub fn driver(program: &str) -> String {
-    format!("{} merge-driver %O %A %B %P", shell_word(program))
+    format!(
+        "{} merge-driver %O %A %B %P; s=$?; [ $s -le 1 ] && exit $s; echo \"plan: plan merge-driver could not run (exit $s); git merged plan.md line by line\" >&2; git merge-file -L ours -L base -L theirs %A %O %B",
+        shell_word(program)
+    )
+}
+
+/// The program `plan install git` registers when `--command` names none: the
+/// absolute path of the binary running now, so a git that lacks plan on its PATH
+/// (a GUI client, an editor's git, CI) still finds it; the name when that path
+/// cannot be known.
+pub fn default_program() -> String {
+    std::env::current_exe()
+        .ok()
+        .filter(|p| p.is_absolute() && p.is_file())
+        .and_then(|p| p.to_str().map(str::to_string))
+        .unwrap_or_else(|| crate::install::hooks::DEFAULT_PROGRAM.to_string())
 }
 
 fn shell_word(word: &str) -> String {
@@ -195,10 +215,14 @@ mod tests {
 
     #[test]
     fn the_driver_command_quotes_a_path_with_spaces() {
-        assert_eq!(driver("plan"), "plan merge-driver %O %A %B %P");
+        let fallback = "; s=$?; [ $s -le 1 ] && exit $s; echo \"plan: plan merge-driver could not run (exit $s); git merged plan.md line by line\" >&2; git merge-file -L ours -L base -L theirs %A %O %B";
+        assert_eq!(
+            driver("plan"),
+            format!("plan merge-driver %O %A %B %P{fallback}")
+        );
         assert_eq!(
             driver("/opt/my plan/plan"),
-            "'/opt/my plan/plan' merge-driver %O %A %B %P"
+            format!("'/opt/my plan/plan' merge-driver %O %A %B %P{fallback}")
         );
     }
 }

@@ -48,6 +48,7 @@ mod man_pages;
 mod mcp;
 mod mcp_install;
 mod merge;
+mod merge_fallback;
 mod placement;
 mod plugin_runner;
 mod port;

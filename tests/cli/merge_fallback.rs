@@ -1,0 +1,100 @@
+//! A merge never keeps one side: where git cannot run `plan` (not on its PATH, a
+//! binary since removed), the registered driver falls back to git's own line merge
+//! with conflict markers, and `plan install git` registers the binary by its
+//! absolute path so a git without plan on its PATH still finds it.
+
+use crate::util::{BIN, Test};
+
+const PLAN: &str = "# Plan: x
+
+## Goal: Build
+<!-- id: build -->
+status: active
+done_when: it builds
+- [ ] one
+
+## Log
+- 2026-06-15 14:00 build started
+";
+
+/// Two branches that each add a goal at the same place and log a line: a line
+/// merge conflicts, plan's merges clean.
+fn diverged(t: &Test) {
+    t.commit_all("plan");
+    t.git(&["checkout", "-q", "-b", "other"]);
+    t.ok(&["add", "Theirs", "--done-when", "theirs is there"]);
+    t.ok(&["log", "theirs: added"]);
+    t.commit_all("theirs");
+    t.git(&["checkout", "-q", "main"]);
+    t.ok(&["add", "Ours", "--done-when", "ours is there"]);
+    t.ok(&["log", "ours: added"]);
+    t.commit_all("ours");
+}
+
+#[test]
+fn install_git_registers_the_binary_by_path_with_gits_merge_behind_it() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["install", "git"]);
+    assert_eq!(
+        t.git(&["config", "merge.plan.driver"]).trim(),
+        format!(
+            "{BIN} merge-driver %O %A %B %P; s=$?; [ $s -le 1 ] && exit $s; echo \"plan: plan merge-driver could not run (exit $s); git merged plan.md line by line\" >&2; git merge-file -L ours -L base -L theirs %A %O %B"
+        )
+    );
+    assert!(
+        t.git(&["config", "merge.plan.name"])
+            .contains("where plan cannot run, git merge-file")
+    );
+    diverged(&t);
+    t.git(&["merge", "-q", "--no-edit", "other"]);
+    let md = t.plan_md();
+    assert!(!md.contains("<<<<<<<"), "{md}");
+    for line in [
+        "## Goal: Ours",
+        "## Goal: Theirs",
+        "ours: added",
+        "theirs: added",
+    ] {
+        assert_eq!(md.matches(line).count(), 1, "{line} once in:\n{md}");
+    }
+}
+
+#[test]
+fn with_plan_off_gits_path_a_merge_leaves_markers_and_loses_no_line() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["install", "git", "--command", "plan"]);
+    diverged(&t);
+    let ours = t.plan_md();
+    t.git(&["checkout", "-q", "other"]);
+    let theirs = t.plan_md();
+    t.git(&["checkout", "-q", "main"]);
+    // The test's PATH has no `plan`: git runs the driver by name and cannot.
+    let out = std::process::Command::new("git")
+        .args(["merge", "--no-edit", "other"])
+        .current_dir(t.root())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(
+            "plan: plan merge-driver could not run (exit 127); git merged plan.md line by line"
+        ),
+        "{said}"
+    );
+    let md = t.plan_md();
+    assert!(md.contains("<<<<<<< ours\n"), "{md}");
+    assert!(md.contains(">>>>>>> theirs\n"), "{md}");
+    for line in ours.lines().chain(theirs.lines()) {
+        assert!(md.contains(line), "{line:?} lost:\n{md}");
+    }
+    t.run(&["lint"])
+        .code(1)
+        .stdout_has("unresolved merge conflict");
+}
