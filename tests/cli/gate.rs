@@ -490,8 +490,8 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     let yaml: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
     let steps = &yaml["jobs"]["audit"]["steps"];
     assert_eq!(steps[0]["with"]["fetch-depth"], 0);
-    assert_eq!(steps[3]["name"], "plan audit");
-    assert_eq!(steps[3]["run"], step_script(&text, "plan audit"));
+    assert_eq!(steps[4]["name"], "plan audit");
+    assert_eq!(steps[4]["run"], step_script(&text, "plan audit"));
     assert_eq!(yaml["on"]["pull_request"], serde_json::Value::Null);
     t.case(&["install", "ci"])
         .stdout(".github/workflows/plan.yml: plan's workflow is already current\n")

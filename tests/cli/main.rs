@@ -22,6 +22,7 @@ mod edges;
 mod events;
 mod files;
 mod first_steps;
+mod forge;
 mod gate;
 mod goal_budget;
 mod goal_id_completion;
