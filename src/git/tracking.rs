@@ -35,6 +35,17 @@ pub fn tracking(root: &Path, rel: &Path) -> Result<Tracking> {
     })
 }
 
+/// Stages the file `rel` (`git add` of that one file): the next commit, even a
+/// `git commit -a`, takes it.
+pub fn stage(root: &Path, rel: &Path) -> Result<()> {
+    let repo = open(root)?;
+    let mut index = repo.index().context("reading the git index")?;
+    index
+        .add_path(rel)
+        .with_context(|| format!("staging {}", rel.display()))?;
+    index.write().context("writing the git index")
+}
+
 /// Whether HEAD's tree has the file `rel`: a missing copy of it can be restored
 /// from git.
 pub fn in_head(root: &Path, rel: &Path) -> Result<bool> {

@@ -1,7 +1,9 @@
-//! plan's merge driver in git: the `.gitattributes` lines that send plan.md to it
+//! plan in git: the `.gitattributes` lines that send plan.md to plan's merge driver
 //! (committed, so every clone has them), this clone's `merge.plan.*` config (each
-//! clone needs its own), and what `plan doctor` says when the two disagree. The
-//! merge itself is `plan::merge`; the driver git runs is `plan merge-driver`.
+//! clone needs its own), what `plan doctor` says when the two disagree, and what
+//! makes sign-offs travel with plain `git push` / `git fetch`: a fetch refspec per
+//! remote and a pre-push hook. The merge itself is `plan::merge`; the driver git
+//! runs is `plan merge-driver`.
 
 use std::io::ErrorKind;
 use std::path::Path;
@@ -103,8 +105,79 @@ fn read(path: &Path) -> Result<Option<String>> {
     }
 }
 
+/// The first lines of the pre-push hook plan writes: what uninstall looks for.
+const HOOK_MARK: &str = "# Written by `plan install git`";
+
+/// The pre-push hook: git gives it the remote's name and, on stdin, the refs being
+/// pushed; plan pushes the checkpoints their sign-offs name. It never stops the
+/// push: a checkpoint that cannot go is a warning.
+pub fn pre_push_hook(program: &str) -> String {
+    format!(
+        "#!/bin/sh\n{HOOK_MARK}: a push carries the checkpoint refs its sign-offs name\n# (plan checkpoints --for-push). `plan uninstall git` removes this file.\np={}\n[ -x \"$p\" ] || p=plan\n\"$p\" checkpoints --for-push \"$1\" || echo \"plan: the checkpoints of this push's sign-offs were not pushed; plan checkpoints --push $1 pushes them\" >&2\nexit 0\n",
+        shell_word(program)
+    )
+}
+
+/// Every remote's checkpoints come with a plain `git fetch`, into a namespace of
+/// their own; what changed, for the user.
+fn fetch_checkpoints(repo: &Repo, out: &mut String) -> Result<()> {
+    let remotes = git::remotes(&repo.root)?;
+    if remotes.is_empty() {
+        out.push_str("git: no remote yet; after `git remote add`, run `plan install git` again so fetches bring its checkpoints\n");
+    }
+    for remote in remotes {
+        let refspec = git::checkpoint_refspec(&remote);
+        if git::add_fetch_refspec(&repo.root, &remote, &refspec)? {
+            out.push_str(&format!(
+                "git: `git fetch {remote}` brings its sign-offs' checkpoints (remote.{remote}.fetch {refspec})\n"
+            ));
+        } else {
+            out.push_str(&format!(
+                "git: `git fetch {remote}` already brings its checkpoints\n"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes the pre-push hook unless a hook of someone else's is there.
+fn hook(repo: &Repo, program: &str, out: &mut String) -> Result<()> {
+    let dir = git::hooks_dir(&repo.root)?;
+    let path = dir.join("pre-push");
+    let shown = path.display();
+    let new = pre_push_hook(program);
+    match std::fs::read_to_string(&path) {
+        Ok(old) if old == new => {
+            out.push_str(&format!(
+                "git: {shown} already pushes the checkpoints a push's sign-offs name\n"
+            ));
+            return Ok(());
+        }
+        Ok(old) if !old.contains(HOOK_MARK) => {
+            out.push_str(&format!(
+                "git: {shown} is another's, left as it is: a push does not carry checkpoints\n  hint: add the line `{} checkpoints --for-push \"$1\"` to it (stdin is git's)\n",
+                shell_word(program)
+            ));
+            return Ok(());
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(e) => return Err(Exit::env(format!("cannot read {shown}: {e}"))),
+    }
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
+    write_atomic(&path, "the pre-push hook", &new)?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Exit::env(format!("cannot make {shown} executable: {e}")))?;
+    out.push_str(&format!(
+        "git: {shown} makes `git push` carry the checkpoints its sign-offs name\n"
+    ));
+    Ok(())
+}
+
 /// Registers the driver in this clone's config and names it in `.gitattributes`
-/// for `patterns`; what it did, for the user.
+/// for `patterns`, and makes checkpoints travel with git; what it did, for the user.
 pub fn install(repo: &Repo, program: &str, patterns: &[String]) -> Result<String> {
     let configured = git::set_merge_driver(&repo.root, NAME, TITLE, &driver(program))?;
     let path = repo.root.join(ATTRIBUTES);
@@ -128,6 +201,8 @@ pub fn install(repo: &Repo, program: &str, patterns: &[String]) -> Result<String
             patterns.join(", ")
         ));
     }
+    fetch_checkpoints(repo, &mut out)?;
+    hook(repo, program, &mut out)?;
     Ok(out)
 }
 
@@ -157,6 +232,19 @@ pub fn uninstall(repo: &Repo) -> Result<String> {
             }
         }
         None => out.push_str(&format!("git: no {ATTRIBUTES}\n")),
+    }
+    for remote in git::remotes(&repo.root)? {
+        if git::remove_fetch_refspec(&repo.root, &remote, &git::checkpoint_refspec(&remote))? {
+            out.push_str(&format!(
+                "git: `git fetch {remote}` no longer brings checkpoints (those fetched stay)\n"
+            ));
+        }
+    }
+    let hook = git::hooks_dir(&repo.root)?.join("pre-push");
+    if std::fs::read_to_string(&hook).is_ok_and(|t| t.contains(HOOK_MARK)) {
+        std::fs::remove_file(&hook)
+            .map_err(|e| Exit::env(format!("cannot delete {}: {e}", hook.display())))?;
+        out.push_str(&format!("git: removed plan's {}\n", hook.display()));
     }
     Ok(out)
 }

@@ -372,6 +372,8 @@ fn strict_fails_weak_sign_offs_and_transcripts_git_does_not_keep() {
     }
     let t = origin();
     sign_off(&t);
+    // plan complete staged the transcript: taken out of the index, as a person might.
+    t.git(&["rm", "-q", "-r", "--cached", ".plan/judge"]);
     t.run(&["audit", "--strict"])
         .code(1)
         .stdout_has("is not tracked by git: commit it");

@@ -6,6 +6,7 @@ mod audit_history;
 mod borrowed_proof;
 mod byte_loss;
 mod checkpoints_remote;
+mod checkpoints_travel;
 mod claims;
 mod clock_trust;
 mod complete;
