@@ -76,7 +76,7 @@ pub use checkpoint::{
 mod judge_tree;
 pub use judge_tree::{Guarded, check_out, guarded};
 mod tracking;
-pub use tracking::{Tracking, in_head, stage, tracking};
+pub use tracking::{Tracking, in_head, stage, tracking, unmerged};
 
 pub mod fingerprint;
 mod merged_copies;

@@ -119,20 +119,41 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         findings
     };
     let mut remaining = remaining;
+    // What a merge left is the one line that matters then: first, never buried
+    // under the findings it explains.
     if let Some(message) = ctx
         .repo
         .as_ref()
         .and_then(crate::install::merge_driver::unconfigured)
     {
-        remaining.push(Finding {
-            rule: crate::plan::rules::Rule::NoMergeDriver,
-            severity: Severity::Warning,
-            line: 0,
-            message,
-            fix: "run `plan install git` in this clone".to_string(),
-            fixable: false,
-            repair: Repair::None,
-        });
+        remaining.insert(
+            0,
+            Finding {
+                rule: crate::plan::rules::Rule::NoMergeDriver,
+                severity: Severity::Warning,
+                line: 0,
+                message,
+                fix: "run `plan install git` in this clone".to_string(),
+                fixable: false,
+                repair: Repair::None,
+            },
+        );
+    }
+    if let (Some(repo), Some(rel)) = (ctx.repo.as_ref(), ctx.plan_in_repo())
+        && let Some((message, fix)) = crate::install::merge_driver::unmerged(repo, &rel, &src)
+    {
+        remaining.insert(
+            0,
+            Finding {
+                rule: crate::plan::rules::Rule::UnmergedPlan,
+                severity: Severity::Error,
+                line: 0,
+                message,
+                fix,
+                fixable: false,
+                repair: Repair::None,
+            },
+        );
     }
     if args.json {
         let report = Report {

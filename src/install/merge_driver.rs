@@ -261,6 +261,37 @@ pub fn unconfigured(repo: &Repo) -> Option<String> {
     ))
 }
 
+/// When a merge in progress left `rel` (plan.md) unmerged in git's index: what
+/// happened and what to do, for `plan doctor`.
+pub fn unmerged(repo: &Repo, rel: &Path, text: &str) -> Option<(String, String)> {
+    if !git::unmerged(&repo.root, rel).ok()? {
+        return None;
+    }
+    let name = rel.display();
+    let marked = text.lines().any(|l| l.starts_with("<<<<<<<"));
+    if marked {
+        return Some((
+            "unmerged: a merge in progress left conflict markers in it".to_string(),
+            format!(
+                "keep what each side meant between the markers, delete the marker lines, `plan lint`, then `git add {name}`"
+            ),
+        ));
+    }
+    let driver = git::merge_driver(&repo.root, NAME).ok().flatten();
+    let why = match driver {
+        Some(driver) => format!("git's merge driver `{driver}` could not run"),
+        None => "git's merge left it without conflict markers".to_string(),
+    };
+    Some((
+        format!(
+            "unmerged, and it holds our side only: {why}, so the other side's goals and log lines are not in it; committing it now loses them"
+        ),
+        format!(
+            "run `plan install git` (it registers plan by its path, with git's line merge behind it), then `git checkout -m {name}` merges it again"
+        ),
+    ))
+}
+
 /// The repository whose clone `plan install git` / `uninstall git` configures.
 pub fn git_repo(repo: Option<&Repo>, global: bool) -> Result<&Repo> {
     if global {

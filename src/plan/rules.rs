@@ -148,6 +148,10 @@ rules! {
     /// `.gitattributes` sends plan.md to plan's merge driver, but this clone has none
     /// configured (`plan doctor` checks it; git then merges plan.md line by line).
     NoMergeDriver "no-merge-driver" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
+    /// A merge in progress left plan.md unmerged in git's index (`plan doctor`
+    /// checks it): with markers to resolve, or, when the driver could not run, with
+    /// one side's lines only.
+    UnmergedPlan "unmerged-plan" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
 
     // A goal's contract. Not reported on finished goals: a line added to their
     // contract now would change what their sign-off proved.

@@ -59,6 +59,54 @@ fn install_git_registers_the_binary_by_path_with_gits_merge_behind_it() {
     }
 }
 
+/// git with a PATH that has no `plan`.
+fn merge_without_plan(t: &Test) -> std::process::Output {
+    std::process::Command::new("git")
+        .args(["merge", "--no-edit", "other"])
+        .current_dir(t.root())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .output()
+        .unwrap()
+}
+
+/// A driver registered as plan once did it, by name and with nothing behind it:
+/// git reports a conflict and leaves our side alone. Doctor says so first.
+#[test]
+fn doctor_mid_merge_names_an_unmerged_plan_and_why() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["install", "git"]);
+    t.git(&[
+        "config",
+        "merge.plan.driver",
+        "plan merge-driver %O %A %B %P",
+    ]);
+    diverged(&t);
+    let out = merge_without_plan(&t);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!t.plan_md().contains("Theirs"), "our side only");
+    let run = t.run(&["doctor"]).code(1);
+    assert!(
+        run.stdout.starts_with("plan.md: unmerged, and it holds our side only: git's merge driver `plan merge-driver %O %A %B %P` could not run, so the other side's goals and log lines are not in it; committing it now loses them [unmerged-plan]\n  fix: run `plan install git` (it registers plan by its path, with git's line merge behind it), then `git checkout -m plan.md` merges it again\n"),
+        "{}",
+        run.stdout
+    );
+    // As the fix says: plan's driver by its path, and the merge again.
+    t.ok(&["install", "git"]);
+    t.git(&["checkout", "-m", "plan.md"]);
+    let md = t.plan_md();
+    assert!(
+        md.contains("## Goal: Theirs") && md.contains("## Goal: Ours"),
+        "{md}"
+    );
+    t.git(&["add", "plan.md"]);
+    t.ok(&["doctor"]);
+}
+
 #[test]
 fn with_plan_off_gits_path_a_merge_leaves_markers_and_loses_no_line() {
     let t = Test::new().plan(PLAN);
@@ -69,17 +117,7 @@ fn with_plan_off_gits_path_a_merge_leaves_markers_and_loses_no_line() {
     let theirs = t.plan_md();
     t.git(&["checkout", "-q", "main"]);
     // The test's PATH has no `plan`: git runs the driver by name and cannot.
-    let out = std::process::Command::new("git")
-        .args(["merge", "--no-edit", "other"])
-        .current_dir(t.root())
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
-        .output()
-        .unwrap();
+    let out = merge_without_plan(&t);
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(
@@ -97,4 +135,10 @@ fn with_plan_off_gits_path_a_merge_leaves_markers_and_loses_no_line() {
     t.run(&["lint"])
         .code(1)
         .stdout_has("unresolved merge conflict");
+    let run = t.run(&["doctor"]).code(1);
+    assert!(
+        run.stdout.starts_with("plan.md: unmerged: a merge in progress left conflict markers in it [unmerged-plan]\n  fix: keep what each side meant between the markers, delete the marker lines, `plan lint`, then `git add plan.md`\n"),
+        "{}",
+        run.stdout
+    );
 }
