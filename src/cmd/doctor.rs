@@ -273,9 +273,23 @@ impl View<'_> {
                 .collect();
             blocks.push(lines.join("\n"));
         }
+        // Weak sign-offs share one fix: said once under them all, so a line that
+        // matters (no-merge-driver) is not buried under the same hint N times.
+        let weak = remaining
+            .iter()
+            .filter(|f| f.rule == Rule::WeakSignOff)
+            .count();
+        let grouped = weak >= 2;
         if !remaining.is_empty() {
-            let lines: Vec<String> = remaining
+            let ordered = remaining
                 .iter()
+                .filter(|f| !grouped || f.rule != Rule::WeakSignOff)
+                .chain(
+                    remaining
+                        .iter()
+                        .filter(|f| grouped && f.rule == Rule::WeakSignOff),
+                );
+            let mut lines: Vec<String> = ordered
                 .map(|f| {
                     // Messages and the quoted line are plan.md text: escaped.
                     // The same label and rule id as `plan lint` prints.
@@ -292,14 +306,22 @@ impl View<'_> {
                             esc(plan.line_text(f.line).trim_end())
                         ));
                     }
-                    out.push_str(&format!(
-                        "\n  {} {}",
-                        ctx.style.paint("1", "fix:"),
-                        esc(&f.fix)
-                    ));
+                    if !grouped || f.rule != Rule::WeakSignOff {
+                        out.push_str(&format!(
+                            "\n  {} {}",
+                            ctx.style.paint("1", "fix:"),
+                            esc(&f.fix)
+                        ));
+                    }
                     out
                 })
                 .collect();
+            if grouped {
+                lines.push(format!(
+                    "  {} (the {weak} weak sign-offs above) plan audit shows each one's record; to have a model judge a goal, reopen it and run plan complete ID again",
+                    ctx.style.paint("1", "fix:")
+                ));
+            }
             blocks.push(lines.join("\n"));
         }
         let n = remaining.len();

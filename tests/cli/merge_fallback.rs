@@ -142,3 +142,35 @@ fn with_plan_off_gits_path_a_merge_leaves_markers_and_loses_no_line() {
         run.stdout
     );
 }
+
+/// In a clone without the driver, doctor's first line is the one that matters, and
+/// the weak sign-offs' shared fix is said once, not once per goal.
+#[test]
+fn doctor_puts_no_merge_driver_first_and_says_the_weak_sign_offs_fix_once() {
+    let t = Test::new().plan(PLAN);
+    t.write(".gitattributes", "plan.md merge=plan\n");
+    for id in ["one", "two", "three"] {
+        t.ok(&["add", id, "--done-when", "it is there", "--verify", "true"]);
+        t.ok(&["start", id]);
+        t.ok(&["complete", id, "--evidence", "done", "--judge", "none"]);
+    }
+    let run = t.run(&["doctor"]).code(1);
+    assert!(
+        run.stdout.starts_with("plan.md: warning: .gitattributes sends plan.md to plan's merge driver (merge=plan), but this clone has none configured, so git merges plan.md line by line [no-merge-driver]\n  fix: run `plan install git` in this clone\n"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout
+            .matches("reopen it and run plan complete")
+            .count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("  fix: (the 3 weak sign-offs above) plan audit shows each one's record; to have a model judge a goal, reopen it and run plan complete ID again\n"),
+        "{}",
+        run.stdout
+    );
+}
