@@ -200,7 +200,56 @@ fn all_findings(
         stamp,
     );
     findings.extend(repairs);
+    findings.extend(lost_goal_lines(ctx, &plan));
     findings
+}
+
+/// Open and active goals whose contract is not the one their log recorded, with
+/// the lines a committed version of the goal (with that contract) had and they lack.
+fn lost_goal_lines(ctx: &Ctx, plan: &model::Plan<'_>) -> Vec<Finding> {
+    const DEPTH: usize = 200;
+    let changed: Vec<(&model::Goal<'_>, &str)> = plan
+        .goals
+        .iter()
+        .filter(|g| !g.archived)
+        .filter_map(|g| {
+            let logged = plan.logged_contract(&g.id)?;
+            (g.fingerprint() != logged).then_some((g, logged))
+        })
+        .collect();
+    let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
+        return Vec::new();
+    };
+    if changed.is_empty() {
+        return Vec::new();
+    }
+    // Every version HEAD reaches, the merged branch's too: the lines a merge lost
+    // are on the side that is not HEAD's first parent as often as on it.
+    let wanted: Vec<(&str, &str)> = changed.iter().map(|(g, l)| (g.id.as_ref(), *l)).collect();
+    let Ok(revisions) = crate::git::file_versions_where(&repo.root, &rel, DEPTH, |text| {
+        let then = model::parse(text);
+        wanted
+            .iter()
+            .any(|(id, logged)| then.goal(id).is_some_and(|g| g.fingerprint() == *logged))
+    }) else {
+        return Vec::new();
+    };
+    changed
+        .into_iter()
+        .filter_map(|(goal, logged)| {
+            let then = revisions.iter().find_map(|rev| {
+                let then = model::parse(&rev.content);
+                let g = then.goal(&goal.id)?;
+                (g.fingerprint() == logged).then(|| {
+                    (g.line..=g.last_content)
+                        .map(|n| then.line_text(n).trim_end_matches(['\r', '\n']))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
+            })?;
+            doctor::lost_goal_lines(plan, goal, &then)
+        })
+        .collect()
 }
 
 /// How many copies of each of `lines` merges made, by plan.md's history. Without a

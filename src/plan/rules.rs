@@ -196,6 +196,10 @@ rules! {
     /// A signed-off goal whose contract a line-wise merge split or stripped, which
     /// its sign-off transcript still holds.
     SplitContract "split-contract" { on: P, plan: [NO, NO, E, NO], draft: NO, doctor: true, repair: Some("restores the contract its transcript judged, logging the repair"), list: false }
+    /// An open or active goal whose contract is not the one its log recorded, when
+    /// a committed version of the goal had that contract and every line it has now:
+    /// lines (a failure mode, subtasks) an "accept both" merge stripped.
+    LostGoalLines "lost-goal-lines" { on: P, plan: [NO; 4], draft: NO, doctor: true, repair: Some("puts back the lines from the committed version that had them"), list: false }
 
     // A draft as a whole.
     EmptyDraft "empty-draft" { on: D, plan: [NO; 4], draft: E, doctor: false, repair: None, list: false }

@@ -174,3 +174,60 @@ fn doctor_puts_no_merge_driver_first_and_says_the_weak_sign_offs_fix_once() {
         run.stdout
     );
 }
+
+/// "Accept both" of two branches that each added a goal stripped one goal's
+/// failure mode and subtasks: its contract is no longer the one its log recorded.
+/// Doctor finds it, and `--fix` puts the lines back from the branch that had them.
+#[test]
+fn doctor_fix_puts_back_the_lines_a_merge_stripped_from_a_new_goal() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.git(&["checkout", "-q", "-b", "other"]);
+    t.ok(&[
+        "add",
+        "Beta",
+        "--done-when",
+        "beta works",
+        "--failure-mode",
+        "beta is slow",
+        "--subtask",
+        "write beta",
+        "--subtask",
+        "test beta",
+    ]);
+    t.commit_all("beta");
+    let whole = t.plan_md();
+    t.git(&["checkout", "-q", "main"]);
+    t.ok(&["add", "Alpha", "--done-when", "alpha works"]);
+    t.commit_all("alpha");
+    // What "accept both" left: both goals, both log lines, and Beta without the
+    // lines its section shared the place of with Alpha's.
+    let beta = &whole[whole.find("## Goal: Beta").unwrap()..whole.find("## Log").unwrap()];
+    let added = whole.lines().find(|l| l.contains("beta added")).unwrap();
+    let merged = format!(
+        "{}{added}\n",
+        t.plan_md().replace("## Log\n", &format!("{beta}## Log\n"))
+    )
+    .replace("- beta is slow\n", "")
+    .replace("- [ ] write beta\n", "")
+    .replace("- [ ] test beta\n", "");
+    t.git(&["merge", "-q", "-s", "ours", "--no-edit", "other"]);
+    t.write("plan.md", &merged);
+    t.git(&["commit", "-q", "-a", "--amend", "--no-edit"]);
+    let run = t.run(&["doctor"]).code(1);
+    assert!(
+        run.stdout.contains("goal \"beta\" lost 3 lines of the version its log recorded (a failure mode or subtask a merge without plan's driver stripped); a committed version of plan.md has them [lost-goal-lines]"),
+        "{}",
+        run.stdout
+    );
+    t.ok(&["doctor", "--fix"])
+        .stdout_has("fixed plan.md: put back 3 lines of goal beta from git's history");
+    let md = t.plan_md();
+    let section = |md: &str| {
+        let at = md.find("## Goal: Beta").unwrap();
+        md[at..].split("\n\n").next().unwrap().to_string()
+    };
+    assert_eq!(section(&md), section(&whole));
+    assert!(md.contains("## Goal: Alpha"), "{md}");
+    assert!(!t.ok(&["doctor"]).stdout.contains("lost-goal-lines"));
+}
