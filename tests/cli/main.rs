@@ -3,6 +3,7 @@
 
 mod architecture;
 mod audit_history;
+mod audit_rewrites;
 mod borrowed_proof;
 mod byte_loss;
 mod checkpoints_remote;
