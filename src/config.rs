@@ -1830,7 +1830,7 @@ notify:
         insta::assert_snapshot!(err("# shared settings\njduge:\n  model: x\n"), @"
         .plan/config.yaml:2: jduge: unknown key
             2 | jduge:
-          hint: the sections are judge, verify, draft, reminder, inject, loop, claims or notify; did you mean judge?
+          hint: the sections are judge, verify, draft, reminder, inject, loop, claims, sign_off or notify; did you mean judge?
         ");
         insta::assert_snapshot!(err("judge: {backend: claude, modle: x}\n"), @"
         .plan/config.yaml:1: judge.modle: unknown key
@@ -1881,7 +1881,7 @@ notify:
         insta::assert_snapshot!(err("- judge\n"), @"
         .plan/config.yaml:1: expected indented `key: value` lines
             1 | - judge
-          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop, claims or notify
+          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop, claims, sign_off or notify
         ");
     }
 
