@@ -46,6 +46,7 @@ const SCHEMA: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     ("claims", &[("lease_minutes", "60"), ("remote", "null")]),
+    ("sign_off", &[("stage", "on")]),
 ];
 
 const MODEL_KEYS: &[(&str, &str)] = &[
@@ -219,6 +220,8 @@ pub struct Config {
     pub claims_remote: Option<String>,
     /// Commands run on chosen events: the repository's entries, then the user's.
     pub notify: Vec<NotifyRule>,
+    /// `sign_off.stage`: `plan complete` stages its transcript (`git add` of it).
+    pub sign_off_stage: bool,
 }
 
 impl Default for Config {
@@ -238,6 +241,7 @@ impl Default for Config {
             claims_lease_minutes: 60,
             claims_remote: None,
             notify: Vec::new(),
+            sign_off_stage: true,
         }
     }
 }
@@ -603,6 +607,11 @@ fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
         claims_remote: r
             .get(("claims", "remote"), |f| f.claims.as_ref()?.remote.clone())
             .unwrap_or(d.claims_remote),
+        sign_off_stage: r
+            .get(("sign_off", "stage"), |f| {
+                Some(f.sign_off.as_ref()?.stage?.0)
+            })
+            .unwrap_or(d.sign_off_stage),
         // Both files' commands run: a team's webhook and a person's desktop popup.
         notify: layers
             .iter()
@@ -631,6 +640,13 @@ struct RawFile {
     looping: Option<RawLoop>,
     notify: Option<Vec<RawNotify>>,
     claims: Option<RawClaims>,
+    sign_off: Option<RawSignOff>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSignOff {
+    stage: Option<OnOff>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -1548,6 +1564,7 @@ notify:
                 claims_lease_minutes: 60,
                 claims_remote: None,
                 notify: config.notify.clone(),
+                sign_off_stage: true,
             }
         );
     }
@@ -1813,7 +1830,7 @@ notify:
         insta::assert_snapshot!(err("# shared settings\njduge:\n  model: x\n"), @"
         .plan/config.yaml:2: jduge: unknown key
             2 | jduge:
-          hint: the sections are judge, verify, draft, reminder, inject, loop, claims or notify; did you mean judge?
+          hint: the sections are judge, verify, draft, reminder, inject, loop, claims, sign_off or notify; did you mean judge?
         ");
         insta::assert_snapshot!(err("judge: {backend: claude, modle: x}\n"), @"
         .plan/config.yaml:1: judge.modle: unknown key
@@ -1864,7 +1881,7 @@ notify:
         insta::assert_snapshot!(err("- judge\n"), @"
         .plan/config.yaml:1: expected indented `key: value` lines
             1 | - judge
-          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop, claims or notify
+          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop, claims, sign_off or notify
         ");
     }
 

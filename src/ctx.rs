@@ -245,16 +245,33 @@ impl Ctx {
 
     /// Checks every finished goal of `plan` against its record on disk.
     pub fn prove(&self, plan: &mut Plan<'_>) {
+        self.prove_with(plan, false);
+    }
+
+    /// As [`Ctx::prove`], for the pull-request gate: its workflow fetched every
+    /// checkpoint, so one this clone lacks is in no repository it reaches, and the
+    /// sign-off naming it is unproven rather than a warning to fetch.
+    pub fn prove_in_gate(&self, plan: &mut Plan<'_>) {
+        self.prove_with(plan, true);
+    }
+
+    fn prove_with(&self, plan: &mut Plan<'_>, gate: bool) {
         let root = self.prompt_root();
         plan.prove(&|rel| crate::record::facts(&root, rel));
         // One ref listing per command: the hooks (prove_live) never pay for it.
-        if let Some(refs) = self
-            .repo
-            .as_ref()
-            .and_then(|repo| crate::record::checkpoints(&repo.root))
+        if let Some(repo) = self.repo.as_ref()
+            && let Some(refs) = crate::record::checkpoints(&repo.root)
         {
-            crate::plan::bind::apply(plan, &refs);
+            let fetch = crate::record::checkpoint_fetch(&repo.root);
+            let elsewhere = match &fetch {
+                Some(command) if !gate => crate::plan::bind::Elsewhere::Fetch(command),
+                _ => crate::plan::bind::Elsewhere::Nowhere,
+            };
+            crate::plan::bind::apply(plan, &refs, elsewhere);
             self.check_checkpoint_trees(plan, &refs);
+        }
+        if let Some(repo) = self.repo.as_ref() {
+            never_committed(&repo.root, plan);
         }
     }
 
@@ -406,5 +423,33 @@ fn use_color(color: Color) -> bool {
             let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
             !no_color && !dumb && std::io::stdout().is_terminal()
         }
+    }
+}
+
+/// A missing transcript git never had cannot be restored from it: its hint says
+/// where it can come from instead. `plan lint` and `plan audit` both read it here.
+fn never_committed(root: &Path, plan: &mut Plan<'_>) {
+    let changes: Vec<(usize, crate::plan::proof::Proof)> = plan
+        .goals
+        .iter()
+        .filter_map(|goal| {
+            let crate::plan::proof::Proof::Unproven { why, .. } = plan.proof(goal) else {
+                return None;
+            };
+            let path = why
+                .strip_prefix("its transcript ")?
+                .strip_suffix(" is missing")?;
+            if git::in_head(root, Path::new(path)).unwrap_or(true) {
+                return None;
+            }
+            let id = goal.id.as_ref();
+            let hint = format!(
+                "{path} was never committed, so git cannot restore it: commit it in the clone that signed {id} off and pull, or sign {id} off again here (`plan complete {id} --evidence TEXT --path FILE`)"
+            );
+            Some((goal.line, crate::plan::proof::Proof::Unproven { why, hint }))
+        })
+        .collect();
+    for (line, proof) in changes {
+        plan.set_proof(line, proof);
     }
 }

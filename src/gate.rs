@@ -177,7 +177,7 @@ pub fn other_files(ctx: &Ctx, base: &str, rejudge: bool) -> Result<Vec<OtherGoal
         }
         now.prove(&|path| crate::record::facts(root, path));
         if let Some(refs) = &refs {
-            crate::plan::bind::apply(&mut now, refs);
+            crate::plan::bind::apply(&mut now, refs, crate::plan::bind::Elsewhere::Nowhere);
         }
         for cancel in rules::cancels(&then, &now) {
             out.push(OtherGoal {

@@ -70,17 +70,22 @@ pub use checkpoint::{
     CHECKPOINTS, Change, Saved, changed_since_each, changes_between, changes_since, delete_ref,
     restore, save_working_tree, saved, undo_prefixes,
 };
-pub use checkpoint::{built_on, save_commit, saved_with_subjects, working_commit};
+pub use checkpoint::{
+    built_on, checkpoints, checkpoints_with_subjects, save_commit, working_commit,
+};
 mod judge_tree;
 pub use judge_tree::{Guarded, check_out, guarded};
 mod tracking;
-pub use tracking::{Tracking, in_head, tracking};
+pub use tracking::{Tracking, in_head, stage, tracking, unmerged};
 
 pub mod fingerprint;
 mod merged_copies;
 pub use merged_copies::merged_copies;
 mod since;
-pub use driver::{merge_driver, set_merge_driver, unset_merge_driver};
+pub use driver::{
+    add_fetch_refspec, checkpoint_refspec, has_fetch_refspec, hooks_dir, merge_driver, remotes,
+    remove_fetch_refspec, set_merge_driver, unset_merge_driver,
+};
 pub use since::changed_since;
 mod gate;
 pub use gate::{export_commit, files_where, hidden_history, is_ancestor, resolve_commit, reverts};

@@ -14,6 +14,7 @@ mod draft;
 mod events;
 mod exec;
 mod exit;
+mod forge;
 mod fsread;
 mod gate;
 mod git;

@@ -85,7 +85,7 @@ pub fn text(root: &Path, rel: &str) -> Option<String> {
 /// Every checkpoint ref the repository at `root` has, for [`bind::apply`]; `None`
 /// when they cannot be listed (then nothing is said of checkpoints).
 pub fn checkpoints(root: &Path) -> Option<Vec<bind::Checkpoint>> {
-    let saved = crate::git::saved_with_subjects(root, bind::CHECKPOINTS).ok()?;
+    let saved = crate::git::checkpoints_with_subjects(root).ok()?;
     Some(
         saved
             .into_iter()
@@ -94,6 +94,22 @@ pub fn checkpoints(root: &Path) -> Option<Vec<bind::Checkpoint>> {
             })
             .collect(),
     )
+}
+
+/// The command that brings the remotes' checkpoints into the clone at `root`:
+/// `git fetch` once `plan install git` added its refspec to a remote, `plan
+/// checkpoints --fetch` otherwise; `None` when the clone has no remote.
+pub fn checkpoint_fetch(root: &Path) -> Option<String> {
+    let remotes = crate::git::remotes(root).ok()?;
+    let first = remotes.first()?;
+    let by_git = remotes.iter().find(|r| {
+        crate::git::has_fetch_refspec(root, r, &crate::git::checkpoint_refspec(r)).unwrap_or(false)
+    });
+    Some(match by_git {
+        Some(remote) => format!("git fetch {remote}"),
+        None if first == "origin" => "plan checkpoints --fetch".to_string(),
+        None => format!("plan checkpoints --fetch {first}"),
+    })
 }
 
 /// A saved transcript: its repository-relative path and the hash a sign-off

@@ -30,6 +30,11 @@ pub struct Args {
     #[arg(long, value_name = "REMOTE", num_args = 0..=1, default_missing_value = "origin",
           conflicts_with = "json")]
     pub fetch: Option<String>,
+    /// What the pre-push hook `plan install git` writes runs: push to REMOTE the
+    /// checkpoints named by the sign-offs of the refs git pushes (read from stdin,
+    /// as git gives them to the hook); a failure is a warning, never a stopped push
+    #[arg(long, value_name = "REMOTE", hide = true, conflicts_with_all = ["push", "fetch", "json"])]
+    pub for_push: Option<String>,
 }
 
 /// What `--push` and `--fetch` move: every checkpoint, under the same name. No `+`:
@@ -49,7 +54,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(remote) = &args.fetch {
         return transfer(root, "fetch", remote);
     }
-    let all = git::saved(root, CHECKPOINTS)?;
+    if let Some(remote) = &args.for_push {
+        let plan = ctx
+            .plan_in_repo()
+            .unwrap_or_else(|| std::path::PathBuf::from("plan.md"));
+        return for_push(root, &plan, remote);
+    }
+    let all = git::checkpoints(root)?;
     let commits: Vec<&str> = all.iter().map(|s| s.commit.as_str()).collect();
     // What a rewind would restore: plan.md and .plan/ stay as they are.
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
@@ -232,5 +243,71 @@ fn transfer(root: &std::path::Path, verb: &str, remote: &str) -> Result<u8> {
         )
     };
     println(&said)?;
+    Ok(OK)
+}
+
+/// The pre-push hook's work: the checkpoints named by sign-off lines in the plan
+/// file of each commit being pushed, pushed to `remote` under their own names
+/// (never forced). Says nothing when there are none; a failure is a warning, so
+/// the branch's push goes on as git would do it.
+fn for_push(root: &std::path::Path, plan: &std::path::Path, remote: &str) -> Result<u8> {
+    let mut stdin = String::new();
+    let _ = std::io::Read::read_to_string(&mut std::io::stdin(), &mut stdin);
+    let mut named = std::collections::BTreeSet::new();
+    for line in stdin.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(local), Some(sha)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        // A deletion, or plan's own refs (claims, checkpoints) pushed by plan.
+        if sha.bytes().all(|b| b == b'0') || local.starts_with("refs/plan/") {
+            continue;
+        }
+        let Ok(Some(text)) = git::file_at(root, sha, plan) else {
+            continue;
+        };
+        let parsed = crate::plan::model::parse(&text);
+        for entry in &parsed.log {
+            if let Some(crate::plan::event::Event::SignedOff {
+                checkpoint: Some(short),
+                ..
+            }) = crate::plan::event::Event::parse(entry.text)
+            {
+                named.insert(short.to_string());
+            }
+        }
+    }
+    let refs: Vec<String> = git::saved(root, CHECKPOINTS)?
+        .into_iter()
+        .filter(|s| {
+            named
+                .iter()
+                .any(|short| s.commit.starts_with(short.as_str()))
+        })
+        .map(|s| format!("{0}:{0}", s.reference))
+        .collect();
+    if refs.is_empty() {
+        return Ok(OK);
+    }
+    let mut argv: Vec<String> = ["git", "push", "--no-verify", "--quiet", remote]
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    argv.extend(refs);
+    let spec = Spec {
+        env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
+        tail_bytes: 16 * 1024,
+        ..Spec::new(argv, root, TRANSFER_TIMEOUT)
+    };
+    match exec::run(&spec) {
+        Ok(output) if output.success() => {}
+        Ok(output) => crate::out::warn(&format!(
+            "plan: warning: the checkpoints of this push's sign-offs were not all pushed to {remote}: {}\n  hint: one rejected there is another sign-off's of the same name; `plan checkpoints --push {remote}` retries",
+            String::from_utf8_lossy(&output.stderr).trim()
+        )),
+        Err(e) => crate::out::warn(&format!(
+            "plan: warning: the checkpoints of this push's sign-offs were not pushed to {remote}: {e:#}\n  hint: plan checkpoints --push {remote}"
+        )),
+    }
     Ok(OK)
 }

@@ -116,6 +116,9 @@ pub struct SignOff {
     /// The record is a file git ignores: said as a warning after the verdict.
     #[serde(skip)]
     ignored: bool,
+    /// The record was staged (`sign_off.stage`), so the next commit carries it.
+    #[serde(skip)]
+    staged: bool,
     /// A panel lists its rejections under each judge's name.
     #[serde(skip)]
     panel: bool,
@@ -161,7 +164,12 @@ impl SignOff {
                 return format!("dry run: {id} would be signed off ({how}); nothing was written");
             }
             let record = self.record.as_deref().unwrap_or_default();
-            return format!("signed off {id} ({how})\n  record: {record}");
+            let staged = if self.staged {
+                " (staged: git add)"
+            } else {
+                ""
+            };
+            return format!("signed off {id} ({how})\n  record: {record}{staged}");
         }
         if self.panel {
             let list: Vec<String> = self.missing.iter().map(|m| format!("- {m}")).collect();
@@ -670,6 +678,8 @@ impl Outcome<'_, '_> {
         }
         crate::claims::release_finished(self.ctx, id, self.me.as_deref());
         signed.ignored = is_ignored(root, &saved.path);
+        let staging = config::load(Some(root)).map_or(true, |c| c.sign_off_stage);
+        signed.staged = !signed.ignored && staging && stage(root, &saved.path);
         signed.record = Some(format!("{}#{}", saved.path, saved.hash));
         Ok(signed)
     }
@@ -686,6 +696,7 @@ impl Outcome<'_, '_> {
             dry_run: self.dry_run,
             how: String::new(),
             ignored: false,
+            staged: false,
             panel: false,
         }
     }
@@ -790,6 +801,29 @@ impl Outcome<'_, '_> {
             ));
         }
         Ok(())
+    }
+}
+
+/// Stages the transcript, so `git commit -a` carries the proof with the work; a
+/// failure (the index locked by another git) costs the staging, not the sign-off.
+fn stage(root: &Path, transcript: &str) -> bool {
+    // The `.gitattributes` beside the transcripts keeps their bytes: it goes too.
+    let attributes = Path::new(crate::plan::proof::JUDGE_DIR).join(".gitattributes");
+    if matches!(
+        git::tracking(root, &attributes),
+        Ok(git::Tracking::Untracked)
+    ) && root.join(&attributes).is_file()
+    {
+        let _ = git::stage(root, &attributes);
+    }
+    match git::stage(root, Path::new(transcript)) {
+        Ok(()) => true,
+        Err(e) => {
+            crate::out::warn(&format!(
+                "plan: warning: could not stage {transcript} ({e:#})\n  hint: git add {transcript}"
+            ));
+            false
+        }
     }
 }
 

@@ -119,20 +119,41 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         findings
     };
     let mut remaining = remaining;
+    // What a merge left is the one line that matters then: first, never buried
+    // under the findings it explains.
     if let Some(message) = ctx
         .repo
         .as_ref()
         .and_then(crate::install::merge_driver::unconfigured)
     {
-        remaining.push(Finding {
-            rule: crate::plan::rules::Rule::NoMergeDriver,
-            severity: Severity::Warning,
-            line: 0,
-            message,
-            fix: "run `plan install git` in this clone".to_string(),
-            fixable: false,
-            repair: Repair::None,
-        });
+        remaining.insert(
+            0,
+            Finding {
+                rule: crate::plan::rules::Rule::NoMergeDriver,
+                severity: Severity::Warning,
+                line: 0,
+                message,
+                fix: "run `plan install git` in this clone".to_string(),
+                fixable: false,
+                repair: Repair::None,
+            },
+        );
+    }
+    if let (Some(repo), Some(rel)) = (ctx.repo.as_ref(), ctx.plan_in_repo())
+        && let Some((message, fix)) = crate::install::merge_driver::unmerged(repo, &rel, &src)
+    {
+        remaining.insert(
+            0,
+            Finding {
+                rule: crate::plan::rules::Rule::UnmergedPlan,
+                severity: Severity::Error,
+                line: 0,
+                message,
+                fix,
+                fixable: false,
+                repair: Repair::None,
+            },
+        );
     }
     if args.json {
         let report = Report {
@@ -179,7 +200,56 @@ fn all_findings(
         stamp,
     );
     findings.extend(repairs);
+    findings.extend(lost_goal_lines(ctx, &plan));
     findings
+}
+
+/// Open and active goals whose contract is not the one their log recorded, with
+/// the lines a committed version of the goal (with that contract) had and they lack.
+fn lost_goal_lines(ctx: &Ctx, plan: &model::Plan<'_>) -> Vec<Finding> {
+    const DEPTH: usize = 200;
+    let changed: Vec<(&model::Goal<'_>, &str)> = plan
+        .goals
+        .iter()
+        .filter(|g| !g.archived)
+        .filter_map(|g| {
+            let logged = plan.logged_contract(&g.id)?;
+            (g.fingerprint() != logged).then_some((g, logged))
+        })
+        .collect();
+    let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
+        return Vec::new();
+    };
+    if changed.is_empty() {
+        return Vec::new();
+    }
+    // Every version HEAD reaches, the merged branch's too: the lines a merge lost
+    // are on the side that is not HEAD's first parent as often as on it.
+    let wanted: Vec<(&str, &str)> = changed.iter().map(|(g, l)| (g.id.as_ref(), *l)).collect();
+    let Ok(revisions) = crate::git::file_versions_where(&repo.root, &rel, DEPTH, |text| {
+        let then = model::parse(text);
+        wanted
+            .iter()
+            .any(|(id, logged)| then.goal(id).is_some_and(|g| g.fingerprint() == *logged))
+    }) else {
+        return Vec::new();
+    };
+    changed
+        .into_iter()
+        .filter_map(|(goal, logged)| {
+            let then = revisions.iter().find_map(|rev| {
+                let then = model::parse(&rev.content);
+                let g = then.goal(&goal.id)?;
+                (g.fingerprint() == logged).then(|| {
+                    (g.line..=g.last_content)
+                        .map(|n| then.line_text(n).trim_end_matches(['\r', '\n']))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
+            })?;
+            doctor::lost_goal_lines(plan, goal, &then)
+        })
+        .collect()
 }
 
 /// How many copies of each of `lines` merges made, by plan.md's history. Without a
@@ -252,9 +322,23 @@ impl View<'_> {
                 .collect();
             blocks.push(lines.join("\n"));
         }
+        // Weak sign-offs share one fix: said once under them all, so a line that
+        // matters (no-merge-driver) is not buried under the same hint N times.
+        let weak = remaining
+            .iter()
+            .filter(|f| f.rule == Rule::WeakSignOff)
+            .count();
+        let grouped = weak >= 2;
         if !remaining.is_empty() {
-            let lines: Vec<String> = remaining
+            let ordered = remaining
                 .iter()
+                .filter(|f| !grouped || f.rule != Rule::WeakSignOff)
+                .chain(
+                    remaining
+                        .iter()
+                        .filter(|f| grouped && f.rule == Rule::WeakSignOff),
+                );
+            let mut lines: Vec<String> = ordered
                 .map(|f| {
                     // Messages and the quoted line are plan.md text: escaped.
                     // The same label and rule id as `plan lint` prints.
@@ -271,14 +355,22 @@ impl View<'_> {
                             esc(plan.line_text(f.line).trim_end())
                         ));
                     }
-                    out.push_str(&format!(
-                        "\n  {} {}",
-                        ctx.style.paint("1", "fix:"),
-                        esc(&f.fix)
-                    ));
+                    if !grouped || f.rule != Rule::WeakSignOff {
+                        out.push_str(&format!(
+                            "\n  {} {}",
+                            ctx.style.paint("1", "fix:"),
+                            esc(&f.fix)
+                        ));
+                    }
                     out
                 })
                 .collect();
+            if grouped {
+                lines.push(format!(
+                    "  {} (the {weak} weak sign-offs above) plan audit shows each one's record; to have a model judge a goal, reopen it and run plan complete ID again",
+                    ctx.style.paint("1", "fix:")
+                ));
+            }
             blocks.push(lines.join("\n"));
         }
         let n = remaining.len();

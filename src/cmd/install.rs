@@ -83,7 +83,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let host = match args.host {
         Some(Target::Host(host)) => host,
         Some(Target::AgentsMd) => return install::agents_md::add(repo, args.global),
-        Some(Target::Git) => return git(env, repo, args.global, program),
+        Some(Target::Git) => {
+            let program = match args.command.as_deref() {
+                Some(program) => program.to_string(),
+                None => merge_driver::default_program(),
+            };
+            return git(env, repo, args.global, &program);
+        }
         Some(Target::Ci) => return install::ci::install(repo, args.global),
         None => {
             return Err(Exit::usage_hint(

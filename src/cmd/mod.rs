@@ -46,6 +46,7 @@ pub mod start;
 pub mod statusline;
 pub mod subgoal;
 pub mod subtask;
+pub mod sync;
 pub mod templates;
 pub mod tick;
 pub mod uninstall;
@@ -94,6 +95,7 @@ commands! {
     Diff => diff,
     Doctor => doctor,
     Audit => audit,
+    Sync => sync,
     Events => events,
     Report => report,
     Goal => goal,

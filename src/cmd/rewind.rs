@@ -400,7 +400,7 @@ fn not_in_this_clone(plan: &Plan<'_>, all: &[Saved], query: &str) -> Option<(Str
 /// The checkpoint `query` names: a goal's latest (its id or a unique prefix of it),
 /// or the one whose commit starts with it; only those a sign-off line names.
 fn find(root: &std::path::Path, query: &str, plan: &Plan<'_>, file: &str) -> Result<Saved> {
-    let mut all = git::saved(root, CHECKPOINTS)?;
+    let mut all = git::checkpoints(root)?;
     if let Some((goal, checkpoint)) = not_in_this_clone(plan, &all, query) {
         return Err(Exit::usage_hint(
             format!(
@@ -413,6 +413,23 @@ fn find(root: &std::path::Path, query: &str, plan: &Plan<'_>, file: &str) -> Res
         ));
     }
     let unnamed = all.iter().filter(|s| !named(plan, s)).count();
+    // Checkpoint refs are shared by every worktree of the clone: a goal signed off
+    // on another branch has its checkpoint here and its sign-off line there.
+    if let Some(elsewhere) = all
+        .iter()
+        .rev()
+        .find(|s| goal_of(s) == query && !named(plan, s))
+        && !all.iter().any(|s| goal_of(s) == query && named(plan, s))
+    {
+        return Err(Exit::usage_hint(
+            format!(
+                "no sign-off of {query} in {file} names a checkpoint: its checkpoint {} ({}) was taken on another branch or in another worktree, whose sign-off line is not in this {file}",
+                elsewhere.short(),
+                super::checkpoints::time_of(elsewhere)
+            ),
+            "run plan rewind in the worktree that signed it off, or merge its branch here first; plan checkpoints lists them",
+        ));
+    }
     all.retain(|s| named(plan, s));
     if let Some(latest) = all.iter().rev().find(|s| goal_of(s) == query) {
         return Ok(latest.clone());
@@ -446,7 +463,7 @@ fn find(root: &std::path::Path, query: &str, plan: &Plan<'_>, file: &str) -> Res
         _ if unnamed > 0 => Err(Exit::usage_hint(
             format!("no checkpoint for \"{query}\" that a sign-off in {file} names"),
             format!(
-                "{unnamed} checkpoint ref(s) under {CHECKPOINTS} name no sign-off line of their goal: plan complete did not write them, or their line was edited; plan checkpoints lists them"
+                "{unnamed} checkpoint ref(s) under {CHECKPOINTS} name no sign-off line of their goal in {file}: sign-offs on another branch or in another worktree (every worktree of a clone shares the refs) not merged here, or refs written by hand; plan checkpoints lists them"
             ),
         )),
         _ => Err(Exit::usage_hint(

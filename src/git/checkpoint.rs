@@ -282,6 +282,46 @@ pub fn saved_with_subjects(root: &Path, prefix: &str) -> Result<Vec<(Saved, Stri
     Ok(out)
 }
 
+/// Where `git fetch` puts each remote's checkpoints (`plan install git`'s refspec):
+/// `refs/plan/remotes/<remote>/checkpoints/<goal>/<stamp>`.
+const FETCHED: &str = "refs/plan/remotes/";
+
+/// Every checkpoint this clone can read, as [`saved_with_subjects`]: its own, and
+/// each remote's as `git fetch` brought them, under the name the remote gives
+/// them; a fetched one this clone also has under that name is listed once.
+pub fn checkpoints_with_subjects(root: &Path) -> Result<Vec<(Saved, String)>> {
+    let mut all = saved_with_subjects(root, CHECKPOINTS)?;
+    for (fetched, subject) in saved_with_subjects(root, FETCHED)? {
+        let Some((_, name)) = fetched.reference[FETCHED.len()..].split_once("/checkpoints/") else {
+            continue;
+        };
+        let reference = format!("{CHECKPOINTS}{name}");
+        if all
+            .iter()
+            .any(|(s, _)| s.reference == reference && s.commit == fetched.commit)
+        {
+            continue;
+        }
+        all.push((
+            Saved {
+                reference,
+                commit: fetched.commit,
+            },
+            subject,
+        ));
+    }
+    all.sort_by_key(|(s, _)| order(s.stamp()));
+    Ok(all)
+}
+
+/// As [`checkpoints_with_subjects`], without the subjects.
+pub fn checkpoints(root: &Path) -> Result<Vec<Saved>> {
+    Ok(checkpoints_with_subjects(root)?
+        .into_iter()
+        .map(|(saved, _)| saved)
+        .collect())
+}
+
 fn order(stamp: &str) -> (String, u32) {
     let mut parts = stamp.splitn(3, '-');
     let day = parts.next().unwrap_or_default();

@@ -35,6 +35,37 @@ pub fn tracking(root: &Path, rel: &Path) -> Result<Tracking> {
     })
 }
 
+/// Stages the file `rel` (`git add` of that one file): the next commit, even a
+/// `git commit -a`, takes it.
+pub fn stage(root: &Path, rel: &Path) -> Result<()> {
+    let repo = open(root)?;
+    let mut index = repo.index().context("reading the git index")?;
+    index
+        .add_path(rel)
+        .with_context(|| format!("staging {}", rel.display()))?;
+    index.write().context("writing the git index")
+}
+
+/// Whether git's index holds `rel` unmerged: a merge, rebase or cherry-pick in
+/// progress left it conflicted.
+pub fn unmerged(root: &Path, rel: &Path) -> Result<bool> {
+    let repo = open(root)?;
+    let index = repo.index().context("reading the git index")?;
+    let want = rel.to_string_lossy();
+    let conflicts = index.conflicts().context("reading the index's conflicts")?;
+    for conflict in conflicts {
+        let conflict = conflict.context("reading a conflict of the index")?;
+        let named = [&conflict.ancestor, &conflict.our, &conflict.their]
+            .into_iter()
+            .flatten()
+            .any(|entry| entry.path == want.as_bytes());
+        if named {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Whether HEAD's tree has the file `rel`: a missing copy of it can be restored
 /// from git.
 pub fn in_head(root: &Path, rel: &Path) -> Result<bool> {

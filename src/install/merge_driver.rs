@@ -1,7 +1,9 @@
-//! plan's merge driver in git: the `.gitattributes` lines that send plan.md to it
+//! plan in git: the `.gitattributes` lines that send plan.md to plan's merge driver
 //! (committed, so every clone has them), this clone's `merge.plan.*` config (each
-//! clone needs its own), and what `plan doctor` says when the two disagree. The
-//! merge itself is `plan::merge`; the driver git runs is `plan merge-driver`.
+//! clone needs its own), what `plan doctor` says when the two disagree, and what
+//! makes sign-offs travel with plain `git push` / `git fetch`: a fetch refspec per
+//! remote and a pre-push hook. The merge itself is `plan::merge`; the driver git
+//! runs is `plan merge-driver`.
 
 use std::io::ErrorKind;
 use std::path::Path;
@@ -14,12 +16,32 @@ use crate::install::files::write_atomic;
 
 /// The driver's name: `merge=plan` in `.gitattributes`, `merge.plan.*` in config.
 pub const NAME: &str = "plan";
-const TITLE: &str = "plan.md goal by goal (plan merge-driver)";
+const TITLE: &str = "plan.md goal by goal (plan merge-driver; where plan cannot run, git merge-file: git's own line merge, with conflict markers)";
 const ATTRIBUTES: &str = ".gitattributes";
 
-/// What git runs: the base, ours (the result goes there), theirs, the path.
+/// What git runs (through `sh`): plan's driver on the base, ours (the result goes
+/// there), theirs and the path. Exit 0 is clean and 1 is conflicts left in OURS;
+/// any other (127: `plan` is not on git's PATH, 126, a crash) means plan wrote
+/// nothing, and then git's own line merge writes conflict markers into OURS. With
+/// no driver that runs, git would report a conflict and leave OURS alone: the
+/// other side's lines gone if that is committed.
 pub fn driver(program: &str) -> String {
-    format!("{} merge-driver %O %A %B %P", shell_word(program))
+    format!(
+        "{} merge-driver %O %A %B %P; s=$?; [ $s -le 1 ] && exit $s; echo \"plan: plan merge-driver could not run (exit $s); git merged plan.md line by line\" >&2; git merge-file -L ours -L base -L theirs %A %O %B",
+        shell_word(program)
+    )
+}
+
+/// The program `plan install git` registers when `--command` names none: the
+/// absolute path of the binary running now, so a git that lacks plan on its PATH
+/// (a GUI client, an editor's git, CI) still finds it; the name when that path
+/// cannot be known.
+pub fn default_program() -> String {
+    std::env::current_exe()
+        .ok()
+        .filter(|p| p.is_absolute() && p.is_file())
+        .and_then(|p| p.to_str().map(str::to_string))
+        .unwrap_or_else(|| crate::install::hooks::DEFAULT_PROGRAM.to_string())
 }
 
 fn shell_word(word: &str) -> String {
@@ -83,8 +105,79 @@ fn read(path: &Path) -> Result<Option<String>> {
     }
 }
 
+/// The first lines of the pre-push hook plan writes: what uninstall looks for.
+const HOOK_MARK: &str = "# Written by `plan install git`";
+
+/// The pre-push hook: git gives it the remote's name and, on stdin, the refs being
+/// pushed; plan pushes the checkpoints their sign-offs name. It never stops the
+/// push: a checkpoint that cannot go is a warning.
+pub fn pre_push_hook(program: &str) -> String {
+    format!(
+        "#!/bin/sh\n{HOOK_MARK}: a push carries the checkpoint refs its sign-offs name\n# (plan checkpoints --for-push). `plan uninstall git` removes this file.\np={}\n[ -x \"$p\" ] || p=plan\n\"$p\" checkpoints --for-push \"$1\" || echo \"plan: the checkpoints of this push's sign-offs were not pushed; plan checkpoints --push $1 pushes them\" >&2\nexit 0\n",
+        shell_word(program)
+    )
+}
+
+/// Every remote's checkpoints come with a plain `git fetch`, into a namespace of
+/// their own; what changed, for the user.
+fn fetch_checkpoints(repo: &Repo, out: &mut String) -> Result<()> {
+    let remotes = git::remotes(&repo.root)?;
+    if remotes.is_empty() {
+        out.push_str("git: no remote yet; after `git remote add`, run `plan install git` again so fetches bring its checkpoints\n");
+    }
+    for remote in remotes {
+        let refspec = git::checkpoint_refspec(&remote);
+        if git::add_fetch_refspec(&repo.root, &remote, &refspec)? {
+            out.push_str(&format!(
+                "git: `git fetch {remote}` brings its sign-offs' checkpoints (remote.{remote}.fetch {refspec})\n"
+            ));
+        } else {
+            out.push_str(&format!(
+                "git: `git fetch {remote}` already brings its checkpoints\n"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes the pre-push hook unless a hook of someone else's is there.
+fn hook(repo: &Repo, program: &str, out: &mut String) -> Result<()> {
+    let dir = git::hooks_dir(&repo.root)?;
+    let path = dir.join("pre-push");
+    let shown = path.display();
+    let new = pre_push_hook(program);
+    match std::fs::read_to_string(&path) {
+        Ok(old) if old == new => {
+            out.push_str(&format!(
+                "git: {shown} already pushes the checkpoints a push's sign-offs name\n"
+            ));
+            return Ok(());
+        }
+        Ok(old) if !old.contains(HOOK_MARK) => {
+            out.push_str(&format!(
+                "git: {shown} is another's, left as it is: a push does not carry checkpoints\n  hint: add the line `{} checkpoints --for-push \"$1\"` to it (stdin is git's)\n",
+                shell_word(program)
+            ));
+            return Ok(());
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(e) => return Err(Exit::env(format!("cannot read {shown}: {e}"))),
+    }
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
+    write_atomic(&path, "the pre-push hook", &new)?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Exit::env(format!("cannot make {shown} executable: {e}")))?;
+    out.push_str(&format!(
+        "git: {shown} makes `git push` carry the checkpoints its sign-offs name\n"
+    ));
+    Ok(())
+}
+
 /// Registers the driver in this clone's config and names it in `.gitattributes`
-/// for `patterns`; what it did, for the user.
+/// for `patterns`, and makes checkpoints travel with git; what it did, for the user.
 pub fn install(repo: &Repo, program: &str, patterns: &[String]) -> Result<String> {
     let configured = git::set_merge_driver(&repo.root, NAME, TITLE, &driver(program))?;
     let path = repo.root.join(ATTRIBUTES);
@@ -108,6 +201,8 @@ pub fn install(repo: &Repo, program: &str, patterns: &[String]) -> Result<String
             patterns.join(", ")
         ));
     }
+    fetch_checkpoints(repo, &mut out)?;
+    hook(repo, program, &mut out)?;
     Ok(out)
 }
 
@@ -138,6 +233,19 @@ pub fn uninstall(repo: &Repo) -> Result<String> {
         }
         None => out.push_str(&format!("git: no {ATTRIBUTES}\n")),
     }
+    for remote in git::remotes(&repo.root)? {
+        if git::remove_fetch_refspec(&repo.root, &remote, &git::checkpoint_refspec(&remote))? {
+            out.push_str(&format!(
+                "git: `git fetch {remote}` no longer brings checkpoints (those fetched stay)\n"
+            ));
+        }
+    }
+    let hook = git::hooks_dir(&repo.root)?.join("pre-push");
+    if std::fs::read_to_string(&hook).is_ok_and(|t| t.contains(HOOK_MARK)) {
+        std::fs::remove_file(&hook)
+            .map_err(|e| Exit::env(format!("cannot delete {}: {e}", hook.display())))?;
+        out.push_str(&format!("git: removed plan's {}\n", hook.display()));
+    }
     Ok(out)
 }
 
@@ -150,6 +258,37 @@ pub fn unconfigured(repo: &Repo) -> Option<String> {
     }
     Some(format!(
         "{ATTRIBUTES} sends plan.md to plan's merge driver (merge=plan), but this clone has none configured, so git merges plan.md line by line"
+    ))
+}
+
+/// When a merge in progress left `rel` (plan.md) unmerged in git's index: what
+/// happened and what to do, for `plan doctor`.
+pub fn unmerged(repo: &Repo, rel: &Path, text: &str) -> Option<(String, String)> {
+    if !git::unmerged(&repo.root, rel).ok()? {
+        return None;
+    }
+    let name = rel.display();
+    let marked = text.lines().any(|l| l.starts_with("<<<<<<<"));
+    if marked {
+        return Some((
+            "unmerged: a merge in progress left conflict markers in it".to_string(),
+            format!(
+                "keep what each side meant between the markers, delete the marker lines, `plan lint`, then `git add {name}`"
+            ),
+        ));
+    }
+    let driver = git::merge_driver(&repo.root, NAME).ok().flatten();
+    let why = match driver {
+        Some(driver) => format!("git's merge driver `{driver}` could not run"),
+        None => "git's merge left it without conflict markers".to_string(),
+    };
+    Some((
+        format!(
+            "unmerged, and it holds our side only: {why}, so the other side's goals and log lines are not in it; committing it now loses them"
+        ),
+        format!(
+            "run `plan install git` (it registers plan by its path, with git's line merge behind it), then `git checkout -m {name}` merges it again"
+        ),
     ))
 }
 
@@ -195,10 +334,14 @@ mod tests {
 
     #[test]
     fn the_driver_command_quotes_a_path_with_spaces() {
-        assert_eq!(driver("plan"), "plan merge-driver %O %A %B %P");
+        let fallback = "; s=$?; [ $s -le 1 ] && exit $s; echo \"plan: plan merge-driver could not run (exit $s); git merged plan.md line by line\" >&2; git merge-file -L ours -L base -L theirs %A %O %B";
+        assert_eq!(
+            driver("plan"),
+            format!("plan merge-driver %O %A %B %P{fallback}")
+        );
         assert_eq!(
             driver("/opt/my plan/plan"),
-            "'/opt/my plan/plan' merge-driver %O %A %B %P"
+            format!("'/opt/my plan/plan' merge-driver %O %A %B %P{fallback}")
         );
     }
 }

@@ -83,9 +83,23 @@ pub enum Binding {
     Unbound { why: String, hint: String },
 }
 
+/// Where a checkpoint this clone lacks may still be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elsewhere<'a> {
+    /// No remote: a checkpoint missing here is in no repository this one reaches.
+    Nowhere,
+    /// A remote may have it; the command that fetches it.
+    Fetch(&'a str),
+}
+
 /// Checks the latest sign-off of `goal` (a done goal) against `refs`, every
-/// checkpoint ref this repository has.
-pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, refs: &[Checkpoint]) -> Binding {
+/// checkpoint ref this repository has (fetched ones too).
+pub fn check(
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    refs: &[Checkpoint],
+    elsewhere: Elsewhere<'_>,
+) -> Binding {
     if goal.status() != Status::Done {
         return Binding::Bound;
     }
@@ -109,15 +123,20 @@ pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, refs: &[Checkpoint]) -> Binding {
         ));
     };
     let fetch = "if it was signed off in another clone, fetch its checkpoints (`plan checkpoints --fetch`); otherwise sign it off here with `plan complete`";
+    let named: Vec<&Checkpoint> = refs
+        .iter()
+        .filter(|r| r.commit.starts_with(short))
+        .collect();
+    if let (true, Elsewhere::Fetch(command)) = (named.is_empty(), elsewhere) {
+        return Binding::Unchecked(format!(
+            "signed off with checkpoint {short} (log line {line}), which this clone has not fetched: `{command}` brings it from the clone that signed it off once that clone pushed it"
+        ));
+    }
     if refs.is_empty() {
         return Binding::Unchecked(format!(
             "signed off with checkpoint {short} (log line {line}), which is not in this clone: it has no refs under {CHECKPOINTS}, so the checkpoint cannot be checked here (`plan checkpoints --fetch` gets them)"
         ));
     }
-    let named: Vec<&Checkpoint> = refs
-        .iter()
-        .filter(|r| r.commit.starts_with(short))
-        .collect();
     if named.is_empty() {
         return Binding::Unbound {
             why: format!(
@@ -223,7 +242,7 @@ fn signed_in(then: &Plan<'_>, id: &str, signed: &LogEntry<'_>) -> bool {
 
 /// Applies [`check`] to every proven done goal of `plan`: an unbound one becomes
 /// unproven, one this clone cannot check keeps a warning.
-pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint]) {
+pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint], elsewhere: Elsewhere<'_>) {
     let changes: Vec<(usize, Proof)> = plan
         .goals
         .iter()
@@ -231,7 +250,7 @@ pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint]) {
             let Proof::Proven { mut warnings } = plan.proof(goal) else {
                 return None;
             };
-            match check(plan, goal, refs) {
+            match check(plan, goal, refs, elsewhere) {
                 Binding::Bound => None,
                 Binding::Unchecked(warning) => {
                     warnings.push(warning);
@@ -249,6 +268,29 @@ pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A clone with no remote: a missing checkpoint is in no repository it reaches.
+    fn check(plan: &Plan<'_>, goal: &Goal<'_>, refs: &[Checkpoint]) -> Binding {
+        super::check(plan, goal, refs, Elsewhere::Nowhere)
+    }
+
+    /// A clone with a remote: a checkpoint it lacks may be there, so it is a
+    /// warning that names the fetch, never "copied in".
+    #[test]
+    fn a_checkpoint_a_remote_may_have_is_a_warning_naming_the_fetch() {
+        let plan = crate::plan::model::parse(SRC);
+        let goal = &plan.goals[0];
+        let other = "f".repeat(40);
+        let kept = refs(&[("refs/plan/checkpoints/b/20260101-1000", &other)]);
+        for refs in [&kept[..], &[]] {
+            assert_eq!(
+                super::check(&plan, goal, refs, Elsewhere::Fetch("git fetch origin")),
+                Binding::Unchecked(
+                    "signed off with checkpoint 0123456789ab (log line 6), which this clone has not fetched: `git fetch origin` brings it from the clone that signed it off once that clone pushed it".to_string()
+                )
+            );
+        }
+    }
 
     #[test]
     fn a_checkpoint_tree_is_its_goals_only_before_the_sign_off() {

@@ -558,7 +558,13 @@ fn proof(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
                         Rule::WeakSignOff,
                         line,
                         format!("goal \"{id}\" was {warning}"),
-                        format!("plan audit shows its record; to have a model judge it, reopen it and run plan complete {id} again"),
+                        // A checkpoint not fetched yet is no weakness of the sign-off:
+                        // redoing it would be wrong, fetching is the whole fix.
+                        if warning.contains("which this clone has not fetched") {
+                            "nothing to redo: fetch it as the message says".to_string()
+                        } else {
+                            format!("plan audit shows its record; to have a model judge it, reopen it and run plan complete {id} again")
+                        },
                     )
                     .of(goal)
                 });

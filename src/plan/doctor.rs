@@ -236,6 +236,73 @@ pub fn merge_damage(
     out
 }
 
+/// An open or active goal whose contract is not the one its log last recorded,
+/// and `then`, the goal's section in a committed version of plan.md whose contract
+/// is that one: when every line the goal has now is in `then`, in order, the lines
+/// only `then` has were lost (an "accept both" merge of two goals that end alike
+/// keeps one copy of the shared lines), and they go back where `then` had them.
+/// Nothing is guessed: a goal with any line of its own gets no repair.
+pub fn lost_goal_lines(plan: &Plan<'_>, goal: &Goal<'_>, then: &str) -> Option<Finding> {
+    if !matches!(goal.status(), Status::Open | Status::Active) || goal.archived {
+        return None;
+    }
+    let id = goal.id.as_ref();
+    let now: Vec<usize> = (goal.line..=goal.last_content).collect();
+    let then: Vec<&str> = then.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let mut edits = Vec::new();
+    let mut at = 0;
+    let mut lost: Vec<String> = Vec::new();
+    let mut anchor = goal.line;
+    let mut restored = 0;
+    for line in then.iter().copied() {
+        match now.get(at) {
+            Some(&n) if plan.line_text(n).trim_end_matches(['\r', '\n']) == line => {
+                if !lost.is_empty() {
+                    restored += lost.len();
+                    edits.push(Edit::insert_after(
+                        anchor,
+                        plan.line_text(anchor),
+                        std::mem::take(&mut lost),
+                    ));
+                }
+                anchor = n;
+                at += 1;
+            }
+            _ => lost.push(line.to_string()),
+        }
+    }
+    let trailing: Vec<String> = lost
+        .into_iter()
+        .rev()
+        .skip_while(|l| l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if !trailing.is_empty() {
+        restored += trailing.len();
+        edits.push(Edit::insert_after(anchor, plan.line_text(anchor), trailing));
+    }
+    if at < now.len() || edits.is_empty() {
+        return None;
+    }
+    let lines = if restored == 1 { "line" } else { "lines" };
+    Some(
+        Finding::new(
+            Rule::LostGoalLines,
+            goal.line,
+            format!(
+                "goal \"{id}\" lost {restored} {lines} of the version its log recorded (a failure mode or subtask a merge without plan's driver stripped); a committed version of plan.md has them"
+            ),
+            "plan doctor --fix puts them back; `plan install git` sets up the merge driver".into(),
+        )
+        .repair(Repair::Edits {
+            done: format!("put back {restored} {lines} of goal {id} from git's history"),
+            edits,
+        }),
+    )
+}
+
 /// The stamped log lines (whole line texts) that the log holds more than once, each
 /// once: the lines [`merge_damage`] asks the history about.
 pub fn copied_lines<'p>(plan: &Plan<'p>) -> Vec<&'p str> {

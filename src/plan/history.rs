@@ -203,6 +203,30 @@ impl<'n> LogIndex<'n> {
     }
 }
 
+/// Whether goal `id` was reopened after `line` (a line of its rewritten since it
+/// was committed, stamped `stamp`) and signed off again since: the goal's standing
+/// then rests on a reopen that is in place and a sign-off made after it, which is
+/// what audit's hint for a rewritten line asks for. The reopen must be stamped
+/// after the rewritten line and be another line than it, and the sign-off stamped
+/// no earlier than the reopen: moving an old reopen above an old sign-off passes
+/// neither test.
+pub fn signed_off_anew(plan: &Plan<'_>, id: &str, stamp: &str, line: &str) -> bool {
+    let mut reopen: Option<&str> = None;
+    let mut anew = false;
+    for (entry, event) in plan.events(id) {
+        let Some(at) = entry.stamp else { continue };
+        match event {
+            Event::Reopened { .. } if at > stamp && entry.to_string() != line => {
+                reopen = Some(at);
+                anew = false;
+            }
+            Event::SignedOff { .. } => anew = reopen.is_some_and(|r| at >= r),
+            _ => {}
+        }
+    }
+    anew
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

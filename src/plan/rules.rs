@@ -151,6 +151,10 @@ rules! {
     /// `.gitattributes` sends plan.md to plan's merge driver, but this clone has none
     /// configured (`plan doctor` checks it; git then merges plan.md line by line).
     NoMergeDriver "no-merge-driver" { on: P, plan: [W; 4], draft: NO, doctor: true, repair: None, list: false }
+    /// A merge in progress left plan.md unmerged in git's index (`plan doctor`
+    /// checks it): with markers to resolve, or, when the driver could not run, with
+    /// one side's lines only.
+    UnmergedPlan "unmerged-plan" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: None, list: false }
 
     // A goal's contract. Not reported on finished goals: a line added to their
     // contract now would change what their sign-off proved.
@@ -200,6 +204,10 @@ rules! {
     /// A signed-off goal whose contract a line-wise merge split or stripped, which
     /// its sign-off transcript still holds.
     SplitContract "split-contract" { on: P, plan: [NO, NO, E, NO], draft: NO, doctor: true, repair: Some("restores the contract its transcript judged, logging the repair"), list: false }
+    /// An open or active goal whose contract is not the one its log recorded, when
+    /// a committed version of the goal had that contract and every line it has now:
+    /// lines (a failure mode, subtasks) an "accept both" merge stripped.
+    LostGoalLines "lost-goal-lines" { on: P, plan: [NO; 4], draft: NO, doctor: true, repair: Some("puts back the lines from the committed version that had them"), list: false }
 
     // A draft as a whole.
     EmptyDraft "empty-draft" { on: D, plan: [NO; 4], draft: E, doctor: false, repair: None, list: false }

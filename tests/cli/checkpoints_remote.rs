@@ -222,6 +222,8 @@ fn lint_names_a_transcript_left_uncommitted_until_it_is_committed() {
     let t = repo();
     t.write("a.txt", "a\n");
     let transcript = ".plan/judge/a-20260615-1402.md";
+    // With staging off, as before `sign_off.stage`:
+    t.write(".plan/config.yaml", "sign_off:\n  stage: off\n");
     let run = sign(&t, "a");
     assert!(!run.stderr.contains("ignored by git"), "{}", run.stderr);
     // `git commit -am` takes plan.md and leaves the new transcript behind.

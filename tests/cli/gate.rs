@@ -387,6 +387,8 @@ fn strict_fails_weak_sign_offs_and_transcripts_git_does_not_keep() {
     }
     let t = origin();
     sign_off(&t);
+    // plan complete staged the transcript: taken out of the index, as a person might.
+    t.git(&["rm", "-q", "-r", "--cached", ".plan/judge"]);
     t.run(&["audit", "--strict"])
         .code(1)
         .stdout_has("is not tracked by git: commit it");
@@ -497,7 +499,7 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
         "cargo install --locked --git \"$PLAN_GIT\" --rev \"$PLAN_REV\" plan",
         "BASE: ${{ github.event.pull_request.base.sha }}",
         "plan audit --base \"$BASE\" --verify-only --results \"$RUNNER_TEMP/plan-verify/results.json\"",
-        "plan audit --base \"$BASE\" --strict --rejudge --verified \"$RUNNER_TEMP/plan-verify/results.json\" --markdown",
+        "plan audit --base \"$BASE\" --strict --rejudge --verified \"$RUNNER_TEMP/plan-verify/results.json\" ${PLAN_APPROVED_BY:+--approved-by \"$PLAN_APPROVED_BY\"} --markdown",
         ">> \"$GITHUB_STEP_SUMMARY\"",
         "${{ secrets.ANTHROPIC_API_KEY }}",
     ] {
@@ -505,16 +507,45 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     }
     // It is YAML, and its steps are the ones the gate tests run.
     let yaml: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
-    let steps = &yaml["jobs"]["verify"]["steps"];
-    assert_eq!(steps[1]["with"]["fetch-depth"], 0);
-    assert_eq!(steps[2]["name"], "plan verify");
-    assert_eq!(steps[2]["run"], step_script(&text, "plan verify"));
-    let steps = &yaml["jobs"]["judge"]["steps"];
+    let step = |job: &str, name: &str| {
+        yaml["jobs"][job]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name || s["uses"] == name)
+            .unwrap_or_else(|| panic!("no step {name} in job {job}"))
+            .clone()
+    };
+    assert_eq!(
+        step("verify", "actions/checkout@v4")["with"]["fetch-depth"],
+        0
+    );
+    assert_eq!(
+        step("verify", "plan verify")["run"],
+        step_script(&text, "plan verify")
+    );
     assert_eq!(yaml["jobs"]["judge"]["needs"], "verify");
-    assert_eq!(steps[2]["with"]["fetch-depth"], 0);
-    assert_eq!(steps[4]["name"], "plan audit");
-    assert_eq!(steps[4]["run"], step_script(&text, "plan audit"));
-    assert_eq!(yaml["on"]["pull_request"], serde_json::Value::Null);
+    assert_eq!(
+        step("judge", "actions/checkout@v4")["with"]["fetch-depth"],
+        0
+    );
+    for job in ["verify", "judge"] {
+        let fetch = step(job, "Fetch the sign-offs' checkpoints")["run"].clone();
+        assert!(
+            fetch
+                .as_str()
+                .unwrap()
+                .contains("'+refs/plan/checkpoints/*:refs/plan/checkpoints/*'")
+        );
+    }
+    assert_eq!(
+        step("judge", "plan audit")["run"],
+        step_script(&text, "plan audit")
+    );
+    assert_eq!(
+        yaml["on"]["pull_request"]["types"],
+        serde_json::json!(["opened", "synchronize", "reopened", "labeled"])
+    );
     t.case(&["install", "ci"])
         .stdout(".github/workflows/plan.yml: plan's workflow is already current\n")
         .check();

@@ -3,9 +3,11 @@
 
 mod architecture;
 mod audit_history;
+mod audit_rewrites;
 mod borrowed_proof;
 mod byte_loss;
 mod checkpoints_remote;
+mod checkpoints_travel;
 mod claims;
 mod clock_trust;
 mod complete;
@@ -22,6 +24,7 @@ mod edges;
 mod events;
 mod files;
 mod first_steps;
+mod forge;
 mod gate;
 mod gate_key;
 mod gate_reach;
@@ -50,6 +53,7 @@ mod man_pages;
 mod mcp;
 mod mcp_install;
 mod merge;
+mod merge_fallback;
 mod placement;
 mod plugin_runner;
 mod port;

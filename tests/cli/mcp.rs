@@ -548,7 +548,9 @@ fn plan_complete_fields_are_the_sign_offs_typed_result() {
     let record = fields["record"].as_str().unwrap();
     assert_eq!(
         text,
-        format!("signed off ship (verify passed, judge accept)\n  record: {record}"),
+        format!(
+            "signed off ship (verify passed, judge accept)\n  record: {record} (staged: git add)"
+        ),
         "the text is the CLI's, byte for byte"
     );
 

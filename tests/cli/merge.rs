@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::hooks::send;
-use crate::util::Test;
+use crate::util::{BIN, Test};
 
 const PLAN: &str = "# Plan: x
 
@@ -107,9 +107,9 @@ fn install_git_registers_the_driver_once_and_uninstall_takes_it_back() {
         t.read(".gitattributes"),
         "*.png binary\nplan.md merge=plan\n"
     );
-    assert_eq!(
-        t.git(&["config", "merge.plan.driver"]).trim(),
-        "plan merge-driver %O %A %B %P"
+    assert!(
+        t.git(&["config", "merge.plan.driver"])
+            .starts_with(&format!("{BIN} merge-driver %O %A %B %P; ")),
     );
     t.ok(&["install", "git"])
         .stdout_has("already registered")

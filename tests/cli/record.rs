@@ -213,7 +213,7 @@ fn a_fresh_clone_says_not_in_this_clone() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(
-        stdout.contains("which is not in this clone: it has no refs under refs/plan/checkpoints/"),
+        stdout.contains("which this clone has not fetched: `plan checkpoints --fetch` brings it"),
         "{stdout}"
     );
     assert!(!stdout.contains("unproven"), "{stdout}");

@@ -137,6 +137,13 @@ fn a_sign_off_records_the_whole_working_tree_without_touching_head_index_or_file
         .collect()
     };
     let before_status = status(&t);
+    // The checkpoint leaves the index alone; the staging of the transcript, which
+    // touches it on purpose, is off here.
+    let config = std::fs::read_to_string(t.path(".plan/config.yaml")).unwrap_or_default();
+    t.write(
+        ".plan/config.yaml",
+        format!("{config}sign_off:\n  stage: off\n"),
+    );
     let index = std::fs::read(t.path(".git/index")).unwrap();
     let before_files = rewound(files(&t));
 

@@ -1,0 +1,218 @@
+//! Keeping a branch mergeable on a forge that runs no merge driver (`plan sync`):
+//! when a merge of the base into the branch conflicts, as the forge's own merge
+//! would, only in plan.md, the base is merged into the branch with plan's driver,
+//! so the forge's button then merges without a person. It runs git's CLI (git2
+//! runs no external merge driver) and never pushes: the caller (a person, or the
+//! workflow `plan install ci` writes) does.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use crate::exec::{self, SpawnError, Spec};
+use crate::exit::Exit;
+use crate::install::merge_driver;
+
+/// What a sync found or did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The branch already has the base.
+    UpToDate,
+    /// The forge's merge would not conflict: nothing to do.
+    Mergeable,
+    /// `--check`: the forge's merge conflicts in these plan files only, and plan's
+    /// driver merges them.
+    WouldMerge(Vec<String>),
+    /// The base is merged into the branch (these plan files conflicted before).
+    Merged(Vec<String>),
+    /// A person must merge: the files, and why.
+    Person { files: Vec<String>, why: String },
+}
+
+/// git's empty tree: read as the attribute source, no `.gitattributes` applies, so
+/// git merges every file line by line as a forge does.
+const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+const TIMEOUT: Duration = Duration::from_secs(600);
+
+struct Git<'a> {
+    root: &'a Path,
+}
+
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Git<'_> {
+    fn run(&self, args: &[&str]) -> Result<Ran> {
+        let argv: Vec<String> = std::iter::once("git")
+            .chain(args.iter().copied())
+            .map(str::to_string)
+            .collect();
+        let spec = Spec {
+            env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
+            tail_bytes: 256 * 1024,
+            ..Spec::new(argv, self.root, TIMEOUT)
+        };
+        let out = exec::run(&spec).map_err(|e| match e.downcast_ref::<SpawnError>() {
+            Some(spawn) => Exit::env(format!("cannot run git: {}", spawn.reason())),
+            None => e,
+        })?;
+        if out.timed_out {
+            return Err(Exit::env(format!(
+                "git {} timed out after {}s",
+                args.join(" "),
+                TIMEOUT.as_secs()
+            )));
+        }
+        Ok(Ran {
+            code: out.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        })
+    }
+
+    fn ok(&self, args: &[&str]) -> Result<String> {
+        let ran = self.run(args)?;
+        if ran.code != Some(0) {
+            return Err(Exit::env(format!(
+                "git {} failed: {}",
+                args.join(" "),
+                ran.stderr
+            )));
+        }
+        Ok(ran.stdout.trim().to_string())
+    }
+}
+
+/// Merges `base` into the branch checked out at `root` when the forge's merge of
+/// the two conflicts only in `plan_files` (paths from the root); with `check`,
+/// only says whether it would. `program` is the plan binary git runs as the driver.
+pub fn sync(
+    root: &Path,
+    base: &str,
+    plan_files: &[String],
+    program: &str,
+    check: bool,
+) -> Result<Outcome> {
+    let git = Git { root };
+    let base_commit = format!("{base}^{{commit}}");
+    if git
+        .run(&["rev-parse", "--verify", "--quiet", &base_commit])?
+        .code
+        != Some(0)
+    {
+        return Err(Exit::usage_hint(
+            format!("no commit {base} in this repository"),
+            "fetch it first (git fetch origin), then name it, e.g. --base origin/main",
+        ));
+    }
+    if git
+        .run(&["merge-base", "--is-ancestor", base, "HEAD"])?
+        .code
+        == Some(0)
+    {
+        return Ok(Outcome::UpToDate);
+    }
+    let attr = format!("--attr-source={EMPTY_TREE}");
+    let forge = git.run(&[
+        &attr,
+        "merge-tree",
+        "--write-tree",
+        "--name-only",
+        "--no-messages",
+        "HEAD",
+        base,
+    ])?;
+    let files: Vec<String> = match forge.code {
+        Some(0) => return Ok(Outcome::Mergeable),
+        Some(1) => forge
+            .stdout
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+        _ => {
+            return Err(Exit::env(format!(
+                "git merge-tree HEAD {base} failed: {}",
+                forge.stderr
+            )));
+        }
+    };
+    let others: Vec<String> = files
+        .iter()
+        .filter(|f| !plan_files.contains(f))
+        .cloned()
+        .collect();
+    if !others.is_empty() {
+        return Ok(Outcome::Person {
+            why: format!("{} conflict outside plan's files", others.join(", ")),
+            files: others,
+        });
+    }
+    if check {
+        return Ok(Outcome::WouldMerge(files));
+    }
+    let dirty = git.ok(&["status", "--porcelain", "--untracked-files=no"])?;
+    if !dirty.is_empty() {
+        return Err(Exit::usage_hint(
+            "the working tree has uncommitted changes; nothing was merged",
+            "commit or stash them, then rerun plan sync",
+        ));
+    }
+    // plan.md goes to plan's driver even where .gitattributes does not say so yet:
+    // an attributes file of this run's own, read after the repository's.
+    let common = git.ok(&["rev-parse", "--git-common-dir"])?;
+    let dir = root.join(common).join("plan");
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
+    let attributes = dir.join("sync.attributes");
+    let lines: String = plan_files
+        .iter()
+        .map(|f| format!("/{f} merge=plan\n"))
+        .collect();
+    crate::install::files::write_atomic(&attributes, "the merge's attributes", &lines)?;
+    let branch = git
+        .ok(&["rev-parse", "--abbrev-ref", "HEAD"])
+        .unwrap_or_else(|_| "HEAD".to_string());
+    let message = format!("Merge {base} into {branch} (plan sync: plan.md goal by goal)");
+    let driver = format!("merge.plan.driver={}", merge_driver::driver(program));
+    let attributes_file = format!("core.attributesFile={}", attributes.display());
+    let merged = git.run(&[
+        "-c",
+        &driver,
+        "-c",
+        "merge.plan.name=plan.md goal by goal (plan sync)",
+        "-c",
+        &attributes_file,
+        "merge",
+        "--no-ff",
+        "--no-edit",
+        "-m",
+        &message,
+        base,
+    ])?;
+    let _ = std::fs::remove_file(&attributes);
+    if merged.code == Some(0) {
+        return Ok(Outcome::Merged(files));
+    }
+    let left = git
+        .ok(&["diff", "--name-only", "--diff-filter=U"])
+        .unwrap_or_default();
+    let _ = git.run(&["merge", "--abort"]);
+    Ok(Outcome::Person {
+        files: left.lines().map(str::to_string).collect(),
+        why: format!(
+            "plan's driver left a conflict (both sides changed one part of one goal): {}",
+            merged
+                .stderr
+                .lines()
+                .find(|l| l.starts_with("plan:"))
+                .unwrap_or(&merged.stderr)
+        ),
+    })
+}

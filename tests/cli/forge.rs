@@ -1,0 +1,362 @@
+//! The forge merges without plan's driver: three pull requests on different goals
+//! (one adds a goal; each ticks, logs and signs off) are merged in order with plain
+//! `git merge` in a clone that has no driver, standing in for the forge's button.
+//! Between merges, the workflow's `update` step (its script, as the file says,
+//! with a stand-in `gh`) merges the moved base into each open pull request with
+//! `plan sync` and pushes: then nothing conflicts, every goal and log line is there
+//! once, and audit and the gate are green after each merge.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{BIN, Test};
+
+const PLAN: &str = "# Plan: Forge
+
+## Goal: Build
+<!-- id: build -->
+status: open
+done_when: the build passes
+verify: true
+failure_modes:
+- verify passes on a stale build
+- [ ] compile
+
+## Goal: Docs
+<!-- id: docs -->
+status: open
+done_when: the README says how
+verify: true
+failure_modes:
+- the README is empty
+- [ ] write
+
+## Log
+";
+
+fn git_in(t: &Test, dir: &Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", t.dir.path().join("home"))
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .env("TZ", "UTC")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+fn git(t: &Test, dir: &Path, args: &[&str]) -> String {
+    let (ok, text) = git_in(t, dir, args);
+    assert!(ok, "git {args:?} in {}: {text}", dir.display());
+    text
+}
+
+fn plan(t: &Test, dir: &Path, now: &str, args: &[&str]) -> crate::util::Run {
+    let out = t
+        .cmd(args)
+        .current_dir(dir)
+        .env("PLAN_NOW", now)
+        .output()
+        .unwrap();
+    crate::util::Run::from(out, args)
+}
+
+/// The `run:` script of the workflow's step named `name`.
+fn step_script(workflow: &str, name: &str) -> String {
+    let at = workflow
+        .find(&format!("- name: {name}\n"))
+        .unwrap_or_else(|| panic!("no step {name} in\n{workflow}"));
+    let block = workflow[at..]
+        .split_once("run: |\n")
+        .expect("a run block")
+        .1;
+    let indent = block.len() - block.trim_start().len();
+    block
+        .lines()
+        .take_while(|l| l.len() > indent && l[..indent].trim().is_empty())
+        .map(|l| format!("{}\n", &l[indent..]))
+        .collect()
+}
+
+/// The runner: a fresh clone of origin on the default branch, `plan` and a
+/// stand-in `gh` on PATH (it lists `prs` and logs each comment), the update step's
+/// script run by bash as Actions runs it (`-eo pipefail`).
+fn update_job(t: &Test, origin: &Path, prs: &str, run: u32) -> String {
+    let work = t.dir.path().join(format!("runner-{run}"));
+    let bin = work.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let checkout = work.join("checkout");
+    git(
+        t,
+        t.dir.path(),
+        &[
+            "clone",
+            "-q",
+            origin.to_str().unwrap(),
+            checkout.to_str().unwrap(),
+        ],
+    );
+    std::os::unix::fs::symlink(BIN, bin.join("plan")).unwrap();
+    std::fs::write(work.join("open"), prs).unwrap();
+    let gh = format!(
+        "#!/bin/sh\ncase \"$1 $2\" in\n  'pr list') cat '{0}/open' ;;\n  'pr comment') printf '%s: %s\\n' \"$3\" \"$5\" >> '{0}/comments' ;;\n  *) exit 2 ;;\nesac\n",
+        work.display()
+    );
+    std::fs::write(bin.join("gh"), gh).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("gh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let script = step_script(&workflow, "Update pull requests");
+    let out = Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+        .current_dir(&checkout)
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("HOME", t.dir.path().join("home"))
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("TZ", "UTC")
+        .env("PLAN_NOW", "2026-06-15T18:00")
+        .env("RUNNER_TEMP", &work)
+        .env("GH_TOKEN", "unused")
+        .env("BASE", "main")
+        .env("REPO", "acme/forge")
+        .env("GATE_RUNS", "true")
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the update step failed:\n{said}");
+    said + &std::fs::read_to_string(work.join("comments")).unwrap_or_default()
+}
+
+/// A clone of origin at `name`, no `plan install git` in it.
+fn clone(t: &Test, origin: &Path, name: &str) -> PathBuf {
+    let dir = t.dir.path().join(name);
+    git(
+        t,
+        t.dir.path(),
+        &[
+            "clone",
+            "-q",
+            origin.to_str().unwrap(),
+            dir.to_str().unwrap(),
+        ],
+    );
+    dir
+}
+
+#[test]
+fn three_pull_requests_merge_on_a_forge_without_the_driver_once_the_update_job_ran() {
+    let t = Test::new();
+    t.write("plan.md", PLAN);
+    t.commit_all("plan");
+    let origin = t.dir.path().join("origin.git");
+    git(
+        &t,
+        t.dir.path(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            origin.to_str().unwrap(),
+        ],
+    );
+    t.git(&["remote", "add", "origin", origin.to_str().unwrap()]);
+    t.git(&["push", "-q", "origin", "main"]);
+
+    // Three pull requests from one agent's clone, each on its own goal, each
+    // logging and signing off at its own time.
+    let agent = clone(&t, &origin, "agent");
+    let work = |branch: &str, hour: u32, steps: &[&[&str]]| {
+        git(&t, &agent, &["checkout", "-q", "-b", branch, "origin/main"]);
+        for (n, args) in steps.iter().enumerate() {
+            let now = format!("2026-06-15T{hour:02}:{:02}", n * 2);
+            plan(&t, &agent, &now, args).code(0);
+        }
+        git(&t, &agent, &["add", "-A"]);
+        git(&t, &agent, &["commit", "-q", "-m", branch]);
+        git(&t, &agent, &["push", "-q", "origin", branch]);
+    };
+    let none = ["--judge", "none"];
+    let sign = |id: &'static str| -> Vec<&'static str> {
+        let mut v = vec!["complete", id, "--evidence", "done"];
+        v.extend(none);
+        v
+    };
+    let (sign_bench, sign_build, sign_docs) = (sign("bench"), sign("build"), sign("docs"));
+    work(
+        "add-bench",
+        10,
+        &[
+            &[
+                "add",
+                "Bench",
+                "--done-when",
+                "numbers",
+                "--verify",
+                "true",
+                "--failure-mode",
+                "noise",
+            ],
+            &["subtask", "bench", "measure"],
+            &["start", "bench"],
+            &["tick", "bench", "1"],
+            &["log", "bench: measured"],
+            &sign_bench,
+        ],
+    );
+    work(
+        "build",
+        11,
+        &[
+            &["start", "build"],
+            &["tick", "build", "1"],
+            &["log", "build: compiled"],
+            &sign_build,
+        ],
+    );
+    work(
+        "docs",
+        12,
+        &[
+            &["start", "docs"],
+            &["tick", "docs", "1"],
+            &["log", "docs: written"],
+            &sign_docs,
+        ],
+    );
+
+    // The forge: plain `git merge`, no driver; then the base moved, so the update
+    // job runs for the pull requests still open.
+    let forge = clone(&t, &origin, "forge");
+    let merge = |branch: &str| {
+        git(&t, &forge, &["fetch", "-q", "origin"]);
+        git(&t, &forge, &["merge", "-q", "--ff-only", "origin/main"]);
+        let base = git(&t, &forge, &["rev-parse", "HEAD"]).trim().to_string();
+        let (ok, said) = git_in(
+            &t,
+            &forge,
+            &["merge", "--no-ff", "--no-edit", &format!("origin/{branch}")],
+        );
+        assert!(ok, "the forge's merge of {branch} conflicted:\n{said}");
+        git(&t, &forge, &["push", "-q", "origin", "main"]);
+        plan(&t, &forge, "2026-06-15T19:00", &["audit", "--base", &base]).code(0);
+    };
+    merge("add-bench");
+    // Without the update, the next pull request conflicts on plan.md alone.
+    let (clean, _) = git_in(
+        &t,
+        &forge,
+        &["merge-tree", "--write-tree", "origin/main", "origin/build"],
+    );
+    assert!(
+        !clean,
+        "build conflicts with the moved base before the update"
+    );
+    let said = update_job(&t, &origin, "2 false build\n3 false docs\n", 1);
+    assert!(
+        said.contains("merged origin/main into this branch: plan.md goal by goal"),
+        "{said}"
+    );
+    merge("build");
+    let said = update_job(&t, &origin, "3 false docs\n", 2);
+    assert!(
+        said.contains("merged origin/main into this branch"),
+        "{said}"
+    );
+    merge("docs");
+
+    let md = std::fs::read_to_string(forge.join("plan.md")).unwrap();
+    assert!(!md.contains("<<<<<<<"), "{md}");
+    for line in [
+        "## Goal: Build",
+        "## Goal: Docs",
+        "## Goal: Bench",
+        "bench: measured",
+        "build: compiled",
+        "docs: written",
+    ] {
+        assert_eq!(md.matches(line).count(), 1, "{line} once in:\n{md}");
+    }
+    let log: Vec<&str> = md.split_once("## Log\n").unwrap().1.lines().collect();
+    let mut once = log.clone();
+    once.sort();
+    once.dedup();
+    assert_eq!(once.len(), log.len(), "each log line once:\n{md}");
+    plan(&t, &forge, "2026-06-15T19:00", &["audit"])
+        .code(0)
+        .stdout_has("3 finished goals: 3 proven, 0 unproven");
+    plan(&t, &forge, "2026-06-15T19:00", &["lint"]).code(0);
+}
+
+#[test]
+fn a_forks_pull_request_gets_the_two_commands_and_a_code_conflict_is_left_to_a_person() {
+    let t = Test::new();
+    t.write("plan.md", PLAN);
+    t.write("src.txt", "one\n");
+    t.commit_all("plan");
+    let origin = t.dir.path().join("origin.git");
+    git(
+        &t,
+        t.dir.path(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            origin.to_str().unwrap(),
+        ],
+    );
+    t.git(&["remote", "add", "origin", origin.to_str().unwrap()]);
+    t.git(&["push", "-q", "origin", "main"]);
+    let agent = clone(&t, &origin, "agent");
+    let branch = |name: &str, file: Option<&str>, msg: &str, to: &str| {
+        git(&t, &agent, &["checkout", "-q", "-B", name, "origin/main"]);
+        plan(&t, &agent, "2026-06-15T10:00", &["log", msg]).code(0);
+        if let Some(file) = file {
+            std::fs::write(agent.join(file), format!("{msg}\n")).unwrap();
+        }
+        git(&t, &agent, &["commit", "-q", "-am", msg]);
+        git(&t, &agent, &["push", "-q", "origin", &format!("HEAD:{to}")]);
+    };
+    branch("fork", None, "fork: a note", "refs/pull/7/head");
+    branch("code", Some("src.txt"), "code: a note", "refs/heads/code");
+    branch("main", Some("src.txt"), "main: moved", "refs/heads/main");
+    let before = git(&t, &agent, &["ls-remote", origin.to_str().unwrap()]);
+    let said = update_job(&t, &origin, "7 true fork-branch\n8 false code\n", 1);
+    assert!(
+        said.contains(
+            "origin/main and this branch need a person: src.txt conflict outside plan's files"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("7: This branch conflicts with main in plan.md only, which plan's merge driver merges. In your clone:\n```\ngit pull https://github.com/acme/forge main\ngit push\n```"),
+        "{said}"
+    );
+    assert_eq!(
+        git(&t, &agent, &["ls-remote", origin.to_str().unwrap()]),
+        before,
+        "nothing was pushed"
+    );
+}
