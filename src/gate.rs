@@ -135,12 +135,22 @@ pub struct OtherGoal {
     pub needs_approval: bool,
 }
 
+/// How [`other_files`] re-judges the goals another plan file makes done.
+pub enum OtherRejudge<'a> {
+    /// Not asked to.
+    No,
+    /// In this job, with the judge's files fingerprinted before any verify ran.
+    Here(&'a Judge, Duration, &'a crate::judge::guard::Guard),
+    /// As one of the two jobs: not built for other files, so each fails closed.
+    TwoJobs,
+}
+
 /// Every plan file of the repository other than the configured one: each `.md` with
 /// a `# Plan:` title and a `## Log` in the base's tree or HEAD's (what `--file` and
 /// `plan rewind` call a plan). In each, a goal signed off since the base or done
-/// here and not there is proven from its record, and with `rejudge` fails closed
-/// (the re-judge covers the configured file only); format errors fail. Lost lines and goals are [`against`]'s.
-pub fn other_files(ctx: &Ctx, base: &str, rejudge: bool) -> Result<Vec<OtherGoal>> {
+/// here and not there is proven from its record, and re-judged as `rejudge` says;
+/// format errors fail. Lost lines and goals are [`against`]'s.
+pub fn other_files(ctx: &Ctx, base: &str, rejudge: OtherRejudge<'_>) -> Result<Vec<OtherGoal>> {
     let repo = ctx.repo()?;
     let root = &repo.root;
     let main = ctx.plan_in_repo();
@@ -236,17 +246,31 @@ pub fn other_files(ctx: &Ctx, base: &str, rejudge: bool) -> Result<Vec<OtherGoal
                     true,
                 );
             }
-            // The re-judge pins one plan file's goals in one results file (the
-            // two jobs exchange it by goal id); until it carries a file's name too,
-            // a goal done in another plan file is not judged, and so fails closed.
-            if rejudge && goal.status() == crate::plan::model::Status::Done {
-                found(
+            if goal.status() != crate::plan::model::Status::Done {
+                continue;
+            }
+            match &rejudge {
+                OtherRejudge::No => {}
+                OtherRejudge::Here(judge, timeout, guard) => {
+                    let run = Rejudge::prepare(ctx, &now, vec![goal])?;
+                    let results = run.verify_all(ctx, *timeout, Some(guard))?;
+                    for (_, r) in run.judge_all(ctx, judge, &results, &[])? {
+                        found(
+                            format!("rejudge: verify {}; judge {}", r.verify, r.verdict),
+                            !r.passed(),
+                        );
+                    }
+                }
+                // The two jobs exchange one results file, by goal id of the
+                // configured plan file; until it names files too, a goal done in
+                // another plan file is not judged there, and so fails closed.
+                OtherRejudge::TwoJobs => found(
                     format!(
-                        "not re-judged: the gate re-judges the goals of {} only; sign this goal off there, or have a maintainer run `plan audit --base {base} --rejudge --file {name}` for it",
+                        "not re-judged: the two-job gate re-judges the goals of {} only; sign this goal off there, or have a maintainer run `plan audit --base {base} --rejudge --file {name}` for it",
                         ctx.store.name
                     ),
                     true,
-                );
+                ),
             }
         }
     }

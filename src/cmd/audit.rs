@@ -275,9 +275,27 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     };
     let mut to_rejudge: Vec<&Goal<'_>> = Vec::new();
     let mut to_reverify: Vec<&Goal<'_>> = Vec::new();
+    // The judge's program and files, fingerprinted before any of the pull request's
+    // code runs here (the verify job's file, read instead, ran it elsewhere).
+    let guard = match (&rejudge_with, &args.verified) {
+        (Some((judge, _)), None) => {
+            let home = std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(std::path::PathBuf::from);
+            Some(crate::judge::guard::Guard::take(judge, home.as_deref())?)
+        }
+        _ => None,
+    };
     let mut base = base;
     if let Some(b) = &mut base {
-        b.other_files = gate::other_files(ctx, &b.commit, args.rejudge)?;
+        let rejudge = match (&rejudge_with, &guard) {
+            (Some((judge, timeout)), Some(guard)) => {
+                gate::OtherRejudge::Here(judge, *timeout, guard)
+            }
+            _ if args.rejudge || args.verify_only => gate::OtherRejudge::TwoJobs,
+            _ => gate::OtherRejudge::No,
+        };
+        b.other_files = gate::other_files(ctx, &b.commit, rejudge)?;
     }
     // With a base, only what the pull request signs off is judged again or held to
     // --strict: the base passed its own gate.
@@ -347,7 +365,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             };
         }
         let scoped = in_scope(&goal.id);
-        let mut findings = if args.strict && scoped {
+        let findings = if args.strict && scoped {
             gate::strict_findings(ctx, &plan, goal, base.as_ref().map(|b| b.commit.as_str()))?
         } else {
             Vec::new()
@@ -370,11 +388,6 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }),
             _ => None,
         };
-        // CI's own judge, out of the repository's reach, accepted it: the judge the
-        // sign-off named no longer carries the proof.
-        if rejudge.as_ref().is_some_and(|r| r.passed) {
-            findings.retain(|f| !f.starts_with(gate::WEAK_SIGN_OFF));
-        }
         let reverify = match &config {
             Some(config) if proof.is_proven() && goal.status() == Status::Done => Some(reverify(
                 &plan,
@@ -456,13 +469,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         let results = match (&rejudge_with, &args.verified) {
             (Some(_), Some(file)) => crate::verified::read(file, run.commit(), &run.expected())?,
-            (Some((judge, _)), None) => {
-                let home = std::env::var_os("HOME")
-                    .filter(|h| !h.is_empty())
-                    .map(std::path::PathBuf::from);
-                let guard = crate::judge::guard::Guard::take(judge, home.as_deref())?;
-                run.verify_all(ctx, timeout, Some(&guard))?
-            }
+            (Some(_), None) => run.verify_all(ctx, timeout, guard.as_ref())?,
             (None, _) => run.verify_all(ctx, timeout, None)?,
         };
         for id in &reverify_ids {
@@ -478,6 +485,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         if let Some((judge, _)) = &rejudge_with {
             for (id, r) in run.judge_all(ctx, judge, &results, &reverify_ids)? {
                 if let Some(entry) = goals.iter_mut().find(|g| g.id == id) {
+                    // CI's own judge, out of the repository's reach, accepted it:
+                    // the judge the sign-off named no longer carries the proof.
+                    if r.passed() {
+                        entry
+                            .findings
+                            .retain(|f| !f.starts_with(gate::WEAK_SIGN_OFF));
+                    }
                     entry.rejudge = Some(RejudgeView {
                         passed: r.passed(),
                         verify: r.verify,
