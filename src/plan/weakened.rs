@@ -521,8 +521,8 @@ impl Nets {
         // A harness's tests run once per file that calls it: each call past the
         // first adds them again.
         for (row, side) in rows.iter().filter_map(|r| Some((r, r.new.as_ref()?))) {
-            for (name, tests, assertions) in &side.read.harnesses {
-                let call = format!("{name}(");
+            for harness in &side.read.harnesses {
+                let call = format!("{}(", harness.name);
                 let calls: usize = rows
                     .iter()
                     .filter(|r| r.change.path != row.change.path && r.new.is_some())
@@ -530,8 +530,9 @@ impl Nets {
                     .map(|text| bounded(text).matches(&call).count())
                     .sum();
                 let net = &mut nets.0[index(side.lang)].new;
-                net.tests += tests * calls.saturating_sub(1);
-                net.assertions += assertions * calls.saturating_sub(1);
+                for _ in 1..calls {
+                    add(net, &harness.counts);
+                }
             }
         }
         // So do a module's, imported for its effect (`import './commonTests'`) by
@@ -560,10 +561,20 @@ impl Nets {
                     })
                 })
                 .count();
-            let c = side.counts();
+            let c = *side.counts();
             let net = &mut nets.0[index(side.lang)].new;
-            net.tests += c.tests * importers.saturating_sub(1);
-            net.assertions += c.assertions * importers.saturating_sub(1);
+            for _ in 1..importers {
+                add(
+                    net,
+                    &Counts {
+                        assertions: c.assertions,
+                        tests: c.tests,
+                        cases: c.cases,
+                        tables: c.tables,
+                        ..Counts::default()
+                    },
+                );
+            }
         }
         for (net, (old, new)) in nets.0.iter_mut().zip(&statements) {
             net.added = minus(new, old)
@@ -679,8 +690,8 @@ struct Read {
     /// For each skip marker, the name of the test it switches off (empty: the
     /// whole file's).
     skip_owners: Vec<String>,
-    /// Shared harnesses it exports: (function, tests, assertions).
-    harnesses: Vec<(String, usize, usize)>,
+    /// Shared harnesses it exports.
+    harnesses: Vec<forms::Harness>,
 }
 
 /// `text` read as `lang`.
@@ -1737,3 +1748,6 @@ func (s *Suite) TestMethod() {
         }
     }
 }
+
+#[cfg(test)]
+mod forms_tests;

@@ -602,14 +602,29 @@ fn next_fn(toks: &[Tok<'_>], i: usize) -> String {
         .to_string()
 }
 
-/// The text of the first string literal in the dozen tokens from `i`.
+/// The text of the first string literal in the dozen tokens from `i`, past an
+/// `.each(…)` table (`test.each([…])('title', …)`).
 fn first_string(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> String {
-    (i..toks.len().min(i + 12))
-        .find(|&k| toks[k] == Tok::Str)
-        .and_then(|k| layout.spans.get(k))
-        .and_then(|&(s, e)| layout.text.get(s..e))
-        .unwrap_or("")
-        .to_string()
+    let mut k = i;
+    for _ in 0..12 {
+        if ident(toks, k) == Some("each") && punct(toks, k + 1, '(') {
+            k = group_end(toks, k + 1).map_or(toks.len(), |e| e + 1);
+            continue;
+        }
+        match toks.get(k) {
+            Some(Tok::Str) => {
+                return layout
+                    .spans
+                    .get(k)
+                    .and_then(|&(s, e)| layout.text.get(s..e))
+                    .unwrap_or("")
+                    .to_string();
+            }
+            Some(_) => k += 1,
+            None => break,
+        }
+    }
+    String::new()
 }
 
 /// The test the skip marker at `i` switches off, by name (see [`test_name`]), given
@@ -681,6 +696,8 @@ pub(super) fn go_guard(toks: &[Tok<'_>], i: usize) -> bool {
             Tok::Punct(')' | ']') => depth += 1,
             Tok::Punct('(' | '[') => depth = depth.saturating_sub(1),
             Tok::Punct('{' | '}') if depth == 0 => return false,
+            // `if testing.Short() { return }` is counted as `testing.Short`.
+            Tok::Ident("Short") => return false,
             Tok::Ident("if") if depth == 0 => return true,
             Tok::Ident("for" | "func" | "switch" | "else") if depth == 0 => return false,
             _ => {}
@@ -720,10 +737,16 @@ pub(super) fn in_loop(toks: &[Tok<'_>], i: usize) -> bool {
     false
 }
 
+/// A shared harness: the function's name and the tests, rows and assertions its
+/// body holds.
+pub(super) struct Harness {
+    pub name: String,
+    pub counts: super::Counts,
+}
+
 /// Exported JavaScript functions that define tests (`export function commonTests()
 /// { test(…) }`): a shared harness whose tests run once per file that calls it.
-/// Each with the tests and assertions its body holds.
-pub(super) fn harnesses(toks: &[Tok<'_>]) -> Vec<(String, usize, usize)> {
+pub(super) fn harnesses(toks: &[Tok<'_>]) -> Vec<Harness> {
     let mut out = Vec::new();
     for i in 0..toks.len() {
         if ident(toks, i) != Some("export") {
@@ -757,7 +780,17 @@ pub(super) fn harnesses(toks: &[Tok<'_>]) -> Vec<(String, usize, usize)> {
             tests += usize::from(t);
         }
         if tests > 0 {
-            out.push((name.to_string(), tests, assertions));
+            let (cases, tables) = cases(Lang::Js, &toks[open + 1..close]);
+            out.push(Harness {
+                name: name.to_string(),
+                counts: super::Counts {
+                    tests,
+                    assertions,
+                    cases,
+                    tables,
+                    ..super::Counts::default()
+                },
+            });
         }
     }
     out
