@@ -191,9 +191,11 @@ pub fn find(changes: &[Change], verify_files: &[String]) -> Vec<Finding> {
             } else {
                 row.old_path
             };
+            // `what` never holds ": ", so a finding's line reads back (quoted code
+            // can hold one).
             out.push(Finding {
                 path: path.to_string(),
-                what: what.join(", "),
+                what: what.join(", ").replace(": ", ":\u{a0}"),
             });
         } else if let Some(finding) = verify_finding(row.change, verify_files) {
             out.push(finding);

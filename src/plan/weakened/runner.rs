@@ -72,16 +72,16 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
             if before.is_some() { "changes" } else { "adds" }
         )),
         Kind::CargoConfig => new_lines(&cargo_lines(old), &cargo_lines(after))
-            .map(|l| format!("cargo's test runner or an alias changed: {l}")),
+            .map(|l| format!("cargo's test runner or an alias changed ({l})")),
         Kind::CargoToml => new_lines(&manifest_lines(old), &manifest_lines(after))
-            .map(|l| format!("tests switched off in the manifest: {l}")),
+            .map(|l| format!("tests switched off in the manifest ({l})")),
         Kind::PackageJson => package_json(before, after),
         Kind::PytestConfig => new_lines(&pytest_lines(path, old), &pytest_lines(path, after))
-            .map(|l| format!("pytest's options changed: {l}")),
+            .map(|l| format!("pytest's options changed ({l})")),
         Kind::Conftest => new_lines(&conftest_blocks(old), &conftest_blocks(after))
-            .map(|l| format!("a conftest hook that can skip or deselect tests: {l}")),
+            .map(|l| format!("a conftest hook that can skip or deselect tests ({l})")),
         Kind::JsRunnerConfig => new_lines(&plain_lines(old), &plain_lines(after))
-            .map(|l| format!("the test runner's configuration changed: {l}")),
+            .map(|l| format!("the test runner's configuration changed ({l})")),
     }
 }
 
@@ -279,7 +279,7 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
     let Some(before) = before else {
         let (key, value) = new.iter().find(|(_, v)| cannot_fail(v))?;
         return Some(format!(
-            "a test script that cannot fail: \"{key}\": \"{value}\""
+            "a test script that cannot fail (\"{key}\" runs \"{value}\")"
         ));
     };
     let old = scripts(before).unwrap_or_default();
@@ -295,7 +295,7 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
     }
     new.iter()
         .find(|(k, v)| !old.iter().any(|(o, _)| o == k) && (k == "pretest" || cannot_fail(v)))
-        .map(|(k, v)| format!("a \"{k}\" script was added: \"{v}\""))
+        .map(|(k, v)| format!("a \"{k}\" script was added (\"{v}\")"))
 }
 
 /// A command that checks nothing.
