@@ -39,7 +39,10 @@ impl Lang {
 /// Whether plan needs the text of `path`: a test file by its name, or a Rust file
 /// (whose text says whether it holds tests).
 pub fn wanted(path: &str) -> bool {
-    is_test_path(path) || Lang::of(path) == Some(Lang::Rust) || runner::is_runner_file(path)
+    is_test_path(path)
+        || Lang::of(path) == Some(Lang::Rust)
+        || runner::is_runner_file(path)
+        || is_test_data(path)
 }
 
 /// The most of a file's text the check reads: a test file larger than this is read
@@ -197,7 +200,9 @@ pub fn find(changes: &[Change], verify_files: &[String]) -> Vec<Finding> {
                 path: path.to_string(),
                 what: what.join(", ").replace(": ", ":\u{a0}"),
             });
-        } else if let Some(finding) = verify_finding(row.change, verify_files) {
+        } else if let Some(finding) =
+            verify_finding(row.change, verify_files).or_else(|| data_finding(row.change))
+        {
             out.push(finding);
         }
     }
@@ -613,6 +618,67 @@ fn add(sum: &mut Counts, c: &Counts) {
     sum.swallowed += c.swallowed;
     sum.patched += c.patched;
     sum.switches += c.switches;
+}
+
+/// Directories whose files are what tests compare with, besides [`TEST_DIRS`].
+const DATA_DIRS: [&str; 5] = [
+    "testdata",
+    "fixtures",
+    "__snapshots__",
+    "golden",
+    "expected",
+];
+
+/// Extensions of expected-output data: not code.
+const DATA_EXTS: [&str; 11] = [
+    "json", "txt", "yaml", "yml", "csv", "tsv", "golden", "snap", "out", "expected", "xml",
+];
+
+/// Whether `path` is data a test compares with: a file that is not code, under a
+/// test or test-data directory (`tests/cases.json`, `testdata/out.golden`).
+pub fn is_test_data(path: &str) -> bool {
+    let name = file_name(path);
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    // A fixture project's manifest is what a test runs on, not what it expects.
+    let manifest = name == "package.json" || name.starts_with("tsconfig");
+    !manifest
+        && DATA_EXTS.contains(&ext)
+        && path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|d| TEST_DIRS.contains(&d) || DATA_DIRS.contains(&d))
+}
+
+/// Expected data that lost or changed lines: a golden file rewritten to what the
+/// broken code gives. Lines only added (a new case) or a new file are none.
+fn data_finding(change: &Change) -> Option<Finding> {
+    if !is_test_data(&change.path) || change.was.is_some() {
+        return None;
+    }
+    let before = change.before.as_deref()?;
+    let Some(after) = change.after.as_deref() else {
+        return (!before.trim().is_empty()).then(|| Finding {
+            path: change.path.clone(),
+            what: "expected data a test reads was deleted".to_string(),
+        });
+    };
+    let now: std::collections::HashSet<&str> = after.lines().map(str::trim_end).collect();
+    let gone = before
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty() && !now.contains(l))
+        .count();
+    (gone > 0).then(|| Finding {
+        path: change.path.clone(),
+        what: format!(
+            "expected data a test reads changed ({} of {} lost or rewritten)",
+            gone,
+            plural(before.lines().count(), "line")
+        ),
+    })
 }
 
 fn verify_finding(change: &Change, verify_files: &[String]) -> Option<Finding> {

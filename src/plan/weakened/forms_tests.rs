@@ -582,3 +582,25 @@ fn a_huge_or_odd_file_is_read_in_bounded_time_without_panic() {
         ]);
     }
 }
+
+#[test]
+fn expected_data_rewritten_is_found_and_a_new_case_is_not() {
+    let golden = "{\"input\": [1, 1], \"sum\": 2}\n{\"input\": [2, 2], \"sum\": 4}\n";
+    let p = "tests/data/sums.json";
+    says(
+        &one(p, golden, &golden.replace("\"sum\": 4", "\"sum\": 5")),
+        p,
+        "expected data a test reads changed (1 of 2 lines lost or rewritten)",
+    );
+    says(
+        &lines(&[change("calc/testdata/add.golden", Some("2\n"), None)]),
+        "calc/testdata/add.golden",
+        "expected data a test reads was deleted",
+    );
+    let more = format!("{golden}{{\"input\": [0, 0], \"sum\": 0}}\n");
+    assert!(one(p, golden, &more).is_empty());
+    assert!(lines(&[change(p, None, Some(golden))]).is_empty());
+    // Data outside a test directory, and a fixture's manifest, are not expectations.
+    assert!(one("data/sums.json", golden, "").is_empty());
+    assert!(one("tests/fixtures/app/package.json", "{\"a\": 1}", "{}").is_empty());
+}
