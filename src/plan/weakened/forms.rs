@@ -115,9 +115,8 @@ pub(super) fn trivial(statement: &str) -> bool {
             ["True", "true", "1", "not False", "!false"]
                 .iter()
                 .any(|t| {
-                    rest.strip_prefix(t).is_some_and(|after| {
-                        after.is_empty() || after.starts_with([')', ',', ' ', ';'])
-                    })
+                    rest.strip_prefix(t)
+                        .is_some_and(|after| after.is_empty() || after.starts_with([')', ',', ';']))
                 })
         })
     };
@@ -125,7 +124,10 @@ pub(super) fn trivial(statement: &str) -> bool {
         || open_true("assert!")
         || open_true("assert(")
         || open_true("self.assertTrue")
-        || open_true("expect(")
+        || (statement.starts_with("expect(true)")
+            && [".toBe(true)", ".toBeTruthy()", ".toEqual(true)"]
+                .iter()
+                .any(|m| statement.ends_with(m)))
         || open_true("assert.ok")
         || s.ends_with(" or True")
         || s.contains(" or True,")
@@ -139,27 +141,51 @@ pub(super) fn trivial(statement: &str) -> bool {
 /// `1e-9` to `1e9`, fewer decimal places, an expected message cut to a part of it.
 /// In words, for each added statement that loosens a removed one.
 pub(super) fn loosened(removed: &[String], added: &[String]) -> Vec<String> {
+    // Removed statements by skeleton, so a large rewrite costs one pass each side.
+    let mut by_shape: std::collections::HashMap<String, Vec<(usize, Vec<Lex>)>> =
+        std::collections::HashMap::new();
+    for (k, old) in removed.iter().enumerate() {
+        let lexed = lex(old);
+        by_shape.entry(shape(&lexed)).or_default().push((k, lexed));
+    }
     let mut out = Vec::new();
     let mut used = vec![false; removed.len()];
     for new in added {
         let new_lex = lex(new);
-        let shape = skeleton(&new_lex);
-        for (k, old) in removed.iter().enumerate() {
-            if used[k] {
+        let Some(olds) = by_shape.get(&shape(&new_lex)) else {
+            continue;
+        };
+        for (k, old_lex) in olds {
+            if used[*k] {
                 continue;
             }
-            let old_lex = lex(old);
-            if skeleton(&old_lex) != shape {
-                continue;
-            }
-            if let Some(why) = looser(&old_lex, &new_lex, new) {
-                used[k] = true;
-                out.push(format!("`{}` became `{}` ({why})", clip(old), clip(new)));
+            if let Some(why) = looser(old_lex, &new_lex, new) {
+                used[*k] = true;
+                out.push(format!(
+                    "`{}` became `{}` ({why})",
+                    clip(&removed[*k]),
+                    clip(new)
+                ));
                 break;
             }
         }
     }
     out
+}
+
+/// The skeleton as a key: two statements of one key differ only in their
+/// literals and comparisons.
+fn shape(lexed: &[Lex]) -> String {
+    let mut key = String::new();
+    for l in skeleton(lexed) {
+        match l {
+            Lex::Word(w) | Lex::Op(w) => key.push_str(&w),
+            Lex::Num(_) => key.push('#'),
+            Lex::Str(_) => key.push('"'),
+        }
+        key.push('\u{1}');
+    }
+    key
 }
 
 /// At most 60 characters of a statement, for a finding's words.

@@ -604,3 +604,19 @@ fn expected_data_rewritten_is_found_and_a_new_case_is_not() {
     assert!(one("data/sums.json", golden, "").is_empty());
     assert!(one("tests/fixtures/app/package.json", "{\"a\": 1}", "{}").is_empty());
 }
+
+#[test]
+fn netting_is_not_fooled_by_tests_that_check_nothing() {
+    // Real tests deleted, as many `assert True` tests added in a new file: the
+    // count of tests holds, the assertions that can fail do not.
+    let hollow = "def test_a():\n    assert True\n\ndef test_b():\n    assert True\n\ndef test_c():\n    assert True\n";
+    let found = lines(&[
+        change("tests/test_calc.py", Some(PY), None),
+        change("tests/test_new.py", None, Some(hollow)),
+    ]);
+    says(
+        &found,
+        "tests/test_calc.py",
+        "deleted (it had 4 assertions in 3 tests)",
+    );
+}
