@@ -8,7 +8,8 @@ use std::path::Path;
 use anyhow::Result;
 use git2::Delta;
 
-use super::{blob_text, disk_path, open};
+use super::{disk_path, open};
+use crate::plan::weakened::MAX_TEXT;
 
 /// A file whose text differs between the commit and the working tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +57,7 @@ pub fn changed_since(
         }
         let existed = !matches!(delta.status(), Delta::Added | Delta::Untracked);
         let before = if existed && !delta.old_file().id().is_zero() {
-            Some(blob_text(&repo, delta.old_file().id())?)
+            Some(bounded_blob(&repo, delta.old_file().id())?)
         } else {
             None
         };
@@ -74,13 +75,32 @@ pub fn changed_since(
     Ok(out)
 }
 
-/// A regular file's text, invalid UTF-8 replaced; `None` for anything else.
+/// A regular file's text, invalid UTF-8 replaced; `None` for anything else. At
+/// most [`MAX_TEXT`] bytes are read: the check reads no further, and an agent's
+/// working tree can hold a file of any size.
 fn regular_text(path: &Path) -> Option<String> {
+    use std::io::Read;
     let regular = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
-    regular
-        .then(|| fs::read(path).ok())
-        .flatten()
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    if !regular {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    fs::File::open(path)
+        .ok()?
+        .take(MAX_TEXT as u64)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A blob's text, as [`regular_text`] reads a file: at most [`MAX_TEXT`] bytes.
+fn bounded_blob(repo: &git2::Repository, id: git2::Oid) -> Result<String> {
+    use anyhow::Context;
+    let blob = repo
+        .find_blob(id)
+        .with_context(|| format!("reading the blob {id}"))?;
+    let content = blob.content();
+    Ok(String::from_utf8_lossy(&content[..content.len().min(MAX_TEXT)]).into_owned())
 }
 
 #[cfg(test)]

@@ -430,3 +430,59 @@ fn a_rust_assert_look_alike_macro_is_reported() {
         "an assertion macro that checks nothing was added",
     );
 }
+
+// Attack (#32): tests switched off without a test file changing. A new file counts
+// as much as a changed one: a root conftest.py that ignores the tests, a module
+// that shadows `python3 -m unittest`, cargo's runner replaced by `true`.
+#[test]
+fn a_new_conftest_that_ignores_the_tests_is_reported() {
+    let t = started(&[("tests/test_calc.py", PY)]);
+    t.write("conftest.py", "collect_ignore_glob = [\"tests/*\"]\n");
+    reported(
+        &t,
+        "conftest.py",
+        "a conftest hook that can skip or deselect tests (`collect_ignore_glob = [\"tests/*\"]`)",
+    );
+}
+
+#[test]
+fn a_module_shadowing_the_test_runner_is_reported() {
+    let t = started(&[("tests/test_calc.py", PY)]);
+    t.write("unittest/__main__.py", "raise SystemExit(0)\n");
+    reported(
+        &t,
+        "unittest/__main__.py",
+        "adds a module of a test runner's name, which runs instead of the runner",
+    );
+}
+
+#[test]
+fn cargo_s_runner_replaced_is_reported() {
+    let t = started(&[("tests/calc.rs", RS)]);
+    t.write(
+        ".cargo/config.toml",
+        "[target.'cfg(all())']\nrunner = \"true\"\n",
+    );
+    reported(
+        &t,
+        ".cargo/config.toml",
+        "cargo's test runner or an alias changed (`[target.'cfg(all())'] runner = \"true\"`)",
+    );
+}
+
+// Honest: tests moved to another file and a JavaScript `expect` made `expect.poll`
+// report nothing, though each file alone lost tests or assertions.
+#[test]
+fn tests_moved_between_files_report_nothing() {
+    let t = started(&[("tests/test_calc.py", PY), ("src/calc.test.js", JS)]);
+    let (head, sub) = PY.split_at(PY.find("def test_sub").unwrap());
+    t.write("tests/test_calc.py", head);
+    t.write("tests/test_sub.py", format!("import pytest\n\n{sub}"));
+    t.write(
+        "src/calc.test.js",
+        JS.replace("expect(add(0, 0))", "await expect.poll(() => add(0, 0))"),
+    );
+    let run = sign_off(&t);
+    assert!(!run.stderr.contains("weakened"), "{}", run.stderr);
+    assert_eq!(shown(&t), json!([]));
+}

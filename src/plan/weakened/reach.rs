@@ -30,13 +30,13 @@ impl Layout<'_> {
     }
 
     /// Token `k`'s indent, when it is the first of its line.
-    fn indent(&self, k: usize) -> Option<usize> {
+    pub(super) fn indent(&self, k: usize) -> Option<usize> {
         self.first_on_line(k)
             .then(|| self.spans[k].0 - self.line_start(k))
     }
 
     /// Whether a line break parts token `k` from the one before it.
-    fn broken(&self, k: usize) -> bool {
+    pub(super) fn broken(&self, k: usize) -> bool {
         k > 0 && self.text[self.spans[k - 1].1..self.spans[k].0].contains('\n')
     }
 }
@@ -254,7 +254,7 @@ fn ends_at_break(lang: Lang, toks: &[Tok<'_>], j: usize) -> bool {
 }
 
 /// The index of the bracket closing the one at `open`.
-fn group_end(toks: &[Tok<'_>], open: usize) -> Option<usize> {
+pub(super) fn group_end(toks: &[Tok<'_>], open: usize) -> Option<usize> {
     if !matches!(toks.get(open)?, Tok::Punct('(' | '[' | '{')) {
         return None;
     }

@@ -1,0 +1,823 @@
+//! Forms of weakening that counting markers misses, read from a test file's tokens:
+//! the assertion statements themselves (so one rewritten in place, loosened or made
+//! unable to fail, shows), assertions whose failure a `try` swallows, the code
+//! under test patched inside the test, table rows of parametrized tests, and exits
+//! at a test module's top level. Pure and heuristic, like the rest of the check.
+
+use super::reach::{Layout, group_end};
+use super::{Lang, Tok, at, ident, punct, receiver};
+
+/// The assertion statements of a file, each its source text with whitespace
+/// collapsed: from the assertion to the end of its statement (a chained matcher
+/// included). In Go the condition of an `if` whose block fails the test is one too,
+/// since that is where Go's checks compare; in Rust a `#[should_panic]` attribute.
+pub(super) fn statements(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut next = 0;
+    for i in 0..toks.len() {
+        if lang == Lang::Go
+            && ident(toks, i) == Some("if")
+            && let Some(text) = go_condition(toks, layout, i)
+        {
+            out.push(text);
+        }
+        if lang == Lang::Rust
+            && punct(toks, i, '#')
+            && punct(toks, i + 1, '[')
+            && ident(toks, i + 2) == Some("should_panic")
+            && let Some(end) = group_end(toks, i + 1)
+        {
+            out.push(source(layout, i, end + 1));
+        }
+        if i < next || !at(lang, toks, i).0 {
+            continue;
+        }
+        let end = statement_end(lang, toks, layout, i);
+        out.push(source(layout, i, end));
+        next = end;
+    }
+    out
+}
+
+/// The text of tokens `from..end`, whitespace runs made one space.
+fn source(layout: &Layout<'_>, from: usize, end: usize) -> String {
+    let (Some(&(start, _)), Some(&(_, stop))) = (
+        layout.spans.get(from),
+        layout.spans.get(end.saturating_sub(1)),
+    ) else {
+        return String::new();
+    };
+    let text = layout.text.get(start..stop.max(start)).unwrap_or("");
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.trim_end_matches([',', ';']).to_string()
+}
+
+/// Where the statement opening at `i` ends: a `;` or a closing bracket at its own
+/// depth, or a line break before a word (a line opening with `.` goes on; Python's
+/// `\` continues).
+fn statement_end(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> usize {
+    let mut depth = 0usize;
+    for j in i..toks.len() {
+        if j > i && depth == 0 && layout.broken(j) {
+            let goes_on = match lang {
+                Lang::Python => punct(toks, j - 1, '\\'),
+                _ => !matches!(toks[j], Tok::Ident(_) | Tok::Str) || punct(toks, j - 1, ','),
+            };
+            if !goes_on {
+                return j;
+            }
+        }
+        match toks[j] {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') if depth == 0 => return j,
+            Tok::Punct(')' | ']' | '}') => depth -= 1,
+            Tok::Punct(';') if depth == 0 => return j + 1,
+            _ => {}
+        }
+    }
+    toks.len()
+}
+
+/// `if cond {` in Go when the block fails the test: the condition's text.
+fn go_condition(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Option<String> {
+    let mut depth = 0usize;
+    let mut open = None;
+    for (j, tok) in toks.iter().enumerate().take(i + 200).skip(i + 1) {
+        match tok {
+            Tok::Punct('{') if depth == 0 => {
+                open = Some(j);
+                break;
+            }
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.checked_sub(1)?,
+            _ => {}
+        }
+    }
+    let open = open?;
+    let close = group_end(toks, open)?;
+    let fails = (open + 1..close).any(|k| at(Lang::Go, toks, k).0);
+    fails.then(|| source(layout, i, open))
+}
+
+/// Whether an assertion statement cannot fail: `assert True`, `assert x or True`,
+/// `assert!(true)`, `expect(true).toBe(true)`, `self.assertTrue(True)`.
+pub(super) fn trivial(statement: &str) -> bool {
+    let s = statement.trim_end_matches([';', ')', ' ']);
+    let open_true = |prefix: &str| {
+        statement.strip_prefix(prefix).is_some_and(|rest| {
+            let rest = rest.trim_start_matches(['(', ' ']);
+            ["True", "true", "1", "not False", "!false"]
+                .iter()
+                .any(|t| {
+                    rest.strip_prefix(t)
+                        .is_some_and(|after| after.is_empty() || after.starts_with([')', ',', ';']))
+                })
+        })
+    };
+    open_true("assert ")
+        || open_true("assert!")
+        || open_true("assert(")
+        || open_true("self.assertTrue")
+        || (statement.starts_with("expect(true)")
+            && [".toBe(true)", ".toBeTruthy()", ".toEqual(true)"]
+                .iter()
+                .any(|m| statement.ends_with(m)))
+        || open_true("assert.ok")
+        || s.ends_with(" or True")
+        || s.contains(" or True,")
+        || s.ends_with("|| true")
+        || s.contains("|| true,")
+        || (statement.starts_with("#[should_panic") && statement.contains("expected = \"\""))
+}
+
+/// A removed and an added statement that say the same but for a comparison or a
+/// literal, where the new one passes for more: `==` to `>=`, a tolerance from
+/// `1e-9` to `1e9`, fewer decimal places, an expected message cut to a part of it.
+/// In words, for each added statement that loosens a removed one.
+pub(super) fn loosened(removed: &[String], added: &[String]) -> Vec<String> {
+    // Removed statements by skeleton, so a large rewrite costs one pass each side.
+    let mut by_shape: std::collections::HashMap<String, Vec<(usize, Vec<Lex>)>> =
+        std::collections::HashMap::new();
+    for (k, old) in removed.iter().enumerate() {
+        let lexed = lex(old);
+        by_shape.entry(shape(&lexed)).or_default().push((k, lexed));
+    }
+    let mut out = Vec::new();
+    let mut used = vec![false; removed.len()];
+    for new in added {
+        let new_lex = lex(new);
+        let Some(olds) = by_shape.get(&shape(&new_lex)) else {
+            continue;
+        };
+        for (k, old_lex) in olds {
+            if used[*k] {
+                continue;
+            }
+            if let Some(why) = looser(old_lex, &new_lex, new) {
+                used[*k] = true;
+                out.push(format!(
+                    "`{}` became `{}` ({why})",
+                    clip(&removed[*k]),
+                    clip(new)
+                ));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The skeleton as a key: two statements of one key differ only in their
+/// literals and comparisons.
+fn shape(lexed: &[Lex]) -> String {
+    let mut key = String::new();
+    for l in skeleton(lexed) {
+        match l {
+            Lex::Word(w) | Lex::Op(w) => key.push_str(&w),
+            Lex::Num(_) => key.push('#'),
+            Lex::Str(_) => key.push('"'),
+        }
+        key.push('\u{1}');
+    }
+    key
+}
+
+/// At most 60 characters of a statement, for a finding's words.
+fn clip(s: &str) -> String {
+    let s = s.replace(": ", ":\u{a0}");
+    match s.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s,
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Lex {
+    Word(String),
+    Num(f64),
+    Str(String),
+    Op(String),
+}
+
+/// An assertion's text as words, numbers, strings and operators.
+fn lex(s: &str) -> Vec<Lex> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            let start = i;
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric()
+                    || b[i] == b'.'
+                    || b[i] == b'_'
+                    || (matches!(b[i], b'+' | b'-') && matches!(b[i - 1], b'e' | b'E')))
+            {
+                i += 1;
+            }
+            let text: String = s[start..i].chars().filter(|&c| c != '_').collect();
+            let text = text.trim_end_matches(|c: char| c.is_ascii_alphabetic() && c != 'e');
+            match text.parse::<f64>() {
+                Ok(n) => out.push(Lex::Num(n)),
+                Err(_) => out.push(Lex::Word(s[start..i].to_string())),
+            }
+        } else if matches!(c, b'"' | b'\'' | b'`') {
+            let start = i + 1;
+            i += 1;
+            while i < b.len() && b[i] != c {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            let end = i.min(b.len());
+            out.push(Lex::Str(s.get(start..end).unwrap_or("").to_string()));
+            i = end + 1;
+        } else if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 {
+            let start = i;
+            while i < b.len() && (b[i] == b'_' || b[i].is_ascii_alphanumeric() || b[i] >= 0x80) {
+                i += 1;
+            }
+            out.push(Lex::Word(s[start..i].to_string()));
+        } else {
+            let ops = ["===", "!==", "==", "!=", "<=", ">=", "=>", "->", "::"];
+            let op = ops
+                .iter()
+                .find(|op| b[i..].starts_with(op.as_bytes()))
+                .map_or_else(
+                    || s[i..].chars().next().map(String::from).unwrap_or_default(),
+                    |op| (*op).to_string(),
+                );
+            i += op.len().max(1);
+            out.push(Lex::Op(op));
+        }
+    }
+    out
+}
+
+/// How a comparison compares: exactly, or by order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cmp {
+    Exact,
+    Order,
+}
+
+fn comparison(lex: &Lex) -> Option<Cmp> {
+    let (Lex::Op(w) | Lex::Word(w)) = lex else {
+        return None;
+    };
+    Some(match w.as_str() {
+        "==" | "===" | "!=" | "!==" | "assertEqual" | "assertEquals" | "assertNotEqual"
+        | "assert_eq" | "assert_ne" | "toBe" | "toEqual" | "toStrictEqual" | "Equal"
+        | "NotEqual" | "EqualValues" | "Equals" | "toHaveLength" => Cmp::Exact,
+        "<"
+        | ">"
+        | "<="
+        | ">="
+        | "assertGreater"
+        | "assertGreaterEqual"
+        | "assertLess"
+        | "assertLessEqual"
+        | "toBeGreaterThan"
+        | "toBeGreaterThanOrEqual"
+        | "toBeLessThan"
+        | "toBeLessThanOrEqual"
+        | "Greater"
+        | "GreaterOrEqual"
+        | "Less"
+        | "LessOrEqual" => Cmp::Order,
+        _ => return None,
+    })
+}
+
+/// The statement with its literals and comparisons blanked: two statements of one
+/// skeleton differ only there.
+fn skeleton(lexed: &[Lex]) -> Vec<Lex> {
+    lexed
+        .iter()
+        .map(|l| match l {
+            _ if comparison(l).is_some() => Lex::Op("~".into()),
+            Lex::Num(_) => Lex::Num(0.0),
+            Lex::Str(_) => Lex::Str(String::new()),
+            other => other.clone(),
+        })
+        .collect()
+}
+
+/// Why `new` passes for more than `old` (same skeleton), if it does.
+fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
+    let substring_context = [
+        " in ",
+        "match",
+        "expected",
+        "toThrow",
+        "toContain",
+        "toMatch",
+        "Contains",
+        "contains",
+    ]
+    .iter()
+    .any(|m| text.contains(m));
+    for (k, (a, b)) in old.iter().zip(new).enumerate() {
+        match (a, b) {
+            _ if comparison(a) == Some(Cmp::Exact) && comparison(b) == Some(Cmp::Order) => {
+                return Some("an exact comparison loosened");
+            }
+            (Lex::Num(x), Lex::Num(y)) if x != y => {
+                let before = k.checked_sub(1).and_then(|p| old.get(p));
+                let key = (1..=2)
+                    .filter_map(|d| k.checked_sub(d).and_then(|p| old.get(p)))
+                    .find_map(|l| match l {
+                        Lex::Word(w) => Some(w.as_str()),
+                        _ => None,
+                    });
+                let fewer_places = matches!(key, Some("places" | "toBeCloseTo" | "decimal"));
+                if fewer_places && y < x {
+                    return Some("fewer decimal places checked");
+                }
+                let tolerance = x.abs() < 1.0 && *x != 0.0;
+                let compared = matches!(before, Some(Lex::Op(o)) if matches!(o.as_str(), "<" | "<=" | ">" | ">=" | "="))
+                    || matches!(before, Some(Lex::Op(o)) if o == ",");
+                if tolerance && compared && y.abs() >= x.abs() * 10.0 {
+                    return Some("a tolerance widened");
+                }
+            }
+            (Lex::Str(x), Lex::Str(y)) if substring_context && x != y && x.contains(y.as_str()) => {
+                return Some("an expected text cut to a part of it");
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Assertions inside a `try` whose handler catches their failure (a bare `except`,
+/// `Exception`, `BaseException` or `AssertionError`; a JavaScript `catch`) and
+/// neither raises again nor checks anything.
+pub(super) fn swallowed(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
+    let mut n = 0;
+    for i in 0..toks.len() {
+        if ident(toks, i) != Some("try") {
+            continue;
+        }
+        n += match lang {
+            Lang::Python => python_swallowed(toks, layout, i),
+            Lang::Js => js_swallowed(toks, i),
+            _ => 0,
+        };
+    }
+    n
+}
+
+fn python_swallowed(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> usize {
+    let Some(indent) = layout.indent(i) else {
+        return 0;
+    };
+    if !punct(toks, i + 1, ':') {
+        return 0;
+    }
+    let Some(handler) =
+        (i + 2..toks.len()).find(|&k| layout.indent(k).is_some_and(|n| n <= indent))
+    else {
+        return 0;
+    };
+    if layout.indent(handler) != Some(indent) || ident(toks, handler) != Some("except") {
+        return 0;
+    }
+    let Some(colon) = (handler + 1..toks.len().min(handler + 40)).find(|&k| punct(toks, k, ':'))
+    else {
+        return 0;
+    };
+    let caught = &toks[handler + 1..colon];
+    let catches_failure = caught.is_empty()
+        || caught.iter().any(|t| {
+            matches!(
+                t,
+                Tok::Ident("Exception" | "BaseException" | "AssertionError")
+            )
+        });
+    let body_end = (colon + 1..toks.len())
+        .find(|&k| layout.indent(k).is_some_and(|n| n <= indent))
+        .unwrap_or(toks.len());
+    let rechecks = (colon + 1..body_end)
+        .any(|k| ident(toks, k) == Some("raise") || at(Lang::Python, toks, k).0);
+    if !catches_failure || rechecks {
+        return 0;
+    }
+    (i + 2..handler)
+        .filter(|&k| at(Lang::Python, toks, k).0)
+        .count()
+}
+
+fn js_swallowed(toks: &[Tok<'_>], i: usize) -> usize {
+    if !punct(toks, i + 1, '{') {
+        return 0;
+    }
+    let Some(close) = group_end(toks, i + 1) else {
+        return 0;
+    };
+    if ident(toks, close + 1) != Some("catch") {
+        return 0;
+    }
+    let mut open = close + 2;
+    if punct(toks, open, '(') {
+        let Some(end) = group_end(toks, open) else {
+            return 0;
+        };
+        open = end + 1;
+    }
+    let Some(end) = group_end(toks, open) else {
+        return 0;
+    };
+    let rechecks = (open + 1..end).any(|k| {
+        matches!(ident(toks, k), Some("throw" | "fail" | "done")) || at(Lang::Js, toks, k).0
+    });
+    if rechecks {
+        return 0;
+    }
+    (i + 2..close).filter(|&k| at(Lang::Js, toks, k).0).count()
+}
+
+/// Names the file patches (`monkeypatch.setattr(calc, "add", …)`,
+/// `mock.patch("calc.add")`, `vi.spyOn(calc, 'add')`) that its assertions call:
+/// the code under test replaced inside the test.
+pub(super) fn patched(
+    lang: Lang,
+    toks: &[Tok<'_>],
+    layout: &Layout<'_>,
+    statements: &[String],
+) -> usize {
+    let mut names: Vec<String> = Vec::new();
+    for i in 0..toks.len() {
+        let Some(name) = ident(toks, i) else {
+            continue;
+        };
+        let recv = receiver(toks, i);
+        let patching = match lang {
+            Lang::Python => {
+                matches!(name, "setattr")
+                    || (name == "patch" && !matches!(recv, Some("self")))
+                    || (name == "object" && recv == Some("patch"))
+            }
+            Lang::Js => name == "spyOn" && matches!(recv, Some("vi" | "jest")),
+            _ => false,
+        };
+        if !patching || !punct(toks, i + 1, '(') {
+            continue;
+        }
+        let Some(close) = group_end(toks, i + 1) else {
+            continue;
+        };
+        for (k, tok) in toks.iter().enumerate().take(close).skip(i + 2) {
+            if *tok != Tok::Str {
+                continue;
+            }
+            let Some(&(start, end)) = layout.spans.get(k) else {
+                continue;
+            };
+            let lit = layout
+                .text
+                .get(start + 1..end.saturating_sub(1))
+                .unwrap_or("");
+            let last = lit.rsplit('.').next().unwrap_or("");
+            if !last.is_empty()
+                && last.len() < 80
+                && last.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric())
+            {
+                names.push(last.to_string());
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+        .iter()
+        .filter(|name| {
+            let call = format!("{name}(");
+            statements.iter().any(|s| {
+                s.match_indices(&call).any(|(at, _)| {
+                    !s[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c == '_' || c.is_alphanumeric())
+                })
+            })
+        })
+        .count()
+}
+
+/// Rows of the tables that parametrized tests run on, and how many tables: `@pytest.mark.parametrize`'s
+/// list, `test.each([…])`, a Go `[]struct{…}{…}` table, Rust `#[case(…)]`s are tests.
+pub(super) fn cases(lang: Lang, toks: &[Tok<'_>]) -> (usize, usize) {
+    let mut n = 0;
+    let mut tables = 0;
+    for i in 0..toks.len() {
+        let Some(name) = ident(toks, i) else {
+            continue;
+        };
+        let table = match lang {
+            Lang::Python if name == "parametrize" && punct(toks, i + 1, '(') => {
+                let Some(close) = group_end(toks, i + 1) else {
+                    continue;
+                };
+                let mut depth = 0usize;
+                (i + 2..close).find_map(|k| {
+                    match toks[k] {
+                        Tok::Punct('(' | '[' | '{') => depth += 1,
+                        Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+                        Tok::Punct(',') if depth == 0 => {
+                            return (punct(toks, k + 1, '[') || punct(toks, k + 1, '('))
+                                .then_some(k + 1);
+                        }
+                        _ => {}
+                    }
+                    None
+                })
+            }
+            Lang::Js if name == "each" && punct(toks, i + 1, '(') && punct(toks, i + 2, '[') => {
+                Some(i + 2)
+            }
+            Lang::Go
+                if name == "struct"
+                    && i >= 2
+                    && punct(toks, i - 1, ']')
+                    && punct(toks, i - 2, '[') =>
+            {
+                group_end(toks, i + 1)
+                    .filter(|&e| punct(toks, e + 1, '{'))
+                    .map(|e| e + 1)
+            }
+            _ => None,
+        };
+        if let Some(open) = table {
+            n += elements(toks, open);
+            tables += 1;
+        }
+    }
+    (n, tables)
+}
+
+/// The number of elements in the bracketed list opening at `open`.
+fn elements(toks: &[Tok<'_>], open: usize) -> usize {
+    let Some(close) = group_end(toks, open) else {
+        return 0;
+    };
+    if close == open + 1 {
+        return 0;
+    }
+    let mut depth = 0usize;
+    let mut commas = 0;
+    for tok in &toks[open + 1..close] {
+        match tok {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+            Tok::Punct(',') if depth == 0 => commas += 1,
+            _ => {}
+        }
+    }
+    let trailing = punct(toks, close - 1, ',');
+    commas + usize::from(!trailing)
+}
+
+/// Exits at a Python test module's top level (`sys.exit(0)`, `os._exit(0)`,
+/// `raise SystemExit`): importing the module ends the run, passing.
+pub(super) fn exits(toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
+    (0..toks.len())
+        .filter(|&i| layout.indent(i) == Some(0))
+        .filter(|&i| {
+            let dotted = |a: &str, b: &str| {
+                ident(toks, i) == Some(a)
+                    && punct(toks, i + 1, '.')
+                    && ident(toks, i + 2) == Some(b)
+                    && punct(toks, i + 3, '(')
+            };
+            dotted("sys", "exit")
+                || dotted("os", "_exit")
+                || dotted("pytest", "exit")
+                || (ident(toks, i) == Some("raise") && ident(toks, i + 1) == Some("SystemExit"))
+                || (matches!(ident(toks, i), Some("exit" | "quit")) && punct(toks, i + 1, '('))
+        })
+        .count()
+}
+
+/// The name of the test whose marker is token `i`: Python's and Go's function name,
+/// Rust's `fn` after the attribute, the title of a JavaScript `it('…')` or a Go
+/// `t.Run("…")`. Empty when none is found.
+pub(super) fn test_name(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> String {
+    match lang {
+        Lang::Python => ident(toks, i).unwrap_or("").to_string(),
+        Lang::Go if ident(toks, i) != Some("Run") => ident(toks, i).unwrap_or("").to_string(),
+        Lang::Rust => next_fn(toks, i),
+        _ => first_string(toks, layout, i),
+    }
+}
+
+/// The name of the `fn` the attributes at `i` sit on.
+fn next_fn(toks: &[Tok<'_>], i: usize) -> String {
+    (i..toks.len().min(i + 400))
+        .find(|&j| ident(toks, j) == Some("fn"))
+        .and_then(|j| ident(toks, j + 1))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The text of the first string literal in the dozen tokens from `i`, past an
+/// `.each(…)` table (`test.each([…])('title', …)`).
+fn first_string(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> String {
+    let mut k = i;
+    for _ in 0..12 {
+        if ident(toks, k) == Some("each") && punct(toks, k + 1, '(') {
+            k = group_end(toks, k + 1).map_or(toks.len(), |e| e + 1);
+            continue;
+        }
+        match toks.get(k) {
+            Some(Tok::Str) => {
+                return layout
+                    .spans
+                    .get(k)
+                    .and_then(|&(s, e)| layout.text.get(s..e))
+                    .unwrap_or("")
+                    .to_string();
+            }
+            Some(_) => k += 1,
+            None => break,
+        }
+    }
+    String::new()
+}
+
+/// The test the skip marker at `i` switches off, by name (see [`test_name`]), given
+/// the test markers before it (`tests`, ascending): the function that a Rust
+/// attribute or a Python decorator sits on, the JavaScript call the marker is part
+/// of, else the test whose body holds it. Empty when the marker is the whole file's
+/// (`#![cfg(…)]`, `__test__ = False`) or no test holds it.
+pub(super) fn skip_owner(
+    lang: Lang,
+    toks: &[Tok<'_>],
+    layout: &Layout<'_>,
+    i: usize,
+    tests: &[(usize, String)],
+) -> String {
+    let previous = || {
+        tests
+            .iter()
+            .rev()
+            .find(|(k, _)| *k < i)
+            .map(|(_, name)| name.clone())
+            .unwrap_or_default()
+    };
+    match lang {
+        Lang::Rust if punct(toks, i, '#') => {
+            if punct(toks, i + 1, '!') {
+                String::new()
+            } else {
+                next_fn(toks, i)
+            }
+        }
+        Lang::Python => {
+            if ident(toks, i) == Some("__test__") {
+                return String::new();
+            }
+            let line_start = (0..=i).rev().find(|&k| layout.indent(k).is_some());
+            if line_start.is_some_and(|k| punct(toks, k, '@')) {
+                tests
+                    .iter()
+                    .find(|(k, _)| *k > i)
+                    .map(|(_, name)| name.clone())
+                    .unwrap_or_default()
+            } else {
+                previous()
+            }
+        }
+        Lang::Js
+            if i >= 1 && punct(toks, i - 1, '.')
+                || matches!(ident(toks, i), Some(n) if n.starts_with(['x', 'f'])) =>
+        {
+            first_string(toks, layout, i)
+        }
+        _ => previous(),
+    }
+}
+
+/// A Go `return` that is the whole block of an `if` at a test's top level
+/// (`if runtime.GOOS == "windows" { return }`): a skip by another name.
+pub(super) fn go_guard(toks: &[Tok<'_>], i: usize) -> bool {
+    if ident(toks, i) != Some("return")
+        || !punct(toks, i.wrapping_sub(1), '{')
+        || !punct(toks, i + 1, '}')
+    {
+        return false;
+    }
+    let open = i - 1;
+    let mut depth = 0usize;
+    for k in (open.saturating_sub(60)..open).rev() {
+        match toks[k] {
+            Tok::Punct(')' | ']') => depth += 1,
+            Tok::Punct('(' | '[') => depth = depth.saturating_sub(1),
+            Tok::Punct('{' | '}') if depth == 0 => return false,
+            // `if testing.Short() { return }` is counted as `testing.Short`.
+            Tok::Ident("Short") => return false,
+            Tok::Ident("if") if depth == 0 => return true,
+            Tok::Ident("for" | "func" | "switch" | "else") if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether the Go token at `i` sits directly in a `for` loop's block: a subtest
+/// run once per row of a table, which the table's rows count.
+pub(super) fn in_loop(toks: &[Tok<'_>], i: usize) -> bool {
+    let mut depth = 0usize;
+    let mut open = None;
+    for k in (0..i).rev() {
+        match toks[k] {
+            Tok::Punct('}' | ')' | ']') => depth += 1,
+            Tok::Punct('(' | '[') => depth = depth.saturating_sub(1),
+            Tok::Punct('{') if depth == 0 => {
+                open = Some(k);
+                break;
+            }
+            Tok::Punct('{') => depth -= 1,
+            _ => {}
+        }
+    }
+    let Some(open) = open else {
+        return false;
+    };
+    for k in (open.saturating_sub(40)..open).rev() {
+        match toks[k] {
+            Tok::Punct('{' | '}') => return false,
+            Tok::Ident("for") => return true,
+            Tok::Ident("if" | "func" | "switch") => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A shared harness: the function's name and the tests, rows and assertions its
+/// body holds.
+pub(super) struct Harness {
+    pub name: String,
+    pub counts: super::Counts,
+}
+
+/// Exported JavaScript functions that define tests (`export function commonTests()
+/// { test(…) }`): a shared harness whose tests run once per file that calls it.
+pub(super) fn harnesses(toks: &[Tok<'_>]) -> Vec<Harness> {
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        if ident(toks, i) != Some("export") {
+            continue;
+        }
+        let mut j = i + 1;
+        if ident(toks, j) == Some("async") {
+            j += 1;
+        }
+        let (name, from) = match ident(toks, j) {
+            Some("function") => (ident(toks, j + 1), j + 2),
+            Some("const" | "let") => (ident(toks, j + 1), j + 2),
+            _ => continue,
+        };
+        let Some(name) = name else {
+            continue;
+        };
+        let Some(open) = (from..toks.len().min(from + 60)).find(|&k| {
+            punct(toks, k, '{')
+                && (punct(toks, k - 1, ')') || (punct(toks, k - 1, '>') && punct(toks, k - 2, '=')))
+        }) else {
+            continue;
+        };
+        let Some(close) = group_end(toks, open) else {
+            continue;
+        };
+        let (mut tests, mut assertions) = (0, 0);
+        for k in open + 1..close {
+            let (a, _, t) = at(Lang::Js, toks, k);
+            assertions += usize::from(a);
+            tests += usize::from(t);
+        }
+        if tests > 0 {
+            let (cases, tables) = cases(Lang::Js, &toks[open + 1..close]);
+            out.push(Harness {
+                name: name.to_string(),
+                counts: super::Counts {
+                    tests,
+                    assertions,
+                    cases,
+                    tables,
+                    ..super::Counts::default()
+                },
+            });
+        }
+    }
+    out
+}

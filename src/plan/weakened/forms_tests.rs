@@ -1,0 +1,622 @@
+//! Each way to switch a test off that issue #32 lists (and #37's test-side forms),
+//! found; each honest refactor of the same tests (moved, folded into a subtest or a
+//! table, a shared harness, `expect.poll`, `pytest.warns` to `pytest.raises`, a
+//! `#[test]` inside `quote!`), not. Own small fixtures in the four languages.
+
+use super::*;
+
+fn change(path: &str, before: Option<&str>, after: Option<&str>) -> Change {
+    Change {
+        path: path.to_string(),
+        was: None,
+        before: before.map(str::to_string),
+        after: after.map(str::to_string),
+    }
+}
+
+/// The findings, as lines, for `changes`.
+fn lines(changes: &[Change]) -> Vec<String> {
+    find(changes, &[]).iter().map(ToString::to_string).collect()
+}
+
+/// The findings for one file changed from `before` to `after`.
+fn one(path: &str, before: &str, after: &str) -> Vec<String> {
+    lines(&[change(path, Some(before), Some(after))])
+}
+
+/// Asserts one finding for `path` whose words hold `what`.
+fn says(found: &[String], path: &str, what: &str) {
+    assert!(
+        found.len() == 1 && found[0].starts_with(&format!("{path}: ")) && found[0].contains(what),
+        "expected {path}: …{what}…, got {found:?}"
+    );
+}
+
+const PY: &str = r#"import pytest
+import calc
+
+@pytest.mark.parametrize("a, b, total", [(1, 1, 2), (2, 2, 4), (0, 5, 5)])
+def test_add(a, b, total):
+    assert calc.add(a, b) == total
+
+def test_mean():
+    assert calc.mean([0.1, 0.2]) == pytest.approx(0.15, rel=1e-9)
+
+def test_count():
+    assert calc.count([1, 2]) == 2
+    assert calc.count([]) == 0
+"#;
+
+#[test]
+fn python_forms_are_found() {
+    let p = "tests/test_calc.py";
+    let cut = PY.replace(", (0, 5, 5)]", "]");
+    says(&one(p, PY, &cut), p, "1 of 3 parametrized cases removed");
+    let loose = PY.replace("rel=1e-9", "rel=1e9");
+    says(&one(p, PY, &loose), p, "a tolerance widened");
+    let always = PY.replace("assert calc.count([1, 2]) == 2", "assert True");
+    says(
+        &one(p, PY, &always),
+        p,
+        "1 assertion that cannot fail added",
+    );
+    let or_true = PY.replace(
+        "assert calc.count([1, 2]) == 2",
+        "assert calc.count([1, 2]) == 2 or True",
+    );
+    says(
+        &one(p, PY, &or_true),
+        p,
+        "1 assertion that cannot fail added",
+    );
+    let patched = PY.replace(
+        "def test_count():\n",
+        "def test_count(monkeypatch):\n    monkeypatch.setattr(calc, \"count\", lambda xs: len(xs))\n",
+    );
+    says(
+        &one(p, PY, &patched),
+        p,
+        "1 function the assertions call is patched in the test",
+    );
+    let caught = PY.replace(
+        "    assert calc.count([1, 2]) == 2\n",
+        "    try:\n        assert calc.count([1, 2]) == 2\n    except AssertionError:\n        pass\n",
+    );
+    says(
+        &one(p, PY, &caught),
+        p,
+        "1 assertion inside a try that swallows its failure",
+    );
+    for switched in [
+        PY.replace("import calc\n", "import calc\n\n__test__ = False\n"),
+        PY.replace(
+            "def test_count():\n",
+            "def test_count():\n    if True:\n        return\n",
+        ),
+        PY.replace(
+            "def test_count():\n",
+            "@pytest.mark.flaky(reruns=3)\ndef test_count():\n",
+        ),
+    ] {
+        says(&one(p, PY, &switched), p, "1 skip marker added");
+    }
+    let looser = PY.replace("== 2\n", ">= 2\n");
+    says(&one(p, PY, &looser), p, "an exact comparison loosened");
+}
+
+#[test]
+fn python_refactors_are_not_found() {
+    // A test moved to another file, whole.
+    let (kept, moved) = PY.split_at(PY.find("def test_count").unwrap());
+    let other = format!("import calc\n\n{moved}");
+    assert!(
+        lines(&[
+            change("tests/test_calc.py", Some(PY), Some(kept)),
+            change("tests/test_count.py", None, Some(&other)),
+        ])
+        .is_empty()
+    );
+    // `pytest.warns` to `pytest.raises`: both check.
+    let warns = "def test_a():\n    with pytest.warns(UserWarning):\n        a()\n";
+    let raises = warns.replace("warns(UserWarning)", "raises(ValueError)");
+    assert!(one("tests/test_a.py", warns, &raises).is_empty());
+    // Two assertions made one stricter one.
+    let parts = "def test_msg():\n    assert 'bad' in msg\n    assert 'value' in msg\n";
+    let whole = "def test_msg():\n    assert msg == 'bad value: 3'\n";
+    assert!(one("tests/test_msg.py", parts, whole).is_empty());
+    // A new test that starts skipped weakens nothing that was there.
+    let added = format!(
+        "{PY}\n@pytest.mark.skip(reason='later')\ndef test_new():\n    assert calc.new()\n"
+    );
+    assert!(one("tests/test_calc.py", PY, &added).is_empty());
+}
+
+#[test]
+fn python_runner_configuration_is_found_new_or_changed() {
+    let conftest = "collect_ignore_glob = ['tests/test_calc*.py']\n";
+    says(
+        &lines(&[change("conftest.py", None, Some(conftest))]),
+        "conftest.py",
+        "a conftest hook that can skip or deselect tests",
+    );
+    let hook =
+        "import pytest\n\ndef pytest_collection_modifyitems(config, items):\n    items[:] = []\n";
+    says(
+        &lines(&[change(
+            "tests/conftest.py",
+            Some("import pytest\n"),
+            Some(hook),
+        )]),
+        "tests/conftest.py",
+        "pytest_collection_modifyitems",
+    );
+    says(
+        &lines(&[change(
+            "pytest.ini",
+            None,
+            Some("[pytest]\naddopts = -k 'not calc'\n"),
+        )]),
+        "pytest.ini",
+        "pytest's options changed",
+    );
+    let cfg = "[metadata]\nname = calc\n\n[tool:pytest]\naddopts = -q\n";
+    says(
+        &one(
+            "setup.cfg",
+            cfg,
+            &cfg.replace("-q", "-q --deselect tests/test_calc.py::test_add"),
+        ),
+        "setup.cfg",
+        "--deselect",
+    );
+    let toml = "[project]\nname = \"calc\"\n";
+    let with = format!("{toml}\n[tool.pytest.ini_options]\naddopts = \"-m 'not slow'\"\n");
+    says(
+        &one("pyproject.toml", toml, &with),
+        "pyproject.toml",
+        "addopts",
+    );
+    says(
+        &one(
+            "tox.ini",
+            "[tox]\n",
+            "[tox]\n\n[pytest]\ntestpaths = docs\n",
+        ),
+        "tox.ini",
+        "testpaths",
+    );
+    // Shadowing the runner's entry point, and an exit when the tests are imported.
+    for path in ["unittest/__main__.py", "pytest.py"] {
+        says(
+            &lines(&[change(path, None, Some("import sys\nsys.exit(0)\n"))]),
+            path,
+            "a module of a test runner's name",
+        );
+    }
+    says(
+        &lines(&[change(
+            "tests/__init__.py",
+            None,
+            Some("import sys\nsys.exit(0)\n"),
+        )]),
+        "tests/__init__.py",
+        "a new file that switches tests off",
+    );
+    // Other settings, and a change elsewhere in these files, are none.
+    assert!(
+        one(
+            "setup.cfg",
+            cfg,
+            &cfg.replace("name = calc", "name = calc2")
+        )
+        .is_empty()
+    );
+    let markers = "[pytest]\naddopts = -q\n";
+    assert!(
+        one(
+            "pytest.ini",
+            markers,
+            &format!("{markers}markers =\n    slow\n")
+        )
+        .is_empty()
+    );
+}
+
+const JS: &str = r#"import { add } from '../src/add'
+
+test('adds', () => {
+  expect(add(1, 1)).toBe(2)
+})
+
+test.each([[1, 1, 2], [2, 2, 4]])('adds %i and %i', (a, b, total) => {
+  expect(add(a, b)).toBe(total)
+})
+
+test('counts', () => {
+  expect(add(0, 0)).toBe(0)
+})
+"#;
+
+#[test]
+fn javascript_forms_are_found() {
+    let p = "src/add.test.ts";
+    for (from, to) in [
+        ("test('adds'", "test.failing('adds'"),
+        ("test('adds'", "test.fails('adds'"),
+        ("test('adds'", "test.concurrent.skip('adds'"),
+        ("test('adds'", "test.skipIf(process.env.CI)('adds'"),
+        ("test('adds'", "test.runIf(false)('adds'"),
+        ("test('adds'", "it.only('adds'"),
+        ("[[1, 1, 2], [2, 2, 4]]", "[]"),
+    ] {
+        says(&one(p, JS, &JS.replace(from, to)), p, "skip marker added");
+    }
+    says(
+        &one(p, JS, &JS.replace(", [2, 2, 4]]", "]")),
+        p,
+        "1 of 2 parametrized cases removed",
+    );
+    says(
+        &one(
+            p,
+            JS,
+            &JS.replace("expect(add(1, 1)).toBe(2)", "expect(true).toBe(true)"),
+        ),
+        p,
+        "cannot fail",
+    );
+    says(
+        &one(
+            p,
+            JS,
+            &JS.replace(
+                "expect(add(0, 0)).toBe(0)",
+                "expect(add(0, 0)).toBeGreaterThanOrEqual(0)",
+            ),
+        ),
+        p,
+        "an exact comparison loosened",
+    );
+    says(
+        &one(
+            p,
+            JS,
+            &JS.replace(
+                "  expect(add(0, 0)).toBe(0)\n",
+                "  try {\n    expect(add(0, 0)).toBe(0)\n  } catch (e) {}\n",
+            ),
+        ),
+        p,
+        "swallows its failure",
+    );
+    // A new mocha file with `it.only` switches off every other test.
+    let only = "describe('x', () => {\n  it.only('runs alone', () => {})\n})\n";
+    says(
+        &lines(&[change("test/focus.spec.js", None, Some(only))]),
+        "test/focus.spec.js",
+        "a new file that switches tests off",
+    );
+}
+
+#[test]
+fn javascript_refactors_are_not_found() {
+    let p = "e2e/hmr.spec.ts";
+    let polled = JS.replace("expect(add(1, 1))", "await expect.poll(() => add(1, 1))");
+    assert!(one(p, JS, &polled).is_empty());
+    let soft = JS.replace("expect(add(0, 0))", "expect.soft(add(0, 0))");
+    assert!(one(p, JS, &soft).is_empty());
+    // Tests moved into a module that two specs import for its effect.
+    let common = JS.replace("../src/add", "../../src/add");
+    let spec = |name: &str| {
+        change(
+            &format!("test/{name}.spec.ts"),
+            Some(JS),
+            Some("import './common'\n"),
+        )
+    };
+    assert!(
+        lines(&[
+            spec("dev"),
+            spec("build"),
+            change("test/common.ts", None, Some(&common)),
+        ])
+        .is_empty()
+    );
+    // … or call as an exported function.
+    let harness = format!("export function addTests() {{\n{JS}}}\n");
+    let calls = |name: &str| {
+        change(
+            &format!("test/{name}.spec.ts"),
+            Some(JS),
+            Some("import {{ addTests }} from './harness'\naddTests()\n"),
+        )
+    };
+    assert!(
+        lines(&[
+            calls("dev"),
+            calls("build"),
+            change("test/harness.ts", None, Some(&harness)),
+        ])
+        .is_empty()
+    );
+}
+
+#[test]
+fn javascript_runner_configuration_is_found() {
+    let pkg = r#"{"name": "calc", "scripts": {"test": "vitest run", "build": "tsc"}}"#;
+    says(
+        &one(
+            "package.json",
+            pkg,
+            &pkg.replace("vitest run", "vitest run src/none"),
+        ),
+        "package.json",
+        "the \"test\" script changed",
+    );
+    assert!(one("package.json", pkg, &pkg.replace("tsc", "tsc -b")).is_empty());
+    says(
+        &lines(&[change(
+            "pkgs/a/package.json",
+            None,
+            Some(r#"{"scripts": {"test": "exit 0"}}"#),
+        )]),
+        "pkgs/a/package.json",
+        "cannot fail",
+    );
+    let config = "export default {\n  testTimeout: 5000,\n}\n";
+    let ignoring = config.replace(
+        "  testTimeout",
+        "  testPathIgnorePatterns: ['add'],\n  testTimeout",
+    );
+    says(
+        &one("jest.config.js", config, &ignoring),
+        "jest.config.js",
+        "testPathIgnorePatterns",
+    );
+    says(
+        &lines(&[change(
+            "vitest.config.ts",
+            None,
+            Some("export default { test: { exclude: ['**/add*'] } }\n"),
+        )]),
+        "vitest.config.ts",
+        "configuration changed",
+    );
+}
+
+const RS: &str = r#"use calc::add;
+
+#[test]
+fn adds() {
+    assert_eq!(add(1, 1), 2);
+}
+
+#[test]
+fn close() {
+    assert!((add(0.1, 0.2) - 0.3).abs() < 1e-9);
+}
+"#;
+
+#[test]
+fn rust_forms_are_found() {
+    let p = "tests/add.rs";
+    for (from, to) in [
+        (
+            "#[test]\nfn adds",
+            "#[test]\n#[cfg(feature = \"never\")]\nfn adds",
+        ),
+        (
+            "#[test]\nfn adds",
+            "#[cfg(not(target_os = \"linux\"))]\n#[test]\nfn adds",
+        ),
+        ("use calc::add;", "#![cfg(not(all()))]\nuse calc::add;"),
+        (
+            "#[test]\nfn adds",
+            "#[test]\n#[should_panic(expected = \"overflow\")]\nfn adds",
+        ),
+        (
+            "    assert_eq!(add(1, 1), 2);\n",
+            "    if true { return; }\n    assert_eq!(add(1, 1), 2);\n",
+        ),
+    ] {
+        says(&one(p, RS, &RS.replace(from, to)), p, "skip marker added");
+    }
+    says(
+        &one(p, RS, &RS.replace("< 1e-9", "< 1e9")),
+        p,
+        "a tolerance widened",
+    );
+    says(
+        &one(
+            p,
+            RS,
+            &RS.replace("assert_eq!(add(1, 1), 2)", "assert!(true)"),
+        ),
+        p,
+        "cannot fail",
+    );
+    let panics = "#[test]\n#[should_panic(expected = \"attempt to add with overflow\")]\nfn overflows() {\n    add(u8::MAX, 1);\n}\n";
+    says(
+        &one(
+            p,
+            panics,
+            &panics.replace("attempt to add with overflow", ""),
+        ),
+        p,
+        "an expected text cut to a part of it",
+    );
+}
+
+#[test]
+fn rust_runner_configuration_is_found() {
+    says(
+        &lines(&[change(
+            ".cargo/config.toml",
+            None,
+            Some("[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n"),
+        )]),
+        ".cargo/config.toml",
+        "runner",
+    );
+    says(
+        &one(
+            ".cargo/config.toml",
+            "[build]\njobs = 2\n",
+            "[build]\njobs = 2\n\n[alias]\ntest = \"check\"\n",
+        ),
+        ".cargo/config.toml",
+        "alias",
+    );
+    let manifest = "[package]\nname = \"calc\"\n\n[lib]\npath = \"src/lib.rs\"\n";
+    says(
+        &one(
+            "Cargo.toml",
+            manifest,
+            &manifest.replace("path =", "test = false\npath ="),
+        ),
+        "Cargo.toml",
+        "test = false",
+    );
+    assert!(one("Cargo.toml", manifest, &manifest.replace("calc", "calc2")).is_empty());
+}
+
+#[test]
+fn rust_refactors_are_not_found() {
+    // A `#[test]` a proc macro generates is no test of this file.
+    let quoted = "fn expand() -> TokenStream {\n    quote! {\n        #[test]\n        fn generated() { assert!(true); }\n    }\n}\n";
+    assert_eq!(count(Lang::Rust, quoted).tests, 0);
+    let changed = quoted.replace("#[test]", "#[::core::prelude::v1::test]");
+    assert!(one("macros/src/entry.rs", quoted, &changed).is_empty());
+    // Tests migrated to rstest cases and a harness's `expect_*` checks.
+    let before = "#[test]\nfn first() {\n    assert_eq!(run(\"first\"), \"a\");\n}\n\n#[test]\nfn last() {\n    assert_eq!(run(\"last\"), \"z\");\n}\n";
+    let after = "#[rstest]\n#[case::first(\"first\", \"a\")]\n#[case::last(\"last\", \"z\")]\nfn picks(#[case] code: &str, #[case] want: &str) -> Result {\n    test().run(code).expect_value_eq(want)\n}\n";
+    assert!(one("tests/commands/pick.rs", before, after).is_empty());
+    // A test moved to another file, with the file's own conditions.
+    let moved = format!("#![cfg(feature = \"full\")]\n{RS}");
+    let renamed = Change {
+        path: "tokio/tests/add.rs".into(),
+        was: Some("tests-sub/tests/add.rs".into()),
+        before: Some(RS.into()),
+        after: Some(moved),
+    };
+    assert!(lines(&[renamed]).is_empty());
+}
+
+const GO: &str = r#"package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if got := Add(1, 1); got != 2 {
+		t.Errorf("Add(1, 1) = %d", got)
+	}
+}
+
+func TestAddZero(t *testing.T) {
+	if got := Add(0, 0); got != 0 {
+		t.Errorf("Add(0, 0) = %d", got)
+	}
+}
+"#;
+
+#[test]
+fn go_forms_are_found() {
+    let p = "calc/add_test.go";
+    says(
+        &one(p, GO, &format!("//go:build ignore\n\n{GO}")),
+        p,
+        "its build constraint changed",
+    );
+    says(
+        &one(
+            p,
+            GO,
+            &GO.replace(
+                "func TestAddZero(t *testing.T) {\n",
+                "func TestAddZero(t *testing.T) {\n\tif testing.Short() {\n\t\treturn\n\t}\n",
+            ),
+        ),
+        p,
+        "skip marker added",
+    );
+    says(
+        &one(p, GO, &GO.replace("got != 2", "got < 2")),
+        p,
+        "an exact comparison loosened",
+    );
+}
+
+#[test]
+fn go_refactors_are_not_found() {
+    let p = "calc/add_test.go";
+    // Two tests folded into subtests of one.
+    let folded = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tt.Run(\"one\", func(t *testing.T) {\n\t\tif got := Add(1, 1); got != 2 {\n\t\t\tt.Errorf(\"Add(1, 1) = %d\", got)\n\t\t}\n\t})\n\tt.Run(\"zero\", func(t *testing.T) {\n\t\tif got := Add(0, 0); got != 0 {\n\t\t\tt.Errorf(\"Add(0, 0) = %d\", got)\n\t\t}\n\t})\n}\n";
+    assert!(one(p, GO, folded).is_empty());
+    // … or into a table, one check for every row.
+    let table = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\ttests := []struct {\n\t\tname    string\n\t\ta, want int\n\t}{\n\t\t{\"one\", 1, 2},\n\t\t{\"zero\", 0, 0},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *testing.T) {\n\t\t\tif got := Add(tt.a, tt.a); got != tt.want {\n\t\t\t\tt.Errorf(\"Add = %d\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    assert!(one(p, GO, table).is_empty());
+    assert!(one(p, table, GO).is_empty());
+}
+
+#[test]
+fn a_huge_or_odd_file_is_read_in_bounded_time_without_panic() {
+    let huge = "def test_a():\n    assert a()\n".repeat(200_000);
+    let c = count(Lang::Python, &huge);
+    assert!(c.tests > 0 && c.tests < 200_000);
+    for text in [
+        "#![",
+        "#[should_panic(",
+        "test.each([",
+        "if (true",
+        "try {",
+        "try:\n",
+        "export function f(",
+        "@pytest.mark.parametrize(\"a\", [",
+    ] {
+        for lang in [Lang::Python, Lang::Js, Lang::Rust, Lang::Go] {
+            let _ = count(lang, text);
+        }
+        let _ = lines(&[
+            change("tests/test_a.py", Some(text), Some("")),
+            change("package.json", Some(text), Some("{")),
+        ]);
+    }
+}
+
+#[test]
+fn expected_data_rewritten_is_found_and_a_new_case_is_not() {
+    let golden = "{\"input\": [1, 1], \"sum\": 2}\n{\"input\": [2, 2], \"sum\": 4}\n";
+    let p = "tests/data/sums.json";
+    says(
+        &one(p, golden, &golden.replace("\"sum\": 4", "\"sum\": 5")),
+        p,
+        "expected data a test reads changed (1 of 2 lines lost or rewritten)",
+    );
+    says(
+        &lines(&[change("calc/testdata/add.golden", Some("2\n"), None)]),
+        "calc/testdata/add.golden",
+        "expected data a test reads was deleted",
+    );
+    let more = format!("{golden}{{\"input\": [0, 0], \"sum\": 0}}\n");
+    assert!(one(p, golden, &more).is_empty());
+    assert!(lines(&[change(p, None, Some(golden))]).is_empty());
+    // Data outside a test directory, and a fixture's manifest, are not expectations.
+    assert!(one("data/sums.json", golden, "").is_empty());
+    assert!(one("tests/fixtures/app/package.json", "{\"a\": 1}", "{}").is_empty());
+}
+
+#[test]
+fn netting_is_not_fooled_by_tests_that_check_nothing() {
+    // Real tests deleted, as many `assert True` tests added in a new file: the
+    // count of tests holds, the assertions that can fail do not.
+    let hollow = "def test_a():\n    assert True\n\ndef test_b():\n    assert True\n\ndef test_c():\n    assert True\n";
+    let found = lines(&[
+        change("tests/test_calc.py", Some(PY), None),
+        change("tests/test_new.py", None, Some(hollow)),
+    ]);
+    says(
+        &found,
+        "tests/test_calc.py",
+        "deleted (it had 4 assertions in 3 tests)",
+    );
+}

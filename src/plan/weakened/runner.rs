@@ -1,0 +1,308 @@
+//! Tests switched off without a test changing: the runner's configuration (cargo's
+//! runner and aliases, `Cargo.toml`'s `test = false`, package.json's test scripts,
+//! pytest's options in any of its files, conftest hooks, jest/vitest/mocha config)
+//! and modules that shadow a runner's entry (`unittest/__main__.py`, `pytest.py`).
+//! A new file counts as a changed one: it switches off tests that were there. Pure.
+
+use super::file_name;
+
+/// Whether `path` is a file that configures or can replace a test runner.
+pub(super) fn is_runner_file(path: &str) -> bool {
+    kind(path).is_some()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    CargoConfig,
+    CargoToml,
+    PackageJson,
+    /// pytest.ini, tox.ini, setup.cfg, pyproject.toml.
+    PytestConfig,
+    Conftest,
+    /// jest, vitest, mocha, playwright.
+    JsRunnerConfig,
+    Shadow,
+}
+
+fn kind(path: &str) -> Option<Kind> {
+    let name = file_name(path);
+    let dirs: Vec<&str> = path.split('/').collect();
+    let parent = dirs.len().checked_sub(2).map(|p| dirs[p]);
+    Some(match name {
+        "config" | "config.toml" if parent == Some(".cargo") => Kind::CargoConfig,
+        "Cargo.toml" => Kind::CargoToml,
+        "package.json" => Kind::PackageJson,
+        "pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml" => Kind::PytestConfig,
+        "conftest.py" => Kind::Conftest,
+        "pytest.py" | "unittest.py" | "sitecustomize.py" | "usercustomize.py" | "nose.py" => {
+            Kind::Shadow
+        }
+        _ if name.ends_with(".py")
+            && dirs[..dirs.len() - 1]
+                .iter()
+                .any(|d| matches!(*d, "unittest" | "pytest" | "_pytest")) =>
+        {
+            Kind::Shadow
+        }
+        _ if [
+            "jest.config.",
+            "vitest.config.",
+            "vitest.workspace.",
+            "vitest.setup.",
+            ".mocharc",
+            "playwright.config.",
+            "karma.conf.",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p)) =>
+        {
+            Kind::JsRunnerConfig
+        }
+        _ => return None,
+    })
+}
+
+/// What changed in a runner file that can switch tests off, in words.
+pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<String> {
+    let kind = kind(path)?;
+    let old = before.unwrap_or("");
+    match kind {
+        Kind::Shadow => Some(format!(
+            "{} a module of a test runner's name, which runs instead of the runner",
+            if before.is_some() { "changes" } else { "adds" }
+        )),
+        Kind::CargoConfig => new_lines(&cargo_lines(old), &cargo_lines(after))
+            .map(|l| format!("cargo's test runner or an alias changed ({l})")),
+        Kind::CargoToml => new_lines(&manifest_lines(old), &manifest_lines(after))
+            .map(|l| format!("tests switched off in the manifest ({l})")),
+        Kind::PackageJson => package_json(before, after),
+        Kind::PytestConfig => new_lines(&pytest_lines(path, old), &pytest_lines(path, after))
+            .map(|l| format!("pytest's options changed ({l})")),
+        Kind::Conftest => new_lines(&conftest_blocks(old), &conftest_blocks(after))
+            .map(|l| format!("a conftest hook that can skip or deselect tests ({l})")),
+        Kind::JsRunnerConfig => new_lines(&plain_lines(old), &plain_lines(after))
+            .map(|l| format!("the test runner's configuration changed ({l})")),
+    }
+}
+
+/// The first of `after`'s lines that `before` lacks, cut short for a finding.
+fn new_lines(before: &[String], after: &[String]) -> Option<String> {
+    let mut extra = after.iter().filter(|l| !before.contains(l));
+    let first = extra.next()?;
+    let more = extra.count();
+    let mut line: String = first.chars().take(80).collect();
+    if line.len() < first.len() {
+        line.push('…');
+    }
+    let line = line.replace(": ", ":\u{a0}");
+    Some(if more == 0 {
+        format!("`{line}`")
+    } else {
+        format!("`{line}` and {more} more")
+    })
+}
+
+/// Meaningful lines: trimmed, no blanks, no `#`/`//` comments.
+fn plain_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("//"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `(section, line)` pairs of an INI or TOML file, continuation lines joined to
+/// their key's.
+fn sections(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut section = String::new();
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            continue;
+        }
+        if line.starts_with('[') && line.ends_with(']') {
+            section = line.trim_matches(['[', ']', ' ']).to_string();
+            continue;
+        }
+        let continued = raw.starts_with([' ', '\t']) || !line.contains(['=', ':']);
+        match out.last_mut() {
+            Some((s, last)) if continued && *s == section => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => out.push((section.clone(), line.to_string())),
+        }
+    }
+    out
+}
+
+fn cargo_lines(text: &str) -> Vec<String> {
+    sections(text)
+        .into_iter()
+        .filter(|(s, l)| s == "alias" || s.starts_with("alias.") || l.starts_with("runner"))
+        .map(|(s, l)| format!("[{s}] {l}"))
+        .collect()
+}
+
+fn manifest_lines(text: &str) -> Vec<String> {
+    sections(text)
+        .into_iter()
+        .filter(|(_, l)| {
+            let key = l.split('=').next().unwrap_or("").trim();
+            matches!(key, "test" | "harness" | "autotests") && l.contains("false")
+        })
+        .map(|(s, l)| format!("[{s}] {l}"))
+        .collect()
+}
+
+/// pytest's options: the `[pytest]`, `[tool:pytest]` or `[tool.pytest…]` section
+/// (and tox's test commands), the keys that choose which tests run and how.
+fn pytest_lines(path: &str, text: &str) -> Vec<String> {
+    let name = file_name(path);
+    sections(text)
+        .into_iter()
+        .filter(|(s, l)| {
+            let key = l
+                .split(['=', ':'])
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_matches('"');
+            let pytest = match name {
+                "pytest.ini" => s == "pytest",
+                "tox.ini" => s == "pytest" || s == "tool:pytest" || s.starts_with("testenv"),
+                "setup.cfg" => s == "tool:pytest",
+                _ => s.starts_with("tool.pytest"),
+            };
+            let chooses = matches!(
+                key,
+                "addopts"
+                    | "testpaths"
+                    | "python_files"
+                    | "python_classes"
+                    | "python_functions"
+                    | "norecursedirs"
+                    | "confcutdir"
+                    | "usefixtures"
+                    | "xfail_strict"
+                    | "empty_parameter_set_mark"
+                    | "collect_ignore"
+                    | "commands"
+            );
+            pytest && chooses
+        })
+        .map(|(s, l)| format!("[{s}] {l}"))
+        .collect()
+}
+
+/// Hooks of pytest that can skip, deselect or rewrite results.
+const HOOKS: [&str; 14] = [
+    "collect_ignore",
+    "collect_ignore_glob",
+    "pytest_collection_modifyitems",
+    "pytest_ignore_collect",
+    "pytest_collect_file",
+    "pytest_pycollect_makeitem",
+    "pytest_runtest_setup",
+    "pytest_runtest_call",
+    "pytest_runtest_protocol",
+    "pytest_runtest_makereport",
+    "pytest_runtest_logreport",
+    "pytest_report_teststatus",
+    "pytest_sessionfinish",
+    "pytest_configure",
+];
+
+/// Each hook block of a conftest: a hook's `def` with its indented body, or an
+/// assignment to `collect_ignore*`, as one normalised line.
+fn conftest_blocks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let def = trimmed
+            .strip_prefix("def ")
+            .or_else(|| trimmed.strip_prefix("async def "));
+        let named = |rest: &str| {
+            HOOKS.iter().any(|h| {
+                rest.strip_prefix(h)
+                    .is_some_and(|after| after.trim_start().starts_with(['(', '=', ':', '+']))
+            })
+        };
+        if def.is_some_and(named) || (def.is_none() && named(trimmed)) {
+            let mut block = trimmed.to_string();
+            i += 1;
+            while i < lines.len() {
+                let next = lines[i];
+                let t = next.trim_start();
+                if !t.is_empty() && next.len() - t.len() <= indent && !t.starts_with([')', ']']) {
+                    break;
+                }
+                if !t.is_empty() && !t.starts_with('#') {
+                    block.push(' ');
+                    block.push_str(t);
+                }
+                i += 1;
+            }
+            out.push(block);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The test scripts of a package.json (`test`, `pretest`, `posttest`, `test:*`)
+/// that changed; a new package.json only when its test script cannot fail.
+fn package_json(before: Option<&str>, after: &str) -> Option<String> {
+    let scripts = |text: &str| -> Option<Vec<(String, String)>> {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        let scripts = value.get("scripts")?.as_object()?;
+        Some(
+            scripts
+                .iter()
+                .filter(|(k, _)| {
+                    k.as_str() == "test"
+                        || k.as_str() == "pretest"
+                        || k.as_str() == "posttest"
+                        || k.starts_with("test:")
+                })
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                .collect(),
+        )
+    };
+    let new = scripts(after).unwrap_or_default();
+    let Some(before) = before else {
+        let (key, value) = new.iter().find(|(_, v)| cannot_fail(v))?;
+        return Some(format!(
+            "a test script that cannot fail (\"{key}\" runs \"{value}\")"
+        ));
+    };
+    let old = scripts(before).unwrap_or_default();
+    for (key, value) in &old {
+        match new.iter().find(|(k, _)| k == key) {
+            None => return Some(format!("the \"{key}\" script was removed")),
+            Some((_, now)) if now != value => {
+                let now: String = now.chars().take(80).collect();
+                return Some(format!("the \"{key}\" script changed to \"{now}\""));
+            }
+            _ => {}
+        }
+    }
+    new.iter()
+        .find(|(k, v)| !old.iter().any(|(o, _)| o == k) && (k == "pretest" || cannot_fail(v)))
+        .map(|(k, v)| format!("a \"{k}\" script was added (\"{v}\")"))
+}
+
+/// A command that checks nothing.
+fn cannot_fail(command: &str) -> bool {
+    let c = command.trim();
+    matches!(c, "true" | "exit 0" | ":" | "")
+        || c.starts_with("echo ")
+        || c.ends_with("|| true")
+        || c.ends_with("|| exit 0")
+}
