@@ -380,3 +380,37 @@ fn a_stamp_more_than_a_day_ahead_is_refused_and_linted() {
     t.run(&["log", "today"]).code(2);
     t.ok(&["lint", "--rules"]).stdout_has("stamp-in-future");
 }
+
+// Attack: as two jobs, the judge's job (which holds the key) re-verified a goal
+// done on the base by running the pull request's code in its own checkout. The
+// base's goals a pull request touches are verified in the verify job only, with
+// the re-judged ones, and the judge's job reads their outcome from its file.
+#[test]
+fn as_two_jobs_a_touched_base_goal_is_verified_in_the_verify_job_only() {
+    let (t, _) = signed_on_main();
+    let ran = t.dir.path().join("verify-ran");
+    // The check itself is unchanged in the pull request, so only running it tells.
+    t.git(&["checkout", "-q", "main"]);
+    t.write(
+        "check.sh",
+        format!("touch '{}'\ngrep -q Hello README.md\n", ran.display()),
+    );
+    t.ok(&["reopen", "ship", "--reason", "a check that leaves a mark"]);
+    sign_off(&t);
+    t.commit_all("the check leaves a mark");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-B", "pr"]);
+    t.write("README.md", "");
+    t.commit_all("tidy");
+    std::fs::remove_file(&ran).ok();
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    t.ok(&["audit", "--base", &base, "--verify-only", "--results", file]);
+    assert!(ran.exists(), "the verify job did not run the touched goal's verify");
+    std::fs::remove_file(&ran).unwrap();
+    user_judge(&t, "accept");
+    t.run(&["audit", "--base", &base, "--rejudge", "--verified", file])
+        .code(1)
+        .stdout_has("reverify: failed: `sh check.sh` exited 1");
+    assert!(!ran.exists(), "the judge's job ran the pull request's code");
+}
