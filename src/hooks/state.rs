@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
@@ -179,13 +178,11 @@ impl State {
         fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         let path = self.dir.join("state.lock");
-        OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .custom_flags(crate::fsread::NONBLOCK)
-            .open(&path)
-            .with_context(|| format!("opening {}", path.display()))
+        crate::fsread::open_state(
+            OpenOptions::new().create(true).truncate(false).write(true),
+            &path,
+        )
+        .with_context(|| format!("opening {}", path.display()))
     }
 
     fn session_path(&self, id: &str) -> PathBuf {
@@ -332,12 +329,10 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
 fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let bytes = serde_json::to_vec_pretty(value)?;
     let open = || {
-        OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .custom_flags(crate::fsread::NONBLOCK)
-            .open(path)
+        crate::fsread::open_state(
+            OpenOptions::new().write(true).create(true).truncate(false),
+            path,
+        )
     };
     let mut file = match open() {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
