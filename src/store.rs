@@ -673,6 +673,24 @@ impl Store {
         ))
     }
 
+    /// How `text` is cut against the version plan last wrote, as `plan lint` says
+    /// it (rule `cut-file`): lost goals or its `## Log`, and ends inside a line or
+    /// has goals but no `## Log` (what every write refuses, [`Store::cut_refusal`]).
+    pub fn cut_against_written(&self, text: &str) -> Option<String> {
+        let now = Shape::of(text);
+        let then = self.record()?.1;
+        let lost = lost_against(&now, &then)?;
+        let broken = (!now.newline && !text.is_empty()) || (now.goals > 0 && !now.log);
+        broken.then(|| {
+            format!(
+                "cut: lost {lost} against the last version plan wrote ({} goals there, {} here{}); plan writes nothing onto it",
+                then.goals,
+                now.goals,
+                if now.newline { "" } else { ", ending inside a line" }
+            )
+        })
+    }
+
     /// The file as committed at HEAD, if it is in a repository and there.
     fn at_head(&self) -> Option<String> {
         let canonical = fs::canonicalize(&self.path).ok()?;

@@ -55,6 +55,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Ok(repo) = ctx.repo() {
         transcripts::check(&repo.root, &plan, &mut problems);
     }
+    if let Some(cut) = ctx.store.cut_against_written(&src) {
+        let hint = format!(
+            "restore it from git (`git checkout HEAD -- {0}`) or the stash (`git stash pop`)",
+            ctx.store.name
+        );
+        problems.insert(
+            0,
+            Diagnostic::error(0, cut)
+                .hint(hint)
+                .rule(rules::Rule::CutFile),
+        );
+    }
     let errors = problems
         .iter()
         .filter(|d| d.severity == Severity::Error)

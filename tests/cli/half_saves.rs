@@ -513,3 +513,20 @@ fn a_plan_with_goals_and_no_log_gets_one_only_from_doctor_fix() {
         t.plan_md()
     );
 }
+
+/// Attack (issue 35, why 1): after the stash above, `plan lint` reported 0 errors
+/// on the cut file. Failed before. Now it is an error, rule `cut-file`.
+#[test]
+fn lint_reports_a_plan_cut_against_plans_last_write() {
+    let t = Test::new().plan(&plan_with(&["a1", "a2"]));
+    t.ok(&["log", "first"]);
+    let cut = cut_inside_a_goal(&t.plan_md());
+    std::fs::write(t.path("plan.md"), &cut).unwrap();
+    let run = t.run(&["lint"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with("plan.md: cut: lost goals and its `## Log` against the last version plan wrote (4 goals there, 2 here, ending inside a line); plan writes nothing onto it [cut-file]\n  hint: restore it from git (`git checkout HEAD -- plan.md`) or the stash (`git stash pop`)\n"),
+        "{}",
+        run.stdout
+    );
+}
