@@ -58,8 +58,8 @@ pub fn open_state(options: &mut std::fs::OpenOptions, path: &Path) -> io::Result
 }
 
 /// The first entry of plan's own state directory `dir` (`.git/plan`) that is not
-/// a regular file or a directory (a link, a pipe, a device), or `dir` itself when
-/// it is a link: a write command refuses to start while one is there, rather than
+/// a regular file or a directory (a link to a file, a pipe, a device), or `dir`
+/// itself when it is a link: a write command refuses to start while one is there, rather than
 /// write its state through it, block on it, or silently go without it.
 pub fn irregular_state(dir: &Path) -> Option<(std::path::PathBuf, Refused)> {
     let refusal = |meta: &std::fs::Metadata| {
@@ -79,9 +79,15 @@ pub fn irregular_state(dir: &Path) -> Option<(std::path::PathBuf, Refused)> {
     if let Some(why) = refusal(&meta) {
         return Some((dir.to_path_buf(), why));
     }
+    // A link to a directory is a person's choice of where a directory lives (the
+    // temp directory on another disk): plan makes its own files in it, never
+    // writes through a link to a file.
     std::fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
         let meta = entry.metadata().ok()?;
-        refusal(&meta).map(|why| (entry.path(), why))
+        let to_dir = meta.file_type().is_symlink() && entry.path().is_dir();
+        refusal(&meta)
+            .filter(|_| !to_dir)
+            .map(|why| (entry.path(), why))
     })
 }
 
