@@ -195,6 +195,22 @@ impl State {
         self.dir.join("loop.json")
     }
 
+    /// Why there is no loop to act on when `loop.json` is there but reads as none
+    /// (not a loop plan can read, or not a regular file): a command says that
+    /// rather than "no work loop is running". `None` when it is absent or reads.
+    pub fn unreadable_loop(&self) -> Option<String> {
+        let path = self.loop_path();
+        fs::symlink_metadata(&path).ok()?;
+        match crate::fsread::bytes(&path, crate::fsread::STATE) {
+            Ok(bytes) if serde_json::from_slice::<Loop>(&bytes).is_ok() => None,
+            Ok(_) => Some(format!(
+                "{} is not a work loop plan can read (damaged, or written by hand)",
+                path.display()
+            )),
+            Err(e) => Some(format!("{} {e}", path.display())),
+        }
+    }
+
     /// Reads, changes and writes one session's state under the lock. Where the
     /// state cannot be written (`.git/plan` on a read-only mount, or not a
     /// directory), the change is decided on the state as it reads and remembered
