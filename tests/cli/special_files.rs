@@ -438,3 +438,28 @@ fn a_sparse_huge_plan_md_fails_the_hook_open() {
     let run = within(&t, &["hook", "claude", "stop"], "{}");
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// Hooks fail open on a link among the state files (issue 35, item 2): each
+/// answers at once with exit 0 and writes nothing through the link.
+#[test]
+fn a_link_among_the_state_files_fails_the_hooks_open() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["log", "first"]);
+    t.ok(&["goal", "--budget", "3"]);
+    let outside = t.dir.path().join("precious");
+    std::fs::write(&outside, "precious\n").unwrap();
+    for name in ["plan.written", "stamp", "events.jsonl", "loop.json"] {
+        let state = t.root().join(".git/plan").join(name);
+        let _ = std::fs::remove_file(&state);
+        std::os::unix::fs::symlink(&outside, &state).unwrap();
+    }
+    for event in CLAUDE_EVENTS {
+        let run = within(
+            &t,
+            &["hook", "claude", event_name(event)],
+            &claude(&t, event),
+        );
+        assert_eq!(run.code, 0, "{event}: {}", run.stderr);
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
+}
