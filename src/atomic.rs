@@ -359,6 +359,21 @@ mod tests {
     }
 
     #[test]
+    fn state_under_a_git_directory_is_never_written_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        fs::write(&outside, "precious").unwrap();
+        let state = dir.path().join(".git/plan/stamp");
+        fs::create_dir_all(state.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&outside, &state).unwrap();
+        let Err(Failure::Io(e)) = replace(&state, b"x", &Replace::DURABLE) else {
+            panic!("a link among the state files was written through");
+        };
+        assert_eq!(e.to_string(), "is a symbolic link, not a regular file");
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
+    }
+
+    #[test]
     fn create_new_never_replaces_a_file() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("f");

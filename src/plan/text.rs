@@ -158,6 +158,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_excerpt_keeps_short_text_and_counts_what_it_leaves_out() {
+        assert_eq!(excerpt("short"), "short");
+        let exact = "é".repeat(ECHO_MAX);
+        assert_eq!(excerpt(&exact), exact);
+        let long = format!("{exact}xy");
+        assert_eq!(excerpt(&long), format!("{exact}… (2 more characters)"));
+        assert_eq!(excerpt_at("abcd", 3), "abc… (1 more character)");
+    }
+
+    #[test]
     fn one_line_and_cut() {
         assert_eq!(one_line("  a\n b\t\tc "), "a b c");
         assert_eq!(cut("héllo", 3), "hél…");
