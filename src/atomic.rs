@@ -70,9 +70,25 @@ pub fn replace_checked(
     how: &Replace,
     ready: impl FnOnce(&Path) -> bool,
 ) -> Result<Option<PathBuf>, Failure> {
-    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    // plan's own state is replaced where it is, never through a link: a link an
+    // agent planted in `.git/plan` would otherwise have plan overwrite its target.
+    let state = crate::fsread::is_state(path);
+    let target = match state {
+        true => path.to_path_buf(),
+        false => fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+    };
     let dir = parent_dir(&target, how)?;
-    let existing = match fs::metadata(&target) {
+    let found = match state {
+        true => fs::symlink_metadata(&target),
+        false => fs::metadata(&target),
+    };
+    if let Ok(meta) = &found
+        && state
+        && !meta.is_file()
+    {
+        return Err(Failure::Io(not_regular(meta)));
+    }
+    let existing = match found {
         Ok(meta) if meta.permissions().readonly() => return Err(Failure::ReadOnly),
         Ok(meta) => Some(meta.permissions()),
         Err(_) => None,
@@ -86,6 +102,29 @@ pub fn replace_checked(
         sync_dir(&target);
     }
     Ok(Some(target))
+}
+
+/// Why a state file whose own metadata (not its link's target's) is `meta` is not
+/// replaced.
+fn not_regular(meta: &fs::Metadata) -> io::Error {
+    use std::os::unix::fs::FileTypeExt as _;
+    let kind = meta.file_type();
+    let refused = match kind.is_symlink() {
+        true => crate::fsread::Refused::Link,
+        false => crate::fsread::Refused::NotRegular {
+            what: if kind.is_dir() {
+                "a directory"
+            } else if kind.is_fifo() {
+                "a named pipe"
+            } else if kind.is_char_device() || kind.is_block_device() {
+                "a device"
+            } else {
+                "something else"
+            },
+            via_symlink: false,
+        },
+    };
+    io::Error::other(refused)
 }
 
 /// The directory `path` is in (`.` for a bare name), made first when `how` says so.
@@ -317,6 +356,21 @@ mod tests {
             "{seen:?}"
         );
         assert_eq!(fs::read_to_string(&file).unwrap(), "new");
+    }
+
+    #[test]
+    fn state_under_a_git_directory_is_never_written_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        fs::write(&outside, "precious").unwrap();
+        let state = dir.path().join(".git/plan/stamp");
+        fs::create_dir_all(state.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&outside, &state).unwrap();
+        let Err(Failure::Io(e)) = replace(&state, b"x", &Replace::DURABLE) else {
+            panic!("a link among the state files was written through");
+        };
+        assert_eq!(e.to_string(), "is a symbolic link, not a regular file");
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
     }
 
     #[test]

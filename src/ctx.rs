@@ -383,19 +383,25 @@ impl Ctx {
                 "`plan show` lists the goals with their ids",
             ));
         }
-        plan.resolve(query).map_err(|lookup| match lookup {
-            Lookup::Unknown { candidates } if candidates.is_empty() => Exit::usage_hint(
-                format!("no goal \"{query}\": {} has no goals yet", self.store.name),
-                "`plan add TITLE` adds one",
-            ),
-            Lookup::Unknown { candidates } => Exit::usage_hint(
-                format!("no goal \"{query}\""),
-                unknown_id_hint(query, &candidates),
-            ),
-            Lookup::Ambiguous { candidates } => Exit::usage_hint(
-                format!("\"{query}\" could be {}", candidates.join(", ")),
-                "give more of the id",
-            ),
+        // Echoed (and matched against the ids for a hint) by its start only: a
+        // 10 MB argument is never printed whole.
+        let shown = crate::plan::text::excerpt(query);
+        plan.resolve(query).map_err(|lookup| {
+            let query = &*shown;
+            match lookup {
+                Lookup::Unknown { candidates } if candidates.is_empty() => Exit::usage_hint(
+                    format!("no goal \"{query}\": {} has no goals yet", self.store.name),
+                    "`plan add TITLE` adds one",
+                ),
+                Lookup::Unknown { candidates } => Exit::usage_hint(
+                    format!("no goal \"{query}\""),
+                    unknown_id_hint(query, &candidates),
+                ),
+                Lookup::Ambiguous { candidates } => Exit::usage_hint(
+                    format!("\"{query}\" could be {}", candidates.join(", ")),
+                    "give more of the id",
+                ),
+            }
         })
     }
 }

@@ -7,7 +7,6 @@
 
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -79,11 +78,7 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
         }
     };
     let path = journal(git_dir);
-    let appended = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .custom_flags(crate::fsread::NONBLOCK)
-        .open(&path)
+    let appended = crate::fsread::open_state(OpenOptions::new().create(true).append(true), &path)
         // One write of one line: concurrent hooks' lines never interleave.
         .and_then(|mut f| {
             f.write_all(format!("{value}\n").as_bytes())?;

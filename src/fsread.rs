@@ -26,8 +26,90 @@ pub const STATE: u64 = 64 << 20;
 pub const RECORD: u64 = 128 << 20;
 
 /// For opening a state file to write: a named pipe there with no reader fails the
-/// open at once instead of blocking it.
-pub const NONBLOCK: i32 = OFlags::NONBLOCK.bits() as i32;
+/// open at once instead of blocking it, and a symbolic link fails it instead of
+/// being followed (an agent's link in `.git/plan` would have plan write where it
+/// points). [`open_state`] adds the check of what was opened.
+pub const NONBLOCK: i32 = (OFlags::NONBLOCK.bits() | OFlags::NOFOLLOW.bits()) as i32;
+
+/// Whether `path` is plan's own state (anything under a git directory: `.git/plan`,
+/// the refs, `.git/plan-loop`): read and written only as a regular file, never
+/// through a symbolic link.
+pub fn is_state(path: &Path) -> bool {
+    path.components().any(|c| c.as_os_str() == ".git")
+}
+
+/// Opens the state file at `path` as `options` say, with [`NONBLOCK`] (no wait on
+/// a pipe, no link followed), and refuses what is not a regular file before a
+/// byte is written to it: a pipe with a reader or a device node is a [`Refused`].
+pub fn open_state(options: &mut std::fs::OpenOptions, path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let file = options
+        .custom_flags(NONBLOCK)
+        .open(path)
+        .map_err(|e| link_refused(e, path))?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    Err(io::Error::other(Refused::NotRegular {
+        what: what(&kind),
+        via_symlink: false,
+    }))
+}
+
+/// The first entry of plan's own state directory `dir` (`.git/plan`) that is not
+/// a regular file or a directory (a link to a file, a pipe, a device), or `dir`
+/// itself when it is a link: a write command refuses to start while one is there, rather than
+/// write its state through it, block on it, or silently go without it.
+pub fn irregular_state(dir: &Path) -> Option<(std::path::PathBuf, Refused)> {
+    let refusal = |meta: &std::fs::Metadata| {
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            Some(Refused::Link)
+        } else if kind.is_file() || kind.is_dir() {
+            None
+        } else {
+            Some(Refused::NotRegular {
+                what: what(&kind),
+                via_symlink: false,
+            })
+        }
+    };
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    if let Some(why) = refusal(&meta) {
+        return Some((dir.to_path_buf(), why));
+    }
+    // A link to a directory is a person's choice of where a directory lives (the
+    // temp directory on another disk): plan makes its own files in it, never
+    // writes through a link to a file.
+    std::fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
+        let meta = entry.metadata().ok()?;
+        let to_dir = meta.file_type().is_symlink() && entry.path().is_dir();
+        refusal(&meta)
+            .filter(|_| !to_dir)
+            .map(|why| (entry.path(), why))
+    })
+}
+
+/// The error of an open with `O_NOFOLLOW` or `O_NONBLOCK`, said as what is at
+/// `path`: a link (ELOOP) or a pipe no one reads (ENXIO) is a [`Refused`].
+fn link_refused(e: io::Error, path: &Path) -> io::Error {
+    use std::os::unix::fs::FileTypeExt as _;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return e;
+    };
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        return io::Error::other(Refused::Link);
+    }
+    if kind.is_fifo() || kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
+        return io::Error::other(Refused::NotRegular {
+            what: what(&kind),
+            via_symlink: false,
+        });
+    }
+    e
+}
 
 /// Why a file was not read: what is there is not a regular file, or is longer than
 /// the cap. Carried inside an [`io::Error`], so callers keep their own handling of
@@ -41,6 +123,8 @@ pub enum Refused {
     TooBig {
         cap: u64,
     },
+    /// A symbolic link where plan keeps its own state: never followed.
+    Link,
 }
 
 impl fmt::Display for Refused {
@@ -51,6 +135,29 @@ impl fmt::Display for Refused {
                 write!(f, "is {link}{what}, not a regular file")
             }
             Refused::TooBig { cap } => write!(f, "is larger than {} MB", cap >> 20),
+            Refused::Link => write!(f, "is a symbolic link, not a regular file"),
+        }
+    }
+}
+
+impl Refused {
+    /// What to do about it, for a file named `name`.
+    pub fn hint(&self, name: &str) -> String {
+        match self {
+            Refused::NotRegular { .. } if is_state(Path::new(name)) => format!(
+                "plan keeps its state only in regular files; remove {name} and rerun (plan makes it again)"
+            ),
+            Refused::NotRegular { .. } => {
+                "plan reads it only from a regular file (a symlink to one is fine); put the file itself there"
+                    .to_string()
+            }
+            Refused::TooBig { cap } => format!(
+                "plan reads at most {} MB of it; archive or move what it no longer needs",
+                cap >> 20
+            ),
+            Refused::Link => format!(
+                "plan never reads or writes its state through a link (it could point anywhere); remove {name} and rerun"
+            ),
         }
     }
 }
@@ -65,17 +172,13 @@ pub fn refused(e: &io::Error) -> Option<&Refused> {
 /// A command's error for a file that could not be read, naming it as `name`
 /// (`plan.md`, `.plan/config.yaml`): a [`Refused`] one says why, with a hint.
 pub fn exit(name: &str, e: &io::Error) -> anyhow::Error {
-    let hint = match refused(e) {
-        None => return Exit::env(format!("cannot read {name}: {e}")),
-        Some(Refused::NotRegular { .. }) => {
-            "plan reads it only from a regular file (a symlink to one is fine); put the file itself there"
-                .to_string()
-        }
-        Some(Refused::TooBig { cap }) => format!(
-            "plan reads at most {} MB of it; archive or move what it no longer needs",
-            cap >> 20
-        ),
+    let Some(why) = refused(e) else {
+        return Exit::env(format!("cannot read {name}: {e}"));
     };
+    let hint = why.hint(name);
+    if is_state(Path::new(name)) {
+        return Exit::env_hint(format!("{name} {e}"), hint);
+    }
     Exit::usage_hint(format!("{name} {e}"), hint)
 }
 
@@ -84,11 +187,20 @@ pub fn exit(name: &str, e: &io::Error) -> anyhow::Error {
 /// directory is `ErrorKind::IsADirectory`; anything else not a regular file is a
 /// [`Refused`].
 pub fn open(path: &Path) -> io::Result<File> {
+    let state = is_state(path);
+    let nofollow = match state {
+        true => OFlags::NOFOLLOW,
+        false => OFlags::empty(),
+    };
     let fd = rustix::fs::open(
         path,
-        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY | nofollow,
         Mode::empty(),
-    )?;
+    )
+    .map_err(|e| match state {
+        true => link_refused(e.into(), path),
+        false => e.into(),
+    })?;
     let file = File::from(fd);
     let kind = file.metadata()?.file_type();
     if kind.is_file() {

@@ -6,7 +6,6 @@
 //! kept costs only this check, never the write.
 
 use std::io::Write as _;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 use crate::git::Repo;
@@ -52,15 +51,12 @@ pub fn keep(plan_path: &Path, lines: &[String]) {
         .map(|l| format!("{commit}\t{branch}\t{l}\n"))
         .collect();
     let file = path(&repo.git_dir);
-    let appended = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .custom_flags(crate::fsread::NONBLOCK)
-        .open(&file)
-        .and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.metadata()
-        });
+    let appended =
+        crate::fsread::open_state(std::fs::OpenOptions::new().create(true).append(true), &file)
+            .and_then(|mut f| {
+                f.write_all(text.as_bytes())?;
+                f.metadata()
+            });
     if let Ok(meta) = appended
         && meta.len() > MAX
     {

@@ -2,9 +2,9 @@
 //! never overwritten, what they hold, and the facts about them (exists, hash,
 //! header) that the pure proof check takes.
 
+use crate::atomic::{Failure, Replace};
 use std::fmt::Write as _;
-use std::fs::{self, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::fs;
 use std::path::Path;
 
 use anyhow::Result;
@@ -125,31 +125,23 @@ pub fn save(root: &Path, base: &str, text: &str) -> Result<Saved> {
     let dir = root.join(proof::JUDGE_DIR);
     fs::create_dir_all(&dir)
         .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
-    keep_bytes(&dir);
     let mut name = format!("{base}.md");
     let mut n = 2;
-    let mut file = loop {
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(dir.join(&name))
-        {
-            Ok(file) => break file,
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                name = format!("{base}-{n}.md");
-                n += 1;
-            }
-            Err(e) => {
-                return Err(Exit::env(format!(
-                    "cannot write {}: {e}",
-                    dir.join(&name).display()
-                )));
-            }
-        }
-    };
-    file.write_all(text.as_bytes())
-        .and_then(|_| file.sync_all())
-        .map_err(|e| Exit::env(format!("cannot write {}: {e}", dir.join(&name).display())))?;
+    // Whole or not at all (a temp file renamed in, never over a file): a full disk
+    // leaves no empty transcript behind.
+    while !crate::atomic::create_new(&dir.join(&name), text.as_bytes(), &Replace::DURABLE).map_err(
+        |e| {
+            let why = match e {
+                Failure::ReadOnly => "read-only".to_string(),
+                Failure::Dir(_, e) | Failure::Io(e) => e.to_string(),
+            };
+            Exit::env(format!("cannot write {}: {why}", dir.join(&name).display()))
+        },
+    )? {
+        name = format!("{base}-{n}.md");
+        n += 1;
+    }
+    keep_bytes(&dir);
     Ok(Saved {
         path: format!("{}{name}", proof::JUDGE_DIR),
         hash: blob_id(text.as_bytes())[..HASH_DIGITS].to_string(),
@@ -164,14 +156,13 @@ const ATTRIBUTES: &str = "# plan: transcripts are checked by the git blob id of 
 
 /// Writes `.gitattributes` in the transcripts' directory unless one is there. Best
 /// effort: without it a sign-off is as good, only a converting clone misreads it.
+/// Whole or not at all, as the transcript: never an empty one.
 fn keep_bytes(dir: &Path) {
-    if let Ok(mut file) = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(dir.join(".gitattributes"))
-    {
-        let _ = file.write_all(ATTRIBUTES.as_bytes());
-    }
+    let _ = crate::atomic::create_new(
+        &dir.join(".gitattributes"),
+        ATTRIBUTES.as_bytes(),
+        &Replace::DURABLE,
+    );
 }
 
 /// Removes a transcript whose sign-off was not written after all.

@@ -21,12 +21,11 @@ fn open(root: &Path) -> Result<Option<(File, PathBuf)>> {
     let dir = repo.git_dir.join("plan");
     fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join("running.lock");
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening the lock {}", path.display()))?;
+    let file = crate::fsread::open_state(
+        OpenOptions::new().create(true).truncate(false).write(true),
+        &path,
+    )
+    .with_context(|| format!("opening the lock {}", path.display()))?;
     Ok(Some((file, path)))
 }
 

@@ -3,7 +3,6 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -374,6 +373,10 @@ impl Store {
             // copy is the one used, and a long plan.md is held once, not twice.
             let changed = (fresh != base).then_some(fresh);
             let fresh = changed.as_deref().unwrap_or(base);
+            let repair = edits.iter().any(|e| matches!(e, Edit::CreateLog));
+            if let Some(refusal) = self.cut_refusal(fresh, repair) {
+                return Err(WriteError::Other(refusal));
+            }
             let fresh_plan = parse(fresh);
             check(&fresh_plan).map_err(|why| WriteError::Conflict {
                 message: format!("{why}; nothing was written"),
@@ -456,16 +459,41 @@ impl Store {
 
     fn lock(&self) -> Result<File> {
         let lock = self.lock_path();
-        if let Some(dir) = lock.parent() {
-            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        if let Some(dir) = lock.parent().filter(|d| crate::fsread::is_state(d))
+            && let Some((path, why)) = crate::fsread::irregular_state(dir)
+        {
+            let name = path.display().to_string();
+            return Err(Exit::env_hint(
+                format!("{name} {why}; nothing was written"),
+                why.hint(&name),
+            ));
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .custom_flags(crate::fsread::NONBLOCK)
-            .open(&lock)
-            .with_context(|| format!("opening the lock {}", lock.display()))?;
+        if let Some(dir) = lock.parent() {
+            fs::create_dir_all(dir).map_err(|e| match fs::symlink_metadata(dir) {
+                Ok(meta) if !meta.is_dir() => Exit::env_hint(
+                    format!(
+                        "{} is a file, where plan keeps its state (a directory); nothing was written",
+                        dir.display()
+                    ),
+                    format!("move it away (mv {0} {0}.old) and rerun", dir.display()),
+                ),
+                _ => Exit::env(format!("cannot create {}: {e}", dir.display())),
+            })?;
+        }
+        let file = crate::fsread::open_state(
+            OpenOptions::new().create(true).truncate(false).write(true),
+            &lock,
+        )
+        .map_err(|e| match crate::fsread::refused(&e) {
+            Some(why) => Exit::env_hint(
+                format!("cannot open the writers' lock {}: it {why}", lock.display()),
+                why.hint(&lock.display().to_string()),
+            ),
+            None => Exit::env(format!(
+                "cannot open the writers' lock {}: {e}",
+                lock.display()
+            )),
+        })?;
         // A hook never waits long; a command says what it waits for.
         crate::hooks::lock::take(&file, &lock, false, crate::hooks::lock::Wait::here())?;
         Ok(file)
@@ -598,6 +626,84 @@ impl Store {
             .map(|why| format!("{why} against the last version plan knows"))
     }
 
+    /// Why `text`, the file about to be written on, must be taken for a cut one and
+    /// left alone: it has goals but no `## Log` (plan never adds one to a file with
+    /// goals: that is what a cut leaves), or it ends inside a line having lost goals
+    /// or its `## Log` against the last version plan wrote (whatever file holds it
+    /// now: a `git stash` or checkout renames a cut copy in) or HEAD's. Checked after
+    /// the file settled, so an editor's save in progress was waited for first.
+    /// `repair`: the write is `plan doctor --fix` adding the `## Log` a person was
+    /// told to add by this very refusal; the cut inside a line is still refused.
+    fn cut_refusal(&self, text: &str, repair: bool) -> Option<anyhow::Error> {
+        let now = Shape::of(text);
+        let restore = format!(
+            "if it was cut, restore it: `git diff -- {name}` and `git checkout HEAD -- {name}` \
+             if HEAD holds it whole, `git stash list` and `git stash pop` if it was stashed",
+            name = self.name
+        );
+        if now.goals > 0 && !now.log && !repair {
+            return Some(Exit::env_hint(
+                format!(
+                    "{} has {} goal{} but no `## Log` (a cut file?); nothing was written",
+                    self.name,
+                    now.goals,
+                    if now.goals == 1 { "" } else { "s" }
+                ),
+                format!(
+                    "{restore}; if it is whole (a plan written by hand), `plan doctor --fix` adds the `## Log`"
+                ),
+            ));
+        }
+        if now.newline || text.is_empty() {
+            return None;
+        }
+        let written = self.record().map(|(_, shape)| shape);
+        let head = self.at_head().map(|t| Shape::of(&t));
+        let against = [
+            ("the last version plan wrote", written),
+            ("the one at HEAD", head),
+        ];
+        let (then_name, then, lost) = against.into_iter().find_map(|(what, then)| {
+            let then = then?;
+            lost_against(&now, &then).map(|lost| (what, then, lost))
+        })?;
+        Some(Exit::env_hint(
+            format!(
+                "{} ends inside a line and lost {lost} against {then_name} ({} goal{} and {} there, {} goal{} and {} here): a cut file; nothing was written",
+                self.name,
+                then.goals,
+                if then.goals == 1 { "" } else { "s" },
+                if then.log {
+                    "a `## Log`"
+                } else {
+                    "no `## Log`"
+                },
+                now.goals,
+                if now.goals == 1 { "" } else { "s" },
+                if now.log { "a `## Log`" } else { "no `## Log`" },
+            ),
+            format!("{restore}; if you cut it on purpose, end its last line and rerun"),
+        ))
+    }
+
+    /// How `text` is cut against the version plan last wrote, as `plan lint` says
+    /// it (rule `cut-file`): lost goals or its `## Log`, and ends inside a line or
+    /// has goals but no `## Log` (what every write refuses, [`Store::cut_refusal`]).
+    pub fn cut_against_written(&self, text: &str) -> Option<String> {
+        let now = Shape::of(text);
+        let then = self.record()?.1;
+        let lost = lost_against(&now, &then)?;
+        let broken = (!now.newline && !text.is_empty()) || (now.goals > 0 && !now.log);
+        broken.then(|| {
+            format!(
+                "cut: lost {lost} against the last version plan wrote ({} goals there, {} here{}); plan writes nothing onto it",
+                then.goals,
+                now.goals,
+                if now.newline { "" } else { ", ending inside a line" }
+            )
+        })
+    }
+
     /// The file as committed at HEAD, if it is in a repository and there.
     fn at_head(&self) -> Option<String> {
         let canonical = fs::canonicalize(&self.path).ok()?;
@@ -617,7 +723,7 @@ impl Store {
 
     /// The identity and shape of the file plan last wrote, if recorded.
     fn record(&self) -> Option<(Identity, Shape)> {
-        let text = fs::read_to_string(self.record_path()).ok()?;
+        let text = crate::fsread::text(&self.record_path(), crate::fsread::STATE).ok()?;
         let n: Vec<u64> = text
             .split_whitespace()
             .map(|w| w.parse().ok())
@@ -904,6 +1010,16 @@ fn cut(now: &Shape, then: &Shape) -> Option<&'static str> {
         Some("shrank to less than half")
     } else {
         None
+    }
+}
+
+/// What `now` lost against `then`: goals, its `## Log`, or both.
+fn lost_against(now: &Shape, then: &Shape) -> Option<&'static str> {
+    match (now.goals < then.goals, then.log && !now.log) {
+        (true, true) => Some("goals and its `## Log`"),
+        (true, false) => Some("goals"),
+        (false, true) => Some("its `## Log`"),
+        (false, false) => None,
     }
 }
 

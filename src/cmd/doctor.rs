@@ -346,13 +346,22 @@ impl View<'_> {
                         Severity::Error => "",
                         Severity::Warning => "warning: ",
                     };
-                    let mut out =
-                        format!("{}: {label}{} [{}]", place(f), esc(&f.message), f.rule.id());
+                    let mut out = format!(
+                        "{}: {label}{} [{}]",
+                        place(f),
+                        esc(&crate::plan::text::excerpt_at(
+                            &f.message,
+                            crate::plan::diag::MESSAGE_MAX
+                        )),
+                        f.rule.id()
+                    );
                     if f.line > 0 && !f.rule.in_proposal() && f.line <= plan.lines.len() {
                         out.push_str(&format!(
                             "\n{:>5} | {}",
                             f.line,
-                            esc(plan.line_text(f.line).trim_end())
+                            esc(&crate::plan::text::excerpt(
+                                plan.line_text(f.line).trim_end()
+                            ))
                         ));
                     }
                     if !grouped || f.rule != Rule::WeakSignOff {

@@ -3,6 +3,7 @@
 use anyhow::Result;
 use clap::Subcommand;
 use serde::Serialize;
+use std::cell::Cell;
 
 use crate::clock;
 use crate::config;
@@ -85,10 +86,12 @@ fn approval() -> Approval {
 }
 
 /// Logs a loop event in plan.md. The loop changed already: a plan.md that cannot
-/// be written costs the line, with a warning, never the pause or clear itself.
+/// be written costs the line, never the pause or clear itself; the failure is
+/// kept in `unlogged`, and the command then exits 3 saying so (a command that
+/// exits 0 wrote everything it said).
 /// Called with the loop's lock held (`State::with_loop_then`): lock order is the
 /// loop's state, then the store; no path takes them the other way round.
-fn log_loop(ctx: &Ctx, event: Event<'_>) {
+fn log_loop(ctx: &Ctx, event: Event<'_>, unlogged: &Cell<Option<String>>) {
     let written = clock::now().and_then(|now| {
         let src = ctx.store.read_for_write()?;
         Ok(ctx.store.write_checked(
@@ -98,11 +101,18 @@ fn log_loop(ctx: &Ctx, event: Event<'_>) {
         )?)
     });
     if let Err(e) = written {
-        crate::out::warn(&format!(
-            "plan: warning: {} was not logged in {} ({e:#})",
+        let why = match e.downcast_ref::<Exit>() {
+            Some(Exit {
+                message: Some(message),
+                ..
+            }) => message.clone(),
+            _ => format!("{e:#}"),
+        };
+        unlogged.set(Some(format!(
+            "{} was not logged in {} ({why})",
             event.render(),
             ctx.store.name
-        ));
+        )));
     }
 }
 
@@ -118,7 +128,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let state = State::new(&repo.git_dir);
-    let none = || Exit::usage_hint("no work loop is running", "`plan goal` starts one");
+    let none = || match state.unreadable_loop() {
+        Some(why) => Exit::env_hint(why, "`plan goal` starts a new loop in its place"),
+        None => Exit::usage_hint("no work loop is running", "`plan goal` starts one"),
+    };
+    let unlogged = Cell::new(None);
     match args.action {
         None => {
             let src = ctx.store.read()?;
@@ -160,6 +174,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                         Event::LoopCleared {
                             approval: approval(),
                         },
+                        &unlogged,
                     );
                 }
             };
@@ -200,6 +215,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                         Event::LoopPaused {
                             approval: approval(),
                         },
+                        &unlogged,
                     );
                 }
             };
@@ -232,6 +248,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                         Event::LoopCleared {
                             approval: approval(),
                         },
+                        &unlogged,
                     );
                 }
             };
@@ -277,6 +294,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                             id: &goal.id,
                             approval: approval(),
                         },
+                        &unlogged,
                     );
                 }
             };
@@ -337,5 +355,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
         }
     }
-    Ok(OK)
+    match unlogged.take() {
+        Some(why) => Err(Exit::env_hint(
+            why,
+            "the loop changed as said; once plan.md can be written, `plan log` what happened",
+        )),
+        None => Ok(OK),
+    }
 }

@@ -62,6 +62,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if let Some(limit) = crate::clock::future_limit() {
         problems.extend(crate::plan::stamps::ahead(&plan.log, &limit));
     }
+    if let Some(cut) = ctx.store.cut_against_written(&src) {
+        let hint = format!(
+            "restore it from git (`git checkout HEAD -- {0}`) or the stash (`git stash pop`)",
+            ctx.store.name
+        );
+        problems.insert(
+            0,
+            Diagnostic::error(0, cut)
+                .hint(hint)
+                .rule(rules::Rule::CutFile),
+        );
+    }
     let errors = problems
         .iter()
         .filter(|d| d.severity == Severity::Error)

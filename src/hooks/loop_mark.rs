@@ -12,7 +12,12 @@ fn path(git_dir: &Path) -> PathBuf {
 
 /// Marks a loop started at `started` (`YYYY-MM-DD HH:MM`).
 pub fn set(git_dir: &Path, started: &str) {
-    let _ = std::fs::write(path(git_dir), format!("{started}\n"));
+    let how = crate::atomic::Replace {
+        new_file: crate::atomic::NewFile::Private,
+        prefix: ".plan-loop-",
+        ..crate::atomic::Replace::DURABLE
+    };
+    let _ = crate::atomic::replace(&path(git_dir), format!("{started}\n").as_bytes(), &how);
 }
 
 /// The marked loop's start, and the mark gone: a vanished loop blocks one stop.

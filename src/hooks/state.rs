@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
@@ -179,13 +178,11 @@ impl State {
         fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         let path = self.dir.join("state.lock");
-        OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .custom_flags(crate::fsread::NONBLOCK)
-            .open(&path)
-            .with_context(|| format!("opening {}", path.display()))
+        crate::fsread::open_state(
+            OpenOptions::new().create(true).truncate(false).write(true),
+            &path,
+        )
+        .with_context(|| format!("opening {}", path.display()))
     }
 
     fn session_path(&self, id: &str) -> PathBuf {
@@ -196,6 +193,22 @@ impl State {
 
     fn loop_path(&self) -> PathBuf {
         self.dir.join("loop.json")
+    }
+
+    /// Why there is no loop to act on when `loop.json` is there but reads as none
+    /// (not a loop plan can read, or not a regular file): a command says that
+    /// rather than "no work loop is running". `None` when it is absent or reads.
+    pub fn unreadable_loop(&self) -> Option<String> {
+        let path = self.loop_path();
+        fs::symlink_metadata(&path).ok()?;
+        match crate::fsread::bytes(&path, crate::fsread::STATE) {
+            Ok(bytes) if serde_json::from_slice::<Loop>(&bytes).is_ok() => None,
+            Ok(_) => Some(format!(
+                "{} is not a work loop plan can read (damaged, or written by hand)",
+                path.display()
+            )),
+            Err(e) => Some(format!("{} {e}", path.display())),
+        }
     }
 
     /// Reads, changes and writes one session's state under the lock. Where the
@@ -332,12 +345,10 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
 fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let bytes = serde_json::to_vec_pretty(value)?;
     let open = || {
-        OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .custom_flags(crate::fsread::NONBLOCK)
-            .open(path)
+        crate::fsread::open_state(
+            OpenOptions::new().write(true).create(true).truncate(false),
+            path,
+        )
     };
     let mut file = match open() {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -131,7 +131,13 @@ pub fn check(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Hit> {
             Rule::NoLog,
             0,
             "no `## Log` section".into(),
-            "`plan log TEXT` creates it; `plan doctor --fix` adds it",
+            // A write adds none to a file with goals: that is what a cut leaves.
+            match plan.goals.is_empty() {
+                true => "`plan log TEXT` creates it; `plan doctor --fix` adds it",
+                false => {
+                    "`plan doctor --fix` adds it if the file is whole; if it was cut, restore it from git"
+                }
+            },
         );
         if plan.appends_safely() {
             hit.repair = Some(Repair {

@@ -5,6 +5,11 @@ use serde::Serialize;
 use super::rules::Rule;
 pub use super::rules::Severity;
 use super::text::escape_controls as esc;
+use super::text::{excerpt, excerpt_at};
+
+/// The most of a message or a hint printed: they quote plan.md text in excerpts
+/// already; this bounds one that quotes a whole line or title of any length.
+pub const MESSAGE_MAX: usize = 1000;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
@@ -47,7 +52,8 @@ impl Diagnostic {
         self
     }
 
-    /// `name:line: message`, then the source line and the hint, each indented.
+    /// `name:line: message`, then the source line (its first
+    /// [`super::text::ECHO_MAX`] characters: a 10 MB id is never printed whole) and the hint, each indented.
     /// Warnings say so; errors need no label.
     pub fn render(&self, name: &str, line_text: Option<&str>) -> String {
         self.render_as(name, line_text, false)
@@ -68,7 +74,8 @@ impl Diagnostic {
         };
         // Messages quote titles and the line itself: plan.md text, shown escaped so
         // a control sequence in it reaches no terminal.
-        let message = esc(&self.message);
+        let message = excerpt_at(&self.message, MESSAGE_MAX);
+        let message = esc(&message);
         if self.line == 0 {
             out.push_str(&format!("{name}: {label}{message}"));
         } else {
@@ -78,10 +85,17 @@ impl Diagnostic {
             out.push_str(&format!(" [{}]", rule.id()));
         }
         if let Some(text) = line_text.filter(|_| self.line > 0) {
-            out.push_str(&format!("\n{:>5} | {}", self.line, esc(text.trim_end())));
+            out.push_str(&format!(
+                "\n{:>5} | {}",
+                self.line,
+                esc(&excerpt(text.trim_end()))
+            ));
         }
         if let Some(hint) = &self.hint {
-            out.push_str(&format!("\n  hint: {}", esc(hint)));
+            out.push_str(&format!(
+                "\n  hint: {}",
+                esc(&excerpt_at(hint, MESSAGE_MAX))
+            ));
         }
         out
     }

@@ -14,6 +14,32 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// The most of a user's text (a goal id, a title) a message echoes: enough to
+/// know it again, and a 10 MB argument is never printed whole.
+pub const ECHO_MAX: usize = 200;
+
+/// `text` as a message echoes it: whole up to [`ECHO_MAX`] characters, else its
+/// first [`ECHO_MAX`] and how many more there were.
+pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    excerpt_at(text, ECHO_MAX)
+}
+
+/// As [`excerpt`], up to `max` characters: for a whole message, which quotes
+/// excerpts already and may be longer than one.
+pub fn excerpt_at(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => {
+            let rest = text[end..].chars().count();
+            std::borrow::Cow::Owned(format!(
+                "{}… ({rest} more character{})",
+                &text[..end],
+                if rest == 1 { "" } else { "s" }
+            ))
+        }
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 /// A C0 or C1 control character or DEL: what starts a terminal control sequence or
 /// moves the cursor. Tab is kept; plan.md lines hold no newline.
 fn is_control(c: char) -> bool {
@@ -130,6 +156,16 @@ pub fn starts_with_stamp(b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_excerpt_keeps_short_text_and_counts_what_it_leaves_out() {
+        assert_eq!(excerpt("short"), "short");
+        let exact = "é".repeat(ECHO_MAX);
+        assert_eq!(excerpt(&exact), exact);
+        let long = format!("{exact}xy");
+        assert_eq!(excerpt(&long), format!("{exact}… (2 more characters)"));
+        assert_eq!(excerpt_at("abcd", 3), "abc… (1 more character)");
+    }
 
     #[test]
     fn one_line_and_cut() {

@@ -424,3 +424,109 @@ fn a_save_paused_inside_a_line_and_quiet_before_plans_read_loses_nothing() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(t.plan_md(), format!("{theirs}- 2026-06-15 14:02 mine\n"));
 }
+
+/// [`plan_with`] a1 and a2 cut inside the title of its third goal: two of four goals
+/// left, no `## Log`, no final newline, as a commit taken mid-save holds it.
+fn cut_inside_a_goal(full: &str) -> String {
+    full[..full.find("## Goal: gamma").unwrap() + 5].to_string()
+}
+
+/// Attack (issue 35, why 1): a commit taken mid-save put a cut plan.md in HEAD;
+/// `git stash` then renamed that cut copy in (a new inode, so nothing plan knew of
+/// it). `plan log` waited 2 s, wrote onto it, added a fresh `## Log` and exited 0:
+/// two goals and the log lost for good, `git stash pop` refused. Failed before. Now
+/// the write is refused with exit 3, naming what is missing and where it is.
+#[test]
+fn a_cut_plan_a_stash_brings_back_is_refused_not_written_on() {
+    let full = plan_with(&["a1", "a2"]);
+    let t = Test::new().plan(&full);
+    t.ok(&["log", "first"]);
+    let whole = t.plan_md();
+    let cut = cut_inside_a_goal(&whole);
+    std::fs::write(t.path("plan.md"), &cut).unwrap();
+    t.commit_all("taken mid-save");
+    std::fs::write(t.path("plan.md"), &whole).unwrap();
+    t.git(&["stash", "-q"]);
+    assert_eq!(t.plan_md(), cut);
+    let run = t.run(&["log", "second"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "plan: plan.md has 2 goals but no `## Log` (a cut file?); nothing was written\n  hint: if it was cut, restore it: `git diff -- plan.md` and `git checkout HEAD -- plan.md` if HEAD holds it whole, `git stash list` and `git stash pop` if it was stashed; if it is whole (a plan written by hand), `plan doctor --fix` adds the `## Log`\n"
+    );
+    assert_eq!(t.plan_md(), cut, "nothing was written");
+    t.git(&["checkout", "-q", "--", "plan.md"]);
+    t.git(&["stash", "pop", "-q"]);
+    assert_eq!(t.plan_md(), whole, "the stash gives the whole plan back");
+}
+
+/// A cut that kept `## Log` but lost goals and ends inside a line, renamed in whole
+/// (so no in-place save to wait for): refused against the version plan last wrote,
+/// whatever file holds it now. Failed before: written on, exit 0.
+#[test]
+fn a_plan_renamed_in_cut_inside_a_line_is_refused() {
+    let t = Test::new().plan(&plan_with(&["a1", "a2"]));
+    t.ok(&["log", "first"]);
+    let whole = t.plan_md();
+    let log = whole.find("\n## Log").unwrap();
+    let cut = format!(
+        "{}{}\n- 2026-01-01 10:00 on",
+        &whole[..whole.find("\n## Goal: gamma").unwrap()],
+        &whole[log..whole.find("\n- 2026").unwrap()]
+    );
+    let tmp = t.dir.path().join("renamed-in");
+    std::fs::write(&tmp, &cut).unwrap();
+    std::fs::rename(&tmp, t.path("plan.md")).unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    let run = t.run(&["log", "second"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "plan: plan.md ends inside a line and lost goals against the last version plan wrote (4 goals and a `## Log` there, 2 goals and a `## Log` here): a cut file; nothing was written\n  hint: if it was cut, restore it: `git diff -- plan.md` and `git checkout HEAD -- plan.md` if HEAD holds it whole, `git stash list` and `git stash pop` if it was stashed; if you cut it on purpose, end its last line and rerun\n"
+    );
+    assert_eq!(t.plan_md(), cut, "nothing was written");
+}
+
+/// A plan written by hand with goals and no `## Log` is not given one by a write
+/// (that is what a cut leaves); `plan doctor --fix`, which the refusal names, adds
+/// it, and the write then goes through. Failed before: `plan log` added the log.
+#[test]
+fn a_plan_with_goals_and_no_log_gets_one_only_from_doctor_fix() {
+    let md = "# Plan: x\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: open\n";
+    let t = Test::new().plan(md);
+    let run = t.run(&["log", "a line"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "plan: plan.md has 1 goal but no `## Log` (a cut file?); nothing was written\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(t.plan_md(), md);
+    t.run(&["doctor", "--fix"]);
+    assert!(t.plan_md().ends_with("## Log\n"), "{}", t.plan_md());
+    t.ok(&["log", "a line"]);
+    assert!(
+        t.plan_md().ends_with("## Log\n- 2026-06-15 14:02 a line\n"),
+        "{}",
+        t.plan_md()
+    );
+}
+
+/// Attack (issue 35, why 1): after the stash above, `plan lint` reported 0 errors
+/// on the cut file. Failed before. Now it is an error, rule `cut-file`.
+#[test]
+fn lint_reports_a_plan_cut_against_plans_last_write() {
+    let t = Test::new().plan(&plan_with(&["a1", "a2"]));
+    t.ok(&["log", "first"]);
+    let cut = cut_inside_a_goal(&t.plan_md());
+    std::fs::write(t.path("plan.md"), &cut).unwrap();
+    let run = t.run(&["lint"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with("plan.md: cut: lost goals and its `## Log` against the last version plan wrote (4 goals there, 2 here, ending inside a line); plan writes nothing onto it [cut-file]\n  hint: restore it from git (`git checkout HEAD -- plan.md`) or the stash (`git stash pop`)\n"),
+        "{}",
+        run.stdout
+    );
+}

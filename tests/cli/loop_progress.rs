@@ -357,7 +357,9 @@ fn a_named_pipe_where_git_reads_does_not_wedge_the_stop() {
 }
 
 /// A named pipe for the loop's mark (read when loop.json is gone) or the stamp
-/// floor (read by every plan.md write) holds nothing up either.
+/// floor (read by every plan.md write) holds nothing up either: the write is
+/// refused at once, naming the pipe (state files are regular files or nothing,
+/// issue 35), and goes through once it is gone.
 #[test]
 fn a_named_pipe_for_the_loop_mark_or_the_stamp_floor_holds_nothing_up() {
     let t = looping(20, 5);
@@ -365,8 +367,20 @@ fn a_named_pipe_for_the_loop_mark_or_the_stamp_floor_holds_nothing_up() {
     std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
     stop_within(&t, 20);
     mkfifo(&t.path(".git/plan/stamp"));
-    let mut child = t.cmd(&["log", "still written"]).spawn().unwrap();
+    let mut child = t
+        .cmd(&["log", "still written"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     finish_within(&mut child, 20, "plan log, beside the stamp floor's pipe,");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        stderr.contains(".git/plan/stamp is a named pipe, not a regular file; nothing was written"),
+        "{stderr}"
+    );
+    std::fs::remove_file(t.path(".git/plan/stamp")).unwrap();
+    t.ok(&["log", "still written"]);
     assert!(t.plan_md().contains("still written"), "{}", t.plan_md());
 }
 

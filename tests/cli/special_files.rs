@@ -279,8 +279,92 @@ fn a_pipe_for_the_writers_lock_fails_a_write_at_once() {
     mkfifo(&t.root().join(".git/plan/plan.lock"));
     let run = within(&t, &["log", "a line"], "");
     assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains("opening the lock"), "{}", run.stderr);
+    assert_eq!(
+        state_words(&t, &run.stderr),
+        "plan: .git/plan/plan.lock is a named pipe, not a regular file; nothing was written\n  hint: plan keeps its state only in regular files; remove .git/plan/plan.lock and rerun (plan makes it again)\n"
+    );
     assert_eq!(t.plan_md(), PLAN, "nothing is written");
+}
+
+/// `stderr` with the test's repository said as `.`: messages name state files by
+/// their full path.
+fn state_words(t: &Test, stderr: &str) -> String {
+    stderr.replace(&format!("{}/", t.root().display()), "")
+}
+
+/// Attack (issue 35, why 2): `.git/plan/plan.written` made a link to a file
+/// outside: plan wrote its record into the link's target, so an agent's link has
+/// the user's next command overwrite any file the user can write. Failed before
+/// (exit 0, the target overwritten). Now the write is refused, naming the link, and
+/// neither the target nor plan.md is touched.
+#[test]
+fn a_link_among_the_state_files_is_never_written_through() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["log", "first"]);
+    let before = t.plan_md();
+    let outside = t.dir.path().join("precious");
+    std::fs::write(&outside, "precious\n").unwrap();
+    let written = t.root().join(".git/plan/plan.written");
+    std::fs::remove_file(&written).unwrap();
+    std::os::unix::fs::symlink(&outside, &written).unwrap();
+    let run = within(&t, &["log", "second"], "");
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        state_words(&t, &run.stderr),
+        "plan: .git/plan/plan.written is a symbolic link, not a regular file; nothing was written\n  hint: plan never reads or writes its state through a link (it could point anywhere); remove .git/plan/plan.written and rerun\n"
+    );
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
+    assert_eq!(t.plan_md(), before);
+    std::fs::remove_file(&written).unwrap();
+    t.ok(&["log", "second"]);
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
+}
+
+/// Attack (issue 35, why 3): `.git/plan/plan.written` a named pipe, or a link to a
+/// zero device: `log` and `tick` hung for good (the device case read
+/// gigabytes). Failed before (killed at the limit). Now each is refused at once,
+/// naming the file.
+#[test]
+fn a_pipe_or_a_device_for_plans_record_fails_a_write_at_once() {
+    for device in [false, true] {
+        let t = Test::new().plan(PLAN);
+        t.ok(&["log", "first"]);
+        let before = t.plan_md();
+        let written = t.root().join(".git/plan/plan.written");
+        match device {
+            true => link_to_zero(&written),
+            false => mkfifo(&written),
+        }
+        let said = match device {
+            true => {
+                "plan: .git/plan/plan.written is a symbolic link, not a regular file; nothing was written\n  hint: plan never reads or writes its state through a link (it could point anywhere); remove .git/plan/plan.written and rerun\n"
+            }
+            false => {
+                "plan: .git/plan/plan.written is a named pipe, not a regular file; nothing was written\n  hint: plan keeps its state only in regular files; remove .git/plan/plan.written and rerun (plan makes it again)\n"
+            }
+        };
+        for args in [&["log", "x"][..], &["tick", "cache-layer", "1"]] {
+            let run = within(&t, args, "");
+            assert_eq!(run.code, 3, "{args:?}: {}{}", run.stdout, run.stderr);
+            assert_eq!(state_words(&t, &run.stderr), said, "{args:?}");
+        }
+        assert_eq!(t.plan_md(), before);
+    }
+}
+
+/// Attack (issue 35, why 8): `.git/plan` a file said "File exists (os error 17)".
+/// Failed before. Now the write names it and says what to do.
+#[test]
+fn a_file_where_plans_state_directory_goes_is_named() {
+    let t = Test::new().plan(PLAN);
+    std::fs::write(t.root().join(".git/plan"), "not a directory\n").unwrap();
+    let run = within(&t, &["log", "a line"], "");
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        state_words(&t, &run.stderr),
+        "plan: .git/plan is a file, where plan keeps its state (a directory); nothing was written\n  hint: move it away (mv .git/plan .git/plan.old) and rerun\n"
+    );
+    assert_eq!(t.plan_md(), PLAN);
 }
 
 /// Attack: a named pipe where the loop's events are journalled
@@ -303,7 +387,8 @@ fn a_pipe_for_the_events_journal_hangs_no_stop() {
 }
 
 /// Attack: a named pipe where a pending draft is kept (`.git/plan/proposal.json`):
-/// `plan review` and `plan doctor` blocked opening it. Now each says what is there.
+/// `plan review` and `plan doctor` blocked opening it. Now each says what is there,
+/// as the environment error (exit 3) plan's state in the wrong shape is.
 #[test]
 fn a_pipe_for_the_pending_draft_hangs_no_command() {
     let t = Test::new().plan(PLAN);
@@ -311,7 +396,7 @@ fn a_pipe_for_the_pending_draft_hangs_no_command() {
     mkfifo(&pipe);
     for args in [&["review"][..], &["doctor"]] {
         let run = within(&t, args, "");
-        assert_eq!(run.code, 2, "plan {args:?}: {}{}", run.stdout, run.stderr);
+        assert_eq!(run.code, 3, "plan {args:?}: {}{}", run.stdout, run.stderr);
         assert!(
             run.stderr.contains("is a named pipe, not a regular file"),
             "plan {args:?}: {}",
@@ -352,4 +437,29 @@ fn a_sparse_huge_plan_md_fails_the_hook_open() {
     file.set_len(1 << 40).unwrap();
     let run = within(&t, &["hook", "claude", "stop"], "{}");
     assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// Hooks fail open on a link among the state files (issue 35, item 2): each
+/// answers at once with exit 0 and writes nothing through the link.
+#[test]
+fn a_link_among_the_state_files_fails_the_hooks_open() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["log", "first"]);
+    t.ok(&["goal", "--budget", "3"]);
+    let outside = t.dir.path().join("precious");
+    std::fs::write(&outside, "precious\n").unwrap();
+    for name in ["plan.written", "stamp", "events.jsonl", "loop.json"] {
+        let state = t.root().join(".git/plan").join(name);
+        let _ = std::fs::remove_file(&state);
+        std::os::unix::fs::symlink(&outside, &state).unwrap();
+    }
+    for event in CLAUDE_EVENTS {
+        let run = within(
+            &t,
+            &["hook", "claude", event_name(event)],
+            &claude(&t, event),
+        );
+        assert_eq!(run.code, 0, "{event}: {}", run.stderr);
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
 }
