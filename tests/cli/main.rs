@@ -33,6 +33,7 @@ mod hook_cache;
 mod hooks;
 mod hot;
 mod huge_plans;
+mod import_shapes;
 mod injection_size;
 mod install;
 mod judge_containment;
