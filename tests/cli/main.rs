@@ -22,6 +22,7 @@ mod edges;
 mod events;
 mod files;
 mod first_steps;
+mod foreign_plans;
 mod gate;
 mod gate_key;
 mod goal_budget;
