@@ -170,6 +170,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             fix: args.fix,
         };
         println(&view.text(ctx, &fixed, &remaining))?;
+        // Another tool's plan reads as no goals: say so rather than nothing.
+        if let Some(line) = crate::plan::foreign::line(&model::parse(&src), &ctx.store.name) {
+            println(&line)?;
+        }
     }
     Ok(if remaining.is_empty() {
         OK

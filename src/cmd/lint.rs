@@ -107,5 +107,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             if warnings == 1 { "warning" } else { "warnings" },
         ))?;
     }
+    // Another tool's plan reads as no goals: say so rather than nothing.
+    if let Some(line) = crate::plan::foreign::line(&plan, &ctx.store.name).filter(|_| !args.json) {
+        println(&line)?;
+    }
     Ok(if errors > 0 { CHECK_FAILED } else { OK })
 }

@@ -80,6 +80,11 @@ pub fn show(env: &Env, id: Option<&str>, all: bool, json: bool) -> Result<Shown>
     Ok(if json {
         Shown::Json(serde_json::to_value(render::plan_view(&plan))?)
     } else {
-        Shown::Text(render::widget(&plan, all, ctx.style))
+        let text = render::widget(&plan, all, ctx.style);
+        // Another tool's plan reads as no goals: say what is there instead.
+        Shown::Text(match crate::plan::foreign::line(&plan, &ctx.store.name) {
+            Some(line) => text.replace("no goals yet · plan add TITLE", &line),
+            None => text,
+        })
     })
 }

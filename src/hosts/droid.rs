@@ -84,7 +84,7 @@ pub const JUDGE_SETTINGS: &str = "{\"hooks\": {\"hooksDisabled\": true}}\n";
 
 /// The instruction files Droid (0.225.2) discovers along the paths it reads and
 /// hands its model as project guidelines.
-const GUIDELINES: [&str; 5] = [
+pub const GUIDELINES: [&str; 5] = [
     "CLAUDE.md",
     "Claude.md",
     "AGENTS.md",
@@ -121,8 +121,9 @@ fn judge(r: &Request) -> Invocation {
     // root's `.factory/` (settings whose `customModels` could send the judge to the
     // agent's server, hooks, MCP servers) does not load; it reads the root by
     // absolute path. Droid still hands its model the AGENTS.md and CLAUDE.md files
-    // along every path it reads, and no flag stops that (0.225.2):
-    // `guideline_files` refuses a root that holds one, before the run.
+    // along every path it reads, and no flag stops that (0.225.2): the sign-off
+    // judge's root is a private copy they are set aside in (src/judge/run.rs);
+    // `guideline_files` refuses a run on the repository itself.
     let mut inv = Invocation::new("droid", false);
     inv.start_in(r.workdir);
     let settings = r.out_file.with_file_name("droid-settings.json");

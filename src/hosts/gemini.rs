@@ -159,8 +159,9 @@ fn judge(r: &Request) -> Invocation {
     // not load (a GOOGLE_GEMINI_BASE_URL there would take the user's key to the
     // agent's server), and it reads the root through `--include-directories`.
     // Gemini loads the GEMINI.md files of every workspace directory, and of a read
-    // file's directories, whatever flag says (0.61.0): `context_files` refuses a
-    // root that holds one, before the run.
+    // file's directories, whatever flag says (0.61.0): the sign-off judge's root is
+    // a private copy they are set aside in (src/judge/run.rs); `context_files`
+    // refuses a run on the repository itself.
     let mut inv = Invocation::new("gemini", false);
     inv.start_in(r.workdir);
     let policy = r.out_file.with_file_name("gemini-policy.toml");
@@ -188,7 +189,7 @@ fn judge(r: &Request) -> Invocation {
 /// The names Gemini CLI loads as context files: GEMINI.md, and those the user's
 /// `~/.gemini/settings.json` adds under `context.fileName` (Gemini keeps GEMINI.md
 /// whatever that says).
-fn context_names(home: Option<&Path>) -> Vec<String> {
+pub fn context_names(home: Option<&Path>) -> Vec<String> {
     let mut names = vec!["GEMINI.md".to_string()];
     let settings = home
         .and_then(|h| std::fs::read_to_string(h.join(".gemini/settings.json")).ok())

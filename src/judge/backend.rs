@@ -252,6 +252,52 @@ pub fn refusal(backend: Backend, root: &Path) -> Option<String> {
     (host.spec().judge.refuse?)(root, home.as_deref())
 }
 
+/// The instruction files under `root` (its `.git` left out) that `backend`'s host
+/// hands its model as its own instructions whatever plan passes it: Droid's
+/// AGENTS.md and CLAUDE.md, Gemini CLI's GEMINI.md and the names the user's
+/// settings add. Sorted, relative to `root`. The sign-off judge reads a private
+/// copy, so they are set aside there for the run instead of refusing the judge.
+pub fn instruction_files(backend: Backend, root: &Path) -> Vec<String> {
+    let names: Vec<String> = match backend {
+        Backend::Host(Host::Droid) => crate::hosts::droid::GUIDELINES
+            .iter()
+            .map(|n| n.to_string())
+            .collect(),
+        Backend::Host(Host::Gemini) => {
+            let home = std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(PathBuf::from);
+            crate::hosts::gemini::context_names(home.as_deref())
+        }
+        _ => return Vec::new(),
+    };
+    let mut found = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let name = entry.file_name();
+            if kind.is_dir() {
+                if name != ".git" {
+                    dirs.push(entry.path());
+                }
+            } else if names.iter().any(|n| name == n.as_str()) {
+                let path = entry.path();
+                if let Ok(rel) = path.strip_prefix(root) {
+                    found.push(rel.display().to_string());
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 /// The private working directory of a run whose answer file is `out_file`.
 pub fn workdir(out_file: &Path) -> PathBuf {
     out_file.with_file_name("work")

@@ -8,7 +8,8 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::backend::{
-    Backend, Format, Invocation, VERDICT_SCHEMA, ask_for_verdict_schema, invocation, refusal,
+    Backend, Format, Invocation, VERDICT_SCHEMA, ask_for_verdict_schema, instruction_files,
+    invocation, refusal,
 };
 use super::program::{self, Program};
 use super::verdict::{self, Verdict};
@@ -60,7 +61,11 @@ fn spawn(
     system: &str,
     verdict_schema: bool,
 ) -> Result<Raw> {
-    refuse_unisolated(judge, root)?;
+    // The sign-off judge (`verdict_schema`) reads a private copy, whose
+    // instruction files `run` sets aside; anything else reads the repository itself.
+    if !verdict_schema {
+        refuse_unisolated(judge, root)?;
+    }
     let scratch = tempfile::tempdir()?;
     let out_file = scratch.path().join("last-message.txt");
     let mut inv = invocation(
@@ -159,8 +164,16 @@ fn failure(judge: &Judge, output: &exec::Output) -> Option<String> {
 /// without a readable verdict is `NoVerdict`. A run that could not judge at all (timed
 /// out, exited non-zero without an answer, reported its own error) is
 /// `CouldNotJudge`, with the judge's words.
+///
+/// `root` is the judge's private copy of the tree (src/judge/tree.rs): the
+/// instruction files its host would load as its own are moved out of it for the run
+/// and back after, so they never steer the judge, and the prompt names them.
 pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Answer> {
-    let raw = spawn(judge, root, prompt, system, true)?;
+    let aside = SetAside::take(judge.backend, root)?;
+    let prompt = aside.note(prompt);
+    let raw = spawn(judge, root, &prompt, system, true);
+    aside.put_back()?;
+    let raw = raw?;
     let output = &raw.output;
     // Codex's stdout is progress; its answer is the last-message file.
     let answered = match judge.backend.format() {
@@ -207,6 +220,78 @@ pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Ans
         last_message: raw.last_message,
         program: raw.program,
     })
+}
+
+/// Instruction files moved out of the judge's copy for one run, kept in a
+/// directory of their own (not beside the copy, where a file counts as the judge's).
+struct SetAside {
+    root: std::path::PathBuf,
+    stash: Option<tempfile::TempDir>,
+    paths: Vec<String>,
+}
+
+impl SetAside {
+    fn take(backend: Backend, root: &Path) -> Result<SetAside> {
+        let paths = instruction_files(backend, root);
+        let mut aside = SetAside {
+            root: root.to_path_buf(),
+            stash: None,
+            paths: Vec::new(),
+        };
+        if paths.is_empty() {
+            return Ok(aside);
+        }
+        let stash = tempfile::Builder::new()
+            .prefix("plan-judge-withheld-")
+            .tempdir()
+            .map_err(|e| {
+                Exit::env(format!(
+                    "cannot set the judge's instruction files aside: {e}"
+                ))
+            })?;
+        for (i, rel) in paths.into_iter().enumerate() {
+            let to = stash.path().join(i.to_string());
+            if let Err(e) = std::fs::rename(root.join(&rel), &to) {
+                aside.stash = Some(stash);
+                aside.put_back()?;
+                return Err(Exit::env(format!(
+                    "cannot set {rel} aside in the judge's copy: {e}"
+                )));
+            }
+            aside.paths.push(rel);
+        }
+        aside.stash = Some(stash);
+        Ok(aside)
+    }
+
+    /// The prompt, naming what was withheld, so the judge knows the files exist.
+    fn note(&self, prompt: &str) -> String {
+        if self.paths.is_empty() {
+            return prompt.to_string();
+        }
+        format!(
+            "Withheld from your copy of the repository: {}. They are instruction files your CLI would load as its own instructions; the agent under review could have written them, so they are not shown to you.\n\n{prompt}",
+            self.paths.join(", ")
+        )
+    }
+
+    /// Moves every file back where it was. One the judge made in its place is left
+    /// (the copy's watch reports it as the judge's change).
+    fn put_back(&self) -> Result<()> {
+        let Some(stash) = &self.stash else {
+            return Ok(());
+        };
+        for (i, rel) in self.paths.iter().enumerate() {
+            let to = self.root.join(rel);
+            if std::fs::symlink_metadata(&to).is_ok() {
+                continue;
+            }
+            std::fs::rename(stash.path().join(i.to_string()), &to).map_err(|e| {
+                Exit::env(format!("cannot put {rel} back in the judge's copy: {e}"))
+            })?;
+        }
+        Ok(())
+    }
 }
 
 /// Fails closed (exit 3) when the backend cannot judge `root` in isolation.
@@ -257,7 +342,8 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
         MAX_TURNS,
     )
     .map_err(|e| Exit::usage(format!("{e:#}")))?;
-    refuse_unisolated(judge, root)?;
+    // No refusal for instruction files here: the sign-off judge reads a copy they
+    // are set aside in (`run`).
     // A command judge starts in the root; a relative name resolves there.
     let cwd = inv.cwd.as_deref().unwrap_or(root);
     if program::resolve(&inv.program, cwd, root)?.is_some() {

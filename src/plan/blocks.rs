@@ -151,13 +151,18 @@ fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
         } else {
             format!("; ready to start: {} (`plan start ID`)", ready_list(&ready))
         };
-        return fill(t.injection_idle, |name| match name {
+        let idle = fill(t.injection_idle, |name| match name {
             "objective" => Some(objective(plan)),
             "ready" => Some(ready.clone()),
             _ => None,
         })
         .trim_end()
         .to_string();
+        // Another tool's plan reads as no goals: the agent is told what is there.
+        return match super::foreign::line(plan, "plan.md") {
+            Some(line) => format!("{idle}\n{line}."),
+            None => idle,
+        };
     }
     let mut lines = Vec::new();
     for goal in active.iter().take(MAX_ACTIVE) {

@@ -14,6 +14,7 @@ pub(crate) mod diff;
 pub mod doctor;
 pub(crate) mod draft;
 pub(crate) mod event;
+pub(crate) mod foreign;
 pub(crate) mod gate;
 pub(crate) mod goal_template;
 pub(crate) mod history;

@@ -167,9 +167,9 @@ pub fn read(text: &str, req: &Request<'_>) -> Result<Imported, Refusal> {
         Some(f) => f,
         None => detect(&doc).ok_or_else(|| {
             refuse(
-                "cannot tell what format this is",
+                format!("cannot tell what format this is ({})", shape(&doc)),
                 format!(
-                    "name it: --from {}",
+                    "plan import reads {READS}; if it is one of them, name it: --from {}",
                     Format::ALL.map(Format::as_str).join("|")
                 ),
             )
@@ -250,6 +250,40 @@ impl Out {
                 || self.goals.iter().any(|g| g.key == c)
         })
     }
+}
+
+/// The formats by the key that marks each, for a refusal's hint.
+const READS: &str = "task-master's tasks.json (`tasks`), ralph's prd.json (`userStories`), a steps list (`steps`), a todo list (`todos`) and `plan export` (`\"schema\": \"plan/1\"`)";
+
+/// What a document is, in a few words, so a refusal says what plan found
+/// instead of what it wanted: "a list of 2 items", "an object with keys a, b".
+fn shape(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(_) => "a true/false value".to_string(),
+        Value::Number(_) => "a number".to_string(),
+        Value::String(_) => "a string".to_string(),
+        Value::Array(a) => format!("a list of {}", crate::plan::text::count(a.len(), "item")),
+        Value::Object(o) if o.is_empty() => "an empty object".to_string(),
+        Value::Object(o) => {
+            // A file with hundreds of keys (tags, ids) still gets one short line.
+            const SHOWN: usize = 6;
+            let mut keys: Vec<&str> = o.keys().take(SHOWN).map(String::as_str).collect();
+            if o.len() > SHOWN {
+                keys.push("…");
+            }
+            format!("an object with keys {}", keys.join(", "))
+        }
+    }
+}
+
+/// A file read as `what` that lacks the list `key`: a refusal naming the key,
+/// what the file is instead, and the shape plan reads (`example`).
+fn lacks(what: &str, key: &str, found: &Value, example: &str) -> Refusal {
+    refuse(
+        format!("not {what}: no `{key}` list in it ({})", shape(found)),
+        format!("{what} looks like {example}; leave --from out and plan import detects {READS}"),
+    )
 }
 
 fn empty(value: &Value) -> bool {
@@ -407,6 +441,9 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     Ok(export.objective)
 }
 
+const TASKMASTER: &str = "task-master's tasks.json";
+const TASKMASTER_EXAMPLE: &str = r#"{"master": {"tasks": [{"id": 1, "title": "…", "status": "pending", "dependencies": [], "subtasks": []}]}}"#;
+
 /// task-master's statuses; the rest (`review`, `deferred`, …) are open here.
 const TASK_STATUSES: &[(&str, Status)] = &[
     ("done", Status::Done),
@@ -445,7 +482,12 @@ const SUBTASK_KEYS: &[&str] = &[
 fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<String>, Refusal> {
     let obj = doc
         .as_object()
-        .ok_or_else(|| refuse("a tasks.json is a JSON object", "check the file"))?;
+        .ok_or_else(|| lacks(TASKMASTER, "tasks", doc, TASKMASTER_EXAMPLE))?;
+    // Tags are the keys whose value holds tasks; a file with neither top-level
+    // tasks nor such a key is not task-master's, whatever its name.
+    if !obj.contains_key("tasks") && !obj.values().any(|v| v.get("tasks").is_some()) {
+        return Err(lacks(TASKMASTER, "tasks", doc, TASKMASTER_EXAMPLE));
+    }
     let (tasks, tag) = if let Some(tasks) = obj.get("tasks") {
         if let Some(tag) = req.tag {
             return Err(refuse(
@@ -501,9 +543,13 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
         }
         (tagged.get("tasks").unwrap_or(&Value::Null), Some(tag))
     };
-    let tasks = tasks
-        .as_array()
-        .ok_or_else(|| refuse("`tasks` is not a list", "check the file"))?;
+    let tasks = tasks.as_array().ok_or_else(|| {
+        let place = tag.map_or("tasks".to_string(), |t| format!("{t}.tasks"));
+        refuse(
+            format!("`{place}` is {}, not a list of tasks", shape(tasks)),
+            format!("{TASKMASTER} looks like {TASKMASTER_EXAMPLE}"),
+        )
+    })?;
     let mut keys = HashMap::new();
     let mut deps = Vec::new();
     for task in tasks {
@@ -590,6 +636,9 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
     Ok(tag.map(|t| format!("task-master tag {t}")))
 }
 
+const PRD: &str = "ralph's prd.json";
+const PRD_EXAMPLE: &str = r#"{"userStories": [{"id": "US-001", "title": "…", "acceptanceCriteria": ["…"], "passes": false}]}"#;
+
 const STORY_KEYS: &[&str] = &[
     "id",
     "title",
@@ -600,15 +649,22 @@ const STORY_KEYS: &[&str] = &[
 ];
 
 fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
+    // Files named prd.json come in many shapes (a list of tasks, phases,
+    // `stories`); only ralph's has `userStories`, and anything else is refused by
+    // name rather than read as nothing.
+    let stories = doc
+        .get("userStories")
+        .and_then(Value::as_array)
+        .ok_or_else(|| lacks(PRD, "userStories", doc, PRD_EXAMPLE))?;
     let obj = doc
         .as_object()
-        .ok_or_else(|| refuse("a prd.json is a JSON object", "check the file"))?;
+        .ok_or_else(|| lacks(PRD, "userStories", doc, PRD_EXAMPLE))?;
     for (key, value) in obj {
         if !["project", "description", "userStories"].contains(&key.as_str()) && !empty(value) {
             out.unmapped.push(format!("{key}: no place in plan.md"));
         }
     }
-    for story in obj["userStories"].as_array().into_iter().flatten() {
+    for story in stories {
         let Some(s) = story.as_object() else {
             continue;
         };
@@ -656,12 +712,16 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     })
 }
 
+const STEPS: &str = "a steps list";
+const STEPS_EXAMPLE: &str =
+    r#"{"plan": {"summary": "…", "steps": [{"id": 1, "title": "…", "command": "cargo test"}]}}"#;
+
 const STEP_KEYS: &[&str] = &["id", "title", "description", "command", "status"];
 
 fn steps(doc: &Value, verify: VerifyCheck<'_>, out: &mut Out) -> Result<Option<String>, Refusal> {
     let obj = doc
         .as_object()
-        .ok_or_else(|| refuse("a steps list is a JSON object", "check the file"))?;
+        .ok_or_else(|| lacks(STEPS, "steps", doc, STEPS_EXAMPLE))?;
     let plan = match obj.get("plan") {
         Some(Value::Object(plan)) => {
             for (key, value) in obj {
@@ -682,7 +742,7 @@ fn steps(doc: &Value, verify: VerifyCheck<'_>, out: &mut Out) -> Result<Option<S
     let steps = plan
         .get("steps")
         .and_then(Value::as_array)
-        .ok_or_else(|| refuse("`steps` is not a list", "check the file"))?;
+        .ok_or_else(|| lacks(STEPS, "steps", doc, STEPS_EXAMPLE))?;
     for step in steps {
         let Some(s) = step.as_object() else {
             continue;
@@ -743,12 +803,15 @@ fn steps(doc: &Value, verify: VerifyCheck<'_>, out: &mut Out) -> Result<Option<S
     Ok(text(plan.get("summary")))
 }
 
+const TODOS: &str = "a todo list";
+const TODOS_EXAMPLE: &str = r#"{"todos": [{"content": "…", "status": "pending"}]}"#;
+
 const TODO_KEYS: &[&str] = &["content", "status", "id"];
 
 fn todos(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     let obj = doc
         .as_object()
-        .ok_or_else(|| refuse("a todo list is a JSON object", "check the file"))?;
+        .ok_or_else(|| lacks(TODOS, "todos", doc, TODOS_EXAMPLE))?;
     let (input, host) = match obj.get("tool_input") {
         Some(Value::Object(input)) => (input, obj.get("tool_name").and_then(Value::as_str)),
         _ => (obj, None),
@@ -756,7 +819,7 @@ fn todos(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     let list = input
         .get("todos")
         .and_then(Value::as_array)
-        .ok_or_else(|| refuse("`todos` is not a list", "check the file"))?;
+        .ok_or_else(|| lacks(TODOS, "todos", doc, TODOS_EXAMPLE))?;
     for todo in list {
         let Some(t) = todo.as_object() else {
             continue;
@@ -920,10 +983,15 @@ mod tests {
             },
         )
         .unwrap_err();
-        assert_eq!(refused.message, "cannot tell what format this is");
+        assert_eq!(
+            refused.message,
+            "cannot tell what format this is (an empty object)"
+        );
         assert_eq!(
             refused.hint,
-            "name it: --from plan|taskmaster|prd|steps|todos"
+            format!(
+                "plan import reads {READS}; if it is one of them, name it: --from plan|taskmaster|prd|steps|todos"
+            )
         );
     }
 
@@ -1075,6 +1143,148 @@ mod tests {
             text.ends_with("> ## Goal: not a goal\n> - [ ] not a subtask\n"),
             "{text}"
         );
+    }
+
+    use proptest::prelude::*;
+
+    /// Any JSON, leaning on the keys the mappings look up, so the odd shapes
+    /// land where a mapping reads: a list where an object goes, null for a
+    /// title, a number for a status, a key left out.
+    fn odd_json() -> impl Strategy<Value = Value> {
+        let key = prop::sample::select(vec![
+            "tasks",
+            "subtasks",
+            "master",
+            "userStories",
+            "steps",
+            "plan",
+            "todos",
+            "tool_input",
+            "tool_name",
+            "schema",
+            "goals",
+            "id",
+            "title",
+            "status",
+            "dependencies",
+            "acceptanceCriteria",
+            "passes",
+            "description",
+            "content",
+            "command",
+            "summary",
+            "notes",
+            "details",
+            "log",
+            "x",
+        ])
+        .prop_map(str::to_string);
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            prop::sample::select(vec![
+                "",
+                " ",
+                "1",
+                "done",
+                "pending",
+                "in-progress",
+                "completed",
+                "plan/1",
+                "a > b",
+                "## Goal: x",
+                "\n",
+                "-->",
+                "\u{202e}",
+                "é",
+            ])
+            .prop_map(Value::from),
+            ".{0,12}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 48, 6, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((key.clone(), inner), 0..6)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// No file panics an importer, whichever format it is read as: it maps
+        /// or it is refused with a message and a hint.
+        #[test]
+        fn no_json_shape_panics_any_importer(doc in odd_json()) {
+            let text = doc.to_string();
+            for format in Format::ALL.map(Some).into_iter().chain([None]) {
+                for tag in [None, Some("master")] {
+                    let req = Request { format, tag, current_tag: None, verify: &plain };
+                    match read(&text, &req) {
+                        Ok(got) => {
+                            prop_assert!(!got.goals.is_empty());
+                            render(&got.goals);
+                        }
+                        Err(r) => prop_assert!(!r.message.is_empty() && !r.hint.is_empty()),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_of_another_shape_is_refused_naming_the_key_it_lacks() {
+        let refusal = |json: &str, format: Format| {
+            let req = Request {
+                format: Some(format),
+                tag: None,
+                current_tag: None,
+                verify: &plain,
+            };
+            let r = read(json, &req).unwrap_err();
+            format!("{} | {}", r.message, r.hint)
+        };
+        for (json, format, message) in [
+            (
+                r#"{"project": {"name": "A"}, "phases": [{"id": "p1", "tasks": []}]}"#,
+                Format::Prd,
+                "not ralph's prd.json: no `userStories` list in it (an object with keys project, phases)",
+            ),
+            (
+                r#"[{"category": "CLI", "passes": false}]"#,
+                Format::Prd,
+                "not ralph's prd.json: no `userStories` list in it (a list of 1 item)",
+            ),
+            (
+                r#"{"userStories": {"US-1": {}}}"#,
+                Format::Prd,
+                "not ralph's prd.json: no `userStories` list in it (an object with keys userStories)",
+            ),
+            (
+                r#"{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7}"#,
+                Format::Taskmaster,
+                "not task-master's tasks.json: no `tasks` list in it (an object with keys a, b, c, d, e, f, …)",
+            ),
+            (
+                r#"{"master": {"tasks": {"1": {}}}}"#,
+                Format::Taskmaster,
+                "`master.tasks` is an object with keys 1, not a list of tasks",
+            ),
+            (
+                r#"null"#,
+                Format::Steps,
+                "not a steps list: no `steps` list in it (null)",
+            ),
+            (
+                r#"{"todos": "x"}"#,
+                Format::Todos,
+                "not a todo list: no `todos` list in it (an object with keys todos)",
+            ),
+        ] {
+            let got = refusal(json, format);
+            assert!(got.starts_with(&format!("{message} | ")), "{json}: {got}");
+        }
     }
 
     #[test]

@@ -46,9 +46,7 @@ const INSTRUCTION_FILES: &[&str] = &[
 /// server), and to run `touch RAN` inside the judge (MCP servers, hooks).
 fn plant(w: &World, agent: &str, ran: &str) {
     for rel in INSTRUCTION_FILES {
-        if !refused_with(w.host).contains(rel) {
-            w.write(rel, &instruction());
-        }
+        w.write(rel, &instruction());
     }
     let touch = json!({"command": "touch", "args": [ran]});
     let mcp = json!({"mcpServers": {"planted": touch}}).to_string();
@@ -139,23 +137,6 @@ args = ["{ran}"]
     );
 }
 
-/// Instruction files no flag keeps from the host's model: plan refuses the host as
-/// judge where the root holds one, so the isolation is tested without them, and
-/// the refusal with them.
-fn refused_with(host: Host) -> &'static [&'static str] {
-    match host {
-        Host::Gemini => &["GEMINI.md", "src/GEMINI.md"],
-        Host::Droid => &[
-            "AGENTS.md",
-            "CLAUDE.md",
-            ".claude/CLAUDE.md",
-            "src/AGENTS.md",
-            "src/CLAUDE.md",
-        ],
-        _ => &[],
-    }
-}
-
 /// The user's own setup moved to where a project's settings used to win over it:
 /// Qwen's endpoint into `~/.qwen/.env`, Codex trusting the repository, OpenCode
 /// without the switch that hides CLAUDE.md.
@@ -201,7 +182,10 @@ fn read(host: Host, path: &str) -> Reply {
 /// `plan complete --judge HOST` in a repository whose agent planted project
 /// settings pointing at its own server and instruction files with an injected
 /// instruction: the judge's model calls go to the user's endpoint only, carry no
-/// planted text, and nothing planted runs.
+/// planted text, and nothing planted runs. Instruction files no flag keeps from a
+/// host's model (Droid's AGENTS.md and CLAUDE.md, Gemini's GEMINI.md) are planted
+/// too: the judge's private copy has them set aside for the run, so it still signs
+/// off.
 pub fn judge_is_isolated(host: Host) {
     let mut w = World::new(host, PLAN, crate::fake::script(vec![]));
     let agent = Fake::start(crate::fake::script(vec![text(
@@ -269,30 +253,4 @@ pub fn judge_is_isolated(host: Host) {
         transcript.contains("- program sha256: "),
         "the transcript names the program's hash"
     );
-    let refused = refused_with(host);
-    if refused.is_empty() {
-        return;
-    }
-    // With the file no flag keeps out, the judge is refused before it runs.
-    w.plan_ok(&[
-        "reopen",
-        "cache-layer",
-        "--reason",
-        "once more, with the rest planted",
-    ]);
-    for rel in refused {
-        w.write(rel, &instruction());
-    }
-    w.sh("git add -A && git commit -q -m 'the rest of what the agent planted'");
-    let asked = w.fake.calls().len();
-    let run = complete(&w);
-    assert_eq!(run.code, Some(3), "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stderr
-            .contains(&format!("refusing the {} judge here: ", w.host.program())),
-        "{}",
-        run.stderr
-    );
-    assert_eq!(w.fake.calls().len(), asked, "no model was asked");
-    assert!(agent.requests().is_empty());
 }
