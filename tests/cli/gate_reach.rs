@@ -406,7 +406,10 @@ fn as_two_jobs_a_touched_base_goal_is_verified_in_the_verify_job_only() {
     let results = t.dir.path().join("results.json");
     let file = results.to_str().unwrap();
     t.ok(&["audit", "--base", &base, "--verify-only", "--results", file]);
-    assert!(ran.exists(), "the verify job did not run the touched goal's verify");
+    assert!(
+        ran.exists(),
+        "the verify job did not run the touched goal's verify"
+    );
     std::fs::remove_file(&ran).unwrap();
     user_judge(&t, "accept");
     t.run(&["audit", "--base", &base, "--rejudge", "--verified", file])
