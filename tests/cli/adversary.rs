@@ -351,3 +351,43 @@ fn a_verify_that_shadows_git_on_path_does_not_get_the_key() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+// Attack on `plan sync` (the update job, which pushes with a write token): the
+// pull request's own `.gitattributes` says `plan.md merge=union`, which git ranks
+// above the `core.attributesFile` sync passes, so git's union merge runs instead of
+// plan's driver: both sides' `status:` lines are kept in one goal, and sync says it
+// merged "goal by goal with plan's driver". Without the line, sync hands the
+// conflict to a person.
+#[test]
+#[ignore = "open attack: a PR's .gitattributes overrides plan sync's driver (merge=union keeps both status lines)"]
+fn a_pull_requests_gitattributes_does_not_steer_plan_sync() {
+    let t = Test::new().plan(
+        &PLAN
+            .replace("VERIFY", "test -f a")
+            .replace("status: active", "status: open"),
+    );
+    t.commit_all("base");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(".gitattributes", "plan.md merge=union\n");
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: open", "status: cancelled"),
+    );
+    t.commit_all("pr");
+    t.git(&["checkout", "-q", "main"]);
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: open", "status: active"),
+    );
+    t.commit_all("main");
+    t.git(&["checkout", "-q", "pr"]);
+    let run = t.run(&["sync", "--base", "main"]);
+    let statuses = t.plan_md().matches("\nstatus: ").count();
+    assert!(
+        run.code != 0 && statuses == 1,
+        "sync exit {}, {statuses} status lines:\n{}{}",
+        run.code,
+        run.stdout,
+        run.stderr
+    );
+}
