@@ -391,3 +391,42 @@ fn a_pull_requests_gitattributes_does_not_steer_plan_sync() {
         run.stderr
     );
 }
+
+// Attack: an assertion kept but made weaker in place, the counts unchanged: a
+// vitest `toBe(5)` become `toBeDefined()`, a Python comparison dropped to a truthy
+// `assert x`, a Rust `assert_eq!(x, Ok(5))` become `assert!(x.is_ok())`. (`== 5`
+// to `>= 0` is caught: the same idea in other words is not.)
+#[test]
+#[ignore = "open attack: assertions weakened in place (toBeDefined, truthy assert, is_ok) are not weakened tests"]
+fn assertions_weakened_in_place_are_weakened_tests() {
+    let py = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let rs = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), Ok(5));\n}\n";
+    let ts = "import { test, expect } from 'vitest'\nimport { add } from './calc'\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5)\n})\n";
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("calc.test.ts", ts, "toBe(5)", "toBeDefined()"),
+        (
+            "tests/test_calc.py",
+            py,
+            "assert add(2, 3) == 5",
+            "assert add(2, 3)",
+        ),
+        (
+            "tests/calc.rs",
+            rs,
+            "assert_eq!(calc::add(2, 3), Ok(5));",
+            "assert!(calc::add(2, 3).is_ok());",
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text, from, to) in cases {
+        let (t, base) = pull_request("test -f done.txt", &[(path, text)], &[], |t| {
+            t.write(path, text.replace(from, to));
+            t.write("done.txt", "done\n");
+        });
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(*to);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
