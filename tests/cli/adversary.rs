@@ -430,3 +430,34 @@ fn assertions_weakened_in_place_are_weakened_tests() {
     }
     assert!(missed.is_empty(), "gate green on: {missed:?}");
 }
+
+// Attack: the same, where the goal's verify names no file at all (`python3 -m
+// unittest`, as `cargo test`, `npm test` or `go test ./...` do): the pull request
+// breaks the code the goal's tests cover and the gate re-verifies nothing.
+#[test]
+#[ignore = "open attack: a base-done goal whose verify names no file (python3 -m unittest) is never re-verified"]
+fn a_done_goal_whose_verify_names_no_file_is_verified_again() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("VERIFY", "python3 -m unittest -q"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_calc.py",
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    );
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "w", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("calc.py", "def add(a, b):\n    return 0\n");
+    t.commit_all("tidy");
+    t.run(&["audit", "--reverify"]).code(1);
+    t.run(&["audit", "--base", &base, "--strict"]).code(1);
+}
