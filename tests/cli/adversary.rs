@@ -461,3 +461,34 @@ fn a_done_goal_whose_verify_names_no_file_is_verified_again() {
     t.run(&["audit", "--reverify"]).code(1);
     t.run(&["audit", "--base", &base, "--strict"]).code(1);
 }
+
+// Attack: no hand edit at all. The agent moves the file the verify checks away,
+// runs `plan start` (verify fails in the working tree), and puts it back: the line
+// reads `verify failing at C` though at commit C the verify passes, and the gate
+// trusts the line.
+#[test]
+#[ignore = "open attack: a start run on a working tree broken for the moment logs `verify failing at` a commit where it passes"]
+fn a_start_on_a_dirty_tree_does_not_dodge_green_at_start() {
+    let t2 = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t2.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t2 = t2
+        .with_bin()
+        .plan(&PLAN.replace("VERIFY", "test -f base.txt"));
+    t2.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t2.write("base.txt", "there\n");
+    t2.commit_all("base");
+    let base2 = rev(&t2, "main");
+    t2.git(&["checkout", "-q", "-b", "pr"]);
+    std::fs::rename(t2.path("base.txt"), t2.dir.path().join("aside")).unwrap();
+    t2.ok(&["start", "w"]);
+    std::fs::rename(t2.dir.path().join("aside"), t2.path("base.txt")).unwrap();
+    assert!(t2.plan_md().contains("verify failing at"));
+    t2.commit_all("start");
+    t2.write("other.txt", "unrelated\n");
+    t2.commit_all("work");
+    t2.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t2.commit_all("sign off");
+    user_judge(&t2, "accept");
+    gate_fails(&t2, &base2);
+}
