@@ -1,6 +1,7 @@
 //! The one integration test binary: drives the real `plan` binary in temporary
 //! git repositories.
 
+mod adversary;
 mod architecture;
 mod audit_history;
 mod audit_rewrites;
