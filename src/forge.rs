@@ -48,6 +48,10 @@ struct Ran {
 
 impl Git<'_> {
     fn run(&self, args: &[&str]) -> Result<Ran> {
+        self.run_with(args, None)
+    }
+
+    fn run_with(&self, args: &[&str], stdin: Option<Vec<u8>>) -> Result<Ran> {
         let argv: Vec<String> = std::iter::once("git")
             .chain(args.iter().copied())
             .map(str::to_string)
@@ -55,6 +59,7 @@ impl Git<'_> {
         let spec = Spec {
             env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
             tail_bytes: 256 * 1024,
+            stdin,
             ..Spec::new(argv, self.root, TIMEOUT)
         };
         let out = exec::run(&spec).map_err(|e| match e.downcast_ref::<SpawnError>() {
@@ -76,7 +81,11 @@ impl Git<'_> {
     }
 
     fn ok(&self, args: &[&str]) -> Result<String> {
-        let ran = self.run(args)?;
+        self.ok_with(args, None)
+    }
+
+    fn ok_with(&self, args: &[&str], stdin: Option<Vec<u8>>) -> Result<String> {
+        let ran = self.run_with(args, stdin)?;
         if ran.code != Some(0) {
             return Err(Exit::env(format!(
                 "git {} failed: {}",
@@ -164,31 +173,38 @@ pub fn sync(
             "commit or stash them, then rerun plan sync",
         ));
     }
-    // plan.md goes to plan's driver even where .gitattributes does not say so yet:
-    // an attributes file of this run's own, read after the repository's.
-    let common = git.ok(&["rev-parse", "--git-common-dir"])?;
-    let dir = root.join(common).join("plan");
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
-    let attributes = dir.join("sync.attributes");
-    let lines: String = plan_files
-        .iter()
-        .map(|f| format!("/{f} merge=plan\n"))
-        .collect();
-    crate::install::files::write_atomic(&attributes, "the merge's attributes", &lines)?;
+    // plan.md goes to plan's driver whatever the branch's .gitattributes says: the
+    // merge reads its attributes from a tree of its own (the base's
+    // .gitattributes, which the forge already merged, and plan's lines after
+    // them), never the pull request's, which could name git's union merge instead.
+    let trusted = git
+        .run(&["show", &format!("{base}:.gitattributes")])?
+        .stdout;
+    let mut lines = if trusted.is_empty() || trusted.ends_with('\n') {
+        trusted
+    } else {
+        format!("{trusted}\n")
+    };
+    for f in plan_files {
+        lines.push_str(&format!("/{f} merge=plan\n"));
+    }
+    let blob = git.ok_with(&["hash-object", "-w", "--stdin"], Some(lines.into_bytes()))?;
+    let tree = git.ok_with(
+        &["mktree"],
+        Some(format!("100644 blob {blob}\t.gitattributes\n").into_bytes()),
+    )?;
+    let attr_source = format!("--attr-source={tree}");
     let branch = git
         .ok(&["rev-parse", "--abbrev-ref", "HEAD"])
         .unwrap_or_else(|_| "HEAD".to_string());
     let message = format!("Merge {base} into {branch} (plan sync: plan.md goal by goal)");
     let driver = format!("merge.plan.driver={}", merge_driver::driver(program));
-    let attributes_file = format!("core.attributesFile={}", attributes.display());
     let merged = git.run(&[
+        &attr_source,
         "-c",
         &driver,
         "-c",
         "merge.plan.name=plan.md goal by goal (plan sync)",
-        "-c",
-        &attributes_file,
         "merge",
         "--no-ff",
         "--no-edit",
@@ -196,7 +212,6 @@ pub fn sync(
         &message,
         base,
     ])?;
-    let _ = std::fs::remove_file(&attributes);
     if merged.code == Some(0) {
         return Ok(Outcome::Merged(files));
     }

@@ -238,7 +238,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if args
         .approved_by
         .as_deref()
-        .is_some_and(|name| name.trim().is_empty())
+        .is_some_and(|name| !name.chars().any(char::is_alphanumeric))
     {
         return Err(Exit::usage_hint(
             "--approved-by names no one",

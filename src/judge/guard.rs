@@ -54,6 +54,10 @@ pub struct Guard {
     /// resolved: a new file earlier on PATH is a swap too.
     program: Option<(String, Option<PathBuf>)>,
     seen: Vec<Seen>,
+    /// Every PATH directory and its entries, by metadata: the judge runs other
+    /// programs by name (claude runs `git`), so one planted or rewritten in a
+    /// directory PATH names would run with the key in its environment.
+    on_path: Vec<Seen>,
 }
 
 impl Guard {
@@ -81,7 +85,11 @@ impl Guard {
         for path in roots {
             walk(path, &mut seen, Depth::Content)?;
         }
-        Ok(Guard { program, seen })
+        Ok(Guard {
+            program,
+            seen,
+            on_path: on_path(),
+        })
     }
 
     /// Exit 3 naming the deepest of the judge's files that is not as it was, at
@@ -111,25 +119,21 @@ impl Guard {
         for root in roots {
             walk(root, &mut now, depth)?;
         }
-        // The deepest difference names the file: a new file changes its directory too.
-        let same = |a: &Seen, b: &Seen| {
-            a.path == b.path
-                && a.state == b.state
-                && (depth == Depth::Metadata || a.content == b.content)
-        };
-        let changed = self
-            .seen
-            .iter()
-            .filter(|s| !now.iter().any(|n| same(s, n)))
-            .chain(now.iter().filter(|n| !self.seen.iter().any(|s| same(s, n))))
-            .map(|s| &s.path)
-            .max_by_key(|p| p.components().count())
-            .cloned();
-        match changed {
+        // The judge's own files first: a change there is named as the judge's.
+        if let Some(path) = differs(&self.seen, &now, depth) {
+            return Err(Exit::env_hint(
+                format!(
+                    "refusing the gate: the judge's file {} changed while the pull request's verify ran",
+                    path.display()
+                ),
+                hint,
+            ));
+        }
+        match differs(&self.on_path, &on_path(), Depth::Metadata) {
             None => Ok(()),
             Some(path) => Err(Exit::env_hint(
                 format!(
-                    "refusing the gate: the judge's file {} changed while the pull request's verify ran",
+                    "refusing the gate: {} on PATH changed while the pull request's verify ran (the judge runs programs from PATH by name)",
                     path.display()
                 ),
                 hint,
@@ -318,6 +322,78 @@ fn walk(path: &Path, out: &mut Vec<Seen>, depth: Depth) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// The deepest path whose record differs between `was` and `now`: a new file
+/// changes its directory too, and the file is what the message should name.
+fn differs(was: &[Seen], now: &[Seen], depth: Depth) -> Option<PathBuf> {
+    use std::collections::HashSet;
+    let key = |s: &Seen| {
+        let content = match depth {
+            Depth::Metadata => String::new(),
+            Depth::Content => s.content.clone(),
+        };
+        (s.path.clone(), s.state.clone(), content)
+    };
+    let was_keys: HashSet<_> = was.iter().map(key).collect();
+    let now_keys: HashSet<_> = now.iter().map(key).collect();
+    was.iter()
+        .filter(|s| !now_keys.contains(&key(s)))
+        .chain(now.iter().filter(|n| !was_keys.contains(&key(n))))
+        .map(|s| &s.path)
+        .max_by_key(|p| p.components().count())
+        .cloned()
+}
+
+/// Each directory PATH names and its direct entries, by metadata only (no walk
+/// below them, nothing read): a directory absent now and made later counts too.
+fn on_path() -> Vec<Seen> {
+    let mut out = Vec::new();
+    let Some(path) = std::env::var_os("PATH") else {
+        return out;
+    };
+    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|d| d.is_absolute())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    for dir in dirs {
+        out.push(Seen {
+            state: metadata_state(&dir),
+            path: dir.clone(),
+            content: String::new(),
+        });
+        if let Ok(entries) = fs::read_dir(&dir) {
+            for entry in entries.flatten().take(MAX_ENTRIES) {
+                let path = entry.path();
+                out.push(Seen {
+                    state: metadata_state(&path),
+                    path,
+                    content: String::new(),
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// Kind, size, mode, inode and change and modification times, or `absent`.
+fn metadata_state(path: &Path) -> String {
+    match fs::symlink_metadata(path) {
+        Err(_) => "absent".to_string(),
+        Ok(meta) => format!(
+            "{:?} {} {:o} {} {}.{} {}.{}",
+            meta.file_type(),
+            meta.len(),
+            meta.mode(),
+            meta.ino(),
+            meta.ctime(),
+            meta.ctime_nsec(),
+            meta.mtime(),
+            meta.mtime_nsec()
+        ),
+    }
 }
 
 /// A file's SHA-256, read in pieces: a judge binary is hundreds of megabytes.

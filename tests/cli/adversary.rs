@@ -284,7 +284,6 @@ fn assertions_that_cannot_fail_are_weakened_tests() {
 // environment: plan's own `git` calls after verify (and Claude Code's) run the
 // agent's `git`, which copies `ANTHROPIC_API_KEY` out.
 #[test]
-#[ignore = "open attack: a git shadowed on PATH by verify runs with the judge's key in a one-job gate"]
 fn a_verify_that_shadows_git_on_path_does_not_get_the_key() {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
@@ -350,6 +349,15 @@ fn a_verify_that_shadows_git_on_path_does_not_get_the_key() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&format!(
+            "refusing the gate: {} on PATH changed while the pull request's verify ran",
+            git.display()
+        )),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 // Attack on `plan sync` (the update job, which pushes with a write token): the
@@ -359,7 +367,6 @@ fn a_verify_that_shadows_git_on_path_does_not_get_the_key() {
 // merged "goal by goal with plan's driver". Without the line, sync hands the
 // conflict to a person.
 #[test]
-#[ignore = "open attack: a PR's .gitattributes overrides plan sync's driver (merge=union keeps both status lines)"]
 fn a_pull_requests_gitattributes_does_not_steer_plan_sync() {
     let t = Test::new().plan(
         &PLAN

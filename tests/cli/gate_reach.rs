@@ -133,10 +133,13 @@ None.
         .code(1)
         .stdout_has("⚠ ship of the base is cancelled here: not needed (plan.md:");
     // A blank name (a workflow expression that came out empty) approves nothing.
-    t.case(&["audit", "--base", &base, "--strict", "--approved-by", " "])
-        .status(2)
-        .stderr("plan: --approved-by names no one\n  hint: pass the login of the person who approved the pull request, or leave the flag out when no one did\n")
-        .check();
+    // Nor a name of invisible characters only (a zero-width space).
+    for blank in [" ", "\u{200b}"] {
+        t.case(&["audit", "--base", &base, "--strict", "--approved-by", blank])
+            .status(2)
+            .stderr("plan: --approved-by names no one\n  hint: pass the login of the person who approved the pull request, or leave the flag out when no one did\n")
+            .check();
+    }
 }
 
 // Attack: done_when softened and verify dropped in the pull request, approved with

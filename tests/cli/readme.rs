@@ -273,8 +273,9 @@ fn the_notify_examples_are_settings_plan_reads() {
 
 /// The marked blocks a test of their own runs, with what it needs (an install
 /// stood in for, a fresh HOME, an agent) and checks on what they did.
-const OWN_TEST: [&str; 6] = [
+const OWN_TEST: [&str; 7] = [
     "quickstart",
+    "team",
     "first-hour",
     "completions",
     "commands",
@@ -457,4 +458,70 @@ fn every_link_between_the_pages_resolves() {
         }
     }
     assert!(checked > 30, "{checked}");
+}
+
+/// The README's team flow: a lead and an agent in two clones of one bare origin.
+/// The lead's lines run unchanged in the lead's clone, the agent's in its own (ID,
+/// NAME and the messages filled in, the judge a fake `claude` that accepts); then
+/// the lead pulls with plain git and the agent's sign-off is proven there, its
+/// checkpoint brought by `git pull` alone.
+#[test]
+fn the_team_flow_runs_from_two_clones() {
+    let t = Test::new();
+    let path = bin_dir(&t);
+    let judge = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", judge.display()));
+    let origin = t.dir.path().join("origin.git");
+    let agent = t.dir.path().join("agent");
+    let run = |line: &str, cwd: &Path| {
+        let out = sh(&t, &path, line, cwd);
+        assert!(
+            out.status.success(),
+            "{line}\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(
+        &format!(
+            "git init -q --bare -b main '{0}' && plan init 'Ship it' && plan add 'Write notes' --done-when 'notes.txt says hello' --verify 'grep -q hello notes.txt' && git add -A && git commit -qm plan && git remote add origin '{0}' && git push -q -u origin main",
+            origin.display()
+        ),
+        &t.root(),
+    );
+    let lines = block("team");
+    let split = lines
+        .iter()
+        .position(|l| l.starts_with("# each agent"))
+        .expect("the block names the agent's part");
+    let code = |l: &&String| !l.trim_start().starts_with('#') && !l.trim().is_empty();
+    for line in lines[..split].iter().filter(code) {
+        run(line, &t.root());
+    }
+    run(
+        &format!("git clone -q '{}' '{}'", origin.display(), agent.display()),
+        t.dir.path(),
+    );
+    for line in lines[split..].iter().filter(code) {
+        if line.starts_with("plan complete") {
+            run("echo hello > notes.txt && git add notes.txt", &agent);
+        }
+        let line = line
+            .replace("ID", "write-notes")
+            .replace("NAME", "alice")
+            .replace('…', "the notes say hello");
+        run(&line, &agent);
+    }
+    run("git pull -q", &t.root());
+    let out = sh(&t, &path, "plan audit && plan lint", &t.root());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("1 finished goal: 1 proven, 0 unproven"),
+        "{stdout}"
+    );
 }
