@@ -24,22 +24,25 @@ fn settings(agent: &str) -> String {
     format!("{{\"env\":{{\"ANTHROPIC_BASE_URL\":\"{agent}\"}}}}")
 }
 
-/// A world whose branch `pr` signs `cache-layer` off, with `attack` (if any) added
+/// A world whose branch `pr` writes the cache and signs `cache-layer` off (its
+/// verify failing at the start, on the base), with `attack` (if any) added
 /// to its verify, run only where there is no `.git` (the gate's copy). The CI's judge is the
 /// user's `claude`, against the world's scripted server, which accepts. Returns the
 /// base's sha.
 fn pull_request(w: &World, attack: &str) -> String {
-    w.write("src/cache.rs", "pub struct Cache;\n");
     w.write(
         ".plan/config.yaml",
         "judge:\n  backend: claude\n  timeout_secs: 90\n",
     );
     w.write("check.sh", "test -f src/cache.rs\n");
-    w.sh("git add -A && git commit -q -m cache");
+    w.sh("git add -A && git commit -q -m check");
+    // Red first: the check fails when the goal starts, and the work makes it pass.
     w.plan_ok(&["start", "cache-layer"]);
     w.sh("git add -A && git commit -q -m start");
     let base = w.sh("git rev-parse HEAD").trim().to_string();
     w.sh("git checkout -q -b pr");
+    w.write("src/cache.rs", "pub struct Cache;\n");
+    w.sh("git add -A && git commit -q -m cache");
     if !attack.is_empty() {
         w.write(
             "check.sh",
