@@ -297,17 +297,7 @@ fn walk(path: &Path, out: &mut Vec<Seen>, depth: Depth) -> Result<()> {
         } else {
             String::new()
         };
-        let state = format!(
-            "{:?} {} {:o} {} {}.{} {}.{}",
-            kind,
-            meta.len(),
-            meta.mode(),
-            meta.ino(),
-            meta.ctime(),
-            meta.ctime_nsec(),
-            meta.mtime(),
-            meta.mtime_nsec()
-        );
+        let state = state_of(&meta);
         if kind.is_dir()
             && let Ok(entries) = fs::read_dir(&path)
         {
@@ -378,22 +368,28 @@ fn on_path() -> Vec<Seen> {
     out
 }
 
-/// Kind, size, mode, inode and change and modification times, or `absent`.
+/// [`state_of`] the path itself (a link is not followed), or `absent`.
 fn metadata_state(path: &Path) -> String {
     match fs::symlink_metadata(path) {
         Err(_) => "absent".to_string(),
-        Ok(meta) => format!(
-            "{:?} {} {:o} {} {}.{} {}.{}",
-            meta.file_type(),
-            meta.len(),
-            meta.mode(),
-            meta.ino(),
-            meta.ctime(),
-            meta.ctime_nsec(),
-            meta.mtime(),
-            meta.mtime_nsec()
-        ),
+        Ok(meta) => state_of(&meta),
     }
+}
+
+/// Kind, size, mode, inode and change and modification times: what any write,
+/// rename over or chmod moves.
+fn state_of(meta: &fs::Metadata) -> String {
+    format!(
+        "{:?} {} {:o} {} {}.{} {}.{}",
+        meta.file_type(),
+        meta.len(),
+        meta.mode(),
+        meta.ino(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+        meta.mtime(),
+        meta.mtime_nsec()
+    )
 }
 
 /// A file's SHA-256, read in pieces: a judge binary is hundreds of megabytes.
