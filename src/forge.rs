@@ -36,6 +36,20 @@ const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 const TIMEOUT: Duration = Duration::from_secs(600);
 
+/// The oldest git sync runs with: the global `--attr-source=<tree>` came in 2.41
+/// (2.40 had it on `check-attr` only); `merge-tree --write-tree` in 2.38.
+const MIN_GIT: (u32, u32) = (2, 41);
+
+/// Major and minor of `git --version`'s answer: "git version 2.39.2",
+/// "git version 2.41.0.windows.1", "git version 2.39.3 (Apple Git-146)".
+fn git_version(said: &str) -> Option<(u32, u32)> {
+    let version = said.trim().strip_prefix("git version ")?;
+    let mut parts = version.split(|c: char| !c.is_ascii_digit());
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    Some((major, minor))
+}
+
 struct Git<'a> {
     root: &'a Path,
 }
@@ -108,6 +122,18 @@ pub fn sync(
     check: bool,
 ) -> Result<Outcome> {
     let git = Git { root };
+    // An older git refuses `--attr-source` with its usage text, which says nothing
+    // of why; say it here, before anything is merged.
+    let said = git.ok(&["--version"])?;
+    if let Some(found) = git_version(&said).filter(|v| *v < MIN_GIT) {
+        return Err(Exit::env_hint(
+            format!(
+                "plan sync needs git {}.{} or later (`git --attr-source`, so the merge reads no .gitattributes of the pull request's); this git is {}.{} ({said})",
+                MIN_GIT.0, MIN_GIT.1, found.0, found.1
+            ),
+            "install a newer git (the workflow's ubuntu-latest runner has one), or put it first on PATH",
+        ));
+    }
     let base_commit = format!("{base}^{{commit}}");
     if git
         .run(&["rev-parse", "--verify", "--quiet", &base_commit])?
@@ -230,4 +256,25 @@ pub fn sync(
                 .unwrap_or(&merged.stderr)
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_version_reads_majors_and_minors_of_every_vendor() {
+        assert_eq!(git_version("git version 2.47.3\n"), Some((2, 47)));
+        assert_eq!(git_version("git version 2.41.0.windows.1"), Some((2, 41)));
+        assert_eq!(
+            git_version("git version 2.39.3 (Apple Git-146)"),
+            Some((2, 39))
+        );
+        assert_eq!(git_version("git version 3.0"), Some((3, 0)));
+        assert_eq!(git_version("hub version 2.14"), None);
+        assert_eq!(git_version("git version x"), None);
+        assert!(git_version("git version 2.40.1").unwrap() < MIN_GIT);
+        assert!(git_version("git version 2.41.0").unwrap() >= MIN_GIT);
+        assert!(git_version("git version 10.1").unwrap() >= MIN_GIT);
+    }
 }

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{BIN, Test};
+use crate::util::{Test, BIN};
 
 const PLAN: &str = "# Plan: Travel
 
@@ -281,4 +281,191 @@ fn a_rewind_in_a_sibling_worktree_says_where_the_sign_off_is() {
             &checkpoint[..12]
         )
     );
+}
+
+/// Issue 33's team test, in one scenario: a lead and four agents (two worktrees of
+/// one clone, two other clones) of one bare origin, claims on the remote. Each
+/// agent claims a goal of its own (a second agent is refused one held, told who
+/// holds it), makes its verify pass, signs off with a command judge, commits and
+/// moves its work with plain `git pull` and `git push`. Then in every clone and
+/// worktree each teammate's sign-off is proven, lint and audit are clean and no
+/// claim is left, with no plan command moving a ref.
+#[test]
+fn four_agents_with_claims_on_the_remote_move_their_sign_offs_with_plain_git() {
+    let t = Test::new();
+    let goals = ["a", "b", "c", "d"];
+    let mut md = PLAN.replace("verify: true", "verify: test -f VERIFY.txt");
+    for id in ["a", "b", "c"] {
+        md = md.replacen("VERIFY.txt", &format!("{id}.txt"), 1);
+    }
+    md = md.replace(
+        "\n## Log\n",
+        "\n## Goal: D\n<!-- id: d -->\nstatus: open\ndone_when: d is done\nverify: test -f d.txt\nfailure_modes:\n- d is not done\n\n## Log\n",
+    );
+    t.write("plan.md", &md);
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            crate::util::fixture_path("judges/accept").display()
+        ),
+    );
+    let origin = t.dir.path().join("origin.git");
+    git(
+        &t,
+        t.dir.path(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            origin.to_str().unwrap(),
+        ],
+    );
+    t.git(&["remote", "add", "origin", origin.to_str().unwrap()]);
+    // The lead: two plan commands, then plain git.
+    t.ok(&["install", "git", "--command", BIN]);
+    t.ok(&["claims", "--remote", "origin"]);
+    t.commit_all("plan for the team");
+    t.git(&["push", "-q", "-u", "origin", "main"]);
+
+    let clone = |name: &str| {
+        let dir = t.dir.path().join(name);
+        git(
+            &t,
+            t.dir.path(),
+            &[
+                "clone",
+                "-q",
+                origin.to_str().unwrap(),
+                dir.to_str().unwrap(),
+            ],
+        );
+        plan(
+            &t,
+            &dir,
+            "2026-06-15T09:00",
+            &["install", "git", "--command", BIN],
+        )
+        .code(0);
+        dir
+    };
+    let one = clone("one");
+    // The second worktree of clone `one`: its config, hooks and refs are one's.
+    let sibling = t.dir.path().join("one-b");
+    git(
+        &t,
+        &one,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "work-b",
+            sibling.to_str().unwrap(),
+            "origin/main",
+        ],
+    );
+    let (two, three) = (clone("two"), clone("three"));
+    let agents = [
+        (&one, "alice", "a"),
+        (&sibling, "bob", "b"),
+        (&two, "carol", "c"),
+        (&three, "dave", "d"),
+    ];
+
+    // Each claims its goal; the claims are on the remote.
+    for (n, (dir, name, id)) in agents.iter().enumerate() {
+        let now = format!("2026-06-15T10:0{n}");
+        plan(&t, dir, &now, &["start", id, "--as", name]).code(0);
+    }
+    let held = git(&t, &origin, &["for-each-ref", "refs/plan/claims/"]);
+    assert_eq!(held.lines().count(), 4, "{held}");
+    // A second agent on a held goal: refused, told who holds it, from another clone
+    // and from the sibling worktree alike; nothing is written.
+    for (dir, who) in [(&two, "carol"), (&sibling, "bob")] {
+        let run = plan(&t, dir, "2026-06-15T10:10", &["start", "a", "--as", who]).code(2);
+        assert!(
+            run.stderr.starts_with("plan: a is claimed by alice in ")
+                && run.stderr.contains("--steal"),
+            "{who}: {}",
+            run.stderr
+        );
+    }
+    for (dir, name, id) in agents {
+        assert!(
+            !std::fs::read_to_string(dir.join("plan.md"))
+                .unwrap()
+                .contains(&format!("a claim taken by {name}")),
+            "{id}"
+        );
+    }
+
+    // Work, sign off with the command judge, and move it all with plain git.
+    for (n, (dir, name, id)) in agents.iter().enumerate() {
+        let now = format!("2026-06-15T11:{:02}", n * 5);
+        std::fs::write(dir.join(format!("{id}.txt")), "done\n").unwrap();
+        git(&t, dir, &["add", &format!("{id}.txt")]);
+        plan(
+            &t,
+            dir,
+            &now,
+            &[
+                "complete",
+                id,
+                "--as",
+                name,
+                "--evidence",
+                "the file is there",
+            ],
+        )
+        .code(0)
+        .stdout_has(" (staged: git add)");
+        git(&t, dir, &["commit", "-q", "-am", id]);
+        git(&t, dir, &["pull", "-q", "--no-rebase"]);
+        // The sibling worktree's branch is work-b, whose upstream is main.
+        git(&t, dir, &["push", "-q", "origin", "HEAD:main"]);
+    }
+    assert_eq!(
+        git(&t, &origin, &["for-each-ref", "refs/plan/claims/"]),
+        "",
+        "every sign-off released its own claim on the remote"
+    );
+    let there = git(&t, &origin, &["for-each-ref", "refs/plan/checkpoints/"]);
+    assert_eq!(there.lines().count(), 4, "{there}");
+
+    for dir in [&t.root(), &one, &sibling, &two, &three] {
+        // Plain `git pull`: the branch's upstream, and every configured refspec.
+        // (`git pull origin main` names its one refspec and brings no checkpoint.)
+        git(&t, dir, &["pull", "-q", "--no-rebase"]);
+        plan(&t, dir, "2026-06-15T18:00", &["lint"]).code(0);
+        let audit = plan(&t, dir, "2026-06-15T18:00", &["audit"]).code(0);
+        assert!(
+            audit
+                .stdout
+                .contains("4 finished goals: 4 proven, 0 unproven")
+                && !audit.stdout.contains("checkpoint")
+                && !audit.stderr.contains("checkpoint"),
+            "{}: {}{}",
+            dir.display(),
+            audit.stdout,
+            audit.stderr
+        );
+        for id in goals {
+            let show = plan(&t, dir, "2026-06-15T18:00", &["show", id, "--json"]).code(0);
+            let json = show.json();
+            assert_eq!(
+                json["proof"]["state"],
+                "proven",
+                "{id} in {}: {json}",
+                dir.display()
+            );
+        }
+        assert_eq!(
+            git(&t, dir, &["status", "--porcelain"]),
+            "",
+            "all committed"
+        );
+    }
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{BIN, Test};
+use crate::util::{Test, BIN};
 
 const PLAN: &str = "# Plan: Forge
 
@@ -17,7 +17,7 @@ const PLAN: &str = "# Plan: Forge
 <!-- id: build -->
 status: open
 done_when: the build passes
-verify: true
+verify: test -f build.txt
 failure_modes:
 - verify passes on a stale build
 - [ ] compile
@@ -26,7 +26,7 @@ failure_modes:
 <!-- id: docs -->
 status: open
 done_when: the README says how
-verify: true
+verify: test -f docs.txt
 failure_modes:
 - the README is empty
 - [ ] write
@@ -108,9 +108,13 @@ fn update_job(t: &Test, origin: &Path, prs: &str, run: u32) -> String {
     );
     std::os::unix::fs::symlink(BIN, bin.join("plan")).unwrap();
     std::fs::write(work.join("open"), prs).unwrap();
+    // The forge's comments outlive a run: kept per pull request, listed by `gh api`.
+    let forge = t.dir.path().join("forge-comments");
+    std::fs::create_dir_all(&forge).unwrap();
     let gh = format!(
-        "#!/bin/sh\ncase \"$1 $2\" in\n  'pr list') cat '{0}/open' ;;\n  'pr comment') printf '%s: %s\\n' \"$3\" \"$5\" >> '{0}/comments' ;;\n  *) exit 2 ;;\nesac\n",
-        work.display()
+        "#!/bin/sh\ncase \"$1 $2\" in\n  'pr list') cat '{0}/open' ;;\n  'pr comment') printf '%s: %s\\n' \"$3\" \"$5\" >> '{0}/comments'; printf '%s\\n' \"$5\" >> '{1}/'\"$3\" ;;\n  'api --paginate') n=${{3#*/issues/}}; cat '{1}/'\"${{n%%/*}}\" 2>/dev/null || true ;;\n  *) exit 2 ;;\nesac\n",
+        work.display(),
+        forge.display()
     );
     std::fs::write(bin.join("gh"), gh).unwrap();
     use std::os::unix::fs::PermissionsExt;
@@ -146,6 +150,70 @@ fn update_job(t: &Test, origin: &Path, prs: &str, run: u32) -> String {
     said + &std::fs::read_to_string(work.join("comments")).unwrap_or_default()
 }
 
+/// The gate as the workflow runs it on a pull request (its checkout: the merge
+/// commit at `dir`, whose base is `base`): the verify job's steps, then the judge
+/// job's, each `run:` script taken from the file and run by bash, CI's own judge
+/// (the user's config under HOME) a command judge standing in for claude. The
+/// results file goes from one job to the other through `RUNNER_TEMP`, as the
+/// artifact would.
+fn gate(t: &Test, dir: &Path, base: &str, run: u32) -> String {
+    let temp = t.dir.path().join(format!("gate-{run}"));
+    std::fs::create_dir_all(&temp).unwrap();
+    let home = t.dir.path().join("ci-home");
+    let config = home.join(".config/plan/config.yaml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            crate::util::fixture_path("judges/accept").display()
+        ),
+    )
+    .unwrap();
+    let bin = temp.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(BIN, bin.join("plan")).unwrap();
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let mut said = String::new();
+    for name in [
+        "Fetch the sign-offs' checkpoints",
+        "plan verify",
+        "plan audit",
+    ] {
+        let script = step_script(&workflow, name);
+        let out = Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+            .current_dir(dir)
+            .env_clear()
+            .env(
+                "PATH",
+                format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+            )
+            .env("HOME", &home)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("TZ", "UTC")
+            .env("PLAN_NOW", "2026-06-15T19:00")
+            .env("RUNNER_TEMP", &temp)
+            .env("GITHUB_STEP_SUMMARY", temp.join("summary.md"))
+            .env("TOKEN", "unused")
+            .env("BASE", base)
+            .output()
+            .unwrap();
+        let out_said = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "the gate's step {name} failed on the merge of {base}:\n{out_said}"
+        );
+        said += &out_said;
+    }
+    said
+}
+
 /// A clone of origin at `name`, no `plan install git` in it.
 fn clone(t: &Test, origin: &Path, name: &str) -> PathBuf {
     let dir = t.dir.path().join(name);
@@ -166,6 +234,14 @@ fn clone(t: &Test, origin: &Path, name: &str) -> PathBuf {
 fn three_pull_requests_merge_on_a_forge_without_the_driver_once_the_update_job_ran() {
     let t = Test::new();
     t.write("plan.md", PLAN);
+    // The agent signs off with a command judge; CI asks its own (`gate`).
+    t.write(
+        ".plan/config.yaml",
+        format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 10\n",
+            crate::util::fixture_path("judges/accept").display()
+        ),
+    );
     t.commit_all("plan");
     let origin = t.dir.path().join("origin.git");
     git(
@@ -184,23 +260,35 @@ fn three_pull_requests_merge_on_a_forge_without_the_driver_once_the_update_job_r
     t.git(&["push", "-q", "origin", "main"]);
 
     // Three pull requests from one agent's clone, each on its own goal, each
-    // logging and signing off at its own time.
+    // logging and signing off at its own time. Each goal's verify fails when it
+    // starts and passes once the work (a file) is there.
     let agent = clone(&t, &origin, "agent");
     let work = |branch: &str, hour: u32, steps: &[&[&str]]| {
         git(&t, &agent, &["checkout", "-q", "-b", branch, "origin/main"]);
         for (n, args) in steps.iter().enumerate() {
             let now = format!("2026-06-15T{hour:02}:{:02}", n * 2);
+            if args[0] == "complete" {
+                std::fs::write(agent.join(format!("{}.txt", args[1])), "done\n").unwrap();
+            }
             plan(&t, &agent, &now, args).code(0);
         }
         git(&t, &agent, &["add", "-A"]);
         git(&t, &agent, &["commit", "-q", "-m", branch]);
         git(&t, &agent, &["push", "-q", "origin", branch]);
+        // No `plan install git` here: the checkpoints go with a refspec.
+        git(
+            &t,
+            &agent,
+            &[
+                "push",
+                "-q",
+                "origin",
+                "refs/plan/checkpoints/*:refs/plan/checkpoints/*",
+            ],
+        );
     };
-    let none = ["--judge", "none"];
     let sign = |id: &'static str| -> Vec<&'static str> {
-        let mut v = vec!["complete", id, "--evidence", "done"];
-        v.extend(none);
-        v
+        vec!["complete", id, "--evidence", "the file is there"]
     };
     let (sign_bench, sign_build, sign_docs) = (sign("bench"), sign("build"), sign("docs"));
     work(
@@ -213,7 +301,7 @@ fn three_pull_requests_merge_on_a_forge_without_the_driver_once_the_update_job_r
                 "--done-when",
                 "numbers",
                 "--verify",
-                "true",
+                "test -f bench.txt",
                 "--failure-mode",
                 "noise",
             ],
@@ -248,6 +336,7 @@ fn three_pull_requests_merge_on_a_forge_without_the_driver_once_the_update_job_r
     // The forge: plain `git merge`, no driver; then the base moved, so the update
     // job runs for the pull requests still open.
     let forge = clone(&t, &origin, "forge");
+    let gates = std::cell::Cell::new(1);
     let merge = |branch: &str| {
         git(&t, &forge, &["fetch", "-q", "origin"]);
         git(&t, &forge, &["merge", "-q", "--ff-only", "origin/main"]);
@@ -258,6 +347,14 @@ fn three_pull_requests_merge_on_a_forge_without_the_driver_once_the_update_job_r
             &["merge", "--no-ff", "--no-edit", &format!("origin/{branch}")],
         );
         assert!(ok, "the forge's merge of {branch} conflicted:\n{said}");
+        // The gate on the merge commit, as the pull request's checkout has it.
+        let said = gate(&t, &forge, &base, gates.get());
+        gates.set(gates.get() + 1);
+        assert!(
+            said.contains("| command, re-judged: accept | passed (re-run) |")
+                && said.ends_with("**Passed.**\n"),
+            "{said}"
+        );
         git(&t, &forge, &["push", "-q", "origin", "main"]);
         plan(&t, &forge, "2026-06-15T19:00", &["audit", "--base", &base]).code(0);
     };
@@ -359,4 +456,87 @@ fn a_forks_pull_request_gets_the_two_commands_and_a_code_conflict_is_left_to_a_p
         before,
         "nothing was pushed"
     );
+    // The base moves again: the fork's pull request still conflicts in plan.md
+    // alone, and its comment is not posted a second time.
+    plan(
+        &t,
+        &agent,
+        "2026-06-15T11:00",
+        &["log", "main: moved again"],
+    )
+    .code(0);
+    git(&t, &agent, &["commit", "-q", "-am", "again"]);
+    git(
+        &t,
+        &agent,
+        &["push", "-q", "origin", "HEAD:refs/heads/main"],
+    );
+    let said = update_job(&t, &origin, "7 true fork-branch\n8 false code\n", 2);
+    assert!(
+        said.contains("#7: the commands are in a comment already")
+            && !said.contains("7: This branch conflicts"),
+        "{said}"
+    );
+    let posted = std::fs::read_to_string(t.dir.path().join("forge-comments/7")).unwrap();
+    assert_eq!(
+        posted.matches("<!-- plan sync: fork -->").count(),
+        1,
+        "{posted}"
+    );
+    assert_eq!(
+        posted
+            .matches("git pull https://github.com/acme/forge main")
+            .count(),
+        1
+    );
+}
+
+/// `plan sync` on a git older than 2.41 (no global `--attr-source`) got git's
+/// usage text back, raw; now it says which git it found and what it needs (exit
+/// 3, an environment error) and merges nothing. The version is what `git
+/// --version` says: a stand-in git answers that and passes the rest to git.
+#[test]
+fn plan_sync_on_a_git_older_than_2_41_names_the_version_found_and_the_one_needed() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["log", "pr: a note"]);
+    t.commit_all("pr");
+    t.git(&["checkout", "-q", "main"]);
+    t.ok(&["log", "main: a note"]);
+    t.commit_all("main");
+    t.git(&["checkout", "-q", "pr"]);
+    let real = String::from_utf8(
+        Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let head = t.git(&["rev-parse", "HEAD"]);
+    let t = t.with_bin();
+    for (version, old) in [
+        ("2.40.1", true),
+        ("2.39.3 (Apple Git-146)", true),
+        ("2.41.0", false),
+    ] {
+        t.fake_program(
+            "git",
+            &format!(
+                "[ \"$1\" = --version ] && {{ echo 'git version {version}'; exit 0; }}\nexec '{}' \"$@\"\n",
+                real.trim()
+            ),
+        );
+        let run = t.run(&["sync", "--base", "main", "--check"]);
+        if old {
+            run.code(3).stderr_has(&format!(
+                "plan: plan sync needs git 2.41 or later (`git --attr-source`, so the merge reads no .gitattributes of the pull request's); this git is 2.{} (git version {version})\n  hint: install a newer git",
+                &version[2..4]
+            ));
+        } else {
+            run.code(0).stdout_has("conflicts only in plan.md");
+        }
+    }
+    assert_eq!(t.git(&["rev-parse", "HEAD"]), head, "nothing merged");
 }
