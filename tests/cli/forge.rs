@@ -92,6 +92,11 @@ fn step_script(workflow: &str, name: &str) -> String {
 /// stand-in `gh` on PATH (it lists `prs` and logs each comment), the update step's
 /// script run by bash as Actions runs it (`-eo pipefail`).
 fn update_job(t: &Test, origin: &Path, prs: &str, run: u32) -> String {
+    update_job_with(t, origin, prs, run, true)
+}
+
+/// The update job, with (`gate_runs`) or without the secret `PLAN_PUSH_TOKEN`.
+fn update_job_with(t: &Test, origin: &Path, prs: &str, run: u32, gate_runs: bool) -> String {
     let work = t.dir.path().join(format!("runner-{run}"));
     let bin = work.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -141,7 +146,7 @@ fn update_job(t: &Test, origin: &Path, prs: &str, run: u32) -> String {
         .env("GH_TOKEN", "unused")
         .env("BASE", "main")
         .env("REPO", "acme/forge")
-        .env("GATE_RUNS", "true")
+        .env("GATE_RUNS", if gate_runs { "true" } else { "false" })
         .output()
         .unwrap();
     let said =
@@ -371,7 +376,8 @@ fn three_pull_requests_merge_on_a_forge_without_the_driver_once_the_update_job_r
     );
     let said = update_job(&t, &origin, "2 false build\n3 false docs\n", 1);
     assert!(
-        said.contains("merged origin/main into this branch: plan.md goal by goal"),
+        said.contains("merged origin/main into this branch: plan.md goal by goal")
+            && !said.contains("re-run plan's gate"),
         "{said}"
     );
     merge("build");
@@ -539,4 +545,77 @@ fn plan_sync_on_a_git_older_than_2_41_names_the_version_found_and_the_one_needed
         }
     }
     assert_eq!(t.git(&["rev-parse", "HEAD"]), head, "nothing merged");
+}
+
+/// A push made with the workflow's own `GITHUB_TOKEN` starts no workflow run, so
+/// the gate would not run on what the update job pushed. The choice made: the job
+/// checks out and pushes with the secret `PLAN_PUSH_TOKEN` when there is one, whose
+/// pushes start the gate as any push does; without it, each pull request it
+/// updated is told to re-run the gate.
+#[test]
+fn without_plan_push_token_a_pull_request_the_update_job_pushed_to_is_told_to_re_run_the_gate() {
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let yaml: serde_json::Value = serde_saphyr::from_str(&workflow).unwrap();
+    let update = &yaml["jobs"]["update"];
+    let checkout = update["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["uses"] == "actions/checkout@v4")
+        .expect("the update job checks out");
+    assert_eq!(
+        checkout["with"]["token"],
+        "${{ secrets.PLAN_PUSH_TOKEN || github.token }}"
+    );
+    let step = update["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Update pull requests")
+        .unwrap();
+    assert_eq!(
+        step["env"]["GATE_RUNS"],
+        "${{ secrets.PLAN_PUSH_TOKEN != '' }}"
+    );
+    assert_eq!(step["run"], step_script(&workflow, "Update pull requests"));
+
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    let origin = t.dir.path().join("origin.git");
+    git(
+        &t,
+        t.dir.path(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            origin.to_str().unwrap(),
+        ],
+    );
+    t.git(&["remote", "add", "origin", origin.to_str().unwrap()]);
+    t.git(&["push", "-q", "origin", "main"]);
+    let agent = clone(&t, &origin, "agent");
+    for (branch, note) in [("one", "one: a note"), ("main", "main: a note")] {
+        git(&t, &agent, &["checkout", "-q", "-B", branch, "origin/main"]);
+        plan(&t, &agent, "2026-06-15T10:00", &["log", note]).code(0);
+        git(&t, &agent, &["commit", "-q", "-am", note]);
+        git(&t, &agent, &["push", "-q", "origin", branch]);
+    }
+    let before = git(&t, &agent, &["ls-remote", origin.to_str().unwrap(), "one"]);
+    let said = update_job_with(&t, &origin, "4 false one\n", 1, false);
+    assert!(
+        said.contains("merged origin/main into this branch")
+            && said.contains("4: plan sync merged main into this branch with a push that starts no workflow run: re-run plan's gate on it before merging (or set the secret PLAN_PUSH_TOKEN)."),
+        "{said}"
+    );
+    assert_ne!(
+        git(&t, &agent, &["ls-remote", origin.to_str().unwrap(), "one"]),
+        before,
+        "the merge was pushed"
+    );
 }
