@@ -162,6 +162,10 @@ fn an_honest_pull_request_passes_the_ci_gate() {
     let t = origin();
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
+    // The work changes the file the verify rests on: red first holds (`test -f
+    // README.md` passed at the start, so without it the gate says
+    // verify-green-at-start).
+    t.write("README.md", "# Hello, world\n");
     sign_off(&t);
     t.commit_all("ship it");
     user_judge(&t, "accept");
