@@ -283,10 +283,12 @@ fn every_plan_file_of_the_repository_is_audited_against_the_base() {
 #[test]
 fn a_command_judge_re_judged_and_accepted_by_ci_is_no_weak_sign_off() {
     let t = origin();
+    // Red first: the README the verify checks for is the work.
+    std::fs::remove_file(t.path("README.md")).unwrap();
+    t.commit_all("no README yet");
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
     t.judge("accept");
-    // The work: the file the verify rests on (it passed at the start already).
     t.write("README.md", "# Hello, world\n");
     sign_off(&t);
     t.commit_all("ship it");
