@@ -435,22 +435,39 @@ fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str
     }
 }
 
-/// The files of a goal done on the base that the pull request changes: its verify's
-/// own files (as its transcript recorded them, and as verify names them now) and
-/// the evidence paths its sign-off named, compared blob by blob from the base's
-/// commit to the working tree. A goal with any is verified again.
+/// The files of a goal done on the base that the pull request changes, compared
+/// blob by blob from the base's commit to the working tree; a goal with any is
+/// verified again. What a verify rests on ([`verify_reach`]): a verify of commands
+/// that only read the files they name (`test -s NOTES.md`, `grep -q x a.txt`) rests
+/// on those, their closure, the verify files its transcript recorded and the
+/// evidence paths its sign-off named; any other verify runs a program, which can
+/// import, open or run any file of the repository (`python3 -m unittest`,
+/// `cargo test`, `python3 check.py` importing `calc.py`), so it rests on every file
+/// but plan's own.
 pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Result<Vec<String>> {
     let Some(repo) = &ctx.repo else {
         return Ok(Vec::new());
     };
     let root = &repo.root;
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let mut files: Vec<String> = Vec::new();
-    if let Some(parsed) = goal.verify().and_then(|line| verify::parse(line).ok()) {
-        files.extend(
-            crate::record::verify_files(root, &parsed)
-                .into_iter()
-                .map(|(p, _)| p),
-        );
+    let mut everything = false;
+    if let Some(line) = goal.verify() {
+        match verify::parse(line) {
+            Ok(parsed) => {
+                match verify_reach(root, &parsed) {
+                    Some(named) => files.extend(named),
+                    None => everything = true,
+                }
+                files.extend(
+                    crate::record::verify_files(root, &parsed)
+                        .into_iter()
+                        .map(|(p, _)| p),
+                );
+            }
+            // It cannot run: verified again, it fails.
+            Err(_) => everything = true,
+        }
     }
     if let Some(path) = rules::record_path(plan, &goal.id) {
         if let crate::plan::proof::Facts::Present {
@@ -468,6 +485,12 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
         .map(|f| f.trim_end_matches('/').to_string())
         .collect();
     let wanted = |path: &str| {
+        if everything {
+            return !crate::plan::own::is_own(
+                path.as_bytes(),
+                plan_rel.as_deref().map(str::as_bytes),
+            );
+        }
         files.iter().any(|f| {
             path == f
                 || path
@@ -479,6 +502,109 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
         .into_iter()
         .map(|c| c.path)
         .collect())
+}
+
+/// Commands that read only the files their words name (and stdin), run no other
+/// program and load no code: a verify made of these alone rests on those files.
+const READS_NAMED: &[&str] = &[
+    "test",
+    "[",
+    "grep",
+    "egrep",
+    "fgrep",
+    "cat",
+    "wc",
+    "head",
+    "tail",
+    "cmp",
+    "diff",
+    "true",
+    "false",
+    "echo",
+    "printf",
+    "stat",
+    "ls",
+    "sha256sum",
+    "sha1sum",
+    "md5sum",
+    "cut",
+    "tr",
+    "uniq",
+];
+
+/// The repository paths (files, or directories standing for all below them) a
+/// verify rests on, when every command of it is one of [`READS_NAMED`]: each word
+/// that could name a path, existing or not (a file the pull request deletes is
+/// changed too), and where a word leads through a link, where it leads. `None`:
+/// the verify rests on the whole repository: it runs a program, searches a
+/// directory tree it does not name (`grep -r` without a path), or names the top of
+/// the tree or a path that leaves it.
+fn verify_reach(root: &Path, verify: &verify::Verify) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for command in verify.chain.iter().flat_map(|p| &p.commands) {
+        let (program, args) = command.split_first()?;
+        if !READS_NAMED.contains(&program.as_str()) {
+            return None;
+        }
+        let grep = program.ends_with("grep");
+        let recursive = |a: &str| {
+            a.starts_with("--recursive")
+                || a.starts_with("--dereference-recursive")
+                || a.starts_with("--directories")
+                || a == "-d"
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a[1..].chars().any(|c| matches!(c, 'r' | 'R' | 'd')))
+        };
+        if grep && args.iter().any(|a| recursive(a)) {
+            return None;
+        }
+        for word in args {
+            let mut candidates = vec![word.rsplit_once('=').map_or(word.as_str(), |(_, v)| v)];
+            // `-fpatterns.txt`: an option's value glued to it.
+            if let Some(glued) = word.strip_prefix('-').filter(|w| !w.starts_with('-'))
+                && glued.len() > 1
+            {
+                candidates.push(&glued[1..]);
+            }
+            for candidate in candidates {
+                if candidate.is_empty() || candidate.starts_with('-') {
+                    continue;
+                }
+                let mut parts = Vec::new();
+                for part in Path::new(candidate).components() {
+                    match part {
+                        std::path::Component::Normal(p) => parts.push(p.to_string_lossy()),
+                        std::path::Component::CurDir => {}
+                        _ => return None,
+                    }
+                }
+                if parts.is_empty() {
+                    return None;
+                }
+                let rel = parts.join("/");
+                if let Some(real) = judge_files::in_repo(root, &rel)
+                    && let (Ok(real), Ok(top)) = (
+                        std::fs::canonicalize(root.join(&real)),
+                        std::fs::canonicalize(root),
+                    )
+                    && let Ok(inside) = real.strip_prefix(&top)
+                {
+                    let inside = inside.to_string_lossy().into_owned();
+                    if inside.is_empty() {
+                        return None;
+                    }
+                    if !out.contains(&inside) {
+                        out.push(inside);
+                    }
+                }
+                if !out.contains(&rel) {
+                    out.push(rel);
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Every path a `paths:` line of the transcript's evidence section names. A line
@@ -569,6 +695,9 @@ struct Prepared {
     weakened: Vec<crate::plan::weakened::Finding>,
     /// `verify-green-at-start`, worded, when the goal's verify passed at its start.
     green_at_start: Option<String>,
+    /// The commits where the verify is run again for red first
+    /// ([`Rejudge::check_starts`]); empty: not checked.
+    at_start: Vec<String>,
 }
 
 /// The goals a re-judge covers, with the commit it pins: HEAD when it began.
@@ -603,6 +732,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 history: contract_history(plan, id),
                 weakened: crate::weakened::now(root, plan, goal)?,
                 green_at_start: crate::red_first::of_goal(ctx, plan, goal),
+                at_start: Vec::new(),
             };
             out.push((goal, prepared));
         }
@@ -614,19 +744,49 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         &self.commit
     }
 
-    /// Each goal's id and verify line, as a results file must name them.
-    pub fn expected(&self) -> Vec<(&str, Option<&str>)> {
+    /// Each goal's id, verify line and red-first commits, as a results file must
+    /// name them.
+    pub fn expected(&self) -> Vec<verified::Expected<'_>> {
         self.goals
             .iter()
-            .map(|(g, _)| (g.id.as_ref(), g.verify()))
+            .map(|(g, p)| verified::Expected {
+                id: g.id.as_ref(),
+                verify: g.verify(),
+                at_start: &p.at_start,
+            })
             .collect()
     }
 
-    /// Runs every goal's verify, each in a fresh copy of the pinned commit, with a
-    /// scrubbed environment and a throwaway HOME and TMPDIR; after each, kills
-    /// whatever it left running (however it re-executed itself) and checks `guard`
-    /// (the judge's files; their bytes hashed again after the last): a change is
-    /// exit 3, naming the file.
+    /// Red first, checked by running rather than read from the log: each goal of
+    /// `ids` with a verify is to be run again where it started
+    /// ([`crate::red_first::start_commits`]) by [`Self::verify_all`]. Found from git
+    /// alone, so the judge job names the same commits without running anything.
+    pub fn check_starts(
+        &mut self,
+        ctx: &Ctx,
+        plan: &Plan<'_>,
+        ids: &[String],
+        base: &str,
+    ) -> Result<()> {
+        let root = &ctx.repo()?.root;
+        let rel = ctx.plan_in_repo();
+        for (goal, prepared) in &mut self.goals {
+            if goal.verify().is_some() && ids.iter().any(|id| *id == *goal.id) {
+                prepared.at_start =
+                    crate::red_first::start_commits(root, rel.as_deref(), plan, goal, base)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs every goal's verify in a fresh copy of the pinned commit, with a
+    /// scrubbed environment and a throwaway HOME and TMPDIR, and each red-first
+    /// check ([`Self::check_starts`]) the same way in a copy of its commit; a
+    /// verify line is run once per commit however many goals share it (ten goals
+    /// resting on `cargo test` run it once). After each run, kills whatever it left
+    /// running (however it re-executed itself) and checks `guard` (the judge's
+    /// files; their bytes hashed again after the last): a change is exit 3, naming
+    /// the file.
     pub fn verify_all(
         &self,
         ctx: &Ctx,
@@ -634,28 +794,81 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         guard: Option<&crate::judge::guard::Guard>,
     ) -> Result<verified::Results> {
         let root = &ctx.repo()?.root;
-        let mut goals = Vec::new();
-        for (i, (goal, prepared)) in self.goals.iter().enumerate() {
-            let result = verify_one(root, &self.commit, goal, &prepared.paths, timeout);
+        let mut ran: Vec<((String, String), Ran)> = Vec::new();
+        let run = |ran: &mut Vec<((String, String), Ran)>,
+                   line: &str,
+                   commit: &str,
+                   id: &str|
+         -> Result<usize> {
+            let key = (line.to_string(), commit.to_string());
+            if let Some(at) = ran.iter().position(|(k, _)| *k == key) {
+                return Ok(at);
+            }
+            let result = run_verify(root, commit, line, id, timeout);
             let left = crate::exec::end_descendants();
             if left > 0 {
                 return Err(Exit::env_hint(
                     format!(
-                        "refusing the gate: {left} process(es) that goal {}'s verify started would not die",
-                        goal.id
+                        "refusing the gate: {left} process(es) that goal {id}'s verify started would not die"
                     ),
                     "the judge is not asked while the pull request's code may still run; run the gate as two jobs (`plan install ci`)",
                 ));
             }
             if let Some(guard) = guard {
-                let depth = if i + 1 == self.goals.len() {
-                    Depth::Content
-                } else {
-                    Depth::Metadata
-                };
-                guard.check(depth)?;
+                guard.check(Depth::Metadata)?;
             }
-            goals.push(result?);
+            ran.push((key, result?));
+            Ok(ran.len() - 1)
+        };
+        let mut goals = Vec::new();
+        for (goal, prepared) in &self.goals {
+            let id = goal.id.to_string();
+            let Some(line) = goal.verify() else {
+                goals.push(verified::GoalResult {
+                    id,
+                    verify: None,
+                    passed: true,
+                    failure: None,
+                    tail: String::new(),
+                    made: Vec::new(),
+                    at_start: Vec::new(),
+                });
+                continue;
+            };
+            let at = run(&mut ran, line, &self.commit, &id)?;
+            let here = &ran[at].1;
+            let mut result = verified::GoalResult {
+                id: id.clone(),
+                verify: Some(line.to_string()),
+                passed: here.failure.is_none(),
+                failure: here.failure.clone(),
+                tail: here.tail.clone(),
+                made: match (&here.failure, &here.scratch) {
+                    (None, Some(scratch)) => made_by_verify(
+                        &scratch.path().join("tree"),
+                        root,
+                        &self.commit,
+                        &prepared.paths,
+                    ),
+                    _ => Vec::new(),
+                },
+                at_start: Vec::new(),
+            };
+            for commit in &prepared.at_start {
+                let at = run(&mut ran, line, commit, &id)?;
+                // No evidence is read from a copy of the start: let it go.
+                if *commit != self.commit {
+                    ran[at].1.scratch = None;
+                }
+                result.at_start.push(verified::StartRun {
+                    commit: commit.clone(),
+                    passed: ran[at].1.failure.is_none(),
+                });
+            }
+            goals.push(result);
+        }
+        if let Some(guard) = guard {
+            guard.check(Depth::Content)?;
         }
         Ok(verified::Results {
             format: verified::FORMAT,
@@ -780,37 +993,31 @@ impl<'p, 'a> Rejudge<'p, 'a> {
     }
 }
 
-/// Runs one goal's verify in a fresh copy of `commit`; what it found, with the
-/// evidence files it made that the commit lacks.
-fn verify_one(
-    root: &Path,
-    commit: &str,
-    goal: &Goal<'_>,
-    paths: &[String],
-    timeout: Duration,
-) -> Result<verified::GoalResult> {
-    let id = goal.id.to_string();
-    let Some(line) = goal.verify() else {
-        return Ok(verified::GoalResult {
-            id,
-            verify: None,
-            passed: true,
-            failure: None,
-            tail: String::new(),
-            made: Vec::new(),
-        });
-    };
-    let failed = |why: String| verified::GoalResult {
-        id: id.clone(),
-        verify: Some(line.to_string()),
-        passed: false,
-        failure: Some(verified::tail(&why, 4096)),
-        tail: String::new(),
-        made: Vec::new(),
-    };
+/// One verify line run in a fresh copy of one commit.
+struct Ran {
+    /// Why it failed; `None`: it passed.
+    failure: Option<String>,
+    tail: String,
+    /// The copy it ran in, kept for the evidence files it made; `None` when it
+    /// could not run.
+    scratch: Option<tempfile::TempDir>,
+}
+
+/// Runs the verify `line` (of goal `id`, for progress) in a fresh copy of
+/// `commit`, with the scrubbed environment.
+fn run_verify(root: &Path, commit: &str, line: &str, id: &str, timeout: Duration) -> Result<Ran> {
     let parsed = match verify::parse(line) {
         Ok(parsed) => parsed,
-        Err(e) => return Ok(failed(format!("verify cannot run: {}", e.message))),
+        Err(e) => {
+            return Ok(Ran {
+                failure: Some(verified::tail(
+                    &format!("verify cannot run: {}", e.message),
+                    4096,
+                )),
+                tail: String::new(),
+                scratch: None,
+            });
+        }
     };
     let scratch = tempfile::Builder::new().prefix("plan-verify-").tempdir()?;
     let tree = scratch.path().join("tree");
@@ -820,7 +1027,10 @@ fn verify_one(
         std::fs::create_dir(dir)?;
     }
     git::export_commit(root, commit, &tree)?;
-    crate::out::progress(&format!("rejudge {id}: running verify"));
+    crate::out::progress(&format!(
+        "rejudge {id}: running verify at {}",
+        &commit[..commit.len().min(12)]
+    ));
     let outcome = verify::run_clean(
         &parsed,
         &tree,
@@ -828,16 +1038,18 @@ fn verify_one(
         verified::TAIL,
         clean_env(&home, &tmp),
     )?;
-    if !outcome.passed {
-        return Ok(failed(outcome.why_failed(line, timeout)));
-    }
-    Ok(verified::GoalResult {
-        id,
-        verify: Some(line.to_string()),
-        passed: true,
-        failure: None,
-        tail: verified::tail(&outcome.tail, verified::TAIL),
-        made: made_by_verify(&tree, root, commit, paths),
+    Ok(if outcome.passed {
+        Ran {
+            failure: None,
+            tail: verified::tail(&outcome.tail, verified::TAIL),
+            scratch: Some(scratch),
+        }
+    } else {
+        Ran {
+            failure: Some(verified::tail(&outcome.why_failed(line, timeout), 4096)),
+            tail: String::new(),
+            scratch: Some(scratch),
+        }
     })
 }
 
@@ -992,6 +1204,53 @@ mod tests {
         // A paths line of another section is not the evidence's.
         let later = "x\n## Evidence\n\n````text\ny\n````\n\n## Judge\n\npaths: /etc/hostname\n";
         assert_eq!(evidence_of(later).1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_verify_that_runs_a_program_rests_on_the_whole_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.md"), "x").unwrap();
+        std::fs::create_dir(dir.path().join("docs")).unwrap();
+        std::os::unix::fs::symlink("notes.md", dir.path().join("link.md")).unwrap();
+        let reach = |line: &str| verify_reach(dir.path(), &verify::parse(line).unwrap());
+        assert_eq!(
+            reach("test -s notes.md"),
+            Some(vec!["notes.md".to_string()])
+        );
+        assert_eq!(
+            reach("grep -q x ./docs/a.md && test -f gone.txt"),
+            Some(vec![
+                "x".to_string(),
+                "docs/a.md".to_string(),
+                "gone.txt".to_string()
+            ])
+        );
+        assert_eq!(
+            reach("grep -fpats.txt notes.md"),
+            Some(vec!["pats.txt".to_string(), "notes.md".to_string()])
+        );
+        // Through a link, where it leads too.
+        assert_eq!(
+            reach("cat link.md"),
+            Some(vec!["notes.md".to_string(), "link.md".to_string()])
+        );
+        for whole in [
+            "python3 -m unittest",
+            "python3 check.py",
+            "cargo test",
+            "sh -c 'test -f a'",
+            "./check.sh",
+            "env A=1 test -f a",
+            "make check",
+            "grep -r x docs",
+            "grep -Rq x",
+            "test -f /etc/hostname",
+            "test -f ../x",
+            "ls .",
+            "test -f notes.md | python3 -c pass",
+        ] {
+            assert_eq!(reach(whole), None, "{whole}");
+        }
     }
 
     #[test]

@@ -199,6 +199,19 @@ pub fn green_at_start(
     let Some((Some(AtStart::Passing), Some(commit))) = start(plan, &goal.id) else {
         return Ok(None);
     };
+    unchanged_since(root, plan_rel, goal, recorded, commit)
+}
+
+/// The finding for a verify that passed at `commit`, when no file it rests on
+/// differs between that commit and the working tree now (see [`green_at_start`]).
+/// `None`: something it rests on changed, or the goal has no verify that parses.
+pub fn unchanged_since(
+    root: &Path,
+    plan_rel: Option<&str>,
+    goal: &Goal<'_>,
+    recorded: &[String],
+    commit: &str,
+) -> Result<Option<GreenAtStart>> {
     let Some(Ok(parsed)) = goal.verify().map(verify::parse) else {
         return Ok(None);
     };
@@ -215,6 +228,58 @@ pub fn green_at_start(
         commit: commit.to_string(),
         files,
     }))
+}
+
+/// The commits where the gate runs `goal`'s verify again to see whether it already
+/// passed before the work, whatever the log line says of it (the line is text the
+/// agent could have written, and `plan start` ran on a working tree it could have
+/// broken for the moment): the commit the start that counts names, when HEAD's
+/// history has it; and the commit before the one that added that line to the plan
+/// file (along HEAD's first parents), where the work cannot have begun if the start
+/// came first. A start with neither (`--no-verify` before any commit, a line written
+/// only in the working tree), and a goal with no start at all, are checked at `base`.
+/// Each once, full ids, in that order.
+pub fn start_commits(
+    root: &Path,
+    plan_rel: Option<&Path>,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    base: &str,
+) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    let mut entry_text = None;
+    for (entry, event) in plan.events(&goal.id) {
+        match event {
+            Event::Reopened { .. } => entry_text = None,
+            Event::Started { commit, .. } if entry_text.is_none() => {
+                entry_text = Some(entry.text);
+                if let Some(commit) = commit
+                    && let Ok(full) = git::resolve_commit(root, commit)
+                    && git::is_ancestor(root, &full, "HEAD")?
+                {
+                    out.push(full);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let (Some(text), Some(rel)) = (entry_text, plan_rel) {
+        // Newest first: the last version holding the line is the one that added it.
+        let added = git::file_history(root, rel, usize::MAX)?
+            .into_iter()
+            .take_while(|v| v.content.lines().any(|l| l.contains(text)))
+            .last();
+        if let Some(added) = added
+            && let Ok(before) = git::resolve_commit(root, &format!("{}^", added.commit))
+            && !out.contains(&before)
+        {
+            out.push(before);
+        }
+    }
+    if out.is_empty() {
+        out.push(git::resolve_commit(root, base)?);
+    }
+    Ok(out)
 }
 
 /// The repository files `verify` rests on: those it names and their closure, and

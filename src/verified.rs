@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::exit::Exit;
 
-/// The file's format, written in it; another is refused.
-pub const FORMAT: u32 = 1;
+/// The file's format, written in it; another is refused. 2: each goal's verify
+/// run again where the goal started (`at_start`).
+pub const FORMAT: u32 = 2;
 /// The largest file read.
 const MAX_FILE: u64 = 8 * 1024 * 1024;
 /// The most of verify's output kept per goal.
@@ -50,6 +51,27 @@ pub struct GoalResult {
     /// Evidence files the sign-off names that the commit lacks and verify made (a
     /// report git ignores), as the judge would find them after a sign-off.
     pub made: Vec<Made>,
+    /// Red first, checked by running: the verify run again at each commit where
+    /// the goal started (`red_first::start_commits`), in that order. The judge job
+    /// names the same commits from git and refuses a file that names others.
+    pub at_start: Vec<StartRun>,
+}
+
+/// The verify of a goal run at a commit where the goal started.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartRun {
+    /// Full commit id.
+    pub commit: String,
+    pub passed: bool,
+}
+
+/// What the gate expects the file to say of one goal: its id, its verify line,
+/// and the commits its verify is run at for red first.
+pub struct Expected<'a> {
+    pub id: &'a str,
+    pub verify: Option<&'a str>,
+    pub at_start: &'a [String],
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -76,7 +98,7 @@ pub fn plain(path: &str) -> bool {
 
 /// Reads and checks `file` against what the gate expects: `commit` (HEAD), and the
 /// goals it re-judges with their verify lines. Exit 3 on anything else.
-pub fn read(file: &Path, commit: &str, expected: &[(&str, Option<&str>)]) -> Result<Results> {
+pub fn read(file: &Path, commit: &str, expected: &[Expected<'_>]) -> Result<Results> {
     let name = file.display();
     let refuse = |why: String| {
         Exit::env_hint(
@@ -110,7 +132,7 @@ pub fn read(file: &Path, commit: &str, expected: &[(&str, Option<&str>)]) -> Res
     let mut seen: Vec<&str> = Vec::new();
     for goal in &results.goals {
         let id = goal.id.as_str();
-        let Some((_, verify)) = expected.iter().find(|(e, _)| *e == id) else {
+        let Some(want) = expected.iter().find(|e| e.id == id) else {
             return Err(refuse(format!(
                 "it names goal {id:?}, which the gate does not re-judge"
             )));
@@ -119,10 +141,17 @@ pub fn read(file: &Path, commit: &str, expected: &[(&str, Option<&str>)]) -> Res
             return Err(refuse(format!("it names goal {id:?} twice")));
         }
         seen.push(id);
-        if goal.verify.as_deref() != *verify {
+        if goal.verify.as_deref() != want.verify {
             return Err(refuse(format!(
                 "goal {id}: it ran {:?}, and the goal's verify is {:?}",
-                goal.verify, verify
+                goal.verify, want.verify
+            )));
+        }
+        let ran: Vec<&str> = goal.at_start.iter().map(|r| r.commit.as_str()).collect();
+        if ran != want.at_start {
+            return Err(refuse(format!(
+                "goal {id}: it ran the verify at the start at {ran:?}, and the gate names {:?}",
+                want.at_start
             )));
         }
         if goal.passed == goal.failure.is_some() {
@@ -167,12 +196,22 @@ mod tests {
     use super::*;
 
     const COMMIT: &str = "0123456789012345678901234567890123456789";
+    const START: &str = "abcdefabcdefabcdefabcdefabcdefabcdefabcd";
 
     fn check(json: &str) -> Result<Results> {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("r.json");
         std::fs::write(&file, json).unwrap();
-        read(&file, COMMIT, &[("a", Some("test -f x"))])
+        let starts = [START.to_string()];
+        read(
+            &file,
+            COMMIT,
+            &[Expected {
+                id: "a",
+                verify: Some("test -f x"),
+                at_start: &starts,
+            }],
+        )
     }
 
     fn refusal(json: &str) -> String {
@@ -185,7 +224,7 @@ mod tests {
     #[test]
     fn reads_a_good_file_and_refuses_every_other() {
         let good = format!(
-            r#"{{"format":1,"commit":"{COMMIT}","goals":[{{"id":"a","verify":"test -f x","passed":true,"failure":null,"tail":"","made":[{{"path":"out/r.txt","text":"ok"}}]}}]}}"#
+            r#"{{"format":2,"commit":"{COMMIT}","goals":[{{"id":"a","verify":"test -f x","passed":true,"failure":null,"tail":"","made":[{{"path":"out/r.txt","text":"ok"}}],"at_start":[{{"commit":"{START}","passed":true}}]}}]}}"#
         );
         assert_eq!(check(&good).unwrap().goals[0].made[0].text, "ok");
         assert_eq!(
@@ -207,7 +246,7 @@ mod tests {
             Some("not a results file")
         );
         assert!(
-            refusal(&good.replace(r#""format":1"#, r#""format":1,"x":2"#))
+            refusal(&good.replace(r#""format":2"#, r#""format":2,"x":2"#))
                 .contains("unknown field")
         );
         assert_eq!(
@@ -224,6 +263,22 @@ mod tests {
         assert_eq!(
             refusal(&good.replace(r#""failure":null"#, r#""failure":"no""#)),
             "goal a: passed must be true exactly when no failure is given"
+        );
+        // A red-first run at another commit than the gate names, or none.
+        assert_eq!(
+            refusal(&good.replace(START, &"e".repeat(40))),
+            format!(
+                "goal a: it ran the verify at the start at [\"{}\"], and the gate names [\"{START}\"]",
+                "e".repeat(40)
+            )
+        );
+        assert!(
+            refusal(&good.replace(&format!(r#"{{"commit":"{START}","passed":true}}"#), ""))
+                .starts_with("goal a: it ran the verify at the start at []")
+        );
+        assert_eq!(
+            refusal(&good.replace(r#""format":2"#, r#""format":1"#)),
+            "format 1, where this plan reads 2"
         );
     }
 

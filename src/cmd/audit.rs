@@ -444,9 +444,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         t => t,
     };
     if let Some(timeout) = verify_timeout {
+        let rejudge_ids: Vec<String> = to_rejudge.iter().map(|g| g.id.to_string()).collect();
         let mut all = to_rejudge;
         all.extend(to_reverify);
-        let run = gate::Rejudge::prepare(ctx, &plan, all)?;
+        let mut run = gate::Rejudge::prepare(ctx, &plan, all)?;
+        if let Some(b) = &base {
+            run.check_starts(ctx, &plan, &rejudge_ids, &b.commit)?;
+        }
         if args.verify_only {
             let results = run.verify_all(ctx, timeout, None)?;
             let file = args.results.as_deref().unwrap_or(std::path::Path::new("-"));
@@ -472,6 +476,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             (Some(_), None) => run.verify_all(ctx, timeout, guard.as_ref())?,
             (None, _) => run.verify_all(ctx, timeout, None)?,
         };
+        green_at_start_run(ctx, &plan, &results, &mut goals, args.strict)?;
         for id in &reverify_ids {
             let outcome = match results.goals.iter().find(|r| &r.id == id) {
                 None => "failed: the verify job reported nothing for this goal".to_string(),
@@ -544,6 +549,63 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return Err(Exit::quiet(CHECK_FAILED));
     }
     Ok(OK)
+}
+
+/// Red first, from the verify run again where each goal the pull request signs off
+/// started (the verify job's `at_start`): a verify that passed there, with nothing
+/// it rests on changed since, is `verify-green-at-start` whatever the log line says
+/// (`failing`, `skipped`, or no start at all). Shown on the goal, and a finding
+/// under `--strict`, once.
+fn green_at_start_run(
+    ctx: &Ctx,
+    plan: &Plan<'_>,
+    results: &crate::verified::Results,
+    goals: &mut [Entry<'_>],
+    strict: bool,
+) -> Result<()> {
+    let root = &ctx.repo()?.root;
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+    for result in &results.goals {
+        let (Some(goal), Some(entry)) = (
+            plan.goal(&result.id),
+            goals.iter_mut().find(|g| g.id == result.id),
+        ) else {
+            continue;
+        };
+        let recorded = crate::red_first::recorded_files(root, plan, &result.id);
+        let mut green = None;
+        for run in result.at_start.iter().filter(|r| r.passed) {
+            green = crate::red_first::unchanged_since(
+                root,
+                plan_rel.as_deref(),
+                goal,
+                &recorded,
+                &run.commit,
+            )?;
+            if green.is_some() {
+                break;
+            }
+        }
+        let Some(green) = green else { continue };
+        let worded = format!("{green}; the gate ran it there");
+        if strict
+            && !entry
+                .findings
+                .iter()
+                .any(|f| f.starts_with("verify-green-at-start"))
+        {
+            entry
+                .findings
+                .retain(|f| !f.starts_with("verify-green-at-start could not be checked"));
+            entry
+                .findings
+                .push(format!("verify-green-at-start: {worded}"));
+        }
+        if entry.verify_green_at_start.is_none() {
+            entry.verify_green_at_start = Some(worded);
+        }
+    }
+    Ok(())
 }
 
 /// What fails the gate beyond plain audit: lines and goals lost from the base, a

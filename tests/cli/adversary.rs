@@ -71,7 +71,6 @@ fn gate_fails(t: &Test, base: &str) {
 // already passes before any work is never reported: the same pull request started
 // without the flag fails `--strict` on verify-green-at-start.
 #[test]
-#[ignore = "open attack: plan start --no-verify dodges verify-green-at-start under --strict"]
 fn a_start_without_verify_does_not_dodge_green_at_start() {
     let (t, base) = pull_request(
         "test -f base.txt",
@@ -86,7 +85,6 @@ fn a_start_without_verify_does_not_dodge_green_at_start() {
 // `verify failing at` before pushing. A fresh clone (CI) has no
 // `.git/plan/logged.tsv` to say plan wrote otherwise, and the gate trusts the line.
 #[test]
-#[ignore = "open attack: a hand-edited `verify failing at` started line dodges verify-green-at-start"]
 fn a_forged_failing_start_line_does_not_dodge_green_at_start() {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
@@ -204,7 +202,6 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
 // verify imports (Python), not one it names: the reach does not see it, nothing
 // is verified again, the gate is green. `plan audit --reverify` catches it.
 #[test]
-#[ignore = "open attack: a base-done goal broken through a Python import its verify reaches is not re-verified"]
 fn a_done_goal_broken_through_an_import_fails_the_gate() {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
@@ -442,7 +439,6 @@ fn assertions_weakened_in_place_are_weakened_tests() {
 // unittest`, as `cargo test`, `npm test` or `go test ./...` do): the pull request
 // breaks the code the goal's tests cover and the gate re-verifies nothing.
 #[test]
-#[ignore = "open attack: a base-done goal whose verify names no file (python3 -m unittest) is never re-verified"]
 fn a_done_goal_whose_verify_names_no_file_is_verified_again() {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
@@ -474,7 +470,6 @@ fn a_done_goal_whose_verify_names_no_file_is_verified_again() {
 // reads `verify failing at C` though at commit C the verify passes, and the gate
 // trusts the line.
 #[test]
-#[ignore = "open attack: a start run on a working tree broken for the moment logs `verify failing at` a commit where it passes"]
 fn a_start_on_a_dirty_tree_does_not_dodge_green_at_start() {
     let t2 = Test::new();
     let claude = fixture_path("judges/claude-accept");
@@ -498,4 +493,60 @@ fn a_start_on_a_dirty_tree_does_not_dodge_green_at_start() {
     t2.commit_all("sign off");
     user_judge(&t2, "accept");
     gate_fails(&t2, &base2);
+}
+
+// The same attack through the gate's two jobs: the verify job runs the goal's
+// verify where it started and writes what it found; the judge job, which runs
+// nothing, fails `--strict` on it, and names it in `--markdown`.
+#[test]
+fn the_two_job_gate_finds_a_verify_green_at_start_from_the_verify_jobs_results() {
+    let (t, base) = pull_request(
+        "test -f base.txt",
+        &[("base.txt", "there\n")],
+        &["--no-verify"],
+        |t| t.write("other.txt", "unrelated\n"),
+    );
+    let results = t.dir.path().join("results.json");
+    let results = results.to_str().unwrap();
+    t.ok(&[
+        "audit",
+        "--base",
+        &base,
+        "--verify-only",
+        "--results",
+        results,
+    ]);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(results).unwrap()).unwrap();
+    assert_eq!(
+        json["goals"][0]["at_start"],
+        serde_json::json!([{"commit": base, "passed": true}])
+    );
+    let run = t
+        .case(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--verified",
+            results,
+            "--markdown",
+        ])
+        .status(1)
+        .any_stdout()
+        .check();
+    assert!(
+        run.stdout.contains(&format!(
+            "verify-green-at-start: verify already passed when the goal started (at {}) and no file it rests on changed since (base.txt); the gate ran it there",
+            &base[..12]
+        )),
+        "{}",
+        run.stdout
+    );
+    // Honest: the verify fails where the goal started, the work makes it pass.
+    let (t, base) = pull_request("test -f made.txt", &[("base.txt", "there\n")], &[], |t| {
+        t.write("made.txt", "made\n")
+    });
+    t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
 }

@@ -160,8 +160,13 @@ fn ci_job(t: &Test, branch: &str, base: &str, depth_one: bool) -> Job {
 #[test]
 fn an_honest_pull_request_passes_the_ci_gate() {
     let t = origin();
+    // Red first: the README the verify checks for is the work (were it on the
+    // base, the gate would find `test -f README.md` green at the start).
+    std::fs::remove_file(t.path("README.md")).unwrap();
+    t.commit_all("no README yet");
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("README.md", "# Hello, world\n");
     sign_off(&t);
     t.commit_all("ship it");
     user_judge(&t, "accept");

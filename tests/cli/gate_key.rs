@@ -381,7 +381,7 @@ fn the_verify_job_writes_results_and_the_judge_job_runs_no_verify() {
     assert_eq!(
         json,
         serde_json::json!({
-            "format": 1,
+            "format": 2,
             "commit": head,
             "goals": [{
                 "id": "ship",
@@ -390,6 +390,9 @@ fn the_verify_job_writes_results_and_the_judge_job_runs_no_verify() {
                 "failure": null,
                 "tail": "checked\n",
                 "made": [],
+                // Red first, run: `ship` started before the first commit, so
+                // at the base.
+                "at_start": [{"commit": base, "passed": true}],
             }],
         })
     );
@@ -416,7 +419,7 @@ fn the_judge_job_reads_verify_results_as_untrusted_data() {
     user_judge(&t, &fixture_path("judges/accept"));
     let file = t.dir.path().join("results.json");
     let good = format!(
-        r#"{{"format":1,"commit":"{head}","goals":[{{"id":"ship","verify":"sh check.sh","passed":true,"failure":null,"tail":"","made":[]}}]}}"#
+        r#"{{"format":2,"commit":"{head}","goals":[{{"id":"ship","verify":"sh check.sh","passed":true,"failure":null,"tail":"","made":[],"at_start":[{{"commit":"{base}","passed":true}}]}}]}}"#
     );
     let run = |text: &str| {
         std::fs::write(&file, text).unwrap();
@@ -454,7 +457,7 @@ fn the_judge_job_reads_verify_results_as_untrusted_data() {
             )
         );
     }
-    let (code, stdout, _) = run(&format!(r#"{{"format":1,"commit":"{head}","goals":[]}}"#));
+    let (code, stdout, _) = run(&format!(r#"{{"format":2,"commit":"{head}","goals":[]}}"#));
     assert_eq!(code, 1, "{stdout}");
     assert!(
         stdout.contains(
@@ -507,7 +510,7 @@ fn only_named_evidence_files_made_by_verify_reach_the_judges_copy() {
     std::fs::write(
         &file,
         format!(
-            r#"{{"format":1,"commit":"{head}","goals":[{{"id":"ship","verify":"sh check.sh","passed":true,"failure":null,"tail":"","made":[{{"path":"out/report.txt","text":"all 12 passed\n"}},{{"path":"src/forged.rs","text":"pub fn done() {{}}\n"}}]}}]}}"#
+            r#"{{"format":2,"commit":"{head}","goals":[{{"id":"ship","verify":"sh check.sh","passed":true,"failure":null,"tail":"","made":[{{"path":"out/report.txt","text":"all 12 passed\n"}},{{"path":"src/forged.rs","text":"pub fn done() {{}}\n"}}],"at_start":[{{"commit":"{base}","passed":true}}]}}]}}"#
         ),
     )
     .unwrap();

@@ -35,8 +35,10 @@ fn a_pull_request_that_breaks_a_done_goals_file_fails_the_gate() {
     let (t, base) = signed_on_main();
     t.write("other.txt", "unrelated\n");
     t.commit_all("unrelated");
+    // `sh check.sh` runs a program, which could read any file: verified again on
+    // any change, and green.
     let run = t.ok(&["audit", "--base", &base]);
-    assert!(!run.stdout.contains("reverify"), "{}", run.stdout);
+    assert!(run.stdout.contains("reverify: passed"), "{}", run.stdout);
     t.write("README.md", "");
     t.commit_all("tidy");
     t.run(&["audit", "--base", &base])
@@ -281,9 +283,13 @@ fn every_plan_file_of_the_repository_is_audited_against_the_base() {
 #[test]
 fn a_command_judge_re_judged_and_accepted_by_ci_is_no_weak_sign_off() {
     let t = origin();
+    // Red first: the README the verify checks for is the work.
+    std::fs::remove_file(t.path("README.md")).unwrap();
+    t.commit_all("no README yet");
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
     t.judge("accept");
+    t.write("README.md", "# Hello, world\n");
     sign_off(&t);
     t.commit_all("ship it");
     t.run(&["audit", "--base", &base, "--strict"])
@@ -419,4 +425,76 @@ fn as_two_jobs_a_touched_base_goal_is_verified_in_the_verify_job_only() {
         .code(1)
         .stdout_has("reverify: failed: `sh check.sh` exited 1");
     assert!(!ran.exists(), "the judge's job ran the pull request's code");
+}
+
+// A base's goals that share one verify (as ten goals share `cargo test`) are
+// verified again once, not once each; a verify of commands that only read the
+// files it names (`test -s notes.md`) is not run for a change elsewhere.
+#[test]
+fn goals_sharing_a_verify_are_verified_again_once() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let goal = |id: &str, verify: &str| {
+        format!(
+            "## Goal: {id}\n<!-- id: {id} -->\nstatus: active\ndone_when: it holds\nverify: {verify}\n- [x] do it\n\n"
+        )
+    };
+    let plan = format!(
+        "# Plan: Shared\n\n{}{}{}## Log\n",
+        goal("a", "sh check.sh"),
+        goal("b", "sh check.sh"),
+        goal("n", "test -s notes.md")
+    );
+    let t = t.with_bin().plan(&plan);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    let count = t.dir.path().join("runs");
+    t.write(
+        "check.sh",
+        format!("echo run >>'{}'\ntest -f lib.txt\n", count.display()),
+    );
+    t.write("lib.txt", "code\n");
+    t.write("notes.md", "notes\n");
+    t.commit_all("base");
+    for id in ["a", "b", "n"] {
+        t.ok(&["start", id, "--no-verify"]);
+        t.ok(&["complete", id, "--evidence", "it holds"]);
+    }
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("unrelated");
+    let runs = || {
+        let n = std::fs::read_to_string(&count)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let _ = std::fs::remove_file(&count);
+        n
+    };
+    runs();
+    let run = t.ok(&["audit", "--base", &base]);
+    assert_eq!(runs(), 1);
+    assert_eq!(
+        run.stdout.matches("reverify: passed").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    // `n` rests on notes.md alone: not verified again.
+    let after_n = run.stdout.split_once("✓ n (done): proven").unwrap().1;
+    assert!(!after_n.starts_with("\n  reverify"), "{}", run.stdout);
+    std::fs::remove_file(t.path("lib.txt")).unwrap();
+    t.commit_all("tidy");
+    let run = t.run(&["audit", "--base", &base]).code(1);
+    assert_eq!(runs(), 1);
+    assert_eq!(
+        run.stdout
+            .matches("reverify: failed: `sh check.sh` exited 1")
+            .count(),
+        2,
+        "{}",
+        run.stdout
+    );
 }
