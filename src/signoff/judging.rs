@@ -1,0 +1,190 @@
+//! Stage 2 of a sign-off with one judge: the working tree verify passed on kept as
+//! a checkpoint commit, a copy of it the judge reads, the prompt from the goal's
+//! facts, and the judge's answer turned into an accept or a reject. A judge that
+//! changed its copy is a containment reject, whatever it answered.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::SignOff;
+use super::panel::Asking;
+use super::writing::Outcome;
+use crate::exit::Exit;
+use crate::git::{self, Repo};
+use crate::judge::files as judge_files;
+use crate::judge::overrides;
+use crate::judge::prompt::{self, Facts, VerifyFacts};
+use crate::judge::run::{self as judge_run, Judge};
+use crate::judge::tree::Tree as JudgeTree;
+use crate::judge::verdict::Verdict;
+use crate::plan::event::Judged;
+use crate::plan::model::Goal;
+use crate::plan::weakened::Finding;
+use crate::record;
+use crate::verify;
+
+/// The tree as verify passed on it: the checkpoint commit, and the copy of it the
+/// judge reads, holding the evidence `paths` and the verify's own files.
+pub(super) fn judge_copy(
+    repo: &Repo,
+    id: &str,
+    paths: &[String],
+    verify: Option<&verify::Verify>,
+) -> Result<(String, JudgeTree)> {
+    let commit = git::working_commit(&repo.root, &format!("plan: checkpoint of {id}"))
+        .map_err(|e| {
+            Exit::env_hint(
+                format!("cannot keep the working tree for the judge to read: {e:#}"),
+                "nothing was written; fix what the error names (a file plan cannot read) and run plan complete again",
+            )
+        })?;
+    let mut wanted = paths.to_vec();
+    if let Some(verify) = verify {
+        wanted.extend(judge_files::verify_paths(&repo.root, verify));
+    }
+    let tree = JudgeTree::take(&repo.root, &commit, &wanted).map_err(|e| {
+        Exit::env_hint(
+            format!("cannot check out the working tree for the judge: {e:#}"),
+            "nothing was written; check the space in the temporary directory (TMPDIR) and run plan complete again",
+        )
+    })?;
+    Ok((commit, tree))
+}
+
+/// Stage 2 with one judge: asks it in the copy, then writes the outcome. A judge
+/// that changed the copy is a containment reject, whatever it answered.
+pub(super) fn ask_judge(
+    outcome: &Outcome<'_, '_>,
+    record: record::Transcript<'_>,
+    judge: &Judge,
+    asking: Asking<'_>,
+) -> Result<SignOff> {
+    let Asking {
+        tree,
+        prompt: text,
+        system,
+        overrides,
+        verified,
+    } = asking;
+    crate::out::warn(&format!(
+        "plan: judge: asking {} (timeout {}s)",
+        judge.backend,
+        judge.timeout.as_secs()
+    ));
+    crate::out::progress(&format!("judge: asking {}", judge.backend));
+    let answer = judge_run::run(judge, tree.root(), text, system)?;
+    // Everything in the copy is the judge's own doing, plan.md included.
+    let changed = tree.changes()?;
+    let record = record::Transcript {
+        judge: Some(record::JudgeRun {
+            judge,
+            program: answer
+                .program
+                .as_ref()
+                .map_or_else(|| answer.argv[0].clone(), |p| p.path.display().to_string()),
+            program_sha256: answer.program.as_ref().and_then(|p| p.sha256.clone()),
+            overrides,
+            prompt: text,
+            answer: &answer,
+            changed: &changed,
+            tree: outcome.checkpoint.as_deref().unwrap_or_default(),
+        }),
+        ..record
+    };
+    let transcript = &record;
+
+    if !changed.is_empty() {
+        let kept = tree.keep();
+        let mut why = vec![format!(
+            "the judge changed the working tree ({}) in the copy it was given; left as they are for you to inspect in {}",
+            changed.join(", "),
+            kept.display()
+        )];
+        if let Verdict::Reject { missing, .. } = &answer.verdict {
+            why.extend(missing.iter().cloned());
+        }
+        return outcome.reject(&[("containment".to_string(), why)], Some(transcript), false);
+    }
+    let model = judge
+        .model
+        .as_deref()
+        .map(record::one_word)
+        .unwrap_or_default();
+    match &answer.verdict {
+        Verdict::Accept { .. } => outcome.accept(
+            verified,
+            Judged::By {
+                backend: judge.backend.as_str(),
+                model: &model,
+            },
+            transcript,
+        ),
+        Verdict::Reject { missing, .. } => {
+            let missing = if missing.is_empty() {
+                vec!["the judge rejected without listing what is missing".to_string()]
+            } else {
+                missing.clone()
+            };
+            outcome.reject(&[("judge".to_string(), missing)], Some(transcript), false)
+        }
+        Verdict::NoVerdict { reason } => outcome.reject(
+            &[("judge".to_string(), vec![format!("no verdict: {reason}")])],
+            Some(transcript),
+            false,
+        ),
+        Verdict::CouldNotJudge { reason } => Err(could_not_judge(judge, reason)),
+    }
+}
+
+/// A judge that failed before judging: exit 3 with its own words; the work was not
+/// judged, so nothing is logged and no rejection stands.
+fn could_not_judge(judge: &Judge, reason: &str) -> anyhow::Error {
+    Exit::env_hint(
+        format!("the {} judge could not judge: {reason}", judge.backend),
+        "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge",
+    )
+}
+
+/// The judge's prompt, from the files of `tree` (the copy the judge reads) and the
+/// prompt overrides of `repo`. `diff_base` is the commit the goal was started at: the diff
+/// stat then covers work committed since, not only what is uncommitted.
+#[expect(clippy::too_many_arguments, reason = "each is one fact of the prompt")]
+pub(super) fn judge_prompt(
+    reads: &mut overrides::Reads,
+    (repo, tree): (&Repo, &Path),
+    goal: &Goal<'_>,
+    verify: Option<&verify::Verify>,
+    verify_tail: &str,
+    (evidence, paths): (&str, &[String]),
+    diff_base: Option<&str>,
+    history: &str,
+    (weakened, green_at_start): (&[Finding], Option<&str>),
+) -> Result<String> {
+    let verify_text = verify.map(|v| v.to_string());
+    let files = judge_files::gather(tree, verify, paths);
+    let facts = Facts {
+        id: &goal.id,
+        title: goal.title,
+        done_when: goal.done_when().unwrap_or("(none written)"),
+        failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
+        history,
+        subtasks: goal.subtasks.iter().map(|s| (s.done, s.text)).collect(),
+        verify: match &verify_text {
+            Some(command) => VerifyFacts::Passed {
+                command,
+                tail: verify_tail,
+            },
+            None => VerifyFacts::None,
+        },
+        evidence,
+        paths,
+        files: &files,
+        diff_base,
+        diff_stat: &git::diff_stat_since(tree, diff_base)?,
+        weakened,
+        green_at_start,
+    };
+    let template = reads.text(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE)?;
+    Ok(prompt::render(&template, &facts))
+}
