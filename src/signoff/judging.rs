@@ -66,6 +66,7 @@ pub(super) fn ask_judge(
         system,
         overrides,
         verified,
+        asked,
     } = asking;
     crate::out::warn(&format!(
         "plan: judge: asking {} (timeout {}s)",
@@ -104,7 +105,12 @@ pub(super) fn ask_judge(
         if let Verdict::Reject { missing, .. } = &answer.verdict {
             why.extend(missing.iter().cloned());
         }
-        return outcome.reject(&[("containment".to_string(), why)], Some(transcript), false);
+        return outcome.reject(
+            &[("containment".to_string(), why)],
+            Some(transcript),
+            false,
+            asked,
+        );
     }
     let model = judge
         .model
@@ -112,6 +118,12 @@ pub(super) fn ask_judge(
         .map(record::one_word)
         .unwrap_or_default();
     match &answer.verdict {
+        // A judge that failed before judging: exit 3 with its own words; the work
+        // was not judged, so nothing is logged and no rejection stands.
+        Verdict::CouldNotJudge { reason } => Err(Exit::env_hint(
+            format!("the {} judge could not judge: {reason}", judge.backend),
+            "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge",
+        )),
         Verdict::Accept { .. } => outcome.accept(
             verified,
             Judged::By {
@@ -119,6 +131,7 @@ pub(super) fn ask_judge(
                 model: &model,
             },
             transcript,
+            asked,
         ),
         Verdict::Reject { missing, .. } => {
             let missing = if missing.is_empty() {
@@ -126,24 +139,20 @@ pub(super) fn ask_judge(
             } else {
                 missing.clone()
             };
-            outcome.reject(&[("judge".to_string(), missing)], Some(transcript), false)
+            outcome.reject(
+                &[("judge".to_string(), missing)],
+                Some(transcript),
+                false,
+                asked,
+            )
         }
         Verdict::NoVerdict { reason } => outcome.reject(
             &[("judge".to_string(), vec![format!("no verdict: {reason}")])],
             Some(transcript),
             false,
+            asked,
         ),
-        Verdict::CouldNotJudge { reason } => Err(could_not_judge(judge, reason)),
     }
-}
-
-/// A judge that failed before judging: exit 3 with its own words; the work was not
-/// judged, so nothing is logged and no rejection stands.
-fn could_not_judge(judge: &Judge, reason: &str) -> anyhow::Error {
-    Exit::env_hint(
-        format!("the {} judge could not judge: {reason}", judge.backend),
-        "nothing was written; fix the judge (log in, check judge.model, raise judge.timeout_secs) and run plan complete again, or pick another with --judge",
-    )
 }
 
 /// The judge's prompt, from the files of `tree` (the copy the judge reads) and the

@@ -26,7 +26,7 @@ mod verifying;
 mod writing;
 
 use verifying::Verified;
-use writing::Outcome;
+use writing::{Asked, Outcome};
 
 /// The sign-off asked for: what `plan complete` and `plan_complete` ask.
 #[derive(Debug, Default)]
@@ -199,9 +199,11 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         now: &now,
         started,
         fingerprint: &fingerprint,
-        dry_run: args.dry_run,
         checkpoint: None,
-        me,
+    };
+    let asked = Asked {
+        dry_run: args.dry_run,
+        me: me.as_deref(),
     };
 
     // Stage 1: verify. A failure costs no model call.
@@ -210,13 +212,13 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         match verifying::run_verify(repo, &config, verify, plan_rel.as_deref(), &mut record)? {
             Verified::Passed { tail } => verify_tail = tail,
             Verified::Failed { why } => {
-                return outcome.reject(&[("verify".to_string(), why)], None, false);
+                return outcome.reject(&[("verify".to_string(), why)], None, false, asked);
             }
         }
     }
     // Stage 2: the judge, read-only, in a copy of the working tree we watch.
     if judge.is_none() && panel_judges.is_empty() {
-        return outcome.accept(verify.is_some(), Judged::Skipped, &record);
+        return outcome.accept(verify.is_some(), Judged::Skipped, &record, asked);
     }
     let (commit, tree) = judging::judge_copy(repo, &id, &paths, verify.as_ref())?;
     outcome.checkpoint = Some(commit);
@@ -243,6 +245,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         system: &system,
         overrides: reads.names,
         verified: verify.is_some(),
+        asked,
     };
     match judge {
         Some(judge) => judging::ask_judge(&outcome, record, &judge, asking),

@@ -6,7 +6,7 @@
 use anyhow::Result;
 
 use super::SignOff;
-use super::writing::Outcome;
+use super::writing::{Asked, Outcome};
 use crate::judge::panel as judges_at_once;
 use crate::judge::run::{Answer, Judge};
 use crate::judge::tree::Tree as JudgeTree;
@@ -23,6 +23,7 @@ pub(super) struct Asking<'a> {
     /// The prompt overrides the prompt was built from.
     pub overrides: Vec<String>,
     pub verified: bool,
+    pub asked: Asked<'a>,
 }
 
 /// Every judge's answer, and the files changed while they ran. The judges run at
@@ -95,9 +96,14 @@ pub(super) fn sign_off(
     }
     if rejections.is_empty() {
         let judges = names.join(PANEL_JOIN);
-        return outcome.accept(asking.verified, Judged::Panel { judges: &judges }, &record);
+        return outcome.accept(
+            asking.verified,
+            Judged::Panel { judges: &judges },
+            &record,
+            asking.asked,
+        );
     }
-    outcome.reject(&rejections, Some(&record), true)
+    outcome.reject(&rejections, Some(&record), true, asking.asked)
 }
 
 /// What a judge's answer leaves missing; `None` for an accept.

@@ -60,11 +60,17 @@ pub(super) struct Outcome<'p, 'a> {
     /// A started event exists; if not, this run starts the goal.
     pub started: bool,
     pub fingerprint: &'p str,
-    pub dry_run: bool,
     /// The working tree the judge read, as a commit: the checkpoint to keep.
     pub checkpoint: Option<String>,
+}
+
+/// What the request says about the writing, kept apart from the plan's own facts
+/// above: whether anything is written, and whose claim an accept releases.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Asked<'r> {
+    pub dry_run: bool,
     /// Who signs off: only their own claim is released.
-    pub me: Option<String>,
+    pub me: Option<&'r str>,
 }
 
 impl Outcome<'_, '_> {
@@ -75,6 +81,7 @@ impl Outcome<'_, '_> {
         verified: bool,
         judged: Judged<'_>,
         record: &record::Transcript<'_>,
+        asked: Asked<'_>,
     ) -> Result<SignOff> {
         let id = &self.goal.id;
         let how = format!(
@@ -89,9 +96,9 @@ impl Outcome<'_, '_> {
                 _ => "judge accept".to_string(),
             }
         );
-        let mut signed = self.signed(Decision::Accept, Vec::new(), Vec::new());
+        let mut signed = self.signed(Decision::Accept, Vec::new(), Vec::new(), asked);
         signed.how = how;
-        if self.dry_run {
+        if asked.dry_run {
             return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
@@ -125,7 +132,7 @@ impl Outcome<'_, '_> {
             }
             return Err(e);
         }
-        crate::claims::release_finished(self.ctx, id, self.me.as_deref());
+        crate::claims::release_finished(self.ctx, id, asked.me);
         signed.ignored = is_ignored(root, &saved.path);
         let staging = config::load(Some(root)).map_or(true, |c| c.sign_off_stage);
         signed.staged = !signed.ignored && staging && stage(root, &saved.path);
@@ -134,7 +141,13 @@ impl Outcome<'_, '_> {
     }
 
     /// The result before any record is kept.
-    fn signed(&self, verdict: Decision, stages: Vec<String>, missing: Vec<String>) -> SignOff {
+    fn signed(
+        &self,
+        verdict: Decision,
+        stages: Vec<String>,
+        missing: Vec<String>,
+        asked: Asked<'_>,
+    ) -> SignOff {
         SignOff {
             goal: self.goal.id.to_string(),
             verdict,
@@ -142,7 +155,7 @@ impl Outcome<'_, '_> {
             missing,
             record: None,
             transcript: None,
-            dry_run: self.dry_run,
+            dry_run: asked.dry_run,
             how: String::new(),
             ignored: false,
             staged: false,
@@ -158,6 +171,7 @@ impl Outcome<'_, '_> {
         rejections: &[(String, Vec<String>)],
         record: Option<&record::Transcript<'_>>,
         panel: bool,
+        asked: Asked<'_>,
     ) -> Result<SignOff> {
         let id = &self.goal.id;
         // One `missing:` list, each item under its stage's name when there are
@@ -173,9 +187,9 @@ impl Outcome<'_, '_> {
                 })
             })
             .collect();
-        let mut signed = self.signed(Decision::Reject, stages, list);
+        let mut signed = self.signed(Decision::Reject, stages, list, asked);
         signed.panel = panel;
-        if self.dry_run {
+        if asked.dry_run {
             return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
