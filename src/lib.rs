@@ -35,6 +35,7 @@ mod record;
 mod red_first;
 mod report;
 mod running;
+mod service;
 mod signoff;
 mod stamp_floor;
 mod store;

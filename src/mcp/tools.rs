@@ -11,12 +11,12 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::cmd::show::Shown;
-use crate::cmd::{add, inject, log, show, start, tick};
 use crate::ctx::{Ctx, Env};
 use crate::exit::Exit;
 use crate::out;
 use crate::report::{self, render};
+use crate::service::show::Shown;
+use crate::service::{add, inject, log, show, start, tick};
 use crate::signoff::{self, Decision, SignOff};
 
 /// A tool: its name, the sentence a model reads, whether it only reads, and the
