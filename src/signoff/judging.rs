@@ -155,45 +155,69 @@ pub(super) fn ask_judge(
     }
 }
 
-/// The judge's prompt, from the files of `tree` (the copy the judge reads) and the
-/// prompt overrides of `repo`. `diff_base` is the commit the goal was started at: the diff
-/// stat then covers work committed since, not only what is uncommitted.
-#[expect(clippy::too_many_arguments, reason = "each is one fact of the prompt")]
-pub(super) fn judge_prompt(
+/// What the judge is told of the work handed in, beside the goal's own contract:
+/// the same for a sign-off and for the gate's re-judge (`gate.rs`).
+pub struct Work<'a> {
+    /// The verify that passed, with the tail of its output; `None`: the goal has
+    /// no verify.
+    pub verify: Option<(&'a verify::Verify, &'a str)>,
+    pub evidence: &'a str,
+    /// The evidence paths, relative to the tree the judge reads.
+    pub paths: &'a [String],
+    /// The goal's contract since creation, as the transcript lists it.
+    pub history: &'a str,
+    /// The commit the goal was started at: the diff stat then covers work committed
+    /// since, not only what is uncommitted.
+    pub diff_base: Option<&'a str>,
+    pub weakened: &'a [Finding],
+    /// `verify-green-at-start`, worded, when the verify passed at the goal's start.
+    pub green_at_start: Option<&'a str>,
+}
+
+/// The sign-off's prompt: the repository's own prompt override when it has one
+/// (recorded in `reads`), filled for the copy `tree` the judge reads.
+pub(super) fn prompt_for_sign_off(
     reads: &mut overrides::Reads,
     (repo, tree): (&Repo, &Path),
     goal: &Goal<'_>,
-    verify: Option<&verify::Verify>,
-    verify_tail: &str,
-    (evidence, paths): (&str, &[String]),
-    diff_base: Option<&str>,
-    history: &str,
-    (weakened, green_at_start): (&[Finding], Option<&str>),
+    work: &Work<'_>,
 ) -> Result<String> {
-    let verify_text = verify.map(|v| v.to_string());
-    let files = judge_files::gather(tree, verify, paths);
+    let diff_stat = git::diff_stat_since(tree, work.diff_base)?;
+    let template = reads.text(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE)?;
+    Ok(judge_prompt(&template, tree, goal, work, &diff_stat))
+}
+
+/// The judge's prompt: `template` filled with `goal`'s contract, `work`, and the
+/// files of `tree` (the copy the judge reads) that the evidence and the verify
+/// name. `diff_stat` is the change since `work.diff_base`.
+pub fn judge_prompt(
+    template: &str,
+    tree: &Path,
+    goal: &Goal<'_>,
+    work: &Work<'_>,
+    diff_stat: &str,
+) -> String {
+    let verify = work.verify.map(|(verify, _)| verify);
+    let command = verify.map(|v| v.to_string());
+    let files = judge_files::gather(tree, verify, work.paths);
     let facts = Facts {
         id: &goal.id,
         title: goal.title,
         done_when: goal.done_when().unwrap_or("(none written)"),
         failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
-        history,
+        history: work.history,
         subtasks: goal.subtasks.iter().map(|s| (s.done, s.text)).collect(),
-        verify: match &verify_text {
-            Some(command) => VerifyFacts::Passed {
-                command,
-                tail: verify_tail,
-            },
-            None => VerifyFacts::None,
+        verify: match (&command, work.verify) {
+            (Some(command), Some((_, tail))) => VerifyFacts::Passed { command, tail },
+            _ => VerifyFacts::None,
         },
-        evidence,
-        paths,
+        evidence: work.evidence,
+        paths: work.paths,
         files: &files,
-        diff_base,
-        diff_stat: &git::diff_stat_since(tree, diff_base)?,
-        weakened,
-        green_at_start,
+        diff_base: work.diff_base,
+        diff_stat,
+        weakened: work.weakened,
+        green_at_start: work.green_at_start,
     };
-    let template = reads.text(&repo.root, "evidence_judge.md", prompt::EVIDENCE_JUDGE)?;
-    Ok(prompt::render(&template, &facts))
+    prompt::render(template, &facts)
 }

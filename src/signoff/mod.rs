@@ -25,6 +25,7 @@ mod panel;
 mod verifying;
 mod writing;
 
+pub use judging::{Work, judge_prompt};
 use verifying::Verified;
 use writing::{Asked, Outcome};
 
@@ -227,17 +228,16 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     }
     // Work committed since the goal started is part of what the judge must see.
     let mut reads = overrides::Reads::default();
-    let text = judging::judge_prompt(
-        &mut reads,
-        (repo, tree.root()),
-        goal,
-        verify.as_ref(),
-        &verify_tail,
-        (&args.evidence, &paths),
-        start_commit,
-        &history,
-        (&weakened, green.as_deref()),
-    )?;
+    let work = Work {
+        verify: verify.as_ref().map(|verify| (verify, verify_tail.as_str())),
+        evidence: &args.evidence,
+        paths: &paths,
+        history: &history,
+        diff_base: start_commit,
+        weakened: &weakened,
+        green_at_start: green.as_deref(),
+    };
+    let text = judging::prompt_for_sign_off(&mut reads, (repo, tree.root()), goal, &work)?;
     let system = reads.text(&repo.root, "judge_system.md", prompt::JUDGE_SYSTEM)?;
     let asking = panel::Asking {
         tree,
