@@ -16,7 +16,7 @@ use crate::exit::Exit;
 use crate::git::{self, Tracking};
 use crate::judge::files as judge_files;
 use crate::judge::guard::Depth;
-use crate::judge::prompt::{self, Facts, VerifyFacts};
+use crate::judge::prompt;
 use crate::judge::run::{self as judge_run, Judge};
 use crate::judge::verdict::Verdict;
 use crate::plan::gate::{self as rules, Change, Lost, Reverted};
@@ -948,31 +948,24 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             Some(Ok(v)) => Some(v),
             _ => None,
         };
-        let files = judge_files::gather(&judged, parsed.as_ref(), &paths);
-        let command = parsed.as_ref().map(|v| v.to_string());
-        let facts = Facts {
-            id,
-            title: goal.title,
-            done_when: goal.done_when().unwrap_or("(none written)"),
-            failure_modes: goal.failure_modes.iter().map(|f| f.value).collect(),
-            history: &prepared.history,
-            subtasks: goal.subtasks.iter().map(|s| (s.done, s.text)).collect(),
-            verify: match &command {
-                Some(command) => VerifyFacts::Passed {
-                    command,
-                    tail: &result.tail,
-                },
-                None => VerifyFacts::None,
-            },
+        // The sign-off's own prompt, from the built-in template: the pull request
+        // could have written the repository's override.
+        let work = crate::signoff::Work {
+            verify: parsed.as_ref().map(|v| (v, result.tail.as_str())),
             evidence: &prepared.evidence,
             paths: &paths,
-            files: &files,
+            history: &prepared.history,
             diff_base: prepared.diff_base.as_deref(),
-            diff_stat: &prepared.diff_stat,
             weakened: &prepared.weakened,
             green_at_start: prepared.green_at_start.as_deref(),
         };
-        let text = prompt::render(prompt::EVIDENCE_JUDGE, &facts);
+        let text = crate::signoff::judge_prompt(
+            prompt::EVIDENCE_JUDGE,
+            &judged,
+            goal,
+            &work,
+            &prepared.diff_stat,
+        );
         crate::out::progress(&format!("rejudge {id}: asking {}", judge.backend));
         let answer = judge_run::run(judge, &judged, &text, prompt::JUDGE_SYSTEM)?;
         let verdict = match answer.verdict {

@@ -4,6 +4,7 @@
 
 mod atomic;
 mod cache;
+mod checkpoint;
 mod claims;
 mod cli;
 mod clock;
@@ -34,6 +35,8 @@ mod record;
 mod red_first;
 mod report;
 mod running;
+mod service;
+mod signoff;
 mod stamp_floor;
 mod store;
 mod verified;

@@ -1,13 +1,14 @@
 //! `plan checkpoints`: the working trees sign-offs kept (one ref per accepted
-//! sign-off, under `refs/plan/checkpoints/`), each with what changed since. Also
-//! records one, for `plan complete`, and pushes or fetches them, so a rewind works
-//! in another clone too.
+//! sign-off, under `refs/plan/checkpoints/`), each with what changed since; and
+//! pushes or fetches them, so a rewind works in another clone too.
 
 use std::time::Duration;
 
 use anyhow::Result;
 
-use crate::clock::Now;
+// `plan rewind` reads them here, beside the command that lists them.
+use crate::checkpoint::rewinds;
+pub use crate::checkpoint::{REFSPEC, goal_of, is_plan_file, time_of};
 use crate::ctx::Env;
 use crate::exec::{self, SpawnError, Spec};
 use crate::exit::{Exit, OK};
@@ -36,11 +37,6 @@ pub struct Args {
     #[arg(long, value_name = "REMOTE", hide = true, conflicts_with_all = ["push", "fetch", "json"])]
     pub for_push: Option<String>,
 }
-
-/// What `--push` and `--fetch` move: every checkpoint, under the same name. No `+`:
-/// a checkpoint is written once, and one of the same name elsewhere is another
-/// sign-off's (two clones, one goal, one minute), not a newer version of it.
-pub const REFSPEC: &str = "refs/plan/checkpoints/*:refs/plan/checkpoints/*";
 
 /// How long a push or fetch may take.
 const TRANSFER_TIMEOUT: Duration = Duration::from_secs(300);
@@ -105,74 +101,6 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         ))?;
     }
     Ok(OK)
-}
-
-/// Whether a rewind would put `path` back: not the plan file, nothing under
-/// `.plan/` and no other plan file. `plan checkpoints` counts these.
-pub(crate) fn rewinds(root: &std::path::Path, plan_rel: Option<&str>, path: &str) -> bool {
-    !crate::plan::own::is_own(path.as_bytes(), plan_rel.map(str::as_bytes))
-        && !is_plan_file(root, path)
-}
-
-/// Another plan (`--file`) in the repository: its log is history as plan.md's is,
-/// and reverting it would drop the lines logged since (a reopen among them, making
-/// an old sign-off count again), so a rewind leaves it as it is.
-pub(crate) fn is_plan_file(root: &std::path::Path, path: &str) -> bool {
-    path.ends_with(".md")
-        && std::fs::read_to_string(root.join(path)).is_ok_and(|text| {
-            let plan = crate::plan::model::parse(&text);
-            plan.objective.is_some() && plan.log_heading.is_some()
-        })
-}
-
-/// The goal a checkpoint was signed off for.
-pub fn goal_of(saved: &Saved) -> &str {
-    let rest = saved
-        .reference
-        .strip_prefix(CHECKPOINTS)
-        .unwrap_or(&saved.reference);
-    rest.rsplit_once('/').map_or(rest, |(goal, _)| goal)
-}
-
-/// `YYYY-MM-DD HH:MM` from the ref's `YYYYMMDD-HHMM` stamp (its own text if it is
-/// not one).
-pub fn time_of(saved: &Saved) -> String {
-    let stamp = saved.stamp();
-    match (
-        stamp.get(..4),
-        stamp.get(4..6),
-        stamp.get(6..8),
-        stamp.get(9..11),
-        stamp.get(11..13),
-    ) {
-        (Some(y), Some(m), Some(d), Some(h), Some(min))
-            if stamp.as_bytes().get(8) == Some(&b'-') =>
-        {
-            format!("{y}-{m}-{d} {h}:{min}")
-        }
-        _ => stamp.to_string(),
-    }
-}
-
-/// Keeps the working tree as `id` is signed off: `commit`, the tree the judge
-/// read, or else the working tree now. A checkpoint that cannot be written costs
-/// the way back to it, not the sign-off: the transcript is the proof.
-pub fn record(root: &std::path::Path, id: &str, now: &Now, commit: Option<&str>) -> Option<Saved> {
-    let base = format!("{CHECKPOINTS}{id}/{}", now.compact());
-    let message = format!("plan: checkpoint of {id}");
-    let saved = match commit {
-        Some(commit) => git::save_commit(root, &base, commit, &message),
-        None => git::save_working_tree(root, &base, &message),
-    };
-    match saved {
-        Ok(saved) => Some(saved),
-        Err(e) => {
-            crate::out::warn(&format!(
-                "plan: warning: no checkpoint recorded for {id} ({e:#}); plan rewind cannot return to this sign-off"
-            ));
-            None
-        }
-    }
 }
 
 /// `git push|fetch REMOTE refs/plan/checkpoints/*:refs/plan/checkpoints/*`, with

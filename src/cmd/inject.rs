@@ -1,12 +1,12 @@
-//! `plan inject`: the injection block a host puts in front of the agent.
+//! `plan inject`: the arguments and the printing of the injection block
+//! `crate::service::inject` makes.
 
 use anyhow::Result;
 
-use crate::ctx::{Ctx, Env};
+use crate::ctx::Env;
 use crate::exit::OK;
-use crate::hooks::run as hook;
 use crate::out::println;
-use crate::plan::blocks;
+use crate::service::inject;
 
 /// Print the injection block: objective, active goals, what is ready, the last log line
 #[derive(Debug, clap::Args)]
@@ -21,52 +21,9 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     if !args.json {
-        println(&block(env, args.holder.as_deref())?)?;
+        println(&inject::block(env, args.holder.as_deref())?)?;
         return Ok(OK);
     }
-    let ctx = env.ctx()?;
-    let claims = claim_lines(ctx, args.holder.as_deref())?;
-    let src = ctx.store.read()?;
-    let plan = ctx.read(&src);
-    let text = with_claims(hook::injection(&ctx.prompt_root(), &plan), claims);
-    let view = blocks::injection_view(&plan, text);
-    println(&serde_json::to_string_pretty(&view)?)?;
+    println(&inject::json(env, args.holder.as_deref())?)?;
     Ok(OK)
-}
-
-/// The injection block, with the lines saying which claimed goals are `holder`'s
-/// (default: the session in PLAN_SESSION): what `plan inject` prints and
-/// `plan_status` starts with.
-pub fn block(env: &Env, holder: Option<&str>) -> Result<String> {
-    let ctx = env.ctx()?;
-    let claims = claim_lines(ctx, holder)?;
-    // The running loop's budget-limited goals, as the hooks add them.
-    let limited = |text: String| match &ctx.repo {
-        Some(repo) => {
-            hook::with_limited(&crate::hooks::state::State::for_hook(&repo.git_dir), text)
-        }
-        None => text,
-    };
-    // A plan with errors takes the fresh path, which reports them.
-    if let Some(view) = crate::cache::for_command(ctx).filter(|v| v.broken.is_none()) {
-        return Ok(limited(with_claims(view.injection, claims)));
-    }
-    let src = ctx.store.read()?;
-    let plan = ctx.read(&src);
-    Ok(limited(with_claims(
-        hook::injection(&ctx.prompt_root(), &plan),
-        claims,
-    )))
-}
-
-fn claim_lines(ctx: &Ctx, holder: Option<&str>) -> Result<Option<String>> {
-    let me = crate::claims::me(holder)?;
-    Ok(crate::claims::lines(ctx.repo.as_ref(), me.as_deref()).0)
-}
-
-fn with_claims(text: String, claims: Option<String>) -> String {
-    match claims {
-        Some(lines) => format!("{text}\n{lines}"),
-        None => text,
-    }
 }

@@ -2,9 +2,9 @@
 
 use anyhow::Result;
 
-use crate::cmd::tick;
 use crate::ctx::Env;
 use crate::exit::OK;
+use crate::service::tick;
 
 /// Clear the tick of subtask N (counting from 1) of a goal
 #[derive(Debug, clap::Args)]

@@ -11,13 +11,13 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::cmd::complete::{self, Decision, SignOff};
-use crate::cmd::show::Shown;
-use crate::cmd::{add, inject, log, show, start, tick};
 use crate::ctx::{Ctx, Env};
 use crate::exit::Exit;
 use crate::out;
 use crate::report::{self, render};
+use crate::service::show::Shown;
+use crate::service::{add, inject, log, show, start, tick};
+use crate::signoff::{self, Decision, SignOff};
 
 /// A tool: its name, the sentence a model reads, whether it only reads, and the
 /// JSON schema of its arguments.
@@ -310,9 +310,9 @@ pub fn call(
         "plan_complete" => {
             let mut signed = None;
             let reply = call.run(progress, |env, a: CompleteArgs| {
-                let outcome = complete::sign_off(
+                let outcome = signoff::sign_off(
                     env,
-                    complete::Request {
+                    signoff::Request {
                         id: a.id,
                         evidence: a.evidence,
                         paths: a.paths,

@@ -486,6 +486,69 @@ fn no_import_circle_between_files_of_the_crate() {
     );
 }
 
+/// Where the commands are imported from outside `cmd/`, each `file -> command`:
+/// only the dispatcher (`cli.rs`; `lib.rs` is not among the sources) may.
+fn commands_reached(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let command = |m: &str| m == "cmd" || m.starts_with("cmd::");
+    graph
+        .iter()
+        .filter(|(from, _)| !command(from) && from.as_str() != "cli")
+        .flat_map(|(from, to)| {
+            to.iter()
+                .filter(|t| command(t))
+                .map(move |t| format!("{from} -> {t}"))
+        })
+        .collect()
+}
+
+/// The commands sit on the top floor (issue 34): a service, the MCP server or a
+/// hook that imported one would make the command the library. Each command calls a
+/// service below it and renders the typed result; `plan mcp` renders the same
+/// result its own way.
+#[test]
+fn only_the_dispatcher_imports_the_commands() {
+    let graph = edges(&sources(""));
+    // The guard sees the real edges: the command over its service, the server
+    // over the same services.
+    assert!(graph["cmd::complete"].contains("signoff"), "{graph:?}");
+    assert!(graph["mcp::tools"].contains("signoff"), "{graph:?}");
+    assert!(graph["mcp::tools"].contains("service::start"), "{graph:?}");
+    assert!(graph["cli"].contains("cmd"), "{graph:?}");
+    let found = commands_reached(&graph);
+    assert!(
+        found.is_empty(),
+        "modules outside src/cmd/ import a command: {found:?}\nmove what they need into a service below the commands (src/service/, src/signoff/) and have the command call it too"
+    );
+}
+
+/// That guard on a small crate: a server importing a command is caught, the
+/// dispatcher and a command importing a command are not.
+#[test]
+fn the_command_guard_catches_an_import_from_below() {
+    let file = |module: &str, src: &str| Source {
+        file: format!("src/{}.rs", module.replace("::", "/")),
+        module: module.split("::").map(str::to_string).collect(),
+        code: blank(src),
+    };
+    let crate_ = [
+        file("cmd", "pub mod show;"),
+        file("cmd::show", "use crate::service::show;"),
+        file("cmd::untick", "use super::show::Args;"),
+        file("cli", "use crate::cmd::Command;"),
+        file("service::show", "use crate::plan::model;"),
+        file(
+            "mcp::tools",
+            "use crate::cmd::show::Shown;\nuse crate::service::show;",
+        ),
+        file("hooks::run", "fn f() { crate::cmd::show::run() }"),
+        file("plan::model", ""),
+    ];
+    assert_eq!(
+        commands_reached(&edges(&crate_)),
+        ["hooks::run -> cmd::show", "mcp::tools -> cmd::show"]
+    );
+}
+
 /// The guard itself: what it must catch, it catches, and quoted paths do not trip it.
 #[test]
 fn the_guard_catches_each_edge_and_a_circle() {

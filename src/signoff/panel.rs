@@ -1,20 +1,18 @@
-//! Stage 2 of `plan complete` with a judge panel (`judge.panel`): every judge asked
+//! Stage 2 of a sign-off with a judge panel (`judge.panel`): every judge asked
 //! at once on the same prompt, one record with a section for each, and a sign-off
 //! only when every one accepted. Anything else from any judge is a reject, logged
 //! judge by judge.
 
 use anyhow::Result;
 
-use super::{Decision, Outcome, SignOff};
-use crate::judge::panel;
+use super::SignOff;
+use super::writing::{Asked, Outcome};
+use crate::judge::panel as judges_at_once;
 use crate::judge::run::{Answer, Judge};
 use crate::judge::tree::Tree as JudgeTree;
 use crate::judge::verdict::Verdict;
-use crate::plan::event::{Event, Judged, PANEL_JOIN};
-use crate::plan::model::Status;
-use crate::plan::ops;
-use crate::plan::text::cut;
-use crate::record::{self, JudgeRun, Transcript, judge_name};
+use crate::plan::event::{Judged, PANEL_JOIN};
+use crate::record::{JudgeRun, Transcript, judge_name};
 
 /// What the panel's stage needs from the sign-off: the prompt asked and where.
 pub(super) struct Asking<'a> {
@@ -25,6 +23,7 @@ pub(super) struct Asking<'a> {
     /// The prompt overrides the prompt was built from.
     pub overrides: Vec<String>,
     pub verified: bool,
+    pub asked: Asked<'a>,
 }
 
 /// Every judge's answer, and the files changed while they ran. The judges run at
@@ -40,7 +39,7 @@ pub(super) fn ask(judges: &[Judge], asking: &Asking<'_>) -> Result<(Vec<Answer>,
     ));
     crate::out::progress(&format!("judge: asking {}", names.join(PANEL_JOIN)));
     let root = asking.tree.root();
-    let answers = panel::ask_all(judges, root, asking.prompt, asking.system)?;
+    let answers = judges_at_once::ask_all(judges, root, asking.prompt, asking.system)?;
     let changed = asking.tree.changes()?;
     Ok((answers, changed))
 }
@@ -97,9 +96,14 @@ pub(super) fn sign_off(
     }
     if rejections.is_empty() {
         let judges = names.join(PANEL_JOIN);
-        return outcome.accept(asking.verified, Judged::Panel { judges: &judges }, &record);
+        return outcome.accept(
+            asking.verified,
+            Judged::Panel { judges: &judges },
+            &record,
+            asking.asked,
+        );
     }
-    outcome.reject_each(&rejections, &record)
+    outcome.reject(&rejections, Some(&record), true, asking.asked)
 }
 
 /// What a judge's answer leaves missing; `None` for an accept.
@@ -112,66 +116,5 @@ fn missing(verdict: &Verdict) -> Option<Vec<String>> {
         Verdict::Reject { missing, .. } => Some(missing.clone()),
         Verdict::NoVerdict { reason } => Some(vec![format!("no verdict: {reason}")]),
         Verdict::CouldNotJudge { reason } => Some(vec![format!("could not judge: {reason}")]),
-    }
-}
-
-impl Outcome<'_, '_> {
-    /// As `reject`, for a panel: one rejection line for each `(stage, missing)`,
-    /// each naming the one record, so every judge's reasons are in the log under its
-    /// own name.
-    fn reject_each(
-        &self,
-        rejections: &[(String, Vec<String>)],
-        record: &Transcript<'_>,
-    ) -> Result<SignOff> {
-        let id = &self.goal.id;
-        // One `missing:` list, as for one judge, each item
-        // under its stage's name when there are several.
-        let stages: Vec<&str> = rejections.iter().map(|(stage, _)| stage.as_str()).collect();
-        let list: Vec<String> = rejections
-            .iter()
-            .flat_map(|(stage, missing)| {
-                let who = stage.strip_prefix("judge ").unwrap_or(stage);
-                missing.iter().map(move |m| match rejections.len() {
-                    1 => m.to_string(),
-                    _ => format!("{who}: {m}"),
-                })
-            })
-            .collect();
-        let stages = stages.iter().map(|s| s.to_string()).collect();
-        let mut signed = self.signed(Decision::Reject, stages, list);
-        signed.panel = true;
-        if self.dry_run {
-            return Ok(signed);
-        }
-        let root = &self.ctx.repo()?.root;
-        let saved = record::save(
-            root,
-            &format!("{id}-{}", self.now.compact()),
-            &record.render(self.now, "reject"),
-        )?;
-        let mut edits = if self.started || self.goal.status() == Status::Done {
-            ops::id_comment(self.plan, self.goal)
-        } else {
-            ops::set_status(self.plan, self.goal, Status::Active)
-        };
-        self.start_line(&mut edits)?;
-        for (stage, missing) in rejections {
-            let missing = format!("{} ({})", cut(&missing.join("; "), 300), saved.path);
-            edits.push(ops::event(
-                &self.now.stamp(),
-                &Event::Rejected {
-                    id,
-                    stage,
-                    missing: &missing,
-                },
-            ));
-        }
-        if let Err(e) = self.write(edits) {
-            record::discard(root, &saved);
-            return Err(e);
-        }
-        signed.transcript = Some(saved.path);
-        Ok(signed)
     }
 }

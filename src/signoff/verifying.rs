@@ -1,0 +1,105 @@
+//! Stage 1 of a sign-off: the goal's verify, run without a shell on the working
+//! tree as handed in. A failure, or a verify that changed what it checks, is a
+//! reject that costs no model call.
+
+use std::time::Duration;
+
+use anyhow::Result;
+
+use crate::config;
+use crate::exec;
+use crate::git::{self, Repo};
+use crate::record;
+use crate::verify;
+
+/// How far back plan.md's history is searched for a goal's old contract.
+const VERIFY_TAIL: usize = 64 * 1024;
+
+/// How stage 1 ended.
+pub(super) enum Verified {
+    /// The verify passed: the tail of its output, for the judge.
+    Passed { tail: String },
+    /// What the rejection says: the verify failed or changed the repository.
+    Failed { why: Vec<String> },
+}
+
+/// Stage 1: runs the verify, recording the run in `record`. `plan_rel` (plan.md in
+/// the repository) may change meanwhile; any other change to tracked files fails it.
+pub(super) fn run_verify(
+    repo: &Repo,
+    config: &config::Config,
+    verify: &verify::Verify,
+    plan_rel: Option<&str>,
+    record: &mut record::Transcript<'_>,
+) -> Result<Verified> {
+    // The verify line is plan.md text: escaped for the terminal.
+    let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
+    crate::out::warn(&format!("plan: verify: running `{shown}`"));
+    crate::out::progress(&format!("verify: running `{shown}`"));
+    let timeout = Duration::from_secs(config.verify_timeout_secs);
+    let before = git::tracked_snapshot(&repo.root)?;
+    // The check's own files as they ran; a side effect on them is refused below.
+    let files = record::verify_files(&repo.root, verify);
+    let result = verify::run(verify, &repo.root, timeout, VERIFY_TAIL)?;
+    crate::out::progress(if result.passed {
+        "verify: passed"
+    } else {
+        "verify: failed"
+    });
+    record.verify = Some(record::VerifyRun {
+        command: verify.to_string(),
+        programs: verify_programs(verify),
+        exit: if result.passed {
+            "0".to_string()
+        } else if result.timed_out {
+            "timed out".to_string()
+        } else {
+            result
+                .exit_code
+                .map_or("none".to_string(), |c| c.to_string())
+        },
+        tail: result.tail.clone(),
+        files,
+    });
+    // A verify that commits or edits the code has not checked it: it passed on
+    // something other than what was handed in.
+    let mut changed = before.changes(&git::tracked_snapshot(&repo.root)?);
+    changed.retain(|p| plan_rel != Some(p.as_str()));
+    let side_effect = (!changed.is_empty()).then(|| {
+        format!(
+            "verify changed the repository while it ran ({}); a check must not change what it checks",
+            changed.join(", ")
+        )
+    });
+    if !result.passed {
+        let why = result.why_failed(&verify.to_string(), timeout);
+        crate::out::warn(result.tail.trim_end());
+        let why: Vec<String> = std::iter::once(why).chain(side_effect).collect();
+        return Ok(Verified::Failed { why });
+    }
+    if let Some(side_effect) = side_effect {
+        return Ok(Verified::Failed {
+            why: vec![side_effect],
+        });
+    }
+    Ok(Verified::Passed { tail: result.tail })
+}
+
+/// Each command of a verify line, with the program path it resolves to.
+fn verify_programs(verify: &verify::Verify) -> Vec<String> {
+    verify
+        .chain
+        .iter()
+        .flat_map(|pipeline| &pipeline.commands)
+        .filter_map(|argv| argv.first())
+        .map(|program| {
+            if program.contains('/') {
+                return format!("{program} (a path, from the repository root)");
+            }
+            match exec::find_on_path(program) {
+                Some(path) => format!("{program} → {}", path.display()),
+                None => format!("{program} (not found on PATH)"),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,317 @@
+//! A sign-off's result written: the record (an accept's proof, a reject's
+//! transcript), the checkpoint, the status and log lines in plan.md, written only
+//! if the plan is still the one checked, and the claim released.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::{Decision, SignOff};
+use crate::checkpoint;
+use crate::clock::Now;
+use crate::config;
+use crate::ctx::Ctx;
+use crate::git;
+use crate::plan::event::{self, Event, Judged};
+use crate::plan::model::{Goal, Plan, Status};
+use crate::plan::ops;
+use crate::plan::patch::Edit;
+use crate::plan::text::cut;
+use crate::record;
+
+/// The verify and the judge run with plan.md left out of their change checks, so
+/// either could weaken another goal's contract, hide a goal or finish one by hand
+/// while this one is checked. A sign-off stands only on the plan it started from.
+fn others_unchanged(before: &Plan<'_>, fresh: &Plan<'_>, signed: &str) -> Result<(), String> {
+    for goal in before.goals.iter().filter(|g| g.id != signed) {
+        let id = &goal.id;
+        let Some(now) = fresh.goal(id) else {
+            return Err(format!("goal {id} disappeared while plan complete ran"));
+        };
+        if now.fingerprint() != goal.fingerprint() {
+            return Err(format!(
+                "the contract of {id} changed while plan complete ran (contract {}, now {})",
+                goal.fingerprint(),
+                now.fingerprint()
+            ));
+        }
+        // Another agent's plan start, sign-off or cancel logs a line for the goal;
+        // a status changed by hand does not.
+        let logged = fresh.events(id).count() > before.events(id).count();
+        if now.status() != goal.status() && !logged {
+            return Err(format!(
+                "goal {id} went from {} to {} while plan complete ran",
+                goal.status().as_str(),
+                now.status().as_str()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Everything needed to write the result once the stages are done.
+pub(super) struct Outcome<'p, 'a> {
+    pub ctx: &'p Ctx,
+    pub plan: &'p Plan<'a>,
+    pub goal: &'p Goal<'a>,
+    pub src: &'p str,
+    pub now: &'p Now,
+    /// A started event exists; if not, this run starts the goal.
+    pub started: bool,
+    pub fingerprint: &'p str,
+    /// The working tree the judge read, as a commit: the checkpoint to keep.
+    pub checkpoint: Option<String>,
+}
+
+/// What the request says about the writing, kept apart from the plan's own facts
+/// above: whether anything is written, and whose claim an accept releases.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Asked<'r> {
+    pub dry_run: bool,
+    /// Who signs off: only their own claim is released.
+    pub me: Option<&'r str>,
+}
+
+impl Outcome<'_, '_> {
+    /// Writes an accept: the record, the checkpoint, the goal done and its
+    /// sign-off line; then releases the signer's claim and stages the record.
+    pub(super) fn accept(
+        &self,
+        verified: bool,
+        judged: Judged<'_>,
+        record: &record::Transcript<'_>,
+        asked: Asked<'_>,
+    ) -> Result<SignOff> {
+        let id = &self.goal.id;
+        let how = format!(
+            "{}, {}",
+            if verified {
+                "verify passed"
+            } else {
+                "no verify"
+            },
+            match judged {
+                Judged::Skipped => "judge skipped".to_string(),
+                _ => "judge accept".to_string(),
+            }
+        );
+        let mut signed = self.signed(Decision::Accept, Vec::new(), Vec::new(), asked);
+        signed.how = how;
+        if asked.dry_run {
+            return Ok(signed);
+        }
+        let root = &self.ctx.repo()?.root;
+        let saved = record::save(
+            root,
+            &format!("{id}-{}", self.now.compact()),
+            &record.render(self.now, "accept"),
+        )?;
+        let checkpoint = checkpoint::record(root, id, self.now, self.checkpoint.as_deref());
+        let mut edits = ops::set_status(self.plan, self.goal, Status::Done);
+        self.start_line(&mut edits)?;
+        edits.push(ops::event(
+            &self.now.stamp(),
+            &Event::SignedOff {
+                id,
+                verify: verified,
+                judged,
+                contract: Some(self.fingerprint),
+                record: Some(event::Record {
+                    path: &saved.path,
+                    hash: &saved.hash,
+                }),
+                legacy_path: None,
+                checkpoint: checkpoint.as_ref().map(git::Saved::short),
+            },
+        ));
+        if let Err(e) = self.write(edits) {
+            record::discard(root, &saved);
+            if let Some(checkpoint) = &checkpoint {
+                let _ = git::delete_ref(root, &checkpoint.reference);
+            }
+            return Err(e);
+        }
+        crate::claims::release_finished(self.ctx, id, asked.me);
+        signed.ignored = is_ignored(root, &saved.path);
+        let staging = config::load(Some(root)).map_or(true, |c| c.sign_off_stage);
+        signed.staged = !signed.ignored && staging && stage(root, &saved.path);
+        signed.record = Some(format!("{}#{}", saved.path, saved.hash));
+        Ok(signed)
+    }
+
+    /// The result before any record is kept.
+    fn signed(
+        &self,
+        verdict: Decision,
+        stages: Vec<String>,
+        missing: Vec<String>,
+        asked: Asked<'_>,
+    ) -> SignOff {
+        SignOff {
+            goal: self.goal.id.to_string(),
+            verdict,
+            stages,
+            missing,
+            record: None,
+            transcript: None,
+            dry_run: asked.dry_run,
+            how: String::new(),
+            ignored: false,
+            staged: false,
+            panel: false,
+        }
+    }
+
+    /// Writes a reject: one rejection line for each `(stage, missing)`, each naming
+    /// the one record when there is one (a verify that failed asked no judge), so
+    /// every judge of a panel has its reasons in the log under its own name.
+    pub(super) fn reject(
+        &self,
+        rejections: &[(String, Vec<String>)],
+        record: Option<&record::Transcript<'_>>,
+        panel: bool,
+        asked: Asked<'_>,
+    ) -> Result<SignOff> {
+        let id = &self.goal.id;
+        // One `missing:` list, each item under its stage's name when there are
+        // several.
+        let stages = rejections.iter().map(|(stage, _)| stage.clone()).collect();
+        let list: Vec<String> = rejections
+            .iter()
+            .flat_map(|(stage, missing)| {
+                let who = stage.strip_prefix("judge ").unwrap_or(stage);
+                missing.iter().map(move |m| match rejections.len() {
+                    1 => m.to_string(),
+                    _ => format!("{who}: {m}"),
+                })
+            })
+            .collect();
+        let mut signed = self.signed(Decision::Reject, stages, list, asked);
+        signed.panel = panel;
+        if asked.dry_run {
+            return Ok(signed);
+        }
+        let root = &self.ctx.repo()?.root;
+        let saved = record
+            .map(|r| {
+                record::save(
+                    root,
+                    &format!("{id}-{}", self.now.compact()),
+                    &r.render(self.now, "reject"),
+                )
+            })
+            .transpose()?;
+        let mut edits = if self.started || self.goal.status() == Status::Done {
+            ops::id_comment(self.plan, self.goal)
+        } else {
+            ops::set_status(self.plan, self.goal, Status::Active)
+        };
+        self.start_line(&mut edits)?;
+        for (stage, missing) in rejections {
+            let mut missing = cut(&missing.join("; "), 300);
+            if let Some(saved) = &saved {
+                let _ = write!(missing, " ({})", saved.path);
+            }
+            edits.push(ops::event(
+                &self.now.stamp(),
+                &Event::Rejected {
+                    id,
+                    stage,
+                    missing: &missing,
+                },
+            ));
+        }
+        if let Err(e) = self.write(edits) {
+            if let Some(saved) = &saved {
+                record::discard(root, saved);
+            }
+            return Err(e);
+        }
+        signed.transcript = saved.map(|saved| saved.path);
+        Ok(signed)
+    }
+
+    /// Writes the result only if the goal is still the one checked: the same
+    /// contract (a failure mode or a verify line added meanwhile changes the
+    /// fingerprint), the same dependencies, not finished by someone else.
+    fn write(&self, edits: Vec<Edit>) -> Result<()> {
+        let id = &self.goal.id;
+        let was_done = self.goal.status() == Status::Done;
+        let result = self.ctx.store.write_checked(self.src, edits, |fresh| {
+            let now = fresh
+                .goal(id)
+                .ok_or_else(|| format!("goal {id} is no longer in {}", self.ctx.store.name))?;
+            if now.fingerprint() != self.fingerprint {
+                return Err(format!(
+                    "the contract of {id} changed while it was being checked (contract {}, now {})",
+                    self.fingerprint,
+                    now.fingerprint()
+                ));
+            }
+            if now.archived != self.goal.archived {
+                return Err(format!("goal {id} was archived while it was being checked"));
+            }
+            if now.depends_on != self.goal.depends_on {
+                return Err(format!(
+                    "the dependencies of {id} changed while it was being checked"
+                ));
+            }
+            if now.status().is_finished() && !(was_done && now.status() == Status::Done) {
+                return Err(format!(
+                    "goal {id} became {} while it was being checked",
+                    now.status().as_str()
+                ));
+            }
+            others_unchanged(self.plan, fresh, id)
+        });
+        result.map(|_| ()).map_err(Into::into)
+    }
+
+    /// A goal signed off without `plan start` is started here, visibly.
+    fn start_line(&self, edits: &mut Vec<Edit>) -> Result<()> {
+        if !self.started {
+            let commit = self.ctx.head_commit()?;
+            edits.push(ops::event(
+                &self.now.stamp(),
+                &Event::Started {
+                    id: &self.goal.id,
+                    contract: self.fingerprint,
+                    commit: commit.as_deref(),
+                    verify: None,
+                },
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Stages the transcript, so `git commit -a` carries the proof with the work; a
+/// failure (the index locked by another git) costs the staging, not the sign-off.
+fn stage(root: &Path, transcript: &str) -> bool {
+    // The `.gitattributes` beside the transcripts keeps their bytes: it goes too.
+    let attributes = Path::new(crate::plan::proof::JUDGE_DIR).join(".gitattributes");
+    if matches!(
+        git::tracking(root, &attributes),
+        Ok(git::Tracking::Untracked)
+    ) && root.join(&attributes).is_file()
+    {
+        let _ = git::stage(root, &attributes);
+    }
+    match git::stage(root, Path::new(transcript)) {
+        Ok(()) => true,
+        Err(e) => {
+            crate::out::warn(&format!(
+                "plan: warning: could not stage {transcript} ({e:#})\n  hint: git add {transcript}"
+            ));
+            false
+        }
+    }
+}
+
+fn is_ignored(root: &Path, transcript: &str) -> bool {
+    matches!(
+        git::tracking(root, Path::new(transcript)),
+        Ok(git::Tracking::Ignored)
+    )
+}
