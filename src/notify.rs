@@ -120,7 +120,11 @@ pub fn normalize(line: Value) -> Value {
     };
     let mut out = Map::new();
     out.insert("at".to_string(), at.map_or(Value::Null, Value::from));
-    out.extend(fields.into_iter().filter(|(k, _)| k != "at" && k != "ts"));
+    out.extend(
+        fields
+            .into_iter()
+            .filter(|(k, _)| k != "at" && k != "ts" && k != crate::events::LOG_LINES),
+    );
     Value::Object(out)
 }
 

@@ -235,6 +235,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     let (judge, panel_judges) = judges(args.judge.as_deref(), &config, repo)?;
     warn_open_subtasks(goal);
     let verify = verify_line(ctx, goal)?;
+    verify::refuse_missing(verify.as_ref(), &repo.root, &id)?;
     // The work handed in, compared with where the goal started, before anything runs.
     let start_commit = weakened::start_commit(&plan, &id);
     let weakened = weakened_tests(repo, start_commit, verify.as_ref())?;
