@@ -62,10 +62,7 @@ pub fn log_json(at: Option<&str>, event: &Event<'_>, facts: &dyn Fn(&str) -> Fac
     out
 }
 
-/// The journal line's key for how many log lines plan.md held when the event was
-/// recorded: within one minute, `plan events` puts the event after those lines and
-/// before the next (the log's stamps say only the minute). Never shown.
-pub const LOG_LINES: &str = "log_lines";
+pub use crate::notify::LOG_LINES;
 
 /// Appends the loop's `event` to the journal and announces it. Costs one append when
 /// no notify command is set: the line carries the time as `ts`, seconds since the

@@ -107,6 +107,11 @@ fn start(
     Ok(())
 }
 
+/// The journal line's key for how many log lines plan.md held when the event was
+/// recorded: within one minute, `plan events` puts the event after those lines and
+/// before the next (the log's stamps say only the minute). Never shown.
+pub const LOG_LINES: &str = "log_lines";
+
 /// A journal line as `plan events` prints it and a notify command reads it: its `ts`
 /// made the local `at` the log's lines have, first.
 pub fn normalize(line: Value) -> Value {
@@ -123,7 +128,7 @@ pub fn normalize(line: Value) -> Value {
     out.extend(
         fields
             .into_iter()
-            .filter(|(k, _)| k != "at" && k != "ts" && k != crate::events::LOG_LINES),
+            .filter(|(k, _)| k != "at" && k != "ts" && k != LOG_LINES),
     );
     Value::Object(out)
 }

@@ -169,22 +169,16 @@ fn repairs_status(plan: &Plan<'_>, error: &Diagnostic) -> bool {
     super::model::status_near_miss(plan.line_text(error.line)).is_some_and(|s| s.is_some())
 }
 
-/// What to do by hand before `--fix` touches a goal: which lines to edit and how,
-/// each error with its own hint, never a wait on another finding.
+/// What to do by hand before `--fix` touches a goal: which lines to edit, and
+/// their errors, whose own findings say how; never a wait on another finding.
 fn manual_fix(plan: &Plan<'_>, goal: &Goal<'_>) -> String {
     let errors = plan.errors_within(goal.line, goal.end);
     let mut lines: Vec<String> = errors.iter().map(|e| e.line.to_string()).collect();
     lines.dedup();
     let which = if lines.len() == 1 { "line" } else { "lines" };
-    let messages: Vec<String> = errors
-        .iter()
-        .map(|e| match e.hint.as_deref() {
-            Some(hint) if !hint.is_empty() => format!("{}: {hint}", e.message),
-            _ => e.message.clone(),
-        })
-        .collect();
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
     format!(
-        "edit {which} {} by hand ({}); then plan doctor --fix repairs the rest",
+        "edit {which} {} by hand ({}: its findings say how); then plan doctor --fix repairs the rest",
         lines.join(", "),
         messages.join("; ")
     )

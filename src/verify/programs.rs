@@ -26,23 +26,33 @@ pub struct Missing {
 
 /// Every command of `verify` whose program cannot be started from `root` (where
 /// verify runs), in order, each once. Without a root (a plan file outside any
-/// repository) only PATH and the builtins are checked.
+/// repository) only PATH and the builtins are checked. A path after the first `&&`
+/// may be what an earlier step builds (`cargo build && target/debug/app`): only
+/// the first pipeline's paths must be there already.
 pub fn missing(verify: &Verify, root: Option<&Path>) -> Vec<Missing> {
     let mut found: Vec<Missing> = Vec::new();
-    for argv in verify.chain.iter().flat_map(|p| &p.commands) {
-        let Some(program) = program_of(argv) else {
-            continue;
-        };
-        if let Some(why) = why_missing(program, root)
-            && !found.iter().any(|m| m.program == program)
-        {
-            found.push(Missing {
-                program: program.to_string(),
-                why,
-            });
+    for (step, pipeline) in verify.chain.iter().enumerate() {
+        let root = if step == 0 { root } else { None };
+        for argv in &pipeline.commands {
+            check(argv, root, &mut found);
         }
     }
     found
+}
+
+/// Adds `argv`'s program to `found` when it cannot start, unless it is there already.
+fn check(argv: &[String], root: Option<&Path>, found: &mut Vec<Missing>) {
+    let Some(program) = program_of(argv) else {
+        return;
+    };
+    if let Some(why) = why_missing(program, root)
+        && !found.iter().any(|m| m.program == program)
+    {
+        found.push(Missing {
+            program: program.to_string(),
+            why,
+        });
+    }
 }
 
 /// The program a command starts: the first word, or for `env`, the word after its
@@ -173,14 +183,14 @@ mod tests {
         let root = Some(dir.path());
         assert_eq!(
             names(
-                "pytset-no-such-xyz -q && cd sub && ./gone.sh | ./plain.sh",
+                "./gone.sh | ./plain.sh && pytset-no-such-xyz -q && cd sub",
                 root
             ),
             [
-                "pytset-no-such-xyz is not on PATH",
-                "cd is a shell builtin, and verify runs without a shell",
                 "./gone.sh is not in the repository",
                 "./plain.sh is not executable",
+                "pytset-no-such-xyz is not on PATH",
+                "cd is a shell builtin, and verify runs without a shell",
             ]
         );
         assert_eq!(
@@ -189,5 +199,9 @@ mod tests {
         );
         assert!(names("sh -c 'exit 1'", root).is_empty());
         assert!(names("./gone.sh", None).is_empty(), "no root: not checked");
+        assert!(
+            names("sh -c 'exit 0' && ./built-by-the-first-step", root).is_empty(),
+            "a later step may run what an earlier one built"
+        );
     }
 }
