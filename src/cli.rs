@@ -17,6 +17,7 @@ use crate::exit;
     version,
     propagate_version = true,
     max_term_width = 100,
+    help_template = help_template(),
     after_help = after_help()
 )]
 pub struct Cli {
@@ -124,9 +125,129 @@ pub const ENVIRONMENT: [(&str, &str); 18] = [
     ),
 ];
 
+/// `plan --help`'s commands by what they are for, the first day's first: clap
+/// lists subcommands under one heading, so the template lists them itself. A test
+/// holds this to the commands `cmd/` registers, each once.
+pub const GROUPS: [(&str, &[&str]); 6] = [
+    (
+        "Everyday",
+        &[
+            "init", "add", "start", "tick", "log", "complete", "show", "install", "goal",
+        ],
+    ),
+    (
+        "Goals and claims",
+        &[
+            "edit",
+            "untick",
+            "subtask",
+            "subgoal",
+            "cancel",
+            "reopen",
+            "release",
+            "claims",
+            "next",
+            "templates",
+            "archive",
+        ],
+    ),
+    (
+        "Checks and proof",
+        &[
+            "lint",
+            "doctor",
+            "audit",
+            "diff",
+            "checkpoints",
+            "rewind",
+            "events",
+            "report",
+            "sync",
+        ],
+    ),
+    (
+        "Plans from elsewhere",
+        &["draft", "review", "import", "export"],
+    ),
+    (
+        "Setup",
+        &["judge", "uninstall", "completions", "man", "mcp"],
+    ),
+    (
+        "Called by the hosts' hooks",
+        &["hook", "inject", "remind", "skeleton", "statusline"],
+    ),
+];
+
+/// Width of the help's text, as `max_term_width`.
+const HELP_WIDTH: usize = 100;
+
+/// The help's layout: clap's, with the commands grouped ([`GROUPS`]).
+fn help_template() -> String {
+    format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{}Options:\n{{options}}{{after-help}}",
+        grouped_commands()
+    )
+}
+
+/// Each group's heading, then its commands with the first line of their help,
+/// wrapped to [`HELP_WIDTH`] under the text's column.
+fn grouped_commands() -> String {
+    use clap::Subcommand;
+    let registered = Command::augment_subcommands(clap::Command::new("plan"));
+    let about = |name: &str| {
+        registered
+            .find_subcommand(name)
+            .and_then(|c| c.get_about())
+            .map(|a| a.to_string())
+            .unwrap_or_default()
+    };
+    let width = GROUPS
+        .iter()
+        .flat_map(|(_, names)| names.iter())
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (heading, names) in GROUPS {
+        out.push_str(&format!("{heading}:\n"));
+        for name in names {
+            out.push_str(&wrapped(&format!("  {name:<width$}  "), &about(name)));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` after `lead`, its words wrapped to [`HELP_WIDTH`] under the text's column.
+fn wrapped(lead: &str, text: &str) -> String {
+    let indent = " ".repeat(lead.chars().count());
+    let mut out = String::new();
+    let mut line = lead.to_string();
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.chars().count() + 1 + word.chars().count() > HELP_WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.clone();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
 /// Below the options in `plan --help`.
 fn after_help() -> String {
-    let mut out = String::from("`plan` alone shows the task list (`plan show`).\n\nExit codes:\n");
+    let mut out = String::from(
+        "`plan` alone shows the task list (`plan show`); `plan COMMAND --help` tells one command in full.\n\nExit codes:\n",
+    );
     for (code, meaning) in EXIT_CODES {
         out.push_str(&format!("  {code}  {meaning}\n"));
     }
@@ -145,5 +266,21 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    /// Every command `cmd/` registers is in exactly one group of `--help`, and every
+    /// name there is a command.
+    #[test]
+    fn the_help_groups_hold_every_command_once() {
+        let cli = Cli::command();
+        let shown: Vec<&str> = GROUPS.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        for command in cli.get_subcommands().filter(|c| !c.is_hide_set()) {
+            let name = command.get_name();
+            let times = shown.iter().filter(|n| **n == name).count();
+            assert_eq!(times, 1, "{name} is in {times} groups of --help");
+        }
+        for name in shown {
+            assert!(cli.find_subcommand(name).is_some(), "{name} is no command");
+        }
     }
 }

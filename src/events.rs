@@ -62,10 +62,19 @@ pub fn log_json(at: Option<&str>, event: &Event<'_>, facts: &dyn Fn(&str) -> Fac
     out
 }
 
+pub use crate::notify::LOG_LINES;
+
 /// Appends the loop's `event` to the journal and announces it. Costs one append when
 /// no notify command is set: the line carries the time as `ts`, seconds since the
 /// epoch, and readers turn it into `at` ([`normalize`]); `PLAN_NOW` is kept as `at`.
-pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEvent) {
+/// `plan_path`: the plan whose log lines are counted into [`LOG_LINES`].
+pub fn record_loop(
+    root: &Path,
+    git_dir: &Path,
+    plan_path: &Path,
+    config: &Config,
+    event: &LoopEvent,
+) {
     let value = match crate::clock::fixed() {
         Some(now) => json(Some(&now.stamp()), event),
         None => {
@@ -77,11 +86,12 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
             Value::Object(out)
         }
     };
+    let line = with_log_lines(&value, plan_path);
     let path = journal(git_dir);
     let appended = crate::fsread::open_state(OpenOptions::new().create(true).append(true), &path)
         // One write of one line: concurrent hooks' lines never interleave.
         .and_then(|mut f| {
-            f.write_all(format!("{value}\n").as_bytes())?;
+            f.write_all(format!("{line}\n").as_bytes())?;
             f.metadata()
         });
     match appended {
@@ -98,6 +108,25 @@ pub fn record_loop(root: &Path, git_dir: &Path, config: &Config, event: &LoopEve
         // As it is: the detached watchdog makes `ts` local time, not the hook.
         notify::announce(root, git_dir, &config.notify, &value);
     }
+}
+
+/// `value` with [`LOG_LINES`] after its time, when plan.md can be read.
+fn with_log_lines(value: &Value, plan_path: &Path) -> Value {
+    let Ok(src) = crate::fsread::text(plan_path, crate::fsread::PLAN) else {
+        return value.clone();
+    };
+    let count = model::parse(&src).log.len();
+    let Value::Object(fields) = value else {
+        return value.clone();
+    };
+    let mut out = Map::new();
+    for (i, (k, v)) in fields.iter().enumerate() {
+        out.insert(k.clone(), v.clone());
+        if i == 0 {
+            out.insert(LOG_LINES.to_string(), Value::from(count));
+        }
+    }
+    Value::Object(out)
 }
 
 /// After plan.md at `plan_path` was written: announces the log `lines` (`- STAMP
@@ -149,8 +178,20 @@ mod tests {
             ended: false,
         };
         let root = git_dir.path();
-        record_loop(root, root, &Config::default(), &event);
-        record_loop(root, root, &Config::default(), &event);
+        record_loop(
+            root,
+            root,
+            &root.join("plan.md"),
+            &Config::default(),
+            &event,
+        );
+        record_loop(
+            root,
+            root,
+            &root.join("plan.md"),
+            &Config::default(),
+            &event,
+        );
         let text = std::fs::read_to_string(journal(root)).unwrap();
         let lines: Vec<Value> = text
             .lines()
@@ -170,14 +211,26 @@ mod tests {
         assert_eq!(read["reason"], "paused");
         assert!(read.get("ts").is_none());
         std::fs::write(journal(root), "x".repeat(JOURNAL_MAX as usize) + "\n").unwrap();
-        record_loop(root, root, &Config::default(), &event);
+        record_loop(
+            root,
+            root,
+            &root.join("plan.md"),
+            &Config::default(),
+            &event,
+        );
         assert!(!journal(root).exists());
         let before = std::fs::read_to_string(journal_before(root)).unwrap();
         assert!(
             before.ends_with("\"ended\":false}\n"),
             "the last event goes with it"
         );
-        record_loop(root, root, &Config::default(), &event);
+        record_loop(
+            root,
+            root,
+            &root.join("plan.md"),
+            &Config::default(),
+            &event,
+        );
         assert_eq!(
             std::fs::read_to_string(journal(root))
                 .unwrap()

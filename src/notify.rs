@@ -107,6 +107,11 @@ fn start(
     Ok(())
 }
 
+/// The journal line's key for how many log lines plan.md held when the event was
+/// recorded: within one minute, `plan events` puts the event after those lines and
+/// before the next (the log's stamps say only the minute). Never shown.
+pub const LOG_LINES: &str = "log_lines";
+
 /// A journal line as `plan events` prints it and a notify command reads it: its `ts`
 /// made the local `at` the log's lines have, first.
 pub fn normalize(line: Value) -> Value {
@@ -120,7 +125,11 @@ pub fn normalize(line: Value) -> Value {
     };
     let mut out = Map::new();
     out.insert("at".to_string(), at.map_or(Value::Null, Value::from));
-    out.extend(fields.into_iter().filter(|(k, _)| k != "at" && k != "ts"));
+    out.extend(
+        fields
+            .into_iter()
+            .filter(|(k, _)| k != "at" && k != "ts" && k != LOG_LINES),
+    );
     Value::Object(out)
 }
 

@@ -133,6 +133,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     })?;
     if args.verify.is_some() {
         red_first::warn_cannot_fail(&id, after.goal(&id).and_then(|g| g.verify()));
+        let root = ctx.repo.as_ref().map(|r| r.root.as_path());
+        verify::warn_missing(&id, after.goal(&id).and_then(|g| g.verify()), root);
     }
     println(&message)?;
     Ok(OK)

@@ -47,8 +47,10 @@ pub struct Args {
 /// One event to print.
 #[derive(Debug)]
 struct Item {
-    /// What it sorts by: its stamp, or the stamp of the log line above an unstamped one.
-    key: String,
+    /// What it sorts by: its stamp (or the stamp of the log line above an unstamped
+    /// one), then where in the log it falls: a log line at its own index, a loop event
+    /// just before the log line that was next when it was recorded.
+    key: (String, usize, u8),
     at: Option<String>,
     json: Value,
     text: String,
@@ -157,7 +159,7 @@ fn fresh_log(
     let mut now: HashMap<String, usize> = HashMap::new();
     let mut key = String::new();
     let mut out = Vec::new();
-    for entry in &plan.log {
+    for (index, entry) in plan.log.iter().enumerate() {
         if let Some(stamp) = entry.stamp {
             key = stamp.to_string();
         }
@@ -177,7 +179,7 @@ fn fresh_log(
                 ));
             }
             out.push(Item {
-                key: key.clone(),
+                key: (key.clone(), index, 1),
                 at: entry.stamp.map(str::to_string),
                 json,
                 text,
@@ -211,14 +213,20 @@ fn journal(path: &Path, offset: &mut u64, since: Option<&str>) -> Vec<Item> {
     String::from_utf8_lossy(&bytes[..whole])
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .map(crate::notify::normalize)
-        .filter_map(|json| {
+        .map(|json| {
+            // A journal from before the count: after the minute's log lines.
+            let place = json[events::LOG_LINES]
+                .as_u64()
+                .map_or(usize::MAX, |n| n as usize);
+            (place, crate::notify::normalize(json))
+        })
+        .filter_map(|(place, json)| {
             let at = json["at"].as_str().map(str::to_string);
             if since.is_some_and(|s| at.as_deref().unwrap_or_default() < s) {
                 return None;
             }
             Some(Item {
-                key: at.clone().unwrap_or_default(),
+                key: (at.clone().unwrap_or_default(), place, 0),
                 text: describe(&json),
                 at,
                 json,
@@ -262,7 +270,7 @@ fn describe(json: &Value) -> String {
 }
 
 /// Prints `items` in time order; log lines keep their order among themselves, and
-/// come before the loop's events of the same minute.
+/// a loop event of the same minute goes where the log stood when it was recorded.
 fn show(mut items: Vec<Item>, json: bool) -> Result<()> {
     items.sort_by(|a, b| a.key.cmp(&b.key));
     for item in items {
@@ -288,7 +296,7 @@ mod tests {
         let mut seen = HashMap::new();
         let first = fresh_log(LOG, &mut seen, &|_| Facts::Missing);
         assert_eq!(first.len(), 3);
-        assert_eq!(first[2].key, "2026-06-15 14:00");
+        assert_eq!(first[2].key, ("2026-06-15 14:00".to_string(), 3, 1));
         assert_eq!(first[2].at, None);
         assert_eq!(first[2].json["at"], Value::Null);
         // The same line once more is one more event, not an old one.
@@ -326,6 +334,6 @@ mod tests {
         let mut from_start = 0;
         let since = journal(&path, &mut from_start, Some("2026-06-15 14:30"));
         assert_eq!(since.len(), 1);
-        assert_eq!(since[0].key, "2026-06-15 15:00");
+        assert_eq!(since[0].key.0, "2026-06-15 15:00");
     }
 }

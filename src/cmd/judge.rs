@@ -40,7 +40,7 @@ pub enum Set {
 #[derive(Debug, clap::Args)]
 pub struct CommandArgs {
     /// The program and its arguments, run without a shell, e.g. `/usr/local/bin/my-judge
-    /// --strict` (a program inside the repository is refused when it runs)
+    /// --strict` (a program inside the repository is refused)
     #[arg(value_name = "ARGV", required = true, num_args = 1.., trailing_var_arg = true,
           allow_hyphen_values = true)]
     pub argv: Vec<String>,
@@ -139,6 +139,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     "the judge's program is empty",
                     "plan judge command /path/to/judge [ARG]…",
                 ));
+            }
+            if let Some(repo) = repo {
+                crate::judge::program::refuse_inside(&a.argv[0], &repo.root)?;
             }
             // A JSON array of strings is a YAML flow sequence, every word quoted.
             let yaml = serde_json::to_string(&a.argv)?;

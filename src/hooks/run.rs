@@ -589,10 +589,22 @@ fn stop(
         (decision, event, limited)
     })?;
     for limited in &limited {
-        crate::events::record_loop(&place.root, &place.git_dir, config, limited);
+        crate::events::record_loop(
+            &place.root,
+            &place.git_dir,
+            &place.plan_path,
+            config,
+            limited,
+        );
     }
     if let Some(event) = event {
-        crate::events::record_loop(&place.root, &place.git_dir, config, &event);
+        crate::events::record_loop(
+            &place.root,
+            &place.git_dir,
+            &place.plan_path,
+            config,
+            &event,
+        );
         // A host error pauses the loop once (later stops are let go as `paused`): the
         // report goes out then, as it does when the loop ends.
         if matches!(

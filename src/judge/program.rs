@@ -58,6 +58,34 @@ pub fn resolve(program: &str, cwd: &Path, root: &Path) -> Result<Option<Program>
     Ok(Some(Program { path, sha256 }))
 }
 
+/// Refuses, when `plan judge command` sets it (exit 2), a judge program that would
+/// resolve inside `root`: a relative path (a command judge starts in the root), an
+/// absolute one inside it, or a bare name PATH finds there. Every sign-off would
+/// refuse it anyway; saying so now spares finding out at the first one.
+pub fn refuse_inside(program: &str, root: &Path) -> Result<()> {
+    let relative = program.contains('/') && !Path::new(program).is_absolute();
+    let found = locate(program, root).map(|p| fs::canonicalize(&p).unwrap_or(p));
+    let inside = relative
+        || fs::canonicalize(root)
+            .is_ok_and(|root| found.as_ref().is_some_and(|p| p.starts_with(&root)));
+    if !inside {
+        return Ok(());
+    }
+    let place = match &found {
+        Some(path) if !relative => {
+            format!("it resolves to {}, inside the repository", path.display())
+        }
+        _ => "a relative path resolves inside the repository (a command judge starts at its root)"
+            .to_string(),
+    };
+    Err(Exit::usage_hint(
+        format!(
+            "refusing the judge program {program}: {place}, where the agent under review could edit it, so every sign-off would refuse it"
+        ),
+        "put the judge outside the repository and give its absolute path, e.g. `plan judge command ~/.local/bin/my-judge` (the shell expands ~)",
+    ))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -8,7 +8,6 @@ use super::event::Event;
 use super::history;
 use super::id;
 use super::model::{Goal, LogEntry, Plan, Status};
-use super::ops;
 use super::patch::Edit;
 use super::proof::Proof;
 use super::rules::Rule;
@@ -347,7 +346,7 @@ pub(crate) fn status_typo_repair(plan: &Plan<'_>, d: &Diagnostic) -> Option<Stat
 fn bookkeeping(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
     let id = goal.id.as_ref();
     if goal.id_line.is_none() {
-        let line = format!("<!-- id: {id} -->");
+        let line = format!("<!-- id: {} -->", written_id(plan, goal));
         let mut hit = Hit::new(
             Rule::NoId,
             goal.line,
@@ -358,7 +357,11 @@ fn bookkeeping(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
         hit.repair = Some(Repair {
             fix: format!("plan doctor --fix adds `{line}` under the heading"),
             done: format!("added `{line}` under \"{}\"", goal.title),
-            edits: ops::id_comment(plan, goal),
+            edits: vec![Edit::insert_after(
+                goal.line,
+                plan.line_text(goal.line),
+                vec![line.clone()],
+            )],
         });
         out.push(hit);
     }
@@ -402,6 +405,30 @@ fn bookkeeping(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
         });
         out.push(hit);
     }
+}
+
+/// The id a goal without an id comment gets written: its own, unless an earlier
+/// goal (or one whose comment names it) holds it; then the next free `ID-N`, each
+/// goal giving way its own, so one repair resolves a title used twice.
+fn written_id(plan: &Plan<'_>, goal: &Goal<'_>) -> String {
+    let id = goal.id.as_ref();
+    let kept = plan.goals.iter().any(|g| g.id == id && g.id_line.is_some());
+    let before = plan
+        .goals
+        .iter()
+        .filter(|g| g.id == id && g.id_line.is_none() && g.line < goal.line)
+        .count();
+    let give_way = before + usize::from(kept);
+    if give_way == 0 {
+        return id.to_string();
+    }
+    let mut taken: Vec<String> = plan.goals.iter().map(|g| g.id.to_string()).collect();
+    let mut new = id.to_string();
+    for _ in 0..give_way {
+        new = id::unique(id, |c| taken.iter().any(|t| t == c));
+        taken.push(new.clone());
+    }
+    new
 }
 
 /// The contract's quality, for a goal in plan.md or a drafted one; `name` is how

@@ -152,38 +152,33 @@ fn finding(plan: &Plan<'_>, hit: Hit) -> Option<Finding> {
 fn blocked(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
     // Its own section only: repairs are edits to its lines, whatever other goal
     // shares its id.
-    match plan.errors_within(goal.line, goal.end) {
-        [] => false,
-        // The one repair that goes into a goal with an error is of that error.
-        [only] if only.rule == Some(Rule::UnknownStatus) => {
-            super::checks::status_typo_repair(plan, only).is_none()
-        }
-        [only] => {
-            !(only.rule == Some(Rule::MalformedStatus)
-                && goal.status.is_none()
-                && repairs_status(plan, only))
-        }
-        _ => true,
-    }
+    // The repairs that go into a goal with errors are of those errors: a status
+    // line rewritten, and an id comment that gives a title used twice its own id.
+    !plan
+        .errors_within(goal.line, goal.end)
+        .iter()
+        .all(|error| match error.rule {
+            Some(Rule::UnknownStatus) => super::checks::status_typo_repair(plan, error).is_some(),
+            Some(Rule::MalformedStatus) => goal.status.is_none() && repairs_status(plan, error),
+            Some(Rule::DuplicateId) => goal.id_line.is_none() && error.line == goal.line,
+            _ => false,
+        })
 }
 
 fn repairs_status(plan: &Plan<'_>, error: &Diagnostic) -> bool {
     super::model::status_near_miss(plan.line_text(error.line)).is_some_and(|s| s.is_some())
 }
 
-/// What to do by hand before `--fix` touches a goal: its format errors, by line.
+/// What to do by hand before `--fix` touches a goal: which lines to edit, and
+/// their errors, whose own findings say how; never a wait on another finding.
 fn manual_fix(plan: &Plan<'_>, goal: &Goal<'_>) -> String {
     let errors = plan.errors_within(goal.line, goal.end);
     let mut lines: Vec<String> = errors.iter().map(|e| e.line.to_string()).collect();
     lines.dedup();
-    let which = match (errors.len(), lines.len()) {
-        (1, _) => "error on line",
-        (_, 1) => "errors on line",
-        _ => "errors on lines",
-    };
+    let which = if lines.len() == 1 { "line" } else { "lines" };
     let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
     format!(
-        "fix the format {which} {} first ({}), then plan doctor --fix",
+        "edit {which} {} by hand ({}: its findings say how); then plan doctor --fix repairs the rest",
         lines.join(", "),
         messages.join("; ")
     )
@@ -732,16 +727,17 @@ depends_on: loop, ghost
         assert!(got.contains(&(5, Rule::UnknownStatus, false)));
         assert!(got.contains(&(7, Rule::MissingDependency, false)));
         assert!(got.contains(&(7, Rule::DependencyCycle, false)));
-        // The duplicate's goal, the odd status's and the cycle's are left alone.
-        assert!(got.contains(&(3, Rule::NoId, false)));
+        // The odd status's goal and the cycle's are left alone; the title used
+        // twice gets an id of its own (issue 36: it was left alone, waiting on itself).
+        assert!(got.contains(&(3, Rule::NoId, true)));
         assert!(got.contains(&(4, Rule::NoId, false)));
         assert!(got.contains(&(6, Rule::NoStatus, false)));
         // The first "Same" and "Fine" are repaired.
         assert!(got.contains(&(2, Rule::NoId, true)));
         assert!(got.contains(&(8, Rule::NoStatus, true)));
         let out = fixed(src);
-        assert_eq!(parse(&out).errors.len(), parse(src).errors.len());
-        assert!(out.starts_with("# Plan: x\n## Goal: Same\n<!-- id: same -->\nstatus: open\n## Goal: Same\n## Goal: Odd\nstatus: doing\n"));
+        assert_eq!(parse(&out).errors.len(), parse(src).errors.len() - 1);
+        assert!(out.starts_with("# Plan: x\n## Goal: Same\n<!-- id: same -->\nstatus: open\n## Goal: Same\n<!-- id: same-2 -->\nstatus: open\n## Goal: Odd\nstatus: doing\n"), "{out}");
         assert!(out.ends_with("## Goal: Fine\n<!-- id: fine -->\nstatus: open\n## Log\n"));
     }
 

@@ -208,6 +208,8 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
         match written {
             Ok(_) => {
                 red_first::warn_cannot_fail(&id, args.verify.as_deref());
+                let root = ctx.repo.as_ref().map(|r| r.root.as_path());
+                verify::warn_missing(&id, args.verify.as_deref(), root);
                 return Ok(Added {
                     id,
                     status,

@@ -17,6 +17,7 @@ use crate::judge::prompt;
 use crate::plan::event::{Event, Judged};
 use crate::record;
 use crate::red_first;
+use crate::verify;
 use crate::weakened;
 
 mod checks;
@@ -162,6 +163,7 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     let (judge, panel_judges) = checks::judges(args.judge.as_deref(), &config, repo)?;
     checks::warn_open_subtasks(goal);
     let verify = checks::verify_line(ctx, goal)?;
+    verify::refuse_missing(verify.as_ref(), &repo.root, &id)?;
     // The work handed in, compared with where the goal started, before anything runs.
     let start_commit = weakened::start_commit(&plan, &id);
     let weakened = checks::weakened_tests(repo, start_commit, verify.as_ref())?;

@@ -309,20 +309,20 @@ fn judge_command_sets_the_argv_and_the_backend() {
         ".plan/config.yaml",
         "# the team's judge\njudge:\n  model: m1\n",
     );
-    t.case(&["judge", "command", "./judge.sh", "--strict", "two words"])
+    t.case(&["judge", "command", "/opt/judge.sh", "--strict", "two words"])
         .stdout(
-            "set judge.command to [\"./judge.sh\", \"--strict\", \"two words\"] in .plan/config.yaml\nset judge.backend to command in .plan/config.yaml\n",
+            "set judge.command to [\"/opt/judge.sh\", \"--strict\", \"two words\"] in .plan/config.yaml\nset judge.backend to command in .plan/config.yaml\n",
         )
         .check();
     assert_eq!(
         t.read(".plan/config.yaml"),
-        "# the team's judge\njudge:\n  model: m1\n  command: [\"./judge.sh\",\"--strict\",\"two words\"]\n  backend: command\n"
+        "# the team's judge\njudge:\n  model: m1\n  command: [\"/opt/judge.sh\",\"--strict\",\"two words\"]\n  backend: command\n"
     );
     let json = t.ok(&["judge", "--json"]).json();
     assert_eq!(json["backend"], "command");
     assert_eq!(
         json["command"],
-        serde_json::json!(["./judge.sh", "--strict", "two words"])
+        serde_json::json!(["/opt/judge.sh", "--strict", "two words"])
     );
     t.case(&["judge", "command", ""])
         .status(2)
@@ -395,7 +395,11 @@ fn a_command_judge_inside_the_repository_is_refused_by_path_or_by_symlink() {
     let path = format!("{}:/usr/bin:/bin", bin.display());
     let t = t.env("PATH", &path);
     for judge in ["myjudge", link.to_str().unwrap()] {
-        t.ok(&["judge", "command", judge]);
+        // Set by hand: `plan judge command` refuses both when set (below).
+        t.write(
+            ".plan/config.yaml",
+            format!("judge:\n  backend: command\n  command: [\"{judge}\"]\n"),
+        );
         t.run(&[
             "complete",
             "hard",
@@ -408,4 +412,39 @@ fn a_command_judge_inside_the_repository_is_refused_by_path_or_by_symlink() {
         .stderr_has("inside the repository, where the agent under review can write");
     }
     assert!(!t.plan_md().contains("signed off"), "{}", t.plan_md());
+}
+
+/// Issue 36: `plan judge command ./judge.sh` (or a name PATH finds inside the
+/// repository) is refused when it is set, exit 2 saying why and what to do, and the
+/// settings are left as they were; before, it was accepted and every sign-off then
+/// refused the judge.
+#[test]
+fn a_command_judge_inside_the_repository_is_refused_when_set() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let t = hermetic(Test::new());
+    t.write("judge.sh", "#!/bin/sh\necho 'VERDICT: accept'\n");
+    t.write("bin/myjudge", "#!/bin/sh\necho 'VERDICT: accept'\n");
+    for file in ["judge.sh", "bin/myjudge"] {
+        std::fs::set_permissions(t.path(file), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    t.write(".plan/config.yaml", "judge:\n  model: m1\n");
+    let root = t.root().canonicalize().unwrap();
+    let inside = root.join("judge.sh");
+    for program in [
+        "./judge.sh",
+        "judge.sh/../judge.sh",
+        inside.to_str().unwrap(),
+    ] {
+        t.run(&["judge", "command", program, "--strict"])
+            .code(2)
+            .stderr_has(&format!("refusing the judge program {program}:"))
+            .stderr_has("where the agent under review could edit it")
+            .stderr_has("hint: put the judge outside the repository and give its absolute path");
+    }
+    let path = format!("{}:/usr/bin:/bin", root.join("bin").display());
+    let t = t.env("PATH", &path);
+    t.run(&["judge", "command", "myjudge"])
+        .code(2)
+        .stderr_has("inside the repository");
+    assert_eq!(t.read(".plan/config.yaml"), "judge:\n  model: m1\n");
 }

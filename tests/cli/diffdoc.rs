@@ -326,7 +326,7 @@ fn doctor_works_on_plans_refused_for_format_errors() {
       fix: plan doctor --fix adds `status: open`
     plan.md:7: warning: goal "b" has no `status:` line; it counts as open [no-status]
         7 | ## Goal: B
-      fix: fix the format errors on line 9 first (depends_on names no goal: "ghost"; dependency cycle: a → b → a), then plan doctor --fix
+      fix: edit line 9 by hand (depends_on names no goal: "ghost"; dependency cycle: a → b → a: its findings say how); then plan doctor --fix repairs the rest
     plan.md:9: depends_on names no goal: "ghost" [missing-dependency]
         9 | depends_on: a, ghost
       fix: edit line 9: depends_on takes goal ids, comma-separated; the goals are a, b

@@ -25,6 +25,7 @@ mod echoes;
 mod edges;
 mod events;
 mod files;
+mod first_day;
 mod first_steps;
 mod foreign_plans;
 mod forge;

@@ -29,10 +29,9 @@ fn every_command_help() {
     let help = t.ok(&["--help"]).stdout;
     let commands: Vec<&str> = help
         .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter(|l| !l.starts_with("   "))
+        .skip_while(|l| !l.starts_with("Everyday:"))
+        .take_while(|l| !l.starts_with("Options:"))
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|c| *c != "help")
         .collect();
