@@ -256,8 +256,12 @@ fn js(s: &str) -> Option<Check> {
         let name = &matcher[..name_end];
         let (margs, _) = call_args(matcher, name_end, Lang::Js)?;
         let anything = margs.first().is_some_and(|a| a.starts_with("expect.any"));
+        // Called at all, threw at all: what a call's arguments or count, or an
+        // error's message, said more precisely.
         let present = match (negated, name) {
             (false, "toBeDefined" | "toBeTruthy" | "toBeInstanceOf" | "toBeTypeOf") => true,
+            (false, "toHaveBeenCalled" | "toBeCalled") => true,
+            (false, "toThrow" | "toThrowError") => margs.is_empty(),
             (true, "toBeUndefined" | "toBeNull" | "toBeFalsy") => true,
             (false, "toBe" | "toEqual" | "toStrictEqual") => anything,
             _ => false,
@@ -277,6 +281,14 @@ fn js(s: &str) -> Option<Check> {
                 | "toMatch"
                 | "toMatchInlineSnapshot"
                 | "toHaveProperty"
+                | "toHaveBeenCalledWith"
+                | "toHaveBeenCalledTimes"
+                | "toHaveBeenLastCalledWith"
+                | "toHaveBeenNthCalledWith"
+                | "toBeCalledWith"
+                | "toBeCalledTimes"
+                | "toThrow"
+                | "toThrowError"
         );
         return (exact && !negated && !margs.is_empty())
             .then(|| Check::Exact(subject, margs[0].into()));
@@ -618,6 +630,16 @@ mod tests {
                 "expect(x).toEqual(expect.anything())",
             ),
             (Lang::Js, "assert.equal(x, 3)", "assert.ok(x)"),
+            (
+                Lang::Js,
+                "expect(spy).toHaveBeenCalledWith('a', 1)",
+                "expect(spy).toHaveBeenCalled()",
+            ),
+            (
+                Lang::Js,
+                "expect(() => parse('')).toThrow('empty input')",
+                "expect(() => parse('')).toThrow()",
+            ),
             (Lang::Python, "assert add(2, 3) == 5", "assert add(2, 3)"),
             (
                 Lang::Python,
