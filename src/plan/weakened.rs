@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+mod checks;
 mod forms;
 mod reach;
 mod runner;
@@ -447,6 +448,8 @@ impl<'c> Row<'c> {
         let removed = minus(&old.read.statements, &new.read.statements);
         let added = minus(&new.read.statements, &old.read.statements);
         what.extend(forms::loosened(&removed, &added));
+        what.extend(checks::weakened_in_place(old.lang, &removed, &added));
+        what.extend(checks::inverted(&removed, &added));
         if added
             .iter()
             .any(|s| s.starts_with("//go:build") || s.starts_with("// +build"))
@@ -584,10 +587,10 @@ impl Nets {
                 );
             }
         }
-        for (net, (old, new)) in nets.0.iter_mut().zip(&statements) {
+        for ((net, (old, new)), lang) in nets.0.iter_mut().zip(&statements).zip(LANGS) {
             net.added = minus(new, old)
                 .iter()
-                .filter(|s| !forms::trivial(s))
+                .filter(|s| !cannot_fail(lang, s))
                 .count();
         }
         nets
@@ -596,6 +599,15 @@ impl Nets {
     fn of(&self, lang: Lang) -> &Net {
         &self.0[index(lang)]
     }
+}
+
+/// The languages in [`index`]'s order.
+const LANGS: [Lang; 4] = [Lang::Python, Lang::Js, Lang::Rust, Lang::Go];
+
+/// Whether an assertion statement of `lang` cannot fail (see `forms::trivial`),
+/// a Python tuple or constant conditional included.
+fn cannot_fail(lang: Lang, statement: &str) -> bool {
+    forms::trivial(statement) || (lang == Lang::Python && checks::python_cannot_fail(statement))
 }
 
 fn index(lang: Lang) -> usize {
@@ -827,7 +839,7 @@ fn analyse(lang: Lang, text: &str) -> Read {
         counts.switches += exits;
     }
     counts.skips = skip_owners.len();
-    counts.trivial = statements.iter().filter(|s| forms::trivial(s)).count();
+    counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
     counts.swallowed = forms::swallowed(lang, &toks, &layout);
     counts.patched = forms::patched(lang, &toks, &layout, &statements);
     (counts.cases, counts.tables) = forms::cases(lang, &toks);

@@ -119,7 +119,6 @@ fn a_forged_failing_start_line_does_not_dodge_green_at_start() {
 // command that runs nothing and exits 0, with no test or runner file the
 // detector reads changed: the always-failing test stays, the gate is green.
 #[test]
-#[ignore = "open attack: .npmrc script-shell switches npm test off unseen by the weakened-tests detector"]
 fn an_npmrc_script_shell_is_a_weakened_test() {
     let (t, base) = pull_request(
         "npm test",
@@ -140,7 +139,6 @@ fn an_npmrc_script_shell_is_a_weakened_test() {
 // switches the repository's tests off (or makes every test pass without running
 // its body); the gate says "weakened tests: none".
 #[test]
-#[ignore = "open attack: pytest.toml, .pytest.ini, vite.config test.exclude, pytest_pyfunc_call, pytest_plugins, rust-toolchain path, a one-line sys.exit are not seen"]
 fn runner_switches_the_detector_misses_are_weakened_tests() {
     let cases: &[(&str, &str, &str)] = &[
         ("pytest.toml", "[pytest]\naddopts = \"-k nothing\"\n", ""),
@@ -229,7 +227,6 @@ fn a_done_goal_broken_through_an_import_fails_the_gate() {
 // tests unchanged: a Python tuple `assert (x == 5, "msg")` (always true), a
 // conditional expression, a Rust or vitest assertion comparing a value with itself.
 #[test]
-#[ignore = "open attack: assertions made tautological (tuple assert, x == x) are not weakened tests"]
 fn assertions_that_cannot_fail_are_weakened_tests() {
     let py = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
     let rs = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n";
@@ -398,10 +395,9 @@ fn a_pull_requests_gitattributes_does_not_steer_plan_sync() {
 
 // Attack: an assertion kept but made weaker in place, the counts unchanged: a
 // vitest `toBe(5)` become `toBeDefined()`, a Python comparison dropped to a truthy
-// `assert x`, a Rust `assert_eq!(x, Ok(5))` become `assert!(x.is_ok())`. (`== 5`
-// to `>= 0` is caught: the same idea in other words is not.)
+// `assert x`, a Rust `assert_eq!(x, Ok(5))` become `assert!(x.is_ok())`, an
+// `is not None` become `is None`. (`== 5` to `>= 0` was caught already.)
 #[test]
-#[ignore = "open attack: assertions weakened in place (toBeDefined, truthy assert, is_ok) are not weakened tests"]
 fn assertions_weakened_in_place_are_weakened_tests() {
     let py = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
     let rs = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), Ok(5));\n}\n";
@@ -419,6 +415,12 @@ fn assertions_weakened_in_place_are_weakened_tests() {
             rs,
             "assert_eq!(calc::add(2, 3), Ok(5));",
             "assert!(calc::add(2, 3).is_ok());",
+        ),
+        (
+            "tests/test_calc.py",
+            "from calc import find\n\ndef test_find():\n    assert find('a') is not None\n",
+            "is not None",
+            "is None",
         ),
     ];
     let mut missed = Vec::new();

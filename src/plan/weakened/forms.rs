@@ -587,10 +587,12 @@ fn elements(toks: &[Tok<'_>], open: usize) -> usize {
 }
 
 /// Exits at a Python test module's top level (`sys.exit(0)`, `os._exit(0)`,
-/// `raise SystemExit`): importing the module ends the run, passing.
+/// `raise SystemExit`), on a line of their own or after a `;` (`import sys;
+/// sys.exit(0)`): importing the module ends the run, passing. One under
+/// `if __name__ == "__main__":` runs only as a script, and is none.
 pub(super) fn exits(toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
     (0..toks.len())
-        .filter(|&i| layout.indent(i) == Some(0))
+        .filter(|&i| layout.indent(i) == Some(0) || top_level_after_semicolon(toks, layout, i))
         .filter(|&i| {
             let dotted = |a: &str, b: &str| {
                 ident(toks, i) == Some(a)
@@ -605,6 +607,45 @@ pub(super) fn exits(toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
                 || (matches!(ident(toks, i), Some("exit" | "quit")) && punct(toks, i + 1, '('))
         })
         .count()
+}
+
+/// Whether token `i` opens a statement that follows a `;` on a line of the
+/// module's top level which opens no block (`import sys; sys.exit(0)`, not
+/// `if cond: pass; sys.exit(0)`).
+fn top_level_after_semicolon(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> bool {
+    if i == 0 || !punct(toks, i - 1, ';') {
+        return false;
+    }
+    let Some(first) = (0..i).rev().find(|&k| layout.indent(k).is_some()) else {
+        return false;
+    };
+    let opens_block = matches!(
+        ident(toks, first),
+        Some(
+            "if" | "elif"
+                | "else"
+                | "for"
+                | "while"
+                | "with"
+                | "def"
+                | "class"
+                | "try"
+                | "except"
+                | "finally"
+                | "async"
+                | "match"
+                | "case"
+        )
+    ) || punct(toks, first, '@');
+    let mut depth = 0isize;
+    for tok in &toks[first..i] {
+        match tok {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth -= 1,
+            _ => {}
+        }
+    }
+    layout.indent(first) == Some(0) && !opens_block && depth == 0
 }
 
 /// The name of the test whose marker is token `i`: Python's and Go's function name,

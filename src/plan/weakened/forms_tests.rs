@@ -1,7 +1,8 @@
 //! Each way to switch a test off that issue #32 lists (and #37's test-side forms),
 //! found; each honest refactor of the same tests (moved, folded into a subtest or a
 //! table, a shared harness, `expect.poll`, `pytest.warns` to `pytest.raises`, a
-//! `#[test]` inside `quote!`), not. Own small fixtures in the four languages.
+//! `#[test]` inside `quote!`, `toBe` to `toEqual`, an exit moved under `if __name__`),
+//! not. Own small fixtures in the four languages.
 
 use super::*;
 
@@ -619,4 +620,200 @@ fn netting_is_not_fooled_by_tests_that_check_nothing() {
         "tests/test_calc.py",
         "deleted (it had 4 assertions in 3 tests)",
     );
+}
+
+#[test]
+fn runner_switches_of_issue_32s_second_pass_are_found_new_or_changed() {
+    for (path, text, what) in [
+        (".npmrc", "script-shell=/bin/true\n", "script-shell"),
+        (
+            "web/.npmrc",
+            "node-options=--require ./stop.js\n",
+            "node-options",
+        ),
+        (
+            "pytest.toml",
+            "[pytest]\naddopts = \"-k nothing\"\n",
+            "addopts",
+        ),
+        (
+            ".pytest.toml",
+            "[pytest]\ntestpaths = [\"docs\"]\n",
+            "testpaths",
+        ),
+        (".pytest.ini", "[pytest]\naddopts = -k nothing\n", "addopts"),
+        (
+            "vite.config.ts",
+            "export default { test: { exclude: ['**/*.test.ts'] } }\n",
+            "exclude",
+        ),
+        (
+            "conftest.py",
+            "def pytest_pyfunc_call(pyfuncitem):\n    return True\n",
+            "pytest_pyfunc_call",
+        ),
+        (
+            "conftest.py",
+            "pytest_plugins = ['helpers']\n",
+            "pytest_plugins",
+        ),
+        (
+            "rust-toolchain.toml",
+            "[toolchain]\npath = \"./tc\"\n",
+            "path",
+        ),
+        (
+            "tests/__init__.py",
+            "import sys; sys.exit(0)\n",
+            "switches tests off",
+        ),
+    ] {
+        says(&lines(&[change(path, None, Some(text))]), path, what);
+    }
+    let vite = "export default defineConfig({\n  plugins: [vue()],\n  test: {\n    environment: 'jsdom',\n  },\n})\n";
+    says(
+        &one(
+            "vite.config.ts",
+            vite,
+            &vite.replace(
+                "    environment",
+                "    include: ['none/**'],\n    environment",
+            ),
+        ),
+        "vite.config.ts",
+        "include",
+    );
+}
+
+#[test]
+fn ordinary_changes_to_those_files_are_not_found() {
+    let npmrc = "registry=https://registry.npmjs.org/\n";
+    assert!(lines(&[change(".npmrc", None, Some(npmrc))]).is_empty());
+    assert!(one(".npmrc", npmrc, &format!("{npmrc}save-exact=true\n")).is_empty());
+    let pytest = "[pytest]\naddopts = -q\n";
+    assert!(
+        one(
+            "pytest.toml",
+            pytest,
+            &format!("{pytest}markers = [\"slow\"]\n")
+        )
+        .is_empty()
+    );
+    // The build's settings of a vite config; vitest's block untouched.
+    let vite = "export default defineConfig({\n  build: { outDir: 'dist' },\n  test: {\n    environment: 'jsdom',\n  },\n})\n";
+    assert!(one("vite.config.ts", vite, &vite.replace("'dist'", "'out'")).is_empty());
+    let plain = "export default { server: { port: 3000 } }\n";
+    assert!(lines(&[change("playground/vite.config.js", None, Some(plain))]).is_empty());
+    assert!(
+        one(
+            "playground/vite.config.js",
+            plain,
+            "export default { server: { port: 3001 }, resolve: { alias: { test: '/t' } } }\n"
+        )
+        .is_empty()
+    );
+    // A fixture added to a conftest, a toolchain's channel bumped.
+    let conftest = "import pytest\n\n@pytest.fixture\ndef calc():\n    return Calc()\n";
+    assert!(one("conftest.py", "import pytest\n", conftest).is_empty());
+    let toolchain = "[toolchain]\nchannel = \"1.82\"\n";
+    assert!(
+        one(
+            "rust-toolchain.toml",
+            toolchain,
+            &toolchain.replace("1.82", "1.83")
+        )
+        .is_empty()
+    );
+    assert!(lines(&[change("rust-toolchain", None, Some("nightly-2024-06-01\n"))]).is_empty());
+    // An exit moved under `if __name__ == "__main__":`, on its line or the next.
+    let script = "import sys\n\ndef test_a():\n    assert a() == 1\n\nsys.exit(main())\n";
+    for guarded in [
+        "import sys\n\ndef test_a():\n    assert a() == 1\n\nif __name__ == \"__main__\":\n    sys.exit(main())\n",
+        "import sys\n\ndef test_a():\n    assert a() == 1\n\nif __name__ == \"__main__\": sys.exit(main())\n",
+        "import sys\n\ndef test_a():\n    assert a() == 1\n\nif __name__ == \"__main__\": main(); sys.exit(0)\n",
+    ] {
+        assert!(
+            one("tests/test_a.py", script, guarded).is_empty(),
+            "{guarded}"
+        );
+        assert!(lines(&[change("tests/test_b.py", None, Some(guarded))]).is_empty());
+    }
+}
+
+#[test]
+fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
+    let p = "tests/test_calc.py";
+    for (from, to, what) in [
+        (
+            "assert calc.count([1, 2]) == 2",
+            "assert (calc.count([1, 2]) == 2, 'two')",
+            "cannot fail",
+        ),
+        (
+            "assert calc.count([1, 2]) == 2",
+            "assert calc.count([1, 2]) == 2 if False else True",
+            "cannot fail",
+        ),
+        (
+            "assert calc.count([1, 2]) == 2",
+            "assert calc.count([1, 2])",
+            "an exact check became a presence check",
+        ),
+        (
+            "assert calc.count([1, 2]) == 2",
+            "assert calc.count([1, 2]) == calc.count([1, 2])",
+            "expected value became the value itself",
+        ),
+    ] {
+        says(&one(p, PY, &PY.replace(from, to)), p, what);
+    }
+    let p = "src/add.test.ts";
+    says(
+        &one(
+            p,
+            JS,
+            &JS.replace(
+                "expect(add(1, 1)).toBe(2)",
+                "expect(add(1, 1)).toBeDefined()",
+            ),
+        ),
+        p,
+        "an exact check became a presence check",
+    );
+    let p = "tests/add.rs";
+    let rs = RS.replace("assert_eq!(add(1, 1), 2)", "assert_eq!(add(1, 1), Ok(2))");
+    says(
+        &one(
+            p,
+            &rs,
+            &rs.replace("assert_eq!(add(1, 1), Ok(2))", "assert!(add(1, 1).is_ok())"),
+        ),
+        p,
+        "an exact check became a presence check",
+    );
+}
+
+#[test]
+fn honest_rewrites_of_assertions_are_not_found() {
+    let js = JS.replace("expect(add(1, 1)).toBe(2)", "expect(add(1, 1)).toEqual(2)");
+    assert!(one("src/add.test.ts", JS, &js).is_empty());
+    let rs = RS.replace("assert_eq!(add(1, 1), 2)", "assert_eq!(2, add(1, 1))");
+    assert!(one("tests/add.rs", RS, &rs).is_empty());
+    let boolean = "#[test]\nfn on() {\n    assert_eq!(flag(), true);\n}\n";
+    assert!(
+        one(
+            "tests/flag.rs",
+            boolean,
+            &boolean.replace("assert_eq!(flag(), true)", "assert!(flag())")
+        )
+        .is_empty()
+    );
+    let py = PY.replace(
+        "assert calc.count([]) == 0",
+        "assert (calc.count([]) == 0), 'empty'",
+    );
+    assert!(one("tests/test_calc.py", PY, &py).is_empty());
+    // A determinism check added beside the tests that were there.
+    let added = format!("{RS}\n#[test]\nfn same() {{\n    assert_eq!(add(1, 2), add(1, 2));\n}}\n");
+    assert!(one("tests/add.rs", RS, &added).is_empty());
 }

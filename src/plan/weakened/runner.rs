@@ -1,8 +1,10 @@
 //! Tests switched off without a test changing: the runner's configuration (cargo's
-//! runner and aliases, `Cargo.toml`'s `test = false`, package.json's test scripts,
-//! pytest's options in any of its files, conftest hooks, jest/vitest/mocha config)
-//! and modules that shadow a runner's entry (`unittest/__main__.py`, `pytest.py`).
-//! A new file counts as a changed one: it switches off tests that were there. Pure.
+//! runner and aliases, `Cargo.toml`'s `test = false`, a toolchain's own `path`,
+//! package.json's test scripts and the shell `.npmrc` runs them with, pytest's
+//! options in any of its files, conftest hooks and the plugins it loads,
+//! jest/vitest/mocha config and vite's `test` block) and modules that shadow a
+//! runner's entry (`unittest/__main__.py`, `pytest.py`). A new file counts as a
+//! changed one: it switches off tests that were there. Pure.
 
 use super::file_name;
 
@@ -15,12 +17,20 @@ pub(super) fn is_runner_file(path: &str) -> bool {
 enum Kind {
     CargoConfig,
     CargoToml,
+    /// `rust-toolchain.toml`: a `path` names a toolchain of its own, whose `cargo`
+    /// runs instead of rustup's.
+    RustToolchain,
     PackageJson,
-    /// pytest.ini, tox.ini, setup.cfg, pyproject.toml.
+    /// `.npmrc`: the shell npm runs every script with, and node's options.
+    Npmrc,
+    /// pytest.ini, pytest.toml (and their hidden forms), tox.ini, setup.cfg,
+    /// pyproject.toml.
     PytestConfig,
     Conftest,
     /// jest, vitest, mocha, playwright.
     JsRunnerConfig,
+    /// vite.config.*: vitest reads its `test` block; the rest is the build's.
+    ViteConfig,
     Shadow,
 }
 
@@ -31,8 +41,11 @@ fn kind(path: &str) -> Option<Kind> {
     Some(match name {
         "config" | "config.toml" if parent == Some(".cargo") => Kind::CargoConfig,
         "Cargo.toml" => Kind::CargoToml,
+        "rust-toolchain" | "rust-toolchain.toml" => Kind::RustToolchain,
         "package.json" => Kind::PackageJson,
-        "pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml" => Kind::PytestConfig,
+        ".npmrc" => Kind::Npmrc,
+        "pytest.ini" | ".pytest.ini" | "pytest.toml" | ".pytest.toml" | "tox.ini" | "setup.cfg"
+        | "pyproject.toml" => Kind::PytestConfig,
         "conftest.py" => Kind::Conftest,
         "pytest.py" | "unittest.py" | "sitecustomize.py" | "usercustomize.py" | "nose.py" => {
             Kind::Shadow
@@ -58,6 +71,7 @@ fn kind(path: &str) -> Option<Kind> {
         {
             Kind::JsRunnerConfig
         }
+        _ if name.starts_with("vite.config.") => Kind::ViteConfig,
         _ => return None,
     })
 }
@@ -75,12 +89,19 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
             .map(|l| format!("cargo's test runner or an alias changed ({l})")),
         Kind::CargoToml => new_lines(&manifest_lines(old), &manifest_lines(after))
             .map(|l| format!("tests switched off in the manifest ({l})")),
+        Kind::RustToolchain => new_lines(&toolchain_lines(old), &toolchain_lines(after))
+            .map(|l| format!("a toolchain of its own runs cargo ({l})")),
         Kind::PackageJson => package_json(before, after),
+        Kind::Npmrc => new_lines(&npmrc_lines(old), &npmrc_lines(after)).map(|l| {
+            format!("the shell or node options npm runs the test script with changed ({l})")
+        }),
         Kind::PytestConfig => new_lines(&pytest_lines(path, old), &pytest_lines(path, after))
             .map(|l| format!("pytest's options changed ({l})")),
         Kind::Conftest => new_lines(&conftest_blocks(old), &conftest_blocks(after))
             .map(|l| format!("a conftest hook that can skip or deselect tests ({l})")),
         Kind::JsRunnerConfig => new_lines(&plain_lines(old), &plain_lines(after))
+            .map(|l| format!("the test runner's configuration changed ({l})")),
+        Kind::ViteConfig => new_lines(&vite_test_lines(old), &vite_test_lines(after))
             .map(|l| format!("the test runner's configuration changed ({l})")),
     }
 }
@@ -145,6 +166,90 @@ fn cargo_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A toolchain file's `path` (rustup runs the `cargo` found there), and a legacy
+/// one-line file that names a directory rather than a channel.
+fn toolchain_lines(text: &str) -> Vec<String> {
+    sections(text)
+        .into_iter()
+        .filter(|(_, l)| {
+            let key = l.split('=').next().unwrap_or("").trim().trim_matches('"');
+            (l.contains('=') && key == "path") || (!l.contains('=') && l.contains('/'))
+        })
+        .map(|(s, l)| format!("[{s}] {l}"))
+        .collect()
+}
+
+/// `.npmrc` settings that change what `npm test` runs: the shell scripts run in
+/// (`script-shell=/bin/true` runs nothing and passes), node's own options (a
+/// `--require` that exits first), and whether pre/post scripts run.
+fn npmrc_lines(text: &str) -> Vec<String> {
+    plain_lines(text)
+        .into_iter()
+        .filter(|l| !l.starts_with(';'))
+        .filter(|l| {
+            let key = l.split('=').next().unwrap_or("").trim().replace('_', "-");
+            matches!(
+                key.to_ascii_lowercase().as_str(),
+                "script-shell" | "node-options" | "ignore-scripts"
+            )
+        })
+        .collect()
+}
+
+/// The lines of a vite config's `test: { … }` block (what vitest reads when no
+/// vitest.config exists); the build's settings around it are none.
+fn vite_test_lines(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(at) = text[i..].find("test").map(|p| p + i) {
+        i = at + 4;
+        let before = text[..at].chars().next_back();
+        let word =
+            before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$'));
+        let rest = text[i..].trim_start_matches(['\'', '"']).trim_start();
+        let Some(rest) = rest.strip_prefix(':') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        if !word || !rest.starts_with('{') {
+            continue;
+        }
+        let open = text.len() - rest.len();
+        let close = block_end(bytes, open);
+        out.extend(plain_lines(&text[open + 1..close]));
+        i = close;
+    }
+    out
+}
+
+/// Where the `{` at `open` closes (its index), braces in strings left out; the
+/// end of the text when it never does.
+fn block_end(bytes: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
 fn manifest_lines(text: &str) -> Vec<String> {
     sections(text)
         .into_iter()
@@ -170,7 +275,7 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
                 .trim()
                 .trim_matches('"');
             let pytest = match name {
-                "pytest.ini" => s == "pytest",
+                "pytest.ini" | ".pytest.ini" | "pytest.toml" | ".pytest.toml" => s == "pytest",
                 "tox.ini" => s == "pytest" || s == "tool:pytest" || s.starts_with("testenv"),
                 "setup.cfg" => s == "tool:pytest",
                 _ => s.starts_with("tool.pytest"),
@@ -196,8 +301,10 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Hooks of pytest that can skip, deselect or rewrite results.
-const HOOKS: [&str; 14] = [
+/// Hooks of pytest that can skip, deselect or rewrite results, or run a test
+/// without calling it (`pytest_pyfunc_call`, `pytest_runtestloop`); and
+/// `pytest_plugins`, which loads another module's hooks as the conftest's own.
+const HOOKS: [&str; 18] = [
     "collect_ignore",
     "collect_ignore_glob",
     "pytest_collection_modifyitems",
@@ -212,6 +319,10 @@ const HOOKS: [&str; 14] = [
     "pytest_report_teststatus",
     "pytest_sessionfinish",
     "pytest_configure",
+    "pytest_pyfunc_call",
+    "pytest_runtestloop",
+    "pytest_collection",
+    "pytest_plugins",
 ];
 
 /// Each hook block of a conftest: a hook's `def` with its indented body, or an

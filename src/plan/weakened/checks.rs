@@ -1,0 +1,816 @@
+//! What one assertion statement checks, read from its text: the value it is about
+//! and whether it compares that value exactly or only asks that it exists or is
+//! truthy; Python asserts that cannot fail (a tuple, a conditional with a constant
+//! test); and the assertions a change weakened in place, the counts unchanged: an
+//! exact check made a presence check on the same value, its expected value
+//! replaced by the value itself, or its negation taken out. Pure and heuristic,
+//! like the rest of the check.
+
+use super::Lang;
+
+/// What an assertion checks about its subject.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Check {
+    /// Equal to something: the two sides, in the order written.
+    Exact(String, String),
+    /// Present, set, truthy or of a type: the subject only.
+    Presence(String),
+}
+
+/// Statements added in place of removed ones that check less of the same value:
+/// `expect(x).toBe(5)` become `expect(x).toBeDefined()`, `assert x == 5` become
+/// `assert x`, `assert_eq!(x, Ok(5))` become `assert!(x.is_ok())`, and an expected
+/// value replaced by the subject (`assert_eq!(x, x)`). An expected value that says
+/// no more than the presence check does (`true`, `None`, `Ok(())`) is no loss, nor
+/// is a presence check whose value's parts are still compared exactly. In words,
+/// one for each.
+pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]) -> Vec<String> {
+    let old: Vec<Option<Check>> = removed.iter().map(|s| check(lang, s)).collect();
+    let new: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
+    let still_exact = |subject: &str| {
+        new.iter().flatten().any(|c| match c {
+            Check::Exact(a, b) => a != b && (part_of(a, subject) || part_of(b, subject)),
+            Check::Presence(_) => false,
+        })
+    };
+    let mut used = vec![false; removed.len()];
+    let mut out = Vec::new();
+    for (k, now) in new.iter().enumerate() {
+        let (subject, why) = match now {
+            Some(Check::Presence(x)) if !still_exact(x) => {
+                (x, "an exact check became a presence check")
+            }
+            Some(Check::Exact(a, b)) if a == b => (a, "its expected value became the value itself"),
+            _ => continue,
+        };
+        let found = old.iter().enumerate().find(|(j, was)| {
+            !used[*j]
+                && match was {
+                    Some(Check::Exact(a, b)) => {
+                        (a == subject && informative(b) && b != subject)
+                            || (b == subject && informative(a) && a != subject)
+                    }
+                    _ => false,
+                }
+        });
+        if let Some((j, _)) = found {
+            used[j] = true;
+            out.push(format!(
+                "`{}` became `{}` ({why})",
+                clip(&removed[j]),
+                clip(&added[k])
+            ));
+        }
+    }
+    out
+}
+
+/// Negations and the words they negate: an assertion with one of the first taken
+/// out says the opposite of what it said.
+const NEGATIONS: [(&str, &str); 16] = [
+    (" is not ", " is "),
+    (" not in ", " in "),
+    ("!==", "==="),
+    ("!=", "=="),
+    (".not.", "."),
+    ("assert not ", "assert "),
+    ("assert_ne!", "assert_eq!"),
+    ("assert!(!", "assert!("),
+    ("assertNotEqual(", "assertEqual("),
+    ("assertIsNot(", "assertIs("),
+    ("assertNotIn(", "assertIn("),
+    ("assertIsNotNone(", "assertIsNone("),
+    (".NotEqual(", ".Equal("),
+    (".NotNil(", ".Nil("),
+    (".NotContains(", ".Contains("),
+    (".NotEmpty(", ".Empty("),
+];
+
+/// Added statements that are a removed one with its negation taken out, the rest
+/// unchanged: `assert x is not None` become `assert x is None`,
+/// `expect(x).not.toBe(0)` become `expect(x).toBe(0)`, `assert_ne!` become
+/// `assert_eq!`. The count of assertions holds while each now passes where it
+/// failed. In words, one for each.
+pub(super) fn inverted(removed: &[String], added: &[String]) -> Vec<String> {
+    let mut left: Vec<Option<&String>> = added.iter().map(Some).collect();
+    let mut out = Vec::new();
+    for old in removed {
+        let hit = NEGATIONS.iter().find_map(|(neg, pos)| {
+            old.match_indices(neg).find_map(|(at, _)| {
+                let flipped = format!("{}{}{}", &old[..at], pos, &old[at + neg.len()..]);
+                left.iter().position(|a| a.is_some_and(|a| *a == flipped))
+            })
+        });
+        if let Some(k) = hit {
+            out.push(format!(
+                "`{}` became `{}` (the assertion now says the opposite)",
+                clip(old),
+                clip(left[k].take().map_or("", String::as_str))
+            ));
+        }
+    }
+    out
+}
+
+/// Whether `whole` is `part` or a part of it reached through `.`, `[` or `(`
+/// (`res.body`, `res[0]`, `len(res)` are parts of `res`).
+fn part_of(whole: &str, part: &str) -> bool {
+    whole == part
+        || whole
+            .strip_prefix(part)
+            .is_some_and(|rest| rest.starts_with(['.', '[', '(']))
+        || whole.contains(&format!("({part})"))
+        || whole.contains(&format!("({part}."))
+}
+
+/// Whether an expected value says more than that the subject is there: not a
+/// boolean, null or unit literal.
+fn informative(expected: &str) -> bool {
+    !matches!(
+        expected.trim(),
+        "True"
+            | "False"
+            | "None"
+            | "true"
+            | "false"
+            | "nil"
+            | "null"
+            | "undefined"
+            | "()"
+            | "Ok(())"
+            | "Some(())"
+            | ""
+    )
+}
+
+/// At most 60 characters of a statement, for a finding's words.
+fn clip(s: &str) -> String {
+    let s = s.replace(": ", ":\u{a0}");
+    match s.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s,
+    }
+}
+
+/// What the assertion statement `s` checks, when its form is one of the common
+/// ones of `lang`.
+fn check(lang: Lang, s: &str) -> Option<Check> {
+    let s = s.trim().trim_end_matches(';').trim_end();
+    match lang {
+        Lang::Python => python(s),
+        Lang::Js => js(s.strip_prefix("await ").unwrap_or(s)),
+        Lang::Rust => rust(s),
+        Lang::Go => go(s),
+    }
+}
+
+fn python(s: &str) -> Option<Check> {
+    if let Some(rest) = s.strip_prefix("assert") {
+        if !rest.starts_with([' ', '(']) {
+            return unittest(s);
+        }
+        let expr = split_top(rest.trim(), ",", Lang::Python)
+            .into_iter()
+            .next()?;
+        return python_expr(unparen(expr, Lang::Python));
+    }
+    unittest(s)
+}
+
+/// `self.assertEqual(a, b)` and its kin; `self.assertTrue(x)`, `assertIsNotNone`,
+/// `assertIsInstance`.
+fn unittest(s: &str) -> Option<Check> {
+    let (name, args) = method_call(s, Lang::Python)?;
+    let exact = matches!(
+        name,
+        "assertEqual"
+            | "assertEquals"
+            | "assertListEqual"
+            | "assertDictEqual"
+            | "assertTupleEqual"
+            | "assertSetEqual"
+            | "assertSequenceEqual"
+            | "assertMultiLineEqual"
+    );
+    if exact && args.len() >= 2 {
+        return Some(Check::Exact(args[0].into(), args[1].into()));
+    }
+    let present = matches!(name, "assertTrue" | "assertIsNotNone" | "assertIsInstance");
+    (present && !args.is_empty()).then(|| Check::Presence(args[0].into()))
+}
+
+fn python_expr(expr: &str) -> Option<Check> {
+    if let [l, r] = split_op(expr, "==", Lang::Python)[..] {
+        return plain(expr, Lang::Python).then(|| Check::Exact(l.into(), r.into()));
+    }
+    if let Some(x) = expr.strip_suffix(" is not None") {
+        return Some(Check::Presence(x.trim().into()));
+    }
+    if expr.starts_with("not ") || !no_operator(expr, Lang::Python) {
+        return None;
+    }
+    for wrapper in ["bool(", "isinstance("] {
+        if let Some(args) = expr.strip_prefix(wrapper).and_then(|_| {
+            let (args, end) = call_args(expr, wrapper.len() - 1, Lang::Python)?;
+            (end + 1 == expr.len()).then_some(args)
+        }) {
+            return args.first().map(|a| Check::Presence((*a).into()));
+        }
+    }
+    Some(Check::Presence(expr.into()))
+}
+
+/// Whether `expr` has no boolean operator at its top level besides the one
+/// comparison being read (`a == b and c` says more than `a == b`).
+fn plain(expr: &str, lang: Lang) -> bool {
+    let ops: &[&str] = match lang {
+        Lang::Python => &[" and ", " or ", " if "],
+        _ => &["&&", "||", "?"],
+    };
+    ops.iter().all(|op| split_top(expr, op, lang).len() == 1)
+}
+
+/// Whether `expr` has no comparison or boolean operator at its top level.
+fn no_operator(expr: &str, lang: Lang) -> bool {
+    let ops: &[&str] = match lang {
+        Lang::Python => &[
+            "==", "!=", "<", ">", " in ", " is ", " and ", " or ", " if ", "lambda",
+        ],
+        _ => &["==", "!=", "<", ">", "&&", "||", "?"],
+    };
+    ops.iter().all(|op| split_top(expr, op, lang).len() == 1)
+}
+
+fn js(s: &str) -> Option<Check> {
+    if let Some(rest) = s.strip_prefix("expect(") {
+        let open = s.len() - rest.len() - 1;
+        let (args, close) = call_args(s, open, Lang::Js)?;
+        let subject = (*args.first()?).to_string();
+        let chain = &s[close + 1..];
+        let (negated, chain) = match chain.strip_prefix(".not") {
+            Some(c) => (true, c),
+            None => (false, chain),
+        };
+        let matcher = chain.strip_prefix('.')?;
+        let name_end = matcher.find('(')?;
+        let name = &matcher[..name_end];
+        let (margs, _) = call_args(matcher, name_end, Lang::Js)?;
+        let anything = margs.first().is_some_and(|a| a.starts_with("expect.any"));
+        // Called at all, threw at all: what a call's arguments or count, or an
+        // error's message, said more precisely.
+        let present = match (negated, name) {
+            (false, "toBeDefined" | "toBeTruthy" | "toBeInstanceOf" | "toBeTypeOf") => true,
+            (false, "toHaveBeenCalled" | "toBeCalled") => true,
+            (false, "toThrow" | "toThrowError") => margs.is_empty(),
+            (true, "toBeUndefined" | "toBeNull" | "toBeFalsy") => true,
+            (false, "toBe" | "toEqual" | "toStrictEqual") => anything,
+            _ => false,
+        };
+        if present {
+            return Some(Check::Presence(subject));
+        }
+        let exact = matches!(
+            name,
+            "toBe"
+                | "toEqual"
+                | "toStrictEqual"
+                | "toMatchObject"
+                | "toHaveLength"
+                | "toContain"
+                | "toContainEqual"
+                | "toMatch"
+                | "toMatchInlineSnapshot"
+                | "toHaveProperty"
+                | "toHaveBeenCalledWith"
+                | "toHaveBeenCalledTimes"
+                | "toHaveBeenLastCalledWith"
+                | "toHaveBeenNthCalledWith"
+                | "toBeCalledWith"
+                | "toBeCalledTimes"
+                | "toThrow"
+                | "toThrowError"
+        );
+        return (exact && !negated && !margs.is_empty())
+            .then(|| Check::Exact(subject, margs[0].into()));
+    }
+    let (name, args) = if s.starts_with("assert(") {
+        ("ok", call_args(s, 6, Lang::Js)?.0)
+    } else {
+        let rest = s.strip_prefix("assert.")?;
+        let open = rest.find('(')?;
+        let name = &rest[..open];
+        (name, call_args(rest, open, Lang::Js)?.0)
+    };
+    match name {
+        "equal" | "strictEqual" | "deepEqual" | "deepStrictEqual" if args.len() >= 2 => {
+            Some(Check::Exact(args[0].into(), args[1].into()))
+        }
+        "ok" if !args.is_empty() => {
+            let x = args[0];
+            for op in ["===", "=="] {
+                if let [l, r] = split_op(x, op, Lang::Js)[..] {
+                    return plain(x, Lang::Js).then(|| Check::Exact(l.into(), r.into()));
+                }
+            }
+            (no_operator(x, Lang::Js) && !x.starts_with('!')).then(|| Check::Presence(x.into()))
+        }
+        _ => None,
+    }
+}
+
+fn rust(s: &str) -> Option<Check> {
+    let path_end = s.find("!(")?;
+    let name = s[..path_end].rsplit("::").next()?;
+    let (args, _) = call_args(s, path_end + 1, Lang::Rust)?;
+    match name {
+        "assert_eq" if args.len() >= 2 => Some(Check::Exact(args[0].into(), args[1].into())),
+        "assert" | "debug_assert" if !args.is_empty() => {
+            let x = args[0];
+            if let [l, r] = split_op(x, "==", Lang::Rust)[..] {
+                return plain(x, Lang::Rust).then(|| Check::Exact(l.into(), r.into()));
+            }
+            for tail in [".is_ok()", ".is_some()", ".is_err()"] {
+                if let Some(v) = x.strip_suffix(tail) {
+                    return Some(Check::Presence(v.into()));
+                }
+            }
+            if let Some(v) = x
+                .strip_prefix('!')
+                .and_then(|v| v.strip_suffix(".is_empty()"))
+            {
+                return Some(Check::Presence(v.into()));
+            }
+            if let Some((margs, end)) = x
+                .strip_prefix("matches!(")
+                .and_then(|_| call_args(x, 8, Lang::Rust))
+            {
+                let wild = margs
+                    .get(1)
+                    .is_some_and(|p| p.contains('_') || p.contains(".."));
+                return (end + 1 == x.len() && wild).then(|| Check::Presence(margs[0].into()));
+            }
+            (no_operator(x, Lang::Rust) && !x.starts_with('!')).then(|| Check::Presence(x.into()))
+        }
+        _ => None,
+    }
+}
+
+fn go(s: &str) -> Option<Check> {
+    if let Some(cond) = s.strip_prefix("if ") {
+        if let [l, r] = split_op(cond, "!=", Lang::Go)[..] {
+            return plain(cond, Lang::Go).then(|| Check::Exact(l.into(), r.into()));
+        }
+        if let Some(x) = cond.strip_suffix(" == nil") {
+            return no_operator(x, Lang::Go).then(|| Check::Presence(x.trim().into()));
+        }
+        return None;
+    }
+    let (name, args) = method_call(s, Lang::Go)?;
+    let recv = s.split('.').next()?;
+    if !matches!(recv, "assert" | "require") {
+        return None;
+    }
+    match name {
+        "Equal" | "EqualValues" | "Exactly" | "Len" if args.len() >= 3 => {
+            Some(Check::Exact(args[1].into(), args[2].into()))
+        }
+        "NotNil" | "NotEmpty" | "NotZero" | "True" if args.len() >= 2 => {
+            Some(Check::Presence(args[1].into()))
+        }
+        "IsType" if args.len() >= 3 => Some(Check::Presence(args[2].into())),
+        _ => None,
+    }
+}
+
+/// `recv.name(args)` that is the whole statement: the name and the arguments.
+fn method_call(s: &str, lang: Lang) -> Option<(&str, Vec<&str>)> {
+    let open = s.find('(')?;
+    let name = s[..open].rsplit('.').next()?;
+    if !s[..open].contains('.') {
+        return None;
+    }
+    let (args, close) = call_args(s, open, lang)?;
+    (close + 1 == s.len()).then_some((name, args))
+}
+
+/// Python assertions that cannot fail for any value: `assert (x == 5, "msg")` (a
+/// non-empty tuple is true), `assert x == 5 if False else True` (a conditional
+/// whose constant test picks a true branch), `assert x or "always"`.
+pub(super) fn python_cannot_fail(statement: &str) -> bool {
+    let Some(rest) = statement.strip_prefix("assert") else {
+        return false;
+    };
+    if !rest.starts_with([' ', '(']) {
+        return false;
+    }
+    let rest = rest.trim().trim_end_matches(';').trim_end();
+    if rest.starts_with('(')
+        && let Some(close) = group_close(rest, 0, Lang::Python)
+        && close + 1 == rest.len()
+        && split_top(&rest[1..close], ",", Lang::Python).len() > 1
+    {
+        return true;
+    }
+    split_top(rest, ",", Lang::Python)
+        .first()
+        .is_some_and(|e| always_true(e))
+}
+
+/// Whether a Python expression is true whatever its names hold.
+fn always_true(expr: &str) -> bool {
+    let e = unparen(expr.trim(), Lang::Python);
+    let parts = split_top(e, " or ", Lang::Python);
+    if parts.len() > 1 {
+        return parts.iter().any(|p| always_true(p));
+    }
+    if let [then, rest] = split_top(e, " if ", Lang::Python)[..]
+        && let [test, otherwise] = split_top(rest, " else ", Lang::Python)[..]
+    {
+        return match constant(test) {
+            Some(true) => always_true(then),
+            Some(false) => always_true(otherwise),
+            None => always_true(then) && always_true(otherwise),
+        };
+    }
+    constant(e) == Some(true)
+}
+
+/// The truth of a Python constant: `True`, `1`, `"text"`, `not False`, `(a, b)`.
+fn constant(expr: &str) -> Option<bool> {
+    let e = expr.trim();
+    if let Some(inner) = e.strip_prefix("not ") {
+        return constant(inner).map(|b| !b);
+    }
+    match e {
+        "True" | "1" => return Some(true),
+        "False" | "0" | "None" | "\"\"" | "''" | "()" | "[]" => return Some(false),
+        _ => {}
+    }
+    let quoted = e.len() >= 3
+        && e.starts_with(['"', '\''])
+        && string_end(e.as_bytes(), 0, Lang::Python) == Some(e.len());
+    if quoted {
+        return Some(true);
+    }
+    if e.starts_with('(')
+        && group_close(e, 0, Lang::Python) == Some(e.len() - 1)
+        && split_top(&e[1..e.len() - 1], ",", Lang::Python).len() > 1
+    {
+        return Some(true);
+    }
+    None
+}
+
+/// `(x)` as `x`, when the brackets hold the whole of it and no tuple.
+fn unparen(expr: &str, lang: Lang) -> &str {
+    let e = expr.trim();
+    if e.starts_with('(')
+        && group_close(e, 0, lang) == Some(e.len() - 1)
+        && split_top(&e[1..e.len() - 1], ",", lang).len() == 1
+    {
+        return unparen(&e[1..e.len() - 1], lang);
+    }
+    e
+}
+
+/// `expr` split at a comparison operator `op` at its top level, where the
+/// operator is not part of a longer one (`==` in `===`, `!=`, `<=`).
+fn split_op<'a>(expr: &'a str, op: &str, lang: Lang) -> Vec<&'a str> {
+    let bytes = expr.as_bytes();
+    let top = top_level(expr, lang);
+    let mut parts = Vec::new();
+    let mut from = 0;
+    let mut i = 0;
+    while i + op.len() <= bytes.len() {
+        let fits = top[i]
+            && expr[i..].starts_with(op)
+            && !(i > 0 && matches!(bytes[i - 1], b'=' | b'!' | b'<' | b'>'))
+            && bytes.get(i + op.len()) != Some(&b'=');
+        if fits {
+            parts.push(expr[from..i].trim());
+            i += op.len();
+            from = i;
+        } else {
+            i += 1;
+        }
+    }
+    parts.push(expr[from..].trim());
+    parts
+}
+
+/// `s` split at each `sep` at its top level (outside brackets and strings).
+fn split_top<'a>(s: &'a str, sep: &str, lang: Lang) -> Vec<&'a str> {
+    let top = top_level(s, lang);
+    let mut parts = Vec::new();
+    let mut from = 0;
+    let mut i = 0;
+    while i < s.len() {
+        if top[i] && s.is_char_boundary(i) && s[i..].starts_with(sep) {
+            parts.push(s[from..i].trim());
+            i += sep.len();
+            from = i;
+        } else {
+            i += 1;
+        }
+    }
+    parts.push(s[from..].trim());
+    parts
+}
+
+/// For each byte of `s`, whether it is outside every bracket and string.
+fn top_level(s: &str, lang: Lang) -> Vec<bool> {
+    let b = s.as_bytes();
+    let mut out = vec![false; b.len()];
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(end) = string_end(b, i, lang) {
+            i = end;
+            continue;
+        }
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => out[i] = depth == 0,
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Where a string literal opening at `i` ends (past its close), if one opens
+/// there. A Rust `'` opens one only as a character (`'a'`, `'\n'`), not a
+/// lifetime.
+fn string_end(b: &[u8], i: usize, lang: Lang) -> Option<usize> {
+    let q = b[i];
+    let opens = match q {
+        b'"' => true,
+        b'\'' if matches!(lang, Lang::Rust | Lang::Go) => {
+            b.get(i + 1) == Some(&b'\\') || b.get(i + 2) == Some(&b'\'')
+        }
+        b'\'' => true,
+        b'`' => matches!(lang, Lang::Js | Lang::Go),
+        _ => false,
+    };
+    if !opens {
+        return None;
+    }
+    let mut j = i + 1;
+    while j < b.len() && b[j] != q {
+        j += if b[j] == b'\\' { 2 } else { 1 };
+    }
+    Some((j + 1).min(b.len()))
+}
+
+/// Where the bracket opening at byte `open` of `s` closes.
+fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        if let Some(end) = string_end(b, i, lang) {
+            i = end;
+            continue;
+        }
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The arguments of the call whose `(` is byte `open` of `s`, split at its top
+/// level, and where it closes.
+fn call_args(s: &str, open: usize, lang: Lang) -> Option<(Vec<&str>, usize)> {
+    let close = group_close(s, open, lang)?;
+    let inner = &s[open + 1..close];
+    let args = if inner.trim().is_empty() {
+        Vec::new()
+    } else {
+        split_top(inner, ",", lang)
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect()
+    };
+    Some((args, close))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weak(lang: Lang, old: &str, new: &str) -> Vec<String> {
+        weakened_in_place(lang, &[old.to_string()], &[new.to_string()])
+    }
+
+    #[test]
+    fn exact_checks_made_presence_checks_are_found() {
+        for (lang, old, new) in [
+            (
+                Lang::Js,
+                "expect(add(2, 3)).toBe(5)",
+                "expect(add(2, 3)).toBeDefined()",
+            ),
+            (
+                Lang::Js,
+                "expect(r.body).toEqual({ a: 1 })",
+                "expect(r.body).not.toBeNull()",
+            ),
+            (
+                Lang::Js,
+                "expect(x).toBe('a')",
+                "expect(x).toEqual(expect.anything())",
+            ),
+            (Lang::Js, "assert.equal(x, 3)", "assert.ok(x)"),
+            (
+                Lang::Js,
+                "expect(spy).toHaveBeenCalledWith('a', 1)",
+                "expect(spy).toHaveBeenCalled()",
+            ),
+            (
+                Lang::Js,
+                "expect(() => parse('')).toThrow('empty input')",
+                "expect(() => parse('')).toThrow()",
+            ),
+            (Lang::Python, "assert add(2, 3) == 5", "assert add(2, 3)"),
+            (
+                Lang::Python,
+                "assert add(2, 3) == 5",
+                "assert add(2, 3) is not None",
+            ),
+            (
+                Lang::Python,
+                "self.assertEqual(f(), [1])",
+                "self.assertTrue(f())",
+            ),
+            (
+                Lang::Python,
+                "assert 5 == add(2, 3)",
+                "assert isinstance(add(2, 3), int)",
+            ),
+            (
+                Lang::Rust,
+                "assert_eq!(calc::add(2, 3), Ok(5))",
+                "assert!(calc::add(2, 3).is_ok())",
+            ),
+            (
+                Lang::Rust,
+                "assert_eq!(v.first(), Some(&3))",
+                "assert!(v.first().is_some())",
+            ),
+            (
+                Lang::Rust,
+                "assert_eq!(v, vec![1])",
+                "assert!(!v.is_empty())",
+            ),
+            (
+                Lang::Rust,
+                "assert_eq!(r, Err(E::Bad))",
+                "assert!(matches!(r, Err(_)))",
+            ),
+            (Lang::Go, "assert.Equal(t, 5, got)", "assert.NotNil(t, got)"),
+            (Lang::Go, "if got != want", "if got == nil"),
+        ] {
+            let found = weak(lang, old, new);
+            assert!(
+                found.len() == 1 && found[0].contains("an exact check became a presence check"),
+                "{old} -> {new}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn expected_values_replaced_by_the_subject_are_found() {
+        for (lang, old, new) in [
+            (
+                Lang::Rust,
+                "assert_eq!(calc::add(2, 3), 5)",
+                "assert_eq!(calc::add(2, 3), calc::add(2, 3))",
+            ),
+            (
+                Lang::Js,
+                "expect(add(2, 3)).toBe(5)",
+                "expect(add(2, 3)).toBe(add(2, 3))",
+            ),
+            (Lang::Python, "assert f(x) == 2", "assert f(x) == f(x)"),
+            (
+                Lang::Go,
+                "assert.Equal(t, 2, f(x))",
+                "assert.Equal(t, f(x), f(x))",
+            ),
+        ] {
+            let found = weak(lang, old, new);
+            assert!(
+                found.len() == 1 && found[0].contains("expected value became the value itself"),
+                "{old} -> {new}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn honest_rewrites_of_a_check_are_not_found() {
+        for (lang, old, new) in [
+            // Another exact matcher, or the sides swapped.
+            (Lang::Js, "expect(x).toBe(5)", "expect(x).toEqual(5)"),
+            (Lang::Rust, "assert_eq!(x, 5)", "assert_eq!(5, x)"),
+            (Lang::Python, "assert x == 5", "assert 5 == x"),
+            // An expected value that says no more than the new check does.
+            (Lang::Rust, "assert_eq!(x, true)", "assert!(x)"),
+            (Lang::Rust, "assert_eq!(r, Ok(()))", "assert!(r.is_ok())"),
+            (Lang::Python, "assert x == True", "assert x"),
+            (
+                Lang::Js,
+                "expect(done).toBe(true)",
+                "expect(done).toBeTruthy()",
+            ),
+            // A presence check of another value.
+            (Lang::Js, "expect(a).toBe(1)", "expect(b).toBeDefined()"),
+            // Stronger: a presence check made exact.
+            (Lang::Python, "assert x", "assert x == 5"),
+        ] {
+            assert!(weak(lang, old, new).is_empty(), "{old} -> {new}");
+        }
+        // The whole value's exact check split into a presence check and exact
+        // checks of its parts.
+        let split = weakened_in_place(
+            Lang::Js,
+            &["expect(res).toEqual({ a: 1 })".to_string()],
+            &[
+                "expect(res).toBeDefined()".to_string(),
+                "expect(res.a).toBe(1)".to_string(),
+            ],
+        );
+        assert!(split.is_empty(), "{split:?}");
+        // A determinism check added beside the old one, nothing removed.
+        assert!(
+            weakened_in_place(Lang::Rust, &[], &["assert_eq!(h(a), h(a))".to_string()]).is_empty()
+        );
+    }
+
+    #[test]
+    fn assertions_that_say_the_opposite_are_found() {
+        for (old, new) in [
+            ("assert x is not None", "assert x is None"),
+            ("assert 'a' not in out", "assert 'a' in out"),
+            ("expect(x).not.toBe(0)", "expect(x).toBe(0)"),
+            (
+                "assert_ne!(a, b)",
+                "assert_ne!(a, b)".replace("_ne", "_eq").as_str(),
+            ),
+            ("assert!(!v.is_empty())", "assert!(v.is_empty())"),
+            ("if got != want", "if got == want"),
+            ("self.assertNotEqual(a, b)", "self.assertEqual(a, b)"),
+            ("assert.NotNil(t, x)", "assert.Nil(t, x)"),
+        ] {
+            let found = inverted(&[old.to_string()], &[new.to_string()]);
+            assert!(
+                found.len() == 1 && found[0].contains("says the opposite"),
+                "{old} -> {new}: {found:?}"
+            );
+        }
+        // A negation added (a stricter or another check), or other operands.
+        for (old, new) in [
+            ("assert x is None", "assert x is not None"),
+            ("assert x is not None", "assert y is None"),
+            ("expect(x).toBe(0)", "expect(x).not.toBe(0)"),
+        ] {
+            assert!(
+                inverted(&[old.to_string()], &[new.to_string()]).is_empty(),
+                "{old}"
+            );
+        }
+    }
+
+    #[test]
+    fn python_asserts_that_cannot_fail_are_known() {
+        for s in [
+            "assert (add(2, 3) == 5, 'sum')",
+            "assert (x,)",
+            "assert add(2, 3) == 5 if False else True",
+            "assert True if x else 'yes'",
+            "assert x or 'always'",
+            "assert (x == 1 or True), 'msg'",
+        ] {
+            assert!(python_cannot_fail(s), "{s}");
+        }
+        for s in [
+            "assert (a == b), 'msg'",
+            "assert (a, b) == c",
+            "assert x == 5",
+            "assert a if flag else b",
+            "assert x, 'always'",
+            "assert (\n x == 1\n)",
+            "assert_that(x)",
+        ] {
+            assert!(!python_cannot_fail(s), "{s}");
+        }
+    }
+}
