@@ -4,6 +4,7 @@
 //! reach it), and both jobs of the workflow `plan install ci` writes, run step by
 //! step on a fresh runner each: an honest pull request passes, and each attack of
 //! #32's "Why" (1)–(3) fails the gate with its finding named in `--markdown`.
+
 use crate::fake::{Fake, is_side, side, text};
 use crate::harness::{Host, World};
 
