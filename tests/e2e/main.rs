@@ -123,6 +123,30 @@ fn claude_the_workflows_two_jobs_pass_an_honest_pull_request() {
     gate::the_workflows_two_jobs_pass_an_honest_pull_request();
 }
 
+/// The attacks of #32's "Why" (1)–(3) through both jobs of the workflow, each
+/// failing the gate.
+macro_rules! gate_attacks {
+    ($run:path: $($name:ident),*) => {
+        $(
+            #[test]
+            #[ignore = "e2e: runs the real host"]
+            fn $name() {
+                $run(stringify!($name));
+            }
+        )*
+    };
+}
+
+mod claude_two_jobs_the_verify_job_cannot_reach_the_judge {
+    gate_attacks!(crate::gate::attack_on_the_judge: settings, program, copy, detached);
+}
+
+mod claude_two_jobs_fail_the_pull_request {
+    gate_attacks!(crate::gate::attack_on_the_gate:
+        breaks_a_done_goal, done_again_by_hand, cancel_and_replace, softened_contract,
+        conftest_deselects, green_at_start);
+}
+
 host_tests!(codex, Host::Codex);
 
 #[test]
