@@ -409,11 +409,11 @@ fn items_as_goals(items: &[Item], name: &str, out: &mut Out) {
         return;
     };
     for item in items {
-        if item.indent > top {
-            if let Some(goal) = out.goals.last_mut() {
-                goal.subtasks.push(subtask(item));
-                continue;
-            }
+        if item.indent > top
+            && let Some(goal) = out.goals.last_mut()
+        {
+            goal.subtasks.push(subtask(item));
+            continue;
         }
         let key = out.key(&item.text);
         let mut notes = vec![format!("{name} line {}", item.line)];
