@@ -57,7 +57,6 @@ const WORDS: &[(&str, Status)] = &[
     ("active", Status::Active),
     ("in progress", Status::Active),
     ("wip", Status::Active),
-    ("doing", Status::Active),
     ("started", Status::Active),
     ("ongoing", Status::Active),
     ("review", Status::Active),
