@@ -365,11 +365,21 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             };
         }
         let scoped = in_scope(&goal.id);
-        let findings = if args.strict && scoped {
+        let mut findings = if args.strict && scoped {
             gate::strict_findings(ctx, &plan, goal, base.as_ref().map(|b| b.commit.as_str()))?
         } else {
             Vec::new()
         };
+        // Imported history is no sign-off, and fails --strict only once its
+        // contract is no longer the one it came in with.
+        if args.strict
+            && let Proof::Imported {
+                changed: Some(changed),
+                ..
+            } = &proof
+        {
+            findings.push(changed.clone());
+        }
         // Judged after the loop, every verify first: see gate::Rejudge.
         let rejudge = match &verify_timeout {
             Some(_) if scoped && goal.status() == Status::Done => Some(if proof.is_proven() {
@@ -852,6 +862,16 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
             goal.status.as_str()
         );
         let mut line = match (&goal.proof.why, &goal.proof.hint) {
+            // Another tool's history: listed as such, not as a failure.
+            (Some(label), changed) if goal.proof.state == "imported" => match changed {
+                None => format!("{head}: imported: {}", esc(label)),
+                Some(changed) => format!(
+                    "{head}: imported: {}\n  {place}\n  ⚠ {}\n  hint: plan complete {} signs it off for the contract it has now",
+                    esc(label),
+                    esc(changed),
+                    goal.id
+                ),
+            },
             (Some(why), Some(hint)) => {
                 format!(
                     "{head}: unproven: {}\n  {place}\n  hint: {}",
@@ -1005,10 +1025,20 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
         ));
     }
     let finished = report.goals.len();
+    let imported = report
+        .goals
+        .iter()
+        .filter(|g| g.proof.state == "imported")
+        .count();
     let mut summary = format!(
-        "{finished} finished goal{}: {} proven, {} unproven",
+        "{finished} finished goal{}: {} proven, {}{} unproven",
         if finished == 1 { "" } else { "s" },
-        finished - report.unproven,
+        finished - report.unproven - imported,
+        if imported > 0 {
+            format!("{imported} imported (not signed off by plan), ")
+        } else {
+            String::new()
+        },
         report.unproven
     );
     if report.goals.iter().any(|g| g.reverify.is_some()) {

@@ -19,18 +19,19 @@ use crate::plan::text::escape_controls;
 use crate::portable::import::{self, Format, Request};
 use crate::portable::land::{self, Checked, Landing};
 
-/// Read another tool's plan as goals to review (task-master, ralph, steps, todos)
+/// Read another tool's plan as goals to review (task-master, ralph, Markdown, …)
 ///
 /// Reads task-master's tasks.json, ralph's prd.json, a planner's steps, a host's
-/// todo list or `plan export`, and keeps the goals for `plan review`.
+/// todo list, `plan export` or a Markdown plan (checklists, phases, task_plan.md,
+/// spec-kit's tasks.md, plan.md itself), and keeps the goals for `plan review`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The JSON file to read
+    /// The file to read (JSON or Markdown)
     pub file: std::path::PathBuf,
     /// Its format; detected from its shape when left out
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub from: Option<Format>,
-    /// task-master: import this tag instead of the current one
+    /// task-master: import only this tag (without it every tag comes in)
     #[arg(long, value_name = "T")]
     pub tag: Option<String>,
 }
@@ -49,7 +50,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let text = fs::read_to_string(&args.file).map_err(|e| {
         Exit::usage_hint(
             format!("cannot read {name}: {e}"),
-            "give the path of a JSON file: tasks.json, prd.json, a steps list, a todo list or a plan export",
+            "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan",
         )
     })?;
     let current = current_tag(&args.file);
@@ -59,8 +60,16 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         current_tag: current.as_deref(),
         verify: &verify_problem,
     };
-    let imported = import::read(&text, &request)
-        .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
+    let markdown = match args.from {
+        Some(format) => format == Format::Markdown,
+        None => crate::portable::markdown::detect(&text),
+    };
+    let imported = if markdown {
+        crate::portable::markdown::read(&text, &name)
+    } else {
+        import::read(&text, &request)
+    }
+    .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
     let draft = import::render(&imported.goals);
     let checked = land::check(&draft, &verify_problem);
     let now = proposal::now();
@@ -74,6 +83,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             file: name.clone(),
             unmapped: imported.unmapped,
             notes: imported.notes,
+            original: (imported.format == Format::Markdown).then(|| text.clone()),
         }),
         ..Proposal::new(&objective, &draft, "import", None, false, now)
     };
@@ -176,8 +186,9 @@ fn show(pending: &Proposal, checked: &Checked, now: u64, kept: bool) -> String {
     let done = count(Status::Done);
     if done > 0 {
         out.push(format!(
-            "{done} {} in as done: imported, not proven; each counts once `plan complete ID` signs it off here",
-            if done == 1 { "goal comes" } else { "goals come" }
+            "{done} {} in as done: each reads `done (imported from {}, not signed off by plan)`; `plan complete ID` signs one off here",
+            if done == 1 { "goal comes" } else { "goals come" },
+            info.file
         ));
     }
     if kept && pending.expired(now) {
@@ -261,7 +272,7 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
     for goal in &landed.added {
         let pad = width - goal.id.chars().count();
         let mut what = match goal.status {
-            Status::Done => "done (imported: unproven until signed off here)".to_string(),
+            Status::Done => format!("done (imported from {from}, not signed off by plan)"),
             other => other.as_str().to_string(),
         };
         if let Some(proposed) = &goal.proposed {

@@ -42,11 +42,15 @@ pub struct Proposal {
 /// Where an imported proposal came from, and what of it has no place in plan.md.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Import {
-    /// `taskmaster`, `prd`, `steps`, `todos` or `plan`.
+    /// `taskmaster`, `prd`, `steps`, `todos`, `plan` or `markdown`.
     pub format: String,
     pub file: String,
     pub unmapped: Vec<String>,
     pub notes: Vec<String>,
+    /// A Markdown plan's whole text, as read: its prose has no place in goals,
+    /// and is kept here until the review is done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<String>,
 }
 
 impl Proposal {

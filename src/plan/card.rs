@@ -84,6 +84,7 @@ fn proof_state(proof: &Proof) -> &'static str {
         Proof::Unfinished => "unfinished",
         Proof::Proven { .. } => "proven",
         Proof::Unproven { .. } => "unproven",
+        Proof::Imported { .. } => "imported",
     }
 }
 
@@ -161,6 +162,14 @@ pub fn render(plan: &Plan<'_>, goal: &Goal<'_>, card: &Card<'_>, style: Style) -
             )
             .unwrap();
             writeln!(out, "  hint: {}", esc(&hint)).unwrap();
+        }
+        proof @ Proof::Imported { .. } => {
+            let label = proof.imported_label().unwrap_or_default();
+            writeln!(out, "proof: {}", esc(&label)).unwrap();
+            if let Some(changed) = proof.why() {
+                writeln!(out, "  {}", style.warn(&format!("⚠ {}", esc(changed)))).unwrap();
+            }
+            writeln!(out, "  hint: `plan complete {}` signs it off here", goal.id).unwrap();
         }
     }
 

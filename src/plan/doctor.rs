@@ -716,7 +716,7 @@ status: open
 ## Goal: Same
 ## Goal: Same
 ## Goal: Odd
-status: doing
+status: someday
 ## Goal: Loop
 depends_on: loop, ghost
 ## Goal: Fine
@@ -737,7 +737,7 @@ depends_on: loop, ghost
         assert!(got.contains(&(8, Rule::NoStatus, true)));
         let out = fixed(src);
         assert_eq!(parse(&out).errors.len(), parse(src).errors.len() - 1);
-        assert!(out.starts_with("# Plan: x\n## Goal: Same\n<!-- id: same -->\nstatus: open\n## Goal: Same\n<!-- id: same-2 -->\nstatus: open\n## Goal: Odd\nstatus: doing\n"), "{out}");
+        assert!(out.starts_with("# Plan: x\n## Goal: Same\n<!-- id: same -->\nstatus: open\n## Goal: Same\n<!-- id: same-2 -->\nstatus: open\n## Goal: Odd\nstatus: someday\n"), "{out}");
         assert!(out.ends_with("## Goal: Fine\n<!-- id: fine -->\nstatus: open\n## Log\n"));
     }
 

@@ -126,8 +126,7 @@ impl Foreign {
 
 /// One line for a plan that has no goal but holds other tools' shapes, naming
 /// the file `name`; `None` when it has goals or holds none of them. It says how
-/// plan reads goals: `plan import` reads JSON plans, not Markdown, so it does not
-/// promise that.
+/// plan reads goals, and that `plan import FILE` turns them into goals.
 pub fn line(plan: &Plan<'_>, name: &str) -> Option<String> {
     if !plan.goals.is_empty() {
         return None;
@@ -153,7 +152,7 @@ pub fn line(plan: &Plan<'_>, name: &str) -> Option<String> {
         _ => unreachable!("at most three parts"),
     };
     Some(format!(
-        "{name} holds {what} plan does not read as goals: a goal is a `## Goal: TITLE` heading (`plan add TITLE` writes one; `plan import` reads JSON plans, not Markdown)"
+        "{name} holds {what} plan does not read as goals: a goal is a `## Goal: TITLE` heading (`plan add TITLE` writes one); `plan import {name}` turns them into goals"
     ))
 }
 
@@ -181,7 +180,7 @@ mod tests {
         assert_eq!(
             line(&parse(foreign), "plan.md").as_deref(),
             Some(
-                "plan.md holds 2 checklist items and 2 phase or task headings plan does not read as goals: a goal is a `## Goal: TITLE` heading (`plan add TITLE` writes one; `plan import` reads JSON plans, not Markdown)"
+                "plan.md holds 2 checklist items and 2 phase or task headings plan does not read as goals: a goal is a `## Goal: TITLE` heading (`plan add TITLE` writes one); `plan import plan.md` turns them into goals"
             )
         );
         assert_eq!(line(&parse("# Plan: x\n\nSome prose.\n"), "plan.md"), None);

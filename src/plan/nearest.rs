@@ -38,8 +38,53 @@ pub fn status_typo(word: &str) -> Option<Status> {
     near.next().is_none().then_some(one)
 }
 
-/// A typo's status that doctor may write in: not `done`, which only a sign-off sets.
+/// Status words other tools and people write, as plan's status. A finished word
+/// (`complete`, `completed`, `finished`) is `active`, never `done`: only a sign-off
+/// (or an import, which says so) makes a goal done, so `plan complete` is next.
+const WORDS: &[(&str, Status)] = &[
+    ("open", Status::Open),
+    ("todo", Status::Open),
+    ("to do", Status::Open),
+    ("pending", Status::Open),
+    ("not started", Status::Open),
+    ("planned", Status::Open),
+    ("backlog", Status::Open),
+    ("new", Status::Open),
+    ("blocked", Status::Open),
+    ("on hold", Status::Open),
+    ("deferred", Status::Open),
+    ("waiting", Status::Open),
+    ("active", Status::Active),
+    ("in progress", Status::Active),
+    ("wip", Status::Active),
+    ("started", Status::Active),
+    ("ongoing", Status::Active),
+    ("review", Status::Active),
+    ("in review", Status::Active),
+    ("complete", Status::Active),
+    ("completed", Status::Active),
+    ("finished", Status::Active),
+    ("cancelled", Status::Cancelled),
+    ("canceled", Status::Cancelled),
+    ("dropped", Status::Cancelled),
+    ("abandoned", Status::Cancelled),
+    ("wontfix", Status::Cancelled),
+    ("won't fix", Status::Cancelled),
+];
+
+/// A status doctor may write in for `word`: a common status word (`in_progress`,
+/// `todo`, `**Complete**`) or a one-edit misspelling; never `done`, which only a
+/// sign-off sets.
 pub fn repairable_status_typo(word: &str) -> Option<Status> {
+    let plain = word
+        .trim()
+        .trim_matches(['*', '_', '`', '[', ']'])
+        .trim()
+        .to_lowercase()
+        .replace(['_', '-'], " ");
+    if let Some((_, status)) = WORDS.iter().find(|(w, _)| *w == plain) {
+        return Some(*status);
+    }
     status_typo(word).filter(|s| *s != Status::Done)
 }
 
@@ -69,5 +114,30 @@ mod tests {
         assert_eq!(status_typo("open"), None);
         assert_eq!(status_typo("none"), Some(Status::Done));
         assert_eq!(repairable_status_typo("none"), None);
+    }
+
+    /// The words other tools' plans use map to plan's, and a finished one never
+    /// to done: it becomes active, for `plan complete` to sign off.
+    #[test]
+    fn common_status_words_map_and_never_to_done() {
+        for (word, status) in [
+            ("complete", Status::Active),
+            ("Completed", Status::Active),
+            ("in_progress", Status::Active),
+            ("in progress", Status::Active),
+            ("In-Progress", Status::Active),
+            ("**Active**", Status::Active),
+            ("wip", Status::Active),
+            ("todo", Status::Open),
+            ("TODO", Status::Open),
+            ("blocked", Status::Open),
+            ("not_started", Status::Open),
+            ("canceled", Status::Cancelled),
+        ] {
+            assert_eq!(repairable_status_typo(word), Some(status), "{word}");
+        }
+        assert_eq!(repairable_status_typo("done"), None);
+        assert_eq!(repairable_status_typo("Done"), None);
+        assert_eq!(repairable_status_typo("shipped"), None);
     }
 }

@@ -228,6 +228,39 @@ pub fn imported_from<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
     })
 }
 
+/// A goal imported as done: its standing, and whether its contract is still the
+/// one it came in with. A change is either logged after the import (`plan edit`)
+/// or made by hand (the contract differs from the last one logged).
+fn imported(plan: &Plan<'_>, goal: &Goal<'_>, from: &str) -> Proof {
+    let id = goal.id.as_ref();
+    let mut after_import = false;
+    let mut logged_change = None;
+    for (entry, event) in plan.events(id) {
+        match event {
+            Event::Imported { .. } => {
+                after_import = true;
+                logged_change = None;
+            }
+            _ if after_import && event.contract().is_some() => logged_change = Some(entry.line),
+            _ => {}
+        }
+    }
+    let changed = match (logged_change, plan.unapproved(goal)) {
+        (Some(at), _) => Some(format!(
+            "imported as done from {from}, and its contract changed after the import (log line {at})"
+        )),
+        (None, Some(logged)) => Some(format!(
+            "imported as done from {from}, and its contract was edited by hand after the import (imported {logged}, now {})",
+            goal.fingerprint()
+        )),
+        (None, None) => None,
+    };
+    Proof::Imported {
+        from: from.to_string(),
+        changed,
+    }
+}
+
 /// What one log event says of a finished goal's record, on plan.md's word alone:
 /// `Some(true)` when, as the goal's latest such event, it leaves a goal of
 /// `status` on record (a done goal's sign-off naming its record and contract; a
@@ -349,11 +382,14 @@ fn unproven(why: impl Into<String>, hint: impl Into<String>) -> Proof {
 /// names, then the transcript there, in that order; the first objection decides.
 fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proof {
     let id = goal.id.as_ref();
+    if let Some(from) = imported_from(plan, id) {
+        return imported(plan, goal, from);
+    }
     let again = format!(
         "sign it off with `plan complete {id} --evidence TEXT --path FILE` (it checks the goal again)"
     );
     let steps = || -> Result<Proof, Proof> {
-        let sign_off = latest_sign_off(plan, id, trail(plan, id), &again)?;
+        let sign_off = latest_sign_off(trail(plan, id), &again)?;
         let record = recorded(goal, &sign_off, &again)?;
         if let Some(at) = super::verdicts::rejected_at(plan, record.path) {
             return Err(unproven(
@@ -450,12 +486,7 @@ fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
 
 /// The latest sign-off, unless the log voids it: none at all, lines moved, a
 /// transcript used twice, a reopen or a new contract after it.
-fn latest_sign_off<'a>(
-    plan: &Plan<'a>,
-    id: &str,
-    trail: Trail<'a>,
-    again: &str,
-) -> Result<SignOff<'a>, Proof> {
+fn latest_sign_off<'a>(trail: Trail<'a>, again: &str) -> Result<SignOff<'a>, Proof> {
     let Some((
         line,
         stamp,
@@ -468,12 +499,6 @@ fn latest_sign_off<'a>(
         },
     )) = trail.sign_off
     else {
-        if let Some(from) = imported_from(plan, id) {
-            return Err(unproven(
-                format!("imported as done from {from}: no sign-off happened here"),
-                again,
-            ));
-        }
         return Err(unproven(
             "marked done by hand: the log has no sign-off for it",
             again,
@@ -1257,19 +1282,50 @@ mod tests {
     }
 
     #[test]
-    fn an_imported_done_goal_is_unproven_until_it_is_signed_off() {
-        let imported =
-            "- 2026-01-01 09:00 a imported as done from taskmaster tasks.json (task 1)\n";
-        let proof = proof_with(imported, None);
-        let why = proof.why().expect("imported is not proven");
-        assert!(
-            why.starts_with("imported as done from taskmaster tasks.json (task 1)"),
-            "{why}"
+    fn an_imported_done_goal_reads_as_imported_until_it_is_signed_off() {
+        let fp = parse(CONTRACT).goals[0].fingerprint();
+        let imported = format!(
+            "- 2026-01-01 09:00 a added (contract {fp})\n- 2026-01-01 09:00 a imported as done from taskmaster tasks.json (task 1)\n"
         );
-        assert!(why.contains("no sign-off happened here"), "{why}");
+        let proof = proof_with(&imported, None);
+        assert_eq!(
+            proof,
+            Proof::Imported {
+                from: "taskmaster tasks.json (task 1)".into(),
+                changed: None
+            }
+        );
+        // Not proven, and not unproven's error either: it reads as what it is.
+        assert!(!proof.is_proven());
+        assert_eq!(
+            proof.imported_label().unwrap(),
+            "done (imported from taskmaster tasks.json (task 1), not signed off by plan)"
+        );
+        assert_eq!(proof.why(), None);
         assert_eq!(
             imported_from(&parse(&format!("{CONTRACT}\n## Log\n{imported}")), "a"),
             Some("taskmaster tasks.json (task 1)")
+        );
+        // Its contract changed after the import: by hand, or logged.
+        let src = format!("{CONTRACT}\n## Log\n{imported}").replace("it works", "it works fast");
+        let plan = parse(&src);
+        let by_hand = check(&plan, &plan.goals[0], &|_| Facts::Missing);
+        assert!(by_hand.is_imported());
+        assert!(
+            by_hand
+                .why()
+                .unwrap()
+                .contains("edited by hand after the import"),
+            "{by_hand:?}"
+        );
+        let logged =
+            format!("{imported}- 2026-01-02 09:00 a contract reapproved (contract {fp})\n");
+        let proof = proof_with(&logged, None);
+        assert!(
+            proof
+                .why()
+                .is_some_and(|w| w.contains("changed after the import (log line")),
+            "{proof:?}"
         );
         // Signed off here afterwards, it is proven like any other goal.
         let text = transcript("a", &contract_id(), "accept");

@@ -293,7 +293,9 @@ pub struct GoalView<'p> {
 /// A goal's standing, for `--json`.
 #[derive(Serialize)]
 pub struct ProofView {
-    /// `unfinished`, `proven` or `unproven`.
+    /// `unfinished`, `proven`, `unproven` or `imported` (`why`: how it reads,
+    /// `done (imported from FILE, not signed off by plan)`; `hint`: a change of
+    /// its contract since the import, if any).
     pub state: &'static str,
     pub why: Option<String>,
     pub hint: Option<String>,
@@ -319,6 +321,12 @@ impl From<Proof> for ProofView {
                 state: "unproven",
                 why: Some(why),
                 hint: Some(hint),
+                warnings: Vec::new(),
+            },
+            proof @ Proof::Imported { .. } => ProofView {
+                state: "imported",
+                why: proof.imported_label(),
+                hint: proof.why().map(str::to_string),
                 warnings: Vec::new(),
             },
         }

@@ -135,7 +135,7 @@ rules! {
     /// `budget: lots`, `budget: 0`: a goal's loop budget is a whole number from 1.
     BadBudget "bad-budget" { on: P, plan: [E; 4], draft: E, doctor: true, repair: None, list: false }
     /// `status: doing`: not a status in any spelling.
-    UnknownStatus "unknown-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rewrites a one-edit misspelling of open, active or cancelled"), list: false }
+    UnknownStatus "unknown-status" { on: P, plan: [E; 4], draft: NO, doctor: true, repair: Some("rewrites a common status word (in_progress, todo, blocked, complete…) or a one-edit misspelling as open, active or cancelled, never done"), list: false }
     /// `Status: Active`, `status active`, `status: ACTIVE`, an indented `status:`:
     /// a status line to a person, not to plan. An error, not a guess: the goal
     /// counts as open until it is written as plan writes it, and doctor can.

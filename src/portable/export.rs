@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::plan::event::Event;
 use crate::plan::model::{Plan, Status};
-use crate::plan::proof::{self, Proof};
+use crate::plan::proof::Proof;
 
 /// The version of the envelope. A change that a reader of `plan/1` would misread
 /// gets a new one.
@@ -151,20 +151,21 @@ pub fn export(plan: &Plan<'_>) -> Export {
                     imported_from: None,
                     warnings,
                 },
-                Proof::Unproven { why, .. } => {
-                    let from = (goal.status() == Status::Done)
-                        .then(|| proof::imported_from(plan, &goal.id))
-                        .flatten();
-                    ProofState {
-                        state: match from {
-                            Some(_) => Standing::Imported,
-                            None => Standing::Unproven,
-                        },
-                        why: Some(why),
-                        imported_from: from.map(str::to_string),
-                        warnings: Vec::new(),
-                    }
-                }
+                Proof::Unproven { why, .. } => ProofState {
+                    state: Standing::Unproven,
+                    why: Some(why),
+                    imported_from: None,
+                    warnings: Vec::new(),
+                },
+                proof @ Proof::Imported { .. } => ProofState {
+                    state: Standing::Imported,
+                    why: proof.why().map(str::to_string),
+                    imported_from: match &proof {
+                        Proof::Imported { from, .. } => Some(from.clone()),
+                        _ => None,
+                    },
+                    warnings: Vec::new(),
+                },
             };
             Goal {
                 id: goal.id.to_string(),

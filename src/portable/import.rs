@@ -103,6 +103,11 @@ formats! {
                 .is_some_and(Value::is_array)
         },
         read: |doc, _, out| todos(doc, out);
+    /// a Markdown plan: checklists, phases, task_plan.md, spec-kit's tasks.md
+    /// (detected when the file is not JSON)
+    Markdown = "markdown",
+        detect 5: |_| false,
+        read: |doc, _, _| Err(lacks("a Markdown plan", "checklist", doc, "- [ ] a step"));
 }
 
 /// One goal to be: a proposed id (`key`), unique within the import, that
@@ -155,12 +160,12 @@ pub fn detect(doc: &Value) -> Option<Format> {
     order.into_iter().find(|f| f.detects(obj))
 }
 
-/// Reads `text` (JSON) as goals.
+/// Reads `text` (JSON) as goals. A Markdown plan is markdown.rs's to read.
 pub fn read(text: &str, req: &Request<'_>) -> Result<Imported, Refusal> {
     let doc: Value = serde_json::from_str(text).map_err(|e| {
         refuse(
             format!("not JSON: {e}"),
-            "plan import reads JSON files: task-master's tasks.json, ralph's prd.json, a steps list, a todo list or `plan export`",
+            "plan import reads Markdown plans and JSON files: task-master's tasks.json, ralph's prd.json, a steps list, a todo list or `plan export`",
         )
     })?;
     let format = match req.format {
@@ -253,7 +258,7 @@ impl Out {
 }
 
 /// The formats by the key that marks each, for a refusal's hint.
-const READS: &str = "task-master's tasks.json (`tasks`), ralph's prd.json (`userStories`), a steps list (`steps`), a todo list (`todos`) and `plan export` (`\"schema\": \"plan/1\"`)";
+const READS: &str = "task-master's tasks.json (`tasks`), ralph's prd.json (`userStories`), a steps list (`steps`), a todo list (`todos`), `plan export` (`\"schema\": \"plan/1\"`) and Markdown checklists";
 
 /// What a document is, in a few words, so a refusal says what plan found
 /// instead of what it wanted: "a list of 2 items", "an object with keys a, b".
@@ -444,12 +449,18 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
 const TASKMASTER: &str = "task-master's tasks.json";
 const TASKMASTER_EXAMPLE: &str = r#"{"master": {"tasks": [{"id": 1, "title": "…", "status": "pending", "dependencies": [], "subtasks": []}]}}"#;
 
-/// task-master's statuses; the rest (`review`, `deferred`, …) are open here.
+/// task-master's statuses (and the spellings seen in real files); any other word
+/// (`review`, `deferred`, `blocked`) is open here and kept as a `status:` label.
 const TASK_STATUSES: &[(&str, Status)] = &[
     ("done", Status::Done),
+    ("completed", Status::Done),
+    ("complete", Status::Done),
     ("in-progress", Status::Active),
+    ("in_progress", Status::Active),
     ("cancelled", Status::Cancelled),
+    ("canceled", Status::Cancelled),
     ("pending", Status::Open),
+    ("todo", Status::Open),
 ];
 
 /// A todo list's statuses, and a planner's steps'.
@@ -468,6 +479,7 @@ const TASK_KEYS: &[&str] = &[
     "status",
     "dependencies",
     "subtasks",
+    "priority",
 ];
 const SUBTASK_KEYS: &[&str] = &[
     "id",
@@ -477,7 +489,21 @@ const SUBTASK_KEYS: &[&str] = &[
     "testStrategy",
     "acceptanceCriteria",
     "status",
+    "dependencies",
+    "subtasks",
+    "priority",
 ];
+
+/// A label's value as one word run: `priority:high`, `tag:feature-x`.
+fn label(name: &str, value: &str) -> String {
+    format!("{name}:{}", one_line(value).replace(',', ";"))
+}
+
+/// Labels kept with a goal as its first note line, where plan.md keeps what has no
+/// field of its own: `labels: tag:master, priority:high`.
+fn labels_note(labels: &[String]) -> Option<String> {
+    (!labels.is_empty()).then(|| format!("labels: {}", labels.join(", ")))
+}
 
 fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<String>, Refusal> {
     let obj = doc
@@ -488,7 +514,7 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
     if !obj.contains_key("tasks") && !obj.values().any(|v| v.get("tasks").is_some()) {
         return Err(lacks(TASKMASTER, "tasks", doc, TASKMASTER_EXAMPLE));
     }
-    let (tasks, tag) = if let Some(tasks) = obj.get("tasks") {
+    if let Some(tasks) = obj.get("tasks") {
         if let Some(tag) = req.tag {
             return Err(refuse(
                 format!("--tag {tag}: this tasks.json has no tags (the older format)"),
@@ -498,51 +524,65 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
         for key in obj.keys().filter(|k| *k != "tasks") {
             out.unmapped.push(format!("{key}: file metadata"));
         }
-        (tasks, None)
-    } else {
-        let tags: Vec<&String> = obj.keys().collect();
-        let names = tags
-            .iter()
-            .map(|t| t.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let tag = match (req.tag, req.current_tag) {
-            (Some(tag), _) => tag,
-            (None, Some(current)) if obj.contains_key(current) => current,
-            (None, _) if obj.contains_key("master") => "master",
-            (None, _) if tags.len() == 1 => tags[0].as_str(),
-            (None, _) => {
-                return Err(refuse(
-                    format!("which tag? this tasks.json has {names}"),
-                    "pick one with --tag NAME",
-                ));
-            }
-        };
-        let Some(tagged) = obj.get(tag) else {
+        taskmaster_tag(tasks, None, out)?;
+        return Ok(None);
+    }
+    let tags: Vec<&str> = obj.keys().map(String::as_str).collect();
+    let names = tags.join(", ");
+    // One tag when asked for; else every tag, the current one first, each goal
+    // labelled with its tag.
+    let picked: Vec<&str> = match req.tag {
+        Some(tag) if obj.contains_key(tag) => vec![tag],
+        Some(tag) => {
             return Err(refuse(
                 format!("no tag \"{tag}\" in this tasks.json (it has {names})"),
-                "pick one with --tag NAME",
-            ));
-        };
-        let others: Vec<&str> = tags
-            .iter()
-            .map(|t| t.as_str())
-            .filter(|t| *t != tag)
-            .collect();
-        if !others.is_empty() {
-            out.unmapped.push(format!(
-                "tags {}: not imported (one tag at a time: --tag NAME)",
-                others.join(", ")
+                "pick one with --tag NAME, or leave --tag out to import every tag",
             ));
         }
+        None => {
+            let mut all = tags.clone();
+            if let Some(current) = req.current_tag {
+                all.sort_by_key(|t| *t != current);
+            }
+            all
+        }
+    };
+    if req.tag.is_some() && tags.len() > 1 {
+        let others: Vec<&str> = tags
+            .iter()
+            .copied()
+            .filter(|t| !picked.contains(t))
+            .collect();
+        out.notes.push(format!(
+            "tags {} left out: --tag picked {} (leave --tag out to import every tag)",
+            others.join(", "),
+            picked.join(", ")
+        ));
+    }
+    for tag in &picked {
+        let tagged = &obj[*tag];
+        let Some(tasks) = tagged.get("tasks") else {
+            out.unmapped
+                .push(format!("{tag}: holds no `tasks` list; not a tag"));
+            continue;
+        };
         for (key, value) in tagged.as_object().into_iter().flatten() {
             if key != "tasks" && !empty(value) {
                 out.unmapped
                     .push(format!("{tag}.{key}: no place in plan.md"));
             }
         }
-        (tagged.get("tasks").unwrap_or(&Value::Null), Some(tag))
-    };
+        taskmaster_tag(tasks, Some(tag), out)?;
+    }
+    Ok(Some(match picked.as_slice() {
+        [one] => format!("task-master tag {one}"),
+        many => format!("task-master tags {}", many.join(", ")),
+    }))
+}
+
+/// One tag's tasks (or an untagged file's) as goals; dependencies are read within
+/// the tag, where task ids are unique.
+fn taskmaster_tag(tasks: &Value, tag: Option<&str>, out: &mut Out) -> Result<(), Refusal> {
     let tasks = tasks.as_array().ok_or_else(|| {
         let place = tag.map_or("tasks".to_string(), |t| format!("{t}.tasks"));
         refuse(
@@ -563,7 +603,14 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
         let title = text(t.get("title")).unwrap_or_else(|| format!("task {fid}"));
         let key = out.key(&title);
         keys.insert(fid.clone(), key.clone());
+        let mut labels: Vec<String> = tag.map(|t| label("tag", t)).into_iter().collect();
         let status = out.status(&key, t.get("status"), TASK_STATUSES);
+        if let Some(word) = status_word(t.get("status"), TASK_STATUSES) {
+            labels.push(label("status", &word));
+        }
+        if let Some(priority) = text(t.get("priority")) {
+            labels.push(label("priority", &priority));
+        }
         let done_when = match text(t.get("testStrategy")) {
             Some(strategy) => Some(strategy),
             None => {
@@ -575,42 +622,11 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
             }
         };
         let mut notes = vec![format!("task {fid} in task-master")];
+        notes.extend(labels_note(&labels));
         notes.extend(note_lines("description", t.get("description")));
         notes.extend(note_lines("details", t.get("details")));
         let mut subtasks = Vec::new();
-        for sub in t
-            .get("subtasks")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let Some(s) = sub.as_object() else {
-                continue;
-            };
-            out.extra("tasks[].subtasks[]", s, SUBTASK_KEYS);
-            let sid = foreign_id(s.get("id")).unwrap_or_default();
-            let name = text(s.get("title")).unwrap_or_else(|| format!("subtask {fid}.{sid}"));
-            let done = match s.get("status").and_then(Value::as_str).unwrap_or("pending") {
-                "done" => true,
-                "pending" => false,
-                other => {
-                    out.notes.push(format!(
-                        "{key}: subtask {fid}.{sid} is {other} there, unticked here"
-                    ));
-                    false
-                }
-            };
-            let label = format!("subtask {fid}.{sid}");
-            for (field, what) in [
-                ("description", "description"),
-                ("details", "details"),
-                ("testStrategy", "test strategy"),
-                ("acceptanceCriteria", "acceptance criteria"),
-            ] {
-                notes.extend(note_lines(&format!("{label} {what}"), s.get(field)));
-            }
-            subtasks.push((done, name));
-        }
+        subtasks_of(t, &fid, &key, 1, out, &mut subtasks, &mut notes);
         let foreign: Vec<String> = t
             .get("dependencies")
             .and_then(Value::as_array)
@@ -633,7 +649,97 @@ fn taskmaster(doc: &Value, req: &Request<'_>, out: &mut Out) -> Result<Option<St
         });
     }
     link(out, &deps, &keys, "task");
-    Ok(tag.map(|t| format!("task-master tag {t}")))
+    Ok(())
+}
+
+/// A status word that has no plan status of its own (`deferred`, `review`), to be
+/// kept as a label.
+fn status_word(value: Option<&Value>, known: &[(&str, Status)]) -> Option<String> {
+    let word = text(value)?;
+    (!known.iter().any(|(n, _)| *n == word)).then_some(word)
+}
+
+/// How deep subtasks nest before the rest is left in the notes: deeper than any
+/// real file goes, and a bound on a hostile one.
+const MAX_DEPTH: usize = 8;
+
+/// `parent`'s subtasks, nested ones too, as plan subtasks named by their path
+/// (`3.2`, `3.2.1`): a subtask ticks only when done; any other status, its
+/// dependencies and its priority stay in its text, `(deferred; after 3.1;
+/// priority high)`, so nothing of it is dropped.
+fn subtasks_of(
+    parent: &Map<String, Value>,
+    path: &str,
+    key: &str,
+    depth: usize,
+    out: &mut Out,
+    subtasks: &mut Vec<(bool, String)>,
+    notes: &mut Vec<String>,
+) {
+    let list = parent.get("subtasks").and_then(Value::as_array);
+    if depth > MAX_DEPTH {
+        if list.is_some_and(|l| !l.is_empty()) {
+            out.unmapped.push(format!(
+                "{key}: subtasks of {path} nested deeper than {MAX_DEPTH} levels"
+            ));
+        }
+        return;
+    }
+    for sub in list.into_iter().flatten() {
+        let Some(s) = sub.as_object() else {
+            out.unmapped
+                .push(format!("{key}: a subtask of {path} that is not an object"));
+            continue;
+        };
+        out.extra("tasks[].subtasks[]", s, SUBTASK_KEYS);
+        let sid = foreign_id(s.get("id")).unwrap_or_else(|| (subtasks.len() + 1).to_string());
+        let here = format!("{path}.{sid}");
+        let name = text(s.get("title")).unwrap_or_else(|| format!("subtask {here}"));
+        let mut extra = Vec::new();
+        let done = match text(s.get("status")).as_deref() {
+            Some("done" | "completed" | "complete") => true,
+            None | Some("pending") => false,
+            Some(other) => {
+                extra.push(other.to_string());
+                false
+            }
+        };
+        let after: Vec<String> = s
+            .get("dependencies")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|d| match d {
+                // A bare number names a sibling: task-master's own convention.
+                Value::Number(n) => Some(format!("{path}.{n}")),
+                Value::String(s) if s.trim().parse::<u64>().is_ok() => {
+                    Some(format!("{path}.{}", s.trim()))
+                }
+                other => foreign_id(Some(other)),
+            })
+            .collect();
+        if !after.is_empty() {
+            extra.push(format!("after {}", after.join(", ")));
+        }
+        if let Some(priority) = text(s.get("priority")) {
+            extra.push(format!("priority {priority}"));
+        }
+        let mut line = format!("{here} {name}");
+        if !extra.is_empty() {
+            line.push_str(&format!(" ({})", extra.join("; ")));
+        }
+        let label = format!("subtask {here}");
+        for (field, what) in [
+            ("description", "description"),
+            ("details", "details"),
+            ("testStrategy", "test strategy"),
+            ("acceptanceCriteria", "acceptance criteria"),
+        ] {
+            notes.extend(note_lines(&format!("{label} {what}"), s.get(field)));
+        }
+        subtasks.push((done, line));
+        subtasks_of(s, &here, key, depth + 1, out, subtasks, notes);
+    }
 }
 
 const PRD: &str = "ralph's prd.json";
@@ -646,7 +752,51 @@ const STORY_KEYS: &[&str] = &[
     "acceptanceCriteria",
     "passes",
     "notes",
+    "dependsOn",
+    "dependencies",
+    "status",
+    "priority",
+    "completionNotes",
 ];
+
+/// A story's `status`, in the words ralph-style loops write; any other word is
+/// open here and kept as a `status:` label.
+const STORY_STATUSES: &[(&str, Status)] = &[
+    ("done", Status::Done),
+    ("complete", Status::Done),
+    ("completed", Status::Done),
+    ("passed", Status::Done),
+    ("passes", Status::Done),
+    ("in-progress", Status::Active),
+    ("in_progress", Status::Active),
+    ("cancelled", Status::Cancelled),
+    ("canceled", Status::Cancelled),
+    ("skipped", Status::Cancelled),
+    ("pending", Status::Open),
+    ("todo", Status::Open),
+    ("open", Status::Open),
+];
+
+/// The longest title taken from a description, in characters.
+const TITLE_FROM_DESCRIPTION: usize = 72;
+
+/// A title for a story that has none: its description's first sentence, cut at
+/// a word near [`TITLE_FROM_DESCRIPTION`] characters.
+fn title_from(description: &str) -> String {
+    let first = description
+        .split_inclusive(['.', '!', '?'])
+        .next()
+        .unwrap_or(description)
+        .trim()
+        .trim_end_matches(['.', '!', '?'])
+        .trim();
+    if first.chars().count() <= TITLE_FROM_DESCRIPTION {
+        return first.to_string();
+    }
+    let cut: String = first.chars().take(TITLE_FROM_DESCRIPTION).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(a, _)| a);
+    format!("{}…", cut.trim_end_matches([',', ';', ':']))
+}
 
 fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     // Files named prd.json come in many shapes (a list of tasks, phases,
@@ -664,14 +814,29 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             out.unmapped.push(format!("{key}: no place in plan.md"));
         }
     }
-    for story in stories {
+    let mut keys = HashMap::new();
+    let mut deps = Vec::new();
+    for (n, story) in stories.iter().enumerate() {
         let Some(s) = story.as_object() else {
+            out.unmapped
+                .push("userStories[]: an entry that is not an object".to_string());
             continue;
         };
         out.extra("userStories[]", s, STORY_KEYS);
-        let fid = foreign_id(s.get("id")).unwrap_or_default();
-        let title = text(s.get("title")).unwrap_or_else(|| format!("story {fid}"));
+        let fid = foreign_id(s.get("id")).unwrap_or_else(|| format!("#{}", n + 1));
+        let title = match (text(s.get("title")), text(s.get("description"))) {
+            (Some(title), _) => title,
+            (None, Some(description)) => {
+                let title = title_from(&description);
+                out.notes.push(format!(
+                    "story {fid}: no title; named from its description: \"{title}\""
+                ));
+                title
+            }
+            (None, None) => format!("story {fid}"),
+        };
         let key = out.key(&title);
+        keys.insert(fid.clone(), key.clone());
         let criteria: Vec<String> = s
             .get("acceptanceCriteria")
             .and_then(Value::as_array)
@@ -687,14 +852,42 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
         } else {
             Some(criteria.join("; "))
         };
+        let passes = s.get("passes").and_then(Value::as_bool).unwrap_or(false);
+        let mut labels = Vec::new();
+        let status = match s.get("status").filter(|v| !empty(v)) {
+            // `passes` is the loop's own verdict; a status beside it is kept.
+            _ if passes => Status::Done,
+            None => Status::Open,
+            Some(value) => out.status(&key, Some(value), STORY_STATUSES),
+        };
+        if let Some(word) = text(s.get("status")) {
+            let mapped = STORY_STATUSES.iter().find(|(n, _)| *n == word);
+            if mapped.is_none_or(|(_, st)| *st != status) {
+                labels.push(label("status", &word));
+            }
+        }
+        if let Some(priority) = text(s.get("priority")) {
+            labels.push(label("priority", &priority));
+        }
         let mut notes = vec![format!("story {fid} in prd.json")];
+        notes.extend(labels_note(&labels));
         notes.extend(note_lines("description", s.get("description")));
         notes.extend(note_lines("notes", s.get("notes")));
-        let passes = s.get("passes").and_then(Value::as_bool).unwrap_or(false);
+        notes.extend(note_lines("completion notes", s.get("completionNotes")));
+        let foreign: Vec<String> = ["dependsOn", "dependencies"]
+            .iter()
+            .filter_map(|k| s.get(*k))
+            .flat_map(|v| match v {
+                Value::Array(a) => a.iter().filter_map(|d| foreign_id(Some(d))).collect(),
+                one => foreign_id(Some(one)).into_iter().collect::<Vec<_>>(),
+            })
+            .filter(|d| !d.is_empty())
+            .collect();
+        deps.push((out.goals.len(), foreign));
         out.goals.push(Goal {
             key,
             title,
-            status: if passes { Status::Done } else { Status::Open },
+            status,
             done_when,
             verify: None,
             depends_on: Vec::new(),
@@ -704,6 +897,7 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             notes,
         });
     }
+    link(out, &deps, &keys, "story");
     let project = text(obj.get("project"));
     let description = text(obj.get("description"));
     Ok(match (project, description) {
@@ -990,7 +1184,7 @@ mod tests {
         assert_eq!(
             refused.hint,
             format!(
-                "plan import reads {READS}; if it is one of them, name it: --from plan|taskmaster|prd|steps|todos"
+                "plan import reads {READS}; if it is one of them, name it: --from plan|taskmaster|prd|steps|todos|markdown"
             )
         );
     }
@@ -1034,16 +1228,23 @@ mod tests {
         ], "metadata": {"created": "now"}}, "feature": {"tasks": []}}"#;
         let got = import(json, None);
         assert_eq!(got.format, Format::Taskmaster);
-        assert_eq!(got.objective.as_deref(), Some("task-master tag master"));
+        assert_eq!(
+            got.objective.as_deref(),
+            Some("task-master tags master, feature")
+        );
         let base = &got.goals[0];
         assert_eq!((base.key.as_str(), base.status), ("base", Status::Done));
         assert_eq!(base.done_when.as_deref(), Some("tests pass"));
-        assert_eq!(base.subtasks, [(true, "one".into()), (false, "two".into())]);
+        assert_eq!(
+            base.subtasks,
+            [(true, "1.1 one".into()), (false, "1.2 two".into())]
+        );
         assert!(
             base.notes.contains(&"subtask 1.2 details:".to_string()),
             "{:?}",
             base.notes
         );
+        assert_eq!(base.notes[1], "labels: tag:master, priority:high");
         let next = &got.goals[1];
         assert_eq!(next.depends_on, ["base"]);
         assert_eq!(next.done_when.as_deref(), Some("after base"));
@@ -1055,13 +1256,11 @@ mod tests {
                 .any(|n| n.starts_with("next: in progress there, open here"))
         );
         assert!(
-            got.unmapped
-                .contains(&"tasks[].priority (1 of 2)".to_string()),
+            !got.unmapped.iter().any(|u| u.contains("priority")),
             "{:?}",
             got.unmapped
         );
         assert!(got.unmapped.iter().any(|u| u.contains("depends on task 9")));
-        assert!(got.unmapped.iter().any(|u| u.starts_with("tags feature")));
         assert!(
             got.unmapped
                 .iter()
@@ -1078,7 +1277,14 @@ mod tests {
             current_tag: Some("dev"),
             verify: &plain,
         };
-        assert_eq!(read(json, &req(None)).unwrap().goals[0].title, "D");
+        // Without --tag every tag comes in, the current one first.
+        let titles: Vec<String> = read(json, &req(None))
+            .unwrap()
+            .goals
+            .into_iter()
+            .map(|g| g.title)
+            .collect();
+        assert_eq!(titles, ["D", "M"]);
         assert_eq!(
             read(json, &req(Some("master"))).unwrap().goals[0].title,
             "M"
@@ -1087,6 +1293,131 @@ mod tests {
         assert!(
             err.message.contains("master, dev") || err.message.contains("dev, master"),
             "{err:?}"
+        );
+    }
+
+    /// Everything a real tasks.json holds reaches plan.md: subtask dependencies,
+    /// every status word, nested subtasks with their path, every tag as a label,
+    /// priority as a label. Before, subtask dependencies, statuses other than
+    /// done/pending, nested subtasks, all tags but one and every priority were lost.
+    #[test]
+    fn taskmaster_keeps_subtask_dependencies_statuses_nesting_tags_and_priority() {
+        let json = r#"{
+          "master": {"tasks": [
+            {"id": 1, "title": "Schema", "status": "completed", "priority": "high", "testStrategy": "t",
+             "subtasks": [
+               {"id": 1, "title": "tables", "status": "done", "dependencies": []},
+               {"id": 2, "title": "indexes", "status": "in-progress", "dependencies": [1]},
+               {"id": 3, "title": "views", "status": "deferred", "dependencies": ["1.2", 1], "priority": "low"},
+               {"id": 4, "title": "grants", "status": "cancelled",
+                "subtasks": [{"id": 1, "title": "roles", "status": "review", "dependencies": [2]}]}
+             ]},
+            {"id": 2, "title": "Api", "status": "deferred", "dependencies": [1], "testStrategy": "t"},
+            {"id": 3, "title": "Docs", "status": "review", "testStrategy": "t"},
+            {"id": 4, "title": "Old", "status": "cancelled", "testStrategy": "t"}
+          ]},
+          "feature-x": {"tasks": [
+            {"id": 1, "title": "Flag", "status": "pending", "testStrategy": "t"},
+            {"id": 2, "title": "Rollout", "status": "blocked", "dependencies": [1], "testStrategy": "t"}
+          ]}
+        }"#;
+        let got = import(json, None);
+        let goal = |key: &str| got.goals.iter().find(|g| g.key == key).unwrap();
+        let schema = goal("schema");
+        assert_eq!(schema.status, Status::Done);
+        assert_eq!(
+            schema.subtasks,
+            [
+                (true, "1.1 tables".to_string()),
+                (false, "1.2 indexes (in-progress; after 1.1)".to_string()),
+                (
+                    false,
+                    "1.3 views (deferred; after 1.2, 1.1; priority low)".to_string()
+                ),
+                (false, "1.4 grants (cancelled)".to_string()),
+                (false, "1.4.1 roles (review; after 1.4.2)".to_string()),
+            ]
+        );
+        assert_eq!(schema.notes[1], "labels: tag:master, priority:high");
+        assert_eq!(goal("api").status, Status::Open);
+        assert_eq!(goal("api").depends_on, ["schema"]);
+        assert_eq!(goal("api").notes[1], "labels: tag:master, status:deferred");
+        assert_eq!(goal("docs").notes[1], "labels: tag:master, status:review");
+        assert_eq!(goal("old").status, Status::Cancelled);
+        // Both tags, ids read within each tag: Rollout waits on Flag, not Schema.
+        assert_eq!(goal("flag").notes[1], "labels: tag:feature-x");
+        assert_eq!(goal("rollout").depends_on, ["flag"]);
+        assert_eq!(
+            goal("rollout").notes[1],
+            "labels: tag:feature-x, status:blocked"
+        );
+        assert_eq!(got.goals.len(), 6);
+        assert_eq!(got.unmapped, Vec::<String>::new(), "nothing left unmapped");
+        // --tag picks one, and says which were left out.
+        let one = read(
+            json,
+            &Request {
+                format: None,
+                tag: Some("feature-x"),
+                current_tag: None,
+                verify: &plain,
+            },
+        )
+        .unwrap();
+        assert_eq!(one.goals.len(), 2);
+        assert_eq!(one.objective.as_deref(), Some("task-master tag feature-x"));
+        assert!(
+            one.notes
+                .iter()
+                .any(|n| n.starts_with("tags master left out: --tag picked feature-x")),
+            "{:?}",
+            one.notes
+        );
+    }
+
+    /// ralph's dependsOn, a story's status and its priority are kept; a story
+    /// without a title is named from its description, not `story`, `story-2`.
+    #[test]
+    fn prd_keeps_depends_on_status_and_names_untitled_stories() {
+        let json = r#"{"project": "P", "userStories": [
+          {"id": "US-001", "title": "Login", "acceptanceCriteria": ["a"], "passes": true, "priority": 1},
+          {"id": "US-002", "description": "As a user I can reset my password by email. It expires.", "acceptanceCriteria": ["b"], "passes": false, "dependsOn": ["US-001"], "status": "in_progress"},
+          {"id": "US-003", "description": "Audit log", "acceptanceCriteria": ["c"], "passes": false, "dependsOn": ["US-002", "US-009"], "status": "blocked", "completionNotes": "half"}
+        ]}"#;
+        let got = import(json, Some(Format::Prd));
+        let keys: Vec<&str> = got.goals.iter().map(|g| g.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["login", "as-a-user-i-can-reset-my-password-by", "audit-log"]
+        );
+        assert_eq!(
+            got.goals[1].title,
+            "As a user I can reset my password by email"
+        );
+        assert_eq!(got.goals[1].depends_on, ["login"]);
+        // In progress there; it waits on a story imported as done.
+        assert_eq!(got.goals[1].status, Status::Open);
+        assert_eq!(got.goals[0].notes[1], "labels: priority:1");
+        assert_eq!(got.goals[2].depends_on, [keys[1]]);
+        assert_eq!(got.goals[2].notes[1], "labels: status:blocked");
+        assert!(
+            got.goals[2]
+                .notes
+                .contains(&"completion notes: half".to_string())
+        );
+        assert!(
+            got.unmapped
+                .iter()
+                .any(|u| u.contains("depends on story US-009")),
+            "{:?}",
+            got.unmapped
+        );
+        assert!(
+            !got.unmapped
+                .iter()
+                .any(|u| u.contains("dependsOn") || u.contains("status") || u.contains("priority")),
+            "{:?}",
+            got.unmapped
         );
     }
 

@@ -6,3 +6,4 @@
 pub mod export;
 pub mod import;
 pub mod land;
+pub mod markdown;

@@ -25,7 +25,7 @@ Summaries run locally.
 ```
 ";
 
-const LINE: &str = "plan.md holds 3 checklist items, 4 phase or task headings and 2 status lines plan does not read as goals: a goal is a `## Goal: TITLE` heading (`plan add TITLE` writes one; `plan import` reads JSON plans, not Markdown)";
+const LINE: &str = "plan.md holds 3 checklist items, 4 phase or task headings and 2 status lines plan does not read as goals: a goal is a `## Goal: TITLE` heading (`plan add TITLE` writes one); `plan import plan.md` turns them into goals";
 
 #[test]
 fn a_foreign_plan_is_named_instead_of_no_goals() {
@@ -50,4 +50,83 @@ fn a_foreign_plan_is_named_instead_of_no_goals() {
     t.case(&["show"])
         .stdout("Plan: Ship\n\nno goals yet · plan add TITLE\n")
         .check();
+}
+
+/// `plan import plan.md` reads the foreign plan itself (detected as Markdown):
+/// each phase with items is a goal, its items the subtasks, its `**Status:**` or
+/// ticks its status; approving adds the goals and keeps every byte of the old
+/// text. Before, `plan import` refused anything but JSON.
+#[test]
+fn plan_md_itself_imports_through_the_usual_review() {
+    let t = Test::new().plan(FOREIGN);
+    let before = t.plan_md();
+    t.ok(&["import", "plan.md"])
+        .stdout_has("import of markdown from plan.md: 2 goals (1 active, 1 done) for \"Local summaries\"")
+        .stdout_has("## Goal: Phase 1: Runtime\n<!-- id: phase-1-runtime -->\nstatus: done\ndone_when: Phase 1: Runtime\n- [x] pick the runtime\n- [x] wire the process\n")
+        .stdout_has("## Goal: Phase 2: Tests\n<!-- id: phase-2-tests -->\nstatus: active\ndone_when: Phase 2: Tests\n- [ ] add tests (in_progress)\n- [ ] document it\n");
+    // The original text is kept with the proposal until the review is done.
+    let json = t.ok(&["review", "--json"]).json();
+    assert_eq!(json["import"]["original"], before.as_str());
+    assert_eq!(t.plan_md(), before, "nothing is written before approval");
+    t.ok(&["review", "--approve"]).stdout_has(
+        "phase-1-runtime  done (imported from markdown plan.md, not signed off by plan)",
+    );
+    let after = t.plan_md();
+    for line in before.lines() {
+        assert!(after.contains(line), "lost: {line}");
+    }
+    let json = t.ok(&["show", "--json"]).json();
+    assert_eq!(json["goals"].as_array().unwrap().len(), 2);
+    t.ok(&["lint"]);
+}
+
+/// A TODO checklist and spec-kit's tasks.md, detected by their text; prose with
+/// nothing plan could call a step is refused (exit 2), saying what to write.
+#[test]
+fn markdown_checklists_import_and_prose_is_refused() {
+    let t = Test::new();
+    t.write(
+        "TODO.md",
+        "# TODO\n\n- [x] Ship the parser\n- [ ] Write docs\n  - [x] intro\n  - [ ] usage\n- [ ] Fix flaky test\n",
+    );
+    t.ok(&["import", "TODO.md"])
+        .stdout_has("import of markdown from TODO.md: 3 goals (2 open, 1 done) for \"TODO\"")
+        .stdout_has("## Goal: Write docs\n<!-- id: write-docs -->\nstatus: open\ndone_when: Write docs\n- [x] intro\n- [ ] usage\n");
+    t.write(
+        "specs/001/tasks.md",
+        "# Tasks: Albums\n\n## Phase 1: Setup\n\n- [x] T001 Create project structure\n- [x] T002 [P] Configure linting\n\n## Phase 2: User Story 1 (Priority: P1)\n\n- [ ] T003 [P] [US1] Album model\n- [ ] T004 [US1] Album service\n",
+    );
+    t.ok(&["import", "specs/001/tasks.md", "--from", "markdown"])
+        .stdout_has("2 goals (1 open, 1 done) for \"Tasks: Albums\"")
+        .stdout_has("- [ ] T003 [P] [US1] Album model\n");
+    t.write("NOTES.md", "# Notes\n\nWe should make it faster.\n");
+    t.run(&["import", "NOTES.md"])
+        .code(2)
+        .stderr_has("plan: NOTES.md: it holds no checklist items");
+}
+
+/// Status words other tools write are mapped by `doctor --fix`, and a finished
+/// one never to done (only a sign-off, or an import that says so, makes done).
+/// Before, `complete` and `in_progress` were unknown-status errors doctor left.
+#[test]
+fn doctor_fix_maps_common_status_words_never_to_done() {
+    let t = Test::new().plan(
+        "# Plan: Ship\n\n## Goal: A\n<!-- id: a -->\nstatus: complete\ndone_when: x\n\n## Goal: B\n<!-- id: b -->\nstatus: in_progress\ndone_when: y\n\n## Goal: C\n<!-- id: c -->\nstatus: todo\ndone_when: z\n\n## Goal: D\n<!-- id: d -->\nstatus: blocked\ndone_when: w\n\n## Log\n",
+    );
+    t.run(&["lint"]).code(1);
+    t.ok(&["doctor", "--fix"]);
+    let md = t.plan_md();
+    for (id, status) in [
+        ("a", "active"),
+        ("b", "active"),
+        ("c", "open"),
+        ("d", "open"),
+    ] {
+        assert!(
+            md.contains(&format!("<!-- id: {id} -->\nstatus: {status}\n")),
+            "{id}: {md}"
+        );
+    }
+    assert!(!md.contains("status: done"));
+    t.ok(&["lint"]);
 }

@@ -4,7 +4,7 @@
 
 use crate::util::Test;
 
-const PRD_HINT: &str = "  hint: ralph's prd.json looks like {\"userStories\": [{\"id\": \"US-001\", \"title\": \"…\", \"acceptanceCriteria\": [\"…\"], \"passes\": false}]}; leave --from out and plan import detects task-master's tasks.json (`tasks`), ralph's prd.json (`userStories`), a steps list (`steps`), a todo list (`todos`) and `plan export` (`\"schema\": \"plan/1\"`)\n";
+const PRD_HINT: &str = "  hint: ralph's prd.json looks like {\"userStories\": [{\"id\": \"US-001\", \"title\": \"…\", \"acceptanceCriteria\": [\"…\"], \"passes\": false}]}; leave --from out and plan import detects task-master's tasks.json (`tasks`), ralph's prd.json (`userStories`), a steps list (`steps`), a todo list (`todos`), `plan export` (`\"schema\": \"plan/1\"`) and Markdown checklists\n";
 
 #[test]
 fn a_prd_json_that_is_not_ralphs_is_refused_by_name_not_a_panic() {

@@ -1,0 +1,557 @@
+//! Markdown plans as goals: a TODO checklist, PLAN.md phases with checklists,
+//! planning-with-files' `task_plan.md` (`[complete]` items, `**Status:**` lines),
+//! spec-kit's `tasks.md` (`T001 [P]` items under phase headings). Headings that
+//! hold checklist items become goals with the items as subtasks; a single list
+//! makes each item a goal; phase, step or milestone headings without items make
+//! each heading a goal. Status words and `[x]` set the status, never silently:
+//! every item's text is kept verbatim. Pure: text in, goals out.
+
+use std::collections::HashMap;
+
+use super::import::{Goal, Imported};
+use crate::plan::foreign;
+use crate::plan::model::Status;
+use crate::plan::ops::{Refusal, refuse};
+use crate::plan::text::one_line;
+
+/// Status words in other tools' Markdown plans, as plan reads them. Never mapped
+/// to done by a guess: only words that say finished.
+const WORDS: &[(&str, Status)] = &[
+    ("completed", Status::Done),
+    ("complete", Status::Done),
+    ("done", Status::Done),
+    ("finished", Status::Done),
+    ("✅", Status::Done),
+    ("in_progress", Status::Active),
+    ("in progress", Status::Active),
+    ("in-progress", Status::Active),
+    ("wip", Status::Active),
+    ("🔄", Status::Active),
+    ("🚧", Status::Active),
+    ("cancelled", Status::Cancelled),
+    ("canceled", Status::Cancelled),
+    ("skipped", Status::Cancelled),
+    ("dropped", Status::Cancelled),
+    ("pending", Status::Open),
+    ("todo", Status::Open),
+    ("not started", Status::Open),
+    ("⬜", Status::Open),
+    ("blocked", Status::Open),
+];
+
+/// The status a bracket mark means: `[x]` done, `[~]`/`[/]` in progress, `[-]`
+/// cancelled, `[ ]` open.
+fn mark_status(mark: char) -> Option<Status> {
+    match mark {
+        'x' | 'X' => Some(Status::Done),
+        '~' | '/' => Some(Status::Active),
+        '-' => Some(Status::Cancelled),
+        ' ' => Some(Status::Open),
+        _ => None,
+    }
+}
+
+/// The status word `text` holds, if any: the word as written, and what it means.
+fn status_word(text: &str) -> Option<(String, Status)> {
+    let lower = text.to_lowercase();
+    WORDS.iter().find_map(|(word, status)| {
+        let at = lower.find(word)?;
+        // A whole word: "done" in "abandoned" or "undone" is not one.
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + word.len()..].chars().next();
+        let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+        (word.chars().all(|c| !c.is_alphanumeric()) || (edge(before) && edge(after)))
+            .then(|| (word.to_string(), *status))
+    })
+}
+
+/// One list item with a status: `- [x] text` or `- [completed] text`.
+#[derive(Clone, Debug)]
+struct Item {
+    line: usize,
+    indent: usize,
+    status: Status,
+    /// The status word when the item said one (`completed`), else `None`.
+    word: Option<String>,
+    text: String,
+}
+
+/// A heading and what is under it until the next heading.
+#[derive(Debug, Default)]
+struct Section {
+    line: usize,
+    level: usize,
+    title: String,
+    items: Vec<Item>,
+    /// A `Status: …` line's word and meaning.
+    status: Option<(String, Status)>,
+}
+
+fn item(line: &str, no: usize) -> Option<Item> {
+    let indent = line.len() - line.trim_start().len();
+    let rest = ["- ", "* ", "+ "]
+        .iter()
+        .find_map(|b| line.trim_start().strip_prefix(b))?
+        .trim_start();
+    let inner = rest.strip_prefix('[')?;
+    let close = inner.find(']')?;
+    let (mark, text) = (&inner[..close], inner[close + 1..].trim());
+    if text.is_empty() || text.starts_with('(') {
+        // `- [link](url)` is a link, not a checkbox.
+        return None;
+    }
+    let mut chars = mark.chars();
+    let (status, word) = match (chars.next(), chars.next()) {
+        (Some(c), None) => (mark_status(c)?, None),
+        _ => {
+            let (word, status) = status_word(mark)?;
+            // The whole bracket is the word: `[in_progress]`, not `[see T001]`.
+            if mark.trim().to_lowercase().replace('_', " ") != word.replace('_', " ") {
+                return None;
+            }
+            (status, Some(mark.trim().to_string()))
+        }
+    };
+    Some(Item {
+        line: no,
+        indent,
+        status,
+        word,
+        text: one_line(text),
+    })
+}
+
+/// A `Status: complete` / `**Status:** in_progress` / `- Status: done` line.
+fn status_line(line: &str) -> Option<(String, Status)> {
+    let bare = line
+        .trim_start_matches(['-', '*', '+', ' ', '>'])
+        .replace("**", "")
+        .replace('_', " ");
+    let (key, value) = bare.split_once(':')?;
+    if !key.trim().eq_ignore_ascii_case("status") {
+        return None;
+    }
+    let (_, status) = status_word(value)?;
+    Some((value.trim().trim_matches('*').trim().to_string(), status))
+}
+
+fn heading(line: &str) -> Option<(usize, &str)> {
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    if !(1..=6).contains(&hashes) {
+        return None;
+    }
+    Some((hashes, line[hashes..].strip_prefix(' ')?.trim()))
+}
+
+/// A heading's title without the status it carries (`✅ *complete*`,
+/// `[complete]`, `(done)`), which becomes the goal's status instead.
+fn clean_title(title: &str) -> String {
+    let mut out = title.replace("**", "");
+    for token in ["✅", "🔄", "🚧", "⬜"] {
+        out = out.replace(token, "");
+    }
+    if let Some((word, _)) = status_word(&out) {
+        for form in [
+            format!("[{word}]"),
+            format!("({word})"),
+            format!("*{word}*"),
+            format!("_{word}_"),
+        ] {
+            out = out.replace(&form, "");
+        }
+    }
+    one_line(out.trim().trim_end_matches(['—', '-', '·', ':', ' ']))
+}
+
+/// Whether `text`, imported without `--from`, is a Markdown plan: not JSON, and
+/// with a heading or a list item.
+pub fn detect(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text).is_err()
+        && text.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with('#') || l.starts_with("- ") || l.starts_with("* ")
+        })
+}
+
+/// Reads a Markdown plan named `name` as goals.
+pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
+    let mut sections: Vec<Section> = vec![Section::default()];
+    let mut objective = None;
+    let mut fence: Option<&str> = None;
+    for (i, line) in text.lines().enumerate() {
+        let no = i + 1;
+        let trimmed = line.trim_start();
+        if let Some(mark) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
+            fence = match fence {
+                Some(open) if open == mark => None,
+                None => Some(mark),
+                open => open,
+            };
+            continue;
+        }
+        if fence.is_some() {
+            continue;
+        }
+        if let Some((level, title)) = heading(trimmed) {
+            if level == 1 && objective.is_none() {
+                let title = title
+                    .trim_start_matches("Task Plan:")
+                    .trim_start_matches("Plan:")
+                    .trim();
+                objective = Some(one_line(title));
+            }
+            sections.push(Section {
+                line: no,
+                level,
+                title: title.to_string(),
+                status: status_word(title).filter(|_| heading_has_status(title)),
+                ..Section::default()
+            });
+            continue;
+        }
+        let section = sections.last_mut().expect("one section at least");
+        if let Some(item) = item(line, no) {
+            section.items.push(item);
+        } else if let Some(status) = status_line(trimmed) {
+            section.status.get_or_insert(status);
+        }
+    }
+    let mut out = Out::default();
+    let with_items: Vec<&Section> = sections.iter().filter(|s| !s.items.is_empty()).collect();
+    let headed = with_items.iter().filter(|s| s.line > 0).count();
+    if headed >= 2 {
+        out.notes.push(format!(
+            "{headed} headings hold checklist items: each heading is a goal, its items the goal's subtasks"
+        ));
+        for section in &sections {
+            if section.line == 0 {
+                // Items before the first heading stand as goals of their own.
+                items_as_goals(&section.items, name, &mut out);
+            } else if !section.items.is_empty() {
+                section_as_goal(section, name, &mut out);
+            }
+        }
+    } else if !with_items.is_empty() {
+        let items: Vec<Item> = with_items.iter().flat_map(|s| s.items.clone()).collect();
+        out.notes.push(format!(
+            "one list of {} items: each top-level item is a goal, indented ones its subtasks",
+            items.len()
+        ));
+        items_as_goals(&items, name, &mut out);
+    } else {
+        let all: Vec<&Section> = sections
+            .iter()
+            .filter(|s| s.line > 0 && s.level > 1 && is_unit(s))
+            .collect();
+        // A heading whose next unit sits below it holds units (`## Milestones`
+        // over `### M0`): the units are the goals, not their container.
+        let units: Vec<&Section> = all
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| all.get(i + 1).is_none_or(|next| next.level <= s.level))
+            .map(|(_, s)| *s)
+            .collect();
+        if units.is_empty() {
+            return Err(refuse(
+                "it holds no checklist items (`- [ ] …`), status items (`- [done] …`) or phase, step or milestone headings: plan does not guess goals from prose".to_string(),
+                "write the work as a checklist (`- [ ] step`) or `## Phase N: …` headings, or add goals with `plan add TITLE`",
+            ));
+        }
+        out.notes.push(format!(
+            "no checklist: each of the {} phase, step or milestone headings is a goal",
+            units.len()
+        ));
+        for section in units {
+            section_as_goal(section, name, &mut out);
+        }
+    }
+    let found = foreign::count_in(text);
+    out.notes.push(format!(
+        "{name}: {} checklist items, {} phase or task headings, {} status lines; the file's own text stays where it is",
+        found.checklist, found.headings, found.statuses
+    ));
+    Ok(Imported {
+        format: super::import::Format::Markdown,
+        objective,
+        goals: out.goals,
+        unmapped: out.unmapped,
+        notes: out.notes,
+    })
+}
+
+/// Whether a heading's status word is its status (`Phase 1 [complete]`, `M0 ✅
+/// *complete*`) rather than part of its name ("Done criteria").
+fn heading_has_status(title: &str) -> bool {
+    let lower = title.to_lowercase();
+    ["✅", "🔄", "🚧", "⬜"].iter().any(|t| title.contains(t))
+        || WORDS.iter().any(|(w, _)| {
+            [
+                format!("[{w}]"),
+                format!("({w})"),
+                format!("*{w}*"),
+                format!("_{w}_"),
+                format!("— {w}"),
+                format!("- {w}"),
+            ]
+            .iter()
+            .any(|f| lower.contains(f.as_str()))
+        })
+}
+
+/// A heading naming a unit of work (`Phase 2`, `Step 3: …`, `Milestone`, `M1 —`,
+/// `T003`), or one that carries a status.
+fn is_unit(section: &Section) -> bool {
+    let line = format!("{} {}", "#".repeat(section.level), section.title);
+    foreign::count_in(&line).headings > 0
+        || section.status.is_some()
+        || section.title.split_whitespace().next().is_some_and(|w| {
+            let w = w.trim_end_matches([':', '.', '—']);
+            w.len() >= 2
+                && w.starts_with(['M', 'P', 'S', 'T'])
+                && w[1..]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+        })
+}
+
+#[derive(Default)]
+struct Out {
+    goals: Vec<Goal>,
+    unmapped: Vec<String>,
+    notes: Vec<String>,
+    keys: HashMap<String, ()>,
+}
+
+impl Out {
+    fn key(&mut self, title: &str) -> String {
+        let key = crate::plan::id::unique(&crate::plan::id::slug(title), |c| {
+            self.keys.contains_key(c)
+                || crate::plan::id::reads_like_any(c, self.keys.keys().map(String::as_str))
+        });
+        self.keys.insert(key.clone(), ());
+        key
+    }
+}
+
+/// An item's subtask text: its own text, with the status word it said when
+/// ticking cannot say it (`(in_progress)`).
+fn subtask(item: &Item) -> (bool, String) {
+    let done = item.status == Status::Done;
+    let text = match (&item.word, item.status) {
+        (Some(word), s) if s != Status::Done && s != Status::Open => {
+            format!("{} ({word})", item.text)
+        }
+        (None, Status::Active) => format!("{} (in progress)", item.text),
+        (None, Status::Cancelled) => format!("{} (cancelled)", item.text),
+        _ => item.text.clone(),
+    };
+    (done, text)
+}
+
+/// A heading and its items as one goal: the items its subtasks; its status the
+/// heading's word or `Status:` line, else all items done → done, any started →
+/// active, else open.
+fn section_as_goal(section: &Section, name: &str, out: &mut Out) {
+    let title = clean_title(&section.title);
+    let title = if title.is_empty() {
+        format!("section at line {}", section.line)
+    } else {
+        title
+    };
+    let key = out.key(&title);
+    let items = &section.items;
+    let derived = if !items.is_empty() && items.iter().all(|i| i.status == Status::Done) {
+        Status::Done
+    } else if items
+        .iter()
+        .any(|i| matches!(i.status, Status::Done | Status::Active))
+    {
+        Status::Active
+    } else {
+        Status::Open
+    };
+    let mut notes = vec![format!("{name} line {}: {}", section.line, section.title)];
+    let status = match &section.status {
+        Some((word, status)) => {
+            if *status == Status::Open && word != "pending" && word != "todo" {
+                notes.push(format!("labels: status:{word}"));
+            }
+            *status
+        }
+        None => derived,
+    };
+    if section.status.is_none() && derived == Status::Active {
+        out.notes.push(format!(
+            "{key}: some of its items are done or started, so it comes in active"
+        ));
+    }
+    out.notes.push(format!(
+        "{key}: done_when is its heading: sharpen it (plan edit)"
+    ));
+    out.goals.push(Goal {
+        key,
+        title: title.clone(),
+        status,
+        done_when: Some(title),
+        verify: None,
+        depends_on: Vec::new(),
+        failure_modes: Vec::new(),
+        budget: None,
+        subtasks: items.iter().map(subtask).collect(),
+        notes,
+    });
+}
+
+/// A list's top-level items as goals, each indented item a subtask of the item
+/// above it.
+fn items_as_goals(items: &[Item], name: &str, out: &mut Out) {
+    let Some(top) = items.iter().map(|i| i.indent).min() else {
+        return;
+    };
+    for item in items {
+        if item.indent > top
+            && let Some(goal) = out.goals.last_mut()
+        {
+            goal.subtasks.push(subtask(item));
+            continue;
+        }
+        let key = out.key(&item.text);
+        let mut notes = vec![format!("{name} line {}", item.line)];
+        if let Some(word) = &item.word
+            && !WORDS
+                .iter()
+                .any(|(w, s)| w == &word.to_lowercase() && *s != Status::Open)
+            && word != "pending"
+            && word != "todo"
+        {
+            notes.push(format!("labels: status:{word}"));
+        }
+        out.goals.push(Goal {
+            key,
+            title: item.text.clone(),
+            status: item.status,
+            done_when: Some(item.text.clone()),
+            verify: None,
+            depends_on: Vec::new(),
+            failure_modes: Vec::new(),
+            budget: None,
+            subtasks: Vec::new(),
+            notes,
+        });
+    }
+    out.notes
+        .push("each item's text is its done_when: sharpen them (plan edit)".to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn statuses(got: &Imported) -> Vec<Status> {
+        got.goals.iter().map(|g| g.status).collect()
+    }
+
+    #[test]
+    fn a_flat_checklist_makes_each_item_a_goal_and_nested_items_subtasks() {
+        let src = "# TODO\n\n- [x] Ship the parser\n- [ ] Write docs\n  - [x] intro\n  - [ ] usage\n- [~] Fix flaky test\n- [-] Port to Windows\n";
+        let got = read(src, "TODO.md").unwrap();
+        let titles: Vec<&str> = got.goals.iter().map(|g| g.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Ship the parser",
+                "Write docs",
+                "Fix flaky test",
+                "Port to Windows"
+            ]
+        );
+        assert_eq!(
+            statuses(&got),
+            [
+                Status::Done,
+                Status::Open,
+                Status::Active,
+                Status::Cancelled
+            ]
+        );
+        assert_eq!(
+            got.goals[1].subtasks,
+            [(true, "intro".to_string()), (false, "usage".to_string())]
+        );
+        assert_eq!(got.objective.as_deref(), Some("TODO"));
+    }
+
+    /// planning-with-files' task_plan.md: phase headings, items, `**Status:**`.
+    #[test]
+    fn phases_with_checklists_and_status_lines_are_goals_with_subtasks() {
+        let src = "# Task Plan: Build the CLI\n\n## Goal\nA CLI.\n\n## Phases\n\n### Phase 1: Requirements\n- [x] Understand intent\n- [x] Find constraints\n- **Status:** complete\n\n### Phase 2: Build\n- [x] Scaffold\n- [ ] Commands\n- **Status:** in_progress\n\n### Phase 3: Ship\n- [ ] Release\n- **Status:** pending\n\n```md\n- [ ] not an item\n```\n";
+        let got = read(src, "task_plan.md").unwrap();
+        let titles: Vec<&str> = got.goals.iter().map(|g| g.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["Phase 1: Requirements", "Phase 2: Build", "Phase 3: Ship"]
+        );
+        assert_eq!(statuses(&got), [Status::Done, Status::Active, Status::Open]);
+        assert_eq!(got.goals[1].subtasks.len(), 2);
+        assert_eq!(got.objective.as_deref(), Some("Build the CLI"));
+    }
+
+    /// spec-kit's tasks.md: ids and `[P]` markers kept in the subtask text.
+    #[test]
+    fn spec_kit_tasks_keep_ids_and_parallel_markers() {
+        let src = "# Tasks: Photo albums\n\n## Phase 1: Setup\n\n- [x] T001 Create project structure\n- [ ] T002 [P] Configure linting\n\n## Phase 2: User Story 1 (Priority: P1)\n\n- [ ] T003 [P] [US1] Album model in src/models/album.py\n- [ ] T004 [US1] Album service (depends on T003)\n";
+        let got = read(src, "tasks.md").unwrap();
+        assert_eq!(got.goals.len(), 2);
+        assert_eq!(got.goals[0].status, Status::Active);
+        assert_eq!(
+            got.goals[1].subtasks,
+            [
+                (
+                    false,
+                    "T003 [P] [US1] Album model in src/models/album.py".to_string()
+                ),
+                (
+                    false,
+                    "T004 [US1] Album service (depends on T003)".to_string()
+                )
+            ]
+        );
+    }
+
+    /// `- [completed] text` items (planning-with-files' older template) and
+    /// headings carrying their status (`✅ *complete*`).
+    #[test]
+    fn bracketed_status_words_and_status_headings() {
+        let src = "# Task Plan: X\n\n## Phases\n- [completed] Assess\n- [in_progress] Replace runtime\n- [pending] Document\n";
+        let got = read(src, "task_plan.md").unwrap();
+        assert_eq!(statuses(&got), [Status::Done, Status::Active, Status::Open]);
+        let src = "# Plan\n\n## 2. Milestones\n\n### M0 — Foundation ✅ *complete*\nText.\n\n### M1 — Runner 🔄\n\n### M2 — Serving · Week 4\n";
+        let got = read(src, "PLAN.md").unwrap();
+        let titles: Vec<&str> = got.goals.iter().map(|g| g.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["M0 — Foundation", "M1 — Runner", "M2 — Serving · Week 4"]
+        );
+        assert_eq!(statuses(&got), [Status::Done, Status::Active, Status::Open]);
+    }
+
+    #[test]
+    fn prose_is_refused_with_what_to_do() {
+        let err = read("# Notes\n\nSome prose.\n\n## Design\nMore.\n", "plan.md").unwrap_err();
+        assert!(
+            err.message.starts_with("it holds no checklist items"),
+            "{err:?}"
+        );
+        assert!(err.hint.contains("plan add"), "{err:?}");
+    }
+
+    #[test]
+    fn a_word_inside_another_is_no_status() {
+        assert_eq!(status_word("abandoned plans"), None);
+        assert_eq!(
+            status_word("Phase 1 [complete]").map(|(_, s)| s),
+            Some(Status::Done)
+        );
+        assert_eq!(clean_title("Phase 1: Setup [complete]"), "Phase 1: Setup");
+    }
+}
