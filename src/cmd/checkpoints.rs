@@ -42,7 +42,7 @@ pub struct Args {
 /// sign-off's (two clones, one goal, one minute), not a newer version of it.
 pub const REFSPEC: &str = "refs/plan/checkpoints/*:refs/plan/checkpoints/*";
 
-/// How long a push or fetch may take.
+/// How long a push or fetch may take (`PLAN_REMOTE_TIMEOUT` sets another).
 const TRANSFER_TIMEOUT: Duration = Duration::from_secs(300);
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -195,7 +195,7 @@ fn transfer(root: &std::path::Path, verb: &str, remote: &str) -> Result<u8> {
     let spec = Spec {
         env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
         tail_bytes: 16 * 1024,
-        ..Spec::new(argv, root, TRANSFER_TIMEOUT)
+        ..Spec::new(argv, root, exec::remote_timeout(TRANSFER_TIMEOUT))
     };
     let output = exec::run(&spec).map_err(|e| match e.downcast_ref::<SpawnError>() {
         Some(spawn) => Exit::env(format!("cannot run git: {}", spawn.reason())),
@@ -215,7 +215,10 @@ fn transfer(root: &std::path::Path, verb: &str, remote: &str) -> Result<u8> {
             .filter(|l| l.starts_with('!') || l.starts_with("error:") || l.starts_with("fatal:"))
             .collect();
         let why = if output.timed_out {
-            format!("timed out after {}s", TRANSFER_TIMEOUT.as_secs())
+            format!(
+                "timed out after {}s (git was stopped)",
+                exec::remote_timeout(TRANSFER_TIMEOUT).as_secs()
+            )
         } else if !verdicts.is_empty() {
             verdicts.join("; ")
         } else if !lines.is_empty() {
@@ -297,7 +300,7 @@ fn for_push(root: &std::path::Path, plan: &std::path::Path, remote: &str) -> Res
     let spec = Spec {
         env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
         tail_bytes: 16 * 1024,
-        ..Spec::new(argv, root, TRANSFER_TIMEOUT)
+        ..Spec::new(argv, root, exec::remote_timeout(TRANSFER_TIMEOUT))
     };
     match exec::run(&spec) {
         Ok(output) if output.success() => {}
