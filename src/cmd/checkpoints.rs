@@ -304,10 +304,25 @@ fn for_push(root: &std::path::Path, plan: &std::path::Path, remote: &str) -> Res
     };
     match exec::run(&spec) {
         Ok(output) if output.success() => {}
-        Ok(output) => crate::out::warn(&format!(
-            "plan: warning: the checkpoints of this push's sign-offs were not all pushed to {remote}: {}\n  hint: one rejected there is another sign-off's of the same name; `plan checkpoints --push {remote}` retries",
-            String::from_utf8_lossy(&output.stderr).trim()
-        )),
+        Ok(output) => {
+            let said = String::from_utf8_lossy(&output.stderr).trim().to_string();
+            let why = if output.timed_out {
+                format!(
+                    "no answer within {} s (git was stopped)",
+                    exec::remote_timeout(TRANSFER_TIMEOUT).as_secs()
+                )
+            } else if said.is_empty() {
+                match output.status() {
+                    Some(status) => format!("git ended with {status} and said nothing on stderr"),
+                    None => "git ended without a status and said nothing on stderr".to_string(),
+                }
+            } else {
+                said
+            };
+            crate::out::warn(&format!(
+                "plan: warning: the checkpoints of this push's sign-offs were not all pushed to {remote}: {why}\n  hint: one rejected there is another sign-off's of the same name; `plan checkpoints --push {remote}` retries"
+            ))
+        }
         Err(e) => crate::out::warn(&format!(
             "plan: warning: the checkpoints of this push's sign-offs were not pushed to {remote}: {e:#}\n  hint: plan checkpoints --push {remote}"
         )),
