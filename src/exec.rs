@@ -102,7 +102,7 @@ fn watch_signals() {
                             if ended == 1 { "" } else { "s" }
                         )
                     };
-                    eprintln!("plan: stopped by {name}{what}");
+                    crate::out::warn(&format!("plan: stopped by {name}{what}"));
                     std::process::exit(128 + sig);
                 }
             });

@@ -293,7 +293,7 @@ fn the_driver_never_exits_0_on_an_ours_with_conflict_markers() {
     let theirs = format!("{PLAN}- 2026-06-15 14:05 docs next\n");
     for other in [theirs.as_str(), PLAN] {
         t.write("base", PLAN);
-        t.write("ours", &conflicted());
+        t.write("ours", conflicted());
         t.write("theirs", other);
         let run = t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"]);
         run.code(1)
@@ -325,7 +325,7 @@ fn the_driver_never_exits_0_on_a_side_with_lone_carriage_returns() {
         format!("<<<<<<< ours\n{ours}\n=======\n{theirs}>>>>>>> theirs\n")
     );
     // The base too: an ours converted to LF would pair with nothing in it.
-    t.write("base", &PLAN.replace('\n', "\r"));
+    t.write("base", PLAN.replace('\n', "\r"));
     t.write("ours", PLAN);
     t.write("theirs", &theirs);
     t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
