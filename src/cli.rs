@@ -62,7 +62,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 18] = [
+pub const ENVIRONMENT: [(&str, &str); 19] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -80,6 +80,10 @@ pub const ENVIRONMENT: [(&str, &str); 18] = [
     (
         "PLAN_JUDGE=1",
         "set inside judge and drafting runs; hooks are no-ops there",
+    ),
+    (
+        "PLAN_REMOTE_TIMEOUT",
+        "seconds a git push, fetch or ls-remote may take (claims: 60, checkpoints: 300)",
     ),
     (
         "PLAN_TRACE_WRITES",

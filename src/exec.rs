@@ -49,6 +49,87 @@ const RUN_VAR: &str = "PLAN_EXEC_RUN";
 
 static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 static SUBREAPER: std::sync::Once = std::sync::Once::new();
+static SIGNALS: std::sync::Once = std::sync::Once::new();
+
+/// The runs going on now, by process group and mark: what a signal that ends plan
+/// ends first (each run has a group of its own, which a terminal's Ctrl-C misses).
+static LIVE: Mutex<Vec<(Option<Pid>, String)>> = Mutex::new(Vec::new());
+
+/// Set once a signal is ending plan: a run its stop ended waits for the exit
+/// rather than report a failure of its own.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// How long runs have between TERM and KILL when a signal ends plan: git removes
+/// its lock files on TERM in far less.
+const SIGNAL_GRACE: Duration = Duration::from_millis(500);
+
+/// The limit of a git command that talks to a remote: `default` (the documented
+/// one), or `PLAN_REMOTE_TIMEOUT` seconds when that is a whole number over 0 (a slow
+/// link; tests of a remote that hangs).
+pub fn remote_timeout(default: Duration) -> Duration {
+    std::env::var("PLAN_REMOTE_TIMEOUT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .map_or(default, Duration::from_secs)
+}
+
+/// From the first run on, SIGINT, SIGTERM and SIGHUP end every run going on (TERM,
+/// a short grace, KILL, then the sweep) and then plan, with 128 + the signal.
+/// Without it plan died and left its git pushing or fetching, or waited on it.
+fn watch_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    SIGNALS.call_once(|| {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = thread::Builder::new()
+            .name("plan-signals".to_string())
+            .spawn(move || {
+                if let Some(sig) = signals.forever().next() {
+                    STOPPING.store(true, Ordering::SeqCst);
+                    let ended = end_runs();
+                    let name = match sig {
+                        SIGINT => "SIGINT",
+                        SIGTERM => "SIGTERM",
+                        _ => "SIGHUP",
+                    };
+                    let what = if ended == 0 {
+                        String::new()
+                    } else {
+                        format!(
+                            "; the command{} it ran stopped",
+                            if ended == 1 { "" } else { "s" }
+                        )
+                    };
+                    crate::out::warn(&format!("plan: stopped by {name}{what}"));
+                    std::process::exit(128 + sig);
+                }
+            });
+    });
+}
+
+/// Ends every live run: TERM to each group, [`SIGNAL_GRACE`], KILL, then each run's
+/// sweep (what left the group). How many runs there were.
+fn end_runs() -> usize {
+    let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let groups: Vec<Pid> = live.iter().filter_map(|(g, _)| *g).collect();
+    for group in &groups {
+        signal(*group, Signal::TERM);
+    }
+    let end = Instant::now() + SIGNAL_GRACE;
+    while Instant::now() < end && groups.iter().any(|g| test_kill_process_group(*g).is_ok()) {
+        thread::sleep(Duration::from_millis(5));
+    }
+    for group in &groups {
+        signal(*group, Signal::KILL);
+    }
+    // A run still starting has no group yet: its mark finds what it started.
+    for (_, mark) in &live {
+        sweep(mark, &[]);
+    }
+    live.len()
+}
 
 /// How often a run with a [`cancellable`] flag looks at it.
 const CANCEL_POLL: Duration = Duration::from_millis(50);
@@ -240,12 +321,29 @@ pub fn run(spec: &Spec) -> Result<Output> {
         getpid().as_raw_nonzero(),
         RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
+    watch_signals();
+    let live = || LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+    live().push((None, mark.clone()));
     let (readers, all_read) = mpsc::channel();
-    let (group, children) = start(spec, &mark, &tails, &readers)?;
+    let started = start(spec, &mark, &tails, &readers);
+    let (group, children) = match started {
+        Ok(started) => started,
+        Err(e) => {
+            live().retain(|(_, m)| *m != mark);
+            return Err(e);
+        }
+    };
     drop(readers);
+    if let Some(entry) = live().iter_mut().find(|(_, m)| *m == mark) {
+        entry.0 = Some(group);
+    }
     let direct: Vec<i32> = children.iter().map(|c| c.id() as i32).collect();
     let (statuses, timed_out) = wait(spec, group, children, cancel.as_deref());
     sweep(&mark, &direct);
+    live().retain(|(_, m)| *m != mark);
+    while STOPPING.load(Ordering::SeqCst) {
+        thread::park();
+    }
     let _ = all_read.recv_timeout(DRAIN);
     if timed_out && cancelled(cancel.as_deref()) {
         bail!(CANCELLED);

@@ -96,6 +96,42 @@ pub mod fuzzing {
             Err(e) => assert!(e.column >= 1 && e.column <= line.len() + 1, "{e:?}"),
         }
     }
+
+    /// git's merge driver on any three files (base, ours, theirs: `data` split at
+    /// its first two NUL bytes). Never panics; a clean merge holds no conflict marker
+    /// and no lone CR (git would commit it as merged); a merge left whole keeps both
+    /// sides byte for byte; a side against an unchanged other is taken as it is.
+    pub fn merge_driver(data: &[u8]) {
+        use crate::plan::merge::merge_files;
+        use crate::plan::rules::Rule;
+        let contains = |hay: &[u8], needle: &[u8]| {
+            needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
+        };
+        let mut parts = data.splitn(3, |b| *b == 0);
+        let base = parts.next().unwrap_or_default();
+        let ours = parts.next().unwrap_or_default();
+        let theirs = parts.next().unwrap_or_default();
+        let m = merge_files(base, ours, theirs);
+        if m.conflicts.is_empty() {
+            let text = std::str::from_utf8(&m.bytes).expect("a clean merge is UTF-8");
+            for e in crate::plan::model::parse(text).errors {
+                assert!(
+                    !matches!(
+                        e.rule,
+                        Some(Rule::ConflictMarker | Rule::BareCarriageReturn)
+                    ),
+                    "a clean merge plan refuses: {}\n{text:?}",
+                    e.message
+                );
+            }
+        } else if m.conflicts.len() == 1 && m.conflicts[0].part.starts_with("the whole file") {
+            assert!(contains(&m.bytes, ours) && contains(&m.bytes, theirs));
+        }
+        let same = merge_files(base, ours, base);
+        if same.conflicts.is_empty() {
+            assert_eq!(same.bytes, ours);
+        }
+    }
 }
 
 /// What `scripts/bench-hooks.sh --containment` times, through examples/containment.rs.
@@ -209,6 +245,13 @@ mod tests {
             "'unclosed",
         ] {
             super::fuzzing::verify_line(line);
+        }
+        for data in [
+            &b"# Plan: x\n\0# Plan: y\n\0# Plan: z\n"[..],
+            b"a\n\0<<<<<<< HEAD\nb\n\0c\r",
+            b"\xff\0\0## Log\n- 2026-01-01 00:00 x\n",
+        ] {
+            super::fuzzing::merge_driver(data);
         }
     }
 }

@@ -38,7 +38,7 @@ pub struct Args {
     pub for_push: Option<String>,
 }
 
-/// How long a push or fetch may take.
+/// How long a push or fetch may take (`PLAN_REMOTE_TIMEOUT` sets another).
 const TRANSFER_TIMEOUT: Duration = Duration::from_secs(300);
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -123,7 +123,7 @@ fn transfer(root: &std::path::Path, verb: &str, remote: &str) -> Result<u8> {
     let spec = Spec {
         env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
         tail_bytes: 16 * 1024,
-        ..Spec::new(argv, root, TRANSFER_TIMEOUT)
+        ..Spec::new(argv, root, exec::remote_timeout(TRANSFER_TIMEOUT))
     };
     let output = exec::run(&spec).map_err(|e| match e.downcast_ref::<SpawnError>() {
         Some(spawn) => Exit::env(format!("cannot run git: {}", spawn.reason())),
@@ -143,7 +143,10 @@ fn transfer(root: &std::path::Path, verb: &str, remote: &str) -> Result<u8> {
             .filter(|l| l.starts_with('!') || l.starts_with("error:") || l.starts_with("fatal:"))
             .collect();
         let why = if output.timed_out {
-            format!("timed out after {}s", TRANSFER_TIMEOUT.as_secs())
+            format!(
+                "timed out after {}s (git was stopped)",
+                exec::remote_timeout(TRANSFER_TIMEOUT).as_secs()
+            )
         } else if !verdicts.is_empty() {
             verdicts.join("; ")
         } else if !lines.is_empty() {
@@ -225,14 +228,29 @@ fn for_push(root: &std::path::Path, plan: &std::path::Path, remote: &str) -> Res
     let spec = Spec {
         env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
         tail_bytes: 16 * 1024,
-        ..Spec::new(argv, root, TRANSFER_TIMEOUT)
+        ..Spec::new(argv, root, exec::remote_timeout(TRANSFER_TIMEOUT))
     };
     match exec::run(&spec) {
         Ok(output) if output.success() => {}
-        Ok(output) => crate::out::warn(&format!(
-            "plan: warning: the checkpoints of this push's sign-offs were not all pushed to {remote}: {}\n  hint: one rejected there is another sign-off's of the same name; `plan checkpoints --push {remote}` retries",
-            String::from_utf8_lossy(&output.stderr).trim()
-        )),
+        Ok(output) => {
+            let said = String::from_utf8_lossy(&output.stderr).trim().to_string();
+            let why = if output.timed_out {
+                format!(
+                    "no answer within {} s (git was stopped)",
+                    exec::remote_timeout(TRANSFER_TIMEOUT).as_secs()
+                )
+            } else if said.is_empty() {
+                match output.status() {
+                    Some(status) => format!("git ended with {status} and said nothing on stderr"),
+                    None => "git ended without a status and said nothing on stderr".to_string(),
+                }
+            } else {
+                said
+            };
+            crate::out::warn(&format!(
+                "plan: warning: the checkpoints of this push's sign-offs were not all pushed to {remote}: {why}\n  hint: one rejected there is another sign-off's of the same name; `plan checkpoints --push {remote}` retries"
+            ))
+        }
         Err(e) => crate::out::warn(&format!(
             "plan: warning: the checkpoints of this push's sign-offs were not pushed to {remote}: {e:#}\n  hint: plan checkpoints --push {remote}"
         )),

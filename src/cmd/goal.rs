@@ -128,9 +128,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let state = State::new(&repo.git_dir);
-    let none = || match state.unreadable_loop() {
-        Some(why) => Exit::env_hint(why, "`plan goal` starts a new loop in its place"),
-        None => Exit::usage_hint("no work loop is running", "`plan goal` starts one"),
+    let damaged = || {
+        state.unreadable_loop().map(|why| {
+            Exit::env_hint(
+                why,
+                "`plan goal` starts a new loop in its place (or delete the file)",
+            )
+        })
+    };
+    let none = || {
+        damaged().unwrap_or_else(|| {
+            Exit::usage_hint("no work loop is running", "`plan goal` starts one")
+        })
     };
     let unlogged = Cell::new(None);
     match args.action {
@@ -275,6 +284,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     Some(&ctx.store.path),
                 );
             }
+            if !had && let Some(e) = damaged() {
+                return Err(e);
+            }
             ctx.say(if had {
                 "work loop cleared"
             } else {
@@ -319,6 +331,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         }
         Some(Action::Status { json }) => {
             let current = state.peek_loop()?;
+            if current.is_none()
+                && let Some(e) = damaged()
+            {
+                return Err(e);
+            }
             if json {
                 let report = Report {
                     state: current.as_ref().map_or("none", loop_state),

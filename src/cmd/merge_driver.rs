@@ -30,39 +30,16 @@ pub fn run(_env: &Env, args: Args) -> Result<u8> {
     };
     let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
     let name = args.path.as_deref().unwrap_or("plan.md");
-    let (text, conflicts) = match (
-        std::str::from_utf8(&base),
-        std::str::from_utf8(&ours),
-        std::str::from_utf8(&theirs),
-    ) {
-        (Ok(b), Ok(o), Ok(t)) => {
-            let m = merge::merge(b, o, t);
-            let found: Vec<String> = m
-                .conflicts
-                .iter()
-                .map(|c| match &c.goal {
-                    Some(goal) => format!("{} of goal {goal}", c.part),
-                    None => c.part.clone(),
-                })
-                .collect();
-            (m.text.into_bytes(), found)
-        }
-        // Not text plan reads: both sides whole between markers, nothing lost.
-        _ => {
-            let mut out = format!("{} ours\n", merge::OURS).into_bytes();
-            out.extend_from_slice(&ours);
-            if !ours.ends_with(b"\n") {
-                out.push(b'\n');
-            }
-            out.extend_from_slice(format!("{}\n", merge::SPLIT).as_bytes());
-            out.extend_from_slice(&theirs);
-            if !theirs.ends_with(b"\n") {
-                out.push(b'\n');
-            }
-            out.extend_from_slice(format!("{} theirs\n", merge::THEIRS).as_bytes());
-            (out, vec!["the whole file (not UTF-8)".to_string()])
-        }
-    };
+    let merged = merge::merge_files(&base, &ours, &theirs);
+    let text = merged.bytes;
+    let conflicts: Vec<String> = merged
+        .conflicts
+        .iter()
+        .map(|c| match &c.goal {
+            Some(goal) => format!("{} of goal {goal}", c.part),
+            None => c.part.clone(),
+        })
+        .collect();
     std::fs::write(&args.ours, text)
         .map_err(|e| Exit::env(format!("cannot write {}: {e}", args.ours.display())))?;
     if conflicts.is_empty() {

@@ -19,7 +19,8 @@ use crate::exec::{self, Spec};
 /// One ref per claimed goal: `refs/plan/claims/<goal>`.
 pub const CLAIMS: &str = "refs/plan/claims/";
 
-/// How long a push or fetch of claims may take before it counts as failed.
+/// How long a push or fetch of claims may take before it counts as failed
+/// (`PLAN_REMOTE_TIMEOUT` sets another).
 const REMOTE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Who holds a goal, from where, since when.
@@ -294,7 +295,7 @@ fn git(root: &Path, args: &[&str]) -> Result<exec::Output> {
     // no agent answers until the deadline.
     let spec = Spec {
         env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
-        ..Spec::new(argv, root, REMOTE_TIMEOUT)
+        ..Spec::new(argv, root, exec::remote_timeout(REMOTE_TIMEOUT))
     };
     exec::run(&spec).with_context(|| format!("running git {}", args.join(" ")))
 }
@@ -306,7 +307,7 @@ fn stderr_tail(out: &exec::Output) -> String {
     if out.timed_out {
         return format!(
             "no answer within {} s (git was stopped)",
-            REMOTE_TIMEOUT.as_secs()
+            exec::remote_timeout(REMOTE_TIMEOUT).as_secs()
         );
     }
     let text = String::from_utf8_lossy(&out.stderr);

@@ -260,7 +260,7 @@ impl State {
         let out = change(&mut current);
         if current != before {
             match &current {
-                Some(state) => rewrite(&path, state)?,
+                Some(state) => replace_loop(&path, state)?,
                 None => {
                     let _ = fs::remove_file(&path);
                 }
@@ -270,7 +270,7 @@ impl State {
     }
 
     /// The loop as it is, without waiting on a hook that decides: under the shared
-    /// lock, since the loop is rewritten in place. Where no lock can be had (a
+    /// lock, so it is the loop a decision left, not one on its way. Where no lock can be had (a
     /// read-only `.git`), nothing writes the loop either, and it is read as it is.
     pub fn peek_loop(&self) -> Result<Option<Loop>> {
         let shared = self.lock_file().ok();
@@ -335,7 +335,30 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
     Ok(out)
 }
 
-/// Rewrites a state file in place. Session files are read and written only under
+/// How loop.json is replaced: whole, by a rename, so a reader without the lock sees
+/// the old loop or the new one, and a write that fails (a full disk) leaves the old
+/// one. No fsync: a loop lost to a power cut ends, as a hook fails open, and a stop
+/// writes the loop on every continuation.
+const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
+    new_file: crate::atomic::NewFile::Private,
+    create_dirs: true,
+    fsync: false,
+    sync_dir: false,
+    prefix: ".plan-loop-",
+};
+
+/// Replaces loop.json with `value` (see [`LOOP_FILE`]).
+fn replace_loop(path: &Path, value: &Loop) -> Result<()> {
+    use crate::atomic::Failure;
+    let bytes = serde_json::to_vec_pretty(value)?;
+    crate::atomic::replace(path, &bytes, &LOOP_FILE).map_err(|e| match e {
+        Failure::ReadOnly => anyhow::anyhow!("writing {}: the file is read-only", path.display()),
+        Failure::Dir(dir, e) => anyhow::anyhow!("creating {}: {e}", dir.display()),
+        Failure::Io(e) => anyhow::anyhow!("writing {}: {e}", path.display()),
+    })
+}
+
+/// Rewrites a session's state file in place. Session files are read and written only under
 /// the lock, and the loop is read under its shared side, so no reader sees one
 /// half-written, and a file cut short by a crash reads as absent (a lost loop ends,
 /// as a hook fails open); a temp file and a rename per update cost a hook more
@@ -469,8 +492,11 @@ mod tests {
         assert_eq!(state.peek_loop().unwrap(), None);
     }
 
+    /// Issue #35: loop.json was rewritten in place (a full disk left it empty, a
+    /// reader without the lock could see it half written); now a new file is
+    /// renamed over it.
     #[test]
-    fn a_loop_update_rewrites_its_file_in_place() {
+    fn a_loop_update_replaces_its_file_whole() {
         use std::os::unix::fs::MetadataExt;
         let dir = tempfile::tempdir().unwrap();
         let state = State::new(dir.path());
@@ -480,10 +506,10 @@ mod tests {
         state
             .with_loop(|l| l.as_mut().unwrap().owner = Some("a long session id".into()))
             .unwrap();
-        assert_eq!(
+        assert_ne!(
             fs::metadata(&path).unwrap().ino(),
             inode,
-            "a temp file was renamed over it"
+            "rewritten in place"
         );
         state
             .with_loop(|l| l.as_mut().unwrap().owner = None)

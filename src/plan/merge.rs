@@ -77,6 +77,9 @@ struct Seg<'a> {
 struct Doc<'a> {
     bom: bool,
     segs: Vec<Seg<'a>>,
+    /// Where each section is in `segs`, so finding one costs the same at 40,000
+    /// goals as at 4 (a scan per section made the merge quadratic).
+    at: HashMap<Ident, usize>,
 }
 
 impl<'a> Doc<'a> {
@@ -160,14 +163,26 @@ impl<'a> Doc<'a> {
             }
         }
         close(current.take(), &mut segs, &mut nth);
-        Doc {
+        let mut doc = Doc {
             bom: src.starts_with(BOM),
             segs,
+            at: HashMap::new(),
+        };
+        doc.index();
+        doc
+    }
+
+    /// Rebuilds `at` after the idents changed (see [`pair_namesakes`]); the first of
+    /// equal idents is the one found, as a scan would.
+    fn index(&mut self) {
+        self.at.clear();
+        for (i, seg) in self.segs.iter().enumerate() {
+            self.at.entry(seg.ident.clone()).or_insert(i);
         }
     }
 
     fn get(&self, ident: &Ident) -> Option<&Seg<'a>> {
-        self.segs.iter().find(|s| &s.ident == ident)
+        self.at.get(ident).map(|&i| &self.segs[i])
     }
 
     fn slots(&self) -> Vec<Slot> {
@@ -276,6 +291,86 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
     Merged { text, conflicts }
 }
 
+/// What git's driver writes into OURS: the merge as bytes and what is left to resolve.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MergedFile {
+    pub bytes: Vec<u8>,
+    pub conflicts: Vec<Conflict>,
+}
+
+/// Merges three files as git hands them to the driver. Texts the merge cannot read
+/// line for line — not UTF-8, a carriage return without a line feed in any of them
+/// (a classic-Mac file is one line to the scanner, so its goals would pair with
+/// nothing and come in twice), git's conflict markers in ours or theirs — and a merge
+/// that would itself hold such lines are left whole, both sides between markers: a
+/// conflict, never a clean merge (git would commit it), and nothing lost.
+pub fn merge_files(base: &[u8], ours: &[u8], theirs: &[u8]) -> MergedFile {
+    let (Ok(b), Ok(o), Ok(t)) = (
+        std::str::from_utf8(base),
+        std::str::from_utf8(ours),
+        std::str::from_utf8(theirs),
+    ) else {
+        return whole_file(ours, theirs, "not UTF-8".to_string());
+    };
+    for (side, text, markers) in [
+        ("ours", o, true),
+        ("theirs", t, true),
+        ("the base", b, false),
+    ] {
+        if let Some(what) = unreadable(text, markers) {
+            let verb = if side == "the base" { "holds" } else { "has" };
+            return whole_file(ours, theirs, format!("{side} {verb} {what}"));
+        }
+    }
+    let m = merge(b, o, t);
+    if m.conflicts.is_empty()
+        && let Some(what) = unreadable(&m.text, true)
+    {
+        return whole_file(ours, theirs, format!("the merge would hold {what}"));
+    }
+    MergedFile {
+        bytes: m.text.into_bytes(),
+        conflicts: m.conflicts,
+    }
+}
+
+/// What in `text` plan does not read as lines (see [`super::model`]'s errors).
+fn unreadable(text: &str, markers: bool) -> Option<&'static str> {
+    if !text.contains(['\r', '<', '|', '>']) {
+        return None;
+    }
+    let lines = scan(text);
+    if super::model::bare_carriage_return(text, &lines).is_some() {
+        return Some("a carriage return without a line feed, which plan does not read");
+    }
+    if markers && !super::model::conflict_markers(text, &lines).is_empty() {
+        return Some("git's conflict markers; resolve those first");
+    }
+    None
+}
+
+/// Both sides whole between git's markers: one conflict, `why` naming it.
+fn whole_file(ours: &[u8], theirs: &[u8], why: String) -> MergedFile {
+    let mut out = format!("{OURS} ours\n").into_bytes();
+    for (side, end) in [
+        (ours, format!("{SPLIT}\n")),
+        (theirs, format!("{THEIRS} theirs\n")),
+    ] {
+        out.extend_from_slice(side);
+        if !side.is_empty() && !side.ends_with(b"\n") {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(end.as_bytes());
+    }
+    MergedFile {
+        bytes: out,
+        conflicts: vec![Conflict {
+            goal: None,
+            part: format!("the whole file ({why})"),
+        }],
+    }
+}
+
 /// Whether `text`'s last line is blank.
 fn ends_blank(text: &str) -> bool {
     text.lines()
@@ -313,6 +408,7 @@ fn pair_namesakes(docs: [&mut Doc<'_>; 3]) {
             seg.ident = Ident::Goal(id.clone(), Some(title), *n);
             *n += 1;
         }
+        doc.index();
     }
 }
 
@@ -687,27 +783,53 @@ fn by_stamp<'a>(a: &[Ln<'a>], b: &[Ln<'a>]) -> Vec<Ln<'a>> {
 /// side's and then the base's items that it lacks each put after the item before it,
 /// behind the new items already there. So new goals follow the base's, ours first.
 fn order<K: Clone + Eq + Hash>(b: &[K], o: &[K], t: &[K]) -> Vec<K> {
+    const END: usize = usize::MAX;
     let (skeleton, others) = if o == b { (t, [o, b]) } else { (o, [t, b]) };
     let in_base: HashSet<&K> = b.iter().collect();
-    let mut out: Vec<K> = skeleton.to_vec();
-    let mut have: HashSet<K> = out.iter().cloned().collect();
+    // The items placed so far as a linked list (`next[i]` follows `keys[i]`), found by
+    // key: placing one costs the items it steps over, not a search and a shift of
+    // the whole list (which made 40,000 goals take a minute).
+    let mut keys: Vec<&K> = skeleton.iter().collect();
+    let mut next: Vec<usize> = (1..=keys.len()).collect();
+    if let Some(last) = next.last_mut() {
+        *last = END;
+    }
+    let mut head = if keys.is_empty() { END } else { 0 };
+    let mut node: HashMap<&K, usize> = HashMap::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        node.entry(*k).or_insert(i);
+    }
     for other in others {
         let mine: HashSet<&K> = other.iter().collect();
         for (i, k) in other.iter().enumerate() {
-            if have.contains(k) {
+            if node.contains_key(k) {
                 continue;
             }
-            let mut at = other[..i]
-                .iter()
-                .rev()
-                .find_map(|p| out.iter().position(|x| x == p))
-                .map_or(0, |p| p + 1);
-            while at < out.len() && !in_base.contains(&out[at]) && !mine.contains(&out[at]) {
-                at += 1;
+            // Every item of `other` before this one is placed by now: it goes after
+            // the one just before it, or first.
+            let (mut prev, mut at) = match i.checked_sub(1).map(|p| node[&other[p]]) {
+                Some(p) => (Some(p), next[p]),
+                None => (None, head),
+            };
+            while at != END && !in_base.contains(keys[at]) && !mine.contains(keys[at]) {
+                prev = Some(at);
+                at = next[at];
             }
-            out.insert(at, k.clone());
-            have.insert(k.clone());
+            let new = keys.len();
+            keys.push(k);
+            next.push(at);
+            match prev {
+                Some(p) => next[p] = new,
+                None => head = new,
+            }
+            node.insert(k, new);
         }
+    }
+    let mut out = Vec::with_capacity(keys.len());
+    let mut at = head;
+    while at != END {
+        out.push(keys[at].clone());
+        at = next[at];
     }
     out
 }
@@ -1094,6 +1216,44 @@ mod laws {
         assert_eq!(merge(b, b, x).text, x);
     }
 
+    /// The order as it was placed before it was made linear: a search of the list for
+    /// the item before, then an insert. The linked list must place items alike.
+    fn order_by_search(b: &[u8], o: &[u8], t: &[u8]) -> Vec<u8> {
+        use std::collections::HashSet;
+        let (skeleton, others) = if o == b { (t, [o, b]) } else { (o, [t, b]) };
+        let in_base: HashSet<&u8> = b.iter().collect();
+        let mut out: Vec<u8> = skeleton.to_vec();
+        let mut have: HashSet<u8> = out.iter().cloned().collect();
+        for other in others {
+            let mine: HashSet<&u8> = other.iter().collect();
+            for (i, k) in other.iter().enumerate() {
+                if have.contains(k) {
+                    continue;
+                }
+                let mut at = other[..i]
+                    .iter()
+                    .rev()
+                    .find_map(|p| out.iter().position(|x| x == p))
+                    .map_or(0, |p| p + 1);
+                while at < out.len() && !in_base.contains(&out[at]) && !mine.contains(&out[at]) {
+                    at += 1;
+                }
+                out.insert(at, *k);
+                have.insert(*k);
+            }
+        }
+        out
+    }
+
+    /// Distinct keys in any order, some of them dropped.
+    fn keys() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(0..24u8, 0..16).prop_map(|mut v| {
+            let mut seen = std::collections::HashSet::new();
+            v.retain(|k| seen.insert(*k));
+            v
+        })
+    }
+
     proptest! {
         #[test]
         fn one_side_unchanged_gives_the_other(b in text(), x in text()) {
@@ -1101,6 +1261,22 @@ mod laws {
             prop_assert_eq!(merge(&b, &b, &x).text, x);
         }
 
+        #[test]
+        fn the_linked_order_places_items_as_the_search_did(b in keys(), o in keys(), t in keys()) {
+            prop_assert_eq!(super::order(&b, &o, &t), order_by_search(&b, &o, &t));
+        }
+
+        /// Whatever the three byte strings, the driver's answer is whole: a clean
+        /// merge holds no marker or lone CR, and a left conflict keeps both sides.
+        #[test]
+        fn any_three_files_merge_whole(b in text(), o in text(), t in text(), cr in 0..3usize) {
+            let lone = |s: &str, i: usize| if cr == i { format!("{s}x\ry\n") } else { s.to_string() };
+            let (b, o, t) = (lone(&b, 0), lone(&o, 1), lone(&t, 2));
+            let m = super::merge_files(b.as_bytes(), o.as_bytes(), t.as_bytes());
+            let text = String::from_utf8(m.bytes).unwrap();
+            prop_assert!(!m.conflicts.is_empty(), "a lone CR merged clean:\n{}", text);
+            prop_assert!(text.contains(&o) && text.contains(&t));
+        }
         /// Whatever the three texts, the driver answers: git waits on it.
         #[test]
         fn any_three_texts_merge(b in text(), o in text(), t in text()) {

@@ -613,7 +613,7 @@ fn unclosed(src: &str, lines: &[Line]) -> Option<Diagnostic> {
 /// for the scanner, so a reader and plan would disagree on the lines, and what plan
 /// adds (with `\n`) would mix endings. Refused, with nothing changed, rather than
 /// guessed at.
-fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
+pub(super) fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
     let line = lines.iter().find(|l| l.text(src).contains('\r'))?;
     if lines.len() == 1 && line.eol == Eol::None {
         return Some(
@@ -636,7 +636,7 @@ fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
 /// `<<<<<<<` line) and one per marker outside any. Inside a fence they are code. A
 /// lone `=======` is a setext underline, a marker only between `<<<<<<<` and
 /// `>>>>>>>`. Every marker line is one the hooks' cut reader keeps (lean.rs).
-fn conflict_markers(src: &str, lines: &[Line]) -> Vec<Diagnostic> {
+pub(super) fn conflict_markers(src: &str, lines: &[Line]) -> Vec<Diagnostic> {
     let marker = |text: &str, m: &str| {
         text.strip_prefix(m)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))

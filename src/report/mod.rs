@@ -68,6 +68,12 @@ pub fn report(ctx: &Ctx, request: &Request) -> Result<Report> {
         None => match &seen {
             Some(l) => From::Time(l.started.clone()),
             None => {
+                if let Some(why) = State::new(&repo.git_dir).unreadable_loop() {
+                    return Err(Exit::env_hint(
+                        why,
+                        "`plan report --since 2026-06-15` (a date, a time or a git revision) reports without it; `plan goal` starts a new loop in its place",
+                    ));
+                }
                 return Err(Exit::usage_hint(
                     "no work loop has run in this repository, so there is no run to report",
                     "`plan report --since 2026-06-15` (a date, a time `YYYY-MM-DD HH:MM` or a git revision) reports everything since then",

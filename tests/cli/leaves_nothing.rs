@@ -121,6 +121,57 @@ fn a_damaged_loop_state_is_named() {
     assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.stderr.replace(&format!("{}/", t.root().display()), ""),
-        "plan: .git/plan/loop.json is not a work loop plan can read (damaged, or written by hand)\n  hint: `plan goal` starts a new loop in its place\n"
+        "plan: .git/plan/loop.json is not a work loop plan can read (damaged, or written by hand)\n  hint: `plan goal` starts a new loop in its place (or delete the file)\n"
     );
+}
+
+/// Attack (issue 35, why 8): with a garbage `loop.json`, `plan goal clear` said "no
+/// work loop to clear", `plan goal status` "no work loop" and `plan report` "no work
+/// loop has run" (all exit 0 but the report). Failed before. Each names the file.
+#[test]
+fn a_damaged_loop_state_is_named_by_clear_status_and_report() {
+    let t = Test::new().plan("# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\n\n## Log\n");
+    t.ok(&["goal", "--budget", "3"]);
+    std::fs::write(t.root().join(".git/plan/loop.json"), "{not json").unwrap();
+    for args in [
+        &["goal", "clear"][..],
+        &["goal", "status"],
+        &["goal", "status", "--json"],
+        &["report"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 3, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains(
+                ".git/plan/loop.json is not a work loop plan can read (damaged, or written by hand)"
+            ),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("hint: "), "{args:?}: {}", run.stderr);
+    }
+    // Nothing was deleted: the file is the person's to look at.
+    assert_eq!(t.read(".git/plan/loop.json"), "{not json");
+}
+
+/// loop.json is replaced whole, never rewritten in place: a reader without the lock
+/// (a hook that could not take it) sees the old loop or the new one. A file hard-
+/// linked to it before a write keeps the old bytes: the path got a new file.
+#[test]
+fn the_loop_state_is_replaced_not_rewritten_in_place() {
+    let t = Test::new().plan("# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\n\n## Log\n");
+    t.ok(&["goal", "--budget", "3"]);
+    let state = t.root().join(".git/plan/loop.json");
+    let before = std::fs::read_to_string(&state).unwrap();
+    let linked = t.root().join(".git/plan/old-loop.json");
+    std::fs::hard_link(&state, &linked).unwrap();
+    t.ok(&["goal", "pause"]);
+    assert_eq!(std::fs::read_to_string(&linked).unwrap(), before);
+    assert_ne!(std::fs::read_to_string(&state).unwrap(), before);
+    let left: Vec<String> = std::fs::read_dir(t.root().join(".git/plan"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "temp files left: {left:?}");
 }

@@ -72,6 +72,7 @@ mod record;
 mod red_first;
 mod rejected_records;
 mod release;
+mod remote_bounds;
 mod renamed_goals;
 mod reopen_archived;
 mod report;

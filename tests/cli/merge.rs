@@ -283,3 +283,53 @@ fn a_branch_deleting_a_reopen_line_does_not_prove_the_goal_after_a_merge() {
         run.stdout
     );
 }
+
+/// Issue #35: an "ours" holding git's conflict markers was merged with the markers
+/// kept and exit 0, so git took it as resolved. Now both sides are left whole
+/// between markers and the driver exits 1, whatever the other side did.
+#[test]
+fn the_driver_never_exits_0_on_an_ours_with_conflict_markers() {
+    let t = Test::new();
+    let theirs = format!("{PLAN}- 2026-06-15 14:05 docs next\n");
+    for other in [theirs.as_str(), PLAN] {
+        t.write("base", PLAN);
+        t.write("ours", conflicted());
+        t.write("theirs", other);
+        let run = t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"]);
+        run.code(1)
+            .stderr_has("plan.md: 1 conflict left: the whole file (ours has git's conflict markers")
+            .stderr_has("plan lint");
+        let out = t.read("ours");
+        assert!(out.starts_with("<<<<<<< ours\n"), "{out}");
+        assert!(out.contains(&conflicted()), "ours lost:\n{out}");
+        assert!(out.contains(other), "theirs lost:\n{out}");
+    }
+}
+
+/// Issue #35: an "ours" with lines ended by a lone CR (classic Mac) was read as one
+/// line, so every goal of theirs came in beside it again: goals duplicated, exit 0.
+#[test]
+fn the_driver_never_exits_0_on_a_side_with_lone_carriage_returns() {
+    let t = Test::new();
+    let ours = PLAN.replace("- [ ] one", "- [x] one").replace('\n', "\r");
+    let theirs = PLAN.replace("- [ ] write", "- [x] write");
+    t.write("base", PLAN);
+    t.write("ours", &ours);
+    t.write("theirs", &theirs);
+    t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+        .code(1)
+        .stderr_has("carriage return");
+    // Both sides whole, each once: nothing taken for a goal of the other's.
+    assert_eq!(
+        t.read("ours"),
+        format!("<<<<<<< ours\n{ours}\n=======\n{theirs}>>>>>>> theirs\n")
+    );
+    // The base too: an ours converted to LF would pair with nothing in it.
+    t.write("base", PLAN.replace('\n', "\r"));
+    t.write("ours", PLAN);
+    t.write("theirs", &theirs);
+    t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+        .code(1)
+        .stderr_has("the base holds a carriage return without a line feed");
+    assert!(t.read("ours").starts_with("<<<<<<< ours\n# Plan: x\n"));
+}
