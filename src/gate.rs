@@ -252,7 +252,8 @@ pub fn other_files(ctx: &Ctx, base: &str, rejudge: OtherRejudge<'_>) -> Result<V
             match &rejudge {
                 OtherRejudge::No => {}
                 OtherRejudge::Here(judge, timeout, guard) => {
-                    let run = Rejudge::prepare(ctx, &now, vec![goal])?;
+                    let mut run = Rejudge::prepare(ctx, &now, vec![goal])?;
+                    run.against_base_text(then_text.clone());
                     let results = run.verify_all(ctx, *timeout, Some(guard))?;
                     for (_, r) in run.judge_all(ctx, judge, &results, &[])? {
                         found(
@@ -698,12 +699,38 @@ struct Prepared {
     /// The commits where the verify is run again for red first
     /// ([`Rejudge::check_starts`]); empty: not checked.
     at_start: Vec<String>,
+    /// For a goal the base has: the verify it has there, and the contract lines
+    /// the pull request changed ([`Rejudge::against_base`]); `None`: a goal new in
+    /// the pull request, held to its own contract.
+    base: Option<BaseContract>,
+}
+
+/// What the re-judge holds a goal the base has to: the base's contract, not the
+/// one the pull request under review wrote.
+struct BaseContract {
+    verify: Option<String>,
+    /// The contract's lines the pull request changed, words marked as `--markdown`
+    /// marks them; empty: unchanged.
+    changed: Vec<String>,
+}
+
+/// The verify the gate runs for a goal: the base's for a goal the base has (a pull
+/// request that made it easier would otherwise pick its own check), else the
+/// goal's own.
+fn verify_of<'x>(goal: &'x Goal<'_>, prepared: &'x Prepared) -> Option<&'x str> {
+    match &prepared.base {
+        Some(base) => base.verify.as_deref(),
+        None => goal.verify(),
+    }
 }
 
 /// The goals a re-judge covers, with the commit it pins: HEAD when it began.
 pub struct Rejudge<'p, 'a> {
     commit: String,
     goals: Vec<(&'p Goal<'a>, Prepared)>,
+    /// The base's text of the plan file ([`Self::against_base`]): the contract
+    /// each goal it has is judged against.
+    base_text: Option<String>,
 }
 
 impl<'p, 'a> Rejudge<'p, 'a> {
@@ -733,10 +760,46 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 weakened: crate::weakened::now(root, plan, goal)?,
                 green_at_start: crate::red_first::of_goal(ctx, plan, goal),
                 at_start: Vec::new(),
+                base: None,
             };
             out.push((goal, prepared));
         }
-        Ok(Rejudge { commit, goals: out })
+        Ok(Rejudge {
+            commit,
+            goals: out,
+            base_text: None,
+        })
+    }
+
+    /// Holds each goal the base has to the base's contract, as the configured plan
+    /// file has it at `base`: see [`Self::against_base_text`].
+    pub fn against_base(&mut self, ctx: &Ctx, base: &str) -> Result<()> {
+        let Some(rel) = ctx.plan_in_repo() else {
+            return Ok(());
+        };
+        let text = git::file_at(&ctx.repo()?.root, base, &rel)?.unwrap_or_default();
+        self.against_base_text(text);
+        Ok(())
+    }
+
+    /// Holds each goal `base_text` (the base's plan file) has to the contract it
+    /// has there: its verify is the one run, in one job and in the verify job
+    /// alike, and its done_when, failure modes and subtasks are what the judge is
+    /// given, with the lines the pull request changed. A pull request that softens
+    /// a contract and signs the goal off is judged against what it softened. A
+    /// change approved through the forge (`--approved-by`) counts once merged: the
+    /// next pull request's base has it. Goals new here keep their own contract.
+    pub fn against_base_text(&mut self, base_text: String) {
+        let then = parse(&base_text);
+        for (goal, prepared) in &mut self.goals {
+            if let Some(was) = then.goal(&goal.id) {
+                prepared.base = Some(BaseContract {
+                    verify: was.verify().map(str::to_string),
+                    changed: rules::changed_words(was, goal),
+                });
+            }
+        }
+        self.base_text = Some(base_text);
     }
 
     /// The full commit id pinned.
@@ -751,7 +814,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             .iter()
             .map(|(g, p)| verified::Expected {
                 id: g.id.as_ref(),
-                verify: g.verify(),
+                verify: verify_of(g, p),
                 at_start: &p.at_start,
             })
             .collect()
@@ -771,7 +834,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         let root = &ctx.repo()?.root;
         let rel = ctx.plan_in_repo();
         for (goal, prepared) in &mut self.goals {
-            if goal.verify().is_some() && ids.iter().any(|id| *id == *goal.id) {
+            if verify_of(goal, prepared).is_some() && ids.iter().any(|id| *id == *goal.id) {
                 prepared.at_start =
                     crate::red_first::start_commits(root, rel.as_deref(), plan, goal, base)?;
             }
@@ -823,7 +886,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         let mut goals = Vec::new();
         for (goal, prepared) in &self.goals {
             let id = goal.id.to_string();
-            let Some(line) = goal.verify() else {
+            let Some(line) = verify_of(goal, prepared) else {
                 goals.push(verified::GoalResult {
                     id,
                     verify: None,
@@ -944,17 +1007,40 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             .iter()
             .filter_map(|p| judge_files::in_repo(&judged, p.trim_end_matches('/')))
             .collect();
-        let parsed = match goal.verify().map(verify::parse) {
+        let parsed = match verify_of(goal, prepared).map(verify::parse) {
             Some(Ok(v)) => Some(v),
             _ => None,
         };
+        // A goal the base has is judged against the base's contract, its subtasks
+        // ticked as the pull request ticked the same text; the judge is told what
+        // the pull request changed.
+        let then = self.base_text.as_deref().map(parse);
+        let was = prepared
+            .base
+            .as_ref()
+            .and(then.as_ref())
+            .and_then(|then| then.goal(id));
+        let shown = match was {
+            Some(was) => {
+                let mut shown = was.clone();
+                for sub in &mut shown.subtasks {
+                    sub.done = goal.subtasks.iter().any(|s| s.done && s.text == sub.text);
+                }
+                shown
+            }
+            None => goal.clone(),
+        };
+        let mut history = prepared.history.clone();
+        if let Some(base) = prepared.base.as_ref().filter(|b| !b.changed.is_empty()) {
+            history.push_str(&changed_note(&base.changed));
+        }
         // The sign-off's own prompt, from the built-in template: the pull request
         // could have written the repository's override.
         let work = crate::signoff::Work {
             verify: parsed.as_ref().map(|v| (v, result.tail.as_str())),
             evidence: &prepared.evidence,
             paths: &paths,
-            history: &prepared.history,
+            history: &history,
             diff_base: prepared.diff_base.as_deref(),
             weakened: &prepared.weakened,
             green_at_start: prepared.green_at_start.as_deref(),
@@ -962,7 +1048,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         let text = crate::signoff::judge_prompt(
             prompt::EVIDENCE_JUDGE,
             &judged,
-            goal,
+            &shown,
             &work,
             &prepared.diff_stat,
         );
@@ -1113,6 +1199,15 @@ fn put_made(judged: &Path, made: &[&verified::Made]) {
         }
         let _ = std::fs::write(&to, &file.text);
     }
+}
+
+/// What the judge is told of a contract the pull request changed on a goal the
+/// base has: the lines `--markdown` lists, and which contract it is judged against.
+fn changed_note(changed: &[String]) -> String {
+    let lines: String = changed.iter().map(|l| format!("  {l}\n")).collect();
+    format!(
+        "- This pull request changed the contract the base has for this goal; plan's gate judges the goal against the base's contract, shown above as the goal's (done_when, failure modes, subtasks, verify), whatever the pull request wrote. The changed lines, words marked [-base-]{{+pull request+}}:\n{lines}"
+    )
 }
 
 /// The goal's logged contracts, one line each, as the transcript lists them.

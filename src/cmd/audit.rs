@@ -459,6 +459,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         all.extend(to_reverify);
         let mut run = gate::Rejudge::prepare(ctx, &plan, all)?;
         if let Some(b) = &base {
+            run.against_base(ctx, &b.commit)?;
             run.check_starts(ctx, &plan, &rejudge_ids, &b.commit)?;
         }
         if args.verify_only {

@@ -617,17 +617,19 @@ fn the_base_keeps_every_plan_file_and_every_goal() {
 #[test]
 fn rejudge_runs_verify_in_a_clean_copy_without_the_callers_secrets() {
     let t = origin();
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
     // The check rests on a file never committed, and passes only where the
-    // judge's key is not in its environment.
+    // judge's key is not in its environment. It is the base's: the gate runs the
+    // base's verify for a goal the base has.
     let md = t.plan_md().replace(
         "verify: test -f README.md",
         "verify: test -f build.log && sh -c 'test -z \"$ANTHROPIC_API_KEY\"'",
     );
     t.write("plan.md", md);
-    t.write("build.log", "ok\n");
     t.ok(&["start", "ship", "--reapprove"]);
+    t.commit_all("the check");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("build.log", "ok\n");
     sign_off(&t);
     t.git(&["add", "plan.md", ".plan"]);
     t.git(&["commit", "-q", "-m", "ship it"]);

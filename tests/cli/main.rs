@@ -4,6 +4,7 @@
 mod adversary;
 mod architecture;
 mod audit_history;
+mod base_contract;
 mod audit_rewrites;
 mod borrowed_proof;
 mod byte_loss;
