@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{Test, BIN};
+use crate::util::{BIN, Test};
 
 const PLAN: &str = "# Plan: Forge
 

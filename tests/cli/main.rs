@@ -4,8 +4,8 @@
 mod adversary;
 mod architecture;
 mod audit_history;
-mod base_contract;
 mod audit_rewrites;
+mod base_contract;
 mod borrowed_proof;
 mod byte_loss;
 mod checkpoints_remote;
