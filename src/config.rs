@@ -1407,7 +1407,7 @@ pub struct NotifyRule {
 pub fn notify_event_names() -> impl Iterator<Item = &'static str> {
     crate::plan::event::Event::NAMES
         .into_iter()
-        .chain(crate::hooks::guard::LoopEvent::NAMES)
+        .chain(crate::loop_budget::LoopEvent::NAMES)
 }
 
 #[cfg(test)]
