@@ -288,15 +288,7 @@ pub fn load_with_sources(repo_root: Option<&Path>) -> Result<(Config, Sources)> 
 }
 
 fn load_files(repo: Option<&Path>, user: Option<&Path>) -> Result<(Config, Sources)> {
-    let mut layers = Vec::with_capacity(2);
-    for (source, path) in [(Source::Repo, repo), (Source::User, user)] {
-        if let Some(path) = path
-            && let Some(raw) = read_layer(path, source)?
-        {
-            layers.push((source, raw));
-        }
-    }
-    Ok(resolve(&layers))
+    load_layers(repo, user, None)
 }
 
 /// As [`load`], for the hooks: a top-level section of a settings file that does
@@ -305,35 +297,48 @@ fn load_files(repo: Option<&Path>, user: Option<&Path>) -> Result<(Config, Sourc
 /// off. Returns one line for each section, or file, left out.
 pub fn load_lenient(repo_root: Option<&Path>) -> (Config, Vec<String>) {
     let mut notes = Vec::new();
+    let repo = repo_root.map(repo_file);
+    let loaded = load_layers(repo.as_deref(), user_file().as_deref(), Some(&mut notes));
+    // A lenient load turns every failure into a note, so it cannot fail.
+    (loaded.map_or_else(|_| Config::default(), |(c, _)| c), notes)
+}
+
+/// The one load: the repository's file over the user's, each read and parsed once.
+/// With `notes` (the hooks' lenient load) a file that does not read is left out and
+/// a section that does not parse is left at its defaults, each with a note; without,
+/// the first error is the answer.
+fn load_layers(
+    repo: Option<&Path>,
+    user: Option<&Path>,
+    mut notes: Option<&mut Vec<String>>,
+) -> Result<(Config, Sources)> {
     let mut layers = Vec::with_capacity(2);
-    let files = [
-        (Source::Repo, repo_root.map(repo_file)),
-        (Source::User, user_file()),
-    ];
-    for (source, path) in files {
+    for (source, path) in [(Source::Repo, repo), (Source::User, user)] {
         let Some(path) = path else { continue };
         let name = match source {
             Source::Repo => REPO_NAME.to_string(),
-            _ => display_path(&path),
+            _ => display_path(path),
         };
-        let text = match read_text(&path, &name) {
-            Ok(Some(text)) => text,
-            Ok(None) => continue,
-            Err(e) => {
+        let text = match (read_text(path, &name), notes.as_deref_mut()) {
+            (Ok(Some(text)), _) => text,
+            (Ok(None), _) => continue,
+            (Err(e), Some(notes)) => {
                 notes.push(format!("plan: {}; using the defaults", first_line(&e)));
                 continue;
             }
+            (Err(e), None) => return Err(e),
         };
-        match parse(&text, &name) {
-            Ok(raw) => layers.push((source, raw)),
-            Err(_) => {
+        match (parse(&text, &name), notes.as_deref_mut()) {
+            (Ok(raw), _) => layers.push((source, raw)),
+            (Err(_), Some(notes)) => {
                 let (raw, left_out) = parse_sections(&text, &name);
                 notes.extend(left_out);
                 layers.push((source, raw));
             }
+            (Err(e), None) => return Err(e),
         }
     }
-    (resolve(&layers).0, notes)
+    Ok(resolve(&layers))
 }
 
 fn first_line(e: &anyhow::Error) -> String {
@@ -454,17 +459,6 @@ pub fn write(path: &Path, name: &str, text: &str) -> Result<()> {
             Exit::env(format!("cannot write {name}: {e}; nothing was changed"))
         }
     })
-}
-
-fn read_layer(path: &Path, source: Source) -> Result<Option<RawFile>> {
-    let name = match source {
-        Source::Repo => REPO_NAME.to_string(),
-        _ => display_path(path),
-    };
-    match read_text(path, &name)? {
-        Some(text) => parse(&text, &name).map(Some),
-        None => Ok(None),
-    }
 }
 
 fn parse(text: &str, name: &str) -> Result<RawFile> {
@@ -1253,33 +1247,10 @@ fn reword(message: &str) -> String {
     ours.to_string()
 }
 
+/// "; did you mean judge.model?", or nothing: the one "did you mean" of plan.
 fn did_you_mean(word: &str, names: &[&str], prefix: &str) -> String {
-    names
-        .iter()
-        .map(|n| (distance(word, n), n))
-        .filter(|(d, n)| *d <= 2.max(n.len() / 4))
-        .min()
-        .map_or(String::new(), |(_, n)| {
-            format!("; did you mean {prefix}{n}?")
-        })
-}
-
-/// Levenshtein distance, for "did you mean".
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = (prev + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            prev = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
+    crate::plan::nearest::did_you_mean(word, names.iter().copied(), prefix)
+        .map_or(String::new(), |hint| format!("; {hint}"))
 }
 
 /// The keys leading to `column` of `line` (both 1-based): the keys written on that
@@ -1436,7 +1407,7 @@ pub struct NotifyRule {
 pub fn notify_event_names() -> impl Iterator<Item = &'static str> {
     crate::plan::event::Event::NAMES
         .into_iter()
-        .chain(crate::hooks::guard::LoopEvent::NAMES)
+        .chain(crate::loop_budget::LoopEvent::NAMES)
 }
 
 #[cfg(test)]
@@ -1976,7 +1947,5 @@ notify:
         for name in ["auto", "claude", "none", "command"] {
             assert_eq!(name.parse::<BackendChoice>().unwrap().to_string(), name);
         }
-        assert_eq!(distance("timout_secs", "timeout_secs"), 1);
-        assert_eq!(distance("", "abc"), 3);
     }
 }

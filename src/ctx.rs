@@ -409,12 +409,11 @@ impl Ctx {
 /// What a mistyped id was meant to be: the nearest ids; else, in a short plan,
 /// every id, and in a long one where to find them.
 fn unknown_id_hint(query: &str, candidates: &[String]) -> String {
-    let near = crate::plan::nearest::nearest(query, candidates.iter().map(String::as_str));
-    match near.as_slice() {
-        [] if candidates.len() <= 5 => format!("goals are {}", candidates.join(", ")),
-        [] => "`plan show` lists the goals with their ids".to_string(),
-        [one] => format!("did you mean {one}?"),
-        many => format!("did you mean one of {}?", many.join(", ")),
+    let near = crate::plan::nearest::did_you_mean(query, candidates.iter().map(String::as_str), "");
+    match near {
+        Some(hint) => hint,
+        None if candidates.len() <= 5 => format!("goals are {}", candidates.join(", ")),
+        None => "`plan show` lists the goals with their ids".to_string(),
     }
 }
 

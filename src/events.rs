@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::config::{self, Config};
-use crate::hooks::guard::LoopEvent;
+use crate::loop_budget::LoopEvent;
 use crate::notify;
 use crate::plan::event::Event;
 use crate::plan::model;

@@ -162,6 +162,46 @@ pub fn show(seconds: u64) -> String {
     format!("{d:#}")
 }
 
+/// What a running loop did at a stop. Not a log line: the loop's runtime, recorded
+/// under `<git-dir>/plan/`, never in plan.md.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum LoopEvent {
+    /// The agent was kept working: continuation `continuation` of `budget`.
+    LoopContinued {
+        session: String,
+        continuation: u32,
+        budget: u32,
+        goals: String,
+        /// The goal named first, whose budget the continuation spends.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        goal: Option<String>,
+    },
+    /// The loop let the agent stop. `reason` is `paused`, `aborted` (the person
+    /// stopped the turn), `host_error`, `no_work`,
+    /// `budget_spent`, `goal_budget`, `token_budget`, `time_budget`, `stalled` or
+    /// `loop_judge`;
+    /// `ended`: the loop is over (a pause, an abort or a host error, which pauses the
+    /// loop only when no retry gets past it, lets only this stop go).
+    LoopLetGo {
+        session: String,
+        reason: &'static str,
+        why: String,
+        ended: bool,
+    },
+    /// `goal` spent its budget, `continuations` while named first, without a
+    /// sign-off: the loop passes it over until `plan goal rearm`.
+    GoalBudgetLimited {
+        session: String,
+        goal: String,
+        continuations: u32,
+    },
+}
+
+impl LoopEvent {
+    pub const NAMES: [&'static str; 3] = ["loop_continued", "loop_let_go", "goal_budget_limited"];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

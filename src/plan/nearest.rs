@@ -1,5 +1,6 @@
-//! Typos: the known words nearest to one that is not known (goal ids, statuses), by
-//! edit distance with a swap of two neighbours counted as one edit.
+//! Typos: the known words nearest to one that is not known (goal ids, statuses,
+//! settings keys, event names), by edit distance with a swap of two neighbours
+//! counted as one edit, and the one "did you mean" every message uses.
 
 use super::status::Status;
 
@@ -22,6 +23,24 @@ pub fn nearest<'c>(query: &str, candidates: impl IntoIterator<Item = &'c str>) -
         .filter(|&(d, _)| d == best)
         .map(|(_, c)| c)
         .collect()
+}
+
+/// The hint for a word that is not known, each candidate written after `prefix`
+/// (`judge.`): "did you mean x?", or "did you mean one of x, y?" when several are
+/// as near. `None` when none is near.
+pub fn did_you_mean<'c>(
+    query: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+    prefix: &str,
+) -> Option<String> {
+    match nearest(query, candidates).as_slice() {
+        [] => None,
+        [one] => Some(format!("did you mean {prefix}{one}?")),
+        many => {
+            let many: Vec<String> = many.iter().map(|n| format!("{prefix}{n}")).collect();
+            Some(format!("did you mean one of {}?", many.join(", ")))
+        }
+    }
 }
 
 /// The one status `word` is a single edit away from (`actve`, `opne`, `Done`).
@@ -101,6 +120,16 @@ mod tests {
         assert_eq!(nearest("nope", ids), Vec::<&str>::new());
         assert_eq!(nearest("cache-dcos", ids), ["cache-docs"]);
         assert_eq!(nearest("x", ["a", "b", "xy"]), ["a", "b", "xy"]);
+        let keys = ["backend", "model", "timeout_secs"];
+        assert_eq!(
+            did_you_mean("modle", keys, "judge.").as_deref(),
+            Some("did you mean judge.model?")
+        );
+        assert_eq!(
+            did_you_mean("x", ["a", "b"], "").as_deref(),
+            Some("did you mean one of a, b?")
+        );
+        assert_eq!(did_you_mean("nope", keys, ""), None);
     }
 
     #[test]
