@@ -552,3 +552,160 @@ fn the_two_job_gate_finds_a_verify_green_at_start_from_the_verify_jobs_results()
     });
     t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
 }
+
+// Attack on red first at the gate: the pull request's first commit deletes the
+// file the base's verify checks, the goal is started on that broken tree (its
+// line says failing, and both commits the gate re-runs it at, the one the line
+// names and the one before the line was added, fail too), and the work puts the
+// file back unchanged. The verify passed on the base and rests on nothing the pull
+// request changed, yet the gate never runs it there.
+#[test]
+#[ignore = "open: a commit that deletes what verify checks before the start dodges red first"]
+fn a_start_after_deleting_what_verify_checks_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("VERIFY", "test -f base.txt"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("base.txt", "there\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.git(&["rm", "-q", "base.txt"]);
+    t.commit_all("tidy");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("base.txt", "there\n");
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack on the gate's reach: a goal the base has as imported done (`plan import`
+// of another tool's export, which carries its verify) is broken by the pull
+// request through the very file its verify checks. The gate re-runs only goals
+// signed off here, so it shows no goal and passes; `plan audit --reverify` skips
+// it too. A goal that reads done is broken, and nothing says so.
+#[test]
+#[ignore = "open: a pull request breaking an imported done goal's verify passes the gate"]
+fn a_pull_request_breaking_an_imported_done_goal_fails_the_gate() {
+    let verify = "grep -q 'a + b' calc.py";
+    // Another repository's export of the goal, done there.
+    let there = Test::new().plan(&format!(
+        "# Plan: Elsewhere\n\n## Goal: Add works\n<!-- id: add -->\nstatus: active\ndone_when: add adds\nverify: {verify}\n\n## Log\n"
+    ));
+    there.write("calc.py", "def add(a, b):\n    return a + b\n");
+    there.ok(&["start", "add"]);
+    there.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--judge",
+        "none",
+    ]);
+    let export = there.ok(&["export"]).stdout;
+    let t = Test::new().plan("# Plan: G\n\n## Log\n");
+    t.write("export.json", export);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.ok(&["import", "export.json"]);
+    t.ok(&["review", "--approve"]);
+    assert!(t.plan_md().contains("add imported as done from plan"));
+    assert!(t.plan_md().contains(&format!("verify: {verify}")));
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("calc.py", "def add(a, b):\n    return 0\n");
+    t.commit_all("tidy");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack on red first: the verify runs a script the work itself adds
+// (`sh check.sh`), so at the start it fails only because the script is not there
+// yet, and that reads as red. The script checks a file the base already had,
+// unchanged since: run at the start commit with the pull request's script, the
+// verify passes, and it said nothing about the work.
+#[test]
+#[ignore = "open: a verify script the work adds reads as red at the start however little it checks"]
+fn a_verify_script_added_by_the_work_does_not_dodge_green_at_start() {
+    let (t, base) = pull_request("sh check.sh", &[("README.md", "# Hello\n")], &[], |t| {
+        t.write("check.sh", "test -f README.md\n")
+    });
+    gate_fails(&t, &base);
+}
+
+// Attack: more ways to switch the tests off without a test file the detector
+// reads as weakened: a module exit spelled another way in a package's
+// `__init__.py` (`from os import _exit`, `import sys as s`, `__import__`), an
+// autouse fixture in a root conftest that skips every test, pytest hooks outside
+// the detector's list (`pytest_sessionstart`, `pytest_cmdline_main`), a Go
+// `TestMain` that never calls `m.Run()`, a `jest` block in package.json. (A root
+// conftest's top-level `os._exit(0)` and a `mocha` block are caught already.) The always-failing tests
+// stay; the gate is green.
+#[test]
+#[ignore = "open: more runner switches pass the gate unseen"]
+fn more_runner_switches_are_weakened_tests() {
+    let cases: &[(&str, &str)] = &[
+        ("tests/__init__.py", "from os import _exit\n_exit(0)\n"),
+        ("tests/__init__.py", "import sys as s\ns.exit(0)\n"),
+        ("tests/__init__.py", "__import__('os')._exit(0)\n"),
+        (
+            "conftest.py",
+            "import pytest\n\n@pytest.fixture(autouse=True)\ndef _quiet():\n    pytest.skip('flaky here')\n",
+        ),
+        (
+            "conftest.py",
+            "import os\n\ndef pytest_sessionstart(session):\n    os._exit(0)\n",
+        ),
+        (
+            "conftest.py",
+            "def pytest_cmdline_main(config):\n    return 0\n",
+        ),
+        (
+            "main_test.go",
+            "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tos.Exit(0)\n}\n",
+        ),
+        (
+            "package.json",
+            "{\"scripts\": {\"test\": \"jest\"}, \"jest\": {\"testPathIgnorePatterns\": [\".\"]}}\n",
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in cases {
+        let (t, base) = pull_request(
+            "test -f done.txt",
+            &[
+                ("tests/test_a.py", "def test_a():\n    assert 1 == 2\n"),
+                ("a.test.js", "test('a', () => { expect(1).toBe(2) })\n"),
+                (
+                    "calc_test.go",
+                    "package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif 1 != 2 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
+                ),
+                ("package.json", "{\"scripts\": {\"test\": \"jest\"}}\n"),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {}", text.lines().last().unwrap_or("")));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
