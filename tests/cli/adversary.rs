@@ -757,3 +757,36 @@ fn a_verify_job_does_not_let_the_pull_request_set_the_next_steps_environment() {
         out.status.code()
     );
 }
+
+// Attack: the base's verify is `make -s check`; the pull request leaves the
+// Makefile alone and adds a `GNUmakefile` (or `makefile`), which make reads
+// first, whose `check` runs `true`. A new file is not counted as a changed one, so
+// nothing the verify rests on "changed", and the check the base wrote never runs.
+#[test]
+#[ignore = "open: a new GNUmakefile or makefile shadows the base's Makefile unseen"]
+fn a_makefile_shadowed_by_a_new_gnumakefile_is_a_weakened_test() {
+    let mut missed = Vec::new();
+    for name in ["GNUmakefile", "makefile"] {
+        let (t, base) = pull_request(
+            "make -s check",
+            &[("Makefile", "check:\n\tgrep -q 42 made.txt\n")],
+            &[],
+            |t| {
+                t.write(name, "check:\n\ttrue\n");
+                t.write("made.txt", "1\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(name);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
