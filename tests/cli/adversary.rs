@@ -790,3 +790,101 @@ fn a_makefile_shadowed_by_a_new_gnumakefile_is_a_weakened_test() {
     }
     assert!(missed.is_empty(), "gate green on: {missed:?}");
 }
+
+// Attack: the base's verify is `npm test --silent`, whose package.json script
+// runs a file (`sh scripts/test.sh`, `node scripts/test.js`); the pull request
+// leaves package.json alone and guts that file to exit 0. A Makefile's included
+// file rewritten the same way is a weakened test; this one is not looked at.
+#[test]
+#[ignore = "open: the file package.json's test script runs, gutted, passes the gate"]
+fn a_gutted_script_behind_npm_test_is_a_weakened_test() {
+    let mut missed = Vec::new();
+    for (script, path, text) in [
+        (
+            "sh scripts/test.sh",
+            "scripts/test.sh",
+            "grep -q 42 made.txt\n",
+        ),
+        (
+            "node scripts/test.js",
+            "scripts/test.js",
+            "if (!require('fs').readFileSync('made.txt', 'utf8').includes('42')) process.exit(1)\n",
+        ),
+    ] {
+        let package = format!("{{\"scripts\": {{\"test\": \"{script}\"}}}}\n");
+        let (t, base) = pull_request(
+            "npm test --silent",
+            &[("package.json", &package), (path, text)],
+            &[],
+            |t| {
+                let gutted = if path.ends_with(".sh") {
+                    "exit 0\n"
+                } else {
+                    "process.exit(0)\n"
+                };
+                t.write(path, gutted);
+                t.write("made.txt", "1\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(path);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+// Honest work that fails: a goal the base has as imported done (another tool's
+// export) is signed off here, as `plan import` says to (`plan complete ID signs
+// one off here`). There is no work to do, so its verify passed at the base, and
+// the gate fails it on verify-green-at-start: every such sign-off is red, which
+// teaches people to ignore the gate.
+#[test]
+#[ignore = "open: signing off an imported done goal fails the gate on verify-green-at-start"]
+fn signing_off_an_imported_done_goal_passes_the_gate() {
+    let verify = "grep -q 'a + b' calc.py";
+    let there = Test::new().plan(&format!(
+        "# Plan: Elsewhere\n\n## Goal: Add works\n<!-- id: add -->\nstatus: active\ndone_when: add adds\nverify: {verify}\nfailure_modes:\n- add ignores its arguments\n\n## Log\n"
+    ));
+    there.write("calc.py", "def add(a, b):\n    return a + b\n");
+    there.ok(&["start", "add"]);
+    there.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--judge",
+        "none",
+    ]);
+    let export = there.ok(&["export"]).stdout;
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan("# Plan: G\n\n## Log\n");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("export.json", export);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.ok(&["import", "export.json"]);
+    t.ok(&["review", "--approve"]);
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--path",
+        "calc.py",
+    ]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
