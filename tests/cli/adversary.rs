@@ -4,7 +4,7 @@
 //! it. Each is ignored until the hole it names is closed.
 
 use crate::gate::{rev, user_judge};
-use crate::util::{Test, fixture_path};
+use crate::util::{Test, fixture, fixture_path};
 
 const PLAN: &str = "# Plan: Gate
 
@@ -887,4 +887,31 @@ fn signing_off_an_imported_done_goal_passes_the_gate() {
     t.commit_all("sign off");
     user_judge(&t, "accept");
     t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
+
+// Attack on the refusal of a judge inside the repository: only argv[0] is
+// checked, so `command: ["sh", "judge.sh"]` runs a judge the agent wrote in the
+// repository through an interpreter outside it. `./judge.sh` is refused; this
+// signs off ("judge accept"), and `plan judge command sh judge.sh` sets it.
+#[test]
+#[ignore = "open: a command judge run through an interpreter (sh judge.sh) escapes the inside-the-repo refusal"]
+fn a_judge_script_in_the_repository_run_by_an_interpreter_is_refused() {
+    let t = Test::new().plan(&PLAN.replace("VERIFY", "test -f made.txt"));
+    t.write("made.txt", "made\n");
+    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+    t.write("judge.sh", "cat >/dev/null\ncat verdict.txt\n");
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  backend: command\n  command: [\"sh\", \"judge.sh\"]\n",
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("inside the repository"),
+        "{}",
+        run.stderr
+    );
+    t.run(&["judge", "command", "sh", "judge.sh"]).code(2);
 }
