@@ -915,3 +915,51 @@ fn a_judge_script_in_the_repository_run_by_an_interpreter_is_refused() {
     );
     t.run(&["judge", "command", "sh", "judge.sh"]).code(2);
 }
+
+// Attack: more assertions weakened in place or made unable to fail, counts
+// unchanged: an exact comparison turned into "not some other value" (`== 5` to
+// `!= 6`, `toBe(5)` to `not.toBe(6)`, `assert_eq!` to `assert_ne!`), a unittest
+// `assertEqual` become `assertIsNotNone`, the expected value computed by the code
+// under test. (`or 1` and vitest's `toBeTruthy()` are caught already.)
+#[test]
+#[ignore = "open: more in-place weakenings of assertions pass the gate"]
+fn more_assertions_weakened_in_place_are_weakened_tests() {
+    let py = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let ut = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+    let rs = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n";
+    let ts = "import { test, expect } from 'vitest'\nimport { add } from './calc'\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5)\n})\n";
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("tests/test_calc.py", py, "== 5", "!= 6"),
+        (
+            "tests/test_calc.py",
+            py,
+            "add(2, 3) == 5",
+            "add(2, 3) == add(3, 2)",
+        ),
+        (
+            "tests/test_calc.py",
+            ut,
+            "self.assertEqual(add(2, 3), 5)",
+            "self.assertIsNotNone(add(2, 3))",
+        ),
+        (
+            "tests/calc.rs",
+            rs,
+            "assert_eq!(calc::add(2, 3), 5)",
+            "assert_ne!(calc::add(2, 3), 6)",
+        ),
+        ("calc.test.ts", ts, ".toBe(5)", ".not.toBe(6)"),
+    ];
+    let mut missed = Vec::new();
+    for (path, text, from, to) in cases {
+        let (t, base) = pull_request("test -f done.txt", &[(path, text)], &[], |t| {
+            t.write(path, text.replace(from, to));
+            t.write("done.txt", "done\n");
+        });
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(*to);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
