@@ -963,3 +963,35 @@ fn more_assertions_weakened_in_place_are_weakened_tests() {
     }
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
+
+// Attack on red first: the verify's script, committed before the start and
+// untouched since, fails wherever plan.md has no `started` line for the goal, so it
+// fails at every commit the gate re-runs it at before the work, and passes after;
+// what it checks (README.md) the base already had. Nothing it names changed since
+// the start, and plan.md is plan's own, so no rule looks at it.
+#[test]
+#[ignore = "open: a verify that reads its own start line in plan.md dodges red first"]
+fn a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(&PLAN.replace("VERIFY", "sh check.sh"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "check.sh",
+        "grep -q ' w started' plan.md && test -f README.md\n",
+    );
+    t.commit_all("the check");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
