@@ -995,3 +995,55 @@ fn a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start() {
     user_judge(&t, "accept");
     gate_fails(&t, &base);
 }
+
+// Attack: a new goal whose verify can never fail and names no file in the
+// repository: `echo ok | grep -q ok`, `test -r /dev/null`, `git --version`,
+// `expr 1`. `plan add` does not warn, red first sees it pass at the start, but
+// with no file named, any change to the repository counts as "something it rests
+// on changed", so the work touching one unrelated file clears it. (`true`,
+// `test 1`, `test -d /`, `env true`, `timeout 5 true`, `python3 -c 1`,
+// `sh -c 'exit 0'`, `test -n ok` are caught already.)
+#[test]
+#[ignore = "open: verifies that cannot fail and name no file pass the gate once any file changes"]
+fn verifies_that_cannot_fail_and_name_no_file_fail_the_gate() {
+    let mut missed = Vec::new();
+    for verify in [
+        "echo ok | grep -q ok",
+        "test -r /dev/null",
+        "git --version",
+        "expr 1",
+    ] {
+        let t = Test::new();
+        let claude = fixture_path("judges/claude-accept");
+        t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+        let t = t.with_bin().plan("# Plan: Gate\n\n## Log\n");
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.write("README.md", "# Hello\n");
+        t.commit_all("base");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.ok(&[
+            "add",
+            "Work",
+            "--done-when",
+            "the feature works",
+            "--verify",
+            verify,
+            "--failure-mode",
+            "faked",
+        ]);
+        t.commit_all("add");
+        t.ok(&["start", "work"]);
+        t.commit_all("start");
+        t.write("feature.txt", "x\n");
+        t.commit_all("work");
+        t.ok(&["complete", "work", "--evidence", "the feature works"]);
+        t.commit_all("sign off");
+        user_judge(&t, "accept");
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(verify);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
