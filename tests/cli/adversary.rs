@@ -4,7 +4,7 @@
 //! it. Each is ignored until the hole it names is closed.
 
 use crate::gate::{rev, user_judge};
-use crate::util::{Test, fixture_path};
+use crate::util::{Test, fixture, fixture_path};
 
 const PLAN: &str = "# Plan: Gate
 
@@ -551,4 +551,499 @@ fn the_two_job_gate_finds_a_verify_green_at_start_from_the_verify_jobs_results()
         t.write("made.txt", "made\n")
     });
     t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
+
+// Attack on red first at the gate: the pull request's first commit deletes the
+// file the base's verify checks, the goal is started on that broken tree (its
+// line says failing, and both commits the gate re-runs it at, the one the line
+// names and the one before the line was added, fail too), and the work puts the
+// file back unchanged. The verify passed on the base and rests on nothing the pull
+// request changed, yet the gate never runs it there.
+#[test]
+#[ignore = "open: a commit that deletes what verify checks before the start dodges red first"]
+fn a_start_after_deleting_what_verify_checks_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("VERIFY", "test -f base.txt"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("base.txt", "there\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.git(&["rm", "-q", "base.txt"]);
+    t.commit_all("tidy");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("base.txt", "there\n");
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack on the gate's reach: a goal the base has as imported done (`plan import`
+// of another tool's export, which carries its verify) is broken by the pull
+// request through the very file its verify checks. The gate re-runs only goals
+// signed off here, so it shows no goal and passes; `plan audit --reverify` skips
+// it too. A goal that reads done is broken, and nothing says so.
+#[test]
+#[ignore = "open: a pull request breaking an imported done goal's verify passes the gate"]
+fn a_pull_request_breaking_an_imported_done_goal_fails_the_gate() {
+    let verify = "grep -q 'a + b' calc.py";
+    // Another repository's export of the goal, done there.
+    let there = Test::new().plan(&format!(
+        "# Plan: Elsewhere\n\n## Goal: Add works\n<!-- id: add -->\nstatus: active\ndone_when: add adds\nverify: {verify}\n\n## Log\n"
+    ));
+    there.write("calc.py", "def add(a, b):\n    return a + b\n");
+    there.ok(&["start", "add"]);
+    there.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--judge",
+        "none",
+    ]);
+    let export = there.ok(&["export"]).stdout;
+    let t = Test::new().plan("# Plan: G\n\n## Log\n");
+    t.write("export.json", export);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.ok(&["import", "export.json"]);
+    t.ok(&["review", "--approve"]);
+    assert!(t.plan_md().contains("add imported as done from plan"));
+    assert!(t.plan_md().contains(&format!("verify: {verify}")));
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("calc.py", "def add(a, b):\n    return 0\n");
+    t.commit_all("tidy");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack on red first: the verify runs a script the work itself adds
+// (`sh check.sh`), so at the start it fails only because the script is not there
+// yet, and that reads as red. The script checks a file the base already had,
+// unchanged since: run at the start commit with the pull request's script, the
+// verify passes, and it said nothing about the work.
+#[test]
+#[ignore = "open: a verify script the work adds reads as red at the start however little it checks"]
+fn a_verify_script_added_by_the_work_does_not_dodge_green_at_start() {
+    let (t, base) = pull_request("sh check.sh", &[("README.md", "# Hello\n")], &[], |t| {
+        t.write("check.sh", "test -f README.md\n")
+    });
+    gate_fails(&t, &base);
+}
+
+// Attack: more ways to switch the tests off without a test file the detector
+// reads as weakened: a module exit spelled another way in a package's
+// `__init__.py` (`from os import _exit`, `import sys as s`, `__import__`), an
+// autouse fixture in a root conftest that skips every test, pytest hooks outside
+// the detector's list (`pytest_sessionstart`, `pytest_cmdline_main`), a Go
+// `TestMain` that never calls `m.Run()`, a `jest` block in package.json. (A root
+// conftest's top-level `os._exit(0)` and a `mocha` block are caught already.) The always-failing tests
+// stay; the gate is green.
+#[test]
+#[ignore = "open: more runner switches pass the gate unseen"]
+fn more_runner_switches_are_weakened_tests() {
+    let cases: &[(&str, &str)] = &[
+        ("tests/__init__.py", "from os import _exit\n_exit(0)\n"),
+        ("tests/__init__.py", "import sys as s\ns.exit(0)\n"),
+        ("tests/__init__.py", "__import__('os')._exit(0)\n"),
+        (
+            "conftest.py",
+            "import pytest\n\n@pytest.fixture(autouse=True)\ndef _quiet():\n    pytest.skip('flaky here')\n",
+        ),
+        (
+            "conftest.py",
+            "import os\n\ndef pytest_sessionstart(session):\n    os._exit(0)\n",
+        ),
+        (
+            "conftest.py",
+            "def pytest_cmdline_main(config):\n    return 0\n",
+        ),
+        (
+            "main_test.go",
+            "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tos.Exit(0)\n}\n",
+        ),
+        (
+            "package.json",
+            "{\"scripts\": {\"test\": \"jest\"}, \"jest\": {\"testPathIgnorePatterns\": [\".\"]}}\n",
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in cases {
+        let (t, base) = pull_request(
+            "test -f done.txt",
+            &[
+                ("tests/test_a.py", "def test_a():\n    assert 1 == 2\n"),
+                ("a.test.js", "test('a', () => { expect(1).toBe(2) })\n"),
+                (
+                    "calc_test.go",
+                    "package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif 1 != 2 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
+                ),
+                ("package.json", "{\"scripts\": {\"test\": \"jest\"}}\n"),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {}", text.lines().last().unwrap_or("")));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+// Attack on the two-job gate's verify job: the pull request's verify finds the
+// runner's file-command files at their well-known place (`$RUNNER_TEMP/
+// _runner_file_commands/`, here the test's) and appends to `GITHUB_ENV`, so the
+// job's next step (upload-artifact, a node program) runs with `LD_PRELOAD` or
+// `NODE_OPTIONS` of the pull request's choosing and can rewrite results.json
+// before it is uploaded: the judge job then reads a verdict the pull request
+// wrote. `--verify-only` exits 0 as if nothing happened.
+#[test]
+#[ignore = "open: the verify job's verify can write GITHUB_ENV for the upload step"]
+fn a_verify_job_does_not_let_the_pull_request_set_the_next_steps_environment() {
+    let runner = tempfile::Builder::new()
+        .prefix("plan-runner-")
+        .tempdir()
+        .unwrap();
+    let commands = runner.path().join("_runner_file_commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    let set_env = commands.join("set_env_1");
+    std::fs::write(&set_env, "").unwrap();
+    let script = format!(
+        "for f in {}/set_env_*; do [ -e .git ] || echo 'LD_PRELOAD=./evil.so' >> \"$f\"; done\ntest -f made.txt\n",
+        commands.display()
+    );
+    let (t, base) = pull_request("sh check.sh", &[], &[], |t| {
+        t.write("check.sh", &script);
+        t.write("made.txt", "made\n");
+    });
+    let results = t.dir.path().join("results.json");
+    let out = t
+        .cmd(&[
+            "audit",
+            "--base",
+            &base,
+            "--verify-only",
+            "--results",
+            results.to_str().unwrap(),
+        ])
+        .env("GITHUB_ENV", &set_env)
+        .env("RUNNER_TEMP", runner.path())
+        .output()
+        .unwrap();
+    let env_now = std::fs::read_to_string(&set_env).unwrap();
+    assert!(
+        env_now.is_empty() || out.status.code() != Some(0),
+        "verify job exit {:?} with GITHUB_ENV now {env_now:?}",
+        out.status.code()
+    );
+}
+
+// Attack: the base's verify is `make -s check`; the pull request leaves the
+// Makefile alone and adds a `GNUmakefile` (or `makefile`), which make reads
+// first, whose `check` runs `true`. A new file is not counted as a changed one, so
+// nothing the verify rests on "changed", and the check the base wrote never runs.
+#[test]
+#[ignore = "open: a new GNUmakefile or makefile shadows the base's Makefile unseen"]
+fn a_makefile_shadowed_by_a_new_gnumakefile_is_a_weakened_test() {
+    let mut missed = Vec::new();
+    for name in ["GNUmakefile", "makefile"] {
+        let (t, base) = pull_request(
+            "make -s check",
+            &[("Makefile", "check:\n\tgrep -q 42 made.txt\n")],
+            &[],
+            |t| {
+                t.write(name, "check:\n\ttrue\n");
+                t.write("made.txt", "1\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(name);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+// Attack: the base's verify is `npm test --silent`, whose package.json script
+// runs a file (`sh scripts/test.sh`, `node scripts/test.js`); the pull request
+// leaves package.json alone and guts that file to exit 0. A Makefile's included
+// file rewritten the same way is a weakened test; this one is not looked at.
+#[test]
+#[ignore = "open: the file package.json's test script runs, gutted, passes the gate"]
+fn a_gutted_script_behind_npm_test_is_a_weakened_test() {
+    let mut missed = Vec::new();
+    for (script, path, text) in [
+        (
+            "sh scripts/test.sh",
+            "scripts/test.sh",
+            "grep -q 42 made.txt\n",
+        ),
+        (
+            "node scripts/test.js",
+            "scripts/test.js",
+            "if (!require('fs').readFileSync('made.txt', 'utf8').includes('42')) process.exit(1)\n",
+        ),
+    ] {
+        let package = format!("{{\"scripts\": {{\"test\": \"{script}\"}}}}\n");
+        let (t, base) = pull_request(
+            "npm test --silent",
+            &[("package.json", &package), (path, text)],
+            &[],
+            |t| {
+                let gutted = if path.ends_with(".sh") {
+                    "exit 0\n"
+                } else {
+                    "process.exit(0)\n"
+                };
+                t.write(path, gutted);
+                t.write("made.txt", "1\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(path);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+// Honest work that fails: a goal the base has as imported done (another tool's
+// export) is signed off here, as `plan import` says to (`plan complete ID signs
+// one off here`). There is no work to do, so its verify passed at the base, and
+// the gate fails it on verify-green-at-start: every such sign-off is red, which
+// teaches people to ignore the gate.
+#[test]
+#[ignore = "open: signing off an imported done goal fails the gate on verify-green-at-start"]
+fn signing_off_an_imported_done_goal_passes_the_gate() {
+    let verify = "grep -q 'a + b' calc.py";
+    let there = Test::new().plan(&format!(
+        "# Plan: Elsewhere\n\n## Goal: Add works\n<!-- id: add -->\nstatus: active\ndone_when: add adds\nverify: {verify}\nfailure_modes:\n- add ignores its arguments\n\n## Log\n"
+    ));
+    there.write("calc.py", "def add(a, b):\n    return a + b\n");
+    there.ok(&["start", "add"]);
+    there.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--judge",
+        "none",
+    ]);
+    let export = there.ok(&["export"]).stdout;
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan("# Plan: G\n\n## Log\n");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("export.json", export);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.ok(&["import", "export.json"]);
+    t.ok(&["review", "--approve"]);
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--path",
+        "calc.py",
+    ]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
+
+// Attack on the refusal of a judge inside the repository: only argv[0] is
+// checked, so `command: ["sh", "judge.sh"]` runs a judge the agent wrote in the
+// repository through an interpreter outside it. `./judge.sh` is refused; this
+// signs off ("judge accept"), and `plan judge command sh judge.sh` sets it.
+#[test]
+#[ignore = "open: a command judge run through an interpreter (sh judge.sh) escapes the inside-the-repo refusal"]
+fn a_judge_script_in_the_repository_run_by_an_interpreter_is_refused() {
+    let t = Test::new().plan(&PLAN.replace("VERIFY", "test -f made.txt"));
+    t.write("made.txt", "made\n");
+    t.write("verdict.txt", fixture("judges/outputs/accept.txt"));
+    t.write("judge.sh", "cat >/dev/null\ncat verdict.txt\n");
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  backend: command\n  command: [\"sh\", \"judge.sh\"]\n",
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    let run = t.run(&["complete", "w", "--evidence", "the tests pass"]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("inside the repository"),
+        "{}",
+        run.stderr
+    );
+    t.run(&["judge", "command", "sh", "judge.sh"]).code(2);
+}
+
+// Attack: more assertions weakened in place or made unable to fail, counts
+// unchanged: an exact comparison turned into "not some other value" (`== 5` to
+// `!= 6`, `toBe(5)` to `not.toBe(6)`, `assert_eq!` to `assert_ne!`), a unittest
+// `assertEqual` become `assertIsNotNone`, the expected value computed by the code
+// under test. (`or 1` and vitest's `toBeTruthy()` are caught already.)
+#[test]
+#[ignore = "open: more in-place weakenings of assertions pass the gate"]
+fn more_assertions_weakened_in_place_are_weakened_tests() {
+    let py = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let ut = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+    let rs = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n";
+    let ts = "import { test, expect } from 'vitest'\nimport { add } from './calc'\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5)\n})\n";
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("tests/test_calc.py", py, "== 5", "!= 6"),
+        (
+            "tests/test_calc.py",
+            py,
+            "add(2, 3) == 5",
+            "add(2, 3) == add(3, 2)",
+        ),
+        (
+            "tests/test_calc.py",
+            ut,
+            "self.assertEqual(add(2, 3), 5)",
+            "self.assertIsNotNone(add(2, 3))",
+        ),
+        (
+            "tests/calc.rs",
+            rs,
+            "assert_eq!(calc::add(2, 3), 5)",
+            "assert_ne!(calc::add(2, 3), 6)",
+        ),
+        ("calc.test.ts", ts, ".toBe(5)", ".not.toBe(6)"),
+    ];
+    let mut missed = Vec::new();
+    for (path, text, from, to) in cases {
+        let (t, base) = pull_request("test -f done.txt", &[(path, text)], &[], |t| {
+            t.write(path, text.replace(from, to));
+            t.write("done.txt", "done\n");
+        });
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(*to);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+// Attack on red first: the verify's script, committed before the start and
+// untouched since, fails wherever plan.md has no `started` line for the goal, so it
+// fails at every commit the gate re-runs it at before the work, and passes after;
+// what it checks (README.md) the base already had. Nothing it names changed since
+// the start, and plan.md is plan's own, so no rule looks at it.
+#[test]
+#[ignore = "open: a verify that reads its own start line in plan.md dodges red first"]
+fn a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(&PLAN.replace("VERIFY", "sh check.sh"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "check.sh",
+        "grep -q ' w started' plan.md && test -f README.md\n",
+    );
+    t.commit_all("the check");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack: a new goal whose verify can never fail and names no file in the
+// repository: `echo ok | grep -q ok`, `test -r /dev/null`, `git --version`,
+// `expr 1`. `plan add` does not warn, red first sees it pass at the start, but
+// with no file named, any change to the repository counts as "something it rests
+// on changed", so the work touching one unrelated file clears it. (`true`,
+// `test 1`, `test -d /`, `env true`, `timeout 5 true`, `python3 -c 1`,
+// `sh -c 'exit 0'`, `test -n ok` are caught already.)
+#[test]
+#[ignore = "open: verifies that cannot fail and name no file pass the gate once any file changes"]
+fn verifies_that_cannot_fail_and_name_no_file_fail_the_gate() {
+    let mut missed = Vec::new();
+    for verify in [
+        "echo ok | grep -q ok",
+        "test -r /dev/null",
+        "git --version",
+        "expr 1",
+    ] {
+        let t = Test::new();
+        let claude = fixture_path("judges/claude-accept");
+        t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+        let t = t.with_bin().plan("# Plan: Gate\n\n## Log\n");
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.write("README.md", "# Hello\n");
+        t.commit_all("base");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.ok(&[
+            "add",
+            "Work",
+            "--done-when",
+            "the feature works",
+            "--verify",
+            verify,
+            "--failure-mode",
+            "faked",
+        ]);
+        t.commit_all("add");
+        t.ok(&["start", "work"]);
+        t.commit_all("start");
+        t.write("feature.txt", "x\n");
+        t.commit_all("work");
+        t.ok(&["complete", "work", "--evidence", "the feature works"]);
+        t.commit_all("sign off");
+        user_judge(&t, "accept");
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(verify);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
 }
