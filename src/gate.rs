@@ -857,6 +857,8 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         guard: Option<&crate::judge::guard::Guard>,
     ) -> Result<verified::Results> {
         let root = &ctx.repo()?.root;
+        // On a CI runner, the files that set the job's later steps' environment.
+        let runner_files = crate::runner_files::RunnerFiles::take();
         let mut ran: Vec<((String, String), Ran)> = Vec::new();
         let run = |ran: &mut Vec<((String, String), Ran)>,
                    line: &str,
@@ -877,6 +879,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                     "the judge is not asked while the pull request's code may still run; run the gate as two jobs (`plan install ci`)",
                 ));
             }
+            runner_files.check()?;
             if let Some(guard) = guard {
                 guard.check(Depth::Metadata)?;
             }

@@ -34,6 +34,7 @@ mod prompts;
 mod record;
 mod red_first;
 mod report;
+mod runner_files;
 mod running;
 mod service;
 mod signoff;

@@ -86,6 +86,32 @@ pub fn refuse_inside(program: &str, root: &Path) -> Result<()> {
     ))
 }
 
+/// The first of a command judge's arguments that names a regular file inside
+/// `root` (relative to `cwd`, where the judge starts, or absolute): `sh judge.sh`
+/// runs a script the agent could have written as surely as `./judge.sh` does.
+pub fn arg_inside(args: &[String], cwd: &Path, root: &Path) -> Option<PathBuf> {
+    let root = fs::canonicalize(root).ok()?;
+    args.iter().find_map(|arg| {
+        let path = cwd.join(arg);
+        if !fs::metadata(&path).ok()?.is_file() {
+            return None;
+        }
+        let real = fs::canonicalize(&path).ok()?;
+        real.starts_with(&root).then_some(real)
+    })
+}
+
+/// The refusal of a command judge whose argument [`arg_inside`] found.
+pub fn arg_inside_message(path: &Path) -> (String, &'static str) {
+    (
+        format!(
+            "refusing the command judge: its argument {} is a file inside the repository, where the agent under review could edit it",
+            path.display()
+        ),
+        "put the judge's script outside the repository and give its absolute path, e.g. `plan judge command sh ~/.local/share/my-judge.sh`",
+    )
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -347,6 +347,13 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
     // A command judge starts in the root; a relative name resolves there.
     let cwd = inv.cwd.as_deref().unwrap_or(root);
     if program::resolve(&inv.program, cwd, root)?.is_some() {
+        let args = judge.command.get(1..).unwrap_or_default();
+        if judge.backend == Backend::Command
+            && let Some(path) = program::arg_inside(args, cwd, root)
+        {
+            let (message, hint) = program::arg_inside_message(&path);
+            return Err(Exit::env_hint(message, hint));
+        }
         return Ok(());
     }
     Err(Exit::env_hint(

@@ -718,7 +718,6 @@ fn more_runner_switches_are_weakened_tests() {
 // before it is uploaded: the judge job then reads a verdict the pull request
 // wrote. `--verify-only` exits 0 as if nothing happened.
 #[test]
-#[ignore = "open: the verify job's verify can write GITHUB_ENV for the upload step"]
 fn a_verify_job_does_not_let_the_pull_request_set_the_next_steps_environment() {
     let runner = tempfile::Builder::new()
         .prefix("plan-runner-")
@@ -894,7 +893,6 @@ fn signing_off_an_imported_done_goal_passes_the_gate() {
 // repository through an interpreter outside it. `./judge.sh` is refused; this
 // signs off ("judge accept"), and `plan judge command sh judge.sh` sets it.
 #[test]
-#[ignore = "open: a command judge run through an interpreter (sh judge.sh) escapes the inside-the-repo refusal"]
 fn a_judge_script_in_the_repository_run_by_an_interpreter_is_refused() {
     let t = Test::new().plan(&PLAN.replace("VERIFY", "test -f made.txt"));
     t.write("made.txt", "made\n");
