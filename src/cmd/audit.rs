@@ -413,7 +413,13 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         // the judge's files are fingerprinted, in a scrubbed copy (and in the verify
         // job, never the judge's); a check whose own files changed fails here, unrun.
         let reverify = match (reverify, &base) {
-            (None, Some(b)) if !scoped && proof.is_proven() && goal.status() == Status::Done => {
+            // An imported done goal counts: another tool's word that it works is
+            // held to its verify like a sign-off's.
+            (None, Some(b))
+                if !scoped
+                    && (proof.is_proven() || matches!(proof, Proof::Imported { .. }))
+                    && goal.status() == Status::Done =>
+            {
                 let touched = gate::touched(ctx, &plan, goal, &b.commit)?;
                 if touched.is_empty() {
                     None

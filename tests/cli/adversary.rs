@@ -592,7 +592,6 @@ fn a_start_after_deleting_what_verify_checks_does_not_dodge_green_at_start() {
 // signed off here, so it shows no goal and passes; `plan audit --reverify` skips
 // it too. A goal that reads done is broken, and nothing says so.
 #[test]
-#[ignore = "open: a pull request breaking an imported done goal's verify passes the gate"]
 fn a_pull_request_breaking_an_imported_done_goal_fails_the_gate() {
     let verify = "grep -q 'a + b' calc.py";
     // Another repository's export of the goal, done there.
@@ -846,7 +845,6 @@ fn a_gutted_script_behind_npm_test_is_a_weakened_test() {
 // the gate fails it on verify-green-at-start: every such sign-off is red, which
 // teaches people to ignore the gate.
 #[test]
-#[ignore = "open: signing off an imported done goal fails the gate on verify-green-at-start"]
 fn signing_off_an_imported_done_goal_passes_the_gate() {
     let verify = "grep -q 'a + b' calc.py";
     let there = Test::new().plan(&format!(
