@@ -761,7 +761,6 @@ fn a_verify_job_does_not_let_the_pull_request_set_the_next_steps_environment() {
 // first, whose `check` runs `true`. A new file is not counted as a changed one, so
 // nothing the verify rests on "changed", and the check the base wrote never runs.
 #[test]
-#[ignore = "open: a new GNUmakefile or makefile shadows the base's Makefile unseen"]
 fn a_makefile_shadowed_by_a_new_gnumakefile_is_a_weakened_test() {
     let mut missed = Vec::new();
     for name in ["GNUmakefile", "makefile"] {

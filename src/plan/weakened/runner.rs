@@ -3,7 +3,8 @@
 //! package.json's test scripts and the shell `.npmrc` runs them with, pytest's
 //! options in any of its files, conftest hooks and the plugins it loads,
 //! jest/vitest/mocha config and vite's `test` block) and modules that shadow a
-//! runner's entry (`unittest/__main__.py`, `pytest.py`). A new file counts as a
+//! runner's entry (`unittest/__main__.py`, `pytest.py`, a `GNUmakefile` beside a
+//! `Makefile`). A new file counts as a
 //! changed one: it switches off tests that were there. Pure.
 
 use super::file_name;
@@ -32,6 +33,9 @@ enum Kind {
     /// vite.config.*: vitest reads its `test` block; the rest is the build's.
     ViteConfig,
     Shadow,
+    /// `GNUmakefile` and `makefile`: make reads either before `Makefile`, so a new
+    /// one replaces the targets a verify's `make check` runs.
+    MakeShadow,
 }
 
 fn kind(path: &str) -> Option<Kind> {
@@ -47,6 +51,7 @@ fn kind(path: &str) -> Option<Kind> {
         "pytest.ini" | ".pytest.ini" | "pytest.toml" | ".pytest.toml" | "tox.ini" | "setup.cfg"
         | "pyproject.toml" => Kind::PytestConfig,
         "conftest.py" => Kind::Conftest,
+        "GNUmakefile" | "makefile" => Kind::MakeShadow,
         "pytest.py" | "unittest.py" | "sitecustomize.py" | "usercustomize.py" | "nose.py" => {
             Kind::Shadow
         }
@@ -85,6 +90,10 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
             "{} a module of a test runner's name, which runs instead of the runner",
             if before.is_some() { "changes" } else { "adds" }
         )),
+        // A changed one is the verify's own Makefile, which its closure follows.
+        Kind::MakeShadow => before
+            .is_none()
+            .then(|| format!("adds {}, which make reads before Makefile", file_name(path))),
         Kind::CargoConfig => new_lines(&cargo_lines(old), &cargo_lines(after))
             .map(|l| format!("cargo's test runner or an alias changed ({l})")),
         Kind::CargoToml => new_lines(&manifest_lines(old), &manifest_lines(after))
@@ -416,4 +425,23 @@ fn cannot_fail(command: &str) -> bool {
         || c.starts_with("echo ")
         || c.ends_with("|| true")
         || c.ends_with("|| exit 0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::finding;
+
+    #[test]
+    fn a_new_makefile_make_reads_first_is_a_finding_and_an_edited_one_is_not() {
+        let check = "check:\n\ttrue\n";
+        for name in ["GNUmakefile", "sub/makefile"] {
+            let found = finding(name, None, check).unwrap();
+            assert!(
+                found.contains("which make reads before Makefile"),
+                "{found}"
+            );
+            assert_eq!(finding(name, Some("check:\n\tmake test\n"), check), None);
+        }
+        assert_eq!(finding("Makefile", None, check), None);
+    }
 }
