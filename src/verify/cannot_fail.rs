@@ -14,6 +14,10 @@ use super::Verify;
 pub fn cannot_fail(verify: &Verify) -> Option<String> {
     let mut why = None;
     for pipeline in &verify.chain {
+        if let Some(reason) = literal_grep(&pipeline.commands) {
+            why.get_or_insert(reason);
+            continue;
+        }
         for argv in &pipeline.commands {
             let reason = command(argv, 0)?;
             why.get_or_insert(reason);
@@ -40,6 +44,13 @@ fn command(argv: &[String], depth: usize) -> Option<String> {
             Some(format!("{} lists a folder that is always there", shown()))
         }
         "exit" if args.is_empty() || args == ["0"] => Some(format!("{} exits 0", shown())),
+        // A program's own version or help: it looks at nothing of the repository.
+        _ if !args.is_empty() && args.iter().all(|a| a == "--version" || a == "--help") => Some(
+            format!("{} prints the program's own version or help", shown()),
+        ),
+        "expr" if matches!(args, [one] if is_true_literal(one)) => {
+            Some(format!("{} is a literal that is never 0", shown()))
+        }
         "test" => test(args).then(|| format!("{} is true whatever the repository holds", shown())),
         "[" => {
             let inner = args.strip_suffix(&["]".to_string()])?;
@@ -117,6 +128,64 @@ fn flag_value<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
         .flatten()
 }
 
+/// A literal `expr` prints and exits 0 on: a number other than 0, or a word.
+fn is_true_literal(word: &str) -> bool {
+    !word.is_empty() && word.trim_start_matches(['-', '+', '0']) != "" && !word.starts_with('(')
+}
+
+/// `echo TEXT | grep PATTERN` (or `printf`) where the text holds the pattern: the
+/// check reads only what the line itself says. Fixed patterns of plain characters
+/// only, so a pattern that could fail on that text is never called hollow.
+fn literal_grep(commands: &[Vec<String>]) -> Option<String> {
+    let [producer, grep] = commands else {
+        return None;
+    };
+    let (program, words) = producer.split_first()?;
+    let text = match program.rsplit('/').next()? {
+        "echo" => words
+            .iter()
+            .skip_while(|w| *w == "-n")
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" "),
+        "printf" if words.len() == 1 && !words[0].contains(['%', '\\']) => words[0].clone(),
+        _ => return None,
+    };
+    let (name, args) = grep.split_first()?;
+    if !matches!(name.rsplit('/').next()?, "grep" | "egrep" | "fgrep") {
+        return None;
+    }
+    let mut pattern = None;
+    let mut fold = false;
+    for arg in args {
+        match arg.as_str() {
+            "-q" | "-s" | "-F" | "--quiet" | "--silent" | "-qs" | "-sq" | "-qF" | "-Fq" => {}
+            "-i" | "-qi" | "-iq" => fold = true,
+            _ if arg.starts_with('-') => return None,
+            _ if pattern.is_none() => pattern = Some(arg.as_str()),
+            // A file operand: grep reads that, not the text.
+            _ => return None,
+        }
+    }
+    let pattern = pattern?;
+    let plain = !pattern.is_empty()
+        && pattern
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | ',' | ':' | '='));
+    let holds = if fold {
+        text.to_lowercase().contains(&pattern.to_lowercase())
+    } else {
+        text.contains(pattern)
+    };
+    (plain && holds).then(|| {
+        format!(
+            "`{} | {}` finds in the text what the line itself printed",
+            written(producer),
+            written(grep)
+        )
+    })
+}
+
 /// `.`, `./`, `/`, `..`: paths that exist in every checkout.
 fn is_here(path: &str) -> bool {
     matches!(path, "." | "./" | ".." | "../" | "/")
@@ -142,6 +211,8 @@ fn constant(words: &[&str]) -> Option<bool> {
         ["-n", s] => Some(!s.is_empty()),
         ["-z", s] => Some(s.is_empty()),
         ["-e" | "-d" | "-r" | "-x" | "-w", path] if is_here(path) => Some(true),
+        ["-e" | "-r" | "-w" | "-c", "/dev/null" | "/dev/zero"] => Some(true),
+        ["-e" | "-d" | "-r" | "-w" | "-x", "/tmp"] => Some(true),
         [a, "=" | "==", b] => Some(a == b),
         [a, "!=", b] => Some(a != b),
         [a, op @ ("-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge"), b] => {
@@ -375,6 +446,13 @@ mod tests {
             "true && echo ok",
             "echo ok | true",
             "ruby -e 'exit 0'",
+            "echo ok | grep -q ok",
+            "printf 'all good' | grep -qi GOOD",
+            "test -r /dev/null",
+            "[ -d /tmp ]",
+            "git --version",
+            "cargo --help",
+            "expr 1",
         ] {
             assert!(hollow(line).is_some(), "{line} can fail?");
         }
@@ -404,6 +482,16 @@ mod tests {
             "test 1 = 2",
             "make test",
             "exit 1",
+            "echo ok | grep -q ko",
+            "echo ok | grep -q 'o.'",
+            "echo ok | grep -q ok out.txt",
+            "echo ok | grep -vq ok",
+            "cat out.txt | grep -q ok",
+            "test -r /etc/app.conf",
+            "make version",
+            "git --version && cargo test",
+            "expr 0",
+            "expr 1 + 1",
         ] {
             assert_eq!(hollow(line), None, "{line}");
         }

@@ -999,7 +999,6 @@ fn a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start() {
 // `test 1`, `test -d /`, `env true`, `timeout 5 true`, `python3 -c 1`,
 // `sh -c 'exit 0'`, `test -n ok` are caught already.)
 #[test]
-#[ignore = "open: verifies that cannot fail and name no file pass the gate once any file changes"]
 fn verifies_that_cannot_fail_and_name_no_file_fail_the_gate() {
     let mut missed = Vec::new();
     for verify in [
