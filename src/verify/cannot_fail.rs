@@ -130,7 +130,9 @@ fn flag_value<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
 
 /// A literal `expr` prints and exits 0 on: a number other than 0, or a word.
 fn is_true_literal(word: &str) -> bool {
-    !word.is_empty() && word.trim_start_matches(['-', '+', '0']) != "" && !word.starts_with('(')
+    !word.is_empty()
+        && !word.trim_start_matches(['-', '+', '0']).is_empty()
+        && !word.starts_with('(')
 }
 
 /// `echo TEXT | grep PATTERN` (or `printf`) where the text holds the pattern: the
