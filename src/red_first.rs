@@ -236,9 +236,9 @@ pub fn unchanged_since(
 /// broken for the moment): the commit the start that counts names, when HEAD's
 /// history has it; and the commit before the one that added that line to the plan
 /// file (along HEAD's first parents), where the work cannot have begun if the start
-/// came first. A start with neither (`--no-verify` before any commit, a line written
-/// only in the working tree), and a goal with no start at all, are checked at `base`.
-/// Each once, full ids, in that order.
+/// came first; and `base`, for every goal (a start with neither, `--no-verify` before
+/// any commit or a line written only in the working tree, and no start at all, are
+/// checked there alone). Each once, full ids, in that order.
 pub fn start_commits(
     root: &Path,
     plan_rel: Option<&Path>,
@@ -276,8 +276,12 @@ pub fn start_commits(
             out.push(before);
         }
     }
-    if out.is_empty() {
-        out.push(git::resolve_commit(root, base)?);
+    // And the base, always: a start line taken after the pull request broke what
+    // the verify checks for the moment (deleted, then put back unchanged) names
+    // red commits only.
+    let base = git::resolve_commit(root, base)?;
+    if !out.contains(&base) {
+        out.push(base);
     }
     Ok(out)
 }

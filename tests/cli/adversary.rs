@@ -560,7 +560,6 @@ fn the_two_job_gate_finds_a_verify_green_at_start_from_the_verify_jobs_results()
 // file back unchanged. The verify passed on the base and rests on nothing the pull
 // request changed, yet the gate never runs it there.
 #[test]
-#[ignore = "open: a commit that deletes what verify checks before the start dodges red first"]
 fn a_start_after_deleting_what_verify_checks_does_not_dodge_green_at_start() {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
