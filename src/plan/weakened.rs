@@ -833,6 +833,17 @@ fn analyse(lang: Lang, text: &str) -> Read {
             }
         }
     }
+    // A TestMain that never calls `m.Run()` runs no test of its package.
+    if lang == Lang::Go
+        && let Some(at) = text.find("func TestMain(")
+    {
+        let body = &text[at..];
+        let body = body[1..].find("\nfunc ").map_or(body, |end| &body[..=end]);
+        if !body.contains(".Run()") {
+            skip_owners.push(String::new());
+            counts.switches += 1;
+        }
+    }
     if lang == Lang::Python {
         let exits = forms::exits(&toks, &layout);
         skip_owners.extend((0..exits).map(|_| String::new()));

@@ -600,11 +600,24 @@ pub(super) fn exits(toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
                     && ident(toks, i + 2) == Some(b)
                     && punct(toks, i + 3, '(')
             };
-            dotted("sys", "exit")
-                || dotted("os", "_exit")
+            // Through any name the module was imported as (`import sys as s`), and
+            // `__import__('os')._exit(…)`.
+            let any_exit = ident(toks, i).is_some()
+                && punct(toks, i + 1, '.')
+                && matches!(ident(toks, i + 2), Some("exit" | "_exit"))
+                && punct(toks, i + 3, '(');
+            let imported_exit = ident(toks, i) == Some("__import__")
+                && punct(toks, i + 1, '(')
+                && punct(toks, i + 3, ')')
+                && punct(toks, i + 4, '.')
+                && matches!(ident(toks, i + 5), Some("exit" | "_exit"))
+                && punct(toks, i + 6, '(');
+            any_exit
+                || imported_exit
                 || dotted("pytest", "exit")
                 || (ident(toks, i) == Some("raise") && ident(toks, i + 1) == Some("SystemExit"))
-                || (matches!(ident(toks, i), Some("exit" | "quit")) && punct(toks, i + 1, '('))
+                || (matches!(ident(toks, i), Some("exit" | "quit" | "_exit"))
+                    && punct(toks, i + 1, '('))
         })
         .count()
 }

@@ -313,7 +313,9 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
 /// Hooks of pytest that can skip, deselect or rewrite results, or run a test
 /// without calling it (`pytest_pyfunc_call`, `pytest_runtestloop`); and
 /// `pytest_plugins`, which loads another module's hooks as the conftest's own.
-const HOOKS: [&str; 18] = [
+const HOOKS: [&str; 20] = [
+    "pytest_sessionstart",
+    "pytest_cmdline_main",
     "collect_ignore",
     "collect_ignore_glob",
     "pytest_collection_modifyitems",
@@ -353,7 +355,21 @@ fn conftest_blocks(text: &str) -> Vec<String> {
                     .is_some_and(|after| after.trim_start().starts_with(['(', '=', ':', '+']))
             })
         };
-        if def.is_some_and(named) || (def.is_none() && named(trimmed)) {
+        // An autouse fixture runs before every test: one that skips or exits
+        // switches them all off.
+        let autouse = def.is_some()
+            && i > 0
+            && lines[i - 1].trim_start().starts_with('@')
+            && lines[i - 1].contains("autouse=True")
+            && lines[i + 1..]
+                .iter()
+                .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+                .any(|l| {
+                    ["skip(", "xfail(", "exit(", "fail("]
+                        .iter()
+                        .any(|c| l.contains(c))
+                });
+        if autouse || def.is_some_and(named) || (def.is_none() && named(trimmed)) {
             let mut block = trimmed.to_string();
             i += 1;
             while i < lines.len() {
@@ -395,6 +411,18 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
                 .collect(),
         )
     };
+    // jest reads its configuration from package.json's `jest` key as well.
+    let jest = |text: &str| -> Option<String> {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        value.get("jest").map(|v| v.to_string())
+    };
+    let jest_now = jest(after);
+    if jest_now.is_some() && jest_now != before.and_then(jest) {
+        let shown: String = jest_now.unwrap_or_default().chars().take(80).collect();
+        return Some(format!(
+            "jest's configuration in package.json changed ({shown})"
+        ));
+    }
     let new = scripts(after).unwrap_or_default();
     let Some(before) = before else {
         let (key, value) = new.iter().find(|(_, v)| cannot_fail(v))?;
