@@ -505,36 +505,8 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
         .collect())
 }
 
-/// Commands that read only the files their words name (and stdin), run no other
-/// program and load no code: a verify made of these alone rests on those files.
-const READS_NAMED: &[&str] = &[
-    "test",
-    "[",
-    "grep",
-    "egrep",
-    "fgrep",
-    "cat",
-    "wc",
-    "head",
-    "tail",
-    "cmp",
-    "diff",
-    "true",
-    "false",
-    "echo",
-    "printf",
-    "stat",
-    "ls",
-    "sha256sum",
-    "sha1sum",
-    "md5sum",
-    "cut",
-    "tr",
-    "uniq",
-];
-
 /// The repository paths (files, or directories standing for all below them) a
-/// verify rests on, when every command of it is one of [`READS_NAMED`]: each word
+/// verify rests on, when every command of it is one of [`judge_files::READS_NAMED`]: each word
 /// that could name a path, existing or not (a file the pull request deletes is
 /// changed too), and where a word leads through a link, where it leads. `None`:
 /// the verify rests on the whole repository: it runs a program, searches a
@@ -544,7 +516,7 @@ fn verify_reach(root: &Path, verify: &verify::Verify) -> Option<Vec<String>> {
     let mut out = Vec::new();
     for command in verify.chain.iter().flat_map(|p| &p.commands) {
         let (program, args) = command.split_first()?;
-        if !READS_NAMED.contains(&program.as_str()) {
+        if !judge_files::READS_NAMED.contains(&program.as_str()) {
             return None;
         }
         let grep = program.ends_with("grep");

@@ -56,7 +56,7 @@ pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result
 /// checked-out head, this does not trust the transcript).
 pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>> {
     let files = match goal.verify().map(crate::verify::parse) {
-        Some(Ok(verify)) => crate::judge::files::verify_closure(root, &verify),
+        Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
         _ => Vec::new(),
     };
     since(root, start_commit(plan, &goal.id), &files)
@@ -77,7 +77,7 @@ pub fn since_base(
         _ => base,
     };
     let files = match goal.verify().map(crate::verify::parse) {
-        Some(Ok(verify)) => crate::judge::files::verify_closure(root, &verify),
+        Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
         _ => Vec::new(),
     };
     since(root, Some(from), &files)

@@ -61,6 +61,34 @@ fn value(word: &str) -> &str {
     word.rsplit_once('=').map_or(word, |(_, v)| v)
 }
 
+/// Commands that read only the files their words name (and stdin), run no other
+/// program and load no code: a verify made of these alone rests on those files.
+pub const READS_NAMED: &[&str] = &[
+    "test",
+    "[",
+    "grep",
+    "egrep",
+    "fgrep",
+    "cat",
+    "wc",
+    "head",
+    "tail",
+    "cmp",
+    "diff",
+    "true",
+    "false",
+    "echo",
+    "printf",
+    "stat",
+    "ls",
+    "sha256sum",
+    "sha1sum",
+    "md5sum",
+    "cut",
+    "tr",
+    "uniq",
+];
+
 /// The names make reads its rules from, in its order.
 const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
 
@@ -76,6 +104,26 @@ const CLOSURE_BYTES: u64 = 1024 * 1024;
 /// sign-off so that gutting any of them later is seen; a file reached only through
 /// a tool's own conventions (the sources `cargo test` compiles) is not.
 pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
+    closure(root, verify, false)
+}
+
+/// The part of [`verify_closure`] the verify runs or checks with, not the files it
+/// only reads as data: the operands of [`READS_NAMED`] commands (`grep -q cache
+/// README.md`, `test -s NOTES.md`) are the work the goal asks for, meant to change,
+/// so they are left out, but not a pattern file grep checks with (`-f FILE`), a sum
+/// file `sha256sum -c` checks, nor any file of a pipeline that compares files
+/// (`cmp`, `diff`), whose reference plan cannot tell from the work. Scripts are
+/// followed only through names their text could run: not names inside comments or
+/// messages (`sys.exit("write solution.py first")`). What weakened tests weighs.
+pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
+    closure(root, verify, true)
+}
+
+/// Commands that compare the files they name with each other.
+const COMPARES: [&str; 2] = ["cmp", "diff"];
+
+/// [`verify_closure`], or with `runs` [`verify_runs`].
+fn closure(root: &Path, verify: &Verify, runs: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let add = |rel: String, out: &mut Vec<String>| {
         if out.len() < CLOSURE_FILES && !out.contains(&rel) {
@@ -83,6 +131,10 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
         }
     };
     for program in &verify.chain {
+        let compares = program
+            .commands
+            .iter()
+            .any(|c| c.first().is_some_and(|p| COMPARES.contains(&p.as_str())));
         for command in &program.commands {
             if command.first().is_some_and(|w| w == "make") {
                 for name in MAKEFILES {
@@ -91,8 +143,13 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
                     }
                 }
             }
-            for word in command {
-                let Some(rel) = in_repo(root, value(word)) else {
+            let words = if runs && !compares {
+                checked_words(command)
+            } else {
+                command.iter().map(|w| value(w)).collect()
+            };
+            for word in words {
+                let Some(rel) = in_repo(root, word) else {
                     continue;
                 };
                 let path = root.join(&rel);
@@ -112,7 +169,7 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
     for _ in 0..CLOSURE_DEPTH {
         let upto = out.len();
         for i in from..upto {
-            for rel in named_in(root, &out[i]) {
+            for rel in named_in(root, &out[i], runs) {
                 add(rel, &mut out);
             }
         }
@@ -124,9 +181,69 @@ pub fn verify_closure(root: &Path, verify: &Verify) -> Vec<String> {
     out
 }
 
+/// The words of `command` naming files it runs or checks with: all of them, but of
+/// a [`READS_NAMED`] command only grep's pattern file (`-f FILE`, `-fFILE`,
+/// `--file=FILE`, `--file FILE`) and the operands of a checksum tool's `-c`.
+fn checked_words(command: &[String]) -> Vec<&str> {
+    let Some((program, args)) = command.split_first() else {
+        return Vec::new();
+    };
+    if !READS_NAMED.contains(&program.as_str()) {
+        return command.iter().map(|w| value(w)).collect();
+    }
+    let mut out = Vec::new();
+    if program.ends_with("grep") {
+        let mut file_next = false;
+        let mut skip_next = false;
+        for arg in args {
+            if std::mem::take(&mut file_next) {
+                out.push(arg.as_str());
+                continue;
+            }
+            if std::mem::take(&mut skip_next) || !arg.starts_with('-') {
+                continue;
+            }
+            if arg == "--" {
+                break;
+            }
+            if let Some(file) = arg.strip_prefix("--file=") {
+                out.push(file);
+            } else if arg == "--file" {
+                file_next = true;
+            } else if !arg.starts_with("--") {
+                // A short cluster: `f` takes the rest as its file, or the next word;
+                // an option with a value (`-e PATTERN`, `-m 1`) ends the cluster.
+                for (i, c) in arg.char_indices().skip(1) {
+                    let rest = &arg[i + c.len_utf8()..];
+                    if c == 'f' {
+                        if rest.is_empty() {
+                            file_next = true;
+                        } else {
+                            out.push(rest);
+                        }
+                        break;
+                    }
+                    if "eABCmdD".contains(c) {
+                        skip_next = rest.is_empty();
+                        break;
+                    }
+                }
+            }
+        }
+    } else if program.ends_with("sum")
+        && args.iter().any(|a| {
+            a == "--check" || (a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+        })
+    {
+        out.extend(args.iter().map(|w| value(w)));
+    }
+    out
+}
+
 /// Repository scripts that words of the text file `rel` name, relative to the root
-/// (where verify runs) or to the file's own directory.
-fn named_in(root: &Path, rel: &str) -> Vec<String> {
+/// (where verify runs) or to the file's own directory; with `runs`, only words
+/// outside comments and messages ([`program_text`]).
+fn named_in(root: &Path, rel: &str, runs: bool) -> Vec<String> {
     let path = root.join(rel);
     let small = fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES);
     let Some(text) = small
@@ -138,6 +255,7 @@ fn named_in(root: &Path, rel: &str) -> Vec<String> {
     };
     let dir = Path::new(rel).parent().unwrap_or(Path::new(""));
     let mut out = Vec::new();
+    let text = if runs { program_text(&text) } else { text };
     let words = text.split(|c: char| c.is_whitespace() || "\"'`;|&<>(){}[],=:$".contains(c));
     for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
         let beside = dir.join(word);
@@ -156,14 +274,89 @@ fn named_in(root: &Path, rel: &str) -> Vec<String> {
     out
 }
 
+/// Programs a command line held in a string can start with; a string of words
+/// that starts otherwise (`"write solution.py first"`) is a message.
+const RUNNERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "fish", "python", "python3", "node", "ruby", "perl", "php", "lua",
+    "deno", "bun", "npx", "make", "exec", "source", ".", "env", "timeout", "xargs", "pytest",
+    "tclsh", "awk", "sed", "jq", "command", "nice",
+];
+
+/// `text` with what names no program blanked: whole-line comments (`#`, `//`; not
+/// a `#!` line), and quoted strings that are messages ([`is_message`]). A string
+/// left open on its line is kept as it is.
+fn program_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if (trimmed.starts_with('#') && !trimmed.starts_with("#!")) || trimmed.starts_with("//") {
+            out.push('\n');
+            continue;
+        }
+        let mut rest = line;
+        while let Some(open) = rest.find(['"', '\'']) {
+            let quote = rest[open..].chars().next().unwrap_or('"');
+            let body_start = open + 1;
+            let mut end = None;
+            let mut escaped = false;
+            for (i, c) in rest[body_start..].char_indices() {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == quote {
+                    end = Some(body_start + i);
+                    break;
+                }
+            }
+            let Some(end) = end else {
+                break;
+            };
+            out.push_str(&rest[..body_start]);
+            let body = &rest[body_start..end];
+            if is_message(body) {
+                out.extend(std::iter::repeat_n(' ', body.len()));
+            } else {
+                out.push_str(body);
+            }
+            out.push(quote);
+            rest = &rest[end + 1..];
+        }
+        out.push_str(rest);
+    }
+    out
+}
+
+/// A string of several words none of whose commands (split at `;`, `|`, `&`)
+/// starts with a program of [`RUNNERS`] or a path (`./run.sh`, `check.py`), and
+/// with no command substitution in it.
+fn is_message(body: &str) -> bool {
+    if !body.trim().contains(char::is_whitespace) || body.contains("$(") || body.contains('`') {
+        return false;
+    }
+    !body.split([';', '|', '&']).any(|segment| {
+        let first = segment
+            .split_whitespace()
+            .find(|w| !w.contains('=') || w.starts_with('='));
+        first.is_some_and(|w| {
+            RUNNERS.contains(&w)
+                || w.contains('/')
+                || w.rsplit_once('.')
+                    .is_some_and(|(stem, ext)| !stem.is_empty() && CODE.contains(&ext))
+        })
+    })
+}
+
+/// Extensions of code a check could run or load.
+const CODE: &[&str] = &[
+    "sh", "bash", "zsh", "fish", "py", "rb", "pl", "js", "mjs", "cjs", "ts", "lua", "mk", "tcl",
+    "php", "awk", "sed", "jq",
+];
+
 /// A file a check could run or load: executable, or named like code. The work a
 /// script checks (`test -s README.md`) is not followed: it is meant to change.
 fn is_script(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    const CODE: &[&str] = &[
-        "sh", "bash", "zsh", "fish", "py", "rb", "pl", "js", "mjs", "cjs", "ts", "lua", "mk",
-        "tcl", "php", "awk", "sed", "jq",
-    ];
     let Ok(meta) = fs::metadata(path) else {
         return false;
     };
@@ -326,6 +519,51 @@ mod tests {
                 total: 1
             }
         );
+    }
+
+    #[test]
+    fn verify_runs_leaves_out_what_the_verify_only_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for name in ["README.md", "p.txt", "out.txt", "want.txt", "SUMS", "a.bin"] {
+            fs::write(root.join(name), "x\n").unwrap();
+        }
+        let runs = |line: &str| verify_runs(root, &verify(line));
+        assert!(runs("grep -q cache README.md && test -s out.txt").is_empty());
+        assert_eq!(runs("grep -qf p.txt out.txt"), ["p.txt"]);
+        assert_eq!(runs("grep -e x --file=p.txt out.txt"), ["p.txt"]);
+        assert_eq!(runs("grep -q -e p.txt out.txt"), Vec::<String>::new());
+        assert_eq!(runs("sha256sum -c SUMS"), ["SUMS"]);
+        assert!(runs("sha256sum a.bin").is_empty());
+        // Which side of a comparison is the reference plan cannot tell.
+        assert_eq!(
+            runs("cat want.txt | diff - out.txt"),
+            ["want.txt", "out.txt"]
+        );
+        // The closure for the judge and the record keeps them all.
+        assert_eq!(
+            verify_closure(root, &verify("grep -q cache README.md")),
+            ["README.md"]
+        );
+    }
+
+    #[test]
+    fn a_script_is_followed_through_programs_not_messages() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for name in ["solution.py", "helper.sh", "noted.sh", "run.py", "gen.sh"] {
+            fs::write(root.join(name), "x\n").unwrap();
+        }
+        let check = "# noted.sh is old\nimport subprocess, sys\nsys.exit(\"write solution.py first\")\nsubprocess.run(\"python3 run.py --fast\", shell=True)\nsubprocess.run(['sh', 'helper.sh'])\nos.system(\"echo $(./gen.sh) done\")\n";
+        fs::write(root.join("check.py"), check).unwrap();
+        let line = verify("python3 check.py");
+        assert_eq!(
+            verify_runs(root, &line),
+            ["check.py", "run.py", "helper.sh", "gen.sh"]
+        );
+        let all = verify_closure(root, &line);
+        assert!(all.contains(&"solution.py".to_string()), "{all:?}");
+        assert!(all.contains(&"noted.sh".to_string()), "{all:?}");
     }
 
     #[test]

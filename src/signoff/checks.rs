@@ -181,7 +181,7 @@ pub(super) fn weakened_tests(
     verify: Option<&verify::Verify>,
 ) -> Result<Vec<Finding>> {
     let files = verify
-        .map(|v| judge_files::verify_closure(&repo.root, v))
+        .map(|v| judge_files::verify_runs(&repo.root, v))
         .unwrap_or_default();
     let found = weakened::since(&repo.root, start, &files)?;
     for finding in &found {

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::util::{Run, Test};
+use crate::util::{Run, Test, fixture_path};
 
 const PLAN: &str = "# Plan: Weak
 
@@ -485,4 +485,79 @@ fn tests_moved_between_files_report_nothing() {
     let run = sign_off(&t);
     assert!(!run.stderr.contains("weakened"), "{}", run.stderr);
     assert_eq!(shown(&t), json!([]));
+}
+
+/// A repository like [`started`]'s whose `ship` goal verifies with `verify`, judged
+/// by a `claude` that accepts (a model CLI, so `audit --strict` can pass).
+fn started_verifying(verify: &str, files: &[(&str, &str)]) -> Test {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin();
+    t.write("README.md", "# Calc\n");
+    for (path, text) in files {
+        t.write(path, text);
+    }
+    t.write(
+        "plan.md",
+        PLAN.replace("verify: sh scripts/check.sh", &format!("verify: {verify}")),
+    );
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.commit_all("the calculator and its tests");
+    t.ok(&["start", "ship"]);
+    t.commit_all("start ship");
+    t
+}
+
+#[test]
+fn a_file_the_verify_only_reads_is_the_work_not_a_finding() {
+    let t = started_verifying("grep -q cache README.md", &[]);
+    t.write("README.md", "# Calc\n\nThe cache keeps each result.\n");
+    let run = sign_off(&t);
+    assert!(!run.stderr.contains("weakened"), "{}", run.stderr);
+    assert_eq!(weakened_lines(&t), ["- weakened tests: none"]);
+    assert_eq!(shown(&t), json!([]));
+    t.ok(&["audit", "--strict"]);
+}
+
+#[test]
+fn a_pattern_file_grep_checks_with_is_still_reported() {
+    let t = started_verifying(
+        "grep -q -f patterns.txt out.txt",
+        &[("patterns.txt", "^ok 3$\n"), ("out.txt", "ok 2\n")],
+    );
+    t.write("patterns.txt", "ok\n");
+    reported(
+        &t,
+        "patterns.txt",
+        "the verify command rests on it, and it changed since the goal started",
+    );
+}
+
+#[test]
+fn a_name_in_a_checker_s_error_message_is_not_a_file_it_rests_on() {
+    let check = "import sys\ntry:\n    import solution\nexcept ImportError:\n    sys.exit(\"write solution.py first\")\nassert solution.add(2, 3) == 5\n";
+    let t = started_verifying(
+        "python3 -B check.py",
+        &[
+            ("check.py", check),
+            (
+                "solution.py",
+                "def add(a, b):\n    raise NotImplementedError\n",
+            ),
+        ],
+    );
+    t.write("solution.py", "def add(a, b):\n    return a + b\n");
+    assert_eq!(shown(&t), json!([]));
+    // The checker itself is still one: gutting it is reported.
+    t.write("check.py", "print('ok')\n");
+    assert_eq!(
+        shown(&t),
+        json!([{ "path": "check.py", "what": "the verify command rests on it, and it changed since the goal started" }])
+    );
+    t.write("check.py", check);
+    let run = sign_off(&t);
+    assert!(!run.stderr.contains("weakened"), "{}", run.stderr);
+    assert_eq!(weakened_lines(&t), ["- weakened tests: none"]);
+    t.ok(&["audit", "--strict"]);
 }
