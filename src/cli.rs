@@ -62,7 +62,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 19] = [
+pub const ENVIRONMENT: [(&str, &str); 20] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -126,6 +126,10 @@ pub const ENVIRONMENT: [(&str, &str); 19] = [
     (
         "PATH",
         "where judges, drafting models and verify commands are found",
+    ),
+    (
+        "RUNNER_TEMP",
+        "CI runners: where the gate finds the file commands a verify must not write",
     ),
 ];
 
