@@ -416,8 +416,12 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
         let value: serde_json::Value = serde_json::from_str(text).ok()?;
         value.get("jest").map(|v| v.to_string())
     };
+    // A new package.json (a new package) brings its own, which switches nothing off.
     let jest_now = jest(after);
-    if jest_now.is_some() && jest_now != before.and_then(jest) {
+    if let Some(before) = before
+        && jest_now.is_some()
+        && jest_now != jest(before)
+    {
         let shown: String = jest_now.unwrap_or_default().chars().take(80).collect();
         return Some(format!(
             "jest's configuration in package.json changed ({shown})"
