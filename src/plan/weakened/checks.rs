@@ -15,6 +15,9 @@ enum Check {
     Exact(String, String),
     /// Present, set, truthy or of a type: the subject only.
     Presence(String),
+    /// Not equal to one other value: the two sides, in the order written. Passes
+    /// for every value but one.
+    Differs(String, String),
 }
 
 /// Statements added in place of removed ones that check less of the same value:
@@ -30,20 +33,13 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
     let still_exact = |subject: &str| {
         new.iter().flatten().any(|c| match c {
             Check::Exact(a, b) => a != b && (part_of(a, subject) || part_of(b, subject)),
-            Check::Presence(_) => false,
+            Check::Presence(_) | Check::Differs(..) => false,
         })
     };
-    let mut used = vec![false; removed.len()];
-    let mut out = Vec::new();
-    for (k, now) in new.iter().enumerate() {
-        let (subject, why) = match now {
-            Some(Check::Presence(x)) if !still_exact(x) => {
-                (x, "an exact check became a presence check")
-            }
-            Some(Check::Exact(a, b)) if a == b => (a, "its expected value became the value itself"),
-            _ => continue,
-        };
-        let found = old.iter().enumerate().find(|(j, was)| {
+    // The old exact check of `subject` against an informative value, not yet
+    // matched to an added statement.
+    let exact_of = |subject: &str, used: &[bool]| {
+        old.iter().enumerate().find(|(j, was)| {
             !used[*j]
                 && match was {
                     Some(Check::Exact(a, b)) => {
@@ -52,8 +48,42 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
                     }
                     _ => false,
                 }
-        });
-        if let Some((j, _)) = found {
+        })
+    };
+    let mut used = vec![false; removed.len()];
+    let mut out = Vec::new();
+    for (k, now) in new.iter().enumerate() {
+        let found = match now {
+            Some(Check::Presence(x)) if !still_exact(x) => {
+                exact_of(x, &used).map(|(j, _)| (j, "an exact check became a presence check"))
+            }
+            Some(Check::Exact(a, b)) if a == b => {
+                exact_of(a, &used).map(|(j, _)| (j, "its expected value became the value itself"))
+            }
+            Some(Check::Exact(a, b)) => [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
+                let (j, was) = exact_of(x, &used)?;
+                let Some(Check::Exact(l, r)) = was else {
+                    return None;
+                };
+                let before = if l == x { r } else { l };
+                let callee = callee(x)?;
+                (calls(y, callee) && !calls(before, callee)).then_some((
+                    j,
+                    "its expected value is now computed by the code under test",
+                ))
+            }),
+            Some(Check::Differs(a, b)) if !still_exact(a) && !still_exact(b) => [a, b]
+                .into_iter()
+                .find_map(|x| exact_of(x, &used))
+                .map(|(j, _)| {
+                    (
+                        j,
+                        "an exact check became a check that it differs from one value",
+                    )
+                }),
+            _ => None,
+        };
+        if let Some((j, why)) = found {
             used[j] = true;
             out.push(format!(
                 "`{}` became `{}` ({why})",
@@ -110,6 +140,30 @@ pub(super) fn inverted(removed: &[String], added: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The function a call expression calls (`add` of `add(2, 3)`, `calc::add`,
+/// `m.add`), when the expression is a call.
+fn callee(expr: &str) -> Option<&str> {
+    let open = expr.find('(')?;
+    let name = expr[..open].trim();
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$'));
+    plain.then_some(name)
+}
+
+/// Whether `expr` calls `callee` (its last path part, so `calc::add` and `add`
+/// are one function).
+fn calls(expr: &str, callee: &str) -> bool {
+    let name = callee.rsplit([':', '.']).next().unwrap_or(callee);
+    expr.match_indices(&format!("{name}(")).any(|(at, _)| {
+        !expr[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// Whether `whole` is `part` or a part of it reached through `.`, `[` or `(`
@@ -180,7 +234,14 @@ fn python(s: &str) -> Option<Check> {
 /// `self.assertEqual(a, b)` and its kin; `self.assertTrue(x)`, `assertIsNotNone`,
 /// `assertIsInstance`.
 fn unittest(s: &str) -> Option<Check> {
-    let (name, args) = method_call(s, Lang::Python)?;
+    // The statement opens at the method's name when the detector reads it
+    // (`assertEqual(…)`), with its receiver when written whole.
+    let (name, args) = method_call(s, Lang::Python).or_else(|| {
+        let open = s.find('(')?;
+        let name = &s[..open];
+        let (args, close) = call_args(s, open, Lang::Python)?;
+        (name.starts_with("assert") && close + 1 == s.len()).then_some((name, args))
+    })?;
     let exact = matches!(
         name,
         "assertEqual"
@@ -195,6 +256,9 @@ fn unittest(s: &str) -> Option<Check> {
     if exact && args.len() >= 2 {
         return Some(Check::Exact(args[0].into(), args[1].into()));
     }
+    if matches!(name, "assertNotEqual" | "assertNotEquals") && args.len() >= 2 {
+        return Some(Check::Differs(args[0].into(), args[1].into()));
+    }
     let present = matches!(name, "assertTrue" | "assertIsNotNone" | "assertIsInstance");
     (present && !args.is_empty()).then(|| Check::Presence(args[0].into()))
 }
@@ -202,6 +266,9 @@ fn unittest(s: &str) -> Option<Check> {
 fn python_expr(expr: &str) -> Option<Check> {
     if let [l, r] = split_op(expr, "==", Lang::Python)[..] {
         return plain(expr, Lang::Python).then(|| Check::Exact(l.into(), r.into()));
+    }
+    if let [l, r] = split_op(expr, "!=", Lang::Python)[..] {
+        return plain(expr, Lang::Python).then(|| Check::Differs(l.into(), r.into()));
     }
     if let Some(x) = expr.strip_suffix(" is not None") {
         return Some(Check::Presence(x.trim().into()));
@@ -269,6 +336,9 @@ fn js(s: &str) -> Option<Check> {
         if present {
             return Some(Check::Presence(subject));
         }
+        if negated && matches!(name, "toBe" | "toEqual" | "toStrictEqual") && margs.len() == 1 {
+            return Some(Check::Differs(subject, margs[0].into()));
+        }
         let exact = matches!(
             name,
             "toBe"
@@ -305,6 +375,11 @@ fn js(s: &str) -> Option<Check> {
         "equal" | "strictEqual" | "deepEqual" | "deepStrictEqual" if args.len() >= 2 => {
             Some(Check::Exact(args[0].into(), args[1].into()))
         }
+        "notEqual" | "notStrictEqual" | "notDeepEqual" | "notDeepStrictEqual"
+            if args.len() >= 2 =>
+        {
+            Some(Check::Differs(args[0].into(), args[1].into()))
+        }
         "ok" if !args.is_empty() => {
             let x = args[0];
             for op in ["===", "=="] {
@@ -324,10 +399,14 @@ fn rust(s: &str) -> Option<Check> {
     let (args, _) = call_args(s, path_end + 1, Lang::Rust)?;
     match name {
         "assert_eq" if args.len() >= 2 => Some(Check::Exact(args[0].into(), args[1].into())),
+        "assert_ne" if args.len() >= 2 => Some(Check::Differs(args[0].into(), args[1].into())),
         "assert" | "debug_assert" if !args.is_empty() => {
             let x = args[0];
             if let [l, r] = split_op(x, "==", Lang::Rust)[..] {
                 return plain(x, Lang::Rust).then(|| Check::Exact(l.into(), r.into()));
+            }
+            if let [l, r] = split_op(x, "!=", Lang::Rust)[..] {
+                return plain(x, Lang::Rust).then(|| Check::Differs(l.into(), r.into()));
             }
             for tail in [".is_ok()", ".is_some()", ".is_err()"] {
                 if let Some(v) = x.strip_suffix(tail) {
@@ -363,6 +442,10 @@ fn go(s: &str) -> Option<Check> {
         if let Some(x) = cond.strip_suffix(" == nil") {
             return no_operator(x, Lang::Go).then(|| Check::Presence(x.trim().into()));
         }
+        // The test fails when they are equal: it checks only that they differ.
+        if let [l, r] = split_op(cond, "==", Lang::Go)[..] {
+            return plain(cond, Lang::Go).then(|| Check::Differs(l.into(), r.into()));
+        }
         return None;
     }
     let (name, args) = method_call(s, Lang::Go)?;
@@ -373,6 +456,9 @@ fn go(s: &str) -> Option<Check> {
     match name {
         "Equal" | "EqualValues" | "Exactly" | "Len" if args.len() >= 3 => {
             Some(Check::Exact(args[1].into(), args[2].into()))
+        }
+        "NotEqual" | "NotEqualValues" if args.len() >= 3 => {
+            Some(Check::Differs(args[1].into(), args[2].into()))
         }
         "NotNil" | "NotEmpty" | "NotZero" | "True" if args.len() >= 2 => {
             Some(Check::Presence(args[1].into()))
@@ -712,6 +798,98 @@ mod tests {
                 found.len() == 1 && found[0].contains("expected value became the value itself"),
                 "{old} -> {new}: {found:?}"
             );
+        }
+    }
+
+    #[test]
+    fn exact_checks_made_inequalities_or_self_computed_are_found() {
+        for (lang, old, new, why) in [
+            (
+                Lang::Python,
+                "assert add(2, 3) == 5",
+                "assert add(2, 3) != 6",
+                "differs from one value",
+            ),
+            (
+                Lang::Python,
+                "assertEqual(add(2, 3), 5)",
+                "assertNotEqual(add(2, 3), 6)",
+                "differs from one value",
+            ),
+            (
+                Lang::Python,
+                "assertEqual(add(2, 3), 5)",
+                "assertIsNotNone(add(2, 3))",
+                "presence check",
+            ),
+            (
+                Lang::Rust,
+                "assert_eq!(calc::add(2, 3), 5)",
+                "assert_ne!(calc::add(2, 3), 6)",
+                "differs from one value",
+            ),
+            (
+                Lang::Js,
+                "expect(add(2, 3)).toBe(5)",
+                "expect(add(2, 3)).not.toBe(6)",
+                "differs from one value",
+            ),
+            (
+                Lang::Js,
+                "assert.strictEqual(add(2, 3), 5)",
+                "assert.notStrictEqual(add(2, 3), 6)",
+                "differs from one value",
+            ),
+            (
+                Lang::Go,
+                "assert.Equal(t, 5, add(2, 3))",
+                "assert.NotEqual(t, 6, add(2, 3))",
+                "differs from one value",
+            ),
+            (
+                Lang::Go,
+                "if got != 5",
+                "if got == 6",
+                "differs from one value",
+            ),
+            (
+                Lang::Python,
+                "assert add(2, 3) == 5",
+                "assert add(2, 3) == add(3, 2)",
+                "computed by the code under test",
+            ),
+            (
+                Lang::Rust,
+                "assert_eq!(calc::add(2, 3), 5)",
+                "assert_eq!(calc::add(2, 3), calc::add(3, 2))",
+                "computed by the code under test",
+            ),
+        ] {
+            let found = weak(lang, old, new);
+            assert!(
+                found.len() == 1 && found[0].contains(why),
+                "{old} -> {new}: {found:?}"
+            );
+        }
+        // Honest: another exact value, or a helper that builds the expected value.
+        for (lang, old, new) in [
+            (
+                Lang::Python,
+                "assert add(2, 3) == 5",
+                "assert add(2, 3) == 5.0",
+            ),
+            (
+                Lang::Rust,
+                "assert_eq!(parse(s), 5)",
+                "assert_eq!(parse(s), expected_parse(5))",
+            ),
+            (
+                Lang::Python,
+                "assert f(x) == 5",
+                "assert f(x) != 6 and f(x) == 5",
+            ),
+        ] {
+            assert_eq!(weak(lang, old, new), Vec::<String>::new(), "{old} -> {new}");
         }
     }
 
