@@ -671,6 +671,9 @@ struct Prepared {
     /// The commits where the verify is run again for red first
     /// ([`Rejudge::check_starts`]); empty: not checked.
     at_start: Vec<String>,
+    /// The files laid over each of those commits' checkouts from the one judged
+    /// ([`crate::red_first::laid_over`]).
+    laid: Vec<String>,
     /// For a goal the base has: the verify it has there, and the contract lines
     /// the pull request changed ([`Rejudge::against_base`]); `None`: a goal new in
     /// the pull request, held to its own contract.
@@ -732,6 +735,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 weakened: crate::weakened::now(root, plan, goal)?,
                 green_at_start: crate::red_first::of_goal(ctx, plan, goal),
                 at_start: Vec::new(),
+                laid: Vec::new(),
                 base: None,
             };
             out.push((goal, prepared));
@@ -821,7 +825,10 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             if imported_on_base {
                 continue;
             }
-            if verify_of(goal, prepared).is_some() && ids.iter().any(|id| *id == *goal.id) {
+            if let Some(line) = verify_of(goal, prepared)
+                && ids.iter().any(|id| *id == *goal.id)
+            {
+                prepared.laid = crate::red_first::laid_over(root, rel.as_deref(), line);
                 prepared.at_start =
                     crate::red_first::start_commits(root, rel.as_deref(), plan, goal, base)?;
             }
@@ -847,16 +854,20 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         // On a CI runner, the files that set the job's later steps' environment.
         let runner_files = crate::runner_files::RunnerFiles::take();
         let mut ran: Vec<((String, String), Ran)> = Vec::new();
+        // `laid`: the files laid over the checkout from the pinned commit, which
+        // follow from the line, so the line and the commit key a run.
         let run = |ran: &mut Vec<((String, String), Ran)>,
                    line: &str,
                    commit: &str,
+                   laid: &[String],
                    id: &str|
          -> Result<usize> {
             let key = (line.to_string(), commit.to_string());
             if let Some(at) = ran.iter().position(|(k, _)| *k == key) {
                 return Ok(at);
             }
-            let result = run_verify(root, commit, line, id, timeout);
+            let over = (commit != self.commit).then_some((self.commit.as_str(), laid));
+            let result = run_verify(root, commit, over, line, id, timeout);
             let left = crate::exec::end_descendants();
             if left > 0 {
                 return Err(Exit::env_hint(
@@ -888,7 +899,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 });
                 continue;
             };
-            let at = run(&mut ran, line, &self.commit, &id)?;
+            let at = run(&mut ran, line, &self.commit, &[], &id)?;
             let here = &ran[at].1;
             let mut result = verified::GoalResult {
                 id: id.clone(),
@@ -908,7 +919,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
                 at_start: Vec::new(),
             };
             for commit in &prepared.at_start {
-                let at = run(&mut ran, line, commit, &id)?;
+                let at = run(&mut ran, line, commit, &prepared.laid, &id)?;
                 // No evidence is read from a copy of the start: let it go.
                 if *commit != self.commit {
                     ran[at].1.scratch = None;
@@ -1073,8 +1084,16 @@ struct Ran {
 }
 
 /// Runs the verify `line` (of goal `id`, for progress) in a fresh copy of
-/// `commit`, with the scrubbed environment.
-fn run_verify(root: &Path, commit: &str, line: &str, id: &str, timeout: Duration) -> Result<Ran> {
+/// `commit`, with the scrubbed environment; `over`: another commit and the files
+/// laid over the copy as that commit has them (red first at a start).
+fn run_verify(
+    root: &Path,
+    commit: &str,
+    over: Option<(&str, &[String])>,
+    line: &str,
+    id: &str,
+    timeout: Duration,
+) -> Result<Ran> {
     let parsed = match verify::parse(line) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -1096,6 +1115,9 @@ fn run_verify(root: &Path, commit: &str, line: &str, id: &str, timeout: Duration
         std::fs::create_dir(dir)?;
     }
     git::export_commit(root, commit, &tree)?;
+    if let Some((from, laid)) = over {
+        git::export_paths(root, from, &tree, laid)?;
+    }
     crate::out::progress(&format!(
         "rejudge {id}: running verify at {}",
         &commit[..commit.len().min(12)]

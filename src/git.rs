@@ -88,7 +88,9 @@ pub use driver::{
 };
 pub use since::changed_since;
 mod gate;
-pub use gate::{export_commit, files_where, hidden_history, is_ancestor, resolve_commit, reverts};
+pub use gate::{
+    export_commit, export_paths, files_where, hidden_history, is_ancestor, resolve_commit, reverts,
+};
 
 fn open(root: &Path) -> Result<Repository> {
     Repository::open(root)

@@ -199,25 +199,30 @@ pub fn green_at_start(
     let Some((Some(AtStart::Passing), Some(commit))) = start(plan, &goal.id) else {
         return Ok(None);
     };
-    unchanged_since(root, plan_rel, goal, recorded, commit)
+    unchanged_since(root, plan_rel, goal, recorded, commit, &[])
 }
 
 /// The finding for a verify that passed at `commit`, when no file it rests on
 /// differs between that commit and the working tree now (see [`green_at_start`]).
-/// `None`: something it rests on changed, or the goal has no verify that parses.
+/// The files in `laid` ([`laid_over`]) were the same in both runs, so their
+/// changes do not count. `None`: something it rests on changed, or the goal has no
+/// verify that parses.
 pub fn unchanged_since(
     root: &Path,
     plan_rel: Option<&str>,
     goal: &Goal<'_>,
     recorded: &[String],
     commit: &str,
+    laid: &[String],
 ) -> Result<Option<GreenAtStart>> {
     let Some(Ok(parsed)) = goal.verify().map(verify::parse) else {
         return Ok(None);
     };
     let files = rests_on(root, &parsed, recorded);
     let wanted = |path: &str| {
-        if files.is_empty() {
+        if laid.iter().any(|f| f == path) {
+            false
+        } else if files.is_empty() {
             !own::is_own(path.as_bytes(), plan_rel.map(str::as_bytes))
         } else {
             files.iter().any(|f| f == path)
@@ -284,6 +289,37 @@ pub fn start_commits(
         out.push(base);
     }
     Ok(out)
+}
+
+/// The files the gate lays over a start commit's checkout, as the commit it judges
+/// has them, before it runs the verify `line` there: the scripts the line runs
+/// (`judge::files::verify_scripts`) and the plan file (`plan_rel`). Red first asks
+/// whether this check would have passed before the work: a script the work added
+/// is missing at the start, and a verify that reads its own `started` line finds
+/// none there, so either would read as red however little it checks. What they
+/// run in turn, and the files they check, stay as the start had them: they may be
+/// the work. Read from the working tree at `root` (the commit judged, checked
+/// out), so the verify job and the judge job name the same files.
+pub fn laid_over(root: &Path, plan_rel: Option<&Path>, line: &str) -> Vec<String> {
+    let mut out = match verify::parse(line) {
+        Ok(parsed) => crate::judge::files::verify_scripts(root, &parsed),
+        Err(_) => Vec::new(),
+    };
+    if let Some(rel) = plan_rel.and_then(Path::to_str)
+        && !out.iter().any(|f| f == rel)
+    {
+        out.push(rel.to_string());
+    }
+    out
+}
+
+/// Where the verify `line` reads the plan file (`plan_rel`): the line itself, or
+/// a script it rests on, names it. The plan file is plan's own log, which the
+/// work writes (`started`, `completed`): a check that reads it can tell the start
+/// from the end without looking at the work. `None`: it names it nowhere.
+pub fn reads_plan(root: &Path, plan_rel: &str, line: &str) -> Option<String> {
+    let parsed = verify::parse(line).ok()?;
+    crate::judge::files::naming(root, &parsed, plan_rel)
 }
 
 /// The repository files `verify` rests on: those it names and their closure, and
@@ -373,6 +409,14 @@ pub fn strict_findings(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Vec<Strin
     if let Some(why) = goal.verify().and_then(cannot_fail) {
         out.push(format!(
             "verify-cannot-fail: the sign-off rests on a verify that cannot fail: {why}"
+        ));
+    }
+    if let (Some(repo), Some(line), Some(rel)) = (&ctx.repo, goal.verify(), ctx.plan_in_repo())
+        && let Some(rel) = rel.to_str()
+        && let Some(place) = reads_plan(&repo.root, rel, line)
+    {
+        out.push(format!(
+            "verify-reads-plan: the verify reads the plan file ({place} names {rel}): plan's own log tells the start from the end without the work; check the work itself"
         ));
     }
     match found(ctx, plan, goal) {

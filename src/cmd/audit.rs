@@ -590,6 +590,9 @@ fn green_at_start_run(
             continue;
         };
         let recorded = crate::red_first::recorded_files(root, plan, &result.id);
+        let laid = result.verify.as_deref().map_or_else(Vec::new, |line| {
+            crate::red_first::laid_over(root, ctx.plan_in_repo().as_deref(), line)
+        });
         let mut green = None;
         for run in result.at_start.iter().filter(|r| r.passed) {
             green = crate::red_first::unchanged_since(
@@ -598,6 +601,7 @@ fn green_at_start_run(
                 goal,
                 &recorded,
                 &run.commit,
+                &laid,
             )?;
             if green.is_some() {
                 break;

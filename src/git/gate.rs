@@ -312,6 +312,34 @@ pub fn export_commit(root: &Path, id: &str, dest: &Path) -> Result<()> {
     export(&repo, tip, dest)
 }
 
+/// Writes the files `paths` (repository-relative) as the commit `id` has them over
+/// `dest`, a checkout of another commit, modes kept; a path the commit lacks is
+/// left as `dest` has it. The gate's red-first run at a start commit with the
+/// scripts of the commit it judges.
+pub fn export_paths(root: &Path, id: &str, dest: &Path, paths: &[String]) -> Result<()> {
+    if paths.is_empty() {
+        // An empty path list would check out everything.
+        return Ok(());
+    }
+    let repo = open(root)?;
+    let tip = git2::Oid::from_str(id).with_context(|| format!("reading the commit id {id}"))?;
+    let commit = repo
+        .find_commit(tip)
+        .with_context(|| format!("reading the commit {tip}"))?;
+    let mut checkout = git2::build::CheckoutBuilder::new();
+    checkout
+        .target_dir(dest)
+        .force()
+        .recreate_missing(true)
+        .update_index(false)
+        .disable_pathspec_match(true);
+    for path in paths {
+        checkout.path(path);
+    }
+    repo.checkout_tree(commit.as_object(), Some(&mut checkout))
+        .with_context(|| format!("checking files of {tip} out into {}", dest.display()))
+}
+
 fn export(repo: &git2::Repository, tip: git2::Oid, dest: &Path) -> Result<()> {
     let commit = repo
         .find_commit(tip)

@@ -122,49 +122,29 @@ pub fn verify_runs(root: &Path, verify: &Verify) -> Vec<String> {
 /// Commands that compare the files they name with each other.
 const COMPARES: [&str; 2] = ["cmp", "diff"];
 
+/// The scripts the verify line itself runs: of the files its own words name (read
+/// as [`verify_runs`] reads them, `npm test`'s script included), those a check
+/// could run or load, not what they run in turn. What the gate lays over a start
+/// commit's checkout when it runs the verify there: a check the work added reads
+/// as red there only because it was missing, however little it checks.
+pub fn verify_scripts(root: &Path, verify: &Verify) -> Vec<String> {
+    let mut out = Vec::new();
+    named_by(root, verify, true, &mut out);
+    out.retain(|rel| is_script(&root.join(rel)));
+    out
+}
+
+/// Adds `rel` to `out` once, up to [`CLOSURE_FILES`].
+fn add(rel: String, out: &mut Vec<String>) {
+    if out.len() < CLOSURE_FILES && !out.contains(&rel) {
+        out.push(rel);
+    }
+}
+
 /// [`verify_closure`], or with `runs` [`verify_runs`].
 fn closure(root: &Path, verify: &Verify, runs: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let add = |rel: String, out: &mut Vec<String>| {
-        if out.len() < CLOSURE_FILES && !out.contains(&rel) {
-            out.push(rel);
-        }
-    };
-    for program in &verify.chain {
-        let compares = program
-            .commands
-            .iter()
-            .any(|c| c.first().is_some_and(|p| COMPARES.contains(&p.as_str())));
-        for command in &program.commands {
-            if command.first().is_some_and(|w| w == "make") {
-                for name in MAKEFILES {
-                    if root.join(name).is_file() {
-                        add(name.to_string(), &mut out);
-                    }
-                }
-            }
-            let words = if runs && !compares {
-                checked_words(command)
-            } else {
-                command.iter().map(|w| value(w)).collect()
-            };
-            for word in words {
-                let Some(rel) = in_repo(root, word) else {
-                    continue;
-                };
-                let path = root.join(&rel);
-                if path.is_file() {
-                    add(rel, &mut out);
-                } else if path.is_dir() {
-                    for file in files_under(&path, CLOSURE_FILES) {
-                        if let Ok(sub) = file.strip_prefix(root) {
-                            add(sub.to_string_lossy().into_owned(), &mut out);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    named_by(root, verify, runs, &mut out);
     let mut from = 0;
     for _ in 0..CLOSURE_DEPTH {
         let upto = out.len();
@@ -177,6 +157,116 @@ fn closure(root: &Path, verify: &Verify, runs: bool) -> Vec<String> {
             break;
         }
         from = upto;
+    }
+    out
+}
+
+/// The files the verify line's own words name (see [`closure`]), with the
+/// commands of the package.json script an `npm test` runs read as its own.
+fn named_by(root: &Path, verify: &Verify, runs: bool, out: &mut Vec<String>) {
+    for program in &verify.chain {
+        named_by_commands(root, &program.commands, runs, out);
+        for command in &program.commands {
+            if let Some(script) = package_test_script(root, command) {
+                for commands in script_commands(&script) {
+                    named_by_commands(root, &commands, runs, out);
+                }
+            }
+        }
+    }
+}
+
+/// The files one pipeline's `commands` name, into `out`.
+fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mut Vec<String>) {
+    let compares = commands
+        .iter()
+        .any(|c| c.first().is_some_and(|p| COMPARES.contains(&p.as_str())));
+    for command in commands {
+        if command.first().is_some_and(|w| w == "make") {
+            for name in MAKEFILES {
+                if root.join(name).is_file() {
+                    add(name.to_string(), out);
+                }
+            }
+        }
+        let words = if runs && !compares {
+            checked_words(command)
+        } else {
+            command.iter().map(|w| value(w)).collect()
+        };
+        for word in words {
+            let Some(rel) = in_repo(root, word) else {
+                continue;
+            };
+            let path = root.join(&rel);
+            if path.is_file() {
+                add(rel, out);
+            } else if path.is_dir() {
+                for file in files_under(&path, CLOSURE_FILES) {
+                    if let Ok(sub) = file.strip_prefix(root) {
+                        add(sub.to_string_lossy().into_owned(), out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Package managers whose `test` (or `run test`) runs package.json's `test` script.
+const PACKAGE_MANAGERS: [&str; 4] = ["npm", "yarn", "pnpm", "bun"];
+
+/// The `test` script of the package.json at `root` when `command` runs it
+/// (`npm test --silent`, `npm run test`, `yarn test`; `bun test` is bun's own
+/// runner, so bun only through `run`).
+fn package_test_script(root: &Path, command: &[String]) -> Option<String> {
+    let (program, args) = command.split_first()?;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if !PACKAGE_MANAGERS.contains(&program) {
+        return None;
+    }
+    let mut words = args.iter().filter(|a| !a.starts_with('-'));
+    let runs_test = match words.next().map(String::as_str) {
+        Some("test" | "t" | "tst") => program != "bun",
+        Some("run" | "run-script") => words.next().is_some_and(|w| w == "test"),
+        _ => false,
+    };
+    if !runs_test {
+        return None;
+    }
+    let path = root.join("package.json");
+    if fs::metadata(&path).map_or(true, |m| m.len() > CLOSURE_BYTES) {
+        return None;
+    }
+    let json: serde_json::Value = serde_json::from_str(&fs::read_to_string(path).ok()?).ok()?;
+    json.get("scripts")?
+        .get("test")?
+        .as_str()
+        .map(str::to_string)
+}
+
+/// A package.json script's text as pipelines of commands of words, split at the
+/// shell's `&&`, `||`, `;` and `|`, quotes taken off: enough to see the files it
+/// names, not a shell.
+fn script_commands(script: &str) -> Vec<Vec<Vec<String>>> {
+    let mut out = Vec::new();
+    for part in script
+        .split("&&")
+        .flat_map(|p| p.split("||"))
+        .flat_map(|p| p.split(';'))
+    {
+        let commands: Vec<Vec<String>> = part
+            .split('|')
+            .map(|c| {
+                c.split_whitespace()
+                    .map(|w| w.trim_matches(['"', '\'']).to_string())
+                    .filter(|w| !w.is_empty())
+                    .collect::<Vec<String>>()
+            })
+            .filter(|c| !c.is_empty())
+            .collect();
+        if !commands.is_empty() {
+            out.push(commands);
+        }
     }
     out
 }
@@ -272,6 +362,48 @@ fn named_in(root: &Path, rel: &str, runs: bool) -> Vec<String> {
         }
     }
     out
+}
+
+/// Where `verify` names the repository file `target`: `the verify line` when its
+/// own words do, else the first file of its closure ([`verify_closure`]) whose
+/// text outside comments and messages does (relative to the root or to that
+/// file's directory). `None`: nowhere.
+pub fn naming(root: &Path, verify: &Verify, target: &str) -> Option<String> {
+    let is_target = |word: &str, dir: &Path| {
+        [
+            Some(word.to_string()),
+            dir.join(word).to_str().map(str::to_string),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|w| {
+            Path::new(&w)
+                .components()
+                .eq(Path::new(target).components())
+        })
+    };
+    let words = verify.chain.iter().flat_map(|p| &p.commands).flatten();
+    if words
+        .map(|w| value(w).trim_start_matches("./"))
+        .any(|w| is_target(w, Path::new("")))
+    {
+        return Some("the verify line".to_string());
+    }
+    verify_closure(root, verify).into_iter().find(|rel| {
+        let path = root.join(rel);
+        let small = fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= CLOSURE_BYTES);
+        let Some(text) = small
+            .then(|| fs::read(&path).ok())
+            .flatten()
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            return false;
+        };
+        let dir = Path::new(rel.as_str()).parent().unwrap_or(Path::new(""));
+        program_text(&text)
+            .split(|c: char| c.is_whitespace() || "\"'`;|&<>(){}[],=:$".contains(c))
+            .any(|w| !w.is_empty() && is_target(w.trim_start_matches("./"), dir))
+    })
 }
 
 /// Programs a command line held in a string can start with; a string of words
