@@ -508,3 +508,28 @@ fn a_verify_that_hides_a_goal_at_the_start_is_refused() {
     assert!(t.plan_md().contains("status: open"), "{}", t.plan_md());
     assert!(!t.plan_md().contains("out started"), "{}", t.plan_md());
 }
+
+/// A verify that reads the plan file (plan's own log, which the work writes with
+/// `started` and `completed`) can tell the start from the end without looking at
+/// the work: `--strict` names where it reads it. A script that names the plan file
+/// only in a comment is no finding.
+#[test]
+fn a_verify_that_reads_the_plan_file_is_a_strict_finding() {
+    for (script, reads) in [
+        ("grep -q ' out started' plan.md && test -f out.txt\n", true),
+        ("# plan.md is not read here\ntest -f out.txt\n", false),
+    ] {
+        let t = Test::new().plan(&GOAL.replace("verify: test -f out.txt", "verify: sh check.sh"));
+        with_judge(&t);
+        t.write("check.sh", script);
+        t.commit_all("plan");
+        t.ok(&["start", "out"]);
+        t.commit_all("start");
+        t.write("out.txt", "42\n");
+        t.commit_all("the work");
+        sign_off(&t);
+        let audit = t.run(&["audit", "--strict"]).stdout;
+        let finding = "\n  strict: verify-reads-plan: the verify reads the plan file (check.sh names plan.md): plan's own log tells the start from the end without the work; check the work itself";
+        assert_eq!(audit.contains(finding), reads, "{script}: {audit}");
+    }
+}
