@@ -811,26 +811,18 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         let rel = ctx.plan_in_repo();
         let then = self.base_text.as_deref().map(parse);
         for (goal, prepared) in &mut self.goals {
-            // A goal the base holds as imported done, with the contract it came in
-            // with, is finished work signed off here: its verify passed before, as
-            // it should. The import must be the base's: a line the pull request
-            // adds proves nothing.
-            let imported_on_base = then.as_ref().is_some_and(|then| {
-                then.goal(&goal.id).is_some_and(|was| {
-                    crate::plan::proof::imported_from(then, &goal.id).is_some()
-                        && then.unapproved(was).is_none()
-                        && prepared.base.as_ref().is_some_and(|b| b.changed.is_empty())
-                })
-            });
-            if imported_on_base {
-                continue;
-            }
             if let Some(line) = verify_of(goal, prepared)
                 && ids.iter().any(|id| *id == *goal.id)
             {
                 prepared.laid = crate::red_first::laid_over(root, rel.as_deref(), line);
-                prepared.at_start =
-                    crate::red_first::start_commits(root, rel.as_deref(), plan, goal, base)?;
+                prepared.at_start = crate::red_first::start_commits(
+                    root,
+                    rel.as_deref(),
+                    plan,
+                    goal,
+                    base,
+                    then.as_ref(),
+                )?;
             }
         }
         Ok(())

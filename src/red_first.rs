@@ -166,21 +166,57 @@ impl std::fmt::Display for GreenAtStart {
     }
 }
 
+/// The start that counts ([`start`]).
+struct Start<'a> {
+    /// How its verify ended, when it ran.
+    verify: Option<AtStart>,
+    /// The commit it names.
+    commit: Option<&'a str>,
+    /// Its log line's text, as the plan file has it.
+    text: &'a str,
+}
+
 /// The start that counts: the first `started` line since the goal was last
 /// reopened (as for weakened tests: a later start cannot move the comparison past
-/// the work), with how its verify ended and the commit it names.
-fn start<'a>(plan: &Plan<'a>, id: &str) -> Option<(Option<AtStart>, Option<&'a str>)> {
+/// the work).
+fn start<'a>(plan: &Plan<'a>, id: &str) -> Option<Start<'a>> {
     let mut first = None;
-    for (_, event) in plan.events(id) {
+    for (entry, event) in plan.events(id) {
         match event {
             Event::Reopened { .. } => first = None,
             Event::Started { verify, commit, .. } if first.is_none() => {
-                first = Some((verify, commit));
+                first = Some(Start {
+                    verify,
+                    commit,
+                    text: entry.text,
+                });
             }
             _ => {}
         }
     }
     first
+}
+
+/// Whether red first asks nothing of `goal`: `held`, the plan that vouches for it
+/// (the base's at the gate, where a line the pull request adds proves nothing;
+/// the plan itself for `plan show` and audit), has it imported as done and not
+/// reopened since, with the contract it came in with, and `goal` still has that
+/// contract. Finished work signed off here: its verify passed before, as it
+/// should.
+pub fn imported_done(held: &Plan<'_>, goal: &Goal<'_>) -> bool {
+    let Some(was) = held.goal(&goal.id) else {
+        return false;
+    };
+    let imported = held
+        .events(&goal.id)
+        .fold(false, |imported, (_, e)| match e {
+            Event::Imported { .. } => true,
+            Event::Reopened { .. } | Event::Added { .. } => false,
+            _ => imported,
+        });
+    imported
+        && held.unapproved(was).is_none()
+        && crate::plan::gate::changed_words(was, goal).is_empty()
 }
 
 /// `verify-green-at-start` for `goal`: its verify passed at the start that counts,
@@ -196,9 +232,17 @@ pub fn green_at_start(
     goal: &Goal<'_>,
     recorded: &[String],
 ) -> Result<Option<GreenAtStart>> {
-    let Some((Some(AtStart::Passing), Some(commit))) = start(plan, &goal.id) else {
+    let Some(Start {
+        verify: Some(AtStart::Passing),
+        commit: Some(commit),
+        ..
+    }) = start(plan, &goal.id)
+    else {
         return Ok(None);
     };
+    if imported_done(plan, goal) {
+        return Ok(None);
+    }
     unchanged_since(root, plan_rel, goal, recorded, commit, &[])
 }
 
@@ -243,32 +287,28 @@ pub fn unchanged_since(
 /// file (along HEAD's first parents), where the work cannot have begun if the start
 /// came first; and `base`, for every goal (a start with neither, `--no-verify` before
 /// any commit or a line written only in the working tree, and no start at all, are
-/// checked there alone). Each once, full ids, in that order.
+/// checked there alone). Each once, full ids, in that order. None for a goal
+/// `base_plan` (the base's plan file) holds as imported done ([`imported_done`]).
 pub fn start_commits(
     root: &Path,
     plan_rel: Option<&Path>,
     plan: &Plan<'_>,
     goal: &Goal<'_>,
     base: &str,
+    base_plan: Option<&Plan<'_>>,
 ) -> Result<Vec<String>> {
-    let mut out: Vec<String> = Vec::new();
-    let mut entry_text = None;
-    for (entry, event) in plan.events(&goal.id) {
-        match event {
-            Event::Reopened { .. } => entry_text = None,
-            Event::Started { commit, .. } if entry_text.is_none() => {
-                entry_text = Some(entry.text);
-                if let Some(commit) = commit
-                    && let Ok(full) = git::resolve_commit(root, commit)
-                    && git::is_ancestor(root, &full, "HEAD")?
-                {
-                    out.push(full);
-                }
-            }
-            _ => {}
-        }
+    if base_plan.is_some_and(|held| imported_done(held, goal)) {
+        return Ok(Vec::new());
     }
-    if let (Some(text), Some(rel)) = (entry_text, plan_rel) {
+    let mut out: Vec<String> = Vec::new();
+    let start = start(plan, &goal.id);
+    if let Some(commit) = start.as_ref().and_then(|s| s.commit)
+        && let Ok(full) = git::resolve_commit(root, commit)
+        && git::is_ancestor(root, &full, "HEAD")?
+    {
+        out.push(full);
+    }
+    if let (Some(Start { text, .. }), Some(rel)) = (start, plan_rel) {
         // Newest first: the last version holding the line is the one that added it.
         let added = git::file_history(root, rel, usize::MAX)?
             .into_iter()
@@ -349,7 +389,12 @@ pub fn found(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<Strin
         return Ok(None);
     };
     let root = &repo.root;
-    if let Some((Some(AtStart::Passing), Some(commit))) = start(plan, &goal.id)
+    if let Some(Start {
+        verify: Some(AtStart::Passing),
+        commit: Some(commit),
+        ..
+    }) = start(plan, &goal.id)
+        && !imported_done(plan, goal)
         && unknown_commit(root, commit)
     {
         return Ok(recorded_finding(root, plan, &goal.id));

@@ -533,3 +533,76 @@ fn a_verify_that_reads_the_plan_file_is_a_strict_finding() {
         assert_eq!(audit.contains(finding), reads, "{script}: {audit}");
     }
 }
+
+/// A goal imported as done (another tool's export) and signed off here had its
+/// verify pass before the work, as finished work should. Red first exempts it in
+/// one place, so `plan show`, `plan audit` and the gate say the same: nothing, and
+/// the gate runs no red-first check for it.
+#[test]
+fn show_audit_and_the_gate_agree_on_an_imported_done_goal() {
+    use crate::gate::{rev, user_judge};
+    let verify = "grep -q 'a + b' calc.py";
+    let there = Test::new().plan(&format!(
+        "# Plan: Elsewhere\n\n## Goal: Add works\n<!-- id: add -->\nstatus: active\ndone_when: add adds\nverify: {verify}\nfailure_modes:\n- add ignores its arguments\n\n## Log\n"
+    ));
+    there.write("calc.py", "def add(a, b):\n    return a + b\n");
+    there.ok(&["start", "add"]);
+    there.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--judge",
+        "none",
+    ]);
+    let export = there.ok(&["export"]).stdout;
+    let t = Test::new();
+    let claude = crate::util::fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan("# Plan: G\n\n## Log\n");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("export.json", export);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.ok(&["import", "export.json"]);
+    t.ok(&["review", "--approve"]);
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--path",
+        "calc.py",
+    ]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    let show = t.ok(&["show", "add", "--json"]).json();
+    assert!(show.get("verify_green_at_start").is_none(), "{show}");
+    let audit = t.ok(&["audit", "--json"]).json();
+    assert!(
+        audit["goals"][0].get("verify_green_at_start").is_none(),
+        "{audit}"
+    );
+    let strict = t.run(&["audit", "--strict"]).stdout;
+    assert!(!strict.contains("verify-green-at-start"), "{strict}");
+    // The gate names no commit to run the verify at for it, and passes.
+    let results = t.dir.path().join("results.json");
+    t.ok(&[
+        "audit",
+        "--base",
+        &base,
+        "--verify-only",
+        "--results",
+        results.to_str().unwrap(),
+    ]);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(
+        json["goals"][0]["at_start"],
+        serde_json::json!([]),
+        "{json}"
+    );
+    t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
