@@ -791,6 +791,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             .map(|(g, p)| verified::Expected {
                 id: g.id.as_ref(),
                 verify: verify_of(g, p),
+                from_base: p.base.is_some(),
                 at_start: &p.at_start,
             })
             .collect()

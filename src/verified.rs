@@ -71,6 +71,9 @@ pub struct StartRun {
 pub struct Expected<'a> {
     pub id: &'a str,
     pub verify: Option<&'a str>,
+    /// Whether `verify` is the base's (a goal the base has is held to the verify
+    /// it has there), not the one the goal has now.
+    pub from_base: bool,
     pub at_start: &'a [String],
 }
 
@@ -142,8 +145,13 @@ pub fn read(file: &Path, commit: &str, expected: &[Expected<'_>]) -> Result<Resu
         }
         seen.push(id);
         if goal.verify.as_deref() != want.verify {
+            let whose = if want.from_base {
+                "the base's verify of the goal"
+            } else {
+                "the goal's verify"
+            };
             return Err(refuse(format!(
-                "goal {id}: it ran {:?}, and the goal's verify is {:?}",
+                "goal {id}: it ran {:?}, and {whose} is {:?}",
                 goal.verify, want.verify
             )));
         }
@@ -199,6 +207,11 @@ mod tests {
     const START: &str = "abcdefabcdefabcdefabcdefabcdefabcdefabcd";
 
     fn check(json: &str) -> Result<Results> {
+        check_from(json, false)
+    }
+
+    /// `from_base`: the expected verify is the base's.
+    fn check_from(json: &str, from_base: bool) -> Result<Results> {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("r.json");
         std::fs::write(&file, json).unwrap();
@@ -209,13 +222,18 @@ mod tests {
             &[Expected {
                 id: "a",
                 verify: Some("test -f x"),
+                from_base,
                 at_start: &starts,
             }],
         )
     }
 
     fn refusal(json: &str) -> String {
-        let err = check(json).unwrap_err().to_string();
+        refusal_from(json, false)
+    }
+
+    fn refusal_from(json: &str, from_base: bool) -> String {
+        let err = check_from(json, from_base).unwrap_err().to_string();
         assert!(err.starts_with("refusing the verify results "), "{err}");
         let why = err.split_once(": ").unwrap().1;
         why.split_once("\n  hint: ").unwrap().0.to_string()
@@ -238,6 +256,11 @@ mod tests {
         assert_eq!(
             refusal(&good.replace("test -f x", "true")),
             "goal a: it ran Some(\"true\"), and the goal's verify is Some(\"test -f x\")"
+        );
+        // A goal the base has is held to the base's verify, and the refusal says so.
+        assert_eq!(
+            refusal_from(&good.replace("test -f x", "true"), true),
+            "goal a: it ran Some(\"true\"), and the base's verify of the goal is Some(\"test -f x\")"
         );
         assert_eq!(
             refusal(&good.replace(r#""passed":true"#, r#""passed":"yes""#))
