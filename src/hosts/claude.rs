@@ -69,6 +69,23 @@ pub const EVENTS: &[Event] = &[
     // billing; Claude Code 2.1.78 on). Its answer is ignored: plan pauses the loop
     // and says why, so the error is not met again at every stop.
     event("stop-failure", Kind::Stop, "StopFailure", None, 10),
+    // A subagent's own start and stop (its `agent_id` is the holder its claims go
+    // under), and a task of the task list or an Agent Team marked completed.
+    event(
+        "subagent-start",
+        Kind::SubagentStart,
+        "SubagentStart",
+        None,
+        10,
+    ),
+    event(
+        "subagent-stop",
+        Kind::SubagentStop,
+        "SubagentStop",
+        None,
+        10,
+    ),
+    event("task-completed", Kind::TaskDone, "TaskCompleted", None, 10),
 ];
 
 pub static HOST: Spec = Spec {
