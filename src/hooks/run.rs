@@ -123,7 +123,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         Kind::Tool => on_tool(host, &cwd, &place, &state, &config, &input, view),
         Kind::Compact => on_compact(host, &state, &input, view),
         Kind::Stop => {
-            let limit = host.event(event).and_then(|e| e.blocks_in_a_row);
+            let limit = host.event(event).and_then(|e| e.cap());
             stop(host, &place, &state, &config, &input, view, limit)
                 .or_else(|e| held_stop(&state, &input, e))
         }

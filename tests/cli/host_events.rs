@@ -237,3 +237,33 @@ fn install_registers_the_subagent_and_task_events() {
         .unwrap_or_else(|| panic!("SubagentStop not registered: {hooks}"));
     assert!(command.ends_with("hook codex subagent-stop"), "{command}");
 }
+
+/// Claude Code ends the turn itself past 8 blocks in a row (its
+/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets the cap): the stop past it is let go with a
+/// note rather than a block the host would drop unseen.
+#[test]
+fn claude_codes_block_cap_is_read() {
+    for (cap, blocks) in [(None, 8), (Some("3"), 3)] {
+        let mut t = repo();
+        if let Some(cap) = cap {
+            t = t.env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", cap);
+        }
+        t.write(
+            ".plan/config.yaml",
+            format!("{}loop:\n  stall_limit: 50\n", t.read(".plan/config.yaml")),
+        );
+        t.ok(&["goal", "--budget", "30"]);
+        let again = payload(&t, "claude/stop", "s1")
+            .replace("\"stop_hook_active\":false", "\"stop_hook_active\":true");
+        assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+        for n in 1..blocks {
+            let answer = json(&hook(&t, "claude", "stop", &again).code(0));
+            assert_eq!(answer["decision"], "block", "{n}: {answer}");
+        }
+        let past = json(&hook(&t, "claude", "stop", &again).code(0));
+        assert!(
+            note(&past).contains(&format!("after {blocks} continuations in a row")),
+            "{cap:?}: {past}"
+        );
+    }
+}
