@@ -1330,3 +1330,41 @@ pub fn qwen_compaction_injects_again() {
     );
     assert_eq!(last.count(&old), 1, "the block, once");
 }
+
+/// Claude Code (2.1.145 on) lists the background tasks still running in the Stop
+/// input: a stop while one runs is waiting, not stalling. plan lets it go with a
+/// note, spends no continuation and counts no stall.
+pub fn claude_a_stop_waiting_on_a_background_task_is_let_go() {
+    let w = World::new(Host::Claude, PLAN, script(vec![]));
+    w.write(".plan/config.yaml", "loop:\n  stall_limit: 1\n");
+    w.plan_ok(&["goal", "--budget", "5"]);
+    w.fake.script(script(vec![
+        call(
+            "Bash",
+            json!({"command": "sleep 20", "description": "Run the slow tests", "run_in_background": true}),
+        ),
+        text("The slow tests run in the background; I will look when they finish."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    let stops: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" stop"))
+        .collect();
+    let waiting = stops
+        .iter()
+        .find(|h| h.stdin.contains("Run the slow tests"))
+        .unwrap_or_else(|| panic!("no stop listed the background task: {stops:#?}"));
+    let input: serde_json::Value = serde_json::from_str(&waiting.stdin).unwrap();
+    assert_eq!(input["background_tasks"][0]["status"], "running", "{input}");
+    assert!(
+        waiting
+            .stdout
+            .contains("waiting on 1 background task (shell: Run the slow tests)"),
+        "{}",
+        waiting.stdout
+    );
+    assert!(!waiting.stdout.contains("\"block\""), "{}", waiting.stdout);
+    let events = w.plan_ok(&["events", "--json"]).stdout;
+    assert!(events.contains("\"reason\":\"waiting\""), "{events}");
+}
