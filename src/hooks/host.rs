@@ -132,7 +132,7 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
         last_message: s("last_assistant_message")
             .or_else(|| s("prompt_response"))
             .or_else(|| s("last_message")),
-        waiting: waiting(&v),
+        waiting: waiting(&v, s("agent_id").as_deref()),
         agent_id: s("agent_id").filter(|a| !a.is_empty()),
         task: s("task_subject").map(|subject| {
             let description = s("task_description").unwrap_or_default();
@@ -148,12 +148,16 @@ const NAMED_TASKS: usize = 3;
 /// agents still running or pending (each `{id, type, status, description, …}`) and
 /// the session's crons. Only running or pending ones count, whatever the host
 /// lists, so a later version that lists finished ones does not hold a stop open.
-fn waiting(v: &Value) -> Option<String> {
+/// A subagent's own stop lists the subagent itself as running (Claude Code
+/// 2.1.330, whose subagents run in the background): `agent` is left out, or it
+/// would always be waiting on itself.
+fn waiting(v: &Value, agent: Option<&str>) -> Option<String> {
     let tasks: Vec<&Value> = v
         .get("background_tasks")
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
+                .filter(|t| agent.is_none() || t.get("id").and_then(Value::as_str) != agent)
                 .filter(|t| {
                     t.get("status")
                         .and_then(Value::as_str)
