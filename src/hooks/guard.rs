@@ -63,6 +63,9 @@ pub struct Input<'p> {
     pub now: i64,
     /// What the host said of its error, where it says (src/hooks/host.rs).
     pub host_said: Option<&'p str>,
+    /// What the agent waits on as it stops (background tasks and agents, session
+    /// crons), in one line: waiting, not stalling.
+    pub waiting: Option<&'p str>,
 }
 
 /// Decides, updating the loop (claim, count, end) as it goes. `loop_judge` is asked
@@ -153,6 +156,17 @@ pub fn decide(
     }
     if let Some((reason, why)) = crate::loop_budget::spent(&lp.budgets, input.now) {
         return end(lp, reason, why);
+    }
+    if let Some(waiting) = input.waiting {
+        // Waiting on background work is not a stall: the agent is let go with no
+        // continuation spent and the stall count as it was, and the next stop after
+        // the work finishes is held (and counted) as usual. A budget or a spent
+        // loop above still ends it.
+        let why = format!("the agent waits on {waiting}");
+        let note = format!(
+            "plan: waiting on {waiting}: this stop is let go uncounted; the loop holds the next stop once they finish"
+        );
+        return go("waiting", why, note, false);
     }
     let stalled = lp.last_work.as_deref() == Some(input.work);
     let stalls = if stalled { lp.stalls + 1 } else { 0 };
@@ -265,6 +279,7 @@ mod tests {
             budgets: Budgets::default(),
             now: 0,
             host_said: None,
+            waiting: None,
         };
         decide(state, input, Templates::default(), || None)
     }
@@ -466,6 +481,7 @@ mod tests {
             budgets: Budgets::default(),
             now: 0,
             host_said: None,
+            waiting: None,
         };
         let out = decide(&mut state, input, Templates::default(), || None).0;
         assert!(matches!(out, Stop::Allow { note: Some(n) } if n.contains("error")));
@@ -484,6 +500,7 @@ mod tests {
             budgets: Budgets::default(),
             now: 0,
             host_said: None,
+            waiting: None,
         };
         assert!(matches!(
             decide(&mut state, input, Templates::default(), || None).0,
@@ -501,6 +518,7 @@ mod tests {
             budgets: Budgets::default(),
             now: 0,
             host_said: None,
+            waiting: None,
         };
         let out = decide(&mut state, input, Templates::default(), || {
             Some("asked the user a question".into())
@@ -538,6 +556,7 @@ mod tests {
                 },
                 now: 0,
                 host_said: None,
+                waiting: None,
             };
             let (stop, event) = decide(&mut state, input, Templates::default(), || None);
             let limited = limited_events("s", &before, state.as_ref().unwrap());
@@ -624,6 +643,7 @@ mod tests {
                 },
                 now: 0,
                 host_said: None,
+                waiting: None,
             };
             let (stop, _) = decide(&mut state, input, Templates::default(), || None);
             assert!(

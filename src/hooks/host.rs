@@ -46,6 +46,16 @@ pub struct Input {
     /// call that follows tool results, with nothing from the person in it.
     pub empty_prompt: bool,
     pub last_message: Option<String>,
+    /// What the agent waits on as it stops: running background tasks and agents,
+    /// session crons (Claude Code's `background_tasks`, `session_crons`, 2.1.145),
+    /// said in one line. `None`: nothing, or the host does not say.
+    pub waiting: Option<String>,
+    /// A subagent's own id (`agent_id` at SubagentStart and SubagentStop, Claude
+    /// Code and Codex): the holder name its claims are made under.
+    pub agent_id: Option<String>,
+    /// A task's subject and description (Claude Code's TaskCompleted), where it
+    /// may name a goal.
+    pub task: Option<String>,
 }
 
 pub fn parse_input(text: &str) -> Result<Input, String> {
@@ -122,7 +132,82 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
         last_message: s("last_assistant_message")
             .or_else(|| s("prompt_response"))
             .or_else(|| s("last_message")),
+        waiting: waiting(&v, s("agent_id").as_deref()),
+        agent_id: s("agent_id").filter(|a| !a.is_empty()),
+        task: s("task_subject").map(|subject| {
+            let description = s("task_description").unwrap_or_default();
+            format!("{subject}\n{description}")
+        }),
     })
+}
+
+/// The most background tasks named in a note; the rest are counted.
+const NAMED_TASKS: usize = 3;
+
+/// What a stop waits on, in one line: Claude Code lists the background tasks and
+/// agents still running or pending (each `{id, type, status, description, …}`) and
+/// the session's crons. Only running or pending ones count, whatever the host
+/// lists, so a later version that lists finished ones does not hold a stop open.
+/// A subagent's own stop lists the subagent itself as running (Claude Code
+/// 2.1.330, whose subagents run in the background): `agent` is left out, or it
+/// would always be waiting on itself.
+fn waiting(v: &Value, agent: Option<&str>) -> Option<String> {
+    let tasks: Vec<&Value> = v
+        .get("background_tasks")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter(|t| agent.is_none() || t.get("id").and_then(Value::as_str) != agent)
+                .filter(|t| {
+                    t.get("status")
+                        .and_then(Value::as_str)
+                        .is_none_or(|s| matches!(s, "running" | "pending"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let crons = v
+        .get("session_crons")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    if tasks.is_empty() && crons == 0 {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if !tasks.is_empty() {
+        let named: Vec<String> = tasks
+            .iter()
+            .take(NAMED_TASKS)
+            .map(|t| {
+                let field = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("").trim();
+                let kind = Some(field("type"))
+                    .filter(|k| !k.is_empty())
+                    .unwrap_or("task");
+                let what = [field("description"), field("command"), field("id")]
+                    .into_iter()
+                    .find(|w| !w.is_empty())
+                    .unwrap_or("");
+                let what: String = what.split_whitespace().collect::<Vec<_>>().join(" ");
+                let what: String = what.chars().take(60).collect();
+                format!("{kind}: {what}")
+            })
+            .collect();
+        let more = tasks.len().saturating_sub(NAMED_TASKS);
+        let more = if more > 0 {
+            format!(", {more} more")
+        } else {
+            String::new()
+        };
+        parts.push(format!(
+            "{} ({}{more})",
+            crate::plan::text::count(tasks.len(), "background task"),
+            named.join("; ")
+        ));
+    }
+    if crons > 0 {
+        parts.push(crate::plan::text::count(crons, "session cron"));
+    }
+    Some(parts.join(" and "))
 }
 
 /// How a turn ended, as the host tells it.

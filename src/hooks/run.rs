@@ -98,8 +98,17 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         view = fresh;
     }
     let config = lenient_config(&place.root);
-    let claims = Claimed::read(&place, &input.session);
-    let mut view = claims.apply(view);
+    // A subagent's claims are under its own id; its stop, and a task's, look at
+    // every goal, whoever holds it.
+    let own = match kind {
+        Kind::SubagentStart | Kind::SubagentStop => input.agent_id.as_deref(),
+        _ => None,
+    };
+    let claims = Claimed::read(&place, own.unwrap_or(&input.session));
+    let mut view = match kind {
+        Kind::SubagentStart | Kind::SubagentStop | Kind::TaskDone => view,
+        _ => claims.apply(view),
+    };
     if matches!(kind, Kind::Start | Kind::Prompt)
         || (kind == Kind::Tool && host.spec().inject_at_tool)
     {
@@ -114,11 +123,134 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         Kind::Tool => on_tool(host, &cwd, &place, &state, &config, &input, view),
         Kind::Compact => on_compact(host, &state, &input, view),
         Kind::Stop => {
-            let limit = host.event(event).and_then(|e| e.blocks_in_a_row);
+            let limit = host.event(event).and_then(|e| e.cap());
             stop(host, &place, &state, &config, &input, view, limit)
                 .or_else(|e| held_stop(&state, &input, e))
         }
+        Kind::SubagentStart => Ok(on_subagent_start(&input, view)),
+        Kind::SubagentStop => on_subagent_stop(&state, &claims, &input, view),
+        Kind::TaskDone => Ok(on_task_done(&place, &input, view)),
     }
+}
+
+/// Stops in a row a subagent is held at before it is let go: a subagent has no
+/// loop budget of its own, and its parent hears of the goal either way.
+pub const SUBAGENT_HOLDS: u32 = 5;
+
+/// A subagent starts while the plan has work: it is told the holder name its
+/// claims go under, since it cannot see its own id otherwise.
+fn on_subagent_start(input: &Input, view: &cache::View) -> Answer {
+    let Some(agent) = input.agent_id.as_deref() else {
+        return Answer::Nothing;
+    };
+    if !view.has_work || claim::invalid_name(agent).is_some() {
+        return Answer::Nothing;
+    }
+    Answer::Context(format!(
+        "plan: this subagent's holder name is `{agent}`. To take a goal of plan.md, `plan start ID --as {agent}`; a subagent holding a goal is held at its stop until `plan complete ID` signs the goal off (or `plan release ID --as {agent}` hands it back)."
+    ))
+}
+
+/// A subagent's stop: held while a goal it claimed (its `agent_id` the holder) has
+/// work left, naming what remains, at most [`SUBAGENT_HOLDS`] stops in a row. One
+/// that claimed nothing, or waits on background work, is let go.
+fn on_subagent_stop(
+    state: &State,
+    claims: &Claimed,
+    input: &Input,
+    view: &cache::View,
+) -> Result<Answer> {
+    let Some(agent) = input.agent_id.as_deref() else {
+        return Ok(Answer::Nothing);
+    };
+    let held: Vec<&str> = claims
+        .claims
+        .iter()
+        .filter(|c| c.holder == agent)
+        .map(|c| c.goal.as_str())
+        .collect();
+    let left: Vec<&str> = view
+        .parts
+        .iter()
+        .filter(|p| held.contains(&p.goal.as_str()))
+        .map(|p| p.text.as_str())
+        .collect();
+    let key = format!("subagent-{agent}");
+    if left.is_empty() {
+        state.session(&key, |s| s.blocks = 0)?;
+        return Ok(Answer::Nothing);
+    }
+    if let Some(waiting) = &input.waiting {
+        return Ok(Answer::Note(format!(
+            "plan: subagent {agent} waits on {waiting}: its stop is let go uncounted"
+        )));
+    }
+    let holds = state.session(&key, |s| {
+        if !input.stop_active {
+            s.blocks = 0;
+        }
+        s.blocks += 1;
+        s.blocks
+    })?;
+    if holds > SUBAGENT_HOLDS {
+        return Ok(Answer::Note(format!(
+            "plan: subagent {agent} was held {SUBAGENT_HOLDS} stops in a row on a goal it claimed and is let go; the goal is still not signed off: {}",
+            left.join("; ")
+        )));
+    }
+    Ok(Answer::Block(format!(
+        "plan: this subagent claimed a goal that is not signed off: {}. A goal is done when `plan complete ID` signs it off (its verify passes and a judge re-checks the repository); go on with it, or `plan release ID --as {agent}` to hand it back to the main agent. (Hold {holds} of {SUBAGENT_HOLDS}.)",
+        left.join("; ")
+    )))
+}
+
+/// A task marked completed whose subject or description names a goal of plan.md
+/// that is not signed off: refused, with what the goal still needs (the host shows
+/// the reason to the agent or teammate). Any other task passes.
+fn on_task_done(place: &Place, input: &Input, view: &cache::View) -> Answer {
+    let Some(task) = input.task.as_deref() else {
+        return Answer::Nothing;
+    };
+    // Goals with work left, as the continuation names them; and open goals not yet
+    // ready (waiting on a dependency), which no continuation names.
+    let mut left: Vec<String> = view
+        .parts
+        .iter()
+        .filter(|p| names_goal(task, &p.goal))
+        .map(|p| p.text.clone())
+        .collect();
+    if let Ok(text) = crate::fsread::text(&place.plan_path, crate::fsread::PLAN) {
+        let plan = crate::plan::model::parse(&text);
+        for goal in plan.live() {
+            let named = names_goal(task, &goal.id);
+            let listed = view.parts.iter().any(|p| p.goal == goal.id);
+            if named && !listed && !goal.status().is_finished() {
+                left.push(format!(
+                    "{} is {} and not signed off",
+                    goal.id,
+                    goal.status().as_str()
+                ));
+            }
+        }
+    }
+    if left.is_empty() {
+        return Answer::Nothing;
+    }
+    Answer::Block(format!(
+        "plan: this task names a goal of plan.md that is not signed off: {}. The task is done when `plan complete ID` signs the goal off (its verify passes and a judge re-checks the repository); mark the task completed after that.",
+        left.join("; ")
+    ))
+}
+
+/// Whether `text` names the goal `id` as a whole word (`cache` is not named by
+/// `cache-layer`).
+fn names_goal(text: &str, id: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    !id.is_empty()
+        && text.match_indices(id).any(|(at, _)| {
+            !text[..at].chars().next_back().is_some_and(part)
+                && !text[at + id.len()..].chars().next().is_some_and(part)
+        })
 }
 
 /// A stop whose state lock another process held past the hooks' wait: let go, one
@@ -495,6 +627,7 @@ fn stop(
         },
         now,
         host_said: input.host_said.as_deref(),
+        waiting: input.waiting.as_deref(),
     };
     // Asked before taking the lock: a model call must not hold up other hooks. And
     // only when the guard, deciding on the loop as it stands, would get as far as
@@ -517,7 +650,11 @@ fn stop(
     let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
-        if !current.paused && input.ending == host::Ending::Plain && current.used < current.budget {
+        if !current.paused
+            && input.ending == host::Ending::Plain
+            && input.waiting.is_none()
+            && current.used < current.budget
+        {
             let print = super::progress::fingerprint(
                 &place.root,
                 &place.plan_path,

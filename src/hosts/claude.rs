@@ -24,8 +24,18 @@
 //!   turn ends on an API error; its output and exit code are ignored.
 //! - Compaction: PreCompact cannot add context; SessionStart follows with
 //!   `source: compact`, and plan injects there.
-//! - Stop loops: Claude Code itself gives up after 8 blocks in a row; plan keeps its
-//!   own budget anyway.
+//! - Stop loops: Claude Code ends the turn itself past 8 blocks in a row, Stop and
+//!   SubagentStop alike (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets the cap, 0 turns it
+//!   off): plan lets the stop past the cap go with a note rather than have its
+//!   block dropped unseen, and keeps its own budget anyway.
+//! - Stop and SubagentStop carry `background_tasks` (each `{id, type, status,
+//!   description, …}`, running or pending ones only) and `session_crons` (2.1.145):
+//!   a stop while they run is waiting, not stalling.
+//! - SubagentStart and SubagentStop carry the subagent's `agent_id` and
+//!   `agent_type` (SubagentStop also `agent_transcript_path`); `session_id` is the
+//!   parent's. TaskCompleted carries `task_id`, `task_subject`, `task_description`,
+//!   `teammate_name`, `team_name` (no metadata); a block (`decision: "block"`, or
+//!   exit 2) makes the task update fail with the reason, which the model sees.
 //! - Judge: `claude -p --output-format json --tools Read,Grep,Glob` (`--tools`
 //!   decides which tools exist; `--allowedTools` would only pre-approve),
 //!   `--settings '{"disableAllHooks":true}'` really turns hooks off, prompt on
@@ -64,11 +74,32 @@ pub const EVENTS: &[Event] = &[
     ),
     event("pre-compact", Kind::Compact, "PreCompact", None, 10),
     // The stop decision may consult the loop judge, a model call.
-    event("stop", Kind::Stop, "Stop", None, 60),
+    // Claude Code ends the turn itself past 8 blocks in a row (2.1.143 on;
+    // `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets it, 0 turns it off).
+    event("stop", Kind::Stop, "Stop", None, 60)
+        .blocks_in_a_row(8)
+        .blocks_cap_var("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"),
     // Runs instead of Stop when the turn ends on an API error (rate limit, login,
     // billing; Claude Code 2.1.78 on). Its answer is ignored: plan pauses the loop
     // and says why, so the error is not met again at every stop.
     event("stop-failure", Kind::Stop, "StopFailure", None, 10),
+    // A subagent's own start and stop (its `agent_id` is the holder its claims go
+    // under), and a task of the task list or an Agent Team marked completed.
+    event(
+        "subagent-start",
+        Kind::SubagentStart,
+        "SubagentStart",
+        None,
+        10,
+    ),
+    event(
+        "subagent-stop",
+        Kind::SubagentStop,
+        "SubagentStop",
+        None,
+        10,
+    ),
+    event("task-completed", Kind::TaskDone, "TaskCompleted", None, 10),
 ];
 
 pub static HOST: Spec = Spec {

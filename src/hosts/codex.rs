@@ -48,6 +48,14 @@ pub const EVENTS: &[Event] = &[
     event("post-tool-use", Kind::Tool, "PostToolUse", None, 10),
     event("pre-compact", Kind::Compact, "PreCompact", None, 10),
     event("stop", Kind::Stop, "Stop", None, 60),
+    // Runs instead of Stop for a subagent (`agent_id`, `agent_transcript_path`).
+    event(
+        "subagent-stop",
+        Kind::SubagentStop,
+        "SubagentStop",
+        None,
+        10,
+    ),
 ];
 
 pub static HOST: Spec = Spec {

@@ -190,6 +190,9 @@ pub struct Event {
     /// A stop event's host ends the turn itself after this many blocks in a row,
     /// dropping the next one.
     pub blocks_in_a_row: Option<u32>,
+    /// The variable of the host's that sets that cap instead (0: no cap), read from
+    /// the environment the host gives its hooks.
+    pub blocks_cap_var: Option<&'static str>,
 }
 
 pub const fn event(
@@ -206,6 +209,7 @@ pub const fn event(
         matcher,
         timeout,
         blocks_in_a_row: None,
+        blocks_cap_var: None,
     }
 }
 
@@ -215,6 +219,28 @@ impl Event {
         Event {
             blocks_in_a_row: Some(n),
             ..self
+        }
+    }
+
+    /// The host reads its cap from `var` when it is set.
+    pub const fn blocks_cap_var(self, var: &'static str) -> Event {
+        Event {
+            blocks_cap_var: Some(var),
+            ..self
+        }
+    }
+
+    /// The cap in force: the host's variable where it is set to a number (0 turns
+    /// the cap off), else the host's default.
+    pub fn cap(&self) -> Option<u32> {
+        let set = self
+            .blocks_cap_var
+            .and_then(|var| std::env::var(var).ok())
+            .and_then(|v| v.trim().parse::<u32>().ok());
+        match set {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None => self.blocks_in_a_row,
         }
     }
 }

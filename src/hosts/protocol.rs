@@ -24,6 +24,13 @@ pub enum Kind {
     Compact,
     /// The agent wants to stop: the continuation guard.
     Stop,
+    /// A subagent starts: it is told the name its claims go under.
+    SubagentStart,
+    /// A subagent wants to stop: held while a goal it claimed is not signed off.
+    SubagentStop,
+    /// A task of the host's task list is marked completed: refused while a goal it
+    /// names is not signed off.
+    TaskDone,
 }
 
 /// What plan has to say to the host.

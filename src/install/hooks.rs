@@ -545,6 +545,39 @@ mod tests {
                   }
                 ]
               }
+            ],
+            "SubagentStart": [
+              {
+                "hooks": [
+                  {
+                    "type": "command",
+                    "command": "plan hook claude subagent-start",
+                    "timeout": 10
+                  }
+                ]
+              }
+            ],
+            "SubagentStop": [
+              {
+                "hooks": [
+                  {
+                    "type": "command",
+                    "command": "plan hook claude subagent-stop",
+                    "timeout": 10
+                  }
+                ]
+              }
+            ],
+            "TaskCompleted": [
+              {
+                "hooks": [
+                  {
+                    "type": "command",
+                    "command": "plan hook claude task-completed",
+                    "timeout": 10
+                  }
+                ]
+              }
             ]
           }
         }
@@ -570,7 +603,10 @@ mod tests {
                 "SessionStart",
                 "UserPromptSubmit",
                 "PreCompact",
-                "StopFailure"
+                "StopFailure",
+                "SubagentStart",
+                "SubagentStop",
+                "TaskCompleted"
             ]
         );
         // Theirs first and untouched, ours in a group of its own after them.
@@ -679,7 +715,7 @@ mod tests {
         install(&mut d, Host::Codex, "plan").unwrap();
         // Codex's commands name another host: not Claude's to remove.
         let removed = uninstall(&mut d, Host::Claude, "plan");
-        assert_eq!(removed.len(), 6);
+        assert_eq!(removed.len(), 9);
         // In document order: their events first, then the ones install appended.
         assert_eq!(removed[0].event, "PostToolUse");
         assert_eq!(
@@ -814,10 +850,11 @@ mod tests {
             d["hooks"]["Stop"][0]["hooks"][0]["command"],
             "plan hook claude stop"
         );
-        // Install leaves events it does not register alone; uninstall takes all of ours.
-        assert!(d["hooks"].get("SubagentStop").is_some());
+        // SubagentStop is registered again (a subagent's stop is answered now): the
+        // old entry is the one entry, brought up to date; uninstall takes all of ours.
+        assert_eq!(d["hooks"]["SubagentStop"].as_array().unwrap().len(), 1);
         let removed = uninstall(&mut d, Host::Claude, "plan");
-        assert_eq!(removed.len(), 7);
+        assert_eq!(removed.len(), 9);
         assert_eq!(d, Map::new());
     }
 

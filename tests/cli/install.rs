@@ -61,6 +61,9 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
       added PreCompact: plan hook claude pre-compact
       added Stop: plan hook claude stop
       added StopFailure: plan hook claude stop-failure
+      added SubagentStart: plan hook claude subagent-start
+      added SubagentStop: plan hook claude subagent-stop
+      added TaskCompleted: plan hook claude task-completed
     next: restart Claude Code sessions already running here; project hooks need no approval
     ");
     let installed = t.read(".claude/settings.json");
@@ -91,6 +94,9 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
       removed UserPromptSubmit: plan hook claude user-prompt-submit
       removed PreCompact: plan hook claude pre-compact
       removed StopFailure: plan hook claude stop-failure
+      removed SubagentStart: plan hook claude subagent-start
+      removed SubagentStop: plan hook claude subagent-stop
+      removed TaskCompleted: plan hook claude task-completed
     ");
     // Written in the same layout it came in, so it comes back byte for byte.
     assert_eq!(t.read(".claude/settings.json"), THEIRS);
@@ -154,6 +160,9 @@ fn the_plugin_gets_a_manifest_and_hooks_file() {
       added PreCompact: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude pre-compact
       added Stop: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude stop
       added StopFailure: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude stop-failure
+      added SubagentStart: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude subagent-start
+      added SubagentStop: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude subagent-stop
+      added TaskCompleted: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude task-completed
     next: try it with `claude --plugin-dir plan-plugin`, or publish the directory in a plugin marketplace
     ");
     let manifest = json(&t.read("plan-plugin/.claude-plugin/plugin.json"));
@@ -306,6 +315,7 @@ fn codex_says_how_its_hooks_get_trusted() {
       added PostToolUse: plan hook codex post-tool-use
       added PreCompact: plan hook codex pre-compact
       added Stop: plan hook codex stop
+      added SubagentStop: plan hook codex subagent-stop
     next: Codex skips hooks silently until they are trusted:
       1. trust this project in ~/.codex/config.toml:
            [projects."[REPO]"]

@@ -40,6 +40,7 @@ mod half_saves;
 mod hidden_work;
 mod hook_cache;
 mod hooks;
+mod host_events;
 mod hot;
 mod huge_plans;
 mod import_shapes;

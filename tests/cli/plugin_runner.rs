@@ -41,7 +41,9 @@ fn run_hook(command: &str, bin: &Path) -> String {
 fn the_plugin_hooks_run_plan_from_path_else_the_pinned_npm_package() {
     let t = Test::new();
     let commands = plugin_commands();
-    assert_eq!(commands.len(), 6);
+    // Claude Code's nine: the session, prompt, tool, compaction, stop and
+    // stop-failure events, and SubagentStart, SubagentStop, TaskCompleted.
+    assert_eq!(commands.len(), 9);
     let npx = t.fake_program("npx", "echo \"npx $*\"\n");
     for command in &commands {
         let event = command.rsplit(' ').next().unwrap();

@@ -111,8 +111,36 @@ pub fn installed(host: Host) -> PathBuf {
 }
 
 fn install(host: Host) -> Result<PathBuf, String> {
-    let (pkg, version) = host.package();
-    install_package(pkg, version, host.bin())
+    let (pkg, pinned) = host.package();
+    let version = chosen_version(host, pkg, pinned)?;
+    install_package(pkg, &version, host.bin())
+}
+
+/// The host's version for this run: the pin, unless `PLAN_E2E_<PROGRAM>_VERSION`
+/// (e.g. `PLAN_E2E_CLAUDE_VERSION`) names another, or `latest` for the newest the
+/// npm registry serves (`scripts/host-versions` lists them). Only that look-up and
+/// the install reach the registry; the host still talks to the fake alone.
+fn chosen_version(host: Host, pkg: &str, pinned: &str) -> Result<String, String> {
+    let var = format!("PLAN_E2E_{}_VERSION", host.program().to_uppercase());
+    let wanted = std::env::var(&var).unwrap_or_default();
+    match wanted.trim() {
+        "" => Ok(pinned.to_string()),
+        "latest" => {
+            let out = Command::new("npm")
+                .args(["view", pkg, "version"])
+                .output()
+                .map_err(|e| format!("{var}=latest: cannot run npm: {e}"))?;
+            let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            if !out.status.success() || version.is_empty() {
+                return Err(format!(
+                    "{var}=latest: `npm view {pkg} version` failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            Ok(version)
+        }
+        other => Ok(other.to_string()),
+    }
 }
 
 /// `pkg@version` installed from npm into the cache once; the directory `bin`

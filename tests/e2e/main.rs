@@ -95,6 +95,24 @@ fn claude_compaction_injects_again() {
 
 #[test]
 #[ignore = "e2e: runs the real host"]
+fn claude_a_stop_waiting_on_a_background_task_is_let_go() {
+    scenarios::claude_a_stop_waiting_on_a_background_task_is_let_go();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_a_subagent_holding_a_goal_is_held_at_its_stop() {
+    scenarios::claude_a_subagent_holding_a_goal_is_held_at_its_stop();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_eight_blocks_in_a_row() {
+    scenarios::blocks_in_a_row(Host::Claude, 8);
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
 fn claude_overnight_report() {
     overnight::claude_overnight_report();
 }

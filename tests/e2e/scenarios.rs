@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::fake::{Reply, call, heavy, is_side, said, script, shell, side, text, write};
+use crate::fake::{Call, Reply, call, heavy, is_side, said, script, shell, side, text, write};
 use crate::harness::{Host, World};
 
 pub const PLAN: &str = "# Plan: Ship the cache layer
@@ -1329,4 +1329,124 @@ pub fn qwen_compaction_injects_again() {
         "the chat was compressed"
     );
     assert_eq!(last.count(&old), 1, "the block, once");
+}
+
+/// Claude Code (2.1.145 on) lists the background tasks still running in the Stop
+/// input: a stop while one runs is waiting, not stalling. plan lets it go with a
+/// note, spends no continuation and counts no stall.
+pub fn claude_a_stop_waiting_on_a_background_task_is_let_go() {
+    let w = World::new(Host::Claude, PLAN, script(vec![]));
+    w.write(".plan/config.yaml", "loop:\n  stall_limit: 1\n");
+    w.plan_ok(&["goal", "--budget", "5"]);
+    w.fake.script(script(vec![
+        call(
+            "Bash",
+            json!({"command": "sleep 20", "description": "Run the slow tests", "run_in_background": true}),
+        ),
+        text("The slow tests run in the background; I will look when they finish."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    let stops: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" stop"))
+        .collect();
+    let waiting = stops
+        .iter()
+        .find(|h| h.stdin.contains("Run the slow tests"))
+        .unwrap_or_else(|| panic!("no stop listed the background task: {stops:#?}"));
+    let input: serde_json::Value = serde_json::from_str(&waiting.stdin).unwrap();
+    assert_eq!(input["background_tasks"][0]["status"], "running", "{input}");
+    assert!(
+        waiting
+            .stdout
+            .contains("waiting on 1 background task (shell: Run the slow tests)"),
+        "{}",
+        waiting.stdout
+    );
+    assert!(!waiting.stdout.contains("\"block\""), "{}", waiting.stdout);
+    let events = w.plan_ok(&["events", "--json"]).stdout;
+    assert!(events.contains("\"reason\":\"waiting\""), "{events}");
+}
+
+/// Claude Code's subagents: SubagentStart tells the subagent its holder name (its
+/// `agent_id`); one that claimed a goal under it is held at SubagentStop while the
+/// goal is not signed off, told what remains, and let go once it hands the goal
+/// back (`plan release`).
+pub fn claude_a_subagent_holding_a_goal_is_held_at_its_stop() {
+    const NAMED: &str = "this subagent's holder name is `";
+    const HELD: &str = "this subagent claimed a goal that is not signed off";
+    let w = World::new(Host::Claude, PLAN, script(vec![]));
+    let mut main = 0;
+    let mut sub = 0;
+    w.fake.script(Box::new(move |req: &Call| {
+        if is_side(req) {
+            return side(req);
+        }
+        let agent = req
+            .request
+            .texts()
+            .iter()
+            .find_map(|t| {
+                let at = t.find(NAMED)? + NAMED.len();
+                t[at..].split('`').next().map(str::to_string)
+            });
+        match agent {
+            Some(agent) => {
+                sub += 1;
+                match (sub, req.has(HELD)) {
+                    (1, _) => shell(&format!("plan start cache-layer --as {agent}")),
+                    (2, _) => text("The eviction policy is done."),
+                    (_, true) if sub <= 4 => {
+                        shell(&format!("plan release cache-layer --as {agent}"))
+                    }
+                    _ => text("Handed the goal back."),
+                }
+            }
+            None => {
+                main += 1;
+                match main {
+                    1 => {
+                        let tool = if req.tools().iter().any(|t| t == "Agent") {
+                            "Agent"
+                        } else {
+                            "Task"
+                        };
+                        call(
+                            tool,
+                            json!({"description": "Eviction policy", "prompt": "Write the eviction policy of cache-layer.", "subagent_type": "general-purpose"}),
+                        )
+                    }
+                    _ => text("Done."),
+                }
+            }
+        }
+    }));
+    w.prompt("Work on the plan.").ok();
+    let stops: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" subagent-stop"))
+        .collect();
+    assert!(stops.len() >= 2, "held once, then let go: {stops:#?}");
+    assert!(stops[0].stdout.contains("\"block\""), "{}", stops[0].stdout);
+    assert!(
+        stops[0]
+            .stdout
+            .contains("cache-layer (1/2, next: eviction policy)"),
+        "{}",
+        stops[0].stdout
+    );
+    let last = stops.last().unwrap();
+    assert!(!last.stdout.contains("\"block\""), "{}", last.stdout);
+    assert!(
+        w.fake.calls().iter().any(|c| c.has(HELD)),
+        "the subagent was told why"
+    );
+    let claims = w.plan_ok(&["claims"]);
+    assert!(
+        !claims.stdout.contains("cache-layer"),
+        "handed back: {}",
+        claims.stdout
+    );
 }

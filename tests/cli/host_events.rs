@@ -1,0 +1,269 @@
+//! The hosts' newer places where "done" is claimed or waited on, driven with the
+//! payloads they send: a stop while background work runs (Claude Code's
+//! `background_tasks` / `session_crons`), a subagent's start and stop (Claude Code,
+//! Codex), a task of the task list marked completed, and `plan install` registering
+//! them.
+
+use serde_json::Value;
+
+use crate::hooks::{hook, json, payload, send};
+use crate::util::Test;
+
+const PLAN: &str = "# Plan: Sign-off
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- verify passes on a trivial or gamed test
+- [x] write it
+- [ ] link it
+
+## Goal: Later
+<!-- id: later -->
+status: open
+depends_on: ship
+done_when: later
+
+## Log
+- 2026-06-15 14:00 ship started (contract CONTRACT)
+";
+
+/// A repository whose `ship` goal was started under its current contract, signed
+/// off by the fixture judge `accept`.
+fn repo() -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("plan.md", PLAN.replace(" (contract CONTRACT)", ""));
+    let fp = t.ok(&["show", "--json"]).json()["goals"][0]["contract"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    t.write("plan.md", PLAN.replace("CONTRACT", &fp));
+    t.judge_with("accept", 10);
+    t.commit_all("start");
+    t
+}
+
+/// Signs `ship` off as `holder` (`--as`), or as nobody.
+fn sign_off(t: &Test, holder: Option<&str>) {
+    let mut tick = vec!["tick", "ship", "2"];
+    let mut complete = vec![
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ];
+    if let Some(holder) = holder {
+        tick.extend(["--as", holder]);
+        complete.extend(["--as", holder]);
+    }
+    t.ok(&tick);
+    t.ok(&complete);
+}
+
+fn note(answer: &Value) -> &str {
+    answer["systemMessage"].as_str().unwrap_or("")
+}
+
+/// `host/event.variant` for `session`, with the subagent's id `agent`.
+fn send_agent(t: &Test, name: &str, session: &str, agent: &str) -> Value {
+    let (host, rest) = name.split_once('/').unwrap();
+    let event = rest.split('.').next().unwrap();
+    let stdin = payload(t, name, session).replace("AGENT", agent);
+    json(&hook(t, host, event, &stdin).code(0))
+}
+
+#[test]
+fn a_stop_waiting_on_background_work_is_let_go_uncounted() {
+    let t = repo();
+    t.write(
+        ".plan/config.yaml",
+        format!("{}loop:\n  stall_limit: 2\n", t.read(".plan/config.yaml")),
+    );
+    t.ok(&["goal", "--budget", "10"]);
+    let first = json(&send(&t, "claude/stop", "s1"));
+    assert_eq!(first["decision"], "block", "{first}");
+    // Nothing changed since, but the agent waits on a test run and a subagent: each
+    // of these stops is let go with one line, no continuation spent, no stall.
+    for _ in 0..4 {
+        let waiting = json(&send(&t, "claude/stop.background", "s1"));
+        assert!(waiting.get("decision").is_none(), "{waiting}");
+        assert_eq!(
+            note(&waiting),
+            "plan: waiting on 2 background tasks (shell: Run the full test suite; subagent: Review the eviction policy): this stop is let go uncounted; the loop holds the next stop once they finish"
+        );
+    }
+    let cron = json(&send(&t, "claude/stop.cron", "s1"));
+    assert!(cron.get("decision").is_none(), "{cron}");
+    assert!(note(&cron).contains("waiting on 1 session cron"), "{cron}");
+    // The next plain stop is held and counted as usual: continuation 2, then the
+    // stall limit ends the loop.
+    let second = json(&send(&t, "claude/stop", "s1"));
+    assert_eq!(second["decision"], "block", "{second}");
+    assert!(
+        second["reason"]
+            .as_str()
+            .unwrap()
+            .contains("(Continuation 2 of 10.)"),
+        "{second}"
+    );
+    let stalled = json(&send(&t, "claude/stop", "s1"));
+    assert!(
+        note(&stalled).contains("stalled: 2 continuations"),
+        "{stalled}"
+    );
+    let events = t.ok(&["events", "--json"]).stdout;
+    assert!(events.contains("\"reason\":\"waiting\""), "{events}");
+}
+
+#[test]
+fn finished_background_tasks_wait_on_nothing() {
+    let t = repo();
+    t.ok(&["goal"]);
+    let stdin = payload(&t, "claude/stop.background", "s1").replace("running", "completed");
+    let answer = json(&hook(&t, "claude", "stop", &stdin).code(0));
+    assert_eq!(answer["decision"], "block", "{answer}");
+}
+
+#[test]
+fn a_subagent_is_told_its_holder_name() {
+    let t = repo();
+    let answer = send_agent(&t, "claude/subagent-start", "s1", "a9f3");
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["hookEventName"],
+        "SubagentStart"
+    );
+    assert!(context.contains("`plan start ID --as a9f3`"), "{context}");
+}
+
+#[test]
+fn a_subagent_that_claimed_a_goal_is_held_until_it_is_signed_off() {
+    let t = repo();
+    t.ok(&["start", "ship", "--as", "a9f3"]);
+    // Another subagent claimed nothing: let go.
+    assert_eq!(
+        send_agent(&t, "claude/subagent-stop", "s1", "b000"),
+        Value::Null
+    );
+    let held = send_agent(&t, "claude/subagent-stop", "s1", "a9f3");
+    assert_eq!(held["decision"], "block", "{held}");
+    let reason = held["reason"].as_str().unwrap();
+    assert!(reason.contains("ship (1/2, next: link it)"), "{reason}");
+    assert!(reason.contains("plan complete ID"), "{reason}");
+    // Codex's SubagentStop carries the same agent_id.
+    let codex = send_agent(&t, "codex/subagent-stop", "s1", "a9f3");
+    assert_eq!(codex["decision"], "block", "{codex}");
+    sign_off(&t, Some("a9f3"));
+    assert_eq!(
+        send_agent(&t, "claude/subagent-stop", "s1", "a9f3"),
+        Value::Null
+    );
+}
+
+#[test]
+fn a_held_subagent_is_let_go_after_five_holds_in_a_row() {
+    let t = repo();
+    t.ok(&["start", "ship", "--as", "a9f3"]);
+    let first = send_agent(&t, "claude/subagent-stop", "s1", "a9f3");
+    assert_eq!(first["decision"], "block");
+    for _ in 0..4 {
+        let again = send_agent(&t, "claude/subagent-stop.again", "s1", "a9f3");
+        assert_eq!(again["decision"], "block", "{again}");
+    }
+    let gone = send_agent(&t, "claude/subagent-stop.again", "s1", "a9f3");
+    assert!(gone.get("decision").is_none(), "{gone}");
+    assert!(note(&gone).contains("held 5 stops in a row"), "{gone}");
+}
+
+#[test]
+fn a_task_naming_a_goal_is_refused_until_the_goal_is_signed_off() {
+    let t = repo();
+    let refused = json(&send(&t, "claude/task-completed", "s1"));
+    assert_eq!(refused["decision"], "block", "{refused}");
+    let reason = refused["reason"].as_str().unwrap();
+    assert!(reason.contains("ship (1/2, next: link it)"), "{reason}");
+    // A goal waiting on a dependency is named by no continuation, and is not done.
+    let later = payload(&t, "claude/task-completed", "s1").replace("Finish ship", "Do later");
+    let answer = json(&hook(&t, "claude", "task-completed", &later).code(0));
+    assert!(
+        answer["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("later is open and not signed off"),
+        "{answer}"
+    );
+    // A task naming no goal (`shipping` is not `ship`) passes.
+    let other =
+        payload(&t, "claude/task-completed", "s1").replace("Finish ship", "Finish shipping");
+    assert_eq!(
+        json(&hook(&t, "claude", "task-completed", &other).code(0)),
+        Value::Null
+    );
+    sign_off(&t, None);
+    assert_eq!(json(&send(&t, "claude/task-completed", "s1")), Value::Null);
+}
+
+#[test]
+fn install_registers_the_subagent_and_task_events() {
+    let t = repo();
+    t.ok(&["install", "claude"]);
+    let settings: Value = serde_json::from_str(&t.read(".claude/settings.json")).unwrap();
+    for (event, slug) in [
+        ("SubagentStart", "subagent-start"),
+        ("SubagentStop", "subagent-stop"),
+        ("TaskCompleted", "task-completed"),
+    ] {
+        let command = settings["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{event} not registered: {settings}"));
+        assert!(
+            command.ends_with(&format!("hook claude {slug}")),
+            "{command}"
+        );
+    }
+    t.ok(&["install", "codex"]);
+    let hooks: Value = serde_json::from_str(&t.read(".codex/hooks.json")).unwrap();
+    let command = hooks["hooks"]["SubagentStop"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap_or_else(|| panic!("SubagentStop not registered: {hooks}"));
+    assert!(command.ends_with("hook codex subagent-stop"), "{command}");
+}
+
+/// Claude Code ends the turn itself past 8 blocks in a row (its
+/// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` sets the cap): the stop past it is let go with a
+/// note rather than a block the host would drop unseen.
+#[test]
+fn claude_codes_block_cap_is_read() {
+    for (cap, blocks) in [(None, 8), (Some("3"), 3)] {
+        let mut t = repo();
+        if let Some(cap) = cap {
+            t = t.env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", cap);
+        }
+        t.write(
+            ".plan/config.yaml",
+            format!("{}loop:\n  stall_limit: 50\n", t.read(".plan/config.yaml")),
+        );
+        t.ok(&["goal", "--budget", "30"]);
+        let again = payload(&t, "claude/stop", "s1")
+            .replace("\"stop_hook_active\":false", "\"stop_hook_active\":true");
+        assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+        for n in 1..blocks {
+            let answer = json(&hook(&t, "claude", "stop", &again).code(0));
+            assert_eq!(answer["decision"], "block", "{n}: {answer}");
+        }
+        let past = json(&hook(&t, "claude", "stop", &again).code(0));
+        assert!(
+            note(&past).contains(&format!("after {blocks} continuations in a row")),
+            "{cap:?}: {past}"
+        );
+    }
+}
