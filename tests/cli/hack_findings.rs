@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use crate::util::{Run, Test};
+use crate::util::{Run, Test, fixture_path};
 
 const PLAN: &str = "# Plan: Hacks
 
@@ -173,7 +173,7 @@ fn a_function_turned_into_a_constant_is_a_finding() {
     );
     caught(
         &hack,
-        "`valid` now always returns True, where it computed",
+        "`valid` now always returns True where it computed",
         &honest,
     );
 }
@@ -265,7 +265,7 @@ fn a_hack_finding_is_reported_like_a_weakened_test() {
         HONEST.replace("    return n > 0 and n % 2 == 0", "    return True"),
     );
     t.commit_all("done");
-    let what = "`valid` now always returns True, where it computed its answer at the start";
+    let what = "`valid` now always returns True where it computed its answer at the start";
     let run: Run = t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
     assert!(
         run.stderr.contains(&format!(
@@ -280,4 +280,86 @@ fn a_hack_finding_is_reported_like_a_weakened_test() {
     );
     t.ok(&["audit"])
         .stdout_has(&format!("  weakened tests: solution.py: {what}\n"));
+}
+
+/// A test that runs the solution as its program (`subprocess.run([python,
+/// "solution.py"])`) makes it a file the verify rests on; a stub at the start is the
+/// file the goal asks for, and writing it is no finding.
+#[test]
+fn the_stub_a_test_runs_as_its_program_is_no_finding_for_being_written() {
+    let t = Test::new();
+    t.write(
+        "test.py",
+        "import subprocess\nimport sys\n\nout = subprocess.run([sys.executable, \"solution.py\", \"ab\"], capture_output=True, text=True)\nassert out.stdout.strip() == \"Alfa Bravo\"\n",
+    );
+    t.write(
+        "solution.py",
+        "def main():\n    raise NotImplementedError\n\n\nif __name__ == \"__main__\":\n    main()\n",
+    );
+    t.write(
+        "plan.md",
+        PLAN.replace("python3 score.py", "python3 test.py"),
+    );
+    t.commit_all("the task");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.write(
+        "solution.py",
+        "import sys\n\nNATO = {\"a\": \"Alfa\", \"b\": \"Bravo\"}\n\n\ndef main():\n    print(\" \".join(NATO[c] for c in sys.argv[1]))\n    sys.exit(0)\n\n\nif __name__ == \"__main__\":\n    main()\n",
+    );
+    assert_eq!(findings(&t), Vec::<String>::new());
+    // The test itself, which the verify runs, is still a check that changed.
+    t.write("test.py", "print('ok')\n");
+    let changed = findings(&t);
+    assert!(
+        changed.iter().any(|f| f.starts_with("test.py: ")),
+        "{changed:?}"
+    );
+}
+
+/// A repository like [`started`]'s judged by a `claude` that accepts (a model CLI,
+/// so `audit --strict` can pass).
+fn started_with_claude() -> Test {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin();
+    t.write("score.py", SCORE);
+    t.write("tests/test_solution.py", TESTS);
+    t.write("solution.py", START);
+    t.write("plan.md", PLAN);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.commit_all("the task");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.commit_all("start solve");
+    t
+}
+
+/// `--strict` fails on the hack findings that are proof (a forced exit), not on the
+/// leads an honest solution can hold too (a function that became a constant).
+#[test]
+fn strict_fails_a_forced_exit_but_not_a_lead() {
+    let t = started_with_claude();
+    t.write(
+        "solution.py",
+        HONEST.replace("    return n > 0 and n % 2 == 0", "    return True"),
+    );
+    t.commit_all("done");
+    t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
+    t.commit_all("signed off");
+    t.ok(&["audit", "--strict"]);
+
+    let t = started_with_claude();
+    t.write(
+        "solution.py",
+        HONEST.replace(
+            "    return \" \".join",
+            "    import sys\n    sys.exit(0)\n    return \" \".join",
+        ),
+    );
+    t.commit_all("done");
+    t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
+    t.commit_all("signed off");
+    t.run(&["audit", "--strict"])
+        .code(1)
+        .stdout_has("weakened tests: solution.py: a process exit or exit hook added");
 }

@@ -136,6 +136,49 @@ pub(super) fn found(
     out
 }
 
+/// The opening words of the findings above that are leads, not proof: code an
+/// honest solution can hold too (a patched module, a counter, a literal the tests
+/// also use, a constant function, a look at a file or a frame). `--strict` fails on
+/// the others (forced exits, skips from library code) and not on these alone.
+const LEADS: [&str; 6] = [
+    "reads the caller's stack frames",
+    "reads a test or grader file",
+    "assigns to an attribute of an imported module",
+    "keeps state across calls",
+    "of the tests' inputs or expected outputs hard-coded",
+    "now always returns ",
+];
+
+/// Whether every part of a finding's `what` (its parts joined by ", ") is a lead.
+pub fn leads_only(what: &str) -> bool {
+    let mut parts = 0;
+    let mut leads = 0;
+    for part in split_parts(what) {
+        parts += 1;
+        leads += usize::from(LEADS.iter().any(|l| part.contains(l)));
+    }
+    parts > 0 && parts == leads
+}
+
+/// A finding's parts: its `what` split at the ", " that join them, not at one
+/// inside a quoted piece of code.
+fn split_parts(what: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, c) in what.char_indices() {
+        match c {
+            '`' => quoted = !quoted,
+            ',' if !quoted && what[i..].starts_with(", ") => {
+                out.push(&what[start..i]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    out.push(&what[start..]);
+    out
+}
+
 /// Code shown in a finding: one line, at most 60 characters.
 fn quote(code: &str) -> String {
     let one: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -768,7 +811,12 @@ fn literals(lang: Lang, code: &str) -> Vec<String> {
             }
             if j <= b.len() {
                 let inner = &code[i + 1..j.min(b.len())];
-                if inner.trim().chars().count() >= 3 {
+                // One word (`object`, `--help`) is a type name or a flag the
+                // code has its own reasons to compare with, not a test's input.
+                let word = inner
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+                if inner.trim().chars().count() >= 3 && !word {
                     out.push(inner.to_string());
                 }
             }
@@ -866,7 +914,7 @@ fn constant_functions(lang: Lang, before: Option<&str>, after: &str) -> Vec<Stri
             ));
         } else if was.iter().any(|b| computes(b)) {
             out.push(format!(
-                "`{name}` now always returns {}, where it computed its answer at the start",
+                "`{name}` now always returns {} where it computed its answer at the start",
                 constant_word(body)
             ));
         }
@@ -930,6 +978,16 @@ fn computes(body: &[String]) -> bool {
             || s.starts_with("panic(")
     };
     !body.is_empty() && !is_constant(body) && !body.iter().all(stub)
+}
+
+/// Whether `text` is a stub to fill in: it defines functions and none of them works
+/// anything out (each body `raise NotImplementedError`, `pass`, `...`, `todo!()`).
+pub(super) fn is_stub(lang: Lang, text: &str) -> bool {
+    let found = bodies(lang, text);
+    !found.is_empty()
+        && found
+            .iter()
+            .all(|(_, body)| !computes(body) && !is_constant(body))
 }
 
 /// Each function's name and its body's statements (comments and docstrings left
@@ -1080,6 +1138,37 @@ mod tests {
             found(Lang::Js, "src/add.js", Some(""), js, &Given::default()).len(),
             1
         );
+    }
+
+    #[test]
+    fn leads_are_told_from_proof() {
+        assert!(leads_only(
+            "keeps state across calls (a later call can answer differently) (`f.n += 1`)"
+        ));
+        assert!(leads_only(
+            "`valid` now always returns True where it computed its answer at the start"
+        ));
+        assert!(!leads_only(
+            "a process exit or exit hook added outside a program's entry point (`sys.exit(0)`)"
+        ));
+        assert!(!leads_only(
+            "keeps state across calls (`a, b`), a test skip raised from code that is not a test (`x`)"
+        ));
+        assert!(!leads_only("1 of 3 assertions removed"));
+    }
+
+    #[test]
+    fn stubs_are_told_from_code() {
+        assert!(is_stub(
+            Lang::Python,
+            "def f():\n    raise NotImplementedError\n\nif __name__ == \"__main__\":\n    f()\n"
+        ));
+        assert!(!is_stub(
+            Lang::Python,
+            "def f():\n    return 1\n\ndef g():\n    pass\n"
+        ));
+        assert!(!is_stub(Lang::Python, "import sys\nprint(sys.argv)\n"));
+        assert!(is_stub(Lang::Rust, "pub fn f() -> u32 {\n    todo!()\n}\n"));
     }
 
     #[test]
