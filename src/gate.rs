@@ -428,8 +428,11 @@ fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str
         None => crate::weakened::now(&repo.root, plan, goal),
     };
     match found {
+        // Hack-shaped code that honest code can hold too is shown everywhere else
+        // but fails nothing on its own.
         Ok(found) => found
             .iter()
+            .filter(|f| !crate::plan::weakened::hacks::leads_only(&f.what))
             .map(|f| format!("weakened tests: {f}"))
             .collect(),
         Err(e) => vec![format!("weakened tests could not be checked: {e:#}")],

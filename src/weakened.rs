@@ -48,7 +48,13 @@ pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result
             after: c.after,
         })
         .collect();
-    Ok(weakened::find(&changes, verify_files))
+    // The tests and verify files as the goal started: their literals and names are
+    // what a hard-coded special case or a peek at the grader gives away.
+    let given_by =
+        |path: &str| weakened::is_test_path(path) || verify_files.iter().any(|v| v == path);
+    let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
+    let given = weakened::hacks::Given::of(&tests);
+    Ok(weakened::find_given(&changes, verify_files, &given))
 }
 
 /// What weakened the tests of `goal` from its start to the working tree now,

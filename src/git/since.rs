@@ -75,6 +75,52 @@ pub fn changed_since(
     Ok(out)
 }
 
+/// The text of the files `wanted` picks in commit `base` (`None`: HEAD; nothing on
+/// an unborn branch), each read to [`MAX_TEXT`], in all at most `budget` bytes: the
+/// tests as the goal started with them, whatever the work tree holds now.
+pub fn texts_at(
+    root: &Path,
+    base: Option<&str>,
+    wanted: &dyn Fn(&str) -> bool,
+    budget: usize,
+) -> Result<Vec<(String, String)>> {
+    use anyhow::Context;
+    let repo = open(root)?;
+    let commit = match base {
+        Some(rev) => repo
+            .revparse_single(rev)
+            .and_then(|o| o.peel_to_commit())
+            .with_context(|| format!("reading commit {rev}"))?,
+        None => match repo.head().and_then(|h| h.peel_to_commit()) {
+            Ok(commit) => commit,
+            Err(_) => return Ok(Vec::new()),
+        },
+    };
+    let tree = commit.tree().context("reading the start commit's tree")?;
+    let mut picked = Vec::new();
+    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        if entry.kind() == Some(git2::ObjectType::Blob) {
+            let path = format!("{dir}{}", entry.name().unwrap_or(""));
+            if wanted(&path) {
+                picked.push((path, entry.id()));
+            }
+        }
+        git2::TreeWalkResult::Ok
+    })
+    .context("walking the start commit's tree")?;
+    let mut out = Vec::new();
+    let mut left = budget;
+    for (path, id) in picked {
+        if left == 0 {
+            break;
+        }
+        let text = bounded_blob(&repo, id)?;
+        left = left.saturating_sub(text.len());
+        out.push((path, text));
+    }
+    Ok(out)
+}
+
 /// A regular file's text, invalid UTF-8 replaced; `None` for anything else. At
 /// most [`MAX_TEXT`] bytes are read: the check reads no further, and an agent's
 /// working tree can hold a file of any size.

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 mod checks;
 mod forms;
+pub mod hacks;
 mod reach;
 mod runner;
 
@@ -37,11 +38,12 @@ impl Lang {
     }
 }
 
-/// Whether plan needs the text of `path`: a test file by its name, or a Rust file
-/// (whose text says whether it holds tests).
+/// Whether plan needs the text of `path`: a test file by its name, a Rust file
+/// (whose text says whether it holds tests), or any code (where hack-shaped code is
+/// looked for).
 pub fn wanted(path: &str) -> bool {
     is_test_path(path)
-        || Lang::of(path) == Some(Lang::Rust)
+        || Lang::of(path).is_some()
         || runner::is_runner_file(path)
         || is_test_data(path)
 }
@@ -162,7 +164,18 @@ impl Finding {
 /// modules that shadow it; then the `verify_files` (the files the verify command
 /// rests on) that existed at the start and differ now. Sorted by path; stronger or
 /// equal tests give nothing.
+#[cfg(test)]
 pub fn find(changes: &[Change], verify_files: &[String]) -> Vec<Finding> {
+    find_given(changes, verify_files, &hacks::Given::default())
+}
+
+/// [`find`], and in the changed files that are not tests the hack-shaped code new
+/// since the start ([`hacks`]), with what the tests at the start `given`.
+pub fn find_given(
+    changes: &[Change],
+    verify_files: &[String],
+    given: &hacks::Given,
+) -> Vec<Finding> {
     let mut rows: Vec<Row<'_>> = changes.iter().map(Row::of).collect();
     let mut old_names: [Vec<String>; 4] = Default::default();
     for side in rows.iter().filter_map(|r| r.old.as_ref()) {
@@ -183,6 +196,14 @@ pub fn find(changes: &[Change], verify_files: &[String]) -> Vec<Finding> {
             runner::finding(&row.change.path, row.change.before.as_deref(), after)
         });
         what.extend(runner);
+        let path = &row.change.path;
+        if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path))
+            && !is_test(path, Some(after))
+            && !runner::is_runner_file(path)
+        {
+            let before = row.change.before.as_deref();
+            what.extend(hacks::found(lang, path, before, after, given));
+        }
         if !what.is_empty() {
             if row.change.was.is_some() && row.new.is_some() {
                 what.push(format!(
@@ -703,6 +724,12 @@ fn verify_finding(change: &Change, verify_files: &[String]) -> Option<Finding> {
     }
     let (before, after) = (change.before.as_deref()?, change.after.as_deref()?);
     if is_test(&change.path, Some(after)) || same_text(before, after) {
+        return None;
+    }
+    // A stub at the start is the file the goal asks for (a test runs it as its
+    // program): writing it is the work, not a changed check. Its new code is still
+    // read for hacks.
+    if Lang::of(&change.path).is_some_and(|lang| hacks::is_stub(lang, before)) {
         return None;
     }
     Some(Finding {

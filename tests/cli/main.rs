@@ -36,6 +36,7 @@ mod gate_reach;
 mod goal_budget;
 mod goal_id_completion;
 mod goals;
+mod hack_findings;
 mod half_saves;
 mod hidden_work;
 mod hook_cache;
