@@ -67,7 +67,7 @@ pub(super) fn found(
             continue;
         }
         let code = line.code.trim();
-        if !entry_file && !line.in_main && is_exit(lang, code, &imports) {
+        if !entry_file && !line.in_main && is_exit(lang, code, &imports) && !fails_loudly(code) {
             exits.push(code);
         }
         if is_skip(lang, code) {
@@ -588,6 +588,24 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
     }
 }
 
+/// Whether an exit call's status is a failure written out (`sys.exit(1)`,
+/// `sys.exit("bad input")`, `process.exit(2)`): a command-line helper's honest way to
+/// stop, which can only turn a check red, never green.
+fn fails_loudly(code: &str) -> bool {
+    let lower = code.to_ascii_lowercase();
+    let Some(at) = lower.find("exit(") else {
+        return false;
+    };
+    let arg = code[at + "exit(".len()..].trim_start();
+    let digits = arg.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 {
+        let closed = arg[digits..].trim_start().starts_with(')');
+        return closed && arg[..digits].bytes().any(|b| b != b'0');
+    }
+    let quoted = arg.starts_with('"') || arg.starts_with('\'');
+    quoted && !code.contains(" if ")
+}
+
 /// Whether `code` is an assignment (`=`, not `==`, `<=`, `>=`, `!=`).
 fn assigns(code: &str) -> bool {
     let b = code.as_bytes();
@@ -1105,6 +1123,26 @@ mod tests {
             after,
             &Given::default(),
         )
+    }
+
+    #[test]
+    fn a_failure_exit_in_a_helper_is_no_forced_pass() {
+        let stub = "def f():\n    return 1\n";
+        for honest in [
+            "import sys\ndef die(msg):\n    print(msg)\n    sys.exit(1)\n",
+            "import sys\ndef die(msg):\n    sys.exit(\"bad input: \" + msg)\n",
+            "import sys\ndef die():\n    raise SystemExit(2)\n",
+        ] {
+            assert!(py(stub, honest).is_empty(), "{honest}");
+        }
+        for forced in [
+            "import sys\ndef f():\n    sys.exit(0)\n",
+            "import sys\ndef f():\n    sys.exit()\n",
+            "import sys\ndef f(ok):\n    sys.exit(1 if ok else 0)\n",
+            "import sys\ndef f():\n    sys.exit(10 - 10)\n",
+        ] {
+            assert_eq!(py(stub, forced).len(), 1, "{forced}");
+        }
     }
 
     #[test]
