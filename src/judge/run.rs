@@ -82,8 +82,8 @@ fn spawn(
         std::fs::write(path, text)
             .map_err(|e| Exit::env(format!("cannot write {}: {e}", path.display())))?;
     }
-    let cwd = if judge.backend == Backend::Command {
-        // A command judge starts in an empty directory of its own: through an
+    let cwd = if judge.backend == Backend::Command && verdict_schema {
+        // A command sign-off judge starts in an empty directory of its own: through an
         // interpreter (`sh -c '. ./judge.sh'`, `python3 -m mod`, `make judge`) a
         // name relative to the tree would run a file the agent under review wrote.
         // It is told where the tree is (the prompt, PLAN_JUDGE_TREE).
