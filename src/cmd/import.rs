@@ -86,8 +86,7 @@ fn read_backlog(dir: &Path, name: &str, from: Option<Format>) -> Result<import::
         return Err(Exit::usage_hint(
             format!("{name}: --from backlog reads a folder, and this is not one"),
             "give the `backlog/` folder: plan import backlog/",
-        )
-        .into());
+        ));
     }
     let root = ["backlog", ".backlog"]
         .iter()
@@ -125,14 +124,15 @@ fn read_backlog(dir: &Path, name: &str, from: Option<Format>) -> Result<import::
     }
     if files.is_empty() && from != Some(Format::Backlog) {
         return Err(Exit::usage_hint(
-            format!("{name} is a folder, and not a Backlog.md one: it has no tasks/, completed/ or drafts/ of Markdown files"),
+            format!(
+                "{name} is a folder, and not a Backlog.md one: it has no tasks/, completed/ or drafts/ of Markdown files"
+            ),
             "give a plan file (tasks.json, prd.json, a Markdown plan) or a `backlog/` folder",
-        )
-        .into());
+        ));
     }
     let root_name = root.display().to_string();
     crate::portable::backlog::read(&files, &root_name)
-        .map_err(|r| Exit::usage_hint(r.message, r.hint).into())
+        .map_err(|r| Exit::usage_hint(r.message, r.hint))
 }
 
 /// Keeps `imported` as the proposal `plan review` shows and approves.
