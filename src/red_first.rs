@@ -47,6 +47,20 @@ pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, skip: bool) -> Result<Option<AtS
         ));
         return Ok(Some(AtStart::Failing));
     };
+    // A program that cannot start checks nothing: said so and logged as such, as
+    // `plan add` warns of it and `plan complete` refuses it, not as a red run.
+    let missing = verify::missing(&parsed, Some(&repo.root));
+    if !missing.is_empty() {
+        let listed: Vec<String> = missing
+            .iter()
+            .map(|m| format!("`{}` {}", m.program, m.why))
+            .collect();
+        crate::out::warn(&format!(
+            "plan: warning: the verify of {id} cannot run here: {}; not run, and logged as cannot-run, not failing\n  hint: install the program or change the verify (`plan edit {id} --verify '…'`); `plan complete {id}` refuses it until it can run",
+            listed.join("; ")
+        ));
+        return Ok(Some(AtStart::CannotRun));
+    }
     let config = config::load(Some(&repo.root))?;
     let timeout = Duration::from_secs(config.verify_timeout_secs);
     crate::out::warn(&format!(

@@ -22,11 +22,12 @@ use crate::portable::land::{self, Checked, Landing};
 /// Read another tool's plan as goals to review (task-master, ralph, Markdown, …)
 ///
 /// Reads task-master's tasks.json, ralph's prd.json, a planner's steps, a host's
-/// todo list, `plan export` or a Markdown plan (checklists, phases, task_plan.md,
-/// spec-kit's tasks.md, plan.md itself), and keeps the goals for `plan review`.
+/// todo list, `plan export`, a Markdown plan (checklists, phases, task_plan.md,
+/// spec-kit's tasks.md, plan.md itself) or a Backlog.md `backlog/` folder, and
+/// keeps the goals for `plan review`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The file to read (JSON or Markdown)
+    /// The file to read (JSON or Markdown), or a Backlog.md `backlog/` folder
     pub file: std::path::PathBuf,
     /// Its format; detected from its shape when left out
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -47,6 +48,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     let name = args.file.display().to_string();
+    if args.from == Some(Format::Backlog) || args.file.is_dir() {
+        let imported = read_backlog(&args.file, &name, args.from)?;
+        return propose(repo, &name, imported, None);
+    }
     let text = fs::read_to_string(&args.file).map_err(|e| {
         Exit::usage_hint(
             format!("cannot read {name}: {e}"),
@@ -70,6 +75,73 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         import::read(&text, &request)
     }
     .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
+    let original = (imported.format == Format::Markdown).then(|| text.clone());
+    propose(repo, &name, imported, original)
+}
+
+/// A Backlog.md folder's task files: `DIR` is the `backlog/` folder itself or a
+/// folder holding one (`backlog/` or the older `.backlog/`).
+fn read_backlog(dir: &Path, name: &str, from: Option<Format>) -> Result<import::Imported> {
+    if !dir.is_dir() {
+        return Err(Exit::usage_hint(
+            format!("{name}: --from backlog reads a folder, and this is not one"),
+            "give the `backlog/` folder: plan import backlog/",
+        ));
+    }
+    let root = ["backlog", ".backlog"]
+        .iter()
+        .map(|b| dir.join(b))
+        .find(|b| b.join("tasks").is_dir())
+        .unwrap_or_else(|| dir.to_path_buf());
+    let mut files = Vec::new();
+    for (folder, place) in crate::portable::backlog::FOLDERS {
+        let Ok(entries) = fs::read_dir(root.join(folder)) else {
+            continue;
+        };
+        let mut names: Vec<_> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "md"))
+            .collect();
+        names.sort();
+        for path in names {
+            let rel = format!(
+                "{folder}/{}",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            );
+            let text = fs::read_to_string(&path).map_err(|e| {
+                Exit::usage_hint(
+                    format!("cannot read {}: {e}", path.display()),
+                    "a Backlog.md task file is UTF-8 Markdown; fix or move it and import again",
+                )
+            })?;
+            files.push(crate::portable::backlog::File {
+                path: rel,
+                place: *place,
+                text,
+            });
+        }
+    }
+    if files.is_empty() && from != Some(Format::Backlog) {
+        return Err(Exit::usage_hint(
+            format!(
+                "{name} is a folder, and not a Backlog.md one: it has no tasks/, completed/ or drafts/ of Markdown files"
+            ),
+            "give a plan file (tasks.json, prd.json, a Markdown plan) or a `backlog/` folder",
+        ));
+    }
+    let root_name = root.display().to_string();
+    crate::portable::backlog::read(&files, &root_name)
+        .map_err(|r| Exit::usage_hint(r.message, r.hint))
+}
+
+/// Keeps `imported` as the proposal `plan review` shows and approves.
+fn propose(
+    repo: &crate::git::Repo,
+    name: &str,
+    imported: import::Imported,
+    original: Option<String>,
+) -> Result<u8> {
     let draft = import::render(&imported.goals);
     let checked = land::check(&draft, &verify_problem);
     let now = proposal::now();
@@ -80,10 +152,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let pending = Proposal {
         import: Some(proposal::Import {
             format: imported.format.as_str().to_string(),
-            file: name.clone(),
+            file: name.to_string(),
             unmapped: imported.unmapped,
             notes: imported.notes,
-            original: (imported.format == Format::Markdown).then(|| text.clone()),
+            original,
         }),
         ..Proposal::new(&objective, &draft, "import", None, false, now)
     };

@@ -10,7 +10,7 @@ use crate::plan::blocks::{self, StatuslineView};
 /// Print one short line for a status bar (`plan: 2 active · cache-layer 1/3 · next: …`)
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print its fields as JSON: active, ready, goal, progress, next_subtask, unproven, errors, text
+    /// Print its fields as JSON: active, ready, goal, progress, next_subtask, unproven, imported, errors, text
     #[arg(long)]
     pub json: bool,
     /// Name the claimed goals NAME holds as yours (default: the session in PLAN_SESSION)
@@ -102,6 +102,7 @@ fn empty() -> StatuslineView<'static> {
         progress: None,
         next_subtask: None,
         unproven: 0,
+        imported: 0,
         errors: 0,
         text: String::new(),
     }

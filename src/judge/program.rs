@@ -64,10 +64,9 @@ pub fn resolve(program: &str, cwd: &Path, root: &Path) -> Result<Option<Program>
 /// refuse it anyway; saying so now spares finding out at the first one.
 pub fn refuse_inside(program: &str, root: &Path) -> Result<()> {
     let relative = program.contains('/') && !Path::new(program).is_absolute();
-    let found = locate(program, root).map(|p| fs::canonicalize(&p).unwrap_or(p));
-    let inside = relative
-        || fs::canonicalize(root)
-            .is_ok_and(|root| found.as_ref().is_some_and(|p| p.starts_with(&root)));
+    let found =
+        locate(program, root).and_then(|p| arg_inside(&[p.display().to_string()], root, root));
+    let inside = relative || found.is_some();
     if !inside {
         return Ok(());
     }
@@ -75,7 +74,7 @@ pub fn refuse_inside(program: &str, root: &Path) -> Result<()> {
         Some(path) if !relative => {
             format!("it resolves to {}, inside the repository", path.display())
         }
-        _ => "a relative path resolves inside the repository (a command judge starts at its root)"
+        _ => "a relative path names a file in the repository (a command judge starts in an empty directory of its own, where it names nothing)"
             .to_string(),
     };
     Err(Exit::usage_hint(

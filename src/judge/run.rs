@@ -82,7 +82,21 @@ fn spawn(
         std::fs::write(path, text)
             .map_err(|e| Exit::env(format!("cannot write {}: {e}", path.display())))?;
     }
-    let cwd = prepare_cwd(&inv, root)?;
+    let cwd = if judge.backend == Backend::Command && verdict_schema {
+        // A command sign-off judge starts in an empty directory of its own: through an
+        // interpreter (`sh -c '. ./judge.sh'`, `python3 -m mod`, `make judge`) a
+        // name relative to the tree would run a file the agent under review wrote.
+        // It is told where the tree is (the prompt, PLAN_JUDGE_TREE).
+        program::resolve(&inv.program, root, root)?;
+        let cwd = scratch.path().join("cwd");
+        std::fs::create_dir(&cwd)
+            .map_err(|e| Exit::env(format!("cannot create {}: {e}", cwd.display())))?;
+        inv.env
+            .push(("PLAN_JUDGE_TREE".to_string(), root.display().to_string()));
+        cwd
+    } else {
+        prepare_cwd(&inv, root)?
+    };
     let program = program::resolve(&inv.program, &cwd, root)?;
     let schema_file = scratch.path().join("verdict-schema.json");
     if verdict_schema && ask_for_verdict_schema(judge.backend, &mut inv, &schema_file) {
@@ -344,7 +358,8 @@ pub fn check(judge: &Judge, root: &Path) -> Result<()> {
     .map_err(|e| Exit::usage(format!("{e:#}")))?;
     // No refusal for instruction files here: the sign-off judge reads a copy they
     // are set aside in (`run`).
-    // A command judge starts in the root; a relative name resolves there.
+    // A relative name is screened against the root: a command judge starts in an
+    // empty directory of its own, but the name says the agent's file was meant.
     let cwd = inv.cwd.as_deref().unwrap_or(root);
     if program::resolve(&inv.program, cwd, root)?.is_some() {
         let args = judge.command.get(1..).unwrap_or_default();

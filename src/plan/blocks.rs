@@ -64,23 +64,44 @@ fn ready_list(goals: &[&Goal<'_>]) -> String {
     names.join(", ")
 }
 
-/// Goals marked done or cancelled without a record: remaining work, said as such.
+/// Goals marked done or cancelled without a record: remaining work, said as such;
+/// one imported as done is said as imported, not as marked by hand.
 fn unproven_line(plan: &Plan<'_>) -> Option<String> {
-    let goals: Vec<&Goal<'_>> = plan.unproven().collect();
-    if goals.is_empty() {
-        return None;
+    let (imported, goals): (Vec<&Goal<'_>>, Vec<&Goal<'_>>) = plan
+        .unproven()
+        .partition(|g| plan.imported_label(g).is_some());
+    let mut lines = Vec::new();
+    if !goals.is_empty() {
+        // Both commands named refuse an archived goal; the way back is a reopen.
+        let archived = match goals.iter().any(|g| g.archived) {
+            true => {
+                " An archived one comes back above `## Log` with `plan reopen ID --reason TEXT` first."
+            }
+            false => "",
+        };
+        lines.push(format!(
+            "Marked done or cancelled by hand, so still remaining work: {}. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven).{archived}",
+            ready_list(&goals)
+        ));
     }
-    // Both commands named refuse an archived goal; the way back is a reopen.
-    let archived = match goals.iter().any(|g| g.archived) {
-        true => {
-            " An archived one comes back above `## Log` with `plan reopen ID --reason TEXT` first."
+    if !imported.is_empty() {
+        let mut each: Vec<String> = imported
+            .iter()
+            .take(MAX_READY)
+            .map(|g| {
+                let label = plan.imported_label(g).unwrap_or_default();
+                format!("{} {}", id(&g.id), strip_controls(&label))
+            })
+            .collect();
+        if imported.len() > MAX_READY {
+            each.push(format!("+{} more", imported.len() - MAX_READY));
         }
-        false => "",
-    };
-    Some(format!(
-        "Marked done or cancelled by hand, so still remaining work: {}. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven).{archived}",
-        ready_list(&goals)
-    ))
+        lines.push(format!(
+            "Imported as done, so still to be signed off here: {}. Sign one off with `plan complete ID --evidence TEXT --path FILE`.",
+            each.join("; ")
+        ));
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// The per-turn injection: objective, active goals with their contract and next
@@ -358,10 +379,16 @@ pub fn continuation_parts(plan: &Plan<'_>) -> Vec<Part> {
     }));
     parts.extend(plan.unproven().take(MAX_PARTS).map(|g| {
         let gid = id(&g.id);
-        let text = format!(
-            "{gid} is marked {} by hand; sign it off with `plan complete {gid}` (or `plan cancel`)",
-            g.status().as_str(),
-        );
+        let text = match plan.imported_label(g) {
+            Some(label) => format!(
+                "{gid} reads {}; sign it off here with `plan complete {gid}`",
+                strip_controls(&label)
+            ),
+            None => format!(
+                "{gid} is marked {} by hand; sign it off with `plan complete {gid}` (or `plan cancel`)",
+                g.status().as_str(),
+            ),
+        };
         part(&g.id, PartKind::Unproven, text)
     }));
     parts.extend(plan.shelved().take(MAX_PARTS).map(|g| {
@@ -427,6 +454,15 @@ pub fn has_work(plan: &Plan<'_>) -> bool {
         || plan.shelved().next().is_some()
 }
 
+/// Finished goals not signed off here: (imported as done, marked by hand).
+fn unproven_counts(plan: &Plan<'_>) -> (usize, usize) {
+    let imported = plan
+        .unproven()
+        .filter(|g| plan.imported_label(g).is_some())
+        .count();
+    (imported, plan.unproven().count() - imported)
+}
+
 /// One short line for a status bar: `plan: 2 active · cache-layer 1/3 · next: eviction`.
 pub fn statusline(plan: &Plan<'_>) -> String {
     statusline_for(plan, active(plan).first().map(|g| &*g.id))
@@ -441,9 +477,12 @@ pub fn active_ids<'p>(plan: &'p Plan<'_>) -> Vec<&'p str> {
 /// another holds the first); `None`: no goal, only the count.
 pub fn statusline_for(plan: &Plan<'_>, focus: Option<&str>) -> String {
     let mut line = statusline_body(plan, focus);
-    let unproven = plan.unproven().count();
+    let (imported, unproven) = unproven_counts(plan);
     if unproven > 0 {
         line.push_str(&format!(" · ⚠ {unproven} unproven"));
+    }
+    if imported > 0 {
+        line.push_str(&format!(" · {imported} imported as done"));
     }
     let shelved = plan.shelved().count();
     if shelved > 0 {
@@ -547,7 +586,10 @@ pub struct StatuslineView<'p> {
     pub goal: Option<&'p str>,
     pub progress: Option<Progress>,
     pub next_subtask: Option<&'p str>,
+    /// Marked done or cancelled by hand.
     pub unproven: usize,
+    /// Imported as done, not signed off here.
+    pub imported: usize,
     /// plan.md's format errors; the counts are of the goals that read.
     pub errors: usize,
     pub text: String,
@@ -567,7 +609,8 @@ pub fn statusline_view<'p>(plan: &'p Plan<'p>, focus: Option<&str>) -> Statuslin
             Progress { done, total }
         }),
         next_subtask: first.and_then(|g| g.next_subtask()).map(|t| t.text),
-        unproven: plan.unproven().count(),
+        unproven: unproven_counts(plan).1,
+        imported: unproven_counts(plan).0,
         errors: plan.errors.len(),
         text: statusline_for(plan, focus),
     }

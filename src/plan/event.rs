@@ -70,6 +70,9 @@ pub enum AtStart {
     Passing,
     /// `plan start --no-verify`: the verify was not run.
     Skipped,
+    /// A program the verify names cannot start (not on PATH, not in the
+    /// repository): it checked nothing, so it is no red.
+    CannotRun,
 }
 
 impl AtStart {
@@ -79,6 +82,7 @@ impl AtStart {
             AtStart::Failing => "failing",
             AtStart::Passing => "passing",
             AtStart::Skipped => "skipped",
+            AtStart::CannotRun => "cannot-run",
         }
     }
 
@@ -87,6 +91,7 @@ impl AtStart {
             "failing" => Some(AtStart::Failing),
             "passing" => Some(AtStart::Passing),
             "skipped" => Some(AtStart::Skipped),
+            "cannot-run" => Some(AtStart::CannotRun),
             _ => None,
         }
     }
@@ -858,7 +863,12 @@ mod tests {
             commit: None,
             verify: None,
         });
-        for verify in [AtStart::Failing, AtStart::Passing, AtStart::Skipped] {
+        for verify in [
+            AtStart::Failing,
+            AtStart::Passing,
+            AtStart::Skipped,
+            AtStart::CannotRun,
+        ] {
             for commit in [Some("1a2b3c4d5e6f"), None] {
                 round_trip(Event::Started {
                     id: "cache",

@@ -991,6 +991,12 @@ impl<'a> Plan<'a> {
         goal.status().is_finished() && self.checked(goal).is_some_and(Proof::is_proven)
     }
 
+    /// `done (imported from FILE, not signed off by plan)` for a goal imported as
+    /// done and not signed off here since; `None` for any other.
+    pub fn imported_label(&self, goal: &Goal<'_>) -> Option<String> {
+        self.checked(goal).and_then(Proof::imported_label)
+    }
+
     fn checked(&self, goal: &Goal<'_>) -> Option<&Proof> {
         self.proofs.as_ref()?.get(&goal.line)
     }

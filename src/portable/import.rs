@@ -108,6 +108,11 @@ formats! {
     Markdown = "markdown",
         detect 5: |_| false,
         read: |doc, _, _| Err(lacks("a Markdown plan", "checklist", doc, "- [ ] a step"));
+    /// a Backlog.md `backlog/` folder: one Markdown file per task (detected when
+    /// the path is a folder)
+    Backlog = "backlog",
+        detect 6: |_| false,
+        read: |doc, _, _| Err(lacks("a Backlog.md folder", "tasks", doc, "backlog/tasks/task-1 - Title.md"));
 }
 
 /// One goal to be: a proposed id (`key`), unique within the import, that
@@ -188,6 +193,11 @@ pub fn read(text: &str, req: &Request<'_>) -> Result<Imported, Refusal> {
             "check the file, or name its format with --from",
         ));
     }
+    Ok(finish(format, objective, out))
+}
+
+/// The goals a mapping collected, settled, with every unknown key counted.
+pub(super) fn finish(format: Format, objective: Option<String>, mut out: Out) -> Imported {
     settle(&mut out);
     let unmapped = out
         .extra
@@ -198,30 +208,30 @@ pub fn read(text: &str, req: &Request<'_>) -> Result<Imported, Refusal> {
         })
         .chain(out.unmapped)
         .collect();
-    Ok(Imported {
+    Imported {
         format,
         objective,
         goals: out.goals,
         unmapped,
         notes: out.notes,
-    })
+    }
 }
 
 /// What a mapping collects as it goes.
 #[derive(Default)]
-struct Out {
-    goals: Vec<Goal>,
+pub(super) struct Out {
+    pub(super) goals: Vec<Goal>,
     /// Unknown keys by (path, key): how many objects had it.
     extra: BTreeMap<(String, String), usize>,
     /// Objects looked at, by path.
     seen: HashMap<String, usize>,
-    unmapped: Vec<String>,
-    notes: Vec<String>,
+    pub(super) unmapped: Vec<String>,
+    pub(super) notes: Vec<String>,
 }
 
 impl Out {
     /// Counts `obj`'s keys outside `known` (and not empty) under `path`.
-    fn extra(&mut self, path: &str, obj: &Map<String, Value>, known: &[&str]) {
+    pub(super) fn extra(&mut self, path: &str, obj: &Map<String, Value>, known: &[&str]) {
         *self.seen.entry(path.to_string()).or_default() += 1;
         for (key, value) in obj {
             if known.contains(&key.as_str()) || empty(value) {
@@ -249,7 +259,7 @@ impl Out {
     }
 
     /// A key for `title`, unique among the goals so far.
-    fn key(&self, title: &str) -> String {
+    pub(super) fn key(&self, title: &str) -> String {
         id::unique(&id::slug(title), |c| {
             id::reads_like_any(c, self.goals.iter().map(|g| g.key.as_str()))
                 || self.goals.iter().any(|g| g.key == c)
@@ -291,7 +301,7 @@ fn lacks(what: &str, key: &str, found: &Value, example: &str) -> Refusal {
     )
 }
 
-fn empty(value: &Value) -> bool {
+pub(super) fn empty(value: &Value) -> bool {
     match value {
         Value::Null => true,
         Value::String(s) => s.trim().is_empty(),
@@ -301,7 +311,7 @@ fn empty(value: &Value) -> bool {
     }
 }
 
-fn text(value: Option<&Value>) -> Option<String> {
+pub(super) fn text(value: Option<&Value>) -> Option<String> {
     let s = match value? {
         Value::String(s) => s.clone(),
         Value::Number(n) => n.to_string(),
@@ -312,7 +322,7 @@ fn text(value: Option<&Value>) -> Option<String> {
 }
 
 /// A foreign id (`1`, `"1"`, `"US-001"`) as a string.
-fn foreign_id(value: Option<&Value>) -> Option<String> {
+pub(super) fn foreign_id(value: Option<&Value>) -> Option<String> {
     match value? {
         Value::String(s) => Some(s.trim().to_string()),
         Value::Number(n) => Some(n.to_string()),
@@ -321,7 +331,7 @@ fn foreign_id(value: Option<&Value>) -> Option<String> {
 }
 
 /// Multi-line text as note lines, blank lines dropped.
-fn note_lines(label: &str, value: Option<&Value>) -> Vec<String> {
+pub(super) fn note_lines(label: &str, value: Option<&Value>) -> Vec<String> {
     let Some(Value::String(s)) = value else {
         return Vec::new();
     };
@@ -365,7 +375,12 @@ fn settle(out: &mut Out) {
 }
 
 /// Turns foreign dependency ids into keys; unknown ones are reported.
-fn link(out: &mut Out, deps: &[(usize, Vec<String>)], keys: &HashMap<String, String>, what: &str) {
+pub(super) fn link(
+    out: &mut Out,
+    deps: &[(usize, Vec<String>)],
+    keys: &HashMap<String, String>,
+    what: &str,
+) {
     for (i, foreign) in deps {
         for dep in foreign {
             match keys.get(dep) {
@@ -495,13 +510,13 @@ const SUBTASK_KEYS: &[&str] = &[
 ];
 
 /// A label's value as one word run: `priority:high`, `tag:feature-x`.
-fn label(name: &str, value: &str) -> String {
+pub(super) fn label(name: &str, value: &str) -> String {
     format!("{name}:{}", one_line(value).replace(',', ";"))
 }
 
 /// Labels kept with a goal as its first note line, where plan.md keeps what has no
 /// field of its own: `labels: tag:master, priority:high`.
-fn labels_note(labels: &[String]) -> Option<String> {
+pub(super) fn labels_note(labels: &[String]) -> Option<String> {
     (!labels.is_empty()).then(|| format!("labels: {}", labels.join(", ")))
 }
 
@@ -1184,7 +1199,7 @@ mod tests {
         assert_eq!(
             refused.hint,
             format!(
-                "plan import reads {READS}; if it is one of them, name it: --from plan|taskmaster|prd|steps|todos|markdown"
+                "plan import reads {READS}; if it is one of them, name it: --from plan|taskmaster|prd|steps|todos|markdown|backlog"
             )
         );
     }

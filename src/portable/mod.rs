@@ -3,6 +3,7 @@
 //! plans (and plan's own export) as goals for a proposal. Pure, like `plan/`: text
 //! and values in, values out; the commands read and write the files.
 
+pub mod backlog;
 pub mod export;
 pub mod import;
 pub mod land;

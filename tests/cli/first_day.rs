@@ -175,3 +175,25 @@ fn help_lists_the_everyday_commands_first() {
     assert!(headings >= 5, "{help}");
     assert!(help.find("Everyday:") < help.find("Options:"), "{help}");
 }
+
+/// `plan start` on a goal whose verify's program cannot start says so and logs
+/// the start as `verify cannot-run`, as `plan add` warns and `plan complete`
+/// refuses. Before, it ran it, said "verify failing, as it should before the
+/// work" and logged a red run that checked nothing.
+#[test]
+fn a_start_whose_verify_program_is_missing_says_so_not_failing() {
+    let t = Test::new().plan(
+        "# Plan: Ship\n\n## Goal: Tests\n<!-- id: tests -->\nstatus: open\ndone_when: the tests pass\nverify: pytset-not-installed -q\n\n## Log\n",
+    );
+    t.commit_all("plan");
+    let run = t
+        .ok(&["start", "tests"])
+        .stderr_has(
+            "warning: the verify of tests cannot run here: `pytset-not-installed` is not on PATH",
+        )
+        .stderr_has("logged as cannot-run, not failing");
+    assert!(!run.stderr.contains("verify failing"), "{}", run.stderr);
+    let md = t.plan_md();
+    assert!(md.contains(", verify cannot-run at "), "{md}");
+    assert!(!md.contains("verify failing"), "{md}");
+}

@@ -130,3 +130,40 @@ fn doctor_fix_maps_common_status_words_never_to_done() {
     assert!(!md.contains("status: done"));
     t.ok(&["lint"]);
 }
+
+/// A goal imported as done reads as imported in the injection and the status
+/// line, as `show` and `review --approve` say it: `done (imported from FILE, not
+/// signed off by plan)`. Before, both called it "marked done by hand" / unproven.
+#[test]
+fn a_goal_imported_as_done_reads_as_imported_in_the_injection_and_status_line() {
+    let t = Test::new().plan("# Plan: Ship\n\n## Log\n");
+    t.write(
+        "prd.json",
+        r#"{"userStories": [{"id": "US-1", "title": "Done one", "acceptanceCriteria": ["x"], "passes": true}, {"id": "US-2", "title": "Next", "acceptanceCriteria": ["y"], "passes": false}]}"#,
+    );
+    t.ok(&["import", "prd.json"]);
+    t.ok(&["review", "--approve"]);
+    let inject = t.ok(&["inject"]).stdout;
+    assert!(
+        inject.contains("done-one done (imported from prd prd.json, not signed off by plan)"),
+        "{inject}"
+    );
+    assert!(!inject.contains("by hand"), "{inject}");
+    t.case(&["statusline"])
+        .stdout("plan: 1 ready · none active · 1 imported as done\n")
+        .check();
+    let json = t.ok(&["statusline", "--json"]).json();
+    assert_eq!(json["unproven"], 0);
+    assert_eq!(json["imported"], 1);
+    // A goal marked done by hand still reads as such beside it.
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: open", "status: done"),
+    );
+    let inject = t.ok(&["inject"]).stdout;
+    assert!(
+        inject.contains("Marked done or cancelled by hand, so still remaining work: next."),
+        "{inject}"
+    );
+    assert!(inject.contains("done-one done (imported from"), "{inject}");
+}

@@ -780,7 +780,7 @@ fn rejudge_shows_the_judge_the_head_and_not_what_verify_rewrote() {
     std::fs::write(
         &judge,
         format!(
-            "#!/bin/sh\ncat >/dev/null\ncat README.md >'{}'\ncat '{}'\n",
+            "#!/bin/sh\ncat >/dev/null\ncd \"$PLAN_JUDGE_TREE\" || exit 9\ncat README.md >'{}'\ncat '{}'\n",
             seen.display(),
             fixture_path("judges/outputs/accept.txt").display()
         ),

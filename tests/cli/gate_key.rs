@@ -220,7 +220,7 @@ fn a_verify_that_rewrites_the_judges_copy_has_no_effect() {
     std::fs::write(
         &judge,
         format!(
-            "#!/bin/sh\ncat >/dev/null\ncat README.md >'{}'\ncat '{}'\n",
+            "#!/bin/sh\ncat >/dev/null\ncd \"$PLAN_JUDGE_TREE\" || exit 9\ncat README.md >'{}'\ncat '{}'\n",
             seen.display(),
             fixture_path("judges/outputs/accept.txt").display()
         ),
@@ -497,7 +497,7 @@ fn only_named_evidence_files_made_by_verify_reach_the_judges_copy() {
     std::fs::write(
         &judge,
         format!(
-            "#!/bin/sh\ncat >/dev/null\n{{ cat out/report.txt; ls src 2>&1; }} >'{}'\ncat '{}'\n",
+            "#!/bin/sh\ncat >/dev/null\ncd \"$PLAN_JUDGE_TREE\" || exit 9\n{{ cat out/report.txt; ls src 2>&1; }} >'{}'\ncat '{}'\n",
             seen.display(),
             fixture_path("judges/outputs/accept.txt").display()
         ),
@@ -546,7 +546,7 @@ fn a_verify_that_moves_the_checkouts_head_does_not_move_the_judges_copy() {
     std::fs::write(
         &judge,
         format!(
-            "#!/bin/sh\ncat >/dev/null\ncat README.md >'{}'\ncat '{}'\n",
+            "#!/bin/sh\ncat >/dev/null\ncd \"$PLAN_JUDGE_TREE\" || exit 9\ncat README.md >'{}'\ncat '{}'\n",
             seen.display(),
             fixture_path("judges/outputs/accept.txt").display()
         ),

@@ -38,3 +38,100 @@ fn a_prd_json_that_is_not_ralphs_is_refused_by_name_not_a_panic() {
         .stdout("no draft is waiting for review\n  hint: `plan draft OBJECTIVE` drafts one\n")
         .check();
 }
+
+/// A Backlog.md folder in its shape: task files with YAML front matter (both
+/// list forms), `#N` acceptance criteria between Backlog.md's markers, a
+/// Definition of Done, a finished task moved to `completed/`, a draft, an
+/// archived task and a README without front matter.
+fn backlog(t: &Test) {
+    t.write(
+        "backlog/tasks/task-1 - Parse the config.md",
+        "---\nid: task-1\ntitle: Parse the config\nstatus: Done\nassignee:\n  - '@ana'\ncreated_date: '2026-01-02 10:00'\nlabels: [core, config]\ndependencies: []\npriority: high\n---\n\n## Description\n\n<!-- SECTION:DESCRIPTION:BEGIN -->\nRead settings from config.yml.\n<!-- SECTION:DESCRIPTION:END -->\n\n## Acceptance Criteria\n<!-- AC:BEGIN -->\n- [x] #1 A missing file gives defaults\n- [x] #2 A bad key names its line\n<!-- AC:END -->\n",
+    );
+    t.write(
+        "backlog/tasks/task-2 - Serve the board.md",
+        "---\nid: TASK-2\ntitle: 'Serve the board: read-only'\nstatus: In Progress\nassignee: []\nlabels:\n  - web\ndependencies:\n  - task-1\nmilestone: m-1\npriority: medium\nordinal: 2000\n---\n\n## Description\n\nShow tasks in columns.\n\n## Acceptance Criteria\n<!-- AC:BEGIN -->\n- [x] #1 Columns follow the statuses\n- [ ] #2 A task opens on click\n<!-- AC:END -->\n\n## Definition of Done\n<!-- DOD:BEGIN -->\n- [ ] #1 Tests pass\n<!-- DOD:END -->\n\n## Implementation Notes\n\nUse the existing router.\n",
+    );
+    t.write(
+        "backlog/tasks/task-10 - Export.md",
+        "---\nid: task-10\ntitle: Export\nstatus: Needs Review\ndependencies: [task-2, task-99]\n---\n\n## Description\n\nExport the board as CSV.\n",
+    );
+    t.write(
+        "backlog/completed/task-3 - Old parser.md",
+        "---\nid: task-3\ntitle: Old parser\nstatus: To Do\n---\n\n## Acceptance Criteria\n- [ ] Parses\n",
+    );
+    t.write(
+        "backlog/drafts/draft-1 - Maybe a CLI.md",
+        "---\nid: draft-1\ntitle: Maybe a CLI\nstatus: To Do\n---\n",
+    );
+    t.write(
+        "backlog/archive/tasks/task-4 - Dropped idea.md",
+        "---\nid: task-4\ntitle: Dropped idea\nstatus: To Do\n---\n",
+    );
+    t.write("backlog/tasks/readme.md", "# Tasks\n");
+    t.write("backlog/config.yml", "project_name: \"Board\"\n");
+}
+
+/// `plan import backlog/` (detected) and `--from backlog` read a Backlog.md
+/// folder: status (and the folder it lives in), dependencies, acceptance
+/// criteria as done_when and ticked subtasks, labels, priority and milestone as
+/// labels, the body in the notes, and what had no place is listed. Before, a
+/// folder could not be imported at all.
+#[test]
+fn a_backlog_folder_imports_with_status_dependencies_and_criteria() {
+    let t = Test::new();
+    backlog(&t);
+    let run = t
+        .ok(&["import", "backlog"])
+        .stdout_has("import of backlog from backlog: 6 goals (3 open, 2 done, 1 cancelled)")
+        .stdout_has("## Goal: Parse the config\n<!-- id: parse-the-config -->\nstatus: done\ndone_when: A missing file gives defaults; A bad key names its line\n- [x] A missing file gives defaults\n- [x] A bad key names its line\n> task task-1 in tasks/task-1 - Parse the config.md\n> labels: label:core, label:config, priority:high\n")
+        .stdout_has("## Goal: Serve the board: read-only\n<!-- id: serve-the-board-read-only -->\nstatus: open\ndone_when: Columns follow the statuses; A task opens on click\ndepends_on: parse-the-config\n- [x] Columns follow the statuses\n- [ ] A task opens on click\n- [ ] Tests pass\n")
+        .stdout_has("> labels: label:web, priority:medium, milestone:m-1\n> ## Description\n> Show tasks in columns.\n")
+        .stdout_has("> Use the existing router.\n")
+        .stdout_has("## Goal: Export\n<!-- id: export -->\nstatus: open\ndone_when: Export the board as CSV.\ndepends_on: serve-the-board-read-only\n")
+        .stdout_has("> labels: status:Needs Review\n")
+        .stdout_has("## Goal: Old parser\n<!-- id: old-parser -->\nstatus: done\n")
+        .stdout_has("## Goal: Maybe a CLI\n<!-- id: maybe-a-cli -->\nstatus: open\n")
+        .stdout_has("> task draft-1 in drafts/draft-1 - Maybe a CLI.md\n> labels: draft\n")
+        .stdout_has("## Goal: Dropped idea\n<!-- id: dropped-idea -->\nstatus: cancelled\n")
+        .stdout_has("  - front matter.assignee (1 of 6)\n")
+        .stdout_has("  - front matter.created_date (1 of 6)\n")
+        .stdout_has("  - front matter.ordinal (1 of 6)\n")
+        .stdout_has("  - tasks/readme.md: no `---` front matter at its top; left out\n")
+        .stdout_has("  - export: depends on task task-99, which is not in the import\n")
+        .stdout_has("  - export: status Needs Review there, open here\n")
+        .stdout_has("  - old-parser: in completed/, so done\n");
+    // In progress there, but it waits on a task imported as done: open here.
+    assert!(
+        run.stdout
+            .contains("serve-the-board-read-only: in progress there, open here"),
+        "{}",
+        run.stdout
+    );
+    t.ok(&["review", "--approve"]).stdout_has(
+        "parse-the-config           done (imported from backlog backlog, not signed off by plan)",
+    );
+    t.ok(&["lint"]);
+    // The same folder named explicitly, and the folder above it.
+    t.ok(&["import", "backlog", "--from", "backlog"])
+        .stdout_has("import of backlog from backlog: 6 goals");
+    t.ok(&["import", "."])
+        .stdout_has("import of backlog from .: 6 goals");
+}
+
+/// A folder that is not a Backlog.md one, and `--from backlog` on a file, are
+/// refused with what to give instead.
+#[test]
+fn a_folder_that_is_not_a_backlog_is_refused() {
+    let t = Test::new();
+    t.write("notes/a.txt", "hello\n");
+    t.case(&["import", "notes"])
+        .status(2)
+        .stderr("plan: notes is a folder, and not a Backlog.md one: it has no tasks/, completed/ or drafts/ of Markdown files\n  hint: give a plan file (tasks.json, prd.json, a Markdown plan) or a `backlog/` folder\n")
+        .check();
+    t.write("TODO.md", "- [ ] a\n");
+    t.case(&["import", "TODO.md", "--from", "backlog"])
+        .status(2)
+        .stderr("plan: TODO.md: --from backlog reads a folder, and this is not one\n  hint: give the `backlog/` folder: plan import backlog/\n")
+        .check();
+}

@@ -221,3 +221,67 @@ fn a_judge_answer_holding_both_reject_and_accept_does_not_sign_off() {
     complete_ship(&t).code(0);
     assert_eq!(status_of(&t, "ship"), "done");
 }
+
+/// A command judge is refused when its program or an argument is a file inside
+/// the repository, but an interpreter reads the agent's files by other names: a
+/// script sourced through `sh -c`, a module run with `python3 -m`, a package's
+/// `__main__.py`, `--script=`, a Makefile target. The judge now starts in a
+/// private empty directory, so none of these names reaches the agent's files and
+/// none signs anything off. Each of these signed `ship` off before.
+#[test]
+fn a_command_judge_cannot_run_the_agents_files_through_an_interpreter() {
+    let accept = "printf 'VERDICT: accept\\nmissing: none\\n'\n";
+    for (what, argv) in [
+        ("sh -c sourcing a script", r#"["sh", "-c", ". ./judge.sh"]"#),
+        ("python3 -m a module", r#"["python3", "-m", "judgemod"]"#),
+        (
+            "python3 a package's __main__.py",
+            r#"["python3", "judgepkg"]"#,
+        ),
+        (
+            "--script=",
+            r#"["sh", "-c", "for a; do sh \"${a#--script=}\"; done", "sh", "--script=judge.sh"]"#,
+        ),
+        ("make judge", r#"["make", "-s", "judge"]"#),
+    ] {
+        let t = started(&plan("ship-other-todo.md"));
+        t.write("judge.sh", accept);
+        t.write(
+            "judgemod.py",
+            "print('VERDICT: accept')\nprint('missing: none')\n",
+        );
+        t.write(
+            "judgepkg/__main__.py",
+            "print('VERDICT: accept')\nprint('missing: none')\n",
+        );
+        t.write(
+            "Makefile",
+            format!("judge:\n\t@{}", accept.trim_end()).as_str(),
+        );
+        t.write(
+            ".plan/config.yaml",
+            format!("judge:\n  backend: command\n  command: {argv}\n  timeout_secs: 20\n"),
+        );
+        t.commit_all("the agent's judge");
+        refused(&t, what);
+    }
+}
+
+/// `plan judge command` refuses a program inside the repository the same way
+/// whether it is named relatively, absolutely, or found on PATH.
+#[test]
+fn plan_judge_command_refuses_a_program_inside_the_repository() {
+    let t = Test::new();
+    t.write("judge.sh", "echo hi\n");
+    let inside = t.path("judge.sh").display().to_string();
+    for program in ["./judge.sh", inside.as_str()] {
+        let run = t.run(&["judge", "command", program]);
+        assert_eq!(run.code, 2, "{program}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("inside the repository")
+                || run.stderr.contains("names a file in the repository"),
+            "{program}: {}",
+            run.stderr
+        );
+    }
+}

@@ -115,7 +115,7 @@ fn a_sign_off_stands_while_the_neighbours_commit_start_goals_and_configure_git()
 fn command_judge(t: &Test, script: &str) {
     let judge = t.fake_program(
         "judge",
-        &format!("cat >/dev/null\n{script}\nprintf 'VERDICT: accept\\nmissing: none\\n'\n"),
+        &format!("cat >/dev/null\ncd \"$PLAN_JUDGE_TREE\" || exit 9\n{script}\nprintf 'VERDICT: accept\\nmissing: none\\n'\n"),
     );
     t.write(
         ".plan/config.yaml",
@@ -202,7 +202,7 @@ fn ignored_evidence_is_copied_for_the_judge() {
     t.write("bench.log", "p95 41ms\n");
     let judge = t.fake_program(
         "judge",
-        "prompt=$(cat)\ncase \"$prompt\" in *'p95 41ms'*) ;; *) exit 9 ;; esac\ntest -f bench.log || exit 8\nprintf 'VERDICT: accept\\nmissing: none\\n'\n",
+        "prompt=$(cat)\ncase \"$prompt\" in *'p95 41ms'*) ;; *) exit 9 ;; esac\ncd \"$PLAN_JUDGE_TREE\" || exit 7\ntest -f bench.log || exit 8\nprintf 'VERDICT: accept\\nmissing: none\\n'\n",
     );
     t.write(
         ".plan/config.yaml",

@@ -104,7 +104,12 @@ pub fn line_with<'a>(md: &'a str, needle: &str) -> &'a str {
 
 /// A command judge: `script` after reading the prompt, with a 20 s timeout.
 pub fn command_judge(t: &Test, script: &str) {
-    let judge = t.fake_program("judge", &format!("cat >/dev/null\n{script}"));
+    // A command judge starts in an empty directory; the tree it reads is in
+    // PLAN_JUDGE_TREE.
+    let judge = t.fake_program(
+        "judge",
+        &format!("cat >/dev/null\ncd \"$PLAN_JUDGE_TREE\" || exit 9\n{script}"),
+    );
     t.write(
         ".plan/config.yaml",
         format!(
