@@ -474,3 +474,67 @@ fn redact_hosts_takes_only_the_whole_list() {
     let glued = format!("x{}", hosts.join(", "));
     assert_eq!(redact_hosts(&glued), glued);
 }
+
+/// Exit code, stdout and stderr of one run as a snapshot shows them: the test's
+/// temporary directory written `[TMP]`, this checkout (where fixtures live) `[CRATE]`,
+/// and each commit id of the repository (whole, or cut to 7 or more digits) written
+/// `[COMMIT]`, since git stamps commits with the clock.
+pub fn shown(t: &Test, run: &Run) -> String {
+    format!(
+        "exit {}\n--- stdout\n{}--- stderr\n{}",
+        run.code,
+        redact(t, &run.stdout),
+        redact(t, &run.stderr)
+    )
+}
+
+/// [`shown`], with each `(text, name)` pair's text written as its name first, so a
+/// snapshot still says which commit, checkpoint or file a line names.
+pub fn shown_with(t: &Test, run: &Run, names: &[(&str, &str)]) -> String {
+    let name = |text: &str| {
+        names
+            .iter()
+            .fold(text.to_string(), |text, (from, to)| text.replace(from, to))
+    };
+    let named = Run {
+        code: run.code,
+        stdout: name(&run.stdout),
+        stderr: name(&run.stderr),
+        args: run.args.clone(),
+    };
+    shown(t, &named)
+}
+
+/// `text` redacted as [`shown`] does, for a snapshot of one stream or of a part.
+pub fn redact(t: &Test, text: &str) -> String {
+    let text = text
+        .replace(&tmp_of(t), "[TMP]")
+        .replace(env!("CARGO_MANIFEST_DIR"), "[CRATE]");
+    redact_commits(t, &text)
+}
+
+fn tmp_of(t: &Test) -> String {
+    t.dir.path().to_str().unwrap().to_string()
+}
+
+/// `text` with the commit ids of `t`'s repository written `[COMMIT]`.
+pub fn redact_commits(t: &Test, text: &str) -> String {
+    // git from the system's PATH: a test may have given plan a PATH without it.
+    let Ok(out) = t
+        .command("git")
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .args(["rev-list", "--all", "--reflog"])
+        .output()
+    else {
+        return text.to_string();
+    };
+    let mut text = text.to_string();
+    for sha in String::from_utf8_lossy(&out.stdout).lines() {
+        for len in (7..=sha.len()).rev() {
+            if text.contains(&sha[..len]) {
+                text = text.replace(&sha[..len], "[COMMIT]");
+            }
+        }
+    }
+    text
+}
