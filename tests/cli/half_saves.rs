@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::util::{Test, redact};
+use crate::util::Test;
 
 fn plan_with(subtasks: &[&str]) -> String {
     let mut md = String::from("# Plan: x\n\n## Goal: Alpha\n<!-- id: alpha -->\nstatus: active\n");
@@ -216,7 +216,7 @@ fn plan_does_not_wait_on_its_own_write_to_a_file_without_a_final_newline() {
     }
     let waits = std::fs::read_to_string(&trace).unwrap_or_default();
     assert_eq!(waits.lines().count(), 1, "{waits}");
-    insta::assert_snapshot!(redact(&t, &waits));
+    assert!(waits.ends_with(" ends inside a line\n"), "{waits}");
     assert!(!t.plan_md().ends_with('\n'));
 }
 
@@ -394,7 +394,10 @@ fn a_plan_saved_without_its_final_newline_just_before_a_write_is_taken() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let waits = std::fs::read_to_string(&trace).unwrap_or_default();
-    insta::assert_snapshot!(redact(&t, &waits));
+    assert!(
+        waits.ends_with(" ends inside a line (the last version plan knows ended its line)\n"),
+        "{waits}"
+    );
     assert!(
         t.plan_md()
             .starts_with("# Plan: x\nA line the person added.\n")
