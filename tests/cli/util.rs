@@ -510,7 +510,60 @@ pub fn redact(t: &Test, text: &str) -> String {
     let text = text
         .replace(&tmp_of(t), "[TMP]")
         .replace(env!("CARGO_MANIFEST_DIR"), "[CRATE]");
-    redact_commits(t, &text)
+    redact_random(&redact_commits(t, &redact_other_tests(&text)))
+}
+
+/// `text` with what changes from run to run written as a name: a word of 12 hex
+/// digits (a record's hash, a commit of another clone) `[HASH]`, and the random part
+/// of a judge's temporary copy `plan-judge-[RANDOM]`.
+fn redact_random(text: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let hex = word.len() == 12 && word.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f'));
+        out.push_str(if hex { "[HASH]" } else { word });
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    let mut text = out;
+    let mut at = 0;
+    while let Some(found) = text[at..].find("plan-judge-") {
+        let start = at + found + "plan-judge-".len();
+        let len = text[start..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(text.len() - start);
+        text.replace_range(start..start + len, "[RANDOM]");
+        at = start;
+    }
+    text
+}
+
+/// `text` with the temporary directory of any other [`Test`] (a clone, a second
+/// repository) written `[OTHER]`: its random name changes from run to run.
+fn redact_other_tests(text: &str) -> String {
+    let base = std::env::temp_dir().join("plan-test-");
+    let base = base.to_str().unwrap();
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(base) {
+        out.push_str(&rest[..at]);
+        out.push_str("[OTHER]");
+        let after = &rest[at + base.len()..];
+        let name = after
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        rest = &after[name..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn tmp_of(t: &Test) -> String {
