@@ -141,7 +141,7 @@ fn the_loop_lets_go_with_goal_budget_when_only_budget_limited_goals_remain() {
     let last = t.stop_hook("s1").answer();
     assert!(last.get("decision").is_none(), "{last}");
     let note = last["systemMessage"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &note));
+    insta::assert_snapshot!(redact(&t, note));
     let let_go = events(&t, "loop_let_go");
     assert_eq!(let_go.len(), 1);
     assert_eq!(let_go[0]["reason"], "goal_budget");

@@ -69,7 +69,7 @@ fn show_id_gives_the_contract_subtasks_dependencies_both_ways_and_its_log() {
         .lines()
         .find(|l| l.starts_with("needed by:"))
         .unwrap_or_else(|| panic!("no needed by line:\n{out}"));
-    insta::assert_snapshot!(redact(&t, &needed));
+    insta::assert_snapshot!(redact(&t, needed));
     // Another goal's log lines are not this one's.
     assert!(!out.contains("something else"), "{out}");
 }

@@ -72,7 +72,7 @@ fn a_deleted_active_goal_keeps_the_loop_going() {
         t.ok(&["statusline"]).stdout
     );
     let reason = answer["reason"].as_str().unwrap_or_default();
-    insta::assert_snapshot!(redact(&t, &reason));
+    insta::assert_snapshot!(redact(&t, reason));
 }
 
 /// `a` signed off; then goal `b` cut out of the live goals and put under a new
@@ -119,7 +119,7 @@ fn an_active_goal_moved_under_the_archive_by_hand_keeps_the_loop_going() {
         "the loop let go with b hidden under ## Archive: {answer}"
     );
     let reason = answer["reason"].as_str().unwrap_or_default();
-    insta::assert_snapshot!(redact(&t, &reason));
+    insta::assert_snapshot!(redact(&t, reason));
     insta::assert_snapshot!(shown(&t, &t.ok(&["statusline"])));
     insta::assert_snapshot!(shown(&t, &t.ok(&["inject"])));
     insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
@@ -498,8 +498,8 @@ fn a_forged_sign_off_line_is_caught_in_a_long_plan_and_an_honest_one_is_not() {
     t.write("plan.md", long);
     let counted = |t: &Test| {
         let statusline = t.ok(&["statusline"]).stdout;
-        insta::assert_snapshot!(redact(&t, &statusline));
-        insta::assert_snapshot!(shown(&t, &t.ok(&["inject"])));
+        insta::assert_snapshot!(redact(t, &statusline));
+        insta::assert_snapshot!(shown(t, &t.ok(&["inject"])));
         let answer = stop(t, "s1");
         assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
     };

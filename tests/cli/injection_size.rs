@@ -176,5 +176,5 @@ fn long_active_goals_do_not_push_unproven_goals_out_of_the_stop_reason() {
     assert_eq!(stop["decision"], "block", "{stop}");
     let reason = stop["reason"].as_str().unwrap();
     assert!(reason.len() <= MAX_BLOCK, "{} bytes", reason.len());
-    insta::assert_snapshot!(redact(&t, &reason));
+    insta::assert_snapshot!(redact(&t, reason));
 }

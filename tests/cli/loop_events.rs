@@ -83,7 +83,7 @@ fn a_loop_state_that_vanished_blocks_one_stop() {
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
     let reason = answer["reason"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &reason));
+    insta::assert_snapshot!(redact(&t, reason));
     // One block only: the next stop is let go, and so is every other session's.
     assert_eq!(t.stop_hook("s1").stdout, "");
     assert_eq!(t.stop_hook("s2").stdout, "");
@@ -96,7 +96,7 @@ fn the_continuation_says_pause_and_clear_are_a_persons() {
     t.ok(&["goal"]);
     let answer = t.stop_hook("s1").answer();
     let reason = answer["reason"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &reason));
+    insta::assert_snapshot!(redact(&t, reason));
 }
 
 /// A hand-typed `reapproved … at a terminal` line was believed: it cleared the
@@ -208,7 +208,7 @@ fn removing_all_of_git_plan_blocks_one_stop() {
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
     let reason = answer["reason"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &reason));
+    insta::assert_snapshot!(redact(&t, reason));
     assert_eq!(t.stop_hook("s1").stdout, "");
     assert_eq!(t.stop_hook("s2").stdout, "");
 }

@@ -84,7 +84,7 @@ fn the_hooks_tell_the_agent_which_line_to_resolve() {
     let stop: Value = serde_json::from_str(&t.stop_hook("s1").stdout).unwrap();
     assert_eq!(stop["decision"], "block");
     let reason = stop["reason"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &reason));
+    insta::assert_snapshot!(redact(&t, reason));
 }
 
 #[test]
