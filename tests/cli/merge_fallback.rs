@@ -3,7 +3,7 @@
 //! with conflict markers, and `plan install git` registers the binary by its
 //! absolute path so a git without plan on its PATH still finds it.
 
-use crate::util::{BIN, Test, redact, shown};
+use crate::util::{BIN, Test, shown};
 
 const PLAN: &str = "# Plan: x
 
@@ -116,7 +116,13 @@ fn with_plan_off_gits_path_a_merge_leaves_markers_and_loses_no_line() {
     let out = merge_without_plan(&t);
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
-    insta::assert_snapshot!(redact(&t, &said));
+    // git's own words name its temporary files: checked for plan's line only.
+    assert!(
+        said.contains(
+            "plan: plan merge-driver could not run (exit 127); git merged plan.md line by line"
+        ),
+        "{said}"
+    );
     let md = t.plan_md();
     assert!(md.contains("<<<<<<< ours\n"), "{md}");
     assert!(md.contains(">>>>>>> theirs\n"), "{md}");

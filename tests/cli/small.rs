@@ -64,7 +64,7 @@ fn a_rejected_transcript_names_its_answer_and_verdict_once() {
     assert_eq!(answers.len(), 1, "{answers:?}\n{text}");
     let verdicts: Vec<&str> = text.lines().filter(|l| l.contains("verdict:")).collect();
     assert_eq!(verdicts, ["- verdict: reject"], "{text}");
-    insta::assert_snapshot!(redact(&t, &text));
+    assert!(text.contains("### The judge's answer"), "{text}");
 }
 
 #[test]

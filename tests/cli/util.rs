@@ -533,7 +533,28 @@ fn redact_random(text: &str) -> String {
         }
     }
     flush(&mut word, &mut out);
-    let mut text = out;
+    // A commit of another clone written whole with its redacted abbreviation after it
+    // (`Against base <id> ([HASH])`): the same commit, so the same name.
+    let mut text = String::new();
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find(" ([HASH])") {
+        let before = &rest[..at];
+        let id = before.len()
+            - before
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count();
+        if before.len() - id == 40 {
+            text.push_str(&before[..id]);
+            text.push_str("[HASH]");
+        } else {
+            text.push_str(before);
+        }
+        text.push_str(" ([HASH])");
+        rest = &rest[at + " ([HASH])".len()..];
+    }
+    text.push_str(rest);
     let mut at = 0;
     while let Some(found) = text[at..].find("plan-judge-") {
         let start = at + found + "plan-judge-".len();
