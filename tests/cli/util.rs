@@ -476,7 +476,8 @@ fn redact_hosts_takes_only_the_whole_list() {
 }
 
 /// Exit code, stdout and stderr of one run as a snapshot shows them: the test's
-/// temporary directory written `[TMP]`, this checkout (where fixtures live) `[CRATE]`,
+/// temporary directory written `[TMP]`, the binary `[BIN]`, this checkout (where
+/// fixtures live) `[CRATE]`,
 /// and each commit id of the repository (whole, or cut to 7 or more digits) written
 /// `[COMMIT]`, since git stamps commits with the clock.
 pub fn shown(t: &Test, run: &Run) -> String {
@@ -507,8 +508,10 @@ pub fn shown_with(t: &Test, run: &Run, names: &[(&str, &str)]) -> String {
 
 /// `text` redacted as [`shown`] does, for a snapshot of one stream or of a part.
 pub fn redact(t: &Test, text: &str) -> String {
+    // The binary first: its target directory need not be under the checkout.
     let text = text
         .replace(&tmp_of(t), "[TMP]")
+        .replace(BIN, "[BIN]")
         .replace(env!("CARGO_MANIFEST_DIR"), "[CRATE]");
     redact_random(&redact_commits(t, &redact_other_tests(&text)))
 }
