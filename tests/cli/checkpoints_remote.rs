@@ -3,7 +3,7 @@
 //! for a checkpoint this clone lacks, a rewind that leaves another branch's goals
 //! signed off, and the warnings for transcripts git will not commit.
 
-use crate::util::Test;
+use crate::util::{Test, redact, shown, shown_with};
 
 /// A repository with two active goals, `a` (verify: a.txt exists) and `b` (b.txt),
 /// committed.
@@ -71,36 +71,25 @@ fn checkpoints_pushed_from_one_clone_are_fetched_and_rewound_to_in_another() {
     sign(&t, "a");
     t.commit_all("a done");
     t.git(&["push", "-q", "origin", "main"]);
-    t.ok(&["checkpoints", "--push"])
-        .stdout_has("pushed the checkpoints to origin (1 in this clone)");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["checkpoints", "--push"])));
     let there = t.git(&["ls-remote", &url, "refs/plan/*"]);
-    assert!(
-        there.contains("refs/plan/checkpoints/a/20260615-1402"),
-        "{there}"
-    );
+    insta::assert_snapshot!(redact(&t, &there));
 
     let other = clone(&url);
     let checkpoint = t.git(&["rev-parse", "refs/plan/checkpoints/a/20260615-1402"]);
-    other
-        .run(&["rewind", "a", "--yes"])
-        .code(2)
-        .stderr_has(&format!(
-            "checkpoint {} (a's sign-off) is not in this clone",
-            &checkpoint[..12]
-        ))
-        .stderr_has("hint: fetch the checkpoints with `plan checkpoints --fetch`");
-    other
-        .ok(&["checkpoints", "--fetch"])
-        .stdout_has("fetched 1 new checkpoints from origin (1 in this clone)");
-    other
-        .ok(&["checkpoints", "--fetch", "origin"])
-        .stdout_has("fetched 0 new checkpoints from origin (1 in this clone)");
+    insta::assert_snapshot!(shown_with(
+        &other,
+        &other.run(&["rewind", "a", "--yes"]).code(2),
+        &[(&checkpoint[..12], "[CHECKPOINT a]")]
+    ));
+    insta::assert_snapshot!(shown(&other, &other.ok(&["checkpoints", "--fetch"])));
+    insta::assert_snapshot!(shown(
+        &other,
+        &other.ok(&["checkpoints", "--fetch", "origin"])
+    ));
     other.write("b.txt", "b\n");
     other.write("notes.txt", "later\n");
-    other
-        .ok(&["rewind", "a", "--yes"])
-        .stdout_has("remove b.txt")
-        .stdout_has("restore notes.txt");
+    insta::assert_snapshot!(shown(&other, &other.ok(&["rewind", "a", "--yes"])));
     assert!(!other.path("b.txt").exists());
     assert_eq!(other.read("notes.txt"), "first\n");
     assert_eq!(other.read("a.txt"), "a\n");
@@ -109,9 +98,10 @@ fn checkpoints_pushed_from_one_clone_are_fetched_and_rewound_to_in_another() {
 #[test]
 fn a_push_to_a_remote_that_is_not_there_fails_with_gits_words() {
     let t = repo();
-    t.run(&["checkpoints", "--push", "nowhere"])
-        .code(3)
-        .stderr_has("git push nowhere refs/plan/checkpoints/*:refs/plan/checkpoints/* failed: ");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.run(&["checkpoints", "--push", "nowhere"]).code(3)
+    ));
     t.run(&["checkpoints", "--fetch", "--json"]).code(2);
 }
 
@@ -122,12 +112,11 @@ fn a_hex_query_for_a_checkpoint_of_another_clone_says_so_too() {
     sign(&t, "a");
     let checkpoint = t.git(&["rev-parse", "refs/plan/checkpoints/a/20260615-1402"]);
     t.git(&["update-ref", "-d", "refs/plan/checkpoints/a/20260615-1402"]);
-    t.run(&["rewind", &checkpoint[..10], "--yes"])
-        .code(2)
-        .stderr_has(&format!(
-            "checkpoint {} (a's sign-off) is not in this clone",
-            &checkpoint[..12]
-        ));
+    insta::assert_snapshot!(shown_with(
+        &t,
+        &t.run(&["rewind", &checkpoint[..10], "--yes"]).code(2),
+        &[(&checkpoint[..12], "[CHECKPOINT a]")]
+    ));
 }
 
 /// `b` is signed off in a worktree on a branch that forked before the commit `a`
@@ -175,9 +164,9 @@ fn a_rewind_leaves_a_goal_signed_off_on_another_branch_signed_off() {
     t.write("plan.md", merged);
     assert_eq!(status_of(&t, "b"), "done");
 
-    t.ok(&["rewind", "a", "--dry-run"])
-        .stdout_has("keep b signed off (after it, but on work not built on it");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["rewind", "a", "--dry-run"])));
     let run = t.ok(&["rewind", "a", "--yes"]);
+    insta::assert_snapshot!(shown(&t, &run));
     assert!(!run.stdout.contains("reopen"), "{}", run.stdout);
     assert_eq!(status_of(&t, "b"), "done");
     assert!(!t.plan_md().contains("b reopened"), "{}", t.plan_md());
@@ -190,14 +179,8 @@ fn a_transcript_git_ignores_is_warned_about_at_sign_off_and_by_lint() {
     t.commit_all("ignore .plan");
     t.write("a.txt", "a\n");
     let transcript = ".plan/judge/a-20260615-1402.md";
-    sign(&t, "a").stderr_has(&format!(
-        "plan: warning: the transcript {transcript} is ignored by git, so it will not be committed: every other clone and CI will find a's sign-off unproven (transcript missing)\n  hint: commit it with `git add -f {transcript}`"
-    ));
-    t.ok(&["lint"])
-        .stdout_has(&format!(
-            "warning: the transcript {transcript} of a's sign-off is ignored by git: every other clone and CI will find the sign-off unproven"
-        ))
-        .stdout_has(&format!("hint: commit it with the work: git add -f {transcript}, then git commit"));
+    insta::assert_snapshot!(shown(&t, &sign(&t, "a")));
+    insta::assert_snapshot!(shown(&t, &t.ok(&["lint"])));
 
     // Another clone gets plan.md and no transcript: git never had it.
     t.commit_all("a done");
@@ -221,22 +204,16 @@ fn a_transcript_git_ignores_is_warned_about_at_sign_off_and_by_lint() {
 fn lint_names_a_transcript_left_uncommitted_until_it_is_committed() {
     let t = repo();
     t.write("a.txt", "a\n");
-    let transcript = ".plan/judge/a-20260615-1402.md";
     // With staging off, as before `sign_off.stage`:
     t.write(".plan/config.yaml", "sign_off:\n  stage: off\n");
     let run = sign(&t, "a");
     assert!(!run.stderr.contains("ignored by git"), "{}", run.stderr);
     // `git commit -am` takes plan.md and leaves the new transcript behind.
     t.git(&["commit", "-q", "-am", "a done"]);
-    t.ok(&["lint"])
-        .stdout_has(&format!(
-            "warning: the transcript {transcript} of a's sign-off is not tracked by git"
-        ))
-        .stdout_has(&format!(
-            "hint: commit it with the work: git add {transcript}, then git commit"
-        ));
+    insta::assert_snapshot!(shown(&t, &t.ok(&["lint"])));
     t.commit_all("the transcript");
     let run = t.ok(&["lint"]);
+    insta::assert_snapshot!(shown(&t, &run));
     assert!(!run.stdout.contains("transcript"), "{}", run.stdout);
 }
 

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{BIN, Test};
+use crate::util::{BIN, Test, redact, shown};
 
 const PLAN: &str = "# Plan: Travel
 
@@ -129,14 +129,16 @@ fn sign_offs_pushed_and_pulled_with_plain_git_are_proven_in_every_clone() {
     for (n, (dir, id)) in sides.iter().zip(["a", "b", "c"]).enumerate() {
         let now = format!("2026-06-15T1{n}:00");
         plan(&t, dir, &now, &["start", id]).code(0);
-        plan(
+        insta::assert_snapshot!(shown(
             &t,
-            dir,
-            &now,
-            &["complete", id, "--evidence", "done", "--judge", "none"],
-        )
-        .code(0)
-        .stdout_has(" (staged: git add)");
+            &plan(
+                &t,
+                dir,
+                &now,
+                &["complete", id, "--evidence", "done", "--judge", "none"],
+            )
+            .code(0)
+        ));
         // `commit -a` takes the transcript: complete staged it.
         git(&t, dir, &["commit", "-q", "-am", id]);
         git(&t, dir, &["pull", "-q", "--no-rebase"]);
@@ -206,10 +208,7 @@ fn a_checkpoint_not_yet_fetched_is_a_warning_naming_git_fetch_and_stage_false_st
     git(&t, bob, &["pull", "-q", "--no-rebase"]);
     let lint = plan(&t, bob, "2026-06-15T11:00", &["lint"]).code(0);
     let said = lint.stdout + &lint.stderr;
-    assert!(
-        said.contains("which this clone has not fetched: `git fetch origin` brings it from the clone that signed it off once that clone pushed it"),
-        "{said}"
-    );
+    insta::assert_snapshot!(redact(&t, &said));
     assert!(!said.contains("copied in"), "{said}");
     // The next plain push carries it: its plan.md names the checkpoint.
     plan(&t, &t.root(), "2026-06-15T10:30", &["log", "a: more"]).code(0);
@@ -407,21 +406,23 @@ fn four_agents_with_claims_on_the_remote_move_their_sign_offs_with_plain_git() {
         let now = format!("2026-06-15T11:{:02}", n * 5);
         std::fs::write(dir.join(format!("{id}.txt")), "done\n").unwrap();
         git(&t, dir, &["add", &format!("{id}.txt")]);
-        plan(
+        insta::assert_snapshot!(shown(
             &t,
-            dir,
-            &now,
-            &[
-                "complete",
-                id,
-                "--as",
-                name,
-                "--evidence",
-                "the file is there",
-            ],
-        )
-        .code(0)
-        .stdout_has(" (staged: git add)");
+            &plan(
+                &t,
+                dir,
+                &now,
+                &[
+                    "complete",
+                    id,
+                    "--as",
+                    name,
+                    "--evidence",
+                    "the file is there",
+                ],
+            )
+            .code(0)
+        ));
         git(&t, dir, &["commit", "-q", "-am", id]);
         git(&t, dir, &["pull", "-q", "--no-rebase"]);
         // The sibling worktree's branch is work-b, whose upstream is main.

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::hooks::json;
-use crate::util::{Run, Test};
+use crate::util::{Run, Test, redact, shown};
 
 const PLAN: &str = "# Plan: Ship the cache layer
 
@@ -76,7 +76,7 @@ fn reminds_after_three_creates() {
     assert_eq!(context(&send(&t, "post-tool-use.create", "s1")), None);
     assert_eq!(context(&send(&t, "post-tool-use.create", "s1")), None);
     let third = context(&send(&t, "post-tool-use.create", "s1")).unwrap();
-    assert!(third.starts_with("plan.md reminder:"), "{third}");
+    insta::assert_snapshot!(redact(&t, &third));
 }
 
 /// Copilot ends the turn after 8 blocks in a row and drops the ninth (seen end to
@@ -109,7 +109,7 @@ fn the_ninth_stop_in_a_row_is_let_go_without_spending_the_budget() {
         ninth.stderr
     );
     let status = t.ok(&["goal", "status"]).stdout;
-    assert!(status.contains("continuations: 8 of 12"), "{status}");
+    insta::assert_snapshot!(redact(&t, &status));
     assert!(!status.contains("ended"), "{status}");
 
     // The next prompt starts a new turn: the loop goes on.
@@ -130,9 +130,7 @@ fn the_ninth_stop_in_a_row_is_let_go_without_spending_the_budget() {
 fn install_writes_the_project_hooks_file_and_names_the_trust_step() {
     let t = repo();
     let run = t.ok(&["install", "copilot"]);
-    run.stdout_has("installed plan's Copilot CLI hooks file at .github/hooks/plan.json")
-        .stdout_has("--trust-folder")
-        .stdout_has("plan install copilot --global");
+    insta::assert_snapshot!(shown(&t, &run));
     let doc: Value = serde_json::from_str(&t.read(".github/hooks/plan.json")).unwrap();
     assert_eq!(doc["version"], 1);
     for (event, slug) in [
@@ -149,8 +147,7 @@ fn install_writes_the_project_hooks_file_and_names_the_trust_step() {
         );
     }
     let before = t.read(".github/hooks/plan.json");
-    t.ok(&["install", "copilot"])
-        .stdout_has("already installed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "copilot"])));
     assert_eq!(t.read(".github/hooks/plan.json"), before, "idempotent");
 
     // Another tool's hooks file beside it stays; plan's goes, with nothing else.
@@ -163,9 +160,7 @@ fn install_writes_the_project_hooks_file_and_names_the_trust_step() {
     // A plan.json that is not plan's is refused, and left as it was.
     let theirs = "{\"version\":1,\"hooks\":{\"sessionStart\":[{\"type\":\"command\",\"bash\":\"./audit.sh\"}]}}\n";
     t.write(".github/hooks/plan.json", theirs);
-    t.run(&["install", "copilot"])
-        .code(2)
-        .stderr_has("exists and is not plan's hooks file");
+    insta::assert_snapshot!(shown(&t, &t.run(&["install", "copilot"]).code(2)));
     assert_eq!(t.read(".github/hooks/plan.json"), theirs);
 }
 
@@ -174,14 +169,10 @@ fn global_install_goes_to_copilot_home() {
     let t = repo();
     let copilot_home = t.path("copilot-home");
     let t = t.env("COPILOT_HOME", copilot_home.to_str().unwrap());
-    t.ok(&["install", "copilot", "--global"])
-        .stdout_has("no trust step");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "copilot", "--global"])));
     let file = copilot_home.join("hooks/plan.json");
     let text = std::fs::read_to_string(&file).unwrap();
-    assert!(
-        text.contains("\"bash\": \"plan hook copilot agent-stop\""),
-        "{text}"
-    );
+    insta::assert_snapshot!(redact(&t, &text));
     assert!(!t.path(".github").exists());
     t.ok(&["uninstall", "copilot", "--global"]);
     assert!(!file.exists());

@@ -1,7 +1,7 @@
 //! `plan diff` and `plan doctor`, end to end: what they print for hand edits and
 //! broken plans, and what `plan doctor --fix` writes (and leaves alone).
 
-use crate::util::{Test, fixture};
+use crate::util::{Test, fixture, redact, shown};
 
 const PLAN: &str = "# Plan: Ship it
 
@@ -37,8 +37,7 @@ fn committed(md: &str) -> Test {
 #[test]
 fn diff_shows_status_ticks_and_new_log_lines() {
     let t = committed(PLAN);
-    t.ok(&["diff"])
-        .stdout_has("no changes to plan.md since HEAD");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["diff"])));
     t.ok(&["start", "build"]);
     t.ok(&["tick", "build", "2"]);
     t.ok(&["log", "second subtask done"]);
@@ -128,14 +127,9 @@ fn diff_of_one_goal_is_its_whole_contract() {
     [-depends_on: build-]
     ");
     t.write("plan.md", PLAN.replace("## Goal: Document it\n<!-- id: docs -->\nstatus: open\ndepends_on: build\ndone_when: README explains the build\n\n", ""));
-    t.ok(&["diff", "docs"]).stdout_has(
-        "docs: contract (goal removed since HEAD)\n[-done_when: README explains the build-]",
-    );
-    t.ok(&["diff", "build"])
-        .stdout_has("no changes to the contract of build since HEAD");
-    t.run(&["diff", "nope"])
-        .code(2)
-        .stderr_has("no goal \"nope\"\n  hint: goals are build");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["diff", "docs"])));
+    insta::assert_snapshot!(shown(&t, &t.ok(&["diff", "build"])));
+    insta::assert_snapshot!(shown(&t, &t.run(&["diff", "nope"]).code(2)));
     let json = t.ok(&["diff", "docs", "--json"]).json();
     assert_eq!(json["id"], "docs");
     assert_eq!(json["new"], serde_json::Value::Null);
@@ -193,9 +187,7 @@ fn diff_names_a_bad_revision() {
     plan: unknown revision "no-such-branch": revspec 'no-such-branch' not found
       hint: --since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash
     "#);
-    t.run(&["diff", "--since", "HEAD~1"])
-        .code(2)
-        .stderr_has("unknown revision \"HEAD~1\"");
+    insta::assert_snapshot!(shown(&t, &t.run(&["diff", "--since", "HEAD~1"]).code(2)));
 }
 
 #[test]
@@ -209,15 +201,14 @@ fn diff_reviews_a_plan_with_format_errors() {
         ),
     );
     t.run(&["start", "build"]).code(2);
-    t.ok(&["diff"]).stdout_has("build: status open → doing");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["diff"])));
 }
 
 #[test]
 fn diff_of_prose_only_says_so() {
     let t = committed(PLAN);
     t.write("plan.md", PLAN.replace("## Log", "Some notes.\n\n## Log"));
-    t.ok(&["diff"])
-        .stdout_has("plan.md changed since HEAD, but no goal, contract, subtask or log entry did");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["diff"])));
 }
 
 #[test]
@@ -292,27 +283,21 @@ fn doctor_reports_a_changed_contract_and_waiting_goal_and_fix_leaves_them() {
 fn doctor_is_clean_again_after_reapproval() {
     let t = Test::new().plan(&PLAN.replace("depends_on: build\n", ""));
     t.ok(&["start", "build"]);
-    t.ok(&["doctor"]).stdout_has("plan.md: no findings");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["doctor"])));
     t.write(
         "plan.md",
         t.plan_md().replace("under 2 minutes", "under 1 minute"),
     );
-    t.run(&["doctor"])
-        .code(1)
-        .stdout_has("plan start build --reapprove");
+    insta::assert_snapshot!(shown(&t, &t.run(&["doctor"]).code(1)));
     // Approved from a shell without a terminal (as an agent would): visible.
     t.ok(&["start", "build", "--reapprove"]);
-    t.run(&["doctor"])
-        .code(1)
-        .stdout_has("approved without a terminal");
+    insta::assert_snapshot!(shown(&t, &t.run(&["doctor"]).code(1)));
     t.on_tty("start build --reapprove", true);
     assert!(t.plan_md().contains("contract reapproved (contract"));
     assert!(t.plan_md().contains(", a terminal was attached)"));
     // A terminal attached is no proof a person saw the change (script(1) gives an
     // agent one, and the line can be typed): the earlier change stays listed.
-    t.run(&["doctor"])
-        .code(1)
-        .stdout_has("approved without a terminal");
+    insta::assert_snapshot!(shown(&t, &t.run(&["doctor"]).code(1)));
 }
 
 #[test]
@@ -364,7 +349,7 @@ fn doctor_reports_and_removes_an_expired_proposal() {
     let t = Test::new().plan(&PLAN.replace("depends_on: build\n", ""));
     let proposal = ".git/plan/proposal.json";
     t.write(proposal, format!("{{\"expires_at\": {}}}", now + 60));
-    t.ok(&["doctor"]).stdout_has("plan.md: no findings");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["doctor"])));
     t.write(
         proposal,
         format!(
@@ -391,9 +376,7 @@ fn doctor_reports_and_removes_an_expired_proposal() {
     assert_eq!(t.plan_md(), before);
     // Unreadable JSON is reported, and kept for a person to look at.
     t.write(proposal, "{\"expires_at\": ");
-    t.run(&["doctor", "--fix"])
-        .code(1)
-        .stdout_has(".git/plan/proposal.json: the draft proposal cannot be read: not valid JSON");
+    insta::assert_snapshot!(shown(&t, &t.run(&["doctor", "--fix"]).code(1)));
     assert!(t.path(proposal).exists());
 }
 
@@ -405,7 +388,7 @@ fn diff_colours_words_on_a_terminal_only() {
     let tty = |no_color: bool| t.on_tty("diff", no_color);
     assert!(tty(false).contains("\x1b[31m[-2 minutes-]\x1b[0m\x1b[32m{+1 minute+}\x1b[0m"));
     let plain = tty(true);
-    assert!(plain.contains("[-2 minutes-]{+1 minute+}") && !plain.contains('\x1b'));
+    insta::assert_snapshot!(redact(&t, &plain));
 }
 
 /// Commit ids in started events change with the clock; the snapshots hide them.

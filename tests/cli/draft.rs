@@ -3,7 +3,31 @@
 
 use std::path::PathBuf;
 
-use crate::util::{Test, fixture_path};
+use crate::util::{Run, Test, fixture_path, shown};
+
+/// [`shown`] with the minutes a proposal has left (or has been expired) written `N`:
+/// they follow the wall clock, not `PLAN_NOW`.
+fn seen(t: &Test, run: &Run) -> String {
+    let mut text = shown(t, run);
+    for mark in ["expires in ", "expired "] {
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(mark) {
+            out.push_str(&rest[..at + mark.len()]);
+            rest = &rest[at + mark.len()..];
+            let digits = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            if digits > 0 {
+                out.push('N');
+                rest = &rest[digits..];
+            }
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text
+}
 
 /// A repository whose drafting model is the fixture `drafter`, recording the prompts
 /// it gets and counting its calls.
@@ -71,19 +95,7 @@ fn yes_adds_the_goals_starts_the_ready_ones_and_logs_the_approval() {
     d.t.write("plan.md", PLAN);
     let run =
         d.t.ok(&["draft", "Put a cache in front of the database", "--yes"]);
-    assert!(
-        run.stdout.contains("added 3 goals to plan.md"),
-        "{}",
-        run.stdout
-    );
-    assert!(run.stdout.contains("cache-layer         active (contract "));
-    assert!(
-        run.stdout
-            .contains("document-the-cache  open, waits on cache-layer")
-    );
-    assert!(
-        fresh_row(&run.stdout, "Claude Code", "/clear") && fresh_row(&run.stdout, "Codex", "/new")
-    );
+    insta::assert_snapshot!("draft_yes", seen(&d.t, &run));
     let md = d.t.plan_md();
     assert!(
         md.starts_with(PLAN.split("\n## Log").next().unwrap()),
@@ -145,11 +157,8 @@ fn yes_adds_the_goals_starts_the_ready_ones_and_logs_the_approval() {
 fn without_a_terminal_the_draft_waits_for_review_and_approve_applies_it() {
     let d = repo("good");
     let run = d.t.ok(&["draft", "Ship the cache"]);
-    assert!(run.stdout.starts_with(
-        "draft for \"Ship the cache\": 3 goals by command, waiting for review (expires in 60 minutes)\n\n## Goal: Cache layer\n"
-    ), "{}", run.stdout);
-    assert!(run.stdout.contains("depends_on: Cache layer\n"));
-    assert!(run.stdout.contains("plan review --approve"));
+    insta::assert_snapshot!(shown(&d.t, &run));
+    insta::assert_snapshot!("draft_waits_for_review", seen(&d.t, &run));
     assert!(
         !d.t.path("plan.md").exists(),
         "nothing written before approval"
@@ -168,9 +177,7 @@ fn without_a_terminal_the_draft_waits_for_review_and_approve_applies_it() {
     let created = p["created_at"].as_u64().unwrap();
     assert_eq!(p["expires_at"].as_u64().unwrap(), created + 3600);
 
-    let shown = d.t.ok(&["review"]);
-    assert!(shown.stdout.contains("waiting for review (expires in"));
-    assert!(shown.stdout.contains("## Goal: Benchmark script"));
+    insta::assert_snapshot!("review_waiting", seen(&d.t, &d.t.run(&["review"])));
     let json = d.t.ok(&["review", "--json"]).json();
     assert_eq!(json["objective"], "Ship the cache");
     assert_eq!(json["errors"], 0);
@@ -178,21 +185,16 @@ fn without_a_terminal_the_draft_waits_for_review_and_approve_applies_it() {
     assert!(json["seconds_left"].as_i64().unwrap() > 3500);
 
     let approved = d.t.ok(&["review", "--approve"]);
-    assert!(
-        approved
-            .stdout
-            .contains("added 3 goals to plan.md for \"Ship the cache\"")
-    );
-    assert!(fresh_row(&approved.stdout, "Gemini CLI", "/clear"));
+    insta::assert_snapshot!("review_approve", seen(&d.t, &approved));
     let md = d.t.plan_md();
     assert!(md.starts_with("# Plan: Ship the cache\n\n## Goal: Cache layer\n<!-- id: cache-layer -->\nstatus: active\n"), "{md}");
     assert!(md.contains("draft approved: 3 goals (cache-layer, document-the-cache, benchmark-script) for \"Ship the cache\""));
     assert!(!d.proposal_path().exists(), "an approved proposal is gone");
-    d.t.ok(&["review"])
-        .stdout_has("no draft is waiting for review");
-    d.t.run(&["review", "--approve"])
-        .code(2)
-        .stderr_has("no draft is waiting for review");
+    insta::assert_snapshot!("review_nothing_waiting", seen(&d.t, &d.t.run(&["review"])));
+    insta::assert_snapshot!(
+        "error_approve_nothing_waiting",
+        seen(&d.t, &d.t.run(&["review", "--approve"]))
+    );
     assert_eq!(d.t.ok(&["review", "--json"]).stdout, "null\n");
 }
 
@@ -201,8 +203,10 @@ fn reject_drops_the_proposal_and_leaves_plan_md() {
     let d = repo("good");
     d.t.write("plan.md", PLAN);
     d.t.ok(&["draft", "Ship the cache"]);
-    d.t.ok(&["review", "--reject"])
-        .stdout_has("rejected the draft for \"Ship the cache\"; plan.md was not touched");
+    insta::assert_snapshot!(
+        "review_reject",
+        seen(&d.t, &d.t.run(&["review", "--reject"]))
+    );
     assert!(!d.proposal_path().exists());
     assert_eq!(d.t.plan_md(), PLAN);
 }
@@ -211,15 +215,19 @@ fn reject_drops_the_proposal_and_leaves_plan_md() {
 fn an_unreadable_proposal_says_so_and_reject_removes_it() {
     let d = repo("good");
     d.t.write(".git/plan/proposal.json", "{\"objective\": ");
-    d.t.run(&["review"])
-        .code(2)
-        .stderr_has("`plan review --reject` removes it");
-    d.t.ok(&["review", "--reject"])
-        .stdout_has("removed the unreadable proposal; plan.md was not touched");
+    insta::assert_snapshot!(
+        "error_proposal_unreadable",
+        seen(&d.t, &d.t.run(&["review"]))
+    );
+    insta::assert_snapshot!(
+        "review_reject_unreadable",
+        seen(&d.t, &d.t.run(&["review", "--reject"]))
+    );
     assert!(!d.proposal_path().exists());
-    d.t.run(&["review", "--reject"])
-        .code(2)
-        .stderr_has("no draft is waiting for review");
+    insta::assert_snapshot!(
+        "error_reject_nothing_waiting",
+        seen(&d.t, &d.t.run(&["review", "--reject"]))
+    );
 }
 
 #[test]
@@ -232,12 +240,7 @@ fn edit_redrafts_with_the_feedback_and_renews_the_proposal() {
     d.set_proposal(&p);
     let run =
         d.t.ok(&["review", "--edit", "drop the benchmark; add cache metrics"]);
-    assert!(
-        run.stdout.contains("## Goal: Cache metrics"),
-        "{}",
-        run.stdout
-    );
-    assert!(run.stdout.contains("2 goals by command"));
+    insta::assert_snapshot!("review_edit", seen(&d.t, &run));
     let prompts = d.prompts();
     let second = prompts.split("=== good").nth(2).expect("a second prompt");
     assert!(
@@ -262,7 +265,8 @@ fn edit_redrafts_with_the_feedback_and_renews_the_proposal() {
         d.t.plan_md()
             .contains("<!-- id: cache-metrics -->\nstatus: open\n")
     );
-    d.t.run(&["review", "--edit", "  "]).code(2);
+    let run = d.t.run(&["review", "--edit", "  "]).code(2);
+    insta::assert_snapshot!("error_review_edit_empty", seen(&d.t, &run));
 }
 
 #[test]
@@ -274,24 +278,15 @@ fn an_expired_proposal_is_refused_and_kept() {
     p["expires_at"] = 1.into();
     d.set_proposal(&p);
     let run = d.t.run(&["review", "--approve"]).code(2);
-    assert!(
-        run.stderr
-            .contains("plan: the draft for \"Ship the cache\" expired "),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("nothing was written"));
-    d.t.run(&["review", "--edit", "more"])
-        .code(2)
-        .stderr_has("expired");
+    insta::assert_snapshot!("error_approve_expired", seen(&d.t, &run));
+    let run = d.t.run(&["review", "--edit", "more"]).code(2);
+    insta::assert_snapshot!("error_edit_expired", seen(&d.t, &run));
     assert_eq!(d.t.plan_md(), PLAN);
     assert!(
         d.proposal_path().exists(),
         "left for `plan doctor --fix` or a new draft"
     );
-    let shown = d.t.ok(&["review"]);
-    assert!(shown.stdout.contains("(expired "), "{}", shown.stdout);
-    assert!(shown.stdout.contains("too old to approve"));
+    insta::assert_snapshot!("review_expired", seen(&d.t, &d.t.run(&["review"])));
     assert_eq!(d.t.ok(&["review", "--json"]).json()["expired"], true);
     assert_eq!(d.calls(), 1, "no model runs for an expired proposal");
     d.t.ok(&["review", "--reject"]);
@@ -301,13 +296,7 @@ fn an_expired_proposal_is_refused_and_kept() {
 fn a_draft_that_does_not_check_is_shown_and_asked_for_again_once() {
     let d = repo("garbage-then-good");
     let run = d.t.ok(&["draft", "Ship the cache", "--yes"]);
-    assert!(
-        run.stderr.contains("I have looked at the repository."),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("draft: the draft has no goals"));
-    assert!(run.stderr.contains("asking the model again"));
+    insta::assert_snapshot!("draft_asked_again", seen(&d.t, &run));
     assert_eq!(d.calls(), 2);
     let prompts = d.prompts();
     let second = prompts.split("=== garbage-then-good").nth(2).unwrap();
@@ -322,21 +311,7 @@ fn a_draft_bad_twice_is_refused_and_nothing_is_written() {
     let d = repo("bad");
     d.t.write("plan.md", PLAN);
     let run = d.t.run(&["draft", "Ship the cache", "--yes"]).code(1);
-    assert!(
-        run.stderr
-            .contains("draft:1: goal \"Make it fast\" has no done_when"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("has no failure modes"));
-    assert!(
-        run.stderr
-            .contains("draft:2: the verify of \"Make it fast\" cannot run: ")
-    );
-    assert!(
-        run.stderr
-            .contains("still has problems after the model was asked again; nothing was written")
-    );
+    insta::assert_snapshot!("error_draft_bad_twice", seen(&d.t, &run));
     assert_eq!(d.calls(), 2);
     assert_eq!(d.t.plan_md(), PLAN);
     d.t.run(&["draft", "Ship the cache"]).code(1);
@@ -349,11 +324,7 @@ fn a_model_that_changes_the_working_tree_is_refused() {
     d.t.write("plan.md", PLAN);
     d.t.commit_all("start");
     let run = d.t.run(&["draft", "Ship the cache", "--yes"]).code(1);
-    assert!(
-        run.stderr.contains("the drafting model changed the working tree (drafter-was-here.txt); nothing was written"),
-        "{}",
-        run.stderr
-    );
+    insta::assert_snapshot!("error_drafter_changed_the_tree", seen(&d.t, &run));
     assert_eq!(d.t.plan_md(), PLAN);
     assert!(
         d.t.path("drafter-was-here.txt").exists(),
@@ -390,17 +361,8 @@ done_when: w
 ";
     d.t.write("plan.md", plan);
     let run = d.t.ok(&["draft", "New objective", "--replace", "--yes"]);
-    assert!(
-        run.stdout.contains("cancelled (replaced): spike, later"),
-        "{}",
-        run.stdout
-    );
     // done-thing's sign-off line has no record: unproven, so it stays in sight.
-    assert!(
-        run.stdout.contains("archived: spike, later"),
-        "{}",
-        run.stdout
-    );
+    insta::assert_snapshot!("draft_replace", seen(&d.t, &run));
     let md = d.t.plan_md();
     assert!(
         md.starts_with("# Plan: New objective\n\n## Goal: Done thing\n"),
@@ -420,20 +382,19 @@ done_when: w
         assert!(md.contains(line), "missing {line:?} in\n{md}");
     }
     assert!(d.prompts().contains("being replaced by this draft"));
-    d.t.run(&["lint"])
-        .code(1)
-        .stdout_has("goal \"done-thing\" is done but unproven");
+    let run = d.t.run(&["lint"]).code(1);
+    insta::assert_snapshot!("lint_after_replace", seen(&d.t, &run));
 }
 
 #[test]
 fn replace_is_kept_with_the_proposal() {
     let d = repo("good");
     d.t.write("plan.md", PLAN);
-    d.t.ok(&["draft", "New objective", "--replace"])
-        .stdout_has("approving it replaces the plan");
+    let run = d.t.ok(&["draft", "New objective", "--replace"]);
+    insta::assert_snapshot!("draft_replace_for_review", seen(&d.t, &run));
     assert_eq!(d.proposal()["replace"], true);
-    d.t.ok(&["review", "--approve"])
-        .stdout_has("cancelled (replaced): spike");
+    let run = d.t.ok(&["review", "--approve"]);
+    insta::assert_snapshot!("review_approve_replace", seen(&d.t, &run));
     assert!(d.t.plan_md().starts_with("# Plan: New objective\n"));
 }
 
@@ -442,12 +403,7 @@ fn model_and_backend_are_sticky() {
     let d = repo("good");
     let run =
         d.t.ok(&["draft", "Ship the cache", "--model", "big-model", "--yes"]);
-    assert!(
-        run.stderr
-            .contains("set draft.model to big-model in .plan/config.yaml"),
-        "{}",
-        run.stderr
-    );
+    insta::assert_snapshot!("draft_sets_the_model", seen(&d.t, &run));
     let config = d.t.read(".plan/config.yaml");
     assert!(
         config.starts_with("# the plan-phase model\ndraft:\n"),
@@ -456,21 +412,16 @@ fn model_and_backend_are_sticky() {
     assert!(config.contains("  model: big-model\n"), "{config}");
     assert!(config.contains("  timeout_secs: 20\n"));
     let run = d.t.ok(&["draft", "More", "--model", "big-model"]);
-    assert!(
-        !run.stderr.contains("set draft.model"),
-        "an unchanged setting is not rewritten"
-    );
-    assert!(run.stdout.contains("by command (model big-model)"));
+    // An unchanged setting is not rewritten: no "set draft.model" on stderr.
+    insta::assert_snapshot!("draft_model_kept", seen(&d.t, &run));
     assert_eq!(d.proposal()["model"], "big-model");
     d.t.ok(&["review", "--reject"]);
 
-    d.t.run(&["draft", "x", "--backend", "none"])
-        .code(2)
-        .stderr_has("drafting needs a model");
+    let run = d.t.run(&["draft", "x", "--backend", "none"]).code(2);
+    insta::assert_snapshot!("error_draft_backend_none_flag", seen(&d.t, &run));
     assert!(d.t.read(".plan/config.yaml").contains("backend: command"));
-    d.t.run(&["draft", "x", "--backend", "gpt"])
-        .code(2)
-        .stderr_has("unknown backend \"gpt\"");
+    let run = d.t.run(&["draft", "x", "--backend", "gpt"]).code(2);
+    insta::assert_snapshot!("error_draft_unknown_backend", seen(&d.t, &run));
     d.t.run(&["draft", "x", "--backend", "pi", "--yes"]).code(3);
     assert!(
         d.t.read(".plan/config.yaml").contains("  backend: pi\n"),
@@ -482,34 +433,28 @@ fn model_and_backend_are_sticky() {
 fn a_drafting_backend_of_none_or_an_empty_command_is_refused() {
     let t = Test::new();
     t.write(".plan/config.yaml", "draft:\n  backend: none\n");
-    t.run(&["draft", "x"])
-        .code(3)
-        .stderr_has("draft.backend is none: drafting needs a model");
+    insta::assert_snapshot!(
+        "error_draft_backend_none",
+        shown(&t, &t.run(&["draft", "x"]).code(3))
+    );
     t.write(".plan/config.yaml", "draft:\n  backend: command\n");
-    t.run(&["draft", "x"])
-        .code(2)
-        .stderr_has("draft.command is empty");
+    insta::assert_snapshot!(
+        "error_draft_command_empty",
+        shown(&t, &t.run(&["draft", "x"]).code(2))
+    );
     t.write(
         ".plan/config.yaml",
         "draft:\n  backend: command\n  command: [\"/nonexistent/drafter\"]\n",
     );
-    t.run(&["draft", "x"])
-        .code(3)
-        .stderr_has("cannot run the drafting model: /nonexistent/drafter not found");
-    t.run(&["draft", "  "])
-        .code(2)
-        .stderr_has("say what the goals should achieve");
+    insta::assert_snapshot!(
+        "error_drafter_not_found",
+        shown(&t, &t.run(&["draft", "x"]).code(3))
+    );
+    insta::assert_snapshot!(
+        "error_draft_no_objective",
+        shown(&t, &t.run(&["draft", "  "]).code(2))
+    );
     assert!(!t.path("plan.md").exists());
-}
-
-/// Whether the fresh-context table has `host`'s row with `command`, whatever the
-/// column width the longest host name sets.
-fn fresh_row(out: &str, host: &str, command: &str) -> bool {
-    out.lines().any(|l| {
-        l.strip_prefix("  ")
-            .and_then(|rest| rest.strip_prefix(host))
-            .is_some_and(|rest| rest.trim_start() == command && rest.starts_with("  "))
-    })
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! gain by it — ask the loop judge once the budget is spent, rewrite state that did
 //! not change — and the hook-path cache answering exactly as the fresh path does.
 
-use crate::util::{Test, fixture_path};
+use crate::util::{Test, fixture_path, shown};
 
 const PLAN: &str = "# Plan: Ship the cache layer
 
@@ -35,7 +35,7 @@ fn a_stop_whose_budget_is_spent_asks_no_loop_judge() {
     let calls = t.dir.path().join("calls.log");
     let t = t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap());
     t.ok(&["goal", "--budget", "1"]);
-    t.stop_hook("s1").stdout_has("\"decision\":\"block\"");
+    insta::assert_snapshot!(shown(&t, &t.stop_hook("s1")));
     let asked = |path: &std::path::Path| {
         std::fs::read_to_string(path)
             .unwrap_or_default()
@@ -47,8 +47,7 @@ fn a_stop_whose_budget_is_spent_asks_no_loop_judge() {
         "plan.md",
         PLAN.replace("- [ ] eviction", "- [ ] the eviction"),
     );
-    t.stop_hook("s1")
-        .stdout_has("budget of 1 continuation is spent");
+    insta::assert_snapshot!(shown(&t, &t.stop_hook("s1")));
     assert_eq!(asked(&calls), 1, "a spent budget asked the loop judge");
 }
 
@@ -79,5 +78,5 @@ fn inject_and_statusline_answer_as_through_clap() {
     t.write("other.md", PLAN.replace("Implement", "Rewrite"));
     let t = t.env("PLAN_FILE", "other.md");
     same(&t, "with PLAN_FILE");
-    t.ok(&["statusline"]).stdout_has("cache-layer");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["statusline"])));
 }

@@ -1,7 +1,7 @@
 //! What plan injects is bounded whatever the plan holds (issue 23, item 10): every
 //! field cut to a fixed length, ids included, and each block at most 4 KB.
 
-use crate::util::{Test, fixture};
+use crate::util::{Test, fixture, redact};
 
 /// The injection's bound, in bytes.
 const MAX_BLOCK: usize = 4096;
@@ -113,10 +113,7 @@ fn a_block_over_4_kb_is_cut_at_a_line_end_and_says_so() {
         before.starts_with("line ") && before.ends_with(" of a long house rule"),
         "{before}"
     );
-    assert!(
-        out.starts_with("Ship it\nline 000 of a long house rule\n"),
-        "{out}"
-    );
+    insta::assert_snapshot!(redact(&t, &out));
 }
 
 /// Attack: the 4 KB cut took the block's end, where the warnings are. Ten active
@@ -142,19 +139,7 @@ fn long_active_goals_do_not_push_the_warnings_out_of_the_injection() {
     let t = Test::new().plan(&md);
     let context = session_start(&t);
     assert!(context.len() <= MAX_BLOCK, "{} bytes", context.len());
-    assert!(
-        context.contains("Marked done or cancelled by hand, so still remaining work: faked."),
-        "{context}"
-    );
-    assert!(
-        context.contains("Under `## Archive` but not finished, so still remaining work: shelved."),
-        "{context}"
-    );
-    assert!(context.contains("- g0: title 0 "), "{context}");
-    assert!(
-        context.contains(" KB; `plan show` has the rest]\nMarked done"),
-        "{context}"
-    );
+    insta::assert_snapshot!(redact(&t, &context));
 }
 
 /// Attack: the stop's reason names the active goals first and the goals marked
@@ -191,6 +176,5 @@ fn long_active_goals_do_not_push_unproven_goals_out_of_the_stop_reason() {
     assert_eq!(stop["decision"], "block", "{stop}");
     let reason = stop["reason"].as_str().unwrap();
     assert!(reason.len() <= MAX_BLOCK, "{} bytes", reason.len());
-    assert!(reason.contains("is marked done by hand"), "{reason}");
-    assert!(reason.contains("is under `## Archive` but"), "{reason}");
+    insta::assert_snapshot!(redact(&t, reason));
 }

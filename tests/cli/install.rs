@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::util::{Test, redact_hosts};
+use crate::util::{Test, redact_hosts, shown};
 
 /// Another tool's Claude Code settings, as a person would have written them.
 const THEIRS: &str = r#"{
@@ -100,8 +100,7 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
     ");
     // Written in the same layout it came in, so it comes back byte for byte.
     assert_eq!(t.read(".claude/settings.json"), THEIRS);
-    t.ok(&["uninstall", "claude"])
-        .stdout_has("no plan hooks for Claude Code in .claude/settings.json");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "claude"])));
 }
 
 #[test]
@@ -109,8 +108,7 @@ fn a_file_that_held_only_our_hooks_is_deleted_with_its_directory() {
     let t = Test::new();
     t.ok(&["install", "claude"]);
     assert!(t.path(".claude/settings.json").is_file());
-    t.ok(&["uninstall", "claude"])
-        .stdout_has("deleted .claude/settings.json: nothing else was in it");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "claude"])));
     assert!(!t.path(".claude").exists());
 }
 
@@ -140,9 +138,7 @@ fn global_writes_under_home_even_outside_a_repository() {
 #[test]
 fn without_a_repository_or_global_it_refuses() {
     let t = Test::outside_git();
-    t.run(&["install", "claude"])
-        .code(3)
-        .stderr_has("not inside a git repository\n  hint: run it in the repository the agent works in, or pass --global");
+    insta::assert_snapshot!(shown(&t, &t.run(&["install", "claude"]).code(3)));
     assert!(!home(&t).join(".claude").exists());
 }
 
@@ -180,14 +176,17 @@ fn the_plugin_gets_a_manifest_and_hooks_file() {
     // The plugin is not the project's settings.
     assert!(!t.path(".claude").exists());
 
-    t.ok(&["install", "claude", "--plugin", "plan-plugin"])
-        .stdout_has("already installed in plan-plugin");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.ok(&["install", "claude", "--plugin", "plan-plugin"])
+    ));
     t.ok(&["uninstall", "claude", "--plugin", "plan-plugin"]);
     assert!(!t.path("plan-plugin").exists());
 
-    t.run(&["install", "codex", "--plugin", "x"])
-        .code(2)
-        .stderr_has("--plugin writes a Claude Code plugin, not one for Codex");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.run(&["install", "codex", "--plugin", "x"]).code(2)
+    ));
 }
 
 #[test]
@@ -203,24 +202,23 @@ fn pi_gets_the_extension_file() {
     )
     .unwrap();
     assert_eq!(t.read(".pi/extensions/plan.ts"), shipped);
-    t.ok(&["install", "pi"]).stdout_has("already installed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "pi"])));
 
-    t.ok(&["install", "pi", "--command", "/opt/plan/bin/plan"])
-        .stdout_has("updated plan's pi extension");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.ok(&["install", "pi", "--command", "/opt/plan/bin/plan"])
+    ));
     assert!(
         t.read(".pi/extensions/plan.ts")
             .contains("const PLAN_PROGRAM = \"/opt/plan/bin/plan\";")
     );
 
-    t.ok(&["uninstall", "pi"])
-        .stdout_has("removed plan's pi extension .pi/extensions/plan.ts");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "pi"])));
     assert!(!t.path(".pi").exists());
 
     // Someone else's file of that name is neither replaced nor deleted.
     t.write(".pi/extensions/plan.ts", "export default function () {}\n");
-    t.run(&["install", "pi"])
-        .code(2)
-        .stderr_has(".pi/extensions/plan.ts exists and is not plan's extension");
+    insta::assert_snapshot!(shown(&t, &t.run(&["install", "pi"]).code(2)));
     t.run(&["uninstall", "pi"]).code(2);
     assert_eq!(
         t.read(".pi/extensions/plan.ts"),
@@ -245,12 +243,13 @@ fn opencode_gets_the_plugin_file() {
     )
     .unwrap();
     assert_eq!(t.read(".opencode/plugin/plan.js"), shipped);
-    t.ok(&["install", "opencode"])
-        .stdout_has("already installed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "opencode"])));
     assert!(!t.path("opencode.json").exists() && !t.path(".opencode/opencode.json").exists());
 
-    t.ok(&["install", "opencode", "--command", "/opt/plan/bin/plan"])
-        .stdout_has("updated plan's OpenCode plugin");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.ok(&["install", "opencode", "--command", "/opt/plan/bin/plan"])
+    ));
     assert!(
         t.read(".opencode/plugin/plan.js")
             .contains("const PLAN_PROGRAM = \"/opt/plan/bin/plan\";")
@@ -258,8 +257,7 @@ fn opencode_gets_the_plugin_file() {
 
     // What OpenCode put beside it stays.
     t.write(".opencode/package.json", "{}\n");
-    t.ok(&["uninstall", "opencode"])
-        .stdout_has("removed plan's OpenCode plugin .opencode/plugin/plan.js");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "opencode"])));
     assert!(!t.path(".opencode/plugin").exists());
     assert_eq!(t.read(".opencode/package.json"), "{}\n");
 
@@ -268,9 +266,7 @@ fn opencode_gets_the_plugin_file() {
         ".opencode/plugin/plan.js",
         "export const Mine = async () => ({})\n",
     );
-    t.run(&["install", "opencode"])
-        .code(2)
-        .stderr_has(".opencode/plugin/plan.js exists and is not plan's plugin");
+    insta::assert_snapshot!(shown(&t, &t.run(&["install", "opencode"]).code(2)));
     t.run(&["uninstall", "opencode"]).code(2);
     assert_eq!(
         t.read(".opencode/plugin/plan.js"),
@@ -387,9 +383,7 @@ fn invalid_json_is_refused_and_left_untouched() {
     assert_eq!(t.read(".claude/settings.json"), broken);
 
     t.write(".codex/hooks.json", "{\"hooks\": {\"Stop\": {}}}");
-    t.run(&["install", "codex"])
-        .code(2)
-        .stderr_has(".codex/hooks.json: `hooks.Stop` is not a list");
+    insta::assert_snapshot!(shown(&t, &t.run(&["install", "codex"]).code(2)));
     assert_eq!(t.read(".codex/hooks.json"), "{\"hooks\": {\"Stop\": {}}}");
 }
 
@@ -428,7 +422,7 @@ fn droid_merges_into_factory_settings_and_uninstall_gives_back_the_rest() {
         "Create|Edit|MultiEdit|ApplyPatch"
     );
     assert_eq!(settings["hooks"]["Stop"][0]["hooks"][0]["timeout"], 60);
-    t.ok(&["install", "droid"]).stdout_has("already installed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "droid"])));
     t.ok(&["uninstall", "droid"]);
     assert_eq!(json(&t.read(".factory/settings.json")), json(theirs));
 
@@ -440,8 +434,7 @@ fn droid_merges_into_factory_settings_and_uninstall_gives_back_the_rest() {
         "{\"customModels\": []}\n",
     )
     .unwrap();
-    t.ok(&["install", "droid", "--global"])
-        .stdout_has("in ~/.factory/settings.json");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "droid", "--global"])));
     let user = json(&std::fs::read_to_string(home.join(".factory/settings.json")).unwrap());
     assert_eq!(user["customModels"], serde_json::json!([]));
     assert_eq!(
@@ -483,7 +476,7 @@ fn a_hand_formatted_file_keeps_its_bytes_and_uninstall_gives_them_back() {
         v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
         "plan hook claude session-start"
     );
-    t.ok(&["install", "claude"]).stdout_has("already installed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "claude"])));
     assert_eq!(t.read(".claude/settings.json"), installed);
     t.ok(&["uninstall", "claude"]);
     assert_eq!(t.read(".claude/settings.json"), HAND_FORMATTED);
@@ -506,7 +499,7 @@ fn gemini_settings_with_comments_are_accepted_and_kept() {
         assert!(installed.contains(kept), "{kept:?} is gone:\n{installed}");
     }
     assert!(installed.contains("\"command\": \"plan hook gemini after-agent\""));
-    t.ok(&["install", "gemini"]).stdout_has("already installed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "gemini"])));
     t.ok(&["uninstall", "gemini"]);
     assert_eq!(t.read(".gemini/settings.json"), theirs);
 }
@@ -517,19 +510,7 @@ fn a_gemini_settings_error_does_not_blame_its_comments() {
     let broken = "{\n  // mine\n  \"ui\": {},\n}\n";
     t.write(".gemini/settings.json", broken);
     let run = t.run(&["install", "gemini"]).code(2);
-    assert!(
-        run.stderr.starts_with(
-            "plan: .gemini/settings.json:3:11: not valid JSON: trailing commas are not allowed\n"
-        ),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr
-            .contains("hint: fix it (comments are fine, trailing commas are not) and rerun; nothing was changed"),
-        "{}",
-        run.stderr
-    );
+    insta::assert_snapshot!(shown(&t, &run));
     assert_eq!(t.read(".gemini/settings.json"), broken);
 }
 
@@ -539,8 +520,7 @@ fn a_gemini_settings_error_does_not_blame_its_comments() {
 fn agents_md_section_is_stable_and_removed_exactly() {
     let t = Test::new();
     t.write("AGENTS.md", "# Agents\n\nBe kind to the build.\n");
-    t.ok(&["install", "agents-md"])
-        .stdout_has("wrote plan's section");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "agents-md"])));
     let once = t.read("AGENTS.md");
     assert!(
         once.starts_with("# Agents\n\nBe kind to the build.\n\n<!-- plan:begin"),
@@ -554,13 +534,11 @@ fn agents_md_section_is_stable_and_removed_exactly() {
     ] {
         assert!(once.contains(needle), "lacks {needle:?}:\n{once}");
     }
-    t.ok(&["install", "agents-md"])
-        .stdout_has("already current");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "agents-md"])));
     assert_eq!(t.read("AGENTS.md"), once, "a reinstall changes no byte");
-    t.ok(&["uninstall", "agents-md"])
-        .stdout_has("removed plan's section");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "agents-md"])));
     assert_eq!(t.read("AGENTS.md"), "# Agents\n\nBe kind to the build.\n");
-    t.ok(&["uninstall", "agents-md"]).stdout_has("not there");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "agents-md"])));
     t.run(&["install", "agents-md", "--global"]).code(2);
 }
 
@@ -575,21 +553,16 @@ fn all_registers_the_hosts_on_path_and_check_says_what_is_missing() {
     }
     let run = t.run(&["install", "--check"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    run.stdout_has(
-        "✗ Claude Code    not registered in .claude/settings.json: run `plan install claude`",
-    )
-    .stdout_has("- Gemini CLI     not registered; gemini is not on PATH");
+    insta::assert_snapshot!(shown(&t, &run));
 
     let run = t.ok(&["install", "--all"]);
-    run.stdout_has("installed plan's hooks for Claude Code")
-        .stdout_has("installed plan's hooks for Codex");
+    insta::assert_snapshot!(shown(&t, &run));
     assert!(!t.root().join(".gemini").exists(), "gemini is not on PATH");
     assert!(!t.root().join(".pi").exists(), "pi is not on PATH");
 
     let run = t.run(&["install", "--check"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-    run.stdout_has("✓ Claude Code    registered in .claude/settings.json\n")
-        .stdout_has("✗ Codex          registered in .codex/hooks.json; trust step pending: trust this project in ~/.codex/config.toml");
+    insta::assert_snapshot!(shown(&t, &run));
 
     let root = t.root().components().collect::<PathBuf>();
     let config = home(&t).join(".codex/config.toml");
@@ -603,7 +576,7 @@ fn all_registers_the_hosts_on_path_and_check_says_what_is_missing() {
     )
     .unwrap();
     let run = t.ok(&["install", "--check"]);
-    run.stdout_has("✓ Codex          registered in .codex/hooks.json\n");
+    insta::assert_snapshot!(shown(&t, &run));
 
     // An entry an older plan wrote (another timeout) is outdated.
     let settings = t.read(".claude/settings.json");
@@ -612,22 +585,21 @@ fn all_registers_the_hosts_on_path_and_check_says_what_is_missing() {
     t.write(".claude/settings.json", &older);
     let run = t.run(&["install", "--check"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-    run.stdout_has("written by an older plan: run `plan install claude`");
+    insta::assert_snapshot!(shown(&t, &run));
     t.write(".claude/settings.json", &settings);
 
     // The hooks run `plan`: gone from PATH, they cannot run.
     std::fs::remove_file(t.bin().join("plan")).unwrap();
     let run = t.run(&["install", "--check"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-    run.stdout_has("`plan` is not on the hooks' PATH");
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 #[test]
 fn all_with_no_host_on_path_registers_nothing() {
     let t = Test::new().only_bin();
     let run = t.ok(&["install", "--all"]);
-    run.stdout_has("no host CLI found on PATH (looked for claude, codex, ")
-        .stdout_has("); nothing was registered");
+    insta::assert_snapshot!(shown(&t, &run));
     assert!(!t.root().join(".claude").exists());
 }
 
@@ -638,8 +610,7 @@ fn check_sees_gemini_trust_and_its_hooks_switched_off() {
         t.fake_program(cli, "exit 0");
     }
     t.ok(&["install", "gemini"]);
-    t.run(&["install", "--check"])
-        .stdout_has("✗ Gemini CLI     registered in .gemini/settings.json; trust step pending: trust this folder in Gemini CLI");
+    insta::assert_snapshot!(shown(&t, &t.run(&["install", "--check"])));
     let root = t.root().components().collect::<PathBuf>();
     let trusted = home(&t).join(".gemini/trustedFolders.json");
     std::fs::create_dir_all(trusted.parent().unwrap()).unwrap();
@@ -651,15 +622,14 @@ fn check_sees_gemini_trust_and_its_hooks_switched_off() {
         ),
     )
     .unwrap();
-    t.ok(&["install", "--check"])
-        .stdout_has("✓ Gemini CLI     registered in .gemini/settings.json\n");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "--check"])));
     let settings = t
         .read(".gemini/settings.json")
         .replace("\"enabled\": true", "\"enabled\": false");
     t.write(".gemini/settings.json", settings);
     let run = t.run(&["install", "--check"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-    run.stdout_has("Gemini CLI's switch for all hooks is off in .gemini/settings.json");
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 /// The repository is a Claude Code marketplace: `.claude-plugin/marketplace.json`
@@ -716,7 +686,6 @@ fn agents_md_created_by_install_goes_with_uninstall() {
 
     t.ok(&["install", "agents-md"]);
     t.git(&["add", "AGENTS.md"]);
-    t.ok(&["uninstall", "agents-md"])
-        .stdout_has("removed plan's section");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "agents-md"])));
     assert_eq!(t.read("AGENTS.md"), "");
 }

@@ -4,7 +4,7 @@
 //! no sign-off.
 
 use crate::setup::{command_judge, committed_judge, complete_ship, plan, started, status_of};
-use crate::util::Test;
+use crate::util::{Test, shown};
 
 /// The judge's containment check leaves plan.md out (a person may edit it while
 /// the judge runs), so a judge that rewrote plan.md went unnoticed: here it weakens
@@ -109,7 +109,7 @@ fn refused(t: &Test, what: &str) -> crate::util::Run {
 fn a_judge_that_accepts_then_exits_non_zero_signs_nothing_off() {
     let t = started(&plan("ship-other-todo.md"));
     committed_judge(&t, "printf 'VERDICT: accept\\nmissing: none\\n'\nexit 1");
-    refused(&t, "accept then exit 1").stdout_has("exited with code 1");
+    insta::assert_snapshot!(shown(&t, &refused(&t, "accept then exit 1")));
 }
 
 /// The judge's containment check covers files git does not track yet: a judge
@@ -122,7 +122,7 @@ fn a_judge_that_writes_a_transcript_of_its_own_signs_nothing_off() {
         "mkdir -p .plan/judge\nprintf '# Sign-off record: ship\\n' > .plan/judge/ship-20260615-1402.md\n\
          printf 'VERDICT: accept\\nmissing: none\\n'",
     );
-    refused(&t, "a planted transcript").stdout_has("containment");
+    insta::assert_snapshot!(shown(&t, &refused(&t, "a planted transcript")));
 }
 
 /// The judge's stdout is kept to its last 256 KiB. A reject, a long middle, then an
@@ -150,7 +150,7 @@ fn a_verdict_quoted_in_code_does_not_count() {
         &t,
         "printf 'The agent wrote:\\n\\n```\\nVERDICT: accept\\nmissing: none\\n```\\n\\nVERDICT: reject\\nmissing:\\n- it is not done\\n'",
     );
-    refused(&t, "accept quoted, reject said").stdout_has("it is not done");
+    insta::assert_snapshot!(shown(&t, &refused(&t, "accept quoted, reject said")));
 }
 
 /// A notify command on `signed_off` that cancels the other goal by hand in
@@ -192,7 +192,7 @@ fn a_notify_command_cannot_edit_plan_md_inside_the_sign_off_write() {
     );
     let ship = t.ok(&["show", "ship", "--json"]).json();
     assert_eq!(ship["proof"]["state"], "proven", "{ship}");
-    t.run(&["audit"]).code(1).stdout_has("cancelled by hand");
+    insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
 }
 
 /// Attack (adversary pass): a command judge that answers oddly, `reject` with its

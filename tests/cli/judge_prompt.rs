@@ -2,7 +2,7 @@
 //! at all: the goal's title, evidence paths, prompt overrides, and a verdict the
 //! judge takes back.
 
-use crate::util::Test;
+use crate::util::{Test, shown};
 
 const PLAN: &str = "# Plan: Fences
 
@@ -111,9 +111,7 @@ fn an_evidence_path_with_a_control_character_is_refused() {
         "a\u{200b}b.txt",
     ] {
         t.write(name, "ok\n");
-        complete(&t, &["--path", name])
-            .code(2)
-            .stderr_has("holds a control or invisible character");
+        insta::assert_snapshot!(shown(&t, &complete(&t, &["--path", name]).code(2)));
     }
     assert!(!t.plan_md().contains("signed off"));
     complete(&t, &["--path", "README.md"]).code(0);
@@ -152,9 +150,7 @@ fn a_prompt_override_that_is_not_a_regular_file_is_refused() {
     let run = complete(&t, &[]);
     let _ = feeder.kill();
     let _ = feeder.wait();
-    run.code(3).stderr_has(
-        "plan: .plan/prompts/judge_system.md is a symlink to a named pipe; a prompt override is read only from a regular file of text",
-    );
+    insta::assert_snapshot!(shown(&t, &run.code(3)));
     assert!(!t.plan_md().contains("signed off"));
 }
 
@@ -194,9 +190,7 @@ fn an_accept_the_judge_takes_back_is_no_verdict() {
     let t = repo(
         "I read README.md.\n\nVERDICT: accept\nmissing: none\n\nActually the tests do not run.\n",
     );
-    complete(&t, &[])
-        .code(1)
-        .stdout_has("the answer goes on after its verdict (`Actually the tests do not run.`)");
+    insta::assert_snapshot!(shown(&t, &complete(&t, &[]).code(1)));
     assert!(!t.plan_md().contains("ship signed off"));
     assert!(t.plan_md().contains("ship sign-off rejected"));
 }

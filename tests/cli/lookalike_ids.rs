@@ -1,7 +1,7 @@
 //! Look-alike goal ids: an invisible character or a twin in another script is a
 //! format error, and plan add and import never write one.
 
-use crate::util::Test;
+use crate::util::{Test, redact, shown};
 
 /// `deploy` waits on `tests`. An id may hold any character but whitespace, commas
 /// and `-->`, so an agent can make a goal whose id is `tests` and a zero-width space:
@@ -14,7 +14,7 @@ use crate::util::Test;
 #[test]
 fn a_look_alike_id_with_an_invisible_character_is_refused() {
     let t = twin_of("tests", "tests\u{200b}");
-    t.run(&["lint"]).code(1).stdout_has("invisible character");
+    insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)));
 }
 
 /// The same attack with a twin anyone can see but no one can tell apart: `tеsts`
@@ -31,26 +31,20 @@ fn a_look_alike_id_in_another_script_is_refused() {
         ("op", "\u{3bf}\u{3c1}"),
     ] {
         let t = twin_of(real, twin);
-        t.run(&["lint"])
-            .code(1)
-            .stdout_has(&format!("id \"{twin}\" reads like \"{real}\" (line 4)"));
+        insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)));
         // Neither goal of the pair is started or signed off until one is renamed,
         // nor the goal that depends on the twin; the loop holds on the error.
         for id in [real, twin] {
-            t.run(&["start", id]).code(2).stderr_has("reads like");
-            t.run(&["complete", id, "--evidence", "x"])
-                .code(2)
-                .stderr_has("reads like");
+            insta::assert_snapshot!(shown(&t, &t.run(&["start", id]).code(2)));
+            insta::assert_snapshot!(shown(
+                &t,
+                &t.run(&["complete", id, "--evidence", "x"]).code(2)
+            ));
         }
-        t.run(&["start", "deploy"])
-            .code(2)
-            .stderr_has(&format!("waits on {twin}"));
+        insta::assert_snapshot!(shown(&t, &t.run(&["start", "deploy"]).code(2)));
         t.ok(&["goal", "--budget", "5"]);
         let reason = t.stop_hook("s1").answer()["reason"].to_string();
-        assert!(
-            reason.contains("first fix plan.md's format errors") && reason.contains("reads like"),
-            "{reason}"
-        );
+        insta::assert_snapshot!(redact(&t, &reason));
     }
 }
 
@@ -104,13 +98,14 @@ fn twin_of(real: &str, twin: &str) -> Test {
 fn plan_add_never_writes_a_look_alike_id() {
     let t = Test::new();
     t.ok(&["init", "Ship"]);
-    t.ok(&["add", "Tests"]).stdout_has("tests");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["add", "Tests"])));
     let id = t.ok(&["add", "T\u{435}sts"]).stdout;
     assert_eq!(id.trim(), "t\u{435}sts-2");
     for title in ["缓存层", "κρυφή μνήμη", "кэш"] {
         t.ok(&["add", title]);
     }
     let lint = t.run(&["lint"]).stdout;
+    insta::assert_snapshot!(redact(&t, &lint));
     assert!(!lint.contains("look-alike-id"), "{lint}");
     let mixed: Vec<&str> = lint
         .lines()
@@ -139,6 +134,7 @@ fn an_imported_look_alike_id_gets_a_free_one() {
     t.ok(&["import", "in.json"]);
     t.ok(&["review", "--approve"]);
     let lint = t.run(&["lint"]).stdout;
+    insta::assert_snapshot!(redact(&t, &lint));
     assert!(!lint.contains("look-alike-id"), "{lint}");
     assert!(
         t.plan_md().contains("<!-- id: t\u{435}sts-2 -->"),

@@ -25,6 +25,7 @@ mod draft;
 mod echoes;
 mod edges;
 mod events;
+mod every_command;
 mod files;
 mod first_day;
 mod first_steps;

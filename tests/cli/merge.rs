@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::hooks::send;
-use crate::util::{BIN, Test};
+use crate::util::{BIN, Test, redact, shown};
 
 const PLAN: &str = "# Plan: x
 
@@ -48,15 +48,10 @@ fn conflict_markers_are_a_format_error_that_refuses_every_write() {
         &["archive"],
         &["doctor", "--fix"],
     ] {
-        t.run(args)
-            .code(2)
-            .stderr_has("plan.md:6: unresolved merge conflict (to line 10)")
-            .stderr_has("delete the marker lines");
+        insta::assert_snapshot!(shown(&t, &t.run(args).code(2)));
         assert_eq!(t.plan_md(), md, "{args:?} wrote into a conflicted plan");
     }
-    t.run(&["lint"])
-        .code(1)
-        .stdout_has("plan.md:6: unresolved merge conflict (to line 10)");
+    insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)));
     t.commit_all("conflicted");
     assert_ne!(t.run(&["audit"]).code, 0, "audit passes a conflicted plan");
 }
@@ -65,9 +60,7 @@ fn conflict_markers_are_a_format_error_that_refuses_every_write() {
 fn a_marker_left_alone_is_named_and_a_fenced_one_is_code() {
     let stray = PLAN.replace("- [ ] write\n", "- [ ] write\n>>>>>>> theirs\n");
     let t = Test::new().plan(&stray);
-    t.run(&["lint"])
-        .code(1)
-        .stdout_has("plan.md:16: merge conflict marker `>>>>>>>` left in the file");
+    insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)));
     let fenced = PLAN.replace(
         "- [ ] write\n",
         "- [ ] write\n```diff\n<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n```\n",
@@ -91,18 +84,14 @@ fn the_hooks_tell_the_agent_which_line_to_resolve() {
     let stop: Value = serde_json::from_str(&t.stop_hook("s1").stdout).unwrap();
     assert_eq!(stop["decision"], "block");
     let reason = stop["reason"].as_str().unwrap();
-    assert!(
-        reason.contains("plan.md:6: unresolved merge conflict"),
-        "{reason}"
-    );
+    insta::assert_snapshot!(redact(&t, reason));
 }
 
 #[test]
 fn install_git_registers_the_driver_once_and_uninstall_takes_it_back() {
     let t = Test::new().plan(PLAN);
     t.write(".gitattributes", "*.png binary\n");
-    t.ok(&["install", "git"])
-        .stdout_has("registered plan's merge driver in this clone's config");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "git"])));
     assert_eq!(
         t.read(".gitattributes"),
         "*.png binary\nplan.md merge=plan\n"
@@ -111,21 +100,16 @@ fn install_git_registers_the_driver_once_and_uninstall_takes_it_back() {
         t.git(&["config", "merge.plan.driver"])
             .starts_with(&format!("{BIN} merge-driver %O %A %B %P; ")),
     );
-    t.ok(&["install", "git"])
-        .stdout_has("already registered")
-        .stdout_has("already sends plan.md to it");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "git"])));
     assert_eq!(
         t.read(".gitattributes"),
         "*.png binary\nplan.md merge=plan\n"
     );
     t.ok(&["doctor"]);
-    t.ok(&["uninstall", "git"])
-        .stdout_has("removed plan's merge driver");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "git"])));
     assert_eq!(t.read(".gitattributes"), "*.png binary\n");
     assert!(!t.read(".git/config").contains("merge-driver"));
-    t.run(&["install", "git", "--global"])
-        .code(2)
-        .stderr_has("registered per clone");
+    insta::assert_snapshot!(shown(&t, &t.run(&["install", "git", "--global"]).code(2)));
 }
 
 /// `.gitattributes` is a file people commit and other tools read: plan's edit keeps
@@ -153,8 +137,7 @@ fn install_git_names_a_plan_file_elsewhere_too() {
         t.read(".gitattributes"),
         "plan.md merge=plan\n/docs/road.md merge=plan\n"
     );
-    t.ok(&["uninstall", "git"])
-        .stdout_has("deleted .gitattributes");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "git"])));
     assert!(!t.root().join(".gitattributes").exists());
 }
 
@@ -162,10 +145,7 @@ fn install_git_names_a_plan_file_elsewhere_too() {
 fn doctor_says_when_the_attribute_has_no_driver_in_this_clone() {
     let t = Test::new().plan(PLAN);
     t.write(".gitattributes", "plan.md merge=plan\n");
-    t.run(&["doctor"])
-        .code(1)
-        .stdout_has("this clone has none configured")
-        .stdout_has("run `plan install git` in this clone");
+    insta::assert_snapshot!(shown(&t, &t.run(&["doctor"]).code(1)));
 }
 
 #[test]
@@ -296,11 +276,9 @@ fn the_driver_never_exits_0_on_an_ours_with_conflict_markers() {
         t.write("ours", conflicted());
         t.write("theirs", other);
         let run = t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"]);
-        run.code(1)
-            .stderr_has("plan.md: 1 conflict left: the whole file (ours has git's conflict markers")
-            .stderr_has("plan lint");
+        insta::assert_snapshot!(shown(&t, &run.code(1)));
         let out = t.read("ours");
-        assert!(out.starts_with("<<<<<<< ours\n"), "{out}");
+        insta::assert_snapshot!(redact(&t, &out));
         assert!(out.contains(&conflicted()), "ours lost:\n{out}");
         assert!(out.contains(other), "theirs lost:\n{out}");
     }
@@ -316,9 +294,11 @@ fn the_driver_never_exits_0_on_a_side_with_lone_carriage_returns() {
     t.write("base", PLAN);
     t.write("ours", &ours);
     t.write("theirs", &theirs);
-    t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
-        .code(1)
-        .stderr_has("carriage return");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+            .code(1)
+    ));
     // Both sides whole, each once: nothing taken for a goal of the other's.
     assert_eq!(
         t.read("ours"),
@@ -328,8 +308,10 @@ fn the_driver_never_exits_0_on_a_side_with_lone_carriage_returns() {
     t.write("base", PLAN.replace('\n', "\r"));
     t.write("ours", PLAN);
     t.write("theirs", &theirs);
-    t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
-        .code(1)
-        .stderr_has("the base holds a carriage return without a line feed");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+            .code(1)
+    ));
     assert!(t.read("ours").starts_with("<<<<<<< ours\n# Plan: x\n"));
 }

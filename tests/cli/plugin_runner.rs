@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::Test;
+use crate::util::{Test, shown};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -76,8 +76,7 @@ fn a_plugin_of_another_version_is_updated_and_removed() {
     let older = built.replace(&format!("@plan-cli/plan@{VERSION}"), "@plan-cli/plan@0.0.9");
     assert_ne!(older, built);
     t.write("p/hooks/hooks.json", &older);
-    t.ok(&["install", "claude", "--plugin", "p"])
-        .stdout_has("updated Stop: ");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["install", "claude", "--plugin", "p"])));
     assert_eq!(t.read("p/hooks/hooks.json"), built);
     t.ok(&["uninstall", "claude", "--plugin", "p"]);
     assert!(!t.root().join("p").exists());

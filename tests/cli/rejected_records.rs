@@ -4,7 +4,7 @@
 //! (with plan's own verdict parser) as an accept from the judge its header names,
 //! or, for `judge: none`, records no answer at all.
 
-use crate::util::Test;
+use crate::util::{Test, shown};
 
 const PLAN: &str = "# Plan: Rejected
 
@@ -271,9 +271,5 @@ fn a_rejected_transcript_whose_line_was_deleted_proves_nothing() {
         &format!("its transcript {path} records judge claude's answer as reject"),
     );
     let run = t.run(&["audit"]);
-    assert!(
-        run.stdout.contains("sign-off rejected"),
-        "audit does not name the lost line:\n{}",
-        run.stdout
-    );
+    insta::assert_snapshot!(shown(&t, &run));
 }

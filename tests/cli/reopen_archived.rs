@@ -3,7 +3,7 @@
 //! other writer moved or changed meanwhile is a conflict (exit 2).
 
 use crate::preconditions::{race, race_with};
-use crate::util::Test;
+use crate::util::{Test, redact, shown};
 
 /// Live goal `b`, and `a` signed off by the fixture judge and archived; committed.
 fn archived_a() -> Test {
@@ -90,11 +90,12 @@ fn reopen_moves_an_archived_goal_back_above_the_log_in_one_lossless_write() {
     // Not done: it is live work again, and takes a new honest sign-off, which
     // `plan audit` accepts (the move hid no history).
     let show = t.ok(&["show", "a"]).stdout;
-    assert!(show.contains("active"), "{show}");
+    insta::assert_snapshot!(redact(&t, &show));
     assert!(!show.contains("archived"), "{show}");
-    t.run(&["reopen", "a", "--reason", "again"])
-        .code(2)
-        .stderr_has("goal a is active, not done or cancelled");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.run(&["reopen", "a", "--reason", "again"]).code(2)
+    ));
     t.ok(&[
         "complete",
         "a",
@@ -107,7 +108,7 @@ fn reopen_moves_an_archived_goal_back_above_the_log_in_one_lossless_write() {
     t.commit_all("signed off again");
     t.ok(&["audit"]);
     // And it archives again as any other goal does.
-    t.ok(&["archive"]).stdout_has("archived 1 goal: a");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["archive"])));
     t.ok(&["audit"]);
 }
 
@@ -116,7 +117,7 @@ fn a_reopened_archived_goal_is_not_done_for_the_hooks_either() {
     let t = archived_a();
     t.ok(&["reopen", "a", "--reason", "regressed"]);
     let next = t.ok(&["next"]).stdout;
-    assert!(next.contains('a'), "{next}");
+    insta::assert_snapshot!(redact(&t, &next));
     let status = t.ok(&["show", "a", "--json"]).json();
     assert_eq!(status["status"], "active", "{status}");
     assert_eq!(status["archived"], false, "{status}");
@@ -130,9 +131,7 @@ fn a_goal_another_reopen_moved_meanwhile_is_a_conflict() {
         &["reopen", "a", "--reason", "first"],
         &[&["reopen", "a", "--reason", "second"]],
     );
-    first.code(2).stderr_has(
-        "goal a was moved out of `## Archive` while plan was working; nothing was written",
-    );
+    insta::assert_snapshot!(shown(&t, &first.code(2)));
     assert_eq!(t.plan_md(), meanwhile);
     assert_eq!(meanwhile.matches("## Goal: A").count(), 1, "{meanwhile}");
 }
@@ -145,9 +144,7 @@ fn a_goal_moved_back_by_hand_meanwhile_is_a_conflict() {
     let (first, meanwhile) = race_with(&t, &["reopen", "a", "--reason", "first"], || {
         t.write("plan.md", &by_hand)
     });
-    first.code(2).stderr_has(
-        "goal a was moved out of `## Archive` while plan was working; nothing was written",
-    );
+    insta::assert_snapshot!(shown(&t, &first.code(2)));
     assert_eq!(t.plan_md(), meanwhile);
 }
 
@@ -159,9 +156,7 @@ fn a_line_added_to_the_archived_goal_meanwhile_is_a_conflict_not_left_behind() {
     let (first, meanwhile) = race_with(&t, &["reopen", "a", "--reason", "first"], || {
         t.write("plan.md", &edited)
     });
-    first
-        .code(2)
-        .stderr_has("goal a changed while plan was working; nothing was written");
+    insta::assert_snapshot!(shown(&t, &first.code(2)));
     assert_eq!(t.plan_md(), meanwhile);
 }
 

@@ -2,7 +2,7 @@
 //! sign-off (its own script, or a file that script sources) is found.
 
 use crate::setup::{plan, sign_off_ship};
-use crate::util::Test;
+use crate::util::{Test, shown};
 
 /// `plan audit --reverify` runs the verify line again, but the script it names can
 /// be gutted after the sign-off: the goal stays proven and reverify passes though
@@ -27,8 +27,7 @@ fn reverify_notices_a_verify_script_gutted_after_sign_off() {
         "--path",
         "README.md",
     ]);
-    t.ok(&["audit", "--reverify"])
-        .stdout_has("reverify: passed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit", "--reverify"])));
     // The work regresses, and the check is gutted to hide it.
     t.write("README.md", "");
     t.write("check.sh", "exit 0\n");
@@ -38,15 +37,12 @@ fn reverify_notices_a_verify_script_gutted_after_sign_off() {
         "a gutted verify script still reverifies:\n{}",
         run.stdout
     );
-    run.stdout_has("own files changed since the sign-off (check.sh)");
+    insta::assert_snapshot!(shown(&t, &run));
     // The script restored: the check is the signed-off one again, and it runs.
     t.write("check.sh", "test -s README.md\n");
-    t.run(&["audit", "--reverify"])
-        .code(1)
-        .stdout_has("reverify: failed");
+    insta::assert_snapshot!(shown(&t, &t.run(&["audit", "--reverify"]).code(1)));
     t.write("README.md", "# Hello\n");
-    t.ok(&["audit", "--reverify"])
-        .stdout_has("reverify: passed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit", "--reverify"])));
 }
 
 /// The verify-file record covered only the files verify names literally. A script
@@ -86,8 +82,7 @@ fn reverify_notices_a_gutted_file_the_verify_script_sources() {
         t.ok(&["start", "ship"]);
         t.commit_all("start");
         sign_off_ship(&t);
-        t.ok(&["audit", "--reverify"])
-            .stdout_has("reverify: passed");
+        insta::assert_snapshot!(shown(&t, &t.ok(&["audit", "--reverify"])));
         t.write("README.md", "");
         t.write(gut.0, gut.1);
         let run = t.run(&["audit", "--reverify"]);
@@ -96,7 +91,7 @@ fn reverify_notices_a_gutted_file_the_verify_script_sources() {
             "{verify}: a gutted check reverifies as passed:\n{}",
             run.stdout
         );
-        run.stdout_has("the check's own files changed since the sign-off");
+        insta::assert_snapshot!(shown(&t, &run));
     }
 
     let t = Test::new();
@@ -111,8 +106,7 @@ fn reverify_notices_a_gutted_file_the_verify_script_sources() {
     t.ok(&["start", "ship"]);
     t.commit_all("start");
     sign_off_ship(&t);
-    t.ok(&["audit", "--reverify"])
-        .stdout_has("reverify: passed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit", "--reverify"])));
     // The work regresses; the file that really checks it is gutted.
     t.write("README.md", "");
     t.write("checks/readme.sh", "true\n");

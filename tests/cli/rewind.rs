@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use crate::util::Test;
+use crate::util::{Test, shown, shown_with};
 
 /// A repository with two active goals, `a` (verify: a.txt exists) and `b` (b.txt),
 /// some tracked files and ignore rules, committed.
@@ -189,7 +189,7 @@ fn a_sign_off_records_the_whole_working_tree_without_touching_head_index_or_file
         log.contains(&format!("(checkpoint {})\n", &commit[..12])),
         "the sign-off names its checkpoint:\n{log}"
     );
-    t.ok(&["audit"]).stdout_has("✓ a (done)");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit"])));
 }
 
 #[test]
@@ -310,9 +310,7 @@ fn goals_signed_off_after_the_checkpoint_are_reopened_and_undo_does_not_sign_the
     t.write("b.txt", "b\n");
     sign(&t, "b");
 
-    t.ok(&["rewind", "a", "--yes"])
-        .stdout_has("reopen b")
-        .stdout_has("remove b.txt");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["rewind", "a", "--yes"])));
     assert!(!t.path("b.txt").exists(), "created after the checkpoint");
     assert_eq!(status_of(&t, "a"), "done");
     assert_eq!(status_of(&t, "b"), "active");
@@ -328,9 +326,7 @@ fn goals_signed_off_after_the_checkpoint_are_reopened_and_undo_does_not_sign_the
     assert_eq!(t.read("b.txt"), "b\n");
     assert_eq!(status_of(&t, "b"), "active", "undo does not sign off again");
     assert!(log_of(&t).contains("rewind undone"));
-    t.run(&["rewind", "--undo", "--yes"])
-        .code(2)
-        .stderr_has("nothing to undo");
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", "--undo", "--yes"]).code(2)));
 }
 
 #[test]
@@ -360,21 +356,12 @@ fn without_a_terminal_rewind_needs_yes_and_a_dry_run_changes_nothing() {
     t.write("fresh.txt", "new\n");
     let before = files(&t);
 
-    t.run(&["rewind", "a"])
-        .code(2)
-        .stderr_has("--yes")
-        .stdout_has("restore notes.txt")
-        .stdout_has("remove fresh.txt");
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", "a"]).code(2)));
     assert_eq!(files(&t), before);
-    t.ok(&["rewind", "a", "--dry-run"])
-        .stdout_has("restore notes.txt")
-        .stdout_has("remove fresh.txt")
-        .stdout_has("nothing was changed");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["rewind", "a", "--dry-run"])));
     assert_eq!(files(&t), before);
     assert!(refs(&t, "refs/plan/rewind/").is_empty());
-    t.run(&["rewind", "--undo", "--yes"])
-        .code(2)
-        .stderr_has("nothing to undo");
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", "--undo", "--yes"]).code(2)));
 }
 
 #[test]
@@ -401,10 +388,7 @@ fn an_undo_belongs_to_the_working_tree_that_rewound() {
 #[test]
 fn rewind_names_what_it_cannot_find() {
     let t = repo();
-    t.run(&["rewind", "a", "--yes"])
-        .code(2)
-        .stderr_has("no checkpoint")
-        .stderr_has("plan checkpoints");
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", "a", "--yes"]).code(2)));
     t.run(&["rewind", "--yes"]).code(2);
     t.run(&["rewind", "a", "--undo"]).code(2);
 }
@@ -412,7 +396,7 @@ fn rewind_names_what_it_cannot_find() {
 #[test]
 fn checkpoints_lists_goal_time_commit_and_files_changed_since() {
     let t = repo();
-    t.ok(&["checkpoints"]).stdout_has("no checkpoints");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["checkpoints"])));
     assert_eq!(
         t.ok(&["checkpoints", "--json"]).json(),
         serde_json::json!([])
@@ -435,9 +419,10 @@ fn checkpoints_lists_goal_time_commit_and_files_changed_since() {
         }])
     );
     // plan.md changed too, but a rewind never touches it: not counted.
-    t.ok(&["checkpoints"]).stdout_has(&format!(
-        "a  2026-06-15 14:02  {}  2 files changed since",
-        &commit[..12]
+    insta::assert_snapshot!(shown_with(
+        &t,
+        &t.ok(&["checkpoints"]),
+        &[(&commit[..12], "[CHECKPOINT a]")]
     ));
 }
 
@@ -448,9 +433,10 @@ fn one_file_is_one_file() {
     sign(&t, "a");
     t.write("notes.txt", "later\n");
     let (_, commit) = refs(&t, "refs/plan/checkpoints/")[0].clone();
-    t.ok(&["checkpoints"]).stdout_has(&format!(
-        "a  2026-06-15 14:02  {}  1 file changed since",
-        &commit[..12]
+    insta::assert_snapshot!(shown_with(
+        &t,
+        &t.ok(&["checkpoints"]),
+        &[(&commit[..12], "[CHECKPOINT a]")]
     ));
     let run = t.ok(&["rewind", "a", "--yes"]);
     assert!(
@@ -491,9 +477,7 @@ fn rewind_refuses_while_a_judge_is_running() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let before = files(&t);
-    t.run(&["rewind", "a", "--yes"])
-        .code(3)
-        .stderr_has("a judge or draft is running");
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", "a", "--yes"]).code(3)));
     assert_eq!(files(&t), before);
     std::fs::write(&go, "").unwrap();
     let out = child.wait_with_output().unwrap();
@@ -502,7 +486,7 @@ fn rewind_refuses_while_a_judge_is_running() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    t.ok(&["rewind", "a", "--yes"]).stdout_has("reopen b");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["rewind", "a", "--yes"])));
 }
 
 #[test]
@@ -520,10 +504,8 @@ fn an_old_sign_off_without_a_checkpoint_still_proves_and_cannot_be_rewound_to() 
     // A plan from before checkpoints kept no record of the lines it wrote.
     std::fs::remove_file(t.path(".git/plan/logged.tsv")).unwrap();
     t.git(&["update-ref", "-d", "refs/plan/checkpoints/a/20260615-1402"]);
-    t.ok(&["audit"]).stdout_has("✓ a (done)");
-    t.run(&["rewind", "a", "--yes"])
-        .code(2)
-        .stderr_has("no checkpoint");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit"])));
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", "a", "--yes"]).code(2)));
 }
 
 #[test]
@@ -532,9 +514,11 @@ fn a_checkpoint_that_cannot_be_written_is_a_warning_and_the_sign_off_stands() {
     t.write("a.txt", "a\n");
     // A file where the refs directory would be: no ref can be made under it.
     t.write(".git/refs/plan", "in the way\n");
-    t.run(&["complete", "a", "--evidence", "done", "--judge", "none"])
-        .code(0)
-        .stderr_has("warning: no checkpoint recorded for a");
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.run(&["complete", "a", "--evidence", "done", "--judge", "none"])
+            .code(0)
+    ));
     let line = log_of(&t)
         .lines()
         .find(|l| l.contains("a signed off"))
@@ -542,7 +526,7 @@ fn a_checkpoint_that_cannot_be_written_is_a_warning_and_the_sign_off_stands() {
         .to_string();
     assert!(!line.contains("(checkpoint"), "{line}");
     assert_eq!(status_of(&t, "a"), "done");
-    t.ok(&["audit"]).stdout_has("✓ a (done)");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit"])));
 }
 
 #[test]
@@ -591,8 +575,7 @@ fn a_rewind_never_writes_through_an_ignored_symlink_out_of_the_repository() {
     std::fs::create_dir_all(&outside).unwrap();
     std::os::unix::fs::symlink(&outside, t.path("out")).unwrap();
     t.write(".git/info/exclude", "out\n");
-    t.ok(&["rewind", "a", "--yes"])
-        .stderr_has("left out/keep.txt as it is");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["rewind", "a", "--yes"])));
     assert!(
         !outside.join("keep.txt").exists(),
         "written outside the repository"
@@ -632,9 +615,7 @@ fn rewind_refuses_while_a_draft_is_running() {
     while !started.exists() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    t.run(&["rewind", "a", "--yes"])
-        .code(3)
-        .stderr_has("a judge or draft is running");
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", "a", "--yes"]).code(3)));
     std::fs::write(&go, "").unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(

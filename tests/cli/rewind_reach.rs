@@ -2,7 +2,7 @@
 //! file or another; a forged checkpoint ref or a failed plan write takes nothing.
 
 use crate::setup::{sign_unjudged, status_of, two_goals};
-use crate::util::Test;
+use crate::util::{Test, shown};
 
 /// `a` then `b` signed off, each file written just before its sign-off: a rewind
 /// to `a`'s checkpoint takes `b.txt` away and must reopen `b`.
@@ -27,10 +27,7 @@ fn a_forged_checkpoint_ref_cannot_take_work_away_without_reopening_its_goal() {
     let t = signed_a_then_b();
     let tree = t.git(&["rev-parse", "HEAD~1"]).trim().to_string();
     t.git(&["update-ref", "refs/plan/checkpoints/a/20991231-2359", &tree]);
-    t.run(&["rewind", &tree[..12], "--yes"])
-        .code(2)
-        .stderr_has("no checkpoint for")
-        .stderr_has("name no sign-off line of their goal");
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", &tree[..12], "--yes"]).code(2)));
     assert!(t.path("b.txt").exists(), "a refused rewind changed files");
     let run = t.run(&["rewind", "a", "--yes"]);
     let gone = !t.path("b.txt").exists();
@@ -88,12 +85,10 @@ fn a_rewind_reopens_an_archived_goal_whose_work_it_takes_away() {
         run.stderr,
         audit.stdout
     );
-    run.stdout_has("reopen b");
+    insta::assert_snapshot!(shown(&t, &run));
     assert_eq!(status_of(&t, "b"), "active");
     assert_eq!(status_of(&t, "a"), "done");
-    audit
-        .code(1)
-        .stdout_has("⚠ b is under `## Archive` but not finished");
+    insta::assert_snapshot!(shown(&t, &audit.code(1)));
 }
 
 /// A second plan in the repository (`--file plans/other.md`) whose goal `x` was
@@ -237,14 +232,11 @@ fn a_rewind_names_another_plans_reopens_and_refuses_an_unreadable_one() {
         "none",
     ]));
     let before = t.read("plans/other.md");
-    t.ok(&["rewind", "a", "--dry-run"])
-        .stdout_has("reopen x in plans/other.md (signed off after it)");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["rewind", "a", "--dry-run"])));
     assert_eq!(t.read("plans/other.md"), before);
     assert!(t.path("x.txt").exists());
     t.write("plans/other.md", format!("{before}\n## Log\n"));
-    t.run(&["rewind", "a", "--yes"])
-        .code(2)
-        .stderr_has("plans/other.md: the plan file cannot be read as a plan");
+    insta::assert_snapshot!(shown(&t, &t.run(&["rewind", "a", "--yes"]).code(2)));
     assert!(t.path("x.txt").exists(), "a refused rewind moved files");
     assert!(
         !t.plan_md().contains("rewind to "),

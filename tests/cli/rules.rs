@@ -1,7 +1,7 @@
 //! One rule, one verdict: lint, doctor and the task list judge a plan by one table
 //! of rules, and name each rule by its id.
 
-use crate::util::{Test, fixture};
+use crate::util::{Test, fixture, shown};
 
 /// A goal whose status line is `status`, with an otherwise clean contract.
 fn with_status_line(status: &str) -> String {
@@ -19,44 +19,37 @@ fn near_miss_status_lines_get_one_verdict_and_one_repair() {
         "  status: active",
     ] {
         let t = Test::new().plan(&with_status_line(line));
-        t.run(&["lint"]).code(1).stdout_has(&format!(
-            "plan.md:5: plan does not read this status line, so its goal counts as open [malformed-status]\n    5 | {line}\n  hint: write it as `status: active`"
-        ));
+        insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)));
         let json = t.run(&["lint", "--json"]).code(1).json();
         assert_eq!(json["problems"][0]["rule"], "malformed-status", "{line}");
         assert_eq!(json["problems"][0]["severity"], "error", "{line}");
         // Read as open, shown with the error, and not written to.
-        t.ok(&["show"])
-            .stdout_has("open\n  a  A")
-            .stderr_has("plan.md:5: plan does not read this status line");
+        insta::assert_snapshot!(shown(&t, &t.ok(&["show"])));
         t.run(&["log", "x"]).code(0);
         t.run(&["start", "a"]).code(2);
         let json = t.run(&["doctor", "--json"]).code(1).json();
         assert_eq!(json["findings"][0]["rule"], "malformed-status", "{line}");
         assert_eq!(json["findings"][0]["fixable"], true, "{line}");
-        t.ok(&["doctor", "--fix"])
-            .stdout_has("fixed plan.md: rewrote line 5 as `status: active`");
+        insta::assert_snapshot!(shown(&t, &t.ok(&["doctor", "--fix"])));
         assert!(
             t.plan_md().starts_with(&with_status_line("status: active")),
             "{line}"
         );
-        t.ok(&["lint"]).stdout_has("no problems");
+        insta::assert_snapshot!(shown(&t, &t.ok(&["lint"])));
     }
 }
 
 #[test]
 fn a_status_line_naming_no_status_is_reported_not_repaired() {
     let t = Test::new().plan(&with_status_line("Status: doing"));
-    t.run(&["lint"]).code(1).stdout_has(
-        "plan does not read this status line, so its goal counts as open [malformed-status]",
-    );
+    insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)));
     t.run(&["doctor", "--fix"]).code(1);
     assert_eq!(t.plan_md(), with_status_line("Status: doing"));
     // Prose that starts with the word is not a status line.
     let t = Test::new().plan(&with_status_line(
         "status: open\nStatus of the work is unclear",
     ));
-    t.ok(&["lint"]).stdout_has("no problems");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["lint"])));
 }
 
 #[test]
@@ -65,8 +58,7 @@ fn missing_failure_modes_are_judged_alike_on_open_and_active_goals() {
         let t = Test::new().plan(&format!(
             "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: {status}\ndone_when: y\n\n## Log\n"
         ));
-        t.ok(&["lint"])
-            .stdout_has("plan.md:3: warning: goal \"a\" has no failure modes [no-failure-modes]");
+        insta::assert_snapshot!(shown(&t, &t.ok(&["lint"])));
     }
 }
 
@@ -76,7 +68,7 @@ fn lint_names_each_rule_in_text_and_json() {
         "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\nverify: make\nfailure_modes:\n- slow\n\n## Log\n",
     );
     let run = t.run(&["lint"]).code(1);
-    run.stdout_has("plan.md:3: goal \"a\" has no done_when [no-done-when]");
+    insta::assert_snapshot!(shown(&t, &run));
     let json = t.run(&["lint", "--json"]).code(1).json();
     let rules: Vec<&str> = json["problems"]
         .as_array()
@@ -103,9 +95,7 @@ fn lint_and_doctor_give_a_rule_the_same_severity() {
             .unwrap_or_else(|| panic!("lint does not report {finding}"));
         assert_eq!(same["severity"], finding["severity"], "{finding}");
     }
-    t.run(&["doctor"])
-        .code(1)
-        .stdout_has("plan.md:6: warning: goal \"write-the-docs\" has no id comment, so renaming its title changes its id [no-id]");
+    insta::assert_snapshot!(shown(&t, &t.run(&["doctor"]).code(1)));
 }
 
 #[test]

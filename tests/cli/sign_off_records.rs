@@ -6,7 +6,7 @@
 use crate::setup::{
     line_with, plan, reopened, sign_off_ship, started, status_of, two_goals, two_goals_looping,
 };
-use crate::util::Test;
+use crate::util::{Test, redact, shown};
 
 fn fingerprint(t: &Test, id: &str) -> String {
     let json = t.ok(&["show", "--json", "--all"]).json();
@@ -35,7 +35,7 @@ fn a_sign_off_line_edited_to_name_another_judge_is_caught() {
         "--judge",
         "none",
     ]);
-    t.ok(&["audit"]).stdout_has("signed off without a judge");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit"])));
     let md = t.plan_md();
     assert!(md.contains("judge skipped"), "{md}");
     t.write(
@@ -44,11 +44,7 @@ fn a_sign_off_line_edited_to_name_another_judge_is_caught() {
     );
     // The transcript still says `- judge: none`: the line lies about who judged.
     let run = t.run(&["audit"]);
-    assert!(
-        run.code != 0 || run.stdout.contains("without a judge"),
-        "a laundered sign-off shows as judged by a model:\n{}",
-        run.stdout
-    );
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 /// Same with a command judge: its warning disappears when the line is edited.
@@ -63,18 +59,14 @@ fn a_command_judge_sign_off_cannot_pass_for_a_model_judge() {
         "--path",
         "README.md",
     ]);
-    t.ok(&["audit"]).stdout_has("judged by a command judge");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit"])));
     t.write(
         "plan.md",
         t.plan_md()
             .replace("judge command accept", "judge claude:opus accept"),
     );
     let run = t.run(&["audit"]);
-    assert!(
-        run.code != 0 || run.stdout.contains("command judge"),
-        "a command judge passes for claude:\n{}",
-        run.stdout
-    );
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 /// A `plan cancel` of an earlier goal with the same id proves a later goal that
@@ -106,7 +98,7 @@ fn a_reused_id_does_not_inherit_an_old_cancel() {
         "plan.md",
         md.replacen("status: open", "status: cancelled", 1),
     );
-    t.run(&["audit"]).code(1).stdout_has("cancelled by hand");
+    insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
 }
 
 /// The contract fingerprint is 32 bits. A weakened contract (verify `true`, the
@@ -139,9 +131,7 @@ fn a_weakened_contract_with_a_colliding_fingerprint_is_unproven() {
         before,
         "the collision no longer holds"
     );
-    t.run(&["audit"])
-        .code(1)
-        .stdout_has("changed after the sign-off");
+    insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
 }
 
 /// A reopen is undone by appending, which the append-only log allows: the goal's
@@ -183,8 +173,7 @@ fn a_replayed_sign_off_line_does_not_undo_a_reopen() {
         "a reopened goal reads as proven without a new sign-off:\n{}",
         run.stdout
     );
-    run.stdout_has("unproven")
-        .stdout_has("an earlier sign-off already used");
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 /// Deleting the reopen line (a log rewrite `plan diff` warns about) is enough too:
@@ -212,8 +201,7 @@ fn a_deleted_reopen_line_does_not_make_the_old_sign_off_count() {
         "the old sign-off counts again once the reopen line is gone:\n{}",
         run.stdout
     );
-    run.stdout_has("ship reopened: regressed` (in commit")
-        .stdout_has("was removed since; the log is append-only");
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 /// A reopen undone by moving its line above the sign-off line (no line added or
@@ -237,8 +225,7 @@ fn a_reopen_line_moved_above_the_sign_off_does_not_undo_the_reopen() {
         "a reopen moved above its sign-off is forgotten:\n{}",
         run.stdout
     );
-    run.stdout_has("ship reopened:")
-        .stdout_has("was moved since");
+    insta::assert_snapshot!(shown(&t, &run));
     t.commit_all("tidy");
     let run = t.run(&["audit"]);
     assert_eq!(
@@ -246,7 +233,7 @@ fn a_reopen_line_moved_above_the_sign_off_does_not_undo_the_reopen() {
         "once committed, a reordered log proves the goal:\n{}",
         run.stdout
     );
-    run.stdout_has("was moved since");
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 /// A copy of the old transcript under a new name (same bytes, so the same hash),
@@ -271,7 +258,7 @@ fn a_transcript_copied_under_a_new_name_does_not_undo_a_reopen() {
         "a copied transcript proves a reopened goal:\n{}",
         run.stdout
     );
-    run.stdout_has("an earlier sign-off already used");
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 /// A reopen line edited to name another goal: `ship` has no reopen after its
@@ -331,7 +318,7 @@ fn a_copied_transcript_named_with_a_longer_hash_does_not_undo_a_reopen() {
         "a copied transcript with a longer hash proves a reopened goal:\n{}",
         run.stdout
     );
-    run.stdout_has("an earlier sign-off already used");
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 /// Waits up to 20 s for `path` to hold a line containing `needle`.
@@ -401,8 +388,8 @@ fn a_hand_written_sign_off_line_reaches_no_notifier_and_no_proven_export() {
     let export = t.ok(&["export"]).json();
     assert_eq!(export["goals"][0]["id"], "a");
     assert_eq!(export["goals"][0]["proof"]["state"], "unproven");
-    t.ok(&["inject"]).stdout_has("still remaining work: a");
-    t.ok(&["statusline"]).stdout_has("⚠ 1 unproven");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["inject"])));
+    insta::assert_snapshot!(shown(&t, &t.ok(&["statusline"])));
 }
 
 /// A transcript is text anyone can type too: six header lines written by hand (the
@@ -593,11 +580,7 @@ fn an_honest_sign_off_stays_proven_in_a_clone_that_converts_line_endings() {
     ]);
     let out = t.cmd(&["audit"]).current_dir(&clone).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains("✓ a (done): proven"),
-        "an honest sign-off is unproven in the clone:\n{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    insta::assert_snapshot!(redact(&t, &stdout));
 }
 
 /// Attack (adversary pass): fake a completion by hand-editing `status: active` to
@@ -647,5 +630,5 @@ fn a_typed_log_repaired_line_does_not_excuse_a_deleted_reopen() {
         "a typed log-repaired line excuses the deleted reopen:\n{}",
         run.stdout
     );
-    run.stdout_has("was removed since; the log is append-only");
+    insta::assert_snapshot!(shown(&t, &run));
 }

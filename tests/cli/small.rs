@@ -4,7 +4,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::process::Command;
 
-use crate::util::{Test, fixture};
+use crate::util::{Test, fixture, redact, shown};
 
 #[test]
 fn config_yaml_is_created_with_the_umask_not_0600() {
@@ -112,10 +112,7 @@ fn wide_characters_keep_the_columns_in_line() {
 fn waiting_on_a_goal_is_not_a_warning() {
     let t = Test::new().plan(&fixture("plans/real.md"));
     let out = t.ok(&["show"]).stdout;
-    assert!(
-        out.contains("Document the cache  0/1  waits on cache-layer"),
-        "{out}"
-    );
+    insta::assert_snapshot!(redact(&t, &out));
     assert!(!out.contains("⚠ waits"), "{out}");
 }
 
@@ -123,23 +120,16 @@ fn waiting_on_a_goal_is_not_a_warning() {
 fn start_with_an_empty_id_asks_for_one() {
     let t = Test::new().plan(&fixture("plans/real.md"));
     let run = t.run(&["start", ""]).code(2);
+    insta::assert_snapshot!(shown(&t, &run));
     assert!(!run.stderr.contains("could be"), "{}", run.stderr);
-    assert!(run.stderr.contains("no goal id given"), "{}", run.stderr);
-    t.run(&["tick", " ", "1"])
-        .code(2)
-        .stderr_has("no goal id given");
+    insta::assert_snapshot!(shown(&t, &t.run(&["tick", " ", "1"]).code(2)));
 }
 
 #[test]
 fn doctor_names_the_format_errors_it_waits_for() {
     let t = Test::new().plan("# Plan: x\n\n## Goal: A\nstatus: doing\ndone_when: a\n\n## Log\n");
     let run = t.run(&["doctor"]).code(1);
-    assert!(
-        run.stdout
-            .contains("fix: edit line 4 by hand (unknown status \"doing\""),
-        "{}",
-        run.stdout
-    );
+    insta::assert_snapshot!(shown(&t, &run));
 }
 
 #[test]
@@ -149,17 +139,13 @@ fn a_two_goal_cycle_is_not_called_waiting_on_itself() {
     );
     let run = t.run(&["lint"]);
     let out = run.stdout + &run.stderr;
-    assert!(out.contains("dependency cycle: a → b → a"), "{out}");
+    insta::assert_snapshot!(redact(&t, &out));
     assert!(!out.contains("cannot wait on itself"), "{out}");
-    assert!(out.contains("goals in a cycle wait on each other"), "{out}");
     let own = Test::new()
         .plan("# Plan: x\n\n## Goal: A\n<!-- id: a -->\ndepends_on: a\ndone_when: a\n\n## Log\n");
     let run = own.run(&["lint"]);
     let out = run.stdout + &run.stderr;
-    assert!(
-        out.contains("a goal cannot wait on itself; remove a from its depends_on"),
-        "{out}"
-    );
+    insta::assert_snapshot!(redact(&t, &out));
 }
 
 #[test]
@@ -167,8 +153,8 @@ fn goals_without_subtasks_show_no_zero_of_zero() {
     let t = Test::new().plan("# Plan: x\n\n## Log\n");
     t.ok(&["add", "Alone", "--done-when", "done", "--active"]);
     let inject = t.ok(&["inject"]).stdout;
+    insta::assert_snapshot!(redact(&t, &inject));
     assert!(!inject.contains("0/0"), "{inject}");
-    assert!(inject.contains("subtasks: none"), "{inject}");
     let line = t.ok(&["statusline"]).stdout;
     assert_eq!(line, "plan: 1 active · alone\n");
 }
@@ -199,12 +185,7 @@ fn diff_of_a_goal_says_what_changed_outside_its_contract() {
         .replace("- [ ] load test", "- [x] load test\n- [ ] soak test");
     t.write("plan.md", md);
     let out = t.ok(&["diff", "cache-layer"]).stdout;
-    assert!(
-        out.starts_with(
-            "no changes to the contract of cache-layer since HEAD; its title and subtasks changed"
-        ),
-        "{out}"
-    );
+    insta::assert_snapshot!(redact(&t, &out));
 }
 
 #[test]

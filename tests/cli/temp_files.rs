@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::util::Test;
+use crate::util::{Test, shown};
 
 const PLAN: &str = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n";
 
@@ -70,14 +70,12 @@ fn a_stale_temp_file_of_a_dead_writer_is_removed_by_the_next_write() {
 #[test]
 fn init_fills_an_empty_plan_md() {
     let t = Test::new().plan("");
-    t.ok(&["init", "Ship it"]).stdout_has("created plan.md");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["init", "Ship it"])));
     assert_eq!(
         t.plan_md(),
         "# Plan: Ship it\n\n## Log\n- 2026-06-15 14:02 plan created\n"
     );
-    t.run(&["init", "again"])
-        .code(2)
-        .stderr_has("plan.md already exists");
+    insta::assert_snapshot!(shown(&t, &t.run(&["init", "again"]).code(2)));
 }
 
 /// `plan init` killed at random moments never leaves an empty or cut plan.md: the
@@ -117,10 +115,7 @@ fn init_over_an_emptied_committed_plan_is_caught_by_audit() {
     std::fs::write(t.path("plan.md"), "").unwrap();
     std::thread::sleep(Duration::from_millis(1100));
     t.ok(&["init", "Fresh start"]);
-    t.run(&["audit"])
-        .code(1)
-        .stdout_has("hard-thing started (contract ")
-        .stdout_has("was removed since; the log is append-only");
+    insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
 }
 
 /// Attack: an editor that truncates plan.md and pauses over a second before

@@ -474,3 +474,144 @@ fn redact_hosts_takes_only_the_whole_list() {
     let glued = format!("x{}", hosts.join(", "));
     assert_eq!(redact_hosts(&glued), glued);
 }
+
+/// Exit code, stdout and stderr of one run as a snapshot shows them: the test's
+/// temporary directory written `[TMP]`, the binary `[BIN]`, this checkout (where
+/// fixtures live) `[CRATE]`,
+/// and each commit id of the repository (whole, or cut to 7 or more digits) written
+/// `[COMMIT]`, since git stamps commits with the clock.
+pub fn shown(t: &Test, run: &Run) -> String {
+    format!(
+        "exit {}\n--- stdout\n{}--- stderr\n{}",
+        run.code,
+        redact(t, &run.stdout),
+        redact(t, &run.stderr)
+    )
+}
+
+/// [`shown`], with each `(text, name)` pair's text written as its name first, so a
+/// snapshot still says which commit, checkpoint or file a line names.
+pub fn shown_with(t: &Test, run: &Run, names: &[(&str, &str)]) -> String {
+    let name = |text: &str| {
+        names
+            .iter()
+            .fold(text.to_string(), |text, (from, to)| text.replace(from, to))
+    };
+    let named = Run {
+        code: run.code,
+        stdout: name(&run.stdout),
+        stderr: name(&run.stderr),
+        args: run.args.clone(),
+    };
+    shown(t, &named)
+}
+
+/// `text` redacted as [`shown`] does, for a snapshot of one stream or of a part.
+pub fn redact(t: &Test, text: &str) -> String {
+    // The binary first: its target directory need not be under the checkout.
+    let text = text
+        .replace(&tmp_of(t), "[TMP]")
+        .replace(BIN, "[BIN]")
+        .replace(env!("CARGO_MANIFEST_DIR"), "[CRATE]");
+    redact_random(&redact_commits(t, &redact_other_tests(&text)))
+}
+
+/// `text` with what changes from run to run written as a name: a word of 12 hex
+/// digits (a record's hash, a commit of another clone) `[HASH]`, and the random part
+/// of a judge's temporary copy `plan-judge-[RANDOM]`.
+fn redact_random(text: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let hex = word.len() == 12 && word.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f'));
+        out.push_str(if hex { "[HASH]" } else { word });
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    // A commit of another clone written whole with its redacted abbreviation after it
+    // (`Against base <id> ([HASH])`): the same commit, so the same name.
+    let mut text = String::new();
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find(" ([HASH])") {
+        let before = &rest[..at];
+        let id = before.len()
+            - before
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count();
+        if before.len() - id == 40 {
+            text.push_str(&before[..id]);
+            text.push_str("[HASH]");
+        } else {
+            text.push_str(before);
+        }
+        text.push_str(" ([HASH])");
+        rest = &rest[at + " ([HASH])".len()..];
+    }
+    text.push_str(rest);
+    let mut at = 0;
+    while let Some(found) = text[at..].find("plan-judge-") {
+        let start = at + found + "plan-judge-".len();
+        let len = text[start..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(text.len() - start);
+        text.replace_range(start..start + len, "[RANDOM]");
+        at = start;
+    }
+    text
+}
+
+/// `text` with the temporary directory of any other [`Test`] (a clone, a second
+/// repository) written `[OTHER]`: its random name changes from run to run.
+fn redact_other_tests(text: &str) -> String {
+    let base = std::env::temp_dir().join("plan-test-");
+    let base = base.to_str().unwrap();
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(base) {
+        out.push_str(&rest[..at]);
+        out.push_str("[OTHER]");
+        let after = &rest[at + base.len()..];
+        let name = after
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        rest = &after[name..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn tmp_of(t: &Test) -> String {
+    t.dir.path().to_str().unwrap().to_string()
+}
+
+/// `text` with the commit ids of `t`'s repository written `[COMMIT]`.
+pub fn redact_commits(t: &Test, text: &str) -> String {
+    // git from the system's PATH: a test may have given plan a PATH without it.
+    let Ok(out) = t
+        .command("git")
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .args(["rev-list", "--all", "--reflog"])
+        .output()
+    else {
+        return text.to_string();
+    };
+    let mut text = text.to_string();
+    for sha in String::from_utf8_lossy(&out.stdout).lines() {
+        for len in (7..=sha.len()).rev() {
+            if text.contains(&sha[..len]) {
+                text = text.replace(&sha[..len], "[COMMIT]");
+            }
+        }
+    }
+    text
+}
