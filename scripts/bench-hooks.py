@@ -81,7 +81,38 @@ def generate(root: str, n: int) -> None:
             )
     with open(os.path.join(root, "plan.md"), "w") as f:
         archive = "## Archive\n\n" + "".join(archived) if archived else ""
-        f.write("# Plan: Benchmark the hooks\n\n" + "".join(goals) + archive + "## Log\n" + "".join(log))
+        head = "# Plan: Benchmark the hooks\n\n" + "".join(goals)
+        if archive_first():
+            f.write(head + archive + "## Log\n" + "".join(log))
+        else:
+            # As `plan archive` writes it: the log, then the archive, so a new log
+            # line lands mid-file.
+            f.write(head + "## Log\n" + "".join(log) + ("\n" + archive if archive else ""))
+
+
+def archive_first() -> bool:
+    """BENCH_LAYOUT=archive-first lays `## Archive` before `## Log` (a layout plan
+    never writes itself, where an appended log line lands at the file's end);
+    the default is plan's own."""
+    layout = os.environ.get("BENCH_LAYOUT", "plan")
+    if layout not in ("plan", "archive-first"):
+        sys.exit(f"bench: BENCH_LAYOUT={layout}: expected plan or archive-first")
+    return layout == "archive-first"
+
+
+def add_log_line(plan_md: str, line: str) -> None:
+    """One of plan's log lines where plan would write it: the end of `## Log`."""
+    with open(plan_md, "rb") as f:
+        text = f.read()
+    at = text.find(b"\n\n## Archive\n")
+    if at < 0:
+        with open(plan_md, "ab") as f:
+            f.write(line.encode())
+        return
+    at += 1
+    with open(plan_md, "r+b") as f:
+        f.seek(at)
+        f.write(line.encode() + text[at:])
 
 
 def payload(root: str, event: str) -> str:
@@ -169,6 +200,7 @@ def main():
     open(empty, "w").close()
     plan_md = os.path.join(root, "plan.md")
     changed_medians = {}
+    print(f"layout: {'archive before log' if archive_first() else 'plan archive (log before archive)'}")
     print(f"{'goals':>5} {'case':<9} {'command':<20} {'median ms':>9} {'x hello':>7} {'x cat':>6} {'RSS MiB':>7}")
     for n in sizes:
         generate(root, n)
@@ -202,12 +234,11 @@ def main():
             if case == "unchanged":
                 # Older than the cache's trust margin: what a hook sees between edits.
                 time.sleep(2.2)
-            # "changed": plan's own log line appended before every run (what a hook
+            # "changed": plan's own log line added before every run (what a hook
             # sees most after an edit); BENCH_CHANGE=touch only moves the file times,
             # the content staying the same.
             def append():
-                with open(plan_md, "a") as f:
-                    f.write("- 2026-06-15 16:00 goal-1 wired the client\n")
+                add_log_line(plan_md, "- 2026-06-15 16:00 goal-1 wired the client\n")
             how = append if os.environ.get("BENCH_CHANGE", "append") == "append" else (lambda: os.utime(plan_md))
             touch = how if case == "changed" else None
             commands = {

@@ -12,8 +12,11 @@
 #            --ignored` on a generated 20,000-file repository with a 50,000-file
 #            ignored target/ (slow to generate; keep it out of CI)
 # Honours CARGO_TARGET_DIR. BENCH_SIZES=20,200 and BENCH_ROUNDS=50 shorten a run.
-# "Just changed" appends one of plan's log lines to plan.md before every run;
-# BENCH_CHANGE=touch only moves its file times instead.
+# "Just changed" adds one of plan's log lines to plan.md before every run, where
+# plan writes it: plans are laid out as `plan archive` writes them (`## Log`, then
+# `## Archive`), so the line lands mid-file; BENCH_LAYOUT=archive-first puts the
+# archive before the log instead, so it lands at the end. BENCH_CHANGE=touch only
+# moves plan.md's file times instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$here/target}

@@ -217,6 +217,12 @@ fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
         && file.root == place.root
         && file.deps.first().is_some_and(|d| d.path == place.plan)
         && (!skeleton || file.view.skeleton.is_some())
+        // The seal holds against a hand edit, not an agent that reseals: a view
+        // that would say no work is left (ending a loop, or a status line saying
+        // nothing is open) is never taken from here. Rare: once work runs out.
+        && file.view.has_work
+        && file.view.continuation.is_some()
+        && !file.view.statusline.contains("nothing open")
         && file.deps.iter().all(Dep::unchanged);
     let mut view = file.view;
     if !skeleton {

@@ -641,11 +641,30 @@ fn stop(
         }
         return Ok(vanished(state, &place.git_dir, &input.session));
     };
-    if current.ended.is_some() {
+    // loop.json is the agent's to write: an ending its own record does not back is
+    // not taken, and the stop says so.
+    let forged = current
+        .ended
+        .clone()
+        .filter(|_| !end_backed(current, config, view, &place.plan_path, now));
+    if current.ended.is_some() && forged.is_none() {
         super::loop_mark::forget(&place.git_dir);
         // A loop that ended: nothing to decide, so no lock to take.
         return Ok(Answer::Nothing);
     }
+    let revive = |lp: &mut Option<super::state::Loop>| {
+        if let Some(lp) = lp
+            .as_mut()
+            .filter(|l| forged.is_some() && l.ended == forged)
+        {
+            lp.ended = None;
+            lp.budgets.ended_at = None;
+        }
+    };
+    revive(&mut peeked);
+    let Some(current) = peeked.as_ref() else {
+        return Ok(Answer::Nothing);
+    };
     // An unclaimed loop is claimed by this stop (guard::decide).
     let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
@@ -713,6 +732,7 @@ fn stop(
         None
     };
     let (decision, event, limited) = state.with_loop(|lp| {
+        revive(lp);
         if let Some(lp) = lp.as_mut() {
             let owner = lp.owner.as_deref();
             crate::loop_budget::apply(&mut lp.budgets, owner, usage.as_ref(), &input.session);
@@ -763,10 +783,61 @@ fn stop(
     if limit.is_some() && matches!(decision, Stop::Block { .. }) {
         state.session(&input.session, |s| s.blocks += 1)?;
     }
+    let edited = forged.map(|why| {
+        format!(
+            "plan: .git/plan/loop.json says the work loop ended ({why}), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it, its budgets and stall count are not spent, and plan.md has work left. So the loop goes on (`plan goal clear`, logged in plan.md, ends it)."
+        )
+    });
+    // Said where the loop holds the agent: a stop let go has nothing to correct.
+    let with_edited = |text: String| match &edited {
+        Some(edited) => format!("{edited} {text}"),
+        None => text,
+    };
     Ok(match decision {
-        Stop::Block { reason } => Answer::Block(reason),
+        Stop::Block { reason } => Answer::Block(with_edited(reason)),
         Stop::Allow { note: Some(note) } => Answer::Note(note),
         Stop::Allow { note: None } => Answer::Nothing,
+    })
+}
+
+/// Whether what the loop's state says ended it is so by a record the agent cannot
+/// rewrite unseen: a clear by its line in plan.md's log (at or after the loop's
+/// start), any other ending by the counts that make the guard end a loop (a spent
+/// budget, the stall limit reached, goals passed over on their budgets, a token or
+/// time budget) or by plan.md leaving no work.
+fn end_backed(
+    lp: &super::state::Loop,
+    config: &Config,
+    view: &cache::View,
+    plan_path: &Path,
+    now: i64,
+) -> bool {
+    let Some(why) = lp.ended.as_deref() else {
+        return true;
+    };
+    if why == crate::report::model::CLEARED {
+        return clear_logged(plan_path, &lp.started);
+    }
+    lp.used >= lp.budget
+        || lp.stalls >= config.loop_stall_limit
+        || !lp.budget_limited.is_empty()
+        || crate::loop_budget::spent(&lp.budgets, now).is_some()
+        || !view.has_work
+        || view.continuation.is_none()
+}
+
+/// Whether plan.md's log has a `work loop cleared` line stamped at or after
+/// `started` (`YYYY-MM-DD HH:MM`): read only for a loop its state says was cleared.
+fn clear_logged(plan_path: &Path, started: &str) -> bool {
+    let Ok(text) = crate::fsread::text(plan_path, crate::fsread::PLAN) else {
+        return false;
+    };
+    text.lines().any(|line| {
+        line.strip_prefix("- ")
+            .and_then(|rest| Some((rest.get(..16)?, rest.get(16..)?)))
+            .is_some_and(|(stamp, rest)| {
+                stamp >= started && rest.starts_with(" work loop cleared (")
+            })
     })
 }
 

@@ -94,3 +94,97 @@ fn prompt_and_stop_hooks_answer_from_the_cache_with_goals_done_by_hand() {
         "the stop hook read plan.md again: {stop}"
     );
 }
+
+/// An active goal and a work loop that session `s1` claimed (its first stop blocked).
+fn looping() -> Test {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    t
+}
+
+/// Attack (issue 34, item 2): `.git/plan/loop.json` is the agent's to write, and a
+/// stop hook that found `"ended"` set in it let the agent stop with no word, though
+/// no `plan goal clear` was logged and the loop's budget, stall count and plan.md
+/// left work to do. An ending the loop's own record does not back (plan.md's log for
+/// a clear, the counts for a spent budget or a stall, plan.md for no work) is not
+/// taken: the loop goes on, and the stop says the state was edited.
+#[test]
+fn an_edited_loop_state_does_not_end_the_loop_in_silence() {
+    let t = looping();
+    let path = t.root().join(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["ended"] = "cleared by `plan goal clear`".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"], "block",
+        "the edited loop.json ended the loop: {answer}"
+    );
+    let reason = answer["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("plan: .git/plan/loop.json says the work loop ended (cleared by `plan goal clear`), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it"),
+        "{reason}"
+    );
+    t.ok(&["goal", "status"]).stdout_has("work loop running");
+    // Any other reason the counts do not back is refused the same way.
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["ended"] = "its budget of 50 continuations is spent".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    // A clear that is logged ends it, and later stops are let go in silence.
+    t.ok(&["goal", "clear"]);
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s1").stdout, "");
+}
+
+/// A loop the stop hook ended itself (its budget spent) stays ended, and its later
+/// stops are let go in silence: the counts back the ending.
+#[test]
+fn a_loop_that_spent_its_budget_stays_ended() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "1"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let end = t.stop_hook("s1").stdout;
+    assert!(end.contains("budget of 1 continuation is spent"), "{end}");
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    t.ok(&["goal", "status"]).stdout_has("work loop ended");
+}
+
+/// Attack (issue 34, item 2): the seal on `.git/plan/cache/view.json` is the xxh3 of
+/// its own bytes, which an agent can recompute. A resealed view saying nothing is
+/// open made `plan statusline` say `plan: nothing open` while a goal is active in
+/// plan.md. A cached view that says no work is left is never taken from the cache.
+#[test]
+fn a_resealed_hooks_cache_does_not_make_the_status_line_say_nothing_open() {
+    let t = Test::new().plan(PLAN);
+    let first = t.ok(&["statusline"]).stdout;
+    assert!(first.starts_with("plan: 1 active · cache-layer"), "{first}");
+    // Past the cache's trust margin (2 s), the next read stores the view.
+    std::thread::sleep(std::time::Duration::from_millis(2200));
+    t.ok(&["statusline"]);
+    let cache = t.root().join(".git/plan/cache/view.json");
+    let mut view: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&cache).expect("the view was cached")).unwrap();
+    view["view"]["statusline"] = "plan: nothing open".into();
+    view["view"]["active"] = serde_json::json!([]);
+    view["view"]["has_work"] = false.into();
+    view["view"]["continuation"] = serde_json::Value::Null;
+    view["view"]["parts"] = serde_json::json!([]);
+    std::fs::write(&cache, sealed(view.clone())).unwrap();
+    let line = t.ok(&["statusline"]).stdout;
+    assert!(
+        line.starts_with("plan: 1 active · cache-layer"),
+        "the status line read the resealed cache: {line}"
+    );
+    // The line alone forged, the view's other fields left saying work is left.
+    let mut view: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&cache).expect("the view was cached")).unwrap();
+    view["view"]["statusline"] = "plan: nothing open".into();
+    std::fs::write(&cache, sealed(view)).unwrap();
+    let line = t.ok(&["statusline"]).stdout;
+    assert!(
+        line.starts_with("plan: 1 active · cache-layer"),
+        "the status line read the resealed cache: {line}"
+    );
+}
