@@ -138,6 +138,21 @@ fn an_edited_loop_state_does_not_end_the_loop_in_silence() {
     assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
+/// A loop that ended because its work ran out stays ended for a later session that
+/// finds new work: only the session the loop held may have its ending questioned, so
+/// yesterday's finished loop does not start holding today's stops.
+#[test]
+fn a_loop_that_ran_out_of_work_stays_ended_for_a_new_session() {
+    let t = Test::new().plan("# Plan: p\n\n## Goal: One\n<!-- id: one -->\nstatus: active\ndone_when: it works\n\n## Log\n");
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    t.ok(&["cancel", "one", "--reason", "dropped"]);
+    let end = t.stop_hook("s1").stdout;
+    assert!(!end.contains("\"block\""), "{end}");
+    t.ok(&["add", "Write the docs", "--done-when", "docs written"]);
+    assert_eq!(t.stop_hook("s2").stdout, "");
+}
+
 /// A loop the stop hook ended itself (its budget spent) stays ended, and its later
 /// stops are let go in silence: the counts back the ending.
 #[test]
