@@ -24,7 +24,7 @@ use serde_saphyr::{ExternalMessageSource, MessageFormatter, Spanned};
 
 use crate::atomic;
 use crate::exit::{Exit, USAGE};
-use crate::judge::backend::Backend;
+use crate::hosts::backend::Backend;
 use crate::plan::diag::Diagnostic;
 
 /// How messages name the repository's settings file, relative to the repository root.
