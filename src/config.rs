@@ -2,6 +2,10 @@
 //! `~/.config/plan/config.yaml`, key by key, over built-in defaults. Read on hook
 //! calls, so it only reads: a missing file costs one failed open, nothing is spawned
 //! or cached. A bad file is an error naming the file, the line and the key.
+//!
+//! One load: saphyr reads a file into a tree whose every node knows its line, and
+//! one walk over the schema below turns the tree into values, so every message
+//! names the key from the tree itself.
 
 pub mod edit;
 
@@ -9,60 +13,84 @@ use std::fmt;
 #[cfg(test)]
 use std::fs;
 use std::io::ErrorKind;
-use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use anyhow::Result;
 use serde::Deserialize;
-use serde::de::{self, Deserializer, Visitor};
-use serde_saphyr::{ExternalMessageSource, MessageFormatter};
+use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::options::DuplicateKeyPolicy;
+use serde_saphyr::{ExternalMessageSource, MessageFormatter, Spanned};
 
 use crate::atomic;
 use crate::exit::{Exit, USAGE};
-use crate::judge::backend::Backend;
+use crate::hosts::backend::Backend;
 use crate::plan::diag::Diagnostic;
 
 /// How messages name the repository's settings file, relative to the repository root.
 pub const REPO_NAME: &str = ".plan/config.yaml";
 
+/// What a key holds, which decides how its YAML reads.
+#[derive(Clone, Copy)]
+enum Kind {
+    Backend,
+    /// Text whose `null` overrides a lower file's text (`model: null`).
+    Text,
+    Argv,
+    /// A whole number; `null` is "not set here".
+    Whole,
+    /// A whole number that fits a `u32`.
+    Count,
+    Every,
+    OnOff,
+    /// A whole number from 1, or `null` for no limit.
+    GoalBudget,
+    /// A whole number, or `null` for no limit.
+    Limit,
+    /// A duration (`90m`), or `null` for no limit.
+    Time,
+    Panel,
+}
+
 /// Every section and key a settings file may hold, with the default as YAML, for
 /// messages ("did you mean", "remove the line to use the default").
-const SCHEMA: &[(&str, &[(&str, &str)])] = &[
+const SCHEMA: &[(&str, &[Field])] = &[
     ("judge", JUDGE_KEYS),
-    ("verify", &[("timeout_secs", "900")]),
-    ("draft", MODEL_KEYS),
-    ("reminder", &[("every_file_edits", "3")]),
-    ("inject", &[("every_prompt", "changed")]),
+    ("verify", &[("timeout_secs", "900", Kind::Whole)]),
+    ("draft", JUDGE_KEYS.split_at(4).0),
+    ("reminder", &[("every_file_edits", "3", Kind::Count)]),
+    ("inject", &[("every_prompt", "changed", Kind::Every)]),
     (
         "loop",
         &[
-            ("budget", "20"),
-            ("stall_limit", "5"),
-            ("judge", "off"),
-            ("goal_budget", "null"),
-            ("token_budget", "null"),
-            ("time_budget", "null"),
+            ("budget", "20", Kind::Count),
+            ("stall_limit", "5", Kind::Count),
+            ("judge", "off", Kind::OnOff),
+            ("goal_budget", "null", Kind::GoalBudget),
+            ("token_budget", "null", Kind::Limit),
+            ("time_budget", "null", Kind::Time),
         ],
     ),
-    ("claims", &[("lease_minutes", "60"), ("remote", "null")]),
-    ("sign_off", &[("stage", "on")]),
+    (
+        "claims",
+        &[
+            ("lease_minutes", "60", Kind::Count),
+            ("remote", "null", Kind::Text),
+        ],
+    ),
+    ("sign_off", &[("stage", "on", Kind::OnOff)]),
 ];
 
-const MODEL_KEYS: &[(&str, &str)] = &[
-    ("backend", "auto"),
-    ("model", "null"),
-    ("command", "[]"),
-    ("timeout_secs", "600"),
-];
+/// A key, its default as YAML, and what it holds.
+type Field = (&'static str, &'static str, Kind);
 
-/// The judge's keys: a model's, and `panel`.
-const JUDGE_KEYS: &[(&str, &str)] = &[
-    ("backend", "auto"),
-    ("model", "null"),
-    ("command", "[]"),
-    ("timeout_secs", "600"),
-    ("panel", "[]"),
+/// The judge's keys: a model's (the first four, which `draft` shares), and `panel`.
+const JUDGE_KEYS: &[Field] = &[
+    ("backend", "auto", Kind::Backend),
+    ("model", "null", Kind::Text),
+    ("command", "[]", Kind::Argv),
+    ("timeout_secs", "600", Kind::Whole),
+    ("panel", "[]", Kind::Panel),
 ];
 
 /// Which program judges (or drafts): `auto` picks the first agent CLI on PATH.
@@ -246,6 +274,35 @@ impl Default for Config {
     }
 }
 
+/// How long a notify command may run when its rule does not say.
+pub const NOTIFY_TIMEOUT_SECS: u64 = 5;
+
+/// One `notify:` entry: run `command` for each event named in `events`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotifyRule {
+    pub events: Vec<String>,
+    pub command: Vec<String>,
+    pub timeout_secs: u64,
+    /// Run once when a work loop ends, with `plan report` in this form on stdin.
+    pub report: Option<ReportForm>,
+}
+
+/// What a `notify:` entry with `report:` gets on stdin when a work loop ends:
+/// `plan report` in that form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportForm {
+    Text,
+    Markdown,
+    Json,
+}
+
+/// Every event name a rule may choose: plan's log events, then the loop's.
+pub fn notify_event_names() -> impl Iterator<Item = &'static str> {
+    crate::plan::event::Event::NAMES
+        .into_iter()
+        .chain(crate::loop_budget::LoopEvent::NAMES)
+}
+
 /// Which file a value came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -255,10 +312,12 @@ pub enum Source {
     Repo,
 }
 
+type Key = (&'static str, &'static str);
+
 /// Where each key's value came from, by dotted key (`judge.model`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sources {
-    set: Vec<((&'static str, &'static str), Source)>,
+    set: Vec<(Key, Source)>,
 }
 
 impl Sources {
@@ -328,15 +387,7 @@ fn load_layers(
             }
             (Err(e), None) => return Err(e),
         };
-        match (parse(&text, &name), notes.as_deref_mut()) {
-            (Ok(raw), _) => layers.push((source, raw)),
-            (Err(_), Some(notes)) => {
-                let (raw, left_out) = parse_sections(&text, &name);
-                notes.extend(left_out);
-                layers.push((source, raw));
-            }
-            (Err(e), None) => return Err(e),
-        }
+        layers.push((source, parse(&text, &name, notes.as_deref_mut())?));
     }
     Ok(resolve(&layers))
 }
@@ -349,50 +400,10 @@ fn first_line(e: &anyhow::Error) -> String {
         .to_string()
 }
 
-/// Each top-level section of `text` read on its own; the ones that do not read are
-/// left out, each with a note.
-fn parse_sections(text: &str, name: &str) -> (RawFile, Vec<String>) {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let starts: Vec<usize> = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| {
-            let t = l.trim_end();
-            !t.is_empty() && !t.starts_with([' ', '\t', '#']) && t != "---" && t != "..."
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let mut raw = RawFile::default();
-    let mut notes = Vec::new();
-    for (k, &start) in starts.iter().enumerate() {
-        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
-        // Blank lines in front keep the parser's line numbers those of the file.
-        let chunk = "\n".repeat(start) + &lines[start..end].concat();
-        let key = lines[start].split(':').next().unwrap_or_default().trim();
-        match parse(&chunk, name) {
-            Ok(part) => {
-                raw.judge = raw.judge.or(part.judge);
-                raw.verify = raw.verify.or(part.verify);
-                raw.draft = raw.draft.or(part.draft);
-                raw.reminder = raw.reminder.or(part.reminder);
-                raw.inject = raw.inject.or(part.inject);
-                raw.looping = raw.looping.or(part.looping);
-                raw.notify = raw.notify.or(part.notify);
-                raw.claims = raw.claims.or(part.claims);
-            }
-            Err(e) => notes.push(format!(
-                "plan: {}; `{key}` left at its defaults",
-                first_line(&e)
-            )),
-        }
-    }
-    (raw, notes)
-}
-
 /// One file's settings over the defaults; `name` is how errors name the file.
 pub fn from_text(text: &str, name: &str) -> Result<Config> {
-    let raw = parse(text, name)?;
-    Ok(resolve(&[(Source::Repo, raw)]).0)
+    let layer = parse(text, name, None)?;
+    Ok(resolve(&[(Source::Repo, layer)]).0)
 }
 
 pub fn repo_file(repo_root: &Path) -> PathBuf {
@@ -461,678 +472,449 @@ pub fn write(path: &Path, name: &str, text: &str) -> Result<()> {
     })
 }
 
-fn parse(text: &str, name: &str) -> Result<RawFile> {
-    // `Option`: a file of only comments, `---` or `null` is an empty one.
-    let raw = serde_saphyr::from_str::<Option<RawFile>>(text)
-        .map(Option::unwrap_or_default)
-        .map_err(|e| describe(&e, text, name))?;
-    check_panel(&raw, text, name)?;
-    check_notify(&raw, text, name)?;
-    Ok(raw)
-}
-
-/// Layers highest first: each key takes its value from the first layer setting it.
-struct Resolver<'a> {
-    layers: &'a [(Source, RawFile)],
-    sources: Sources,
-}
-
-impl Resolver<'_> {
-    fn get<T>(
-        &mut self,
-        key: (&'static str, &'static str),
-        get: impl Fn(&RawFile) -> Option<T>,
-    ) -> Option<T> {
-        self.layers.iter().find_map(|(source, raw)| {
-            let value = get(raw)?;
-            self.sources.set.push((key, *source));
-            Some(value)
-        })
-    }
-
-    fn model(
-        &mut self,
-        section: &'static str,
-        get: impl Fn(&RawFile) -> Option<&RawModel>,
-    ) -> ModelConfig {
-        let d = ModelConfig::default();
-        ModelConfig {
-            backend: self
-                .get((section, "backend"), |r| get(r)?.backend)
-                .unwrap_or(d.backend),
-            model: self
-                .get((section, "model"), |r| get(r)?.model.clone())
-                .unwrap_or(d.model),
-            command: self
-                .get((section, "command"), |r| Some(get(r)?.command.clone()?.0))
-                .unwrap_or(d.command),
-            timeout_secs: self
-                .get((section, "timeout_secs"), |r| Some(get(r)?.timeout_secs?.0))
-                .unwrap_or(d.timeout_secs),
-            panel: Vec::new(),
-        }
-    }
-}
-
-impl Resolver<'_> {
-    /// `judge.panel` and `judge.backend` are one choice: the highest file that sets
-    /// either decides, so a repository's `backend:` is not outvoted by a user's panel.
-    fn panel(&mut self) -> Vec<PanelJudge> {
-        let decides = self.layers.iter().find(|(_, raw)| {
-            raw.judge
-                .as_ref()
-                .is_some_and(|j| j.backend.is_some() || j.panel.is_some())
-        });
-        let Some((source, raw)) = decides else {
-            return Vec::new();
-        };
-        let Some(panel) = raw.judge.as_ref().and_then(|j| j.panel.as_ref()) else {
-            return Vec::new();
-        };
-        self.sources.set.push((("judge", "panel"), *source));
-        panel.0.clone()
-    }
-}
-
-fn resolve(layers: &[(Source, RawFile)]) -> (Config, Sources) {
-    let mut r = Resolver {
-        layers,
-        sources: Sources::default(),
-    };
-    let d = Config::default();
-    let mut judge = r.model("judge", |f| f.judge.as_ref());
-    judge.panel = r.panel();
-    let config = Config {
-        judge,
-        verify_timeout_secs: r
-            .get(("verify", "timeout_secs"), |f| {
-                Some(f.verify.as_ref()?.timeout_secs?.0)
-            })
-            .unwrap_or(d.verify_timeout_secs),
-        draft: r.model("draft", |f| f.draft.as_ref()),
-        reminder_every_file_edits: r
-            .get(("reminder", "every_file_edits"), |f| {
-                Some(f.reminder.as_ref()?.every_file_edits?.0)
-            })
-            .unwrap_or(d.reminder_every_file_edits),
-        inject_every_prompt: r
-            .get(("inject", "every_prompt"), |f| {
-                f.inject.as_ref()?.every_prompt
-            })
-            .unwrap_or(d.inject_every_prompt),
-        loop_budget: r
-            .get(("loop", "budget"), |f| Some(f.looping.as_ref()?.budget?.0))
-            .unwrap_or(d.loop_budget),
-        loop_stall_limit: r
-            .get(("loop", "stall_limit"), |f| {
-                Some(f.looping.as_ref()?.stall_limit?.0)
-            })
-            .unwrap_or(d.loop_stall_limit),
-        loop_judge: r
-            .get(("loop", "judge"), |f| Some(f.looping.as_ref()?.judge?.0))
-            .unwrap_or(d.loop_judge),
-        loop_goal_budget: r
-            .get(("loop", "goal_budget"), |f| {
-                Some(
-                    f.looping
-                        .as_ref()?
-                        .goal_budget
-                        .as_ref()?
-                        .as_ref()
-                        .map(|b| b.0),
-                )
-            })
-            .unwrap_or(d.loop_goal_budget),
-        loop_token_budget: r
-            .get(("loop", "token_budget"), |f| {
-                Some(f.looping.as_ref()?.token_budget?.map(|n| n.0))
-            })
-            .unwrap_or(d.loop_token_budget),
-        loop_time_budget: r
-            .get(("loop", "time_budget"), |f| {
-                Some(f.looping.as_ref()?.time_budget?.map(|d| d.0))
-            })
-            .unwrap_or(d.loop_time_budget),
-        claims_lease_minutes: r
-            .get(("claims", "lease_minutes"), |f| {
-                Some(f.claims.as_ref()?.lease_minutes?.0)
-            })
-            .unwrap_or(d.claims_lease_minutes),
-        claims_remote: r
-            .get(("claims", "remote"), |f| f.claims.as_ref()?.remote.clone())
-            .unwrap_or(d.claims_remote),
-        sign_off_stage: r
-            .get(("sign_off", "stage"), |f| {
-                Some(f.sign_off.as_ref()?.stage?.0)
-            })
-            .unwrap_or(d.sign_off_stage),
-        // Both files' commands run: a team's webhook and a person's desktop popup.
-        notify: layers
-            .iter()
-            .flat_map(|(_, raw)| raw.notify.iter().flatten())
-            .map(|n| NotifyRule {
-                events: n.events.as_ref().map(|e| e.0.clone()).unwrap_or_default(),
-                command: n.command.0.clone(),
-                timeout_secs: n.timeout_secs.map_or(NOTIFY_TIMEOUT_SECS, |t| t.0),
-                report: n.report,
-            })
-            .collect(),
-    };
-    (config, r.sources)
-}
-
-/// One file as written: `None` is "not set here".
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    judge: Option<RawModel>,
-    verify: Option<RawVerify>,
-    draft: Option<RawModel>,
-    reminder: Option<RawReminder>,
-    inject: Option<RawInject>,
-    #[serde(rename = "loop")]
-    looping: Option<RawLoop>,
-    notify: Option<Vec<RawNotify>>,
-    claims: Option<RawClaims>,
-    sign_off: Option<RawSignOff>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSignOff {
-    stage: Option<OnOff>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawClaims {
-    lease_minutes: Option<Whole<u32>>,
-    /// `Some(None)`: an explicit `remote: null`, over a lower file's remote.
-    #[serde(default, deserialize_with = "explicit_model")]
-    remote: Option<Option<String>>,
-}
-
-/// One `notify:` entry.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawNotify {
-    /// `None` only with `report` (checked in [`check_notify`]).
-    events: Option<EventNames>,
-    command: Command,
-    timeout_secs: Option<Whole<u64>>,
-    report: Option<ReportForm>,
-}
-
-/// What a `notify:` entry with `report:` gets on stdin when a work loop ends:
-/// `plan report` in that form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportForm {
-    Text,
-    Markdown,
-    Json,
-}
-
-/// What serde cannot say of a notify entry: it runs on `events`, or with the
-/// report when a loop ends (`report`), one or the other.
-fn check_notify(raw: &RawFile, text: &str, name: &str) -> Result<()> {
-    for (i, entry) in raw.notify.iter().flatten().enumerate() {
-        let problem = match (&entry.events, entry.report) {
-            (Some(_), Some(_)) => (
-                "notify: an entry has both `events` and `report`",
-                "an entry with `report:` runs once when a work loop ends, with the report on stdin; leave out its `events:`, or make it two entries",
-            ),
-            (None, None) => (
-                "notify: an entry has neither `events` nor `report`",
-                "give it `events: [signed_off, loop_let_go]` (the events it runs on), or `report: markdown` (runs when a work loop ends, with the report on stdin)",
-            ),
-            _ => continue,
-        };
-        let line = notify_entry_line(text, i);
-        let source = text.lines().nth(line.wrapping_sub(1));
-        return Err(Exit::diagnostics(
-            USAGE,
-            Diagnostic::error(line, problem.0)
-                .hint(problem.1)
-                .render(name, source.map(|l| l.trim_start_matches('\u{feff}'))),
-        ));
-    }
-    Ok(())
-}
-
-/// The 1-based line where the `index`th entry under `notify:` starts (`- `), or of
-/// `notify:` itself when it is not found.
-fn notify_entry_line(text: &str, index: usize) -> usize {
-    let mut section = 0;
-    let mut seen = 0;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_start_matches('\u{feff}');
-        if line.trim_start().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
-        if indent_of(line) == 0 {
-            if section > 0 {
-                break;
-            }
-            if line.split(':').next() == Some("notify") {
-                section = i + 1;
-            }
-            continue;
-        }
-        if section > 0 && line.trim_start().starts_with("- ") {
-            if seen == index {
-                return i + 1;
-            }
-            seen += 1;
-        }
-    }
-    section
-}
-
-/// A list of event names, each one plan has.
-#[derive(Clone, Debug)]
-struct EventNames(Vec<String>);
-
-impl<'de> Deserialize<'de> for EventNames {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let names = Vec::<String>::deserialize(d)?;
-        if names.is_empty() {
-            return Err(de::Error::custom("expected at least one event name"));
-        }
-        let known: Vec<&str> = notify_event_names().collect();
-        for name in &names {
-            if !known.contains(&name.as_str()) {
-                return Err(de::Error::custom(format!(
-                    "unknown event \"{name}\" (expected {}){}",
-                    one_of(&known),
-                    did_you_mean(name, &known, "")
-                )));
-            }
-        }
-        Ok(EventNames(names))
-    }
-}
-
-/// An argv list that names a program.
-#[derive(Clone, Debug)]
-struct Command(Vec<String>);
-
-impl<'de> Deserialize<'de> for Command {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let Argv(argv) = Argv::deserialize(d)?;
-        match argv.first() {
-            Some(program) if !program.is_empty() => Ok(Command(argv)),
-            _ => Err(de::Error::custom(
-                "expected a command: a list whose first item is the program",
-            )),
-        }
-    }
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawModel {
-    backend: Option<BackendChoice>,
-    /// `Some(None)`: an explicit `model: null`, which overrides a lower file's model.
-    #[serde(default, deserialize_with = "explicit_model")]
-    model: Option<Option<String>>,
-    command: Option<Argv>,
-    timeout_secs: Option<Whole<u64>>,
-    /// `judge.panel` only; a `draft.panel` is refused after parsing.
-    panel: Option<Panel>,
-}
-
-/// `judge.panel`: two or more judges, or `[]` for none.
-#[derive(Clone, Debug)]
-struct Panel(Vec<PanelJudge>);
-
-impl<'de> Deserialize<'de> for Panel {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let judges = Vec::<RawPanelJudge>::deserialize(d)?;
-        if judges.len() == 1 {
-            return Err(de::Error::custom(
-                "a panel needs two or more judges, found one (for one judge, set judge.backend instead)",
-            ));
-        }
-        Ok(Panel(
-            judges
-                .into_iter()
-                .map(|j| PanelJudge {
-                    backend: j.backend.0,
-                    model: j.model.flatten(),
-                    command: j.command.map(|c| c.0).unwrap_or_default(),
-                })
-                .collect(),
-        ))
-    }
-}
-
-/// One entry of `judge.panel` as written.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPanelJudge {
-    backend: PanelBackend,
-    #[serde(default, deserialize_with = "explicit_model")]
-    model: Option<Option<String>>,
-    command: Option<Command>,
-}
-
-/// A panel judge's backend: a judge by name; `auto` and `none` are no judge of
-/// their own.
+/// A YAML document as saphyr reads it, every node with its place.
 #[derive(Debug)]
-struct PanelBackend(Backend);
-
-impl<'de> Deserialize<'de> for PanelBackend {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match String::deserialize(d)?.parse::<BackendChoice>() {
-            Ok(BackendChoice::Fixed(Backend::None)) | Ok(BackendChoice::Auto) => {
-                Err(de::Error::custom(
-                    "a panel judge names its backend: auto and none are not judges here",
-                ))
-            }
-            Ok(BackendChoice::Fixed(backend)) => Ok(PanelBackend(backend)),
-            Err(e) => Err(de::Error::custom(e)),
-        }
-    }
+enum Tree {
+    Null,
+    /// Scalars saphyr typed keep their text as written ([`with_text`]): `model: n`
+    /// is the model `n`, not `false`.
+    Bool(bool, String),
+    Int(i128, String),
+    Float(f64, String),
+    Str(String),
+    Seq(Vec<Node>),
+    /// Entries in the file's order, repeated keys kept (they are an error of ours).
+    Map(Vec<(Node, Node)>),
 }
 
-/// What serde cannot say of a panel: it replaces `judge.backend` (both in one file
-/// is a contradiction), it is the judge's only, and a `command` judge needs its argv.
-fn check_panel(raw: &RawFile, text: &str, name: &str) -> Result<()> {
-    let error = |path: &[&str], message: &str, hint: &str| {
-        let line = line_of(text, path);
-        let source = text.lines().nth(line.wrapping_sub(1));
-        Exit::diagnostics(
-            USAGE,
-            Diagnostic::error(line, message)
-                .hint(hint)
-                .render(name, source.map(|l| l.trim_start_matches('\u{feff}'))),
-        )
-    };
-    if raw.draft.as_ref().is_some_and(|d| d.panel.is_some()) {
-        return Err(error(
-            &["draft", "panel"],
-            "draft.panel: unknown key",
-            "a panel is for the sign-off judge only: write it under `judge:`",
-        ));
-    }
-    let Some(judge) = &raw.judge else {
-        return Ok(());
-    };
-    let Some(panel) = judge.panel.as_ref().filter(|p| !p.0.is_empty()) else {
-        return Ok(());
-    };
-    if judge.backend.is_some() {
-        return Err(error(
-            &["judge", "panel"],
-            "judge.panel: set together with judge.backend in the same file",
-            "a panel replaces judge.backend: remove the `backend:` line under `judge:`, or the panel",
-        ));
-    }
-    if panel
-        .0
-        .iter()
-        .any(|j| j.backend == Backend::Command && j.command.is_empty())
-    {
-        return Err(error(
-            &["judge", "panel"],
-            "judge.panel: a judge with backend command has no command",
-            "give it its argv: `- backend: command` with `command: [\"./judge.sh\"]` under it",
-        ));
-    }
-    Ok(())
-}
+type Node = Spanned<Tree>;
 
-/// The 1-based line of `section:` `key:` (indented under it), or of the section
-/// when the key is not found; 0 when neither is.
-fn line_of(text: &str, path: &[&str]) -> usize {
-    let mut in_section = false;
-    let mut section_line = 0;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_start_matches('\u{feff}');
-        let trimmed = line.trim_start();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        if indent_of(line) == 0 {
-            in_section = line.split(':').next() == Some(path[0]);
-            if in_section {
-                section_line = i + 1;
-            }
-            continue;
-        }
-        if in_section && path.len() > 1 && trimmed.split(':').next() == Some(path[1]) {
-            return i + 1;
-        }
-    }
-    section_line
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawVerify {
-    timeout_secs: Option<Whole<u64>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawReminder {
-    every_file_edits: Option<Whole<u32>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawInject {
-    every_prompt: Option<EveryPrompt>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLoop {
-    budget: Option<Whole<u32>>,
-    stall_limit: Option<Whole<u32>>,
-    judge: Option<OnOff>,
-    /// `Some(None)`: an explicit `goal_budget: null`, over a lower file's budget.
-    #[serde(default, deserialize_with = "explicit_budget")]
-    goal_budget: Option<Option<Whole<u32>>>,
-    /// `Some(None)`: an explicit `null`, over a lower file's budget.
-    #[serde(default, deserialize_with = "explicit")]
-    token_budget: Option<Option<Whole<u64>>>,
-    #[serde(default, deserialize_with = "explicit")]
-    time_budget: Option<Option<Duration>>,
-}
-
-/// A per-goal budget: a whole number from 1, or null for none.
-fn explicit_budget<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Option<Whole<u32>>>, D::Error> {
-    match Option::<Whole<u32>>::deserialize(d)? {
-        Some(Whole(0)) => Err(de::Error::custom(
-            "expected a whole number from 1 or null, found 0 (0 continuations would never continue)",
-        )),
-        budget => Ok(Some(budget)),
-    }
-}
-
-/// A key whose `null` is a value of its own (no limit), not an absent key.
-fn explicit<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    d: D,
-) -> Result<Option<Option<T>>, D::Error> {
-    Option::<T>::deserialize(d).map(Some)
-}
-
-/// A wall-time duration in seconds, written `90m`, `8h`, `1h30m`
-/// ([`crate::loop_budget::parse_duration`]).
-#[derive(Clone, Copy, Debug)]
-struct Duration(u64);
-
-impl<'de> Deserialize<'de> for Duration {
+impl<'de> Deserialize<'de> for Tree {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        impl Visitor<'_> for V {
-            type Value = Duration;
+        impl<'de> Visitor<'de> for V {
+            type Value = Tree;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a duration such as 90m or 8h")
+                f.write_str("YAML")
             }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Duration, E> {
-                crate::loop_budget::parse_duration(s)
-                    .map(Duration)
-                    .map_err(E::custom)
+            fn visit_unit<E>(self) -> Result<Tree, E> {
+                Ok(Tree::Null)
             }
-            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Duration, E> {
-                Err(E::custom(format!(
-                    "expected a duration such as 90m or 8h, found {n} (write its unit: {n}m, {n}h)"
-                )))
+            fn visit_none<E>(self) -> Result<Tree, E> {
+                Ok(Tree::Null)
             }
-            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Duration, E> {
-                Err(E::custom(format!(
-                    "expected a duration such as 90m or 8h, found {n}"
-                )))
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Tree, D::Error> {
+                Tree::deserialize(d)
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Tree, E> {
+                Ok(Tree::Bool(b, String::new()))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<Tree, E> {
+                Ok(Tree::Int(n.into(), String::new()))
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<Tree, E> {
+                Ok(Tree::Int(n.into(), String::new()))
+            }
+            fn visit_f64<E>(self, n: f64) -> Result<Tree, E> {
+                Ok(Tree::Float(n, String::new()))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Tree, E> {
+                Ok(Tree::Str(s.to_string()))
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Tree, S::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(Tree::Seq(items))
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Tree, M::Error> {
+                let mut entries = Vec::new();
+                while let Some(key) = map.next_key()? {
+                    entries.push((key, map.next_value()?));
+                }
+                Ok(Tree::Map(entries))
             }
         }
         d.deserialize_any(V)
     }
 }
 
-fn explicit_model<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    let model = Option::<String>::deserialize(d)?;
-    Ok(Some(
-        model
-            .map(|m| m.trim().to_string())
-            .filter(|m| !m.is_empty()),
-    ))
-}
-
-impl<'de> Deserialize<'de> for BackendChoice {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?.parse().map_err(de::Error::custom)
+impl Tree {
+    /// What was found, for messages.
+    fn shown(&self) -> String {
+        match self {
+            Tree::Null => "null".into(),
+            Tree::Bool(_, text) | Tree::Int(_, text) | Tree::Float(_, text) => text.clone(),
+            Tree::Str(s) => format!("\"{s}\""),
+            Tree::Seq(_) => "a list".into(),
+            Tree::Map(_) => "a mapping".into(),
+        }
     }
 }
 
-impl<'de> Deserialize<'de> for EveryPrompt {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?.parse().map_err(de::Error::custom)
+/// The tree with each typed scalar's text as written in `source`.
+fn with_text(mut node: Node, source: &str) -> Node {
+    let span = node.referenced.span();
+    let written = span.byte_offset().and_then(|at| {
+        source.get(usize::try_from(at).ok()?..usize::try_from(at + span.byte_len()?).ok()?)
+    });
+    node.value = match node.value {
+        Tree::Seq(items) => Tree::Seq(items.into_iter().map(|n| with_text(n, source)).collect()),
+        Tree::Map(entries) => Tree::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (with_text(k, source), with_text(v, source)))
+                .collect(),
+        ),
+        Tree::Bool(b, _) => Tree::Bool(b, written.map_or_else(|| b.to_string(), str::to_string)),
+        Tree::Int(n, _) => Tree::Int(n, written.map_or_else(|| n.to_string(), str::to_string)),
+        Tree::Float(n, _) => Tree::Float(n, written.map_or_else(|| n.to_string(), str::to_string)),
+        other => other,
+    };
+    node
+}
+
+fn line(node: &Node) -> usize {
+    node.referenced.line() as usize
+}
+
+/// A problem with a value: the line of the node at fault and what is wrong.
+struct Bad(usize, String);
+
+fn bad<T>(node: &Node, message: impl Into<String>) -> Result<T, Bad> {
+    Err(Bad(line(node), message.into()))
+}
+
+/// A scalar as text.
+fn text(node: &Node) -> Result<String, Bad> {
+    match &node.value {
+        Tree::Str(s) => Ok(s.clone()),
+        Tree::Seq(_) | Tree::Map(_) | Tree::Null => bad(node, "expected text"),
+        scalar => Ok(scalar.shown()),
     }
 }
 
 /// A count or a number of seconds: a whole number, not negative. A quoted number is
-/// taken; anything else is an error that shows what was found.
-#[derive(Clone, Copy, Debug)]
-struct Whole<T>(T);
+/// taken.
+fn whole(node: &Node) -> Result<u64, Bad> {
+    let n = match &node.value {
+        Tree::Int(n, _) => u64::try_from(*n).ok(),
+        Tree::Str(s) => s.trim().parse().ok(),
+        _ => None,
+    };
+    n.map_or_else(
+        || {
+            bad(
+                node,
+                format!("expected a whole number, found {}", node.value.shown()),
+            )
+        },
+        Ok,
+    )
+}
 
-impl<'de, T: TryFrom<u64>> Deserialize<'de> for Whole<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<T: TryFrom<u64>> V<T> {
-            fn fit<E: de::Error>(n: u64) -> Result<Whole<T>, E> {
-                T::try_from(n)
-                    .map(Whole)
-                    .map_err(|_| E::custom(format!("{n} is too large")))
-            }
-        }
-        impl<T: TryFrom<u64>> Visitor<'_> for V<T> {
-            type Value = Whole<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a whole number")
-            }
-            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Whole<T>, E> {
-                V::fit(n)
-            }
-            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Whole<T>, E> {
-                match u64::try_from(n) {
-                    Ok(n) => V::fit(n),
-                    Err(_) => Err(E::custom(format!("expected a whole number, found {n}"))),
-                }
-            }
-            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Whole<T>, E> {
-                Err(E::custom(format!("expected a whole number, found {n}")))
-            }
-            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Whole<T>, E> {
-                Err(E::custom(format!("expected a whole number, found {b}")))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Whole<T>, E> {
-                match s.trim().parse::<u64>() {
-                    Ok(n) => V::fit(n),
-                    Err(_) => Err(E::custom(format!("expected a whole number, found \"{s}\""))),
-                }
-            }
-        }
-        d.deserialize_any(V(PhantomData))
+fn count(node: &Node) -> Result<u64, Bad> {
+    let n = whole(node)?;
+    match u32::try_from(n) {
+        Ok(_) => Ok(n),
+        Err(_) => bad(node, format!("{n} is too large")),
     }
 }
 
 /// `on`/`off`, also `true`/`false`.
-#[derive(Clone, Copy, Debug)]
-struct OnOff(bool);
+fn on_off(node: &Node) -> Result<bool, Bad> {
+    match &node.value {
+        Tree::Bool(b, _) => Ok(*b),
+        Tree::Str(s) if s == "on" || s == "true" => Ok(true),
+        Tree::Str(s) if s == "off" || s == "false" => Ok(false),
+        found => bad(node, format!("expected on or off, found {}", found.shown())),
+    }
+}
 
-impl<'de> Deserialize<'de> for OnOff {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = OnOff;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("on or off")
-            }
-            fn visit_bool<E: de::Error>(self, b: bool) -> Result<OnOff, E> {
-                Ok(OnOff(b))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<OnOff, E> {
-                match s {
-                    "on" | "true" => Ok(OnOff(true)),
-                    "off" | "false" => Ok(OnOff(false)),
-                    _ => Err(E::custom(format!("expected on or off, found \"{s}\""))),
-                }
-            }
-            fn visit_u64<E: de::Error>(self, n: u64) -> Result<OnOff, E> {
-                Err(E::custom(format!("expected on or off, found {n}")))
-            }
-            fn visit_i64<E: de::Error>(self, n: i64) -> Result<OnOff, E> {
-                Err(E::custom(format!("expected on or off, found {n}")))
-            }
+/// A wall-time duration in seconds, written `90m`, `8h`, `1h30m`
+/// ([`crate::loop_budget::parse_duration`]).
+fn duration(node: &Node) -> Result<u64, Bad> {
+    let expected = "expected a duration such as 90m or 8h, found";
+    match &node.value {
+        Tree::Str(s) => crate::loop_budget::parse_duration(s).or_else(|e| bad(node, e)),
+        Tree::Int(n, _) if *n >= 0 => {
+            bad(node, format!("{expected} {n} (write its unit: {n}m, {n}h)"))
         }
-        d.deserialize_any(V)
+        found => bad(node, format!("{expected} {}", found.shown())),
     }
 }
 
 /// An argv list. A bare string is refused rather than split: splitting would need
 /// shell rules, and the judge's argv is never given to a shell.
-#[derive(Clone, Debug)]
-struct Argv(Vec<String>);
-
-impl<'de> Deserialize<'de> for Argv {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Argv;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of arguments")
-            }
-            fn visit_seq<S: de::SeqAccess<'de>>(self, mut seq: S) -> Result<Argv, S::Error> {
-                let mut argv = Vec::new();
-                while let Some(arg) = seq.next_element::<String>()? {
-                    argv.push(arg);
-                }
-                Ok(Argv(argv))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Argv, E> {
-                Err(E::custom(format!(
-                    "expected a list of arguments, found \"{s}\" (write it as [\"{}\"])",
-                    s.split_whitespace().collect::<Vec<_>>().join("\", \"")
-                )))
-            }
-            fn visit_map<M: de::MapAccess<'de>>(self, _: M) -> Result<Argv, M::Error> {
-                Err(de::Error::custom(
-                    "expected a list of arguments, found a mapping",
-                ))
-            }
-        }
-        d.deserialize_any(V)
+fn argv(node: &Node) -> Result<Vec<String>, Bad> {
+    match &node.value {
+        Tree::Seq(items) => items.iter().map(text).collect(),
+        Tree::Str(s) => bad(
+            node,
+            format!(
+                "expected a list of arguments, found \"{s}\" (write it as [\"{}\"])",
+                s.split_whitespace().collect::<Vec<_>>().join("\", \"")
+            ),
+        ),
+        found => bad(
+            node,
+            format!("expected a list of arguments, found {}", found.shown()),
+        ),
     }
 }
 
-/// A saphyr error as `file:line: section.key: what`, the line, and a hint. The key
-/// comes from the text around the error's line: saphyr knows where, not which key.
-fn describe(err: &serde_saphyr::Error, text: &str, name: &str) -> anyhow::Error {
+/// An argv list that names a program.
+fn command(node: &Node) -> Result<Vec<String>, Bad> {
+    let argv = argv(node)?;
+    match argv.first() {
+        Some(program) if !program.is_empty() => Ok(argv),
+        _ => bad(
+            node,
+            "expected a command: a list whose first item is the program",
+        ),
+    }
+}
+
+/// Text whose empty value is none.
+fn model(node: &Node) -> Result<Option<String>, Bad> {
+    match node.value {
+        Tree::Null => Ok(None),
+        _ => Ok(Some(text(node)?.trim().to_string()).filter(|m| !m.is_empty())),
+    }
+}
+
+/// A mapping's entries by name, each name once.
+fn entries(node: &Node) -> Option<Vec<(String, &Node, &Node)>> {
+    let Tree::Map(entries) = &node.value else {
+        return None;
+    };
+    let name = |key: &Node| match &key.value {
+        Tree::Str(s) => s.clone(),
+        other => other.shown(),
+    };
+    Some(entries.iter().map(|(k, v)| (name(k), k, v)).collect())
+}
+
+/// The first entry whose name came before: `set more than once`.
+fn repeated<'a>(entries: &[(String, &'a Node, &Node)]) -> Option<(String, &'a Node)> {
+    entries.iter().enumerate().find_map(|(i, (name, key, _))| {
+        entries[..i]
+            .iter()
+            .any(|(n, _, _)| n == name)
+            .then(|| (name.clone(), *key))
+    })
+}
+
+/// `judge.panel`: two or more judges, or `[]` for none.
+fn panel(node: &Node) -> Result<Vec<PanelJudge>, Bad> {
+    let Tree::Seq(items) = &node.value else {
+        return bad(
+            node,
+            format!("expected a list, found {}", node.value.shown()),
+        );
+    };
+    if items.len() == 1 {
+        return bad(
+            node,
+            "a panel needs two or more judges, found one (for one judge, set judge.backend instead)",
+        );
+    }
+    let keys = ["backend", "model", "command"];
+    items
+        .iter()
+        .map(|item| {
+            let Some(entries) = entries(item) else {
+                return bad(item, "expected indented `key: value` lines");
+            };
+            let mut judge = (None, None, Vec::new());
+            for (name, key, value) in &entries {
+                match name.as_str() {
+                    "backend" => judge.0 = Some(panel_backend(value)?),
+                    "model" => judge.1 = model(value)?,
+                    "command" if matches!(value.value, Tree::Null) => {}
+                    "command" => judge.2 = command(value)?,
+                    _ => {
+                        return bad(
+                            key,
+                            format!(
+                                "a panel judge takes {}, not {name}{}",
+                                one_of(&keys),
+                                did_you_mean(name, &keys, "")
+                            ),
+                        );
+                    }
+                }
+            }
+            let Some(backend) = judge.0 else {
+                return bad(item, "a panel judge needs `backend:`");
+            };
+            Ok(PanelJudge {
+                backend,
+                model: judge.1,
+                command: judge.2,
+            })
+        })
+        .collect()
+}
+
+/// A panel judge's backend: a judge by name; `auto` and `none` are no judge of
+/// their own.
+fn panel_backend(node: &Node) -> Result<Backend, Bad> {
+    match text(node)?.parse::<BackendChoice>() {
+        Ok(BackendChoice::Fixed(Backend::None)) | Ok(BackendChoice::Auto) => bad(
+            node,
+            "a panel judge names its backend: auto and none are not judges here",
+        ),
+        Ok(BackendChoice::Fixed(backend)) => Ok(backend),
+        Err(e) => bad(node, e),
+    }
+}
+
+/// A value as its key's kind reads it; `None`: not set here (`timeout_secs: null`).
+#[derive(Clone, Debug)]
+enum Value {
+    Num(u64),
+    Flag(bool),
+    Text(Option<String>),
+    Argv(Vec<String>),
+    Backend(BackendChoice),
+    Every(EveryPrompt),
+    Limit(Option<u64>),
+    Panel(Vec<PanelJudge>),
+}
+
+fn value(kind: Kind, node: &Node) -> Result<Option<Value>, Bad> {
+    if matches!(node.value, Tree::Null) {
+        return Ok(match kind {
+            Kind::Text => Some(Value::Text(None)),
+            Kind::GoalBudget | Kind::Limit | Kind::Time => Some(Value::Limit(None)),
+            _ => None,
+        });
+    }
+    let parsed = |e: String| Bad(line(node), e);
+    Ok(Some(match kind {
+        Kind::Backend => Value::Backend(text(node)?.parse().map_err(parsed)?),
+        Kind::Every => Value::Every(text(node)?.parse().map_err(parsed)?),
+        Kind::Text => Value::Text(model(node)?),
+        Kind::Argv => Value::Argv(argv(node)?),
+        Kind::Whole => Value::Num(whole(node)?),
+        Kind::Count => Value::Num(count(node)?),
+        Kind::OnOff => Value::Flag(on_off(node)?),
+        Kind::GoalBudget => match count(node)? {
+            0 => bad(
+                node,
+                "expected a whole number from 1 or null, found 0 (0 continuations would never continue)",
+            )?,
+            n => Value::Limit(Some(n)),
+        },
+        Kind::Limit => Value::Limit(Some(whole(node)?)),
+        Kind::Time => Value::Limit(Some(duration(node)?)),
+        Kind::Panel => Value::Panel(panel(node)?),
+    }))
+}
+
+/// One file as written: each key it sets, and its notify entries.
+#[derive(Debug, Default)]
+struct Layer {
+    set: Vec<(Key, Value)>,
+    notify: Vec<NotifyRule>,
+}
+
+const SHAPE_HINT: &str =
+    "a settings file is sections (`judge:`) with `key: value` lines indented under them";
+
+/// `notify:` is a list, not a section of keys, so it has its own words.
+const NOTIFY_KEYS: [&str; 4] = ["events", "command", "timeout_secs", "report"];
+const NOTIFY_HINT: &str = "notify is a list of entries like `- events: [signed_off, loop_let_go]` with `command: [\"notify-send\", \"plan\"]` under it (and optionally `timeout_secs: 5`); `report: markdown` (or text, json) in place of `events` runs it when a work loop ends, with the report on stdin";
+
+fn sections() -> Vec<&'static str> {
+    SCHEMA.iter().map(|(s, _)| *s).chain(["notify"]).collect()
+}
+
+/// One file's settings. With `notes` (the lenient load) a section that does not
+/// read is left out with a note; without, the first problem is the error.
+fn parse(text: &str, name: &str, mut notes: Option<&mut Vec<String>>) -> Result<Layer> {
+    let fail = |d: Diagnostic| {
+        let source = text.lines().nth(d.line.wrapping_sub(1));
+        Exit::diagnostics(
+            USAGE,
+            d.render(name, source.map(|l| l.trim_start_matches('\u{feff}'))),
+        )
+    };
+    let options = serde_saphyr::options! { duplicate_keys: DuplicateKeyPolicy::PassThrough };
+    let top = match serde_saphyr::from_str_with_options::<Option<Node>>(text, options) {
+        Ok(top) => top,
+        Err(e) => match notes {
+            Some(notes) => return Ok(parse_apart(text, name, notes)),
+            None => return Err(fail(syntax(&e))),
+        },
+    };
+    let Some(top) = top.filter(|t| !matches!(t.value, Tree::Null)) else {
+        return Ok(Layer::default());
+    };
+    let top = with_text(top, text);
+    let Some(found) = entries(&top) else {
+        let hint = format!("{SHAPE_HINT}; the sections are {}", one_of(&sections()));
+        let d = Diagnostic::error(line(&top), "expected indented `key: value` lines").hint(hint);
+        return match notes {
+            Some(notes) => Ok(parse_apart(text, name, notes)),
+            None => Err(fail(d)),
+        };
+    };
+    let mut layer = Layer::default();
+    for (i, (section, key, value)) in found.iter().enumerate() {
+        let read = match repeated(&found[..=i]) {
+            Some(_) => Err(
+                Diagnostic::error(line(key), format!("{section}: set more than once"))
+                    .hint(format!("keep one `{section}:` section")),
+            ),
+            None => read_section(section, key, value, &mut layer),
+        };
+        match (read, notes.as_deref_mut()) {
+            (Ok(()), _) => {}
+            (Err(d), Some(notes)) => notes.push(format!(
+                "plan: {}; `{section}` left at its defaults",
+                first_line(&fail(d))
+            )),
+            (Err(d), None) => return Err(fail(d)),
+        }
+    }
+    Ok(layer)
+}
+
+/// For a file that is not YAML: each top-level section read on its own, the ones
+/// that do not read left out, each with a note.
+fn parse_apart(text: &str, name: &str, notes: &mut Vec<String>) -> Layer {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let starts: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            let t = lines[i].trim_end();
+            !t.is_empty() && !t.starts_with([' ', '\t', '#']) && t != "---" && t != "..."
+        })
+        .collect();
+    let mut layer = Layer::default();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
+        // Blank lines in front keep the parser's line numbers those of the file.
+        let chunk = "\n".repeat(start) + &lines[start..end].concat();
+        let key = lines[start].split(':').next().unwrap_or_default().trim();
+        match parse(&chunk, name, None) {
+            Ok(part) => {
+                layer.set.extend(part.set);
+                layer.notify.extend(part.notify);
+            }
+            Err(e) => notes.push(format!(
+                "plan: {}; `{key}` left at its defaults",
+                first_line(&e)
+            )),
+        }
+    }
+    layer
+}
+
+/// A file saphyr cannot read as YAML.
+fn syntax(err: &serde_saphyr::Error) -> Diagnostic {
     let inner = err.without_snippet();
     let message: String = serde_saphyr::UserMessageFormatter
         .format_message(inner)
@@ -1143,242 +925,347 @@ fn describe(err: &serde_saphyr::Error, text: &str, name: &str) -> anyhow::Error 
         })
         .collect();
     let line = err.location().map_or(0, |l| l.line() as usize);
-    let column = err.location().map_or(0, |l| l.column() as usize);
-    let source_line = text.lines().nth(line.wrapping_sub(1));
-    let syntax = matches!(
-        inner,
-        serde_saphyr::Error::ExternalMessage { source, .. }
-            if matches!(**source, ExternalMessageSource::Parser(_))
-    );
-    let diagnostic = if syntax {
-        Diagnostic::error(line, format!("invalid YAML: {message}")).hint(SHAPE_HINT)
-    } else {
-        let mut path = source_line.map_or_else(Vec::new, |_| key_path(text, line, column));
-        // In a flow mapping saphyr may point at the mapping rather than at the key;
-        // serde's wording names the key.
-        let unknown = message
-            .strip_prefix("unknown field `")
-            .and_then(|m| m.split_once('`'))
-            .map(|(key, _)| key.to_string());
-        if let Some(unknown) = unknown
-            && path.last() != Some(&unknown)
-        {
-            path.truncate(usize::from(path.first().is_some_and(|s| is_section(s))));
-            path.push(unknown);
-        }
-        explain(line, &path, &message)
+    let parser = matches!(inner, serde_saphyr::Error::ExternalMessage { source, .. }
+        if matches!(**source, ExternalMessageSource::Parser(_)));
+    let message = match parser {
+        true => format!("invalid YAML: {message}"),
+        false => message,
     };
-    Exit::diagnostics(
-        USAGE,
-        diagnostic.render(name, source_line.map(|l| l.trim_start_matches('\u{feff}'))),
-    )
+    Diagnostic::error(line, message).hint(SHAPE_HINT)
 }
 
-const SHAPE_HINT: &str =
-    "a settings file is sections (`judge:`) with `key: value` lines indented under them";
-
-/// `notify:` is a list, not a section of keys, so it has its own words.
-const NOTIFY_KEYS: [&str; 4] = ["events", "command", "timeout_secs", "report"];
-const NOTIFY_HINT: &str = "notify is a list of entries like `- events: [signed_off, loop_let_go]` with `command: [\"notify-send\", \"plan\"]` under it (and optionally `timeout_secs: 5`); `report: markdown` (or text, json) in place of `events` runs it when a work loop ends, with the report on stdin";
-
-fn explain(line: usize, path: &[String], message: &str) -> Diagnostic {
-    let mut sections: Vec<&str> = SCHEMA.iter().map(|(s, _)| *s).collect();
-    sections.push("notify");
-    if path.first().is_some_and(|s| s == "notify") {
-        let key = path.get(1).map(String::as_str);
-        if let Some(key) = key.filter(|k| !NOTIFY_KEYS.contains(k)) {
-            return Diagnostic::error(line, format!("notify.{key}: unknown key")).hint(format!(
-                "a notify entry takes {}{}",
-                one_of(&NOTIFY_KEYS),
-                did_you_mean(key, &NOTIFY_KEYS, "")
-            ));
-        }
-        let place = key.map_or_else(|| "notify".to_string(), |k| format!("notify.{k}"));
-        return Diagnostic::error(line, format!("{place}: {}", reword(message))).hint(NOTIFY_HINT);
+/// One top-level section into `layer`.
+fn read_section(
+    section: &str,
+    key: &Node,
+    node: &Node,
+    layer: &mut Layer,
+) -> Result<(), Diagnostic> {
+    let names = sections();
+    if section == "notify" {
+        return read_notify(node, layer);
     }
-    let Some(section) = path.first() else {
-        return Diagnostic::error(line, reword(message)).hint(format!(
-            "{SHAPE_HINT}; the sections are {}",
-            one_of(&sections)
-        ));
+    let Some((section, keys)) = SCHEMA.iter().find(|(s, _)| *s == section) else {
+        return Err(
+            Diagnostic::error(line(key), format!("{section}: unknown key")).hint(format!(
+                "the sections are {}{}",
+                one_of(&names),
+                did_you_mean(section, &names, "")
+            )),
+        );
     };
-    let Some((_, keys)) = SCHEMA.iter().find(|(s, _)| s == section) else {
-        return Diagnostic::error(line, format!("{section}: unknown key")).hint(format!(
-            "the sections are {}{}",
-            one_of(&sections),
-            did_you_mean(section, &sections, "")
-        ));
-    };
-    let names: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
-    let Some(key) = path.get(1) else {
-        return Diagnostic::error(line, format!("{section}: {}", reword(message))).hint(format!(
+    let names: Vec<&str> = keys.iter().map(|(k, _, _)| *k).collect();
+    if matches!(node.value, Tree::Null) {
+        return Ok(());
+    }
+    let Some(found) = entries(node) else {
+        return Err(Diagnostic::error(
+            line(node),
+            format!("{section}: expected indented `key: value` lines"),
+        )
+        .hint(format!(
             "write `{section}:` alone on its line and its keys indented under it: {}",
             one_of(&names)
-        ));
+        )));
     };
-    let Some((_, default)) = keys.iter().find(|(k, _)| k == key) else {
-        return Diagnostic::error(line, format!("{section}.{key}: unknown key")).hint(format!(
-            "{section} takes {}{}",
-            one_of(&names),
-            did_you_mean(key, &names, &format!("{section}."))
-        ));
-    };
-    if message.starts_with("duplicate mapping key") {
-        return Diagnostic::error(line, format!("{section}.{key}: set more than once"))
-            .hint(format!("keep one `{key}:` line under `{section}:`"));
+    if let Some((name, key)) = repeated(&found) {
+        return Err(
+            Diagnostic::error(line(key), format!("{section}.{name}: set more than once"))
+                .hint(format!("keep one `{name}:` line under `{section}:`")),
+        );
     }
-    Diagnostic::error(line, format!("{section}.{key}: {}", reword(message)))
-        .hint(format!("remove the line to use the default, {default}"))
+    for (name, key, value) in &found {
+        let Some((name, default, kind)) = keys.iter().find(|(k, _, _)| k == name) else {
+            let hint = match (*section, name.as_str()) {
+                ("draft", "panel") => {
+                    "a panel is for the sign-off judge only: write it under `judge:`".to_string()
+                }
+                _ => format!(
+                    "{section} takes {}{}",
+                    one_of(&names),
+                    did_you_mean(name, &names, &format!("{section}."))
+                ),
+            };
+            return Err(
+                Diagnostic::error(line(key), format!("{section}.{name}: unknown key")).hint(hint),
+            );
+        };
+        let place = |Bad(at, message)| {
+            Diagnostic::error(at, format!("{section}.{name}: {message}"))
+                .hint(format!("remove the line to use the default, {default}"))
+        };
+        let Some(value) = self::value(*kind, value).map_err(place)? else {
+            continue;
+        };
+        if let Value::Panel(judges) = &value {
+            let problem = match () {
+                _ if judges.is_empty() => None,
+                _ if found
+                    .iter()
+                    .any(|(n, _, v)| n == "backend" && !matches!(v.value, Tree::Null)) =>
+                {
+                    Some("set together with judge.backend in the same file")
+                }
+                _ if judges
+                    .iter()
+                    .any(|j| j.backend == Backend::Command && j.command.is_empty()) =>
+                {
+                    Some("a judge with backend command has no command")
+                }
+                _ => None,
+            };
+            if let Some(problem) = problem {
+                let hint = match problem.starts_with("set") {
+                    true => {
+                        "a panel replaces judge.backend: remove the `backend:` line under `judge:`, or the panel"
+                    }
+                    false => {
+                        "give it its argv: `- backend: command` with `command: [\"./judge.sh\"]` under it"
+                    }
+                };
+                return Err(
+                    Diagnostic::error(line(key), format!("judge.panel: {problem}")).hint(hint),
+                );
+            }
+        }
+        layer.set.push(((section, name), value));
+    }
+    Ok(())
 }
 
-fn is_section(name: &str) -> bool {
-    name == "notify" || SCHEMA.iter().any(|(s, _)| *s == name)
-}
-
-/// saphyr's own words for a wrong shape, in ours.
-fn reword(message: &str) -> String {
-    let ours = match message {
-        "expected mapping start" => "expected indented `key: value` lines",
-        "expected string scalar" => "expected text",
-        "expected sequence start" => "expected a list",
-        m if m.starts_with("duplicate mapping key") => "set more than once",
-        m => m,
+/// `notify:`, a list of entries; each runs on `events`, or with the report when a
+/// loop ends (`report`), one or the other.
+fn read_notify(node: &Node, layer: &mut Layer) -> Result<(), Diagnostic> {
+    let fail = |at, message: String| Diagnostic::error(at, message).hint(NOTIFY_HINT);
+    let items = match &node.value {
+        Tree::Null => return Ok(()),
+        Tree::Seq(items) => items,
+        _ => return Err(fail(line(node), "notify: expected a list".into())),
     };
-    ours.to_string()
+    for item in items {
+        let Some(found) = entries(item) else {
+            return Err(fail(
+                line(item),
+                "notify: expected indented `key: value` lines".into(),
+            ));
+        };
+        if let Some((name, key)) = repeated(&found) {
+            return Err(fail(
+                line(key),
+                format!("notify.{name}: set more than once"),
+            ));
+        }
+        let mut rule = NotifyRule {
+            events: Vec::new(),
+            command: Vec::new(),
+            timeout_secs: NOTIFY_TIMEOUT_SECS,
+            report: None,
+        };
+        let mut events = false;
+        for (name, key, value) in &found {
+            let place = |Bad(at, message)| fail(at, format!("notify.{name}: {message}"));
+            match name.as_str() {
+                "events" => {
+                    rule.events = events_of(value).map_err(place)?;
+                    events = true;
+                }
+                "command" => rule.command = command(value).map_err(place)?,
+                "timeout_secs" if matches!(value.value, Tree::Null) => {}
+                "timeout_secs" => rule.timeout_secs = whole(value).map_err(place)?,
+                "report" => rule.report = Some(report_form(value).map_err(place)?),
+                _ => {
+                    return Err(Diagnostic::error(
+                        line(key),
+                        format!("notify.{name}: unknown key"),
+                    )
+                    .hint(format!(
+                        "a notify entry takes {}{}",
+                        one_of(&NOTIFY_KEYS),
+                        did_you_mean(name, &NOTIFY_KEYS, "")
+                    )));
+                }
+            }
+        }
+        let problem = match (events, rule.report) {
+            (true, Some(_)) => Some((
+                "notify: an entry has both `events` and `report`",
+                "an entry with `report:` runs once when a work loop ends, with the report on stdin; leave out its `events:`, or make it two entries",
+            )),
+            (false, None) => Some((
+                "notify: an entry has neither `events` nor `report`",
+                "give it `events: [signed_off, loop_let_go]` (the events it runs on), or `report: markdown` (runs when a work loop ends, with the report on stdin)",
+            )),
+            _ => None,
+        };
+        if let Some((message, hint)) = problem {
+            return Err(Diagnostic::error(line(item), message).hint(hint));
+        }
+        if rule.command.is_empty() {
+            return Err(fail(line(item), "notify: an entry has no `command`".into()));
+        }
+        layer.notify.push(rule);
+    }
+    Ok(())
+}
+
+/// A list of event names, each one plan has.
+fn events_of(node: &Node) -> Result<Vec<String>, Bad> {
+    let Tree::Seq(items) = &node.value else {
+        return bad(
+            node,
+            format!(
+                "expected a list of event names, found {}",
+                node.value.shown()
+            ),
+        );
+    };
+    if items.is_empty() {
+        return bad(node, "expected at least one event name");
+    }
+    let known: Vec<&str> = notify_event_names().collect();
+    items
+        .iter()
+        .map(|item| match text(item)? {
+            name if known.contains(&name.as_str()) => Ok(name),
+            name => bad(
+                item,
+                format!(
+                    "unknown event \"{name}\" (expected {}){}",
+                    one_of(&known),
+                    did_you_mean(&name, &known, "")
+                ),
+            ),
+        })
+        .collect()
+}
+
+fn report_form(node: &Node) -> Result<ReportForm, Bad> {
+    match text(node)?.as_str() {
+        "text" => Ok(ReportForm::Text),
+        "markdown" => Ok(ReportForm::Markdown),
+        "json" => Ok(ReportForm::Json),
+        other => bad(
+            node,
+            format!("unknown variant `{other}`, expected one of text, markdown, json"),
+        ),
+    }
+}
+
+/// Layers highest first: each key takes its value from the first layer setting it.
+fn resolve(layers: &[(Source, Layer)]) -> (Config, Sources) {
+    let mut sources = Sources::default();
+    let mut get = |key: Key| {
+        layers.iter().find_map(|(source, layer)| {
+            let (_, value) = layer.set.iter().find(|(k, _)| *k == key)?;
+            sources.set.push((key, *source));
+            Some(value.clone())
+        })
+    };
+    let d = Config::default();
+    let mut num = |key, default: u64| match get(key) {
+        Some(Value::Num(n)) => n,
+        _ => default,
+    };
+    let (verify_timeout_secs, judge_timeout, draft_timeout) = (
+        num(("verify", "timeout_secs"), d.verify_timeout_secs),
+        num(("judge", "timeout_secs"), d.judge.timeout_secs),
+        num(("draft", "timeout_secs"), d.draft.timeout_secs),
+    );
+    let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    let counts = [
+        ("reminder", "every_file_edits", d.reminder_every_file_edits),
+        ("loop", "budget", d.loop_budget),
+        ("loop", "stall_limit", d.loop_stall_limit),
+        ("claims", "lease_minutes", d.claims_lease_minutes),
+    ]
+    .map(|(s, k, default)| count(num((s, k), default.into())));
+    let mut flag = |key, default| match get(key) {
+        Some(Value::Flag(b)) => b,
+        _ => default,
+    };
+    let (loop_judge, sign_off_stage) = (
+        flag(("loop", "judge"), d.loop_judge),
+        flag(("sign_off", "stage"), d.sign_off_stage),
+    );
+    let mut limit = |key, default| match get(key) {
+        Some(Value::Limit(n)) => n,
+        _ => default,
+    };
+    let (goal, tokens, time) = (
+        limit(("loop", "goal_budget"), None),
+        limit(("loop", "token_budget"), None),
+        limit(("loop", "time_budget"), None),
+    );
+    let mut model = |section: &'static str, timeout_secs| ModelConfig {
+        backend: match get((section, "backend")) {
+            Some(Value::Backend(b)) => b,
+            _ => BackendChoice::Auto,
+        },
+        model: match get((section, "model")) {
+            Some(Value::Text(m)) => m,
+            _ => None,
+        },
+        command: match get((section, "command")) {
+            Some(Value::Argv(argv)) => argv,
+            _ => Vec::new(),
+        },
+        timeout_secs,
+        panel: Vec::new(),
+    };
+    let mut judge = model("judge", judge_timeout);
+    let draft = model("draft", draft_timeout);
+    let inject_every_prompt = match get(("inject", "every_prompt")) {
+        Some(Value::Every(e)) => e,
+        _ => d.inject_every_prompt,
+    };
+    let claims_remote = match get(("claims", "remote")) {
+        Some(Value::Text(remote)) => remote,
+        _ => None,
+    };
+    // `judge.panel` and `judge.backend` are one choice: the highest file that sets
+    // either decides, so a repository's `backend:` is not outvoted by a user's panel.
+    let decides = layers.iter().find(|(_, layer)| {
+        (layer.set.iter())
+            .any(|(key, _)| *key == ("judge", "backend") || *key == ("judge", "panel"))
+    });
+    let panel = decides.and_then(|(source, layer)| {
+        layer
+            .set
+            .iter()
+            .find_map(|(key, value)| match (key, value) {
+                (("judge", "panel"), Value::Panel(judges)) => Some((*source, judges)),
+                _ => None,
+            })
+    });
+    if let Some((source, judges)) = panel {
+        sources.set.push((("judge", "panel"), source));
+        judge.panel = judges.clone();
+    }
+    let config = Config {
+        judge,
+        verify_timeout_secs,
+        draft,
+        reminder_every_file_edits: counts[0],
+        inject_every_prompt,
+        loop_budget: counts[1],
+        loop_stall_limit: counts[2],
+        loop_judge,
+        loop_goal_budget: goal.map(count),
+        loop_token_budget: tokens,
+        loop_time_budget: time,
+        claims_lease_minutes: counts[3],
+        claims_remote,
+        // Both files' commands run: a team's webhook and a person's desktop popup.
+        notify: layers.iter().flat_map(|(_, l)| l.notify.clone()).collect(),
+        sign_off_stage,
+    };
+    (config, sources)
 }
 
 /// "; did you mean judge.model?", or nothing: the one "did you mean" of plan.
 fn did_you_mean(word: &str, names: &[&str], prefix: &str) -> String {
     crate::plan::nearest::did_you_mean(word, names.iter().copied(), prefix)
         .map_or(String::new(), |hint| format!("; {hint}"))
-}
-
-/// The keys leading to `column` of `line` (both 1-based): the keys written on that
-/// line before the column, under the keys of the less indented lines above it.
-fn key_path(text: &str, line: usize, column: usize) -> Vec<String> {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(|l| l.trim_start_matches('\u{feff}'))
-        .collect();
-    let Some(here) = lines.get(line.wrapping_sub(1)) else {
-        return Vec::new();
-    };
-    // Within the line, a key nests in the one before it only if it is deeper in
-    // the flow mapping; a sibling replaces it.
-    let mut nested: Vec<(usize, String)> = Vec::new();
-    for key in keys_on_line(here) {
-        if key.column >= column.max(1) {
-            break;
-        }
-        nested.retain(|(depth, _)| *depth < key.depth);
-        nested.push((key.depth, key.name));
-    }
-    let mut path: Vec<String> = nested.into_iter().map(|(_, name)| name).collect();
-    let mut indent = indent_of(here);
-    for above in lines[..line - 1].iter().rev() {
-        if indent == 0 {
-            break;
-        }
-        let trimmed = above.trim_start();
-        if trimmed.is_empty() || trimmed.starts_with('#') || indent_of(above) >= indent {
-            continue;
-        }
-        match keys_on_line(above).into_iter().next() {
-            Some(key) if key.column == indent_of(above) => path.insert(0, key.name),
-            _ => {}
-        }
-        indent = indent_of(above);
-    }
-    path
-}
-
-fn indent_of(line: &str) -> usize {
-    line.len() - line.trim_start_matches(' ').len()
-}
-
-/// A `key:` written on a line.
-#[derive(Debug, PartialEq, Eq)]
-struct Key {
-    /// 0-based, in chars.
-    column: usize,
-    /// How many flow collections (`{`, `[`) are open where it starts.
-    depth: usize,
-    name: String,
-}
-
-/// The `key:` tokens of a line: at the line's start after the indentation, and after
-/// `{` or `,` in a flow mapping.
-fn keys_on_line(line: &str) -> Vec<Key> {
-    let chars: Vec<char> = line.chars().collect();
-    let mut keys = Vec::new();
-    let mut i = 0;
-    let mut depth = 0usize;
-    let mut key_may_start = true;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == ' ' {
-            i += 1;
-            continue;
-        }
-        if c == '#' && (i == 0 || chars[i - 1] == ' ') {
-            break;
-        }
-        if key_may_start {
-            key_may_start = false;
-            let start = i;
-            let name = match c {
-                '"' | '\'' => {
-                    let close = chars[i + 1..].iter().position(|&q| q == c);
-                    let Some(close) = close else { break };
-                    let name: String = chars[i + 1..i + 1 + close].iter().collect();
-                    i += close + 2;
-                    name
-                }
-                _ => {
-                    let end = chars[i..]
-                        .iter()
-                        .position(|&k| matches!(k, ':' | ',' | '{' | '}' | '[' | ']' | '#' | ' '))
-                        .map_or(chars.len(), |p| i + p);
-                    let name: String = chars[i..end].iter().collect();
-                    i = end;
-                    name
-                }
-            };
-            let mut j = i;
-            while chars.get(j) == Some(&' ') {
-                j += 1;
-            }
-            if !name.is_empty()
-                && chars.get(j) == Some(&':')
-                && chars.get(j + 1).is_none_or(|&n| n == ' ')
-            {
-                keys.push(Key {
-                    column: start,
-                    depth,
-                    name,
-                });
-                i = j + 1;
-            }
-            continue;
-        }
-        match c {
-            '{' | '[' => {
-                depth += 1;
-                key_may_start = c == '{';
-            }
-            '}' | ']' => depth = depth.saturating_sub(1),
-            ',' => key_may_start = true,
-            '"' | '\'' => {
-                i += chars[i + 1..]
-                    .iter()
-                    .position(|&q| q == c)
-                    .map_or(chars.len(), |p| p + 1);
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    keys
 }
 
 /// "a, b or c".
@@ -1388,26 +1275,6 @@ fn one_of(names: &[&str]) -> String {
         [one] => one.to_string(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
     }
-}
-
-/// How long a notify command may run when its rule does not say.
-pub const NOTIFY_TIMEOUT_SECS: u64 = 5;
-
-/// One `notify:` entry: run `command` for each event named in `events`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotifyRule {
-    pub events: Vec<String>,
-    pub command: Vec<String>,
-    pub timeout_secs: u64,
-    /// Run once when a work loop ends, with `plan report` in this form on stdin.
-    pub report: Option<ReportForm>,
-}
-
-/// Every event name a rule may choose: plan's log events, then the loop's.
-pub fn notify_event_names() -> impl Iterator<Item = &'static str> {
-    crate::plan::event::Event::NAMES
-        .into_iter()
-        .chain(crate::loop_budget::LoopEvent::NAMES)
 }
 
 #[cfg(test)]
@@ -1443,15 +1310,15 @@ mod tests {
         let mut yaml = String::new();
         for (section, keys) in SCHEMA {
             yaml.push_str(&format!("{section}:\n"));
-            for (key, default) in *keys {
+            for (key, default, _) in *keys {
                 yaml.push_str(&format!("  {key}: {default}\n"));
             }
         }
-        let raw = parse(&yaml, REPO_NAME).unwrap();
+        let raw = parse(&yaml, REPO_NAME, None).unwrap();
         let (config, sources) = resolve(&[(Source::Repo, raw)]);
         assert_eq!(config, Config::default());
         for (section, keys) in SCHEMA {
-            for (key, _) in *keys {
+            for (key, _, _) in *keys {
                 assert_eq!(sources.get(&format!("{section}.{key}")), Source::Repo);
             }
         }
@@ -1906,30 +1773,28 @@ notify:
         ");
     }
 
+    /// The key a message names is the tree's own: under indentation, in flow
+    /// mappings and when quoted.
     #[test]
-    fn key_paths_follow_indentation_and_flow_mappings() {
+    fn messages_name_the_key_from_the_tree() {
+        let first = |text: &str| err(text).lines().next().unwrap().to_string();
         let text = "judge:\n  command:\n    - a\n    - [b]\n# c\nloop: {judge: x}\n";
-        assert_eq!(key_path(text, 1, 1), ["judge"]);
-        assert_eq!(key_path(text, 2, 3), ["judge", "command"]);
-        assert_eq!(key_path(text, 4, 7), ["judge", "command"]);
-        assert_eq!(key_path(text, 6, 15), ["loop", "judge"]);
-        assert_eq!(key_path(text, 6, 1), ["loop"]);
-        assert_eq!(key_path(text, 5, 1), Vec::<String>::new());
         assert_eq!(
-            key_path("\"judge\":\n  'model': x\n", 2, 12),
-            ["judge", "model"]
+            first(text),
+            ".plan/config.yaml:4: judge.command: expected text"
         );
         assert_eq!(
-            keys_on_line("  a: 'x: y' # b: c"),
-            [Key {
-                column: 2,
-                depth: 0,
-                name: "a".into()
-            }]
+            first("# c\nloop: {judge: x}\n"),
+            ".plan/config.yaml:2: loop.judge: expected on or off, found \"x\""
         );
-        let line = "judge: {backend: claude, modle: x}";
-        assert_eq!(key_path(line, 1, 26), ["judge", "modle"]);
-        assert_eq!(key_path(line, 1, 18), ["judge", "backend"]);
+        assert_eq!(
+            first("\"judge\":\n  'model': [x]\n"),
+            ".plan/config.yaml:2: judge.model: expected text"
+        );
+        assert_eq!(
+            first("judge: {backend: claude, modle: x}\n"),
+            ".plan/config.yaml:1: judge.modle: unknown key"
+        );
     }
 
     /// The hosts as the messages list them, in `auto`'s order.

@@ -3,8 +3,6 @@
 //! out. It does not understand all of YAML, so the caller re-reads the result and
 //! refuses to write one that does not load or does not say what was set.
 
-use super::keys_on_line;
-
 /// `value` as a YAML scalar: plain when it cannot read as anything but that text,
 /// else double-quoted (a JSON string is a valid YAML one). `None` is `null`.
 pub fn scalar(value: Option<&str>) -> String {
@@ -144,13 +142,16 @@ fn is_blank_or_comment(line: &str) -> bool {
     trimmed.is_empty() || trimmed.starts_with('#')
 }
 
-/// The line's leading `key:` and its indentation, when it starts with one.
+/// The line's leading plain `key:` and its indentation, when it starts with one.
 fn first_key(line: &str) -> Option<(usize, &str)> {
     let line = content(line);
-    let key = keys_on_line(line).into_iter().next()?;
     let indent = indent_of(line);
-    (key.column == indent && line[indent..].starts_with(key.name.as_str()))
-        .then(|| (indent, &line[indent..indent + key.name.len()]))
+    let rest = &line[indent..];
+    let end = rest
+        .find(|c: char| ":,{}[]# \"'".contains(c))
+        .unwrap_or(rest.len());
+    let colon = rest[end..].trim_start_matches(' ').strip_prefix(':')?;
+    (end > 0 && (colon.is_empty() || colon.starts_with(' '))).then_some((indent, &rest[..end]))
 }
 
 /// What follows the colon of the line's leading `key:` (which `first_key` found).

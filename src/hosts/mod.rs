@@ -12,6 +12,7 @@ use crate::exit::Exit;
 use invocation::{Format, Invocation, Request};
 use protocol::{Answer, Kind};
 
+pub mod backend;
 pub mod invocation;
 pub mod protocol;
 pub mod usage;

@@ -1,186 +1,18 @@
 //! Which program a judge backend runs and with which argv. Pure: it builds the command
 //! line and never runs it. A host's own judge flags, the ones that keep it read-only,
 //! are declared in its module under `src/hosts/`; this file adds what every judge run
-//! shares.
+//! shares. The backends themselves are named in `hosts/backend.rs`.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use anyhow::{Result, bail};
 
 use crate::hosts::Host;
+
+pub use crate::hosts::backend::{
+    Backend, auto_names, auto_names_and, auto_order, model_names, resolve_auto,
+};
 pub use crate::hosts::invocation::{Format, Invocation, Request};
-
-/// Declares [`Backend`] from one table: a host's CLI (from `hosts!`), then each
-/// row here: a variant, its name (as `--judge` and `judge.backend` take it), the
-/// program `auto` looks for on PATH, whether `auto` tries it (after every host), and
-/// the function building its argv. A new backend that is not a host is one row
-/// plus that function. Its answer is plain text.
-macro_rules! backends {
-    ($(
-        $(#[$doc:meta])*
-        $variant:ident = $name:literal, program: $program:expr, auto: $auto:literal,
-            invocation: $invocation:expr;
-    )*) => {
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Backend {
-            /// A host's own CLI, run headless and read-only.
-            Host(Host),
-            $($(#[$doc])* $variant,)*
-        }
-
-        /// The backends that are not a host, in `Backend::ALL`'s order.
-        const OTHERS: [Other; [$($name),*].len()] = [$(Other {
-            backend: Backend::$variant,
-            name: $name,
-            program: $program,
-            auto: $auto,
-            invocation: $invocation,
-        }),*];
-    };
-}
-
-/// A backend that is not a host: one row of `backends!`.
-struct Other {
-    backend: Backend,
-    name: &'static str,
-    program: Option<&'static str>,
-    auto: bool,
-    /// The argv from the model, `judge.command` and the system prompt.
-    invocation: fn(model: Option<&str>, command: &[String], system: &str) -> Result<Invocation>,
-}
-
-backends! {
-    /// The `llm` CLI, which sees only what the prompt carries.
-    Llm = "llm", program: Some("llm"), auto: true, invocation: llm;
-    /// The argv in `judge.command`; its program is named there, so `auto` skips it.
-    Command = "command", program: None, auto: false, invocation: command;
-    /// No judge: runs nothing.
-    None = "none", program: None, auto: false, invocation: |_, _, _| {
-        bail!(
-            "judge backend is none: there is no judge to run\n  hint: `plan judge backend NAME` picks one"
-        )
-    };
-}
-
-impl Backend {
-    /// Every backend: the hosts in the order `auto` tries them, then the rest.
-    pub const ALL: [Backend; Host::ALL.len() + OTHERS.len()] = {
-        let mut all = [OTHERS[0].backend; Host::ALL.len() + OTHERS.len()];
-        let mut i = 0;
-        while i < Host::ALL.len() {
-            all[i] = Backend::Host(Host::ALL[i]);
-            i += 1;
-        }
-        let mut j = 0;
-        while j < OTHERS.len() {
-            all[i + j] = OTHERS[j].backend;
-            j += 1;
-        }
-        all
-    };
-
-    /// The row of a backend that is not a host.
-    fn other(self) -> &'static Other {
-        OTHERS
-            .iter()
-            .find(|o| o.backend == self)
-            .expect("every backend but a host has a row in backends!")
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Backend::Host(host) => host.name(),
-            other => other.other().name,
-        }
-    }
-
-    /// The executable `auto` looks for on PATH. `command` and `none` have none: the
-    /// first names its program in config, the second runs nothing.
-    pub fn program(self) -> Option<&'static str> {
-        match self {
-            Backend::Host(host) => Some(host.spec().judge.program),
-            other => other.other().program,
-        }
-    }
-
-    /// What the backend's answer comes in.
-    pub fn format(self) -> Format {
-        match self {
-            Backend::Host(host) => host.spec().judge.format,
-            _ => Format::Text,
-        }
-    }
-}
-
-/// The order `auto` tries backends in: agents that can read the repository themselves
-/// first, `llm` (which only sees what the prompt carries) last.
-pub fn auto_order() -> Vec<Backend> {
-    Host::ALL
-        .into_iter()
-        .map(Backend::Host)
-        .chain(OTHERS.iter().filter(|o| o.auto).map(|o| o.backend))
-        .collect()
-}
-
-/// "claude, codex, …, llm", the backends `auto` tries, for messages.
-pub fn auto_names() -> String {
-    let names: Vec<&str> = auto_order().into_iter().map(Backend::as_str).collect();
-    names.join(", ")
-}
-
-/// "claude, codex, … and llm", the same for prose.
-pub fn auto_names_and() -> String {
-    let names = auto_names();
-    match names.rsplit_once(", ") {
-        Some((head, last)) => format!("{head} and {last}"),
-        None => names,
-    }
-}
-
-/// "claude, codex, …, llm or command": every backend that runs a model.
-pub fn model_names() -> String {
-    let names: Vec<&str> = Backend::ALL
-        .iter()
-        .filter(|b| **b != Backend::None)
-        .map(|b| b.as_str())
-        .collect();
-    let names = names.join(", ");
-    match names.rsplit_once(", ") {
-        Some((head, last)) => format!("{head} or {last}"),
-        None => names,
-    }
-}
-
-/// The backend `auto` picks: the first in `auto_order` whose program `find` locates,
-/// with where it is. `find` is the PATH search, passed in to keep this file pure.
-pub fn resolve_auto(find: impl Fn(&str) -> Option<PathBuf>) -> Option<(Backend, PathBuf)> {
-    auto_order()
-        .into_iter()
-        .find_map(|b| Some((b, find(b.program()?)?)))
-}
-
-impl fmt::Display for Backend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Backend {
-    type Err = anyhow::Error;
-
-    fn from_str(word: &str) -> Result<Backend> {
-        if let Some(backend) = Backend::ALL.into_iter().find(|b| b.as_str() == word) {
-            return Ok(backend);
-        }
-        let names: Vec<&str> = Backend::ALL.iter().map(|b| b.as_str()).collect();
-        bail!(
-            "unknown judge backend \"{word}\"\n  hint: expected auto, {}",
-            names.join(", ")
-        )
-    }
-}
 
 /// The argv that runs `backend` read-only as a judge. `command` is the configured argv
 /// for `Backend::Command`; `out_file` is where codex writes its final message. An
@@ -207,13 +39,17 @@ pub fn invocation(
             system,
             max_turns,
         }),
-        other => (other.other().invocation)(model, command, system)?,
+        Backend::Llm => llm(model, system),
+        Backend::Command => self::command(command)?,
+        Backend::None => bail!(
+            "judge backend is none: there is no judge to run\n  hint: `plan judge backend NAME` picks one"
+        ),
     };
     inv.env.push(("PLAN_JUDGE".to_string(), "1".to_string()));
     Ok(inv)
 }
 
-fn llm(model: Option<&str>, _: &[String], system: &str) -> Result<Invocation> {
+fn llm(model: Option<&str>, system: &str) -> Invocation {
     let mut inv = Invocation::new("llm", true);
     if let Some(model) = model {
         inv.push(&["-m", model]);
@@ -222,10 +58,10 @@ fn llm(model: Option<&str>, _: &[String], system: &str) -> Result<Invocation> {
         inv.push(&["-s", system]);
     }
     inv.push(&["--no-stream", "-n"]);
-    Ok(inv)
+    inv
 }
 
-fn command(_: Option<&str>, command: &[String], _: &str) -> Result<Invocation> {
+fn command(command: &[String]) -> Result<Invocation> {
     let Some((program, rest)) = command.split_first() else {
         bail!(
             "judge backend is command but judge.command is empty\n  hint: set judge.command in .plan/config.yaml to an argv list whose program lies outside the repository, e.g. [\"/usr/local/bin/my-judge\"]"
