@@ -54,24 +54,6 @@ pub fn work(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo) -> Res
         asked.update(b"\0");
     }
     let asked = asked.digest128();
-    if let Some(work) = memo.unmoved(asked) {
-        return Ok(work);
-    }
-    let mut watch = Vec::new();
-    let work = taken(root, plan, &edited, memo, &mut watch)?;
-    memo.watch(asked, watch, &work);
-    Ok(work)
-}
-
-/// The fingerprint, taken through git's status; `watch` gets every path whose
-/// identity it depends on (see [`Memo::unmoved`]).
-fn taken(
-    root: &Path,
-    plan: &Path,
-    edited: &[&str],
-    memo: &mut Memo,
-    watch: &mut Vec<Vec<u8>>,
-) -> Result<String> {
     let repo = open(root)?;
     let workdir = repo
         .workdir()
@@ -82,19 +64,65 @@ fn taken(
         .or_else(|_| plan.strip_prefix(root))
         .ok()
         .map(|rel| rel.as_os_str().as_bytes().to_vec());
+    // git's own files first: the walk's ignore checks read the excludes and configs.
+    let mut git_files = Vec::new();
+    let head = repo
+        .find_reference("HEAD")
+        .context("reading HEAD of the repository")?;
+    watch_git(&repo, head.symbolic_target_bytes(), &mut git_files);
+    drop(head);
+    unblocking(git_files.iter().map(|p| Path::new(OsStr::from_bytes(p))))?;
+    // Untracked files, at every stop: by their directories' identities and their own.
+    let mut dirs = Vec::new();
+    let untracked = untracked(
+        &repo,
+        &workdir,
+        plan_rel.as_deref(),
+        &edited,
+        &git_files,
+        memo,
+        &mut dirs,
+    )?;
+    let tracked = match memo.unmoved(asked) {
+        Some(work) => work,
+        None => {
+            let mut watch = git_files;
+            watch.extend(dirs);
+            let work = taken(
+                &repo,
+                &workdir,
+                plan_rel.as_deref(),
+                &edited,
+                memo,
+                &mut watch,
+            )?;
+            memo.watch(asked, watch, &work);
+            work
+        }
+    };
+    let mut hash = Xxh3::new();
+    hash.update(tracked.as_bytes());
+    hash.update(&untracked.to_le_bytes());
+    Ok(format!("{:032x}", hash.digest128()))
+}
+
+/// The fingerprint of HEAD, the index and the tracked files, taken through git's
+/// status (index to working tree), and of the `edited` files neither tracked nor
+/// untracked; `watch` gets every path whose identity it depends on (see
+/// [`Memo::unmoved`]). Untracked files are [`untracked`]'s.
+fn taken(
+    repo: &git2::Repository,
+    workdir: &Path,
+    plan_rel: Option<&[u8]>,
+    edited: &[&str],
+    memo: &mut Memo,
+    watch: &mut Vec<Vec<u8>>,
+) -> Result<String> {
     let mut hash = Xxh3::new();
 
     let head = repo
         .find_reference("HEAD")
         .context("reading HEAD of the repository")?;
-    // The branch's ref and packed-refs are checked before they are read.
-    let from = watch.len();
-    watch_git(&repo, head.symbolic_target_bytes(), watch);
-    unblocking(
-        watch[from..]
-            .iter()
-            .map(|p| Path::new(OsStr::from_bytes(p))),
-    )?;
     hash.update(head.symbolic_target_bytes().unwrap_or(b"(detached)"));
     match head.resolve().ok().and_then(|r| r.target()) {
         Some(id) => hash.update(id.as_bytes()),
@@ -106,8 +134,7 @@ fn taken(
     // disk leaves the working tree's status clean. Not the index's bytes, whose stat
     // data a `git status` may refresh.
     let index = repo.index().context("reading the git index")?;
-    let own = |path: &[u8]| crate::plan::own::is_own(path, plan_rel.as_deref());
-    let tracked_from = watch.len();
+    let own = |path: &[u8]| crate::plan::own::is_own(path, plan_rel);
     for entry in index.iter() {
         if own(&entry.path) {
             continue;
@@ -119,20 +146,16 @@ fn taken(
         hash.update(&(entry.flags & STAGE_MASK).to_le_bytes());
         let checked_out = entry.mode != GITLINK && entry.flags_extended & SKIP_WORKTREE == 0;
         if checked_out {
-            watch.push(joined(&workdir, &entry.path));
+            watch.push(joined(workdir, &entry.path));
         }
     }
     hash.update(b"\0tree\0");
-    let tracked = watch.split_off(tracked_from);
-    watch_dirs(&repo, &workdir, &tracked, watch)?;
-    watch.extend(tracked);
 
     let mut left = READ_MAX;
     let mut options = StatusOptions::new();
     options
         .show(StatusShow::Workdir)
-        .include_untracked(true)
-        .recurse_untracked_dirs(true)
+        .include_untracked(false)
         .include_ignored(false)
         .include_unmodified(false)
         .exclude_submodules(true)
@@ -152,7 +175,7 @@ fn taken(
         let status = entry.status();
         hash.update(&status.bits().to_le_bytes());
         if status.intersects(Status::WT_NEW | Status::WT_MODIFIED | Status::WT_TYPECHANGE) {
-            let full = joined(&workdir, path);
+            let full = joined(workdir, path);
             content(
                 Path::new(OsStr::from_bytes(&full)),
                 &mut hash,
@@ -176,16 +199,18 @@ fn taken(
             .map(|dir| workdir.join(dir).join(".gitignore"))
             .collect();
         unblocking(ignores.iter().map(PathBuf::as_path))?;
-        let covered =
-            index.get_path(Path::new(rel), 0).is_some() || listed.contains(rel.as_bytes());
+        // Watched whatever it is: a file that comes or goes changes what it counts as.
+        let full = workdir.join(rel);
+        watch.push(full.as_os_str().as_bytes().to_vec());
+        let covered = index.get_path(Path::new(rel), 0).is_some()
+            || listed.contains(rel.as_bytes())
+            || memo.walked.contains(rel.as_bytes());
         if covered || own(rel.as_bytes()) || repo.is_path_ignored(Path::new(rel)).unwrap_or(false) {
             continue;
         }
         hash.update(rel.as_bytes());
         hash.update(b"\0");
-        let full = workdir.join(rel);
         content(&full, &mut hash, &mut left, memo);
-        watch.push(full.into_os_string().into_vec());
     }
     Ok(format!("{:032x}", hash.digest128()))
 }
@@ -334,77 +359,452 @@ fn watch_git(repo: &git2::Repository, branch: Option<&[u8]>, watch: &mut Vec<Vec
     watch.extend(paths.into_iter().map(|p| p.into_os_string().into_vec()));
 }
 
-/// Every directory of the working tree git does not ignore, and the ignore and
-/// attribute files in them: a file created, removed or renamed changes its
-/// directory's identity, so these stand for the untracked files to come, and for
-/// the rules that say which count. A nested repository or submodule with nothing
-/// `tracked` under it (absolute paths, sorted) is named, not entered, as git's
-/// status does; one holding tracked files is entered, as the status is.
+/// Bits of a kept directory's flags.
+const DIR_SETTLED: u8 = 1;
+const DIR_IGNORE_FILE: u8 = 2;
+const DIR_ATTRIBUTE_FILE: u8 = 4;
+const DIR_OWN: u8 = 8;
+
+/// Kinds of a kept directory's entry: a regular file whose digest is kept (its
+/// identity settled), a regular file read again each time, anything else (a
+/// symlink, a named pipe: looked at each time), a nested repository (by identity).
+const ENTRY_KEPT: u8 = b'f';
+const ENTRY_FRESH: u8 = b'F';
+const ENTRY_OTHER: u8 = b'o';
+const ENTRY_NESTED: u8 = b'n';
+
+/// A directory as the last stop kept it, read in place from the kept bytes.
+struct DirRec<'a> {
+    identity: [i64; 7],
+    flags: u8,
+    subdirs: Vec<&'a [u8]>,
+    entries: Vec<(&'a [u8], u8, [i64; 7], u128)>,
+}
+
+fn identity_of(meta: &fs::Metadata) -> [i64; 7] {
+    [
+        meta.mode() as i64,
+        meta.len() as i64,
+        meta.ino() as i64,
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+    ]
+}
+
+fn put_identity(out: &mut Vec<u8>, identity: &[i64; 7]) {
+    for n in identity {
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+}
+
+fn take_identity(fields: &mut Fields) -> Option<[i64; 7]> {
+    let bytes = fields.take(56)?;
+    let mut identity = [0i64; 7];
+    for (n, b) in identity.iter_mut().zip(bytes.chunks_exact(8)) {
+        *n = i64::from_le_bytes(b.try_into().ok()?);
+    }
+    Some(identity)
+}
+
+fn put_counted(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(bytes);
+}
+
+/// One kept directory record: its path relative to the tree, then the record.
+fn read_dir_rec<'a>(fields: &mut Fields<'a>) -> Option<(&'a [u8], DirRec<'a>)> {
+    let rel = fields.counted()?;
+    let identity = take_identity(fields)?;
+    let flags = fields.take(1)?[0];
+    let count = fields.number()?;
+    let mut subdirs = Vec::with_capacity(count.min(1 << 16));
+    for _ in 0..count {
+        subdirs.push(fields.counted()?);
+    }
+    let count = fields.number()?;
+    let mut entries = Vec::with_capacity(count.min(1 << 16));
+    for _ in 0..count {
+        let name = fields.counted()?;
+        let kind = fields.take(1)?[0];
+        let identity = take_identity(fields)?;
+        let digest = fields.wide()?;
+        entries.push((name, kind, identity, digest));
+    }
+    Some((
+        rel,
+        DirRec {
+            identity,
+            flags,
+            subdirs,
+            entries,
+        },
+    ))
+}
+
+/// The hash of the untracked files git does not ignore (each by content, as
+/// [`content`] counts it), walking the working tree as git's status does: ignored
+/// directories and nested repositories not entered, submodules left out, plan's own
+/// files not counted. `dirs` gets every directory walked but plan's own, and the
+/// ignore and attribute files in them, for the tracked part's watch.
 ///
-/// An ignore or attribute file that is no regular file (a named pipe) is an error:
-/// libgit2 would block reading it, and a stop hook must never wedge.
-fn watch_dirs(
+/// A directory whose identity (mode, size, inode, times) is what the last stop kept,
+/// settled then, and whose ignore rules did not move, has the entries it had: a name
+/// created, removed or renamed changes its directory's times. Those entries are
+/// looked at by a stat each and read only when their own identity moved (a write
+/// changes a file's change time, which no tool can set back). Any other directory
+/// is listed and its entries checked against the index and the ignore rules.
+fn untracked(
     repo: &git2::Repository,
     workdir: &Path,
-    tracked: &[Vec<u8>],
-    watch: &mut Vec<Vec<u8>>,
-) -> Result<()> {
-    let tracked_under = |dir: &Path| {
-        let mut prefix = dir.as_os_str().as_bytes().to_vec();
-        prefix.push(b'/');
-        let at = tracked.partition_point(|p| p.as_slice() < prefix.as_slice());
-        tracked.get(at).is_some_and(|p| p.starts_with(&prefix))
-    };
-    // (directory, watched): plan's own directory is walked only for the check of
-    // its ignore files, which git's status reads.
-    let mut stack = vec![(workdir.to_path_buf(), true)];
-    while let Some((dir, watched)) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&dir) else {
-            if watched {
-                watch.push(dir.into_os_string().into_vec());
-            }
-            continue;
-        };
-        // All of the directory's entries first: its ignore file is read by the
-        // first check of a directory in it, and must be known safe before that.
-        let mut dirs = Vec::new();
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Ok(kind) = entry.file_type() else {
-                continue;
+    plan_rel: Option<&[u8]>,
+    edited: &[&str],
+    rules_files: &[Vec<u8>],
+    memo: &mut Memo,
+    dirs: &mut Vec<Vec<u8>>,
+) -> Result<u128> {
+    let kept = std::mem::take(&mut memo.kept);
+    let result = walk(
+        repo,
+        workdir,
+        plan_rel,
+        edited,
+        rules_files,
+        memo,
+        &kept,
+        dirs,
+    );
+    memo.kept = kept;
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    repo: &git2::Repository,
+    workdir: &Path,
+    plan_rel: Option<&[u8]>,
+    edited: &[&str],
+    rules_files: &[Vec<u8>],
+    memo: &mut Memo,
+    kept: &[u8],
+    dirs: &mut Vec<Vec<u8>>,
+) -> Result<u128> {
+    // The kept directories, by path.
+    // Each record is checked here and read again, in place, when its directory is
+    // walked: 50,000 untracked files' records held as lists cost 5 MB.
+    let bytes = kept.get(memo.dirs_at.clone()).unwrap_or_default();
+    let mut old: HashMap<&[u8], usize, Xxh3DefaultBuilder> = HashMap::default();
+    let mut fields = Fields { bytes, at: 0 };
+    let kept_rules = fields.wide();
+    if kept_rules.is_some()
+        && let Some(count) = fields.number()
+    {
+        for _ in 0..count {
+            let at = fields.at;
+            let Some((rel, _)) = read_dir_rec(&mut fields) else {
+                old.clear();
+                break;
             };
-            if name == ".gitignore" || name == ".gitattributes" {
-                let path = entry.path();
-                unblocking([path.as_path()])?;
-                if watched {
-                    watch.push(path.into_os_string().into_vec());
-                }
-            }
-            if kind.is_dir() && name != ".git" {
-                let own = dir == workdir && name.as_bytes() == OWN_DIR;
-                dirs.push((entry.path(), watched && !own));
-            }
-        }
-        for (path, watched) in dirs {
-            if fs::symlink_metadata(path.join(".git")).is_ok() && !tracked_under(&path) {
-                if watched {
-                    watch.push(path.into_os_string().into_vec());
-                }
-                continue;
-            }
-            let ignored = path
-                .strip_prefix(workdir)
-                .ok()
-                .is_some_and(|rel| repo.is_path_ignored(rel).unwrap_or(false));
-            if !ignored {
-                stack.push((path, watched));
-            }
-        }
-        if watched {
-            watch.push(dir.into_os_string().into_vec());
+            old.insert(rel, at);
         }
     }
-    Ok(())
+    let record = |at: usize| read_dir_rec(&mut Fields { bytes, at }).map(|(_, rec)| rec);
+    // The ignore rules: git's excludes and configs, and each kept directory's
+    // `.gitignore` (one created in a kept directory moves that directory, but
+    // changes what is ignored below it too). Any change, or one not settled: every
+    // directory is listed again.
+    let rules_of = |dirs: &mut Vec<&[u8]>| {
+        dirs.sort_unstable();
+        let mut paths: Vec<Vec<u8>> = rules_files.to_vec();
+        for rel in dirs.iter() {
+            paths.push(joined(workdir, &rel_join(rel, b".gitignore")));
+        }
+        seen(paths.iter().map(Vec::as_slice), memo.margin)
+    };
+    let rules = rules_of(&mut old.keys().copied().collect());
+    if rules.is_none() || rules != kept_rules {
+        old.clear();
+    }
+    let mut walked_dirs: Vec<Vec<u8>> = Vec::new();
+    let edited: std::collections::HashSet<&[u8]> = edited.iter().map(|e| e.as_bytes()).collect();
+    let mut index: Option<git2::Index> = None;
+    let mut hash = Xxh3::new();
+    // The rules' key and the count go first, filled in at the end.
+    let mut out = vec![0u8; 20];
+    let mut count = 0u32;
+    let mut left = READ_MAX;
+    let mut stack: Vec<(Vec<u8>, bool)> = vec![(Vec::new(), false)];
+    while let Some((rel, own_dir)) = stack.pop() {
+        let abs = joined_rel(workdir, &rel);
+        let Ok(meta) = fs::symlink_metadata(OsStr::from_bytes(&abs)) else {
+            continue;
+        };
+        if !meta.is_dir() {
+            continue;
+        }
+        let identity = identity_of(&meta);
+        let rec = old
+            .get(rel.as_slice())
+            .and_then(|at| record(*at))
+            .filter(|r| r.flags & DIR_SETTLED != 0 && r.identity == identity);
+        let mut flags = if own_dir { DIR_OWN } else { 0 };
+        if settled(&meta, memo.margin) {
+            flags |= DIR_SETTLED;
+        }
+        // (name, kind) of the entries counted, and the subdirectories, in name order.
+        let mut subdirs: Vec<Vec<u8>> = Vec::new();
+        let mut entries: Vec<(Vec<u8>, bool)> = Vec::new();
+        match &rec {
+            Some(rec) => {
+                flags |= rec.flags & (DIR_IGNORE_FILE | DIR_ATTRIBUTE_FILE);
+                subdirs.extend(rec.subdirs.iter().map(|s| s.to_vec()));
+                entries.extend(
+                    rec.entries
+                        .iter()
+                        .map(|e| (e.0.to_vec(), e.1 == ENTRY_NESTED)),
+                );
+            }
+            None => {
+                memo.looked += 1;
+                let Ok(listing) = fs::read_dir(OsStr::from_bytes(&abs)) else {
+                    continue;
+                };
+                let mut names: Vec<(Vec<u8>, fs::FileType)> = listing
+                    .flatten()
+                    .filter_map(|e| Some((e.file_name().into_vec(), e.file_type().ok()?)))
+                    .collect();
+                names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                // Its ignore and attribute files first: read by the first check of
+                // a path in it, they must be known safe before that.
+                for (name, _) in &names {
+                    let bit = match name.as_slice() {
+                        b".gitignore" => DIR_IGNORE_FILE,
+                        b".gitattributes" => DIR_ATTRIBUTE_FILE,
+                        _ => continue,
+                    };
+                    let path = joined(workdir, &rel_join(&rel, name));
+                    unblocking([Path::new(OsStr::from_bytes(&path))])?;
+                    flags |= bit;
+                }
+                if index.is_none() {
+                    index = Some(repo.index().context("reading the git index")?);
+                }
+                let index = index.as_ref().expect("just read");
+                let tracked = |path: &[u8]| {
+                    (0..=3).any(|stage| {
+                        index
+                            .get_path(Path::new(OsStr::from_bytes(path)), stage)
+                            .is_some()
+                    })
+                };
+                for (name, kind) in names {
+                    if name == b".git" {
+                        continue;
+                    }
+                    let child = rel_join(&rel, &name);
+                    if own_dir || (rel.is_empty() && name == OWN_DIR) {
+                        if kind.is_dir() {
+                            subdirs.push(name);
+                        }
+                        continue;
+                    }
+                    let child_path = Path::new(OsStr::from_bytes(&child));
+                    if kind.is_dir() {
+                        if tracked(&child) {
+                            continue; // a submodule
+                        }
+                        let mut prefix = child.clone();
+                        prefix.push(b'/');
+                        let nested = fs::symlink_metadata(OsStr::from_bytes(&joined(
+                            workdir,
+                            &rel_join(&child, b".git"),
+                        )))
+                        .is_ok()
+                            && index
+                                .find_prefix(Path::new(OsStr::from_bytes(&prefix)))
+                                .is_err();
+                        if repo.is_path_ignored(child_path).unwrap_or(false) {
+                            continue;
+                        }
+                        if nested {
+                            entries.push((name, true));
+                        } else {
+                            subdirs.push(name);
+                        }
+                        continue;
+                    }
+                    if tracked(&child)
+                        || crate::plan::own::is_own(&child, plan_rel)
+                        || repo.is_path_ignored(child_path).unwrap_or(false)
+                    {
+                        continue;
+                    }
+                    entries.push((name, false));
+                }
+            }
+        }
+        let old_entries = rec
+            .as_ref()
+            .map(|r| r.entries.as_slice())
+            .unwrap_or_default();
+        let by_name = |name: &[u8]| {
+            old_entries
+                .binary_search_by(|e| e.0.cmp(name))
+                .ok()
+                .map(|i| old_entries[i])
+        };
+        if !own_dir {
+            if flags & DIR_IGNORE_FILE != 0 {
+                dirs.push(joined(workdir, &rel_join(&rel, b".gitignore")));
+            }
+            if flags & DIR_ATTRIBUTE_FILE != 0 {
+                dirs.push(joined(workdir, &rel_join(&rel, b".gitattributes")));
+            }
+            dirs.push(abs.clone());
+        }
+        put_counted(&mut out, &rel);
+        put_identity(&mut out, &identity);
+        out.push(flags);
+        out.extend_from_slice(&(subdirs.len() as u32).to_le_bytes());
+        for name in &subdirs {
+            put_counted(&mut out, name);
+        }
+        out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+        for (name, nested) in &entries {
+            let child = rel_join(&rel, name);
+            if edited.contains(child.as_slice()) {
+                memo.walked.insert(child.clone());
+            }
+            hash.update(&child);
+            hash.update(b"\0");
+            let path = joined(workdir, &child);
+            let path = Path::new(OsStr::from_bytes(&path));
+            let was = by_name(name);
+            let (kind, identity, digest) = if *nested {
+                let identity = fs::symlink_metadata(path)
+                    .map(|m| identity_of(&m))
+                    .unwrap_or_default();
+                hash.update(b"n");
+                for n in identity {
+                    hash.update(&n.to_le_bytes());
+                }
+                (ENTRY_NESTED, identity, 0)
+            } else {
+                counted(
+                    path,
+                    &mut hash,
+                    &mut left,
+                    memo.margin,
+                    was,
+                    &mut memo.looked,
+                )
+            };
+            put_counted(&mut out, name);
+            out.push(kind);
+            put_identity(&mut out, &identity);
+            out.extend_from_slice(&digest.to_le_bytes());
+        }
+        count += 1;
+        walked_dirs.push(rel.clone());
+        for name in subdirs.into_iter().rev() {
+            let child = rel_join(&rel, &name);
+            stack.push((child, own_dir || (rel.is_empty() && name == OWN_DIR)));
+        }
+    }
+    // Over the directories walked now: the next stop's kept ones.
+    let rules = rules_of(&mut walked_dirs.iter().map(Vec::as_slice).collect());
+    match rules {
+        Some(key) => {
+            out[..16].copy_from_slice(&key.to_le_bytes());
+            out[16..20].copy_from_slice(&count.to_le_bytes());
+        }
+        // Rules not settled: no directory is kept.
+        None => out.truncate(20),
+    }
+    memo.dirs_new = Some(out);
+    Ok(hash.digest128())
+}
+
+/// An untracked file into `hash` as [`content`] counts it, its digest taken from
+/// `was` (its kept record) when its identity is as kept: (kind, identity, digest)
+/// to keep.
+fn counted(
+    path: &Path,
+    hash: &mut Xxh3,
+    left: &mut u64,
+    margin: Duration,
+    was: Option<(&[u8], u8, [i64; 7], u128)>,
+    looked: &mut usize,
+) -> (u8, [i64; 7], u128) {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            hash.update(b"-");
+            return (ENTRY_OTHER, [0; 7], 0);
+        }
+        Err(_) => {
+            hash.update(b"?");
+            return (ENTRY_OTHER, [0; 7], 0);
+        }
+    };
+    let kind = meta.file_type();
+    let identity = identity_of(&meta);
+    if kind.is_symlink() {
+        hash.update(b"l");
+        if let Ok(target) = fs::read_link(path) {
+            hash.update(target.as_os_str().as_bytes());
+        }
+        return (ENTRY_OTHER, identity, 0);
+    }
+    if kind.is_file() && meta.len() <= CONTENT_MAX.min(*left) {
+        *left -= meta.len();
+        hash.update(&meta.mode().to_le_bytes());
+        let known = was
+            .filter(|w| w.1 == ENTRY_KEPT && w.2 == identity)
+            .map(|w| w.3);
+        let read = || {
+            *looked += 1;
+            read_digest(path, meta.len()).ok()
+        };
+        if let Some(digest) = known.or_else(read) {
+            hash.update(b"f");
+            hash.update(&digest.to_le_bytes());
+            // A file written in the last moments may be written again within the
+            // same tick of the file clock, keeping its identity: read again.
+            let kind = if settled(&meta, margin) {
+                ENTRY_KEPT
+            } else {
+                ENTRY_FRESH
+            };
+            return (kind, identity, digest);
+        }
+    }
+    hash.update(b"i");
+    for n in identity {
+        hash.update(&n.to_le_bytes());
+    }
+    (ENTRY_OTHER, identity, 0)
+}
+
+/// `rel` and `name` joined with a slash (`name` alone at the top).
+fn rel_join(rel: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut path = Vec::with_capacity(rel.len() + name.len() + 1);
+    if !rel.is_empty() {
+        path.extend_from_slice(rel);
+        path.push(b'/');
+    }
+    path.extend_from_slice(name);
+    path
+}
+
+/// The working tree's directory at `rel` (the tree itself for an empty one).
+fn joined_rel(workdir: &Path, rel: &[u8]) -> Vec<u8> {
+    if rel.is_empty() {
+        workdir.as_os_str().as_bytes().to_vec()
+    } else {
+        joined(workdir, rel)
+    }
 }
 
 /// Fails when one of the files git reads (its own, ignore files) exists and is no
@@ -527,6 +927,14 @@ pub struct Memo {
     margin: Duration,
     /// The fingerprint was the last one, nothing it depended on having moved.
     spared: bool,
+    /// Where the kept directories are in `kept` (the ignore rules' key, then each
+    /// directory's record: see [`untracked`]), and what this stop found.
+    dirs_at: std::ops::Range<usize>,
+    dirs_new: Option<Vec<u8>>,
+    /// The edited files the walk found untracked (git's status counts them).
+    walked: std::collections::HashSet<Vec<u8>>,
+    /// Directories the walk listed and files it read, not taken from the memo.
+    looked: usize,
 }
 
 /// The last fingerprint, what it was asked for, and the hash of the identities of
@@ -551,11 +959,15 @@ impl Default for Memo {
             next: None,
             margin: MEMO_MARGIN,
             spared: false,
+            dirs_at: 0..0,
+            dirs_new: None,
+            walked: Default::default(),
+            looked: 0,
         }
     }
 }
 
-const MEMO_MAGIC: &[u8; 4] = b"pwm2";
+const MEMO_MAGIC: &[u8; 4] = b"pwm3";
 
 /// Reads the fields of a kept memo in order.
 struct Fields<'a> {
@@ -630,13 +1042,13 @@ impl Memo {
             fields.counted()?;
             fields.take(FILE_TAIL)?;
         }
-        if fields.at != body.len() {
-            return None;
-        }
         let files_at = files_at.start..fields.at;
-        bytes.truncate(files_at.end);
+        // The directories are read in place by the walk, which checks each record.
+        let dirs_at = fields.at..body.len();
+        bytes.truncate(dirs_at.end);
         Some(Memo {
             files_at,
+            dirs_at,
             kept: bytes,
             watch,
             ..Memo::default()
@@ -671,8 +1083,18 @@ impl Memo {
     /// What this fingerprint learnt, to keep for the next; `None` when it is what
     /// was kept already (nothing to write).
     pub fn encode(&mut self) -> Option<Vec<u8>> {
+        let dirs = self.dirs_new.take().unwrap_or_default();
+        let same_dirs = self.kept.get(self.dirs_at.clone()) == Some(dirs.as_slice());
         if self.spared {
-            return None;
+            if same_dirs {
+                return None;
+            }
+            // The tracked part as kept, the directories anew.
+            let mut out = self.kept.get(..self.files_at.end)?.to_vec();
+            out.extend_from_slice(&dirs);
+            let sum = xxhash_rust::xxh3::xxh3_64(&out);
+            out.extend_from_slice(&sum.to_le_bytes());
+            return Some(out);
         }
         let new = std::mem::take(&mut self.new);
         let old = self.files();
@@ -692,7 +1114,7 @@ impl Memo {
             }
             _ => false,
         };
-        if same_files && same_watch {
+        if same_files && same_watch && same_dirs {
             return None;
         }
         fn put(out: &mut Vec<u8>, bytes: &[u8]) -> Option<()> {
@@ -722,6 +1144,7 @@ impl Memo {
             }
             out.extend_from_slice(&digest.to_le_bytes());
         }
+        out.extend_from_slice(&dirs);
         let sum = xxhash_rust::xxh3::xxh3_64(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         Some(out)
@@ -758,10 +1181,11 @@ impl Memo {
         });
     }
 
-    /// Whether the last fingerprint taken with this memo was the kept one.
+    /// Whether the last fingerprint taken with this memo was the kept one and
+    /// the untracked files' kept records: no status, no listing, no file read.
     #[cfg(test)]
     fn spared(&self) -> bool {
-        self.spared
+        self.spared && self.looked == 0
     }
 }
 
@@ -1037,6 +1461,10 @@ mod tests {
                 }),
             ),
             (
+                "an ignore file that ignores a directory below it that did not move",
+                Box::new(|| fs::write(root.join("deep/.gitignore"), "er/\n").unwrap()),
+            ),
+            (
                 "the ignore rules",
                 Box::new(|| fs::write(root.join(".gitignore"), "build/\n").unwrap()),
             ),
@@ -1138,7 +1566,9 @@ mod tests {
             ..Memo::decode(kept.clone())
         };
         let mut memo = files_only();
-        assert_eq!(memo.files().len(), 6);
+        // The changed tracked file by path; the untracked ones in their directory's
+        // record.
+        assert_eq!(memo.files().len(), 1);
         assert_eq!(
             work(root, &root.join("plan.md"), &[], &mut memo).unwrap(),
             without

@@ -5,10 +5,14 @@
 //! sides, its markers inside that goal. Pure: text in, text out.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap as StdHashMap, HashSet as StdHashSet};
 use std::hash::Hash;
 
 use super::id;
+
+// foldhash, not SipHash: hashing the goals' keys was a sixth of a 40,000-goal merge.
+type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::FixedState>;
+type HashSet<K> = StdHashSet<K, foldhash::fast::FixedState>;
 use super::model::{Status, log_entry};
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
@@ -85,7 +89,7 @@ struct Doc<'a> {
 impl<'a> Doc<'a> {
     fn parse(src: &'a str) -> Doc<'a> {
         let mut segs: Vec<Seg<'a>> = Vec::new();
-        let mut counts: HashMap<Ident, usize> = HashMap::new();
+        let mut counts: HashMap<Ident, usize> = HashMap::default();
         let mut nth = |ident: Ident| {
             let n = counts.entry(ident.clone()).or_insert(0);
             *n += 1;
@@ -166,7 +170,7 @@ impl<'a> Doc<'a> {
         let mut doc = Doc {
             bom: src.starts_with(BOM),
             segs,
-            at: HashMap::new(),
+            at: HashMap::default(),
         };
         doc.index();
         doc
@@ -218,14 +222,14 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
         .unwrap_or("\n");
     let mut conflicts = Vec::new();
     let mut idents: Vec<Ident> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for seg in o.segs.iter().chain(&t.segs).chain(&b.segs) {
         if seen.insert(seg.ident.clone()) {
             idents.push(seg.ident.clone());
         }
     }
     // What each section becomes, and where a goal ends up.
-    let mut merged: HashMap<Ident, (Vec<Out<'_>>, bool)> = HashMap::new();
+    let mut merged: HashMap<Ident, (Vec<Out<'_>>, bool)> = HashMap::default();
     for ident in idents {
         let (sb, so, st) = (b.get(&ident), o.get(&ident), t.get(&ident));
         let (lb, lo, lt) = (
@@ -395,7 +399,7 @@ fn pair_namesakes(docs: [&mut Doc<'_>; 3]) {
         return;
     }
     for doc in docs {
-        let mut counts: HashMap<(String, String), usize> = HashMap::new();
+        let mut counts: HashMap<(String, String), usize> = HashMap::default();
         for seg in &mut doc.segs {
             let Ident::Goal(id, _, _) = &seg.ident else {
                 continue;
@@ -557,7 +561,7 @@ fn parts<'s, 'a>(lines: &'s [Ln<'a>]) -> (Vec<(Part, &'s [Ln<'a>])>, &'s [Ln<'a>
             .rev()
             .take_while(|l| l.kind == Kind::Blank)
             .count();
-    let mut counts: HashMap<Part, usize> = HashMap::new();
+    let mut counts: HashMap<Part, usize> = HashMap::default();
     let mut nth = |p: Part| {
         let n = counts.entry(p).or_insert(0);
         *n += 1;
@@ -714,7 +718,7 @@ fn split<'s, 'a>(lines: &'s [Ln<'a>]) -> (&'s [Ln<'a>], &'s [Ln<'a>], &'s [Ln<'a
 }
 
 fn count<'a>(lines: &[Ln<'a>]) -> HashMap<&'a str, usize> {
-    let mut c = HashMap::new();
+    let mut c = HashMap::default();
     for l in lines {
         *c.entry(l.text).or_insert(0) += 1;
     }
@@ -795,7 +799,8 @@ fn order<K: Clone + Eq + Hash>(b: &[K], o: &[K], t: &[K]) -> Vec<K> {
         *last = END;
     }
     let mut head = if keys.is_empty() { END } else { 0 };
-    let mut node: HashMap<&K, usize> = HashMap::with_capacity(keys.len());
+    let mut node: HashMap<&K, usize> =
+        HashMap::with_capacity_and_hasher(keys.len(), Default::default());
     for (i, k) in keys.iter().enumerate() {
         node.entry(*k).or_insert(i);
     }
