@@ -1035,3 +1035,26 @@ fn verifies_that_cannot_fail_and_name_no_file_fail_the_gate() {
     }
     assert!(missed.is_empty(), "gate green on: {missed:?}");
 }
+
+// Attack on the hack findings: a forced exit reached without writing a call of
+// `sys.exit` (through `getattr`, or the function kept in a variable first) draws
+// no finding, where `sys.exit(0)` and `from sys import exit as leave` do.
+#[test]
+fn exits_behind_getattr_or_a_variable_are_hack_findings() {
+    use crate::hack_findings::{HONEST, found};
+    let mut missed = Vec::new();
+    for exit in [
+        "    getattr(sys, \"exit\")(0)\n",
+        "    bye = sys.exit\n    bye(0)\n",
+        "    getattr(os, '_exit')(0)\n",
+    ] {
+        let hack = format!(
+            "import os\nimport sys\n{}",
+            HONEST.replace("    return n > 0", &format!("{exit}    return n > 0"))
+        );
+        if !found(&hack).iter().any(|f| f.contains("a process exit")) {
+            missed.push(exit);
+        }
+    }
+    assert!(missed.is_empty(), "no finding on: {missed:#?}");
+}

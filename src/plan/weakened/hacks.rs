@@ -566,7 +566,15 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
                     names.push(local.clone());
                 }
             }
+            // Held before it is called (`bye = sys.exit`, `getattr(sys, "exit")`), an
+            // exit is as forced as one called by name.
+            let fetched = code.contains("getattr(")
+                && ["exit", "_exit"].iter().any(|n| {
+                    code.contains(&format!("\"{n}\"")) || code.contains(&format!("'{n}'"))
+                });
             names.iter().any(|n| calls(code, n))
+                || names.iter().any(|n| n.contains('.') && mentions(code, n))
+                || fetched
                 || code.starts_with("raise SystemExit")
                 || (code.contains("__import__(") && code.contains("exit"))
                 || (code.contains("excepthook") && assigns(code))
@@ -586,6 +594,18 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
         }
         Lang::Go => calls(code, "os.Exit") || calls(code, "syscall.Exit"),
     }
+}
+
+/// Whether `code` names `name` whole without calling it (`bye = sys.exit`).
+fn mentions(code: &str, name: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    code.match_indices(name).any(|(at, _)| {
+        !code[..at].chars().next_back().is_some_and(part)
+            && !code[at + name.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| part(c) || c == '(')
+    })
 }
 
 /// Whether an exit call's status is a failure written out (`sys.exit(1)`,
@@ -1140,6 +1160,8 @@ mod tests {
             "import sys\ndef f():\n    sys.exit()\n",
             "import sys\ndef f(ok):\n    sys.exit(1 if ok else 0)\n",
             "import sys\ndef f():\n    sys.exit(10 - 10)\n",
+            "import sys\ndef f():\n    getattr(sys, \"exit\")(0)\n",
+            "import sys\ndef f():\n    bye = sys.exit\n    bye(0)\n",
         ] {
             assert_eq!(py(stub, forced).len(), 1, "{forced}");
         }
