@@ -1248,3 +1248,32 @@ fn a_backlog_task_linked_outside_the_folder_is_not_read() {
         run.stderr
     );
 }
+
+// Attack on red first at the gate: only the scripts the verify line runs itself are
+// laid over the start's checkout, not what they run in turn, so a laid-over
+// `check.sh` that runs `sh inner.sh`, a do-nothing script the work added, is red at
+// the start (inner.sh missing) and green after, however little it checks.
+#[test]
+#[ignore = "open: a script run by a laid-over verify script is not laid over"]
+fn a_two_step_verify_script_does_not_dodge_green_at_start() {
+    let (t, base) = pull_request("sh check.sh", &[("README.md", "# Hello\n")], &[], |t| {
+        t.write("check.sh", "sh inner.sh && test -f README.md\n");
+        t.write("inner.sh", "exit 0\n");
+    });
+    gate_fails(&t, &base);
+}
+
+// Guard (caught): a script in the base that counts the commits (`git rev-list
+// --count HEAD`) tells the start from the end without looking at the work; the
+// gate does not take it.
+#[test]
+fn a_verify_that_counts_commits_does_not_dodge_green_at_start() {
+    let count = "test \"$(git rev-list --count HEAD)\" -gt 2 && test -f README.md\n";
+    let (t, base) = pull_request(
+        "sh check.sh",
+        &[("README.md", "# Hello\n"), ("check.sh", count)],
+        &[],
+        |t| t.write("other.txt", "unrelated\n"),
+    );
+    gate_fails(&t, &base);
+}
