@@ -1277,3 +1277,35 @@ fn a_verify_that_counts_commits_does_not_dodge_green_at_start() {
     );
     gate_fails(&t, &base);
 }
+
+// Attack on "waiting is not stalling": a stop while a background task runs is let
+// go uncounted, and nothing bounds how often. An agent that starts a task that never
+// ends (`sleep infinity` in the background) and stops again and again, nothing
+// changed, is let go every time: no continuation spent, no stall counted, the loop
+// never ends and never holds it. Waiting on the same tasks with no work done, stop
+// after stop, should count as a stall once past the stall limit.
+#[test]
+#[ignore = "open: waiting on a background task that never ends lets every stop go uncounted"]
+fn a_background_task_that_never_ends_does_not_hold_off_the_loop_forever() {
+    use crate::hooks::{json, send};
+    let t = Test::new().plan(&PLAN.replace("VERIFY", "test -f done.txt"));
+    t.write(".plan/config.yaml", "loop:\n  stall_limit: 2\n");
+    t.ok(&["goal", "--budget", "10"]);
+    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+    let mut let_go = 0;
+    for _ in 0..20 {
+        let answer = json(&send(&t, "claude/stop.background", "s1"));
+        if answer.get("decision").is_none()
+            && answer["systemMessage"]
+                .as_str()
+                .unwrap_or("")
+                .contains("waiting on")
+        {
+            let_go += 1;
+        }
+    }
+    assert!(
+        let_go < 20,
+        "20 stops waiting on the same tasks, nothing changed, all let go uncounted"
+    );
+}
