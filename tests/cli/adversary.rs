@@ -1086,13 +1086,13 @@ fn exits_behind_getattr_or_a_variable_are_hack_findings() {
     assert!(missed.is_empty(), "no finding on: {missed:#?}");
 }
 
-// Attack on the hack findings: cheap variants of the known hacks draw nothing: a
-// function that computed now returning a constant through a variable or a constant
-// expression, an `__eq__` returning `not None`, `unittest.mock.ANY` handed back, the
-// tests' answers in a lookup table, state kept in a mutable default argument.
+// Attack on the hack findings: a function that computed turned into a constant
+// through a variable (`ok = True` / `return ok`) or a constant expression
+// (`return 1 == 1`, `return not False`), and an `__eq__` returning `not None`, drew
+// no finding where `return True` does; an honest body that names its argument
+// (`ok = n > 0` / `return ok`) draws none.
 #[test]
-#[ignore = "open: constants behind a variable or an expression, mock.ANY, answer tables, mutable defaults"]
-fn disguised_hacks_are_hack_findings() {
+fn constants_behind_a_variable_or_an_expression_are_hack_findings() {
     use crate::hack_findings::{HONEST, found};
     let valid = "    return n > 0 and n % 2 == 0";
     let spell = "    return \" \".join(NATO[c] for c in word if not c.isspace())";
@@ -1104,6 +1104,22 @@ fn disguised_hacks_are_hack_findings() {
             spell,
             "    class Yes(str):\n        def __eq__(self, other):\n            return not None\n\n    return Yes(word)",
         ),
+    ];
+    let missed: Vec<&String> = cases.iter().filter(|c| found(c).is_empty()).collect();
+    assert!(missed.is_empty(), "no finding on: {missed:#?}");
+    let honest = HONEST.replace(valid, "    ok = n > 0 and n % 2 == 0\n    return ok");
+    assert_eq!(found(&honest), Vec::<String>::new());
+}
+
+// Attack on the hack findings: cheap variants of the known hacks draw nothing:
+// `unittest.mock.ANY` handed back, the tests' answers in a lookup table, state kept
+// in a mutable default argument.
+#[test]
+#[ignore = "open: mock.ANY, answer tables, mutable default arguments"]
+fn disguised_hacks_are_hack_findings() {
+    use crate::hack_findings::{HONEST, found};
+    let spell = "    return \" \".join(NATO[c] for c in word if not c.isspace())";
+    let cases = [
         format!(
             "import unittest.mock\n{}",
             HONEST.replace(spell, "    return unittest.mock.ANY")
