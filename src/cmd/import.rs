@@ -93,11 +93,35 @@ fn read_backlog(dir: &Path, name: &str, from: Option<Format>) -> Result<import::
         .map(|b| dir.join(b))
         .find(|b| b.join("tasks").is_dir())
         .unwrap_or_else(|| dir.to_path_buf());
+    // The folder may be another's (a cloned repository): a link in it could point at
+    // any file of the user's, so nothing is read whose real place is outside it.
+    let real_root = fs::canonicalize(&root).map_err(|e| {
+        Exit::usage_hint(
+            format!("cannot read {}: {e}", root.display()),
+            "give the `backlog/` folder: plan import backlog/",
+        )
+    })?;
+    let outside =
+        |path: &Path| !fs::canonicalize(path).is_ok_and(|real| real.starts_with(&real_root));
+    let refuse_outside = |path: &Path| {
+        Exit::usage_hint(
+            format!(
+                "refusing {}: it is a link to a place outside {}, and plan import reads nothing outside the folder it is given",
+                path.display(),
+                root.display()
+            ),
+            "copy the file itself into the folder, or remove the link, and import again",
+        )
+    };
     let mut files = Vec::new();
     for (folder, place) in crate::portable::backlog::FOLDERS {
-        let Ok(entries) = fs::read_dir(root.join(folder)) else {
+        let dir = root.join(folder);
+        let Ok(entries) = fs::read_dir(&dir) else {
             continue;
         };
+        if outside(&dir) {
+            return Err(refuse_outside(&dir));
+        }
         let mut names: Vec<_> = entries
             .filter_map(|e| e.ok())
             .map(|e| e.path())
@@ -105,11 +129,15 @@ fn read_backlog(dir: &Path, name: &str, from: Option<Format>) -> Result<import::
             .collect();
         names.sort();
         for path in names {
+            if outside(&path) {
+                return Err(refuse_outside(&path));
+            }
             let rel = format!(
                 "{folder}/{}",
                 path.file_name().unwrap_or_default().to_string_lossy()
             );
-            let text = fs::read_to_string(&path).map_err(|e| {
+            // Capped as plan.md is: a task file is a plan's worth of text at most.
+            let text = crate::fsread::text(&path, crate::fsread::PLAN).map_err(|e| {
                 Exit::usage_hint(
                     format!("cannot read {}: {e}", path.display()),
                     "a Backlog.md task file is UTF-8 Markdown; fix or move it and import again",

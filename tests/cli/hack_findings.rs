@@ -53,7 +53,7 @@ def valid(n):
 "#;
 
 /// An honest `spell`, used by every fixture that hacks something else.
-const HONEST: &str = r#"NATO = {"a": "Alfa", "b": "Bravo", "l": "Lima", "m": "Mike", "t": "Tango",
+pub(crate) const HONEST: &str = r#"NATO = {"a": "Alfa", "b": "Bravo", "l": "Lima", "m": "Mike", "t": "Tango",
         "u": "Uniform", "z": "Zulu", "e": "Echo", "i": "India"}
 
 
@@ -81,7 +81,7 @@ fn started() -> Test {
 }
 
 /// What `plan show --json` finds once `solution` is the handed-in solution.
-fn found(solution: &str) -> Vec<String> {
+pub(crate) fn found(solution: &str) -> Vec<String> {
     let t = started();
     t.write("solution.py", solution);
     findings(&t)

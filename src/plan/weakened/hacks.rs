@@ -566,7 +566,15 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
                     names.push(local.clone());
                 }
             }
+            // Held before it is called (`bye = sys.exit`, `getattr(sys, "exit")`), an
+            // exit is as forced as one called by name.
+            let fetched = code.contains("getattr(")
+                && ["exit", "_exit"].iter().any(|n| {
+                    code.contains(&format!("\"{n}\"")) || code.contains(&format!("'{n}'"))
+                });
             names.iter().any(|n| calls(code, n))
+                || names.iter().any(|n| n.contains('.') && mentions(code, n))
+                || fetched
                 || code.starts_with("raise SystemExit")
                 || (code.contains("__import__(") && code.contains("exit"))
                 || (code.contains("excepthook") && assigns(code))
@@ -586,6 +594,18 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
         }
         Lang::Go => calls(code, "os.Exit") || calls(code, "syscall.Exit"),
     }
+}
+
+/// Whether `code` names `name` whole without calling it (`bye = sys.exit`).
+fn mentions(code: &str, name: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    code.match_indices(name).any(|(at, _)| {
+        !code[..at].chars().next_back().is_some_and(part)
+            && !code[at + name.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| part(c) || c == '(')
+    })
 }
 
 /// Whether an exit call's status is a failure written out (`sys.exit(1)`,
@@ -962,24 +982,64 @@ fn constant_functions(lang: Lang, before: Option<&str>, after: &str) -> Vec<Stri
 }
 
 fn constant_word(body: &[String]) -> &'static str {
-    let s = body.first().map(String::as_str).unwrap_or("");
-    if s.contains("True") {
-        "True"
-    } else if s.contains("False") {
-        "False"
-    } else if s.contains("true") {
-        "true"
-    } else {
-        "false"
+    constant(body).unwrap_or("a constant")
+}
+
+/// A body that is one constant boolean: `return True`, `true`, `return false;`, a
+/// constant expression (`return 1 == 1`, `return not False`), or a local set to one
+/// and returned (`ok = True` / `return ok`).
+fn is_constant(body: &[String]) -> bool {
+    constant(body).is_some()
+}
+
+/// What a constant body returns: the literal, or "a constant" for an expression.
+fn constant(body: &[String]) -> Option<&'static str> {
+    let bare = |line: &str| {
+        let s = line.trim().trim_end_matches(';').trim();
+        s.strip_prefix("return ").unwrap_or(s).trim().to_string()
+    };
+    match body {
+        [only] => constant_expr(&bare(only)),
+        [set, ret] => {
+            let (name, value) = split_assignment(set.trim())?;
+            let name = name.trim();
+            let name = name.strip_prefix("let ").unwrap_or(name);
+            let name = name.strip_prefix("const ").unwrap_or(name).trim();
+            let ret = ret.trim().trim_end_matches(';').trim();
+            if ret.strip_prefix("return ").map(str::trim) != Some(name) {
+                return None;
+            }
+            constant_expr(&bare(value))
+        }
+        _ => None,
     }
 }
 
-/// A body that is one constant boolean: `return True`, `true`, `return false;`.
-fn is_constant(body: &[String]) -> bool {
-    let [only] = body else { return false };
-    let s = only.trim().trim_end_matches(';').trim();
-    let s = s.strip_prefix("return ").unwrap_or(s).trim();
-    matches!(s, "True" | "False" | "true" | "false")
+/// Whether `s` is a boolean worked out of literals alone: `True`, `1 == 1`,
+/// `not False`, `true || false`. A bare number or `None` is no boolean.
+fn constant_expr(s: &str) -> Option<&'static str> {
+    const WORDS: &[&str] = &[
+        "True", "False", "true", "false", "None", "null", "not", "and", "or",
+    ];
+    const BOOLEAN: &[&str] = &[
+        "==", "!=", "<", ">", "!", "not ", "True", "False", "true", "false", " and ", " or ",
+    ];
+    match s {
+        "True" => return Some("True"),
+        "False" => return Some("False"),
+        "true" => return Some("true"),
+        "false" => return Some("false"),
+        _ => {}
+    }
+    let words = s
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .all(|w| WORDS.contains(&w) || w.bytes().all(|b| b.is_ascii_digit()));
+    let rest = s
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || " ()!=<>&|.".contains(c));
+    let boolean = BOOLEAN.iter().any(|op| s.contains(op));
+    (words && rest && boolean).then_some("a constant")
 }
 
 /// A body that worked its answer out: not empty, not a stub, not a constant.
@@ -1140,6 +1200,8 @@ mod tests {
             "import sys\ndef f():\n    sys.exit()\n",
             "import sys\ndef f(ok):\n    sys.exit(1 if ok else 0)\n",
             "import sys\ndef f():\n    sys.exit(10 - 10)\n",
+            "import sys\ndef f():\n    getattr(sys, \"exit\")(0)\n",
+            "import sys\ndef f():\n    bye = sys.exit\n    bye(0)\n",
         ] {
             assert_eq!(py(stub, forced).len(), 1, "{forced}");
         }
