@@ -68,6 +68,10 @@ pub struct Input<'p> {
     pub waiting: Option<&'p str>,
 }
 
+/// Stops in a row that may wait on background work without the work moving before
+/// the loop ends as stalled: a wait is not a stall, but one that never ends is.
+pub const WAIT_LIMIT: u32 = 10;
+
 /// Decides, updating the loop (claim, count, end) as it goes. `loop_judge` is asked
 /// last, only when the guard would otherwise block; it returns a reason to pause.
 /// The event is `None` when no running loop is this session's: nothing happened.
@@ -161,7 +165,19 @@ pub fn decide(
         // Waiting on background work is not a stall: the agent is let go with no
         // continuation spent and the stall count as it was, and the next stop after
         // the work finishes is held (and counted) as usual. A budget or a spent
-        // loop above still ends it.
+        // loop above still ends it. But the same wait, stop after stop, on work
+        // that does not move is bounded, or a task that never ends (`sleep
+        // infinity &`) would keep the loop from ever holding or ending.
+        let unchanged = lp.wait_work.as_deref() == Some(input.work);
+        lp.waits = if unchanged { lp.waits + 1 } else { 1 };
+        lp.wait_work = Some(input.work.to_string());
+        if lp.waits >= WAIT_LIMIT {
+            let why = format!(
+                "stalled: {} stops in a row waiting on background work that changed nothing (files, HEAD or plan.md) (`plan goal` starts a new loop)",
+                lp.waits
+            );
+            return end(lp, "stalled", why);
+        }
         let why = format!("the agent waits on {waiting}");
         let note = format!(
             "plan: waiting on {waiting}: this stop is let go uncounted; the loop holds the next stop once they finish"

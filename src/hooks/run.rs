@@ -669,11 +669,7 @@ fn stop(
     let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
         state.session(&input.session, |s| s.in_loop = Some(started))?;
-        if !current.paused
-            && input.ending == host::Ending::Plain
-            && input.waiting.is_none()
-            && current.used < current.budget
-        {
+        if !current.paused && input.ending == host::Ending::Plain && current.used < current.budget {
             let print = super::progress::fingerprint(
                 &place.root,
                 &place.plan_path,
@@ -820,6 +816,7 @@ fn end_backed(
     }
     lp.used >= lp.budget
         || lp.stalls >= config.loop_stall_limit
+        || lp.waits >= super::guard::WAIT_LIMIT
         || !lp.budget_limited.is_empty()
         || crate::loop_budget::spent(&lp.budgets, now).is_some()
         || !view.has_work

@@ -78,6 +78,14 @@ pub struct Loop {
     /// since, its contract unchanged, keeps its counts (src/plan/renamed.rs).
     #[serde(default)]
     pub goal_contracts: BTreeMap<String, String>,
+    /// Stops in a row let go as waiting on background work that left the work
+    /// fingerprint where the last of them found it (`wait_work`): bounded by
+    /// [`super::guard::WAIT_LIMIT`], so a task that never ends cannot keep the loop
+    /// from holding or ending.
+    #[serde(default)]
+    pub waits: u32,
+    #[serde(default)]
+    pub wait_work: Option<String>,
     /// `loop.goal_budget` as `plan goal` found it: a key raised or deleted since
     /// gives no goal more (a lowered one applies).
     pub goal_budget: Option<u32>,
@@ -103,6 +111,8 @@ impl Default for Loop {
             budget_limited: Vec::new(),
             goal_budgets: BTreeMap::new(),
             goal_contracts: BTreeMap::new(),
+            waits: 0,
+            wait_work: None,
             goal_budget: None,
             budgets: Default::default(),
         }
