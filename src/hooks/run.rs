@@ -211,18 +211,24 @@ fn on_task_done(place: &Place, input: &Input, view: &cache::View) -> Answer {
     let Some(task) = input.task.as_deref() else {
         return Answer::Nothing;
     };
+    let text = crate::fsread::text(&place.plan_path, crate::fsread::PLAN).ok();
+    let plan = text.as_deref().map(crate::plan::model::parse);
+    let title = |id: &str| {
+        plan.as_ref()
+            .and_then(|p| p.live().find(|g| g.id == id).map(|g| g.title))
+            .unwrap_or_default()
+    };
     // Goals with work left, as the continuation names them; and open goals not yet
     // ready (waiting on a dependency), which no continuation names.
     let mut left: Vec<String> = view
         .parts
         .iter()
-        .filter(|p| names_goal(task, &p.goal))
+        .filter(|p| names_goal(task, &p.goal, title(&p.goal)))
         .map(|p| p.text.clone())
         .collect();
-    if let Ok(text) = crate::fsread::text(&place.plan_path, crate::fsread::PLAN) {
-        let plan = crate::plan::model::parse(&text);
+    if let Some(plan) = &plan {
         for goal in plan.live() {
-            let named = names_goal(task, &goal.id);
+            let named = names_goal(task, &goal.id, goal.title);
             let listed = view.parts.iter().any(|p| p.goal == goal.id);
             if named && !listed && !goal.status().is_finished() {
                 left.push(format!(
@@ -242,15 +248,38 @@ fn on_task_done(place: &Place, input: &Input, view: &cache::View) -> Answer {
     ))
 }
 
-/// Whether `text` names the goal `id` as a whole word (`cache` is not named by
+/// Whether a task's `text` names the goal `id` titled `title`: its title of two
+/// words or more, an id that reads as one (`cache-layer`, `v2`) as a whole word, or
+/// any id marked as one (`` `later` ``, `goal later`, `plan complete later`). A bare
+/// one-word id is an ordinary word ("tidy the rest later"): refusing an honest task
+/// for it costs more than missing a task list's tick, which plan does not trust.
+fn names_goal(text: &str, id: &str, title: &str) -> bool {
+    let text = text.to_lowercase();
+    let id = id.to_lowercase();
+    let title = title.trim().to_lowercase();
+    if id.is_empty() {
+        return false;
+    }
+    let slug = id.contains(['-', '_']) || id.chars().any(|c| c.is_ascii_digit());
+    let marked = [
+        format!("`{id}`"),
+        format!("goal {id}"),
+        format!("plan complete {id}"),
+        format!("plan start {id}"),
+    ];
+    (slug && whole_word(&text, &id))
+        || marked.iter().any(|m| whole_word(&text, m))
+        || (title.split_whitespace().count() >= 2 && whole_word(&text, &title))
+}
+
+/// Whether `needle` stands in `text` as a whole word (`cache` is not in
 /// `cache-layer`).
-fn names_goal(text: &str, id: &str) -> bool {
+fn whole_word(text: &str, needle: &str) -> bool {
     let part = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
-    !id.is_empty()
-        && text.match_indices(id).any(|(at, _)| {
-            !text[..at].chars().next_back().is_some_and(part)
-                && !text[at + id.len()..].chars().next().is_some_and(part)
-        })
+    text.match_indices(needle).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(part)
+            && !text[at + needle.len()..].chars().next().is_some_and(part)
+    })
 }
 
 /// A stop whose state lock another process held past the hooks' wait: let go, one

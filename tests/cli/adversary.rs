@@ -1142,7 +1142,6 @@ fn disguised_hacks_are_hack_findings() {
 // `docs`), so an honest task that uses the word in passing is refused until an
 // unrelated goal is signed off.
 #[test]
-#[ignore = "open: a task using a goal id as an ordinary word is refused"]
 fn a_task_using_a_goal_id_in_passing_is_not_refused() {
     use crate::hooks::{hook, json, payload};
     let t = Test::new().plan(
@@ -1150,7 +1149,7 @@ fn a_task_using_a_goal_id_in_passing_is_not_refused() {
     );
     t.commit_all("plan");
     let stdin = payload(&t, "claude/task-completed", "s1")
-        .replace("Finish ship", "Fix the typo now, tidy the rest later");
+        .replace("Ship it", "Fix the typo now, tidy the rest later");
     let answer = json(&hook(&t, "claude", "task-completed", &stdin).code(0));
     assert_eq!(answer, serde_json::Value::Null, "{answer}");
 }

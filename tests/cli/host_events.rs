@@ -192,7 +192,7 @@ fn a_task_naming_a_goal_is_refused_until_the_goal_is_signed_off() {
     let reason = refused["reason"].as_str().unwrap();
     assert!(reason.contains("ship (1/2, next: link it)"), "{reason}");
     // A goal waiting on a dependency is named by no continuation, and is not done.
-    let later = payload(&t, "claude/task-completed", "s1").replace("Finish ship", "Do later");
+    let later = payload(&t, "claude/task-completed", "s1").replace("Ship it", "Do `later`");
     let answer = json(&hook(&t, "claude", "task-completed", &later).code(0));
     assert!(
         answer["reason"]
@@ -203,7 +203,7 @@ fn a_task_naming_a_goal_is_refused_until_the_goal_is_signed_off() {
     );
     // A task naming no goal (`shipping` is not `ship`) passes.
     let other =
-        payload(&t, "claude/task-completed", "s1").replace("Finish ship", "Finish shipping");
+        payload(&t, "claude/task-completed", "s1").replace("Ship it", "Finish shipping");
     assert_eq!(
         json(&hook(&t, "claude", "task-completed", &other).code(0)),
         Value::Null
