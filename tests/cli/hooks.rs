@@ -510,9 +510,7 @@ fn statusline_and_skeleton() {
         t.ok(&["statusline"]).stdout,
         "plan: 1 active · cache-layer 1/2 · next: eviction policy · ⚠ 1 unproven\n"
     );
-    let skeleton = t.ok(&["skeleton"]).stdout;
-    assert!(skeleton.contains("Done:\n- old: Old work (signed off (verify passed, judge accept))"));
-    assert!(skeleton.contains("Open: cache-docs (Document the cache)"));
+    insta::assert_snapshot!(shown(&t, &t.ok(&["skeleton"])));
     // A status bar never shows an error wall.
     let o = Test::new();
     assert_eq!(o.ok(&["statusline"]).stdout, "");
@@ -550,21 +548,14 @@ fn the_loop_judge_may_let_the_agent_pause() {
     t.ok(&["goal"]);
     let v = json(&send(&t, "claude/stop", "s1"));
     assert!(v.get("decision").is_none(), "{v}");
-    assert!(
-        v["systemMessage"]
-            .as_str()
-            .unwrap()
-            .contains("it needs the production password"),
-        "{v}"
-    );
+    insta::assert_snapshot!(redact(&t, v["systemMessage"].as_str().unwrap()));
     assert!(
         std::fs::read_to_string(&calls)
             .unwrap()
             .contains("PLAN_JUDGE=1")
     );
     // A pause spends no budget and leaves the loop running.
-    t.ok(&["goal", "status"])
-        .stdout_has("continuations: 0 of 20");
+    insta::assert_snapshot!(shown(&t, &t.ok(&["goal", "status"])));
 }
 
 #[test]
@@ -598,13 +589,9 @@ fn a_bad_judge_setting_does_not_stop_the_injection() {
     );
     let run = send(&t, "claude/session-start", "s1");
     let block = context(&run).unwrap_or_else(|| panic!("nothing injected: {}", run.stdout));
-    assert!(block.contains("cache-layer"), "{block}");
-    assert!(
-        run.stderr.contains("`judge` left at its defaults"),
-        "{}",
-        run.stderr
-    );
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    insta::assert_snapshot!(redact(&t, &block));
+    // One line for the person.
+    insta::assert_snapshot!(redact(&t, &run.stderr));
     // `inject: every_prompt: never` still counts: a new session's prompt gets nothing.
     assert_eq!(context(&send(&t, "claude/user-prompt-submit", "s2")), None);
 }
