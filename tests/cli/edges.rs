@@ -137,18 +137,17 @@ fn the_injection_strips_terminal_control_sequences() {
 fn add_refuses_a_verify_complete_would_refuse() {
     let t = Test::new().plan("# Plan: x\n\n## Log\n");
     let before = t.plan_md();
-    for (verify, why) in [
-        ("cargo test; rm -rf x", "\";\""),
-        ("cargo test > out.txt", "\">\""),
-        ("cargo test || true", "\"||\""),
-        ("echo 'unclosed", "quote"),
+    // Each snapshot names what is refused (`;`, `>`, `||`, the open quote) and hints.
+    for verify in [
+        "cargo test; rm -rf x",
+        "cargo test > out.txt",
+        "cargo test || true",
+        "echo 'unclosed",
     ] {
         let run = t
             .run(&["add", "Thing", "--done-when", "x", "--verify", verify])
             .code(2);
         insta::assert_snapshot!(shown(&t, &run));
-        assert!(run.stderr.contains(why), "{verify}: {}", run.stderr);
-        assert!(run.stderr.contains("\n  hint: "), "{}", run.stderr);
         assert_eq!(t.plan_md(), before, "{verify} was written");
     }
     // The very message `complete` gives for the same line, bar the place.

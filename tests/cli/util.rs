@@ -518,7 +518,7 @@ pub fn redact(t: &Test, text: &str) -> String {
 
 /// `text` with what changes from run to run written as a name: a word of 12 hex
 /// digits (a record's hash, a commit of another clone) `[HASH]`, and the random part
-/// of a judge's temporary copy `plan-judge-[RANDOM]`.
+/// of a judge's temporary copy `plan-judge-[RANDOM]` or tree `plan-judged-[RANDOM]`.
 fn redact_random(text: &str) -> String {
     let mut out = String::new();
     let mut word = String::new();
@@ -558,14 +558,18 @@ fn redact_random(text: &str) -> String {
         rest = &rest[at + " ([HASH])".len()..];
     }
     text.push_str(rest);
-    let mut at = 0;
-    while let Some(found) = text[at..].find("plan-judge-") {
-        let start = at + found + "plan-judge-".len();
-        let len = text[start..]
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .unwrap_or(text.len() - start);
-        text.replace_range(start..start + len, "[RANDOM]");
-        at = start;
+    // A judge's temporary copy, and the sign-off judge's tree beside its empty
+    // starting directory (`plan-judged-XXXXXX/tree`).
+    for prefix in ["plan-judge-", "plan-judged-"] {
+        let mut at = 0;
+        while let Some(found) = text[at..].find(prefix) {
+            let start = at + found + prefix.len();
+            let len = text[start..]
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .unwrap_or(text.len() - start);
+            text.replace_range(start..start + len, "[RANDOM]");
+            at = start;
+        }
     }
     text
 }
