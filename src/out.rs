@@ -67,10 +67,13 @@ pub fn println(text: &str) -> Result<()> {
 }
 
 /// A line on stderr for the person: notes, warnings, the error `main` reports. `plan
-/// mcp`'s stderr is the host's log.
-#[expect(clippy::print_stderr, reason = "the one place plan writes to stderr")]
+/// mcp`'s stderr is the host's log. A stderr its reader closed (`plan … 2>&1 | head
+/// -1`) loses the line, never the command: `eprintln!` would panic there.
 pub fn warn(text: &str) {
-    eprintln!("{text}");
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(format!("{text}\n").as_bytes());
+    let _ = err.flush();
 }
 
 #[cfg(test)]

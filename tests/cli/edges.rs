@@ -229,3 +229,19 @@ fn review_escapes_a_drafted_plan_it_shows() {
     insta::assert_snapshot!(redact(&t, &out));
     assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
 }
+
+/// A stderr whose reader is gone (`plan lint … 2>&1 | head -0`) cost the command a
+/// panic (exit 101) at its first warning; the line is lost, the exit is plan's own.
+#[test]
+fn a_closed_stderr_is_no_panic() {
+    let bin = env!("CARGO_BIN_EXE_plan");
+    let out = std::process::Command::new("bash")
+        .args([
+            "-c",
+            "\"$0\" lint --file /nonexistent/plan.md 2>&1 | head -c 0; echo \"${PIPESTATUS[0]}\"",
+            bin,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2");
+}
