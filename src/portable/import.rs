@@ -86,7 +86,10 @@ formats! {
         read: taskmaster;
     /// ralph's prd.json
     Prd = "prd",
-        detect 1: |obj| obj.get("userStories").is_some_and(Value::is_array),
+        detect 1: |obj| {
+            obj.get("userStories").is_some_and(Value::is_array)
+                || obj.get("stories").is_some_and(Value::is_array)
+        },
         read: |doc, _, out| prd(doc, out);
     /// a planner's ordered steps
     Steps = "steps",
@@ -177,7 +180,11 @@ pub fn read(text: &str, req: &Request<'_>) -> Result<Imported, Refusal> {
         Some(f) => f,
         None => detect(&doc).ok_or_else(|| {
             refuse(
-                format!("cannot tell what format this is ({})", shape(&doc)),
+                format!(
+                    "cannot tell what format this is ({}): it has none of the keys {}",
+                    shape(&doc),
+                    MARKS
+                ),
                 format!(
                     "plan import reads {READS}; if it is one of them, name it: --from {}",
                     Format::ALL.map(Format::as_str).join("|")
@@ -266,6 +273,9 @@ impl Out {
         })
     }
 }
+
+/// The keys that mark a format, for a refusal of a file that has none of them.
+const MARKS: &str = "`schema`, `tasks`, `userStories`, `stories`, `steps`, `todos`";
 
 /// The formats by the key that marks each, for a refusal's hint.
 const READS: &str = "task-master's tasks.json (`tasks`), ralph's prd.json (`userStories`), a steps list (`steps`), a todo list (`todos`), `plan export` (`\"schema\": \"plan/1\"`) and Markdown checklists";
@@ -765,6 +775,7 @@ const STORY_KEYS: &[&str] = &[
     "title",
     "description",
     "acceptanceCriteria",
+    "acceptance_criteria",
     "passes",
     "notes",
     "dependsOn",
@@ -817,15 +828,17 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     // Files named prd.json come in many shapes (a list of tasks, phases,
     // `stories`); only ralph's has `userStories`, and anything else is refused by
     // name rather than read as nothing.
-    let stories = doc
-        .get("userStories")
-        .and_then(Value::as_array)
+    // `stories` with `acceptance_criteria` is the same task list in other
+    // spelling, so it is read the same way rather than refused.
+    let (list, stories) = ["userStories", "stories"]
+        .iter()
+        .find_map(|k| doc.get(*k).and_then(Value::as_array).map(|a| (*k, a)))
         .ok_or_else(|| lacks(PRD, "userStories", doc, PRD_EXAMPLE))?;
     let obj = doc
         .as_object()
         .ok_or_else(|| lacks(PRD, "userStories", doc, PRD_EXAMPLE))?;
     for (key, value) in obj {
-        if !["project", "description", "userStories"].contains(&key.as_str()) && !empty(value) {
+        if !["project", "description", list].contains(&key.as_str()) && !empty(value) {
             out.unmapped.push(format!("{key}: no place in plan.md"));
         }
     }
@@ -834,10 +847,10 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     for (n, story) in stories.iter().enumerate() {
         let Some(s) = story.as_object() else {
             out.unmapped
-                .push("userStories[]: an entry that is not an object".to_string());
+                .push(format!("{list}[]: an entry that is not an object"));
             continue;
         };
-        out.extra("userStories[]", s, STORY_KEYS);
+        out.extra(&format!("{list}[]"), s, STORY_KEYS);
         let fid = foreign_id(s.get("id")).unwrap_or_else(|| format!("#{}", n + 1));
         let title = match (text(s.get("title")), text(s.get("description"))) {
             (Some(title), _) => title,
@@ -852,9 +865,9 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
         };
         let key = out.key(&title);
         keys.insert(fid.clone(), key.clone());
-        let criteria: Vec<String> = s
-            .get("acceptanceCriteria")
-            .and_then(Value::as_array)
+        let criteria: Vec<String> = ["acceptanceCriteria", "acceptance_criteria"]
+            .iter()
+            .find_map(|k| s.get(*k).and_then(Value::as_array))
             .into_iter()
             .flatten()
             .filter_map(|c| text(Some(c)))
@@ -1194,7 +1207,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             refused.message,
-            "cannot tell what format this is (an empty object)"
+            "cannot tell what format this is (an empty object): it has none of the keys `schema`, `tasks`, `userStories`, `stories`, `steps`, `todos`"
         );
         assert_eq!(
             refused.hint,

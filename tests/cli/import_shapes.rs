@@ -9,8 +9,8 @@ const PRD_HINT: &str = "  hint: ralph's prd.json looks like {\"userStories\": [{
 #[test]
 fn a_prd_json_that_is_not_ralphs_is_refused_by_name_not_a_panic() {
     let t = Test::new();
-    // Three shapes of prd.json seen in public repositories: phases of tasks, a
-    // top-level list of tasks, and `stories` in place of `userStories`.
+    // Two shapes of prd.json seen in public repositories: phases of tasks and a
+    // top-level list of tasks (`stories` is read, below).
     for (json, found) in [
         (
             r#"{"project": {"name": "Alerts"}, "phases": [{"id": "phase-1", "tasks": [{"id": "task-1.1", "name": "Rename"}]}]}"#,
@@ -19,10 +19,6 @@ fn a_prd_json_that_is_not_ralphs_is_refused_by_name_not_a_panic() {
         (
             r#"[{"category": "CLI", "description": "Add --sample", "steps": ["a"], "passes": false}]"#,
             "a list of 1 item",
-        ),
-        (
-            r#"{"project": "P", "stories": [{"id": "S01", "title": "Setup", "passes": true}]}"#,
-            "an object with keys project, stories",
         ),
     ] {
         t.write("prd.json", json);
@@ -37,6 +33,49 @@ fn a_prd_json_that_is_not_ralphs_is_refused_by_name_not_a_panic() {
     t.case(&["review"])
         .stdout("no draft is waiting for review\n  hint: `plan draft OBJECTIVE` drafts one\n")
         .check();
+}
+
+/// A prd.json with `stories` (each with `acceptance_criteria`, `passes`,
+/// `dependencies`) in place of ralph's `userStories` imports the same way:
+/// every story, its status, its dependencies and its criteria as done_when,
+/// with `branchName` listed as having no place. Before, it was refused.
+#[test]
+fn a_prd_json_with_stories_imports_like_user_stories() {
+    let t = Test::new();
+    t.write(
+        "prd.json",
+        r#"{"project": "Speech", "branchName": "ralph/speech", "description": "Read aloud", "stories": [
+            {"id": "S01", "title": "Setup", "description": "Scaffold", "acceptance_criteria": ["builds", "runs"], "passes": true, "dependencies": [], "priority": 1},
+            {"id": "S02", "title": "Play", "acceptance_criteria": ["plays a file"], "passes": false, "dependencies": ["S01"], "priority": 2}
+        ]}"#,
+    );
+    t.ok(&["import", "prd.json"])
+        .stdout_has("import of prd from prd.json: 2 goals (1 open, 1 done)")
+        .stdout_has("## Goal: Setup\n<!-- id: setup -->\nstatus: done\ndone_when: builds; runs\n")
+        .stdout_has("## Goal: Play\n<!-- id: play -->\nstatus: open\ndone_when: plays a file\ndepends_on: setup\n")
+        .stdout_has("branchName: no place in plan.md");
+}
+
+/// Without `--from`, a JSON file of no known shape is refused naming the shape
+/// found and the keys it lacked (before, it named only the shape).
+#[test]
+fn an_unknown_json_shape_names_the_keys_it_lacks() {
+    let t = Test::new();
+    t.write(
+        "prd.json",
+        r#"{"project": {"name": "Alerts"}, "phases": [{"id": "phase-1", "tasks": []}]}"#,
+    );
+    let run = t
+        .case(&["import", "prd.json"])
+        .status(2)
+        .check_status_only();
+    assert!(
+        run.stderr.contains(
+            "cannot tell what format this is (an object with keys project, phases): it has none of the keys `schema`, `tasks`, `userStories`, `stories`, `steps`, `todos`"
+        ),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A Backlog.md folder in its shape: task files with YAML front matter (both
