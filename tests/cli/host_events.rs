@@ -202,8 +202,7 @@ fn a_task_naming_a_goal_is_refused_until_the_goal_is_signed_off() {
         "{answer}"
     );
     // A task naming no goal (`shipping` is not `ship`) passes.
-    let other =
-        payload(&t, "claude/task-completed", "s1").replace("Ship it", "Finish shipping");
+    let other = payload(&t, "claude/task-completed", "s1").replace("Ship it", "Finish shipping");
     assert_eq!(
         json(&hook(&t, "claude", "task-completed", &other).code(0)),
         Value::Null
