@@ -675,6 +675,9 @@ fn stop(
     let forged = current
         .ended
         .clone()
+        // Only the session the loop held may have its ending questioned: another
+        // session's stop after a loop that ran out of work is not that loop's.
+        .filter(|_| current.owner.as_deref().is_none_or(|o| o == input.session))
         .filter(|_| !end_backed(current, config, view, &place.plan_path, now));
     if current.ended.is_some() && forged.is_none() {
         super::loop_mark::forget(&place.git_dir);

@@ -151,6 +151,8 @@ fn a_loop_that_ran_out_of_work_stays_ended_for_a_new_session() {
     assert!(!end.contains("\"block\""), "{end}");
     t.ok(&["add", "Write the docs", "--done-when", "docs written"]);
     assert_eq!(t.stop_hook("s2").stdout, "");
+    // Nor does another session's stop bring the loop back for the one it held.
+    t.ok(&["goal", "status"]).stdout_has("work loop ended");
 }
 
 /// A loop the stop hook ended itself (its budget spent) stays ended, and its later
