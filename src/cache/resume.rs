@@ -99,14 +99,8 @@ fn decode<'a>(bytes: &'a [u8], exe: &Identity) -> Option<Header<'a>> {
 /// `None` (read it whole) when the file is short, cannot be read, is not UTF-8,
 /// changed length under the read, or the cut is unsure. With `saved`, a cut saved
 /// from the file's start is gone on from, and the cut saved again when it is new
-/// or the tail read was long; a saved cut that cannot be read is ignored. An
-/// archived goal's latest sign-off line is asked of `backed`
-/// ([`lean::Cut::finish_backed`]).
-pub(super) fn read_cut_backed(
-    path: &Path,
-    saved: Option<&Saved<'_>>,
-    backed: crate::plan::proof::Backed<'_>,
-) -> Option<(String, String)> {
+/// or the tail read was long; a saved cut that cannot be read is ignored.
+pub(super) fn read_cut(path: &Path, saved: Option<&Saved<'_>>) -> Option<(String, String)> {
     let mut file = crate::fsread::open(path).ok()?;
     let len = file.metadata().ok()?.len();
     // Past the cap, the whole read refuses it (src/fsread.rs) without reading
@@ -121,18 +115,18 @@ pub(super) fn read_cut_backed(
         RESUMED.with(|r| r.set(r.get() + 1));
         let (mut cut, hash) = read?;
         if len - from > RESAVE {
-            save(s, &mut cut, backed);
+            save(s, &mut cut);
         }
-        return finish(cut, hash, backed);
+        return finish(cut, hash);
     }
     // No saved cut, or the file no longer starts with its text: from the start.
     file.seek(SeekFrom::Start(0)).ok()?;
     let sized = lean::Cut::sized(usize::try_from(len.min(crate::fsread::PLAN)).ok()?);
     let (mut cut, hash) = read_on(&mut file, len, 0, ContentHasher::new(), sized)?;
     if let Some(s) = saved {
-        save(s, &mut cut, backed);
+        save(s, &mut cut);
     }
-    finish(cut, hash, backed)
+    finish(cut, hash)
 }
 
 /// A read's outcome: `None` when it failed.
@@ -148,29 +142,19 @@ struct Pending {
     last: String,
 }
 
-/// [`read_cut_backed`] with every sign-off line taken as backed.
-#[cfg(test)]
-pub(super) fn read_cut(path: &Path, saved: Option<&Saved<'_>>) -> Option<(String, String)> {
-    read_cut_backed(path, saved, &|_| true)
-}
-
-fn finish(
-    p: Pending,
-    hash: ContentHasher,
-    backed: crate::plan::proof::Backed<'_>,
-) -> Option<(String, String)> {
+fn finish(p: Pending, hash: ContentHasher) -> Option<(String, String)> {
     let mut cut = p.cut;
     if !p.last.is_empty() {
         cut.feed(&p.last);
     }
-    Some((cut.finish_backed(backed)?, hash.finish()))
+    Some((cut.finish()?, hash.finish()))
 }
 
-fn save(s: &Saved<'_>, p: &mut Pending, backed: crate::plan::proof::Backed<'_>) {
+fn save(s: &Saved<'_>, p: &mut Pending) {
     if p.whole == 0 {
         return;
     }
-    if let Some(cut) = p.cut.snapshot_backed(backed) {
+    if let Some(cut) = p.cut.snapshot() {
         super::write(s.path, &encode(&s.exe, p.whole, p.whole_hash, &cut));
     }
 }
@@ -268,13 +252,11 @@ fn read_on(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Place, derive, fresh};
+    use super::super::{Place, derive};
     use super::*;
     use crate::plan::model::{blob_id, parse};
     use crate::plan::proof::Header;
-    use std::collections::HashMap;
     use std::fs;
-    use std::time::SystemTime;
 
     struct Repo {
         dir: tempfile::TempDir,
@@ -377,18 +359,11 @@ mod tests {
         fn hook(&self, what: &str) -> bool {
             let before = RESUMED.with(|r| r.get());
             let place = self.place();
-            let got = derive(
-                &place,
-                true,
-                Some(&HashMap::new()),
-                SystemTime::now(),
-                super::super::MARGIN,
-            )
-            .map(|(view, _, _)| view);
+            let got = derive(&place, true, super::super::Reading::Hooks).map(|(view, _)| view);
             let resumed = RESUMED.with(|r| r.get()) > before;
             assert_eq!(
                 got,
-                fresh(&place, true),
+                derive(&place, true, super::super::Reading::Whole).map(|(view, _)| view),
                 "{what} (went on from the saved cut: {resumed})"
             );
             resumed

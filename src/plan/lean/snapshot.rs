@@ -13,22 +13,15 @@ use crate::plan::scan::Carry;
 const MAGIC: &[u8; 8] = b"plancut4";
 
 impl Cut {
-    /// [`Cut::snapshot_backed`] with every sign-off line taken as backed.
-    #[cfg(test)]
-    pub fn snapshot(&mut self) -> Option<Vec<u8>> {
-        self.snapshot_backed(&|_| true)
-    }
-
     /// The cut so far, as bytes [`Cut::restore`] reads back into the same state,
     /// with every archived goal's record read from the log so far
-    /// ([`Cut::settle_records`], a sign-off line asked of `backed` as
-    /// [`Cut::finish_backed`] asks it); `None` when it is already unsure (nothing
-    /// to go on from).
-    pub fn snapshot_backed(&mut self, backed: crate::plan::proof::Backed<'_>) -> Option<Vec<u8>> {
+    /// ([`Cut::settle_records`]); `None` when it is already unsure (nothing to go
+    /// on from).
+    pub fn snapshot(&mut self) -> Option<Vec<u8>> {
         if self.unsure {
             return None;
         }
-        self.settle_records(backed);
+        self.settle_records();
         let mut w = Writer(Vec::with_capacity(
             self.out.len() + self.items.len() * 20 + 4096,
         ));
