@@ -17,7 +17,7 @@ use crate::plan::blocks::{self, Templates};
 use crate::plan::model::{self, Plan, Status};
 use crate::prompts;
 
-mod resume;
+mod read;
 mod seal;
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
@@ -181,13 +181,9 @@ pub fn fresh(place: &Place<'_>, skeleton: bool) -> Option<View> {
 /// How [`derive`] reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Reading {
-    /// The goals proven from plan.md's lines, the saved cut gone on from.
+    /// The goals proven from plan.md's lines, a long plan cut down as it is read.
     Hooks,
-    /// As `Hooks`, from plan.md alone: what a view read on from the saved cut must
-    /// equal.
-    #[cfg(test)]
-    Whole,
-    /// Every finished goal's record read, touching no cache.
+    /// Every finished goal's record read from the whole plan, touching no cache.
     Proven,
 }
 
@@ -222,19 +218,7 @@ fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
 /// after the stat shows as a new identity next time.
 fn derive(place: &Place<'_>, skeleton: bool, read: Reading) -> Option<(View, Vec<Dep>)> {
     let mut deps = vec![Dep::stat(place.plan.to_path_buf(), true)];
-    let exe = exe();
-    // The cut saved by this build, gone on from when plan.md only grew; not for a
-    // derivation that must touch no cache.
-    let saved_at = dir(place.git_dir).join("cut.bin");
-    let saved = exe
-        .as_ref()
-        .and_then(|d| d.id)
-        .filter(|_| read == Reading::Hooks)
-        .map(|exe| resume::Saved {
-            path: &saved_at,
-            exe,
-        });
-    deps.extend(exe);
+    deps.extend(exe());
     let mut template = |name: &str, embedded: &'static str| {
         let path = place.root.join(".plan/prompts").join(name);
         deps.push(Dep::stat(path.clone(), true));
@@ -262,9 +246,12 @@ fn derive(place: &Place<'_>, skeleton: bool, read: Reading) -> Option<(View, Vec
             skeleton,
         )
     };
-    // A long plan is read cut down to what the view depends on (plan::lean), while
-    // it is read; a plan whose cut has format errors is read again, whole.
-    let cut = resume::read_cut(place.plan, saved.as_ref());
+    // A long plan is read cut down to what the hooks' view depends on (plan::lean),
+    // while it is read; a plan whose cut has format errors is read again, whole, as
+    // is one every record of is read for.
+    let cut = (read == Reading::Hooks)
+        .then(|| read::read_cut(place.plan))
+        .flatten();
     let view = match cut
         .as_ref()
         .map(|(short, hash)| (model::parse(short), hash))
@@ -565,7 +552,7 @@ mod tests {
             let view = view_at(&place, skeleton, SystemTime::now(), TEST_MARGIN);
             assert_eq!(
                 view,
-                derive(&place, skeleton, Reading::Whole).map(|(view, _)| view),
+                derive(&place, skeleton, Reading::Hooks).map(|(view, _)| view),
                 "cached answer differs (hit: {hit})"
             );
             hit
@@ -662,7 +649,7 @@ mod tests {
         let mut src = String::from("# Plan: long\n\n## Goal: First\n<!-- id: g0 -->\n");
         src.push_str(&format!(
             "status: active\n- [ ] {}\n\n",
-            "é".repeat(resume::PIECE)
+            "é".repeat(read::PIECE)
         ));
         for i in 1..3000 {
             let status = ["open", "done", "open", "cancelled"][i % 4];
@@ -679,20 +666,20 @@ mod tests {
                 "- 2026-01-01 10:00 g{i} added (contract 0123abcd)\n"
             ));
         }
-        assert!(src.len() > 4 * resume::PIECE);
+        assert!(src.len() > 4 * read::PIECE);
         fs::write(&path, &src).unwrap();
-        let (short, hash) = resume::read_cut(&path, None).expect("a sound long plan is cut");
+        let (short, hash) = read::read_cut(&path).expect("a sound long plan is cut");
         assert_eq!(Some(short), lean::condense(&src));
         assert_eq!(hash, content_hash(src.as_bytes()));
         let mut bad = src.clone().into_bytes();
-        bad[3 * resume::PIECE + 5] = 0xff;
+        bad[3 * read::PIECE + 5] = 0xff;
         fs::write(&path, bad).unwrap();
         assert!(
-            resume::read_cut(&path, None).is_none(),
+            read::read_cut(&path).is_none(),
             "not UTF-8: read whole, and fail"
         );
         fs::write(&path, "# Plan: short\n").unwrap();
-        assert!(resume::read_cut(&path, None).is_none());
+        assert!(read::read_cut(&path).is_none());
     }
 
     proptest! {

@@ -24,8 +24,6 @@ use super::model::{Status, log_entry};
 use super::proof;
 use super::scan::{BOM, Carry, Key, Kind, Lines};
 
-mod snapshot;
-
 /// Plans shorter than this are parsed whole: cutting them saves nothing.
 pub const WORTH_IT: usize = 32 * 1024;
 
@@ -55,10 +53,6 @@ enum Item {
         /// each.
         id: Range<usize>,
         status: Status,
-        /// Whether the log lines before [`Cut::settled`] put it on record, once
-        /// [`Cut::settle_records`] read them: a saved cut keeps it, so a hook going
-        /// on from there reads again only the goals a newer line is about.
-        record: Option<bool>,
     },
 }
 
@@ -108,9 +102,6 @@ pub struct Cut {
     seen_log: bool,
     archived: bool,
     last_log: Option<usize>,
-    /// How many items [`Cut::settle_records`] read: each archived goal's `record`
-    /// holds for the log lines before this.
-    settled: usize,
     /// A droppable field given twice in a goal that would be cut.
     unsure: bool,
     /// The last goal's lists, emptied: a goal each would otherwise allocate anew.
@@ -140,7 +131,6 @@ impl Cut {
             seen_log: false,
             archived: false,
             last_log: None,
-            settled: 0,
             unsure: false,
             spare: Default::default(),
         }
@@ -337,9 +327,6 @@ impl Cut {
         {
             self.out.truncate(line.start);
             self.items.pop();
-            // Never a line about an archived goal, so no `record` changes; the
-            // items after it are still the ones read after the records were.
-            self.settled = self.settled.min(self.items.len());
         }
     }
 
@@ -448,7 +435,6 @@ impl Cut {
                 text: start..end,
                 id,
                 status,
-                record: None,
             });
         } else {
             if goal.archived {
@@ -469,26 +455,6 @@ impl Cut {
             list.clear();
         }
         self.spare = [goal.ids, goal.depends, goal.kept];
-    }
-
-    /// Reads every archived goal's record from the log lines so far into its item,
-    /// as [`Cut::finish`] would: [`Cut::snapshot`] saves them, so that going on from
-    /// the saved cut, only the goals a later line is about are read again.
-    fn settle_records(&mut self) {
-        let mut pending = Pending::default();
-        for (i, item) in self.items.iter().enumerate() {
-            if let Item::Archived { id, status, .. } = item {
-                pending.insert(self.out.get(id.clone()).unwrap_or(""), (*status, i));
-            }
-        }
-        // Two archived items by one id: one is left unsettled (read as before).
-        let decided = decide(&self.items, &self.out, pending);
-        for (i, on) in decided {
-            if let Some(Item::Archived { record, .. }) = self.items.get_mut(i) {
-                *record = Some(on);
-            }
-        }
-        self.settled = self.items.len();
     }
 
     /// The cut plan; `None` when the reader cannot be sure (a contract field given
@@ -526,36 +492,15 @@ impl Cut {
         // hooks count it as the whole read does. Its latest log line that says
         // anything of its record decides (`proof::on_record`), so the log is read
         // from its end and each goal's older lines are not parsed.
-        // A goal whose record was settled ([`Cut::settle_records`]) is read again only
-        // when a later log line is about it.
-        let tail = self.items.get(self.settled..).unwrap_or(&[]);
-        let named: HashSet<&str, foldhash::fast::FixedState> = tail
-            .iter()
-            .filter_map(|item| match item {
-                Item::Log { word, .. } => Some(at(word.clone())),
-                _ => None,
-            })
-            .filter(|id| self.archived_ids.contains(*id))
-            .collect();
         let mut off_record = Vec::new();
         let mut pending = Pending::default();
         for (i, item) in self.items.iter().enumerate() {
-            let Item::Archived {
-                id, status, record, ..
-            } = item
-            else {
+            let Item::Archived { id, status, .. } = item else {
                 continue;
             };
             let id = at(id.clone());
-            let settled = record.filter(|_| named.is_empty() || !named.contains(id));
-            match settled {
-                // Off record it joins `shared`, where it may be already.
-                Some(false) => off_record.push(id.to_string()),
-                Some(true) => {}
-                None if !self.shared.contains(id) => {
-                    pending.insert(id, (*status, i));
-                }
-                None => {}
+            if !self.shared.contains(id) {
+                pending.insert(id, (*status, i));
             }
         }
         for (i, on) in decide(&self.items, &out, pending) {
@@ -937,50 +882,6 @@ mod tests {
             cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
         ) {
             prop_assert_eq!(cut_in_pieces(&src, Some(&cuts)), condense(&src));
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
-        /// A cut saved at any line end and read back goes on as the one that was
-        /// never saved: the hooks keep it between runs and read on from there.
-        #[test]
-        fn a_cut_saved_and_read_back_goes_on_as_before(
-            src in plan_text(),
-            at in any::<prop::sample::Index>(),
-            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
-        ) {
-            let ends: Vec<usize> = src.match_indices('\n').map(|(i, _)| i + 1).collect();
-            prop_assume!(!ends.is_empty());
-            let stop = *at.get(&ends);
-            let mut first = Cut::new();
-            first.feed(&src[..stop]);
-            let Some(saved) = first.snapshot() else {
-                // Unsure already: the whole cut is too.
-                prop_assert_eq!(condense(&src), None);
-                return Ok(());
-            };
-            let mut cut = Cut::restore(saved.clone(), saved.len()).expect("a snapshot reads back");
-            let mut pieces: Vec<usize> = cuts
-                .iter()
-                .map(|i| *i.get(&ends))
-                .filter(|&e| e > stop)
-                .chain([src.len()])
-                .collect();
-            pieces.sort_unstable();
-            pieces.dedup();
-            let mut from = stop;
-            for end in pieces {
-                cut.feed(&src[from..end]);
-                from = end;
-            }
-            prop_assert_eq!(cut.finish(), condense(&src));
-            // Bytes it never writes read back as nothing, never as a wrong cut.
-            let short = saved[..saved.len() - 1].to_vec();
-            prop_assert!(Cut::restore(short, saved.len() - 1).is_none());
-            let mut trailed = saved.clone();
-            trailed.extend_from_slice(b"trailer");
-            prop_assert!(Cut::restore(trailed, saved.len()).is_some(), "read up to its end");
         }
     }
 
