@@ -601,6 +601,10 @@ fn claim(state: &State, session: &str) -> Result<()> {
     Ok(())
 }
 
+/// What a stop says after a loop ended by its own counts (a spent budget, a stall):
+/// plan.md does not record that ending, so no stop passes it over in silence.
+const ENDED: &str = "plan: the work loop has ended (`plan goal status` says why); plan.md does not record that ending, so each stop says so until `plan goal clear` or a new `plan goal`";
+
 /// What a stop says where `.git/plan` cannot be written.
 const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
 
@@ -773,9 +777,9 @@ fn stop(
             (Some(before), Some(after)) => guard::limited_events(&input.session, &before, after),
             _ => Vec::new(),
         };
-        // An unbacked ending the guard comes to again is the same ending: said at
+        // An unbacked ending the guard comes to again is the loop's ending: said at
         // this stop, not recorded or announced again.
-        let again = forged.is_some() && lp.as_ref().is_some_and(|l| l.ended == forged);
+        let again = forged.is_some() && lp.as_ref().is_some_and(|l| l.ended.is_some());
         (decision, event, limited, again)
     })?;
     for limited in &limited {
@@ -828,6 +832,7 @@ fn stop(
         (Stop::Block { reason }, None) => Answer::Block(reason),
         // An ending the guard comes to again from the counts is said at each stop:
         // plan.md does not record it, so it is never silent.
+        (Stop::Allow { note: Some(_) }, _) if again => Answer::Note(ENDED.to_string()),
         (Stop::Allow { note: Some(note) }, _) => Answer::Note(note),
         // Let go for another reason (the state names another session): the edit is
         // said, not passed over.
