@@ -6,8 +6,6 @@
 //! path, and so does a cache file whose seal does not hold (edited by hand:
 //! `cache::seal`).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -17,11 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::plan::blocks::{self, Templates};
 use crate::plan::model::{self, Plan, Status};
-use crate::plan::proof::{self, Facts, Header};
 use crate::prompts;
 
-mod lines;
-mod resume;
+mod read;
 mod seal;
 
 /// File times come from a coarse clock (a scheduler tick, a whole second on some
@@ -32,7 +28,7 @@ mod seal;
 pub const MARGIN: Duration = Duration::from_secs(2);
 
 /// Bumped when what is cached, or how it is derived, changes shape.
-const FORMAT: u32 = 5;
+const FORMAT: u32 = 6;
 
 /// What a stat says about a file: any write, chmod or rename moves the ctime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,30 +145,6 @@ struct ViewFile {
     view: View,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct CachedFacts {
-    id: Identity,
-    hash: String,
-    header: Option<Header>,
-}
-
-impl CachedFacts {
-    fn facts(&self) -> Facts {
-        Facts::Present {
-            hash: self.hash.clone(),
-            header: self.header.clone(),
-        }
-    }
-}
-
-#[derive(Default, Serialize, Deserialize)]
-struct FactsFile {
-    /// [`seal`]: first, so it is the file's first field.
-    seal: String,
-    format: u32,
-    facts: HashMap<PathBuf, CachedFacts>,
-}
-
 fn dir(git_dir: &Path) -> PathBuf {
     git_dir.join("plan").join("cache")
 }
@@ -193,16 +165,26 @@ pub fn view_at(
     if let Some(view) = cached(place, skeleton) {
         return Some(view);
     }
-    let known = read_facts(place.git_dir);
-    let (view, deps, facts) = derive(place, skeleton, Some(&known), now, margin)?;
-    store(place, &view, deps, known != facts, facts, now, margin);
+    let (view, deps) = derive(place, skeleton, Reading::Hooks)?;
+    store(place, &view, deps, now, margin);
     Some(view)
 }
 
-/// The view derived from the files alone, touching no cache: what a cached one must
-/// equal, and what a decision the cache must not make alone is taken on.
+/// The view derived from the files alone, touching no cache, with every finished
+/// goal's record read: what a stop that would end a running loop for want of work
+/// is decided on (once, at the loop's end), so a goal that left the loop's open set
+/// on a forged or replayed record, archived or not, keeps it going.
 pub fn fresh(place: &Place<'_>, skeleton: bool) -> Option<View> {
-    derive(place, skeleton, None, SystemTime::now(), MARGIN).map(|(view, _, _)| view)
+    derive(place, skeleton, Reading::Proven).map(|(view, _)| view)
+}
+
+/// How [`derive`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// The goals proven from plan.md's lines, a long plan cut down as it is read.
+    Hooks,
+    /// Every finished goal's record read from the whole plan, touching no cache.
+    Proven,
 }
 
 fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
@@ -232,31 +214,11 @@ fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
     fits.then_some(view)
 }
 
-type Derived = (View, Vec<Dep>, HashMap<PathBuf, CachedFacts>);
-
 /// Reads plan.md and everything the view depends on, stat first, so a change
 /// after the stat shows as a new identity next time.
-fn derive(
-    place: &Place<'_>,
-    skeleton: bool,
-    known: Option<&HashMap<PathBuf, CachedFacts>>,
-    now: SystemTime,
-    margin: Duration,
-) -> Option<Derived> {
+fn derive(place: &Place<'_>, skeleton: bool, read: Reading) -> Option<(View, Vec<Dep>)> {
     let mut deps = vec![Dep::stat(place.plan.to_path_buf(), true)];
-    let exe = exe();
-    // The cut saved by this build, gone on from when plan.md only grew; not for a
-    // derivation that must touch no cache.
-    let saved_at = dir(place.git_dir).join("cut.bin");
-    let saved = exe
-        .as_ref()
-        .and_then(|d| d.id)
-        .filter(|_| known.is_some())
-        .map(|exe| resume::Saved {
-            path: &saved_at,
-            exe,
-        });
-    deps.extend(exe);
+    deps.extend(exe());
     let mut template = |name: &str, embedded: &'static str| {
         let path = place.root.join(".plan/prompts").join(name);
         deps.push(Dep::stat(path.clone(), true));
@@ -266,43 +228,12 @@ fn derive(
     let injection = template("injection.md", prompts::INJECTION);
     let idle = template("injection_idle.md", prompts::INJECTION_IDLE);
     let skeleton_template = skeleton.then(|| template("skeleton.md", prompts::SKELETON));
-    let read = RefCell::new((Vec::new(), HashMap::new()));
-    let prove = |rel: &str| {
-        if !proof::is_record_path(rel) {
-            return crate::record::facts(place.root, rel);
-        }
-        let dep = Dep::stat(place.root.join(rel), false);
-        let (deps, fresh) = &mut *read.borrow_mut();
-        deps.push(dep.clone());
-        let Some(id) = dep.id else {
-            return Facts::Missing;
-        };
-        if let Some(hit) = known.and_then(|k| k.get(&dep.path)).filter(|c| c.id == id) {
-            fresh.insert(dep.path, hit.clone());
-            return hit.facts();
-        }
-        let facts = crate::record::facts(place.root, rel);
-        if let Facts::Present { hash, header } = &facts
-            && id.settled(now, margin)
-        {
-            let header = header.clone();
-            fresh.insert(
-                dep.path,
-                CachedFacts {
-                    id,
-                    hash: hash.clone(),
-                    header,
-                },
-            );
-        }
-        facts
-    };
-    // Archived goals the log leaves signed off: each latest sign-off line checked
-    // against its transcript once, then remembered (cache::lines).
-    let checked = lines::Checked::read(place.root, place.git_dir, known.is_some());
-    let backed = |line: &proof::SignOffLine<'_, '_>| checked.backed(line);
     let of = |mut plan: Plan<'_>, hash: String| {
-        plan.prove_live_backed(&prove, &backed);
+        if read == Reading::Proven {
+            plan.prove(&|rel| crate::record::facts(place.root, rel));
+        } else {
+            plan.prove_lines();
+        }
         View::of(
             &plan,
             hash,
@@ -315,9 +246,12 @@ fn derive(
             skeleton,
         )
     };
-    // A long plan is read cut down to what the view depends on (plan::lean), while
-    // it is read; a plan whose cut has format errors is read again, whole.
-    let cut = resume::read_cut_backed(place.plan, saved.as_ref(), &backed);
+    // A long plan is read cut down to what the hooks' view depends on (plan::lean),
+    // while it is read; a plan whose cut has format errors is read again, whole, as
+    // is one every record of is read for.
+    let cut = (read == Reading::Hooks)
+        .then(|| read::read_cut(place.plan))
+        .flatten();
     let view = match cut
         .as_ref()
         .map(|(short, hash)| (model::parse(short), hash))
@@ -331,10 +265,7 @@ fn derive(
             of(model::parse(&src), hash)
         }
     };
-    let (read_deps, facts) = read.into_inner();
-    deps.extend(read_deps);
-    checked.store(place.git_dir);
-    Some((view, deps, facts))
+    Some((view, deps))
 }
 
 /// The contract fingerprint of each goal a continuation may name (`parts`).
@@ -388,42 +319,14 @@ fn exe() -> Option<Dep> {
     std::env::current_exe().ok().map(|p| Dep::stat(p, true))
 }
 
-fn read_facts(git_dir: &Path) -> HashMap<PathBuf, CachedFacts> {
-    crate::fsread::bytes(&dir(git_dir).join("facts.json"), crate::fsread::STATE)
-        .ok()
-        .filter(|b| seal::holds(b))
-        .and_then(|b| serde_json::from_slice::<FactsFile>(&b).ok())
-        .filter(|f| f.format == FORMAT)
-        .map(|f| f.facts)
-        .unwrap_or_default()
-}
-
-/// Writes what was derived, best effort. The view only when every file it came
-/// from is settled; the facts only when they differ from what is there.
-fn store(
-    place: &Place<'_>,
-    view: &View,
-    deps: Vec<Dep>,
-    facts_changed: bool,
-    facts: HashMap<PathBuf, CachedFacts>,
-    now: SystemTime,
-    margin: Duration,
-) {
-    let dir = dir(place.git_dir);
-    if fs::create_dir_all(&dir).is_err() {
+/// Writes what was derived, best effort, and only when every file it came from is
+/// settled.
+fn store(place: &Place<'_>, view: &View, deps: Vec<Dep>, now: SystemTime, margin: Duration) {
+    if !deps.iter().all(|d| d.settled(now, margin)) {
         return;
     }
-    if facts_changed {
-        let file = FactsFile {
-            seal: String::new(),
-            format: FORMAT,
-            facts,
-        };
-        if let Some(bytes) = serde_json::to_vec(&file).ok().and_then(|b| seal::close(&b)) {
-            write(&dir.join("facts.json"), &bytes);
-        }
-    }
-    if !deps.iter().all(|d| d.settled(now, margin)) {
+    let dir = dir(place.git_dir);
+    if fs::create_dir_all(&dir).is_err() {
         return;
     }
     let file = ViewFile {
@@ -515,6 +418,7 @@ mod tests {
     use super::*;
     use crate::plan::lean;
     use crate::plan::model::{blob_id, parse};
+    use crate::plan::proof::Header;
     use proptest::prelude::*;
 
     /// The hash is xxh3 of the bytes, whole or in pieces of any size (the streaming
@@ -648,7 +552,7 @@ mod tests {
             let view = view_at(&place, skeleton, SystemTime::now(), TEST_MARGIN);
             assert_eq!(
                 view,
-                fresh(&place, skeleton),
+                derive(&place, skeleton, Reading::Hooks).map(|(view, _)| view),
                 "cached answer differs (hit: {hit})"
             );
             hit
@@ -686,6 +590,13 @@ mod tests {
             "{}",
             view.statusline
         );
+        // The hooks' view takes the sign-off line at its word: no transcript read.
+        let hooks = view_at(&repo.place(), false, SystemTime::now(), TEST_MARGIN).unwrap();
+        assert!(
+            !hooks.statusline.contains("unproven"),
+            "{}",
+            hooks.statusline
+        );
     }
 
     #[test]
@@ -707,8 +618,9 @@ mod tests {
         assert!(!repo.hook(false));
         std::thread::sleep(SETTLE);
         repo.hook(false);
+        // A transcript is nothing the hooks' view depends on.
         repo.set_transcript(false);
-        assert!(!repo.hook(false));
+        assert!(repo.hook(false));
     }
 
     #[test]
@@ -737,7 +649,7 @@ mod tests {
         let mut src = String::from("# Plan: long\n\n## Goal: First\n<!-- id: g0 -->\n");
         src.push_str(&format!(
             "status: active\n- [ ] {}\n\n",
-            "é".repeat(resume::PIECE)
+            "é".repeat(read::PIECE)
         ));
         for i in 1..3000 {
             let status = ["open", "done", "open", "cancelled"][i % 4];
@@ -754,20 +666,20 @@ mod tests {
                 "- 2026-01-01 10:00 g{i} added (contract 0123abcd)\n"
             ));
         }
-        assert!(src.len() > 4 * resume::PIECE);
+        assert!(src.len() > 4 * read::PIECE);
         fs::write(&path, &src).unwrap();
-        let (short, hash) = resume::read_cut(&path, None).expect("a sound long plan is cut");
+        let (short, hash) = read::read_cut(&path).expect("a sound long plan is cut");
         assert_eq!(Some(short), lean::condense(&src));
         assert_eq!(hash, content_hash(src.as_bytes()));
         let mut bad = src.clone().into_bytes();
-        bad[3 * resume::PIECE + 5] = 0xff;
+        bad[3 * read::PIECE + 5] = 0xff;
         fs::write(&path, bad).unwrap();
         assert!(
-            resume::read_cut(&path, None).is_none(),
+            read::read_cut(&path).is_none(),
             "not UTF-8: read whole, and fail"
         );
         fs::write(&path, "# Plan: short\n").unwrap();
-        assert!(resume::read_cut(&path, None).is_none());
+        assert!(read::read_cut(&path).is_none());
     }
 
     proptest! {

@@ -208,6 +208,17 @@ impl Ctx {
         plan
     }
 
+    /// As [`Ctx::read`], proven from plan.md's lines alone (no transcript read):
+    /// what `plan inject` and `plan statusline` show, as the hooks do.
+    pub fn read_lines<'a>(&self, src: &'a str) -> Plan<'a> {
+        let mut plan = crate::plan::model::parse(src);
+        if !plan.errors.is_empty() {
+            self.warn_errors(&plan);
+        }
+        plan.prove_lines();
+        plan
+    }
+
     fn warn_errors(&self, plan: &Plan<'_>) {
         let n = plan.errors.len();
         crate::out::warn(&format!(

@@ -115,7 +115,7 @@ fn with_log_lines(value: &Value, plan_path: &Path) -> Value {
     let Ok(src) = crate::fsread::text(plan_path, crate::fsread::PLAN) else {
         return value.clone();
     };
-    let count = model::parse(&src).log.len();
+    let count = model::log_count(&src);
     let Value::Object(fields) = value else {
         return value.clone();
     };

@@ -80,7 +80,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let view = match &mut plan {
         None => empty(),
         Some(plan) => {
-            ctx.prove_live(plan);
+            plan.prove_lines();
             let active = blocks::active_ids(plan);
             let focus = crate::claims::focus(&held, me.as_deref(), &active).map(str::to_string);
             blocks::statusline_view(plan, focus.as_deref())

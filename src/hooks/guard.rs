@@ -259,10 +259,18 @@ pub fn decide(
 /// Why a loop with nothing left to do ends.
 fn no_work(plan: Work<'_>) -> String {
     if plan.held_elsewhere {
-        "every goal left is claimed by another session (`plan claims`)".to_string()
+        HELD_ELSEWHERE.to_string()
     } else {
-        "no goal is active or ready to start".to_string()
+        NOTHING_READY.to_string()
     }
+}
+
+const HELD_ELSEWHERE: &str = "every goal left is claimed by another session (`plan claims`)";
+const NOTHING_READY: &str = "no goal is active or ready to start";
+
+/// Whether a loop's ending says it ran out of work (plan.md left none for it).
+pub fn ran_out(why: &str) -> bool {
+    why == HELD_ELSEWHERE || why == NOTHING_READY
 }
 
 #[cfg(test)]

@@ -601,6 +601,10 @@ fn claim(state: &State, session: &str) -> Result<()> {
     Ok(())
 }
 
+/// What a stop says after a loop ended by its own counts (a spent budget, a stall):
+/// plan.md does not record that ending, so no stop passes it over in silence.
+const ENDED: &str = "plan: the work loop has ended (`plan goal status` says why); plan.md does not record that ending, so each stop says so until `plan goal clear` or a new `plan goal`";
+
 /// What a stop says where `.git/plan` cannot be written.
 const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
 
@@ -670,15 +674,17 @@ fn stop(
         }
         return Ok(vanished(state, &place.git_dir, &input.session));
     };
-    // loop.json is the agent's to write: an ending its own record does not back is
-    // not taken, and the stop says so.
+    // loop.json is the agent's to write, its counts and owner included: an ending
+    // plan.md does not back is not taken, and the stop says so.
     let forged = current
         .ended
         .clone()
-        // Only the session the loop held may have its ending questioned: another
-        // session's stop after a loop that ran out of work is not that loop's.
-        .filter(|_| current.owner.as_deref().is_none_or(|o| o == input.session))
-        .filter(|_| !end_backed(current, config, view, &place.plan_path, now));
+        // Only the session the loop held may have a run-out ending questioned:
+        // another session's stop after a loop that ran out of work is not that loop's.
+        .filter(|why| {
+            !guard::ran_out(why) || current.owner.as_deref().is_none_or(|o| o == input.session)
+        })
+        .filter(|why| !end_backed(why, &current.started, view, &place.plan_path));
     if current.ended.is_some() && forged.is_none() {
         super::loop_mark::forget(&place.git_dir);
         // A loop that ended: nothing to decide, so no lock to take.
@@ -759,7 +765,7 @@ fn stop(
     } else {
         None
     };
-    let (decision, event, limited) = state.with_loop(|lp| {
+    let (decision, event, limited, again) = state.with_loop(|lp| {
         revive(lp);
         if let Some(lp) = lp.as_mut() {
             let owner = lp.owner.as_deref();
@@ -771,7 +777,10 @@ fn stop(
             (Some(before), Some(after)) => guard::limited_events(&input.session, &before, after),
             _ => Vec::new(),
         };
-        (decision, event, limited)
+        // An unbacked ending the guard comes to again is the loop's ending: said at
+        // this stop, not recorded or announced again.
+        let again = forged.is_some() && lp.as_ref().is_some_and(|l| l.ended.is_some());
+        (decision, event, limited, again)
     })?;
     for limited in &limited {
         crate::events::record_loop(
@@ -782,7 +791,7 @@ fn stop(
             limited,
         );
     }
-    if let Some(event) = event {
+    if let Some(event) = event.filter(|_| !again) {
         crate::events::record_loop(
             &place.root,
             &place.git_dir,
@@ -811,61 +820,56 @@ fn stop(
     if limit.is_some() && matches!(decision, Stop::Block { .. }) {
         state.session(&input.session, |s| s.blocks += 1)?;
     }
-    let edited = forged.map(|why| {
+    let edited = forged.as_ref().map(|why| {
         format!(
-            "plan: .git/plan/loop.json says the work loop ended ({why}), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it, its budgets and stall count are not spent, and plan.md has work left. So the loop goes on (`plan goal clear`, logged in plan.md, ends it)."
+            "plan: .git/plan/loop.json says the work loop ended ({why}), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it and has work left, and the file's own counts are the agent's to write."
         )
     });
-    // Said where the loop holds the agent: a stop let go has nothing to correct.
-    let with_edited = |text: String| match &edited {
-        Some(edited) => format!("{edited} {text}"),
-        None => text,
-    };
-    Ok(match decision {
-        Stop::Block { reason } => Answer::Block(with_edited(reason)),
-        Stop::Allow { note: Some(note) } => Answer::Note(note),
-        Stop::Allow { note: None } => Answer::Nothing,
+    Ok(match (decision, edited) {
+        (Stop::Block { reason }, Some(edited)) => Answer::Block(format!(
+            "{edited} So the loop goes on (`plan goal clear`, logged in plan.md, ends it). {reason}"
+        )),
+        (Stop::Block { reason }, None) => Answer::Block(reason),
+        // An ending the guard comes to again from the counts is said at each stop:
+        // plan.md does not record it, so it is never silent.
+        (Stop::Allow { note: Some(_) }, _) if again => Answer::Note(ENDED.to_string()),
+        (Stop::Allow { note: Some(note) }, _) => Answer::Note(note),
+        // Let go for another reason (the state names another session): the edit is
+        // said, not passed over.
+        (Stop::Allow { note: None }, Some(edited)) => Answer::Note(edited),
+        (Stop::Allow { note: None }, None) => Answer::Nothing,
     })
 }
 
-/// Whether what the loop's state says ended it is so by a record the agent cannot
-/// rewrite unseen: a clear by its line in plan.md's log (at or after the loop's
-/// start), any other ending by the counts that make the guard end a loop (a spent
-/// budget, the stall limit reached, goals passed over on their budgets, a token or
-/// time budget) or by plan.md leaving no work.
-fn end_backed(
-    lp: &super::state::Loop,
-    config: &Config,
-    view: &cache::View,
-    plan_path: &Path,
-    now: i64,
-) -> bool {
-    let Some(why) = lp.ended.as_deref() else {
-        return true;
-    };
+/// Whether plan.md backs the ending `why` of a loop started at `started`: a clear
+/// by plan's own `work loop cleared` line in its log (at or after the start), any
+/// other ending by plan.md leaving no work. loop.json's counts (continuations,
+/// stalls, waits, goals over budget, tokens) and owner are the agent's to write, so
+/// they back nothing: an ending they alone give is decided again at each stop.
+fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) -> bool {
     if why == crate::report::model::CLEARED {
-        return clear_logged(plan_path, &lp.started);
+        return clear_logged(plan_path, started);
     }
-    lp.used >= lp.budget
-        || lp.stalls >= config.loop_stall_limit
-        || lp.waits >= super::guard::WAIT_LIMIT
-        || !lp.budget_limited.is_empty()
-        || crate::loop_budget::spent(&lp.budgets, now).is_some()
-        || !view.has_work
-        || view.continuation.is_none()
+    !view.has_work || view.continuation.is_none()
 }
 
-/// Whether plan.md's log has a `work loop cleared` line stamped at or after
-/// `started` (`YYYY-MM-DD HH:MM`): read only for a loop its state says was cleared.
+/// Whether plan.md's log has one of plan's `work loop cleared` lines stamped at or
+/// after `started` (`YYYY-MM-DD HH:MM`): read only for a loop its state says was
+/// cleared.
 fn clear_logged(plan_path: &Path, started: &str) -> bool {
+    use crate::plan::event::Event;
     let Ok(text) = crate::fsread::text(plan_path, crate::fsread::PLAN) else {
         return false;
     };
     text.lines().any(|line| {
         line.strip_prefix("- ")
-            .and_then(|rest| Some((rest.get(..16)?, rest.get(16..)?)))
+            .and_then(|rest| Some((rest.get(..16)?, rest.get(17..)?)))
             .is_some_and(|(stamp, rest)| {
-                stamp >= started && rest.starts_with(" work loop cleared (")
+                stamp >= started
+                    && matches!(
+                        Event::parse(rest.trim_end()),
+                        Some(Event::LoopCleared { .. })
+                    )
             })
     })
 }

@@ -24,8 +24,6 @@ use super::model::{Status, log_entry};
 use super::proof;
 use super::scan::{BOM, Carry, Key, Kind, Lines};
 
-mod snapshot;
-
 /// Plans shorter than this are parsed whole: cutting them saves nothing.
 pub const WORTH_IT: usize = 32 * 1024;
 
@@ -33,15 +31,9 @@ pub const WORTH_IT: usize = 32 * 1024;
 /// reader cannot be sure (a contract field given twice in a goal it would cut).
 #[cfg(test)]
 pub fn condense(src: &str) -> Option<String> {
-    condense_backed(src, &|_| true)
-}
-
-/// As [`condense`], an archived goal's latest sign-off line asked of `backed`.
-#[cfg(test)]
-pub fn condense_backed(src: &str, backed: proof::Backed<'_>) -> Option<String> {
     let mut cut = Cut::new();
     cut.feed(src);
-    cut.finish_backed(backed)
+    cut.finish()
 }
 
 /// A stretch of [`Cut::out`] kept as it is, or a log entry kept only if it is about
@@ -61,10 +53,6 @@ enum Item {
         /// each.
         id: Range<usize>,
         status: Status,
-        /// Whether the log lines before [`Cut::settled`] put it on record, once
-        /// [`Cut::settle_records`] read them: a saved cut keeps it, so a hook going
-        /// on from there reads again only the goals a newer line is about.
-        record: Option<bool>,
     },
 }
 
@@ -114,9 +102,6 @@ pub struct Cut {
     seen_log: bool,
     archived: bool,
     last_log: Option<usize>,
-    /// How many items [`Cut::settle_records`] read: each archived goal's `record`
-    /// holds for the log lines before this.
-    settled: usize,
     /// A droppable field given twice in a goal that would be cut.
     unsure: bool,
     /// The last goal's lists, emptied: a goal each would otherwise allocate anew.
@@ -146,7 +131,6 @@ impl Cut {
             seen_log: false,
             archived: false,
             last_log: None,
-            settled: 0,
             unsure: false,
             spare: Default::default(),
         }
@@ -343,9 +327,6 @@ impl Cut {
         {
             self.out.truncate(line.start);
             self.items.pop();
-            // Never a line about an archived goal, so no `record` changes; the
-            // items after it are still the ones read after the records were.
-            self.settled = self.settled.min(self.items.len());
         }
     }
 
@@ -454,7 +435,6 @@ impl Cut {
                 text: start..end,
                 id,
                 status,
-                record: None,
             });
         } else {
             if goal.archived {
@@ -477,37 +457,9 @@ impl Cut {
         self.spare = [goal.ids, goal.depends, goal.kept];
     }
 
-    /// Reads every archived goal's record from the log lines so far into its item,
-    /// as [`Cut::finish`] would: [`Cut::snapshot`] saves them, so that going on from
-    /// the saved cut, only the goals a later line is about are read again.
-    fn settle_records(&mut self, backed: proof::Backed<'_>) {
-        let mut pending = Pending::default();
-        for (i, item) in self.items.iter().enumerate() {
-            if let Item::Archived { id, status, .. } = item {
-                pending.insert(self.out.get(id.clone()).unwrap_or(""), (*status, i));
-            }
-        }
-        // Two archived items by one id: one is left unsettled (read as before).
-        let decided = decide(&self.items, &self.out, pending, backed);
-        for (i, on) in decided {
-            if let Some(Item::Archived { record, .. }) = self.items.get_mut(i) {
-                *record = Some(on);
-            }
-        }
-        self.settled = self.items.len();
-    }
-
-    /// [`Cut::finish_backed`] with every sign-off line taken as backed.
-    #[cfg(test)]
-    pub fn finish(self) -> Option<String> {
-        self.finish_backed(&|_| true)
-    }
-
     /// The cut plan; `None` when the reader cannot be sure (a contract field given
-    /// twice in a goal it would cut). An archived goal the log leaves signed off is
-    /// kept as off record when `backed` refuses its latest sign-off line
-    /// ([`proof::on_record_backed`]).
-    pub fn finish_backed(mut self, backed: proof::Backed<'_>) -> Option<String> {
+    /// twice in a goal it would cut).
+    pub fn finish(mut self) -> Option<String> {
         if let Some(done) = self.goal.take() {
             self.flush(done, "");
         }
@@ -540,39 +492,18 @@ impl Cut {
         // hooks count it as the whole read does. Its latest log line that says
         // anything of its record decides (`proof::on_record`), so the log is read
         // from its end and each goal's older lines are not parsed.
-        // A goal whose record was settled ([`Cut::settle_records`]) is read again only
-        // when a later log line is about it.
-        let tail = self.items.get(self.settled..).unwrap_or(&[]);
-        let named: HashSet<&str, foldhash::fast::FixedState> = tail
-            .iter()
-            .filter_map(|item| match item {
-                Item::Log { word, .. } => Some(at(word.clone())),
-                _ => None,
-            })
-            .filter(|id| self.archived_ids.contains(*id))
-            .collect();
         let mut off_record = Vec::new();
         let mut pending = Pending::default();
         for (i, item) in self.items.iter().enumerate() {
-            let Item::Archived {
-                id, status, record, ..
-            } = item
-            else {
+            let Item::Archived { id, status, .. } = item else {
                 continue;
             };
             let id = at(id.clone());
-            let settled = record.filter(|_| named.is_empty() || !named.contains(id));
-            match settled {
-                // Off record it joins `shared`, where it may be already.
-                Some(false) => off_record.push(id.to_string()),
-                Some(true) => {}
-                None if !self.shared.contains(id) => {
-                    pending.insert(id, (*status, i));
-                }
-                None => {}
+            if !self.shared.contains(id) {
+                pending.insert(id, (*status, i));
             }
         }
-        for (i, on) in decide(&self.items, &out, pending, backed) {
+        for (i, on) in decide(&self.items, &out, pending) {
             if let (false, Item::Archived { id, .. }) = (on, &self.items[i]) {
                 off_record.push(at(id.clone()).to_string());
             }
@@ -618,15 +549,9 @@ type Pending<'a> = HashMap<&'a str, (Status, usize), foldhash::fast::FixedState>
 /// its latest line that says anything of its record decides
 /// ([`proof::on_record`]), so the log is read from its end and each goal's older
 /// lines are not parsed, but for the sign-off lines of a goal whose latest says it
-/// is signed off (a copy of an older one is no sign-off); that latest sign-off is
-/// also asked of `backed` ([`proof::on_record_backed`]). Item index and verdict,
+/// is signed off (a copy of an older one is no sign-off). Item index and verdict,
 /// for every goal of `pending`.
-fn decide(
-    items: &[Item],
-    out: &str,
-    mut pending: Pending<'_>,
-    backed: proof::Backed<'_>,
-) -> Vec<(usize, bool)> {
+fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bool)> {
     let at = |r: Range<usize>| out.get(r).unwrap_or("");
     let mut decided = Vec::with_capacity(pending.len());
     // Goals whose latest record line is a sign-off: on record unless an older
@@ -664,32 +589,14 @@ fn decide(
             pending.remove(id);
             match event {
                 Some(event @ Event::SignedOff { .. }) if on => {
-                    let line = at(line.clone());
-                    let value = line.strip_prefix("- ").unwrap_or(line).trim_end();
-                    let stamp = log_entry(0, value).stamp;
-                    signed.insert(
-                        id,
-                        Signed {
-                            item: i,
-                            event,
-                            stamp,
-                            text,
-                        },
-                    );
+                    signed.insert(id, Signed { item: i, event });
                 }
                 _ => decided.push((i, on)),
             }
         }
     }
     decided.extend(pending.into_values().map(|(_, i)| (i, false)));
-    decided.extend(signed.into_values().map(|s| {
-        let line = proof::SignOffLine {
-            stamp: s.stamp,
-            text: s.text,
-            event: &s.event,
-        };
-        (s.item, backed(&line))
-    }));
+    decided.extend(signed.into_values().map(|s| (s.item, true)));
     decided
 }
 
@@ -698,8 +605,6 @@ fn decide(
 struct Signed<'a> {
     item: usize,
     event: Event<'a>,
-    stamp: Option<&'a str>,
-    text: &'a str,
 }
 
 /// Which of the cut contract fields `key` is.
@@ -717,7 +622,6 @@ mod tests {
     use super::*;
     use crate::plan::blocks::{self, Templates};
     use crate::plan::model::{self, Plan};
-    use crate::plan::proof::{Facts, Header};
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
 
@@ -735,55 +639,8 @@ mod tests {
         proven: Vec<(String, bool)>,
     }
 
-    /// The transcripts on "disk": a sign-off naming `.plan/judge/ID.md#abcdef…` has
-    /// one whose header matches the goal `ID` of the whole plan, any other hash is
-    /// a changed file, and ids ending in 3 have none.
-    fn facts<'p>(full: &'p Plan<'p>) -> impl Fn(&str) -> Facts + 'p {
-        move |path: &str| {
-            let Some(id) = path
-                .strip_prefix(".plan/judge/")
-                .and_then(|p| p.strip_suffix(".md"))
-            else {
-                return Facts::Missing;
-            };
-            if id.ends_with('3') {
-                return Facts::Missing;
-            }
-            Facts::Present {
-                hash: "abcdef0123456789abcd".to_string(),
-                header: Some(Header {
-                    goal: id.to_string(),
-                    contract: full.goal(id).map(|g| g.contract_id()).unwrap_or_default(),
-                    verdict: "accept".to_string(),
-                    judge: "claude:opus".to_string(),
-                    overrides: Vec::new(),
-                    verify_files: Vec::new(),
-                    weakened_tests: None,
-                    panel: Vec::new(),
-                    when: full
-                        .events(id)
-                        .rfind(|(_, e)| matches!(e, crate::plan::event::Event::SignedOff { .. }))
-                        .and_then(|(entry, _)| entry.stamp)
-                        .unwrap_or_default()
-                        .to_string(),
-                    judged: full.goal(id).map(|g| g.contract_id()),
-                    tree: None,
-                    answers: None,
-                }),
-            }
-        }
-    }
-
-    fn seen(plan: Plan<'_>, facts: &dyn Fn(&str) -> Facts) -> Seen {
-        seen_backed(plan, facts, &|_| true)
-    }
-
-    fn seen_backed(
-        mut plan: Plan<'_>,
-        facts: &dyn Fn(&str) -> Facts,
-        backed: proof::Backed<'_>,
-    ) -> Seen {
-        plan.prove_live_backed(facts, backed);
+    fn seen(mut plan: Plan<'_>) -> Seen {
+        plan.prove_lines();
         let t = Templates::default();
         Seen {
             injection: blocks::injection(&plan, t),
@@ -812,19 +669,14 @@ mod tests {
     /// whether the cut plan was used.
     fn check(src: &str) -> bool {
         let full = model::parse(src);
-        let facts = facts(&full);
-        // Archived sign-offs checked against the transcripts, as the hooks check them.
-        let backed = |line: &proof::SignOffLine<'_, '_>| {
-            proof::backs_at(line.event, line.stamp, &facts).is_ok()
-        };
-        let want = seen_backed(model::parse(src), &facts, &backed);
-        let short = condense_backed(src, &backed);
+        let want = seen(model::parse(src));
+        let short = condense(src);
         let used = short
             .as_deref()
             .is_some_and(|s| model::parse(s).errors.is_empty());
         let got = match short.as_deref().filter(|_| used) {
-            Some(s) => seen_backed(model::parse(s), &facts, &backed),
-            None => seen_backed(model::parse(src), &facts, &backed),
+            Some(s) => seen(model::parse(s)),
+            None => seen(model::parse(src)),
         };
         assert_eq!(got, want, "cut plan:\n{}", short.unwrap_or_default());
         // The cut plan has format errors exactly when the whole one does.
@@ -1034,50 +886,6 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
-        /// A cut saved at any line end and read back goes on as the one that was
-        /// never saved: the hooks keep it between runs and read on from there.
-        #[test]
-        fn a_cut_saved_and_read_back_goes_on_as_before(
-            src in plan_text(),
-            at in any::<prop::sample::Index>(),
-            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
-        ) {
-            let ends: Vec<usize> = src.match_indices('\n').map(|(i, _)| i + 1).collect();
-            prop_assume!(!ends.is_empty());
-            let stop = *at.get(&ends);
-            let mut first = Cut::new();
-            first.feed(&src[..stop]);
-            let Some(saved) = first.snapshot() else {
-                // Unsure already: the whole cut is too.
-                prop_assert_eq!(condense(&src), None);
-                return Ok(());
-            };
-            let mut cut = Cut::restore(saved.clone(), saved.len()).expect("a snapshot reads back");
-            let mut pieces: Vec<usize> = cuts
-                .iter()
-                .map(|i| *i.get(&ends))
-                .filter(|&e| e > stop)
-                .chain([src.len()])
-                .collect();
-            pieces.sort_unstable();
-            pieces.dedup();
-            let mut from = stop;
-            for end in pieces {
-                cut.feed(&src[from..end]);
-                from = end;
-            }
-            prop_assert_eq!(cut.finish(), condense(&src));
-            // Bytes it never writes read back as nothing, never as a wrong cut.
-            let short = saved[..saved.len() - 1].to_vec();
-            prop_assert!(Cut::restore(short, saved.len() - 1).is_none());
-            let mut trailed = saved.clone();
-            trailed.extend_from_slice(b"trailer");
-            prop_assert!(Cut::restore(trailed, saved.len()).is_some(), "read up to its end");
-        }
-    }
-
-    proptest! {
         #![proptest_config(ProptestConfig::with_cases(600))]
         /// Whatever plan.md holds, well-formed or not, the cut plan gives the hooks
         /// what the whole one does.
@@ -1097,8 +905,7 @@ mod tests {
             let src = strategy.new_tree(&mut runner).unwrap().current();
             total += 1;
             used += usize::from(check(&src));
-            let full = model::parse(&src);
-            let seen = seen(model::parse(&src), &facts(&full));
+            let seen = seen(model::parse(&src));
             proven += usize::from(seen.proven.iter().any(|(_, p)| *p));
         }
         assert!(used * 4 > total, "only {used} of {total} plans were cut");
@@ -1118,9 +925,7 @@ mod tests {
             "{body}## Log\n- 2026-01-01 11:00 old signed off (verify passed, judge claude:opus accept, contract {fp}): .plan/judge/old.md#abcdef012345\n- 2026-01-01 12:00 next added (contract 0123abcd)\n"
         );
         assert!(check(&src), "a sound plan is cut");
-        let full = model::parse(&src);
-        let facts = facts(&full);
-        let seen = seen(model::parse(&src), &facts);
+        let seen = seen(model::parse(&src));
         assert!(seen.statusline.contains("1 ready"), "{}", seen.statusline);
     }
 

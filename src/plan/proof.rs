@@ -290,39 +290,15 @@ pub fn record_verdict(status: Status, event: &Event<'_>) -> Option<bool> {
 /// names a transcript an older sign-off of the goal named is a copy ([`replays`]):
 /// pasted below a reopen, it would otherwise leave the goal on record.
 pub fn on_record(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
-    on_record_backed(plan, goal, &|_| true)
-}
-
-/// A sign-off line that leaves an archived goal on record on the log's word, for
-/// [`Backed`] to check against its transcript: `text` is the line from the id on.
-pub struct SignOffLine<'e, 'a> {
-    pub stamp: Option<&'a str>,
-    pub text: &'a str,
-    pub event: &'e Event<'a>,
-}
-
-/// Whether a sign-off line is backed by the transcript it names
-/// ([`backs_at`]), as the hooks' caller answers it (from a memo of lines it checked).
-pub type Backed<'f> = &'f dyn Fn(&SignOffLine<'_, '_>) -> bool;
-
-/// As [`on_record`], with a done goal's latest sign-off also asked of `backed`: a
-/// hand-typed line naming no transcript leaves it off record.
-pub fn on_record_backed(plan: &Plan<'_>, goal: &Goal<'_>, backed: Backed<'_>) -> bool {
     let status = goal.status();
     let mut older = plan.events(&goal.id).rev();
-    let Some((on, entry, latest)) = older
+    let Some((on, latest)) = older
         .by_ref()
-        .find_map(|(entry, e)| Some((record_verdict(status, &e)?, entry, e)))
+        .find_map(|(_, e)| Some((record_verdict(status, &e)?, e)))
     else {
         return false;
     };
     on && !older.any(|(_, e)| replays(&latest, &e))
-        && (!matches!(latest, Event::SignedOff { .. })
-            || backed(&SignOffLine {
-                stamp: entry.stamp,
-                text: entry.text,
-                event: &latest,
-            }))
 }
 
 /// Whether sign-off `latest` names the transcript an older sign-off, `earlier`,
@@ -348,6 +324,14 @@ fn same_record(a: Record<'_>, b: Record<'_>) -> bool {
 
 /// Decides whether `goal` is proven. `facts` answers for a transcript path.
 pub fn check(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proof {
+    check_with(plan, goal, Some(facts))
+}
+
+/// As [`check`], from plan.md's lines alone (`facts` `None`): a done goal with a
+/// sign-off line that names a transcript for its contract is taken at its word.
+/// What the hooks show: a goal marked done by hand is still caught, a forged or
+/// replayed transcript is left to `show`, `lint`, `doctor`, `audit` and the gate.
+fn check_with(plan: &Plan<'_>, goal: &Goal<'_>, facts: Option<&dyn Fn(&str) -> Facts>) -> Proof {
     let id = goal.id.as_ref();
     match goal.status() {
         Status::Open | Status::Active => Proof::Unfinished,
@@ -380,7 +364,7 @@ fn unproven(why: impl Into<String>, hint: impl Into<String>) -> Proof {
 
 /// A done goal is proven by its latest sign-off: the log around it, the record it
 /// names, then the transcript there, in that order; the first objection decides.
-fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proof {
+fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: Option<&dyn Fn(&str) -> Facts>) -> Proof {
     let id = goal.id.as_ref();
     if let Some(from) = imported_from(plan, id) {
         return imported(plan, goal, from);
@@ -400,6 +384,11 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: &dyn Fn(&str) -> Facts) -> Proo
                 again.as_str(),
             ));
         }
+        let Some(facts) = facts else {
+            return Ok(Proof::Proven {
+                warnings: warnings(sign_off.judged, &Header::default()),
+            });
+        };
         let header = read_transcript(record, facts, &again)?;
         transcript_agrees(goal, &sign_off, record, &header, &again)?;
         Ok(Proof::Proven {
@@ -917,13 +906,6 @@ impl<'a> Plan<'a> {
     /// live goal depends on. Archived goals are most of a long plan, and each proven
     /// one costs a transcript read, on every prompt.
     pub fn prove_live(&mut self, facts: &dyn Fn(&str) -> Facts) {
-        self.prove_live_backed(facts, &|_| true);
-    }
-
-    /// As [`Plan::prove_live`], with the latest sign-off line of each archived goal
-    /// the log leaves on record asked of `backed` (the hooks answer it from a memo
-    /// of the lines whose transcripts they checked): one it refuses is proven in full.
-    pub fn prove_live_backed(&mut self, facts: &dyn Fn(&str) -> Facts, backed: Backed<'_>) {
         let needed: std::collections::HashSet<&str> = self
             .live()
             .flat_map(|g| g.depends_on.iter().copied())
@@ -932,8 +914,25 @@ impl<'a> Plan<'a> {
         // marked finished and moved there by hand is still work, and a long archive's
         // transcripts are not read on every hook.
         self.prove_where(facts, |plan, g| {
-            !g.archived || needed.contains(g.id.as_ref()) || !on_record_backed(plan, g, backed)
+            !g.archived || needed.contains(g.id.as_ref()) || !on_record(plan, g)
         });
+    }
+
+    /// As [`Plan::prove_live`], from plan.md's lines alone ([`check_with`]): what
+    /// the hooks, `plan inject` and `plan statusline` show, reading no transcript.
+    pub fn prove_lines(&mut self) {
+        let needed: std::collections::HashSet<&str> = self
+            .live()
+            .flat_map(|g| g.depends_on.iter().copied())
+            .collect();
+        let proofs = self
+            .goals
+            .iter()
+            .filter(|g| g.status().is_finished())
+            .filter(|g| !g.archived || needed.contains(g.id.as_ref()) || !on_record(self, g))
+            .map(|g| (g.line, check_with(self, g, None)))
+            .collect();
+        self.proofs = Some(proofs);
     }
 
     fn prove_where(

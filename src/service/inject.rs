@@ -25,7 +25,7 @@ pub fn block(env: &Env, holder: Option<&str>) -> Result<String> {
         return Ok(limited(with_claims(view.injection, claims)));
     }
     let src = ctx.store.read()?;
-    let plan = ctx.read(&src);
+    let plan = ctx.read_lines(&src);
     Ok(limited(with_claims(
         hook::injection(&ctx.prompt_root(), &plan),
         claims,
@@ -37,7 +37,7 @@ pub fn json(env: &Env, holder: Option<&str>) -> Result<String> {
     let ctx = env.ctx()?;
     let claims = claim_lines(ctx, holder)?;
     let src = ctx.store.read()?;
-    let plan = ctx.read(&src);
+    let plan = ctx.read_lines(&src);
     let text = with_claims(hook::injection(&ctx.prompt_root(), &plan), claims);
     let view = blocks::injection_view(&plan, text);
     Ok(serde_json::to_string_pretty(&view)?)

@@ -1162,7 +1162,6 @@ fn a_task_using_a_goal_id_in_passing_is_not_refused() {
 // cleared` line to plan.md by hand, ends the loop with no word while plan.md has
 // work left.
 #[test]
-#[ignore = "open: loop.json's counts back an ending the agent wrote into the same file"]
 fn an_edited_loop_state_with_matching_counts_does_not_end_the_loop_in_silence() {
     type Edit = fn(&mut serde_json::Value);
     let edits: [(&str, Edit); 4] = [

@@ -184,7 +184,8 @@ fn a_record_relabelled_for_another_goal_is_unproven() {
         let run = f.t.run(surface);
         assert_ne!(run.code, 0, "plan {surface:?} passes:\n{}", run.stdout);
     }
-    // The hooks read transcripts too: the status line and the injection say so.
+    // The status line and the injection read plan.md's lines alone (issue 34): the
+    // line names a transcript for the goal's contract, so they take it at its word.
     insta::assert_snapshot!(shown(&f.t, &f.t.ok(&["statusline"])));
     insta::assert_snapshot!(shown(&f.t, &f.t.ok(&["inject"])));
 }

@@ -867,3 +867,36 @@ fn a_sign_off_reopen_cycle_does_not_hide_weakened_tests_from_strict() {
         &t.run(&["audit", "--base", &base, "--strict"]).code(1)
     ));
 }
+
+// Issue 34: the hooks take a sign-off line at its word (they read no transcript),
+// so a transcript edited after its sign-off is for the gate to catch, as `plan
+// audit` does on the branch.
+#[test]
+fn a_transcript_changed_after_its_sign_off_fails_the_gate() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    sign_off(&t);
+    let md = t.plan_md();
+    let path = md
+        .lines()
+        .find(|l| l.contains("ship signed off"))
+        .and_then(|l| l.rsplit_once(": "))
+        .and_then(|(_, record)| record.split('#').next())
+        .expect("a sign-off line naming its transcript")
+        .to_string();
+    t.write(
+        &path,
+        t.read(&path)
+            .replace("- verdict: accept", "- verdict: accept "),
+    );
+    t.commit_all("ship it");
+    let run = t.run(&["audit", "--base", &base]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("was changed after the sign-off"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}

@@ -153,8 +153,22 @@ fn the_loop_lets_go_with_goal_budget_when_only_budget_limited_goals_remain() {
         status["budget_limited"],
         serde_json::json!(["stuck", "next"])
     );
-    // An ended loop holds nobody.
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    // An ended loop holds nobody; plan.md does not record this ending, so the stop
+    // says the loop ended rather than nothing (issue 34).
+    let later = t.stop_hook("s1").answer();
+    assert!(later.get("decision").is_none(), "{later}");
+    assert!(
+        later["systemMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("plan: the work loop has ended"),
+        "{later}"
+    );
+    assert_eq!(
+        events(&t, "loop_let_go").len(),
+        1,
+        "the ending recorded again"
+    );
 
     // A new budget for one goal takes the loop up again, on that goal, and is
     // logged in plan.md.

@@ -422,10 +422,10 @@ fn b_hidden(t: &Test, extra_log: &str) {
 /// reopen, no transcript: `plan audit` says "its transcript … is missing", but the
 /// hooks checked an archived goal on its log lines alone, so the status line, the
 /// injection and the stop guard counted nothing and let the loop end. No log-only
-/// check tells this line from a real one: now the hooks check each archived goal's
-/// latest sign-off line against the transcript it names (`proof::backs_at`) once,
-/// and remember the lines that passed (`cache::lines`), so the line is refused and
-/// `b` proven in full.
+/// check tells this line from a real one, and the status line and the injection
+/// read plan.md's lines alone (issue 34). The stop that would end the loop for want
+/// of work reads every finished goal's record first, so the line is refused there,
+/// `b` is work, and the loop goes on.
 #[test]
 fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
     let t = two_goals_looping();
@@ -435,13 +435,7 @@ fn a_forged_sign_off_line_hides_an_archived_goal_from_the_hooks() {
     b_hidden(&t, &format!("\n{}\n", forged_sign_off(&t)));
     let audit = t.run(&["audit"]).code(1);
     insta::assert_snapshot!(shown(&t, &audit));
-    let statusline = t.ok(&["statusline"]).stdout;
-    let inject = t.ok(&["inject"]).stdout;
     let answer = stop(&t, "s1");
-    assert!(
-        statusline.contains("unproven") && inject.contains("remaining work: b"),
-        "hooks fooled by a forged sign-off line:\nstatusline: {statusline}\ninject: {inject}\nstop: {answer}"
-    );
     assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
 }
 
@@ -466,9 +460,9 @@ fn forged_sign_off(t: &Test) -> String {
 }
 
 /// The same forgery in a plan long enough for the hooks' cut reader, beside `a`,
-/// signed off and archived by `plan archive`: `b` is counted, `a` is not, and not
-/// after an edit in place either, when `a`'s line is answered from the memo of
-/// checked lines (`.git/plan/cache/lines.bin`) rather than its transcript.
+/// signed off and archived by `plan archive`: the status line and the injection
+/// take both lines at their word (plan.md's lines alone), and the stop of the
+/// running loop still holds, after an edit in place too.
 #[test]
 fn a_forged_sign_off_line_is_caught_in_a_long_plan_and_an_honest_one_is_not() {
     let t = two_goals_looping();
@@ -504,7 +498,6 @@ fn a_forged_sign_off_line_is_caught_in_a_long_plan_and_an_honest_one_is_not() {
         assert_eq!(answer["decision"], "block", "the loop let go: {answer}");
     };
     counted(&t);
-    assert!(t.root().join(".git/plan/cache/lines.bin").exists());
     t.ok(&["tick", "filler", "1"]);
     counted(&t);
 }

@@ -155,8 +155,10 @@ fn a_loop_that_ran_out_of_work_stays_ended_for_a_new_session() {
     t.ok(&["goal", "status"]).stdout_has("work loop ended");
 }
 
-/// A loop the stop hook ended itself (its budget spent) stays ended, and its later
-/// stops are let go in silence: the counts back the ending.
+/// A loop the stop hook ended itself (its budget spent) stays ended. plan.md does
+/// not record a spent budget and loop.json's counts are the agent's to write, so
+/// its later stops are let go saying why, never in silence, and the ending is not
+/// recorded as a new event.
 #[test]
 fn a_loop_that_spent_its_budget_stays_ended() {
     let t = Test::new().plan(PLAN);
@@ -164,7 +166,17 @@ fn a_loop_that_spent_its_budget_stays_ended() {
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     let end = t.stop_hook("s1").stdout;
     assert!(end.contains("budget of 1 continuation is spent"), "{end}");
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    let events = t.ok(&["events"]).stdout;
+    let again = t.stop_hook("s1").stdout;
+    assert!(
+        again.contains("the work loop has ended") && !again.contains("\"block\""),
+        "{again}"
+    );
+    assert_eq!(
+        t.ok(&["events"]).stdout,
+        events,
+        "the same ending recorded again"
+    );
     t.ok(&["goal", "status"]).stdout_has("work loop ended");
 }
 

@@ -71,6 +71,15 @@ fn record_of(t: &Test) -> (String, String) {
 
 /// Asserts `ship` is unproven everywhere it shows, with `why` in the reason.
 fn unproven_everywhere(t: &Test, why: &str) {
+    unproven_where_transcripts_are_read(t, why);
+    t.ok(&["inject"]).stdout_has("still remaining work: ship");
+    t.ok(&["statusline"]).stdout_has("⚠ 1 unproven");
+}
+
+/// As [`unproven_everywhere`], for a fault only the transcript shows: the hooks,
+/// `plan inject` and `plan statusline` read plan.md's lines alone (issue 34), so
+/// `show`, `lint`, `doctor`, `audit` and the commands that act on the goal catch it.
+fn unproven_where_transcripts_are_read(t: &Test, why: &str) {
     t.ok(&["show", "--all"])
         .stdout_has("⚠ unproven: ")
         .stdout_has(why);
@@ -84,8 +93,6 @@ fn unproven_everywhere(t: &Test, why: &str) {
     t.run(&["audit"])
         .code(1)
         .stdout_has("⚠ ship (done): unproven");
-    t.ok(&["inject"]).stdout_has("still remaining work: ship");
-    t.ok(&["statusline"]).stdout_has("⚠ 1 unproven");
     // Its dependant cannot start on it.
     t.run(&["start", "later"])
         .code(2)
@@ -170,7 +177,7 @@ fn a_forged_transcript_path_or_hash_is_unproven() {
             "- 2026-06-15 14:30 ship signed off (verify passed, judge claude:opus accept, contract {fp}): .plan/judge/ship-fake.md#0123456789ab\n"
         );
     t.write("plan.md", &forged);
-    unproven_everywhere(&t, "was changed after the sign-off");
+    unproven_where_transcripts_are_read(&t, "was changed after the sign-off");
     // A path outside the judge directory proves nothing either.
     t.write(
         "plan.md",
@@ -189,9 +196,9 @@ fn an_edited_or_deleted_transcript_is_unproven() {
         &path,
         text.replace("- verdict: accept", "- verdict: accept "),
     );
-    unproven_everywhere(&t, "was changed after the sign-off");
+    unproven_where_transcripts_are_read(&t, "was changed after the sign-off");
     std::fs::remove_file(t.path(&path)).unwrap();
-    unproven_everywhere(&t, "is missing");
+    unproven_where_transcripts_are_read(&t, "is missing");
 }
 
 #[test]

@@ -99,14 +99,14 @@ fn proof(t: &Test) -> (String, String) {
     )
 }
 
-/// Every surface finds ship unproven, for `why`.
+/// Every surface that reads transcripts finds ship unproven, for `why`: the status
+/// line reads plan.md's lines alone (issue 34), `show` and the gate read the record.
 fn unproven_everywhere(t: &Test, why: &str) {
     let (state, proof) = proof(t);
     assert_eq!(state, "unproven", "a forged record proves ship: {proof}");
     assert!(proof.contains(why), "{proof}");
     let run = t.run(&["audit", "--strict", "--base", "HEAD~1"]);
     assert_ne!(run.code, 0, "audit passes:\n{}{}", run.stdout, run.stderr);
-    t.ok(&["statusline"]).stdout_has("⚠ 1 unproven");
 }
 
 /// A sign-off the fake judge rejects, and its transcript's text with the header's
