@@ -70,10 +70,10 @@ pub(super) fn found(
         if !entry_file && !line.in_main && is_exit(lang, code, &imports) && !fails_loudly(code) {
             exits.push(code);
         }
-        if is_skip(lang, code) {
+        if is_skip(lang, code, &imports) {
             skips.push(code);
         }
-        if inspects_frames(lang, code) {
+        if inspects_frames(lang, code, &imports) {
             frames.push(code);
         }
         if patches_module(lang, code, &imports) {
@@ -576,6 +576,7 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
                 || names.iter().any(|n| n.contains('.') && mentions(code, n))
                 || fetched
                 || code.starts_with("raise SystemExit")
+                || calls(code, "SystemExit")
                 || (code.contains("__import__(") && code.contains("exit"))
                 || (code.contains("excepthook") && assigns(code))
                 || code.starts_with("@atexit.register")
@@ -610,20 +611,99 @@ fn mentions(code: &str, name: &str) -> bool {
 
 /// Whether an exit call's status is a failure written out (`sys.exit(1)`,
 /// `sys.exit("bad input")`, `process.exit(2)`): a command-line helper's honest way to
-/// stop, which can only turn a check red, never green.
+/// stop, which can only turn a check red, never green. Only when the line holds that
+/// one exit, as a statement of its own (after an `if …:` at most), with a literal
+/// status no operator can turn into 0: `sys.exit(1) if False else sys.exit(0)`,
+/// `exit(1) or exit(0)` and `sys.exit("no" and 0)` can all end green.
 fn fails_loudly(code: &str) -> bool {
     let lower = code.to_ascii_lowercase();
-    let Some(at) = lower.find("exit(") else {
+    let exits = lower.matches("exit(").count() + lower.matches("abort(").count();
+    let Some(at) = lower.find("exit(").filter(|_| exits == 1) else {
         return false;
     };
-    let arg = code[at + "exit(".len()..].trim_start();
-    let digits = arg.bytes().take_while(u8::is_ascii_digit).count();
-    if digits > 0 {
-        let closed = arg[digits..].trim_start().starts_with(')');
-        return closed && arg[..digits].bytes().any(|b| b != b'0');
+    let callee = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == ':';
+    let start = code[..at].rfind(|c: char| !callee(c)).map_or(0, |i| i + 1);
+    let prefix = code[..start].trim();
+    let header = ["if ", "if(", "elif ", "else", "except", "} else"]
+        .iter()
+        .any(|h| prefix.starts_with(h))
+        && prefix.ends_with([':', ')', '{']);
+    if !(prefix.is_empty() || prefix == "raise" || header) {
+        return false;
     }
-    let quoted = arg.starts_with('"') || arg.starts_with('\'');
-    quoted && !code.contains(" if ")
+    let open = at + "exit".len();
+    let Some(close) = closing(code, open) else {
+        return false;
+    };
+    let rest = code[close + 1..].trim().trim_start_matches(';').trim();
+    if !(rest.is_empty() || rest == "}") {
+        return false;
+    }
+    let arg = code[open + 1..close].trim();
+    if !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit()) {
+        return arg.bytes().any(|b| b != b'0');
+    }
+    let bare = arg.trim_start_matches(['f', 'b', 'r', 'F', 'B', 'R']);
+    let quoted = bare.starts_with('"') || bare.starts_with('\'');
+    // Outside its strings the message may be joined (`"bad: " + msg`), not chosen.
+    let ops = unquote(arg);
+    quoted
+        && ![" or ", " and ", " if ", " else ", "||", "&&", "?", "??"]
+            .iter()
+            .any(|op| ops.contains(op))
+}
+
+/// Where the bracket opened at byte `open` of `code` closes, strings skipped.
+fn closing(code: &str, open: usize) -> Option<usize> {
+    let b = code.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'' | b'`') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `code` with the inside of its string literals left out.
+fn unquote(code: &str) -> String {
+    let mut out = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = code.chars();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(_) if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => {
+                quote = None;
+                out.push(c);
+            }
+            Some(_) => {}
+            None => {
+                if matches!(c, '"' | '\'' | '`') {
+                    quote = Some(c);
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// Whether `code` is an assignment (`=`, not `==`, `<=`, `>=`, `!=`).
@@ -636,15 +716,32 @@ fn assigns(code: &str) -> bool {
     })
 }
 
-fn is_skip(lang: Lang, code: &str) -> bool {
+fn is_skip(lang: Lang, code: &str, imports: &Imports) -> bool {
     match lang {
         Lang::Python => {
+            // pytest's own exceptions, raised by their class rather than through
+            // `pytest.skip()`, under any name they were imported as.
+            let outcome = |full: &str| {
+                (full.starts_with("_pytest") || full.starts_with("pytest"))
+                    && ["Skipped", "XFailed", "Exit", "skip", "xfail"]
+                        .iter()
+                        .any(|n| full.ends_with(&format!(".{n}")))
+            };
             code.contains("SkipTest")
                 || calls(code, "pytest.skip")
                 || calls(code, "pytest.xfail")
                 || calls(code, "pytest.exit")
+                || mentions(code, "pytest.skip")
+                || mentions(code, "pytest.xfail")
+                || code.contains("skip.Exception")
+                || code.contains("xfail.Exception")
+                || code.contains("_pytest.outcomes.")
                 || code.contains("unittest.skip")
                 || code.contains(".skipTest(")
+                || imports.names.iter().any(|(local, full)| {
+                    outcome(full)
+                        && (calls(code, local) || code.starts_with(&format!("raise {local}")))
+                })
         }
         Lang::Js => code.contains("this.skip(") || code.contains("ctx.skip("),
         Lang::Go => code.contains(".SkipNow(") || code.contains(".Skip("),
@@ -652,23 +749,52 @@ fn is_skip(lang: Lang, code: &str) -> bool {
     }
 }
 
-fn inspects_frames(lang: Lang, code: &str) -> bool {
+fn inspects_frames(lang: Lang, code: &str, imports: &Imports) -> bool {
     match lang {
-        Lang::Python => [
-            "inspect.currentframe",
-            "inspect.stack(",
-            "inspect.getouterframes",
-            "inspect.trace(",
-            "sys._getframe",
-            "traceback.extract_stack",
-            "traceback.walk_stack",
-            ".f_back",
-            ".f_locals",
-            ".f_globals",
-            "gc.get_referrers",
-        ]
-        .iter()
-        .any(|n| code.contains(n)),
+        Lang::Python => {
+            const FRAMES: [&str; 10] = [
+                "inspect.currentframe",
+                "inspect.stack",
+                "inspect.getouterframes",
+                "inspect.getframeinfo",
+                "inspect.trace",
+                "sys._getframe",
+                "traceback.extract_stack",
+                "traceback.walk_stack",
+                "traceback.format_stack",
+                "gc.get_referrers",
+            ];
+            // The same functions under the names an import gave them.
+            let aliased = FRAMES.iter().any(|f| {
+                let (module, name) = f.split_once('.').unwrap_or(("", f));
+                imports
+                    .modules
+                    .iter()
+                    .any(|(local, m)| m == module && calls(code, &format!("{local}.{name}")))
+                    || imports
+                        .names
+                        .iter()
+                        .any(|(local, full)| full == f && calls(code, local))
+            });
+            aliased
+                || [
+                    "inspect.currentframe",
+                    "inspect.stack(",
+                    "inspect.getouterframes",
+                    "inspect.trace(",
+                    "sys._getframe",
+                    "traceback.extract_stack",
+                    "traceback.walk_stack",
+                    ".f_back",
+                    ".f_locals",
+                    ".f_globals",
+                    ".tb_frame",
+                    ".code_context",
+                    "gc.get_referrers",
+                ]
+                .iter()
+                .any(|n| code.contains(n))
+        }
         Lang::Js => {
             code.contains("arguments.callee")
                 || code.contains(".caller")
@@ -691,6 +817,19 @@ fn patches_module(lang: Lang, code: &str, imports: &Imports) -> bool {
                 .next()
                 .is_some_and(|t| imported(t.trim(), imports));
     };
+    // A module replaced, or patched, through the table of loaded modules.
+    let sys_names = imports
+        .modules
+        .iter()
+        .filter(|(_, m)| *m == "sys")
+        .map(|(l, _)| l.as_str());
+    if lang == Lang::Python
+        && sys_names
+            .chain(["sys"])
+            .any(|l| target.starts_with(&format!("{l}.modules[")))
+    {
+        return true;
+    }
     let mut parts = target.split('.');
     let Some(root) = parts.next() else {
         return false;
@@ -1024,6 +1163,26 @@ fn constant_expr(s: &str) -> Option<&'static str> {
     const BOOLEAN: &[&str] = &[
         "==", "!=", "<", ">", "!", "not ", "True", "False", "true", "false", " and ", " or ",
     ];
+    if let Some(inner) = s.strip_prefix("bool(").and_then(|r| r.strip_suffix(')')) {
+        let inner = inner.trim();
+        if inner.bytes().all(|b| b.is_ascii_digit()) && !inner.is_empty() {
+            return Some(if inner.bytes().all(|b| b == b'0') {
+                "False"
+            } else {
+                "True"
+            });
+        }
+        return constant_expr(inner);
+    }
+    // `True or x` is true whatever x is, and so is `x or True` to an `if`.
+    for or in [" or ", "||"] {
+        if s.contains(or)
+            && s.split(or)
+                .any(|p| matches!(p.trim(), "True" | "true" | "(True)" | "(true)"))
+        {
+            return Some(if or == " or " { "True" } else { "true" });
+        }
+    }
     match s {
         "True" => return Some("True"),
         "False" => return Some("False"),
@@ -1205,6 +1364,52 @@ mod tests {
         ] {
             assert_eq!(py(stub, forced).len(), 1, "{forced}");
         }
+    }
+
+    /// Dodges of each rule: an exit behind a second exit or an operator, a
+    /// SystemExit held in a variable, pytest's skip exception raised by its class, a
+    /// frame read through an imported name, a module patched through `sys.modules`,
+    /// a comparison that returns a constant through `bool(1)` or `True or …`.
+    #[test]
+    fn dodges_of_each_rule_are_found() {
+        let stub = "def f(x):\n    return 1\n";
+        let mut missed = Vec::new();
+        for dodge in [
+            "import sys\ndef f(x):\n    sys.exit(1) if False else sys.exit(0)\n",
+            "def f(x):\n    exit(1) or exit(0)\n",
+            "import sys\ndef f(x):\n    sys.exit(1); sys.exit(0)\n",
+            "import sys\ndef f(x):\n    sys.exit(1) if x else None\n",
+            "import sys\ndef f(x):\n    sys.exit(\"no\" and 0)\n",
+            "import sys\ndef f(x):\n    sys.exit(1 and 0)\n",
+            "def f(x):\n    err = SystemExit(0)\n    raise err\n",
+            "import pytest\ndef f(x):\n    raise pytest.skip.Exception(\"later\")\n",
+            "from _pytest.outcomes import Skipped\ndef f(x):\n    raise Skipped(\"later\")\n",
+            "from inspect import stack\ndef f(x):\n    return stack()[1].code_context[0]\n",
+            "import inspect as ins\ndef f(x):\n    return ins.stack()[1]\n",
+            "import sys\nsys.modules[\"time\"].perf_counter = lambda: 0.0\ndef f(x):\n    return 1\n",
+            "class R:\n    def __eq__(self, other):\n        return bool(1)\n",
+            "class R:\n    def __eq__(self, other):\n        return True or other\n",
+        ] {
+            let got = py(stub, dodge);
+            if got.len() != 1 {
+                missed.push(format!("{dodge}: {got:?}"));
+            }
+        }
+        for honest in [
+            "import sys\ndef f(x):\n    if not x: sys.exit(2)\n    return 1\n",
+            "import sys\ndef f(x):\n    if not x:\n        sys.exit(\"usage: f X\")\n    return 1\n",
+            "import argparse\ndef f(x):\n    p = argparse.ArgumentParser()\n    p.error(\"bad\")\n",
+            "import functools\n@functools.lru_cache(maxsize=None)\ndef f(x):\n    return x * 2\n",
+            "class R:\n    def __init__(self):\n        self.n = 0\n    def f(self, x):\n        self.n += 1\n        return self.n\n    def __eq__(self, other):\n        return isinstance(other, R) and self.n == other.n\n",
+            "import sys\ndef f(x):\n    return 1\nif __name__ == \"__main__\":\n    sys.exit(f(sys.argv))\n",
+            "def f(x):\n    try:\n        return int(x)\n    except SystemExit:\n        raise\n",
+        ] {
+            let got = py(stub, honest);
+            if !got.is_empty() {
+                missed.push(format!("honest {honest}: {got:?}"));
+            }
+        }
+        assert!(missed.is_empty(), "{missed:#?}");
     }
 
     #[test]
