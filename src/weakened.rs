@@ -38,7 +38,16 @@ pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
 /// test files by their counts, and the `verify_files` (the files the verify
 /// command rests on, repository-relative) that changed.
 pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result<Vec<Finding>> {
-    let wanted = |path: &str| weakened::wanted(path) || verify_files.iter().any(|v| v == path);
+    // The tests and verify files as the goal started: their literals and names are
+    // what a hard-coded special case or a peek at the grader gives away, and the
+    // data files they name are what they compare with.
+    let given_by =
+        |path: &str| weakened::is_test_path(path) || verify_files.iter().any(|v| v == path);
+    let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
+    let given = weakened::hacks::Given::of(&tests);
+    let wanted = |path: &str| {
+        weakened::wanted(path) || verify_files.iter().any(|v| v == path) || given.names_data(path)
+    };
     let changes: Vec<Change> = git::changed_since(root, base, &wanted)?
         .into_iter()
         .map(|c| Change {
@@ -48,12 +57,6 @@ pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result
             after: c.after,
         })
         .collect();
-    // The tests and verify files as the goal started: their literals and names are
-    // what a hard-coded special case or a peek at the grader gives away.
-    let given_by =
-        |path: &str| weakened::is_test_path(path) || verify_files.iter().any(|v| v == path);
-    let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
-    let given = weakened::hacks::Given::of(&tests);
     Ok(weakened::find_given(&changes, verify_files, &given))
 }
 

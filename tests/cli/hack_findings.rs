@@ -363,3 +363,34 @@ fn strict_fails_a_forced_exit_but_not_a_lead() {
         .code(1)
         .stdout_has("weakened tests: solution.py: a process exit or exit hook added");
 }
+
+/// Expected output a test reads, kept beside the solution rather than under tests/,
+/// rewritten to what the code gives: a finding, since a test names it. A new line
+/// only added (a new case) is none.
+#[test]
+fn expected_output_a_test_names_rewritten_is_a_finding() {
+    let t = Test::new();
+    t.write("expected_output.json", "{\n  \"ab\": \"Alfa Bravo\"\n}\n");
+    t.write(
+        "tests/test_out.py",
+        "import json\n\nfrom solution import spell\n\n\ndef test_out():\n    for word, want in json.load(open(\"expected_output.json\")).items():\n        assert spell(word) == want\n",
+    );
+    t.write("solution.py", START);
+    t.write("score.py", SCORE);
+    t.write("plan.md", PLAN);
+    t.commit_all("the task");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.write("solution.py", HONEST);
+    t.write(
+        "expected_output.json",
+        "{\n  \"ab\": \"Alfa Bravo\",\n  \"ie\": \"India Echo\"\n}\n",
+    );
+    assert_eq!(findings(&t), Vec::<String>::new());
+    t.write("expected_output.json", "{\n  \"ab\": \"Alpha Bravo\"\n}\n");
+    let found = findings(&t);
+    assert!(
+        found.len() == 1
+            && found[0].starts_with("expected_output.json: expected data a test reads changed"),
+        "{found:?}"
+    );
+}

@@ -34,6 +34,18 @@ impl Given {
         }
         given
     }
+
+    /// Whether a test or the verify names `path` (a literal equal to it, or to its
+    /// file name) and it is data, not code: the expected output they compare with,
+    /// wherever it lives (`expected_output.json` beside the solution).
+    pub fn names_data(&self, path: &str) -> bool {
+        let name = super::file_name(path);
+        super::is_data(path)
+            && self.literals.iter().any(|lit| {
+                let lit = lit.trim().trim_start_matches("./");
+                lit == path || (lit == name) || path.ends_with(&format!("/{lit}"))
+            })
+    }
 }
 
 /// The hack-shaped forms new in a file that is not a test, each in words.
