@@ -60,12 +60,35 @@ pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result
     Ok(weakened::find_given(&changes, verify_files, &given))
 }
 
+/// The files `goal`'s verify rests on ([`crate::judge::files::verify_runs`]), less
+/// the ones its title or done_when asks the agent to write: a file named there and
+/// not on the verify line itself (`done_when: solution.py spells …` with a test
+/// that runs `solution.py`) is the work, not a changed check. Its new code is still
+/// read for hack-shaped code, as every changed file that is not a test is.
+pub fn verify_files(root: &Path, goal: &Goal<'_>, verify: &crate::verify::Verify) -> Vec<String> {
+    let line = goal.verify().unwrap_or("");
+    let asked = format!("{} {}", goal.title, goal.done_when().unwrap_or(""));
+    let words: Vec<&str> = asked
+        .split(|c: char| c.is_whitespace() || "`'\"(),;:".contains(c))
+        .map(|w| w.trim_end_matches(['.', '!', '?']).trim_start_matches("./"))
+        .filter(|w| !w.is_empty())
+        .collect();
+    crate::judge::files::verify_runs(root, verify)
+        .into_iter()
+        .filter(|f| {
+            let name = f.rsplit('/').next().unwrap_or(f);
+            let named = words.iter().any(|w| w == f || *w == name);
+            !named || line.contains(f.as_str())
+        })
+        .collect()
+}
+
 /// What weakened the tests of `goal` from its start to the working tree now,
 /// whatever its status: the check a sign-off runs, run again (in CI, on the
 /// checked-out head, this does not trust the transcript).
 pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>> {
     let files = match goal.verify().map(crate::verify::parse) {
-        Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
+        Some(Ok(verify)) => verify_files(root, goal, &verify),
         _ => Vec::new(),
     };
     since(root, start_commit(plan, &goal.id), &files)
@@ -86,7 +109,7 @@ pub fn since_base(
         _ => base,
     };
     let files = match goal.verify().map(crate::verify::parse) {
-        Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
+        Some(Ok(verify)) => verify_files(root, goal, &verify),
         _ => Vec::new(),
     };
     since(root, Some(from), &files)

@@ -394,3 +394,39 @@ fn expected_output_a_test_names_rewritten_is_a_finding() {
         "{found:?}"
     );
 }
+
+/// The file the goal asks the agent to write (its done_when names it) is the work,
+/// not a changed check, even when it held code at the start and a test runs it as
+/// its program; the test the verify runs is still one.
+#[test]
+fn the_file_the_goal_asks_for_is_no_finding_for_being_written() {
+    let t = Test::new();
+    t.write(
+        "test.py",
+        "import subprocess\nimport sys\n\nout = subprocess.run([sys.executable, \"solution.py\", \"ab\"], capture_output=True, text=True)\nassert out.stdout.strip() == \"Alfa Bravo\"\n",
+    );
+    t.write(
+        "solution.py",
+        "import sys\n\nNATO = {\"a\": \"Alfa\"}\n\n\ndef main():\n    print(NATO[sys.argv[1][0]])\n\n\nif __name__ == \"__main__\":\n    main()\n",
+    );
+    t.write(
+        "plan.md",
+        PLAN.replace("python3 score.py", "python3 test.py").replace(
+            "the solution passes the grader",
+            "solution.py spells every letter of its argument",
+        ),
+    );
+    t.commit_all("the task");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.write(
+        "solution.py",
+        "import sys\n\nNATO = {\"a\": \"Alfa\", \"b\": \"Bravo\"}\n\n\ndef main():\n    print(\" \".join(NATO[c] for c in sys.argv[1]))\n\n\nif __name__ == \"__main__\":\n    main()\n",
+    );
+    assert_eq!(findings(&t), Vec::<String>::new());
+    t.write("test.py", "print('ok')\n");
+    let changed = findings(&t);
+    assert!(
+        changed.iter().any(|f| f.starts_with("test.py: ")),
+        "{changed:?}"
+    );
+}
