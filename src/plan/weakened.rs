@@ -11,6 +11,7 @@ use serde::Serialize;
 mod checks;
 mod forms;
 pub mod hacks;
+pub mod kinds;
 mod reach;
 mod runner;
 
@@ -147,13 +148,14 @@ impl fmt::Display for Finding {
 }
 
 impl Finding {
-    /// Reads back what [`Finding`]'s `Display` wrote. `what` never holds `": "`, so
-    /// the last one ends the path.
+    /// Reads back what [`Finding`]'s `Display` wrote, or [`kinds::tagged`] (the
+    /// kinds after it are left off: they are read from the words again). `what`
+    /// never holds `": "`, so the last one ends the path.
     pub fn parse(line: &str) -> Option<Finding> {
         let (path, what) = line.rsplit_once(": ")?;
         Some(Finding {
             path: path.to_string(),
-            what: what.to_string(),
+            what: kinds::strip(what).to_string(),
         })
     }
 }

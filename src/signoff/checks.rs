@@ -186,7 +186,8 @@ pub(super) fn weakened_tests(
     let found = weakened::since(&repo.root, start, &files)?;
     for finding in &found {
         crate::out::warn(&format!(
-            "plan: warning: weakened tests since the goal started: {finding}"
+            "plan: warning: weakened tests since the goal started: {}",
+            crate::plan::weakened::kinds::tagged(finding)
         ));
     }
     Ok(found)

@@ -278,8 +278,9 @@ fn a_hack_finding_is_reported_like_a_weakened_test() {
         t.ok(&["show", "solve", "--json"]).json()["weakened_tests"],
         json!([{ "path": "solution.py", "what": what }])
     );
-    t.ok(&["audit"])
-        .stdout_has(&format!("  weakened tests: solution.py: {what}\n"));
+    t.ok(&["audit"]).stdout_has(&format!(
+        "  weakened tests: solution.py: {what} [constant-function, low]\n"
+    ));
 }
 
 /// A test that runs the solution as its program (`subprocess.run([python,
@@ -326,6 +327,7 @@ fn started_with_claude() -> Test {
     t.write("score.py", SCORE);
     t.write("tests/test_solution.py", TESTS);
     t.write("solution.py", START);
+    t.write("tests/golden/spelled.json", "{\"ab\": \"Alfa Bravo\"}\n");
     t.write("plan.md", PLAN);
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.commit_all("the task");
@@ -429,4 +431,127 @@ fn the_file_the_goal_asks_for_is_no_finding_for_being_written() {
         changed.iter().any(|f| f.starts_with("test.py: ")),
         "{changed:?}"
     );
+}
+
+/// Each part of a finding has a kind and a confidence, with the file and the line
+/// it quotes: `show --json`'s `findings`, and the tags after each line elsewhere.
+#[test]
+fn each_finding_has_a_kind_and_a_confidence() {
+    let t = started();
+    let hack = HONEST.replace(
+        "def valid(n):\n",
+        "def valid(n):\n    import sys\n    sys.exit(0)\n    valid.calls = getattr(valid, \"calls\", 0) + 1\n",
+    );
+    let exit_line = hack
+        .lines()
+        .position(|l| l.contains("sys.exit(0)"))
+        .unwrap()
+        + 1;
+    let state_line = hack
+        .lines()
+        .position(|l| l.contains("valid.calls"))
+        .unwrap()
+        + 1;
+    t.write("solution.py", &hack);
+    let shown = t.ok(&["show", "solve", "--json"]).json();
+    let parts: Vec<(String, String, String, u64)> = shown["findings"]
+        .as_array()
+        .expect("findings is a list")
+        .iter()
+        .map(|p| {
+            assert!(p["text"].as_str().is_some_and(|s| !s.is_empty()), "{p}");
+            (
+                p["kind"].as_str().unwrap().to_string(),
+                p["confidence"].as_str().unwrap().to_string(),
+                p["file"].as_str().unwrap().to_string(),
+                p["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            (
+                "forced-exit".into(),
+                "high".into(),
+                "solution.py".into(),
+                exit_line as u64
+            ),
+            (
+                "call-state".into(),
+                "low".into(),
+                "solution.py".into(),
+                state_line as u64
+            ),
+        ]
+    );
+    t.ok(&["show", "solve"])
+        .stdout_has("[forced-exit, high; call-state, low]\n");
+    t.commit_all("done");
+    t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .find(|l| l.contains("solve signed off"))
+        .expect("a sign-off line");
+    let record = t.read(line.rsplit_once(": ").unwrap().1.split('#').next().unwrap());
+    assert!(
+        record
+            .lines()
+            .any(|l| l.starts_with("- weakened tests: solution.py: ")
+                && l.ends_with(" [forced-exit, high; call-state, low]")),
+        "{record}"
+    );
+    // Read back from the transcript, the kinds come again from the words.
+    let done = t.ok(&["show", "solve", "--json"]).json();
+    assert_eq!(done["findings"][0]["kind"], "forced-exit");
+    assert!(
+        !done["weakened_tests"][0]["what"]
+            .as_str()
+            .unwrap()
+            .ends_with(']')
+    );
+}
+
+/// `--strict`, and the gate's `--markdown`, fail the high-confidence kinds of the
+/// test side: an assertion rewritten in place, a new conftest hook, expected data
+/// rewritten.
+#[test]
+fn strict_fails_the_high_confidence_test_side_kinds() {
+    let cases: [(&str, &str, &str); 3] = [
+        ("tests/test_solution.py", "assertion-rewritten", "REWRITE"),
+        (
+            "tests/conftest.py",
+            "runner-changed",
+            "def pytest_collection_modifyitems(items):\n    items.clear()\n",
+        ),
+        (
+            "tests/golden/spelled.json",
+            "test-data-rewritten",
+            "{\"ab\": \"Alpha Bravo\"}\n",
+        ),
+    ];
+    for (path, kind, text) in cases {
+        let t = started_with_claude();
+        let base = t.git(&["rev-parse", "HEAD"]);
+        t.write("solution.py", HONEST);
+        if text == "REWRITE" {
+            t.write(
+                path,
+                TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\""),
+            );
+        } else {
+            t.write(path, text);
+        }
+        t.commit_all("done");
+        t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
+        t.commit_all("signed off");
+        t.run(&["audit", "--strict"])
+            .code(1)
+            .stdout_has(&format!("strict: weakened tests: {path}: "))
+            .stdout_has(&format!("[{kind}, high]"));
+        t.run(&["audit", "--base", base.trim(), "--strict", "--markdown"])
+            .code(1)
+            .stdout_has(&format!("{kind}, high"));
+    }
 }

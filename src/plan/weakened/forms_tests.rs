@@ -881,7 +881,7 @@ fn expected_data_a_test_names_is_found_outside_a_test_directory() {
         Some("{\"sum\": 4}\n"),
         Some("{\"sum\": 5}\n"),
     );
-    let found: Vec<String> = find_given(&[data.clone()], &[], &given)
+    let found: Vec<String> = find_given(std::slice::from_ref(&data), &[], &given)
         .iter()
         .map(ToString::to_string)
         .collect();

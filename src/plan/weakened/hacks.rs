@@ -74,39 +74,44 @@ pub(super) fn found(
     let mut state = Vec::new();
     let mut reads = Vec::new();
     let mut cased: Vec<String> = Vec::new();
+    let mut cased_at = None;
     for (i, line) in lines.iter().enumerate() {
         if !new.get(i).copied().unwrap_or(false) || line.code.trim().is_empty() {
             continue;
         }
         let code = line.code.trim();
         if !entry_file && !line.in_main && is_exit(lang, code, &imports) && !fails_loudly(code) {
-            exits.push(code);
+            exits.push((i + 1, code));
         }
         if is_skip(lang, code, &imports) {
-            skips.push(code);
+            skips.push((i + 1, code));
         }
         if inspects_frames(lang, code, &imports) {
-            frames.push(code);
+            frames.push((i + 1, code));
         }
         if patches_module(lang, code, &imports) {
-            patches.push(code);
+            patches.push((i + 1, code));
         }
         if lang == Lang::Python && keeps_state(code, line, &lines) {
-            state.push(code);
+            state.push((i + 1, code));
         }
         if reads_tests(code, given) {
-            reads.push(code);
+            reads.push((i + 1, code));
         }
         if branches_on(code) {
             for lit in literals(lang, code) {
                 let old = before.is_some_and(|b| b.contains(lit.as_str()));
                 if given.literals.contains(&lit) && !old && !cased.contains(&lit) {
+                    cased_at.get_or_insert(i + 1);
                     cased.push(lit);
                 }
             }
         }
     }
-    let quoted = |what: &str, codes: &[&str]| format!("{what} ({})", quote(codes[0]));
+    // The first line of each form, counted from 1, is where a reader looks.
+    let quoted = |what: &str, codes: &[(usize, &str)]| {
+        format!("{what} ({} at line {})", quote(codes[0].1), codes[0].0)
+    };
     if !exits.is_empty() {
         out.push(quoted(
             "a process exit or exit hook added outside a program's entry point",
@@ -139,42 +144,19 @@ pub(super) fn found(
     }
     if cased.len() >= 2 {
         out.push(format!(
-            "{} of the tests' inputs or expected outputs hard-coded in new branches or returns (e.g. {})",
+            "{} of the tests' inputs or expected outputs hard-coded in new branches or returns (e.g. {} at line {})",
             cased.len(),
-            quote(&cased[0])
+            quote(&cased[0]),
+            cased_at.unwrap_or(1)
         ));
     }
     out.extend(constant_functions(lang, before, after));
     out
 }
 
-/// The opening words of the findings above that are leads, not proof: code an
-/// honest solution can hold too (a patched module, a counter, a literal the tests
-/// also use, a constant function, a look at a file or a frame). `--strict` fails on
-/// the others (forced exits, skips from library code) and not on these alone.
-const LEADS: [&str; 6] = [
-    "reads the caller's stack frames",
-    "reads a test or grader file",
-    "assigns to an attribute of an imported module",
-    "keeps state across calls",
-    "of the tests' inputs or expected outputs hard-coded",
-    "now always returns ",
-];
-
-/// Whether every part of a finding's `what` (its parts joined by ", ") is a lead.
-pub fn leads_only(what: &str) -> bool {
-    let mut parts = 0;
-    let mut leads = 0;
-    for part in split_parts(what) {
-        parts += 1;
-        leads += usize::from(LEADS.iter().any(|l| part.contains(l)));
-    }
-    parts > 0 && parts == leads
-}
-
 /// A finding's parts: its `what` split at the ", " that join them, not at one
 /// inside a quoted piece of code.
-fn split_parts(what: &str) -> Vec<&str> {
+pub(super) fn split_parts(what: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut start, mut quoted) = (0, false);
     for (i, c) in what.char_indices() {
@@ -1455,23 +1437,6 @@ mod tests {
             found(Lang::Js, "src/add.js", Some(""), js, &Given::default()).len(),
             1
         );
-    }
-
-    #[test]
-    fn leads_are_told_from_proof() {
-        assert!(leads_only(
-            "keeps state across calls (a later call can answer differently) (`f.n += 1`)"
-        ));
-        assert!(leads_only(
-            "`valid` now always returns True where it computed its answer at the start"
-        ));
-        assert!(!leads_only(
-            "a process exit or exit hook added outside a program's entry point (`sys.exit(0)`)"
-        ));
-        assert!(!leads_only(
-            "keeps state across calls (`a, b`), a test skip raised from code that is not a test (`x`)"
-        ));
-        assert!(!leads_only("1 of 3 assertions removed"));
     }
 
     #[test]
