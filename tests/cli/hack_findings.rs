@@ -518,8 +518,11 @@ fn each_finding_has_a_kind_and_a_confidence() {
 /// rewritten.
 #[test]
 fn strict_fails_the_high_confidence_test_side_kinds() {
-    let cases: [(&str, &str, &str); 3] = [
-        ("tests/test_solution.py", "assertion-rewritten", "REWRITE"),
+    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
+    let inverted = TESTS.replace("== \"Alfa Bravo\"", "!= \"Alfa Bravo\"");
+    let cases: [(&str, &str, &str); 4] = [
+        ("tests/test_solution.py", "assertion-rewritten", &rewritten),
+        ("tests/test_solution.py", "assertion-rewritten", &inverted),
         (
             "tests/conftest.py",
             "runner-changed",
@@ -535,14 +538,7 @@ fn strict_fails_the_high_confidence_test_side_kinds() {
         let t = started_with_claude();
         let base = t.git(&["rev-parse", "HEAD"]);
         t.write("solution.py", HONEST);
-        if text == "REWRITE" {
-            t.write(
-                path,
-                TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\""),
-            );
-        } else {
-            t.write(path, text);
-        }
+        t.write(path, text);
         t.commit_all("done");
         t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
         t.commit_all("signed off");

@@ -545,11 +545,26 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
                 "exit".into(),
                 "quit".into(),
                 "atexit.register".into(),
+                "builtins.exit".into(),
+                "builtins.quit".into(),
             ];
+            // A process replaced by another (`os.execv(sys.executable, [… "pass"])`)
+            // ends with that one's status, as green as `sys.exit(0)`.
+            const EXECS: [&str; 8] = [
+                "execv", "execve", "execl", "execle", "execlp", "execlpe", "execvp", "execvpe",
+            ];
+            names.extend(EXECS.iter().map(|e| format!("os.{e}")));
             for (local, module) in &imports.modules {
                 match module.as_str() {
                     "sys" => names.push(format!("{local}.exit")),
-                    "os" => names.push(format!("{local}._exit")),
+                    "os" => {
+                        names.push(format!("{local}._exit"));
+                        names.extend(EXECS.iter().map(|e| format!("{local}.{e}")));
+                    }
+                    "builtins" => {
+                        names.push(format!("{local}.exit"));
+                        names.push(format!("{local}.quit"));
+                    }
                     "atexit" => names.push(format!("{local}.register")),
                     _ => {}
                 }
@@ -902,6 +917,28 @@ fn keeps_state(code: &str, line: &Line, lines: &[Line]) -> bool {
         return false;
     };
     if code.starts_with("global ") {
+        return true;
+    }
+    // An iterator bound at the module's top level, advanced inside a function
+    // (`next(_calls)` over `itertools.count()`): each call gets the next value.
+    let top_level = |name: &str| {
+        lines.iter().any(|l| {
+            l.funcs.is_empty()
+                && l.classes.is_empty()
+                && split_assignment(l.code.trim()).is_some_and(|(t, _)| t == name)
+        })
+    };
+    let advances = code.match_indices("next(").any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let name: String = code[at + "next(".len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            && !name.is_empty()
+            && top_level(&name)
+    });
+    if advances {
         return true;
     }
     let augmented = ["+=", "-=", "*="].iter().any(|op| code.contains(op));
@@ -1383,6 +1420,10 @@ mod tests {
             "import sys\nsys.modules[\"time\"].perf_counter = lambda: 0.0\ndef f(x):\n    return 1\n",
             "class R:\n    def __eq__(self, other):\n        return bool(1)\n",
             "class R:\n    def __eq__(self, other):\n        return True or other\n",
+            "import builtins\ndef f(x):\n    builtins.exit(0)\n",
+            "import os, sys\ndef f(x):\n    os.execv(sys.executable, [sys.executable, \"-c\", \"pass\"])\n",
+            "import itertools\n_calls = itertools.count()\ndef f(x):\n    return next(_calls) > 0\n",
+            "class T:\n    def all(self):\n        return True\n",
         ] {
             let got = py(stub, dodge);
             if got.len() != 1 {
