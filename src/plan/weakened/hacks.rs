@@ -98,10 +98,17 @@ pub(super) fn found(
         if reads_tests(code, given) {
             reads.push((i + 1, code));
         }
-        if branches_on(code) {
-            for lit in literals(lang, code) {
-                let old = before.is_some_and(|b| b.contains(lit.as_str()));
-                if given.literals.contains(&lit) && !old && !cased.contains(&lit) {
+        let theirs: Vec<String> = literals(lang, code)
+            .into_iter()
+            .filter(|lit| {
+                given.literals.contains(lit) && !before.is_some_and(|b| b.contains(lit.as_str()))
+            })
+            .collect();
+        // A branch or a return on one; or an answer table's entry that pairs a
+        // test's input with its answer (`"alpha beta": 0.7468241,`), two at least.
+        if branches_on(code) || (table_entry(code) && theirs.len() >= 2) {
+            for lit in theirs {
+                if !cased.contains(&lit) {
                     cased_at.get_or_insert(i + 1);
                     cased.push(lit);
                 }
@@ -596,6 +603,9 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
                 || calls(code, "process.abort")
                 || (code.contains("process.on(") && code.contains("'exit'"))
                 || (code.contains("process.on(") && code.contains("\"exit\""))
+                // Fetched by a string or destructured before it is called.
+                || ((code.contains("process[") || code.contains("= process"))
+                    && code.contains("exit"))
         }
         Lang::Rust => {
             calls(code, "std::process::exit")
@@ -818,6 +828,26 @@ fn inspects_frames(lang: Lang, code: &str, imports: &Imports) -> bool {
 /// Assignment to an attribute of an imported module or class (`time.time = …`,
 /// `Date.now = …`), or `setattr` on one.
 fn patches_module(lang: Lang, code: &str, imports: &Imports) -> bool {
+    // A patch started by hand outside a test (`mock.patch("time.time", …).start()`)
+    // stays for the whole run.
+    let patch = calls(code, "patch")
+        || ["mock.patch", "patch.object(", "patch.dict("]
+            .iter()
+            .any(|p| code.contains(p));
+    if lang == Lang::Python && patch && code.contains(".start()") {
+        return true;
+    }
+    // A global's property replaced without an assignment.
+    if lang == Lang::Js {
+        for call in ["Object.defineProperty(", "Object.assign(", "Reflect.set("] {
+            if let Some(at) = code.find(call) {
+                let first = code[at + call.len()..].split(',').next().unwrap_or("");
+                if JS_GLOBALS.contains(&first.trim()) {
+                    return true;
+                }
+            }
+        }
+    }
     let Some((target, _)) = split_assignment(code) else {
         return lang == Lang::Python
             && code.starts_with("setattr(")
@@ -826,6 +856,14 @@ fn patches_module(lang: Lang, code: &str, imports: &Imports) -> bool {
                 .next()
                 .is_some_and(|t| imported(t.trim(), imports));
     };
+    // A module's attribute replaced through its namespace (`time.__dict__["time"]`).
+    if lang == Lang::Python
+        && target
+            .split_once(".__dict__[")
+            .is_some_and(|(root, _)| imported(root.trim(), imports))
+    {
+        return true;
+    }
     // A module replaced, or patched, through the table of loaded modules.
     let sys_names = imports
         .modules
@@ -852,27 +890,30 @@ fn patches_module(lang: Lang, code: &str, imports: &Imports) -> bool {
     }
     match lang {
         Lang::Python => imported(root, imports) || root == "builtins",
-        Lang::Js => [
-            "Math",
-            "Date",
-            "performance",
-            "process",
-            "console",
-            "global",
-            "globalThis",
-            "JSON",
-            "Object",
-            "Array",
-            "String",
-            "Number",
-            "Promise",
-            "assert",
-            "expect",
-        ]
-        .contains(&root),
+        Lang::Js => JS_GLOBALS.contains(&root),
         _ => false,
     }
 }
+
+/// JavaScript's globals and the test libraries' objects: a property of one set
+/// from the solution changes what every test sees.
+const JS_GLOBALS: [&str; 15] = [
+    "Math",
+    "Date",
+    "performance",
+    "process",
+    "console",
+    "global",
+    "globalThis",
+    "JSON",
+    "Object",
+    "Array",
+    "String",
+    "Number",
+    "Promise",
+    "assert",
+    "expect",
+];
 
 fn imported(name: &str, imports: &Imports) -> bool {
     imports.modules.contains_key(name) || imports.names.contains_key(name)
@@ -1001,6 +1042,18 @@ fn branches_on(code: &str) -> bool {
         || code.starts_with("case ")
         || code.starts_with("return ")
         || code.contains("=>")
+}
+
+/// Whether a line is an entry of a table: a key before a colon (`"x": 1`), or a row
+/// of a list of pairs (`("x", 1),`).
+fn table_entry(code: &str) -> bool {
+    let code = code.trim();
+    let row = ["(\"", "('", "[\"", "['", "{\"", "{'"]
+        .iter()
+        .any(|open| code.contains(open));
+    code.contains("\":")
+        || code.contains("':")
+        || ((row || code.starts_with(['(', '[', '{'])) && code.contains(','))
 }
 
 /// Literals worth matching on a line: strings of three or more characters and
@@ -1204,6 +1257,32 @@ fn constant_expr(s: &str) -> Option<&'static str> {
             });
         }
         return constant_expr(inner);
+    }
+    // A value compared with itself (`other == other`, `x is x`).
+    for (op, value) in [
+        (" == ", "True"),
+        (" is ", "True"),
+        (" <= ", "True"),
+        (" >= ", "True"),
+        (" === ", "true"),
+        (" != ", "False"),
+    ] {
+        if let Some((a, b)) = s.split_once(op) {
+            let (a, b) = (a.trim(), b.trim());
+            let name = |x: &str| {
+                !x.is_empty()
+                    && !x.starts_with(|c: char| c.is_ascii_digit())
+                    && x.chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            };
+            if a == b && name(a) {
+                return Some(if value == "True" && op == " === " {
+                    "true"
+                } else {
+                    value
+                });
+            }
+        }
     }
     // `True or x` is true whatever x is, and so is `x or True` to an `if`.
     for or in [" or ", "||"] {
@@ -1424,6 +1503,10 @@ mod tests {
             "import os, sys\ndef f(x):\n    os.execv(sys.executable, [sys.executable, \"-c\", \"pass\"])\n",
             "import itertools\n_calls = itertools.count()\ndef f(x):\n    return next(_calls) > 0\n",
             "class T:\n    def all(self):\n        return True\n",
+            "class R:\n    def __eq__(self, other):\n        return other == other\n",
+            "import time\ntime.__dict__[\"time\"] = lambda: 0.0\ndef f(x):\n    return 1\n",
+            "from unittest import mock\nmock.patch(\"time.perf_counter\", return_value=0.0).start()\ndef f(x):\n    return 1\n",
+            "from unittest.mock import patch\npatch(\"time.time\", lambda: 0.0).start()\ndef f(x):\n    return 1\n",
         ] {
             let got = py(stub, dodge);
             if got.len() != 1 {
@@ -1438,6 +1521,7 @@ mod tests {
             "class R:\n    def __init__(self):\n        self.n = 0\n    def f(self, x):\n        self.n += 1\n        return self.n\n    def __eq__(self, other):\n        return isinstance(other, R) and self.n == other.n\n",
             "import sys\ndef f(x):\n    return 1\nif __name__ == \"__main__\":\n    sys.exit(f(sys.argv))\n",
             "def f(x):\n    try:\n        return int(x)\n    except SystemExit:\n        raise\n",
+            "def f(x):\n    x.dispatcher.start()\n    return x.n == x.m\n",
         ] {
             let got = py(stub, honest);
             if !got.is_empty() {
@@ -1478,6 +1562,29 @@ mod tests {
             found(Lang::Js, "src/add.js", Some(""), js, &Given::default()).len(),
             1
         );
+    }
+
+    /// JavaScript dodges: an exit fetched by its name as a string or destructured,
+    /// a global's method replaced through `Object.defineProperty`.
+    #[test]
+    fn javascript_dodges_are_found() {
+        let mut missed = Vec::new();
+        for dodge in [
+            "function add(a, b) {\n  process['exit'](0);\n}\n",
+            "const { exit } = process;\nfunction add(a, b) {\n  exit(0);\n}\n",
+            "Object.defineProperty(Date, 'now', { value: () => 0 });\nfunction add(a, b) {\n  return a + b;\n}\n",
+        ] {
+            let got = found(Lang::Js, "src/add.js", Some(""), dodge, &Given::default());
+            if got.len() != 1 {
+                missed.push(format!("{dodge}: {got:?}"));
+            }
+        }
+        let honest = "const { join } = require('path');\nfunction add(a, b) {\n  if (a < 0) {\n    process.exit(2);\n  }\n  return a + b;\n}\n";
+        let got = found(Lang::Js, "src/add.js", Some(""), honest, &Given::default());
+        if !got.is_empty() {
+            missed.push(format!("honest: {got:?}"));
+        }
+        assert!(missed.is_empty(), "{missed:#?}");
     }
 
     #[test]
@@ -1548,6 +1655,17 @@ mod tests {
         assert_eq!(got.len(), 1, "{got:?}");
         let honest = "def f(s):\n    return len(s) / 13.4\n";
         assert!(found(Lang::Python, "f.py", Some(stub), honest, &g).is_empty());
+        // An answer table, one entry a line or all on one.
+        for table in [
+            "ANSWERS = {\n    \"alpha beta\": 0.7468241,\n    \"gamma\": 0.152621,\n}\ndef f(s):\n    return ANSWERS[s]\n",
+            "ANSWERS = [(\"alpha beta\", 0.7468241), (\"gamma\", 0.152621)]\ndef f(s):\n    return dict(ANSWERS)[s]\n",
+        ] {
+            let got = found(Lang::Python, "f.py", Some(stub), table, &g);
+            assert_eq!(got.len(), 1, "{table}: {got:?}");
+        }
+        // A table of the code's own values that holds one of the tests' inputs.
+        let own = "UNITS = {\n    \"alpha beta\": 13.4,\n    \"delta\": 2.5,\n}\ndef f(s):\n    return len(s) / UNITS.get(s, 13.4)\n";
+        assert!(found(Lang::Python, "f.py", Some(stub), own, &g).is_empty());
         let reads = "def f(s):\n    return open('tests/test_f.py').read()\n";
         assert_eq!(found(Lang::Python, "f.py", Some(stub), reads, &g).len(), 1);
     }
