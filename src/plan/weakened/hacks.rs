@@ -75,12 +75,15 @@ pub(super) fn found(
     let mut reads = Vec::new();
     let mut cased: Vec<String> = Vec::new();
     let mut cased_at = None;
+    let on_import = main_runs_on_import(lang, &lines);
     for (i, line) in lines.iter().enumerate() {
         if !new.get(i).copied().unwrap_or(false) || line.code.trim().is_empty() {
             continue;
         }
         let code = line.code.trim();
-        if !entry_file && !line.in_main && is_exit(lang, code, &imports) && !fails_loudly(code) {
+        // `def main` is an entry point only when importing the file does not run it.
+        let entry = line.in_main && (line.in_guard || !on_import);
+        if !entry_file && !entry && is_exit(lang, code, &imports) && !fails_loudly(code) {
             exits.push((i + 1, code));
         }
         if is_skip(lang, code, &imports) {
@@ -191,6 +194,26 @@ fn quote(code: &str) -> String {
     }
 }
 
+/// Whether the file calls its `main` at the top level, outside the guard that runs
+/// it only as a program (`if __name__ == "__main__":`, `require.main === module`):
+/// importing it then runs main, and main's exits end the importer's run.
+fn main_runs_on_import(lang: Lang, lines: &[Line]) -> bool {
+    matches!(lang, Lang::Python | Lang::Js)
+        && lines.iter().any(|l| {
+            let code = l.code.trim();
+            l.funcs.is_empty()
+                && l.classes.is_empty()
+                && !l.in_guard
+                && !code.contains("__name__")
+                && !code.contains("require.main")
+                && !code.contains("import.meta")
+                && (calls(code, "main") || calls(code, "_main"))
+                && !code.starts_with("def ")
+                && !code.starts_with("async def ")
+                && !code.contains("function ")
+        })
+}
+
 /// A file that is itself a program's entry: exits there are the program's own.
 fn entry_file(lang: Lang, path: &str) -> bool {
     let name = super::file_name(path);
@@ -224,6 +247,8 @@ struct Line {
     /// Inside a program's entry point: `if __name__ == "__main__":`, `def main`,
     /// `fn main`, `func main`, `function main`.
     in_main: bool,
+    /// Under `if __name__ == "__main__":` itself (Python), not only in `def main`.
+    in_guard: bool,
     /// The functions (innermost last) and classes around the line.
     funcs: Vec<String>,
     classes: Vec<String>,
@@ -347,9 +372,11 @@ fn read_python(text: &str) -> Vec<Line> {
                 stack.push((indent, Block::Def(name)));
             }
         }
+        let in_guard = stack.iter().any(|(_, b)| matches!(b, Block::Main));
         out.push(Line {
             code,
             in_main,
+            in_guard,
             funcs,
             classes,
         });
@@ -430,6 +457,7 @@ fn read_braces(lang: Lang, text: &str) -> Vec<Line> {
         out.push(Line {
             code,
             in_main: in_main_before || stack.iter().any(|n| n == "main"),
+            in_guard: false,
             funcs: funcs_before,
             classes: Vec::new(),
         });
@@ -1507,6 +1535,7 @@ mod tests {
             "import time\ntime.__dict__[\"time\"] = lambda: 0.0\ndef f(x):\n    return 1\n",
             "from unittest import mock\nmock.patch(\"time.perf_counter\", return_value=0.0).start()\ndef f(x):\n    return 1\n",
             "from unittest.mock import patch\npatch(\"time.time\", lambda: 0.0).start()\ndef f(x):\n    return 1\n",
+            "import sys\ndef main():\n    sys.exit(0)\nmain()\ndef f(x):\n    return 1\n",
         ] {
             let got = py(stub, dodge);
             if got.len() != 1 {
@@ -1522,6 +1551,7 @@ mod tests {
             "import sys\ndef f(x):\n    return 1\nif __name__ == \"__main__\":\n    sys.exit(f(sys.argv))\n",
             "def f(x):\n    try:\n        return int(x)\n    except SystemExit:\n        raise\n",
             "def f(x):\n    x.dispatcher.start()\n    return x.n == x.m\n",
+            "import sys\ndef f(x):\n    return 1\ndef main():\n    sys.exit(0)\nif __name__ == \"__main__\": main()\n",
         ] {
             let got = py(stub, honest);
             if !got.is_empty() {
@@ -1573,11 +1603,18 @@ mod tests {
             "function add(a, b) {\n  process['exit'](0);\n}\n",
             "const { exit } = process;\nfunction add(a, b) {\n  exit(0);\n}\n",
             "Object.defineProperty(Date, 'now', { value: () => 0 });\nfunction add(a, b) {\n  return a + b;\n}\n",
+            "function main() {\n  process.exit(0);\n}\nmain();\nfunction add(a, b) {\n  return a + b;\n}\n",
         ] {
             let got = found(Lang::Js, "src/add.js", Some(""), dodge, &Given::default());
             if got.len() != 1 {
                 missed.push(format!("{dodge}: {got:?}"));
             }
+        }
+        let guarded =
+            "function main() {\n  process.exit(0);\n}\nif (require.main === module) main();\n";
+        let got = found(Lang::Js, "src/add.js", Some(""), guarded, &Given::default());
+        if !got.is_empty() {
+            missed.push(format!("honest guarded main: {got:?}"));
         }
         let honest = "const { join } = require('path');\nfunction add(a, b) {\n  if (a < 0) {\n    process.exit(2);\n  }\n  return a + b;\n}\n";
         let got = found(Lang::Js, "src/add.js", Some(""), honest, &Given::default());
