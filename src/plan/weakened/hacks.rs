@@ -1052,14 +1052,16 @@ fn reads_tests(code: &str, given: &Given) -> bool {
     ]
     .iter()
     .any(|o| code.contains(o));
-    opens
-        && literals(Lang::Python, code).iter().any(|lit| {
-            let name = lit.rsplit('/').next().unwrap_or(lit);
-            given.names.contains(name)
-                || lit.starts_with("tests/")
-                || lit.starts_with("test/")
-                || lit.contains("/tests/")
-        })
+    literals(Lang::Python, code).iter().any(|lit| {
+        let name = lit.rsplit('/').next().unwrap_or(lit);
+        // A test's or the verify's own file named is a read to come, even when the
+        // path is opened on a later line (`p = "score.py"` … `open(p)`).
+        given.names.contains(name)
+            || (opens
+                && (lit.starts_with("tests/")
+                    || lit.starts_with("test/")
+                    || lit.contains("/tests/")))
+    })
 }
 
 /// Whether a line branches on or returns a value: where a special case for a test's
@@ -1705,5 +1707,13 @@ mod tests {
         assert!(found(Lang::Python, "f.py", Some(stub), own, &g).is_empty());
         let reads = "def f(s):\n    return open('tests/test_f.py').read()\n";
         assert_eq!(found(Lang::Python, "f.py", Some(stub), reads, &g).len(), 1);
+        // The path named on one line and opened on another, or joined from parts.
+        for later in [
+            "def f(s):\n    p = 'test_f.py'\n    return open(p).read()\n",
+            "from pathlib import Path\ndef f(s):\n    p = Path('tests') / 'test_f.py'\n    return p.read_text()\n",
+        ] {
+            let got = found(Lang::Python, "f.py", Some(stub), later, &g);
+            assert_eq!(got.len(), 1, "{later}: {got:?}");
+        }
     }
 }
