@@ -181,9 +181,10 @@ pub(super) fn weakened_tests(
     verify: Option<&verify::Verify>,
 ) -> Result<Vec<Finding>> {
     let files = verify
-        .map(|v| crate::weakened::verify_files(&repo.root, goal, v))
+        .map(|v| crate::judge::files::verify_runs(&repo.root, v))
         .unwrap_or_default();
-    let found = weakened::since(&repo.root, start, &files)?;
+    let asked = crate::weakened::asked(goal, &files);
+    let found = weakened::since(&repo.root, start, &files, &asked)?;
     for finding in &found {
         crate::out::warn(&format!(
             "plan: warning: weakened tests since the goal started: {}",

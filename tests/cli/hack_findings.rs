@@ -551,3 +551,33 @@ fn strict_fails_the_high_confidence_test_side_kinds() {
             .stdout_has(&format!("{kind}, high"));
     }
 }
+
+/// A checker the goal names (`done_when: check.py passes`) is no file to write: with
+/// its assertions at the start, a rewrite of it is still a changed check.
+#[test]
+fn a_checker_the_goal_names_is_still_a_check() {
+    let t = Test::new();
+    t.write("run.py", "import subprocess\nimport sys\n\nsys.exit(subprocess.run([sys.executable, \"check.py\"]).returncode)\n");
+    t.write(
+        "check.py",
+        "from solution import spell\n\nassert spell(\"ab\") == \"Alfa Bravo\"\n",
+    );
+    t.write("solution.py", START);
+    t.write(
+        "plan.md",
+        PLAN.replace("python3 score.py", "python3 run.py")
+            .replace("the solution passes the grader", "check.py passes"),
+    );
+    t.commit_all("the task");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.write("solution.py", HONEST);
+    t.write(
+        "check.py",
+        "from solution import spell\n\nprint(spell(\"ab\"))\n",
+    );
+    let found = findings(&t);
+    assert!(
+        found.iter().any(|f| f.starts_with("check.py: ")),
+        "{found:?}"
+    );
+}

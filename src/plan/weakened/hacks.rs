@@ -17,6 +17,10 @@ pub struct Given {
     pub literals: HashSet<String>,
     /// File names (no directory) of the tests and the files the verify rests on.
     pub names: HashSet<String>,
+    /// Paths of the files the verify rests on that the goal asks the agent to write
+    /// (named by its title or done_when): one that held no assertion at the start
+    /// is the work, and writing it is no changed check.
+    pub asked: HashSet<String>,
 }
 
 impl Given {
