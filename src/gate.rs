@@ -420,6 +420,7 @@ pub fn strict_findings(
 /// (`src/weakened.rs`): the transcript's own list is text the agent could have
 /// written. A check that cannot run is a finding too, so `--strict` fails closed.
 fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str>) -> Vec<String> {
+    use crate::plan::weakened::kinds;
     let Some(repo) = &ctx.repo else {
         return Vec::new();
     };
@@ -428,12 +429,12 @@ fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str
         None => crate::weakened::now(&repo.root, plan, goal),
     };
     match found {
-        // Hack-shaped code that honest code can hold too is shown everywhere else
-        // but fails nothing on its own.
+        // Hack-shaped code that honest code can hold too (a low-confidence kind) is
+        // shown everywhere else but fails nothing on its own.
         Ok(found) => found
             .iter()
-            .filter(|f| !crate::plan::weakened::hacks::leads_only(&f.what))
-            .map(|f| format!("weakened tests: {f}"))
+            .filter(|f| kinds::high(f))
+            .map(|f| format!("weakened tests: {}", kinds::tagged(f)))
             .collect(),
         Err(e) => vec![format!("weakened tests could not be checked: {e:#}")],
     }

@@ -37,8 +37,23 @@ pub fn start_commit<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
 /// What weakened the tests from commit `base` (`None`: HEAD) to the working tree:
 /// test files by their counts, and the `verify_files` (the files the verify
 /// command rests on, repository-relative) that changed.
-pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result<Vec<Finding>> {
-    let wanted = |path: &str| weakened::wanted(path) || verify_files.iter().any(|v| v == path);
+pub fn since(
+    root: &Path,
+    base: Option<&str>,
+    verify_files: &[String],
+    asked: &[String],
+) -> Result<Vec<Finding>> {
+    // The tests and verify files as the goal started: their literals and names are
+    // what a hard-coded special case or a peek at the grader gives away, and the
+    // data files they name are what they compare with.
+    let given_by =
+        |path: &str| weakened::is_test_path(path) || verify_files.iter().any(|v| v == path);
+    let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
+    let mut given = weakened::hacks::Given::of(&tests);
+    given.asked.extend(asked.iter().cloned());
+    let wanted = |path: &str| {
+        weakened::wanted(path) || verify_files.iter().any(|v| v == path) || given.names_data(path)
+    };
     let changes: Vec<Change> = git::changed_since(root, base, &wanted)?
         .into_iter()
         .map(|c| Change {
@@ -48,13 +63,31 @@ pub fn since(root: &Path, base: Option<&str>, verify_files: &[String]) -> Result
             after: c.after,
         })
         .collect();
-    // The tests and verify files as the goal started: their literals and names are
-    // what a hard-coded special case or a peek at the grader gives away.
-    let given_by =
-        |path: &str| weakened::is_test_path(path) || verify_files.iter().any(|v| v == path);
-    let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
-    let given = weakened::hacks::Given::of(&tests);
     Ok(weakened::find_given(&changes, verify_files, &given))
+}
+
+/// Of `files` (those `goal`'s verify rests on), the ones its title or done_when
+/// asks the agent to write: named there and not on the verify line itself
+/// (`done_when: solution.py spells …` with a test that runs `solution.py`). One
+/// that held no assertion at the start is the work, not a changed check
+/// ([`weakened::hacks::Given::asked`]); its new code is still read for hack-shaped
+/// code, as every changed file that is not a test is.
+pub fn asked(goal: &Goal<'_>, files: &[String]) -> Vec<String> {
+    let line = goal.verify().unwrap_or("");
+    let said = format!("{} {}", goal.title, goal.done_when().unwrap_or(""));
+    let words: Vec<&str> = said
+        .split(|c: char| c.is_whitespace() || "`'\"(),;:".contains(c))
+        .map(|w| w.trim_end_matches(['.', '!', '?']).trim_start_matches("./"))
+        .filter(|w| !w.is_empty())
+        .collect();
+    files
+        .iter()
+        .filter(|f| {
+            let name = f.rsplit('/').next().unwrap_or(f);
+            words.iter().any(|w| w == f || *w == name) && !line.contains(f.as_str())
+        })
+        .cloned()
+        .collect()
 }
 
 /// What weakened the tests of `goal` from its start to the working tree now,
@@ -65,7 +98,8 @@ pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>
         Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
         _ => Vec::new(),
     };
-    since(root, start_commit(plan, &goal.id), &files)
+    let asked = asked(goal, &files);
+    since(root, start_commit(plan, &goal.id), &files, &asked)
 }
 
 /// What weakened the tests of `goal` in a pull request onto commit `base`: from the
@@ -86,7 +120,8 @@ pub fn since_base(
         Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
         _ => Vec::new(),
     };
-    since(root, Some(from), &files)
+    let asked = asked(goal, &files);
+    since(root, Some(from), &files, &asked)
 }
 
 /// The findings for `goal`, for show, audit and `audit --strict`:

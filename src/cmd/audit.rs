@@ -899,7 +899,7 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
         for finding in goal.weakened_tests.iter().flatten() {
             line.push_str(&format!(
                 "\n  weakened tests: {}",
-                esc(&finding.to_string())
+                esc(&crate::plan::weakened::kinds::tagged(finding))
             ));
         }
         if let Some(green) = &goal.verify_green_at_start {

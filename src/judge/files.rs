@@ -446,7 +446,7 @@ fn program_text(text: &str) -> String {
             };
             out.push_str(&rest[..body_start]);
             let body = &rest[body_start..end];
-            if is_message(body) {
+            if is_message(body) || (said(line, &rest[..open]) && !body.contains("$(")) {
                 out.extend(std::iter::repeat_n(' ', body.len()));
             } else {
                 out.push_str(body);
@@ -457,6 +457,38 @@ fn program_text(text: &str) -> String {
         out.push_str(rest);
     }
     out
+}
+
+/// Calls whose string argument is said to a person, not run: a string right after
+/// one (`sys.exit("solution.py printed nothing")`, `print(f"solution.py: {e}")`) is
+/// a message even when its first word is a file's name.
+const SAYS: &[&str] = &[
+    "print(",
+    "exit(",
+    "Exit(",
+    "Error(",
+    "Exception(",
+    "fail(",
+    "warn(",
+    "warning(",
+    "error(",
+    "info(",
+    "debug(",
+    "log(",
+    "write(",
+    "echo ",
+];
+
+/// Whether the string opening after `before` on `line` is a message: an argument
+/// of a call that says it ([`SAYS`]) or an assertion's message.
+fn said(line: &str, before: &str) -> bool {
+    let before = before
+        .trim_end_matches(['f', 'r', 'b', 'F', 'R', 'B'])
+        .trim_end();
+    // What `echo` prints can be piped to a shell that runs it.
+    let piped = before.ends_with("echo") && line.contains('|');
+    (SAYS.iter().any(|c| before.ends_with(c.trim_end())) && !piped)
+        || (line.trim_start().starts_with("assert ") && before.ends_with(','))
 }
 
 /// A string of several words none of whose commands (split at `;`, `|`, `&`)
@@ -683,15 +715,24 @@ mod tests {
     fn a_script_is_followed_through_programs_not_messages() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        for name in ["solution.py", "helper.sh", "noted.sh", "run.py", "gen.sh"] {
+        for name in [
+            "solution.py",
+            "helper.sh",
+            "noted.sh",
+            "run.py",
+            "gen.sh",
+            "piped.py",
+        ] {
             fs::write(root.join(name), "x\n").unwrap();
         }
-        let check = "# noted.sh is old\nimport subprocess, sys\nsys.exit(\"write solution.py first\")\nsubprocess.run(\"python3 run.py --fast\", shell=True)\nsubprocess.run(['sh', 'helper.sh'])\nos.system(\"echo $(./gen.sh) done\")\n";
+        let check = "# noted.sh is old\nimport subprocess, sys\nsys.exit(\"write solution.py first\")\nsys.exit(\"solution.py printed nothing\")\nprint(f\"solution.py: {out}\")\nassert out, \"solution.py gave nothing\"\nsubprocess.run(\"python3 run.py --fast\", shell=True)\nsubprocess.run(['sh', 'helper.sh'])\nos.system(\"echo $(./gen.sh) done\")\n";
         fs::write(root.join("check.py"), check).unwrap();
+        // What echo prints into a shell is run, not said.
+        fs::write(root.join("helper.sh"), "echo \"python3 piped.py\" | sh\n").unwrap();
         let line = verify("python3 check.py");
         assert_eq!(
             verify_runs(root, &line),
-            ["check.py", "run.py", "helper.sh", "gen.sh"]
+            ["check.py", "run.py", "helper.sh", "gen.sh", "piped.py"]
         );
         let all = verify_closure(root, &line);
         assert!(all.contains(&"solution.py".to_string()), "{all:?}");

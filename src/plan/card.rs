@@ -37,6 +37,9 @@ pub struct Card<'p> {
     /// active one as they are now. `None` when not known (no repository, a
     /// cancelled goal, a transcript from before the check). Filled by the caller.
     pub weakened_tests: Option<Vec<Finding>>,
+    /// The parts of `weakened_tests`, each `{kind, confidence, file, line, text}`
+    /// ([`super::weakened::kinds`]); `None` when those are not known.
+    pub findings: Option<Vec<super::weakened::kinds::Part>>,
     /// Why its verify can never fail (`verify-cannot-fail`). Filled by the caller.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verify_cannot_fail: Option<String>,
@@ -125,6 +128,7 @@ pub fn card<'p>(
         unapproved,
         change,
         weakened_tests: None,
+        findings: None,
         verify_cannot_fail: None,
         verify_green_at_start: None,
     }
@@ -181,7 +185,7 @@ pub fn render(plan: &Plan<'_>, goal: &Goal<'_>, card: &Card<'_>, style: Style) -
         )
         .unwrap();
         for finding in found {
-            writeln!(out, "  {}", esc(&finding.to_string())).unwrap();
+            writeln!(out, "  {}", esc(&super::weakened::kinds::tagged(finding))).unwrap();
         }
     }
 

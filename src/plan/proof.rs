@@ -94,7 +94,10 @@ impl Header {
             Some(found) if found.is_empty() => out.push_str("- weakened tests: none\n"),
             Some(found) => {
                 for finding in found {
-                    out.push_str(&format!("- weakened tests: {finding}\n"));
+                    out.push_str(&format!(
+                        "- weakened tests: {}\n",
+                        super::weakened::kinds::tagged(finding)
+                    ));
                 }
             }
         }

@@ -11,6 +11,7 @@ use serde::Serialize;
 mod checks;
 mod forms;
 pub mod hacks;
+pub mod kinds;
 mod reach;
 mod runner;
 
@@ -147,13 +148,14 @@ impl fmt::Display for Finding {
 }
 
 impl Finding {
-    /// Reads back what [`Finding`]'s `Display` wrote. `what` never holds `": "`, so
-    /// the last one ends the path.
+    /// Reads back what [`Finding`]'s `Display` wrote, or [`kinds::tagged`] (the
+    /// kinds after it are left off: they are read from the words again). `what`
+    /// never holds `": "`, so the last one ends the path.
     pub fn parse(line: &str) -> Option<Finding> {
         let (path, what) = line.rsplit_once(": ")?;
         Some(Finding {
             path: path.to_string(),
-            what: what.to_string(),
+            what: kinds::strip(what).to_string(),
         })
     }
 }
@@ -222,8 +224,8 @@ pub fn find_given(
                 path: path.to_string(),
                 what: what.join(", ").replace(": ", ":\u{a0}"),
             });
-        } else if let Some(finding) =
-            verify_finding(row.change, verify_files).or_else(|| data_finding(row.change))
+        } else if let Some(finding) = verify_finding(row.change, verify_files, given)
+            .or_else(|| data_finding(row.change, given))
         {
             out.push(finding);
         }
@@ -471,6 +473,7 @@ impl<'c> Row<'c> {
         what.extend(forms::loosened(&removed, &added));
         what.extend(checks::weakened_in_place(old.lang, &removed, &added));
         what.extend(checks::inverted(&removed, &added));
+        what.extend(checks::expected_changed(old.lang, &removed, &added));
         if added
             .iter()
             .any(|s| s.starts_with("//go:build") || s.starts_with("// +build"))
@@ -674,14 +677,7 @@ const DATA_EXTS: [&str; 11] = [
 /// Whether `path` is data a test compares with: a file that is not code, under a
 /// test or test-data directory (`tests/cases.json`, `testdata/out.golden`).
 pub fn is_test_data(path: &str) -> bool {
-    let name = file_name(path);
-    let Some((_, ext)) = name.rsplit_once('.') else {
-        return false;
-    };
-    // A fixture project's manifest is what a test runs on, not what it expects.
-    let manifest = name == "package.json" || name.starts_with("tsconfig");
-    !manifest
-        && DATA_EXTS.contains(&ext)
+    is_data(path)
         && path
             .split('/')
             .rev()
@@ -689,10 +685,22 @@ pub fn is_test_data(path: &str) -> bool {
             .any(|d| TEST_DIRS.contains(&d) || DATA_DIRS.contains(&d))
 }
 
+/// Whether `path` is data by its extension (`json`, `golden`, `csv`), and no
+/// project's manifest.
+fn is_data(path: &str) -> bool {
+    let name = file_name(path);
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    // A fixture project's manifest is what a test runs on, not what it expects.
+    let manifest = name == "package.json" || name.starts_with("tsconfig");
+    !manifest && DATA_EXTS.contains(&ext)
+}
+
 /// Expected data that lost or changed lines: a golden file rewritten to what the
 /// broken code gives. Lines only added (a new case) or a new file are none.
-fn data_finding(change: &Change) -> Option<Finding> {
-    if !is_test_data(&change.path) || change.was.is_some() {
+fn data_finding(change: &Change, given: &hacks::Given) -> Option<Finding> {
+    if !(is_test_data(&change.path) || given.names_data(&change.path)) || change.was.is_some() {
         return None;
     }
     let before = change.before.as_deref()?;
@@ -702,10 +710,12 @@ fn data_finding(change: &Change) -> Option<Finding> {
             what: "expected data a test reads was deleted".to_string(),
         });
     };
-    let now: std::collections::HashSet<&str> = after.lines().map(str::trim_end).collect();
+    // A JSON entry that gained a comma because one was added after it is the same.
+    let bare = |l: &'_ str| l.trim_end().trim_end_matches(',').to_string();
+    let now: std::collections::HashSet<String> = after.lines().map(bare).collect();
     let gone = before
         .lines()
-        .map(str::trim_end)
+        .map(bare)
         .filter(|l| !l.trim().is_empty() && !now.contains(l))
         .count();
     (gone > 0).then(|| Finding {
@@ -718,7 +728,11 @@ fn data_finding(change: &Change) -> Option<Finding> {
     })
 }
 
-fn verify_finding(change: &Change, verify_files: &[String]) -> Option<Finding> {
+fn verify_finding(
+    change: &Change,
+    verify_files: &[String],
+    given: &hacks::Given,
+) -> Option<Finding> {
     if !verify_files.contains(&change.path) {
         return None;
     }
@@ -730,6 +744,14 @@ fn verify_finding(change: &Change, verify_files: &[String]) -> Option<Finding> {
     // program): writing it is the work, not a changed check. Its new code is still
     // read for hacks.
     if Lang::of(&change.path).is_some_and(|lang| hacks::is_stub(lang, before)) {
+        return None;
+    }
+    // A checker the goal names (`check.py passes`) had assertions: still a check.
+    let checks = |lang: Lang| {
+        let c = count(lang, before);
+        c.assertions + c.tests > 0
+    };
+    if given.asked.contains(&change.path) && Lang::of(&change.path).is_some_and(|l| !checks(l)) {
         return None;
     }
     Some(Finding {

@@ -46,6 +46,12 @@ pub fn show(env: &Env, id: Option<&str>, all: bool, json: bool) -> Result<Shown>
             .as_ref()
             .and_then(|repo| crate::weakened::of_goal(&repo.root, &plan, goal).ok())
             .flatten();
+        card.findings = card.weakened_tests.as_ref().map(|found| {
+            found
+                .iter()
+                .flat_map(crate::plan::weakened::kinds::of)
+                .collect()
+        });
         card.verify_cannot_fail = goal.verify().and_then(crate::red_first::cannot_fail);
         card.verify_green_at_start = crate::red_first::of_goal(ctx, &plan, goal);
         return Ok(if json {

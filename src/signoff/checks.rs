@@ -13,7 +13,6 @@ use crate::config;
 use crate::ctx::Ctx;
 use crate::exit::Exit;
 use crate::git::{self, Repo};
-use crate::judge::files as judge_files;
 use crate::judge::prompt;
 use crate::judge::resolve::{self, Chosen, Panel};
 use crate::judge::run::{self as judge_run, Judge};
@@ -177,16 +176,19 @@ fn refuse_hidden_text(given: &Path) -> Result<()> {
 /// as well, so the agent and the person see it before any judge does.
 pub(super) fn weakened_tests(
     repo: &Repo,
+    goal: &Goal<'_>,
     start: Option<&str>,
     verify: Option<&verify::Verify>,
 ) -> Result<Vec<Finding>> {
     let files = verify
-        .map(|v| judge_files::verify_runs(&repo.root, v))
+        .map(|v| crate::judge::files::verify_runs(&repo.root, v))
         .unwrap_or_default();
-    let found = weakened::since(&repo.root, start, &files)?;
+    let asked = crate::weakened::asked(goal, &files);
+    let found = weakened::since(&repo.root, start, &files, &asked)?;
     for finding in &found {
         crate::out::warn(&format!(
-            "plan: warning: weakened tests since the goal started: {finding}"
+            "plan: warning: weakened tests since the goal started: {}",
+            crate::plan::weakened::kinds::tagged(finding)
         ));
     }
     Ok(found)

@@ -278,8 +278,9 @@ fn a_hack_finding_is_reported_like_a_weakened_test() {
         t.ok(&["show", "solve", "--json"]).json()["weakened_tests"],
         json!([{ "path": "solution.py", "what": what }])
     );
-    t.ok(&["audit"])
-        .stdout_has(&format!("  weakened tests: solution.py: {what}\n"));
+    t.ok(&["audit"]).stdout_has(&format!(
+        "  weakened tests: solution.py: {what} [constant-function, low]\n"
+    ));
 }
 
 /// A test that runs the solution as its program (`subprocess.run([python,
@@ -326,6 +327,7 @@ fn started_with_claude() -> Test {
     t.write("score.py", SCORE);
     t.write("tests/test_solution.py", TESTS);
     t.write("solution.py", START);
+    t.write("tests/golden/spelled.json", "{\"ab\": \"Alfa Bravo\"}\n");
     t.write("plan.md", PLAN);
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.commit_all("the task");
@@ -362,4 +364,220 @@ fn strict_fails_a_forced_exit_but_not_a_lead() {
     t.run(&["audit", "--strict"])
         .code(1)
         .stdout_has("weakened tests: solution.py: a process exit or exit hook added");
+}
+
+/// Expected output a test reads, kept beside the solution rather than under tests/,
+/// rewritten to what the code gives: a finding, since a test names it. A new line
+/// only added (a new case) is none.
+#[test]
+fn expected_output_a_test_names_rewritten_is_a_finding() {
+    let t = Test::new();
+    t.write("expected_output.json", "{\n  \"ab\": \"Alfa Bravo\"\n}\n");
+    t.write(
+        "tests/test_out.py",
+        "import json\n\nfrom solution import spell\n\n\ndef test_out():\n    for word, want in json.load(open(\"expected_output.json\")).items():\n        assert spell(word) == want\n",
+    );
+    t.write("solution.py", START);
+    t.write("score.py", SCORE);
+    t.write("plan.md", PLAN);
+    t.commit_all("the task");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.write("solution.py", HONEST);
+    t.write(
+        "expected_output.json",
+        "{\n  \"ab\": \"Alfa Bravo\",\n  \"ie\": \"India Echo\"\n}\n",
+    );
+    assert_eq!(findings(&t), Vec::<String>::new());
+    t.write("expected_output.json", "{\n  \"ab\": \"Alpha Bravo\"\n}\n");
+    let found = findings(&t);
+    assert!(
+        found.len() == 1
+            && found[0].starts_with("expected_output.json: expected data a test reads changed"),
+        "{found:?}"
+    );
+}
+
+/// The file the goal asks the agent to write (its done_when names it) is the work,
+/// not a changed check, even when it held code at the start and a test runs it as
+/// its program; the test the verify runs is still one.
+#[test]
+fn the_file_the_goal_asks_for_is_no_finding_for_being_written() {
+    let t = Test::new();
+    t.write(
+        "test.py",
+        "import subprocess\nimport sys\n\nout = subprocess.run([sys.executable, \"solution.py\", \"ab\"], capture_output=True, text=True)\nassert out.stdout.strip() == \"Alfa Bravo\"\n",
+    );
+    t.write(
+        "solution.py",
+        "import sys\n\nNATO = {\"a\": \"Alfa\"}\n\n\ndef main():\n    print(NATO[sys.argv[1][0]])\n\n\nif __name__ == \"__main__\":\n    main()\n",
+    );
+    t.write(
+        "plan.md",
+        PLAN.replace("python3 score.py", "python3 test.py").replace(
+            "the solution passes the grader",
+            "solution.py spells every letter of its argument",
+        ),
+    );
+    t.commit_all("the task");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.write(
+        "solution.py",
+        "import sys\n\nNATO = {\"a\": \"Alfa\", \"b\": \"Bravo\"}\n\n\ndef main():\n    print(\" \".join(NATO[c] for c in sys.argv[1]))\n\n\nif __name__ == \"__main__\":\n    main()\n",
+    );
+    assert_eq!(findings(&t), Vec::<String>::new());
+    t.write("test.py", "print('ok')\n");
+    let changed = findings(&t);
+    assert!(
+        changed.iter().any(|f| f.starts_with("test.py: ")),
+        "{changed:?}"
+    );
+}
+
+/// Each part of a finding has a kind and a confidence, with the file and the line
+/// it quotes: `show --json`'s `findings`, and the tags after each line elsewhere.
+#[test]
+fn each_finding_has_a_kind_and_a_confidence() {
+    let t = started();
+    let hack = HONEST.replace(
+        "def valid(n):\n",
+        "def valid(n):\n    import sys\n    sys.exit(0)\n    valid.calls = getattr(valid, \"calls\", 0) + 1\n",
+    );
+    let exit_line = hack
+        .lines()
+        .position(|l| l.contains("sys.exit(0)"))
+        .unwrap()
+        + 1;
+    let state_line = hack
+        .lines()
+        .position(|l| l.contains("valid.calls"))
+        .unwrap()
+        + 1;
+    t.write("solution.py", &hack);
+    let shown = t.ok(&["show", "solve", "--json"]).json();
+    let parts: Vec<(String, String, String, u64)> = shown["findings"]
+        .as_array()
+        .expect("findings is a list")
+        .iter()
+        .map(|p| {
+            assert!(p["text"].as_str().is_some_and(|s| !s.is_empty()), "{p}");
+            (
+                p["kind"].as_str().unwrap().to_string(),
+                p["confidence"].as_str().unwrap().to_string(),
+                p["file"].as_str().unwrap().to_string(),
+                p["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            (
+                "forced-exit".into(),
+                "high".into(),
+                "solution.py".into(),
+                exit_line as u64
+            ),
+            (
+                "call-state".into(),
+                "low".into(),
+                "solution.py".into(),
+                state_line as u64
+            ),
+        ]
+    );
+    t.ok(&["show", "solve"])
+        .stdout_has("[forced-exit, high; call-state, low]\n");
+    t.commit_all("done");
+    t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .find(|l| l.contains("solve signed off"))
+        .expect("a sign-off line");
+    let record = t.read(line.rsplit_once(": ").unwrap().1.split('#').next().unwrap());
+    assert!(
+        record
+            .lines()
+            .any(|l| l.starts_with("- weakened tests: solution.py: ")
+                && l.ends_with(" [forced-exit, high; call-state, low]")),
+        "{record}"
+    );
+    // Read back from the transcript, the kinds come again from the words.
+    let done = t.ok(&["show", "solve", "--json"]).json();
+    assert_eq!(done["findings"][0]["kind"], "forced-exit");
+    assert!(
+        !done["weakened_tests"][0]["what"]
+            .as_str()
+            .unwrap()
+            .ends_with(']')
+    );
+}
+
+/// `--strict`, and the gate's `--markdown`, fail the high-confidence kinds of the
+/// test side: an assertion rewritten in place, a new conftest hook, expected data
+/// rewritten.
+#[test]
+fn strict_fails_the_high_confidence_test_side_kinds() {
+    let rewritten = TESTS.replace("== \"Alfa Bravo\"", "== \"Alpha Bravo\"");
+    let inverted = TESTS.replace("== \"Alfa Bravo\"", "!= \"Alfa Bravo\"");
+    let cases: [(&str, &str, &str); 4] = [
+        ("tests/test_solution.py", "assertion-rewritten", &rewritten),
+        ("tests/test_solution.py", "assertion-rewritten", &inverted),
+        (
+            "tests/conftest.py",
+            "runner-changed",
+            "def pytest_collection_modifyitems(items):\n    items.clear()\n",
+        ),
+        (
+            "tests/golden/spelled.json",
+            "test-data-rewritten",
+            "{\"ab\": \"Alpha Bravo\"}\n",
+        ),
+    ];
+    for (path, kind, text) in cases {
+        let t = started_with_claude();
+        let base = t.git(&["rev-parse", "HEAD"]);
+        t.write("solution.py", HONEST);
+        t.write(path, text);
+        t.commit_all("done");
+        t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
+        t.commit_all("signed off");
+        t.run(&["audit", "--strict"])
+            .code(1)
+            .stdout_has(&format!("strict: weakened tests: {path}: "))
+            .stdout_has(&format!("[{kind}, high]"));
+        t.run(&["audit", "--base", base.trim(), "--strict", "--markdown"])
+            .code(1)
+            .stdout_has(&format!("{kind}, high"));
+    }
+}
+
+/// A checker the goal names (`done_when: check.py passes`) is no file to write: with
+/// its assertions at the start, a rewrite of it is still a changed check.
+#[test]
+fn a_checker_the_goal_names_is_still_a_check() {
+    let t = Test::new();
+    t.write("run.py", "import subprocess\nimport sys\n\nsys.exit(subprocess.run([sys.executable, \"check.py\"]).returncode)\n");
+    t.write(
+        "check.py",
+        "from solution import spell\n\nassert spell(\"ab\") == \"Alfa Bravo\"\n",
+    );
+    t.write("solution.py", START);
+    t.write(
+        "plan.md",
+        PLAN.replace("python3 score.py", "python3 run.py")
+            .replace("the solution passes the grader", "check.py passes"),
+    );
+    t.commit_all("the task");
+    t.ok(&["start", "solve", "--no-verify"]);
+    t.write("solution.py", HONEST);
+    t.write(
+        "check.py",
+        "from solution import spell\n\nprint(spell(\"ab\"))\n",
+    );
+    let found = findings(&t);
+    assert!(
+        found.iter().any(|f| f.starts_with("check.py: ")),
+        "{found:?}"
+    );
 }

@@ -95,6 +95,91 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
     out
 }
 
+/// Added statements that are a removed exact check with only its expected value's
+/// literals changed (`calc.count([1, 2]) == 2` become `== 3`, `toBe(4)` become
+/// `toBe(5)`): the count of assertions holds while the check now asks for what the
+/// code gives. A check whose subject changed too (a new input) is a new case, not
+/// this. In words, one for each.
+pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String]) -> Vec<String> {
+    let mut left: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
+    let mut out = Vec::new();
+    for old in removed {
+        let Some(Check::Exact(l, r)) = check(lang, old) else {
+            continue;
+        };
+        let hit = left.iter().position(|now| {
+            let Some(Check::Exact(l2, r2)) = now else {
+                return false;
+            };
+            // The subject is the same code (spaces aside) and not a literal itself.
+            let swapped = |subject: &str, was: &str, is: &str, other: &str| {
+                let (shape, _) = skeleton(subject);
+                skeleton(subject) == skeleton(other)
+                    && shape != "#"
+                    && informative(was)
+                    && literal_only_change(was, is)
+            };
+            swapped(&l, &r, r2, l2) || swapped(&r, &l, l2, r2)
+        });
+        if let Some(k) = hit {
+            left[k] = None;
+            out.push(format!(
+                "`{}` became `{}` (its expected value changed)",
+                clip(old),
+                clip(&added[k])
+            ));
+        }
+    }
+    out
+}
+
+/// Whether `a` and `b` differ in their literals alone (numbers and strings), with
+/// the same shape around them and at least one literal in each.
+fn literal_only_change(a: &str, b: &str) -> bool {
+    let (sa, la) = skeleton(a);
+    let (sb, lb) = skeleton(b);
+    sa == sb && !la.is_empty() && la != lb
+}
+
+/// `s` without spaces and with each number and string literal replaced by `#`, and
+/// the literals in order.
+fn skeleton(s: &str) -> (String, Vec<&str>) {
+    let b = s.as_bytes();
+    let mut out = String::new();
+    let mut lits = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let word_before = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        if matches!(c, b'"' | b'\'' | b'`') {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != c {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            lits.push(&s[i..(j + 1).min(b.len())]);
+            i = j + 1;
+            out.push('#');
+        } else if (c.is_ascii_digit()
+            || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit)))
+            && !word_before
+        {
+            let mut j = i + 1;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'.' || b[j] == b'_') {
+                j += 1;
+            }
+            lits.push(&s[i..j]);
+            i = j;
+            out.push('#');
+        } else if c.is_ascii_whitespace() {
+            i += 1;
+        } else {
+            out.push(c as char);
+            i += 1;
+        }
+    }
+    (out, lits)
+}
+
 /// Negations and the words they negate: an assertion with one of the first taken
 /// out says the opposite of what it said.
 const NEGATIONS: [(&str, &str); 16] = [

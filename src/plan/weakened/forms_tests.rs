@@ -817,3 +817,79 @@ fn honest_rewrites_of_assertions_are_not_found() {
     let added = format!("{RS}\n#[test]\nfn same() {{\n    assert_eq!(add(1, 2), add(1, 2));\n}}\n");
     assert!(one("tests/add.rs", RS, &added).is_empty());
 }
+
+/// An assertion rewritten in place with the count unchanged: the expected value
+/// changed while the call it checks did not. A new assertion beside the old ones,
+/// or one whose call changed too (a new case), is none.
+#[test]
+fn an_expected_value_rewritten_in_place_is_found() {
+    let p = "tests/test_calc.py";
+    says(
+        &one(
+            p,
+            PY,
+            &PY.replace("calc.count([1, 2]) == 2", "calc.count([1, 2]) == 3"),
+        ),
+        p,
+        "its expected value changed",
+    );
+    says(
+        &one(
+            p,
+            PY,
+            &PY.replace(
+                "pytest.approx(0.15, rel=1e-9)",
+                "pytest.approx(0.16, rel=1e-9)",
+            ),
+        ),
+        p,
+        "its expected value changed",
+    );
+    let js = "test('a', () => {\n  expect(add(2, 2)).toBe(4);\n});\n";
+    says(
+        &one("a.test.js", js, &js.replace("toBe(4)", "toBe(5)")),
+        "a.test.js",
+        "its expected value changed",
+    );
+    // A case changed as a whole (its input and its answer) is a different check.
+    assert!(
+        one(
+            p,
+            PY,
+            &PY.replace("calc.count([1, 2]) == 2", "calc.count([1, 2, 3]) == 3")
+        )
+        .is_empty()
+    );
+    // Reformatted, the same check.
+    assert!(
+        one(
+            p,
+            PY,
+            &PY.replace("calc.count([1, 2]) == 2", "calc.count([1,2]) == 2")
+        )
+        .is_empty()
+    );
+}
+
+/// Expected output a test or the verify names is test data wherever it lives.
+#[test]
+fn expected_data_a_test_names_is_found_outside_a_test_directory() {
+    let test = "import json\n\ndef test_out():\n    assert run() == json.load(open(\"expected_output.json\"))\n";
+    let given = hacks::Given::of(&[("tests/test_out.py".to_string(), test.to_string())]);
+    let data = change(
+        "expected_output.json",
+        Some("{\"sum\": 4}\n"),
+        Some("{\"sum\": 5}\n"),
+    );
+    let found: Vec<String> = find_given(std::slice::from_ref(&data), &[], &given)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    says(
+        &found,
+        "expected_output.json",
+        "expected data a test reads changed",
+    );
+    // Not named by any test: a data file like any other.
+    assert!(find(&[data], &[]).is_empty());
+}
