@@ -495,17 +495,35 @@ fn identity_of_stat(st: &rustix::fs::Stat) -> [i64; 7] {
     ]
 }
 
+/// Which of an identity's fields are kept in 4 bytes (the mode and the nanoseconds):
+/// a directory record of 50,000 entries is 0.6 MB smaller than with 8 each.
+const NARROW: [bool; 7] = [true, false, false, false, true, false, true];
+const IDENTITY_BYTES: usize = 44;
+
 fn put_identity(out: &mut Vec<u8>, identity: &[i64; 7]) {
-    for n in identity {
-        out.extend_from_slice(&n.to_le_bytes());
+    for (n, narrow) in identity.iter().zip(NARROW) {
+        if narrow {
+            // Out of range cannot happen for a mode or nanoseconds; if it did, the
+            // kept identity would not match and the entry would be read again.
+            out.extend_from_slice(&u32::try_from(*n).unwrap_or(u32::MAX).to_le_bytes());
+        } else {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
     }
 }
 
 fn take_identity(fields: &mut Fields) -> Option<[i64; 7]> {
-    let bytes = fields.take(56)?;
+    let mut bytes = fields.take(IDENTITY_BYTES)?;
     let mut identity = [0i64; 7];
-    for (n, b) in identity.iter_mut().zip(bytes.chunks_exact(8)) {
-        *n = i64::from_le_bytes(b.try_into().ok()?);
+    for (n, narrow) in identity.iter_mut().zip(NARROW) {
+        let width = if narrow { 4 } else { 8 };
+        let (field, rest) = bytes.split_at_checked(width)?;
+        *n = if narrow {
+            i64::from(u32::from_le_bytes(field.try_into().ok()?))
+        } else {
+            i64::from_le_bytes(field.try_into().ok()?)
+        };
+        bytes = rest;
     }
     Some(identity)
 }
@@ -1087,7 +1105,7 @@ impl Default for Memo {
     }
 }
 
-const MEMO_MAGIC: &[u8; 4] = b"pwm3";
+const MEMO_MAGIC: &[u8; 4] = b"pwm4";
 
 /// Reads the fields of a kept memo in order.
 struct Fields<'a> {
