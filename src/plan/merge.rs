@@ -326,6 +326,15 @@ pub fn merge_files(base: &[u8], ours: &[u8], theirs: &[u8]) -> MergedFile {
             return whole_file(ours, theirs, format!("{side} {verb} {what}"));
         }
     }
+    for (side, text) in [("ours", o), ("theirs", t)] {
+        if let Some(what) = cut_against(b, text) {
+            return whole_file(
+                ours,
+                theirs,
+                format!("{side} {what}: a cut file, most likely an editor's save taken mid-way"),
+            );
+        }
+    }
     let m = merge(b, o, t);
     if m.conflicts.is_empty()
         && let Some(what) = unreadable(&m.text, true)
@@ -335,6 +344,21 @@ pub fn merge_files(base: &[u8], ours: &[u8], theirs: &[u8]) -> MergedFile {
     MergedFile {
         bytes: m.text.into_bytes(),
         conflicts: m.conflicts,
+    }
+}
+
+/// How `side` is cut against `base`: it lost the base's `## Log` while it still has
+/// goals, or it ends inside a line where the base ended its own. Merged, the goals
+/// a cut side lacks would read as deleted there. A side that only deleted goals,
+/// whole otherwise, is a person's choice and merges.
+fn cut_against(base: &str, side: &str) -> Option<&'static str> {
+    let log = |text: &str| text.lines().any(|l| l.trim_end() == "## Log");
+    if base.ends_with('\n') && !side.is_empty() && !side.ends_with('\n') {
+        Some("ends inside a line")
+    } else if log(base) && !log(side) && side.lines().any(|l| l.starts_with("## Goal:")) {
+        Some("lost its `## Log`")
+    } else {
+        None
     }
 }
 

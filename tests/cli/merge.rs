@@ -315,3 +315,47 @@ fn the_driver_never_exits_0_on_a_side_with_lone_carriage_returns() {
     ));
     assert!(t.read("ours").starts_with("<<<<<<< ours\n# Plan: x\n"));
 }
+
+/// Issue #35, found by scripts/soak-writers: a stash git took while an editor was
+/// mid-save holds a cut plan.md (no `## Log`, ending inside a line). Its pop ran the
+/// driver, which took the goals the cut side lacked as deleted there: 1,826 of
+/// 2,000 goals gone, exit 0. A side that lost the base's `## Log` or ends inside a
+/// line where the base ended its own is cut: both sides are kept whole between
+/// markers and the driver exits 1, on either side.
+#[test]
+fn the_driver_never_exits_0_on_a_cut_side() {
+    let t = Test::new();
+    let at = PLAN.find("done_when: the README").unwrap() + "done_when: ".len();
+    let cut = &PLAN[..at];
+    let grown = format!("{PLAN}- 2026-06-15 14:05 docs next\n");
+    let no_log = &PLAN[..PLAN.find("## Log").unwrap()];
+    for (ours, theirs) in [
+        (cut, grown.as_str()),
+        (grown.as_str(), cut),
+        (no_log, grown.as_str()),
+    ] {
+        t.write("base", PLAN);
+        t.write("ours", ours);
+        t.write("theirs", theirs);
+        let run = t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"]);
+        run.code(1);
+        let out = t.read("ours");
+        assert!(out.contains(ours), "ours lost:\n{out}");
+        assert!(out.contains(theirs), "theirs lost:\n{out}");
+        assert!(out.starts_with("<<<<<<< ours\n"), "{out}");
+    }
+    t.write("ours", cut);
+    t.write("theirs", &grown);
+    insta::assert_snapshot!(shown(
+        &t,
+        &t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+            .code(1)
+    ));
+    // A side that only deleted goals, whole otherwise, merges as before.
+    t.write("base", PLAN);
+    t.write("ours", PLAN.replace("## Goal: Docs\n<!-- id: docs -->\nstatus: open\ndone_when: the README says how\n- [ ] write\n\n", ""));
+    t.write("theirs", &grown);
+    t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+        .code(0);
+    assert!(!t.read("ours").contains("## Goal: Docs"));
+}
