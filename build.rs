@@ -6,6 +6,10 @@
 //! cannot be built that way; so the link is made static here, for the binary
 //! alone, with the static archives of the libraries rustc names. Where one is
 //! missing (no libc.a installed), or PLAN_DYNAMIC=1, the binary links as usual.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a build script reads what cargo sets"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -22,7 +22,7 @@ pub const SESSION_VAR: &str = "PLAN_SESSION";
 pub fn me(given: Option<&str>) -> Result<Option<String>> {
     let name = match given {
         Some(name) => Some(name.to_string()),
-        None => std::env::var(SESSION_VAR).ok().filter(|v| !v.is_empty()),
+        None => crate::env::text(SESSION_VAR).filter(|v| !v.is_empty()),
     };
     if let Some(name) = &name
         && let Some(why) = claim::invalid_name(name)

@@ -40,8 +40,8 @@ impl Now {
 }
 
 pub fn now() -> Result<Now> {
-    match std::env::var("PLAN_NOW") {
-        Ok(fixed) if !fixed.is_empty() => parse_fixed(&fixed).ok_or_else(|| {
+    match crate::env::text("PLAN_NOW") {
+        Some(fixed) if !fixed.is_empty() => parse_fixed(&fixed).ok_or_else(|| {
             Exit::usage_hint(
                 format!("PLAN_NOW=\"{fixed}\" is not a time"),
                 "write it as YYYY-MM-DDTHH:MM, e.g. 2026-06-15T14:02",
@@ -60,9 +60,7 @@ pub fn now() -> Result<Now> {
 /// `PLAN_NOW`'s time, when it is set and reads: the one clock that costs nothing to
 /// read as a local time.
 pub fn fixed() -> Option<Now> {
-    std::env::var("PLAN_NOW")
-        .ok()
-        .and_then(|fixed| parse_fixed(&fixed))
+    crate::env::text("PLAN_NOW").and_then(|fixed| parse_fixed(&fixed))
 }
 
 /// Seconds since the epoch. Cheap where [`now`] is not: local time means finding

@@ -414,19 +414,19 @@ pub fn repo_file(repo_root: &Path) -> PathBuf {
 /// `None` when neither is set. A relative XDG_CONFIG_HOME is ignored, as the XDG
 /// spec asks.
 pub fn user_file() -> Option<PathBuf> {
-    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+    let xdg = crate::env::os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute());
     let dir = match xdg {
         Some(dir) => dir,
-        None => PathBuf::from(std::env::var_os("HOME").filter(|h| !h.is_empty())?).join(".config"),
+        None => PathBuf::from(crate::env::os("HOME").filter(|h| !h.is_empty())?).join(".config"),
     };
     Some(dir.join("plan").join("config.yaml"))
 }
 
 /// How messages name a settings file: the user's home directory as `~`.
 pub fn display_path(path: &Path) -> String {
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+    let home = crate::env::os("HOME").filter(|h| !h.is_empty());
     match home.and_then(|home| path.strip_prefix(home).ok().map(Path::to_path_buf)) {
         Some(rest) => format!("~/{}", rest.display()),
         None => path.display().to_string(),

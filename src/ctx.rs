@@ -435,8 +435,8 @@ fn use_color(color: Color) -> bool {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => {
-            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+            let no_color = crate::env::os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            let dumb = crate::env::os("TERM").is_some_and(|t| t == "dumb");
             !no_color && !dumb && std::io::stdout().is_terminal()
         }
     }

@@ -67,8 +67,7 @@ const SIGNAL_GRACE: Duration = Duration::from_millis(500);
 /// one), or `PLAN_REMOTE_TIMEOUT` seconds when that is a whole number over 0 (a slow
 /// link; tests of a remote that hangs).
 pub fn remote_timeout(default: Duration) -> Duration {
-    std::env::var("PLAN_REMOTE_TIMEOUT")
-        .ok()
+    crate::env::text("PLAN_REMOTE_TIMEOUT")
         .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|s| *s > 0)
         .map_or(default, Duration::from_secs)
@@ -358,7 +357,7 @@ pub fn run(spec: &Spec) -> Result<Output> {
 /// not be picked up from whatever directory plan runs in.
 pub fn find_on_path(program: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
-    let path = std::env::var_os("PATH")?;
+    let path = crate::env::os("PATH")?;
     std::env::split_paths(&path)
         .filter(|dir| !dir.as_os_str().is_empty())
         .map(|dir| dir.join(program))

@@ -1147,9 +1147,9 @@ fn clean_env(home: &Path, tmp: &Path) -> Vec<(String, String)> {
     let mut env: Vec<(String, String)> = CLEAN_ENV
         .iter()
         .filter(|k| !secret_name(k))
-        .filter_map(|k| Some((k.to_string(), std::env::var(k).ok()?)))
+        .filter_map(|k| Some((k.to_string(), crate::env::text(k)?)))
         .collect();
-    if let Some(real) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+    if let Some(real) = crate::env::os("HOME").filter(|h| !h.is_empty()) {
         let real = PathBuf::from(real);
         for (name, dir) in [("CARGO_HOME", ".cargo"), ("RUSTUP_HOME", ".rustup")] {
             if !env.iter().any(|(k, _)| k == name) && real.join(dir).is_dir() {

@@ -1096,7 +1096,7 @@ mod tests {
                 .args(args)
                 .current_dir(dir)
                 .env_clear()
-                .env("PATH", std::env::var("PATH").unwrap_or_default())
+                .env("PATH", crate::env::text("PATH").unwrap_or_default())
                 .env("HOME", self.dir.path())
                 .env("GIT_CONFIG_GLOBAL", "/dev/null")
                 .env("GIT_CONFIG_NOSYSTEM", "1")

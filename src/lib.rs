@@ -12,6 +12,7 @@ mod cmd;
 mod config;
 mod ctx;
 mod draft;
+mod env;
 mod events;
 mod exec;
 mod exit;
@@ -199,7 +200,7 @@ fn plain_fast_path() -> Option<(ctx::Env, cmd::Command)> {
     let (Some(word), None) = (args.next(), args.next()) else {
         return None;
     };
-    if std::env::var_os("PLAN_FILE").is_some() {
+    if crate::env::os("PLAN_FILE").is_some() {
         return None;
     }
     let command = match word.to_str()? {

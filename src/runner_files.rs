@@ -37,10 +37,10 @@ impl RunnerFiles {
     pub fn take() -> RunnerFiles {
         let mut paths: Vec<PathBuf> = VARS
             .iter()
-            .filter_map(|var| std::env::var_os(var).filter(|v| !v.is_empty()))
+            .filter_map(|var| crate::env::os(var).filter(|v| !v.is_empty()))
             .map(PathBuf::from)
             .collect();
-        if let Some(temp) = std::env::var_os("RUNNER_TEMP").filter(|v| !v.is_empty())
+        if let Some(temp) = crate::env::os("RUNNER_TEMP").filter(|v| !v.is_empty())
             && let Ok(entries) = fs::read_dir(Path::new(&temp).join("_runner_file_commands"))
         {
             paths.extend(entries.flatten().map(|e| e.path()));

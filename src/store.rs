@@ -921,7 +921,7 @@ impl Store {
 /// command in that window, deterministically, then deletes GATE.
 #[cfg(debug_assertions)]
 fn pause_for_test() {
-    let Some(gate) = std::env::var_os("PLAN_TEST_PAUSE").map(PathBuf::from) else {
+    let Some(gate) = crate::env::os("PLAN_TEST_PAUSE").map(PathBuf::from) else {
         return;
     };
     let mut reached = gate.clone().into_os_string();
@@ -1042,7 +1042,7 @@ fn lost_newline(then: &str, now: &str) -> Option<&'static str> {
 /// file to settle: how tests and scripts/stress-writers count waits without
 /// timing them.
 fn trace_wait(why: &str) {
-    let Some(file) = std::env::var_os("PLAN_TRACE_WAITS") else {
+    let Some(file) = crate::env::os("PLAN_TRACE_WAITS") else {
         return;
     };
     let line = format!("{} {why}\n", std::process::id());
@@ -1108,7 +1108,7 @@ fn begins_with(file: &mut impl Read, prefix: &[u8]) -> std::io::Result<bool> {
 /// Now, in nanoseconds since the epoch, when `PLAN_TRACE_WRITES` asks for the
 /// window to be measured (scripts/stress-writers does).
 fn trace_clock() -> Option<u128> {
-    std::env::var_os("PLAN_TRACE_WRITES")?;
+    crate::env::os("PLAN_TRACE_WRITES")?;
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
@@ -1120,7 +1120,7 @@ fn trace_window(last_read: Option<u128>) {
     let (Some(start), Some(end), Some(file)) = (
         last_read,
         trace_clock(),
-        std::env::var_os("PLAN_TRACE_WRITES"),
+        crate::env::os("PLAN_TRACE_WRITES"),
     ) else {
         return;
     };

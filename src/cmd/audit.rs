@@ -279,7 +279,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // code runs here (the verify job's file, read instead, ran it elsewhere).
     let guard = match (&rejudge_with, &args.verified) {
         (Some((judge, _)), None) => {
-            let home = std::env::var_os("HOME")
+            let home = crate::env::os("HOME")
                 .filter(|h| !h.is_empty())
                 .map(std::path::PathBuf::from);
             Some(crate::judge::guard::Guard::take(judge, home.as_deref())?)

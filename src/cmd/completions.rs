@@ -58,7 +58,7 @@ const ZSH_AUTOLOAD: &str =
 /// Checked after the hooks' fast paths, before clap parses anything; a normal run
 /// pays one environment lookup.
 pub fn answer_if_asked() {
-    if std::env::var_os(VAR).is_none() {
+    if crate::env::os(VAR).is_none() {
         return;
     }
     // Only a shell's own request (`plan -- plan …`) or the script request (`plan`
@@ -110,7 +110,7 @@ fn goal_ids() -> Vec<CompletionCandidate> {
 }
 
 fn plan_file() -> Option<PathBuf> {
-    if let Some(file) = std::env::var_os("PLAN_FILE").filter(|f| !f.is_empty()) {
+    if let Some(file) = crate::env::os("PLAN_FILE").filter(|f| !f.is_empty()) {
         return Some(PathBuf::from(file));
     }
     let cwd = std::env::current_dir().ok()?;

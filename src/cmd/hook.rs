@@ -55,7 +55,7 @@ pub fn answer(args: Args) -> u8 {
 }
 
 fn answer_for(host: Host, event_name: &str, stdin: &str) -> u8 {
-    let disabled = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
+    let disabled = |var: &str| crate::env::text(var).is_some_and(|v| v == "1");
     let kind = host::kind(host, event_name).map_or(Kind::Prompt, |(k, _)| k);
     let event = host::kind(host, event_name).map_or("", |(_, e)| e);
     let answer = if disabled("PLAN_DISABLED") || disabled("PLAN_JUDGE") {

@@ -44,7 +44,7 @@ pub fn hidden_history(root: &Path) -> Result<Vec<String>> {
         ));
     }
     for var in ["GIT_GRAFT_FILE", "GIT_REPLACE_REF_BASE", "GIT_SHALLOW_FILE"] {
-        if std::env::var_os(var).is_some() {
+        if crate::env::os(var).is_some() {
             out.push(format!("{var} is set, which changes the history git shows"));
         }
     }

@@ -160,7 +160,7 @@ mod tests {
             .args(args)
             .current_dir(root)
             .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("PATH", crate::env::text("PATH").unwrap_or_default())
             .env("HOME", root)
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env("GIT_CONFIG_NOSYSTEM", "1")

@@ -37,7 +37,7 @@ pub fn place(cwd: &Path) -> Result<Option<Place>> {
     let Some(repo) = git::discover(cwd)? else {
         return Ok(None);
     };
-    let plan_path = match std::env::var_os("PLAN_FILE").filter(|v| !v.is_empty()) {
+    let plan_path = match crate::env::os("PLAN_FILE").filter(|v| !v.is_empty()) {
         Some(file) => cwd.join(file),
         None => repo.root.join("plan.md"),
     };
@@ -529,7 +529,7 @@ impl Claimed {
 /// goals for it without `--as`. Best effort.
 fn export_session(session: &str) {
     use std::io::Write as _;
-    let Some(file) = std::env::var_os("CLAUDE_ENV_FILE").filter(|f| !f.is_empty()) else {
+    let Some(file) = crate::env::os("CLAUDE_ENV_FILE").filter(|f| !f.is_empty()) else {
         return;
     };
     if claim::invalid_name(session).is_some() {

@@ -84,7 +84,7 @@ pub static HOST: Spec = Spec {
 
 /// `$CODEX_HOME`, else `~/.codex`.
 fn codex_home(home: &Path) -> PathBuf {
-    match std::env::var_os("CODEX_HOME").filter(|h| !h.is_empty()) {
+    match crate::env::os("CODEX_HOME").filter(|h| !h.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => home.join(".codex"),
     }

@@ -87,7 +87,7 @@ pub static HOST: Spec = Spec {
 
 /// `$COPILOT_HOME`, else `~/.copilot`.
 fn copilot_home(home: &Path) -> PathBuf {
-    match std::env::var_os("COPILOT_HOME").filter(|h| !h.is_empty()) {
+    match crate::env::os("COPILOT_HOME").filter(|h| !h.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => home.join(".copilot"),
     }

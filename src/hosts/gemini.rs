@@ -106,7 +106,7 @@ fn next_steps(_root: Option<&Path>) -> Result<String> {
 /// `TRUST_PARENT` on a folder beside it or below its parent, `DO_NOT_TRUST`.
 fn trust_pending(root: Option<&Path>) -> Option<String> {
     let root = root?;
-    if std::env::var("GEMINI_CLI_TRUST_WORKSPACE").is_ok_and(|v| v == "true") {
+    if crate::env::text("GEMINI_CLI_TRUST_WORKSPACE").is_some_and(|v| v == "true") {
         return None;
     }
     let home = crate::hosts::home().ok()?;

@@ -236,7 +236,7 @@ impl Event {
     pub fn cap(&self) -> Option<u32> {
         let set = self
             .blocks_cap_var
-            .and_then(|var| std::env::var(var).ok())
+            .and_then(crate::env::text)
             .and_then(|v| v.trim().parse::<u32>().ok());
         match set {
             Some(0) => None,
@@ -383,7 +383,7 @@ pub fn find_named(root: &Path, names: &[String]) -> Option<String> {
 
 /// The home directory, for user-level registrations.
 pub fn home() -> Result<PathBuf> {
-    std::env::var_os("HOME")
+    crate::env::os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
         .ok_or_else(|| {

@@ -137,7 +137,7 @@ pub static HOST: Spec = Spec {
 /// OpenCode's user config directory: `$XDG_CONFIG_HOME/opencode`, else
 /// `~/.config/opencode`.
 fn user(home: &Path) -> PathBuf {
-    let config = std::env::var_os("XDG_CONFIG_HOME")
+    let config = crate::env::os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .filter(|d| d.is_absolute())
         .unwrap_or_else(|| home.join(".config"));

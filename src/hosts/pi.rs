@@ -78,7 +78,7 @@ pub static HOST: Spec = Spec {
 /// pi's agent directory: `PI_CODING_AGENT_DIR` (with `~` expanded, as pi does) or
 /// `~/.pi/agent`.
 fn agent_dir(home: &Path) -> PathBuf {
-    let Some(dir) = std::env::var_os("PI_CODING_AGENT_DIR").filter(|d| !d.is_empty()) else {
+    let Some(dir) = crate::env::os("PI_CODING_AGENT_DIR").filter(|d| !d.is_empty()) else {
         return home.join(".pi").join("agent");
     };
     let dir = PathBuf::from(dir);

@@ -382,7 +382,7 @@ fn warn_if_not_on_path(program: &str) {
         warn_if_missing(program);
         return;
     }
-    let found = std::env::var_os("PATH").is_some_and(|path| {
+    let found = crate::env::os("PATH").is_some_and(|path| {
         std::env::split_paths(&path).any(|dir| {
             fs::metadata(dir.join(program))
                 .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)

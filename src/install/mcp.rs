@@ -98,7 +98,7 @@ fn app_config(home: &Path) -> PathBuf {
     if cfg!(target_os = "macos") {
         return home.join("Library/Application Support");
     }
-    match std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from) {
+    match crate::env::os("XDG_CONFIG_HOME").map(PathBuf::from) {
         Some(dir) if dir.is_absolute() => dir,
         _ => home.join(".config"),
     }

@@ -82,7 +82,7 @@ pub fn refusal(backend: Backend, root: &Path) -> Option<String> {
     let Backend::Host(host) = backend else {
         return None;
     };
-    let home = std::env::var_os("HOME")
+    let home = crate::env::os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from);
     (host.spec().judge.refuse?)(root, home.as_deref())
@@ -100,7 +100,7 @@ pub fn instruction_files(backend: Backend, root: &Path) -> Vec<String> {
             .map(|n| n.to_string())
             .collect(),
         Backend::Host(Host::Gemini) => {
-            let home = std::env::var_os("HOME")
+            let home = crate::env::os("HOME")
                 .filter(|h| !h.is_empty())
                 .map(PathBuf::from);
             crate::hosts::gemini::context_names(home.as_deref())

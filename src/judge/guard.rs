@@ -224,7 +224,7 @@ fn interpreter(file: &Path) -> Option<PathBuf> {
 /// credentials), and plan's own user config, which names the judge.
 fn config_paths(backend: Backend, home: &Path) -> Vec<PathBuf> {
     let var = |name: &str| {
-        std::env::var_os(name)
+        crate::env::os(name)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
@@ -339,7 +339,7 @@ fn differs(was: &[Seen], now: &[Seen], depth: Depth) -> Option<PathBuf> {
 /// below them, nothing read): a directory absent now and made later counts too.
 fn on_path() -> Vec<Seen> {
     let mut out = Vec::new();
-    let Some(path) = std::env::var_os("PATH") else {
+    let Some(path) = crate::env::os("PATH") else {
         return out;
     };
     let mut dirs: Vec<PathBuf> = std::env::split_paths(&path)

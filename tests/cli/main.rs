@@ -1,5 +1,9 @@
 //! The one integration test binary: drives the real `plan` binary in temporary
 //! git repositories.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests read their own environment; the ban is for plan's code"
+)]
 
 mod adversary;
 mod architecture;

@@ -4,6 +4,10 @@
 //! server on 127.0.0.1, with plan's hooks installed by the freshly built `plan`.
 //! Ignored by default (they install the hosts on first use and take minutes); run
 //! them with `cargo test --test e2e -- --ignored`.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests read their own environment; the ban is for plan's code"
+)]
 
 mod fake;
 mod gate;
