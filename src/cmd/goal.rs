@@ -34,6 +34,10 @@ pub struct Args {
     /// [default: loop.time_budget, none]
     #[arg(long, value_name = "DURATION", value_parser = crate::loop_budget::parse_duration)]
     pub time_budget: Option<u64>,
+    /// Print a condition for the host's own goal (Claude Code's `/goal`) that holds
+    /// it to plan's sign-offs, and start nothing
+    #[arg(long, conflicts_with_all = ["budget", "token_budget", "time_budget"])]
+    pub host_condition: bool,
     #[command(subcommand)]
     pub action: Option<Action>,
 }
@@ -75,6 +79,34 @@ struct Report<'a> {
     /// Seconds since the loop started (to its end, once it ended).
     #[serde(skip_serializing_if = "Option::is_none")]
     elapsed: Option<u64>,
+    /// The goals not signed off yet, in plan order (absent when plan.md cannot be
+    /// read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goals_left: Option<Vec<String>>,
+}
+
+/// What `plan goal status` prints once no goal is left: the words the host
+/// condition names.
+const ALL_SIGNED_OFF: &str = "none: every goal signed off";
+
+/// `plan goal --host-condition`: a host's transcript-reading goal check sees only
+/// what the agent ran, so the condition asks for plan's own status, read fresh.
+const HOST_CONDITION: &str = "Not met until `plan goal status`, run after the last change, \
+reports every goal signed off: its `goals left:` line must read `none: every goal signed off`. \
+A goal counts as done only through `plan complete ID`, never by the agent's word.";
+
+/// The goals of `ctx`'s plan.md not signed off yet: every goal a continuation could
+/// name (active, ready, finished without a sign-off, shelved, vanished).
+fn goals_left(ctx: &Ctx) -> Option<Vec<String>> {
+    let src = ctx.store.read().ok()?;
+    let plan = ctx.parse(&src).ok()?;
+    let mut ids: Vec<String> = Vec::new();
+    for part in blocks::continuation_parts(&plan) {
+        if !ids.contains(&part.goal) {
+            ids.push(part.goal);
+        }
+    }
+    Some(ids)
 }
 
 /// Why a cleared loop ended, as `plan goal status` shows it.
@@ -141,6 +173,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             Exit::usage_hint("no work loop is running", "`plan goal` starts one")
         })
     };
+    if args.host_condition {
+        println(HOST_CONDITION)?;
+        return Ok(OK);
+    }
     let unlogged = Cell::new(None);
     match args.action {
         None => {
@@ -343,6 +379,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     elapsed: current
                         .as_ref()
                         .and_then(|l| crate::loop_budget::elapsed(&l.budgets, clock::epoch_now())),
+                    goals_left: goals_left(ctx),
                 };
                 println(&serde_json::to_string_pretty(&report)?)?;
                 return Ok(OK);
@@ -366,6 +403,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ))?;
             if let Some(lines) = rearm::status_lines(&l) {
                 println(&lines)?;
+            }
+            match goals_left(ctx).as_deref() {
+                Some([]) => println(&format!("  goals left: {ALL_SIGNED_OFF}"))?,
+                Some(ids) => println(&format!(
+                    "  goals left: {} (`plan complete ID` signs each off)",
+                    ids.join(", ")
+                ))?,
+                None => {}
             }
             if let Some(trouble) = state.lock_trouble(&repo.root) {
                 println(&format!("  ⚠ {}", trouble.long))?;

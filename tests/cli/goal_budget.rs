@@ -110,6 +110,7 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
   elapsed: 0s (no budget)
   continuations per goal: next 1, stuck 2 of 2
   budget-limited: stuck (`plan goal rearm ID` gives one a new budget)
+  goals left: stuck, next (`plan complete ID` signs each off)
 ",
         )
         .check();

@@ -45,6 +45,7 @@ mod hack_findings;
 mod half_saves;
 mod hidden_work;
 mod hook_cache;
+mod host_goals;
 mod hooks;
 mod host_events;
 mod hot;
