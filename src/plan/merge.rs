@@ -347,15 +347,18 @@ pub fn merge_files(base: &[u8], ours: &[u8], theirs: &[u8]) -> MergedFile {
     }
 }
 
-/// How `side` is cut against `base`: it lost the base's `## Log` while it still has
-/// goals, or it ends inside a line where the base ended its own. Merged, the goals
-/// a cut side lacks would read as deleted there. A side that only deleted goals,
-/// whole otherwise, is a person's choice and merges.
+/// How `side` is cut against `base`: it is empty where the base was not (a save
+/// truncated and not yet written), it ends inside a line where the base ended its
+/// own, or it lost the base's `## Log`. Merged, the goals a cut side lacks would
+/// read as deleted there. A side that only deleted goals, whole otherwise, is a
+/// person's choice and merges.
 fn cut_against(base: &str, side: &str) -> Option<&'static str> {
     let log = |text: &str| text.lines().any(|l| l.trim_end() == "## Log");
-    if base.ends_with('\n') && !side.is_empty() && !side.ends_with('\n') {
+    if side.is_empty() && !base.is_empty() {
+        Some("is empty")
+    } else if base.ends_with('\n') && !side.is_empty() && !side.ends_with('\n') {
         Some("ends inside a line")
-    } else if log(base) && !log(side) && side.lines().any(|l| l.starts_with("## Goal:")) {
+    } else if log(base) && !log(side) {
         Some("lost its `## Log`")
     } else {
         None

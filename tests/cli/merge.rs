@@ -321,7 +321,8 @@ fn the_driver_never_exits_0_on_a_side_with_lone_carriage_returns() {
 /// driver, which took the goals the cut side lacked as deleted there: 1,826 of
 /// 2,000 goals gone, exit 0. A side that lost the base's `## Log` or ends inside a
 /// line where the base ended its own is cut: both sides are kept whole between
-/// markers and the driver exits 1, on either side.
+/// markers and the driver exits 1, on either side. An empty side, or one cut
+/// before its first goal, lost every goal with exit 0 the same way.
 #[test]
 fn the_driver_never_exits_0_on_a_cut_side() {
     let t = Test::new();
@@ -329,10 +330,15 @@ fn the_driver_never_exits_0_on_a_cut_side() {
     let cut = &PLAN[..at];
     let grown = format!("{PLAN}- 2026-06-15 14:05 docs next\n");
     let no_log = &PLAN[..PLAN.find("## Log").unwrap()];
+    // A save cut before its first goal, or at nothing (truncated, not yet written).
+    let title_only = "# Plan: x\n";
     for (ours, theirs) in [
         (cut, grown.as_str()),
         (grown.as_str(), cut),
         (no_log, grown.as_str()),
+        (title_only, grown.as_str()),
+        ("", grown.as_str()),
+        (grown.as_str(), ""),
     ] {
         t.write("base", PLAN);
         t.write("ours", ours);
