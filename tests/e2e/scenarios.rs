@@ -199,7 +199,15 @@ pub fn judge_accepts(host: Host) {
     judge_config(&w);
     w.sh("git add -A && git commit -q -m cache");
     w.plan_ok(&["goal"]);
-    let before = w.plan_ok(&["goal", "status"]).stdout;
+    // The loop's own state: its `goals left:` line changes with the sign-off.
+    let loop_state = |status: String| {
+        status
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("goals left:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let before = loop_state(w.plan_ok(&["goal", "status"]).stdout);
     let block = block(&w);
     w.clear_hooks();
     // Where the host offers a writing tool, the judge's model tries it first.
@@ -282,8 +290,13 @@ pub fn judge_accepts(host: Host) {
             h.stdout
         );
     }
+    let after = w.plan_ok(&["goal", "status"]).stdout;
+    assert!(
+        after.contains("goals left: none: every goal signed off"),
+        "{after}"
+    );
     assert_eq!(
-        w.plan_ok(&["goal", "status"]).stdout,
+        loop_state(after),
         before,
         "the judge's hooks left the loop alone"
     );
