@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
-use git2::{Status, StatusOptions, StatusShow};
 use xxhash_rust::xxh3::{Xxh3, Xxh3DefaultBuilder};
 
 use super::open;
@@ -44,16 +43,6 @@ pub fn work(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo) -> Res
     let mut edited: Vec<&str> = edited.iter().map(String::as_str).collect();
     edited.sort_unstable();
     edited.dedup();
-    let mut asked = Xxh3::new();
-    for part in [root.as_os_str().as_bytes(), plan.as_os_str().as_bytes()] {
-        asked.update(part);
-        asked.update(b"\0");
-    }
-    for rel in &edited {
-        asked.update(rel.as_bytes());
-        asked.update(b"\0");
-    }
-    let asked = asked.digest128();
     let repo = open(root)?;
     let workdir = repo
         .workdir()
@@ -72,8 +61,7 @@ pub fn work(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo) -> Res
     watch_git(&repo, head.symbolic_target_bytes(), &mut git_files);
     drop(head);
     unblocking(git_files.iter().map(|p| Path::new(OsStr::from_bytes(p))))?;
-    // Untracked files, at every stop: by their directories' identities and their own.
-    let mut dirs = Vec::new();
+    // Untracked files, by their directories' identities and their own.
     let untracked = untracked(
         &repo,
         &workdir,
@@ -81,42 +69,29 @@ pub fn work(root: &Path, plan: &Path, edited: &[String], memo: &mut Memo) -> Res
         &edited,
         &git_files,
         memo,
-        &mut dirs,
     )?;
-    let tracked = match memo.unmoved(asked) {
-        Some(work) => work,
-        None => {
-            let mut watch = git_files;
-            watch.extend(dirs);
-            let work = taken(
-                &repo,
-                &workdir,
-                plan_rel.as_deref(),
-                &edited,
-                memo,
-                &mut watch,
-            )?;
-            memo.watch(asked, watch, &work);
-            work
-        }
-    };
+    let tracked = taken(&repo, &workdir, plan_rel.as_deref(), &edited, memo)?;
     let mut hash = Xxh3::new();
     hash.update(tracked.as_bytes());
     hash.update(&untracked.to_le_bytes());
     Ok(format!("{:032x}", hash.digest128()))
 }
 
-/// The fingerprint of HEAD, the index and the tracked files, taken through git's
-/// status (index to working tree), and of the `edited` files neither tracked nor
-/// untracked; `watch` gets every path whose identity it depends on (see
-/// [`Memo::unmoved`]). Untracked files are [`untracked`]'s.
+/// The fingerprint of HEAD, the index and the tracked files, and of the `edited`
+/// files neither tracked nor untracked. Untracked files are [`untracked`]'s.
+///
+/// Each checked-out index entry's file is stat-ed (over a few threads, by name under
+/// its directory's descriptor) and compared with the stat data the index keeps, as
+/// git's status does: a file whose stat is as recorded, and not racily so, is as
+/// staged. Only the others are read, and their bytes compared with the staged blob
+/// (a touched file is no work); what differs counts by content. So a stop costs a
+/// stat a tracked file, like git's own status, and reads only what moved.
 fn taken(
     repo: &git2::Repository,
     workdir: &Path,
     plan_rel: Option<&[u8]>,
     edited: &[&str],
     memo: &mut Memo,
-    watch: &mut Vec<Vec<u8>>,
 ) -> Result<String> {
     let mut hash = Xxh3::new();
 
@@ -131,10 +106,16 @@ fn taken(
     hash.update(b"\0index\0");
 
     // What is staged, by entry (path, blob, mode, stage): an edit staged as it is on
-    // disk leaves the working tree's status clean. Not the index's bytes, whose stat
-    // data a `git status` may refresh.
+    // disk leaves the working tree as the index has it. Not the index's bytes, whose
+    // stat data a `git status` may refresh.
     let index = repo.index().context("reading the git index")?;
+    // Entries stat-ed at or after the index was written may have changed since within
+    // the same tick of the file clock (git's "racy" entries): read whatever their stat.
+    let written = fs::metadata(repo.path().join("index"))
+        .map(|meta| (meta.mtime(), meta.mtime_nsec()))
+        .unwrap_or((i64::MAX, 0));
     let own = |path: &[u8]| crate::plan::own::is_own(path, plan_rel);
+    let mut looked_at = Vec::new();
     for entry in index.iter() {
         if own(&entry.path) {
             continue;
@@ -144,54 +125,31 @@ fn taken(
         hash.update(entry.id.as_bytes());
         hash.update(&entry.mode.to_le_bytes());
         hash.update(&(entry.flags & STAGE_MASK).to_le_bytes());
-        let checked_out = entry.mode != GITLINK && entry.flags_extended & SKIP_WORKTREE == 0;
+        let checked_out = entry.mode != GITLINK
+            && entry.flags_extended & SKIP_WORKTREE == 0
+            && entry.flags & ASSUME_UNCHANGED == 0;
         if checked_out {
-            watch.push(joined(workdir, &entry.path));
+            looked_at.push(entry);
         }
     }
     hash.update(b"\0tree\0");
 
     let mut left = READ_MAX;
-    let mut options = StatusOptions::new();
-    options
-        .show(StatusShow::Workdir)
-        .include_untracked(false)
-        .include_ignored(false)
-        .include_unmodified(false)
-        .exclude_submodules(true)
-        .renames_index_to_workdir(false);
-    let statuses = repo
-        .statuses(Some(&mut options))
-        .with_context(|| format!("reading the status of {}", workdir.display()))?;
-    let mut listed = std::collections::HashSet::new();
-    for entry in statuses.iter() {
-        let path = entry.path_bytes();
-        if own(path) {
-            continue;
-        }
-        listed.insert(path.to_vec());
-        hash.update(path);
-        hash.update(b"\0");
-        let status = entry.status();
-        hash.update(&status.bits().to_le_bytes());
-        if status.intersects(Status::WT_NEW | Status::WT_MODIFIED | Status::WT_TYPECHANGE) {
-            let full = joined(workdir, path);
-            content(
-                Path::new(OsStr::from_bytes(&full)),
-                &mut hash,
-                &mut left,
-                memo,
-            );
-            watch.push(full);
+    for (entry, look) in moved(workdir, &looked_at, written) {
+        let path = joined(workdir, &entry.path);
+        let path = Path::new(OsStr::from_bytes(&path));
+        if let Some(state) = worked(path, entry, look, &mut left, memo) {
+            hash.update(&entry.path);
+            hash.update(b"\0");
+            hash.update(&state);
         }
     }
     hash.update(b"\0edited\0");
 
     for rel in edited {
         // Ignored files are no work, whoever wrote them; a path git cannot check
-        // counts. A tracked or listed path is counted above by git's status, by
-        // content: named again here, a write of the same bytes to a new path would
-        // count as work.
+        // counts. A tracked path is counted above by content: named again here, a
+        // write of the same bytes to a new path would count as work.
         // Its directories' ignore files are read to tell: checked first.
         let ignores: Vec<PathBuf> = Path::new(rel)
             .ancestors()
@@ -199,12 +157,9 @@ fn taken(
             .map(|dir| workdir.join(dir).join(".gitignore"))
             .collect();
         unblocking(ignores.iter().map(PathBuf::as_path))?;
-        // Watched whatever it is: a file that comes or goes changes what it counts as.
         let full = workdir.join(rel);
-        watch.push(full.as_os_str().as_bytes().to_vec());
-        let covered = index.get_path(Path::new(rel), 0).is_some()
-            || listed.contains(rel.as_bytes())
-            || memo.walked.contains(rel.as_bytes());
+        let covered =
+            index.get_path(Path::new(rel), 0).is_some() || memo.walked.contains(rel.as_bytes());
         if covered || own(rel.as_bytes()) || repo.is_path_ignored(Path::new(rel)).unwrap_or(false) {
             continue;
         }
@@ -213,6 +168,186 @@ fn taken(
         content(&full, &mut hash, &mut left, memo);
     }
     Ok(format!("{:032x}", hash.digest128()))
+}
+
+/// The index entries whose files' stat is not the one the index keeps for them (or
+/// is racily so), each with what a stat now found, in the index's order. The stats
+/// go by name under each directory's descriptor, over a few threads, as git's
+/// status preloads them.
+fn moved<'e>(
+    workdir: &Path,
+    entries: &'e [git2::IndexEntry],
+    written: (i64, i64),
+) -> Vec<(&'e git2::IndexEntry, Look)> {
+    let threads = if entries.len() < TRACKED_PARALLEL_FROM {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .clamp(1, 4)
+    };
+    let share = entries.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let running: Vec<_> = entries
+            .chunks(share)
+            .map(|part| scope.spawn(move || moved_in(workdir, part, written)))
+            .collect();
+        running
+            .into_iter()
+            .flat_map(|t| t.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Below this many tracked files, one thread stats them all.
+const TRACKED_PARALLEL_FROM: usize = if cfg!(test) { 1 } else { 2_000 };
+
+/// [`moved`] for a run of entries, on one thread.
+fn moved_in<'e>(
+    workdir: &Path,
+    entries: &'e [git2::IndexEntry],
+    written: (i64, i64),
+) -> Vec<(&'e git2::IndexEntry, Look)> {
+    use rustix::fs::{AtFlags, Mode, OFlags};
+    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let mut moved = Vec::new();
+    // The directory last opened: the index is in path order, so a directory's files
+    // mostly come together.
+    let mut dir: Option<(&[u8], Option<rustix::fd::OwnedFd>)> = None;
+    for entry in entries {
+        let (parent, name) = match entry.path.iter().rposition(|b| *b == b'/') {
+            Some(at) => (&entry.path[..at], &entry.path[at + 1..]),
+            None => (&entry.path[..0], &entry.path[..]),
+        };
+        if dir.as_ref().is_none_or(|(open, _)| *open != parent) {
+            let abs = joined_rel(workdir, parent);
+            // A directory that is a link, or is gone: its files are gone for git.
+            let fd = rustix::fs::open(OsStr::from_bytes(&abs), flags, Mode::empty()).ok();
+            dir = Some((parent, fd));
+        }
+        let look = match dir.as_ref().and_then(|(_, fd)| fd.as_ref()) {
+            None => Look::Missing,
+            Some(fd) => {
+                match rustix::fs::statat(fd, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(st) => {
+                        if as_staged(entry, &st, written) {
+                            continue;
+                        }
+                        Look::Found(identity_of_stat(&st))
+                    }
+                    Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => Look::Missing,
+                    Err(_) => Look::Failed,
+                }
+            }
+        };
+        moved.push((entry, look));
+    }
+    moved
+}
+
+/// Whether a file's stat is the one the index keeps for its entry (the fields git
+/// compares, at the widths the index keeps them), and was taken before the index
+/// was written (else the file may have changed within the same tick).
+fn as_staged(entry: &git2::IndexEntry, st: &rustix::fs::Stat, written: (i64, i64)) -> bool {
+    let mode = st.st_mode;
+    let kind_same = match entry.mode & S_IFMT {
+        S_IFLNK => mode & S_IFMT == S_IFLNK,
+        S_IFREG => mode & S_IFMT == S_IFREG && (mode & 0o100 != 0) == (entry.mode & 0o100 != 0),
+        _ => false,
+    };
+    let mtime = (
+        i64::from(entry.mtime.seconds()),
+        i64::from(entry.mtime.nanoseconds()),
+    );
+    kind_same
+        && st.st_size as u32 == entry.file_size
+        && st.st_ino as u32 == entry.ino
+        && st.st_mtime as i32 == entry.mtime.seconds()
+        && st.st_mtime_nsec as u32 == entry.mtime.nanoseconds()
+        && st.st_ctime as i32 == entry.ctime.seconds()
+        && st.st_ctime_nsec as u32 == entry.ctime.nanoseconds()
+        && mtime < written
+}
+
+/// How a tracked file whose stat moved differs from its staged entry, for the
+/// fingerprint; `None` when it is as staged (its bytes hash to the staged blob, its
+/// kind and executable bit the same). A regular file is read (or its blob id taken
+/// from the memo, by its identity) while the read budget lasts; past it, or longer
+/// than [`CONTENT_MAX`], it counts by identity.
+fn worked(
+    path: &Path,
+    entry: &git2::IndexEntry,
+    look: Look,
+    left: &mut u64,
+    memo: &mut Memo,
+) -> Option<Vec<u8>> {
+    let identity = match look {
+        Look::Found(identity) => identity,
+        Look::Missing => return Some(b"-".to_vec()),
+        Look::Failed => return Some(b"?".to_vec()),
+    };
+    let mode = identity[0] as u32;
+    let staged_mode = |same: bool| same && (mode & 0o100 != 0) == (entry.mode & 0o100 != 0);
+    let blob = |bytes: &[u8]| git2::Oid::hash_object(git2::ObjectType::Blob, bytes).ok();
+    match mode & S_IFMT {
+        S_IFLNK => {
+            let Ok(target) = fs::read_link(path) else {
+                return Some(b"?".to_vec());
+            };
+            let target = target.as_os_str().as_bytes();
+            let same = entry.mode & S_IFMT == S_IFLNK && blob(target) == Some(entry.id);
+            (!same).then(|| [b"l".as_slice(), target].concat())
+        }
+        S_IFREG if (identity[1] as u64) <= CONTENT_MAX.min(*left) => {
+            let len = identity[1] as u64;
+            *left -= len;
+            // Kept apart from the untracked files' content hashes: the path behind a
+            // NUL, which no path holds.
+            let key = [b"\0".as_slice(), path.as_os_str().as_bytes()].concat();
+            let known = memo
+                .known(&key)
+                .filter(|(was, _)| *was == identity)
+                .map(|(_, digest)| digest);
+            let digest = known.or_else(|| {
+                memo.looked += 1;
+                let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0) + 1);
+                crate::fsread::open(path)
+                    .ok()?
+                    .take(CONTENT_MAX)
+                    .read_to_end(&mut bytes)
+                    .ok()?;
+                blob(&bytes).map(|id| short_id(&id))
+            });
+            // Unreadable now (gone since its stat, or no permission): counted so.
+            let Some(digest) = digest else {
+                return Some(b"?".to_vec());
+            };
+            if settled_at(&identity, memo.margin) {
+                memo.new.push((key, identity, digest));
+            }
+            let same = entry.mode & S_IFMT == S_IFREG && digest == short_id(&entry.id);
+            if staged_mode(same) {
+                return None;
+            }
+            let mut state = b"f".to_vec();
+            state.extend_from_slice(&mode.to_le_bytes());
+            state.extend_from_slice(&digest.to_le_bytes());
+            Some(state)
+        }
+        _ => {
+            let mut state = b"i".to_vec();
+            for n in identity {
+                state.extend_from_slice(&n.to_le_bytes());
+            }
+            Some(state)
+        }
+    }
+}
+
+/// A blob id's first 16 bytes: what the memo keeps for a tracked file.
+fn short_id(id: &git2::Oid) -> u128 {
+    let bytes = id.as_bytes();
+    u128::from_le_bytes(bytes[..16].try_into().unwrap_or_default())
 }
 
 /// An error that says git's own reads would block (a named pipe where libgit2 or
@@ -318,10 +453,14 @@ const OWN_DIR: &[u8] = crate::plan::own::DIR.as_bytes();
 const GITLINK: u32 = 0o160000;
 /// The index's extended flag for an entry a sparse checkout leaves out.
 const SKIP_WORKTREE: u16 = 1 << 14;
+/// The index's flag for an entry git is told to take as unchanged
+/// (`git update-index --assume-unchanged`): its status does not look at the file.
+const ASSUME_UNCHANGED: u16 = 0x8000;
 
 /// The files of git's own that a status depends on besides the tree: HEAD, the
 /// index, the branch's ref, the configs and the ignore and attribute files outside
-/// the tree (each replaced by a rename when git writes it, so a new identity).
+/// the tree (each replaced by a rename when git writes it, so a new identity). The
+/// untracked walk keys its kept directories on them.
 fn watch_git(repo: &git2::Repository, branch: Option<&[u8]>, watch: &mut Vec<Vec<u8>>) {
     let (git_dir, common) = (repo.path(), repo.commondir());
     let mut paths = vec![
@@ -566,8 +705,7 @@ fn read_dir_rec<'a>(fields: &mut Fields<'a>) -> Option<(&'a [u8], DirRec<'a>)> {
 /// The hash of the untracked files git does not ignore (each by content, as
 /// [`content`] counts it), walking the working tree as git's status does: ignored
 /// directories and nested repositories not entered, submodules left out, plan's own
-/// files not counted. `dirs` gets every directory walked but plan's own, and the
-/// ignore and attribute files in them, for the tracked part's watch.
+/// files not counted.
 ///
 /// A directory whose identity (mode, size, inode, times) is what the last stop kept,
 /// settled then, and whose ignore rules did not move, has the entries it had: a name
@@ -582,19 +720,9 @@ fn untracked(
     edited: &[&str],
     rules_files: &[Vec<u8>],
     memo: &mut Memo,
-    dirs: &mut Vec<Vec<u8>>,
 ) -> Result<u128> {
     let kept = std::mem::take(&mut memo.kept);
-    let result = walk(
-        repo,
-        workdir,
-        plan_rel,
-        edited,
-        rules_files,
-        memo,
-        &kept,
-        dirs,
-    );
+    let result = walk(repo, workdir, plan_rel, edited, rules_files, memo, &kept);
     memo.kept = kept;
     result
 }
@@ -608,7 +736,6 @@ fn walk(
     rules_files: &[Vec<u8>],
     memo: &mut Memo,
     kept: &[u8],
-    dirs: &mut Vec<Vec<u8>>,
 ) -> Result<u128> {
     // The kept directories, by path.
     // Each record is checked here and read again, in place, when its directory is
@@ -777,15 +904,6 @@ fn walk(
                 .ok()
                 .map(|i| old_entries[i])
         };
-        if !own_dir {
-            if flags & DIR_IGNORE_FILE != 0 {
-                dirs.push(joined(workdir, &rel_join(&rel, b".gitignore")));
-            }
-            if flags & DIR_ATTRIBUTE_FILE != 0 {
-                dirs.push(joined(workdir, &rel_join(&rel, b".gitattributes")));
-            }
-            dirs.push(abs.clone());
-        }
         put_counted(&mut out, &rel);
         put_identity(&mut out, &identity);
         out.push(flags);
@@ -1047,10 +1165,8 @@ type Files = HashMap<Vec<u8>, ([i64; 7], u128), Xxh3DefaultBuilder>;
 /// or without):
 /// - content hashes of the files a fingerprint read, by path and identity (with
 ///   2,500 untracked judge transcripts, reading them all again cost a stop 20M
-///   instructions);
-/// - the last fingerprint and the paths it depended on, by identity: a stop where
-///   none of them moved takes it as it is, a stat each instead of git's status
-///   (20M instructions with those transcripts, 67M at 10,000 tracked files).
+///   instructions), and the blob ids of tracked files whose stat moved;
+/// - the untracked directories walked, with their entries' identities.
 #[derive(Debug)]
 pub struct Memo {
     /// What the last stop kept, read back whole (else empty).
@@ -1060,11 +1176,7 @@ pub struct Memo {
     files_at: std::ops::Range<usize>,
     old: Option<Files>,
     new: Vec<(Vec<u8>, [i64; 7], u128)>,
-    watch: Option<Watch>,
-    next: Option<(Watch, Vec<Vec<u8>>)>,
     margin: Duration,
-    /// The fingerprint was the last one, nothing it depended on having moved.
-    spared: bool,
     /// Where the kept directories are in `kept` (the ignore rules' key, then each
     /// directory's record: see [`untracked`]), and what this stop found.
     dirs_at: std::ops::Range<usize>,
@@ -1075,17 +1187,6 @@ pub struct Memo {
     looked: usize,
 }
 
-/// The last fingerprint, what it was asked for, and the hash of the identities of
-/// the paths it depended on (kept as written, `paths_at` in [`Memo::kept`]: a
-/// stop where nothing moved reads them without a copy).
-#[derive(Debug, PartialEq, Eq)]
-struct Watch {
-    asked: u128,
-    seen: u128,
-    work: String,
-    paths_at: std::ops::Range<usize>,
-}
-
 impl Default for Memo {
     fn default() -> Memo {
         Memo {
@@ -1093,10 +1194,7 @@ impl Default for Memo {
             files_at: 0..0,
             old: None,
             new: Vec::new(),
-            watch: None,
-            next: None,
             margin: MEMO_MARGIN,
-            spared: false,
             dirs_at: 0..0,
             dirs_new: None,
             walked: Default::default(),
@@ -1105,7 +1203,7 @@ impl Default for Memo {
     }
 }
 
-const MEMO_MAGIC: &[u8; 4] = b"pwm4";
+const MEMO_MAGIC: &[u8; 4] = b"pwm5";
 
 /// Reads the fields of a kept memo in order.
 struct Fields<'a> {
@@ -1130,21 +1228,6 @@ impl<'a> Fields<'a> {
         let len = self.number()?;
         self.take(len)
     }
-    /// A count, then that many counted fields (checked, not copied).
-    fn list(&mut self) -> Option<std::ops::Range<usize>> {
-        let count = self.number()?;
-        let start = self.at;
-        for _ in 0..count {
-            self.counted()?;
-        }
-        Some(start..self.at)
-    }
-}
-
-/// The counted fields of a list [`Fields::list`] checked.
-fn listed(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut fields = Fields { bytes, at: 0 };
-    std::iter::from_fn(move || fields.counted())
 }
 
 /// Bytes of one kept content hash after its path: identity and digest.
@@ -1165,15 +1248,6 @@ impl Memo {
         if fields.take(4)? != MEMO_MAGIC {
             return None;
         }
-        let watch = match fields.take(1)? {
-            [0] => None,
-            _ => Some(Watch {
-                asked: fields.wide()?,
-                seen: fields.wide()?,
-                work: String::from_utf8(fields.counted()?.to_vec()).ok()?,
-                paths_at: fields.list()?,
-            }),
-        };
         let count = fields.number()?;
         let files_at = fields.at..fields.at;
         for _ in 0..count {
@@ -1188,7 +1262,6 @@ impl Memo {
             files_at,
             dirs_at,
             kept: bytes,
-            watch,
             ..Memo::default()
         })
     }
@@ -1223,19 +1296,6 @@ impl Memo {
     pub fn encode(&mut self) -> Option<Vec<u8>> {
         let dirs = self.dirs_new.take().unwrap_or_default();
         let same_dirs = self.kept.get(self.dirs_at.clone()) == Some(dirs.as_slice());
-        if self.spared {
-            if same_dirs {
-                return None;
-            }
-            // The tracked part as kept, the directories anew.
-            // The directories' bytes (most of the memo) grow in place, not copied.
-            let mut out = dirs;
-            let tracked = self.kept.get(..self.files_at.end)?;
-            out.splice(0..0, tracked.iter().copied());
-            let sum = xxhash_rust::xxh3::xxh3_64(&out);
-            out.extend_from_slice(&sum.to_le_bytes());
-            return Some(out);
-        }
         let new = std::mem::take(&mut self.new);
         let old = self.files();
         let same_files = new.len() == old.len()
@@ -1243,18 +1303,7 @@ impl Memo {
                 .iter()
                 .all(|(path, identity, digest)| old.get(path) == Some(&(*identity, *digest)));
         self.new = new;
-        let same_watch = match (&self.next, &self.watch) {
-            (None, None) => true,
-            (Some((next, paths)), Some(watch)) => {
-                (next.asked, next.seen, &next.work) == (watch.asked, watch.seen, &watch.work)
-                    && paths
-                        .iter()
-                        .map(Vec::as_slice)
-                        .eq(listed(&self.kept[watch.paths_at.clone()]))
-            }
-            _ => false,
-        };
-        if same_files && same_watch && same_dirs {
+        if same_files && same_dirs {
             return None;
         }
         fn put(out: &mut Vec<u8>, bytes: &[u8]) -> Option<()> {
@@ -1263,19 +1312,6 @@ impl Memo {
             Some(())
         }
         let mut out = MEMO_MAGIC.to_vec();
-        match &self.next {
-            None => out.push(0),
-            Some((watch, paths)) => {
-                out.push(1);
-                out.extend_from_slice(&watch.asked.to_le_bytes());
-                out.extend_from_slice(&watch.seen.to_le_bytes());
-                put(&mut out, watch.work.as_bytes())?;
-                out.extend_from_slice(&u32::try_from(paths.len()).ok()?.to_le_bytes());
-                for path in paths {
-                    put(&mut out, path)?;
-                }
-            }
-        }
         out.extend_from_slice(&u32::try_from(self.new.len()).ok()?.to_le_bytes());
         for (path, identity, digest) in &self.new {
             put(&mut out, path)?;
@@ -1291,42 +1327,11 @@ impl Memo {
         Some(whole)
     }
 
-    /// The last stop's fingerprint when it was asked for the same (tree, plan file,
-    /// edited files) and none of the paths it depended on moved: the same identity
-    /// (mode, size, inode, device, times) and settled, for a file written again
-    /// within the same tick of the file clock keeps its identity. Sound because git
-    /// writes HEAD, refs and the index by rename, a file created, removed or renamed
-    /// changes its directory, and a write changes a file's change time, which no
-    /// tool can set back.
-    fn unmoved(&mut self, asked: u128) -> Option<String> {
-        let watch = self.watch.as_ref().filter(|w| w.asked == asked)?;
-        let paths = listed(&self.kept[watch.paths_at.clone()]);
-        if seen(paths, self.margin)? != watch.seen {
-            return None;
-        }
-        self.spared = true;
-        Some(watch.work.clone())
-    }
-
-    /// Keeps `work` for the next stop, with what it depended on, unless one of the
-    /// paths was not settled (it could change again unseen).
-    fn watch(&mut self, asked: u128, paths: Vec<Vec<u8>>, work: &str) {
-        self.next = seen(paths.iter().map(Vec::as_slice), self.margin).map(|seen| {
-            let watch = Watch {
-                asked,
-                seen,
-                work: work.to_string(),
-                paths_at: 0..0,
-            };
-            (watch, paths)
-        });
-    }
-
-    /// Whether the last fingerprint taken with this memo was the kept one and
-    /// the untracked files' kept records: no status, no listing, no file read.
+    /// Whether the last fingerprint taken with this memo took every file it did not
+    /// stat from what was kept: no directory listed, no file read.
     #[cfg(test)]
     fn spared(&self) -> bool {
-        self.spared && self.looked == 0
+        self.looked == 0
     }
 }
 
@@ -1473,6 +1478,54 @@ mod tests {
         fs::write(root.join("new.txt"), "y\n").unwrap();
         git(root, &["status", "--porcelain"]);
         assert_eq!(print(&[]), before, "ignored files, a touch or a status");
+    }
+
+    /// A tracked file whose stat moved is compared by its bytes with the staged
+    /// blob: touched, or written again with the bytes it had, it is no work; its blob
+    /// id is then kept, so the next stop reads it no more.
+    #[test]
+    fn a_tracked_file_touched_or_rewritten_as_it_was_is_no_work() {
+        let dir = repo();
+        let root = dir.path();
+        let plan = root.join("plan.md");
+        let margin = Duration::from_millis(40);
+        let mut kept = Vec::new();
+        let mut stop = || {
+            std::thread::sleep(margin * 2);
+            let mut memo = Memo::decode(kept.clone());
+            memo.margin = margin;
+            let print = work(root, &plan, &[], &mut memo).unwrap();
+            if let Some(bytes) = memo.encode() {
+                kept = bytes;
+            }
+            (print, memo.looked)
+        };
+        let (before, _) = stop();
+        fs::write(root.join("a.txt"), "a\n").unwrap();
+        let (rewritten, read) = stop();
+        assert_eq!(rewritten, before, "the same bytes written again");
+        assert_eq!(read, 1, "read once, its stat having moved");
+        assert_eq!(stop(), (before.clone(), 0), "then taken from the memo");
+        let touched = Command::new("touch")
+            .args(["-d", "2020-01-01", "a.txt"])
+            .current_dir(root)
+            .status()
+            .unwrap();
+        assert!(touched.success());
+        assert_eq!(stop().0, before, "touched");
+        fs::write(root.join("a.txt"), "A\n").unwrap();
+        let (changed, _) = stop();
+        assert_ne!(changed, before, "new bytes at the same size");
+        fs::write(root.join("a.txt"), "a\n").unwrap();
+        assert_eq!(stop().0, before, "back as staged");
+        // A directory of tracked files replaced by a link to a copy: gone, for git.
+        fs::create_dir_all(root.join("d")).unwrap();
+        fs::write(root.join("d/f"), "f\n").unwrap();
+        git(root, &["add", "d/f"]);
+        let (staged, _) = stop();
+        fs::rename(root.join("d"), root.join("copy")).unwrap();
+        std::os::unix::fs::symlink("copy", root.join("d")).unwrap();
+        assert_ne!(stop().0, staged, "d/f behind a link");
     }
 
     #[test]
@@ -1679,7 +1732,6 @@ mod tests {
         let mut memo = Memo::decode(kept.clone());
         memo.margin = margin;
         let edited = work(root, &plan, &["a.txt".to_string()], &mut memo).unwrap();
-        assert!(!memo.spared());
         assert_eq!(edited, last);
         let unseen = work(root, &plan, &["gone.txt".to_string()], &mut memo).unwrap();
         assert_ne!(unseen, last);
@@ -1708,7 +1760,6 @@ mod tests {
         // The content hashes alone, without the kept fingerprint.
         let files_only = || Memo {
             margin,
-            watch: None,
             ..Memo::decode(kept.clone())
         };
         let mut memo = files_only();
@@ -1719,12 +1770,7 @@ mod tests {
             work(root, &root.join("plan.md"), &[], &mut memo).unwrap(),
             without
         );
-        let again = memo.encode().expect("the fingerprint, kept");
-        assert_eq!(
-            Memo::decode(again).files(),
-            Memo::decode(kept.clone()).files(),
-            "no content hash changed"
-        );
+        assert_eq!(memo.encode(), None, "nothing new to keep");
         fs::write(root.join("u3.txt"), "untracked 9\n").unwrap();
         let mut memo = files_only();
         let changed = work(root, &root.join("plan.md"), &[], &mut memo).unwrap();
