@@ -734,7 +734,7 @@ fn string_end(b: &[u8], i: usize, lang: Lang) -> Option<usize> {
 }
 
 /// Where the bracket opening at byte `open` of `s` closes.
-fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
+pub(super) fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
     let b = s.as_bytes();
     let mut depth = 0usize;
     let mut i = open;

@@ -87,7 +87,7 @@ pub(super) fn found(
         let code = line.code.trim();
         // `def main` is an entry point only when importing the file does not run it.
         let entry = line.in_main && (line.in_guard || !on_import);
-        if !entry_file && !entry && is_exit(lang, code, &imports) && !fails_loudly(code) {
+        if !entry_file && !entry && is_exit(lang, code, &imports) && !fails_loudly(lang, code) {
             exits.push((i + 1, code));
         }
         if is_skip(lang, code, &imports) {
@@ -666,7 +666,7 @@ fn mentions(code: &str, name: &str) -> bool {
 /// one exit, as a statement of its own (after an `if …:` at most), with a literal
 /// status no operator can turn into 0: `sys.exit(1) if False else sys.exit(0)`,
 /// `exit(1) or exit(0)` and `sys.exit("no" and 0)` can all end green.
-fn fails_loudly(code: &str) -> bool {
+fn fails_loudly(lang: Lang, code: &str) -> bool {
     let lower = code.to_ascii_lowercase();
     let exits = lower.matches("exit(").count() + lower.matches("abort(").count();
     let Some(at) = lower.find("exit(").filter(|_| exits == 1) else {
@@ -683,7 +683,7 @@ fn fails_loudly(code: &str) -> bool {
         return false;
     }
     let open = at + "exit".len();
-    let Some(close) = closing(code, open) else {
+    let Some(close) = super::checks::group_close(code, open, lang) else {
         return false;
     };
     let rest = code[close + 1..].trim().trim_start_matches(';').trim();
@@ -702,33 +702,6 @@ fn fails_loudly(code: &str) -> bool {
         && ![" or ", " and ", " if ", " else ", "||", "&&", "?", "??"]
             .iter()
             .any(|op| ops.contains(op))
-}
-
-/// Where the bracket opened at byte `open` of `code` closes, strings skipped.
-fn closing(code: &str, open: usize) -> Option<usize> {
-    let b = code.as_bytes();
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < b.len() {
-        match b[i] {
-            q @ (b'"' | b'\'' | b'`') => {
-                i += 1;
-                while i < b.len() && b[i] != q {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// `code` with the inside of its string literals left out.
