@@ -517,7 +517,7 @@ struct DirRec<'a> {
     identity: [i64; 7],
     flags: u8,
     subdirs: Vec<&'a [u8]>,
-    entries: Vec<(&'a [u8], u8, [i64; 7], u128)>,
+    entries: Vec<(&'a [u8], u8, [i64; 7], u64)>,
 }
 
 fn identity_of(meta: &fs::Metadata) -> [i64; 7] {
@@ -634,16 +634,18 @@ fn identity_of_stat(st: &rustix::fs::Stat) -> [i64; 7] {
     ]
 }
 
-/// Which of an identity's fields are kept in 4 bytes (the mode and the nanoseconds):
-/// a directory record of 50,000 entries is 0.6 MB smaller than with 8 each.
-const NARROW: [bool; 7] = [true, false, false, false, true, false, true];
-const IDENTITY_BYTES: usize = 44;
+/// Which of an identity's fields are kept in 4 bytes (the mode, the times' seconds
+/// until 2106 and their nanoseconds; not the size or the inode): a directory record
+/// of 50,000 entries is 1 MB smaller than with 8 each, and the memo is held twice
+/// at a stop (read, and made anew).
+const NARROW: [bool; 7] = [true, false, false, true, true, true, true];
+const IDENTITY_BYTES: usize = 36;
 
 fn put_identity(out: &mut Vec<u8>, identity: &[i64; 7]) {
     for (n, narrow) in identity.iter().zip(NARROW) {
         if narrow {
-            // Out of range cannot happen for a mode or nanoseconds; if it did, the
-            // kept identity would not match and the entry would be read again.
+            // Out of range (a time before 1970 or after 2106): the kept identity
+            // does not match, and the entry is read again.
             out.extend_from_slice(&u32::try_from(*n).unwrap_or(u32::MAX).to_le_bytes());
         } else {
             out.extend_from_slice(&n.to_le_bytes());
@@ -688,7 +690,7 @@ fn read_dir_rec<'a>(fields: &mut Fields<'a>) -> Option<(&'a [u8], DirRec<'a>)> {
         let name = fields.counted()?;
         let kind = fields.take(1)?[0];
         let identity = take_identity(fields)?;
-        let digest = fields.wide()?;
+        let digest = u64::from_le_bytes(fields.take(8)?.try_into().ok()?);
         entries.push((name, kind, identity, digest));
     }
     Some((
@@ -781,7 +783,11 @@ fn walk(
     let mut index: Option<git2::Index> = None;
     let mut hash = Xxh3::new();
     // The rules' key and the count go first, filled in at the end.
-    let mut out = vec![0u8; 20];
+    // Sized as the kept records, which it mostly repeats: grown by doubling, the
+    // copy it outgrew would stay resident beside it.
+    let mut out = Vec::with_capacity(DIRS_AT + bytes.len() + bytes.len() / 16 + 64);
+    out.extend_from_slice(MEMO_MAGIC);
+    out.resize(DIRS_AT + 20, 0);
     let mut count = 0u32;
     let mut left = READ_MAX;
     let mut stack: Vec<(Vec<u8>, bool)> = vec![(Vec::new(), false)];
@@ -970,11 +976,11 @@ fn walk(
     let rules = rules_of(&mut walked_dirs.iter().map(Vec::as_slice).collect());
     match rules {
         Some(key) => {
-            out[..16].copy_from_slice(&key.to_le_bytes());
-            out[16..20].copy_from_slice(&count.to_le_bytes());
+            out[DIRS_AT..DIRS_AT + 16].copy_from_slice(&key.to_le_bytes());
+            out[DIRS_AT + 16..DIRS_AT + 20].copy_from_slice(&count.to_le_bytes());
         }
         // Rules not settled: no directory is kept.
-        None => out.truncate(20),
+        None => out.truncate(DIRS_AT + 20),
     }
     memo.dirs_new = Some(out);
     Ok(hash.digest128())
@@ -990,9 +996,9 @@ fn counted(
     hash: &mut Xxh3,
     left: &mut u64,
     since: Option<(i64, i64)>,
-    was: Option<(&[u8], u8, [i64; 7], u128)>,
+    was: Option<(&[u8], u8, [i64; 7], u64)>,
     looked: &mut usize,
-) -> (u8, [i64; 7], u128) {
+) -> (u8, [i64; 7], u64) {
     let identity = match look {
         Look::Found(identity) => identity,
         Look::Missing => {
@@ -1020,9 +1026,11 @@ fn counted(
         let known = was
             .filter(|w| w.1 == ENTRY_KEPT && w.2 == identity)
             .map(|w| w.3);
+        // Half the content hash: an untracked file's is kept for each of them,
+        // and 64 bits tell one version of a file from the next.
         let read = || {
             *looked += 1;
-            read_digest(path, len).ok()
+            read_digest(path, len).ok().map(|digest| digest as u64)
         };
         if let Some(digest) = known.or_else(read) {
             hash.update(b"f");
@@ -1204,7 +1212,10 @@ impl Default for Memo {
     }
 }
 
-const MEMO_MAGIC: &[u8; 4] = b"pwm5";
+const MEMO_MAGIC: &[u8; 4] = b"pwm6";
+/// Where the kept directories start: after the magic and their length. They come
+/// first, as the walk writes them, so that the memo is made without a copy of them.
+const DIRS_AT: usize = 8;
 
 /// Reads the fields of a kept memo in order.
 struct Fields<'a> {
@@ -1249,6 +1260,10 @@ impl Memo {
         if fields.take(4)? != MEMO_MAGIC {
             return None;
         }
+        // The directories are read in place by the walk, which checks each record.
+        let dirs_len = fields.number()?;
+        fields.take(dirs_len)?;
+        let dirs_at = DIRS_AT..fields.at;
         let count = fields.number()?;
         let files_at = fields.at..fields.at;
         for _ in 0..count {
@@ -1256,9 +1271,10 @@ impl Memo {
             fields.take(FILE_TAIL)?;
         }
         let files_at = files_at.start..fields.at;
-        // The directories are read in place by the walk, which checks each record.
-        let dirs_at = fields.at..body.len();
-        bytes.truncate(dirs_at.end);
+        if fields.at != body.len() {
+            return None;
+        }
+        bytes.truncate(fields.at);
         Some(Memo {
             files_at,
             dirs_at,
@@ -1295,8 +1311,16 @@ impl Memo {
     /// What this fingerprint learnt, to keep for the next; `None` when it is what
     /// was kept already (nothing to write).
     pub fn encode(&mut self) -> Option<Vec<u8>> {
-        let dirs = self.dirs_new.take().unwrap_or_default();
-        let same_dirs = self.kept.get(self.dirs_at.clone()) == Some(dirs.as_slice());
+        // The directories as the walk wrote them, behind the magic; their length is
+        // filled in here.
+        let mut whole = self.dirs_new.take().unwrap_or_default();
+        if whole.len() < DIRS_AT {
+            whole = MEMO_MAGIC.to_vec();
+            whole.resize(DIRS_AT, 0);
+        }
+        let dirs_len = u32::try_from(whole.len() - DIRS_AT).ok()?;
+        whole[4..DIRS_AT].copy_from_slice(&dirs_len.to_le_bytes());
+        let same_dirs = self.kept.get(self.dirs_at.clone()) == whole.get(DIRS_AT..);
         let new = std::mem::take(&mut self.new);
         let old = self.files();
         let same_files = new.len() == old.len()
@@ -1312,17 +1336,14 @@ impl Memo {
             out.extend_from_slice(bytes);
             Some(())
         }
-        let mut out = MEMO_MAGIC.to_vec();
-        out.extend_from_slice(&u32::try_from(self.new.len()).ok()?.to_le_bytes());
+        whole.extend_from_slice(&u32::try_from(self.new.len()).ok()?.to_le_bytes());
         for (path, identity, digest) in &self.new {
-            put(&mut out, path)?;
+            put(&mut whole, path)?;
             for n in identity {
-                out.extend_from_slice(&n.to_le_bytes());
+                whole.extend_from_slice(&n.to_le_bytes());
             }
-            out.extend_from_slice(&digest.to_le_bytes());
+            whole.extend_from_slice(&digest.to_le_bytes());
         }
-        let mut whole = dirs;
-        whole.splice(0..0, out);
         let sum = xxhash_rust::xxh3::xxh3_64(&whole);
         whole.extend_from_slice(&sum.to_le_bytes());
         Some(whole)
