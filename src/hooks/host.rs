@@ -56,6 +56,10 @@ pub struct Input {
     /// A task's subject and description (Claude Code's TaskCompleted), where it
     /// may name a goal.
     pub task: Option<String>,
+    /// The tool call about to run marks the host's own goal complete (Codex's
+    /// `update_goal` with `status: complete`, also under a plugin's or server's
+    /// prefix).
+    pub goal_done: bool,
 }
 
 pub fn parse_input(text: &str) -> Result<Input, String> {
@@ -138,6 +142,22 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             let description = s("task_description").unwrap_or_default();
             format!("{subject}\n{description}")
         }),
+        goal_done: s("tool_name")
+            .or_else(|| s("toolName"))
+            .is_some_and(|name| {
+                name == "update_goal"
+                    || name.ends_with("__update_goal")
+                    || name.ends_with(".update_goal")
+            })
+            && tool_input
+                .and_then(|ti| ti.get("status"))
+                .and_then(Value::as_str)
+                .is_some_and(|status| {
+                    matches!(
+                        status.trim().to_ascii_lowercase().as_str(),
+                        "complete" | "completed" | "done"
+                    )
+                }),
     })
 }
 

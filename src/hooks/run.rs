@@ -106,7 +106,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     };
     let claims = Claimed::read(&place, own.unwrap_or(&input.session));
     let mut view = match kind {
-        Kind::SubagentStart | Kind::SubagentStop | Kind::TaskDone => view,
+        Kind::SubagentStart | Kind::SubagentStop | Kind::TaskDone | Kind::PreTool => view,
         _ => claims.apply(view),
     };
     if matches!(kind, Kind::Start | Kind::Prompt)
@@ -130,6 +130,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         Kind::SubagentStart => Ok(on_subagent_start(&input, view)),
         Kind::SubagentStop => on_subagent_stop(&state, &claims, &input, view),
         Kind::TaskDone => Ok(on_task_done(&place, &input, view)),
+        Kind::PreTool => Ok(on_pre_tool(&state, &input, view)),
     }
 }
 
@@ -245,6 +246,33 @@ fn on_task_done(place: &Place, input: &Input, view: &cache::View) -> Answer {
     Answer::Block(format!(
         "plan: this task names a goal of plan.md that is not signed off: {}. The task is done when `plan complete ID` signs the goal off (its verify passes and a judge re-checks the repository); mark the task completed after that.",
         left.join("; ")
+    ))
+}
+
+/// A call that marks the host's own goal complete, while plan's loop runs with goals
+/// not signed off: refused, naming them. The host's goal ends on the model's word;
+/// plan's goals end on a sign-off, and the two loops must not disagree about when
+/// the work is done. No loop running, or one paused or ended: the host's goal is the
+/// person's business.
+fn on_pre_tool(state: &State, input: &Input, view: &cache::View) -> Answer {
+    if !input.goal_done || view.parts.is_empty() {
+        return Answer::Nothing;
+    }
+    let running = state
+        .peek_loop()
+        .is_ok_and(|l| l.is_some_and(|l| l.ended.is_none() && !l.paused));
+    if !running {
+        return Answer::Nothing;
+    }
+    let mut goals: Vec<&str> = Vec::new();
+    for part in &view.parts {
+        if !goals.contains(&part.goal.as_str()) {
+            goals.push(&part.goal);
+        }
+    }
+    Answer::Deny(format!(
+        "plan: the goal is not complete while plan.md has goals not signed off: {}. Sign each off with `plan complete ID` (its verify passes and a judge re-checks the repository); `plan goal status` lists the goals left. Mark the goal complete after that.",
+        goals.join(", ")
     ))
 }
 

@@ -22,6 +22,11 @@
 //!   prompt), `stopReason`, `suppressOutput`, `systemMessage`. So a note for the
 //!   user goes to stderr on every other event. Codex has no cap on Stop blocks:
 //!   plan's budget is the only one. PreCompact cannot inject.
+//! - Goals (`[features] goals = true`): the model's `create_goal`, `get_goal` and
+//!   `update_goal` (`tool_input.status`) reach PreToolUse with the tool's own name,
+//!   so a matcher of `update_goal` picks them; `hookSpecificOutput.permissionDecision:
+//!   "deny"` with `permissionDecisionReason` refuses the call, the model reads the
+//!   reason as its result, and the goal stays active.
 //! - Tool names vary across versions, so PostToolUse has no matcher and plan
 //!   decides which calls changed files.
 //! - Judge: `codex exec -s read-only --ephemeral --skip-git-repo-check -C REPO
@@ -46,6 +51,14 @@ pub const EVENTS: &[Event] = &[
         10,
     ),
     event("post-tool-use", Kind::Tool, "PostToolUse", None, 10),
+    // Only the call that marks Codex's own goal complete (`[features] goals`).
+    event(
+        "pre-tool-use",
+        Kind::PreTool,
+        "PreToolUse",
+        Some("update_goal"),
+        10,
+    ),
     event("pre-compact", Kind::Compact, "PreCompact", None, 10),
     event("stop", Kind::Stop, "Stop", None, 60),
     // Runs instead of Stop for a subagent (`agent_id`, `agent_transcript_path`).

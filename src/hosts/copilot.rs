@@ -144,6 +144,10 @@ fn render(_kind: Kind, _event: &str, answer: &Answer) -> (String, String) {
         Answer::Block(reason) => out(Some(json!({"decision": "block", "reason": reason})), ""),
         // Copilot reads no message for the person from a hook.
         Answer::Note(text) => (String::new(), format!("{text}\n")),
+        Answer::Deny(reason) => out(
+            Some(json!({"permissionDecision": "deny", "permissionDecisionReason": reason})),
+            "",
+        ),
     }
 }
 

@@ -445,6 +445,7 @@ pub fn render_to_script(_kind: Kind, _event: &str, answer: &Answer) -> (String, 
         Answer::Nothing => None,
         Answer::Context(text) | Answer::Block(text) => Some(serde_json::json!({ "message": text })),
         Answer::Note(text) => Some(serde_json::json!({ "notice": text })),
+        Answer::Deny(text) => Some(serde_json::json!({ "deny": text })),
     };
     protocol::out(v, "{}")
 }

@@ -31,6 +31,9 @@ pub enum Kind {
     /// A task of the host's task list is marked completed: refused while a goal it
     /// names is not signed off.
     TaskDone,
+    /// A tool is about to run: a call that marks the host's own goal complete
+    /// (Codex's `update_goal`) is refused while plan's loop has goals not signed off.
+    PreTool,
 }
 
 /// What plan has to say to the host.
@@ -43,6 +46,8 @@ pub enum Answer {
     Block(String),
     /// A message for the user, not the model.
     Note(String),
+    /// Refuse a tool call; the reason is what the model is told instead of its result.
+    Deny(String),
 }
 
 /// Claude Code's answer shapes, which other hosts copied: `None` for nothing.
@@ -54,6 +59,13 @@ pub fn claude_json(event: &str, answer: &Answer) -> Option<Value> {
         }),
         Answer::Block(reason) => json!({ "decision": "block", "reason": reason }),
         Answer::Note(text) => json!({ "systemMessage": text }),
+        Answer::Deny(reason) => json!({
+            "hookSpecificOutput": {
+                "hookEventName": event,
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }),
     })
 }
 

@@ -266,3 +266,72 @@ fn claude_codes_block_cap_is_read() {
         );
     }
 }
+
+/// Codex's own goal (`[features] goals`): the model's `update_goal` with status
+/// complete is refused through PreToolUse while plan's loop has goals not signed
+/// off, and passes with no loop running, for another status, and after the sign-off.
+#[test]
+fn codex_update_goal_complete_is_refused_while_the_loop_has_goals_left() {
+    let t = repo();
+    let name = "codex/pre-tool-use.update-goal";
+    assert_eq!(json(&send(&t, name, "s1")), Value::Null, "no loop running");
+    t.ok(&["goal"]);
+    let refused = json(&send(&t, name, "s1"));
+    assert_eq!(
+        refused,
+        serde_json::json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "plan: the goal is not complete while plan.md has goals not signed off: ship. Sign each off with `plan complete ID` (its verify passes and a judge re-checks the repository); `plan goal status` lists the goals left. Mark the goal complete after that.",
+        }})
+    );
+    let paused = payload(&t, name, "s1").replace("\"complete\"", "\"paused\"");
+    assert_eq!(
+        json(&hook(&t, "codex", "pre-tool-use", &paused).code(0)),
+        Value::Null
+    );
+    let prefixed =
+        payload(&t, name, "s1").replace("\"update_goal\"", "\"mcp__goals__update_goal\"");
+    assert_eq!(
+        json(&hook(&t, "codex", "pre-tool-use", &prefixed).code(0))["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    t.ok(&["goal", "pause"]);
+    assert_eq!(
+        json(&send(&t, name, "s1")),
+        Value::Null,
+        "the loop is paused"
+    );
+    t.ok(&["goal", "resume"]);
+    assert_eq!(
+        json(&send(&t, name, "s1"))["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    sign_off(&t, None);
+    t.write("LATER.md", "later\n");
+    t.ok(&["start", "later"]);
+    t.ok(&[
+        "complete",
+        "later",
+        "--evidence",
+        "written",
+        "--path",
+        "LATER.md",
+    ]);
+    assert_eq!(
+        json(&send(&t, name, "s1")),
+        Value::Null,
+        "every goal signed off"
+    );
+}
+
+#[test]
+fn install_registers_codexs_pre_tool_use_for_update_goal_alone() {
+    let t = repo();
+    t.ok(&["install", "codex"]);
+    let hooks: Value = serde_json::from_str(&t.read(".codex/hooks.json")).unwrap();
+    let entry = &hooks["hooks"]["PreToolUse"][0];
+    assert_eq!(entry["matcher"], "update_goal", "{hooks}");
+    let command = entry["hooks"][0]["command"].as_str().unwrap();
+    assert!(command.ends_with("hook codex pre-tool-use"), "{command}");
+}

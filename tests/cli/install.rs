@@ -309,6 +309,7 @@ fn codex_says_how_its_hooks_get_trusted() {
       added SessionStart: plan hook codex session-start
       added UserPromptSubmit: plan hook codex user-prompt-submit
       added PostToolUse: plan hook codex post-tool-use
+      added PreToolUse: plan hook codex pre-tool-use
       added PreCompact: plan hook codex pre-compact
       added Stop: plan hook codex stop
       added SubagentStop: plan hook codex subagent-stop

@@ -179,6 +179,12 @@ fn codex_compaction_injects_again() {
 
 #[test]
 #[ignore = "e2e: runs the real host"]
+fn codex_update_goal_complete_is_refused_until_sign_off() {
+    scenarios::codex_update_goal_complete_is_refused_until_sign_off();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
 fn codex_project_hooks_need_the_project_trusted() {
     scenarios::codex_project_hooks_need_the_project_trusted();
 }

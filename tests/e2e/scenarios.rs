@@ -1463,3 +1463,71 @@ pub fn claude_a_subagent_holding_a_goal_is_held_at_its_stop() {
         claims.stdout
     );
 }
+
+/// Codex's own goal (`[features] goals = true`) next to plan's loop: the model's
+/// `update_goal` with status complete is refused by the PreToolUse hook while a goal
+/// of the loop is not signed off, with the goals left and `plan complete` in the
+/// reason; once the goal is signed off, the same call passes.
+pub fn codex_update_goal_complete_is_refused_until_sign_off() {
+    const REFUSED: &str =
+        "plan: the goal is not complete while plan.md has goals not signed off: cache-layer.";
+    let w = World::new(Host::Codex, PLAN, script(vec![]));
+    let config = w.path("home/.codex/config.toml");
+    let text0 = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text0.replacen("[features]\n", "[features]\ngoals = true\n", 1),
+    )
+    .unwrap();
+    w.write("src/cache.rs", "pub struct Cache;\n");
+    // The judge is a fixture: the one model here is the agent's.
+    let judge = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/judges/accept");
+    w.write(
+        ".plan/config.yaml",
+        &format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 30\nloop:\n  stall_limit: 1\n",
+            judge.display()
+        ),
+    );
+    w.sh("git add -A && git commit -q -m cache");
+    w.plan_ok(&["goal"]);
+    let plan = w.path("bin/plan").display().to_string();
+    let complete = format!(
+        "{plan} complete cache-layer --evidence 'src/cache.rs holds the cache layer' --path src/cache.rs"
+    );
+    w.fake.script(script(vec![
+        call(
+            "create_goal",
+            json!({"objective": "Ship the cache layer in plan.md"}),
+        ),
+        call("update_goal", json!({"status": "complete"})),
+        shell(&complete),
+        call("update_goal", json!({"status": "complete"})),
+        text("Done."),
+        text("Done."),
+        text("Done."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    let pre: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" pre-tool-use"))
+        .collect();
+    assert_eq!(
+        pre.len(),
+        2,
+        "PreToolUse ran for each update_goal: {pre:#?}"
+    );
+    assert!(pre[0].stdout.contains("\"deny\""), "{}", pre[0].stdout);
+    assert!(pre[0].stdout.contains(REFUSED), "{}", pre[0].stdout);
+    assert!(!pre[1].stdout.contains("\"deny\""), "{}", pre[1].stdout);
+    let turns = w.fake.turns();
+    assert!(
+        turns.iter().any(|t| t.has(REFUSED)),
+        "the model was told why its update_goal was refused"
+    );
+    assert!(
+        w.read("plan.md")
+            .contains("<!-- id: cache-layer -->\nstatus: done\n")
+    );
+}
