@@ -326,8 +326,8 @@ pub fn merge_files(base: &[u8], ours: &[u8], theirs: &[u8]) -> MergedFile {
             return whole_file(ours, theirs, format!("{side} {verb} {what}"));
         }
     }
-    for (side, text) in [("ours", o), ("theirs", t)] {
-        if let Some(what) = cut_against(b, text) {
+    for (side, text, other) in [("ours", o, t), ("theirs", t, o)] {
+        if let Some(what) = cut_against(b, text, other) {
             return whole_file(
                 ours,
                 theirs,
@@ -347,19 +347,26 @@ pub fn merge_files(base: &[u8], ours: &[u8], theirs: &[u8]) -> MergedFile {
     }
 }
 
-/// How `side` is cut against `base`: it is empty where the base was not (a save
-/// truncated and not yet written), it ends inside a line where the base ended its
-/// own, or it lost the base's `## Log`. Merged, the goals a cut side lacks would
-/// read as deleted there. A side that only deleted goals, whole otherwise, is a
+/// How `side` is cut against `base` and the `other` side: it is empty where the base
+/// is not (a save truncated and not yet written), it ends inside a line where
+/// one of them ended its own, it lost the base's `## Log`, or it has goals and no
+/// `## Log` at all. Merged, the goals a cut side lacks would read as deleted there.
+/// The other side counts as well as the base because the base may be cut too (a
+/// commit that took an editor's save mid-way): against it alone, a side cut
+/// earlier lost nothing. A side that only deleted goals, whole otherwise, is a
 /// person's choice and merges.
-fn cut_against(base: &str, side: &str) -> Option<&'static str> {
+fn cut_against(base: &str, side: &str, other: &str) -> Option<&'static str> {
     let log = |text: &str| text.lines().any(|l| l.trim_end() == "## Log");
+    let goals = |text: &str| text.lines().any(|l| l.starts_with("## Goal:"));
+    let whole_line = |text: &str| text.ends_with('\n');
     if side.is_empty() && !base.is_empty() {
         Some("is empty")
-    } else if base.ends_with('\n') && !side.is_empty() && !side.ends_with('\n') {
+    } else if !side.is_empty() && !whole_line(side) && (whole_line(base) || whole_line(other)) {
         Some("ends inside a line")
     } else if log(base) && !log(side) {
         Some("lost its `## Log`")
+    } else if goals(side) && !log(side) {
+        Some("has goals but no `## Log`")
     } else {
         None
     }

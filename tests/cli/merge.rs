@@ -365,3 +365,44 @@ fn the_driver_never_exits_0_on_a_cut_side() {
         .code(0);
     assert!(!t.read("ours").contains("## Goal: Docs"));
 }
+
+/// The soak's sequence: a commit took an editor's save mid-way (the base, cut at a
+/// goal's heading), a stash held the whole file, and `commit -am wip` took a second
+/// save cut earlier (ours). Against a cut base, ours lost no `## Log` and ends
+/// inside a line as the base does: the driver read the goals between the two cuts
+/// as deleted by ours and merged with exit 0, losing them. A side with goals and no
+/// `## Log`, or cut mid-line where the other side is whole, is cut whatever the
+/// base.
+#[test]
+fn a_cut_side_against_a_cut_base_is_still_cut() {
+    let t = Test::new();
+    let whole: String = (0..12)
+        .map(|i| format!("## Goal: Goal {i}\n<!-- id: g-{i} -->\nstatus: open\ndone_when: thing {i} works\n- [ ] step {i}\n\n"))
+        .collect::<String>();
+    let whole = format!("# Plan: soak\n\n{whole}## Log\n- 2026-06-15 14:00 soak n1\n");
+    let heading =
+        |n: usize| whole.find(&format!("## Goal: Goal {n}\n")).unwrap() + "## Goal: Goal ".len();
+    let base = &whole[..heading(9)];
+    let ours = &whole[..heading(2)];
+    let theirs = format!("{whole}- 2026-06-15 14:01 soak n2\n");
+    t.write("base", base);
+    t.write("ours", ours);
+    t.write("theirs", &theirs);
+    t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+        .code(1);
+    let out = t.read("ours");
+    assert!(out.starts_with("<<<<<<< ours\n"), "{out}");
+    assert!(out.contains(&theirs), "theirs lost:\n{out}");
+    for i in 0..12 {
+        assert!(
+            out.contains(&format!("<!-- id: g-{i} -->")),
+            "goal {i} lost:\n{out}"
+        );
+    }
+    // The same with ours cut at a line's end: goals, and no `## Log`.
+    let ours = &whole[..heading(2) - "## Goal: Goal ".len()];
+    t.write("ours", ours);
+    t.run(&["merge-driver", "base", "ours", "theirs", "plan.md"])
+        .code(1);
+    assert!(t.read("ours").contains(&theirs));
+}
