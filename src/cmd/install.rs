@@ -40,7 +40,7 @@ pub struct Args {
     /// The agent to register with, agents-md for a section in AGENTS.md, git for plan's
     /// merge driver (this clone's git config and .gitattributes), or ci for the
     /// pull-request gate as a GitHub Actions workflow
-    #[arg(value_enum, required_unless_present_any = ["mcp", "all", "check"])]
+    #[arg(value_enum, required_unless_present_any = ["mcp", "all", "check", "plugin"])]
     pub host: Option<Target>,
     /// Register with every host whose CLI is on PATH
     #[arg(long, conflicts_with_all = ["host", "mcp", "plugin", "check"])]
@@ -57,7 +57,10 @@ pub struct Args {
     /// Register for your user (under your home directory) instead of this repository
     #[arg(long)]
     pub global: bool,
-    /// Write a Claude Code plugin into DIR instead (claude only)
+    /// Write a plugin into DIR instead: with `claude`, a Claude Code plugin whose hooks
+    /// run `plan` (or --command); with no host, the plugin that carries plan for
+    /// Claude Code and Codex at once (both manifests, one hooks file, the launcher
+    /// bin/plan for the binaries scripts/dist adds, and the skill)
     #[arg(long, value_name = "DIR", conflicts_with = "global")]
     pub plugin: Option<std::path::PathBuf>,
     /// The program the hooks run [default: plan, found on PATH]
@@ -91,6 +94,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             return git(env, repo, args.global, &program);
         }
         Some(Target::Ci) => return install::ci::install(repo, args.global),
+        None if let Some(dir) = &args.plugin => return install::plugin::install(dir),
         None => {
             return Err(Exit::usage_hint(
                 "name a host, or --mcp CLIENT",

@@ -12,6 +12,7 @@ pub mod host;
 pub mod jsonc;
 pub mod mcp;
 pub mod merge_driver;
+pub mod plugin;
 
 use anyhow::Result;
 

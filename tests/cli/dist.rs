@@ -344,3 +344,126 @@ fn dist_refuses_an_unknown_target_and_a_missing_binary() {
         )
     );
 }
+
+/// The plugin folder: a marketplace for Claude Code and one for Codex naming
+/// `plugins/plan`, which holds both manifests, the shared hooks file, the skill,
+/// the launcher and this machine's binary; the launcher runs that binary with its
+/// arguments and exit status, and a hook of a plugin without a binary for the
+/// machine (and no plan on PATH) fails open.
+#[test]
+fn the_plugin_folder_carries_plan_for_claude_code_and_codex() {
+    let d = dist();
+    let plugin = d.out.join("plugin");
+    let mut files: Vec<String> = walk(&plugin)
+        .into_iter()
+        .map(|p| p.strip_prefix(&plugin).unwrap().display().to_string())
+        .collect();
+    files.sort();
+    let platform = format!("{}-{}", std::env::consts::OS, npm_arch());
+    assert_eq!(
+        files,
+        [
+            ".agents/plugins/marketplace.json".to_string(),
+            ".claude-plugin/marketplace.json".to_string(),
+            "plugins/plan/.claude-plugin/plugin.json".to_string(),
+            "plugins/plan/.codex-plugin/plugin.json".to_string(),
+            format!("plugins/plan/bin/{platform}/plan"),
+            "plugins/plan/bin/plan".to_string(),
+            "plugins/plan/hooks/hooks.json".to_string(),
+            "plugins/plan/skills/plan/SKILL.md".to_string(),
+        ]
+    );
+    let json = |rel: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(plugin.join(rel)).unwrap()).unwrap()
+    };
+    assert_eq!(
+        json(".claude-plugin/marketplace.json")["plugins"][0]["source"],
+        "./plugins/plan"
+    );
+    assert_eq!(
+        json(".agents/plugins/marketplace.json")["plugins"][0]["source"]["path"],
+        "./plugins/plan"
+    );
+    for manifest in [".claude-plugin", ".codex-plugin"] {
+        let m = json(&format!("plugins/plan/{manifest}/plugin.json"));
+        assert_eq!(
+            (&m["name"], &m["version"]),
+            (&"plan".into(), &VERSION.into())
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(plugin.join("plugins/plan/skills/plan/SKILL.md")).unwrap(),
+        std::fs::read_to_string(root().join(".agents/skills/plan/SKILL.md")).unwrap()
+    );
+
+    let launcher = plugin.join("plugins/plan/bin/plan");
+    let run = Command::new(&launcher)
+        .arg("--version")
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert_eq!(
+        ok(run, "the launcher"),
+        format!("plan {VERSION}\n"),
+        "the plugin's own binary"
+    );
+    let exit = Command::new(&launcher)
+        .args(["show", "--no-such-flag"])
+        .env("PATH", "/usr/bin:/bin")
+        .status()
+        .unwrap();
+    assert_eq!(exit.code(), Some(2), "plan's own exit status");
+
+    // Without this machine's binary and with no plan on PATH: a command exits 3
+    // saying what to do; a hook exits 0 and the host goes on.
+    std::fs::remove_dir_all(plugin.join(format!("plugins/plan/bin/{platform}"))).unwrap();
+    let missing = Command::new(&launcher)
+        .arg("show")
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8_lossy(&missing.stderr),
+        format!(
+            "plan: this plugin has no plan binary for {platform} and there is none on PATH; install plan (https://github.com/plan-cli/plan#install) or build the plugin for this machine with scripts/dist\n"
+        )
+    );
+    let hook = Command::new(&launcher)
+        .args(["hook", "claude", "stop"])
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert_eq!((hook.status.code(), hook.stdout.len()), (Some(0), 0));
+    // A plan on PATH is taken instead.
+    let elsewhere = d.work.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let binary = small_binary(&elsewhere);
+    if binary != elsewhere.join("plan") {
+        std::fs::copy(binary, elsewhere.join("plan")).unwrap();
+    }
+    let path = format!("{}:/usr/bin:/bin", elsewhere.display());
+    let found = Command::new(&launcher)
+        .arg("--version")
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        ok(found, "the launcher, plan on PATH"),
+        format!("plan {VERSION}\n")
+    );
+}
+
+/// Every file under `dir`, links not followed.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && !path.is_symlink() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

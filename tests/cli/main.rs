@@ -92,6 +92,7 @@ mod rules;
 mod setup;
 mod shell;
 mod sign_off_records;
+mod skill;
 mod small;
 mod special_files;
 mod state_lock;

@@ -135,6 +135,12 @@ fn claude_marketplace_installs_the_plugin() {
 
 #[test]
 #[ignore = "e2e: runs the real host"]
+fn claude_installs_the_dist_plugin_and_runs_it_without_plan_on_path() {
+    scenarios::claude_installs_the_dist_plugin_and_runs_it_without_plan_on_path();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
 fn claude_ci_judges_key_never_reaches_the_agents_server() {
     gate::the_ci_judges_key_never_reaches_the_agents_server();
 }
@@ -181,6 +187,12 @@ fn codex_compaction_injects_again() {
 #[ignore = "e2e: runs the real host"]
 fn codex_update_goal_complete_is_refused_until_sign_off() {
     scenarios::codex_update_goal_complete_is_refused_until_sign_off();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn codex_installs_the_dist_plugin_and_runs_it_without_plan_on_path() {
+    scenarios::codex_installs_the_dist_plugin_and_runs_it_without_plan_on_path();
 }
 
 #[test]

@@ -1531,3 +1531,149 @@ pub fn codex_update_goal_complete_is_refused_until_sign_off() {
             .contains("<!-- id: cache-layer -->\nstatus: done\n")
     );
 }
+
+/// The plugin folder `scripts/dist` builds (both hosts' marketplace files, the
+/// plugin with its launcher and this machine's binary in `bin/`), with no `plan`
+/// left on PATH, so the hooks can only run the plugin's own binary. Returns the
+/// marketplace's directory.
+fn dist_plugin(w: &World) -> String {
+    let stripped = w.path("stripped");
+    std::fs::create_dir_all(&stripped).unwrap();
+    let binary = stripped.join("plan");
+    let ok = std::process::Command::new("strip")
+        .arg("-o")
+        .arg(&binary)
+        .arg(crate::harness::PLAN_BIN)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        std::fs::copy(crate::harness::PLAN_BIN, &binary).unwrap();
+    }
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/dist");
+    let out = std::process::Command::new(script)
+        .arg("--binary")
+        .arg(&binary)
+        .arg("--out")
+        .arg(w.path("dist"))
+        .env("TMPDIR", w.path("tmp"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "scripts/dist: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(w.path("bin/plan")).unwrap();
+    assert_eq!(
+        w.sh("command -v plan || echo none").trim(),
+        "none",
+        "plan is still on PATH"
+    );
+    w.path("dist/plugin").display().to_string()
+}
+
+/// One continuation of a loop with a budget of 1, the block injected once first:
+/// the plugin's hooks ran.
+fn the_plugins_hooks_ran(w: &World, block: &str) {
+    let turns = w.fake.turns();
+    assert_eq!(turns[0].count(block), 1, "the block, once: {}", w.report());
+    let continued = turns.iter().filter(|t| t.has(CONTINUATION)).count();
+    assert_eq!(continued, 1, "one continuation: {}", w.report());
+    assert!(turns.last().unwrap().has("(Continuation 1 of 1.)"));
+}
+
+/// The plugin `scripts/dist` builds, in Claude Code: `claude plugin validate
+/// --strict` passes for the marketplace and the plugin, it is added as a local
+/// marketplace and installed offline, and its hooks run the plugin's binary with no
+/// `plan` on PATH.
+pub fn claude_installs_the_dist_plugin_and_runs_it_without_plan_on_path() {
+    // The scratch plugin keeps plan out of the project's settings.
+    let w = World::installed_with(
+        Host::Claude,
+        PLAN,
+        script(vec![
+            shell("command -v plan > where.txt && plan --version >> where.txt"),
+            text("Done."),
+            text("Done again."),
+        ]),
+        &["--plugin", "{dir}/scratch"],
+    );
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let block = block(&w);
+    let market = dist_plugin(&w);
+    for dir in [market.clone(), format!("{market}/plugins/plan")] {
+        let validated = w.exec(&["plugin", "validate", "--strict", &dir], &[]);
+        assert_eq!(validated.code, Some(0), "{dir}: {}", validated.stdout);
+        assert!(
+            validated.stdout.contains("Validation passed"),
+            "{}",
+            validated.stdout
+        );
+    }
+    w.exec(&["plugin", "marketplace", "add", &market], &[]).ok();
+    let installed = w.exec(&["plugin", "install", "plan@plan"], &[]);
+    installed.ok();
+    assert!(
+        installed
+            .stdout
+            .contains("Successfully installed plugin: plan@plan"),
+        "{}",
+        installed.stdout
+    );
+    w.exec(&["-p", "Work on the plan.", "--allowedTools", "Bash"], &[])
+        .ok();
+    the_plugins_hooks_ran(&w, &block);
+    // The agent's shell finds the plugin's launcher on PATH (Claude Code puts a
+    // plugin's bin/ there), which runs the plugin's binary.
+    let where_ = w.read("where.txt");
+    let own_bin = w.path("bin").display().to_string();
+    let mut lines = where_.lines();
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.ends_with("/plan/bin/plan") && !l.starts_with(&own_bin)),
+        "{where_}"
+    );
+    assert_eq!(
+        lines.next(),
+        Some(format!("plan {}", env!("CARGO_PKG_VERSION")).as_str())
+    );
+}
+
+/// The same plugin in Codex: `codex plugin marketplace add` of the directory, `codex
+/// plugin add plan@plan`, and its hooks (the shared hooks/hooks.json, each command
+/// naming Codex by its `PLUGIN_ROOT`) run the plugin's binary with no `plan` on
+/// PATH and no hooks of the project's.
+pub fn codex_installs_the_dist_plugin_and_runs_it_without_plan_on_path() {
+    let w = World::installed_with(
+        Host::Codex,
+        PLAN,
+        script(vec![text("Done."), text("Done again.")]),
+        &[],
+    );
+    w.sh("git rm -q -r .codex && git commit -q -m 'no project hooks'");
+    let config = w.path("home/.codex/config.toml");
+    let text0 = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text0.replace("plugins = false", "plugins = true")).unwrap();
+    w.plan_ok(&["goal", "--budget", "1"]);
+    let block = block(&w);
+    let market = dist_plugin(&w);
+    let added = w.exec(&["plugin", "marketplace", "add", &market], &[]);
+    added.ok();
+    assert!(
+        added.stdout.contains("Added marketplace `plan`"),
+        "{}",
+        added.stdout
+    );
+    let installed = w.exec(&["plugin", "add", "plan@plan"], &[]);
+    installed.ok();
+    assert!(
+        installed
+            .stdout
+            .contains("Added plugin `plan` from marketplace `plan`"),
+        "{}",
+        installed.stdout
+    );
+    w.prompt("Work on the plan.").ok();
+    the_plugins_hooks_ran(&w, &block);
+}
