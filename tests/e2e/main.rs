@@ -111,6 +111,12 @@ fn claude_a_subagent_holding_a_goal_is_held_at_its_stop() {
 
 #[test]
 #[ignore = "e2e: runs the real host"]
+fn claude_a_task_naming_a_goal_is_refused_until_it_is_signed_off() {
+    scenarios::claude_a_task_naming_a_goal_is_refused_until_it_is_signed_off();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
 fn claude_eight_blocks_in_a_row() {
     scenarios::blocks_in_a_row(Host::Claude, 8);
 }

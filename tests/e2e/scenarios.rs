@@ -1677,3 +1677,73 @@ pub fn codex_installs_the_dist_plugin_and_runs_it_without_plan_on_path() {
     w.prompt("Work on the plan.").ok();
     the_plugins_hooks_ran(&w, &block);
 }
+
+/// Claude Code's task list: a task named after a goal of plan.md, marked completed
+/// by `TaskUpdate`, is refused through TaskCompleted while the goal is not signed
+/// off (the model reads plan's reason), and passes once it is.
+pub fn claude_a_task_naming_a_goal_is_refused_until_it_is_signed_off() {
+    const REFUSED: &str = "plan: this task names a goal of plan.md that is not signed off: cache-layer (1/2, next: eviction policy).";
+    let w = World::new(Host::Claude, PLAN, script(vec![]));
+    w.write("src/cache.rs", "pub struct Cache;\n");
+    let judge = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/judges/accept");
+    w.write(
+        ".plan/config.yaml",
+        &format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 30\n",
+            judge.display()
+        ),
+    );
+    w.sh("git add -A && git commit -q -m cache");
+    let plan = w.path("bin/plan").display().to_string();
+    let complete = format!(
+        "{plan} complete cache-layer --evidence 'src/cache.rs holds the cache layer' --path src/cache.rs"
+    );
+    let mut step = 0;
+    w.fake.script(Box::new(move |req: &Call| {
+        if is_side(req) {
+            return side(req);
+        }
+        step += 1;
+        match step {
+            1 => call(
+                "TaskCreate",
+                json!({"subject": "Implement cache layer", "description": "The cache layer of plan.md", "activeForm": "Implementing the cache layer"}),
+            ),
+            2 | 4 => call("TaskUpdate", json!({"taskId": "1", "status": "completed"})),
+            3 => shell(&complete),
+            _ => text("Done."),
+        }
+    }));
+    let run = w.exec(
+        &[
+            "-p",
+            "Work on the plan.",
+            "--allowedTools",
+            "Bash,TaskCreate,TaskUpdate",
+        ],
+        &[],
+    );
+    eprintln!("{}", w.report());
+    run.ok();
+    let done: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" task-completed"))
+        .collect();
+    assert_eq!(done.len(), 2, "{done:#?}");
+    assert!(done[0].stdout.contains("\"block\""), "{}", done[0].stdout);
+    assert!(done[0].stdout.contains(REFUSED), "{}", done[0].stdout);
+    assert!(!done[1].stdout.contains("\"block\""), "{}", done[1].stdout);
+    let turns = w.fake.turns();
+    assert!(
+        turns[2].has(REFUSED),
+        "the model read why the task stays open: {}",
+        w.report()
+    );
+    // The first refusal is still in the history; the second update was not refused.
+    assert_eq!(turns[4].count(REFUSED), 1, "{}", w.report());
+    assert!(
+        w.read("plan.md")
+            .contains("<!-- id: cache-layer -->\nstatus: done\n")
+    );
+}
