@@ -1723,7 +1723,6 @@ pub fn claude_a_task_naming_a_goal_is_refused_until_it_is_signed_off() {
         ],
         &[],
     );
-    eprintln!("{}", w.report());
     run.ok();
     let done: Vec<_> = w
         .hooks()
