@@ -60,6 +60,9 @@ pub struct Input {
     /// `update_goal` with `status: complete`, also under a plugin's or server's
     /// prefix).
     pub goal_done: bool,
+    /// The tool call that ran reports the host's own goal complete (Codex's
+    /// `update_goal` result, `tool_response.goal.status`).
+    pub goal_completed: bool,
 }
 
 pub fn parse_input(text: &str) -> Result<Input, String> {
@@ -95,6 +98,15 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
         .map(str::to_string)
     });
     let stop_reason = s("stop_reason").or_else(|| s("stopReason"));
+    // The host's own goal tool (Codex's `update_goal`), also under a plugin's or
+    // server's prefix.
+    let goal_tool = s("tool_name")
+        .or_else(|| s("toolName"))
+        .is_some_and(|name| {
+            name == "update_goal"
+                || name.ends_with("__update_goal")
+                || name.ends_with(".update_goal")
+        });
     let failed = v
         .get("error")
         .is_some_and(|e| !e.is_null() && e != &Value::Bool(false))
@@ -142,22 +154,18 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             let description = s("task_description").unwrap_or_default();
             format!("{subject}\n{description}")
         }),
-        goal_done: s("tool_name")
-            .or_else(|| s("toolName"))
-            .is_some_and(|name| {
-                name == "update_goal"
-                    || name.ends_with("__update_goal")
-                    || name.ends_with(".update_goal")
-            })
-            && tool_input
-                .and_then(|ti| ti.get("status"))
-                .and_then(Value::as_str)
-                .is_some_and(|status| {
-                    matches!(
-                        status.trim().to_ascii_lowercase().as_str(),
-                        "complete" | "completed" | "done"
-                    )
-                }),
+        goal_done: goal_tool && tool_input.is_some_and(|ti| is_complete(ti.get("status"))),
+        goal_completed: goal_tool && is_complete(v.pointer("/tool_response/goal/status")),
+    })
+}
+
+/// Whether a goal's status says complete.
+fn is_complete(status: Option<&Value>) -> bool {
+    status.and_then(Value::as_str).is_some_and(|status| {
+        matches!(
+            status.trim().to_ascii_lowercase().as_str(),
+            "complete" | "completed" | "done"
+        )
     })
 }
 

@@ -120,6 +120,11 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     match kind {
         Kind::Start => on_start(&state, &input, view),
         Kind::Prompt => on_prompt(host, &state, &config, &input, view),
+        // The host's own goal reported complete: recorded, no edit to count.
+        Kind::Tool if input.goal_completed => {
+            note_host_goal(&state, |g, now| g.completed = Some(now));
+            Ok(Answer::Nothing)
+        }
         Kind::Tool => on_tool(host, &cwd, &place, &state, &config, &input, view),
         Kind::Compact => on_compact(host, &state, &input, view),
         Kind::Stop => {
@@ -264,6 +269,7 @@ fn on_pre_tool(state: &State, input: &Input, view: &cache::View) -> Answer {
     if !running {
         return Answer::Nothing;
     }
+    note_host_goal(state, |g, _| g.refused += 1);
     let mut goals: Vec<&str> = Vec::new();
     for part in &view.parts {
         if !goals.contains(&part.goal.as_str()) {
@@ -274,6 +280,18 @@ fn on_pre_tool(state: &State, input: &Input, view: &cache::View) -> Answer {
         "plan: the goal is not complete while plan.md has goals not signed off: {}. Sign each off with `plan complete ID` (its verify passes and a judge re-checks the repository); `plan goal status` lists the goals left. Mark the goal complete after that.",
         goals.join(", ")
     ))
+}
+
+/// Records what the host's own goal did in the running loop's state, for `plan goal
+/// status`. Best effort: a hook that cannot write it answers all the same.
+fn note_host_goal(state: &State, change: impl FnOnce(&mut crate::hooks::state::HostGoal, String)) {
+    let Ok(now) = crate::clock::now() else { return };
+    let now = format!("{} {}", now.date, now.time);
+    let _ = state.with_loop(|l| {
+        if let Some(l) = l.as_mut().filter(|l| l.ended.is_none()) {
+            change(&mut l.host_goal, now);
+        }
+    });
 }
 
 /// Whether a task's `text` names the goal `id` titled `title`: its title of two
@@ -342,7 +360,7 @@ fn concerns_plan(host: Host, kind: Kind, input: &Input) -> bool {
         .tool_name
         .as_deref()
         .is_some_and(|t| host::edits_files(t) || spec.edit_tools.contains(&t));
-    kind != Kind::Tool || is_edit
+    kind != Kind::Tool || is_edit || input.goal_completed
 }
 
 /// Hooks never go quiet over a setting they do not use: a section that does not

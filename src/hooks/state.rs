@@ -89,10 +89,30 @@ pub struct Loop {
     /// `loop.goal_budget` as `plan goal` found it: a key raised or deleted since
     /// gives no goal more (a lowered one applies).
     pub goal_budget: Option<u32>,
+    /// The host's own goal beside the loop (Codex's `update_goal`), so `plan goal
+    /// status` can say which loop ended a session.
+    #[serde(default, skip_serializing_if = "HostGoal::is_unused")]
+    pub host_goal: HostGoal,
     /// Token and time budgets, what they have counted, and where the token count
     /// left off (src/loop_budget.rs).
     #[serde(flatten)]
     pub budgets: crate::loop_budget::Budgets,
+}
+
+/// What the loop saw of the host's own goal: the calls marking it complete that
+/// were refused while goals were left, and when one went through.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HostGoal {
+    pub refused: u32,
+    /// When the host reported its goal complete (`YYYY-MM-DD HH:MM`).
+    pub completed: Option<String>,
+}
+
+impl HostGoal {
+    pub fn is_unused(&self) -> bool {
+        *self == HostGoal::default()
+    }
 }
 
 impl Default for Loop {
@@ -114,6 +134,7 @@ impl Default for Loop {
             waits: 0,
             wait_work: None,
             goal_budget: None,
+            host_goal: HostGoal::default(),
             budgets: Default::default(),
         }
     }

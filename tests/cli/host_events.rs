@@ -307,6 +307,17 @@ fn codex_update_goal_complete_is_refused_while_the_loop_has_goals_left() {
         json(&send(&t, name, "s1"))["hookSpecificOutput"]["permissionDecision"],
         "deny"
     );
+    let host_goal = |t: &Test| {
+        t.ok(&["goal", "status"])
+            .stdout
+            .lines()
+            .find(|l| l.contains("host's own goal"))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        host_goal(&t).as_deref(),
+        Some("  host's own goal: refused 3 times while goals were left; not marked complete")
+    );
     sign_off(&t, None);
     t.write("LATER.md", "later\n");
     t.ok(&["start", "later"]);
@@ -322,6 +333,14 @@ fn codex_update_goal_complete_is_refused_while_the_loop_has_goals_left() {
         json(&send(&t, name, "s1")),
         Value::Null,
         "every goal signed off"
+    );
+    // Codex reports the goal complete after the call: `plan goal status` says so.
+    send(&t, "codex/post-tool-use.update-goal", "s1");
+    assert_eq!(
+        host_goal(&t).as_deref(),
+        Some(
+            "  host's own goal: refused 3 times while goals were left, then marked complete at 2026-06-15 14:02"
+        )
     );
 }
 

@@ -1526,6 +1526,12 @@ pub fn codex_update_goal_complete_is_refused_until_sign_off() {
         turns.iter().any(|t| t.has(REFUSED)),
         "the model was told why its update_goal was refused"
     );
+    // Which loop said the work was done, and when: plan's status tells both.
+    let status = w.plan_ok(&["goal", "status"]).stdout;
+    assert!(
+        status.contains("\n  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02\n"),
+        "{status}"
+    );
     assert!(
         w.read("plan.md")
             .contains("<!-- id: cache-layer -->\nstatus: done\n")
