@@ -276,11 +276,24 @@ fn on_pre_tool(state: &State, input: &Input, view: &cache::View) -> Answer {
             goals.push(&part.goal);
         }
     }
+    // A long plan's goals are counted past the first few: the reason is read by a
+    // model at every refused call.
+    let mut named: Vec<String> = goals
+        .iter()
+        .take(NAMED_GOALS)
+        .map(|g| crate::plan::text::excerpt(g).into_owned())
+        .collect();
+    if goals.len() > NAMED_GOALS {
+        named.push(format!("and {} more", goals.len() - NAMED_GOALS));
+    }
     Answer::Deny(format!(
         "plan: the goal is not complete while plan.md has goals not signed off: {}. Sign each off with `plan complete ID` (its verify passes and a judge re-checks the repository); `plan goal status` lists the goals left. Mark the goal complete after that.",
-        goals.join(", ")
+        named.join(", ")
     ))
 }
+
+/// The most goals a refused host-goal call names.
+const NAMED_GOALS: usize = 8;
 
 /// Records what the host's own goal did in the running loop's state, for `plan goal
 /// status`. Best effort: a hook that cannot write it answers all the same.

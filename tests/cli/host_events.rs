@@ -354,3 +354,25 @@ fn install_registers_codexs_pre_tool_use_for_update_goal_alone() {
     let command = entry["hooks"][0]["command"].as_str().unwrap();
     assert!(command.ends_with("hook codex pre-tool-use"), "{command}");
 }
+
+/// A long plan's goals are counted past the first eight in the refusal, which the
+/// model reads at every refused call.
+#[test]
+fn a_refused_update_goal_names_eight_goals_and_counts_the_rest() {
+    let goals: String = (1..=12)
+        .map(|i| {
+            format!(
+                "## Goal: Part {i}\n<!-- id: p{i} -->\nstatus: open\ndone_when: part {i} works\n\n"
+            )
+        })
+        .collect();
+    let t = Test::new();
+    t.write("plan.md", format!("# Plan: Parts\n\n{goals}## Log\n"));
+    t.commit_all("parts");
+    t.ok(&["goal"]);
+    let refused = json(&send(&t, "codex/pre-tool-use.update-goal", "s1"));
+    assert_eq!(
+        refused["hookSpecificOutput"]["permissionDecisionReason"],
+        "plan: the goal is not complete while plan.md has goals not signed off: p1, p2, p3, p4, p5, p6, p7, p8, and 4 more. Sign each off with `plan complete ID` (its verify passes and a judge re-checks the repository); `plan goal status` lists the goals left. Mark the goal complete after that."
+    );
+}
