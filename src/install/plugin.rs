@@ -29,31 +29,32 @@ pub const SKILL: &str = include_str!("../../.agents/skills/plan/SKILL.md");
 const LAUNCHER: &str = r#"#!/bin/sh
 # plan's launcher in its plugin (written by `plan install --plugin`): runs the
 # binary for this machine from bin/OS-CPU/ beside it (scripts/dist puts them
-# there), or else a plan found on PATH.
-here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
-case $(uname -s) in
-Linux) os=linux ;;
-Darwin) os=darwin ;;
-MINGW* | MSYS* | CYGWIN*) os=win32 ;;
-*) os=$(uname -s) ;;
+# there), or else a plan found on PATH. One process (uname) before plan's own: a
+# hook runs this at every event.
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+case $(uname -sm) in
+'Linux x86_64' | 'Linux amd64') p=linux-x64 ;;
+'Linux aarch64' | 'Linux arm64') p=linux-arm64 ;;
+'Darwin x86_64') p=darwin-x64 ;;
+'Darwin arm64') p=darwin-arm64 ;;
+MINGW*' x86_64' | MSYS*' x86_64' | CYGWIN*' x86_64') p=win32-x64 ;;
+*) p=$(uname -s)-$(uname -m) ;;
 esac
-case $(uname -m) in
-x86_64 | amd64) cpu=x64 ;;
-aarch64 | arm64) cpu=arm64 ;;
-*) cpu=$(uname -m) ;;
-esac
-for bin in "$here/$os-$cpu/plan" "$here/$os-$cpu/plan.exe"; do
+for bin in "$here/$p/plan" "$here/$p/plan.exe"; do
     if [ -f "$bin" ] && [ -x "$bin" ]; then exec "$bin" "$@"; fi
 done
-# Claude Code puts this folder on PATH: skip it, or the launcher finds itself.
+# Claude Code puts this folder on PATH: skip this launcher wherever PATH names it.
 rest=$PATH
 while [ -n "$rest" ]; do
     dir=${rest%%:*}
     case $rest in *:*) rest=${rest#*:} ;; *) rest= ;; esac
-    [ -n "$dir" ] && [ "$dir" != "$here" ] || continue
-    if [ -f "$dir/plan" ] && [ -x "$dir/plan" ]; then exec "$dir/plan" "$@"; fi
+    [ -n "$dir" ] || continue
+    if [ -f "$dir/plan" ] && [ -x "$dir/plan" ] && ! [ "$dir/plan" -ef "$0" ]; then
+        exec "$dir/plan" "$@"
+    fi
 done
-echo "plan: this plugin has no plan binary for $os-$cpu and there is none on PATH; install plan (https://github.com/plan-cli/plan#install) or build the plugin for this machine with scripts/dist" >&2
+echo "plan: this plugin has no plan binary for $p and there is none on PATH; install plan (https://github.com/plan-cli/plan#install) or build the plugin for this machine with scripts/dist" >&2
 # A hook fails open: the host goes on without plan.
 [ "${1:-}" = hook ] && exit 0
 exit 3

@@ -429,6 +429,15 @@ fn the_plugin_folder_carries_plan_for_claude_code_and_codex() {
             "plan: this plugin has no plan binary for {platform} and there is none on PATH; install plan (https://github.com/plan-cli/plan#install) or build the plugin for this machine with scripts/dist\n"
         )
     );
+    // PATH naming the launcher's own folder (as Claude Code puts it there), spelled
+    // another way: the launcher does not run itself.
+    let own = format!("{}/plugins/plan/bin/:/usr/bin:/bin", plugin.display());
+    let again = Command::new(&launcher)
+        .arg("show")
+        .env("PATH", &own)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(3), "{again:?}");
     let hook = Command::new(&launcher)
         .args(["hook", "claude", "stop"])
         .env("PATH", "/usr/bin:/bin")
