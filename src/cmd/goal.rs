@@ -109,24 +109,6 @@ fn goals_left(ctx: &Ctx) -> Option<Vec<String>> {
     Some(ids)
 }
 
-/// What the host's own goal did beside the loop, when it did anything: which loop
-/// said the work was done, and when.
-fn host_goal_line(g: &crate::hooks::state::HostGoal) -> Option<String> {
-    if g.is_unused() {
-        return None;
-    }
-    let refused = match g.refused {
-        0 => String::new(),
-        1 => "refused once while goals were left".to_string(),
-        n => format!("refused {n} times while goals were left"),
-    };
-    Some(match (&g.completed, refused.is_empty()) {
-        (Some(at), true) => format!("  host's own goal: marked complete at {at}"),
-        (Some(at), false) => format!("  host's own goal: {refused}, then marked complete at {at}"),
-        (None, _) => format!("  host's own goal: {refused}; not marked complete"),
-    })
-}
-
 /// Why a cleared loop ended, as `plan goal status` shows it.
 const CLEARED: &str = "cleared by `plan goal clear`";
 
@@ -430,8 +412,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 ))?,
                 None => {}
             }
-            if let Some(line) = host_goal_line(&l.host_goal) {
-                println(&line)?;
+            if let Some(words) = l.host_goal.words() {
+                println(&format!("  host's own goal: {words}"))?;
             }
             if let Some(trouble) = state.lock_trouble(&repo.root) {
                 println(&format!("  ⚠ {}", trouble.long))?;

@@ -297,7 +297,7 @@ const NAMED_GOALS: usize = 8;
 
 /// Records what the host's own goal did in the running loop's state, for `plan goal
 /// status`. Best effort: a hook that cannot write it answers all the same.
-fn note_host_goal(state: &State, change: impl FnOnce(&mut crate::hooks::state::HostGoal, String)) {
+fn note_host_goal(state: &State, change: impl FnOnce(&mut crate::report::model::HostGoal, String)) {
     let Ok(now) = crate::clock::now() else { return };
     let now = format!("{} {}", now.date, now.time);
     let _ = state.with_loop(|l| {

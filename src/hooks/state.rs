@@ -91,28 +91,15 @@ pub struct Loop {
     pub goal_budget: Option<u32>,
     /// The host's own goal beside the loop (Codex's `update_goal`), so `plan goal
     /// status` can say which loop ended a session.
-    #[serde(default, skip_serializing_if = "HostGoal::is_unused")]
-    pub host_goal: HostGoal,
+    #[serde(
+        default,
+        skip_serializing_if = "crate::report::model::HostGoal::is_unused"
+    )]
+    pub host_goal: crate::report::model::HostGoal,
     /// Token and time budgets, what they have counted, and where the token count
     /// left off (src/loop_budget.rs).
     #[serde(flatten)]
     pub budgets: crate::loop_budget::Budgets,
-}
-
-/// What the loop saw of the host's own goal: the calls marking it complete that
-/// were refused while goals were left, and when one went through.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct HostGoal {
-    pub refused: u32,
-    /// When the host reported its goal complete (`YYYY-MM-DD HH:MM`).
-    pub completed: Option<String>,
-}
-
-impl HostGoal {
-    pub fn is_unused(&self) -> bool {
-        *self == HostGoal::default()
-    }
 }
 
 impl Default for Loop {
@@ -134,7 +121,7 @@ impl Default for Loop {
             waits: 0,
             wait_work: None,
             goal_budget: None,
-            host_goal: HostGoal::default(),
+            host_goal: Default::default(),
             budgets: Default::default(),
         }
     }

@@ -48,6 +48,8 @@ struct LoopSeen {
     /// either, no transcript was read and the count of 0 says nothing.
     token_budget: Option<u64>,
     transcript: Option<serde_json::Value>,
+    #[serde(default)]
+    host_goal: model::HostGoal,
 }
 
 /// Where the window starts, and how the log is cut.
@@ -137,6 +139,7 @@ pub fn report(ctx: &Ctx, request: &Request) -> Result<Report> {
             .tokens
             .filter(|_| l.token_budget.is_some() || l.transcript.is_some()),
         replaced: in_loop && replaced(&log, l),
+        host_goal: l.host_goal.clone(),
     });
     // An ended loop without an event that says when: its length is not known.
     let elapsed = match (in_loop, &end, seen.as_ref().and_then(|l| l.ended.as_ref())) {

@@ -96,6 +96,9 @@ pub fn render(report: &Report, form: Form) -> String {
             line.push_str(", replaced a running loop");
         }
         summary.push(line);
+        if let Some(words) = run.host_goal.words() {
+            summary.push(format!("{} {words}", label("Host's own goal")));
+        }
     }
     for (name, end) in [
         ("Why it ended", &report.ended),

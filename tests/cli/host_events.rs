@@ -342,6 +342,25 @@ fn codex_update_goal_complete_is_refused_while_the_loop_has_goals_left() {
             "  host's own goal: refused 3 times while goals were left, then marked complete at 2026-06-15 14:02"
         )
     );
+    // The morning report says it too, in words and in its JSON.
+    assert_eq!(
+        t.ok(&["report"]).stdout,
+        "plan report: the loop's latest run
+  when: 2026-06-15 14:02 to 14:02 (0m)
+  loop: running, 0 of 20 continuations
+  host's own goal: refused 3 times while goals were left, then marked complete at 2026-06-15 14:02
+
+signed off (2):
+  ship Ship it (14:02): proven
+  later Later (14:02): proven
+
+nothing is left: every goal is done or cancelled
+"
+    );
+    assert_eq!(
+        json(&t.ok(&["report", "--json"]))["loop"]["host_goal"],
+        serde_json::json!({"refused": 3, "completed": "2026-06-15 14:02"})
+    );
 }
 
 #[test]

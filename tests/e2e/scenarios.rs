@@ -1532,6 +1532,12 @@ pub fn codex_update_goal_complete_is_refused_until_sign_off() {
         status.contains("\n  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02\n"),
         "{status}"
     );
+    let report = w.plan_ok(&["report", "--json"]).stdout;
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(
+        report["loop"]["host_goal"],
+        json!({"refused": 1, "completed": "2026-06-15 14:02"})
+    );
     assert!(
         w.read("plan.md")
             .contains("<!-- id: cache-layer -->\nstatus: done\n")
