@@ -51,7 +51,8 @@ pub struct Input {
     /// said in one line. `None`: nothing, or the host does not say.
     pub waiting: Option<String>,
     /// A subagent's own id (`agent_id` at SubagentStart and SubagentStop, Claude
-    /// Code and Codex): the holder name its claims are made under.
+    /// Code and Codex; `agentId` with `parentAgentId` in every hook of a Copilot
+    /// subagent's turn): the holder name its claims are made under.
     pub agent_id: Option<String>,
     /// A task's subject and description (Claude Code's TaskCompleted), where it
     /// may name a goal.
@@ -149,7 +150,10 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
             .or_else(|| s("prompt_response"))
             .or_else(|| s("last_message")),
         waiting: waiting(&v, s("agent_id").as_deref()),
-        agent_id: s("agent_id").filter(|a| !a.is_empty()),
+        // Copilot names a subagent's own turn by `agentId` beside its parent's.
+        agent_id: s("agent_id")
+            .or_else(|| s("agentId").filter(|_| s("parentAgentId").is_some()))
+            .filter(|a| !a.is_empty()),
         task: s("task_subject").map(|subject| {
             let description = s("task_description").unwrap_or_default();
             format!("{subject}\n{description}")

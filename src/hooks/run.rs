@@ -56,6 +56,15 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         )
     })?;
     let input = host::parse_input(stdin).map_err(anyhow::Error::msg)?;
+    // A subagent's turn that runs the main agent's hooks (Copilot names it by
+    // `agentId`): its stop is not the main agent's, so the loop neither holds nor
+    // charges it (Copilot drops a block there; the subagentStop that follows holds
+    // a subagent on a goal it claimed), and its prompt tells it its holder name.
+    let (kind, subagent_prompt) = match kind {
+        Kind::Stop if input.agent_id.is_some() => return Ok(Answer::Nothing),
+        Kind::Prompt if input.agent_id.is_some() => (Kind::SubagentStart, true),
+        kind => (kind, false),
+    };
     if !concerns_plan(host, kind, &input) {
         return Ok(Answer::Nothing);
     }
@@ -132,6 +141,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             stop(host, &place, &state, &config, &input, view, limit)
                 .or_else(|e| held_stop(&state, &input, e))
         }
+        Kind::SubagentStart if subagent_prompt => Ok(on_subagent_prompt(&config, &input, view)),
         Kind::SubagentStart => Ok(on_subagent_start(&input, view)),
         Kind::SubagentStop => on_subagent_stop(&state, &claims, &input, view),
         Kind::TaskDone => Ok(on_task_done(&place, &input, view)),
@@ -155,6 +165,17 @@ fn on_subagent_start(input: &Input, view: &cache::View) -> Answer {
     Answer::Context(format!(
         "plan: this subagent's holder name is `{agent}`. To take a goal of plan.md, `plan start ID --as {agent}`; a subagent holding a goal is held at its stop until `plan complete ID` signs the goal off (or `plan release ID --as {agent}` hands it back)."
     ))
+}
+
+/// A prompt of a subagent's own turn (Copilot): the block, unless prompts get none,
+/// and its holder name. It is not the main agent's prompt: it claims no loop.
+fn on_subagent_prompt(config: &Config, input: &Input, view: &cache::View) -> Answer {
+    let block = (config.inject_every_prompt != EveryPrompt::Never).then(|| view.injection.clone());
+    match (block, on_subagent_start(input, view)) {
+        (Some(block), Answer::Context(holder)) => Answer::Context(format!("{block}\n{holder}")),
+        (Some(block), _) => Answer::Context(block),
+        (None, answer) => answer,
+    }
 }
 
 /// A subagent's stop: held while a goal it claimed (its `agent_id` the holder) has

@@ -21,6 +21,13 @@
 //!   agentStop sends the reason as the next prompt; the CLI ends the turn after 8
 //!   blocks in a row. Other keys are ignored, so a note for the person goes to
 //!   stderr.
+//! - Subagents (the `task` tool, checked with 1.0.102): a subagent's own turn runs
+//!   the main agent's hooks, `userPromptSubmitted`, `postToolUse` and `agentStop`,
+//!   with `sessionId` its own id and `agentId`, `agentType`, `parentAgentId` added.
+//!   A block at the subagent's agentStop is dropped; `subagentStop {sessionId (the
+//!   parent's), agentId, agentType, agentName, response, stopReason,
+//!   stop_hook_active, parentAgentId}` follows it, and its block is the subagent's
+//!   next prompt (through its userPromptSubmitted).
 //! - Edits: tools `create {path, file_text}` and `edit {path, old_str, new_str}`.
 //! - Compaction: no hook adds context after it (preCompact's answer is ignored,
 //!   and no sessionStart follows). preCompact marks the block as gone; the next
@@ -58,6 +65,8 @@ pub const EVENTS: &[Event] = &[
     event("pre-compact", Kind::Compact, "preCompact", None, 10),
     // The stop decision may consult the loop judge, a model call.
     event("agent-stop", Kind::Stop, "agentStop", None, 60).blocks_in_a_row(BLOCKS_IN_A_ROW),
+    // A subagent's own stop: its agentStop cannot hold it, this can.
+    event("subagent-stop", Kind::SubagentStop, "subagentStop", None, 10),
 ];
 
 pub static HOST: Spec = Spec {

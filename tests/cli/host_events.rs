@@ -1,7 +1,7 @@
 //! The hosts' newer places where "done" is claimed or waited on, driven with the
 //! payloads they send: a stop while background work runs (Claude Code's
 //! `background_tasks` / `session_crons`), a subagent's start and stop (Claude Code,
-//! Codex), a task of the task list marked completed, and `plan install` registering
+//! Codex, Copilot CLI), a task of the task list marked completed, and `plan install` registering
 //! them.
 
 use serde_json::Value;
@@ -165,6 +165,59 @@ fn a_subagent_that_claimed_a_goal_is_held_until_it_is_signed_off() {
     sign_off(&t, Some("a9f3"));
     assert_eq!(
         send_agent(&t, "claude/subagent-stop", "s1", "a9f3"),
+        Value::Null
+    );
+}
+
+/// Copilot CLI runs a subagent's own turn through the main agent's hooks with
+/// `agentId`: its prompt is told its holder name, its agentStop is neither held nor
+/// charged to the loop (Copilot drops a block there), and the subagentStop that
+/// follows holds it on a goal it claimed.
+#[test]
+fn a_copilot_subagent_is_held_at_subagent_stop_and_never_charged_to_the_loop() {
+    let t = repo();
+    t.ok(&["goal", "--budget", "10"]);
+    let prompt = send_agent(&t, "copilot/user-prompt-submitted.subagent", "s1", "a9f3");
+    let context = prompt["additionalContext"].as_str().unwrap();
+    assert!(context.starts_with("plan.md: Sign-off\n"), "{context}");
+    assert!(context.contains("`plan start ID --as a9f3`"), "{context}");
+    // The subagent's own agentStop, with goals left and a loop running.
+    for _ in 0..3 {
+        assert_eq!(
+            send_agent(&t, "copilot/agent-stop.subagent", "a9f3", "a9f3"),
+            Value::Null
+        );
+    }
+    // Nothing charged, and the subagent's prompt did not take the loop's session.
+    let status = t.ok(&["goal", "status"]).stdout;
+    let lines: Vec<&str> = status.lines().take(4).collect();
+    assert_eq!(
+        lines,
+        [
+            "work loop running",
+            "  continuations: 0 of 10",
+            "  stalls in a row: 0",
+            "  session: not claimed yet"
+        ],
+        "{status}"
+    );
+    // The main agent's own stop is the loop's, as always.
+    let main = json(&send(&t, "copilot/agent-stop", "s1"));
+    assert_eq!(main["decision"], "block", "{main}");
+    // Its subagentStop: let go while it claimed nothing, held once it claims ship.
+    assert_eq!(
+        send_agent(&t, "copilot/subagent-stop", "s1", "a9f3"),
+        Value::Null
+    );
+    t.ok(&["start", "ship", "--as", "a9f3"]);
+    let held = send_agent(&t, "copilot/subagent-stop", "s1", "a9f3");
+    assert_eq!(
+        held,
+        serde_json::json!({"decision": "block", "reason": "plan: this subagent claimed a goal that is not signed off: ship (1/2, next: link it). A goal is done when `plan complete ID` signs it off (its verify passes and a judge re-checks the repository); go on with it, or `plan release ID --as a9f3` to hand it back to the main agent. (Hold 1 of 5.)"})
+    );
+    sign_off(&t, Some("a9f3"));
+    assert_eq!(
+        send_agent(&t, "copilot/subagent-stop", "s1", "a9f3"),
         Value::Null
     );
 }

@@ -248,6 +248,12 @@ fn opencode_compaction_keeps_the_plan() {
 
 #[test]
 #[ignore = "e2e: runs the real host"]
+fn copilot_a_subagent_holding_a_goal_is_held_at_its_stop() {
+    scenarios::copilot_a_subagent_holding_a_goal_is_held_at_its_stop();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
 fn copilot_eight_blocks_in_a_row() {
     scenarios::blocks_in_a_row(Host::Copilot, 8);
 }

@@ -1758,3 +1758,89 @@ pub fn claude_a_task_naming_a_goal_is_refused_until_it_is_signed_off() {
             .contains("<!-- id: cache-layer -->\nstatus: done\n")
     );
 }
+
+/// Copilot CLI's subagents (the `task` tool) run the main agent's hooks with
+/// `agentId`: the subagent's first prompt tells it its holder name. A block at the
+/// subagent's agentStop would be dropped, so plan answers nothing there; one that
+/// claimed a goal is held at subagentStop while the goal is not signed off (the
+/// reason is its next prompt) and let go once it hands the goal back.
+pub fn copilot_a_subagent_holding_a_goal_is_held_at_its_stop() {
+    const NAMED: &str = "this subagent's holder name is `";
+    const HELD: &str = "this subagent claimed a goal that is not signed off";
+    let w = World::new(Host::Copilot, PLAN, script(vec![]));
+    let mut main = 0;
+    let mut sub = 0;
+    w.fake.script(Box::new(move |req: &Call| {
+        if is_side(req) {
+            return side(req);
+        }
+        let agent = req.request.texts().iter().find_map(|t| {
+            let at = t.find(NAMED)? + NAMED.len();
+            t[at..].split('`').next().map(str::to_string)
+        });
+        match agent {
+            Some(agent) => {
+                sub += 1;
+                match (sub, req.has(HELD)) {
+                    (1, _) => shell(&format!("plan start cache-layer --as {agent}")),
+                    (2, _) => text("The eviction policy is done."),
+                    (_, true) if sub <= 4 => {
+                        shell(&format!("plan release cache-layer --as {agent}"))
+                    }
+                    _ => text("Handed the goal back."),
+                }
+            }
+            None => {
+                main += 1;
+                match main {
+                    1 => call(
+                        "task",
+                        json!({"description": "Eviction policy", "prompt": "Write the eviction policy of cache-layer.", "agent_type": "general-purpose", "name": "evict"}),
+                    ),
+                    _ => text("Done."),
+                }
+            }
+        }
+    }));
+    w.prompt("Work on the plan.").ok();
+    let hooks = w.hooks();
+    let stops: Vec<_> = hooks
+        .iter()
+        .filter(|h| h.args.ends_with(" subagent-stop"))
+        .collect();
+    assert!(stops.len() >= 2, "held once, then let go: {hooks:#?}");
+    assert!(stops[0].stdout.contains("\"block\""), "{}", stops[0].stdout);
+    assert!(
+        stops[0]
+            .stdout
+            .contains("cache-layer (1/2, next: eviction policy)"),
+        "{}",
+        stops[0].stdout
+    );
+    let last = stops.last().unwrap();
+    assert!(!last.stdout.contains("\"block\""), "{}", last.stdout);
+    assert!(
+        w.fake.calls().iter().any(|c| c.has(HELD)),
+        "the subagent was told why"
+    );
+    let agent_stops: Vec<_> = hooks
+        .iter()
+        .filter(|h| h.args.ends_with(" agent-stop"))
+        .collect();
+    assert!(
+        agent_stops
+            .iter()
+            .any(|h| h.stdin.contains("\"parentAgentId\"")),
+        "the subagent's own agentStop ran: {agent_stops:#?}"
+    );
+    assert!(
+        agent_stops.iter().all(|h| h.stdout.trim().is_empty()),
+        "no agentStop answered: {agent_stops:#?}"
+    );
+    let claims = w.plan_ok(&["claims"]);
+    assert!(
+        !claims.stdout.contains("cache-layer"),
+        "handed back: {}",
+        claims.stdout
+    );
+}
