@@ -3,7 +3,10 @@
 //!
 //! Protocol facts the code relies on (checked with pi 0.73.1):
 //! - pi has no shell hooks: extensions are TypeScript modules in `.pi/extensions/`
-//!   (project, loaded with no trust step) or `~/.pi/agent/extensions/`
+//!   (project: loaded with no trust step up to 0.73.1, the last under the name
+//!   `@mariozechner/pi-coding-agent`; from 0.80, as `@earendil-works/pi-coding-agent`
+//!   on node 22, only in a trusted project: `/trust`, `--approve`, or the setting
+//!   `defaultProjectTrust`) or `~/.pi/agent/extensions/`
 //!   (`PI_CODING_AGENT_DIR`, with `~` expanded, replaces `~/.pi/agent`). plan's
 //!   extension (integrations/pi/plan.ts) is a thin shell that relays events to
 //!   `plan hook pi EVENT` and acts on the answer; the decisions are made in Rust.
@@ -92,8 +95,14 @@ fn user(home: &Path) -> PathBuf {
     agent_dir(home).join("extensions").join("plan.ts")
 }
 
-fn next_steps(_root: Option<&Path>) -> Result<String> {
-    Ok("next: pi loads extensions with no trust step: start a new pi session, or /reload in a running one\n".to_string())
+fn next_steps(root: Option<&Path>) -> Result<String> {
+    // pi from 0.80 loads a project's `.pi/extensions` only in a trusted project;
+    // a user's own extensions load everywhere, as in every version.
+    Ok(match root {
+        Some(_) => "next: start a new pi session, or /reload in a running one\n  pi 0.80 and later load a project's .pi/extensions only in a trusted project:\n  trust it when pi asks (or /trust); headless, run `pi --approve -p …`\n  or register for your user instead: `plan install pi --global` (loaded in every project)\n",
+        None => "next: pi loads extensions with no trust step: start a new pi session, or /reload in a running one\n",
+    }
+    .to_string())
 }
 
 /// The extension, calling `program`.

@@ -195,7 +195,10 @@ fn pi_gets_the_extension_file() {
     let run = t.ok(&["install", "pi"]);
     insta::assert_snapshot!(run.stdout, @r"
     installed plan's pi extension at .pi/extensions/plan.ts
-    next: pi loads extensions with no trust step: start a new pi session, or /reload in a running one
+    next: start a new pi session, or /reload in a running one
+      pi 0.80 and later load a project's .pi/extensions only in a trusted project:
+      trust it when pi asks (or /trust); headless, run `pi --approve -p …`
+      or register for your user instead: `plan install pi --global` (loaded in every project)
     ");
     let shipped = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/pi/plan.ts"),

