@@ -66,7 +66,13 @@ pub const EVENTS: &[Event] = &[
     // The stop decision may consult the loop judge, a model call.
     event("agent-stop", Kind::Stop, "agentStop", None, 60).blocks_in_a_row(BLOCKS_IN_A_ROW),
     // A subagent's own stop: its agentStop cannot hold it, this can.
-    event("subagent-stop", Kind::SubagentStop, "subagentStop", None, 10),
+    event(
+        "subagent-stop",
+        Kind::SubagentStop,
+        "subagentStop",
+        None,
+        10,
+    ),
 ];
 
 pub static HOST: Spec = Spec {
