@@ -179,8 +179,13 @@ pub fn decide(
             return end(lp, "stalled", why);
         }
         let why = format!("the agent waits on {waiting}");
+        let finish = if waiting.starts_with("1 ") && !waiting.contains(" and ") {
+            "it finishes"
+        } else {
+            "they finish"
+        };
         let note = format!(
-            "plan: waiting on {waiting}: this stop is let go uncounted; the loop holds the next stop once they finish"
+            "plan: waiting on {waiting}: this stop is let go uncounted; the loop holds the next stop once {finish}"
         );
         return go("waiting", why, note, false);
     }
