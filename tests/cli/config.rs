@@ -364,8 +364,7 @@ fn an_always_accept_command_judge_set_in_one_line_is_a_weak_sign_off() {
         "{}",
         t.plan_md()
     );
-    t.ok(&["show", "hard"])
-        .stdout_has("proof: proven (judged by a command judge, not a model CLI)");
+    insta::assert_snapshot!(crate::util::redact(&t, &t.ok(&["show", "hard"]).stdout));
     t.git(&["add", "-A"]);
     t.commit_all("signed off");
     t.run(&["audit", "--strict"])

@@ -485,8 +485,7 @@ fn each_finding_has_a_kind_and_a_confidence() {
             ),
         ]
     );
-    t.ok(&["show", "solve"])
-        .stdout_has("[forced-exit, high; call-state, low]\n");
+    insta::assert_snapshot!(crate::util::redact(&t, &t.ok(&["show", "solve"]).stdout));
     t.commit_all("done");
     t.ok(&["complete", "solve", "--evidence", "the grader passes"]);
     let md = t.plan_md();

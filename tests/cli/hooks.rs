@@ -170,8 +170,10 @@ fn the_reminder_comes_once_per_threshold() {
     assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_none());
     assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_none());
     assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_some());
-    t.ok(&["remind", "--session", "s1"])
-        .stdout_has("plan.md reminder:");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.ok(&["remind", "--session", "s1"]).stdout
+    ));
     t.ok(&["log", "more progress"]);
     assert_eq!(t.ok(&["remind", "--session", "s1"]).stdout, "");
 }
