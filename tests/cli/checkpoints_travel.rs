@@ -93,7 +93,7 @@ fn team(t: &Test) -> Vec<PathBuf> {
     );
     t.git(&["remote", "add", "origin", origin.to_str().unwrap()]);
     insta::assert_snapshot!(crate::util::redact(
-        &t,
+        t,
         &t.ok(&["install", "git", "--command", BIN]).stdout
     ));
     t.commit_all("plan");

@@ -72,8 +72,8 @@ fn record_of(t: &Test) -> (String, String) {
 /// Asserts `ship` is unproven everywhere it shows, with `why` in the reason.
 fn unproven_everywhere(t: &Test, why: &str) {
     unproven_where_transcripts_are_read(t, why);
-    insta::assert_snapshot!(crate::util::redact(&t, &t.ok(&["inject"]).stdout));
-    insta::assert_snapshot!(crate::util::redact(&t, &t.ok(&["statusline"]).stdout));
+    insta::assert_snapshot!(crate::util::redact(t, &t.ok(&["inject"]).stdout));
+    insta::assert_snapshot!(crate::util::redact(t, &t.ok(&["statusline"]).stdout));
 }
 
 /// As [`unproven_everywhere`], for a fault only the transcript shows: the hooks,
