@@ -367,9 +367,10 @@ fn an_always_accept_command_judge_set_in_one_line_is_a_weak_sign_off() {
     insta::assert_snapshot!(crate::util::redact(&t, &t.ok(&["show", "hard"]).stdout));
     t.git(&["add", "-A"]);
     t.commit_all("signed off");
-    t.run(&["audit", "--strict"])
-        .code(1)
-        .stdout_has("strict: weak sign-off: a command judge, not a model CLI");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--strict"]).code(1).stdout
+    ));
 }
 
 /// Attack: `plan judge command` naming a judge the agent wrote inside the

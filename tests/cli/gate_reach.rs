@@ -41,9 +41,10 @@ fn a_pull_request_that_breaks_a_done_goals_file_fails_the_gate() {
     assert!(run.stdout.contains("reverify: passed"), "{}", run.stdout);
     t.write("README.md", "");
     t.commit_all("tidy");
-    t.run(&["audit", "--base", &base])
-        .code(1)
-        .stdout_has("reverify: failed: `sh check.sh` exited 1");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base]).code(1).stdout
+    ));
     let run = t
         .case(&["audit", "--base", &base, "--markdown"])
         .status(1)
@@ -78,14 +79,18 @@ fn a_goal_done_again_in_the_pull_request_by_hand_needs_a_new_sign_off() {
     );
     t.commit_all("done");
     t.ok(&["audit"]);
-    t.run(&["audit", "--base", &base])
-        .code(1)
-        .stdout_has("⚠ ship is done here and was not on the base, and no sign-off this pull request adds proves it\n  hint: sign it off in the pull request: plan complete ship --evidence TEXT --path FILE");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base]).code(1).stdout
+    ));
     // CI's own judge is asked about it.
     user_judge(&t, "reject");
-    t.run(&["audit", "--base", &base, "--rejudge"])
-        .code(1)
-        .stdout_has("rejudge: verify passed; judge reject");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base, "--rejudge"])
+            .code(1)
+            .stdout
+    ));
 }
 
 // Attack: the pull request cancels the user's goal; the summary never named it.
@@ -131,9 +136,12 @@ None.
     ])
     .stdout(&want(", approved by alice", "\n**Passed.**\n"))
     .check();
-    t.run(&["audit", "--base", &base, "--strict"])
-        .code(1)
-        .stdout_has("⚠ ship of the base is cancelled here: not needed (plan.md:");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base, "--strict"])
+            .code(1)
+            .stdout
+    ));
     // A blank name (a workflow expression that came out empty) approves nothing.
     // Nor a name of invisible characters only (a zero-width space).
     for blank in [" ", "\u{200b}"] {
@@ -213,9 +221,10 @@ fn a_plan_with_format_errors_at_the_head_fails_the_gate() {
         t.plan_md().replace("status: active", "Status: done"),
     );
     t.commit_all("done");
-    t.run(&["audit", "--base", &base])
-        .code(1)
-        .stdout_has("⚠ plan.md:5: a format error at the head: ");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base]).code(1).stdout
+    ));
 }
 
 // Attack: a second plan file (`--file docs/roadmap.md`): its sign-offs were never
@@ -249,9 +258,12 @@ fn every_plan_file_of_the_repository_is_audited_against_the_base() {
         &t.ok(&["audit", "--base", &base, "--rejudge"]).stdout
     ));
     user_judge(&t, "reject");
-    t.run(&["audit", "--base", &base, "--rejudge"])
-        .code(1)
-        .stdout_has("⚠ docs/roadmap.md: later: rejudge: verify passed; judge reject");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base, "--rejudge"])
+            .code(1)
+            .stdout
+    ));
     // A cancel there needs a person's approval as much as one in plan.md.
     t.git(&["reset", "-q", "--hard", &base]);
     t.ok(&[
@@ -263,10 +275,12 @@ fn every_plan_file_of_the_repository_is_audited_against_the_base() {
         "not now",
     ]);
     t.commit_all("cancel later");
-    t.run(&["audit", "--base", &base, "--strict"])
-        .code(1)
-        .stdout_has("⚠ docs/roadmap.md: later: cancelled: not now (line ")
-        .stdout_has("), needs --approved-by");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base, "--strict"])
+            .code(1)
+            .stdout
+    ));
     insta::assert_snapshot!(crate::util::redact(
         &t,
         &t.ok(&[
@@ -287,9 +301,10 @@ fn every_plan_file_of_the_repository_is_audited_against_the_base() {
             .replace("status: active", "status: done"),
     );
     t.commit_all("done by hand");
-    t.run(&["audit", "--base", &base])
-        .code(1)
-        .stdout_has("⚠ docs/roadmap.md: later: unproven: ");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base]).code(1).stdout
+    ));
 }
 
 // Noise: a sign-off by a command judge failed --strict as "weak" even after CI's
@@ -306,16 +321,22 @@ fn a_command_judge_re_judged_and_accepted_by_ci_is_no_weak_sign_off() {
     t.write("README.md", "# Hello, world\n");
     sign_off(&t);
     t.commit_all("ship it");
-    t.run(&["audit", "--base", &base, "--strict"])
-        .code(1)
-        .stdout_has("strict: weak sign-off: a command judge, not a model CLI");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base, "--strict"])
+            .code(1)
+            .stdout
+    ));
     user_judge(&t, "accept");
     let run = t.ok(&["audit", "--base", &base, "--rejudge", "--strict"]);
     assert!(!run.stdout.contains("weak sign-off"), "{}", run.stdout);
     user_judge(&t, "reject");
-    t.run(&["audit", "--base", &base, "--rejudge", "--strict"])
-        .code(1)
-        .stdout_has("strict: weak sign-off: a command judge, not a model CLI");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base, "--rejudge", "--strict"])
+            .code(1)
+            .stdout
+    ));
 }
 
 // Noise: an honest `git revert` (and `git revert -m 1` of a merge) that takes back a
@@ -369,9 +390,10 @@ fn a_commit_that_only_claims_to_be_a_revert_excuses_nothing() {
     t.commit_all(&format!(
         "Revert \"ship it\"\n\nThis reverts commit {signed}."
     ));
-    t.run(&["audit", "--base", &base])
-        .code(1)
-        .stdout_has(", 2 lost");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base]).code(1).stdout
+    ));
 }
 
 // Attack: `PLAN_NOW=2099-…` once, and every later line (the user's own cancel
@@ -437,9 +459,12 @@ fn as_two_jobs_a_touched_base_goal_is_verified_in_the_verify_job_only() {
     );
     std::fs::remove_file(&ran).unwrap();
     user_judge(&t, "accept");
-    t.run(&["audit", "--base", &base, "--rejudge", "--verified", file])
-        .code(1)
-        .stdout_has("reverify: failed: `sh check.sh` exited 1");
+    insta::assert_snapshot!(crate::util::redact(
+        &t,
+        &t.run(&["audit", "--base", &base, "--rejudge", "--verified", file])
+            .code(1)
+            .stdout
+    ));
     assert!(!ran.exists(), "the judge's job ran the pull request's code");
 }
 
