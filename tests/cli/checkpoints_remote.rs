@@ -167,7 +167,6 @@ fn a_rewind_leaves_a_goal_signed_off_on_another_branch_signed_off() {
     insta::assert_snapshot!(shown(&t, &t.ok(&["rewind", "a", "--dry-run"])));
     let run = t.ok(&["rewind", "a", "--yes"]);
     insta::assert_snapshot!(shown(&t, &run));
-    assert!(!run.stdout.contains("reopen"), "{}", run.stdout);
     assert_eq!(status_of(&t, "b"), "done");
     assert!(!t.plan_md().contains("b reopened"), "{}", t.plan_md());
 }
@@ -214,7 +213,6 @@ fn lint_names_a_transcript_left_uncommitted_until_it_is_committed() {
     t.commit_all("the transcript");
     let run = t.ok(&["lint"]);
     insta::assert_snapshot!(shown(&t, &run));
-    assert!(!run.stdout.contains("transcript"), "{}", run.stdout);
 }
 
 /// Issue 35: a fetch git partly rejected (a checkpoint of the same name here and

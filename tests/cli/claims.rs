@@ -146,7 +146,6 @@ fn plan_next_leaves_out_goals_claimed_by_others() {
     t.ok(&["start", "alpha", "--as", "s1"]);
     let theirs = t.ok(&["next", "--as", "s2"]);
     insta::assert_snapshot!(shown(&t, &theirs));
-    assert!(!theirs.stdout.contains("alpha"), "{}", theirs.stdout);
     let json = t.ok(&["next", "--as", "s2", "--json"]).json();
     assert_eq!(json.as_array().unwrap().len(), 1);
     assert_eq!(json[0]["id"], "beta");

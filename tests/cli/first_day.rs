@@ -101,7 +101,7 @@ fn doctor_fix_resolves_a_title_used_twice_in_one_run() {
         "# Plan: Ship\n\n## Goal: Ship\n<!-- id: ship -->\nstatus: active\ndone_when: it ships\n\n## Goal: Ship\nStatus: Active\ndone_when: it ships again\n\n## Log\n",
     );
     let before = t.run(&["doctor"]).code(1);
-    assert!(!before.stdout.contains("line 8 first"), "{}", before.stdout);
+    insta::assert_snapshot!(crate::util::redact(&t, &before.stdout));
     t.run(&["doctor", "--fix"]);
     let md = t.plan_md();
     assert!(

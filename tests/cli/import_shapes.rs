@@ -68,13 +68,7 @@ fn an_unknown_json_shape_names_the_keys_it_lacks() {
         .case(&["import", "prd.json"])
         .status(2)
         .check_status_only();
-    assert!(
-        run.stderr.contains(
-            "cannot tell what format this is (an object with keys project, phases): it has none of the keys `schema`, `tasks`, `userStories`, `stories`, `steps`, `todos`"
-        ),
-        "{}",
-        run.stderr
-    );
+    insta::assert_snapshot!(crate::util::redact(&t, &run.stderr));
 }
 
 /// A Backlog.md folder in its shape: task files with YAML front matter (both
@@ -122,12 +116,6 @@ fn a_backlog_folder_imports_with_status_dependencies_and_criteria() {
     let run = t.ok(&["import", "backlog"]);
     insta::assert_snapshot!(crate::util::redact(&t, &run.stdout));
     // In progress there, but it waits on a task imported as done: open here.
-    assert!(
-        run.stdout
-            .contains("serve-the-board-read-only: in progress there, open here"),
-        "{}",
-        run.stdout
-    );
     insta::assert_snapshot!(crate::util::redact(
         &t,
         &t.ok(&["review", "--approve"]).stdout

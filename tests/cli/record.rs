@@ -380,7 +380,6 @@ fn log_lines_in_other_scripts_are_no_hidden_event() {
     ]);
     let lint = t.run(&["lint"]);
     insta::assert_snapshot!(shown(&t, &lint));
-    assert!(!lint.stdout.contains("hidden-event"), "{}", lint.stdout);
 }
 
 /// Attack: the sign-off's checkpoint ref re-pointed at a commit of the agent's own

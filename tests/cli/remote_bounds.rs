@@ -73,11 +73,7 @@ fn a_checkpoint_transfer_to_a_hanging_remote_ends_at_its_deadline() {
     let run = t.run(&["checkpoints", "--fetch", "hang"]).code(3);
     let took = start.elapsed();
     assert!(took < Duration::from_secs(6), "took {took:?}");
-    assert!(
-        run.stderr.contains("timed out after 1s (git was stopped)"),
-        "{}",
-        run.stderr
-    );
+    insta::assert_snapshot!(crate::util::redact(&t, &run.stderr));
     assert!(gone_within(transport_pid(&t), Duration::from_secs(2)));
 }
 
@@ -91,12 +87,7 @@ fn a_claims_remote_that_hangs_is_answered_within_its_deadline() {
     let run = t.run(&["claims"]);
     let took = start.elapsed();
     assert!(took < Duration::from_secs(6), "took {took:?}");
-    assert!(
-        run.stderr
-            .contains("no answer within 1 s (git was stopped)"),
-        "{}",
-        run.stderr
-    );
+    insta::assert_snapshot!(crate::util::redact(&t, &run.stderr));
     assert!(gone_within(transport_pid(&t), Duration::from_secs(2)));
 }
 
