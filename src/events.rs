@@ -5,7 +5,6 @@
 //! and nowhere else. Fail-open: an event that cannot be recorded or announced is a
 //! line on stderr.
 
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -88,7 +87,7 @@ pub fn record_loop(
     };
     let line = with_log_lines(&value, plan_path);
     let path = journal(git_dir);
-    let appended = crate::fsread::open_state(OpenOptions::new().create(true).append(true), &path)
+    let appended = crate::fsread::open_state(crate::fsread::StateOpen::Append, &path)
         // One write of one line: concurrent hooks' lines never interleave.
         .and_then(|mut f| {
             f.write_all(format!("{line}\n").as_bytes())?;

@@ -38,11 +38,30 @@ pub fn is_state(path: &Path) -> bool {
     path.components().any(|c| c.as_os_str() == ".git")
 }
 
-/// Opens the state file at `path` as `options` say, with [`NONBLOCK`] (no wait on
-/// a pipe, no link followed), and refuses what is not a regular file before a
-/// byte is written to it: a pipe with a reader or a device node is a [`Refused`].
-pub fn open_state(options: &mut std::fs::OpenOptions, path: &Path) -> io::Result<File> {
+/// How a state file is opened for writing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateOpen {
+    /// Created if missing, every write at its end (a journal, a log).
+    Append,
+    /// Created if missing, written in place, never truncated on open (a lock, a
+    /// file rewritten under its lock).
+    Update,
+}
+
+/// Opens the state file at `path` as `how` says, with [`NONBLOCK`] (no wait on a
+/// pipe, no link followed), and refuses what is not a regular file before a byte
+/// is written to it: a pipe with a reader or a device node is a [`Refused`].
+pub fn open_state(how: StateOpen, path: &Path) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt as _;
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the state files' one opener: no link followed, nothing but a regular file"
+    )]
+    let mut options = std::fs::OpenOptions::new();
+    match how {
+        StateOpen::Append => options.create(true).append(true),
+        StateOpen::Update => options.create(true).truncate(false).write(true),
+    };
     let file = options
         .custom_flags(NONBLOCK)
         .open(path)

@@ -52,11 +52,10 @@ pub fn keep(plan_path: &Path, lines: &[String]) {
         .collect();
     let file = path(&repo.git_dir);
     let appended =
-        crate::fsread::open_state(std::fs::OpenOptions::new().create(true).append(true), &file)
-            .and_then(|mut f| {
-                f.write_all(text.as_bytes())?;
-                f.metadata()
-            });
+        crate::fsread::open_state(crate::fsread::StateOpen::Append, &file).and_then(|mut f| {
+            f.write_all(text.as_bytes())?;
+            f.metadata()
+        });
     if let Ok(meta) = appended
         && meta.len() > MAX
     {

@@ -4,7 +4,6 @@
 //! a hook or `plan complete`. Fail-open: a problem is a line on stderr (or in
 //! `<git-dir>/plan/notify.log` once detached), never an exit status.
 
-use std::fs::OpenOptions;
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -74,13 +73,9 @@ fn start(
     let me = std::env::current_exe()
         .map_err(|e| format!("cannot find plan itself to watch {program:?}: {e}"))?;
     let dir = git_dir.join("plan");
+    // A state file: no link followed, nothing but a regular file (issue 35).
     let log = std::fs::create_dir_all(&dir)
-        .and_then(|_| {
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(dir.join(LOG))
-        })
+        .and_then(|_| crate::fsread::open_state(crate::fsread::StateOpen::Append, &dir.join(LOG)))
         .map_err(|e| format!("cannot open {}: {e}", dir.join(LOG).display()))?;
     // Its own process group, stdout nowhere and stderr in the log: nothing of it
     // holds the pipes a host reads a hook's answer from, or gets the terminal's ^C.

@@ -3,7 +3,7 @@
 //! exclusively and refuses if it cannot, so files never move under a model reading
 //! them. The kernel drops a lock with its process: a crash leaves nothing stale.
 
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File, TryLockError};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -21,11 +21,8 @@ fn open(root: &Path) -> Result<Option<(File, PathBuf)>> {
     let dir = repo.git_dir.join("plan");
     fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join("running.lock");
-    let file = crate::fsread::open_state(
-        OpenOptions::new().create(true).truncate(false).write(true),
-        &path,
-    )
-    .with_context(|| format!("opening the lock {}", path.display()))?;
+    let file = crate::fsread::open_state(crate::fsread::StateOpen::Update, &path)
+        .with_context(|| format!("opening the lock {}", path.display()))?;
     Ok(Some((file, path)))
 }
 

@@ -40,6 +40,10 @@ pub fn run(_env: &Env, args: Args) -> Result<u8> {
             None => c.part.clone(),
         })
         .collect();
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "git's own temporary file for ours (%A), which git reads back as the merge"
+    )]
     std::fs::write(&args.ours, text)
         .map_err(|e| Exit::env(format!("cannot write {}: {e}", args.ours.display())))?;
     if conflicts.is_empty() {

@@ -507,6 +507,10 @@ pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
             continue;
         }
         let executable = mode == EXECUTABLE;
+        #[expect(
+            clippy::disallowed_methods,
+            reason = "a worktree file restored from its checkpoint's tree with git's mode; an existing link or non-file was removed above"
+        )]
         let mut file = OpenOptions::new()
             .write(true)
             .create(true)

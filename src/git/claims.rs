@@ -88,25 +88,22 @@ pub fn common_dir(git_dir: &Path) -> PathBuf {
 /// once, and a fetch landing between a push and the local swap made a race's
 /// winner read its own claim as another's. Waited for as any command's lock.
 pub fn lock(git_dir: &Path) -> Result<fs::File> {
-    use std::os::unix::fs::OpenOptionsExt as _;
     let path = common_dir(git_dir).join("plan").join("claims.lock");
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let nofollow = rustix::fs::OFlags::NOFOLLOW.bits() as i32;
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .custom_flags(crate::fsread::NONBLOCK | nofollow)
-        .open(&path)
-        .with_context(|| format!("opening the claims lock {}", path.display()))?;
-    if !file.metadata()?.file_type().is_file() {
-        bail!(
-            "{} is not a regular file; remove it and run the command again",
-            path.display()
-        );
-    }
+    // No link followed; a pipe or a device is refused before it is locked.
+    let file = crate::fsread::open_state(crate::fsread::StateOpen::Update, &path).map_err(|e| {
+        match crate::fsread::refused(&e) {
+            Some(_) => anyhow::anyhow!(
+                "{} is not a regular file; remove it and run the command again",
+                path.display()
+            ),
+            None => {
+                anyhow::Error::new(e).context(format!("opening the claims lock {}", path.display()))
+            }
+        }
+    })?;
     crate::hooks::lock::take(&file, &path, false, crate::hooks::lock::Wait::here())?;
     Ok(file)
 }

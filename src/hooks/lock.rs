@@ -35,6 +35,10 @@ pub fn in_place_of(dir: &Path) -> Option<File> {
         return None;
     }
     rustix::fs::access(dir, rustix::fs::Access::WRITE_OK).ok()?;
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "opens a directory read-only to lock it; nothing is written"
+    )]
     OpenOptions::new()
         .read(true)
         .custom_flags((rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::NONBLOCK).bits() as i32)

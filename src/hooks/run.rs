@@ -616,11 +616,15 @@ fn export_session(session: &str) {
         return;
     }
     let line = format!("export {}='{session}'\n", crate::claims::SESSION_VAR);
-    if let Ok(mut f) = std::fs::OpenOptions::new()
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the host's own session file (CLAUDE_ENV_FILE), appended to as the host asks"
+    )]
+    let opened = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(file)
-    {
+        .open(file);
+    if let Ok(mut f) = opened {
         let _ = f.write_all(line.as_bytes());
     }
 }

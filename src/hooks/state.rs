@@ -4,7 +4,7 @@
 //! tool calls count once each.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -196,11 +196,8 @@ impl State {
         fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         let path = self.dir.join("state.lock");
-        crate::fsread::open_state(
-            OpenOptions::new().create(true).truncate(false).write(true),
-            &path,
-        )
-        .with_context(|| format!("opening {}", path.display()))
+        crate::fsread::open_state(crate::fsread::StateOpen::Update, &path)
+            .with_context(|| format!("opening {}", path.display()))
     }
 
     fn session_path(&self, id: &str) -> PathBuf {
@@ -385,12 +382,7 @@ fn replace_loop(path: &Path, value: &Loop) -> Result<()> {
 /// is set after).
 fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let bytes = serde_json::to_vec_pretty(value)?;
-    let open = || {
-        crate::fsread::open_state(
-            OpenOptions::new().write(true).create(true).truncate(false),
-            path,
-        )
-    };
+    let open = || crate::fsread::open_state(crate::fsread::StateOpen::Update, path);
     let mut file = match open() {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let dir = path.parent().expect("state files live in a directory");

@@ -79,6 +79,10 @@ fn spawn(
     )
     .map_err(|e| Exit::usage(format!("{e:#}")))?;
     for (path, text) in &inv.files {
+        #[expect(
+            clippy::disallowed_methods,
+            reason = "the judge's scratch directory, made for this run"
+        )]
         std::fs::write(path, text)
             .map_err(|e| Exit::env(format!("cannot write {}: {e}", path.display())))?;
     }
@@ -100,6 +104,10 @@ fn spawn(
     let program = program::resolve(&inv.program, &cwd, root)?;
     let schema_file = scratch.path().join("verdict-schema.json");
     if verdict_schema && ask_for_verdict_schema(judge.backend, &mut inv, &schema_file) {
+        #[expect(
+            clippy::disallowed_methods,
+            reason = "the judge's scratch directory, made for this run"
+        )]
         std::fs::write(&schema_file, VERDICT_SCHEMA)?;
     }
     // Started away from the root, the judge is told where the tree it reads is.

@@ -398,3 +398,42 @@ fn follow_prints_new_events_as_they_are_logged_and_ends_when_its_reader_goes() {
     };
     assert!(status.success(), "{status:?}");
 }
+
+/// The notifier's log under `.git/plan` is a state file: an agent's link there does
+/// not have what a failing notify command said written where it points (issue 35;
+/// before, `notify.log` was opened following links, and the outside file gained the
+/// line `plan: notify: … exited 1: from-the-notifier`).
+#[test]
+fn a_notify_log_made_a_link_is_not_written_through() {
+    let t = repo("  - events: [loop_continued]\n    command: [\"say-on-stderr\"]\n").with_bin();
+    let said = t.dir.path().join("said");
+    t.fake_program(
+        "say-on-stderr",
+        &format!(
+            "cat > /dev/null; echo from-the-notifier >&2; touch '{}'; exit 1\n",
+            said.display()
+        ),
+    );
+    t.ok(&["goal", "--budget", "3"]);
+    let outside = t.dir.path().join("precious.txt");
+    std::fs::write(&outside, "precious\n").unwrap();
+    let log = t.root().join(".git/plan/notify.log");
+    let _ = std::fs::remove_file(&log);
+    std::os::unix::fs::symlink(&outside, &log).unwrap();
+    let t = t.env("PLAN_NOW", "");
+    t.stop_hook("s1").code(0);
+    // Give a notifier that did start time to write; none starts through the link.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
+    assert!(
+        !said.exists(),
+        "the notifier ran with its stderr through the link"
+    );
+    assert!(
+        std::fs::symlink_metadata(&log)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is left for the person to see"
+    );
+}
