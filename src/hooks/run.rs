@@ -708,6 +708,30 @@ fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
     ))
 }
 
+/// loop.json names the loop's owner, and the agent can write it: a session whose
+/// own state says it claimed this very loop (`in_loop`, its start) is the owner
+/// whatever loop.json names now, and the name is put back. Another name there would
+/// let the loop's own session stop unheld, with no word.
+fn reclaim(state: &State, peeked: &mut Option<super::state::Loop>, session: &str) -> Result<()> {
+    let Some(lp) = peeked
+        .as_mut()
+        .filter(|l| l.ended.is_none() && l.owner.as_deref().is_some_and(|o| o != session))
+    else {
+        return Ok(());
+    };
+    let claimed = state.session(session, |s| s.in_loop.clone())?;
+    if claimed.as_deref() != Some(lp.started.as_str()) {
+        return Ok(());
+    }
+    lp.owner = Some(session.to_string());
+    let started = lp.started.clone();
+    state.with_loop(|l| {
+        if let Some(l) = l.as_mut().filter(|l| l.started == started) {
+            l.owner = Some(session.to_string());
+        }
+    })
+}
+
 fn stop(
     host: Host,
     place: &Place,
@@ -784,6 +808,7 @@ fn stop(
         }
     };
     revive(&mut peeked);
+    reclaim(state, &mut peeked, &input.session)?;
     let Some(current) = peeked.as_ref() else {
         return Ok(Answer::Nothing);
     };

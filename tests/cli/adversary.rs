@@ -1320,3 +1320,22 @@ fn a_background_task_that_never_ends_does_not_hold_off_the_loop_forever() {
     // Ended as a stall, said so, not silently let go forever.
     insta::assert_snapshot!(crate::util::redact(&t, &t.ok(&["goal", "status"]).stdout));
 }
+
+// Attack on the loop's owner: loop.json names the session the loop holds, and the
+// agent can write it. Setting `owner` to another session, with nothing else changed,
+// let the loop's own session stop with no word while plan.md had work left.
+#[test]
+fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
+    let t = Test::new().plan(&PLAN.replace("VERIFY", "test -f done.txt"));
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let path = t.root().join(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["owner"] = "another-session".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(lp["owner"], "s1", "the owner is put back");
+    // A session that never held this loop is still not held by it.
+    assert_eq!(t.stop_hook("s2").stdout, "");
+}
