@@ -309,11 +309,7 @@ fn a_hanging_notifier_holds_up_neither_complete_nor_the_stop_hook_and_is_stopped
     t.ok(&["reopen", "ship", "--reason", "again"]);
     t.ok(&["goal", "--budget", "3"]);
     let stop = t.stop_hook("s1").code(0);
-    assert!(
-        stop.stdout.contains("\"decision\":\"block\""),
-        "{}",
-        stop.stdout
-    );
+    insta::assert_snapshot!(crate::util::redact(&t, &stop.stdout));
     wait_for(&dir.join("started"), |_| true);
     let pid = wait_for(&dir.join("pid"), |s| s.ends_with('\n'));
     assert!(
@@ -328,26 +324,11 @@ fn a_missing_notifier_fails_open_with_a_clear_message() {
     let t = repo("  - events: [signed_off, loop_continued]\n    command: [no-such-notifier, hi]\n");
     let run = complete(&t).code(0);
     insta::assert_snapshot!(shown(&t, &run));
-    assert!(
-        run.stderr
-            .contains("plan: notify: cannot run \"no-such-notifier\" for signed_off: not found"),
-        "{}",
-        run.stderr
-    );
     t.ok(&["reopen", "ship", "--reason", "again"]);
     t.ok(&["goal"]);
     let stop = t.stop_hook("s1").code(0);
-    assert!(
-        stop.stdout.contains("\"decision\":\"block\""),
-        "{}",
-        stop.stdout
-    );
-    assert!(
-        stop.stderr
-            .contains("cannot run \"no-such-notifier\" for loop_continued"),
-        "{}",
-        stop.stderr
-    );
+    insta::assert_snapshot!(crate::util::redact(&t, &stop.stdout));
+    insta::assert_snapshot!(crate::util::redact(&t, &stop.stderr));
 }
 
 #[test]

@@ -32,7 +32,7 @@ fn a_worktree_has_its_own_plan() {
         &["log"],
     )
     .code(0);
-    assert!(run.stdout.contains("in the worktree"));
+    insta::assert_snapshot!(crate::util::redact(&t, &run.stdout));
     assert!(
         std::fs::read_to_string(wt.join("plan.md"))
             .unwrap()

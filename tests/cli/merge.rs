@@ -76,11 +76,7 @@ fn the_hooks_tell_the_agent_which_line_to_resolve() {
     t.ok(&["goal", "--budget", "3"]);
     t.write("plan.md", conflicted());
     let inject = send(&t, "claude/user-prompt-submit", "s1");
-    assert!(
-        inject.stdout.contains("line 6: unresolved merge conflict"),
-        "{}",
-        inject.stdout
-    );
+    insta::assert_snapshot!(crate::util::redact(&t, &inject.stdout));
     let stop: Value = serde_json::from_str(&t.stop_hook("s1").stdout).unwrap();
     assert_eq!(stop["decision"], "block");
     let reason = stop["reason"].as_str().unwrap();
