@@ -45,6 +45,20 @@ const WARNING_LIMIT = 300;
 // moments, and the continuation goes on session.idle.
 const HEADLESS = process.argv.slice(1, 4).includes("run");
 
+/** The host's own goal tool, also under a plugin's or server's prefix. */
+function isGoalTool(name) {
+	return typeof name === "string" && (name === "update_goal" || name.endsWith("_update_goal") || name.endsWith(".update_goal"));
+}
+
+/** `text` as JSON, or nothing. */
+function parseJson(text) {
+	try {
+		return typeof text === "string" ? JSON.parse(text) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 function disabled() {
 	// Judge and drafting runs set PLAN_JUDGE; their own hooks must stay silent.
 	return process.env.PLAN_DISABLED === "1" || process.env.PLAN_JUDGE === "1";
@@ -90,13 +104,15 @@ function hook(event, input, cwd, tell, timeout = TIMEOUT_MS) {
 	});
 }
 
-/** The message for the model, if any; a notice for the person is shown here. */
+/** The message for the model, or a refusal of the tool about to run, if any; a
+ * notice for the person is shown here. */
 function parse(stdout, tell) {
 	try {
 		const value = JSON.parse(stdout);
 		if (typeof value !== "object" || value === null) return {};
-		const { message, notice } = value;
+		const { message, notice, deny } = value;
 		if (typeof notice === "string") tell(notice, "info");
+		if (typeof deny === "string" && deny.trim() !== "") return { deny };
 		return typeof message === "string" && message.trim() !== "" ? { message } : {};
 	} catch {
 		return {};
@@ -216,17 +232,34 @@ export const PlanPlugin = async ({ client, directory }) => {
 			}
 		},
 
+		// The host's own goal marked complete (oh-my-openagent's `update_goal`) while
+		// plan's loop has goals not signed off: refused, so the tool never runs and the
+		// model reads plan's reason as the tool's error. No other tool starts a process.
+		"tool.execute.before": async (input, output) => {
+			if (!input?.sessionID || !isGoalTool(input.tool) || disabled()) return;
+			let answer;
+			try {
+				answer = await hook(
+					"tool-before",
+					{ session_id: input.sessionID, cwd, tool_name: input.tool, tool_input: output?.args ?? {} },
+					cwd,
+					tell,
+				);
+			} catch {
+				return; // Fail open: the tool runs.
+			}
+			if (answer?.deny) throw new Error(answer.deny);
+		},
+
 		// The reminder is appended to the result of the tool call that made it due, so
 		// the model reads it before its next step, with no extra message.
 		"tool.execute.after": async (input, output) => {
 			try {
 				if (!input?.sessionID || READ_ONLY_TOOLS.has(input.tool) || disabled()) return;
-				const { message: text } = await hook(
-					"tool-after",
-					{ session_id: input.sessionID, cwd, tool_name: input.tool, tool_input: input.args ?? {} },
-					cwd,
-					tell,
-				);
+				const event = { session_id: input.sessionID, cwd, tool_name: input.tool, tool_input: input.args ?? {} };
+				// The goal tool's result says whether the host's goal is now complete.
+				if (isGoalTool(input.tool)) event.tool_response = parseJson(output?.output);
+				const { message: text } = await hook("tool-after", event, cwd, tell);
 				if (text) output.output = `${output.output ?? ""}\n\n${text}`;
 			} catch {
 				// Fail open: the tool result stays as it was.

@@ -104,8 +104,9 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
     let goal_tool = s("tool_name")
         .or_else(|| s("toolName"))
         .is_some_and(|name| {
+            // Codex's MCP names are `mcp__server__tool`, OpenCode's `server_tool`.
             name == "update_goal"
-                || name.ends_with("__update_goal")
+                || name.ends_with("_update_goal")
                 || name.ends_with(".update_goal")
         });
     let failed = v

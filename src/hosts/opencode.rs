@@ -92,6 +92,14 @@ pub const EVENTS: &[Event] = &[
         None,
         10,
     ),
+    // Only the host's own goal tool (oh-my-openagent's `update_goal`) is relayed.
+    event(
+        "tool-before",
+        Kind::PreTool,
+        "tool.execute.before",
+        None,
+        10,
+    ),
     event("tool-after", Kind::Tool, "tool.execute.after", None, 10),
     event(
         "compacting",

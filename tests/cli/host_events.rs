@@ -456,3 +456,66 @@ fn a_refused_update_goal_names_eight_goals_and_counts_the_rest() {
         "plan: the goal is not complete while plan.md has goals not signed off: p1, p2, p3, p4, p5, p6, p7, p8, and 4 more. Sign each off with `plan complete ID` (its verify passes and a judge re-checks the repository); `plan goal status` lists the goals left. Mark the goal complete after that."
     );
 }
+
+/// oh-my-openagent's goal beside plan's loop in OpenCode: plan's plugin relays its
+/// `update_goal` from `tool.execute.before` (`{session_id, cwd, tool_name,
+/// tool_input}`, the tool's args) and throws plan's refusal, which the model reads
+/// as the tool's error; the tool's result from `tool.execute.after` (its JSON
+/// `{"goal": {…, "status"}}` as `tool_response`) records the goal complete.
+#[test]
+fn an_opencode_goal_tool_marking_complete_is_refused_while_the_loop_has_goals_left() {
+    let t = repo();
+    let cwd = t.root().display().to_string();
+    let before = |tool: &str, status: &str| {
+        serde_json::json!({"session_id": "s1", "cwd": cwd, "tool_name": tool,
+            "tool_input": {"status": status}})
+        .to_string()
+    };
+    let ask = |stdin: &str| json(&hook(&t, "opencode", "tool-before", stdin).code(0));
+    assert_eq!(
+        ask(&before("update_goal", "complete")),
+        serde_json::json!({}),
+        "no loop running"
+    );
+    t.ok(&["goal"]);
+    assert_eq!(
+        ask(&before("update_goal", "complete")),
+        serde_json::json!({"deny": "plan: the goal is not complete while plan.md has goals not signed off: ship. Sign each off with `plan complete ID` (its verify passes and a judge re-checks the repository); `plan goal status` lists the goals left. Mark the goal complete after that."})
+    );
+    // An MCP server's tool, under OpenCode's `server_tool` name, is the same tool.
+    assert_eq!(
+        ask(&before("goals_update_goal", "complete"))["deny"]
+            .as_str()
+            .map(|d| d.starts_with("plan: the goal is not complete")),
+        Some(true)
+    );
+    assert_eq!(ask(&before("update_goal", "paused")), serde_json::json!({}));
+    sign_off(&t, None);
+    t.write("LATER.md", "later\n");
+    t.ok(&["start", "later"]);
+    t.ok(&[
+        "complete",
+        "later",
+        "--evidence",
+        "written",
+        "--path",
+        "LATER.md",
+    ]);
+    assert_eq!(
+        ask(&before("update_goal", "complete")),
+        serde_json::json!({})
+    );
+    let after = serde_json::json!({"session_id": "s1", "cwd": cwd, "tool_name": "update_goal",
+        "tool_input": {"status": "complete"},
+        "tool_response": {"goal": {"sessionID": "s1", "objective": "ship", "status": "complete"}}})
+    .to_string();
+    hook(&t, "opencode", "tool-after", &after).code(0);
+    let status = t.ok(&["goal", "status"]).stdout;
+    assert_eq!(
+        status.lines().find(|l| l.contains("host's own goal")),
+        Some(
+            "  host's own goal: refused 2 times while goals were left, then marked complete at 2026-06-15 14:02"
+        ),
+        "{status}"
+    );
+}

@@ -260,6 +260,12 @@ fn copilot_eight_blocks_in_a_row() {
 
 #[test]
 #[ignore = "e2e: runs the real host"]
+fn opencode_a_goal_tool_marking_complete_is_refused_until_sign_off() {
+    scenarios::opencode_a_goal_tool_marking_complete_is_refused_until_sign_off();
+}
+
+#[test]
+#[ignore = "e2e: runs the real host"]
 fn opencode_serve_continues_on_session_idle() {
     scenarios::opencode_serve_continues_on_session_idle();
 }

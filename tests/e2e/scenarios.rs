@@ -1844,3 +1844,83 @@ pub fn copilot_a_subagent_holding_a_goal_is_held_at_its_stop() {
         claims.stdout
     );
 }
+
+/// oh-my-openagent's goal tool in OpenCode, stood in by a local plugin with its name
+/// and arguments (`update_goal {status: active|paused|complete}`, its result
+/// `{"goal": {…, "status"}}` as JSON text; oh-my-openagent 4.19.4): with plan's loop
+/// running, plan's plugin throws from `tool.execute.before`, so the tool never runs
+/// and the model reads plan's reason as the tool's error; once the goal is signed
+/// off the same call runs, and its result records the host's goal complete.
+pub fn opencode_a_goal_tool_marking_complete_is_refused_until_sign_off() {
+    const REFUSED: &str =
+        "plan: the goal is not complete while plan.md has goals not signed off: cache-layer.";
+    let w = World::new(Host::Opencode, PLAN, script(vec![]));
+    let ran = w.path("goal-tool-ran");
+    w.write(
+        ".opencode/plugin/goals.js",
+        &format!(
+            r#"import {{ appendFileSync }} from "node:fs";
+import {{ tool }} from "@opencode-ai/plugin";
+export const Goals = async () => ({{
+  tool: {{
+    update_goal: tool({{
+      description: "Update the session's goal.",
+      args: {{ status: tool.schema.enum(["active", "paused", "complete"]).optional() }},
+      async execute(args) {{
+        appendFileSync({ran:?}, JSON.stringify(args) + "\n");
+        return JSON.stringify({{ goal: {{ sessionID: "s", objective: "ship", status: args.status ?? "active" }} }}, null, 2);
+      }},
+    }}),
+  }},
+}});
+"#,
+            ran = ran.display().to_string()
+        ),
+    );
+    w.write("src/cache.rs", "pub struct Cache;\n");
+    let judge = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/judges/accept");
+    w.write(
+        ".plan/config.yaml",
+        &format!(
+            "judge:\n  backend: command\n  command: [\"{}\"]\n  timeout_secs: 30\nloop:\n  stall_limit: 1\n",
+            judge.display()
+        ),
+    );
+    w.sh("git add -A && git commit -q -m cache");
+    w.plan_ok(&["goal"]);
+    let plan = w.path("bin/plan").display().to_string();
+    let complete = format!(
+        "{plan} complete cache-layer --evidence 'src/cache.rs holds the cache layer' --path src/cache.rs"
+    );
+    w.fake.script(script(vec![
+        call("update_goal", json!({"status": "complete"})),
+        shell(&complete),
+        call("update_goal", json!({"status": "complete"})),
+        text("Done."),
+        text("Done."),
+        text("Done."),
+    ]));
+    w.prompt("Work on the plan.").ok();
+    let before: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" tool-before"))
+        .collect();
+    assert_eq!(before.len(), 2, "each update_goal was relayed: {before:#?}");
+    assert!(before[0].stdout.contains(REFUSED), "{}", before[0].stdout);
+    assert!(!before[1].stdout.contains("deny"), "{}", before[1].stdout);
+    assert!(
+        w.fake.turns().iter().any(|t| t.has(REFUSED)),
+        "the model read plan's reason as the tool's error"
+    );
+    let calls = std::fs::read_to_string(&ran).unwrap_or_default();
+    assert_eq!(
+        calls, "{\"status\":\"complete\"}\n",
+        "the tool ran once, after the sign-off"
+    );
+    let status = w.plan_ok(&["goal", "status"]).stdout;
+    assert!(
+        status.contains("\n  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02\n"),
+        "{status}"
+    );
+}
