@@ -260,8 +260,8 @@ fn copilot_eight_blocks_in_a_row() {
 
 #[test]
 #[ignore = "e2e: runs the real host"]
-fn opencode_a_goal_tool_marking_complete_is_refused_until_sign_off() {
-    scenarios::opencode_a_goal_tool_marking_complete_is_refused_until_sign_off();
+fn opencode_oh_my_openagents_goal_is_refused_until_sign_off() {
+    scenarios::opencode_oh_my_openagents_goal_is_refused_until_sign_off();
 }
 
 #[test]

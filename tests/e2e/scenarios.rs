@@ -1845,37 +1845,30 @@ pub fn copilot_a_subagent_holding_a_goal_is_held_at_its_stop() {
     );
 }
 
-/// oh-my-openagent's goal tool in OpenCode, stood in by a local plugin with its name
-/// and arguments (`update_goal {status: active|paused|complete}`, its result
-/// `{"goal": {…, "status"}}` as JSON text; oh-my-openagent 4.19.4): with plan's loop
-/// running, plan's plugin throws from `tool.execute.before`, so the tool never runs
-/// and the model reads plan's reason as the tool's error; once the goal is signed
-/// off the same call runs, and its result records the host's goal complete.
-pub fn opencode_a_goal_tool_marking_complete_is_refused_until_sign_off() {
+/// The pinned oh-my-openagent, the OpenCode plugin whose goal subsystem ends a goal
+/// through its `update_goal` tool (`goal.enabled` in its settings).
+const OMO: (&str, &str) = ("oh-my-openagent", "4.19.4");
+
+/// oh-my-openagent itself in OpenCode, from the npm registry (its telemetry and
+/// update check off, as a person can set them): its `update_goal` marking the goal
+/// complete is refused while plan's loop has goals left, the model reads plan's
+/// reason, and once the goal is signed off the call runs and plan records the goal
+/// complete from the tool's real result.
+pub fn opencode_oh_my_openagents_goal_is_refused_until_sign_off() {
     const REFUSED: &str =
         "plan: the goal is not complete while plan.md has goals not signed off: cache-layer.";
     let w = World::new(Host::Opencode, PLAN, script(vec![]));
-    let ran = w.path("goal-tool-ran");
+    let omo =
+        crate::harness::install_package(OMO.0, OMO.1, "node_modules/oh-my-openagent/dist/index.js")
+            .unwrap_or_else(|e| panic!("{e}"));
+    let config = w.path("home/.config/opencode/opencode.json");
+    let mut settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    settings["plugin"] = json!([format!("file://{}", omo.display())]);
+    std::fs::write(&config, settings.to_string()).unwrap();
     w.write(
-        ".opencode/plugin/goals.js",
-        &format!(
-            r#"import {{ appendFileSync }} from "node:fs";
-import {{ tool }} from "@opencode-ai/plugin";
-export const Goals = async () => ({{
-  tool: {{
-    update_goal: tool({{
-      description: "Update the session's goal.",
-      args: {{ status: tool.schema.enum(["active", "paused", "complete"]).optional() }},
-      async execute(args) {{
-        appendFileSync({ran:?}, JSON.stringify(args) + "\n");
-        return JSON.stringify({{ goal: {{ sessionID: "s", objective: "ship", status: args.status ?? "active" }} }}, null, 2);
-      }},
-    }}),
-  }},
-}});
-"#,
-            ran = ran.display().to_string()
-        ),
+        ".opencode/oh-my-openagent.json",
+        r#"{"goal": {"enabled": true}, "telemetry": false, "auto_update": false}"#,
     );
     w.write("src/cache.rs", "pub struct Cache;\n");
     let judge = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/judges/accept");
@@ -1893,6 +1886,10 @@ export const Goals = async () => ({{
         "{plan} complete cache-layer --evidence 'src/cache.rs holds the cache layer' --path src/cache.rs"
     );
     w.fake.script(script(vec![
+        call(
+            "create_goal",
+            json!({"objective": "Ship the cache layer in plan.md"}),
+        ),
         call("update_goal", json!({"status": "complete"})),
         shell(&complete),
         call("update_goal", json!({"status": "complete"})),
@@ -1900,7 +1897,15 @@ export const Goals = async () => ({{
         text("Done."),
         text("Done."),
     ]));
-    w.prompt("Work on the plan.").ok();
+    w.exec(
+        &["run", "Work on the plan."],
+        &[
+            ("OMO_DISABLE_POSTHOG", "1"),
+            ("OMO_SEND_ANONYMOUS_TELEMETRY", "0"),
+            ("OPENCODE_CLI_RUN_MODE", "true"),
+        ],
+    )
+    .ok();
     let before: Vec<_> = w
         .hooks()
         .into_iter()
@@ -1912,11 +1917,6 @@ export const Goals = async () => ({{
     assert!(
         w.fake.turns().iter().any(|t| t.has(REFUSED)),
         "the model read plan's reason as the tool's error"
-    );
-    let calls = std::fs::read_to_string(&ran).unwrap_or_default();
-    assert_eq!(
-        calls, "{\"status\":\"complete\"}\n",
-        "the tool ran once, after the sign-off"
     );
     let status = w.plan_ok(&["goal", "status"]).stdout;
     assert!(
