@@ -9,7 +9,7 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { compact } from "@mariozechner/pi-coding-agent";
+import { compact, VERSION } from "@mariozechner/pi-coding-agent";
 
 // `plan install pi --command PATH` rewrites this line.
 const PLAN_PROGRAM = "plan";
@@ -22,6 +22,15 @@ const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
 // A note or warning longer than this is cut; it is only ever shown, never sent to
 // the model.
 const WARNING_LIMIT = 300;
+
+/** Whether pi says when a run has settled (`agent_settled`, from 0.80.4): after its
+ * retries, compaction retries and queued follow-ups, where the last turn_end may
+ * still be followed by more. Older pi has only the final turn_end. */
+function settles(version: string): boolean {
+	const [major, minor, patch] = version.split(".").map((part) => Number.parseInt(part, 10) || 0);
+	return major > 0 || minor > 80 || (minor === 80 && patch >= 4);
+}
+const SETTLES = settles(typeof VERSION === "string" ? VERSION : "0");
 
 interface Answer {
 	message?: string;
@@ -183,9 +192,26 @@ export default function (pi: ExtensionAPI) {
 	});
 
 	// The continuation guard. pi has no stop veto, and a follow-up queued from
-	// agent_end is never delivered in print mode; one queued on the final turn_end
-	// (no tool calls) is, and starts another turn — if it is queued before this
-	// handler yields, hence the blocking call and no await.
+	// agent_end is never delivered in print mode. pi 0.80.4 and later settle a run
+	// after its retries and queued work: the guard runs then, on the run's final
+	// turn (kept below), and a follow-up sent there starts another run. Older pi:
+	// one queued on the final turn_end (no tool calls) is delivered, and starts
+	// another turn — if it is queued before that handler yields, hence the
+	// blocking call and no await.
+	let ended: { stop_reason: unknown; error_message: unknown } | undefined;
+	const guard = (turn: { stop_reason: unknown; error_message: unknown }, ctx: ExtensionContext) => {
+		const { message } = hookSync(
+			"turn-end",
+			// error_message is set with stop_reason "error": plan pauses the loop and says why.
+			{ ...base(ctx), has_tool_calls: false, ...turn },
+			ctx,
+		);
+		if (!message) return;
+		pi.sendMessage(
+			{ customType: CUSTOM_TYPE, content: message, display: true },
+			{ deliverAs: "followUp", triggerTurn: true },
+		);
+	};
 	pi.on("turn_end", (event, ctx) => {
 		try {
 			const last = event.message;
@@ -193,23 +219,28 @@ export default function (pi: ExtensionAPI) {
 			const hasToolCalls = last.content.some((part) => part.type === "toolCall");
 			// Esc means the person stopped the agent; already-queued messages run
 			// another turn anyway, and its final turn asks again.
-			if (hasToolCalls || last.stopReason === "aborted" || ctx.hasPendingMessages()) return;
-			const { message } = hookSync(
-				"turn-end",
-				{
-					...base(ctx),
-					has_tool_calls: hasToolCalls,
-					stop_reason: last.stopReason,
-					// Set with stopReason "error": plan pauses the loop and says why.
-					error_message: last.errorMessage,
-				},
-				ctx,
-			);
-			if (!message) return;
-			pi.sendMessage(
-				{ customType: CUSTOM_TYPE, content: message, display: true },
-				{ deliverAs: "followUp", triggerTurn: true },
-			);
+			if (hasToolCalls || last.stopReason === "aborted" || ctx.hasPendingMessages()) {
+				ended = undefined;
+				return;
+			}
+			const turn = { stop_reason: last.stopReason, error_message: last.errorMessage };
+			if (SETTLES) {
+				ended = turn;
+				return;
+			}
+			guard(turn, ctx);
+		} catch {
+			// A runtime already torn down refuses the message; the agent just stops.
+		}
+	});
+	// pi from 0.80.4: the run has settled, nothing of pi's own follows; a follow-up
+	// sent here starts another run, in print mode too (seen with 0.87.1).
+	pi.on("agent_settled", (_event, ctx) => {
+		const turn = ended;
+		ended = undefined;
+		if (!SETTLES || !turn) return;
+		try {
+			guard(turn, ctx);
 		} catch {
 			// A runtime already torn down refuses the message; the agent just stops.
 		}

@@ -17,7 +17,12 @@
 //! - pi has no stop veto, and a follow-up sent from `agent_end` is never delivered
 //!   in `-p` mode. On the final `turn_end` (no tool calls) the extension queues the
 //!   continuation as a follow-up that triggers another turn; a `turn_end` that still
-//!   has tool calls (`has_tool_calls`) is not the end. Caps are plan's.
+//!   has tool calls (`has_tool_calls`) is not the end. pi 0.80.4 and later (its
+//!   `VERSION`) fire `agent_settled` once a run's retries, compaction retries and
+//!   queued follow-ups are over: the extension keeps the final turn and asks plan
+//!   there (still as `turn-end`), and a follow-up sent from it starts another run,
+//!   in print mode too (seen with 0.87.1, though pi's documentation calls the event
+//!   notification-only). Caps are plan's.
 //! - Answers: JSON on stdout, always: `{message}` for the model, `{notice}` for the
 //!   person (printed on stderr in print mode), `{}` for nothing.
 //! - Judge: `pi -p --tools read,grep,find,ls --no-session --no-extensions PROMPT`
