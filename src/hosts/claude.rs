@@ -155,6 +155,11 @@ fn judge(r: &Request) -> Invocation {
         "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD".to_string(),
         "0".to_string(),
     ));
+    // No tool search: the judge has no MCP server to defer, and with it on Claude
+    // Code (2.1.331) offers an inert `DeferredToolPlaceholder` beside the three
+    // read-only tools; the tools offered stay exactly those three.
+    inv.env
+        .push(("ENABLE_TOOL_SEARCH".to_string(), "false".to_string()));
     let root = r.repo_root.to_string_lossy();
     inv.push(&[
         "-p",
