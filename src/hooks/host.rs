@@ -54,6 +54,10 @@ pub struct Input {
     /// Code and Codex; `agentId` with `parentAgentId` in every hook of a Copilot
     /// subagent's turn): the holder name its claims are made under.
     pub agent_id: Option<String>,
+    /// An Agent Teams teammate going idle (Claude Code's TeammateIdle
+    /// `teammate_name`): a session of its own, whose claims go under its session
+    /// or this name.
+    pub teammate: Option<String>,
     /// A task's subject and description (Claude Code's TaskCompleted), where it
     /// may name a goal.
     pub task: Option<String>,
@@ -155,6 +159,9 @@ pub fn parse_input(text: &str) -> Result<Input, String> {
         agent_id: s("agent_id")
             .or_else(|| s("agentId").filter(|_| s("parentAgentId").is_some()))
             .filter(|a| !a.is_empty()),
+        teammate: s("teammate_name")
+            .filter(|_| s("hook_event_name").as_deref() == Some("TeammateIdle"))
+            .filter(|name| !name.is_empty()),
         task: s("task_subject").map(|subject| {
             let description = s("task_description").unwrap_or_default();
             format!("{subject}\n{description}")

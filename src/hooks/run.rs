@@ -178,7 +178,8 @@ fn on_subagent_prompt(config: &Config, input: &Input, view: &cache::View) -> Ans
     }
 }
 
-/// A subagent's stop: held while a goal it claimed (its `agent_id` the holder) has
+/// A subagent's stop, or an Agent Teams teammate going idle: held while a goal it
+/// claimed (under its `agent_id`; a teammate's under its session or its name) has
 /// work left, naming what remains, at most [`SUBAGENT_HOLDS`] stops in a row. One
 /// that claimed nothing, or waits on background work, is let go.
 fn on_subagent_stop(
@@ -187,46 +188,72 @@ fn on_subagent_stop(
     input: &Input,
     view: &cache::View,
 ) -> Result<Answer> {
-    let Some(agent) = input.agent_id.as_deref() else {
-        return Ok(Answer::Nothing);
+    // A teammate's idle carries no `stop_hook_active`: its holds count in a row
+    // until it is let go, and start again after.
+    let (what, names, key, in_a_row) = match (&input.agent_id, &input.teammate) {
+        (Some(agent), _) => (
+            "subagent",
+            vec![agent.as_str()],
+            format!("subagent-{agent}"),
+            input.stop_active,
+        ),
+        (None, Some(name)) => (
+            "teammate",
+            vec![input.session.as_str(), name.as_str()],
+            format!("teammate-{}", input.session),
+            true,
+        ),
+        (None, None) => return Ok(Answer::Nothing),
     };
-    let held: Vec<&str> = claims
+    let held: Vec<&crate::git::claims::Claim> = claims
         .claims
         .iter()
-        .filter(|c| c.holder == agent)
-        .map(|c| c.goal.as_str())
+        .filter(|c| names.contains(&c.holder.as_str()))
         .collect();
     let left: Vec<&str> = view
         .parts
         .iter()
-        .filter(|p| held.contains(&p.goal.as_str()))
+        .filter(|p| held.iter().any(|c| c.goal == p.goal))
         .map(|p| p.text.as_str())
         .collect();
-    let key = format!("subagent-{agent}");
+    let shown = names[names.len() - 1];
     if left.is_empty() {
         state.session(&key, |s| s.blocks = 0)?;
         return Ok(Answer::Nothing);
     }
     if let Some(waiting) = &input.waiting {
         return Ok(Answer::Note(format!(
-            "plan: subagent {agent} waits on {waiting}: its stop is let go uncounted"
+            "plan: {what} {shown} waits on {waiting}: its stop is let go uncounted"
         )));
     }
     let holds = state.session(&key, |s| {
-        if !input.stop_active {
+        if !in_a_row {
             s.blocks = 0;
         }
         s.blocks += 1;
-        s.blocks
+        let holds = s.blocks;
+        if holds > SUBAGENT_HOLDS && what == "teammate" {
+            s.blocks = 0;
+        }
+        holds
     })?;
     if holds > SUBAGENT_HOLDS {
         return Ok(Answer::Note(format!(
-            "plan: subagent {agent} was held {SUBAGENT_HOLDS} stops in a row on a goal it claimed and is let go; the goal is still not signed off: {}",
+            "plan: {what} {shown} was held {SUBAGENT_HOLDS} stops in a row on a goal it claimed and is let go; the goal is still not signed off: {}",
             left.join("; ")
         )));
     }
+    let (holder, to) = match what {
+        "subagent" => (shown, "the main agent"),
+        _ => (
+            held.iter()
+                .find(|c| view.parts.iter().any(|p| p.goal == c.goal))
+                .map_or(shown, |c| c.holder.as_str()),
+            "the lead",
+        ),
+    };
     Ok(Answer::Block(format!(
-        "plan: this subagent claimed a goal that is not signed off: {}. A goal is done when `plan complete ID` signs it off (its verify passes and a judge re-checks the repository); go on with it, or `plan release ID --as {agent}` to hand it back to the main agent. (Hold {holds} of {SUBAGENT_HOLDS}.)",
+        "plan: this {what} claimed a goal that is not signed off: {}. A goal is done when `plan complete ID` signs it off (its verify passes and a judge re-checks the repository); go on with it, or `plan release ID --as {holder}` to hand it back to {to}. (Hold {holds} of {SUBAGENT_HOLDS}.)",
         left.join("; ")
     )))
 }

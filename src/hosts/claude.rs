@@ -36,6 +36,12 @@
 //!   parent's. TaskCompleted carries `task_id`, `task_subject`, `task_description`,
 //!   `teammate_name`, `team_name` (no metadata); a block (`decision: "block"`, or
 //!   exit 2) makes the task update fail with the reason, which the model sees.
+//! - Agent Teams (`CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1`; teams form in
+//!   interactive sessions only): a teammate in a pane is a Claude Code process of
+//!   its own (`--agent-id NAME@TEAM --agent-name NAME --team-name TEAM`) with its
+//!   own `session_id`. Its turn ends with Stop, then TaskCompleted for each task it
+//!   owns still in progress, then TeammateIdle (`teammate_name`, `team_name`, no
+//!   `stop_hook_active`); a block there is fed to the teammate, which goes on.
 //! - Judge: `claude -p --output-format json --tools Read,Grep,Glob` (`--tools`
 //!   decides which tools exist; `--allowedTools` would only pre-approve),
 //!   `--settings '{"disableAllHooks":true}'` really turns hooks off, prompt on
@@ -100,6 +106,14 @@ pub const EVENTS: &[Event] = &[
         10,
     ),
     event("task-completed", Kind::TaskDone, "TaskCompleted", None, 10),
+    // An Agent Teams teammate about to go idle: held as a subagent is at its stop.
+    event(
+        "teammate-idle",
+        Kind::SubagentStop,
+        "TeammateIdle",
+        None,
+        10,
+    ),
 ];
 
 pub static HOST: Spec = Spec {

@@ -578,6 +578,17 @@ mod tests {
                   }
                 ]
               }
+            ],
+            "TeammateIdle": [
+              {
+                "hooks": [
+                  {
+                    "type": "command",
+                    "command": "plan hook claude teammate-idle",
+                    "timeout": 10
+                  }
+                ]
+              }
             ]
           }
         }
@@ -606,7 +617,8 @@ mod tests {
                 "StopFailure",
                 "SubagentStart",
                 "SubagentStop",
-                "TaskCompleted"
+                "TaskCompleted",
+                "TeammateIdle"
             ]
         );
         // Theirs first and untouched, ours in a group of its own after them.
@@ -715,7 +727,7 @@ mod tests {
         install(&mut d, Host::Codex, "plan").unwrap();
         // Codex's commands name another host: not Claude's to remove.
         let removed = uninstall(&mut d, Host::Claude, "plan");
-        assert_eq!(removed.len(), 9);
+        assert_eq!(removed.len(), 10);
         // In document order: their events first, then the ones install appended.
         assert_eq!(removed[0].event, "PostToolUse");
         assert_eq!(
@@ -854,7 +866,7 @@ mod tests {
         // old entry is the one entry, brought up to date; uninstall takes all of ours.
         assert_eq!(d["hooks"]["SubagentStop"].as_array().unwrap().len(), 1);
         let removed = uninstall(&mut d, Host::Claude, "plan");
-        assert_eq!(removed.len(), 9);
+        assert_eq!(removed.len(), 10);
         assert_eq!(d, Map::new());
     }
 

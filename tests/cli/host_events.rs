@@ -227,6 +227,60 @@ fn a_copilot_subagent_is_held_at_subagent_stop_and_never_charged_to_the_loop() {
     );
 }
 
+/// An Agent Teams teammate (a Claude Code session of its own, launched with
+/// `--agent-id`, `--agent-name`, `--team-name`) is held at TeammateIdle while a goal
+/// it claimed, under its session or its name, is not signed off; one that claimed
+/// nothing goes idle. TeammateIdle carries no `stop_hook_active`, so the holds are
+/// counted in a row until it is let go, and start again after.
+#[test]
+fn a_teammate_holding_a_goal_is_held_at_teammate_idle() {
+    let t = repo();
+    assert_eq!(
+        send_agent(&t, "claude/teammate-idle", "mate1", "worker"),
+        Value::Null
+    );
+    t.ok(&["start", "ship", "--as", "mate1"]);
+    let held = send_agent(&t, "claude/teammate-idle", "mate1", "worker");
+    assert_eq!(
+        held,
+        serde_json::json!({"decision": "block", "reason": "plan: this teammate claimed a goal that is not signed off: ship (1/2, next: link it). A goal is done when `plan complete ID` signs it off (its verify passes and a judge re-checks the repository); go on with it, or `plan release ID --as mate1` to hand it back to the lead. (Hold 1 of 5.)"})
+    );
+    for hold in 2..=5 {
+        let again = send_agent(&t, "claude/teammate-idle", "mate1", "worker");
+        assert_eq!(again["decision"], "block", "hold {hold}: {again}");
+    }
+    let gone = send_agent(&t, "claude/teammate-idle", "mate1", "worker");
+    assert_eq!(
+        gone,
+        serde_json::json!({"systemMessage": "plan: teammate worker was held 5 stops in a row on a goal it claimed and is let go; the goal is still not signed off: ship (1/2, next: link it)"})
+    );
+    // Woken again later, it is held again.
+    let again = send_agent(&t, "claude/teammate-idle", "mate1", "worker");
+    assert_eq!(again["decision"], "block", "{again}");
+    // Another teammate, which claimed nothing, goes idle.
+    assert_eq!(
+        send_agent(&t, "claude/teammate-idle", "mate2", "tester"),
+        Value::Null
+    );
+    // A claim under the teammate's name holds it as well.
+    t.ok(&["release", "ship", "--as", "mate1"]);
+    assert_eq!(
+        send_agent(&t, "claude/teammate-idle", "mate1", "worker"),
+        Value::Null
+    );
+    t.ok(&["start", "ship", "--as", "worker"]);
+    let held = send_agent(&t, "claude/teammate-idle", "mate1", "worker");
+    assert_eq!(
+        held,
+        serde_json::json!({"decision": "block", "reason": "plan: this teammate claimed a goal that is not signed off: ship (1/2, next: link it). A goal is done when `plan complete ID` signs it off (its verify passes and a judge re-checks the repository); go on with it, or `plan release ID --as worker` to hand it back to the lead. (Hold 1 of 5.)"})
+    );
+    sign_off(&t, Some("worker"));
+    assert_eq!(
+        send_agent(&t, "claude/teammate-idle", "mate1", "worker"),
+        Value::Null
+    );
+}
+
 #[test]
 fn a_held_subagent_is_let_go_after_five_holds_in_a_row() {
     let t = repo();

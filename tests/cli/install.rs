@@ -64,6 +64,7 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
       added SubagentStart: plan hook claude subagent-start
       added SubagentStop: plan hook claude subagent-stop
       added TaskCompleted: plan hook claude task-completed
+      added TeammateIdle: plan hook claude teammate-idle
     next: restart Claude Code sessions already running here; project hooks need no approval
     ");
     let installed = t.read(".claude/settings.json");
@@ -97,6 +98,7 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
       removed SubagentStart: plan hook claude subagent-start
       removed SubagentStop: plan hook claude subagent-stop
       removed TaskCompleted: plan hook claude task-completed
+      removed TeammateIdle: plan hook claude teammate-idle
     ");
     // Written in the same layout it came in, so it comes back byte for byte.
     assert_eq!(t.read(".claude/settings.json"), THEIRS);
@@ -158,6 +160,7 @@ fn the_plugin_gets_a_manifest_and_hooks_file() {
       added SubagentStart: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude subagent-start
       added SubagentStop: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude subagent-stop
       added TaskCompleted: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude task-completed
+      added TeammateIdle: command -v plan >/dev/null 2>&1 && p=plan || p='npx -y @plan-cli/plan@0.1.0'; exec $p hook claude teammate-idle
     next: try it with `claude --plugin-dir plan-plugin`, or publish the directory in a plugin marketplace
     ");
     let manifest = json(&t.read("plan-plugin/.claude-plugin/plugin.json"));

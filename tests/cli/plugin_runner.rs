@@ -41,9 +41,10 @@ fn run_hook(command: &str, bin: &Path) -> String {
 fn the_plugin_hooks_run_plan_from_path_else_the_pinned_npm_package() {
     let t = Test::new();
     let commands = plugin_commands();
-    // Claude Code's nine: the session, prompt, tool, compaction, stop and
-    // stop-failure events, and SubagentStart, SubagentStop, TaskCompleted.
-    assert_eq!(commands.len(), 9);
+    // Claude Code's ten: the session, prompt, tool, compaction, stop and
+    // stop-failure events, and SubagentStart, SubagentStop, TaskCompleted,
+    // TeammateIdle.
+    assert_eq!(commands.len(), 10);
     let npx = t.fake_program("npx", "echo \"npx $*\"\n");
     for command in &commands {
         let event = command.rsplit(' ').next().unwrap();

@@ -301,3 +301,9 @@ fn qwen_seven_blocks_in_a_row() {
 fn qwen_compaction_injects_again() {
     scenarios::qwen_compaction_injects_again();
 }
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn claude_a_teammate_holding_a_goal_is_held_at_teammate_idle() {
+    scenarios::claude_a_teammate_holding_a_goal_is_held_at_teammate_idle();
+}

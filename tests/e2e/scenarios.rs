@@ -1924,3 +1924,76 @@ pub fn opencode_oh_my_openagents_goal_is_refused_until_sign_off() {
         "{status}"
     );
 }
+
+/// Claude Code's Agent Teams: a teammate in a pane is a Claude Code process of its
+/// own, launched as Claude Code launches one (`--agent-id NAME@TEAM --agent-name
+/// NAME --team-name TEAM`; teams form only in interactive sessions, so the lead is
+/// left out). One that claimed a goal under its session (PLAN_SESSION, no `--as`)
+/// is held at TeammateIdle, told what remains, and goes idle once it hands the
+/// goal back.
+pub fn claude_a_teammate_holding_a_goal_is_held_at_teammate_idle() {
+    const HELD: &str = "this teammate claimed a goal that is not signed off";
+    let w = World::new(Host::Claude, PLAN, script(vec![]));
+    let mut turn = 0;
+    w.fake.script(Box::new(move |req: &Call| {
+        if is_side(req) {
+            return side(req);
+        }
+        turn += 1;
+        match (turn, req.has(HELD)) {
+            (1, _) => shell("plan start cache-layer"),
+            (2, _) => text("The eviction policy is done."),
+            (_, true) if turn <= 4 => shell("plan release cache-layer"),
+            _ => text("Handed the goal back."),
+        }
+    }));
+    let run = w.exec(
+        &[
+            "-p",
+            "Write the eviction policy of cache-layer.",
+            "--permission-mode",
+            "acceptEdits",
+            "--allowedTools",
+            "Bash",
+            "--agent-id",
+            "worker@crew",
+            "--agent-name",
+            "worker",
+            "--team-name",
+            "crew",
+        ],
+        &[("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "1")],
+    );
+    run.ok();
+    let idle: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" teammate-idle"))
+        .collect();
+    assert!(idle.len() >= 2, "held once, then let go: {idle:#?}");
+    assert!(
+        idle[0].stdin.contains("\"teammate_name\":\"worker\""),
+        "{}",
+        idle[0].stdin
+    );
+    assert!(idle[0].stdout.contains("\"block\""), "{}", idle[0].stdout);
+    assert!(
+        idle[0]
+            .stdout
+            .contains("cache-layer (1/2, next: eviction policy)"),
+        "{}",
+        idle[0].stdout
+    );
+    let last = idle.last().unwrap();
+    assert_eq!(last.stdout, "", "let go in silence");
+    assert!(
+        w.fake.calls().iter().any(|c| c.has(HELD)),
+        "the teammate was told why"
+    );
+    let claims = w.plan_ok(&["claims"]);
+    assert!(
+        !claims.stdout.contains("cache-layer"),
+        "handed back: {}",
+        claims.stdout
+    );
+}
