@@ -27,6 +27,13 @@
 //!   so a matcher of `update_goal` picks them; `hookSpecificOutput.permissionDecision:
 //!   "deny"` with `permissionDecisionReason` refuses the call, the model reads the
 //!   reason as its result, and the goal stays active.
+//! - Subagents (`[features] multi_agent_v2`: the `collaboration` namespace's
+//!   `spawn_agent`, `wait_agent`, …): SubagentStart (`agent_id`, `agent_type`;
+//!   `hookSpecificOutput.additionalContext` reaches the subagent) and SubagentStop,
+//!   which runs instead of Stop for a subagent (`agent_id`,
+//!   `agent_transcript_path`; `session_id` is the parent's) and takes Stop's
+//!   `decision: "block"`, whose reason the subagent goes on with. A subagent's
+//!   own tool hooks carry its `agent_id`.
 //! - Tool names vary across versions, so PostToolUse has no matcher and plan
 //!   decides which calls changed files.
 //! - Judge: `codex exec -s read-only --ephemeral --skip-git-repo-check -C REPO
@@ -61,6 +68,14 @@ pub const EVENTS: &[Event] = &[
     ),
     event("pre-compact", Kind::Compact, "PreCompact", None, 10),
     event("stop", Kind::Stop, "Stop", None, 60),
+    // A subagent's own start (`agent_id`): told the holder its claims go under.
+    event(
+        "subagent-start",
+        Kind::SubagentStart,
+        "SubagentStart",
+        None,
+        10,
+    ),
     // Runs instead of Stop for a subagent (`agent_id`, `agent_transcript_path`).
     event(
         "subagent-stop",

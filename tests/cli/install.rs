@@ -317,6 +317,7 @@ fn codex_says_how_its_hooks_get_trusted() {
       added PreToolUse: plan hook codex pre-tool-use
       added PreCompact: plan hook codex pre-compact
       added Stop: plan hook codex stop
+      added SubagentStart: plan hook codex subagent-start
       added SubagentStop: plan hook codex subagent-stop
     next: Codex skips hooks silently until they are trusted:
       1. trust this project in ~/.codex/config.toml:

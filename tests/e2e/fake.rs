@@ -794,10 +794,18 @@ fn responses_item(action: &Action, id: u64) -> Value {
             call_id,
             args,
             ..
-        } => json!({
-            "type": "function_call", "id": format!("fc_{id}"), "status": "completed",
-            "call_id": call_id, "name": name, "arguments": args.to_string(),
-        }),
+        } => {
+            // A tool of a namespace (Codex's `collaboration`) is named `NS.TOOL`.
+            let mut item = json!({
+                "type": "function_call", "id": format!("fc_{id}"), "status": "completed",
+                "call_id": call_id, "name": name, "arguments": args.to_string(),
+            });
+            if let Some((namespace, tool)) = name.split_once('.') {
+                item["namespace"] = json!(namespace);
+                item["name"] = json!(tool);
+            }
+            item
+        }
     }
 }
 

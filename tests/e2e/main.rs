@@ -307,3 +307,9 @@ fn qwen_compaction_injects_again() {
 fn claude_a_teammate_holding_a_goal_is_held_at_teammate_idle() {
     scenarios::claude_a_teammate_holding_a_goal_is_held_at_teammate_idle();
 }
+
+#[test]
+#[ignore = "e2e: runs the real host"]
+fn codex_a_subagent_holding_a_goal_is_held_at_its_stop() {
+    scenarios::codex_a_subagent_holding_a_goal_is_held_at_its_stop();
+}

@@ -1997,3 +1997,81 @@ pub fn claude_a_teammate_holding_a_goal_is_held_at_teammate_idle() {
         claims.stdout
     );
 }
+
+/// Codex's subagents (`[features] multi_agent_v2`, the `collaboration` tools):
+/// SubagentStart tells the subagent its holder name (its `agent_id`); one that
+/// claimed a goal under it is held at SubagentStop, which runs instead of Stop for
+/// a subagent, told what remains, and let go once it hands the goal back.
+pub fn codex_a_subagent_holding_a_goal_is_held_at_its_stop() {
+    const NAMED: &str = "this subagent's holder name is `";
+    const HELD: &str = "this subagent claimed a goal that is not signed off";
+    let w = World::new(Host::Codex, PLAN, script(vec![]));
+    let config = w.path("home/.codex/config.toml");
+    let text0 = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text0.replacen("[features]\n", "[features]\nmulti_agent_v2 = true\n", 1),
+    )
+    .unwrap();
+    // Codex's shell has no `plan` on PATH here: the path itself.
+    let plan = w.path("bin/plan").display().to_string();
+    let mut main = 0;
+    let mut sub = 0;
+    w.fake.script(Box::new(move |req: &Call| {
+        let agent = req.request.texts().iter().find_map(|t| {
+            let at = t.find(NAMED)? + NAMED.len();
+            t[at..].split('`').next().map(str::to_string)
+        });
+        match agent {
+            Some(agent) => {
+                sub += 1;
+                match (sub, req.has(HELD)) {
+                    (1, _) => shell(&format!("{plan} start cache-layer --as {agent}")),
+                    (2, _) => text("The eviction policy is done."),
+                    (_, true) if sub <= 4 => {
+                        shell(&format!("{plan} release cache-layer --as {agent}"))
+                    }
+                    _ => text("Handed the goal back."),
+                }
+            }
+            None => {
+                main += 1;
+                match main {
+                    1 => call(
+                        "collaboration.spawn_agent",
+                        json!({"task_name": "eviction", "message": "Write the eviction policy of cache-layer.", "fork_turns": "none"}),
+                    ),
+                    2 => call("collaboration.wait_agent", json!({"timeout_ms": 60000})),
+                    _ => text("Done."),
+                }
+            }
+        }
+    }));
+    w.prompt("Work on the plan.").ok();
+    let stops: Vec<_> = w
+        .hooks()
+        .into_iter()
+        .filter(|h| h.args.ends_with(" subagent-stop"))
+        .collect();
+    assert!(stops.len() >= 2, "held once, then let go: {stops:#?}");
+    assert!(stops[0].stdout.contains("\"block\""), "{}", stops[0].stdout);
+    assert!(
+        stops[0]
+            .stdout
+            .contains("cache-layer (1/2, next: eviction policy)"),
+        "{}",
+        stops[0].stdout
+    );
+    let last = stops.last().unwrap();
+    assert!(!last.stdout.contains("\"block\""), "{}", last.stdout);
+    assert!(
+        w.fake.calls().iter().any(|c| c.has(HELD)),
+        "the subagent was told why"
+    );
+    let claims = w.plan_ok(&["claims"]);
+    assert!(
+        !claims.stdout.contains("cache-layer"),
+        "handed back: {}",
+        claims.stdout
+    );
+}
