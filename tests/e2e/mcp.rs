@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::fake::{call, script, text};
+use crate::fake::{Call, call, is_side, script, side, text};
 use crate::harness::{Host, PLAN_BIN, World};
 
 const PLAN: &str = "# Plan: Ship the readme
@@ -32,18 +32,37 @@ const TOOLS: [&str; 7] = [
 #[test]
 #[ignore = "e2e: runs the real host"]
 fn claude_signs_a_goal_off_through_plan_mcp() {
-    let w = World::new(
-        Host::Claude,
-        PLAN,
-        script(vec![
-            call("mcp__plan__plan_status", json!({})),
-            call(
+    // Claude Code 2.1.331 defers MCP tools: they are named in a system message, and
+    // the model loads their schemas with ToolSearch before it calls them. The
+    // pinned version offers them at once.
+    let w = World::new(Host::Claude, PLAN, script(vec![]));
+    let mut step = 0;
+    let mut searched = false;
+    w.fake.script(Box::new(move |req: &Call| {
+        if is_side(req) {
+            return side(req);
+        }
+        let tools = req.tools();
+        if !searched
+            && tools.iter().any(|t| t == "ToolSearch")
+            && !tools.iter().any(|t| t == TOOLS[0])
+        {
+            searched = true;
+            return call(
+                "ToolSearch",
+                json!({"query": "select:mcp__plan__plan_status,mcp__plan__plan_complete", "max_results": 8}),
+            );
+        }
+        step += 1;
+        match step {
+            1 => call("mcp__plan__plan_status", json!({})),
+            2 => call(
                 "mcp__plan__plan_complete",
                 json!({"id": "ship", "evidence": "README.md is written", "paths": ["README.md"]}),
             ),
-            text("Signed off."),
-        ]),
-    );
+            _ => text("Signed off."),
+        }
+    }));
     w.write("README.md", "# Hello\n");
     // The judge is a fixture: the one model here is the agent's.
     let judge = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/judges/accept");
@@ -76,15 +95,20 @@ fn claude_signs_a_goal_off_through_plan_mcp() {
         &[("PLAN_DISABLED", "1")],
     );
     run.ok();
-    let turns = w.fake.turns();
-    assert!(turns.len() >= 3, "{}", w.report());
+    let mut turns = w.fake.turns();
+    // Offered: in the tool list, or named as deferred (then loaded with ToolSearch).
     let offered = turns[0].tools();
     for tool in TOOLS {
         assert!(
-            offered.iter().any(|t| t == tool),
+            offered.iter().any(|t| t == tool) || turns[0].has(&format!("\n{tool}\n")),
             "{tool} not offered: {offered:?}"
         );
     }
+    if !offered.iter().any(|t| t == TOOLS[0]) {
+        assert!(turns[1].has("mcp__plan__plan_complete"), "{}", w.report());
+        turns.remove(0);
+    }
+    assert!(turns.len() >= 3, "{}", w.report());
     // The last messages of a turn: the tool result it carries, for a failure.
     let last = |i: usize| {
         let messages = turns[i].json["messages"]
