@@ -201,7 +201,7 @@ fn temp_dir(dir: &Path) -> PathBuf {
     if dir.components().any(|c| c.as_os_str() == ".git") {
         return dir.to_path_buf();
     }
-    let Ok(Some(repo)) = crate::git::discover(dir) else {
+    let Ok(Some(repo)) = crate::fsread::discover(dir) else {
         return dir.to_path_buf();
     };
     let temps = repo.git_dir.join("plan").join("tmp");

@@ -1,12 +1,13 @@
 //! Opens the files plan reads (plan.md, host transcripts, settings, its own state
 //! under `.git/plan`) only when they are regular files, and reads at most a cap of
 //! bytes from them: a named pipe there never blocks the open, and a device (a
-//! symlink to `/dev/zero`) never feeds a read without end.
+//! symlink to `/dev/zero`) never feeds a read without end. And finds the repository
+//! a path is in from its `.git`, without opening it.
 
 use std::fmt;
 use std::fs::File;
 use std::io::{self, ErrorKind, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rustix::fs::{Mode, OFlags};
 
@@ -329,6 +330,52 @@ pub fn count_lines_starting(path: &Path, cap: u64, prefix: &[u8]) -> io::Result<
         }
     }
     Ok(count)
+}
+
+/// A repository with a working tree.
+#[derive(Clone, Debug)]
+pub struct Repo {
+    /// The top of the working tree.
+    pub root: PathBuf,
+    /// The repository's git directory (a worktree's own, for a linked worktree).
+    pub git_dir: PathBuf,
+}
+
+/// The repository containing `start`: the nearest directory upwards with a `.git`
+/// directory, or a linked worktree's `.git` file (`gitdir: …`). It does not open the
+/// repository — this runs on every hook call — so `GIT_DIR` is not consulted.
+/// `None` outside any repository.
+pub fn discover(start: &Path) -> anyhow::Result<Option<Repo>> {
+    for dir in start.ancestors() {
+        let dot_git = dir.join(".git");
+        let Ok(meta) = std::fs::metadata(&dot_git) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if dot_git.join("HEAD").exists() {
+                return Ok(Some(Repo {
+                    root: dir.to_path_buf(),
+                    git_dir: dot_git,
+                }));
+            }
+            continue;
+        }
+        let text = std::fs::read_to_string(&dot_git)
+            .map_err(|e| anyhow::Error::new(e).context(format!("reading {}", dot_git.display())))?;
+        if let Some(target) = text.strip_prefix("gitdir:") {
+            let target = Path::new(target.trim());
+            let git_dir = if target.is_absolute() {
+                target.to_path_buf()
+            } else {
+                dir.join(target)
+            };
+            return Ok(Some(Repo {
+                root: dir.to_path_buf(),
+                git_dir,
+            }));
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]

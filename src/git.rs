@@ -1,5 +1,5 @@
-//! The only file that uses git2: discovery, working-tree snapshots, diff stats,
-//! ignore checks and file history. Returns owned values; each error names the
+//! The only file that uses git2: working-tree snapshots, diff stats, ignore checks
+//! and file history (discovery, from the file system alone, is `fsread`'s). Returns owned values; each error names the
 //! operation.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -17,51 +17,8 @@ use git2::{
     Repository, Status, StatusOptions, StatusShow, Tree,
 };
 
-/// A repository with a working tree.
-#[derive(Clone, Debug)]
-pub struct Repo {
-    /// The top of the working tree.
-    pub root: PathBuf,
-    /// The repository's git directory (a worktree's own, for a linked worktree).
-    pub git_dir: PathBuf,
-}
-
-/// The repository containing `start`: the nearest directory upwards with a `.git`
-/// directory, or a linked worktree's `.git` file (`gitdir: …`). It does not open the
-/// repository — this runs on every hook call — so `GIT_DIR` is not consulted.
-/// `None` outside any repository.
-pub fn discover(start: &Path) -> Result<Option<Repo>> {
-    for dir in start.ancestors() {
-        let dot_git = dir.join(".git");
-        let Ok(meta) = std::fs::metadata(&dot_git) else {
-            continue;
-        };
-        if meta.is_dir() {
-            if dot_git.join("HEAD").exists() {
-                return Ok(Some(Repo {
-                    root: dir.to_path_buf(),
-                    git_dir: dot_git,
-                }));
-            }
-            continue;
-        }
-        let text = std::fs::read_to_string(&dot_git)
-            .with_context(|| format!("reading {}", dot_git.display()))?;
-        if let Some(target) = text.strip_prefix("gitdir:") {
-            let target = Path::new(target.trim());
-            let git_dir = if target.is_absolute() {
-                target.to_path_buf()
-            } else {
-                dir.join(target)
-            };
-            return Ok(Some(Repo {
-                root: dir.to_path_buf(),
-                git_dir,
-            }));
-        }
-    }
-    Ok(None)
-}
+// Found from the file system alone, below the atomic writes that need it too.
+pub use crate::fsread::{Repo, discover};
 
 mod checkpoint;
 pub mod claims;

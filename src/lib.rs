@@ -17,7 +17,6 @@ mod atomic;
 mod cache;
 mod checkpoint;
 mod claims;
-mod cli;
 mod clock;
 mod cmd;
 mod config;
@@ -51,6 +50,7 @@ mod running;
 mod service;
 mod signoff;
 mod stamp_floor;
+mod state;
 mod store;
 mod verified;
 mod verify;
@@ -175,7 +175,7 @@ pub fn main() -> ExitCode {
         // A shell asking for completions (COMPLETE=SHELL) is answered here, after
         // the hooks' fast paths: they never pay for it.
         cmd::completions::answer_if_asked();
-        let cli = <cli::Cli as clap::Parser>::parse();
+        let cli = <cmd::cli::Cli as clap::Parser>::parse();
         let command = cli
             .command
             .unwrap_or(cmd::Command::Show(cmd::show::Args::default()));

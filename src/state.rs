@@ -3,6 +3,8 @@
 //! never in plan.md. Every update is read-modify-write under a lock, so parallel
 //! tool calls count once each.
 
+pub mod lock;
+
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Write;
@@ -11,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -91,11 +94,8 @@ pub struct Loop {
     pub goal_budget: Option<u32>,
     /// The host's own goal beside the loop (Codex's `update_goal`), so `plan goal
     /// status` can say which loop ended a session.
-    #[serde(
-        default,
-        skip_serializing_if = "crate::report::model::HostGoal::is_unused"
-    )]
-    pub host_goal: crate::report::model::HostGoal,
+    #[serde(default, skip_serializing_if = "HostGoal::is_unused")]
+    pub host_goal: HostGoal,
     /// Token and time budgets, what they have counted, and where the token count
     /// left off (src/loop_budget.rs).
     #[serde(flatten)]
@@ -129,27 +129,27 @@ impl Default for Loop {
 
 pub struct State {
     dir: PathBuf,
-    wait: super::lock::Wait,
+    wait: lock::Wait,
     /// The lock stayed held once: a hook waits for it once, not at every step.
     held: AtomicBool,
 }
 
 impl State {
-    /// The state, its lock waited for as this process waits ([`super::lock::Wait::here`]):
+    /// The state, its lock waited for as this process waits ([`lock::Wait::here`]):
     /// a hook's for a bounded time, a command's as long as it takes.
     pub fn new(git_dir: &Path) -> State {
         State {
             dir: git_dir.join("plan"),
-            wait: super::lock::Wait::here(),
+            wait: lock::Wait::here(),
             held: AtomicBool::new(false),
         }
     }
 
     /// The state for what runs as often as a hook (the status line, the injection):
-    /// a lock held past [`super::lock::HOOK_WAIT`] is an error, as in a hook.
+    /// a lock held past [`lock::HOOK_WAIT`] is an error, as in a hook.
     pub fn for_hook(git_dir: &Path) -> State {
         State {
-            wait: super::lock::Wait::Bounded,
+            wait: lock::Wait::Bounded,
             ..State::new(git_dir)
         }
     }
@@ -160,36 +160,32 @@ impl State {
         Ok(file)
     }
 
-    /// The lock on `file`, as this state waits for it (`hooks::lock::take`).
+    /// The lock on `file`, as this state waits for it (`state::lock::take`).
     fn take(&self, file: &File, shared: bool) -> Result<()> {
-        let path = self.dir.join(super::lock::NAME);
+        let path = self.dir.join(lock::NAME);
         if self.held.load(Ordering::Relaxed) {
-            return Err(super::lock::Held { path }.into());
+            return Err(lock::Held { path }.into());
         }
-        let taken = super::lock::take(file, &path, shared, self.wait);
-        if taken.as_ref().is_err_and(|e| e.is::<super::lock::Held>()) {
+        let taken = lock::take(file, &path, shared, self.wait);
+        if taken.as_ref().is_err_and(|e| e.is::<lock::Held>()) {
             self.held.store(true, Ordering::Relaxed);
         }
         taken
     }
 
-    /// `state.lock`, or where it is no file, `.git/plan` itself (`hooks::lock`).
+    /// `state.lock`, or where it is no file, `.git/plan` itself (`state::lock`).
     fn lock_file(&self) -> Result<File> {
         self.own_lock_file()
-            .or_else(|e| super::lock::in_place_of(&self.dir).ok_or(e))
+            .or_else(|e| lock::in_place_of(&self.dir).ok_or(e))
     }
 
     /// What keeps the hooks from `state.lock`, `.git/plan` shown relative to `root`;
     /// `None` when it opens as a file.
-    pub fn lock_trouble(&self, root: &Path) -> Option<super::lock::Trouble> {
+    pub fn lock_trouble(&self, root: &Path) -> Option<lock::Trouble> {
         let error = self.own_lock_file().err()?;
-        let in_place = super::lock::in_place_of(&self.dir).is_some();
+        let in_place = lock::in_place_of(&self.dir).is_some();
         let shown = self.dir.strip_prefix(root).unwrap_or(&self.dir);
-        Some(super::lock::Trouble::new(
-            shown,
-            &error.root_cause(),
-            in_place,
-        ))
+        Some(lock::Trouble::new(shown, &error.root_cause(), in_place))
     }
 
     fn own_lock_file(&self) -> Result<File> {
@@ -235,7 +231,7 @@ impl State {
         let _lock = match self.lock() {
             Ok(lock) => lock,
             // Held by another process: the hook says so, rather than go on unrecorded.
-            Err(e) if e.is::<super::lock::Held>() => return Err(e),
+            Err(e) if e.is::<lock::Held>() => return Err(e),
             Err(_) => {
                 let mut value: Session = read(&self.session_path(id))?.unwrap_or_default();
                 return Ok(change(&mut value));
@@ -425,6 +421,41 @@ fn file_name(id: &str) -> String {
         let mut hash = sha1_smol::Sha1::new();
         hash.update(id.as_bytes());
         hash.digest().to_string()
+    }
+}
+
+/// What the loop saw of the host's own goal (Codex's `update_goal`): the calls
+/// marking it complete that were refused while goals were left, and when one went
+/// through. `loop.json` keeps it; `plan goal status` and the report say from it
+/// which loop ended a session.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct HostGoal {
+    pub refused: u32,
+    /// When the host reported its goal complete (`YYYY-MM-DD HH:MM`).
+    pub completed: Option<String>,
+}
+
+impl HostGoal {
+    pub fn is_unused(&self) -> bool {
+        *self == HostGoal::default()
+    }
+
+    /// What it did, in words, when it did anything.
+    pub fn words(&self) -> Option<String> {
+        if self.is_unused() {
+            return None;
+        }
+        let refused = match self.refused {
+            0 => String::new(),
+            1 => "refused once while goals were left".to_string(),
+            n => format!("refused {n} times while goals were left"),
+        };
+        Some(match (&self.completed, refused.is_empty()) {
+            (Some(at), true) => format!("marked complete at {at}"),
+            (Some(at), false) => format!("{refused}, then marked complete at {at}"),
+            (None, _) => format!("{refused}; not marked complete"),
+        })
     }
 }
 

@@ -494,7 +494,7 @@ impl Store {
                 }
             })?;
         // A hook never waits long; a command says what it waits for.
-        crate::hooks::lock::take(&file, &lock, false, crate::hooks::lock::Wait::here())?;
+        crate::state::lock::take(&file, &lock, false, crate::state::lock::Wait::here())?;
         Ok(file)
     }
 

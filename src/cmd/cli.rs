@@ -1,11 +1,12 @@
 //! The command line's global options as clap types, and what `--help` says below
-//! them; the subcommands are registered in `cmd/`.
+//! them; the subcommands are registered beside it, in `cmd/mod.rs`. It lives among
+//! the commands because `plan man` and `plan completions` print it whole.
 
 use std::path::PathBuf;
 
 use clap::Parser;
 
-use crate::cmd::Command;
+use super::Command;
 use crate::ctx::Color;
 use crate::exit;
 

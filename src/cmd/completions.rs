@@ -12,7 +12,7 @@ use clap::CommandFactory;
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 use clap_complete::env::{CompleteEnv, Shells};
 
-use crate::cli::Cli;
+use super::cli::Cli;
 use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::out::print;

@@ -11,11 +11,11 @@ use std::io::IsTerminal;
 
 use crate::ctx::{Ctx, Env};
 use crate::exit::{Exit, OK};
-use crate::hooks::state::{Loop, State};
 use crate::out::println;
 use crate::plan::blocks;
 use crate::plan::event::{Approval, Event};
 use crate::plan::ops;
+use crate::state::{Loop, State};
 
 mod rearm;
 

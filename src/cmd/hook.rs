@@ -37,8 +37,8 @@ pub fn run(_env: &Env, args: Args) -> anyhow::Result<u8> {
 
 /// Answers the host and says what to exit with: 0, whatever happened.
 pub fn answer(args: Args) -> u8 {
-    // A lock another process holds never holds the agent (hooks::lock).
-    crate::hooks::lock::in_hook();
+    // A lock another process holds never holds the agent (state::lock).
+    crate::state::lock::in_hook();
     // Read first, whatever comes next, so the host never writes into a closed pipe.
     let mut stdin = String::new();
     let _ = std::io::stdin().take(MAX_INPUT).read_to_string(&mut stdin);

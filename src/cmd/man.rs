@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::CommandFactory;
 use roff::{Roff, bold, roman};
 
-use crate::cli::{Cli, ENVIRONMENT, EXIT_CODES};
+use super::cli::{Cli, ENVIRONMENT, EXIT_CODES};
 use crate::ctx::Env;
 use crate::exit::{Exit, OK};
 use crate::out::print;

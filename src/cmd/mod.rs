@@ -13,6 +13,7 @@ pub mod audit;
 pub mod cancel;
 pub mod checkpoints;
 pub mod claims;
+pub mod cli;
 pub mod complete;
 pub mod completions;
 pub mod diff;

@@ -5,11 +5,11 @@ use anyhow::Result;
 use crate::config;
 use crate::ctx::Env;
 use crate::exit::OK;
-use crate::hooks::state::State;
 use crate::out::println;
 use crate::plan::blocks::{self, Templates};
 use crate::plan::model::Status;
 use crate::prompts::{self, overrides::or_embedded};
+use crate::state::State;
 
 /// Print the reminder if due: a goal is active and enough files changed since plan.md did
 #[derive(Debug, clap::Args)]

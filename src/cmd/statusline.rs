@@ -33,7 +33,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .repo
         .as_ref()
         .and_then(|repo| {
-            crate::hooks::state::State::for_hook(&repo.git_dir)
+            crate::state::State::for_hook(&repo.git_dir)
                 .peek_loop()
                 .ok()
         })
@@ -41,7 +41,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         .filter(|l| l.ended.is_none());
     // Hooks that cannot lock their state fail open: the person is told here.
     let trouble = ctx.repo.as_ref().and_then(|repo| {
-        crate::hooks::state::State::for_hook(&repo.git_dir)
+        crate::state::State::for_hook(&repo.git_dir)
             .lock_trouble(&repo.root)
             .filter(|t| t.in_place || running.is_some())
             .map(|t| t.short)

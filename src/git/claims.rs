@@ -104,7 +104,7 @@ pub fn lock(git_dir: &Path) -> Result<fs::File> {
             }
         }
     })?;
-    crate::hooks::lock::take(&file, &path, false, crate::hooks::lock::Wait::here())?;
+    crate::state::lock::take(&file, &path, false, crate::state::lock::Wait::here())?;
     Ok(file)
 }
 

@@ -4,9 +4,9 @@
 //! here with the decision so the two cannot disagree.
 
 use super::host::Ending;
-use super::state::Loop;
 use crate::plan::blocks::{self, Templates};
 use crate::plan::budget::{self, Budgets};
+use crate::state::Loop;
 // The type sits below the hooks so settings and events can name it (issue 34).
 pub use crate::loop_budget::LoopEvent;
 

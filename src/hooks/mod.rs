@@ -2,8 +2,6 @@
 
 pub mod guard;
 pub mod host;
-pub mod lock;
 pub mod loop_mark;
 pub mod progress;
 pub mod run;
-pub mod state;

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use super::state::State;
 use crate::git::fingerprint::Memo;
+use crate::state::State;
 
 /// The most files a session remembers as edited: the newest are kept. One dropped
 /// changes the fingerprint once, which costs at most one stall's count.

@@ -10,7 +10,6 @@ use anyhow::{Context, Result};
 
 use super::guard::{self, Stop};
 use super::host::{self, Answer, Host, Input, Kind};
-use super::state::State;
 use crate::cache;
 use crate::config::{self, Config, EveryPrompt};
 use crate::git;
@@ -19,6 +18,7 @@ use crate::plan::claim;
 use crate::plan::model::Plan;
 use crate::plan::template::fill;
 use crate::prompts::{self, overrides::or_embedded};
+use crate::state::State;
 
 /// The loop judge is cheap or it is nothing: a stop hook cannot wait long.
 const LOOP_JUDGE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -345,7 +345,7 @@ const NAMED_GOALS: usize = 8;
 
 /// Records what the host's own goal did in the running loop's state, for `plan goal
 /// status`. Best effort: a hook that cannot write it answers all the same.
-fn note_host_goal(state: &State, change: impl FnOnce(&mut crate::report::model::HostGoal, String)) {
+fn note_host_goal(state: &State, change: impl FnOnce(&mut crate::state::HostGoal, String)) {
     let Ok(now) = crate::clock::now() else { return };
     let now = format!("{} {}", now.date, now.time);
     let _ = state.with_loop(|l| {
@@ -394,7 +394,7 @@ fn whole_word(text: &str, needle: &str) -> bool {
 /// nobody's yet), read without the lock (loop.json is replaced by rename, so read
 /// whole), blocks the stop without counting it; anything else fails open as ever.
 fn held_stop(state: &State, input: &Input, e: anyhow::Error) -> Result<Answer> {
-    if !e.is::<super::lock::Held>() {
+    if !e.is::<crate::state::lock::Held>() {
         return Err(e);
     }
     let running = state.loop_unlocked().is_some_and(|l| {
@@ -739,7 +739,7 @@ fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
 /// own state says it claimed this very loop (`in_loop`, its start) is the owner
 /// whatever loop.json names now, and the name is put back. Another name there would
 /// let the loop's own session stop unheld, with no word.
-fn reclaim(state: &State, peeked: &mut Option<super::state::Loop>, session: &str) -> Result<()> {
+fn reclaim(state: &State, peeked: &mut Option<crate::state::Loop>, session: &str) -> Result<()> {
     let Some(lp) = peeked
         .as_mut()
         .filter(|l| l.ended.is_none() && l.owner.as_deref().is_some_and(|o| o != session))
@@ -825,7 +825,7 @@ fn stop(
         // A loop that ended: nothing to decide, so no lock to take.
         return Ok(Answer::Nothing);
     }
-    let revive = |lp: &mut Option<super::state::Loop>| {
+    let revive = |lp: &mut Option<crate::state::Loop>| {
         if let Some(lp) = lp
             .as_mut()
             .filter(|l| forged.is_some() && l.ended == forged)

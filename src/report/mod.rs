@@ -20,11 +20,11 @@ use crate::config::{NotifyRule, ReportForm};
 use crate::ctx::Ctx;
 use crate::exit::Exit;
 use crate::git;
-use crate::hooks::state::State;
 use crate::notify;
 use crate::plan::event::Event;
 use crate::plan::model::Plan;
 use crate::plan::proof;
+use crate::state::State;
 
 /// What to report on: the loop's latest run, or everything since a point.
 #[derive(Clone, Debug, Default)]
@@ -49,7 +49,7 @@ struct LoopSeen {
     token_budget: Option<u64>,
     transcript: Option<serde_json::Value>,
     #[serde(default)]
-    host_goal: model::HostGoal,
+    host_goal: crate::state::HostGoal,
 }
 
 /// Where the window starts, and how the log is cut.

@@ -4,12 +4,13 @@
 //! clock and git, and passes the values in.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::plan::event::Event;
 use crate::plan::model::Plan;
 use crate::plan::status::Status;
+use crate::state::HostGoal;
 
 /// What `plan report` shows, `--json` prints and `plan_report` returns.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
@@ -69,41 +70,6 @@ pub struct Run {
     /// The host's own goal beside the loop, when it did anything.
     #[serde(skip_serializing_if = "HostGoal::is_unused")]
     pub host_goal: HostGoal,
-}
-
-/// What the loop saw of the host's own goal (Codex's `update_goal`): the calls
-/// marking it complete that were refused while goals were left, and when one went
-/// through. `loop.json` keeps it; `plan goal status` and the report say from it
-/// which loop ended a session.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(default)]
-pub struct HostGoal {
-    pub refused: u32,
-    /// When the host reported its goal complete (`YYYY-MM-DD HH:MM`).
-    pub completed: Option<String>,
-}
-
-impl HostGoal {
-    pub fn is_unused(&self) -> bool {
-        *self == HostGoal::default()
-    }
-
-    /// What it did, in words, when it did anything.
-    pub fn words(&self) -> Option<String> {
-        if self.is_unused() {
-            return None;
-        }
-        let refused = match self.refused {
-            0 => String::new(),
-            1 => "refused once while goals were left".to_string(),
-            n => format!("refused {n} times while goals were left"),
-        };
-        Some(match (&self.completed, refused.is_empty()) {
-            (Some(at), true) => format!("marked complete at {at}"),
-            (Some(at), false) => format!("{refused}, then marked complete at {at}"),
-            (None, _) => format!("{refused}; not marked complete"),
-        })
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]

@@ -15,9 +15,7 @@ pub fn block(env: &Env, holder: Option<&str>) -> Result<String> {
     let claims = claim_lines(ctx, holder)?;
     // The running loop's budget-limited goals, as the hooks add them.
     let limited = |text: String| match &ctx.repo {
-        Some(repo) => {
-            hook::with_limited(&crate::hooks::state::State::for_hook(&repo.git_dir), text)
-        }
+        Some(repo) => hook::with_limited(&crate::state::State::for_hook(&repo.git_dir), text),
         None => text,
     };
     // A plan with errors takes the fresh path, which reports them.

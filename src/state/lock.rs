@@ -11,7 +11,7 @@
 //! hook tries for [`HOOK_WAIT`], then fails open naming the lock ([`Held`]); a command
 //! waits as long as it takes, and says after [`SAY_AFTER`] what it waits for.
 //!
-//! [`State::lock_trouble`]: super::state::State::lock_trouble
+//! [`State::lock_trouble`]: super::State::lock_trouble
 
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::os::unix::fs::OpenOptionsExt as _;

@@ -1,8 +1,8 @@
 //! `plan goal rearm ID` and the loop's per-goal budgets as `plan goal status` shows
 //! them: what the command changes in the loop's state, and says.
 
-use crate::hooks::state::Loop;
 use crate::plan::budget;
+use crate::state::Loop;
 
 /// Gives `goal` a new budget in loop `l`: its count back to 0, no longer
 /// budget-limited, and a loop that ended because every goal left was budget-limited
