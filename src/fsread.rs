@@ -25,6 +25,8 @@ pub const CONFIG: u64 = 1 << 20;
 pub const STATE: u64 = 64 << 20;
 /// The most of a sign-off record (`.plan/judge/…`) read.
 pub const RECORD: u64 = 128 << 20;
+/// The most of a linked worktree's `.git` file read: one `gitdir:` line.
+pub const GITFILE: u64 = 64 << 10;
 
 /// For opening a state file to write: a named pipe there with no reader fails the
 /// open at once instead of blocking it, and a symbolic link fails it instead of
@@ -360,8 +362,16 @@ pub fn discover(start: &Path) -> anyhow::Result<Option<Repo>> {
             }
             continue;
         }
-        let text = std::fs::read_to_string(&dot_git)
-            .map_err(|e| anyhow::Error::new(e).context(format!("reading {}", dot_git.display())))?;
+        // Read as plan's other files are: a named pipe, a socket or a device there
+        // (an agent's `mkfifo .git` where it works) is no repository, and the
+        // walk goes on upwards instead of waiting on it.
+        let text = match text(&dot_git, GITFILE) {
+            Ok(text) => text,
+            Err(e) if refused(&e).is_some() => continue,
+            Err(e) => {
+                return Err(anyhow::Error::new(e).context(format!("reading {}", dot_git.display())));
+            }
+        };
         if let Some(target) = text.strip_prefix("gitdir:") {
             let target = Path::new(target.trim());
             let git_dir = if target.is_absolute() {

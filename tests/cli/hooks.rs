@@ -759,3 +759,45 @@ fn hooks_exit_zero_for_an_unknown_host_and_keep_notes_off_stdout() {
     assert_eq!(run.stdout, "", "a note reached Codex's stdout");
     insta::assert_snapshot!(crate::util::redact(&t, &run.stderr));
 }
+
+/// A `.git` that is a named pipe below the repository (an agent's `mkfifo .git` in
+/// the directory it works in, which the hooks' `cwd` follows): reading it would
+/// wait for a writer, and a hook the host kills on its timeout lets the stop go.
+/// The hooks look past it to the repository, and the loop holds the stop.
+#[test]
+fn a_named_pipe_as_git_below_the_repository_does_not_hold_up_a_hook() {
+    let t = repo();
+    t.ok(&["goal"]);
+    std::fs::create_dir(t.path("sub")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(t.path("sub/.git"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let payload = payload(&t, "claude/stop", "s1")
+        .replace(t.root().to_str().unwrap(), t.path("sub").to_str().unwrap());
+    let mut child = t
+        .cmd(&["hook", "claude", "stop"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("the stop hook waited on sub/.git");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["decision"], "block", "{answer}");
+}
