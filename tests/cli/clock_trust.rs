@@ -137,11 +137,7 @@ fn a_goal_id_over_64_characters_is_an_error() {
     let run = t.run(&["lint"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let all = run.stdout + &run.stderr;
-    assert!(
-        all.contains("plan.md:4: goal id \"ssssssssssssssssssss…\" is 65 characters long, over the 64 an id may have"),
-        "{all}"
-    );
-    assert!(all.contains("hint: shorten it"), "{all}");
+    insta::assert_snapshot!(redact(&t, &all));
     let fits = PLAN.replace(
         "<!-- id: ship -->",
         &format!("<!-- id: {} -->", "s".repeat(64)),
@@ -198,7 +194,7 @@ fn an_honest_sign_off_behind_the_log_is_still_proven() {
         "{line}"
     );
     let show = at(&t, "2026-06-15T09:00", &["show", "ship"]);
-    insta::assert_snapshot!(crate::util::redact(&t, &show.stdout));
+    insta::assert_snapshot!(redact(&t, &show.stdout));
 }
 
 /// A stamp floor that is no real minute (`.git/plan/stamp` edited to

@@ -110,7 +110,6 @@ fn the_ninth_stop_in_a_row_is_let_go_without_spending_the_budget() {
     );
     let status = t.ok(&["goal", "status"]).stdout;
     insta::assert_snapshot!(redact(&t, &status));
-    assert!(!status.contains("ended"), "{status}");
 
     // The next prompt starts a new turn: the loop goes on.
     send(&t, "user-prompt-submitted", "s1");

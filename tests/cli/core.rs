@@ -216,7 +216,6 @@ fn first_write_to_a_hand_written_goal_adds_its_id() {
     t.ok(&["subtask", "write-the-docs", "index"]);
     let lint = t.ok(&["lint"]).stdout;
     insta::assert_snapshot!(redact(&t, &lint));
-    assert!(!lint.contains("[no-id]"), "{lint}");
     assert!(
         t.plan_md()
             .contains("## Goal: Write the manual\n<!-- id: write-the-docs -->\n")
@@ -366,15 +365,13 @@ fn archive_moves_finished_goals_verbatim() {
     insta::assert_snapshot!(shown(&t, &t.run(&["archive"]).code(1)));
     let md = t.plan_md();
     let (live, archive) = md.split_once("## Archive\n").unwrap();
-    assert!(!live.contains("## Goal: Spike Redis"));
-    assert!(live.contains("## Goal: Pick a hashing crate"));
+    insta::assert_snapshot!(redact(&t, live));
     let block = |title: &str| {
         let start = before.find(title).unwrap();
         let end = before[start..].find("\n\n").unwrap();
         before[start..start + end].to_string()
     };
     assert!(archive.contains(&block("## Goal: Spike Redis")));
-    assert!(live.contains("archived 1 goal: spike-redis"));
     // Archived goals still hold their ids and no longer show.
     insta::assert_snapshot!(shown(&t, &t.run(&["archive"]).code(1)));
     insta::assert_snapshot!(shown(&t, &t.ok(&["add", "Spike Redis"])));

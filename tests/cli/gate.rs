@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use crate::util::{BIN, Test, fixture_path, shown};
+use crate::util::{BIN, Test, fixture_path, redact, shown};
 
 pub(crate) const PLAN: &str = "# Plan: Gate
 
@@ -278,7 +278,7 @@ fn removed_reopen_with(message: &dyn Fn(&Test) -> String) -> Test {
     t.write("plan.md", hidden);
     let message = message(&t);
     t.commit_all(&message);
-    insta::assert_snapshot!(crate::util::redact(&t, &t.run(&["audit"]).code(1).stdout));
+    insta::assert_snapshot!(redact(&t, &t.run(&["audit"]).code(1).stdout));
     t
 }
 
@@ -631,10 +631,7 @@ fn rejudge_runs_verify_in_a_clean_copy_without_the_callers_secrets() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert_eq!(run.status.code(), Some(0), "{stdout}");
-    assert!(
-        stdout.contains("rejudge: verify passed; judge accept"),
-        "{stdout}"
-    );
+    insta::assert_snapshot!(redact(&t, &stdout));
 }
 
 // Attack: replay. After main reopened the goal, the branch appends a verbatim copy
@@ -893,10 +890,5 @@ fn a_transcript_changed_after_its_sign_off_fails_the_gate() {
     t.commit_all("ship it");
     let run = t.run(&["audit", "--base", &base]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stdout.contains("was changed after the sign-off"),
-        "{}{}",
-        run.stdout,
-        run.stderr
-    );
+    insta::assert_snapshot!(redact(&t, &run.stdout));
 }

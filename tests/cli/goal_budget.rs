@@ -84,7 +84,6 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
     // budget-limited, and the continuation names the next goal first.
     let third = goals(&t.stop_hook("s1").answer());
     insta::assert_snapshot!(third);
-    assert!(!third.contains("stuck (0/1"), "{third}");
     let limited = events(&t, "goal_budget_limited");
     assert_eq!(limited.len(), 1, "{limited:?}");
     assert_eq!(limited[0]["goal"], "stuck");
@@ -121,7 +120,7 @@ fn a_spent_goal_budget_moves_the_loop_on_to_the_next_goal() {
         "session-start",
         &crate::hooks::payload(&t, "claude/session-start", "s1"),
     );
-    insta::assert_snapshot!(crate::util::redact(&t, &start.stdout));
+    insta::assert_snapshot!(redact(&t, &start.stdout));
     insta::assert_snapshot!(shown(&t, &t.ok(&["statusline"])));
     insta::assert_snapshot!(shown(&t, &t.ok(&["inject"])));
 }

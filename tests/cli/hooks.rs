@@ -170,10 +170,7 @@ fn the_reminder_comes_once_per_threshold() {
     assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_none());
     assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_none());
     assert!(context(&send(&t, "claude/post-tool-use.write", "s1")).is_some());
-    insta::assert_snapshot!(crate::util::redact(
-        &t,
-        &t.ok(&["remind", "--session", "s1"]).stdout
-    ));
+    insta::assert_snapshot!(redact(&t, &t.ok(&["remind", "--session", "s1"]).stdout));
     t.ok(&["log", "more progress"]);
     assert_eq!(t.ok(&["remind", "--session", "s1"]).stdout, "");
 }
@@ -360,7 +357,7 @@ fn hooks_fail_open() {
     let context = v["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .unwrap_or_else(|| panic!("nothing injected: {v}"));
-    assert!(context.contains("format errors"), "{context}");
+    insta::assert_snapshot!(redact(&t, context));
     // No plan, no repository: nothing at all.
     std::fs::remove_file(t.path("plan.md")).unwrap();
     assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
@@ -642,10 +639,7 @@ fn droid_counts_create_and_brings_a_changed_block_with_the_next_tool_call() {
     // A compaction takes the block: the next tool call brings it back.
     assert_eq!(send(&t, "droid/pre-compact", "d1").stdout, "");
     let back = context(&send(&t, "droid/post-tool-use.create", "d1")).unwrap();
-    assert!(
-        back.contains("- cache-layer: Implement cache layer"),
-        "{back}"
-    );
+    insta::assert_snapshot!(redact(&t, &back));
 
     // Other hosts keep the block to their prompt events.
     t.ok(&["log", "more"]);
@@ -757,7 +751,7 @@ fn hooks_exit_zero_for_an_unknown_host_and_keep_notes_off_stdout() {
         .any_stdout()
         .check_status_only();
     assert_eq!(run.stdout, "", "a note reached Codex's stdout");
-    insta::assert_snapshot!(crate::util::redact(&t, &run.stderr));
+    insta::assert_snapshot!(redact(&t, &run.stderr));
 }
 
 /// A `.git` that is a named pipe below the repository (an agent's `mkfifo .git` in

