@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::gate::PR_PLAN;
 use crate::util::{BIN, Test, redact, shown};
 
 const PLAN: &str = "# Plan: Forge
@@ -587,5 +588,44 @@ fn without_plan_push_token_a_pull_request_the_update_job_pushed_to_is_told_to_re
         git(&t, &agent, &["ls-remote", origin.to_str().unwrap(), "one"]),
         before,
         "the merge was pushed"
+    );
+}
+
+// Attack on `plan sync` (the update job, which pushes with a write token): the
+// pull request's own `.gitattributes` says `plan.md merge=union`, which git ranks
+// above the `core.attributesFile` sync passes, so git's union merge runs instead of
+// plan's driver: both sides' `status:` lines are kept in one goal, and sync says it
+// merged "goal by goal with plan's driver". Without the line, sync hands the
+// conflict to a person.
+#[test]
+fn a_pull_requests_gitattributes_does_not_steer_plan_sync() {
+    let t = Test::new().plan(
+        &PR_PLAN
+            .replace("VERIFY", "test -f a")
+            .replace("status: active", "status: open"),
+    );
+    t.commit_all("base");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(".gitattributes", "plan.md merge=union\n");
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: open", "status: cancelled"),
+    );
+    t.commit_all("pr");
+    t.git(&["checkout", "-q", "main"]);
+    t.write(
+        "plan.md",
+        t.plan_md().replace("status: open", "status: active"),
+    );
+    t.commit_all("main");
+    t.git(&["checkout", "-q", "pr"]);
+    let run = t.run(&["sync", "--base", "main"]);
+    let statuses = t.plan_md().matches("\nstatus: ").count();
+    assert!(
+        run.code != 0 && statuses == 1,
+        "sync exit {}, {statuses} status lines:\n{}{}",
+        run.code,
+        run.stdout,
+        run.stderr
     );
 }

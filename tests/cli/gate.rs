@@ -892,3 +892,259 @@ fn a_transcript_changed_after_its_sign_off_fails_the_gate() {
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     insta::assert_snapshot!(redact(&t, &run.stdout));
 }
+
+/// The pull request of the gate's attack tests: goal `w`, its verify given.
+pub(crate) const PR_PLAN: &str = "# Plan: Gate
+
+## Goal: Work
+<!-- id: w -->
+status: active
+done_when: the tests pass
+verify: VERIFY
+failure_modes:
+- the tests are switched off
+- [x] do it
+
+## Log
+";
+
+/// A repository whose goal `w` has `verify` and the files `base`, committed on
+/// `main`; then a branch `pr` on which `w` is started with `start` (extra
+/// arguments), `edit` runs, and `w` is signed off by the agent's judge (a fake
+/// `claude` that accepts) and committed. CI's own judge accepts too. Returns the
+/// base's sha.
+pub(crate) fn signed_pull_request(
+    verify: &str,
+    base: &[(&str, &str)],
+    start: &[&str],
+    edit: impl Fn(&Test),
+) -> (Test, String) {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(&PR_PLAN.replace("VERIFY", verify));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    for (path, text) in base {
+        t.write(path, text);
+    }
+    t.commit_all("base");
+    let sha = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let mut args = vec!["start", "w"];
+    args.extend(start);
+    t.ok(&args);
+    t.commit_all("start");
+    edit(&t);
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    (t, sha)
+}
+
+/// The gate as CI runs it in one job; it must fail.
+pub(crate) fn gate_fails(t: &Test, base: &str) {
+    t.run(&[
+        "audit",
+        "--base",
+        base,
+        "--strict",
+        "--rejudge",
+        "--markdown",
+    ])
+    .code(1);
+}
+
+// Attack: the pull request breaks a goal done on the base through a file its
+// verify imports (Python), not one it names: the reach does not see it, nothing
+// is verified again, the gate is green. `plan audit --reverify` catches it.
+#[test]
+fn a_done_goal_broken_through_an_import_fails_the_gate() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "python3 check.py"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("check.py", "from calc import add\nassert add(2, 3) == 5\n");
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    t.ok(&["complete", "w", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("calc.py", "def add(a, b):\n    return 0\n");
+    t.commit_all("tidy");
+    user_judge(&t, "accept");
+    t.run(&["audit", "--reverify"]).code(1);
+    t.run(&["audit", "--base", &base, "--strict"]).code(1);
+}
+
+// Attack: the same, where the goal's verify names no file at all (`python3 -m
+// unittest`, as `cargo test`, `npm test` or `go test ./...` do): the pull request
+// breaks the code the goal's tests cover and the gate re-verifies nothing.
+#[test]
+fn a_done_goal_whose_verify_names_no_file_is_verified_again() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_calc.py",
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    );
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "w", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("calc.py", "def add(a, b):\n    return 0\n");
+    t.commit_all("tidy");
+    t.run(&["audit", "--reverify"]).code(1);
+    t.run(&["audit", "--base", &base, "--strict"]).code(1);
+}
+
+// Attack on the gate's reach: a goal the base has as imported done (`plan import`
+// of another tool's export, which carries its verify) is broken by the pull
+// request through the very file its verify checks. The gate re-runs only goals
+// signed off here, so it shows no goal and passes; `plan audit --reverify` skips
+// it too. A goal that reads done is broken, and nothing says so.
+#[test]
+fn a_pull_request_breaking_an_imported_done_goal_fails_the_gate() {
+    let verify = "grep -q 'a + b' calc.py";
+    // Another repository's export of the goal, done there.
+    let there = Test::new().plan(&format!(
+        "# Plan: Elsewhere\n\n## Goal: Add works\n<!-- id: add -->\nstatus: active\ndone_when: add adds\nverify: {verify}\n\n## Log\n"
+    ));
+    there.write("calc.py", "def add(a, b):\n    return a + b\n");
+    there.ok(&["start", "add"]);
+    there.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--judge",
+        "none",
+    ]);
+    let export = there.ok(&["export"]).stdout;
+    let t = Test::new().plan("# Plan: G\n\n## Log\n");
+    t.write("export.json", export);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.ok(&["import", "export.json"]);
+    t.ok(&["review", "--approve"]);
+    assert!(t.plan_md().contains("add imported as done from plan"));
+    assert!(t.plan_md().contains(&format!("verify: {verify}")));
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("calc.py", "def add(a, b):\n    return 0\n");
+    t.commit_all("tidy");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Honest work that fails: a goal the base has as imported done (another tool's
+// export) is signed off here, as `plan import` says to (`plan complete ID signs
+// one off here`). There is no work to do, so its verify passed at the base, and
+// the gate fails it on verify-green-at-start: every such sign-off is red, which
+// teaches people to ignore the gate.
+#[test]
+fn signing_off_an_imported_done_goal_passes_the_gate() {
+    let verify = "grep -q 'a + b' calc.py";
+    let there = Test::new().plan(&format!(
+        "# Plan: Elsewhere\n\n## Goal: Add works\n<!-- id: add -->\nstatus: active\ndone_when: add adds\nverify: {verify}\nfailure_modes:\n- add ignores its arguments\n\n## Log\n"
+    ));
+    there.write("calc.py", "def add(a, b):\n    return a + b\n");
+    there.ok(&["start", "add"]);
+    there.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--judge",
+        "none",
+    ]);
+    let export = there.ok(&["export"]).stdout;
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan("# Plan: G\n\n## Log\n");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("export.json", export);
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.ok(&["import", "export.json"]);
+    t.ok(&["review", "--approve"]);
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&[
+        "complete",
+        "add",
+        "--evidence",
+        "add adds",
+        "--path",
+        "calc.py",
+    ]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
+
+// Attack: a new goal whose verify can never fail and names no file in the
+// repository: `echo ok | grep -q ok`, `test -r /dev/null`, `git --version`,
+// `expr 1`. `plan add` does not warn, red first sees it pass at the start, but
+// with no file named, any change to the repository counts as "something it rests
+// on changed", so the work touching one unrelated file clears it. (`true`,
+// `test 1`, `test -d /`, `env true`, `timeout 5 true`, `python3 -c 1`,
+// `sh -c 'exit 0'`, `test -n ok` are caught already.)
+#[test]
+fn verifies_that_cannot_fail_and_name_no_file_fail_the_gate() {
+    let mut missed = Vec::new();
+    for verify in [
+        "echo ok | grep -q ok",
+        "test -r /dev/null",
+        "git --version",
+        "expr 1",
+    ] {
+        let t = Test::new();
+        let claude = fixture_path("judges/claude-accept");
+        t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+        let t = t.with_bin().plan("# Plan: Gate\n\n## Log\n");
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.write("README.md", "# Hello\n");
+        t.commit_all("base");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.ok(&[
+            "add",
+            "Work",
+            "--done-when",
+            "the feature works",
+            "--verify",
+            verify,
+            "--failure-mode",
+            "faked",
+        ]);
+        t.commit_all("add");
+        t.ok(&["start", "work"]);
+        t.commit_all("start");
+        t.write("feature.txt", "x\n");
+        t.commit_all("work");
+        t.ok(&["complete", "work", "--evidence", "the feature works"]);
+        t.commit_all("sign off");
+        user_judge(&t, "accept");
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(verify);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}

@@ -3,6 +3,7 @@
 //! `.git/plan/cache/view.json` on the prompt and the stop hook, and the cached
 //! view carries the "unproven" facts the fresh one does.
 
+use crate::gate::PR_PLAN;
 use crate::util::{Test, fixture, redact};
 
 const PLAN: &str = "# Plan: Ship the cache layer
@@ -204,4 +205,78 @@ fn a_resealed_hooks_cache_does_not_make_the_status_line_say_nothing_open() {
         line.starts_with("plan: 1 active · cache-layer"),
         "the status line read the resealed cache: {line}"
     );
+}
+
+// Attack on the loop state's trust rule (hooks/run.rs `end_backed`): an ending is
+// taken when loop.json's own counts back it, but the counts are in the same file
+// the agent writes. Setting `ended` together with `used` = `budget`, a stall count
+// past the limit, a goal in `budget_limited`, or another session as `owner` (only
+// the loop's own session has an ending questioned), or appending a `work loop
+// cleared` line to plan.md by hand, ends the loop with no word while plan.md has
+// work left.
+#[test]
+fn an_edited_loop_state_with_matching_counts_does_not_end_the_loop_in_silence() {
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 4] = [
+        ("used = budget", |lp| lp["used"] = lp["budget"].clone()),
+        ("stalls", |lp| lp["stalls"] = 99.into()),
+        ("budget_limited", |lp| {
+            lp["budget_limited"] = serde_json::json!(["w"]);
+        }),
+        ("owner", |lp| lp["owner"] = "another-session".into()),
+    ];
+    let mut missed = Vec::new();
+    for (name, edit) in edits {
+        let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+        t.ok(&["goal", "--budget", "50"]);
+        assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+        let path = t.root().join(".git/plan/loop.json");
+        let mut lp: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        lp["ended"] = "its budget of 50 continuations is spent".into();
+        edit(&mut lp);
+        std::fs::write(&path, lp.to_string()).unwrap();
+        if t.stop_hook("s1").stdout.trim().is_empty() {
+            missed.push(name);
+        }
+    }
+    // A clear line written into plan.md's log by hand, not by `plan goal clear`.
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let path = t.root().join(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let started = lp["started"].as_str().unwrap().to_string();
+    lp["ended"] = "cleared by `plan goal clear`".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    t.write(
+        "plan.md",
+        format!(
+            "{}- {started} work loop cleared (by hand)\n",
+            t.read("plan.md")
+        ),
+    );
+    if t.stop_hook("s1").stdout.trim().is_empty() {
+        missed.push("a clear line written by hand");
+    }
+    assert!(missed.is_empty(), "ended in silence by: {missed:?}");
+}
+
+// Attack on the loop's owner: loop.json names the session the loop holds, and the
+// agent can write it. Setting `owner` to another session, with nothing else changed,
+// let the loop's own session stop with no word while plan.md had work left.
+#[test]
+fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let path = t.root().join(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["owner"] = "another-session".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(lp["owner"], "s1", "the owner is put back");
+    // A session that never held this loop is still not held by it.
+    assert_eq!(t.stop_hook("s2").stdout, "");
 }

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::gate::PR_PLAN;
 use crate::hooks::{hook, json, payload, send};
 use crate::util::{Test, redact};
 
@@ -572,4 +573,54 @@ fn an_opencode_goal_tool_marking_complete_is_refused_while_the_loop_has_goals_le
         ),
         "{status}"
     );
+}
+
+// Attack on TaskCompleted, from the honest side: a task is refused when its text
+// holds a goal's id as a word, and ids are slugs of titles (`later`, `work`,
+// `docs`), so an honest task that uses the word in passing is refused until an
+// unrelated goal is signed off.
+#[test]
+fn a_task_using_a_goal_id_in_passing_is_not_refused() {
+    use crate::hooks::{hook, json, payload};
+    let t = Test::new().plan(
+        "# Plan: Tasks\n\n## Goal: Later\n<!-- id: later -->\nstatus: open\ndone_when: later\n\n## Log\n",
+    );
+    t.commit_all("plan");
+    let stdin = payload(&t, "claude/task-completed", "s1")
+        .replace("Ship it", "Fix the typo now, tidy the rest later");
+    let answer = json(&hook(&t, "claude", "task-completed", &stdin).code(0));
+    assert_eq!(answer, serde_json::Value::Null, "{answer}");
+}
+
+// Attack on "waiting is not stalling": a stop while a background task runs is let
+// go uncounted, and nothing bounds how often. An agent that starts a task that never
+// ends (`sleep infinity` in the background) and stops again and again, nothing
+// changed, is let go every time: no continuation spent, no stall counted, the loop
+// never ends and never holds it. Waiting on the same tasks with no work done, stop
+// after stop, should count as a stall once past the stall limit.
+#[test]
+fn a_background_task_that_never_ends_does_not_hold_off_the_loop_forever() {
+    use crate::hooks::{json, send};
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+    t.write(".plan/config.yaml", "loop:\n  stall_limit: 2\n");
+    t.ok(&["goal", "--budget", "10"]);
+    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+    let mut let_go = 0;
+    for _ in 0..20 {
+        let answer = json(&send(&t, "claude/stop.background", "s1"));
+        if answer.get("decision").is_none()
+            && answer["systemMessage"]
+                .as_str()
+                .unwrap_or("")
+                .contains("waiting on")
+        {
+            let_go += 1;
+        }
+    }
+    assert!(
+        let_go < 20,
+        "20 stops waiting on the same tasks, nothing changed, all let go uncounted"
+    );
+    // Ended as a stall, said so, not silently let go forever.
+    insta::assert_snapshot!(crate::util::redact(&t, &t.ok(&["goal", "status"]).stdout));
 }

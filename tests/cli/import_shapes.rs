@@ -145,3 +145,57 @@ fn a_folder_that_is_not_a_backlog_is_refused() {
         .stderr("plan: TODO.md: --from backlog reads a folder, and this is not one\n  hint: give the `backlog/` folder: plan import backlog/\n")
         .check();
 }
+
+// Attack on the Backlog.md import: a task file that is a link to a file outside the
+// `backlog/` folder (`tasks/task-2 - Leak.md -> ~/secret.md`), or a `tasks/` folder
+// that is a link out of it, is read through the link, so whatever it points at lands
+// in the proposal and, approved, in plan.md's notes. Nothing outside the folder is
+// read: the import refuses, naming the link.
+#[test]
+fn a_backlog_task_linked_outside_the_folder_is_not_read() {
+    let task = |id: &str, title: &str, body: &str| {
+        format!("---\nid: {id}\ntitle: {title}\nstatus: To Do\n---\n\n{body}\n")
+    };
+    let secret = |t: &Test, name: &str| {
+        let path = t.dir.path().join(name);
+        std::fs::write(&path, task("task-9", "Leak", "SECRET-TOKEN-123")).unwrap();
+        path
+    };
+    // A task file linked out.
+    let t = Test::new().plan("# Plan: Import\n\n## Log\n");
+    t.write(
+        "backlog/tasks/task-1 - Parse.md",
+        task("task-1", "Parse", "parse it"),
+    );
+    let outside = secret(&t, "secret.md");
+    std::os::unix::fs::symlink(&outside, t.root().join("backlog/tasks/task-2 - Leak.md")).unwrap();
+    let run = t.run(&["import", "backlog/"]);
+    assert!(
+        !run.stdout.contains("SECRET") && !run.stderr.contains("SECRET") && run.code != 0,
+        "read through the link: {}{}",
+        run.stdout,
+        run.stderr
+    );
+    insta::assert_snapshot!(crate::util::redact(&t, &run.stderr));
+    // A folder linked out.
+    let t = Test::new().plan("# Plan: Import\n\n## Log\n");
+    t.write(
+        "backlog/tasks/task-1 - Parse.md",
+        task("task-1", "Parse", "parse it"),
+    );
+    let away = t.dir.path().join("away");
+    std::fs::create_dir_all(&away).unwrap();
+    std::fs::write(
+        away.join("task-9 - Leak.md"),
+        task("task-9", "Leak", "SECRET-TOKEN-123"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&away, t.root().join("backlog/drafts")).unwrap();
+    let run = t.run(&["import", "backlog/"]);
+    assert!(
+        !run.stdout.contains("SECRET") && !run.stderr.contains("SECRET") && run.code != 0,
+        "read through the link: {}{}",
+        run.stdout,
+        run.stderr
+    );
+}

@@ -5,7 +5,6 @@
     reason = "tests read their own environment; the ban is for plan's code"
 )]
 
-mod adversary;
 mod architecture;
 mod audit_history;
 mod audit_rewrites;

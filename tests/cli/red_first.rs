@@ -3,7 +3,8 @@
 //! logging whether it failed, and `verify-green-at-start` for a sign-off whose
 //! verify already passed before the work with nothing it rests on changed since.
 
-use crate::util::{Test, redact};
+use crate::gate::{PR_PLAN, gate_fails, rev, signed_pull_request, user_judge};
+use crate::util::{Test, fixture_path, redact};
 
 const HINT: &str =
     "  hint: run a check that fails until the goal is met: a test, a script that asserts\n";
@@ -593,4 +594,243 @@ fn show_audit_and_the_gate_agree_on_an_imported_done_goal() {
         "{json}"
     );
     t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
+
+// Attack: `plan start --no-verify` skips the red-first run, so a verify that
+// already passes before any work is never reported: the same pull request started
+// without the flag fails `--strict` on verify-green-at-start.
+#[test]
+fn a_start_without_verify_does_not_dodge_green_at_start() {
+    let (t, base) = signed_pull_request(
+        "test -f base.txt",
+        &[("base.txt", "there\n")],
+        &["--no-verify"],
+        |t| t.write("other.txt", "unrelated\n"),
+    );
+    gate_fails(&t, &base);
+}
+
+// Attack: the agent rewrites its own `started` line from `verify passing at` to
+// `verify failing at` before pushing. A fresh clone (CI) has no
+// `.git/plan/logged.tsv` to say plan wrote otherwise, and the gate trusts the line.
+#[test]
+fn a_forged_failing_start_line_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "test -f base.txt"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("base.txt", "there\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["start", "w"]);
+    // Edited before any commit has the true line.
+    t.write(
+        "plan.md",
+        t.plan_md()
+            .replace("verify passing at", "verify failing at"),
+    );
+    t.commit_all("start");
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    // As a fresh clone in CI has it: no record of the lines plan wrote here.
+    std::fs::remove_file(t.root().join(".git/plan/logged.tsv")).unwrap();
+    gate_fails(&t, &base);
+}
+
+// Attack: no hand edit at all. The agent moves the file the verify checks away,
+// runs `plan start` (verify fails in the working tree), and puts it back: the line
+// reads `verify failing at C` though at commit C the verify passes, and the gate
+// trusts the line.
+#[test]
+fn a_start_on_a_dirty_tree_does_not_dodge_green_at_start() {
+    let t2 = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t2.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t2 = t2
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "test -f base.txt"));
+    t2.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t2.write("base.txt", "there\n");
+    t2.commit_all("base");
+    let base2 = rev(&t2, "main");
+    t2.git(&["checkout", "-q", "-b", "pr"]);
+    std::fs::rename(t2.path("base.txt"), t2.dir.path().join("aside")).unwrap();
+    t2.ok(&["start", "w"]);
+    std::fs::rename(t2.dir.path().join("aside"), t2.path("base.txt")).unwrap();
+    assert!(t2.plan_md().contains("verify failing at"));
+    t2.commit_all("start");
+    t2.write("other.txt", "unrelated\n");
+    t2.commit_all("work");
+    t2.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t2.commit_all("sign off");
+    user_judge(&t2, "accept");
+    gate_fails(&t2, &base2);
+}
+
+// The same attack through the gate's two jobs: the verify job runs the goal's
+// verify where it started and writes what it found; the judge job, which runs
+// nothing, fails `--strict` on it, and names it in `--markdown`.
+#[test]
+fn the_two_job_gate_finds_a_verify_green_at_start_from_the_verify_jobs_results() {
+    let (t, base) = signed_pull_request(
+        "test -f base.txt",
+        &[("base.txt", "there\n")],
+        &["--no-verify"],
+        |t| t.write("other.txt", "unrelated\n"),
+    );
+    let results = t.dir.path().join("results.json");
+    let results = results.to_str().unwrap();
+    t.ok(&[
+        "audit",
+        "--base",
+        &base,
+        "--verify-only",
+        "--results",
+        results,
+    ]);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(results).unwrap()).unwrap();
+    assert_eq!(
+        json["goals"][0]["at_start"],
+        serde_json::json!([{"commit": base, "passed": true}])
+    );
+    let run = t
+        .case(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--verified",
+            results,
+            "--markdown",
+        ])
+        .status(1)
+        .any_stdout()
+        .check();
+    assert!(
+        run.stdout.contains(&format!(
+            "verify-green-at-start: verify already passed when the goal started (at {}) and no file it rests on changed since (base.txt); the gate ran it there",
+            &base[..12]
+        )),
+        "{}",
+        run.stdout
+    );
+    // Honest: the verify fails where the goal started, the work makes it pass.
+    let (t, base) = signed_pull_request("test -f made.txt", &[("base.txt", "there\n")], &[], |t| {
+        t.write("made.txt", "made\n")
+    });
+    t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
+
+// Attack on red first at the gate: the pull request's first commit deletes the
+// file the base's verify checks, the goal is started on that broken tree (its
+// line says failing, and both commits the gate re-runs it at, the one the line
+// names and the one before the line was added, fail too), and the work puts the
+// file back unchanged. The verify passed on the base and rests on nothing the pull
+// request changed, yet the gate never runs it there.
+#[test]
+fn a_start_after_deleting_what_verify_checks_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "test -f base.txt"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("base.txt", "there\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.git(&["rm", "-q", "base.txt"]);
+    t.commit_all("tidy");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("base.txt", "there\n");
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack on red first: the verify runs a script the work itself adds
+// (`sh check.sh`), so at the start it fails only because the script is not there
+// yet, and that reads as red. The script checks a file the base already had,
+// unchanged since: run at the start commit with the pull request's script, the
+// verify passes, and it said nothing about the work.
+#[test]
+fn a_verify_script_added_by_the_work_does_not_dodge_green_at_start() {
+    let (t, base) = signed_pull_request("sh check.sh", &[("README.md", "# Hello\n")], &[], |t| {
+        t.write("check.sh", "test -f README.md\n")
+    });
+    gate_fails(&t, &base);
+}
+
+// Attack on red first: the verify's script, committed before the start and
+// untouched since, fails wherever plan.md has no `started` line for the goal, so it
+// fails at every commit the gate re-runs it at before the work, and passes after;
+// what it checks (README.md) the base already had. Nothing it names changed since
+// the start, and plan.md is plan's own, so no rule looks at it.
+#[test]
+fn a_verify_that_reads_its_own_start_line_does_not_dodge_green_at_start() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(&PR_PLAN.replace("VERIFY", "sh check.sh"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "check.sh",
+        "grep -q ' w started' plan.md && test -f README.md\n",
+    );
+    t.commit_all("the check");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("other.txt", "unrelated\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+}
+
+// Attack on red first at the gate: only the scripts the verify line runs itself are
+// laid over the start's checkout, not what they run in turn, so a laid-over
+// `check.sh` that runs `sh inner.sh`, a do-nothing script the work added, is red at
+// the start (inner.sh missing) and green after, however little it checks.
+#[test]
+#[ignore = "open: a script run by a laid-over verify script is not laid over"]
+fn a_two_step_verify_script_does_not_dodge_green_at_start() {
+    let (t, base) = signed_pull_request("sh check.sh", &[("README.md", "# Hello\n")], &[], |t| {
+        t.write("check.sh", "sh inner.sh && test -f README.md\n");
+        t.write("inner.sh", "exit 0\n");
+    });
+    gate_fails(&t, &base);
+}
+
+// Guard (caught): a script in the base that counts the commits (`git rev-list
+// --count HEAD`) tells the start from the end without looking at the work; the
+// gate does not take it.
+#[test]
+fn a_verify_that_counts_commits_does_not_dodge_green_at_start() {
+    let count = "test \"$(git rev-list --count HEAD)\" -gt 2 && test -f README.md\n";
+    let (t, base) = signed_pull_request(
+        "sh check.sh",
+        &[("README.md", "# Hello\n"), ("check.sh", count)],
+        &[],
+        |t| t.write("other.txt", "unrelated\n"),
+    );
+    gate_fails(&t, &base);
 }

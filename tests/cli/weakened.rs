@@ -5,6 +5,7 @@
 
 use serde_json::json;
 
+use crate::gate::{gate_fails, signed_pull_request};
 use crate::util::{Run, Test, fixture_path};
 
 const PLAN: &str = "# Plan: Weak
@@ -571,4 +572,374 @@ fn a_name_in_a_checker_s_error_message_is_not_a_file_it_rests_on() {
     insta::assert_snapshot!(crate::util::redact(&t, &run.stderr));
     assert_eq!(weakened_lines(&t), ["- weakened tests: none"]);
     t.ok(&["audit", "--strict"]);
+}
+
+// Attack: a new `.npmrc` with `script-shell=/bin/true` turns `npm test` into a
+// command that runs nothing and exits 0, with no test or runner file the
+// detector reads changed: the always-failing test stays, the gate is green.
+#[test]
+fn an_npmrc_script_shell_is_a_weakened_test() {
+    let (t, base) = signed_pull_request(
+        "npm test",
+        &[
+            (
+                "package.json",
+                "{\"name\":\"x\",\"scripts\":{\"test\":\"node t.js\"}}\n",
+            ),
+            ("t.js", "process.exit(1)\n"),
+        ],
+        &[],
+        |t| t.write(".npmrc", "script-shell=/bin/true\n"),
+    );
+    gate_fails(&t, &base);
+}
+
+// Attack: runner configuration and hooks the detector does not know. Each file
+// switches the repository's tests off (or makes every test pass without running
+// its body); the gate says "weakened tests: none".
+#[test]
+fn runner_switches_the_detector_misses_are_weakened_tests() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("pytest.toml", "[pytest]\naddopts = \"-k nothing\"\n", ""),
+        (".pytest.ini", "[pytest]\naddopts = -k nothing\n", ""),
+        (
+            "vite.config.ts",
+            "export default { test: { exclude: ['**/*.test.ts'] } }\n",
+            "",
+        ),
+        (
+            "conftest.py",
+            "def pytest_pyfunc_call(pyfuncitem):\n    return True\n",
+            "",
+        ),
+        (
+            "conftest.py",
+            "pytest_plugins = ['helpers']\n",
+            "def pytest_collection_modifyitems(items):\n    items.clear()\n",
+        ),
+        ("rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", ""),
+        ("tests/__init__.py", "import sys; sys.exit(0)\n", ""),
+    ];
+    let mut missed = Vec::new();
+    for (path, text, helper) in cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("tests/test_a.py", "def test_a():\n    assert 1 == 2\n"),
+                (
+                    "a.test.ts",
+                    "import { test, expect } from 'vitest'\ntest('a', () => { expect(1).toBe(2) })\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                if !helper.is_empty() {
+                    t.write("helpers.py", helper);
+                }
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(*path);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+// Attack: an assertion that can no longer fail, with the count of assertions and
+// tests unchanged: a Python tuple `assert (x == 5, "msg")` (always true), a
+// conditional expression, a Rust or vitest assertion comparing a value with itself.
+#[test]
+fn assertions_that_cannot_fail_are_weakened_tests() {
+    let py = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let rs = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n";
+    let ts = "import { test, expect } from 'vitest'\nimport { add } from './calc'\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5)\n})\n";
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "tests/test_calc.py",
+            py,
+            "assert add(2, 3) == 5",
+            "assert (add(2, 3) == 5, 'sum')",
+        ),
+        (
+            "tests/test_calc.py",
+            py,
+            "assert add(2, 3) == 5",
+            "assert add(2, 3) == 5 if False else True",
+        ),
+        (
+            "tests/calc.rs",
+            rs,
+            "assert_eq!(calc::add(2, 3), 5)",
+            "assert_eq!(calc::add(2, 3), calc::add(2, 3))",
+        ),
+        (
+            "calc.test.ts",
+            ts,
+            "expect(add(2, 3)).toBe(5)",
+            "expect(add(2, 3)).toBe(add(2, 3))",
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text, from, to) in cases {
+        let (t, base) = signed_pull_request("test -f done.txt", &[(path, text)], &[], |t| {
+            t.write(path, text.replace(from, to));
+            t.write("done.txt", "done\n");
+        });
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(*to);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+// Attack: an assertion kept but made weaker in place, the counts unchanged: a
+// vitest `toBe(5)` become `toBeDefined()`, a Python comparison dropped to a truthy
+// `assert x`, a Rust `assert_eq!(x, Ok(5))` become `assert!(x.is_ok())`, an
+// `is not None` become `is None`. (`== 5` to `>= 0` was caught already.)
+#[test]
+fn assertions_weakened_in_place_are_weakened_tests() {
+    let py = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let rs = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), Ok(5));\n}\n";
+    let ts = "import { test, expect } from 'vitest'\nimport { add } from './calc'\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5)\n})\n";
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("calc.test.ts", ts, "toBe(5)", "toBeDefined()"),
+        (
+            "tests/test_calc.py",
+            py,
+            "assert add(2, 3) == 5",
+            "assert add(2, 3)",
+        ),
+        (
+            "tests/calc.rs",
+            rs,
+            "assert_eq!(calc::add(2, 3), Ok(5));",
+            "assert!(calc::add(2, 3).is_ok());",
+        ),
+        (
+            "tests/test_calc.py",
+            "from calc import find\n\ndef test_find():\n    assert find('a') is not None\n",
+            "is not None",
+            "is None",
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text, from, to) in cases {
+        let (t, base) = signed_pull_request("test -f done.txt", &[(path, text)], &[], |t| {
+            t.write(path, text.replace(from, to));
+            t.write("done.txt", "done\n");
+        });
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(*to);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+// Attack: more ways to switch the tests off without a test file the detector
+// reads as weakened: a module exit spelled another way in a package's
+// `__init__.py` (`from os import _exit`, `import sys as s`, `__import__`), an
+// autouse fixture in a root conftest that skips every test, pytest hooks outside
+// the detector's list (`pytest_sessionstart`, `pytest_cmdline_main`), a Go
+// `TestMain` that never calls `m.Run()`, a `jest` block in package.json. (A root
+// conftest's top-level `os._exit(0)` and a `mocha` block are caught already.) The always-failing tests
+// stay; the gate is green.
+#[test]
+fn more_runner_switches_are_weakened_tests() {
+    let cases: &[(&str, &str)] = &[
+        ("tests/__init__.py", "from os import _exit\n_exit(0)\n"),
+        ("tests/__init__.py", "import sys as s\ns.exit(0)\n"),
+        ("tests/__init__.py", "__import__('os')._exit(0)\n"),
+        (
+            "conftest.py",
+            "import pytest\n\n@pytest.fixture(autouse=True)\ndef _quiet():\n    pytest.skip('flaky here')\n",
+        ),
+        (
+            "conftest.py",
+            "import os\n\ndef pytest_sessionstart(session):\n    os._exit(0)\n",
+        ),
+        (
+            "conftest.py",
+            "def pytest_cmdline_main(config):\n    return 0\n",
+        ),
+        (
+            "main_test.go",
+            "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tos.Exit(0)\n}\n",
+        ),
+        (
+            "package.json",
+            "{\"scripts\": {\"test\": \"jest\"}, \"jest\": {\"testPathIgnorePatterns\": [\".\"]}}\n",
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("tests/test_a.py", "def test_a():\n    assert 1 == 2\n"),
+                ("a.test.js", "test('a', () => { expect(1).toBe(2) })\n"),
+                (
+                    "calc_test.go",
+                    "package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif 1 != 2 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
+                ),
+                ("package.json", "{\"scripts\": {\"test\": \"jest\"}}\n"),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {}", text.lines().last().unwrap_or("")));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+// Attack: the base's verify is `make -s check`; the pull request leaves the
+// Makefile alone and adds a `GNUmakefile` (or `makefile`), which make reads
+// first, whose `check` runs `true`. A new file is not counted as a changed one, so
+// nothing the verify rests on "changed", and the check the base wrote never runs.
+#[test]
+fn a_makefile_shadowed_by_a_new_gnumakefile_is_a_weakened_test() {
+    let mut missed = Vec::new();
+    for name in ["GNUmakefile", "makefile"] {
+        let (t, base) = signed_pull_request(
+            "make -s check",
+            &[("Makefile", "check:\n\tgrep -q 42 made.txt\n")],
+            &[],
+            |t| {
+                t.write(name, "check:\n\ttrue\n");
+                t.write("made.txt", "1\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(name);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+// Attack: the base's verify is `npm test --silent`, whose package.json script
+// runs a file (`sh scripts/test.sh`, `node scripts/test.js`); the pull request
+// leaves package.json alone and guts that file to exit 0. A Makefile's included
+// file rewritten the same way is a weakened test; this one is not looked at.
+#[test]
+fn a_gutted_script_behind_npm_test_is_a_weakened_test() {
+    let mut missed = Vec::new();
+    for (script, path, text) in [
+        (
+            "sh scripts/test.sh",
+            "scripts/test.sh",
+            "grep -q 42 made.txt\n",
+        ),
+        (
+            "node scripts/test.js",
+            "scripts/test.js",
+            "if (!require('fs').readFileSync('made.txt', 'utf8').includes('42')) process.exit(1)\n",
+        ),
+    ] {
+        let package = format!("{{\"scripts\": {{\"test\": \"{script}\"}}}}\n");
+        let (t, base) = signed_pull_request(
+            "npm test --silent",
+            &[("package.json", &package), (path, text)],
+            &[],
+            |t| {
+                let gutted = if path.ends_with(".sh") {
+                    "exit 0\n"
+                } else {
+                    "process.exit(0)\n"
+                };
+                t.write(path, gutted);
+                t.write("made.txt", "1\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(path);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+// Attack: more assertions weakened in place or made unable to fail, counts
+// unchanged: an exact comparison turned into "not some other value" (`== 5` to
+// `!= 6`, `toBe(5)` to `not.toBe(6)`, `assert_eq!` to `assert_ne!`), a unittest
+// `assertEqual` become `assertIsNotNone`, the expected value computed by the code
+// under test. (`or 1` and vitest's `toBeTruthy()` are caught already.)
+#[test]
+fn more_assertions_weakened_in_place_are_weakened_tests() {
+    let py = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let ut = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+    let rs = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n";
+    let ts = "import { test, expect } from 'vitest'\nimport { add } from './calc'\n\ntest('add', () => {\n  expect(add(2, 3)).toBe(5)\n})\n";
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("tests/test_calc.py", py, "== 5", "!= 6"),
+        (
+            "tests/test_calc.py",
+            py,
+            "add(2, 3) == 5",
+            "add(2, 3) == add(3, 2)",
+        ),
+        (
+            "tests/test_calc.py",
+            ut,
+            "self.assertEqual(add(2, 3), 5)",
+            "self.assertIsNotNone(add(2, 3))",
+        ),
+        (
+            "tests/calc.rs",
+            rs,
+            "assert_eq!(calc::add(2, 3), 5)",
+            "assert_ne!(calc::add(2, 3), 6)",
+        ),
+        ("calc.test.ts", ts, ".toBe(5)", ".not.toBe(6)"),
+    ];
+    let mut missed = Vec::new();
+    for (path, text, from, to) in cases {
+        let (t, base) = signed_pull_request("test -f done.txt", &[(path, text)], &[], |t| {
+            t.write(path, text.replace(from, to));
+            t.write("done.txt", "done\n");
+        });
+        let run = t.run(&["audit", "--base", &base, "--strict", "--rejudge"]);
+        if run.code == 0 {
+            missed.push(*to);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
