@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::util::{Test, redact_hosts};
+use crate::util::{Test, redact_hosts, shown};
 
 /// A test whose PATH is one empty directory, so `auto` finds only what a test puts
 /// there.
@@ -400,16 +400,18 @@ fn a_command_judge_inside_the_repository_is_refused_by_path_or_by_symlink() {
             ".plan/config.yaml",
             format!("judge:\n  backend: command\n  command: [\"{judge}\"]\n"),
         );
-        t.run(&[
-            "complete",
-            "hard",
-            "--evidence",
-            "done",
-            "--path",
-            "README.md",
-        ])
-        .code(3)
-        .stderr_has("inside the repository, where the agent under review can write");
+        insta::assert_snapshot!(shown(
+            &t,
+            &t.run(&[
+                "complete",
+                "hard",
+                "--evidence",
+                "done",
+                "--path",
+                "README.md",
+            ])
+            .code(3)
+        ));
     }
     assert!(!t.plan_md().contains("signed off"), "{}", t.plan_md());
 }
@@ -443,8 +445,6 @@ fn a_command_judge_inside_the_repository_is_refused_when_set() {
     }
     let path = format!("{}:/usr/bin:/bin", root.join("bin").display());
     let t = t.env("PATH", &path);
-    t.run(&["judge", "command", "myjudge"])
-        .code(2)
-        .stderr_has("inside the repository");
+    insta::assert_snapshot!(shown(&t, &t.run(&["judge", "command", "myjudge"]).code(2)));
     assert_eq!(t.read(".plan/config.yaml"), "judge:\n  model: m1\n");
 }
