@@ -376,7 +376,7 @@ fn a_save_paused_inside_a_line_just_before_plans_read_loses_nothing() {
 
 /// The hold above ends by taking the file, not refusing it: an agent's write tool
 /// saving a committed plan.md without its final newline just before `plan log` is
-/// held for 2 s, then written on (a refusal here would also fail hidden_work's
+/// held for 2 s, then written on (a refusal here would also fail work_left's
 /// hand edits, which save so).
 #[test]
 fn a_plan_saved_without_its_final_newline_just_before_a_write_is_taken() {
