@@ -84,7 +84,10 @@ fn twin_of(real: &str, twin: &str) -> Test {
         t.ok(&["start", "deploy", "--reapprove"]);
     }
     let next = t.run(&["next"]).stdout;
-    insta::assert_snapshot!(redact(&t, &next));
+    assert!(
+        !next.contains("deploy"),
+        "deploy reads ready on {twin:?}, a twin of {real}:\n{next}"
+    );
     t
 }
 
