@@ -28,7 +28,7 @@ mod seal;
 pub const MARGIN: Duration = Duration::from_secs(2);
 
 /// Bumped when what is cached, or how it is derived, changes shape.
-const FORMAT: u32 = 6;
+const FORMAT: u32 = 7;
 
 /// What a stat says about a file: any write, chmod or rename moves the ctime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +125,10 @@ pub struct View {
     pub held_elsewhere: bool,
     /// The compaction skeleton, derived only for the hosts that inject one.
     pub skeleton: Option<String>,
+    /// How many lines plan.md's log holds ([`model::log_count`]): where the loop's
+    /// journal events stand among them (`plan events`), without reading plan.md a
+    /// second time at a stop.
+    pub log_lines: usize,
 }
 
 /// Where the cache answers from, and for what.
@@ -228,7 +232,7 @@ fn derive(place: &Place<'_>, skeleton: bool, read: Reading) -> Option<(View, Vec
     let injection = template("injection.md", prompts::INJECTION);
     let idle = template("injection_idle.md", prompts::INJECTION_IDLE);
     let skeleton_template = skeleton.then(|| template("skeleton.md", prompts::SKELETON));
-    let of = |mut plan: Plan<'_>, hash: String| {
+    let of = |mut plan: Plan<'_>, hash: String, log_lines: usize| {
         if read == Reading::Proven {
             plan.prove(&|rel| crate::record::facts(place.root, rel));
         } else {
@@ -244,6 +248,7 @@ fn derive(place: &Place<'_>, skeleton: bool, read: Reading) -> Option<(View, Vec
                 ..Templates::default()
             },
             skeleton,
+            log_lines,
         )
     };
     // A long plan is read cut down to what the hooks' view depends on (plan::lean),
@@ -254,15 +259,17 @@ fn derive(place: &Place<'_>, skeleton: bool, read: Reading) -> Option<(View, Vec
         .flatten();
     let view = match cut
         .as_ref()
-        .map(|(short, hash)| (model::parse(short), hash))
-        .filter(|(plan, _)| plan.errors.is_empty())
+        .map(|(short, hash, lines)| (model::parse(short), hash, *lines))
+        .filter(|(plan, ..)| plan.errors.is_empty())
     {
-        Some((plan, hash)) => of(plan, hash.clone()),
+        Some((plan, hash, lines)) => of(plan, hash.clone(), lines),
         None => {
             let src = crate::fsread::text(place.plan, crate::fsread::PLAN).ok()?;
             let hash = content_hash(src.as_bytes());
             // The cut was tried already (or the file is short): read it whole.
-            of(model::parse(&src), hash)
+            let plan = model::parse(&src);
+            let lines = plan.log.len();
+            of(plan, hash, lines)
         }
     };
     Some((view, deps))
@@ -279,8 +286,15 @@ fn contracts_of(plan: &Plan<'_>, parts: &[blocks::Part]) -> Vec<(String, String)
 }
 
 impl View {
-    /// The view of a parsed and proven plan; `hash`: of plan.md's bytes.
-    pub fn of(plan: &Plan<'_>, hash: String, t: Templates<'_>, skeleton: bool) -> View {
+    /// The view of a parsed and proven plan; `hash`: of plan.md's bytes;
+    /// `log_lines`: of the whole plan's log (a cut plan holds fewer).
+    pub fn of(
+        plan: &Plan<'_>,
+        hash: String,
+        t: Templates<'_>,
+        skeleton: bool,
+        log_lines: usize,
+    ) -> View {
         let broken = plan.errors.first().map(|first| {
             format!(
                 "plan.md:{}: {} (run `plan lint`)",
@@ -310,6 +324,7 @@ impl View {
             held_elsewhere: false,
             skeleton: skeleton.then(|| blocks::skeleton(plan, t)),
             broken,
+            log_lines,
         }
     }
 }
@@ -668,9 +683,10 @@ mod tests {
         }
         assert!(src.len() > 4 * read::PIECE);
         fs::write(&path, &src).unwrap();
-        let (short, hash) = read::read_cut(&path).expect("a sound long plan is cut");
+        let (short, hash, lines) = read::read_cut(&path).expect("a sound long plan is cut");
         assert_eq!(Some(short), lean::condense(&src));
         assert_eq!(hash, content_hash(src.as_bytes()));
+        assert_eq!(lines, 3000, "every log line is counted, kept or not");
         let mut bad = src.clone().into_bytes();
         bad[3 * read::PIECE + 5] = 0xff;
         fs::write(&path, bad).unwrap();

@@ -66,11 +66,12 @@ pub use crate::notify::LOG_LINES;
 /// Appends the loop's `event` to the journal and announces it. Costs one append when
 /// no notify command is set: the line carries the time as `ts`, seconds since the
 /// epoch, and readers turn it into `at` ([`normalize`]); `PLAN_NOW` is kept as `at`.
-/// `plan_path`: the plan whose log lines are counted into [`LOG_LINES`].
+/// `log_lines`: how many lines plan.md's log holds ([`LOG_LINES`]), as the hook's
+/// view counted them.
 pub fn record_loop(
     root: &Path,
     git_dir: &Path,
-    plan_path: &Path,
+    log_lines: usize,
     config: &Config,
     event: &LoopEvent,
 ) {
@@ -85,7 +86,7 @@ pub fn record_loop(
             Value::Object(out)
         }
     };
-    let line = with_log_lines(&value, plan_path);
+    let line = with_log_lines(&value, log_lines);
     let path = journal(git_dir);
     let appended = crate::fsread::open_state(crate::fsread::StateOpen::Append, &path)
         // One write of one line: concurrent hooks' lines never interleave.
@@ -109,12 +110,8 @@ pub fn record_loop(
     }
 }
 
-/// `value` with [`LOG_LINES`] after its time, when plan.md can be read.
-fn with_log_lines(value: &Value, plan_path: &Path) -> Value {
-    let Ok(src) = crate::fsread::text(plan_path, crate::fsread::PLAN) else {
-        return value.clone();
-    };
-    let count = model::log_count(&src);
+/// `value` with [`LOG_LINES`] after its time.
+fn with_log_lines(value: &Value, count: usize) -> Value {
     let Value::Object(fields) = value else {
         return value.clone();
     };
@@ -177,20 +174,8 @@ mod tests {
             ended: false,
         };
         let root = git_dir.path();
-        record_loop(
-            root,
-            root,
-            &root.join("plan.md"),
-            &Config::default(),
-            &event,
-        );
-        record_loop(
-            root,
-            root,
-            &root.join("plan.md"),
-            &Config::default(),
-            &event,
-        );
+        record_loop(root, root, 0, &Config::default(), &event);
+        record_loop(root, root, 0, &Config::default(), &event);
         let text = std::fs::read_to_string(journal(root)).unwrap();
         let lines: Vec<Value> = text
             .lines()
@@ -210,26 +195,14 @@ mod tests {
         assert_eq!(read["reason"], "paused");
         assert!(read.get("ts").is_none());
         std::fs::write(journal(root), "x".repeat(JOURNAL_MAX as usize) + "\n").unwrap();
-        record_loop(
-            root,
-            root,
-            &root.join("plan.md"),
-            &Config::default(),
-            &event,
-        );
+        record_loop(root, root, 0, &Config::default(), &event);
         assert!(!journal(root).exists());
         let before = std::fs::read_to_string(journal_before(root)).unwrap();
         assert!(
             before.ends_with("\"ended\":false}\n"),
             "the last event goes with it"
         );
-        record_loop(
-            root,
-            root,
-            &root.join("plan.md"),
-            &Config::default(),
-            &event,
-        );
+        record_loop(root, root, 0, &Config::default(), &event);
         assert_eq!(
             std::fs::read_to_string(journal(root))
                 .unwrap()

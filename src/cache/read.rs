@@ -10,11 +10,11 @@ use crate::plan::lean;
 /// How much of a long plan.md is read at a time.
 pub(super) const PIECE: usize = 64 * 1024;
 
-/// A long plan.md cut down while it is read, and the [`super::content_hash`] of the
-/// bytes read: `(cut plan, hash)`. `None` (read it whole) when the file is short,
+/// A long plan.md cut down while it is read, the [`super::content_hash`] of the
+/// bytes read and the number of the log's lines: `(cut plan, hash, log lines)`. `None` (read it whole) when the file is short,
 /// cannot be read, is not UTF-8, changed length under the read, or the cut is
 /// unsure.
-pub(super) fn read_cut(path: &Path) -> Option<(String, String)> {
+pub(super) fn read_cut(path: &Path) -> Option<(String, String, usize)> {
     let file = crate::fsread::open(path).ok()?;
     let len = file.metadata().ok()?.len();
     // Past the cap, the whole read refuses it (src/fsread.rs) without reading
@@ -56,5 +56,6 @@ pub(super) fn read_cut(path: &Path) -> Option<(String, String)> {
     }
     hash.write(&buf[..filled]);
     cut.feed(std::str::from_utf8(&buf[..filled]).ok()?);
-    Some((cut.finish()?, hash.finish()))
+    let (short, lines) = cut.finish()?;
+    Some((short, hash.finish(), lines))
 }

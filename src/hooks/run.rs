@@ -919,22 +919,10 @@ fn stop(
         (decision, event, limited, again)
     })?;
     for limited in &limited {
-        crate::events::record_loop(
-            &place.root,
-            &place.git_dir,
-            &place.plan_path,
-            config,
-            limited,
-        );
+        crate::events::record_loop(&place.root, &place.git_dir, view.log_lines, config, limited);
     }
     if let Some(event) = event.filter(|_| !again) {
-        crate::events::record_loop(
-            &place.root,
-            &place.git_dir,
-            &place.plan_path,
-            config,
-            &event,
-        );
+        crate::events::record_loop(&place.root, &place.git_dir, view.log_lines, config, &event);
         // A host error pauses the loop once (later stops are let go as `paused`): the
         // report goes out then, as it does when the loop ends.
         if matches!(

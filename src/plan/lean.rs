@@ -33,7 +33,7 @@ pub const WORTH_IT: usize = 32 * 1024;
 pub fn condense(src: &str) -> Option<String> {
     let mut cut = Cut::new();
     cut.feed(src);
-    cut.finish()
+    cut.finish().map(|(short, _)| short)
 }
 
 /// A stretch of [`Cut::out`] kept as it is, or a log entry kept only if it is about
@@ -102,6 +102,8 @@ pub struct Cut {
     seen_log: bool,
     archived: bool,
     last_log: Option<usize>,
+    /// The log's bullets read so far, kept or not: [`super::model::log_count`].
+    log_lines: usize,
     /// A droppable field given twice in a goal that would be cut.
     unsure: bool,
     /// The last goal's lists, emptied: a goal each would otherwise allocate anew.
@@ -131,6 +133,7 @@ impl Cut {
             seen_log: false,
             archived: false,
             last_log: None,
+            log_lines: 0,
             unsure: false,
             spare: Default::default(),
         }
@@ -188,6 +191,7 @@ impl Cut {
                 // Most of a long log is plan's own stamped lines: read as the
                 // `Kind::Bullet` arm below reads them, without classifying.
                 while let Some((line, word)) = lines.stamped_bullet() {
+                    self.log_lines += 1;
                     self.settle_last_log();
                     let start = self.out.len();
                     self.out.push_str(&piece[line.clone()]);
@@ -278,6 +282,7 @@ impl Cut {
                 }
                 Kind::ArchiveHeading => self.archived = true,
                 Kind::Bullet { value } if self.in_log => {
+                    self.log_lines += 1;
                     self.settle_last_log();
                     // A stray carriage return is a format error: never cut it.
                     if any_cr && line.text(piece).contains('\r') {
@@ -457,9 +462,11 @@ impl Cut {
         self.spare = [goal.ids, goal.depends, goal.kept];
     }
 
-    /// The cut plan; `None` when the reader cannot be sure (a contract field given
-    /// twice in a goal it would cut).
-    pub fn finish(mut self) -> Option<String> {
+    /// The cut plan and the number of the whole plan's log lines
+    /// ([`super::model::log_count`]), which the cut plan no longer holds; `None`
+    /// when the reader cannot be sure (a contract field given twice in a goal it
+    /// would cut).
+    pub fn finish(mut self) -> Option<(String, usize)> {
         if let Some(done) = self.goal.take() {
             self.flush(done, "");
         }
@@ -538,7 +545,8 @@ impl Cut {
             w += len;
         }
         bytes.truncate(w);
-        String::from_utf8(bytes).ok()
+        let lines = self.log_lines;
+        String::from_utf8(bytes).ok().map(|cut| (cut, lines))
     }
 }
 
@@ -869,7 +877,10 @@ mod tests {
             cut.feed(&src[from..end]);
             from = end;
         }
-        cut.finish()
+        let (short, lines) = cut.finish()?;
+        // The count the journal's events are placed by is the whole plan's.
+        assert_eq!(lines, model::log_count(src), "the log's lines of {src:?}");
+        Some(short)
     }
 
     proptest! {

@@ -186,6 +186,45 @@ fn the_loops_decisions_are_events_kept_out_of_plan_md_and_merged_in_time_order()
     );
 }
 
+/// A long plan is read cut down at a stop, most of its log dropped: the loop's
+/// events still stand after every log line the plan held, the same minute's
+/// `started` among them.
+#[test]
+fn a_long_plans_loop_events_stand_after_all_its_log_lines() {
+    let t = repo("");
+    let plan = t.plan_md();
+    let (head, started) = plan.split_at(plan.find("- 2026-06-15 14:00 ship started").unwrap());
+    let measured: String = (0..1000)
+        .map(|i| format!("- 2026-06-15 14:02 measured run {i} of the cache\n"))
+        .collect();
+    let started = started.replace("14:00", "14:02");
+    t.write("plan.md", format!("{head}{measured}{started}"));
+    assert!(t.plan_md().len() > 32 * 1024, "long enough to be cut");
+    t.ok(&["goal", "--budget", "1"]);
+    let logged = t
+        .plan_md()
+        .lines()
+        .filter(|l| l.starts_with("- 2026-"))
+        .count();
+    t.stop_hook("s1").code(0);
+    t.stop_hook("s1").code(0);
+    let journal = std::fs::read_to_string(t.root().join(".git/plan/events.jsonl")).unwrap();
+    let counts: Vec<u64> = journal
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["log_lines"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(counts, [logged as u64, logged as u64]);
+    let json = lines(&t.ok(&["events", "--json"]));
+    assert_eq!(
+        names(&json),
+        ["added", "started", "loop_continued", "loop_let_go"]
+    );
+}
+
 #[test]
 fn notify_gives_each_chosen_event_its_json_on_stdin() {
     let t = repo(
