@@ -341,7 +341,7 @@ fn store(place: &Place<'_>, view: &View, deps: Vec<Dep>, now: SystemTime, margin
         return;
     }
     let dir = dir(place.git_dir);
-    if fs::create_dir_all(&dir).is_err() {
+    if crate::atomic::make_dirs(&dir).is_err() {
         return;
     }
     let file = ViewFile {
@@ -362,7 +362,7 @@ fn store(place: &Place<'_>, view: &View, deps: Vec<Dep>, now: SystemTime, margin
 /// fingerprint's memo), written as this module writes its own.
 pub fn keep(path: &Path, bytes: &[u8]) {
     if let Some(parent) = path.parent() {
-        let _ = std::fs::create_dir_all(parent);
+        let _ = crate::atomic::make_dirs(parent);
     }
     write(path, bytes);
 }

@@ -96,7 +96,7 @@ pub fn record_loop(
         });
     match appended {
         Ok(meta) if meta.len() > JOURNAL_MAX => {
-            let _ = std::fs::rename(&path, journal_before(git_dir));
+            let _ = crate::atomic::rename(&path, journal_before(git_dir));
         }
         Ok(_) => {}
         Err(e) => crate::out::warn(&format!(

@@ -985,7 +985,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
         let id = goal.id.as_ref();
         let scratch = tempfile::Builder::new().prefix("plan-judged-").tempdir()?;
         let judged = scratch.path().join("tree");
-        std::fs::create_dir(&judged)?;
+        crate::atomic::make_dir(&judged)?;
         git::export_commit(root, &self.commit, &judged)?;
         // Only what the sign-off named as evidence: a file the results add beside
         // it would pass, in the judge's copy, for code the commit does not have.
@@ -1109,7 +1109,7 @@ fn run_verify(
     let home = scratch.path().join("home");
     let tmp = scratch.path().join("tmp");
     for dir in [&tree, &home, &tmp] {
-        std::fs::create_dir(dir)?;
+        crate::atomic::make_dir(dir)?;
     }
     git::export_commit(root, commit, &tree)?;
     if let Some((from, laid)) = over {
@@ -1201,7 +1201,7 @@ fn put_made(judged: &Path, made: &[&verified::Made]) {
             continue;
         }
         let Some(dir) = to.parent() else { continue };
-        if std::fs::create_dir_all(dir).is_err()
+        if crate::atomic::make_dirs(dir).is_err()
             || !std::fs::canonicalize(dir).is_ok_and(|d| d.starts_with(&top))
         {
             continue;

@@ -74,7 +74,7 @@ fn start(
         .map_err(|e| format!("cannot find plan itself to watch {program:?}: {e}"))?;
     let dir = git_dir.join("plan");
     // A state file: no link followed, nothing but a regular file (issue 35).
-    let log = std::fs::create_dir_all(&dir)
+    let log = crate::atomic::make_dirs(&dir)
         .and_then(|_| crate::fsread::open_state(crate::fsread::StateOpen::Append, &dir.join(LOG)))
         .map_err(|e| format!("cannot open {}: {e}", dir.join(LOG).display()))?;
     // Its own process group, stdout nowhere and stderr in the log: nothing of it

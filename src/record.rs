@@ -123,7 +123,7 @@ pub struct Saved {
 /// under `root/.plan/judge/`, never replacing one.
 pub fn save(root: &Path, base: &str, text: &str) -> Result<Saved> {
     let dir = root.join(proof::JUDGE_DIR);
-    fs::create_dir_all(&dir)
+    crate::atomic::make_dirs(&dir)
         .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
     let mut name = format!("{base}.md");
     let mut n = 2;
@@ -167,7 +167,7 @@ fn keep_bytes(dir: &Path) {
 
 /// Removes a transcript whose sign-off was not written after all.
 pub fn discard(root: &Path, saved: &Saved) {
-    let _ = fs::remove_file(root.join(&saved.path));
+    let _ = crate::atomic::remove(root.join(&saved.path));
 }
 
 /// What stage 1 ran and what came of it.

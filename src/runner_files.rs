@@ -100,7 +100,7 @@ fn read(path: &Path) -> Option<Vec<u8>> {
 
 /// Puts `was` back at `path` by removing what is there and creating the file anew.
 fn restore(path: &Path, was: Option<&[u8]>) {
-    let _ = fs::remove_file(path);
+    let _ = crate::atomic::remove(path);
     let Some(bytes) = was else { return };
     #[expect(
         clippy::disallowed_methods,

@@ -3,7 +3,7 @@
 //! exclusively and refuses if it cannot, so files never move under a model reading
 //! them. The kernel drops a lock with its process: a crash leaves nothing stale.
 
-use std::fs::{self, File, TryLockError};
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -19,7 +19,7 @@ fn open(root: &Path) -> Result<Option<(File, PathBuf)>> {
         return Ok(None);
     };
     let dir = repo.git_dir.join("plan");
-    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    crate::atomic::make_dirs(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join("running.lock");
     let file = crate::fsread::open_state(crate::fsread::StateOpen::Update, &path)
         .with_context(|| format!("opening the lock {}", path.display()))?;

@@ -42,7 +42,7 @@ fn raise_to(lock: &Path, stamp: &str) {
         return;
     }
     if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
+        let _ = crate::atomic::make_dirs(dir);
     }
     let how = crate::atomic::Replace {
         new_file: crate::atomic::NewFile::Private,

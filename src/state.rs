@@ -189,7 +189,7 @@ impl State {
     }
 
     fn own_lock_file(&self) -> Result<File> {
-        fs::create_dir_all(&self.dir)
+        crate::atomic::make_dirs(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         let path = self.dir.join("state.lock");
         crate::fsread::open_state(crate::fsread::StateOpen::Update, &path)
@@ -273,7 +273,7 @@ impl State {
             match &current {
                 Some(state) => replace_loop(&path, state)?,
                 None => {
-                    let _ = fs::remove_file(&path);
+                    let _ = crate::atomic::remove(&path);
                 }
             }
         }
@@ -325,7 +325,7 @@ impl State {
                 .and_then(|m| m.modified())
                 .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > SESSION_TTL);
             if old {
-                let _ = fs::remove_file(entry.path());
+                let _ = crate::atomic::remove(entry.path());
             }
         }
     }
@@ -382,7 +382,7 @@ fn rewrite<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let mut file = match open() {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let dir = path.parent().expect("state files live in a directory");
-            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            crate::atomic::make_dirs(dir).with_context(|| format!("creating {}", dir.display()))?;
             open()
         }
         other => other,

@@ -469,7 +469,7 @@ impl Store {
             ));
         }
         if let Some(dir) = lock.parent() {
-            fs::create_dir_all(dir).map_err(|e| match fs::symlink_metadata(dir) {
+            crate::atomic::make_dirs(dir).map_err(|e| match fs::symlink_metadata(dir) {
                 Ok(meta) if !meta.is_dir() => Exit::env_hint(
                     format!(
                         "{} is a file, where plan keeps its state (a directory); nothing was written",

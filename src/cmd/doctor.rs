@@ -2,7 +2,6 @@
 //! with the command that resolves each; `--fix` repairs the mechanical ones through
 //! the lossless patcher. A check: exit 1 while findings remain.
 
-use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -281,7 +280,7 @@ fn read_proposal(file: Option<&ProposalFile>) -> Result<Proposal> {
 }
 
 fn remove(path: &Path, name: &str) -> Result<()> {
-    match fs::remove_file(path) {
+    match crate::atomic::remove(path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(Exit::env(format!("cannot delete {name}: {e}"))),

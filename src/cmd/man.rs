@@ -64,7 +64,7 @@ fn write_all(dir: &Path) -> Result<u8> {
             dir.display()
         ))
     };
-    std::fs::create_dir_all(dir).map_err(failed)?;
+    crate::atomic::make_dirs(dir).map_err(failed)?;
     clap_mangen::generate_to(for_pages(), dir).map_err(failed)?;
     // generate_to's plan.1 lacks the sections plan's own page adds.
     #[expect(

@@ -4,7 +4,6 @@
 //! minutes and no zone), so anything else reading `expires_at` can compare it with
 //! its own clock.
 
-use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -180,7 +179,7 @@ pub fn save(git_dir: &Path, proposal: &Proposal) -> Result<()> {
 /// Removes it; `false` when there was none.
 pub fn remove(git_dir: &Path) -> Result<bool> {
     let path = path(git_dir);
-    match fs::remove_file(&path) {
+    match crate::atomic::remove(&path) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
         Err(e) => Err(Exit::env(format!("cannot remove {}: {e}", path.display()))),
@@ -239,6 +238,7 @@ pub fn show(proposal: &Proposal, problems: &[String], now: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn saves_loads_and_removes() {

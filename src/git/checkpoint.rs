@@ -468,7 +468,8 @@ pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
         }
         match fs::symlink_metadata(&path) {
             Ok(meta) if !meta.is_dir() => {
-                fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+                crate::atomic::remove(&path)
+                    .with_context(|| format!("removing {}", path.display()))?;
             }
             _ => continue,
         }
@@ -492,14 +493,14 @@ pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
             continue;
         }
         if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            crate::atomic::make_dirs(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
         let blob = repo
             .find_blob(id)
             .with_context(|| format!("reading {} from the checkpoint", change.path))?;
         let replace = there.as_ref().is_some_and(|m| !m.is_file() || mode == LINK);
         if replace {
-            fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+            crate::atomic::remove(&path).with_context(|| format!("removing {}", path.display()))?;
         }
         if mode == LINK {
             std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(blob.content()), &path)

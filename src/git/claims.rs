@@ -90,7 +90,7 @@ pub fn common_dir(git_dir: &Path) -> PathBuf {
 pub fn lock(git_dir: &Path) -> Result<fs::File> {
     let path = common_dir(git_dir).join("plan").join("claims.lock");
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        crate::atomic::make_dirs(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     // No link followed; a pipe or a device is refused before it is locked.
     let file = crate::fsread::open_state(crate::fsread::StateOpen::Update, &path).map_err(|e| {
@@ -506,7 +506,7 @@ fn remember<'h>(common: &Path, held: impl IntoIterator<Item = &'h Held>) {
     let Some(dir) = known_path(common).parent().map(Path::to_path_buf) else {
         return;
     };
-    if fs::create_dir_all(&dir).is_err() {
+    if crate::atomic::make_dirs(&dir).is_err() {
         return;
     }
     let mut text = String::new();

@@ -31,7 +31,8 @@ pub fn check_out(root: &Path, commit: &str, dir: &Path) -> Result<()> {
         .with_context(|| format!("making a repository at {}", dir.display()))?;
     let alternates = repo.path().join("objects").join("info").join("alternates");
     if let Some(parent) = alternates.parent() {
-        fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        crate::atomic::make_dirs(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
     }
     #[expect(
         clippy::disallowed_methods,

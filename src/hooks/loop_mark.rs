@@ -26,11 +26,11 @@ pub fn take(git_dir: &Path) -> Option<String> {
     // A regular file only, read without blocking: a named pipe here must not
     // wedge the stop hook.
     let text = crate::fsread::text(&file, crate::fsread::CONFIG).ok()?;
-    std::fs::remove_file(&file).ok()?;
+    crate::atomic::remove(&file).ok()?;
     Some(text.trim().to_string()).filter(|s| !s.is_empty())
 }
 
 /// The loop ended or was cleared: nothing vanished.
 pub fn forget(git_dir: &Path) {
-    let _ = std::fs::remove_file(path(git_dir));
+    let _ = crate::atomic::remove(path(git_dir));
 }

@@ -140,7 +140,7 @@ pub fn remove(repo: Option<&Repo>, global: bool) -> Result<u8> {
         return Ok(OK);
     };
     if new.trim().is_empty() && !tracked(&path)? {
-        std::fs::remove_file(&path)
+        crate::atomic::remove(&path)
             .map_err(|e| Exit::env(format!("cannot remove AGENTS.md: {e}")))?;
         print("AGENTS.md: removed it; it held only plan's section, and git does not track it\n")?;
         return Ok(OK);

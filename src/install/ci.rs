@@ -82,7 +82,7 @@ pub fn uninstall(repo: Option<&Repo>, global: bool) -> Result<u8> {
             "remove it by hand if it is to go",
         ));
     }
-    std::fs::remove_file(&path).map_err(|e| Exit::env(format!("cannot remove {PATH}: {e}")))?;
+    crate::atomic::remove(&path).map_err(|e| Exit::env(format!("cannot remove {PATH}: {e}")))?;
     print(&format!("{PATH}: removed plan's workflow\n"))?;
     Ok(OK)
 }

@@ -239,7 +239,7 @@ pub fn prune(place: &Place) {
 }
 
 pub fn remove(path: &Path, shown: &str) -> Result<()> {
-    match fs::remove_file(path) {
+    match crate::atomic::remove(path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(Exit::env(format!("cannot delete {shown}: {e}"))),

@@ -164,11 +164,10 @@ fn hook(repo: &Repo, program: &str, out: &mut String) -> Result<()> {
         Err(e) if e.kind() == ErrorKind::NotFound => {}
         Err(e) => return Err(Exit::env(format!("cannot read {shown}: {e}"))),
     }
-    std::fs::create_dir_all(&dir)
+    crate::atomic::make_dirs(&dir)
         .map_err(|e| Exit::env(format!("cannot create {}: {e}", dir.display())))?;
     write_atomic(&path, "the pre-push hook", &new)?;
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+    crate::atomic::set_mode(&path, 0o755)
         .map_err(|e| Exit::env(format!("cannot make {shown} executable: {e}")))?;
     out.push_str(&format!(
         "git: {shown} makes `git push` carry the checkpoints its sign-offs name\n"
@@ -221,7 +220,7 @@ pub fn uninstall(repo: &Repo) -> Result<String> {
             if new == old {
                 out.push_str(&format!("git: {ATTRIBUTES} names no driver of plan's\n"));
             } else if new.trim().is_empty() {
-                std::fs::remove_file(&path)
+                crate::atomic::remove(&path)
                     .map_err(|e| Exit::env(format!("cannot delete {ATTRIBUTES}: {e}")))?;
                 out.push_str(&format!(
                     "git: deleted {ATTRIBUTES}: nothing else was in it\n"
@@ -242,7 +241,7 @@ pub fn uninstall(repo: &Repo) -> Result<String> {
     }
     let hook = git::hooks_dir(&repo.root)?.join("pre-push");
     if std::fs::read_to_string(&hook).is_ok_and(|t| t.contains(HOOK_MARK)) {
-        std::fs::remove_file(&hook)
+        crate::atomic::remove(&hook)
             .map_err(|e| Exit::env(format!("cannot delete {}: {e}", hook.display())))?;
         out.push_str(&format!("git: removed plan's {}\n", hook.display()));
     }

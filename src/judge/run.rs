@@ -93,7 +93,7 @@ fn spawn(
         // It is told where the tree is (the prompt, PLAN_JUDGE_TREE).
         program::resolve(&inv.program, root, root)?;
         let cwd = scratch.path().join("cwd");
-        std::fs::create_dir(&cwd)
+        crate::atomic::make_dir(&cwd)
             .map_err(|e| Exit::env(format!("cannot create {}: {e}", cwd.display())))?;
         inv.env
             .push(("PLAN_JUDGE_TREE".to_string(), root.display().to_string()));
@@ -273,7 +273,7 @@ impl SetAside {
             })?;
         for (i, rel) in paths.into_iter().enumerate() {
             let to = stash.path().join(i.to_string());
-            if let Err(e) = std::fs::rename(root.join(&rel), &to) {
+            if let Err(e) = crate::atomic::rename(root.join(&rel), &to) {
                 aside.stash = Some(stash);
                 aside.put_back()?;
                 return Err(Exit::env(format!(
@@ -308,7 +308,7 @@ impl SetAside {
             if std::fs::symlink_metadata(&to).is_ok() {
                 continue;
             }
-            std::fs::rename(stash.path().join(i.to_string()), &to).map_err(|e| {
+            crate::atomic::rename(stash.path().join(i.to_string()), &to).map_err(|e| {
                 Exit::env(format!("cannot put {rel} back in the judge's copy: {e}"))
             })?;
         }
@@ -332,7 +332,7 @@ fn prepare_cwd(inv: &Invocation, root: &Path) -> Result<std::path::PathBuf> {
     let Some(cwd) = &inv.cwd else {
         return Ok(root.to_path_buf());
     };
-    std::fs::create_dir_all(cwd)
+    crate::atomic::make_dirs(cwd)
         .map_err(|e| Exit::env(format!("cannot create {}: {e}", cwd.display())))?;
     Ok(cwd.clone())
 }

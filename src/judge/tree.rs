@@ -35,7 +35,7 @@ impl Tree {
             .tempdir()
             .context("making a directory for the judge's snapshot")?;
         let root = scratch.path().join(TREE);
-        fs::create_dir(&root).with_context(|| format!("creating {}", root.display()))?;
+        crate::atomic::make_dir(&root).with_context(|| format!("creating {}", root.display()))?;
         git::check_out(real, commit, &root)?;
         for rel in wanted {
             let rel = rel.trim_end_matches('/');
@@ -103,16 +103,17 @@ impl Tree {
 fn copy(from: &Path, to: &Path) -> Result<()> {
     let meta = fs::symlink_metadata(from).with_context(|| format!("reading {}", from.display()))?;
     if let Some(parent) = to.parent() {
-        fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        crate::atomic::make_dirs(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
     }
     let kind = meta.file_type();
     if kind.is_symlink() {
         let target = fs::read_link(from)?;
         std::os::unix::fs::symlink(target, to)?;
     } else if kind.is_file() {
-        fs::copy(from, to)?;
+        crate::atomic::copy(from, to)?;
     } else if kind.is_dir() {
-        fs::create_dir_all(to)?;
+        crate::atomic::make_dirs(to)?;
         for entry in fs::read_dir(from)?.flatten() {
             copy(&entry.path(), &to.join(entry.file_name()))?;
         }
