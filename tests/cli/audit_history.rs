@@ -3,7 +3,7 @@
 //! be read is found.
 
 use crate::setup::{b_deleted, sign_unjudged, status_of, two_goals};
-use crate::util::{Test, shown};
+use crate::util::{Test, redact, shown};
 
 /// `plan audit` failed on an unfinished goal hidden under `## Archive`, but named a
 /// deleted one only as a warning and exited 0: in CI the work vanished without a

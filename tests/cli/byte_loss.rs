@@ -5,7 +5,7 @@
 use std::io::Write as _;
 
 use crate::setup::{committed_judge, complete_ship, plan, started, status_of, two_goals_looping};
-use crate::util::Test;
+use crate::util::{Test, redact};
 
 /// An editor saving in place in two pieces with a pause longer than the 100 ms the
 /// store waits for a shrunken file to read the same: plan took the first piece as

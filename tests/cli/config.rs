@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::util::{Test, redact_hosts, shown};
+use crate::util::{Test, redact, redact_hosts, shown};
 
 /// A test whose PATH is one empty directory, so `auto` finds only what a test puts
 /// there.
@@ -185,10 +185,7 @@ fn global_writes_the_users_file_even_outside_a_repository() {
         "judge:\n  model: gpt-5\n  backend: codex\n"
     );
     let run = t.run(&["judge", "model", "x"]).code(3);
-    assert!(
-        run.stderr
-            .starts_with("plan: not inside a git repository\n")
-    );
+    insta::assert_snapshot!(redact(&t, &run.stderr));
     t.run(&["judge"]).code(3);
 }
 

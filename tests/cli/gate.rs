@@ -172,14 +172,7 @@ fn an_honest_pull_request_passes_the_ci_gate() {
     user_judge(&t, "accept");
     let job = ci_job(&t, "pr", &base, false);
     assert_eq!(job.code, 0, "{}", job.log);
-    assert!(
-        job.summary.contains(
-            "| `ship` | done proven | claude, re-judged: accept | passed (re-run) | none |"
-        ),
-        "{}",
-        job.summary
-    );
-    assert!(job.summary.ends_with("**Passed.**\n"), "{}", job.summary);
+    insta::assert_snapshot!(redact(&t, &job.summary));
 }
 
 #[test]
@@ -203,17 +196,7 @@ fn a_pull_request_that_dropped_a_reopen_fails_the_ci_gate() {
     user_judge(&t, "accept");
     let job = ci_job(&t, "pr", &base, false);
     assert_eq!(job.code, 1, "{}", job.log);
-    assert!(
-        job.summary.contains("### Lost from the base"),
-        "{}",
-        job.summary
-    );
-    assert!(
-        job.summary
-            .contains("removed: `2026-06-15 14:02 ship reopened: the README is wrong`"),
-        "{}",
-        job.summary
-    );
+    insta::assert_snapshot!(redact(&t, &job.summary));
 }
 
 #[test]
@@ -229,13 +212,7 @@ fn a_sign_off_by_a_fake_judge_fails_the_ci_gate_under_rejudge() {
     user_judge(&t, "reject");
     let job = ci_job(&t, "pr", &base, false);
     assert_eq!(job.code, 1, "{}", job.log);
-    assert!(
-        job.summary
-            .contains("| `ship` | done proven | claude, re-judged: reject |"),
-        "{}",
-        job.summary
-    );
-    assert!(job.summary.contains("judge: reject: "), "{}", job.summary);
+    insta::assert_snapshot!(redact(&t, &job.summary));
     // The repository's own judge settings are not what CI asks.
     let json = t
         .run(&["audit", "--base", &base, "--rejudge", "--json"])
@@ -256,8 +233,7 @@ fn a_depth_one_clone_is_refused_with_the_fetch_hint() {
     user_judge(&t, "accept");
     let job = ci_job(&t, "pr", &base, true);
     assert_eq!(job.code, 3, "{}", job.log);
-    assert!(job.log.contains("the clone is shallow"), "{}", job.log);
-    assert!(job.log.contains("fetch-depth: 0"), "{}", job.log);
+    insta::assert_snapshot!(redact(&t, &job.log));
 }
 
 /// A reopen deleted by hand and committed (with `message`), as plain `plan audit`
@@ -462,11 +438,7 @@ Against base {base} ({short}).
         .status(1)
         .any_stdout()
         .check();
-    assert!(
-        run.stdout.ends_with("**Failed: 1 problem.**\n"),
-        "{}",
-        run.stdout
-    );
+    insta::assert_snapshot!(redact(&t, &run.stdout));
 }
 
 #[test]
@@ -660,12 +632,7 @@ fn a_replayed_sign_off_line_after_a_reopen_fails_the_ci_gate() {
     user_judge(&t, "reject");
     let job = ci_job(&t, "pr", &base, false);
     assert_eq!(job.code, 1, "{}", job.log);
-    assert!(
-        job.summary
-            .contains("names the transcript an earlier sign-off already used"),
-        "{}",
-        job.summary
-    );
+    insta::assert_snapshot!(redact(&t, &job.summary));
 }
 
 // Attack: a replace ref hidden in packed-refs rather than as a loose ref file.
@@ -825,7 +792,7 @@ fn a_sign_off_dated_after_the_bases_reopen_is_rejudged_by_the_ci_gate() {
     user_judge(&t, "reject");
     let job = ci_job(&t, "pr", &base, false);
     assert_eq!(job.code, 1, "{}", job.log);
-    assert!(job.summary.contains("re-judged: reject"), "{}", job.summary);
+    insta::assert_snapshot!(redact(&t, &job.summary));
 }
 
 // Attack: the same, through plan's own commands. Inside the pull request the agent

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::gate::{PR_PLAN, rev, signed_pull_request};
-use crate::util::{Test, fixture, fixture_path};
+use crate::util::{Test, fixture, fixture_path, redact};
 
 const PLAN: &str = "# Plan: Gate
 
@@ -628,13 +628,7 @@ fn a_verify_that_shadows_git_on_path_does_not_get_the_key() {
         .output()
         .unwrap();
     let taken = std::fs::read_to_string(&stolen).unwrap_or_default();
-    assert!(
-        !taken.contains("sk-ant-secret"),
-        "the key left through the shadowed git (gate exit {:?}):\n{}{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    insta::assert_snapshot!(redact(&t, &taken));
     assert_eq!(out.status.code(), Some(3));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(&format!(

@@ -4,7 +4,7 @@
 //! no sign-off.
 
 use crate::setup::{command_judge, committed_judge, complete_ship, plan, started, status_of};
-use crate::util::{Test, shown};
+use crate::util::{Test, redact, shown};
 
 /// The judge's containment check leaves plan.md out (a person may edit it while
 /// the judge runs), so a judge that rewrote plan.md went unnoticed: here it weakens

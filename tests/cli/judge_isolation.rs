@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::util::{Test, fixture_path};
+use crate::util::{Test, fixture_path, redact};
 
 const PLAN: &str = "# Plan: Sign-off
 

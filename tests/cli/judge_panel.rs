@@ -89,16 +89,7 @@ fn both_judges_rejecting_log_both_reasons_each_under_its_name() {
     let t = with_panel("reject", "no-verdict");
     let run = complete_ship(&t).code(1);
     // One list on stdout, each item under its judge's name.
-    assert!(
-        run.stdout.starts_with(
-            "sign-off of ship rejected (judge command:first, judge command:second)\nmissing:\n\
-             - command:first: eviction policy has no test that fills the cache past capacity\n\
-             - command:first: load-test.log is from before the last change to src/cache.rs\n\
-             - command:second: no verdict"
-        ),
-        "{}",
-        run.stdout
-    );
+    insta::assert_snapshot!(redact(&t, &run.stdout));
     let md = t.plan_md();
     assert!(
         md.contains("ship sign-off rejected (judge command:first): eviction policy"),

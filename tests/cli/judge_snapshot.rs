@@ -87,9 +87,7 @@ fn a_sign_off_stands_while_the_neighbours_commit_start_goals_and_configure_git()
     );
     // None of it reached the judge: it saw the tree as verify passed on it.
     let saw = std::fs::read_to_string(&saw).unwrap();
-    assert!(saw.contains("README.md\n"), "{saw}");
-    assert!(!saw.contains("neighbour"), "{saw}");
-    assert!(saw.ends_with("start\n"), "{saw}");
+    insta::assert_snapshot!(redact(&t, &saw));
     // The checkpoint is the tree the judge read.
     let checkpoint = t.git(&[
         "for-each-ref",

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use crate::util::{Test, shown, shown_with};
+use crate::util::{Test, redact, shown, shown_with};
 
 /// A repository with two active goals, `a` (verify: a.txt exists) and `b` (b.txt),
 /// some tracked files and ignore rules, committed.
@@ -297,8 +297,7 @@ fn rewind_then_undo_gives_back_identical_bytes() {
     assert!(!t.path("scratch").exists());
     assert!(t.path("new/deep").is_dir());
     let log = log_of(&t);
-    assert!(log.contains("rewind to "), "{log}");
-    assert!(log.contains("rewind undone"), "{log}");
+    insta::assert_snapshot!(redact(&t, &log));
 }
 
 #[test]
@@ -319,7 +318,7 @@ fn goals_signed_off_after_the_checkpoint_are_reopened_and_undo_does_not_sign_the
         log.contains(&format!("b reopened: rewind to {}", &a_commit[..12])),
         "{log}"
     );
-    assert!(!log.contains("a reopened"), "{log}");
+    insta::assert_snapshot!(redact(&t, &log));
     t.ok(&["audit"]);
 
     t.ok(&["rewind", "--undo", "--yes"]);
@@ -447,12 +446,7 @@ fn one_file_is_one_file() {
         "{}",
         run.stdout
     );
-    assert!(
-        t.ok(&["rewind", "--undo", "--yes"])
-            .stdout
-            .contains("(1 file)"),
-        "rewind --undo"
-    );
+    insta::assert_snapshot!(redact(&t, &t.ok(&["rewind", "--undo", "--yes"]).stdout));
 }
 
 #[test]
@@ -524,7 +518,7 @@ fn a_checkpoint_that_cannot_be_written_is_a_warning_and_the_sign_off_stands() {
         .find(|l| l.contains("a signed off"))
         .unwrap()
         .to_string();
-    assert!(!line.contains("(checkpoint"), "{line}");
+    insta::assert_snapshot!(redact(&t, &line));
     assert_eq!(status_of(&t, "a"), "done");
     insta::assert_snapshot!(shown(&t, &t.ok(&["audit"])));
 }

@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use crate::gate::{gate_fails, signed_pull_request};
-use crate::util::{Run, Test, fixture_path};
+use crate::util::{Run, Test, fixture_path, redact};
 
 const PLAN: &str = "# Plan: Weak
 
@@ -300,7 +300,7 @@ fn the_judge_hears_when_nothing_was_found() {
     t.judge("dump-prompt");
     sign_off(&t);
     let prompt = std::fs::read_to_string(prompt).unwrap();
-    assert!(prompt.contains("None found: since commit "), "{prompt}");
+    insta::assert_snapshot!(redact(&t, &prompt));
 }
 
 #[test]
