@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::util::{Test, fixture_path, redact};
+use crate::util::{Test, fixture_path};
 
 const PLAN: &str = "# Plan: Sign-off
 

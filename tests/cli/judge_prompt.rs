@@ -2,7 +2,7 @@
 //! at all: the goal's title, evidence paths, prompt overrides, and a verdict the
 //! judge takes back.
 
-use crate::util::{Test, redact, shown};
+use crate::util::{Test, shown};
 
 const PLAN: &str = "# Plan: Fences
 

@@ -3,7 +3,7 @@
 //! with conflict markers, and `plan install git` registers the binary by its
 //! absolute path so a git without plan on its PATH still finds it.
 
-use crate::util::{BIN, Test, redact, shown};
+use crate::util::{BIN, Test, shown};
 
 const PLAN: &str = "# Plan: x
 

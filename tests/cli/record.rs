@@ -128,10 +128,7 @@ fn an_old_transcript_copied_under_a_new_line_is_unproven() {
     insta::assert_snapshot!(redact(&t, &proof));
     insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)));
     let events = t.ok(&["events", "--json"]).stdout;
-    assert!(
-        events.contains(&format!("\"unbacked\":\"its transcript {copy} was written at 2026-06-15 14:02, not with this line\"")),
-        "{events}"
-    );
+    insta::assert_snapshot!(redact(&t, &events));
 }
 
 /// A genuine accept from a scratch repository, copied in with its line, names a
@@ -417,12 +414,6 @@ fn a_checkpoint_whose_tree_is_not_this_sign_offs_is_no_proof() {
     t.commit_all("relabel");
     let (state, proof) = proof_of(&t, "ship");
     assert_eq!(state, "unproven", "{proof}");
-    assert!(
-        proof.contains(&format!(
-            "the tree of its checkpoint {} already holds its sign-off line",
-            &forged[..12]
-        )),
-        "{proof}"
-    );
+    insta::assert_snapshot!(redact(&t, &proof));
     insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
 }
