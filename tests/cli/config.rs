@@ -434,11 +434,8 @@ fn a_command_judge_inside_the_repository_is_refused_when_set() {
         "judge.sh/../judge.sh",
         inside.to_str().unwrap(),
     ] {
-        t.run(&["judge", "command", program, "--strict"])
-            .code(2)
-            .stderr_has(&format!("refusing the judge program {program}:"))
-            .stderr_has("where the agent under review could edit it")
-            .stderr_has("hint: put the judge outside the repository and give its absolute path");
+        let run = t.run(&["judge", "command", program, "--strict"]).code(2);
+        insta::assert_snapshot!(redact(&t, &run.stderr));
     }
     let path = format!("{}:/usr/bin:/bin", root.join("bin").display());
     let t = t.env("PATH", &path);

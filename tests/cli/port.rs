@@ -291,18 +291,9 @@ fn taskmaster_tagged_file_with_its_current_tag() {
     let t = Test::new();
     let tasks = std::fs::read_to_string(fixture("taskmaster-tasks.json")).unwrap();
     t.write(".taskmaster/tasks/tasks.json", &tasks);
-    let out = t
-        .ok(&["import", ".taskmaster/tasks/tasks.json"])
-        .stdout_has("import of taskmaster from .taskmaster/tasks/tasks.json: 26 goals (2 open, 24 done) for \"task-master tag master\"")
-        // testStrategy → done_when, subtasks 1.x → the parent's subtasks.
-        .stdout_has("## Goal: Initial Project Scaffolding and Manifest V3 Setup\n<!-- id: initial-project-scaffolding-and-manifest -->\nstatus: done\ndone_when: Verify that 'npm run build' generates a valid dist folder")
-        .stdout_has("- [x] 1.1 Establish Project Root and Directory Structure\n")
-        .stdout_has("- [ ] 26.1 Player: one horizontal row (cover + navigation + volume)")
-        // Priority and tag as labels, not dropped.
-        .stdout_has("> labels: tag:master, priority:high\n")
-        .stdout_has("  - tasks[].updatedAt (")
-        .stdout_has("in progress there, open here: it waits on")
-        .stdout_has("24 goals come in as done: each reads `done (imported from .taskmaster/tasks/tasks.json, not signed off by plan)`");
+    // testStrategy becomes done_when, subtasks 1.x the parent's subtasks, priority
+    // and tag labels (not dropped), and the unmapped fields are listed.
+    let out = t.ok(&["import", ".taskmaster/tasks/tasks.json"]);
     insta::assert_snapshot!(crate::util::redact(&t, &out.stdout));
     // The review shows the same, unmapped fields included, until it is approved.
     insta::assert_snapshot!(shown(&t, &t.ok(&["review"])));
@@ -355,15 +346,14 @@ fn taskmaster_current_tag_comes_from_its_state_file_and_tag_picks_another() {
 #[test]
 fn taskmaster_legacy_file() {
     let t = Test::new();
-    t.ok(&[
+    let out = t.ok(&[
         "import",
         &fixture("taskmaster-legacy-tasks.json"),
         "--from",
         "taskmaster",
-    ])
-    .stdout_has("10 goals (4 open, 6 done)")
-    // Subtask dependencies are kept in the subtask's text.
-    .stdout_has(" (after ");
+    ]);
+    // Subtask dependencies are kept in the subtask's text (`after`).
+    insta::assert_snapshot!(crate::util::redact(&t, &out.stdout));
     t.ok(&["review", "--approve"]);
     let md = t.plan_md();
     assert!(md.contains("## Goal: Create Shared Types Package\n<!-- id: create-shared-types-package -->\nstatus: done\n"));
