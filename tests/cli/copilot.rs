@@ -94,7 +94,7 @@ fn the_ninth_stop_in_a_row_is_let_go_without_spending_the_budget() {
         let v = json(&send(&t, "agent-stop.active", "s1"));
         assert_eq!(v["decision"], "block", "block {n}");
         let reason = v["reason"].as_str().unwrap();
-        insta::assert_snapshot!(redact(&t, &reason));
+        insta::assert_snapshot!(redact(&t, reason));
     }
     let ninth = send(&t, "agent-stop.active", "s1");
     assert_eq!(ninth.stdout, "", "no block Copilot would drop");

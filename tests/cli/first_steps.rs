@@ -78,7 +78,7 @@ fn a_log_line_about_a_goal_shows_under_plan_show() {
         .split_once("\nlog:\n")
         .expect("show lists the goal's log")
         .1;
-    insta::assert_snapshot!(redact(&t, &log));
+    insta::assert_snapshot!(redact(&t, log));
     insta::assert_snapshot!(redact(&t, &full));
     // The goal's id in front does not let a line pass for plan's own.
     insta::assert_snapshot!(shown(

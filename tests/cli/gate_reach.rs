@@ -509,7 +509,7 @@ fn goals_sharing_a_verify_are_verified_again_once() {
     );
     // `n` rests on notes.md alone: not verified again.
     let after_n = run.stdout.split_once("✓ n (done): proven").unwrap().1;
-    insta::assert_snapshot!(redact(&t, &after_n));
+    insta::assert_snapshot!(redact(&t, after_n));
     std::fs::remove_file(t.path("lib.txt")).unwrap();
     t.commit_all("tidy");
     let run = t.run(&["audit", "--base", &base]).code(1);

@@ -111,7 +111,7 @@ fn an_edited_loop_state_does_not_end_the_loop_in_silence() {
         "the edited loop.json ended the loop: {answer}"
     );
     let reason = answer["reason"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &reason));
+    insta::assert_snapshot!(redact(&t, reason));
     insta::assert_snapshot!(redact(&t, &t.ok(&["goal", "status"]).stdout));
     // Any other reason the counts do not back is refused the same way.
     let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();

@@ -347,7 +347,7 @@ fn install_registers_the_subagent_and_task_events() {
     let command = hooks["hooks"]["SubagentStop"][0]["hooks"][0]["command"]
         .as_str()
         .unwrap_or_else(|| panic!("SubagentStop not registered: {hooks}"));
-    insta::assert_snapshot!(redact(&t, &command));
+    insta::assert_snapshot!(redact(&t, command));
 }
 
 /// Claude Code ends the turn itself past 8 blocks in a row (its
@@ -487,7 +487,7 @@ fn install_registers_codexs_pre_tool_use_for_update_goal_alone() {
     let entry = &hooks["hooks"]["PreToolUse"][0];
     assert_eq!(entry["matcher"], "update_goal", "{hooks}");
     let command = entry["hooks"][0]["command"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &command));
+    insta::assert_snapshot!(redact(&t, command));
 }
 
 /// A long plan's goals are counted past the first eight in the refusal, which the

@@ -668,7 +668,7 @@ fn the_repository_marketplace_lists_the_plugin_plan_builds() {
     let plugins = market["plugins"].as_array().unwrap();
     assert_eq!(plugins.len(), 1);
     let dir = plugins[0]["source"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &dir));
+    insta::assert_snapshot!(redact(&t, dir));
     let manifest = json(
         &std::fs::read_to_string(source.join(dir).join(".claude-plugin/plugin.json")).unwrap(),
     );

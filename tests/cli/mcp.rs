@@ -346,7 +346,7 @@ fn plan_complete_accepts_with_progress_and_a_record() {
     let fields = &result["structuredContent"];
     assert_eq!(fields["verdict"], "accept", "{response}");
     let record = fields["record"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, &record));
+    insta::assert_snapshot!(redact(&t, record));
     let path = record.split('#').next().unwrap();
     assert!(t.root().join(path).is_file(), "{path}");
     assert!(t.plan_md().contains("ship signed off"), "{}", t.plan_md());
