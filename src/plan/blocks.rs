@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::bound::{self, MAX_BLOCK, MAX_SKELETON, id};
 use super::model::{Goal, Plan, Status};
 use super::render::Progress;
+use super::standing::Proof;
 use super::template::fill;
 use super::text::strip_controls;
 
@@ -251,14 +252,23 @@ pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
     if !done.is_empty() {
         out.push("Done:".to_string());
         for goal in done.iter().take(MAX_DONE) {
-            let sign_off = plan
-                .history(&goal.id)
-                .rev()
-                .find(|e| e.text[goal.id.len()..].starts_with(" signed off"))
-                .map_or_else(
-                    || "no sign-off logged".to_string(),
-                    |e| cut(&e.text[goal.id.len() + 1..], MAX_FIELD),
-                );
+            // What the agent keeps through a compaction: a goal is called signed off
+            // only when its proof holds, never on a line typed to look like one.
+            // (Its reason names log lines, which a hook's cut plan numbers otherwise.)
+            let sign_off = match plan.proof(goal) {
+                Proof::Unproven { .. } => "not signed off; `plan audit` says why".to_string(),
+                _ => match plan.imported_label(goal) {
+                    Some(label) => cut(&label, MAX_FIELD),
+                    None => plan
+                        .history(&goal.id)
+                        .rev()
+                        .find(|e| e.text[goal.id.len()..].starts_with(" signed off"))
+                        .map_or_else(
+                            || "no sign-off logged".to_string(),
+                            |e| cut(&e.text[goal.id.len() + 1..], MAX_FIELD),
+                        ),
+                },
+            };
             out.push(format!(
                 "- {}: {} ({sign_off})",
                 id(&goal.id),
@@ -705,6 +715,26 @@ status: done
         Plan: Ship the cache layer
         Done:
         - hashing: Hashing (signed off (verify passed, judge accept))
+        Active:
+        - cache-layer: Implement cache layer
+          done_when: p95 < 50ms
+          [x] wire client
+          [ ] eviction policy
+        Open: docs (Docs); bench (Bench)
+        ");
+    }
+
+    /// A sign-off line typed by hand is no sign-off: after a compaction the agent
+    /// is not told that the goal was signed off.
+    #[test]
+    fn the_skeleton_does_not_call_a_goal_done_by_hand_signed_off() {
+        let mut plan = parse(SRC);
+        plan.prove_lines();
+        insta::assert_snapshot!(skeleton(&plan, Templates::default()), @r"
+        Keep this plan summary through the compaction; plan.md holds the full plan.
+        Plan: Ship the cache layer
+        Done:
+        - hashing: Hashing (not signed off; `plan audit` says why)
         Active:
         - cache-layer: Implement cache layer
           done_when: p95 < 50ms

@@ -464,8 +464,7 @@ fn gemini_injects_again_after_a_compression() {
 fn pi_events_speak_the_extension_protocol() {
     let t = repo();
     t.ok(&["goal"]);
-    let first = json(&send(&t, "pi/before-agent-start", "p1"));
-    assert!(first["message"].as_str().unwrap().contains("cache-layer"));
+    insta::assert_snapshot!(redact(&t, &send(&t, "pi/before-agent-start", "p1").stdout));
     assert_eq!(send(&t, "pi/before-agent-start", "p1").stdout.trim(), "{}");
     let mut reminders = 0;
     for _ in 0..3 {
@@ -476,33 +475,17 @@ fn pi_events_speak_the_extension_protocol() {
         );
     }
     assert_eq!(reminders, 1);
-    let skeleton = json(&send(&t, "pi/session-before-compact", "p1"));
-    assert!(
-        skeleton["message"]
-            .as_str()
-            .unwrap()
-            .contains("Keep this plan summary")
-    );
+    insta::assert_snapshot!(redact(
+        &t,
+        &send(&t, "pi/session-before-compact", "p1").stdout
+    ));
     assert_eq!(send(&t, "pi/turn-end.with-tools", "p1").stdout.trim(), "{}");
-    let go_on = json(&send(&t, "pi/turn-end", "p1"));
-    assert!(
-        go_on["message"]
-            .as_str()
-            .unwrap()
-            .contains("plan.md still has work")
-    );
+    insta::assert_snapshot!(redact(&t, &send(&t, "pi/turn-end", "p1").stdout));
     // Why the loop let go is a notice: the extension shows it, never sends it.
     t.ok(&["goal", "--budget", "1"]);
     assert!(json(&send(&t, "pi/turn-end", "p1"))["message"].is_string());
-    let done = json(&send(&t, "pi/turn-end", "p1"));
-    assert!(done.get("message").is_none(), "{done}");
-    assert!(
-        done["notice"]
-            .as_str()
-            .unwrap()
-            .contains("budget of 1 continuation is spent"),
-        "{done}"
-    );
+    // A notice and no message.
+    insta::assert_snapshot!(redact(&t, &send(&t, "pi/turn-end", "p1").stdout));
 }
 
 #[test]
@@ -650,22 +633,9 @@ fn droid_stop_blocks_with_claudes_shape() {
     let t = repo();
     assert_eq!(send(&t, "droid/stop", "d1").stdout, "");
     t.ok(&["goal", "--budget", "1"]);
-    let first = json(&send(&t, "droid/stop", "d1"));
-    assert_eq!(first["decision"], "block");
-    assert!(
-        first["reason"]
-            .as_str()
-            .unwrap()
-            .contains("(Continuation 1 of 1.)")
-    );
-    let last = json(&send(&t, "droid/stop", "d1"));
-    assert!(last.get("decision").is_none(), "{last}");
-    assert!(
-        last["systemMessage"]
-            .as_str()
-            .unwrap()
-            .contains("budget of 1 continuation is spent")
-    );
+    // Blocked once, then let go with a system message and no decision.
+    insta::assert_snapshot!(redact(&t, &send(&t, "droid/stop", "d1").stdout));
+    insta::assert_snapshot!(redact(&t, &send(&t, "droid/stop", "d1").stdout));
 }
 
 /// Gemini CLI fires PreCompress before every model call, whether it then compresses
