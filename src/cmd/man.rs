@@ -46,9 +46,15 @@ pub fn run(_env: &Env, args: Args) -> Result<u8> {
         })?;
     }
     let mut text = Vec::new();
-    clap_mangen::Man::new(page.clone()).render(&mut text)?;
+    man(page.clone()).render(&mut text)?;
     print(&String::from_utf8_lossy(&text))?;
     Ok(OK)
+}
+
+/// A command's page, its footer naming plan (clap_mangen would name the
+/// subcommand: `add 0.1.0`).
+fn man(command: clap::Command) -> clap_mangen::Man {
+    clap_mangen::Man::new(command).source(format!("plan {}", env!("CARGO_PKG_VERSION")))
 }
 
 /// The command tree the pages come from: no `help` subcommand, which has no page.
@@ -65,13 +71,30 @@ fn write_all(dir: &Path) -> Result<u8> {
         ))
     };
     crate::atomic::make_dirs(dir).map_err(failed)?;
-    clap_mangen::generate_to(for_pages(), dir).map_err(failed)?;
-    // generate_to's plan.1 lacks the sections plan's own page adds.
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "a manual page into the directory the person named, beside clap_mangen's"
-    )]
-    std::fs::write(dir.join("plan.1"), main_page()?).map_err(failed)?;
+    let mut command = for_pages();
+    command.build();
+    let mut pages = vec![("plan.1".to_string(), main_page()?.into_bytes())];
+    let mut left: Vec<clap::Command> = command.get_subcommands().cloned().collect();
+    while let Some(sub) = left.pop() {
+        if sub.is_hide_set() {
+            continue;
+        }
+        left.extend(sub.get_subcommands().cloned());
+        let page = man(sub);
+        let mut text = Vec::new();
+        page.render(&mut text).map_err(failed)?;
+        pages.push((page.get_filename(), text));
+    }
+    for (name, text) in pages {
+        crate::atomic::replace(&dir.join(name), &text, &crate::atomic::Replace::DURABLE).map_err(
+            |e| match e {
+                crate::atomic::Failure::Io(e) | crate::atomic::Failure::Dir(_, e) => failed(e),
+                crate::atomic::Failure::ReadOnly => failed(std::io::Error::other(
+                    "a page there is read-only; nothing of it was changed",
+                )),
+            },
+        )?;
+    }
     let count = std::fs::read_dir(dir)
         .map_err(failed)?
         .flatten()
@@ -90,7 +113,7 @@ fn main_page() -> Result<String> {
     // The help's closing text becomes proper sections below, not clap_mangen's EXTRA.
     let command = for_pages().after_help(None::<&'static str>);
     let mut page = Vec::new();
-    clap_mangen::Man::new(command).render(&mut page)?;
+    man(command).render(&mut page)?;
     let mut roff = Roff::new();
     roff.control("SH", ["DEFAULT COMMAND"]);
     roff.text([

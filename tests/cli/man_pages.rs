@@ -44,6 +44,18 @@ fn every_page_plan_1_refers_to_exists() {
     );
     // plan.1 is plan man's own page, sections included.
     assert_eq!(std::fs::read_to_string(dir.join("plan.1")).unwrap(), main);
+    // Every page's title line names it and plan's version, not the subcommand's
+    // name (`"add 0.1.0"`).
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let title = text.lines().find(|l| l.starts_with(".TH ")).unwrap();
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        assert_eq!(
+            title,
+            format!(".TH {name} 1  \"plan {}\" ", env!("CARGO_PKG_VERSION"))
+        );
+    }
 }
 
 #[test]

@@ -559,15 +559,19 @@ fn redact_random(text: &str) -> String {
     }
     text.push_str(rest);
     // A judge's temporary copy, and the sign-off judge's tree beside its empty
-    // starting directory (`plan-judged-XXXXXX/tree`).
-    for prefix in ["plan-judge-", "plan-judged-"] {
+    // starting directory (`/plan-judged-XXXXXX/tree`): a directory of six random
+    // characters, so `plan-judge-model.1` keeps its name.
+    for prefix in ["/plan-judge-", "/plan-judged-"] {
         let mut at = 0;
         while let Some(found) = text[at..].find(prefix) {
             let start = at + found + prefix.len();
             let len = text[start..]
                 .find(|c: char| !c.is_ascii_alphanumeric())
                 .unwrap_or(text.len() - start);
-            text.replace_range(start..start + len, "[RANDOM]");
+            let directory = text[start + len..].chars().next().is_none_or(|c| c == '/');
+            if len == 6 && directory {
+                text.replace_range(start..start + len, "[RANDOM]");
+            }
             at = start;
         }
     }
