@@ -125,9 +125,9 @@ pub struct View {
     pub held_elsewhere: bool,
     /// The compaction skeleton, derived only for the hosts that inject one.
     pub skeleton: Option<String>,
-    /// How many lines plan.md's log holds ([`model::log_count`]): where the loop's
-    /// journal events stand among them (`plan events`), without reading plan.md a
-    /// second time at a stop.
+    /// How many entries plan.md's log holds (the whole parse's `Plan::log`): where
+    /// the loop's journal events stand among them (`plan events`), without reading
+    /// plan.md a second time at a stop.
     pub log_lines: usize,
 }
 

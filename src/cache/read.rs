@@ -11,9 +11,9 @@ use crate::plan::lean;
 pub(super) const PIECE: usize = 64 * 1024;
 
 /// A long plan.md cut down while it is read, the [`super::content_hash`] of the
-/// bytes read and the number of the log's lines: `(cut plan, hash, log lines)`. `None` (read it whole) when the file is short,
-/// cannot be read, is not UTF-8, changed length under the read, or the cut is
-/// unsure.
+/// bytes read and the number of the log's lines: `(cut plan, hash, log lines)`.
+/// `None` (read it whole) when the file is short, cannot be read, is not UTF-8,
+/// changed length under the read, or the cut is unsure.
 pub(super) fn read_cut(path: &Path) -> Option<(String, String, usize)> {
     let file = crate::fsread::open(path).ok()?;
     let len = file.metadata().ok()?.len();

@@ -102,7 +102,8 @@ pub struct Cut {
     seen_log: bool,
     archived: bool,
     last_log: Option<usize>,
-    /// The log's bullets read so far, kept or not: [`super::model::log_count`].
+    /// The log's entries read so far, kept or not: what the whole parse's
+    /// `Plan::log` holds.
     log_lines: usize,
     /// A droppable field given twice in a goal that would be cut.
     unsure: bool,
@@ -463,7 +464,7 @@ impl Cut {
     }
 
     /// The cut plan and the number of the whole plan's log lines
-    /// ([`super::model::log_count`]), which the cut plan no longer holds; `None`
+    /// (the whole parse's `Plan::log`), which the cut plan no longer holds; `None`
     /// when the reader cannot be sure (a contract field given twice in a goal it
     /// would cut).
     pub fn finish(mut self) -> Option<(String, usize)> {
@@ -879,7 +880,11 @@ mod tests {
         }
         let (short, lines) = cut.finish()?;
         // The count the journal's events are placed by is the whole plan's.
-        assert_eq!(lines, model::log_count(src), "the log's lines of {src:?}");
+        assert_eq!(
+            lines,
+            model::parse(src).log.len(),
+            "the log's lines of {src:?}"
+        );
         Some(short)
     }
 
@@ -938,6 +943,21 @@ mod tests {
         assert!(check(&src), "a sound plan is cut");
         let seen = seen(model::parse(&src));
         assert!(seen.statusline.contains("1 ready"), "{}", seen.statusline);
+    }
+
+    /// The log is counted as the whole parse reads it: only the first `## Log`,
+    /// not a fenced bullet, not past the next section.
+    #[test]
+    fn the_log_is_counted_as_parsed() {
+        for src in [
+            "# Plan: p\n\n## Log\n- 2026-01-01 10:00 a\n- b\n",
+            "# Plan: p\n\n## Log\n- a\n\n## Archive\n\n## Goal: A\n- [ ] x\n",
+            "# Plan: p\n## Log\n- a\n```\n- fenced\n```\n## Log\n- second\n## Notes\n- n\n",
+            "# Plan: p\n## Goal: A\n- [ ] x\n",
+            "## Log\n- a\n# Plan: p\n- b\n",
+        ] {
+            assert!(cut_in_pieces(src, None).is_some(), "{src:?} is cut");
+        }
     }
 
     #[test]

@@ -202,28 +202,6 @@ enum Section {
     Other,
 }
 
-/// How many log entries [`parse`] reads from `src` (`plan.log.len()`), without
-/// building the plan: a loop event recorded at a stop counts them, on every
-/// continuation of a long plan.
-pub fn log_count(src: &str) -> usize {
-    let (mut in_log, mut seen_log, mut n) = (false, false, 0);
-    for line in super::scan::Lines::new(src) {
-        match line.kind {
-            Kind::LogHeading => {
-                in_log = !seen_log;
-                seen_log = true;
-            }
-            Kind::Title { .. }
-            | Kind::GoalHeading { .. }
-            | Kind::ArchiveHeading
-            | Kind::Heading { level: 1 | 2 } => in_log = false,
-            Kind::Bullet { .. } if in_log => n += 1,
-            _ => {}
-        }
-    }
-    n
-}
-
 pub fn parse(src: &str) -> Plan<'_> {
     let lines = scan(src);
     let mut plan = Plan {
@@ -1214,26 +1192,6 @@ mod tests {
     use super::*;
 
     /// The log's count without the plan is the parse's, whatever the sections.
-    #[test]
-    fn the_log_is_counted_as_parsed() {
-        for src in [
-            "# Plan: p\n\n## Log\n- 2026-01-01 10:00 a\n- b\n",
-            "# Plan: p\n\n## Log\n- a\n\n## Archive\n\n## Goal: A\n- [ ] x\n",
-            "# Plan: p\n## Log\n- a\n```\n- fenced\n```\n## Log\n- second\n## Notes\n- n\n",
-            "# Plan: p\n## Goal: A\n- [ ] x\n",
-            "## Log\n- a\n# Plan: p\n- b\n",
-        ] {
-            assert_eq!(log_count(src), parse(src).log.len(), "{src:?}");
-        }
-        for src in [
-            include_str!("../../fixtures/plans/real.md"),
-            include_str!("../../fixtures/plans/crlf-bom.md"),
-            include_str!("../../fixtures/plans/hand-written.md"),
-            include_str!("../../fixtures/plans/doctor-before.md"),
-        ] {
-            assert_eq!(log_count(src), parse(src).log.len());
-        }
-    }
     use crate::plan::proof::Facts;
 
     #[test]
