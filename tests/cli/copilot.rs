@@ -98,26 +98,13 @@ fn the_ninth_stop_in_a_row_is_let_go_without_spending_the_budget() {
     }
     let ninth = send(&t, "agent-stop.active", "s1");
     assert_eq!(ninth.stdout, "", "no block Copilot would drop");
-    assert!(
-        ninth
-            .stderr
-            .contains("ends a turn after 8 continuations in a row"),
-        "{}",
-        ninth.stderr
-    );
+    insta::assert_snapshot!(redact(&t, &ninth.stderr));
     let status = t.ok(&["goal", "status"]).stdout;
     insta::assert_snapshot!(redact(&t, &status));
 
     // The next prompt starts a new turn: the loop goes on.
     send(&t, "user-prompt-submitted", "s1");
-    let next = json(&send(&t, "agent-stop", "s1"));
-    assert!(
-        next["reason"]
-            .as_str()
-            .unwrap()
-            .contains("(Continuation 9 of 12.)"),
-        "{next}"
-    );
+    insta::assert_snapshot!(redact(&t, &send(&t, "agent-stop", "s1").stdout));
     // Another session's stops never count against this one's.
     assert_eq!(send(&t, "agent-stop.active", "s2").stdout, "");
 }

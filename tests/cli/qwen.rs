@@ -92,25 +92,11 @@ fn the_eighth_stop_in_a_row_is_let_go_without_spending_the_budget() {
         let run = send(&t, "stop.active", "s1");
         assert_eq!(json(&run)["decision"], "block", "block {n}: {}", run.stdout);
     }
-    let eighth = json(&send(&t, "stop.active", "s1"));
-    assert!(eighth.get("decision").is_none(), "{eighth}");
-    assert!(
-        eighth["systemMessage"]
-            .as_str()
-            .unwrap()
-            .contains("ends a turn after 7 continuations in a row"),
-        "{eighth}"
-    );
+    // Let go, with a system message and no decision.
+    insta::assert_snapshot!(redact(&t, &send(&t, "stop.active", "s1").stdout));
     insta::assert_snapshot!(shown(&t, &t.ok(&["goal", "status"])));
     send(&t, "user-prompt-submit", "s1");
-    let next = json(&send(&t, "stop", "s1"));
-    assert!(
-        next["reason"]
-            .as_str()
-            .unwrap()
-            .contains("(Continuation 8 of 12.)"),
-        "{next}"
-    );
+    insta::assert_snapshot!(redact(&t, &send(&t, "stop", "s1").stdout));
 }
 
 /// Qwen stamps `"$version": 4` into a settings file that lacks it whenever it
