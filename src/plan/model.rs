@@ -1191,7 +1191,6 @@ impl<'a> Plan<'a> {
 mod tests {
     use super::*;
 
-    /// The log's count without the plan is the parse's, whatever the sections.
     use crate::plan::proof::Facts;
 
     #[test]

@@ -5,7 +5,7 @@
 use std::io::Write as _;
 
 use crate::setup::{committed_judge, complete_ship, plan, started, status_of, two_goals_looping};
-use crate::util::{Test, redact};
+use crate::util::Test;
 
 /// An editor saving in place in two pieces with a pause longer than the 100 ms the
 /// store waits for a shrunken file to read the same: plan took the first piece as
@@ -194,13 +194,16 @@ fn plan_md_replaced_by_a_symlink_while_the_judge_runs_keeps_every_byte() {
     let link = std::fs::symlink_metadata(t.path("plan.md")).unwrap();
     let real = t.read("docs/real.md");
     assert!(link.file_type().is_symlink(), "the link was replaced");
-    insta::assert_snapshot!(redact(&t, &real));
+    assert!(
+        real.contains("(moved)"),
+        "the judge's edit was lost:\n{real}"
+    );
     if run.code == 0 {
-        insta::assert_snapshot!(redact(&t, &real));
+        assert!(real.contains(" a signed off"), "{real}");
         let a = t.ok(&["show", "a", "--json"]).json();
         assert_eq!(a["proof"]["state"], "proven", "{a}");
     } else {
-        insta::assert_snapshot!(redact(&t, &real));
+        assert!(!real.contains(" a signed off"), "{}\n{real}", run.stderr);
     }
 }
 

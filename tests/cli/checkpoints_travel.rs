@@ -162,6 +162,8 @@ fn sign_offs_pushed_and_pulled_with_plain_git_are_proven_in_every_clone() {
             audit.stdout
         );
         insta::assert_snapshot!(redact(&t, &audit.stdout));
+        // Nothing about checkpoints on either stream.
+        assert_eq!(audit.stderr, "", "{}", audit.stderr);
         assert_eq!(
             git(&t, dir, &["status", "--porcelain"]),
             "",
