@@ -195,5 +195,8 @@ fn a_goal_new_in_the_pull_request_keeps_its_own_contract() {
     assert_eq!(code, 0, "{out}");
     let text = std::fs::read_to_string(&prompt).unwrap();
     insta::assert_snapshot!(redact(&t, &text));
-    insta::assert_snapshot!(redact(&t, &text));
+    assert!(
+        !text.contains("This pull request changed the contract"),
+        "{text}"
+    );
 }

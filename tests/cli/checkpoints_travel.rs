@@ -238,10 +238,16 @@ fn audit_and_lint_agree_that_a_transcript_git_never_had_is_not_restored_from_git
             other.to_str().unwrap(),
         ],
     );
+    // The two say it in the same words.
+    let hint = "hint: .plan/judge/a-20260615-1402.md was never committed, so git cannot restore it: commit it in the clone that signed a off and pull, or sign a off again here (`plan complete a --evidence TEXT --path FILE`)";
     for args in [&["lint"][..], &["audit"]] {
         let run = plan(&t, &other, "2026-06-15T15:00", args).code(1);
         insta::assert_snapshot!(redact(&t, &run.stdout));
-        insta::assert_snapshot!(redact(&t, &run.stdout));
+        assert!(
+            run.stdout.lines().any(|l| l.trim() == hint),
+            "{args:?}: {}",
+            run.stdout
+        );
     }
 }
 

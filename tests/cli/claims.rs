@@ -128,7 +128,6 @@ fn a_claim_holds_across_worktrees_and_names_its_worktree_and_branch() {
         }
         let told = context(&hook(&t, "session-start", "two", &two, &[]));
         insta::assert_snapshot!(redact(&t, &told));
-        insta::assert_snapshot!(redact(&t, &told));
     }
     let started = t.ok(&["start", "beta", "--as", "two", "--json"]).json();
     assert_eq!(started["claimed_by"], "two");

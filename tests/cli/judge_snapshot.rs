@@ -3,7 +3,7 @@
 //! worktree's git config meanwhile neither reject the sign-off nor reach the
 //! judge; the judge's own writes, in its copy, its git dir and outside it, do.
 
-use crate::util::{BIN, Test, redact};
+use crate::util::{BIN, Test, redact, redact_with};
 
 const PLAN: &str = "# Plan: Neighbours
 
@@ -97,7 +97,11 @@ fn a_sign_off_stands_while_the_neighbours_commit_start_goals_and_configure_git()
     let files = t.git(&["ls-tree", "-r", "--name-only", checkpoint.trim()]);
     insta::assert_snapshot!(redact(&t, &files));
     let transcript = t.read(".plan/judge/ship-20260615-1402.md");
-    insta::assert_snapshot!(redact(&t, &transcript));
+    insta::assert_snapshot!(redact_with(
+        &t,
+        &transcript,
+        &[(checkpoint.trim(), "[CHECKPOINT ship]")]
+    ));
 }
 
 /// A judge running `script` (sh), through the command backend.

@@ -133,7 +133,6 @@ fn a_terminal_line_is_no_proof_of_a_person() {
     insta::assert_snapshot!(redact(&t, &lint));
     let show = t.ok(&["show", "ship"]).stdout;
     insta::assert_snapshot!(redact(&t, &show));
-    insta::assert_snapshot!(redact(&t, &show));
 }
 
 /// Restarting a running loop with a budget of 1 was a quiet way to be let go

@@ -3,7 +3,7 @@
 //! repository keeps for that goal and stamp, and a line that is plan's event once
 //! its invisible characters are removed is a format error.
 
-use crate::util::{Test, redact, shown};
+use crate::util::{Test, redact, redact_with, shown, shown_with};
 
 const PLAN: &str = "# Plan: Record
 
@@ -414,6 +414,7 @@ fn a_checkpoint_whose_tree_is_not_this_sign_offs_is_no_proof() {
     t.commit_all("relabel");
     let (state, proof) = proof_of(&t, "ship");
     assert_eq!(state, "unproven", "{proof}");
-    insta::assert_snapshot!(redact(&t, &proof));
-    insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
+    let names = [(&forged[..12], "[FORGED CHECKPOINT]")];
+    insta::assert_snapshot!(redact_with(&t, &proof, &names));
+    insta::assert_snapshot!(shown_with(&t, &t.run(&["audit"]).code(1), &names));
 }

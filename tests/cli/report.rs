@@ -208,7 +208,10 @@ fn the_report_tells_the_loops_run_in_markdown() {
     let text = t.ok(&["report"]).stdout;
     insta::assert_snapshot!(redact(&t, &text));
     // No code spans of its own (the loop's why carries the hook's own backticks).
-    insta::assert_snapshot!(redact(&t, &text));
+    assert!(
+        !text.contains("`ship`") && !text.contains("`docs`") && !text.contains("**"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use crate::util::{Test, redact, shown, shown_with};
+use crate::util::{Test, redact, redact_with, shown, shown_with};
 
 /// A repository with two active goals, `a` (verify: a.txt exists) and `b` (b.txt),
 /// some tracked files and ignore rules, committed.
@@ -185,7 +185,7 @@ fn a_sign_off_records_the_whole_working_tree_without_touching_head_index_or_file
         "parent is HEAD"
     );
     let log = log_of(&t);
-    insta::assert_snapshot!(redact(&t, &log));
+    insta::assert_snapshot!(redact_with(&t, &log, &[(&commit[..12], "[CHECKPOINT a]")]));
     insta::assert_snapshot!(shown(&t, &t.ok(&["audit"])));
 }
 
@@ -293,8 +293,9 @@ fn rewind_then_undo_gives_back_identical_bytes() {
     // git keeps no empty directories: the one u.txt left behind is not restored.
     assert!(!t.path("scratch").exists());
     assert!(t.path("new/deep").is_dir());
+    let (_, commit) = refs(&t, "refs/plan/checkpoints/")[0].clone();
     let log = log_of(&t);
-    insta::assert_snapshot!(redact(&t, &log));
+    insta::assert_snapshot!(redact_with(&t, &log, &[(&commit[..12], "[CHECKPOINT a]")]));
 }
 
 #[test]
@@ -435,7 +436,11 @@ fn one_file_is_one_file() {
         &[(&commit[..12], "[CHECKPOINT a]")]
     ));
     let run = t.ok(&["rewind", "a", "--yes"]);
-    insta::assert_snapshot!(redact(&t, &run.stdout));
+    insta::assert_snapshot!(redact_with(
+        &t,
+        &run.stdout,
+        &[(&commit[..12], "[CHECKPOINT a]")]
+    ));
     insta::assert_snapshot!(redact(&t, &t.ok(&["rewind", "--undo", "--yes"]).stdout));
 }
 

@@ -492,18 +492,25 @@ pub fn shown(t: &Test, run: &Run) -> String {
 /// [`shown`], with each `(text, name)` pair's text written as its name first, so a
 /// snapshot still says which commit, checkpoint or file a line names.
 pub fn shown_with(t: &Test, run: &Run, names: &[(&str, &str)]) -> String {
-    let name = |text: &str| {
-        names
-            .iter()
-            .fold(text.to_string(), |text, (from, to)| text.replace(from, to))
-    };
     let named = Run {
         code: run.code,
-        stdout: name(&run.stdout),
-        stderr: name(&run.stderr),
+        stdout: named(&run.stdout, names),
+        stderr: named(&run.stderr, names),
         args: run.args.clone(),
     };
     shown(t, &named)
+}
+
+/// [`redact`] after naming what the test knows (`[CHECKPOINT a]` for a commit), so a
+/// snapshot says which commit it shows, where `[COMMIT]` would match any.
+pub fn redact_with(t: &Test, text: &str, names: &[(&str, &str)]) -> String {
+    redact(t, &named(text, names))
+}
+
+fn named(text: &str, names: &[(&str, &str)]) -> String {
+    names
+        .iter()
+        .fold(text.to_string(), |text, (from, to)| text.replace(from, to))
 }
 
 /// `text` redacted as [`shown`] does, for a snapshot of one stream or of a part.

@@ -370,7 +370,7 @@ fn honest_archived_goals_are_not_remaining_work() {
     t.ok(&["archive"]);
     let statusline = t.ok(&["statusline"]).stdout;
     insta::assert_snapshot!(redact(&t, &statusline));
-    insta::assert_snapshot!(redact(&t, &statusline));
+    assert!(!statusline.contains('⚠'), "{statusline}");
 }
 
 /// The Claude Code stop hook for `session`: its answer as JSON (null: none).
