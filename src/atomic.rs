@@ -284,6 +284,18 @@ pub fn remove(path: impl AsRef<Path>) -> io::Result<()> {
     fs::remove_file(path)
 }
 
+/// Removes the directory `path` only if it is empty: what anyone else put there stays.
+#[expect(clippy::disallowed_methods, reason = "the file system's one writer")]
+pub fn remove_empty_dir(path: impl AsRef<Path>) -> io::Result<()> {
+    fs::remove_dir(path)
+}
+
+/// Makes `link` a symbolic link to `target`, written as given (relative or not).
+#[expect(clippy::disallowed_methods, reason = "the file system's one writer")]
+pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) -> io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
 /// Moves `from` to `to`, replacing what `to` was, in one step.
 #[expect(clippy::disallowed_methods, reason = "the file system's one writer")]
 pub fn rename(from: impl AsRef<Path>, to: impl AsRef<Path>) -> io::Result<()> {

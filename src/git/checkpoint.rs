@@ -475,7 +475,7 @@ pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
         }
         let mut dir = path.parent();
         while let Some(d) = dir.filter(|d| *d != workdir) {
-            if fs::remove_dir(d).is_err() {
+            if crate::atomic::remove_empty_dir(d).is_err() {
                 break;
             }
             dir = d.parent();
@@ -503,7 +503,7 @@ pub fn restore(root: &Path, changes: &[Change]) -> Result<Vec<String>> {
             crate::atomic::remove(&path).with_context(|| format!("removing {}", path.display()))?;
         }
         if mode == LINK {
-            std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(blob.content()), &path)
+            crate::atomic::symlink(std::ffi::OsStr::from_bytes(blob.content()), &path)
                 .with_context(|| format!("linking {}", path.display()))?;
             continue;
         }

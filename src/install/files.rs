@@ -3,7 +3,6 @@
 //! written back losslessly, errors that name the file, and the tidy-up when plan's
 //! entries were all a file held.
 
-use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -232,7 +231,7 @@ pub fn prune(place: &Place) {
         return;
     };
     for dir in place.path.ancestors().skip(1) {
-        if dir == root || !dir.starts_with(root) || fs::remove_dir(dir).is_err() {
+        if dir == root || !dir.starts_with(root) || crate::atomic::remove_empty_dir(dir).is_err() {
             break;
         }
     }

@@ -466,7 +466,7 @@ pub fn uninstall_plugin(dir: &Path, program: &str) -> Result<u8> {
         dir.join("hooks"),
         dir.to_path_buf(),
     ] {
-        let _ = fs::remove_dir(empty);
+        let _ = crate::atomic::remove_empty_dir(empty);
     }
     print(&out)?;
     Ok(OK)

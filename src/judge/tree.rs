@@ -109,7 +109,7 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
     let kind = meta.file_type();
     if kind.is_symlink() {
         let target = fs::read_link(from)?;
-        std::os::unix::fs::symlink(target, to)?;
+        crate::atomic::symlink(target, to)?;
     } else if kind.is_file() {
         crate::atomic::copy(from, to)?;
     } else if kind.is_dir() {
