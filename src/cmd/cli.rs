@@ -17,7 +17,7 @@ use crate::exit;
     name = "plan",
     version,
     propagate_version = true,
-    max_term_width = 100,
+    term_width = help_width(),
     help_template = help_template(),
     after_help = after_help()
 )]
@@ -188,8 +188,14 @@ pub const GROUPS: [(&str, &[&str]); 6] = [
     ),
 ];
 
-/// Width of the help's text, as `max_term_width`.
-const HELP_WIDTH: usize = 100;
+/// The help's width: the terminal's (as clap finds it: the terminal, else
+/// `COLUMNS`), at most 100 columns. clap is given the same number, so the command
+/// groups plan lays out wrap where clap's options do.
+fn help_width() -> usize {
+    let terminal = terminal_size::terminal_size().map(|(w, _)| usize::from(w.0));
+    let columns = || crate::env::text("COLUMNS")?.parse().ok();
+    terminal.or_else(columns).unwrap_or(100).clamp(1, 100)
+}
 
 /// The help's layout: clap's, with the commands grouped ([`GROUPS`]).
 fn help_template() -> String {
@@ -200,7 +206,7 @@ fn help_template() -> String {
 }
 
 /// Each group's heading, then its commands with the first line of their help,
-/// wrapped to [`HELP_WIDTH`] under the text's column.
+/// wrapped to [`help_width`] under the text's column.
 fn grouped_commands() -> String {
     use clap::Subcommand;
     let registered = Command::augment_subcommands(clap::Command::new("plan"));
@@ -217,25 +223,27 @@ fn grouped_commands() -> String {
         .map(|n| n.len())
         .max()
         .unwrap_or(0);
+    let columns = help_width();
     let mut out = String::new();
     for (heading, names) in GROUPS {
         out.push_str(&format!("{heading}:\n"));
         for name in names {
-            out.push_str(&wrapped(&format!("  {name:<width$}  "), &about(name)));
+            let lead = format!("  {name:<width$}  ");
+            out.push_str(&wrapped(&lead, &about(name), columns));
         }
         out.push('\n');
     }
     out
 }
 
-/// `text` after `lead`, its words wrapped to [`HELP_WIDTH`] under the text's column.
-fn wrapped(lead: &str, text: &str) -> String {
+/// `text` after `lead`, its words wrapped to `columns` under the text's column.
+fn wrapped(lead: &str, text: &str, columns: usize) -> String {
     let indent = " ".repeat(lead.chars().count());
     let mut out = String::new();
     let mut line = lead.to_string();
     let mut empty = true;
     for word in text.split_whitespace() {
-        if !empty && line.chars().count() + 1 + word.chars().count() > HELP_WIDTH {
+        if !empty && line.chars().count() + 1 + word.chars().count() > columns {
             out.push_str(line.trim_end());
             out.push('\n');
             line = indent.clone();

@@ -394,6 +394,17 @@ fn help_lists_every_command() {
     insta::assert_snapshot!(t.ok(&["--help"]).stdout);
 }
 
+/// On a narrow terminal the command groups plan lays out wrap where clap's options
+/// do, not at 100 columns.
+#[test]
+fn help_wraps_to_a_narrow_terminal() {
+    let t = Test::new().env("COLUMNS", "60");
+    let help = t.ok(&["--help"]).stdout;
+    let long: Vec<&str> = help.lines().filter(|l| l.chars().count() > 60).collect();
+    assert_eq!(long, Vec::<&str>::new(), "{help}");
+    insta::assert_snapshot!(help);
+}
+
 #[test]
 fn plan_log_cannot_forge_a_sign_off() {
     let t = Test::new()
