@@ -3,6 +3,7 @@
 //! for a checkpoint this clone lacks, a rewind that leaves another branch's goals
 //! signed off, and the warnings for transcripts git will not commit.
 
+use crate::setup::status_of;
 use crate::util::{Test, redact, shown, shown_with};
 
 /// A repository with two active goals, `a` (verify: a.txt exists) and `b` (b.txt),
@@ -38,19 +39,6 @@ fn clone(url: &str) -> Test {
     std::fs::remove_dir_all(t.path(".git")).unwrap();
     t.git(&["clone", "-q", url, "."]);
     t
-}
-
-fn status_of(t: &Test, id: &str) -> String {
-    let json = t.ok(&["show", "--all", "--json"]).json();
-    json["goals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == id)
-        .unwrap()["status"]
-        .as_str()
-        .unwrap()
-        .to_string()
 }
 
 #[test]

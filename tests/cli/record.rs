@@ -3,6 +3,7 @@
 //! repository keeps for that goal and stamp, and a line that is plan's event once
 //! its invisible characters are removed is a format error.
 
+use crate::setup::proof_of;
 use crate::util::{Test, redact, redact_with, shown, shown_with};
 
 const PLAN: &str = "# Plan: Record
@@ -81,22 +82,6 @@ fn append_log(t: &Test, line: &str) {
     md.push_str(line);
     md.push('\n');
     t.write("plan.md", md);
-}
-
-/// The proof state `plan show --json` gives goal `id`, and its reason.
-fn proof_of(t: &Test, id: &str) -> (String, String) {
-    let json = t.ok(&["show", "--json"]).json();
-    let goal = json["goals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == id)
-        .unwrap()
-        .clone();
-    (
-        goal["proof"]["state"].as_str().unwrap().to_string(),
-        goal["proof"].to_string(),
-    )
 }
 
 /// A reopened goal "re-proven" by a copy of its old transcript with one byte added,

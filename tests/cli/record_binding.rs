@@ -4,6 +4,7 @@
 //! every step up to the last is caught before any model is asked, with a reason
 //! that names what was borrowed.
 
+use crate::setup::{contract_of, proof_of};
 use crate::util::{Test, shown};
 
 const PLAN: &str = "# Plan: Borrowed
@@ -38,35 +39,6 @@ fn ship_signed_off() -> Test {
     t.commit_all("start");
     t.ok(&["complete", "ship", "--evidence", "the file is written"]);
     t
-}
-
-/// What `plan show --json` says of goal `id`: its proof state and the whole proof.
-fn proof_of(t: &Test, id: &str) -> (String, String) {
-    let json = t.ok(&["show", "--json", "--all"]).json();
-    let goal = json["goals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == id)
-        .unwrap()
-        .clone();
-    (
-        goal["proof"]["state"].as_str().unwrap().to_string(),
-        goal["proof"].to_string(),
-    )
-}
-
-fn contract_of(t: &Test, id: &str) -> String {
-    let json = t.ok(&["show", "--json", "--all"]).json();
-    json["goals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == id)
-        .unwrap()["contract"]
-        .as_str()
-        .unwrap()
-        .to_string()
 }
 
 /// The forger's kit: ship's record, and what it takes to name a copy of it for docs.

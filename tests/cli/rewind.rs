@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+use crate::setup::status_of;
 use crate::util::{Test, redact, redact_with, shown, shown_with};
 
 /// A repository with two active goals, `a` (verify: a.txt exists) and `b` (b.txt),
@@ -93,19 +94,6 @@ fn refs(t: &Test, prefix: &str) -> Vec<(String, String)> {
             (name.to_string(), id.to_string())
         })
         .collect()
-}
-
-fn status_of(t: &Test, id: &str) -> String {
-    let json = t.ok(&["show", "--all", "--json"]).json();
-    json["goals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == id)
-        .unwrap()["status"]
-        .as_str()
-        .unwrap()
-        .to_string()
 }
 
 fn log_of(t: &Test) -> String {

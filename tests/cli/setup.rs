@@ -95,6 +95,21 @@ pub fn status_of(t: &Test, id: &str) -> String {
     json["status"].as_str().unwrap_or_default().to_string()
 }
 
+/// Goal `id`'s proof as `plan show ID --json` gives it: its state, and all of it.
+pub fn proof_of(t: &Test, id: &str) -> (String, String) {
+    let proof = t.ok(&["show", id, "--json"]).json()["proof"].clone();
+    (
+        proof["state"].as_str().unwrap().to_string(),
+        proof.to_string(),
+    )
+}
+
+/// Goal `id`'s contract fingerprint as `plan show ID --json` gives it.
+pub fn contract_of(t: &Test, id: &str) -> String {
+    let json = t.ok(&["show", id, "--json"]).json();
+    json["contract"].as_str().unwrap().to_string()
+}
+
 /// The first line of `md` that contains `needle`.
 pub fn line_with<'a>(md: &'a str, needle: &str) -> &'a str {
     md.lines()

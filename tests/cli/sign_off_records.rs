@@ -4,22 +4,10 @@
 //! proven, in a clone that converts line endings too. Each test names the attack.
 
 use crate::setup::{
-    line_with, plan, reopened, sign_off_ship, started, status_of, two_goals, two_goals_looping,
+    contract_of, line_with, plan, reopened, sign_off_ship, started, status_of, two_goals,
+    two_goals_looping,
 };
 use crate::util::{Test, redact, shown};
-
-fn fingerprint(t: &Test, id: &str) -> String {
-    let json = t.ok(&["show", "--json", "--all"]).json();
-    json["goals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == id)
-        .unwrap()["contract"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
 
 /// The judge a sign-off line claims is not checked against the transcript's header:
 /// a `--judge none` sign-off (header `judge: none`) edited to read `judge
@@ -107,7 +95,7 @@ fn a_reused_id_does_not_inherit_an_old_cancel() {
 #[test]
 fn a_weakened_contract_with_a_colliding_fingerprint_is_unproven() {
     let t = started(&plan("ship.md"));
-    let before = fingerprint(&t, "ship");
+    let before = contract_of(&t, "ship");
     t.ok(&[
         "complete",
         "ship",
@@ -127,7 +115,7 @@ fn a_weakened_contract_with_a_colliding_fingerprint_is_unproven() {
         );
     t.write("plan.md", &weakened);
     assert_eq!(
-        fingerprint(&t, "ship"),
+        contract_of(&t, "ship"),
         before,
         "the collision no longer holds"
     );
