@@ -90,6 +90,9 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
             }
+            Err(_) if kind == Kind::Stop => {
+                Ok(gone_in_loop(&place.git_dir, &input.session).unwrap_or(Answer::Nothing))
+            }
             _ => Ok(Answer::Nothing),
         };
     };
@@ -733,6 +736,23 @@ fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
     Answer::Block(format!(
         "plan: the work loop started {started} is gone: its state (.git/plan/loop.json) vanished without `plan goal clear` or `plan goal pause`. Those are for the person who started the loop, and each is logged in plan.md; deleting the state is neither. This stop is blocked once: go on with plan.md's goals, or say what you need from the person (`plan log TEXT` records it)."
     ))
+}
+
+/// A running loop's stop while plan.md is gone (moved away, deleted): held, not let
+/// go in silence. Not an error of plan's, which the hooks fail open on (a plan.md
+/// that does not read lets the stop go and says why): a file missing is a state,
+/// and moving it is no way out of the loop. Only the loop's own session (or any,
+/// before one claimed it) is held; a paused loop too, since no log backs its pause
+/// now.
+fn gone_in_loop(git_dir: &Path, session: &str) -> Option<Answer> {
+    let lp = State::new(git_dir).peek_loop().ok()??;
+    let ours = lp.owner.as_deref().is_none_or(|o| o == session);
+    (lp.ended.is_none() && ours).then(|| {
+        Answer::Block(format!(
+            "plan: plan.md is gone while the work loop started {} runs, and the loop's goals are in it. Put it back (`git checkout plan.md`) and go on with its goals; pausing or clearing the loop is for the person who started it.",
+            lp.started
+        ))
+    })
 }
 
 /// loop.json names the loop's owner, and the agent can write it: a session whose

@@ -89,6 +89,27 @@ fn a_loop_state_that_vanished_blocks_one_stop() {
     assert_eq!(t.stop_hook("s2").stdout, "");
 }
 
+/// Moving plan.md away let a running loop's stop go with no word at all. While the
+/// loop runs, its own session's stop is held until plan.md is back. (A plan.md that
+/// does not read is an error the hooks fail open on, and say: below.)
+#[test]
+fn a_plan_md_moved_away_does_not_end_a_running_loop() {
+    let t = looping();
+    let md = t.plan_md();
+    std::fs::rename(t.path("plan.md"), t.path("elsewhere.md")).unwrap();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(answer["decision"], "block", "{answer}");
+    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()));
+    // Another session's stop is not the loop's to hold, and a cleared loop holds
+    // nothing.
+    assert_eq!(t.stop_hook("s2").stdout, "");
+    t.write("plan.md", &md);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    t.ok(&["goal", "clear"]);
+    std::fs::remove_file(t.path("plan.md")).unwrap();
+    assert_eq!(t.stop_hook("s1").stdout, "");
+}
+
 /// The continuation tells the agent the way out is not its own.
 #[test]
 fn the_continuation_says_pause_and_clear_are_a_persons() {
