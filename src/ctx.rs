@@ -306,17 +306,22 @@ impl Ctx {
                 continue;
             }
             let id = goal.id.as_ref();
-            let Some((entry, Some(short))) = plan.events(id).rev().find_map(|(entry, e)| match e {
+            let Some((entry, named)) = plan.events(id).rev().find_map(|(entry, e)| match e {
                 Event::SignedOff { checkpoint, .. } => Some((entry, checkpoint)),
                 _ => None,
             }) else {
                 continue;
             };
+            // A line that names no checkpoint is bound by the ref for its goal and
+            // minute (bind::check): that ref's tree is checked the same.
             let Some(mine) = refs.iter().find(|r| {
-                r.goal == id && r.commit.starts_with(short) && Some(r.stamp.as_str()) == entry.stamp
+                r.goal == id
+                    && named.is_none_or(|short| r.commit.starts_with(short))
+                    && Some(r.stamp.as_str()) == entry.stamp
             }) else {
                 continue;
             };
+            let short = named.unwrap_or(&mine.commit[..12]);
             let Ok(text) = git::file_at(&repo.root, &mine.commit, &rel) else {
                 continue;
             };

@@ -112,10 +112,16 @@ pub fn check(
     };
     let line = entry.line;
     let Some(short) = short else {
-        let kept = refs
+        // The ref named for its goal and minute binds it, if it is a checkpoint
+        // plan took for this goal, as a named one must be.
+        if let Some(mine) = refs
             .iter()
-            .any(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp);
-        if refs.is_empty() || kept {
+            .find(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp)
+        {
+            let named: Vec<&Checkpoint> = refs.iter().filter(|r| r.commit == mine.commit).collect();
+            return owned(mine, &named, id, line, &mine.commit[..12]);
+        }
+        if refs.is_empty() {
             return Binding::Bound;
         }
         return Binding::Unchecked(format!(
@@ -170,16 +176,24 @@ pub fn check(
 /// own commit, so no two goals share one.
 fn owned(mine: &Checkpoint, named: &[&Checkpoint], id: &str, line: usize, short: &str) -> Binding {
     let hint = format!("sign it off with `plan complete {id}`, which takes its own checkpoint");
-    match mine.taken_for() {
-        Some(goal) if goal == id => Binding::Bound,
-        Some(other) => Binding::Unbound {
+    match (mine.taken_for(), mine.subject.as_deref()) {
+        (Some(goal), _) if goal == id => Binding::Bound,
+        (Some(other), _) => Binding::Unbound {
             why: format!(
                 "the checkpoint belongs to goal {other}: its sign-off (log line {line}) names checkpoint {short}, whose commit is `{SUBJECT}{other}`"
             ),
             hint,
         },
-        // A message plan did not write: then its first ref says whose it is.
-        None => match named.iter().find(|r| r.goal != id) {
+        // plan has written every checkpoint's message since checkpoints began: a
+        // ref pointed by hand at any other commit is no checkpoint.
+        (None, Some(subject)) => Binding::Unbound {
+            why: format!(
+                "its checkpoint {short} (for its sign-off, log line {line}) is no commit plan took: its message is `{subject}`, where plan writes `{SUBJECT}{id}`"
+            ),
+            hint,
+        },
+        // A message not read: then its first ref says whose it is.
+        (None, None) => match named.iter().find(|r| r.goal != id) {
             Some(other) => Binding::Unbound {
                 why: format!(
                     "the checkpoint belongs to goal {}: its sign-off (log line {line}) names checkpoint {short}, which this repository also keeps for goal {} at {}",
@@ -367,7 +381,18 @@ mod tests {
             "the checkpoint belongs to goal b: its sign-off (log line 6) names checkpoint 0123456789ab, whose commit is `plan: checkpoint of b`"
         );
         let b = Checkpoint::from_ref("refs/plan/checkpoints/b/20251231-0900", &commit).unwrap();
+        // A message plan never writes: no checkpoint of plan's at all.
         let Binding::Unbound { why, .. } = check(&plan, goal, &[b.clone(), kept("by hand")]) else {
+            panic!()
+        };
+        assert_eq!(
+            why,
+            "its checkpoint 0123456789ab (for its sign-off, log line 6) is no commit plan took: its message is `by hand`, where plan writes `plan: checkpoint of a`"
+        );
+        // A message not read: the commit's first ref says whose it is.
+        let unread =
+            Checkpoint::from_ref("refs/plan/checkpoints/a/20260101-1000", &commit).unwrap();
+        let Binding::Unbound { why, .. } = check(&plan, goal, &[b.clone(), unread]) else {
             panic!()
         };
         assert!(

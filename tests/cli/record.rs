@@ -403,3 +403,47 @@ fn a_checkpoint_whose_tree_is_not_this_sign_offs_is_no_proof() {
     insta::assert_snapshot!(redact_with(&t, &proof, &names));
     insta::assert_snapshot!(shown_with(&t, &t.run(&["audit"]).code(1), &names));
 }
+
+/// Red team: a sign-off line that names no checkpoint was bound by any ref named for
+/// its goal and minute, whatever commit that ref points at: `git update-ref` to any
+/// commit (no `commit-tree` needed) made a hand-written sign-off proven. A checkpoint
+/// is a commit plan took, `plan: checkpoint of <goal>`, and its tree is checked as
+/// a named one's is.
+#[test]
+fn a_ref_pointed_by_hand_at_any_commit_is_no_checkpoint() {
+    let t = repo();
+    sign_off(&t, "ship");
+    let (line, _) = record_of(&t, "ship");
+    let reference = "refs/plan/checkpoints/ship/20260615-1402";
+    let honest = t.git(&["rev-parse", reference]).trim().to_string();
+    let unnamed = line.replace(&format!(" (checkpoint {})", &honest[..12]), "");
+    assert_ne!(unnamed, line);
+    t.write("plan.md", t.plan_md().replace(&line, &unnamed));
+    // An honest checkpoint still binds a line that does not name it.
+    assert_eq!(proof_of(&t, "ship").0, "proven");
+    let head = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    t.git(&["update-ref", reference, &head]);
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    insta::assert_snapshot!(redact_with(&t, &proof, &[(&head[..12], "[HEAD]")]));
+    // A commit plan's message names, whose tree already holds the sign-off line:
+    // taken after the sign-off, so not its checkpoint either.
+    t.commit_all("signed");
+    t.git(&["add", "-A"]);
+    let tree = t.git(&["write-tree"]).trim().to_string();
+    let after = t
+        .git(&[
+            "commit-tree",
+            &tree,
+            "-p",
+            "HEAD",
+            "-m",
+            "plan: checkpoint of ship",
+        ])
+        .trim()
+        .to_string();
+    t.git(&["update-ref", reference, &after]);
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    insta::assert_snapshot!(redact_with(&t, &proof, &[(&after[..12], "[AFTER]")]));
+}
