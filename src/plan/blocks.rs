@@ -248,37 +248,8 @@ fn injection_body(plan: &Plan<'_>, t: Templates<'_>) -> String {
 /// the active goals with their subtasks, the rest by title.
 pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
     let mut out = vec![format!("Plan: {}", objective(plan))];
-    let done: Vec<&Goal<'_>> = plan.live().filter(|g| g.status() == Status::Done).collect();
-    if !done.is_empty() {
-        out.push("Done:".to_string());
-        for goal in done.iter().take(MAX_DONE) {
-            // What the agent keeps through a compaction: a goal is called signed off
-            // only when its proof holds, never on a line typed to look like one.
-            // (Its reason names log lines, which a hook's cut plan numbers otherwise.)
-            let sign_off = match plan.proof(goal) {
-                Proof::Unproven { .. } => "not signed off; `plan audit` says why".to_string(),
-                _ => match plan.imported_label(goal) {
-                    Some(label) => cut(&label, MAX_FIELD),
-                    None => plan
-                        .history(&goal.id)
-                        .rev()
-                        .find(|e| e.text[goal.id.len()..].starts_with(" signed off"))
-                        .map_or_else(
-                            || "no sign-off logged".to_string(),
-                            |e| cut(&e.text[goal.id.len() + 1..], MAX_FIELD),
-                        ),
-                },
-            };
-            out.push(format!(
-                "- {}: {} ({sign_off})",
-                id(&goal.id),
-                cut(goal.title, MAX_FIELD)
-            ));
-        }
-        if done.len() > MAX_DONE {
-            out.push(format!("- +{} more done", done.len() - MAX_DONE));
-        }
-    }
+    // The work in hand first: the 8 KB bound cuts from the end, so a long list of
+    // done goals never pushes the active goal out of the summary.
     let active = active(plan);
     if !active.is_empty() {
         out.push("Active:".to_string());
@@ -301,15 +272,61 @@ pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
             }
         }
     }
-    for (status, label) in [(Status::Open, "Open"), (Status::Cancelled, "Cancelled")] {
+    let list = |status| {
         let goals: Vec<String> = plan
             .live()
             .filter(|g| g.status() == status)
             .map(|g| format!("{} ({})", id(&g.id), cut(g.title, 60)))
             .collect();
-        if !goals.is_empty() {
-            out.push(format!("{label}: {}", goals.join("; ")));
+        goals.join("; ")
+    };
+    let open = list(Status::Open);
+    if !open.is_empty() {
+        out.push(format!("Open: {open}"));
+    }
+    let done: Vec<&Goal<'_>> = plan.live().filter(|g| g.status() == Status::Done).collect();
+    if !done.is_empty() {
+        out.push("Done:".to_string());
+        let (mut shown, mut folded) = (0, 0);
+        for goal in done {
+            // What the agent keeps through a compaction: a goal is called signed off
+            // only when its proof holds, never on a line typed to look like one, and
+            // one that is not is never folded away among the rest.
+            // (Its reason names log lines, which a hook's cut plan numbers otherwise.)
+            let unproven = matches!(plan.proof(goal), Proof::Unproven { .. });
+            if !unproven && shown == MAX_DONE {
+                folded += 1;
+                continue;
+            }
+            let sign_off = if unproven {
+                "not signed off; `plan audit` says why".to_string()
+            } else {
+                shown += 1;
+                match plan.imported_label(goal) {
+                    Some(label) => cut(&label, MAX_FIELD),
+                    None => plan
+                        .history(&goal.id)
+                        .rev()
+                        .find(|e| e.text[goal.id.len()..].starts_with(" signed off"))
+                        .map_or_else(
+                            || "no sign-off logged".to_string(),
+                            |e| cut(&e.text[goal.id.len() + 1..], MAX_FIELD),
+                        ),
+                }
+            };
+            out.push(format!(
+                "- {}: {} ({sign_off})",
+                id(&goal.id),
+                cut(goal.title, MAX_FIELD)
+            ));
         }
+        if folded > 0 {
+            out.push(format!("- +{folded} more done"));
+        }
+    }
+    let cancelled = list(Status::Cancelled);
+    if !cancelled.is_empty() {
+        out.push(format!("Cancelled: {cancelled}"));
     }
     let body = out.join("\n");
     let text = fill(t.skeleton, |name| {
@@ -713,14 +730,14 @@ status: done
         insta::assert_snapshot!(skeleton(&proved(SRC), Templates::default()), @r"
         Keep this plan summary through the compaction; plan.md holds the full plan.
         Plan: Ship the cache layer
-        Done:
-        - hashing: Hashing (signed off (verify passed, judge accept))
         Active:
         - cache-layer: Implement cache layer
           done_when: p95 < 50ms
           [x] wire client
           [ ] eviction policy
         Open: docs (Docs); bench (Bench)
+        Done:
+        - hashing: Hashing (signed off (verify passed, judge accept))
         ");
     }
 
@@ -733,15 +750,51 @@ status: done
         insta::assert_snapshot!(skeleton(&plan, Templates::default()), @r"
         Keep this plan summary through the compaction; plan.md holds the full plan.
         Plan: Ship the cache layer
-        Done:
-        - hashing: Hashing (not signed off; `plan audit` says why)
         Active:
         - cache-layer: Implement cache layer
           done_when: p95 < 50ms
           [x] wire client
           [ ] eviction policy
         Open: docs (Docs); bench (Bench)
+        Done:
+        - hashing: Hashing (not signed off; `plan audit` says why)
         ");
+    }
+
+    /// Red team: past 30 done goals the rest were folded into "+N more done", a
+    /// goal marked done by hand among them; and long titles let the 8 KB cut fall
+    /// before `Active:`. The active goal comes first, and no goal that is not
+    /// signed off is folded away.
+    #[test]
+    fn the_skeleton_keeps_the_active_goal_and_every_unsigned_done_goal() {
+        let title = "t".repeat(190);
+        let mut src = String::from("# Plan: Long\n\n");
+        let mut log = String::from("## Log\n");
+        for i in 0..40 {
+            src.push_str(&format!(
+                "## Goal: {title}\n<!-- id: g{i} -->\nstatus: done\n\n"
+            ));
+            if i != 35 {
+                log.push_str(&format!(
+                    "- 2026-06-15 14:00 g{i} signed off (verify passed, judge accept)\n"
+                ));
+            }
+        }
+        src.push_str("## Goal: Now\n<!-- id: now -->\nstatus: active\ndone_when: it works\n- [ ] last step\n\n");
+        let out = skeleton(&proved(&(src + &log)), Templates::default());
+        let lines: Vec<&str> = out.lines().collect();
+        let at = |line: &str| lines.iter().position(|l| *l == line);
+        let unsigned = format!("- g35: {title} (not signed off; `plan audit` says why)");
+        assert!(
+            at("- now: Now").is_some_and(|a| a < at("Done:").unwrap()),
+            "{out}"
+        );
+        assert!(at("  [ ] last step").is_some(), "{out}");
+        assert!(at(&unsigned).is_some(), "{out}");
+        assert_eq!(
+            out.len(),
+            bound::block(out.clone(), bound::MAX_SKELETON).len()
+        );
     }
 
     #[test]
