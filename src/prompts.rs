@@ -15,7 +15,8 @@ pub const REMINDER: &str = include_str!("../prompts/reminder.md");
 pub const CONTINUATION: &str = include_str!("../prompts/continuation.md");
 /// The plan's skeleton, kept across a compaction. `.plan/prompts/skeleton.md` overrides it.
 pub const SKELETON: &str = include_str!("../prompts/skeleton.md");
-/// The loop judge's question: is the agent stuck? `.plan/prompts/loop_judge.md` overrides it.
+/// The loop judge's question: is the agent stuck? Never overridden: its answer lets
+/// the agent stop, and `.plan/prompts/` is the agent's to write.
 pub const LOOP_JUDGE: &str = include_str!("../prompts/loop_judge.md");
 /// The sign-off judge's prompt. `.plan/prompts/evidence_judge.md` overrides it.
 pub const EVIDENCE_JUDGE: &str = include_str!("../prompts/evidence_judge.md");

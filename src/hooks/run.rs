@@ -902,7 +902,8 @@ fn stop(
             )));
         }
     }
-    let pause = if config.loop_judge {
+    let judge_config = person_loop_judge(config);
+    let pause = if let Some(judge_config) = &judge_config {
         let mut asks = false;
         let _ = guard::decide(&mut peeked, guard_input(), templates, || {
             asks = true;
@@ -911,7 +912,7 @@ fn stop(
         if asks {
             loop_judge(
                 place,
-                config,
+                judge_config,
                 &view.active,
                 input.last_message.as_deref().unwrap_or(""),
             )
@@ -1018,6 +1019,18 @@ fn clear_logged(plan_path: &Path, started: &str) -> bool {
     })
 }
 
+/// The person's settings for the loop judge, when they turn it on. Its pause lets
+/// the agent stop, a way out of the loop, and the repository's settings file and
+/// `.plan/prompts/` are the agent's to write (a `command` judge that always says
+/// PAUSE, a prompt that asks for it): so only the user's own file turns it on and
+/// chooses its judge. The repository's may still turn it off.
+fn person_loop_judge(config: &Config) -> Option<Config> {
+    if !config.loop_judge {
+        return None;
+    }
+    config::load_user().ok().filter(|user| user.loop_judge)
+}
+
 /// The optional loop judge: a reason to pause, or `None` to go on. Fail-open: any
 /// failure means go on, and the budget stays the backstop.
 fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) -> Option<String> {
@@ -1032,18 +1045,15 @@ fn loop_judge(place: &Place, config: &Config, active: &[String], message: &str) 
         .into_iter()
         .rev()
         .collect();
-    let prompt = fill(
-        &or_embedded(&place.root, "loop_judge.md", LOOP_JUDGE),
-        |name| match name {
-            "goals" => Some(active.join(", ")),
-            // The agent's words: a "PAUSE:" it writes is data, not the judge's answer.
-            "message" => Some(crate::judge::prompt::untrusted(
-                "the agent's last message",
-                &tail,
-            )),
-            _ => None,
-        },
-    );
+    let prompt = fill(LOOP_JUDGE, |name| match name {
+        "goals" => Some(active.join(", ")),
+        // The agent's words: a "PAUSE:" it writes is data, not the judge's answer.
+        "message" => Some(crate::judge::prompt::untrusted(
+            "the agent's last message",
+            &tail,
+        )),
+        _ => None,
+    });
     let answer = crate::judge::run::ask(&judge, &place.root, &prompt, "").ok()?;
     let line = answer
         .lines()

@@ -518,8 +518,25 @@ fn repository_prompt_overrides() {
     );
 }
 
+/// The loop judge, as the person turns it on: in their own settings file.
 fn loop_judge(t: &Test, fixture_name: &str) {
     let path = crate::util::fixture_path(&format!("judges/{fixture_name}"));
+    t.write(
+        "../home/.config/plan/config.yaml",
+        format!(
+            "loop:\n  judge: on\njudge:\n  backend: command\n  command: [\"{}\"]\n",
+            path.display()
+        ),
+    );
+}
+
+/// Red team: the repository's settings, which the agent writes, turned the loop
+/// judge on with a `command` judge that always says PAUSE: every stop was let go.
+/// A way out of the loop is the person's: only their own file turns it on.
+#[test]
+fn the_repositorys_settings_cannot_turn_the_loop_judge_on() {
+    let t = repo();
+    let path = crate::util::fixture_path("judges/loop-pause");
     t.write(
         ".plan/config.yaml",
         format!(
@@ -527,6 +544,15 @@ fn loop_judge(t: &Test, fixture_name: &str) {
             path.display()
         ),
     );
+    t.ok(&["goal"]);
+    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+    // The person's file turns it on; the repository's may still turn it off.
+    loop_judge(&t, "loop-pause");
+    t.write(".plan/config.yaml", "loop:\n  judge: off\n");
+    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
+    t.write(".plan/config.yaml", "");
+    let v = json(&send(&t, "claude/stop", "s1"));
+    assert!(v.get("decision").is_none(), "{v}");
 }
 
 #[test]
@@ -554,10 +580,8 @@ fn the_loop_judge_fails_open() {
         let t = repo();
         loop_judge(&t, fixture_name);
         if fixture_name == "hang" {
-            t.write(
-                ".plan/config.yaml",
-                t.read(".plan/config.yaml") + "  timeout_secs: 1\n",
-            );
+            let user = "../home/.config/plan/config.yaml";
+            t.write(user, t.read(user) + "  timeout_secs: 1\n");
         }
         t.ok(&["goal"]);
         assert_eq!(

@@ -25,8 +25,9 @@ failure_modes:
 fn a_stop_whose_budget_is_spent_asks_no_loop_judge() {
     let t = Test::new().plan(PLAN);
     let judge = fixture_path("judges/loop-continue");
+    // The person's own settings: only they turn the loop judge on.
     t.write(
-        ".plan/config.yaml",
+        "../home/.config/plan/config.yaml",
         format!(
             "loop:\n  judge: on\njudge:\n  backend: command\n  command: [\"{}\"]\n",
             judge.display()

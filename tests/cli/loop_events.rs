@@ -182,8 +182,9 @@ fn the_loop_judge_gets_the_agents_message_fenced() {
         "loop-judge",
         &format!("cat > '{}'\necho CONTINUE\n", saved.display()),
     );
+    // The person's own settings: only they turn the loop judge on.
     t.write(
-        ".plan/config.yaml",
+        "../home/.config/plan/config.yaml",
         format!(
             "loop:\n  judge: on\njudge:\n  backend: command\n  command: [\"{}\"]\n",
             judge.display()

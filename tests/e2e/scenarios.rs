@@ -882,13 +882,17 @@ pub fn the_loop_judge_lets_a_blocked_agent_pause(host: Host) {
         Host::Droid => "  model: custom:fake-model\n",
         _ => "",
     };
-    w.write(
-        ".plan/config.yaml",
-        &format!(
+    // The person's own settings: only they turn the loop judge on.
+    let user = w.path("home/.config/plan/config.yaml");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(
+        user,
+        format!(
             "loop:\n  judge: on\njudge:\n  backend: {}\n{model}",
             host.program()
         ),
-    );
+    )
+    .unwrap();
     w.plan_ok(&["goal"]);
     let mut agent = script(vec![text(
         "I need the database password from you before I can go on.",
