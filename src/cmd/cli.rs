@@ -63,7 +63,7 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
 ];
 
 /// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 20] = [
+pub const ENVIRONMENT: [(&str, &str); 21] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -99,6 +99,10 @@ pub const ENVIRONMENT: [(&str, &str); 20] = [
         "debug builds: a write waits while this file is there (tests)",
     ),
     ("NO_COLOR", "no colour, unless --color says otherwise"),
+    (
+        "COLUMNS",
+        "the help's width where no terminal tells it (at most 100)",
+    ),
     ("TERM=dumb", "no colour, unless --color says otherwise"),
     (
         "HOME",
@@ -194,7 +198,9 @@ pub const GROUPS: [(&str, &[&str]); 6] = [
 fn help_width() -> usize {
     let terminal = terminal_size::terminal_size().map(|(w, _)| usize::from(w.0));
     let columns = || crate::env::text("COLUMNS")?.parse().ok();
-    terminal.or_else(columns).unwrap_or(100).clamp(1, 100)
+    // 0 (a terminal that reports none) is no width: the default, as when unset.
+    let width = terminal.or_else(columns).filter(|&w| w > 0);
+    width.unwrap_or(100).min(100)
 }
 
 /// The help's layout: clap's, with the commands grouped ([`GROUPS`]).

@@ -91,7 +91,7 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
                 Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
             }
             Err(_) if kind == Kind::Stop => {
-                Ok(gone_in_loop(&place.git_dir, &input.session).unwrap_or(Answer::Nothing))
+                Ok(gone_in_loop(&place, &input).unwrap_or(Answer::Nothing))
             }
             _ => Ok(Answer::Nothing),
         };
@@ -738,21 +738,41 @@ fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
     ))
 }
 
-/// A running loop's stop while plan.md is gone (moved away, deleted): held, not let
-/// go in silence. Not an error of plan's, which the hooks fail open on (a plan.md
-/// that does not read lets the stop go and says why): a file missing is a state,
-/// and moving it is no way out of the loop. Only the loop's own session (or any,
-/// before one claimed it) is held; a paused loop too, since no log backs its pause
-/// now.
-fn gone_in_loop(git_dir: &Path, session: &str) -> Option<Answer> {
-    let lp = State::new(git_dir).peek_loop().ok()??;
-    let ours = lp.owner.as_deref().is_none_or(|o| o == session);
-    (lp.ended.is_none() && ours).then(|| {
-        Answer::Block(format!(
-            "plan: plan.md is gone while the work loop started {} runs, and the loop's goals are in it. Put it back (`git checkout plan.md`) and go on with its goals; pausing or clearing the loop is for the person who started it.",
+/// A running loop's stop while plan.md is gone from the working tree though HEAD
+/// has it (moved away, deleted): held once, not let go in silence. Not an error of
+/// plan's, which the hooks fail open on (a plan.md that does not read lets the stop
+/// go and says why): a file missing is a state, and moving it is no way out of the
+/// loop. What the guard lets go is let go here too: another session's stop (the
+/// loop's is the one its state or the session's own record names), a paused loop,
+/// a turn the person stopped or the host ended on an error. A second stop in a row
+/// is let go with a note, so this never wedges an agent; a plan kept elsewhere
+/// (`--file`) or a branch without plan.md is no plan.md gone.
+fn gone_in_loop(place: &Place, input: &Input) -> Option<Answer> {
+    let state = State::new(&place.git_dir);
+    let lp = state.peek_loop().ok()??;
+    if lp.ended.is_some() || lp.paused || input.ending != host::Ending::Plain {
+        return None;
+    }
+    let ours = lp.owner.as_deref() == Some(input.session.as_str())
+        || state
+            .session(&input.session, |s| s.in_loop.clone())
+            .is_ok_and(|claimed| claimed.as_deref() == Some(lp.started.as_str()));
+    if !ours {
+        return None;
+    }
+    let rel = place.plan_path.strip_prefix(&place.root).ok()?;
+    crate::git::file_at(&place.root, "HEAD", rel).ok()??;
+    let rel = rel.display();
+    if input.stop_active {
+        return Some(Answer::Note(format!(
+            "plan: {rel} is gone while the work loop started {} runs; this stop is let go, and the loop holds the next one once {rel} is back (`git checkout {rel}`)",
             lp.started
-        ))
-    })
+        )));
+    }
+    Some(Answer::Block(format!(
+        "plan: {rel} is gone while the work loop started {} runs, and the loop's goals are in it. Put it back (`git checkout {rel}`) and go on with its goals; pausing or clearing the loop is for the person who started it.",
+        lp.started
+    )))
 }
 
 /// loop.json names the loop's owner, and the agent can write it: a session whose
@@ -1028,7 +1048,7 @@ fn person_loop_judge(config: &Config) -> Option<Config> {
     if !config.loop_judge {
         return None;
     }
-    config::load_user().ok().filter(|user| user.loop_judge)
+    Some(config::load_user_lenient()).filter(|user| user.loop_judge)
 }
 
 /// The optional loop judge: a reason to pause, or `None` to go on. Fail-open: any

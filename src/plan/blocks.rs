@@ -284,7 +284,9 @@ pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
     if !open.is_empty() {
         out.push(format!("Open: {open}"));
     }
-    let done: Vec<&Goal<'_>> = plan.live().filter(|g| g.status() == Status::Done).collect();
+    let mut done: Vec<&Goal<'_>> = plan.live().filter(|g| g.status() == Status::Done).collect();
+    // The unsigned first, so the bound's cut reaches them last.
+    done.sort_by_key(|g| !matches!(plan.proof(g), Proof::Unproven { .. }));
     if !done.is_empty() {
         out.push("Done:".to_string());
         let (mut shown, mut folded) = (0, 0);
@@ -790,7 +792,7 @@ status: done
             "{out}"
         );
         assert!(at("  [ ] last step").is_some(), "{out}");
-        assert!(at(&unsigned).is_some(), "{out}");
+        assert_eq!(at(&unsigned), at("Done:").map(|d| d + 1), "{out}");
         assert_eq!(
             out.len(),
             bound::block(out.clone(), bound::MAX_SKELETON).len()

@@ -226,7 +226,7 @@ fn a_contract_a_union_merge_stripped_is_restored_from_its_transcript() {
     insta::assert_snapshot!(redact(&t, &doctor.stdout));
     // The proof's own finding stands beside it: doctor cannot tell a merge from
     // a hand edit.
-    insta::assert_snapshot!(crate::util::redact(&t, &doctor.stdout));
+    assert!(doctor.stdout.contains("[unproven]"), "{}", doctor.stdout);
     insta::assert_snapshot!(shown(&t, &at(&t, "2026-06-15T17:00", &["doctor", "--fix"])));
     let md = t.plan_md();
     assert!(

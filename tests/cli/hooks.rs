@@ -355,12 +355,9 @@ fn hooks_fail_open() {
         .as_str()
         .unwrap_or_else(|| panic!("nothing injected: {v}"));
     insta::assert_snapshot!(redact(&t, context));
-    // No plan, no repository: nothing at all, once no loop runs (a running loop's
-    // stop is held while plan.md is gone: loop_events.rs).
+    // No plan, no repository: nothing at all (a plan.md HEAD has, gone while a
+    // loop runs, is held once: loop_events.rs).
     std::fs::remove_file(t.path("plan.md")).unwrap();
-    assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
-    // The clear cannot log its line with no plan.md (exit 3), but the loop ends.
-    t.run(&["goal", "clear"]).code(3);
     assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
     let o = Test::outside_git();
     assert_eq!(hook(&o, "claude", "stop", "{}").code(0).stdout, "");

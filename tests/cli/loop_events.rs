@@ -90,22 +90,38 @@ fn a_loop_state_that_vanished_blocks_one_stop() {
 }
 
 /// Moving plan.md away let a running loop's stop go with no word at all. While the
-/// loop runs, its own session's stop is held until plan.md is back. (A plan.md that
-/// does not read is an error the hooks fail open on, and say: below.)
+/// loop runs, its own session's stop is held once until plan.md is back; a second
+/// stop in a row is let go with a note, so nothing wedges. (A plan.md that does not
+/// read is an error the hooks fail open on, and say: below.)
 #[test]
 fn a_plan_md_moved_away_does_not_end_a_running_loop() {
     let t = looping();
     let md = t.plan_md();
+    t.commit_all("plan");
     std::fs::rename(t.path("plan.md"), t.path("elsewhere.md")).unwrap();
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
     insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()));
-    // Another session's stop is not the loop's to hold, and a cleared loop holds
-    // nothing.
+    let again = crate::util::fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1")
+        .replace("\"stop_hook_active\":false", "\"stop_hook_active\":true");
+    let run = t
+        .case(&["hook", "claude", "stop"])
+        .stdin(&again)
+        .check_status_only();
+    insta::assert_snapshot!(redact(&t, &run.stdout));
+    // Another session's stop is not the loop's to hold, nor is a paused loop's.
     assert_eq!(t.stop_hook("s2").stdout, "");
     t.write("plan.md", &md);
-    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
-    t.ok(&["goal", "clear"]);
+    t.ok(&["goal", "pause"]);
+    std::fs::remove_file(t.path("plan.md")).unwrap();
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    // A plan.md HEAD never had (a plan kept elsewhere, another branch) is not gone.
+    t.write("plan.md", &md);
+    t.ok(&["goal", "resume"]);
+    t.git(&["rm", "-q", "--cached", "plan.md"]);
+    t.git(&["commit", "-q", "-m", "untrack"]);
     std::fs::remove_file(t.path("plan.md")).unwrap();
     assert_eq!(t.stop_hook("s1").stdout, "");
 }

@@ -248,7 +248,8 @@ fn help_names_every_variable_the_source_reads() {
     assert!(missing.is_empty(), "--help lacks {missing:?}");
 }
 
-/// Names passed to `env::var`/`var_os` as string literals, and clap `env = "…"`.
+/// Names passed to `env::var`/`var_os` (and `crate::env::text`/`os`, their one
+/// reader) as string literals, and clap `env = "…"`.
 fn env_vars_read(dir: &std::path::Path) -> Vec<String> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -260,7 +261,14 @@ fn env_vars_read(dir: &std::path::Path) -> Vec<String> {
         let text = std::fs::read_to_string(&path).unwrap();
         // Tests set variables for themselves; only the code that ships counts.
         let text = text.split("#[cfg(test)]").next().unwrap();
-        for pat in ["env::var(\"", "env::var_os(\"", "env = \"", "disabled(\""] {
+        for pat in [
+            "env::var(\"",
+            "env::var_os(\"",
+            "env::text(\"",
+            "env::os(\"",
+            "env = \"",
+            "disabled(\"",
+        ] {
             for (i, _) in text.match_indices(pat) {
                 let rest = &text[i + pat.len()..];
                 let name = &rest[..rest.find('"').unwrap()];
