@@ -374,19 +374,7 @@ fn a_checkpoint_whose_tree_is_not_this_sign_offs_is_no_proof() {
     let (line, path) = record_of(&t, "ship");
     let reference = "refs/plan/checkpoints/ship/20260615-1402";
     let honest = t.git(&["rev-parse", reference]).trim().to_string();
-    t.git(&["add", "-A"]);
-    let signed_tree = t.git(&["write-tree"]).trim().to_string();
-    let forged = t
-        .git(&[
-            "commit-tree",
-            &signed_tree,
-            "-p",
-            "HEAD",
-            "-m",
-            "plan: checkpoint of ship",
-        ])
-        .trim()
-        .to_string();
+    let forged = checkpoint_commit_now(&t);
     t.git(&["update-ref", reference, &forged]);
     t.write(&path, t.read(&path).replace(&honest, &forged));
     let at = line.rfind('#').unwrap() + 1;
@@ -402,6 +390,16 @@ fn a_checkpoint_whose_tree_is_not_this_sign_offs_is_no_proof() {
     let names = [(&forged[..12], "[FORGED CHECKPOINT]")];
     insta::assert_snapshot!(redact_with(&t, &proof, &names));
     insta::assert_snapshot!(shown_with(&t, &t.run(&["audit"]).code(1), &names));
+}
+
+/// A commit of the working tree as it is now (its sign-off line in it), with the
+/// message plan gives a checkpoint of `ship`: what a forger makes by hand.
+fn checkpoint_commit_now(t: &Test) -> String {
+    t.git(&["add", "-A"]);
+    let tree = t.git(&["write-tree"]).trim().to_string();
+    let message = "plan: checkpoint of ship";
+    let commit = t.git(&["commit-tree", &tree, "-p", "HEAD", "-m", message]);
+    commit.trim().to_string()
 }
 
 /// Red team: a sign-off line that names no checkpoint was bound by any ref named for
@@ -429,19 +427,7 @@ fn a_ref_pointed_by_hand_at_any_commit_is_no_checkpoint() {
     // A commit plan's message names, whose tree already holds the sign-off line:
     // taken after the sign-off, so not its checkpoint either.
     t.commit_all("signed");
-    t.git(&["add", "-A"]);
-    let tree = t.git(&["write-tree"]).trim().to_string();
-    let after = t
-        .git(&[
-            "commit-tree",
-            &tree,
-            "-p",
-            "HEAD",
-            "-m",
-            "plan: checkpoint of ship",
-        ])
-        .trim()
-        .to_string();
+    let after = checkpoint_commit_now(&t);
     t.git(&["update-ref", reference, &after]);
     let (state, proof) = proof_of(&t, "ship");
     assert_eq!(state, "unproven", "{proof}");
