@@ -334,7 +334,24 @@ pub fn skeleton(plan: &Plan<'_>, t: Templates<'_>) -> String {
     let text = fill(t.skeleton, |name| {
         (name == "skeleton").then(|| body.clone())
     });
-    bound::block(text, MAX_SKELETON)
+    // The injection's closing lines end it, kept whole as there: goals marked done
+    // by hand (archived ones too), or unfinished under `## Archive` or deleted.
+    let mut warnings = String::new();
+    for line in [unproven_line(plan), hidden_lines(plan)]
+        .into_iter()
+        .flatten()
+    {
+        warnings.push_str(&line);
+        warnings.push('\n');
+    }
+    let room = MAX_SKELETON
+        .saturating_sub(warnings.len() + 1)
+        .max(MAX_SKELETON / 4);
+    let mut head = bound::block(text, room);
+    if !warnings.is_empty() && !head.ends_with('\n') {
+        head.push('\n');
+    }
+    bound::block(head + &warnings, MAX_SKELETON)
 }
 
 /// The reminder, whose wording never changes.
@@ -743,6 +760,22 @@ status: done
         ");
     }
 
+    /// Red team: a goal marked done by hand and moved under `## Archive` was not in
+    /// the compaction skeleton at all, which lists live goals only. The skeleton
+    /// ends with the injection's closing lines, kept whole as there.
+    #[test]
+    fn the_skeleton_names_an_archived_goal_marked_done_by_hand() {
+        let src = "# Plan: X\n\n## Goal: Now\n<!-- id: now -->\nstatus: active\ndone_when: y\n\n## Log\n\n## Archive\n\n## Goal: Old\n<!-- id: old -->\nstatus: done\n";
+        insta::assert_snapshot!(skeleton(&proved(src), Templates::default()), @r"
+        Keep this plan summary through the compaction; plan.md holds the full plan.
+        Plan: X
+        Active:
+        - now: Now
+          done_when: y
+        Marked done or cancelled by hand, so still remaining work: old. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven). An archived one comes back above `## Log` with `plan reopen ID --reason TEXT` first.
+        ");
+    }
+
     /// A sign-off line typed by hand is no sign-off: after a compaction the agent
     /// is not told that the goal was signed off.
     #[test]
@@ -760,6 +793,7 @@ status: done
         Open: docs (Docs); bench (Bench)
         Done:
         - hashing: Hashing (not signed off; `plan audit` says why)
+        Marked done or cancelled by hand, so still remaining work: hashing. Sign a goal off with `plan complete ID --evidence TEXT --path FILE`, or cancel it with `plan cancel ID --reason TEXT` (`plan audit` says why each is unproven).
         ");
     }
 
