@@ -249,6 +249,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ctx.say(&format!(
                 "work loop started: up to {budget} continuations{limits}; {work}"
             ))?;
+            // A setting that no longer takes effect is said, not dropped in silence.
+            if config.loop_judge && !config::load_user_lenient().loop_judge {
+                crate::out::warn(&format!(
+                    "plan: note: {} turns the loop judge on, which only your own settings file does: its pause lets the agent stop, and the agent can write the repository's file\n  hint: put `loop:` with `judge: on` under it in {}",
+                    config::REPO_NAME,
+                    config::user_file().map_or_else(
+                        || "~/.config/plan/config.yaml".to_string(),
+                        |p| config::display_path(&p)
+                    )
+                ));
+            }
         }
         Some(Action::Pause) => {
             // Logged under the loop's lock: a clear racing it logs after this line

@@ -541,7 +541,8 @@ fn the_repositorys_settings_cannot_turn_the_loop_judge_on() {
             path.display()
         ),
     );
-    t.ok(&["goal"]);
+    // `plan goal` says the repository's setting does not count.
+    insta::assert_snapshot!(shown(&t, &t.ok(&["goal"])));
     assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
     // The person's file turns it on; the repository's may still turn it off.
     loop_judge(&t, "loop-pause");
