@@ -341,14 +341,6 @@ pub fn load_user() -> Result<Config> {
     load_files(None, user_file().as_deref()).map(|(config, _)| config)
 }
 
-/// As [`load_user`], for the hooks: leniently, as [`load_lenient`] reads (a section
-/// that does not read is left at its defaults, the rest of the file counts).
-pub fn load_user_lenient() -> Config {
-    let mut notes = Vec::new();
-    let loaded = load_layers(None, user_file().as_deref(), Some(&mut notes));
-    loaded.map_or_else(|_| Config::default(), |(config, _)| config)
-}
-
 /// The effective settings and where each value came from.
 pub fn load_with_sources(repo_root: Option<&Path>) -> Result<(Config, Sources)> {
     load_files(repo_root.map(repo_file).as_deref(), user_file().as_deref())

@@ -290,7 +290,6 @@ impl Ctx {
     /// another goal (the goal absent there, or finished already) proves nothing here.
     /// A tree that cannot be read says nothing either way.
     fn check_checkpoint_trees(&self, plan: &mut Plan<'_>, refs: &[crate::plan::bind::Checkpoint]) {
-        use crate::plan::event::Event;
         use crate::plan::model::Status;
         use crate::plan::proof::Proof;
         let (Some(repo), Some(rel)) = (&self.repo, self.plan_in_repo()) else {
@@ -306,19 +305,12 @@ impl Ctx {
                 continue;
             }
             let id = goal.id.as_ref();
-            let Some((entry, named)) = plan.events(id).rev().find_map(|(entry, e)| match e {
-                Event::SignedOff { checkpoint, .. } => Some((entry, checkpoint)),
-                _ => None,
-            }) else {
+            let Some((entry, named)) = crate::plan::bind::latest_sign_off(plan, id) else {
                 continue;
             };
             // A line that names no checkpoint is bound by the ref for its goal and
             // minute (bind::check): that ref's tree is checked the same.
-            let Some(mine) = refs.iter().find(|r| {
-                r.goal == id
-                    && named.is_none_or(|short| r.commit.starts_with(short))
-                    && Some(r.stamp.as_str()) == entry.stamp
-            }) else {
+            let Some(mine) = crate::plan::bind::kept_for(refs, id, entry, named) else {
                 continue;
             };
             let short = named.unwrap_or(&mine.commit[..12]);

@@ -250,7 +250,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 "work loop started: up to {budget} continuations{limits}; {work}"
             ))?;
             // A setting that no longer takes effect is said, not dropped in silence.
-            if config.loop_judge && !config::load_user_lenient().loop_judge {
+            if config.loop_judge && !config::load_lenient(None).0.loop_judge {
                 crate::out::warn(&format!(
                     "plan: note: {} turns the loop judge on, which only your own settings file does: its pause lets the agent stop, and the agent can write the repository's file\n  hint: put `loop:` with `judge: on` under it in {}",
                     config::REPO_NAME,

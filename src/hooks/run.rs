@@ -1048,7 +1048,8 @@ fn person_loop_judge(config: &Config) -> Option<Config> {
     if !config.loop_judge {
         return None;
     }
-    Some(config::load_user_lenient()).filter(|user| user.loop_judge)
+    // No repository: the user's file alone, read as leniently as the hooks read.
+    Some(config::load_lenient(None).0).filter(|user| user.loop_judge)
 }
 
 /// The optional loop judge: a reason to pause, or `None` to go on. Fail-open: any

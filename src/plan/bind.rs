@@ -104,20 +104,14 @@ pub fn check(
         return Binding::Bound;
     }
     let id = goal.id.as_ref();
-    let Some((entry, short)) = plan.events(id).rev().find_map(|(entry, e)| match e {
-        Event::SignedOff { checkpoint, .. } => Some((entry, checkpoint)),
-        _ => None,
-    }) else {
+    let Some((entry, short)) = latest_sign_off(plan, id) else {
         return Binding::Bound;
     };
     let line = entry.line;
     let Some(short) = short else {
         // The ref named for its goal and minute binds it, if it is a checkpoint
         // plan took for this goal, as a named one must be.
-        if let Some(mine) = refs
-            .iter()
-            .find(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp)
-        {
+        if let Some(mine) = kept_for(refs, id, entry, None) {
             let named: Vec<&Checkpoint> = refs.iter().filter(|r| r.commit == mine.commit).collect();
             return owned(mine, &named, id, line, &mine.commit[..12]);
         }
@@ -151,10 +145,7 @@ pub fn check(
             hint: fetch.to_string(),
         };
     }
-    if let Some(mine) = named
-        .iter()
-        .find(|r| r.goal == id && Some(r.stamp.as_str()) == entry.stamp)
-    {
+    if let Some(mine) = kept_for(refs, id, entry, Some(short)) {
         return owned(mine, &named, id, line, short);
     }
     let kept: Vec<String> = named
@@ -168,6 +159,32 @@ pub fn check(
         ),
         hint: "sign it off again with `plan complete`".to_string(),
     }
+}
+
+/// Goal `id`'s latest sign-off line, and the checkpoint it names, if it names one.
+pub fn latest_sign_off<'p>(
+    plan: &'p Plan<'_>,
+    id: &'p str,
+) -> Option<(&'p LogEntry<'p>, Option<&'p str>)> {
+    plan.events(id).rev().find_map(|(entry, e)| match e {
+        Event::SignedOff { checkpoint, .. } => Some((entry, checkpoint)),
+        _ => None,
+    })
+}
+
+/// The ref kept for the sign-off `entry` of goal `id`: named for the goal and the
+/// line's stamp, and at the commit the line names, if it names one.
+pub fn kept_for<'r>(
+    refs: &'r [Checkpoint],
+    id: &str,
+    entry: &LogEntry<'_>,
+    short: Option<&str>,
+) -> Option<&'r Checkpoint> {
+    refs.iter().find(|r| {
+        r.goal == id
+            && Some(r.stamp.as_str()) == entry.stamp
+            && short.is_none_or(|short| r.commit.starts_with(short))
+    })
 }
 
 /// Whether the checkpoint a ref keeps for this goal and stamp is this goal's own:
