@@ -83,6 +83,18 @@ impl Exit {
         }
     }
 
+    /// What an error says, in a line of its own: an [`Exit`]'s message without its
+    /// hint, anything else with its causes; for a message that quotes it.
+    pub fn said(err: &anyhow::Error) -> String {
+        match err.downcast_ref::<Exit>() {
+            Some(Exit {
+                message: Some(message),
+                ..
+            }) => message.clone(),
+            _ => format!("{err:#}"),
+        }
+    }
+
     /// Rendered diagnostics, which start with their own `plan.md:N:` place.
     pub fn diagnostics(code: u8, rendered: String) -> anyhow::Error {
         anyhow::Error::new(Exit {

@@ -305,6 +305,19 @@ impl Store {
         Ok(())
     }
 
+    /// Appends one of plan's own events to the log, stamped now: against a fresh
+    /// read, under the lock, so no one's bytes are lost.
+    pub fn log_event(&self, event: &crate::plan::event::Event<'_>) -> Result<()> {
+        let now = crate::clock::now()?;
+        let src = self.read_for_write()?;
+        self.write_checked(
+            &src,
+            vec![crate::plan::ops::event(&now.stamp(), event)],
+            crate::plan::precondition::intact,
+        )?;
+        Ok(())
+    }
+
     /// Applies `edits`, computed against `base`, to the file as it is now. Lines
     /// that moved are followed; a line that changed is a conflict and nothing is
     /// written. Returns the new text. For the store's own tests: a command states

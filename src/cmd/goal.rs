@@ -14,7 +14,6 @@ use crate::exit::{Exit, OK};
 use crate::out::println;
 use crate::plan::blocks;
 use crate::plan::event::{Approval, Event};
-use crate::plan::ops;
 use crate::state::{Loop, State};
 
 mod rearm;
@@ -124,22 +123,8 @@ fn approval() -> Approval {
 /// Called with the loop's lock held (`State::with_loop_then`): lock order is the
 /// loop's state, then the store; no path takes them the other way round.
 fn log_loop(ctx: &Ctx, event: Event<'_>, unlogged: &Cell<Option<String>>) {
-    let written = clock::now().and_then(|now| {
-        let src = ctx.store.read_for_write()?;
-        Ok(ctx.store.write_checked(
-            &src,
-            vec![ops::event(&now.stamp(), &event)],
-            crate::plan::precondition::intact,
-        )?)
-    });
-    if let Err(e) = written {
-        let why = match e.downcast_ref::<Exit>() {
-            Some(Exit {
-                message: Some(message),
-                ..
-            }) => message.clone(),
-            _ => format!("{e:#}"),
-        };
+    if let Err(e) = ctx.store.log_event(&event) {
+        let why = Exit::said(&e);
         unlogged.set(Some(format!(
             "{} was not logged in {} ({why})",
             event.render(),
@@ -285,11 +270,26 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ctx.say("work loop paused; `plan goal resume` continues it")?;
         }
         Some(Action::Resume) => {
+            // Logged, as the pause is: the stop hook takes a pause only while
+            // plan.md's last word on it since the loop started is a pause.
+            let log = |resumed: &Option<bool>| {
+                if *resumed == Some(true) {
+                    log_loop(
+                        ctx,
+                        Event::LoopResumed {
+                            approval: approval(),
+                        },
+                        &unlogged,
+                    );
+                }
+            };
             state
-                .with_loop(|l| {
-                    l.as_mut()
-                        .filter(|l| l.ended.is_none())
-                        .map(|l| l.paused = false)
+                .with_loop_then(log, |l| {
+                    l.as_mut().filter(|l| l.ended.is_none()).map(|l| {
+                        let was = l.paused;
+                        l.paused = false;
+                        was
+                    })
                 })?
                 .ok_or_else(none)?;
             ctx.say("work loop resumed")?;
@@ -434,7 +434,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     match unlogged.take() {
         Some(why) => Err(Exit::env_hint(
             why,
-            "the loop changed as said; once plan.md can be written, `plan log` what happened",
+            "the loop changed as said, but the stop hook goes by plan.md's log: once plan.md can be written, run this again",
         )),
         None => Ok(OK),
     }

@@ -142,13 +142,13 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         Kind::Stop => {
             let limit = host.event(event).and_then(|e| e.cap());
             stop(host, &place, &state, &config, &input, view, limit)
-                .or_else(|e| held_stop(&state, &input, e))
+                .or_else(|e| held_stop(&place, &state, &input, e))
         }
         Kind::SubagentStart if subagent_prompt => Ok(on_subagent_prompt(&config, &input, view)),
         Kind::SubagentStart => Ok(on_subagent_start(&input, view)),
         Kind::SubagentStop => on_subagent_stop(&state, &claims, &input, view),
         Kind::TaskDone => Ok(on_task_done(&place, &input, view)),
-        Kind::PreTool => Ok(on_pre_tool(&state, &input, view)),
+        Kind::PreTool => Ok(on_pre_tool(&place, &state, &input, view)),
     }
 }
 
@@ -310,13 +310,13 @@ fn on_task_done(place: &Place, input: &Input, view: &cache::View) -> Answer {
 /// plan's goals end on a sign-off, and the two loops must not disagree about when
 /// the work is done. No loop running, or one paused or ended: the host's goal is the
 /// person's business.
-fn on_pre_tool(state: &State, input: &Input, view: &cache::View) -> Answer {
+fn on_pre_tool(place: &Place, state: &State, input: &Input, view: &cache::View) -> Answer {
     if !input.goal_done || view.parts.is_empty() {
         return Answer::Nothing;
     }
     let running = state
         .peek_loop()
-        .is_ok_and(|l| l.is_some_and(|l| l.ended.is_none() && !l.paused));
+        .is_ok_and(|l| l.is_some_and(|l| l.ended.is_none() && !paused(&l, &place.plan_path)));
     if !running {
         return Answer::Nothing;
     }
@@ -396,12 +396,14 @@ fn whole_word(text: &str, needle: &str) -> bool {
 /// `flock` on the lock would end any loop. A running loop of this session's (or
 /// nobody's yet), read without the lock (loop.json is replaced by rename, so read
 /// whole), blocks the stop without counting it; anything else fails open as ever.
-fn held_stop(state: &State, input: &Input, e: anyhow::Error) -> Result<Answer> {
+fn held_stop(place: &Place, state: &State, input: &Input, e: anyhow::Error) -> Result<Answer> {
     if !e.is::<crate::state::lock::Held>() {
         return Err(e);
     }
     let running = state.loop_unlocked().is_some_and(|l| {
-        l.ended.is_none() && !l.paused && l.owner.as_deref().is_none_or(|o| o == input.session)
+        l.ended.is_none()
+            && !paused(&l, &place.plan_path)
+            && l.owner.as_deref().is_none_or(|o| o == input.session)
     });
     if !running {
         return Err(e);
@@ -743,14 +745,15 @@ fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
 /// plan's, which the hooks fail open on (a plan.md that does not read lets the stop
 /// go and says why): a file missing is a state, and moving it is no way out of the
 /// loop. What the guard lets go is let go here too: another session's stop (the
-/// loop's is the one its state or the session's own record names), a paused loop,
-/// a turn the person stopped or the host ended on an error. A second stop in a row
+/// loop's is the one its state or the session's own record names), a paused loop
+/// (plan.md's log backs a pause, so with plan.md gone none holds), a turn the
+/// person stopped or the host ended on an error. A second stop in a row
 /// is let go with a note, so this never wedges an agent; a plan kept elsewhere
 /// (`--file`) or a branch without plan.md is no plan.md gone.
 fn gone_in_loop(place: &Place, input: &Input) -> Option<Answer> {
     let state = State::new(&place.git_dir);
     let lp = state.peek_loop().ok()??;
-    if lp.ended.is_some() || lp.paused || input.ending != host::Ending::Plain {
+    if lp.ended.is_some() || paused(&lp, &place.plan_path) || input.ending != host::Ending::Plain {
         return None;
     }
     let ours = lp.owner.as_deref() == Some(input.session.as_str())
@@ -860,6 +863,8 @@ fn stop(
             !guard::ran_out(why) || current.owner.as_deref().is_none_or(|o| o == input.session)
         })
         .filter(|why| !end_backed(why, &current.started, view, &place.plan_path));
+    // Nor is a pause plan.md's log does not back: it would let every stop go.
+    let unpaused = current.paused && !paused(current, &place.plan_path);
     if current.ended.is_some() && forged.is_none() {
         super::loop_mark::forget(&place.git_dir);
         // A loop that ended: nothing to decide, so no lock to take.
@@ -872,6 +877,9 @@ fn stop(
         {
             lp.ended = None;
             lp.budgets.ended_at = None;
+        }
+        if let Some(lp) = lp.as_mut().filter(|_| unpaused) {
+            lp.paused = false;
         }
     };
     revive(&mut peeked);
@@ -942,8 +950,9 @@ fn stop(
     } else {
         None
     };
-    let (decision, event, limited, again) = state.with_loop(|lp| {
+    let (decision, event, limited, again, unlogged) = state.with_loop(|lp| {
         revive(lp);
+        let was_paused = lp.as_ref().is_some_and(|l| l.paused);
         if let Some(lp) = lp.as_mut() {
             let owner = lp.owner.as_deref();
             crate::loop_budget::apply(&mut lp.budgets, owner, usage.as_ref(), &input.session);
@@ -957,8 +966,34 @@ fn stop(
         // An unbacked ending the guard comes to again is the loop's ending: said at
         // this stop, not recorded or announced again.
         let again = forged.is_some() && lp.as_ref().is_some_and(|l| l.ended.is_some());
-        (decision, event, limited, again)
+        // A pause on a host error is logged in plan.md, as `plan goal pause` is, or
+        // the next stop would not take it; one that cannot be logged is not kept.
+        // Under the loop's lock, as `plan goal` logs: the loop's state, then the store.
+        let mut unlogged = None;
+        if let Some(lp) = lp.as_mut().filter(|l| l.paused && !was_paused) {
+            let name = place.plan_path.file_name().map_or_else(
+                || place.plan_path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let store = crate::store::Store::new(place.plan_path.clone(), name);
+            if let Err(e) = store.log_event(&crate::plan::event::Event::LoopHostPaused {}) {
+                lp.paused = false;
+                unlogged = Some(crate::exit::Exit::said(&e));
+            }
+        }
+        (decision, event, limited, again, unlogged)
     })?;
+    let decision = match (decision, &event, unlogged) {
+        (Stop::Allow { .. }, Some(guard::LoopEvent::LoopLetGo { why, .. }), Some(unlogged)) => {
+            Stop::Allow {
+                note: Some(format!(
+                    "plan: {}. The loop lets the agent stop this once: plan.md could not log its pause ({unlogged}), and the stop hook takes only a pause plan.md logs, so it holds the next stop again.",
+                    why.trim_end_matches('.')
+                )),
+            }
+        }
+        (decision, ..) => decision,
+    };
     for limited in &limited {
         crate::events::record_loop(&place.root, &place.git_dir, view.log_lines, config, limited);
     }
@@ -985,15 +1020,23 @@ fn stop(
     if limit.is_some() && matches!(decision, Stop::Block { .. }) {
         state.session(&input.session, |s| s.blocks += 1)?;
     }
-    let edited = forged.as_ref().map(|why| {
-        format!(
-            "plan: .git/plan/loop.json says the work loop ended ({why}), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it and has work left, and the file's own counts are the agent's to write."
-        )
-    });
-    Ok(match (decision, edited) {
-        (Stop::Block { reason }, Some(edited)) => Answer::Block(format!(
-            "{edited} So the loop goes on (`plan goal clear`, logged in plan.md, ends it). {reason}"
+    let edited = match (&forged, unpaused) {
+        (Some(why), _) => Some((
+            format!(
+                "plan: .git/plan/loop.json says the work loop ended ({why}), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it and has work left, and the file's own counts are the agent's to write."
+            ),
+            "`plan goal clear`, logged in plan.md, ends it",
         )),
+        (None, true) => Some((
+            "plan: .git/plan/loop.json says the work loop is paused, but plan.md's log does not: no `work loop paused` line since the loop started, or a `work loop resumed` after the last, and the file is the agent's to write.".to_string(),
+            "`plan goal pause`, logged in plan.md, pauses it",
+        )),
+        (None, false) => None,
+    };
+    Ok(match (decision, edited) {
+        (Stop::Block { reason }, Some((edited, how))) => {
+            Answer::Block(format!("{edited} So the loop goes on ({how}). {reason}"))
+        }
         (Stop::Block { reason }, None) => Answer::Block(reason),
         // An ending the guard comes to again from the counts is said at each stop:
         // plan.md does not record it, so it is never silent.
@@ -1001,7 +1044,7 @@ fn stop(
         (Stop::Allow { note: Some(note) }, _) => Answer::Note(note),
         // Let go for another reason (the state names another session): the edit is
         // said, not passed over.
-        (Stop::Allow { note: None }, Some(edited)) => Answer::Note(edited),
+        (Stop::Allow { note: None }, Some((edited, _))) => Answer::Note(edited),
         (Stop::Allow { note: None }, None) => Answer::Nothing,
     })
 }
@@ -1013,30 +1056,47 @@ fn stop(
 /// they back nothing: an ending they alone give is decided again at each stop.
 fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) -> bool {
     if why == crate::report::model::CLEARED {
-        return clear_logged(plan_path, started);
+        return loop_log(plan_path, started).cleared;
     }
     !view.has_work || view.continuation.is_none()
 }
 
-/// Whether plan.md's log has one of plan's `work loop cleared` lines stamped at or
-/// after `started` (`YYYY-MM-DD HH:MM`): read only for a loop its state says was
-/// cleared.
-fn clear_logged(plan_path: &Path, started: &str) -> bool {
+/// What plan.md's log says of the loop started at `started`, from plan's own lines
+/// at or after the start: whether it was cleared, and whether its last word on a
+/// pause (`plan goal pause`, the stop hook's pause on a host error, `plan goal
+/// resume`) is a pause. loop.json's `paused` is the agent's to write, and a pause
+/// lets every stop go: one plan.md does not back is not taken.
+#[derive(Default)]
+struct LoopLog {
+    cleared: bool,
+    paused: bool,
+}
+
+fn loop_log(plan_path: &Path, started: &str) -> LoopLog {
     use crate::plan::event::Event;
     let Ok(text) = crate::fsread::text(plan_path, crate::fsread::PLAN) else {
-        return false;
+        return LoopLog::default();
     };
-    text.lines().any(|line| {
-        line.strip_prefix("- ")
+    let mut log = LoopLog::default();
+    for line in text.lines() {
+        let event = line
+            .strip_prefix("- ")
             .and_then(|rest| Some((rest.get(..16)?, rest.get(17..)?)))
-            .is_some_and(|(stamp, rest)| {
-                stamp >= started
-                    && matches!(
-                        Event::parse(rest.trim_end()),
-                        Some(Event::LoopCleared { .. })
-                    )
-            })
-    })
+            .filter(|(stamp, _)| *stamp >= started)
+            .and_then(|(_, rest)| Event::parse(rest.trim_end()));
+        match event {
+            Some(Event::LoopCleared { .. }) => log.cleared = true,
+            Some(Event::LoopPaused { .. } | Event::LoopHostPaused {}) => log.paused = true,
+            Some(Event::LoopResumed { .. }) => log.paused = false,
+            _ => {}
+        }
+    }
+    log
+}
+
+/// Whether a loop's pause holds: loop.json says so and plan.md's log backs it.
+fn paused(lp: &crate::state::Loop, plan_path: &Path) -> bool {
+    lp.paused && loop_log(plan_path, &lp.started).paused
 }
 
 /// The person's settings for the loop judge, when they turn it on. Its pause lets

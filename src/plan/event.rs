@@ -136,6 +136,9 @@ impl<'a> Judged<'a> {
 /// (`record::one_word`), so it never holds the spaces around the `+`.
 pub const PANEL_JOIN: &str = " + ";
 
+/// The stop hook's pause on a host's error, as plan.md logs it.
+const HOST_PAUSED: &str = "work loop paused (the host reported an error)";
+
 fn panel_names<S: serde::Serializer>(judges: &&str, s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(Judged::panel_names(judges))
 }
@@ -271,6 +274,12 @@ events! {
     /// `plan goal pause`: the work loop lets the agent stop until `plan goal resume`.
     /// Logged so a reviewer sees who let the agent stop, and how.
     LoopPaused = "loop_paused" { approval: Approval }
+    /// The stop hook paused the work loop: the host said its turn ended on an error
+    /// no retry gets past at once (a rate limit, a login). Logged so the pause is
+    /// one plan.md backs, as a `plan goal pause` is: loop.json is the agent's to write.
+    LoopHostPaused = "loop_host_paused" {}
+    /// `plan goal resume`: the paused work loop holds the agent's stops again.
+    LoopResumed = "loop_resumed" { approval: Approval }
     /// `plan goal clear`: the work loop is over.
     LoopCleared = "loop_cleared" { approval: Approval }
     /// `plan goal rearm`: the goal has a new budget in the work loop, and is no
@@ -396,6 +405,10 @@ impl<'a> Event<'a> {
                 idle: Some(idle),
             } => format!("{id} claim taken by {holder} from {from} (idle {idle} min)"),
             Event::LoopPaused { approval } => format!("work loop paused ({})", approval.words()),
+            Event::LoopHostPaused {} => HOST_PAUSED.to_string(),
+            Event::LoopResumed { approval } => {
+                format!("work loop resumed ({})", approval.words())
+            }
             Event::LoopCleared { approval } => {
                 format!("work loop cleared ({})", approval.words())
             }
@@ -430,13 +443,18 @@ impl<'a> Event<'a> {
                 .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
             return Some(Event::LogRepaired { removed });
         }
+        if text == HOST_PAUSED {
+            return Some(Event::LoopHostPaused {});
+        }
         let paused = |approval| Event::LoopPaused { approval };
+        let resumed = |approval| Event::LoopResumed { approval };
         let cleared = |approval| Event::LoopCleared { approval };
         for (form, loop_event) in [
             (
                 "work loop paused (",
                 &paused as &dyn Fn(Approval) -> Event<'a>,
             ),
+            ("work loop resumed (", &resumed),
             ("work loop cleared (", &cleared),
         ] {
             if let Some(inner) = text.strip_prefix(form) {
@@ -778,6 +796,8 @@ mod tests {
             "cache contract restored from .plan/judge/c.md",
             "cache claim taken by b from c (idle 90 min)",
             "work loop paused (without a terminal)",
+            "work loop paused (the host reported an error)",
+            "work loop resumed (a terminal was attached)",
             "work loop cleared (a terminal was attached)",
             "cache budget rearmed (without a terminal)",
         ];
@@ -976,7 +996,9 @@ mod tests {
     fn loop_events_round_trip_and_say_only_whether_a_terminal_was_attached() {
         for approval in [Approval::Terminal, Approval::NoTerminal] {
             round_trip(Event::LoopPaused { approval });
+            round_trip(Event::LoopResumed { approval });
             round_trip(Event::LoopCleared { approval });
+            round_trip(Event::LoopHostPaused {});
             round_trip(Event::BudgetRearmed {
                 id: "cache",
                 approval,
@@ -1099,6 +1121,10 @@ mod tests {
             },
             Event::LoopPaused {
                 approval: Approval::Terminal,
+            },
+            Event::LoopHostPaused {},
+            Event::LoopResumed {
+                approval: Approval::NoTerminal,
             },
             Event::LoopCleared {
                 approval: Approval::NoTerminal,

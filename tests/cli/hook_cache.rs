@@ -268,3 +268,36 @@ fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
     // A session that never held this loop is still not held by it.
     assert_eq!(t.stop_hook("s2").stdout, "");
 }
+
+/// Attack (issue 34, item 2): `"paused": true` written into `.git/plan/loop.json`
+/// let every later stop go ("the work loop is paused") while plan.md had work left
+/// and logged no pause. A pause plan.md's log does not back (its last word on a
+/// pause since the loop started: `work loop paused`, or `resumed` after it) is not
+/// taken: the loop goes on, and the stop says the state was edited.
+#[test]
+fn an_edited_pause_does_not_let_the_loops_session_stop() {
+    let t = looping();
+    let path = t.root().join(".git/plan/loop.json");
+    let pause = || {
+        let mut lp: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        lp["paused"] = true.into();
+        std::fs::write(&path, lp.to_string()).unwrap();
+    };
+    pause();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["decision"], "block",
+        "the edited loop.json paused the loop: {answer}"
+    );
+    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()));
+    let lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(lp["paused"], false, "the pause is taken back");
+    // A pause plan.md logs lets the stops go.
+    t.ok(&["goal", "pause"]);
+    insta::assert_snapshot!(t.stop_hook("s1").stdout, @r#"{"systemMessage":"plan: the work loop is paused; `plan goal resume` continues it"}"#);
+    // Resumed, the logged pause no longer backs one written by hand.
+    t.ok(&["goal", "resume"]);
+    pause();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+}

@@ -102,7 +102,7 @@ fn a_goal_pause_that_cannot_log_does_not_exit_0() {
     );
     assert_eq!(
         run.stderr,
-        "plan: work loop paused (without a terminal) was not logged in plan.md (plan.md is read-only; nothing was written)\n  hint: the loop changed as said; once plan.md can be written, `plan log` what happened\n"
+        "plan: work loop paused (without a terminal) was not logged in plan.md (plan.md is read-only; nothing was written)\n  hint: the loop changed as said, but the stop hook goes by plan.md's log: once plan.md can be written, run this again\n"
     );
     assert_eq!(t.plan_md(), before);
 }

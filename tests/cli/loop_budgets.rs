@@ -241,10 +241,22 @@ fn a_host_error_pauses_the_loop_until_resumed() {
         events[0]["why"],
         "the host reported an error: rate_limit: 429 Too Many Requests: API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later."
     );
-    // The next stop is let go too: the loop stays paused, nothing retries.
+    // The next stop is let go too: the loop stays paused, nothing retries. The
+    // pause is logged in plan.md, which backs it (loop.json is the agent's to
+    // write), as the resume is.
     let again = claude_stop(&t, &none, "2026-06-15T14:05");
     assert_eq!(again.answer()["decision"], serde_json::Value::Null);
-    t.ok(&["goal", "resume"]);
+    hook(&t, &["goal", "resume"], "", "2026-06-15T14:05").code(0);
+    assert_eq!(
+        t.plan_md()
+            .lines()
+            .filter(|l| l.contains("work loop"))
+            .collect::<Vec<_>>(),
+        [
+            "- 2026-06-15 14:04 work loop paused (the host reported an error)",
+            "- 2026-06-15 14:05 work loop resumed (without a terminal)",
+        ]
+    );
     assert_eq!(
         claude_stop(&t, &none, "2026-06-15T14:06").answer()["decision"],
         "block"
@@ -268,6 +280,32 @@ fn a_host_error_pauses_the_loop_until_resumed() {
         ("running".into(), 2.into())
     );
     assert_eq!(let_go_events(&t)[2]["why"], "the turn ended on an error");
+}
+
+/// A host error's pause that plan.md cannot log is not kept: the stop hook takes
+/// only a pause plan.md backs, so the stop says so and the next stop is held.
+#[test]
+fn a_host_error_pause_plan_md_cannot_log_is_said_and_not_kept() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "5"]);
+    let none = t.dir.path().join("none.jsonl");
+    assert_eq!(
+        claude_stop(&t, &none, "2026-06-15T14:03").answer()["decision"],
+        "block"
+    );
+    let before = t.plan_md();
+    let plan_md = t.path("plan.md");
+    let mut mode = std::fs::metadata(&plan_md).unwrap().permissions();
+    mode.set_readonly(true);
+    std::fs::set_permissions(&plan_md, mode).unwrap();
+    let run = claude_failure(&t, "rate_limit", "API Error: 429", "2026-06-15T14:04");
+    insta::assert_snapshot!(redact(&t, &run.stdout));
+    assert_eq!(t.plan_md(), before);
+    assert_eq!(status(&t, "2026-06-15T14:04")["state"], "running");
+    assert_eq!(
+        claude_stop(&t, &none, "2026-06-15T14:05").answer()["decision"],
+        "block"
+    );
 }
 
 /// The StopFailure of one turn, its `error` kind `kind` and its message `said`.
