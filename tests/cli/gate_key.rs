@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::gate::{PR_PLAN, rev, signed_pull_request};
-use crate::util::{Test, fixture, fixture_path, redact};
+use crate::util::{Test, fixture, fixture_path, redact, redact_with};
 
 const PLAN: &str = "# Plan: Gate
 
@@ -312,7 +312,9 @@ fn evidence_paths_outside_the_repository_never_reach_the_judge() {
     {
         assert!(!prompt.contains(host.trim()), "{prompt}");
     }
-    assert!(prompt.contains("# Hello"), "{prompt}");
+    let files = prompt.split_once("## The agent's evidence").unwrap().1;
+    let files = files.split_once("## What changed").unwrap().0;
+    insta::assert_snapshot!(redact(&t, files));
 }
 
 // Honest work judged blind: `plan complete` fences the evidence with four backticks
@@ -327,12 +329,24 @@ fn an_honest_two_file_sign_off_reaches_the_judge_with_both_files() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     let prompt = std::fs::read_to_string(&prompt).unwrap();
     let evidence = prompt.split_once("## The agent's evidence").unwrap().1;
-    assert!(evidence.contains("README.md is written"), "{evidence}");
     assert!(!evidence.contains("## Judge"), "{evidence}");
     assert!(!evidence.contains("Sign-off record"), "{evidence}");
-    assert!(evidence.contains("the second file"), "{evidence}");
-    assert!(evidence.contains("# Hello"), "{evidence}");
     assert!(!evidence.contains("none given"), "{evidence}");
+    let evidence = evidence.split_once("## What changed").unwrap().0;
+    insta::assert_snapshot!(redact(&t, evidence));
+}
+
+/// `text` redacted, with the base commit named `[BASE]` (whole or shortened).
+fn at_base(t: &Test, text: &str, base: &str) -> String {
+    redact_with(
+        t,
+        text,
+        &[
+            (base, "[BASE]"),
+            (&base[..12], "[BASE]"),
+            (&base[..7], "[BASE]"),
+        ],
+    )
 }
 
 /// `plan audit --base BASE ARGS`, its exit code, stdout and stderr.
@@ -403,10 +417,7 @@ fn the_verify_job_writes_results_and_the_judge_job_runs_no_verify() {
     let verified = results.to_str().unwrap();
     let (code, stdout, stderr) = plan(&t, &base, &["--rejudge", "--verified", verified]);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(
-        stdout.contains("rejudge: verify passed; judge accept"),
-        "{stdout}"
-    );
+    insta::assert_snapshot!(at_base(&t, &stdout, &base));
     assert!(!ran.exists(), "the judge's job ran verify");
 }
 
@@ -460,21 +471,13 @@ fn the_judge_job_reads_verify_results_as_untrusted_data() {
     }
     let (code, stdout, _) = run(&format!(r#"{{"format":2,"commit":"{head}","goals":[]}}"#));
     assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains(
-            "rejudge: verify failed: the verify job reported nothing for this goal; judge not asked"
-        ),
-        "{stdout}"
-    );
+    insta::assert_snapshot!(at_base(&t, &stdout, &base));
     let failed = good
         .replace(r#""passed":true"#, r#""passed":false"#)
         .replace(r#""failure":null"#, r#""failure":"exit 1""#);
     let (code, stdout, _) = run(&failed);
     assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("rejudge: verify failed: exit 1; judge not asked"),
-        "{stdout}"
-    );
+    insta::assert_snapshot!(at_base(&t, &stdout, &base));
     let (code, stdout, stderr) = run(&good);
     assert_eq!(code, 0, "{stdout}{stderr}");
 }
@@ -630,13 +633,12 @@ fn a_verify_that_shadows_git_on_path_does_not_get_the_key() {
     let taken = std::fs::read_to_string(&stolen).unwrap_or_default();
     insta::assert_snapshot!(redact(&t, &taken));
     assert_eq!(out.status.code(), Some(3));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains(&format!(
-            "refusing the gate: {} on PATH changed while the pull request's verify ran",
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "plan: refusing the gate: {} on PATH changed while the pull request's verify ran (the judge runs programs from PATH by name)\n  hint: the pull request's code changed what the judge runs or reads; the gate judges nothing after that. Run the gate as two jobs (`plan install ci`), so the job holding the judge's key runs none of the pull request's code\n",
             git.display()
-        )),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        )
     );
 }
 
