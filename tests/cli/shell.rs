@@ -26,19 +26,10 @@ fn tty(t: &Test, args: &str, term: &str) -> String {
 #[test]
 fn completions_for_each_shell() {
     let t = Test::outside_git();
-    for (shell, mark) in [
-        ("bash", "-F _clap_complete_plan plan"),
-        ("zsh", "#compdef plan"),
-        ("fish", "--command plan"),
-        ("powershell", "Register-ArgumentCompleter"),
-    ] {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
         let run = t.ok(&["completions", shell]);
-        assert!(run.stdout.contains(mark), "{shell}: lacks {mark:?}");
         // The script asks plan for the words (goal_id_completion tests them).
-        assert!(
-            run.stdout.contains("COMPLETE") && run.stdout.contains(shell),
-            "{shell}: does not ask plan"
-        );
+        insta::assert_snapshot!(format!("completions_{shell}"), redact(&t, &run.stdout));
     }
     t.run(&["completions", "tcsh"]).code(2);
 }
@@ -69,7 +60,7 @@ fn color_flag_wins_over_the_terminal() {
     let forced = t.ok(&["--color", "always", "show"]).stdout;
     insta::assert_snapshot!(redact(&t, &forced));
     assert!(!t.ok(&["show"]).stdout.contains("\x1b["));
-    assert!(tty(&t, "show", "xterm").contains("\x1b[1;36m"));
+    assert_eq!(tty(&t, "show", "xterm").replace("\r\n", "\n"), forced);
     let never = tty(&t, "--color never show", "xterm");
     insta::assert_snapshot!(redact(&t, &never));
     t.run(&["--color", "sometimes", "show"]).code(2);
@@ -80,7 +71,10 @@ fn a_dumb_terminal_gets_no_colour() {
     let t = Test::new().plan(&fixture("plans/real.md"));
     let dumb = tty(&t, "show", "dumb");
     insta::assert_snapshot!(redact(&t, &dumb));
-    assert!(tty(&t, "--color always show", "dumb").contains("\x1b[1;36m"));
+    assert_eq!(
+        tty(&t, "--color always show", "dumb").replace("\r\n", "\n"),
+        t.ok(&["--color", "always", "show"]).stdout
+    );
 }
 
 #[test]
@@ -127,9 +121,10 @@ fn add_json_gives_the_id_and_what_it_logged() {
         logged[0],
         format!("2026-06-15 14:02 cache-layer added (contract {contract})")
     );
-    assert!(logged[1].starts_with(&format!(
-        "2026-06-15 14:02 cache-layer started (contract {contract}"
-    )));
+    assert_eq!(
+        logged[1],
+        format!("2026-06-15 14:02 cache-layer started (contract {contract})")
+    );
     for line in logged {
         assert!(t.plan_md().contains(&format!("- {line}\n")), "{line}");
     }
@@ -160,11 +155,9 @@ fn inject_json_has_structured_fields() {
     assert_eq!(active["progress"]["done"], 1);
     assert_eq!(active["progress"]["total"], 3);
     assert_eq!(active["next_subtask"], "eviction policy");
-    assert!(
-        active["done_when"]
-            .as_str()
-            .unwrap()
-            .starts_with("p95 < 50ms")
+    assert_eq!(
+        active["done_when"],
+        "p95 < 50ms on bench-X. If wrong: timeouts in load-test.log"
     );
     assert_eq!(json["ready"], serde_json::json!([]));
     assert_eq!(
