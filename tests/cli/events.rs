@@ -128,6 +128,7 @@ fn events_are_the_typed_log_lines_as_json_or_readable_lines() {
             && rows[1].contains("  ship started (contract "),
         "{text}"
     );
+    insta::assert_snapshot!(redact(&t, &text));
 }
 
 #[test]
@@ -176,6 +177,7 @@ fn the_loops_decisions_are_events_kept_out_of_plan_md_and_merged_in_time_order()
                 && l.contains("  loop stopped (budget_spent): its budget of 1")),
         "{text}"
     );
+    insta::assert_snapshot!(redact(&t, &text));
     // Merged by time: a log event from later comes after them.
     let later = t.env("PLAN_NOW", "2026-06-15T15:00");
     later.ok(&["add", "Docs", "--done-when", "README documents the cache"]);

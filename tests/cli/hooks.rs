@@ -337,6 +337,7 @@ fn hooks_fail_open() {
             .unwrap()
             .starts_with("plan: hook skipped")
     );
+    insta::assert_snapshot!(json(&run)["systemMessage"].as_str().unwrap());
     assert!(json(&hook(&t, "claude", "bogus", "{}").code(0))["systemMessage"].is_string());
     // A broken plan.md is no way out of the loop: the agent is told to fix it.
     t.write("plan.md", PLAN.replace("status: active", "status: doing"));
@@ -349,6 +350,7 @@ fn hooks_fail_open() {
             .contains("first fix plan.md's format errors"),
         "{v}"
     );
+    insta::assert_snapshot!(redact(&t, v["reason"].as_str().unwrap()));
     // The injection still comes, as far as the plan reads, naming the errors.
     let v = json(&send(&t, "claude/session-start", "s1"));
     let context = v["hookSpecificOutput"]["additionalContext"]
