@@ -270,10 +270,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ctx.say("work loop paused; `plan goal resume` continues it")?;
         }
         Some(Action::Resume) => {
-            // Logged, as the pause is: the stop hook takes a pause only while
-            // plan.md's last word on it since the loop started is a pause.
-            let log = |resumed: &Option<bool>| {
-                if *resumed == Some(true) {
+            // Logged, as the pause is, whether or not loop.json says paused (the
+            // agent can write it): the stop hook takes a pause only while plan.md's
+            // last word on it since the loop started is a pause.
+            let log = |resumed: &Option<()>| {
+                if resumed.is_some() {
                     log_loop(
                         ctx,
                         Event::LoopResumed {
@@ -285,11 +286,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             };
             state
                 .with_loop_then(log, |l| {
-                    l.as_mut().filter(|l| l.ended.is_none()).map(|l| {
-                        let was = l.paused;
-                        l.paused = false;
-                        was
-                    })
+                    l.as_mut()
+                        .filter(|l| l.ended.is_none())
+                        .map(|l| l.paused = false)
                 })?
                 .ok_or_else(none)?;
             ctx.say("work loop resumed")?;

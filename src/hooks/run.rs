@@ -1061,37 +1061,16 @@ fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) ->
     !view.has_work || view.continuation.is_none()
 }
 
-/// What plan.md's log says of the loop started at `started`, from plan's own lines
-/// at or after the start: whether it was cleared, and whether its last word on a
-/// pause (`plan goal pause`, the stop hook's pause on a host error, `plan goal
-/// resume`) is a pause. loop.json's `paused` is the agent's to write, and a pause
-/// lets every stop go: one plan.md does not back is not taken.
-#[derive(Default)]
-struct LoopLog {
-    cleared: bool,
-    paused: bool,
-}
-
-fn loop_log(plan_path: &Path, started: &str) -> LoopLog {
-    use crate::plan::event::Event;
-    let Ok(text) = crate::fsread::text(plan_path, crate::fsread::PLAN) else {
-        return LoopLog::default();
-    };
-    let mut log = LoopLog::default();
-    for line in text.lines() {
-        let event = line
-            .strip_prefix("- ")
-            .and_then(|rest| Some((rest.get(..16)?, rest.get(17..)?)))
-            .filter(|(stamp, _)| *stamp >= started)
-            .and_then(|(_, rest)| Event::parse(rest.trim_end()));
-        match event {
-            Some(Event::LoopCleared { .. }) => log.cleared = true,
-            Some(Event::LoopPaused { .. } | Event::LoopHostPaused {}) => log.paused = true,
-            Some(Event::LoopResumed { .. }) => log.paused = false,
-            _ => {}
-        }
+/// What plan.md's log says of the loop started at `started` (see
+/// [`crate::plan::event::loop_log`]): read only where loop.json says the loop ended
+/// or is paused. loop.json is the agent's to write, and a pause lets every stop go:
+/// one plan.md does not back is not taken. Only the Log section's stamped lines
+/// count, not a subtask or failure mode that reads like one.
+fn loop_log(plan_path: &Path, started: &str) -> crate::plan::event::LoopLog {
+    match crate::fsread::text(plan_path, crate::fsread::PLAN) {
+        Ok(text) => crate::plan::event::loop_log(&crate::plan::model::parse(&text).log, started),
+        Err(_) => Default::default(),
     }
-    log
 }
 
 /// Whether a loop's pause holds: loop.json says so and plan.md's log backs it.

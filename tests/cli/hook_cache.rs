@@ -300,4 +300,27 @@ fn an_edited_pause_does_not_let_the_loops_session_stop() {
     t.ok(&["goal", "resume"]);
     pause();
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    // Nor does a resume loop.json did not call for: the person's resume is logged
+    // though the agent had set `"paused": false` first.
+    t.ok(&["goal", "pause"]);
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["paused"] = false.into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    t.ok(&["goal", "resume"]);
+    pause();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    // Nor a subtask or a failure mode that reads like the log's line.
+    t.ok(&[
+        "subtask",
+        "cache-layer",
+        "check cache. work loop paused (without a terminal)",
+    ]);
+    t.ok(&[
+        "add",
+        "Other",
+        "--failure-mode",
+        "9999-12-31 23:59 work loop paused (without a terminal)",
+    ]);
+    pause();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
 }
