@@ -781,25 +781,48 @@ fn gone_in_loop(place: &Place, input: &Input) -> Option<Answer> {
 /// loop.json names the loop's owner, and the agent can write it: a session whose
 /// own state says it claimed this very loop (`in_loop`, its start) is the owner
 /// whatever loop.json names now, and the name is put back. Another name there would
-/// let the loop's own session stop unheld, with no word.
-fn reclaim(state: &State, peeked: &mut Option<crate::state::Loop>, session: &str) -> Result<()> {
+/// let the loop's own session stop unheld, with no word. So would another start
+/// beside it: a session's claim is forgotten when its loop ends (below) and a
+/// loop `plan goal` replaced logs a clear in plan.md, so a session that still
+/// holds a claim, with no clear logged since, holds the loop loop.json shows.
+fn reclaim(
+    place: &Place,
+    state: &State,
+    peeked: &mut Option<crate::state::Loop>,
+    session: &str,
+) -> Result<()> {
     let Some(lp) = peeked
         .as_mut()
         .filter(|l| l.ended.is_none() && l.owner.as_deref().is_some_and(|o| o != session))
     else {
         return Ok(());
     };
-    let claimed = state.session(session, |s| s.in_loop.clone())?;
-    if claimed.as_deref() != Some(lp.started.as_str()) {
+    let Some(claimed) = state.session(session, |s| s.in_loop.clone())? else {
+        return Ok(());
+    };
+    if claimed != lp.started && loop_log(&place.plan_path, &claimed).cleared {
         return Ok(());
     }
+    // The start goes back too: plan.md's log lines count from it, and one moved
+    // later would keep the person's `plan goal clear` from counting.
+    let shown = std::mem::replace(&mut lp.started, claimed.clone());
     lp.owner = Some(session.to_string());
-    let started = lp.started.clone();
     state.with_loop(|l| {
-        if let Some(l) = l.as_mut().filter(|l| l.started == started) {
+        if let Some(l) = l.as_mut().filter(|l| l.started == shown) {
             l.owner = Some(session.to_string());
+            l.started = claimed;
         }
     })
+}
+
+/// The session's claim on the loop started at `started`, forgotten once the loop
+/// ended: a later loop, claimed by another session, is not this one's to reclaim.
+fn forget_claim(state: &State, session: &str, started: &str) {
+    let _ = state.session(session, |s| {
+        if s.in_loop.as_deref() == Some(started) {
+            s.in_loop = None;
+        }
+    });
 }
 
 fn stop(
@@ -867,6 +890,7 @@ fn stop(
     let unpaused = current.paused && !paused(current, &place.plan_path);
     if current.ended.is_some() && forged.is_none() {
         super::loop_mark::forget(&place.git_dir);
+        forget_claim(state, &input.session, &current.started);
         // A loop that ended: nothing to decide, so no lock to take.
         return Ok(Answer::Nothing);
     }
@@ -883,7 +907,7 @@ fn stop(
         }
     };
     revive(&mut peeked);
-    reclaim(state, &mut peeked, &input.session)?;
+    reclaim(place, state, &mut peeked, &input.session)?;
     let Some(current) = peeked.as_ref() else {
         return Ok(Answer::Nothing);
     };
@@ -994,6 +1018,12 @@ fn stop(
         }
         (decision, ..) => decision,
     };
+    if let Some(guard::LoopEvent::LoopLetGo { ended: true, .. }) = &event {
+        let started = state.peek_loop().ok().flatten().map(|l| l.started);
+        if let Some(started) = started {
+            forget_claim(state, &input.session, &started);
+        }
+    }
     for limited in &limited {
         crate::events::record_loop(&place.root, &place.git_dir, view.log_lines, config, limited);
     }

@@ -267,6 +267,20 @@ fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
     assert_eq!(lp["owner"], "s1", "the owner is put back");
     // A session that never held this loop is still not held by it.
     assert_eq!(t.stop_hook("s2").stdout, "");
+    // Nor does another start beside the owner's name make the loop another's: no
+    // clear is logged since the session claimed it (red-team, one file edited).
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["owner"] = "another-session".into();
+    lp["started"] = "2026-06-15 14:05".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    // A loop that ended is forgotten: a new one, claimed by another session, is
+    // not the old session's to hold.
+    t.ok(&["goal", "clear"]);
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s2").answer()["decision"], "block");
+    assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
 /// Attack (issue 34, item 2): `"paused": true` written into `.git/plan/loop.json`
