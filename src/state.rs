@@ -202,6 +202,12 @@ impl State {
             .join(format!("{}.json", file_name(id)))
     }
 
+    /// Whether plan keeps a record of session `id`: it writes one as the session
+    /// claims a loop, so a loop's owner with none is a name written by hand.
+    pub fn has_session(&self, id: &str) -> bool {
+        self.session_path(id).is_file()
+    }
+
     fn loop_path(&self) -> PathBuf {
         self.dir.join("loop.json")
     }

@@ -797,12 +797,19 @@ fn reclaim(
     else {
         return Ok(());
     };
-    let Some(claimed) = state.session(session, |s| s.in_loop.clone())? else {
-        return Ok(());
+    let owner = lp.owner.clone().unwrap_or_default();
+    let claimed = match state.session(session, |s| s.in_loop.clone())? {
+        Some(claimed) => claimed,
+        // An owner plan keeps no record of is no session's (plan writes one as a
+        // session claims the loop): the name was written into loop.json, and the
+        // loop is this stop's to claim, as an unclaimed one is.
+        None if !state.has_session(&owner) => lp.started.clone(),
+        None => return Ok(()),
     };
     if claimed != lp.started && loop_log(&place.plan_path, &claimed).cleared {
         return Ok(());
     }
+    state.session(session, |s| s.in_loop = Some(claimed.clone()))?;
     // The start goes back too: plan.md's log lines count from it, and one moved
     // later would keep the person's `plan goal clear` from counting.
     let shown = std::mem::replace(&mut lp.started, claimed.clone());

@@ -274,6 +274,13 @@ fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
     lp["started"] = "2026-06-15 14:05".into();
     std::fs::write(&path, lp.to_string()).unwrap();
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    // Nor does the session's own record deleted beside the name: an owner plan
+    // keeps no record of is no session's, and the stop claims the loop.
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["owner"] = "zz".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    std::fs::remove_file(t.root().join(".git/plan/sessions/s1.json")).unwrap();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     // A loop that ended is forgotten: a new one, claimed by another session, is
     // not the old session's to hold.
     t.ok(&["goal", "clear"]);
