@@ -154,13 +154,6 @@ fn sign_offs_pushed_and_pulled_with_plain_git_are_proven_in_every_clone() {
     for dir in &sides {
         plan(&t, dir, "2026-06-15T18:00", &["lint"]).code(0);
         let audit = plan(&t, dir, "2026-06-15T18:00", &["audit"]).code(0);
-        assert!(
-            audit
-                .stdout
-                .contains("3 finished goals: 3 proven, 0 unproven"),
-            "{}",
-            audit.stdout
-        );
         insta::assert_snapshot!(redact(&t, &audit.stdout));
         // Nothing about checkpoints on either stream.
         assert_eq!(audit.stderr, "", "{}", audit.stderr);
@@ -429,6 +422,7 @@ fn four_agents_with_claims_on_the_remote_move_their_sign_offs_with_plain_git() {
     let there = git(&t, &origin, &["for-each-ref", "refs/plan/checkpoints/"]);
     assert_eq!(there.lines().count(), 4, "{there}");
 
+    let mut audits = Vec::new();
     for dir in [&t.root(), &one, &sibling, &two, &three] {
         // Plain `git pull`: the branch's upstream, and every configured refspec.
         // (`git pull origin main` names its one refspec and brings no checkpoint.)
@@ -436,16 +430,13 @@ fn four_agents_with_claims_on_the_remote_move_their_sign_offs_with_plain_git() {
         plan(&t, dir, "2026-06-15T18:00", &["lint"]).code(0);
         let audit = plan(&t, dir, "2026-06-15T18:00", &["audit"]).code(0);
         assert!(
-            audit
-                .stdout
-                .contains("4 finished goals: 4 proven, 0 unproven")
-                && !audit.stdout.contains("checkpoint")
-                && !audit.stderr.contains("checkpoint"),
+            !audit.stdout.contains("checkpoint") && !audit.stderr.contains("checkpoint"),
             "{}: {}{}",
             dir.display(),
             audit.stdout,
             audit.stderr
         );
+        audits.push(audit.stdout);
         for id in goals {
             let show = plan(&t, dir, "2026-06-15T18:00", &["show", id, "--json"]).code(0);
             let json = show.json();
@@ -462,4 +453,7 @@ fn four_agents_with_claims_on_the_remote_move_their_sign_offs_with_plain_git() {
             "all committed"
         );
     }
+    // Every clone's audit says the same: four goals, each proven.
+    assert!(audits.iter().all(|a| a == &audits[0]), "{audits:?}");
+    insta::assert_snapshot!(redact(&t, &audits[0]));
 }

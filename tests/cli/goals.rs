@@ -44,32 +44,7 @@ fn repo() -> Test {
 fn show_id_gives_the_contract_subtasks_dependencies_both_ways_and_its_log() {
     let t = repo();
     let out = t.ok(&["show", "ship"]).stdout;
-    for needle in [
-        "Ship it",
-        "ship",
-        "active",
-        "done_when: README.md exists",
-        "verify: test -f README.md",
-        "- README.md is empty",
-        "[x] 1. write it",
-        "[ ] 2. proofread it",
-        "1/2",
-        "plan.md:8",
-        "note about the readme",
-    ] {
-        assert!(out.contains(needle), "lacks {needle:?}:\n{out}");
-    }
     // Both directions, each with its standing: base is marked done by hand.
-    let deps = out
-        .lines()
-        .find(|l| l.starts_with("depends on:"))
-        .unwrap_or_else(|| panic!("no depends on line:\n{out}"));
-    assert!(deps.contains("base") && deps.contains("unproven"), "{deps}");
-    let needed = out
-        .lines()
-        .find(|l| l.starts_with("needed by:"))
-        .unwrap_or_else(|| panic!("no needed by line:\n{out}"));
-    insta::assert_snapshot!(redact(&t, needed));
     // Another goal's log lines are not this one's.
     insta::assert_snapshot!(redact(&t, &out));
 }
@@ -134,13 +109,7 @@ fn show_id_shows_how_the_contract_changed_since_creation() {
     assert_eq!(v["history"][1]["kind"], "changed");
     assert_eq!(v["history"][1]["approval"], "no-terminal");
     assert!(!v["unseen_changes"].as_array().unwrap().is_empty(), "{v}");
-    assert!(
-        v["change"]["diff"]
-            .as_str()
-            .unwrap()
-            .contains("[-50ms-]{+500ms+}"),
-        "{v}"
-    );
+    insta::assert_snapshot!(v["change"]["diff"].as_str().unwrap());
 }
 
 #[test]
