@@ -249,14 +249,9 @@ fn an_edited_hooks_cache_does_not_end_the_loop() {
         answer["decision"], "block",
         "a forged cache ended the loop: {answer}"
     );
-    assert!(
-        answer["reason"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("a ("),
-        "{answer}"
-    );
     insta::assert_snapshot!(shown(&t, &t.ok(&["goal", "status"])));
+    // The continuation names the goal the cache left out.
+    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()));
 }
 
 /// An active goal deleted from plan.md by hand keeps the loop going, but
