@@ -480,6 +480,25 @@ impl World {
         self.dir.path().join(rel)
     }
 
+    /// `text` with the world's directory written `[TMP]`, for an exact snapshot of
+    /// what plan printed.
+    pub fn redact(&self, text: &str) -> String {
+        text.replace(self.dir.path().to_str().unwrap(), "[TMP]")
+    }
+
+    /// As [`World::redact`], with the holder name the host made up for a subagent or
+    /// teammate (`--as ID`, a fresh id each run) written `[HOLDER]`.
+    pub fn redact_holder(&self, text: &str) -> String {
+        let text = self.redact(text);
+        match text.split_once("--as ") {
+            Some((before, after)) => {
+                let end = after.find(['`', ' ']).unwrap_or(after.len());
+                format!("{before}--as [HOLDER]{}", &after[end..])
+            }
+            None => text,
+        }
+    }
+
     pub fn repo(&self) -> PathBuf {
         self.path("repo")
     }

@@ -1374,16 +1374,14 @@ pub fn claude_a_stop_waiting_on_a_background_task_is_let_go() {
         .unwrap_or_else(|| panic!("no stop listed the background task: {stops:#?}"));
     let input: serde_json::Value = serde_json::from_str(&waiting.stdin).unwrap();
     assert_eq!(input["background_tasks"][0]["status"], "running", "{input}");
-    assert!(
-        waiting
-            .stdout
-            .contains("waiting on 1 background task (shell: Run the slow tests)"),
-        "{}",
-        waiting.stdout
-    );
-    assert!(!waiting.stdout.contains("\"block\""), "{}", waiting.stdout);
+    insta::assert_snapshot!(w.redact(&waiting.stdout));
     let events = w.plan_ok(&["events", "--json"]).stdout;
-    assert!(events.contains("\"reason\":\"waiting\""), "{events}");
+    let reasons: Vec<serde_json::Value> = events
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["reason"].clone())
+        .filter(|r| !r.is_null())
+        .collect();
+    assert!(reasons.contains(&json!("waiting")), "{events}");
 }
 
 /// Claude Code's subagents: SubagentStart tells the subagent its holder name (its
@@ -1446,26 +1444,15 @@ pub fn claude_a_subagent_holding_a_goal_is_held_at_its_stop() {
         .filter(|h| h.args.ends_with(" subagent-stop"))
         .collect();
     assert!(stops.len() >= 2, "held once, then let go: {stops:#?}");
-    assert!(stops[0].stdout.contains("\"block\""), "{}", stops[0].stdout);
-    assert!(
-        stops[0]
-            .stdout
-            .contains("cache-layer (1/2, next: eviction policy)"),
-        "{}",
-        stops[0].stdout
-    );
+    insta::assert_snapshot!(w.redact_holder(&stops[0].stdout));
     let last = stops.last().unwrap();
-    assert!(!last.stdout.contains("\"block\""), "{}", last.stdout);
+    assert_eq!(last.stdout, "", "let go in silence");
     assert!(
         w.fake.calls().iter().any(|c| c.has(HELD)),
         "the subagent was told why"
     );
     let claims = w.plan_ok(&["claims"]);
-    assert!(
-        !claims.stdout.contains("cache-layer"),
-        "handed back: {}",
-        claims.stdout
-    );
+    assert_eq!(claims.stdout, "no goal is claimed\n", "handed back");
 }
 
 /// Codex's own goal (`[features] goals = true`) next to plan's loop: the model's
@@ -1522,9 +1509,8 @@ pub fn codex_update_goal_complete_is_refused_until_sign_off() {
         2,
         "PreToolUse ran for each update_goal: {pre:#?}"
     );
-    assert!(pre[0].stdout.contains("\"deny\""), "{}", pre[0].stdout);
-    assert!(pre[0].stdout.contains(REFUSED), "{}", pre[0].stdout);
-    assert!(!pre[1].stdout.contains("\"deny\""), "{}", pre[1].stdout);
+    insta::assert_snapshot!(w.redact(&pre[0].stdout));
+    assert_eq!(pre[1].stdout, "", "{}", pre[1].stdout);
     let turns = w.fake.turns();
     assert!(
         turns.iter().any(|t| t.has(REFUSED)),
@@ -1532,8 +1518,13 @@ pub fn codex_update_goal_complete_is_refused_until_sign_off() {
     );
     // Which loop said the work was done, and when: plan's status tells both.
     let status = w.plan_ok(&["goal", "status"]).stdout;
-    assert!(
-        status.contains("\n  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02\n"),
+    assert_eq!(
+        status
+            .lines()
+            .find(|l| l.starts_with("  host's own goal: ")),
+        Some(
+            "  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02"
+        ),
         "{status}"
     );
     let report = w.plan_ok(&["report", "--json"]).stdout;
@@ -1746,9 +1737,8 @@ pub fn claude_a_task_naming_a_goal_is_refused_until_it_is_signed_off() {
         .filter(|h| h.args.ends_with(" task-completed"))
         .collect();
     assert_eq!(done.len(), 2, "{done:#?}");
-    assert!(done[0].stdout.contains("\"block\""), "{}", done[0].stdout);
-    assert!(done[0].stdout.contains(REFUSED), "{}", done[0].stdout);
-    assert!(!done[1].stdout.contains("\"block\""), "{}", done[1].stdout);
+    insta::assert_snapshot!(w.redact(&done[0].stdout));
+    assert_eq!(done[1].stdout, "", "{}", done[1].stdout);
     let turns = w.fake.turns();
     assert!(
         turns[2].has(REFUSED),
@@ -1813,16 +1803,9 @@ pub fn copilot_a_subagent_holding_a_goal_is_held_at_its_stop() {
         .filter(|h| h.args.ends_with(" subagent-stop"))
         .collect();
     assert!(stops.len() >= 2, "held once, then let go: {hooks:#?}");
-    assert!(stops[0].stdout.contains("\"block\""), "{}", stops[0].stdout);
-    assert!(
-        stops[0]
-            .stdout
-            .contains("cache-layer (1/2, next: eviction policy)"),
-        "{}",
-        stops[0].stdout
-    );
+    insta::assert_snapshot!(w.redact_holder(&stops[0].stdout));
     let last = stops.last().unwrap();
-    assert!(!last.stdout.contains("\"block\""), "{}", last.stdout);
+    assert_eq!(last.stdout, "", "let go in silence");
     assert!(
         w.fake.calls().iter().any(|c| c.has(HELD)),
         "the subagent was told why"
@@ -1842,11 +1825,7 @@ pub fn copilot_a_subagent_holding_a_goal_is_held_at_its_stop() {
         "no agentStop answered: {agent_stops:#?}"
     );
     let claims = w.plan_ok(&["claims"]);
-    assert!(
-        !claims.stdout.contains("cache-layer"),
-        "handed back: {}",
-        claims.stdout
-    );
+    assert_eq!(claims.stdout, "no goal is claimed\n", "handed back");
 }
 
 /// The pinned oh-my-openagent, the OpenCode plugin whose goal subsystem ends a goal
@@ -1923,8 +1902,13 @@ pub fn opencode_oh_my_openagents_goal_is_refused_until_sign_off() {
         "the model read plan's reason as the tool's error"
     );
     let status = w.plan_ok(&["goal", "status"]).stdout;
-    assert!(
-        status.contains("\n  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02\n"),
+    assert_eq!(
+        status
+            .lines()
+            .find(|l| l.starts_with("  host's own goal: ")),
+        Some(
+            "  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02"
+        ),
         "{status}"
     );
 }
@@ -1980,14 +1964,7 @@ pub fn claude_a_teammate_holding_a_goal_is_held_at_teammate_idle() {
         "{}",
         idle[0].stdin
     );
-    assert!(idle[0].stdout.contains("\"block\""), "{}", idle[0].stdout);
-    assert!(
-        idle[0]
-            .stdout
-            .contains("cache-layer (1/2, next: eviction policy)"),
-        "{}",
-        idle[0].stdout
-    );
+    insta::assert_snapshot!(w.redact_holder(&idle[0].stdout));
     let last = idle.last().unwrap();
     assert_eq!(last.stdout, "", "let go in silence");
     assert!(
@@ -1995,11 +1972,7 @@ pub fn claude_a_teammate_holding_a_goal_is_held_at_teammate_idle() {
         "the teammate was told why"
     );
     let claims = w.plan_ok(&["claims"]);
-    assert!(
-        !claims.stdout.contains("cache-layer"),
-        "handed back: {}",
-        claims.stdout
-    );
+    assert_eq!(claims.stdout, "no goal is claimed\n", "handed back");
 }
 
 /// Codex's subagents (`[features] multi_agent_v2`, the `collaboration` tools):
@@ -2058,24 +2031,13 @@ pub fn codex_a_subagent_holding_a_goal_is_held_at_its_stop() {
         .filter(|h| h.args.ends_with(" subagent-stop"))
         .collect();
     assert!(stops.len() >= 2, "held once, then let go: {stops:#?}");
-    assert!(stops[0].stdout.contains("\"block\""), "{}", stops[0].stdout);
-    assert!(
-        stops[0]
-            .stdout
-            .contains("cache-layer (1/2, next: eviction policy)"),
-        "{}",
-        stops[0].stdout
-    );
+    insta::assert_snapshot!(w.redact_holder(&stops[0].stdout));
     let last = stops.last().unwrap();
-    assert!(!last.stdout.contains("\"block\""), "{}", last.stdout);
+    assert_eq!(last.stdout, "", "let go in silence");
     assert!(
         w.fake.calls().iter().any(|c| c.has(HELD)),
         "the subagent was told why"
     );
     let claims = w.plan_ok(&["claims"]);
-    assert!(
-        !claims.stdout.contains("cache-layer"),
-        "handed back: {}",
-        claims.stdout
-    );
+    assert_eq!(claims.stdout, "no goal is claimed\n", "handed back");
 }
