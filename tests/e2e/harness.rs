@@ -43,6 +43,11 @@ pub enum Host {
 }
 
 impl Host {
+    /// The host's name in lowercase, for a snapshot each host keeps of its own.
+    pub fn slug(self) -> String {
+        format!("{self:?}").to_lowercase()
+    }
+
     /// The npm package and the pinned version.
     pub fn package(self) -> (&'static str, &'static str) {
         match self {
