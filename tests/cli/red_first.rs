@@ -4,7 +4,7 @@
 //! verify already passed before the work with nothing it rests on changed since.
 
 use crate::gate::{PR_PLAN, gate_fails, rev, signed_pull_request, user_judge};
-use crate::util::{Test, fixture_path, redact, redact_with};
+use crate::util::{Test, fixture_path, redact, redact_with, shown_with};
 
 const HINT: &str =
     "  hint: run a check that fails until the goal is met: a test, a script that asserts\n";
@@ -264,28 +264,34 @@ fn a_verify_green_before_the_work_with_nothing_changed_is_a_finding_everywhere()
         "verify already passed when the goal started (at {}) and no file it rests on changed since (out.txt)",
         at
     );
+    let names = [(at.as_str(), "[START]")];
     // Said while it is still active, and at the sign-off.
-    t.ok(&["show", "out"])
-        .stdout_has(&format!("⚠ {finding} [verify-green-at-start]\n"));
-    t.run(&[
-        "complete",
-        "out",
-        "--evidence",
-        "out.txt is written",
-        "--path",
-        "out.txt",
-    ])
-    .code(0)
-    .stderr_has(&format!(
-        "plan: warning: {finding} [verify-green-at-start]\n"
-    ));
+    let show = t.ok(&["show", "out"]);
+    insta::assert_snapshot!(
+        "green_at_start_show_active",
+        redact_with(&t, &show.stdout, &names)
+    );
+    let complete = t
+        .run(&[
+            "complete",
+            "out",
+            "--evidence",
+            "out.txt is written",
+            "--path",
+            "out.txt",
+        ])
+        .code(0);
+    insta::assert_snapshot!("green_at_start_complete", shown_with(&t, &complete, &names));
     t.commit_all("signed off");
     let prompt = prompt(&t);
-    assert!(
-        prompt.contains(&format!(
-            "\n\nRed first (verify-green-at-start), found by plan without a model: {finding}. plan ran this verify when the goal was started, before any work, and it already passed, so its passing now says nothing about the work."
-        )),
-        "{prompt}"
+    let stage_1 = prompt
+        .split_once("\n## Stage 1: the verify command\n")
+        .and_then(|(_, rest)| rest.split_once("\n## The agent's evidence\n"))
+        .expect("the prompt's stage 1")
+        .0;
+    insta::assert_snapshot!(
+        "green_at_start_prompt_stage_1",
+        redact_with(&t, stage_1, &names)
     );
     let transcript = std::fs::read_dir(t.path(".plan/judge"))
         .unwrap()
@@ -295,12 +301,15 @@ fn a_verify_green_before_the_work_with_nothing_changed_is_a_finding_everywhere()
         transcript.contains(&format!("- exit: 0\n- verify-green-at-start: {finding}\n")),
         "{transcript}"
     );
-    t.ok(&["show", "out"])
-        .stdout_has(&format!("⚠ {finding} [verify-green-at-start]\n"));
+    let show = t.ok(&["show", "out"]);
+    insta::assert_snapshot!(
+        "green_at_start_show_done",
+        redact_with(&t, &show.stdout, &names)
+    );
     let json = t.ok(&["show", "out", "--json"]).json();
     assert_eq!(json["verify_green_at_start"], finding.as_str());
-    t.ok(&["audit"])
-        .stdout_has(&format!("\n  verify-green-at-start: {finding}"));
+    let audit = t.ok(&["audit"]);
+    insta::assert_snapshot!("green_at_start_audit", shown_with(&t, &audit, &names));
     let json = t.ok(&["audit", "--json"]).json();
     let entry = json["goals"]
         .as_array()
@@ -310,9 +319,11 @@ fn a_verify_green_before_the_work_with_nothing_changed_is_a_finding_everywhere()
         .unwrap()
         .clone();
     assert_eq!(entry["verify_green_at_start"], finding.as_str());
-    t.run(&["audit", "--strict"])
-        .code(1)
-        .stdout_has(&format!("\n  strict: verify-green-at-start: {finding}"));
+    let strict = t.run(&["audit", "--strict"]).code(1);
+    insta::assert_snapshot!(
+        "green_at_start_audit_strict",
+        shown_with(&t, &strict, &names)
+    );
 }
 
 #[test]
@@ -417,11 +428,9 @@ fn an_override_without_the_fact_gets_it_appended() {
     t.commit_all("start");
     sign_off(&t);
     let prompt = prompt(&t);
-    assert!(
-        prompt.contains(&format!(
-            "\n\n## Red first\n\n\nRed first (verify-green-at-start), found by plan without a model: verify already passed when the goal started (at {at}) and no file it rests on changed since (out.txt)."
-        )),
-        "{prompt}"
+    insta::assert_snapshot!(
+        "override_prompt",
+        redact_with(&t, &prompt, &[(at.as_str(), "[START]")])
     );
 }
 
@@ -456,12 +465,11 @@ fn a_start_commit_squashed_away_leaves_the_recorded_finding() {
     t.git(&["gc", "-q", "--prune=now"]);
     let objects = t.git(&["cat-file", "--batch-all-objects", "--batch-check"]);
     assert!(!objects.contains(&at), "the start commit is still here");
-    let finding = format!(
-        "verify already passed when the goal started (at {at}) and no file it rests on changed since (out.txt)"
+    let strict = t.run(&["audit", "--strict"]).code(1);
+    insta::assert_snapshot!(
+        "squashed_audit_strict",
+        shown_with(&t, &strict, &[(at.as_str(), "[START]")])
     );
-    t.run(&["audit", "--strict"])
-        .code(1)
-        .stdout_has(&format!("\n  strict: verify-green-at-start: {finding}"));
 }
 
 /// plan.md is left out of the start's change check, as the sign-off leaves it out
@@ -508,6 +516,7 @@ fn a_verify_that_reads_the_plan_file_is_a_strict_finding() {
         t.commit_all("the work");
         sign_off(&t);
         let audit = t.run(&["audit", "--strict"]).stdout;
+        insta::assert_snapshot!(format!("verify_reads_plan_{reads}"), redact(&t, &audit));
         let finding = "\n  strict: verify-reads-plan: the verify reads the plan file (check.sh names plan.md): plan's own log tells the start from the end without the work; check the work itself";
         assert_eq!(audit.contains(finding), reads, "{script}: {audit}");
     }
@@ -705,13 +714,13 @@ fn the_two_job_gate_finds_a_verify_green_at_start_from_the_verify_jobs_results()
         .status(1)
         .any_stdout()
         .check();
-    assert!(
-        run.stdout.contains(&format!(
-            "verify-green-at-start: verify already passed when the goal started (at {}) and no file it rests on changed since (base.txt); the gate ran it there",
-            &base[..12]
-        )),
-        "{}",
-        run.stdout
+    insta::assert_snapshot!(
+        "two_job_gate_markdown",
+        redact_with(
+            &t,
+            &run.stdout,
+            &[(&base, "[BASE]"), (&base[..12], "[BASE]")]
+        )
     );
     // Honest: the verify fails where the goal started, the work makes it pass.
     let (t, base) = signed_pull_request("test -f made.txt", &[("base.txt", "there\n")], &[], |t| {
