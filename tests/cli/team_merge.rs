@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{BIN, Run, Test};
+use crate::util::{BIN, Run, Test, redact_with, shown};
 
 const PLAN: &str = "# Plan: Team
 
@@ -106,10 +106,18 @@ impl<'t> Side<'t> {
         let md = self.plan_md();
         assert!(!md.contains("<<<<<<<"), "{md}");
         self.ok(&["lint"]);
-        self.ok(&["audit"]).stdout_has(&format!(
+        // Its last line sums it up.
+        let audit = self.ok(&["audit"]);
+        let sum = format!(
             "{signed_off} finished goal{}: {signed_off} proven, 0 unproven",
             if signed_off == 1 { "" } else { "s" }
-        ));
+        );
+        assert_eq!(
+            audit.stdout.lines().last(),
+            Some(sum.as_str()),
+            "{}",
+            audit.stdout
+        );
         let log: Vec<&str> = md
             .split_once("## Log\n")
             .unwrap()
@@ -156,8 +164,14 @@ fn team(t: &Test) -> (Side<'_>, Side<'_>, Side<'_>) {
     let a = Side::new(t, t.root(), 0);
     t.write("plan.md", PLAN);
     t.judge("accept");
-    a.ok(&["install", "git", "--command", BIN])
-        .stdout_has("commit .gitattributes");
+    let run = a.ok(&["install", "git", "--command", BIN]);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "git: registered plan's merge driver in this clone's config (merge.plan.driver)\ngit: .gitattributes sends plan.md to it; commit .gitattributes so every clone merges plan.md goal by goal (each clone still runs `plan install git` once)\ngit: no remote yet; after `git remote add`, run `plan install git` again so fetches bring its checkpoints\ngit: {}/.git/hooks/pre-push makes `git push` carry the checkpoints its sign-offs name\n",
+            t.root().display()
+        )
+    );
     a.commit("plan");
     assert!(
         git(
@@ -176,8 +190,14 @@ fn team(t: &Test) -> (Side<'_>, Side<'_>, Side<'_>) {
             .success()
     );
     let b = Side::new(t, top.join("b"), 1);
-    b.ok(&["install", "git", "--command", BIN])
-        .stdout_has("already sends plan.md to it");
+    let run = b.ok(&["install", "git", "--command", BIN]);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "git: registered plan's merge driver in this clone's config (merge.plan.driver)\ngit: .gitattributes already sends plan.md to it\ngit: `git fetch origin` brings its sign-offs' checkpoints (remote.origin.fetch +refs/plan/checkpoints/*:refs/plan/remotes/origin/checkpoints/*)\ngit: {}/.git/hooks/pre-push makes `git push` carry the checkpoints its sign-offs name\n",
+            b.dir.display()
+        )
+    );
     a.git(&["worktree", "add", "-q", "../w", "-b", "w"]);
     let w = Side::new(t, top.join("w"), 2);
     (a, b, w)
@@ -344,8 +364,13 @@ fn the_same_field_changed_on_both_sides_is_one_conflict_every_reader_sees() {
     assert!(md.contains("- [x] compile"));
     assert!(md.contains("b: examples"));
     let line = md[..at].lines().count() + 1;
-    let named = format!("plan.md:{line}: unresolved merge conflict");
-    a.run(&["lint"]).code(1).stdout_has(&named);
+    // The conflict's line, named: where the markers are in this merge.
+    let named = format!("plan.md:{line}:");
+    let names = [(named.as_str(), "plan.md:[LINE]:")];
+    let lint = a.run(&["lint"]).code(1);
+    insta::assert_snapshot!("lint_on_a_conflict", redact_with(&t, &lint.stdout, &names));
+    // Every write is refused, each with the same words.
+    let mut refused: Option<String> = None;
     for args in [
         &["log", "note"][..],
         &["tick", "build", "2"],
@@ -353,16 +378,21 @@ fn the_same_field_changed_on_both_sides_is_one_conflict_every_reader_sees() {
         &["add", "More", "--done-when", "x"],
         &["complete", "docs", "--evidence", "done"],
     ] {
-        a.run(args).code(2).stderr_has(&named);
+        let run = a.run(args).code(2);
+        let first = refused.get_or_insert_with(|| run.stderr.clone());
+        assert_eq!(&run.stderr, first, "{args:?}");
         assert_eq!(a.plan_md(), md, "{args:?} wrote into a conflicted plan");
     }
+    insta::assert_snapshot!(
+        "refused_on_a_conflict",
+        redact_with(&t, &refused.unwrap(), &names)
+    );
     let inject = a.ok(&["inject"]);
-    assert!(
-        inject
-            .stdout
-            .contains(&format!("line {line}: unresolved merge conflict")),
-        "{}",
-        inject.stdout
+    assert_eq!(
+        inject.stdout,
+        format!(
+            "plan.md: Team\nActive goals:\n- docs: Docs\n  done_when: the README says how, briefly\n  subtasks: 0/1 done; next: write\nReady to start: build\nLast log line: 2026-06-15 10:07 b: examples\nA goal is signed off only by `plan complete ID --evidence TEXT --path FILE`, which runs its verify command and an independent read-only judge; `status: done` written by hand is flagged as unchecked.\nplan.md has format errors; goals with errors may be missing above. First: line {line}: unresolved merge conflict (to line 20): resolve it before plan reads or writes this file (and 1 more). Fix them (`plan lint` lists them all).\n"
+        )
     );
 }
 
@@ -375,9 +405,8 @@ fn without_the_driver_the_same_work_conflicts_and_doctor_says_why() {
     let (a, b, _w) = team(&t);
     a.ok(&["uninstall", "git"]);
     a.git(&["checkout", "-q", "--", ".gitattributes"]);
-    a.run(&["doctor"])
-        .code(1)
-        .stdout_has("run `plan install git` in this clone");
+    let doctor = a.run(&["doctor"]).code(1);
+    insta::assert_snapshot!("doctor_without_the_driver", shown(&t, &doctor));
     a.ok(&[
         "add",
         "Mine",
@@ -408,7 +437,6 @@ fn without_the_driver_the_same_work_conflicts_and_doctor_says_why() {
         !merged && said.contains("CONFLICT (content): Merge conflict in plan.md"),
         "{said}"
     );
-    a.run(&["lint"])
-        .code(1)
-        .stdout_has("unresolved merge conflict");
+    let lint = a.run(&["lint"]).code(1);
+    insta::assert_snapshot!("lint_without_the_driver", shown(&t, &lint));
 }
