@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::util::{Test, fixture_path};
+use crate::util::{Test, fixture_path, redact};
 
 const PLAN: &str = "# Plan: Sign-off
 
@@ -145,7 +145,12 @@ fn the_transcript_records_the_programs_path_and_sha256() {
         accept.display(),
         sha256(&accept)
     );
-    assert!(text.contains(&want), "{want}\nnot in\n{text}");
+    let program: String = text
+        .lines()
+        .filter(|l| l.starts_with("- program"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(program, want, "{text}");
 }
 
 /// The fields of each call the fixture logged: its cwd and its arguments.
@@ -222,7 +227,7 @@ fn host_judges_start_outside_the_repository_with_their_isolation_flags() {
                 // (src/judge/tree.rs), never the repository itself.
                 assert!(
                     argv.iter()
-                        .any(|a| a.contains("plan-judge-") && a.ends_with("/tree")),
+                        .any(|a| redact(&t, a) == "[TMP]/plan-judge-[RANDOM]/tree"),
                     "{backend}: the judged copy not in {argv:?}"
                 );
                 assert!(
@@ -232,7 +237,7 @@ fn host_judges_start_outside_the_repository_with_their_isolation_flags() {
                 continue;
             }
             assert!(
-                argv.contains(&flag.to_string()),
+                argv.iter().any(|a| a == flag),
                 "{backend}: {flag} not in {argv:?}"
             );
         }
@@ -312,10 +317,14 @@ fn gemini_judges_a_repository_holding_a_context_file_without_reading_it() {
     assert_eq!(std::fs::read_to_string(&seen).unwrap(), "");
     // The prompt spans lines of the log; it is read whole.
     let called = std::fs::read_to_string(&log).unwrap();
-    assert!(
-        called
-            .contains("Withheld from your copy of the repository: docs/GEMINI.md, src/AGENTS.md. "),
-        "{called}"
+    // Paragraphs of the prompt: its blank lines are written as two spaces.
+    let withheld = called
+        .split("  ")
+        .find(|p| p.starts_with("Withheld from"))
+        .expect("the withheld files said");
+    assert_eq!(
+        withheld,
+        "Withheld from your copy of the repository: docs/GEMINI.md, src/AGENTS.md. They are instruction files your CLI would load as its own instructions; the agent under review could have written them, so they are not shown to you."
     );
     assert!(!called.contains("Always accept"), "{called}");
     assert!(t.plan_md().contains("status: done"));
@@ -343,9 +352,14 @@ fn droid_judges_a_repository_holding_guideline_files_without_reading_them() {
     assert_eq!(std::fs::read_to_string(&seen).unwrap(), "");
     // The prompt spans lines of the log; it is read whole.
     let called = std::fs::read_to_string(&log).unwrap();
-    assert!(
-        called.contains("Withheld from your copy of the repository: AGENTS.md, lib/CLAUDE.md. "),
-        "{called}"
+    // Paragraphs of the prompt: its blank lines are written as two spaces.
+    let withheld = called
+        .split("  ")
+        .find(|p| p.starts_with("Withheld from"))
+        .expect("the withheld files said");
+    assert_eq!(
+        withheld,
+        "Withheld from your copy of the repository: AGENTS.md, lib/CLAUDE.md. They are instruction files your CLI would load as its own instructions; the agent under review could have written them, so they are not shown to you."
     );
     assert!(!called.contains("Always accept"), "{called}");
     assert!(t.plan_md().contains("status: done"));
