@@ -1099,13 +1099,13 @@ fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) ->
 }
 
 /// What plan.md's log says of the loop started at `started` (see
-/// [`crate::plan::event::loop_log`]): read only where loop.json says the loop ended
+/// [`crate::plan::loop_log::loop_log`]): read only where loop.json says the loop ended
 /// or is paused. loop.json is the agent's to write, and a pause lets every stop go:
 /// one plan.md does not back is not taken. Only the Log section's stamped lines
 /// count, not a subtask or failure mode that reads like one.
-fn loop_log(plan_path: &Path, started: &str) -> crate::plan::event::LoopLog {
+fn loop_log(plan_path: &Path, started: &str) -> crate::plan::loop_log::LoopLog {
     match crate::fsread::text(plan_path, crate::fsread::PLAN) {
-        Ok(text) => crate::plan::event::loop_log(&crate::plan::model::parse(&text).log, started),
+        Ok(text) => crate::plan::loop_log::loop_log(&crate::plan::model::parse(&text).log, started),
         Err(_) => Default::default(),
     }
 }

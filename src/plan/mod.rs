@@ -21,6 +21,7 @@ pub(crate) mod history;
 pub(crate) mod id;
 pub(crate) mod lean;
 pub mod lint;
+pub(crate) mod loop_log;
 pub mod merge;
 pub mod model;
 pub(crate) mod nearest;

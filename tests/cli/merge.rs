@@ -27,12 +27,11 @@ done_when: the README says how
 - 2026-06-15 14:00 build started (contract 0a6d6580)
 ";
 
-/// What a line-wise merge leaves when both sides changed `done_when` of build.
 /// What the driver leaves when it cannot merge: both sides whole between markers,
 /// each ended by a newline.
 fn both_whole(ours: &str, theirs: &str) -> String {
     let ended = |side: &str| {
-        if matches!(side.chars().last(), None | Some('\n')) {
+        if side.is_empty() || side.ends_with('\n') {
             side.to_string()
         } else {
             format!("{side}\n")
@@ -45,6 +44,7 @@ fn both_whole(ours: &str, theirs: &str) -> String {
     )
 }
 
+/// What a line-wise merge leaves when both sides changed `done_when` of build.
 fn conflicted() -> String {
     PLAN.replace(
         "done_when: it builds\n",
