@@ -295,12 +295,10 @@ impl View {
         skeleton: bool,
         log_lines: usize,
     ) -> View {
-        let broken = plan.errors.first().map(|first| {
-            format!(
-                "plan.md:{}: {} (run `plan lint`)",
-                first.line, first.message
-            )
-        });
+        let broken = plan
+            .errors
+            .first()
+            .map(|first| format!("plan.md:{}: {}", first.line, first.message));
         // A plan with format errors is still injected and shown as far as it reads;
         // the blocks name the errors. Only the loop holds back (`broken`).
         let parts = blocks::continuation_parts(plan);

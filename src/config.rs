@@ -991,8 +991,10 @@ fn read_section(
             );
         };
         let place = |Bad(at, message)| {
-            Diagnostic::error(at, format!("{section}.{name}: {message}"))
-                .hint(format!("remove the line to use the default, {default}"))
+            Diagnostic::error(at, format!("{section}.{name}: {message}")).hint(match *default {
+                "[]" => "remove the line to use the default, none".to_string(),
+                default => format!("remove the line to use the default, {default}"),
+            })
         };
         let Some(value) = self::value(*kind, value).map_err(place)? else {
             continue;
@@ -1709,12 +1711,12 @@ notify:
         insta::assert_snapshot!(err("judge:\n  command: ./judge.sh --strict\n"), @r#"
         .plan/config.yaml:2: judge.command: expected a list of arguments, found "./judge.sh --strict" (write it as ["./judge.sh", "--strict"])
             2 |   command: ./judge.sh --strict
-          hint: remove the line to use the default, []
+          hint: remove the line to use the default, none
         "#);
         insta::assert_snapshot!(err("judge:\n  command:\n    - ./judge.sh\n    - [x]\n"), @"
         .plan/config.yaml:4: judge.command: expected text
             4 |     - [x]
-          hint: remove the line to use the default, []
+          hint: remove the line to use the default, none
         ");
         insta::assert_snapshot!(err("- judge\n"), @"
         .plan/config.yaml:1: expected indented `key: value` lines

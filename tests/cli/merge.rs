@@ -234,7 +234,7 @@ fn the_hooks_see_a_conflict_deep_in_a_long_plan() {
         serde_json::json!({
             "decision": "block",
             "reason": format!(
-                "plan.md still has work: first fix plan.md's format errors (plan.md:{line}: unresolved merge conflict (to line {}): resolve it before plan reads or writes this file (run `plan lint`); `plan lint` lists them all); then start g0 (Goal 0) with `plan start g0`; start g1 (Goal 1) with `plan start g1`; start g2 (Goal 2) with `plan start g2`; start g3 (Goal 3) with `plan start g3`; start g4 (Goal 4) with `plan start g4`\nKeep working on it. When a goal's done_when is met, sign it off with `plan complete ID --evidence TEXT --path FILE`. If something blocks you, append it to the log with `plan log TEXT` and say what you need: `plan goal pause` and `plan goal clear` are for the person who started the loop, not for you, and each is logged in plan.md. (Continuation 1 of 3.)",
+                "plan.md still has work: first fix plan.md's format errors (plan.md:{line}: unresolved merge conflict (to line {}): resolve it before plan reads or writes this file; `plan lint` lists them all); then start g0 (Goal 0) with `plan start g0`; start g1 (Goal 1) with `plan start g1`; start g2 (Goal 2) with `plan start g2`; start g3 (Goal 3) with `plan start g3`; start g4 (Goal 4) with `plan start g4`\nKeep working on it. When a goal's done_when is met, sign it off with `plan complete ID --evidence TEXT --path FILE`. If something blocks you, append it to the log with `plan log TEXT` and say what you need: `plan goal pause` and `plan goal clear` are for the person who started the loop, not for you, and each is logged in plan.md. (Continuation 1 of 3.)",
                 line + 4
             )
         })
