@@ -246,52 +246,37 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 ));
             }
         }
-        Some(Action::Pause) => {
+        Some(ref action @ (Action::Pause | Action::Resume)) => {
+            let pause = matches!(action, Action::Pause);
             // Logged under the loop's lock: a clear racing it logs after this line
-            // or finds the loop paused, never before the pause's line.
-            let log = |paused: &Option<()>| {
-                if paused.is_some() {
-                    log_loop(
-                        ctx,
-                        Event::LoopPaused {
-                            approval: approval(),
-                        },
-                        &unlogged,
-                    );
+            // or finds the loop as it was, never before this line. A resume is
+            // logged whether or not loop.json says paused (the agent can write it):
+            // the stop hook takes a pause only while plan.md's last word on it since
+            // the loop started is a pause.
+            let event = match pause {
+                true => Event::LoopPaused {
+                    approval: approval(),
+                },
+                false => Event::LoopResumed {
+                    approval: approval(),
+                },
+            };
+            let log = |changed: &Option<()>| {
+                if changed.is_some() {
+                    log_loop(ctx, event, &unlogged);
                 }
             };
             state
                 .with_loop_then(log, |l| {
                     l.as_mut()
                         .filter(|l| l.ended.is_none())
-                        .map(|l| l.paused = true)
+                        .map(|l| l.paused = pause)
                 })?
                 .ok_or_else(none)?;
-            ctx.say("work loop paused; `plan goal resume` continues it")?;
-        }
-        Some(Action::Resume) => {
-            // Logged, as the pause is, whether or not loop.json says paused (the
-            // agent can write it): the stop hook takes a pause only while plan.md's
-            // last word on it since the loop started is a pause.
-            let log = |resumed: &Option<()>| {
-                if resumed.is_some() {
-                    log_loop(
-                        ctx,
-                        Event::LoopResumed {
-                            approval: approval(),
-                        },
-                        &unlogged,
-                    );
-                }
-            };
-            state
-                .with_loop_then(log, |l| {
-                    l.as_mut()
-                        .filter(|l| l.ended.is_none())
-                        .map(|l| l.paused = false)
-                })?
-                .ok_or_else(none)?;
-            ctx.say("work loop resumed")?;
+            ctx.say(match pause {
+                true => "work loop paused; `plan goal resume` continues it",
+                false => "work loop resumed",
+            })?;
         }
         Some(Action::Clear) => {
             // Kept, ended, rather than removed: a loop state that is gone without

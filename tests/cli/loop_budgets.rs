@@ -206,10 +206,9 @@ fn the_time_budget_ends_the_loop_when_the_clock_moves_past_it() {
     t.run(&["goal", "--time-budget", "90"]).code(2);
 }
 
-/// A host that reports an API or rate-limit error pauses the loop, saying what the
-/// host said, until `plan goal resume`: nothing is retried at every stop.
-#[test]
-fn a_host_error_pauses_the_loop_until_resumed() {
+/// A loop of budget 5 whose first stop was held, and the empty transcript its stops
+/// name.
+fn held_once() -> (Test, std::path::PathBuf) {
     let t = Test::new().plan(PLAN);
     t.ok(&["goal", "--budget", "5"]);
     let none = t.dir.path().join("none.jsonl");
@@ -217,6 +216,14 @@ fn a_host_error_pauses_the_loop_until_resumed() {
         claude_stop(&t, &none, "2026-06-15T14:03").answer()["decision"],
         "block"
     );
+    (t, none)
+}
+
+/// A host that reports an API or rate-limit error pauses the loop, saying what the
+/// host said, until `plan goal resume`: nothing is retried at every stop.
+#[test]
+fn a_host_error_pauses_the_loop_until_resumed() {
+    let (t, none) = held_once();
     // Claude Code's StopFailure: the turn ended on an API error.
     let failure = format!(
         r#"{{"session_id":"s1","transcript_path":"{}","cwd":"{}","hook_event_name":"StopFailure","error":"rate_limit","error_details":"429 Too Many Requests","last_assistant_message":"API Error: Request rejected (429) · This request would exceed your account's rate limit. Please try again later."}}"#,
@@ -286,13 +293,7 @@ fn a_host_error_pauses_the_loop_until_resumed() {
 /// only a pause plan.md backs, so the stop says so and the next stop is held.
 #[test]
 fn a_host_error_pause_plan_md_cannot_log_is_said_and_not_kept() {
-    let t = Test::new().plan(PLAN);
-    t.ok(&["goal", "--budget", "5"]);
-    let none = t.dir.path().join("none.jsonl");
-    assert_eq!(
-        claude_stop(&t, &none, "2026-06-15T14:03").answer()["decision"],
-        "block"
-    );
+    let (t, none) = held_once();
     let before = t.plan_md();
     let plan_md = t.path("plan.md");
     let mut mode = std::fs::metadata(&plan_md).unwrap().permissions();
@@ -323,13 +324,7 @@ fn claude_failure(t: &Test, kind: &str, said: &str, now: &str) -> Run {
 /// pause the loop like a rate limit.
 #[test]
 fn a_passing_host_error_lets_one_stop_go_and_the_loop_goes_on() {
-    let t = Test::new().plan(PLAN);
-    t.ok(&["goal", "--budget", "5"]);
-    let none = t.dir.path().join("none.jsonl");
-    assert_eq!(
-        claude_stop(&t, &none, "2026-06-15T14:03").answer()["decision"],
-        "block"
-    );
+    let (t, none) = held_once();
     let run = claude_failure(
         &t,
         "max_output_tokens",
