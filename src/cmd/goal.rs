@@ -196,7 +196,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             };
             let limits = crate::loop_budget::limits(&budgets);
             // A running loop replaced (say by one with a budget of 1, to be let go
-            // sooner) was cleared: logged as a clear is, under the loop's lock.
+            // sooner) was cleared: logged as a clear is, under the loop's lock. Then
+            // the start, from which the stop hook reads what plan.md says of this
+            // loop (a pause, a clear).
             let log_replaced = |replaced: &bool| {
                 if *replaced {
                     log_loop(
@@ -207,6 +209,14 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                         &unlogged,
                     );
                 }
+                log_loop(
+                    ctx,
+                    Event::LoopStarted {
+                        budget,
+                        approval: approval(),
+                    },
+                    &unlogged,
+                );
             };
             state.with_loop_then(log_replaced, |l| {
                 let running = l.as_ref().is_some_and(|l| l.ended.is_none());

@@ -271,6 +271,10 @@ events! {
         from: &'a str,
         idle: Option<u32>,
     }
+    /// `plan goal`: a work loop started, with its budget of continuations. What
+    /// plan.md's log says of the loop (a pause, a clear) is read from this line on,
+    /// not from a start in loop.json, which the agent can write.
+    LoopStarted = "loop_started" { budget: u32, approval: Approval }
     /// `plan goal pause`: the work loop lets the agent stop until `plan goal resume`.
     /// Logged so a reviewer sees who let the agent stop, and how.
     LoopPaused = "loop_paused" { approval: Approval }
@@ -404,6 +408,9 @@ impl<'a> Event<'a> {
                 from,
                 idle: Some(idle),
             } => format!("{id} claim taken by {holder} from {from} (idle {idle} min)"),
+            Event::LoopStarted { budget, approval } => {
+                format!("work loop started (budget {budget}, {})", approval.words())
+            }
             Event::LoopPaused { approval } => format!("work loop paused ({})", approval.words()),
             Event::LoopHostPaused {} => HOST_PAUSED.to_string(),
             Event::LoopResumed { approval } => {
@@ -445,6 +452,18 @@ impl<'a> Event<'a> {
         }
         if text == HOST_PAUSED {
             return Some(Event::LoopHostPaused {});
+        }
+        if let Some(inner) = text.strip_prefix("work loop started (budget ") {
+            let (budget, words) = inner.strip_suffix(')')?.split_once(", ")?;
+            let budget = budget.parse().ok().filter(|_| {
+                budget.bytes().all(|b| b.is_ascii_digit()) && !budget.starts_with('0')
+            })?;
+            let approval = match words {
+                "a terminal was attached" => Approval::Terminal,
+                "without a terminal" => Approval::NoTerminal,
+                _ => return None,
+            };
+            return Some(Event::LoopStarted { budget, approval });
         }
         let paused = |approval| Event::LoopPaused { approval };
         let resumed = |approval| Event::LoopResumed { approval };
@@ -795,6 +814,7 @@ mod tests {
             "log repaired: removed 2 duplicated lines",
             "cache contract restored from .plan/judge/c.md",
             "cache claim taken by b from c (idle 90 min)",
+            "work loop started (budget 20, without a terminal)",
             "work loop paused (without a terminal)",
             "work loop paused (the host reported an error)",
             "work loop resumed (a terminal was attached)",
@@ -997,6 +1017,10 @@ mod tests {
         for approval in [Approval::Terminal, Approval::NoTerminal] {
             round_trip(Event::LoopPaused { approval });
             round_trip(Event::LoopResumed { approval });
+            round_trip(Event::LoopStarted {
+                budget: 20,
+                approval,
+            });
             round_trip(Event::LoopCleared { approval });
             round_trip(Event::LoopHostPaused {});
             round_trip(Event::BudgetRearmed {
@@ -1118,6 +1142,10 @@ mod tests {
                 holder: "b",
                 from: "c",
                 idle: None,
+            },
+            Event::LoopStarted {
+                budget: 5,
+                approval: Approval::Terminal,
             },
             Event::LoopPaused {
                 approval: Approval::Terminal,

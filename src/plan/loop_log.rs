@@ -3,11 +3,14 @@
 use super::event::Event;
 use super::model::LogEntry;
 
-/// What plan's own lines in a log's entries say of the work loop started at
-/// `started` (`YYYY-MM-DD HH:MM`), from the lines stamped at or after it, in the
+/// What plan's own lines in a log's entries say of the running work loop, in the
 /// log's order: whether it was cleared, and whether the last word on a pause is a
 /// pause (`work loop paused`, by `plan goal pause` or the stop hook on a host error),
-/// not a `work loop resumed` or a clear.
+/// not a `work loop resumed` or a clear. The lines read are those after the last
+/// `work loop started` line: loop.json's start is the agent's to write, and one
+/// moved back would reach an older loop's clear. Only a log with no start line (a
+/// loop started before plan logged them) is read from the lines stamped at or after
+/// `started` (`YYYY-MM-DD HH:MM`).
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct LoopLog {
     pub cleared: bool,
@@ -15,12 +18,23 @@ pub struct LoopLog {
 }
 
 pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
+    fn event<'a>(entry: &LogEntry<'a>) -> Option<Event<'a>> {
+        Event::parse(entry.text.trim_end())
+    }
+    let last_start = log
+        .iter()
+        .rposition(|e| matches!(event(e), Some(Event::LoopStarted { .. })));
+    let lines = match last_start {
+        Some(at) => &log[at + 1..],
+        None => log,
+    };
     let mut said = LoopLog::default();
-    for entry in log {
-        if entry.stamp.is_none_or(|stamp| stamp < started) {
+    for entry in lines {
+        let stamped = entry.stamp.is_some_and(|stamp| stamp >= started);
+        if last_start.is_none() && !stamped {
             continue;
         }
-        match Event::parse(entry.text.trim_end()) {
+        match event(entry) {
             Some(Event::LoopCleared { .. }) => {
                 said.cleared = true;
                 said.paused = false;
@@ -68,6 +82,23 @@ mod tests {
         // A line from before the loop started says nothing of it.
         let before = "- 2026-06-15 13:59 work loop paused (without a terminal)\n";
         assert_eq!(said(&format!("{head}{before}")), LoopLog::default());
+        // With start lines, what counts is after the last: an older loop's clear,
+        // stamped after a start moved back, or in the same minute, says nothing.
+        let start = "- 2026-06-15 14:09 work loop started (budget 5, without a terminal)\n";
+        let old_clear = "- 2026-06-15 14:09 work loop cleared (without a terminal)\n";
+        assert_eq!(
+            said(&format!("{head}{old_clear}{start}")),
+            LoopLog::default()
+        );
+        assert_eq!(
+            said(&format!("{head}{pause}{start}{clear}")),
+            LoopLog {
+                cleared: true,
+                paused: false
+            }
+        );
+        assert_eq!(said(&format!("{head}{pause}{start}")), LoopLog::default());
+        assert_eq!(said(&format!("{head}{start}{pause}")), paused(false));
         // Nor does a line in the archive after the log.
         let archived = format!("{head}- 2026-06-15 14:01 note\n\n## Archive\n\n{pause}");
         assert_eq!(said(&archived), LoopLog::default());

@@ -162,14 +162,21 @@ fn the_loops_decisions_are_events_kept_out_of_plan_md_and_merged_in_time_order()
     let json = lines(&t.ok(&["events", "--json"]));
     assert_eq!(
         names(&json),
-        ["added", "started", "loop_continued", "loop_let_go"]
+        [
+            "added",
+            "started",
+            "loop_started",
+            "loop_continued",
+            "loop_let_go"
+        ]
     );
-    assert_eq!(json[2]["session"], "s1");
-    assert_eq!(json[2]["continuation"], 1);
     assert_eq!(json[2]["budget"], 1);
-    assert_eq!(json[3]["reason"], "budget_spent");
-    assert_eq!(json[3]["ended"], true);
-    assert_eq!(json[3]["at"], "2026-06-15 14:02");
+    assert_eq!(json[3]["session"], "s1");
+    assert_eq!(json[3]["continuation"], 1);
+    assert_eq!(json[3]["budget"], 1);
+    assert_eq!(json[4]["reason"], "budget_spent");
+    assert_eq!(json[4]["ended"], true);
+    assert_eq!(json[4]["at"], "2026-06-15 14:02");
     let text = t.ok(&["events"]).stdout;
     assert!(
         text.lines()
@@ -184,7 +191,14 @@ fn the_loops_decisions_are_events_kept_out_of_plan_md_and_merged_in_time_order()
     let json = lines(&later.ok(&["events", "--json"]));
     assert_eq!(
         names(&json),
-        ["added", "started", "loop_continued", "loop_let_go", "added"]
+        [
+            "added",
+            "started",
+            "loop_started",
+            "loop_continued",
+            "loop_let_go",
+            "added"
+        ]
     );
 }
 
@@ -219,7 +233,13 @@ fn a_long_plans_loop_events_stand_after_all_its_log_lines() {
     let json = lines(&t.ok(&["events", "--json"]));
     assert_eq!(
         names(&json),
-        ["added", "started", "loop_continued", "loop_let_go"]
+        [
+            "added",
+            "started",
+            "loop_started",
+            "loop_continued",
+            "loop_let_go"
+        ]
     );
 }
 

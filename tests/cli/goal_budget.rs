@@ -173,7 +173,10 @@ fn the_loop_lets_go_with_goal_budget_when_only_budget_limited_goals_remain() {
         .check();
     assert_eq!(
         log_lines(&t),
-        ["- 2026-06-15 14:02 next budget rearmed (without a terminal)"]
+        [
+            "- 2026-06-15 14:02 work loop started (budget 20, without a terminal)",
+            "- 2026-06-15 14:02 next budget rearmed (without a terminal)"
+        ]
     );
     let status = t.ok(&["goal", "status", "--json"]).json();
     assert_eq!(status["state"], "running");
@@ -193,7 +196,10 @@ fn rearm_names_the_goal_and_needs_a_loop() {
     insta::assert_snapshot!(shown(&t, &t.run(&["goal", "rearm", "stuck"]).code(2)));
     t.ok(&["goal"]);
     insta::assert_snapshot!(shown(&t, &t.run(&["goal", "rearm", "stuk"]).code(2)));
-    assert!(log_lines(&t).is_empty());
+    assert_eq!(
+        log_lines(&t),
+        ["- 2026-06-15 14:02 work loop started (budget 20, without a terminal)"]
+    );
 }
 
 /// A goal signed off within its budget is done: no budget-limited goal, no event.

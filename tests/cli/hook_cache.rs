@@ -345,3 +345,53 @@ fn an_edited_pause_does_not_let_the_loops_session_stop() {
     pause();
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
 }
+
+/// Red-team (issue 34, item 2): what plan.md says of a loop was read from the lines
+/// stamped at or after loop.json's `started`, which the agent can write: a start
+/// moved back reached an older loop's `plan goal clear`, and a clear and a new
+/// loop in the same minute backed an ending, each letting the stop go in silence.
+/// `plan goal` logs `work loop started (…)`, and only the lines after it count.
+#[test]
+fn a_start_moved_back_does_not_reach_an_older_loops_clear() {
+    // The plan's log ends at 14:02, so no line is stamped earlier: the first
+    // loop's start and clear are at 14:02, the second loop's at 14:04.
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "50"]);
+    t.ok(&["goal", "clear"]);
+    let t = t.env("PLAN_NOW", "2026-06-15T14:04");
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let path = t.root().join(".git/plan/loop.json");
+    let forge = |started: Option<&str>| {
+        let mut lp: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        lp["ended"] = "cleared by `plan goal clear`".into();
+        if let Some(started) = started {
+            lp["started"] = started.into();
+        }
+        std::fs::write(&path, lp.to_string()).unwrap();
+    };
+    forge(Some("2026-06-15 14:02"));
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    // A clear and a new loop in the same minute: the clear is the old loop's.
+    t.ok(&["goal", "clear"]);
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    forge(None);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    // Each start, clear and replacement is in plan.md's log.
+    insta::assert_snapshot!(
+        t.plan_md()
+            .lines()
+            .filter(|l| l.contains(" work loop "))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        @r"
+    - 2026-06-15 14:02 work loop started (budget 50, without a terminal)
+    - 2026-06-15 14:02 work loop cleared (without a terminal)
+    - 2026-06-15 14:04 work loop started (budget 50, without a terminal)
+    - 2026-06-15 14:04 work loop cleared (without a terminal)
+    - 2026-06-15 14:04 work loop started (budget 50, without a terminal)
+    "
+    );
+}

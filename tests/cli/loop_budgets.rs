@@ -260,6 +260,7 @@ fn a_host_error_pauses_the_loop_until_resumed() {
             .filter(|l| l.contains("work loop"))
             .collect::<Vec<_>>(),
         [
+            "- 2026-06-15 14:02 work loop started (budget 5, without a terminal)",
             "- 2026-06-15 14:04 work loop paused (the host reported an error)",
             "- 2026-06-15 14:05 work loop resumed (without a terminal)",
         ]

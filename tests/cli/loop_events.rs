@@ -50,6 +50,7 @@ fn clear_and_pause_are_logged() {
     assert_eq!(
         log_lines(&t),
         [
+            "- 2026-06-15 14:02 work loop started (budget 5, without a terminal)",
             "- 2026-06-15 14:02 work loop paused (without a terminal)",
             "- 2026-06-15 14:02 work loop resumed (without a terminal)",
             "- 2026-06-15 14:02 work loop cleared (without a terminal)",
@@ -61,7 +62,7 @@ fn clear_and_pause_are_logged() {
     t.case(&["goal", "clear"])
         .stdout("no work loop to clear\n")
         .check();
-    assert_eq!(log_lines(&t).len(), 3);
+    assert_eq!(log_lines(&t).len(), 4);
     // On a terminal the line says so, and no more.
     t.ok(&["goal"]);
     t.on_tty("goal clear", true);
@@ -183,12 +184,16 @@ fn restarting_a_running_loop_is_logged_as_a_clear() {
     t.ok(&["goal", "--budget", "1"]);
     assert_eq!(
         log_lines(&t),
-        ["- 2026-06-15 14:02 work loop cleared (without a terminal)"]
+        [
+            "- 2026-06-15 14:02 work loop started (budget 5, without a terminal)",
+            "- 2026-06-15 14:02 work loop cleared (without a terminal)",
+            "- 2026-06-15 14:02 work loop started (budget 1, without a terminal)",
+        ]
     );
-    // Once a loop has ended, a new one replaces nothing.
+    // Once a loop has ended, a new one replaces nothing: a clear, then a start.
     t.ok(&["goal", "clear"]);
     t.ok(&["goal"]);
-    assert_eq!(log_lines(&t).len(), 2);
+    assert_eq!(log_lines(&t).len(), 5);
 }
 
 /// The loop judge read the agent's last message as prose: a message that quotes
