@@ -124,6 +124,31 @@ fn each_commands_success_output() {
     seen!(t, "archive", 0, &["archive"]);
     seen!(t, "claims", 0, &["claims"]);
     seen!(t, "judge", 0, &["judge"]);
+    seen!(t, "export", 0, &["export"]);
+    seen!(t, "remind", 0, &["remind"]);
+    t.ok(&[
+        "add",
+        "Add a usage section",
+        "--done-when",
+        "README.md has a usage section",
+    ]);
+    seen!(
+        t,
+        "start_as",
+        0,
+        &["start", "add-a-usage-section", "--as", "alice"]
+    );
+    seen!(
+        t,
+        "release",
+        0,
+        &["release", "add-a-usage-section", "--as", "alice"]
+    );
+    seen!(t, "goal", 0, &["goal", "--budget", "3"]);
+    seen!(t, "goal_status", 0, &["goal", "status"]);
+    seen!(t, "goal_pause", 0, &["goal", "pause"]);
+    seen!(t, "goal_resume", 0, &["goal", "resume"]);
+    seen!(t, "goal_clear", 0, &["goal", "clear"]);
 }
 
 /// One of each kind of error: plan's usage error without and with a hint, a format
