@@ -782,9 +782,9 @@ fn gone_in_loop(place: &Place, input: &Input) -> Option<Answer> {
 /// own state says it claimed this very loop (`in_loop`, its start) is the owner
 /// whatever loop.json names now, and the name is put back. Another name there would
 /// let the loop's own session stop unheld, with no word. So would another start
-/// beside it: a session's claim is forgotten when its loop ends (below) and a
-/// loop `plan goal` replaced logs a clear in plan.md, so a session that still
-/// holds a claim, with no clear logged since, holds the loop loop.json shows.
+/// beside it: a session's claim is forgotten when its loop ends (below) and each
+/// `plan goal` logs its start in plan.md, so a session that still holds a claim,
+/// with no loop started since, holds the loop loop.json shows.
 fn reclaim(
     place: &Place,
     state: &State,
@@ -806,7 +806,15 @@ fn reclaim(
         None if !state.has_session(&owner) => lp.started.clone(),
         None => return Ok(()),
     };
-    if claimed != lp.started && loop_log(&place.plan_path, &claimed).cleared {
+    // A loop `plan goal` started since the claim is another: its start line is a
+    // second one at or after the claim's (a log without start lines, from an older
+    // build, shows it by a clear since).
+    let said = loop_log(&place.plan_path, &claimed);
+    let replaced = match said.starts {
+        Some(starts) => starts >= 2,
+        None => claimed != lp.started && said.cleared,
+    };
+    if replaced {
         return Ok(());
     }
     state.session(session, |s| s.in_loop = Some(claimed.clone()))?;

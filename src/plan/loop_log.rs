@@ -11,10 +11,15 @@ use super::model::LogEntry;
 /// moved back would reach an older loop's clear. Only a log with no start line (a
 /// loop started before plan logged them) is read from the lines stamped at or after
 /// `started` (`YYYY-MM-DD HH:MM`).
+///
+/// `starts` counts the start lines stamped at or after `started` (`None`: the log
+/// has none): a session's claim on the loop started then is on a loop `plan goal`
+/// replaced since when it counts two or more.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct LoopLog {
     pub cleared: bool,
     pub paused: bool,
+    pub starts: Option<usize>,
 }
 
 pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
@@ -28,7 +33,15 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
         Some(at) => &log[at + 1..],
         None => log,
     };
-    let mut said = LoopLog::default();
+    let mut said = LoopLog {
+        starts: last_start.map(|_| {
+            log.iter()
+                .filter(|e| e.stamp.is_some_and(|stamp| stamp >= started))
+                .filter(|e| matches!(event(e), Some(Event::LoopStarted { .. })))
+                .count()
+        }),
+        ..LoopLog::default()
+    };
     for entry in lines {
         let stamped = entry.stamp.is_some_and(|stamp| stamp >= started);
         if last_start.is_none() && !stamped {
@@ -53,54 +66,60 @@ mod tests {
 
     #[test]
     fn a_loops_pause_is_the_last_word_on_it_in_the_log_since_it_started() {
+        // (cleared, paused, start lines at or after the start)
         let said = |log: &str| {
             let plan = crate::plan::model::parse(log);
-            loop_log(&plan.log, "2026-06-15 14:00")
-        };
-        let paused = |cleared| LoopLog {
-            cleared,
-            paused: true,
+            let said = loop_log(&plan.log, "2026-06-15 14:00");
+            (said.cleared, said.paused, said.starts)
         };
         let head = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\n- [ ] 2026-06-15 14:05 work loop paused (without a terminal)\n\n## Log\n";
         // A subtask that reads like the line is no log line.
-        assert_eq!(said(head), LoopLog::default());
+        assert_eq!(said(head), (false, false, None));
         let pause = "- 2026-06-15 14:05 work loop paused (without a terminal)\n";
         let resume = "- 2026-06-15 14:06 work loop resumed (a terminal was attached)\n";
         let clear = "- 2026-06-15 14:06 work loop cleared (without a terminal)\n";
         let host = "- 2026-06-15 14:07 work loop paused (the host reported an error)\n";
-        assert_eq!(said(&format!("{head}{pause}")), paused(false));
-        assert_eq!(said(&format!("{head}{pause}{resume}")), LoopLog::default());
-        assert_eq!(said(&format!("{head}{pause}{resume}{host}")), paused(false));
-        // A clear ends the pause before it.
+        assert_eq!(said(&format!("{head}{pause}")), (false, true, None));
         assert_eq!(
-            said(&format!("{head}{pause}{clear}")),
-            LoopLog {
-                cleared: true,
-                paused: false
-            }
+            said(&format!("{head}{pause}{resume}")),
+            (false, false, None)
         );
+        assert_eq!(
+            said(&format!("{head}{pause}{resume}{host}")),
+            (false, true, None)
+        );
+        // A clear ends the pause before it.
+        assert_eq!(said(&format!("{head}{pause}{clear}")), (true, false, None));
         // A line from before the loop started says nothing of it.
         let before = "- 2026-06-15 13:59 work loop paused (without a terminal)\n";
-        assert_eq!(said(&format!("{head}{before}")), LoopLog::default());
+        assert_eq!(said(&format!("{head}{before}")), (false, false, None));
         // With start lines, what counts is after the last: an older loop's clear,
         // stamped after a start moved back, or in the same minute, says nothing.
         let start = "- 2026-06-15 14:09 work loop started (budget 5, without a terminal)\n";
         let old_clear = "- 2026-06-15 14:09 work loop cleared (without a terminal)\n";
         assert_eq!(
             said(&format!("{head}{old_clear}{start}")),
-            LoopLog::default()
+            (false, false, Some(1))
         );
         assert_eq!(
             said(&format!("{head}{pause}{start}{clear}")),
-            LoopLog {
-                cleared: true,
-                paused: false
-            }
+            (true, false, Some(1))
         );
-        assert_eq!(said(&format!("{head}{pause}{start}")), LoopLog::default());
-        assert_eq!(said(&format!("{head}{start}{pause}")), paused(false));
+        assert_eq!(
+            said(&format!("{head}{pause}{start}")),
+            (false, false, Some(1))
+        );
+        assert_eq!(
+            said(&format!("{head}{start}{pause}")),
+            (false, true, Some(1))
+        );
+        // Two starts since: a claim on the first is on a loop replaced since.
+        assert_eq!(
+            said(&format!("{head}{start}{old_clear}{start}")),
+            (false, false, Some(2))
+        );
         // Nor does a line in the archive after the log.
         let archived = format!("{head}- 2026-06-15 14:01 note\n\n## Archive\n\n{pause}");
-        assert_eq!(said(&archived), LoopLog::default());
+        assert_eq!(said(&archived), (false, false, None));
     }
 }

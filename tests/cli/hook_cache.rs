@@ -395,3 +395,21 @@ fn a_start_moved_back_does_not_reach_an_older_loops_clear() {
     "
     );
 }
+
+/// Red-team (issue 34, item 2): a loop `plan goal` replaced in the same minute has
+/// the start the old loop's session claimed, so that session took the new loop
+/// from the session that claimed it, and both were held. Each `plan goal` logs its
+/// start: a second start line since the claim is another loop.
+#[test]
+fn a_loop_replaced_in_the_same_minute_is_not_the_old_sessions() {
+    let t = looping();
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s2").answer()["decision"], "block");
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s2").answer()["decision"], "block");
+    // Cleared first, then started: the same.
+    t.ok(&["goal", "clear"]);
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    assert_eq!(t.stop_hook("s2").stdout, "");
+}
