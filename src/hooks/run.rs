@@ -905,8 +905,9 @@ fn stop(
     let unpaused = current.paused && !paused(current, &place.plan_path);
     if current.ended.is_some() && forged.is_none() {
         super::loop_mark::forget(&place.git_dir);
-        forget_claim(state, &input.session, &current.started);
-        // A loop that ended: nothing to decide, so no lock to take.
+        // A loop that ended: nothing to decide, so no lock to take. (The claim on
+        // it was forgotten as it ended, below; a loop started since has its own
+        // start line, which `reclaim` counts.)
         return Ok(Answer::Nothing);
     }
     let revive = |lp: &mut Option<crate::state::Loop>| {
