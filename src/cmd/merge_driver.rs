@@ -50,7 +50,7 @@ pub fn run(_env: &Env, args: Args) -> Result<u8> {
         return Ok(OK);
     }
     crate::out::warn(&format!(
-        "plan: {name}: {} conflict{} left: {}\nhint: keep what each side meant between the markers, delete the marker lines, then `plan lint` and `git add {name}`",
+        "plan: {name}: {} conflict{} left: {}\n  hint: keep what each side meant between the markers, delete the marker lines, then `plan lint` and `git add {name}`",
         conflicts.len(),
         if conflicts.len() == 1 { "" } else { "s" },
         conflicts.join("; ")

@@ -185,7 +185,7 @@ fn the_driver_writes_ours_and_exits_as_git_expects() {
     );
     t.case(&["merge-driver", "base", "ours", "theirs", "plan.md"])
         .status(1)
-        .stderr("plan: plan.md: 1 conflict left: done_when of goal build\nhint: keep what each side meant between the markers, delete the marker lines, then `plan lint` and `git add plan.md`\n")
+        .stderr("plan: plan.md: 1 conflict left: done_when of goal build\n  hint: keep what each side meant between the markers, delete the marker lines, then `plan lint` and `git add plan.md`\n")
         .check();
     assert!(
         t.read("ours")
