@@ -157,6 +157,16 @@ pub fn continues_until_the_budget(host: Host) {
     told_why(w.host, &run, "budget of 2 continuations is spent");
 }
 
+/// `plan goal status`'s line on the host's own goal.
+fn host_goal(status: &str) -> Option<&str> {
+    status
+        .lines()
+        .find(|l| l.starts_with("  host's own goal: "))
+}
+
+/// The host's goal refused once by plan's PreToolUse, then marked complete.
+const REFUSED_ONCE: &str = "  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02";
+
 /// Whether the person running the host headless is told why the loop let go.
 /// Gemini CLI prints a hook's `systemMessage` on stderr (`Hook system message:`),
 /// and plan's pi extension prints the notice there in print mode. Claude Code
@@ -1512,15 +1522,7 @@ pub fn codex_update_goal_complete_is_refused_until_sign_off() {
     );
     // Which loop said the work was done, and when: plan's status tells both.
     let status = w.plan_ok(&["goal", "status"]).stdout;
-    assert_eq!(
-        status
-            .lines()
-            .find(|l| l.starts_with("  host's own goal: ")),
-        Some(
-            "  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02"
-        ),
-        "{status}"
-    );
+    assert_eq!(host_goal(&status), Some(REFUSED_ONCE), "{status}");
     let report = w.plan_ok(&["report", "--json"]).stdout;
     let report: serde_json::Value = serde_json::from_str(&report).unwrap();
     assert_eq!(
@@ -1896,15 +1898,7 @@ pub fn opencode_oh_my_openagents_goal_is_refused_until_sign_off() {
         "the model read plan's reason as the tool's error"
     );
     let status = w.plan_ok(&["goal", "status"]).stdout;
-    assert_eq!(
-        status
-            .lines()
-            .find(|l| l.starts_with("  host's own goal: ")),
-        Some(
-            "  host's own goal: refused once while goals were left, then marked complete at 2026-06-15 14:02"
-        ),
-        "{status}"
-    );
+    assert_eq!(host_goal(&status), Some(REFUSED_ONCE), "{status}");
 }
 
 /// Claude Code's Agent Teams: a teammate in a pane is a Claude Code process of its
