@@ -96,7 +96,6 @@ fn head(repo: &Repository) -> Result<Head> {
     Ok(Head { name, commit, tree })
 }
 
-/// The tree HEAD points at; `None` while the branch is unborn.
 /// The commit HEAD points at, as 12 hex digits; `None` on an unborn branch.
 pub fn head_commit(root: &Path) -> Result<Option<String>> {
     let repo = open(root)?;
@@ -112,6 +111,22 @@ pub fn head_place(root: &Path) -> Result<(String, Option<String>)> {
     Ok((head.name, head.commit.map(|id| id.to_string())))
 }
 
+/// The commit a goal was started at. A squash or rebase can leave it out of the
+/// clone, which is said as such rather than as libgit2's lookup error.
+fn start_commit<'r>(repo: &'r Repository, rev: &str) -> Result<git2::Commit<'r>> {
+    match repo.revparse_single(rev).and_then(|o| o.peel_to_commit()) {
+        Ok(commit) => Ok(commit),
+        Err(e) if e.code() == ErrorCode::NotFound => Err(anyhow::anyhow!(
+            "commit {rev}, where the goal was started, is not in this clone (a squash or rebase leaves it out)"
+        )),
+        Err(e) => Err(anyhow::anyhow!(
+            "reading commit {rev}, where the goal was started: {}",
+            e.message()
+        )),
+    }
+}
+
+/// The tree HEAD points at; `None` while the branch is unborn.
 fn head_tree(repo: &Repository) -> Result<Option<Tree<'_>>> {
     match head(repo)?.tree {
         Some(id) => Ok(Some(
@@ -603,9 +618,9 @@ pub(crate) fn diff_to_workdir<'r>(
     let tree = match base {
         None => head_tree(repo)?,
         Some(base) => Some(
-            repo.revparse_single(base)
-                .and_then(|object| object.peel_to_tree())
-                .with_context(|| format!("reading commit {base}, where the goal was started"))?,
+            start_commit(repo, base)?
+                .tree()
+                .with_context(|| format!("reading commit {base}'s tree"))?,
         ),
     };
     let mut options = DiffOptions::new();

@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Result;
 use git2::Delta;
 
-use super::{disk_path, open};
+use super::{disk_path, open, start_commit};
 use crate::plan::weakened::MAX_TEXT;
 
 /// A file whose text differs between the commit and the working tree.
@@ -87,10 +87,7 @@ pub fn texts_at(
     use anyhow::Context;
     let repo = open(root)?;
     let commit = match base {
-        Some(rev) => repo
-            .revparse_single(rev)
-            .and_then(|o| o.peel_to_commit())
-            .with_context(|| format!("reading commit {rev}"))?,
+        Some(rev) => start_commit(&repo, rev)?,
         None => match repo.head().and_then(|h| h.peel_to_commit()) {
             Ok(commit) => commit,
             Err(_) => return Ok(Vec::new()),
