@@ -224,10 +224,11 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
     Ok(out)
 }
 
-/// Where a line plan wrote and plan.md lost is named: the log's heading.
+/// Where a line plan wrote and plan.md lost is named: the log's heading, said to be
+/// the heading so its line is not read as the lost line's.
 fn log_place(plan: &Plan<'_>, file: &str) -> String {
     match plan.log_heading {
-        Some(line) => format!("{file}:{line}"),
+        Some(line) => format!("{file}:{line} (`## Log`)"),
         None => file.to_string(),
     }
 }
