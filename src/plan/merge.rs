@@ -381,7 +381,7 @@ fn unreadable(text: &str, markers: bool) -> Option<&'static str> {
     if super::model::bare_carriage_return(text, &lines).is_some() {
         return Some("a carriage return without a line feed, which plan does not read");
     }
-    if markers && !super::model::conflict_markers(text, &lines).is_empty() {
+    if markers && !super::model::conflict_markers(text, &lines).0.is_empty() {
         return Some("git's conflict markers; resolve those first");
     }
     None

@@ -336,7 +336,13 @@ pub fn parse(src: &str) -> Plan<'_> {
     if let Some(error) = bare_carriage_return(src, &lines) {
         plan.errors.push(error);
     }
-    plan.errors.extend(conflict_markers(src, &lines));
+    let (conflicts, within) = conflict_markers(src, &lines);
+    // Inside a conflict each side sets the goal's fields once: the conflict is the
+    // one error, not a "second `done_when:` line" too.
+    plan.errors.retain(|e| {
+        e.rule != Some(Rule::SecondField) || !within.iter().any(|r| r.contains(&e.line))
+    });
+    plan.errors.extend(conflicts);
     plan.lines = lines;
     for (i, entry) in plan.log.iter().enumerate() {
         let word = entry.text.split(' ').next().unwrap_or("");
@@ -635,14 +641,19 @@ pub(super) fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnost
 /// git's conflict markers left in the file, one error per conflict (at its
 /// `<<<<<<<` line) and one per marker outside any. Inside a fence they are code. A
 /// lone `=======` is a setext underline, a marker only between `<<<<<<<` and
-/// `>>>>>>>`. Every marker line is one the hooks' cut reader keeps (lean.rs).
-pub(super) fn conflict_markers(src: &str, lines: &[Line]) -> Vec<Diagnostic> {
+/// `>>>>>>>`. Every marker line is one the hooks' cut reader keeps (lean.rs). Also
+/// the lines each conflict spans.
+pub(super) fn conflict_markers(
+    src: &str,
+    lines: &[Line],
+) -> (Vec<Diagnostic>, Vec<std::ops::RangeInclusive<usize>>) {
     let marker = |text: &str, m: &str| {
         text.strip_prefix(m)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
     };
     let hint = "keep what each side meant (often both), delete the marker lines, then run `plan lint`; plan changed nothing. `plan install git` lets git merge plan.md goal by goal";
     let mut errors = Vec::new();
+    let mut spans = Vec::new();
     let mut open: Option<usize> = None;
     for line in lines {
         if !matches!(line.kind, Kind::Other | Kind::Comment) {
@@ -655,11 +666,15 @@ pub(super) fn conflict_markers(src: &str, lines: &[Line]) -> Vec<Diagnostic> {
         if marker(text, "<<<<<<<") {
             if let Some(start) = open {
                 errors.push(unresolved(start, None, hint));
+                spans.push(start..=line.no);
             }
             open = Some(line.no);
         } else if marker(text, ">>>>>>>") {
             match open.take() {
-                Some(start) => errors.push(unresolved(start, Some(line.no), hint)),
+                Some(start) => {
+                    errors.push(unresolved(start, Some(line.no), hint));
+                    spans.push(start..=line.no);
+                }
                 None => errors.push(
                     Diagnostic::error(line.no, "merge conflict marker `>>>>>>>` left in the file")
                         .hint(hint)
@@ -676,8 +691,9 @@ pub(super) fn conflict_markers(src: &str, lines: &[Line]) -> Vec<Diagnostic> {
     }
     if let Some(start) = open {
         errors.push(unresolved(start, None, hint));
+        spans.push(start..=usize::MAX);
     }
-    errors
+    (errors, spans)
 }
 
 fn unresolved(start: usize, end: Option<usize>, hint: &str) -> Diagnostic {

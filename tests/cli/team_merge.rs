@@ -391,7 +391,7 @@ fn the_same_field_changed_on_both_sides_is_one_conflict_every_reader_sees() {
     assert_eq!(
         inject.stdout,
         format!(
-            "plan.md: Team\nActive goals:\n- docs: Docs\n  done_when: the README says how, briefly\n  subtasks: 0/1 done; next: write\nReady to start: build\nLast log line: 2026-06-15 10:07 b: examples\nA goal is signed off only by `plan complete ID --evidence TEXT --path FILE`, which runs its verify command and an independent read-only judge; `status: done` written by hand is flagged as unchecked.\nplan.md has format errors; goals with errors may be missing above. First: line {line}: unresolved merge conflict (to line 20): resolve it before plan reads or writes this file (and 1 more). Fix them (`plan lint` lists them all).\n"
+            "plan.md: Team\nActive goals:\n- docs: Docs\n  done_when: the README says how, briefly\n  subtasks: 0/1 done; next: write\nReady to start: build\nLast log line: 2026-06-15 10:07 b: examples\nA goal is signed off only by `plan complete ID --evidence TEXT --path FILE`, which runs its verify command and an independent read-only judge; `status: done` written by hand is flagged as unchecked.\nplan.md has format errors; goals with errors may be missing above. First: line {line}: unresolved merge conflict (to line 20): resolve it before plan reads or writes this file. Fix them (`plan lint` lists them all).\n"
         )
     );
 }
