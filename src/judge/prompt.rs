@@ -74,14 +74,19 @@ const GREEN: &str = "{{verify_green_at_start}}";
 /// must not be a way to hide them.
 pub fn render(template: &str, facts: &Facts<'_>) -> String {
     let mut out = fill(template, |name| value(name, facts));
+    // One blank line either side of an appended heading, whatever the override's
+    // own text ends with.
+    let mut append = |heading: &str, body: String| {
+        out.truncate(out.trim_end().len());
+        let _ = write!(out, "\n\n## {heading}\n\n{}\n", body.trim_start());
+    };
     if facts.green_at_start.is_some() && !template.contains(GREEN) {
-        let _ = write!(out, "\n\n## Red first\n{}\n", green(facts));
+        append("Red first", green(facts));
     }
     if !facts.weakened.is_empty() && !template.contains(WEAKENED) {
-        let _ = write!(
-            out,
-            "\n\n## Weakened tests, found by plan without a model\n\n{}\n",
-            weakened(facts)
+        append(
+            "Weakened tests, found by plan without a model",
+            weakened(facts),
         );
     }
     out
