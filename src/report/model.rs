@@ -94,6 +94,8 @@ pub struct Rejected {
     pub stage: String,
     /// What the judge or verify found missing, as the log line says it.
     pub missing: String,
+    /// The record of the rejection plan wrote, when the line names one (`.plan/judge/…`).
+    pub record: Option<String>,
 }
 
 /// A reopen or a cancel.
@@ -218,13 +220,17 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
                     reopened_after,
                 });
             }
-            Event::Rejected { id, stage, missing } => report.rejected.push(Rejected {
-                at,
-                id: id.to_string(),
-                title: title(id),
-                stage: stage.to_string(),
-                missing: missing.to_string(),
-            }),
+            Event::Rejected { id, stage, missing } => {
+                let (missing, record) = record_named(missing);
+                report.rejected.push(Rejected {
+                    at,
+                    id: id.to_string(),
+                    title: title(id),
+                    stage: stage.to_string(),
+                    missing: missing.to_string(),
+                    record: record.map(str::to_string),
+                });
+            }
             Event::Reopened { id, reason } => report.reopened.push(Change {
                 at,
                 id: id.to_string(),
@@ -477,6 +483,20 @@ pub fn duration(minutes: i64) -> String {
     }
 }
 
+/// A rejection's text and the record plan names after it as ` (PATH)`: a path
+/// with no space, ending in `.md`.
+fn record_named(missing: &str) -> (&str, Option<&str>) {
+    let named = missing
+        .strip_suffix(')')
+        .and_then(|rest| rest.rsplit_once(" ("));
+    match named {
+        Some((text, path)) if path.ends_with(".md") && !path.contains(char::is_whitespace) => {
+            (text, Some(path))
+        }
+        _ => (missing, None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,6 +522,23 @@ mod tests {
         assert_eq!(duration(75), "1h 15m");
         assert_eq!(duration(5), "5m");
         assert_eq!(duration(1440 + 61), "1d 1h 01m");
+    }
+
+    #[test]
+    fn a_rejections_record_is_its_own_field() {
+        assert_eq!(
+            record_named("no test for eviction (.plan/judge/ship-20260615-1402.md)"),
+            (
+                "no test for eviction",
+                Some(".plan/judge/ship-20260615-1402.md")
+            )
+        );
+        // A verify's rejection names no record; a closing aside is the text's own.
+        assert_eq!(
+            record_named("exit 1 (see the log)"),
+            ("exit 1 (see the log)", None)
+        );
+        assert_eq!(record_named("exit 1"), ("exit 1", None));
     }
 
     #[test]

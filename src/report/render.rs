@@ -156,12 +156,17 @@ pub fn render(report: &Report, form: Form) -> String {
             .rejected
             .iter()
             .map(|r| {
+                let record = r
+                    .record
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(" ({p})"));
                 format!(
-                    "{} ({}, {}): {}",
+                    "{} ({}, {}): {}{}",
                     named(&r.id, &r.title),
                     when(&r.at),
                     escape_controls(&r.stage),
-                    escape_controls(&r.missing)
+                    escape_controls(&r.missing),
+                    escape_controls(&record)
                 )
             })
             .collect(),

@@ -248,7 +248,11 @@ fn the_report_as_json_has_every_part_as_fields() {
     assert_eq!(json["rejected"][0]["stage"], "judge");
     assert_eq!(
         json["rejected"][0]["missing"],
-        "eviction policy has no test that fills the cache past capacity; load-test.log is from before the last change to src/cache.rs (.plan/judge/cache-20260615-1420.md)"
+        "eviction policy has no test that fills the cache past capacity; load-test.log is from before the last change to src/cache.rs"
+    );
+    assert_eq!(
+        json["rejected"][0]["record"],
+        ".plan/judge/cache-20260615-1420.md"
     );
     assert_eq!(json["reopened"][0]["id"], "api");
     assert_eq!(
