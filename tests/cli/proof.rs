@@ -69,26 +69,30 @@ fn record_of(t: &Test) -> (String, String) {
     (line, path)
 }
 
-/// Asserts `ship` is unproven everywhere it shows, with `why` in the reason.
-fn unproven_everywhere(t: &Test, why: &str) {
-    unproven_where_transcripts_are_read(t, why);
-    insta::assert_snapshot!(redact(t, &t.ok(&["inject"]).stdout));
-    insta::assert_snapshot!(redact(t, &t.ok(&["statusline"]).stdout));
+/// Asserts `ship` is unproven everywhere it shows, with `why` in the reason; the
+/// snapshots are named after `name`, one per caller, so no two tests share one.
+fn unproven_everywhere(t: &Test, name: &str, why: &str) {
+    unproven_where_transcripts_are_read(t, name, why);
+    let inject = t.ok(&["inject"]).stdout;
+    insta::assert_snapshot!(format!("{name}_inject"), redact(t, &inject));
+    let statusline = t.ok(&["statusline"]).stdout;
+    insta::assert_snapshot!(format!("{name}_statusline"), redact(t, &statusline));
 }
 
 /// As [`unproven_everywhere`], for a fault only the transcript shows: the hooks,
 /// `plan inject` and `plan statusline` read plan.md's lines alone (issue 34), so
 /// `show`, `lint`, `doctor`, `audit` and the commands that act on the goal catch it.
-fn unproven_where_transcripts_are_read(t: &Test, why: &str) {
+fn unproven_where_transcripts_are_read(t: &Test, name: &str, why: &str) {
     t.ok(&["show", "--all"])
         .stdout_has("⚠ unproven: ")
         .stdout_has(why);
     let json = t.ok(&["show", "--json"]).json();
     assert_eq!(json["goals"][0]["proof"]["state"], "unproven");
     assert_eq!(json["goals"][0]["signed_off"], false);
-    insta::assert_snapshot!(redact(t, &t.run(&["lint"]).code(1).stdout));
-    insta::assert_snapshot!(redact(t, &t.run(&["doctor"]).code(1).stdout));
-    insta::assert_snapshot!(redact(t, &t.run(&["audit"]).code(1).stdout));
+    for command in ["lint", "doctor", "audit"] {
+        let out = t.run(&[command]).code(1).stdout;
+        insta::assert_snapshot!(format!("{name}_{command}"), redact(t, &out));
+    }
     // Its dependant cannot start on it.
     t.run(&["start", "later"])
         .code(2)
@@ -148,7 +152,7 @@ fn a_hand_written_done_is_unproven() {
         "plan.md",
         t.plan_md().replacen("status: active", "status: done", 1),
     );
-    unproven_everywhere(&t, "marked done by hand");
+    unproven_everywhere(&t, "hand_done", "marked done by hand");
 }
 
 #[test]
@@ -157,7 +161,7 @@ fn a_forged_sign_off_line_is_unproven() {
     let forged = t.plan_md().replacen("status: active", "status: done", 1)
         + "- 2026-06-15 14:30 ship signed off (verify passed, judge accept)\n";
     t.write("plan.md", forged);
-    unproven_everywhere(&t, "has no record");
+    unproven_everywhere(&t, "forged_line", "has no record");
 }
 
 #[test]
@@ -173,13 +177,17 @@ fn a_forged_transcript_path_or_hash_is_unproven() {
             "- 2026-06-15 14:30 ship signed off (verify passed, judge claude:opus accept, contract {fp}): .plan/judge/ship-fake.md#0123456789ab\n"
         );
     t.write("plan.md", &forged);
-    unproven_where_transcripts_are_read(&t, "was changed after the sign-off");
+    unproven_where_transcripts_are_read(&t, "forged_hash", "was changed after the sign-off");
     // A path outside the judge directory proves nothing either.
     t.write(
         "plan.md",
         forged.replace(".plan/judge/ship-fake.md", "README.md"),
     );
-    unproven_everywhere(&t, "not a transcript under .plan/judge/");
+    unproven_everywhere(
+        &t,
+        "path_outside_judge_dir",
+        "not a transcript under .plan/judge/",
+    );
 }
 
 #[test]
@@ -192,9 +200,9 @@ fn an_edited_or_deleted_transcript_is_unproven() {
         &path,
         text.replace("- verdict: accept", "- verdict: accept "),
     );
-    unproven_where_transcripts_are_read(&t, "was changed after the sign-off");
+    unproven_where_transcripts_are_read(&t, "edited_transcript", "was changed after the sign-off");
     std::fs::remove_file(t.path(&path)).unwrap();
-    unproven_where_transcripts_are_read(&t, "is missing");
+    unproven_where_transcripts_are_read(&t, "deleted_transcript", "is missing");
 }
 
 #[test]
@@ -202,7 +210,7 @@ fn a_contract_softened_after_sign_off_is_unproven() {
     let t = repo();
     sign_off(&t);
     t.write("plan.md", t.plan_md().replace("- README.md is empty\n", ""));
-    unproven_everywhere(&t, "changed after the sign-off");
+    unproven_everywhere(&t, "softened_contract", "changed after the sign-off");
 }
 
 #[test]
