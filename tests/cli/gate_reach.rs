@@ -523,3 +523,42 @@ fn goals_sharing_a_verify_are_verified_again_once() {
         run.stdout
     );
 }
+
+// Attack: a base goal's verify names a link to a directory (`test -d site`, `site`
+// leading to `data`), and the pull request deletes the directory's one file. git
+// then has no `data/` left, the link leads nowhere, and a reach read from where the
+// link leads now named only `site`, which the pull request did not change: the goal
+// was not verified again and the gate passed, while its verify fails on the pull
+// request. A named path through a link that leads nowhere rests on everything.
+#[test]
+fn a_verify_through_a_link_whose_target_the_pull_request_deleted_is_verified_again() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PLAN.replace("verify: test -f README.md", "verify: test -d site"));
+    t.write("README.md", "# Hello\n");
+    t.write("data/index.html", "<h1>hi</h1>\n");
+    std::os::unix::fs::symlink("data", t.root().join("site")).unwrap();
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.ok(&["start", "ship"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.git(&["rm", "-q", "data/index.html"]);
+    t.commit_all("drop the built site");
+    assert!(!t.root().join("data").exists(), "git left data/ behind");
+    let run = t
+        .case(&["audit", "--base", &base, "--markdown"])
+        .status(1)
+        .any_stdout()
+        .check();
+    assert!(
+        run.stdout
+            .contains("| `ship` | done proven | claude | failed (re-run) | reverify failed: the check's own files changed since the sign-off (site/index.html), so passing it now proves nothing; review the change (git diff), then plan reopen ship and sign it off again |\n"),
+        "{}",
+        run.stdout
+    );
+}
