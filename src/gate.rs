@@ -107,6 +107,8 @@ pub struct Base {
     pub signed_off: Vec<String>,
     /// Every contract change the head carries, approved at a terminal or not.
     pub contract_changes: Vec<Change>,
+    /// The base's goals renamed, or stripped of subtasks left unticked.
+    pub reshaped: Vec<rules::Reshaped>,
     /// Goals done here and not on the base that no sign-off line new since the
     /// base proves: set done by hand, or proven by a sign-off the base already had.
     pub unsigned_done: Vec<String>,
@@ -306,6 +308,7 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         lost_goals: Vec::new(),
         signed_off: Vec::new(),
         contract_changes: Vec::new(),
+        reshaped: Vec::new(),
         unsigned_done: Vec::new(),
         cancels: Vec::new(),
         other_files: Vec::new(),
@@ -333,6 +336,7 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         out.lost_goals = rules::lost_goals(&then, head);
         out.signed_off = rules::new_sign_offs(&then, head);
         out.contract_changes = rules::contract_changes(&then, head);
+        out.reshaped = rules::reshaped(&then, head);
         out.cancels = rules::cancels(&then, head);
         out.unsigned_done = rules::became_done(&then, head)
             .into_iter()

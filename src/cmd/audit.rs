@@ -779,6 +779,7 @@ fn markdown(report: &Report<'_>, plan: &Plan<'_>) -> String {
         base: at.as_deref(),
         rows: &rows,
         changes: base.map_or(&[][..], |b| &b.contract_changes),
+        reshaped: base.map_or(&[][..], |b| &b.reshaped),
         cancels: base.map_or(&[][..], |b| &b.cancels),
         approved_by: report.approved_by.as_deref(),
         lost: base.map_or(&[][..], |b| &b.lost_lines),
@@ -991,6 +992,15 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
                 report.file,
                 change.line,
                 approval(change.of_base)
+            ));
+        }
+        for change in &base.reshaped {
+            out.push(format!(
+                "· {} of the base: {} ({}:{})",
+                change.id,
+                esc(&change.what),
+                report.file,
+                change.line
             ));
         }
         for cancel in &base.cancels {

@@ -205,6 +205,45 @@ pub fn contract_changes(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Change> {
     out
 }
 
+/// What the head changed of a base's goal outside its contract, for a reviewer:
+/// its title, and subtasks the base had unticked that are gone. The judge is given
+/// the base's title and subtasks; the report says they changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Reshaped {
+    pub id: String,
+    /// The goal's heading at the head.
+    pub line: usize,
+    /// In words, e.g. `renamed from "Parse input"`.
+    pub what: String,
+}
+
+/// Every goal of `base` whose title `head` changed or whose unticked subtasks it
+/// removed, one entry per change.
+pub fn reshaped(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Reshaped> {
+    let mut out = Vec::new();
+    for goal in &head.goals {
+        let Some(was) = base.goal(&goal.id) else {
+            continue;
+        };
+        let mut say = |what: String| {
+            out.push(Reshaped {
+                id: goal.id.to_string(),
+                line: goal.line,
+                what,
+            })
+        };
+        if was.title != goal.title {
+            say(format!("renamed from \"{}\"", was.title));
+        }
+        for gone in (was.subtasks.iter())
+            .filter(|s| !s.done && !goal.subtasks.iter().any(|n| n.text == s.text))
+        {
+            say(format!("subtask \"{}\" removed unticked", gone.text));
+        }
+    }
+    out
+}
+
 /// The lines of `now`'s contract that differ from `was`'s, word-diffed: what a
 /// reviewer must read to see a contract softened.
 pub fn changed_words(was: &Goal<'_>, now: &Goal<'_>) -> Vec<String> {
@@ -456,6 +495,8 @@ pub struct Summary<'a> {
     pub base: Option<&'a str>,
     pub rows: &'a [Row],
     pub changes: &'a [Change],
+    /// The base's goals renamed or stripped of unticked subtasks.
+    pub reshaped: &'a [Reshaped],
     /// The base's goals the head cancels.
     pub cancels: &'a [Cancel],
     /// The person who approved the pull request's cancels and contract changes
@@ -529,6 +570,17 @@ pub fn markdown(s: &Summary<'_>) -> String {
             for words in &change.words {
                 out.push_str(&format!("  - {}\n", code(words)));
             }
+        }
+        if !s.reshaped.is_empty() {
+            out.push_str("\n### Other changes to the base's goals\n\n");
+        }
+        for change in s.reshaped {
+            out.push_str(&format!(
+                "- {}: {} (line {})\n",
+                code(&change.id),
+                cell(&change.what),
+                change.line
+            ));
         }
         if !s.cancels.is_empty() {
             out.push_str("\n### Cancelled goals of the base\n\n");
@@ -768,6 +820,7 @@ mod tests {
             base: None,
             rows: &rows,
             changes: &[],
+            reshaped: &[],
             cancels: &[],
             approved_by: None,
             lost: &[],

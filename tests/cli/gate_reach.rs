@@ -198,6 +198,81 @@ fn a_softened_contract_shows_its_words_and_a_terminal_is_no_approval_in_ci() {
     ));
 }
 
+// A pull request renames a goal of the base and drops the subtasks it had left
+// unticked, then signs it off: neither is part of the contract, so "Contract
+// changes: None" was all a reviewer read. The judge is given the base's title and
+// subtasks; the report now names both changes.
+#[test]
+fn a_base_goal_renamed_and_stripped_of_unticked_subtasks_is_named_in_the_report() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t.with_bin().plan(&PLAN.replace(
+        "- [x] write it\n",
+        "- [x] write it\n- [ ] fuzz the parser for an hour\n- [ ] handle malformed UTF-8\n",
+    ));
+    t.write("README.md", "# Hello\n");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.commit_all("plan");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "plan.md",
+        t.plan_md()
+            .replace("## Goal: Ship it", "## Goal: Ship")
+            .replace(
+                "- [ ] fuzz the parser for an hour\n- [ ] handle malformed UTF-8\n",
+                "",
+            ),
+    );
+    t.ok(&["start", "ship"]);
+    sign_off(&t);
+    t.commit_all("ship");
+    let run = t
+        .case(&[
+            "audit",
+            "--base",
+            &base,
+            "--markdown",
+            "--approved-by",
+            "alice",
+        ])
+        .any_stdout()
+        .check();
+    let section = run
+        .stdout
+        .split_once("### Other changes to the base's goals\n\n")
+        .map(|(_, rest)| rest.split("\n\n").next().unwrap_or(rest));
+    assert_eq!(
+        section,
+        Some(
+            "- `ship`: renamed from \"Ship it\" (line 3)\n- `ship`: subtask \"fuzz the parser for an hour\" removed unticked (line 3)\n- `ship`: subtask \"handle malformed UTF-8\" removed unticked (line 3)"
+        ),
+        "{}",
+        run.stdout
+    );
+    let text = t.run(&["audit", "--base", &base]).stdout;
+    let named: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("of the base:"))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "· ship of the base: renamed from \"Ship it\" (plan.md:3)",
+            "· ship of the base: subtask \"fuzz the parser for an hour\" removed unticked (plan.md:3)",
+            "· ship of the base: subtask \"handle malformed UTF-8\" removed unticked (plan.md:3)",
+        ],
+        "{text}"
+    );
+    let json = t.run(&["audit", "--base", &base, "--json"]).json();
+    assert_eq!(
+        json["base"]["reshaped"][0],
+        serde_json::json!({"id": "ship", "line": 3, "what": "renamed from \"Ship it\""}),
+        "{json}"
+    );
+}
+
 // Attack: a look-alike status line (`Status: done`) is a format error plan reads
 // around; the gate passed it.
 #[test]
