@@ -239,7 +239,7 @@ impl State {
             // Held by another process: the hook says so, rather than go on unrecorded.
             Err(e) if e.is::<lock::Held>() => return Err(e),
             Err(_) => {
-                let mut value: Session = read(&self.session_path(id))?.unwrap_or_default();
+                let mut value: Session = read_record(&self.session_path(id))?;
                 return Ok(change(&mut value));
             }
         };
@@ -341,15 +341,33 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
     path: &Path,
     change: impl FnOnce(&mut T) -> R,
 ) -> Result<R> {
-    let mut value: T = read(path)?.unwrap_or_default();
+    let mut value: T = read_record(path)?;
     let before = value.clone();
     let out = change(&mut value);
     if value != before {
         // A session file that cannot be written (a read-only directory under a
-        // writable lock) is remembered nowhere, as in [`State::session`].
+        // writable lock, a directory in its place) is remembered nowhere, as in
+        // [`State::session`].
         let _ = rewrite(path, &value);
     }
     Ok(out)
+}
+
+/// A session's record, or a fresh one where there is none. A directory put in its
+/// place is none: a record only spares repeats, and an error here made every hook
+/// of the session fail open, letting every stop go.
+fn read_record<T: Default + DeserializeOwned>(path: &Path) -> Result<T> {
+    match read(path) {
+        Ok(record) => Ok(record.unwrap_or_default()),
+        Err(e)
+            if e.root_cause()
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::IsADirectory) =>
+        {
+            Ok(T::default())
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// How loop.json is replaced: whole, by a rename, so a reader without the lock sees

@@ -177,3 +177,24 @@ fn a_command_waits_for_a_held_lock_and_says_so() {
     insta::assert_snapshot!(shown(&t, &run));
     insta::assert_snapshot!(shown(&t, &t.ok(&["goal", "status"])));
 }
+
+// Attack: a directory put in place of the loop's session record
+// (`mkdir .git/plan/sessions/s1.json`, with a file in it so nothing can remove or
+// replace it) made every hook of that session fail open: "hook skipped", and every
+// stop let go with goals open. The record is then no record, the stop holds the
+// loop as for a session plan has not seen, and the hook goes on.
+#[test]
+fn a_directory_in_place_of_a_session_record_keeps_the_loop() {
+    let t = two_goals_looping();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let record = t.root().join(".git/plan/sessions/s1.json");
+    let _ = std::fs::remove_file(&record);
+    std::fs::create_dir_all(record.join("inside")).unwrap();
+    for _ in 0..2 {
+        let answer = t.stop_hook("s1").answer();
+        assert_eq!(
+            answer["decision"], "block",
+            "a directory for a record let the loop go: {answer}"
+        );
+    }
+}
