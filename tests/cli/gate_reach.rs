@@ -8,18 +8,23 @@
 use crate::gate::{PLAN, origin, rev, sign_off, user_judge};
 use crate::util::{Test, fixture_path, redact};
 
-/// `ship` signed off and committed on `main`, its verify a script reading README.md's
-/// words (the sign-off's evidence); `pr` branched from there.
-fn signed_on_main() -> (Test, String) {
+/// A repository with `plan` (README.md written) and the agent's judge `claude`, a
+/// fake on PATH that accepts whatever it is asked.
+fn judged_by_claude(plan: &str) -> Test {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
     t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t
-        .with_bin()
-        .plan(&PLAN.replace("verify: test -f README.md", "verify: sh check.sh"));
+    let t = t.with_bin().plan(plan);
     t.write("README.md", "# Hello\n");
-    t.write("check.sh", "grep -q Hello README.md\n");
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t
+}
+
+/// `ship` signed off and committed on `main`, its verify a script reading README.md's
+/// words (the sign-off's evidence); `pr` branched from there.
+fn signed_on_main() -> (Test, String) {
+    let t = judged_by_claude(&PLAN.replace("verify: test -f README.md", "verify: sh check.sh"));
+    t.write("check.sh", "grep -q Hello README.md\n");
     t.ok(&["start", "ship"]);
     sign_off(&t);
     t.commit_all("ship it");
@@ -204,15 +209,10 @@ fn a_softened_contract_shows_its_words_and_a_terminal_is_no_approval_in_ci() {
 // subtasks; the report now names both changes.
 #[test]
 fn a_base_goal_renamed_and_stripped_of_unticked_subtasks_is_named_in_the_report() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t.with_bin().plan(&PLAN.replace(
+    let t = judged_by_claude(&PLAN.replace(
         "- [x] write it\n",
         "- [x] write it\n- [ ] fuzz the parser for an hour\n- [ ] handle malformed UTF-8\n",
     ));
-    t.write("README.md", "# Hello\n");
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.commit_all("plan");
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
@@ -607,16 +607,9 @@ fn goals_sharing_a_verify_are_verified_again_once() {
 // request. A named path through a link that leads nowhere rests on everything.
 #[test]
 fn a_verify_through_a_link_whose_target_the_pull_request_deleted_is_verified_again() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t
-        .with_bin()
-        .plan(&PLAN.replace("verify: test -f README.md", "verify: test -d site"));
-    t.write("README.md", "# Hello\n");
+    let t = judged_by_claude(&PLAN.replace("verify: test -f README.md", "verify: test -d site"));
     t.write("data/index.html", "<h1>hi</h1>\n");
     std::os::unix::fs::symlink("data", t.root().join("site")).unwrap();
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.ok(&["start", "ship"]);
     sign_off(&t);
     t.commit_all("ship it");
