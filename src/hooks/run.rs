@@ -897,8 +897,18 @@ fn stop(
         .clone()
         // Only the session the loop held may have a run-out ending questioned:
         // another session's stop after a loop that ran out of work is not that loop's.
+        // The loop held this session if loop.json names it, names an owner plan keeps
+        // no record of (a name written there), or the session's own claim is this
+        // loop's: an owner edited beside the ending must not make it another's.
         .filter(|why| {
-            !guard::ran_out(why) || current.owner.as_deref().is_none_or(|o| o == input.session)
+            !guard::ran_out(why)
+                || current.owner.as_deref().is_none_or(|o| {
+                    o == input.session
+                        || !state.has_session(o)
+                        || state
+                            .session(&input.session, |s| s.in_loop.clone())
+                            .is_ok_and(|c| c.as_deref() == Some(current.started.as_str()))
+                })
         })
         .filter(|why| !end_backed(why, &current.started, view, &place.plan_path));
     // Nor is a pause plan.md's log does not back: it would let every stop go.

@@ -290,6 +290,38 @@ fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
     assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
+// Attack (red-team): a run-out ending ("no goal is active or ready to start")
+// written into loop.json with the owner renamed let every stop of the loop's own
+// session go with no word: a run-out ending is questioned only for the loop's
+// session, and the renamed owner made it another's before the session's claim was
+// looked at. The claim, or an owner plan keeps no record of, makes it this one's.
+#[test]
+fn a_run_out_ending_beside_an_edited_owner_does_not_let_the_loops_session_stop() {
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let path = t.root().join(".git/plan/loop.json");
+    for owner in ["zzz", "s2"] {
+        // `s2` is a session plan has a record of, that never held this loop.
+        t.stop_hook("s2");
+        let mut lp: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        lp["ended"] = "no goal is active or ready to start".into();
+        lp["owner"] = owner.into();
+        std::fs::write(&path, lp.to_string()).unwrap();
+        for _ in 0..2 {
+            let answer = t.stop_hook("s1").answer();
+            assert_eq!(answer["decision"], "block", "owner {owner}: {answer}");
+        }
+    }
+    // A session that never held the loop is not held by it.
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["ended"] = "no goal is active or ready to start".into();
+    lp["owner"] = "s1".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    assert_eq!(t.stop_hook("s3").stdout, "");
+}
+
 /// Attack (issue 34, item 2): `"paused": true` written into `.git/plan/loop.json`
 /// let every later stop go ("the work loop is paused") while plan.md had work left
 /// and logged no pause. A pause plan.md's log does not back (its last word on a
