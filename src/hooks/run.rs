@@ -87,11 +87,21 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     ) else {
         // Unreadable: the read says why, as it always did.
         return match crate::fsread::text(&place.plan_path, crate::fsread::PLAN) {
+            // A running loop's plan.md made unreadable (a stray invalid byte) is
+            // held as a missing one is: as an error, every stop was let go.
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound && kind == Kind::Stop => {
+                match gone_in_loop(&place, &input, Some(&e)) {
+                    Some(answer) => Ok(answer),
+                    None => {
+                        Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
+                    }
+                }
+            }
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
             }
             Err(_) if kind == Kind::Stop => {
-                Ok(gone_in_loop(&place, &input).unwrap_or(Answer::Nothing))
+                Ok(gone_in_loop(&place, &input, None).unwrap_or(Answer::Nothing))
             }
             _ => Ok(Answer::Nothing),
         };
@@ -749,8 +759,13 @@ fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
 /// (plan.md's log backs a pause, so with plan.md gone none holds), a turn the
 /// person stopped or the host ended on an error. A second stop in a row
 /// is let go with a note, so this never wedges an agent; a plan kept elsewhere
-/// (`--file`) or a branch without plan.md is no plan.md gone.
-fn gone_in_loop(place: &Place, input: &Input) -> Option<Answer> {
+/// (`--file`) or a branch without plan.md is no plan.md gone. With `unreadable`,
+/// plan.md is there but does not read (not UTF-8, not a regular file): held alike.
+fn gone_in_loop(
+    place: &Place,
+    input: &Input,
+    unreadable: Option<&std::io::Error>,
+) -> Option<Answer> {
     let state = State::new(&place.git_dir);
     let lp = state.peek_loop().ok()??;
     if lp.ended.is_some() || paused(&lp, &place.plan_path) || input.ending != host::Ending::Plain {
@@ -764,6 +779,19 @@ fn gone_in_loop(place: &Place, input: &Input) -> Option<Answer> {
         return None;
     }
     let rel = place.plan_path.strip_prefix(&place.root).ok()?;
+    if let Some(e) = unreadable {
+        let rel = rel.display();
+        return Some(match input.stop_active {
+            true => Answer::Note(format!(
+                "plan: reading {rel}: {e}, while the work loop started {} runs; this stop is let go, and the loop holds the next one once {rel} reads again",
+                lp.started
+            )),
+            false => Answer::Block(format!(
+                "plan: reading {rel}: {e}, while the work loop started {} runs and its goals are in {rel}. Make it read again (`git diff {rel}` shows what changed) and go on with its goals; pausing or clearing the loop is for the person who started it.",
+                lp.started
+            )),
+        });
+    }
     crate::git::file_at(&place.root, "HEAD", rel).ok()??;
     let rel = rel.display();
     if input.stop_active {

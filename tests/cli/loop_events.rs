@@ -94,7 +94,7 @@ fn a_loop_state_that_vanished_blocks_one_stop() {
 /// Moving plan.md away let a running loop's stop go with no word at all. While the
 /// loop runs, its own session's stop is held once until plan.md is back; a second
 /// stop in a row is let go with a note, so nothing wedges. (A plan.md that does not
-/// read is an error the hooks fail open on, and say: below.)
+/// read is held alike: below.)
 #[test]
 fn a_plan_md_moved_away_does_not_end_a_running_loop() {
     let t = looping();
@@ -280,30 +280,49 @@ fn an_unwritable_git_plan_does_not_end_a_running_loop_silently() {
 }
 
 /// Attack: a plan.md plan will not read (a byte that is not UTF-8, or a named pipe
-/// in its place, which plan now refuses as not a regular file rather than hang on)
-/// fails every hook open, so a running loop's stop is let go. Hooks fail open by
-/// design; what holds is that the person is told, with the file and why.
-fn stop_with_an_unreadable_plan(spoil: impl FnOnce(&Test)) -> String {
+/// in its place, which plan refuses as not a regular file rather than hang on)
+/// failed every hook open, so every stop of a running loop was let go, with a note
+/// ("hook skipped"). One `printf '\xff' >> plan.md` was a way out of the loop. It
+/// is held as a plan.md moved away is: the loop's stop is blocked, saying the file
+/// and why, and a second stop in a row is let go with a note, so nothing wedges.
+/// Returns the block's reason and the second stop's note.
+fn stop_with_an_unreadable_plan(spoil: impl FnOnce(&Test)) -> (String, String) {
     let t = looping();
     spoil(&t);
     let answer = t.stop_hook("s1").answer();
-    assert_ne!(answer["decision"], "block", "{answer}");
-    redact(&t, answer["systemMessage"].as_str().unwrap_or_default())
+    assert_eq!(answer["decision"], "block", "{answer}");
+    let again = crate::util::fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1")
+        .replace("\"stop_hook_active\":false", "\"stop_hook_active\":true");
+    let run = t
+        .case(&["hook", "claude", "stop"])
+        .stdin(&again)
+        .check_status_only();
+    let note: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    // Another session's stop is not the loop's to hold: it fails open, saying why.
+    let other = t.stop_hook("s2").answer();
+    assert_ne!(other["decision"], "block", "{other}");
+    (
+        redact(&t, answer["reason"].as_str().unwrap()),
+        redact(&t, note["systemMessage"].as_str().unwrap()),
+    )
 }
 
 #[test]
-fn a_plan_that_is_not_utf8_lets_the_loop_go_and_says_so() {
-    let note = stop_with_an_unreadable_plan(|t| {
+fn a_plan_that_is_not_utf8_holds_the_loop_once_and_says_why() {
+    let (reason, note) = stop_with_an_unreadable_plan(|t| {
         let mut md = t.plan_md().into_bytes();
         md.extend_from_slice(b"- 2026-06-15 14:03 \xff\n");
         std::fs::write(t.path("plan.md"), md).unwrap();
     });
+    insta::assert_snapshot!(reason);
     insta::assert_snapshot!(note);
 }
 
 #[test]
-fn a_plan_that_is_a_pipe_lets_the_loop_go_and_says_so() {
-    let note = stop_with_an_unreadable_plan(|t| {
+fn a_plan_that_is_a_pipe_holds_the_loop_once_and_says_why() {
+    let (reason, note) = stop_with_an_unreadable_plan(|t| {
         let path = t.path("plan.md");
         std::fs::remove_file(&path).unwrap();
         let made = std::process::Command::new("mkfifo")
@@ -312,5 +331,6 @@ fn a_plan_that_is_a_pipe_lets_the_loop_go_and_says_so() {
             .unwrap();
         assert!(made.success());
     });
+    insta::assert_snapshot!(reason);
     insta::assert_snapshot!(note);
 }
