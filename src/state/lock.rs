@@ -30,8 +30,9 @@ pub const NAME: &str = "state.lock";
 /// hook finds the same thing there, so all of them lock the same directory.
 pub fn in_place_of(dir: &Path) -> Option<File> {
     let lock = dir.join(NAME);
-    fs::symlink_metadata(&lock).ok()?;
-    if fs::metadata(&lock).is_ok_and(|m| m.is_file()) {
+    // Not followed: a link to a regular file is no lock plan opens (state files are
+    // opened without following links), so it is in the way as any other kind is.
+    if fs::symlink_metadata(&lock).ok()?.is_file() {
         return None;
     }
     rustix::fs::access(dir, rustix::fs::Access::WRITE_OK).ok()?;

@@ -198,3 +198,36 @@ fn a_directory_in_place_of_a_session_record_keeps_the_loop() {
         );
     }
 }
+
+// Attack (red-team): a link to a regular file in place of the state lock. The lock
+// is opened without following links, so every hook failed open ("hook skipped: …
+// is a symbolic link") and every stop was let go, while a link to a directory or
+// to nothing was already locked around. A link is in the way whatever it leads to.
+#[test]
+fn a_link_to_a_file_in_place_of_the_state_lock_keeps_the_loop() {
+    let t = two_goals_looping();
+    let lock = t.root().join(".git/plan/state.lock");
+    let _ = std::fs::remove_file(&lock);
+    let target = t.root().join(".git/elsewhere");
+    std::fs::write(&target, "").unwrap();
+    std::os::unix::fs::symlink(&target, &lock).unwrap();
+    for _ in 0..2 {
+        let answer = t.stop_hook("s1").answer();
+        assert_eq!(
+            answer["decision"], "block",
+            "a linked lock let the loop go: {answer}"
+        );
+    }
+    let status = t.ok(&["goal", "status"]).stdout;
+    let said: Vec<&str> = status
+        .lines()
+        .filter(|l| l.contains("state.lock"))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "  ⚠ .git/plan/state.lock is not a file plan can lock (is a symbolic link, not a regular file): the hooks lock .git/plan instead, so they and the work loop go on; remove it with `rm -r .git/plan/state.lock`"
+        ],
+        "{status}"
+    );
+}
