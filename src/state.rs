@@ -354,15 +354,16 @@ fn update<T: Default + PartialEq + Clone + Serialize + DeserializeOwned, R>(
 }
 
 /// A session's record, or a fresh one where there is none. A directory put in its
-/// place is none: a record only spares repeats, and an error here made every hook
-/// of the session fail open, letting every stop go.
+/// place, or one plan may not read, is none: a record only spares repeats, and an
+/// error here made every hook of the session fail open, letting every stop go.
 fn read_record<T: Default + DeserializeOwned>(path: &Path) -> Result<T> {
+    use std::io::ErrorKind::{IsADirectory, PermissionDenied};
     match read(path) {
         Ok(record) => Ok(record.unwrap_or_default()),
         Err(e)
             if e.root_cause()
                 .downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::IsADirectory) =>
+                .is_some_and(|e| matches!(e.kind(), IsADirectory | PermissionDenied)) =>
         {
             Ok(T::default())
         }

@@ -231,3 +231,25 @@ fn a_link_to_a_file_in_place_of_the_state_lock_keeps_the_loop() {
         "{status}"
     );
 }
+
+// Attack (red-team): `chmod 444 .git/plan/loop.json`. plan would not replace a
+// read-only file, as it leaves a person's read-only settings alone, so every stop
+// failed open ("hook skipped: writing …/loop.json: the file is read-only") and was
+// let go. plan's own state is plan's to keep, whatever its mode says.
+#[test]
+fn a_read_only_loop_state_keeps_the_loop() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let t = two_goals_looping();
+    let path = t.root().join(".git/plan/loop.json");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    for _ in 0..2 {
+        let answer = t.stop_hook("s1").answer();
+        assert_eq!(
+            answer["decision"], "block",
+            "a read-only loop.json let the loop go: {answer}"
+        );
+    }
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the state is plan's own again");
+}
