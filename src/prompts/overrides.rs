@@ -44,11 +44,13 @@ impl Reads {
 
 /// `.plan/prompts/NAME` when the repository has one that reads as text, else
 /// `embedded`: for the hooks and blocks, which fail open and never block on a FIFO
-/// there.
+/// there. A blank override is none: an empty continuation was a block with no
+/// reason, which a host may not take as one.
 pub fn or_embedded(root: &Path, name: &str, embedded: &str) -> String {
     read(root, name)
         .ok()
         .flatten()
+        .filter(|text| !text.trim().is_empty())
         .unwrap_or_else(|| embedded.to_string())
 }
 

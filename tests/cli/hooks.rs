@@ -517,6 +517,28 @@ fn repository_prompt_overrides() {
     );
 }
 
+/// Red team: a blank `.plan/prompts/continuation.md` made every stop's block one
+/// with an empty reason (`{"decision":"block","reason":""}`), which a host may not
+/// take as a block at all. A blank override is none: the built-in text is used.
+#[test]
+fn a_blank_prompt_override_is_no_override() {
+    let t = repo();
+    t.ok(&["goal"]);
+    let built_in = json(&send(&t, "claude/stop", "s1"))["reason"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for blank in ["", "\n  \n"] {
+        t.write(".plan/prompts/continuation.md", blank);
+        let v = json(&send(&t, "claude/stop", "s1"));
+        assert_eq!(v["decision"], "block", "{blank:?}: {v}");
+        // The same text but for the loop's count.
+        let count = |r: &str| r.replace(|c: char| c.is_ascii_digit(), "#");
+        let reason = v["reason"].as_str().unwrap();
+        assert_eq!(count(reason), count(&built_in), "{blank:?}");
+    }
+}
+
 /// The loop judge, as the person turns it on: in their own settings file.
 fn loop_judge(t: &Test, fixture_name: &str) {
     let path = crate::util::fixture_path(&format!("judges/{fixture_name}"));
