@@ -91,10 +91,6 @@ pub fn replace_checked(
         return Err(Failure::Io(not_regular(meta)));
     }
     let existing = match found {
-        // plan's own state is plan's to keep: a read-only mode there is no person's
-        // decision (it made every stop of a running loop fail open), and the new
-        // file gets plan's own private mode.
-        Ok(_) if state => None,
         Ok(meta) if meta.permissions().readonly() => return Err(Failure::ReadOnly),
         Ok(meta) => Some(meta.permissions()),
         Err(_) => None,

@@ -383,11 +383,20 @@ const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
     prefix: ".plan-loop-",
 };
 
-/// Replaces loop.json with `value` (see [`LOOP_FILE`]).
+/// Replaces loop.json with `value` (see [`LOOP_FILE`]). A read-only loop.json is
+/// made plan's own again first: plan leaves a person's read-only files alone, but
+/// this one is plan's, and `chmod 444` on it made every stop of a running loop fail
+/// open.
 fn replace_loop(path: &Path, value: &Loop) -> Result<()> {
     use crate::atomic::Failure;
     let bytes = serde_json::to_vec_pretty(value)?;
-    crate::atomic::replace(path, &bytes, &LOOP_FILE).map_err(|e| match e {
+    let replaced = match crate::atomic::replace(path, &bytes, &LOOP_FILE) {
+        Err(Failure::ReadOnly) if crate::atomic::set_mode(path, 0o600).is_ok() => {
+            crate::atomic::replace(path, &bytes, &LOOP_FILE)
+        }
+        other => other,
+    };
+    replaced.map_err(|e| match e {
         Failure::ReadOnly => anyhow::anyhow!("writing {}: the file is read-only", path.display()),
         Failure::Dir(dir, e) => anyhow::anyhow!("creating {}: {e}", dir.display()),
         Failure::Io(e) => anyhow::anyhow!("writing {}: {e}", path.display()),
