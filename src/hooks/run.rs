@@ -85,7 +85,8 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         &at,
         host.spec().skeleton_at_compaction && kind == Kind::Compact,
     ) else {
-        // Unreadable: the read says why, as it always did.
+        // Unreadable or missing: the read says which, and a running loop's stop is
+        // held once either way (`gone_in_loop`).
         return match crate::fsread::text(&place.plan_path, crate::fsread::PLAN) {
             // A running loop's plan.md made unreadable (a stray invalid byte) is
             // held as a missing one is: as an error, every stop was let go.
@@ -752,9 +753,8 @@ fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
 
 /// A running loop's stop while plan.md is gone from the working tree though HEAD
 /// has it (moved away, deleted): held once, not let go in silence. Not an error of
-/// plan's, which the hooks fail open on (a plan.md that does not read lets the stop
-/// go and says why): a file missing is a state, and moving it is no way out of the
-/// loop. What the guard lets go is let go here too: another session's stop (the
+/// plan's, which the hooks fail open on: a file missing is a state, and moving it is
+/// no way out of the loop. What the guard lets go is let go here too: another session's stop (the
 /// loop's is the one its state or the session's own record names), a paused loop
 /// (plan.md's log backs a pause, so with plan.md gone none holds), a turn the
 /// person stopped or the host ended on an error. A second stop in a row
@@ -925,14 +925,12 @@ fn stop(
         .clone()
         // Only the session the loop held may have a run-out ending questioned:
         // another session's stop after a loop that ran out of work is not that loop's.
-        // The loop held this session if loop.json names it, names an owner plan keeps
-        // no record of (a name written there), or the session's own claim is this
-        // loop's: an owner edited beside the ending must not make it another's.
+        // The loop held this session if loop.json names it or the session's own claim
+        // is this loop's: an owner edited beside the ending must not make it another's.
         .filter(|why| {
             !guard::ran_out(why)
                 || current.owner.as_deref().is_none_or(|o| {
                     o == input.session
-                        || !state.has_session(o)
                         || state
                             .session(&input.session, |s| s.in_loop.clone())
                             .is_ok_and(|c| c.as_deref() == Some(current.started.as_str()))
