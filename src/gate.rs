@@ -500,12 +500,12 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
                 plan_rel.as_deref().map(str::as_bytes),
             );
         }
-        files.iter().any(|f| {
-            path == f
-                || path
-                    .strip_prefix(f.as_str())
-                    .is_some_and(|r| r.starts_with('/'))
-        })
+        // A changed path above one the verify names is a link on its way (git keeps
+        // a link as one path): retargeted or removed, it changes what is read there.
+        let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
+        files
+            .iter()
+            .any(|f| path == f || under(path, f) || under(f, path))
     };
     Ok(git::changed_since(root, Some(base), &wanted)?
         .into_iter()

@@ -626,3 +626,48 @@ fn a_verify_through_a_link_whose_target_the_pull_request_deleted_is_verified_aga
     let row = "| `ship` | done proven | claude | failed (re-run) | reverify failed: the check's own files changed since the sign-off (site/index.html), so passing it now proves nothing; review the change (git diff), then plan reopen ship and sign it off again |";
     assert!(run.stdout.lines().any(|l| l == row), "{}", run.stdout);
 }
+
+// Attack (review): a base goal's verify reads through a link (`grep -q PASS
+// lnk/status`, `lnk` leading to `good`). A pull request that points the link at
+// another directory, or removes it, changes one path git keeps, `lnk`, which is
+// above every path the verify names: the goal was not verified again and the gate
+// passed while its verify failed. A changed path above a named one is the verify's.
+#[test]
+fn a_link_on_a_verifys_path_retargeted_or_removed_verifies_its_goal_again() {
+    for change in ["retarget", "remove"] {
+        let t = judged_by_claude(&PLAN.replace(
+            "verify: test -f README.md",
+            "verify: grep -q PASS lnk/status",
+        ));
+        t.write("good/status", "PASS\n");
+        t.write("bad/status", "FAIL\n");
+        std::os::unix::fs::symlink("good", t.root().join("lnk")).unwrap();
+        t.ok(&["start", "ship"]);
+        sign_off(&t);
+        t.commit_all("ship it");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        std::fs::remove_file(t.root().join("lnk")).unwrap();
+        if change == "retarget" {
+            std::os::unix::fs::symlink("bad", t.root().join("lnk")).unwrap();
+        }
+        t.commit_all(change);
+        let run = t
+            .case(&["audit", "--base", &base, "--markdown"])
+            .status(1)
+            .any_stdout()
+            .check();
+        let row = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("| `ship` |"))
+            .unwrap_or_default();
+        assert!(
+            row.starts_with(
+                "| `ship` | done proven | claude | failed (re-run) | reverify failed: "
+            ),
+            "{change}: {}",
+            run.stdout
+        );
+    }
+}
