@@ -235,10 +235,22 @@ pub fn reshaped(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Reshaped> {
         if was.title != goal.title {
             say(format!("renamed from \"{}\"", was.title));
         }
-        for gone in (was.subtasks.iter())
-            .filter(|s| !s.done && !goal.subtasks.iter().any(|n| n.text == s.text))
-        {
-            say(format!("subtask \"{}\" removed unticked", gone.text));
+        // By count: a base with one text twice unticked and a head with one copy
+        // lost one.
+        let mut seen: Vec<&str> = Vec::new();
+        for open in was.subtasks.iter().filter(|s| !s.done) {
+            if seen.contains(&open.text) {
+                continue;
+            }
+            seen.push(open.text);
+            let unticked = was
+                .subtasks
+                .iter()
+                .filter(|s| !s.done && s.text == open.text);
+            let kept = goal.subtasks.iter().filter(|s| s.text == open.text);
+            for _ in kept.count()..unticked.count() {
+                say(format!("subtask \"{}\" removed unticked", open.text));
+            }
         }
     }
     out
@@ -653,6 +665,29 @@ pub fn record_path<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_base_goal_renamed_or_short_of_an_unticked_subtask_is_reshaped() {
+        let goal = |title: &str, subtasks: &str| {
+            format!(
+                "## Goal: {title}\n<!-- id: a -->\nstatus: active\ndone_when: x\n{subtasks}\n## Log\n"
+            )
+        };
+        let base = goal("A", "- [ ] twice\n- [ ] twice\n- [x] done\n- [ ] kept\n");
+        let head = goal("B", "- [x] twice\n- [ ] kept\n");
+        let whats: Vec<String> = reshaped(
+            &crate::plan::model::parse(&base),
+            &crate::plan::model::parse(&head),
+        )
+        .into_iter()
+        .map(|r| r.what)
+        .collect();
+        // One copy of `twice` kept (ticked now): one lost; the ticked `done` is no one's.
+        assert_eq!(
+            whats,
+            ["renamed from \"A\"", "subtask \"twice\" removed unticked"]
+        );
+    }
 
     const HEAD: &str = "## Goal: A\n<!-- id: a -->\nstatus: done\n\n## Log\n";
     const SIGN: &str = "- 2026-01-01 10:05 a signed off (verify passed, judge command accept, contract 11111111): .plan/judge/a-1.md#0123456789ab\n";
