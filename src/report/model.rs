@@ -484,13 +484,18 @@ pub fn duration(minutes: i64) -> String {
 }
 
 /// A rejection's text and the record plan names after it as ` (PATH)`: a path
-/// with no space, ending in `.md`.
+/// under `.plan/judge/` with no space, ending in `.md`. A judge's own aside, such as
+/// `(CHANGELOG.md)`, stays in the text.
 fn record_named(missing: &str) -> (&str, Option<&str>) {
     let named = missing
         .strip_suffix(')')
         .and_then(|rest| rest.rsplit_once(" ("));
     match named {
-        Some((text, path)) if path.ends_with(".md") && !path.contains(char::is_whitespace) => {
+        Some((text, path))
+            if path.starts_with(crate::plan::proof::JUDGE_DIR)
+                && path.ends_with(".md")
+                && !path.contains(char::is_whitespace) =>
+        {
             (text, Some(path))
         }
         _ => (missing, None),
@@ -539,6 +544,10 @@ mod tests {
             ("exit 1 (see the log)", None)
         );
         assert_eq!(record_named("exit 1"), ("exit 1", None));
+        assert_eq!(
+            record_named("no changelog entry (CHANGELOG.md)"),
+            ("no changelog entry (CHANGELOG.md)", None)
+        );
     }
 
     #[test]
