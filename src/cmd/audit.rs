@@ -225,11 +225,12 @@ fn removed_lines(ctx: &Ctx, plan: &Plan<'_>, reverts: &[Reverted]) -> Result<Vec
 }
 
 /// Where a line plan wrote and plan.md lost is named: the log's heading, said to be
-/// the heading so its line is not read as the lost line's.
+/// the heading so its line is not read as the lost line's, `FILE:LINE:` leading
+/// for an editor.
 fn log_place(plan: &Plan<'_>, file: &str) -> String {
     match plan.log_heading {
-        Some(line) => format!("{file}:{line} (`## Log`)"),
-        None => file.to_string(),
+        Some(line) => format!("{file}:{line}: under `## Log`,"),
+        None => format!("{file}:"),
     }
 }
 
@@ -930,7 +931,7 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
     }
     for removed in report.removed_lines.iter().filter(|r| r.commit.is_empty()) {
         out.push(format!(
-            "⚠ {}: the log line `{}` that plan wrote at {} {}; the log is append-only\n  hint: put it back where it was (plan keeps the lines it writes in .git/plan/{})",
+            "⚠ {} the log line `{}` that plan wrote at {} {}; the log is append-only\n  hint: put it back where it was (plan keeps the lines it writes in .git/plan/{})",
             report.log_place,
             esc(&removed.line),
             removed.stamp(),
