@@ -390,10 +390,16 @@ const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
 fn replace_loop(path: &Path, value: &Loop) -> Result<()> {
     use crate::atomic::Failure;
     let bytes = serde_json::to_vec_pretty(value)?;
+    // The mode is set on the file opened without following a link, so a link
+    // swapped in meanwhile cannot have another file's mode changed.
+    let writable = || {
+        use std::os::unix::fs::PermissionsExt as _;
+        crate::fsread::open(path)
+            .and_then(|f| f.set_permissions(std::fs::Permissions::from_mode(0o600)))
+            .is_ok()
+    };
     let replaced = match crate::atomic::replace(path, &bytes, &LOOP_FILE) {
-        Err(Failure::ReadOnly) if crate::atomic::set_mode(path, 0o600).is_ok() => {
-            crate::atomic::replace(path, &bytes, &LOOP_FILE)
-        }
+        Err(Failure::ReadOnly) if writable() => crate::atomic::replace(path, &bytes, &LOOP_FILE),
         other => other,
     };
     replaced.map_err(|e| match e {
