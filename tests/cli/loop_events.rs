@@ -91,6 +91,18 @@ fn a_loop_state_that_vanished_blocks_one_stop() {
     assert_eq!(t.stop_hook("s2").stdout, "");
 }
 
+/// Session `s1`'s Claude Code stop in a row after one the loop blocked
+/// (`stop_hook_active`): what the hook printed.
+fn stop_again(t: &Test) -> crate::util::Run {
+    let again = crate::util::fixture("hosts/claude/stop.json")
+        .replace("CWD", t.root().to_str().unwrap())
+        .replace("SESSION", "s1")
+        .replace("\"stop_hook_active\":false", "\"stop_hook_active\":true");
+    t.case(&["hook", "claude", "stop"])
+        .stdin(&again)
+        .check_status_only()
+}
+
 /// Moving plan.md away let a running loop's stop go with no word at all. While the
 /// loop runs, its own session's stop is held once until plan.md is back; a second
 /// stop in a row is let go with a note, so nothing wedges. (A plan.md that does not
@@ -104,14 +116,7 @@ fn a_plan_md_moved_away_does_not_end_a_running_loop() {
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
     insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()));
-    let again = crate::util::fixture("hosts/claude/stop.json")
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", "s1")
-        .replace("\"stop_hook_active\":false", "\"stop_hook_active\":true");
-    let run = t
-        .case(&["hook", "claude", "stop"])
-        .stdin(&again)
-        .check_status_only();
+    let run = stop_again(&t);
     insta::assert_snapshot!(redact(&t, &run.stdout));
     // Another session's stop is not the loop's to hold.
     assert_eq!(t.stop_hook("s2").stdout, "");
@@ -291,14 +296,7 @@ fn stop_with_an_unreadable_plan(spoil: impl FnOnce(&Test)) -> (String, String) {
     spoil(&t);
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
-    let again = crate::util::fixture("hosts/claude/stop.json")
-        .replace("CWD", t.root().to_str().unwrap())
-        .replace("SESSION", "s1")
-        .replace("\"stop_hook_active\":false", "\"stop_hook_active\":true");
-    let run = t
-        .case(&["hook", "claude", "stop"])
-        .stdin(&again)
-        .check_status_only();
+    let run = stop_again(&t);
     let note: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     // Another session's stop is not the loop's to hold: it fails open, saying why.
     let other = t.stop_hook("s2").answer();
