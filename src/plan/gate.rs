@@ -531,6 +531,10 @@ pub fn markdown(s: &Summary<'_>) -> String {
         one_line.replace('|', "\\|")
     };
     let code = |text: &str| format!("`{}`", cell(text).replace('`', "'"));
+    // One goal's line of a list: `- `id`: what (line N)` and what follows it.
+    let item = |id: &str, what: &str, line: usize, tail: &str| {
+        format!("- {}: {} (line {line}){tail}\n", code(id), cell(what))
+    };
     let mut out = String::from("## plan audit\n\n");
     if let Some(base) = s.base {
         out.push_str(&format!("Against {}.\n\n", cell(base)));
@@ -573,12 +577,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
             } else {
                 ""
             };
-            out.push_str(&format!(
-                "- {}: {} (line {}){approval}\n",
-                code(&change.id),
-                cell(&change.what),
-                change.line
-            ));
+            out.push_str(&item(&change.id, &change.what, change.line, approval));
             for words in &change.words {
                 out.push_str(&format!("  - {}\n", code(words)));
             }
@@ -587,23 +586,14 @@ pub fn markdown(s: &Summary<'_>) -> String {
             out.push_str("\n### Other changes to the base's goals\n\n");
         }
         for change in s.reshaped {
-            out.push_str(&format!(
-                "- {}: {} (line {})\n",
-                code(&change.id),
-                cell(&change.what),
-                change.line
-            ));
+            out.push_str(&item(&change.id, &change.what, change.line, ""));
         }
         if !s.cancels.is_empty() {
             out.push_str("\n### Cancelled goals of the base\n\n");
         }
         for cancel in s.cancels {
-            out.push_str(&format!(
-                "- {}: cancelled: {} (line {}){approval}\n",
-                code(&cancel.id),
-                cell(&cancel.reason),
-                cancel.line
-            ));
+            let what = format!("cancelled: {}", cancel.reason);
+            out.push_str(&item(&cancel.id, &what, cancel.line, &approval));
         }
     }
     if !s.lost.is_empty() || !s.lost_goals.is_empty() {
