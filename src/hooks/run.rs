@@ -90,16 +90,16 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
         return match crate::fsread::text(&place.plan_path, crate::fsread::PLAN) {
             // A running loop's plan.md made unreadable (a stray invalid byte) is
             // held as a missing one is: as an error, every stop was let go.
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound && kind == Kind::Stop => {
-                match gone_in_loop(&place, &input, Some(&e)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                match (kind == Kind::Stop)
+                    .then(|| gone_in_loop(&place, &input, Some(&e)))
+                    .flatten()
+                {
                     Some(answer) => Ok(answer),
                     None => {
                         Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
                     }
                 }
-            }
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                Err(e).with_context(|| format!("reading {}", place.plan_path.display()))
             }
             Err(_) if kind == Kind::Stop => {
                 Ok(gone_in_loop(&place, &input, None).unwrap_or(Answer::Nothing))
