@@ -564,16 +564,13 @@ fn verify_reach(root: &Path, verify: &verify::Verify) -> Option<Vec<String>> {
                     return None;
                 }
                 let rel = parts.join("/");
-                // A link on the way that leads nowhere (its target deleted, as git
-                // does to a directory whose last file goes): where it led is not
-                // known from the tree, so the verify rests on everything.
-                if std::fs::metadata(root.join(&rel)).is_err()
-                    && (1..=parts.len()).any(|n| {
-                        std::fs::symlink_metadata(root.join(parts[..n].join("/")))
-                            .is_ok_and(|m| m.file_type().is_symlink())
-                    })
-                {
-                    return None;
+                // Every link on the way, and where the path leads through them, even
+                // to nothing: a link retargeted or removed (in the middle of a chain
+                // too), or its target deleted, changes what the verify reads.
+                for on_the_way in through_links(root, &rel)? {
+                    if !out.contains(&on_the_way) {
+                        out.push(on_the_way);
+                    }
                 }
                 if let Some(real) = judge_files::in_repo(root, &rel)
                     && let (Ok(real), Ok(top)) = (
@@ -596,6 +593,53 @@ fn verify_reach(root: &Path, verify: &verify::Verify) -> Option<Vec<String>> {
             }
         }
     }
+    Some(out)
+}
+
+/// The links `rel` passes through, hop by hop as the system follows them, then the
+/// path it leads to, each relative to `root`, whether or not it exists (a target
+/// deleted still names what was read). `None` where a link leads out of `root`, is
+/// absolute, or the chain runs past 40 hops: the verify rests on everything.
+fn through_links(root: &Path, rel: &str) -> Option<Vec<String>> {
+    use std::path::Component;
+    let mut left: std::collections::VecDeque<String> = rel.split('/').map(String::from).collect();
+    let (mut here, mut out, mut hops) = (Vec::<String>::new(), Vec::new(), 0);
+    while let Some(part) = left.pop_front() {
+        match part.as_str() {
+            "" | "." => continue,
+            ".." => {
+                here.pop()?;
+                continue;
+            }
+            _ => here.push(part),
+        }
+        let path = here.join("/");
+        let Ok(meta) = std::fs::symlink_metadata(root.join(&path)) else {
+            continue;
+        };
+        if !meta.file_type().is_symlink() {
+            continue;
+        }
+        hops += 1;
+        let target = std::fs::read_link(root.join(&path)).ok()?;
+        if hops > 40 || target.is_absolute() {
+            return None;
+        }
+        out.push(path);
+        here.pop();
+        for part in target.components().rev() {
+            left.push_front(match part {
+                Component::Normal(name) => name.to_string_lossy().into_owned(),
+                Component::ParentDir => "..".to_string(),
+                _ => ".".to_string(),
+            });
+        }
+    }
+    let led = here.join("/");
+    if led.is_empty() {
+        return None;
+    }
+    out.push(led);
     Some(out)
 }
 

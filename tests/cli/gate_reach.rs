@@ -671,3 +671,41 @@ fn a_link_on_a_verifys_path_retargeted_or_removed_verifies_its_goal_again() {
         );
     }
 }
+
+// Attack (adversary pass): the verify reads through a chain of links (`a` leads to
+// `l`, which leads to `good`), and the pull request retargets only the middle one.
+// The reach named the path and where it led at the head, not `l`: the gate passed
+// with "0 failing" while the verify failed. Every link on the way is in the reach.
+#[test]
+fn a_link_in_the_middle_of_a_chain_retargeted_verifies_its_goal_again() {
+    let t = judged_by_claude(
+        &PLAN.replace("verify: test -f README.md", "verify: grep -q PASS a/status"),
+    );
+    t.write("good/status", "PASS\n");
+    t.write("bad/status", "FAIL\n");
+    std::os::unix::fs::symlink("good", t.root().join("l")).unwrap();
+    std::os::unix::fs::symlink("l", t.root().join("a")).unwrap();
+    t.ok(&["start", "ship"]);
+    sign_off(&t);
+    t.commit_all("ship it");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    std::fs::remove_file(t.root().join("l")).unwrap();
+    std::os::unix::fs::symlink("bad", t.root().join("l")).unwrap();
+    t.commit_all("retarget l");
+    let run = t
+        .case(&["audit", "--base", &base, "--markdown"])
+        .status(1)
+        .any_stdout()
+        .check();
+    let row = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("| `ship` |"))
+        .unwrap_or_default();
+    assert!(
+        row.starts_with("| `ship` | done proven | claude | failed (re-run) | reverify failed: "),
+        "{}",
+        run.stdout
+    );
+}
