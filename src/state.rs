@@ -390,12 +390,16 @@ const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
 fn replace_loop(path: &Path, value: &Loop) -> Result<()> {
     use crate::atomic::Failure;
     let bytes = serde_json::to_vec_pretty(value)?;
-    // The mode is set on the file opened without following a link, so a link
-    // swapped in meanwhile cannot have another file's mode changed.
+    // The mode is set on the file opened without following a link, and only on a
+    // file with one name: a hard link made in loop.json's place is another file's
+    // too, and its mode is not plan's to change.
     let writable = || {
-        use std::os::unix::fs::PermissionsExt as _;
+        use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
         crate::fsread::open(path)
-            .and_then(|f| f.set_permissions(std::fs::Permissions::from_mode(0o600)))
+            .and_then(|f| match f.metadata()?.nlink() {
+                1 => f.set_permissions(std::fs::Permissions::from_mode(0o600)),
+                _ => Err(std::io::ErrorKind::PermissionDenied.into()),
+            })
             .is_ok()
     };
     let replaced = match crate::atomic::replace(path, &bytes, &LOOP_FILE) {

@@ -253,3 +253,22 @@ fn a_read_only_loop_state_keeps_the_loop() {
     let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the state is plan's own again");
 }
+
+// Attack (adversary pass): a hard link to another file of the user's, read-only, in
+// loop.json's place. The open refuses symbolic links only, so the stop hook made the
+// other file writable (444 to 600). A file with more than one name is left alone;
+// the hook then says it cannot write the loop, as before.
+#[test]
+fn a_hard_link_in_place_of_the_loop_state_keeps_the_other_files_mode() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let t = two_goals_looping();
+    let path = t.root().join(".git/plan/loop.json");
+    let victim = t.dir.path().join("victim.json");
+    std::fs::copy(&path, &victim).unwrap();
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o444)).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    std::fs::hard_link(&victim, &path).unwrap();
+    t.stop_hook("s1");
+    let mode = std::fs::metadata(&victim).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o444, "the other file's mode was changed");
+}
