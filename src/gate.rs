@@ -1389,10 +1389,10 @@ mod tests {
             reach("grep -fpats.txt notes.md"),
             Some(vec!["pats.txt".to_string(), "notes.md".to_string()])
         );
-        // Through a link, where it leads too.
+        // Through a link, where it leads too: the link first, as it is passed.
         assert_eq!(
             reach("cat link.md"),
-            Some(vec!["notes.md".to_string(), "link.md".to_string()])
+            Some(vec!["link.md".to_string(), "notes.md".to_string()])
         );
         for whole in [
             "python3 -m unittest",
