@@ -7,29 +7,10 @@
 use super::event::Event;
 use super::model::Plan;
 
-/// A `sign-off rejected` line's text and the record plan names after it as
-/// ` (PATH)` (src/signoff/writing.rs): a path under `.plan/judge/` with no space,
-/// ending in `.md`. A judge's own aside, such as `(CHANGELOG.md)`, stays in the text.
-pub fn rejection_record(missing: &str) -> (&str, Option<&str>) {
-    let named = missing
-        .strip_suffix(')')
-        .and_then(|rest| rest.rsplit_once(" ("));
-    match named {
-        Some((text, path))
-            if path.starts_with(super::proof::JUDGE_DIR)
-                && path.ends_with(".md")
-                && !path.contains(char::is_whitespace) =>
-        {
-            (text, Some(path))
-        }
-        _ => (missing, None),
-    }
-}
-
 /// The plan.md line of the `sign-off rejected` line, of any goal, that names the
-/// transcript at `path` ([`rejection_record`]): that transcript holds a reject,
-/// whatever its header was edited to say. Each log line costs a suffix compare;
-/// only a match is parsed.
+/// transcript at `path` (plan appends it as ` (PATH)`): that transcript holds a
+/// reject, whatever its header was edited to say. Each log line costs a suffix
+/// compare; only a match is parsed.
 pub fn rejected_at(plan: &Plan<'_>, path: &str) -> Option<usize> {
     let named = format!("({path})");
     plan.log
@@ -94,27 +75,6 @@ pub fn answers_back(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_rejections_record_is_its_own_field() {
-        assert_eq!(
-            rejection_record("no test for eviction (.plan/judge/ship-20260615-1402.md)"),
-            (
-                "no test for eviction",
-                Some(".plan/judge/ship-20260615-1402.md")
-            )
-        );
-        // A verify's rejection names no record; a closing aside is the text's own.
-        assert_eq!(
-            rejection_record("exit 1 (see the log)"),
-            ("exit 1 (see the log)", None)
-        );
-        assert_eq!(rejection_record("exit 1"), ("exit 1", None));
-        assert_eq!(
-            rejection_record("no changelog entry (CHANGELOG.md)"),
-            ("no changelog entry (CHANGELOG.md)", None)
-        );
-    }
 
     /// A header's judge, panel and answers.
     struct Header {

@@ -221,7 +221,7 @@ pub fn build(inputs: Inputs<'_, '_>) -> Report {
                 });
             }
             Event::Rejected { id, stage, missing } => {
-                let (missing, record) = crate::plan::verdicts::rejection_record(missing);
+                let (missing, record) = record_named(missing);
                 report.rejected.push(Rejected {
                     at,
                     id: id.to_string(),
@@ -483,6 +483,25 @@ pub fn duration(minutes: i64) -> String {
     }
 }
 
+/// A rejection's text and the record plan names after it as ` (PATH)`: a path
+/// under `.plan/judge/` with no space, ending in `.md`. A judge's own aside, such as
+/// `(CHANGELOG.md)`, stays in the text.
+fn record_named(missing: &str) -> (&str, Option<&str>) {
+    let named = missing
+        .strip_suffix(')')
+        .and_then(|rest| rest.rsplit_once(" ("));
+    match named {
+        Some((text, path))
+            if path.starts_with(crate::plan::proof::JUDGE_DIR)
+                && path.ends_with(".md")
+                && !path.contains(char::is_whitespace) =>
+        {
+            (text, Some(path))
+        }
+        _ => (missing, None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,6 +527,27 @@ mod tests {
         assert_eq!(duration(75), "1h 15m");
         assert_eq!(duration(5), "5m");
         assert_eq!(duration(1440 + 61), "1d 1h 01m");
+    }
+
+    #[test]
+    fn a_rejections_record_is_its_own_field() {
+        assert_eq!(
+            record_named("no test for eviction (.plan/judge/ship-20260615-1402.md)"),
+            (
+                "no test for eviction",
+                Some(".plan/judge/ship-20260615-1402.md")
+            )
+        );
+        // A verify's rejection names no record; a closing aside is the text's own.
+        assert_eq!(
+            record_named("exit 1 (see the log)"),
+            ("exit 1 (see the log)", None)
+        );
+        assert_eq!(record_named("exit 1"), ("exit 1", None));
+        assert_eq!(
+            record_named("no changelog entry (CHANGELOG.md)"),
+            ("no changelog entry (CHANGELOG.md)", None)
+        );
     }
 
     #[test]
