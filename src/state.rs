@@ -41,6 +41,9 @@ pub struct Session {
     /// When the running work loop this session claimed was started: a loop state
     /// that is then gone without `plan goal clear` (which keeps it, ended) vanished.
     pub in_loop: Option<String>,
+    /// When the loop plan.md's log says runs, while this clone kept no state of it,
+    /// was started: this session was told so (`hooks::run::vanished`), once.
+    pub told_of_loop: Option<String>,
     /// Files tool calls named (relative to the top of the working tree), newest
     /// last: what the loop's work fingerprint reads besides git's status.
     pub edited: Vec<String>,

@@ -273,11 +273,6 @@ fn no_work(plan: Work<'_>) -> String {
 const HELD_ELSEWHERE: &str = "every goal left is claimed by another session (`plan claims`)";
 const NOTHING_READY: &str = "no goal is active or ready to start";
 
-/// Whether a loop's ending says it ran out of work (plan.md left none for it).
-pub fn ran_out(why: &str) -> bool {
-    why == HELD_ELSEWHERE || why == NOTHING_READY
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -735,20 +735,39 @@ const ENDED: &str = "plan: the work loop has ended (`plan goal status` says why)
 /// What a stop says where `.git/plan` cannot be written.
 const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
 
-/// A stop with no loop state: if this session claimed a loop that was neither
-/// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
+/// A stop with no loop state: if this session claimed a loop that plan.md's log
+/// does not say is over (`loop.json` deleted), the stop is blocked once, saying so.
 /// Fail-open: a block is given only once it is recorded as given, so it never
-/// repeats, and any error lets the agent stop.
-fn vanished(state: &State, git_dir: &Path, session: &str) -> Answer {
+/// repeats, and any error lets the agent stop. A session plan has no record of
+/// (new, or `.git/plan` removed with the mark beside it) is told once of a loop
+/// plan.md's log says runs: a note, as a fresh clone of a branch whose loop runs
+/// elsewhere looks the same.
+fn vanished(state: &State, place: &Place, session: &str) -> Answer {
+    let fresh = !state.has_session(session);
     // The mark outside .git/plan (loop_mark.rs) is taken either way: one block.
-    let marked = super::loop_mark::take(git_dir);
+    let marked = super::loop_mark::take(&place.git_dir);
     let claimed = state.session(session, |s| s.in_loop.take()).ok().flatten();
-    let Some(started) = claimed.or(marked) else {
+    let (started, held) = match claimed.or(marked) {
+        Some(started) => (Some(started), true),
+        None => (
+            fresh.then(|| running_in_log(&place.plan_path)).flatten(),
+            false,
+        ),
+    };
+    let Some(started) = started.filter(|s| !held || !loop_log(&place.plan_path, s).over) else {
         return Answer::Nothing;
     };
-    Answer::Block(format!(
-        "plan: the work loop started {started} is gone: its state (.git/plan/loop.json) vanished without `plan goal clear` or `plan goal pause`. Those are for the person who started the loop, and each is logged in plan.md; deleting the state is neither. This stop is blocked once: go on with plan.md's goals, or say what you need from the person (`plan log TEXT` records it)."
-    ))
+    // Recorded, so the session is told once: a session plan has a record of is
+    // not fresh.
+    let _ = state.session(session, |s| s.told_of_loop = Some(started.clone()));
+    match held {
+        true => Answer::Block(format!(
+            "plan: the work loop started {started} is gone: its state (.git/plan/loop.json) vanished without `plan goal clear` or `plan goal pause`. Those are for the person who started the loop, and each is logged in plan.md; deleting the state is neither. This stop is blocked once: go on with plan.md's goals, or say what you need from the person (`plan log TEXT` records it)."
+        )),
+        false => Answer::Note(format!(
+            "plan: plan.md's log says a work loop started {started} and has not ended (no `work loop ended` or `work loop cleared` line after its start), but this clone keeps no state of it (.git/plan/loop.json), so it holds no stop here. If it ran here, its state was removed: `plan goal` starts it again, `plan goal clear` logs its end."
+        )),
+    }
 }
 
 /// A running loop's stop while plan.md is gone from the working tree though HEAD
@@ -840,7 +859,7 @@ fn reclaim(
     let said = loop_log(&place.plan_path, &claimed);
     let replaced = match said.starts {
         Some(starts) => starts >= 2,
-        None => claimed != lp.started && said.cleared,
+        None => claimed != lp.started && said.over,
     };
     if replaced {
         return Ok(());
@@ -916,26 +935,13 @@ fn stop(
         if state.cannot_keep() {
             return Ok(Answer::Note(UNKEPT.to_string()));
         }
-        return Ok(vanished(state, &place.git_dir, &input.session));
+        return Ok(vanished(state, place, &input.session));
     };
     // loop.json is the agent's to write, its counts and owner included: an ending
     // plan.md does not back is not taken, and the stop says so.
     let forged = current
         .ended
         .clone()
-        // Only the session the loop held may have a run-out ending questioned:
-        // another session's stop after a loop that ran out of work is not that loop's.
-        // The loop held this session if loop.json names it or the session's own claim
-        // is this loop's: an owner edited beside the ending must not make it another's.
-        .filter(|why| {
-            !guard::ran_out(why)
-                || current.owner.as_deref().is_none_or(|o| {
-                    o == input.session
-                        || state
-                            .session(&input.session, |s| s.in_loop.clone())
-                            .is_ok_and(|c| c.as_deref() == Some(current.started.as_str()))
-                })
-        })
         .filter(|why| !end_backed(why, &current.started, view, &place.plan_path));
     // Nor is a pause plan.md's log does not back: it would let every stop go.
     let unpaused = current.paused && !paused(current, &place.plan_path);
@@ -1029,6 +1035,7 @@ fn stop(
     let (decision, event, limited, again, unlogged) = state.with_loop(|lp| {
         revive(lp);
         let was_paused = lp.as_ref().is_some_and(|l| l.paused);
+        let was_ended = lp.as_ref().is_some_and(|l| l.ended.is_some());
         if let Some(lp) = lp.as_mut() {
             let owner = lp.owner.as_deref();
             crate::loop_budget::apply(&mut lp.budgets, owner, usage.as_ref(), &input.session);
@@ -1046,16 +1053,21 @@ fn stop(
         // the next stop would not take it; one that cannot be logged is not kept.
         // Under the loop's lock, as `plan goal` logs: the loop's state, then the store.
         let mut unlogged = None;
-        if let Some(lp) = lp.as_mut().filter(|l| l.paused && !was_paused) {
-            let name = place.plan_path.file_name().map_or_else(
-                || place.plan_path.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            let store = crate::store::Store::new(place.plan_path.clone(), name);
-            if let Err(e) = store.log_event(&crate::plan::event::Event::LoopHostPaused {}) {
-                lp.paused = false;
-                unlogged = Some(crate::exit::Exit::said(&e));
-            }
+        if let Some(lp) = lp.as_mut().filter(|l| l.paused && !was_paused)
+            && let Err(e) = log_loop(place, &crate::plan::event::Event::LoopHostPaused {})
+        {
+            lp.paused = false;
+            unlogged = Some(e);
+        }
+        // So is an ending the guard comes to: loop.json's word alone on it is not
+        // taken. One it cannot log is kept, decided again at each stop as one the
+        // file alone records (`end_backed`).
+        if let Some(why) = lp.as_ref().and_then(|l| l.ended.as_deref())
+            && !again
+            && !was_ended
+        {
+            let why = why.replace(['\n', '\r'], " ");
+            let _ = log_loop(place, &crate::plan::event::Event::LoopEnded { why: &why });
         }
         (decision, event, limited, again, unlogged)
     })?;
@@ -1131,16 +1143,42 @@ fn stop(
     })
 }
 
-/// Whether plan.md backs the ending `why` of a loop started at `started`: a clear
-/// by plan's own `work loop cleared` line in its log (at or after the start), any
-/// other ending by plan.md leaving no work. loop.json's counts (continuations,
-/// stalls, waits, goals over budget, tokens) and owner are the agent's to write, so
-/// they back nothing: an ending they alone give is decided again at each stop.
+/// Whether plan.md backs the ending `why` of a loop started at `started`: one of
+/// plan's own lines in its log after the loop's start says the loop is over (`work
+/// loop cleared`, or `work loop ended`, which the stop hook logs as it ends one);
+/// an ending other than a clear also by plan.md leaving no work. loop.json's counts
+/// (continuations, stalls, waits, goals over budget, tokens) and owner are the
+/// agent's to write, so they back nothing: an ending they alone give is decided
+/// again at each stop, whichever session stops.
 fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) -> bool {
-    if why == crate::report::model::CLEARED {
-        return loop_log(plan_path, started).cleared;
+    let no_work = !view.has_work || view.continuation.is_none();
+    (no_work && why != crate::report::model::CLEARED) || loop_log(plan_path, started).over
+}
+
+/// One of the stop hook's loop lines, logged in plan.md under the loop's lock, as
+/// `plan goal` logs its own; the error said in a line when it cannot be.
+fn log_loop(place: &Place, event: &crate::plan::event::Event<'_>) -> Result<(), String> {
+    let name = place.plan_path.file_name().map_or_else(
+        || place.plan_path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let store = crate::store::Store::new(place.plan_path.clone(), name);
+    store
+        .log_event(event)
+        .map(|_| ())
+        .map_err(|e| crate::exit::Exit::said(&e))
+}
+
+/// The start of the work loop plan.md's log says runs (its last `work loop started`
+/// line, with no clear or ending after it), if any. Read only for a session plan
+/// has no record of, and parsed only when the text holds a start line at all.
+fn running_in_log(plan_path: &Path) -> Option<String> {
+    let text = crate::fsread::text(plan_path, crate::fsread::PLAN).ok()?;
+    if !text.contains("work loop started (") {
+        return None;
     }
-    !view.has_work || view.continuation.is_none()
+    let said = crate::plan::loop_log::loop_log(&crate::plan::model::parse(&text).log, "");
+    said.last_start.filter(|_| !said.over)
 }
 
 /// What plan.md's log says of the loop started at `started` (see

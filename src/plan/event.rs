@@ -139,6 +139,9 @@ pub const PANEL_JOIN: &str = " + ";
 /// The stop hook's pause on a host's error, as plan.md logs it.
 const HOST_PAUSED: &str = "work loop paused (the host reported an error)";
 
+/// The stop hook's ending of a loop, as plan.md logs it: this, why, `)`.
+const LOOP_ENDED: &str = "work loop ended (";
+
 fn panel_names<S: serde::Serializer>(judges: &&str, s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(Judged::panel_names(judges))
 }
@@ -286,6 +289,10 @@ events! {
     LoopResumed = "loop_resumed" { approval: Approval }
     /// `plan goal clear`: the work loop is over.
     LoopCleared = "loop_cleared" { approval: Approval }
+    /// The stop hook ended the work loop, saying why (no work left, a spent budget,
+    /// a stall). Logged so the ending is one plan.md backs, as a clear is:
+    /// loop.json is the agent's to write.
+    LoopEnded = "loop_ended" { why: &'a str }
     /// `plan goal rearm`: the goal has a new budget in the work loop, and is no
     /// longer budget-limited. Logged so a reviewer sees who widened it, and how.
     BudgetRearmed = "budget_rearmed", goal = id { id: &'a str, approval: Approval }
@@ -419,6 +426,7 @@ impl<'a> Event<'a> {
             Event::LoopCleared { approval } => {
                 format!("work loop cleared ({})", approval.words())
             }
+            Event::LoopEnded { why } => format!("{LOOP_ENDED}{why})"),
             Event::BudgetRearmed { id, approval } => {
                 format!("{id} budget rearmed ({})", approval.words())
             }
@@ -452,6 +460,11 @@ impl<'a> Event<'a> {
         }
         if text == HOST_PAUSED {
             return Some(Event::LoopHostPaused {});
+        }
+        if let Some(why) = text.strip_prefix(LOOP_ENDED) {
+            return Some(Event::LoopEnded {
+                why: why.strip_suffix(')')?,
+            });
         }
         if let Some(inner) = text.strip_prefix("work loop started (budget ") {
             let (budget, words) = inner.strip_suffix(')')?.split_once(", ")?;
@@ -819,6 +832,7 @@ mod tests {
             "work loop paused (the host reported an error)",
             "work loop resumed (a terminal was attached)",
             "work loop cleared (a terminal was attached)",
+            "work loop ended (its budget of 20 continuations is spent (`plan goal` starts a new one))",
             "cache budget rearmed (without a terminal)",
         ];
         let mut names = Vec::new();
@@ -1023,6 +1037,9 @@ mod tests {
             });
             round_trip(Event::LoopCleared { approval });
             round_trip(Event::LoopHostPaused {});
+            round_trip(Event::LoopEnded {
+                why: "stalled: 5 continuations in a row (`plan goal` starts a new loop)",
+            });
             round_trip(Event::BudgetRearmed {
                 id: "cache",
                 approval,
@@ -1156,6 +1173,9 @@ mod tests {
             },
             Event::LoopCleared {
                 approval: Approval::NoTerminal,
+            },
+            Event::LoopEnded {
+                why: "no goal is active or ready to start",
             },
             Event::BudgetRearmed {
                 id: "a",

@@ -4,9 +4,10 @@ use super::event::Event;
 use super::model::LogEntry;
 
 /// What plan's own lines in a log's entries say of the running work loop, in the
-/// log's order: whether it was cleared, and whether the last word on a pause is a
+/// log's order: whether it is over (`work loop cleared` by `plan goal clear`, or
+/// `work loop ended` by the stop hook), and whether the last word on a pause is a
 /// pause (`work loop paused`, by `plan goal pause` or the stop hook on a host error),
-/// not a `work loop resumed` or a clear. The lines read are those after the last
+/// not a `work loop resumed` or an ending. The lines read are those after the last
 /// `work loop started` line: loop.json's start is the agent's to write, and one
 /// moved back would reach an older loop's clear. Only a log with no start line (a
 /// loop started before plan logged them) is read from the lines stamped at or after
@@ -14,12 +15,14 @@ use super::model::LogEntry;
 ///
 /// `starts` counts the start lines stamped at or after `started` (`None`: the log
 /// has none): a session's claim on the loop started then is on a loop `plan goal`
-/// replaced since when it counts two or more.
+/// replaced since when it counts two or more. `last_start` is the last start
+/// line's stamp.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct LoopLog {
-    pub cleared: bool,
+    pub over: bool,
     pub paused: bool,
     pub starts: Option<usize>,
+    pub last_start: Option<String>,
 }
 
 pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
@@ -40,8 +43,10 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
                 .filter(|e| matches!(event(e), Some(Event::LoopStarted { .. })))
                 .count()
         }),
+        last_start: last_start.and_then(|at| log[at].stamp.map(str::to_string)),
         ..LoopLog::default()
     };
+    let mut cleared = false;
     for entry in lines {
         let stamped = entry.stamp.is_some_and(|stamp| stamp >= started);
         if last_start.is_none() && !stamped {
@@ -49,9 +54,16 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
         }
         match event(entry) {
             Some(Event::LoopCleared { .. }) => {
-                said.cleared = true;
+                (said.over, cleared) = (true, true);
                 said.paused = false;
             }
+            Some(Event::LoopEnded { .. }) => {
+                said.over = true;
+                said.paused = false;
+            }
+            // `plan goal rearm` takes up a loop that ended on its goals' budgets
+            // again; a cleared one stays over.
+            Some(Event::BudgetRearmed { .. }) if !cleared => said.over = false,
             Some(Event::LoopPaused { .. } | Event::LoopHostPaused {}) => said.paused = true,
             Some(Event::LoopResumed { .. }) => said.paused = false,
             _ => {}
@@ -70,7 +82,7 @@ mod tests {
         let said = |log: &str| {
             let plan = crate::plan::model::parse(log);
             let said = loop_log(&plan.log, "2026-06-15 14:00");
-            (said.cleared, said.paused, said.starts)
+            (said.over, said.paused, said.starts)
         };
         let head = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\n- [ ] 2026-06-15 14:05 work loop paused (without a terminal)\n\n## Log\n";
         // A subtask that reads like the line is no log line.
@@ -88,8 +100,14 @@ mod tests {
             said(&format!("{head}{pause}{resume}{host}")),
             (false, true, None)
         );
-        // A clear ends the pause before it.
+        // A clear ends the pause before it, as the stop hook's ending does.
         assert_eq!(said(&format!("{head}{pause}{clear}")), (true, false, None));
+        let ended = "- 2026-06-15 14:08 work loop ended (no goal is active or ready to start)\n";
+        assert_eq!(said(&format!("{head}{pause}{ended}")), (true, false, None));
+        // A rearm takes an ended loop up again, not a cleared one.
+        let rearm = "- 2026-06-15 14:09 a budget rearmed (without a terminal)\n";
+        assert_eq!(said(&format!("{head}{ended}{rearm}")), (false, false, None));
+        assert_eq!(said(&format!("{head}{clear}{rearm}")), (true, false, None));
         // A line from before the loop started says nothing of it.
         let before = "- 2026-06-15 13:59 work loop paused (without a terminal)\n";
         assert_eq!(said(&format!("{head}{before}")), (false, false, None));

@@ -124,27 +124,34 @@ fn an_edited_loop_state_does_not_end_the_loop_in_silence() {
     assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
-/// A loop that ended because its work ran out stays ended for a later session that
-/// finds new work: only the session the loop held may have its ending questioned, so
-/// yesterday's finished loop does not start holding today's stops.
+/// A loop that ended because its work ran out stays ended when new work comes:
+/// the stop hook logs the ending in plan.md (`work loop ended (…)`), and that line
+/// backs it, so yesterday's finished loop holds neither a later session's stops nor
+/// its own session's (before, its own session's next stop was blocked, saying
+/// loop.json had been edited).
 #[test]
-fn a_loop_that_ran_out_of_work_stays_ended_for_a_new_session() {
+fn a_loop_that_ran_out_of_work_stays_ended_when_new_work_comes() {
     let t = Test::new().plan("# Plan: p\n\n## Goal: One\n<!-- id: one -->\nstatus: active\ndone_when: it works\n\n## Log\n");
     t.ok(&["goal", "--budget", "50"]);
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     t.ok(&["cancel", "one", "--reason", "dropped"]);
     let end = t.stop_hook("s1").stdout;
-    insta::assert_snapshot!(redact(&t, &end));
+    insta::assert_snapshot!(redact(&t, &end), @r#"{"systemMessage":"plan: work loop stopped: no goal is active or ready to start"}"#);
+    assert_eq!(
+        t.read("plan.md").lines().last(),
+        Some("- 2026-06-15 14:02 work loop ended (no goal is active or ready to start)")
+    );
     t.ok(&["add", "Write the docs", "--done-when", "docs written"]);
     assert_eq!(t.stop_hook("s2").stdout, "");
-    // Nor does another session's stop bring the loop back for the one it held.
+    assert_eq!(t.stop_hook("s1").stdout, "");
     insta::assert_snapshot!(redact(&t, &t.ok(&["goal", "status"]).stdout));
 }
 
-/// A loop the stop hook ended itself (its budget spent) stays ended. plan.md does
-/// not record a spent budget and loop.json's counts are the agent's to write, so
-/// its later stops are let go saying why, never in silence, and the ending is not
-/// recorded as a new event.
+/// A loop the stop hook ended itself (its budget spent) stays ended: the stop hook
+/// logs the ending in plan.md (`work loop ended (…)`), which backs it, so later
+/// stops are let go with nothing more to say, and the ending is not recorded as a
+/// new event. Before, plan.md did not record a spent budget, and each later stop
+/// said the loop had ended.
 #[test]
 fn a_loop_that_spent_its_budget_stays_ended() {
     let t = Test::new().plan(PLAN);
@@ -152,9 +159,14 @@ fn a_loop_that_spent_its_budget_stays_ended() {
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     let end = t.stop_hook("s1").stdout;
     insta::assert_snapshot!(redact(&t, &end));
+    assert_eq!(
+        t.read("plan.md").lines().last(),
+        Some(
+            "- 2026-06-15 14:02 work loop ended (its budget of 1 continuation is spent (`plan goal` starts a new one))"
+        )
+    );
     let events = t.ok(&["events"]).stdout;
-    let again = t.stop_hook("s1").stdout;
-    insta::assert_snapshot!(redact(&t, &again));
+    assert_eq!(t.stop_hook("s1").stdout, "");
     assert_eq!(
         t.ok(&["events"]).stdout,
         events,
@@ -317,13 +329,55 @@ fn a_run_out_ending_beside_an_edited_owner_does_not_let_the_loops_session_stop()
             assert_eq!(answer["decision"], "block", "owner {owner}: {answer}");
         }
     }
-    // A session that never held the loop is not held by it.
+    // A session that never held the loop is not held by it, and is told the
+    // ending plan.md does not back.
     let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     lp["ended"] = "no goal is active or ready to start".into();
     lp["owner"] = "s1".into();
     std::fs::write(&path, lp.to_string()).unwrap();
-    assert_eq!(t.stop_hook("s3").stdout, "");
+    assert_eq!(t.stop_hook("s3").answer()["systemMessage"], FORGED_RUN_OUT);
 }
+
+/// Attack (red-team, three files): the run-out ending written into loop.json, the
+/// owner renamed, a record made for the new owner and the session's own record
+/// removed. A run-out ending was questioned only for the loop's own session, and
+/// the session then looked like one that never held the loop: the stop was let go
+/// with no word while plan.md had work left. The stop hook now logs the endings it
+/// decides in plan.md (`work loop ended (…)`), so an ending the log does not back is
+/// questioned whichever session stops, and taken back. (The owner and the records
+/// forged without an ending still make the loop another session's: plan keeps
+/// which session holds the loop in files the agent can write.)
+#[test]
+fn a_run_out_ending_with_the_owners_records_forged_is_not_silent() {
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let path = t.root().join(".git/plan/loop.json");
+    let sessions = t.root().join(".git/plan/sessions");
+    for owner in ["zzz", "yyy"] {
+        let mut lp: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let was = lp["owner"].as_str().unwrap().to_string();
+        lp["ended"] = "no goal is active or ready to start".into();
+        lp["owner"] = owner.into();
+        std::fs::write(&path, lp.to_string()).unwrap();
+        std::fs::rename(
+            sessions.join(format!("{was}.json")),
+            sessions.join(format!("{owner}.json")),
+        )
+        .unwrap();
+        let run = t.stop_hook("s1");
+        assert_eq!(run.answer()["systemMessage"], FORGED_RUN_OUT, "{owner}");
+        let lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(
+            lp["ended"],
+            serde_json::Value::Null,
+            "the ending is taken back"
+        );
+    }
+}
+
+const FORGED_RUN_OUT: &str = "plan: .git/plan/loop.json says the work loop ended (no goal is active or ready to start), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it and has work left, and the file's own counts are the agent's to write.";
 
 /// Attack (issue 34, item 2): `"paused": true` written into `.git/plan/loop.json`
 /// let every later stop go ("the work loop is paused") while plan.md had work left

@@ -86,8 +86,11 @@ fn a_loop_state_that_vanished_blocks_one_stop() {
     assert_eq!(answer["decision"], "block", "{answer}");
     let reason = answer["reason"].as_str().unwrap();
     insta::assert_snapshot!(redact(&t, reason));
-    // One block only: the next stop is let go, and so is every other session's.
+    // One block only: the next stop is let go, and so is every other session's,
+    // told once that plan.md's log says a loop runs.
     assert_eq!(t.stop_hook("s1").stdout, "");
+    let other = t.stop_hook("s2").answer();
+    assert_eq!(other["decision"], serde_json::Value::Null, "{other}");
     assert_eq!(t.stop_hook("s2").stdout, "");
 }
 
@@ -242,7 +245,7 @@ fn the_loop_judge_gets_the_agents_message_fenced() {
 /// and the record that it was claimed, and the stop is let go without a word.
 /// Failed before (the stop was let go): `plan goal` now also marks the loop outside
 /// `.git/plan` (`.git/plan-loop`, src/hooks/loop_mark.rs). Deleting that too is
-/// still a way out (docs/src/loop.md says so).
+/// said, not held (below).
 #[test]
 fn removing_all_of_git_plan_blocks_one_stop() {
     let t = looping();
@@ -252,15 +255,41 @@ fn removing_all_of_git_plan_blocks_one_stop() {
     let reason = answer["reason"].as_str().unwrap();
     insta::assert_snapshot!(redact(&t, reason));
     assert_eq!(t.stop_hook("s1").stdout, "");
+    let other = t.stop_hook("s2").answer();
+    assert_eq!(other["decision"], serde_json::Value::Null, "{other}");
     assert_eq!(t.stop_hook("s2").stdout, "");
 }
 
-/// A loop cleared, or ended, leaves no mark: its state deleted afterwards blocks
-/// nothing.
+/// Attack (red-team): removing `.git/plan` and the mark outside it took every
+/// record of the running loop, and every later stop was let go with no word. plan.md's
+/// log still says the loop runs (its `work loop started` line, with no `work loop
+/// cleared` or `work loop ended` after it), and each session's next stop says so,
+/// once. A note, not a block: a fresh clone of a branch whose loop runs elsewhere
+/// looks the same.
 #[test]
-fn a_cleared_loop_whose_state_is_deleted_blocks_no_stop() {
+fn removing_git_plan_and_the_loops_mark_is_said() {
+    let t = looping();
+    std::fs::remove_dir_all(t.path(".git/plan")).unwrap();
+    std::fs::remove_file(t.path(".git/plan-loop")).unwrap();
+    let said = t.stop_hook("s1").stdout;
+    assert_ne!(said, "", "the loop's state removed ended it in silence");
+    insta::assert_snapshot!(redact(&t, &said), @r#"{"systemMessage":"plan: plan.md's log says a work loop started 2026-06-15 14:02 and has not ended (no `work loop ended` or `work loop cleared` line after its start), but this clone keeps no state of it (.git/plan/loop.json), so it holds no stop here. If it ran here, its state was removed: `plan goal` starts it again, `plan goal clear` logs its end."}"#);
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s2").stdout, said);
+}
+
+/// A loop cleared, or ended, leaves no mark: its state deleted afterwards blocks
+/// nothing, and plan.md's log says it is over.
+#[test]
+fn a_cleared_or_ended_loop_whose_state_is_deleted_is_let_go_in_silence() {
     let t = looping();
     t.ok(&["goal", "clear"]);
+    std::fs::remove_dir_all(t.path(".git/plan")).unwrap();
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "1"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    assert_ne!(t.stop_hook("s1").stdout, "", "the budget ends the loop");
     std::fs::remove_dir_all(t.path(".git/plan")).unwrap();
     assert_eq!(t.stop_hook("s1").stdout, "");
 }
