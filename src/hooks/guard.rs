@@ -270,8 +270,12 @@ fn no_work(plan: Work<'_>) -> String {
     }
 }
 
-const HELD_ELSEWHERE: &str = "every goal left is claimed by another session (`plan claims`)";
-const NOTHING_READY: &str = "no goal is active or ready to start";
+/// Why a loop ends whose goals left are all claimed by other sessions: the claims
+/// are in files the agent can write, so plan.md does not show it.
+pub const HELD_ELSEWHERE: &str = "every goal left is claimed by another session (`plan claims`)";
+/// Why a loop ends that plan.md leaves no goal for: the one ending plan.md itself
+/// shows, which the stop hook logs there (`work loop ended (…)`).
+pub const NOTHING_READY: &str = "no goal is active or ready to start";
 
 #[cfg(test)]
 mod tests {

@@ -735,8 +735,8 @@ const ENDED: &str = "plan: the work loop has ended (`plan goal status` says why)
 /// What a stop says where `.git/plan` cannot be written.
 const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
 
-/// A stop with no loop state: if this session claimed a loop that plan.md's log
-/// does not say is over (`loop.json` deleted), the stop is blocked once, saying so.
+/// A stop with no loop state: if this session claimed a loop that was neither
+/// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
 /// Fail-open: a block is given only once it is recorded as given, so it never
 /// repeats, and any error lets the agent stop. A session plan has no record of
 /// (new, or `.git/plan` removed with the mark beside it) is told once of a loop
@@ -754,7 +754,7 @@ fn vanished(state: &State, place: &Place, session: &str) -> Answer {
             false,
         ),
     };
-    let Some(started) = started.filter(|s| !held || !loop_log(&place.plan_path, s).over) else {
+    let Some(started) = started else {
         return Answer::Nothing;
     };
     // Recorded, so the session is told once: a session plan has a record of is
@@ -859,7 +859,7 @@ fn reclaim(
     let said = loop_log(&place.plan_path, &claimed);
     let replaced = match said.starts {
         Some(starts) => starts >= 2,
-        None => claimed != lp.started && said.over,
+        None => claimed != lp.started && said.over(),
     };
     if replaced {
         return Ok(());
@@ -942,6 +942,18 @@ fn stop(
     let forged = current
         .ended
         .clone()
+        // An ending for work held by other sessions is questioned only for the
+        // session the loop held (loop.json names it, or the session's own claim is
+        // this loop's): the sessions holding that work see work left.
+        .filter(|why| {
+            why != guard::HELD_ELSEWHERE
+                || current.owner.as_deref().is_none_or(|o| {
+                    o == input.session
+                        || state
+                            .session(&input.session, |s| s.in_loop.clone())
+                            .is_ok_and(|c| c.as_deref() == Some(current.started.as_str()))
+                })
+        })
         .filter(|why| !end_backed(why, &current.started, view, &place.plan_path));
     // Nor is a pause plan.md's log does not back: it would let every stop go.
     let unpaused = current.paused && !paused(current, &place.plan_path);
@@ -1059,15 +1071,17 @@ fn stop(
             lp.paused = false;
             unlogged = Some(e);
         }
-        // So is an ending the guard comes to: loop.json's word alone on it is not
-        // taken. One it cannot log is kept, decided again at each stop as one the
-        // file alone records (`end_backed`).
+        // So is an ending for plan.md leaving no goal, so that it stays ended when
+        // work comes later (`end_backed`); one it cannot log is kept, and holds
+        // while plan.md has no work. An ending from loop.json's counts is not
+        // logged: it rests on the file's word, decided again at each stop, and a
+        // line in plan.md would both back it and move the work it counts stalls by.
         if let Some(why) = lp.as_ref().and_then(|l| l.ended.as_deref())
+            && why == guard::NOTHING_READY
             && !again
             && !was_ended
         {
-            let why = why.replace(['\n', '\r'], " ");
-            let _ = log_loop(place, &crate::plan::event::Event::LoopEnded { why: &why });
+            let _ = log_loop(place, &crate::plan::event::Event::LoopEnded { why });
         }
         (decision, event, limited, again, unlogged)
     })?;
@@ -1083,6 +1097,8 @@ fn stop(
         (decision, ..) => decision,
     };
     if let Some(guard::LoopEvent::LoopLetGo { ended: true, .. }) = &event {
+        // Nothing of it vanishes from here on: its state deleted blocks no stop.
+        super::loop_mark::forget(&place.git_dir);
         let started = state.peek_loop().ok().flatten().map(|l| l.started);
         if let Some(started) = started {
             forget_claim(state, &input.session, &started);
@@ -1117,7 +1133,7 @@ fn stop(
     let edited = match (&forged, unpaused) {
         (Some(why), _) => Some((
             format!(
-                "plan: .git/plan/loop.json says the work loop ended ({why}), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it and has work left, and the file's own counts are the agent's to write."
+                "plan: .git/plan/loop.json says the work loop ended ({why}), but nothing plan can check backs that: plan.md has work left, and its log neither clears the loop (`plan goal clear`) nor says it ran out of work, and the file's own counts are the agent's to write."
             ),
             "`plan goal clear`, logged in plan.md, ends it",
         )),
@@ -1143,16 +1159,20 @@ fn stop(
     })
 }
 
-/// Whether plan.md backs the ending `why` of a loop started at `started`: one of
-/// plan's own lines in its log after the loop's start says the loop is over (`work
-/// loop cleared`, or `work loop ended`, which the stop hook logs as it ends one);
-/// an ending other than a clear also by plan.md leaving no work. loop.json's counts
-/// (continuations, stalls, waits, goals over budget, tokens) and owner are the
-/// agent's to write, so they back nothing: an ending they alone give is decided
-/// again at each stop, whichever session stops.
+/// Whether plan.md backs the ending `why` of a loop started at `started`: a clear
+/// by one of plan's own `work loop cleared` lines in its log after the loop's
+/// start; any other ending by plan.md leaving no work; and an ending for no goal
+/// left also by the stop hook's `work loop ended` line for it, so it stays ended
+/// when work comes later. loop.json's counts (continuations, stalls, waits, goals
+/// over budget, tokens) and owner are the agent's to write, so they back nothing:
+/// an ending they alone give is decided again at each stop.
 fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) -> bool {
     let no_work = !view.has_work || view.continuation.is_none();
-    (no_work && why != crate::report::model::CLEARED) || loop_log(plan_path, started).over
+    if no_work && why != crate::report::model::CLEARED {
+        return true;
+    }
+    let said = loop_log(plan_path, started);
+    said.cleared || (why == guard::NOTHING_READY && said.ended.as_deref() == Some(why))
 }
 
 /// One of the stop hook's loop lines, logged in plan.md under the loop's lock, as
@@ -1178,7 +1198,8 @@ fn running_in_log(plan_path: &Path) -> Option<String> {
         return None;
     }
     let said = crate::plan::loop_log::loop_log(&crate::plan::model::parse(&text).log, "");
-    said.last_start.filter(|_| !said.over)
+    let over = said.over();
+    said.last_start.filter(|_| !over)
 }
 
 /// What plan.md's log says of the loop started at `started` (see

@@ -289,9 +289,9 @@ events! {
     LoopResumed = "loop_resumed" { approval: Approval }
     /// `plan goal clear`: the work loop is over.
     LoopCleared = "loop_cleared" { approval: Approval }
-    /// The stop hook ended the work loop, saying why (no work left, a spent budget,
-    /// a stall). Logged so the ending is one plan.md backs, as a clear is:
-    /// loop.json is the agent's to write.
+    /// The stop hook ended the work loop, saying why: plan.md left no goal for it.
+    /// Logged so the ending is one plan.md backs, as a clear is, when work comes
+    /// later: loop.json is the agent's to write.
     LoopEnded = "loop_ended" { why: &'a str }
     /// `plan goal rearm`: the goal has a new budget in the work loop, and is no
     /// longer budget-limited. Logged so a reviewer sees who widened it, and how.

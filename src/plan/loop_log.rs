@@ -4,14 +4,15 @@ use super::event::Event;
 use super::model::LogEntry;
 
 /// What plan's own lines in a log's entries say of the running work loop, in the
-/// log's order: whether it is over (`work loop cleared` by `plan goal clear`, or
-/// `work loop ended` by the stop hook), and whether the last word on a pause is a
-/// pause (`work loop paused`, by `plan goal pause` or the stop hook on a host error),
-/// not a `work loop resumed` or an ending. The lines read are those after the last
-/// `work loop started` line: loop.json's start is the agent's to write, and one
-/// moved back would reach an older loop's clear. Only a log with no start line (a
-/// loop started before plan logged them) is read from the lines stamped at or after
-/// `started` (`YYYY-MM-DD HH:MM`).
+/// log's order: whether it was cleared (`work loop cleared`, by `plan goal clear`),
+/// why the stop hook last said it ended (`work loop ended (why)`; a rearm after it
+/// takes the loop up again), and whether the last word on a pause is a pause (`work
+/// loop paused`, by `plan goal pause` or the stop hook on a host error), not a `work
+/// loop resumed` or an ending. The lines read are those after the last `work loop
+/// started` line, stamped, and not before it: loop.json's start is the agent's to
+/// write, and one moved back would reach an older loop's clear. Only a log with no
+/// start line (a loop started before plan logged them) is read from the lines
+/// stamped at or after `started` (`YYYY-MM-DD HH:MM`).
 ///
 /// `starts` counts the start lines stamped at or after `started` (`None`: the log
 /// has none): a session's claim on the loop started then is on a loop `plan goal`
@@ -19,10 +20,18 @@ use super::model::LogEntry;
 /// line's stamp.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct LoopLog {
-    pub over: bool,
+    pub cleared: bool,
+    pub ended: Option<String>,
     pub paused: bool,
     pub starts: Option<usize>,
     pub last_start: Option<String>,
+}
+
+impl LoopLog {
+    /// The log says the loop is over: cleared, or ended by the stop hook.
+    pub fn over(&self) -> bool {
+        self.cleared || self.ended.is_some()
+    }
 }
 
 pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
@@ -46,24 +55,23 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
         last_start: last_start.and_then(|at| log[at].stamp.map(str::to_string)),
         ..LoopLog::default()
     };
-    let mut cleared = false;
+    let from = said.last_start.as_deref().unwrap_or(started);
     for entry in lines {
-        let stamped = entry.stamp.is_some_and(|stamp| stamp >= started);
-        if last_start.is_none() && !stamped {
+        if entry.stamp.is_none_or(|stamp| stamp < from) {
             continue;
         }
         match event(entry) {
             Some(Event::LoopCleared { .. }) => {
-                (said.over, cleared) = (true, true);
+                said.cleared = true;
                 said.paused = false;
             }
-            Some(Event::LoopEnded { .. }) => {
-                said.over = true;
+            Some(Event::LoopEnded { why }) => {
+                said.ended = Some(why.to_string());
                 said.paused = false;
             }
             // `plan goal rearm` takes up a loop that ended on its goals' budgets
-            // again; a cleared one stays over.
-            Some(Event::BudgetRearmed { .. }) if !cleared => said.over = false,
+            // again.
+            Some(Event::BudgetRearmed { .. }) => said.ended = None,
             Some(Event::LoopPaused { .. } | Event::LoopHostPaused {}) => said.paused = true,
             Some(Event::LoopResumed { .. }) => said.paused = false,
             _ => {}
@@ -82,7 +90,7 @@ mod tests {
         let said = |log: &str| {
             let plan = crate::plan::model::parse(log);
             let said = loop_log(&plan.log, "2026-06-15 14:00");
-            (said.over, said.paused, said.starts)
+            (said.over(), said.paused, said.starts)
         };
         let head = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\n- [ ] 2026-06-15 14:05 work loop paused (without a terminal)\n\n## Log\n";
         // A subtask that reads like the line is no log line.
@@ -119,16 +127,28 @@ mod tests {
             said(&format!("{head}{old_clear}{start}")),
             (false, false, Some(1))
         );
+        let later_clear = "- 2026-06-15 14:10 work loop cleared (without a terminal)\n";
         assert_eq!(
-            said(&format!("{head}{pause}{start}{clear}")),
+            said(&format!("{head}{pause}{start}{later_clear}")),
             (true, false, Some(1))
+        );
+        // After the start, a line stamped before it, or not stamped, is none of
+        // plan's: plan stamps each line as it writes it, in order.
+        assert_eq!(
+            said(&format!("{head}{start}{clear}")),
+            (false, false, Some(1))
+        );
+        assert_eq!(
+            said(&format!("{head}{start}- work loop ended (x)\n")),
+            (false, false, Some(1))
         );
         assert_eq!(
             said(&format!("{head}{pause}{start}")),
             (false, false, Some(1))
         );
+        let later_pause = "- 2026-06-15 14:11 work loop paused (without a terminal)\n";
         assert_eq!(
-            said(&format!("{head}{start}{pause}")),
+            said(&format!("{head}{start}{later_pause}")),
             (false, true, Some(1))
         );
         // Two starts since: a claim on the first is on a loop replaced since.

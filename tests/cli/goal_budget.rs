@@ -149,9 +149,17 @@ fn the_loop_lets_go_with_goal_budget_when_only_budget_limited_goals_remain() {
         status["budget_limited"],
         serde_json::json!(["stuck", "next"])
     );
-    // An ended loop holds nobody; the stop hook logged its ending in plan.md, which
-    // backs it, so a later stop has nothing to say.
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    // An ended loop holds nobody; plan.md does not record this ending, so the stop
+    // says the loop ended rather than nothing (issue 34).
+    let later = t.stop_hook("s1").answer();
+    assert!(later.get("decision").is_none(), "{later}");
+    assert!(
+        later["systemMessage"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("plan: the work loop has ended"),
+        "{later}"
+    );
     assert_eq!(
         events(&t, "loop_let_go").len(),
         1,
@@ -167,7 +175,6 @@ fn the_loop_lets_go_with_goal_budget_when_only_budget_limited_goals_remain() {
         log_lines(&t),
         [
             "- 2026-06-15 14:02 work loop started (budget 20, without a terminal)",
-            "- 2026-06-15 14:02 work loop ended (every goal left spent its budget without a sign-off: stuck, next (`plan goal rearm ID` gives one a new budget))",
             "- 2026-06-15 14:02 next budget rearmed (without a terminal)"
         ]
     );

@@ -147,11 +147,10 @@ fn a_loop_that_ran_out_of_work_stays_ended_when_new_work_comes() {
     insta::assert_snapshot!(redact(&t, &t.ok(&["goal", "status"]).stdout));
 }
 
-/// A loop the stop hook ended itself (its budget spent) stays ended: the stop hook
-/// logs the ending in plan.md (`work loop ended (…)`), which backs it, so later
-/// stops are let go with nothing more to say, and the ending is not recorded as a
-/// new event. Before, plan.md did not record a spent budget, and each later stop
-/// said the loop had ended.
+/// A loop the stop hook ended itself (its budget spent) stays ended. plan.md does
+/// not record a spent budget and loop.json's counts are the agent's to write, so
+/// its later stops are let go saying why, never in silence, and the ending is not
+/// recorded as a new event.
 #[test]
 fn a_loop_that_spent_its_budget_stays_ended() {
     let t = Test::new().plan(PLAN);
@@ -159,14 +158,9 @@ fn a_loop_that_spent_its_budget_stays_ended() {
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     let end = t.stop_hook("s1").stdout;
     insta::assert_snapshot!(redact(&t, &end));
-    assert_eq!(
-        t.read("plan.md").lines().last(),
-        Some(
-            "- 2026-06-15 14:02 work loop ended (its budget of 1 continuation is spent (`plan goal` starts a new one))"
-        )
-    );
     let events = t.ok(&["events"]).stdout;
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    let again = t.stop_hook("s1").stdout;
+    insta::assert_snapshot!(redact(&t, &again));
     assert_eq!(
         t.ok(&["events"]).stdout,
         events,
@@ -260,6 +254,34 @@ fn an_edited_loop_state_with_matching_counts_does_not_end_the_loop_in_silence() 
         missed.push("a clear line written by hand");
     }
     assert!(missed.is_empty(), "ended in silence by: {missed:?}");
+}
+
+/// Attack (red-team, on a first version of the logged endings): the stop hook
+/// logged every ending it decided, one from loop.json's counts too: `"used": 50`
+/// written into the file ended the loop at the next stop, which logged `work loop
+/// ended (its budget of 50 continuations is spent …)`, and that line then backed
+/// the ending, so every later stop was let go with no word. Only the ending plan.md
+/// itself shows (no goal left) is logged and backed by its line; one from the
+/// counts is decided again and said at every stop.
+#[test]
+fn counts_edited_to_end_the_loop_are_said_at_every_stop() {
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 2] = [
+        ("used = budget", |lp| lp["used"] = lp["budget"].clone()),
+        ("stalls", |lp| lp["stalls"] = 99.into()),
+    ];
+    for (name, edit) in edits {
+        let t = looping();
+        let path = t.root().join(".git/plan/loop.json");
+        let mut lp: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        edit(&mut lp);
+        std::fs::write(&path, lp.to_string()).unwrap();
+        for stop in 0..3 {
+            let run = t.stop_hook("s1");
+            assert_ne!(run.stdout, "", "{name}: stop {stop} was let go in silence");
+        }
+    }
 }
 
 // Attack on the loop's owner: loop.json names the session the loop holds, and the
@@ -377,7 +399,7 @@ fn a_run_out_ending_with_the_owners_records_forged_is_not_silent() {
     }
 }
 
-const FORGED_RUN_OUT: &str = "plan: .git/plan/loop.json says the work loop ended (no goal is active or ready to start), but nothing plan can check backs that: plan.md logs no `plan goal clear` for it and has work left, and the file's own counts are the agent's to write.";
+const FORGED_RUN_OUT: &str = "plan: .git/plan/loop.json says the work loop ended (no goal is active or ready to start), but nothing plan can check backs that: plan.md has work left, and its log neither clears the loop (`plan goal clear`) nor says it ran out of work, and the file's own counts are the agent's to write.";
 
 /// Attack (issue 34, item 2): `"paused": true` written into `.git/plan/loop.json`
 /// let every later stop go ("the work loop is paused") while plan.md had work left

@@ -231,9 +231,14 @@ fn the_loop_continues_then_lets_go_at_its_budget() {
     assert!(last.get("decision").is_none());
     insta::assert_snapshot!(redact(&t, last["systemMessage"].as_str().unwrap()));
     insta::assert_snapshot!(shown(&t, &t.ok(&["goal", "status"])));
-    // The stop hook logged the ending in plan.md, which backs it: a later stop
-    // holds nobody and has nothing more to say.
-    assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
+    // plan.md does not record a spent budget, so a later stop says the loop ended
+    // rather than nothing (issue 34); it holds nobody.
+    let later = json(&send(&t, "claude/stop", "s1"));
+    assert!(later.get("decision").is_none(), "{later}");
+    assert_eq!(
+        later["systemMessage"],
+        "plan: the work loop has ended (`plan goal status` says why); plan.md does not record that ending, so each stop says so until `plan goal clear` or a new `plan goal`"
+    );
 }
 
 #[test]
