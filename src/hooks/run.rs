@@ -942,13 +942,18 @@ fn stop(
     let forged = current
         .ended
         .clone()
-        // An ending for work held by other sessions is questioned only for the
-        // session the loop held (loop.json names it, or the session's own claim is
-        // this loop's): the sessions holding that work see work left.
+        // An ending plan.md's own lines back (a clear, no goal left) is questioned
+        // whichever session stops: a real one has its line. Any other (the counts,
+        // goals claimed elsewhere) only the loop's session decides again, so only
+        // its stops question it: loop.json names it, the session's own claim is
+        // this loop's, or loop.json names an owner plan keeps no record of, which
+        // is no session's (as `reclaim` takes it).
         .filter(|why| {
-            why != guard::HELD_ELSEWHERE
+            why == crate::report::model::CLEARED
+                || why == guard::NOTHING_READY
                 || current.owner.as_deref().is_none_or(|o| {
                     o == input.session
+                        || !state.has_session(o)
                         || state
                             .session(&input.session, |s| s.in_loop.clone())
                             .is_ok_and(|c| c.as_deref() == Some(current.started.as_str()))

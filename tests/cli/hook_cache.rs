@@ -367,8 +367,9 @@ fn a_run_out_ending_beside_an_edited_owner_does_not_let_the_loops_session_stop()
 /// with no word while plan.md had work left. The stop hook now logs the endings it
 /// decides in plan.md (`work loop ended (…)`), so an ending the log does not back is
 /// questioned whichever session stops, and taken back. (The owner and the records
-/// forged without an ending still make the loop another session's: plan keeps
-/// which session holds the loop in files the agent can write.)
+/// forged without an ending, or beside an ending from the counts or from goals
+/// claimed elsewhere, still make the loop another session's: plan keeps which
+/// session holds the loop in files the agent can write.)
 #[test]
 fn a_run_out_ending_with_the_owners_records_forged_is_not_silent() {
     let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
@@ -397,6 +398,55 @@ fn a_run_out_ending_with_the_owners_records_forged_is_not_silent() {
             "the ending is taken back"
         );
     }
+}
+
+/// Attack (red-team): an ending for goals claimed elsewhere, with loop.json's owner
+/// renamed to a session plan keeps no record of and its start moved: the ending
+/// was questioned only for the loop's own session, found by comparing the
+/// session's claim with the start loop.json gives, so every stop went silent. An
+/// owner plan keeps no record of is no session's, as `reclaim` takes it: the
+/// ending is questioned.
+#[test]
+fn an_ending_beside_an_owner_plan_has_no_record_of_is_not_silent() {
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let path = t.root().join(".git/plan/loop.json");
+    for _ in 0..2 {
+        let mut lp: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        lp["ended"] = "every goal left is claimed by another session (`plan claims`)".into();
+        lp["owner"] = "sX".into();
+        lp["started"] = "2099-01-01 00:00".into();
+        std::fs::write(&path, lp.to_string()).unwrap();
+        assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    }
+}
+
+/// Another session's stops after the loop spent its budget say nothing and leave
+/// the ending alone: a spent budget rests on loop.json's counts, which only the
+/// loop's own session decides again. (Before, each such stop took the ending back,
+/// said loop.json was edited, and the loop's session ended and announced the loop
+/// again at its next stop.)
+#[test]
+fn another_sessions_stops_after_a_spent_budget_leave_the_ending_alone() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "1"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    assert_ne!(t.stop_hook("s1").stdout, "", "the budget ends the loop");
+    let events = t.ok(&["events"]).stdout;
+    for _ in 0..2 {
+        assert_eq!(t.stop_hook("s2").stdout, "");
+        assert_eq!(
+            t.stop_hook("s1").answer()["decision"],
+            serde_json::Value::Null
+        );
+    }
+    assert_eq!(
+        t.ok(&["events"]).stdout,
+        events,
+        "the ending recorded again"
+    );
 }
 
 const FORGED_RUN_OUT: &str = "plan: .git/plan/loop.json says the work loop ended (no goal is active or ready to start), but nothing plan can check backs that: plan.md has work left, and its log neither clears the loop (`plan goal clear`) nor says it ran out of work, and the file's own counts are the agent's to write.";
