@@ -1101,9 +1101,16 @@ fn stop(
         }
         (decision, ..) => decision,
     };
-    if let Some(guard::LoopEvent::LoopLetGo { ended: true, .. }) = &event {
-        // Nothing of it vanishes from here on: its state deleted blocks no stop.
-        super::loop_mark::forget(&place.git_dir);
+    if let Some(guard::LoopEvent::LoopLetGo {
+        ended: true, why, ..
+    }) = &event
+    {
+        // An ending plan.md backs leaves nothing to vanish: its state deleted
+        // blocks no stop. One from the counts keeps the mark, as the loop it may
+        // have ended in words only.
+        if why == guard::NOTHING_READY {
+            super::loop_mark::forget(&place.git_dir);
+        }
         let started = state.peek_loop().ok().flatten().map(|l| l.started);
         if let Some(started) = started {
             forget_claim(state, &input.session, &started);

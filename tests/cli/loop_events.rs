@@ -294,6 +294,23 @@ fn a_cleared_or_run_out_loop_whose_state_is_deleted_is_let_go_in_silence() {
     assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
+/// Red-team: `"used"` written up to the budget ends the loop at the next stop (said,
+/// at every stop), and removing loop.json then let every stop go silent: the
+/// ending stop had forgotten the loop's mark. An ending from the counts keeps the
+/// mark, so the removal blocks one stop, as for a running loop.
+#[test]
+fn a_loop_ended_on_its_counts_whose_state_is_deleted_blocks_one_stop() {
+    let t = looping();
+    let path = t.path(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["used"] = lp["budget"].clone();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    assert_ne!(t.stop_hook("s1").stdout, "", "the counts end the loop");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    assert_eq!(t.stop_hook("s1").stdout, "");
+}
+
 /// Attack: `.git/plan` made unwritable (here a file in its place, which holds for
 /// root too) turns the hooks read-only, and a read-only stop lets go.
 /// Before the read-only hooks the stop was skipped and said so ("hook skipped:
