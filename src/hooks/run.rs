@@ -738,25 +738,25 @@ const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be 
 /// A stop with no loop state: if this session claimed a loop that was neither
 /// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
 /// Fail-open: a block is given only once it is recorded as given, so it never
-/// repeats, and any error lets the agent stop. A session plan has no record of
-/// (new, or `.git/plan` removed with the mark beside it) is told once of a loop
-/// plan.md's log says runs: a note, as a fresh clone of a branch whose loop runs
-/// elsewhere looks the same.
+/// repeats, and any error lets the agent stop. With no claim and no mark (`.git/plan`
+/// removed with the mark beside it), each session is told once of a loop plan.md's
+/// log says runs: a note, as a fresh clone of a branch whose loop runs elsewhere
+/// looks the same.
 fn vanished(state: &State, place: &Place, session: &str) -> Answer {
-    let fresh = !state.has_session(session);
     // The mark outside .git/plan (loop_mark.rs) is taken either way: one block.
     let marked = super::loop_mark::take(&place.git_dir);
     let claimed = state.session(session, |s| s.in_loop.take()).ok().flatten();
     let (started, held) = match claimed.or(marked) {
         Some(started) => (Some(started), true),
-        None => (
-            fresh.then(|| running_in_log(&place.plan_path)).flatten(),
-            false,
-        ),
+        None => (running_in_log(&place.plan_path), false),
     };
     let Some(started) = started else {
         return Answer::Nothing;
     };
+    let told = state.session(session, |s| s.told_of_loop.clone());
+    if !held && told.is_ok_and(|told| told.as_deref() == Some(started.as_str())) {
+        return Answer::Nothing;
+    }
     // Recorded, so the session is told once: a session plan has a record of is
     // not fresh.
     let _ = state.session(session, |s| s.told_of_loop = Some(started.clone()));
@@ -939,31 +939,36 @@ fn stop(
     };
     // loop.json is the agent's to write, its counts and owner included: an ending
     // plan.md does not back is not taken, and the stop says so.
+    let backed = |why: &str| end_backed(why, &current.started, view, &place.plan_path);
+    // An ending plan.md's own lines back (a clear, no goal left) is questioned
+    // whichever session stops: a real one has its line. Any other (the counts,
+    // goals claimed elsewhere) only the loop's session decides again, so only its
+    // stops question it: loop.json names it, the session's own claim is this
+    // loop's, or loop.json names an owner plan keeps no record of, which is no
+    // session's (as `reclaim` takes it).
+    let questioned = |why: &str| {
+        why == crate::report::model::CLEARED
+            || why == guard::NOTHING_READY
+            || current.owner.as_deref().is_none_or(|o| {
+                o == input.session
+                    || !state.has_session(o)
+                    || state
+                        .session(&input.session, |s| s.in_loop.clone())
+                        .is_ok_and(|c| c.as_deref() == Some(current.started.as_str()))
+            })
+    };
     let forged = current
         .ended
         .clone()
-        // An ending plan.md's own lines back (a clear, no goal left) is questioned
-        // whichever session stops: a real one has its line. Any other (the counts,
-        // goals claimed elsewhere) only the loop's session decides again, so only
-        // its stops question it: loop.json names it, the session's own claim is
-        // this loop's, or loop.json names an owner plan keeps no record of, which
-        // is no session's (as `reclaim` takes it).
-        .filter(|why| {
-            why == crate::report::model::CLEARED
-                || why == guard::NOTHING_READY
-                || current.owner.as_deref().is_none_or(|o| {
-                    o == input.session
-                        || !state.has_session(o)
-                        || state
-                            .session(&input.session, |s| s.in_loop.clone())
-                            .is_ok_and(|c| c.as_deref() == Some(current.started.as_str()))
-                })
-        })
-        .filter(|why| !end_backed(why, &current.started, view, &place.plan_path));
+        .filter(|why| questioned(why) && !backed(why));
     // Nor is a pause plan.md's log does not back: it would let every stop go.
     let unpaused = current.paused && !paused(current, &place.plan_path);
-    if current.ended.is_some() && forged.is_none() {
-        super::loop_mark::forget(&place.git_dir);
+    if let Some(why) = current.ended.as_deref().filter(|_| forged.is_none()) {
+        // The mark goes only with an ending plan.md backs: one another session
+        // leaves alone may be an ending in words only.
+        if questioned(why) || backed(why) {
+            super::loop_mark::forget(&place.git_dir);
+        }
         // A loop that ended: nothing to decide, so no lock to take. (The claim on
         // it was forgotten as it ended, below; a loop started since has its own
         // start line, which `reclaim` counts.)
@@ -1049,7 +1054,26 @@ fn stop(
     } else {
         None
     };
-    let (decision, event, limited, again, unlogged) = state.with_loop(|lp| {
+    // An ending for plan.md leaving no goal is logged there too, once loop.json
+    // holds it (so a state that cannot be saved logs nothing), so that it stays ended
+    // when work comes later (`end_backed`); one it cannot log is kept, and holds
+    // while plan.md has no work. An ending from loop.json's counts is not logged: it
+    // rests on the file's word, decided again at each stop, and a line in plan.md
+    // would both back it and move the work it counts stalls by.
+    let log_end = |out: &(
+        Stop,
+        Option<guard::LoopEvent>,
+        Vec<guard::LoopEvent>,
+        bool,
+        Option<String>,
+        bool,
+    )| {
+        if out.5 {
+            let why = guard::NOTHING_READY;
+            let _ = log_loop(place, &crate::plan::event::Event::LoopEnded { why });
+        }
+    };
+    let (decision, event, limited, again, unlogged, _) = state.with_loop_then(log_end, |lp| {
         revive(lp);
         let was_paused = lp.as_ref().is_some_and(|l| l.paused);
         let was_ended = lp.as_ref().is_some_and(|l| l.ended.is_some());
@@ -1076,19 +1100,10 @@ fn stop(
             lp.paused = false;
             unlogged = Some(e);
         }
-        // So is an ending for plan.md leaving no goal, so that it stays ended when
-        // work comes later (`end_backed`); one it cannot log is kept, and holds
-        // while plan.md has no work. An ending from loop.json's counts is not
-        // logged: it rests on the file's word, decided again at each stop, and a
-        // line in plan.md would both back it and move the work it counts stalls by.
-        if let Some(why) = lp.as_ref().and_then(|l| l.ended.as_deref())
-            && why == guard::NOTHING_READY
-            && !again
+        let ran_out = !again
             && !was_ended
-        {
-            let _ = log_loop(place, &crate::plan::event::Event::LoopEnded { why });
-        }
-        (decision, event, limited, again, unlogged)
+            && lp.as_ref().and_then(|l| l.ended.as_deref()) == Some(guard::NOTHING_READY);
+        (decision, event, limited, again, unlogged, ran_out)
     })?;
     let decision = match (decision, &event, unlogged) {
         (Stop::Allow { .. }, Some(guard::LoopEvent::LoopLetGo { why, .. }), Some(unlogged)) => {
@@ -1202,13 +1217,13 @@ fn log_loop(place: &Place, event: &crate::plan::event::Event<'_>) -> Result<(), 
 }
 
 /// The start of the work loop plan.md's log says runs (its last `work loop started`
-/// line, with no clear or ending after it), if any. Read only for a session plan
-/// has no record of, and parsed only when the text holds a start line at all.
+/// line, with no clear or ending after it), if any. Read only where this clone
+/// keeps no loop state at all (a loop's state stays after it ends), and parsed only
+/// when the bytes hold a start line.
 fn running_in_log(plan_path: &Path) -> Option<String> {
-    let text = crate::fsread::text(plan_path, crate::fsread::PLAN).ok()?;
-    if !text.contains("work loop started (") {
-        return None;
-    }
+    let bytes = crate::fsread::bytes(plan_path, crate::fsread::PLAN).ok()?;
+    memchr::memmem::find(&bytes, b"work loop started (")?;
+    let text = String::from_utf8(bytes).ok()?;
     let said = crate::plan::loop_log::loop_log(&crate::plan::model::parse(&text).log, "");
     let over = said.over();
     said.last_start.filter(|_| !over)

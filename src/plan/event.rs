@@ -832,7 +832,7 @@ mod tests {
             "work loop paused (the host reported an error)",
             "work loop resumed (a terminal was attached)",
             "work loop cleared (a terminal was attached)",
-            "work loop ended (its budget of 20 continuations is spent (`plan goal` starts a new one))",
+            "work loop ended (no goal is active or ready to start)",
             "cache budget rearmed (without a terminal)",
         ];
         let mut names = Vec::new();
@@ -1038,8 +1038,10 @@ mod tests {
             round_trip(Event::LoopCleared { approval });
             round_trip(Event::LoopHostPaused {});
             round_trip(Event::LoopEnded {
-                why: "stalled: 5 continuations in a row (`plan goal` starts a new loop)",
+                why: "no goal is active or ready to start",
             });
+            // A why with its own brackets reads back whole.
+            round_trip(Event::LoopEnded { why: "a (b) c)" });
             round_trip(Event::BudgetRearmed {
                 id: "cache",
                 approval,

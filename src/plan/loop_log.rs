@@ -5,8 +5,7 @@ use super::model::LogEntry;
 
 /// What plan's own lines in a log's entries say of the running work loop, in the
 /// log's order: whether it was cleared (`work loop cleared`, by `plan goal clear`),
-/// why the stop hook last said it ended (`work loop ended (why)`; a rearm after it
-/// takes the loop up again), and whether the last word on a pause is a pause (`work
+/// why the stop hook last said it ended (`work loop ended (why)`), and whether the last word on a pause is a pause (`work
 /// loop paused`, by `plan goal pause` or the stop hook on a host error), not a `work
 /// loop resumed` or an ending. The lines read are those after the last `work loop
 /// started` line, stamped, and not before it: loop.json's start is the agent's to
@@ -69,9 +68,6 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
                 said.ended = Some(why.to_string());
                 said.paused = false;
             }
-            // `plan goal rearm` takes up a loop that ended on its goals' budgets
-            // again.
-            Some(Event::BudgetRearmed { .. }) => said.ended = None,
             Some(Event::LoopPaused { .. } | Event::LoopHostPaused {}) => said.paused = true,
             Some(Event::LoopResumed { .. }) => said.paused = false,
             _ => {}
@@ -112,10 +108,6 @@ mod tests {
         assert_eq!(said(&format!("{head}{pause}{clear}")), (true, false, None));
         let ended = "- 2026-06-15 14:08 work loop ended (no goal is active or ready to start)\n";
         assert_eq!(said(&format!("{head}{pause}{ended}")), (true, false, None));
-        // A rearm takes an ended loop up again, not a cleared one.
-        let rearm = "- 2026-06-15 14:09 a budget rearmed (without a terminal)\n";
-        assert_eq!(said(&format!("{head}{ended}{rearm}")), (false, false, None));
-        assert_eq!(said(&format!("{head}{clear}{rearm}")), (true, false, None));
         // A line from before the loop started says nothing of it.
         let before = "- 2026-06-15 13:59 work loop paused (without a terminal)\n";
         assert_eq!(said(&format!("{head}{before}")), (false, false, None));
