@@ -44,6 +44,9 @@ pub struct Session {
     /// When the loop plan.md's log says runs, while this clone kept no state of it,
     /// was started: this session was told so (`hooks::run::vanished`), once.
     pub told_of_loop: Option<String>,
+    /// The hash of plan.md whose log a stop with no loop state last looked in for
+    /// a running loop (`told_of_loop`): read once per content, not at every stop.
+    pub log_read: Option<String>,
     /// Files tool calls named (relative to the top of the working tree), newest
     /// last: what the loop's work fingerprint reads besides git's status.
     pub edited: Vec<String>,

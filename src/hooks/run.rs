@@ -741,14 +741,23 @@ const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be 
 /// repeats, and any error lets the agent stop. With no claim and no mark (`.git/plan`
 /// removed with the mark beside it), each session is told once of a loop plan.md's
 /// log says runs: a note, as a fresh clone of a branch whose loop runs elsewhere
-/// looks the same.
-fn vanished(state: &State, place: &Place, session: &str) -> Answer {
+/// looks the same. The log is read once per session for each content of plan.md.
+fn vanished(state: &State, place: &Place, session: &str, plan_hash: &str) -> Answer {
     // The mark outside .git/plan (loop_mark.rs) is taken either way: one block.
     let marked = super::loop_mark::take(&place.git_dir);
     let claimed = state.session(session, |s| s.in_loop.take()).ok().flatten();
     let (started, held) = match claimed.or(marked) {
         Some(started) => (Some(started), true),
-        None => (running_in_log(&place.plan_path), false),
+        None => {
+            // plan.md is read once per session for each of its contents: a
+            // loop-less stop of a long plan would read it whole at every stop.
+            let hash = Some(plan_hash.to_string());
+            let looked = state.session(session, |s| std::mem::replace(&mut s.log_read, hash));
+            match looked {
+                Ok(Some(looked)) if looked == plan_hash => (None, false),
+                _ => (running_in_log(&place.plan_path), false),
+            }
+        }
     };
     let Some(started) = started else {
         return Answer::Nothing;
@@ -935,7 +944,7 @@ fn stop(
         if state.cannot_keep() {
             return Ok(Answer::Note(UNKEPT.to_string()));
         }
-        return Ok(vanished(state, place, &input.session));
+        return Ok(vanished(state, place, &input.session, &view.hash));
     };
     // loop.json is the agent's to write, its counts and owner included: an ending
     // plan.md does not back is not taken, and the stop says so.
