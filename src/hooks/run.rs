@@ -766,8 +766,7 @@ fn vanished(state: &State, place: &Place, session: &str, plan_hash: &str) -> Ans
     if !held && told.is_ok_and(|told| told.as_deref() == Some(started.as_str())) {
         return Answer::Nothing;
     }
-    // Recorded, so the session is told once: a session plan has a record of is
-    // not fresh.
+    // Recorded, so the session is told of this loop once.
     let _ = state.session(session, |s| s.told_of_loop = Some(started.clone()));
     match held {
         true => Answer::Block(format!(
