@@ -599,6 +599,23 @@ fn goals_sharing_a_verify_are_verified_again_once() {
     );
 }
 
+/// The gate's Markdown report against `base`, which fails: goal `ship`'s row, and
+/// the whole report for a failing assert to show.
+fn ship_row(t: &Test, base: &str) -> (String, String) {
+    let run = t
+        .case(&["audit", "--base", base, "--markdown"])
+        .status(1)
+        .any_stdout()
+        .check();
+    let row = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("| `ship` |"))
+        .unwrap_or_default()
+        .to_string();
+    (row, run.stdout)
+}
+
 // Attack: a base goal's verify names a link to a directory (`test -d site`, `site`
 // leading to `data`), and the pull request deletes the directory's one file. git
 // then has no `data/` left, the link leads nowhere, and a reach read from where the
@@ -618,13 +635,12 @@ fn a_verify_through_a_link_whose_target_the_pull_request_deleted_is_verified_aga
     t.git(&["rm", "-q", "data/index.html"]);
     t.commit_all("drop the built site");
     assert!(!t.root().join("data").exists(), "git left data/ behind");
-    let run = t
-        .case(&["audit", "--base", &base, "--markdown"])
-        .status(1)
-        .any_stdout()
-        .check();
-    let row = "| `ship` | done proven | claude | failed (re-run) | reverify failed: the check's own files changed since the sign-off (site/index.html), so passing it now proves nothing; review the change (git diff), then plan reopen ship and sign it off again |";
-    assert!(run.stdout.lines().any(|l| l == row), "{}", run.stdout);
+    let (row, stdout) = ship_row(&t, &base);
+    assert_eq!(
+        row,
+        "| `ship` | done proven | claude | failed (re-run) | reverify failed: the check's own files changed since the sign-off (site/index.html), so passing it now proves nothing; review the change (git diff), then plan reopen ship and sign it off again |",
+        "{stdout}"
+    );
 }
 
 // Attack (review): a base goal's verify reads through a link (`grep -q PASS
@@ -652,22 +668,12 @@ fn a_link_on_a_verifys_path_retargeted_or_removed_verifies_its_goal_again() {
             std::os::unix::fs::symlink("bad", t.root().join("lnk")).unwrap();
         }
         t.commit_all(change);
-        let run = t
-            .case(&["audit", "--base", &base, "--markdown"])
-            .status(1)
-            .any_stdout()
-            .check();
-        let row = run
-            .stdout
-            .lines()
-            .find(|l| l.starts_with("| `ship` |"))
-            .unwrap_or_default();
+        let (row, stdout) = ship_row(&t, &base);
         assert!(
             row.starts_with(
                 "| `ship` | done proven | claude | failed (re-run) | reverify failed: "
             ),
-            "{change}: {}",
-            run.stdout
+            "{change}: {stdout}"
         );
     }
 }
@@ -693,19 +699,9 @@ fn a_link_in_the_middle_of_a_chain_retargeted_verifies_its_goal_again() {
     std::fs::remove_file(t.root().join("l")).unwrap();
     std::os::unix::fs::symlink("bad", t.root().join("l")).unwrap();
     t.commit_all("retarget l");
-    let run = t
-        .case(&["audit", "--base", &base, "--markdown"])
-        .status(1)
-        .any_stdout()
-        .check();
-    let row = run
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("| `ship` |"))
-        .unwrap_or_default();
+    let (row, stdout) = ship_row(&t, &base);
     assert!(
         row.starts_with("| `ship` | done proven | claude | failed (re-run) | reverify failed: "),
-        "{}",
-        run.stdout
+        "{stdout}"
     );
 }

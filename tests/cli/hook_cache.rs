@@ -84,6 +84,14 @@ fn prompt_and_stop_hooks_answer_from_the_cache_with_goals_done_by_hand() {
     insta::assert_snapshot!(redact(&t, &stop));
 }
 
+/// `.git/plan/loop.json` changed by `edit`, as an agent with a shell would.
+fn edit_loop(t: &Test, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = t.root().join(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    edit(&mut lp);
+    std::fs::write(&path, lp.to_string()).unwrap();
+}
+
 /// An active goal and a work loop that session `s1` claimed (its first stop blocked).
 fn looping() -> Test {
     let t = Test::new().plan(PLAN);
@@ -272,11 +280,7 @@ fn counts_edited_to_end_the_loop_are_said_at_every_stop() {
     ];
     for (name, edit) in edits {
         let t = looping();
-        let path = t.root().join(".git/plan/loop.json");
-        let mut lp: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        edit(&mut lp);
-        std::fs::write(&path, lp.to_string()).unwrap();
+        edit_loop(&t, edit);
         for stop in 0..3 {
             let run = t.stop_hook("s1");
             assert_ne!(run.stdout, "", "{name}: stop {stop} was let go in silence");
@@ -411,14 +415,12 @@ fn an_ending_beside_an_owner_plan_has_no_record_of_is_not_silent() {
     let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
     t.ok(&["goal", "--budget", "50"]);
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
-    let path = t.root().join(".git/plan/loop.json");
     for _ in 0..2 {
-        let mut lp: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        lp["ended"] = "every goal left is claimed by another session (`plan claims`)".into();
-        lp["owner"] = "sX".into();
-        lp["started"] = "2099-01-01 00:00".into();
-        std::fs::write(&path, lp.to_string()).unwrap();
+        edit_loop(&t, |lp| {
+            lp["ended"] = "every goal left is claimed by another session (`plan claims`)".into();
+            lp["owner"] = "sX".into();
+            lp["started"] = "2099-01-01 00:00".into();
+        });
         assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     }
 }
