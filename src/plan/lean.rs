@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 type Ids = HashSet<String, foldhash::fast::FixedState>;
 use std::ops::Range;
 
-use super::event::Event;
+use super::event::{Event, Record};
 use super::id;
 use super::model::{Status, log_entry};
 use super::proof;
@@ -566,7 +566,10 @@ fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bo
     // Goals whose latest record line is a sign-off: on record unless an older
     // sign-off of theirs named the same transcript (`proof::replays`), so only
     // their older sign-off lines are parsed on.
-    let mut signed: HashMap<&str, Signed<'_>, foldhash::fast::FixedState> = HashMap::default();
+    // Sized at once: at most every pending goal is in it, and a long archive's
+    // table would otherwise be copied into a fresh one at each doubling.
+    let mut signed: HashMap<&str, Signed<'_>, foldhash::fast::FixedState> =
+        HashMap::with_capacity_and_hasher(pending.len(), Default::default());
     for item in items.iter().rev() {
         if pending.is_empty() && signed.is_empty() {
             break;
@@ -580,7 +583,13 @@ fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bo
             let copy = memchr::memmem::find(text.as_bytes(), b" signed off").is_some()
                 && Event::parse(text)
                     .filter(|e| e.id() == Some(id))
-                    .is_some_and(|e| proof::replays(&latest.event, &e));
+                    .is_some_and(|e| match e {
+                        Event::SignedOff {
+                            record: Some(older),
+                            ..
+                        } => proof::same_record(latest.record, older),
+                        _ => false,
+                    });
             if copy {
                 decided.push((latest.item, false));
                 signed.remove(id);
@@ -597,8 +606,11 @@ fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bo
         if let Some(on) = verdict {
             pending.remove(id);
             match event {
-                Some(event @ Event::SignedOff { .. }) if on => {
-                    signed.insert(id, Signed { item: i, event });
+                Some(Event::SignedOff {
+                    record: Some(record),
+                    ..
+                }) if on => {
+                    signed.insert(id, Signed { item: i, record });
                 }
                 _ => decided.push((i, on)),
             }
@@ -610,10 +622,11 @@ fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bo
 }
 
 /// An archived goal's latest record line, a sign-off, while older lines are read for
-/// a copy of it: its item, the event, and the line's stamp and text from the id on.
+/// a copy of it ([`proof::replays`]): its item and the transcript it names, all a
+/// copy is compared by (a long archive holds thousands of these at once).
 struct Signed<'a> {
     item: usize,
-    event: Event<'a>,
+    record: Record<'a>,
 }
 
 /// Which of the cut contract fields `key` is.

@@ -321,7 +321,8 @@ pub fn replays(latest: &Event<'_>, earlier: &Event<'_>) -> bool {
     }
 }
 
-fn same_record(a: Record<'_>, b: Record<'_>) -> bool {
+/// Whether two sign-off lines' records name one transcript ([`replays`]).
+pub fn same_record(a: Record<'_>, b: Record<'_>) -> bool {
     a.path == b.path || a.hash.starts_with(b.hash) || b.hash.starts_with(a.hash)
 }
 
