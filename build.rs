@@ -6,6 +6,8 @@
 //! cannot be built that way; so the link is made static here, for the binary
 //! alone, with the static archives of the libraries rustc names. Where one is
 //! missing (no libc.a installed), or PLAN_DYNAMIC=1, the binary links as usual.
+//! Linked by rustc's own lld, the functions the hooks run are laid side by side
+//! (link/hooks.order, written by scripts/hook-order).
 #![allow(
     clippy::disallowed_methods,
     reason = "a build script reads what cargo sets"
@@ -19,10 +21,15 @@ use std::process::Command;
 /// shared library.
 const LIBS: [&str; 7] = ["c", "m", "rt", "pthread", "dl", "util", "z"];
 
+/// The hooks' functions in the order they run, for the linker (scripts/hook-order).
+const ORDER: &str = "link/hooks.order";
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=PLAN_DYNAMIC");
     println!("cargo:rerun-if-env-changed=CC");
+    println!("cargo:rerun-if-changed={ORDER}");
+    println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
     let link = if link_static() { "static" } else { "dynamic" };
     // Read by tests/cli/link.rs, which checks the binary is what was asked for.
     println!("cargo:rustc-env=PLAN_LINK={link}");
@@ -44,7 +51,7 @@ fn link_static() -> bool {
     if !wanted || shadow(&dir).is_none() {
         return false;
     }
-    let args = [
+    let mut args = vec![
         format!("-L{}", dir.display()),
         // No PIE either: a static PIE relocates itself at start, which is the
         // work saved.
@@ -58,10 +65,41 @@ fn link_static() -> bool {
         "-lc".into(),
         "-Wl,--end-group".into(),
     ];
+    // The functions the hooks run, side by side (scripts/hook-order): scattered
+    // over .text, the pages the kernel maps around each were most of a hook's peak
+    // RSS. A name this build lacks is skipped.
+    let order = PathBuf::from(var("CARGO_MANIFEST_DIR")).join(ORDER);
+    if lld() && order.exists() {
+        args.push(format!("-Wl,--symbol-ordering-file={}", order.display()));
+        args.push("-Wl,--no-warn-symbol-ordering".into());
+    }
     for arg in args {
         println!("cargo:rustc-link-arg-bins={arg}");
     }
     true
+}
+
+/// Whether rustc links with its own lld, which reads a symbol ordering file: its
+/// default for this target from Rust 1.90, unless the build names a linker.
+fn lld() -> bool {
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let rustc = var("RUSTC");
+    let minor = Command::new(if rustc.is_empty() { "rustc" } else { &rustc })
+        .arg("-vV")
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .and_then(|v| {
+            let release = v.lines().find_map(|l| l.strip_prefix("release: "))?;
+            release.split('.').nth(1)?.parse::<u32>().ok()
+        });
+    let named = var("CARGO_ENCODED_RUSTFLAGS")
+        .split('\x1f')
+        .any(|flag| flag.contains("linker") || flag.contains("fuse-ld"));
+    var("TARGET") == "x86_64-unknown-linux-gnu"
+        && minor.is_some_and(|m| m >= 90)
+        && !named
+        && std::env::var_os("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER").is_none()
 }
 
 /// Fills `dir` with a link to each static archive, and an empty `libgcc_s.a`; `None`
