@@ -30,6 +30,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CC");
     println!("cargo:rerun-if-changed={ORDER}");
     println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
+    println!("cargo:rerun-if-env-changed=RUSTC_LINKER");
     let link = if link_static() { "static" } else { "dynamic" };
     // Read by tests/cli/link.rs, which checks the binary is what was asked for.
     println!("cargo:rustc-env=PLAN_LINK={link}");
@@ -93,12 +94,16 @@ fn lld() -> bool {
             let release = v.lines().find_map(|l| l.strip_prefix("release: "))?;
             release.split('.').nth(1)?.parse::<u32>().ok()
         });
-    let named = var("CARGO_ENCODED_RUSTFLAGS")
-        .split('\x1f')
-        .any(|flag| flag.contains("linker") || flag.contains("fuse-ld"));
+    let named = var("CARGO_ENCODED_RUSTFLAGS").split('\x1f').any(|flag| {
+        ["linker", "link-self-contained", "fuse-ld"]
+            .iter()
+            .any(|f| flag.contains(f))
+    });
     var("TARGET") == "x86_64-unknown-linux-gnu"
         && minor.is_some_and(|m| m >= 90)
         && !named
+        // A linker named in cargo's settings (`target.….linker`) or the environment.
+        && std::env::var_os("RUSTC_LINKER").is_none()
         && std::env::var_os("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER").is_none()
 }
 
