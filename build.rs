@@ -6,8 +6,8 @@
 //! cannot be built that way; so the link is made static here, for the binary
 //! alone, with the static archives of the libraries rustc names. Where one is
 //! missing (no libc.a installed), or PLAN_DYNAMIC=1, the binary links as usual.
-//! Linked by rustc's own lld, the functions the hooks run are laid side by side
-//! (link/hooks.order, written by scripts/hook-order).
+//! Where the linker takes a symbol ordering file (rustc's own lld), the functions
+//! the hooks run are laid side by side (link/hooks.order, from scripts/hook-order).
 #![allow(
     clippy::disallowed_methods,
     reason = "a build script reads what cargo sets"
@@ -21,7 +21,7 @@ use std::process::Command;
 /// shared library.
 const LIBS: [&str; 7] = ["c", "m", "rt", "pthread", "dl", "util", "z"];
 
-/// The hooks' functions in the order they run, for the linker (scripts/hook-order).
+/// The functions the hooks run, for the linker to lay side by side (scripts/hook-order).
 const ORDER: &str = "link/hooks.order";
 
 fn main() {
@@ -30,7 +30,6 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CC");
     println!("cargo:rerun-if-changed={ORDER}");
     println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
-    println!("cargo:rerun-if-env-changed=RUSTC_LINKER");
     let link = if link_static() { "static" } else { "dynamic" };
     // Read by tests/cli/link.rs, which checks the binary is what was asked for.
     println!("cargo:rustc-env=PLAN_LINK={link}");
@@ -38,7 +37,6 @@ fn main() {
 
 /// Asks for the static link; whether it did.
 fn link_static() -> bool {
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
     let wanted = var("CARGO_CFG_TARGET_OS") == "linux"
         && var("CARGO_CFG_TARGET_ENV") == "gnu"
         && var("PLAN_DYNAMIC") != "1"
@@ -68,11 +66,17 @@ fn link_static() -> bool {
     ];
     // The functions the hooks run, side by side (scripts/hook-order): scattered
     // over .text, the pages the kernel maps around each were most of a hook's peak
-    // RSS. A name this build lacks is skipped.
+    // RSS. A name this build lacks is skipped. Each its own argument: `-Wl,` would
+    // split a path at its commas.
     let order = PathBuf::from(var("CARGO_MANIFEST_DIR")).join(ORDER);
-    if lld() && order.exists() {
-        args.push(format!("-Wl,--symbol-ordering-file={}", order.display()));
-        args.push("-Wl,--no-warn-symbol-ordering".into());
+    let ordering = [
+        "-Xlinker".to_string(),
+        format!("--symbol-ordering-file={}", order.display()),
+        "-Xlinker".into(),
+        "--no-warn-symbol-ordering".into(),
+    ];
+    if order.exists() && links_with(&ordering) {
+        args.extend(ordering);
     }
     for arg in args {
         println!("cargo:rustc-link-arg-bins={arg}");
@@ -80,31 +84,44 @@ fn link_static() -> bool {
     true
 }
 
-/// Whether rustc links with its own lld, which reads a symbol ordering file: its
-/// default for this target from Rust 1.90, unless the build names a linker.
-fn lld() -> bool {
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
+/// Whether the linker rustc runs here takes `args`, tried on an empty program with
+/// the build's own flags and linker: which linker that is (rustc's own lld, the
+/// default of rust-lang's builds from 1.90; a distribution's rustc's GNU ld, which
+/// knows no symbol ordering) cannot be told from outside. A linker named after
+/// this script last ran is not seen: `cargo clean -p plan` then.
+fn links_with(args: &[String]) -> bool {
+    let out = PathBuf::from(var("OUT_DIR")).join("probe");
+    if std::fs::create_dir_all(&out).is_err()
+        || std::fs::write(out.join("probe.rs"), "fn main() {}\n").is_err()
+    {
+        return false;
+    }
     let rustc = var("RUSTC");
-    let minor = Command::new(if rustc.is_empty() { "rustc" } else { &rustc })
-        .arg("-vV")
-        .output()
-        .ok()
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .and_then(|v| {
-            let release = v.lines().find_map(|l| l.strip_prefix("release: "))?;
-            release.split('.').nth(1)?.parse::<u32>().ok()
-        });
-    let named = var("CARGO_ENCODED_RUSTFLAGS").split('\x1f').any(|flag| {
-        ["linker", "link-self-contained", "fuse-ld"]
-            .iter()
-            .any(|f| flag.contains(f))
-    });
-    var("TARGET") == "x86_64-unknown-linux-gnu"
-        && minor.is_some_and(|m| m >= 90)
-        && !named
-        // A linker named in cargo's settings (`target.….linker`) or the environment.
-        && std::env::var_os("RUSTC_LINKER").is_none()
-        && std::env::var_os("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER").is_none()
+    let mut probe = Command::new(if rustc.is_empty() { "rustc" } else { &rustc });
+    probe
+        .current_dir(&out)
+        .args(["probe.rs", "-o", "probe"])
+        .args(
+            var("CARGO_ENCODED_RUSTFLAGS")
+                .split('\x1f')
+                .filter(|f| !f.is_empty()),
+        );
+    if let Ok(linker) = std::env::var("RUSTC_LINKER") {
+        probe.arg(format!("-Clinker={linker}"));
+    }
+    for arg in args {
+        probe.arg(format!("-Clink-arg={arg}"));
+    }
+    probe
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+/// What cargo set `name` to, or nothing.
+fn var(name: &str) -> String {
+    std::env::var(name).unwrap_or_default()
 }
 
 /// Fills `dir` with a link to each static archive, and an empty `libgcc_s.a`; `None`
