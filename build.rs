@@ -29,7 +29,10 @@ fn main() {
     println!("cargo:rerun-if-env-changed=PLAN_DYNAMIC");
     println!("cargo:rerun-if-env-changed=CC");
     println!("cargo:rerun-if-changed={ORDER}");
-    println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
+    // The linker cargo reads from the environment for this target.
+    let linker =
+        format!("CARGO_TARGET_{}_LINKER", var("TARGET").to_uppercase()).replace(['-', '.'], "_");
+    println!("cargo:rerun-if-env-changed={linker}");
     let link = if link_static() { "static" } else { "dynamic" };
     // Read by tests/cli/link.rs, which checks the binary is what was asked for.
     println!("cargo:rustc-env=PLAN_LINK={link}");
@@ -85,38 +88,51 @@ fn link_static() -> bool {
 }
 
 /// Whether the linker rustc runs here takes `args`, tried on an empty program with
-/// the build's own flags and linker: which linker that is (rustc's own lld, the
-/// default of rust-lang's builds from 1.90; a distribution's rustc's GNU ld, which
-/// knows no symbol ordering) cannot be told from outside. A linker named after
-/// this script last ran is not seen: `cargo clean -p plan` then.
+/// the flags and linker cargo gives this build: which linker that is (rustc's own
+/// lld, the default of rust-lang's builds for x86_64 Linux from 1.90; GNU ld, a
+/// distribution's rustc's and other targets' usual linker, which knows no symbol
+/// ordering) cannot be told from outside. Not seen: flags given to `cargo rustc
+/// -- …` (PLAN_DYNAMIC=1 there, or RUSTFLAGS), and a linker named in cargo's
+/// settings after this script last ran (`cargo clean -p plan --release` then).
 fn links_with(args: &[String]) -> bool {
     let out = PathBuf::from(var("OUT_DIR")).join("probe");
+    let src = out.join("probe.rs");
+    // A doc line: `-D missing_docs` in the flags checks a binary's root too.
     if std::fs::create_dir_all(&out).is_err()
-        || std::fs::write(out.join("probe.rs"), "fn main() {}\n").is_err()
+        || std::fs::write(
+            &src,
+            "//! Does the linker take plan's link arguments?\nfn main() {}\n",
+        )
+        .is_err()
     {
         return false;
     }
     let rustc = var("RUSTC");
     let mut probe = Command::new(if rustc.is_empty() { "rustc" } else { &rustc });
-    probe
-        .current_dir(&out)
-        .args(["probe.rs", "-o", "probe"])
-        .args(
-            var("CARGO_ENCODED_RUSTFLAGS")
-                .split('\x1f')
-                .filter(|f| !f.is_empty()),
-        );
-    if let Ok(linker) = std::env::var("RUSTC_LINKER") {
-        probe.arg(format!("-Clinker={linker}"));
+    probe.arg(&src).arg("-o").arg(out.join("probe"));
+    // Where cargo puts it: before the flags, so a linker in them wins, as there.
+    if let Some(linker) = std::env::var_os("RUSTC_LINKER") {
+        let mut flag = std::ffi::OsString::from("-Clinker=");
+        flag.push(linker);
+        probe.arg(flag);
     }
+    probe.args(
+        var("CARGO_ENCODED_RUSTFLAGS")
+            .split('\x1f')
+            .filter(|f| !f.is_empty()),
+    );
+    // Linked even where the flags ask rustc for other output.
+    probe.arg("--emit=link");
     for arg in args {
         probe.arg(format!("-Clink-arg={arg}"));
     }
-    probe
+    let linked = probe
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
-        .is_ok_and(|status| status.success())
+        .is_ok_and(|status| status.success());
+    let _ = std::fs::remove_dir_all(&out);
+    linked
 }
 
 /// What cargo set `name` to, or nothing.
