@@ -583,13 +583,7 @@ fn decide(items: &[Item], out: &str, mut pending: Pending<'_>) -> Vec<(usize, bo
             let copy = memchr::memmem::find(text.as_bytes(), b" signed off").is_some()
                 && Event::parse(text)
                     .filter(|e| e.id() == Some(id))
-                    .is_some_and(|e| match e {
-                        Event::SignedOff {
-                            record: Some(older),
-                            ..
-                        } => proof::same_record(latest.record, older),
-                        _ => false,
-                    });
+                    .is_some_and(|e| proof::copies(latest.record, &e));
             if copy {
                 decided.push((latest.item, false));
                 signed.remove(id);

@@ -308,21 +308,26 @@ pub fn on_record(plan: &Plan<'_>, goal: &Goal<'_>) -> bool {
 /// named (by path, or by hash either way as a prefix, since a line may name a blob
 /// id by any 8 to 40 digits): a transcript backs one sign-off, so it is a copy.
 pub fn replays(latest: &Event<'_>, earlier: &Event<'_>) -> bool {
-    match (latest, earlier) {
-        (
-            Event::SignedOff {
-                record: Some(r), ..
-            },
-            Event::SignedOff {
-                record: Some(n), ..
-            },
-        ) => same_record(*r, *n),
+    match latest {
+        Event::SignedOff {
+            record: Some(r), ..
+        } => copies(*r, earlier),
         _ => false,
     }
 }
 
-/// Whether two sign-off lines' records name one transcript ([`replays`]).
-pub fn same_record(a: Record<'_>, b: Record<'_>) -> bool {
+/// [`replays`] for a latest sign-off known by its record alone (`plan::lean`
+/// holds a long archive's that way).
+pub fn copies(latest: Record<'_>, earlier: &Event<'_>) -> bool {
+    match earlier {
+        Event::SignedOff {
+            record: Some(n), ..
+        } => same_record(latest, *n),
+        _ => false,
+    }
+}
+
+fn same_record(a: Record<'_>, b: Record<'_>) -> bool {
     a.path == b.path || a.hash.starts_with(b.hash) || b.hash.starts_with(a.hash)
 }
 
