@@ -191,7 +191,7 @@ impl Cut {
             } else if self.in_log {
                 // Most of a long log is plan's own stamped lines: read as the
                 // `Kind::Bullet` arm below reads them, without classifying.
-                while let Some((line, word)) = lines.stamped_bullet() {
+                while let Some((line, word)) = lines.stamped_bullet(any_cr) {
                     self.log_lines += 1;
                     self.settle_last_log();
                     let start = self.out.len();
@@ -546,6 +546,9 @@ impl Cut {
             w += len;
         }
         bytes.truncate(w);
+        // The arena held the log lines it dropped too: what is past the cut plan
+        // goes back to the allocator, for the parse of it to reuse.
+        bytes.shrink_to_fit();
         let lines = self.log_lines;
         String::from_utf8(bytes).ok().map(|cut| (cut, lines))
     }

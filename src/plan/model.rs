@@ -620,6 +620,8 @@ fn unclosed(src: &str, lines: &[Line]) -> Option<Diagnostic> {
 /// adds (with `\n`) would mix endings. Refused, with nothing changed, rather than
 /// guessed at.
 pub(super) fn bare_carriage_return(src: &str, lines: &[Line]) -> Option<Diagnostic> {
+    // Most files have none: one search of the whole, not one per line.
+    memchr::memchr(b'\r', src.as_bytes())?;
     let line = lines.iter().find(|l| l.text(src).contains('\r'))?;
     if lines.len() == 1 && line.eol == Eol::None {
         return Some(

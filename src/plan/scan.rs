@@ -215,12 +215,13 @@ impl<'a> Lines<'a> {
     /// Steps over the next line when it is a log bullet as plan stamps it: `- `, a
     /// `YYYY-MM-DD HH:MM` stamp, one space, then a word starting with a visible
     /// ASCII character, the line ending in one too, with no carriage return in it,
-    /// outside a fence or comment. Such a line changes no state, and
+    /// outside a fence or comment (`cr`: the source may hold a carriage return, so the
+    /// line is looked through for one). Such a line changes no state, and
     /// [`Lines::next`] reads it as a [`Kind::Bullet`] whose log entry
     /// (`model::log_entry`) has that word first: `(the line with its newline, the
     /// word)`. Any other line is left for `next` (`None`). Most of a long log is
     /// such lines, and a reader that keeps few of them needs no more.
-    pub fn stamped_bullet(&mut self) -> Option<(Range<usize>, Range<usize>)> {
+    pub fn stamped_bullet(&mut self, cr: bool) -> Option<(Range<usize>, Range<usize>)> {
         if self.state != State::Normal {
             return None;
         }
@@ -233,7 +234,7 @@ impl<'a> Lines<'a> {
             && v[16] == b' '
             && v[17].is_ascii_graphic()
             && text.last().is_some_and(u8::is_ascii_graphic)
-            && memchr::memchr(b'\r', text).is_none();
+            && !(cr && memchr::memchr(b'\r', text).is_some());
         if !stamped {
             return None;
         }
@@ -1007,10 +1008,12 @@ mod stamped {
                 src.push_str(eol);
             }
             let whole = scan(&src);
+            // As `lean` asks: told whether the source holds a carriage return at all.
+            let cr = src.contains('\r');
             let mut lines = Lines::new(&src);
             let mut no = 0;
             loop {
-                if let Some((line, word)) = lines.stamped_bullet() {
+                if let Some((line, word)) = lines.stamped_bullet(cr) {
                     no += 1;
                     let want = &whole[no - 1];
                     let Kind::Bullet { value } = &want.kind else {
@@ -1039,8 +1042,8 @@ mod stamped {
     fn plans_own_log_lines_are_stamped_bullets() {
         let src = "- 2026-01-01 10:00 g1 added (contract 0123abcd)\n- 2026-01-01 10:00 g2\n";
         let mut lines = Lines::new(src);
-        assert_eq!(lines.stamped_bullet(), Some((0..48, 19..21)));
-        assert_eq!(lines.stamped_bullet(), Some((48..70, 67..69)));
-        assert_eq!(lines.stamped_bullet(), None);
+        assert_eq!(lines.stamped_bullet(false), Some((0..48, 19..21)));
+        assert_eq!(lines.stamped_bullet(false), Some((48..70, 67..69)));
+        assert_eq!(lines.stamped_bullet(false), None);
     }
 }
