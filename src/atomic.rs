@@ -159,6 +159,54 @@ pub fn create_new(path: &Path, bytes: &[u8], how: &Replace) -> Result<bool, Fail
     Ok(true)
 }
 
+/// Replaces `path` whole by writing `bytes` over `standby`, a file beside it made
+/// for this (created if missing), and swapping the two names in one step
+/// (`renameat2`'s exchange): a reader sees the old file or the new one, as with
+/// [`replace`], and `standby` keeps the old bytes, to be written over next time. A
+/// write that fails (a full disk) leaves `path` as it was. Renaming a new file
+/// over an old one makes ext4 start writing the new one out and free the old at
+/// once: 0.24 ms on this repository's test machine, against 0.03 ms for the swap,
+/// for a file a stop hook writes at every continuation.
+///
+/// `false`: nothing was swapped, and the caller replaces `path` as [`replace`]
+/// does: `path` is missing, read-only or not a regular file, the file system has
+/// no exchange, or `standby` is not a regular file with one name (a hard link
+/// there is another file's, whose bytes are not plan's to overwrite). No fsync.
+/// Only for a file every writer of which holds one lock: two writers would write
+/// the one standby at once.
+pub fn swap_in(path: &Path, standby: &Path, bytes: &[u8]) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() || meta.permissions().readonly() {
+        return false;
+    }
+    let Ok(mut file) = crate::fsread::open_state(crate::fsread::StateOpen::Update, standby) else {
+        return false;
+    };
+    let Ok(own) = file.metadata() else {
+        return false;
+    };
+    let mode = meta.permissions().mode() & 0o7777;
+    if own.nlink() != 1
+        || (own.permissions().mode() & 0o7777 != mode
+            && file.set_permissions(Permissions::from_mode(mode)).is_err())
+    {
+        return false;
+    }
+    if file
+        .write_all(bytes)
+        .and_then(|()| file.set_len(bytes.len() as u64))
+        .is_err()
+    {
+        return false;
+    }
+    drop(file);
+    let cwd = rustix::fs::CWD;
+    rustix::fs::renameat_with(cwd, standby, cwd, path, rustix::fs::RenameFlags::EXCHANGE).is_ok()
+}
+
 /// A temp file for a file in `dir`, holding `bytes` with the mode the file will
 /// have (`existing`'s, or the one `how` gives a new file), fsynced if asked.
 fn written_temp(

@@ -286,6 +286,7 @@ impl State {
                 Some(state) => replace_loop(&path, state)?,
                 None => {
                     let _ = crate::atomic::remove(&path);
+                    let _ = crate::atomic::remove(path.with_file_name(LOOP_OLD));
                 }
             }
         }
@@ -380,7 +381,8 @@ fn read_record<T: Default + DeserializeOwned>(path: &Path) -> Result<T> {
 /// How loop.json is replaced: whole, by a rename, so a reader without the lock sees
 /// the old loop or the new one, and a write that fails (a full disk) leaves the old
 /// one. No fsync: a loop lost to a power cut ends, as a hook fails open, and a stop
-/// writes the loop on every continuation.
+/// writes the loop on every continuation. Once loop.json is there it is swapped
+/// with [`LOOP_OLD`] instead, to the same effect for less ([`crate::atomic::swap_in`]).
 const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
     new_file: crate::atomic::NewFile::Private,
     create_dirs: true,
@@ -389,6 +391,10 @@ const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
     prefix: ".plan-loop-",
 };
 
+/// Beside loop.json, the loop as it was before the last write: what the next write
+/// goes over before the two are swapped. Removed with the loop.
+const LOOP_OLD: &str = "loop.json.old";
+
 /// Replaces loop.json with `value` (see [`LOOP_FILE`]). A read-only loop.json is
 /// made plan's own again first: plan leaves a person's read-only files alone, but
 /// this one is plan's, and `chmod 444` on it made every stop of a running loop fail
@@ -396,6 +402,9 @@ const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
 fn replace_loop(path: &Path, value: &Loop) -> Result<()> {
     use crate::atomic::Failure;
     let bytes = serde_json::to_vec_pretty(value)?;
+    if crate::atomic::swap_in(path, &path.with_file_name(LOOP_OLD), &bytes) {
+        return Ok(());
+    }
     // The mode is set on the file opened without following a link, and only on a
     // file with one name: a hard link made in loop.json's place is another file's
     // too, and its mode is not plan's to change.
@@ -606,6 +615,65 @@ mod tests {
             .with_loop(|l| l.as_mut().unwrap().owner = None)
             .unwrap();
         assert_eq!(state.peek_loop().unwrap(), Some(Loop::default()));
+    }
+
+    /// Once loop.json is there, an update writes loop.json.old and swaps the two:
+    /// loop.json is always whole, keeps its private mode, and loop.json.old holds
+    /// the loop before the update; both go with the loop.
+    #[test]
+    fn a_loop_update_swaps_in_the_old_file_and_a_clear_removes_both() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::new(dir.path());
+        let (path, old) = (
+            dir.path().join("plan/loop.json"),
+            dir.path().join("plan/loop.json.old"),
+        );
+        let with = |used| Loop {
+            used,
+            ..Loop::default()
+        };
+        state.with_loop(|l| *l = Some(with(1))).unwrap();
+        assert!(!old.exists(), "the first write made a standby");
+        let first = fs::metadata(&path).unwrap().ino();
+        state.with_loop(|l| *l = Some(with(2))).unwrap();
+        state.with_loop(|l| *l = Some(with(3))).unwrap();
+        assert_eq!(state.peek_loop().unwrap(), Some(with(3)));
+        let read = |p: &Path| serde_json::from_slice::<Loop>(&fs::read(p).unwrap()).unwrap();
+        assert_eq!(read(&old), with(2));
+        // Two swaps: the first file is loop.json again, written over in its turn.
+        assert_eq!(fs::metadata(&path).unwrap().ino(), first, "not swapped");
+        assert_eq!(
+            fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        state.with_loop(|l| *l = None).unwrap();
+        assert!(!path.exists() && !old.exists());
+    }
+
+    /// A hard link or a symlink put at loop.json.old names another file: that
+    /// file's bytes stay as they were, and the loop is still written whole.
+    #[test]
+    fn a_link_at_the_standby_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::new(dir.path());
+        let with = |used| Loop {
+            used,
+            ..Loop::default()
+        };
+        state.with_loop(|l| *l = Some(with(1))).unwrap();
+        let other = dir.path().join("plan.md");
+        fs::write(&other, "# Plan: mine\n").unwrap();
+        let old = dir.path().join("plan/loop.json.old");
+        fs::hard_link(&other, &old).unwrap();
+        state.with_loop(|l| *l = Some(with(2))).unwrap();
+        assert_eq!(state.peek_loop().unwrap(), Some(with(2)));
+        assert_eq!(fs::read_to_string(&other).unwrap(), "# Plan: mine\n");
+        fs::remove_file(&old).unwrap();
+        std::os::unix::fs::symlink(&other, &old).unwrap();
+        state.with_loop(|l| *l = Some(with(3))).unwrap();
+        assert_eq!(state.peek_loop().unwrap(), Some(with(3)));
+        assert_eq!(fs::read_to_string(&other).unwrap(), "# Plan: mine\n");
     }
 
     /// Readers that do not wait for the lock (every stop hook peeks first) never
