@@ -312,7 +312,8 @@ impl View {
                 .map(|g| g.id.to_string())
                 .collect(),
             has_work: blocks::has_work(plan),
-            continuation: blocks::continuation_goals(plan),
+            // `blocks::continuation_goals`, from the parts already made.
+            continuation: blocks::compose(&parts, &|_| false),
             contracts: contracts_of(plan, &parts),
             parts,
             goal_budgets: plan

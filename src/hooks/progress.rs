@@ -6,7 +6,6 @@
 use std::path::Path;
 
 use crate::git::fingerprint::Memo;
-use crate::state::State;
 
 /// The most files a session remembers as edited: the newest are kept. One dropped
 /// changes the fingerprint once, which costs at most one stall's count.
@@ -38,21 +37,17 @@ pub fn note_edit(edited: &mut Vec<String>, root: &Path, cwd: &Path, given: &str)
 }
 
 /// The work fingerprint at this stop: plan.md's hash and [`crate::git::fingerprint::work`]
-/// over the repository at `root` (but plan.md, at `plan`) and the files `session`'s tool
-/// calls edited, through git's own status where libgit2 cannot read it. Where git cannot
-/// say (a damaged index), plan.md's hash alone, as before: the hooks fail open,
-/// and the budget still ends the loop.
+/// over the repository at `root` (but plan.md, at `plan`) and the files the session's
+/// tool calls edited (`edited`, its record's), through git's own status where libgit2
+/// cannot read it. Where git cannot say (a damaged index), plan.md's hash alone, as
+/// before: the hooks fail open, and the budget still ends the loop.
 pub fn fingerprint(
     root: &Path,
     plan: &Path,
     git_dir: &Path,
-    state: &State,
-    session: &str,
+    edited: &[String],
     plan_hash: &str,
 ) -> String {
-    let edited = state
-        .session(session, |s| s.edited.clone())
-        .unwrap_or_default();
     // Content hashes kept by file identity between stops (a cache: one that cannot
     // be read or written costs reads, never the answer).
     let kept = git_dir.join("plan").join("cache").join("work.bin");
@@ -61,7 +56,7 @@ pub fn fingerprint(
         .unwrap_or_default();
     use crate::git::fingerprint::{Blocking, openable, work, work_by_git};
     let work = openable(git_dir)
-        .and_then(|()| work(root, plan, &edited, &mut memo))
+        .and_then(|()| work(root, plan, edited, &mut memo))
         .or_else(|e| match e.downcast_ref::<Blocking>() {
             Some(_) => Err(e),
             // A repository libgit2 cannot read (a split or sparse index, reftable):

@@ -1002,14 +1002,17 @@ fn stop(
     // An unclaimed loop is claimed by this stop (guard::decide).
     let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
-        state.session(&input.session, |s| s.in_loop = Some(started))?;
+        // The files its tool calls edited, read in the same turn of the lock.
+        let edited = state.session(&input.session, |s| {
+            s.in_loop = Some(started);
+            s.edited.clone()
+        })?;
         if !current.paused && input.ending == host::Ending::Plain && current.used < current.budget {
             let print = super::progress::fingerprint(
                 &place.root,
                 &place.plan_path,
                 &place.git_dir,
-                state,
-                &input.session,
+                &edited,
                 &view.hash,
             );
             let _ = work.set(print);

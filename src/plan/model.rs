@@ -143,7 +143,15 @@ pub fn blob_id(bytes: &[u8]) -> String {
     let mut hash = sha1_smol::Sha1::new();
     hash.update(format!("blob {}\0", bytes.len()).as_bytes());
     hash.update(bytes);
-    hash.digest().to_string()
+    // As the digest's `Display` writes it, without a formatter call per byte: a
+    // hook takes the contract id of up to 64 goals a continuation may name.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut id = String::with_capacity(40);
+    for byte in hash.digest().bytes() {
+        id.push(char::from(HEX[usize::from(byte >> 4)]));
+        id.push(char::from(HEX[usize::from(byte & 0xf)]));
+    }
+    id
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -1401,6 +1409,16 @@ done_when: README section explains eviction
     #[test]
     fn fingerprint_is_git_blob_id_and_ignores_wrapping() {
         assert_eq!(blob_id(b""), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+        assert_eq!(
+            blob_id(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
+        );
+        for bytes in [&b"done_when: x\n"[..], &[0xff; 300], b"\0"] {
+            let mut hash = sha1_smol::Sha1::new();
+            hash.update(format!("blob {}\0", bytes.len()).as_bytes());
+            hash.update(bytes);
+            assert_eq!(blob_id(bytes), hash.digest().to_string());
+        }
         let a = parse("## Goal: A\ndone_when:  x   y\n");
         let b = parse("## Goal: A\ndone_when: x y\r\n");
         let c = parse("## Goal: A\ndone_when: x z\n");
