@@ -225,7 +225,14 @@ fn derive(place: &Place<'_>, skeleton: bool, read: Reading) -> Option<(View, Vec
     deps.extend(exe());
     let mut template = |name: &str, embedded: &'static str| {
         let path = place.root.join(".plan/prompts").join(name);
-        deps.push(Dep::stat(path.clone(), true));
+        let dep = Dep::stat(path, true);
+        // Nothing there, through any link as a read goes: the embedded text, with no
+        // second look (most repositories have no override).
+        let absent = dep.id.is_none();
+        deps.push(dep);
+        if absent {
+            return embedded.to_string();
+        }
         // Never blocks on a FIFO there: this runs on every hook.
         crate::prompts::overrides::or_embedded(place.root, name, embedded)
     };

@@ -209,6 +209,12 @@ pub fn exit(name: &str, e: &io::Error) -> anyhow::Error {
 /// directory is `ErrorKind::IsADirectory`; anything else not a regular file is a
 /// [`Refused`].
 pub fn open(path: &Path) -> io::Result<File> {
+    opened(path).map(|(file, _)| file)
+}
+
+/// As [`open`], with what the check on the open file found: a reader that needs
+/// the length asks the kernel once.
+pub fn opened(path: &Path) -> io::Result<(File, std::fs::Metadata)> {
     let state = is_state(path);
     let nofollow = match state {
         true => OFlags::NOFOLLOW,
@@ -224,9 +230,10 @@ pub fn open(path: &Path) -> io::Result<File> {
         false => e.into(),
     })?;
     let file = File::from(fd);
-    let kind = file.metadata()?.file_type();
+    let meta = file.metadata()?;
+    let kind = meta.file_type();
     if kind.is_file() {
-        return Ok(file);
+        return Ok((file, meta));
     }
     if kind.is_dir() {
         return Err(io::Error::from(ErrorKind::IsADirectory));
@@ -254,13 +261,13 @@ fn what(kind: &std::fs::FileType) -> &'static str {
 /// The bytes of the regular file at `path`, and the handle they were read through;
 /// more than `cap` bytes is a [`Refused::TooBig`].
 pub fn read(path: &Path, cap: u64) -> io::Result<(File, Vec<u8>)> {
-    let mut file = open(path)?;
+    let (mut file, meta) = opened(path)?;
     // Sized from the file as opened: read_to_end's doubling would leave a long
     // plan.md's copy holding up to twice its bytes. One spare byte lets the read
     // see the end without growing; a file that grew meanwhile still reads whole.
     // A file already past the cap is refused without reading it (a sparse
     // plan.md of a terabyte would otherwise cost the reading of the cap in zeros).
-    let len = file.metadata().map_or(0, |m| m.len());
+    let len = meta.len();
     if len > cap {
         return Err(io::Error::other(Refused::TooBig { cap }));
     }

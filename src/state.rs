@@ -195,11 +195,17 @@ impl State {
     }
 
     fn own_lock_file(&self) -> Result<File> {
+        let path = self.dir.join("state.lock");
+        let open = || crate::fsread::open_state(crate::fsread::StateOpen::Update, &path);
+        // Opened first: the directory is there at every call but the first, and a
+        // hook takes the lock several times. Where it fails, as before: the
+        // directory made, then the lock opened.
+        if let Ok(file) = open() {
+            return Ok(file);
+        }
         crate::atomic::make_dirs(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
-        let path = self.dir.join("state.lock");
-        crate::fsread::open_state(crate::fsread::StateOpen::Update, &path)
-            .with_context(|| format!("opening {}", path.display()))
+        open().with_context(|| format!("opening {}", path.display()))
     }
 
     fn session_path(&self, id: &str) -> PathBuf {

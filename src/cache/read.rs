@@ -15,8 +15,8 @@ pub(super) const PIECE: usize = 64 * 1024;
 /// `None` (read it whole) when the file is short, cannot be read, is not UTF-8,
 /// changed length under the read, or the cut is unsure.
 pub(super) fn read_cut(path: &Path) -> Option<(String, String, usize)> {
-    let file = crate::fsread::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
+    let (file, meta) = crate::fsread::opened(path).ok()?;
+    let len = meta.len();
     // Past the cap, the whole read refuses it (src/fsread.rs) without reading
     // 128 MB of it here first (a sparse terabyte cost a hook 2 s and 275 MB).
     if len < lean::WORTH_IT as u64 || len > crate::fsread::PLAN {

@@ -501,7 +501,9 @@ impl Cut {
         // anything of its record decides (`proof::on_record`), so the log is read
         // from its end and each goal's older lines are not parsed.
         let mut off_record = Vec::new();
-        let mut pending = Pending::default();
+        // Sized at once, as `decide`'s own table: most of a long archive is in it.
+        let mut pending =
+            Pending::with_capacity_and_hasher(self.archived_ids.len(), Default::default());
         for (i, item) in self.items.iter().enumerate() {
             let Item::Archived { id, status, .. } = item else {
                 continue;
