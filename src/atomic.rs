@@ -161,9 +161,12 @@ pub fn create_new(path: &Path, bytes: &[u8], how: &Replace) -> Result<bool, Fail
 
 /// Replaces `path` whole by writing `bytes` over `standby`, a file beside it made
 /// for this (created if missing), and swapping the two names in one step
-/// (`renameat2`'s exchange): a reader sees the old file or the new one, as with
-/// [`replace`], and `standby` keeps the old bytes, to be written over next time. A
-/// write that fails (a full disk) leaves `path` as it was. Renaming a new file
+/// (`renameat2`'s exchange): a reader that opens `path` and reads it at once sees
+/// the old file or the new one, as with [`replace`], and `standby` keeps the old
+/// bytes, to be written over next time (so a reader holding the old file open
+/// across a second write could see it half written). A write that fails (a full
+/// disk) leaves `path` as it was; a power cut may leave it older or garbled, as no
+/// write is ordered before the swap. Renaming a new file
 /// over an old one makes ext4 start writing the new one out and free the old at
 /// once: 0.24 ms on this repository's test machine, against 0.03 ms for the swap,
 /// for a file a stop hook writes at every continuation.

@@ -149,6 +149,16 @@ struct ViewFile {
     view: View,
 }
 
+/// A [`ViewFile`] less its view, which is looked through and not built: enough to
+/// tell whether what the view came from is as it was. A hook after an edit finds
+/// it is not, and builds none of the view's text.
+#[derive(Deserialize)]
+struct Head {
+    format: u32,
+    root: PathBuf,
+    deps: Vec<Dep>,
+}
+
 fn dir(git_dir: &Path) -> PathBuf {
     git_dir.join("plan").join("cache")
 }
@@ -198,18 +208,22 @@ fn cached(place: &Place<'_>, skeleton: bool) -> Option<View> {
     if !seal::holds(&bytes) {
         return None;
     }
+    let head: Head = serde_json::from_slice(&bytes).ok()?;
+    let current = head.format == FORMAT
+        && head.root == place.root
+        && head.deps.first().is_some_and(|d| d.path == place.plan)
+        && head.deps.iter().all(Dep::unchanged);
+    if !current {
+        return None;
+    }
     let file: ViewFile = serde_json::from_slice(&bytes).ok()?;
-    let fits = file.format == FORMAT
-        && file.root == place.root
-        && file.deps.first().is_some_and(|d| d.path == place.plan)
-        && (!skeleton || file.view.skeleton.is_some())
+    let fits = (!skeleton || file.view.skeleton.is_some())
         // The seal holds against a hand edit, not an agent that reseals: a view
         // that would say no work is left (ending a loop, or a status line saying
         // nothing is open) is never taken from here. Rare: once work runs out.
         && file.view.has_work
         && file.view.continuation.is_some()
-        && !file.view.statusline.contains("nothing open")
-        && file.deps.iter().all(Dep::unchanged);
+        && !file.view.statusline.contains("nothing open");
     let mut view = file.view;
     if !skeleton {
         // The same answer a fresh derivation gives when none was asked for.

@@ -321,7 +321,9 @@ impl State {
     }
 
     /// The loop as loop.json says, read without the lock: for a hook that could not
-    /// take it (loop.json is replaced by rename, so it reads whole or not at all).
+    /// take it (loop.json is only ever replaced whole, so a read that follows its
+    /// open reads one loop; only a reader holding it open across two writes could
+    /// see the second half written).
     pub fn loop_unlocked(&self) -> Option<Loop> {
         read(&self.loop_path()).ok().flatten()
     }
@@ -388,7 +390,9 @@ fn read_record<T: Default + DeserializeOwned>(path: &Path) -> Result<T> {
 /// the old loop or the new one, and a write that fails (a full disk) leaves the old
 /// one. No fsync: a loop lost to a power cut ends, as a hook fails open, and a stop
 /// writes the loop on every continuation. Once loop.json is there it is swapped
-/// with [`LOOP_OLD`] instead, to the same effect for less ([`crate::atomic::swap_in`]).
+/// with [`LOOP_OLD`] instead, for less: a reader that opens and reads at once
+/// still sees one loop whole, but after a power cut loop.json may hold an older
+/// loop or a garbled one, which reads as none ([`crate::atomic::swap_in`]).
 const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
     new_file: crate::atomic::NewFile::Private,
     create_dirs: true,
@@ -398,8 +402,9 @@ const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
 };
 
 /// Beside loop.json, the loop as it was before the last write: what the next write
-/// goes over before the two are swapped. Removed with the loop.
-const LOOP_OLD: &str = "loop.json.old";
+/// goes over before the two are swapped. Not a name a person keeps a copy under
+/// (`loop.json.old`), and no temp file. Removed where plan removes the loop's state.
+const LOOP_OLD: &str = "loop.standby";
 
 /// Replaces loop.json with `value` (see [`LOOP_FILE`]). A read-only loop.json is
 /// made plan's own again first: plan leaves a person's read-only files alone, but
@@ -623,8 +628,8 @@ mod tests {
         assert_eq!(state.peek_loop().unwrap(), Some(Loop::default()));
     }
 
-    /// Once loop.json is there, an update writes loop.json.old and swaps the two:
-    /// loop.json is always whole, keeps its private mode, and loop.json.old holds
+    /// Once loop.json is there, an update writes the standby and swaps the two:
+    /// loop.json is always whole, keeps its private mode, and the standby holds
     /// the loop before the update; both go with the loop.
     #[test]
     fn a_loop_update_swaps_in_the_old_file_and_a_clear_removes_both() {
@@ -633,7 +638,7 @@ mod tests {
         let state = State::new(dir.path());
         let (path, old) = (
             dir.path().join("plan/loop.json"),
-            dir.path().join("plan/loop.json.old"),
+            dir.path().join("plan/loop.standby"),
         );
         let with = |used| Loop {
             used,
@@ -657,7 +662,7 @@ mod tests {
         assert!(!path.exists() && !old.exists());
     }
 
-    /// A hard link or a symlink put at loop.json.old names another file: that
+    /// A hard link or a symlink put at the standby names another file: that
     /// file's bytes stay as they were, and the loop is still written whole.
     #[test]
     fn a_link_at_the_standby_is_never_written_through() {
@@ -670,7 +675,10 @@ mod tests {
         state.with_loop(|l| *l = Some(with(1))).unwrap();
         let other = dir.path().join("plan.md");
         fs::write(&other, "# Plan: mine\n").unwrap();
-        let old = dir.path().join("plan/loop.json.old");
+        // A copy a person keeps under the usual backup name is theirs.
+        let backup = dir.path().join("plan/loop.json.old");
+        fs::write(&backup, "{\"mine\": true}").unwrap();
+        let old = dir.path().join("plan/loop.standby");
         fs::hard_link(&other, &old).unwrap();
         state.with_loop(|l| *l = Some(with(2))).unwrap();
         assert_eq!(state.peek_loop().unwrap(), Some(with(2)));
@@ -680,6 +688,7 @@ mod tests {
         state.with_loop(|l| *l = Some(with(3))).unwrap();
         assert_eq!(state.peek_loop().unwrap(), Some(with(3)));
         assert_eq!(fs::read_to_string(&other).unwrap(), "# Plan: mine\n");
+        assert_eq!(fs::read_to_string(&backup).unwrap(), "{\"mine\": true}");
     }
 
     /// Readers that do not wait for the lock (every stop hook peeks first) never

@@ -405,8 +405,9 @@ fn whole_word(text: &str, needle: &str) -> bool {
 
 /// A stop whose state lock another process held past the hooks' wait: let go, one
 /// `flock` on the lock would end any loop. A running loop of this session's (or
-/// nobody's yet), read without the lock (loop.json is replaced by rename, so read
-/// whole), blocks the stop without counting it; anything else fails open as ever.
+/// nobody's yet), read without the lock (loop.json is only ever replaced whole, so
+/// read as one loop), blocks the stop without counting it; anything else fails open
+/// as ever.
 fn held_stop(place: &Place, state: &State, input: &Input, e: anyhow::Error) -> Result<Answer> {
     if !e.is::<crate::state::lock::Held>() {
         return Err(e);
