@@ -39,6 +39,18 @@ pub const NONBLOCK: i32 = (OFlags::NONBLOCK.bits() | OFlags::NOFOLLOW.bits()) as
 /// through a symbolic link.
 pub fn is_state(path: &Path) -> bool {
     path.components().any(|c| c.as_os_str() == ".git")
+        || apart().iter().any(|git_dir| path.starts_with(git_dir))
+}
+
+/// The git directories [`discover`] found through a `.git` file whose own paths hold
+/// no `.git` (`git init --separate-git-dir`): what is under them is state too. A
+/// link an agent put where plan keeps the loop there had plan write over the file
+/// it named. Held for the process: a command or hook finds its repository once.
+fn apart() -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
+    static APART: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    APART
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// How a state file is opened for writing.
@@ -386,6 +398,9 @@ pub fn discover(start: &Path) -> anyhow::Result<Option<Repo>> {
             } else {
                 dir.join(target)
             };
+            if !is_state(&git_dir) {
+                apart().push(git_dir.clone());
+            }
             return Ok(Some(Repo {
                 root: dir.to_path_buf(),
                 git_dir,

@@ -249,3 +249,50 @@ fn an_editor_renaming_over_plan_md_while_plan_log_waits_loses_nothing() {
         "plan log said it logged, but the line is gone:\n{md}"
     );
 }
+
+/// Attack (adversary pass): a repository whose git directory lives apart from it
+/// (`git init --separate-git-dir`), so no `.git` is in the path of its state. A
+/// symbolic link put where the loop's state is written, naming a file of the
+/// person's, had the stop hook write the loop over that file: plan's state there is
+/// its own as under `.git`, never read or written through a link.
+#[test]
+fn state_in_a_separate_git_dir_is_never_written_through_a_link() {
+    let t = Test::new();
+    std::fs::remove_dir_all(t.root().join(".git")).unwrap();
+    let git_dir = t.dir.path().join("elsewhere.git");
+    t.git(&[
+        "init",
+        "-q",
+        "-b",
+        "main",
+        "--separate-git-dir",
+        git_dir.to_str().unwrap(),
+    ]);
+    t.ok(&["init", "Apart"]);
+    t.ok(&[
+        "add",
+        "A",
+        "--done-when",
+        "a.txt exists",
+        "--verify",
+        "test -f a.txt",
+        "--failure-mode",
+        "a.txt is empty",
+        "--active",
+    ]);
+    t.ok(&["goal", "--budget", "5"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let state = git_dir.join("plan/loop.json");
+    assert!(
+        state.is_file(),
+        "the loop's state is kept in the git directory"
+    );
+    let victim = t.dir.path().join("package.json");
+    let theirs = "{\"name\":\"victim-pkg\",\"version\":\"1.0.0\"}\n";
+    std::fs::write(&victim, theirs).unwrap();
+    std::fs::remove_file(&state).unwrap();
+    std::os::unix::fs::symlink(&victim, &state).unwrap();
+    t.stop_hook("s1");
+    t.stop_hook("s1");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), theirs);
+}
