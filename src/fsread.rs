@@ -45,7 +45,26 @@ pub fn is_state(path: &Path) -> bool {
 /// The git directories [`discover`] found through a `.git` file whose own paths hold
 /// no `.git` (`git init --separate-git-dir`): what is under them is state too. A
 /// link an agent put where plan keeps the loop there had plan write over the file
-/// it named. Held for the process: a command or hook finds its repository once.
+/// it named. Held for the process (a long-running server adds each repository it
+/// finds; an entry only ever widens what is kept as state).
+/// Records `git_dir` for [`is_state`] as it is spelled, as the file system resolves
+/// it (`..` and linked directories: git2 names it that way, and plan's claims are
+/// kept under the name it gives), and the shared directory of a linked worktree of
+/// it (its `commondir`), where the claims live.
+fn remember_apart(git_dir: &Path) {
+    let mut dirs = vec![git_dir.to_path_buf()];
+    dirs.extend(std::fs::canonicalize(git_dir));
+    if let Ok(common) = text(&git_dir.join("commondir"), GITFILE) {
+        dirs.extend(std::fs::canonicalize(git_dir.join(common.trim_end())));
+    }
+    let mut apart = apart();
+    for dir in dirs {
+        if !apart.contains(&dir) {
+            apart.push(dir);
+        }
+    }
+}
+
 fn apart() -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
     static APART: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
     APART
@@ -398,8 +417,9 @@ pub fn discover(start: &Path) -> anyhow::Result<Option<Repo>> {
             } else {
                 dir.join(target)
             };
-            if !is_state(&git_dir) {
-                apart().push(git_dir.clone());
+            // A working tree inside the git directory it names keeps its files its own.
+            if !is_state(&git_dir) && !dir.starts_with(&git_dir) {
+                remember_apart(&git_dir);
             }
             return Ok(Some(Repo {
                 root: dir.to_path_buf(),

@@ -296,3 +296,60 @@ fn state_in_a_separate_git_dir_is_never_written_through_a_link() {
     t.stop_hook("s1");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), theirs);
 }
+
+/// Attack (adversary pass), as above with the git directory named relatively
+/// (`gitdir: ../gd`) or through a linked directory: the claims are kept under the
+/// name git resolves, not the one the `.git` file spells, and a link put where they
+/// are written had `plan claims` write them over the file it named.
+#[test]
+fn claims_in_a_separate_git_dir_named_any_way_are_never_written_through_a_link() {
+    for spelled in ["../gd", "LINKED"] {
+        let t = Test::new();
+        std::fs::remove_dir_all(t.root().join(".git")).unwrap();
+        let git_dir = t.dir.path().join("gd");
+        t.git(&[
+            "init",
+            "-q",
+            "-b",
+            "main",
+            "--separate-git-dir",
+            git_dir.to_str().unwrap(),
+        ]);
+        let named = match spelled {
+            "LINKED" => {
+                let link = t.dir.path().join("gd-link");
+                std::os::unix::fs::symlink(&git_dir, &link).unwrap();
+                link.to_str().unwrap().to_string()
+            }
+            relative => relative.to_string(),
+        };
+        t.write(".git", format!("gitdir: {named}\n"));
+        t.ok(&["init", "Apart"]);
+        t.ok(&[
+            "add",
+            "A",
+            "--done-when",
+            "a.txt exists",
+            "--verify",
+            "test -f a.txt",
+        ]);
+        t.ok(&["start", "a", "--as", "s1"]);
+        let claims = git_dir.join("plan/claims.tsv");
+        assert!(
+            claims.is_file(),
+            "{spelled}: the claim is kept in the git directory"
+        );
+        let victim = t.dir.path().join("package.json");
+        let theirs = "{\"name\":\"victim-pkg\"}\n";
+        std::fs::write(&victim, theirs).unwrap();
+        std::fs::remove_file(&claims).unwrap();
+        std::os::unix::fs::symlink(&victim, &claims).unwrap();
+        t.run(&["claims"]);
+        t.run(&["start", "a", "--as", "s2"]);
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            theirs,
+            "{spelled}"
+        );
+    }
+}
