@@ -257,9 +257,62 @@ fn an_editor_renaming_over_plan_md_while_plan_log_waits_loses_nothing() {
 /// its own as under `.git`, never read or written through a link.
 #[test]
 fn state_in_a_separate_git_dir_is_never_written_through_a_link() {
+    let (t, git_dir) = apart("elsewhere.git");
+    t.ok(&["start", "a", "--as", "s1"]);
+    t.ok(&["goal", "--budget", "5"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let state = git_dir.join("plan/loop.json");
+    assert!(
+        state.is_file(),
+        "the loop's state is kept in the git directory"
+    );
+    let victim = linked_to_theirs(&t, &state);
+    t.stop_hook("s1");
+    t.stop_hook("s1");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), THEIRS);
+}
+
+/// Attack (adversary pass), as above with the git directory named relatively
+/// (`gitdir: ../gd`) or through a linked directory: the claims are kept under the
+/// name git resolves, not the one the `.git` file spells, and a link put where they
+/// are written had `plan claims` write them over the file it named.
+#[test]
+fn claims_in_a_separate_git_dir_named_any_way_are_never_written_through_a_link() {
+    for spelled in ["../gd", "LINKED"] {
+        let (t, git_dir) = apart("gd");
+        let named = match spelled {
+            "LINKED" => {
+                let link = t.dir.path().join("gd-link");
+                std::os::unix::fs::symlink(&git_dir, &link).unwrap();
+                link.to_str().unwrap().to_string()
+            }
+            relative => relative.to_string(),
+        };
+        t.write(".git", format!("gitdir: {named}\n"));
+        t.ok(&["start", "a", "--as", "s1"]);
+        let claims = git_dir.join("plan/claims.tsv");
+        assert!(
+            claims.is_file(),
+            "{spelled}: the claim is kept in the git directory"
+        );
+        let victim = linked_to_theirs(&t, &claims);
+        t.run(&["claims"]);
+        t.run(&["start", "a", "--as", "s2"]);
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            THEIRS,
+            "{spelled}"
+        );
+    }
+}
+
+/// A repository whose git directory is `name` beside its working tree
+/// (`git init --separate-git-dir`), with a plan of one open goal `a`, and that
+/// directory.
+fn apart(name: &str) -> (Test, std::path::PathBuf) {
     let t = Test::new();
     std::fs::remove_dir_all(t.root().join(".git")).unwrap();
-    let git_dir = t.dir.path().join("elsewhere.git");
+    let git_dir = t.dir.path().join(name);
     t.git(&[
         "init",
         "-q",
@@ -276,80 +329,18 @@ fn state_in_a_separate_git_dir_is_never_written_through_a_link() {
         "a.txt exists",
         "--verify",
         "test -f a.txt",
-        "--failure-mode",
-        "a.txt is empty",
-        "--active",
     ]);
-    t.ok(&["goal", "--budget", "5"]);
-    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
-    let state = git_dir.join("plan/loop.json");
-    assert!(
-        state.is_file(),
-        "the loop's state is kept in the git directory"
-    );
-    let victim = t.dir.path().join("package.json");
-    let theirs = "{\"name\":\"victim-pkg\",\"version\":\"1.0.0\"}\n";
-    std::fs::write(&victim, theirs).unwrap();
-    std::fs::remove_file(&state).unwrap();
-    std::os::unix::fs::symlink(&victim, &state).unwrap();
-    t.stop_hook("s1");
-    t.stop_hook("s1");
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), theirs);
+    (t, git_dir)
 }
 
-/// Attack (adversary pass), as above with the git directory named relatively
-/// (`gitdir: ../gd`) or through a linked directory: the claims are kept under the
-/// name git resolves, not the one the `.git` file spells, and a link put where they
-/// are written had `plan claims` write them over the file it named.
-#[test]
-fn claims_in_a_separate_git_dir_named_any_way_are_never_written_through_a_link() {
-    for spelled in ["../gd", "LINKED"] {
-        let t = Test::new();
-        std::fs::remove_dir_all(t.root().join(".git")).unwrap();
-        let git_dir = t.dir.path().join("gd");
-        t.git(&[
-            "init",
-            "-q",
-            "-b",
-            "main",
-            "--separate-git-dir",
-            git_dir.to_str().unwrap(),
-        ]);
-        let named = match spelled {
-            "LINKED" => {
-                let link = t.dir.path().join("gd-link");
-                std::os::unix::fs::symlink(&git_dir, &link).unwrap();
-                link.to_str().unwrap().to_string()
-            }
-            relative => relative.to_string(),
-        };
-        t.write(".git", format!("gitdir: {named}\n"));
-        t.ok(&["init", "Apart"]);
-        t.ok(&[
-            "add",
-            "A",
-            "--done-when",
-            "a.txt exists",
-            "--verify",
-            "test -f a.txt",
-        ]);
-        t.ok(&["start", "a", "--as", "s1"]);
-        let claims = git_dir.join("plan/claims.tsv");
-        assert!(
-            claims.is_file(),
-            "{spelled}: the claim is kept in the git directory"
-        );
-        let victim = t.dir.path().join("package.json");
-        let theirs = "{\"name\":\"victim-pkg\"}\n";
-        std::fs::write(&victim, theirs).unwrap();
-        std::fs::remove_file(&claims).unwrap();
-        std::os::unix::fs::symlink(&victim, &claims).unwrap();
-        t.run(&["claims"]);
-        t.run(&["start", "a", "--as", "s2"]);
-        assert_eq!(
-            std::fs::read_to_string(&victim).unwrap(),
-            theirs,
-            "{spelled}"
-        );
-    }
+/// What a person keeps in `package.json`, which a link at plan's state names.
+const THEIRS: &str = "{\"name\":\"victim-pkg\",\"version\":\"1.0.0\"}\n";
+
+/// Puts a link at `at`, in place of plan's file, to a file of the person's.
+fn linked_to_theirs(t: &Test, at: &std::path::Path) -> std::path::PathBuf {
+    let victim = t.dir.path().join("package.json");
+    std::fs::write(&victim, THEIRS).unwrap();
+    std::fs::remove_file(at).unwrap();
+    std::os::unix::fs::symlink(&victim, at).unwrap();
+    victim
 }
