@@ -42,11 +42,6 @@ pub fn is_state(path: &Path) -> bool {
         || apart().iter().any(|git_dir| path.starts_with(git_dir))
 }
 
-/// The git directories [`discover`] found through a `.git` file whose own paths hold
-/// no `.git` (`git init --separate-git-dir`): what is under them is state too. A
-/// link an agent put where plan keeps the loop there had plan write over the file
-/// it named. Held for the process (a long-running server adds each repository it
-/// finds; an entry only ever widens what is kept as state).
 /// Records `git_dir` for [`is_state`] as it is spelled, as the file system resolves
 /// it (`..` and linked directories: git2 names it that way, and plan's claims are
 /// kept under the name it gives), and the shared directory of a linked worktree of
@@ -65,6 +60,11 @@ fn remember_apart(git_dir: &Path) {
     }
 }
 
+/// The git directories [`discover`] found through a `.git` file whose own paths hold
+/// no `.git` (`git init --separate-git-dir`): what is under them is state too. A
+/// link an agent put where plan keeps the loop there had plan write over the file
+/// it named. Held for the process (a long-running server adds each repository it
+/// finds; an entry only ever widens what is kept as state).
 fn apart() -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
     static APART: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
     APART

@@ -292,7 +292,7 @@ impl State {
                 Some(state) => replace_loop(&path, state)?,
                 None => {
                     let _ = crate::atomic::remove(&path);
-                    let _ = crate::atomic::remove(path.with_file_name(LOOP_OLD));
+                    let _ = crate::atomic::remove(path.with_file_name(LOOP_STANDBY));
                 }
             }
         }
@@ -390,7 +390,7 @@ fn read_record<T: Default + DeserializeOwned>(path: &Path) -> Result<T> {
 /// the old loop or the new one, and a write that fails (a full disk) leaves the old
 /// one. No fsync: a loop lost to a power cut ends, as a hook fails open, and a stop
 /// writes the loop on every continuation. Once loop.json is there it is swapped
-/// with [`LOOP_OLD`] instead, for less: a reader that opens and reads at once
+/// with [`LOOP_STANDBY`] instead, for less: a reader that opens and reads at once
 /// still sees one loop whole, but after a power cut loop.json may hold an older
 /// loop or a garbled one, which reads as none ([`crate::atomic::swap_in`]).
 const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
@@ -404,7 +404,7 @@ const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
 /// Beside loop.json, the loop as it was before the last write: what the next write
 /// goes over before the two are swapped. Not a name a person keeps a copy under
 /// (`loop.json.old`), and no temp file. Removed where plan removes the loop's state.
-const LOOP_OLD: &str = "loop.standby";
+const LOOP_STANDBY: &str = "loop.standby";
 
 /// Replaces loop.json with `value` (see [`LOOP_FILE`]). A read-only loop.json is
 /// made plan's own again first: plan leaves a person's read-only files alone, but
@@ -413,7 +413,7 @@ const LOOP_OLD: &str = "loop.standby";
 fn replace_loop(path: &Path, value: &Loop) -> Result<()> {
     use crate::atomic::Failure;
     let bytes = serde_json::to_vec_pretty(value)?;
-    if crate::atomic::swap_in(path, &path.with_file_name(LOOP_OLD), &bytes) {
+    if crate::atomic::swap_in(path, &path.with_file_name(LOOP_STANDBY), &bytes) {
         return Ok(());
     }
     // The mode is set on the file opened without following a link, and only on a
