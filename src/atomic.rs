@@ -163,8 +163,7 @@ pub fn create_new(path: &Path, bytes: &[u8], how: &Replace) -> Result<bool, Fail
 /// for this (created if missing), and swapping the two names in one step
 /// (`renameat2`'s exchange): a reader that opens `path` and reads it at once sees
 /// the old file or the new one, as with [`replace`], and `standby` keeps the old
-/// bytes, to be written over next time (so a reader holding the old file open
-/// across a second write could see it half written). A write that fails (a full
+/// bytes until the next write removes it and makes a new one. A write that fails (a full
 /// disk) leaves `path` as it was; a power cut may leave it older or garbled, as no
 /// write is ordered before the swap. Renaming a new file over an old one makes
 /// ext4 start writing the new one out and free the old at once: 0.24 ms on this
@@ -173,29 +172,40 @@ pub fn create_new(path: &Path, bytes: &[u8], how: &Replace) -> Result<bool, Fail
 ///
 /// `false`: nothing was swapped, and the caller replaces `path` as [`replace`]
 /// does: `path` is missing, read-only or not a regular file, the file system has
-/// no exchange, or `standby` is not a regular file with one name (a hard link
-/// there is another file's, whose bytes are not plan's to overwrite). No fsync.
+/// no exchange, or a new file cannot be made at `standby`. No fsync.
 /// Only for a file every writer of which holds one lock: two writers would write
 /// the one standby at once.
 pub fn swap_in(path: &Path, standby: &Path, bytes: &[u8]) -> bool {
-    use std::os::unix::fs::MetadataExt as _;
     let Ok(meta) = fs::symlink_metadata(path) else {
         return false;
     };
     if !meta.is_file() || meta.permissions().readonly() {
         return false;
     }
-    let Ok(mut file) = crate::fsread::open_state(crate::fsread::StateOpen::Update, standby) else {
-        return false;
-    };
-    let Ok(own) = file.metadata() else {
-        return false;
-    };
+    // A file made here and now, never one found at the name: a check on a file
+    // found there (one name, regular) could be passed by a hard link to another
+    // file whose name is removed between the open and the check, and plan would
+    // write over that file. The old standby's name goes first (a link there is
+    // removed, not followed).
+    let _ = remove(standby);
     let mode = meta.permissions().mode() & 0o7777;
-    if own.nlink() != 1
-        || (own.permissions().mode() & 0o7777 != mode
-            && file.set_permissions(Permissions::from_mode(mode)).is_err())
-    {
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "a new file only (O_EXCL), never through a link: nothing found is written"
+    )]
+    let opened = {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .custom_flags(crate::fsread::NONBLOCK)
+            .open(standby)
+    };
+    let Ok(mut file) = opened else {
+        return false;
+    };
+    if file.set_permissions(Permissions::from_mode(mode)).is_err() {
         return false;
     }
     if file

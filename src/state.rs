@@ -321,9 +321,8 @@ impl State {
     }
 
     /// The loop as loop.json says, read without the lock: for a hook that could not
-    /// take it (loop.json is only ever replaced whole, so a read that follows its
-    /// open reads one loop; only a reader holding it open across two writes could
-    /// see the second half written).
+    /// take it (loop.json is only ever replaced whole by a new file, so it reads as
+    /// one loop).
     pub fn loop_unlocked(&self) -> Option<Loop> {
         read(&self.loop_path()).ok().flatten()
     }
@@ -390,8 +389,8 @@ fn read_record<T: Default + DeserializeOwned>(path: &Path) -> Result<T> {
 /// the old loop or the new one, and a write that fails (a full disk) leaves the old
 /// one. No fsync: a loop lost to a power cut ends, as a hook fails open, and a stop
 /// writes the loop on every continuation. Once loop.json is there it is swapped
-/// with [`LOOP_STANDBY`] instead, for less: a reader that opens and reads at once
-/// still sees one loop whole, but after a power cut loop.json may hold an older
+/// with a new [`LOOP_STANDBY`] instead, for less: a reader still sees one loop
+/// whole, but after a power cut loop.json may hold an older
 /// loop or a garbled one, which reads as none ([`crate::atomic::swap_in`]).
 const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
     new_file: crate::atomic::NewFile::Private,
@@ -401,8 +400,8 @@ const LOOP_FILE: crate::atomic::Replace = crate::atomic::Replace {
     prefix: ".plan-loop-",
 };
 
-/// Beside loop.json, the loop as it was before the last write: what the next write
-/// goes over before the two are swapped. Not a name a person keeps a copy under
+/// Beside loop.json, the loop as it was before the last write: removed by the next
+/// write, which makes it anew and swaps the two. Not a name a person keeps a copy under
 /// (`loop.json.old`), and no temp file. Removed where plan removes the loop's state.
 const LOOP_STANDBY: &str = "loop.standby";
 
@@ -646,14 +645,16 @@ mod tests {
         };
         state.with_loop(|l| *l = Some(with(1))).unwrap();
         assert!(!old.exists(), "the first write made a standby");
-        let first = fs::metadata(&path).unwrap().ino();
         state.with_loop(|l| *l = Some(with(2))).unwrap();
         state.with_loop(|l| *l = Some(with(3))).unwrap();
         assert_eq!(state.peek_loop().unwrap(), Some(with(3)));
         let read = |p: &Path| serde_json::from_slice::<Loop>(&fs::read(p).unwrap()).unwrap();
         assert_eq!(read(&old), with(2));
-        // Two swaps: the first file is loop.json again, written over in its turn.
-        assert_eq!(fs::metadata(&path).unwrap().ino(), first, "not swapped");
+        // Each write is a new file: the one before it is the standby, not written over.
+        assert_ne!(
+            fs::metadata(&path).unwrap().ino(),
+            fs::metadata(&old).unwrap().ino()
+        );
         assert_eq!(
             fs::metadata(&path).unwrap().permissions().mode() & 0o777,
             0o600
