@@ -30,67 +30,41 @@ use crate::plan::diag::Diagnostic;
 /// How messages name the repository's settings file, relative to the repository root.
 pub const REPO_NAME: &str = ".plan/config.yaml";
 
-/// What a key holds, which decides how its YAML reads.
-#[derive(Clone, Copy)]
-enum Kind {
-    Backend,
-    /// Text whose `null` overrides a lower file's text (`model: null`).
-    Text,
-    Argv,
-    /// A whole number; `null` is "not set here".
-    Whole,
-    /// A whole number that fits a `u32`.
-    Count,
-    Every,
-    OnOff,
-    /// A whole number from 1, or `null` for no limit.
-    GoalBudget,
-    /// A whole number, or `null` for no limit.
-    Limit,
-    /// A duration (`90m`), or `null` for no limit.
-    Time,
-    Panel,
-}
-
-/// Every section and key a settings file may hold, with the default as YAML, for
-/// messages ("did you mean", "remove the line to use the default").
+/// Every section and key a settings file may hold, with its default as YAML, for
+/// messages ("did you mean", "remove the line to use the default"). A key whose
+/// default is `null` takes `null` as a value (`model: null` overrides a lower file);
+/// on any other key `null` is "not set here".
 const SCHEMA: &[(&str, &[Field])] = &[
     ("judge", JUDGE_KEYS),
-    ("verify", &[("timeout_secs", "900", Kind::Whole)]),
+    ("verify", &[("timeout_secs", "900")]),
     ("draft", JUDGE_KEYS.split_at(4).0),
-    ("reminder", &[("every_file_edits", "3", Kind::Count)]),
-    ("inject", &[("every_prompt", "changed", Kind::Every)]),
+    ("reminder", &[("every_file_edits", "3")]),
+    ("inject", &[("every_prompt", "changed")]),
     (
         "loop",
         &[
-            ("budget", "20", Kind::Count),
-            ("stall_limit", "5", Kind::Count),
-            ("judge", "off", Kind::OnOff),
-            ("goal_budget", "null", Kind::GoalBudget),
-            ("token_budget", "null", Kind::Limit),
-            ("time_budget", "null", Kind::Time),
+            ("budget", "20"),
+            ("stall_limit", "5"),
+            ("judge", "off"),
+            ("goal_budget", "null"),
+            ("token_budget", "null"),
+            ("time_budget", "null"),
         ],
     ),
-    (
-        "claims",
-        &[
-            ("lease_minutes", "60", Kind::Count),
-            ("remote", "null", Kind::Text),
-        ],
-    ),
-    ("sign_off", &[("stage", "on", Kind::OnOff)]),
+    ("claims", &[("lease_minutes", "60"), ("remote", "null")]),
+    ("sign_off", &[("stage", "on")]),
 ];
 
-/// A key, its default as YAML, and what it holds.
-type Field = (&'static str, &'static str, Kind);
+/// A key and its default as YAML.
+type Field = (&'static str, &'static str);
 
 /// The judge's keys: a model's (the first four, which `draft` shares), and `panel`.
 const JUDGE_KEYS: &[Field] = &[
-    ("backend", "auto", Kind::Backend),
-    ("model", "null", Kind::Text),
-    ("command", "[]", Kind::Argv),
-    ("timeout_secs", "600", Kind::Whole),
-    ("panel", "[]", Kind::Panel),
+    ("backend", "auto"),
+    ("model", "null"),
+    ("command", "[]"),
+    ("timeout_secs", "600"),
+    ("panel", "[]"),
 ];
 
 /// Which program judges (or drafts): `auto` picks the first agent CLI on PATH.
@@ -371,7 +345,7 @@ fn load_layers(
     user: Option<&Path>,
     mut notes: Option<&mut Vec<String>>,
 ) -> Result<(Config, Sources)> {
-    let mut layers = Vec::with_capacity(2);
+    let mut loaded = Loaded::default();
     for (source, path) in [(Source::Repo, repo), (Source::User, user)] {
         let Some(path) = path else { continue };
         let name = match source {
@@ -387,9 +361,9 @@ fn load_layers(
             }
             (Err(e), None) => return Err(e),
         };
-        layers.push((source, parse(&text, &name, notes.as_deref_mut())?));
+        parse(&text, &name, source, &mut loaded, notes.as_deref_mut())?;
     }
-    Ok(resolve(&layers))
+    Ok(loaded)
 }
 
 fn first_line(e: &anyhow::Error) -> String {
@@ -402,8 +376,9 @@ fn first_line(e: &anyhow::Error) -> String {
 
 /// One file's settings over the defaults; `name` is how errors name the file.
 pub fn from_text(text: &str, name: &str) -> Result<Config> {
-    let layer = parse(text, name, None)?;
-    Ok(resolve(&[(Source::Repo, layer)]).0)
+    let mut loaded = Loaded::default();
+    parse(text, name, Source::Repo, &mut loaded, None)?;
+    Ok(loaded.0)
 }
 
 pub fn repo_file(repo_root: &Path) -> PathBuf {
@@ -614,12 +589,9 @@ fn whole(node: &Node) -> Result<u64, Bad> {
     )
 }
 
-fn count(node: &Node) -> Result<u64, Bad> {
+fn count(node: &Node) -> Result<u32, Bad> {
     let n = whole(node)?;
-    match u32::try_from(n) {
-        Ok(_) => Ok(n),
-        Err(_) => bad(node, format!("{n} is too large")),
-    }
+    u32::try_from(n).or_else(|_| bad(node, format!("{n} is too large")))
 }
 
 /// `on`/`off`, also `true`/`false`.
@@ -771,55 +743,62 @@ fn panel_backend(node: &Node) -> Result<Backend, Bad> {
     }
 }
 
-/// A value as its key's kind reads it; `None`: not set here (`timeout_secs: null`).
-#[derive(Clone, Debug)]
-enum Value {
-    Num(u64),
-    Flag(bool),
-    Text(Option<String>),
-    Argv(Vec<String>),
-    Backend(BackendChoice),
-    Every(EveryPrompt),
-    Limit(Option<u64>),
-    Panel(Vec<PanelJudge>),
+/// A word of a fixed set (a backend, when to inject).
+fn choice<T: FromStr<Err = String>>(node: &Node) -> Result<T, Bad> {
+    text(node)?.parse().map_err(|e| Bad(line(node), e))
 }
 
-fn value(kind: Kind, node: &Node) -> Result<Option<Value>, Bad> {
-    if matches!(node.value, Tree::Null) {
-        return Ok(match kind {
-            Kind::Text => Some(Value::Text(None)),
-            Kind::GoalBudget | Kind::Limit | Kind::Time => Some(Value::Limit(None)),
-            _ => None,
-        });
+/// A limit: `null` for none.
+fn limit<T>(node: &Node, read: fn(&Node) -> Result<T, Bad>) -> Result<Option<T>, Bad> {
+    match node.value {
+        Tree::Null => Ok(None),
+        _ => read(node).map(Some),
     }
-    let parsed = |e: String| Bad(line(node), e);
-    Ok(Some(match kind {
-        Kind::Backend => Value::Backend(text(node)?.parse().map_err(parsed)?),
-        Kind::Every => Value::Every(text(node)?.parse().map_err(parsed)?),
-        Kind::Text => Value::Text(model(node)?),
-        Kind::Argv => Value::Argv(argv(node)?),
-        Kind::Whole => Value::Num(whole(node)?),
-        Kind::Count => Value::Num(count(node)?),
-        Kind::OnOff => Value::Flag(on_off(node)?),
-        Kind::GoalBudget => match count(node)? {
-            0 => bad(
+}
+
+/// One key of [`SCHEMA`] read into `config`.
+fn set(config: &mut Config, section: &str, name: &str, node: &Node) -> Result<(), Bad> {
+    let role = match section {
+        "judge" => &mut config.judge,
+        "draft" => &mut config.draft,
+        _ => return set_plain(config, (section, name), node),
+    };
+    match name {
+        "backend" => role.backend = choice(node)?,
+        "model" => role.model = model(node)?,
+        "command" => role.command = argv(node)?,
+        "timeout_secs" => role.timeout_secs = whole(node)?,
+        _ => role.panel = panel(node)?,
+    }
+    Ok(())
+}
+
+fn set_plain(c: &mut Config, key: (&str, &str), node: &Node) -> Result<(), Bad> {
+    match key {
+        ("verify", _) => c.verify_timeout_secs = whole(node)?,
+        ("reminder", _) => c.reminder_every_file_edits = count(node)?,
+        ("inject", _) => c.inject_every_prompt = choice(node)?,
+        ("loop", "budget") => c.loop_budget = count(node)?,
+        ("loop", "stall_limit") => c.loop_stall_limit = count(node)?,
+        ("loop", "judge") => c.loop_judge = on_off(node)?,
+        ("loop", "goal_budget") => match limit(node, count)? {
+            Some(0) => bad(
                 node,
                 "expected a whole number from 1 or null, found 0 (0 continuations would never continue)",
             )?,
-            n => Value::Limit(Some(n)),
+            n => c.loop_goal_budget = n,
         },
-        Kind::Limit => Value::Limit(Some(whole(node)?)),
-        Kind::Time => Value::Limit(Some(duration(node)?)),
-        Kind::Panel => Value::Panel(panel(node)?),
-    }))
+        ("loop", "token_budget") => c.loop_token_budget = limit(node, whole)?,
+        ("loop", _) => c.loop_time_budget = limit(node, duration)?,
+        ("claims", "lease_minutes") => c.claims_lease_minutes = count(node)?,
+        ("claims", _) => c.claims_remote = model(node)?,
+        _ => c.sign_off_stage = on_off(node)?,
+    }
+    Ok(())
 }
 
-/// One file as written: each key it sets, and its notify entries.
-#[derive(Debug, Default)]
-struct Layer {
-    set: Vec<(Key, Value)>,
-    notify: Vec<NotifyRule>,
-}
+/// The settings the files read so far set, and where each came from.
+type Loaded = (Config, Sources);
 
 const SHAPE_HINT: &str =
     "a settings file is sections (`judge:`) with `key: value` lines indented under them";
@@ -832,9 +811,16 @@ fn sections() -> Vec<&'static str> {
     SCHEMA.iter().map(|(s, _)| *s).chain(["notify"]).collect()
 }
 
-/// One file's settings. With `notes` (the lenient load) a section that does not
-/// read is left out with a note; without, the first problem is the error.
-fn parse(text: &str, name: &str, mut notes: Option<&mut Vec<String>>) -> Result<Layer> {
+/// One file's settings into `loaded`, under the files read before it. With `notes`
+/// (the lenient load) a section that does not read is left out whole, with a note;
+/// without, the first problem is the error.
+fn parse(
+    text: &str,
+    name: &str,
+    source: Source,
+    loaded: &mut Loaded,
+    mut notes: Option<&mut Vec<String>>,
+) -> Result<()> {
     let fail = |d: Diagnostic| {
         let source = text.lines().nth(d.line.wrapping_sub(1));
         Exit::diagnostics(
@@ -843,36 +829,36 @@ fn parse(text: &str, name: &str, mut notes: Option<&mut Vec<String>>) -> Result<
         )
     };
     let options = serde_saphyr::options! { duplicate_keys: DuplicateKeyPolicy::PassThrough };
-    let top = match serde_saphyr::from_str_with_options::<Option<Node>>(text, options) {
-        Ok(top) => top,
-        Err(e) => match notes {
-            Some(notes) => return Ok(parse_apart(text, name, notes)),
-            None => return Err(fail(syntax(&e))),
-        },
+    let top = serde_saphyr::from_str_with_options::<Option<Node>>(text, options)
+        .map(|top| top.map(|top| with_text(top, text)));
+    let found = match &top {
+        Ok(None) => return Ok(()),
+        Ok(Some(top)) if matches!(top.value, Tree::Null) => return Ok(()),
+        Ok(Some(top)) => entries(top).ok_or_else(|| {
+            let hint = format!("{SHAPE_HINT}; the sections are {}", one_of(&sections()));
+            Diagnostic::error(line(top), "expected indented `key: value` lines").hint(hint)
+        }),
+        Err(e) => Err(syntax(e)),
     };
-    let Some(top) = top.filter(|t| !matches!(t.value, Tree::Null)) else {
-        return Ok(Layer::default());
+    let found = match (found, notes.as_deref_mut()) {
+        (Ok(found), _) => found,
+        (Err(_), Some(notes)) => {
+            parse_apart(text, name, source, loaded, notes);
+            return Ok(());
+        }
+        (Err(d), None) => return Err(fail(d)),
     };
-    let top = with_text(top, text);
-    let Some(found) = entries(&top) else {
-        let hint = format!("{SHAPE_HINT}; the sections are {}", one_of(&sections()));
-        let d = Diagnostic::error(line(&top), "expected indented `key: value` lines").hint(hint);
-        return match notes {
-            Some(notes) => Ok(parse_apart(text, name, notes)),
-            None => Err(fail(d)),
-        };
-    };
-    let mut layer = Layer::default();
     for (i, (section, key, value)) in found.iter().enumerate() {
+        let mut trial = loaded.clone();
         let read = match repeated(&found[..=i]) {
             Some(_) => Err(
                 Diagnostic::error(line(key), format!("{section}: set more than once"))
                     .hint(format!("keep one `{section}:` section")),
             ),
-            None => read_section(section, key, value, &mut layer),
+            None => read_section(section, key, value, source, &mut trial),
         };
         match (read, notes.as_deref_mut()) {
-            (Ok(()), _) => {}
+            (Ok(()), _) => *loaded = trial,
             (Err(d), Some(notes)) => notes.push(format!(
                 "plan: {}; `{section}` left at its defaults",
                 first_line(&fail(d))
@@ -880,12 +866,18 @@ fn parse(text: &str, name: &str, mut notes: Option<&mut Vec<String>>) -> Result<
             (Err(d), None) => return Err(fail(d)),
         }
     }
-    Ok(layer)
+    Ok(())
 }
 
 /// For a file that is not YAML: each top-level section read on its own, the ones
 /// that do not read left out, each with a note.
-fn parse_apart(text: &str, name: &str, notes: &mut Vec<String>) -> Layer {
+fn parse_apart(
+    text: &str,
+    name: &str,
+    source: Source,
+    loaded: &mut Loaded,
+    notes: &mut Vec<String>,
+) {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let starts: Vec<usize> = (0..lines.len())
         .filter(|&i| {
@@ -893,24 +885,18 @@ fn parse_apart(text: &str, name: &str, notes: &mut Vec<String>) -> Layer {
             !t.is_empty() && !t.starts_with([' ', '\t', '#']) && t != "---" && t != "..."
         })
         .collect();
-    let mut layer = Layer::default();
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(lines.len());
         // Blank lines in front keep the parser's line numbers those of the file.
         let chunk = "\n".repeat(start) + &lines[start..end].concat();
         let key = lines[start].split(':').next().unwrap_or_default().trim();
-        match parse(&chunk, name, None) {
-            Ok(part) => {
-                layer.set.extend(part.set);
-                layer.notify.extend(part.notify);
-            }
-            Err(e) => notes.push(format!(
+        if let Err(e) = parse(&chunk, name, source, loaded, None) {
+            notes.push(format!(
                 "plan: {}; `{key}` left at its defaults",
                 first_line(&e)
-            )),
+            ));
         }
     }
-    layer
 }
 
 /// A file saphyr cannot read as YAML.
@@ -934,16 +920,18 @@ fn syntax(err: &serde_saphyr::Error) -> Diagnostic {
     Diagnostic::error(line, message).hint(SHAPE_HINT)
 }
 
-/// One top-level section into `layer`.
+/// One top-level section into `loaded`. A key a file read before already set
+/// is read all the same, for its errors, and then left as it was.
 fn read_section(
     section: &str,
     key: &Node,
     node: &Node,
-    layer: &mut Layer,
+    source: Source,
+    loaded: &mut Loaded,
 ) -> Result<(), Diagnostic> {
     let names = sections();
     if section == "notify" {
-        return read_notify(node, layer);
+        return read_notify(node, &mut loaded.0.notify);
     }
     let Some((section, keys)) = SCHEMA.iter().find(|(s, _)| *s == section) else {
         return Err(
@@ -954,7 +942,7 @@ fn read_section(
             )),
         );
     };
-    let names: Vec<&str> = keys.iter().map(|(k, _, _)| *k).collect();
+    let names: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
     if matches!(node.value, Tree::Null) {
         return Ok(());
     }
@@ -975,7 +963,7 @@ fn read_section(
         );
     }
     for (name, key, value) in &found {
-        let Some((name, default, kind)) = keys.iter().find(|(k, _, _)| k == name) else {
+        let Some((name, default)) = keys.iter().find(|(k, _)| k == name) else {
             let hint = match (*section, name.as_str()) {
                 ("draft", "panel") => {
                     "a panel is for the sign-off judge only: write it under `judge:`".to_string()
@@ -996,10 +984,21 @@ fn read_section(
                 default => format!("remove the line to use the default, {default}"),
             })
         };
-        let Some(value) = self::value(*kind, value).map_err(place)? else {
+        if matches!(value.value, Tree::Null) && *default != "null" {
             continue;
-        };
-        if let Value::Panel(judges) = &value {
+        }
+        let id = (*section, *name);
+        let (config, sources) = &mut *loaded;
+        // A higher file that chose the judge (a panel or a backend) decides both,
+        // so a repository's `backend:` is not outvoted by a user's panel.
+        let taken = sources.set.iter().any(|(k, from)| {
+            *k == id || (id == ("judge", "panel") && *k == ("judge", "backend") && *from != source)
+        });
+        let mut scratch = Config::default();
+        let target = if taken { &mut scratch } else { config };
+        set(target, section, name, value).map_err(place)?;
+        if *name == "panel" {
+            let judges = &target.judge.panel;
             let problem = match () {
                 _ if judges.is_empty() => None,
                 _ if found
@@ -1030,14 +1029,16 @@ fn read_section(
                 );
             }
         }
-        layer.set.push(((section, name), value));
+        if !taken {
+            sources.set.push((id, source));
+        }
     }
     Ok(())
 }
 
 /// `notify:`, a list of entries; each runs on `events`, or with the report when a
 /// loop ends (`report`), one or the other.
-fn read_notify(node: &Node, layer: &mut Layer) -> Result<(), Diagnostic> {
+fn read_notify(node: &Node, notify: &mut Vec<NotifyRule>) -> Result<(), Diagnostic> {
     let fail = |at, message: String| Diagnostic::error(at, message).hint(NOTIFY_HINT);
     let items = match &node.value {
         Tree::Null => return Ok(()),
@@ -1105,7 +1106,7 @@ fn read_notify(node: &Node, layer: &mut Layer) -> Result<(), Diagnostic> {
         if rule.command.is_empty() {
             return Err(fail(line(item), "notify: an entry has no `command`".into()));
         }
-        layer.notify.push(rule);
+        notify.push(rule);
     }
     Ok(())
 }
@@ -1151,117 +1152,6 @@ fn report_form(node: &Node) -> Result<ReportForm, Bad> {
             format!("unknown variant `{other}`, expected one of text, markdown, json"),
         ),
     }
-}
-
-/// Layers highest first: each key takes its value from the first layer setting it.
-fn resolve(layers: &[(Source, Layer)]) -> (Config, Sources) {
-    let mut sources = Sources::default();
-    let mut get = |key: Key| {
-        layers.iter().find_map(|(source, layer)| {
-            let (_, value) = layer.set.iter().find(|(k, _)| *k == key)?;
-            sources.set.push((key, *source));
-            Some(value.clone())
-        })
-    };
-    let d = Config::default();
-    let mut num = |key, default: u64| match get(key) {
-        Some(Value::Num(n)) => n,
-        _ => default,
-    };
-    let (verify_timeout_secs, judge_timeout, draft_timeout) = (
-        num(("verify", "timeout_secs"), d.verify_timeout_secs),
-        num(("judge", "timeout_secs"), d.judge.timeout_secs),
-        num(("draft", "timeout_secs"), d.draft.timeout_secs),
-    );
-    let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    let counts = [
-        ("reminder", "every_file_edits", d.reminder_every_file_edits),
-        ("loop", "budget", d.loop_budget),
-        ("loop", "stall_limit", d.loop_stall_limit),
-        ("claims", "lease_minutes", d.claims_lease_minutes),
-    ]
-    .map(|(s, k, default)| count(num((s, k), default.into())));
-    let mut flag = |key, default| match get(key) {
-        Some(Value::Flag(b)) => b,
-        _ => default,
-    };
-    let (loop_judge, sign_off_stage) = (
-        flag(("loop", "judge"), d.loop_judge),
-        flag(("sign_off", "stage"), d.sign_off_stage),
-    );
-    let mut limit = |key, default| match get(key) {
-        Some(Value::Limit(n)) => n,
-        _ => default,
-    };
-    let (goal, tokens, time) = (
-        limit(("loop", "goal_budget"), None),
-        limit(("loop", "token_budget"), None),
-        limit(("loop", "time_budget"), None),
-    );
-    let mut model = |section: &'static str, timeout_secs| ModelConfig {
-        backend: match get((section, "backend")) {
-            Some(Value::Backend(b)) => b,
-            _ => BackendChoice::Auto,
-        },
-        model: match get((section, "model")) {
-            Some(Value::Text(m)) => m,
-            _ => None,
-        },
-        command: match get((section, "command")) {
-            Some(Value::Argv(argv)) => argv,
-            _ => Vec::new(),
-        },
-        timeout_secs,
-        panel: Vec::new(),
-    };
-    let mut judge = model("judge", judge_timeout);
-    let draft = model("draft", draft_timeout);
-    let inject_every_prompt = match get(("inject", "every_prompt")) {
-        Some(Value::Every(e)) => e,
-        _ => d.inject_every_prompt,
-    };
-    let claims_remote = match get(("claims", "remote")) {
-        Some(Value::Text(remote)) => remote,
-        _ => None,
-    };
-    // `judge.panel` and `judge.backend` are one choice: the highest file that sets
-    // either decides, so a repository's `backend:` is not outvoted by a user's panel.
-    let decides = layers.iter().find(|(_, layer)| {
-        (layer.set.iter())
-            .any(|(key, _)| *key == ("judge", "backend") || *key == ("judge", "panel"))
-    });
-    let panel = decides.and_then(|(source, layer)| {
-        layer
-            .set
-            .iter()
-            .find_map(|(key, value)| match (key, value) {
-                (("judge", "panel"), Value::Panel(judges)) => Some((*source, judges)),
-                _ => None,
-            })
-    });
-    if let Some((source, judges)) = panel {
-        sources.set.push((("judge", "panel"), source));
-        judge.panel = judges.clone();
-    }
-    let config = Config {
-        judge,
-        verify_timeout_secs,
-        draft,
-        reminder_every_file_edits: counts[0],
-        inject_every_prompt,
-        loop_budget: counts[1],
-        loop_stall_limit: counts[2],
-        loop_judge,
-        loop_goal_budget: goal.map(count),
-        loop_token_budget: tokens,
-        loop_time_budget: time,
-        claims_lease_minutes: counts[3],
-        claims_remote,
-        // Both files' commands run: a team's webhook and a person's desktop popup.
-        notify: layers.iter().flat_map(|(_, l)| l.notify.clone()).collect(),
-        sign_off_stage,
-    };
-    (config, sources)
 }
 
 /// "; did you mean judge.model?", or nothing: the one "did you mean" of plan.
@@ -1312,15 +1202,16 @@ mod tests {
         let mut yaml = String::new();
         for (section, keys) in SCHEMA {
             yaml.push_str(&format!("{section}:\n"));
-            for (key, default, _) in *keys {
+            for (key, default) in *keys {
                 yaml.push_str(&format!("  {key}: {default}\n"));
             }
         }
-        let raw = parse(&yaml, REPO_NAME, None).unwrap();
-        let (config, sources) = resolve(&[(Source::Repo, raw)]);
+        let mut loaded = Loaded::default();
+        parse(&yaml, REPO_NAME, Source::Repo, &mut loaded, None).unwrap();
+        let (config, sources) = loaded;
         assert_eq!(config, Config::default());
         for (section, keys) in SCHEMA {
-            for (key, _, _) in *keys {
+            for (key, _) in *keys {
                 assert_eq!(sources.get(&format!("{section}.{key}")), Source::Repo);
             }
         }
@@ -1351,6 +1242,11 @@ loop:
   goal_budget: 4
   token_budget: 500000
   time_budget: 90m
+claims:
+  lease_minutes: 15
+  remote: origin
+sign_off:
+  stage: off
 notify:
   - events: [signed_off, loop_let_go]
     command: [notify-send, plan]
@@ -1401,10 +1297,10 @@ notify:
                 loop_goal_budget: Some(4),
                 loop_token_budget: Some(500_000),
                 loop_time_budget: Some(5400),
-                claims_lease_minutes: 60,
-                claims_remote: None,
+                claims_lease_minutes: 15,
+                claims_remote: Some("origin".into()),
                 notify: config.notify.clone(),
-                sign_off_stage: true,
+                sign_off_stage: false,
             }
         );
     }
@@ -1561,6 +1457,10 @@ notify:
             notes[1].contains(":7:") && notes[1].contains("`loop`"),
             "{notes:?}"
         );
+        // A section is left out whole: the keys above the bad one are not kept.
+        fs::write(repo_file(root), "loop:\n  budget: 3\n  stall_limit: lots\n").unwrap();
+        let (config, notes) = load_lenient(Some(root));
+        assert_eq!((config.loop_budget, notes.len()), (20, 1), "{notes:?}");
         // A file that reads has no notes.
         fs::write(repo_file(root), "reminder:\n  every_file_edits: 2\n").unwrap();
         let (config, notes) = load_lenient(Some(root));
