@@ -299,27 +299,15 @@ pub fn set_remote(repo: &Repo, remote: Option<&str>) -> Result<()> {
             format!("`git remote -v` lists its remotes; add one with `git remote add {name} URL`"),
         ));
     }
+    let took = |c: &Config| c.claims_remote.as_deref() == remote;
     let path = config::repo_file(&repo.root);
-    let text = config::read_text(&path, REPO_NAME)?.unwrap_or_default();
-    // A file that does not load is not edited: its own error says what to fix.
-    config::from_text(&text, REPO_NAME)?;
-    let by_hand = format!("set `remote:` under `claims:` in {REPO_NAME} by hand");
-    let edited = edit::set(&text, "claims", "remote", &edit::scalar(remote))
-        .map_err(|why| Exit::usage(format!("{REPO_NAME}: cannot set claims.remote: {why}")))?;
-    match config::from_text(&edited, REPO_NAME) {
-        Ok(c) if c.claims_remote.as_deref() == remote => {}
-        _ => {
-            return Err(Exit::usage_hint(
-                format!(
-                    "{REPO_NAME}: editing the file line by line did not set claims.remote; nothing was written"
-                ),
-                by_hand,
-            ));
-        }
-    }
-    if edited != text {
-        config::write(&path, REPO_NAME, &edited)?;
-    }
+    config::set_key(
+        &path,
+        REPO_NAME,
+        ("claims", "remote"),
+        &edit::scalar(remote),
+        &took,
+    )?;
     Ok(())
 }
 

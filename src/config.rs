@@ -447,6 +447,44 @@ pub fn write(path: &Path, name: &str, text: &str) -> Result<()> {
     })
 }
 
+/// Sets `section.key` to `yaml` (as from [`edit::scalar`]) in the settings file at
+/// `path`, named `name` in messages, changing only that key's line. A file that
+/// does not load is not edited (its own error says what to fix first), and the
+/// edited text is written only once it loads and `took` finds the value in it.
+/// Returns whether the file changed.
+pub fn set_key(
+    path: &Path,
+    name: &str,
+    (section, key): (&str, &str),
+    yaml: &str,
+    took: &dyn Fn(&Config) -> bool,
+) -> Result<bool> {
+    let text = read_text(path, name)?.unwrap_or_default();
+    from_text(&text, name)?;
+    let by_hand = format!("set `{key}:` under `{section}:` in {name} by hand");
+    let edited = edit::set(&text, section, key, yaml)
+        .map_err(|why| Exit::usage(format!("{name}: cannot set {section}.{key}: {why}")))?;
+    let problem = match from_text(&edited, name) {
+        Ok(config) if took(&config) => None,
+        Ok(_) => Some(format!(
+            "editing the file line by line did not set {section}.{key}"
+        )),
+        Err(e) => Some(format!(
+            "setting {section}.{key} line by line would break the file ({})",
+            first_line(&e)
+        )),
+    };
+    if let Some(problem) = problem {
+        let message = format!("{name}: {problem}; nothing was written");
+        return Err(Exit::usage_hint(message, by_hand));
+    }
+    if edited == text {
+        return Ok(false);
+    }
+    write(path, name, &edited)?;
+    Ok(true)
+}
+
 /// A YAML document as saphyr reads it, every node with its place.
 #[derive(Debug)]
 enum Tree {

@@ -170,7 +170,7 @@ fn remember(repo: &Repo, args: &Args) -> Result<()> {
 }
 
 /// Sets `draft.KEY` in the repository's settings, as `plan judge model` sets
-/// `judge.model`: one line edited, the result re-read before it is written.
+/// `judge.model`.
 fn set(
     repo: &Repo,
     key: &str,
@@ -178,23 +178,8 @@ fn set(
     shown: &str,
     took: &dyn Fn(&Config) -> bool,
 ) -> Result<()> {
-    let path = config::repo_file(&repo.root);
-    let name = config::REPO_NAME;
-    let text = config::read_text(&path, name)?.unwrap_or_default();
-    config::from_text(&text, name)?;
-    let by_hand = format!("hint: set `{key}:` under `draft:` in {name} by hand");
-    let edited = edit::set(&text, "draft", key, yaml).map_err(|why| {
-        Exit::usage(format!(
-            "{name}: cannot set draft.{key}: {why}\n  {by_hand}"
-        ))
-    })?;
-    if !config::from_text(&edited, name).is_ok_and(|c| took(&c)) {
-        return Err(Exit::usage(format!(
-            "{name}: editing the file line by line did not set draft.{key}; nothing was written\n  {by_hand}"
-        )));
-    }
-    if edited != text {
-        config::write(&path, name, &edited)?;
+    let (path, name) = (config::repo_file(&repo.root), config::REPO_NAME);
+    if config::set_key(&path, name, ("draft", key), yaml, took)? {
         crate::out::warn(&format!("plan: set draft.{key} to {shown} in {name}"));
     }
     Ok(())

@@ -416,30 +416,7 @@ fn set(repo: Option<&Repo>, global: bool, setting: Setting<'_>, quiet: bool) -> 
         (false, None) => return Err(no_repo()),
     };
     let key = setting.key;
-    let text = config::read_text(&path, &name)?.unwrap_or_default();
-    // A file that does not load is not edited: its error says what to fix first.
-    config::from_text(&text, &name)?;
-    let by_hand = format!("hint: set `{key}:` under `judge:` in {name} by hand");
-    let edited = edit::set(&text, "judge", key, &setting.yaml)
-        .map_err(|why| Exit::usage(format!("{name}: cannot set judge.{key}: {why}")))?;
-    match config::from_text(&edited, &name) {
-        Ok(config) if (setting.took)(&config) => {}
-        Ok(_) => {
-            return Err(Exit::usage(format!(
-                "{name}: editing the file line by line did not set judge.{key}; nothing was written\n  {by_hand}"
-            )));
-        }
-        Err(e) => {
-            let why = e.to_string();
-            let first = why.lines().next().unwrap_or_default();
-            return Err(Exit::usage(format!(
-                "{name}: setting judge.{key} line by line would break the file ({first}); nothing was written\n  {by_hand}"
-            )));
-        }
-    }
-    if edited != text {
-        config::write(&path, &name, &edited)?;
-    }
+    config::set_key(&path, &name, ("judge", key), &setting.yaml, setting.took)?;
     let mut out = Vec::new();
     if !quiet {
         out.push(format!("set judge.{key} to {} in {name}", setting.shown));

@@ -248,6 +248,41 @@ fn a_flow_style_section_is_not_edited() {
     assert_eq!(t.read(".plan/config.yaml"), before);
 }
 
+/// `plan judge`, `plan draft --backend` and `plan claims --remote` set a key by
+/// editing lines, and write only what re-reads as the key set: a quoted key the line
+/// editor does not see would be set twice, so the file is left as it was.
+#[test]
+fn a_key_the_line_editor_cannot_see_is_left_for_the_person() {
+    let t = Test::new();
+    t.git(&["remote", "add", "origin", "/nowhere"]);
+    let t = hermetic(t);
+    let cases: [(&str, &[&str]); 3] = [
+        ("judge:\n  \"model\": x\n", &["judge", "model", "m"]),
+        (
+            "draft:\n  \"backend\": pi\n",
+            &["draft", "--backend", "codex", "x"],
+        ),
+        (
+            "claims:\n  \"remote\": x\n",
+            &["claims", "--remote", "origin"],
+        ),
+    ];
+    let mut said = Vec::new();
+    for (before, args) in cases {
+        t.write(".plan/config.yaml", before);
+        said.push(t.run(args).code(2).stderr);
+        assert_eq!(t.read(".plan/config.yaml"), before);
+    }
+    insta::assert_snapshot!(said.join(""), @"
+    plan: .plan/config.yaml: setting judge.model line by line would break the file (.plan/config.yaml:3: judge.model: set more than once); nothing was written
+      hint: set `model:` under `judge:` in .plan/config.yaml by hand
+    plan: .plan/config.yaml: setting draft.backend line by line would break the file (.plan/config.yaml:3: draft.backend: set more than once); nothing was written
+      hint: set `backend:` under `draft:` in .plan/config.yaml by hand
+    plan: .plan/config.yaml: setting claims.remote line by line would break the file (.plan/config.yaml:3: claims.remote: set more than once); nothing was written
+      hint: set `remote:` under `claims:` in .plan/config.yaml by hand
+    ");
+}
+
 #[test]
 fn the_readme_settings_are_the_defaults_and_load() {
     let readme =
