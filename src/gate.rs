@@ -424,14 +424,29 @@ pub fn strict_findings(
 /// (`src/weakened.rs`): the transcript's own list is text the agent could have
 /// written. A check that cannot run is a finding too, so `--strict` fails closed.
 fn weakened_tests(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: Option<&str>) -> Vec<String> {
-    use crate::plan::weakened::kinds;
     let Some(repo) = &ctx.repo else {
         return Vec::new();
     };
-    let found = match base {
+    strong(match base {
         Some(base) => crate::weakened::since_base(&repo.root, plan, goal, base),
         None => crate::weakened::now(&repo.root, plan, goal),
+    })
+}
+
+/// `--strict`'s findings about a goal done on the base whose files the pull
+/// request changes: the tests its verify runs, weakened by the pull request (a
+/// module that ends the run at import, a runner shadowed or replaced, a skip, an
+/// assertion gone). Verified again, such a goal passes: its tests no longer test.
+pub fn weakened_on_base_goal(ctx: &Ctx, goal: &Goal<'_>, base: &str) -> Vec<String> {
+    let Some(repo) = &ctx.repo else {
+        return Vec::new();
     };
+    strong(crate::weakened::from_commit(&repo.root, goal, base))
+}
+
+/// One finding per weakened test that fails `--strict`.
+fn strong(found: Result<Vec<crate::plan::weakened::Finding>>) -> Vec<String> {
+    use crate::plan::weakened::kinds;
     match found {
         // Hack-shaped code that honest code can hold too (a low-confidence kind) is
         // shown everywhere else but fails nothing on its own.

@@ -116,6 +116,12 @@ pub fn since_base(
         Some(start) if git::is_ancestor(root, start, base)? => start,
         _ => base,
     };
+    from_commit(root, goal, from)
+}
+
+/// What weakened the tests `goal`'s verify runs from commit `from` to the working
+/// tree: for a goal done on a pull request's base, what the pull request did to them.
+pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Finding>> {
     let files = match goal.verify().map(crate::verify::parse) {
         Some(Ok(verify)) => crate::judge::files::verify_runs(root, &verify),
         _ => Vec::new(),

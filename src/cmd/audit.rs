@@ -423,6 +423,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     && goal.status() == Status::Done =>
             {
                 let touched = gate::touched(ctx, &plan, goal, &b.commit)?;
+                if args.strict && !touched.is_empty() {
+                    findings.extend(gate::weakened_on_base_goal(ctx, goal, &b.commit));
+                }
                 if touched.is_empty() {
                     None
                 } else if let Some(failed) = files_changed(&plan, goal, &root) {

@@ -976,6 +976,85 @@ fn a_done_goal_whose_verify_names_no_file_is_verified_again() {
     t.run(&["audit", "--base", &base, "--strict"]).code(1);
 }
 
+/// `w` (verify `python3 -m unittest -q`, its test checking `add`) signed off and
+/// committed on `main`; `pr` branched from there. Returns the base's commit.
+fn unittest_goal_done_on_main(t: &Test) -> String {
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_calc.py",
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    );
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    t.commit_all("start");
+    t.ok(&["complete", "w", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    base
+}
+
+// Attack: a pull request breaks the code a goal done on the base covers and
+// switches its tests off with files its sign-off never recorded: a new test module
+// that ends the run at import, a module shadowing the runner. Verified again, the
+// goal passes: the gate ran none of the weakened-test checks a sign-off runs.
+#[test]
+fn tests_of_a_goal_done_on_the_base_switched_off_fail_the_gate() {
+    let mut said = Vec::new();
+    for (path, text) in [
+        ("test_000.py", "import os\nos._exit(0)\n"),
+        ("unittest/__main__.py", "raise SystemExit(0)\n"),
+    ] {
+        let t = Test::new();
+        let claude = fixture_path("judges/claude-accept");
+        t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+        let t = t
+            .with_bin()
+            .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+        let base = unittest_goal_done_on_main(&t);
+        t.write("calc.py", "def add(a, b):\n    return a - b\n");
+        t.write(path, text);
+        if path.starts_with("unittest/") {
+            t.write("unittest/__init__.py", "");
+        }
+        t.commit_all("refactor");
+        let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
+        said.extend(
+            run.stdout
+                .lines()
+                .filter(|l| l.contains("strict:"))
+                .map(str::to_string),
+        );
+    }
+    insta::assert_snapshot!(said.join("\n"), @"
+      strict: weakened tests: test_000.py: a new file that switches tests off (1 skip marker) [tests-skipped, high]
+      strict: weakened tests: unittest/__init__.py: adds a module of a test runner's name, which runs instead of the runner [runner-changed, high]
+      strict: weakened tests: unittest/__main__.py: adds a module of a test runner's name, which runs instead of the runner [runner-changed, high]
+    ");
+}
+
+// The honest side: a pull request that adds a test to a goal done on the base, and
+// changes the code it covers without breaking it, passes.
+#[test]
+fn a_stronger_test_for_a_goal_done_on_the_base_passes_the_gate() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+    let base = unittest_goal_done_on_main(&t);
+    t.write("calc.py", "def add(a, b):\n    return b + a\n");
+    t.write(
+        "test_more.py",
+        "import unittest\nfrom calc import add\n\nclass M(unittest.TestCase):\n    def test_zero(self):\n        self.assertEqual(add(0, 3), 3)\n",
+    );
+    t.commit_all("more tests");
+    let run = t.ok(&["audit", "--base", &base, "--strict"]);
+    assert!(run.stdout.contains("reverify: passed"), "{}", run.stdout);
+}
+
 // Attack on the gate's reach: a goal the base has as imported done (`plan import`
 // of another tool's export, which carries its verify) is broken by the pull
 // request through the very file its verify checks. The gate re-runs only goals
