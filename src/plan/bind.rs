@@ -113,7 +113,8 @@ pub fn check(
         // plan took for this goal, as a named one must be.
         if let Some(mine) = kept_for(refs, id, entry, None) {
             let named: Vec<&Checkpoint> = refs.iter().filter(|r| r.commit == mine.commit).collect();
-            return owned(mine, &named, id, line, &mine.commit[..12]);
+            return owned(mine, &named, id, line, &mine.commit[..12])
+                .or_else(|| replayed(plan, id, entry, refs, &mine.commit));
         }
         if refs.is_empty() {
             return Binding::Bound;
@@ -146,7 +147,8 @@ pub fn check(
         };
     }
     if let Some(mine) = kept_for(refs, id, entry, Some(short)) {
-        return owned(mine, &named, id, line, short);
+        return owned(mine, &named, id, line, short)
+            .or_else(|| replayed(plan, id, entry, refs, &mine.commit));
     }
     let kept: Vec<String> = named
         .iter()
@@ -159,6 +161,47 @@ pub fn check(
         ),
         hint: "sign it off again with `plan complete`".to_string(),
     }
+}
+
+impl Binding {
+    /// This binding, or what `then` finds when it is [`Binding::Bound`].
+    fn or_else(self, then: impl FnOnce() -> Option<Binding>) -> Binding {
+        match self {
+            Binding::Bound => then().unwrap_or(Binding::Bound),
+            other => other,
+        }
+    }
+}
+
+/// Unbound when an earlier sign-off of goal `id` stands on `commit`, the checkpoint
+/// of its sign-off `latest`: every sign-off takes its own checkpoint, so a later
+/// line on an earlier one's commit replays that sign-off (a reopened goal "signed
+/// off" again with a copy of its old record and a second ref at its old commit).
+fn replayed(
+    plan: &Plan<'_>,
+    id: &str,
+    latest: &LogEntry<'_>,
+    refs: &[Checkpoint],
+    commit: &str,
+) -> Option<Binding> {
+    let earlier = plan.events(id).find_map(|(entry, e)| match e {
+        Event::SignedOff { checkpoint, .. } if entry.line != latest.line => {
+            let same = match checkpoint {
+                Some(short) => commit.starts_with(short),
+                None => kept_for(refs, id, entry, None).is_some_and(|r| r.commit == commit),
+            };
+            same.then_some(entry.line)
+        }
+        _ => None,
+    })?;
+    Some(Binding::Unbound {
+        why: format!(
+            "its sign-off (log line {}) stands on checkpoint {}, which is its earlier sign-off's (log line {earlier}): every sign-off takes its own checkpoint, so this line replays that one",
+            latest.line,
+            &commit[..12.min(commit.len())]
+        ),
+        hint: format!("sign it off with `plan complete {id}`, which takes its own checkpoint"),
+    })
 }
 
 /// Goal `id`'s latest sign-off line, and the checkpoint it names, if it names one.
@@ -370,6 +413,42 @@ mod tests {
         list.iter()
             .map(|(r, c)| Checkpoint::from_ref(r, c).unwrap())
             .collect()
+    }
+
+    /// A later sign-off on the commit an earlier one took, named by the line or
+    /// only by a ref for its stamp, replays the earlier one; its own commit binds.
+    #[test]
+    fn a_sign_off_on_an_earlier_sign_offs_checkpoint_is_a_replay() {
+        let commit = "0123456789ab".to_string() + &"0".repeat(28);
+        let own = "fedcba987654".to_string() + &"0".repeat(28);
+        let kept = |later: &str| {
+            refs(&[
+                ("refs/plan/checkpoints/a/20260101-1000", &commit),
+                ("refs/plan/checkpoints/a/20260102-1000", later),
+            ])
+            .into_iter()
+            .map(|c| c.with_subject("plan: checkpoint of a".into()))
+            .collect::<Vec<_>>()
+        };
+        let later = |named: &str| {
+            format!(
+                "{SRC}- 2026-01-01 11:00 a reopened: broke\n- 2026-01-02 10:00 a signed off (verify passed, judge claude:opus accept, contract 0123abcd): .plan/judge/a2.md#0123456789ab{named}\n"
+            )
+        };
+        for named in [" (checkpoint 0123456789ab)", ""] {
+            let src = later(named);
+            let plan = crate::plan::model::parse(&src);
+            let Binding::Unbound { why, .. } = check(&plan, &plan.goals[0], &kept(&commit)) else {
+                panic!("a replay binds ({named:?})");
+            };
+            assert_eq!(
+                why,
+                "its sign-off (log line 8) stands on checkpoint 0123456789ab, which is its earlier sign-off's (log line 6): every sign-off takes its own checkpoint, so this line replays that one"
+            );
+        }
+        let src = later(" (checkpoint fedcba987654)");
+        let plan = crate::plan::model::parse(&src);
+        assert_eq!(check(&plan, &plan.goals[0], &kept(&own)), Binding::Bound);
     }
 
     /// One goal's checkpoint given a ref under another goal's name is still the

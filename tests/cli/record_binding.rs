@@ -229,3 +229,60 @@ fn another_goals_checkpoint_does_not_bind_a_sign_off() {
     f.forge(&body.replace(&f.commit, forged), forged);
     assert_eq!(proof_of(&f.t, "docs").0, "proven");
 }
+
+/// Attack: ship reopened (its output broke), then "signed off" again by replaying
+/// its honest sign-off: the record copied under a later stamp, a second checkpoint
+/// ref for that stamp pointed at the first sign-off's commit, and a line naming
+/// both. Every sign-off takes its own checkpoint commit, so a commit an earlier
+/// sign-off of the goal named cannot stand for a later one.
+#[test]
+fn a_sign_off_replayed_after_a_reopen_is_unproven() {
+    let t = ship_signed_off();
+    t.commit_all("ship done");
+    let md = t.plan_md();
+    let line = md
+        .lines()
+        .find(|l| l.contains("ship signed off"))
+        .expect("ship's sign-off line")
+        .to_string();
+    let path = line.split_once("): ").unwrap().1.split('#').next().unwrap();
+    let commit = t
+        .git(&["rev-parse", "refs/plan/checkpoints/ship/20260615-1402"])
+        .trim()
+        .to_string();
+    t.ok(&["reopen", "ship", "--reason", "the README lost its heading"]);
+    t.commit_all("reopen");
+    let copy = ".plan/judge/ship-20260615-1410.md";
+    t.write(
+        copy,
+        t.read(path)
+            .replace("- when: 2026-06-15 14:02", "- when: 2026-06-15 14:10"),
+    );
+    t.git(&[
+        "update-ref",
+        "refs/plan/checkpoints/ship/20260615-1410",
+        &commit,
+    ]);
+    let hash = t.git(&["hash-object", copy]).trim()[..12].to_string();
+    let replayed = line
+        .replacen("2026-06-15 14:02", "2026-06-15 14:10", 1)
+        .replace(path, copy)
+        .replace(
+            line.rsplit_once('#').unwrap().1.split(' ').next().unwrap(),
+            &hash,
+        );
+    let md = t.plan_md();
+    let at = md.find("<!-- id: ship -->").unwrap();
+    t.write(
+        "plan.md",
+        format!(
+            "{}{}{replayed}\n",
+            &md[..at],
+            md[at..].replacen("status: active", "status: done", 1)
+        ),
+    );
+    t.commit_all("fixed");
+    let (state, proof) = proof_of(&t, "ship");
+    assert_eq!(state, "unproven", "{proof}");
+    insta::assert_snapshot!(shown(&t, &t.run(&["audit"]).code(1)));
+}
