@@ -75,6 +75,10 @@ pub fn replace_checked(
     // plan's own state is replaced where it is, never through a link: a link an
     // agent planted in `.git/plan` would otherwise have plan overwrite its target.
     let state = crate::fsread::is_state(path);
+    if let Some(dir) = crate::fsread::linked_dir(path).filter(|_| state) {
+        let refused = crate::fsread::Refused::UnderLink(dir);
+        return Err(Failure::Io(io::Error::other(refused)));
+    }
     let target = match state {
         true => path.to_path_buf(),
         false => fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
@@ -342,6 +346,12 @@ pub fn make_dir(path: impl AsRef<Path>) -> io::Result<()> {
 /// Removes the file (or link) `path`.
 #[expect(clippy::disallowed_methods, reason = "the file system's one writer")]
 pub fn remove(path: impl AsRef<Path>) -> io::Result<()> {
+    let path = path.as_ref();
+    // plan's own state is removed only where it is: a link in place of one of its
+    // directories (`.git/plan/sessions`) would have the prune delete in its target.
+    if let Some(dir) = crate::fsread::linked_dir(path).filter(|_| crate::fsread::is_state(path)) {
+        return Err(io::Error::other(crate::fsread::Refused::UnderLink(dir)));
+    }
     fs::remove_file(path)
 }
 

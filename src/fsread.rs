@@ -42,6 +42,36 @@ pub fn is_state(path: &Path) -> bool {
         || apart().iter().any(|git_dir| path.starts_with(git_dir))
 }
 
+/// The directory between the state file `path` and the git directory holding it
+/// that is a symbolic link, if one is: plan's state is reached through real
+/// directories only. A link at `.git/plan/sessions` naming a person's folder had
+/// the session prune delete their old files there and plan's records written over
+/// theirs. `None` for a path that is not state. (A link made between this look and
+/// the open is not seen: the look is for links already there.)
+pub fn linked_dir(path: &Path) -> Option<std::path::PathBuf> {
+    let mut root = std::path::PathBuf::new();
+    let mut found = false;
+    for part in path.components() {
+        root.push(part);
+        if part.as_os_str() == ".git" {
+            found = true;
+            break;
+        }
+    }
+    if !found {
+        root = apart()
+            .iter()
+            .filter(|dir| path.starts_with(dir))
+            .max_by_key(|dir| dir.as_os_str().len())?
+            .clone();
+    }
+    path.ancestors()
+        .skip(1)
+        .take_while(|dir| dir.starts_with(&root) && *dir != root)
+        .find(|dir| std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()))
+        .map(Path::to_path_buf)
+}
+
 /// Records `git_dir` for [`is_state`] as it is spelled, as the file system resolves
 /// it (`..` and linked directories: git2 names it that way, and plan's claims are
 /// kept under the name it gives), and the shared directory of a linked worktree of
@@ -96,11 +126,18 @@ pub fn open_state(how: StateOpen, path: &Path) -> io::Result<File> {
         StateOpen::Append => options.create(true).append(true),
         StateOpen::Update => options.create(true).truncate(false).write(true),
     };
+    if let Some(dir) = linked_dir(path) {
+        return Err(io::Error::other(Refused::UnderLink(dir)));
+    }
     let file = options
         .custom_flags(NONBLOCK)
         .open(path)
         .map_err(|e| link_refused(e, path))?;
-    let kind = file.metadata()?.file_type();
+    let meta = file.metadata()?;
+    if meta.is_file() && std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
+        return Err(io::Error::other(Refused::HardLinked));
+    }
+    let kind = meta.file_type();
     if kind.is_file() {
         return Ok(file);
     }
@@ -178,6 +215,12 @@ pub enum Refused {
     },
     /// A symbolic link where plan keeps its own state: never followed.
     Link,
+    /// A state file reached through a directory that is a symbolic link (the
+    /// directory): plan's state is under real directories only.
+    UnderLink(std::path::PathBuf),
+    /// A state file with another name (a hard link): written in place, it would
+    /// change that file too.
+    HardLinked,
 }
 
 impl fmt::Display for Refused {
@@ -189,6 +232,17 @@ impl fmt::Display for Refused {
             }
             Refused::TooBig { cap } => write!(f, "is larger than {} MB", cap >> 20),
             Refused::Link => write!(f, "is a symbolic link, not a regular file"),
+            Refused::UnderLink(dir) => {
+                write!(
+                    f,
+                    "is under a symbolic link ({}), not in plan's own directory",
+                    dir.display()
+                )
+            }
+            Refused::HardLinked => write!(
+                f,
+                "has another name (a hard link), not a file of plan's own"
+            ),
         }
     }
 }
@@ -210,6 +264,13 @@ impl Refused {
             ),
             Refused::Link => format!(
                 "plan never reads or writes its state through a link (it could point anywhere); remove {name} and rerun"
+            ),
+            Refused::UnderLink(dir) => format!(
+                "plan never reads or writes its state through a link (it could point anywhere); remove {} and rerun",
+                dir.display()
+            ),
+            Refused::HardLinked => format!(
+                "plan writes its state only into files of its own; remove {name} and rerun (plan makes it again)"
             ),
         }
     }
@@ -247,6 +308,9 @@ pub fn open(path: &Path) -> io::Result<File> {
 /// the length asks the kernel once.
 pub fn opened(path: &Path) -> io::Result<(File, std::fs::Metadata)> {
     let state = is_state(path);
+    if let Some(dir) = linked_dir(path).filter(|_| state) {
+        return Err(io::Error::other(Refused::UnderLink(dir)));
+    }
     let nofollow = match state {
         true => OFlags::NOFOLLOW,
         false => OFlags::empty(),

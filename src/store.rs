@@ -804,7 +804,14 @@ impl Store {
             prefix: ".written-",
             ..atomic::Replace::DURABLE
         };
-        let _ = atomic::replace(&self.record_path(), line.as_bytes(), &how);
+        // Beside the plan file (outside a repository) the record is not under a git
+        // directory, so not state by its path; it is plan's own all the same, and a
+        // link put in its place is not written through.
+        let path = self.record_path();
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return;
+        }
+        let _ = atomic::replace(&path, line.as_bytes(), &how);
     }
 
     /// Atomic replace: temp file in the same directory, same permissions, fsync,

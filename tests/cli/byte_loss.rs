@@ -344,3 +344,120 @@ fn linked_to_theirs(t: &Test, at: &std::path::Path) -> std::path::PathBuf {
     std::os::unix::fs::symlink(&victim, at).unwrap();
     victim
 }
+
+/// Attack (red team): a link put in place of one of plan's state directories
+/// (`.git/plan/sessions`, `seen`, `cache`), naming a folder of the person's, had the
+/// session prune delete the person's old files there and plan's records written
+/// over files of the same names. plan's state is reached through real directories
+/// only: the hooks go on without it, and the folder is as it was.
+#[test]
+fn a_state_directory_replaced_by_a_link_is_never_written_or_pruned_through() {
+    let t = Test::new();
+    t.ok(&["init", "T"]);
+    t.ok(&["add", "A", "--done-when", "a.txt exists"]);
+    t.commit_all("plan");
+    t.ok(&["start", "a", "--as", "alice"]);
+    let notes = t.dir.path().join("notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    let old = notes.join("ideas.md");
+    std::fs::write(&old, "an idea\n").unwrap();
+    let month = std::time::Duration::from_secs(30 * 24 * 3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - month)
+        .unwrap();
+    for name in ["s1.json", "work.bin", "view.json"] {
+        std::fs::write(notes.join(name), "mine\n").unwrap();
+    }
+    let listing = |dir: &std::path::Path| {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing(&notes);
+    let state = t.root().join(".git/plan");
+    for dir in ["sessions", "seen", "cache"] {
+        let _ = std::fs::remove_dir_all(state.join(dir));
+        std::os::unix::fs::symlink(&notes, state.join(dir)).unwrap();
+    }
+    let session = |event: &str, extra: &str| {
+        let payload = format!(
+            "{{\"session_id\":\"s1\",\"cwd\":\"{}\"{extra}}}",
+            t.root().display()
+        );
+        t.case(&["hook", "claude", event])
+            .stdin(&payload)
+            .check_status_only();
+    };
+    session("session-start", ",\"source\":\"startup\"");
+    session("user-prompt-submit", ",\"prompt\":\"go on\"");
+    t.ok(&["goal", "--budget", "3"]);
+    t.stop_hook("s1");
+    t.run(&["statusline"]);
+    assert_eq!(listing(&notes), before);
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), "an idea\n");
+    for name in ["s1.json", "work.bin", "view.json"] {
+        assert_eq!(
+            std::fs::read_to_string(notes.join(name)).unwrap(),
+            "mine\n",
+            "{name}"
+        );
+    }
+}
+
+/// Attack (red team): a file of the person's hard-linked in place of a session
+/// record or of plan's log of written lines had plan write into it (a record is
+/// rewritten in place, the log appended to): a state file with another name is
+/// no state of plan's.
+#[test]
+fn a_state_file_hard_linked_to_a_persons_file_is_never_written_into() {
+    let t = Test::new();
+    t.ok(&["init", "T"]);
+    t.commit_all("plan");
+    t.ok(&["log", "first"]);
+    let state = t.root().join(".git/plan");
+    std::fs::create_dir_all(state.join("sessions")).unwrap();
+    let mut victims = Vec::new();
+    for (i, at) in ["sessions/s1.json", "logged.tsv"].into_iter().enumerate() {
+        let victim = t.dir.path().join(format!("precious-{i}.txt"));
+        std::fs::write(&victim, "precious\n").unwrap();
+        let _ = std::fs::remove_file(state.join(at));
+        std::fs::hard_link(&victim, state.join(at)).unwrap();
+        victims.push(victim);
+    }
+    let payload = format!(
+        "{{\"session_id\":\"s1\",\"cwd\":\"{}\",\"prompt\":\"hi\"}}",
+        t.root().display()
+    );
+    t.case(&["hook", "claude", "user-prompt-submit"])
+        .stdin(&payload)
+        .check_status_only();
+    t.run(&["log", "second"]);
+    for victim in victims {
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            "precious\n",
+            "{}",
+            victim.display()
+        );
+    }
+}
+
+/// Attack (red team): outside a repository plan keeps the identity of the file it
+/// last wrote beside it (`.plan.md.written`); a link put there naming a file of
+/// the person's had plan write the record over that file.
+#[test]
+fn the_record_of_plans_last_write_beside_the_plan_is_never_written_through_a_link() {
+    let t = Test::outside_git();
+    let victim = t.dir.path().join("precious.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    std::os::unix::fs::symlink(&victim, t.cwd.join(".plan.md.written")).unwrap();
+    t.ok(&["--file", "plan.md", "init", "T"]);
+    t.ok(&["--file", "plan.md", "log", "one"]);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}
