@@ -667,10 +667,24 @@ fn export_session(session: &str) {
     let opened = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
+        .read(true)
         .open(file);
     if let Ok(mut f) = opened {
+        // A file another hook left without a final newline would have this line
+        // glued onto its last one, changing that hook's variable.
+        let ends_open = last_byte(&f).is_some_and(|b| b != b'\n');
+        let line = if ends_open { format!("\n{line}") } else { line };
         let _ = f.write_all(line.as_bytes());
     }
+}
+
+/// The last byte of the file open as `file`, if it has one.
+fn last_byte(file: &std::fs::File) -> Option<u8> {
+    use std::os::unix::fs::FileExt as _;
+    let len = file.metadata().ok()?.len();
+    let mut byte = [0u8];
+    file.read_exact_at(&mut byte, len.checked_sub(1)?).ok()?;
+    Some(byte[0])
 }
 
 /// The compactions the host's transcript records, where the host says how to count
