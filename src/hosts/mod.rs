@@ -432,6 +432,30 @@ pub fn script_calling(script: &str, program: &str) -> String {
     script.replacen(PROGRAM_LINE, &format!("const PLAN_PROGRAM = {literal};"), 1)
 }
 
+/// Whether `found`, a file of plan's own that `text` writes, is as some `plan
+/// install` wrote it, whatever program it named: not edited since. A script (pi's
+/// extension, OpenCode's plugin) names its program on one line, put back to the
+/// shipped one here before the two are compared; another file (Copilot's hooks
+/// file) cannot tell, and counts as written.
+pub fn as_written(found: &str, text: fn(&str) -> String) -> bool {
+    let shipped = text(protocol::DEFAULT_PROGRAM);
+    if !shipped.contains(PROGRAM_LINE) {
+        return true;
+    }
+    let named = |line: &str| line.starts_with("const PLAN_PROGRAM = ") && line.ends_with(';');
+    let back: String = found
+        .split_inclusive('\n')
+        .map(|line| {
+            let bare = line.trim_end_matches('\n');
+            match named(bare) {
+                true => format!("{PROGRAM_LINE}{}", &line[bare.len()..]),
+                false => line.to_string(),
+            }
+        })
+        .collect();
+    back == shipped
+}
+
 /// Whether a file's text is the shipped `script` as plan wrote it: its first line
 /// marks it as plan's, so uninstall never deletes someone else's file of that name.
 pub fn is_script(script: &str, text: &str) -> bool {
@@ -495,6 +519,9 @@ mod tests {
             assert!(custom.contains(r#"const PLAN_PROGRAM = "/opt/my \"plan\"";"#));
             assert!(is_ours(&custom));
             assert_eq!(calling("plan"), script);
+            // Written for any program, it is as plan wrote it; a line added is not.
+            assert!(as_written(&custom, calling) && as_written(script, calling));
+            assert!(!as_written(&format!("{custom}// mine\n"), calling));
         }
     }
 

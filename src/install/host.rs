@@ -29,7 +29,7 @@ pub fn install(host: Host, global: bool, repo: Option<&Repo>, program: &str) -> 
         ..
     } = host.spec().registration
     {
-        return write_file(host, &place, what, text(program), is_ours, program);
+        return write_file(host, &place, what, text, is_ours, program);
     }
     let comments = host.spec().registration.comments();
     let mut settings = read_settings(&place.path, &place.shown, comments)?.unwrap_or_default();
@@ -263,21 +263,31 @@ fn write_file(
     host: Host,
     place: &Place,
     what: &str,
-    wanted: String,
+    text: fn(&str) -> String,
     is_ours: fn(&str) -> bool,
     program: &str,
 ) -> Result<u8> {
     let shown = &place.shown;
     let title = host.title();
+    let wanted = text(program);
     let verb = match read_text(&place.path, shown)? {
         None => "installed",
-        Some(text) if text == wanted => {
+        Some(found) if found == wanted => {
             print(&format!(
                 "plan's {title} {what} is already installed at {shown}\n"
             ))?;
             return Ok(OK);
         }
-        Some(text) if is_ours(&text) => "updated",
+        // A person's edit to plan's file is theirs: not written over.
+        Some(found) if is_ours(&found) && !crate::hosts::as_written(&found, text) => {
+            return Err(Exit::usage_hint(
+                format!(
+                    "{shown} is plan's {what}, edited since (or written by another version of plan); left as it is"
+                ),
+                "to write plan's current one, keep what you changed elsewhere, delete the file and rerun",
+            ));
+        }
+        Some(found) if is_ours(&found) => "updated",
         Some(_) => {
             return Err(Exit::usage_hint(
                 format!("{shown} exists and is not plan's {what}"),
@@ -396,7 +406,13 @@ fn warn_if_not_on_path(program: &str) {
 }
 
 /// A file of plan's own (pi's extension): deleted only while it is plan's.
-fn remove_file(host: Host, place: &Place, what: &str, is_ours: fn(&str) -> bool) -> Result<u8> {
+fn remove_file(
+    host: Host,
+    place: &Place,
+    what: &str,
+    text: fn(&str) -> String,
+    is_ours: fn(&str) -> bool,
+) -> Result<u8> {
     let shown = &place.shown;
     let title = host.title();
     match read_text(&place.path, shown)? {
@@ -406,7 +422,13 @@ fn remove_file(host: Host, place: &Place, what: &str, is_ours: fn(&str) -> bool)
             ))?;
             Ok(OK)
         }
-        Some(text) if is_ours(&text) => {
+        Some(found) if is_ours(&found) && !crate::hosts::as_written(&found, text) => {
+            Err(Exit::usage_hint(
+                format!("{shown} is plan's {what}, edited since; left it alone"),
+                "delete it by hand if it should go",
+            ))
+        }
+        Some(found) if is_ours(&found) => {
             remove(&place.path, shown)?;
             prune(place);
             print(&format!("removed plan's {title} {what} {shown}\n"))?;
@@ -476,8 +498,14 @@ pub fn uninstall_plugin(dir: &Path, program: &str) -> Result<u8> {
 /// nothing else.
 pub fn uninstall(host: Host, global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
     let place = place(host, global, repo)?;
-    if let Registration::File { what, is_ours, .. } = host.spec().registration {
-        return remove_file(host, &place, what, is_ours);
+    if let Registration::File {
+        what,
+        text,
+        is_ours,
+        ..
+    } = host.spec().registration
+    {
+        return remove_file(host, &place, what, text, is_ours);
     }
     let title = host.title();
     let shown = &place.shown;

@@ -118,6 +118,19 @@ pub fn pre_push_hook(program: &str) -> String {
     )
 }
 
+/// Whether `found`, a pre-push hook marked as plan's, is as `plan install git` wrote
+/// it for some program: not edited since (a person's check added to it is theirs).
+fn hook_as_written(found: &str) -> bool {
+    let back: String = found
+        .split_inclusive('\n')
+        .map(|line| match line.starts_with("p=") {
+            true => "p=plan\n".to_string(),
+            false => line.to_string(),
+        })
+        .collect();
+    back == pre_push_hook("plan")
+}
+
 /// Every remote's checkpoints come with a plain `git fetch`, into a namespace of
 /// their own; what changed, for the user.
 fn fetch_checkpoints(repo: &Repo, out: &mut String) -> Result<()> {
@@ -157,6 +170,12 @@ fn hook(repo: &Repo, program: &str, out: &mut String) -> Result<()> {
             out.push_str(&format!(
                 "git: {shown} is another's, left as it is: a push does not carry checkpoints\n  hint: add the line `{} checkpoints --for-push \"$1\"` to it (stdin is git's)\n",
                 shell_word(program)
+            ));
+            return Ok(());
+        }
+        Ok(old) if !hook_as_written(&old) => {
+            out.push_str(&format!(
+                "git: {shown} is plan's, edited since; left as it is\n  hint: to write plan's current one, keep what you changed elsewhere, delete the file and rerun\n"
             ));
             return Ok(());
         }
@@ -240,10 +259,19 @@ pub fn uninstall(repo: &Repo) -> Result<String> {
         }
     }
     let hook = git::hooks_dir(&repo.root)?.join("pre-push");
-    if std::fs::read_to_string(&hook).is_ok_and(|t| t.contains(HOOK_MARK)) {
-        crate::atomic::remove(&hook)
-            .map_err(|e| Exit::env(format!("cannot delete {}: {e}", hook.display())))?;
-        out.push_str(&format!("git: removed plan's {}\n", hook.display()));
+    match std::fs::read_to_string(&hook) {
+        Ok(text) if text.contains(HOOK_MARK) && !hook_as_written(&text) => {
+            out.push_str(&format!(
+                "git: {} is plan's, edited since; left it alone (delete it by hand if it should go)\n",
+                hook.display()
+            ));
+        }
+        Ok(text) if text.contains(HOOK_MARK) => {
+            crate::atomic::remove(&hook)
+                .map_err(|e| Exit::env(format!("cannot delete {}: {e}", hook.display())))?;
+            out.push_str(&format!("git: removed plan's {}\n", hook.display()));
+        }
+        _ => {}
     }
     Ok(out)
 }

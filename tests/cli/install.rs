@@ -693,3 +693,46 @@ fn agents_md_created_by_install_goes_with_uninstall() {
     insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "agents-md"])));
     assert_eq!(t.read("AGENTS.md"), "");
 }
+
+/// Attack (red team): a person's line added to a file plan installs whole (pi's
+/// extension, OpenCode's plugin, the pre-push hook) was written over by the next
+/// install and deleted by uninstall; the pre-push hook is not in git, so nothing
+/// brought it back. An edited file is the person's: each command leaves it as it
+/// is and says so. (The CI workflow is edited by design, its placeholders filled
+/// in, and committed: `plan uninstall ci` is how a person asks for it gone.)
+#[test]
+fn a_file_plan_installed_and_a_person_edited_is_neither_rewritten_nor_removed() {
+    let t = Test::new();
+    let mut said = Vec::new();
+    for (host, path, line) in [
+        ("pi", ".pi/extensions/plan.ts", "// my note\n"),
+        ("opencode", ".opencode/plugin/plan.js", "// my note\n"),
+        (
+            "git",
+            ".git/hooks/pre-push",
+            "./scripts/my-lint.sh || exit 1\n",
+        ),
+    ] {
+        t.ok(&["install", host]);
+        let edited = t.read(path) + line;
+        t.write(path, &edited);
+        for verb in ["install", "uninstall"] {
+            let run = t.run(&[verb, host]);
+            assert_eq!(t.read(path), edited, "plan {verb} {host}");
+            said.extend(
+                format!("{}{}", run.stdout, run.stderr)
+                    .lines()
+                    .filter(|l| l.contains(path.rsplit('/').next().unwrap()))
+                    .map(|l| format!("{verb} {host} ({}): {l}", run.code)),
+            );
+        }
+    }
+    insta::assert_snapshot!(redact(&t, &said.join("\n")), @"
+    install pi (2): plan: .pi/extensions/plan.ts is plan's extension, edited since (or written by another version of plan); left as it is
+    uninstall pi (2): plan: .pi/extensions/plan.ts is plan's extension, edited since; left it alone
+    install opencode (2): plan: .opencode/plugin/plan.js is plan's plugin, edited since (or written by another version of plan); left as it is
+    uninstall opencode (2): plan: .opencode/plugin/plan.js is plan's plugin, edited since; left it alone
+    install git (0): git: [TMP]/repo/.git/hooks/pre-push is plan's, edited since; left as it is
+    uninstall git (0): git: [TMP]/repo/.git/hooks/pre-push is plan's, edited since; left it alone (delete it by hand if it should go)
+    ");
+}
