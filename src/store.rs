@@ -877,8 +877,8 @@ impl Store {
         // [`WATCH_QUIET`] ago may be an editor's save paused at a line's end,
         // whole-looking: its next piece goes to the old file, so that is watched
         // until it has not been written for that long (up to [`SETTLE`]). An old
-        // file rewritten rather than appended to is not carried over: its bytes
-        // cannot be merged, and are lost to that window.
+        // file rewritten rather than appended to while it is watched was a save
+        // plan read half of: see below.
         let watch_until = (written_within(at_read, WATCH_QUIET)
             && !self.was_written_by_plan(at_read))
         .then(|| Instant::now() + SETTLE);
@@ -929,6 +929,41 @@ impl Store {
                 .map_err(io)?;
             mine = new.metadata().ok().map(|m| Identity::of(&m));
             copied += appended.len();
+        }
+        // An editor that saves in place without truncating first (`r+`: the new
+        // text over the old, in pieces, truncated last) left plan a file of its new
+        // head over its old tail, whole-looking; its last piece and the truncate
+        // went to the old file. That file, settled, is the save: it is put back at
+        // the path, if nothing was written there since plan's own write, and the
+        // caller makes its edit on it again.
+        if watch_until.is_some() {
+            let mut theirs = Vec::new();
+            let mut h = handle;
+            h.seek(SeekFrom::Start(0)).map_err(io)?;
+            h.take(crate::fsread::PLAN + 1)
+                .read_to_end(&mut theirs)
+                .map_err(io)?;
+            let rewritten = !theirs.starts_with(read)
+                && !theirs.is_empty()
+                && theirs.len() as u64 <= crate::fsread::PLAN
+                && std::str::from_utf8(&theirs).is_ok();
+            if rewritten {
+                trace_wait("the replaced file was rewritten while watched: putting it back");
+                let ours_still =
+                    |t: &Path| fs::metadata(t).is_ok_and(|m| Some(Identity::of(&m)) == mine);
+                let back = atomic::replace_checked(&target, &theirs, &how, ours_still).map_err(
+                    |e| match e {
+                        atomic::Failure::ReadOnly => {
+                            io(std::io::ErrorKind::PermissionDenied.into())
+                        }
+                        atomic::Failure::Dir(_, e) | atomic::Failure::Io(e) => io(e),
+                    },
+                )?;
+                if back.is_some() {
+                    atomic::sync_dir(&target);
+                    return Ok(false);
+                }
+            }
         }
         atomic::sync_dir(&target);
         if let Some(mine) = mine {

@@ -126,6 +126,48 @@ fn an_in_place_save_split_at_a_line_end_keeps_every_byte() {
     assert!(lost.is_empty(), "a piece was lost:\n{}", lost.join("\n"));
 }
 
+/// Attack (red team): an editor that saves in place without truncating first
+/// (`r+`: writes the new text over the old in pieces, then truncates), removing a
+/// line, paused 300 ms after its first piece. plan read the half-saved file (the
+/// new text's head over the old text's tail, the same length), renamed its version
+/// over it, and the editor's last piece and its truncate went to the old file: the
+/// result held a line twice that no one wrote twice, and the line removed. The old
+/// file rewritten while watched is now the save plan's edit is made on again.
+#[test]
+fn an_in_place_save_that_truncates_last_keeps_the_editors_text() {
+    let mut before =
+        String::from("# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n## Log\n");
+    for i in 1..=6 {
+        before.push_str(&format!("- 2026-01-01 10:0{i} entry {i}\n"));
+    }
+    let t = Test::new().plan(&before);
+    let theirs = before.replace("- 2026-01-01 10:02 entry 2\n", "");
+    let cut = theirs.len() - 30;
+    let path = t.path("plan.md");
+    let (started, wait) = std::sync::mpsc::channel();
+    let text = theirs.clone();
+    let editor = std::thread::spawn(move || {
+        use std::io::{Seek as _, SeekFrom};
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all(&text.as_bytes()[..cut]).unwrap();
+        started.send(()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        file.seek(SeekFrom::Start(cut as u64)).unwrap();
+        file.write_all(&text.as_bytes()[cut..]).unwrap();
+        file.set_len(text.len() as u64).unwrap();
+    });
+    wait.recv().unwrap();
+    let run = t.run(&["log", "mine"]);
+    editor.join().unwrap();
+    let md = t.plan_md();
+    // plan may refuse (a conflict), but the editor's text stands, and nothing else.
+    let expected = match run.code {
+        0 => format!("{theirs}- 2026-06-15 14:02 mine\n"),
+        _ => theirs,
+    };
+    assert_eq!(md, expected, "exit {}: {}", run.code, run.stderr);
+}
+
 /// A plan.md legitimately without its final newline, just saved, written by four
 /// `plan log` processes at once: each waits out `MID_LINE_QUIET` under the lock
 /// (the first) or finds the newline plan added; none of the lines is lost and none
