@@ -336,6 +336,8 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         out.lost_goals = rules::lost_goals(&then, head);
         out.signed_off = rules::new_sign_offs(&then, head);
         out.contract_changes = rules::contract_changes(&then, head);
+        out.contract_changes
+            .extend(softened_checks(&repo.root, &commit, &then, head)?);
         out.reshaped = rules::reshaped(&then, head);
         out.cancels = rules::cancels(&then, head);
         out.unsigned_done = rules::became_done(&then, head)
@@ -355,6 +357,45 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
                 .into_iter()
                 .map(|id| format!("{id} ({name})")),
         );
+    }
+    Ok(out)
+}
+
+/// The base's unfinished goals whose checks the pull request weakens (the script
+/// its verify runs edited, a skip added, an assertion gone), each as a contract
+/// change of a goal of the base: the contract's words can stay while the check under
+/// them is softened (`grep -qx 'Hello, world' README.md` made `test -f README.md`),
+/// and a later pull request then signs the goal off against the softer check,
+/// started after it, where nothing counts the script as changed.
+fn softened_checks(
+    root: &Path,
+    base: &str,
+    then: &Plan<'_>,
+    head: &Plan<'_>,
+) -> Result<Vec<Change>> {
+    use crate::plan::weakened::kinds;
+    let mut out = Vec::new();
+    for goal in head.goals.iter().filter(|g| !g.status().is_finished()) {
+        let finished_there = |was: &Goal<'_>| was.status().is_finished();
+        if goal.verify().is_none() || then.goal(&goal.id).is_none_or(finished_there) {
+            continue;
+        }
+        let words: Vec<String> = crate::weakened::from_commit(root, goal, base)?
+            .iter()
+            .filter(|f| kinds::high(f))
+            .map(kinds::tagged)
+            .collect();
+        if words.is_empty() {
+            continue;
+        }
+        out.push(Change {
+            id: goal.id.to_string(),
+            line: goal.line,
+            what: "the pull request weakened what its verify runs (its contract's words are unchanged)".to_string(),
+            approval: "none",
+            of_base: true,
+            words,
+        });
     }
     Ok(out)
 }
