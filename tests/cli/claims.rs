@@ -305,29 +305,17 @@ fn session_start_names_the_session_for_the_agents_shell() {
     let t = repo();
     let env_file = t.dir.path().join("claude-env.sh");
     let root = t.root();
-    hook(
-        &t,
-        "session-start",
-        "4f2a-9c",
-        &root,
-        &[("CLAUDE_ENV_FILE", env_file.to_str().unwrap())],
-    );
-    assert_eq!(
-        std::fs::read_to_string(&env_file).unwrap(),
-        "export PLAN_SESSION='4f2a-9c'\n"
-    );
+    let start = || {
+        let env = [("CLAUDE_ENV_FILE", env_file.to_str().unwrap())];
+        hook(&t, "session-start", "4f2a-9c", &root, &env);
+        std::fs::read_to_string(&env_file).unwrap()
+    };
+    assert_eq!(start(), "export PLAN_SESSION='4f2a-9c'\n");
     // Another hook's line without a final newline keeps its value (red team: plan's
     // line was glued onto it, so `BAR` read `x yexport PLAN_SESSION=…`).
     std::fs::write(&env_file, "export BAR=\"x y\"").unwrap();
-    hook(
-        &t,
-        "session-start",
-        "4f2a-9c",
-        &root,
-        &[("CLAUDE_ENV_FILE", env_file.to_str().unwrap())],
-    );
     assert_eq!(
-        std::fs::read_to_string(&env_file).unwrap(),
+        start(),
         "export BAR=\"x y\"\nexport PLAN_SESSION='4f2a-9c'\n"
     );
     let run = Run::from(

@@ -951,33 +951,26 @@ fn a_done_goal_broken_through_an_import_fails_the_gate() {
 // breaks the code the goal's tests cover and the gate re-verifies nothing.
 #[test]
 fn a_done_goal_whose_verify_names_no_file_is_verified_again() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t
-        .with_bin()
-        .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write(
-        "test_calc.py",
-        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
-    );
-    t.write("calc.py", "def add(a, b):\n    return a + b\n");
-    t.commit_all("base");
-    t.ok(&["start", "w", "--no-verify"]);
-    t.commit_all("start");
-    t.ok(&["complete", "w", "--evidence", "add works"]);
-    t.commit_all("done");
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
+    let t = unittest_repo();
+    let base = unittest_goal_done_on_main(&t);
     t.write("calc.py", "def add(a, b):\n    return 0\n");
     t.commit_all("tidy");
     t.run(&["audit", "--reverify"]).code(1);
     t.run(&["audit", "--base", &base, "--strict"]).code(1);
 }
 
-/// `w` (verify `python3 -m unittest -q`, its test checking `add`) signed off and
-/// committed on `main`; `pr` branched from there. Returns the base's commit.
+/// A repository whose goal `w` verifies with `python3 -m unittest -q`; the agent's
+/// judge is `claude`, a fake that accepts.
+fn unittest_repo() -> Test {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    t.with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"))
+}
+
+/// `w` (its test checking `add`) signed off and committed on `main`; `pr` branched
+/// from there. Returns the base's commit.
 fn unittest_goal_done_on_main(t: &Test) -> String {
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.write(
@@ -1006,12 +999,7 @@ fn tests_of_a_goal_done_on_the_base_switched_off_fail_the_gate() {
         ("test_000.py", "import os\nos._exit(0)\n"),
         ("unittest/__main__.py", "raise SystemExit(0)\n"),
     ] {
-        let t = Test::new();
-        let claude = fixture_path("judges/claude-accept");
-        t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-        let t = t
-            .with_bin()
-            .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+        let t = unittest_repo();
         let base = unittest_goal_done_on_main(&t);
         t.write("calc.py", "def add(a, b):\n    return a - b\n");
         t.write(path, text);
@@ -1038,12 +1026,7 @@ fn tests_of_a_goal_done_on_the_base_switched_off_fail_the_gate() {
 // changes the code it covers without breaking it, passes.
 #[test]
 fn a_stronger_test_for_a_goal_done_on_the_base_passes_the_gate() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t
-        .with_bin()
-        .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+    let t = unittest_repo();
     let base = unittest_goal_done_on_main(&t);
     t.write("calc.py", "def add(a, b):\n    return b + a\n");
     t.write(
