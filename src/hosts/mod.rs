@@ -454,7 +454,24 @@ pub fn as_written(found: &str, text: fn(&str) -> String) -> bool {
         })
         .collect();
     back == shipped
+        || EARLIER_SCRIPTS.contains(&crate::plan::model::blob_id(back.as_bytes()).as_str())
 }
+
+/// The blob ids of the scripts earlier versions of plan shipped (pi's extension,
+/// OpenCode's plugin), their program line as shipped: a file one of them wrote is
+/// plan's unedited, so an upgrade replaces it. A change to a script adds the id of
+/// the text it replaces here (`git hash-object`; the test beside it says which).
+const EARLIER_SCRIPTS: &[&str] = &[
+    // integrations/pi/plan.ts
+    "9b13fa196237dc24b09e1198a41822db009b0e31",
+    "ca448bc0bb0fff0812b62bc5a514b35b77c7e6fd",
+    "c398db91a1749c511af9884777ef7606ee811c66",
+    "e7bc9fc822c625483d9fdf9cb73d00d0104e9842",
+    // integrations/opencode/plan.js
+    "201343c1f36f36aa9fdb88ffae96c3e34fff1c4d",
+    "e38e3ff1207ad4c0a4619d6c22de87d2e78627cb",
+    "f35864d918fbfc5f0b790e7f15d35933d7b0fb2a",
+];
 
 /// Whether a file's text is the shipped `script` as plan wrote it: its first line
 /// marks it as plan's, so uninstall never deletes someone else's file of that name.
@@ -522,6 +539,23 @@ mod tests {
             // Written for any program, it is as plan wrote it; a line added is not.
             assert!(as_written(&custom, calling) && as_written(script, calling));
             assert!(!as_written(&format!("{custom}// mine\n"), calling));
+        }
+    }
+
+    /// An upgrade must not take the file an earlier plan wrote for a person's edit:
+    /// a change to a shipped script puts the id it had into `EARLIER_SCRIPTS`, then
+    /// its new id here.
+    #[test]
+    fn a_changed_script_keeps_the_earlier_text_as_plans() {
+        for (script, id) in [
+            (pi::EXTENSION, "5d13ba1d2b3e7c98cff4717e800a4b827cd4edff"),
+            (opencode::PLUGIN, "81f611ba861a22e9eb13206f003cc49b1e116a40"),
+        ] {
+            assert_eq!(
+                crate::plan::model::blob_id(script.as_bytes()),
+                id,
+                "a shipped script changed: add {id} to EARLIER_SCRIPTS, then put its new id here"
+            );
         }
     }
 

@@ -282,7 +282,7 @@ fn write_file(
         Some(found) if is_ours(&found) && !crate::hosts::as_written(&found, text) => {
             return Err(Exit::usage_hint(
                 format!(
-                    "{shown} is plan's {what}, edited since (or written by another version of plan); left as it is"
+                    "{shown} is plan's {what}, edited since (or written by a newer plan); left as it is"
                 ),
                 "to write plan's current one, keep what you changed elsewhere, delete the file and rerun",
             ));

@@ -129,7 +129,14 @@ fn hook_as_written(found: &str) -> bool {
         })
         .collect();
     back == pre_push_hook("plan")
+        || EARLIER_HOOKS.contains(&crate::plan::model::blob_id(back.as_bytes()).as_str())
 }
+
+/// The blob ids of the pre-push hooks earlier versions of plan wrote (for the
+/// program `plan`): a hook one of them wrote is plan's unedited, so an upgrade
+/// replaces it. A change to [`pre_push_hook`] adds the id of the text it replaces
+/// here (its test says which). None yet: the hook is as first written.
+const EARLIER_HOOKS: &[&str] = &[];
 
 /// Every remote's checkpoints come with a plain `git fetch`, into a namespace of
 /// their own; what changed, for the user.
@@ -338,6 +345,21 @@ pub fn git_repo(repo: Option<&Repo>, global: bool) -> Result<&Repo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An upgrade must not take the hook an earlier plan wrote for a person's edit:
+    /// a change to the hook puts the id it had into `EARLIER_HOOKS`, then its new
+    /// id here. Written for any program, it is plan's; a line added is not.
+    #[test]
+    fn a_changed_pre_push_hook_keeps_the_earlier_text_as_plans() {
+        let id = "0a3979eaf15b6266810d704d6cb0b9a80b6f26f8";
+        assert_eq!(
+            crate::plan::model::blob_id(pre_push_hook("plan").as_bytes()),
+            id,
+            "the pre-push hook changed: add {id} to EARLIER_HOOKS, then put its new id here"
+        );
+        assert!(hook_as_written(&pre_push_hook("/opt/my plan")));
+        assert!(!hook_as_written(&(pre_push_hook("plan") + "./lint.sh\n")));
+    }
 
     #[test]
     fn lines_are_added_once_and_taken_back_alone() {

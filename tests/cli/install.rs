@@ -728,9 +728,9 @@ fn a_file_plan_installed_and_a_person_edited_is_neither_rewritten_nor_removed() 
         }
     }
     insta::assert_snapshot!(redact(&t, &said.join("\n")), @"
-    install pi (2): plan: .pi/extensions/plan.ts is plan's extension, edited since (or written by another version of plan); left as it is
+    install pi (2): plan: .pi/extensions/plan.ts is plan's extension, edited since (or written by a newer plan); left as it is
     uninstall pi (2): plan: .pi/extensions/plan.ts is plan's extension, edited since; left it alone
-    install opencode (2): plan: .opencode/plugin/plan.js is plan's plugin, edited since (or written by another version of plan); left as it is
+    install opencode (2): plan: .opencode/plugin/plan.js is plan's plugin, edited since (or written by a newer plan); left as it is
     uninstall opencode (2): plan: .opencode/plugin/plan.js is plan's plugin, edited since; left it alone
     install git (0): git: [TMP]/repo/.git/hooks/pre-push is plan's, edited since; left as it is
     uninstall git (0): git: [TMP]/repo/.git/hooks/pre-push is plan's, edited since; left it alone (delete it by hand if it should go)
