@@ -107,15 +107,21 @@ fn apart() -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
 pub enum StateOpen {
     /// Created if missing, every write at its end (a journal, a log).
     Append,
-    /// Created if missing, written in place, never truncated on open (a lock, a
-    /// file rewritten under its lock).
+    /// Created if missing, written in place, never truncated on open (a file
+    /// rewritten under its lock).
     Update,
+    /// Created if missing, only ever locked, never written to.
+    Lock,
 }
 
 /// Opens the state file at `path` as `how` says, with [`NONBLOCK`] (no wait on a
 /// pipe, no link followed), and refuses what is not a regular file before a byte
 /// is written to it: a pipe with a reader or a device node is a [`Refused`].
 pub fn open_state(how: StateOpen, path: &Path) -> io::Result<File> {
+    open_state_once(how, path, true)
+}
+
+fn open_state_once(how: StateOpen, path: &Path, may_copy: bool) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt as _;
     #[expect(
         clippy::disallowed_methods,
@@ -124,7 +130,7 @@ pub fn open_state(how: StateOpen, path: &Path) -> io::Result<File> {
     let mut options = std::fs::OpenOptions::new();
     match how {
         StateOpen::Append => options.create(true).append(true),
-        StateOpen::Update => options.create(true).truncate(false).write(true),
+        StateOpen::Update | StateOpen::Lock => options.create(true).truncate(false).write(true),
     };
     if let Some(dir) = linked_dir(path) {
         return Err(io::Error::other(Refused::UnderLink(dir)));
@@ -134,8 +140,17 @@ pub fn open_state(how: StateOpen, path: &Path) -> io::Result<File> {
         .open(path)
         .map_err(|e| link_refused(e, path))?;
     let meta = file.metadata()?;
-    if meta.is_file() && std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
-        return Err(io::Error::other(Refused::HardLinked));
+    // A file written in place that has another name (a person's file hard-linked
+    // there, or a `cp -al` snapshot of the repository) would change that file too:
+    // plan takes a copy of its own first, the bytes kept, and writes that.
+    let shared = meta.is_file() && std::os::unix::fs::MetadataExt::nlink(&meta) > 1;
+    if shared && how != StateOpen::Lock {
+        if !may_copy {
+            return Err(io::Error::other(Refused::HardLinked));
+        }
+        drop(file);
+        own_copy(path)?;
+        return open_state_once(how, path, false);
     }
     let kind = meta.file_type();
     if kind.is_file() {
@@ -145,6 +160,37 @@ pub fn open_state(how: StateOpen, path: &Path) -> io::Result<File> {
         what: what(&kind),
         via_symlink: false,
     }))
+}
+
+/// Gives the state file at `path` a name of its own: its bytes copied to a new
+/// file beside it, renamed over it, so its other names keep theirs untouched.
+fn own_copy(path: &Path) -> io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let (bytes, _) = read(path, STATE).map(|(_, b)| (b, ()))?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let copy = path.with_file_name(format!(".{name}.own-{}", std::process::id()));
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the state files' one opener: a new file of plan's own, no link followed"
+    )]
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(NONBLOCK)
+        .open(&copy)
+        .and_then(|mut f| f.write_all(&bytes));
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the copy above put in place of the shared name, or taken away"
+    )]
+    let done = written.and_then(|()| std::fs::rename(&copy, path));
+    if done.is_err() {
+        #[expect(clippy::disallowed_methods, reason = "the copy above, taken away")]
+        let _ = std::fs::remove_file(&copy);
+    }
+    done
 }
 
 /// The first entry of plan's own state directory `dir` (`.git/plan`) that is not

@@ -21,7 +21,7 @@ fn open(root: &Path) -> Result<Option<(File, PathBuf)>> {
     let dir = repo.git_dir.join("plan");
     crate::atomic::make_dirs(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join("running.lock");
-    let file = crate::fsread::open_state(crate::fsread::StateOpen::Update, &path)
+    let file = crate::fsread::open_state(crate::fsread::StateOpen::Lock, &path)
         .with_context(|| format!("opening the lock {}", path.display()))?;
     Ok(Some((file, path)))
 }

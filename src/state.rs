@@ -196,7 +196,7 @@ impl State {
 
     fn own_lock_file(&self) -> Result<File> {
         let path = self.dir.join("state.lock");
-        let open = || crate::fsread::open_state(crate::fsread::StateOpen::Update, &path);
+        let open = || crate::fsread::open_state(crate::fsread::StateOpen::Lock, &path);
         // Opened first: the directory is there at every call but the first, and a
         // hook takes the lock several times. Where it fails, as before: the
         // directory made, then the lock opened.

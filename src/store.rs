@@ -494,7 +494,7 @@ impl Store {
             })?;
         }
         let file =
-            crate::fsread::open_state(crate::fsread::StateOpen::Update, &lock).map_err(|e| {
+            crate::fsread::open_state(crate::fsread::StateOpen::Lock, &lock).map_err(|e| {
                 match crate::fsread::refused(&e) {
                     Some(why) => Exit::env_hint(
                         format!("cannot open the writers' lock {}: it {why}", lock.display()),
@@ -936,7 +936,9 @@ impl Store {
         // went to the old file. That file, settled, is the save: it is put back at
         // the path, if nothing was written there since plan's own write, and the
         // caller makes its edit on it again.
-        if watch_until.is_some() {
+        // Not when bytes were carried over: those are another writer's, which the
+        // put-back would lose.
+        if watch_until.is_some() && copied == read.len() {
             let mut theirs = Vec::new();
             let mut h = handle;
             h.seek(SeekFrom::Start(0)).map_err(io)?;

@@ -93,7 +93,7 @@ pub fn lock(git_dir: &Path) -> Result<fs::File> {
         crate::atomic::make_dirs(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     // No link followed; a pipe or a device is refused before it is locked.
-    let file = crate::fsread::open_state(crate::fsread::StateOpen::Update, &path).map_err(|e| {
+    let file = crate::fsread::open_state(crate::fsread::StateOpen::Lock, &path).map_err(|e| {
         match crate::fsread::refused(&e) {
             Some(_) => anyhow::anyhow!(
                 "{} is not a regular file; remove it and run the command again",

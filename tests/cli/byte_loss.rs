@@ -454,8 +454,10 @@ fn a_state_directory_replaced_by_a_link_is_never_written_or_pruned_through() {
 
 /// Attack (red team): a file of the person's hard-linked in place of a session
 /// record or of plan's log of written lines had plan write into it (a record is
-/// rewritten in place, the log appended to): a state file with another name is
-/// no state of plan's.
+/// rewritten in place, the log appended to). A state file with another name is
+/// given one of its own first, its bytes kept; so a `cp -al` snapshot of the
+/// repository (every file hard-linked) keeps working on both sides, untouched by
+/// the other.
 #[test]
 fn a_state_file_hard_linked_to_a_persons_file_is_never_written_into() {
     let t = Test::new();
@@ -479,7 +481,7 @@ fn a_state_file_hard_linked_to_a_persons_file_is_never_written_into() {
     t.case(&["hook", "claude", "user-prompt-submit"])
         .stdin(&payload)
         .check_status_only();
-    t.run(&["log", "second"]);
+    t.ok(&["log", "second"]);
     for victim in victims {
         assert_eq!(
             std::fs::read_to_string(&victim).unwrap(),
@@ -488,6 +490,25 @@ fn a_state_file_hard_linked_to_a_persons_file_is_never_written_into() {
             victim.display()
         );
     }
+    // A snapshot whose every file is a hard link of the repository's.
+    let snapshot = t.dir.path().join("snapshot");
+    let cp = std::process::Command::new("cp")
+        .args([
+            "-al",
+            t.root().to_str().unwrap(),
+            snapshot.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    let kept = std::fs::read(snapshot.join(".git/plan/logged.tsv")).unwrap();
+    t.ok(&["log", "third"]);
+    t.ok(&["add", "A", "--done-when", "a.txt exists"]);
+    t.ok(&["start", "a", "--as", "alice"]);
+    assert_eq!(
+        std::fs::read(snapshot.join(".git/plan/logged.tsv")).unwrap(),
+        kept
+    );
 }
 
 /// Attack (red team): outside a repository plan keeps the identity of the file it
