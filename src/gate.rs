@@ -361,37 +361,70 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
     Ok(out)
 }
 
-/// The base's unfinished goals whose checks the pull request weakens (the script
-/// its verify runs edited, a skip added, an assertion gone), each as a contract
-/// change of a goal of the base: the contract's words can stay while the check under
-/// them is softened (`grep -qx 'Hello, world' README.md` made `test -f README.md`),
-/// and a later pull request then signs the goal off against the softer check,
-/// started after it, where nothing counts the script as changed.
+/// The base's unfinished goals whose verify's own files (the scripts and data it
+/// names, and what they run: `sh check.sh`, the Makefile of `make check`) the pull
+/// request changes, each as a contract change of a goal of the base: the contract's
+/// words can stay while the check under them is softened (`grep -qx 'Hello, world'
+/// README.md` made `test -f README.md`), and a later pull request then signs the
+/// goal off against the softer check, started after it, where nothing counts the
+/// script as changed. One diff from the base serves every goal.
 fn softened_checks(
     root: &Path,
     base: &str,
     then: &Plan<'_>,
     head: &Plan<'_>,
 ) -> Result<Vec<Change>> {
-    use crate::plan::weakened::kinds;
-    let mut out = Vec::new();
-    for goal in head.goals.iter().filter(|g| !g.status().is_finished()) {
-        let finished_there = |was: &Goal<'_>| was.status().is_finished();
-        if goal.verify().is_none() || then.goal(&goal.id).is_none_or(finished_there) {
-            continue;
-        }
-        let words: Vec<String> = crate::weakened::from_commit(root, goal, base)?
+    let finished_there = |was: &Goal<'_>| was.status().is_finished();
+    let goals: Vec<(&Goal<'_>, Vec<String>)> = head
+        .goals
+        .iter()
+        .filter(|g| !g.status().is_finished())
+        .filter(|g| !then.goal(&g.id).is_none_or(finished_there))
+        .filter_map(|g| match g.verify().map(verify::parse) {
+            Some(Ok(parsed)) => Some((g, judge_files::verify_closure(root, &parsed))),
+            _ => None,
+        })
+        .filter(|(_, files)| !files.is_empty())
+        .collect();
+    if goals.is_empty() {
+        return Ok(Vec::new());
+    }
+    let named = |path: &str| {
+        goals
             .iter()
-            .filter(|f| kinds::high(f))
-            .map(kinds::tagged)
-            .collect();
-        if words.is_empty() {
+            .any(|(_, files)| files.iter().any(|f| f == path))
+    };
+    let changed = git::changed_since(root, Some(base), &named)?;
+    let mut out = Vec::new();
+    for (goal, files) in &goals {
+        let mine: Vec<_> = changed.iter().filter(|c| files.contains(&c.path)).collect();
+        if mine.is_empty() {
             continue;
         }
+        let words = mine
+            .iter()
+            .flat_map(|c| {
+                let diff = crate::plan::wdiff::line_word_diff(
+                    c.before.as_deref().unwrap_or(""),
+                    c.after.as_deref().unwrap_or(""),
+                    crate::plan::render::Style::default(),
+                );
+                let lines: Vec<String> = diff
+                    .lines()
+                    .filter(|l| l.contains("[-") || l.contains("{+"))
+                    .map(|l| format!("{}: {l}", c.path))
+                    .collect();
+                lines
+            })
+            .collect();
+        let paths: Vec<&str> = mine.iter().map(|c| c.path.as_str()).collect();
         out.push(Change {
             id: goal.id.to_string(),
             line: goal.line,
-            what: "the pull request weakened what its verify runs (its contract's words are unchanged)".to_string(),
+            what: format!(
+                "the pull request changed {}, which its verify runs (its contract's words are unchanged)",
+                paths.join(", ")
+            ),
             approval: "none",
             of_base: true,
             words,

@@ -89,8 +89,9 @@ pub fn checkpoints(root: &Path) -> Option<Vec<bind::Checkpoint>> {
     Some(
         saved
             .into_iter()
-            .filter_map(|(s, subject)| {
-                bind::Checkpoint::from_ref(&s.reference, &s.commit).map(|c| c.with_subject(subject))
+            .filter_map(|(s, subject, tree)| {
+                bind::Checkpoint::from_ref(&s.reference, &s.commit)
+                    .map(|c| c.with_subject(subject).with_tree(tree))
             })
             .collect(),
     )

@@ -251,13 +251,13 @@ pub fn undo_prefixes(root: &Path) -> Result<(String, String)> {
 /// the `-N` of a second one within a minute).
 pub fn saved(root: &Path, prefix: &str) -> Result<Vec<Saved>> {
     let saved = saved_with_subjects(root, prefix)?;
-    Ok(saved.into_iter().map(|(saved, _)| saved).collect())
+    Ok(saved.into_iter().map(|(saved, _, _)| saved).collect())
 }
 
 /// As [`saved`], each with the first line of its commit's message: a checkpoint
 /// says whose it is (`plan: checkpoint of <goal>`), which a ref pointed at it by
 /// hand does not change.
-pub fn saved_with_subjects(root: &Path, prefix: &str) -> Result<Vec<(Saved, String)>> {
+pub fn saved_with_subjects(root: &Path, prefix: &str) -> Result<Vec<(Saved, String, String)>> {
     let repo = open(root)?;
     let refs = repo.references().context("listing the repository's refs")?;
     let mut out = Vec::new();
@@ -276,9 +276,10 @@ pub fn saved_with_subjects(root: &Path, prefix: &str) -> Result<Vec<(Saved, Stri
                 commit: commit.id().to_string(),
             },
             subject.into_owned(),
+            commit.tree_id().to_string(),
         ));
     }
-    out.sort_by_key(|(s, _)| order(s.stamp()));
+    out.sort_by_key(|(s, _, _)| order(s.stamp()));
     Ok(out)
 }
 
@@ -289,16 +290,16 @@ const FETCHED: &str = "refs/plan/remotes/";
 /// Every checkpoint this clone can read, as [`saved_with_subjects`]: its own, and
 /// each remote's as `git fetch` brought them, under the name the remote gives
 /// them; a fetched one this clone also has under that name is listed once.
-pub fn checkpoints_with_subjects(root: &Path) -> Result<Vec<(Saved, String)>> {
+pub fn checkpoints_with_subjects(root: &Path) -> Result<Vec<(Saved, String, String)>> {
     let mut all = saved_with_subjects(root, CHECKPOINTS)?;
-    for (fetched, subject) in saved_with_subjects(root, FETCHED)? {
+    for (fetched, subject, tree) in saved_with_subjects(root, FETCHED)? {
         let Some((_, name)) = fetched.reference[FETCHED.len()..].split_once("/checkpoints/") else {
             continue;
         };
         let reference = format!("{CHECKPOINTS}{name}");
         if all
             .iter()
-            .any(|(s, _)| s.reference == reference && s.commit == fetched.commit)
+            .any(|(s, _, _)| s.reference == reference && s.commit == fetched.commit)
         {
             continue;
         }
@@ -308,9 +309,10 @@ pub fn checkpoints_with_subjects(root: &Path) -> Result<Vec<(Saved, String)>> {
                 commit: fetched.commit,
             },
             subject,
+            tree,
         ));
     }
-    all.sort_by_key(|(s, _)| order(s.stamp()));
+    all.sort_by_key(|(s, _, _)| order(s.stamp()));
     Ok(all)
 }
 
@@ -318,7 +320,7 @@ pub fn checkpoints_with_subjects(root: &Path) -> Result<Vec<(Saved, String)>> {
 pub fn checkpoints(root: &Path) -> Result<Vec<Saved>> {
     Ok(checkpoints_with_subjects(root)?
         .into_iter()
-        .map(|(saved, _)| saved)
+        .map(|(saved, _, _)| saved)
         .collect())
 }
 

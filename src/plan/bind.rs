@@ -23,6 +23,9 @@ pub struct Checkpoint {
     /// `plan: checkpoint of <goal>`, and a ref pointed at the commit by hand leaves
     /// it naming the goal it was taken for.
     pub subject: Option<String>,
+    /// The commit's tree, when read: two sign-offs never take the same tree (the
+    /// plan's log differs), so a second commit of an earlier one's tree is a replay.
+    pub tree: Option<String>,
 }
 
 /// How a checkpoint commit's message names its goal.
@@ -53,6 +56,7 @@ impl Checkpoint {
             stamp,
             commit: commit.to_string(),
             subject: None,
+            tree: None,
         })
     }
 
@@ -60,6 +64,14 @@ impl Checkpoint {
     pub fn with_subject(self, subject: String) -> Checkpoint {
         Checkpoint {
             subject: Some(subject),
+            ..self
+        }
+    }
+
+    /// The checkpoint, its commit's tree known.
+    pub fn with_tree(self, tree: String) -> Checkpoint {
+        Checkpoint {
+            tree: Some(tree),
             ..self
         }
     }
@@ -114,7 +126,7 @@ pub fn check(
         if let Some(mine) = kept_for(refs, id, entry, None) {
             let named: Vec<&Checkpoint> = refs.iter().filter(|r| r.commit == mine.commit).collect();
             return owned(mine, &named, id, line, &mine.commit[..12])
-                .or_else(|| replayed(plan, id, entry, refs, &mine.commit));
+                .or_else(|| replayed(plan, id, entry, refs, mine));
         }
         if refs.is_empty() {
             return Binding::Bound;
@@ -148,7 +160,7 @@ pub fn check(
     }
     if let Some(mine) = kept_for(refs, id, entry, Some(short)) {
         return owned(mine, &named, id, line, short)
-            .or_else(|| replayed(plan, id, entry, refs, &mine.commit));
+            .or_else(|| replayed(plan, id, entry, refs, mine));
     }
     let kept: Vec<String> = named
         .iter()
@@ -173,30 +185,39 @@ impl Binding {
     }
 }
 
-/// Unbound when an earlier sign-off of goal `id` stands on `commit`, the checkpoint
-/// of its sign-off `latest`: every sign-off takes its own checkpoint, so a later
-/// line on an earlier one's commit replays that sign-off (a reopened goal "signed
-/// off" again with a copy of its old record and a second ref at its old commit).
+/// Unbound when an earlier sign-off of goal `id` stands on `mine`, the checkpoint
+/// of its sign-off `latest`, or on a commit of the same tree: every sign-off takes
+/// its own checkpoint of a tree no other has (the plan's log differs), so a later
+/// line on an earlier one's checkpoint replays that sign-off (a reopened goal
+/// "signed off" again with a copy of its old record and a second ref at its old
+/// commit, or at a new commit of its old tree).
 fn replayed(
     plan: &Plan<'_>,
     id: &str,
     latest: &LogEntry<'_>,
     refs: &[Checkpoint],
-    commit: &str,
+    mine: &Checkpoint,
 ) -> Option<Binding> {
+    let commit = mine.commit.as_str();
+    let same_tree = |r: &Checkpoint| r.tree.is_some() && r.tree == mine.tree;
     let earlier = plan.events(id).find_map(|(entry, e)| match e {
         Event::SignedOff { checkpoint, .. } if entry.line != latest.line => {
-            let same = match checkpoint {
-                Some(short) => commit.starts_with(short),
-                None => kept_for(refs, id, entry, None).is_some_and(|r| r.commit == commit),
+            let theirs: Vec<&Checkpoint> = match checkpoint {
+                Some(short) => refs
+                    .iter()
+                    .filter(|r| r.commit.starts_with(short))
+                    .collect(),
+                None => kept_for(refs, id, entry, None).into_iter().collect(),
             };
+            let same = checkpoint.is_some_and(|short| commit.starts_with(short))
+                || theirs.iter().any(|r| r.commit == commit || same_tree(r));
             same.then_some(entry.line)
         }
         _ => None,
     })?;
     Some(Binding::Unbound {
         why: format!(
-            "its sign-off (log line {}) stands on checkpoint {}, which is its earlier sign-off's (log line {earlier}): every sign-off takes its own checkpoint, so this line replays that one",
+            "its sign-off (log line {}) stands on checkpoint {}, the tree its earlier sign-off (log line {earlier}) took: every sign-off takes its own checkpoint, so this line replays that one",
             latest.line,
             &commit[..12.min(commit.len())]
         ),
@@ -443,12 +464,26 @@ mod tests {
             };
             assert_eq!(
                 why,
-                "its sign-off (log line 8) stands on checkpoint 0123456789ab, which is its earlier sign-off's (log line 6): every sign-off takes its own checkpoint, so this line replays that one"
+                "its sign-off (log line 8) stands on checkpoint 0123456789ab, the tree its earlier sign-off (log line 6) took: every sign-off takes its own checkpoint, so this line replays that one"
             );
         }
         let src = later(" (checkpoint fedcba987654)");
         let plan = crate::plan::model::parse(&src);
-        assert_eq!(check(&plan, &plan.goals[0], &kept(&own)), Binding::Bound);
+        let trees = |later: &str| {
+            kept(&own)
+                .into_iter()
+                .map(|c| {
+                    let tree = if c.commit == own { later } else { "t1" };
+                    c.with_tree(tree.into())
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(check(&plan, &plan.goals[0], &trees("t2")), Binding::Bound);
+        // A new commit of the earlier checkpoint's tree (`git commit-tree`) is one too.
+        assert!(matches!(
+            check(&plan, &plan.goals[0], &trees("t1")),
+            Binding::Unbound { .. }
+        ));
     }
 
     /// One goal's checkpoint given a ref under another goal's name is still the

@@ -711,7 +711,8 @@ fn a_link_in_the_middle_of_a_chain_retargeted_verifies_its_goal_again() {
 // contract line: "Contract changes: None. Passed." A later pull request then signs
 // the goal off against the softer check, started after it, so nothing counts the
 // script as changed. What a verify runs is the contract under its words: the
-// change is listed, and --strict needs a person's approval for it.
+// change is listed, and --strict needs a person's approval for it (a stronger
+// check too: it is the contract changed).
 #[test]
 fn a_softened_check_script_of_an_open_goal_is_a_contract_change() {
     let t = judged_by_claude(&PLAN.replace("verify: test -f README.md", "verify: sh check.sh"));
@@ -723,8 +724,9 @@ fn a_softened_check_script_of_an_open_goal_is_a_contract_change() {
     t.commit_all("simplify the check");
     let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
     insta::assert_snapshot!(redact(&t, &run.stdout), @"
-    ⚠ contract of ship: the pull request weakened what its verify runs (its contract's words are unchanged) (plan.md:3), needs --approved-by
-        check.sh: the verify command rests on it, and it changed since the goal started [verify-file-changed, high]
+    ⚠ contract of ship: the pull request changed check.sh, which its verify runs (its contract's words are unchanged) (plan.md:3), needs --approved-by
+        check.sh: [-grep -qx 'Hello, world' README.md-]
+        check.sh: {+test -f README.md+}
     0 finished goals: 0 proven, 0 unproven; against base [COMMIT]: 0 signed off since, 0 lost; 1 failing
     ");
     t.ok(&[
