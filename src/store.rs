@@ -978,9 +978,10 @@ impl Store {
 /// A test seam, in debug builds only: with `PLAN_TEST_PAUSE=GATE`, a write
 /// stops here (after its command's first read, before the lock) while the file
 /// GATE exists, having created `GATE.reached` to say so. A test runs another
-/// command in that window, deterministically, then deletes GATE.
+/// command in that window, deterministically, then deletes GATE. `plan install`
+/// stops here too, between reading a host's settings and writing them.
 #[cfg(debug_assertions)]
-fn pause_for_test() {
+pub(crate) fn pause_for_test() {
     let Some(gate) = crate::env::os("PLAN_TEST_PAUSE").map(PathBuf::from) else {
         return;
     };
@@ -998,7 +999,7 @@ fn pause_for_test() {
 }
 
 #[cfg(not(debug_assertions))]
-fn pause_for_test() {}
+pub(crate) fn pause_for_test() {}
 
 /// Whether the file whose metadata is `meta` was written under `quiet` ago. A
 /// modification time in the future (a skewed clock) does not count.

@@ -113,6 +113,8 @@ pub struct Settings {
     text: String,
     before: Map<String, Value>,
     pub doc: Map<String, Value>,
+    /// Whether the file was there when read.
+    existed: bool,
 }
 
 impl Settings {
@@ -121,6 +123,35 @@ impl Settings {
     pub fn text(&self) -> String {
         jsonc::rewrite(&self.text, &self.before, &self.doc)
     }
+
+    /// Writes [`Settings::text`] to `path`, only while the file there still holds
+    /// what was read (or is still missing): a key another program added meanwhile
+    /// would be lost to plan's rename. Otherwise nothing is written.
+    pub fn save(&self, path: &Path, shown: &str) -> Result<()> {
+        crate::store::pause_for_test();
+        let how = atomic::Replace {
+            new_file: atomic::NewFile::Mode(0o644),
+            ..atomic::Replace::DURABLE
+        };
+        let as_read = |target: &Path| match std::fs::read(target) {
+            Ok(bytes) => self.existed && bytes == self.text.as_bytes(),
+            Err(e) => e.kind() == ErrorKind::NotFound && !self.existed,
+        };
+        let written = atomic::replace_checked(path, self.text().as_bytes(), &how, as_read)
+            .map_err(|e| write_failure(shown, e))?;
+        if written.is_none() {
+            return Err(changed_meanwhile(shown));
+        }
+        Ok(())
+    }
+}
+
+/// The error for a settings file someone changed while plan worked on it.
+fn changed_meanwhile(shown: &str) -> anyhow::Error {
+    Exit::env_hint(
+        format!("{shown} changed while plan was working on it; nothing was written"),
+        "rerun the command: it works on the file as it is now",
+    )
 }
 
 /// A settings file, with comments where the host allows them; `None` when it does
@@ -145,6 +176,7 @@ pub fn read_settings(path: &Path, shown: &str, comments: bool) -> Result<Option<
         text,
         before: doc.clone(),
         doc,
+        existed: true,
     }))
 }
 
@@ -182,7 +214,12 @@ pub fn write_atomic(path: &Path, shown: &str, content: &str) -> Result<()> {
         new_file: atomic::NewFile::Mode(0o644),
         ..atomic::Replace::DURABLE
     };
-    atomic::replace(path, content.as_bytes(), &how).map_err(|e| match e {
+    atomic::replace(path, content.as_bytes(), &how).map_err(|e| write_failure(shown, e))?;
+    Ok(())
+}
+
+fn write_failure(shown: &str, e: atomic::Failure) -> anyhow::Error {
+    match e {
         atomic::Failure::ReadOnly => Exit::env_hint(
             format!("{shown} is read-only; nothing was changed"),
             "make it writable (chmod u+w) and rerun",
@@ -190,8 +227,7 @@ pub fn write_atomic(path: &Path, shown: &str, content: &str) -> Result<()> {
         atomic::Failure::Dir(_, e) | atomic::Failure::Io(e) => {
             Exit::env(format!("cannot write {shown}: {e}; nothing was changed"))
         }
-    })?;
-    Ok(())
+    }
 }
 
 /// One line per entry that changed.
@@ -211,10 +247,14 @@ pub fn listing(changes: &[Change]) -> String {
 }
 
 /// Writes what is left; a file left as `{}` held only our hooks, so it goes.
-pub fn settle(place: &Place, rest: &str, empty: bool) -> Result<String> {
-    if !empty {
-        write_atomic(&place.path, &place.shown, rest)?;
+pub fn settle(place: &Place, settings: &Settings) -> Result<String> {
+    if !settings.doc.is_empty() {
+        settings.save(&place.path, &place.shown)?;
         return Ok(String::new());
+    }
+    crate::store::pause_for_test();
+    if read_text(&place.path, &place.shown)?.as_deref() != Some(settings.text.as_str()) {
+        return Err(changed_meanwhile(&place.shown));
     }
     remove(&place.path, &place.shown)?;
     prune(place);

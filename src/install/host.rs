@@ -45,7 +45,7 @@ pub fn install(host: Host, global: bool, repo: Option<&Repo>, program: &str) -> 
     }
     // Worked out before writing: a failure here must not follow a half-reported write.
     let next = next_steps(host, &place)?;
-    write_atomic(&place.path, &place.shown, &settings.text())?;
+    settings.save(&place.path, &place.shown)?;
     let mut out = format!(
         "installed plan's hooks for {} in {}\n",
         host.title(),
@@ -329,11 +329,11 @@ pub fn install_plugin(dir: &Path, program: &str) -> Result<u8> {
     }
     let mut out = format!("installed plan's Claude Code plugin in {shown_dir}\n");
     if manifest_changed {
-        write_atomic(&manifest.path, &manifest.shown, &manifest_doc.text())?;
+        manifest_doc.save(&manifest.path, &manifest.shown)?;
         out.push_str(&format!("  wrote {} (plan {version})\n", manifest.shown));
     }
     if merge.changed() {
-        write_atomic(&hooks_file.path, &hooks_file.shown, &hooks_doc.text())?;
+        hooks_doc.save(&hooks_file.path, &hooks_file.shown)?;
         out.push_str(&format!("  wrote {}\n", hooks_file.shown));
         out.push_str(&listing(&merge.changes));
     }
@@ -476,7 +476,7 @@ pub fn uninstall_plugin(dir: &Path, program: &str) -> Result<u8> {
         && !removed.is_empty()
     {
         out.push_str(&listing(&removed));
-        out.push_str(&settle(&hooks_file, &doc.text(), doc.doc.is_empty())?);
+        out.push_str(&settle(&hooks_file, doc)?);
     }
     if manifest_doc.is_some() {
         remove(&manifest.path, &manifest.shown)?;
@@ -523,7 +523,7 @@ pub fn uninstall(host: Host, global: bool, repo: Option<&Repo>, program: &str) -
     }
     let mut out = format!("removed plan's hooks for {title} from {shown}\n");
     out.push_str(&listing(&removed));
-    out.push_str(&settle(&place, &settings.text(), settings.doc.is_empty())?);
+    out.push_str(&settle(&place, &settings)?);
     print(&out)?;
     Ok(OK)
 }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::exit::{Exit, OK};
 use crate::git::Repo;
 use crate::hosts;
-use crate::install::files::{Place, read_settings, write_atomic};
+use crate::install::files::{Place, read_settings};
 use crate::install::hooks::{DEFAULT_PROGRAM, Invalid};
 use crate::out::print;
 
@@ -307,7 +307,7 @@ pub fn add(client: Client, global: bool, repo: Option<&Repo>, program: &str) -> 
         Outcome::Added => "added",
         Outcome::Updated => "updated",
     };
-    write_atomic(&place.path, &place.shown, &settings.text())?;
+    settings.save(&place.path, &place.shown)?;
     let argv: Vec<String> = std::iter::once("mcp".to_string()).chain(args).collect();
     print(&format!(
         "registered plan's MCP server for {title} in {}\n  {verb} {}.{NAME}: {program} {}\n{}\n",
@@ -341,11 +341,7 @@ pub fn remove(client: Client, global: bool, repo: Option<&Repo>) -> Result<u8> {
         "removed plan's MCP server for {title} from {}\n",
         place.shown
     );
-    out.push_str(&crate::install::files::settle(
-        &place,
-        &settings.text(),
-        settings.doc.is_empty(),
-    )?);
+    out.push_str(&crate::install::files::settle(&place, &settings)?);
     print(&out)?;
     Ok(OK)
 }

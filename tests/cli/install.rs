@@ -736,3 +736,37 @@ fn a_file_plan_installed_and_a_person_edited_is_neither_rewritten_nor_removed() 
     uninstall git (0): git: [TMP]/repo/.git/hooks/pre-push is plan's, edited since; left it alone (delete it by hand if it should go)
     ");
 }
+
+/// Attack (red team): a program that added a key to `.claude/settings.json` while
+/// `plan install` merged its hooks (between plan's read and its rename) lost that
+/// key to plan's write: 4 keys in 300 writes. The settings are written only while
+/// the file still holds what plan read; otherwise nothing is written, and a rerun
+/// merges into the new text.
+#[test]
+fn a_settings_file_changed_while_plan_merges_into_it_keeps_the_change() {
+    let t = Test::new();
+    t.ok(&["init", "Settings"]);
+    let theirs = "{\n  \"model\": \"opus\"\n}\n";
+    let changed = "{\n  \"model\": \"opus\",\n  \"theirs\": true\n}\n";
+    let mut said = Vec::new();
+    for args in [&["install", "claude"][..], &["uninstall", "claude"]] {
+        t.write(".claude/settings.json", theirs);
+        if args[0] == "uninstall" {
+            t.ok(&["install", "claude"]);
+        }
+        let (run, _) = crate::preconditions::race_with(&t, args, || {
+            t.write(".claude/settings.json", changed);
+        });
+        assert_eq!(t.read(".claude/settings.json"), changed, "plan {args:?}");
+        said.push(format!("{} ({}): {}", args[0], run.code, run.stderr));
+        // Rerun, it works on the file as it is now.
+        t.ok(args);
+        assert!(t.read(".claude/settings.json").contains("\"theirs\": true"));
+    }
+    insta::assert_snapshot!(said.join(""), @"
+    install (3): plan: .claude/settings.json changed while plan was working on it; nothing was written
+      hint: rerun the command: it works on the file as it is now
+    uninstall (3): plan: .claude/settings.json changed while plan was working on it; nothing was written
+      hint: rerun the command: it works on the file as it is now
+    ");
+}
