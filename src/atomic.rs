@@ -75,7 +75,7 @@ pub fn replace_checked(
     // plan's own state is replaced where it is, never through a link: a link an
     // agent planted in `.git/plan` would otherwise have plan overwrite its target.
     let state = crate::fsread::is_state(path);
-    if let Some(dir) = crate::fsread::linked_dir(path).filter(|_| state) {
+    if let Some(dir) = crate::fsread::linked_dir(path) {
         let refused = crate::fsread::Refused::UnderLink(dir);
         return Err(Failure::Io(io::Error::other(refused)));
     }
@@ -349,7 +349,7 @@ pub fn remove(path: impl AsRef<Path>) -> io::Result<()> {
     let path = path.as_ref();
     // plan's own state is removed only where it is: a link in place of one of its
     // directories (`.git/plan/sessions`) would have the prune delete in its target.
-    if let Some(dir) = crate::fsread::linked_dir(path).filter(|_| crate::fsread::is_state(path)) {
+    if let Some(dir) = crate::fsread::linked_dir(path) {
         return Err(io::Error::other(crate::fsread::Refused::UnderLink(dir)));
     }
     fs::remove_file(path)

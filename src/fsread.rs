@@ -46,8 +46,10 @@ pub fn is_state(path: &Path) -> bool {
 /// that is a symbolic link, if one is: plan's state is reached through real
 /// directories only. A link at `.git/plan/sessions` naming a person's folder had
 /// the session prune delete their old files there and plan's records written over
-/// theirs. `None` for a path that is not state. (A link made between this look and
-/// the open is not seen: the look is for links already there.)
+/// theirs. `None` for a path that is not state ([`is_state`]: no `.git` part and
+/// no separate git directory holds it), without a look at the disk. (A link made
+/// between this look and the open is not seen: the look is for links already
+/// there.)
 pub fn linked_dir(path: &Path) -> Option<std::path::PathBuf> {
     let mut root = std::path::PathBuf::new();
     let mut found = false;
@@ -167,9 +169,15 @@ fn open_state_once(how: StateOpen, path: &Path, may_copy: bool) -> io::Result<Fi
 fn own_copy(path: &Path) -> io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
-    let (bytes, _) = read(path, STATE).map(|(_, b)| (b, ()))?;
+    let (_, bytes) = read(path, STATE)?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let copy = path.with_file_name(format!(".{name}.own-{}", std::process::id()));
+    // One left by a process of this id that died mid-copy would fail the create.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "a copy of this process id's, left over"
+    )]
+    let _ = std::fs::remove_file(&copy);
     #[expect(
         clippy::disallowed_methods,
         reason = "the state files' one opener: a new file of plan's own, no link followed"
@@ -354,7 +362,7 @@ pub fn open(path: &Path) -> io::Result<File> {
 /// the length asks the kernel once.
 pub fn opened(path: &Path) -> io::Result<(File, std::fs::Metadata)> {
     let state = is_state(path);
-    if let Some(dir) = linked_dir(path).filter(|_| state) {
+    if let Some(dir) = linked_dir(path) {
         return Err(io::Error::other(Refused::UnderLink(dir)));
     }
     let nofollow = match state {
