@@ -433,35 +433,40 @@ pub fn script_calling(script: &str, program: &str) -> String {
 }
 
 /// Whether `found`, a file of plan's own that `text` writes, is as some `plan
-/// install` wrote it, whatever program it named: not edited since. A script (pi's
-/// extension, OpenCode's plugin) names its program on one line, put back to the
-/// shipped one here before the two are compared; another file (Copilot's hooks
-/// file) cannot tell, and counts as written.
+/// install` wrote it, whatever program it named: not edited since. Each line
+/// naming the program is put back to name the shipped one before the two are
+/// compared: a script's (pi's extension, OpenCode's plugin) `const PLAN_PROGRAM`
+/// line, a hooks file's (Copilot's) `"bash": "PROGRAM hook …"` lines.
 pub fn as_written(found: &str, text: fn(&str) -> String) -> bool {
     let shipped = text(protocol::DEFAULT_PROGRAM);
-    if !shipped.contains(PROGRAM_LINE) {
-        return true;
-    }
-    let named = |line: &str| line.starts_with("const PLAN_PROGRAM = ") && line.ends_with(';');
+    let program = protocol::DEFAULT_PROGRAM;
     let back: String = found
         .split_inclusive('\n')
         .map(|line| {
             let bare = line.trim_end_matches('\n');
-            match named(bare) {
-                true => format!("{PROGRAM_LINE}{}", &line[bare.len()..]),
-                false => line.to_string(),
+            let end = &line[bare.len()..];
+            if bare.starts_with("const PLAN_PROGRAM = ") && bare.ends_with(';') {
+                return format!("{PROGRAM_LINE}{end}");
             }
+            // The command ends ` hook HOST SLUG`, so the last ` hook ` is plan's.
+            if let Some((head, command)) = bare.split_once("\"bash\": \"")
+                && let Some(at) = command.rfind(" hook ")
+            {
+                return format!("{head}\"bash\": \"{program}{}{end}", &command[at..]);
+            }
+            line.to_string()
         })
         .collect();
     back == shipped
-        || EARLIER_SCRIPTS.contains(&crate::plan::model::blob_id(back.as_bytes()).as_str())
+        || EARLIER_FILES.contains(&crate::plan::model::blob_id(back.as_bytes()).as_str())
 }
 
-/// The blob ids of the scripts earlier versions of plan shipped (pi's extension,
-/// OpenCode's plugin), their program line as shipped: a file one of them wrote is
-/// plan's unedited, so an upgrade replaces it. A change to a script adds the id of
-/// the text it replaces here (`git hash-object`; the test beside it says which).
-const EARLIER_SCRIPTS: &[&str] = &[
+/// The blob ids of the files earlier versions of plan wrote whole (pi's extension,
+/// OpenCode's plugin, Copilot's hooks file), naming the shipped program: a file one
+/// of them wrote is plan's unedited, so an upgrade replaces it. A change to such a
+/// text adds the id of the one it replaces here (`git hash-object`; the test beside
+/// it says which).
+const EARLIER_FILES: &[&str] = &[
     // integrations/pi/plan.ts
     "9b13fa196237dc24b09e1198a41822db009b0e31",
     "ca448bc0bb0fff0812b62bc5a514b35b77c7e6fd",
@@ -471,6 +476,8 @@ const EARLIER_SCRIPTS: &[&str] = &[
     "201343c1f36f36aa9fdb88ffae96c3e34fff1c4d",
     "e38e3ff1207ad4c0a4619d6c22de87d2e78627cb",
     "f35864d918fbfc5f0b790e7f15d35933d7b0fb2a",
+    // Copilot's .github/hooks/plan.json before subagentStop
+    "eab36f4f2a623eaef4ce0764f7144213a56e8ee6",
 ];
 
 /// Whether a file's text is the shipped `script` as plan wrote it: its first line
@@ -542,19 +549,40 @@ mod tests {
         }
     }
 
+    /// Copilot's hooks file names the program in every command: written for any
+    /// program it is as plan wrote it, and a key added to one of plan's hooks, or a
+    /// changed timeout, is an edit.
+    #[test]
+    fn a_hooks_file_is_as_written_for_any_program_and_an_edit_is_seen() {
+        let calling = copilot::hooks_file;
+        let custom = calling("/opt/my 'hook' plan");
+        assert!(custom.contains(r#""bash": "'/opt/my '\\''hook'\\'' plan' hook copilot"#));
+        assert!(as_written(&custom, calling) && as_written(&calling("plan"), calling));
+        let keyed = custom.replacen(
+            "\"timeoutSec\": 60",
+            "\"timeoutSec\": 60,\n        \"env\": {\"A\": \"1\"}",
+            1,
+        );
+        assert_ne!(keyed, custom);
+        assert!(!as_written(&keyed, calling));
+        assert!(!as_written(&custom.replacen("60", "120", 1), calling));
+    }
+
     /// An upgrade must not take the file an earlier plan wrote for a person's edit:
-    /// a change to a shipped script puts the id it had into `EARLIER_SCRIPTS`, then
-    /// its new id here.
+    /// a change to a file plan writes whole puts the id it had into `EARLIER_FILES`,
+    /// then its new id here.
     #[test]
     fn a_changed_script_keeps_the_earlier_text_as_plans() {
+        let hooks = copilot::hooks_file(protocol::DEFAULT_PROGRAM);
         for (script, id) in [
             (pi::EXTENSION, "5d13ba1d2b3e7c98cff4717e800a4b827cd4edff"),
             (opencode::PLUGIN, "81f611ba861a22e9eb13206f003cc49b1e116a40"),
+            (hooks.as_str(), "e52f31d7fe2f6d93570b2fd7bdfc36aca0830794"),
         ] {
             assert_eq!(
                 crate::plan::model::blob_id(script.as_bytes()),
                 id,
-                "a shipped script changed: add {id} to EARLIER_SCRIPTS, then put its new id here"
+                "a shipped script changed: add {id} to EARLIER_FILES, then put its new id here"
             );
         }
     }

@@ -700,21 +700,43 @@ fn agents_md_created_by_install_goes_with_uninstall() {
 /// brought it back. An edited file is the person's: each command leaves it as it
 /// is and says so. (The CI workflow is edited by design, its placeholders filled
 /// in, and committed: `plan uninstall ci` is how a person asks for it gone.)
+/// Copilot's hooks file too: a key added to one of plan's hooks was lost to the
+/// next install.
 #[test]
 fn a_file_plan_installed_and_a_person_edited_is_neither_rewritten_nor_removed() {
     let t = Test::new();
     let mut said = Vec::new();
-    for (host, path, line) in [
-        ("pi", ".pi/extensions/plan.ts", "// my note\n"),
-        ("opencode", ".opencode/plugin/plan.js", "// my note\n"),
+    let line = |add: &'static str| move |text: String| text + add;
+    let copilot_env = |text: String| {
+        text.replacen(
+            "\"timeoutSec\": 60",
+            "\"timeoutSec\": 60,\n        \"env\": {\"PLAN_QUIET\": \"1\"}",
+            1,
+        )
+    };
+    type Edit = Box<dyn Fn(String) -> String>;
+    let edits: [(&str, &str, Edit); 4] = [
+        (
+            "pi",
+            ".pi/extensions/plan.ts",
+            Box::new(line("// my note\n")),
+        ),
+        (
+            "opencode",
+            ".opencode/plugin/plan.js",
+            Box::new(line("// my note\n")),
+        ),
         (
             "git",
             ".git/hooks/pre-push",
-            "./scripts/my-lint.sh || exit 1\n",
+            Box::new(line("./scripts/my-lint.sh || exit 1\n")),
         ),
-    ] {
+        ("copilot", ".github/hooks/plan.json", Box::new(copilot_env)),
+    ];
+    for (host, path, edit) in edits {
         t.ok(&["install", host]);
-        let edited = t.read(path) + line;
+        let edited = edit(t.read(path));
+        assert_ne!(edited, t.read(path), "{host}: the edit took");
         t.write(path, &edited);
         for verb in ["install", "uninstall"] {
             let run = t.run(&[verb, host]);
@@ -734,7 +756,28 @@ fn a_file_plan_installed_and_a_person_edited_is_neither_rewritten_nor_removed() 
     uninstall opencode (2): plan: .opencode/plugin/plan.js is plan's plugin, edited since; left it alone
     install git (0): git: [TMP]/repo/.git/hooks/pre-push is plan's, edited since; left as it is
     uninstall git (0): git: [TMP]/repo/.git/hooks/pre-push is plan's, edited since; left it alone (delete it by hand if it should go)
+    install copilot (2): plan: .github/hooks/plan.json is plan's hooks file, edited since (or written by a newer plan); left as it is
+    uninstall copilot (2): plan: .github/hooks/plan.json is plan's hooks file, edited since; left it alone
     ");
+}
+
+/// The hooks file the first Copilot release of plan wrote (no `subagentStop`),
+/// naming another program, is plan's unedited: an upgrade replaces it.
+#[test]
+fn copilot_s_hooks_file_from_an_earlier_plan_is_updated() {
+    let t = Test::new();
+    t.ok(&["install", "copilot", "--command", "/opt/plan/bin/plan"]);
+    let path = ".github/hooks/plan.json";
+    let current = t.read(path);
+    let mut doc: serde_json::Value = serde_json::from_str(&current).unwrap();
+    doc["hooks"].as_object_mut().unwrap().remove("subagentStop");
+    t.write(path, &(serde_json::to_string_pretty(&doc).unwrap() + "\n"));
+    let run = t.ok(&["install", "copilot", "--command", "/opt/plan/bin/plan"]);
+    assert_eq!(t.read(path), current);
+    assert_eq!(
+        run.stdout.lines().next(),
+        Some("updated plan's Copilot CLI hooks file at .github/hooks/plan.json")
+    );
 }
 
 /// Attack (red team): a program that added a key to `.claude/settings.json` while
