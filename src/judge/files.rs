@@ -189,6 +189,9 @@ fn named_by_commands(root: &Path, commands: &[Vec<String>], runs: bool, out: &mu
                 }
             }
         }
+        for rel in run_module(root, Path::new(""), command) {
+            add(rel, out);
+        }
         let words = if runs && !compares {
             checked_words(command)
         } else {
@@ -346,6 +349,14 @@ fn named_in(root: &Path, rel: &str, runs: bool) -> Vec<String> {
     let dir = Path::new(rel).parent().unwrap_or(Path::new(""));
     let mut out = Vec::new();
     let text = if runs { program_text(&text) } else { text };
+    for line in text.lines() {
+        let command: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        for found in run_module(root, dir, &command) {
+            if found != rel && !out.contains(&found) {
+                out.push(found);
+            }
+        }
+    }
     let words = text.split(|c: char| c.is_whitespace() || "\"'`;|&<>(){}[],=:$".contains(c));
     for word in words.filter(|w| w.len() > 1 && (w.contains('/') || w.contains('.'))) {
         let beside = dir.join(word);
@@ -358,6 +369,50 @@ fn named_in(root: &Path, rel: &str, runs: bool) -> Vec<String> {
             {
                 out.push(found);
                 break;
+            }
+        }
+    }
+    out
+}
+
+/// The repository files a `python -m MODULE` among `words` runs: `MODULE.py`, or
+/// the package's `__main__.py`, its dots as folders, from the root (where verify
+/// runs) or `dir` (a script's own). Python starts whatever program word comes
+/// first on the line, so the words before it are passed over (`timeout 60 python3`).
+fn run_module(root: &Path, dir: &Path, words: &[String]) -> Vec<String> {
+    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).starts_with("python");
+    let Some(at) = words.iter().position(|w| name(w)) else {
+        return Vec::new();
+    };
+    let mut args = words[at + 1..].iter().map(String::as_str);
+    let module = loop {
+        match args.next() {
+            Some("-m") => break args.next(),
+            Some(w) if w.starts_with("-m") => break Some(&w[2..]),
+            Some("-c") | None => break None,
+            Some("-W" | "-X") => {
+                args.next();
+            }
+            // Options of their own (`-B`, `-u`); the first operand is a script.
+            Some(w) if w.starts_with('-') => {}
+            _ => break None,
+        }
+    };
+    let Some(module) = module.filter(|m| {
+        m.split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    }) else {
+        return Vec::new();
+    };
+    let base = module.replace('.', "/");
+    let mut out = Vec::new();
+    for file in [format!("{base}.py"), format!("{base}/__main__.py")] {
+        for candidate in [file.clone(), dir.join(&file).to_string_lossy().into_owned()] {
+            if let Some(rel) = in_repo(root, &candidate)
+                && root.join(&rel).is_file()
+                && !out.contains(&rel)
+            {
+                out.push(rel);
             }
         }
     }

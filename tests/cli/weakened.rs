@@ -574,6 +574,55 @@ fn a_name_in_a_checker_s_error_message_is_not_a_file_it_rests_on() {
     t.ok(&["audit", "--strict"]);
 }
 
+// Attack (red team): `python3 -m checker` runs checker.py, but no word of the
+// verify line named the file, so gutting the checker was no finding; nor when a
+// script the verify runs says `python3 -m checks.calc` (a package's module) or
+// runs a package's `__main__.py`.
+#[test]
+fn a_module_python_runs_with_dash_m_is_a_file_the_verify_rests_on() {
+    let check = "from solution import add\nassert add(2, 3) == 5\n";
+    let solution = (
+        "solution.py",
+        "def add(a, b):\n    raise NotImplementedError\n",
+    );
+    for (verify, files, gutted) in [
+        (
+            "python3 -B -m checker",
+            vec![("checker.py", check), solution],
+            "checker.py",
+        ),
+        (
+            "sh check.sh",
+            vec![
+                ("check.sh", "set -e\npython3 -B -m checks.calc\n"),
+                ("checks/__init__.py", ""),
+                ("checks/calc.py", check),
+                solution,
+            ],
+            "checks/calc.py",
+        ),
+        (
+            "python3 -B -m checks",
+            vec![
+                ("checks/__init__.py", ""),
+                ("checks/__main__.py", check),
+                solution,
+            ],
+            "checks/__main__.py",
+        ),
+    ] {
+        let t = started_verifying(verify, &files);
+        t.write("solution.py", "def add(a, b):\n    return a + b\n");
+        assert_eq!(shown(&t), json!([]), "{verify}: the work alone");
+        t.write(gutted, "print('ok')\n");
+        assert_eq!(
+            shown(&t),
+            json!([{ "path": gutted, "what": "the verify command rests on it, and it changed since the goal started" }]),
+            "{verify}"
+        );
+    }
+}
+
 // Attack: a new `.npmrc` with `script-shell=/bin/true` turns `npm test` into a
 // command that runs nothing and exits 0, with no test or runner file the
 // detector reads changed: the always-failing test stays, the gate is green.
