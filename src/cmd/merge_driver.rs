@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use crate::atomic;
 use crate::ctx::Env;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::merge;
@@ -40,12 +41,22 @@ pub fn run(_env: &Env, args: Args) -> Result<u8> {
             None => c.part.clone(),
         })
         .collect();
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "git's own temporary file for ours (%A), which git reads back as the merge"
-    )]
-    std::fs::write(&args.ours, text)
-        .map_err(|e| Exit::env(format!("cannot write {}: {e}", args.ours.display())))?;
+    // Whole or not at all: a write cut short (a full disk) must leave OURS as git
+    // gave it, for the registered fallback (`git merge-file`) reads it as ours.
+    let how = atomic::Replace {
+        create_dirs: false,
+        fsync: false,
+        sync_dir: false,
+        prefix: ".plan-merge-",
+        ..atomic::Replace::DURABLE
+    };
+    atomic::replace(&args.ours, &text, &how).map_err(|e| {
+        let why = match e {
+            atomic::Failure::ReadOnly => "it is read-only".to_string(),
+            atomic::Failure::Dir(_, e) | atomic::Failure::Io(e) => e.to_string(),
+        };
+        Exit::env(format!("cannot write {}: {why}", args.ours.display()))
+    })?;
     if conflicts.is_empty() {
         return Ok(OK);
     }

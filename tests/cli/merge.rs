@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::hooks::send;
-use crate::util::{Test, redact, shown};
+use crate::util::{BIN, Test, redact, shown};
 
 const PLAN: &str = "# Plan: x
 
@@ -192,6 +192,49 @@ fn the_driver_writes_ours_and_exits_as_git_expects() {
             .contains("<<<<<<< ours: done_when of goal build\n")
     );
     insta::assert_snapshot!(redact(&t, &t.ok(&["--help"]).stdout));
+}
+
+/// Attack (red team): the driver wrote the merge over git's OURS in place, so a
+/// write that failed partway (a full disk) left OURS cut; the registered command's
+/// fallback, `git merge-file` on that OURS, then took the lost tail for our own
+/// deletion and committed a cut plan.md as a clean merge. A driver that cannot
+/// write leaves OURS as git gave it.
+#[test]
+fn a_driver_that_cannot_write_the_merge_leaves_ours_whole() {
+    let t = Test::new();
+    let goals: String = (1..=80)
+        .map(|i| format!("\n## Goal: Goal {i}\n<!-- id: goal-{i} -->\nstatus: open\ndone_when: it works {i}\n"))
+        .collect();
+    let base = format!("# Plan: Big\n{goals}\n## Log\n");
+    let ours = base.replace("it works 3\n", "it works 3\n- [ ] ours\n");
+    let theirs = base.replace("it works 1\n", "it works 1\n- [ ] theirs\n");
+    t.write("base", &base);
+    t.write("ours", &ours);
+    t.write("theirs", &theirs);
+    // A file-size limit of 4 KiB stands in for a full disk; the signal is ignored,
+    // so the write fails with EFBIG as on a full disk.
+    let script =
+        format!("trap '' XFSZ; ulimit -f 4; exec '{BIN}' merge-driver base ours theirs plan.md");
+    let run = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(t.root())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(3), "{said}");
+    let left = t.read("ours");
+    assert!(
+        left == ours,
+        "ours left {} bytes of {}",
+        left.len(),
+        ours.len()
+    );
+    let strays: Vec<_> = std::fs::read_dir(t.root())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".plan-merge-"))
+        .collect();
+    assert_eq!(strays, Vec::<String>::new());
 }
 
 /// A long plan is read through the hooks' cut reader, which drops most of an open
