@@ -181,6 +181,23 @@ impl Partial {
 }
 
 fn tokenize(line: &str) -> Result<Vec<Token>, VerifyError> {
+    // The contract's fingerprint reads every whitespace run as one space; the
+    // command splits words at spaces and tabs alone. A space of another kind
+    // would change what runs and leave the fingerprint as it was.
+    if let Some((at, c)) = line
+        .char_indices()
+        .find(|&(_, c)| c.is_whitespace() && !matches!(c, ' ' | '\t' | '\n' | '\r'))
+    {
+        let column = at + 1;
+        return Err(VerifyError {
+            message: format!(
+                "U+{:04X} at column {column} looks like a space but is not one",
+                u32::from(c)
+            ),
+            column,
+            hint: "write a plain space (or none)".to_string(),
+        });
+    }
     let mut tokens = Vec::new();
     let mut word: Option<Partial> = None;
     let mut chars = line.char_indices().peekable();
@@ -655,6 +672,25 @@ mod tests {
     }
 
     #[test]
+    fn a_space_of_another_kind_is_refused() {
+        let nbsp = err("python3 -m pytest\u{a0}-q tests");
+        assert_eq!(
+            (nbsp.message.as_str(), nbsp.column),
+            ("U+00A0 at column 18 looks like a space but is not one", 18)
+        );
+        assert_eq!(
+            err("grep -q 'a\u{3000}b' f").message,
+            "U+3000 at column 11 looks like a space but is not one"
+        );
+        assert_eq!(
+            crate::verify::parse("grep -q\t'a b'  f")
+                .unwrap()
+                .to_string(),
+            "grep -q 'a b' f"
+        );
+    }
+
+    #[test]
     fn unmatched_quotes_are_refused() {
         let single = err("echo 'abc");
         assert_eq!(single.message, "unmatched single quote at column 6");
@@ -714,6 +750,10 @@ mod tests {
             let v = Verify {
                 chain: chain.into_iter().map(|commands| Pipeline { commands }).collect(),
             };
+            // A space of another kind is refused in any line (see `tokenize`).
+            let words = v.chain.iter().flat_map(|p| &p.commands).flatten();
+            prop_assume!(!words.flat_map(|w| w.chars()).any(|c| c.is_whitespace()
+                && !matches!(c, ' ' | '\t' | '\n' | '\r')));
             prop_assert_eq!(parse(&v.to_string()).unwrap(), v);
         }
 

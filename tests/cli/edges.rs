@@ -135,6 +135,37 @@ fn the_injection_strips_terminal_control_sequences() {
     );
 }
 
+/// Attack (red team): the contract's fingerprint reads a no-break space as a
+/// space, the command as part of a word, so a verify line could be changed with
+/// no contract change seen. Such a line is refused where it would run, and lint
+/// names it.
+#[test]
+fn a_verify_with_a_space_of_another_kind_cannot_run() {
+    let md = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: x\nverify: python3 -m pytest\u{a0}-q tests\nfailure_modes:\n- verify is gamed\n\n## Log\n";
+    let t = Test::new().plan(md);
+    let run = t
+        .run(&["complete", "a", "--evidence", "e", "--judge", "none"])
+        .code(2);
+    insta::assert_snapshot!(shown(&t, &run), @"
+    exit 2
+    --- stdout
+    --- stderr
+    plan: plan.md:7: verify: U+00A0 at column 18 looks like a space but is not one
+      hint: write a plain space (or none)
+    ");
+    assert_eq!(t.plan_md(), md);
+    insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)), @r#"
+    exit 1
+    --- stdout
+    plan.md:7: the verify of "a" cannot run: U+00A0 at column 18 looks like a space but is not one [verify-cannot-run]
+        7 | verify: python3 -m pytest -q tests
+      hint: write a plain space (or none)
+
+    plan.md: 1 problem, 0 warnings
+    --- stderr
+    "#);
+}
+
 #[test]
 fn add_refuses_a_verify_complete_would_refuse() {
     let t = Test::new().plan("# Plan: x\n\n## Log\n");
