@@ -89,23 +89,7 @@ pub fn common_dir(git_dir: &Path) -> PathBuf {
 /// winner read its own claim as another's. Waited for as any command's lock.
 pub fn lock(git_dir: &Path) -> Result<fs::File> {
     let path = common_dir(git_dir).join("plan").join("claims.lock");
-    if let Some(dir) = path.parent() {
-        crate::atomic::make_dirs(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    // No link followed; a pipe or a device is refused before it is locked.
-    let file = crate::fsread::open_state(crate::fsread::StateOpen::Lock, &path).map_err(|e| {
-        match crate::fsread::refused(&e) {
-            Some(_) => anyhow::anyhow!(
-                "{} is not a regular file; remove it and run the command again",
-                path.display()
-            ),
-            None => {
-                anyhow::Error::new(e).context(format!("opening the claims lock {}", path.display()))
-            }
-        }
-    })?;
-    crate::state::lock::take(&file, &path, false, crate::state::lock::Wait::here())?;
-    Ok(file)
+    crate::state::lock::hold(&path, "the claims lock")
 }
 
 fn ref_name(goal: &str) -> String {

@@ -141,6 +141,26 @@ impl std::fmt::Display for Held {
 
 impl std::error::Error for Held {}
 
+/// Opens the lock file `path` (its folder made; no link followed, a pipe or a
+/// device refused) and takes it exclusively, waited for as any command's lock.
+/// `what` names it in messages ("the claims lock"). Held until the file is dropped.
+pub fn hold(path: &Path, what: &str) -> Result<File> {
+    if let Some(dir) = path.parent() {
+        crate::atomic::make_dirs(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let file = crate::fsread::open_state(crate::fsread::StateOpen::Lock, path).map_err(|e| {
+        match crate::fsread::refused(&e) {
+            Some(_) => anyhow::anyhow!(
+                "{} is not a regular file; remove it and run the command again",
+                path.display()
+            ),
+            None => anyhow::Error::new(e).context(format!("opening {what} {}", path.display())),
+        }
+    })?;
+    take(&file, path, false, Wait::here())?;
+    Ok(file)
+}
+
 /// Takes the lock on `file` (`path`, as it is named), `shared` or exclusive, waiting
 /// as `wait` says. Tries without blocking, with short sleeps: a blocking lock
 /// cannot be given up on.
