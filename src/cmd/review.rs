@@ -37,6 +37,11 @@ const NOTHING_HINT: &str = "`plan draft OBJECTIVE` drafts one";
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
+    // Held to the end: what is read here is what is applied, once.
+    let _lock = match args.reject || args.approve {
+        true => Some(proposal::lock(&repo.git_dir)?),
+        false => None,
+    };
     if args.reject {
         // Also for a proposal that no longer reads: rejecting is how to get rid of it.
         let objective = proposal::load(&repo.git_dir)

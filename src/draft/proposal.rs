@@ -176,6 +176,14 @@ pub fn save(git_dir: &Path, proposal: &Proposal) -> Result<()> {
     })
 }
 
+/// The proposal's lock (`plan/proposal.lock` beside it), held by an approval or a
+/// rejection from reading the proposal to removing it: two approvals at once both
+/// read it and both applied it.
+pub fn lock(git_dir: &Path) -> Result<std::fs::File> {
+    let path = git_dir.join("plan").join("proposal.lock");
+    crate::state::lock::hold(&path, "the proposal's lock")
+}
+
 /// Removes it; `false` when there was none.
 pub fn remove(git_dir: &Path) -> Result<bool> {
     let path = path(git_dir);

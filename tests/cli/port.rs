@@ -434,3 +434,53 @@ fn unreadable_or_unknown_input_is_refused_with_a_hint() {
     insta::assert_snapshot!(shown(&t, &t.run(&["import", "bad.json"]).code(2)));
     assert!(!t.path(".git/plan/proposal.json").exists());
 }
+
+/// Attack (red team): two `plan review --approve` at once both read the waiting
+/// import and both applied it: its goal twice, under two ids. The first paused
+/// after its read (`PLAN_TEST_PAUSE`) while the second runs: one approval takes
+/// the proposal, the other finds none waiting.
+#[test]
+fn two_approvals_at_once_apply_a_proposal_once() {
+    let t = Test::new();
+    t.ok(&["init", "Ship"]);
+    t.write(
+        "todos.json",
+        r#"{"todos": [{"content": "First", "status": "pending", "activeForm": "Doing it"}]}"#,
+    );
+    t.ok(&["import", "todos.json"]);
+    let gate = t.dir.path().join("gate");
+    let reached = t.dir.path().join("gate.reached");
+    std::fs::write(&gate, "").unwrap();
+    let first = t
+        .cmd(&["review", "--approve"])
+        .env("PLAN_TEST_PAUSE", &gate)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !reached.exists() {
+        assert!(std::time::Instant::now() < deadline, "never paused");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let second = t
+        .cmd(&["review", "--approve"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::remove_file(&gate).unwrap();
+    let first = first.wait_with_output().unwrap();
+    let second = second.wait_with_output().unwrap();
+    let goals = t.plan_md().matches("\n## Goal: First\n").count();
+    assert_eq!(goals, 1, "{}", t.plan_md());
+    assert_eq!(
+        (first.status.code(), second.status.code()),
+        (Some(0), Some(2))
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&second.stderr),
+        "plan: no draft is waiting for review\n  hint: `plan draft OBJECTIVE` drafts one\n"
+    );
+}
