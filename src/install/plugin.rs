@@ -160,6 +160,7 @@ pub fn install(dir: &Path) -> Result<u8> {
         ("skills/plan/SKILL.md", SKILL.to_string()),
     ];
     let shown_dir = dir.display();
+    ours_to_write(dir, &files)?;
     let mut out = format!("wrote plan's plugin for Claude Code and Codex in {shown_dir}\n");
     for (rel, text) in &files {
         let path = dir.join(rel);
@@ -183,6 +184,55 @@ pub fn install(dir: &Path) -> Result<u8> {
     ));
     print(&out)?;
     Ok(OK)
+}
+
+/// Whether `dir` may take plan's plugin: a manifest there names plan, or none of
+/// the files it writes is there. Another plugin's folder, or files of someone's
+/// where plan's would go, are refused before anything is written.
+fn ours_to_write(dir: &Path, files: &[(&str, String)]) -> Result<()> {
+    let mut manifests = 0;
+    for rel in [".claude-plugin/plugin.json", ".codex-plugin/plugin.json"] {
+        let path = dir.join(rel);
+        let shown = path.display().to_string();
+        let Some(text) = crate::install::files::read_text(&path, &shown)? else {
+            continue;
+        };
+        manifests += 1;
+        let name = match serde_json::from_str::<Value>(&text) {
+            Ok(doc) => doc
+                .get("name")
+                .map(|n| n.as_str().map_or(n.to_string(), str::to_string)),
+            Err(_) => None,
+        };
+        if name.as_deref() != Some(crate::hosts::protocol::DEFAULT_PROGRAM) {
+            let name = name.unwrap_or_else(|| "(unnamed)".to_string());
+            return Err(crate::install::files::invalid(
+                &shown,
+                crate::install::hooks::Invalid::OtherPlugin(name),
+            ));
+        }
+    }
+    if manifests > 0 {
+        return Ok(());
+    }
+    // The launcher says it is plan's on its second line; it stays when scripts/dist
+    // rebuilds the rest beside the binaries in `bin/`.
+    let marker = |text: &str| text.lines().nth(1) == LAUNCHER.lines().nth(1);
+    let launcher = ("bin/plan", LAUNCHER.to_string());
+    for (rel, text) in files.iter().chain([&launcher]) {
+        let path = dir.join(rel);
+        let plans = match std::fs::read_to_string(&path) {
+            Ok(found) => found == *text || (*rel == "bin/plan" && marker(&found)),
+            Err(_) => path.symlink_metadata().is_err(),
+        };
+        if !plans {
+            return Err(Exit::usage_hint(
+                format!("{} exists and is not plan's", path.display()),
+                "choose an empty --plugin directory, or one plan wrote; nothing was changed",
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

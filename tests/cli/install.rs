@@ -191,6 +191,58 @@ fn the_plugin_gets_a_manifest_and_hooks_file() {
     ));
 }
 
+/// Attack (red team): `plan install --plugin DIR` wrote its files over a folder
+/// holding another plugin (its manifest, its hooks, its `bin/plan`) without a
+/// word. A folder is written only while it is plan's plugin, or holds none of
+/// its files; a rerun over plan's own rewrites it.
+#[test]
+fn the_shared_plugin_is_not_written_over_another_plugin() {
+    let t = Test::new();
+    let theirs = [
+        (
+            "theirs/.claude-plugin/plugin.json",
+            "{\"name\": \"myplugin\", \"version\": \"1\"}\n",
+        ),
+        (
+            "theirs/hooks/hooks.json",
+            "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"my-stop\"}]}]}}\n",
+        ),
+        ("theirs/bin/plan", "#!/bin/sh\necho mine\n"),
+    ];
+    for (path, text) in theirs {
+        t.write(path, text);
+    }
+    t.write("loose/hooks/hooks.json", theirs[1].1);
+    let refused = [
+        t.run(&["install", "--plugin", "theirs"]).code(2),
+        t.run(&["install", "--plugin", "loose"]).code(2),
+    ];
+    for (path, text) in theirs {
+        assert_eq!(t.read(path), text, "{path}");
+    }
+    assert_eq!(t.read("loose/hooks/hooks.json"), theirs[1].1);
+    insta::assert_snapshot!(
+        refused.iter().map(|r| shown(&t, r)).collect::<Vec<_>>().join(""),
+        @r#"
+    exit 2
+    --- stdout
+    --- stderr
+    plan: theirs/.claude-plugin/plugin.json belongs to the plugin "myplugin"
+      hint: choose another --plugin directory; nothing was changed
+    exit 2
+    --- stdout
+    --- stderr
+    plan: loose/hooks/hooks.json exists and is not plan's
+      hint: choose an empty --plugin directory, or one plan wrote; nothing was changed
+    "#
+    );
+    t.ok(&["install", "--plugin", "ours"]);
+    let hooks = t.read("ours/hooks/hooks.json");
+    t.write("ours/hooks/hooks.json", "{}\n");
+    t.ok(&["install", "--plugin", "ours"]);
+    assert_eq!(t.read("ours/hooks/hooks.json"), hooks);
+}
+
 #[test]
 fn pi_gets_the_extension_file() {
     let t = Test::new();
