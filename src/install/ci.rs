@@ -67,11 +67,13 @@ pub fn install(repo: Option<&Repo>, global: bool) -> Result<u8> {
     Ok(OK)
 }
 
-/// Removes the workflow if plan wrote it (edited or not); a file of someone
-/// else's at that path is left alone.
+/// Removes the workflow if plan wrote it: as written, or edited and committed as
+/// it is (the edits stay in git's history). An edit not committed, and a file of
+/// someone else's at that path, are left alone.
 pub fn uninstall(repo: Option<&Repo>, global: bool) -> Result<u8> {
     no_global(global)?;
     let path = workflow_path(repo)?;
+    let root = repo.map(|r| r.root.as_path()).unwrap_or(Path::new("."));
     let Some(text) = read(&path)? else {
         print(&format!("{PATH}: no file, nothing to remove\n"))?;
         return Ok(OK);
@@ -82,8 +84,29 @@ pub fn uninstall(repo: Option<&Repo>, global: bool) -> Result<u8> {
             "remove it by hand if it is to go",
         ));
     }
+    let committed = match text == WORKFLOW {
+        true => false,
+        false
+            if crate::git::file_at(root, "HEAD", Path::new(PATH))
+                .ok()
+                .flatten()
+                == Some(text) =>
+        {
+            true
+        }
+        false => {
+            return Err(Exit::usage_hint(
+                format!("{PATH} is plan's workflow, edited since and not committed; left as it is"),
+                "commit it first (its edits stay in git's history), or remove it by hand",
+            ));
+        }
+    };
     crate::atomic::remove(&path).map_err(|e| Exit::env(format!("cannot remove {PATH}: {e}")))?;
-    print(&format!("{PATH}: removed plan's workflow\n"))?;
+    let kept = match committed {
+        true => format!(" (as committed: `git show HEAD:{PATH}` has it)"),
+        false => String::new(),
+    };
+    print(&format!("{PATH}: removed plan's workflow{kept}\n"))?;
     Ok(OK)
 }
 

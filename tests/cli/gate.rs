@@ -520,10 +520,25 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     t.case(&["install", "ci"])
         .stdout(".github/workflows/plan.yml: plan's workflow, edited since; left as it is\n  hint: to write plan's current one, plan uninstall ci (or remove the file), then plan install ci\n")
         .check();
+    // Attack (red team): uninstall removed an edited workflow, and an edit not yet
+    // committed was lost. Committed, the edit is in git's history and it goes.
+    t.case(&["uninstall", "ci"])
+        .status(2)
+        .stderr("plan: .github/workflows/plan.yml is plan's workflow, edited since and not committed; left as it is\n  hint: commit it first (its edits stay in git's history), or remove it by hand\n")
+        .check();
+    assert_eq!(
+        t.read(".github/workflows/plan.yml"),
+        text.replace("YOUR-ORG", "acme")
+    );
+    t.commit_all("the gate, for acme");
+    t.case(&["uninstall", "ci"])
+        .stdout(".github/workflows/plan.yml: removed plan's workflow (as committed: `git show HEAD:.github/workflows/plan.yml` has it)\n")
+        .check();
+    assert!(!t.path(".github/workflows/plan.yml").exists());
+    t.ok(&["install", "ci"]);
     t.case(&["uninstall", "ci"])
         .stdout(".github/workflows/plan.yml: removed plan's workflow\n")
         .check();
-    assert!(!t.path(".github/workflows/plan.yml").exists());
     // Someone else's file at that path stays.
     t.write(".github/workflows/plan.yml", "name: theirs\n");
     t.case(&["uninstall", "ci"])
