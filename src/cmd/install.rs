@@ -81,7 +81,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return install::host::check(args.global, repo, program);
     }
     if args.all {
-        return install::host::install_all(args.global, repo, program);
+        return install::host::install_all(args.global, repo, program, args.command.is_none());
     }
     let host = match args.host {
         Some(Target::Host(host)) => host,
@@ -106,5 +106,5 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         install::files::plugin_is_for_claude(host)?;
         return install::host::install_plugin(dir, program);
     }
-    install::host::install(host, args.global, repo, program)
+    install::host::install(host, args.global, repo, program, args.command.is_none())
 }

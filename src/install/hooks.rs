@@ -159,9 +159,30 @@ pub fn render(doc: &Map<String, Value>) -> String {
     text
 }
 
-/// Adds `host`'s hooks to `doc`, updating older entries of ours in place.
-/// `Invalid::Shape` leaves `doc` half-merged: the caller must not write it.
+/// Adds `host`'s hooks to `doc`, updating older entries of ours in place to run
+/// `program`. `Invalid::Shape` leaves `doc` half-merged: the caller must not write
+/// it.
 pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Result<Merge, Invalid> {
+    merge_hooks(doc, host, program, false)
+}
+
+/// As [`install`], for `plan install` without `--command`: an entry of ours keeps
+/// the program a person registered there (a wrapper, an environment in front:
+/// `PLAN_FILE=docs/plan.md plan`); new entries run `program`.
+pub fn install_keeping(
+    doc: &mut Map<String, Value>,
+    host: Host,
+    program: &str,
+) -> Result<Merge, Invalid> {
+    merge_hooks(doc, host, program, true)
+}
+
+fn merge_hooks(
+    doc: &mut Map<String, Value>,
+    host: Host,
+    program: &str,
+    keep: bool,
+) -> Result<Merge, Invalid> {
     let mut merge = Merge::default();
     let created = doc.is_empty();
     if let Some(key) = enable_key(host) {
@@ -176,11 +197,11 @@ pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Resul
     let hooks = object_at(doc, "hooks", "hooks")?;
     for hook in host.hooks() {
         let wanted = command(program, host, hook.slug);
-        let action = upsert(hooks, host, hook, &wanted, program)?;
+        let (action, command) = upsert(hooks, host, hook, &wanted, program, keep)?;
         merge.changes.push(Change {
             action,
             event: hook.name.to_string(),
-            command: wanted,
+            command,
         });
     }
     // Last, where the host puts it itself.
@@ -254,21 +275,32 @@ fn enable_hooks(doc: &mut Map<String, Value>, key: &str) -> Result<Option<bool>,
     }
 }
 
+/// Brings `hook`'s entry up to date, or adds it: the action, and the command the
+/// entry runs.
 fn upsert(
     hooks: &mut Map<String, Value>,
     host: Host,
     hook: &Event,
     wanted: &str,
     program: &str,
-) -> Result<Action, Invalid> {
+    keep: bool,
+) -> Result<(Action, String), Invalid> {
     let groups = array_at(hooks, hook.name)?;
     // Every host gets one hook per event, so any entry of ours under this event is
     // this hook's: the first is brought up to date, the rest are duplicates.
     let found = find_ours(groups, host, program);
     let Some(&(g, h)) = found.first() else {
         groups.push(new_group(hook, wanted));
-        return Ok(Action::Added);
+        return Ok((Action::Added, wanted.to_string()));
     };
+    let marker = format!(" hook {} ", host.name());
+    let wanted = match entry_command(&groups[g], h).and_then(|c| c.split_once(&marker)) {
+        Some((prefix, _)) if keep && !is_plugin_program(prefix) => {
+            format!("{prefix}{}", &wanted[shell_word(program).len()..])
+        }
+        _ => wanted.to_string(),
+    };
+    let wanted = wanted.as_str();
     // Later copies go first, so the kept entry's indices stay valid: it comes
     // before every one of them.
     for &(dg, dh) in found[1..].iter().rev() {
@@ -276,19 +308,25 @@ fn upsert(
     }
     let mut changed = found.len() > 1;
     let Some(group) = groups[g].as_object_mut() else {
-        return Ok(Action::Unchanged);
+        return Ok((Action::Unchanged, wanted.to_string()));
     };
     let matcher_ok = match hook.matcher {
         Some(m) => group.get("matcher").and_then(Value::as_str) == Some(m),
         None => !group.contains_key("matcher"),
     };
     let Some(entries) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-        return Ok(Action::Unchanged);
+        return Ok((Action::Unchanged, wanted.to_string()));
     };
     if let Some(entry) = entries[h].as_object_mut() {
+        // A longer timeout than plan's is a person's choice; a shorter one could
+        // cut a stop that asks the loop's judge.
+        let timeout = entry
+            .get("timeout")
+            .and_then(Value::as_u64)
+            .map_or(hook.timeout, |t| t.max(hook.timeout));
         changed |= set(entry, "type", json!("command"));
         changed |= set(entry, "command", json!(wanted));
-        changed |= set(entry, "timeout", json!(hook.timeout));
+        changed |= set(entry, "timeout", json!(timeout));
     }
     if !matcher_ok {
         changed = true;
@@ -309,11 +347,11 @@ fn upsert(
             groups.push(moved);
         }
     }
-    Ok(if changed {
-        Action::Updated
-    } else {
-        Action::Unchanged
-    })
+    let action = match changed {
+        true => Action::Updated,
+        false => Action::Unchanged,
+    };
+    Ok((action, wanted.to_string()))
 }
 
 /// Sets `key` unless it already holds `value`; whether it changed.

@@ -19,8 +19,16 @@ use crate::install::files::{
 use crate::install::hooks::{self, Host};
 use crate::out::print;
 
-/// Registers plan's hooks with one host, at the place `--global` picks.
-pub fn install(host: Host, global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
+/// Registers plan's hooks with one host, at the place `--global` picks. With
+/// `keep` (no `--command` given) a program a person registered in plan's entries
+/// stays ([`hooks::install_keeping`]).
+pub fn install(
+    host: Host,
+    global: bool,
+    repo: Option<&Repo>,
+    program: &str,
+    keep: bool,
+) -> Result<u8> {
     let place = place(host, global, repo)?;
     if let Registration::File {
         what,
@@ -33,8 +41,11 @@ pub fn install(host: Host, global: bool, repo: Option<&Repo>, program: &str) -> 
     }
     let comments = host.spec().registration.comments();
     let mut settings = read_settings(&place.path, &place.shown, comments)?.unwrap_or_default();
-    let merge =
-        hooks::install(&mut settings.doc, host, program).map_err(|e| invalid(&place.shown, e))?;
+    let merge = match keep {
+        true => hooks::install_keeping(&mut settings.doc, host, program),
+        false => hooks::install(&mut settings.doc, host, program),
+    }
+    .map_err(|e| invalid(&place.shown, e))?;
     if !merge.changed() {
         print(&format!(
             "plan's hooks for {} are already installed in {}\n",
@@ -75,7 +86,7 @@ pub fn install(host: Host, global: bool, repo: Option<&Repo>, program: &str) -> 
 
 /// Every host whose CLI is on PATH, each registered as `plan install HOST` would;
 /// one failing does not stop the others, and the worst exit code is returned.
-pub fn install_all(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
+pub fn install_all(global: bool, repo: Option<&Repo>, program: &str, keep: bool) -> Result<u8> {
     let found: Vec<Host> = Host::ALL
         .into_iter()
         .filter(|h| crate::exec::find_on_path(h.spec().judge.program).is_some())
@@ -90,7 +101,7 @@ pub fn install_all(global: bool, repo: Option<&Repo>, program: &str) -> Result<u
     }
     let mut worst = OK;
     for host in found {
-        let code = match install(host, global, repo, program) {
+        let code = match install(host, global, repo, program, keep) {
             Ok(code) => code,
             Err(e) => {
                 let (code, shown) = Exit::shown(&e);

@@ -243,6 +243,40 @@ fn the_shared_plugin_is_not_written_over_another_plugin() {
     assert_eq!(t.read("ours/hooks/hooks.json"), hooks);
 }
 
+/// Attack (red team): a person's edits to plan's own hook entries were undone by
+/// the next install: a wrapper or an environment before the program
+/// (`PLAN_FILE=docs/plan.md plan hook claude stop`, so the hooks read another plan
+/// file) and a longer timeout. Without `--command` the program they registered
+/// stays, and a timeout is only ever raised to plan's; `--command` still sets it.
+#[test]
+fn reinstalling_keeps_the_program_and_a_longer_timeout_a_person_set() {
+    let t = Test::new();
+    t.ok(&["install", "claude"]);
+    let edited = t
+        .read(".claude/settings.json")
+        .replace(
+            "\"command\": \"plan hook",
+            "\"command\": \"PLAN_FILE=docs/plan.md plan hook",
+        )
+        .replacen("\"timeout\": 60", "\"timeout\": 600", 1);
+    assert_eq!(
+        edited.matches("PLAN_FILE=docs/plan.md plan hook").count(),
+        10
+    );
+    t.write(".claude/settings.json", &edited);
+    let again = t.ok(&["install", "claude"]);
+    assert_eq!(t.read(".claude/settings.json"), edited);
+    insta::assert_snapshot!(again.stdout, @"plan's hooks for Claude Code are already installed in .claude/settings.json");
+    t.ok(&["install", "claude", "--command", "/opt/plan/bin/plan"]);
+    let set = t.read(".claude/settings.json");
+    assert_eq!(
+        set.matches("\"/opt/plan/bin/plan hook claude ").count(),
+        10,
+        "{set}"
+    );
+    assert_eq!(set.matches("\"timeout\": 600").count(), 1, "{set}");
+}
+
 #[test]
 fn pi_gets_the_extension_file() {
     let t = Test::new();
@@ -634,9 +668,10 @@ fn all_registers_the_hosts_on_path_and_check_says_what_is_missing() {
     let run = t.ok(&["install", "--check"]);
     insta::assert_snapshot!(shown(&t, &run));
 
-    // An entry an older plan wrote (another timeout) is outdated.
+    // An entry an older plan wrote (a shorter timeout) is outdated; a longer one
+    // is a person's choice, and stays.
     let settings = t.read(".claude/settings.json");
-    let older = settings.replacen("\"timeout\": ", "\"timeout\": 1", 1);
+    let older = settings.replacen("\"timeout\": 10", "\"timeout\": 5", 1);
     assert_ne!(older, settings);
     t.write(".claude/settings.json", &older);
     let run = t.run(&["install", "--check"]);
