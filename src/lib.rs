@@ -110,6 +110,27 @@ pub mod fuzzing {
         }
     }
 
+    /// A settings file (or garbage): loading it never panics, nor does setting a key
+    /// by lines, and a second setting of the same value changes nothing more.
+    pub fn config(text: &str) {
+        let _ = crate::config::from_text(text, "config.yaml");
+        for (section, key, value) in [
+            ("judge", "model", "opus"),
+            ("draft", "backend", "claude"),
+            ("loop", "budget", "7"),
+        ] {
+            if let Ok(once) = crate::config::edit::set(text, section, key, value) {
+                let _ = crate::config::from_text(&once, "config.yaml");
+                if let Ok(twice) = crate::config::edit::set(&once, section, key, value) {
+                    assert_eq!(
+                        twice, once,
+                        "setting {section}.{key} again changed the file"
+                    );
+                }
+            }
+        }
+    }
+
     /// git's merge driver on any three files (base, ours, theirs: `data` split at
     /// its first two NUL bytes). Never panics; a clean merge holds no conflict marker
     /// and no lone CR (git would commit it as merged); a merge left whole keeps both
