@@ -668,6 +668,49 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
         ),
         ("rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", ""),
         ("tests/__init__.py", "import sys; sys.exit(0)\n", ""),
+        // The red team's: TOML's other spellings of pytest's table and keys, a
+        // conftest that exits 0 when pytest is done, a module pytest imports
+        // shadowed, a test target cargo runs only with a feature.
+        (
+            "pyproject.toml",
+            "[tool]\npytest.ini_options.addopts = \"--collect-only\"\n",
+            "",
+        ),
+        (
+            "pyproject.toml",
+            "[tool.\"pytest\".ini_options]\naddopts = \"--collect-only\"\n",
+            "",
+        ),
+        (
+            "pyproject.toml",
+            "[tool.pytest.ini_options]\n'addopts' = '--collect-only'\n",
+            "",
+        ),
+        (
+            "pyproject.toml",
+            "[tool.pytest]\nini_options = { addopts = \"--collect-only\" }\n",
+            "",
+        ),
+        (
+            "conftest.py",
+            "import os\n\ndef pytest_unconfigure(config):\n    os._exit(0)\n",
+            "",
+        ),
+        (
+            "conftest.py",
+            "import atexit, os\natexit.register(os._exit, 0)\n",
+            "",
+        ),
+        (
+            "pluggy.py",
+            "getattr(__import__('o' + 's'), '_e' + 'xit')(0)\n",
+            "",
+        ),
+        (
+            "Cargo.toml",
+            "[package]\nname = \"calc\"\nversion = \"0.1.0\"\n\n[features]\nslow = []\n\n[[test]]\nname = \"calc\"\nrequired-features = [\"slow\"]\n",
+            "",
+        ),
     ];
     let mut missed = Vec::new();
     for (path, text, helper) in cases {
@@ -698,10 +741,10 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
             "--markdown",
         ]);
         if run.code == 0 {
-            missed.push(*path);
+            missed.push(format!("{path}: {text}"));
         }
     }
-    assert!(missed.is_empty(), "gate green on: {missed:?}");
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
 
 // Attack: an assertion that can no longer fail, with the count of assertions and

@@ -55,6 +55,16 @@ fn kind(path: &str) -> Option<Kind> {
         "pytest.py" | "unittest.py" | "sitecustomize.py" | "usercustomize.py" | "nose.py" => {
             Kind::Shadow
         }
+        // What pytest imports as it starts, shadowed from the root, where the run
+        // starts: a module, or a package's `__init__.py` (a folder without one
+        // shadows nothing).
+        _ if RUNNER_IMPORTS.iter().any(|m| {
+            path.strip_prefix(m)
+                .is_some_and(|rest| rest == ".py" || rest == "/__init__.py")
+        }) =>
+        {
+            Kind::Shadow
+        }
         _ if name.ends_with(".py")
             && dirs[..dirs.len() - 1]
                 .iter()
@@ -80,6 +90,16 @@ fn kind(path: &str) -> Option<Kind> {
         _ => return None,
     })
 }
+
+/// Modules pytest imports whenever it runs, besides its own.
+const RUNNER_IMPORTS: [&str; 6] = [
+    "pluggy",
+    "iniconfig",
+    "packaging",
+    "py",
+    "exceptiongroup",
+    "tomli",
+];
 
 /// What changed in a runner file that can switch tests off, in words.
 pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<String> {
@@ -259,12 +279,16 @@ fn block_end(bytes: &[u8], open: usize) -> usize {
     bytes.len()
 }
 
+/// A manifest's lines that keep tests from running: a target's `test = false`,
+/// `harness = false`, `autotests = false`, and a feature a test, the library or a
+/// binary needs before cargo builds it at all (`required-features`).
 fn manifest_lines(text: &str) -> Vec<String> {
     sections(text)
         .into_iter()
-        .filter(|(_, l)| {
+        .filter(|(s, l)| {
             let key = l.split('=').next().unwrap_or("").trim();
-            matches!(key, "test" | "harness" | "autotests") && l.contains("false")
+            (matches!(key, "test" | "harness" | "autotests") && l.contains("false"))
+                || (key == "required-features" && matches!(s.as_str(), "test" | "lib" | "bin"))
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
@@ -274,47 +298,77 @@ fn manifest_lines(text: &str) -> Vec<String> {
 /// (and tox's test commands), the keys that choose which tests run and how.
 fn pytest_lines(path: &str, text: &str) -> Vec<String> {
     let name = file_name(path);
+    let toml = name.ends_with(".toml");
+    // TOML names a key by its path, however it is spelt: `[tool."pytest".ini_options]`
+    // with `'addopts'`, or `[tool]` with `pytest.ini_options.addopts`, are one key.
+    let path_of = |s: &str, key: &str| -> String {
+        s.split('.')
+            .chain(key.split('.'))
+            .map(|p| p.trim().trim_matches(['"', '\'']))
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join(".")
+    };
     sections(text)
         .into_iter()
         .filter(|(s, l)| {
-            let key = l
-                .split(['=', ':'])
-                .next()
-                .unwrap_or("")
-                .trim()
-                .trim_matches('"');
-            let pytest = match name {
-                "pytest.ini" | ".pytest.ini" | "pytest.toml" | ".pytest.toml" => s == "pytest",
-                "tox.ini" => s == "pytest" || s == "tool:pytest" || s.starts_with("testenv"),
-                "setup.cfg" => s == "tool:pytest",
-                _ => s.starts_with("tool.pytest"),
+            let written = l.split(['=', ':']).next().unwrap_or("");
+            let (section, key) = match toml {
+                true => {
+                    let full = path_of(s, written);
+                    match full.rsplit_once('.') {
+                        Some((s, k)) => (s.to_string(), k.to_string()),
+                        None => (String::new(), full),
+                    }
+                }
+                false => (
+                    s.clone(),
+                    written.trim().trim_matches(['"', '\'']).to_string(),
+                ),
             };
-            let chooses = matches!(
-                key,
-                "addopts"
-                    | "testpaths"
-                    | "python_files"
-                    | "python_classes"
-                    | "python_functions"
-                    | "norecursedirs"
-                    | "confcutdir"
-                    | "usefixtures"
-                    | "xfail_strict"
-                    | "empty_parameter_set_mark"
-                    | "collect_ignore"
-                    | "commands"
-            );
+            let full = format!("{section}.{key}");
+            let pytest = match name {
+                "pytest.ini" | ".pytest.ini" => section == "pytest",
+                "pytest.toml" | ".pytest.toml" => full.starts_with("pytest."),
+                "tox.ini" => {
+                    section == "pytest"
+                        || section == "tool:pytest"
+                        || section.starts_with("testenv")
+                }
+                "setup.cfg" => section == "tool:pytest",
+                _ => full.starts_with("tool.pytest"),
+            };
+            // An inline table (`ini_options = { addopts = … }`) holds its keys.
+            let chooses = PYTEST_CHOOSES.contains(&key.as_str())
+                || (toml && l.contains('{') && PYTEST_CHOOSES.iter().any(|k| l.contains(k)));
             pytest && chooses
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
 }
 
+/// pytest's keys that choose which tests run and how.
+const PYTEST_CHOOSES: [&str; 12] = [
+    "addopts",
+    "testpaths",
+    "python_files",
+    "python_classes",
+    "python_functions",
+    "norecursedirs",
+    "confcutdir",
+    "usefixtures",
+    "xfail_strict",
+    "empty_parameter_set_mark",
+    "collect_ignore",
+    "commands",
+];
+
 /// Hooks of pytest that can skip, deselect or rewrite results, or run a test
 /// without calling it (`pytest_pyfunc_call`, `pytest_runtestloop`); and
 /// `pytest_plugins`, which loads another module's hooks as the conftest's own.
-const HOOKS: [&str; 20] = [
+const HOOKS: [&str; 21] = [
     "pytest_sessionstart",
+    "pytest_unconfigure",
     "pytest_cmdline_main",
     "collect_ignore",
     "collect_ignore_glob",
@@ -386,6 +440,11 @@ fn conftest_blocks(text: &str) -> Vec<String> {
             }
             out.push(block);
         } else {
+            // An exit anywhere else, or one put off to the end (`atexit`), ends
+            // pytest with the status it chooses.
+            if trimmed.contains("_exit(") || trimmed.contains("atexit") {
+                out.push(trimmed.to_string());
+            }
             i += 1;
         }
     }
@@ -462,6 +521,48 @@ fn cannot_fail(command: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::finding;
+
+    /// The honest side of the spellings and shadows the red team found: settings
+    /// pytest does not choose tests by, a folder that is no package, an example's
+    /// feature, a conftest that only adds a fixture.
+    #[test]
+    fn what_does_not_switch_tests_off_is_no_finding() {
+        let none = [
+            (
+                "pyproject.toml",
+                "[tool.pytest.ini_options]\nmarkers = [\"slow\"]\n",
+            ),
+            ("pyproject.toml", "[tool]\npoetry.name = \"calc\"\n"),
+            (
+                "pyproject.toml",
+                "[tool.ruff]\nlint = { select = [\"E\"] }\n",
+            ),
+            ("packaging/build.py", "print('deb')\n"),
+            ("src/pluggy.py", "import os\n"),
+            (
+                "Cargo.toml",
+                "[[example]]\nname = \"demo\"\nrequired-features = [\"cli\"]\n",
+            ),
+            (
+                "conftest.py",
+                "import pytest\n\n@pytest.fixture\ndef calc():\n    return 1\n",
+            ),
+        ];
+        for (path, text) in none {
+            assert_eq!(finding(path, None, text), None, "{path}: {text}");
+        }
+        assert_eq!(
+            finding(
+                "pyproject.toml",
+                Some("[tool.pytest.ini_options]\nminversion = \"7\"\n"),
+                "[tool.pytest.ini_options]\nminversion = \"7\"\n\"addopts\" = \"-x\"\n"
+            ),
+            Some(
+                "pytest's options changed (`[tool.pytest.ini_options] \"addopts\" = \"-x\"`)"
+                    .to_string()
+            )
+        );
+    }
 
     #[test]
     fn a_new_makefile_make_reads_first_is_a_finding_and_an_edited_one_is_not() {
