@@ -173,10 +173,7 @@ fn propose(
     let draft = import::render(&imported.goals);
     let checked = land::check(&draft, &verify_problem);
     let now = proposal::now();
-    let objective = imported
-        .objective
-        .clone()
-        .unwrap_or_else(|| format!("imported from {name}"));
+    let objective = imported.objective.clone().unwrap_or_else(|| unstated(name));
     let pending = Proposal {
         import: Some(proposal::Import {
             format: imported.format.as_str().to_string(),
@@ -387,13 +384,23 @@ pub fn review(ctx: &Ctx, pending: Proposal, approve: bool, edit: bool, json: boo
     Ok(OK)
 }
 
+/// The objective of an import whose source names none.
+fn unstated(file: &str) -> String {
+    format!("imported from {file}")
+}
+
 fn land_it(ctx: &Ctx, pending: &Proposal, from: &str) -> Result<land::Landed> {
     let stamp = clock::now()?.stamp();
+    let stated = pending
+        .import
+        .as_ref()
+        .is_none_or(|i| pending.objective != unstated(&i.file));
     apply::write_fresh(ctx, |src| {
         ctx.parse(src)?;
         let commit = ctx.head_commit()?;
         let how = Landing {
             objective: &pending.objective,
+            stated,
             from,
             stamp: &stamp,
             commit: commit.as_deref(),

@@ -51,6 +51,10 @@ pub fn check(text: &str, verify: VerifyCheck<'_>) -> Checked {
 pub struct Landing<'a> {
     /// Becomes `# Plan:` when plan.md has none.
     pub objective: &'a str,
+    /// The objective is the source's own (not plan's words for an import that
+    /// named none): where plan.md has another, the approval's log line keeps it,
+    /// so nothing the source said is dropped.
+    pub stated: bool,
     /// The tool and file, for the log: `taskmaster .taskmaster/tasks/tasks.json`.
     pub from: &'a str,
     /// `YYYY-MM-DD HH:MM`.
@@ -168,8 +172,14 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
     let from = one_line(how.from);
     let list: Vec<&str> = added.iter().map(|a| a.id.as_str()).collect();
     let noun = if list.len() == 1 { "goal" } else { "goals" };
+    let aside = match &plan.objective {
+        Some(ours) if how.stated && one_line(ours.value) != one_line(how.objective) => {
+            format!(" for \"{}\"", one_line(how.objective))
+        }
+        _ => String::new(),
+    };
     let summary = format!(
-        "{} {noun} ({}) imported from {from}",
+        "{} {noun} ({}) imported from {from}{aside}",
         list.len(),
         list.join(", ")
     );
@@ -242,6 +252,7 @@ depends_on: base
         let text = "## Goal: X\n<!-- id: x -->\nstatus: done\ndone_when: y\n";
         let how = Landing {
             objective: "o",
+            stated: false,
             from: "todos t.json",
             stamp: "2026-06-15 14:00",
             commit: None,
@@ -256,6 +267,7 @@ depends_on: base
         let src = "# Plan: Mine\n\n## Goal: Base\n<!-- id: base -->\nstatus: active\ndone_when: x\n\n## Log\n";
         let how = Landing {
             objective: "task-master tag master",
+            stated: true,
             from: "taskmaster tasks.json",
             stamp: "2026-06-15 14:00",
             commit: None,
@@ -280,7 +292,7 @@ depends_on: base
         let log: Vec<&str> = plan.log.iter().map(|e| e.text).collect();
         assert_eq!(
             log[0],
-            "draft approved: 2 goals (base-2, next) imported from taskmaster tasks.json"
+            "draft approved: 2 goals (base-2, next) imported from taskmaster tasks.json for \"task-master tag master\""
         );
         assert!(log.contains(&"base-2 imported as done from taskmaster tasks.json"));
         plan.prove(&|_| crate::plan::proof::Facts::Missing);

@@ -484,3 +484,30 @@ fn two_approvals_at_once_apply_a_proposal_once() {
         "plan: no draft is waiting for review\n  hint: `plan draft OBJECTIVE` drafts one\n"
     );
 }
+
+/// Attack (red team): imported into a plan.md with an objective of its own, the
+/// source's objective (ralph's `project` and `description`) went nowhere, though
+/// the review showed it. The approval's log line keeps it.
+#[test]
+fn an_import_s_objective_is_kept_in_the_log_when_plan_md_has_its_own() {
+    let t = Test::new();
+    t.ok(&["init", "Ship the cache"]);
+    t.write(
+        "prd.json",
+        r#"{"project": "Calc", "description": "A calculator", "userStories": [{"id": "US-001", "title": "Add", "acceptanceCriteria": ["it adds"], "passes": false}]}"#,
+    );
+    t.ok(&["import", "prd.json"]);
+    t.ok(&["review", "--approve"]);
+    let md = t.plan_md();
+    let approved: Vec<&str> = md
+        .lines()
+        .filter(|l| l.contains("draft approved"))
+        .collect();
+    assert_eq!(
+        approved,
+        [
+            "- 2026-06-15 14:02 draft approved: 1 goal (add) imported from prd prd.json for \"Calc: A calculator\""
+        ]
+    );
+    assert!(md.starts_with("# Plan: Ship the cache\n"));
+}
