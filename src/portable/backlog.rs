@@ -93,7 +93,7 @@ pub fn read(files: &[File], name: &str) -> Result<Imported, Refusal> {
     for (_, t) in tasks {
         out.extra("front matter", &t.meta, KEYS);
         let key = out.key(&t.title);
-        keys.insert(t.id.to_lowercase(), key.clone());
+        super::import::name(&mut keys, &mut out, &t.id.to_lowercase(), &key, "task");
         let mut labels: Vec<String> = t
             .meta
             .get("labels")

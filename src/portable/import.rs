@@ -384,6 +384,26 @@ fn settle(out: &mut Out) {
     }
 }
 
+/// Records that the file's id `fid` (a `what`: task, story) names the goal `key`.
+/// An id the file gave before keeps its first goal, and the mapping says so: a
+/// dependency on it cannot tell the two apart.
+pub(super) fn name(
+    keys: &mut HashMap<String, String>,
+    out: &mut Out,
+    fid: &str,
+    key: &str,
+    what: &str,
+) {
+    match keys.get(fid) {
+        Some(first) => out.notes.push(format!(
+            "{key}: {what} {fid} is in the file twice (also {first}); a dependency on {what} {fid} is taken as {first}"
+        )),
+        None => {
+            keys.insert(fid.to_string(), key.to_string());
+        }
+    }
+}
+
 /// Turns foreign dependency ids into keys; unknown ones are reported.
 pub(super) fn link(
     out: &mut Out,
@@ -426,7 +446,7 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             None if !out.goals.iter().any(|g| g.key == goal.id) => goal.id.clone(),
             _ => out.key(&goal.title),
         };
-        keys.insert(goal.id.clone(), key.clone());
+        name(&mut keys, out, &goal.id, &key, "goal");
         deps.push((out.goals.len(), goal.depends_on.clone()));
         let mut notes = Vec::new();
         if goal.status == super::export::GoalStatus::Done {
@@ -627,7 +647,7 @@ fn taskmaster_tag(tasks: &Value, tag: Option<&str>, out: &mut Out) -> Result<(),
         let fid = foreign_id(t.get("id")).unwrap_or_default();
         let title = text(t.get("title")).unwrap_or_else(|| format!("task {fid}"));
         let key = out.key(&title);
-        keys.insert(fid.clone(), key.clone());
+        name(&mut keys, out, &fid, &key, "task");
         let mut labels: Vec<String> = tag.map(|t| label("tag", t)).into_iter().collect();
         let status = out.status(&key, t.get("status"), TASK_STATUSES);
         if let Some(word) = status_word(t.get("status"), TASK_STATUSES) {
@@ -864,7 +884,7 @@ fn prd(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             (None, None) => format!("story {fid}"),
         };
         let key = out.key(&title);
-        keys.insert(fid.clone(), key.clone());
+        name(&mut keys, out, &fid, &key, "story");
         let criteria: Vec<String> = ["acceptanceCriteria", "acceptance_criteria"]
             .iter()
             .find_map(|k| s.get(*k).and_then(Value::as_array))

@@ -55,6 +55,41 @@ fn a_prd_json_with_stories_imports_like_user_stories() {
     ));
 }
 
+/// Attack (red team): an id the file gives twice (task-master's `3` and `"3"`,
+/// two stories `US-002`) became two goals without a word, and a dependency on it
+/// went to whichever came last. The mapping says so, and takes the first.
+#[test]
+fn an_id_given_twice_in_the_file_is_said() {
+    let t = Test::new();
+    t.write(
+        "tasks.json",
+        r#"{"tasks": [
+            {"id": 3, "title": "Schema", "status": "pending", "testStrategy": "migrations run"},
+            {"id": "3", "title": "Seed data", "status": "pending", "testStrategy": "rows exist"},
+            {"id": 4, "title": "API", "status": "pending", "testStrategy": "it serves", "dependencies": [3]}
+        ]}"#,
+    );
+    let run = t.ok(&["import", "tasks.json"]);
+    let mapped: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| *l != "how it was mapped:")
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        mapped,
+        [
+            "how it was mapped:",
+            "  - seed-data: task 3 is in the file twice (also schema); a dependency on task 3 is taken as schema",
+        ]
+    );
+    assert!(
+        run.stdout.contains("\ndepends_on: schema\n"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// Without `--from`, a JSON file of no known shape is refused naming the shape
 /// found and the keys it lacked (before, it named only the shape).
 #[test]
