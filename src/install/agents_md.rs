@@ -59,35 +59,76 @@ fn line_start(text: &str, line: &str) -> Option<usize> {
     None
 }
 
-/// `text` with the section written: refreshed in place if it is there, else added
-/// at the end after a blank line.
-pub fn install(text: &str) -> String {
-    let section = section();
-    if let Some((start, end)) = span(text) {
-        return format!("{}{section}{}", &text[..start], &text[end..]);
+/// The section in `text`'s line endings: CRLF where the file has them.
+fn section_for(text: &str) -> String {
+    match text.contains("\r\n") {
+        true => section().replace('\n', "\r\n"),
+        false => section(),
     }
-    if text.is_empty() {
-        return section;
-    }
-    let sep = if text.ends_with("\n\n") {
-        ""
-    } else if text.ends_with('\n') {
-        "\n"
-    } else {
-        "\n\n"
-    };
-    format!("{text}{sep}{section}")
 }
 
-/// `text` without the section (and the blank line `install` put before it);
-/// `None` when it has none.
-pub fn uninstall(text: &str) -> Option<String> {
-    let (start, end) = span(text)?;
-    let mut before = &text[..start];
-    if end == text.len() && before.ends_with("\n\n") {
-        before = &before[..before.len() - 1];
+/// Whether the section at `start..end` of `text` is as some `plan install
+/// agents-md` wrote it, in either line ending: not edited since. (The section's
+/// text has not changed since it shipped; a change keeps the earlier one here.)
+fn as_written(text: &str, (start, end): (usize, usize)) -> bool {
+    text[start..end].replace("\r\n", "\n") == section()
+}
+
+/// Why plan leaves a section a person edited.
+pub const EDITED: &str = "AGENTS.md: plan's section, edited since; left as it is";
+
+/// `text` with the section written: refreshed in place if it is there, else added
+/// at the end after a blank line. `None`: the section there was edited, and is
+/// the person's.
+pub fn install(text: &str) -> Option<String> {
+    let section = section_for(text);
+    if let Some(at @ (start, end)) = span(text) {
+        if !as_written(text, at) {
+            return None;
+        }
+        return Some(format!("{}{section}{}", &text[..start], &text[end..]));
     }
-    Some(format!("{before}{}", &text[end..]))
+    if text.is_empty() {
+        return Some(section);
+    }
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let blank = format!("{eol}{eol}");
+    let sep = if text.ends_with(&blank) {
+        String::new()
+    } else if text.ends_with('\n') {
+        eol.to_string()
+    } else {
+        blank
+    };
+    Some(format!("{text}{sep}{section}"))
+}
+
+/// What uninstall finds.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Removed {
+    /// `text` without the section (and the blank line `install` put before it).
+    Text(String),
+    /// No section there.
+    None,
+    /// The section was edited: the person's, left.
+    Edited,
+}
+
+pub fn uninstall(text: &str) -> Removed {
+    let Some(at @ (start, end)) = span(text) else {
+        return Removed::None;
+    };
+    if !as_written(text, at) {
+        return Removed::Edited;
+    }
+    let mut before = &text[..start];
+    for blank in ["\r\n\r\n", "\n\n"] {
+        if end == text.len() && before.ends_with(blank) {
+            before = &before[..before.len() - blank.len() / 2];
+            break;
+        }
+    }
+    Removed::Text(format!("{before}{}", &text[end..]))
 }
 
 /// Writes or refreshes plan's section of AGENTS.md at the repository root.
@@ -98,7 +139,12 @@ pub fn add(repo: Option<&Repo>, global: bool) -> Result<u8> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(Exit::env(format!("cannot read AGENTS.md: {e}"))),
     };
-    let new = install(&old);
+    let Some(new) = install(&old) else {
+        return Err(Exit::usage_hint(
+            EDITED,
+            "to write plan's current one, move what you added out of it, delete the section (from its plan:begin line to its plan:end line) and rerun",
+        ));
+    };
     if new == old {
         print("AGENTS.md: plan's section is already current\n")?;
         return Ok(OK);
@@ -135,9 +181,18 @@ pub fn remove(repo: Option<&Repo>, global: bool) -> Result<u8> {
         print("AGENTS.md: no file, nothing to remove\n")?;
         return Ok(OK);
     };
-    let Some(new) = uninstall(&old) else {
-        print("AGENTS.md: plan's section is not there, nothing to remove\n")?;
-        return Ok(OK);
+    let new = match uninstall(&old) {
+        Removed::Text(new) => new,
+        Removed::None => {
+            print("AGENTS.md: plan's section is not there, nothing to remove\n")?;
+            return Ok(OK);
+        }
+        Removed::Edited => {
+            return Err(Exit::usage_hint(
+                EDITED,
+                "delete the section by hand (from its plan:begin line to its plan:end line) if it should go",
+            ));
+        }
     };
     if new.trim().is_empty() && !tracked(&path)? {
         crate::atomic::remove(&path)
@@ -170,11 +225,18 @@ mod tests {
 
     #[test]
     fn install_is_stable_and_uninstall_gives_the_file_back() {
-        for original in ["", "# Agents\n\nBe kind.\n", "# Agents\nno newline"] {
-            let once = install(original);
-            assert_eq!(install(&once), once, "a reinstall changes no byte");
+        for original in [
+            "",
+            "# Agents\n\nBe kind.\n",
+            "# Agents\nno newline",
+            "# Agents\r\n\r\nBe kind.\r\n",
+        ] {
+            let once = install(original).unwrap();
+            assert_eq!(install(&once).unwrap(), once, "a reinstall changes no byte");
             assert_eq!(once.matches(BEGIN).count(), 1);
-            let back = uninstall(&once).unwrap();
+            let Removed::Text(back) = uninstall(&once) else {
+                panic!("{original:?}: the section is plan's");
+            };
             let expected = if original.ends_with('\n') || original.is_empty() {
                 original.to_string()
             } else {
@@ -182,16 +244,34 @@ mod tests {
             };
             assert_eq!(back, expected, "{original:?}");
         }
-        assert_eq!(uninstall("# Agents\n"), None);
+        assert_eq!(uninstall("# Agents\n"), Removed::None);
     }
 
     #[test]
-    fn a_section_in_the_middle_is_refreshed_in_place() {
+    fn a_section_in_the_middle_is_removed_in_place_and_an_edited_one_is_left() {
+        let new = install("# A\n\n# After\n").unwrap();
+        let moved = format!(
+            "# A\n\n{}\n# After\n",
+            new.strip_prefix("# A\n\n# After\n\n").unwrap()
+        );
+        assert_eq!(install(&moved).unwrap(), moved);
+        assert_eq!(
+            uninstall(&moved),
+            Removed::Text("# A\n\n\n# After\n".to_string())
+        );
         let old = format!("# A\n\n{BEGIN}\nold words\n{END}\n\n# After\n");
-        let new = install(&old);
-        assert!(new.starts_with("# A\n\n<!-- plan:begin"));
-        assert!(new.ends_with(&format!("{END}\n\n# After\n")));
-        assert!(!new.contains("old words"));
-        assert_eq!(uninstall(&new).unwrap(), "# A\n\n\n# After\n");
+        assert_eq!(install(&old), None);
+        assert_eq!(uninstall(&old), Removed::Edited);
+    }
+
+    /// A change to the section must keep the text it replaces as plan's, so an
+    /// upgrade is not taken for a person's edit: this id changes with it.
+    #[test]
+    fn the_section_is_the_one_that_shipped() {
+        assert_eq!(
+            crate::plan::model::blob_id(section().as_bytes()),
+            "fedd2bf7135abc679531fbd055c61df436d17432",
+            "the section changed: make as_written know the earlier text, then put its new id here"
+        );
     }
 }

@@ -762,6 +762,51 @@ fn the_repository_marketplace_lists_the_plugin_plan_builds() {
     assert_eq!(plugins[0]["name"], manifest["name"]);
 }
 
+/// Attack (red team): a line a person added inside plan's section of AGENTS.md
+/// was removed by the next install and by uninstall. An edited section is theirs:
+/// both leave it and say so. A CRLF AGENTS.md gets the section with CRLF.
+#[test]
+fn an_edited_agents_md_section_is_left_and_crlf_is_kept() {
+    let t = Test::new();
+    t.write("AGENTS.md", "# Agents\n");
+    t.ok(&["install", "agents-md"]);
+    let edited = t.read("AGENTS.md").replace(
+        "<!-- plan:end -->",
+        "- Run `make lint` before `plan complete`.\n<!-- plan:end -->",
+    );
+    t.write("AGENTS.md", &edited);
+    let said = [
+        t.run(&["install", "agents-md"]).code(2),
+        t.run(&["uninstall", "agents-md"]).code(2),
+    ];
+    assert_eq!(t.read("AGENTS.md"), edited);
+    insta::assert_snapshot!(
+        said.iter().map(|r| shown(&t, r)).collect::<Vec<_>>().join(""),
+        @r#"
+    exit 2
+    --- stdout
+    --- stderr
+    plan: AGENTS.md: plan's section, edited since; left as it is
+      hint: to write plan's current one, move what you added out of it, delete the section (from its plan:begin line to its plan:end line) and rerun
+    exit 2
+    --- stdout
+    --- stderr
+    plan: AGENTS.md: plan's section, edited since; left as it is
+      hint: delete the section by hand (from its plan:begin line to its plan:end line) if it should go
+    "#
+    );
+    t.write("AGENTS.md", "# Agents\r\n\r\nBe kind.\r\n");
+    t.ok(&["install", "agents-md"]);
+    let crlf = t.read("AGENTS.md");
+    assert_eq!(
+        crlf.matches('\n').count(),
+        crlf.matches("\r\n").count(),
+        "{crlf:?}"
+    );
+    t.ok(&["uninstall", "agents-md"]);
+    assert_eq!(t.read("AGENTS.md"), "# Agents\r\n\r\nBe kind.\r\n");
+}
+
 /// An AGENTS.md that `plan install agents-md` created holds nothing but plan's
 /// section and is new to git: uninstall removes the file. One git tracks stays,
 /// emptied, for the user to commit or delete.
