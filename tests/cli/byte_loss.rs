@@ -256,24 +256,7 @@ fn plan_md_replaced_by_a_symlink_while_the_judge_runs_keeps_every_byte() {
 #[test]
 fn an_editor_renaming_over_plan_md_while_plan_log_waits_loses_nothing() {
     let t = two_goals_looping();
-    let gate = t.dir.path().join("gate");
-    let reached = t.dir.path().join("gate.reached");
-    std::fs::write(&gate, "").unwrap();
-    let child = t
-        .cmd(&["log", "racing note"])
-        .env("PLAN_TEST_PAUSE", &gate)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !reached.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "plan log never paused"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let (child, gate) = t.spawn_paused(t.cmd(&["log", "racing note"]));
     let edited = t
         .plan_md()
         .replacen("a.txt is empty", "a.txt is empty or stale", 1);

@@ -773,24 +773,7 @@ fn a_claim_whose_branch_is_gone_from_the_remote_is_released() {
 #[test]
 fn a_start_whose_write_fails_leaves_no_claim() {
     let t = repo();
-    let gate = t.dir.path().join("gate");
-    let reached = t.dir.path().join("gate.reached");
-    std::fs::write(&gate, "").unwrap();
-    let child = t
-        .cmd(&["start", "alpha", "--as", "s1"])
-        .env("PLAN_TEST_PAUSE", &gate)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !reached.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "plan start never paused"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let (child, gate) = t.spawn_paused(t.cmd(&["start", "alpha", "--as", "s1"]));
     let edited = t.plan_md().replacen(
         "status: open\ndone_when: alpha",
         "status: cancelled\ndone_when: alpha",
@@ -860,33 +843,16 @@ fn a_sign_off_never_deletes_the_claim_of_one_who_took_the_goal_over_meanwhile() 
     t.judge("accept");
     t.write("evidence.txt", "alpha works\n");
     t.commit_all("alpha started");
-    let gate = t.dir.path().join("gate");
-    let reached = t.dir.path().join("gate.reached");
-    std::fs::write(&gate, "").unwrap();
-    let child = t
-        .cmd(&[
-            "complete",
-            "alpha",
-            "--evidence",
-            "alpha works",
-            "--path",
-            "evidence.txt",
-            "--as",
-            "alice",
-        ])
-        .env("PLAN_TEST_PAUSE", &gate)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !reached.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "plan complete never paused"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let (child, gate) = t.spawn_paused(t.cmd(&[
+        "complete",
+        "alpha",
+        "--evidence",
+        "alpha works",
+        "--path",
+        "evidence.txt",
+        "--as",
+        "alice",
+    ]));
     t.ok(&["start", "alpha", "--as", "bob", "--steal"]);
     std::fs::remove_file(&gate).unwrap();
     let out = child.wait_with_output().unwrap();

@@ -138,21 +138,7 @@ fn a_save_paused_at_a_line_end_does_not_wipe_the_plan_plan_last_wrote() {
 /// writes the rest, or never. Returns plan's run and the editor's full version.
 fn log_across_a_cut_after_the_read(pause: Option<Duration>) -> (Test, crate::util::Run, String) {
     let t = Test::new().plan(&plan_with(&["a1", "a2"]));
-    let gate = t.dir.path().join("gate");
-    let reached = t.dir.path().join("gate.reached");
-    std::fs::write(&gate, "").unwrap();
-    let child = t
-        .cmd(&["log", "mine"])
-        .env("PLAN_TEST_PAUSE", &gate)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !reached.exists() {
-        assert!(Instant::now() < deadline, "plan log never paused");
-        thread::sleep(Duration::from_millis(10));
-    }
+    let (child, gate) = t.spawn_paused(t.cmd(&["log", "mine"]));
     let theirs = theirs(&t.plan_md());
     let cut = theirs.find('\n').unwrap() + 1;
     let mut file = std::fs::File::create(t.path("plan.md")).unwrap();
@@ -257,21 +243,7 @@ fn a_deliberate_cut_saved_in_place_is_kept_and_written_on() {
 fn a_save_paused_long_inside_a_late_line_loses_nothing() {
     let md = with_log_lines();
     let t = Test::new().plan(&md);
-    let gate = t.dir.path().join("gate");
-    let reached = t.dir.path().join("gate.reached");
-    std::fs::write(&gate, "").unwrap();
-    let child = t
-        .cmd(&["log", "mine"])
-        .env("PLAN_TEST_PAUSE", &gate)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !reached.exists() {
-        assert!(Instant::now() < deadline, "plan log never paused");
-        thread::sleep(Duration::from_millis(10));
-    }
+    let (child, gate) = t.spawn_paused(t.cmd(&["log", "mine"]));
     let theirs = theirs(&t.plan_md());
     let cut = theirs.find("line 20").unwrap() + 3;
     let mut file = std::fs::File::create(t.path("plan.md")).unwrap();
@@ -288,22 +260,9 @@ fn a_save_paused_long_inside_a_late_line_loses_nothing() {
 /// `plan log mine` paused after its first read while `between` changes plan.md.
 fn log_paused_while(t: &Test, between: impl FnOnce()) -> crate::util::Run {
     let trace = t.dir.path().join("waits");
-    let gate = t.dir.path().join("gate");
-    let reached = t.dir.path().join("gate.reached");
-    std::fs::write(&gate, "").unwrap();
-    let child = t
-        .cmd(&["log", "mine"])
-        .env("PLAN_TEST_PAUSE", &gate)
-        .env("PLAN_TRACE_WAITS", &trace)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !reached.exists() {
-        assert!(Instant::now() < deadline, "plan log never paused");
-        thread::sleep(Duration::from_millis(10));
-    }
+    let mut cmd = t.cmd(&["log", "mine"]);
+    cmd.env("PLAN_TRACE_WAITS", &trace);
+    let (child, gate) = t.spawn_paused(cmd);
     between();
     std::fs::remove_file(&gate).unwrap();
     crate::util::Run::from(child.wait_with_output().unwrap(), &["log", "mine"])

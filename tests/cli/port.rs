@@ -448,21 +448,7 @@ fn two_approvals_at_once_apply_a_proposal_once() {
         r#"{"todos": [{"content": "First", "status": "pending", "activeForm": "Doing it"}]}"#,
     );
     t.ok(&["import", "todos.json"]);
-    let gate = t.dir.path().join("gate");
-    let reached = t.dir.path().join("gate.reached");
-    std::fs::write(&gate, "").unwrap();
-    let first = t
-        .cmd(&["review", "--approve"])
-        .env("PLAN_TEST_PAUSE", &gate)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !reached.exists() {
-        assert!(std::time::Instant::now() < deadline, "never paused");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let (first, gate) = t.spawn_paused(t.cmd(&["review", "--approve"]));
     let second = t
         .cmd(&["review", "--approve"])
         .stdout(std::process::Stdio::piped())

@@ -3,7 +3,6 @@
 //! while another command changes the goal finds it changed and writes nothing
 //! (exit 2), instead of writing into a goal that is archived or finished by now.
 
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -21,25 +20,7 @@ pub(crate) fn race(t: &Test, first: &[&str], between: &[&[&str]]) -> (Run, Strin
 
 /// As [`race`], with `between` any change (a save by hand, say).
 pub(crate) fn race_with(t: &Test, first: &[&str], between: impl FnOnce()) -> (Run, String) {
-    let gate: PathBuf = t.dir.path().join("gate");
-    let reached = t.dir.path().join("gate.reached");
-    let _ = std::fs::remove_file(&reached);
-    std::fs::write(&gate, "").unwrap();
-    let child = t
-        .cmd(first)
-        .env("PLAN_TEST_PAUSE", &gate)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !reached.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "plan {first:?} never reached its write"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let (child, gate) = t.spawn_paused(t.cmd(first));
     between();
     let meanwhile = t.plan_md();
     std::fs::remove_file(&gate).unwrap();

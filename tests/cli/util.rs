@@ -128,6 +128,28 @@ impl Test {
         cmd
     }
 
+    /// Spawns `cmd` (plan, a debug build) to stop where its store stops for tests
+    /// (`PLAN_TEST_PAUSE`, after its command's first read), and returns once it has
+    /// stopped there. Removing the returned gate file lets it go on.
+    pub fn spawn_paused(&self, mut cmd: Command) -> (std::process::Child, PathBuf) {
+        let gate = self.dir.path().join("gate");
+        let reached = self.dir.path().join("gate.reached");
+        let _ = std::fs::remove_file(&reached);
+        std::fs::write(&gate, "").unwrap();
+        let child = cmd
+            .env("PLAN_TEST_PAUSE", &gate)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !reached.exists() {
+            assert!(std::time::Instant::now() < deadline, "{cmd:?} never paused");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        (child, gate)
+    }
+
     pub fn run(&self, args: &[&str]) -> Run {
         Run::from(self.cmd(args).output().unwrap(), args)
     }
