@@ -60,7 +60,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return Err(Exit::usage("a goal needs a title"));
     }
     // Refused now, before anything is written, as `plan complete` would refuse it.
-    if let Some(line) = args.verify.as_deref().map(ops::one_line)
+    if let Some(line) = args.verify.as_deref().map(ops::one_line_command)
         && !line.is_empty()
     {
         verify::parse_at(&line, "--verify")?;

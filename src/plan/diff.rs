@@ -263,7 +263,9 @@ fn contract_fields(goal: &Goal<'_>) -> [Option<String>; 4] {
     });
     [
         goal.done_when.as_ref().map(|f| one_line(f.value)),
-        goal.verify.as_ref().map(|f| one_line(f.value)),
+        goal.verify
+            .as_ref()
+            .map(|f| super::text::one_line_command(f.value)),
         goal.depends_line.map(|_| goal.depends_on.join(", ")),
         modes,
     ]

@@ -239,7 +239,7 @@ fn read(text: &str, verify: VerifyCheck<'_>) -> (Vec<DraftGoal>, Vec<Diagnostic>
             title,
             line: goal.line,
             done_when: goal.done_when().map(one_line),
-            verify: goal.verify().map(one_line),
+            verify: goal.verify().map(super::text::one_line_command),
             depends_on: goal.depends_on.iter().map(|d| one_line(d)).collect(),
             depends_line: goal.depends_line,
             failure_modes: goal

@@ -107,7 +107,7 @@ impl Goal<'_> {
         out.push_str("done_when: ");
         out.push_str(&one_line(self.done_when().unwrap_or("")));
         out.push_str("\nverify: ");
-        out.push_str(&one_line(self.verify().unwrap_or("")));
+        out.push_str(&super::text::one_line_command(self.verify().unwrap_or("")));
         if !self.depends_on.is_empty() {
             let mut deps = self.depends_on.clone();
             deps.sort_unstable();

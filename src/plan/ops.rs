@@ -19,7 +19,7 @@ pub fn refuse(message: impl Into<String>, hint: impl Into<String>) -> Refusal {
     }
 }
 
-pub use super::text::one_line;
+pub use super::text::{one_line, one_line_command};
 
 /// The id comment a goal written by hand lacks, inserted under its heading, so the
 /// id survives a later rename of the title.
@@ -184,7 +184,7 @@ impl NewGoal {
             out.push(format!("done_when: {}", one_line(d)));
         }
         if let Some(v) = &self.verify {
-            out.push(format!("verify: {}", one_line(v)));
+            out.push(format!("verify: {}", one_line_command(v)));
         }
         if !self.depends_on.is_empty() {
             out.push(format!("depends_on: {}", self.depends_on.join(", ")));
@@ -340,7 +340,10 @@ pub fn edit_goal(plan: &Plan<'_>, goal: &Goal<'_>, change: &GoalEdit<'_>) -> Vec
         (change.verify, &goal.verify, "verify"),
     ] {
         if let Some(value) = value {
-            let value = one_line(value);
+            let value = match key {
+                "verify" => one_line_command(value),
+                _ => one_line(value),
+            };
             let line = (!value.is_empty()).then(|| format!("{key}: {value}"));
             field(&mut edits, old.as_ref().map(|f| f.line), line);
         }

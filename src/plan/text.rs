@@ -6,6 +6,44 @@ pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A verify line as one line: whitespace between its words becomes one space, ends
+/// trimmed; inside quotes, or escaped, whitespace is the command's own and is kept
+/// as written. Two spaces in `grep -q "a  b"` are not one: read as [`one_line`]
+/// reads prose, the contract's fingerprint stayed the same while the command
+/// changed. Quotes as `verify` reads them: single quotes literal, a backslash
+/// escaping the next character outside them.
+pub fn one_line_command(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quote: Option<char> = None;
+    let mut gap = false;
+    let mut chars = text.trim().chars();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) => {
+                out.push(c);
+                if c == '\\' && q == '"' {
+                    out.extend(chars.next());
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None if c.is_whitespace() => gap = true,
+            None => {
+                if std::mem::take(&mut gap) {
+                    out.push(' ');
+                }
+                out.push(c);
+                match c {
+                    '\'' | '"' => quote = Some(c),
+                    '\\' => out.extend(chars.next()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The first `max` characters, and `…` when there were more.
 pub fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
@@ -156,6 +194,23 @@ pub fn starts_with_stamp(b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_keeps_its_quoted_and_escaped_whitespace() {
+        for (line, one) in [
+            ("  grep -q   x  f ", "grep -q x f"),
+            ("grep -q \"a  b\" f", "grep -q \"a  b\" f"),
+            ("grep -q 'a\tb'   f", "grep -q 'a\tb' f"),
+            ("echo a\\  b", "echo a\\  b"),
+            ("echo \"a\\\"  b\"  c", "echo \"a\\\"  b\" c"),
+            ("it's  open", "it's  open"),
+        ] {
+            assert_eq!(one_line_command(line), one, "{line:?}");
+        }
+        // Without quotes or escapes it is `one_line`.
+        let plain = "cargo   test\t--all  ";
+        assert_eq!(one_line_command(plain), one_line(plain));
+    }
 
     #[test]
     fn an_excerpt_keeps_short_text_and_counts_what_it_leaves_out() {

@@ -469,7 +469,10 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
             title: one_line(&goal.title),
             status: goal.status.into(),
             done_when: goal.done_when.as_deref().map(one_line),
-            verify: goal.verify.as_deref().map(one_line),
+            verify: goal
+                .verify
+                .as_deref()
+                .map(crate::plan::text::one_line_command),
             depends_on: Vec::new(),
             failure_modes: goal.failure_modes.iter().map(|f| one_line(f)).collect(),
             budget: goal.budget,
@@ -1113,7 +1116,10 @@ pub fn render(goals: &[Goal]) -> String {
             out.push_str(&format!("done_when: {}\n", one_line(d)));
         }
         if let Some(v) = &goal.verify {
-            out.push_str(&format!("verify: {}\n", one_line(v)));
+            out.push_str(&format!(
+                "verify: {}\n",
+                crate::plan::text::one_line_command(v)
+            ));
         }
         if !goal.depends_on.is_empty() {
             out.push_str(&format!("depends_on: {}\n", goal.depends_on.join(", ")));

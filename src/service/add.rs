@@ -123,7 +123,7 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
             .collect();
     }
     // Refused now, as `plan complete` would refuse it later.
-    if let Some(line) = args.verify.as_deref().map(ops::one_line)
+    if let Some(line) = args.verify.as_deref().map(ops::one_line_command)
         && !line.is_empty()
     {
         verify::parse_at(&line, "--verify")?;

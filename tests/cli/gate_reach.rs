@@ -744,3 +744,28 @@ fn a_softened_check_script_of_an_open_goal_is_a_contract_change() {
     t.commit_all("notes");
     t.ok(&["audit", "--base", &base, "--strict"]);
 }
+
+// Attack (review): a second space inside the quotes of an open goal's verify
+// (`! grep -q "error: bad"` made `"error:  bad"`) makes a check that can never
+// fail, and the contract's fingerprint read the two spaces as one: no contract
+// change was seen. Quoted whitespace is the command's own, and counts.
+#[test]
+fn a_space_added_inside_a_verify_s_quotes_is_a_contract_change() {
+    let t = judged_by_claude(&PLAN.replace(
+        "verify: test -f README.md",
+        "verify: sh -c '! grep -q \"error: bad\" README.md'",
+    ));
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "plan.md",
+        t.plan_md().replace("\"error: bad\"", "\"error:  bad\""),
+    );
+    t.commit_all("tidy");
+    let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
+    insta::assert_snapshot!(redact(&t, &run.stdout), @"
+    ⚠ contract of ship: changed in the file (contract c231dfaa, now 09a4171f) with no approval logged (plan.md:3), needs --approved-by
+    0 finished goals: 0 proven, 0 unproven; against base [COMMIT]: 0 signed off since, 0 lost; 1 failing
+    ");
+}
