@@ -195,7 +195,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, VerifyError> {
                 u32::from(c)
             ),
             column,
-            hint: "write a plain space (or none)".to_string(),
+            hint: "write a plain space; to match the character itself, write it as an escape the program reads (`grep -P '\\x{00A0}'`)".to_string(),
         });
     }
     let mut tokens = Vec::new();

@@ -84,16 +84,15 @@ pub fn uninstall(repo: Option<&Repo>, global: bool) -> Result<u8> {
             "remove it by hand if it is to go",
         ));
     }
-    let committed = match text == WORKFLOW {
+    // Line endings aside: a checkout with `core.autocrlf` has CRLF where git
+    // keeps LF.
+    let lf = |t: &str| t.replace("\r\n", "\n");
+    let committed_text = crate::git::file_at(root, "HEAD", Path::new(PATH))
+        .ok()
+        .flatten();
+    let committed = match lf(&text) == WORKFLOW {
         true => false,
-        false
-            if crate::git::file_at(root, "HEAD", Path::new(PATH))
-                .ok()
-                .flatten()
-                == Some(text) =>
-        {
-            true
-        }
+        false if committed_text.is_some_and(|c| lf(&c) == lf(&text)) => true,
         false => {
             return Err(Exit::usage_hint(
                 format!("{PATH} is plan's workflow, edited since and not committed; left as it is"),

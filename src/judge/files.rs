@@ -385,17 +385,30 @@ fn run_module(root: &Path, dir: &Path, words: &[String]) -> Vec<String> {
         return Vec::new();
     };
     let mut args = words[at + 1..].iter().map(String::as_str);
-    let module = loop {
-        match args.next() {
-            Some("-m") => break args.next(),
-            Some(w) if w.starts_with("-m") => break Some(&w[2..]),
-            Some("-c") | None => break None,
-            Some("-W" | "-X") => {
-                args.next();
+    // Python's options cluster (`-Bm checks`, `-um checks`): `m` takes the rest of
+    // the word or the next one as the module, `c` ends them, `W` and `X` take a
+    // value; the first operand is a script, not a module.
+    let module = 'words: loop {
+        let Some(word) = args.next().filter(|w| w.starts_with('-') && *w != "-") else {
+            break None;
+        };
+        if word.starts_with("--") {
+            continue;
+        }
+        for (i, flag) in word.char_indices().skip(1) {
+            let rest = &word[i + flag.len_utf8()..];
+            match flag {
+                'm' if rest.is_empty() => break 'words args.next(),
+                'm' => break 'words Some(rest),
+                'c' => break 'words None,
+                'W' | 'X' => {
+                    if rest.is_empty() {
+                        args.next();
+                    }
+                    continue 'words;
+                }
+                _ => {}
             }
-            // Options of their own (`-B`, `-u`); the first operand is a script.
-            Some(w) if w.starts_with('-') => {}
-            _ => break None,
         }
     };
     let Some(module) = module.filter(|m| {

@@ -151,7 +151,7 @@ fn a_verify_with_a_space_of_another_kind_cannot_run() {
     --- stdout
     --- stderr
     plan: plan.md:7: verify: U+00A0 at column 18 looks like a space but is not one
-      hint: write a plain space (or none)
+      hint: write a plain space; to match the character itself, write it as an escape the program reads (`grep -P '\\x{00A0}'`)
     ");
     assert_eq!(t.plan_md(), md);
     insta::assert_snapshot!(shown(&t, &t.run(&["lint"]).code(1)), @r#"
@@ -159,7 +159,7 @@ fn a_verify_with_a_space_of_another_kind_cannot_run() {
     --- stdout
     plan.md:7: the verify of "a" cannot run: U+00A0 at column 18 looks like a space but is not one [verify-cannot-run]
         7 | verify: python3 -m pytest -q tests
-      hint: write a plain space (or none)
+      hint: write a plain space; to match the character itself, write it as an escape the program reads (`grep -P '\x{00A0}'`)
 
     plan.md: 1 problem, 0 warnings
     --- stderr

@@ -539,6 +539,13 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     t.case(&["uninstall", "ci"])
         .stdout(".github/workflows/plan.yml: removed plan's workflow\n")
         .check();
+    // Still committed (the edited one), checked out with CRLF (`core.autocrlf`):
+    // as committed.
+    t.git(&["config", "core.autocrlf", "true"]);
+    t.git(&["checkout", "--", ".github/workflows/plan.yml"]);
+    assert!(t.read(".github/workflows/plan.yml").contains("\r\n"));
+    t.ok(&["uninstall", "ci"]);
+    assert!(!t.path(".github/workflows/plan.yml").exists());
     // Someone else's file at that path stays.
     t.write(".github/workflows/plan.yml", "name: theirs\n");
     t.case(&["uninstall", "ci"])

@@ -602,6 +602,11 @@ fn a_module_python_runs_with_dash_m_is_a_file_the_verify_rests_on() {
             "checks/calc.py",
         ),
         (
+            "python3 -Bm checker",
+            vec![("checker.py", check), solution],
+            "checker.py",
+        ),
+        (
             "python3 -B -m checks",
             vec![
                 ("checks/__init__.py", ""),

@@ -280,15 +280,20 @@ fn block_end(bytes: &[u8], open: usize) -> usize {
 }
 
 /// A manifest's lines that keep tests from running: a target's `test = false`,
-/// `harness = false`, `autotests = false`, and a feature a test, the library or a
-/// binary needs before cargo builds it at all (`required-features`).
+/// `harness = false`, `autotests = false`, and a feature a test target needs
+/// before cargo builds it at all (`required-features`).
 fn manifest_lines(text: &str) -> Vec<String> {
     sections(text)
         .into_iter()
         .filter(|(s, l)| {
-            let key = l.split('=').next().unwrap_or("").trim();
+            let key = l
+                .split('=')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_matches(['"', '\'']);
             (matches!(key, "test" | "harness" | "autotests") && l.contains("false"))
-                || (key == "required-features" && matches!(s.as_str(), "test" | "lib" | "bin"))
+                || (key == "required-features" && s == "test")
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
@@ -542,6 +547,10 @@ mod tests {
             (
                 "Cargo.toml",
                 "[[example]]\nname = \"demo\"\nrequired-features = [\"cli\"]\n",
+            ),
+            (
+                "Cargo.toml",
+                "[[bin]]\nname = \"calc-cli\"\nrequired-features = [\"cli\"]\n",
             ),
             (
                 "conftest.py",
