@@ -696,6 +696,22 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
             "[tool.pytest]\nini_options = { addopts = \"--collect-only\" }\n",
             "",
         ),
+        // The review's: an escaped key, a comment after the header, an indented key.
+        (
+            "pyproject.toml",
+            "[tool.\"py\\u0074est\".ini_options]\n\"add\\u006fpts\" = \"--co\"\n",
+            "",
+        ),
+        (
+            "pyproject.toml",
+            "[project]\nname = \"calc\"\n\n[tool.pytest.ini_options]  # pytest\naddopts = \"--co\"\n",
+            "",
+        ),
+        (
+            "pyproject.toml",
+            "[tool.pytest.ini_options]\nminversion = \"7\"\n    addopts = \"--co\"\n",
+            "",
+        ),
         (
             "conftest.py",
             "import os\n\ndef pytest_unconfigure(config):\n    os._exit(0)\n",

@@ -304,6 +304,9 @@ fn manifest_lines(text: &str) -> Vec<String> {
 fn pytest_lines(path: &str, text: &str) -> Vec<String> {
     let name = file_name(path);
     let toml = name.ends_with(".toml");
+    if toml && let Some(lines) = toml_pytest_lines(name, text) {
+        return lines;
+    }
     // TOML names a key by its path, however it is spelt: `[tool."pytest".ini_options]`
     // with `'addopts'`, or `[tool]` with `pytest.ini_options.addopts`, are one key.
     let path_of = |s: &str, key: &str| -> String {
@@ -350,6 +353,61 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
+}
+
+/// pytest's keys in a TOML file that reads, as TOML reads them: every spelling of
+/// a key's path (quoted, escaped, dotted, an inline table, a comment after a
+/// header) is the same key. `None`: the file does not read as TOML, and the lines
+/// are scanned instead. pyproject.toml keeps pytest's options under `tool.pytest`
+/// (`ini_options` in it, or pytest 9's own keys), pytest.toml under `pytest`.
+fn toml_pytest_lines(name: &str, text: &str) -> Option<Vec<String>> {
+    let doc = text.parse::<toml_edit::DocumentMut>().ok()?;
+    let (root, path) = match name {
+        "pyproject.toml" => (
+            doc.get("tool")
+                .and_then(|t| t.as_table_like())
+                .and_then(|t| t.get("pytest")),
+            "tool.pytest",
+        ),
+        _ => (doc.get("pytest"), "pytest"),
+    };
+    let mut out = Vec::new();
+    if let Some(root) = root {
+        toml_keys(root, path, 0, &mut out);
+    }
+    Some(out)
+}
+
+/// The keys of [`PYTEST_CHOOSES`] under `item`, as `[path] key = value`.
+fn toml_keys(item: &toml_edit::Item, path: &str, depth: usize, out: &mut Vec<String>) {
+    let Some(table) = item.as_table_like() else {
+        return;
+    };
+    for (key, value) in table.iter() {
+        if value.is_table_like() && depth < 2 {
+            toml_keys(value, &format!("{path}.{key}"), depth + 1, out);
+        } else if PYTEST_CHOOSES.contains(&key) {
+            let shown = value.as_value().map(toml_shown).unwrap_or_default();
+            out.push(format!("[{path}] {key} = {shown}"));
+        }
+    }
+}
+
+/// A TOML value as a finding shows it.
+fn toml_shown(value: &toml_edit::Value) -> String {
+    if let Some(text) = value.as_str() {
+        return format!("{text:?}");
+    }
+    if let Some(items) = value.as_array() {
+        let items: Vec<String> = items.iter().map(toml_shown).collect();
+        return format!("[{}]", items.join(", "));
+    }
+    value
+        .as_integer()
+        .map(|n| n.to_string())
+        .or_else(|| value.as_bool().map(|b| b.to_string()))
+        .or_else(|| value.as_float().map(|f| f.to_string()))
+        .unwrap_or_else(|| "…".to_string())
 }
 
 /// pytest's keys that choose which tests run and how.
@@ -445,15 +503,37 @@ fn conftest_blocks(text: &str) -> Vec<String> {
             }
             out.push(block);
         } else {
-            // An exit anywhere else, or one put off to the end (`atexit`), ends
-            // pytest with the status it chooses.
-            if trimmed.contains("_exit(") || trimmed.contains("atexit") {
+            if exits(trimmed) {
                 out.push(trimmed.to_string());
             }
             i += 1;
         }
     }
     out
+}
+
+/// A conftest line that ends pytest with a status of its own, now or at the end:
+/// `os._exit(`, `sys.exit(`, `pytest.exit(`, a bare `_exit(`, or `atexit.register(`
+/// of an exit. Not a comment, and not a name that merely ends so
+/// (`s.wait_for_exit()`).
+fn exits(line: &str) -> bool {
+    let code = line.split(" #").next().unwrap_or(line);
+    if code.starts_with('#') {
+        return false;
+    }
+    let bare = code.match_indices("_exit(").any(|(at, _)| {
+        code[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
+    });
+    let later = code
+        .split_once("atexit.register(")
+        .is_some_and(|(_, args)| args.contains("exit"));
+    bare || later
+        || ["os._exit(", "sys.exit(", "pytest.exit("]
+            .iter()
+            .any(|e| code.contains(e))
 }
 
 /// The test scripts of a package.json (`test`, `pretest`, `posttest`, `test:*`)
@@ -556,6 +636,10 @@ mod tests {
                 "conftest.py",
                 "import pytest\n\n@pytest.fixture\ndef calc():\n    return 1\n",
             ),
+            (
+                "conftest.py",
+                "import atexit, shutil\n# never os._exit( here\natexit.register(shutil.rmtree, TMP, True)\n\n@pytest.fixture\ndef server(s):\n    yield s\n    s.wait_for_exit()\n",
+            ),
         ];
         for (path, text) in none {
             assert_eq!(finding(path, None, text), None, "{path}: {text}");
@@ -567,7 +651,7 @@ mod tests {
                 "[tool.pytest.ini_options]\nminversion = \"7\"\n\"addopts\" = \"-x\"\n"
             ),
             Some(
-                "pytest's options changed (`[tool.pytest.ini_options] \"addopts\" = \"-x\"`)"
+                "pytest's options changed (`[tool.pytest.ini_options] addopts = \"-x\"`)"
                     .to_string()
             )
         );
