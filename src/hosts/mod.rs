@@ -461,6 +461,31 @@ pub fn as_written(found: &str, text: fn(&str) -> String) -> bool {
         || EARLIER_FILES.contains(&crate::plan::model::blob_id(back.as_bytes()).as_str())
 }
 
+/// `shipped` (what a file plan writes whole holds for the shipped program) naming
+/// the program `found` names: a script's `const PLAN_PROGRAM` line as it is there,
+/// a hooks file's command prefix when it is a plain one
+/// ([`protocol::is_plain_program`]). What a reinstall without `--command` writes,
+/// so the program a person, or an earlier `--command`, chose stays.
+pub fn naming_program_of(found: &str, shipped: &str) -> String {
+    let named = |line: &str| line.starts_with("const PLAN_PROGRAM = ") && line.ends_with(';');
+    if shipped.contains(PROGRAM_LINE)
+        && let Some(line) = found.lines().map(str::trim_end).find(|l| named(l))
+    {
+        return shipped.replacen(PROGRAM_LINE, line, 1);
+    }
+    let prefix = found.lines().find_map(|line| {
+        let (_, command) = line.split_once("\"bash\": \"")?;
+        Some(&command[..command.rfind(" hook ")?])
+    });
+    let shipped_prefix = format!("\"bash\": \"{} hook ", protocol::DEFAULT_PROGRAM);
+    match prefix {
+        Some(prefix) if protocol::is_plain_program(prefix) => {
+            shipped.replace(&shipped_prefix, &format!("\"bash\": \"{prefix} hook "))
+        }
+        _ => shipped.to_string(),
+    }
+}
+
 /// The blob ids of the files earlier versions of plan wrote whole (pi's extension,
 /// OpenCode's plugin, Copilot's hooks file), naming the shipped program: a file one
 /// of them wrote is plan's unedited, so an upgrade replaces it. A change to such a
@@ -566,6 +591,43 @@ mod tests {
         assert_ne!(keyed, custom);
         assert!(!as_written(&keyed, calling));
         assert!(!as_written(&custom.replacen("60", "120", 1), calling));
+    }
+
+    /// A reinstall without `--command` keeps the program a file names, when it is
+    /// one: a script's program line whatever it says, a hooks file's prefix when
+    /// it is a plain word after assignments.
+    #[test]
+    fn a_reinstall_keeps_the_program_a_file_names() {
+        let script = pi::EXTENSION;
+        let custom = (match Host::Pi.spec().registration {
+            Registration::File { text, .. } => text,
+            _ => unreachable!(),
+        })("/opt/my \"plan\"");
+        assert_eq!(naming_program_of(&custom, script), custom);
+        let shipped = copilot::hooks_file("plan");
+        for (prefix, kept) in [
+            ("PLAN_FILE=docs/plan.md plan", true),
+            ("'/home/me/my tools/plan'", true),
+            ("/opt/plan/bin/plan", true),
+            ("exit 0; plan", false),
+            ("A=$(x) plan", false),
+        ] {
+            let found = shipped.replace(
+                "\"bash\": \"plan hook",
+                &format!("\"bash\": \"{prefix} hook"),
+            );
+            let written = naming_program_of(&found, &shipped);
+            assert_eq!(written == found, kept, "{prefix}");
+            assert_eq!(written == shipped, !kept, "{prefix}");
+        }
+        assert_eq!(
+            protocol::program_word("PLAN_FILE=docs/plan.md plan"),
+            "plan"
+        );
+        assert_eq!(
+            protocol::program_word("'/my tools/plan'"),
+            "'/my tools/plan'"
+        );
     }
 
     /// An upgrade must not take the file an earlier plan wrote for a person's edit:

@@ -84,6 +84,54 @@ pub fn hook_command(program: &str, host: &str, slug: &str) -> String {
     format!("{} hook {host} {slug}", shell_word(program))
 }
 
+/// Whether a hook command's part before ` hook HOST EVENT` is a program a person
+/// may have chosen and a reinstall keeps: one shell word (plain, or single-quoted
+/// as [`shell_word`] writes it), after any `NAME=value` assignments of plain
+/// words (`PLAN_FILE=docs/plan.md plan`). Anything else (`exit 0; plan`) is no
+/// program of plan's choosing, and is put back.
+pub fn is_plain_program(prefix: &str) -> bool {
+    let plain = |w: &str| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_./:@%+=,-".contains(&b))
+    };
+    let quoted = |w: &str| {
+        w.len() >= 2
+            && w.starts_with('\'')
+            && w.ends_with('\'')
+            && !w[1..w.len() - 1].contains('\'')
+    };
+    if quoted(prefix) {
+        return true;
+    }
+    let mut words: Vec<&str> = prefix.split(' ').collect();
+    let Some(program) = words.pop() else {
+        return false;
+    };
+    let assignment = |w: &str| {
+        w.split_once('=').is_some_and(|(name, value)| {
+            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && (value.is_empty() || plain(value))
+        })
+    };
+    plain(program) && !program.contains('=') && words.into_iter().all(assignment)
+}
+
+/// The program a hook's command prefix starts: its last word when the words
+/// before it are `NAME=value` assignments (`PLAN_FILE=docs/plan.md plan`), else
+/// the prefix as it is.
+pub fn program_word(prefix: &str) -> &str {
+    match prefix.rsplit_once(' ') {
+        Some((assignments, program))
+            if is_plain_program(prefix) && !assignments.is_empty() && !prefix.starts_with('\'') =>
+        {
+            program
+        }
+        _ => prefix,
+    }
+}
+
 /// `word` as one shell word: as it is when plain, else single-quoted.
 pub fn shell_word(word: &str) -> Cow<'_, str> {
     let plain = !word.is_empty()

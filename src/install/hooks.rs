@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 pub use crate::hooks::host::Host;
 pub use crate::hosts::protocol::DEFAULT_PROGRAM;
-use crate::hosts::protocol::{hook_command, shell_word};
+use crate::hosts::protocol::{hook_command, is_plain_program, shell_word};
 use crate::hosts::{Event, Registration};
 
 /// The object whose `enabled: true` the host needs before it runs any hook, if any.
@@ -295,7 +295,7 @@ fn upsert(
     };
     let marker = format!(" hook {} ", host.name());
     let wanted = match entry_command(&groups[g], h).and_then(|c| c.split_once(&marker)) {
-        Some((prefix, _)) if keep && !is_plugin_program(prefix) => {
+        Some((prefix, _)) if keep && !is_plugin_program(prefix) && is_plain_program(prefix) => {
             format!("{prefix}{}", &wanted[shell_word(program).len()..])
         }
         _ => wanted.to_string(),

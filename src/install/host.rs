@@ -37,7 +37,7 @@ pub fn install(
         ..
     } = host.spec().registration
     {
-        return write_file(host, &place, what, text, is_ours, program);
+        return write_file(host, &place, (what, text, is_ours), program, keep);
     }
     let comments = host.spec().registration.comments();
     let mut settings = read_settings(&place.path, &place.shown, comments)?.unwrap_or_default();
@@ -123,6 +123,8 @@ enum Found {
         current: bool,
         /// The host's switch for all hooks is off (Gemini's `hooksConfig.enabled`).
         switched_off: bool,
+        /// A file plan writes whole that a person edited: theirs, left as it is.
+        edited: bool,
     },
     Unreadable(String),
 }
@@ -170,8 +172,14 @@ pub fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
                 program,
                 current,
                 switched_off,
+                edited,
             } => {
                 notes.push(format!("registered in {}", place.shown));
+                if *edited {
+                    notes.push(
+                        "edited since it was installed, so plan leaves it as it is".to_string(),
+                    );
+                }
                 if *switched_off {
                     bad = true;
                     notes.push(format!(
@@ -191,10 +199,11 @@ pub fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
                     bad = true;
                     notes.push(format!("trust step pending: {step}"));
                 }
-                if !runnable(program) {
+                if !runnable(crate::hosts::protocol::program_word(program)) {
                     bad = true;
                     notes.push(format!(
-                        "`{program}` is not on the hooks' PATH, so they cannot run it"
+                        "`{}` is not on the hooks' PATH, so they cannot run it",
+                        crate::hosts::protocol::program_word(program)
                     ));
                 }
             }
@@ -227,11 +236,17 @@ fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
     match &host.spec().registration {
         Registration::File { text, is_ours, .. } => {
             Ok(match read_text(&place.path, &place.shown)? {
-                Some(found) if is_ours(&found) => Found::Registered {
-                    program: program.to_string(),
-                    current: found == text(program),
-                    switched_off: false,
-                },
+                Some(found) if is_ours(&found) => {
+                    let shipped = text(crate::hosts::protocol::DEFAULT_PROGRAM);
+                    let edited = !crate::hosts::as_written(&found, *text);
+                    Found::Registered {
+                        program: program.to_string(),
+                        current: edited
+                            || found == crate::hosts::naming_program_of(&found, &shipped),
+                        switched_off: false,
+                        edited,
+                    }
+                }
                 _ => Found::Missing,
             })
         }
@@ -244,12 +259,13 @@ fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
                 return Ok(Found::Missing);
             };
             let mut doc = settings.doc.clone();
-            let merge = hooks::install(&mut doc, host, &registered)
+            let merge = hooks::install_keeping(&mut doc, host, &registered)
                 .map_err(|e| invalid(&place.shown, e))?;
             Ok(Found::Registered {
                 current: !merge.changed(),
                 program: registered,
                 switched_off: merge.disabled,
+                edited: false,
             })
         }
     }
@@ -269,19 +285,29 @@ fn next_steps(host: Host, place: &Place) -> Result<String> {
     (host.spec().next_steps)(place.root.as_deref())
 }
 
-/// A file of plan's own (pi's extension), written whole.
+/// A file plan writes whole: what it is, its text for a program, and whether a
+/// file is plan's (`Registration::File`'s own fields).
+type WholeFile<'a> = (&'a str, fn(&str) -> String, fn(&str) -> bool);
+
+/// A file of plan's own (pi's extension), written whole. With `keep` (no
+/// `--command`), one of plan's keeps the program it names.
 fn write_file(
     host: Host,
     place: &Place,
-    what: &str,
-    text: fn(&str) -> String,
-    is_ours: fn(&str) -> bool,
+    (what, text, is_ours): WholeFile<'_>,
     program: &str,
+    keep: bool,
 ) -> Result<u8> {
     let shown = &place.shown;
     let title = host.title();
-    let wanted = text(program);
-    let verb = match read_text(&place.path, shown)? {
+    let found = read_text(&place.path, shown)?;
+    let wanted = match &found {
+        Some(found) if keep && is_ours(found) => {
+            crate::hosts::naming_program_of(found, &text(crate::hosts::protocol::DEFAULT_PROGRAM))
+        }
+        _ => text(program),
+    };
+    let verb = match found {
         None => "installed",
         Some(found) if found == wanted => {
             print(&format!(

@@ -250,7 +250,7 @@ fn the_shared_plugin_is_not_written_over_another_plugin() {
 /// stays, and a timeout is only ever raised to plan's; `--command` still sets it.
 #[test]
 fn reinstalling_keeps_the_program_and_a_longer_timeout_a_person_set() {
-    let t = Test::new();
+    let t = Test::new().with_bin();
     t.ok(&["install", "claude"]);
     let edited = t
         .read(".claude/settings.json")
@@ -275,6 +275,43 @@ fn reinstalling_keeps_the_program_and_a_longer_timeout_a_person_set() {
         "{set}"
     );
     assert_eq!(set.matches("\"timeout\": 600").count(), 1, "{set}");
+    // The review's: what is no program of plan's choosing is put back, and
+    // `--check` agrees with install on what is current.
+    t.write(
+        ".claude/settings.json",
+        set.replacen(
+            "\"/opt/plan/bin/plan hook claude stop",
+            "\"exit 0; plan hook claude stop",
+            1,
+        ),
+    );
+    t.ok(&["install", "claude"]);
+    let reset = t.read(".claude/settings.json");
+    assert_eq!(
+        reset.matches("\"plan hook claude stop\"").count(),
+        1,
+        "{reset}"
+    );
+    t.write(".claude/settings.json", &edited);
+    t.ok(&["install", "copilot"]);
+    let copilot = t.read(".github/hooks/plan.json").replace(
+        "\"bash\": \"plan hook",
+        "\"bash\": \"PLAN_FILE=docs/plan.md plan hook",
+    );
+    t.write(".github/hooks/plan.json", &copilot);
+    t.ok(&["install", "copilot"]);
+    assert_eq!(t.read(".github/hooks/plan.json"), copilot);
+    t.fake_program("plan", "exit 0");
+    let check = t.run(&["install", "--check"]);
+    let said: Vec<&str> = check
+        .stdout
+        .lines()
+        .filter(|l| l.contains("Claude Code") || l.contains("Copilot"))
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @"
+    ✓ Claude Code    registered in .claude/settings.json
+    ✓ Copilot CLI    registered in .github/hooks/plan.json
+    ");
 }
 
 #[test]
