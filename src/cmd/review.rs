@@ -145,7 +145,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         pending.replace,
         now,
     );
-    proposal::save(&repo.git_dir, &renewed)?;
+    if !proposal::renew(&repo.git_dir, &pending, &renewed)? {
+        return Err(Exit::usage_hint(
+            "the draft was approved, rejected or replaced while it was redrafted; the redraft was not kept",
+            "`plan review` shows what is waiting now",
+        ));
+    }
     println(&proposal::show(&renewed, &redrafted.render_problems(), now))?;
     Ok(OK)
 }

@@ -153,8 +153,26 @@ pub fn load(git_dir: &Path) -> Result<Option<Proposal>> {
     })
 }
 
-/// Writes it atomically, replacing any pending proposal.
+/// Writes it atomically, replacing any pending proposal, under the proposal's
+/// lock: an approval holding it removes the proposal it read, not this one.
 pub fn save(git_dir: &Path, proposal: &Proposal) -> Result<()> {
+    let _lock = lock(git_dir)?;
+    write(git_dir, proposal)
+}
+
+/// Saves `renewed` in place of `was` only while `was` is still the proposal
+/// waiting: a redraft takes a model's minutes, and must not bring back a draft
+/// approved, rejected or replaced meanwhile. Whether it was saved.
+pub fn renew(git_dir: &Path, was: &Proposal, renewed: &Proposal) -> Result<bool> {
+    let _lock = lock(git_dir)?;
+    if load(git_dir)?.as_ref() != Some(was) {
+        return Ok(false);
+    }
+    write(git_dir, renewed)?;
+    Ok(true)
+}
+
+fn write(git_dir: &Path, proposal: &Proposal) -> Result<()> {
     let path = path(git_dir);
     let mut json = serde_json::to_string_pretty(proposal)?;
     json.push('\n');
@@ -263,6 +281,26 @@ mod tests {
         assert!(!p.expired(4599) && p.expired(4600));
         assert!(remove(dir.path()).unwrap());
         assert!(!remove(dir.path()).unwrap());
+    }
+
+    /// A redraft is kept only in place of the draft it redrafted.
+    #[test]
+    fn a_renewal_replaces_only_the_proposal_it_renews() {
+        let dir = tempfile::tempdir().unwrap();
+        let was = Proposal::new("Ship", "## Goal: A\n", "claude", None, false, 1000);
+        let renewed = Proposal::new("Ship", "## Goal: B\n", "claude", None, false, 1100);
+        assert!(
+            !renew(dir.path(), &was, &renewed).unwrap(),
+            "approved meanwhile"
+        );
+        assert_eq!(load(dir.path()).unwrap(), None);
+        save(dir.path(), &was).unwrap();
+        assert!(renew(dir.path(), &was, &renewed).unwrap());
+        assert!(
+            !renew(dir.path(), &was, &renewed).unwrap(),
+            "replaced meanwhile"
+        );
+        assert_eq!(load(dir.path()).unwrap(), Some(renewed));
     }
 
     #[test]
