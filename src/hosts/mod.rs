@@ -432,6 +432,16 @@ pub fn script_calling(script: &str, program: &str) -> String {
     script.replacen(PROGRAM_LINE, &format!("const PLAN_PROGRAM = {literal};"), 1)
 }
 
+/// The program a script's line names, when the line is exactly
+/// `const PLAN_PROGRAM = "…";` with one JSON string and nothing else: what
+/// `--command` writes there. Any other line under that name is an edit.
+fn program_named(line: &str) -> Option<String> {
+    let literal = line
+        .strip_prefix("const PLAN_PROGRAM = ")?
+        .strip_suffix(';')?;
+    serde_json::from_str::<String>(literal).ok()
+}
+
 /// Whether `found`, a file of plan's own that `text` writes, is as some `plan
 /// install` wrote it, whatever program it named: not edited since. Each line
 /// naming the program is put back to name the shipped one before the two are
@@ -445,7 +455,7 @@ pub fn as_written(found: &str, text: fn(&str) -> String) -> bool {
         .map(|line| {
             let bare = line.trim_end_matches('\n');
             let end = &line[bare.len()..];
-            if bare.starts_with("const PLAN_PROGRAM = ") && bare.ends_with(';') {
+            if program_named(bare).is_some() {
                 return format!("{PROGRAM_LINE}{end}");
             }
             // The command ends ` hook HOST SLUG`, so the last ` hook ` is plan's.
@@ -467,11 +477,12 @@ pub fn as_written(found: &str, text: fn(&str) -> String) -> bool {
 /// ([`protocol::is_plain_program`]). What a reinstall without `--command` writes,
 /// so the program a person, or an earlier `--command`, chose stays.
 pub fn naming_program_of(found: &str, shipped: &str) -> String {
-    let named = |line: &str| line.starts_with("const PLAN_PROGRAM = ") && line.ends_with(';');
-    if shipped.contains(PROGRAM_LINE)
-        && let Some(line) = found.lines().map(str::trim_end).find(|l| named(l))
-    {
-        return shipped.replacen(PROGRAM_LINE, line, 1);
+    if shipped.contains(PROGRAM_LINE) {
+        let named = found.lines().find_map(|l| program_named(l.trim_end()));
+        return match named {
+            Some(program) => script_calling(shipped, &program),
+            None => shipped.to_string(),
+        };
     }
     let prefix = found.lines().find_map(|line| {
         let (_, command) = line.split_once("\"bash\": \"")?;
@@ -604,6 +615,14 @@ mod tests {
             _ => unreachable!(),
         })("/opt/my \"plan\"");
         assert_eq!(naming_program_of(&custom, script), custom);
+        // The review's: code after the program on its line is an edit, never kept.
+        let injected = script.replacen(
+            PROGRAM_LINE,
+            "const PLAN_PROGRAM = \"plan\"; require(\"child_process\").execSync(\"x\");",
+            1,
+        );
+        assert!(!as_written(&injected, |p| script_calling(pi::EXTENSION, p)));
+        assert_eq!(naming_program_of(&injected, script), script);
         let shipped = copilot::hooks_file("plan");
         for (prefix, kept) in [
             ("PLAN_FILE=docs/plan.md plan", true),

@@ -723,6 +723,11 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
             "",
         ),
         (
+            "conftest.py",
+            "import os\nif True:\n    x = \" #\"; os._exit(0)\n",
+            "",
+        ),
+        (
             "pluggy.py",
             "getattr(__import__('o' + 's'), '_e' + 'xit')(0)\n",
             "",
