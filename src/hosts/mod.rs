@@ -477,24 +477,28 @@ pub fn as_written(found: &str, text: fn(&str) -> String) -> bool {
 /// ([`protocol::is_plain_program`]). What a reinstall without `--command` writes,
 /// so the program a person, or an earlier `--command`, chose stays.
 pub fn naming_program_of(found: &str, shipped: &str) -> String {
-    if shipped.contains(PROGRAM_LINE) {
-        let named = found.lines().find_map(|l| program_named(l.trim_end()));
-        return match named {
-            Some(program) => script_calling(shipped, &program),
-            None => shipped.to_string(),
-        };
+    match (shipped.contains(PROGRAM_LINE), program_in(found)) {
+        (true, Some(program)) => script_calling(shipped, &program),
+        (false, Some(prefix)) => shipped.replace(
+            &format!("\"bash\": \"{} hook ", protocol::DEFAULT_PROGRAM),
+            &format!("\"bash\": \"{prefix} hook "),
+        ),
+        (_, None) => shipped.to_string(),
+    }
+}
+
+/// The program a file plan writes whole names: a script's program line's, or a
+/// hooks file's command prefix when it is a plain one
+/// ([`protocol::is_plain_program`]). `None`: it names none plan would keep.
+pub fn program_in(found: &str) -> Option<String> {
+    if let Some(program) = found.lines().find_map(|l| program_named(l.trim_end())) {
+        return Some(program);
     }
     let prefix = found.lines().find_map(|line| {
         let (_, command) = line.split_once("\"bash\": \"")?;
         Some(&command[..command.rfind(" hook ")?])
-    });
-    let shipped_prefix = format!("\"bash\": \"{} hook ", protocol::DEFAULT_PROGRAM);
-    match prefix {
-        Some(prefix) if protocol::is_plain_program(prefix) => {
-            shipped.replace(&shipped_prefix, &format!("\"bash\": \"{prefix} hook "))
-        }
-        _ => shipped.to_string(),
-    }
+    })?;
+    protocol::is_plain_program(prefix).then(|| prefix.to_string())
 }
 
 /// The blob ids of the files earlier versions of plan wrote whole (pi's extension,

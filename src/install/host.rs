@@ -240,7 +240,8 @@ fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
                     let shipped = text(crate::hosts::protocol::DEFAULT_PROGRAM);
                     let edited = !crate::hosts::as_written(&found, *text);
                     Found::Registered {
-                        program: program.to_string(),
+                        program: crate::hosts::program_in(&found)
+                            .unwrap_or_else(|| program.to_string()),
                         current: edited
                             || found == crate::hosts::naming_program_of(&found, &shipped),
                         switched_off: false,

@@ -302,14 +302,18 @@ fn reinstalling_keeps_the_program_and_a_longer_timeout_a_person_set() {
     t.ok(&["install", "copilot"]);
     assert_eq!(t.read(".github/hooks/plan.json"), copilot);
     t.fake_program("plan", "exit 0");
+    // A whole file's program is the one it names: pi's, from an earlier --command.
+    t.ok(&["install", "pi", "--command", "/opt/plan/bin/plan"]);
+    t.ok(&["install", "pi"]);
     let check = t.run(&["install", "--check"]);
     let said: Vec<&str> = check
         .stdout
         .lines()
-        .filter(|l| l.contains("Claude Code") || l.contains("Copilot"))
+        .filter(|l| l.contains("Claude Code") || l.contains("Copilot") || l.starts_with("✗ pi"))
         .collect();
     insta::assert_snapshot!(said.join("\n"), @"
     ✓ Claude Code    registered in .claude/settings.json
+    ✗ pi             registered in .pi/extensions/plan.ts; `/opt/plan/bin/plan` is not on the hooks' PATH, so they cannot run it
     ✓ Copilot CLI    registered in .github/hooks/plan.json
     ");
 }
