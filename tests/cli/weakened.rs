@@ -727,6 +727,19 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
             "import os\nif True:\n    x = \" #\"; os._exit(0)\n",
             "",
         ),
+        // The adversary's: the exit reached by another name.
+        ("conftest.py", "import os\ngetattr(os, \"_exit\")(0)\n", ""),
+        (
+            "conftest.py",
+            "import os\ngetattr(os, \"_e\" + \"xit\")(0)\n",
+            "",
+        ),
+        ("conftest.py", "from os import _exit as q\nq(0)\n", ""),
+        (
+            "conftest.py",
+            "import os\nexec(\"os._e\" + \"xit(0)\")\n",
+            "",
+        ),
         (
             "pluggy.py",
             "getattr(__import__('o' + 's'), '_e' + 'xit')(0)\n",

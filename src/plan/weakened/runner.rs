@@ -513,29 +513,36 @@ fn conftest_blocks(text: &str) -> Vec<String> {
 }
 
 /// A conftest line that ends pytest with a status of its own, now or at the end:
-/// `os._exit(`, `sys.exit(`, `pytest.exit(`, a bare `_exit(`, or `atexit.register(`
-/// of an exit. Not a comment, and not a name that merely ends so
-/// (`s.wait_for_exit()`).
+/// `os._exit(`, `sys.exit(`, `pytest.exit(`, a bare `_exit(`, `atexit.register(` of
+/// an exit; or that reaches one by another name (`from os import _exit as q`,
+/// `getattr(os, …)`, `exec(`, `eval(`, `__import__(`), which an honest conftest has
+/// no need of. Not a comment (a `#` inside a string still counts), and not a name
+/// that merely ends so (`s.wait_for_exit()`).
 fn exits(line: &str) -> bool {
-    // A `#` may sit in a string (`x = " #"; os._exit(0)`): only a line that is a
-    // comment is left out.
-    let code = line;
-    if code.starts_with('#') {
+    if line.starts_with('#') {
         return false;
     }
-    let bare = code.match_indices("_exit(").any(|(at, _)| {
-        code[..at]
+    let bare = line.match_indices("_exit(").any(|(at, _)| {
+        line[..at]
             .chars()
             .next_back()
             .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
     });
-    let later = code
+    let later = line
         .split_once("atexit.register(")
         .is_some_and(|(_, args)| args.contains("exit"));
-    bare || later
-        || ["os._exit(", "sys.exit(", "pytest.exit("]
-            .iter()
-            .any(|e| code.contains(e))
+    const CALLS: [&str; 9] = [
+        "os._exit(",
+        "sys.exit(",
+        "pytest.exit(",
+        "import _exit",
+        "getattr(os",
+        "getattr(sys",
+        "exec(",
+        "eval(",
+        "__import__(",
+    ];
+    bare || later || CALLS.iter().any(|e| line.contains(e))
 }
 
 /// The test scripts of a package.json (`test`, `pretest`, `posttest`, `test:*`)
