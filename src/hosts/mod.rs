@@ -458,11 +458,8 @@ pub fn as_written(found: &str, text: fn(&str) -> String) -> bool {
             if program_named(bare).is_some() {
                 return format!("{PROGRAM_LINE}{end}");
             }
-            // The command ends ` hook HOST SLUG`, so the last ` hook ` is plan's.
-            if let Some((head, command)) = bare.split_once("\"bash\": \"")
-                && let Some(at) = command.rfind(" hook ")
-            {
-                return format!("{head}\"bash\": \"{program}{}{end}", &command[at..]);
+            if let Some((head, _, hook)) = hook_command_line(bare) {
+                return format!("{head}{program}{hook}{end}");
             }
             line.to_string()
         })
@@ -480,8 +477,8 @@ pub fn naming_program_of(found: &str, shipped: &str) -> String {
     match (shipped.contains(PROGRAM_LINE), program_in(found)) {
         (true, Some(program)) => script_calling(shipped, &program),
         (false, Some(prefix)) => shipped.replace(
-            &format!("\"bash\": \"{} hook ", protocol::DEFAULT_PROGRAM),
-            &format!("\"bash\": \"{prefix} hook "),
+            &format!("{BASH}{} hook ", protocol::DEFAULT_PROGRAM),
+            &format!("{BASH}{prefix} hook "),
         ),
         (_, None) => shipped.to_string(),
     }
@@ -494,11 +491,23 @@ pub fn program_in(found: &str) -> Option<String> {
     if let Some(program) = found.lines().find_map(|l| program_named(l.trim_end())) {
         return Some(program);
     }
-    let prefix = found.lines().find_map(|line| {
-        let (_, command) = line.split_once("\"bash\": \"")?;
-        Some(&command[..command.rfind(" hook ")?])
-    })?;
+    let (_, prefix, _) = found.lines().find_map(hook_command_line)?;
     protocol::is_plain_program(prefix).then(|| prefix.to_string())
+}
+
+/// Where a hooks file's (Copilot's) line names its command.
+const BASH: &str = "\"bash\": \"";
+
+/// A hooks file's command line in three: what comes before the command, the
+/// program part, and ` hook HOST SLUG…` (the last ` hook ` is plan's).
+fn hook_command_line(line: &str) -> Option<(&str, &str, &str)> {
+    let (head, command) = line.split_once(BASH)?;
+    let at = command.rfind(" hook ")?;
+    Some((
+        &line[..head.len() + BASH.len()],
+        &command[..at],
+        &command[at..],
+    ))
 }
 
 /// The blob ids of the files earlier versions of plan wrote whole (pi's extension,
