@@ -9,7 +9,6 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::clock;
 use crate::config;
 use crate::ctx::Env;
 use crate::judge::overrides;
@@ -176,9 +175,6 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     if let Some(green) = &green {
         crate::out::warn(&format!("plan: warning: {green} [verify-green-at-start]"));
     }
-    // The stamp the sign-off line will get (never before the log's newest line or
-    // the loop's start): the record's `- when:` must be the same.
-    let now = clock::now()?.not_before(ctx.store.stamp_floor(&plan.log).as_deref());
     let started = plan
         .events(&id)
         .any(|(_, e)| matches!(e, Event::Started { .. }));
@@ -199,7 +195,6 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
         plan: &plan,
         goal,
         src: &src,
-        now: &now,
         started,
         fingerprint: &fingerprint,
         checkpoint: None,

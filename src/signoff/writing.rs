@@ -9,7 +9,7 @@ use anyhow::Result;
 
 use super::{Decision, SignOff};
 use crate::checkpoint;
-use crate::clock::Now;
+use crate::clock::{self, Now};
 use crate::config;
 use crate::ctx::Ctx;
 use crate::git;
@@ -17,13 +17,23 @@ use crate::plan::event::{self, Event, Judged};
 use crate::plan::model::{Goal, Plan, Status};
 use crate::plan::ops;
 use crate::plan::patch::Edit;
+use crate::plan::proof::{self, Facts};
 use crate::plan::text::cut;
 use crate::record;
 
 /// The verify and the judge run with plan.md left out of their change checks, so
 /// either could weaken another goal's contract, hide a goal or finish one by hand
 /// while this one is checked. A sign-off stands only on the plan it started from.
-fn others_unchanged(before: &Plan<'_>, fresh: &Plan<'_>, signed: &str) -> Result<(), String> {
+/// `facts` answers for a transcript path: a sign-off line logged meanwhile for
+/// another goal must name a record that backs it. Another agent's honest sign-off
+/// does; a judge that writes the real plan.md by its path, setting a goal done and
+/// logging a line for it, does not.
+fn others_unchanged(
+    before: &Plan<'_>,
+    fresh: &Plan<'_>,
+    signed: &str,
+    facts: &dyn Fn(&str) -> Facts,
+) -> Result<(), String> {
     for goal in before.goals.iter().filter(|g| g.id != signed) {
         let id = &goal.id;
         let Some(now) = fresh.goal(id) else {
@@ -36,14 +46,30 @@ fn others_unchanged(before: &Plan<'_>, fresh: &Plan<'_>, signed: &str) -> Result
                 now.fingerprint()
             ));
         }
+        let earlier = before.events(id).count();
+        for (_, event) in fresh.events(id).skip(earlier) {
+            if let Err(why) = proof::backs(&event, facts) {
+                return Err(format!(
+                    "a sign-off of {id} was logged while plan complete ran, and its record does not back it: {why}"
+                ));
+            }
+        }
         // Another agent's plan start, sign-off or cancel logs a line for the goal;
         // a status changed by hand does not.
-        let logged = fresh.events(id).count() > before.events(id).count();
+        let logged = fresh.events(id).count() > earlier;
         if now.status() != goal.status() && !logged {
             return Err(format!(
                 "goal {id} went from {} to {} while plan complete ran",
                 goal.status().as_str(),
                 now.status().as_str()
+            ));
+        }
+        if now.status() == Status::Done
+            && goal.status() != Status::Done
+            && let proof::Proof::Unproven { why, .. } = proof::check(fresh, now, facts)
+        {
+            return Err(format!(
+                "goal {id} became done while plan complete ran, unproven: {why}"
             ));
         }
     }
@@ -56,7 +82,6 @@ pub(super) struct Outcome<'p, 'a> {
     pub plan: &'p Plan<'a>,
     pub goal: &'p Goal<'a>,
     pub src: &'p str,
-    pub now: &'p Now,
     /// A started event exists; if not, this run starts the goal.
     pub started: bool,
     pub fingerprint: &'p str,
@@ -102,16 +127,17 @@ impl Outcome<'_, '_> {
             return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
+        let now = self.stamp()?;
         let saved = record::save(
             root,
-            &format!("{id}-{}", self.now.compact()),
-            &record.render(self.now, "accept"),
+            &format!("{id}-{}", now.compact()),
+            &record.render(&now, "accept"),
         )?;
-        let checkpoint = checkpoint::record(root, id, self.now, self.checkpoint.as_deref());
+        let checkpoint = checkpoint::record(root, id, &now, self.checkpoint.as_deref());
         let mut edits = ops::set_status(self.plan, self.goal, Status::Done);
-        self.start_line(&mut edits)?;
+        self.start_line(&mut edits, &now)?;
         edits.push(ops::event(
-            &self.now.stamp(),
+            &now.stamp(),
             &Event::SignedOff {
                 id,
                 verify: verified,
@@ -125,7 +151,7 @@ impl Outcome<'_, '_> {
                 checkpoint: checkpoint.as_ref().map(git::Saved::short),
             },
         ));
-        if let Err(e) = self.write(edits) {
+        if let Err(e) = self.write(edits, &now) {
             record::discard(root, &saved);
             if let Some(checkpoint) = &checkpoint {
                 let _ = git::delete_ref(root, &checkpoint.reference);
@@ -193,12 +219,13 @@ impl Outcome<'_, '_> {
             return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
+        let now = self.stamp()?;
         let saved = record
             .map(|r| {
                 record::save(
                     root,
-                    &format!("{id}-{}", self.now.compact()),
-                    &r.render(self.now, "reject"),
+                    &format!("{id}-{}", now.compact()),
+                    &r.render(&now, "reject"),
                 )
             })
             .transpose()?;
@@ -207,14 +234,14 @@ impl Outcome<'_, '_> {
         } else {
             ops::set_status(self.plan, self.goal, Status::Active)
         };
-        self.start_line(&mut edits)?;
+        self.start_line(&mut edits, &now)?;
         for (stage, missing) in rejections {
             let mut missing = cut(&missing.join("; "), 300);
             if let Some(saved) = &saved {
                 let _ = write!(missing, " ({})", saved.path);
             }
             edits.push(ops::event(
-                &self.now.stamp(),
+                &now.stamp(),
                 &Event::Rejected {
                     id,
                     stage,
@@ -222,7 +249,7 @@ impl Outcome<'_, '_> {
                 },
             ));
         }
-        if let Err(e) = self.write(edits) {
+        if let Err(e) = self.write(edits, &now) {
             if let Some(saved) = &saved {
                 record::discard(root, saved);
             }
@@ -232,12 +259,28 @@ impl Outcome<'_, '_> {
         Ok(signed)
     }
 
+    /// The stamp the result is written with, and its record's `- when:`: taken once
+    /// the stages are done, never before the log's newest line (the log's stamps
+    /// only go forward). Taken as the sign-off started, a line another agent logged
+    /// while the judge ran (minutes) raised the written line's stamp past its
+    /// record's, and every reader then found the sign-off unproven.
+    fn stamp(&self) -> Result<Now> {
+        let text = self.ctx.store.read()?;
+        let log = crate::plan::model::parse(&text).log;
+        let floor = self.ctx.store.stamp_floor(&log);
+        Ok(clock::now()?.not_before(floor.as_deref()))
+    }
+
     /// Writes the result only if the goal is still the one checked: the same
     /// contract (a failure mode or a verify line added meanwhile changes the
-    /// fingerprint), the same dependencies, not finished by someone else.
-    fn write(&self, edits: Vec<Edit>) -> Result<()> {
+    /// fingerprint), the same dependencies, not finished by someone else; and only
+    /// with the stamp `now`, which its record holds.
+    fn write(&self, edits: Vec<Edit>, now: &Now) -> Result<()> {
         let id = &self.goal.id;
         let was_done = self.goal.status() == Status::Done;
+        let root = &self.ctx.repo()?.root;
+        let facts = |rel: &str| record::facts(root, rel);
+        let stamp = now.stamp();
         let result = self.ctx.store.write_checked(self.src, edits, |fresh| {
             let now = fresh
                 .goal(id)
@@ -263,17 +306,24 @@ impl Outcome<'_, '_> {
                     now.status().as_str()
                 ));
             }
-            others_unchanged(self.plan, fresh, id)
+            if let Some(floor) = self.ctx.store.stamp_floor(&fresh.log)
+                && floor > stamp
+            {
+                return Err(format!(
+                    "a line stamped {floor} was logged as {id}'s result was written, after its stamp {stamp}"
+                ));
+            }
+            others_unchanged(self.plan, fresh, id, &facts)
         });
         result.map(|_| ()).map_err(Into::into)
     }
 
     /// A goal signed off without `plan start` is started here, visibly.
-    fn start_line(&self, edits: &mut Vec<Edit>) -> Result<()> {
+    fn start_line(&self, edits: &mut Vec<Edit>, now: &Now) -> Result<()> {
         if !self.started {
             let commit = self.ctx.head_commit()?;
             edits.push(ops::event(
-                &self.now.stamp(),
+                &now.stamp(),
                 &Event::Started {
                     id: &self.goal.id,
                     contract: self.fingerprint,

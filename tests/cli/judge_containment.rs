@@ -275,3 +275,64 @@ fn plan_judge_command_refuses_a_program_inside_the_repository() {
         insta::assert_snapshot!(redact(&t, &run.stderr));
     }
 }
+
+/// The judge reads a copy of the tree, but nothing stops it writing the real
+/// plan.md by its absolute path. Here it sets the open goal `other` done and logs a
+/// sign-off line for it, naming a transcript that was never written; once with the
+/// line stamped as the sign-off runs, once stamped hours ahead (which, as a floor,
+/// pushed `ship`'s own line past its transcript's time). The line is a logged event,
+/// so "a status changed by hand" did not see it: `ship` was signed off beside it.
+#[test]
+fn a_judge_that_signs_another_goal_off_in_the_real_plan_md_signs_nothing_off() {
+    for stamp in ["2026-06-15 14:02", "2026-06-15 17:40"] {
+        let t = started(&plan("ship-other.md"));
+        let real = t.path("plan.md");
+        let real = real.display();
+        command_judge(
+            &t,
+            &format!(
+                "sed -i 's/^status: open/status: done/' '{real}'\n\
+                 printf -- '- {stamp} other signed off (verify passed, judge accept, contract f514b644): .plan/judge/other-20260615-1402.md#0123456789ab\\n' >> '{real}'\n\
+                 printf 'VERDICT: accept\\nmissing: none\\n'"
+            ),
+        );
+        t.commit_all("judge");
+        let run = complete_ship(&t);
+        let md = t.plan_md();
+        assert_ne!(
+            run.code, 0,
+            "{stamp}: the sign-off passed beside a forged one:\n{}{}\n{md}",
+            run.stdout, run.stderr
+        );
+        assert!(!md.contains("ship signed off"), "{stamp}:\n{md}");
+        insta::assert_snapshot!(
+            format!("forged-{}", &stamp[11..13]),
+            redact(&t, &run.stderr)
+        );
+    }
+}
+
+/// Honest company: another agent logs a line a few minutes later while `ship` is
+/// judged. The log's stamps only go forward, so `ship`'s sign-off line was stamped
+/// with the other agent's minute while its transcript kept the minute the sign-off
+/// started at, and every reader then found the sign-off unproven.
+#[test]
+fn a_line_logged_later_while_the_judge_runs_leaves_the_sign_off_proven() {
+    let t = started(&plan("ship-other.md"));
+    let root = t.root().display().to_string();
+    command_judge(
+        &t,
+        &format!(
+            "(cd '{root}' && PLAN_NOW=2026-06-15T14:05 '{bin}' log --goal other 'looked at the cache') >/dev/null 2>&1 || exit 7\n\
+             printf 'VERDICT: accept\\nmissing: none\\n'",
+            bin = crate::util::BIN
+        ),
+    );
+    t.commit_all("judge");
+    let run = complete_ship(&t);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let md = t.plan_md();
+    assert!(md.contains("other looked at the cache"), "{md}");
+    let audit = t.run(&["audit"]);
+    assert_eq!(audit.code, 0, "{}{}\n{md}", audit.stdout, audit.stderr);
+}
