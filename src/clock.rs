@@ -94,6 +94,26 @@ pub fn future_limit() -> Option<String> {
     stamp_of(epoch_seconds() + 24 * 60 * 60)
 }
 
+/// Refuses `stamp` when it is more than a day past the machine's clock: as a floor
+/// it would stamp every later line as late, the user's own among them. `file` is
+/// what nothing was written to.
+pub fn refuse_ahead(stamp: &str, file: &str) -> Result<()> {
+    if !is_ahead(stamp) {
+        return Ok(());
+    }
+    Err(Exit::usage_hint(
+        format!(
+            "the stamp {stamp} is more than a day ahead of this machine's clock; nothing was written to {file}"
+        ),
+        "unset PLAN_NOW or set it to the time it is; if the log already has a line stamped ahead, fix its stamp by hand (plan lint names it)",
+    ))
+}
+
+/// Whether `stamp` is more than a day past the machine's clock.
+pub fn is_ahead(stamp: &str) -> bool {
+    future_limit().is_some_and(|limit| stamp > limit.as_str())
+}
+
 /// `seconds` since the epoch as a local `YYYY-MM-DD HH:MM` stamp, to compare with
 /// log stamps.
 pub fn stamp_of(seconds: i64) -> Option<String> {

@@ -25,7 +25,11 @@ fn read(lock: &Path) -> Option<String> {
     // A real minute only: `2026-13-45 99:99` has a stamp's shape, and as a floor
     // it would stamp every line after it.
     let real = jiff::civil::DateTime::strptime("%Y-%m-%d %H:%M", stamp).is_ok();
-    (real && stamp.len() == 16 && crate::plan::text::starts_with_stamp(stamp.as_bytes()))
+    // Nor one more than a day ahead: kept by an earlier plan from a clock set
+    // ahead, it refused every later line, and lint, which reads the log, could not
+    // name it.
+    let ahead = crate::clock::is_ahead(stamp);
+    (real && !ahead && stamp.len() == 16 && crate::plan::text::starts_with_stamp(stamp.as_bytes()))
         .then(|| stamp.to_string())
 }
 
@@ -38,6 +42,9 @@ pub fn floor(lock: &Path, log: &[LogEntry<'_>]) -> Option<String> {
 /// Keeps `stamp` when it is newer than the kept one.
 fn raise_to(lock: &Path, stamp: &str) {
     let Some(path) = kept(lock) else { return };
+    if crate::clock::is_ahead(stamp) {
+        return;
+    }
     if read(lock).is_some_and(|was| was.as_str() >= stamp) {
         return;
     }

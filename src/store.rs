@@ -409,13 +409,7 @@ impl Store {
             if let Some(limit) = crate::clock::future_limit()
                 && let Some(stamp) = crate::plan::stamps::first_ahead(&edits, &limit)
             {
-                return Err(WriteError::Other(Exit::usage_hint(
-                    format!(
-                        "the stamp {stamp} is more than a day ahead of this machine's clock; nothing was written to {}",
-                        self.name
-                    ),
-                    "unset PLAN_NOW or set it to the time it is; if the log already has a line stamped ahead, fix its stamp by hand (plan lint names it)",
-                )));
+                crate::clock::refuse_ahead(stamp, &self.name).map_err(WriteError::Other)?;
             }
             let logged = match &floor {
                 Some(floor) => crate::plan::stamps::not_before(

@@ -184,6 +184,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
             let time_budget = args.time_budget.or(config.loop_time_budget);
             let started = clock::now()?.stamp();
+            // Its start line would be refused after the loop changed, and kept as
+            // the floor it would stamp every later line ahead.
+            clock::refuse_ahead(&started, &ctx.store.name)?;
             // No log line is stamped before the loop it is written in.
             crate::stamp_floor::raise_in(&repo.git_dir, &started);
             crate::hooks::loop_mark::set(&repo.git_dir, &started);

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use crate::clock;
 use crate::config;
 use crate::ctx::Env;
 use crate::judge::overrides;
@@ -175,6 +176,11 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
     if let Some(green) = &green {
         crate::out::warn(&format!("plan: warning: {green} [verify-green-at-start]"));
     }
+    // The result is stamped as it is written, never before the log's newest line:
+    // one more than a day ahead would refuse it then, once the judge had run.
+    let floor = ctx.store.stamp_floor(&plan.log);
+    let stamp = clock::now()?.not_before(floor.as_deref()).stamp();
+    clock::refuse_ahead(&stamp, &ctx.store.name)?;
     let started = plan
         .events(&id)
         .any(|(_, e)| matches!(e, Event::Started { .. }));

@@ -487,6 +487,47 @@ fn a_stamp_more_than_a_day_ahead_is_refused_and_linted() {
     insta::assert_snapshot!(redact(&t, &t.ok(&["lint", "--rules"]).stdout));
 }
 
+// Attack (a second agent's clock, or an agent's): `PLAN_NOW=2099-… plan goal` had
+// its own line refused, but kept 2099 as the loop's start, the floor of every later
+// stamp; every `plan log` and sign-off after it was refused (the sign-off once its
+// judge had run), and lint, which reads the log, had nothing to name. A stamp more
+// than a day ahead is not kept, and one kept before is not a floor. A line so
+// stamped in the log itself still refuses a sign-off, before anything runs.
+#[test]
+fn a_loop_start_more_than_a_day_ahead_is_no_floor() {
+    let t = Test::new().plan(PLAN);
+    let goal = t
+        .cmd(&["goal", "--budget", "5"])
+        .env("PLAN_NOW", "2099-01-01T00:00")
+        .output()
+        .unwrap();
+    assert_eq!(goal.status.code(), Some(2), "{goal:?}");
+    t.ok(&["log", "today"]);
+    assert!(!t.plan_md().contains("2099"), "{}", t.plan_md());
+    // One kept by an earlier plan is passed over too.
+    let kept = t.path(".git/plan/stamp");
+    std::fs::write(&kept, "2099-01-01 00:00\n").unwrap();
+    t.ok(&["log", "still today"]);
+    assert!(!t.plan_md().contains("2099"), "{}", t.plan_md());
+    let ran = t.dir.path().join("judge-ran");
+    t.write("README.md", "# Hello\n");
+    crate::setup::command_judge(
+        &t,
+        &format!(
+            "touch '{}'\nprintf 'VERDICT: accept\\nmissing: none\\n'",
+            ran.display()
+        ),
+    );
+    t.write(
+        "plan.md",
+        format!("{}- 2099-01-01 00:00 from the future\n", t.plan_md()),
+    );
+    let run = t.run(&["complete", "ship", "--evidence", "done"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(!ran.exists(), "the judge ran before the refusal");
+    insta::assert_snapshot!(redact(&t, &run.stderr));
+}
+
 // Attack: as two jobs, the judge's job (which holds the key) re-verified a goal
 // done on the base by running the pull request's code in its own checkout. The
 // base's goals a pull request touches are verified in the verify job only, with
