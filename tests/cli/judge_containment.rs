@@ -336,3 +336,91 @@ fn a_line_logged_later_while_the_judge_runs_leaves_the_sign_off_proven() {
     let audit = t.run(&["audit"]);
     assert_eq!(audit.code, 0, "{}{}\n{md}", audit.stdout, audit.stderr);
 }
+
+/// The other ways a judge or verify with the real plan.md's path finished another
+/// goal beside an honest sign-off (the second red team): a line taken out of that
+/// goal's history (its reopen, the count kept up by two rejections), a forged
+/// sign-off line put above its others rather than after them, and a goal of the plan
+/// "imported as done". Each is refused; the goal's old lines must stand as they were.
+#[test]
+fn a_judge_that_rewrites_another_goal_s_history_in_the_real_plan_md_signs_nothing_off() {
+    let set_done = "-e '/<!-- id: other -->/,/^status/ s/^status: .*/status: done/'";
+    let forged = "- 2026-06-15 14:02 other signed off (verify passed, judge accept, contract f514b644): .plan/judge/other-20260615-1402.md#0123456789ab";
+    let cases = [
+        (
+            "its reopen taken out",
+            format!(
+                "sed -i {set_done} -e '/other reopened/d' PLAN\n\
+                 printf -- '- 2026-06-15 14:02 other sign-off rejected (judge): x\\n- 2026-06-15 14:02 other sign-off rejected (judge): y\\n' >> PLAN"
+            ),
+        ),
+        (
+            "a sign-off put above its lines",
+            format!("sed -i '/other started/i {forged}' PLAN"),
+        ),
+        (
+            "imported as done",
+            format!(
+                "sed -i {set_done} PLAN\n\
+                 printf -- '- 2026-06-15 14:02 other imported as done from tasks.md\\n' >> PLAN"
+            ),
+        ),
+    ];
+    let mut passed = Vec::new();
+    for (what, script) in cases {
+        let t = started(&plan("ship-other.md"));
+        t.write("OTHER.md", "other\n");
+        t.ok(&[
+            "complete",
+            "other",
+            "--evidence",
+            "written",
+            "--path",
+            "OTHER.md",
+        ]);
+        t.ok(&["reopen", "other", "--reason", "not yet"]);
+        t.commit_all("other reopened");
+        let real = t.path("plan.md").display().to_string();
+        command_judge(
+            &t,
+            &format!(
+                "{}\nprintf 'VERDICT: accept\\nmissing: none\\n'",
+                script.replace("PLAN", &format!("'{real}'"))
+            ),
+        );
+        t.commit_all("judge");
+        let run = complete_ship(&t);
+        let md = t.plan_md();
+        if run.code == 0 || md.contains("ship signed off") {
+            passed.push(format!("{what}:\n{}{}\n{md}", run.stdout, run.stderr));
+        }
+    }
+    assert!(passed.is_empty(), "signed off:\n{}", passed.join("\n"));
+}
+
+/// Honest company again: another agent edits the open goal `other`'s contract with
+/// `plan edit` (logged, with its new contract) while `ship` is judged. The judge
+/// judges a snapshot; other agents' work meanwhile never rejects a sign-off. A
+/// contract changed with no line for it still does (the first test here).
+#[test]
+fn a_contract_edited_and_logged_by_another_agent_meanwhile_leaves_the_sign_off() {
+    let t = started(&plan("ship-other.md"));
+    let root = t.root().display().to_string();
+    command_judge(
+        &t,
+        &format!(
+            "(cd '{root}' && '{bin}' edit other --done-when 'OTHER.md exists and says why') >/dev/null 2>&1 || exit 7\n\
+             printf 'VERDICT: accept\\nmissing: none\\n'",
+            bin = crate::util::BIN
+        ),
+    );
+    t.commit_all("judge");
+    let run = complete_ship(&t);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let md = t.plan_md();
+    assert!(
+        md.contains("done_when: OTHER.md exists and says why"),
+        "{md}"
+    );
+    assert!(md.contains("ship signed off"), "{md}");
+}
