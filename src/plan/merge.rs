@@ -239,13 +239,16 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
         );
         let content = match (lo, lt) {
             (None, None) => continue,
-            (Some(one), None) | (None, Some(one)) => {
+            (Some(one), None) | (None, Some(one)) => match lb {
+                // New on one side: kept.
+                None => one.iter().map(keep).collect(),
                 // Gone on one side: gone, unless the other side changed it.
-                if lb.is_some_and(|b| same(b, one)) {
-                    continue;
-                }
-                one.iter().map(keep).collect()
-            }
+                Some(b) if same(b, one) => continue,
+                // Taken out (or given another id) on one side and changed on the
+                // other: neither is picked. Kept as the change, a goal deleted came
+                // back, or one with a new id came back beside its new self.
+                Some(_) => taken_out(&ident, lo, lt, eol, &mut conflicts),
+            },
             (Some(lo), Some(lt)) => match &ident {
                 Ident::Goal(id, ..) => {
                     let ends = |d: &Doc<'_>| d.segs.last().is_some_and(|s| s.ident == ident);
@@ -576,6 +579,34 @@ fn whole<'a>(
     }
 }
 
+/// A section taken out on one side and changed on the other: both sides between
+/// markers, the side that took it out empty.
+fn taken_out<'a>(
+    ident: &Ident,
+    o: Option<&[Ln<'a>]>,
+    t: Option<&[Ln<'a>]>,
+    eol: &'a str,
+    conflicts: &mut Vec<Conflict>,
+) -> Vec<Out<'a>> {
+    let heading = o
+        .or(t)
+        .and_then(|lines| lines.first())
+        .map(|l| l.text.trim());
+    let (goal, what) = match ident {
+        Ident::Goal(id, ..) => (Some(id.to_string()), "the goal".to_string()),
+        Ident::Pre => (None, "the lines before the first heading".to_string()),
+        _ => (None, format!("section `{}`", heading.unwrap_or_default())),
+    };
+    let side = if o.is_none() { "ours" } else { "theirs" };
+    let part = format!("{what} (taken out in {side}, changed in the other)");
+    let label = match &goal {
+        Some(id) => format!("{part} of goal {id}"),
+        None => part.clone(),
+    };
+    conflicts.push(Conflict { goal, part });
+    conflict(o, t, &label, eol)
+}
+
 /// A goal's part: one line plan reads (the heading, the id, a field, a subtask) with
 /// the lines under it up to the next one (a field's items, notes).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -672,10 +703,9 @@ fn goal<'a>(
         let (lb, lo, lt) = (find(&pb, &part), find(&po, &part), find(&pt, &part));
         match pick_lines(lb, lo, lt) {
             Some(lines) => out.extend(lines.unwrap_or_default().iter().map(keep)),
-            // Gone on one side and changed on the other: the change is kept.
-            None if lo.is_none() || lt.is_none() => {
-                out.extend(lo.or(lt).unwrap_or_default().iter().map(keep));
-            }
+            // Gone on one side (taken out, renamed, moved) and changed on the other
+            // is changed differently on both too: kept as the change, a subtask
+            // renamed on one side and ticked on the other came in twice.
             None => {
                 let what = describe(&part);
                 out.extend(conflict(lo, lt, &format!("{what} of goal {id}"), eol));
@@ -988,6 +1018,65 @@ done_when: alpha works everywhere
         let alpha = m.text.find("## Goal: Alpha").unwrap();
         let beta = m.text.find("## Goal: Beta").unwrap();
         assert!(alpha < at && at < beta);
+    }
+
+    /// A part or a goal taken out on one side and changed on the other was merged
+    /// clean as the change (the red team's merges): a deleted subtask came back, a
+    /// goal deleted or given another id came back beside its new self, a subtask
+    /// renamed on one side and ticked on the other was kept twice, and a subtask
+    /// taken out from above a note carried the note along, kept then twice. Each is
+    /// a conflict now, with both sides' lines between the markers.
+    #[test]
+    fn taken_out_on_one_side_and_changed_on_the_other_is_a_conflict() {
+        let noted = BASE.replace("- [ ] a2\n", "- [ ] a2\n\nAlpha note: keep it warm.\n");
+        let beta =
+            "## Goal: Beta\n<!-- id: beta -->\nstatus: open\ndone_when: beta works\n- [ ] b1\n\n";
+        let cases = [
+            (
+                "a subtask taken out, ticked",
+                BASE.to_string(),
+                BASE.replace("- [ ] a1\n", ""),
+                BASE.replace("- [ ] a1", "- [x] a1"),
+                "- [x] a1",
+            ),
+            (
+                "a goal taken out, ticked",
+                BASE.to_string(),
+                BASE.replace(beta, ""),
+                BASE.replace("- [ ] b1", "- [x] b1"),
+                "- [x] b1",
+            ),
+            (
+                "an id changed, ticked",
+                BASE.to_string(),
+                BASE.replace("<!-- id: alpha -->", "<!-- id: alpha-core -->"),
+                BASE.replace("- [ ] a1", "- [x] a1"),
+                "- [x] a1",
+            ),
+            (
+                "a subtask renamed, ticked",
+                BASE.to_string(),
+                BASE.replace("- [ ] a1", "- [ ] a1 renamed"),
+                BASE.replace("- [ ] a1", "- [x] a1"),
+                "- [x] a1",
+            ),
+            (
+                "a subtask taken out above a note that was edited",
+                noted.clone(),
+                noted.replace("- [ ] a2\n", ""),
+                noted.replace("keep it warm.", "keep it warm across restarts."),
+                "keep it warm across restarts.",
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (what, base, ours, theirs, kept) in cases {
+            let m = merge(&base, &ours, &theirs);
+            let marked = m.text.find("<<<<<<<");
+            if m.conflicts.is_empty() || !marked.is_some_and(|at| m.text[at..].contains(kept)) {
+                wrong.push(format!("{what}:\n{}", m.text));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 
     #[test]
