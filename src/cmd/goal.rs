@@ -184,9 +184,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
             let time_budget = args.time_budget.or(config.loop_time_budget);
             let started = clock::now()?.stamp();
-            // Its start line would be refused after the loop changed, and kept as
-            // the floor it would stamp every later line ahead.
-            clock::refuse_ahead(&started, &ctx.store.name)?;
+            // Its start line would be refused after the loop changed (stamped no
+            // earlier than the log's newest line), and a clock set ahead would be
+            // kept as the floor of every later line.
+            let floor = ctx.store.stamp_floor(&plan.log);
+            let line = clock::now()?.not_before(floor.as_deref()).stamp();
+            clock::refuse_ahead(&line, &ctx.store.name)?;
             // No log line is stamped before the loop it is written in.
             crate::stamp_floor::raise_in(&repo.git_dir, &started);
             crate::hooks::loop_mark::set(&repo.git_dir, &started);

@@ -242,8 +242,10 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> Merged {
             (Some(one), None) | (None, Some(one)) => match lb {
                 // New on one side: kept.
                 None => one.iter().map(keep).collect(),
-                // Gone on one side: gone, unless the other side changed it.
-                Some(b) if same(b, one) => continue,
+                // Gone on one side: gone, unless the other side changed it. The
+                // blank lines after it are the gap before what follows, no change
+                // to it (`plan archive` puts one there when it adds a goal after).
+                Some(b) if same(body(b), body(one)) => continue,
                 // Taken out (or given another id) on one side and changed on the
                 // other: neither is picked. Kept as the change, a goal deleted came
                 // back, or one with a new id came back beside its new self.
@@ -494,6 +496,16 @@ fn keep_all<'a>(s: Option<&Seg<'a>>) -> Vec<Out<'a>> {
 
 fn keep<'a>(l: &Ln<'a>) -> Out<'a> {
     (Cow::Borrowed(l.text), l.eol)
+}
+
+/// `lines` without the blank lines that end them.
+fn body<'s, 'a>(lines: &'s [Ln<'a>]) -> &'s [Ln<'a>] {
+    let blank = lines
+        .iter()
+        .rev()
+        .take_while(|l| l.kind == Kind::Blank)
+        .count();
+    &lines[..lines.len() - blank]
 }
 
 fn same(a: &[Ln<'_>], b: &[Ln<'_>]) -> bool {
@@ -1077,6 +1089,22 @@ done_when: alpha works everywhere
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// A blank line after a goal is the gap before what follows: the archived goal
+    /// one side deleted by hand, while the other archived another after it (a blank
+    /// line then follows it there), is deleted, with no conflict (the review's).
+    #[test]
+    fn a_goal_taken_out_on_one_side_and_followed_by_another_on_the_other_is_gone() {
+        let goal = |id: &str| {
+            format!("## Goal: {id}\n<!-- id: {id} -->\nstatus: cancelled\ndone_when: {id}\n")
+        };
+        let base = format!("{BASE}\n## Archive\n\n{}", goal("old"));
+        let ours = format!("{BASE}\n## Archive\n");
+        let theirs = format!("{base}\n{}", goal("newer"));
+        let text = clean(&base, &ours, &theirs);
+        assert!(!text.contains("id: old"), "{text}");
+        assert!(text.contains("id: newer"), "{text}");
     }
 
     #[test]

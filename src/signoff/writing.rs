@@ -39,31 +39,32 @@ fn others_unchanged(
         let Some(now) = fresh.goal(id) else {
             return Err(format!("goal {id} disappeared while plan complete ran"));
         };
-        // Its lines are kept as they were, and new ones come after them: a line
-        // taken out (a reopen) or put above the others is never looked at below.
-        let was: Vec<String> = before.events(id).map(|(e, _)| e.to_string()).collect();
-        let is: Vec<String> = fresh.events(id).map(|(e, _)| e.to_string()).collect();
-        if !is.starts_with(&was) {
+        // Its lines are kept as they were, in order; the new ones among them (after
+        // them, or between them where a pull merged a teammate's lines in by time)
+        // are looked at below. A line taken out (a reopen) is refused here.
+        let Some(new) = added_lines(before, fresh, id) else {
             return Err(format!(
-                "the log lines of {id} were changed, taken out or put above others while plan complete ran"
+                "the log lines of {id} were changed or taken out while plan complete ran"
             ));
-        }
-        let earlier = was.len();
-        // Another agent's `plan edit` logs the contract it leaves; a contract
-        // changed with no line for it is the verify's or the judge's doing.
+        };
+        // Another agent's `plan edit` logs the contract it leaves (reapproved, a
+        // criterion added); a contract changed with no such line is the verify's or
+        // the judge's doing.
         let fingerprint = now.fingerprint();
-        let logged_contract = fresh
-            .events(id)
-            .skip(earlier)
-            .any(|(_, e)| e.contract() == Some(fingerprint.as_str()));
+        let logged_contract = new.iter().any(|event| {
+            matches!(
+                event,
+                Event::Reapproved { .. } | Event::CriterionAdded { .. }
+            ) && event.contract() == Some(fingerprint.as_str())
+        });
         if fingerprint != goal.fingerprint() && !logged_contract {
             return Err(format!(
                 "the contract of {id} changed while plan complete ran (contract {}, now {fingerprint})",
                 goal.fingerprint(),
             ));
         }
-        for (_, event) in fresh.events(id).skip(earlier) {
-            if let Err(why) = proof::backs(&event, facts) {
+        for event in &new {
+            if let Err(why) = proof::backs(event, facts) {
                 return Err(format!(
                     "a sign-off of {id} was logged while plan complete ran, and its record does not back it: {why}"
                 ));
@@ -71,8 +72,7 @@ fn others_unchanged(
         }
         // Another agent's plan start, sign-off or cancel logs a line for the goal;
         // a status changed by hand does not.
-        let logged = fresh.events(id).count() > earlier;
-        if now.status() != goal.status() && !logged {
+        if now.status() != goal.status() && new.is_empty() {
             return Err(format!(
                 "goal {id} went from {} to {} while plan complete ran",
                 goal.status().as_str(),
@@ -98,6 +98,38 @@ fn others_unchanged(
         }
     }
     Ok(())
+}
+
+/// The events of goal `id` in `fresh` that `before` did not have, when every one
+/// `before` had is still there, in its order; `None` when one was changed or taken
+/// out.
+fn added_lines<'a>(before: &Plan<'_>, fresh: &Plan<'a>, id: &str) -> Option<Vec<Event<'a>>> {
+    let mut was = before.events(id).map(|(e, _)| e.to_string()).peekable();
+    let mut new = Vec::new();
+    for (entry, event) in fresh.events(id) {
+        if was.peek() == Some(&entry.to_string()) {
+            was.next();
+        } else {
+            new.push(event);
+        }
+    }
+    was.peek().is_none().then_some(new)
+}
+
+/// How a write of the result ended, short of an error.
+enum Written {
+    Done,
+    /// A newer line landed between the stamp and the write: nothing was written.
+    Raced(anyhow::Error),
+}
+
+impl Written {
+    fn done(self) -> Result<()> {
+        match self {
+            Written::Done => Ok(()),
+            Written::Raced(e) => Err(e),
+        }
+    }
 }
 
 /// Everything needed to write the result once the stages are done.
@@ -151,37 +183,48 @@ impl Outcome<'_, '_> {
             return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
-        let now = self.stamp()?;
-        let saved = record::save(
-            root,
-            &format!("{id}-{}", now.compact()),
-            &record.render(&now, "accept"),
-        )?;
-        let checkpoint = checkpoint::record(root, id, &now, self.checkpoint.as_deref());
-        let mut edits = ops::set_status(self.plan, self.goal, Status::Done);
-        self.start_line(&mut edits, &now)?;
-        edits.push(ops::event(
-            &now.stamp(),
-            &Event::SignedOff {
-                id,
-                verify: verified,
-                judged,
-                contract: Some(self.fingerprint),
-                record: Some(event::Record {
-                    path: &saved.path,
-                    hash: &saved.hash,
-                }),
-                legacy_path: None,
-                checkpoint: checkpoint.as_ref().map(git::Saved::short),
-            },
-        ));
-        if let Err(e) = self.write(edits, &now) {
+        // A line stamped a minute later may land between the stamp and the write:
+        // then the record is kept again with the new stamp, a few times at most.
+        let mut tries = 0;
+        let saved = loop {
+            let now = self.stamp()?;
+            let saved = record::save(
+                root,
+                &format!("{id}-{}", now.compact()),
+                &record.render(&now, "accept"),
+            )?;
+            let checkpoint = checkpoint::record(root, id, &now, self.checkpoint.as_deref());
+            let mut edits = ops::set_status(self.plan, self.goal, Status::Done);
+            self.start_line(&mut edits, &now)?;
+            edits.push(ops::event(
+                &now.stamp(),
+                &Event::SignedOff {
+                    id,
+                    verify: verified,
+                    judged,
+                    contract: Some(self.fingerprint),
+                    record: Some(event::Record {
+                        path: &saved.path,
+                        hash: &saved.hash,
+                    }),
+                    legacy_path: None,
+                    checkpoint: checkpoint.as_ref().map(git::Saved::short),
+                },
+            ));
+            let written = self.write(edits, Some(&now));
+            if matches!(written, Ok(Written::Done)) {
+                break saved;
+            }
             record::discard(root, &saved);
             if let Some(checkpoint) = &checkpoint {
                 let _ = git::delete_ref(root, &checkpoint.reference);
             }
-            return Err(e);
-        }
+            match written {
+                Ok(Written::Raced(_)) if tries < 3 => tries += 1,
+                Ok(Written::Raced(e)) | Err(e) => return Err(e),
+                Ok(Written::Done) => unreachable!("broke out above"),
+            }
+        };
         crate::claims::release_finished(self.ctx, id, asked.me);
         signed.ignored = is_ignored(root, &saved.path);
         let staging = config::load(Some(root)).map_or(true, |c| c.sign_off_stage);
@@ -273,7 +316,7 @@ impl Outcome<'_, '_> {
                 },
             ));
         }
-        if let Err(e) = self.write(edits, &now) {
+        if let Err(e) = self.write(edits, None).and_then(Written::done) {
             if let Some(saved) = &saved {
                 record::discard(root, saved);
             }
@@ -297,14 +340,15 @@ impl Outcome<'_, '_> {
 
     /// Writes the result only if the goal is still the one checked: the same
     /// contract (a failure mode or a verify line added meanwhile changes the
-    /// fingerprint), the same dependencies, not finished by someone else; and only
-    /// with the stamp `now`, which its record holds.
-    fn write(&self, edits: Vec<Edit>, now: &Now) -> Result<()> {
+    /// fingerprint), the same dependencies, not finished by someone else; and, for
+    /// an accept, only with the stamp `exact`, which its record holds.
+    fn write(&self, edits: Vec<Edit>, exact: Option<&Now>) -> Result<Written> {
         let id = &self.goal.id;
         let was_done = self.goal.status() == Status::Done;
         let root = &self.ctx.repo()?.root;
         let facts = |rel: &str| record::facts(root, rel);
-        let stamp = now.stamp();
+        let stamp = exact.map(Now::stamp);
+        let raced = std::cell::Cell::new(false);
         let result = self.ctx.store.write_checked(self.src, edits, |fresh| {
             let now = fresh
                 .goal(id)
@@ -330,16 +374,23 @@ impl Outcome<'_, '_> {
                     now.status().as_str()
                 ));
             }
-            if let Some(floor) = self.ctx.store.stamp_floor(&fresh.log)
-                && floor > stamp
+            others_unchanged(self.plan, fresh, id, &facts)?;
+            if let Some(stamp) = &stamp
+                && let Some(floor) = self.ctx.store.stamp_floor(&fresh.log)
+                && floor > *stamp
             {
+                raced.set(true);
                 return Err(format!(
                     "a line stamped {floor} was logged as {id}'s result was written, after its stamp {stamp}"
                 ));
             }
-            others_unchanged(self.plan, fresh, id, &facts)
+            Ok(())
         });
-        result.map(|_| ()).map_err(Into::into)
+        match result {
+            Ok(_) => Ok(Written::Done),
+            Err(e) if raced.get() => Ok(Written::Raced(e.into())),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// A goal signed off without `plan start` is started here, visibly.

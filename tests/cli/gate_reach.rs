@@ -526,6 +526,10 @@ fn a_loop_start_more_than_a_day_ahead_is_no_floor() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(!ran.exists(), "the judge ran before the refusal");
     insta::assert_snapshot!(redact(&t, &run.stderr));
+    // Nor does `plan goal` start a loop whose start line that floor would refuse.
+    let goal = t.run(&["goal", "--budget", "5"]);
+    assert_eq!(goal.code, 2, "{}{}", goal.stdout, goal.stderr);
+    assert!(!t.path(".git/plan/loop.json").exists());
 }
 
 // Attack: as two jobs, the judge's job (which holds the key) re-verified a goal

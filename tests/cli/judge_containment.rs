@@ -424,3 +424,67 @@ fn a_contract_edited_and_logged_by_another_agent_meanwhile_leaves_the_sign_off()
     );
     assert!(md.contains("ship signed off"), "{md}");
 }
+
+/// Honest company, through git: a pull while `ship` is judged merges a teammate's
+/// line for `other` in by its time, above a line of `other`'s this clone had. Its
+/// old lines all stand, in order: the sign-off goes through (the review's).
+#[test]
+fn a_teammate_s_line_merged_in_above_another_goal_s_leaves_the_sign_off() {
+    let t = started(&plan("ship-other.md"));
+    t.cmd(&["start", "other", "--no-verify"])
+        .env("PLAN_NOW", "2026-06-15T14:05")
+        .output()
+        .unwrap();
+    assert!(
+        t.plan_md().contains("14:05 other started"),
+        "{}",
+        t.plan_md()
+    );
+    let real = t.path("plan.md").display().to_string();
+    command_judge(
+        &t,
+        &format!(
+            "sed -i '/14:05 other started/i - 2026-06-15 14:03 other sign-off rejected (judge): the teammate s try' '{real}'\n\
+             printf 'VERDICT: accept\\nmissing: none\\n'"
+        ),
+    );
+    t.commit_all("judge");
+    let run = complete_ship(&t);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        t.plan_md().contains("the teammate s try"),
+        "{}",
+        t.plan_md()
+    );
+}
+
+/// The sign-off is stamped once its judge has answered; a line a minute later can
+/// still land between that stamp and the write. The record is then kept again with
+/// the new stamp and the accept goes through, proven (the review's: the accept was
+/// thrown away).
+#[test]
+fn a_line_logged_between_the_stamp_and_the_write_costs_no_accept() {
+    let t = started(&plan("ship-other.md"));
+    let cmd = t.cmd(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md is written",
+        "--path",
+        "README.md",
+    ]);
+    let (child, gate) = t.spawn_paused(cmd);
+    let other = t
+        .cmd(&["log", "--goal", "other", "a minute later"])
+        .env("PLAN_NOW", "2026-06-15T14:03")
+        .output()
+        .unwrap();
+    assert!(other.status.success(), "{other:?}");
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}\n{}", t.plan_md());
+    let md = t.plan_md();
+    assert!(md.contains("2026-06-15 14:03 ship signed off"), "{md}");
+    let audit = t.run(&["audit"]);
+    assert_eq!(audit.code, 0, "{}{}\n{md}", audit.stdout, audit.stderr);
+}
