@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap as StdHashMap, HashSet as StdHashSet};
 use std::hash::Hash;
+use std::ops::Range;
 
 use super::id;
 
@@ -546,6 +547,88 @@ fn pick_lines<'s, 'a>(
     }
 }
 
+/// `b`'s lines changed into `side`'s: each change as the base lines it replaces and
+/// the side's lines in their place, in order.
+fn changes(b: &[Ln<'_>], side: &[Ln<'_>]) -> Vec<(Range<usize>, Range<usize>)> {
+    fn key<'a>(lines: &[Ln<'a>]) -> Vec<(&'a str, &'a str)> {
+        lines.iter().map(|l| (l.text, l.eol)).collect()
+    }
+    let mut out: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    for op in capture_diff_slices(Algorithm::Myers, &key(b), &key(side)) {
+        if op.tag() == DiffTag::Equal {
+            continue;
+        }
+        let (old, new) = (op.old_range(), op.new_range());
+        match out.last_mut() {
+            Some((o, n)) if o.end == old.start && n.end == new.start => {
+                o.end = old.end;
+                n.end = new.end;
+            }
+            _ => out.push((old, new)),
+        }
+    }
+    out
+}
+
+/// A part or section changed on both sides, merged line by line as git merges a
+/// file: changes to lines apart from each other are both taken; changes that
+/// touch or overlap are taken only where they are the same. `None`: they are not,
+/// and the caller leaves a conflict. A tick on a subtask and an edit of the note two
+/// lines under it, or two edits to different lines of the prose under `# Plan:`,
+/// were conflicts, though git merged them clean.
+fn by_line<'a>(b: &[Ln<'a>], o: &[Ln<'a>], t: &[Ln<'a>]) -> Option<Vec<Out<'a>>> {
+    let sides = [(o, changes(b, o)), (t, changes(b, t))];
+    // Every change of both sides, by where it starts in the base.
+    let mut all: Vec<(usize, Range<usize>)> = sides
+        .iter()
+        .enumerate()
+        .flat_map(|(s, (_, cs))| cs.iter().map(move |(old, _)| (s, old.clone())))
+        .collect();
+    all.sort_by_key(|(s, old)| (old.start, old.end, *s));
+    // The lines of side `s` in place of base lines `from..to`, a cluster's range:
+    // every change of that side starting in it ends in it.
+    let lines_of = |s: usize, from: usize, to: usize| -> Vec<Out<'a>> {
+        let (side, cs) = &sides[s];
+        let mut out = Vec::new();
+        let mut at = from;
+        for (old, new) in cs
+            .iter()
+            .filter(|(old, _)| old.start >= from && old.end <= to)
+        {
+            out.extend(b[at..old.start].iter().map(keep));
+            out.extend(side[new.clone()].iter().map(keep));
+            at = old.end;
+        }
+        out.extend(b[at..to].iter().map(keep));
+        out
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut i = 0;
+    while i < all.len() {
+        let (start, mut end) = (all[i].1.start, all[i].1.end);
+        let mut whose = [false; 2];
+        // A cluster: the changes that overlap or touch one another (one side's
+        // line added where the other changed the next is two changes to one place).
+        while i < all.len() && all[i].1.start <= end {
+            whose[all[i].0] = true;
+            end = end.max(all[i].1.end);
+            i += 1;
+        }
+        out.extend(b[at..start].iter().map(keep));
+        let ours = whose[0].then(|| lines_of(0, start, end));
+        let theirs = whose[1].then(|| lines_of(1, start, end));
+        match (ours, theirs) {
+            (Some(one), None) | (None, Some(one)) => out.extend(one),
+            (Some(o), Some(t)) if o == t => out.extend(o),
+            _ => return None,
+        }
+        at = end;
+    }
+    out.extend(b[at..].iter().map(keep));
+    Some(out)
+}
+
 /// Both sides' versions between git's markers, labelled with what they are.
 fn conflict<'a>(
     o: Option<&[Ln<'a>]>,
@@ -572,6 +655,9 @@ fn whole<'a>(
 ) -> Vec<Out<'a>> {
     if let Some(lines) = pick_lines(b, Some(o), Some(t)) {
         return lines.unwrap_or_default().iter().map(keep).collect();
+    }
+    if let Some(lines) = b.and_then(|b| by_line(b, o, t)) {
+        return lines;
     }
     let name = match ident {
         Ident::Pre => "the lines before the first heading".to_string(),
@@ -719,6 +805,12 @@ fn goal<'a>(
             // is changed differently on both too: kept as the change, a subtask
             // renamed on one side and ticked on the other came in twice.
             None => {
+                if let (Some(lb), Some(lo), Some(lt)) = (lb, lo, lt)
+                    && let Some(lines) = by_line(lb, lo, lt)
+                {
+                    out.extend(lines);
+                    continue;
+                }
                 let what = describe(&part);
                 out.extend(conflict(lo, lt, &format!("{what} of goal {id}"), eol));
                 conflicts.push(Conflict {
@@ -1107,6 +1199,52 @@ done_when: alpha works everywhere
         assert!(text.contains("id: newer"), "{text}");
     }
 
+    /// Changes to lines apart from each other in one part or section merge as git
+    /// merges them (the red team's false conflicts); changes to one line, or to
+    /// lines that touch, are still a conflict.
+    #[test]
+    fn changes_to_lines_apart_in_one_part_merge_and_to_one_line_conflict() {
+        let noted = BASE.replace("- [ ] a2\n", "- [ ] a2\n\nAlpha note: keep it warm.\n");
+        let text = clean(
+            &noted,
+            &noted.replace("- [ ] a2", "- [x] a2"),
+            &noted.replace("keep it warm.", "keep it warm across restarts."),
+        );
+        assert!(
+            text.contains("- [x] a2\n\nAlpha note: keep it warm across restarts.\n\n## Goal: Beta"),
+            "{text}"
+        );
+        let prose = BASE.replace(
+            "# Plan: x\n",
+            "# Plan: x\n\nWhy: speed.\nHow: a cache.\nWho: us.\n",
+        );
+        let text = clean(
+            &prose,
+            &prose.replace("Why: speed.", "Why: speed, mostly."),
+            &prose.replace("Who: us.", "Who: the team."),
+        );
+        assert!(
+            text.contains("Why: speed, mostly.\nHow: a cache.\nWho: the team.\n"),
+            "{text}"
+        );
+        // One line changed on both sides, and a line added on one side where the
+        // other changed the line after it: conflicts.
+        for (ours, theirs) in [
+            (
+                prose.replace("How: a cache.", "How: a bigger cache."),
+                prose.replace("How: a cache.", "How: no cache."),
+            ),
+            (
+                prose.replace("How: a cache.\n", "When: soon.\nHow: a cache.\n"),
+                prose.replace("How: a cache.", "How: no cache."),
+            ),
+        ] {
+            let m = merge(&prose, &ours, &theirs);
+            assert_eq!(m.conflicts.len(), 1, "{}", m.text);
+            assert!(m.text.contains("How: no cache."), "{}", m.text);
+        }
+    }
+
     #[test]
     fn a_goal_archived_on_one_side_and_ticked_on_the_other_is_archived_with_the_tick() {
         let ours = BASE
@@ -1415,6 +1553,33 @@ mod laws {
         fn one_side_unchanged_gives_the_other(b in text(), x in text()) {
             prop_assert_eq!(merge(&b, &x, &b).text, x.clone());
             prop_assert_eq!(merge(&b, &b, &x).text, x);
+        }
+
+        /// Prose merged line by line (all of it before the first heading): a clean
+        /// merge is the same whichever side is ours, and keeps every line a side
+        /// added as often as that side has it more than the base.
+        #[test]
+        fn prose_merged_line_by_line_is_symmetric_and_keeps_what_each_side_added(
+            b in prop::collection::vec(0..4u8, 0..8),
+            o in prop::collection::vec(0..4u8, 0..8),
+            t in prop::collection::vec(0..4u8, 0..8),
+        ) {
+            let text = |v: &[u8]| v.iter().map(|n| format!("line {n}\n")).collect::<String>();
+            let (b, o, t) = (text(&b), text(&o), text(&t));
+            let m = merge(&b, &o, &t);
+            let swapped = merge(&b, &t, &o);
+            prop_assert_eq!(m.conflicts.is_empty(), swapped.conflicts.is_empty());
+            if !m.conflicts.is_empty() {
+                return Ok(());
+            }
+            prop_assert_eq!(&m.text, &swapped.text);
+            let count = |s: &str, l: &str| s.lines().filter(|x| *x == l).count();
+            for n in 0..4 {
+                let l = format!("line {n}");
+                let added = count(&o, &l).saturating_sub(count(&b, &l))
+                    .max(count(&t, &l).saturating_sub(count(&b, &l)));
+                prop_assert!(count(&m.text, &l) >= added, "{}", m.text);
+            }
         }
 
         #[test]
