@@ -98,6 +98,11 @@ pub struct Loop {
     /// `loop.goal_budget` as `plan goal` found it: a key raised or deleted since
     /// gives no goal more (a lowered one applies).
     pub goal_budget: Option<u32>,
+    /// `loop.stall_limit` as `plan goal` found it: a key lowered since does not
+    /// end the loop sooner (a raised one applies). `None` in a loop started by an
+    /// earlier plan.
+    #[serde(default)]
+    pub stall_limit: Option<u32>,
     /// The host's own goal beside the loop (Codex's `update_goal`), so `plan goal
     /// status` can say which loop ended a session.
     #[serde(default, skip_serializing_if = "HostGoal::is_unused")]
@@ -127,6 +132,7 @@ impl Default for Loop {
             waits: 0,
             wait_work: None,
             goal_budget: None,
+            stall_limit: None,
             host_goal: Default::default(),
             budgets: Default::default(),
         }

@@ -231,6 +231,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     // Held from here (src/plan/budget.rs `held`): the agent edits
                     // plan.md and may not give a goal more.
                     goal_budget: config.loop_goal_budget,
+                    stall_limit: Some(config.loop_stall_limit),
                     goal_budgets: plan
                         .goals
                         .iter()

@@ -191,7 +191,12 @@ pub fn decide(
     }
     let stalled = lp.last_work.as_deref() == Some(input.work);
     let stalls = if stalled { lp.stalls + 1 } else { 0 };
-    if stalls >= input.stall_limit {
+    // The limit `plan goal` found holds: the repository's settings are the
+    // agent's to write, and a lowered one would end the loop as its edit stalls.
+    let stall_limit = lp
+        .stall_limit
+        .map_or(input.stall_limit, |kept| kept.max(input.stall_limit));
+    if stalls >= stall_limit {
         lp.stalls = stalls;
         let why = format!(
             "stalled: {stalls} continuations in a row without a change to the work (files, HEAD or plan.md) (`plan goal` starts a new loop)"
@@ -435,6 +440,41 @@ mod tests {
             run(&mut state, ACTIVE, "s", "h4"),
             Stop::Allow { note: None }
         );
+    }
+
+    /// `loop.stall_limit` in the repository's settings, the agent's to write, was
+    /// read at each stop: lowered to 1, the very edit (under `.plan/`, no work)
+    /// stalled the loop at the next stop (the hooks' red team). The limit `plan
+    /// goal` found holds; a raised one applies.
+    #[test]
+    fn a_stall_limit_lowered_after_the_start_does_not_end_the_loop_sooner() {
+        let mut plan = parse(ACTIVE);
+        plan.prove_legacy();
+        let goals = blocks::continuation_goals(&plan);
+        let mut state = Some(Loop {
+            budget: 20,
+            stall_limit: Some(5),
+            ..Loop::default()
+        });
+        for round in 0..4 {
+            let input = Input {
+                session: "s",
+                ending: Ending::Plain,
+                plan: work(&plan, &goals),
+                broken: None,
+                work: "same",
+                stall_limit: 1,
+                budgets: Budgets::default(),
+                now: 0,
+                host_said: None,
+                waiting: None,
+            };
+            let (stop, _) = decide(&mut state, input, Templates::default(), || None);
+            assert!(
+                matches!(stop, Stop::Block { .. }),
+                "round {round}: {stop:?}"
+            );
+        }
     }
 
     #[test]
