@@ -58,6 +58,8 @@ pub struct Outcome {
     pub tail: String,
     /// The pipeline that failed, written back as a verify line.
     pub failed_command: Option<String>,
+    /// It exited 0, but its test runner said it ran no test: what said so.
+    pub ran_no_test: Option<String>,
 }
 
 impl Outcome {
@@ -65,7 +67,11 @@ impl Outcome {
     /// when no single pipeline is to blame; `timeout` how long it was given.
     pub fn why_failed(&self, verify: &str, timeout: Duration) -> String {
         let command = self.failed_command.as_deref().unwrap_or(verify);
-        if self.timed_out {
+        if let Some(said) = &self.ran_no_test {
+            format!(
+                "`{command}` ran no test (its runner said `{said}`): a check that runs nothing cannot fail"
+            )
+        } else if self.timed_out {
             format!("`{command}` timed out after {}s", timeout.as_secs())
         } else {
             match self.exit_code {
@@ -437,6 +443,7 @@ fn run_in(
             timed_out,
             tail: tail.text(),
             failed_command: Some(pipeline.to_string()),
+            ran_no_test: None,
         };
         let output = match exec::run(&spec) {
             Ok(output) => output,
@@ -472,6 +479,17 @@ fn run_in(
             }
             return Ok(failed(tail, code, false));
         }
+        // Only an output held whole: cut, a long run's first summaries are gone
+        // and its last (cargo's doc tests, say) may be the one that ran none.
+        if output.combined.len() < tail_bytes
+            && let Some(said) = ran_no_test(&String::from_utf8_lossy(&output.combined))
+        {
+            tail.note(&format!("verify: `{pipeline}` ran no test"));
+            return Ok(Outcome {
+                ran_no_test: Some(said),
+                ..failed(tail, Some(0), false)
+            });
+        }
     }
     Ok(Outcome {
         passed: true,
@@ -479,7 +497,51 @@ fn run_in(
         timed_out: false,
         tail: tail.text(),
         failed_command: None,
+        ran_no_test: None,
     })
+}
+
+/// The line of a test runner's summary that says a run that exited 0 ran no test,
+/// when nothing in `output` says one ran: cargo's `test result: ok. 0 passed` on
+/// every binary, unittest's `Ran 0 tests`, pytest's `no tests ran`, node's `# tests
+/// 0`, go's `[no test files]`. A test module switched off by a `cfg`, a pattern
+/// that matches nothing, `--passWithNoTests`: the check passed without checking.
+fn ran_no_test(output: &str) -> Option<String> {
+    let mut none = None;
+    for line in output.lines() {
+        let line = line.trim();
+        let number = |after: &str| -> Option<u64> {
+            let rest = &line[line.find(after)? + after.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        };
+        let said = if line.starts_with("test result: ") {
+            // `N passed; M failed; K ignored`: only a passed test ran and passed.
+            number("test result: ok. ").map(|n| n == 0)
+        } else if line.starts_with("Ran ") && line.contains(" test") {
+            number("Ran ").map(|n| n == 0)
+        } else if line.starts_with("# tests ") || line.starts_with("ℹ tests ") {
+            number("tests ").map(|n| n == 0)
+        } else if line.contains(" passed") && (line.starts_with('=') || line.starts_with("Tests:"))
+        {
+            // pytest's `=== 3 passed in 0.1s ===`, jest's `Tests: 3 passed, 3 total`.
+            Some(false)
+        } else if line.contains("no tests ran") || line.contains("No tests found") {
+            Some(true)
+        } else if line.starts_with("ok ") || line.starts_with("ok\t") {
+            Some(line.contains("[no tests to run]"))
+        } else if line.ends_with("[no test files]") {
+            Some(true)
+        } else {
+            None
+        };
+        match said {
+            Some(true) => none = none.or_else(|| Some(line.to_string())),
+            Some(false) => return None,
+            None => {}
+        }
+    }
+    none
 }
 
 /// The first command of a pipeline that failed, like a shell's `pipefail`: a test
@@ -568,6 +630,37 @@ mod tests {
 
     fn err(line: &str) -> VerifyError {
         parse(line).unwrap_err()
+    }
+
+    /// A run that exited 0 and says it ran no test is none; one that says it ran
+    /// some, anywhere in its output, is.
+    #[test]
+    fn a_runner_that_says_it_ran_no_test_is_found() {
+        let none = [
+            "running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n   Doc-tests x\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+            "test result: ok. 0 passed; 0 failed; 3 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+            "\n----------------------------------------------------------------------\nRan 0 tests in 0.000s\n\nOK\n",
+            "============================ no tests ran in 0.01s =============================\n",
+            "ℹ tests 0\nℹ suites 0\nℹ pass 0\n",
+            "?   \texample.com/x\t[no test files]\n",
+            "ok  \texample.com/x\t0.002s [no tests to run]\n",
+        ];
+        for output in none {
+            assert!(ran_no_test(output).is_some(), "{output}");
+        }
+        let some = [
+            "running 2 tests\ntest a ... ok\ntest b ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n   Doc-tests x\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+            "Ran 1 test in 0.001s\n\nOK\n",
+            "============================== 3 passed in 0.02s ===============================\n",
+            "Tests:       4 passed, 4 total\n",
+            "ℹ tests 5\nℹ pass 5\n",
+            "?   \texample.com/x/cmd\t[no test files]\nok  \texample.com/x\t0.004s\n",
+            "built\n",
+            "",
+        ];
+        for output in some {
+            assert_eq!(ran_no_test(output), None, "{output}");
+        }
     }
 
     #[test]

@@ -199,6 +199,12 @@ pub fn find_given(
         });
         what.extend(runner);
         let path = &row.change.path;
+        // In any Python file, test or not: a test's own file can patch it too.
+        if Lang::of(path) == Some(Lang::Python)
+            && let Some(after) = row.change.after.as_deref()
+        {
+            what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
+        }
         if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path))
             && !is_test(path, Some(after))
             && !runner::is_runner_file(path)
@@ -232,6 +238,14 @@ pub fn find_given(
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// Whether a Python runner collects the test functions of `path` by its name with
+/// its default patterns: pytest's `test_*.py` and `*_test.py`, unittest's
+/// `test*.py`, and Django's `tests.py`.
+fn collected(path: &str) -> bool {
+    let name = file_name(path);
+    name.starts_with("test") || name.ends_with("_test.py")
 }
 
 /// Whether a file's own name makes it a test module (`test_a.py`, `a.spec.ts`,
@@ -280,7 +294,16 @@ impl<'c> Row<'c> {
         let old_path = change.was.as_deref().unwrap_or(&change.path);
         let side = |path: &str, text: &str, anyway: bool| {
             let lang = Lang::of(path)?;
-            let read = analyse(lang, text);
+            let mut read = analyse(lang, text);
+            // A test function in a file no runner collects by its name never runs
+            // (pytest takes `test_*.py` and `*_test.py`, unittest `test*.py`): a
+            // test moved to `tests/zero_cases.py` is a test removed. Its assertions
+            // still count, as a helper's do.
+            if lang == Lang::Python && !collected(path) {
+                read.counts.tests = 0;
+                read.counts.cases = 0;
+                read.counts.tables = 0;
+            }
             let test =
                 anyway || is_test_path(path) || (lang == Lang::Rust && read.counts.tests > 0);
             test.then_some(Side { lang, read })

@@ -278,3 +278,35 @@ fn a_closed_stderr_is_no_panic() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2");
 }
+
+/// A verify that exits 0 while its test runner says it ran no test (a test module
+/// switched off by a `cfg`, a pattern that matches nothing) checked nothing: the
+/// gate's red team passed broken Rust work so, `cargo test` reporting `0 passed`.
+/// It fails the sign-off at verify, before any judge.
+#[test]
+fn a_verify_whose_runner_ran_no_test_does_not_pass() {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    let check = t.fake_program(
+        "check",
+        "printf 'running 0 tests\\n\\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n'",
+    );
+    let md = crate::setup::plan("ship-other.md").replace(
+        "verify: test -f README.md",
+        &format!("verify: {}", check.display()),
+    );
+    t.write("plan.md", md);
+    t.judge("accept");
+    t.ok(&["start", "ship", "--no-verify"]);
+    t.commit_all("start");
+    let run = t.run(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "done",
+        "--path",
+        "README.md",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    insta::assert_snapshot!(crate::util::redact(&t, &run.stdout));
+}

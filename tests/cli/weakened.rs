@@ -750,6 +750,23 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
             "[package]\nname = \"calc\"\nversion = \"0.1.0\"\n\n[features]\nslow = []\n\n[[test]]\nname = \"calc\"\nrequired-features = [\"slow\"]\n",
             "",
         ),
+        // The gate's red team: the test framework patched, from a test package's
+        // `__init__.py`, from the code, or by a conftest fixture.
+        (
+            "tests/__init__.py",
+            "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n",
+            "",
+        ),
+        (
+            "calc.py",
+            "def add(a, b):\n    return a - b\n\nimport unittest; unittest.TestCase.assertEqual = lambda *a, **k: None\n",
+            "",
+        ),
+        (
+            "conftest.py",
+            "import pytest\n\n@pytest.fixture(autouse=True)\ndef _f(monkeypatch):\n    monkeypatch.setattr(pytest, \"fail\", lambda *a: None)\n",
+            "",
+        ),
     ];
     let mut missed = Vec::new();
     for (path, text, helper) in cases {
@@ -1073,4 +1090,33 @@ fn more_assertions_weakened_in_place_are_weakened_tests() {
         }
     }
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+// Attack (the gate's red team): a test moved out of `tests/test_mul.py` into
+// `tests/zero_cases.py`, a file no runner collects by its name. Every file under
+// `tests/` counted as a test file, so the tests netted out unchanged and the gate
+// was green, with the moved test never run.
+#[test]
+fn a_test_moved_to_a_file_no_runner_collects_is_a_test_removed() {
+    let mul = "from calc import mul\n\ndef test_mul():\n    assert mul(2, 3) == 6\n\ndef test_mul_zero():\n    assert mul(0, 5) == 0\n";
+    let (t, base) = signed_pull_request(
+        "test -f done.txt",
+        &[
+            ("tests/test_mul.py", mul),
+            ("calc.py", "def mul(a, b):\n    return a * b\n"),
+        ],
+        &[],
+        |t| {
+            t.write(
+                "tests/test_mul.py",
+                "from calc import mul\n\ndef test_mul():\n    assert mul(2, 3) == 6\n",
+            );
+            t.write(
+                "tests/zero_cases.py",
+                "from calc import mul\n\ndef test_mul_zero():\n    assert mul(0, 5) == 0\n",
+            );
+            t.write("done.txt", "done\n");
+        },
+    );
+    gate_fails(&t, &base);
 }

@@ -225,6 +225,62 @@ fn entry_file(lang: Lang, path: &str) -> bool {
     in_bin || name == "__main__.py" || (lang == Lang::Rust && path.ends_with("src/main.rs"))
 }
 
+/// The first new line of a Python file, test or not, that replaces part of the test
+/// framework itself: an attribute of `unittest`, `TestCase` or `pytest` assigned
+/// (`unittest.TestCase.assertEqual = lambda *a, **k: None`), or patched with
+/// `setattr`, `patch.object` or `patch("unittest.…")`. Every test then passes
+/// whatever the code does; no honest change needs it. In words, with its line.
+pub(super) fn framework_patch(before: Option<&str>, after: &str) -> Option<String> {
+    const ROOTS: [&str; 4] = ["unittest.", "TestCase.", "pytest.", "_pytest."];
+    let new = added(before, after);
+    for (i, (line, new)) in after.lines().zip(new).enumerate() {
+        if !new {
+            continue;
+        }
+        let code = strip_comment(Lang::Python, line);
+        let code = code.trim();
+        let squeezed: String = code.split_whitespace().collect();
+        // Each statement of the line (`import unittest; unittest.… = …`).
+        let assigned = code.split(';').map(str::trim).any(|code| {
+            ROOTS.iter().any(|root| {
+                code.starts_with(root)
+                    && code.find('=').is_some_and(|at| {
+                        let (left, right) = code.split_at(at);
+                        !right.starts_with("==")
+                            && !left.ends_with(['!', '<', '>'])
+                            && left
+                                .trim()
+                                .chars()
+                                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                    })
+            })
+        });
+        let patched = ROOTS.iter().any(|root| {
+            let name = root.trim_end_matches('.');
+            [
+                format!("setattr({name}"),
+                format!("patch.object({name}"),
+                format!("patch(\"{root}"),
+                format!("patch('{root}"),
+            ]
+            .iter()
+            .any(|form| squeezed.contains(form.as_str()))
+        });
+        // The settings unittest documents for a person to set.
+        let setting = ["maxDiff", "longMessage"]
+            .iter()
+            .any(|name| squeezed.contains(name));
+        if (assigned || patched) && !setting {
+            return Some(format!(
+                "patches the test framework ({} at line {})",
+                quote(code),
+                i + 1
+            ));
+        }
+    }
+    None
+}
+
 /// Which lines of `after` are new: not matched, as trimmed text, by a line of
 /// `before` (counted as a multiset, so a moved line is not new).
 fn added(before: Option<&str>, after: &str) -> Vec<bool> {
@@ -1459,6 +1515,43 @@ mod tests {
             after,
             &Given::default(),
         )
+    }
+
+    /// The test framework replaced, in any form, is found; its settings, its
+    /// helpers used and a comparison with it are not.
+    #[test]
+    fn a_patched_test_framework_is_found_and_its_honest_uses_are_not() {
+        for line in [
+            "unittest.TestCase.assertEqual = lambda *a, **k: None",
+            "import unittest; unittest.TestCase.run = lambda self, r=None: r",
+            "TestCase.assertTrue = lambda self, x, msg=None: None",
+            "pytest.fail = lambda *a, **k: None",
+            "setattr(unittest.TestCase, 'assertEqual', lambda *a: None)",
+            "monkeypatch.setattr(pytest, 'raises', fake)",
+            "mock.patch.object(unittest.TestCase, 'assertEqual').start()",
+            "patch(\"unittest.TestCase.assertEqual\").start()",
+        ] {
+            assert!(
+                framework_patch(None, &format!("{line}\n")).is_some(),
+                "{line}"
+            );
+        }
+        for line in [
+            "unittest.TestCase.maxDiff = None",
+            "unittest.main(verbosity=2)",
+            "assert x == pytest.approx(0.3)",
+            "pytest_plugins = ['helpers']",
+            "result = unittest.TextTestRunner().run(suite)",
+            "if pytest.__version__ >= '8': pass",
+        ] {
+            assert_eq!(framework_patch(None, &format!("{line}\n")), None, "{line}");
+        }
+        let old = "unittest.TestCase.assertEqual = x\n";
+        assert_eq!(
+            framework_patch(Some(old), old),
+            None,
+            "a line that was there"
+        );
     }
 
     #[test]

@@ -42,6 +42,7 @@ const KINDS: &[(&str, &str, &[&str])] = &[
         &["reads the caller's stack frames"],
     ),
     ("grader-read", "low", &["reads a test or grader file"]),
+    ("framework-patched", "high", &["patches the test framework"]),
     (
         "monkeypatch",
         "low",
