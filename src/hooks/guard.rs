@@ -299,6 +299,17 @@ mod tests {
         session: &str,
         hash: &str,
     ) -> (Stop, Option<LoopEvent>) {
+        run_limited(state, src, session, hash, 3)
+    }
+
+    /// As [`run_event`], with `loop.stall_limit` as the settings say it now.
+    fn run_limited(
+        state: &mut Option<Loop>,
+        src: &str,
+        session: &str,
+        hash: &str,
+        stall_limit: u32,
+    ) -> (Stop, Option<LoopEvent>) {
         let mut plan = parse(src);
         plan.prove_legacy();
         let goals = blocks::continuation_goals(&plan);
@@ -308,7 +319,7 @@ mod tests {
             plan: work(&plan, &goals),
             broken: None,
             work: hash,
-            stall_limit: 3,
+            stall_limit,
             budgets: Budgets::default(),
             now: 0,
             host_said: None,
@@ -448,28 +459,13 @@ mod tests {
     /// goal` found holds; a raised one applies.
     #[test]
     fn a_stall_limit_lowered_after_the_start_does_not_end_the_loop_sooner() {
-        let mut plan = parse(ACTIVE);
-        plan.prove_legacy();
-        let goals = blocks::continuation_goals(&plan);
         let mut state = Some(Loop {
             budget: 20,
             stall_limit: Some(5),
             ..Loop::default()
         });
         for round in 0..4 {
-            let input = Input {
-                session: "s",
-                ending: Ending::Plain,
-                plan: work(&plan, &goals),
-                broken: None,
-                work: "same",
-                stall_limit: 1,
-                budgets: Budgets::default(),
-                now: 0,
-                host_said: None,
-                waiting: None,
-            };
-            let (stop, _) = decide(&mut state, input, Templates::default(), || None);
+            let (stop, _) = run_limited(&mut state, ACTIVE, "s", "same", 1);
             assert!(
                 matches!(stop, Stop::Block { .. }),
                 "round {round}: {stop:?}"

@@ -288,16 +288,13 @@ fn a_judge_that_signs_another_goal_off_in_the_real_plan_md_signs_nothing_off() {
         let t = started(&plan("ship-other.md"));
         let real = t.path("plan.md");
         let real = real.display();
-        command_judge(
+        let run = complete_while_the_judge_runs(
             &t,
             &format!(
                 "sed -i 's/^status: open/status: done/' '{real}'\n\
-                 printf -- '- {stamp} other signed off (verify passed, judge accept, contract f514b644): .plan/judge/other-20260615-1402.md#0123456789ab\\n' >> '{real}'\n\
-                 printf 'VERDICT: accept\\nmissing: none\\n'"
+                 printf -- '- {stamp} other signed off (verify passed, judge accept, contract f514b644): .plan/judge/other-20260615-1402.md#0123456789ab\\n' >> '{real}'"
             ),
         );
-        t.commit_all("judge");
-        let run = complete_ship(&t);
         let md = t.plan_md();
         assert_ne!(
             run.code, 0,
@@ -319,17 +316,14 @@ fn a_judge_that_signs_another_goal_off_in_the_real_plan_md_signs_nothing_off() {
 #[test]
 fn a_line_logged_later_while_the_judge_runs_leaves_the_sign_off_proven() {
     let t = started(&plan("ship-other.md"));
-    let root = t.root().display().to_string();
-    command_judge(
+    let run = complete_while_the_judge_runs(
         &t,
-        &format!(
-            "(cd '{root}' && PLAN_NOW=2026-06-15T14:05 '{bin}' log --goal other 'looked at the cache') >/dev/null 2>&1 || exit 7\n\
-             printf 'VERDICT: accept\\nmissing: none\\n'",
-            bin = crate::util::BIN
+        &another_agent(
+            &t,
+            "PLAN_NOW=2026-06-15T14:05",
+            "log --goal other 'looked at the cache'",
         ),
     );
-    t.commit_all("judge");
-    let run = complete_ship(&t);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let md = t.plan_md();
     assert!(md.contains("other looked at the cache"), "{md}");
@@ -381,15 +375,7 @@ fn a_judge_that_rewrites_another_goal_s_history_in_the_real_plan_md_signs_nothin
         t.ok(&["reopen", "other", "--reason", "not yet"]);
         t.commit_all("other reopened");
         let real = t.path("plan.md").display().to_string();
-        command_judge(
-            &t,
-            &format!(
-                "{}\nprintf 'VERDICT: accept\\nmissing: none\\n'",
-                script.replace("PLAN", &format!("'{real}'"))
-            ),
-        );
-        t.commit_all("judge");
-        let run = complete_ship(&t);
+        let run = complete_while_the_judge_runs(&t, &script.replace("PLAN", &format!("'{real}'")));
         let md = t.plan_md();
         if run.code == 0 || md.contains("ship signed off") {
             passed.push(format!("{what}:\n{}{}\n{md}", run.stdout, run.stderr));
@@ -405,17 +391,14 @@ fn a_judge_that_rewrites_another_goal_s_history_in_the_real_plan_md_signs_nothin
 #[test]
 fn a_contract_edited_and_logged_by_another_agent_meanwhile_leaves_the_sign_off() {
     let t = started(&plan("ship-other.md"));
-    let root = t.root().display().to_string();
-    command_judge(
+    let run = complete_while_the_judge_runs(
         &t,
-        &format!(
-            "(cd '{root}' && '{bin}' edit other --done-when 'OTHER.md exists and says why') >/dev/null 2>&1 || exit 7\n\
-             printf 'VERDICT: accept\\nmissing: none\\n'",
-            bin = crate::util::BIN
+        &another_agent(
+            &t,
+            "",
+            "edit other --done-when 'OTHER.md exists and says why'",
         ),
     );
-    t.commit_all("judge");
-    let run = complete_ship(&t);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let md = t.plan_md();
     assert!(
@@ -441,15 +424,12 @@ fn a_teammate_s_line_merged_in_above_another_goal_s_leaves_the_sign_off() {
         t.plan_md()
     );
     let real = t.path("plan.md").display().to_string();
-    command_judge(
+    let run = complete_while_the_judge_runs(
         &t,
         &format!(
-            "sed -i '/14:05 other started/i - 2026-06-15 14:03 other sign-off rejected (judge): the teammate s try' '{real}'\n\
-             printf 'VERDICT: accept\\nmissing: none\\n'"
+            "sed -i '/14:05 other started/i - 2026-06-15 14:03 other sign-off rejected (judge): the teammate s try' '{real}'"
         ),
     );
-    t.commit_all("judge");
-    let run = complete_ship(&t);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
         t.plan_md().contains("the teammate s try"),
@@ -487,4 +467,27 @@ fn a_line_logged_between_the_stamp_and_the_write_costs_no_accept() {
     assert!(md.contains("2026-06-15 14:03 ship signed off"), "{md}");
     let audit = t.run(&["audit"]);
     assert_eq!(audit.code, 0, "{}{}\n{md}", audit.stdout, audit.stderr);
+}
+
+/// `plan complete ship`, judged by a command judge that runs `script` first (in the
+/// copy of the tree it is given; the real repository is reachable by its path) and
+/// then accepts.
+fn complete_while_the_judge_runs(t: &Test, script: &str) -> crate::util::Run {
+    command_judge(
+        t,
+        &format!("{script}\nprintf 'VERDICT: accept\\nmissing: none\\n'"),
+    );
+    t.commit_all("judge");
+    complete_ship(t)
+}
+
+/// A judge's shell line that runs `plan ARGS` in the real repository, with the
+/// settings `env` in front, as another agent would meanwhile; a failure fails the
+/// judge.
+fn another_agent(t: &Test, env: &str, args: &str) -> String {
+    format!(
+        "(cd '{}' && {env} '{}' {args}) >/dev/null 2>&1 || exit 7",
+        t.root().display(),
+        crate::util::BIN
+    )
 }
