@@ -425,6 +425,7 @@ fn run_in(
     let mut tail = Tail {
         bytes: Vec::new(),
         cap: tail_bytes,
+        cut: false,
     };
     for pipeline in &verify.chain {
         let spec = Spec {
@@ -460,6 +461,7 @@ fn run_in(
             },
         };
         tail.push(&output.combined);
+        tail.cut |= output.combined.len() >= tail_bytes;
         if output.timed_out {
             tail.note(&format!("verify: timed out after {timeout:?}"));
             return Ok(failed(tail, None, true));
@@ -479,17 +481,22 @@ fn run_in(
             }
             return Ok(failed(tail, code, false));
         }
-        // Only an output held whole: cut, a long run's first summaries are gone
-        // and its last (cargo's doc tests, say) may be the one that ran none.
-        if output.combined.len() < tail_bytes
-            && let Some(said) = ran_no_test(&String::from_utf8_lossy(&output.combined))
-        {
-            tail.note(&format!("verify: `{pipeline}` ran no test"));
-            return Ok(Outcome {
-                ran_no_test: Some(said),
-                ..failed(tail, Some(0), false)
-            });
-        }
+    }
+    // The whole line's output, and only when held whole: `nextest run && cargo test
+    // --doc` ran tests though its second step ran none, and an output cut to its
+    // end has lost its first summaries (cargo's last, the doc tests', is often 0).
+    if !tail.cut
+        && let Some(said) = ran_no_test(&String::from_utf8_lossy(&tail.bytes))
+    {
+        tail.note("verify: ran no test");
+        return Ok(Outcome {
+            passed: false,
+            exit_code: Some(0),
+            timed_out: false,
+            tail: tail.text(),
+            failed_command: None,
+            ran_no_test: Some(said),
+        });
     }
     Ok(Outcome {
         passed: true,
@@ -501,14 +508,15 @@ fn run_in(
     })
 }
 
-/// The line of a test runner's summary that says a run that exited 0 ran no test,
-/// when nothing in `output` says one ran: cargo's `test result: ok. 0 passed` on
+/// The line of a test runner's summary that says a verify that exited 0 ran no
+/// test, when nothing in its whole `output` says one ran: cargo's `test result: ok. 0 passed` on
 /// every binary, unittest's `Ran 0 tests`, pytest's `no tests ran`, node's `# tests
 /// 0`, go's `[no test files]`. A test module switched off by a `cfg`, a pattern
 /// that matches nothing, `--passWithNoTests`: the check passed without checking.
 fn ran_no_test(output: &str) -> Option<String> {
     let mut none = None;
     for line in output.lines() {
+        let line = strip_ansi(line);
         let line = line.trim();
         let number = |after: &str| -> Option<u64> {
             let rest = &line[line.find(after)? + after.len()..];
@@ -522,14 +530,34 @@ fn ran_no_test(output: &str) -> Option<String> {
             number("Ran ").map(|n| n == 0)
         } else if line.starts_with("# tests ") || line.starts_with("ℹ tests ") {
             number("tests ").map(|n| n == 0)
-        } else if line.contains(" passed") && (line.starts_with('=') || line.starts_with("Tests:"))
-        {
-            // pytest's `=== 3 passed in 0.1s ===`, jest's `Tests: 3 passed, 3 total`.
+        } else if line.contains(" tests run: ") {
+            // nextest's `Summary [0.1s] 3 tests run: 3 passed, 0 skipped`.
+            number(" tests run: ").map(|n| n == 0)
+        } else if line.starts_with("Tests") && line.contains(" passed") {
+            // jest's `Tests: 3 passed, 3 total`, vitest's `Tests  3 passed (3)`.
             Some(false)
-        } else if line.contains("no tests ran") || line.contains("No tests found") {
+        } else if line
+            .trim_start_matches('=')
+            .trim()
+            .starts_with(|c: char| c.is_ascii_digit())
+            && (line.contains(" passed") || line.contains(" passing"))
+        {
+            // pytest's `=== 3 passed in 0.1s ===` or, with -q, `3 passed in 0.1s`;
+            // mocha's `3 passing`, and `0 passing`.
+            let n = line.trim_start_matches('=').trim();
+            let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<u64>().ok().map(|n| n == 0)
+        } else if line.contains("no tests ran")
+            || line.contains("No tests found")
+            || line.contains("No test files found")
+        {
             Some(true)
-        } else if line.starts_with("ok ") || line.starts_with("ok\t") {
+        } else if line.starts_with("ok  \t") || line.starts_with("ok\t") {
+            // go's package line.
             Some(line.contains("[no tests to run]"))
+        } else if line.starts_with("ok ") && leading_after_ok(line) {
+            // TAP's `ok 1 - name`.
+            Some(false)
         } else if line.ends_with("[no test files]") {
             Some(true)
         } else {
@@ -542,6 +570,33 @@ fn ran_no_test(output: &str) -> Option<String> {
         }
     }
     none
+}
+
+/// Whether a line starting `ok ` goes on with a test's number, as TAP's do.
+fn leading_after_ok(line: &str) -> bool {
+    line[3..].starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// `line` without its terminal colour codes (`ESC [ … m`): a coloured summary
+/// reads as a plain one.
+fn strip_ansi(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\u{1b}') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The first command of a pipeline that failed, like a shell's `pipefail`: a test
@@ -565,12 +620,15 @@ fn first_failure(statuses: &[Option<ExitStatus>]) -> Option<(usize, Option<ExitS
 struct Tail {
     bytes: Vec<u8>,
     cap: usize,
+    /// More came than `cap`: `bytes` is the end only.
+    cut: bool,
 }
 
 impl Tail {
     fn push(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
         let excess = self.bytes.len().saturating_sub(self.cap);
+        self.cut |= excess > 0;
         self.bytes.drain(..excess);
     }
 
@@ -644,6 +702,10 @@ mod tests {
             "ℹ tests 0\nℹ suites 0\nℹ pass 0\n",
             "?   \texample.com/x\t[no test files]\n",
             "ok  \texample.com/x\t0.002s [no tests to run]\n",
+            "No test files found, exiting with code 0\n",
+            "  0 passing (1ms)\n",
+            "\u{1b}[32mtest result: ok\u{1b}[0m. 0 passed; 0 failed; 0 ignored\n",
+            "ok - loaded\ntest result: ok. 0 passed; 0 failed; 0 ignored\n",
         ];
         for output in none {
             assert!(ran_no_test(output).is_some(), "{output}");
@@ -655,6 +717,12 @@ mod tests {
             "Tests:       4 passed, 4 total\n",
             "ℹ tests 5\nℹ pass 5\n",
             "?   \texample.com/x/cmd\t[no test files]\nok  \texample.com/x\t0.004s\n",
+            // A line with tests and a step with none: the nextest recipe.
+            "     Summary [   0.010s] 3 tests run: 3 passed, 0 skipped\n   Doc-tests x\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+            "3 passed in 0.01s\ntest result: ok. 0 passed; 0 failed; 0 ignored\n",
+            " Tests  3 passed (3)\n",
+            "  3 passing (4ms)\n",
+            "ok 1 - adds\n",
             "built\n",
             "",
         ];
@@ -872,6 +940,7 @@ mod tests {
         let mut tail = Tail {
             bytes: Vec::new(),
             cap: 5,
+            cut: false,
         };
         tail.push("€€".as_bytes());
         assert_eq!(tail.text(), "€");

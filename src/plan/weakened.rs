@@ -240,12 +240,12 @@ pub fn find_given(
     out
 }
 
-/// Whether a Python runner collects the test functions of `path` by its name with
-/// its default patterns: pytest's `test_*.py` and `*_test.py`, unittest's
-/// `test*.py`, and Django's `tests.py`.
+/// Whether pytest collects the test functions of `path` by its name with its default
+/// patterns, `test_*.py` and `*_test.py`, or Django's runners, `tests.py`. (unittest's
+/// `test*.py` takes more, `testcases.py`; pytest, what most verifies run, does not.)
 fn collected(path: &str) -> bool {
     let name = file_name(path);
-    name.starts_with("test") || name.ends_with("_test.py")
+    name.starts_with("test_") || name.ends_with("_test.py") || name == "tests.py"
 }
 
 /// Whether a file's own name makes it a test module (`test_a.py`, `a.spec.ts`,
@@ -295,10 +295,9 @@ impl<'c> Row<'c> {
         let side = |path: &str, text: &str, anyway: bool| {
             let lang = Lang::of(path)?;
             let mut read = analyse(lang, text);
-            // A test function in a file no runner collects by its name never runs
-            // (pytest takes `test_*.py` and `*_test.py`, unittest `test*.py`): a
-            // test moved to `tests/zero_cases.py` is a test removed. Its assertions
-            // still count, as a helper's do.
+            // A test function in a file pytest does not collect by its name never
+            // runs: a test moved to `tests/zero_cases.py` is a test removed. Its
+            // assertions still count, as a helper's do.
             if lang == Lang::Python && !collected(path) {
                 read.counts.tests = 0;
                 read.counts.cases = 0;
