@@ -285,20 +285,8 @@ fn a_closed_stderr_is_no_panic() {
 /// It fails the sign-off at verify, before any judge.
 #[test]
 fn a_verify_whose_runner_ran_no_test_does_not_pass() {
-    let t = Test::new();
-    t.write("README.md", "# Hello\n");
-    let check = t.fake_program(
-        "check",
-        "printf 'running 0 tests\\n\\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n'",
-    );
-    let md = crate::setup::plan("ship-other.md").replace(
-        "verify: test -f README.md",
-        &format!("verify: {}", check.display()),
-    );
-    t.write("plan.md", md);
-    t.judge("accept");
-    t.ok(&["start", "ship", "--no-verify"]);
-    t.commit_all("start");
+    let none = "printf 'running 0 tests\\n\\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n'";
+    let t = crate::setup::verified_by(&[("check", none)]);
     let run = t.run(&[
         "complete",
         "ship",
@@ -311,24 +299,8 @@ fn a_verify_whose_runner_ran_no_test_does_not_pass() {
     insta::assert_snapshot!(crate::util::redact(&t, &run.stdout));
     // The whole line's output counts (the review's): nextest's tests, then cargo's
     // doc tests of a crate that has none, is a verify that ran tests.
-    let t = Test::new();
-    t.write("README.md", "# Hello\n");
-    let check = t.fake_program(
-        "check",
-        "printf 'running 0 tests\\n\\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n'",
-    );
-    let nextest = t.fake_program(
-        "nextest",
-        "printf '     Summary [   0.010s] 3 tests run: 3 passed, 0 skipped\\n'",
-    );
-    let md = crate::setup::plan("ship-other.md").replace(
-        "verify: test -f README.md",
-        &format!("verify: {} && {}", nextest.display(), check.display()),
-    );
-    t.write("plan.md", md);
-    t.judge("accept");
-    t.ok(&["start", "ship", "--no-verify"]);
-    t.commit_all("start");
+    let nextest = "printf '     Summary [   0.010s] 3 tests run: 3 passed, 0 skipped\\n'";
+    let t = crate::setup::verified_by(&[("nextest", nextest), ("check", none)]);
     let run = t.run(&["complete", "ship", "--evidence", "done"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }

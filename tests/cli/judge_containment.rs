@@ -54,19 +54,7 @@ fn a_verify_that_edits_plan_md_fails_the_sign_off() {
             "goal other went from open to cancelled",
         ),
     ] {
-        let t = Test::new();
-        t.write("README.md", "# Hello\n");
-        let check = t.fake_program("check", &format!("{edit}\ntest -f README.md"));
-        let md = plan("ship-other.md").replace(
-            "verify: test -f README.md",
-            &format!("verify: {}", check.display()),
-        );
-        t.write("plan.md", md);
-        t.judge("accept");
-        // Started without its verify: run at the start, it would be refused there
-        // (tests/cli/red_first.rs); this is about the sign-off's own check.
-        t.ok(&["start", "ship", "--no-verify"]);
-        t.commit_all("start");
+        let t = crate::setup::verified_by(&[("check", &format!("{edit}\ntest -f README.md"))]);
         let run = t.run(&[
             "complete",
             "ship",

@@ -22,6 +22,30 @@ pub fn started(plan: &str) -> Test {
     t
 }
 
+/// A repository holding `plan` (ship-other.md) whose `ship` verifies by the fake
+/// programs `scripts` (name, shell script) run one after another (`a && b`), with
+/// README.md written, the accepting fixture judge, and `ship` started without its
+/// verify and committed.
+pub fn verified_by(scripts: &[(&str, &str)]) -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    let line: Vec<String> = scripts
+        .iter()
+        .map(|(name, script)| t.fake_program(name, script).display().to_string())
+        .collect();
+    let md = plan("ship-other.md").replace(
+        "verify: test -f README.md",
+        &format!("verify: {}", line.join(" && ")),
+    );
+    t.write("plan.md", md);
+    t.judge("accept");
+    // Started without its verify: run at the start, it would be refused there
+    // (tests/cli/red_first.rs); these are about the sign-off's own run.
+    t.ok(&["start", "ship", "--no-verify"]);
+    t.commit_all("start");
+    t
+}
+
 /// `plan complete ship` with README.md as evidence.
 pub fn complete_ship(t: &Test) -> Run {
     t.run(&[
