@@ -535,7 +535,9 @@ fn ran_no_test(output: &str) -> Option<String> {
             number(" tests run: ").map(|n| n == 0)
         } else if line.starts_with("Tests") && line.contains(" passed") {
             // jest's `Tests: 3 passed, 3 total`, vitest's `Tests  3 passed (3)`.
-            Some(false)
+            let count = line["Tests".len()..].trim_start_matches([':', ' ']);
+            let digits: String = count.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<u64>().ok().map(|n| n == 0)
         } else if line
             .trim_start_matches('=')
             .trim()
@@ -704,6 +706,7 @@ mod tests {
             "ok  \texample.com/x\t0.002s [no tests to run]\n",
             "No test files found, exiting with code 0\n",
             "  0 passing (1ms)\n",
+            "Tests: 0 passed, 0 total\n",
             "\u{1b}[32mtest result: ok\u{1b}[0m. 0 passed; 0 failed; 0 ignored\n",
             "ok - loaded\ntest result: ok. 0 passed; 0 failed; 0 ignored\n",
         ];

@@ -34,6 +34,24 @@ fn others_unchanged(
     signed: &str,
     facts: &dyn Fn(&str) -> Facts,
 ) -> Result<(), String> {
+    // A goal added meanwhile (by hand, by an import's approval) that comes in
+    // finished must stand on its own record: a judge could add one done, with a
+    // sign-off line it made up.
+    for goal in fresh.goals.iter().filter(|g| before.goal(&g.id).is_none()) {
+        let id = &goal.id;
+        for (_, event) in fresh.events(id) {
+            if let Err(why) = proof::backs(&event, facts) {
+                return Err(format!(
+                    "a sign-off of {id}, added while plan complete ran, does not stand on its record: {why}"
+                ));
+            }
+        }
+        if let proof::Proof::Unproven { why, .. } = proof::check(fresh, goal, facts) {
+            return Err(format!(
+                "goal {id} was added while plan complete ran, finished and unproven: {why}"
+            ));
+        }
+    }
     for goal in before.goals.iter().filter(|g| g.id != signed) {
         let id = &goal.id;
         let Some(now) = fresh.goal(id) else {
