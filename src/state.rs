@@ -339,6 +339,19 @@ impl State {
         self.lock_file().is_err()
     }
 
+    /// The session whose record claims the loop started at `started`, by its
+    /// file's name (a session id plan hashed for its file name is not found).
+    pub fn claimant(&self, started: &str) -> Option<String> {
+        let entries = fs::read_dir(self.dir.join("sessions")).ok()?;
+        entries.flatten().find_map(|entry| {
+            let path = entry.path();
+            let session: Session = read(&path).ok().flatten()?;
+            (session.in_loop.as_deref() == Some(started))
+                .then(|| path.file_stem()?.to_str().map(str::to_string))
+                .flatten()
+        })
+    }
+
     /// Removes session files nobody touched in two weeks.
     pub fn prune(&self) {
         let Ok(entries) = fs::read_dir(self.dir.join("sessions")) else {

@@ -53,6 +53,10 @@ pub struct Input<'p> {
     /// plan.md's first format error: the agent fixes it before it goes on. A format
     /// error is never a way out of the loop.
     pub broken: Option<&'p str>,
+    /// What plan.md lost that an ending for want of work may not rest on (its
+    /// log's start line, goals deleted: `plan::loop_log::lost`): the agent puts it
+    /// back first, as it fixes a format error.
+    pub lost: Option<&'p str>,
     /// The work fingerprint (`hooks::progress`: files, HEAD and plan.md), to see
     /// whether the agent did anything since the last continuation.
     pub work: &'p str,
@@ -148,7 +152,7 @@ pub fn decide(
         return go("host_error", why, note, false);
     }
     let plan = input.plan;
-    if !plan.has_work && input.broken.is_none() {
+    if !plan.has_work && input.broken.is_none() && input.lost.is_none() {
         return end(lp, "no_work", no_work(plan));
     }
     if lp.used >= lp.budget {
@@ -231,13 +235,23 @@ pub fn decide(
         let note = format!("plan: the loop judge let the agent pause: {why}");
         return go("loop_judge", why, note, false);
     }
-    let goals = match (input.broken, pick.goals.as_deref().or(plan.goals)) {
+    let fix = match (input.broken, input.lost) {
+        (Some(why), _) => Some(format!(
+            "first fix plan.md's format errors ({why}; `plan lint` lists them all)"
+        )),
+        (None, Some(why)) => Some(format!(
+            "first put back what plan.md lost: {why} (`git diff plan.md` shows it; clearing the loop is for the person who started it)"
+        )),
+        (None, None) => None,
+    };
+    let fixing = fix.is_some();
+    let goals = match (fix, pick.goals.as_deref().or(plan.goals)) {
         (None, Some(goals)) => goals.to_string(),
         (None, None) => {
             return end(lp, "no_work", no_work(plan));
         }
-        (Some(why), goals) => format!(
-            "first fix plan.md's format errors ({why}; `plan lint` lists them all){}",
+        (Some(fix), goals) => format!(
+            "{fix}{}",
             goals.map(|g| format!("; then {g}")).unwrap_or_default()
         ),
     };
@@ -247,7 +261,7 @@ pub fn decide(
     lp.last_work = Some(input.work.to_string());
     // A continuation that sends the agent to fix plan.md first spends no goal's
     // budget.
-    if let Some(goal) = pick.first.as_ref().filter(|_| input.broken.is_none()) {
+    if let Some(goal) = pick.first.as_ref().filter(|_| !fixing) {
         *lp.goal_continuations.entry(goal.clone()).or_default() += 1;
         if let Some(held) = budgets.held(goal, &lp.goal_budgets) {
             lp.goal_budgets.insert(goal.clone(), held);
@@ -318,6 +332,7 @@ mod tests {
             ending: Ending::Plain,
             plan: work(&plan, &goals),
             broken: None,
+            lost: None,
             work: hash,
             stall_limit,
             budgets: Budgets::default(),
@@ -540,6 +555,7 @@ mod tests {
             ending: Ending::LastingError,
             plan: work(&plan, &goals),
             broken: None,
+            lost: None,
             work: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
@@ -559,6 +575,7 @@ mod tests {
             ending: Ending::Plain,
             plan: work(&plan, &goals),
             broken: Some("plan.md:4: unknown status \"doing\""),
+            lost: None,
             work: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
@@ -577,6 +594,7 @@ mod tests {
             ending: Ending::Plain,
             plan: work(&plan, &goals),
             broken: None,
+            lost: None,
             work: "h",
             stall_limit: 3,
             budgets: Budgets::default(),
@@ -610,6 +628,7 @@ mod tests {
                 ending: Ending::Plain,
                 plan: work(&plan, &goals),
                 broken: None,
+                lost: None,
                 work: hash,
                 stall_limit: 50,
                 budgets: Budgets {
@@ -697,6 +716,7 @@ mod tests {
                 ending: Ending::Plain,
                 plan: work(&plan, &goals),
                 broken: Some("plan.md:4: unknown status \"doing\""),
+                lost: None,
                 work: hash,
                 stall_limit: 50,
                 budgets: Budgets {

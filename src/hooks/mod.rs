@@ -1,5 +1,6 @@
 //! The host loop: hook protocols, runtime state, the continuation guard.
 
+mod elsewhere;
 pub mod guard;
 pub mod host;
 pub mod loop_mark;

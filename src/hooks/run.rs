@@ -75,6 +75,14 @@ pub fn handle(host: Host, event: &str, stdin: &str) -> Result<Answer> {
     let Some(place) = place(&cwd)? else {
         return Ok(Answer::Nothing);
     };
+    // A stop from another worktree of the loop's repository, or from a repository
+    // made inside it, is the loop's: decided where the loop runs.
+    let place = match kind {
+        Kind::Stop => super::elsewhere::loop_root(&place.root, &place.git_dir, &input.session)
+            .and_then(|root| self::place(&root).ok().flatten())
+            .unwrap_or(place),
+        _ => place,
+    };
     // What the hooks take from plan.md, cached while nothing it came from changes.
     let at = cache::Place {
         root: &place.root,
@@ -750,17 +758,37 @@ const ENDED: &str = "plan: the work loop has ended (`plan goal status` says why)
 /// What a stop says where `.git/plan` cannot be written.
 const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
 
-/// A stop with no loop state: if this session claimed a loop that was neither
-/// cleared nor ended (`loop.json` deleted), the stop is blocked once, saying so.
-/// Fail-open: a block is given only once it is recorded as given, so it never
-/// repeats, and any error lets the agent stop. With no claim and no mark (`.git/plan`
-/// removed with the mark beside it), each session is told once of a loop plan.md's
-/// log says runs: a note, as a fresh clone of a branch whose loop runs elsewhere
-/// looks the same. The log is read once per session for each content of plan.md.
-fn vanished(state: &State, place: &Place, session: &str, plan_hash: &str) -> Answer {
-    // The mark outside .git/plan (loop_mark.rs) is taken either way: one block.
+/// What a stop with no loop state comes to ([`vanished`]).
+enum Vanished {
+    Said(Answer),
+    /// The loop this session held, as plan.md's log says it runs: to be kept again.
+    Rebuilt(Box<crate::state::Loop>),
+}
+
+/// A stop with no loop state (`loop.json` deleted, or not a loop plan can read).
+/// If this session held a loop (its claim, or the mark outside `.git/plan` where
+/// the whole of it was removed) that plan.md's log says runs (its `work loop
+/// started` line, no clear or ending after it), the loop is rebuilt from that line:
+/// its budget as the line says, its counts from zero, owned by the session that
+/// claimed it (unclaimed where no record says which). A
+/// held loop the log does not say runs (a log from a build that did not keep start
+/// lines) blocks the stop once, saying so. Fail-open: a block is given only once it
+/// is recorded as given, so it never repeats, and any error lets the agent stop.
+/// With no claim and no mark (`.git/plan` removed with the mark beside it), each
+/// session is told once of a loop plan.md's log says runs: a note, as a fresh clone
+/// of a branch whose loop runs elsewhere looks the same. The log is read once per
+/// session for each content of plan.md.
+fn vanished(
+    state: &State,
+    place: &Place,
+    config: &Config,
+    session: &str,
+    plan_hash: &str,
+) -> Vanished {
+    // The mark outside .git/plan (loop_mark.rs) is taken either way.
     let marked = super::loop_mark::take(&place.git_dir);
     let claimed = state.session(session, |s| s.in_loop.take()).ok().flatten();
+    let ours = claimed.is_some();
     let (started, held) = match claimed.or(marked) {
         Some(started) => (Some(started), true),
         None => {
@@ -770,27 +798,50 @@ fn vanished(state: &State, place: &Place, session: &str, plan_hash: &str) -> Ans
             let looked = state.session(session, |s| std::mem::replace(&mut s.log_read, hash));
             match looked {
                 Ok(Some(looked)) if looked == plan_hash => (None, false),
-                _ => (running_in_log(&place.plan_path), false),
+                _ => (
+                    running_in_log(&place.plan_path).map(|(start, _)| start),
+                    false,
+                ),
             }
         }
     };
     let Some(started) = started else {
-        return Answer::Nothing;
+        return Vanished::Said(Answer::Nothing);
     };
+    if held
+        && let Some((start, budget)) = running_in_log(&place.plan_path)
+        && start == started
+        && let Some(budget) = budget
+    {
+        // Found by the mark alone, the loop is the session's whose record claims
+        // it, or, where none does (the records removed too), the first to claim it.
+        let owner = match ours {
+            true => Some(session.to_string()),
+            false => state.claimant(&started),
+        };
+        return Vanished::Rebuilt(Box::new(crate::state::Loop {
+            budget,
+            owner,
+            goal_budget: config.loop_goal_budget,
+            stall_limit: Some(config.loop_stall_limit),
+            started,
+            ..crate::state::Loop::default()
+        }));
+    }
     let told = state.session(session, |s| s.told_of_loop.clone());
     if !held && told.is_ok_and(|told| told.as_deref() == Some(started.as_str())) {
-        return Answer::Nothing;
+        return Vanished::Said(Answer::Nothing);
     }
     // Recorded, so the session is told of this loop once.
     let _ = state.session(session, |s| s.told_of_loop = Some(started.clone()));
-    match held {
+    Vanished::Said(match held {
         true => Answer::Block(format!(
             "plan: the work loop started {started} is gone: its state (.git/plan/loop.json) vanished without `plan goal clear` or `plan goal pause`. Those are for the person who started the loop, and each is logged in plan.md; deleting the state is neither. This stop is blocked once: go on with plan.md's goals, or say what you need from the person (`plan log TEXT` records it)."
         )),
         false => Answer::Note(format!(
             "plan: plan.md's log says a work loop started {started} and has not ended (no `work loop ended` or `work loop cleared` line after its start), but this clone keeps no state of it (.git/plan/loop.json), so it holds no stop here. If it ran here, its state was removed: `plan goal` starts it again, `plan goal clear` logs its end."
         )),
-    }
+    })
 }
 
 /// A running loop's stop while plan.md is gone from the working tree though HEAD
@@ -900,6 +951,58 @@ fn reclaim(
     })
 }
 
+/// A stop after a clear the stop hook did not decide: the loop's own session is
+/// told once, quoting plan.md's clear line. The line and loop.json are the agent's
+/// to write, and so is `plan goal clear` from its shell (on a terminal `script`
+/// lends it), so whoever cleared it, the person hears the loop is over where they
+/// watch the agent. Other sessions' stops were never the loop's: nothing to say.
+fn cleared(place: &Place, state: &State, lp: &crate::state::Loop, session: &str) -> Answer {
+    let Ok((claimed, told)) =
+        state.session(session, |s| (s.in_loop.clone(), s.told_of_loop.clone()))
+    else {
+        return Answer::Nothing;
+    };
+    let started = lp.started.as_str();
+    let ours = lp.owner.as_deref() == Some(session) || claimed.as_deref() == Some(started);
+    if !ours || told.as_deref() == Some(started) {
+        return Answer::Nothing;
+    }
+    let recorded = state.session(session, |s| {
+        s.told_of_loop = Some(started.to_string());
+        if s.in_loop.as_deref() == Some(started) {
+            s.in_loop = None;
+        }
+    });
+    if recorded.is_err() {
+        return Answer::Nothing;
+    }
+    let line = loop_log(&place.plan_path, started)
+        .clear
+        .map_or_else(String::new, |line| format!(": plan.md's log says `{line}`"));
+    Answer::Note(format!(
+        "plan: the work loop started {started} was cleared{line}. This stop is let go, and no later one is held; if no one meant to clear it, `plan goal` starts a new loop."
+    ))
+}
+
+/// A stop of a session a running loop does not hold: told once whose the loop is.
+/// The owner loop.json names, and each session's claim, are the agent's to write:
+/// a loop handed to a session plan never saw would otherwise let its own session
+/// stop with no word. An honest second session learns its stops are not held.
+fn held_elsewhere(state: &State, lp: &crate::state::Loop, owner: &str, session: &str) -> Answer {
+    let started = lp.started.as_str();
+    let told = state.session(session, |s| {
+        let told = s.told_of_loop.as_deref() == Some(started);
+        s.told_of_loop = Some(started.to_string());
+        told
+    });
+    match told {
+        Ok(false) => Answer::Note(format!(
+            "plan: the work loop started {started} is held by session {owner}, not this one ({session}), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again."
+        )),
+        _ => Answer::Nothing,
+    }
+}
+
 /// The session's claim on the loop started at `started`, forgotten once the loop
 /// ended: a later loop, claimed by another session, is not this one's to reclaim.
 fn forget_claim(state: &State, session: &str, started: &str) {
@@ -925,6 +1028,19 @@ fn stop(
         ..Templates::default()
     };
     let now = crate::clock::epoch_now();
+    // An ending for want of work rests on plan.md not having lost the loop's start
+    // or goals HEAD has open: read only where the view says no work is left.
+    let running = || {
+        state
+            .peek_loop()
+            .ok()
+            .flatten()
+            .filter(|l| l.ended.is_none())
+    };
+    let lost = (!view.has_work || view.continuation.is_none())
+        .then(running)
+        .flatten()
+        .and_then(|l| lost(place, &l.started));
     // Taken once below, only for a stop the guard may count as a stall.
     let work = std::cell::OnceCell::<String>::new();
     let guard_input = || guard::Input {
@@ -936,6 +1052,7 @@ fn stop(
             held_elsewhere: view.held_elsewhere,
         },
         broken: view.broken.as_deref(),
+        lost: lost.as_deref(),
         work: work.get().map_or(view.hash.as_str(), String::as_str),
         stall_limit: config.loop_stall_limit,
         budgets: crate::plan::budget::Budgets {
@@ -952,13 +1069,32 @@ fn stop(
     // only when the guard, deciding on the loop as it stands, would get as far as
     // asking: a spent budget or a stall ends the loop without a model call.
     let mut peeked = state.peek_loop()?;
-    let Some(current) = peeked.as_ref() else {
+    let mut rebuilt = None;
+    if peeked.is_none() {
         // Said, not silent: a `.git/plan` made unwritable would otherwise end a
         // running loop with no word to anyone (a skipped hook said so before).
         if state.cannot_keep() {
             return Ok(Answer::Note(UNKEPT.to_string()));
         }
-        return Ok(vanished(state, place, &input.session, &view.hash));
+        match vanished(state, place, config, &input.session, &view.hash) {
+            Vanished::Said(answer) => return Ok(answer),
+            Vanished::Rebuilt(lp) => {
+                let (started, budget) = (lp.started.clone(), lp.budget);
+                state.with_loop(|l| {
+                    if l.is_none() {
+                        *l = Some(*lp);
+                    }
+                })?;
+                super::loop_mark::set(&place.git_dir, &started);
+                peeked = state.peek_loop()?;
+                rebuilt = Some(format!(
+                    "plan: the work loop's state (.git/plan/loop.json) was gone or did not read, and plan.md's log says the loop started {started} runs: it is kept again from that line (budget {budget}, its counts from zero)."
+                ));
+            }
+        }
+    }
+    let Some(current) = peeked.as_ref() else {
+        return Ok(Answer::Nothing);
     };
     // loop.json is the agent's to write, its counts and owner included: an ending
     // plan.md does not back is not taken, and the stop says so.
@@ -992,6 +1128,9 @@ fn stop(
         if questioned(why) || backed(why) {
             super::loop_mark::forget(&place.git_dir);
         }
+        if why == crate::report::model::CLEARED {
+            return Ok(cleared(place, state, current, &input.session));
+        }
         // A loop that ended: nothing to decide, so no lock to take. (The claim on
         // it was forgotten as it ended, below; a loop started since has its own
         // start line, which `reclaim` counts.)
@@ -1014,6 +1153,13 @@ fn stop(
     let Some(current) = peeked.as_ref() else {
         return Ok(Answer::Nothing);
     };
+    if let Some(owner) = current
+        .owner
+        .as_deref()
+        .filter(|o| *o != input.session && forged.is_none() && !unpaused)
+    {
+        return Ok(held_elsewhere(state, current, owner, &input.session));
+    }
     // An unclaimed loop is claimed by this stop (guard::decide).
     let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
@@ -1196,7 +1342,7 @@ fn stop(
         )),
         (None, false) => None,
     };
-    Ok(match (decision, edited) {
+    let answer = match (decision, edited) {
         (Stop::Block { reason }, Some((edited, how))) => {
             Answer::Block(format!("{edited} So the loop goes on ({how}). {reason}"))
         }
@@ -1209,6 +1355,13 @@ fn stop(
         // said, not passed over.
         (Stop::Allow { note: None }, Some((edited, _))) => Answer::Note(edited),
         (Stop::Allow { note: None }, None) => Answer::Nothing,
+    };
+    // A loop kept again from plan.md's log says so with whatever this stop says.
+    Ok(match (rebuilt, answer) {
+        (None, answer) => answer,
+        (Some(rebuilt), Answer::Block(reason)) => Answer::Block(format!("{rebuilt} {reason}")),
+        (Some(rebuilt), Answer::Note(note)) => Answer::Note(format!("{rebuilt} {note}")),
+        (Some(rebuilt), _) => Answer::Note(rebuilt),
     })
 }
 
@@ -1228,6 +1381,20 @@ fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) ->
     said.cleared || (why == guard::NOTHING_READY && said.ended.as_deref() == Some(why))
 }
 
+/// What plan.md lost, from its log or since HEAD, that a running loop's ending for
+/// want of work may not rest on ([`crate::plan::loop_log::lost`]).
+fn lost(place: &Place, started: &str) -> Option<String> {
+    let text = crate::fsread::text(&place.plan_path, crate::fsread::PLAN).ok()?;
+    let now = crate::plan::model::parse(&text);
+    let head = place
+        .plan_path
+        .strip_prefix(&place.root)
+        .ok()
+        .and_then(|rel| crate::git::file_at(&place.root, "HEAD", rel).ok().flatten());
+    let head = head.as_deref().map(crate::plan::model::parse);
+    crate::plan::loop_log::lost(&now, head.as_ref(), started)
+}
+
 /// One of the stop hook's loop lines, logged in plan.md under the loop's lock, as
 /// `plan goal` logs its own; the error said in a line when it cannot be.
 fn log_loop(place: &Place, event: &crate::plan::event::Event<'_>) -> Result<(), String> {
@@ -1243,16 +1410,19 @@ fn log_loop(place: &Place, event: &crate::plan::event::Event<'_>) -> Result<(), 
 }
 
 /// The start of the work loop plan.md's log says runs (its last `work loop started`
-/// line, with no clear or ending after it), if any. Read only where this clone
+/// line, with no clear or ending after it) and its budget, if any. Read only where this clone
 /// keeps no loop state at all (a loop's state stays after it ends), and parsed only
 /// when the bytes hold a start line.
-fn running_in_log(plan_path: &Path) -> Option<String> {
+fn running_in_log(plan_path: &Path) -> Option<(String, Option<u32>)> {
     let bytes = crate::fsread::bytes(plan_path, crate::fsread::PLAN).ok()?;
     memchr::memmem::find(&bytes, b"work loop started (")?;
     let text = String::from_utf8(bytes).ok()?;
     let said = crate::plan::loop_log::loop_log(&crate::plan::model::parse(&text).log, "");
     let over = said.over();
-    said.last_start.filter(|_| !over)
+    let budget = said.budget;
+    said.last_start
+        .filter(|_| !over)
+        .map(|start| (start, budget))
 }
 
 /// What plan.md's log says of the loop started at `started` (see

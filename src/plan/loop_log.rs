@@ -1,7 +1,8 @@
 //! What plan.md's log says of a work loop: plan's own loop lines, read in order.
 
 use super::event::Event;
-use super::model::LogEntry;
+use super::model::{LogEntry, Plan};
+use super::status::Status;
 
 /// What plan's own lines in a log's entries say of the running work loop, in the
 /// log's order: whether it was cleared (`work loop cleared`, by `plan goal clear`),
@@ -16,14 +17,17 @@ use super::model::LogEntry;
 /// `starts` counts the start lines stamped at or after `started` (`None`: the log
 /// has none): a session's claim on the loop started then is on a loop `plan goal`
 /// replaced since when it counts two or more. `last_start` is the last start
-/// line's stamp.
+/// line's stamp and `budget` its budget. `clear` is the last clear's line, as the
+/// log shows it.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct LoopLog {
     pub cleared: bool,
+    pub clear: Option<String>,
     pub ended: Option<String>,
     pub paused: bool,
     pub starts: Option<usize>,
     pub last_start: Option<String>,
+    pub budget: Option<u32>,
 }
 
 impl LoopLog {
@@ -52,6 +56,10 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
                 .count()
         }),
         last_start: last_start.and_then(|at| log[at].stamp.map(str::to_string)),
+        budget: last_start.and_then(|at| match event(&log[at]) {
+            Some(Event::LoopStarted { budget, .. }) => Some(budget),
+            _ => None,
+        }),
         ..LoopLog::default()
     };
     let from = said.last_start.as_deref().unwrap_or(started);
@@ -62,6 +70,7 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
         match event(entry) {
             Some(Event::LoopCleared { .. }) => {
                 said.cleared = true;
+                said.clear = Some(entry.to_string().trim_end().to_string());
                 said.paused = false;
             }
             Some(Event::LoopEnded { why }) => {
@@ -74,6 +83,43 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
         }
     }
     said
+}
+
+/// What plan.md lost that a running loop's ending for want of work may not rest
+/// on: the line that started the loop (`started`, as its state says), cut from
+/// its log, or goals `head` (the plan as HEAD has it) has open that are gone from
+/// it with no trace: not kept, done, cancelled or archived, just deleted. `None`
+/// when neither: an emptied plan.md, or one whose goals were deleted, is no work done.
+pub fn lost(now: &Plan<'_>, head: Option<&Plan<'_>>, started: &str) -> Option<String> {
+    let gone: Vec<String> = head
+        .map(|head| {
+            head.goals
+                .iter()
+                .filter(|g| !g.archived && matches!(g.status(), Status::Open | Status::Active))
+                .filter(|g| now.goal(&g.id).is_none())
+                .map(|g| format!("`{}`", g.id))
+                .collect()
+        })
+        .unwrap_or_default();
+    let cut = loop_log(&now.log, started).last_start.as_deref() != Some(started);
+    let gone = match gone.len() {
+        0 => None,
+        1 => Some(format!(
+            "goal {}, open in HEAD, is gone from it with no sign-off, cancel or archive",
+            gone[0]
+        )),
+        _ => Some(format!(
+            "goals {}, open in HEAD, are gone from it with no sign-off, cancel or archive",
+            gone.join(", ")
+        )),
+    };
+    let cut = cut.then(|| {
+        format!("its log no longer holds the line that started the work loop ({started})")
+    });
+    match (cut, gone) {
+        (Some(cut), Some(gone)) => Some(format!("{cut}, and {gone}")),
+        (cut, gone) => cut.or(gone),
+    }
 }
 
 #[cfg(test)]
@@ -151,5 +197,53 @@ mod tests {
         // Nor does a line in the archive after the log.
         let archived = format!("{head}- 2026-06-15 14:01 note\n\n## Archive\n\n{pause}");
         assert_eq!(said(&archived), (false, false, None));
+    }
+
+    #[test]
+    fn an_ending_for_want_of_work_does_not_rest_on_a_cut_log_or_deleted_goals() {
+        let start = "- 2026-06-15 14:00 work loop started (budget 5, without a terminal)\n";
+        let goal = |id: &str, status: &str| {
+            format!("## Goal: {id}\n<!-- id: {id} -->\nstatus: {status}\ndone_when: x\n\n")
+        };
+        let head = format!(
+            "# Plan: p\n\n{}{}## Log\n",
+            goal("a", "active"),
+            goal("b", "done")
+        );
+        let head = crate::plan::model::parse(&head);
+        let lost = |now: &str| {
+            lost(
+                &crate::plan::model::parse(now),
+                Some(&head),
+                "2026-06-15 14:00",
+            )
+        };
+        // Kept, cancelled, or its log and goals whole: nothing lost.
+        let kept = format!("# Plan: p\n\n{}## Log\n{start}", goal("a", "cancelled"));
+        assert_eq!(lost(&kept), None);
+        // A done goal deleted is no open work gone.
+        assert_eq!(
+            lost(&format!(
+                "# Plan: p\n\n{}## Log\n{start}",
+                goal("a", "done")
+            )),
+            None
+        );
+        assert_eq!(
+            lost(&format!("# Plan: p\n\n## Log\n{start}")).as_deref(),
+            Some("goal `a`, open in HEAD, is gone from it with no sign-off, cancel or archive")
+        );
+        assert_eq!(
+            lost("").as_deref(),
+            Some(
+                "its log no longer holds the line that started the work loop (2026-06-15 14:00), and goal `a`, open in HEAD, is gone from it with no sign-off, cancel or archive"
+            )
+        );
+        // Another loop's start line is not this one's.
+        let other = kept.replace("14:00 work loop started", "13:00 work loop started");
+        assert_eq!(
+            lost(&other).as_deref(),
+            Some("its log no longer holds the line that started the work loop (2026-06-15 14:00)")
+        );
     }
 }

@@ -126,9 +126,9 @@ fn an_edited_loop_state_does_not_end_the_loop_in_silence() {
     lp["ended"] = "its budget of 50 continuations is spent".into();
     std::fs::write(&path, lp.to_string()).unwrap();
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
-    // A clear that is logged ends it, and later stops are let go in silence.
+    // A clear that is logged ends it: said once, and later stops are let go in silence.
     t.ok(&["goal", "clear"]);
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_ne!(t.stop_hook("s1").stdout, "");
     assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
@@ -303,7 +303,8 @@ fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     let lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(lp["owner"], "s1", "the owner is put back");
-    // A session that never held this loop is still not held by it.
+    // A session that never held this loop is still not held by it (told once).
+    assert_ne!(t.stop_hook("s2").answer()["decision"], "block");
     assert_eq!(t.stop_hook("s2").stdout, "");
     // Nor does another start beside the owner's name make the loop another's: no
     // clear is logged since the session claimed it (red-team, one file edited).
@@ -319,10 +320,10 @@ fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
     std::fs::write(&path, lp.to_string()).unwrap();
     std::fs::remove_file(t.root().join(".git/plan/sessions/s1.json")).unwrap();
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
-    // A loop that ended is forgotten: a new one, claimed by another session, is
-    // not the old session's to hold.
+    // A loop that ended is forgotten (its clear said once): a new one, claimed
+    // by another session, is not the old session's to hold.
     t.ok(&["goal", "clear"]);
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_ne!(t.stop_hook("s1").stdout, "");
     t.ok(&["goal", "--budget", "50"]);
     assert_eq!(t.stop_hook("s2").answer()["decision"], "block");
     assert_eq!(t.stop_hook("s1").stdout, "");
@@ -559,6 +560,9 @@ fn a_start_moved_back_does_not_reach_an_older_loops_clear() {
     );
 }
 
+/// What session `s1` is told once, at a stop the loop session `s2` holds lets go.
+const HELD_BY_S2: &str = "plan: the work loop started 2026-06-15 14:02 is held by session s2, not this one (s1), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again.";
+
 /// Red-team (issue 34, item 2): a loop `plan goal` replaced in the same minute has
 /// the start the old loop's session claimed, so that session took the new loop
 /// from the session that claimed it, and both were held. Each `plan goal` logs its
@@ -568,11 +572,14 @@ fn a_loop_replaced_in_the_same_minute_is_not_the_old_sessions() {
     let t = looping();
     t.ok(&["goal", "--budget", "50"]);
     assert_eq!(t.stop_hook("s2").answer()["decision"], "block");
+    // Told once whose loop it is, then let go.
+    assert_eq!(t.stop_hook("s1").answer()["systemMessage"], HELD_BY_S2);
     assert_eq!(t.stop_hook("s1").stdout, "");
     assert_eq!(t.stop_hook("s2").answer()["decision"], "block");
     // Cleared first, then started: the same.
     t.ok(&["goal", "clear"]);
     t.ok(&["goal", "--budget", "50"]);
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    assert_ne!(t.stop_hook("s2").answer()["decision"], "block");
     assert_eq!(t.stop_hook("s2").stdout, "");
 }

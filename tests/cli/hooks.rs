@@ -272,7 +272,14 @@ fn the_loop_ends_when_all_goals_are_done() {
         .replace("status: active", "status: cancelled")
         .replace("status: open", "status: cancelled")
         .replace("status: done", "status: cancelled");
-    t.write("plan.md", format!("{all_cancelled}{cancels}"));
+    // The log keeps the loop's start line, as plan's own writes do.
+    let started: String = t
+        .plan_md()
+        .lines()
+        .filter(|l| l.contains(" work loop started ("))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    t.write("plan.md", format!("{all_cancelled}{started}{cancels}"));
     let note = json(&send(&t, "claude/stop", "s1"));
     insta::assert_snapshot!(redact(&t, note["systemMessage"].as_str().unwrap()));
 }
@@ -283,6 +290,8 @@ fn two_sessions_one_loop() {
     t.ok(&["goal"]);
     // The first session whose hook sees the loop claims it, here by a prompt.
     send(&t, "claude/user-prompt-submit", "a");
+    // The other session is told once whose loop it is.
+    insta::assert_snapshot!(redact(&t, &send(&t, "claude/stop", "b").stdout), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 is held by session a, not this one (b), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again."}"#);
     assert_eq!(send(&t, "claude/stop", "b").stdout, "");
     assert_eq!(json(&send(&t, "claude/stop", "a"))["decision"], "block");
     insta::assert_snapshot!(shown(&t, &t.ok(&["goal", "status"])));
@@ -298,6 +307,8 @@ fn pause_resume_clear() {
     t.ok(&["goal", "resume"]);
     assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
     t.ok(&["goal", "clear"]);
+    // The clear is said once at the loop's next stop.
+    insta::assert_snapshot!(redact(&t, &send(&t, "claude/stop", "s1").stdout), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to clear it, `plan goal` starts a new loop."}"#);
     assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
     insta::assert_snapshot!(shown(&t, &t.run(&["goal", "pause"]).code(2)));
 }

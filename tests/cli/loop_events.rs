@@ -56,7 +56,9 @@ fn clear_and_pause_are_logged() {
             "- 2026-06-15 14:02 work loop cleared (without a terminal)",
         ]
     );
-    // The cleared loop is kept, ended, so the next stop is let go without a word.
+    // The cleared loop is kept, ended: the loop's next stop is let go saying so
+    // (`a_clear_is_said_at_the_loops_next_stop`), and later ones without a word.
+    assert_ne!(t.stop_hook("s1").stdout, "");
     assert_eq!(t.stop_hook("s1").stdout, "");
     insta::assert_snapshot!(shown(&t, &t.ok(&["goal", "status"])));
     t.case(&["goal", "clear"])
@@ -81,23 +83,36 @@ fn clear_and_pause_are_logged() {
 /// 14:02 runs and this clone keeps no state of it.
 const LOG_SAYS_IT_RUNS: &str = "plan: plan.md's log says a work loop started 2026-06-15 14:02 and has not ended (no `work loop ended` or `work loop cleared` line after its start), but this clone keeps no state of it (.git/plan/loop.json), so it holds no stop here. If it ran here, its state was removed: `plan goal` starts it again, `plan goal clear` logs its end.";
 
-/// Deleting .git/plan/loop.json let the agent stop silently.
+/// Deleting .git/plan/loop.json let the agent stop silently. Where plan.md's log
+/// says the loop runs, it is kept again (`a_loop_state_deleted_or_damaged_is_rebuilt_from_plan_md_s_log`);
+/// where the log holds no start line for it (a loop started by a build that did
+/// not log starts, shown here by taking the line out), the claiming session's next
+/// stop is blocked once, saying so.
 #[test]
 fn a_loop_state_that_vanished_blocks_one_stop() {
     let t = looping();
+    let md = t.plan_md();
+    let start = "- 2026-06-15 14:02 work loop started (budget 5, without a terminal)\n";
+    assert!(md.contains(start));
+    t.write("plan.md", md.replace(start, ""));
     std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
     let reason = answer["reason"].as_str().unwrap();
     insta::assert_snapshot!(redact(&t, reason));
-    // One block only: the next stop is let go, and so is every other session's,
-    // told once that plan.md's log says a loop runs.
+    // One block only: the next stop is let go, and so is every other session's.
     assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s2").stdout, "");
+    // With the line, another session's stop finding it first keeps it again for
+    // the session that claimed it, and is told once whose it is.
+    let t = looping();
+    std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
     assert_eq!(
         t.stop_hook("s2").answer()["systemMessage"],
-        LOG_SAYS_IT_RUNS
+        "plan: the work loop started 2026-06-15 14:02 is held by session s1, not this one (s2), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again."
     );
     assert_eq!(t.stop_hook("s2").stdout, "");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
 }
 
 /// Session `s1`'s Claude Code stop in a row after one the loop blocked
@@ -250,20 +265,19 @@ fn the_loop_judge_gets_the_agents_message_fenced() {
 /// `.git/plan/sessions`, so removing the whole of `.git/plan` takes both the loop
 /// and the record that it was claimed, and the stop is let go without a word.
 /// Failed before (the stop was let go): `plan goal` now also marks the loop outside
-/// `.git/plan` (`.git/plan-loop`, src/hooks/loop_mark.rs). Deleting that too is
-/// said, not held (below).
+/// `.git/plan` (`.git/plan-loop`, src/hooks/loop_mark.rs), and the loop is kept
+/// again from plan.md's log for the session whose stop finds the mark. Deleting
+/// that too is said, not held (below).
 #[test]
-fn removing_all_of_git_plan_blocks_one_stop() {
+fn removing_all_of_git_plan_keeps_the_loop_for_its_session() {
     let t = looping();
     std::fs::remove_dir_all(t.path(".git/plan")).unwrap();
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
-    let reason = answer["reason"].as_str().unwrap();
-    insta::assert_snapshot!(redact(&t, reason));
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     assert_eq!(
         t.stop_hook("s2").answer()["systemMessage"],
-        LOG_SAYS_IT_RUNS
+        "plan: the work loop started 2026-06-15 14:02 is held by session s1, not this one (s2), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again."
     );
     assert_eq!(t.stop_hook("s2").stdout, "");
 }
@@ -310,10 +324,11 @@ fn a_cleared_or_run_out_loop_whose_state_is_deleted_is_let_go_in_silence() {
 /// Red-team: `"used"` written up to the budget ends the loop at the next stop (said,
 /// at every stop), and removing loop.json then let every stop go silent: the
 /// ending stop had forgotten the loop's mark. An ending from the counts keeps the
-/// mark, so the removal blocks one stop, as for a running loop; another session's
-/// stop between, which leaves such an ending alone, keeps it too.
+/// mark, so after the removal the loop is kept again from plan.md's log, as a
+/// running loop is; another session's stop between, which leaves such an ending
+/// alone, keeps it too.
 #[test]
-fn a_loop_ended_on_its_counts_whose_state_is_deleted_blocks_one_stop() {
+fn a_loop_ended_on_its_counts_whose_state_is_deleted_is_kept_again() {
     let t = looping();
     let path = t.path(".git/plan/loop.json");
     let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
@@ -323,7 +338,7 @@ fn a_loop_ended_on_its_counts_whose_state_is_deleted_blocks_one_stop() {
     assert_eq!(t.stop_hook("s2").stdout, "");
     std::fs::remove_file(&path).unwrap();
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
 }
 
 /// Attack: `.git/plan` made unwritable (here a file in its place, which holds for
@@ -392,4 +407,167 @@ fn a_plan_that_is_a_pipe_holds_the_loop_once_and_says_why() {
     });
     insta::assert_snapshot!(reason);
     insta::assert_snapshot!(note);
+}
+
+/// Red-team (issue 34, item 2): a clear is a line in plan.md and loop.json saying
+/// so, both the agent's to write (or `plan goal clear` run from its shell, on a
+/// terminal `script` lends it), and the loop's next stop was let go with no word.
+/// Whoever cleared it, the loop's own session's next stop says so, once: the
+/// person learns the loop is over where they watch the agent.
+#[test]
+fn a_clear_is_said_at_the_loops_next_stop() {
+    let t = looping();
+    t.ok(&["goal", "clear"]);
+    let said = t.stop_hook("s1").stdout;
+    insta::assert_snapshot!(redact(&t, &said), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to clear it, `plan goal` starts a new loop."}"#);
+    assert_eq!(t.stop_hook("s1").stdout, "", "said once");
+    assert_eq!(t.stop_hook("s2").stdout, "", "not the loop's session");
+    // Forged by hand: the line and the state.
+    let t = looping();
+    let md = t.plan_md();
+    t.write(
+        "plan.md",
+        format!("{md}- 2026-06-15 14:02 work loop cleared (a terminal was attached)\n"),
+    );
+    let path = t.path(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["ended"] = "cleared by `plan goal clear`".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    let forged = t.stop_hook("s1").stdout;
+    insta::assert_snapshot!(redact(&t, &forged), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (a terminal was attached)`. This stop is let go, and no later one is held; if no one meant to clear it, `plan goal` starts a new loop."}"#);
+}
+
+/// Red-team: loop.json names the loop's owner and `.git/plan/sessions/` keeps each
+/// session's claim, all the agent's to write. The owner renamed to a session given
+/// a record by hand, and the claim taken out of the loop's own session's record, let
+/// that session stop with no word. A session whose stops a running loop does not
+/// hold is told so once (whose it is), so the hand-over is never silent; an honest
+/// second session learns its stops are not held.
+#[test]
+fn a_running_loop_held_by_another_session_is_said_once() {
+    let t = looping();
+    let sessions = t.path(".git/plan/sessions");
+    let mut own: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(sessions.join("s1.json")).unwrap()).unwrap();
+    own["in_loop"] = serde_json::Value::Null;
+    std::fs::write(sessions.join("s1.json"), own.to_string()).unwrap();
+    std::fs::write(sessions.join("made-up.json"), own.to_string()).unwrap();
+    let path = t.path(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    lp["owner"] = "made-up".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    let said = t.stop_hook("s1").stdout;
+    insta::assert_snapshot!(redact(&t, &said), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 is held by session made-up, not this one (s1), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again."}"#);
+    assert_eq!(t.stop_hook("s1").stdout, "", "said once");
+    // An honest second session.
+    let t = looping();
+    let other = t.stop_hook("s2").stdout;
+    insta::assert_snapshot!(redact(&t, &other), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 is held by session s1, not this one (s2), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again."}"#);
+    assert_eq!(t.stop_hook("s2").stdout, "", "said once");
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+}
+
+/// Red-team: loop.json deleted or damaged blocked one stop, then every stop of the
+/// loop's session was let go with no word, though plan.md's log says the loop runs
+/// (`work loop started (budget 5, …)`, no clear or ending after it). Where this
+/// session held the loop (its claim, or the mark outside `.git/plan`), the loop is
+/// rebuilt from that line, its budget as the line says and its counts from zero,
+/// and it holds every stop again.
+#[test]
+fn a_loop_state_deleted_or_damaged_is_rebuilt_from_plan_md_s_log() {
+    let mut said = Vec::new();
+    for spoil in ["delete", "damage", "remove .git/plan"] {
+        let t = looping();
+        match spoil {
+            "delete" => std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap(),
+            "damage" => t.write(".git/plan/loop.json", "{\"budget\": 5, \"use"),
+            _ => std::fs::remove_dir_all(t.path(".git/plan")).unwrap(),
+        }
+        let answer = t.stop_hook("s1").answer();
+        assert_eq!(answer["decision"], "block", "{spoil}: {answer}");
+        said.push(redact(&t, answer["reason"].as_str().unwrap()));
+        for _ in 0..3 {
+            let again = t.stop_hook("s1").answer();
+            assert_eq!(again["decision"], "block", "{spoil}: {again}");
+        }
+        said.push(shown(&t, &t.ok(&["goal", "status"])));
+    }
+    insta::assert_snapshot!(said[0]);
+    insta::assert_snapshot!(said[1]);
+    assert_eq!(said[0..2], said[2..4]);
+    assert_eq!(said[0..2], said[4..6]);
+}
+
+/// Red-team: a stop from another worktree of the loop's repository (`git worktree
+/// add`), or from a repository made inside it (`git init sub`), found no loop
+/// state where it looked, and the loop's own session stopped with no word. A stop
+/// with no loop where it runs looks for one its session holds in the repository's
+/// other worktrees and in the repositories around it, and is decided there.
+#[test]
+fn a_stop_from_another_worktree_or_a_nested_repository_is_held() {
+    let t = looping();
+    t.commit_all("plan");
+    let tree = t.root().with_extension("worktree");
+    t.git(&["worktree", "add", "-q", tree.to_str().unwrap()]);
+    let nested = t.path("sub");
+    std::fs::create_dir(&nested).unwrap();
+    t.git(&["-C", nested.to_str().unwrap(), "init", "-q"]);
+    for cwd in [&tree, &nested] {
+        let payload = crate::util::fixture("hosts/claude/stop.json")
+            .replace("CWD", cwd.to_str().unwrap())
+            .replace("SESSION", "s1");
+        let run = t
+            .case(&["hook", "claude", "stop"])
+            .stdin(&payload)
+            .check_status_only();
+        assert_eq!(
+            run.answer()["decision"],
+            "block",
+            "{}: {}",
+            cwd.display(),
+            run.stdout
+        );
+        let other = crate::util::fixture("hosts/claude/stop.json")
+            .replace("CWD", cwd.to_str().unwrap())
+            .replace("SESSION", "s9");
+        let run = t
+            .case(&["hook", "claude", "stop"])
+            .stdin(&other)
+            .check_status_only();
+        // Another session is not held: in the worktree it is told once what
+        // plan.md's log there says, and the nested repository keeps no plan.
+        if cwd == &tree {
+            assert_eq!(run.answer()["systemMessage"], LOG_SAYS_IT_RUNS);
+        } else {
+            assert_eq!(run.stdout, "");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tree);
+}
+
+/// Red-team: plan.md emptied (or its goals deleted) ended the running loop as if
+/// its work were done: "no goal is active or ready to start". An ending for want of
+/// work is taken only where plan.md's log still holds the loop's start and no goal
+/// HEAD has open left plan.md without a trace (done, cancelled or archived).
+#[test]
+fn plan_md_emptied_or_its_goals_deleted_does_not_end_the_loop() {
+    let t = looping();
+    t.commit_all("plan");
+    let md = t.plan_md();
+    t.write("plan.md", "");
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(answer["decision"], "block", "{answer}");
+    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()), @r#"plan.md still has work: first put back what plan.md lost: its log no longer holds the line that started the work loop (2026-06-15 14:02), and goal `ship`, open in HEAD, is gone from it with no sign-off, cancel or archive (`git diff plan.md` shows it; clearing the loop is for the person who started it)
+Keep working on it. When a goal's done_when is met, sign it off with `plan complete ID --evidence TEXT --path FILE`. If something blocks you, append it to the log with `plan log TEXT` and say what you need: `plan goal pause` and `plan goal clear` are for the person who started the loop, not for you, and each is logged in plan.md. (Continuation 2 of 5.)"#);
+    // The goals deleted, the log kept.
+    let log = &md[md.find("## Log").unwrap()..];
+    t.write("plan.md", format!("# Plan: Loop\n\n{log}"));
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(answer["decision"], "block", "{answer}");
+    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()), @r#"plan.md still has work: first put back what plan.md lost: goal `ship`, open in HEAD, is gone from it with no sign-off, cancel or archive (`git diff plan.md` shows it; clearing the loop is for the person who started it)
+Keep working on it. When a goal's done_when is met, sign it off with `plan complete ID --evidence TEXT --path FILE`. If something blocks you, append it to the log with `plan log TEXT` and say what you need: `plan goal pause` and `plan goal clear` are for the person who started the loop, not for you, and each is logged in plan.md. (Continuation 3 of 5.)"#);
+    // Cancelled, it is gone with a trace: the loop ends.
+    t.write("plan.md", &md);
+    t.ok(&["cancel", "ship", "--reason", "dropped"]);
+    assert_ne!(t.stop_hook("s1").answer()["decision"], "block");
 }
