@@ -51,6 +51,12 @@ pub fn since(
     let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
     let mut given = weakened::hacks::Given::of(&tests);
     given.asked.extend(asked.iter().cloned());
+    let top = |path: &str| weakened::top_module(path).is_some();
+    given.modules = git::paths_at(root, base, &top)?
+        .iter()
+        .filter_map(|path| weakened::top_module(path))
+        .map(str::to_string)
+        .collect();
     let wanted = |path: &str| {
         weakened::wanted(path) || verify_files.iter().any(|v| v == path) || given.names_data(path)
     };

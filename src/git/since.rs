@@ -84,10 +84,42 @@ pub fn texts_at(
     wanted: &dyn Fn(&str) -> bool,
     budget: usize,
 ) -> Result<Vec<(String, String)>> {
-    use anyhow::Context;
     let repo = open(root)?;
+    let mut out = Vec::new();
+    let mut left = budget;
+    for (path, id) in blobs_at(&repo, base, wanted)? {
+        if left == 0 {
+            break;
+        }
+        let text = bounded_blob(&repo, id)?;
+        left = left.saturating_sub(text.len());
+        out.push((path, text));
+    }
+    Ok(out)
+}
+
+/// The paths of the files `wanted` picks in commit `base`'s tree (`None`: HEAD's),
+/// none read.
+pub fn paths_at(
+    root: &Path,
+    base: Option<&str>,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Vec<String>> {
+    let repo = open(root)?;
+    Ok(blobs_at(&repo, base, wanted)?
+        .into_iter()
+        .map(|(path, _)| path)
+        .collect())
+}
+
+fn blobs_at(
+    repo: &git2::Repository,
+    base: Option<&str>,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Vec<(String, git2::Oid)>> {
+    use anyhow::Context;
     let commit = match base {
-        Some(rev) => start_commit(&repo, rev)?,
+        Some(rev) => start_commit(repo, rev)?,
         None => match repo.head().and_then(|h| h.peel_to_commit()) {
             Ok(commit) => commit,
             Err(_) => return Ok(Vec::new()),
@@ -105,17 +137,7 @@ pub fn texts_at(
         git2::TreeWalkResult::Ok
     })
     .context("walking the start commit's tree")?;
-    let mut out = Vec::new();
-    let mut left = budget;
-    for (path, id) in picked {
-        if left == 0 {
-            break;
-        }
-        let text = bounded_blob(&repo, id)?;
-        left = left.saturating_sub(text.len());
-        out.push((path, text));
-    }
-    Ok(out)
+    Ok(picked)
 }
 
 /// A regular file's text, invalid UTF-8 replaced; `None` for anything else. At

@@ -205,6 +205,7 @@ pub fn find_given(
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
         }
+        what.extend(shadows_code(row.change, given));
         if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path))
             && !is_test(path, Some(after))
             && !runner::is_runner_file(path)
@@ -238,6 +239,44 @@ pub fn find_given(
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// The name an `import` takes for a module of the code's own tree at `path`: a
+/// module or package at the top, or under `src/` (`calc.py`, `src/calc/__init__.py`).
+pub fn top_module(path: &str) -> Option<&str> {
+    let path = path.strip_prefix("src/").unwrap_or(path);
+    let module = match path.strip_suffix("/__init__.py") {
+        Some(package) => package,
+        None => path.strip_suffix(".py")?,
+    };
+    let plain = !module.is_empty()
+        && !module.contains('/')
+        && module
+            .bytes()
+            .all(|c| c == b'_' || c.is_ascii_alphanumeric());
+    plain.then_some(module)
+}
+
+/// A module added among the tests under the name of one of the code's own
+/// (`tests/calc.py` beside `calc.py`): pytest puts the tests' directory first on
+/// the import path, so the tests import it in place of the code they test.
+fn shadows_code(change: &Change, given: &hacks::Given) -> Option<String> {
+    let path = change.path.as_str();
+    if change.before.is_some() || Lang::of(path) != Some(Lang::Python) || top_module(path).is_some()
+    {
+        return None;
+    }
+    let name = file_name(path);
+    let module = match name {
+        "__init__.py" => file_name(path.strip_suffix("/__init__.py")?),
+        _ => name.strip_suffix(".py")?,
+    };
+    let among_tests = is_test_path(path) && !named_test(path) && name != "conftest.py";
+    (among_tests && given.modules.contains(module)).then(|| {
+        format!(
+            "a module named `{module}` added among the tests is imported in place of the code's own `{module}`"
+        )
+    })
 }
 
 /// Whether pytest collects the test functions of `path` by its name with its default
@@ -1428,6 +1467,42 @@ mod tests {
             .iter()
             .map(ToString::to_string)
             .collect()
+    }
+
+    #[test]
+    fn a_new_module_among_the_tests_named_as_the_code_s_own_shadows_it() {
+        for (path, module) in [
+            ("calc.py", Some("calc")),
+            ("src/calc.py", Some("calc")),
+            ("calc/__init__.py", Some("calc")),
+            ("src/calc/__init__.py", Some("calc")),
+            ("pkg/calc.py", None),
+            ("tests/calc.py", None),
+            ("my-calc.py", None),
+        ] {
+            assert_eq!(top_module(path), module, "{path}");
+        }
+        let given = hacks::Given {
+            modules: ["calc".to_string(), "tests".to_string()].into(),
+            ..Default::default()
+        };
+        let shadows = |path: &str, before: Option<&str>| {
+            shadows_code(
+                &change(path, before, Some("def add(a, b):\n    return 5\n")),
+                &given,
+            )
+            .is_some()
+        };
+        assert!(shadows("tests/calc.py", None));
+        assert!(shadows("tests/calc/__init__.py", None));
+        assert!(shadows("test/unit/calc.py", None));
+        // There at the start, of another name, a test module, or the code itself.
+        assert!(!shadows("tests/calc.py", Some("")));
+        assert!(!shadows("tests/helpers.py", None));
+        assert!(!shadows("tests/test_calc.py", None));
+        assert!(!shadows("tests/conftest.py", None));
+        assert!(!shadows("src/calc.py", None));
+        assert!(!shadows("lib/calc.py", None));
     }
 
     fn counts(lang: Lang, text: &str) -> (usize, usize, usize) {

@@ -1123,3 +1123,35 @@ fn a_test_moved_to_a_file_no_runner_collects_is_a_test_removed() {
         gate_fails(&t, &base);
     }
 }
+
+// Red-team (the gate): `tests/calc.py` added beside the tests, a module of the
+// code's own name (`calc.py`) that returns what the tests expect. pytest puts the
+// tests' directory first on the import path, so `from calc import add` took the
+// fake and the broken `calc.py` was never run: no test changed, the gate was green.
+// A new module among the tests named as one of the code's own is `code-shadowed`,
+// high; a helper of another name is no finding.
+#[test]
+fn a_module_among_the_tests_named_as_the_code_s_own_fails_the_gate() {
+    let test = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let base = [
+        ("tests/test_calc.py", test),
+        ("calc.py", "def add(a, b):\n    return a + b\n"),
+    ];
+    let (t, sha) = signed_pull_request("test -f done.txt", &base, &[], |t| {
+        t.write("calc.py", "def add(a, b):\n    return a - b\n");
+        t.write("tests/calc.py", "def add(a, b):\n    return 5\n");
+        t.write("done.txt", "done\n");
+    });
+    gate_fails(&t, &sha);
+    let run = t.run(&["audit", "--base", &sha, "--strict"]);
+    insta::assert_snapshot!(redact(&t, &run.stdout), @r#"✓ w (done): proven
+  weakened tests: tests/calc.py: a module named `calc` added among the tests is imported in place of the code's own `calc` [code-shadowed, high]
+  strict: weakened tests: tests/calc.py: a module named `calc` added among the tests is imported in place of the code's own `calc` [code-shadowed, high]
+1 finished goal: 1 proven, 0 unproven; against base [COMMIT]: 1 signed off since, 0 lost; 1 failing"#);
+    // An honest helper module among the tests, of a name the code does not use.
+    let (t, sha) = signed_pull_request("test -f done.txt", &base, &[], |t| {
+        t.write("tests/helpers.py", "def pair():\n    return 2, 3\n");
+        t.write("done.txt", "done\n");
+    });
+    t.ok(&["audit", "--base", &sha, "--strict", "--rejudge"]);
+}

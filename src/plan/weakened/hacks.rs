@@ -21,6 +21,10 @@ pub struct Given {
     /// (named by its title or done_when): one that held no assertion at the start
     /// is the work, and writing it is no changed check.
     pub asked: HashSet<String>,
+    /// The Python modules the code's own tree gave at the start, by the name an
+    /// `import` takes (`calc` for `calc.py`, `src/calc.py` or `calc/__init__.py`):
+    /// a new module of one's name among the tests is imported in its place.
+    pub modules: HashSet<String>,
 }
 
 impl Given {

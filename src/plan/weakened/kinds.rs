@@ -43,6 +43,7 @@ const KINDS: &[(&str, &str, &[&str])] = &[
     ),
     ("grader-read", "low", &["reads a test or grader file"]),
     ("framework-patched", "high", &["patches the test framework"]),
+    ("code-shadowed", "high", &["in place of the code's own"]),
     (
         "monkeypatch",
         "low",
