@@ -205,6 +205,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             // sooner) was cleared: logged as a clear is, under the loop's lock. Then
             // the start, from which the stop hook reads what plan.md says of this
             // loop (a pause, a clear).
+            // HEAD as the loop starts: what plan.md held then is what an ending
+            // for want of work is checked against (`plan::loop_log::lost`).
+            let head = crate::git::head_commit(&repo.root).ok().flatten();
             let log_replaced = |replaced: &bool| {
                 if *replaced {
                     log_loop(
@@ -219,6 +222,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     ctx,
                     Event::LoopStarted {
                         budget,
+                        commit: head.as_deref(),
                         approval: approval(),
                     },
                     &unlogged,

@@ -851,8 +851,8 @@ fn vanished(
 /// loop's is the one its state or the session's own record names), a paused loop
 /// (plan.md's log backs a pause, so with plan.md gone none holds), a turn the
 /// person stopped or the host ended on an error. A second stop in a row
-/// is let go with a note, so this never wedges an agent; a plan kept elsewhere
-/// (`--file`) or a branch without plan.md is no plan.md gone. With `unreadable`,
+/// is let go with a note, so this never wedges an agent; gone from HEAD too (a
+/// deletion committed, a branch without it), each stop is let go with a note. With `unreadable`,
 /// plan.md is there but does not read (not UTF-8, not a regular file): held alike.
 fn gone_in_loop(
     place: &Place,
@@ -885,8 +885,18 @@ fn gone_in_loop(
             )),
         });
     }
-    crate::git::file_at(&place.root, "HEAD", rel).ok()??;
+    let in_head = crate::git::file_at(&place.root, "HEAD", rel)
+        .ok()?
+        .is_some();
     let rel = rel.display();
+    if !in_head {
+        // Gone from HEAD too (`git rm` committed, a branch without it): no goal
+        // to send the agent to, but said at each stop, never let go in silence.
+        return Some(Answer::Note(format!(
+            "plan: {rel} is in neither the working tree nor HEAD while the work loop started {} runs, so its goals cannot be read and this stop is let go; `git log -- {rel}` shows where it went, and the loop holds the next stop once it is back",
+            lp.started
+        )));
+    }
     if input.stop_active {
         return Some(Answer::Note(format!(
             "plan: {rel} is gone while the work loop started {} runs; this stop is let go, and the loop holds the next one once {rel} is back (`git checkout {rel}`)",
@@ -951,12 +961,13 @@ fn reclaim(
     })
 }
 
-/// A stop after a clear the stop hook did not decide: the loop's own session is
-/// told once, quoting plan.md's clear line. The line and loop.json are the agent's
-/// to write, and so is `plan goal clear` from its shell (on a terminal `script`
-/// lends it), so whoever cleared it, the person hears the loop is over where they
-/// watch the agent. Other sessions' stops were never the loop's: nothing to say.
-fn cleared(place: &Place, state: &State, lp: &crate::state::Loop, session: &str) -> Answer {
+/// A stop after an ending the stop hook did not decide, and did not say at its
+/// own stop: a clear, or an ending for no goal left while plan.md has work. The
+/// loop's own session is told once, quoting plan.md's line. The line and loop.json
+/// are the agent's to write, and so is `plan goal clear` from its shell (on a
+/// terminal `script` lends it), so whoever ended it, the person hears the loop is
+/// over where they watch the agent. Other sessions' stops were never the loop's.
+fn ended_in_log(place: &Place, state: &State, lp: &crate::state::Loop, session: &str) -> Answer {
     let Ok((claimed, told)) =
         state.session(session, |s| (s.in_loop.clone(), s.told_of_loop.clone()))
     else {
@@ -977,10 +988,14 @@ fn cleared(place: &Place, state: &State, lp: &crate::state::Loop, session: &str)
         return Answer::Nothing;
     }
     let line = loop_log(&place.plan_path, started)
-        .clear
+        .last_word
         .map_or_else(String::new, |line| format!(": plan.md's log says `{line}`"));
+    let how = match lp.ended.as_deref() {
+        Some(crate::report::model::CLEARED) => "was cleared",
+        _ => "ended for want of work, though plan.md has work",
+    };
     Answer::Note(format!(
-        "plan: the work loop started {started} was cleared{line}. This stop is let go, and no later one is held; if no one meant to clear it, `plan goal` starts a new loop."
+        "plan: the work loop started {started} {how}{line}. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."
     ))
 }
 
@@ -1128,8 +1143,9 @@ fn stop(
         if questioned(why) || backed(why) {
             super::loop_mark::forget(&place.git_dir);
         }
-        if why == crate::report::model::CLEARED {
-            return Ok(cleared(place, state, current, &input.session));
+        let has_work = view.has_work && view.continuation.is_some();
+        if why == crate::report::model::CLEARED || (why == guard::NOTHING_READY && has_work) {
+            return Ok(ended_in_log(place, state, current, &input.session));
         }
         // A loop that ended: nothing to decide, so no lock to take. (The claim on
         // it was forgotten as it ended, below; a loop started since has its own
@@ -1300,6 +1316,8 @@ fn stop(
         }
         let started = state.peek_loop().ok().flatten().map(|l| l.started);
         if let Some(started) = started {
+            // Said at this stop: a later one has nothing to tell of it.
+            let _ = state.session(&input.session, |s| s.told_of_loop = Some(started.clone()));
             forget_claim(state, &input.session, &started);
         }
     }
@@ -1381,18 +1399,22 @@ fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) ->
     said.cleared || (why == guard::NOTHING_READY && said.ended.as_deref() == Some(why))
 }
 
-/// What plan.md lost, from its log or since HEAD, that a running loop's ending for
-/// want of work may not rest on ([`crate::plan::loop_log::lost`]).
+/// What plan.md lost, from its log or since the commit the loop started on (as its
+/// start line says) or HEAD, that a running loop's ending for want of work may not
+/// rest on ([`crate::plan::loop_log::lost`]).
 fn lost(place: &Place, started: &str) -> Option<String> {
     let text = crate::fsread::text(&place.plan_path, crate::fsread::PLAN).ok()?;
     let now = crate::plan::model::parse(&text);
-    let head = place
-        .plan_path
-        .strip_prefix(&place.root)
-        .ok()
-        .and_then(|rel| crate::git::file_at(&place.root, "HEAD", rel).ok().flatten());
-    let head = head.as_deref().map(crate::plan::model::parse);
-    crate::plan::loop_log::lost(&now, head.as_ref(), started)
+    let start = crate::plan::loop_log::loop_log(&now.log, started).commit;
+    let rel = place.plan_path.strip_prefix(&place.root).ok();
+    let then: Vec<String> = start
+        .iter()
+        .map(String::as_str)
+        .chain(["HEAD"])
+        .filter_map(|rev| crate::git::file_at(&place.root, rev, rel?).ok().flatten())
+        .collect();
+    let then: Vec<_> = then.iter().map(|t| crate::plan::model::parse(t)).collect();
+    crate::plan::loop_log::lost(&now, &then, started)
 }
 
 /// One of the stop hook's loop lines, logged in plan.md under the loop's lock, as

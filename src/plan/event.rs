@@ -277,7 +277,10 @@ events! {
     /// `plan goal`: a work loop started, with its budget of continuations. What
     /// plan.md's log says of the loop (a pause, a clear) is read from this line on,
     /// not from a start in loop.json, which the agent can write.
-    LoopStarted = "loop_started" { budget: u32, approval: Approval }
+    /// `commit` is HEAD as it started (`None` on an unborn branch, and in lines
+    /// from builds before it was logged): what plan.md held then is what an ending
+    /// for want of work is checked against.
+    LoopStarted = "loop_started" { budget: u32, commit: Option<&'a str>, approval: Approval }
     /// `plan goal pause`: the work loop lets the agent stop until `plan goal resume`.
     /// Logged so a reviewer sees who let the agent stop, and how.
     LoopPaused = "loop_paused" { approval: Approval }
@@ -415,9 +418,17 @@ impl<'a> Event<'a> {
                 from,
                 idle: Some(idle),
             } => format!("{id} claim taken by {holder} from {from} (idle {idle} min)"),
-            Event::LoopStarted { budget, approval } => {
-                format!("work loop started (budget {budget}, {})", approval.words())
-            }
+            Event::LoopStarted {
+                budget,
+                commit,
+                approval,
+            } => match commit {
+                Some(commit) => format!(
+                    "work loop started (budget {budget}, at {commit}, {})",
+                    approval.words()
+                ),
+                None => format!("work loop started (budget {budget}, {})", approval.words()),
+            },
             Event::LoopPaused { approval } => format!("work loop paused ({})", approval.words()),
             Event::LoopHostPaused {} => HOST_PAUSED.to_string(),
             Event::LoopResumed { approval } => {
@@ -471,12 +482,20 @@ impl<'a> Event<'a> {
             let budget = budget.parse().ok().filter(|_| {
                 budget.bytes().all(|b| b.is_ascii_digit()) && !budget.starts_with('0')
             })?;
+            let (commit, words) = match words.strip_prefix("at ").and_then(|w| w.split_once(", ")) {
+                Some((commit, words)) => (Some(hex(commit, 7, 40)?), words),
+                None => (None, words),
+            };
             let approval = match words {
                 "a terminal was attached" => Approval::Terminal,
                 "without a terminal" => Approval::NoTerminal,
                 _ => return None,
             };
-            return Some(Event::LoopStarted { budget, approval });
+            return Some(Event::LoopStarted {
+                budget,
+                commit,
+                approval,
+            });
         }
         let paused = |approval| Event::LoopPaused { approval };
         let resumed = |approval| Event::LoopResumed { approval };
@@ -1033,6 +1052,12 @@ mod tests {
             round_trip(Event::LoopResumed { approval });
             round_trip(Event::LoopStarted {
                 budget: 20,
+                commit: None,
+                approval,
+            });
+            round_trip(Event::LoopStarted {
+                budget: 20,
+                commit: Some("0123456789abcdef0123456789abcdef01234567"),
                 approval,
             });
             round_trip(Event::LoopCleared { approval });
@@ -1164,6 +1189,7 @@ mod tests {
             },
             Event::LoopStarted {
                 budget: 5,
+                commit: None,
                 approval: Approval::Terminal,
             },
             Event::LoopPaused {

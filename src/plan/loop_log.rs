@@ -17,17 +17,19 @@ use super::status::Status;
 /// `starts` counts the start lines stamped at or after `started` (`None`: the log
 /// has none): a session's claim on the loop started then is on a loop `plan goal`
 /// replaced since when it counts two or more. `last_start` is the last start
-/// line's stamp and `budget` its budget. `clear` is the last clear's line, as the
-/// log shows it.
+/// line's stamp and `budget` its budget. `last_word` is the line of the last clear
+/// or ending, as the log shows it.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct LoopLog {
     pub cleared: bool,
-    pub clear: Option<String>,
+    pub last_word: Option<String>,
     pub ended: Option<String>,
     pub paused: bool,
     pub starts: Option<usize>,
     pub last_start: Option<String>,
     pub budget: Option<u32>,
+    /// HEAD as the last start line says the loop started on.
+    pub commit: Option<String>,
 }
 
 impl LoopLog {
@@ -60,6 +62,10 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
             Some(Event::LoopStarted { budget, .. }) => Some(budget),
             _ => None,
         }),
+        commit: last_start.and_then(|at| match event(&log[at]) {
+            Some(Event::LoopStarted { commit, .. }) => commit.map(str::to_string),
+            _ => None,
+        }),
         ..LoopLog::default()
     };
     let from = said.last_start.as_deref().unwrap_or(started);
@@ -70,11 +76,12 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
         match event(entry) {
             Some(Event::LoopCleared { .. }) => {
                 said.cleared = true;
-                said.clear = Some(entry.to_string().trim_end().to_string());
+                said.last_word = Some(entry.to_string().trim_end().to_string());
                 said.paused = false;
             }
             Some(Event::LoopEnded { why }) => {
                 said.ended = Some(why.to_string());
+                said.last_word = Some(entry.to_string().trim_end().to_string());
                 said.paused = false;
             }
             Some(Event::LoopPaused { .. } | Event::LoopHostPaused {}) => said.paused = true,
@@ -87,29 +94,29 @@ pub fn loop_log(log: &[LogEntry<'_>], started: &str) -> LoopLog {
 
 /// What plan.md lost that a running loop's ending for want of work may not rest
 /// on: the line that started the loop (`started`, as its state says), cut from
-/// its log, or goals `head` (the plan as HEAD has it) has open that are gone from
-/// it with no trace: not kept, done, cancelled or archived, just deleted. `None`
-/// when neither: an emptied plan.md, or one whose goals were deleted, is no work done.
-pub fn lost(now: &Plan<'_>, head: Option<&Plan<'_>>, started: &str) -> Option<String> {
-    let gone: Vec<String> = head
-        .map(|head| {
-            head.goals
-                .iter()
-                .filter(|g| !g.archived && matches!(g.status(), Status::Open | Status::Active))
-                .filter(|g| now.goal(&g.id).is_none())
-                .map(|g| format!("`{}`", g.id))
-                .collect()
-        })
-        .unwrap_or_default();
+/// its log, or goals open in `then` (the plan at the commit the loop started on,
+/// and at HEAD) that are gone from it with no trace: not kept, done, cancelled or
+/// archived, just deleted. `None` when neither: an emptied plan.md, or one whose
+/// goals were deleted, is no work done, committed or not.
+pub fn lost(now: &Plan<'_>, then: &[Plan<'_>], started: &str) -> Option<String> {
+    let mut gone: Vec<String> = then
+        .iter()
+        .flat_map(|then| then.goals.iter())
+        .filter(|g| !g.archived && matches!(g.status(), Status::Open | Status::Active))
+        .filter(|g| now.goal(&g.id).is_none())
+        .map(|g| format!("`{}`", g.id))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    gone.retain(|id| seen.insert(id.clone()));
     let cut = loop_log(&now.log, started).last_start.as_deref() != Some(started);
     let gone = match gone.len() {
         0 => None,
         1 => Some(format!(
-            "goal {}, open in HEAD, is gone from it with no sign-off, cancel or archive",
+            "goal {}, open at the loop's start or in HEAD, is gone from it with no sign-off, cancel or archive",
             gone[0]
         )),
         _ => Some(format!(
-            "goals {}, open in HEAD, are gone from it with no sign-off, cancel or archive",
+            "goals {}, open at the loop's start or in HEAD, are gone from it with no sign-off, cancel or archive",
             gone.join(", ")
         )),
     };
@@ -214,7 +221,7 @@ mod tests {
         let lost = |now: &str| {
             lost(
                 &crate::plan::model::parse(now),
-                Some(&head),
+                std::slice::from_ref(&head),
                 "2026-06-15 14:00",
             )
         };
@@ -231,12 +238,14 @@ mod tests {
         );
         assert_eq!(
             lost(&format!("# Plan: p\n\n## Log\n{start}")).as_deref(),
-            Some("goal `a`, open in HEAD, is gone from it with no sign-off, cancel or archive")
+            Some(
+                "goal `a`, open at the loop's start or in HEAD, is gone from it with no sign-off, cancel or archive"
+            )
         );
         assert_eq!(
             lost("").as_deref(),
             Some(
-                "its log no longer holds the line that started the work loop (2026-06-15 14:00), and goal `a`, open in HEAD, is gone from it with no sign-off, cancel or archive"
+                "its log no longer holds the line that started the work loop (2026-06-15 14:00), and goal `a`, open at the loop's start or in HEAD, is gone from it with no sign-off, cancel or archive"
             )
         );
         // Another loop's start line is not this one's.

@@ -308,7 +308,7 @@ fn pause_resume_clear() {
     assert_eq!(json(&send(&t, "claude/stop", "s1"))["decision"], "block");
     t.ok(&["goal", "clear"]);
     // The clear is said once at the loop's next stop.
-    insta::assert_snapshot!(redact(&t, &send(&t, "claude/stop", "s1").stdout), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to clear it, `plan goal` starts a new loop."}"#);
+    insta::assert_snapshot!(redact(&t, &send(&t, "claude/stop", "s1").stdout), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."}"#);
     assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
     insta::assert_snapshot!(shown(&t, &t.run(&["goal", "pause"]).code(2)));
 }
@@ -368,10 +368,13 @@ fn hooks_fail_open() {
         .as_str()
         .unwrap_or_else(|| panic!("nothing injected: {v}"));
     insta::assert_snapshot!(redact(&t, context));
-    // No plan, no repository: nothing at all (a plan.md HEAD has, gone while a
-    // loop runs, is held once: loop_events.rs).
+    // No plan while the loop runs, in HEAD neither: let go, saying so (a plan.md
+    // HEAD has, gone while a loop runs, is held once: loop_events.rs). No
+    // repository: nothing at all.
     std::fs::remove_file(t.path("plan.md")).unwrap();
-    assert_eq!(send(&t, "claude/stop", "s1").stdout, "");
+    let gone = json(&send(&t, "claude/stop", "s1"));
+    assert_eq!(gone.as_object().map(|o| o.len()), Some(1), "{gone}");
+    assert!(gone["systemMessage"].is_string(), "{gone}");
     let o = Test::outside_git();
     assert_eq!(hook(&o, "claude", "stop", "{}").code(0).stdout, "");
 }

@@ -184,8 +184,8 @@ fn a_copilot_subagent_is_held_at_subagent_stop_and_never_charged_to_the_loop() {
     let prompt = send_agent(&t, "copilot/user-prompt-submitted.subagent", "s1", "a9f3");
     let context = prompt["additionalContext"].as_str().unwrap();
     assert_eq!(
-        context,
-        "plan.md: Sign-off\nActive goals:\n- ship: Ship it\n  done_when: README.md exists\n  subtasks: 1/2 done; next: link it\nReady to start: none\nLast log line: 2026-06-15 14:02 work loop started (budget 10, without a terminal)\nA goal is signed off only by `plan complete ID --evidence TEXT --path FILE`, which runs its verify command and an independent read-only judge; `status: done` written by hand is flagged as unchecked.\nplan: this subagent's holder name is `a9f3`. To take a goal of plan.md, `plan start ID --as a9f3`; a subagent holding a goal is held at its stop until `plan complete ID` signs the goal off (or `plan release ID --as a9f3` hands it back)."
+        crate::util::redact_commits(&t, context),
+        "plan.md: Sign-off\nActive goals:\n- ship: Ship it\n  done_when: README.md exists\n  subtasks: 1/2 done; next: link it\nReady to start: none\nLast log line: 2026-06-15 14:02 work loop started (budget 10, at [COMMIT], without a terminal)\nA goal is signed off only by `plan complete ID --evidence TEXT --path FILE`, which runs its verify command and an independent read-only judge; `status: done` written by hand is flagged as unchecked.\nplan: this subagent's holder name is `a9f3`. To take a goal of plan.md, `plan start ID --as a9f3`; a subagent holding a goal is held at its stop until `plan complete ID` signs the goal off (or `plan release ID --as a9f3` hands it back)."
     );
     // The subagent's own agentStop, with goals left and a loop running.
     for _ in 0..3 {

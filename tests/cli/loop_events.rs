@@ -28,7 +28,7 @@ fn looping() -> Test {
 }
 
 fn log_lines(t: &Test) -> Vec<String> {
-    let md = t.plan_md();
+    let md = crate::util::redact_commits(t, &t.plan_md());
     md[md.find("## Log").unwrap()..]
         .lines()
         .skip(1)
@@ -150,13 +150,16 @@ fn a_plan_md_moved_away_does_not_end_a_running_loop() {
     t.ok(&["goal", "pause"]);
     std::fs::remove_file(t.path("plan.md")).unwrap();
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
-    // A plan.md HEAD never had (a plan kept elsewhere, another branch) is not gone.
+    // Gone from HEAD too (red-team: `git rm plan.md` committed let every stop go
+    // with no word): nothing to send the agent to, but each stop says so.
     t.write("plan.md", &md);
     t.ok(&["goal", "resume"]);
     t.git(&["rm", "-q", "--cached", "plan.md"]);
     t.git(&["commit", "-q", "-m", "untrack"]);
     std::fs::remove_file(t.path("plan.md")).unwrap();
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    let said = t.stop_hook("s1").stdout;
+    insta::assert_snapshot!(redact(&t, &said), @r#"{"systemMessage":"plan: plan.md is in neither the working tree nor HEAD while the work loop started 2026-06-15 14:02 runs, so its goals cannot be read and this stop is let go; `git log -- plan.md` shows where it went, and the loop holds the next stop once it is back"}"#);
+    assert_eq!(t.stop_hook("s1").stdout, said);
 }
 
 /// The continuation tells the agent the way out is not its own.
@@ -419,7 +422,7 @@ fn a_clear_is_said_at_the_loops_next_stop() {
     let t = looping();
     t.ok(&["goal", "clear"]);
     let said = t.stop_hook("s1").stdout;
-    insta::assert_snapshot!(redact(&t, &said), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to clear it, `plan goal` starts a new loop."}"#);
+    insta::assert_snapshot!(redact(&t, &said), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."}"#);
     assert_eq!(t.stop_hook("s1").stdout, "", "said once");
     assert_eq!(t.stop_hook("s2").stdout, "", "not the loop's session");
     // Forged by hand: the line and the state.
@@ -434,7 +437,24 @@ fn a_clear_is_said_at_the_loops_next_stop() {
     lp["ended"] = "cleared by `plan goal clear`".into();
     std::fs::write(&path, lp.to_string()).unwrap();
     let forged = t.stop_hook("s1").stdout;
-    insta::assert_snapshot!(redact(&t, &forged), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (a terminal was attached)`. This stop is let go, and no later one is held; if no one meant to clear it, `plan goal` starts a new loop."}"#);
+    assert_eq!(t.stop_hook("s1").stdout, "", "said once");
+    insta::assert_snapshot!(redact(&t, &forged), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (a terminal was attached)`. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."}"#);
+    // Red-team: an ending for no goal left, forged by hand while plan.md has work
+    // (the line and the state), was taken in silence; the stop hook's own ending of
+    // it was said at its stop, so only a forged one is said here.
+    let t = looping();
+    let md = t.plan_md();
+    t.write(
+        "plan.md",
+        format!("{md}- 2026-06-15 14:02 work loop ended (no goal is active or ready to start)\n"),
+    );
+    let mut lp: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(t.path(".git/plan/loop.json")).unwrap()).unwrap();
+    lp["ended"] = "no goal is active or ready to start".into();
+    t.write(".git/plan/loop.json", lp.to_string());
+    let ended = t.stop_hook("s1").stdout;
+    insta::assert_snapshot!(redact(&t, &ended), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 ended for want of work, though plan.md has work: plan.md's log says `2026-06-15 14:02 work loop ended (no goal is active or ready to start)`. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."}"#);
+    assert_eq!(t.stop_hook("s1").stdout, "", "said once");
 }
 
 /// Red-team: loop.json names the loop's owner and `.git/plan/sessions/` keeps each
@@ -557,15 +577,28 @@ fn plan_md_emptied_or_its_goals_deleted_does_not_end_the_loop() {
     t.write("plan.md", "");
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
-    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()), @r#"plan.md still has work: first put back what plan.md lost: its log no longer holds the line that started the work loop (2026-06-15 14:02), and goal `ship`, open in HEAD, is gone from it with no sign-off, cancel or archive (`git diff plan.md` shows it; clearing the loop is for the person who started it)
+    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()), @r#"plan.md still has work: first put back what plan.md lost: its log no longer holds the line that started the work loop (2026-06-15 14:02), and goal `ship`, open at the loop's start or in HEAD, is gone from it with no sign-off, cancel or archive (`git diff plan.md` shows it; clearing the loop is for the person who started it)
 Keep working on it. When a goal's done_when is met, sign it off with `plan complete ID --evidence TEXT --path FILE`. If something blocks you, append it to the log with `plan log TEXT` and say what you need: `plan goal pause` and `plan goal clear` are for the person who started the loop, not for you, and each is logged in plan.md. (Continuation 2 of 5.)"#);
     // The goals deleted, the log kept.
     let log = &md[md.find("## Log").unwrap()..];
     t.write("plan.md", format!("# Plan: Loop\n\n{log}"));
     let answer = t.stop_hook("s1").answer();
     assert_eq!(answer["decision"], "block", "{answer}");
-    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()), @r#"plan.md still has work: first put back what plan.md lost: goal `ship`, open in HEAD, is gone from it with no sign-off, cancel or archive (`git diff plan.md` shows it; clearing the loop is for the person who started it)
+    insta::assert_snapshot!(redact(&t, answer["reason"].as_str().unwrap()), @r#"plan.md still has work: first put back what plan.md lost: goal `ship`, open at the loop's start or in HEAD, is gone from it with no sign-off, cancel or archive (`git diff plan.md` shows it; clearing the loop is for the person who started it)
 Keep working on it. When a goal's done_when is met, sign it off with `plan complete ID --evidence TEXT --path FILE`. If something blocks you, append it to the log with `plan log TEXT` and say what you need: `plan goal pause` and `plan goal clear` are for the person who started the loop, not for you, and each is logged in plan.md. (Continuation 3 of 5.)"#);
+    // Red-team: deleted and committed, HEAD no longer has it; the commit the loop
+    // started on (its start line names it) does.
+    let started = Test::new().plan(PLAN);
+    started.commit_all("base");
+    started.ok(&["goal", "--budget", "5"]);
+    assert_eq!(started.stop_hook("s1").answer()["decision"], "block");
+    let md = started.plan_md();
+    let log = &md[md.find("## Log").unwrap()..];
+    assert!(log.contains(" work loop started (budget 5, at "), "{log}");
+    started.write("plan.md", format!("# Plan: Loop\n\n{log}"));
+    started.commit_all("tidy");
+    let answer = started.stop_hook("s1").answer();
+    assert_eq!(answer["decision"], "block", "{answer}");
     // Cancelled, it is gone with a trace: the loop ends.
     t.write("plan.md", &md);
     t.ok(&["cancel", "ship", "--reason", "dropped"]);
