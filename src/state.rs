@@ -157,6 +157,11 @@ impl State {
         }
     }
 
+    /// The git directory this state lives in.
+    pub fn git_dir(&self) -> &Path {
+        self.dir.parent().unwrap_or(&self.dir)
+    }
+
     /// The state for what runs as often as a hook (the status line, the injection):
     /// a lock held past [`lock::HOOK_WAIT`] is an error, as in a hook.
     pub fn for_hook(git_dir: &Path) -> State {

@@ -51,10 +51,17 @@ pub fn since(
     let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
     let mut given = weakened::hacks::Given::of(&tests);
     given.asked.extend(asked.iter().cloned());
-    let top = |path: &str| weakened::top_module(path).is_some();
-    given.modules = git::paths_at(root, base, &top)?
+    let python =
+        |path: &str| weakened::top_module(path).is_some() || path.ends_with("/__init__.py");
+    let found = git::paths_at(root, base, &python)?;
+    given.modules = found
         .iter()
         .filter_map(|path| weakened::top_module(path))
+        .map(str::to_string)
+        .collect();
+    given.packages = found
+        .iter()
+        .filter_map(|path| path.strip_suffix("/__init__.py"))
         .map(str::to_string)
         .collect();
     let wanted = |path: &str| {

@@ -192,7 +192,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             clock::refuse_ahead(&line, &ctx.store.name)?;
             // No log line is stamped before the loop it is written in.
             crate::stamp_floor::raise_in(&repo.git_dir, &started);
-            crate::hooks::loop_mark::set(&repo.git_dir, &started);
+            crate::hooks::loop_mark::set(&repo.git_dir, &started, None);
             let budgets = crate::loop_budget::Budgets {
                 token_budget,
                 time_budget,
@@ -336,10 +336,23 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     Some(&ctx.store.path),
                 );
             }
+            // A damaged state is named first (the person looks at it, or deletes it).
             if !had && let Some(e) = damaged() {
                 return Err(e);
             }
-            ctx.say(if had {
+            // A loop whose state is gone while plan.md's log says it runs is one
+            // the stop hook keeps again from that log: clearing it logs the clear
+            // there, under the loop's lock as any clear.
+            let in_log = !had && {
+                let src = ctx.store.read()?;
+                let said = crate::plan::loop_log::loop_log(&ctx.parse(&src)?.log, "");
+                said.last_start.is_some() && !said.over()
+            };
+            if in_log {
+                state.with_loop_then(|()| log(&true), |_| ())?;
+                crate::hooks::loop_mark::forget(&repo.git_dir);
+            }
+            ctx.say(if had || in_log {
                 "work loop cleared"
             } else {
                 "no work loop to clear"

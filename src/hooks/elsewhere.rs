@@ -11,6 +11,9 @@ use crate::state::State;
 /// inside the loop's is one or two levels down, and each level is a few stats.
 const AROUND: usize = 4;
 
+/// How many linked worktrees are looked in: a stop reads one small file in each.
+const WORKTREES: usize = 64;
+
 /// The top of the working tree whose running loop `session` owns, when no loop
 /// runs in `git_dir` itself. Read without the lock, as the status line reads: the
 /// stop is then decided there, under that loop's own lock.
@@ -58,7 +61,7 @@ fn worktrees(git_dir: &Path) -> Vec<(PathBuf, PathBuf)> {
     let Ok(linked) = std::fs::read_dir(common.join("worktrees")) else {
         return found;
     };
-    for entry in linked.flatten() {
+    for entry in linked.flatten().take(WORKTREES) {
         let dir = entry.path();
         // `gitdir` names the worktree's `.git` file; its directory is the top.
         if let Some(top) = read(&dir.join("gitdir")).and_then(|g| g.parent().map(Path::to_path_buf))

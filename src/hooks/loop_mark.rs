@@ -10,24 +10,31 @@ fn path(git_dir: &Path) -> PathBuf {
     git_dir.join("plan-loop")
 }
 
-/// Marks a loop started at `started` (`YYYY-MM-DD HH:MM`).
-pub fn set(git_dir: &Path, started: &str) {
+/// Marks a loop started at `started` (`YYYY-MM-DD HH:MM`), claimed by `owner`
+/// once a session has claimed it.
+pub fn set(git_dir: &Path, started: &str, owner: Option<&str>) {
     let how = crate::atomic::Replace {
         new_file: crate::atomic::NewFile::Private,
         prefix: ".plan-loop-",
         ..crate::atomic::Replace::DURABLE
     };
-    let _ = crate::atomic::replace(&path(git_dir), format!("{started}\n").as_bytes(), &how);
+    let text = match owner {
+        Some(owner) => format!("{started}\n{owner}\n"),
+        None => format!("{started}\n"),
+    };
+    let _ = crate::atomic::replace(&path(git_dir), text.as_bytes(), &how);
 }
 
-/// The marked loop's start, and the mark gone: a vanished loop blocks one stop.
-pub fn take(git_dir: &Path) -> Option<String> {
+/// The marked loop's start and the session that claimed it, and the mark gone.
+pub fn take(git_dir: &Path) -> Option<(String, Option<String>)> {
     let file = path(git_dir);
     // A regular file only, read without blocking: a named pipe here must not
     // wedge the stop hook.
     let text = crate::fsread::text(&file, crate::fsread::CONFIG).ok()?;
     crate::atomic::remove(&file).ok()?;
-    Some(text.trim().to_string()).filter(|s| !s.is_empty())
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let started = lines.next()?.to_string();
+    Some((started, lines.next().map(str::to_string)))
 }
 
 /// The loop ended or was cleared: nothing vanished.

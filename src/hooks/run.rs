@@ -745,6 +745,9 @@ fn claim(state: &State, session: &str) -> Result<()> {
             Some(l.started.clone())
         })?;
         if let Some(started) = started {
+            // The mark outside .git/plan names the claim too, so a loop kept
+            // again from plan.md's log is this session's, not the first to stop.
+            super::loop_mark::set(state.git_dir(), &started, Some(session));
             state.session(session, |s| s.in_loop = Some(started))?;
         }
     }
@@ -786,7 +789,7 @@ fn vanished(
     plan_hash: &str,
 ) -> Vanished {
     // The mark outside .git/plan (loop_mark.rs) is taken either way.
-    let marked = super::loop_mark::take(&place.git_dir);
+    let (marked, marked_owner) = super::loop_mark::take(&place.git_dir).unzip();
     let claimed = state.session(session, |s| s.in_loop.take()).ok().flatten();
     let ours = claimed.is_some();
     let (started, held) = match claimed.or(marked) {
@@ -798,30 +801,33 @@ fn vanished(
             let looked = state.session(session, |s| std::mem::replace(&mut s.log_read, hash));
             match looked {
                 Ok(Some(looked)) if looked == plan_hash => (None, false),
-                _ => (
-                    running_in_log(&place.plan_path).map(|(start, _)| start),
-                    false,
-                ),
+                _ => (running_in_log(&place.plan_path), false),
             }
         }
     };
     let Some(started) = started else {
         return Vanished::Said(Answer::Nothing);
     };
+    // The claimed loop as plan.md's log says: its start line the last one stamped
+    // at or after the claim (the log's floor may stamp it later than loop.json).
+    let said = loop_log(&place.plan_path, &started);
+    if held && said.over() {
+        return Vanished::Said(Answer::Nothing);
+    }
     if held
-        && let Some((start, budget)) = running_in_log(&place.plan_path)
-        && start == started
-        && let Some(budget) = budget
+        && said.starts == Some(1)
+        && let Some(budget) = said.budget
     {
         // Found by the mark alone, the loop is the session's whose record claims
         // it, or, where none does (the records removed too), the first to claim it.
         let owner = match ours {
             true => Some(session.to_string()),
-            false => state.claimant(&started),
+            false => marked_owner.flatten().or_else(|| state.claimant(&started)),
         };
         return Vanished::Rebuilt(Box::new(crate::state::Loop {
             budget,
             owner,
+            paused: said.paused,
             goal_budget: config.loop_goal_budget,
             stall_limit: Some(config.loop_stall_limit),
             started,
@@ -1044,14 +1050,14 @@ fn stop(
     };
     let now = crate::clock::epoch_now();
     // An ending for want of work rests on plan.md not having lost the loop's start
-    // or goals HEAD has open: read only where the view says no work is left.
-    let running = || {
-        state
-            .peek_loop()
-            .ok()
-            .flatten()
-            .filter(|l| l.ended.is_none())
-    };
+    // or goals open as it started: read only where the view says no work is left,
+    // at a stop of the loop's own session.
+    let running =
+        || {
+            state.peek_loop().ok().flatten().filter(|l| {
+                l.ended.is_none() && l.owner.as_deref().is_none_or(|o| o == input.session)
+            })
+        };
     let lost = (!view.has_work || view.continuation.is_none())
         .then(running)
         .flatten()
@@ -1094,13 +1100,13 @@ fn stop(
         match vanished(state, place, config, &input.session, &view.hash) {
             Vanished::Said(answer) => return Ok(answer),
             Vanished::Rebuilt(lp) => {
-                let (started, budget) = (lp.started.clone(), lp.budget);
+                let (started, budget, owner) = (lp.started.clone(), lp.budget, lp.owner.clone());
                 state.with_loop(|l| {
                     if l.is_none() {
                         *l = Some(*lp);
                     }
                 })?;
-                super::loop_mark::set(&place.git_dir, &started);
+                super::loop_mark::set(&place.git_dir, &started, owner.as_deref());
                 peeked = state.peek_loop()?;
                 rebuilt = Some(format!(
                     "plan: the work loop's state (.git/plan/loop.json) was gone or did not read, and plan.md's log says the loop started {started} runs: it is kept again from that line (budget {budget}, its counts from zero)."
@@ -1176,7 +1182,11 @@ fn stop(
     {
         return Ok(held_elsewhere(state, current, owner, &input.session));
     }
-    // An unclaimed loop is claimed by this stop (guard::decide).
+    // An unclaimed loop is claimed by this stop (guard::decide), and the mark
+    // outside .git/plan names it (as `claim` does).
+    if current.owner.is_none() && current.ended.is_none() {
+        super::loop_mark::set(&place.git_dir, &current.started, Some(&input.session));
+    }
     let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
         let started = current.started.clone();
         // The files its tool calls edited, read in the same turn of the lock.
@@ -1432,19 +1442,16 @@ fn log_loop(place: &Place, event: &crate::plan::event::Event<'_>) -> Result<(), 
 }
 
 /// The start of the work loop plan.md's log says runs (its last `work loop started`
-/// line, with no clear or ending after it) and its budget, if any. Read only where this clone
+/// line, with no clear or ending after it), if any. Read only where this clone
 /// keeps no loop state at all (a loop's state stays after it ends), and parsed only
 /// when the bytes hold a start line.
-fn running_in_log(plan_path: &Path) -> Option<(String, Option<u32>)> {
+fn running_in_log(plan_path: &Path) -> Option<String> {
     let bytes = crate::fsread::bytes(plan_path, crate::fsread::PLAN).ok()?;
     memchr::memmem::find(&bytes, b"work loop started (")?;
     let text = String::from_utf8(bytes).ok()?;
     let said = crate::plan::loop_log::loop_log(&crate::plan::model::parse(&text).log, "");
     let over = said.over();
-    let budget = said.budget;
-    said.last_start
-        .filter(|_| !over)
-        .map(|start| (start, budget))
+    said.last_start.filter(|_| !over)
 }
 
 /// What plan.md's log says of the loop started at `started` (see

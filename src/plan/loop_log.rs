@@ -108,7 +108,9 @@ pub fn lost(now: &Plan<'_>, then: &[Plan<'_>], started: &str) -> Option<String> 
         .collect();
     let mut seen = std::collections::HashSet::new();
     gone.retain(|id| seen.insert(id.clone()));
-    let cut = loop_log(&now.log, started).last_start.as_deref() != Some(started);
+    // Its line is stamped no earlier than the log's newest, so at or after
+    // `started`: none there is the line cut.
+    let cut = loop_log(&now.log, started).starts.unwrap_or(0) == 0;
     let gone = match gone.len() {
         0 => None,
         1 => Some(format!(

@@ -191,6 +191,12 @@ pub fn find_given(
         row.settle_skips(&old_names);
     }
     let nets = Nets::sum(&rows);
+    // Directories the change makes packages.
+    let packages: Vec<&str> = changes
+        .iter()
+        .filter(|c| c.after.is_some())
+        .filter_map(|c| c.path.strip_suffix("/__init__.py"))
+        .collect();
     let mut out = Vec::new();
     for row in &rows {
         let mut what = row.test_findings(&nets);
@@ -205,7 +211,7 @@ pub fn find_given(
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
         }
-        what.extend(shadows_code(row.change, given));
+        what.extend(shadows_code(row.change, given, &packages));
         if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path))
             && !is_test(path, Some(after))
             && !runner::is_runner_file(path)
@@ -260,19 +266,25 @@ pub fn top_module(path: &str) -> Option<&str> {
 /// A module added among the tests under the name of one of the code's own
 /// (`tests/calc.py` beside `calc.py`): pytest puts the tests' directory first on
 /// the import path, so the tests import it in place of the code they test.
-fn shadows_code(change: &Change, given: &hacks::Given) -> Option<String> {
+fn shadows_code(change: &Change, given: &hacks::Given, packages: &[&str]) -> Option<String> {
     let path = change.path.as_str();
     if change.before.is_some() || Lang::of(path) != Some(Lang::Python) || top_module(path).is_some()
     {
         return None;
     }
     let name = file_name(path);
-    let module = match name {
-        "__init__.py" => file_name(path.strip_suffix("/__init__.py")?),
-        _ => name.strip_suffix(".py")?,
+    let (dir, module) = match name {
+        "__init__.py" => {
+            let package = path.strip_suffix("/__init__.py")?;
+            (package.rsplit_once('/')?.0, file_name(package))
+        }
+        _ => (path.rsplit_once('/')?.0, name.strip_suffix(".py")?),
     };
+    // In a package (`tests/__init__.py`), pytest puts the package's parent on the
+    // path and the module is `tests.calc`: it shadows nothing.
+    let in_package = given.packages.contains(dir) || packages.contains(&dir);
     let among_tests = is_test_path(path) && !named_test(path) && name != "conftest.py";
-    (among_tests && given.modules.contains(module)).then(|| {
+    (among_tests && !in_package && given.modules.contains(module)).then(|| {
         format!(
             "a module named `{module}` added among the tests is imported in place of the code's own `{module}`"
         )
@@ -1487,11 +1499,8 @@ mod tests {
             ..Default::default()
         };
         let shadows = |path: &str, before: Option<&str>| {
-            shadows_code(
-                &change(path, before, Some("def add(a, b):\n    return 5\n")),
-                &given,
-            )
-            .is_some()
+            let new = change(path, before, Some("def add(a, b):\n    return 5\n"));
+            shadows_code(&new, &given, &[]).is_some()
         };
         assert!(shadows("tests/calc.py", None));
         assert!(shadows("tests/calc/__init__.py", None));
@@ -1503,6 +1512,15 @@ mod tests {
         assert!(!shadows("tests/conftest.py", None));
         assert!(!shadows("src/calc.py", None));
         assert!(!shadows("lib/calc.py", None));
+        // A module in a package is the package's: `tests.calc`.
+        let in_package = change("tests/calc.py", None, Some("x = 1\n"));
+        assert!(shadows_code(&in_package, &given, &["tests"]).is_none());
+        let given = hacks::Given {
+            packages: ["tests".to_string()].into(),
+            ..given
+        };
+        assert!(shadows_code(&in_package, &given, &[]).is_none());
+        assert!(shadows_code(&change("tests/unit/calc.py", None, Some("")), &given, &[]).is_some());
     }
 
     fn counts(lang: Lang, text: &str) -> (usize, usize, usize) {

@@ -128,7 +128,10 @@ fn an_edited_loop_state_does_not_end_the_loop_in_silence() {
     assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
     // A clear that is logged ends it: said once, and later stops are let go in silence.
     t.ok(&["goal", "clear"]);
-    assert_ne!(t.stop_hook("s1").stdout, "");
+    assert_eq!(
+        t.stop_hook("s1").answer()["systemMessage"],
+        crate::loop_events::CLEARED
+    );
     assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
@@ -323,7 +326,10 @@ fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
     // A loop that ended is forgotten (its clear said once): a new one, claimed
     // by another session, is not the old session's to hold.
     t.ok(&["goal", "clear"]);
-    assert_ne!(t.stop_hook("s1").stdout, "");
+    assert_eq!(
+        t.stop_hook("s1").answer()["systemMessage"],
+        crate::loop_events::CLEARED
+    );
     t.ok(&["goal", "--budget", "50"]);
     assert_eq!(t.stop_hook("s2").answer()["decision"], "block");
     assert_eq!(t.stop_hook("s1").stdout, "");

@@ -58,7 +58,7 @@ fn clear_and_pause_are_logged() {
     );
     // The cleared loop is kept, ended: the loop's next stop is let go saying so
     // (`a_clear_is_said_at_the_loops_next_stop`), and later ones without a word.
-    assert_ne!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s1").answer()["systemMessage"], CLEARED);
     assert_eq!(t.stop_hook("s1").stdout, "");
     insta::assert_snapshot!(shown(&t, &t.ok(&["goal", "status"])));
     t.case(&["goal", "clear"])
@@ -82,6 +82,10 @@ fn clear_and_pause_are_logged() {
 /// What a session is told, once, where plan.md's log says the loop started at
 /// 14:02 runs and this clone keeps no state of it.
 const LOG_SAYS_IT_RUNS: &str = "plan: plan.md's log says a work loop started 2026-06-15 14:02 and has not ended (no `work loop ended` or `work loop cleared` line after its start), but this clone keeps no state of it (.git/plan/loop.json), so it holds no stop here. If it ran here, its state was removed: `plan goal` starts it again, `plan goal clear` logs its end.";
+
+/// What the loop's session is told once at its stop after a `plan goal clear` run
+/// without a terminal at 14:02.
+pub(crate) const CLEARED: &str = "plan: the work loop started 2026-06-15 14:02 was cleared: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop.";
 
 /// Deleting .git/plan/loop.json let the agent stop silently. Where plan.md's log
 /// says the loop runs, it is kept again (`a_loop_state_deleted_or_damaged_is_rebuilt_from_plan_md_s_log`);
@@ -603,4 +607,88 @@ Keep working on it. When a goal's done_when is met, sign it off with `plan compl
     t.write("plan.md", &md);
     t.ok(&["cancel", "ship", "--reason", "dropped"]);
     assert_ne!(t.stop_hook("s1").answer()["decision"], "block");
+}
+
+/// Review: the loop kept again from plan.md's log took no pause the log holds,
+/// so deleting loop.json undid the person's `plan goal pause`; and `plan goal
+/// clear` with loop.json gone said "no work loop to clear" and logged nothing,
+/// so the next stop kept the loop again and the person had no way to end it.
+#[test]
+fn a_loop_kept_again_keeps_its_logged_pause_and_clear_still_ends_it() {
+    let t = looping();
+    t.ok(&["goal", "pause"]);
+    let paused = t.stop_hook("s1").stdout;
+    assert_eq!(
+        t.stop_hook("s1").answer()["systemMessage"],
+        "plan: the work loop is paused; `plan goal resume` continues it"
+    );
+    std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
+    let answer = t.stop_hook("s1").answer();
+    assert_eq!(
+        answer["systemMessage"],
+        format!(
+            "plan: the work loop's state (.git/plan/loop.json) was gone or did not read, and plan.md's log says the loop started 2026-06-15 14:02 runs: it is kept again from that line (budget 5, its counts from zero). {}",
+            serde_json::from_str::<serde_json::Value>(&paused).unwrap()["systemMessage"]
+                .as_str()
+                .unwrap()
+        ),
+        "{answer}"
+    );
+    assert_eq!(t.stop_hook("s1").stdout, paused);
+    // Gone, then cleared: logged, and no later stop keeps it again.
+    let t = looping();
+    std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
+    t.case(&["goal", "clear"])
+        .stdout("work loop cleared\n")
+        .check();
+    assert_eq!(
+        log_lines(&t).last().map(String::as_str),
+        Some("- 2026-06-15 14:02 work loop cleared (without a terminal)")
+    );
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    assert_eq!(t.stop_hook("s1").stdout, "");
+}
+
+/// Review: a loop that spent its budget, its state then deleted, was kept again
+/// for whichever session stopped first, its own session's claim having been
+/// forgotten as it ended. The mark outside `.git/plan` names the session that
+/// claimed the loop, so it is that session's again.
+#[test]
+fn a_loop_kept_again_is_its_own_sessions() {
+    let t = Test::new().plan(PLAN);
+    t.ok(&["goal", "--budget", "1"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    assert_ne!(t.stop_hook("s1").answer()["decision"], "block");
+    std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
+    assert_eq!(
+        t.stop_hook("s2").answer()["systemMessage"],
+        "plan: the work loop started 2026-06-15 14:02 is held by session s1, not this one (s2), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again."
+    );
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+}
+
+/// Review: loop.json keeps the clock's minute as the loop's start, while its line in
+/// plan.md is stamped no earlier than the log's newest (a teammate's line stamped
+/// later, a clock set back): the two differ, and every stop that found no work left
+/// was refused as if plan.md's log had lost the start. The start line is the last
+/// one stamped at or after the loop's start.
+#[test]
+fn a_start_line_stamped_after_the_loops_start_is_its_own() {
+    let t = Test::new().plan(&format!(
+        "{PLAN}- 2026-06-15 15:30 a teammate's line, stamped later\n"
+    ));
+    t.ok(&["goal", "--budget", "5"]);
+    assert!(
+        log_lines(&t)
+            .last()
+            .is_some_and(|l| l.starts_with("- 2026-06-15 15:30 work loop started")),
+        "{:?}",
+        log_lines(&t)
+    );
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    t.ok(&["cancel", "ship", "--reason", "dropped"]);
+    assert_eq!(
+        t.stop_hook("s1").answer()["systemMessage"],
+        "plan: work loop stopped: no goal is active or ready to start"
+    );
 }

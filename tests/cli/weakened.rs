@@ -1148,9 +1148,16 @@ fn a_module_among_the_tests_named_as_the_code_s_own_fails_the_gate() {
   weakened tests: tests/calc.py: a module named `calc` added among the tests is imported in place of the code's own `calc` [code-shadowed, high]
   strict: weakened tests: tests/calc.py: a module named `calc` added among the tests is imported in place of the code's own `calc` [code-shadowed, high]
 1 finished goal: 1 proven, 0 unproven; against base [COMMIT]: 1 signed off since, 0 lost; 1 failing"#);
-    // An honest helper module among the tests, of a name the code does not use.
+    // An honest helper module among the tests, of a name the code does not use;
+    // and one of the code's name in a package of tests (`tests.calc`: the review's).
     let (t, sha) = signed_pull_request("test -f done.txt", &base, &[], |t| {
         t.write("tests/helpers.py", "def pair():\n    return 2, 3\n");
+        t.write("done.txt", "done\n");
+    });
+    t.ok(&["audit", "--base", &sha, "--strict", "--rejudge"]);
+    let package = [base[0], base[1], ("tests/__init__.py", "")];
+    let (t, sha) = signed_pull_request("test -f done.txt", &package, &[], |t| {
+        t.write("tests/calc.py", "def add(a, b):\n    return a + b\n");
         t.write("done.txt", "done\n");
     });
     t.ok(&["audit", "--base", &sha, "--strict", "--rejudge"]);
