@@ -59,6 +59,11 @@ pub fn since(
         .filter_map(|path| weakened::top_module(path))
         .map(str::to_string)
         .collect();
+    given.test_dirs = tests
+        .iter()
+        .filter(|(path, _)| weakened::collected(path))
+        .filter_map(|(path, _)| Some(path.rsplit_once('/')?.0.to_string()))
+        .collect();
     given.packages = found
         .iter()
         .filter_map(|path| path.strip_suffix("/__init__.py"))

@@ -812,10 +812,19 @@ fn vanished(
     // at or after the claim (the log's floor may stamp it later than loop.json).
     let said = loop_log(&place.plan_path, &started);
     if held && said.over() {
-        return Vanished::Said(Answer::Nothing);
+        // Ended in plan.md's log, its state gone: said once (the claim or mark
+        // was taken above), as an ending the stop hook did not decide is.
+        let line = said
+            .last_word
+            .map_or_else(String::new, |line| format!(": plan.md's log says `{line}`"));
+        return Vanished::Said(Answer::Note(format!(
+            "plan: the work loop started {started} has ended{line}. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."
+        )));
     }
+    // A start line at or after the claim: the loop's (one `plan goal` restarted
+    // in the same minute has two; the last is the one that runs).
     if held
-        && said.starts == Some(1)
+        && said.starts.is_some_and(|n| n >= 1)
         && let Some(budget) = said.budget
     {
         // Found by the mark alone, the loop is the session's whose record claims

@@ -191,12 +191,6 @@ pub fn find_given(
         row.settle_skips(&old_names);
     }
     let nets = Nets::sum(&rows);
-    // Directories the change makes packages.
-    let packages: Vec<&str> = changes
-        .iter()
-        .filter(|c| c.after.is_some())
-        .filter_map(|c| c.path.strip_suffix("/__init__.py"))
-        .collect();
     let mut out = Vec::new();
     for row in &rows {
         let mut what = row.test_findings(&nets);
@@ -211,7 +205,7 @@ pub fn find_given(
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
         }
-        what.extend(shadows_code(row.change, given, &packages));
+        what.extend(shadows_code(row.change, given, changes));
         if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path))
             && !is_test(path, Some(after))
             && !runner::is_runner_file(path)
@@ -263,14 +257,34 @@ pub fn top_module(path: &str) -> Option<&str> {
     plain.then_some(module)
 }
 
-/// A module added among the tests under the name of one of the code's own
-/// (`tests/calc.py` beside `calc.py`): pytest puts the tests' directory first on
-/// the import path, so the tests import it in place of the code they test.
-fn shadows_code(change: &Change, given: &hacks::Given, packages: &[&str]) -> Option<String> {
+/// A module added under the name of one of the code's own where pytest imports
+/// it in its place: in a directory of collected tests that is no package
+/// (`tests/calc.py` beside `tests/test_calc.py`: pytest puts that directory first
+/// on the import path), or at the top beside the code's own module of its name
+/// (`calc/__init__.py` beside `calc.py`: a package wins over a module). A package
+/// or module as the change leaves it (`__init__.py` added or taken out) decides.
+fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Option<String> {
     let path = change.path.as_str();
-    if change.before.is_some() || Lang::of(path) != Some(Lang::Python) || top_module(path).is_some()
-    {
+    if change.before.is_some() || Lang::of(path) != Some(Lang::Python) {
         return None;
+    }
+    // What the change leaves at `p`: `Some(false)` taken out, `None` untouched.
+    let left = |p: &str| {
+        changes
+            .iter()
+            .find(|c| c.path == p)
+            .map(|c| c.after.is_some())
+    };
+    let said = |module: &str| {
+        format!(
+            "a module named `{module}` added where the tests import it in place of the code's own `{module}`"
+        )
+    };
+    if let Some(module) = top_module(path) {
+        let taken_out = changes
+            .iter()
+            .any(|c| c.after.is_none() && top_module(&c.path) == Some(module));
+        return (given.modules.contains(module) && !taken_out).then(|| said(module));
     }
     let name = file_name(path);
     let (dir, module) = match name {
@@ -282,19 +296,22 @@ fn shadows_code(change: &Change, given: &hacks::Given, packages: &[&str]) -> Opt
     };
     // In a package (`tests/__init__.py`), pytest puts the package's parent on the
     // path and the module is `tests.calc`: it shadows nothing.
-    let in_package = given.packages.contains(dir) || packages.contains(&dir);
-    let among_tests = is_test_path(path) && !named_test(path) && name != "conftest.py";
-    (among_tests && !in_package && given.modules.contains(module)).then(|| {
-        format!(
-            "a module named `{module}` added among the tests is imported in place of the code's own `{module}`"
-        )
-    })
+    let package =
+        left(&format!("{dir}/__init__.py")).unwrap_or_else(|| given.packages.contains(dir));
+    let beside_tests = given.test_dirs.contains(dir)
+        || changes.iter().any(|c| {
+            c.after.is_some()
+                && collected(&c.path)
+                && c.path.rsplit_once('/').map(|d| d.0) == Some(dir)
+        });
+    let helper = !named_test(path) && name != "conftest.py";
+    (helper && beside_tests && !package && given.modules.contains(module)).then(|| said(module))
 }
 
 /// Whether pytest collects the test functions of `path` by its name with its default
 /// patterns, `test_*.py` and `*_test.py`, or Django's runners, `tests.py`. (unittest's
 /// `test*.py` takes more, `testcases.py`; pytest, what most verifies run, does not.)
-fn collected(path: &str) -> bool {
+pub fn collected(path: &str) -> bool {
     let name = file_name(path);
     name.starts_with("test_") || name.ends_with("_test.py") || name == "tests.py"
 }
@@ -1496,31 +1513,50 @@ mod tests {
         }
         let given = hacks::Given {
             modules: ["calc".to_string(), "tests".to_string()].into(),
+            test_dirs: ["tests".to_string(), "test/unit".to_string()].into(),
             ..Default::default()
         };
+        let fake = Some("def add(a, b):\n    return 5\n");
         let shadows = |path: &str, before: Option<&str>| {
-            let new = change(path, before, Some("def add(a, b):\n    return 5\n"));
-            shadows_code(&new, &given, &[]).is_some()
+            shadows_code(&change(path, before, fake), &given, &[]).is_some()
         };
         assert!(shadows("tests/calc.py", None));
         assert!(shadows("tests/calc/__init__.py", None));
         assert!(shadows("test/unit/calc.py", None));
-        // There at the start, of another name, a test module, or the code itself.
+        // A package of the module's name at the top wins over the module.
+        assert!(shadows("calc/__init__.py", None));
+        // There at the start, of another name, a test module, the code itself, or
+        // where no collected test is (pytest puts no such directory on the path).
         assert!(!shadows("tests/calc.py", Some("")));
         assert!(!shadows("tests/helpers.py", None));
         assert!(!shadows("tests/test_calc.py", None));
         assert!(!shadows("tests/conftest.py", None));
-        assert!(!shadows("src/calc.py", None));
         assert!(!shadows("lib/calc.py", None));
-        // A module in a package is the package's: `tests.calc`.
-        let in_package = change("tests/calc.py", None, Some("x = 1\n"));
-        assert!(shadows_code(&in_package, &given, &["tests"]).is_none());
+        assert!(!shadows("tests/fixtures/calc.py", None));
+        // The module moved into a package of its name is no shadow.
+        let moved = [change("calc.py", Some("x = 1\n"), None)];
+        let package = change("calc/__init__.py", None, fake);
+        assert!(shadows_code(&package, &given, &moved).is_none());
+        // A directory of tests the change gives its first collected test.
+        let first = [change(
+            "checks/test_calc.py",
+            None,
+            Some("def test_a(): pass\n"),
+        )];
+        let beside = change("checks/calc.py", None, fake);
+        assert!(shadows_code(&beside, &given, &first).is_some());
+        // A module in a package is the package's (`tests.calc`), as the change
+        // leaves the package: made one, or one no longer.
+        let in_package = change("tests/calc.py", None, fake);
+        let made = [change("tests/__init__.py", None, Some(""))];
+        assert!(shadows_code(&in_package, &given, &made).is_none());
         let given = hacks::Given {
             packages: ["tests".to_string()].into(),
             ..given
         };
         assert!(shadows_code(&in_package, &given, &[]).is_none());
-        assert!(shadows_code(&change("tests/unit/calc.py", None, Some("")), &given, &[]).is_some());
+        let unmade = [change("tests/__init__.py", Some(""), None)];
+        assert!(shadows_code(&in_package, &given, &unmade).is_some());
     }
 
     fn counts(lang: Lang, text: &str) -> (usize, usize, usize) {

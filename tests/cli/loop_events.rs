@@ -645,7 +645,11 @@ fn a_loop_kept_again_keeps_its_logged_pause_and_clear_still_ends_it() {
         log_lines(&t).last().map(String::as_str),
         Some("- 2026-06-15 14:02 work loop cleared (without a terminal)")
     );
-    assert_eq!(t.stop_hook("s1").stdout, "");
+    // Said once, as every ending the stop hook did not decide; then no stop held.
+    assert_eq!(
+        t.stop_hook("s1").answer()["systemMessage"],
+        "plan: the work loop started 2026-06-15 14:02 has ended: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."
+    );
     assert_eq!(t.stop_hook("s1").stdout, "");
 }
 
@@ -691,4 +695,27 @@ fn a_start_line_stamped_after_the_loops_start_is_its_own() {
         t.stop_hook("s1").answer()["systemMessage"],
         "plan: work loop stopped: no goal is active or ready to start"
     );
+}
+
+/// Adversary: a clear written into plan.md's log (or `plan goal clear` from the
+/// agent's shell) and then loop.json deleted let every later stop go with no word;
+/// and a loop `plan goal` restarted in the same minute (two start lines stamped
+/// alike) was not kept again once its state was deleted.
+#[test]
+fn a_clear_then_a_deleted_state_is_said_and_a_same_minute_restart_is_kept() {
+    let t = looping();
+    t.ok(&["goal", "clear"]);
+    std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
+    assert_eq!(
+        t.stop_hook("s1").answer()["systemMessage"],
+        "plan: the work loop started 2026-06-15 14:02 has ended: plan.md's log says `2026-06-15 14:02 work loop cleared (without a terminal)`. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."
+    );
+    assert_eq!(t.stop_hook("s1").stdout, "");
+    let t = looping();
+    t.ok(&["goal", "--budget", "5"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    std::fs::remove_file(t.path(".git/plan/loop.json")).unwrap();
+    for _ in 0..3 {
+        assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    }
 }

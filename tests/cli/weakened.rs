@@ -1145,8 +1145,8 @@ fn a_module_among_the_tests_named_as_the_code_s_own_fails_the_gate() {
     gate_fails(&t, &sha);
     let run = t.run(&["audit", "--base", &sha, "--strict"]);
     insta::assert_snapshot!(redact(&t, &run.stdout), @r#"✓ w (done): proven
-  weakened tests: tests/calc.py: a module named `calc` added among the tests is imported in place of the code's own `calc` [code-shadowed, high]
-  strict: weakened tests: tests/calc.py: a module named `calc` added among the tests is imported in place of the code's own `calc` [code-shadowed, high]
+  weakened tests: tests/calc.py: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]
+  strict: weakened tests: tests/calc.py: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]
 1 finished goal: 1 proven, 0 unproven; against base [COMMIT]: 1 signed off since, 0 lost; 1 failing"#);
     // An honest helper module among the tests, of a name the code does not use;
     // and one of the code's name in a package of tests (`tests.calc`: the review's).

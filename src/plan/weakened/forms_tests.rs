@@ -186,6 +186,12 @@ fn python_runner_configuration_is_found_new_or_changed() {
         "tox.ini",
         "testpaths",
     );
+    // A directory whose modules the tests import before the code's own.
+    says(
+        &one("pytest.ini", "[pytest]\n", "[pytest]\npythonpath = stubs\n"),
+        "pytest.ini",
+        "pythonpath",
+    );
     // Shadowing the runner's entry point, and an exit when the tests are imported.
     for path in ["unittest/__main__.py", "pytest.py"] {
         says(

@@ -28,6 +28,8 @@ pub struct Given {
     /// The directories that were packages at the start (an `__init__.py` in them):
     /// a module among the tests in one is imported by its package's name.
     pub packages: HashSet<String>,
+    /// The directories that held tests pytest collects at the start.
+    pub test_dirs: HashSet<String>,
 }
 
 impl Given {

@@ -410,9 +410,10 @@ fn toml_shown(value: &toml_edit::Value) -> String {
         .unwrap_or_else(|| "…".to_string())
 }
 
-/// pytest's keys that choose which tests run and how.
-const PYTEST_CHOOSES: [&str; 12] = [
+/// pytest's keys that choose which tests run and how, and what they import.
+const PYTEST_CHOOSES: [&str; 13] = [
     "addopts",
+    "pythonpath",
     "testpaths",
     "python_files",
     "python_classes",
