@@ -810,21 +810,15 @@ fn vanished(
     };
     // The claimed loop as plan.md's log says: its start line the last one stamped
     // at or after the claim (the log's floor may stamp it later than loop.json).
-    let said = loop_log(&place.plan_path, &started);
-    if held && said.over() {
+    let said = held.then(|| loop_log(&place.plan_path, &started));
+    if let Some(said) = said.as_ref().filter(|said| said.over()) {
         // Ended in plan.md's log, its state gone: said once (the claim or mark
         // was taken above), as an ending the stop hook did not decide is.
-        let line = said
-            .last_word
-            .map_or_else(String::new, |line| format!(": plan.md's log says `{line}`"));
-        return Vanished::Said(Answer::Note(format!(
-            "plan: the work loop started {started} has ended{line}. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."
-        )));
+        return Vanished::Said(ended_note(&started, "has ended", said.last_word.as_deref()));
     }
     // A start line at or after the claim: the loop's (one `plan goal` restarted
     // in the same minute has two; the last is the one that runs).
-    if held
-        && said.starts.is_some_and(|n| n >= 1)
+    if let Some(said) = said.filter(|said| said.starts.is_some_and(|n| n >= 1))
         && let Some(budget) = said.budget
     {
         // Found by the mark alone, the loop is the session's whose record claims
@@ -1002,13 +996,18 @@ fn ended_in_log(place: &Place, state: &State, lp: &crate::state::Loop, session: 
     if recorded.is_err() {
         return Answer::Nothing;
     }
-    let line = loop_log(&place.plan_path, started)
-        .last_word
-        .map_or_else(String::new, |line| format!(": plan.md's log says `{line}`"));
     let how = match lp.ended.as_deref() {
         Some(crate::report::model::CLEARED) => "was cleared",
         _ => "ended for want of work, though plan.md has work",
     };
+    let said = loop_log(&place.plan_path, started);
+    ended_note(started, how, said.last_word.as_deref())
+}
+
+/// What the loop's session is told once of an ending the stop hook did not decide,
+/// quoting plan.md's line for it where there is one.
+fn ended_note(started: &str, how: &str, line: Option<&str>) -> Answer {
+    let line = line.map_or_else(String::new, |line| format!(": plan.md's log says `{line}`"));
     Answer::Note(format!(
         "plan: the work loop started {started} {how}{line}. This stop is let go, and no later one is held; if no one meant to end it, `plan goal` starts a new loop."
     ))
@@ -1058,43 +1057,6 @@ fn stop(
         ..Templates::default()
     };
     let now = crate::clock::epoch_now();
-    // An ending for want of work rests on plan.md not having lost the loop's start
-    // or goals open as it started: read only where the view says no work is left,
-    // at a stop of the loop's own session.
-    let running =
-        || {
-            state.peek_loop().ok().flatten().filter(|l| {
-                l.ended.is_none() && l.owner.as_deref().is_none_or(|o| o == input.session)
-            })
-        };
-    let lost = (!view.has_work || view.continuation.is_none())
-        .then(running)
-        .flatten()
-        .and_then(|l| lost(place, &l.started));
-    // Taken once below, only for a stop the guard may count as a stall.
-    let work = std::cell::OnceCell::<String>::new();
-    let guard_input = || guard::Input {
-        session: &input.session,
-        ending: input.ending,
-        plan: guard::Work {
-            has_work: view.has_work,
-            goals: view.continuation.as_deref(),
-            held_elsewhere: view.held_elsewhere,
-        },
-        broken: view.broken.as_deref(),
-        lost: lost.as_deref(),
-        work: work.get().map_or(view.hash.as_str(), String::as_str),
-        stall_limit: config.loop_stall_limit,
-        budgets: crate::plan::budget::Budgets {
-            parts: &view.parts,
-            default: config.loop_goal_budget,
-            own: &view.goal_budgets,
-            contracts: &view.contracts,
-        },
-        now,
-        host_said: input.host_said.as_deref(),
-        waiting: input.waiting.as_deref(),
-    };
     // Asked before taking the lock: a model call must not hold up other hooks. And
     // only when the guard, deciding on the loop as it stands, would get as far as
     // asking: a spent budget or a stall ends the loop without a model call.
@@ -1125,6 +1087,38 @@ fn stop(
     }
     let Some(current) = peeked.as_ref() else {
         return Ok(Answer::Nothing);
+    };
+    // An ending for want of work rests on plan.md not having lost the loop's start
+    // or goals open as it started: read only where the view says no work is left,
+    // at a stop of the loop's own session.
+    let ours =
+        current.ended.is_none() && current.owner.as_deref().is_none_or(|o| o == input.session);
+    let lost = (ours && (!view.has_work || view.continuation.is_none()))
+        .then(|| lost(place, &current.started))
+        .flatten();
+    // Taken once below, only for a stop the guard may count as a stall.
+    let work = std::cell::OnceCell::<String>::new();
+    let guard_input = || guard::Input {
+        session: &input.session,
+        ending: input.ending,
+        plan: guard::Work {
+            has_work: view.has_work,
+            goals: view.continuation.as_deref(),
+            held_elsewhere: view.held_elsewhere,
+        },
+        broken: view.broken.as_deref(),
+        lost: lost.as_deref(),
+        work: work.get().map_or(view.hash.as_str(), String::as_str),
+        stall_limit: config.loop_stall_limit,
+        budgets: crate::plan::budget::Budgets {
+            parts: &view.parts,
+            default: config.loop_goal_budget,
+            own: &view.goal_budgets,
+            contracts: &view.contracts,
+        },
+        now,
+        host_said: input.host_said.as_deref(),
+        waiting: input.waiting.as_deref(),
     };
     // loop.json is the agent's to write, its counts and owner included: an ending
     // plan.md does not back is not taken, and the stop says so.

@@ -76,13 +76,7 @@ fn a_verify_that_edits_plan_md_fails_the_sign_off() {
 /// Whatever odd answer the judge gives, `ship` is not signed off.
 fn refused(t: &Test, what: &str) -> crate::util::Run {
     let run = complete_ship(t);
-    let md = t.plan_md();
-    assert_ne!(
-        run.code, 0,
-        "{what}: signed off:\n{}{}\n{md}",
-        run.stdout, run.stderr
-    );
-    assert!(!md.contains("ship signed off"), "{what}:\n{md}");
+    signed_nothing_off(t, &run, what);
     assert_eq!(status_of(t, "ship"), "active", "{what}");
     run
 }
@@ -283,13 +277,7 @@ fn a_judge_that_signs_another_goal_off_in_the_real_plan_md_signs_nothing_off() {
                  printf -- '- {stamp} other signed off (verify passed, judge accept, contract f514b644): .plan/judge/other-20260615-1402.md#0123456789ab\\n' >> '{real}'"
             ),
         );
-        let md = t.plan_md();
-        assert_ne!(
-            run.code, 0,
-            "{stamp}: the sign-off passed beside a forged one:\n{}{}\n{md}",
-            run.stdout, run.stderr
-        );
-        assert!(!md.contains("ship signed off"), "{stamp}:\n{md}");
+        signed_nothing_off(&t, &run, stamp);
         insta::assert_snapshot!(
             format!("forged-{}", &stamp[11..13]),
             redact(&t, &run.stderr)
@@ -460,6 +448,18 @@ fn a_line_logged_between_the_stamp_and_the_write_costs_no_accept() {
 /// `plan complete ship`, judged by a command judge that runs `script` first (in the
 /// copy of the tree it is given; the real repository is reachable by its path) and
 /// then accepts.
+/// `ship`'s sign-off failed and logged no sign-off line; plan.md as it is after.
+fn signed_nothing_off(t: &Test, run: &crate::util::Run, what: &str) -> String {
+    let md = t.plan_md();
+    assert_ne!(
+        run.code, 0,
+        "{what}: signed off:\n{}{}\n{md}",
+        run.stdout, run.stderr
+    );
+    assert!(!md.contains("ship signed off"), "{what}:\n{md}");
+    md
+}
+
 fn complete_while_the_judge_runs(t: &Test, script: &str) -> crate::util::Run {
     command_judge(
         t,
@@ -494,8 +494,6 @@ fn a_judge_that_adds_a_goal_done_in_the_real_plan_md_signs_nothing_off() {
              printf -- '- 2026-06-15 14:02 sneaky signed off (verify passed, judge command accept, contract 4f520f40): .plan/judge/sneaky-x.md#d09f660e0745\\n' >> '{real}'"
         ),
     );
-    let md = t.plan_md();
+    let md = signed_nothing_off(&t, &run, "a goal added done");
     assert!(md.contains("id: sneaky"), "the judge did not add it:\n{md}");
-    assert_ne!(run.code, 0, "{}{}\n{md}", run.stdout, run.stderr);
-    assert!(!md.contains("ship signed off"), "{md}");
 }
