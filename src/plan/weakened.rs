@@ -265,7 +265,9 @@ pub fn top_module(path: &str) -> Option<&str> {
 /// or module as the change leaves it (`__init__.py` added or taken out) decides.
 fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Option<String> {
     let path = change.path.as_str();
-    if change.before.is_some() || Lang::of(path) != Some(Lang::Python) {
+    // There at the start at this path; a file renamed here (`was`) is new here.
+    let kept = change.before.is_some() && change.was.is_none();
+    if kept || Lang::of(path) != Some(Lang::Python) {
         return None;
     }
     // What the change leaves at `p`: `Some(false)` taken out, `None` untouched.
@@ -1528,6 +1530,13 @@ mod tests {
         // There at the start, of another name, a test module, the code itself, or
         // where no collected test is (pytest puts no such directory on the path).
         assert!(!shadows("tests/calc.py", Some("")));
+        // A helper renamed to the code's name (git sees a rename: the old text
+        // comes along) is new at that path all the same (the adversary's).
+        let renamed = Change {
+            was: Some("tests/util.py".to_string()),
+            ..change("tests/calc.py", Some("def pair(): pass\n"), fake)
+        };
+        assert!(shadows_code(&renamed, &given, &[]).is_some());
         assert!(!shadows("tests/helpers.py", None));
         assert!(!shadows("tests/test_calc.py", None));
         assert!(!shadows("tests/conftest.py", None));

@@ -1148,6 +1148,22 @@ fn a_module_among_the_tests_named_as_the_code_s_own_fails_the_gate() {
   weakened tests: tests/calc.py: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]
   strict: weakened tests: tests/calc.py: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]
 1 finished goal: 1 proven, 0 unproven; against base [COMMIT]: 1 signed off since, 0 lost; 1 failing"#);
+    // A helper there at the start renamed to the code's name (the adversary's).
+    let helper = [
+        base[0],
+        base[1],
+        ("tests/util.py", "def pair():\n    return 2, 3\n"),
+    ];
+    let (t, sha) = signed_pull_request("test -f done.txt", &helper, &[], |t| {
+        t.write("calc.py", "def add(a, b):\n    return a - b\n");
+        t.git(&["mv", "tests/util.py", "tests/calc.py"]);
+        t.write(
+            "tests/calc.py",
+            "def pair():\n    return 2, 3\n\ndef add(a, b):\n    return 5\n",
+        );
+        t.write("done.txt", "done\n");
+    });
+    gate_fails(&t, &sha);
     // An honest helper module among the tests, of a name the code does not use;
     // and one of the code's name in a package of tests (`tests.calc`: the review's).
     let (t, sha) = signed_pull_request("test -f done.txt", &base, &[], |t| {
