@@ -422,6 +422,15 @@ fn run_in(
     clean: Option<Vec<(String, String)>>,
 ) -> Result<Outcome> {
     let deadline = exec::deadline(timeout);
+    // Python reads bytecode from a fresh directory of its own, never a
+    // `__pycache__` in the tree: a pyc there (an unchecked-hash one, or one whose
+    // recorded mtime was forged) would run in place of the source it claims to be.
+    let pycache = tempfile::Builder::new().prefix("plan-pycache-").tempdir()?;
+    let mut env = clean.clone().unwrap_or_default();
+    env.push((
+        "PYTHONPYCACHEPREFIX".to_string(),
+        pycache.path().display().to_string(),
+    ));
     let mut tail = Tail {
         bytes: Vec::new(),
         cap: tail_bytes,
@@ -432,7 +441,7 @@ fn run_in(
             commands: pipeline.commands.clone(),
             cwd: cwd.to_path_buf(),
             clean_env: clean.is_some(),
-            env: clean.clone().unwrap_or_default(),
+            env: env.clone(),
             stdin: None,
             deadline,
             grace: GRACE,

@@ -75,6 +75,42 @@ pub fn changed_since(
     Ok(out)
 }
 
+/// Of the working tree's files directly in `dirs` (repository-relative, `""` the
+/// top), the ones `wanted` picks that git ignores: no diff shows them, yet whatever
+/// runs in the tree finds them. At most [`DIR_ENTRIES`] entries of each are looked at.
+pub fn ignored_in(
+    root: &Path,
+    dirs: &[String],
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Vec<String>> {
+    let repo = open(root)?;
+    let mut out = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = fs::read_dir(disk_path(root, dir.as_bytes())) else {
+            continue;
+        };
+        for entry in entries.flatten().take(DIR_ENTRIES) {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let path = match dir.as_str() {
+                "" => name.to_string(),
+                dir => format!("{dir}/{name}"),
+            };
+            let ignored = || {
+                repo.status_file(Path::new(&path))
+                    .is_ok_and(|s| s.contains(git2::Status::IGNORED))
+            };
+            if wanted(&path) && entry.file_type().is_ok_and(|t| !t.is_dir()) && ignored() {
+                out.push(path);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The most entries of one directory [`ignored_in`] looks at.
+pub const DIR_ENTRIES: usize = 10_000;
+
 /// The text of the files `wanted` picks in commit `base` (`None`: HEAD; nothing on
 /// an unborn branch), each read to [`MAX_TEXT`], in all at most `budget` bytes: the
 /// tests as the goal started with them, whatever the work tree holds now.

@@ -1178,3 +1178,113 @@ fn a_module_among_the_tests_named_as_the_code_s_own_fails_the_gate() {
     });
     t.ok(&["audit", "--base", &sha, "--strict", "--rejudge"]);
 }
+
+/// Compiles `source` with the tests' own python3 into `to` (relative to the
+/// repository; `cache:calc.py` is calc.py's bytecode cache, `__pycache__/calc.…pyc`),
+/// in `mode`: `TIMESTAMP`, or `UNCHECKED_HASH`, a pyc Python never checks against
+/// its source.
+fn compile_python(t: &Test, source: &str, to: &str, mode: &str) {
+    let src = t.dir.path().join("compiled_from.py");
+    std::fs::write(&src, source).unwrap();
+    let script = "import importlib.util, py_compile, sys\nsrc, to, mode = sys.argv[1:4]\nif to.startswith('cache:'):\n    to = importlib.util.cache_from_source(to[6:])\npy_compile.compile(src, cfile=to, doraise=True, invalidation_mode=py_compile.PycInvalidationMode[mode])\n";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script, src.to_str().unwrap(), to, mode])
+        .current_dir(t.root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+const UNITTEST_CALC: &str = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+const CALC: &str = "def add(a, b):\n    return a + b\n";
+const CALC_BROKEN: &str = "def add(a, b):\n    return a - b\n";
+
+// Attack: after an honest sign-off, the pull request breaks calc.py and commits a
+// bytecode cache of the honest code beside it (`__pycache__/calc.cpython-311.pyc`,
+// force-added; an unchecked-hash pyc, which Python runs without looking at
+// calc.py). Verified again, the tests pass on the broken source.
+#[test]
+fn a_bytecode_cache_committed_beside_the_code_does_not_stand_in_for_it() {
+    let base = [("test_calc.py", UNITTEST_CALC), ("calc.py", CALC)];
+    let (t, sha) = signed_pull_request("python3 -m unittest -q", &base, &[], |t| {
+        t.write("done.txt", "done\n");
+    });
+    t.write("calc.py", CALC_BROKEN);
+    compile_python(&t, CALC, "cache:calc.py", "UNCHECKED_HASH");
+    t.git(&["add", "-f", "-A"]);
+    t.git(&["commit", "-qm", "tidy"]);
+    t.run(&["audit", "--reverify"]).code(1);
+    gate_fails(&t, &sha);
+}
+
+// Attack: a sourceless module among the tests (`tests/calc.pyc`, compiled from a
+// fake that returns what the tests expect) while calc.py stays broken: unittest puts
+// tests/ first on the import path and imports the pyc. Committed, or on disk only
+// where the repository's .gitignore has `*.py[cod]`, as most Python ones do.
+#[test]
+fn a_compiled_module_among_the_tests_named_as_the_code_s_own_is_code_shadowed() {
+    let verify = "python3 -m unittest discover -s tests -q";
+    let base = [
+        ("tests/test_calc.py", UNITTEST_CALC),
+        ("calc.py", CALC_BROKEN),
+    ];
+    let fake = "def add(a, b):\n    return 5\n";
+    let (t, sha) = signed_pull_request(verify, &base, &[], |t| {
+        compile_python(t, fake, "tests/calc.pyc", "TIMESTAMP");
+        t.write("done.txt", "done\n");
+    });
+    gate_fails(&t, &sha);
+    let run = t.run(&["audit", "--base", &sha, "--strict"]);
+    let said: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("strict:"))
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @r#"  strict: weakened tests: tests/calc.pyc: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]"#);
+    // Ignored by git, so no commit shows it; the sign-off's record says it.
+    let ignored = [
+        base[0],
+        base[1],
+        (".gitignore", "__pycache__/\n*.py[cod]\n"),
+    ];
+    let (t, _) = signed_pull_request(verify, &ignored, &[], |t| {
+        compile_python(t, fake, "tests/calc.pyc", "TIMESTAMP");
+        t.write("done.txt", "done\n");
+    });
+    let run = t.run(&["audit", "--strict"]);
+    let shown = redact(&t, &run.stdout);
+    let said: Vec<&str> = shown.lines().filter(|l| l.contains("strict:")).collect();
+    insta::assert_snapshot!(said.join("\n"), @"  strict: weakened tests: tests/calc.pyc: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]");
+}
+
+// Attack: a new test module imported before the real ones (`tests/test_000.py`)
+// puts a fake `calc` in sys.modules while calc.py stays broken; every later `from
+// calc import add` gets the fake. No test changed and verify passes. (The gate
+// also finds the tests green over the start's code; the sign-off did not.)
+#[test]
+fn a_fake_of_the_code_put_in_sys_modules_is_code_shadowed() {
+    let verify = "python3 -m unittest discover -s tests -q";
+    let base = [
+        ("tests/test_calc.py", UNITTEST_CALC),
+        ("calc.py", CALC_BROKEN),
+    ];
+    let (t, sha) = signed_pull_request(verify, &base, &[], |t| {
+        t.write(
+            "tests/test_000.py",
+            "import sys, types\n\nfake = types.ModuleType(\"calc\")\nfake.add = lambda a, b: a + b\nsys.modules[\"calc\"] = fake\n",
+        );
+        t.write("done.txt", "done\n");
+    });
+    gate_fails(&t, &sha);
+    let run = t.run(&["audit", "--strict"]).code(1);
+    let said: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("strict:"))
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @"  strict: weakened tests: tests/test_000.py: puts a module named `calc` in sys.modules in place of the code's own `calc` [code-shadowed, high]");
+}

@@ -25,6 +25,9 @@ pub struct Given {
     /// `import` takes (`calc` for `calc.py`, `src/calc.py` or `calc/__init__.py`):
     /// a new module of one's name among the tests is imported in its place.
     pub modules: HashSet<String>,
+    /// Where those modules were (`calc.py`, `src/calc/__init__.py`): bytecode beside
+    /// its own source loses to it.
+    pub sources: HashSet<String>,
     /// The directories that were packages at the start (an `__init__.py` in them):
     /// a module among the tests in one is imported by its package's name.
     pub packages: HashSet<String>,
