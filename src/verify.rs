@@ -425,12 +425,31 @@ fn run_in(
     // Python reads bytecode from a fresh directory of its own, never a
     // `__pycache__` in the tree: a pyc there (an unchecked-hash one, or one whose
     // recorded mtime was forged) would run in place of the source it claims to be.
-    let pycache = tempfile::Builder::new().prefix("plan-pycache-").tempdir()?;
+    // Written there too (PYTHONDONTWRITEBYTECODE emptied), so the run's later
+    // processes reuse what its first compiled. In the gate's clean run, under its
+    // scratch TMPDIR.
+    let parent = clean
+        .as_ref()
+        .and_then(|env| env.iter().find(|(k, _)| k == "TMPDIR"))
+        .map_or_else(std::env::temp_dir, |(_, dir)| dir.into());
+    let pycache = tempfile::Builder::new()
+        .prefix("plan-pycache-")
+        .tempdir_in(std::path::absolute(&parent).unwrap_or(parent.clone()))
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "creating verify's Python bytecode cache in {}: {e}",
+                parent.display()
+            )
+        })?;
+    let Some(prefix) = pycache.path().to_str() else {
+        anyhow::bail!(
+            "verify's Python bytecode cache {} is not a UTF-8 path",
+            pycache.path().display()
+        );
+    };
     let mut env = clean.clone().unwrap_or_default();
-    env.push((
-        "PYTHONPYCACHEPREFIX".to_string(),
-        pycache.path().display().to_string(),
-    ));
+    env.push(("PYTHONPYCACHEPREFIX".to_string(), prefix.to_string()));
+    env.push(("PYTHONDONTWRITEBYTECODE".to_string(), String::new()));
     let mut tail = Tail {
         bytes: Vec::new(),
         cap: tail_bytes,

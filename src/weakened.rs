@@ -74,12 +74,8 @@ pub fn since(
         .filter_map(|path| path.strip_suffix("/__init__.py"))
         .map(str::to_string)
         .collect();
-    let compiled = |path: &str| weakened::compiled_module(path).is_some();
     let wanted = |path: &str| {
-        weakened::wanted(path)
-            || compiled(path)
-            || verify_files.iter().any(|v| v == path)
-            || given.names_data(path)
+        weakened::wanted(path) || verify_files.iter().any(|v| v == path) || given.names_data(path)
     };
     let mut changes: Vec<Change> = git::changed_since(root, base, &wanted)?
         .into_iter()
@@ -90,34 +86,67 @@ pub fn since(
             after: c.after,
         })
         .collect();
-    // Compiled modules git ignores (`*.py[cod]` and `*.so` are in most Python
-    // repositories' .gitignore) among the tests, where pytest and unittest import
-    // them first: no diff shows them. Not beside the code, where an in-place build
-    // (`build_ext --inplace`, mypyc) leaves its extension honestly; a clean
-    // checkout, where the gate runs, has no ignored file at all.
-    let mut dirs: Vec<String> = given.test_dirs.iter().cloned().collect();
-    dirs.extend(
+    changes.extend(compiled_since(root, base, &given, &changes)?);
+    Ok(weakened::find_given(&changes, verify_files, &given))
+}
+
+/// The compiled Python modules new or changed since `base` that Python may import
+/// in place of the code's own ([`weakened::compiled_module`]), each as a new file
+/// with no text: matched by name, never read but for a pyc's header. Those git
+/// shows, and those it ignores (`*.py[cod]`, `*.so` and `__pycache__/` are in most
+/// Python repositories' .gitignore) where an import finds them first: among the
+/// tests, and bytecode at the top and under `src/`. Not an ignored extension beside
+/// the code, which an in-place build (`build_ext --inplace`, mypyc) leaves there
+/// honestly; a clean checkout, where the gate runs, has no ignored file at all. A
+/// pyc under `__pycache__` counts only when Python runs it unchecked
+/// ([`unchecked_pyc`]).
+fn compiled_since(
+    root: &Path,
+    base: Option<&str>,
+    given: &weakened::hacks::Given,
+    changes: &[Change],
+) -> Result<Vec<Change>> {
+    let compiled = |path: &str| weakened::compiled_module(path).is_some();
+    let mut found = git::paths_since(root, base, &compiled)?;
+    let mut tests: Vec<String> = given.test_dirs.iter().cloned().collect();
+    tests.extend(
         changes
             .iter()
             .filter(|c| weakened::collected(&c.path))
             .filter_map(|c| Some(c.path.rsplit_once('/')?.0.to_string())),
     );
-    let packages: Vec<String> = dirs
-        .iter()
-        .flat_map(|d| given.modules.iter().map(move |m| format!("{d}/{m}")))
-        .collect();
-    dirs.extend(packages);
+    let among_tests = |path: &str| tests.iter().any(|t| path.starts_with(&format!("{t}/")));
+    let mut dirs = tests.clone();
+    dirs.extend([String::new(), "src".to_string()]);
     dirs.sort();
     dirs.dedup();
-    for path in git::ignored_in(root, &dirs, &compiled)? {
-        changes.push(Change {
+    let enter = |name: &str| name == "__pycache__" || given.modules.contains(name);
+    let wanted = |path: &str| compiled(path) && (path.ends_with(".pyc") || among_tests(path));
+    found.extend(git::ignored_in(root, &dirs, &enter, &wanted)?);
+    found.sort();
+    found.dedup();
+    found.retain(|path| !path.contains("__pycache__/") || unchecked_pyc(&root.join(path)));
+    Ok(found
+        .into_iter()
+        .filter(|path| changes.iter().all(|c| &c.path != path))
+        .map(|path| Change {
             path,
             was: None,
             before: None,
             after: Some(String::new()),
-        });
-    }
-    Ok(weakened::find_given(&changes, verify_files, &given))
+        })
+        .collect())
+}
+
+/// Whether the pyc at `path` is hash-based with its check off (PEP 552: flags 0b01),
+/// so Python runs it without looking at its source. A timestamp pyc is checked
+/// against the source's time and size, which a fresh checkout changes; one that
+/// cannot be read is counted as unchecked, failing closed.
+fn unchecked_pyc(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 8];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
+    read.is_err() || u32::from_le_bytes([header[4], header[5], header[6], header[7]]) & 0b11 == 0b01
 }
 
 /// Of `files` (those `goal`'s verify rests on), the ones its title or done_when

@@ -75,41 +75,95 @@ pub fn changed_since(
     Ok(out)
 }
 
-/// Of the working tree's files directly in `dirs` (repository-relative, `""` the
-/// top), the ones `wanted` picks that git ignores: no diff shows them, yet whatever
-/// runs in the tree finds them. At most [`DIR_ENTRIES`] entries of each are looked at.
-pub fn ignored_in(
+/// The paths of the files that differ from commit `base` to the working tree
+/// (`None`: HEAD), tracked and untracked, never ignored ones, that `wanted` picks;
+/// none read (compiled files are matched by their names alone).
+pub fn paths_since(
     root: &Path,
-    dirs: &[String],
+    base: Option<&str>,
     wanted: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<String>> {
     let repo = open(root)?;
-    let mut out = Vec::new();
-    for dir in dirs {
-        let Ok(entries) = fs::read_dir(disk_path(root, dir.as_bytes())) else {
-            continue;
+    let diff = super::diff_to_workdir(
+        &repo,
+        base,
+        false,
+        &format!(
+            "diffing the working tree of {} since the goal's start",
+            root.display()
+        ),
+        "finding renames since the goal's start",
+    )?;
+    Ok(diff
+        .deltas()
+        .filter(|d| d.status() != Delta::Deleted)
+        .filter_map(|d| {
+            d.new_file()
+                .path_bytes()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+        })
+        .filter(|p| wanted(p))
+        .collect())
+}
+
+/// Of the working tree's files in `dirs` (repository-relative, `""` the top), and
+/// in their subdirectories `enter` names (one level), the ones `wanted` picks by
+/// their path that git ignores: no diff shows them, yet whatever runs in the tree
+/// finds them. A directory that is not there is skipped; one that cannot be read,
+/// or more than [`PICKED`] picked files, is an error: the check fails closed.
+pub fn ignored_in(
+    root: &Path,
+    dirs: &[String],
+    enter: &dyn Fn(&str) -> bool,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Vec<String>> {
+    use anyhow::Context;
+    let repo = open(root)?;
+    let mut picked = Vec::new();
+    let mut queue: Vec<(String, bool)> = dirs.iter().map(|d| (d.clone(), true)).collect();
+    while let Some((dir, top)) = queue.pop() {
+        let at = disk_path(root, dir.as_bytes());
+        let entries = match fs::read_dir(&at) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e).with_context(|| format!("reading {}", at.display())),
         };
-        for entry in entries.flatten().take(DIR_ENTRIES) {
+        for entry in entries {
+            let entry = entry.with_context(|| format!("reading {}", at.display()))?;
             let name = entry.file_name();
-            let Some(name) = name.to_str() else { continue };
+            let name = name.to_string_lossy();
             let path = match dir.as_str() {
                 "" => name.to_string(),
                 dir => format!("{dir}/{name}"),
             };
-            let ignored = || {
-                repo.status_file(Path::new(&path))
-                    .is_ok_and(|s| s.contains(git2::Status::IGNORED))
-            };
-            if wanted(&path) && entry.file_type().is_ok_and(|t| !t.is_dir()) && ignored() {
-                out.push(path);
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir && top && enter(&name) {
+                queue.push((path, false));
+            } else if !is_dir && wanted(&path) {
+                picked.push(path);
+                anyhow::ensure!(
+                    picked.len() <= PICKED,
+                    "more than {PICKED} compiled modules in {}; the check stops here",
+                    at.display()
+                );
             }
+        }
+    }
+    let mut out = Vec::new();
+    for path in picked {
+        // A status git cannot give counts as ignored: the file is looked at.
+        let ignored = repo
+            .status_file(Path::new(&path))
+            .map_or(true, |s| s.contains(git2::Status::IGNORED));
+        if ignored {
+            out.push(path);
         }
     }
     Ok(out)
 }
 
-/// The most entries of one directory [`ignored_in`] looks at.
-pub const DIR_ENTRIES: usize = 10_000;
+/// The most files [`ignored_in`] picks before it gives up.
+pub const PICKED: usize = 1_000;
 
 /// The text of the files `wanted` picks in commit `base` (`None`: HEAD; nothing on
 /// an unborn branch), each read to [`MAX_TEXT`], in all at most `budget` bytes: the

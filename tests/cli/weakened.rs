@@ -1219,6 +1219,21 @@ fn a_bytecode_cache_committed_beside_the_code_does_not_stand_in_for_it() {
     t.git(&["commit", "-qm", "tidy"]);
     t.run(&["audit", "--reverify"]).code(1);
     gate_fails(&t, &sha);
+    // Found by its header too, for a Python that reads no PYTHONPYCACHEPREFIX
+    // (`python3 -I`, or a test's subprocess with an environment of its own).
+    let run = t.run(&["audit", "--base", &sha, "--strict"]);
+    // The cache's name holds the tests' Python version.
+    let tag = run
+        .stdout
+        .split("calc.")
+        .nth(1)
+        .and_then(|s| s.split(".pyc").next());
+    let shown = run.stdout.replace(tag.unwrap_or("none"), "TAG");
+    let said: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.contains("weakened tests:"))
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @r#"  strict: weakened tests: __pycache__/calc.TAG.pyc: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]"#);
 }
 
 // Attack: a sourceless module among the tests (`tests/calc.pyc`, compiled from a
@@ -1245,20 +1260,21 @@ fn a_compiled_module_among_the_tests_named_as_the_code_s_own_is_code_shadowed() 
         .filter(|l| l.contains("strict:"))
         .collect();
     insta::assert_snapshot!(said.join("\n"), @r#"  strict: weakened tests: tests/calc.pyc: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]"#);
-    // Ignored by git, so no commit shows it; the sign-off's record says it.
+    // Ignored by git, so no commit shows it (here a sourceless package); the
+    // sign-off's record says it.
     let ignored = [
         base[0],
         base[1],
         (".gitignore", "__pycache__/\n*.py[cod]\n"),
     ];
     let (t, _) = signed_pull_request(verify, &ignored, &[], |t| {
-        compile_python(t, fake, "tests/calc.pyc", "TIMESTAMP");
+        compile_python(t, fake, "tests/calc/__init__.pyc", "TIMESTAMP");
         t.write("done.txt", "done\n");
     });
     let run = t.run(&["audit", "--strict"]);
     let shown = redact(&t, &run.stdout);
     let said: Vec<&str> = shown.lines().filter(|l| l.contains("strict:")).collect();
-    insta::assert_snapshot!(said.join("\n"), @"  strict: weakened tests: tests/calc.pyc: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]");
+    insta::assert_snapshot!(said.join("\n"), @"  strict: weakened tests: tests/calc/__init__.pyc: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]");
 }
 
 // Attack: a new test module imported before the real ones (`tests/test_000.py`)
