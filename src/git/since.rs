@@ -33,16 +33,7 @@ pub fn changed_since(
     wanted: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Changed>> {
     let repo = open(root)?;
-    let diff = super::diff_to_workdir(
-        &repo,
-        base,
-        false,
-        &format!(
-            "diffing the working tree of {} since the goal's start",
-            root.display()
-        ),
-        "finding renames since the goal's start",
-    )?;
+    let diff = diff_since(&repo, root, base)?;
     let mut out = Vec::new();
     for delta in diff.deltas() {
         let path_of = |file: git2::DiffFile<'_>| {
@@ -75,6 +66,25 @@ pub fn changed_since(
     Ok(out)
 }
 
+/// The diff from commit `base` (`None`: HEAD) to the working tree, untracked
+/// files in and renames found, as both readers here take it.
+fn diff_since<'r>(
+    repo: &'r git2::Repository,
+    root: &Path,
+    base: Option<&str>,
+) -> Result<git2::Diff<'r>> {
+    super::diff_to_workdir(
+        repo,
+        base,
+        false,
+        &format!(
+            "diffing the working tree of {} since the goal's start",
+            root.display()
+        ),
+        "finding renames since the goal's start",
+    )
+}
+
 /// The paths of the files that differ from commit `base` to the working tree
 /// (`None`: HEAD), tracked and untracked, never ignored ones, that `wanted` picks;
 /// none read (compiled files are matched by their names alone).
@@ -84,16 +94,7 @@ pub fn paths_since(
     wanted: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<String>> {
     let repo = open(root)?;
-    let diff = super::diff_to_workdir(
-        &repo,
-        base,
-        false,
-        &format!(
-            "diffing the working tree of {} since the goal's start",
-            root.display()
-        ),
-        "finding renames since the goal's start",
-    )?;
+    let diff = diff_since(&repo, root, base)?;
     Ok(diff
         .deltas()
         .filter(|d| d.status() != Delta::Deleted)
