@@ -121,11 +121,15 @@ fn compiled_since(
     dirs.sort();
     dirs.dedup();
     let enter = |name: &str| name == "__pycache__" || given.modules.contains(name);
-    let wanted = |path: &str| compiled(path) && (path.ends_with(".pyc") || among_tests(path));
+    // Cached bytecode only where Python runs it unchecked, read before it counts.
+    let cached = |path: &str| path.rsplit('/').nth(1) == Some("__pycache__");
+    let runs = |path: &str| !cached(path) || unchecked_pyc(&root.join(path));
+    let wanted =
+        |path: &str| compiled(path) && (path.ends_with(".pyc") || among_tests(path)) && runs(path);
+    found.retain(|path| runs(path));
     found.extend(git::ignored_in(root, &dirs, &enter, &wanted)?);
     found.sort();
     found.dedup();
-    found.retain(|path| !path.contains("__pycache__/") || unchecked_pyc(&root.join(path)));
     Ok(found
         .into_iter()
         .filter(|path| changes.iter().all(|c| &c.path != path))
@@ -138,15 +142,25 @@ fn compiled_since(
         .collect())
 }
 
-/// Whether the pyc at `path` is hash-based with its check off (PEP 552: flags 0b01),
-/// so Python runs it without looking at its source. A timestamp pyc is checked
-/// against the source's time and size, which a fresh checkout changes; one that
-/// cannot be read is counted as unchecked, failing closed.
+/// Whether the pyc at `path` is hash-based with its check off (PEP 552: flags
+/// 0b01 after the magic number), so Python runs it without looking at its source.
+/// A timestamp pyc is checked against the source's time and size, which a fresh
+/// checkout changes; a file too short or without a pyc's magic Python refuses.
+/// Anything but a regular file, or one that cannot be read, counts as unchecked:
+/// failing closed, and never opening a FIFO.
 fn unchecked_pyc(path: &Path) -> bool {
     use std::io::Read;
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
+        return true;
+    }
     let mut header = [0u8; 8];
-    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
-    read.is_err() || u32::from_le_bytes([header[4], header[5], header[6], header[7]]) & 0b11 == 0b01
+    match std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header)) {
+        Ok(()) => {
+            let flags = u32::from_le_bytes([header[4], header[5], header[6], header[7]]);
+            header[2..4] == *b"\r\n" && flags & 0b11 == 0b01
+        }
+        Err(e) => e.kind() != std::io::ErrorKind::UnexpectedEof,
+    }
 }
 
 /// Of `files` (those `goal`'s verify rests on), the ones its title or done_when

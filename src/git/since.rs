@@ -108,7 +108,7 @@ pub fn paths_since(
 }
 
 /// Of the working tree's files in `dirs` (repository-relative, `""` the top), and
-/// in their subdirectories `enter` names (one level), the ones `wanted` picks by
+/// in their subdirectories `enter` names (two levels: `calc/__pycache__`), the ones `wanted` picks by
 /// their path that git ignores: no diff shows them, yet whatever runs in the tree
 /// finds them. A directory that is not there is skipped; one that cannot be read,
 /// or more than [`PICKED`] picked files, is an error: the check fails closed.
@@ -121,8 +121,8 @@ pub fn ignored_in(
     use anyhow::Context;
     let repo = open(root)?;
     let mut picked = Vec::new();
-    let mut queue: Vec<(String, bool)> = dirs.iter().map(|d| (d.clone(), true)).collect();
-    while let Some((dir, top)) = queue.pop() {
+    let mut queue: Vec<(String, u8)> = dirs.iter().map(|d| (d.clone(), 0)).collect();
+    while let Some((dir, depth)) = queue.pop() {
         let at = disk_path(root, dir.as_bytes());
         let entries = match fs::read_dir(&at) {
             Ok(entries) => entries,
@@ -138,13 +138,13 @@ pub fn ignored_in(
                 dir => format!("{dir}/{name}"),
             };
             let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if is_dir && top && enter(&name) {
-                queue.push((path, false));
+            if is_dir && depth < 2 && enter(&name) {
+                queue.push((path, depth + 1));
             } else if !is_dir && wanted(&path) {
                 picked.push(path);
                 anyhow::ensure!(
                     picked.len() <= PICKED,
-                    "more than {PICKED} compiled modules in {}; the check stops here",
+                    "more than {PICKED} compiled modules in {} and the directories read before it; the check stops here",
                     at.display()
                 );
             }

@@ -267,9 +267,8 @@ pub fn top_module(path: &str) -> Option<&str> {
 pub fn compiled_module(path: &str) -> Option<&str> {
     let name = file_name(path);
     let (module, rest) = name.split_once('.')?;
-    let cached = path.contains("__pycache__/");
-    let compiled = match cached {
-        true => rest.ends_with(".pyc") && path.ends_with(&format!("__pycache__/{name}")),
+    let compiled = match cached(path) {
+        true => rest.ends_with(".pyc"),
         false => rest == "pyc" || matches!(rest.rsplit('.').next(), Some("so" | "pyd")),
     };
     let plain = !module.is_empty()
@@ -277,6 +276,12 @@ pub fn compiled_module(path: &str) -> Option<&str> {
             .bytes()
             .all(|c| c == b'_' || c.is_ascii_alphanumeric());
     (compiled && plain).then_some(module)
+}
+
+/// Whether `path` is in a directory named `__pycache__`: Python's cache of the
+/// bytecode of the sources beside that directory.
+fn cached(path: &str) -> bool {
+    path.rsplit('/').nth(1) == Some("__pycache__")
 }
 
 /// A module added under the name of one of the code's own where pytest imports
@@ -307,32 +312,29 @@ fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Op
             "a module named `{module}` added where the tests import it in place of the code's own `{module}`"
         )
     };
+    // Cached bytecode handed on here is bytecode Python runs unchecked, whatever
+    // its source says: a stand-in for whichever module it is, the code's or a
+    // test's helper.
+    if let (Some(module), true) = (compiled, cached(path)) {
+        let dir = path.strip_suffix(file_name(path)).unwrap_or("");
+        let dir = dir.strip_suffix("__pycache__/").unwrap_or(dir);
+        return Some(format!(
+            "cached bytecode that Python runs unchecked in place of the code's own `{dir}{module}.py`"
+        ));
+    }
     // `calc.abi3.so` stands where `calc.py` would, `calc/__init__.pyc` where
-    // `calc/__init__.py` would, `__pycache__/calc.cpython-311.pyc` as `calc.py`
-    // itself; with what beats it in its directory: a package of its name, and for
-    // sourceless bytecode its own source too.
+    // `calc/__init__.py` would; with what beats it in its directory: a package of
+    // its name, and for sourceless bytecode its own source too.
     let as_source = compiled.map(|module| {
-        let cached = path.contains("__pycache__/");
         let dir = path
             .rsplit_once('/')
-            .map(|d| d.0)
-            .map(|d| {
-                if cached {
-                    d.strip_suffix("__pycache__").unwrap_or(d)
-                } else {
-                    d
-                }
-            })
-            .map_or(String::new(), |d| match d.ends_with('/') || d.is_empty() {
-                true => d.to_string(),
-                false => format!("{d}/"),
-            });
+            .map_or(String::new(), |d| format!("{}/", d.0));
         let source = format!("{dir}{module}.py");
         let mut beaten_by = Vec::new();
         if module != "__init__" {
             beaten_by.push(format!("{dir}{module}/__init__.py"));
         }
-        if path.ends_with(".pyc") && !cached {
+        if path.ends_with(".pyc") {
             beaten_by.push(source.clone());
         }
         (source, beaten_by)
@@ -415,15 +417,15 @@ fn installs_code(change: &Change, given: &hacks::Given) -> Option<String> {
         }
         if tight.contains("pycache_prefix=") {
             return Some(
-                "sets sys.pycache_prefix, so bytecode in the tree runs in place of the code's own source"
+                "sets sys.pycache_prefix so that bytecode in the tree runs in place of the code's own source"
                     .to_string(),
             );
         }
-        if !tight.contains(".modules") {
+        if !modules_named(&tight) {
             continue;
         }
         // `mods = sys.modules`: an assignment, not `"calc.x" not in sys.modules`.
-        let named = tight.ends_with(".modules")
+        let named = tight.ends_with("modules")
             && tight.split_once('=').is_some_and(|(name, _)| {
                 !name.is_empty()
                     && name
@@ -461,6 +463,15 @@ fn installs_code(change: &Change, given: &hacks::Given) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `sys.modules` is named in a statement, as `sys.modules` or as
+/// `modules` alone (`from sys import modules`): the word, not `imported_modules`.
+fn modules_named(tight: &str) -> bool {
+    tight.match_indices("modules").any(|(at, _)| {
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        !tight[..at].ends_with(word) && !tight[at + 7..].starts_with(word)
+    })
 }
 
 /// Whether what follows a quoted module name sets it to `None` (`: None}`, `,
@@ -504,87 +515,75 @@ fn quoted_names(text: &str) -> std::collections::HashMap<&str, usize> {
     out
 }
 
-/// Python's lines joined into statements, trimmed, comments left out: while a
-/// bracket outside a string is open or a line ends in `\`, up to [`STATEMENT`]
-/// bytes each.
+/// Python's statements, each on one line and trimmed: comments left out, what
+/// a triple-quoted string holds left out (a docstring's or a script's brackets and
+/// quotes are no code's; `\"\"` stands for it), lines joined while a bracket outside a string is open or
+/// a line ends in `\`. Short strings are kept whole: their text is what is read.
 fn statements(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut open = 0i64;
-    let mut going = false;
-    for line in without_long_strings(text).lines() {
-        let (code, brackets) = code_of(line);
-        let code = code.trim();
-        let (code, continued) = match code.strip_suffix('\\') {
-            Some(code) => (code, true),
-            None => (code, false),
-        };
-        match out.last_mut() {
-            Some(last) if going && last.len() < STATEMENT => {
-                last.push(' ');
-                last.push_str(code);
+    let mut out = Vec::new();
+    let mut now = String::new();
+    let mut depth = 0i64;
+    let mut chars = text.chars().peekable();
+    let end = |now: &mut String, out: &mut Vec<String>| {
+        out.push(now.trim().to_string());
+        now.clear();
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '#' => {
+                while chars.peek().is_some_and(|&c| c != '\n') {
+                    chars.next();
+                }
             }
-            _ => {
-                out.push(code.to_string());
-                open = 0;
+            '"' | '\'' => {
+                let rest: String = chars.clone().take(2).collect();
+                if rest.chars().all(|r| r == c) && rest.len() == 2 {
+                    // A long string: its lines kept, its text not.
+                    chars.nth(1);
+                    now.push_str("\"\"");
+                    let mut run = 0;
+                    for d in chars.by_ref() {
+                        run = if d == c { run + 1 } else { 0 };
+                        if run == 3 {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                now.push(c);
+                let mut escaped = false;
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        depth = 0;
+                        end(&mut now, &mut out);
+                        break;
+                    }
+                    now.push(d);
+                    if d == c && !escaped {
+                        break;
+                    }
+                    escaped = d == '\\' && !escaped;
+                }
             }
+            '\\' if chars.peek() == Some(&'\n') => {
+                chars.next();
+                now.push(' ');
+            }
+            '\n' if depth > 0 => now.push(' '),
+            '\n' => end(&mut now, &mut out),
+            '(' | '[' | '{' => {
+                depth += 1;
+                now.push(c);
+            }
+            ')' | ']' | '}' => {
+                depth -= 1;
+                now.push(c);
+            }
+            c => now.push(c),
         }
-        open += brackets;
-        going = open > 0 || continued;
     }
+    end(&mut now, &mut out);
     out
-}
-
-/// `text` with what its triple-quoted strings hold left out, their lines kept:
-/// a docstring's or a script's brackets and quotes are no code's.
-fn without_long_strings(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(['"', '\'']) {
-        let quote = &rest[at..at + 1];
-        let long = quote.repeat(3);
-        if !rest[at..].starts_with(&long) {
-            out.push_str(&rest[..at + 1]);
-            rest = &rest[at + 1..];
-            continue;
-        }
-        out.push_str(&rest[..at]);
-        out.push_str(&long);
-        let inside = &rest[at + 3..];
-        let end = inside.find(&long).unwrap_or(inside.len());
-        out.extend(inside[..end].chars().filter(|&c| c == '\n'));
-        out.push_str(&long);
-        rest = inside.get(end + 3..).unwrap_or("");
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The most bytes [`statements`] joins into one.
-const STATEMENT: usize = 4096;
-
-/// A line of Python up to its comment (a `#` outside a string literal), and how
-/// many more brackets it opens than closes outside its strings.
-fn code_of(line: &str) -> (&str, i64) {
-    let mut quote = None;
-    let mut escaped = false;
-    let mut open = 0;
-    for (at, c) in line.char_indices() {
-        match (quote, c) {
-            (Some(_), '\\') if !escaped => {
-                escaped = true;
-                continue;
-            }
-            (Some(q), c) if c == q && !escaped => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '#') => return (&line[..at], open),
-            (None, '(' | '[' | '{') => open += 1,
-            (None, ')' | ']' | '}') => open -= 1,
-            (None, _) => {}
-        }
-        escaped = false;
-    }
-    (line, open)
 }
 
 /// Whether pytest collects the test functions of `path` by its name with its default
@@ -1900,7 +1899,7 @@ mod tests {
             )
             .as_deref(),
             Some(
-                "sets sys.pycache_prefix, so bytecode in the tree runs in place of the code's own source"
+                "sets sys.pycache_prefix so that bytecode in the tree runs in place of the code's own source"
             )
         );
         assert!(installs("tests/test_000.py", None, "sys.modules |= {'calc': fake}\n").is_some());
@@ -1923,6 +1922,25 @@ mod tests {
                 "{text}"
             );
         }
+        // The second review's: quotes in a comment or a string, a statement long
+        // enough to be cut, `from sys import modules`.
+        let long = format!(
+            "_ = [\n{}sys.modules.update(\ncalc=fake)]\n",
+            "1,\n".repeat(1363)
+        );
+        for text in [
+            "# \"\"\"\nsys.modules['calc'] = fake\n",
+            "x = \"'''\"\nsys.modules['calc'] = fake\n",
+            &long,
+            "from sys import modules\nmodules['calc'] = fake\n",
+        ] {
+            assert!(
+                installs("tests/test_000.py", None, text).is_some(),
+                "{text}"
+            );
+        }
+        let dedented = "s = dedent(\"\"\"\n    x = (1\n\"\"\")\nsys.modules['calc._speedups'] = None\nimport calc\nimported_modules = 1\n";
+        assert_eq!(installs("tests/test_calc.py", None, dedented), None);
         let lazy = "import sys\nimport calc\n\ndef test_lazy():\n    assert 'calc.heavy' not in sys.modules\n";
         assert_eq!(installs("tests/test_lazy.py", None, lazy), None);
         let fresh = "import sys\ndel sys.modules['calc']\nimport calc\n";
@@ -1950,6 +1968,7 @@ mod tests {
                 Some("__init__"),
             ),
             ("__pycache__/x/calc.cpython-311.pyc", None),
+            ("a/foo__pycache__/calc.cpython-311.pyc", None),
             ("calc.cpython-311.pyc", None),
             ("calc.py", None),
             ("libcalc.so.1", None),

@@ -1233,7 +1233,7 @@ fn a_bytecode_cache_committed_beside_the_code_does_not_stand_in_for_it() {
         .lines()
         .filter(|l| l.contains("weakened tests:"))
         .collect();
-    insta::assert_snapshot!(said.join("\n"), @r#"  strict: weakened tests: __pycache__/calc.TAG.pyc: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]"#);
+    insta::assert_snapshot!(said.join("\n"), @r#"  strict: weakened tests: __pycache__/calc.TAG.pyc: cached bytecode that Python runs unchecked in place of the code's own `calc.py` [code-shadowed, high]"#);
 }
 
 // Attack: a sourceless module among the tests (`tests/calc.pyc`, compiled from a
