@@ -43,7 +43,7 @@ pub use driver::{
     add_fetch_refspec, checkpoint_refspec, has_fetch_refspec, hooks_dir, merge_driver, remotes,
     remove_fetch_refspec, set_merge_driver, unset_merge_driver,
 };
-pub use since::{changed_since, ignored_in, paths_at, paths_since, texts_at};
+pub use since::{changed_since, changed_since_reading, ignored_in, paths_at, texts_at};
 mod gate;
 pub use gate::{
     export_commit, export_paths, files_where, hidden_history, is_ancestor, resolve_commit, reverts,

@@ -74,40 +74,46 @@ pub fn since(
         .filter_map(|path| path.strip_suffix("/__init__.py"))
         .map(str::to_string)
         .collect();
+    let compiled = |path: &str| weakened::compiled_module(path).is_some();
     let wanted = |path: &str| {
-        weakened::wanted(path) || verify_files.iter().any(|v| v == path) || given.names_data(path)
+        weakened::wanted(path)
+            || compiled(path)
+            || verify_files.iter().any(|v| v == path)
+            || given.names_data(path)
     };
-    let mut changes: Vec<Change> = git::changed_since(root, base, &wanted)?
-        .into_iter()
-        .map(|c| Change {
-            path: c.path,
-            was: c.was,
-            before: c.before,
-            after: c.after,
-        })
-        .collect();
-    changes.extend(compiled_since(root, base, &given, &changes)?);
+    let mut changes: Vec<Change> =
+        git::changed_since_reading(root, base, &wanted, &|p| !compiled(p))?
+            .into_iter()
+            .map(|c| Change {
+                path: c.path,
+                was: c.was,
+                before: c.before,
+                after: c.after,
+            })
+            .collect();
+    compiled_since(root, &given, &mut changes)?;
     Ok(weakened::find_given(&changes, verify_files, &given))
 }
 
-/// The compiled Python modules new or changed since `base` that Python may import
-/// in place of the code's own ([`weakened::compiled_module`]), each as a new file
-/// with no text: matched by name, never read but for a pyc's header. Those git
-/// shows, and those it ignores (`*.py[cod]`, `*.so` and `__pycache__/` are in most
-/// Python repositories' .gitignore) where an import finds them first: among the
-/// tests, and bytecode at the top and under `src/`. Not an ignored extension beside
-/// the code, which an in-place build (`build_ext --inplace`, mypyc) leaves there
-/// honestly; a clean checkout, where the gate runs, has no ignored file at all. A
-/// pyc under `__pycache__` counts only when Python runs it unchecked
-/// ([`unchecked_pyc`]).
+/// The compiled Python modules new or changed since the start that Python may
+/// import in place of the code's own ([`weakened::compiled_module`]), as new files
+/// with no text: matched by name, never read but for a pyc's header. `changes`
+/// holds those git shows; added here are those it ignores (`*.py[cod]`, `*.so` and
+/// `__pycache__/` are in most Python repositories' .gitignore) where an import
+/// finds them first: among the tests, and bytecode at the top, under `src/` and in
+/// the code's packages. Not an ignored extension beside the code, which an
+/// in-place build (`build_ext --inplace`, mypyc) leaves there honestly; a clean
+/// checkout, where the gate runs, has no ignored file at all. A pyc under
+/// `__pycache__` counts only when Python runs it unchecked ([`unchecked_pyc`]).
 fn compiled_since(
     root: &Path,
-    base: Option<&str>,
     given: &weakened::hacks::Given,
-    changes: &[Change],
-) -> Result<Vec<Change>> {
+    changes: &mut Vec<Change>,
+) -> Result<()> {
     let compiled = |path: &str| weakened::compiled_module(path).is_some();
-    let mut found = git::paths_since(root, base, &compiled)?;
+    // Cached bytecode only where Python runs it unchecked, read before it counts.
+    let runs = |path: &str| !weakened::cached(path) || unchecked_pyc(&root.join(path));
+    changes.retain(|c| !compiled(&c.path) || runs(&c.path));
     let mut tests: Vec<String> = given.test_dirs.iter().cloned().collect();
     tests.extend(
         changes
@@ -121,25 +127,19 @@ fn compiled_since(
     dirs.sort();
     dirs.dedup();
     let enter = |name: &str| name == "__pycache__" || given.modules.contains(name);
-    // Cached bytecode only where Python runs it unchecked, read before it counts.
-    let cached = |path: &str| path.rsplit('/').nth(1) == Some("__pycache__");
-    let runs = |path: &str| !cached(path) || unchecked_pyc(&root.join(path));
     let wanted =
         |path: &str| compiled(path) && (path.ends_with(".pyc") || among_tests(path)) && runs(path);
-    found.retain(|path| runs(path));
-    found.extend(git::ignored_in(root, &dirs, &enter, &wanted)?);
+    let mut found = git::ignored_in(root, &dirs, &enter, &wanted)?;
     found.sort();
     found.dedup();
-    Ok(found
-        .into_iter()
-        .filter(|path| changes.iter().all(|c| &c.path != path))
-        .map(|path| Change {
-            path,
-            was: None,
-            before: None,
-            after: Some(String::new()),
-        })
-        .collect())
+    found.retain(|path| changes.iter().all(|c| &c.path != path));
+    changes.extend(found.into_iter().map(|path| Change {
+        path,
+        was: None,
+        before: None,
+        after: Some(String::new()),
+    }));
+    Ok(())
 }
 
 /// Whether the pyc at `path` is hash-based with its check off (PEP 552: flags

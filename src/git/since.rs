@@ -32,6 +32,18 @@ pub fn changed_since(
     base: Option<&str>,
     wanted: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Changed>> {
+    changed_since_reading(root, base, wanted, &|_| true)
+}
+
+/// As [`changed_since`], where a path `read` refuses (a compiled file, matched by
+/// its name alone) is listed as new with no text either side, and left out when
+/// deleted.
+pub fn changed_since_reading(
+    root: &Path,
+    base: Option<&str>,
+    wanted: &dyn Fn(&str) -> bool,
+    read: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Changed>> {
     let repo = open(root)?;
     let diff = diff_since(&repo, root, base)?;
     let mut out = Vec::new();
@@ -44,6 +56,17 @@ pub fn changed_since(
             continue;
         };
         if !wanted(&old) && !wanted(&new) {
+            continue;
+        }
+        if !read(&new) {
+            if delta.status() != Delta::Deleted {
+                out.push(Changed {
+                    path: new,
+                    was: None,
+                    before: None,
+                    after: Some(String::new()),
+                });
+            }
             continue;
         }
         let existed = !matches!(delta.status(), Delta::Added | Delta::Untracked);
@@ -67,7 +90,7 @@ pub fn changed_since(
 }
 
 /// The diff from commit `base` (`None`: HEAD) to the working tree, untracked
-/// files in and renames found, as both readers here take it.
+/// files in and renames found.
 fn diff_since<'r>(
     repo: &'r git2::Repository,
     root: &Path,
@@ -83,28 +106,6 @@ fn diff_since<'r>(
         ),
         "finding renames since the goal's start",
     )
-}
-
-/// The paths of the files that differ from commit `base` to the working tree
-/// (`None`: HEAD), tracked and untracked, never ignored ones, that `wanted` picks;
-/// none read (compiled files are matched by their names alone).
-pub fn paths_since(
-    root: &Path,
-    base: Option<&str>,
-    wanted: &dyn Fn(&str) -> bool,
-) -> Result<Vec<String>> {
-    let repo = open(root)?;
-    let diff = diff_since(&repo, root, base)?;
-    Ok(diff
-        .deltas()
-        .filter(|d| d.status() != Delta::Deleted)
-        .filter_map(|d| {
-            d.new_file()
-                .path_bytes()
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-        })
-        .filter(|p| wanted(p))
-        .collect())
 }
 
 /// Of the working tree's files in `dirs` (repository-relative, `""` the top), and

@@ -280,7 +280,7 @@ pub fn compiled_module(path: &str) -> Option<&str> {
 
 /// Whether `path` is in a directory named `__pycache__`: Python's cache of the
 /// bytecode of the sources beside that directory.
-fn cached(path: &str) -> bool {
+pub fn cached(path: &str) -> bool {
     path.rsplit('/').nth(1) == Some("__pycache__")
 }
 
