@@ -51,28 +51,17 @@ pub fn since(
     let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
     let mut given = weakened::hacks::Given::of(&tests);
     given.asked.extend(asked.iter().cloned());
-    let python =
-        |path: &str| weakened::top_module(path).is_some() || path.ends_with("/__init__.py");
-    let found = git::paths_at(root, base, &python)?;
+    let found = git::paths_at(root, base, &|path| weakened::top_module(path).is_some())?;
     given.modules = found
         .iter()
         .filter_map(|path| weakened::top_module(path))
         .map(str::to_string)
         .collect();
-    given.sources = found
-        .iter()
-        .filter(|path| weakened::top_module(path).is_some())
-        .cloned()
-        .collect();
+    given.sources = found.into_iter().collect();
     given.test_dirs = tests
         .iter()
         .filter(|(path, _)| weakened::collected(path))
         .filter_map(|(path, _)| Some(path.rsplit_once('/')?.0.to_string()))
-        .collect();
-    given.packages = found
-        .iter()
-        .filter_map(|path| path.strip_suffix("/__init__.py"))
-        .map(str::to_string)
         .collect();
     let compiled = |path: &str| weakened::compiled_module(path).is_some();
     let wanted = |path: &str| {

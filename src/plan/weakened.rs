@@ -361,10 +361,9 @@ fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Op
         }
         _ => (path.rsplit_once('/')?.0, name.strip_suffix(".py")?),
     };
-    // In a package (`tests/__init__.py`), pytest puts the package's parent on the
-    // path and the module is `tests.calc`: it shadows nothing.
-    let package =
-        left(&format!("{dir}/__init__.py")).unwrap_or_else(|| given.packages.contains(dir));
+    // A package of tests (`tests/__init__.py`) shadows all the same: pytest makes
+    // the module `tests.calc`, but `unittest discover -s tests` puts `tests/`
+    // itself first on the path (the adversary's).
     let beside_tests = given.test_dirs.contains(dir)
         || changes.iter().any(|c| {
             c.after.is_some()
@@ -372,7 +371,7 @@ fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Op
                 && c.path.rsplit_once('/').map(|d| d.0) == Some(dir)
         });
     let helper = !named_test(path) && name != "conftest.py";
-    (helper && beside_tests && !package && given.modules.contains(module)).then(|| said(module))
+    (helper && beside_tests && given.modules.contains(module)).then(|| said(module))
 }
 
 /// A test file or conftest that puts a module of the code's own name in
@@ -1830,18 +1829,11 @@ mod tests {
         )];
         let beside = change("checks/calc.py", None, fake);
         assert!(shadows_code(&beside, &given, &first).is_some());
-        // A module in a package is the package's (`tests.calc`), as the change
-        // leaves the package: made one, or one no longer.
+        // A module in a package of tests too: `unittest discover -s tests` puts
+        // the package's own directory first (the adversary's).
         let in_package = change("tests/calc.py", None, fake);
         let made = [change("tests/__init__.py", None, Some(""))];
-        assert!(shadows_code(&in_package, &given, &made).is_none());
-        let given = hacks::Given {
-            packages: ["tests".to_string()].into(),
-            ..given
-        };
-        assert!(shadows_code(&in_package, &given, &[]).is_none());
-        let unmade = [change("tests/__init__.py", Some(""), None)];
-        assert!(shadows_code(&in_package, &given, &unmade).is_some());
+        assert!(shadows_code(&in_package, &given, &made).is_some());
     }
 
     #[test]

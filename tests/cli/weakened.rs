@@ -1164,19 +1164,21 @@ fn a_module_among_the_tests_named_as_the_code_s_own_fails_the_gate() {
         t.write("done.txt", "done\n");
     });
     gate_fails(&t, &sha);
-    // An honest helper module among the tests, of a name the code does not use;
-    // and one of the code's name in a package of tests (`tests.calc`: the review's).
+    // An honest helper module among the tests, of a name the code does not use.
     let (t, sha) = signed_pull_request("test -f done.txt", &base, &[], |t| {
         t.write("tests/helpers.py", "def pair():\n    return 2, 3\n");
         t.write("done.txt", "done\n");
     });
     t.ok(&["audit", "--base", &sha, "--strict", "--rejudge"]);
+    // One of the code's name in a package of tests: pytest imports it as
+    // `tests.calc`, but `unittest discover -s tests` puts `tests/` first on the
+    // path all the same (the adversary's), so it fails too.
     let package = [base[0], base[1], ("tests/__init__.py", "")];
     let (t, sha) = signed_pull_request("test -f done.txt", &package, &[], |t| {
         t.write("tests/calc.py", "def add(a, b):\n    return a + b\n");
         t.write("done.txt", "done\n");
     });
-    t.ok(&["audit", "--base", &sha, "--strict", "--rejudge"]);
+    gate_fails(&t, &sha);
 }
 
 /// Compiles `source` with the tests' own python3 into `to` (relative to the
@@ -1303,4 +1305,27 @@ fn a_fake_of_the_code_put_in_sys_modules_is_code_shadowed() {
         .filter(|l| l.contains("strict:"))
         .collect();
     insta::assert_snapshot!(said.join("\n"), @"  strict: weakened tests: tests/test_000.py: puts a module named `calc` in sys.modules in place of the code's own `calc` [code-shadowed, high]");
+}
+
+// The adversary's: a TMPDIR that is gone failed every verify, Python or not, as
+// verify's bytecode cache could not be made. Python then gets a cache it cannot
+// make (so none at all), and the verify runs (here `plan start`'s red-first run).
+#[test]
+fn a_verify_runs_where_no_bytecode_cache_can_be_made() {
+    let t = Test::new().env("TMPDIR", "/nonexistent-plan-tmp");
+    t.write("README.md", "# Calc\n");
+    t.write("scripts/check.sh", CHECK);
+    t.write("plan.md", PLAN);
+    t.commit_all("the calculator");
+    t.ok(&["start", "ship"]);
+    assert!(
+        t.plan_md().contains("ship started (contract "),
+        "{}",
+        t.plan_md()
+    );
+    assert!(
+        t.plan_md().contains("verify passing at "),
+        "{}",
+        t.plan_md()
+    );
 }

@@ -28,9 +28,6 @@ pub struct Given {
     /// Where those modules were (`calc.py`, `src/calc/__init__.py`): bytecode beside
     /// its own source loses to it.
     pub sources: HashSet<String>,
-    /// The directories that were packages at the start (an `__init__.py` in them):
-    /// a module among the tests in one is imported by its package's name.
-    pub packages: HashSet<String>,
     /// The directories that held tests pytest collects at the start.
     pub test_dirs: HashSet<String>,
 }
