@@ -51,7 +51,7 @@ pub fn since(
     let tests = git::texts_at(root, base, &given_by, 4 * weakened::MAX_TEXT)?;
     let mut given = weakened::hacks::Given::of(&tests);
     given.asked.extend(asked.iter().cloned());
-    let found = git::paths_at(root, base, &|path| weakened::top_module(path).is_some())?;
+    let found = git::paths_at(root, base, &|path| path.ends_with(".py"))?;
     given.modules = found
         .iter()
         .filter_map(|path| weakened::top_module(path))

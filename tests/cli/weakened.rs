@@ -1329,3 +1329,128 @@ fn a_verify_runs_where_no_bytecode_cache_can_be_made() {
         t.plan_md()
     );
 }
+
+/// The lines of `plan audit --strict` (run with `args` too) that say what failed it.
+fn strict_lines(t: &Test, args: &[&str]) -> String {
+    let mut all = vec!["audit", "--strict"];
+    all.extend(args);
+    let run = t.run(&all).code(1);
+    let shown = redact(t, &run.stdout);
+    let said: Vec<&str> = shown.lines().filter(|l| l.contains("strict:")).collect();
+    said.join("\n")
+}
+
+/// A code base with `sub` but no `add` yet: the goal's work is `add`, so the tests
+/// of it fail over the start's code, and a fake installed only once `add` exists
+/// passes the gate's red-first run (the red team's guard).
+const CALC_NO_ADD: &str = "def sub(a, b):\n    return a - b\n";
+
+// Attack (the adversary's): an extension module for a submodule of the code
+// (`calc/ops.cpython-311-…so` beside `calc/ops.py`), built from a fake. Python's
+// import takes an extension before the source beside it, so the tests import the
+// fake while `calc/ops.py` stays broken.
+#[test]
+fn an_extension_module_beside_a_submodule_of_the_code_is_code_shadowed() {
+    let verify = "python3 -m unittest discover -s tests -q";
+    let test = "import unittest\nfrom calc.ops import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+    let base = [("calc/__init__.py", ""), ("calc/ops.py", CALC_NO_ADD)];
+    let suffix = python_ext_suffix();
+    let so = format!("calc/ops{suffix}");
+    let built = std::cell::Cell::new(false);
+    let (t, sha) = signed_pull_request(verify, &base, &[], |t| {
+        t.write("tests/test_ops.py", test);
+        t.write("calc/ops.py", format!("{CALC_NO_ADD}\n{CALC_BROKEN}"));
+        built.set(build_extension(t, "ops", &so));
+        t.write("done.txt", "done\n");
+    });
+    if built.get() {
+        // The fake really stands in: the gate's own runs would pass it.
+        gate_fails(&t, &sha);
+    }
+    let said = strict_lines(&t, &["--base", &sha]).replace(&suffix, ".SUFFIX");
+    insta::assert_snapshot!(said, @r#"  strict: weakened tests: calc/ops.SUFFIX: an extension module added beside `calc/ops.py` that Python imports in place of the code's own `calc/ops.py` [code-shadowed, high]"#);
+}
+
+// Attack (the adversary's): the fake goes into sys.modules from a helper module
+// that is no test file (`testing_support.py` at the top), imported by a new test
+// that runs first.
+#[test]
+fn a_fake_put_in_sys_modules_from_a_helper_is_code_shadowed() {
+    let verify = "python3 -m unittest discover -s tests -q";
+    let base = [("calc.py", CALC_NO_ADD)];
+    let (t, sha) = signed_pull_request(verify, &base, &[], |t| {
+        t.write("calc.py", format!("{CALC_NO_ADD}\n{CALC_BROKEN}"));
+        t.write("tests/test_calc.py", UNITTEST_CALC);
+        t.write("tests/test_000.py", "import testing_support\n");
+        t.write(
+            "testing_support.py",
+            "import sys, types\nimport calc\n\nif hasattr(calc, \"add\"):\n    fake = types.ModuleType(\"calc\")\n    fake.add = lambda a, b: a + b\n    sys.modules[\"calc\"] = fake\n",
+        );
+        t.write("done.txt", "done\n");
+    });
+    gate_fails(&t, &sha);
+    insta::assert_snapshot!(strict_lines(&t, &["--base", &sha]), @r#"  strict: weakened tests: testing_support.py: puts a module named `calc` in sys.modules in place of the code's own `calc`, assigns to an attribute of an imported module (monkeypatching) (`sys.modules["calc"] = fake` at line 7) [code-shadowed, high; monkeypatch, low]"#);
+}
+
+// Attack (the red team's): a new test module imported before the others replaces
+// the code's own function on its module (`calc.add = …`), guarded so that it does
+// so only once `add` exists: over the start's code the tests still fail, so the
+// gate's red-first run is satisfied, and with the broken `add` they pass.
+#[test]
+fn the_code_s_function_replaced_when_the_tests_are_imported_is_code_shadowed() {
+    let verify = "python3 -m unittest discover -s tests -q";
+    let base = [("calc.py", CALC_NO_ADD)];
+    let (t, sha) = signed_pull_request(verify, &base, &[], |t| {
+        t.write("calc.py", format!("{CALC_NO_ADD}\n{CALC_BROKEN}"));
+        t.write("tests/test_calc.py", UNITTEST_CALC);
+        t.write(
+            "tests/test_000.py",
+            "import calc as c\n\nif hasattr(c, \"add\"):\n    c.add = lambda a, b: a + b\n",
+        );
+        t.write("done.txt", "done\n");
+    });
+    gate_fails(&t, &sha);
+    insta::assert_snapshot!(strict_lines(&t, &["--base", &sha]), @r#"  strict: weakened tests: tests/test_000.py: sets `c.add` as the tests are imported (a stand-in in place of the code's own `calc.add`) [code-shadowed, high]"#);
+}
+
+/// The file name ending the tests' own python3 gives an extension module.
+fn python_ext_suffix() -> String {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))",
+        ])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// Builds, with cc and the tests' python3's headers, an extension module `name`
+/// whose `add` returns the sum, into `to`. Where it cannot be built, writes bytes
+/// that only look like one by name, and returns false.
+fn build_extension(t: &Test, name: &str, to: &str) -> bool {
+    let source = format!(
+        "#include <Python.h>\nstatic PyObject *add(PyObject *self, PyObject *args) {{\n    long a, b;\n    if (!PyArg_ParseTuple(args, \"ll\", &a, &b)) return NULL;\n    return PyLong_FromLong(a + b);\n}}\nstatic PyMethodDef methods[] = {{{{\"add\", add, METH_VARARGS, \"\"}}, {{NULL, NULL, 0, NULL}}}};\nstatic struct PyModuleDef module = {{PyModuleDef_HEAD_INIT, \"{name}\", NULL, -1, methods}};\nPyMODINIT_FUNC PyInit_{name}(void) {{ return PyModule_Create(&module); }}\n"
+    );
+    let c = t.dir.path().join("ext.c");
+    std::fs::write(&c, source).unwrap();
+    let include = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['include'])",
+        ])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let built = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-o", to])
+        .arg(format!("-I{include}"))
+        .arg(&c)
+        .current_dir(t.root())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !built {
+        t.write(to, "not an extension\n");
+    }
+    built
+}

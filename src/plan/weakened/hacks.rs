@@ -25,8 +25,9 @@ pub struct Given {
     /// `import` takes (`calc` for `calc.py`, `src/calc.py` or `calc/__init__.py`):
     /// a new module of one's name among the tests is imported in its place.
     pub modules: HashSet<String>,
-    /// Where those modules were (`calc.py`, `src/calc/__init__.py`): bytecode beside
-    /// its own source loses to it.
+    /// Every Python source at the start (`calc.py`, `calc/ops.py`,
+    /// `src/calc/__init__.py`): bytecode beside its own source loses to it, and an
+    /// extension module beside it wins.
     pub sources: HashSet<String>,
     /// The directories that held tests pytest collects at the start.
     pub test_dirs: HashSet<String>,
