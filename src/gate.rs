@@ -602,6 +602,53 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
         .collect())
 }
 
+/// Whether the pull request changes the work of a goal done on the base, of its
+/// `touched` files (see [`touched`]): a file the goal's work changed from its
+/// start to its sign-off's checkpoint, or an evidence path its sign-off named.
+/// Such a goal is judged again under `--rejudge`; one touched only through a
+/// verify that runs a program (which rests on every file) is verified again
+/// only, or every pull request would ask the judge about every such goal. A goal
+/// whose start or checkpoint is not there to compare is judged again.
+pub fn work_touched(
+    ctx: &Ctx,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    touched: &[String],
+) -> Result<bool> {
+    let Some(repo) = &ctx.repo else {
+        return Ok(false);
+    };
+    let root = &repo.root;
+    let mut work: Vec<String> = Vec::new();
+    if let Some(path) = rules::record_path(plan, &goal.id) {
+        let transcript = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+        work.extend(evidence_paths(&transcript));
+    }
+    let checkpoint = plan.events(&goal.id).rev().find_map(|(_, e)| match e {
+        crate::plan::event::Event::SignedOff { checkpoint, .. } => Some(checkpoint),
+        _ => None,
+    });
+    let start = crate::weakened::start_commit(plan, &goal.id);
+    let (Some(start), Some(Some(checkpoint))) = (start, checkpoint) else {
+        return Ok(true);
+    };
+    let between = git::resolve_commit(root, start).and_then(|start| {
+        let checkpoint = git::resolve_commit(root, checkpoint)?;
+        git::changes_between(root, &start, &checkpoint, &|_| true)
+    });
+    match between {
+        Ok(changes) => work.extend(changes.into_iter().map(|c| c.path)),
+        Err(_) => return Ok(true),
+    }
+    let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
+    Ok(touched.iter().any(|t| {
+        work.iter().any(|w| {
+            let w = w.trim_end_matches('/');
+            t == w || under(t, w) || under(w, t)
+        })
+    }))
+}
+
 /// The repository paths (files, or directories standing for all below them) a
 /// verify rests on, when every command of it is one of [`judge_files::READS_NAMED`]: each word
 /// that could name a path, existing or not (a file the pull request deletes is
@@ -1088,7 +1135,8 @@ impl<'p, 'a> Rejudge<'p, 'a> {
 
     /// Asks `judge` about every goal, with verify's outcome from `results` (run
     /// here, or read from the verify job's file); a goal it lacks counts as failed.
-    /// The goals in `verify_only` (done on the base) were only to be verified.
+    /// The goals in `verify_only` are not asked about (done on the base, their
+    /// verify already failed).
     /// Each judge reads its own copy of the pinned commit, made now in a fresh
     /// private directory.
     pub fn judge_all(

@@ -277,6 +277,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     };
     let mut to_rejudge: Vec<&Goal<'_>> = Vec::new();
     let mut to_reverify: Vec<&Goal<'_>> = Vec::new();
+    let mut to_judge_again: Vec<String> = Vec::new();
     // The judge's program and files, fingerprinted before any of the pull request's
     // code runs here (the verify job's file, read instead, ran it elsewhere).
     let guard = match (&rejudge_with, &args.verified) {
@@ -431,6 +432,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 } else if let Some(failed) = files_changed(&plan, goal, &root) {
                     Some(failed)
                 } else {
+                    if gate::work_touched(ctx, &plan, goal, &touched)? {
+                        to_judge_again.push(goal.id.to_string());
+                    }
                     to_reverify.push(goal);
                     Some("not run".to_string())
                 }
@@ -456,7 +460,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         });
     }
     // The base's goals the pull request touches are verified beside the re-judged
-    // ones, with the same timeout (the user's, without --rejudge), never judged.
+    // ones, with the same timeout (the user's, without --rejudge); those whose work
+    // it changes are judged again with them under --rejudge.
     let reverify_ids: Vec<String> = to_reverify.iter().map(|g| g.id.to_string()).collect();
     let verify_timeout = match verify_timeout {
         None if !to_reverify.is_empty() => Some(Duration::from_secs(
@@ -514,7 +519,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             }
         }
         if let Some((judge, _)) = &rejudge_with {
-            for (id, r) in run.judge_all(ctx, judge, &results, &reverify_ids)? {
+            // The base's goals whose work the pull request changes are judged again
+            // too ([`gate::work_touched`]), unless their verify failed here: that
+            // is already their failure.
+            let verify_only: Vec<String> = reverify_ids
+                .iter()
+                .filter(|id| {
+                    !to_judge_again.contains(id)
+                        || !results.goals.iter().any(|r| &r.id == *id && r.passed)
+                })
+                .cloned()
+                .collect();
+            for (id, r) in run.judge_all(ctx, judge, &results, &verify_only)? {
                 if let Some(entry) = goals.iter_mut().find(|g| g.id == id) {
                     // CI's own judge, out of the repository's reach, accepted it:
                     // the judge the sign-off named no longer carries the proof.

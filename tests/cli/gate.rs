@@ -1044,6 +1044,55 @@ fn tests_of_a_goal_done_on_the_base_switched_off_fail_the_gate() {
     ");
 }
 
+// Attack: a pull request breaks a goal done on the base where its verify does not
+// look (`add`, the goal's work, now returns the one answer its test checks).
+// Verified again it passes, and CI's own judge, which rejects the work, was never
+// asked: the gate passed. A goal whose work the pull request changes is judged
+// again now; one it touches only through a verify that runs a program is not.
+#[test]
+fn a_goal_done_on_the_base_whose_work_the_pull_request_changes_is_judged_again() {
+    let t = unittest_repo();
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        "test_calc.py",
+        "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w", "--no-verify"]);
+    t.commit_all("start");
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    t.commit_all("add");
+    t.ok(&["complete", "w", "--evidence", "add works"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    // Another file: verified again, not judged (CI's judge would reject anything).
+    t.write("notes.py", "NOTE = 1\n");
+    t.commit_all("notes");
+    user_judge(&t, "reject");
+    let gate = ["audit", "--base", &base, "--strict", "--rejudge"];
+    let run = t.ok(&gate);
+    let said: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("reverify"))
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @r#"  reverify: passed"#);
+    // The goal's own work.
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    let run = t.run(&gate).code(1);
+    let said: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("rejudge"))
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @r#"  rejudge: verify passed; judge reject: eviction policy has no test that fills the cache past capacity; load-test.log is from before the last change to src/cache.rs"#);
+    // CI's judge accepting it, it passes.
+    user_judge(&t, "accept");
+    t.ok(&gate);
+}
+
 // The honest side: a pull request that adds a test to a goal done on the base, and
 // changes the code it covers without breaking it, passes.
 #[test]
