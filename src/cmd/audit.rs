@@ -432,7 +432,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 } else if let Some(failed) = files_changed(&plan, goal, &root) {
                     Some(failed)
                 } else {
-                    if gate::work_touched(ctx, &plan, goal, &touched)? {
+                    if rejudge_with.is_some() && gate::work_touched(ctx, &plan, goal, &touched)? {
                         to_judge_again.push(goal.id.to_string());
                     }
                     to_reverify.push(goal);

@@ -1400,17 +1400,24 @@ fn a_fake_put_in_sys_modules_from_a_helper_is_code_shadowed() {
 fn the_code_s_function_replaced_when_the_tests_are_imported_is_code_shadowed() {
     let verify = "python3 -m unittest discover -s tests -q";
     let base = [("calc.py", CALC_NO_ADD)];
-    let (t, sha) = signed_pull_request(verify, &base, &[], |t| {
-        t.write("calc.py", format!("{CALC_NO_ADD}\n{CALC_BROKEN}"));
-        t.write("tests/test_calc.py", UNITTEST_CALC);
-        t.write(
-            "tests/test_000.py",
-            "import calc as c\n\nif hasattr(c, \"add\"):\n    c.add = lambda a, b: a + b\n",
-        );
-        t.write("done.txt", "done\n");
-    });
-    gate_fails(&t, &sha);
-    insta::assert_snapshot!(strict_lines(&t, &["--base", &sha]), @r#"  strict: weakened tests: tests/test_000.py: sets `c.add` as the tests are imported (a stand-in in place of the code's own `calc.add`) [code-shadowed, high]"#);
+    let mut said = Vec::new();
+    // Assigned at the top, and (the red team's, after the first fix) from a
+    // function the top calls.
+    for fake in [
+        "import calc as c\n\nif hasattr(c, \"add\"):\n    c.add = lambda a, b: a + b\n",
+        "import calc\n\ndef _install():\n    if hasattr(calc, \"add\"):\n        calc.add = lambda a, b: a + b\n\n_install()\n",
+    ] {
+        let (t, sha) = signed_pull_request(verify, &base, &[], |t| {
+            t.write("calc.py", format!("{CALC_NO_ADD}\n{CALC_BROKEN}"));
+            t.write("tests/test_calc.py", UNITTEST_CALC);
+            t.write("tests/test_000.py", fake);
+            t.write("done.txt", "done\n");
+        });
+        gate_fails(&t, &sha);
+        said.push(strict_lines(&t, &["--base", &sha]));
+    }
+    insta::assert_snapshot!(said.join("\n"), @r#"strict: weakened tests: tests/test_000.py: sets `c.add` as the tests are imported (a stand-in in place of the code's own `calc.add`) [code-shadowed, high]
+strict: weakened tests: tests/test_000.py: sets `calc.add` as the tests are imported (a stand-in in place of the code's own `calc.add`) [code-shadowed, high]"#);
 }
 
 /// The file name ending the tests' own python3 gives an extension module.
