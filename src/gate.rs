@@ -596,19 +596,23 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
             .iter()
             .any(|f| path == f || under(path, f) || under(f, path))
     };
+    // A file moved counts at both ends: the goal's work is named by the old one.
     Ok(git::changed_since(root, Some(base), &wanted)?
         .into_iter()
-        .map(|c| c.path)
+        .flat_map(|c| [Some(c.path), c.was].into_iter().flatten())
         .collect())
 }
 
 /// Whether the pull request changes the work of a goal done on the base, of its
 /// `touched` files (see [`touched`]): a file the goal's work changed from its
-/// start to its sign-off's checkpoint, or an evidence path its sign-off named.
-/// Such a goal is judged again under `--rejudge`; one touched only through a
-/// verify that runs a program (which rests on every file) is verified again
-/// only, or every pull request would ask the judge about every such goal. A goal
-/// whose start or checkpoint is not there to compare is judged again.
+/// start to its sign-off's checkpoint, or an evidence path its sign-off named,
+/// both read from `plan`, the base's plan (the pull request could add a `started`
+/// line of its own before the base's). Such a goal is judged again under
+/// `--rejudge`; one touched only through a verify that runs a program (which
+/// rests on every file) is verified again only, or every pull request would ask
+/// the judge about every such goal. So is a goal with no start or checkpoint to
+/// compare (imported done, started on an unborn branch), as before; a checkpoint
+/// named but not there to read is judged again.
 pub fn work_touched(
     ctx: &Ctx,
     plan: &Plan<'_>,
@@ -629,8 +633,17 @@ pub fn work_touched(
         _ => None,
     });
     let start = crate::weakened::start_commit(plan, &goal.id);
+    let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
+    let hit = |work: &[String]| {
+        touched.iter().any(|t| {
+            work.iter().any(|w| {
+                let w = w.trim_end_matches('/');
+                t == w || under(t, w) || under(w, t)
+            })
+        })
+    };
     let (Some(start), Some(Some(checkpoint))) = (start, checkpoint) else {
-        return Ok(true);
+        return Ok(hit(&work));
     };
     let between = git::resolve_commit(root, start).and_then(|start| {
         let checkpoint = git::resolve_commit(root, checkpoint)?;
@@ -640,13 +653,7 @@ pub fn work_touched(
         Ok(changes) => work.extend(changes.into_iter().map(|c| c.path)),
         Err(_) => return Ok(true),
     }
-    let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
-    Ok(touched.iter().any(|t| {
-        work.iter().any(|w| {
-            let w = w.trim_end_matches('/');
-            t == w || under(t, w) || under(w, t)
-        })
-    }))
+    Ok(hit(&work))
 }
 
 /// The repository paths (files, or directories standing for all below them) a

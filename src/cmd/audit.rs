@@ -278,6 +278,15 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let mut to_rejudge: Vec<&Goal<'_>> = Vec::new();
     let mut to_reverify: Vec<&Goal<'_>> = Vec::new();
     let mut to_judge_again: Vec<String> = Vec::new();
+    // The base's own plan file: which of its goals' work the pull request changes
+    // is read from the base's log lines, which the pull request cannot write.
+    let base_text = match (&base, &rejudge_with, ctx.plan_in_repo()) {
+        (Some(b), Some(_), Some(rel)) => {
+            crate::git::file_at(&ctx.repo()?.root, &b.commit, &rel)?.unwrap_or_default()
+        }
+        _ => String::new(),
+    };
+    let base_plan = parse(&base_text);
     // The judge's program and files, fingerprinted before any of the pull request's
     // code runs here (the verify job's file, read instead, ran it elsewhere).
     let guard = match (&rejudge_with, &args.verified) {
@@ -432,7 +441,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 } else if let Some(failed) = files_changed(&plan, goal, &root) {
                     Some(failed)
                 } else {
-                    if rejudge_with.is_some() && gate::work_touched(ctx, &plan, goal, &touched)? {
+                    if rejudge_with.is_some()
+                        && gate::work_touched(ctx, &base_plan, goal, &touched)?
+                    {
                         to_judge_again.push(goal.id.to_string());
                     }
                     to_reverify.push(goal);

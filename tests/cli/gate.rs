@@ -1060,7 +1060,12 @@ fn a_goal_done_on_the_base_whose_work_the_pull_request_changes_is_judged_again()
     t.commit_all("base");
     t.ok(&["start", "w", "--no-verify"]);
     t.commit_all("start");
-    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    // Long enough that git sees it moved.
+    let padding = "# calc\n".repeat(20);
+    t.write(
+        "calc.py",
+        format!("{padding}def add(a, b):\n    return a + b\n"),
+    );
     t.commit_all("add");
     t.ok(&["complete", "w", "--evidence", "add works"]);
     t.commit_all("done");
@@ -1088,6 +1093,31 @@ fn a_goal_done_on_the_base_whose_work_the_pull_request_changes_is_judged_again()
         .filter(|l| l.contains("rejudge"))
         .collect();
     insta::assert_snapshot!(said.join("\n"), @r#"  rejudge: verify passed; judge reject: eviction policy has no test that fills the cache past capacity; load-test.log is from before the last change to src/cache.rs"#);
+    // A `started` line of the pull request's own put before the base's, naming the
+    // checkpoint, so that the goal's work would be nothing (the review's): the
+    // base's lines decide.
+    let md = t.plan_md();
+    let started = md.lines().find(|l| l.contains(" w started ")).unwrap();
+    let checkpoint = md.split("(checkpoint ").nth(1).unwrap()[..12].to_string();
+    let at = started.rsplit(' ').next().unwrap().trim_end_matches(')');
+    let forged = started.replace(at, &checkpoint);
+    t.write(
+        "plan.md",
+        md.replace(started, &format!("{forged}\n{started}")),
+    );
+    t.commit_all("log");
+    t.run(&gate).code(1);
+    // Moved from under its name (the review's).
+    t.git(&["reset", "-q", "--hard", &base]);
+    t.git(&["mv", "calc.py", "mathlib.py"]);
+    t.write(
+        "mathlib.py",
+        format!("{padding}def add(a, b):\n    return 5\n"),
+    );
+    let test = t.read("test_calc.py").replace("from calc", "from mathlib");
+    t.write("test_calc.py", test);
+    t.commit_all("rename");
+    t.run(&gate).code(1);
     // CI's judge accepting it, it passes.
     user_judge(&t, "accept");
     t.ok(&gate);
