@@ -591,16 +591,19 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
         }
         // A changed path above one the verify names is a link on its way (git keeps
         // a link as one path): retargeted or removed, it changes what is read there.
-        let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
-        files
-            .iter()
-            .any(|f| path == f || under(path, f) || under(f, path))
+        files.iter().any(|f| nested(path, f))
     };
     // A file moved counts at both ends: the goal's work is named by the old one.
     Ok(git::changed_since(root, Some(base), &wanted)?
         .into_iter()
         .flat_map(|c| [Some(c.path), c.was].into_iter().flatten())
         .collect())
+}
+
+/// Whether two repository paths are the same, or one is a directory above the other.
+fn nested(a: &str, b: &str) -> bool {
+    let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
+    a == b || under(a, b) || under(b, a)
 }
 
 /// Whether the pull request changes the work of a goal done on the base, of its
@@ -633,14 +636,10 @@ pub fn work_touched(
         _ => None,
     });
     let start = crate::weakened::start_commit(plan, &goal.id);
-    let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
     let hit = |work: &[String]| {
-        touched.iter().any(|t| {
-            work.iter().any(|w| {
-                let w = w.trim_end_matches('/');
-                t == w || under(t, w) || under(w, t)
-            })
-        })
+        touched
+            .iter()
+            .any(|t| work.iter().any(|w| nested(t, w.trim_end_matches('/'))))
     };
     let (Some(start), Some(Some(checkpoint))) = (start, checkpoint) else {
         return Ok(hit(&work));

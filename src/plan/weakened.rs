@@ -822,15 +822,7 @@ fn run_on_import(all: &[(usize, String)]) -> std::collections::HashSet<String> {
             top.push(st.as_str());
         }
     }
-    let classes: Vec<&str> = all
-        .iter()
-        .filter_map(|(_, st)| st.strip_prefix("class "))
-        .map(|r| {
-            r.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .next()
-                .unwrap_or("")
-        })
-        .collect();
+    let classes: Vec<&str> = all.iter().filter_map(|(_, st)| class_name(st)).collect();
     for st in top {
         let mut rest = st;
         while let Some(at) = rest.find('(') {
@@ -853,6 +845,13 @@ fn run_on_import(all: &[(usize, String)]) -> std::collections::HashSet<String> {
         }
     }
     names
+}
+
+/// The name a `class` statement defines.
+fn class_name(st: &str) -> Option<&str> {
+    let rest = st.strip_prefix("class ")?;
+    rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
 }
 
 /// The name a `def` or `async def` statement defines.
@@ -948,11 +947,6 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
     let callables: Vec<String> = all
         .iter()
         .filter_map(|(_, st)| {
-            let class = st.strip_prefix("class ").map(|r| {
-                r.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .next()
-                    .unwrap_or("")
-            });
             let lambda = st
                 .split_once('=')
                 .filter(|(name, value)| {
@@ -961,7 +955,7 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
                 })
                 .map(|(name, _)| name.trim());
             def_name(st)
-                .or(class)
+                .or_else(|| class_name(st))
                 .or(lambda)
                 .filter(|n| !n.is_empty())
                 .map(str::to_string)
