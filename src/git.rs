@@ -54,6 +54,18 @@ fn open(root: &Path) -> Result<Repository> {
         .with_context(|| format!("opening the git repository at {}", root.display()))
 }
 
+/// The object `rev` names. An abbreviated commit id (4 to 39 hex digits, as plan
+/// writes start and checkpoint ids) is looked up as an id alone: git prefers a
+/// branch or tag so spelt, which anyone who can push a ref could point elsewhere.
+/// Name such a ref in full (`refs/heads/cafe`).
+fn lookup<'r>(repo: &'r Repository, rev: &str) -> Result<git2::Object<'r>, git2::Error> {
+    if (4..40).contains(&rev.len()) && rev.bytes().all(|b| b.is_ascii_hexdigit()) {
+        repo.find_object_by_prefix(rev, None)
+    } else {
+        repo.revparse_single(rev)
+    }
+}
+
 /// What HEAD names and points at; `None` commit for an unborn branch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Head {
@@ -114,7 +126,7 @@ pub fn head_place(root: &Path) -> Result<(String, Option<String>)> {
 /// The commit a goal was started at. A squash or rebase can leave it out of the
 /// clone, which is said as such rather than as libgit2's lookup error.
 fn start_commit<'r>(repo: &'r Repository, rev: &str) -> Result<git2::Commit<'r>> {
-    match repo.revparse_single(rev).and_then(|o| o.peel_to_commit()) {
+    match lookup(repo, rev).and_then(|o| o.peel_to_commit()) {
         Ok(commit) => Ok(commit),
         Err(e) if e.code() == ErrorCode::NotFound => Err(anyhow::anyhow!(
             "commit {rev}, where the goal was started, is not in this clone (a squash or rebase leaves it out)"
@@ -986,7 +998,7 @@ pub fn file_at(root: &Path, rev: &str, rel: &Path) -> Result<Option<String>> {
             reason,
         })
     };
-    let object = match repo.revparse_single(rev) {
+    let object = match lookup(&repo, rev) {
         Ok(object) => object,
         Err(_) if rev == "HEAD" && head(&repo)?.commit.is_none() => return Ok(None),
         Err(e)
@@ -1020,7 +1032,7 @@ pub fn file_at(root: &Path, rev: &str, rel: &Path) -> Result<Option<String>> {
 /// [`UnknownRevision`].
 pub fn commit_time(root: &Path, rev: &str) -> Result<Option<i64>> {
     let repo = open(root)?;
-    let object = repo.revparse_single(rev).map_err(|e| {
+    let object = lookup(&repo, rev).map_err(|e| {
         anyhow::Error::new(UnknownRevision {
             rev: rev.to_string(),
             reason: e.message().to_string(),

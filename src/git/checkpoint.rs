@@ -404,7 +404,7 @@ pub fn changed_since_each(
 pub fn built_on(root: &Path, later: &str, earlier: &str) -> Result<Option<bool>> {
     let repo = open(root)?;
     let find = |id: &str| {
-        repo.revparse_single(id)
+        super::lookup(&repo, id)
             .ok()
             .and_then(|o| o.peel_to_commit().ok())
     };

@@ -55,7 +55,7 @@ pub fn hidden_history(root: &Path) -> Result<Vec<String>> {
 pub fn is_ancestor(root: &Path, ancestor: &str, of: &str) -> Result<bool> {
     let repo = open(root)?;
     let find = |id: &str| {
-        repo.revparse_single(id)
+        super::lookup(&repo, id)
             .ok()
             .and_then(|o| o.peel_to_commit().ok())
             .map(|c| c.id())
@@ -78,9 +78,7 @@ pub fn resolve_commit(root: &Path, rev: &str) -> Result<String> {
             reason,
         })
     };
-    let object = repo
-        .revparse_single(rev)
-        .map_err(|e| unknown(e.message().to_string()))?;
+    let object = super::lookup(&repo, rev).map_err(|e| unknown(e.message().to_string()))?;
     let commit = object
         .peel_to_commit()
         .map_err(|_| unknown("it names no commit".to_string()))?;
@@ -96,8 +94,7 @@ pub fn files_where(
     keep: impl Fn(&str) -> bool,
 ) -> Result<Vec<(PathBuf, String)>> {
     let repo = open(root)?;
-    let tree = repo
-        .revparse_single(rev)
+    let tree = super::lookup(&repo, rev)
         .and_then(|o| o.peel_to_tree())
         .with_context(|| format!("reading the tree of {rev}"))?;
     let mut found = Vec::new();

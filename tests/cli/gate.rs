@@ -1118,6 +1118,15 @@ fn a_goal_done_on_the_base_whose_work_the_pull_request_changes_is_judged_again()
     t.write("test_calc.py", test);
     t.commit_all("rename");
     t.run(&gate).code(1);
+    // A branch and a tag spelt as the checkpoint's and the start's ids, pointing
+    // where the goal's work would be nothing: the ids name commits, not refs.
+    t.git(&["reset", "-q", "--hard", &base]);
+    let start = at.to_string();
+    t.git(&["branch", &checkpoint, &start]);
+    t.git(&["tag", &start, &checkpoint]);
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("simplify");
+    t.run(&gate).code(1);
     // CI's judge accepting it, it passes.
     user_judge(&t, "accept");
     t.ok(&gate);
