@@ -502,7 +502,9 @@ fn conftest_blocks(text: &str) -> Vec<String> {
                 }
                 i += 1;
             }
-            out.push(block);
+            if !registers_markers_only(&block) {
+                out.push(block);
+            }
         } else {
             if exits(trimmed) {
                 out.push(trimmed.to_string());
@@ -511,6 +513,92 @@ fn conftest_blocks(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether a conftest block is a `pytest_configure` that does nothing but register
+/// markers (`config.addinivalue_line("markers", "slow: …")`, with a docstring or
+/// `pass`), as pytest's docs teach and most conftests do; no marker deselects a
+/// test by being named. A value that is no plain string (an f-string runs code),
+/// another ini key, or any other statement keeps the block a finding.
+fn registers_markers_only(block: &str) -> bool {
+    let Some(params) = block.strip_prefix("def pytest_configure(") else {
+        return false;
+    };
+    let config: String = params
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    // The parameters hold no `)` in any honest form; the first `:` after their
+    // close (past a `-> None`) opens the body.
+    let Some(body) = params
+        .split_once(')')
+        .and_then(|(_, rest)| rest.split_once(':'))
+        .map(|(_, body)| body)
+    else {
+        return false;
+    };
+    if config.is_empty() {
+        return false;
+    }
+    let call = format!("{config}.addinivalue_line(");
+    let mut rest = body;
+    loop {
+        rest = rest.trim_start_matches([' ', ';']);
+        if rest.is_empty() {
+            return true;
+        }
+        if let Some(after) = rest.strip_prefix("pass") {
+            rest = after;
+        } else if let Some((_, after)) = string_literal(rest) {
+            rest = after;
+        } else if let Some(args) = rest.strip_prefix(&call) {
+            let Some(("markers", args)) = string_literal(args.trim_start()) else {
+                return false;
+            };
+            let Some(mut args) = args.trim_start().strip_prefix(',') else {
+                return false;
+            };
+            let mut values = 0;
+            while let Some((_, after)) = string_literal(args.trim_start()) {
+                args = after;
+                values += 1;
+            }
+            let args = args.trim_start();
+            let args = args.strip_prefix(',').unwrap_or(args).trim_start();
+            match args.strip_prefix(')') {
+                Some(after) if values > 0 => rest = after,
+                _ => return false,
+            }
+        } else {
+            return false;
+        }
+        if !rest.is_empty() && !rest.starts_with([' ', ';']) {
+            return false;
+        }
+    }
+}
+
+/// A plain Python string literal at the start of `text` (an `r` or `u` prefix at
+/// most: an f-string runs code): its text with escapes as written, and what
+/// follows it.
+fn string_literal(text: &str) -> Option<(&str, &str)> {
+    let text = text.strip_prefix(['r', 'R', 'u', 'U']).unwrap_or(text);
+    let quote = ["\"\"\"", "'''", "\"", "'"]
+        .into_iter()
+        .find(|q| text.starts_with(q))?;
+    let inner = &text[quote.len()..];
+    let mut escaped = false;
+    for (i, c) in inner.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if inner[i..].starts_with(quote) {
+            return Some((&inner[..i], &inner[i + quote.len()..]));
+        }
+    }
+    None
 }
 
 /// A conftest line that ends pytest with a status of its own, now or at the end:
@@ -646,9 +734,30 @@ mod tests {
                 "conftest.py",
                 "import atexit, shutil\n# never os._exit( here\natexit.register(shutil.rmtree, TMP, True)\n\n@pytest.fixture\ndef server(s):\n    yield s\n    s.wait_for_exit()\n",
             ),
+            // Markers registered, as pytest's docs show it and black lays it out.
+            (
+                "conftest.py",
+                "def pytest_configure(config):\n    config.addinivalue_line(\"markers\", \"slow: takes a while\")\n",
+            ),
+            (
+                "tests/conftest.py",
+                "import pytest\n\n\ndef pytest_configure(config: pytest.Config) -> None:\n    \"\"\"Our markers.\"\"\"\n    config.addinivalue_line(\n        \"markers\",\n        \"network: needs a network (deselect with '-m \\\"not network\\\"')\",\n    )\n    config.addinivalue_line(\"markers\", 'db: uses the database'\n                            ' (slow)')\n",
+            ),
         ];
         for (path, text) in none {
             assert_eq!(finding(path, None, text), None, "{path}: {text}");
+        }
+        // Beside the markers, anything else it does is read as before.
+        let markers = "def pytest_configure(config):\n    config.addinivalue_line(\"markers\", \"slow: x\")\n";
+        for also in [
+            "    config.option.markexpr = \"not slow\"\n",
+            "    config.addinivalue_line(\"markers\", f\"{__import__('os')._exit(0)}\")\n",
+            "    config.addinivalue_line(\"markers\", \"x\"); config.option.keyword = \"nothing\"\n",
+            "    config.addinivalue_line(\"filterwarnings\", \"ignore\")\n",
+            "    config.pluginmanager.register(Skipper())\n",
+        ] {
+            let text = format!("{markers}{also}");
+            assert!(finding("conftest.py", None, &text).is_some(), "{text}");
         }
         assert_eq!(
             finding(
