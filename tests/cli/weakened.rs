@@ -1392,6 +1392,30 @@ fn a_fake_put_in_sys_modules_from_a_helper_is_code_shadowed() {
     insta::assert_snapshot!(strict_lines(&t, &["--base", &sha]), @r#"  strict: weakened tests: testing_support.py: puts a module named `calc` in sys.modules in place of the code's own `calc`, assigns to an attribute of an imported module (monkeypatching) (`sys.modules["calc"] = fake` at line 7) [code-shadowed, high; monkeypatch, low]"#);
 }
 
+// Attack (the red team's): a directory of fakes put first on the import path by a
+// test module that runs first (`tests/fakes/calc.py`, which stands in only once
+// the code has `add`, so that the gate's red-first run is satisfied).
+#[test]
+fn a_directory_of_fakes_put_first_on_the_import_path_is_code_shadowed() {
+    let verify = "python3 -m unittest discover -s tests -q";
+    let base = [("calc.py", CALC_NO_ADD)];
+    let (t, sha) = signed_pull_request(verify, &base, &[], |t| {
+        t.write("calc.py", format!("{CALC_NO_ADD}\n{CALC_BROKEN}"));
+        t.write("tests/test_calc.py", UNITTEST_CALC);
+        t.write(
+            "tests/test_000.py",
+            "import os, sys\n\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), \"fakes\"))\n",
+        );
+        t.write(
+            "tests/fakes/calc.py",
+            "import importlib.util, os\n\nhere = os.path.dirname(__file__)\nspec = importlib.util.spec_from_file_location(\"_real\", os.path.join(here, \"..\", \"..\", \"calc\" + \".py\"))\nreal = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(real)\nif hasattr(real, \"add\"):\n    def add(a, b):\n        return a + b\n",
+        );
+        t.write("done.txt", "done\n");
+    });
+    gate_fails(&t, &sha);
+    insta::assert_snapshot!(strict_lines(&t, &["--base", &sha]), @"  strict: weakened tests: tests/fakes/calc.py: a module named `calc` added where the tests import it in place of the code's own `calc` [code-shadowed, high]");
+}
+
 // Attack (the red team's): a new test module imported before the others replaces
 // the code's own function on its module (`calc.add = …`), guarded so that it does
 // so only once `add` exists: over the start's code the tests still fail, so the
