@@ -191,18 +191,33 @@ pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>
 /// What weakened the tests of `goal` in a pull request onto commit `base`: from the
 /// goal's start when that is in the base's history, else from the base. Inside the
 /// pull request every `started` line is the agent's to make (a sign-off, a reopen
-/// and a new start move it past a weakening), so none of them counts there.
+/// and a new start move it past a weakening), so none of them can take a finding
+/// away: one there adds what weakened since it, as `plan audit --strict` reads it,
+/// to what weakened since the base (a test the pull request adds, then weakens
+/// after the start, lost nothing from the base; the red team's).
 pub fn since_base(
     root: &Path,
     plan: &Plan<'_>,
     goal: &Goal<'_>,
     base: &str,
 ) -> Result<Vec<Finding>> {
-    let from = match start_commit(plan, &goal.id) {
-        Some(start) if git::is_ancestor(root, start, base)? => start,
-        _ => base,
-    };
-    from_commit(root, goal, from)
+    let start = start_commit(plan, &goal.id);
+    if let Some(start) = start
+        && git::is_ancestor(root, start, base)?
+    {
+        return from_commit(root, goal, start);
+    }
+    let mut found = from_commit(root, goal, base)?;
+    if let Some(start) = start
+        && git::is_ancestor(root, start, "HEAD")?
+    {
+        for finding in from_commit(root, goal, start)? {
+            if !found.contains(&finding) {
+                found.push(finding);
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// What weakened the tests `goal`'s verify runs from commit `from` to the working

@@ -928,6 +928,40 @@ pub(crate) fn signed_pull_request(
     (t, sha)
 }
 
+// Attack (the gate's red team): a test file the pull request adds, with the goal
+// started over it (red), then one of its assertions taken out (the failing one)
+// and the goal signed off with the code unchanged. From the base the file is new
+// and lost nothing; `plan audit --strict` saw the loss from the start, the gate
+// printed it and passed.
+#[test]
+fn a_test_the_pull_request_adds_and_weakens_after_the_start_fails_the_gate() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let verify = "python3 -m unittest test_q";
+    let t = t.with_bin().plan(&PR_PLAN.replace("VERIFY", verify));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("q.py", "def sq(x):\n    return 4\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let test = "import unittest\nfrom q import sq\n\nclass T(unittest.TestCase):\n    def test_sq(self):\n        self.assertEqual(sq(2), 4)\n        self.assertEqual(sq(3), 9)\n";
+    t.write("test_q.py", test);
+    t.commit_all("test");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write(
+        "test_q.py",
+        test.replace("        self.assertEqual(sq(3), 9)\n", ""),
+    );
+    t.commit_all("tidy");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+    insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: test_q.py: 1 of 2 assertions removed [assertions-removed, high]");
+}
+
 /// The gate as CI runs it in one job; it must fail.
 pub(crate) fn gate_fails(t: &Test, base: &str) {
     t.run(&[

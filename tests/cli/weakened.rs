@@ -1331,7 +1331,7 @@ fn a_verify_runs_where_no_bytecode_cache_can_be_made() {
 }
 
 /// The lines of `plan audit --strict` (run with `args` too) that say what failed it.
-fn strict_lines(t: &Test, args: &[&str]) -> String {
+pub(crate) fn strict_lines(t: &Test, args: &[&str]) -> String {
     let mut all = vec!["audit", "--strict"];
     all.extend(args);
     let run = t.run(&all).code(1);
