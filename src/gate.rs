@@ -541,7 +541,7 @@ fn strong(found: Result<Vec<crate::plan::weakened::Finding>>) -> Vec<String> {
 /// evidence paths its sign-off named; any other verify runs a program, which can
 /// import, open or run any file of the repository (`python3 -m unittest`,
 /// `cargo test`, `python3 check.py` importing `calc.py`), so it rests on every file
-/// but plan's own.
+/// but plan's own, and on those of plan's own it names.
 pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Result<Vec<String>> {
     let Some(repo) = &ctx.repo else {
         return Ok(Vec::new());
@@ -583,15 +583,16 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
         .map(|f| f.trim_end_matches('/').to_string())
         .collect();
     let wanted = |path: &str| {
-        if everything {
-            return !crate::plan::own::is_own(
-                path.as_bytes(),
-                plan_rel.as_deref().map(str::as_bytes),
-            );
-        }
         // A changed path above one the verify names is a link on its way (git keeps
         // a link as one path): retargeted or removed, it changes what is read there.
+        // Named, plan's own files count too: a check script kept under `.plan/`
+        // (`sh .plan/checks/calc.sh`) is the goal's test (the red team's).
         files.iter().any(|f| nested(path, f))
+            || (everything
+                && !crate::plan::own::is_own(
+                    path.as_bytes(),
+                    plan_rel.as_deref().map(str::as_bytes),
+                ))
     };
     // A file moved counts at both ends: the goal's work is named by the old one.
     Ok(git::changed_since(root, Some(base), &wanted)?

@@ -1044,6 +1044,45 @@ fn unittest_goal_done_on_main(t: &Test) -> String {
     base
 }
 
+// Attack (the gate's red team): the check script of a goal done on the base kept
+// under `.plan/` (`sh .plan/checks/calc.sh`), gutted by the pull request. A verify
+// that runs a program rests on every file but plan's own, and `.plan/` is plan's:
+// nothing was verified again. The same edit to `checks/calc.sh` failed.
+#[test]
+fn a_check_script_under_dot_plan_gutted_by_the_pull_request_fails_the_gate() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "sh .plan/checks/calc.sh"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write(
+        ".plan/checks/calc.sh",
+        "[ \"$(sh add.sh 2 3)\" = 5 ] && [ \"$(sh add.sh 10 1)\" = 11 ]\n",
+    );
+    t.commit_all("base");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("add.sh", "echo $(($1+$2))\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "add.sh adds"]);
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(".plan/checks/calc.sh", "exit 0\n");
+    t.commit_all("loosen");
+    user_judge(&t, "accept");
+    let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
+    let said: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("reverify:") || l.contains("strict:"))
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @r#"  reverify: failed: the check's own files changed since the sign-off (.plan/checks/calc.sh, add.sh), so passing it now proves nothing; review the change (git diff), then plan reopen w and sign it off again
+  strict: weakened tests: .plan/checks/calc.sh: the verify command rests on it, and it changed since the goal started [verify-file-changed, high]"#);
+}
+
 // Attack: a pull request breaks the code a goal done on the base covers and
 // switches its tests off with files its sign-off never recorded: a new test module
 // that ends the run at import, a module shadowing the runner. Verified again, the
