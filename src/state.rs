@@ -344,6 +344,12 @@ impl State {
         self.lock_file().is_err()
     }
 
+    /// Whether loop.json is there and no file (a link, a directory): plan keeps no
+    /// loop in it, and writes none through it.
+    pub fn loop_not_a_file(&self) -> bool {
+        fs::symlink_metadata(self.loop_path()).is_ok_and(|m| !m.is_file())
+    }
+
     /// The session whose record claims the loop started at `started`, by its
     /// file's name (a session id plan hashed for its file name is not found).
     pub fn claimant(&self, started: &str) -> Option<String> {

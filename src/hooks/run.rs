@@ -759,6 +759,7 @@ fn claim(state: &State, session: &str) -> Result<()> {
 const ENDED: &str = "plan: the work loop has ended (`plan goal status` says why); plan.md does not record that ending, so each stop says so until `plan goal clear` or a new `plan goal`";
 
 /// What a stop says where `.git/plan` cannot be written.
+const NOT_A_FILE: &str = "plan: .git/plan/loop.json is no file (a link or a directory), so no work loop can be kept here and this stop is let go; remove it, and `plan goal` starts the loop again";
 const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
 
 /// What a stop with no loop state comes to ([`vanished`]).
@@ -996,11 +997,12 @@ fn ended_in_log(place: &Place, state: &State, lp: &crate::state::Loop, session: 
     if recorded.is_err() {
         return Answer::Nothing;
     }
+    let said = loop_log(&place.plan_path, started);
     let how = match lp.ended.as_deref() {
         Some(crate::report::model::CLEARED) => "was cleared",
+        _ if said.cleared => "was cleared",
         _ => "ended for want of work, though plan.md has work",
     };
-    let said = loop_log(&place.plan_path, started);
     ended_note(started, how, said.last_word.as_deref())
 }
 
@@ -1067,6 +1069,11 @@ fn stop(
         // running loop with no word to anyone (a skipped hook said so before).
         if state.cannot_keep() {
             return Ok(Answer::Note(UNKEPT.to_string()));
+        }
+        // A link or directory in its place reads as no loop: said at every stop,
+        // or the loop would end after one note (the loop red team's).
+        if state.loop_not_a_file() {
+            return Ok(Answer::Note(NOT_A_FILE.to_string()));
         }
         match vanished(state, place, config, &input.session, &view.hash) {
             Vanished::Said(answer) => return Ok(answer),
@@ -1153,7 +1160,13 @@ fn stop(
             super::loop_mark::forget(&place.git_dir);
         }
         let has_work = view.has_work && view.continuation.is_some();
-        if why == crate::report::model::CLEARED || (why == guard::NOTHING_READY && has_work) {
+        // A clear plan.md's log shows, whatever loop.json's words for the ending
+        // (the red team's `"ended": "x"` beside a clear line written by hand).
+        if why == crate::report::model::CLEARED
+            || (has_work
+                && (why == guard::NOTHING_READY
+                    || loop_log(&place.plan_path, &current.started).cleared))
+        {
             return Ok(ended_in_log(place, state, current, &input.session));
         }
         // A loop that ended: nothing to decide, so no lock to take. (The claim on

@@ -245,24 +245,35 @@ fn an_edited_loop_state_with_matching_counts_does_not_end_the_loop_in_silence() 
             missed.push(name);
         }
     }
-    // A clear line written into plan.md's log by hand, not by `plan goal clear`.
-    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
-    t.ok(&["goal", "--budget", "50"]);
-    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
-    let path = t.root().join(".git/plan/loop.json");
-    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    let started = lp["started"].as_str().unwrap().to_string();
-    lp["ended"] = "cleared by `plan goal clear`".into();
-    std::fs::write(&path, lp.to_string()).unwrap();
-    t.write(
-        "plan.md",
-        format!(
-            "{}- {started} work loop cleared (by hand)\n",
-            t.read("plan.md")
+    // A clear line written into plan.md's log by hand, not by `plan goal clear`,
+    // with loop.json's ending plan's words for it or any other (the loop red
+    // team's: `"x"` was let go in silence from the first stop).
+    for (name, ended) in [
+        (
+            "a clear line written by hand",
+            "cleared by `plan goal clear`",
         ),
-    );
-    if t.stop_hook("s1").stdout.trim().is_empty() {
-        missed.push("a clear line written by hand");
+        ("a clear line by hand and an ending of no one's words", "x"),
+    ] {
+        let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+        t.ok(&["goal", "--budget", "50"]);
+        assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+        let path = t.root().join(".git/plan/loop.json");
+        let mut lp: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let started = lp["started"].as_str().unwrap().to_string();
+        lp["ended"] = ended.into();
+        std::fs::write(&path, lp.to_string()).unwrap();
+        t.write(
+            "plan.md",
+            format!(
+                "{}- {started} work loop cleared (a terminal was attached)\n",
+                t.read("plan.md")
+            ),
+        );
+        if t.stop_hook("s1").stdout.trim().is_empty() {
+            missed.push(name);
+        }
     }
     assert!(missed.is_empty(), "ended in silence by: {missed:?}");
 }
@@ -289,6 +300,33 @@ fn counts_edited_to_end_the_loop_are_said_at_every_stop() {
             assert_ne!(run.stdout, "", "{name}: stop {stop} was let go in silence");
         }
     }
+}
+
+/// Attack (the loop red team's): loop.json replaced by a link to `/dev/null`, or by
+/// a directory. The first stop failed open with a note, the second said once that
+/// no state is kept, and every later stop was let go with no word; plan cannot keep
+/// the loop in such a file, and says so at every stop.
+#[test]
+fn a_loop_state_that_is_no_file_is_said_at_every_stop() {
+    let mut last = Vec::new();
+    for kind in ["link", "directory"] {
+        let t = looping();
+        let path = t.root().join(".git/plan/loop.json");
+        std::fs::remove_file(&path).unwrap();
+        match kind {
+            "link" => std::os::unix::fs::symlink("/dev/null", &path).unwrap(),
+            _ => std::fs::create_dir(&path).unwrap(),
+        }
+        for stop in 0..4 {
+            let run = t.stop_hook("s1");
+            assert_ne!(run.stdout, "", "{kind}: stop {stop} was let go in silence");
+            if stop == 3 {
+                last.push(redact(&t, &run.stdout));
+            }
+        }
+    }
+    insta::assert_snapshot!(last.join(""), @r#"{"systemMessage":"plan: .git/plan/loop.json is no file (a link or a directory), so no work loop can be kept here and this stop is let go; remove it, and `plan goal` starts the loop again"}
+{"systemMessage":"plan: hook skipped: reading [TMP]/repo/.git/plan/loop.json: is a directory"}"#);
 }
 
 // Attack on the loop's owner: loop.json names the session the loop holds, and the
