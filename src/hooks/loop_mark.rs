@@ -28,10 +28,16 @@ pub fn set(git_dir: &Path, started: &str, owner: Option<&str>) {
 /// The marked loop's start and the session that claimed it, and the mark gone.
 pub fn take(git_dir: &Path) -> Option<(String, Option<String>)> {
     let file = path(git_dir);
+    let marked = read(git_dir)?;
+    crate::atomic::remove(&file).ok()?;
+    Some(marked)
+}
+
+/// The marked loop's start and the session that claimed it, the mark left as it is.
+pub fn read(git_dir: &Path) -> Option<(String, Option<String>)> {
     // A regular file only, read without blocking: a named pipe here must not
     // wedge the stop hook.
-    let text = crate::fsread::text(&file, crate::fsread::CONFIG).ok()?;
-    crate::atomic::remove(&file).ok()?;
+    let text = crate::fsread::text(&path(git_dir), crate::fsread::CONFIG).ok()?;
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let started = lines.next()?.to_string();
     Some((started, lines.next().map(str::to_string)))

@@ -945,6 +945,14 @@ fn reclaim(
         // session claims the loop): the name was written into loop.json, and the
         // loop is this stop's to claim, as an unclaimed one is.
         None if !state.has_session(&owner) => lp.started.clone(),
+        // Nor is a record the claim: the mark outside `.git/plan` names the session
+        // that claimed this loop (the red team's hand-off, records and all).
+        None if super::loop_mark::read(&place.git_dir).is_some_and(|(started, by)| {
+            started == lp.started && by.as_deref() == Some(session)
+        }) =>
+        {
+            lp.started.clone()
+        }
         None => return Ok(()),
     };
     // A loop `plan goal` started since the claim is another: its start line is a
@@ -1070,9 +1078,10 @@ fn stop(
         if state.cannot_keep() {
             return Ok(Answer::Note(UNKEPT.to_string()));
         }
-        // A link or directory in its place reads as no loop: said at every stop,
-        // or the loop would end after one note (the loop red team's).
-        if state.loop_not_a_file() {
+        // A link or directory in its place reads as no loop: said at every stop
+        // while plan.md's log says one runs, or the loop would end after one note
+        // (the loop red team's).
+        if state.loop_not_a_file() && running_in_log(&place.plan_path).is_some() {
             return Ok(Answer::Note(NOT_A_FILE.to_string()));
         }
         match vanished(state, place, config, &input.session, &view.hash) {

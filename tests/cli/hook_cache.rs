@@ -329,6 +329,30 @@ fn a_loop_state_that_is_no_file_is_said_at_every_stop() {
 {"systemMessage":"plan: hook skipped: reading [TMP]/repo/.git/plan/loop.json: is a directory"}"#);
 }
 
+/// Attack (the loop red team's): the loop handed to a session plan never saw, with
+/// a record made for it, and the loop's own session's record rewritten to hold no
+/// claim and to have been told already. Every stop of the loop's session was let go
+/// in silence. The mark outside `.git/plan` names the session that claimed the
+/// loop, and that session holds it still.
+#[test]
+fn a_loop_handed_to_a_made_up_session_with_its_records_still_holds_its_own() {
+    let t = looping();
+    let path = t.root().join(".git/plan/loop.json");
+    let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let started = lp["started"].as_str().unwrap().to_string();
+    lp["owner"] = "ghost".into();
+    std::fs::write(&path, lp.to_string()).unwrap();
+    t.write(".git/plan/sessions/ghost.json", "{}");
+    t.write(
+        ".git/plan/sessions/s1.json",
+        format!("{{\"in_loop\":null,\"told_of_loop\":\"{started}\"}}"),
+    );
+    for stop in 0..3 {
+        let answer = t.stop_hook("s1").answer();
+        assert_eq!(answer["decision"], "block", "stop {stop}: {answer}");
+    }
+}
+
 // Attack on the loop's owner: loop.json names the session the loop holds, and the
 // agent can write it. Setting `owner` to another session, with nothing else changed,
 // let the loop's own session stop with no word while plan.md had work left.
@@ -415,10 +439,11 @@ fn a_run_out_ending_beside_an_edited_owner_does_not_let_the_loops_session_stop()
 /// the session then looked like one that never held the loop: the stop was let go
 /// with no word while plan.md had work left. The stop hook now logs the endings it
 /// decides in plan.md (`work loop ended (…)`), so an ending the log does not back is
-/// questioned whichever session stops, and taken back. (The owner and the records
-/// forged without an ending, or beside an ending from the counts or from goals
-/// claimed elsewhere, still make the loop another session's: plan keeps which
-/// session holds the loop in files the agent can write.)
+/// questioned whichever session stops, and taken back. The mark outside
+/// `.git/plan` (`plan-loop`) names the session that claimed the loop, so that
+/// session holds it still, whatever its record and loop.json say (the loop red
+/// team's hand-off); a mark edited too makes the loop another session's: plan keeps
+/// which session holds the loop in files the agent can write.
 #[test]
 fn a_run_out_ending_with_the_owners_records_forged_is_not_silent() {
     let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
@@ -438,8 +463,16 @@ fn a_run_out_ending_with_the_owners_records_forged_is_not_silent() {
             sessions.join(format!("{owner}.json")),
         )
         .unwrap();
-        let run = t.stop_hook("s1");
-        assert_eq!(run.answer()["systemMessage"], FORGED_RUN_OUT, "{owner}");
+        // The mark outside `.git/plan` names s1 as the loop's: it holds the loop
+        // still, and its stop is held, the forged ending named.
+        let answer = t.stop_hook("s1").answer();
+        assert_eq!(answer["decision"], "block", "{owner}");
+        let reason = answer["reason"].as_str().unwrap();
+        assert_eq!(
+            reason.split(" So the loop goes on").next(),
+            Some(FORGED_RUN_OUT),
+            "{owner}"
+        );
         let lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(
             lp["ended"],

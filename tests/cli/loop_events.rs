@@ -464,9 +464,10 @@ fn a_clear_is_said_at_the_loops_next_stop() {
 /// Red-team: loop.json names the loop's owner and `.git/plan/sessions/` keeps each
 /// session's claim, all the agent's to write. The owner renamed to a session given
 /// a record by hand, and the claim taken out of the loop's own session's record, let
-/// that session stop with no word. A session whose stops a running loop does not
-/// hold is told so once (whose it is), so the hand-over is never silent; an honest
-/// second session learns its stops are not held.
+/// that session stop with no word. The mark outside `.git/plan` names the session
+/// that claimed the loop, which holds it still. A session whose stops a running
+/// loop does not hold is told so once (whose it is); an honest second session
+/// learns its stops are not held.
 #[test]
 fn a_running_loop_held_by_another_session_is_said_once() {
     let t = looping();
@@ -480,9 +481,13 @@ fn a_running_loop_held_by_another_session_is_said_once() {
     let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     lp["owner"] = "made-up".into();
     std::fs::write(&path, lp.to_string()).unwrap();
-    let said = t.stop_hook("s1").stdout;
-    insta::assert_snapshot!(redact(&t, &said), @r#"{"systemMessage":"plan: the work loop started 2026-06-15 14:02 is held by session made-up, not this one (s1), so this session's stops are let go. If this session is the loop's, `plan goal` here starts it again."}"#);
-    assert_eq!(t.stop_hook("s1").stdout, "", "said once");
+    // The mark outside `.git/plan` names s1 as the loop's: it holds the loop still
+    // (the loop red team's, with s1 also recorded as told).
+    for _ in 0..2 {
+        assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    }
+    let lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(lp["owner"], "s1", "the owner is put back");
     // An honest second session.
     let t = looping();
     let other = t.stop_hook("s2").stdout;
