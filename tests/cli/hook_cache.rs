@@ -92,6 +92,15 @@ fn edit_loop(t: &Test, edit: impl FnOnce(&mut serde_json::Value)) {
     std::fs::write(&path, lp.to_string()).unwrap();
 }
 
+/// A goal whose verify fails until `done.txt` is there, and a work loop that session
+/// `s1` claimed (its first stop blocked).
+fn looping_on_work() -> Test {
+    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
+    t.ok(&["goal", "--budget", "50"]);
+    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    t
+}
+
 /// An active goal and a work loop that session `s1` claimed (its first stop blocked).
 fn looping() -> Test {
     let t = Test::new().plan(PLAN);
@@ -232,9 +241,7 @@ fn an_edited_loop_state_with_matching_counts_does_not_end_the_loop_in_silence() 
     ];
     let mut missed = Vec::new();
     for (name, edit) in edits {
-        let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
-        t.ok(&["goal", "--budget", "50"]);
-        assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+        let t = looping_on_work();
         let path = t.root().join(".git/plan/loop.json");
         let mut lp: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
@@ -255,9 +262,7 @@ fn an_edited_loop_state_with_matching_counts_does_not_end_the_loop_in_silence() 
         ),
         ("a clear line by hand and an ending of no one's words", "x"),
     ] {
-        let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
-        t.ok(&["goal", "--budget", "50"]);
-        assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+        let t = looping_on_work();
         let path = t.root().join(".git/plan/loop.json");
         let mut lp: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
@@ -358,9 +363,7 @@ fn a_loop_handed_to_a_made_up_session_with_its_records_still_holds_its_own() {
 // let the loop's own session stop with no word while plan.md had work left.
 #[test]
 fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
-    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
-    t.ok(&["goal", "--budget", "50"]);
-    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let t = looping_on_work();
     let path = t.root().join(".git/plan/loop.json");
     let mut lp: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     lp["owner"] = "another-session".into();
@@ -404,9 +407,7 @@ fn an_owner_edited_alone_does_not_let_the_loops_session_stop() {
 // looked at. The session's own claim on the loop makes the ending its to question.
 #[test]
 fn a_run_out_ending_beside_an_edited_owner_does_not_let_the_loops_session_stop() {
-    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
-    t.ok(&["goal", "--budget", "50"]);
-    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let t = looping_on_work();
     let path = t.root().join(".git/plan/loop.json");
     for owner in ["zzz", "s2"] {
         // `s2` is a session plan has a record of, that never held this loop.
@@ -446,9 +447,7 @@ fn a_run_out_ending_beside_an_edited_owner_does_not_let_the_loops_session_stop()
 /// which session holds the loop in files the agent can write.
 #[test]
 fn a_run_out_ending_with_the_owners_records_forged_is_not_silent() {
-    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
-    t.ok(&["goal", "--budget", "50"]);
-    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let t = looping_on_work();
     let path = t.root().join(".git/plan/loop.json");
     let sessions = t.root().join(".git/plan/sessions");
     for owner in ["zzz", "yyy"] {
@@ -490,9 +489,7 @@ fn a_run_out_ending_with_the_owners_records_forged_is_not_silent() {
 /// ending is questioned.
 #[test]
 fn an_ending_beside_an_owner_plan_has_no_record_of_is_not_silent() {
-    let t = Test::new().plan(&PR_PLAN.replace("VERIFY", "test -f done.txt"));
-    t.ok(&["goal", "--budget", "50"]);
-    assert_eq!(t.stop_hook("s1").answer()["decision"], "block");
+    let t = looping_on_work();
     for _ in 0..2 {
         edit_loop(&t, |lp| {
             lp["ended"] = "every goal left is claimed by another session (`plan claims`)".into();
