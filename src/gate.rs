@@ -289,7 +289,7 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
     let commit = git::resolve_commit(&repo.root, rev).map_err(|e| {
         Exit::usage_hint(
             format!("--base: {e:#}"),
-            "name a commit this clone has: in GitHub Actions, the pull request's base sha, checked out with `fetch-depth: 0`",
+            "name a commit this clone has: in GitHub Actions, the pull request's base sha, checked out with `fetch-depth: 0` (4 to 39 hex digits are read as a commit; name such a branch in full, refs/heads/NAME)",
         )
     })?;
     let main = ctx.plan_in_repo();

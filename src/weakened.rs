@@ -192,8 +192,8 @@ pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>
 /// goal's start when that is in the base's history, else from the base. Inside the
 /// pull request every `started` line is the agent's to make (a sign-off, a reopen
 /// and a new start move it past a weakening), so none of them can take a finding
-/// away: one there adds what weakened since it, as `plan audit --strict` reads it,
-/// to what weakened since the base (a test the pull request adds, then weakens
+/// away: one there adds what weakened since it in the files the pull request
+/// changes, as `plan audit --strict` reads it, to what weakened since the base (a test the pull request adds, then weakens
 /// after the start, lost nothing from the base; the red team's).
 pub fn since_base(
     root: &Path,
@@ -211,8 +211,15 @@ pub fn since_base(
     if let Some(start) = start
         && git::is_ancestor(root, start, "HEAD")?
     {
+        // Only for files the pull request changes: HEAD is often the merge of the
+        // base into it (CI's checkout), and what the base did since the branch
+        // left it is the base's own (the review's).
+        let changed: Vec<String> = git::changed_since(root, Some(base), &|_| true)?
+            .into_iter()
+            .map(|c| c.path)
+            .collect();
         for finding in from_commit(root, goal, start)? {
-            if !found.contains(&finding) {
+            if changed.contains(&finding.path) && !found.contains(&finding) {
                 found.push(finding);
             }
         }

@@ -168,7 +168,7 @@ fn committed(ctx: &Ctx, rev: &str) -> Result<Option<String>> {
         match e.downcast_ref::<git::UnknownRevision>() {
             Some(unknown) => Exit::usage_hint(
                 format!("unknown revision \"{rev}\": {}", unknown.reason),
-                "--since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash",
+                "--since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash (4 to 39 hex digits are read as a commit; name such a branch or tag in full, refs/heads/NAME)",
             ),
             None => e,
         }

@@ -408,7 +408,7 @@ fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Op
                 && c.path.rsplit_once('/').map(|d| d.0) == Some(dir)
         });
     let helper = !named_test(path) && name != "conftest.py";
-    // Anywhere else but the code's own tree, with a directory put first on the
+    // Anywhere else but the code's own tree (`docs/` too), with a directory put first on the
     // import path in the same change (`sys.path.insert(0, "tests/fakes")`; the
     // red team's): which directory it names is the run's to say, so any counts.
     let own = given.modules.iter().any(|m| own_tree(path, m));
@@ -422,31 +422,23 @@ fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Op
                 })
         })
     };
-    let shadows = beside_tests || (!own && !documentation(path) && path_put_first());
+    let shadows = beside_tests || (!own && path_put_first());
     (helper && shadows && given.modules.contains(module)).then(|| said(module))
 }
 
-/// The lines of a Python file that put a directory on the import path:
-/// `sys.path` inserted into, extended or set (as `path` too, imported from `sys`;
-/// under another name, anything put first), `site.addsitedir`, or `PYTHONPATH`
-/// set for a process the tests start.
+/// The lines of a Python file that put a directory first on the import path:
+/// `sys.path` inserted into at the front or set (`path` imported from `sys`, under
+/// any name, likewise), `site.addsitedir`, or `PYTHONPATH` set for a process the
+/// tests start. Not a variable that only ends in `path`, nor a directory put last.
 fn puts_on_import_path(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().map(str::trim).filter(|l| {
-        [
-            "path.insert(",
-            "path.append(",
-            "path.extend(",
-            ".insert(0,",
-            "[:0]",
-            "[0:0]",
-            "path +=",
-            "path=",
-            "path =",
-            "addsitedir(",
-            "PYTHONPATH",
-        ]
-        .iter()
-        .any(|w| l.contains(w))
+    let imported = text.contains("from sys import path");
+    text.lines().map(str::trim).filter(move |l| {
+        let front = [".insert(0", "[:0]", "[0:0]"].iter().any(|w| l.contains(w));
+        let set = l.starts_with("sys.path =") || l.starts_with("sys.path +=");
+        (l.contains("sys.path") && (front || set))
+            || (imported && front)
+            || l.contains("addsitedir(")
+            || (l.contains("PYTHONPATH") && l.contains('='))
     })
 }
 
@@ -2593,9 +2585,20 @@ mod tests {
             Some("import sys\nsys.path.insert(0, ROOT)\n"),
         )];
         assert!(shadows_code(&change("lib/calc.py", None, fake), &given, &root).is_some());
-        // The code's own tree, a page of the docs, and another name stay clean.
+        // Under `docs/` too (the review's).
+        assert!(shadows_code(&change("docs/fakes/calc.py", None, fake), &given, &root).is_some());
+        // The code's own tree, another name, and a line that puts nothing first
+        // (a variable ending in `path`, a directory appended) stay clean.
         assert!(shadows_code(&change("calc/sub/calc.py", None, fake), &given, &root).is_none());
-        assert!(shadows_code(&change("docs/calc.py", None, fake), &given, &root).is_none());
+        for line in [
+            "data_path = os.path.join(HERE, 'data')\n",
+            "sys.path.append(HERE)\n",
+            "queue.insert(0, item)\n",
+        ] {
+            let test = [change("tests/test_calc.py", None, Some(line))];
+            let example = change("examples/calc.py", None, fake);
+            assert!(shadows_code(&example, &given, &test).is_none(), "{line}");
+        }
         assert!(
             shadows_code(&change("tests/fixtures/util.py", None, fake), &given, &root).is_none()
         );

@@ -185,7 +185,7 @@ fn diff_names_a_bad_revision() {
     let run = t.run(&["diff", "--since", "no-such-branch"]).code(2);
     insta::assert_snapshot!(run.stderr, @r#"
     plan: unknown revision "no-such-branch": revspec 'no-such-branch' not found
-      hint: --since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash
+      hint: --since takes what git rev-parse does: HEAD~1, a branch, a tag or a commit hash (4 to 39 hex digits are read as a commit; name such a branch or tag in full, refs/heads/NAME)
     "#);
     insta::assert_snapshot!(shown(&t, &t.run(&["diff", "--since", "HEAD~1"]).code(2)));
 }

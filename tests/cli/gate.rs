@@ -962,6 +962,48 @@ fn a_test_the_pull_request_adds_and_weakens_after_the_start_fails_the_gate() {
     insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: test_q.py: 1 of 2 assertions removed [assertions-removed, high]");
 }
 
+// The honest side (the review's): CI checks out the merge of the pull request into
+// the base, and a test the base weakened since the branch left it (a reviewed
+// skip) is the base's own, not the goal's, though it lies between the goal's start
+// and HEAD.
+#[test]
+fn a_test_the_base_weakened_after_the_branch_left_it_passes_the_gate() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let t = t
+        .with_bin()
+        .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("calc.py", "def add(a, b):\n    return a + b\n");
+    let test = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(1, 1), 2)\n";
+    t.write("test_calc.py", test);
+    t.commit_all("base");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "test_ops.py",
+        "import unittest\nfrom ops import sub\n\nclass S(unittest.TestCase):\n    def test_sub(self):\n        self.assertEqual(sub(5, 3), 2)\n",
+    );
+    t.commit_all("test");
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("ops.py", "def sub(a, b):\n    return a - b\n");
+    t.commit_all("sub");
+    t.ok(&["complete", "w", "--evidence", "the tests pass"]);
+    t.commit_all("sign off");
+    t.git(&["checkout", "-q", "main"]);
+    t.write(
+        "test_calc.py",
+        test.replace("        self.assertEqual(add(1, 1), 2)\n", ""),
+    );
+    t.commit_all("retire an assertion");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "pr"]);
+    t.git(&["merge", "-q", "--no-edit", "main"]);
+    user_judge(&t, "accept");
+    t.ok(&["audit", "--base", &base, "--strict", "--rejudge"]);
+}
+
 /// The gate as CI runs it in one job; it must fail.
 pub(crate) fn gate_fails(t: &Test, base: &str) {
     t.run(&[

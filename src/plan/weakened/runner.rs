@@ -488,6 +488,7 @@ fn conftest_blocks(text: &str) -> Vec<String> {
                         .any(|c| l.contains(c))
                 });
         if autouse || def.is_some_and(named) || (def.is_none() && named(trimmed)) {
+            let start = i;
             let mut block = trimmed.to_string();
             i += 1;
             while i < lines.len() {
@@ -502,7 +503,9 @@ fn conftest_blocks(text: &str) -> Vec<String> {
                 }
                 i += 1;
             }
-            if !registers_markers_only(&block) {
+            // A decorator may register anything in the hook's place.
+            let decorated = start > 0 && lines[start - 1].trim_start().starts_with('@');
+            if decorated || !registers_markers_only(&block) {
                 out.push(block);
             }
         } else {
@@ -759,6 +762,11 @@ mod tests {
             let text = format!("{markers}{also}");
             assert!(finding("conftest.py", None, &text).is_some(), "{text}");
         }
+        // A decorator registers what it returns in the hook's place (the review's).
+        let decorated = format!(
+            "@(lambda hook: lambda config: setattr(config.option, \"keyword\", \"x\"))\n{markers}"
+        );
+        assert!(finding("conftest.py", None, &decorated).is_some());
         assert_eq!(
             finding(
                 "pyproject.toml",
