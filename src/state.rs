@@ -344,10 +344,14 @@ impl State {
         self.lock_file().is_err()
     }
 
-    /// Whether loop.json is there and no file (a link, a directory): plan keeps no
-    /// loop in it, and writes none through it.
-    pub fn loop_not_a_file(&self) -> bool {
-        fs::symlink_metadata(self.loop_path()).is_ok_and(|m| !m.is_file())
+    /// Takes away a link in loop.json's place (the link, not what it leads to):
+    /// plan keeps no loop in one and writes none through it, so a loop there is
+    /// one that vanished, kept again from plan.md's log. Whether a link was there
+    /// and stays.
+    pub fn loop_link_stays(&self) -> bool {
+        let path = self.loop_path();
+        fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
+            && crate::atomic::remove(&path).is_err()
     }
 
     /// The session whose record claims the loop started at `started`, by its

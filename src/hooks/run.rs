@@ -759,7 +759,7 @@ fn claim(state: &State, session: &str) -> Result<()> {
 const ENDED: &str = "plan: the work loop has ended (`plan goal status` says why); plan.md does not record that ending, so each stop says so until `plan goal clear` or a new `plan goal`";
 
 /// What a stop says where `.git/plan` cannot be written.
-const NOT_A_FILE: &str = "plan: .git/plan/loop.json is no file (a link or a directory), so no work loop can be kept here and this stop is let go; remove it, and `plan goal` starts the loop again";
+const NOT_A_FILE: &str = "plan: .git/plan/loop.json is a link plan could not take away, so no work loop can be kept here and this stop is let go; remove it, and the loop is kept again from plan.md's log";
 const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
 
 /// What a stop with no loop state comes to ([`vanished`]).
@@ -971,6 +971,9 @@ fn reclaim(
     // later would keep the person's `plan goal clear` from counting.
     let shown = std::mem::replace(&mut lp.started, claimed.clone());
     lp.owner = Some(session.to_string());
+    // The mark follows the claim, or the session it named would take the loop back
+    // at its next stop, and two sessions would hold it in turn (the review's).
+    super::loop_mark::set(&place.git_dir, &claimed, Some(session));
     state.with_loop(|l| {
         if let Some(l) = l.as_mut().filter(|l| l.started == shown) {
             l.owner = Some(session.to_string());
@@ -1078,10 +1081,10 @@ fn stop(
         if state.cannot_keep() {
             return Ok(Answer::Note(UNKEPT.to_string()));
         }
-        // A link or directory in its place reads as no loop: said at every stop
-        // while plan.md's log says one runs, or the loop would end after one note
-        // (the loop red team's).
-        if state.loop_not_a_file() && running_in_log(&place.plan_path).is_some() {
+        // A link in its place reads as no loop, and the loop would end after one
+        // note (the loop red team's): taken away, the loop is kept again below; one
+        // that stays is said at every stop while plan.md's log says a loop runs.
+        if state.loop_link_stays() && running_in_log(&place.plan_path).is_some() {
             return Ok(Answer::Note(NOT_A_FILE.to_string()));
         }
         match vanished(state, place, config, &input.session, &view.hash) {
@@ -1427,7 +1430,9 @@ fn stop(
 /// an ending they alone give is decided again at each stop.
 fn end_backed(why: &str, started: &str, view: &cache::View, plan_path: &Path) -> bool {
     let no_work = !view.has_work || view.continuation.is_none();
-    if no_work && why != crate::report::model::CLEARED {
+    // Goals claimed by other sessions are work plan.md still shows: the claims are
+    // files the agent writes (`plan start w --as someone-else`; the red team's).
+    if no_work && why != crate::report::model::CLEARED && why != guard::HELD_ELSEWHERE {
         return true;
     }
     let said = loop_log(plan_path, started);

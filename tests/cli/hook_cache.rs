@@ -309,29 +309,30 @@ fn counts_edited_to_end_the_loop_are_said_at_every_stop() {
 
 /// Attack (the loop red team's): loop.json replaced by a link to `/dev/null`, or by
 /// a directory. The first stop failed open with a note, the second said once that
-/// no state is kept, and every later stop was let go with no word; plan cannot keep
-/// the loop in such a file, and says so at every stop.
+/// no state is kept, and every later stop was let go with no word. A link is taken
+/// away (not what it leads to) and the loop kept again from plan.md's log; a
+/// directory, which plan does not remove, is said at every stop.
 #[test]
-fn a_loop_state_that_is_no_file_is_said_at_every_stop() {
-    let mut last = Vec::new();
-    for kind in ["link", "directory"] {
-        let t = looping();
-        let path = t.root().join(".git/plan/loop.json");
-        std::fs::remove_file(&path).unwrap();
-        match kind {
-            "link" => std::os::unix::fs::symlink("/dev/null", &path).unwrap(),
-            _ => std::fs::create_dir(&path).unwrap(),
-        }
-        for stop in 0..4 {
-            let run = t.stop_hook("s1");
-            assert_ne!(run.stdout, "", "{kind}: stop {stop} was let go in silence");
-            if stop == 3 {
-                last.push(redact(&t, &run.stdout));
-            }
-        }
+fn a_loop_state_that_is_no_file_does_not_end_the_loop_in_silence() {
+    let t = looping();
+    let path = t.root().join(".git/plan/loop.json");
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/null", &path).unwrap();
+    for stop in 0..3 {
+        let answer = t.stop_hook("s1").answer();
+        assert_eq!(answer["decision"], "block", "link: stop {stop}: {answer}");
     }
-    insta::assert_snapshot!(last.join(""), @r#"{"systemMessage":"plan: .git/plan/loop.json is no file (a link or a directory), so no work loop can be kept here and this stop is let go; remove it, and `plan goal` starts the loop again"}
-{"systemMessage":"plan: hook skipped: reading [TMP]/repo/.git/plan/loop.json: is a directory"}"#);
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+    let t = looping();
+    let path = t.root().join(".git/plan/loop.json");
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    let mut said = Vec::new();
+    for _ in 0..3 {
+        said.push(redact(&t, &t.stop_hook("s1").stdout));
+    }
+    said.dedup();
+    insta::assert_snapshot!(said.join(""), @r#"{"systemMessage":"plan: hook skipped: reading [TMP]/repo/.git/plan/loop.json: is a directory"}"#);
 }
 
 /// Attack (the loop red team's): the loop handed to a session plan never saw, with
@@ -356,6 +357,51 @@ fn a_loop_handed_to_a_made_up_session_with_its_records_still_holds_its_own() {
         let answer = t.stop_hook("s1").answer();
         assert_eq!(answer["decision"], "block", "stop {stop}: {answer}");
     }
+}
+
+/// Attack (the loop red team's): the agent claims the goal left for a holder no
+/// session is (`plan start w --as someone-else`). The first stop said the loop
+/// stopped, every goal left being claimed by another session; every later stop was
+/// let go with no word, and plan.md logged no ending. The claims are files the
+/// agent writes, so that ending is decided again, and said, at every stop.
+#[test]
+fn a_goal_claimed_for_a_made_up_holder_is_said_at_every_stop() {
+    let t = looping_on_work();
+    t.ok(&["start", "w", "--as", "someone-else"]);
+    let mut said = Vec::new();
+    for stop in 0..3 {
+        let run = t.stop_hook("s1");
+        assert_ne!(run.stdout, "", "stop {stop} was let go in silence");
+        said.push(redact(&t, &run.stdout));
+    }
+    said.dedup();
+    insta::assert_snapshot!(said.join("\n"), @r#"{"systemMessage":"plan: work loop stopped: every goal left is claimed by another session (`plan claims`)"}
+
+{"systemMessage":"plan: the work loop has ended (`plan goal status` says why); plan.md does not record that ending, so each stop says so until `plan goal clear` or a new `plan goal`"}"#);
+}
+
+/// The review's: with `.git/plan` removed, a second session's stop took the loop
+/// (its owner's record gone with it) while the mark outside still named the first,
+/// which took it back at its own stop: both sessions held the loop in turn. The
+/// mark follows the claim, so one session holds it.
+#[test]
+fn one_session_holds_a_loop_whose_state_was_removed() {
+    let t = looping();
+    std::fs::remove_dir_all(t.root().join(".git/plan")).unwrap();
+    let mut said = Vec::new();
+    for session in ["s2", "s1", "s2", "s1"] {
+        let answer = t.stop_hook(session).stdout;
+        let answer = match answer.as_str() {
+            "" => "let go".to_string(),
+            _ if answer.contains("\"decision\":\"block\"") => "held".to_string(),
+            _ => "told".to_string(),
+        };
+        said.push(format!("{session}: {answer}"));
+    }
+    insta::assert_snapshot!(said.join("\n"), @r#"s2: held
+s1: told
+s2: held
+s1: let go"#);
 }
 
 // Attack on the loop's owner: loop.json names the session the loop holds, and the
