@@ -935,11 +935,7 @@ pub(crate) fn signed_pull_request(
 // printed it and passed.
 #[test]
 fn a_test_the_pull_request_adds_and_weakens_after_the_start_fails_the_gate() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let verify = "python3 -m unittest test_q";
-    let t = t.with_bin().plan(&PR_PLAN.replace("VERIFY", verify));
+    let t = pr_repo("python3 -m unittest test_q");
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.write("q.py", "def sq(x):\n    return 4\n");
     t.commit_all("base");
@@ -968,12 +964,7 @@ fn a_test_the_pull_request_adds_and_weakens_after_the_start_fails_the_gate() {
 // and HEAD.
 #[test]
 fn a_test_the_base_weakened_after_the_branch_left_it_passes_the_gate() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t
-        .with_bin()
-        .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"));
+    let t = pr_repo("python3 -m unittest -q");
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
     let test = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(1, 1), 2)\n";
@@ -1022,12 +1013,7 @@ pub(crate) fn gate_fails(t: &Test, base: &str) {
 // is verified again, the gate is green. `plan audit --reverify` catches it.
 #[test]
 fn a_done_goal_broken_through_an_import_fails_the_gate() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t
-        .with_bin()
-        .plan(&PR_PLAN.replace("VERIFY", "python3 check.py"));
+    let t = pr_repo("python3 check.py");
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.write("check.py", "from calc import add\nassert add(2, 3) == 5\n");
     t.write("calc.py", "def add(a, b):\n    return a + b\n");
@@ -1060,11 +1046,16 @@ fn a_done_goal_whose_verify_names_no_file_is_verified_again() {
 /// A repository whose goal `w` verifies with `python3 -m unittest -q`; the agent's
 /// judge is `claude`, a fake that accepts.
 fn unittest_repo() -> Test {
+    pr_repo("python3 -m unittest -q")
+}
+
+/// A repository whose goal `w` verifies with `verify`; the agent's judge is
+/// `claude` (the settings say so), a fake that accepts.
+fn pr_repo(verify: &str) -> Test {
     let t = Test::new();
     let claude = fixture_path("judges/claude-accept");
     t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    t.with_bin()
-        .plan(&PR_PLAN.replace("VERIFY", "python3 -m unittest -q"))
+    t.with_bin().plan(&PR_PLAN.replace("VERIFY", verify))
 }
 
 /// `w` (its test checking `add`) signed off and committed on `main`; `pr` branched
@@ -1092,12 +1083,7 @@ fn unittest_goal_done_on_main(t: &Test) -> String {
 // nothing was verified again. The same edit to `checks/calc.sh` failed.
 #[test]
 fn a_check_script_under_dot_plan_gutted_by_the_pull_request_fails_the_gate() {
-    let t = Test::new();
-    let claude = fixture_path("judges/claude-accept");
-    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
-    let t = t
-        .with_bin()
-        .plan(&PR_PLAN.replace("VERIFY", "sh .plan/checks/calc.sh"));
+    let t = pr_repo("sh .plan/checks/calc.sh");
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.write(
         ".plan/checks/calc.sh",
