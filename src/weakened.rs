@@ -189,39 +189,43 @@ pub fn now(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Vec<Finding>
 }
 
 /// What weakened the tests of `goal` in a pull request onto commit `base`: from the
-/// goal's start when that is in the base's history, else from the base. Inside the
+/// base, and from the goal's start where that is in HEAD's history. Inside the
 /// pull request every `started` line is the agent's to make (a sign-off, a reopen
 /// and a new start move it past a weakening), so none of them can take a finding
-/// away: one there adds what weakened since it in the files the pull request
-/// changes, as `plan audit --strict` reads it, to what weakened since the base (a test the pull request adds, then weakens
-/// after the start, lost nothing from the base; the red team's).
+/// away: a start inside the pull request adds what weakened since it in the files
+/// the pull request changes, as `plan audit --strict` reads it (a test the pull
+/// request adds, then weakens after the start, lost nothing from the base; the red
+/// team's), and one in the base's history what weakened since it.
 pub fn since_base(
     root: &Path,
     plan: &Plan<'_>,
     goal: &Goal<'_>,
     base: &str,
 ) -> Result<Vec<Finding>> {
-    let start = start_commit(plan, &goal.id);
-    if let Some(start) = start
-        && git::is_ancestor(root, start, base)?
-    {
-        return from_commit(root, goal, start);
-    }
+    // From the base always: a start line is the agent's to write, and one naming
+    // an older commit, before the test was there, hid what the pull request took
+    // out of it (the last red team's).
     let mut found = from_commit(root, goal, base)?;
-    if let Some(start) = start
-        && git::is_ancestor(root, start, "HEAD")?
-    {
-        // Only for files the pull request changes: HEAD is often the merge of the
-        // base into it (CI's checkout), and what the base did since the branch
-        // left it is the base's own (the review's).
-        let changed: Vec<String> = git::changed_since(root, Some(base), &|_| true)?
-            .into_iter()
-            .map(|c| c.path)
-            .collect();
-        for finding in from_commit(root, goal, start)? {
-            if changed.contains(&finding.path) && !found.contains(&finding) {
-                found.push(finding);
-            }
+    let from_start = match start_commit(plan, &goal.id) {
+        Some(start) if git::is_ancestor(root, start, base)? => from_commit(root, goal, start)?,
+        Some(start) if git::is_ancestor(root, start, "HEAD")? => {
+            // Only for files the pull request changes: HEAD is often the merge of
+            // the base into it (CI's checkout), and what the base did since the
+            // branch left it is the base's own (the review's).
+            let changed: Vec<String> = git::changed_since(root, Some(base), &|_| true)?
+                .into_iter()
+                .map(|c| c.path)
+                .collect();
+            from_commit(root, goal, start)?
+                .into_iter()
+                .filter(|f| changed.contains(&f.path))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    for finding in from_start {
+        if !found.contains(&finding) {
+            found.push(finding);
         }
     }
     Ok(found)

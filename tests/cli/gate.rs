@@ -958,6 +958,44 @@ fn a_test_the_pull_request_adds_and_weakens_after_the_start_fails_the_gate() {
     insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: test_q.py: 1 of 2 assertions removed [assertions-removed, high]");
 }
 
+// Attack (the last red team's): the goal's `started` line rewritten, before its
+// first commit, to name the repository's first commit, from before the test was
+// there; the pull request then takes an assertion out of the base's test and fakes
+// the code. From that start the test is new and lost nothing, and the gate read
+// from the start alone.
+#[test]
+fn a_start_line_naming_a_commit_before_the_test_hides_no_weakening() {
+    let t = pr_repo("python3 -m unittest discover -s tests -t .");
+    t.write("README", "readme\n");
+    t.commit_all("root");
+    let root = rev(&t, "main")[..12].to_string();
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("tests/__init__.py", "");
+    let test = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(10, 1), 11)\n";
+    t.write("tests/test_calc.py", test);
+    t.write("calc.py", "def add(a, b):\n    return 0\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["start", "w"]);
+    let md = t.plan_md();
+    let at = md.split("failing at ").nth(1).unwrap()[..12].to_string();
+    t.write("plan.md", md.replace(&at, &root));
+    t.commit_all("start");
+    t.write(
+        "tests/test_calc.py",
+        test.replace("        self.assertEqual(add(10, 1), 11)\n", ""),
+    );
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "add adds"]);
+    t.commit_all("sign off");
+    std::fs::remove_dir_all(t.root().join(".git/plan")).unwrap();
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+    insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: tests/test_calc.py: 1 of 2 assertions removed [assertions-removed, high]");
+}
+
 // The honest side (the review's): CI checks out the merge of the pull request into
 // the base, and a test the base weakened since the branch left it (a reviewed
 // skip) is the base's own, not the goal's, though it lies between the goal's start
