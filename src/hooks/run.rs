@@ -758,8 +758,9 @@ fn claim(state: &State, session: &str) -> Result<()> {
 /// plan.md does not record that ending, so no stop passes it over in silence.
 const ENDED: &str = "plan: the work loop has ended (`plan goal status` says why); plan.md does not record that ending, so each stop says so until `plan goal clear` or a new `plan goal`";
 
-/// What a stop says where `.git/plan` cannot be written.
+/// What a stop says where a link stands in loop.json's place and cannot be taken away.
 const NOT_A_FILE: &str = "plan: .git/plan/loop.json is a link plan could not take away, so no work loop can be kept here and this stop is let go; remove it, and the loop is kept again from plan.md's log";
+/// What a stop says where `.git/plan` cannot be written.
 const UNKEPT: &str = "plan: .git/plan cannot be written, so no work loop can be kept here and this stop is let go; make it a writable directory again";
 
 /// What a stop with no loop state comes to ([`vanished`]).
