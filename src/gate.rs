@@ -24,6 +24,8 @@ use crate::plan::history;
 use crate::plan::model::{Goal, Plan, parse};
 use crate::{verified, verify};
 
+pub mod others;
+
 /// What `actions/checkout` needs to fetch the whole history, for hints.
 pub const FETCH_HINT: &str = "fetch the whole history: `git fetch --unshallow`, and remove .git/info/grafts and refs/replace/* (`git replace -d`); in GitHub Actions, give actions/checkout `fetch-depth: 0`";
 
@@ -118,166 +120,8 @@ pub struct Base {
     /// around (a look-alike status) is not what a reviewer reads.
     pub format_errors: Vec<String>,
     /// What the gate found in the repository's other plan files
-    /// ([`other_files`]): filled in by the caller once it knows its judge.
-    pub other_files: Vec<OtherGoal>,
-}
-
-/// One finding about a goal of another plan file than the configured one.
-#[derive(Debug, Serialize)]
-pub struct OtherGoal {
-    /// The plan file, as the repository names it.
-    pub file: String,
-    /// The goal, or empty for a finding about the file itself.
-    pub id: String,
-    /// What was found, in words.
-    pub what: String,
-    pub failed: bool,
-    /// A cancel or a contract change of a goal the base has: `--strict` fails it
-    /// unless `--approved-by` names a person.
-    pub needs_approval: bool,
-}
-
-/// How [`other_files`] re-judges the goals another plan file makes done.
-pub enum OtherRejudge<'a> {
-    /// Not asked to.
-    No,
-    /// In this job, with the judge's files fingerprinted before any verify ran.
-    Here(&'a Judge, Duration, &'a crate::judge::guard::Guard),
-    /// As one of the two jobs: not built for other files, so each fails closed.
-    TwoJobs,
-}
-
-/// Every plan file of the repository other than the configured one: each `.md` with
-/// a `# Plan:` title and a `## Log` in the base's tree or HEAD's (what `--file` and
-/// `plan rewind` call a plan). In each, a goal signed off since the base or done
-/// here and not there is proven from its record, and re-judged as `rejudge` says;
-/// format errors fail. Lost lines and goals are [`against`]'s.
-pub fn other_files(ctx: &Ctx, base: &str, rejudge: OtherRejudge<'_>) -> Result<Vec<OtherGoal>> {
-    let repo = ctx.repo()?;
-    let root = &repo.root;
-    let main = ctx.plan_in_repo();
-    let is_plan = |text: &str| {
-        let plan = parse(text);
-        plan.objective.is_some() && plan.log_heading.is_some()
-    };
-    let mut files: Vec<PathBuf> = Vec::new();
-    for rev in [base, "HEAD"] {
-        for (path, _) in git::files_where(root, rev, ".md", is_plan)? {
-            if main.as_ref() != Some(&path) && !files.contains(&path) {
-                files.push(path);
-            }
-        }
-    }
-    let refs = crate::record::checkpoints(root);
-    let mut out = Vec::new();
-    for rel in files {
-        let name = rel.to_string_lossy().into_owned();
-        let then_text = git::file_at(root, base, &rel)?.unwrap_or_default();
-        let then = parse(&then_text);
-        let Ok(now_text) = std::fs::read_to_string(root.join(&rel)) else {
-            continue;
-        };
-        let mut now = parse(&now_text);
-        for e in &now.errors {
-            out.push(OtherGoal {
-                file: name.clone(),
-                id: String::new(),
-                what: format!("line {}: a format error at the head: {}", e.line, e.message),
-                failed: true,
-                needs_approval: false,
-            });
-        }
-        now.prove(&|path| crate::record::facts(root, path));
-        if let Some(refs) = &refs {
-            crate::plan::bind::apply(&mut now, refs, crate::plan::bind::Elsewhere::Nowhere);
-        }
-        for cancel in rules::cancels(&then, &now) {
-            out.push(OtherGoal {
-                file: name.clone(),
-                id: cancel.id,
-                what: format!("cancelled: {} (line {})", cancel.reason, cancel.line),
-                failed: false,
-                needs_approval: true,
-            });
-        }
-        for change in rules::contract_changes(&then, &now) {
-            let words: String = change.words.iter().map(|w| format!("; {w}")).collect();
-            let needs_approval = change.of_base || change.without_terminal();
-            out.push(OtherGoal {
-                file: name.clone(),
-                id: change.id,
-                what: format!("contract {} (line {}){words}", change.what, change.line),
-                failed: false,
-                needs_approval,
-            });
-        }
-        let signed = rules::new_sign_offs(&then, &now);
-        let mut scope = signed.clone();
-        for id in rules::became_done(&then, &now) {
-            if !scope.contains(&id) {
-                scope.push(id);
-            }
-        }
-        for id in scope {
-            let Some(goal) = now.goal(&id) else {
-                continue;
-            };
-            let mut found = |what: String, failed: bool| {
-                out.push(OtherGoal {
-                    file: name.clone(),
-                    id: id.clone(),
-                    what,
-                    failed,
-                    needs_approval: false,
-                });
-            };
-            match now.proof(goal) {
-                crate::plan::proof::Proof::Unproven { why, .. } => {
-                    found(format!("unproven: {why}"), true);
-                    continue;
-                }
-                crate::plan::proof::Proof::Unfinished => {
-                    found("not finished".to_string(), true);
-                    continue;
-                }
-                _ => {}
-            }
-            if !signed.contains(&id) {
-                found(
-                    "done here and not on the base, and no sign-off this pull request adds proves it".to_string(),
-                    true,
-                );
-            }
-            if goal.status() != crate::plan::model::Status::Done {
-                continue;
-            }
-            match &rejudge {
-                OtherRejudge::No => {}
-                OtherRejudge::Here(judge, timeout, guard) => {
-                    let mut run = Rejudge::prepare(ctx, &now, vec![goal])?;
-                    run.against_base_text(then_text.clone());
-                    let results = run.verify_all(ctx, *timeout, Some(guard))?;
-                    for (_, r) in run.judge_all(ctx, judge, &results, &[])? {
-                        found(
-                            format!("rejudge: verify {}; judge {}", r.verify, r.verdict),
-                            !r.passed(),
-                        );
-                    }
-                }
-                // The two jobs exchange one results file, by goal id of the
-                // configured plan file; until it names files too, a goal done in
-                // another plan file is not judged there, and so fails closed.
-                OtherRejudge::TwoJobs => found(
-                    format!(
-                        "not re-judged: the two-job gate re-judges the goals of {} only; sign this goal off there, or have a maintainer run `plan audit --base {base} --rejudge --file {name}` for it",
-                        ctx.store.name
-                    ),
-                    true,
-                ),
-            }
-        }
-    }
-    Ok(out)
+    /// ([`others`]): filled in by the caller.
+    pub other_files: Vec<others::OtherGoal>,
 }
 
 /// Measures `head` (the plan file as it is now) against `rev`. Every plan file of
@@ -599,6 +443,40 @@ pub fn touched(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>, base: &str) -> Resul
         .into_iter()
         .flat_map(|c| [Some(c.path), c.was].into_iter().flatten())
         .collect())
+}
+
+/// Why `goal`'s verify cannot prove anything now, found without running it: a
+/// verify that does not parse, or one whose own files (by blob, as the transcript
+/// recorded them) changed since the sign-off.
+pub fn files_changed(plan: &Plan<'_>, goal: &Goal<'_>, root: &std::path::Path) -> Option<String> {
+    let line = goal.verify()?;
+    let parsed = match verify::parse(line) {
+        Ok(parsed) => parsed,
+        Err(e) => return Some(format!("failed: verify cannot run: {}", e.message)),
+    };
+    let signed = crate::plan::proof::latest_record(plan, &goal.id)
+        .map(|r| crate::record::facts(root, r.path));
+    let Some(crate::plan::proof::Facts::Present {
+        header: Some(header),
+        ..
+    }) = signed
+    else {
+        return None;
+    };
+    let now = crate::record::verify_files(root, &parsed);
+    let changed: Vec<&str> = header
+        .verify_files
+        .iter()
+        .filter(|(path, blob)| !now.iter().any(|(p, b)| p == path && b == blob))
+        .map(|(path, _)| path.as_str())
+        .collect();
+    (!changed.is_empty()).then(|| {
+        format!(
+            "failed: the check's own files changed since the sign-off ({}), so passing it now proves nothing; review the change (git diff), then plan reopen {} and sign it off again",
+            changed.join(", "),
+            goal.id
+        )
+    })
 }
 
 /// Whether two repository paths are the same, or one is a directory above the other.
@@ -1089,6 +967,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             let Some(line) = verify_of(goal, prepared) else {
                 goals.push(verified::GoalResult {
                     id,
+                    file: None,
                     verify: None,
                     passed: true,
                     failure: None,
@@ -1102,6 +981,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             let here = &ran[at].1;
             let mut result = verified::GoalResult {
                 id: id.clone(),
+                file: None,
                 verify: Some(line.to_string()),
                 passed: here.failure.is_none(),
                 failure: here.failure.clone(),

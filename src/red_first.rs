@@ -293,6 +293,38 @@ pub fn unchanged_since(
     }))
 }
 
+/// Red first from the gate's own runs: the first start commit in `result` where
+/// the verify passed, with nothing it rests on changed since (a verify green
+/// before the work proves nothing about it). `None`: it failed at every start, or
+/// something it rests on changed.
+pub fn green_in_run(
+    ctx: &Ctx,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    result: &crate::verified::GoalResult,
+) -> Result<Option<GreenAtStart>> {
+    let root = &ctx.repo()?.root;
+    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
+    let recorded = recorded_files(root, plan, &goal.id);
+    let laid = result.verify.as_deref().map_or_else(Vec::new, |line| {
+        laid_over(root, ctx.plan_in_repo().as_deref(), line)
+    });
+    for run in result.at_start.iter().filter(|r| r.passed) {
+        let green = unchanged_since(
+            root,
+            plan_rel.as_deref(),
+            goal,
+            &recorded,
+            &run.commit,
+            &laid,
+        )?;
+        if green.is_some() {
+            return Ok(green);
+        }
+    }
+    Ok(None)
+}
+
 /// The commits where the gate runs `goal`'s verify again to see whether it already
 /// passed before the work, whatever the log line says of it (the line is text the
 /// agent could have written, and `plan start` ran on a working tree it could have

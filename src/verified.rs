@@ -36,11 +36,31 @@ pub struct Results {
     pub goals: Vec<GoalResult>,
 }
 
+impl Results {
+    /// The configured plan file's results, and apart the other plan files' goals
+    /// (`gate::others`), which name their file.
+    pub fn split(self) -> (Results, Vec<GoalResult>) {
+        let (others, goals) = self.goals.into_iter().partition(|g| g.file.is_some());
+        (
+            Results {
+                format: self.format,
+                commit: self.commit,
+                goals,
+            },
+            others,
+        )
+    }
+}
+
 /// One goal's verify.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GoalResult {
     pub id: String,
+    /// The plan file the goal is in, for a goal of another plan file than the
+    /// configured one (`gate::others`); absent for the configured one's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// The verify line run; `None`: the goal has none, nothing ran.
     pub verify: Option<String>,
     pub passed: bool,
@@ -102,13 +122,8 @@ pub fn plain(path: &str) -> bool {
 /// Reads and checks `file` against what the gate expects: `commit` (HEAD), and the
 /// goals it re-judges with their verify lines. Exit 3 on anything else.
 pub fn read(file: &Path, commit: &str, expected: &[Expected<'_>]) -> Result<Results> {
-    let name = file.display();
-    let refuse = |why: String| {
-        Exit::env_hint(
-            format!("refusing the verify results {name}: {why}"),
-            "use the file `plan audit --base REV --verify-only --results FILE` wrote on this commit; the gate fails closed on anything else",
-        )
-    };
+    let name = file.display().to_string();
+    let refuse = |why: String| refusal(&name, why);
     let size = std::fs::metadata(file)
         .map_err(|e| refuse(format!("cannot read it: {e}")))?
         .len();
@@ -132,8 +147,28 @@ pub fn read(file: &Path, commit: &str, expected: &[Expected<'_>]) -> Result<Resu
             results.commit
         )));
     }
+    check(&name, &results, None, expected)?;
+    Ok(results)
+}
+
+/// The goals `results` (read by [`read`] from the file `name`) reports for the plan
+/// file `plan_file` (`None`: the configured one), each checked against `expected`
+/// as [`read`] checks the configured file's: an unknown goal, a goal named twice,
+/// another verify, other red-first commits or an oversize field is a refusal.
+pub fn check(
+    name: &str,
+    results: &Results,
+    plan_file: Option<&str>,
+    expected: &[Expected<'_>],
+) -> Result<Vec<GoalResult>> {
+    let refuse = |why: String| refusal(name, why);
     let mut seen: Vec<&str> = Vec::new();
-    for goal in &results.goals {
+    let mut out = Vec::new();
+    for goal in results
+        .goals
+        .iter()
+        .filter(|g| g.file.as_deref() == plan_file)
+    {
         let id = goal.id.as_str();
         let Some(want) = expected.iter().find(|e| e.id == id) else {
             return Err(refuse(format!(
@@ -183,8 +218,20 @@ pub fn read(file: &Path, commit: &str, expected: &[Expected<'_>]) -> Result<Resu
                 )));
             }
         }
+        out.push(GoalResult {
+            file: None,
+            ..goal.clone()
+        });
     }
-    Ok(results)
+    Ok(out)
+}
+
+/// A results file refused: exit 3, with what to use instead.
+pub fn refusal(name: &str, why: String) -> anyhow::Error {
+    Exit::env_hint(
+        format!("refusing the verify results {name}: {why}"),
+        "use the file `plan audit --base REV --verify-only --results FILE` wrote on this commit; the gate fails closed on anything else",
+    )
 }
 
 /// Cuts `text` to its last `max` bytes, on a character boundary.

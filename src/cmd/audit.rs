@@ -19,9 +19,9 @@ use crate::out::println;
 use crate::plan::gate::{self as plan_gate, Reverted, Row, Summary};
 use crate::plan::history;
 use crate::plan::model::{Goal, Plan, Status, parse};
-use crate::plan::proof::{self, Facts, Proof};
+use crate::plan::proof::Proof;
 use crate::plan::render::ProofView;
-use crate::{record, verify};
+use crate::verify;
 
 /// Check every done and cancelled goal against its sign-off record; exit 1 if any is unproven
 #[derive(Debug, clap::Args)]
@@ -299,15 +299,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         _ => None,
     };
     let mut base = base;
+    let mut other_plans = Vec::new();
     if let Some(b) = &mut base {
-        let rejudge = match (&rejudge_with, &guard) {
-            (Some((judge, timeout)), Some(guard)) => {
-                gate::OtherRejudge::Here(judge, *timeout, guard)
-            }
-            _ if args.rejudge || args.verify_only => gate::OtherRejudge::TwoJobs,
-            _ => gate::OtherRejudge::No,
-        };
-        b.other_files = gate::other_files(ctx, &b.commit, rejudge)?;
+        let (found, plans) = gate::others::find(ctx, &b.commit, args.strict)?;
+        b.other_files = found;
+        other_plans = plans;
     }
     // With a base, only what the pull request signs off is judged again or held to
     // --strict: the base passed its own gate.
@@ -438,7 +434,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                 }
                 if touched.is_empty() {
                     None
-                } else if let Some(failed) = files_changed(&plan, goal, &root) {
+                } else if let Some(failed) = gate::files_changed(&plan, goal, &root) {
                     Some(failed)
                 } else {
                     if rejudge_with.is_some()
@@ -475,9 +471,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // it changes are judged again with them under --rejudge.
     let reverify_ids: Vec<String> = to_reverify.iter().map(|g| g.id.to_string()).collect();
     let verify_timeout = match verify_timeout {
-        None if !to_reverify.is_empty() => Some(Duration::from_secs(
-            config::load_user()?.verify_timeout_secs,
-        )),
+        None if !to_reverify.is_empty() || other_plans.iter().any(|o| o.reverifies()) => Some(
+            Duration::from_secs(config::load_user()?.verify_timeout_secs),
+        ),
         t => t,
     };
     if let Some(timeout) = verify_timeout {
@@ -490,7 +486,10 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             run.check_starts(ctx, &plan, &rejudge_ids, &b.commit)?;
         }
         if args.verify_only {
-            let results = run.verify_all(ctx, timeout, None)?;
+            let mut results = run.verify_all(ctx, timeout, None)?;
+            let how = gate::others::How::VerifyOnly(timeout);
+            let others = gate::others::run(&other_plans, &how, &mut Vec::new())?;
+            results.goals.extend(others);
             let file = args.results.as_deref().unwrap_or(std::path::Path::new("-"));
             let text = serde_json::to_string_pretty(&results)? + "\n";
             #[expect(
@@ -513,11 +512,26 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ))?;
             return Ok(OK);
         }
-        let results = match (&rejudge_with, &args.verified) {
-            (Some(_), Some(file)) => crate::verified::read(file, run.commit(), &run.expected())?,
-            (Some(_), None) => run.verify_all(ctx, timeout, guard.as_ref())?,
-            (None, _) => run.verify_all(ctx, timeout, None)?,
+        let (results, others) = match (&rejudge_with, &args.verified) {
+            (Some(_), Some(file)) => {
+                crate::verified::read(file, run.commit(), &run.expected())?.split()
+            }
+            (Some(_), None) => (run.verify_all(ctx, timeout, guard.as_ref())?, Vec::new()),
+            (None, _) => (run.verify_all(ctx, timeout, None)?, Vec::new()),
         };
+        // The other plan files' goals, run (or read) as the configured file's.
+        let name = args.verified.as_ref().map(|f| f.display().to_string());
+        let how = match (&rejudge_with, &name, &guard) {
+            (Some((judge, _)), Some(name), _) => {
+                gate::others::refuse_unknown(&other_plans, &others, name)?;
+                gate::others::How::Verified(judge, &others, name)
+            }
+            (Some((judge, _)), None, Some(guard)) => gate::others::How::Here(judge, timeout, guard),
+            _ => gate::others::How::Verify(timeout),
+        };
+        if let Some(b) = &mut base {
+            gate::others::run(&other_plans, &how, &mut b.other_files)?;
+        }
         green_at_start_run(ctx, &plan, &results, &mut goals, args.strict)?;
         for id in &reverify_ids {
             let outcome = match results.goals.iter().find(|r| &r.id == id) {
@@ -616,8 +630,6 @@ fn green_at_start_run(
     goals: &mut [Entry<'_>],
     strict: bool,
 ) -> Result<()> {
-    let root = &ctx.repo()?.root;
-    let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     for result in &results.goals {
         let (Some(goal), Some(entry)) = (
             plan.goal(&result.id),
@@ -625,24 +637,7 @@ fn green_at_start_run(
         ) else {
             continue;
         };
-        let recorded = crate::red_first::recorded_files(root, plan, &result.id);
-        let laid = result.verify.as_deref().map_or_else(Vec::new, |line| {
-            crate::red_first::laid_over(root, ctx.plan_in_repo().as_deref(), line)
-        });
-        let mut green = None;
-        for run in result.at_start.iter().filter(|r| r.passed) {
-            green = crate::red_first::unchanged_since(
-                root,
-                plan_rel.as_deref(),
-                goal,
-                &recorded,
-                &run.commit,
-                &laid,
-            )?;
-            if green.is_some() {
-                break;
-            }
-        }
+        let green = crate::red_first::green_in_run(ctx, plan, goal, result)?;
         let Some(green) = green else { continue };
         let worded = format!("{green}; the gate ran it there");
         if strict
@@ -846,7 +841,7 @@ fn reverify(
     let Some(line) = goal.verify() else {
         return Ok("no verify".to_string());
     };
-    if let Some(failed) = files_changed(plan, goal, root) {
+    if let Some(failed) = gate::files_changed(plan, goal, root) {
         return Ok(failed);
     }
     let parsed = match verify::parse(line) {
@@ -858,39 +853,6 @@ fn reverify(
         "passed".to_string()
     } else {
         format!("failed: {}", outcome.why_failed(line, timeout))
-    })
-}
-
-/// Why `goal`'s verify cannot prove anything now, found without running it: a
-/// verify that does not parse, or one whose own files (by blob, as the transcript
-/// recorded them) changed since the sign-off.
-fn files_changed(plan: &Plan<'_>, goal: &Goal<'_>, root: &std::path::Path) -> Option<String> {
-    let line = goal.verify()?;
-    let parsed = match verify::parse(line) {
-        Ok(parsed) => parsed,
-        Err(e) => return Some(format!("failed: verify cannot run: {}", e.message)),
-    };
-    let signed = proof::latest_record(plan, &goal.id).map(|r| record::facts(root, r.path));
-    let Some(Facts::Present {
-        header: Some(header),
-        ..
-    }) = signed
-    else {
-        return None;
-    };
-    let now = record::verify_files(root, &parsed);
-    let changed: Vec<&str> = header
-        .verify_files
-        .iter()
-        .filter(|(path, blob)| !now.iter().any(|(p, b)| p == path && b == blob))
-        .map(|(path, _)| path.as_str())
-        .collect();
-    (!changed.is_empty()).then(|| {
-        format!(
-            "failed: the check's own files changed since the sign-off ({}), so passing it now proves nothing; review the change (git diff), then plan reopen {} and sign it off again",
-            changed.join(", "),
-            goal.id
-        )
     })
 }
 

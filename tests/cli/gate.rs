@@ -1145,8 +1145,10 @@ fn a_check_script_under_dot_plan_gutted_by_the_pull_request_fails_the_gate() {
         .lines()
         .filter(|l| l.contains("reverify:") || l.contains("strict:"))
         .collect();
-    insta::assert_snapshot!(said.join("\n"), @r#"  reverify: failed: the check's own files changed since the sign-off (.plan/checks/calc.sh, add.sh), so passing it now proves nothing; review the change (git diff), then plan reopen w and sign it off again
-  strict: weakened tests: .plan/checks/calc.sh: the verify command rests on it, and it changed since the goal started [verify-file-changed, high]"#);
+    insta::assert_snapshot!(said.join("\n"), @r#"
+  reverify: failed: the check's own files changed since the sign-off (.plan/checks/calc.sh, add.sh), so passing it now proves nothing; review the change (git diff), then plan reopen w and sign it off again
+  strict: weakened tests: .plan/checks/calc.sh: the verify command rests on it, and it changed since the goal started [verify-file-changed, high]
+"#);
 }
 
 // Attack: a pull request breaks the code a goal done on the base covers and
@@ -1422,4 +1424,155 @@ fn verifies_that_cannot_fail_and_name_no_file_fail_the_gate() {
         }
     }
     assert!(missed.is_empty(), "gate green on: {missed:?}");
+}
+
+/// `PR_PLAN` as a second plan file, `docs/side.md`, whose goal `side` has `verify`.
+fn side_plan(verify: &str) -> String {
+    PR_PLAN
+        .replace("# Plan: Gate", "# Plan: Side")
+        .replace("<!-- id: w -->", "<!-- id: side -->")
+        .replace("VERIFY", verify)
+}
+
+// Attack (stop 58's open item): the weakening above, with the goal in a second
+// plan file. Another plan file's goals were proven and judged again, never held
+// to --strict: an assertion taken out of the test passed the gate.
+#[test]
+fn a_test_weakened_for_a_goal_of_another_plan_file_fails_the_gate() {
+    let t = pr_repo("true");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("q.py", "def sq(x):\n    return 4\n");
+    let test = "import unittest\nfrom q import sq\n\nclass T(unittest.TestCase):\n    def test_sq(self):\n        self.assertEqual(sq(2), 4)\n        self.assertEqual(sq(3), 9)\n";
+    t.write("test_q.py", test);
+    t.write("docs/side.md", side_plan("python3 -m unittest test_q"));
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let side = ["--file", "docs/side.md"];
+    t.ok(&[&side[..], &["start", "side"]].concat());
+    t.commit_all("start");
+    t.write(
+        "test_q.py",
+        test.replace("        self.assertEqual(sq(3), 9)\n", ""),
+    );
+    t.commit_all("tidy");
+    t.ok(&[
+        &side[..],
+        &["complete", "side", "--evidence", "the tests pass"],
+    ]
+    .concat());
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+    insta::assert_snapshot!(other_file_lines(&t, &["audit", "--base", &base, "--strict", "--rejudge"]), @r#"
+⚠ docs/side.md: side: strict: weakened tests: test_q.py: 1 of 2 assertions removed [assertions-removed, high]
+· docs/side.md: side: rejudge: verify passed; judge accept
+    "#);
+}
+
+/// The report's lines about `docs/side.md`, of a run that fails.
+fn other_file_lines(t: &Test, args: &[&str]) -> String {
+    let run = t.run(args).code(1);
+    let shown = redact(t, &run.stdout);
+    let said: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.contains("docs/side.md"))
+        .collect();
+    said.join("\n")
+}
+
+// Attack (stop 58's open item): a goal done on the base in a second plan file, its
+// README emptied by the pull request. A goal of plan.md is verified again; one of
+// another plan file was not looked at, and the gate passed.
+#[test]
+fn a_pull_request_that_breaks_a_goal_done_in_another_plan_file_fails_the_gate() {
+    let t = pr_repo("true");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("docs/side.md", side_plan("sh check.sh"));
+    t.write("check.sh", "grep -q Hello README.md\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let side = ["--file", "docs/side.md"];
+    t.ok(&[&side[..], &["start", "side"]].concat());
+    t.commit_all("start");
+    t.ok(&[
+        &side[..],
+        &["complete", "side", "--evidence", "README.md says hello"],
+    ]
+    .concat());
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("README.md", "");
+    t.commit_all("tidy");
+    insta::assert_snapshot!(other_file_lines(&t, &["audit", "--base", &base]), @"⚠ docs/side.md: side: reverify failed: `sh check.sh` exited 1");
+}
+
+// The two jobs hold another plan file's goals as they hold plan.md's: the verify
+// job runs them, its results naming the file, and the judge's job runs none of
+// them. Before, such a goal done on the base was not looked at.
+#[test]
+fn as_two_jobs_another_plan_files_goals_are_verified_in_the_verify_job_only() {
+    let t = pr_repo("true");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    let ran = t.dir.path().join("verify-ran");
+    t.write("docs/side.md", side_plan("sh check.sh"));
+    let check = format!("touch '{}'\ngrep -q Hello README.md\n", ran.display());
+    t.write("check.sh", &check);
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let side = ["--file", "docs/side.md"];
+    t.ok(&[&side[..], &["start", "side"]].concat());
+    t.commit_all("start");
+    t.ok(&[
+        &side[..],
+        &["complete", "side", "--evidence", "README.md says hello"],
+    ]
+    .concat());
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    user_judge(&t, "accept");
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    let two_jobs = || {
+        std::fs::remove_file(&ran).ok();
+        t.ok(&["audit", "--base", &base, "--verify-only", "--results", file]);
+        assert!(ran.exists(), "the verify job did not run the goal's verify");
+        std::fs::remove_file(&ran).unwrap();
+        let judged = t.run(&["audit", "--base", &base, "--rejudge", "--verified", file]);
+        assert!(!ran.exists(), "the judge's job ran the pull request's code");
+        judged
+    };
+    t.write("notes.txt", "unrelated\n");
+    t.commit_all("notes");
+    let judged = two_jobs().code(0);
+    insta::assert_snapshot!(redact(&t, &judged.stdout), @r#"
+· docs/side.md: side: reverify: passed
+0 finished goals: 0 proven, 0 unproven; against base [COMMIT]: 0 signed off since, 0 lost; 0 failing
+"#);
+    t.write("README.md", "");
+    t.commit_all("tidy");
+    let judged = two_jobs().code(1);
+    insta::assert_snapshot!(redact(&t, &judged.stdout), @r#"
+⚠ docs/side.md: side: reverify failed: `sh check.sh` exited 1
+0 finished goals: 0 proven, 0 unproven; against base [COMMIT]: 0 signed off since, 0 lost; 1 failing
+"#);
+    // The verify job's word for the goal left out of the file fails it; a plan
+    // file the gate runs nothing of, named in it, is refused.
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["goals"].as_array_mut().unwrap().clear();
+    std::fs::write(&results, json.to_string()).unwrap();
+    let args = ["audit", "--base", &base, "--rejudge", "--verified", file];
+    insta::assert_snapshot!(other_file_lines(&t, &args), @"⚠ docs/side.md: side: reverify failed: the verify job reported nothing for this goal");
+    json["goals"] = serde_json::json!([{"id": "x", "file": "docs/else.md", "verify": null, "passed": true, "failure": null, "tail": "", "made": [], "at_start": []}]);
+    std::fs::write(&results, json.to_string()).unwrap();
+    let refused = t
+        .run(&["audit", "--base", &base, "--rejudge", "--verified", file])
+        .code(3);
+    insta::assert_snapshot!(redact(&t, &refused.stderr), @r#"
+plan: refusing the verify results [TMP]/results.json: it names goal "x" of "docs/else.md", which the gate does not re-judge
+  hint: use the file `plan audit --base REV --verify-only --results FILE` wrote on this commit; the gate fails closed on anything else
+"#);
 }
