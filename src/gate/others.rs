@@ -147,36 +147,43 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
         let mut rejudge = Vec::new();
         let mut reverify = Vec::new();
         let mut judge_again = Vec::new();
-        for goal in now.goals.iter().filter(|g| g.status().is_finished()) {
+        for id in &scope {
+            let Some(goal) = now.goal(id) else {
+                continue;
+            };
+            match now.proof(goal) {
+                Proof::Unproven { why, .. } => {
+                    found(id, format!("unproven: {why}"), true, false);
+                    continue;
+                }
+                Proof::Unfinished => {
+                    found(id, "not finished".to_string(), true, false);
+                    continue;
+                }
+                _ => {}
+            }
+            if !signed.contains(id) {
+                let what = "done here and not on the base, and no sign-off this pull request adds proves it";
+                found(id, what.to_string(), true, false);
+            }
+            if goal.status() != Status::Done {
+                continue;
+            }
+            if strict {
+                for finding in strict_findings(&octx, &now, goal, Some(base))? {
+                    found(id, format!("strict: {finding}"), true, false);
+                }
+            }
+            rejudge.push(id.clone());
+        }
+        for goal in now
+            .goals
+            .iter()
+            .filter(|g| !scope.iter().any(|s| *s == *g.id))
+        {
             let id = goal.id.to_string();
             let proof = now.proof(goal);
             let done = goal.status() == Status::Done;
-            if scope.contains(&id) {
-                match &proof {
-                    Proof::Unproven { why, .. } => {
-                        found(&id, format!("unproven: {why}"), true, false);
-                        continue;
-                    }
-                    Proof::Unfinished => {
-                        found(&id, "not finished".to_string(), true, false);
-                        continue;
-                    }
-                    _ => {}
-                }
-                if !signed.contains(&id) {
-                    let what = "done here and not on the base, and no sign-off this pull request adds proves it";
-                    found(&id, what.to_string(), true, false);
-                }
-                if strict {
-                    for finding in strict_findings(&octx, &now, goal, Some(base))? {
-                        found(&id, format!("strict: {finding}"), true, false);
-                    }
-                }
-                if done {
-                    rejudge.push(id);
-                }
-                continue;
-            }
             // A goal done on the base, as the configured file's: imported done
             // counts, another tool's word held to its verify like a sign-off's.
             if !done || !(proof.is_proven() || matches!(proof, Proof::Imported { .. })) {

@@ -1576,3 +1576,41 @@ plan: refusing the verify results [TMP]/results.json: it names goal "x" of "docs
   hint: use the file `plan audit --base REV --verify-only --results FILE` wrote on this commit; the gate fails closed on anything else
 "#);
 }
+
+// Honest work in a second plan file passes the strict gate, in one job and as two:
+// its test red at the start, the code written, the goal signed off.
+#[test]
+fn a_goal_signed_off_honestly_in_another_plan_file_passes_the_strict_gate() {
+    let t = pr_repo("true");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("q.py", "def sq(x):\n    return 4\n");
+    let test = "import unittest\nfrom q import sq\n\nclass T(unittest.TestCase):\n    def test_sq(self):\n        self.assertEqual(sq(2), 4)\n        self.assertEqual(sq(3), 9)\n";
+    t.write("test_q.py", test);
+    t.write("docs/side.md", side_plan("python3 -m unittest test_q"));
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let side = ["--file", "docs/side.md"];
+    t.ok(&[&side[..], &["start", "side"]].concat());
+    t.commit_all("start");
+    t.write("q.py", "def sq(x):\n    return x * x\n");
+    t.commit_all("work");
+    t.ok(&[
+        &side[..],
+        &["complete", "side", "--evidence", "the tests pass"],
+    ]
+    .concat());
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    let strict = ["audit", "--base", &base, "--strict", "--rejudge"];
+    let one_job = t.ok(&strict);
+    let results = t.dir.path().join("results.json");
+    let file = results.to_str().unwrap();
+    t.ok(&["audit", "--base", &base, "--verify-only", "--results", file]);
+    let two_jobs = t.ok(&[&strict[..], &["--verified", file]].concat());
+    assert_eq!(one_job.stdout, two_jobs.stdout);
+    insta::assert_snapshot!(redact(&t, &two_jobs.stdout), @r#"
+· docs/side.md: side: rejudge: verify passed; judge accept
+0 finished goals: 0 proven, 0 unproven; against base [COMMIT]: 0 signed off since, 0 lost; 0 failing
+"#);
+}
