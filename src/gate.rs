@@ -124,6 +124,18 @@ pub struct Base {
     pub other_files: Vec<others::OtherGoal>,
 }
 
+/// Whether a file's text is a plan the gate holds besides the configured one: a
+/// `# Plan:` title and a `## Log` (what `--file` and `plan rewind` call a plan), or
+/// any goal done (`plan --file` signs off in any file, title or not).
+pub fn is_plan(text: &str) -> bool {
+    let plan = parse(text);
+    (plan.objective.is_some() && plan.log_heading.is_some())
+        || plan
+            .goals
+            .iter()
+            .any(|g| g.status() == crate::plan::model::Status::Done)
+}
+
 /// Measures `head` (the plan file as it is now) against `rev`. Every plan file of
 /// the base counts: the configured one, and each other `.md` in the base's tree
 /// with a `# Plan:` title and a `## Log` (what `--file` and `plan rewind` call a
@@ -137,10 +149,6 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         )
     })?;
     let main = ctx.plan_in_repo();
-    let is_plan = |text: &str| {
-        let plan = parse(text);
-        plan.objective.is_some() && plan.log_heading.is_some()
-    };
     let others: Vec<(PathBuf, String)> = git::files_where(&repo.root, &commit, ".md", is_plan)?
         .into_iter()
         .filter(|(path, _)| main.as_ref() != Some(path))
@@ -167,9 +175,10 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
             })
             .collect(),
     };
-    if let Some(rel) = &main
-        && let Some(then_text) = git::file_at(&repo.root, &commit, rel)?
-    {
+    // A base without the file is an empty plan: every sign-off the pull request
+    // adds with the file is new, and every goal it brings done needs one.
+    if let Some(rel) = &main {
+        let then_text = git::file_at(&repo.root, &commit, rel)?.unwrap_or_default();
         let then = parse(&then_text);
         let name = rel.to_string_lossy();
         let taken_back = taken_back(ctx)?;

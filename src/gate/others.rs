@@ -90,26 +90,34 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
     let repo = ctx.repo()?;
     let root = &repo.root;
     let main = ctx.plan_in_repo();
-    let is_plan = |text: &str| {
-        let plan = parse(text);
-        plan.objective.is_some() && plan.log_heading.is_some()
-    };
-    let mut files: Vec<PathBuf> = Vec::new();
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
     for rev in [base, "HEAD"] {
-        for (path, _) in git::files_where(root, rev, ".md", is_plan)? {
-            if main.as_ref() != Some(&path) && !files.contains(&path) {
-                files.push(path);
+        for (path, text) in git::files_where(root, rev, ".md", super::is_plan)? {
+            if main.as_ref() != Some(&path) && !files.iter().any(|(p, _)| *p == path) {
+                // The base's text, or none: a file new in the pull request.
+                files.push((path, if rev == base { text } else { String::new() }));
             }
         }
     }
     let mut out = Vec::new();
     let mut plans = Vec::new();
-    for rel in files {
+    for (rel, base_text) in files {
         let name = rel.to_string_lossy().into_owned();
-        let base_text = git::file_at(root, base, &rel)?.unwrap_or_default();
         let then = parse(&base_text);
-        let Ok(text) = std::fs::read_to_string(root.join(&rel)) else {
-            continue;
+        let text = match std::fs::read_to_string(root.join(&rel)) {
+            Ok(text) => text,
+            // Gone at the head: its lost lines and goals are `against`'s.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                out.push(OtherGoal {
+                    file: name,
+                    id: String::new(),
+                    what: format!("cannot be read at the head ({e}); a plan file is UTF-8 text"),
+                    failed: true,
+                    needs_approval: false,
+                });
+                continue;
+            }
         };
         let octx = Ctx::at(ctx.cwd.clone(), Some(root.join(&rel)))?;
         let mut now = parse(&text);
@@ -184,6 +192,14 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
             let id = goal.id.to_string();
             let proof = now.proof(goal);
             let done = goal.status() == Status::Done;
+            // As in plan.md, a finished goal the head cannot prove fails: a hand-written
+            // reopen line or an edited record would otherwise hide its broken work.
+            if let Proof::Unproven { why, .. } = &proof
+                && goal.status().is_finished()
+            {
+                found(&id, format!("unproven: {why}"), true, false);
+                continue;
+            }
             // A goal done on the base, as the configured file's: imported done
             // counts, another tool's word held to its verify like a sign-off's.
             if !done || !(proof.is_proven() || matches!(proof, Proof::Imported { .. })) {

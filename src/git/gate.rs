@@ -85,8 +85,10 @@ pub fn resolve_commit(root: &Path, rev: &str) -> Result<String> {
     Ok(commit.id().to_string())
 }
 
-/// Every file in the tree of commit `rev` whose name ends with `suffix` and whose
-/// text `keep` says yes to, with that text, as paths from the root.
+/// Every file in the tree of commit `rev` whose name ends with `suffix` (in any
+/// case: `side.MD`) and whose text `keep` says yes to, with that text, as paths from
+/// the root. A link is read as what it leads to in the same tree (`--file` follows
+/// it), so a plan kept behind a link is found under the link's name.
 pub fn files_where(
     root: &Path,
     rev: &str,
@@ -98,23 +100,73 @@ pub fn files_where(
         .and_then(|o| o.peel_to_tree())
         .with_context(|| format!("reading the tree of {rev}"))?;
     let mut found = Vec::new();
+    let suffix = suffix.to_ascii_lowercase();
     tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
-        if entry.kind() == Some(ObjectType::Blob) && entry.name_bytes().ends_with(suffix.as_bytes())
+        if entry.kind() == Some(ObjectType::Blob)
+            && entry
+                .name_bytes()
+                .to_ascii_lowercase()
+                .ends_with(suffix.as_bytes())
         {
             let name = String::from_utf8_lossy(entry.name_bytes()).into_owned();
-            found.push((PathBuf::from(format!("{dir}{name}")), entry.id()));
+            found.push((format!("{dir}{name}"), entry.id(), entry.filemode()));
         }
         TreeWalkResult::Ok
     })
     .with_context(|| format!("listing the tree of {rev}"))?;
     let mut out = Vec::new();
-    for (path, blob) in found {
-        let text = blob_text(&repo, blob)?;
+    for (path, blob, mode) in found {
+        let text = match mode {
+            LINK => match through_link(&repo, &tree, &path)? {
+                Some(text) => text,
+                None => continue,
+            },
+            _ => blob_text(&repo, blob)?,
+        };
         if keep(&text) {
-            out.push((path, text));
+            out.push((PathBuf::from(path), text));
         }
     }
     Ok(out)
+}
+
+/// A symbolic link's mode in a tree.
+const LINK: i32 = 0o120000;
+
+/// The text of the file the link at `path` leads to inside `tree`, through at most
+/// a few links; `None` when it leads out of the tree, nowhere, or to a directory.
+fn through_link(repo: &Repository, tree: &git2::Tree<'_>, path: &str) -> Result<Option<String>> {
+    let mut path = path.to_string();
+    for _ in 0..8 {
+        let Ok(entry) = tree.get_path(Path::new(&path)) else {
+            return Ok(None);
+        };
+        if entry.kind() != Some(ObjectType::Blob) {
+            return Ok(None);
+        }
+        let text = blob_text(repo, entry.id())?;
+        if entry.filemode() != LINK {
+            return Ok(Some(text));
+        }
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let mut parts: Vec<&str> = match text.starts_with('/') {
+            true => return Ok(None),
+            false => dir.split('/').filter(|p| !p.is_empty()).collect(),
+        };
+        for part in text.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    if parts.pop().is_none() {
+                        return Ok(None);
+                    }
+                }
+                part => parts.push(part),
+            }
+        }
+        path = parts.join("/");
+    }
+    Ok(None)
 }
 
 /// A `git revert` in HEAD's history, with the plan file as it was on each side of

@@ -1614,3 +1614,139 @@ fn a_goal_signed_off_honestly_in_another_plan_file_passes_the_strict_gate() {
 0 finished goals: 0 proven, 0 unproven; against base [COMMIT]: 0 signed off since, 0 lost; 0 failing
 "#);
 }
+
+/// A repository whose plan.md has an open goal and `docs/side.md` (as `side`)
+/// nothing yet: the base, committed on `main`, and a branch `pr` from it.
+fn pr_beside_a_side_plan() -> (Test, String) {
+    let t = pr_repo("true");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    (t, base)
+}
+
+/// How a test lays a plan file out in the repository.
+type Shape<'a> = Box<dyn Fn(&Test) + 'a>;
+
+/// `side_plan`'s goal set done by hand, with no sign-off.
+fn done_by_hand(plan: &str) -> String {
+    plan.replace("status: active", "status: done")
+}
+
+// Attack (the red team of other plan files): a goal set done by hand in a plan
+// file the gate did not count as one: no `# Plan:` title, its name in capitals,
+// kept behind a link, or with a byte that is not UTF-8. `plan --file` reads each;
+// the gate passed each.
+#[test]
+fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
+    let side = done_by_hand(&side_plan("test -f README.md"));
+    let shapes: [(&str, Shape); 4] = [
+        (
+            "no title",
+            Box::new(|t: &Test| t.write("docs/side.md", side.replace("# Plan: Side\n", ""))),
+        ),
+        (
+            "capitals",
+            Box::new(|t: &Test| t.write("docs/side.MD", &side)),
+        ),
+        (
+            "a link",
+            Box::new(|t: &Test| {
+                t.write("notes/side.txt", &side);
+                std::fs::create_dir_all(t.path("docs")).unwrap();
+                std::os::unix::fs::symlink("../notes/side.txt", t.path("docs/side.md")).unwrap();
+            }),
+        ),
+        (
+            "not UTF-8",
+            Box::new(|t: &Test| {
+                let mut bytes = side.clone().into_bytes();
+                bytes.extend(b"<!-- \xff -->\n");
+                std::fs::create_dir_all(t.path("docs")).unwrap();
+                std::fs::write(t.path("docs/side.md"), bytes).unwrap();
+            }),
+        ),
+    ];
+    let mut said = Vec::new();
+    for (shape, write) in &shapes {
+        let (t, base) = pr_beside_a_side_plan();
+        write(&t);
+        t.commit_all("side");
+        let run = t.run(&["audit", "--base", &base]).code(1);
+        let lines: Vec<String> = redact(&t, &run.stdout)
+            .lines()
+            .filter(|l| l.contains("docs/side"))
+            .map(|l| format!("{shape}: {l}"))
+            .collect();
+        said.extend(lines);
+    }
+    insta::assert_snapshot!(said.join("\n"), @r#"
+no title: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
+capitals: ⚠ docs/side.MD: side: unproven: marked done by hand: the log has no sign-off for it
+a link: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
+not UTF-8: ⚠ docs/side.md: cannot be read at the head (stream did not contain valid UTF-8); a plan file is UTF-8 text
+"#);
+}
+
+// Attack (the red team of other plan files): a goal done on the base in another
+// plan file, its work broken by the pull request, and its proof broken too (a
+// reopen line written by hand beside `status: done`), so the gate left it out.
+// plan.md's goal so treated fails as unproven.
+#[test]
+fn a_goal_done_on_the_base_in_another_plan_file_made_unproven_fails_the_gate() {
+    let t = pr_repo("true");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("docs/side.md", side_plan("sh check.sh"));
+    t.write("check.sh", "grep -q Hello README.md\n");
+    t.write("README.md", "# Hello\n");
+    t.commit_all("base");
+    let side = ["--file", "docs/side.md"];
+    t.ok(&[&side[..], &["start", "side"]].concat());
+    t.commit_all("start");
+    t.ok(&[
+        &side[..],
+        &["complete", "side", "--evidence", "README.md says hello"],
+    ]
+    .concat());
+    t.commit_all("done");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("README.md", "");
+    let md = t.read("docs/side.md");
+    t.write(
+        "docs/side.md",
+        format!("{md}- 2026-01-01 10:00 side reopened: tidy\n"),
+    );
+    t.commit_all("tidy");
+    insta::assert_snapshot!(other_file_lines(&t, &["audit", "--base", &base]), @"⚠ docs/side.md: side: unproven: its log lines are out of time order (log line 15 is stamped before log line 13): lines were moved");
+}
+
+// Attack (the red team of other plan files; older than them): a base without
+// plan.md, and a pull request that adds it with a goal signed off on nothing (its
+// verify passed before any work). With no file on the base to compare, nothing was
+// in scope: CI's judge, which rejects it, was never asked, and the gate passed.
+#[test]
+fn a_plan_md_the_pull_request_adds_is_held_as_new() {
+    let t = pr_repo("test -f README.md");
+    t.write("README.md", "# Hello\n");
+    let plan = t.read("plan.md");
+    std::fs::remove_file(t.path("plan.md")).unwrap();
+    t.commit_all("base without a plan");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("plan.md", plan);
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.ok(&["start", "w", "--no-verify"]);
+    t.ok(&["complete", "w", "--evidence", "README.md is there"]);
+    t.commit_all("plan it and call it done");
+    user_judge(&t, "reject");
+    let run = t.run(&["audit", "--base", &base, "--rejudge"]).code(1);
+    let said: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("rejudge"))
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @"  rejudge: verify passed; judge reject: eviction policy has no test that fills the cache past capacity; load-test.log is from before the last change to src/cache.rs");
+}
