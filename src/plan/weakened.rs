@@ -1665,12 +1665,42 @@ impl Nets {
                     .0
                     .extend(side.read.statements.iter().cloned());
             }
-            if let Some(side) = &row.new {
+            if let (Some(_), Some(side)) = (&row.old, &row.new) {
                 add(&mut nets.0[index(side.lang)].new, side.counts());
                 statements[index(side.lang)]
                     .1
                     .extend(side.read.statements.iter().cloned());
             }
+        }
+        // A test file new to the change makes up for assertions lost elsewhere only
+        // with those it took from there, word for word (a file split in two): its
+        // own new ones check something else, so a test file deleted or cut down
+        // and an unrelated one added is still a loss. What left the files that
+        // were there is the pool; each new file's assertions found in it count.
+        let mut left: [Vec<String>; 4] = Default::default();
+        for (k, (old, new)) in statements.iter().enumerate() {
+            left[k] = minus(old, new);
+        }
+        for side in rows
+            .iter()
+            .filter(|r| r.old.is_none())
+            .filter_map(|r| r.new.as_ref())
+        {
+            let k = index(side.lang);
+            let rest = minus(&left[k], &side.read.statements);
+            let moved = minus(&left[k], &rest);
+            left[k] = rest;
+            let checks = moved.iter().filter(|s| !cannot_fail(side.lang, s)).count();
+            let c = side.counts();
+            add(
+                &mut nets.0[k].new,
+                &Counts {
+                    assertions: c.assertions.min(checks),
+                    trivial: 0,
+                    ..*c
+                },
+            );
+            statements[k].1.extend(moved);
         }
         // A harness's tests run once per file that calls it: each call past the
         // first adds them again.

@@ -105,6 +105,58 @@ fn python_forms_are_found() {
     says(&one(p, PY, &looser), p, "an exact comparison loosened");
 }
 
+/// A test file renamed or deleted that lost an assertion, with an unrelated test
+/// file added beside it: the new file's own assertions check something else and
+/// make up for nothing (the last red team's). Split in two, word for word, every
+/// assertion kept (and new ones added), it is no finding.
+#[test]
+fn an_unrelated_new_test_file_does_not_make_up_for_a_lost_assertion() {
+    let calc = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n    assert add(10, 1) == 11\n";
+    let cut = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let trivial = "def test_x():\n    assert True\n";
+    let other = "def test_x():\n    assert len('ab') == 2\n";
+    for unrelated in [trivial, other] {
+        let renamed = Change {
+            path: "tests/test_a.py".into(),
+            was: Some("tests/test_calc.py".into()),
+            before: Some(calc.into()),
+            after: Some(cut.into()),
+        };
+        let found = lines(&[renamed, change("tests/test_b.py", None, Some(unrelated))]);
+        says(&found, "tests/test_a.py", "1 of 2 assertions removed");
+        // Git paired nothing: the old file deleted, both new.
+        let found = lines(&[
+            change("tests/test_calc.py", Some(calc), None),
+            change("tests/test_a.py", None, Some(cut)),
+            change("tests/test_b.py", None, Some(unrelated)),
+        ]);
+        says(
+            &found,
+            "tests/test_calc.py",
+            "deleted (it had 2 assertions in 1 test)",
+        );
+    }
+    // The honest split: each assertion kept, in one file or the other.
+    let first = "from calc import add\n\ndef test_small():\n    assert add(2, 3) == 5\n";
+    let second = "from calc import add\n\ndef test_big():\n    assert add(10, 1) == 11\n";
+    assert!(
+        lines(&[
+            change("tests/test_calc.py", Some(calc), None),
+            change("tests/test_small.py", None, Some(first)),
+            change("tests/test_big.py", None, Some(second)),
+        ])
+        .is_empty()
+    );
+    let renamed = Change {
+        path: "tests/test_small.py".into(),
+        was: Some("tests/test_calc.py".into()),
+        before: Some(calc.into()),
+        after: Some(first.into()),
+    };
+    let more = format!("{second}\ndef test_zero():\n    assert add(0, 0) == 0\n");
+    assert!(lines(&[renamed, change("tests/test_big.py", None, Some(&more))]).is_empty());
+}
+
 #[test]
 fn python_refactors_are_not_found() {
     // A test moved to another file, whole.
