@@ -137,9 +137,9 @@ pub fn is_plan(text: &str) -> bool {
 }
 
 /// Measures `head` (the plan file as it is now) against `rev`. Every plan file of
-/// the base counts: the configured one, and each other `.md` in the base's tree
-/// with a `# Plan:` title and a `## Log` (what `--file` and `plan rewind` call a
-/// plan), compared with the file as it is now.
+/// the base counts: the configured one (a base without it is an empty plan), and
+/// each other plan file of the base's tree ([`is_plan`]), compared with the file as
+/// it is now.
 pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> Result<Base> {
     let repo = ctx.repo()?;
     let commit = git::resolve_commit(&repo.root, rev).map_err(|e| {
@@ -149,9 +149,13 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         )
     })?;
     let main = ctx.plan_in_repo();
+    // A link to the configured file is no second plan: its lines are counted there.
+    let canonical = |rel: &Path| std::fs::canonicalize(repo.root.join(rel)).ok();
+    let main_at = main.as_deref().and_then(canonical);
     let others: Vec<(PathBuf, String)> = git::files_where(&repo.root, &commit, ".md", is_plan)?
         .into_iter()
         .filter(|(path, _)| main.as_ref() != Some(path))
+        .filter(|(path, _)| main_at.is_none() || canonical(path) != main_at)
         .collect();
     let mut out = Base {
         rev: rev.to_string(),

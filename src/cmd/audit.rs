@@ -305,6 +305,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         b.other_files = found;
         other_plans = plans;
     }
+    let other_parsed = gate::others::parsed(&other_plans);
     // With a base, only what the pull request signs off is judged again or held to
     // --strict: the base passed its own gate.
     let in_scope = |id: &str| {
@@ -485,11 +486,16 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             run.against_base(ctx, &b.commit)?;
             run.check_starts(ctx, &plan, &rejudge_ids, &b.commit)?;
         }
+        // The other plan files' goals, read before any verify runs, as these are.
+        let judging = rejudge_with.is_some() || args.verify_only;
+        let other_jobs = gate::others::prepare(&other_plans, &other_parsed, judging)?;
         if args.verify_only {
             let mut results = run.verify_all(ctx, timeout, None)?;
             let how = gate::others::How::VerifyOnly(timeout);
-            let others = gate::others::run(&other_plans, &how, &mut Vec::new())?;
-            results.goals.extend(others);
+            let others = gate::others::verify(&other_plans, &other_jobs, &how)?;
+            results
+                .goals
+                .extend(gate::others::tagged(&other_plans, others));
             let file = args.results.as_deref().unwrap_or(std::path::Path::new("-"));
             let text = serde_json::to_string_pretty(&results)? + "\n";
             #[expect(
@@ -529,9 +535,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             (Some((judge, _)), None, Some(guard)) => gate::others::How::Here(judge, timeout, guard),
             _ => gate::others::How::Verify(timeout),
         };
-        if let Some(b) = &mut base {
-            gate::others::run(&other_plans, &how, &mut b.other_files)?;
-        }
+        // Every verify runs before any judge is asked.
+        let other_results = gate::others::verify(&other_plans, &other_jobs, &how)?;
         green_at_start_run(ctx, &plan, &results, &mut goals, args.strict)?;
         for id in &reverify_ids {
             let outcome = match results.goals.iter().find(|r| &r.id == id) {
@@ -571,6 +576,16 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
                     });
                 }
             }
+        }
+        if let Some(b) = &mut base {
+            gate::others::judge(
+                &other_plans,
+                &other_parsed,
+                &other_jobs,
+                &other_results,
+                &how,
+                &mut b.other_files,
+            )?;
         }
     }
     let mut report = Report {

@@ -1,12 +1,13 @@
-//! The gate's other plan files: each `.md` of the repository with a `# Plan:` title
-//! and a `## Log` besides the configured one (what `--file` and `plan rewind` call a
-//! plan) is held to what the configured file is: its new sign-offs proven, held to
-//! `--strict` and judged again; its goals done on the base whose files the pull
-//! request changes verified again, and judged again when their work changed; in one
-//! job or as two, the verify job's results naming the file. A second plan file is
-//! no way around the gate.
+//! The gate's other plan files: each `.md` of the repository besides the configured
+//! one that [`super::is_plan`] calls a plan (a `# Plan:` title and a `## Log`, or any
+//! goal done; in any case, a link read as what it leads to) is held to what the
+//! configured file is: its new sign-offs proven, held to `--strict` and judged
+//! again; its goals done on the base whose files the pull request changes verified
+//! again, and judged again when their work changed; in one job or as two, the
+//! verify job's results naming the file. A second plan file is no way around the
+//! gate.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -20,7 +21,7 @@ use crate::git;
 use crate::judge::guard::Guard;
 use crate::judge::run::Judge;
 use crate::plan::gate as rules;
-use crate::plan::model::{Goal, Status, parse};
+use crate::plan::model::{Goal, Plan, Status, parse};
 use crate::plan::proof::Proof;
 use crate::verified::{self, GoalResult, Results};
 
@@ -90,29 +91,55 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
     let repo = ctx.repo()?;
     let root = &repo.root;
     let main = ctx.plan_in_repo();
-    let mut files: Vec<(PathBuf, String)> = Vec::new();
-    for rev in [base, "HEAD"] {
+    // The configured file by where it is: a link to it is no second plan.
+    let canonical = |rel: &Path| std::fs::canonicalize(root.join(rel)).ok();
+    let main_at = main.as_deref().and_then(canonical);
+    // Each file with its text on the base's tree and on HEAD's, where it is a plan.
+    let mut files: Vec<(PathBuf, Option<String>, Option<String>)> = Vec::new();
+    for (k, rev) in [base, "HEAD"].into_iter().enumerate() {
         for (path, text) in git::files_where(root, rev, ".md", super::is_plan)? {
-            if main.as_ref() != Some(&path) && !files.iter().any(|(p, _)| *p == path) {
-                // The base's text, or none: a file new in the pull request.
-                files.push((path, if rev == base { text } else { String::new() }));
+            if main.as_ref() == Some(&path) {
+                continue;
+            }
+            let at = files.iter().position(|(p, _, _)| *p == path);
+            let i = at.unwrap_or_else(|| {
+                files.push((path, None, None));
+                files.len() - 1
+            });
+            match k {
+                0 => files[i].1 = Some(text),
+                _ => files[i].2 = Some(text),
             }
         }
     }
+    let mut seen: Vec<PathBuf> = main_at.into_iter().collect();
     let mut out = Vec::new();
     let mut plans = Vec::new();
-    for (rel, base_text) in files {
+    for (rel, base_text, head_text) in files {
         let name = rel.to_string_lossy().into_owned();
-        let then = parse(&base_text);
+        // What the pull request did not change passed the base's own gate: a
+        // fixture of finished goals or an unreadable file fails only once changed.
+        let changed = base_text != head_text;
+        if let Some(at) = canonical(&rel) {
+            if seen.contains(&at) {
+                continue;
+            }
+            seen.push(at);
+        }
+        let then = parse(base_text.as_deref().unwrap_or_default());
         let text = match std::fs::read_to_string(root.join(&rel)) {
             Ok(text) => text,
             // Gone at the head: its lost lines and goals are `against`'s.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(_) if head_text.is_none() => continue,
+            Err(_) if !changed => continue,
+            // In HEAD's tree and not readable here (a name or text not UTF-8).
             Err(e) => {
                 out.push(OtherGoal {
                     file: name,
                     id: String::new(),
-                    what: format!("cannot be read at the head ({e}); a plan file is UTF-8 text"),
+                    what: format!(
+                        "cannot be read at the head ({e}); a plan file is UTF-8 text under a UTF-8 name"
+                    ),
                     failed: true,
                     needs_approval: false,
                 });
@@ -192,10 +219,12 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
             let id = goal.id.to_string();
             let proof = now.proof(goal);
             let done = goal.status() == Status::Done;
-            // As in plan.md, a finished goal the head cannot prove fails: a hand-written
-            // reopen line or an edited record would otherwise hide its broken work.
+            // As in plan.md, a finished goal the head cannot prove fails, once the
+            // pull request changed its file or its record: a reopen line written by
+            // hand, or an edited transcript, would otherwise hide its broken work.
             if let Proof::Unproven { why, .. } = &proof
                 && goal.status().is_finished()
+                && (changed || record_changed(root, &now, &id, base)?)
             {
                 found(&id, format!("unproven: {why}"), true, false);
                 continue;
@@ -228,7 +257,7 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
                 file: name,
                 ctx: octx,
                 text,
-                base_text,
+                base_text: base_text.unwrap_or_default(),
                 base: base.to_string(),
                 rejudge,
                 reverify,
@@ -240,67 +269,122 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
     Ok((out, plans))
 }
 
-/// Runs what [`find`] left to run, as `how` says, into `out`: each goal's verify,
-/// and its judge but for goals only verified again whose work is unchanged (or
-/// whose verify failed, which is their failure already). A re-judge that passes
-/// takes back a weak sign-off's finding, as for the configured file. Returns the
-/// results the verify job writes (`How::VerifyOnly`), each naming its file.
-pub fn run(
-    plans: &[OtherPlan],
-    how: &How<'_>,
-    out: &mut Vec<OtherGoal>,
-) -> Result<Vec<GoalResult>> {
-    let mut written = Vec::new();
-    for other in plans {
-        let plan = parse(&other.text);
-        let ids: Vec<&String> = match how {
-            How::Verify(_) => other.reverify.iter().collect(),
-            _ => other.rejudge.iter().chain(&other.reverify).collect(),
+/// Whether the pull request changed the sign-off record `plan` names for `id`.
+fn record_changed(root: &Path, plan: &Plan<'_>, id: &str, base: &str) -> Result<bool> {
+    let Some(record) = rules::record_path(plan, id) else {
+        return Ok(false);
+    };
+    Ok(!git::changed_since(root, Some(base), &|path| path == record)?.is_empty())
+}
+
+/// Each plan file of `plans` parsed, for [`prepare`] to borrow.
+pub fn parsed(plans: &[OtherPlan]) -> Vec<Plan<'_>> {
+    plans.iter().map(|o| parse(&o.text)).collect()
+}
+
+/// What [`find`] left to run, read as the configured file's goals are, before any
+/// of the pull request's code runs: one job per plan file (`None`: nothing to run
+/// there). Without a judge (`judging` false), only the goals done on the base.
+pub fn prepare<'p, 'a>(
+    plans: &'a [OtherPlan],
+    parsed: &'p [Plan<'a>],
+    judging: bool,
+) -> Result<Vec<Option<Rejudge<'p, 'a>>>> {
+    let mut jobs = Vec::new();
+    for (other, plan) in plans.iter().zip(parsed) {
+        let ids: Vec<&String> = match judging {
+            false => other.reverify.iter().collect(),
+            true => other.rejudge.iter().chain(&other.reverify).collect(),
         };
-        let goals: Vec<&Goal<'_>> = ids.iter().filter_map(|id| plan.goal(id)).collect();
+        let goals: Vec<&'p Goal<'a>> = ids.iter().filter_map(|id| plan.goal(id)).collect();
         if goals.is_empty() {
+            jobs.push(None);
             continue;
         }
-        let ctx = &other.ctx;
-        let mut job = Rejudge::prepare(ctx, &plan, goals)?;
+        let mut job = Rejudge::prepare(&other.ctx, plan, goals)?;
         job.against_base_text(other.base_text.clone());
-        job.check_starts(ctx, &plan, &other.rejudge, &other.base)?;
+        job.check_starts(&other.ctx, plan, &other.rejudge, &other.base)?;
+        jobs.push(Some(job));
+    }
+    Ok(jobs)
+}
+
+/// Every job's verify, run as `how` says (or, `How::Verified`, read from the
+/// verify job's results and checked as the configured file's are). Call it after
+/// the configured file's verifies and before any judge.
+pub fn verify(
+    plans: &[OtherPlan],
+    jobs: &[Option<Rejudge<'_, '_>>],
+    how: &How<'_>,
+) -> Result<Vec<Option<Results>>> {
+    let mut out = Vec::new();
+    for (other, job) in plans.iter().zip(jobs) {
+        let Some(job) = job else {
+            out.push(None);
+            continue;
+        };
+        let ctx = &other.ctx;
         let results = match how {
             How::Verify(timeout) | How::VerifyOnly(timeout) => {
                 job.verify_all(ctx, *timeout, None)?
             }
             How::Here(_, timeout, guard) => job.verify_all(ctx, *timeout, Some(guard))?,
-            How::Verified(_, all, name) => Results {
-                format: verified::FORMAT,
-                commit: job.commit().to_string(),
-                goals: verified::check(
-                    name,
-                    &Results {
-                        format: verified::FORMAT,
-                        commit: job.commit().to_string(),
-                        goals: all.to_vec(),
-                    },
-                    Some(&other.file),
-                    &job.expected(),
-                )?,
-            },
+            How::Verified(_, all, name) => {
+                let all = Results {
+                    format: verified::FORMAT,
+                    commit: job.commit().to_string(),
+                    goals: all.to_vec(),
+                };
+                let goals = verified::check(name, &all, Some(&other.file), &job.expected())?;
+                Results { goals, ..all }
+            }
         };
-        if let How::VerifyOnly(_) = how {
-            written.extend(results.goals.into_iter().map(|g| GoalResult {
-                file: Some(other.file.clone()),
-                ..g
-            }));
+        out.push(Some(results));
+    }
+    Ok(out)
+}
+
+/// The verify job's results for the file it writes, each naming its plan file.
+pub fn tagged(plans: &[OtherPlan], results: Vec<Option<Results>>) -> Vec<GoalResult> {
+    let mut out = Vec::new();
+    for (other, results) in plans.iter().zip(results) {
+        let goals = results.map(|r| r.goals).unwrap_or_default();
+        out.extend(goals.into_iter().map(|g| GoalResult {
+            file: Some(other.file.clone()),
+            ..g
+        }));
+    }
+    out
+}
+
+/// What the runs found, into `out`: each goal done on the base verified again, and
+/// with a judge (`How::Here`, `How::Verified`), red first from the gate's own runs
+/// and the judge's verdict, but for goals only verified again whose work is
+/// unchanged (or whose verify failed, which is their failure already). A re-judge
+/// that passes takes back a weak sign-off's finding, as for the configured file.
+/// Called once every verify has run.
+pub fn judge(
+    plans: &[OtherPlan],
+    parsed: &[Plan<'_>],
+    jobs: &[Option<Rejudge<'_, '_>>],
+    results: &[Option<Results>],
+    how: &How<'_>,
+    out: &mut Vec<OtherGoal>,
+) -> Result<()> {
+    let found = |out: &mut Vec<OtherGoal>, other: &OtherPlan, id: &str, what: String, failed| {
+        out.push(OtherGoal {
+            file: other.file.clone(),
+            id: id.to_string(),
+            what,
+            failed,
+            needs_approval: false,
+        });
+    };
+    for (((other, plan), job), results) in plans.iter().zip(parsed).zip(jobs).zip(results) {
+        let (Some(job), Some(results)) = (job, results) else {
             continue;
-        }
-        let found = |out: &mut Vec<OtherGoal>, id: &str, what: String, failed: bool| {
-            out.push(OtherGoal {
-                file: other.file.clone(),
-                id: id.to_string(),
-                what,
-                failed,
-                needs_approval: false,
-            });
         };
+        let ctx = &other.ctx;
         for id in &other.reverify {
             let what = match results.goals.iter().find(|r| &r.id == id) {
                 None => "reverify failed: the verify job reported nothing for this goal".into(),
@@ -311,7 +395,7 @@ pub fn run(
                 ),
             };
             let failed = what.starts_with("reverify failed");
-            found(out, id, what, failed);
+            found(out, other, id, what, failed);
         }
         let judge = match how {
             How::Here(judge, ..) | How::Verified(judge, ..) => judge,
@@ -324,17 +408,14 @@ pub fn run(
             if !other.rejudge.contains(&result.id) {
                 continue;
             }
-            let Some(green) = crate::red_first::green_in_run(ctx, &plan, goal, result)? else {
+            let Some(green) = crate::red_first::green_in_run(ctx, plan, goal, result)? else {
                 continue;
             };
             let said = "strict: verify-green-at-start";
             let mine = |o: &OtherGoal| o.file == other.file && o.id == result.id;
-            out.retain(|o| {
-                !(mine(o) && o.what.starts_with(&format!("{said} could not be checked")))
-            });
             if !out.iter().any(|o| mine(o) && o.what.starts_with(said)) {
                 let what = format!("{said}: {green}; the gate ran it there");
-                found(out, &result.id, what, true);
+                found(out, other, &result.id, what, true);
             }
         }
         let verify_only: Vec<String> = other
@@ -346,16 +427,16 @@ pub fn run(
             })
             .cloned()
             .collect();
-        for (id, r) in job.judge_all(ctx, judge, &results, &verify_only)? {
+        for (id, r) in job.judge_all(ctx, judge, results, &verify_only)? {
             if r.passed() {
                 let weak = format!("strict: {}", super::WEAK_SIGN_OFF);
                 out.retain(|o| !(o.file == other.file && o.id == id && o.what.starts_with(&weak)));
             }
             let what = format!("rejudge: verify {}; judge {}", r.verify, r.verdict);
-            found(out, &id, what, !r.passed());
+            found(out, other, &id, what, !r.passed());
         }
     }
-    Ok(written)
+    Ok(())
 }
 
 /// Refuses (exit 3) a results file that names a plan file the gate runs nothing

@@ -1481,15 +1481,14 @@ fn other_file_lines(t: &Test, args: &[&str]) -> String {
     said.join("\n")
 }
 
-// Attack (stop 58's open item): a goal done on the base in a second plan file, its
-// README emptied by the pull request. A goal of plan.md is verified again; one of
-// another plan file was not looked at, and the gate passed.
-#[test]
-fn a_pull_request_that_breaks_a_goal_done_in_another_plan_file_fails_the_gate() {
+/// `docs/side.md` beside plan.md, its goal `side` (verify `sh check.sh`, the script
+/// `check` gives) signed off and committed on `main`, README.md saying hello; `pr`
+/// branched from there. Returns the base's sha.
+fn side_done_on_main(check: impl Fn(&Test) -> String) -> (Test, String) {
     let t = pr_repo("true");
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.write("docs/side.md", side_plan("sh check.sh"));
-    t.write("check.sh", "grep -q Hello README.md\n");
+    t.write("check.sh", check(&t));
     t.write("README.md", "# Hello\n");
     t.commit_all("base");
     let side = ["--file", "docs/side.md"];
@@ -1503,6 +1502,15 @@ fn a_pull_request_that_breaks_a_goal_done_in_another_plan_file_fails_the_gate() 
     t.commit_all("done");
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
+    (t, base)
+}
+
+// Attack (stop 58's open item): a goal done on the base in a second plan file, its
+// README emptied by the pull request. A goal of plan.md is verified again; one of
+// another plan file was not looked at, and the gate passed.
+#[test]
+fn a_pull_request_that_breaks_a_goal_done_in_another_plan_file_fails_the_gate() {
+    let (t, base) = side_done_on_main(|_| "grep -q Hello README.md\n".to_string());
     t.write("README.md", "");
     t.commit_all("tidy");
     insta::assert_snapshot!(other_file_lines(&t, &["audit", "--base", &base]), @"⚠ docs/side.md: side: reverify failed: `sh check.sh` exited 1");
@@ -1513,25 +1521,10 @@ fn a_pull_request_that_breaks_a_goal_done_in_another_plan_file_fails_the_gate() 
 // them. Before, such a goal done on the base was not looked at.
 #[test]
 fn as_two_jobs_another_plan_files_goals_are_verified_in_the_verify_job_only() {
-    let t = pr_repo("true");
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    let ran = t.dir.path().join("verify-ran");
-    t.write("docs/side.md", side_plan("sh check.sh"));
-    let check = format!("touch '{}'\ngrep -q Hello README.md\n", ran.display());
-    t.write("check.sh", &check);
-    t.write("README.md", "# Hello\n");
-    t.commit_all("base");
-    let side = ["--file", "docs/side.md"];
-    t.ok(&[&side[..], &["start", "side"]].concat());
-    t.commit_all("start");
-    t.ok(&[
-        &side[..],
-        &["complete", "side", "--evidence", "README.md says hello"],
-    ]
-    .concat());
-    t.commit_all("done");
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
+    let mark = |t: &Test| t.dir.path().join("verify-ran");
+    let (t, base) =
+        side_done_on_main(|t| format!("touch '{}'\ngrep -q Hello README.md\n", mark(t).display()));
+    let ran = mark(&t);
     user_judge(&t, "accept");
     let results = t.dir.path().join("results.json");
     let file = results.to_str().unwrap();
@@ -1642,7 +1635,7 @@ fn done_by_hand(plan: &str) -> String {
 #[test]
 fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
     let side = done_by_hand(&side_plan("test -f README.md"));
-    let shapes: [(&str, Shape); 4] = [
+    let shapes: [(&str, Shape); 5] = [
         (
             "no title",
             Box::new(|t: &Test| t.write("docs/side.md", side.replace("# Plan: Side\n", ""))),
@@ -1657,6 +1650,15 @@ fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
                 t.write("notes/side.txt", &side);
                 std::fs::create_dir_all(t.path("docs")).unwrap();
                 std::os::unix::fs::symlink("../notes/side.txt", t.path("docs/side.md")).unwrap();
+            }),
+        ),
+        (
+            "a name not UTF-8",
+            Box::new(|t: &Test| {
+                use std::os::unix::ffi::OsStrExt;
+                let name = std::ffi::OsStr::from_bytes(b"docs/side\xff.md");
+                std::fs::create_dir_all(t.path("docs")).unwrap();
+                std::fs::write(t.path("").join(name), &side).unwrap();
             }),
         ),
         (
@@ -1686,7 +1688,8 @@ fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
 no title: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
 capitals: ⚠ docs/side.MD: side: unproven: marked done by hand: the log has no sign-off for it
 a link: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
-not UTF-8: ⚠ docs/side.md: cannot be read at the head (stream did not contain valid UTF-8); a plan file is UTF-8 text
+a name not UTF-8: ⚠ docs/side�.md: cannot be read at the head (No such file or directory (os error 2)); a plan file is UTF-8 text under a UTF-8 name
+not UTF-8: ⚠ docs/side.md: cannot be read at the head (stream did not contain valid UTF-8); a plan file is UTF-8 text under a UTF-8 name
 "#);
 }
 
@@ -1696,23 +1699,7 @@ not UTF-8: ⚠ docs/side.md: cannot be read at the head (stream did not contain 
 // plan.md's goal so treated fails as unproven.
 #[test]
 fn a_goal_done_on_the_base_in_another_plan_file_made_unproven_fails_the_gate() {
-    let t = pr_repo("true");
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write("docs/side.md", side_plan("sh check.sh"));
-    t.write("check.sh", "grep -q Hello README.md\n");
-    t.write("README.md", "# Hello\n");
-    t.commit_all("base");
-    let side = ["--file", "docs/side.md"];
-    t.ok(&[&side[..], &["start", "side"]].concat());
-    t.commit_all("start");
-    t.ok(&[
-        &side[..],
-        &["complete", "side", "--evidence", "README.md says hello"],
-    ]
-    .concat());
-    t.commit_all("done");
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
+    let (t, base) = side_done_on_main(|_| "grep -q Hello README.md\n".to_string());
     t.write("README.md", "");
     let md = t.read("docs/side.md");
     t.write(
@@ -1784,4 +1771,42 @@ fn a_test_renamed_without_an_assertion_beside_a_new_test_file_fails_the_gate() {
     user_judge(&t, "accept");
     gate_fails(&t, &base);
     insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: tests/test_a.py: 1 of 2 assertions removed, renamed from tests/test_calc.py [assertions-removed, high]");
+}
+
+// Honest pull requests (the review's): a link to plan.md is not a second plan, and
+// a plan-shaped fixture of goals set done by hand, which the pull request does not
+// change, fails nothing; changed, it is held.
+#[test]
+fn a_link_to_plan_md_and_an_untouched_fixture_fail_nothing() {
+    let (t, base) = {
+        let t = pr_repo("true");
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.write("README.md", "# Hello\n");
+        t.write(
+            "tests/fixtures/done.md",
+            done_by_hand(&side_plan("test -f README.md")),
+        );
+        std::os::unix::fs::symlink("plan.md", t.path("PLAN-link.md")).unwrap();
+        t.commit_all("base");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        (t, base)
+    };
+    t.write("notes.txt", "unrelated\n");
+    t.commit_all("notes");
+    let run = t.ok(&["audit", "--base", &base]);
+    insta::assert_snapshot!(redact(&t, &run.stdout), @"0 finished goals: 0 proven, 0 unproven; against base [COMMIT]: 0 signed off since, 0 lost; 0 failing");
+    let md = t.read("tests/fixtures/done.md");
+    t.write(
+        "tests/fixtures/done.md",
+        format!("{md}- 2026-01-01 10:00 a note\n"),
+    );
+    t.commit_all("fixture");
+    let run = t.run(&["audit", "--base", &base]).code(1);
+    let said: Vec<String> = redact(&t, &run.stdout)
+        .lines()
+        .filter(|l| l.contains("fixtures"))
+        .map(str::to_string)
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @"⚠ tests/fixtures/done.md: side: unproven: marked done by hand: the log has no sign-off for it");
 }
