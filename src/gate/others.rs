@@ -40,7 +40,8 @@ pub struct OtherGoal {
     pub needs_approval: bool,
 }
 
-/// Another plan file's goals the gate runs a verify for ([`run`]).
+/// Another plan file's goals the gate runs a verify for ([`prepare`], [`verify`],
+/// [`judge`]).
 pub struct OtherPlan {
     /// The plan file, as the repository names it.
     pub file: String,
@@ -66,7 +67,8 @@ impl OtherPlan {
     }
 }
 
-/// How [`run`] runs the other plan files' verifies, as the configured file's are.
+/// How [`verify`] and [`judge`] run the other plan files' goals, as the configured
+/// file's are run.
 pub enum How<'a> {
     /// Plain `--base`: the goals done on the base verified again; no judge.
     Verify(Duration),
@@ -86,7 +88,7 @@ pub enum How<'a> {
 /// `--strict`'s findings); a goal done on the base whose files the pull request
 /// changes is to be verified again (and under `strict`, its tests read for
 /// weakening). Lost lines and goals are [`super::against`]'s. What is to be run is
-/// returned for [`run`].
+/// returned for [`prepare`].
 pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<OtherPlan>)> {
     let repo = ctx.repo()?;
     let root = &repo.root;

@@ -948,7 +948,7 @@ fn a_test_the_pull_request_adds_and_weakens_after_the_start_fails_the_gate() {
     t.commit_all("start");
     t.write(
         "test_q.py",
-        test.replace("        self.assertEqual(sq(3), 9)\n", ""),
+        SQ_TEST.replace("        self.assertEqual(sq(3), 9)\n", ""),
     );
     t.commit_all("tidy");
     t.ok(&["complete", "w", "--evidence", "the tests pass"]);
@@ -1434,26 +1434,36 @@ fn side_plan(verify: &str) -> String {
         .replace("VERIFY", verify)
 }
 
+/// The test of `sq` in `q.py`, which returns 4: red until `sq` squares.
+const SQ_TEST: &str = "import unittest\nfrom q import sq\n\nclass T(unittest.TestCase):\n    def test_sq(self):\n        self.assertEqual(sq(2), 4)\n        self.assertEqual(sq(3), 9)\n";
+
+/// `docs/side.md` beside plan.md, its goal `side` verified by `SQ_TEST`, committed
+/// on `main`; on a branch `pr`, `side` started (red) and committed. Returns the
+/// base's sha.
+fn side_started_on_pr() -> (Test, String) {
+    let t = pr_repo("true");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("q.py", "def sq(x):\n    return 4\n");
+    t.write("test_q.py", SQ_TEST);
+    t.write("docs/side.md", side_plan("python3 -m unittest test_q"));
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["--file", "docs/side.md", "start", "side"]);
+    t.commit_all("start");
+    (t, base)
+}
+
 // Attack (stop 58's open item): the weakening above, with the goal in a second
 // plan file. Another plan file's goals were proven and judged again, never held
 // to --strict: an assertion taken out of the test passed the gate.
 #[test]
 fn a_test_weakened_for_a_goal_of_another_plan_file_fails_the_gate() {
-    let t = pr_repo("true");
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write("q.py", "def sq(x):\n    return 4\n");
-    let test = "import unittest\nfrom q import sq\n\nclass T(unittest.TestCase):\n    def test_sq(self):\n        self.assertEqual(sq(2), 4)\n        self.assertEqual(sq(3), 9)\n";
-    t.write("test_q.py", test);
-    t.write("docs/side.md", side_plan("python3 -m unittest test_q"));
-    t.commit_all("base");
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
+    let (t, base) = side_started_on_pr();
     let side = ["--file", "docs/side.md"];
-    t.ok(&[&side[..], &["start", "side"]].concat());
-    t.commit_all("start");
     t.write(
         "test_q.py",
-        test.replace("        self.assertEqual(sq(3), 9)\n", ""),
+        SQ_TEST.replace("        self.assertEqual(sq(3), 9)\n", ""),
     );
     t.commit_all("tidy");
     t.ok(&[
@@ -1574,18 +1584,8 @@ plan: refusing the verify results [TMP]/results.json: it names goal "x" of "docs
 // its test red at the start, the code written, the goal signed off.
 #[test]
 fn a_goal_signed_off_honestly_in_another_plan_file_passes_the_strict_gate() {
-    let t = pr_repo("true");
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write("q.py", "def sq(x):\n    return 4\n");
-    let test = "import unittest\nfrom q import sq\n\nclass T(unittest.TestCase):\n    def test_sq(self):\n        self.assertEqual(sq(2), 4)\n        self.assertEqual(sq(3), 9)\n";
-    t.write("test_q.py", test);
-    t.write("docs/side.md", side_plan("python3 -m unittest test_q"));
-    t.commit_all("base");
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
+    let (t, base) = side_started_on_pr();
     let side = ["--file", "docs/side.md"];
-    t.ok(&[&side[..], &["start", "side"]].concat());
-    t.commit_all("start");
     t.write("q.py", "def sq(x):\n    return x * x\n");
     t.commit_all("work");
     t.ok(&[
