@@ -124,10 +124,20 @@ pub struct Base {
     pub other_files: Vec<others::OtherGoal>,
 }
 
+/// The names a plan file of the gate's may end with, in any case: the text kinds
+/// a person keeps notes in. A plan under another name (`side.yaml`, one embedded
+/// in a test's source) is no plan file of the gate's; `--file` still reads it.
+pub const PLAN_NAMES: &[&str] = &[".md", ".markdown", ".mdx", ".txt"];
+
 /// Whether a file's text is a plan the gate holds besides the configured one: a
 /// `# Plan:` title and a `## Log` (what `--file` and `plan rewind` call a plan), or
 /// any goal done (`plan --file` signs off in any file, title or not).
 pub fn is_plan(text: &str) -> bool {
+    // Most files of a repository are no plan: the parse only for those that could be.
+    let lower = text.to_ascii_lowercase();
+    if !lower.contains("status") && !lower.contains("# plan") {
+        return false;
+    }
     let plan = parse(text);
     (plan.objective.is_some() && plan.log_heading.is_some())
         || plan
@@ -149,14 +159,11 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         )
     })?;
     let main = ctx.plan_in_repo();
-    // A link to the configured file is no second plan: its lines are counted there.
-    let canonical = |rel: &Path| std::fs::canonicalize(repo.root.join(rel)).ok();
-    let main_at = main.as_deref().and_then(canonical);
-    let others: Vec<(PathBuf, String)> = git::files_where(&repo.root, &commit, ".md", is_plan)?
-        .into_iter()
-        .filter(|(path, _)| main.as_ref() != Some(path))
-        .filter(|(path, _)| main_at.is_none() || canonical(path) != main_at)
-        .collect();
+    let others: Vec<(PathBuf, String)> =
+        git::files_where(&repo.root, &commit, PLAN_NAMES, is_plan)?
+            .into_iter()
+            .filter(|(path, _)| main.as_ref() != Some(path))
+            .collect();
     let mut out = Base {
         rev: rev.to_string(),
         commit: commit[..12].to_string(),

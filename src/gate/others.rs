@@ -99,7 +99,7 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
     // Each file with its text on the base's tree and on HEAD's, where it is a plan.
     let mut files: Vec<(PathBuf, Option<String>, Option<String>)> = Vec::new();
     for (k, rev) in [base, "HEAD"].into_iter().enumerate() {
-        for (path, text) in git::files_where(root, rev, ".md", super::is_plan)? {
+        for (path, text) in git::files_where(root, rev, super::PLAN_NAMES, super::is_plan)? {
             if main.as_ref() == Some(&path) {
                 continue;
             }
@@ -114,7 +114,13 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
             }
         }
     }
-    let mut seen: Vec<PathBuf> = main_at.into_iter().collect();
+    // A link to it at the head is that file, unless the base had a plan of its own
+    // there (then its goals are lost, which `against` says).
+    let main_then = match &main {
+        Some(rel) => git::file_at(root, base, rel)?,
+        None => None,
+    };
+    let mut seen: Vec<PathBuf> = Vec::new();
     let mut out = Vec::new();
     let mut plans = Vec::new();
     for (rel, base_text, head_text) in files {
@@ -123,7 +129,9 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
         // fixture of finished goals or an unreadable file fails only once changed.
         let changed = base_text != head_text;
         if let Some(at) = canonical(&rel) {
-            if seen.contains(&at) {
+            let is_main =
+                Some(&at) == main_at.as_ref() && (base_text.is_none() || base_text == main_then);
+            if is_main || seen.contains(&at) {
                 continue;
             }
             seen.push(at);
@@ -159,7 +167,7 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
                 needs_approval,
             });
         };
-        for e in &now.errors {
+        for e in now.errors.iter().filter(|_| changed) {
             let what = format!("line {}: a format error at the head: {}", e.line, e.message);
             found("", what, true, false);
         }

@@ -85,14 +85,17 @@ pub fn resolve_commit(root: &Path, rev: &str) -> Result<String> {
     Ok(commit.id().to_string())
 }
 
-/// Every file in the tree of commit `rev` whose name ends with `suffix` (in any
-/// case: `side.MD`) and whose text `keep` says yes to, with that text, as paths from
-/// the root. A link is read as what it leads to in the same tree (`--file` follows
-/// it), so a plan kept behind a link is found under the link's name.
+/// Every text file in the tree of commit `rev` whose name ends with one of
+/// `suffixes` (in any case: `side.MD`) and whose text
+/// `keep` says yes to, with that text, as paths from the root. A link is read as
+/// what it leads to in the same tree, through links to directories too (`--file`
+/// follows it), so a plan kept behind a link is found under the link's name; at
+/// HEAD, one the tree cannot resolve (an absolute target) is read from the working
+/// tree. Files over [`MAX_TEXT`] or holding a NUL byte are no text.
 pub fn files_where(
     root: &Path,
     rev: &str,
-    suffix: &str,
+    suffixes: &[&str],
     keep: impl Fn(&str) -> bool,
 ) -> Result<Vec<(PathBuf, String)>> {
     let repo = open(root)?;
@@ -100,13 +103,10 @@ pub fn files_where(
         .and_then(|o| o.peel_to_tree())
         .with_context(|| format!("reading the tree of {rev}"))?;
     let mut found = Vec::new();
-    let suffix = suffix.to_ascii_lowercase();
     tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+        let name = entry.name_bytes().to_ascii_lowercase();
         if entry.kind() == Some(ObjectType::Blob)
-            && entry
-                .name_bytes()
-                .to_ascii_lowercase()
-                .ends_with(suffix.as_bytes())
+            && suffixes.iter().any(|s| name.ends_with(s.as_bytes()))
         {
             let name = String::from_utf8_lossy(entry.name_bytes()).into_owned();
             found.push((format!("{dir}{name}"), entry.id(), entry.filemode()));
@@ -118,53 +118,81 @@ pub fn files_where(
     for (path, blob, mode) in found {
         let text = match mode {
             LINK => match through_link(&repo, &tree, &path)? {
-                Some(text) => text,
-                None => continue,
+                Some(text) => Some(text),
+                None if rev == "HEAD" => std::fs::read(root.join(&path))
+                    .ok()
+                    .filter(|b| b.len() as u64 <= MAX_TEXT && !b.contains(&0))
+                    .map(|b| String::from_utf8_lossy(&b).into_owned()),
+                None => None,
             },
-            _ => blob_text(&repo, blob)?,
+            _ => text_blob(&repo, blob)?,
         };
-        if keep(&text) {
+        if let Some(text) = text
+            && keep(&text)
+        {
             out.push((PathBuf::from(path), text));
         }
     }
     Ok(out)
 }
 
+/// The largest file [`files_where`] reads as text.
+pub const MAX_TEXT: u64 = 8 * 1024 * 1024;
+
+/// A blob's text, or `None` for one too large or holding a NUL byte.
+fn text_blob(repo: &Repository, id: Oid) -> Result<Option<String>> {
+    let blob = repo
+        .find_blob(id)
+        .with_context(|| format!("reading the blob {id}"))?;
+    let bytes = blob.content();
+    if bytes.len() as u64 > MAX_TEXT || bytes.contains(&0) {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
+}
+
 /// A symbolic link's mode in a tree.
 const LINK: i32 = 0o120000;
 
-/// The text of the file the link at `path` leads to inside `tree`, through at most
-/// a few links; `None` when it leads out of the tree, nowhere, or to a directory.
+/// The text of the file the link at `path` leads to inside `tree`, each part of the
+/// way resolved (a link to a directory on it too), through at most a few links;
+/// `None` when it leads out of the tree, nowhere, or to a directory.
 fn through_link(repo: &Repository, tree: &git2::Tree<'_>, path: &str) -> Result<Option<String>> {
-    let mut path = path.to_string();
-    for _ in 0..8 {
-        let Ok(entry) = tree.get_path(Path::new(&path)) else {
-            return Ok(None);
-        };
-        if entry.kind() != Some(ObjectType::Blob) {
-            return Ok(None);
-        }
-        let text = blob_text(repo, entry.id())?;
-        if entry.filemode() != LINK {
-            return Ok(Some(text));
-        }
-        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let mut parts: Vec<&str> = match text.starts_with('/') {
-            true => return Ok(None),
-            false => dir.split('/').filter(|p| !p.is_empty()).collect(),
-        };
-        for part in text.split('/') {
-            match part {
-                "" | "." => {}
-                ".." => {
-                    if parts.pop().is_none() {
-                        return Ok(None);
-                    }
+    let mut rest: Vec<String> = path.split('/').rev().map(str::to_string).collect();
+    let mut done: Vec<String> = Vec::new();
+    let mut hops = 0;
+    while let Some(part) = rest.pop() {
+        match part.as_str() {
+            "" | "." => continue,
+            ".." => {
+                if done.pop().is_none() {
+                    return Ok(None);
                 }
-                part => parts.push(part),
+                continue;
             }
+            _ => done.push(part),
         }
-        path = parts.join("/");
+        let Ok(entry) = tree.get_path(Path::new(&done.join("/"))) else {
+            return Ok(None);
+        };
+        if entry.filemode() == LINK {
+            hops += 1;
+            let Some(target) = text_blob(repo, entry.id())? else {
+                return Ok(None);
+            };
+            if hops > 16 || target.starts_with('/') {
+                return Ok(None);
+            }
+            done.pop();
+            rest.extend(target.split('/').rev().map(str::to_string));
+            continue;
+        }
+        if rest.is_empty() {
+            return match entry.kind() {
+                Some(ObjectType::Blob) => text_blob(repo, entry.id()),
+                _ => Ok(None),
+            };
+        }
     }
     Ok(None)
 }

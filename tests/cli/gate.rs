@@ -1635,7 +1635,7 @@ fn done_by_hand(plan: &str) -> String {
 #[test]
 fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
     let side = done_by_hand(&side_plan("test -f README.md"));
-    let shapes: [(&str, Shape); 5] = [
+    let shapes: [(&str, Shape); 8] = [
         (
             "no title",
             Box::new(|t: &Test| t.write("docs/side.md", side.replace("# Plan: Side\n", ""))),
@@ -1651,6 +1651,28 @@ fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
                 std::fs::create_dir_all(t.path("docs")).unwrap();
                 std::os::unix::fs::symlink("../notes/side.txt", t.path("docs/side.md")).unwrap();
             }),
+        ),
+        (
+            "through a linked directory",
+            Box::new(|t: &Test| {
+                t.write("notes/side.txt", &side);
+                std::os::unix::fs::symlink("notes", t.path("lnk")).unwrap();
+                std::fs::create_dir_all(t.path("docs")).unwrap();
+                std::os::unix::fs::symlink("../lnk/side.txt", t.path("docs/side.md")).unwrap();
+            }),
+        ),
+        (
+            "an absolute link",
+            Box::new(|t: &Test| {
+                t.write("notes/side.txt", &side);
+                std::fs::create_dir_all(t.path("docs")).unwrap();
+                std::os::unix::fs::symlink(t.path("notes/side.txt"), t.path("docs/side.md"))
+                    .unwrap();
+            }),
+        ),
+        (
+            "markdown",
+            Box::new(|t: &Test| t.write("docs/side.markdown", &side)),
         ),
         (
             "a name not UTF-8",
@@ -1688,6 +1710,9 @@ fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
 no title: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
 capitals: ⚠ docs/side.MD: side: unproven: marked done by hand: the log has no sign-off for it
 a link: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
+through a linked directory: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
+an absolute link: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
+markdown: ⚠ docs/side.markdown: side: unproven: marked done by hand: the log has no sign-off for it
 a name not UTF-8: ⚠ docs/side�.md: cannot be read at the head (No such file or directory (os error 2)); a plan file is UTF-8 text under a UTF-8 name
 not UTF-8: ⚠ docs/side.md: cannot be read at the head (stream did not contain valid UTF-8); a plan file is UTF-8 text under a UTF-8 name
 "#);
@@ -1809,4 +1834,27 @@ fn a_link_to_plan_md_and_an_untouched_fixture_fail_nothing() {
         .map(str::to_string)
         .collect();
     insta::assert_snapshot!(said.join("\n"), @"⚠ tests/fixtures/done.md: side: unproven: marked done by hand: the log has no sign-off for it");
+}
+
+// Attack (the last adversary): a plan file of the base, with a goal done, replaced
+// by a link to plan.md while the pull request breaks the goal's work. A link to
+// plan.md is plan.md, so the file and its goal went unseen.
+#[test]
+fn a_plan_file_replaced_by_a_link_to_plan_md_loses_its_goals() {
+    let (t, base) = side_done_on_main(|_| "grep -q Hello README.md\n".to_string());
+    t.write("README.md", "");
+    std::fs::remove_file(t.path("docs/side.md")).unwrap();
+    std::os::unix::fs::symlink("../plan.md", t.path("docs/side.md")).unwrap();
+    t.commit_all("tidy");
+    let run = t.run(&["audit", "--base", &base]).code(1);
+    let said: Vec<String> = redact(&t, &run.stdout)
+        .lines()
+        .filter(|l| l.contains("side"))
+        .map(str::to_string)
+        .collect();
+    insta::assert_snapshot!(said.join("\n"), @r#"
+⚠ docs/side.md:13 of the base ([COMMIT]) was removed here: `2026-06-15 14:02 side started (contract fb85ca51, verify passing at [COMMIT])`
+⚠ docs/side.md:14 of the base ([COMMIT]) was removed here: `2026-06-15 14:02 side signed off (verify passed, judge claude accept, contract fb85ca51): .plan/judge/side-20260615-1402.md#[HASH] (checkpoint [COMMIT])`
+⚠ goal side (docs/side.md) of the base ([COMMIT]) is gone
+"#);
 }
