@@ -499,6 +499,23 @@ pub fn files_changed(plan: &Plan<'_>, goal: &Goal<'_>, root: &std::path::Path) -
     })
 }
 
+/// Of `reverify` (goals done on the base, verified again), those the judge is not
+/// asked about: their work unchanged (not in `judge_again`), or their verify failed
+/// in `results`, which is their failure already.
+pub fn verify_only(
+    reverify: &[String],
+    judge_again: &[String],
+    results: &verified::Results,
+) -> Vec<String> {
+    reverify
+        .iter()
+        .filter(|id| {
+            !judge_again.contains(id) || !results.goals.iter().any(|r| &r.id == *id && r.passed)
+        })
+        .cloned()
+        .collect()
+}
+
 /// Whether two repository paths are the same, or one is a directory above the other.
 fn nested(a: &str, b: &str) -> bool {
     let under = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));

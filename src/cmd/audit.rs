@@ -552,14 +552,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             // The base's goals whose work the pull request changes are judged again
             // too ([`gate::work_touched`]), unless their verify failed here: that
             // is already their failure.
-            let verify_only: Vec<String> = reverify_ids
-                .iter()
-                .filter(|id| {
-                    !to_judge_again.contains(id)
-                        || !results.goals.iter().any(|r| &r.id == *id && r.passed)
-                })
-                .cloned()
-                .collect();
+            let verify_only = gate::verify_only(&reverify_ids, &to_judge_again, &results);
             for (id, r) in run.judge_all(ctx, judge, &results, &verify_only)? {
                 if let Some(entry) = goals.iter_mut().find(|g| g.id == id) {
                     // CI's own judge, out of the repository's reach, accepted it:

@@ -244,8 +244,8 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
             if !done || !(proof.is_proven() || matches!(proof, Proof::Imported { .. })) {
                 continue;
             }
-            let changed = touched(&octx, &now, goal, base)?;
-            if changed.is_empty() {
+            let touched_files = touched(&octx, &now, goal, base)?;
+            if touched_files.is_empty() {
                 continue;
             }
             if strict {
@@ -257,7 +257,7 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
                 found(&id, format!("reverify {failed}"), true, false);
                 continue;
             }
-            if work_touched(&octx, &then, goal, &changed)? {
+            if work_touched(&octx, &then, goal, &touched_files)? {
                 judge_again.push(id.clone());
             }
             reverify.push(id);
@@ -428,15 +428,7 @@ pub fn judge(
                 found(out, other, &result.id, what, true);
             }
         }
-        let verify_only: Vec<String> = other
-            .reverify
-            .iter()
-            .filter(|id| {
-                !other.judge_again.contains(id)
-                    || !results.goals.iter().any(|r| &r.id == *id && r.passed)
-            })
-            .cloned()
-            .collect();
+        let verify_only = super::verify_only(&other.reverify, &other.judge_again, results);
         for (id, r) in job.judge_all(ctx, judge, results, &verify_only)? {
             if r.passed() {
                 let weak = format!("strict: {}", super::WEAK_SIGN_OFF);

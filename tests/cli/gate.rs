@@ -941,8 +941,7 @@ fn a_test_the_pull_request_adds_and_weakens_after_the_start_fails_the_gate() {
     t.commit_all("base");
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
-    let test = "import unittest\nfrom q import sq\n\nclass T(unittest.TestCase):\n    def test_sq(self):\n        self.assertEqual(sq(2), 4)\n        self.assertEqual(sq(3), 9)\n";
-    t.write("test_q.py", test);
+    t.write("test_q.py", SQ_TEST);
     t.commit_all("test");
     t.ok(&["start", "w"]);
     t.commit_all("start");
