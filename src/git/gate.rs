@@ -91,7 +91,8 @@ pub fn resolve_commit(root: &Path, rev: &str) -> Result<String> {
 /// what it leads to in the same tree, through links to directories too (`--file`
 /// follows it), so a plan kept behind a link is found under the link's name; at
 /// HEAD, one the tree cannot resolve (an absolute target) is read from the working
-/// tree. Files over [`MAX_TEXT`] or holding a NUL byte are no text.
+/// tree. Every such file is read, whatever its bytes (lossily, as `--file` reads a
+/// NUL), up to [`MAX_TEXT`], the most `--file` reads.
 pub fn files_where(
     root: &Path,
     rev: &str,
@@ -121,7 +122,7 @@ pub fn files_where(
                 Some(text) => Some(text),
                 None if rev == "HEAD" => std::fs::read(root.join(&path))
                     .ok()
-                    .filter(|b| b.len() as u64 <= MAX_TEXT && !b.contains(&0))
+                    .filter(|b| b.len() as u64 <= MAX_TEXT)
                     .map(|b| String::from_utf8_lossy(&b).into_owned()),
                 None => None,
             },
@@ -136,16 +137,16 @@ pub fn files_where(
     Ok(out)
 }
 
-/// The largest file [`files_where`] reads as text.
-pub const MAX_TEXT: u64 = 8 * 1024 * 1024;
+/// The largest file [`files_where`] reads as text: the largest plan file.
+pub const MAX_TEXT: u64 = crate::fsread::PLAN;
 
-/// A blob's text, or `None` for one too large or holding a NUL byte.
+/// A blob's text, or `None` for one too large to be a plan file.
 fn text_blob(repo: &Repository, id: Oid) -> Result<Option<String>> {
     let blob = repo
         .find_blob(id)
         .with_context(|| format!("reading the blob {id}"))?;
     let bytes = blob.content();
-    if bytes.len() as u64 > MAX_TEXT || bytes.contains(&0) {
+    if bytes.len() as u64 > MAX_TEXT {
         return Ok(None);
     }
     Ok(Some(String::from_utf8_lossy(bytes).into_owned()))

@@ -1634,7 +1634,7 @@ fn done_by_hand(plan: &str) -> String {
 #[test]
 fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
     let side = done_by_hand(&side_plan("test -f README.md"));
-    let shapes: [(&str, Shape); 8] = [
+    let shapes: [(&str, Shape); 9] = [
         (
             "no title",
             Box::new(|t: &Test| t.write("docs/side.md", side.replace("# Plan: Side\n", ""))),
@@ -1672,6 +1672,10 @@ fn a_goal_done_by_hand_in_a_plan_file_of_any_shape_fails_the_gate() {
         (
             "markdown",
             Box::new(|t: &Test| t.write("docs/side.markdown", &side)),
+        ),
+        (
+            "a NUL byte",
+            Box::new(|t: &Test| t.write("docs/side.md", format!("{side}<!-- \0 -->\n"))),
         ),
         (
             "a name not UTF-8",
@@ -1712,6 +1716,7 @@ a link: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no si
 through a linked directory: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
 an absolute link: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
 markdown: ⚠ docs/side.markdown: side: unproven: marked done by hand: the log has no sign-off for it
+a NUL byte: ⚠ docs/side.md: side: unproven: marked done by hand: the log has no sign-off for it
 a name not UTF-8: ⚠ docs/side�.md: cannot be read at the head (No such file or directory (os error 2)); a plan file is UTF-8 text under a UTF-8 name
 not UTF-8: ⚠ docs/side.md: cannot be read at the head (stream did not contain valid UTF-8); a plan file is UTF-8 text under a UTF-8 name
 "#);
