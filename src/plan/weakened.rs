@@ -1687,7 +1687,8 @@ impl Nets {
             .filter_map(|r| r.new.as_ref())
         {
             let k = index(side.lang);
-            let rest = minus(&left[k], &side.read.statements);
+            let runs = minus(&side.read.statements, &side.read.switched_off);
+            let rest = minus(&left[k], &runs);
             let moved = minus(&left[k], &rest);
             left[k] = rest;
             let checks = moved.iter().filter(|s| !cannot_fail(side.lang, s)).count();
@@ -1974,6 +1975,9 @@ struct Read {
     skip_owners: Vec<String>,
     /// Shared harnesses it exports.
     harnesses: Vec<forms::Harness>,
+    /// The statements of tests a skip marker switches off (all, when one switches
+    /// off the whole file).
+    switched_off: Vec<String>,
 }
 
 /// `text` read as `lang`.
@@ -1990,8 +1994,10 @@ fn analyse(lang: Lang, text: &str) -> Read {
     let mut counts = Counts::default();
     let mut tests = Vec::new();
     let mut skips = Vec::new();
-    for i in 0..toks.len() {
-        let (a, mut s, mut t) = at(lang, &toks, i);
+    let unreached = reach::unreached(lang, &toks, &layout);
+    for (i, &dead) in unreached.iter().enumerate() {
+        let (mut a, mut s, mut t) = at(lang, &toks, i);
+        a = a && !dead;
         if lang == Lang::Go {
             // A subtest in a loop runs once per row of its table, which count.
             t = t && !(ident(&toks, i) == Some("Run") && forms::in_loop(&toks, i));
@@ -2021,7 +2027,9 @@ fn analyse(lang: Lang, text: &str) -> Read {
     if lang == Lang::Rust {
         counts.hollow_asserts = reach::hollow_asserts(&toks);
     }
-    let mut statements = forms::statements(lang, &toks, &layout);
+    let mut placed = forms::statements(lang, &toks, &layout);
+    placed.retain(|(i, _)| !unreached[*i]);
+    let mut statements: Vec<String> = placed.iter().map(|(_, s)| s.clone()).collect();
     if lang == Lang::Go {
         for line in text.lines().map(str::trim) {
             if line.starts_with("//go:build") || line.starts_with("// +build") {
@@ -2048,6 +2056,18 @@ fn analyse(lang: Lang, text: &str) -> Read {
         counts.switches += exits;
     }
     counts.skips = skip_owners.len();
+    // What a test switched off, or a whole file, would check: none of it runs.
+    let off: Vec<(usize, usize)> = tests
+        .iter()
+        .filter(|(_, name)| !name.is_empty() && skip_owners.contains(name))
+        .filter_map(|&(i, _)| reach::test_body(lang, &toks, &layout, i))
+        .collect();
+    let wide = skip_owners.iter().any(String::is_empty);
+    let switched_off = placed
+        .into_iter()
+        .filter(|(i, _)| wide || off.iter().any(|(from, end)| (from..end).contains(&i)))
+        .map(|(_, s)| s)
+        .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
     counts.swallowed = forms::swallowed(lang, &toks, &layout);
     counts.patched = forms::patched(lang, &toks, &layout, &statements);
@@ -2057,6 +2077,7 @@ fn analyse(lang: Lang, text: &str) -> Read {
         statements,
         names: tests.into_iter().map(|(_, name)| name).collect(),
         skip_owners,
+        switched_off,
         harnesses: if lang == Lang::Js {
             forms::harnesses(&toks)
         } else {
@@ -3265,10 +3286,11 @@ async fn async_adds() {
             found("src/add.rs", RS, &weaker),
             ["src/add.rs: 1 skip marker added (now 1)"]
         );
+        // Its attribute gone, nothing calls the function: its assertion is gone too.
         let untested = RS.replace("#[tokio::test]\n", "");
         assert_eq!(
             found("tests/add.rs", RS, &untested),
-            ["tests/add.rs: 1 of 2 tests removed"]
+            ["tests/add.rs: 1 of 4 assertions removed, 1 of 2 tests removed"]
         );
         let cfg = RS.replace(
             "#[test]\n",

@@ -1802,6 +1802,38 @@ fn a_test_renamed_without_an_assertion_beside_a_new_test_file_fails_the_gate() {
     insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: tests/test_a.py: 1 of 2 assertions removed, renamed from tests/test_calc.py [assertions-removed, high]");
 }
 
+// Attack (the netting red team's): the assertion that fails taken out, and copied
+// word for word into a new test file's test that a skip marker switches off. The
+// new file made up for the loss: it runs nothing.
+#[test]
+fn an_assertion_moved_into_a_skipped_test_of_a_new_file_fails_the_gate() {
+    let t = pr_repo("python3 -m unittest discover -s tests -t .");
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    t.write("tests/__init__.py", "");
+    let head = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n";
+    let big = "        self.assertEqual(add(10, 1), 11)\n";
+    let small = format!("{head}    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n");
+    t.write("tests/test_calc.py", format!("{small}{big}"));
+    t.write("calc.py", "def add(a, b):\n    return 0\n");
+    t.commit_all("base");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["start", "w"]);
+    t.commit_all("start");
+    t.write("tests/test_calc.py", &small);
+    t.write(
+        "tests/test_big.py",
+        format!("{head}    @unittest.skip('later')\n    def test_big(self):\n{big}"),
+    );
+    t.write("calc.py", "def add(a, b):\n    return 5\n");
+    t.commit_all("work");
+    t.ok(&["complete", "w", "--evidence", "add adds"]);
+    t.commit_all("sign off");
+    user_judge(&t, "accept");
+    gate_fails(&t, &base);
+    insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: tests/test_calc.py: 1 of 2 assertions removed [assertions-removed, high]");
+}
+
 // Honest pull requests (the review's): a link to plan.md is not a second plan, and
 // a plan-shaped fixture of goals set done by hand, which the pull request does not
 // change, fails nothing; changed, it is held.

@@ -188,7 +188,27 @@ fn rust_removed_a_test_attribute() {
         "tests/calc.rs",
         RS.replacen("#[test]\nfn adds_zero", "fn adds_zero", 1),
     );
-    reported(&t, "tests/calc.rs", "1 of 2 tests removed");
+    // Nothing calls the function now: its assertion runs nowhere.
+    reported(
+        &t,
+        "tests/calc.rs",
+        "1 of 2 assertions removed, 1 of 2 tests removed",
+    );
+}
+
+// Attack (the netting red team's): the assertion that fails kept word for word,
+// under a condition that never holds. Counting tokens saw the same assertions.
+#[test]
+fn an_assertion_under_a_condition_that_never_holds_is_reported() {
+    let t = started(&[("tests/test_calc.py", PY)]);
+    t.write(
+        "tests/test_calc.py",
+        PY.replace(
+            "    assert add(2, 2) == 4\n",
+            "    if False:\n        assert add(2, 2) == 4\n",
+        ),
+    );
+    reported(&t, "tests/test_calc.py", "1 of 3 assertions removed");
 }
 
 #[test]

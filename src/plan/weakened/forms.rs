@@ -7,11 +7,16 @@
 use super::reach::{Layout, group_end};
 use super::{Lang, Tok, at, ident, punct, receiver};
 
-/// The assertion statements of a file, each its source text with whitespace
-/// collapsed: from the assertion to the end of its statement (a chained matcher
-/// included). In Go the condition of an `if` whose block fails the test is one too,
-/// since that is where Go's checks compare; in Rust a `#[should_panic]` attribute.
-pub(super) fn statements(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> Vec<String> {
+/// The assertion statements of a file, each with its first token and its source
+/// text with whitespace collapsed: from the assertion to the end of its statement
+/// (a chained matcher included). In Go the condition of an `if` whose block fails
+/// the test is one too, since that is where Go's checks compare; in Rust a
+/// `#[should_panic]` attribute.
+pub(super) fn statements(
+    lang: Lang,
+    toks: &[Tok<'_>],
+    layout: &Layout<'_>,
+) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut next = 0;
     for i in 0..toks.len() {
@@ -19,7 +24,7 @@ pub(super) fn statements(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> V
             && ident(toks, i) == Some("if")
             && let Some(text) = go_condition(toks, layout, i)
         {
-            out.push(text);
+            out.push((i, text));
         }
         if lang == Lang::Rust
             && punct(toks, i, '#')
@@ -27,13 +32,13 @@ pub(super) fn statements(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> V
             && ident(toks, i + 2) == Some("should_panic")
             && let Some(end) = group_end(toks, i + 1)
         {
-            out.push(source(layout, i, end + 1));
+            out.push((i, source(layout, i, end + 1)));
         }
         if i < next || !at(lang, toks, i).0 {
             continue;
         }
         let end = statement_end(lang, toks, layout, i);
-        out.push(source(layout, i, end));
+        out.push((i, source(layout, i, end)));
         next = end;
     }
     out

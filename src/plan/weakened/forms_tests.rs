@@ -622,6 +622,12 @@ fn a_huge_or_odd_file_is_read_in_bounded_time_without_panic() {
     let huge = "def test_a():\n    assert a()\n".repeat(200_000);
     let c = count(Lang::Python, &huge);
     assert!(c.tests > 0 && c.tests < 200_000);
+    // Each a function nothing calls, so each is read for where it ends.
+    let uncalled = |line: &dyn Fn(usize) -> String| (0..60_000).map(line).collect::<String>();
+    let rust = uncalled(&|k| format!("fn f{k}() {{ assert!(x); }}\n"));
+    assert_eq!(count(Lang::Rust, &rust).assertions, 0);
+    let python = uncalled(&|k| format!("def f{k}():\n    assert x\n"));
+    assert_eq!(count(Lang::Python, &python).assertions, 0);
     for text in [
         "#![",
         "#[should_panic(",
@@ -950,4 +956,182 @@ fn expected_data_a_test_names_is_found_outside_a_test_directory() {
     );
     // Not named by any test: a data file like any other.
     assert!(find(&[data], &[]).is_empty());
+}
+
+/// An assertion under a condition that never holds, or in a function or class
+/// nothing in its file names, runs in no test: wrapped so in place it is an
+/// assertion removed (the netting red team's, in each language).
+#[test]
+fn an_assertion_no_run_reaches_is_removed() {
+    let py = "tests/test_calc.py";
+    let unit = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(10, 1), 11)\n";
+    for dead in [
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "        if False:\n            self.assertEqual(add(10, 1), 11)\n",
+        ),
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "        if 0: self.assertEqual(add(10, 1), 11)\n",
+        ),
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "        while None:\n            self.assertEqual(add(10, 1), 11)\n",
+        ),
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "\n    def _unused(self):\n        self.assertEqual(add(10, 1), 11)\n",
+        ),
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "        def later():\n            self.assertEqual(add(10, 1), 11)\n",
+        ),
+        format!(
+            "{}\nclass Helper:\n    def test_big(self):\n        self.assertEqual(add(10, 1), 11)\n",
+            unit.replace("        self.assertEqual(add(10, 1), 11)\n", "")
+        ),
+    ] {
+        says(&one(py, unit, &dead), py, "1 of 2 assertions removed");
+    }
+    let js = "tests/calc.test.mjs";
+    let node = "import test from 'node:test';\nimport assert from 'node:assert';\n\ntest('add', () => {\n  assert.strictEqual(add(2, 3), 5);\n  assert.strictEqual(add(10, 1), 11);\n});\n";
+    for dead in [
+        node.replace(
+            "  assert.strictEqual(add(10, 1), 11);\n",
+            "  if (false) {\n    assert.strictEqual(add(10, 1), 11);\n  }\n",
+        ),
+        node.replace(
+            "  assert.strictEqual(add(10, 1), 11);\n",
+            "  if (0) assert.strictEqual(add(10, 1), 11);\n",
+        ),
+        node.replace("  assert.strictEqual(add(10, 1), 11);\n", "")
+            + "\nfunction unused() {\n  assert.strictEqual(add(10, 1), 11);\n}\n",
+    ] {
+        says(&one(js, node, &dead), js, "1 of 2 assertions removed");
+    }
+    let rs = "tests/calc.rs";
+    let cargo = "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n    assert_eq!(add(10, 1), 11);\n}\n";
+    for dead in [
+        cargo.replace(
+            "    assert_eq!(add(10, 1), 11);\n",
+            "    if false {\n        assert_eq!(add(10, 1), 11);\n    }\n",
+        ),
+        cargo.replace("    assert_eq!(add(10, 1), 11);\n", "")
+            + "\nfn unused() {\n    assert_eq!(add(10, 1), 11);\n}\n",
+    ] {
+        says(&one(rs, cargo, &dead), rs, "1 of 2 assertions removed");
+    }
+    let go = "calc/add_test.go";
+    let gotest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Error(\"2+3\")\n\t}\n\tif Add(10, 1) != 11 {\n\t\tt.Error(\"10+1\")\n\t}\n}\n";
+    let dead = gotest.replace("if Add(10, 1) != 11 {", "if false {");
+    assert!(
+        one(go, gotest, &dead)
+            .first()
+            .is_some_and(|f| f.contains("1 of 2 assertions removed")),
+        "{:?}",
+        one(go, gotest, &dead)
+    );
+}
+
+/// What runs is what counts, whatever its shape: an assertion moved into a helper
+/// its test calls, one in `setUp`, a fixture, a mixin a test class takes, or under
+/// a condition that can hold.
+#[test]
+fn an_assertion_a_test_reaches_counts() {
+    let py = "tests/test_calc.py";
+    let unit = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(10, 1), 11)\n";
+    for live in [
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "        self._big()\n\n    def _big(self):\n        self.assertEqual(add(10, 1), 11)\n",
+        ),
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "\n    def setUp(self):\n        self.assertEqual(add(10, 1), 11)\n",
+        ),
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "        if sys.platform != 'win32':\n            self.assertEqual(add(10, 1), 11)\n",
+        ),
+        unit.replace(
+            "        self.assertEqual(add(10, 1), 11)\n",
+            "        if False:\n            pass\n        self.assertEqual(add(10, 1), 11)\n",
+        ),
+        format!(
+            "{}\nclass Big:\n    def test_big(self):\n        self.assertEqual(add(10, 1), 11)\n\nclass TestBig(Big, unittest.TestCase):\n    pass\n",
+            unit.replace("        self.assertEqual(add(10, 1), 11)\n", "")
+        ),
+    ] {
+        assert_eq!(one(py, unit, &live), Vec::<String>::new(), "{live}");
+    }
+    let fixture = "import pytest\n\n@pytest.fixture(autouse=True)\ndef checked():\n    assert add(10, 1) == 11\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    assert_eq!(count(Lang::Python, fixture).assertions, 2);
+    let js = "tests/calc.test.mjs";
+    let node = "import test from 'node:test';\nimport assert from 'node:assert';\n\ntest('add', () => {\n  assert.strictEqual(add(2, 3), 5);\n  assert.strictEqual(add(10, 1), 11);\n});\n";
+    let helped = node.replace("  assert.strictEqual(add(10, 1), 11);\n", "  big();\n")
+        + "\nfunction big() {\n  assert.strictEqual(add(10, 1), 11);\n}\n";
+    assert_eq!(one(js, node, &helped), Vec::<String>::new());
+    let rs = "tests/calc.rs";
+    let cargo = "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n    assert_eq!(add(10, 1), 11);\n}\n";
+    let helped = cargo.replace("    assert_eq!(add(10, 1), 11);\n", "    big();\n")
+        + "\nfn big() {\n    assert_eq!(add(10, 1), 11);\n}\n";
+    assert_eq!(one(rs, cargo, &helped), Vec::<String>::new());
+    let dropped = "struct Guard;\n\nimpl Drop for Guard {\n    fn drop(&mut self) {\n        assert_eq!(add(10, 1), 11);\n    }\n}\n";
+    assert_eq!(count(Lang::Rust, dropped).assertions, 1);
+}
+
+/// A test file new to the change makes up for an assertion lost elsewhere only with
+/// one that runs: not under `if False:`, in a method nothing calls, in a test
+/// switched off, or in a class no runner collects (the netting red team's).
+#[test]
+fn a_new_test_file_makes_up_only_with_assertions_that_run() {
+    let calc = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(10, 1), 11)\n";
+    let cut = calc.replace("        self.assertEqual(add(10, 1), 11)\n", "");
+    let head = "import unittest\nfrom calc import add\n\nclass U(unittest.TestCase):\n";
+    for extra in [
+        format!("{head}    def test_x(self):\n        if False:\n            self.assertEqual(add(10, 1), 11)\n"),
+        format!("{head}    def _unused(self):\n        self.assertEqual(add(10, 1), 11)\n"),
+        format!("{head}    @unittest.skip('later')\n    def test_x(self):\n        self.assertEqual(add(10, 1), 11)\n"),
+        format!("{head}    def test_x(self):\n        self.skipTest('later')\n        self.assertEqual(add(10, 1), 11)\n"),
+        "import unittest\nfrom calc import add\n\nclass Helper:\n    def test_x(self):\n        self.assertEqual(add(10, 1), 11)\n".to_string(),
+        format!("__test__ = False\n{head}    def test_x(self):\n        self.assertEqual(add(10, 1), 11)\n"),
+    ] {
+        let found = lines(&[
+            change("tests/test_calc.py", Some(calc), Some(&cut)),
+            change("tests/test_extra.py", None, Some(&extra)),
+        ]);
+        says(&found, "tests/test_calc.py", "1 of 2 assertions removed");
+    }
+    let rs = "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n    assert_eq!(add(10, 1), 11);\n}\n";
+    let rs_cut = rs.replace("    assert_eq!(add(10, 1), 11);\n", "");
+    let ignored =
+        "use calc::add;\n\n#[test]\n#[ignore]\nfn big() {\n    assert_eq!(add(10, 1), 11);\n}\n";
+    let found = lines(&[
+        change("tests/calc.rs", Some(rs), Some(&rs_cut)),
+        change("tests/extra.rs", None, Some(ignored)),
+    ]);
+    says(&found, "tests/calc.rs", "1 of 2 assertions removed");
+    let js = "import test from 'node:test';\nimport assert from 'node:assert';\n\ntest('add', () => {\n  assert.strictEqual(add(2, 3), 5);\n  assert.strictEqual(add(10, 1), 11);\n});\n";
+    let js_cut = js.replace("  assert.strictEqual(add(10, 1), 11);\n", "");
+    let skipped = "import test from 'node:test';\nimport assert from 'node:assert';\n\ntest.skip('big', () => {\n  assert.strictEqual(add(10, 1), 11);\n});\n";
+    let found = lines(&[
+        change("tests/calc.test.mjs", Some(js), Some(&js_cut)),
+        change("tests/big.test.mjs", None, Some(skipped)),
+    ]);
+    says(&found, "tests/calc.test.mjs", "1 of 2 assertions removed");
+    // Honest: moved into a new file's test, or a helper a test there calls.
+    for moved in [
+        format!("{head}    def test_big(self):\n        self.assertEqual(add(10, 1), 11)\n"),
+        format!(
+            "{head}    def test_big(self):\n        self._check()\n\n    def _check(self):\n        self.assertEqual(add(10, 1), 11)\n"
+        ),
+    ] {
+        assert_eq!(
+            lines(&[
+                change("tests/test_calc.py", Some(calc), Some(&cut)),
+                change("tests/test_big.py", None, Some(&moved)),
+            ]),
+            Vec::<String>::new()
+        );
+    }
 }

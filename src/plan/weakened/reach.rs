@@ -1,6 +1,9 @@
-//! What counting tokens misses in a test file: assertions no run can reach, after
-//! an unconditional `return` at a test's top level, and Rust assertion macros whose
+//! What counting tokens misses in a test file: assertions no run can reach (after
+//! an unconditional `return` at a test's top level, under a condition that never
+//! holds, in a function or class nothing calls), and Rust assertion macros whose
 //! expansion calls nothing, so every use of one checks nothing.
+
+use std::collections::HashMap;
 
 use super::{Lang, Tok, at, ident, punct};
 
@@ -52,6 +55,287 @@ pub(super) fn early_returns(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -
         .filter_map(|i| body(lang, toks, layout, i))
         .filter(|b| returns_early(lang, toks, layout, b))
         .count()
+}
+
+/// The tokens no run reaches, `true` at each: the block under a condition that is
+/// a constant false (`if False:`, `while 0:`, `if (false)`, `if false {`), the `if`
+/// included, and the body of a function or class that nothing in the file names
+/// and no runner calls on its own (a helper never called, a test class no runner
+/// collects). An assertion there checks nothing, wherever it moved from. Read both
+/// sides alike, so a helper called from another file is unreached before and after.
+pub(super) fn unreached(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> Vec<bool> {
+    let mut named: HashMap<&str, usize> = HashMap::new();
+    for tok in toks {
+        if let Tok::Ident(name) = tok {
+            *named.entry(name).or_default() += 1;
+        }
+    }
+    let impls = if lang == Lang::Rust {
+        in_impls(toks)
+    } else {
+        Vec::new()
+    };
+    let mut dead = vec![false; toks.len()];
+    let mut i = 0;
+    while i < toks.len() {
+        match guarded(lang, toks, layout, i)
+            .or_else(|| uncalled(lang, toks, layout, i, &named, &impls))
+        {
+            Some(end) => {
+                let end = end.clamp(i + 1, toks.len());
+                dead[i..end].fill(true);
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    dead
+}
+
+/// Where the block of the `if`/`while` at `i` ends, when its condition is a
+/// constant false: `False`, `None`, `0`, `not True` in Python; `false`, `0` in
+/// braces' languages, in parentheses or not.
+fn guarded(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Option<usize> {
+    let python = lang == Lang::Python;
+    match ident(toks, i)? {
+        "if" | "while" => {}
+        "elif" if python => {}
+        _ => return None,
+    }
+    let mut j = i + 1;
+    let paren = punct(toks, j, '(');
+    j += usize::from(paren);
+    let not = python && ident(toks, j) == Some("not");
+    j += usize::from(not);
+    let falsy = match (python, not) {
+        (true, false) => matches!(ident(toks, j), Some("False" | "None")) || punct(toks, j, '0'),
+        (true, true) => ident(toks, j) == Some("True") || punct(toks, j, '1'),
+        _ => ident(toks, j) == Some("false") || punct(toks, j, '0'),
+    };
+    if !falsy {
+        return None;
+    }
+    j += 1;
+    if paren {
+        if !punct(toks, j, ')') {
+            return None;
+        }
+        j += 1;
+    }
+    if python {
+        if !punct(toks, j, ':') {
+            return None;
+        }
+        return Some(python_block(toks, layout, i, j + 1));
+    }
+    if punct(toks, j, '{') {
+        return group_end(toks, j).map(|e| e + 1);
+    }
+    // JavaScript's brace-less branch: one statement.
+    (lang == Lang::Js && paren).then(|| statement_end(lang, toks, layout, j + 1, toks.len()))
+}
+
+/// Where the Python block whose header at `head` ends in the `:` before `from`
+/// ends: the line's end when the block is on that line, else the first line
+/// indented no more than the header's.
+fn python_block(toks: &[Tok<'_>], layout: &Layout<'_>, head: usize, from: usize) -> usize {
+    if from < toks.len() && !layout.broken(from) {
+        return (from + 1..toks.len())
+            .find(|&k| layout.broken(k))
+            .unwrap_or(toks.len());
+    }
+    let Some(indent) = (0..=head).rev().find_map(|k| layout.indent(k)) else {
+        return toks.len();
+    };
+    let mut depth = 0usize;
+    for (k, tok) in toks.iter().enumerate().skip(from) {
+        if depth == 0 && layout.indent(k).is_some_and(|n| n <= indent) {
+            return k;
+        }
+        match tok {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    toks.len()
+}
+
+/// Names a Python runner calls without the file naming them: unittest's and
+/// pytest's set-up and tear-down, `runTest`, `load_tests`.
+const PYTHON_HOOKS: [&str; 18] = [
+    "setUp",
+    "tearDown",
+    "setUpClass",
+    "tearDownClass",
+    "setUpModule",
+    "tearDownModule",
+    "asyncSetUp",
+    "asyncTearDown",
+    "setup_method",
+    "teardown_method",
+    "setup_function",
+    "teardown_function",
+    "setup_module",
+    "teardown_module",
+    "setup_class",
+    "teardown_class",
+    "runTest",
+    "load_tests",
+];
+
+/// Where the body of the function or class defined at `i` ends, when nothing in
+/// the file names it and no runner calls it on its own: not a test, a runner's
+/// hook, a decorated or exported definition, a method of an `impl`, or a test
+/// class a runner collects.
+fn uncalled(
+    lang: Lang,
+    toks: &[Tok<'_>],
+    layout: &Layout<'_>,
+    i: usize,
+    named: &HashMap<&str, usize>,
+    impls: &[bool],
+) -> Option<usize> {
+    let keyword = ident(toks, i)?;
+    let name = ident(toks, i + 1)?;
+    if named.get(name).copied().unwrap_or(0) > 1 {
+        return None;
+    }
+    let before = i.checked_sub(1).and_then(|k| ident(toks, k));
+    match (lang, keyword) {
+        (Lang::Python, "def") => {
+            let hook = name.starts_with("test")
+                || name.starts_with("pytest_")
+                || (name.starts_with("__") && name.ends_with("__"))
+                || PYTHON_HOOKS.contains(&name);
+            if hook || decorated(toks, layout, i) {
+                return None;
+            }
+            python_body(toks, layout, i + 1).map(|b| b.end)
+        }
+        (Lang::Python, "class") => {
+            let bases = punct(toks, i + 2, '(')
+                .then(|| group_end(toks, i + 2))
+                .flatten()
+                .map_or(&[][..], |e| &toks[i + 3..e]);
+            let collected = name.starts_with("Test")
+                || bases.iter().any(
+                    |t| matches!(t, Tok::Ident(b) if b.contains("Test") || b.contains("Case")),
+                );
+            if collected || decorated(toks, layout, i) {
+                return None;
+            }
+            python_body(toks, layout, i + 1).map(|b| b.end)
+        }
+        (Lang::Rust, "fn") => {
+            let attributed = (0..i)
+                .rev()
+                .find(|&k| {
+                    !matches!(
+                        ident(toks, k),
+                        Some(
+                            "pub"
+                                | "async"
+                                | "unsafe"
+                                | "const"
+                                | "extern"
+                                | "crate"
+                                | "super"
+                                | "in"
+                        )
+                    ) && !punct(toks, k, '(')
+                        && !punct(toks, k, ')')
+                        && !matches!(toks[k], Tok::Str)
+                })
+                .is_some_and(|k| punct(toks, k, ']'));
+            if name == "main" || attributed || impls.get(i).copied().unwrap_or(false) {
+                return None;
+            }
+            top_brace(toks, i + 2)
+                .and_then(|open| group_end(toks, open))
+                .map(|e| e + 1)
+        }
+        (Lang::Go, "func") => {
+            let runner = ["Test", "Benchmark", "Example", "Fuzz"]
+                .iter()
+                .any(|p| name.starts_with(p))
+                || matches!(name, "init" | "main");
+            if runner {
+                return None;
+            }
+            top_brace(toks, i + 2)
+                .and_then(|open| group_end(toks, open))
+                .map(|e| e + 1)
+        }
+        (Lang::Js, "function") => {
+            let exported = before == Some("export")
+                || (matches!(before, Some("default" | "async"))
+                    && i >= 2
+                    && ident(toks, i - 2) == Some("export"));
+            if exported {
+                return None;
+            }
+            top_brace(toks, i + 2)
+                .and_then(|open| group_end(toks, open))
+                .map(|e| e + 1)
+        }
+        _ => None,
+    }
+}
+
+/// Whether the Python `def`/`class` at `i` has a decorator: the line before it
+/// opens with `@` (a fixture, a registration, `@dataclass`).
+fn decorated(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> bool {
+    let start = match i.checked_sub(1) {
+        Some(k) if ident(toks, k) == Some("async") => k,
+        _ => i,
+    };
+    (0..start)
+        .rev()
+        .find(|&k| layout.indent(k).is_some())
+        .is_some_and(|k| punct(toks, k, '@'))
+}
+
+/// For each Rust token, whether it sits directly in an `impl` or `trait` block,
+/// where a trait calls a method by its own name (`drop`, `fmt`). One pass: a brace
+/// opens such a block when `impl` or `trait` stands between it and the statement
+/// before.
+fn in_impls(toks: &[Tok<'_>]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(toks.len());
+    let mut open: Vec<bool> = Vec::new();
+    let mut head = false;
+    for tok in toks {
+        out.push(open.last().copied().unwrap_or(false));
+        match tok {
+            Tok::Punct('{') => {
+                open.push(head);
+                head = false;
+            }
+            Tok::Punct('}') => {
+                open.pop();
+                head = false;
+            }
+            Tok::Punct(';') => head = false,
+            Tok::Ident("impl" | "trait") => head = true,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The tokens `from..end` of the body of the test whose marker is token `i`
+/// (JavaScript's `test.skip(…)` from its call).
+pub(super) fn test_body(
+    lang: Lang,
+    toks: &[Tok<'_>],
+    layout: &Layout<'_>,
+    i: usize,
+) -> Option<(usize, usize)> {
+    let mut k = i;
+    while lang == Lang::Js && punct(toks, k + 1, '.') && ident(toks, k + 2).is_some() {
+        k += 2;
+    }
+    body(lang, toks, layout, k).map(|b| (b.from, b.end))
 }
 
 /// A test's body: its tokens `from..end` and, in Python, the indent of its lines.
