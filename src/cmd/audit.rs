@@ -1005,15 +1005,22 @@ fn human(report: &Report<'_>, ctx: &Ctx) -> String {
             ));
         }
         for cancel in &base.cancels {
+            let here = match (cancel.reopened, cancel.reason.is_empty()) {
+                (false, _) => format!("is cancelled here: {}", esc(&cancel.reason)),
+                (true, false) => format!("was done and is reopened here: {}", esc(&cancel.reason)),
+                (true, true) => {
+                    "was done and is set back here by hand, with no `plan reopen` logged"
+                        .to_string()
+                }
+            };
             out.push(format!(
-                "{} {} of the base is cancelled here: {} ({}:{}){}",
+                "{} {} of the base {here} ({}:{}){}",
                 if report.approved_by.is_none() {
                     "⚠"
                 } else {
                     "·"
                 },
                 cancel.id,
-                esc(&cancel.reason),
                 report.file,
                 cancel.line,
                 approval(true)

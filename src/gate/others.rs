@@ -173,7 +173,7 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
         }
         octx.prove_in_gate(&mut now);
         for cancel in rules::cancels(&then, &now) {
-            let what = format!("cancelled: {} (line {})", cancel.reason, cancel.line);
+            let what = format!("{} (line {})", cancel.what(), cancel.line);
             found(&cancel.id, what, false, true);
         }
         for change in rules::contract_changes(&then, &now) {

@@ -284,37 +284,63 @@ pub fn became_done(base: &Plan<'_>, head: &Plan<'_>) -> Vec<String> {
         .collect()
 }
 
-/// A goal of the base that the head cancels.
+/// A goal of the base that the head takes back: cancels, or sets back from done.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Cancel {
     pub id: String,
-    /// The head's cancel line, or the goal's heading when none was logged.
+    /// The head's cancel or reopen line, or the goal's heading when none was logged.
     pub line: usize,
-    /// The reason the cancel line gives; empty when none was logged.
+    /// The reason that line gives; empty when none was logged.
     pub reason: String,
+    /// Done on the base and not at the head (`plan reopen`, or set back by hand),
+    /// rather than cancelled.
+    pub reopened: bool,
 }
 
-/// The goals the base has, not cancelled, that the head cancels: work a user asked
-/// for that the pull request drops, which a person must approve.
+impl Cancel {
+    /// What the head did to it, with the reason: `cancelled: …`, `reopened: …`.
+    pub fn what(&self) -> String {
+        match (self.reopened, self.reason.is_empty()) {
+            (false, _) => format!("cancelled: {}", self.reason),
+            (true, false) => format!("reopened: {}", self.reason),
+            (true, true) => "set back from done by hand, with no `plan reopen` logged".to_string(),
+        }
+    }
+}
+
+/// The goals the head takes back from the base, which a person must approve: one
+/// not cancelled there that the head cancels (work a user asked for, dropped), and
+/// one done there that is not done at the head (done work undone, whose verify
+/// nothing runs again). The reason is the head's own line for it, not the base's.
 pub fn cancels(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Cancel> {
+    let new_lines = added(&base.log, &head.log);
     head.goals
         .iter()
-        .filter(|g| g.status() == Status::Cancelled)
-        .filter(|g| {
-            base.goal(&g.id)
-                .is_some_and(|was| was.status() != Status::Cancelled)
-        })
-        .map(|g| {
-            let logged = head.events(&g.id).rev().find_map(|(entry, e)| match e {
-                Event::Cancelled { reason, .. } => Some((entry.line, reason.to_string())),
-                _ => None,
+        .filter_map(|g| {
+            let (was, now) = (base.goal(&g.id)?.status(), g.status());
+            let reopened = was == Status::Done && !matches!(now, Status::Done | Status::Cancelled);
+            let cancelled = now == Status::Cancelled && was != Status::Cancelled;
+            if !(reopened || cancelled) {
+                return None;
+            }
+            let logged = new_lines.iter().rev().find_map(|entry| {
+                match (Event::parse(entry.text)?, reopened) {
+                    (Event::Cancelled { id, reason }, false)
+                    | (Event::Reopened { id, reason }, true)
+                        if id == g.id =>
+                    {
+                        Some((entry.line, reason.to_string()))
+                    }
+                    _ => None,
+                }
             });
             let (line, reason) = logged.unwrap_or((g.line, String::new()));
-            Cancel {
+            Some(Cancel {
                 id: g.id.to_string(),
                 line,
                 reason,
-            }
+                reopened,
+            })
         })
         .collect()
 }
@@ -589,11 +615,13 @@ pub fn markdown(s: &Summary<'_>) -> String {
             out.push_str(&item(&change.id, &change.what, change.line, ""));
         }
         if !s.cancels.is_empty() {
-            out.push_str("\n### Cancelled goals of the base\n\n");
+            out.push_str(match s.cancels.iter().any(|c| c.reopened) {
+                true => "\n### Cancelled or reopened goals of the base\n\n",
+                false => "\n### Cancelled goals of the base\n\n",
+            });
         }
         for cancel in s.cancels {
-            let what = format!("cancelled: {}", cancel.reason);
-            out.push_str(&item(&cancel.id, &what, cancel.line, &approval));
+            out.push_str(&item(&cancel.id, &cancel.what(), cancel.line, &approval));
         }
     }
     if !s.lost.is_empty() || !s.lost_goals.is_empty() {
@@ -792,6 +820,34 @@ mod tests {
             ("a", "not needed", 7)
         );
         assert!(cancels(&parse(&cancelled), &parse(&cancelled)).is_empty());
+        // Done on the base and set back at the head: by hand, or by a reopen the
+        // head logged (not one the base had).
+        let reopened = format!(
+            "{}- 2026-01-01 10:00 a reopened: broken\n",
+            goal("done", "the tests pass")
+        );
+        let base_done = parse(&reopened);
+        let back = |status: &str, log: &str| {
+            let head = format!("{}{log}", goal(status, "the tests pass"));
+            cancels(&base_done, &parse(&head))
+                .iter()
+                .map(|c| (c.what(), c.line))
+                .collect::<Vec<_>>()
+        };
+        let by_hand = "set back from done by hand, with no `plan reopen` logged".to_string();
+        assert_eq!(back("active", ""), [(by_hand.clone(), 1)]);
+        assert_eq!(
+            back("open", "- 2026-01-01 10:00 a reopened: broken\n"),
+            [(by_hand, 1)]
+        );
+        assert_eq!(
+            back(
+                "active",
+                "- 2026-01-01 10:00 a reopened: broken\n- 2026-01-02 10:00 a reopened: still\n"
+            ),
+            [("reopened: still".to_string(), 8)]
+        );
+        assert!(back("done", "").is_empty());
         let softened = goal("active", "the tests mostly pass");
         let changes = contract_changes(&base, &parse(&softened));
         assert!(changes[0].of_base);

@@ -1114,6 +1114,56 @@ fn unittest_goal_done_on_main(t: &Test) -> String {
     base
 }
 
+// Attack (the red team's): a goal done on the base set back to `active` by the
+// pull request, by hand (or past a reader, `status\u{200b}: done`) or through
+// `plan reopen`, with the work it rests on broken. Not done at the head, it was
+// neither verified again nor counted: the gate passed a pull request that undid
+// done work no person agreed to. Taken back like a cancel, it needs one.
+#[test]
+fn a_goal_done_on_the_base_set_back_by_the_pull_request_needs_approval() {
+    let mut said = Vec::new();
+    for how in ["by hand", "hidden", "reopen"] {
+        let t = unittest_repo();
+        let base = unittest_goal_done_on_main(&t);
+        t.write("calc.py", "def add(a, b):\n    return a - b\n");
+        let md = t.plan_md();
+        match how {
+            "by hand" => t.write("plan.md", md.replace("status: done", "status: active")),
+            "hidden" => t.write(
+                "plan.md",
+                md.replace("status: done", "status\u{200b}: done"),
+            ),
+            _ => {
+                t.ok(&["reopen", "w", "--reason", "the sum is wrong"]);
+            }
+        }
+        t.commit_all("set back");
+        let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
+        said.extend(
+            redact(&t, &run.stdout)
+                .lines()
+                .filter(|l| l.contains("of the base"))
+                .map(str::to_string),
+        );
+        let approved = ["audit", "--base", &base, "--strict", "--approved-by", "ann"];
+        t.ok(&approved);
+    }
+    insta::assert_snapshot!(said.join("\n"), @r#"
+    ⚠ w of the base was done and is set back here by hand, with no `plan reopen` logged (plan.md:3), needs --approved-by
+    ⚠ w of the base was done and is set back here by hand, with no `plan reopen` logged (plan.md:3), needs --approved-by
+    ⚠ w of the base was done and is reopened here: the sum is wrong (plan.md:15), needs --approved-by
+    "#);
+    // In another plan file alike.
+    let (t, base) = side_done_on_main(|_| "grep -q Hello README.md\n".to_string());
+    t.write("README.md", "");
+    let side = t
+        .read("docs/side.md")
+        .replace("status: done", "status: active");
+    t.write("docs/side.md", side);
+    t.commit_all("set back");
+    insta::assert_snapshot!(other_file_lines(&t, &["audit", "--base", &base, "--strict"]), @"⚠ docs/side.md: side: set back from done by hand, with no `plan reopen` logged (line 3), needs --approved-by");
+}
+
 // Attack (the gate's red team): the check script of a goal done on the base kept
 // under `.plan/` (`sh .plan/checks/calc.sh`), gutted by the pull request. A verify
 // that runs a program rests on every file but plan's own, and `.plan/` is plan's:
