@@ -4,6 +4,7 @@
 //! pure: counts per file on code with comments and strings left out, so code that
 //! moved inside a file is no finding and stronger tests are none either.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -1703,62 +1704,83 @@ impl Nets {
             );
             statements[k].1.extend(moved);
         }
-        // A harness's tests run once per file that calls it: each call past the
-        // first adds them again.
-        for (row, side) in rows.iter().filter_map(|r| Some((r, r.new.as_ref()?))) {
-            for harness in &side.read.harnesses {
-                let call = format!("{}(", harness.name);
-                let calls: usize = rows
-                    .iter()
-                    .filter(|r| r.change.path != row.change.path && r.new.is_some())
-                    .filter_map(|r| r.change.after.as_deref())
-                    .map(|text| bounded(text).matches(&call).count())
-                    .sum();
-                let net = &mut nets.0[index(side.lang)].new;
-                for _ in 1..calls {
-                    add(net, &harness.counts);
-                }
-            }
-        }
-        // So do a module's, imported for its effect (`import './commonTests'`) by
-        // more than one file.
-        for (row, side) in rows.iter().filter_map(|r| Some((r, r.new.as_ref()?))) {
-            if side.lang != Lang::Js || side.counts().tests == 0 {
-                continue;
-            }
-            let stem = |path: &str| {
-                let name = file_name(path);
-                name.split('.').next().unwrap_or(name).to_string()
-            };
-            let own = stem(&row.change.path);
-            let importers = rows
-                .iter()
-                .filter(|r| r.change.path != row.change.path && r.new.is_some())
-                .filter_map(|r| r.change.after.as_deref())
-                .filter(|text| {
-                    bounded(text).lines().any(|line| {
-                        let line = line.trim();
-                        let Some(rest) = line.strip_prefix("import ") else {
-                            return false;
-                        };
-                        let quoted = rest.trim_matches(|c| matches!(c, '\'' | '"' | ';' | ' '));
-                        rest.starts_with(['\'', '"']) && stem(quoted) == own
-                    })
+        // A harness's tests run once per file that calls it, and a module's once per
+        // file that imports it for its effect (`import './commonTests'`): each call
+        // past the first counts them again, on each side as that side's files call
+        // it. One new to the change counts again only what it took word for word,
+        // as a new test file does.
+        let texts = |before: bool| -> Vec<Option<&str>> {
+            rows.iter()
+                .map(|r| match before {
+                    true => r.change.before.as_deref(),
+                    false => r.change.after.as_deref(),
                 })
-                .count();
-            let c = *side.counts();
-            let net = &mut nets.0[index(side.lang)].new;
-            for _ in 1..importers {
-                add(
-                    net,
-                    &Counts {
+                .collect()
+        };
+        for before in [true, false] {
+            let texts = texts(before);
+            let calls: Vec<HashMap<&str, usize>> = texts
+                .iter()
+                .map(|t| t.map(js_calls).unwrap_or_default())
+                .collect();
+            for (n, row) in rows.iter().enumerate() {
+                let side = match before {
+                    true => row.old.as_ref(),
+                    false => row.new.as_ref(),
+                };
+                let Some(side) = side else {
+                    continue;
+                };
+                let others = || (0..rows.len()).filter(move |&m| m != n);
+                let mut copies: Vec<(usize, Counts, &[String])> = Vec::new();
+                for harness in &side.read.harnesses {
+                    let called: usize = others()
+                        .filter_map(|m| calls[m].get(harness.name.as_str()))
+                        .sum();
+                    copies.push((called, harness.counts, &harness.statements));
+                }
+                if side.lang == Lang::Js && side.counts().tests > 0 {
+                    let path = if before {
+                        row.old_path
+                    } else {
+                        &row.change.path
+                    };
+                    let importers = others()
+                        .filter_map(|m| texts[m])
+                        .filter(|text| imports_for_effect(text, path))
+                        .count();
+                    let c = side.counts();
+                    let counts = Counts {
                         assertions: c.assertions,
                         tests: c.tests,
                         cases: c.cases,
                         tables: c.tables,
                         ..Counts::default()
-                    },
-                );
+                    };
+                    copies.push((importers, counts, &side.read.statements));
+                }
+                let k = index(side.lang);
+                for (called, counts, checks) in copies {
+                    for _ in 1..called {
+                        if before {
+                            add(&mut nets.0[k].old, &counts);
+                        } else if row.old.is_some() {
+                            add(&mut nets.0[k].new, &counts);
+                        } else {
+                            let runs = minus(checks, &side.read.switched_off);
+                            let rest = minus(&left[k], &runs);
+                            let moved = minus(&left[k], &rest);
+                            left[k] = rest;
+                            let took = moved.iter().filter(|s| !cannot_fail(side.lang, s)).count();
+                            let counts = Counts {
+                                assertions: counts.assertions.min(took),
+                                ..counts
+                            };
+                            add(&mut nets.0[k].new, &counts);
+                            statements[k].1.extend(moved);
+                        }
+                    }
+                }
             }
         }
         for ((net, (old, new)), lang) in nets.0.iter_mut().zip(&statements).zip(LANGS) {
@@ -1773,6 +1795,38 @@ impl Nets {
     fn of(&self, lang: Lang) -> &Net {
         &self.0[index(lang)]
     }
+}
+
+/// How often each name is called (`name(`) in JavaScript `text`, comments and
+/// strings left out.
+fn js_calls(text: &str) -> HashMap<&str, usize> {
+    let (toks, _) = spanned(Lang::Js, bounded(text));
+    let mut out = HashMap::new();
+    for (i, tok) in toks.iter().enumerate() {
+        if let Tok::Ident(name) = tok
+            && punct(&toks, i + 1, '(')
+        {
+            *out.entry(*name).or_default() += 1;
+        }
+    }
+    out
+}
+
+/// Whether `text` imports the module at `path` for its effect alone, by its stem:
+/// `import './commonTests'`.
+fn imports_for_effect(text: &str, path: &str) -> bool {
+    let stem = |path: &str| {
+        let name = file_name(path);
+        name.split('.').next().unwrap_or(name).to_string()
+    };
+    let own = stem(path);
+    bounded(text).lines().any(|line| {
+        let Some(rest) = line.trim().strip_prefix("import ") else {
+            return false;
+        };
+        let quoted = rest.trim_matches(|c| matches!(c, '\'' | '"' | ';' | ' '));
+        rest.starts_with(['\'', '"']) && stem(quoted) == own
+    })
 }
 
 /// The languages in [`index`]'s order.
@@ -2056,6 +2110,18 @@ fn analyse(lang: Lang, text: &str) -> Read {
         counts.switches += exits;
     }
     counts.skips = skip_owners.len();
+    let mut harnesses = match lang {
+        Lang::Js => forms::harnesses(&toks),
+        _ => Vec::new(),
+    };
+    for harness in &mut harnesses {
+        let (from, end) = harness.body;
+        harness.statements = placed
+            .iter()
+            .filter(|(i, _)| (from..end).contains(i))
+            .map(|(_, s)| s.clone())
+            .collect();
+    }
     // What a test switched off, or a whole file, would check: none of it runs.
     let off: Vec<(usize, usize)> = tests
         .iter()
@@ -2078,11 +2144,7 @@ fn analyse(lang: Lang, text: &str) -> Read {
         names: tests.into_iter().map(|(_, name)| name).collect(),
         skip_owners,
         switched_off,
-        harnesses: if lang == Lang::Js {
-            forms::harnesses(&toks)
-        } else {
-            Vec::new()
-        },
+        harnesses,
     }
 }
 

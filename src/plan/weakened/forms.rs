@@ -827,6 +827,10 @@ pub(super) fn in_loop(toks: &[Tok<'_>], i: usize) -> bool {
 pub(super) struct Harness {
     pub name: String,
     pub counts: super::Counts,
+    /// Its body's tokens, `from..end`.
+    pub body: (usize, usize),
+    /// The assertion statements in its body (filled in by the caller).
+    pub statements: Vec<String>,
 }
 
 /// Exported JavaScript functions that define tests (`export function commonTests()
@@ -875,6 +879,8 @@ pub(super) fn harnesses(toks: &[Tok<'_>]) -> Vec<Harness> {
                     tables,
                     ..super::Counts::default()
                 },
+                body: (open + 1, close),
+                statements: Vec::new(),
             });
         }
     }

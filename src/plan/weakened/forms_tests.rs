@@ -1135,3 +1135,54 @@ fn a_new_test_file_makes_up_only_with_assertions_that_run() {
         );
     }
 }
+
+/// A shared harness's tests, or a module's imported for effect, run once per file
+/// that calls it: each call past the first counts them again, on both sides of the
+/// change, and a harness new to the change makes up for a loss only with the
+/// assertions it took word for word, as a new test file does (the netting red
+/// team's: an unrelated harness "called" a second time in a comment, an unrelated
+/// module imported for effect by two files, a harness of the base called in a
+/// comment). The honest folds stay quiet (`javascript_refactors_are_not_found`).
+#[test]
+fn a_harness_makes_up_for_a_loss_only_with_what_runs() {
+    let calc = "import test from 'node:test';\nimport assert from 'node:assert';\n\ntest('add', () => {\n  assert.strictEqual(add(2, 3), 5);\n  assert.strictEqual(add(10, 1), 11);\n});\n";
+    let cut = calc.replace("  assert.strictEqual(add(10, 1), 11);\n", "");
+    let p = "tests/calc.test.mjs";
+    let unrelated = "import test from 'node:test';\nimport assert from 'node:assert';\nexport function sharedSuite() {\n  test('len', () => {\n    assert.strictEqual('ab'.length, 2);\n  });\n}\n";
+    let called = format!(
+        "{cut}import {{ sharedSuite }} from './shared.mjs';\nsharedSuite(); // run sharedSuite() per locale\n"
+    );
+    let found = lines(&[
+        change(p, Some(calc), Some(&called)),
+        change("tests/shared.mjs", None, Some(unrelated)),
+    ]);
+    says(&found, p, "1 of 2 assertions removed");
+    let common = "import test from 'node:test';\nimport assert from 'node:assert';\ntest('len', () => {\n  assert.strictEqual('ab'.length, 2);\n});\n";
+    let found = lines(&[
+        change(
+            p,
+            Some(calc),
+            Some(&format!("{cut}import './common.test.mjs';\n")),
+        ),
+        change("tests/common.test.mjs", None, Some(common)),
+        change(
+            "tests/more.test.mjs",
+            None,
+            Some("import './common.test.mjs';\n"),
+        ),
+    ]);
+    says(&found, p, "1 of 2 assertions removed");
+    // A harness of the base, called once there, "called" again in a comment.
+    let other = "tests/other.test.mjs";
+    let caller = "import { sharedSuite } from './shared.mjs';\nsharedSuite();\n";
+    let found = lines(&[
+        change(
+            p,
+            Some(calc),
+            Some(&format!("{cut}// sharedSuite() runs in other\n")),
+        ),
+        change("tests/shared.mjs", Some(unrelated), Some(unrelated)),
+        change(other, Some(caller), Some(&format!("{caller}\n"))),
+    ]);
+    says(&found, p, "1 of 2 assertions removed");
+}
