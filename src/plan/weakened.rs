@@ -191,6 +191,15 @@ pub fn find_given(
     for row in &mut rows {
         row.settle_skips(&old_names);
     }
+    if rows
+        .iter()
+        .any(|r| r.new.as_ref().is_some_and(|n| !n.read.helpers.is_empty()))
+    {
+        let (before, after) = (called_names(&rows, true), called_names(&rows, false));
+        for row in &mut rows {
+            row.settle_helpers(&before, &after);
+        }
+    }
     let nets = Nets::sum(&rows);
     let mut out = Vec::new();
     for row in &rows {
@@ -1472,6 +1481,38 @@ impl<'c> Row<'c> {
         }
     }
 
+    /// Takes out of the new side the assertions that moved into a function or class
+    /// nothing calls, in this file or another of the change (`names`, each side's
+    /// identifiers counted over every changed file): an assertion moved from a test
+    /// into a helper no one calls is one removed. What was uncalled before stays as
+    /// it was counted, so a helper another file calls, unchanged, moves nothing.
+    fn settle_helpers(&mut self, before: &HashMap<String, usize>, after: &HashMap<String, usize>) {
+        let Some(new) = &mut self.new else {
+            return;
+        };
+        let dead = |helpers: &[(String, String)], names: &HashMap<String, usize>| {
+            helpers
+                .iter()
+                .filter(|(name, _)| names.get(name).copied().unwrap_or(0) <= 1)
+                .map(|(_, statement)| statement.clone())
+                .collect::<Vec<_>>()
+        };
+        let was = self
+            .old
+            .as_ref()
+            .map(|o| dead(&o.read.helpers, before))
+            .unwrap_or_default();
+        let newly = minus(&dead(&new.read.helpers, after), &was);
+        if newly.is_empty() {
+            return;
+        }
+        let trivial = newly.iter().filter(|s| cannot_fail(new.lang, s)).count();
+        let c = &mut new.read.counts;
+        c.assertions = c.assertions.saturating_sub(newly.len());
+        c.trivial = c.trivial.saturating_sub(trivial);
+        new.read.statements = minus(&new.read.statements, &newly);
+    }
+
     /// What this file lost or gained for the worse, where its language's net agrees.
     fn test_findings(&self, nets: &Nets) -> Vec<String> {
         let mut what = Vec::new();
@@ -1509,7 +1550,14 @@ impl<'c> Row<'c> {
             return what;
         };
         let n = new.counts();
-        if n.assertions < o.assertions && net.assertions_lost() {
+        let removed = minus(&old.read.statements, &new.read.statements);
+        let added = minus(&new.read.statements, &old.read.statements);
+        // A lost assertion that new ones in the same file replace (into a helper, a
+        // stricter message) is a rewrite, unless more than twice as many went as
+        // came; new ones in another file check something else.
+        let rewrites = added.iter().filter(|s| !cannot_fail(old.lang, s)).count();
+        let rewritten = o.assertions - n.assertions.min(o.assertions) <= 2 * rewrites;
+        if n.assertions < o.assertions && net.assertions_lost() && !rewritten {
             what.push(format!(
                 "{} of {} removed",
                 o.assertions - n.assertions,
@@ -1588,8 +1636,6 @@ impl<'c> Row<'c> {
                 });
             }
         }
-        let removed = minus(&old.read.statements, &new.read.statements);
-        let added = minus(&new.read.statements, &old.read.statements);
         what.extend(forms::loosened(&removed, &added));
         what.extend(checks::weakened_in_place(old.lang, &removed, &added));
         what.extend(checks::inverted(&removed, &added));
@@ -1605,16 +1651,53 @@ impl<'c> Row<'c> {
 }
 
 /// The statements of `a` not in `b`, counted as a multiset.
+/// Statements compare by [`layout_free`], so a reformat moves nothing.
 fn minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut left: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut left: HashMap<String, usize> = HashMap::new();
     for s in b {
-        *left.entry(s).or_default() += 1;
+        *left.entry(layout_free(s)).or_default() += 1;
     }
     let mut out = Vec::new();
     for s in a {
-        match left.get_mut(s.as_str()) {
+        match left.get_mut(&layout_free(s)) {
             Some(n) if *n > 0 => *n -= 1,
             _ => out.push(s.clone()),
+        }
+    }
+    out
+}
+
+/// A statement without what a formatter changes: whitespace outside strings, a
+/// trailing comma before a closing bracket, the kind of quote (`add(10,1)`,
+/// `add(10, 1)` and one argument a line with a comma after the last are one).
+/// Inside a string every character counts: `"hello world"` is not `"helloworld"`.
+fn layout_free(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut quote = None;
+    let mut escaped = false;
+    for c in s.chars() {
+        match quote {
+            Some(q) => {
+                if c == q && !escaped {
+                    quote = None;
+                    out.push('"');
+                } else if c == '"' && !escaped {
+                    out.push_str("\\\"");
+                } else {
+                    out.push(c);
+                }
+                escaped = c == '\\' && !escaped;
+            }
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                out.push('"');
+            }
+            None if c.is_whitespace() => {}
+            None if matches!(c, ')' | ']' | '}') && out.ends_with(',') => {
+                out.pop();
+                out.push(c);
+            }
+            None => out.push(c),
         }
     }
     out
@@ -1625,8 +1708,6 @@ fn minus(a: &[String], b: &[String]) -> Vec<String> {
 struct Net {
     old: Counts,
     new: Counts,
-    /// Assertion statements new to the change (a rewrite, not a removal).
-    added: usize,
 }
 
 impl Net {
@@ -1640,12 +1721,9 @@ impl Net {
         units(&self.new) < units(&self.old)
     }
 
-    /// Fewer assertions in all, and not by a rewrite: a lost assertion that new
-    /// ones replace (into a helper, a stricter message) is no finding unless more
-    /// than twice as many went as came.
+    /// Fewer assertions in all.
     fn assertions_lost(&self) -> bool {
-        let lost = self.old.assertions.saturating_sub(self.new.assertions);
-        lost > 0 && lost > 2 * self.added
+        self.new.assertions < self.old.assertions
     }
 
     fn skips_added(&self) -> bool {
@@ -1658,29 +1736,60 @@ struct Nets([Net; 4]);
 impl Nets {
     fn sum(rows: &[Row<'_>]) -> Nets {
         let mut nets = Nets(Default::default());
-        let mut statements: [(Vec<String>, Vec<String>); 4] = Default::default();
+        // What left the files that were there, word for word: the pool that the
+        // files gaining assertions draw on.
+        let mut left: [Vec<String>; 4] = Default::default();
+        // What a skip marker switched off before: a test moved with its marker (a
+        // platform's `skipif`) is no test switched off anew.
+        let mut was_off: [Vec<String>; 4] = Default::default();
         for row in rows {
-            if let Some(side) = &row.old {
-                add(&mut nets.0[index(side.lang)].old, side.counts());
-                statements[index(side.lang)]
-                    .0
-                    .extend(side.read.statements.iter().cloned());
-            }
-            if let (Some(_), Some(side)) = (&row.old, &row.new) {
-                add(&mut nets.0[index(side.lang)].new, side.counts());
-                statements[index(side.lang)]
-                    .1
-                    .extend(side.read.statements.iter().cloned());
+            if let Some(old) = &row.old {
+                was_off[index(old.lang)].extend(old.read.switched_off.iter().cloned());
+                let gone = match &row.new {
+                    Some(new) => minus(&old.read.statements, &new.read.statements),
+                    None => old.read.statements.clone(),
+                };
+                left[index(old.lang)].extend(gone);
             }
         }
-        // A test file new to the change makes up for assertions lost elsewhere only
-        // with those it took from there, word for word (a file split in two): its
-        // own new ones check something else, so a test file deleted or cut down
-        // and an unrelated one added is still a loss. What left the files that
-        // were there is the pool; each new file's assertions found in it count.
-        let mut left: [Vec<String>; 4] = Default::default();
-        for (k, (old, new)) in statements.iter().enumerate() {
-            left[k] = minus(old, new);
+        // A file makes up for assertions lost elsewhere only with those it took
+        // from there, word for word (a test moved, a file split in two): its own
+        // new ones check something else, so a test cut down and an unrelated one
+        // added elsewhere, in a new file or one that was there, is still a loss.
+        // Inside one file, new assertions where old ones went are a rewrite.
+        let mut took = |k: usize, lang: Lang, added: &[String]| {
+            let rest = minus(&left[k], added);
+            let moved = minus(&left[k], &rest);
+            left[k] = rest;
+            moved.iter().filter(|s| !cannot_fail(lang, s)).count()
+        };
+        for row in rows {
+            let (Some(old), Some(new)) = (&row.old, &row.new) else {
+                continue;
+            };
+            let k = index(old.lang);
+            add(&mut nets.0[k].old, old.counts());
+            let (o, n) = (old.counts(), new.counts());
+            let real = |c: &Counts| c.assertions.saturating_sub(c.trivial);
+            let added = minus(&new.read.statements, &old.read.statements);
+            let gain = real(n).saturating_sub(real(o));
+            if gain == 0 {
+                add(&mut nets.0[k].new, n);
+                continue;
+            }
+            let kept = gain.min(took(k, new.lang, &added));
+            add(
+                &mut nets.0[k].new,
+                &Counts {
+                    assertions: n.assertions - (gain - kept),
+                    ..*n
+                },
+            );
+        }
+        for row in rows.iter().filter(|r| r.new.is_none()) {
+            if let Some(old) = &row.old {
+                add(&mut nets.0[index(old.lang)].old, old.counts());
+            }
         }
         for side in rows
             .iter()
@@ -1688,11 +1797,9 @@ impl Nets {
             .filter_map(|r| r.new.as_ref())
         {
             let k = index(side.lang);
-            let runs = minus(&side.read.statements, &side.read.switched_off);
-            let rest = minus(&left[k], &runs);
-            let moved = minus(&left[k], &rest);
-            left[k] = rest;
-            let checks = moved.iter().filter(|s| !cannot_fail(side.lang, s)).count();
+            let off = minus(&side.read.switched_off, &was_off[k]);
+            let runs = minus(&side.read.statements, &off);
+            let checks = took(k, side.lang, &runs);
             let c = side.counts();
             add(
                 &mut nets.0[k].new,
@@ -1702,13 +1809,12 @@ impl Nets {
                     ..*c
                 },
             );
-            statements[k].1.extend(moved);
         }
         // A harness's tests run once per file that calls it, and a module's once per
         // file that imports it for its effect (`import './commonTests'`): each call
         // past the first counts them again, on each side as that side's files call
-        // it. One new to the change counts again only what it took word for word,
-        // as a new test file does.
+        // it. A copy past the base's own (a harness new to the change, a caller
+        // added) counts what it took word for word, and as many again.
         let texts = |before: bool| -> Vec<Option<&str>> {
             rows.iter()
                 .map(|r| match before {
@@ -1717,6 +1823,7 @@ impl Nets {
                 })
                 .collect()
         };
+        let mut had: HashMap<(usize, String), usize> = HashMap::new();
         for before in [true, false] {
             let texts = texts(before);
             let calls: Vec<HashMap<&str, usize>> = texts
@@ -1732,12 +1839,13 @@ impl Nets {
                     continue;
                 };
                 let others = || (0..rows.len()).filter(move |&m| m != n);
-                let mut copies: Vec<(usize, Counts, &[String])> = Vec::new();
+                let mut copies: Vec<(String, usize, Counts, &[String])> = Vec::new();
                 for harness in &side.read.harnesses {
                     let called: usize = others()
                         .filter_map(|m| calls[m].get(harness.name.as_str()))
                         .sum();
-                    copies.push((called, harness.counts, &harness.statements));
+                    let name = harness.name.clone();
+                    copies.push((name, called, harness.counts, &harness.statements));
                 }
                 if side.lang == Lang::Js && side.counts().tests > 0 {
                     let path = if before {
@@ -1757,37 +1865,40 @@ impl Nets {
                         tables: c.tables,
                         ..Counts::default()
                     };
-                    copies.push((importers, counts, &side.read.statements));
+                    copies.push((String::new(), importers, counts, &side.read.statements));
                 }
                 let k = index(side.lang);
-                for (called, counts, checks) in copies {
-                    for _ in 1..called {
-                        if before {
+                for (name, called, counts, checks) in copies {
+                    if before {
+                        had.insert((n, name), called);
+                        for _ in 1..called {
                             add(&mut nets.0[k].old, &counts);
-                        } else if row.old.is_some() {
+                        }
+                        continue;
+                    }
+                    let was = match row.old {
+                        Some(_) => had.get(&(n, name)).copied().unwrap_or(0),
+                        None => 0,
+                    };
+                    for copy in 1..called {
+                        if copy < was {
                             add(&mut nets.0[k].new, &counts);
                         } else {
-                            let runs = minus(checks, &side.read.switched_off);
-                            let rest = minus(&left[k], &runs);
-                            let moved = minus(&left[k], &rest);
-                            left[k] = rest;
-                            let took = moved.iter().filter(|s| !cannot_fail(side.lang, s)).count();
+                            let off = minus(&side.read.switched_off, &was_off[k]);
+                            let runs = minus(checks, &off);
+                            // A copy that took some of what left, word for word,
+                            // may have rewritten as many again on the way (the
+                            // rewrite allowance); one that took none made up none.
+                            let kept = took(k, side.lang, &runs);
                             let counts = Counts {
-                                assertions: counts.assertions.min(took),
+                                assertions: counts.assertions.min(2 * kept),
                                 ..counts
                             };
                             add(&mut nets.0[k].new, &counts);
-                            statements[k].1.extend(moved);
                         }
                     }
                 }
             }
-        }
-        for ((net, (old, new)), lang) in nets.0.iter_mut().zip(&statements).zip(LANGS) {
-            net.added = minus(new, old)
-                .iter()
-                .filter(|s| !cannot_fail(lang, s))
-                .count();
         }
         nets
     }
@@ -1829,8 +1940,26 @@ fn imports_for_effect(text: &str, path: &str) -> bool {
     })
 }
 
-/// The languages in [`index`]'s order.
-const LANGS: [Lang; 4] = [Lang::Python, Lang::Js, Lang::Rust, Lang::Go];
+/// How often each identifier occurs in the changed files' texts on one side of
+/// the change (`before`, else after), comments and strings left out.
+fn called_names(rows: &[Row<'_>], before: bool) -> HashMap<String, usize> {
+    let mut out: HashMap<String, usize> = HashMap::new();
+    for row in rows {
+        let text = match before {
+            true => row.change.before.as_deref(),
+            false => row.change.after.as_deref(),
+        };
+        let (Some(text), Some(lang)) = (text, Lang::of(&row.change.path)) else {
+            continue;
+        };
+        for tok in spanned(lang, bounded(text)).0 {
+            if let Tok::Ident(name) = tok {
+                *out.entry(name.to_string()).or_default() += 1;
+            }
+        }
+    }
+    out
+}
 
 /// Whether an assertion statement of `lang` cannot fail (see `forms::trivial`),
 /// a Python tuple or constant conditional included.
@@ -2032,6 +2161,9 @@ struct Read {
     /// The statements of tests a skip marker switches off (all, when one switches
     /// off the whole file).
     switched_off: Vec<String>,
+    /// The assertion statements in functions and classes nothing in the file names
+    /// (see `reach::uncalled_bodies`), each with the function's name.
+    helpers: Vec<(String, String)>,
 }
 
 /// `text` read as `lang`.
@@ -2110,6 +2242,16 @@ fn analyse(lang: Lang, text: &str) -> Read {
         counts.switches += exits;
     }
     counts.skips = skip_owners.len();
+    let bodies = reach::uncalled_bodies(lang, &toks, &layout);
+    let helpers = placed
+        .iter()
+        .filter(|(i, _)| at(lang, &toks, *i).0)
+        .filter_map(|(i, statement)| {
+            let k = bodies.partition_point(|(_, from, _)| from <= i);
+            let (name, _, end) = bodies.get(k.checked_sub(1)?)?;
+            (i < end).then(|| (name.clone(), statement.clone()))
+        })
+        .collect();
     let mut harnesses = match lang {
         Lang::Js => forms::harnesses(&toks),
         _ => Vec::new(),
@@ -2144,6 +2286,7 @@ fn analyse(lang: Lang, text: &str) -> Read {
         names: tests.into_iter().map(|(_, name)| name).collect(),
         skip_owners,
         switched_off,
+        helpers,
         harnesses,
     }
 }

@@ -624,10 +624,21 @@ fn a_huge_or_odd_file_is_read_in_bounded_time_without_panic() {
     assert!(c.tests > 0 && c.tests < 200_000);
     // Each a function nothing calls, so each is read for where it ends.
     let uncalled = |line: &dyn Fn(usize) -> String| (0..60_000).map(line).collect::<String>();
-    let rust = uncalled(&|k| format!("fn f{k}() {{ assert!(x); }}\n"));
-    assert_eq!(count(Lang::Rust, &rust).assertions, 0);
-    let python = uncalled(&|k| format!("def f{k}():\n    assert x\n"));
-    assert_eq!(count(Lang::Python, &python).assertions, 0);
+    for (path, text) in [
+        (
+            "tests/many.rs",
+            uncalled(&|k| format!("fn f{k}() {{ assert!(x); }}\n")),
+        ),
+        (
+            "tests/test_many.py",
+            uncalled(&|k| format!("def f{k}():\n    assert x\n")),
+        ),
+    ] {
+        assert_eq!(
+            lines(&[change(path, Some(""), Some(&text))]),
+            Vec::<String>::new()
+        );
+    }
     for text in [
         "#![",
         "#[should_panic(",
@@ -1185,4 +1196,209 @@ fn a_harness_makes_up_for_a_loss_only_with_what_runs() {
         change(other, Some(caller), Some(&format!("{caller}\n"))),
     ]);
     says(&found, p, "1 of 2 assertions removed");
+    // … or called by a new file: its tests run once more, checking nothing lost.
+    let found = lines(&[
+        change(p, Some(calc), Some(&cut)),
+        change("tests/shared.mjs", Some(unrelated), Some(unrelated)),
+        change(other, Some(caller), Some(caller)),
+        change("tests/again.test.mjs", None, Some(caller)),
+    ]);
+    says(&found, p, "1 of 2 assertions removed");
+    // Called by as many files as before, it counts as before.
+    let found = lines(&[
+        change(p, Some(calc), Some(calc)),
+        change(
+            "tests/shared.mjs",
+            Some(unrelated),
+            Some(&unrelated.replace("'ab'", "'xy'")),
+        ),
+        change(other, Some(caller), Some(caller)),
+        change("tests/again.test.mjs", Some(caller), Some(caller)),
+    ]);
+    assert_eq!(found, Vec::<String>::new());
+}
+
+/// A test file that was there makes up for an assertion lost elsewhere only with
+/// the ones it took word for word, as a new file does: an unrelated one added to it
+/// (`len("abc")`) made up for the lost one (the netting red team's). Inside one
+/// file, new assertions where old ones went are still a rewrite.
+#[test]
+fn another_file_makes_up_for_a_lost_assertion_only_with_what_it_took() {
+    let calc = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(10, 1), 11)\n";
+    let cut = calc.replace("        self.assertEqual(add(10, 1), 11)\n", "");
+    let other = "import unittest\n\nclass U(unittest.TestCase):\n    def test_x(self):\n        self.assertEqual(len('ab'), 2)\n";
+    let with = |line: &str| format!("{other}        {line}\n");
+    let p = "tests/test_calc.py";
+    for unrelated in [
+        "self.assertEqual(len('abc'), 3)",
+        "self.assertTrue(isinstance(self, U))",
+        "self.assertEqual(add(10, 1), 11, 'moved and rewritten')",
+    ] {
+        let found = lines(&[
+            change(p, Some(calc), Some(&cut)),
+            change("tests/test_other.py", Some(other), Some(&with(unrelated))),
+        ]);
+        says(&found, p, "1 of 2 assertions removed");
+    }
+    // Assertions reworded in another file excuse no loss here.
+    let two = format!("{other}        self.assertEqual(len('abc'), 3)\n");
+    let reworded = two
+        .replace("), 2)", "), 2, 'two')")
+        .replace("), 3)", "), 3, 'three')");
+    let found = lines(&[
+        change(p, Some(calc), Some(&cut)),
+        change("tests/test_other.py", Some(&two), Some(&reworded)),
+    ]);
+    says(&found, p, "1 of 2 assertions removed");
+    let moved = lines(&[
+        change(p, Some(calc), Some(&cut)),
+        change(
+            "tests/test_other.py",
+            Some(other),
+            Some(&with("self.assertEqual(add(10, 1), 11)")),
+        ),
+    ]);
+    assert_eq!(moved, Vec::<String>::new());
+    let rewritten = calc.replace(
+        "        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(10, 1), 11)\n",
+        "        self.assert_adds([(2, 3, 5), (10, 1, 11)])\n",
+    );
+    assert_eq!(one(p, calc, &rewritten), Vec::<String>::new());
+    let go = "package web\n\nimport \"testing\"\n\nfunc TestGet(t *testing.T) {\n\tresp := get()\n\tif resp.Code != 200 {\n\t\tt.Errorf(\"code %d\", resp.Code)\n\t}\n\tif resp.Body == \"\" {\n\t\tt.Error(\"empty\")\n\t}\n}\n";
+    let helped = "package web\n\nimport \"testing\"\n\nfunc TestGet(t *testing.T) {\n\tresponse := get()\n\tassert.Equal(t, 200, response.Code)\n}\n";
+    assert_eq!(one("web/get_test.go", go, helped), Vec::<String>::new());
+}
+
+/// Honest changes the review of the unreached-assertion rule found reported, each
+/// quiet: a test moved with its platform's skip marker into a new file, a helper
+/// whose caller moved to the file that imports it, a class that takes its test
+/// case from an imported base, a JavaScript test or suite given a named function.
+#[test]
+fn moves_that_keep_every_assertion_running_are_not_found() {
+    let a = "tests/test_a.py";
+    let both = "import sys, pytest\nfrom calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_posix():\n    assert add(1, 1) == 2\n";
+    let kept =
+        "import sys, pytest\nfrom calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let posix = "import sys, pytest\nfrom calc import add\n\n@pytest.mark.skipif(sys.platform == \"win32\", reason=\"posix\")\ndef test_posix():\n    assert add(1, 1) == 2\n";
+    assert_eq!(
+        lines(&[
+            change(a, Some(both), Some(kept)),
+            change("tests/test_posix.py", None, Some(posix)),
+        ]),
+        Vec::<String>::new()
+    );
+    let helper = "from calc import add\n\ndef check_sum(a, b, w):\n    assert add(a, b) == w\n";
+    let b = "tests/test_b.py";
+    let other = "from calc import add\n\ndef test_other():\n    assert add(0, 0) == 0\n";
+    assert_eq!(
+        lines(&[
+            change(
+                a,
+                Some(&format!(
+                    "{helper}\ndef test_small():\n    check_sum(2, 3, 5)\n"
+                )),
+                Some(helper)
+            ),
+            change(
+                b,
+                Some(other),
+                Some(&format!(
+                    "from tests.test_a import check_sum\n{other}\ndef test_small():\n    check_sum(2, 3, 5)\n"
+                ))
+            ),
+        ]),
+        Vec::<String>::new()
+    );
+    let case = "import unittest\nfrom calc import add\n\nclass CalcTests(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+    let based = case
+        .replace("import unittest\n", "from tests.base import ApiBase\n")
+        .replace("(unittest.TestCase)", "(ApiBase)");
+    assert_eq!(one(a, case, &based), Vec::<String>::new());
+    let js = "tests/calc.test.js";
+    let mocha = "describe('add', () => {\n  it('adds', () => {\n    assert.strictEqual(add(2, 3), 5);\n  });\n});\n";
+    let named = mocha
+        .replace(
+            "it('adds', () => {",
+            "it('adds', function adds() {\n    this.timeout(5000);",
+        )
+        .replace(
+            "describe('add', () => {",
+            "describe('add', function addSuite() {",
+        );
+    assert_eq!(one(js, mocha, &named), Vec::<String>::new());
+}
+
+/// A Rust helper nothing calls is not reached for a lint's attribute on it.
+#[test]
+fn a_lints_attribute_does_not_make_a_rust_helper_reached() {
+    let p = "tests/calc.rs";
+    let cargo = "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n    assert_eq!(add(10, 1), 11);\n}\n";
+    let dead = cargo.replace("    assert_eq!(add(10, 1), 11);\n", "")
+        + "\n#[allow(dead_code)]\n#[inline]\nfn unused() {\n    assert_eq!(add(10, 1), 11);\n}\n";
+    says(&one(p, cargo, &dead), p, "1 of 2 assertions removed");
+    let fixture = cargo.replace("    assert_eq!(add(10, 1), 11);\n", "")
+        + "\n#[fixture]\nfn big() {\n    assert_eq!(add(10, 1), 11);\n}\n";
+    assert_eq!(one(p, cargo, &fixture), Vec::<String>::new());
+}
+
+/// A formatter's changes move nothing: a file split in two and reformatted on the
+/// way (`add(10,1)` to one argument a line, quotes swapped) keeps its assertions
+/// (the netting red team's false finding). A space taken out of an expected string
+/// is no formatter's.
+#[test]
+fn a_reformat_moves_nothing() {
+    let calc = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2,3), 5)\n        self.assertEqual(add(10,1), 11, 'big')\n";
+    let small = "import unittest\nfrom calc import add\n\nclass A(unittest.TestCase):\n    def test_small(self):\n        self.assertEqual(add(2, 3), 5)\n";
+    let big = "import unittest\nfrom calc import add\n\nclass B(unittest.TestCase):\n    def test_big(self):\n        self.assertEqual(\n            add(10, 1),\n            11,\n            \"big\",\n        )\n";
+    assert_eq!(
+        lines(&[
+            change("tests/test_calc.py", Some(calc), None),
+            change("tests/test_small.py", None, Some(small)),
+            change("tests/test_big.py", None, Some(big)),
+        ]),
+        Vec::<String>::new()
+    );
+    let p = "tests/test_greet.py";
+    let greet = "def test_greet():\n    assert greet() == \"hello world\"\n";
+    says(
+        &one(p, greet, &greet.replace("hello world", "helloworld")),
+        p,
+        "its expected value changed",
+    );
+}
+
+/// Tests two specs shared, moved into a module both import for its effect, some
+/// rewritten on the way (vite's `commonTests.ts`): the module's second run makes up
+/// for the second spec's tests, as many again as it took word for word.
+#[test]
+fn tests_folded_into_a_module_two_specs_import_are_no_loss() {
+    let test =
+        |name: &str, check: &str| format!("  test('{name}', async () => {{\n    {check}\n  }})\n");
+    let checks: Vec<String> = (0..6)
+        .map(|k| format!("expect(await get('/{k}')).toBe({k})"))
+        .collect();
+    let body =
+        |n: usize| -> String { (0..n).map(|k| test(&format!("t{k}"), &checks[k])).collect() };
+    let spec = |n: usize| {
+        format!(
+            "import {{ describe, expect, test }} from 'vitest'\n\ndescribe('main', () => {{\n{}}})\n",
+            body(n)
+        )
+    };
+    let mut common = spec(6);
+    common = common.replace("get('/1')).toBe(1)", "fetchPath('/1')).toBe(1)");
+    let found = lines(&[
+        change(
+            "__tests__/base/base.spec.ts",
+            Some(&spec(3)),
+            Some("import '../common'\n"),
+        ),
+        change(
+            "__tests__/serve.spec.ts",
+            Some(&spec(6)),
+            Some("import './common'\n"),
+        ),
+        change("__tests__/common.ts", None, Some(&common)),
+    ]);
+    assert_eq!(found, Vec::<String>::new());
 }

@@ -59,11 +59,32 @@ pub(super) fn early_returns(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -
 
 /// The tokens no run reaches, `true` at each: the block under a condition that is
 /// a constant false (`if False:`, `while 0:`, `if (false)`, `if false {`), the `if`
-/// included, and the body of a function or class that nothing in the file names
-/// and no runner calls on its own (a helper never called, a test class no runner
-/// collects). An assertion there checks nothing, wherever it moved from. Read both
-/// sides alike, so a helper called from another file is unreached before and after.
+/// included. An assertion there checks nothing, wherever it moved from.
 pub(super) fn unreached(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> Vec<bool> {
+    let mut dead = vec![false; toks.len()];
+    let mut i = 0;
+    while i < toks.len() {
+        match guarded(lang, toks, layout, i) {
+            Some(end) => {
+                let end = end.clamp(i + 1, toks.len());
+                dead[i..end].fill(true);
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    dead
+}
+
+/// The functions and classes that nothing in the file names and no runner calls
+/// on its own, each its name and its tokens `from..end`: a helper never called, a
+/// class that no runner collects. Whether another file calls one is the caller's
+/// to tell.
+pub(super) fn uncalled_bodies(
+    lang: Lang,
+    toks: &[Tok<'_>],
+    layout: &Layout<'_>,
+) -> Vec<(String, usize, usize)> {
     let mut named: HashMap<&str, usize> = HashMap::new();
     for tok in toks {
         if let Tok::Ident(name) = tok {
@@ -75,21 +96,20 @@ pub(super) fn unreached(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> Ve
     } else {
         Vec::new()
     };
-    let mut dead = vec![false; toks.len()];
+    let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
-        match guarded(lang, toks, layout, i)
-            .or_else(|| uncalled(lang, toks, layout, i, &named, &impls))
-        {
+        match uncalled(lang, toks, layout, i, &named, &impls) {
             Some(end) => {
                 let end = end.clamp(i + 1, toks.len());
-                dead[i..end].fill(true);
+                let name = ident(toks, i + 1).unwrap_or("").to_string();
+                out.push((name, i, end));
                 i = end;
             }
             None => i += 1,
         }
     }
-    dead
+    out
 }
 
 /// Where the block of the `if`/`while` at `i` ends, when its condition is a
@@ -213,41 +233,20 @@ fn uncalled(
             }
             python_body(toks, layout, i + 1).map(|b| b.end)
         }
+        // A class with a base may be a test case's subclass, under any name.
         (Lang::Python, "class") => {
             let bases = punct(toks, i + 2, '(')
                 .then(|| group_end(toks, i + 2))
                 .flatten()
                 .map_or(&[][..], |e| &toks[i + 3..e]);
-            let collected = name.starts_with("Test")
-                || bases.iter().any(
-                    |t| matches!(t, Tok::Ident(b) if b.contains("Test") || b.contains("Case")),
-                );
-            if collected || decorated(toks, layout, i) {
+            let plain = bases.iter().all(|t| *t == Tok::Ident("object"));
+            if name.starts_with("Test") || !plain || decorated(toks, layout, i) {
                 return None;
             }
             python_body(toks, layout, i + 1).map(|b| b.end)
         }
         (Lang::Rust, "fn") => {
-            let attributed = (0..i)
-                .rev()
-                .find(|&k| {
-                    !matches!(
-                        ident(toks, k),
-                        Some(
-                            "pub"
-                                | "async"
-                                | "unsafe"
-                                | "const"
-                                | "extern"
-                                | "crate"
-                                | "super"
-                                | "in"
-                        )
-                    ) && !punct(toks, k, '(')
-                        && !punct(toks, k, ')')
-                        && !matches!(toks[k], Tok::Str)
-                })
-                .is_some_and(|k| punct(toks, k, ']'));
+            let attributed = runner_attributes(toks, i);
             if name == "main" || attributed || impls.get(i).copied().unwrap_or(false) {
                 return None;
             }
@@ -272,7 +271,15 @@ fn uncalled(
                 || (matches!(before, Some("default" | "async"))
                     && i >= 2
                     && ident(toks, i - 2) == Some("export"));
-            if exported {
+            // A declaration opens a statement; a function expression (a callback,
+            // `it('…', function name() {…})`) runs where it is passed.
+            let opens = match i.checked_sub(1) {
+                None => true,
+                Some(k) => {
+                    matches!(toks[k], Tok::Punct(';' | '{' | '}')) || before == Some("async")
+                }
+            };
+            if exported || !opens {
                 return None;
             }
             top_brace(toks, i + 2)
@@ -283,8 +290,9 @@ fn uncalled(
     }
 }
 
-/// Whether the Python `def`/`class` at `i` has a decorator: the line before it
-/// opens with `@` (a fixture, a registration, `@dataclass`).
+/// Whether the Python `def`/`class` at `i` has a decorator that may call it or
+/// hand it to a runner: the line before it opens with `@` (a fixture, a
+/// registration), other than `@staticmethod` or `@classmethod`.
 fn decorated(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> bool {
     let start = match i.checked_sub(1) {
         Some(k) if ident(toks, k) == Some("async") => k,
@@ -293,7 +301,64 @@ fn decorated(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> bool {
     (0..start)
         .rev()
         .find(|&k| layout.indent(k).is_some())
-        .is_some_and(|k| punct(toks, k, '@'))
+        .is_some_and(|k| {
+            punct(toks, k, '@')
+                && !matches!(ident(toks, k + 1), Some("staticmethod" | "classmethod"))
+        })
+}
+
+/// Whether the Rust `fn` at `i` has an attribute that may hand it to a runner
+/// (`#[test]`, `#[rstest]`, a fixture's): any but the lints', docs' and codegen's.
+fn runner_attributes(toks: &[Tok<'_>], i: usize) -> bool {
+    const QUIET: [&str; 11] = [
+        "allow",
+        "expect",
+        "warn",
+        "deny",
+        "forbid",
+        "doc",
+        "inline",
+        "must_use",
+        "track_caller",
+        "cold",
+        "cfg",
+    ];
+    // Back over `pub(crate) async unsafe const extern "C"` to the attributes.
+    let mut k = i;
+    while k > 0
+        && (matches!(
+            ident(toks, k - 1),
+            Some("pub" | "async" | "unsafe" | "const" | "extern" | "crate" | "super" | "in")
+        ) || matches!(toks[k - 1], Tok::Punct('(' | ')') | Tok::Str))
+    {
+        k -= 1;
+    }
+    // Each attribute `#[name …]` ends at the `]` right before what follows it.
+    while k > 0 && punct(toks, k - 1, ']') {
+        let mut depth = 0usize;
+        let mut open = None;
+        for j in (0..k).rev() {
+            match toks[j] {
+                Tok::Punct(']' | ')') => depth += 1,
+                Tok::Punct('[' | '(') => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        open = Some(j);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(open) = open.filter(|&o| o >= 1 && punct(toks, o - 1, '#')) else {
+            return true;
+        };
+        if !ident(toks, open + 1).is_some_and(|name| QUIET.contains(&name)) {
+            return true;
+        }
+        k = open - 1;
+    }
+    false
 }
 
 /// For each Rust token, whether it sits directly in an `impl` or `trait` block,
