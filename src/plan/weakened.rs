@@ -2333,20 +2333,9 @@ fn constant_guard(toks: &[Tok<'_>], i: usize) -> bool {
     if ident(toks, i) != Some("if") {
         return false;
     }
-    let mut j = i + 1;
-    let paren = punct(toks, j, '(');
-    j += usize::from(paren);
-    let truth = matches!(ident(toks, j), Some("True" | "true")) || punct(toks, j, '1');
-    if !truth {
+    let Some((true, mut j)) = reach::literal_condition(toks, i + 1) else {
         return false;
-    }
-    j += 1;
-    if paren {
-        if !punct(toks, j, ')') {
-            return false;
-        }
-        j += 1;
-    }
+    };
     if punct(toks, j, ':') || punct(toks, j, '{') {
         j += 1;
     }

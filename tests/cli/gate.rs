@@ -1817,39 +1817,53 @@ fn a_plan_md_the_pull_request_adds_is_held_as_new() {
     insta::assert_snapshot!(said.join("\n"), @"  rejudge: verify passed; judge reject: eviction policy has no test that fills the cache past capacity; load-test.log is from before the last change to src/cache.rs");
 }
 
-// Attack (the last adversary of stop 58): the base's test renamed with an
-// assertion taken out, beside a new test file of its own; the code faked. The new
-// file's assertion made up for the lost one, and the gate passed. The rename alone
-// was caught.
-#[test]
-fn a_test_renamed_without_an_assertion_beside_a_new_test_file_fails_the_gate() {
+/// The head of `tests/test_calc.py`, whose test checks `add`.
+const CALC_HEAD: &str = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n";
+
+/// The assertion that fails when `add` is faked to return 5.
+const CALC_BIG: &str = "        self.assertEqual(add(10, 1), 11)\n";
+
+/// `w` started on a branch `pr` of a base where `tests/test_calc.py` checks `add`
+/// twice; `work` changes the tests, `add` is faked to pass the one left, `w` is
+/// signed off and CI's judge accepts. The gate must fail: returns its strict lines.
+fn calc_faked_beside(work: impl FnOnce(&Test, &str)) -> String {
     let t = pr_repo("python3 -m unittest discover -s tests -t .");
     t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
     t.write("tests/__init__.py", "");
-    let head = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
-    t.write(
-        "tests/test_calc.py",
-        format!("{head}        self.assertEqual(add(10, 1), 11)\n"),
-    );
+    let small =
+        format!("{CALC_HEAD}    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n");
+    t.write("tests/test_calc.py", format!("{small}{CALC_BIG}"));
     t.write("calc.py", "def add(a, b):\n    return 0\n");
     t.commit_all("base");
     let base = rev(&t, "main");
     t.git(&["checkout", "-q", "-b", "pr"]);
     t.ok(&["start", "w"]);
     t.commit_all("start");
-    t.git(&["rm", "-q", "tests/test_calc.py"]);
-    t.write("tests/test_a.py", head);
-    t.write(
-        "tests/test_b.py",
-        "import unittest\n\nclass U(unittest.TestCase):\n    def test_x(self):\n        self.assertTrue(True)\n",
-    );
+    work(&t, &small);
     t.write("calc.py", "def add(a, b):\n    return 5\n");
     t.commit_all("work");
     t.ok(&["complete", "w", "--evidence", "add adds"]);
     t.commit_all("sign off");
     user_judge(&t, "accept");
     gate_fails(&t, &base);
-    insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: tests/test_a.py: 1 of 2 assertions removed, renamed from tests/test_calc.py [assertions-removed, high]");
+    crate::weakened::strict_lines(&t, &["--base", &base])
+}
+
+// Attack (the last adversary of stop 58): the base's test renamed with an
+// assertion taken out, beside a new test file of its own; the code faked. The new
+// file's assertion made up for the lost one, and the gate passed. The rename alone
+// was caught.
+#[test]
+fn a_test_renamed_without_an_assertion_beside_a_new_test_file_fails_the_gate() {
+    let said = calc_faked_beside(|t, small| {
+        t.git(&["rm", "-q", "tests/test_calc.py"]);
+        t.write("tests/test_a.py", small);
+        t.write(
+            "tests/test_b.py",
+            "import unittest\n\nclass U(unittest.TestCase):\n    def test_x(self):\n        self.assertTrue(True)\n",
+        );
+    });
+    insta::assert_snapshot!(said, @"  strict: weakened tests: tests/test_a.py: 1 of 2 assertions removed, renamed from tests/test_calc.py [assertions-removed, high]");
 }
 
 // Attack (the netting red team's): the assertion that fails taken out, and copied
@@ -1857,31 +1871,14 @@ fn a_test_renamed_without_an_assertion_beside_a_new_test_file_fails_the_gate() {
 // new file made up for the loss: it runs nothing.
 #[test]
 fn an_assertion_moved_into_a_skipped_test_of_a_new_file_fails_the_gate() {
-    let t = pr_repo("python3 -m unittest discover -s tests -t .");
-    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
-    t.write("tests/__init__.py", "");
-    let head = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n";
-    let big = "        self.assertEqual(add(10, 1), 11)\n";
-    let small = format!("{head}    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n");
-    t.write("tests/test_calc.py", format!("{small}{big}"));
-    t.write("calc.py", "def add(a, b):\n    return 0\n");
-    t.commit_all("base");
-    let base = rev(&t, "main");
-    t.git(&["checkout", "-q", "-b", "pr"]);
-    t.ok(&["start", "w"]);
-    t.commit_all("start");
-    t.write("tests/test_calc.py", &small);
-    t.write(
-        "tests/test_big.py",
-        format!("{head}    @unittest.skip('later')\n    def test_big(self):\n{big}"),
-    );
-    t.write("calc.py", "def add(a, b):\n    return 5\n");
-    t.commit_all("work");
-    t.ok(&["complete", "w", "--evidence", "add adds"]);
-    t.commit_all("sign off");
-    user_judge(&t, "accept");
-    gate_fails(&t, &base);
-    insta::assert_snapshot!(crate::weakened::strict_lines(&t, &["--base", &base]), @"  strict: weakened tests: tests/test_calc.py: 1 of 2 assertions removed [assertions-removed, high]");
+    let said = calc_faked_beside(|t, small| {
+        t.write("tests/test_calc.py", small);
+        t.write(
+            "tests/test_big.py",
+            format!("{CALC_HEAD}    @unittest.skip('later')\n    def test_big(self):\n{CALC_BIG}"),
+        );
+    });
+    insta::assert_snapshot!(said, @"  strict: weakened tests: tests/test_calc.py: 1 of 2 assertions removed [assertions-removed, high]");
 }
 
 // Honest pull requests (the review's): a link to plan.md is not a second plan, and

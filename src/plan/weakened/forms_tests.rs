@@ -1015,6 +1015,10 @@ fn an_assertion_no_run_reaches_is_removed() {
             "  assert.strictEqual(add(10, 1), 11);\n",
             "  if (0) assert.strictEqual(add(10, 1), 11);\n",
         ),
+        node.replace(
+            "  assert.strictEqual(add(10, 1), 11);\n",
+            "  while (!true) {\n    assert.strictEqual(add(10, 1), 11);\n  }\n",
+        ),
         node.replace("  assert.strictEqual(add(10, 1), 11);\n", "")
             + "\nfunction unused() {\n  assert.strictEqual(add(10, 1), 11);\n}\n",
     ] {

@@ -113,8 +113,7 @@ pub(super) fn uncalled_bodies(
 }
 
 /// Where the block of the `if`/`while` at `i` ends, when its condition is a
-/// constant false: `False`, `None`, `0`, `not True` in Python; `false`, `0` in
-/// braces' languages, in parentheses or not.
+/// literal false (see [`literal_condition`]): `if False:`, `while (!true)`.
 fn guarded(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Option<usize> {
     let python = lang == Lang::Python;
     match ident(toks, i)? {
@@ -122,25 +121,9 @@ fn guarded(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Optio
         "elif" if python => {}
         _ => return None,
     }
-    let mut j = i + 1;
-    let paren = punct(toks, j, '(');
-    j += usize::from(paren);
-    let not = python && ident(toks, j) == Some("not");
-    j += usize::from(not);
-    let falsy = match (python, not) {
-        (true, false) => matches!(ident(toks, j), Some("False" | "None")) || punct(toks, j, '0'),
-        (true, true) => ident(toks, j) == Some("True") || punct(toks, j, '1'),
-        _ => ident(toks, j) == Some("false") || punct(toks, j, '0'),
-    };
-    if !falsy {
+    let (holds, j) = literal_condition(toks, i + 1)?;
+    if holds {
         return None;
-    }
-    j += 1;
-    if paren {
-        if !punct(toks, j, ')') {
-            return None;
-        }
-        j += 1;
     }
     if python {
         if !punct(toks, j, ':') {
@@ -152,7 +135,32 @@ fn guarded(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Optio
         return group_end(toks, j).map(|e| e + 1);
     }
     // JavaScript's brace-less branch: one statement.
-    (lang == Lang::Js && paren).then(|| statement_end(lang, toks, layout, j + 1, toks.len()))
+    (lang == Lang::Js).then(|| statement_end(lang, toks, layout, j + 1, toks.len()))
+}
+
+/// The value of a condition that is one literal (`True`, `true`, `1`; `False`,
+/// `false`, `None`, `0`; each after `not` or `!`, in parentheses or not) opening at
+/// token `j`, with the token after it.
+pub(super) fn literal_condition(toks: &[Tok<'_>], j: usize) -> Option<(bool, usize)> {
+    let paren = punct(toks, j, '(');
+    let mut k = j + usize::from(paren);
+    let not = ident(toks, k) == Some("not") || punct(toks, k, '!');
+    k += usize::from(not);
+    let value = match ident(toks, k) {
+        Some("True" | "true") => true,
+        Some("False" | "false" | "None") => false,
+        _ if punct(toks, k, '1') => true,
+        _ if punct(toks, k, '0') => false,
+        _ => return None,
+    };
+    k += 1;
+    if paren {
+        if !punct(toks, k, ')') {
+            return None;
+        }
+        k += 1;
+    }
+    Some((value != not, k))
 }
 
 /// Where the Python block whose header at `head` ends in the `:` before `from`
