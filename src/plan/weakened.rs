@@ -1554,8 +1554,12 @@ impl<'c> Row<'c> {
         let added = minus(&new.read.statements, &old.read.statements);
         // A lost assertion that new ones in the same file replace (into a helper, a
         // stricter message) is a rewrite, unless more than twice as many went as
-        // came; new ones in another file check something else.
-        let rewrites = added.iter().filter(|s| !cannot_fail(old.lang, s)).count();
+        // came; new ones in another file check something else, and one moved in
+        // from another file is that file's, not a rewrite.
+        let rewrites = minus(&added, &net.gone)
+            .iter()
+            .filter(|s| !cannot_fail(old.lang, s))
+            .count();
         let rewritten = o.assertions - n.assertions.min(o.assertions) <= 2 * rewrites;
         if n.assertions < o.assertions && net.assertions_lost() && !rewritten {
             what.push(format!(
@@ -1708,6 +1712,8 @@ fn layout_free(s: &str) -> String {
 struct Net {
     old: Counts,
     new: Counts,
+    /// The statements that left the files that were there, word for word.
+    gone: Vec<String>,
 }
 
 impl Net {
@@ -1751,6 +1757,9 @@ impl Nets {
                 };
                 left[index(old.lang)].extend(gone);
             }
+        }
+        for (net, gone) in nets.0.iter_mut().zip(&left) {
+            net.gone = gone.clone();
         }
         // A file makes up for assertions lost elsewhere only with those it took
         // from there, word for word (a test moved, a file split in two): its own

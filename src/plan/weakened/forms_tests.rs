@@ -1263,6 +1263,28 @@ fn another_file_makes_up_for_a_lost_assertion_only_with_what_it_took() {
         ),
     ]);
     assert_eq!(moved, Vec::<String>::new());
+    // Assertions moved in from another file are no rewrite of the ones cut here.
+    let four = calc.replace(
+        "        self.assertEqual(add(10, 1), 11)\n",
+        "        self.assertEqual(add(10, 1), 11)\n        self.assertEqual(add(7, 7), 14)\n        self.assertEqual(add(0, 0), 0)\n",
+    );
+    let moved_in = format!(
+        "{cut}        self.assertEqual(len('ab'), 2)\n        self.assertEqual(len('abc'), 3)\n"
+    );
+    let found = lines(&[
+        change(p, Some(&four), Some(&moved_in)),
+        change(
+            "tests/test_other.py",
+            Some(&two),
+            Some("import unittest\n\nclass U(unittest.TestCase):\n    pass\n"),
+        ),
+    ]);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.starts_with(&format!("{p}: 1 of 4 assertions removed"))),
+        "{found:?}"
+    );
     let rewritten = calc.replace(
         "        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(10, 1), 11)\n",
         "        self.assert_adds([(2, 3, 5), (10, 1, 11)])\n",
