@@ -1491,18 +1491,27 @@ impl<'c> Row<'c> {
             return;
         };
         let dead = |helpers: &[(String, String)], names: &HashMap<String, usize>| {
-            helpers
-                .iter()
-                .filter(|(name, _)| names.get(name).copied().unwrap_or(0) <= 1)
-                .map(|(_, statement)| statement.clone())
-                .collect::<Vec<_>>()
+            let mut out: HashMap<String, Vec<String>> = HashMap::new();
+            for (name, statement) in helpers {
+                if names.get(name).copied().unwrap_or(0) <= 1 {
+                    out.entry(name.clone()).or_default().push(statement.clone());
+                }
+            }
+            out
         };
         let was = self
             .old
             .as_ref()
             .map(|o| dead(&o.read.helpers, before))
             .unwrap_or_default();
-        let newly = minus(&dead(&new.read.helpers, after), &was);
+        // By helper: one uncalled before too counts only the assertions it gained
+        // (its own reworded are no move), one newly uncalled all it holds.
+        let mut newly = Vec::new();
+        for (name, now) in dead(&new.read.helpers, after) {
+            let had = was.get(&name).map_or(&[][..], Vec::as_slice);
+            let more = now.len().saturating_sub(had.len());
+            newly.extend(minus(&now, had).into_iter().take(more));
+        }
         if newly.is_empty() {
             return;
         }
@@ -1529,7 +1538,12 @@ impl<'c> Row<'c> {
             return what;
         };
         let net = nets.of(old.lang);
-        let (o, lost) = (old.counts(), net.lost());
+        let o = old.counts();
+        // A file deleted or renamed away lost all it had, unless its checks were
+        // rewritten elsewhere (a table in another file).
+        let lost = net.units_lost()
+            || (net.assertions_lost()
+                && !net.rewritten(&self.change.path, o.assertions, &old.read.statements));
         let renamed_out = self.change.was.is_some()
             && self.change.after.is_some()
             && self.new.as_ref().is_none_or(|n| n.counts().tests == 0);
@@ -1552,16 +1566,8 @@ impl<'c> Row<'c> {
         let n = new.counts();
         let removed = minus(&old.read.statements, &new.read.statements);
         let added = minus(&new.read.statements, &old.read.statements);
-        // A lost assertion that new ones in the same file replace (into a helper, a
-        // stricter message) is a rewrite, unless more than twice as many went as
-        // came; new ones in another file check something else, and one moved in
-        // from another file is that file's, not a rewrite.
-        let rewrites = minus(&added, &net.gone)
-            .iter()
-            .filter(|s| !cannot_fail(old.lang, s))
-            .count();
-        let rewritten = o.assertions - n.assertions.min(o.assertions) <= 2 * rewrites;
-        if n.assertions < o.assertions && net.assertions_lost() && !rewritten {
+        let cut = o.assertions.saturating_sub(n.assertions);
+        if cut > 0 && net.assertions_lost() && !net.rewritten(&self.change.path, cut, &removed) {
             what.push(format!(
                 "{} of {} removed",
                 o.assertions - n.assertions,
@@ -1712,15 +1718,12 @@ fn layout_free(s: &str) -> String {
 struct Net {
     old: Counts,
     new: Counts,
-    /// The statements that left the files that were there, word for word.
-    gone: Vec<String>,
+    /// The assertion statements new to the change, each with its file's path: in a
+    /// file's new side, neither there before nor gone from another file.
+    fresh: Vec<(String, String)>,
 }
 
 impl Net {
-    fn lost(&self) -> bool {
-        self.assertions_lost() || self.units_lost()
-    }
-
     /// Fewer tests in all, a table of n rows counted as n tests.
     fn units_lost(&self) -> bool {
         let units = |c: &Counts| (c.tests + c.cases).saturating_sub(c.tables);
@@ -1730,6 +1733,22 @@ impl Net {
     /// Fewer assertions in all.
     fn assertions_lost(&self) -> bool {
         self.new.assertions < self.old.assertions
+    }
+
+    /// Whether `cut` assertions the file at `path` lost (`removed`) were rewritten
+    /// rather than removed: at most twice as many as came new in the same file
+    /// (into a helper, a stricter message), or in another that check what they did
+    /// (a name in common: a table in another file). An unrelated assertion added
+    /// elsewhere makes up for none.
+    fn rewritten(&self, path: &str, cut: usize, removed: &[String]) -> bool {
+        let lang = Lang::of(path).unwrap_or(Lang::Python);
+        let gone: Vec<String> = removed.iter().flat_map(|s| subjects(lang, s)).collect();
+        let came = self
+            .fresh
+            .iter()
+            .filter(|(at, s)| at == path || related(&subjects(lang, s), &gone))
+            .count();
+        cut <= 2 * came
     }
 
     fn skips_added(&self) -> bool {
@@ -1758,8 +1777,21 @@ impl Nets {
                 left[index(old.lang)].extend(gone);
             }
         }
-        for (net, gone) in nets.0.iter_mut().zip(&left) {
-            net.gone = gone.clone();
+        for row in rows {
+            let Some(new) = &row.new else {
+                continue;
+            };
+            let added = match &row.old {
+                Some(old) => minus(&new.read.statements, &old.read.statements),
+                None => new.read.statements.clone(),
+            };
+            let fresh = minus(&added, &left[index(new.lang)]);
+            nets.0[index(new.lang)].fresh.extend(
+                fresh
+                    .into_iter()
+                    .filter(|s| !cannot_fail(new.lang, s))
+                    .map(|s| (row.change.path.clone(), s)),
+            );
         }
         // A file makes up for assertions lost elsewhere only with those it took
         // from there, word for word (a test moved, a file split in two): its own
@@ -1946,6 +1978,84 @@ fn imports_for_effect(text: &str, path: &str) -> bool {
         };
         let quoted = rest.trim_matches(|c| matches!(c, '\'' | '"' | ';' | ' '));
         rest.starts_with(['\'', '"']) && stem(quoted) == own
+    })
+}
+
+/// Words of what an assertion checks, not of its form: `self.assertEqual(add(10,
+/// 1), 11)` gives `add`. Identifiers outside strings, split at `_` and at a
+/// lower-to-upper change, lowercased, without the words every check shares.
+fn subjects(lang: Lang, statement: &str) -> Vec<String> {
+    const FORM: [&str; 34] = [
+        "assert",
+        "expect",
+        "require",
+        "to",
+        "be",
+        "is",
+        "not",
+        "equal",
+        "equals",
+        "eq",
+        "ne",
+        "strict",
+        "deep",
+        "true",
+        "false",
+        "none",
+        "null",
+        "nil",
+        "undefined",
+        "self",
+        "this",
+        "error",
+        "errorf",
+        "fatal",
+        "fatalf",
+        "fail",
+        "ok",
+        "that",
+        "have",
+        "has",
+        "got",
+        "want",
+        "if",
+        "should",
+    ];
+    let mut out = Vec::new();
+    for tok in spanned(lang, statement).0 {
+        let Tok::Ident(name) = tok else {
+            continue;
+        };
+        let mut words = vec![String::new()];
+        let mut lower = false;
+        for c in name.chars() {
+            if c == '_' || (c.is_uppercase() && lower) {
+                words.push(String::new());
+            }
+            lower = c.is_lowercase() || c.is_ascii_digit();
+            if c != '_'
+                && let Some(word) = words.last_mut()
+            {
+                word.extend(c.to_lowercase());
+            }
+        }
+        out.extend(
+            words
+                .into_iter()
+                .filter(|w| w.len() > 1 && !FORM.contains(&w.as_str())),
+        );
+    }
+    out
+}
+
+/// Whether `words` name something of `gone`: a word in common, or one the start of
+/// the other (`resp`, `response`; `add`, `adds`).
+fn related(words: &[String], gone: &[String]) -> bool {
+    words.iter().any(|w| {
+        gone.iter().any(|g| {
+            let (short, long) = if w.len() <= g.len() { (w, g) } else { (g, w) };
+            short == long || (short.len() >= 3 && long.starts_with(short.as_str()))
+        })
     })
 }
 

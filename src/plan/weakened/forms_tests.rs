@@ -1223,9 +1223,9 @@ fn a_harness_makes_up_for_a_loss_only_with_what_runs() {
 }
 
 /// A test file that was there makes up for an assertion lost elsewhere only with
-/// the ones it took word for word, as a new file does: an unrelated one added to it
-/// (`len("abc")`) made up for the lost one (the netting red team's). Inside one
-/// file, new assertions where old ones went are still a rewrite.
+/// the ones it took word for word, or rewrote (a name in common): an unrelated one
+/// added to it (`len("abc")`) made up for the lost one (the netting red team's).
+/// Inside one file, new assertions where old ones went are still a rewrite.
 #[test]
 fn another_file_makes_up_for_a_lost_assertion_only_with_what_it_took() {
     let calc = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n        self.assertEqual(add(10, 1), 11)\n";
@@ -1236,7 +1236,6 @@ fn another_file_makes_up_for_a_lost_assertion_only_with_what_it_took() {
     for unrelated in [
         "self.assertEqual(len('abc'), 3)",
         "self.assertTrue(isinstance(self, U))",
-        "self.assertEqual(add(10, 1), 11, 'moved and rewritten')",
     ] {
         let found = lines(&[
             change(p, Some(calc), Some(&cut)),
@@ -1254,15 +1253,17 @@ fn another_file_makes_up_for_a_lost_assertion_only_with_what_it_took() {
         change("tests/test_other.py", Some(&two), Some(&reworded)),
     ]);
     says(&found, p, "1 of 2 assertions removed");
-    let moved = lines(&[
-        change(p, Some(calc), Some(&cut)),
-        change(
-            "tests/test_other.py",
-            Some(other),
-            Some(&with("self.assertEqual(add(10, 1), 11)")),
-        ),
-    ]);
-    assert_eq!(moved, Vec::<String>::new());
+    // Moved word for word, or rewritten on the way (a name in common).
+    for moved in [
+        "self.assertEqual(add(10, 1), 11)",
+        "self.assertEqual(add(10, 1), 11, 'moved and rewritten')",
+    ] {
+        let found = lines(&[
+            change(p, Some(calc), Some(&cut)),
+            change("tests/test_other.py", Some(other), Some(&with(moved))),
+        ]);
+        assert_eq!(found, Vec::<String>::new(), "{moved}");
+    }
     // Assertions moved in from another file are no rewrite of the ones cut here.
     let four = calc.replace(
         "        self.assertEqual(add(10, 1), 11)\n",
@@ -1427,4 +1428,47 @@ fn tests_folded_into_a_module_two_specs_import_are_no_loss() {
         change("__tests__/common.ts", None, Some(&common)),
     ]);
     assert_eq!(found, Vec::<String>::new());
+}
+
+/// Tests moved into a file that was there, rewritten on the way (the second
+/// review's): as a table, as plain `assert`s, through another path to the same
+/// function. And a helper only an unchanged file calls, its message reworded.
+#[test]
+fn tests_rewritten_into_a_file_that_was_there_are_no_loss() {
+    let old = "tests/test_old.py";
+    let calc = "tests/test_calc.py";
+    let unit = "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n    def test_zero(self):\n        self.assertEqual(add(0, 5), 5)\n";
+    let there = "from calc import add\n\ndef test_big():\n    assert add(10, 1) == 11\n";
+    let table = format!(
+        "import pytest\n{there}\n@pytest.mark.parametrize('a, b, s', [(2, 3, 5), (0, 5, 5)])\ndef test_add(a, b, s):\n    assert add(a, b) == s\n"
+    );
+    let plain = format!(
+        "{there}\ndef test_add():\n    assert add(2, 3) == 5\n\ndef test_zero():\n    assert add(0, 5) == 5\n"
+    );
+    for after in [table, plain] {
+        let found = lines(&[
+            change(old, Some(unit), None),
+            change(calc, Some(there), Some(&after)),
+        ]);
+        assert_eq!(found, Vec::<String>::new(), "{after}");
+    }
+    let rs = "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(crate::add(2, 3), 5);\n    }\n}\n";
+    let outside = "#[test]\nfn big() {\n    assert_eq!(calc::add(10, 1), 11);\n}\n";
+    let moved =
+        format!("{outside}\n#[test]\nfn adds() {{\n    assert_eq!(calc::add(2, 3), 5);\n}}\n");
+    let found = lines(&[
+        change(
+            "src/lib.rs",
+            Some(rs),
+            Some("pub fn add(a: i32, b: i32) -> i32 { a + b }\n"),
+        ),
+        change("tests/calc.rs", Some(outside), Some(&moved)),
+    ]);
+    assert_eq!(found, Vec::<String>::new());
+    let helper = "from calc import add\n\ndef check_pair(x):\n    assert x[0] == x[1]\n\ndef test_b():\n    assert add(1, 1) == 2\n";
+    let reworded = helper.replace("x[0] == x[1]\n", "x[0] == x[1], f'{x[0]} != {x[1]}'\n");
+    assert_eq!(
+        one("tests/test_a.py", helper, &reworded),
+        Vec::<String>::new()
+    );
 }
