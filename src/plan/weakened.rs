@@ -1777,20 +1777,23 @@ impl Nets {
                 left[index(old.lang)].extend(gone);
             }
         }
+        // New to the change: in no file before it, so no copy of a check that was
+        // there (`add(2, 3)` asserted twice checks it once).
+        let before: std::collections::HashSet<String> = rows
+            .iter()
+            .filter_map(|r| r.old.as_ref())
+            .flat_map(|o| o.read.statements.iter().map(|s| layout_free(s)))
+            .collect();
         for row in rows {
             let Some(new) = &row.new else {
                 continue;
             };
-            let added = match &row.old {
-                Some(old) => minus(&new.read.statements, &old.read.statements),
-                None => new.read.statements.clone(),
-            };
-            let fresh = minus(&added, &left[index(new.lang)]);
             nets.0[index(new.lang)].fresh.extend(
-                fresh
-                    .into_iter()
-                    .filter(|s| !cannot_fail(new.lang, s))
-                    .map(|s| (row.change.path.clone(), s)),
+                new.read
+                    .statements
+                    .iter()
+                    .filter(|s| !before.contains(&layout_free(s)) && !cannot_fail(new.lang, s))
+                    .map(|s| (row.change.path.clone(), s.clone())),
             );
         }
         // A file makes up for assertions lost elsewhere only with those it took

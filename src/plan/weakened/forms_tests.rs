@@ -1106,6 +1106,7 @@ fn a_new_test_file_makes_up_only_with_assertions_that_run() {
     for extra in [
         format!("{head}    def test_x(self):\n        if False:\n            self.assertEqual(add(10, 1), 11)\n"),
         format!("{head}    def _unused(self):\n        self.assertEqual(add(10, 1), 11)\n"),
+        format!("{head}    def _unused(self):\n        self.assertEqual(add(10, 1), 11)\n    def test_small(self):\n        self.assertEqual(add(2, 3), 5)\n"),
         format!("{head}    @unittest.skip('later')\n    def test_x(self):\n        self.assertEqual(add(10, 1), 11)\n"),
         format!("{head}    def test_x(self):\n        self.skipTest('later')\n        self.assertEqual(add(10, 1), 11)\n"),
         "import unittest\nfrom calc import add\n\nclass Helper:\n    def test_x(self):\n        self.assertEqual(add(10, 1), 11)\n".to_string(),
@@ -1236,6 +1237,8 @@ fn another_file_makes_up_for_a_lost_assertion_only_with_what_it_took() {
     for unrelated in [
         "self.assertEqual(len('abc'), 3)",
         "self.assertTrue(isinstance(self, U))",
+        // A copy of a check that stays checks nothing new.
+        "self.assertEqual(add(2, 3), 5)",
     ] {
         let found = lines(&[
             change(p, Some(calc), Some(&cut)),
