@@ -1543,7 +1543,12 @@ impl<'c> Row<'c> {
         // rewritten elsewhere (a table in another file).
         let lost = net.units_lost()
             || (net.assertions_lost()
-                && !net.rewritten(&self.change.path, o.assertions, &old.read.statements));
+                && !net.rewritten(
+                    old.lang,
+                    &self.change.path,
+                    o.assertions,
+                    &old.read.statements,
+                ));
         let renamed_out = self.change.was.is_some()
             && self.change.after.is_some()
             && self.new.as_ref().is_none_or(|n| n.counts().tests == 0);
@@ -1567,7 +1572,10 @@ impl<'c> Row<'c> {
         let removed = minus(&old.read.statements, &new.read.statements);
         let added = minus(&new.read.statements, &old.read.statements);
         let cut = o.assertions.saturating_sub(n.assertions);
-        if cut > 0 && net.assertions_lost() && !net.rewritten(&self.change.path, cut, &removed) {
+        if cut > 0
+            && net.assertions_lost()
+            && !net.rewritten(old.lang, &self.change.path, cut, &removed)
+        {
             what.push(format!(
                 "{} of {} removed",
                 o.assertions - n.assertions,
@@ -1718,9 +1726,9 @@ fn layout_free(s: &str) -> String {
 struct Net {
     old: Counts,
     new: Counts,
-    /// The assertion statements new to the change, each with its file's path: in a
-    /// file's new side, neither there before nor gone from another file.
-    fresh: Vec<(String, String)>,
+    /// The assertion statements new to the change (in no file before it), each as
+    /// its file's path and the words of what it checks (see [`subjects`]).
+    fresh: Vec<(String, Vec<String>)>,
 }
 
 impl Net {
@@ -1740,13 +1748,12 @@ impl Net {
     /// (into a helper, a stricter message), or in another that check what they did
     /// (a name in common: a table in another file). An unrelated assertion added
     /// elsewhere makes up for none.
-    fn rewritten(&self, path: &str, cut: usize, removed: &[String]) -> bool {
-        let lang = Lang::of(path).unwrap_or(Lang::Python);
+    fn rewritten(&self, lang: Lang, path: &str, cut: usize, removed: &[String]) -> bool {
         let gone: Vec<String> = removed.iter().flat_map(|s| subjects(lang, s)).collect();
         let came = self
             .fresh
             .iter()
-            .filter(|(at, s)| at == path || related(&subjects(lang, s), &gone))
+            .filter(|(at, words)| at == path || related(words, &gone))
             .count();
         cut <= 2 * came
     }
@@ -1793,7 +1800,7 @@ impl Nets {
                     .statements
                     .iter()
                     .filter(|s| !before.contains(&layout_free(s)) && !cannot_fail(new.lang, s))
-                    .map(|s| (row.change.path.clone(), s.clone())),
+                    .map(|s| (row.change.path.clone(), subjects(new.lang, s))),
             );
         }
         // A file makes up for assertions lost elsewhere only with those it took
