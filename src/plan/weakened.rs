@@ -1571,7 +1571,18 @@ impl<'c> Row<'c> {
         let n = new.counts();
         let removed = minus(&old.read.statements, &new.read.statements);
         let added = minus(&new.read.statements, &old.read.statements);
-        let cut = o.assertions.saturating_sub(n.assertions);
+        // What moved to another file word for word is that file's now.
+        let elsewhere: Vec<String> = net
+            .arrived
+            .iter()
+            .filter(|(at, _)| *at != self.change.path)
+            .map(|(_, s)| s.clone())
+            .collect();
+        let moved = removed.len() - minus(&removed, &elsewhere).len();
+        let cut = o
+            .assertions
+            .saturating_sub(n.assertions)
+            .saturating_sub(moved);
         if cut > 0
             && net.assertions_lost()
             && !net.rewritten(old.lang, &self.change.path, cut, &removed)
@@ -1729,6 +1740,9 @@ struct Net {
     /// The assertion statements new to the change (in no file before it), each as
     /// its file's path and the words of what it checks (see [`subjects`]).
     fresh: Vec<(String, Vec<String>)>,
+    /// The statements each file gained that run there, with its path: one a file
+    /// lost that another gained moved, and is no loss of the first.
+    arrived: Vec<(String, String)>,
 }
 
 impl Net {
@@ -1795,6 +1809,21 @@ impl Nets {
             let Some(new) = &row.new else {
                 continue;
             };
+            let k = index(new.lang);
+            // Only a file with tests runs what it holds: a helper module's
+            // assertions run where it is called, if anywhere.
+            if new.counts().tests > 0 {
+                let off = minus(&new.read.switched_off, &was_off[k]);
+                let runs = minus(&new.read.statements, &off);
+                let gained = match &row.old {
+                    Some(old) => minus(&runs, &old.read.statements),
+                    None => runs,
+                };
+                let path = &row.change.path;
+                nets.0[k]
+                    .arrived
+                    .extend(gained.into_iter().map(|s| (path.clone(), s)));
+            }
             nets.0[index(new.lang)].fresh.extend(
                 new.read
                     .statements
@@ -1992,8 +2021,9 @@ fn imports_for_effect(text: &str, path: &str) -> bool {
 }
 
 /// Words of what an assertion checks, not of its form: `self.assertEqual(add(10,
-/// 1), 11)` gives `add`. Identifiers outside strings, split at `_` and at a
-/// lower-to-upper change, lowercased, without the words every check shares.
+/// 1), 11)` gives `add`. The names it calls (a name alone, `assert add`, may be
+/// anything of that name), split at `_` and at a lower-to-upper change,
+/// lowercased, without the words every check shares.
 fn subjects(lang: Lang, statement: &str) -> Vec<String> {
     const FORM: [&str; 34] = [
         "assert",
@@ -2032,10 +2062,14 @@ fn subjects(lang: Lang, statement: &str) -> Vec<String> {
         "should",
     ];
     let mut out = Vec::new();
-    for tok in spanned(lang, statement).0 {
+    let toks = spanned(lang, statement).0;
+    for (i, tok) in toks.iter().enumerate() {
         let Tok::Ident(name) = tok else {
             continue;
         };
+        if !punct(&toks, i + 1, '(') {
+            continue;
+        }
         let mut words = vec![String::new()];
         let mut lower = false;
         for c in name.chars() {

@@ -1475,3 +1475,42 @@ fn tests_rewritten_into_a_file_that_was_there_are_no_loss() {
         Vec::<String>::new()
     );
 }
+
+/// The last review's. Two files merged while one's test becomes a table: what moved
+/// word for word is the other file's now, and the table a rewrite in place. An
+/// assertion that names the lost one's function without calling it (`add = 1;
+/// assert add`) checks nothing of it; one moved to a helper module's top level
+/// runs nowhere.
+#[test]
+fn a_move_beside_a_table_is_no_loss_and_a_name_alone_no_rewrite() {
+    let calc = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n    assert add(1, 1) == 2\n";
+    let other = "from calc import mul, div\n\ndef test_mul():\n    assert mul(2, 3) == 6\n\ndef test_div():\n    assert div(6, 3) == 2\n";
+    let table = "import pytest\nfrom calc import add, mul\n\n@pytest.mark.parametrize('a, b, s', [(2, 3, 5), (1, 1, 2)])\ndef test_add(a, b, s):\n    assert add(a, b) == s\n\ndef test_mul():\n    assert mul(2, 3) == 6\n";
+    let left = "from calc import div\n\ndef test_div():\n    assert div(6, 3) == 2\n";
+    let found = lines(&[
+        change("tests/test_calc.py", Some(calc), Some(table)),
+        change("tests/test_other.py", Some(other), Some(left)),
+    ]);
+    assert_eq!(found, Vec::<String>::new());
+    let three = format!("{calc}    assert add(0, 0) == 0\n");
+    let cut = "from calc import add\n\ndef test_add():\n    assert add(0, 0) == 0\n";
+    for misc in [
+        "def test_x():\n    add = 1\n    assert add\n",
+        "from calc import add\n\ndef test_x():\n    assert callable(add)\n",
+    ] {
+        let found = lines(&[
+            change("tests/test_calc.py", Some(&three), Some(cut)),
+            change("tests/test_misc.py", None, Some(misc)),
+        ]);
+        says(&found, "tests/test_calc.py", "2 of 3 assertions removed");
+    }
+    let found = lines(&[
+        change("tests/test_calc.py", Some(&three), Some(cut)),
+        change(
+            "tests/helpers.py",
+            None,
+            Some("from calc import add\n\nassert add(2, 3) == 5\nassert add(1, 1) == 2\n"),
+        ),
+    ]);
+    says(&found, "tests/test_calc.py", "2 of 3 assertions removed");
+}
