@@ -2086,7 +2086,7 @@ fn subjects(lang: Lang, statement: &str) -> Vec<String> {
         out.extend(
             words
                 .into_iter()
-                .filter(|w| w.len() > 1 && !FORM.contains(&w.as_str())),
+                .filter(|w| !w.is_empty() && !FORM.contains(&w.as_str())),
         );
     }
     out

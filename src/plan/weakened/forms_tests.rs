@@ -1256,7 +1256,8 @@ fn another_file_makes_up_for_a_lost_assertion_only_with_what_it_took() {
         change("tests/test_other.py", Some(&two), Some(&reworded)),
     ]);
     says(&found, p, "1 of 2 assertions removed");
-    // Moved word for word, or rewritten on the way (a name in common).
+    // Moved word for word, or rewritten on the way (a function in common, of any
+    // length of name).
     for moved in [
         "self.assertEqual(add(10, 1), 11)",
         "self.assertEqual(add(10, 1), 11, 'moved and rewritten')",
@@ -1466,6 +1467,23 @@ fn tests_rewritten_into_a_file_that_was_there_are_no_loss() {
             Some("pub fn add(a: i32, b: i32) -> i32 { a + b }\n"),
         ),
         change("tests/calc.rs", Some(outside), Some(&moved)),
+    ]);
+    assert_eq!(found, Vec::<String>::new());
+    let g = "from calc import g\n\ndef test_a():\n    assert g(0) == 0\n\ndef test_b():\n    assert g(1) == 1, 'g one'\n";
+    let c = "from calc import g\n\ndef test_c():\n    assert g(2) == 2\n";
+    let found = lines(&[
+        change(
+            old,
+            Some(g),
+            Some("from calc import g\n\ndef test_a():\n    assert g(0) == 0\n"),
+        ),
+        change(
+            calc,
+            Some(c),
+            Some(&format!(
+                "{c}\ndef test_b():\n    assert g(1) == 1, 'g of one is one'\n"
+            )),
+        ),
     ]);
     assert_eq!(found, Vec::<String>::new());
     let helper = "from calc import add\n\ndef check_pair(x):\n    assert x[0] == x[1]\n\ndef test_b():\n    assert add(1, 1) == 2\n";
