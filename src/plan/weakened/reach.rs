@@ -62,18 +62,28 @@ pub(super) fn early_returns(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -
 /// included. An assertion there checks nothing, wherever it moved from.
 pub(super) fn unreached(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> Vec<bool> {
     let mut dead = vec![false; toks.len()];
+    for (from, end) in spans(toks.len(), |i| guarded(lang, toks, layout, i)) {
+        dead[from..end].fill(true);
+    }
+    dead
+}
+
+/// The spans `from..end` that `end_at` finds, left to right: where it gives an end
+/// for token `i`, the span runs there and the search goes on after it.
+fn spans(len: usize, mut end_at: impl FnMut(usize) -> Option<usize>) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     let mut i = 0;
-    while i < toks.len() {
-        match guarded(lang, toks, layout, i) {
+    while i < len {
+        match end_at(i) {
             Some(end) => {
-                let end = end.clamp(i + 1, toks.len());
-                dead[i..end].fill(true);
+                let end = end.clamp(i + 1, len);
+                out.push((i, end));
                 i = end;
             }
             None => i += 1,
         }
     }
-    dead
+    out
 }
 
 /// The functions and classes that nothing in the file names and no runner calls
@@ -96,20 +106,12 @@ pub(super) fn uncalled_bodies(
     } else {
         Vec::new()
     };
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < toks.len() {
-        match uncalled(lang, toks, layout, i, &named, &impls) {
-            Some(end) => {
-                let end = end.clamp(i + 1, toks.len());
-                let name = ident(toks, i + 1).unwrap_or("").to_string();
-                out.push((name, i, end));
-                i = end;
-            }
-            None => i += 1,
-        }
-    }
-    out
+    spans(toks.len(), |i| {
+        uncalled(lang, toks, layout, i, &named, &impls)
+    })
+    .into_iter()
+    .map(|(i, end)| (ident(toks, i + 1).unwrap_or("").to_string(), i, end))
+    .collect()
 }
 
 /// Where the block of the `if`/`while` at `i` ends, when its condition is a
@@ -172,7 +174,7 @@ fn python_block(toks: &[Tok<'_>], layout: &Layout<'_>, head: usize, from: usize)
             .find(|&k| layout.broken(k))
             .unwrap_or(toks.len());
     }
-    let Some(indent) = (0..=head).rev().find_map(|k| layout.indent(k)) else {
+    let Some(indent) = line_indent(toks, layout, head) else {
         return toks.len();
     };
     let mut depth = 0usize;
@@ -258,9 +260,7 @@ fn uncalled(
             if name == "main" || attributed || impls.get(i).copied().unwrap_or(false) {
                 return None;
             }
-            top_brace(toks, i + 2)
-                .and_then(|open| group_end(toks, open))
-                .map(|e| e + 1)
+            braced_end(toks, i + 2)
         }
         (Lang::Go, "func") => {
             let runner = ["Test", "Benchmark", "Example", "Fuzz"]
@@ -270,9 +270,7 @@ fn uncalled(
             if runner {
                 return None;
             }
-            top_brace(toks, i + 2)
-                .and_then(|open| group_end(toks, open))
-                .map(|e| e + 1)
+            braced_end(toks, i + 2)
         }
         (Lang::Js, "function") => {
             let exported = before == Some("export")
@@ -290,12 +288,29 @@ fn uncalled(
             if exported || !opens {
                 return None;
             }
-            top_brace(toks, i + 2)
-                .and_then(|open| group_end(toks, open))
-                .map(|e| e + 1)
+            braced_end(toks, i + 2)
         }
         _ => None,
     }
+}
+
+/// Where the body in braces after a signature from `from` ends (past its `}`).
+fn braced_end(toks: &[Tok<'_>], from: usize) -> Option<usize> {
+    top_brace(toks, from)
+        .and_then(|open| group_end(toks, open))
+        .map(|e| e + 1)
+}
+
+/// The indent of the line token `k` is on: its first token's, found by the line
+/// breaks between tokens (one look at the text, not one per token back).
+fn line_indent(toks: &[Tok<'_>], layout: &Layout<'_>, k: usize) -> Option<usize> {
+    let mut first = k.min(toks.len().saturating_sub(1));
+    while first > 0 && !layout.broken(first) {
+        first -= 1;
+    }
+    layout
+        .indent(first)
+        .or_else(|| (0..first).rev().find_map(|m| layout.indent(m)))
 }
 
 /// Whether the Python `def`/`class` at `i` has a decorator that may call it or
