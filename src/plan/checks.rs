@@ -194,9 +194,9 @@ fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
         Some(stamp) => format!("{stamp} {}", entry.text),
         None => entry.text.to_string(),
     };
-    let hidden = |c: char| text::is_invisible(c) || odd_space(c);
+    let hidden = |c: char| text::is_invisible(c) || confusable::odd_space(c);
     let cleaned = if raw.chars().any(hidden) {
-        reviewed(&raw)
+        confusable::reviewed(&raw)
     } else {
         match confusable::fold(&raw) {
             std::borrow::Cow::Borrowed(_) => return,
@@ -210,7 +210,7 @@ fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
     let Some(event) = Event::parse(seen.text) else {
         return;
     };
-    let read = Event::parse(entry.text).map(|e| reviewed(&e.render()));
+    let read = Event::parse(entry.text).map(|e| confusable::reviewed(&e.render()));
     if read.as_deref() == Some(event.render().as_str()) {
         return;
     }
@@ -260,27 +260,6 @@ fn hidden_event(entry: &LogEntry<'_>, out: &mut Vec<Hit>) {
         ),
         hint,
     ));
-}
-
-/// `text` as a reviewer reads it: invisible characters gone, odd spaces plain, and
-/// look-alike letters as the ASCII ones they pass for.
-fn reviewed(text: &str) -> String {
-    confusable::fold(&plain(text)).into_owned()
-}
-
-/// A space other than U+0020 (no-break, thin, ideographic, …): it looks like one in
-/// git diff, but plan's event forms are read with plain spaces only.
-fn odd_space(c: char) -> bool {
-    use unicode_general_category::{GeneralCategory, get_general_category};
-    c != ' ' && get_general_category(c) == GeneralCategory::SpaceSeparator
-}
-
-/// `text` as a reviewer reads it: invisible characters gone, odd spaces plain.
-fn plain(text: &str) -> String {
-    text.chars()
-        .filter(|&c| !text::is_invisible(c))
-        .map(|c| if odd_space(c) { ' ' } else { c })
-        .collect()
 }
 
 /// The rules the task list shows on `goal`, with their severity in plan.md.

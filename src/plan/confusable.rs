@@ -65,6 +65,27 @@ pub fn fold(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// `text` as a reviewer reads it: invisible characters gone, odd spaces plain, and
+/// look-alike letters as the ASCII ones they pass for.
+pub fn reviewed(text: &str) -> String {
+    fold(&plain(text)).into_owned()
+}
+
+/// A space other than U+0020 (no-break, thin, ideographic, …): it looks like one in
+/// git diff, but plan's event forms are read with plain spaces only.
+pub fn odd_space(c: char) -> bool {
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    c != ' ' && get_general_category(c) == GeneralCategory::SpaceSeparator
+}
+
+/// `text` as a reviewer reads it: invisible characters gone, odd spaces plain.
+fn plain(text: &str) -> String {
+    text.chars()
+        .filter(|&c| !super::text::is_invisible(c))
+        .map(|c| if odd_space(c) { ' ' } else { c })
+        .collect()
+}
+
 /// The printable ASCII characters by their skeleton.
 fn by_skeleton() -> &'static HashMap<String, Vec<char>> {
     static TABLE: OnceLock<HashMap<String, Vec<char>>> = OnceLock::new();

@@ -516,6 +516,23 @@ pub fn check_budget(no: usize, value: &str) -> Option<Diagnostic> {
 /// inside when the status it means is clear. Four spaces of indentation make code,
 /// and prose such as `Status of the work: unclear` is not a status line.
 pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
+    if text.is_ascii() {
+        return ascii_near_miss(text);
+    }
+    // What a reviewer reads as a status line is one: with a look-alike letter or an
+    // invisible character in it, a line that says done would count as open.
+    let read = super::confusable::reviewed(text).replace('\u{ff1a}', ":");
+    if read == text {
+        return ascii_near_miss(text);
+    }
+    ascii_near_miss(&read).or_else(|| {
+        let value = read.strip_prefix("status:")?;
+        Some(Status::parse(value.trim()))
+    })
+}
+
+/// [`status_near_miss`] of a line read as written.
+fn ascii_near_miss(text: &str) -> Option<Option<Status>> {
     let indent = text.len() - text.trim_start_matches(' ').len();
     if indent > 3 || text[indent..].starts_with('\t') {
         return None;
@@ -1234,6 +1251,20 @@ mod tests {
             ("Status of the work is unclear", None),
             ("status quo", None),
             ("statuses: open", None),
+            // Read as a reviewer reads it: a look-alike or invisible character
+            // would make a line that says done count as open.
+            ("st\u{430}tus: done", Some(Some(Status::Done))),
+            ("status\u{200b}: done", Some(Some(Status::Done))),
+            ("\u{200b}status: done", Some(Some(Status::Done))),
+            ("sta\u{2060}tus: done", Some(Some(Status::Done))),
+            ("status\u{ff1a}done", Some(Some(Status::Done))),
+            ("status: d\u{43e}ne", Some(Some(Status::Done))),
+            ("status\u{a0}done", Some(Some(Status::Done))),
+            ("St\u{430}tus: \u{43e}pen", Some(Some(Status::Open))),
+            (
+                "\u{441}\u{442}\u{430}\u{442}\u{443}\u{441}: \u{433}\u{43e}\u{442}\u{43e}\u{432}\u{43e}",
+                None,
+            ),
         ] {
             assert_eq!(status_near_miss(text), want, "{text:?}");
         }

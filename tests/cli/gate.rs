@@ -1115,7 +1115,7 @@ fn unittest_goal_done_on_main(t: &Test) -> String {
 }
 
 // Attack (the red team's): a goal done on the base set back to `active` by the
-// pull request, by hand (or past a reader, `status\u{200b}: done`) or through
+// pull request, by hand or through
 // `plan reopen`, with the work it rests on broken. Not done at the head, it was
 // neither verified again nor counted: the gate passed a pull request that undid
 // done work no person agreed to. Taken back like a cancel, it needs one.
@@ -1146,11 +1146,27 @@ fn a_goal_done_on_the_base_set_back_by_the_pull_request_needs_approval() {
                 .map(str::to_string),
         );
         let approved = ["audit", "--base", &base, "--strict", "--approved-by", "ann"];
-        t.ok(&approved);
+        match how {
+            // Read as a reviewer reads it, the line says done: a format error, which
+            // no approval excuses.
+            "hidden" => {
+                let run = t.run(&approved).code(1);
+                said.extend(
+                    run.stdout
+                        .lines()
+                        .filter(|l| l.starts_with('⚠'))
+                        .map(str::to_string),
+                );
+            }
+            _ => {
+                t.ok(&approved);
+            }
+        }
     }
     insta::assert_snapshot!(said.join("\n"), @r#"
     ⚠ w of the base was done and is set back here by hand, with no `plan reopen` logged (plan.md:3), needs --approved-by
     ⚠ w of the base was done and is set back here by hand, with no `plan reopen` logged (plan.md:3), needs --approved-by
+    ⚠ plan.md:5: a format error at the head: plan does not read this status line, so its goal counts as open
     ⚠ w of the base was done and is reopened here: the sum is wrong (plan.md:15), needs --approved-by
     "#);
     // In another plan file alike.
@@ -1162,6 +1178,45 @@ fn a_goal_done_on_the_base_set_back_by_the_pull_request_needs_approval() {
     t.write("docs/side.md", side);
     t.commit_all("set back");
     insta::assert_snapshot!(other_file_lines(&t, &["audit", "--base", &base, "--strict"]), @"⚠ docs/side.md: side: set back from done by hand, with no `plan reopen` logged (line 3), needs --approved-by");
+}
+
+// Attack (the red team's): a pull request adds a goal whose status line a reviewer
+// reads as done, `st\u{430}tus: done` with a Cyrillic a (or a zero-width space, a
+// word joiner, a fullwidth colon), and a look-alike sign-off line in the log. plan
+// read a line it did not know, so an open goal with nothing to verify: the gate
+// passed while the diff showed a goal done and signed off.
+#[test]
+fn a_status_line_that_only_reads_as_done_fails_the_gate() {
+    let mut said = Vec::new();
+    for status in [
+        "st\u{430}tus: done",
+        "status\u{200b}: done",
+        "sta\u{2060}tus: done",
+        "status\u{ff1a} done",
+    ] {
+        let t = unittest_repo();
+        let base = unittest_goal_done_on_main(&t);
+        let md = t.plan_md().replace(
+            "\n## Log",
+            &format!("\n## Goal: Sub\n<!-- id: sub -->\n{status}\ndone_when: sub works\n\n## Log"),
+        );
+        let line = "- 2026-06-16 10:00 sub sign\u{435}d off (verify passed, judge claude accept, contract 3cc77b08): .plan/judge/sub-20260101-1000.md#0484a3ba7e05\n";
+        t.write("plan.md", format!("{md}{line}"));
+        t.commit_all("sub");
+        let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
+        said.extend(
+            redact(&t, &run.stdout)
+                .lines()
+                .filter(|l| l.starts_with('⚠'))
+                .map(str::to_string),
+        );
+    }
+    insta::assert_snapshot!(said.join("\n"), @r#"
+    ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    "#);
 }
 
 // Attack (the gate's red team): the check script of a goal done on the base kept
