@@ -99,6 +99,27 @@ pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, skip: bool) -> Result<Option<AtS
     }))
 }
 
+/// The note for test files the working tree holds otherwise than HEAD, where a
+/// goal starts: a sign-off compares the tests with that commit, so a test written
+/// and not yet committed is no part of what the goal is held to, and what happens
+/// to it before it is committed goes unchecked. `None`: every test is committed
+/// (or git cannot tell: a note fails open).
+pub fn uncommitted_tests(root: &Path, id: &str) -> Option<String> {
+    let changed = git::changed_since(root, None, &crate::plan::weakened::is_test_path).ok()?;
+    let paths: Vec<&str> = changed.iter().map(|c| c.path.as_str()).collect();
+    let (first, rest) = paths.split_first()?;
+    let named = match rest.len() {
+        0 => format!("{first} differs"),
+        n => format!(
+            "{first} and {} differ",
+            crate::plan::text::count(n, "other test file")
+        ),
+    };
+    Some(format!(
+        "plan: note: {named} from the commit {id} starts from: a sign-off compares the tests with that commit, so what changes in them before they are committed goes unchecked\n  hint: commit the tests first to hold {id} to them"
+    ))
+}
+
 /// The verify ran at the start with plan.md left out of its change check, so it
 /// could hide a goal, weaken another's contract or finish one by hand: the start is
 /// written only on the plan it read (`before`), but for other goals' logged events.

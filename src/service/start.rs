@@ -127,6 +127,12 @@ pub fn start(env: &Env, args: &Request) -> Result<Started> {
         true => red_first::run_at_start(ctx, goal, args.no_verify).inspect_err(|_| undo())?,
         false => None,
     };
+    if starts
+        && let Some(repo) = &ctx.repo
+        && let Some(note) = red_first::uncommitted_tests(&repo.root, id)
+    {
+        crate::out::warn(&note);
+    }
     let started = Event::Started {
         id,
         contract: &fingerprint,

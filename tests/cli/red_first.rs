@@ -201,6 +201,37 @@ fn no_verify_skips_the_run_and_says_so_in_the_log() {
     );
 }
 
+// The red team's: a test the person wrote and left uncommitted when the goal
+// started is no part of what the sign-off compares (the start commit's tests), so
+// an assertion taken out of it before the work is committed goes unseen. The start
+// says so, and how to make the test count.
+#[test]
+fn start_names_the_tests_not_committed() {
+    let t = Test::new().plan(GOAL);
+    t.write("tests/test_old.py", "def test_old():\n    assert 1\n");
+    t.commit_all("plan");
+    t.write(
+        "tests/test_out.py",
+        "def test_out():\n    assert open('out.txt').read() == '42'\n",
+    );
+    t.write("tests/test_old.py", "def test_old():\n    assert 2\n");
+    let run = t.ok(&["start", "out", "--no-verify"]);
+    insta::assert_snapshot!(run.stderr, @r#"
+    plan: note: verify of out not run (--no-verify); the log says it was skipped
+    plan: note: tests/test_old.py and 1 other test file differ from the commit out starts from: a sign-off compares the tests with that commit, so what changes in them before they are committed goes unchecked
+      hint: commit the tests first to hold out to them
+    "#);
+    // Committed, they are what the sign-off compares with: nothing to say.
+    let t = Test::new().plan(GOAL);
+    t.write("tests/test_out.py", "def test_out():\n    assert 1\n");
+    t.commit_all("plan");
+    let run = t.ok(&["start", "out", "--no-verify"]);
+    assert_eq!(
+        run.stderr,
+        "plan: note: verify of out not run (--no-verify); the log says it was skipped\n"
+    );
+}
+
 #[test]
 fn a_goal_without_a_verify_starts_as_before() {
     let t = Test::new().plan(GOAL);
