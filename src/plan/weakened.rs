@@ -9,6 +9,9 @@ use std::fmt;
 
 use serde::Serialize;
 
+use brackets::{Matched, Toks};
+
+mod brackets;
 mod checks;
 mod forms;
 pub mod hacks;
@@ -1441,13 +1444,15 @@ impl<'c> Row<'c> {
             return;
         };
         let names = &old_names[index(new.lang)];
-        let owned = |o: &&String| !o.is_empty() && names.contains(o);
+        let known = |o: &String| names.binary_search(o).is_ok();
+        let owned = |o: &&String| !o.is_empty() && known(o);
+        let own: std::collections::HashSet<&String> = new.read.names.iter().collect();
         // An owner that names no test at all (a `describe.skip('…')`) is wide.
         let wide = new
             .read
             .skip_owners
             .iter()
-            .filter(|o| o.is_empty() || !(names.contains(o) || new.read.names.contains(o)))
+            .filter(|o| o.is_empty() || !(known(o) || own.contains(o)))
             .count();
         let on_old = new.read.skip_owners.iter().filter(owned).count();
         let c = &mut new.read.counts;
@@ -1572,13 +1577,7 @@ impl<'c> Row<'c> {
         let removed = minus(&old.read.statements, &new.read.statements);
         let added = minus(&new.read.statements, &old.read.statements);
         // What moved to another file word for word is that file's now.
-        let elsewhere: Vec<String> = net
-            .arrived
-            .iter()
-            .filter(|(at, _)| *at != self.change.path)
-            .map(|(_, s)| s.clone())
-            .collect();
-        let moved = removed.len() - minus(&removed, &elsewhere).len();
+        let moved = net.moved_elsewhere(&self.change.path, &removed);
         let cut = o
             .assertions
             .saturating_sub(n.assertions)
@@ -1696,6 +1695,36 @@ fn minus(a: &[String], b: &[String]) -> Vec<String> {
     out
 }
 
+/// Statements counted by their text without layout ([`layout_free`]): a multiset
+/// many files are compared with, built once.
+#[derive(Default)]
+struct Counted(HashMap<String, usize>);
+
+impl Counted {
+    fn add(&mut self, statements: &[String]) {
+        for s in statements {
+            *self.0.entry(layout_free(s)).or_default() += 1;
+        }
+    }
+
+    /// [`minus`]`(a, these)`, without copying these.
+    fn minus_from(&self, a: &[String]) -> Vec<String> {
+        let mut used: HashMap<String, usize> = HashMap::new();
+        let mut out = Vec::new();
+        for s in a {
+            let key = layout_free(s);
+            let have = self.0.get(&key).copied().unwrap_or(0);
+            let taken = used.entry(key).or_default();
+            if *taken < have {
+                *taken += 1;
+            } else {
+                out.push(s.clone());
+            }
+        }
+        out
+    }
+}
+
 /// A statement without what a formatter changes: whitespace outside strings, a
 /// trailing comma before a closing bracket, the kind of quote (`add(10,1)`,
 /// `add(10, 1)` and one argument a line with a comma after the last are one).
@@ -1740,9 +1769,16 @@ struct Net {
     /// The assertion statements new to the change (in no file before it), each as
     /// its file's path and the words of what it checks (see [`subjects`]).
     fresh: Vec<(String, Vec<String>)>,
-    /// The statements each file gained that run there, with its path: one a file
-    /// lost that another gained moved, and is no loss of the first.
-    arrived: Vec<(String, String)>,
+    /// How many fresh assertions each file holds.
+    fresh_at: HashMap<String, usize>,
+    /// The fresh assertions holding each word, and the words in order.
+    fresh_words: HashMap<String, Vec<usize>>,
+    fresh_vocab: Vec<String>,
+    /// The statements each file gained that run there, by their text without
+    /// layout ([`layout_free`]), each with how often: one a file lost that another
+    /// gained moved, and is no loss of the first. In all, and by file.
+    arrived: HashMap<String, usize>,
+    arrived_at: HashMap<String, HashMap<String, usize>>,
 }
 
 impl Net {
@@ -1763,17 +1799,109 @@ impl Net {
     /// (a name in common: a table in another file). An unrelated assertion added
     /// elsewhere makes up for none.
     fn rewritten(&self, lang: Lang, path: &str, cut: usize, removed: &[String]) -> bool {
-        let gone: Vec<String> = removed.iter().flat_map(|s| subjects(lang, s)).collect();
-        let came = self
-            .fresh
-            .iter()
-            .filter(|(at, words)| at == path || related(words, &gone))
-            .count();
-        cut <= 2 * came
+        let needed = cut.div_ceil(2);
+        let mut came = self.fresh_at.get(path).copied().unwrap_or(0);
+        let mut gone: Vec<String> = removed.iter().flat_map(|s| subjects(lang, s)).collect();
+        gone.sort_unstable();
+        gone.dedup();
+        // Each fresh assertion elsewhere counted once, by any word related to a
+        // gone one: the same, or one the start of the other (`resp`, `response`;
+        // `add`, `adds`), the shorter of 3 letters or more.
+        let mut counted = std::collections::HashSet::new();
+        for g in &gone {
+            if came >= needed {
+                break;
+            }
+            let at = self
+                .fresh_vocab
+                .partition_point(|w| w.as_str() < g.as_str());
+            let longer = self.fresh_vocab[at..]
+                .iter()
+                .take_while(|w| *w == g || (g.len() >= 3 && w.starts_with(g.as_str())));
+            let shorter = (3..g.len())
+                .filter(|&n| g.is_char_boundary(n))
+                .filter_map(|n| self.fresh_words.get_key_value(&g[..n]).map(|(w, _)| w));
+            for word in longer.chain(shorter) {
+                for &k in self.fresh_words.get(word).into_iter().flatten() {
+                    if self.fresh[k].0 != path && counted.insert(k) {
+                        came += 1;
+                    }
+                }
+                if came >= needed {
+                    break;
+                }
+            }
+        }
+        came >= needed
+    }
+
+    /// The index of the fresh assertions that [`Net::rewritten`] reads.
+    fn index_fresh(&mut self) {
+        for (k, (at, words)) in self.fresh.iter().enumerate() {
+            *self.fresh_at.entry(at.clone()).or_default() += 1;
+            for word in words {
+                let entries = self.fresh_words.entry(word.clone()).or_default();
+                if entries.last() != Some(&k) {
+                    entries.push(k);
+                }
+            }
+        }
+        self.fresh_vocab = self.fresh_words.keys().cloned().collect();
+        self.fresh_vocab.sort_unstable();
+    }
+
+    /// How many of `removed` (a multiset) files other than `path` gained.
+    fn moved_elsewhere(&self, path: &str, removed: &[String]) -> usize {
+        let own = self.arrived_at.get(path);
+        let mut used: HashMap<String, usize> = HashMap::new();
+        let mut moved = 0;
+        for statement in removed {
+            let key = layout_free(statement);
+            let all = self.arrived.get(&key).copied().unwrap_or(0);
+            let mine = own.and_then(|m| m.get(&key)).copied().unwrap_or(0);
+            let taken = used.entry(key).or_default();
+            if all - mine > *taken {
+                *taken += 1;
+                moved += 1;
+            }
+        }
+        moved
     }
 
     fn skips_added(&self) -> bool {
         self.new.skips > self.old.skips
+    }
+}
+
+/// What left the files that were there, word for word, by text without layout
+/// ([`layout_free`]): the pool that the files gaining assertions draw on, the
+/// first left the first taken.
+#[derive(Default)]
+struct Pool(HashMap<String, std::collections::VecDeque<String>>);
+
+impl Pool {
+    fn put(&mut self, statements: Vec<String>) {
+        for statement in statements {
+            let key = layout_free(&statement);
+            self.0.entry(key).or_default().push_back(statement);
+        }
+    }
+
+    /// Takes each of `added` the pool holds: how many, and how many of those can
+    /// fail.
+    fn take(&mut self, lang: Lang, added: &[String]) -> (usize, usize) {
+        let (mut moved, mut kept) = (0, 0);
+        for statement in added {
+            if let Some(taken) = self
+                .0
+                .get_mut(&layout_free(statement))
+                .and_then(|q| q.pop_front())
+            {
+                moved += 1;
+                kept += usize::from(!cannot_fail(lang, &taken));
+            }
+        }
+        (moved, kept)
     }
 }
 
@@ -1784,18 +1912,18 @@ impl Nets {
         let mut nets = Nets(Default::default());
         // What left the files that were there, word for word: the pool that the
         // files gaining assertions draw on.
-        let mut left: [Vec<String>; 4] = Default::default();
+        let mut left: [Pool; 4] = Default::default();
         // What a skip marker switched off before: a test moved with its marker (a
         // platform's `skipif`) is no test switched off anew.
-        let mut was_off: [Vec<String>; 4] = Default::default();
+        let mut was_off: [Counted; 4] = Default::default();
         for row in rows {
             if let Some(old) = &row.old {
-                was_off[index(old.lang)].extend(old.read.switched_off.iter().cloned());
+                was_off[index(old.lang)].add(&old.read.switched_off);
                 let gone = match &row.new {
                     Some(new) => minus(&old.read.statements, &new.read.statements),
                     None => old.read.statements.clone(),
                 };
-                left[index(old.lang)].extend(gone);
+                left[index(old.lang)].put(gone);
             }
         }
         // New to the change: in no file before it, so no copy of a check that was
@@ -1813,16 +1941,19 @@ impl Nets {
             // Only a file with tests runs what it holds: a helper module's
             // assertions run where it is called, if anywhere.
             if new.counts().tests > 0 {
-                let off = minus(&new.read.switched_off, &was_off[k]);
+                let off = was_off[k].minus_from(&new.read.switched_off);
                 let runs = minus(&new.read.statements, &off);
                 let gained = match &row.old {
                     Some(old) => minus(&runs, &old.read.statements),
                     None => runs,
                 };
-                let path = &row.change.path;
-                nets.0[k]
-                    .arrived
-                    .extend(gained.into_iter().map(|s| (path.clone(), s)));
+                let net = &mut nets.0[k];
+                let at = net.arrived_at.entry(row.change.path.clone()).or_default();
+                for statement in gained {
+                    let key = layout_free(&statement);
+                    *net.arrived.entry(key.clone()).or_default() += 1;
+                    *at.entry(key).or_default() += 1;
+                }
             }
             nets.0[index(new.lang)].fresh.extend(
                 new.read
@@ -1832,17 +1963,15 @@ impl Nets {
                     .map(|s| (row.change.path.clone(), subjects(new.lang, s))),
             );
         }
+        for net in &mut nets.0 {
+            net.index_fresh();
+        }
         // A file makes up for assertions lost elsewhere only with those it took
         // from there, word for word (a test moved, a file split in two): its own
         // new ones check something else, so a test cut down and an unrelated one
         // added elsewhere, in a new file or one that was there, is still a loss.
         // Inside one file, new assertions where old ones went are a rewrite.
-        let mut took = |k: usize, lang: Lang, added: &[String]| {
-            let rest = minus(&left[k], added);
-            let moved = minus(&left[k], &rest);
-            left[k] = rest;
-            moved.iter().filter(|s| !cannot_fail(lang, s)).count()
-        };
+        let mut took = |k: usize, lang: Lang, added: &[String]| left[k].take(lang, added).1;
         for row in rows {
             let (Some(old), Some(new)) = (&row.old, &row.new) else {
                 continue;
@@ -1877,7 +2006,7 @@ impl Nets {
             .filter_map(|r| r.new.as_ref())
         {
             let k = index(side.lang);
-            let off = minus(&side.read.switched_off, &was_off[k]);
+            let off = was_off[k].minus_from(&side.read.switched_off);
             let runs = minus(&side.read.statements, &off);
             let checks = took(k, side.lang, &runs);
             let c = side.counts();
@@ -1960,16 +2089,23 @@ impl Nets {
                         Some(_) => had.get(&(n, name)).copied().unwrap_or(0),
                         None => 0,
                     };
+                    let off = was_off[k].minus_from(&side.read.switched_off);
+                    let runs = minus(checks, &off);
+                    // Once a copy takes nothing, no later one can: the pool only
+                    // shrinks.
+                    let mut dry = false;
                     for copy in 1..called {
                         if copy < was {
                             add(&mut nets.0[k].new, &counts);
                         } else {
-                            let off = minus(&side.read.switched_off, &was_off[k]);
-                            let runs = minus(checks, &off);
                             // A copy that took some of what left, word for word,
                             // may have rewritten as many again on the way (the
                             // rewrite allowance); one that took none made up none.
-                            let kept = took(k, side.lang, &runs);
+                            let (moved, kept) = match dry {
+                                true => (0, 0),
+                                false => left[k].take(side.lang, &runs),
+                            };
+                            dry = moved == 0;
                             let counts = Counts {
                                 assertions: counts.assertions.min(2 * kept),
                                 ..counts
@@ -2090,17 +2226,6 @@ fn subjects(lang: Lang, statement: &str) -> Vec<String> {
         );
     }
     out
-}
-
-/// Whether `words` name something of `gone`: a word in common, or one the start of
-/// the other (`resp`, `response`; `add`, `adds`).
-fn related(words: &[String], gone: &[String]) -> bool {
-    words.iter().any(|w| {
-        gone.iter().any(|g| {
-            let (short, long) = if w.len() <= g.len() { (w, g) } else { (g, w) };
-            short == long || (short.len() >= 3 && long.starts_with(short.as_str()))
-        })
-    })
 }
 
 /// How often each identifier occurs in the changed files' texts on one side of
@@ -2336,20 +2461,23 @@ fn analyse(lang: Lang, text: &str) -> Read {
     if lang == Lang::Rust {
         (toks, spans) = unquoted(toks, spans);
     }
-    let layout = reach::Layout {
-        text,
-        spans: &spans,
-    };
+    let matched = Matched::new(toks);
+    let toks = matched.toks();
+    let layout = reach::Layout::new(text, &spans);
     let mut counts = Counts::default();
     let mut tests = Vec::new();
     let mut skips = Vec::new();
     let unreached = reach::unreached(lang, &toks, &layout);
+    let loops = match lang {
+        Lang::Go => forms::in_loops(&toks),
+        _ => Vec::new(),
+    };
     for (i, &dead) in unreached.iter().enumerate() {
         let (mut a, mut s, mut t) = at(lang, &toks, i);
         a = a && !dead;
         if lang == Lang::Go {
             // A subtest in a loop runs once per row of its table, which count.
-            t = t && !(ident(&toks, i) == Some("Run") && forms::in_loop(&toks, i));
+            t = t && !(ident(&toks, i) == Some("Run") && loops[i]);
             s = s || forms::go_guard(&toks, i);
         }
         counts.assertions += usize::from(a);
@@ -2421,22 +2549,38 @@ fn analyse(lang: Lang, text: &str) -> Read {
     };
     for harness in &mut harnesses {
         let (from, end) = harness.body;
-        harness.statements = placed
+        let first = placed.partition_point(|(i, _)| *i < from);
+        harness.statements = placed[first..]
             .iter()
-            .filter(|(i, _)| (from..end).contains(i))
+            .take_while(|(i, _)| *i < end)
             .map(|(_, s)| s.clone())
             .collect();
     }
     // What a test switched off, or a whole file, would check: none of it runs.
+    let owners: std::collections::HashSet<&String> = skip_owners.iter().collect();
     let off: Vec<(usize, usize)> = tests
         .iter()
-        .filter(|(_, name)| !name.is_empty() && skip_owners.contains(name))
+        .filter(|(_, name)| !name.is_empty() && owners.contains(name))
         .filter_map(|&(i, _)| reach::test_body(lang, &toks, &layout, i))
         .collect();
     let wide = skip_owners.iter().any(String::is_empty);
+    // How many of those bodies each token is in, by their edges.
+    let mut edges = vec![0isize; toks.len() + 1];
+    for &(from, end) in off.iter().filter(|(from, end)| from < end) {
+        edges[from.min(toks.len())] += 1;
+        edges[end.min(toks.len())] -= 1;
+    }
+    let mut depth = 0;
+    let inside: Vec<bool> = edges
+        .iter()
+        .map(|e| {
+            depth += e;
+            depth > 0
+        })
+        .collect();
     let switched_off = placed
         .into_iter()
-        .filter(|(i, _)| wide || off.iter().any(|(from, end)| (from..end).contains(&i)))
+        .filter(|(i, _)| wide || inside.get(*i).copied().unwrap_or(false))
         .map(|(_, s)| s)
         .collect();
     counts.trivial = statements.iter().filter(|s| cannot_fail(lang, s)).count();
@@ -2460,6 +2604,8 @@ fn unquoted<'a>(
     toks: Vec<Tok<'a>>,
     spans: Vec<(usize, usize)>,
 ) -> (Vec<Tok<'a>>, Vec<(usize, usize)>) {
+    let matched = Matched::new(toks);
+    let toks = matched.toks();
     let mut keep = vec![true; toks.len()];
     let mut i = 0;
     while i < toks.len() {
@@ -2467,7 +2613,7 @@ fn unquoted<'a>(
             ident(&toks, i),
             Some("quote" | "quote_spanned" | "parse_quote" | "parse_quote_spanned")
         ) && punct(&toks, i + 1, '!');
-        if quoting && let Some(end) = reach::group_end(&toks, i + 2) {
+        if quoting && let Some(end) = toks.group_end(i + 2) {
             keep[i..=end].iter_mut().for_each(|k| *k = false);
             i = end + 1;
             continue;
@@ -2475,7 +2621,7 @@ fn unquoted<'a>(
         i += 1;
     }
     let mut out = (Vec::new(), Vec::new());
-    for ((tok, span), keep) in toks.into_iter().zip(spans).zip(keep) {
+    for ((tok, span), keep) in matched.into_list().into_iter().zip(spans).zip(keep) {
         if keep {
             out.0.push(tok);
             out.1.push(span);
@@ -2486,13 +2632,13 @@ fn unquoted<'a>(
 
 /// Whether the skip marker at `i` switches off other tests than its own: a focus
 /// (`.only`, `fit`, `fdescribe`) runs only its own.
-fn switches_others(lang: Lang, toks: &[Tok<'_>], i: usize) -> bool {
+fn switches_others(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> bool {
     lang == Lang::Js && matches!(ident(toks, i), Some("only" | "fit" | "fdescribe"))
 }
 
 /// `if True: return`, `if (true) return`, `if true { return }`: a return no
 /// condition guards, whatever follows it.
-fn constant_guard(toks: &[Tok<'_>], i: usize) -> bool {
+fn constant_guard(toks: &Toks<'_, '_>, i: usize) -> bool {
     if ident(toks, i) != Some("if") {
         return false;
     }
@@ -2515,7 +2661,7 @@ fn chain_root<'a>(toks: &[Tok<'a>], i: usize) -> Option<&'a str> {
 }
 
 /// (assertion, skip, test) starting at token `i` of `lang`.
-fn at(lang: Lang, toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
+fn at(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     match lang {
         Lang::Python => python(toks, i),
         Lang::Js => js(toks, i),
@@ -2548,7 +2694,7 @@ fn after_dot(toks: &[Tok<'_>], i: usize) -> bool {
 }
 
 /// (assertion, skip, test) starting at token `i`, for Python.
-fn python(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
+fn python(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     let Some(name) = ident(toks, i) else {
         return (false, false, false);
     };
@@ -2579,7 +2725,7 @@ fn python(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
 const JS_SUITES: [&str; 6] = ["it", "test", "describe", "suite", "context", "specify"];
 
 /// (assertion, skip, test) starting at token `i`, for JavaScript and TypeScript.
-fn js(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
+fn js(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     let Some(name) = ident(toks, i) else {
         return (false, false, false);
     };
@@ -2622,7 +2768,7 @@ fn js(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
 }
 
 /// (assertion, skip, test) starting at token `i`, for Rust.
-fn rust(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
+fn rust(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     if let Some(name) = ident(toks, i) {
         let call = punct(toks, i + 1, '(');
         // `assert_eq!`, a checking helper `assert_output(…)`, a harness's
@@ -2659,61 +2805,66 @@ fn rust(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
         return (false, false, true);
     }
     match last {
-        Some("test" | "rstest" | "test_case") if ends => (
-            false,
-            next_attrs(toks, i).any(|k| cfg_of(toks, k).is_some_and(|f| !f)),
-            true,
-        ),
+        Some("test" | "rstest" | "test_case") if ends => {
+            (false, toks.chain(i) & CHAIN_CFG != 0, true)
+        }
         Some("ignore" | "should_panic") => (false, true, false),
         // A whole test file compiled only under a condition.
         Some("cfg") if inner => (false, true, false),
         Some("cfg") => (
             false,
-            always_false(toks, j) || next_attrs(toks, i).any(|k| test_attr(toks, k)),
+            always_false(toks, j) || toks.chain(i) & CHAIN_TEST != 0,
             false,
         ),
         Some("cfg_attr") => {
-            let mut depth = 0usize;
-            let inner = toks[j..].iter().take_while(|t| match t {
-                Tok::Punct('(') => {
-                    depth += 1;
-                    true
-                }
-                Tok::Punct(')') => {
-                    depth = depth.saturating_sub(1);
-                    depth > 0
-                }
-                _ => true,
-            });
-            let ignored = inner.into_iter().any(|t| *t == Tok::Ident("ignore"));
+            let inner = toks.group_end(j).map_or(&[][..], |end| &toks[j..end]);
+            let ignored = inner.contains(&Tok::Ident("ignore"));
             (false, ignored, false)
         }
         _ => (false, false, false),
     }
 }
 
-/// The attributes that follow the one at `i` (the `#` of each), up to the item.
-fn next_attrs<'t>(toks: &'t [Tok<'_>], i: usize) -> impl Iterator<Item = usize> + 't {
-    let mut k = reach::group_end(toks, i + 1).map(|e| e + 1);
-    std::iter::from_fn(move || {
-        let at = k?;
-        if !(punct(toks, at, '#') && punct(toks, at + 1, '[')) {
-            return None;
+/// Bits of [`attribute_chains`]: a `#[cfg(…)]` that may hold, and a test attribute.
+const CHAIN_CFG: u8 = 1;
+const CHAIN_TEST: u8 = 2;
+
+/// For each Rust `#` of an attribute, what the attributes after it on the same item
+/// hold ([`CHAIN_CFG`], [`CHAIN_TEST`]): read right to left, once per file, not
+/// along the rest of the item's attributes from each.
+fn attribute_chains(toks: &Toks<'_, '_>) -> Vec<u8> {
+    let mut out = vec![0u8; toks.len()];
+    for i in (0..toks.len()).rev() {
+        if !punct(toks, i, '#') {
+            continue;
         }
-        k = reach::group_end(toks, at + 1).map(|e| e + 1);
-        Some(at)
-    })
+        let Some(k) = toks.group_end(i + 1).map(|e| e + 1) else {
+            continue;
+        };
+        if !(punct(toks, k, '#') && punct(toks, k + 1, '[')) {
+            continue;
+        }
+        let mut here = out[k];
+        if cfg_of(toks, k) == Some(false) {
+            here |= CHAIN_CFG;
+        }
+        if test_attr(toks, k) {
+            here |= CHAIN_TEST;
+        }
+        out[i] = here;
+    }
+    out
 }
 
 /// `Some(always false)` when the attribute at `k` is a `#[cfg(…)]`.
-fn cfg_of(toks: &[Tok<'_>], k: usize) -> Option<bool> {
+fn cfg_of(toks: &Toks<'_, '_>, k: usize) -> Option<bool> {
     (ident(toks, k + 2) == Some("cfg") && punct(toks, k + 3, '('))
         .then(|| always_false(toks, k + 3))
 }
 
 /// Whether the attribute at `k` marks a test: `#[test]`, `#[tokio::test]`.
-fn test_attr(toks: &[Tok<'_>], k: usize) -> bool {
-    let Some(end) = reach::group_end(toks, k + 1) else {
+fn test_attr(toks: &Toks<'_, '_>, k: usize) -> bool {
+    let Some(end) = toks.group_end(k + 1) else {
         return false;
     };
     let mut j = k + 2;
@@ -2725,7 +2876,7 @@ fn test_attr(toks: &[Tok<'_>], k: usize) -> bool {
 
 /// Whether the `cfg(...)` predicate opening at token `j` is one that never holds,
 /// `any()` or `not(all())`: the item under it is compiled out, a skip by another name.
-fn always_false(toks: &[Tok<'_>], j: usize) -> bool {
+fn always_false(toks: &Toks<'_, '_>, j: usize) -> bool {
     let is = |k: usize, name: &str| ident(toks, k) == Some(name);
     let empty = |k: usize| punct(toks, k, '(') && punct(toks, k + 1, ')');
     punct(toks, j, '(')
@@ -2736,7 +2887,7 @@ fn always_false(toks: &[Tok<'_>], j: usize) -> bool {
 const GO_RECEIVERS: [&str; 5] = ["t", "b", "tb", "f", "tt"];
 
 /// (assertion, skip, test) starting at token `i`, for Go.
-fn go(toks: &[Tok<'_>], i: usize) -> (bool, bool, bool) {
+fn go(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     let Some(name) = ident(toks, i) else {
         return (false, false, false);
     };

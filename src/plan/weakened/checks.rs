@@ -6,6 +6,8 @@
 //! replaced by the value itself, or its negation taken out. Pure and heuristic,
 //! like the rest of the check.
 
+use std::collections::HashMap;
+
 use super::Lang;
 
 /// What an assertion checks about its subject.
@@ -30,25 +32,37 @@ enum Check {
 pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]) -> Vec<String> {
     let old: Vec<Option<Check>> = removed.iter().map(|s| check(lang, s)).collect();
     let new: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
-    let still_exact = |subject: &str| {
-        new.iter().flatten().any(|c| match c {
+    // Asked once per subject, however many added checks name it.
+    let mut exact_now: HashMap<String, bool> = HashMap::new();
+    let mut still_exact = |subject: &str| {
+        if let Some(&known) = exact_now.get(subject) {
+            return known;
+        }
+        let found = new.iter().flatten().any(|c| match c {
             Check::Exact(a, b) => a != b && (part_of(a, subject) || part_of(b, subject)),
             Check::Presence(_) | Check::Differs(..) => false,
-        })
+        });
+        exact_now.insert(subject.to_string(), found);
+        found
     };
-    // The old exact check of `subject` against an informative value, not yet
-    // matched to an added statement.
+    // The old exact checks of each subject against an informative value, in order.
+    let mut of_subject: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, was) in old.iter().enumerate() {
+        if let Some(Check::Exact(a, b)) = was
+            && a != b
+        {
+            if informative(b) {
+                of_subject.entry(a).or_default().push(j);
+            }
+            if informative(a) {
+                of_subject.entry(b).or_default().push(j);
+            }
+        }
+    }
+    // The first of them not yet matched to an added statement.
     let exact_of = |subject: &str, used: &[bool]| {
-        old.iter().enumerate().find(|(j, was)| {
-            !used[*j]
-                && match was {
-                    Some(Check::Exact(a, b)) => {
-                        (a == subject && informative(b) && b != subject)
-                            || (b == subject && informative(a) && a != subject)
-                    }
-                    _ => false,
-                }
-        })
+        let j = *of_subject.get(subject)?.iter().find(|&&j| !used[j])?;
+        Some((j, &old[j]))
     };
     let mut used = vec![false; removed.len()];
     let mut out = Vec::new();
@@ -101,28 +115,54 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
 /// code gives. A check whose subject changed too (a new input) is a new case, not
 /// this. In words, one for each.
 pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String]) -> Vec<String> {
-    let mut left: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
+    let now: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
+    // Each added exact check by the skeleton of one side (its subject, spaces
+    // aside) and the shape of the other (its expected value, literals aside):
+    // left side first, then right.
+    type Key<'k> = (String, Vec<&'k str>, String);
+    let mut sides: [HashMap<Key<'_>, Vec<usize>>; 2] = Default::default();
+    for (k, c) in now.iter().enumerate() {
+        if let Some(Check::Exact(l2, r2)) = c {
+            let (l, r) = (skeleton(l2), skeleton(r2));
+            sides[0]
+                .entry((l.0.clone(), l.1.clone(), r.0.clone()))
+                .or_default()
+                .push(k);
+            sides[1].entry((r.0, r.1, l.0)).or_default().push(k);
+        }
+    }
+    let mut taken = vec![false; added.len()];
     let mut out = Vec::new();
     for old in removed {
         let Some(Check::Exact(l, r)) = check(lang, old) else {
             continue;
         };
-        let hit = left.iter().position(|now| {
-            let Some(Check::Exact(l2, r2)) = now else {
-                return false;
-            };
-            // The subject is the same code (spaces aside) and not a literal itself.
-            let swapped = |subject: &str, was: &str, is: &str, other: &str| {
-                let (shape, _) = skeleton(subject);
-                skeleton(subject) == skeleton(other)
-                    && shape != "#"
-                    && informative(was)
-                    && literal_only_change(was, is)
-            };
-            swapped(&l, &r, r2, l2) || swapped(&r, &l, l2, r2)
-        });
+        // The subject is the same code (spaces aside) and not a literal itself, and
+        // the expected value differs in its literals alone.
+        let first = |side: usize, subject: &str, was: &str| {
+            let (shape, lits) = skeleton(subject);
+            let (was_shape, was_lits) = skeleton(was);
+            if shape == "#" || !informative(was) || was_lits.is_empty() {
+                return None;
+            }
+            sides[side]
+                .get(&(shape, lits, was_shape))?
+                .iter()
+                .copied()
+                .find(|&k| {
+                    let Some(Check::Exact(l2, r2)) = &now[k] else {
+                        return false;
+                    };
+                    let is = if side == 0 { r2 } else { l2 };
+                    !taken[k] && skeleton(is).1 != was_lits
+                })
+        };
+        let hit = [first(0, &l, &r), first(1, &r, &l)]
+            .into_iter()
+            .flatten()
+            .min();
         if let Some(k) = hit {
-            left[k] = None;
+            taken[k] = true;
             out.push(format!(
                 "`{}` became `{}` (its expected value changed)",
                 clip(old),
@@ -131,14 +171,6 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
         }
     }
     out
-}
-
-/// Whether `a` and `b` differ in their literals alone (numbers and strings), with
-/// the same shape around them and at least one literal in each.
-fn literal_only_change(a: &str, b: &str) -> bool {
-    let (sa, la) = skeleton(a);
-    let (sb, lb) = skeleton(b);
-    sa == sb && !la.is_empty() && la != lb
 }
 
 /// `s` without spaces and with each number and string literal replaced by `#`, and
@@ -208,12 +240,17 @@ const NEGATIONS: [(&str, &str); 16] = [
 /// failed. In words, one for each.
 pub(super) fn inverted(removed: &[String], added: &[String]) -> Vec<String> {
     let mut left: Vec<Option<&String>> = added.iter().map(Some).collect();
+    let mut at_text: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (k, a) in added.iter().enumerate() {
+        at_text.entry(a).or_default().push(k);
+    }
     let mut out = Vec::new();
     for old in removed {
         let hit = NEGATIONS.iter().find_map(|(neg, pos)| {
             old.match_indices(neg).find_map(|(at, _)| {
                 let flipped = format!("{}{}{}", &old[..at], pos, &old[at + neg.len()..]);
-                left.iter().position(|a| a.is_some_and(|a| *a == flipped))
+                let same = at_text.get(flipped.as_str())?;
+                same.iter().copied().find(|&k| left[k].is_some())
             })
         });
         if let Some(k) = hit {

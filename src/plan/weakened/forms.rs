@@ -4,7 +4,8 @@
 //! under test patched inside the test, table rows of parametrized tests, and exits
 //! at a test module's top level. Pure and heuristic, like the rest of the check.
 
-use super::reach::{Layout, group_end};
+use super::brackets::Toks;
+use super::reach::Layout;
 use super::{Lang, Tok, at, ident, punct, receiver};
 
 /// The assertion statements of a file, each with its first token and its source
@@ -14,7 +15,7 @@ use super::{Lang, Tok, at, ident, punct, receiver};
 /// `#[should_panic]` attribute.
 pub(super) fn statements(
     lang: Lang,
-    toks: &[Tok<'_>],
+    toks: &Toks<'_, '_>,
     layout: &Layout<'_>,
 ) -> Vec<(usize, String)> {
     let mut out = Vec::new();
@@ -30,7 +31,7 @@ pub(super) fn statements(
             && punct(toks, i, '#')
             && punct(toks, i + 1, '[')
             && ident(toks, i + 2) == Some("should_panic")
-            && let Some(end) = group_end(toks, i + 1)
+            && let Some(end) = toks.group_end(i + 1)
         {
             out.push((i, source(layout, i, end + 1)));
         }
@@ -66,7 +67,7 @@ fn source(layout: &Layout<'_>, from: usize, end: usize) -> String {
 /// Where the statement opening at `i` ends: a `;` or a closing bracket at its own
 /// depth, or a line break before a word (a line opening with `.` goes on; Python's
 /// `\` continues).
-fn statement_end(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> usize {
+fn statement_end(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> usize {
     let mut depth = 0usize;
     for j in i..toks.len() {
         if j > i && depth == 0 && layout.broken(j) {
@@ -90,7 +91,7 @@ fn statement_end(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) ->
 }
 
 /// `if cond {` in Go when the block fails the test: the condition's text.
-fn go_condition(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Option<String> {
+fn go_condition(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<String> {
     let mut depth = 0usize;
     let mut open = None;
     for (j, tok) in toks.iter().enumerate().take(i + 200).skip(i + 1) {
@@ -105,7 +106,7 @@ fn go_condition(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Option<Strin
         }
     }
     let open = open?;
-    let close = group_end(toks, open)?;
+    let close = toks.group_end(open)?;
     let fails = (open + 1..close).any(|k| at(Lang::Go, toks, k).0);
     fails.then(|| source(layout, i, open))
 }
@@ -366,7 +367,7 @@ fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
 /// Assertions inside a `try` whose handler catches their failure (a bare `except`,
 /// `Exception`, `BaseException` or `AssertionError`; a JavaScript `catch`) and
 /// neither raises again nor checks anything.
-pub(super) fn swallowed(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
+pub(super) fn swallowed(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> usize {
     let mut n = 0;
     for i in 0..toks.len() {
         if ident(toks, i) != Some("try") {
@@ -381,7 +382,7 @@ pub(super) fn swallowed(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> us
     n
 }
 
-fn python_swallowed(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> usize {
+fn python_swallowed(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> usize {
     let Some(indent) = layout.indent(i) else {
         return 0;
     };
@@ -421,11 +422,11 @@ fn python_swallowed(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> usize {
         .count()
 }
 
-fn js_swallowed(toks: &[Tok<'_>], i: usize) -> usize {
+fn js_swallowed(toks: &Toks<'_, '_>, i: usize) -> usize {
     if !punct(toks, i + 1, '{') {
         return 0;
     }
-    let Some(close) = group_end(toks, i + 1) else {
+    let Some(close) = toks.group_end(i + 1) else {
         return 0;
     };
     if ident(toks, close + 1) != Some("catch") {
@@ -433,12 +434,12 @@ fn js_swallowed(toks: &[Tok<'_>], i: usize) -> usize {
     }
     let mut open = close + 2;
     if punct(toks, open, '(') {
-        let Some(end) = group_end(toks, open) else {
+        let Some(end) = toks.group_end(open) else {
             return 0;
         };
         open = end + 1;
     }
-    let Some(end) = group_end(toks, open) else {
+    let Some(end) = toks.group_end(open) else {
         return 0;
     };
     let rechecks = (open + 1..end).any(|k| {
@@ -455,7 +456,7 @@ fn js_swallowed(toks: &[Tok<'_>], i: usize) -> usize {
 /// the code under test replaced inside the test.
 pub(super) fn patched(
     lang: Lang,
-    toks: &[Tok<'_>],
+    toks: &Toks<'_, '_>,
     layout: &Layout<'_>,
     statements: &[String],
 ) -> usize {
@@ -477,7 +478,7 @@ pub(super) fn patched(
         if !patching || !punct(toks, i + 1, '(') {
             continue;
         }
-        let Some(close) = group_end(toks, i + 1) else {
+        let Some(close) = toks.group_end(i + 1) else {
             continue;
         };
         for (k, tok) in toks.iter().enumerate().take(close).skip(i + 2) {
@@ -520,7 +521,7 @@ pub(super) fn patched(
 
 /// Rows of the tables that parametrized tests run on, and how many tables: `@pytest.mark.parametrize`'s
 /// list, `test.each([…])`, a Go `[]struct{…}{…}` table, Rust `#[case(…)]`s are tests.
-pub(super) fn cases(lang: Lang, toks: &[Tok<'_>]) -> (usize, usize) {
+pub(super) fn cases(lang: Lang, toks: &Toks<'_, '_>) -> (usize, usize) {
     let mut n = 0;
     let mut tables = 0;
     for i in 0..toks.len() {
@@ -529,7 +530,7 @@ pub(super) fn cases(lang: Lang, toks: &[Tok<'_>]) -> (usize, usize) {
         };
         let table = match lang {
             Lang::Python if name == "parametrize" && punct(toks, i + 1, '(') => {
-                let Some(close) = group_end(toks, i + 1) else {
+                let Some(close) = toks.group_end(i + 1) else {
                     continue;
                 };
                 let mut depth = 0usize;
@@ -555,7 +556,7 @@ pub(super) fn cases(lang: Lang, toks: &[Tok<'_>]) -> (usize, usize) {
                     && punct(toks, i - 1, ']')
                     && punct(toks, i - 2, '[') =>
             {
-                group_end(toks, i + 1)
+                toks.group_end(i + 1)
                     .filter(|&e| punct(toks, e + 1, '{'))
                     .map(|e| e + 1)
             }
@@ -570,8 +571,8 @@ pub(super) fn cases(lang: Lang, toks: &[Tok<'_>]) -> (usize, usize) {
 }
 
 /// The number of elements in the bracketed list opening at `open`.
-fn elements(toks: &[Tok<'_>], open: usize) -> usize {
-    let Some(close) = group_end(toks, open) else {
+fn elements(toks: &Toks<'_, '_>, open: usize) -> usize {
+    let Some(close) = toks.group_end(open) else {
         return 0;
     };
     if close == open + 1 {
@@ -595,9 +596,22 @@ fn elements(toks: &[Tok<'_>], open: usize) -> usize {
 /// `raise SystemExit`), on a line of their own or after a `;` (`import sys;
 /// sys.exit(0)`): importing the module ends the run, passing. One under
 /// `if __name__ == "__main__":` runs only as a script, and is none.
-pub(super) fn exits(toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
+pub(super) fn exits(toks: &Toks<'_, '_>, layout: &Layout<'_>) -> usize {
+    // Bracket depth before each token, so a line's is a difference, not a walk.
+    let mut depth = Vec::with_capacity(toks.len() + 1);
+    depth.push(0isize);
+    for tok in toks.iter() {
+        let d = depth.last().copied().unwrap_or(0);
+        depth.push(match tok {
+            Tok::Punct('(' | '[' | '{') => d + 1,
+            Tok::Punct(')' | ']' | '}') => d - 1,
+            _ => d,
+        });
+    }
     (0..toks.len())
-        .filter(|&i| layout.indent(i) == Some(0) || top_level_after_semicolon(toks, layout, i))
+        .filter(|&i| {
+            layout.indent(i) == Some(0) || top_level_after_semicolon(toks, layout, &depth, i)
+        })
         .filter(|&i| {
             let dotted = |a: &str, b: &str| {
                 ident(toks, i) == Some(a)
@@ -630,11 +644,16 @@ pub(super) fn exits(toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
 /// Whether token `i` opens a statement that follows a `;` on a line of the
 /// module's top level which opens no block (`import sys; sys.exit(0)`, not
 /// `if cond: pass; sys.exit(0)`).
-fn top_level_after_semicolon(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> bool {
+fn top_level_after_semicolon(
+    toks: &Toks<'_, '_>,
+    layout: &Layout<'_>,
+    depth: &[isize],
+    i: usize,
+) -> bool {
     if i == 0 || !punct(toks, i - 1, ';') {
         return false;
     }
-    let Some(first) = (0..i).rev().find(|&k| layout.indent(k).is_some()) else {
+    let Some(first) = layout.line_first(i - 1) else {
         return false;
     };
     let opens_block = matches!(
@@ -655,21 +674,13 @@ fn top_level_after_semicolon(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) ->
                 | "case"
         )
     ) || punct(toks, first, '@');
-    let mut depth = 0isize;
-    for tok in &toks[first..i] {
-        match tok {
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') => depth -= 1,
-            _ => {}
-        }
-    }
-    layout.indent(first) == Some(0) && !opens_block && depth == 0
+    layout.indent(first) == Some(0) && !opens_block && depth[i] == depth[first]
 }
 
 /// The name of the test whose marker is token `i`: Python's and Go's function name,
 /// Rust's `fn` after the attribute, the title of a JavaScript `it('…')` or a Go
 /// `t.Run("…")`. Empty when none is found.
-pub(super) fn test_name(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> String {
+pub(super) fn test_name(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> String {
     match lang {
         Lang::Python => ident(toks, i).unwrap_or("").to_string(),
         Lang::Go if ident(toks, i) != Some("Run") => ident(toks, i).unwrap_or("").to_string(),
@@ -679,7 +690,7 @@ pub(super) fn test_name(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: us
 }
 
 /// The name of the `fn` the attributes at `i` sit on.
-fn next_fn(toks: &[Tok<'_>], i: usize) -> String {
+fn next_fn(toks: &Toks<'_, '_>, i: usize) -> String {
     (i..toks.len().min(i + 400))
         .find(|&j| ident(toks, j) == Some("fn"))
         .and_then(|j| ident(toks, j + 1))
@@ -689,11 +700,11 @@ fn next_fn(toks: &[Tok<'_>], i: usize) -> String {
 
 /// The text of the first string literal in the dozen tokens from `i`, past an
 /// `.each(…)` table (`test.each([…])('title', …)`).
-fn first_string(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> String {
+fn first_string(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> String {
     let mut k = i;
     for _ in 0..12 {
         if ident(toks, k) == Some("each") && punct(toks, k + 1, '(') {
-            k = group_end(toks, k + 1).map_or(toks.len(), |e| e + 1);
+            k = toks.group_end(k + 1).map_or(toks.len(), |e| e + 1);
             continue;
         }
         match toks.get(k) {
@@ -719,16 +730,17 @@ fn first_string(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> String {
 /// (`#![cfg(…)]`, `__test__ = False`) or no test holds it.
 pub(super) fn skip_owner(
     lang: Lang,
-    toks: &[Tok<'_>],
+    toks: &Toks<'_, '_>,
     layout: &Layout<'_>,
     i: usize,
     tests: &[(usize, String)],
 ) -> String {
+    // The tests are in order: the one before `i` and the one after by a search.
+    let before = tests.partition_point(|(k, _)| *k < i);
     let previous = || {
-        tests
-            .iter()
-            .rev()
-            .find(|(k, _)| *k < i)
+        before
+            .checked_sub(1)
+            .and_then(|b| tests.get(b))
             .map(|(_, name)| name.clone())
             .unwrap_or_default()
     };
@@ -744,11 +756,10 @@ pub(super) fn skip_owner(
             if ident(toks, i) == Some("__test__") {
                 return String::new();
             }
-            let line_start = (0..=i).rev().find(|&k| layout.indent(k).is_some());
+            let line_start = layout.line_first(i);
             if line_start.is_some_and(|k| punct(toks, k, '@')) {
-                tests
-                    .iter()
-                    .find(|(k, _)| *k > i)
+                tests[tests.partition_point(|(k, _)| *k <= i)..]
+                    .first()
                     .map(|(_, name)| name.clone())
                     .unwrap_or_default()
             } else {
@@ -767,7 +778,7 @@ pub(super) fn skip_owner(
 
 /// A Go `return` that is the whole block of an `if` at a test's top level
 /// (`if runtime.GOOS == "windows" { return }`): a skip by another name.
-pub(super) fn go_guard(toks: &[Tok<'_>], i: usize) -> bool {
+pub(super) fn go_guard(toks: &Toks<'_, '_>, i: usize) -> bool {
     if ident(toks, i) != Some("return")
         || !punct(toks, i.wrapping_sub(1), '{')
         || !punct(toks, i + 1, '}')
@@ -791,26 +802,29 @@ pub(super) fn go_guard(toks: &[Tok<'_>], i: usize) -> bool {
     false
 }
 
-/// Whether the Go token at `i` sits directly in a `for` loop's block: a subtest
-/// run once per row of a table, which the table's rows count.
-pub(super) fn in_loop(toks: &[Tok<'_>], i: usize) -> bool {
-    let mut depth = 0usize;
-    let mut open = None;
-    for k in (0..i).rev() {
-        match toks[k] {
-            Tok::Punct('}' | ')' | ']') => depth += 1,
-            Tok::Punct('(' | '[') => depth = depth.saturating_sub(1),
-            Tok::Punct('{') if depth == 0 => {
-                open = Some(k);
-                break;
+/// For each Go token, whether it sits directly in a `for` loop's block: a subtest
+/// run once per row of a table, which the table's rows count. One pass, keeping
+/// the innermost open `{` (brackets of any kind close any, as depth is counted).
+pub(super) fn in_loops(toks: &Toks<'_, '_>) -> Vec<bool> {
+    let mut out = Vec::with_capacity(toks.len());
+    // Each open bracket, with whether the innermost `{` at or under it is a loop's.
+    let mut open: Vec<Option<bool>> = Vec::new();
+    for (k, tok) in toks.iter().enumerate() {
+        out.push(open.last().copied().flatten().unwrap_or(false));
+        match tok {
+            Tok::Punct('{') => open.push(Some(loop_block(toks, k))),
+            Tok::Punct('(' | '[') => open.push(open.last().copied().flatten()),
+            Tok::Punct(')' | ']' | '}') => {
+                open.pop();
             }
-            Tok::Punct('{') => depth -= 1,
             _ => {}
         }
     }
-    let Some(open) = open else {
-        return false;
-    };
+    out
+}
+
+/// Whether the `{` at `open` opens a `for` loop's block.
+fn loop_block(toks: &Toks<'_, '_>, open: usize) -> bool {
     for k in (open.saturating_sub(40)..open).rev() {
         match toks[k] {
             Tok::Punct('{' | '}') => return false,
@@ -835,7 +849,7 @@ pub(super) struct Harness {
 
 /// Exported JavaScript functions that define tests (`export function commonTests()
 /// { test(…) }`): a shared harness whose tests run once per file that calls it.
-pub(super) fn harnesses(toks: &[Tok<'_>]) -> Vec<Harness> {
+pub(super) fn harnesses(toks: &Toks<'_, '_>) -> Vec<Harness> {
     let mut out = Vec::new();
     for i in 0..toks.len() {
         if ident(toks, i) != Some("export") {
@@ -859,7 +873,7 @@ pub(super) fn harnesses(toks: &[Tok<'_>]) -> Vec<Harness> {
         }) else {
             continue;
         };
-        let Some(close) = group_end(toks, open) else {
+        let Some(close) = toks.group_end(open) else {
             continue;
         };
         let (mut tests, mut assertions) = (0, 0);
@@ -869,7 +883,7 @@ pub(super) fn harnesses(toks: &[Tok<'_>]) -> Vec<Harness> {
             tests += usize::from(t);
         }
         if tests > 0 {
-            let (cases, tables) = cases(Lang::Js, &toks[open + 1..close]);
+            let (cases, tables) = cases(Lang::Js, &toks.part(open + 1..close));
             out.push(Harness {
                 name: name.to_string(),
                 counts: super::Counts {

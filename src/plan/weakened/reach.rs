@@ -5,42 +5,93 @@
 
 use std::collections::HashMap;
 
+use super::brackets::Toks;
 use super::{Lang, Tok, at, ident, punct};
 
 /// Where each token sits in the text, for the rules that read lines: Python's
-/// blocks, and the statements Go and JavaScript end at a line break.
+/// blocks, and the statements Go and JavaScript end at a line break. Each token's
+/// line is read once, when the layout is made, not once per question.
 pub(super) struct Layout<'t> {
     pub text: &'t str,
     /// Start and end byte of each token.
     pub spans: &'t [(usize, usize)],
+    /// Each token's indent when it is the first of its line; `u32::MAX`: it is not.
+    indents: Vec<u32>,
+    /// Whether a line break parts each token from the one before it.
+    breaks: Vec<bool>,
+    /// For each token, the nearest at or before it that is the first of its line;
+    /// `u32::MAX`: none.
+    line_first: Vec<u32>,
 }
 
-impl Layout<'_> {
-    /// The byte where token `k`'s line starts.
-    fn line_start(&self, k: usize) -> usize {
-        let start = self.spans[k].0;
-        self.text[..start].rfind('\n').map_or(0, |p| p + 1)
+impl<'t> Layout<'t> {
+    pub(super) fn new(text: &'t str, spans: &'t [(usize, usize)]) -> Layout<'t> {
+        let n = spans.len();
+        let mut indents = Vec::with_capacity(n);
+        let mut breaks = Vec::with_capacity(n);
+        let mut line_first = Vec::with_capacity(n);
+        // The byte the current line starts at, and its first byte not a blank.
+        let blank = |b: &&u8| **b == b' ' || **b == b'\t';
+        let mut line = 0;
+        let mut solid = text.as_bytes().iter().take_while(blank).count();
+        let mut seen = 0;
+        let mut last = u32::MAX;
+        for (k, &(start, _)) in spans.iter().enumerate() {
+            let start = start.min(text.len());
+            let region = text.get(seen..start).unwrap_or("");
+            if let Some(p) = region.rfind('\n') {
+                line = seen + p + 1;
+                solid = line + text.as_bytes()[line..].iter().take_while(blank).count();
+            }
+            seen = seen.max(start);
+            let first = solid >= start;
+            indents.push(match first {
+                true => u32::try_from(start - line).unwrap_or(u32::MAX - 1),
+                false => u32::MAX,
+            });
+            let gap = match k {
+                0 => "",
+                _ => text.get(spans[k - 1].1..start).unwrap_or(""),
+            };
+            breaks.push(gap.contains('\n'));
+            if first {
+                last = u32::try_from(k).unwrap_or(u32::MAX);
+            }
+            line_first.push(last);
+        }
+        Layout {
+            text,
+            spans,
+            indents,
+            breaks,
+            line_first,
+        }
     }
 
     /// Whether token `k` is the first of its line (there is no token `k`: no).
     fn first_on_line(&self, k: usize) -> bool {
-        let Some(&(start, _)) = self.spans.get(k) else {
-            return false;
-        };
-        self.text[self.line_start(k)..start]
-            .bytes()
-            .all(|b| b == b' ' || b == b'\t')
+        self.indents.get(k).is_some_and(|&n| n != u32::MAX)
     }
 
     /// Token `k`'s indent, when it is the first of its line.
     pub(super) fn indent(&self, k: usize) -> Option<usize> {
-        self.first_on_line(k)
-            .then(|| self.spans[k].0 - self.line_start(k))
+        match *self.indents.get(k)? {
+            u32::MAX => None,
+            n => Some(n as usize),
+        }
     }
 
     /// Whether a line break parts token `k` from the one before it.
     pub(super) fn broken(&self, k: usize) -> bool {
-        k > 0 && self.text[self.spans[k - 1].1..self.spans[k].0].contains('\n')
+        k > 0 && self.breaks.get(k).copied().unwrap_or(false)
+    }
+
+    /// The nearest token at or before `k` that is the first of its line.
+    pub(super) fn line_first(&self, k: usize) -> Option<usize> {
+        match *self.line_first.get(k)? {
+            u32::MAX => None,
+            m => Some(m as usize),
+        }
     }
 }
 
@@ -49,7 +100,7 @@ impl Layout<'_> {
 /// statement it ends. A `return` inside an `if`, a loop or a nested function is
 /// not at the top level, and what a `return` gives back (a promise whose `then`
 /// asserts) is not after it.
-pub(super) fn early_returns(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> usize {
+pub(super) fn early_returns(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> usize {
     (0..toks.len())
         .filter(|&i| at(lang, toks, i).2)
         .filter_map(|i| body(lang, toks, layout, i))
@@ -60,7 +111,7 @@ pub(super) fn early_returns(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -
 /// The tokens no run reaches, `true` at each: the block under a condition that is
 /// a constant false (`if False:`, `while 0:`, `if (false)`, `if false {`), the `if`
 /// included. An assertion there checks nothing, wherever it moved from.
-pub(super) fn unreached(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>) -> Vec<bool> {
+pub(super) fn unreached(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> Vec<bool> {
     let mut dead = vec![false; toks.len()];
     for (from, end) in spans(toks.len(), |i| guarded(lang, toks, layout, i)) {
         dead[from..end].fill(true);
@@ -92,11 +143,11 @@ fn spans(len: usize, mut end_at: impl FnMut(usize) -> Option<usize>) -> Vec<(usi
 /// to tell.
 pub(super) fn uncalled_bodies(
     lang: Lang,
-    toks: &[Tok<'_>],
+    toks: &Toks<'_, '_>,
     layout: &Layout<'_>,
 ) -> Vec<(String, usize, usize)> {
     let mut named: HashMap<&str, usize> = HashMap::new();
-    for tok in toks {
+    for tok in toks.iter() {
         if let Tok::Ident(name) = tok {
             *named.entry(name).or_default() += 1;
         }
@@ -116,7 +167,7 @@ pub(super) fn uncalled_bodies(
 
 /// Where the block of the `if`/`while` at `i` ends, when its condition is a
 /// literal false (see [`literal_condition`]): `if False:`, `while (!true)`.
-fn guarded(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Option<usize> {
+fn guarded(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<usize> {
     let python = lang == Lang::Python;
     match ident(toks, i)? {
         "if" | "while" => {}
@@ -134,7 +185,7 @@ fn guarded(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Optio
         return Some(python_block(toks, layout, i, j + 1));
     }
     if punct(toks, j, '{') {
-        return group_end(toks, j).map(|e| e + 1);
+        return toks.group_end(j).map(|e| e + 1);
     }
     // JavaScript's brace-less branch: one statement.
     (lang == Lang::Js).then(|| statement_end(lang, toks, layout, j + 1, toks.len()))
@@ -143,7 +194,7 @@ fn guarded(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Optio
 /// The value of a condition that is one literal (`True`, `true`, `1`; `False`,
 /// `false`, `None`, `0`; each after `not` or `!`, in parentheses or not) opening at
 /// token `j`, with the token after it.
-pub(super) fn literal_condition(toks: &[Tok<'_>], j: usize) -> Option<(bool, usize)> {
+pub(super) fn literal_condition(toks: &Toks<'_, '_>, j: usize) -> Option<(bool, usize)> {
     let paren = punct(toks, j, '(');
     let mut k = j + usize::from(paren);
     let not = ident(toks, k) == Some("not") || punct(toks, k, '!');
@@ -168,7 +219,7 @@ pub(super) fn literal_condition(toks: &[Tok<'_>], j: usize) -> Option<(bool, usi
 /// Where the Python block whose header at `head` ends in the `:` before `from`
 /// ends: the line's end when the block is on that line, else the first line
 /// indented no more than the header's.
-fn python_block(toks: &[Tok<'_>], layout: &Layout<'_>, head: usize, from: usize) -> usize {
+fn python_block(toks: &Toks<'_, '_>, layout: &Layout<'_>, head: usize, from: usize) -> usize {
     if from < toks.len() && !layout.broken(from) {
         return (from + 1..toks.len())
             .find(|&k| layout.broken(k))
@@ -177,16 +228,29 @@ fn python_block(toks: &[Tok<'_>], layout: &Layout<'_>, head: usize, from: usize)
     let Some(indent) = line_indent(toks, layout, head) else {
         return toks.len();
     };
-    let mut depth = 0usize;
-    for (k, tok) in toks.iter().enumerate().skip(from) {
-        if depth == 0 && layout.indent(k).is_some_and(|n| n <= indent) {
+    block_end(toks, layout, from, |n| n <= indent)
+}
+
+/// The first token from `from`, outside brackets opened from there, that starts a
+/// line indented as `ends` says (a bracket that never closes: the file's end).
+fn block_end(
+    toks: &Toks<'_, '_>,
+    layout: &Layout<'_>,
+    from: usize,
+    ends: impl Fn(usize) -> bool,
+) -> usize {
+    let mut k = from;
+    while k < toks.len() {
+        if layout.indent(k).is_some_and(&ends) {
             return k;
         }
-        match tok {
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+        k = match toks[k] {
+            Tok::Punct('(' | '[' | '{') => match toks.group_end(k) {
+                Some(close) => close + 1,
+                None => return toks.len(),
+            },
+            _ => k + 1,
+        };
     }
     toks.len()
 }
@@ -220,7 +284,7 @@ const PYTHON_HOOKS: [&str; 18] = [
 /// class a runner collects.
 fn uncalled(
     lang: Lang,
-    toks: &[Tok<'_>],
+    toks: &Toks<'_, '_>,
     layout: &Layout<'_>,
     i: usize,
     named: &HashMap<&str, usize>,
@@ -246,7 +310,7 @@ fn uncalled(
         // A class with a base may be a test case's subclass, under any name.
         (Lang::Python, "class") => {
             let bases = punct(toks, i + 2, '(')
-                .then(|| group_end(toks, i + 2))
+                .then(|| toks.group_end(i + 2))
                 .flatten()
                 .map_or(&[][..], |e| &toks[i + 3..e]);
             let plain = bases.iter().all(|t| *t == Tok::Ident("object"));
@@ -295,35 +359,31 @@ fn uncalled(
 }
 
 /// Where the body in braces after a signature from `from` ends (past its `}`).
-fn braced_end(toks: &[Tok<'_>], from: usize) -> Option<usize> {
-    top_brace(toks, from)
-        .and_then(|open| group_end(toks, open))
+fn braced_end(toks: &Toks<'_, '_>, from: usize) -> Option<usize> {
+    toks.top_brace(from)
+        .and_then(|open| toks.group_end(open))
         .map(|e| e + 1)
 }
 
-/// The indent of the line token `k` is on: its first token's, found by the line
-/// breaks between tokens (one look at the text, not one per token back).
-fn line_indent(toks: &[Tok<'_>], layout: &Layout<'_>, k: usize) -> Option<usize> {
-    let mut first = k.min(toks.len().saturating_sub(1));
-    while first > 0 && !layout.broken(first) {
-        first -= 1;
-    }
+/// The indent of the line token `k` is on: its first token's (or, where a comment
+/// opens the line, the nearest line's before it).
+fn line_indent(toks: &Toks<'_, '_>, layout: &Layout<'_>, k: usize) -> Option<usize> {
     layout
-        .indent(first)
-        .or_else(|| (0..first).rev().find_map(|m| layout.indent(m)))
+        .line_first(k.min(toks.len().saturating_sub(1)))
+        .and_then(|m| layout.indent(m))
 }
 
 /// Whether the Python `def`/`class` at `i` has a decorator that may call it or
 /// hand it to a runner: the line before it opens with `@` (a fixture, a
 /// registration), other than `@staticmethod` or `@classmethod`.
-fn decorated(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> bool {
+fn decorated(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> bool {
     let start = match i.checked_sub(1) {
         Some(k) if ident(toks, k) == Some("async") => k,
         _ => i,
     };
-    (0..start)
-        .rev()
-        .find(|&k| layout.indent(k).is_some())
+    start
+        .checked_sub(1)
+        .and_then(|k| layout.line_first(k))
         .is_some_and(|k| {
             punct(toks, k, '@')
                 && !matches!(ident(toks, k + 1), Some("staticmethod" | "classmethod"))
@@ -332,7 +392,7 @@ fn decorated(toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> bool {
 
 /// Whether the Rust `fn` at `i` has an attribute that may hand it to a runner
 /// (`#[test]`, `#[rstest]`, a fixture's): any but the lints', docs' and codegen's.
-fn runner_attributes(toks: &[Tok<'_>], i: usize) -> bool {
+fn runner_attributes(toks: &Toks<'_, '_>, i: usize) -> bool {
     const QUIET: [&str; 11] = [
         "allow",
         "expect",
@@ -358,21 +418,7 @@ fn runner_attributes(toks: &[Tok<'_>], i: usize) -> bool {
     }
     // Each attribute `#[name …]` ends at the `]` right before what follows it.
     while k > 0 && punct(toks, k - 1, ']') {
-        let mut depth = 0usize;
-        let mut open = None;
-        for j in (0..k).rev() {
-            match toks[j] {
-                Tok::Punct(']' | ')') => depth += 1,
-                Tok::Punct('[' | '(') => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        open = Some(j);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
+        let open = toks.opener(k - 1);
         let Some(open) = open.filter(|&o| o >= 1 && punct(toks, o - 1, '#')) else {
             return true;
         };
@@ -388,11 +434,11 @@ fn runner_attributes(toks: &[Tok<'_>], i: usize) -> bool {
 /// where a trait calls a method by its own name (`drop`, `fmt`). One pass: a brace
 /// opens such a block when `impl` or `trait` stands between it and the statement
 /// before.
-fn in_impls(toks: &[Tok<'_>]) -> Vec<bool> {
+fn in_impls(toks: &Toks<'_, '_>) -> Vec<bool> {
     let mut out = Vec::with_capacity(toks.len());
     let mut open: Vec<bool> = Vec::new();
     let mut head = false;
-    for tok in toks {
+    for tok in toks.iter() {
         out.push(open.last().copied().unwrap_or(false));
         match tok {
             Tok::Punct('{') => {
@@ -415,7 +461,7 @@ fn in_impls(toks: &[Tok<'_>]) -> Vec<bool> {
 /// (JavaScript's `test.skip(…)` from its call).
 pub(super) fn test_body(
     lang: Lang,
-    toks: &[Tok<'_>],
+    toks: &Toks<'_, '_>,
     layout: &Layout<'_>,
     i: usize,
 ) -> Option<(usize, usize)> {
@@ -435,66 +481,46 @@ struct Body {
 
 /// The body of the test whose marker is token `i` (`#` of `#[test]`, Go's and
 /// Python's function name, JavaScript's `it`).
-fn body(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, i: usize) -> Option<Body> {
+fn body(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<Body> {
     let open = match lang {
         Lang::Python => return python_body(toks, layout, i),
-        Lang::Rust => {
-            let func = (i..toks.len()).find(|&j| ident(toks, j) == Some("fn"))?;
-            top_brace(toks, func)?
-        }
-        Lang::Go => top_brace(toks, i)?,
+        Lang::Rust => toks.top_brace(toks.attributed_fn(i)?)?,
+        Lang::Go => toks.top_brace(i)?,
         Lang::Js => callback_brace(toks, i)?,
     };
     Some(Body {
         from: open + 1,
-        end: group_end(toks, open)?,
+        end: toks.group_end(open)?,
         indent: None,
     })
 }
 
-/// The first `{` after `from` outside parentheses and brackets: a function's body
-/// after its signature.
-fn top_brace(toks: &[Tok<'_>], from: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (j, tok) in toks.iter().enumerate().skip(from) {
-        match tok {
-            Tok::Punct('{') if depth == 0 => return Some(j),
-            Tok::Punct('(' | '[') => depth += 1,
-            Tok::Punct(')' | ']') => depth = depth.checked_sub(1)?,
-            Tok::Punct(';' | '}') if depth == 0 => return None,
-            _ => {}
-        }
-    }
-    None
-}
-
 /// The body of the function `it(…)` at `i` is given: the first `{` among the call's
 /// arguments that follows `=>` or a parameter list's `)`.
-fn callback_brace(toks: &[Tok<'_>], i: usize) -> Option<usize> {
+fn callback_brace(toks: &Toks<'_, '_>, i: usize) -> Option<usize> {
     if !punct(toks, i + 1, '(') {
         return None;
     }
-    let mut depth = 0usize;
-    for j in i + 2..toks.len() {
-        match toks[j] {
+    let mut j = i + 2;
+    while j < toks.len() {
+        j = match toks[j] {
             Tok::Punct('{')
-                if depth == 0
-                    && (punct(toks, j - 1, ')')
-                        || (punct(toks, j - 1, '>') && punct(toks, j - 2, '='))) =>
+                if punct(toks, j - 1, ')')
+                    || (punct(toks, j - 1, '>') && punct(toks, j - 2, '=')) =>
             {
                 return Some(j);
             }
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') => depth = depth.checked_sub(1)?,
-            _ => {}
-        }
+            Tok::Punct('(' | '[' | '{') => toks.group_end(j)? + 1,
+            Tok::Punct(')' | ']' | '}') => return None,
+            _ => j + 1,
+        };
     }
     None
 }
 
 /// A Python test's body: from the line after the signature's `:` to the first line
 /// indented less than that one.
-fn python_body(toks: &[Tok<'_>], layout: &Layout<'_>, name: usize) -> Option<Body> {
+fn python_body(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<Body> {
     // `def`, or `async def`, starts its line.
     let def = name.checked_sub(1)?;
     let def = layout.indent(def).or_else(|| {
@@ -502,39 +528,17 @@ fn python_body(toks: &[Tok<'_>], layout: &Layout<'_>, name: usize) -> Option<Bod
             .then(|| layout.indent(def - 1))
             .flatten()
     })?;
-    let mut depth = 0usize;
-    let colon = (name..toks.len()).find(|&j| {
-        match toks[j] {
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        depth == 0 && punct(toks, j, ':')
-    })?;
-    let from = colon + 1;
+    let from = toks.colon(name)? + 1;
     let indent = layout.indent(from).filter(|&n| n > def)?;
-    let mut depth = 0usize;
-    let mut end = toks.len();
-    for (j, tok) in toks.iter().enumerate().skip(from) {
-        if depth == 0 && layout.indent(j).is_some_and(|n| n < indent) {
-            end = j;
-            break;
-        }
-        match tok {
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
     Some(Body {
         from,
-        end,
+        end: block_end(toks, layout, from, |n| n < indent),
         indent: Some(indent),
     })
 }
 
 /// Whether the body's first top-level `return` has assertions after its statement.
-fn returns_early(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, body: &Body) -> bool {
+fn returns_early(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, body: &Body) -> bool {
     let mut depth = 0usize;
     for k in body.from..body.end {
         match toks[k] {
@@ -552,7 +556,7 @@ fn returns_early(lang: Lang, toks: &[Tok<'_>], layout: &Layout<'_>, body: &Body)
 
 /// Whether the `return` at `k`, at the body's top depth, starts a statement of the
 /// body itself, not the branch of a brace-less `if (…)` or `else` (JavaScript).
-fn statement(toks: &[Tok<'_>], layout: &Layout<'_>, body: &Body, k: usize) -> bool {
+fn statement(toks: &Toks<'_, '_>, layout: &Layout<'_>, body: &Body, k: usize) -> bool {
     if let Some(indent) = body.indent {
         return layout.indent(k) == Some(indent);
     }
@@ -590,7 +594,7 @@ fn statement(toks: &[Tok<'_>], layout: &Layout<'_>, body: &Body, k: usize) -> bo
 /// statement there. A doubtful line break continues it, so less reads as after.
 fn statement_end(
     lang: Lang,
-    toks: &[Tok<'_>],
+    toks: &Toks<'_, '_>,
     layout: &Layout<'_>,
     from: usize,
     end: usize,
@@ -614,7 +618,7 @@ fn statement_end(
 /// Whether the line break before token `j` ends a statement: always in Python but
 /// after a `\`; in Go and JavaScript when a word or closed group ends the line and a
 /// word starts the next (a line opening with `.` or an operator goes on).
-fn ends_at_break(lang: Lang, toks: &[Tok<'_>], j: usize) -> bool {
+fn ends_at_break(lang: Lang, toks: &Toks<'_, '_>, j: usize) -> bool {
     if lang == Lang::Python {
         return !punct(toks, j - 1, '\\');
     }
@@ -625,32 +629,11 @@ fn ends_at_break(lang: Lang, toks: &[Tok<'_>], j: usize) -> bool {
     ends && matches!(toks[j], Tok::Ident(_) | Tok::Str)
 }
 
-/// The index of the bracket closing the one at `open`.
-pub(super) fn group_end(toks: &[Tok<'_>], open: usize) -> Option<usize> {
-    if !matches!(toks.get(open)?, Tok::Punct('(' | '[' | '{')) {
-        return None;
-    }
-    let mut depth = 0usize;
-    for (j, tok) in toks.iter().enumerate().skip(open) {
-        match tok {
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(j);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// The `macro_rules!` in Rust `toks` named like an assertion (`assert` in the name)
 /// whose every arm expands to code that calls nothing: no macro, no function, so
 /// neither a panic nor a check can come of it (`($($t:tt)*) => {}`). A helper that
 /// expands to `assert!(…)` or to a call of a checking function is not one.
-pub(super) fn hollow_asserts(toks: &[Tok<'_>]) -> usize {
+pub(super) fn hollow_asserts(toks: &Toks<'_, '_>) -> usize {
     (0..toks.len())
         .filter(|&i| {
             ident(toks, i) == Some("macro_rules")
@@ -662,20 +645,20 @@ pub(super) fn hollow_asserts(toks: &[Tok<'_>]) -> usize {
 }
 
 /// Whether the macro body opening at `open` has arms, each expanding to no call.
-fn hollow(toks: &[Tok<'_>], open: usize) -> bool {
-    let Some(close) = group_end(toks, open) else {
+fn hollow(toks: &Toks<'_, '_>, open: usize) -> bool {
+    let Some(close) = toks.group_end(open) else {
         return false;
     };
     let mut k = open + 1;
     let mut arms = 0;
     while k < close {
-        let Some(matcher) = group_end(toks, k) else {
+        let Some(matcher) = toks.group_end(k) else {
             return false;
         };
         if !(punct(toks, matcher + 1, '=') && punct(toks, matcher + 2, '>')) {
             return false;
         }
-        let Some(expansion) = group_end(toks, matcher + 3) else {
+        let Some(expansion) = toks.group_end(matcher + 3) else {
             return false;
         };
         let calls = (matcher + 4..expansion).any(|j| {
@@ -691,4 +674,49 @@ fn hollow(toks: &[Tok<'_>], open: usize) -> bool {
         }
     }
     arms > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::spanned;
+    use super::*;
+
+    /// Every text of up to 6 of these pieces: each token's indent, line break and
+    /// line's first token, read once, are those read back from the token each time.
+    #[test]
+    fn a_layout_read_once_reads_as_the_text_read_back() {
+        let pieces = ["  ", "\t", "x", "\n", "'a\nb'", "# c\n", "/* d */", ";"];
+        let k = pieces.len();
+        for lang in [Lang::Python, Lang::Js] {
+            for len in 0..=6u32 {
+                for mut code in 0..k.pow(len) {
+                    let mut text = String::new();
+                    for _ in 0..len {
+                        text.push_str(pieces[code % k]);
+                        code /= k;
+                    }
+                    let (_, spans) = spanned(lang, &text);
+                    let layout = Layout::new(&text, &spans);
+                    let line_start = |k: usize| {
+                        let start = spans[k].0;
+                        text[..start].rfind('\n').map_or(0, |p| p + 1)
+                    };
+                    let indent = |k: usize| {
+                        let start = spans[k].0;
+                        let blank = text[line_start(k)..start]
+                            .bytes()
+                            .all(|b| b == b' ' || b == b'\t');
+                        blank.then(|| start - line_start(k))
+                    };
+                    for k in 0..spans.len() {
+                        let broken = k > 0 && text[spans[k - 1].1..spans[k].0].contains('\n');
+                        let first = (0..=k).rev().find(|&m| indent(m).is_some());
+                        assert_eq!(layout.indent(k), indent(k), "{text:?} at {k}");
+                        assert_eq!(layout.broken(k), broken, "{text:?} at {k}");
+                        assert_eq!(layout.line_first(k), first, "{text:?} at {k}");
+                    }
+                }
+            }
+        }
+    }
 }
