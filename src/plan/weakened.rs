@@ -1733,6 +1733,9 @@ fn layout_free(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut quote = None;
     let mut escaped = false;
+    // For each open `(`, whether it is a call's: there a trailing comma is layout,
+    // in a bare one it makes a tuple (`assert (x,)` passes always).
+    let mut calls: Vec<bool> = Vec::new();
     for c in s.chars() {
         match quote {
             Some(q) => {
@@ -1751,7 +1754,21 @@ fn layout_free(s: &str) -> String {
                 out.push('"');
             }
             None if c.is_whitespace() => {}
-            None if matches!(c, ')' | ']' | '}') && out.ends_with(',') => {
+            None if c == '(' => {
+                let call = out
+                    .chars()
+                    .next_back()
+                    .is_some_and(|p| p.is_alphanumeric() || matches!(p, '_' | ')' | ']'));
+                calls.push(call);
+                out.push(c);
+            }
+            None if c == ')' => {
+                if calls.pop().unwrap_or(true) && out.ends_with(',') {
+                    out.pop();
+                }
+                out.push(c);
+            }
+            None if matches!(c, ']' | '}') && out.ends_with(',') => {
                 out.pop();
                 out.push(c);
             }
@@ -1898,7 +1915,8 @@ impl Pool {
                 .and_then(|q| q.pop_front())
             {
                 moved += 1;
-                kept += usize::from(!cannot_fail(lang, &taken));
+                // What runs is the statement that came; either cannot fail: none.
+                kept += usize::from(!cannot_fail(lang, statement) && !cannot_fail(lang, &taken));
             }
         }
         (moved, kept)

@@ -140,6 +140,13 @@ impl<'a> Matched<'a> {
                     | "self" | "default",
                 )
                 | Tok::Str => past(j + 1),
+                // In a macro's expansion: `$v fn`, `$(#[$m])* fn`.
+                Tok::Punct('$') => match list.get(j + 1) {
+                    Some(Tok::Ident(_)) => past(j + 2),
+                    Some(Tok::Punct('(')) => group(j + 1),
+                    _ => None,
+                },
+                Tok::Punct('*' | '+' | '?') => past(j + 1),
                 _ => None,
             };
             item[j] = f.map_or(u32::MAX, |f| ahead(j, f));
@@ -445,7 +452,11 @@ mod tests {
                     j = toks.group_end(open)? + 1;
                 }
                 Tok::Punct('(') => j = toks.group_end(j)? + 1,
-                Tok::Ident("pub" | "async" | "extern") | Tok::Str => j += 1,
+                Tok::Punct('$') if matches!(toks.get(j + 1), Some(Tok::Ident(_))) => j += 2,
+                Tok::Punct('$') if toks.get(j + 1) == Some(&Tok::Punct('(')) => {
+                    j = toks.group_end(j + 1)? + 1;
+                }
+                Tok::Ident("pub" | "async" | "extern") | Tok::Punct('*') | Tok::Str => j += 1,
                 _ => return None,
             }
         }
@@ -462,11 +473,12 @@ mod tests {
             Tok::Punct(')'),
             Tok::Ident("fn"),
             Tok::Ident("pub"),
-            Tok::Str,
+            Tok::Punct('$'),
+            Tok::Punct('*'),
             Tok::Ident("x"),
         ];
         let k = alphabet.len();
-        for len in 0..=6u32 {
+        for len in 0..=5u32 {
             for mut code in 0..k.pow(len) {
                 let mut list = Vec::new();
                 for _ in 0..len {

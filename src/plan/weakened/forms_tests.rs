@@ -1532,3 +1532,56 @@ fn a_move_beside_a_table_is_no_loss_and_a_name_alone_no_rewrite() {
     ]);
     says(&found, "tests/test_calc.py", "2 of 3 assertions removed");
 }
+
+// The final review's: a tuple is no statement of a call's layout (`assert (f(1),)`
+// passes always, `assert (f(1))` may not), and what a file took from another is
+// weighed by what runs there: a real assertion moved in as a tuple is a loss, and
+// the honest move of the real one is none, in whatever order the file had them.
+#[test]
+fn a_tuple_moved_in_for_a_real_assertion_is_a_loss() {
+    let (a, b, k) = (
+        "    assert (f(1))\n",
+        "    assert (f(1),)\n",
+        "    assert g(2) == 2\n",
+    );
+    let test = |body: &str| format!("def test_a():\n{body}");
+    let found = lines(&[
+        change(
+            "tests/test_x.py",
+            Some(&test(&format!("{a}{b}{k}"))),
+            Some(&test(k)),
+        ),
+        change(
+            "tests/test_y.py",
+            None,
+            Some(&format!("def test_b():\n{b}")),
+        ),
+    ]);
+    says(&found, "tests/test_x.py", "2 of 3 assertions removed");
+    for before in [format!("{b}{a}{k}"), format!("{a}{b}{k}")] {
+        let after = test(&format!("{k}{b}"));
+        let found = lines(&[
+            change("tests/test_x.py", Some(&test(&before)), Some(&after)),
+            change(
+                "tests/test_y.py",
+                None,
+                Some(&format!("def test_b():\n{a}")),
+            ),
+        ]);
+        assert_eq!(found, Vec::<String>::new(), "{before}");
+    }
+}
+
+// The final review's: a test a macro writes (`#[test] $v fn $n()`, `$(#[$m])*`
+// between) has a body like any other, so a `return` at its top is found.
+#[test]
+fn a_test_a_macro_writes_returning_early_is_found() {
+    for between in ["$v", "$(#[$m])* $v"] {
+        let before = format!(
+            "macro_rules! t {{ ($v:vis $n:ident) => {{ #[test] {between} fn $n() {{ assert_eq!(f(1), 1); }} }}; }}\nt!(pub a);\n"
+        );
+        let after = before.replace("fn $n() {", "fn $n() { return;");
+        let found = one("tests/x.rs", &before, &after);
+        says(&found, "tests/x.rs", "returns before its assertions");
+    }
+}
