@@ -256,6 +256,29 @@ impl<'a> Toks<'_, 'a> {
 mod tests {
     use super::*;
 
+    /// Every sequence of up to `longest` of `pieces`, each piece's tokens in a row.
+    fn sequences<'p, 't>(
+        pieces: &'p [&'p [Tok<'t>]],
+        longest: u32,
+    ) -> impl Iterator<Item = Vec<Tok<'t>>> + 'p {
+        let k = pieces.len();
+        (0..=longest).flat_map(move |len| {
+            (0..k.pow(len)).map(move |mut code| {
+                let mut list = Vec::new();
+                for _ in 0..len {
+                    list.extend_from_slice(pieces[code % k]);
+                    code /= k;
+                }
+                list
+            })
+        })
+    }
+
+    /// Each token a piece.
+    fn alone<'t>(alphabet: &'t [Tok<'t>]) -> Vec<&'t [Tok<'t>]> {
+        alphabet.iter().map(std::slice::from_ref).collect()
+    }
+
     /// The scans the tables stand for, as the readers wrote them.
     fn scanned_group_end(toks: &[Tok<'_>], open: usize) -> Option<usize> {
         if !opens(toks.get(open)?) {
@@ -336,55 +359,47 @@ mod tests {
             Tok::Punct(':'),
             Tok::Ident("x"),
         ];
-        let k = alphabet.len();
         let mut checked = 0;
-        for len in 0..=6u32 {
-            for mut code in 0..k.pow(len) {
-                let mut list = Vec::new();
-                for _ in 0..len {
-                    list.push(alphabet[code % k]);
-                    code /= k;
+        for list in sequences(&alone(&alphabet), 6) {
+            let matched = Matched::new(list.clone());
+            let whole = matched.toks();
+            let parts = match list.len() {
+                0..=4 => (0..=list.len())
+                    .flat_map(|a| (a..=list.len()).map(move |b| (a, b)))
+                    .collect(),
+                _ => vec![(0, list.len())],
+            };
+            for (a, b) in parts {
+                let part = whole.part(a..b);
+                let slice = &list[a..b];
+                for i in 0..=slice.len() {
+                    assert_eq!(
+                        part.group_end(i),
+                        scanned_group_end(slice, i),
+                        "{list:?} {a}..{b} at {i}"
+                    );
+                    assert_eq!(
+                        part.top_brace(i),
+                        scanned_top_brace(slice, i),
+                        "{list:?} {a}..{b} at {i}"
+                    );
+                    assert_eq!(
+                        part.colon(i),
+                        scanned_colon(slice, i),
+                        "{list:?} {a}..{b} at {i}"
+                    );
+                    checked += 1;
                 }
-                let matched = Matched::new(list.clone());
-                let whole = matched.toks();
-                let parts = match len {
-                    0..=4 => (0..=list.len())
-                        .flat_map(|a| (a..=list.len()).map(move |b| (a, b)))
-                        .collect(),
-                    _ => vec![(0, list.len())],
-                };
-                for (a, b) in parts {
-                    let part = whole.part(a..b);
-                    let slice = &list[a..b];
-                    for i in 0..=slice.len() {
-                        assert_eq!(
-                            part.group_end(i),
-                            scanned_group_end(slice, i),
-                            "{list:?} {a}..{b} at {i}"
-                        );
-                        assert_eq!(
-                            part.top_brace(i),
-                            scanned_top_brace(slice, i),
-                            "{list:?} {a}..{b} at {i}"
-                        );
-                        assert_eq!(
-                            part.colon(i),
-                            scanned_colon(slice, i),
-                            "{list:?} {a}..{b} at {i}"
-                        );
-                        checked += 1;
-                    }
-                }
-                for i in 0..=list.len() {
-                    assert_eq!(whole.opener(i), scanned_opener(&list, i), "{list:?} at {i}");
-                }
+            }
+            for i in 0..=list.len() {
+                assert_eq!(whole.opener(i), scanned_opener(&list, i), "{list:?} at {i}");
             }
         }
         assert!(checked > 3_000_000, "{checked}");
     }
     /// The scan `forms::in_loops` stands for, as it was written: back from `i` to
-    /// the `{` it sits in, then back from that to a `for`.
-    fn scanned_in_loop(toks: &[Tok<'_>], i: usize) -> bool {
+    /// the `{` it sits in, then whether that opens a loop's block.
+    fn scanned_in_loop(toks: &Toks<'_, '_>, i: usize) -> bool {
         let mut depth = 0usize;
         let mut open = None;
         for k in (0..i).rev() {
@@ -399,18 +414,7 @@ mod tests {
                 _ => {}
             }
         }
-        let Some(open) = open else {
-            return false;
-        };
-        for k in (open.saturating_sub(40)..open).rev() {
-            match toks[k] {
-                Tok::Punct('{' | '}') => return false,
-                Tok::Ident("for") => return true,
-                Tok::Ident("if" | "func" | "switch") => return false,
-                _ => {}
-            }
-        }
-        false
+        open.is_some_and(|open| super::super::forms::loop_block(toks, open))
     }
 
     #[test]
@@ -425,19 +429,12 @@ mod tests {
             Tok::Ident("if"),
             Tok::Ident("x"),
         ];
-        let k = alphabet.len();
-        for len in 0..=7u32 {
-            for mut code in 0..k.pow(len) {
-                let mut list = Vec::new();
-                for _ in 0..len {
-                    list.push(alphabet[code % k]);
-                    code /= k;
-                }
-                let matched = Matched::new(list.clone());
-                let found = super::super::forms::in_loops(&matched.toks());
-                for (i, &inside) in found.iter().enumerate() {
-                    assert_eq!(inside, scanned_in_loop(&list, i), "{list:?} at {i}");
-                }
+        for list in sequences(&alone(&alphabet), 7) {
+            let matched = Matched::new(list.clone());
+            let toks = matched.toks();
+            let found = super::super::forms::in_loops(&toks);
+            for (i, &inside) in found.iter().enumerate() {
+                assert_eq!(inside, scanned_in_loop(&toks, i), "{list:?} at {i}");
             }
         }
     }
@@ -477,23 +474,15 @@ mod tests {
             Tok::Punct('*'),
             Tok::Ident("x"),
         ];
-        let k = alphabet.len();
-        for len in 0..=5u32 {
-            for mut code in 0..k.pow(len) {
-                let mut list = Vec::new();
-                for _ in 0..len {
-                    list.push(alphabet[code % k]);
-                    code /= k;
-                }
-                let matched = Matched::new(list.clone());
-                let toks = matched.toks();
-                for i in 0..=list.len() {
-                    assert_eq!(
-                        toks.attributed_fn(i),
-                        walked_fn(&toks, i),
-                        "{list:?} at {i}"
-                    );
-                }
+        for list in sequences(&alone(&alphabet), 5) {
+            let matched = Matched::new(list.clone());
+            let toks = matched.toks();
+            for i in 0..=list.len() {
+                assert_eq!(
+                    toks.attributed_fn(i),
+                    walked_fn(&toks, i),
+                    "{list:?} at {i}"
+                );
             }
         }
     }
@@ -544,23 +533,15 @@ mod tests {
             &[P('(')],
             &[I("fn")],
         ];
-        let k = pieces.len();
         let mut seen = [0usize; 4];
-        for len in 0..=5u32 {
-            for mut code in 0..k.pow(len) {
-                let mut list = Vec::new();
-                for _ in 0..len {
-                    list.extend_from_slice(pieces[code % k]);
-                    code /= k;
-                }
-                let matched = Matched::new(list.clone());
-                let toks = matched.toks();
-                for i in 0..list.len() {
-                    if list[i] == Tok::Punct('#') {
-                        let walked = walked_chain(&toks, i);
-                        assert_eq!(toks.chain(i), walked, "{list:?} at {i}");
-                        seen[usize::from(walked)] += 1;
-                    }
+        for list in sequences(&pieces, 5) {
+            let matched = Matched::new(list.clone());
+            let toks = matched.toks();
+            for i in 0..list.len() {
+                if list[i] == Tok::Punct('#') {
+                    let walked = walked_chain(&toks, i);
+                    assert_eq!(toks.chain(i), walked, "{list:?} at {i}");
+                    seen[usize::from(walked)] += 1;
                 }
             }
         }

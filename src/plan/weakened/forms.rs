@@ -147,12 +147,19 @@ pub(super) fn trivial(statement: &str) -> bool {
 /// `1e-9` to `1e9`, fewer decimal places, an expected message cut to a part of it.
 /// In words, for each added statement that loosens a removed one.
 pub(super) fn loosened(removed: &[String], added: &[String]) -> Vec<String> {
-    // Removed statements by skeleton, so a large rewrite costs one pass each side.
-    let mut by_shape: std::collections::HashMap<String, Vec<(usize, Vec<Lex>)>> =
+    // Removed statements by skeleton, so a large rewrite costs one pass each side;
+    // within one, by what [`looser`] can find of them, so an added statement is
+    // held only against those it could loosen (a bulk update of expected values
+    // is none of them).
+    let mut by_shape: std::collections::HashMap<String, Vec<(usize, Vec<Lex>, Could)>> =
         std::collections::HashMap::new();
     for (k, old) in removed.iter().enumerate() {
         let lexed = lex(old);
-        by_shape.entry(shape(&lexed)).or_default().push((k, lexed));
+        let could = Could::of(&lexed);
+        by_shape
+            .entry(shape(&lexed))
+            .or_default()
+            .push((k, lexed, could));
     }
     let mut out = Vec::new();
     let mut used = vec![false; removed.len()];
@@ -161,8 +168,10 @@ pub(super) fn loosened(removed: &[String], added: &[String]) -> Vec<String> {
         let Some(olds) = by_shape.get(&shape(&new_lex)) else {
             continue;
         };
-        for (k, old_lex) in olds {
-            if used[*k] {
+        let order = new_lex.iter().any(|l| comparison(l) == Some(Cmp::Order));
+        let context = substring_context(new);
+        for (k, old_lex, could) in olds {
+            if used[*k] || !(could.number || (could.exact && order) || (could.text && context)) {
                 continue;
             }
             if let Some(why) = looser(old_lex, &new_lex, new) {
@@ -317,9 +326,45 @@ fn skeleton(lexed: &[Lex]) -> Vec<Lex> {
         .collect()
 }
 
-/// Why `new` passes for more than `old` (same skeleton), if it does.
-fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
-    let substring_context = [
+/// What [`looser`] can find of a removed statement, whatever replaced it: a
+/// comparison made looser needs an exact one, a tolerance or fewer places a number
+/// (below 1, or after `places`), an expected text cut a string.
+struct Could {
+    exact: bool,
+    number: bool,
+    text: bool,
+}
+
+impl Could {
+    fn of(old: &[Lex]) -> Could {
+        let number = old.iter().enumerate().any(|(k, l)| {
+            let Lex::Num(x) = l else {
+                return false;
+            };
+            x.abs() < 1.0 && *x != 0.0 || places_before(old, k)
+        });
+        Could {
+            exact: old.iter().any(|l| comparison(l) == Some(Cmp::Exact)),
+            number,
+            text: old.iter().any(|l| matches!(l, Lex::Str(_))),
+        }
+    }
+}
+
+/// Whether the number at `k` of `old` counts decimal places.
+fn places_before(old: &[Lex], k: usize) -> bool {
+    let key = (1..=2)
+        .filter_map(|d| k.checked_sub(d).and_then(|p| old.get(p)))
+        .find_map(|l| match l {
+            Lex::Word(w) => Some(w.as_str()),
+            _ => None,
+        });
+    matches!(key, Some("places" | "toBeCloseTo" | "decimal"))
+}
+
+/// Whether a statement compares text by a part of it.
+fn substring_context(text: &str) -> bool {
+    [
         " in ",
         "match",
         "expected",
@@ -330,7 +375,12 @@ fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
         "contains",
     ]
     .iter()
-    .any(|m| text.contains(m));
+    .any(|m| text.contains(m))
+}
+
+/// Why `new` passes for more than `old` (same skeleton), if it does.
+fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
+    let substring_context = substring_context(text);
     for (k, (a, b)) in old.iter().zip(new).enumerate() {
         match (a, b) {
             _ if comparison(a) == Some(Cmp::Exact) && comparison(b) == Some(Cmp::Order) => {
@@ -338,13 +388,7 @@ fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
             }
             (Lex::Num(x), Lex::Num(y)) if x != y => {
                 let before = k.checked_sub(1).and_then(|p| old.get(p));
-                let key = (1..=2)
-                    .filter_map(|d| k.checked_sub(d).and_then(|p| old.get(p)))
-                    .find_map(|l| match l {
-                        Lex::Word(w) => Some(w.as_str()),
-                        _ => None,
-                    });
-                let fewer_places = matches!(key, Some("places" | "toBeCloseTo" | "decimal"));
+                let fewer_places = places_before(old, k);
                 if fewer_places && y < x {
                     return Some("fewer decimal places checked");
                 }
@@ -824,7 +868,7 @@ pub(super) fn in_loops(toks: &Toks<'_, '_>) -> Vec<bool> {
 }
 
 /// Whether the `{` at `open` opens a `for` loop's block.
-fn loop_block(toks: &Toks<'_, '_>, open: usize) -> bool {
+pub(super) fn loop_block(toks: &Toks<'_, '_>, open: usize) -> bool {
     for k in (open.saturating_sub(40)..open).rev() {
         match toks[k] {
             Tok::Punct('{' | '}') => return false,

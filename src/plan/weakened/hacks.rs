@@ -300,6 +300,7 @@ pub(super) fn framework_patch(before: Option<&str>, after: &str) -> Option<Strin
             }
         }
     }
+    let roots: std::collections::HashSet<&str> = roots.iter().map(String::as_str).collect();
     let matters = |target: &str| -> bool {
         let target: String = target
             .chars()
@@ -309,7 +310,7 @@ pub(super) fn framework_patch(before: Option<&str>, after: &str) -> Option<Strin
         let Some(first) = parts.next() else {
             return false;
         };
-        if !roots.iter().any(|r| r == first) {
+        if !roots.contains(first) {
             return false;
         }
         let rest: Vec<&str> = parts.collect();

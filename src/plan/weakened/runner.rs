@@ -137,6 +137,7 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
 
 /// The first of `after`'s lines that `before` lacks, cut short for a finding.
 fn new_lines(before: &[String], after: &[String]) -> Option<String> {
+    let before: std::collections::HashSet<&String> = before.iter().collect();
     let mut extra = after.iter().filter(|l| !before.contains(l));
     let first = extra.next()?;
     let more = extra.count();
