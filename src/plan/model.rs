@@ -522,9 +522,6 @@ pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
     // What a reviewer reads as a status line is one: with a look-alike letter or an
     // invisible character in it, a line that says done would count as open.
     let read = super::confusable::reviewed(text).replace('\u{ff1a}', ":");
-    if read == text {
-        return ascii_near_miss(text);
-    }
     ascii_near_miss(&read).or_else(|| {
         let value = read.strip_prefix("status:")?;
         Some(Status::parse(value.trim()))

@@ -1681,18 +1681,9 @@ impl<'c> Row<'c> {
 /// The statements of `a` not in `b`, counted as a multiset.
 /// Statements compare by [`layout_free`], so a reformat moves nothing.
 fn minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut left: HashMap<String, usize> = HashMap::new();
-    for s in b {
-        *left.entry(layout_free(s)).or_default() += 1;
-    }
-    let mut out = Vec::new();
-    for s in a {
-        match left.get_mut(&layout_free(s)) {
-            Some(n) if *n > 0 => *n -= 1,
-            _ => out.push(s.clone()),
-        }
-    }
-    out
+    let mut counted = Counted::default();
+    counted.add(b);
+    counted.minus_from(a)
 }
 
 /// Statements counted by their text without layout ([`layout_free`]): a multiset
@@ -1707,7 +1698,7 @@ impl Counted {
         }
     }
 
-    /// [`minus`]`(a, these)`, without copying these.
+    /// The statements of `a` not among these, counted as a multiset.
     fn minus_from(&self, a: &[String]) -> Vec<String> {
         let mut used: HashMap<String, usize> = HashMap::new();
         let mut out = Vec::new();
