@@ -106,7 +106,12 @@ pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, skip: bool) -> Result<Option<AtS
 /// (or git cannot tell: a note fails open).
 pub fn uncommitted_tests(root: &Path, id: &str) -> Option<String> {
     let changed = git::changed_since(root, None, &crate::plan::weakened::is_test_path).ok()?;
-    let paths: Vec<&str> = changed.iter().map(|c| c.path.as_str()).collect();
+    // A file's name is the agent's to choose: shown escaped, it can neither move
+    // the cursor nor forge a line.
+    let paths: Vec<String> = changed
+        .iter()
+        .map(|c| crate::plan::text::escape_controls(&c.path).into_owned())
+        .collect();
     let (first, rest) = paths.split_first()?;
     let named = match rest.len() {
         0 => format!("{first} differs"),

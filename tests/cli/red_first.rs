@@ -221,6 +221,15 @@ fn start_names_the_tests_not_committed() {
     plan: note: tests/test_old.py and 1 other test file differ from the commit out starts from: a sign-off compares the tests with that commit, so what changes in them before they are committed goes unchecked
       hint: commit the tests first to hold out to them
     "#);
+    // A name is shown escaped: a line break in it forges no line of plan's.
+    let t = Test::new().plan(GOAL);
+    t.commit_all("plan");
+    t.write(
+        "tests/test_x.py\nplan: note: none.py",
+        "def test_x():\n    assert 1\n",
+    );
+    let run = t.ok(&["start", "out", "--no-verify"]);
+    assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
     // Committed, they are what the sign-off compares with: nothing to say.
     let t = Test::new().plan(GOAL);
     t.write("tests/test_out.py", "def test_out():\n    assert 1\n");
