@@ -1332,9 +1332,19 @@ pub fn qwen_compaction_injects_again() {
     w.plan_ok(&["goal", "--budget", "1"]);
     let old = block(&w);
     let big = "x".repeat(20_000);
+    // Qwen fires the compact SessionStart without waiting for it, and the run's
+    // process group is killed when Qwen exits. A real model's next reply takes
+    // seconds; this one waits, with a shell call, until the hook's call is
+    // recorded (at most 20 s), so a fast fake model cannot outrun it.
+    let hooks = w.path("hooks").display().to_string();
+    let wait = format!(
+        "for i in $(seq 200); do grep -ls '\"source\":\"compact\"' '{hooks}'/*/stdin | \
+         while read f; do [ -s \"${{f%/stdin}}/time\" ] && echo recorded; done | grep -q . && {{ echo hook-recorded; break; }}; sleep 0.1; done"
+    );
     w.fake.script(script(vec![
         write(&file_arg(&w, "src/f1.txt"), &big),
         heavy(text("Done."), 150_000),
+        shell(&wait),
         text("Done again."),
     ]));
     w.prompt("Write the files.").ok();
@@ -1350,6 +1360,10 @@ pub fn qwen_compaction_injects_again() {
         "the chat was compressed"
     );
     assert_eq!(last.count(&old), 1, "the block, once");
+    assert!(
+        last.has("hook-recorded"),
+        "the model's turn outlasted the hook"
+    );
 }
 
 /// Claude Code (2.1.145 on) lists the background tasks still running in the Stop
