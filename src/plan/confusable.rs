@@ -71,11 +71,17 @@ pub fn reviewed(text: &str) -> String {
     fold(&plain(text)).into_owned()
 }
 
-/// A space other than U+0020 (no-break, thin, ideographic, …): it looks like one in
+/// A space other than U+0020 (no-break, thin, ideographic, …), or a character that
+/// shows as blank (the braille blank, the Hangul fillers): it looks like a space in
 /// git diff, but plan's event forms are read with plain spaces only.
 pub fn odd_space(c: char) -> bool {
     use unicode_general_category::{GeneralCategory, get_general_category};
-    c != ' ' && get_general_category(c) == GeneralCategory::SpaceSeparator
+    c != ' '
+        && (get_general_category(c) == GeneralCategory::SpaceSeparator
+            || matches!(
+                c,
+                '\u{2800}' | '\u{3164}' | '\u{ffa0}' | '\u{115f}' | '\u{1160}'
+            ))
 }
 
 /// `text` as a reviewer reads it: invisible characters gone, odd spaces plain.

@@ -36,6 +36,7 @@ pub mod render;
 pub(crate) mod rewind;
 pub(crate) mod rules;
 pub mod scan;
+pub(crate) mod shown;
 pub(crate) mod stamps;
 pub(crate) mod standing;
 pub(crate) mod status;

@@ -486,6 +486,11 @@ fn goal_line<'a>(
         Kind::Other if status_near_miss(line.text(src)).is_some() => {
             errors.push(malformed_status(line.no, line.text(src)));
         }
+        Kind::Other | Kind::Bullet { .. } | Kind::Heading { .. }
+            if shown_status(line.text(src)).is_some() =>
+        {
+            errors.push(malformed_status(line.no, line.text(src)));
+        }
         _ => {}
     }
 }
@@ -526,6 +531,48 @@ pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
         let value = read.strip_prefix("status:")?;
         Some(Status::parse(value.trim()))
     })
+}
+
+/// The status a line shows where markdown is rendered, when plan reads no status
+/// there: `**status**: done`, `- status: done`, `st&#97;tus: done`,
+/// `status<!-- -->: done`. A reviewer of a pull request's rendered file would see a
+/// goal done (or cancelled) that plan counts as open; the key, then only marks, then
+/// a status is what reads as one (`status: done.`, `status — done`), prose is not.
+pub fn shown_status(text: &str) -> Option<Status> {
+    // Most lines cannot spell the key even rendered: an entity or a tag can hide
+    // anything, and otherwise the key's letters stand in order among the marks.
+    if text.is_ascii() && !text.contains(['&', '<']) && !spells_status(text) {
+        return None;
+    }
+    let shown = super::shown::rendered(text)?;
+    let body = shown.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let key = body.get(..6).filter(|k| k.eq_ignore_ascii_case("status"))?;
+    let rest = &body[key.len()..];
+    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let value = rest.trim_matches(|c: char| !c.is_alphanumeric());
+    Status::parse(&value.to_ascii_lowercase())
+}
+
+/// Whether `text`'s letters, marks between them skipped, spell `status`.
+fn spells_status(text: &str) -> bool {
+    const KEY: &[u8] = b"status";
+    let mut at = 0;
+    for b in text.bytes().filter(u8::is_ascii_alphabetic) {
+        let b = b.to_ascii_lowercase();
+        // The key's only repeated letter is its first and last, so a mismatch
+        // restarts at 0, or at 1 on an `s`.
+        at = if b == KEY[at] {
+            at + 1
+        } else {
+            usize::from(b == b's')
+        };
+        if at == KEY.len() {
+            return true;
+        }
+    }
+    false
 }
 
 /// [`status_near_miss`] of a line read as written.
@@ -575,10 +622,16 @@ fn malformed_status(no: usize, text: &str) -> Diagnostic {
             "write it as `status: {}`: lower case, at the start of the line (plan doctor --fix rewrites it)",
             status.as_str()
         ),
-        None => {
-            "write it as `status: open|active|done|cancelled`, lower case, at the start of the line"
-                .to_string()
-        }
+        None => match shown_status(text) {
+            Some(status) => format!(
+                "it shows as `status: {}` where markdown is rendered; plan reads a status only as plain `status: …` at the start of a line, so write it so or reword the line",
+                status.as_str()
+            ),
+            None => {
+                "write it as `status: open|active|done|cancelled`, lower case, at the start of the line"
+                    .to_string()
+            }
+        },
     };
     Diagnostic::error(
         no,
@@ -1264,6 +1317,26 @@ mod tests {
             ),
         ] {
             assert_eq!(status_near_miss(text), want, "{text:?}");
+        }
+        // Shown as done where markdown is rendered; prose stays prose.
+        for (text, want) in [
+            ("**Status:** Done", Some(Status::Done)),
+            ("- status: done", Some(Status::Done)),
+            ("> status \u{2014} cancelled.", Some(Status::Cancelled)),
+            ("st&#97;tus&#58; active", Some(Status::Active)),
+            ("<b>status</b>: done", Some(Status::Done)),
+            ("| status: done |", Some(Status::Done)),
+            ("status\u{3164}: done", Some(Status::Done)),
+            ("- status: done for the API, not the CLI", None),
+            ("**Status:** in progress", None),
+            ("### Status", None),
+            ("`status: done` is written by plan complete", None),
+            ("statuses: done", None),
+            ("status_done: done", None),
+            ("    **status**: done", None),
+            ("the status: done", None),
+        ] {
+            assert_eq!(shown_status(text), want, "{text:?}");
         }
         // One verdict: each is an error on its line, and the goal counts as open.
         for line in ["Status: Active", "status active", "status: ACTIVE"] {

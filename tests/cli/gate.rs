@@ -1219,6 +1219,56 @@ fn a_status_line_that_only_reads_as_done_fails_the_gate() {
     "#);
 }
 
+// Attack (helper-127, the red team): the same goal, its status line spelt so that
+// only the rendered file (a pull request's file view) shows `status: done`: markup,
+// an entity, an escape, a comment or tag, a list or quote or heading marker, a
+// blank-looking character, indentation by no-break spaces. plan read prose, the
+// goal counted as open, and the gate had nothing to verify.
+#[test]
+fn a_status_line_that_only_shows_as_done_rendered_fails_the_gate() {
+    let mut said = Vec::new();
+    for status in [
+        "**status**: done",
+        "- status: done",
+        "> status: done",
+        "#### status: done",
+        "st&#97;tus: done",
+        "status\\: done",
+        "status<!-- -->: done",
+        "<span>status</span>: done",
+        "status\u{2800}: done",
+        "\u{a0}\u{a0}\u{a0}\u{a0}status: done",
+    ] {
+        let t = unittest_repo();
+        let base = unittest_goal_done_on_main(&t);
+        let md = t.plan_md().replace(
+            "\n## Log",
+            &format!("\n## Goal: Sub\n<!-- id: sub -->\n{status}\ndone_when: sub works\n\n## Log"),
+        );
+        t.write("plan.md", md);
+        t.commit_all("sub");
+        let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
+        let found: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with('⚠')).collect();
+        said.push(format!(
+            "{} => {}",
+            status.escape_debug(),
+            found.join(" | ")
+        ));
+    }
+    insta::assert_snapshot!(said.join("\n"), @r#"
+    **status**: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    - status: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    > status: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    #### status: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    st&#97;tus: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    status\\: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    status<!-- -->: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    <span>status</span>: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    status⠀: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    \u{a0}\u{a0}\u{a0}\u{a0}status: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    "#);
+}
+
 // Attack (the gate's red team): the check script of a goal done on the base kept
 // under `.plan/` (`sh .plan/checks/calc.sh`), gutted by the pull request. A verify
 // that runs a program rests on every file but plan's own, and `.plan/` is plan's:
