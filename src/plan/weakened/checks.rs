@@ -64,6 +64,25 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
         let j = *of_subject.get(subject)?.iter().find(|&&j| !used[j])?;
         Some((j, &old[j]))
     };
+    // The old subjects by the word they open with, to find one inside a new
+    // statement's code in a pass over its words.
+    let mut by_lead: HashMap<&str, Vec<&str>> = HashMap::new();
+    for subject in of_subject.keys().filter(|s| !lead(s).is_empty()) {
+        by_lead.entry(lead(subject)).or_default().push(subject);
+    }
+    // An old subject inside `code`, whole: `f(3)` in `(f(3), 9,).0`.
+    let inside = |code: &str| {
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        code.char_indices()
+            .filter(|&(at, _)| !code[..at].ends_with(word))
+            .find_map(|(at, _)| {
+                let rest = &code[at..];
+                by_lead.get(lead(rest))?.iter().copied().find(|subject| {
+                    rest.strip_prefix(*subject)
+                        .is_some_and(|after| !after.starts_with(word))
+                })
+            })
+    };
     let mut used = vec![false; removed.len()];
     let mut out = Vec::new();
     for (k, now) in new.iter().enumerate() {
@@ -71,9 +90,11 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
             Some(Check::Presence(x)) if !still_exact(x) => {
                 exact_of(x, &used).map(|(j, _)| (j, "an exact check became a presence check"))
             }
-            Some(Check::Exact(a, b)) if a == b => {
-                exact_of(a, &used).map(|(j, _)| (j, "its expected value became the value itself"))
-            }
+            // The same code on both sides passes whatever the code does: the old
+            // subject compared with itself, or wrapped (`(f(3), 9,).0`).
+            Some(Check::Exact(a, b)) if a == b => exact_of(a, &used)
+                .or_else(|| exact_of(inside(a)?, &used))
+                .map(|(j, _)| (j, "its expected value became the value itself")),
             Some(Check::Exact(a, b)) => [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
                 let (j, was) = exact_of(x, &used)?;
                 let Some(Check::Exact(l, r)) = was else {
@@ -290,6 +311,14 @@ fn calls(expr: &str, callee: &str) -> bool {
 
 /// Whether `whole` is `part` or a part of it reached through `.`, `[` or `(`
 /// (`res.body`, `res[0]`, `len(res)` are parts of `res`).
+/// The word code opens with (`f` of `f(3)`, `self` of `self.x`), or nothing.
+fn lead(code: &str) -> &str {
+    let end = code
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(code.len());
+    &code[..end]
+}
+
 fn part_of(whole: &str, part: &str) -> bool {
     whole == part
         || whole
@@ -605,6 +634,14 @@ fn method_call(s: &str, lang: Lang) -> Option<(&str, Vec<&str>)> {
 /// non-empty tuple is true), `assert x == 5 if False else True` (a conditional
 /// whose constant test picks a true branch), `assert x or "always"`.
 pub(super) fn python_cannot_fail(statement: &str) -> bool {
+    // A line continued by `\` reads as one line (the statement's spaces are one).
+    let joined;
+    let statement = if statement.contains('\\') {
+        joined = statement.replace("\\ ", " ");
+        joined.as_str()
+    } else {
+        statement
+    };
     let Some(rest) = statement.strip_prefix("assert") else {
         return false;
     };
@@ -663,6 +700,15 @@ fn constant(expr: &str) -> Option<bool> {
     if e.starts_with('(')
         && group_close(e, 0, Lang::Python) == Some(e.len() - 1)
         && split_top(&e[1..e.len() - 1], ",", Lang::Python).len() > 1
+    {
+        return Some(true);
+    }
+    // A list, set or dict written out with something in it: `[x == 5]`. A
+    // comprehension may come out empty.
+    if e.starts_with(['[', '{'])
+        && group_close(e, 0, Lang::Python) == Some(e.len() - 1)
+        && !e[1..e.len() - 1].trim().is_empty()
+        && split_top(&e[1..e.len() - 1], " for ", Lang::Python).len() == 1
     {
         return Some(true);
     }
@@ -1098,6 +1144,10 @@ mod tests {
             "assert True if x else 'yes'",
             "assert x or 'always'",
             "assert (x == 1 or True), 'msg'",
+            r"assert \ (f(3) == 9,)",
+            "assert [f(1) == 2]",
+            "assert {x == 1}",
+            "assert {'x': f(1) == 2}",
         ] {
             assert!(python_cannot_fail(s), "{s}");
         }
@@ -1109,6 +1159,9 @@ mod tests {
             "assert x, 'always'",
             "assert (\n x == 1\n)",
             "assert_that(x)",
+            "assert [x for x in xs if x == 1]",
+            "assert {}",
+            "assert [] == f(1)",
         ] {
             assert!(!python_cannot_fail(s), "{s}");
         }

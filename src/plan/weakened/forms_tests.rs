@@ -839,6 +839,23 @@ fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
             "assert calc.count([1, 2]) == calc.count([1, 2])",
             "expected value became the value itself",
         ),
+        // The adversary's (helper-127): a list is true when it holds anything, a
+        // line continued by `\` is one line, and a lambda thrown away never runs.
+        (
+            "assert calc.count([1, 2]) == 2",
+            "assert [calc.count([1, 2]) == 2]",
+            "cannot fail",
+        ),
+        (
+            "assert calc.count([1, 2]) == 2",
+            "assert \\\n        (calc.count([1, 2]) == 2,)",
+            "cannot fail",
+        ),
+        (
+            "assert calc.count([1, 2]) == 2",
+            "_ = lambda: calc.count([1, 2]) == 2 or pytest.fail()",
+            "1 of 4 assertions removed",
+        ),
     ] {
         says(&one(p, PY, &PY.replace(from, to)), p, what);
     }
@@ -866,6 +883,28 @@ fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
         p,
         "an exact check became a presence check",
     );
+    // The same code on both sides, the old subject wrapped in it; an assertion in
+    // a closure thrown away where it is made.
+    for (to, what) in [
+        (
+            "assert_eq!((add(1, 1), 2,).0, (add(1, 1), 2,).0)",
+            "expected value became the value itself",
+        ),
+        (
+            "let _ = || assert_eq!(add(1, 1), 2)",
+            "1 of 2 assertions removed",
+        ),
+        (
+            "let _ = move |x: i32| {\n        assert_eq!(add(x, 1), 2);\n    }",
+            "1 of 2 assertions removed",
+        ),
+    ] {
+        says(
+            &one(p, RS, &RS.replace("assert_eq!(add(1, 1), 2)", to)),
+            p,
+            what,
+        );
+    }
 }
 
 #[test]

@@ -113,7 +113,8 @@ pub(super) fn early_returns(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>
 /// included. An assertion there checks nothing, wherever it moved from.
 pub(super) fn unreached(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> Vec<bool> {
     let mut dead = vec![false; toks.len()];
-    for (from, end) in spans(toks.len(), |i| guarded(lang, toks, layout, i)) {
+    let end_at = |i| guarded(lang, toks, layout, i).or_else(|| discarded(lang, toks, layout, i));
+    for (from, end) in spans(toks.len(), end_at) {
         dead[from..end].fill(true);
     }
     dead
@@ -189,6 +190,38 @@ fn guarded(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Op
     }
     // JavaScript's brace-less branch: one statement.
     (lang == Lang::Js).then(|| statement_end(lang, toks, layout, j + 1, toks.len()))
+}
+
+/// A closure thrown away where it is made, its end: `let _ = || assert_eq!(…);`,
+/// `let _ = move |x| { … };`, `_ = lambda: self.assertEqual(…)`. Nothing can call
+/// it, so what it asserts never runs.
+fn discarded(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<usize> {
+    match lang {
+        Lang::Rust => {
+            let ok = ident(toks, i) == Some("let")
+                && ident(toks, i + 1) == Some("_")
+                && punct(toks, i + 2, '=');
+            let mut k = i + 3;
+            k += usize::from(ident(toks, k) == Some("move"));
+            if !ok || !punct(toks, k, '|') {
+                return None;
+            }
+            // The parameters' closing bar: a closure's parameters are few tokens.
+            let close = (k + 1..toks.len().min(k + 64)).find(|&j| punct(toks, j, '|'))?;
+            let body = close + 1;
+            if punct(toks, body, '{') {
+                return toks.group_end(body).map(|e| e + 1);
+            }
+            Some(statement_end(lang, toks, layout, body, toks.len()))
+        }
+        Lang::Python => {
+            let ok = ident(toks, i) == Some("_")
+                && punct(toks, i + 1, '=')
+                && ident(toks, i + 2) == Some("lambda");
+            ok.then(|| statement_end(lang, toks, layout, i + 3, toks.len()))
+        }
+        Lang::Js | Lang::Go => None,
+    }
 }
 
 /// The value of a condition that is one literal (`True`, `true`, `1`; `False`,
