@@ -338,6 +338,9 @@ pub fn parse(src: &str) -> Plan<'_> {
             _ => {}
         }
     }
+    for goal in &plan.goals {
+        shown_statuses(src, &lines, goal, &mut plan.errors);
+    }
     if let Some(error) = unclosed(src, &lines) {
         plan.errors.push(error);
     }
@@ -486,11 +489,6 @@ fn goal_line<'a>(
         Kind::Other if status_near_miss(line.text(src)).is_some() => {
             errors.push(malformed_status(line.no, line.text(src)));
         }
-        Kind::Other | Kind::Bullet { .. } | Kind::Heading { .. }
-            if shown_status(line.text(src)).is_some() =>
-        {
-            errors.push(malformed_status(line.no, line.text(src)));
-        }
         _ => {}
     }
 }
@@ -533,25 +531,88 @@ pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
     })
 }
 
-/// The status a line shows where markdown is rendered, when plan reads no status
-/// there: `**status**: done`, `- status: done`, `st&#97;tus: done`,
-/// `status<!-- -->: done`. A reviewer of a pull request's rendered file would see a
-/// goal done (or cancelled) that plan counts as open; the key, then only marks, then
-/// a status is what reads as one (`status: done.`, `status — done`), prose is not.
-pub fn shown_status(text: &str) -> Option<Status> {
-    // Most lines cannot spell the key even rendered: an entity or a tag can hide
-    // anything, and otherwise the key's letters stand in order among the marks.
-    if text.is_ascii() && !text.contains(['&', '<']) && !spells_status(text) {
-        return None;
+/// A goal's lines that show a status on a rendered page (a pull request's file
+/// view) where plan reads none: `**status**: done`, `- status: done`,
+/// `st&#97;tus: done`, `status<!-- -->: done`, a key and its value on two lines. A
+/// reviewer would see a goal done (or cancelled) that plan counts as open. The
+/// goal is rendered whole, as a forge renders it, and only when a line of it could
+/// spell the key.
+fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<Diagnostic>) {
+    let body = &lines[goal.line.min(goal.end)..goal.end];
+    let suspect = |l: &&Line| {
+        let text = l.text(src);
+        !matches!(l.kind, Kind::Field { .. } | Kind::IdComment { .. })
+            && (!text.is_ascii()
+                || text.contains(['&', '<'])
+                || text.contains("](")
+                || text.contains("][")
+                || spells_status(text))
+    };
+    let (Some(first), Some(last)) = (body.first(), body.last()) else {
+        return;
+    };
+    if !body.iter().any(|l| suspect(&l)) {
+        return;
     }
-    let shown = super::shown::rendered(text)?;
+    let read_line = goal.status.as_ref().map(|f| f.line);
+    let line_at = |offset: usize| {
+        let k = body.partition_point(|l| l.start <= first.start + offset);
+        body[k.saturating_sub(1)].no
+    };
+    let pieces = super::shown::pieces(&src[first.start..last.end]);
+    let mut flagged: Vec<usize> = errors
+        .iter()
+        .filter(|e| e.rule == Some(Rule::MalformedStatus))
+        .map(|e| e.line)
+        .collect();
+    for (i, piece) in pieces.iter().enumerate() {
+        let no = line_at(piece.at);
+        let mut joined = String::new();
+        for (k, next) in pieces[i..].iter().take(3).enumerate() {
+            if next.block != piece.block {
+                break;
+            }
+            if k > 0 {
+                joined.push(' ');
+            }
+            joined.push_str(&next.text);
+            let Some(status) = reads_as_status(&joined) else {
+                continue;
+            };
+            if (k == 0 && read_line == Some(no)) || flagged.contains(&no) {
+                break;
+            }
+            flagged.push(no);
+            errors.push(
+                Diagnostic::error(
+                    no,
+                    "plan does not read this status line, so its goal counts as open",
+                )
+                .hint(format!(
+                    "it shows as `status: {}` where markdown is rendered; plan reads a status only as plain `status: …` at the start of a line, so write it so or reword the line",
+                    status.as_str()
+                ))
+                .rule(Rule::MalformedStatus),
+            );
+            break;
+        }
+    }
+}
+
+/// The status rendered text shows: the key, then marks with a colon or a space
+/// among them, then a known status and marks alone (`status: done.`,
+/// `status — done`). Prose after the status (`status: done for the API`) is none,
+/// nor a key run into its value (`status-done`).
+pub fn reads_as_status(shown: &str) -> Option<Status> {
     let body = shown.trim_start_matches(|c: char| !c.is_alphanumeric());
-    let key = body.get(..6).filter(|k| k.eq_ignore_ascii_case("status"))?;
-    let rest = &body[key.len()..];
-    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+    body.get(..6).filter(|k| k.eq_ignore_ascii_case("status"))?;
+    let rest = &body[6..];
+    let value = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let between = &rest[..rest.len() - value.len()];
+    if !between.contains(|c: char| c == ':' || c.is_whitespace()) {
         return None;
     }
-    let value = rest.trim_matches(|c: char| !c.is_alphanumeric());
+    let value = value.trim_end_matches(|c: char| !c.is_alphanumeric());
     Status::parse(&value.to_ascii_lowercase())
 }
 
@@ -622,16 +683,10 @@ fn malformed_status(no: usize, text: &str) -> Diagnostic {
             "write it as `status: {}`: lower case, at the start of the line (plan doctor --fix rewrites it)",
             status.as_str()
         ),
-        None => match shown_status(text) {
-            Some(status) => format!(
-                "it shows as `status: {}` where markdown is rendered; plan reads a status only as plain `status: …` at the start of a line, so write it so or reword the line",
-                status.as_str()
-            ),
-            None => {
-                "write it as `status: open|active|done|cancelled`, lower case, at the start of the line"
-                    .to_string()
-            }
-        },
+        None => {
+            "write it as `status: open|active|done|cancelled`, lower case, at the start of the line"
+                .to_string()
+        }
     };
     Diagnostic::error(
         no,
@@ -1320,24 +1375,52 @@ mod tests {
         }
         // Shown as done where markdown is rendered; prose stays prose.
         for (text, want) in [
-            ("**Status:** Done", Some(Status::Done)),
-            ("- status: done", Some(Status::Done)),
-            ("> status \u{2014} cancelled.", Some(Status::Cancelled)),
-            ("st&#97;tus&#58; active", Some(Status::Active)),
-            ("<b>status</b>: done", Some(Status::Done)),
-            ("| status: done |", Some(Status::Done)),
-            ("status\u{3164}: done", Some(Status::Done)),
-            ("- status: done for the API, not the CLI", None),
-            ("**Status:** in progress", None),
-            ("### Status", None),
-            ("`status: done` is written by plan complete", None),
+            ("status: done.", Some(Status::Done)),
+            ("status \u{2014} cancelled", Some(Status::Cancelled)),
+            ("| status | done |", Some(Status::Done)),
+            ("status: done for the API, not the CLI", None),
+            ("Status: in progress", None),
+            ("Status", None),
             ("statuses: done", None),
             ("status_done: done", None),
-            ("    **status**: done", None),
+            ("status-done", None),
+            ("STATUS=done", None),
             ("the status: done", None),
         ] {
-            assert_eq!(shown_status(text), want, "{text:?}");
+            assert_eq!(reads_as_status(text), want, "{text:?}");
         }
+        let shown = |body: &str| {
+            let src = format!("# Plan: x\n## Goal: A\n{body}\n");
+            let plan = parse(&src);
+            assert_eq!(plan.goals[0].status(), Status::Open, "{body:?}");
+            plan.errors
+                .iter()
+                .filter(|e| e.rule == Some(Rule::MalformedStatus))
+                .map(|e| e.line)
+                .collect::<Vec<_>>()
+        };
+        for (body, lines) in [
+            ("**Status:** Done", &[3][..]),
+            ("- status: done", &[3]),
+            ("st&#97;tus&#58; active", &[3]),
+            ("<b>status</b>: done", &[3]),
+            ("status\u{3164}: done", &[3]),
+            ("x\n\n**status**:\ndone", &[5]),
+            ("- [x] write\n\n    status: done", &[5]),
+            ("<!-->\nstatus: done\n<!-- -->", &[4]),
+            ("- status: done for the API, not the CLI", &[]),
+            ("- status-done", &[]),
+            ("**Status:** in progress", &[]),
+            ("### Status", &[]),
+            ("`status: done` is written by plan complete", &[]),
+            ("    **status**: done", &[]),
+            ("```\nstatus: done\n```", &[]),
+        ] {
+            assert_eq!(shown(body), lines, "{body:?}");
+        }
+        // The status line plan reads is no near miss.
+        let plan = parse("# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: done\ndone_when: y\n");
+        assert!(plan.errors.is_empty(), "{:?}", plan.errors);
         // One verdict: each is an error on its line, and the goal counts as open.
         for line in ["Status: Active", "status active", "status: ACTIVE"] {
             let src = format!("# Plan: x\n## Goal: A\n{line}\n");
