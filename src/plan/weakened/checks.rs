@@ -64,24 +64,43 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
         let j = *of_subject.get(subject)?.iter().find(|&&j| !used[j])?;
         Some((j, &old[j]))
     };
-    // The old subjects by the word they open with, to find one inside a new
-    // statement's code in a pass over its words.
-    let mut by_lead: HashMap<&str, Vec<&str>> = HashMap::new();
+    // The old subjects, and by the word each opens with the lengths they come in,
+    // to find one inside a new statement's code in a pass over its words.
+    let subjects: std::collections::HashSet<&str> = of_subject.keys().copied().collect();
+    let mut lengths: HashMap<&str, Vec<usize>> = HashMap::new();
     for subject in of_subject.keys().filter(|s| !lead(s).is_empty()) {
-        by_lead.entry(lead(subject)).or_default().push(subject);
+        lengths
+            .entry(lead(subject))
+            .or_default()
+            .push(subject.len());
     }
+    for found in lengths.values_mut() {
+        found.sort_unstable();
+        found.dedup();
+    }
+    // A crafted file could make the search quadratic: it stops, found nothing,
+    // after this many looks.
+    let looks = std::cell::Cell::new(200_000usize);
     // An old subject inside `code`, whole: `f(3)` in `(f(3), 9,).0`.
-    let inside = |code: &str| {
+    let inside = |code: &str| -> Option<&str> {
         let word = |c: char| c.is_alphanumeric() || c == '_';
-        code.char_indices()
-            .filter(|&(at, _)| !code[..at].ends_with(word))
-            .find_map(|(at, _)| {
-                let rest = &code[at..];
-                by_lead.get(lead(rest))?.iter().copied().find(|subject| {
-                    rest.strip_prefix(*subject)
-                        .is_some_and(|after| !after.starts_with(word))
-                })
-            })
+        for (at, _) in code.char_indices() {
+            if code[..at].ends_with(word) {
+                continue;
+            }
+            let rest = &code[at..];
+            for &len in lengths.get(lead(rest)).map_or(&[][..], Vec::as_slice) {
+                let left = looks.get().checked_sub(1)?;
+                looks.set(left);
+                if let Some(part) = rest.get(..len)
+                    && !rest[len..].starts_with(word)
+                    && let Some(subject) = subjects.get(part)
+                {
+                    return Some(subject);
+                }
+            }
+        }
+        None
     };
     let mut used = vec![false; removed.len()];
     let mut out = Vec::new();
@@ -92,8 +111,13 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
             }
             // The same code on both sides passes whatever the code does: the old
             // subject compared with itself, or wrapped (`(f(3), 9,).0`).
+            // Wrapped, the subject counts only when nothing added still checks it
+            // exactly: `hash(f(3))` twice beside `f(3) == 9` is a determinism check.
             Some(Check::Exact(a, b)) if a == b => exact_of(a, &used)
-                .or_else(|| exact_of(inside(a)?, &used))
+                .or_else(|| {
+                    let subject = inside(a).filter(|s| !still_exact(s))?;
+                    exact_of(subject, &used)
+                })
                 .map(|(j, _)| (j, "its expected value became the value itself")),
             Some(Check::Exact(a, b)) => [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
                 let (j, was) = exact_of(x, &used)?;
@@ -704,12 +728,21 @@ fn constant(expr: &str) -> Option<bool> {
         return Some(true);
     }
     // A list, set or dict written out with something in it: `[x == 5]`. A
-    // comprehension may come out empty.
-    if e.starts_with(['[', '{'])
-        && group_close(e, 0, Lang::Python) == Some(e.len() - 1)
-        && !e[1..e.len() - 1].trim().is_empty()
-        && split_top(&e[1..e.len() - 1], " for ", Lang::Python).len() == 1
-    {
+    // comprehension or an unpacking (`[*xs]`, `{**d}`) may come out empty.
+    if e.starts_with(['[', '{']) && group_close(e, 0, Lang::Python) == Some(e.len() - 1) {
+        let inner = &e[1..e.len() - 1];
+        let items = split_top(inner, ",", Lang::Python);
+        let comprehension = inner
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == "for");
+        let fixed = items
+            .iter()
+            .any(|i| !i.trim().is_empty() && !i.trim().starts_with('*'));
+        return (fixed && !comprehension).then_some(true);
+    }
+    // Both sides true: `[x == 5] and True`.
+    let both = split_top(e, " and ", Lang::Python);
+    if both.len() > 1 && both.iter().all(|p| constant(p) == Some(true)) {
         return Some(true);
     }
     None
@@ -1148,6 +1181,8 @@ mod tests {
             "assert [f(1) == 2]",
             "assert {x == 1}",
             "assert {'x': f(1) == 2}",
+            "assert [f(1) == 2] and True",
+            "assert [*xs, f(1) == 2]",
         ] {
             assert!(python_cannot_fail(s), "{s}");
         }
@@ -1162,6 +1197,10 @@ mod tests {
             "assert [x for x in xs if x == 1]",
             "assert {}",
             "assert [] == f(1)",
+            "assert [*xs]",
+            "assert {**d}",
+            "assert [f(x)for x in xs]",
+            "assert [f(1) == 2] and x",
         ] {
             assert!(!python_cannot_fail(s), "{s}");
         }

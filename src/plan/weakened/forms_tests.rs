@@ -856,6 +856,16 @@ fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
             "_ = lambda: calc.count([1, 2]) == 2 or pytest.fail()",
             "1 of 4 assertions removed",
         ),
+        (
+            "assert calc.count([1, 2]) == 2",
+            "_check = (lambda: calc.count([1, 2]) == 2 or pytest.fail())",
+            "1 of 4 assertions removed",
+        ),
+        (
+            "assert calc.count([1, 2]) == 2",
+            "assert [calc.count([1, 2]) == 2] and True",
+            "cannot fail",
+        ),
     ] {
         says(&one(p, PY, &PY.replace(from, to)), p, what);
     }
@@ -894,6 +904,20 @@ fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
             "let _ = || assert_eq!(add(1, 1), 2)",
             "1 of 2 assertions removed",
         ),
+        // Its second review's (helper-129): a name starting with `_` that nothing
+        // names again, `_ =` without `let`, a future never awaited.
+        (
+            "let _unused = || assert_eq!(add(1, 1), 2)",
+            "1 of 2 assertions removed",
+        ),
+        (
+            "_ = (|| assert_eq!(add(1, 1), 2))",
+            "1 of 2 assertions removed",
+        ),
+        (
+            "let _ = async move {\n        assert_eq!(add(1, 1), 2);\n    }",
+            "1 of 2 assertions removed",
+        ),
         (
             "let _ = move |x: i32| {\n        assert_eq!(add(x, 1), 2);\n    }",
             "1 of 2 assertions removed",
@@ -905,6 +929,17 @@ fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
             what,
         );
     }
+    // Go's: a function literal thrown away.
+    let go = GO.replace(
+        "\tif got := Add(0, 0); got != 0 {\n\t\tt.Errorf(\"Add(0, 0) = %d\", got)\n\t}",
+        "\t_ = func() {\n\t\tif got := Add(0, 0); got != 0 {\n\t\t\tt.Errorf(\"Add(0, 0) = %d\", got)\n\t\t}\n\t}",
+    );
+    assert_ne!(go, GO);
+    says(
+        &one("calc/add_test.go", GO, &go),
+        "calc/add_test.go",
+        "1 of 2 assertions removed",
+    );
 }
 
 #[test]
@@ -930,6 +965,23 @@ fn honest_rewrites_of_assertions_are_not_found() {
     // A determinism check added beside the tests that were there.
     let added = format!("{RS}\n#[test]\nfn same() {{\n    assert_eq!(add(1, 2), add(1, 2));\n}}\n");
     assert!(one("tests/add.rs", RS, &added).is_empty());
+    // One of a wrapped value, beside the old check given a message (helper-129).
+    let hashed = RS.replace(
+        "assert_eq!(add(1, 1), 2);",
+        "assert_eq!(hash(add(1, 1)), hash(add(1, 1)));\n    assert_eq!(add(1, 1), 2, \"one and one\");",
+    );
+    assert!(one("tests/add.rs", RS, &hashed).is_empty());
+    // A closure bound to a name that is called after is no closure thrown away.
+    let called = RS.replace(
+        "assert_eq!(add(1, 1), 2);",
+        "let _check = || assert_eq!(add(1, 1), 2);\n    _check();",
+    );
+    assert!(one("tests/add.rs", RS, &called).is_empty());
+    let py = PY.replace(
+        "assert calc.count([1, 2]) == 2",
+        "_ = lambda: calc.count([1, 2]) == 2 or pytest.fail()\n    _()",
+    );
+    assert!(one("tests/test_calc.py", PY, &py).is_empty());
 }
 
 /// An assertion rewritten in place with the count unchanged: the expected value

@@ -113,7 +113,9 @@ pub(super) fn early_returns(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>
 /// included. An assertion there checks nothing, wherever it moved from.
 pub(super) fn unreached(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> Vec<bool> {
     let mut dead = vec![false; toks.len()];
-    let end_at = |i| guarded(lang, toks, layout, i).or_else(|| discarded(lang, toks, layout, i));
+    let used = last_uses(toks);
+    let end_at =
+        |i| guarded(lang, toks, layout, i).or_else(|| discarded(lang, toks, layout, &used, i));
     for (from, end) in spans(toks.len(), end_at) {
         dead[from..end].fill(true);
     }
@@ -193,35 +195,86 @@ fn guarded(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Op
 }
 
 /// A closure thrown away where it is made, its end: `let _ = || assert_eq!(…);`,
-/// `let _ = move |x| { … };`, `_ = lambda: self.assertEqual(…)`. Nothing can call
-/// it, so what it asserts never runs.
-fn discarded(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<usize> {
-    match lang {
-        Lang::Rust => {
-            let ok = ident(toks, i) == Some("let")
-                && ident(toks, i + 1) == Some("_")
-                && punct(toks, i + 2, '=');
-            let mut k = i + 3;
-            k += usize::from(ident(toks, k) == Some("move"));
-            if !ok || !punct(toks, k, '|') {
-                return None;
-            }
-            // The parameters' closing bar: a closure's parameters are few tokens.
-            let close = (k + 1..toks.len().min(k + 64)).find(|&j| punct(toks, j, '|'))?;
-            let body = close + 1;
-            if punct(toks, body, '{') {
-                return toks.group_end(body).map(|e| e + 1);
-            }
-            Some(statement_end(lang, toks, layout, body, toks.len()))
-        }
-        Lang::Python => {
-            let ok = ident(toks, i) == Some("_")
-                && punct(toks, i + 1, '=')
-                && ident(toks, i + 2) == Some("lambda");
-            ok.then(|| statement_end(lang, toks, layout, i + 3, toks.len()))
-        }
-        Lang::Js | Lang::Go => None,
+/// `_unused = async move { … };`, `_ = (lambda: self.assertEqual(…))`, Go's
+/// `_ = func() { … }`. Bound to `_`, or to a name starting with `_` that nothing
+/// names after it (`_` in Python when nothing calls it after), nothing can call it,
+/// so what it asserts never runs. `used` holds each name's last use.
+fn discarded(
+    lang: Lang,
+    toks: &Toks<'_, '_>,
+    layout: &Layout<'_>,
+    used: &std::collections::HashMap<&str, usize>,
+    i: usize,
+) -> Option<usize> {
+    let starts = i == 0
+        || match lang {
+            Lang::Rust => matches!(toks[i - 1], Tok::Punct(';' | '{' | '}')),
+            _ => layout.broken(i),
+        };
+    let (name_at, mut k) = match (lang, ident(toks, i)?) {
+        (Lang::Js, _) => return None,
+        (Lang::Rust, "let") => (i + 1, i + 2),
+        _ if starts => (i, i + 1),
+        _ => return None,
+    };
+    let name = ident(toks, name_at)?;
+    if !name.starts_with('_')
+        || !punct(toks, k, '=')
+        || matches!(toks.get(k + 1), Some(Tok::Punct('=' | '>')))
+    {
+        return None;
     }
+    k += 1;
+    while punct(toks, k, '(') || punct(toks, k, '&') {
+        k += 1;
+    }
+    let end = match lang {
+        Lang::Rust => {
+            let asynchronous = ident(toks, k) == Some("async");
+            k += usize::from(asynchronous);
+            k += usize::from(ident(toks, k) == Some("move"));
+            let body = if asynchronous {
+                k
+            } else {
+                if !punct(toks, k, '|') {
+                    return None;
+                }
+                // The parameters' closing bar: a closure's parameters are few tokens.
+                1 + (k + 1..toks.len().min(k + 64)).find(|&j| punct(toks, j, '|'))?
+            };
+            match punct(toks, body, '{') {
+                true => toks.group_end(body)? + 1,
+                false if asynchronous => return None,
+                false => statement_end(lang, toks, layout, body, toks.len()),
+            }
+        }
+        Lang::Python if ident(toks, k) == Some("lambda") => {
+            statement_end(lang, toks, layout, k + 1, toks.len())
+        }
+        Lang::Go if ident(toks, k) == Some("func") && punct(toks, k + 1, '(') => {
+            let params = toks.group_end(k + 1)?;
+            let open = (params + 1..toks.len().min(params + 32)).find(|&j| punct(toks, j, '{'))?;
+            toks.group_end(open)? + 1
+        }
+        _ => return None,
+    };
+    let named_after = used.get(name).is_some_and(|&last| last >= end);
+    (!named_after).then_some(end)
+}
+
+/// Each name's last use, for [`discarded`]: `_` only where it is called (Python's
+/// `_` is any name, Rust's and Go's none).
+fn last_uses<'a>(toks: &Toks<'a, '_>) -> std::collections::HashMap<&'a str, usize> {
+    let mut last = std::collections::HashMap::new();
+    for i in 0..toks.len() {
+        if let Some(name) = ident(toks, i)
+            && name.starts_with('_')
+            && (name != "_" || punct(toks, i + 1, '('))
+        {
+            last.insert(name, i);
+        }
+    }
+    last
 }
 
 /// The value of a condition that is one literal (`True`, `true`, `1`; `False`,
