@@ -11,6 +11,9 @@ use anyhow::Result;
 /// mcp` runs each tool call on its own.
 struct Sink {
     progress: Box<dyn FnMut(&str)>,
+    /// What [`warn`] said meanwhile: a CLI user reads it on stderr, and the agent
+    /// that called the tool gets it with the result.
+    notes: Vec<String>,
 }
 
 thread_local! {
@@ -19,8 +22,9 @@ thread_local! {
 
 /// Runs `f` (a tool call of `plan mcp`, which returns typed results and prints
 /// nothing) with `progress` told each [`progress`] step, and stdout, which `plan mcp`
-/// owns for the protocol, kept from any stray [`print`].
-pub fn serving<T>(progress: impl FnMut(&str) + 'static, f: impl FnOnce() -> T) -> T {
+/// owns for the protocol, kept from any stray [`print`]. With its result, the notes
+/// and warnings it gave (each also on stderr, the host's log).
+pub fn serving<T>(progress: impl FnMut(&str) + 'static, f: impl FnOnce() -> T) -> (T, Vec<String>) {
     /// Clears the sink however `f` ends, a panic included.
     struct Reset;
     impl Drop for Reset {
@@ -31,10 +35,17 @@ pub fn serving<T>(progress: impl FnMut(&str) + 'static, f: impl FnOnce() -> T) -
     SINK.with(|s| {
         *s.borrow_mut() = Some(Sink {
             progress: Box::new(progress),
+            notes: Vec::new(),
         });
     });
     let _reset = Reset;
-    f()
+    let result = f();
+    let notes = SINK.with(|s| {
+        s.borrow_mut()
+            .as_mut()
+            .map(|sink| std::mem::take(&mut sink.notes))
+    });
+    (result, notes.unwrap_or_default())
 }
 
 /// A step of a long command (a sign-off's verify, its judge), for whoever is
@@ -70,6 +81,23 @@ pub fn println(text: &str) -> Result<()> {
 /// mcp`'s stderr is the host's log. A stderr its reader closed (`plan … 2>&1 | head
 /// -1`) loses the line, never the command: `eprintln!` would panic there.
 pub fn warn(text: &str) {
+    SINK.with(|s| {
+        if let Some(sink) = s.borrow_mut().as_mut() {
+            sink.notes.push(text.to_string());
+        }
+    });
+    stderr(text);
+}
+
+/// A step of a long command: `said` on stderr for the person, `short` as a
+/// [`progress`] step for whoever serves it, which shows it as it comes, so it is
+/// none of the call's notes.
+pub fn step(said: &str, short: &str) {
+    stderr(said);
+    progress(short);
+}
+
+fn stderr(text: &str) {
     use std::io::Write;
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(format!("{text}\n").as_bytes());
@@ -91,6 +119,21 @@ mod tests {
         );
         progress("after the call");
         assert_eq!(*heard.borrow(), ["verify: passed"]);
+    }
+
+    /// A note given while serving comes back with the result, and only that call's.
+    #[test]
+    fn notes_while_serving_come_back_with_the_result() {
+        warn("plan: note: before");
+        let (result, notes) = serving(
+            |_| {},
+            || {
+                warn("plan: note: one");
+                7
+            },
+        );
+        warn("plan: note: after");
+        assert_eq!((result, notes), (7, vec!["plan: note: one".to_string()]));
     }
 
     /// `plan mcp`'s stdout is the protocol: a print while serving is plan's bug,

@@ -63,9 +63,10 @@ pub fn run_at_start(ctx: &Ctx, goal: &Goal<'_>, skip: bool) -> Result<Option<AtS
     }
     let config = config::load(Some(&repo.root))?;
     let timeout = Duration::from_secs(config.verify_timeout_secs);
-    crate::out::warn(&format!(
-        "plan: verify: running `{shown}` before the work (red first)"
-    ));
+    crate::out::step(
+        &format!("plan: verify: running `{shown}` before the work (red first)"),
+        &format!("verify: running `{shown}` before the work"),
+    );
     let before = git::tracked_snapshot(&repo.root)?;
     let outcome = verify::run(&parsed, &repo.root, timeout, TAIL)?;
     // plan.md is left out, as `plan complete` leaves it out: others may log to it

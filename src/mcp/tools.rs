@@ -308,7 +308,6 @@ pub fn call(
             Reply::fields(&logged, &logged.text())
         }),
         "plan_complete" => {
-            let mut signed = None;
             let reply = call.run(progress, |env, a: CompleteArgs| {
                 let outcome = signoff::sign_off(
                     env,
@@ -327,10 +326,12 @@ pub fn call(
                 outcome.warn_ignored();
                 let mut reply = Reply::text(&outcome.text());
                 reply.is_error = outcome.verdict == Decision::Reject;
-                signed = Some(outcome);
-                Ok(reply)
+                Ok(verdict(reply, Some(&outcome)))
             });
-            verdict(reply, signed.as_ref())
+            match reply.structured {
+                Some(_) => reply,
+                None => verdict(reply, None),
+            }
         }
         "plan_report" => call.run(progress, |env, a: ReportArgs| {
             let made = report::report(env.ctx()?, &report::Request { since: a.since })?;
@@ -364,11 +365,35 @@ impl Call<'_> {
             }
         };
         let place = self.place;
-        out::serving(progress, || {
+        let (result, notes) = out::serving(progress, || {
             place.ctx().and_then(|ctx| service(&Env::with(ctx), args))
-        })
-        .unwrap_or_else(|err| Reply::error(message(&err)))
+        });
+        let reply = result.unwrap_or_else(|err| Reply::error(message(&err)));
+        with_notes(reply, &notes)
     }
+}
+
+/// The notes a call gave on the way (a verify that passes before the work, tests
+/// not committed when a goal starts) ahead of its result, as the CLI's stderr comes
+/// ahead of its stdout: an agent using MCP reads no stderr. In the fields too, for
+/// hosts that hand the model those alone.
+fn with_notes(mut reply: Reply, notes: &[String]) -> Reply {
+    if notes.is_empty() {
+        return reply;
+    }
+    reply.text = format!(
+        "{}
+{}",
+        notes.join("\n"),
+        reply.text
+    );
+    if let Some(Value::Object(fields)) = &mut reply.structured {
+        fields.insert("notes".to_string(), serde_json::json!(notes));
+        if fields.contains_key("text") {
+            fields.insert("text".to_string(), Value::String(reply.text.clone()));
+        }
+    }
+    reply
 }
 
 fn message(err: &anyhow::Error) -> String {

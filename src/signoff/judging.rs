@@ -68,12 +68,14 @@ pub(super) fn ask_judge(
         verified,
         asked,
     } = asking;
-    crate::out::warn(&format!(
-        "plan: judge: asking {} (timeout {}s)",
-        judge.backend,
-        judge.timeout.as_secs()
-    ));
-    crate::out::progress(&format!("judge: asking {}", judge.backend));
+    crate::out::step(
+        &format!(
+            "plan: judge: asking {} (timeout {}s)",
+            judge.backend,
+            judge.timeout.as_secs()
+        ),
+        &format!("judge: asking {}", judge.backend),
+    );
     let answer = judge_run::run(judge, tree.root(), text, system)?;
     // Everything in the copy is the judge's own doing, plan.md included.
     let changed = tree.changes()?;

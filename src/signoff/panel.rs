@@ -32,12 +32,14 @@ pub(super) struct Asking<'a> {
 /// (fail closed).
 pub(super) fn ask(judges: &[Judge], asking: &Asking<'_>) -> Result<(Vec<Answer>, Vec<String>)> {
     let names: Vec<String> = judges.iter().map(judge_name).collect();
-    crate::out::warn(&format!(
-        "plan: judge: asking the panel {} at once (timeout {}s each)",
-        names.join(PANEL_JOIN),
-        judges.first().map_or(0, |j| j.timeout.as_secs())
-    ));
-    crate::out::progress(&format!("judge: asking {}", names.join(PANEL_JOIN)));
+    crate::out::step(
+        &format!(
+            "plan: judge: asking the panel {} at once (timeout {}s each)",
+            names.join(PANEL_JOIN),
+            judges.first().map_or(0, |j| j.timeout.as_secs())
+        ),
+        &format!("judge: asking {}", names.join(PANEL_JOIN)),
+    );
     let root = asking.tree.root();
     let answers = judges_at_once::ask_all(judges, root, asking.prompt, asking.system)?;
     let changed = asking.tree.changes()?;

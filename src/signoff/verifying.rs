@@ -34,8 +34,10 @@ pub(super) fn run_verify(
 ) -> Result<Verified> {
     // The verify line is plan.md text: escaped for the terminal.
     let shown = crate::plan::text::escape_controls(&verify.to_string()).into_owned();
-    crate::out::warn(&format!("plan: verify: running `{shown}`"));
-    crate::out::progress(&format!("verify: running `{shown}`"));
+    crate::out::step(
+        &format!("plan: verify: running `{shown}`"),
+        &format!("verify: running `{shown}`"),
+    );
     let timeout = Duration::from_secs(config.verify_timeout_secs);
     let before = git::tracked_snapshot(&repo.root)?;
     // The check's own files as they ran; a side effect on them is refused below.

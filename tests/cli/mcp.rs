@@ -280,6 +280,32 @@ fn each_tool_does_what_its_command_does() {
     insta::assert_snapshot!(redact(&t, &status));
 }
 
+/// What the CLI says on stderr as a goal starts (its verify passing before the
+/// work, tests not committed) comes with `plan_start`'s result, first, as the CLI
+/// says it first: an agent using MCP reads no stderr, and these notes are what hold
+/// it to the work. Before, they went to the host's log alone.
+#[test]
+fn plan_start_gives_the_notes_the_cli_gives_on_stderr() {
+    let t = repo("judges/accept");
+    t.write("tests/test_ship.py", "def test_ship():\n    assert 1\n");
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, result) = c.call("plan_start", json!({"id": "ship"}));
+    assert!(!is_error, "{text}");
+    insta::assert_snapshot!(redact(&t, &text), @r#"
+    plan: warning: the verify of ship already passes before any work: it cannot tell the work done; make it fail until the goal is met
+    plan: note: tests/test_ship.py differs from the commit ship starts from: a sign-off compares the tests with that commit, so what changes in them before they are committed goes unchecked
+      hint: commit the tests first to hold ship to them
+    started ship (contract d634ac80)
+    "#);
+    let warned = "plan: warning: the verify of ship already passes before any work: it cannot tell the work done; make it fail until the goal is met";
+    let noted = "plan: note: tests/test_ship.py differs from the commit ship starts from: a sign-off compares the tests with that commit, so what changes in them before they are committed goes unchecked\n  hint: commit the tests first to hold ship to them";
+    assert_eq!(
+        result["structuredContent"]["notes"],
+        json!([warned, noted]),
+        "{result}"
+    );
+}
+
 #[test]
 fn errors_are_tool_results_with_the_clis_message_and_hint() {
     let t = repo("judges/accept");
@@ -526,10 +552,14 @@ fn plan_complete_fields_are_the_sign_offs_typed_result() {
     assert_eq!(fields["dry_run"], false, "{result}");
     assert_eq!(fields["transcript"], Value::Null, "{result}");
     let record = fields["record"].as_str().unwrap();
+    // What the CLI says on stderr, a step aside, comes first: an agent using MCP
+    // reads no stderr.
+    let note = "plan: warning: 1 of 1 subtask of ship is not ticked: write it";
+    assert_eq!(fields["notes"], json!([note]), "{result}");
     assert_eq!(
         text,
         format!(
-            "signed off ship (verify passed, judge accept)\n  record: {record} (staged: git add)"
+            "{note}\nsigned off ship (verify passed, judge accept)\n  record: {record} (staged: git add)"
         ),
         "the text is the CLI's, byte for byte"
     );
@@ -558,7 +588,7 @@ fn plan_complete_fields_are_the_sign_offs_typed_result() {
     assert_eq!(
         text,
         format!(
-            "sign-off of ship rejected (judge)\nmissing:\n- eviction policy has no test that fills the cache past capacity\n- load-test.log is from before the last change to src/cache.rs\n  transcript: {transcript}"
+            "{note}\nsign-off of ship rejected (judge)\nmissing:\n- eviction policy has no test that fills the cache past capacity\n- load-test.log is from before the last change to src/cache.rs\n  transcript: {transcript}"
         )
     );
 
