@@ -129,6 +129,8 @@ pub struct Reply {
     /// The command would have exited non-zero: failed, refused, rejected.
     pub is_error: bool,
     pub structured: Option<Value>,
+    /// What the call said on the way ([`with_notes`]), already ahead of `text`.
+    pub notes: Vec<String>,
 }
 
 impl Reply {
@@ -137,6 +139,7 @@ impl Reply {
             text: text.into(),
             is_error: true,
             structured: None,
+            notes: Vec::new(),
         }
     }
 
@@ -146,6 +149,7 @@ impl Reply {
             text: text.trim_end().to_string(),
             is_error: false,
             structured: None,
+            notes: Vec::new(),
         }
     }
 
@@ -381,18 +385,14 @@ fn with_notes(mut reply: Reply, notes: &[String]) -> Reply {
     if notes.is_empty() {
         return reply;
     }
-    reply.text = format!(
-        "{}
-{}",
-        notes.join("\n"),
-        reply.text
-    );
+    reply.text = format!("{}\n{}", notes.join("\n"), reply.text);
     if let Some(Value::Object(fields)) = &mut reply.structured {
         fields.insert("notes".to_string(), serde_json::json!(notes));
         if fields.contains_key("text") {
             fields.insert("text".to_string(), Value::String(reply.text.clone()));
         }
     }
+    reply.notes = notes.to_vec();
     reply
 }
 
@@ -428,6 +428,9 @@ fn verdict(mut reply: Reply, signed: Option<&SignOff>) -> Reply {
         }),
     };
     fields["text"] = Value::String(reply.text.clone());
+    if !reply.notes.is_empty() {
+        fields["notes"] = serde_json::json!(reply.notes);
+    }
     reply.structured = Some(fields);
     reply
 }

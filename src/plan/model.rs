@@ -554,10 +554,10 @@ fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<D
     if !body.iter().any(|l| suspect(&l)) {
         return;
     }
-    let read_line = goal.status.as_ref().map(|f| f.line);
+    let read = goal.status();
     let line_at = |offset: usize| {
         let k = body.partition_point(|l| l.start <= first.start + offset);
-        body[k.saturating_sub(1)].no
+        &body[k.saturating_sub(1)]
     };
     let pieces = super::shown::pieces(&src[first.start..last.end]);
     let mut flagged: Vec<usize> = errors
@@ -566,8 +566,13 @@ fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<D
         .map(|e| e.line)
         .collect();
     for (i, piece) in pieces.iter().enumerate() {
-        let no = line_at(piece.at);
+        let line = line_at(piece.at);
+        // A field plan reads is its own (a second `status:` is `second-field`).
+        if matches!(line.kind, Kind::Field { .. }) || flagged.contains(&line.no) {
+            continue;
+        }
         let mut joined = String::new();
+        let mut quoted = true;
         for (k, next) in pieces[i..].iter().take(3).enumerate() {
             if next.block != piece.block {
                 break;
@@ -576,22 +581,22 @@ fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<D
                 joined.push(' ');
             }
             joined.push_str(&next.text);
-            let Some(status) = reads_as_status(&joined) else {
+            quoted &= next.code;
+            // Only a status other than the one plan reads misleads.
+            let Some(status) = reads_as_status(&joined).filter(|&s| s != read && !quoted) else {
                 continue;
             };
-            if (k == 0 && read_line == Some(no)) || flagged.contains(&no) {
-                break;
-            }
-            flagged.push(no);
+            flagged.push(line.no);
             errors.push(
                 Diagnostic::error(
-                    no,
-                    "plan does not read this status line, so its goal counts as open",
+                    line.no,
+                    format!(
+                        "this line shows as `status: {}` where markdown is rendered, and plan reads the goal as {}",
+                        status.as_str(),
+                        read.as_str()
+                    ),
                 )
-                .hint(format!(
-                    "it shows as `status: {}` where markdown is rendered; plan reads a status only as plain `status: …` at the start of a line, so write it so or reword the line",
-                    status.as_str()
-                ))
+                .hint("plan reads a status only as plain `status: …` at the start of a line: write it so, or reword the line")
                 .rule(Rule::MalformedStatus),
             );
             break;
@@ -1415,11 +1420,18 @@ mod tests {
             ("`status: done` is written by plan complete", &[]),
             ("    **status**: done", &[]),
             ("```\nstatus: done\n```", &[]),
+            // The final review's: a status that agrees with plan's, and an example
+            // in inline code, mislead no one; a task's box hides nothing.
+            ("**status**: open", &[]),
+            ("- `status: done`", &[]),
+            ("- [x] status: done", &[3]),
         ] {
             assert_eq!(shown(body), lines, "{body:?}");
         }
-        // The status line plan reads is no near miss.
-        let plan = parse("# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: done\ndone_when: y\n");
+        // The status line plan reads is no near miss, nor one that agrees with it.
+        let plan = parse(
+            "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: done\ndone_when: y\n> **Status**: Done \u{2705}\n",
+        );
         assert!(plan.errors.is_empty(), "{:?}", plan.errors);
         // One verdict: each is an error on its line, and the goal counts as open.
         for line in ["Status: Active", "status active", "status: ACTIVE"] {

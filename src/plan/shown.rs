@@ -10,6 +10,8 @@ pub struct Piece {
     /// The byte offset in the markdown where it starts.
     pub at: usize,
     pub text: String,
+    /// All of it inline code: quoted, as an example is (`` `status: done` ``).
+    pub code: bool,
     /// Pieces of one block with nothing between them but a soft line break, which
     /// renders as a space: they read as one line.
     pub block: usize,
@@ -22,28 +24,33 @@ pub fn pieces(markdown: &str) -> Vec<Piece> {
     // A link whose definition is elsewhere (or nowhere) still shows its text.
     let mut any_link =
         |_: pulldown_cmark::BrokenLink<'_>| Some((CowStr::from(""), CowStr::from("")));
-    let parser =
-        Parser::new_with_broken_link_callback(markdown, Options::empty(), Some(&mut any_link));
+    // A task list's box shows as a box, not as `[x]`.
+    let parser = Parser::new_with_broken_link_callback(
+        markdown,
+        Options::ENABLE_TASKLISTS,
+        Some(&mut any_link),
+    );
     let mut out = Pieces::default();
     let mut in_code = false;
-    // An HTML block comes a line at a time; a tag may span its lines.
-    let mut html = (0, String::new());
+    // An HTML block comes a line at a time (less a quote's or a list's margin),
+    // and a tag may span its lines: each line's offset in the joined text, and in
+    // the markdown.
+    let mut html = Html::default();
     for (event, range) in parser.into_offset_iter() {
         match event {
             Event::Html(h) => {
-                if html.1.is_empty() {
-                    html.0 = range.start;
-                }
-                html.1.push_str(&h);
+                html.lines.push((html.text.len(), range.start));
+                html.text.push_str(&h);
             }
             Event::End(TagEnd::HtmlBlock) => {
-                html_text(&html.1, html.0, &mut out);
-                html.1.clear();
+                html_text(&html, &mut out);
+                html = Html::default();
                 out.new_block();
             }
             Event::Start(Tag::CodeBlock(_)) => in_code = true,
             Event::End(TagEnd::CodeBlock) => in_code = false,
-            Event::Text(t) | Event::Code(t) if !in_code => out.push(range.start, &t),
+            Event::Text(t) if !in_code => out.push(range.start, &t, false),
+            Event::Code(t) if !in_code => out.push(range.start, &t, true),
             Event::SoftBreak => out.flush(),
             Event::InlineHtml(tag) if !is_inline(&tag) => out.new_block(),
             Event::Start(
@@ -73,6 +80,24 @@ pub fn pieces(markdown: &str) -> Vec<Piece> {
 }
 
 #[derive(Default)]
+struct Html {
+    text: String,
+    /// Where each line starts in `text`, and in the markdown.
+    lines: Vec<(usize, usize)>,
+}
+
+impl Html {
+    /// The markdown offset of `at` in the joined text.
+    fn source(&self, at: usize) -> usize {
+        let k = self.lines.partition_point(|&(joined, _)| joined <= at);
+        match k.checked_sub(1).map(|k| self.lines[k]) {
+            Some((joined, source)) => source + (at - joined),
+            None => 0,
+        }
+    }
+}
+
+#[derive(Default)]
 struct Pieces {
     done: Vec<Piece>,
     open: Option<Piece>,
@@ -80,16 +105,16 @@ struct Pieces {
 }
 
 impl Pieces {
-    fn push(&mut self, at: usize, text: &str) {
+    fn push(&mut self, at: usize, text: &str, code: bool) {
         let block = self.block;
-        self.open
-            .get_or_insert_with(|| Piece {
-                at,
-                text: String::new(),
-                block,
-            })
-            .text
-            .push_str(text);
+        let piece = self.open.get_or_insert_with(|| Piece {
+            at,
+            text: String::new(),
+            code: true,
+            block,
+        });
+        piece.text.push_str(text);
+        piece.code &= code;
     }
 
     fn flush(&mut self) {
@@ -107,17 +132,17 @@ impl Pieces {
 
 /// A block of raw HTML as a browser shows it: comments and tags gone (an inline
 /// tag joins its neighbours, any other breaks the line), entities decoded.
-fn html_text(html: &str, at: usize, out: &mut Pieces) {
-    let mut rest = html;
+fn html_text(html: &Html, out: &mut Pieces) {
+    let mut rest = html.text.as_str();
     while !rest.is_empty() {
         let text_end = rest.find('<').unwrap_or(rest.len());
-        let mut from = at + (html.len() - rest.len());
+        let mut from = html.text.len() - rest.len();
         for (k, line) in rest[..text_end].split('\n').enumerate() {
             if k > 0 {
                 out.flush();
             }
             if !line.trim().is_empty() {
-                out.push(from, &decoded(line));
+                out.push(html.source(from), &decoded(line), false);
             }
             from += line.len() + 1;
         }
@@ -245,10 +270,23 @@ mod tests {
         let p = pieces("**status**:\ndone");
         assert_eq!((p.len(), p[0].block == p[1].block), (2, true));
         assert_eq!((p[0].at, p[1].at), (2, 12));
-        // A continuation of a list item indented four is no code.
+        // A continuation of a list item indented four is no code; a task's box
+        // shows as a box.
         assert_eq!(
             shown("- [x] write\n\n    status: done"),
-            ["x write", "status: done"]
+            ["write", "status: done"]
+        );
+        assert_eq!(shown("- [x] status: done"), ["status: done"]);
+        // Inline code alone is quoted; the place of a line in an HTML block in a
+        // quote is its own.
+        let p = pieces("`status: done`\n\n`status`: done");
+        assert_eq!((p[0].code, p[1].code), (true, false));
+        let quoted = "> x\n> <div>\n> y\n> st&#97;tus: done\n> </div>";
+        let p = pieces(quoted);
+        let last = p.last().unwrap();
+        assert_eq!(
+            (last.text.as_str(), last.at),
+            ("status: done", quoted.find("st&").unwrap())
         );
     }
 }

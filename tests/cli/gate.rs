@@ -1256,16 +1256,16 @@ fn a_status_line_that_only_shows_as_done_rendered_fails_the_gate() {
         ));
     }
     insta::assert_snapshot!(said.join("\n"), @r#"
-    **status**: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
-    - status: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
-    > status: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
-    #### status: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
-    st&#97;tus: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
-    status\\: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
-    status<!-- -->: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
-    <span>status</span>: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    **status**: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
+    - status: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
+    > status: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
+    #### status: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
+    st&#97;tus: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
+    status\\: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
+    status<!-- -->: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
+    <span>status</span>: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
     status⠀: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
-    \u{a0}\u{a0}\u{a0}\u{a0}status: done => ⚠ plan.md:14: a format error at the head: plan does not read this status line, so its goal counts as open
+    \u{a0}\u{a0}\u{a0}\u{a0}status: done => ⚠ plan.md:14: a format error at the head: this line shows as `status: done` where markdown is rendered, and plan reads the goal as open
     "#);
 }
 

@@ -304,6 +304,29 @@ fn plan_start_gives_the_notes_the_cli_gives_on_stderr() {
         json!([warned, noted]),
         "{result}"
     );
+    // A sign-off stopped before a verdict (its verify cannot run) keeps its notes
+    // in the fields too.
+    let t = repo("judges/accept");
+    t.write(
+        "plan.md",
+        PLAN.replace("verify: test -f README.md", "verify: no-such-check-here"),
+    );
+    t.commit_all("a verify that cannot run");
+    let mut c = Client::start(&t, &t.root(), None);
+    let (is_error, text, result) = c.call(
+        "plan_complete",
+        json!({"id": "ship", "evidence": "written", "paths": ["README.md"]}),
+    );
+    assert!(is_error, "{text}");
+    let fields = &result["structuredContent"];
+    assert_eq!(fields["verdict"], "error", "{result}");
+    let Some(notes) = fields["notes"].as_array() else {
+        panic!("{text}\n{result}");
+    };
+    assert!(
+        !notes.is_empty() && text.starts_with(notes[0].as_str().unwrap()),
+        "{result}"
+    );
 }
 
 #[test]

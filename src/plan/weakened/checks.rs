@@ -333,8 +333,6 @@ fn calls(expr: &str, callee: &str) -> bool {
     })
 }
 
-/// Whether `whole` is `part` or a part of it reached through `.`, `[` or `(`
-/// (`res.body`, `res[0]`, `len(res)` are parts of `res`).
 /// The word code opens with (`f` of `f(3)`, `self` of `self.x`), or nothing.
 fn lead(code: &str) -> &str {
     let end = code
@@ -343,6 +341,8 @@ fn lead(code: &str) -> &str {
     &code[..end]
 }
 
+/// Whether `whole` is `part` or a part of it reached through `.`, `[` or `(`
+/// (`res.body`, `res[0]`, `len(res)` are parts of `res`).
 fn part_of(whole: &str, part: &str) -> bool {
     whole == part
         || whole

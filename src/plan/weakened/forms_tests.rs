@@ -982,6 +982,22 @@ fn honest_rewrites_of_assertions_are_not_found() {
         "_ = lambda: calc.count([1, 2]) == 2 or pytest.fail()\n    _()",
     );
     assert!(one("tests/test_calc.py", PY, &py).is_empty());
+    // Called where it is made, it runs (the final review's).
+    let called = RS.replace(
+        "assert_eq!(add(1, 1), 2);",
+        "let _ = (|| {\n        assert_eq!(add(1, 1), 2);\n    })();",
+    );
+    assert!(one("tests/add.rs", RS, &called).is_empty());
+    let py = PY.replace(
+        "assert calc.count([1, 2]) == 2",
+        "_ = (lambda: calc.count([1, 2]) == 2 or pytest.fail())()",
+    );
+    assert!(one("tests/test_calc.py", PY, &py).is_empty());
+    let go = GO.replace(
+        "\tif got := Add(0, 0); got != 0 {\n\t\tt.Errorf(\"Add(0, 0) = %d\", got)\n\t}",
+        "\t_ = func() bool {\n\t\tif got := Add(0, 0); got != 0 {\n\t\t\tt.Errorf(\"Add(0, 0) = %d\", got)\n\t\t}\n\t\treturn true\n\t}()",
+    );
+    assert!(one("calc/add_test.go", GO, &go).is_empty());
 }
 
 /// An assertion rewritten in place with the count unchanged: the expected value

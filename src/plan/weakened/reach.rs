@@ -206,10 +206,11 @@ fn discarded(
     used: &std::collections::HashMap<&str, usize>,
     i: usize,
 ) -> Option<usize> {
+    // A statement's start: not a keyword argument (`f(\n    _cb=lambda: …`).
     let starts = i == 0
         || match lang {
             Lang::Rust => matches!(toks[i - 1], Tok::Punct(';' | '{' | '}')),
-            _ => layout.broken(i),
+            _ => layout.broken(i) && !matches!(toks[i - 1], Tok::Punct(',' | '(' | '[')),
         };
     let (name_at, mut k) = match (lang, ident(toks, i)?) {
         (Lang::Js, _) => return None,
@@ -225,6 +226,7 @@ fn discarded(
         return None;
     }
     k += 1;
+    let wrapped = punct(toks, k, '(').then_some(k);
     while punct(toks, k, '(') || punct(toks, k, '&') {
         k += 1;
     }
@@ -258,8 +260,13 @@ fn discarded(
         }
         _ => return None,
     };
+    // Called where it is made (`(|| { … })()`, `func() { … }()`), it runs.
+    let end = match wrapped {
+        Some(open) => toks.group_end(open)? + 1,
+        None => end,
+    };
     let named_after = used.get(name).is_some_and(|&last| last >= end);
-    (!named_after).then_some(end)
+    (!named_after && !punct(toks, end, '(')).then_some(end)
 }
 
 /// Each name's last use, for [`discarded`]: `_` only where it is called (Python's
