@@ -542,11 +542,7 @@ fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<D
     let suspect = |l: &&Line| {
         let text = l.text(src);
         !matches!(l.kind, Kind::Field { .. } | Kind::IdComment { .. })
-            && (!text.is_ascii()
-                || text.contains(['&', '<'])
-                || text.contains("](")
-                || text.contains("][")
-                || spells_status(text))
+            && (!text.is_ascii() || text.contains(['&', '<']) || spells_status(text))
     };
     let (Some(first), Some(last)) = (body.first(), body.last()) else {
         return;
@@ -622,10 +618,25 @@ pub fn reads_as_status(shown: &str) -> Option<Status> {
 }
 
 /// Whether `text`'s letters, marks between them skipped, spell `status`.
+/// A link's target or label shows nothing (`[st](q)atus` shows `status`), so its
+/// letters are skipped.
 fn spells_status(text: &str) -> bool {
     const KEY: &[u8] = b"status";
     let mut at = 0;
-    for b in text.bytes().filter(u8::is_ascii_alphabetic) {
+    let mut hidden: Option<u8> = None;
+    let mut last = 0u8;
+    for b in text.bytes() {
+        let was = std::mem::replace(&mut last, b);
+        match hidden {
+            Some(close) if b == close => hidden = None,
+            Some(_) => {}
+            None if was == b']' && b == b'(' => hidden = Some(b')'),
+            None if was == b']' && b == b'[' => hidden = Some(b']'),
+            None => {}
+        }
+        if hidden.is_some() || !b.is_ascii_alphabetic() {
+            continue;
+        }
         let b = b.to_ascii_lowercase();
         // The key's only repeated letter is its first and last, so a mismatch
         // restarts at 0, or at 1 on an `s`.
@@ -1425,6 +1436,8 @@ mod tests {
             ("**status**: open", &[]),
             ("- `status: done`", &[]),
             ("- [x] status: done", &[3]),
+            ("[st](q)atus: done", &[3]),
+            ("[st][q]atus: done\n\n[q]: x", &[3]),
         ] {
             assert_eq!(shown(body), lines, "{body:?}");
         }
