@@ -539,10 +539,18 @@ pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
 /// spell the key.
 fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<Diagnostic>) {
     let body = &lines[goal.line.min(goal.end)..goal.end];
+    // A status field spells the key by itself: it is suspect for what could
+    // follow it on its line (`<br>`, an entity), like any other field.
     let suspect = |l: &&Line| {
         let text = l.text(src);
-        !matches!(l.kind, Kind::Field { .. } | Kind::IdComment { .. })
-            && (!text.is_ascii() || text.contains(['&', '<']) || spells_status(text))
+        let odd = !text.is_ascii() || text.contains(['&', '<']);
+        match l.kind {
+            Kind::IdComment { .. } => false,
+            Kind::Field {
+                key: Key::Status, ..
+            } => odd,
+            _ => odd || spells_status(text),
+        }
     };
     let (Some(first), Some(last)) = (body.first(), body.last()) else {
         return;
@@ -563,8 +571,14 @@ fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<D
         .collect();
     for (i, piece) in pieces.iter().enumerate() {
         let line = line_at(piece.at);
-        // A field plan reads is its own (a second `status:` is `second-field`).
-        if matches!(line.kind, Kind::Field { .. }) || flagged.contains(&line.no) {
+        // A field plan reads is its own (a second `status:` is `second-field`),
+        // not what shows after it on its line (`done_when: x<br>status: done`).
+        let field = matches!(line.kind, Kind::Field { .. }) && first.start + piece.at == line.start;
+        // A piece of marks alone (a table's rule) starts no reading.
+        if field
+            || flagged.contains(&line.no)
+            || !piece.text.contains(|c: char| c.is_alphanumeric())
+        {
             continue;
         }
         let mut joined = String::new();
@@ -629,7 +643,13 @@ fn spells_status(text: &str) -> bool {
         let was = std::mem::replace(&mut last, b);
         match hidden {
             Some(close) if b == close => hidden = None,
+            // A title, an escape, code or a nested bracket: what shows is past
+            // telling here, so the line is rendered.
+            Some(_) if b"\"'\\`([".contains(&b) => return true,
             Some(_) => {}
+            None if was == b']' && matches!(b, b'(' | b'[') && text.contains(['\\', '`']) => {
+                return true;
+            }
             None if was == b']' && b == b'(' => hidden = Some(b')'),
             None if was == b']' && b == b'[' => hidden = Some(b']'),
             None => {}
@@ -1438,6 +1458,12 @@ mod tests {
             ("- [x] status: done", &[3]),
             ("[st](q)atus: done", &[3]),
             ("[st][q]atus: done\n\n[q]: x", &[3]),
+            // The last review's (helper-131): a link title, an escaped bracket,
+            // a field's line after a break.
+            ("[](b \")][\") status: done", &[3]),
+            ("\\](status: done)", &[3]),
+            ("done_when: tests pass<br>status: done", &[3]),
+            ("| Field | Value |\n|---|---|\n| status | done |", &[5]),
         ] {
             assert_eq!(shown(body), lines, "{body:?}");
         }

@@ -266,7 +266,9 @@ fn discarded(
         None => end,
     };
     let named_after = used.get(name).is_some_and(|&last| last >= end);
-    (!named_after && !punct(toks, end, '(')).then_some(end)
+    // A line break ends Python's and Go's statement: `(1, 2)` below is no call.
+    let called = punct(toks, end, '(') && (lang == Lang::Rust || !layout.broken(end));
+    (!named_after && !called).then_some(end)
 }
 
 /// Each name's last use, for [`discarded`]: `_` only where it is called (Python's
