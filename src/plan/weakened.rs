@@ -1665,7 +1665,12 @@ impl<'c> Row<'c> {
             }
         }
         what.extend(forms::loosened(&removed, &added));
-        what.extend(checks::weakened_in_place(old.lang, &removed, &added));
+        what.extend(checks::weakened_in_place(
+            old.lang,
+            &removed,
+            &added,
+            &new.read.bound,
+        ));
         what.extend(checks::inverted(&removed, &added));
         what.extend(checks::expected_changed(old.lang, &removed, &added));
         if added
@@ -2259,9 +2264,14 @@ fn called_names(rows: &[Row<'_>], before: bool) -> HashMap<String, usize> {
 }
 
 /// Whether an assertion statement of `lang` cannot fail (see `forms::trivial`),
-/// a Python tuple or constant conditional included.
+/// a Python tuple or constant conditional and a JavaScript literal included.
 fn cannot_fail(lang: Lang, statement: &str) -> bool {
-    forms::trivial(statement) || (lang == Lang::Python && checks::python_cannot_fail(statement))
+    forms::trivial(statement)
+        || match lang {
+            Lang::Python => checks::python_cannot_fail(statement),
+            Lang::Js => checks::js_cannot_fail(statement),
+            _ => false,
+        }
 }
 
 fn index(lang: Lang) -> usize {
@@ -2461,6 +2471,8 @@ struct Read {
     /// The assertion statements in functions and classes nothing in the file names
     /// (see `reach::uncalled_bodies`), each with the function's name.
     helpers: Vec<(String, String)>,
+    /// The names it binds to a value (see `checks::bindings`).
+    bound: checks::Bound,
 }
 
 /// `text` read as `lang`.
@@ -2604,6 +2616,7 @@ fn analyse(lang: Lang, text: &str) -> Read {
         switched_off,
         helpers,
         harnesses,
+        bound: checks::bindings(lang, text),
     }
 }
 

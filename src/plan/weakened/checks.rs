@@ -29,19 +29,43 @@ enum Check {
 /// no more than the presence check does (`true`, `None`, `Ok(())`) is no loss, nor
 /// is a presence check whose value's parts are still compared exactly. In words,
 /// one for each.
-pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]) -> Vec<String> {
+///
+/// `bound` holds the new file's names bound to one value ([`bindings`]): a side
+/// that is such a name is read as each value it may hold, so `let v = f(3);`
+/// before `assert_eq!(v, v)` is the old subject compared with itself.
+pub(super) fn weakened_in_place(
+    lang: Lang,
+    removed: &[String],
+    added: &[String],
+    bound: &Bound,
+) -> Vec<String> {
     let old: Vec<Option<Check>> = removed.iter().map(|s| check(lang, s)).collect();
     let new: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
+    // The added exact checks of two values: not one value compared with itself,
+    // directly or through a name. Each pair of sides asked once.
+    let mut one_value: HashMap<(&str, &str), bool> = HashMap::new();
+    let pairs: Vec<(&str, &str)> = new
+        .iter()
+        .flatten()
+        .filter_map(|c| match c {
+            Check::Exact(a, b) => Some((a.as_str(), b.as_str())),
+            Check::Presence(_) | Check::Differs(..) => None,
+        })
+        .filter(|&(a, b)| {
+            !*one_value
+                .entry((a, b))
+                .or_insert_with(|| !itself(a, b, bound).is_empty())
+        })
+        .collect();
     // Asked once per subject, however many added checks name it.
     let mut exact_now: HashMap<String, bool> = HashMap::new();
     let mut still_exact = |subject: &str| {
         if let Some(&known) = exact_now.get(subject) {
             return known;
         }
-        let found = new.iter().flatten().any(|c| match c {
-            Check::Exact(a, b) => a != b && (part_of(a, subject) || part_of(b, subject)),
-            Check::Presence(_) | Check::Differs(..) => false,
-        });
+        let found = pairs
+            .iter()
+            .any(|(a, b)| part_of(a, subject) || part_of(b, subject));
         exact_now.insert(subject.to_string(), found);
         found
     };
@@ -102,23 +126,75 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
         }
         None
     };
+    // For each added check's sides, the old subjects it may compare with itself
+    // or only ask about (each once, in order), and how many of them are spent: a
+    // crafted file of many bindings and as many checks costs a pass over each
+    // pair's list, not one per check.
+    let mut alike: HashMap<(&str, &str), (Vec<&str>, usize)> = HashMap::new();
     let mut used = vec![false; removed.len()];
     let mut out = Vec::new();
     for (k, now) in new.iter().enumerate() {
+        let next = |list: &mut (Vec<&str>, usize), used: &[bool]| {
+            while let Some(subject) = list.0.get(list.1) {
+                if let Some(found) = exact_of(subject, used) {
+                    return Some(found);
+                }
+                list.1 += 1;
+            }
+            None
+        };
         let found = match now {
-            Some(Check::Presence(x)) if !still_exact(x) => {
-                exact_of(x, &used).map(|(j, _)| (j, "an exact check became a presence check"))
+            Some(Check::Presence(x)) => {
+                // A name whose value is still checked exactly through it
+                // (`assert n.real == 2`) lost nothing.
+                let list = alike.entry((x, "")).or_insert_with(|| {
+                    let mut list: Vec<&str> = values(x, bound)
+                        .into_iter()
+                        .filter(|v| v == x || of_subject.contains_key(v))
+                        .collect();
+                    if still_exact(x) {
+                        list.clear();
+                    }
+                    list.retain(|v| !still_exact(v));
+                    (list, 0)
+                });
+                next(list, &used).map(|(j, _)| (j, "an exact check became a presence check"))
             }
             // The same code on both sides passes whatever the code does: the old
             // subject compared with itself, or wrapped (`(f(3), 9,).0`).
             // Wrapped, the subject counts only when nothing added still checks it
             // exactly: `hash(f(3))` twice beside `f(3) == 9` is a determinism check.
-            Some(Check::Exact(a, b)) if a == b => exact_of(a, &used)
-                .or_else(|| {
-                    let subject = inside(a).filter(|s| !still_exact(s))?;
-                    exact_of(subject, &used)
-                })
-                .map(|(j, _)| (j, "its expected value became the value itself")),
+            Some(Check::Exact(a, b)) if one_value.get(&(a.as_str(), b.as_str())) == Some(&true) => {
+                let list = alike.entry((a, b)).or_insert_with(|| {
+                    let mut list = Vec::new();
+                    let mut listed = std::collections::HashSet::new();
+                    // Through a name, as wrapped: its value still checked exactly
+                    // is a determinism check.
+                    let named = still_exact(a) || still_exact(b);
+                    for x in itself(a, b, bound) {
+                        let whole = of_subject.contains_key(x).then_some(x);
+                        let wrapped = inside(x);
+                        if whole.is_none() && wrapped.is_none() {
+                            continue;
+                        }
+                        if x != a && x != b && (named || still_exact(x)) {
+                            continue;
+                        }
+                        if let Some(x) = whole
+                            && listed.insert(x)
+                        {
+                            list.push(x);
+                        }
+                        if let Some(s) = wrapped.filter(|s| !still_exact(s))
+                            && listed.insert(s)
+                        {
+                            list.push(s);
+                        }
+                    }
+                    (list, 0)
+                });
+                next(list, &used).map(|(j, _)| (j, "its expected value became the value itself"))
+            }
             Some(Check::Exact(a, b)) => [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
                 let (j, was) = exact_of(x, &used)?;
                 let Some(Check::Exact(l, r)) = was else {
@@ -151,6 +227,95 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
             ));
         }
     }
+    out
+}
+
+/// Names a test file binds to a value, with each value bound to it: `let v =
+/// f(3);`, `const v = f(3)`, `v = f(3)`, `v := f(3)`. A name bound in two tests
+/// has both values.
+pub(super) type Bound = HashMap<String, Vec<String>>;
+
+/// The names `text` binds on lines of their own ([`Bound`]).
+pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
+    let mut bound = Bound::new();
+    let mut seen = std::collections::HashSet::new();
+    for line in text.lines() {
+        if let Some((name, value)) = binding(lang, line.trim())
+            && seen.insert((name, value))
+        {
+            bound
+                .entry(name.to_string())
+                .or_default()
+                .push(value.to_string());
+        }
+    }
+    bound
+}
+
+/// The name and the value of one line that binds a plain name to a value.
+fn binding(lang: Lang, line: &str) -> Option<(&str, &str)> {
+    let rest = match lang {
+        Lang::Rust => line.strip_prefix("let ")?.trim_start(),
+        Lang::Js => ["const ", "let ", "var "]
+            .iter()
+            .find_map(|k| line.strip_prefix(k))?,
+        Lang::Go => line.strip_prefix("var ").unwrap_or(line),
+        Lang::Python => line,
+    };
+    let rest = rest.strip_prefix("mut ").unwrap_or(rest);
+    let (name, value) = match lang {
+        Lang::Go if !line.starts_with("var ") => rest.split_once(":=")?,
+        _ => {
+            let at = rest.find('=')?;
+            let before = rest[..at].chars().next_back();
+            let op = before.is_some_and(|c| "!<>=+-*/%&|^:@".contains(c));
+            if op || rest[at + 1..].starts_with(['=', '>']) {
+                return None;
+            }
+            (&rest[..at], &rest[at + 1..])
+        }
+    };
+    // A type written after the name (`v: i32`, `v int`) is no part of it.
+    let name = name.split([':', ' ']).find(|w| !w.is_empty())?;
+    let value = value.trim().trim_end_matches(';').trim_end();
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (plain && !value.is_empty()).then_some((name, value))
+}
+
+/// What `side` may hold: itself, or each value a name it is was bound to.
+fn values<'a>(side: &'a str, bound: &'a Bound) -> Vec<&'a str> {
+    let mut out = vec![side];
+    out.extend(bound.get(side).into_iter().flatten().map(String::as_str));
+    out
+}
+
+/// The code both sides of an exact check are, when they are one value: the same
+/// text, a name bound to the other side (or both to one value), or that code
+/// minus itself compared with zero (`f(3) - f(3) == 0`). Each once.
+fn itself<'a>(a: &'a str, b: &'a str, bound: &'a Bound) -> Vec<&'a str> {
+    let spaceless = |s: &str| s.split_whitespace().collect::<String>();
+    let mut out = Vec::new();
+    for (x, zero) in [(a, b), (b, a)] {
+        if zero.trim() == "0"
+            && let [l, r] = split_top(x, " - ", Lang::Rust)[..]
+            && spaceless(l) == spaceless(r)
+        {
+            out.extend(values(l, bound));
+        }
+    }
+    let theirs: std::collections::HashSet<String> =
+        values(b, bound).into_iter().map(spaceless).collect();
+    out.extend(
+        values(a, bound)
+            .into_iter()
+            .filter(|x| theirs.contains(&spaceless(x))),
+    );
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|x| seen.insert(*x));
     out
 }
 
@@ -685,6 +850,34 @@ pub(super) fn python_cannot_fail(statement: &str) -> bool {
         .is_some_and(|e| always_true(e))
 }
 
+/// JavaScript assertions that cannot fail: an array or object written out is
+/// defined and truthy whatever it holds (`expect([x === 5]).toBeTruthy()`).
+pub(super) fn js_cannot_fail(statement: &str) -> bool {
+    let s = statement.trim().trim_end_matches(';').trim_end();
+    let s = s.strip_prefix("await ").unwrap_or(s);
+    let literal =
+        |x: &str| x.starts_with(['[', '{']) && group_close(x, 0, Lang::Js) == Some(x.len() - 1);
+    if let Some(rest) = s.strip_prefix("expect(")
+        && let Some((args, close)) = call_args(s, s.len() - rest.len() - 1, Lang::Js)
+    {
+        let always = [
+            ".toBeDefined()",
+            ".toBeTruthy()",
+            ".not.toBeUndefined()",
+            ".not.toBeNull()",
+            ".not.toBeFalsy()",
+        ];
+        return args.len() == 1 && literal(args[0]) && always.contains(&&s[close + 1..]);
+    }
+    let ok = s
+        .strip_prefix("assert.ok(")
+        .or_else(|| s.strip_prefix("assert("));
+    ok.and_then(|rest| call_args(s, s.len() - rest.len() - 1, Lang::Js))
+        .is_some_and(|(args, close)| {
+            close + 1 == s.len() && args.first().is_some_and(|a| literal(a))
+        })
+}
+
 /// Whether a Python expression is true whatever its names hold.
 fn always_true(expr: &str) -> bool {
     let e = unparen(expr.trim(), Lang::Python);
@@ -709,6 +902,10 @@ fn constant(expr: &str) -> Option<bool> {
     let e = expr.trim();
     if let Some(inner) = e.strip_prefix("not ") {
         return constant(inner).map(|b| !b);
+    }
+    // `bool(x)` is as true as `x`.
+    if e.starts_with("bool(") && group_close(e, 4, Lang::Python) == Some(e.len() - 1) {
+        return constant(&e[5..e.len() - 1]);
     }
     match e {
         "True" | "1" => return Some(true),
@@ -895,7 +1092,7 @@ mod tests {
     use super::*;
 
     fn weak(lang: Lang, old: &str, new: &str) -> Vec<String> {
-        weakened_in_place(lang, &[old.to_string()], &[new.to_string()])
+        weakened_in_place(lang, &[old.to_string()], &[new.to_string()], &Bound::new())
     }
 
     #[test]
@@ -1126,11 +1323,18 @@ mod tests {
                 "expect(res).toBeDefined()".to_string(),
                 "expect(res.a).toBe(1)".to_string(),
             ],
+            &Bound::new(),
         );
         assert!(split.is_empty(), "{split:?}");
         // A determinism check added beside the old one, nothing removed.
         assert!(
-            weakened_in_place(Lang::Rust, &[], &["assert_eq!(h(a), h(a))".to_string()]).is_empty()
+            weakened_in_place(
+                Lang::Rust,
+                &[],
+                &["assert_eq!(h(a), h(a))".to_string()],
+                &Bound::new()
+            )
+            .is_empty()
         );
     }
 

@@ -947,8 +947,127 @@ fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
     );
 }
 
+/// A value bound to a name first and then compared with itself, or a check of it
+/// made a presence check through the name; a difference of the value with itself;
+/// a literal that is true whatever it holds; a closure handed to `drop` (helper-129's).
+#[test]
+fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
+    let p = "tests/test_calc.py";
+    for (to, what) in [
+        (
+            "n = calc.count([1, 2])\n    assert n == n",
+            "expected value became the value itself",
+        ),
+        (
+            "want = calc.count([1, 2])\n    assert calc.count([1, 2]) == want",
+            "expected value became the value itself",
+        ),
+        (
+            "n = calc.count([1, 2])\n    assert n",
+            "an exact check became a presence check",
+        ),
+        (
+            "assert calc.count([1, 2]) - calc.count([1, 2]) == 0",
+            "expected value became the value itself",
+        ),
+        ("assert bool([calc.count([1, 2]) == 2])", "cannot fail"),
+    ] {
+        says(
+            &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", to)),
+            p,
+            what,
+        );
+    }
+    let p = "tests/add.rs";
+    for (to, what) in [
+        (
+            "let v = add(1, 1);\n    assert_eq!(v, v)",
+            "expected value became the value itself",
+        ),
+        (
+            "let want: i32 = add(1, 1);\n    assert_eq!(add(1, 1), want)",
+            "expected value became the value itself",
+        ),
+        (
+            "assert_eq!(add(1, 1) - add(1, 1), 0)",
+            "expected value became the value itself",
+        ),
+        (
+            "drop(|| assert_eq!(add(1, 1), 2))",
+            "1 of 2 assertions removed",
+        ),
+        (
+            "std::mem::drop(move || {\n        assert_eq!(add(1, 1), 2);\n    })",
+            "1 of 2 assertions removed",
+        ),
+    ] {
+        says(
+            &one(p, RS, &RS.replace("assert_eq!(add(1, 1), 2)", to)),
+            p,
+            what,
+        );
+    }
+    // The name bound again in another test: either binding may be the one.
+    let twice = RS
+        .replace(
+            "assert_eq!(add(1, 1), 2)",
+            "let v = add(1, 1);\n    assert_eq!(v, v)",
+        )
+        .replace(
+            "assert!((add(0.1, 0.2) - 0.3).abs() < 1e-9)",
+            "let v = add(0.1, 0.2);\n    assert!((v - 0.3).abs() < 1e-9)",
+        );
+    says(
+        &one(p, RS, &twice),
+        p,
+        "expected value became the value itself",
+    );
+    let p = "src/add.test.ts";
+    for (to, what) in [
+        (
+            "const v = add(1, 1)\n  expect(v).toBe(v)",
+            "expected value became the value itself",
+        ),
+        ("expect([add(1, 1) === 2]).toBeTruthy()", "cannot fail"),
+        ("expect({ sum: add(1, 1) }).toBeDefined()", "cannot fail"),
+    ] {
+        says(
+            &one(p, JS, &JS.replace("expect(add(1, 1)).toBe(2)", to)),
+            p,
+            what,
+        );
+    }
+}
+
 #[test]
 fn honest_rewrites_of_assertions_are_not_found() {
+    // A value bound to a name and then checked exactly, or an expected value bound;
+    // a determinism check through a name beside the old check.
+    for to in [
+        "let got = add(1, 1);\n    assert_eq!(got, 2)",
+        "let expected = 2;\n    assert_eq!(add(1, 1), expected)",
+        "let first = add(1, 1);\n    assert_eq!(add(1, 1), 2);\n    assert_eq!(add(1, 1), first)",
+    ] {
+        let rs = RS.replace("assert_eq!(add(1, 1), 2)", to);
+        assert!(one("tests/add.rs", RS, &rs).is_empty(), "{to}");
+    }
+    for to in [
+        "n = calc.count([1, 2])\n    assert n == 2",
+        "n = calc.count([1, 2])\n    assert n\n    assert n.real == 2",
+    ] {
+        let py = PY.replace("assert calc.count([1, 2]) == 2", to);
+        assert!(one("tests/test_calc.py", PY, &py).is_empty(), "{to}");
+    }
+    let rs = RS.replace(
+        "assert_eq!(add(1, 1), 2)",
+        "let v = add(1, 1);\n    assert_eq!(v, v);\n    assert_eq!(v.to_string(), \"2\")",
+    );
+    assert!(one("tests/add.rs", RS, &rs).is_empty());
+    let js = JS.replace(
+        "expect(add(1, 1)).toBe(2)",
+        "const sum = add(1, 1)\n  expect(sum).toBe(2)",
+    );
+    assert!(one("src/add.test.ts", JS, &js).is_empty());
     let js = JS.replace("expect(add(1, 1)).toBe(2)", "expect(add(1, 1)).toEqual(2)");
     assert!(one("src/add.test.ts", JS, &js).is_empty());
     let rs = RS.replace("assert_eq!(add(1, 1), 2)", "assert_eq!(2, add(1, 1))");

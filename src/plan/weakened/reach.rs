@@ -214,6 +214,17 @@ fn discarded(
         };
     let (name_at, mut k) = match (lang, ident(toks, i)?) {
         (Lang::Js, _) => return None,
+        // A closure handed to `drop` or `forget` is never called, wherever it stands.
+        (Lang::Rust, "drop" | "forget") if punct(toks, i + 1, '(') => {
+            let mut k = i + 2;
+            k += usize::from(ident(toks, k) == Some("async"));
+            k += usize::from(ident(toks, k) == Some("move"));
+            let closure = punct(toks, k, '|') || ident(toks, i + 2) == Some("async");
+            return closure
+                .then(|| toks.group_end(i + 1))
+                .flatten()
+                .map(|end| end + 1);
+        }
         (Lang::Rust, "let") => (i + 1, i + 2),
         _ if starts => (i, i + 1),
         _ => return None,
