@@ -1464,6 +1464,8 @@ mod tests {
             ("\\](status: done)", &[3]),
             ("done_when: tests pass<br>status: done", &[3]),
             ("| Field | Value |\n|---|---|\n| status | done |", &[5]),
+            // A footnote's mark before the key shows as a raised number.
+            ("[^1]status: done\n\n[^1]: see the log", &[3]),
         ] {
             assert_eq!(shown(body), lines, "{body:?}");
         }

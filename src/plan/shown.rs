@@ -24,10 +24,11 @@ pub fn pieces(markdown: &str) -> Vec<Piece> {
     // A link whose definition is elsewhere (or nowhere) still shows its text.
     let mut any_link =
         |_: pulldown_cmark::BrokenLink<'_>| Some((CowStr::from(""), CowStr::from("")));
-    // A task list's box shows as a box, not as `[x]`.
+    // A task list's box shows as a box, not as `[x]`; a footnote's mark as a
+    // raised number.
     let parser = Parser::new_with_broken_link_callback(
         markdown,
-        Options::ENABLE_TASKLISTS,
+        Options::ENABLE_TASKLISTS | Options::ENABLE_FOOTNOTES,
         Some(&mut any_link),
     );
     let mut out = Pieces::default();
