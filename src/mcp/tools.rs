@@ -129,8 +129,6 @@ pub struct Reply {
     /// The command would have exited non-zero: failed, refused, rejected.
     pub is_error: bool,
     pub structured: Option<Value>,
-    /// What the call said on the way ([`with_notes`]), already ahead of `text`.
-    pub notes: Vec<String>,
 }
 
 impl Reply {
@@ -139,7 +137,6 @@ impl Reply {
             text: text.into(),
             is_error: true,
             structured: None,
-            notes: Vec::new(),
         }
     }
 
@@ -149,7 +146,6 @@ impl Reply {
             text: text.trim_end().to_string(),
             is_error: false,
             structured: None,
-            notes: Vec::new(),
         }
     }
 
@@ -311,8 +307,9 @@ pub fn call(
             let logged = log::append(env, &a.text, None)?;
             Reply::fields(&logged, &logged.text())
         }),
-        "plan_complete" => {
-            let reply = call.run(progress, |env, a: CompleteArgs| {
+        "plan_complete" => call.run_then(
+            progress,
+            |env, a: CompleteArgs| {
                 let outcome = signoff::sign_off(
                     env,
                     signoff::Request {
@@ -331,12 +328,12 @@ pub fn call(
                 let mut reply = Reply::text(&outcome.text());
                 reply.is_error = outcome.verdict == Decision::Reject;
                 Ok(verdict(reply, Some(&outcome)))
-            });
-            match reply.structured {
+            },
+            |reply| match reply.structured {
                 Some(_) => reply,
                 None => verdict(reply, None),
-            }
-        }
+            },
+        ),
         "plan_report" => call.run(progress, |env, a: ReportArgs| {
             let made = report::report(env.ctx()?, &report::Request { since: a.since })?;
             Reply::fields(&made, &render::render(&made, render::Form::Text))
@@ -359,13 +356,24 @@ impl Call<'_> {
         progress: impl FnMut(&str) + 'static,
         service: impl FnOnce(&Env, A) -> Result<Reply>,
     ) -> Reply {
+        self.run_then(progress, service, |reply| reply)
+    }
+
+    /// As [`Call::run`], with every reply, an error's too, given its last shape by
+    /// `finish` before the call's notes go ahead of it.
+    fn run_then<A: DeserializeOwned>(
+        self,
+        progress: impl FnMut(&str) + 'static,
+        service: impl FnOnce(&Env, A) -> Result<Reply>,
+        finish: impl FnOnce(Reply) -> Reply,
+    ) -> Reply {
         let args = match serde_json::from_value::<A>(self.args) {
             Ok(args) => args,
             Err(e) => {
-                return Reply::error(format!(
+                return finish(Reply::error(format!(
                     "plan: {}: bad arguments: {e}\n  hint: the tool's input schema lists what it takes",
                     self.tool.name
-                ));
+                )));
             }
         };
         let place = self.place;
@@ -373,7 +381,7 @@ impl Call<'_> {
             place.ctx().and_then(|ctx| service(&Env::with(ctx), args))
         });
         let reply = result.unwrap_or_else(|err| Reply::error(message(&err)));
-        with_notes(reply, &notes)
+        with_notes(finish(reply), &notes)
     }
 }
 
@@ -392,7 +400,6 @@ fn with_notes(mut reply: Reply, notes: &[String]) -> Reply {
             fields.insert("text".to_string(), Value::String(reply.text.clone()));
         }
     }
-    reply.notes = notes.to_vec();
     reply
 }
 
@@ -428,9 +435,6 @@ fn verdict(mut reply: Reply, signed: Option<&SignOff>) -> Reply {
         }),
     };
     fields["text"] = Value::String(reply.text.clone());
-    if !reply.notes.is_empty() {
-        fields["notes"] = serde_json::json!(reply.notes);
-    }
     reply.structured = Some(fields);
     reply
 }
