@@ -776,15 +776,24 @@ fn rust(s: &str) -> Option<Check> {
 
 fn go(s: &str) -> Option<Check> {
     if let Some(cond) = s.strip_prefix("if ") {
+        // `if got := f(3); got != 9`: the name the statement binds is its value.
+        let (init, cond) = match split_top(cond, ";", Lang::Go)[..] {
+            [init, cond] => (init.split_once(":="), cond),
+            _ => (None, cond),
+        };
+        let side = |x: &str| match init {
+            Some((name, value)) if name.trim() == x => value.trim().to_string(),
+            _ => x.to_string(),
+        };
         if let [l, r] = split_op(cond, "!=", Lang::Go)[..] {
-            return plain(cond, Lang::Go).then(|| Check::Exact(l.into(), r.into()));
+            return plain(cond, Lang::Go).then(|| Check::Exact(side(l), side(r)));
         }
         if let Some(x) = cond.strip_suffix(" == nil") {
-            return no_operator(x, Lang::Go).then(|| Check::Presence(x.trim().into()));
+            return no_operator(x, Lang::Go).then(|| Check::Presence(side(x.trim())));
         }
         // The test fails when they are equal: it checks only that they differ.
         if let [l, r] = split_op(cond, "==", Lang::Go)[..] {
-            return plain(cond, Lang::Go).then(|| Check::Differs(l.into(), r.into()));
+            return plain(cond, Lang::Go).then(|| Check::Differs(side(l), side(r)));
         }
         return None;
     }

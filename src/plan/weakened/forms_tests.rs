@@ -1022,6 +1022,14 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
         p,
         "expected value became the value itself",
     );
+    // Go's statement binds its own name.
+    let go = GO.replace("got != 2 {", "got != got {");
+    assert_ne!(go, GO);
+    says(
+        &one("calc/add_test.go", GO, &go),
+        "calc/add_test.go",
+        "expected value became the value itself",
+    );
     let p = "src/add.test.ts";
     for (to, what) in [
         (
