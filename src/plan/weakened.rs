@@ -2552,6 +2552,11 @@ fn analyse(lang: Lang, text: &str) -> Read {
         let exits = forms::exits(&toks, &layout);
         skip_owners.extend((0..exits).map(|_| String::new()));
         counts.switches += exits;
+        let at: Vec<usize> = tests.iter().map(|(i, _)| *i).collect();
+        for yields in reach::generators(&toks, &layout, &at) {
+            let name = tests.iter().find(|(i, _)| *i == yields);
+            skip_owners.extend(name.map(|(_, name)| name.clone()));
+        }
     }
     counts.skips = skip_owners.len();
     let bodies = reach::uncalled_bodies(lang, &toks, &layout);

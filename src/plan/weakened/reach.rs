@@ -643,6 +643,36 @@ fn python_body(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<
     })
 }
 
+/// The Python tests (by their name's token) whose own body yields: a generator,
+/// of which pytest runs nothing (an xfail before 8.4, an error since) and which
+/// unittest calls and drops unrun. A function nested in the test yields for itself.
+pub(super) fn generators(toks: &Toks<'_, '_>, layout: &Layout<'_>, tests: &[usize]) -> Vec<usize> {
+    tests
+        .iter()
+        .copied()
+        .filter(|&name| {
+            let Some(body) = python_body(toks, layout, name) else {
+                return false;
+            };
+            let mut k = body.from;
+            while k < body.end {
+                match toks[k] {
+                    Tok::Ident("yield") => return true,
+                    Tok::Ident("def" | "class" | "lambda") => {
+                        let nested = match toks[k] {
+                            Tok::Ident("lambda") => None,
+                            _ => python_body(toks, layout, k + 1),
+                        };
+                        k = nested.map_or(k + 1, |b| b.end.max(k + 1));
+                    }
+                    _ => k += 1,
+                }
+            }
+            false
+        })
+        .collect()
+}
+
 /// Whether the body's first top-level `return` has assertions after its statement.
 fn returns_early(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, body: &Body) -> bool {
     let mut depth = 0usize;
