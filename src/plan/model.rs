@@ -1466,6 +1466,10 @@ mod tests {
             ("| Field | Value |\n|---|---|\n| status | done |", &[5]),
             // A footnote's mark before the key shows as a raised number.
             ("[^1]status: done\n\n[^1]: see the log", &[3]),
+            // A definition nothing refers to is not shown (helper-133's); one
+            // referred to shows at the page's foot.
+            ("x\n\n[^note]: status: done", &[]),
+            ("x[^n]\n\n[^n]: status: done", &[5]),
         ] {
             assert_eq!(shown(body), lines, "{body:?}");
         }

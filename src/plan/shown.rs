@@ -31,14 +31,28 @@ pub fn pieces(markdown: &str) -> Vec<Piece> {
         Options::ENABLE_TASKLISTS | Options::ENABLE_FOOTNOTES,
         Some(&mut any_link),
     );
+    // A forge shows a footnote's definition only where something refers to it.
+    let referred: std::collections::HashSet<CowStr<'_>> =
+        Parser::new_ext(markdown, Options::ENABLE_FOOTNOTES)
+            .filter_map(|event| match event {
+                Event::FootnoteReference(label) => Some(label),
+                _ => None,
+            })
+            .collect();
     let mut out = Pieces::default();
     let mut in_code = false;
+    let mut unreferred = false;
     // An HTML block comes a line at a time (less a quote's or a list's margin),
     // and a tag may span its lines: each line's offset in the joined text, and in
     // the markdown.
     let mut html = Html::default();
     for (event, range) in parser.into_offset_iter() {
         match event {
+            Event::Start(Tag::FootnoteDefinition(label)) if !referred.contains(&label) => {
+                unreferred = true;
+            }
+            Event::End(TagEnd::FootnoteDefinition) if unreferred => unreferred = false,
+            _ if unreferred => {}
             Event::Html(h) => {
                 html.lines.push((html.text.len(), range.start));
                 html.text.push_str(&h);

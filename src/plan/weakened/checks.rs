@@ -63,9 +63,14 @@ pub(super) fn weakened_in_place(
         if let Some(&known) = exact_now.get(subject) {
             return known;
         }
-        let found = pairs
-            .iter()
-            .any(|(a, b)| part_of(a, subject) || part_of(b, subject));
+        // A side that is a name is its value too: `got = f(3)` then `got == 9`
+        // still checks `f(3)` exactly.
+        let found = pairs.iter().any(|(a, b)| {
+            [a, b]
+                .into_iter()
+                .flat_map(|side| values(side, bound))
+                .any(|side| part_of(side, subject))
+        });
         exact_now.insert(subject.to_string(), found);
         found
     };
@@ -230,26 +235,30 @@ pub(super) fn weakened_in_place(
     out
 }
 
-/// Names a test file binds to a value, with each value bound to it: `let v =
-/// f(3);`, `const v = f(3)`, `v = f(3)`, `v := f(3)`. A name bound in two tests
-/// has both values.
-pub(super) type Bound = HashMap<String, Vec<String>>;
+/// Names a test file binds to one value, with it: `let v = f(3);`, `const v =
+/// f(3)`, `v = f(3)`, `v := f(3)`. A name bound to two values (in two tests, or
+/// again) is none: which one a check reads is not known from its text, and a
+/// reference value bound in another test (`want = f(3)` beside `want = 9`) must
+/// not be taken for this one's.
+pub(super) type Bound = HashMap<String, String>;
 
-/// The names `text` binds on lines of their own ([`Bound`]).
+/// The names `text` binds on lines of their own to one value ([`Bound`]).
 pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
-    let mut bound = Bound::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: HashMap<&str, Option<&str>> = HashMap::new();
     for line in text.lines() {
-        if let Some((name, value)) = binding(lang, line.trim())
-            && seen.insert((name, value))
-        {
-            bound
-                .entry(name.to_string())
-                .or_default()
-                .push(value.to_string());
+        if let Some((name, value)) = binding(lang, line.trim()) {
+            seen.entry(name)
+                .and_modify(|was| {
+                    if *was != Some(value) {
+                        *was = None;
+                    }
+                })
+                .or_insert(Some(value));
         }
     }
-    bound
+    seen.into_iter()
+        .filter_map(|(name, value)| Some((name.to_string(), value?.to_string())))
+        .collect()
 }
 
 /// The name and the value of one line that binds a plain name to a value.
@@ -286,10 +295,16 @@ fn binding(lang: Lang, line: &str) -> Option<(&str, &str)> {
     (plain && !value.is_empty()).then_some((name, value))
 }
 
-/// What `side` may hold: itself, or each value a name it is was bound to.
+/// What `side` holds: itself, and the value of the name it is, through a few
+/// names bound to names (`let w = v;`).
 fn values<'a>(side: &'a str, bound: &'a Bound) -> Vec<&'a str> {
     let mut out = vec![side];
-    out.extend(bound.get(side).into_iter().flatten().map(String::as_str));
+    while out.len() < 5
+        && let Some(value) = bound.get(out[out.len() - 1])
+        && !out.contains(&value.as_str())
+    {
+        out.push(value);
+    }
     out
 }
 

@@ -215,7 +215,10 @@ fn discarded(
     let (name_at, mut k) = match (lang, ident(toks, i)?) {
         (Lang::Js, _) => return None,
         // A closure handed to `drop` or `forget` is never called, wherever it stands.
-        (Lang::Rust, "drop" | "forget") if punct(toks, i + 1, '(') => {
+        (Lang::Rust, "drop" | "forget")
+            if punct(toks, i + 1, '(')
+                && !i.checked_sub(1).is_some_and(|j| punct(toks, j, '.')) =>
+        {
             let mut k = i + 2;
             k += usize::from(ident(toks, k) == Some("async"));
             k += usize::from(ident(toks, k) == Some("move"));
