@@ -284,8 +284,11 @@ fn binding(lang: Lang, line: &str) -> Option<(&str, &str)> {
             (&rest[..at], &rest[at + 1..])
         }
     };
-    // A type written after the name (`v: i32`, `v int`) is no part of it.
-    let name = name.split([':', ' ']).find(|w| !w.is_empty())?;
+    // A type written after the name (`v: i32`, Go's `var v int`) is no part of it.
+    let name = match lang {
+        Lang::Go if line.starts_with("var ") => name.split_whitespace().next()?,
+        _ => name.split(':').next()?.trim(),
+    };
     let value = value.trim().trim_end_matches(';').trim_end();
     let plain = name
         .chars()
@@ -313,10 +316,12 @@ fn values<'a>(side: &'a str, bound: &'a Bound) -> Vec<&'a str> {
 /// minus itself compared with zero (`f(3) - f(3) == 0`). Each once.
 fn itself<'a>(a: &'a str, b: &'a str, bound: &'a Bound) -> Vec<&'a str> {
     let spaceless = |s: &str| s.split_whitespace().collect::<String>();
+    let (a, b) = (bare(a), bare(b));
     let mut out = Vec::new();
     for (x, zero) in [(a, b), (b, a)] {
         if zero.trim() == "0"
-            && let [l, r] = split_top(x, " - ", Lang::Rust)[..]
+            && let [l, r] = split_top(x, "-", Lang::Rust)[..]
+            && !l.is_empty()
             && spaceless(l) == spaceless(r)
         {
             out.extend(values(l, bound));
@@ -332,6 +337,51 @@ fn itself<'a>(a: &'a str, b: &'a str, bound: &'a Bound) -> Vec<&'a str> {
     let mut seen = std::collections::HashSet::new();
     out.retain(|x| seen.insert(*x));
     out
+}
+
+/// `code` with each whole word `name` in it replaced by `value`.
+fn words_replaced(code: &str, name: &str, value: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(code.len());
+    let mut from = 0;
+    for (at, _) in code.match_indices(name) {
+        let end = at + name.len();
+        // Not a field of something else (`x.got`), nor part of a longer word.
+        let whole = !code[..at].ends_with(word)
+            && !code[..at].ends_with('.')
+            && !code[end..].starts_with(word);
+        if whole && at >= from {
+            out.push_str(&code[from..at]);
+            out.push_str(value);
+            from = end;
+        }
+    }
+    out.push_str(&code[from..]);
+    out
+}
+
+/// A side without what leaves its value as it is: a reference to it, a copy
+/// (`&v`, `v.clone()`, `copy(v)`).
+fn bare(side: &str) -> &str {
+    let mut s = side.trim();
+    loop {
+        let was = s;
+        s = s.trim_start_matches(['&', '*']).trim_start();
+        s = s.strip_prefix("mut ").unwrap_or(s);
+        for tail in [".clone()", ".to_owned()", ".copy()"] {
+            s = s.strip_suffix(tail).unwrap_or(s);
+        }
+        for head in ["copy(", "copy.copy(", "deepcopy(", "copy.deepcopy("] {
+            if let Some(inner) = s.strip_prefix(head).and_then(|r| r.strip_suffix(')'))
+                && group_close(s, head.len() - 1, Lang::Python) == Some(s.len() - 1)
+            {
+                s = inner;
+            }
+        }
+        if s == was {
+            return s;
+        }
+    }
 }
 
 /// Added statements that are a removed exact check with only its expected value's
@@ -797,8 +847,8 @@ fn go(s: &str) -> Option<Check> {
             _ => (None, cond),
         };
         let side = |x: &str| match init {
-            Some((name, value)) if name.trim() == x => value.trim().to_string(),
-            _ => x.to_string(),
+            Some((name, value)) => words_replaced(x, name.trim(), value.trim()),
+            None => x.to_string(),
         };
         if let [l, r] = split_op(cond, "!=", Lang::Go)[..] {
             return plain(cond, Lang::Go).then(|| Check::Exact(side(l), side(r)));

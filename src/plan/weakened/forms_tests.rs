@@ -1030,6 +1030,27 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             what,
         );
     }
+    // A reference or a copy of the value is the value.
+    for to in [
+        "let v = add(1, 1);\n    assert_eq!(v, v.clone())",
+        "let v = add(1, 1);\n    assert_eq!(&v, &v)",
+    ] {
+        says(
+            &one(p, RS, &RS.replace("assert_eq!(add(1, 1), 2)", to)),
+            p,
+            "expected value became the value itself",
+        );
+    }
+    // Go's statement binds its own name; gofmt writes a difference unspaced.
+    for to in ["got != got {", "got-got != 0 {"] {
+        let go = GO.replace("got != 2 {", to);
+        assert_ne!(go, GO);
+        says(
+            &one("calc/add_test.go", GO, &go),
+            "calc/add_test.go",
+            "expected value became the value itself",
+        );
+    }
     // Through a name bound to a name.
     says(
         &one(
