@@ -6,7 +6,7 @@
 //! replaced by the value itself, or its negation taken out. Pure and heuristic,
 //! like the rest of the check.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::Lang;
 
@@ -34,14 +34,15 @@ pub(super) fn weakened_in_place(lang: Lang, removed: &[String], added: &[String]
     let new: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
     // Asked once per subject, however many added checks name it.
     let mut exact_now: HashMap<String, bool> = HashMap::new();
+    let mut parts = Parts::of(new.iter().flatten().filter_map(|c| match c {
+        Check::Exact(a, b) if a != b => Some([a.as_str(), b.as_str()]),
+        _ => None,
+    }));
     let mut still_exact = |subject: &str| {
         if let Some(&known) = exact_now.get(subject) {
             return known;
         }
-        let found = new.iter().flatten().any(|c| match c {
-            Check::Exact(a, b) => a != b && (part_of(a, subject) || part_of(b, subject)),
-            Check::Presence(_) | Check::Differs(..) => false,
-        });
+        let found = parts.has(subject);
         exact_now.insert(subject.to_string(), found);
         found
     };
@@ -341,8 +342,75 @@ fn lead(code: &str) -> &str {
     &code[..end]
 }
 
+/// The sides of the added exact checks, indexed to answer whether `part_of` one of
+/// them holds for a subject without a pass over all: a file can add thousands of
+/// presence checks beside thousands of exact ones.
+struct Parts<'a> {
+    wholes: HashSet<&'a str>,
+    /// The same, sorted: those that open with a subject and a `.`, `[` or `(` are
+    /// the run that starts where that text would be.
+    sorted: Vec<&'a str>,
+    /// Where each `(` is, by side.
+    opens: Vec<(&'a str, usize)>,
+    /// By a length, the texts of that length between a `(` and a `)` or `.`,
+    /// gathered when a subject of that length is first asked after.
+    inner: HashMap<usize, HashSet<&'a str>>,
+}
+
+impl<'a> Parts<'a> {
+    fn of(pairs: impl Iterator<Item = [&'a str; 2]>) -> Parts<'a> {
+        let mut sorted: Vec<&str> = pairs.flatten().collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let opens = sorted
+            .iter()
+            .flat_map(|w| w.match_indices('(').map(move |(i, _)| (*w, i)))
+            .collect();
+        Parts {
+            wholes: sorted.iter().copied().collect(),
+            sorted,
+            opens,
+            inner: HashMap::new(),
+        }
+    }
+
+    /// Whether `part_of(side, subject)` for a side.
+    fn has(&mut self, subject: &str) -> bool {
+        if self.wholes.contains(subject) {
+            return true;
+        }
+        let opens_with = |key: &str| {
+            let at = self.sorted.partition_point(|w| *w < key);
+            self.sorted.get(at).is_some_and(|w| w.starts_with(key))
+        };
+        if ['.', '[', '(']
+            .iter()
+            .any(|d| opens_with(&format!("{subject}{d}")))
+        {
+            return true;
+        }
+        let len = subject.len();
+        let opens = &self.opens;
+        self.inner
+            .entry(len)
+            .or_insert_with(|| {
+                opens
+                    .iter()
+                    .filter_map(|&(w, i)| {
+                        let end = i + 1 + len;
+                        matches!(w.as_bytes().get(end), Some(b')' | b'.'))
+                            .then(|| w.get(i + 1..end))
+                            .flatten()
+                    })
+                    .collect()
+            })
+            .contains(subject)
+    }
+}
+
 /// Whether `whole` is `part` or a part of it reached through `.`, `[` or `(`
 /// (`res.body`, `res[0]`, `len(res)` are parts of `res`).
+#[cfg(test)]
 fn part_of(whole: &str, part: &str) -> bool {
     whole == part
         || whole
@@ -1165,6 +1233,37 @@ mod tests {
                 inverted(&[old.to_string()], &[new.to_string()]).is_empty(),
                 "{old}"
             );
+        }
+    }
+
+    #[test]
+    fn parts_answers_as_part_of_over_every_side() {
+        let sides = [
+            "res.body",
+            "res[0]",
+            "len(res)",
+            "f(3)",
+            "g(x.y)",
+            "(a)",
+            "h((b), c)",
+            "()",
+            "k(.",
+            "é(ü).z",
+            "x",
+            "m(n)(o.p)",
+        ];
+        let subjects = [
+            "res", "res.body", "re", "f", "3", "x", "x.y", "a", "b", "(b)", "", "ü", "é", "n", "o",
+            "o.p", "m(n)", "zz", "y",
+        ];
+        let mut parts = Parts::of(
+            sides
+                .chunks(2)
+                .map(|p| [p[0], p.get(1).copied().unwrap_or("")]),
+        );
+        for subject in subjects {
+            let slow = sides.iter().any(|w| part_of(w, subject));
+            assert_eq!(parts.has(subject), slow, "{subject:?}");
         }
     }
 
