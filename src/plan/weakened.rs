@@ -4,7 +4,7 @@
 //! pure: counts per file on code with comments and strings left out, so code that
 //! moved inside a file is no finding and stronger tests are none either.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::Serialize;
@@ -611,19 +611,18 @@ fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<R
     let top = |dotted: &str| dotted.split('.').next().unwrap_or("").to_string();
     let mut roots = Vec::new();
     let mut star = false;
-    // The names bound so far, for `_c = calc`.
-    let mut aliases: Vec<(String, String)> = Vec::new();
+    // The names bound so far, for `_c = calc`: the first origin of each.
+    let mut aliases: HashMap<String, String> = HashMap::new();
     for (_, st) in all {
         let tight = st.replace([' ', '\t'], "");
-        let alias = tight.split_once('=').and_then(|(_, value)| {
-            aliases
-                .iter()
-                .find(|(b, _)| b == value)
-                .map(|(_, o)| o.clone())
-        });
+        let alias = tight
+            .split_once('=')
+            .and_then(|(_, value)| aliases.get(value).cloned());
         let mut named = |bound: String, origin: String| {
             if code(&top(&origin)) {
-                aliases.push((bound.clone(), origin.clone()));
+                aliases
+                    .entry(bound.clone())
+                    .or_insert_with(|| origin.clone());
                 roots.push(Root {
                     bound,
                     origin,
@@ -981,6 +980,11 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
         return None;
     }
     let runs = run_on_import(&all);
+    let by_word = ByWord::of(
+        roots
+            .iter()
+            .map(|r| (!r.expression).then_some(r.bound.as_str())),
+    );
     let word = |c: char| c.is_alphanumeric() || c == '_';
     let constant = |name: &str| {
         name.chars().any(|c| c.is_ascii_uppercase())
@@ -1074,14 +1078,18 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
             .strip_prefix("for ")
             .and_then(|r| r.split_once(" in"))
             .map(|(t, _)| t);
-        for root in &roots {
+        // The same for every root: read once per statement.
+        let assigned_as = [assignment(tight), assignment(&blanked)];
+        let stands_as = [std::cell::OnceCell::new(), std::cell::OnceCell::new()];
+        let candidates = by_word.candidates(tight);
+        for root in candidates.iter().map(|&r| &roots[r]) {
             let bound = root.bound.as_str();
             // An expression's quotes are its own: read with the strings in.
-            let code = match root.expression {
-                true => tight.as_str(),
-                false => blanked.as_str(),
+            let (code, side) = match root.expression {
+                true => (tight.as_str(), 0),
+                false => (blanked.as_str(), 1),
             };
-            let assigned = assignment(code);
+            let assigned = assigned_as[side];
             let at_word = |text: &str, at: usize| {
                 root.expression || !text[..at].ends_with(|c: char| word(c) || c == '.')
             };
@@ -1108,7 +1116,7 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
             };
             let mut name = None;
             if let Some((target, value)) = assigned
-                && stand_in(value)
+                && *stands_as[side].get_or_init(|| stand_in(value))
             {
                 name = set_in(target);
             }
@@ -1167,7 +1175,11 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
         }
         // `patch.multiple(calc, add=…)`, `patch.dict(calc.__dict__, …)` started.
         if started {
-            for root in roots.iter().filter(|r| !r.expression) {
+            for root in candidates
+                .iter()
+                .map(|&r| &roots[r])
+                .filter(|r| !r.expression)
+            {
                 let b = &root.bound;
                 let opened = [
                     format!("patch.multiple({b},"),
@@ -1214,6 +1226,49 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
         }
     }
     None
+}
+
+/// Roots by their bound name, to visit with a statement only those it can set: a
+/// conftest can bind the code's module to thousands of names, and each statement
+/// would be read once for every one. A name of word characters is set only where it
+/// stands as a whole word (after a character that is no word's nor a `.`, before
+/// a `.`, `,` or `)`); any other (an expression, a name with a quote) is visited
+/// with every statement.
+struct ByWord<'a> {
+    words: HashMap<&'a str, Vec<usize>>,
+    always: Vec<usize>,
+}
+
+impl<'a> ByWord<'a> {
+    /// From each root's name, or `None` for one to visit always.
+    fn of(names: impl Iterator<Item = Option<&'a str>>) -> ByWord<'a> {
+        let mut out = ByWord {
+            words: HashMap::new(),
+            always: Vec::new(),
+        };
+        for (k, name) in names.enumerate() {
+            match name {
+                Some(n) if !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+                    out.words.entry(n).or_default().push(k)
+                }
+                _ => out.always.push(k),
+            }
+        }
+        out
+    }
+
+    /// The roots to visit with a statement (`tight`), in their order.
+    fn candidates(&self, tight: &str) -> Vec<usize> {
+        let mut out = self.always.clone();
+        for run in tight.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if let Some(found) = self.words.get(run) {
+                out.extend(found);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 /// Whether `sys.modules` is named in a statement, as `sys.modules` or as
@@ -2048,6 +2103,11 @@ impl Nets {
                 .iter()
                 .map(|t| t.map(js_calls).unwrap_or_default())
                 .collect();
+            // Read once per file, not once per test file that could be imported.
+            let effects: Vec<HashSet<String>> = texts
+                .iter()
+                .map(|t| t.map(imported_for_effect).unwrap_or_default())
+                .collect();
             for (n, row) in rows.iter().enumerate() {
                 let side = match before {
                     true => row.old.as_ref(),
@@ -2071,9 +2131,9 @@ impl Nets {
                     } else {
                         &row.change.path
                     };
+                    let own = stem(path);
                     let importers = others()
-                        .filter_map(|m| texts[m])
-                        .filter(|text| imports_for_effect(text, path))
+                        .filter(|&m| texts[m].is_some() && effects[m].contains(own))
                         .count();
                     let c = side.counts();
                     let counts = Counts {
@@ -2148,21 +2208,24 @@ fn js_calls(text: &str) -> HashMap<&str, usize> {
     out
 }
 
-/// Whether `text` imports the module at `path` for its effect alone, by its stem:
-/// `import './commonTests'`.
-fn imports_for_effect(text: &str, path: &str) -> bool {
-    let stem = |path: &str| {
-        let name = file_name(path);
-        name.split('.').next().unwrap_or(name).to_string()
-    };
-    let own = stem(path);
-    bounded(text).lines().any(|line| {
-        let Some(rest) = line.trim().strip_prefix("import ") else {
-            return false;
-        };
-        let quoted = rest.trim_matches(|c| matches!(c, '\'' | '"' | ';' | ' '));
-        rest.starts_with(['\'', '"']) && stem(quoted) == own
-    })
+/// The stems of the modules `text` imports for their effect alone:
+/// `import './commonTests'` gives `commonTests`.
+fn imported_for_effect(text: &str) -> HashSet<String> {
+    bounded(text)
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim().strip_prefix("import ")?;
+            let quoted = rest.trim_matches(|c| matches!(c, '\'' | '"' | ';' | ' '));
+            rest.starts_with(['\'', '"'])
+                .then(|| stem(quoted).to_string())
+        })
+        .collect()
+}
+
+/// A path's file name up to its first `.`: the name a module is imported by.
+fn stem(path: &str) -> &str {
+    let name = file_name(path);
+    name.split('.').next().unwrap_or(name)
 }
 
 /// Words of what an assertion checks, not of its form: `self.assertEqual(add(10,
