@@ -2742,6 +2742,38 @@ fn at(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
     }
 }
 
+/// How many tokens before each one a test holds for, read in one pass: the count
+/// in a block is then two lookups, not a pass over the block, which a file of
+/// nested blocks made quadratic.
+struct Tally(Vec<u32>);
+
+impl Tally {
+    fn of(len: usize, mut holds: impl FnMut(usize) -> bool) -> Tally {
+        let mut out = Vec::with_capacity(len + 1);
+        let mut n = 0u32;
+        out.push(0);
+        for k in 0..len {
+            n += u32::from(holds(k));
+            out.push(n);
+        }
+        Tally(out)
+    }
+
+    /// The assertions of `toks` (`at(lang, …).0`).
+    fn asserts(lang: Lang, toks: &Toks<'_, '_>) -> Tally {
+        Tally::of(toks.len(), |k| at(lang, toks, k).0)
+    }
+
+    /// How many of the tokens `from..end` it holds for (none when `end <= from`).
+    fn count(&self, from: usize, end: usize) -> usize {
+        let at = |k: usize| self.0[k.min(self.0.len() - 1)];
+        if end <= from {
+            return 0;
+        }
+        (at(end) - at(from)) as usize
+    }
+}
+
 /// The identifier at `i`, if it is one.
 fn ident<'a>(toks: &[Tok<'a>], i: usize) -> Option<&'a str> {
     match toks.get(i)? {
