@@ -440,8 +440,10 @@ fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Op
                 })
         })
     };
-    let shadows = beside_tests || (!own && path_put_first());
-    (helper && shadows && given.modules.contains(module)).then(|| said(module))
+    // The cheap tests first: the path's search reads every changed file, once for
+    // each file added.
+    let shadows = || beside_tests || (!own && path_put_first());
+    (helper && given.modules.contains(module) && shadows()).then(|| said(module))
 }
 
 /// The lines of a Python file that put a directory on the import path anywhere but

@@ -109,6 +109,9 @@ pub(super) fn found(
     let mut reads = Vec::new();
     let mut cased: Vec<String> = Vec::new();
     let mut cased_at = None;
+    // Whether the file held each literal before, asked once per literal: a line can
+    // repeat one thousands of times.
+    let mut in_before: HashMap<String, bool> = HashMap::new();
     let on_import = main_runs_on_import(lang, &lines);
     for (i, line) in lines.iter().enumerate() {
         if !new.get(i).copied().unwrap_or(false) || line.code.trim().is_empty() {
@@ -138,7 +141,12 @@ pub(super) fn found(
         let theirs: Vec<String> = literals(lang, code)
             .into_iter()
             .filter(|lit| {
-                given.literals.contains(lit) && !before.is_some_and(|b| b.contains(lit.as_str()))
+                given.literals.contains(lit)
+                    && !before.is_some_and(|b| {
+                        *in_before
+                            .entry(lit.clone())
+                            .or_insert_with(|| b.contains(lit.as_str()))
+                    })
             })
             .collect();
         // A branch or a return on one; or an answer table's entry that pairs a
