@@ -164,20 +164,29 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
     let now: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
     // Each added exact check by the skeleton of one side (its subject, spaces
     // aside) and the shape of the other (its expected value, literals aside):
-    // left side first, then right.
+    // left side first, then right. Within one, by the other side's literals.
     type Key<'k> = (String, Vec<&'k str>, String);
-    let mut sides: [HashMap<Key<'_>, Vec<usize>>; 2] = Default::default();
+    let mut keys: [HashMap<Key<'_>, usize>; 2] = Default::default();
+    let mut buckets: [Vec<Bucket<'_>>; 2] = Default::default();
+    // Where each added check sits on each side: its bucket and its group.
+    let mut places: Vec<[(usize, usize); 2]> = vec![[(0, 0); 2]; added.len()];
     for (k, c) in now.iter().enumerate() {
         if let Some(Check::Exact(l2, r2)) = c {
             let (l, r) = (skeleton(l2), skeleton(r2));
-            sides[0]
-                .entry((l.0.clone(), l.1.clone(), r.0.clone()))
-                .or_default()
-                .push(k);
-            sides[1].entry((r.0, r.1, l.0)).or_default().push(k);
+            let entries = [
+                ((l.0.clone(), l.1.clone(), r.0.clone()), r.1.clone()),
+                ((r.0, r.1, l.0), l.1),
+            ];
+            for (side, (key, lits)) in entries.into_iter().enumerate() {
+                let next = buckets[side].len();
+                let b = *keys[side].entry(key).or_insert(next);
+                if b == next {
+                    buckets[side].push(Bucket::default());
+                }
+                places[k][side] = (b, buckets[side][b].add(lits, k));
+            }
         }
     }
-    let mut taken = vec![false; added.len()];
     let mut out = Vec::new();
     for old in removed {
         let Some(Check::Exact(l, r)) = check(lang, old) else {
@@ -191,24 +200,17 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
             if shape == "#" || !informative(was) || was_lits.is_empty() {
                 return None;
             }
-            sides[side]
-                .get(&(shape, lits, was_shape))?
-                .iter()
-                .copied()
-                .find(|&k| {
-                    let Some(Check::Exact(l2, r2)) = &now[k] else {
-                        return false;
-                    };
-                    let is = if side == 0 { r2 } else { l2 };
-                    !taken[k] && skeleton(is).1 != was_lits
-                })
+            let b = *keys[side].get(&(shape, lits, was_shape))?;
+            buckets[side][b].first_not(&was_lits)
         };
         let hit = [first(0, &l, &r), first(1, &r, &l)]
             .into_iter()
             .flatten()
             .min();
         if let Some(k) = hit {
-            taken[k] = true;
+            for (side, &(b, g)) in places[k].iter().enumerate() {
+                buckets[side][b].take(g, k);
+            }
             out.push(format!(
                 "`{}` became `{}` (its expected value changed)",
                 clip(old),
@@ -217,6 +219,55 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
         }
     }
     out
+}
+
+/// The added exact checks of one key of [`expected_changed`], grouped by the
+/// literals of their other side, those not yet matched in order: the first whose
+/// literals differ from a removed check's is the first group's head, or the
+/// second's, not a scan past every check with the same literals (thousands of
+/// `assertEqual(f(1), 2)` in place of `assert f(1) == 2`).
+#[derive(Default)]
+struct Bucket<'k> {
+    /// Each group's literals and its checks not yet matched.
+    groups: Vec<(Vec<&'k str>, std::collections::BTreeSet<usize>)>,
+    by_lits: HashMap<Vec<&'k str>, usize>,
+    /// Each group's first check not yet matched, with the group.
+    heads: std::collections::BTreeSet<(usize, usize)>,
+}
+
+impl<'k> Bucket<'k> {
+    /// Adds check `k` (in increasing order) with its literals; its group.
+    fn add(&mut self, lits: Vec<&'k str>, k: usize) -> usize {
+        let next = self.groups.len();
+        let g = *self.by_lits.entry(lits.clone()).or_insert(next);
+        if g == next {
+            self.groups.push((lits, Default::default()));
+            self.heads.insert((k, g));
+        }
+        self.groups[g].1.insert(k);
+        g
+    }
+
+    /// The first check not yet matched whose literals are not `lits`.
+    fn first_not(&self, lits: &[&str]) -> Option<usize> {
+        self.heads
+            .iter()
+            .find(|(_, g)| self.groups[*g].0 != lits)
+            .map(|&(k, _)| k)
+    }
+
+    /// Check `k` of group `g` matched.
+    fn take(&mut self, g: usize, k: usize) {
+        let set = &mut self.groups[g].1;
+        let head = set.first().copied();
+        set.remove(&k);
+        if head == Some(k) {
+            self.heads.remove(&(k, g));
+            if let Some(&n) = set.first() {
+                self.heads.insert((n, g));
+            }
+        }
+    }
 }
 
 /// `s` without spaces and with each number and string literal replaced by `#`, and
