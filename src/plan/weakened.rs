@@ -982,11 +982,7 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
         return None;
     }
     let runs = run_on_import(&all);
-    let by_word = ByWord::of(
-        roots
-            .iter()
-            .map(|r| (!r.expression).then_some(r.bound.as_str())),
-    );
+    let by_word = ByWord::of(&roots);
     let word = |c: char| c.is_alphanumeric() || c == '_';
     let constant = |name: &str| {
         name.chars().any(|c| c.is_ascii_uppercase())
@@ -1234,26 +1230,39 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
 /// conftest can bind the code's module to thousands of names, and each statement
 /// would be read once for every one. A name of word characters is set only where it
 /// stands as a whole word (after a character that is no word's nor a `.`, before
-/// a `.`, `,` or `)`); any other (an expression, a name with a quote) is visited
-/// with every statement.
+/// a `.`, `,` or `)`); an expression (`sys.modules["calc"]`) only where its
+/// module's name stands quoted (between two quotes with none of its kind
+/// between); any other (a name with a quote) is visited with every statement.
 struct ByWord<'a> {
     words: HashMap<&'a str, Vec<usize>>,
+    quoted: HashMap<&'a str, Vec<usize>>,
     always: Vec<usize>,
 }
 
 impl<'a> ByWord<'a> {
-    /// From each root's name, or `None` for one to visit always.
-    fn of(names: impl Iterator<Item = Option<&'a str>>) -> ByWord<'a> {
+    fn of(roots: &'a [Root]) -> ByWord<'a> {
         let mut out = ByWord {
             words: HashMap::new(),
+            quoted: HashMap::new(),
             always: Vec::new(),
         };
-        for (k, name) in names.enumerate() {
-            match name {
-                Some(n) if !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_') => {
-                    out.words.entry(n).or_default().push(k)
-                }
-                _ => out.always.push(k),
+        let word = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
+        for (k, root) in roots.iter().enumerate() {
+            let m = root.origin.as_str();
+            if !root.expression && word(&root.bound) {
+                out.words.entry(&root.bound).or_default().push(k);
+            } else if root.expression
+                && !m.contains(['"', '\''])
+                && root.bound.find(['"', '\'']).is_some_and(|at| {
+                    let q = &root.bound[at..=at];
+                    root.bound[at + 1..]
+                        .strip_prefix(m)
+                        .is_some_and(|rest| rest.starts_with(q))
+                })
+            {
+                out.quoted.entry(m).or_default().push(k);
+            } else {
+                out.always.push(k);
             }
         }
         out
@@ -1265,6 +1274,16 @@ impl<'a> ByWord<'a> {
         for run in tight.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
             if let Some(found) = self.words.get(run) {
                 out.extend(found);
+            }
+        }
+        if !self.quoted.is_empty() {
+            for q in ['"', '\''] {
+                let at: Vec<usize> = tight.match_indices(q).map(|(i, _)| i).collect();
+                for pair in at.windows(2) {
+                    if let Some(found) = self.quoted.get(&tight[pair[0] + 1..pair[1]]) {
+                        out.extend(found);
+                    }
+                }
             }
         }
         out.sort_unstable();
