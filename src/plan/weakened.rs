@@ -607,7 +607,9 @@ struct Root {
 /// The names a file binds to the code's modules (`import calc as c`, `from calc
 /// import Calc`, `m = importlib.import_module("calc")`), and the expressions that
 /// reach them where they stand (`sys.modules["calc"]`, `__import__("calc")`).
-/// `true` with them when the file imports `*` from one.
+/// `true` with them when the file imports `*` from one, or when it could reach one
+/// by an expression (those its statements never quote, which set nothing, left
+/// out).
 fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<Root>, bool) {
     let code = |m: &str| given.modules.contains(m) && !own_tree(path, m);
     let top = |dotted: &str| dotted.split('.').next().unwrap_or("").to_string();
@@ -690,7 +692,26 @@ fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<R
     }
     let mut modules: Vec<&String> = given.modules.iter().filter(|m| code(m)).collect();
     modules.sort();
+    // An expression is set only where its module's name stands quoted (see
+    // `ByWord`): made only for the modules the file quotes, not six for each of
+    // thousands of modules in each file. Whether there were any is kept apart.
+    let expressions = !modules.is_empty();
+    let quoted_here: HashSet<String> = match expressions {
+        true => all
+            .iter()
+            .flat_map(|(_, st)| {
+                between_quotes(&squeeze(st).replace("==", "~"))
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        false => HashSet::new(),
+    };
     for m in modules {
+        if !m.contains(['"', '\'']) && !quoted_here.contains(m.as_str()) {
+            continue;
+        }
         for q in ['"', '\''] {
             for call in ["modules[", "__import__(", "import_module("] {
                 roots.push(Root {
@@ -704,7 +725,18 @@ fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<R
             }
         }
     }
-    (roots, star)
+    (roots, star || expressions)
+}
+
+/// The texts between two quotes of a kind with none of that kind between
+/// (`calc` of `modules["calc"]`).
+fn between_quotes(tight: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for q in ['"', '\''] {
+        let at: Vec<usize> = tight.match_indices(q).map(|(i, _)| i).collect();
+        out.extend(at.windows(2).map(|pair| &tight[pair[0] + 1..pair[1]]));
+    }
+    out
 }
 
 /// The module `__import__("calc")` or `importlib.import_module("calc.ops")` at the
@@ -977,8 +1009,8 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let (roots, star) = roots_of(&all, given, path);
-    if roots.is_empty() && !star {
+    let (roots, reaches) = roots_of(&all, given, path);
+    if roots.is_empty() && !reaches {
         return None;
     }
     let runs = run_on_import(&all);
