@@ -4,7 +4,7 @@
 //! pure: counts per file on code with comments and strings left out, so code that
 //! moved inside a file is no finding and stronger tests are none either.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::Serialize;
@@ -440,8 +440,10 @@ fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Op
                 })
         })
     };
-    let shadows = beside_tests || (!own && path_put_first());
-    (helper && shadows && given.modules.contains(module)).then(|| said(module))
+    // The cheap tests first: the path's search reads every changed file, once for
+    // each file added.
+    let shadows = || beside_tests || (!own && path_put_first());
+    (helper && given.modules.contains(module) && shadows()).then(|| said(module))
 }
 
 /// The lines of a Python file that put a directory on the import path anywhere but
@@ -605,25 +607,26 @@ struct Root {
 /// The names a file binds to the code's modules (`import calc as c`, `from calc
 /// import Calc`, `m = importlib.import_module("calc")`), and the expressions that
 /// reach them where they stand (`sys.modules["calc"]`, `__import__("calc")`).
-/// `true` with them when the file imports `*` from one.
+/// `true` with them when the file imports `*` from one, or when it could reach one
+/// by an expression (those its statements never quote, which set nothing, left
+/// out).
 fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<Root>, bool) {
     let code = |m: &str| given.modules.contains(m) && !own_tree(path, m);
     let top = |dotted: &str| dotted.split('.').next().unwrap_or("").to_string();
     let mut roots = Vec::new();
     let mut star = false;
-    // The names bound so far, for `_c = calc`.
-    let mut aliases: Vec<(String, String)> = Vec::new();
+    // The names bound so far, for `_c = calc`: the first origin of each.
+    let mut aliases: HashMap<String, String> = HashMap::new();
     for (_, st) in all {
         let tight = st.replace([' ', '\t'], "");
-        let alias = tight.split_once('=').and_then(|(_, value)| {
-            aliases
-                .iter()
-                .find(|(b, _)| b == value)
-                .map(|(_, o)| o.clone())
-        });
+        let alias = tight
+            .split_once('=')
+            .and_then(|(_, value)| aliases.get(value).cloned());
         let mut named = |bound: String, origin: String| {
             if code(&top(&origin)) {
-                aliases.push((bound.clone(), origin.clone()));
+                aliases
+                    .entry(bound.clone())
+                    .or_insert_with(|| origin.clone());
                 roots.push(Root {
                     bound,
                     origin,
@@ -689,7 +692,26 @@ fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<R
     }
     let mut modules: Vec<&String> = given.modules.iter().filter(|m| code(m)).collect();
     modules.sort();
+    // An expression is set only where its module's name stands quoted (see
+    // `ByWord`): made only for the modules the file quotes, not six for each of
+    // thousands of modules in each file. Whether there were any is kept apart.
+    let expressions = !modules.is_empty();
+    let quoted_here: HashSet<String> = match expressions {
+        true => all
+            .iter()
+            .flat_map(|(_, st)| {
+                between_quotes(&squeeze(st).replace("==", "~"))
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        false => HashSet::new(),
+    };
     for m in modules {
+        if !m.contains(['"', '\'']) && !quoted_here.contains(m.as_str()) {
+            continue;
+        }
         for q in ['"', '\''] {
             for call in ["modules[", "__import__(", "import_module("] {
                 roots.push(Root {
@@ -703,7 +725,18 @@ fn roots_of(all: &[(usize, String)], given: &hacks::Given, path: &str) -> (Vec<R
             }
         }
     }
-    (roots, star)
+    (roots, star || expressions)
+}
+
+/// The texts between two quotes of a kind with none of that kind between
+/// (`calc` of `modules["calc"]`).
+fn between_quotes(tight: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for q in ['"', '\''] {
+        let at: Vec<usize> = tight.match_indices(q).map(|(i, _)| i).collect();
+        out.extend(at.windows(2).map(|pair| &tight[pair[0] + 1..pair[1]]));
+    }
+    out
 }
 
 /// The module `__import__("calc")` or `importlib.import_module("calc.ops")` at the
@@ -976,11 +1009,12 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let (roots, star) = roots_of(&all, given, path);
-    if roots.is_empty() && !star {
+    let (roots, reaches) = roots_of(&all, given, path);
+    if roots.is_empty() && !reaches {
         return None;
     }
     let runs = run_on_import(&all);
+    let by_word = ByWord::of(&roots);
     let word = |c: char| c.is_alphanumeric() || c == '_';
     let constant = |name: &str| {
         name.chars().any(|c| c.is_ascii_uppercase())
@@ -1074,14 +1108,18 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
             .strip_prefix("for ")
             .and_then(|r| r.split_once(" in"))
             .map(|(t, _)| t);
-        for root in &roots {
+        // The same for every root: read once per statement.
+        let assigned_as = [assignment(tight), assignment(&blanked)];
+        let stands_as = [std::cell::OnceCell::new(), std::cell::OnceCell::new()];
+        let candidates = by_word.candidates(tight);
+        for root in candidates.iter().map(|&r| &roots[r]) {
             let bound = root.bound.as_str();
             // An expression's quotes are its own: read with the strings in.
-            let code = match root.expression {
-                true => tight.as_str(),
-                false => blanked.as_str(),
+            let (code, side) = match root.expression {
+                true => (tight.as_str(), 0),
+                false => (blanked.as_str(), 1),
             };
-            let assigned = assignment(code);
+            let assigned = assigned_as[side];
             let at_word = |text: &str, at: usize| {
                 root.expression || !text[..at].ends_with(|c: char| word(c) || c == '.')
             };
@@ -1108,7 +1146,7 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
             };
             let mut name = None;
             if let Some((target, value)) = assigned
-                && stand_in(value)
+                && *stands_as[side].get_or_init(|| stand_in(value))
             {
                 name = set_in(target);
             }
@@ -1167,7 +1205,11 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
         }
         // `patch.multiple(calc, add=…)`, `patch.dict(calc.__dict__, …)` started.
         if started {
-            for root in roots.iter().filter(|r| !r.expression) {
+            for root in candidates
+                .iter()
+                .map(|&r| &roots[r])
+                .filter(|r| !r.expression)
+            {
                 let b = &root.bound;
                 let opened = [
                     format!("patch.multiple({b},"),
@@ -1214,6 +1256,72 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
         }
     }
     None
+}
+
+/// Roots by their bound name, to visit with a statement only those it can set: a
+/// conftest can bind the code's module to thousands of names, and each statement
+/// would be read once for every one. A name of word characters is set only where it
+/// stands as a whole word (after a character that is no word's nor a `.`, before
+/// a `.`, `,` or `)`); an expression (`sys.modules["calc"]`) only where its
+/// module's name stands quoted (between two quotes with none of its kind
+/// between); any other (a name with a quote) is visited with every statement.
+struct ByWord<'a> {
+    words: HashMap<&'a str, Vec<usize>>,
+    quoted: HashMap<&'a str, Vec<usize>>,
+    always: Vec<usize>,
+}
+
+impl<'a> ByWord<'a> {
+    fn of(roots: &'a [Root]) -> ByWord<'a> {
+        let mut out = ByWord {
+            words: HashMap::new(),
+            quoted: HashMap::new(),
+            always: Vec::new(),
+        };
+        let word = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
+        for (k, root) in roots.iter().enumerate() {
+            let m = root.origin.as_str();
+            if !root.expression && word(&root.bound) {
+                out.words.entry(&root.bound).or_default().push(k);
+            } else if root.expression
+                && !m.contains(['"', '\''])
+                && root.bound.find(['"', '\'']).is_some_and(|at| {
+                    let q = &root.bound[at..=at];
+                    root.bound[at + 1..]
+                        .strip_prefix(m)
+                        .is_some_and(|rest| rest.starts_with(q))
+                })
+            {
+                out.quoted.entry(m).or_default().push(k);
+            } else {
+                out.always.push(k);
+            }
+        }
+        out
+    }
+
+    /// The roots to visit with a statement (`tight`), in their order.
+    fn candidates(&self, tight: &str) -> Vec<usize> {
+        let mut out = self.always.clone();
+        for run in tight.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if let Some(found) = self.words.get(run) {
+                out.extend(found);
+            }
+        }
+        if !self.quoted.is_empty() {
+            for q in ['"', '\''] {
+                let at: Vec<usize> = tight.match_indices(q).map(|(i, _)| i).collect();
+                for pair in at.windows(2) {
+                    if let Some(found) = self.quoted.get(&tight[pair[0] + 1..pair[1]]) {
+                        out.extend(found);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 /// Whether `sys.modules` is named in a statement, as `sys.modules` or as
@@ -2053,6 +2161,11 @@ impl Nets {
                 .iter()
                 .map(|t| t.map(js_calls).unwrap_or_default())
                 .collect();
+            // Read once per file, not once per test file that could be imported.
+            let effects: Vec<HashSet<String>> = texts
+                .iter()
+                .map(|t| t.map(imported_for_effect).unwrap_or_default())
+                .collect();
             for (n, row) in rows.iter().enumerate() {
                 let side = match before {
                     true => row.old.as_ref(),
@@ -2076,9 +2189,9 @@ impl Nets {
                     } else {
                         &row.change.path
                     };
+                    let own = stem(path);
                     let importers = others()
-                        .filter_map(|m| texts[m])
-                        .filter(|text| imports_for_effect(text, path))
+                        .filter(|&m| texts[m].is_some() && effects[m].contains(own))
                         .count();
                     let c = side.counts();
                     let counts = Counts {
@@ -2153,21 +2266,24 @@ fn js_calls(text: &str) -> HashMap<&str, usize> {
     out
 }
 
-/// Whether `text` imports the module at `path` for its effect alone, by its stem:
-/// `import './commonTests'`.
-fn imports_for_effect(text: &str, path: &str) -> bool {
-    let stem = |path: &str| {
-        let name = file_name(path);
-        name.split('.').next().unwrap_or(name).to_string()
-    };
-    let own = stem(path);
-    bounded(text).lines().any(|line| {
-        let Some(rest) = line.trim().strip_prefix("import ") else {
-            return false;
-        };
-        let quoted = rest.trim_matches(|c| matches!(c, '\'' | '"' | ';' | ' '));
-        rest.starts_with(['\'', '"']) && stem(quoted) == own
-    })
+/// The stems of the modules `text` imports for their effect alone:
+/// `import './commonTests'` gives `commonTests`.
+fn imported_for_effect(text: &str) -> HashSet<String> {
+    bounded(text)
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim().strip_prefix("import ")?;
+            let quoted = rest.trim_matches(|c| matches!(c, '\'' | '"' | ';' | ' '));
+            rest.starts_with(['\'', '"'])
+                .then(|| stem(quoted).to_string())
+        })
+        .collect()
+}
+
+/// A path's file name up to its first `.`: the name a module is imported by.
+fn stem(path: &str) -> &str {
+    let name = file_name(path);
+    name.split('.').next().unwrap_or(name)
 }
 
 /// Words of what an assertion checks, not of its form: `self.assertEqual(add(10,
@@ -2694,6 +2810,38 @@ fn at(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
         Lang::Js => js(toks, i),
         Lang::Rust => rust(toks, i),
         Lang::Go => go(toks, i),
+    }
+}
+
+/// How many tokens before each one a test holds for, read in one pass: the count
+/// in a block is then two lookups, not a pass over the block, which a file of
+/// nested blocks made quadratic.
+struct Tally(Vec<u32>);
+
+impl Tally {
+    fn of(len: usize, mut holds: impl FnMut(usize) -> bool) -> Tally {
+        let mut out = Vec::with_capacity(len + 1);
+        let mut n = 0u32;
+        out.push(0);
+        for k in 0..len {
+            n += u32::from(holds(k));
+            out.push(n);
+        }
+        Tally(out)
+    }
+
+    /// The assertions of `toks` (`at(lang, …).0`).
+    fn asserts(lang: Lang, toks: &Toks<'_, '_>) -> Tally {
+        Tally::of(toks.len(), |k| at(lang, toks, k).0)
+    }
+
+    /// How many of the tokens `from..end` it holds for (none when `end <= from`).
+    fn count(&self, from: usize, end: usize) -> usize {
+        let at = |k: usize| self.0[k.min(self.0.len() - 1)];
+        if end <= from {
+            return 0;
+        }
+        (at(end) - at(from)) as usize
     }
 }
 

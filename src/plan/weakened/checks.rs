@@ -6,7 +6,7 @@
 //! replaced by the value itself, or its negation taken out. Pure and heuristic,
 //! like the rest of the check.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::Lang;
 
@@ -59,18 +59,19 @@ pub(super) fn weakened_in_place(
         .collect();
     // Asked once per subject, however many added checks name it.
     let mut exact_now: HashMap<String, bool> = HashMap::new();
+    // A side that is a name is its value too: `got = f(3)` then `got == 9` still
+    // checks `f(3)` exactly.
+    let mut parts = Parts::of(
+        pairs
+            .iter()
+            .flat_map(|&(a, b)| [a, b])
+            .flat_map(|side| values(side, bound)),
+    );
     let mut still_exact = |subject: &str| {
         if let Some(&known) = exact_now.get(subject) {
             return known;
         }
-        // A side that is a name is its value too: `got = f(3)` then `got == 9`
-        // still checks `f(3)` exactly.
-        let found = pairs.iter().any(|(a, b)| {
-            [a, b]
-                .into_iter()
-                .flat_map(|side| values(side, bound))
-                .any(|side| part_of(side, subject))
-        });
+        let found = parts.has(subject);
         exact_now.insert(subject.to_string(), found);
         found
     };
@@ -393,20 +394,29 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
     let now: Vec<Option<Check>> = added.iter().map(|s| check(lang, s)).collect();
     // Each added exact check by the skeleton of one side (its subject, spaces
     // aside) and the shape of the other (its expected value, literals aside):
-    // left side first, then right.
+    // left side first, then right. Within one, by the other side's literals.
     type Key<'k> = (String, Vec<&'k str>, String);
-    let mut sides: [HashMap<Key<'_>, Vec<usize>>; 2] = Default::default();
+    let mut keys: [HashMap<Key<'_>, usize>; 2] = Default::default();
+    let mut buckets: [Vec<Bucket<'_>>; 2] = Default::default();
+    // Where each added check sits on each side: its bucket and its group.
+    let mut places: Vec<[(usize, usize); 2]> = vec![[(0, 0); 2]; added.len()];
     for (k, c) in now.iter().enumerate() {
         if let Some(Check::Exact(l2, r2)) = c {
             let (l, r) = (skeleton(l2), skeleton(r2));
-            sides[0]
-                .entry((l.0.clone(), l.1.clone(), r.0.clone()))
-                .or_default()
-                .push(k);
-            sides[1].entry((r.0, r.1, l.0)).or_default().push(k);
+            let entries = [
+                ((l.0.clone(), l.1.clone(), r.0.clone()), r.1.clone()),
+                ((r.0, r.1, l.0), l.1),
+            ];
+            for (side, (key, lits)) in entries.into_iter().enumerate() {
+                let next = buckets[side].len();
+                let b = *keys[side].entry(key).or_insert(next);
+                if b == next {
+                    buckets[side].push(Bucket::default());
+                }
+                places[k][side] = (b, buckets[side][b].add(lits, k));
+            }
         }
     }
-    let mut taken = vec![false; added.len()];
     let mut out = Vec::new();
     for old in removed {
         let Some(Check::Exact(l, r)) = check(lang, old) else {
@@ -420,24 +430,17 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
             if shape == "#" || !informative(was) || was_lits.is_empty() {
                 return None;
             }
-            sides[side]
-                .get(&(shape, lits, was_shape))?
-                .iter()
-                .copied()
-                .find(|&k| {
-                    let Some(Check::Exact(l2, r2)) = &now[k] else {
-                        return false;
-                    };
-                    let is = if side == 0 { r2 } else { l2 };
-                    !taken[k] && skeleton(is).1 != was_lits
-                })
+            let b = *keys[side].get(&(shape, lits, was_shape))?;
+            buckets[side][b].first_not(&was_lits)
         };
         let hit = [first(0, &l, &r), first(1, &r, &l)]
             .into_iter()
             .flatten()
             .min();
         if let Some(k) = hit {
-            taken[k] = true;
+            for (side, &(b, g)) in places[k].iter().enumerate() {
+                buckets[side][b].take(g, k);
+            }
             out.push(format!(
                 "`{}` became `{}` (its expected value changed)",
                 clip(old),
@@ -446,6 +449,55 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
         }
     }
     out
+}
+
+/// The added exact checks of one key of [`expected_changed`], grouped by the
+/// literals of their other side, those not yet matched in order: the first whose
+/// literals differ from a removed check's is the first group's head, or the
+/// second's, not a scan past every check with the same literals (thousands of
+/// `assertEqual(f(1), 2)` in place of `assert f(1) == 2`).
+#[derive(Default)]
+struct Bucket<'k> {
+    /// Each group's literals and its checks not yet matched.
+    groups: Vec<(Vec<&'k str>, std::collections::BTreeSet<usize>)>,
+    by_lits: HashMap<Vec<&'k str>, usize>,
+    /// Each group's first check not yet matched, with the group.
+    heads: std::collections::BTreeSet<(usize, usize)>,
+}
+
+impl<'k> Bucket<'k> {
+    /// Adds check `k` (in increasing order) with its literals; its group.
+    fn add(&mut self, lits: Vec<&'k str>, k: usize) -> usize {
+        let next = self.groups.len();
+        let g = *self.by_lits.entry(lits.clone()).or_insert(next);
+        if g == next {
+            self.groups.push((lits, Default::default()));
+            self.heads.insert((k, g));
+        }
+        self.groups[g].1.insert(k);
+        g
+    }
+
+    /// The first check not yet matched whose literals are not `lits`.
+    fn first_not(&self, lits: &[&str]) -> Option<usize> {
+        self.heads
+            .iter()
+            .find(|(_, g)| self.groups[*g].0 != lits)
+            .map(|&(k, _)| k)
+    }
+
+    /// Check `k` of group `g` matched.
+    fn take(&mut self, g: usize, k: usize) {
+        let set = &mut self.groups[g].1;
+        let head = set.first().copied();
+        set.remove(&k);
+        if head == Some(k) {
+            self.heads.remove(&(k, g));
+            if let Some(&n) = set.first() {
+                self.heads.insert((n, g));
+            }
+        }
+    }
 }
 
 /// `s` without spaces and with each number and string literal replaced by `#`, and
@@ -571,8 +623,75 @@ fn lead(code: &str) -> &str {
     &code[..end]
 }
 
+/// The sides of the added exact checks, indexed to answer whether `part_of` one of
+/// them holds for a subject without a pass over all: a file can add thousands of
+/// presence checks beside thousands of exact ones.
+struct Parts<'a> {
+    wholes: HashSet<&'a str>,
+    /// The same, sorted: those that open with a subject and a `.`, `[` or `(` are
+    /// the run that starts where that text would be.
+    sorted: Vec<&'a str>,
+    /// Where each `(` is, by side.
+    opens: Vec<(&'a str, usize)>,
+    /// By a length, the texts of that length between a `(` and a `)` or `.`,
+    /// gathered when a subject of that length is first asked after.
+    inner: HashMap<usize, HashSet<&'a str>>,
+}
+
+impl<'a> Parts<'a> {
+    fn of(sides: impl Iterator<Item = &'a str>) -> Parts<'a> {
+        let mut sorted: Vec<&str> = sides.collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let opens = sorted
+            .iter()
+            .flat_map(|w| w.match_indices('(').map(move |(i, _)| (*w, i)))
+            .collect();
+        Parts {
+            wholes: sorted.iter().copied().collect(),
+            sorted,
+            opens,
+            inner: HashMap::new(),
+        }
+    }
+
+    /// Whether `part_of(side, subject)` for a side.
+    fn has(&mut self, subject: &str) -> bool {
+        if self.wholes.contains(subject) {
+            return true;
+        }
+        let opens_with = |key: &str| {
+            let at = self.sorted.partition_point(|w| *w < key);
+            self.sorted.get(at).is_some_and(|w| w.starts_with(key))
+        };
+        if ['.', '[', '(']
+            .iter()
+            .any(|d| opens_with(&format!("{subject}{d}")))
+        {
+            return true;
+        }
+        let len = subject.len();
+        let opens = &self.opens;
+        self.inner
+            .entry(len)
+            .or_insert_with(|| {
+                opens
+                    .iter()
+                    .filter_map(|&(w, i)| {
+                        let end = i + 1 + len;
+                        matches!(w.as_bytes().get(end), Some(b')' | b'.'))
+                            .then(|| w.get(i + 1..end))
+                            .flatten()
+                    })
+                    .collect()
+            })
+            .contains(subject)
+    }
+}
+
 /// Whether `whole` is `part` or a part of it reached through `.`, `[` or `(`
 /// (`res.body`, `res[0]`, `len(res)` are parts of `res`).
+#[cfg(test)]
 fn part_of(whole: &str, part: &str) -> bool {
     whole == part
         || whole
@@ -1443,6 +1562,33 @@ mod tests {
                 inverted(&[old.to_string()], &[new.to_string()]).is_empty(),
                 "{old}"
             );
+        }
+    }
+
+    #[test]
+    fn parts_answers_as_part_of_over_every_side() {
+        let sides = [
+            "res.body",
+            "res[0]",
+            "len(res)",
+            "f(3)",
+            "g(x.y)",
+            "(a)",
+            "h((b), c)",
+            "()",
+            "k(.",
+            "é(ü).z",
+            "x",
+            "m(n)(o.p)",
+        ];
+        let subjects = [
+            "res", "res.body", "re", "f", "3", "x", "x.y", "a", "b", "(b)", "", "ü", "é", "n", "o",
+            "o.p", "m(n)", "zz", "y",
+        ];
+        let mut parts = Parts::of(sides.iter().copied());
+        for subject in subjects {
+            let slow = sides.iter().any(|w| part_of(w, subject));
+            assert_eq!(parts.has(subject), slow, "{subject:?}");
         }
     }
 

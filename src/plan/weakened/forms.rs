@@ -6,7 +6,7 @@
 
 use super::brackets::Toks;
 use super::reach::Layout;
-use super::{Lang, Tok, at, ident, punct, receiver};
+use super::{Lang, Tally, Tok, at, ident, punct, receiver};
 
 /// The assertion statements of a file, each with its first token and its source
 /// text with whitespace collapsed: from the assertion to the end of its statement
@@ -20,10 +20,14 @@ pub(super) fn statements(
 ) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut next = 0;
+    let asserts = match lang {
+        Lang::Go => Tally::asserts(lang, toks),
+        _ => Tally::of(0, |_| false),
+    };
     for i in 0..toks.len() {
         if lang == Lang::Go
             && ident(toks, i) == Some("if")
-            && let Some(text) = go_condition(toks, layout, i)
+            && let Some(text) = go_condition(toks, layout, &asserts, i)
         {
             out.push((i, text));
         }
@@ -91,7 +95,12 @@ fn statement_end(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize)
 }
 
 /// `if cond {` in Go when the block fails the test: the condition's text.
-fn go_condition(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<String> {
+fn go_condition(
+    toks: &Toks<'_, '_>,
+    layout: &Layout<'_>,
+    asserts: &Tally,
+    i: usize,
+) -> Option<String> {
     let mut depth = 0usize;
     let mut open = None;
     for (j, tok) in toks.iter().enumerate().take(i + 200).skip(i + 1) {
@@ -107,7 +116,7 @@ fn go_condition(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> Option<St
     }
     let open = open?;
     let close = toks.group_end(open)?;
-    let fails = (open + 1..close).any(|k| at(Lang::Go, toks, k).0);
+    let fails = asserts.count(open + 1, close) > 0;
     fails.then(|| source(layout, i, open))
 }
 
@@ -412,21 +421,40 @@ fn looser(old: &[Lex], new: &[Lex], text: &str) -> Option<&'static str> {
 /// `Exception`, `BaseException` or `AssertionError`; a JavaScript `catch`) and
 /// neither raises again nor checks anything.
 pub(super) fn swallowed(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> usize {
+    if !matches!(lang, Lang::Python | Lang::Js) || !toks.contains(&Tok::Ident("try")) {
+        return 0;
+    }
+    let asserts = Tally::asserts(lang, toks);
+    // What makes a handler check again: an assertion, or (Python) a `raise`, (Js) a
+    // `throw`, `fail` or `done`.
+    let rechecks = Tally::of(toks.len(), |k| {
+        let again = match lang {
+            Lang::Python => ident(toks, k) == Some("raise"),
+            _ => matches!(ident(toks, k), Some("throw" | "fail" | "done")),
+        };
+        again || at(lang, toks, k).0
+    });
     let mut n = 0;
     for i in 0..toks.len() {
         if ident(toks, i) != Some("try") {
             continue;
         }
         n += match lang {
-            Lang::Python => python_swallowed(toks, layout, i),
-            Lang::Js => js_swallowed(toks, i),
+            Lang::Python => python_swallowed(toks, layout, &asserts, &rechecks, i),
+            Lang::Js => js_swallowed(toks, &asserts, &rechecks, i),
             _ => 0,
         };
     }
     n
 }
 
-fn python_swallowed(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> usize {
+fn python_swallowed(
+    toks: &Toks<'_, '_>,
+    layout: &Layout<'_>,
+    asserts: &Tally,
+    rechecks: &Tally,
+    i: usize,
+) -> usize {
     let Some(indent) = layout.indent(i) else {
         return 0;
     };
@@ -456,17 +484,13 @@ fn python_swallowed(toks: &Toks<'_, '_>, layout: &Layout<'_>, i: usize) -> usize
     let body_end = (colon + 1..toks.len())
         .find(|&k| layout.indent(k).is_some_and(|n| n <= indent))
         .unwrap_or(toks.len());
-    let rechecks = (colon + 1..body_end)
-        .any(|k| ident(toks, k) == Some("raise") || at(Lang::Python, toks, k).0);
-    if !catches_failure || rechecks {
+    if !catches_failure || rechecks.count(colon + 1, body_end) > 0 {
         return 0;
     }
-    (i + 2..handler)
-        .filter(|&k| at(Lang::Python, toks, k).0)
-        .count()
+    asserts.count(i + 2, handler)
 }
 
-fn js_swallowed(toks: &Toks<'_, '_>, i: usize) -> usize {
+fn js_swallowed(toks: &Toks<'_, '_>, asserts: &Tally, rechecks: &Tally, i: usize) -> usize {
     if !punct(toks, i + 1, '{') {
         return 0;
     }
@@ -486,13 +510,10 @@ fn js_swallowed(toks: &Toks<'_, '_>, i: usize) -> usize {
     let Some(end) = toks.group_end(open) else {
         return 0;
     };
-    let rechecks = (open + 1..end).any(|k| {
-        matches!(ident(toks, k), Some("throw" | "fail" | "done")) || at(Lang::Js, toks, k).0
-    });
-    if rechecks {
+    if rechecks.count(open + 1, end) > 0 {
         return 0;
     }
-    (i + 2..close).filter(|&k| at(Lang::Js, toks, k).0).count()
+    asserts.count(i + 2, close)
 }
 
 /// Names the file patches (`monkeypatch.setattr(calc, "add", …)`,

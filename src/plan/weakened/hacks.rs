@@ -31,6 +31,10 @@ pub struct Given {
     pub sources: HashSet<String>,
     /// The directories that held tests pytest collects at the start.
     pub test_dirs: HashSet<String>,
+    /// The literals as a path is matched with them (`./` and spaces off), made
+    /// when a path is first asked after: thousands of data files, each matched
+    /// with every literal, would be quadratic.
+    pub(super) paths: std::cell::OnceCell<HashSet<String>>,
 }
 
 impl Given {
@@ -54,11 +58,21 @@ impl Given {
     /// wherever it lives (`expected_output.json` beside the solution).
     pub fn names_data(&self, path: &str) -> bool {
         let name = super::file_name(path);
-        super::is_data(path)
-            && self.literals.iter().any(|lit| {
-                let lit = lit.trim().trim_start_matches("./");
-                lit == path || (lit == name) || path.ends_with(&format!("/{lit}"))
-            })
+        if !super::is_data(path) {
+            return false;
+        }
+        let paths = self.paths.get_or_init(|| {
+            self.literals
+                .iter()
+                .map(|lit| lit.trim().trim_start_matches("./").to_string())
+                .collect()
+        });
+        // A literal the path ends with after a `/` is the path from one of its `/`s on.
+        paths.contains(path)
+            || paths.contains(name)
+            || path
+                .match_indices('/')
+                .any(|(at, _)| paths.contains(&path[at + 1..]))
     }
 }
 
@@ -80,6 +94,12 @@ pub(super) fn found(
     } else {
         Imports::default()
     };
+    let exit_names = exit_names(&imports);
+    let top_level = if lang == Lang::Python {
+        top_level_targets(&lines)
+    } else {
+        HashSet::new()
+    };
     let mut out = Vec::new();
     let mut exits = Vec::new();
     let mut skips = Vec::new();
@@ -89,6 +109,9 @@ pub(super) fn found(
     let mut reads = Vec::new();
     let mut cased: Vec<String> = Vec::new();
     let mut cased_at = None;
+    // Whether the file held each literal before, asked once per literal: a line can
+    // repeat one thousands of times.
+    let mut in_before: HashMap<String, bool> = HashMap::new();
     let on_import = main_runs_on_import(lang, &lines);
     for (i, line) in lines.iter().enumerate() {
         if !new.get(i).copied().unwrap_or(false) || line.code.trim().is_empty() {
@@ -97,7 +120,7 @@ pub(super) fn found(
         let code = line.code.trim();
         // `def main` is an entry point only when importing the file does not run it.
         let entry = line.in_main && (line.in_guard || !on_import);
-        if !entry_file && !entry && is_exit(lang, code, &imports) && !fails_loudly(lang, code) {
+        if !entry_file && !entry && is_exit(lang, code, &exit_names) && !fails_loudly(lang, code) {
             exits.push((i + 1, code));
         }
         if is_skip(lang, code, &imports) {
@@ -109,7 +132,7 @@ pub(super) fn found(
         if patches_module(lang, code, &imports) {
             patches.push((i + 1, code));
         }
-        if lang == Lang::Python && keeps_state(code, line, &lines) {
+        if lang == Lang::Python && keeps_state(code, line, &top_level) {
             state.push((i + 1, code));
         }
         if reads_tests(code, given) {
@@ -118,7 +141,12 @@ pub(super) fn found(
         let theirs: Vec<String> = literals(lang, code)
             .into_iter()
             .filter(|lit| {
-                given.literals.contains(lit) && !before.is_some_and(|b| b.contains(lit.as_str()))
+                given.literals.contains(lit)
+                    && !before.is_some_and(|b| {
+                        *in_before
+                            .entry(lit.clone())
+                            .or_insert_with(|| b.contains(lit.as_str()))
+                    })
             })
             .collect();
         // A branch or a return on one; or an answer table's entry that pairs a
@@ -745,54 +773,113 @@ fn calls(code: &str, name: &str) -> bool {
     })
 }
 
-fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
+/// Names a line is checked for, found in one pass over its words rather than one
+/// search per name: a file can import a module under thousands of aliases, and
+/// each line would be searched for every name each gives.
+#[derive(Default)]
+struct Names {
+    /// Names all of identifier characters and `.`, each a whole word where `calls`
+    /// or `mentions` finds it.
+    words: HashSet<String>,
+    /// Names with other characters (an alias `o$1`), searched one by one.
+    others: Vec<String>,
+}
+
+impl Names {
+    fn of(names: impl IntoIterator<Item = String>) -> Names {
+        let mut out = Names::default();
+        for name in names {
+            if !name.is_empty() && name.chars().all(part) {
+                out.words.insert(name);
+            } else {
+                out.others.push(name);
+            }
+        }
+        out
+    }
+
+    /// Whether `code` calls one of the names, or mentions one with a `.` in it:
+    /// `calls` and `mentions` over each. A match of a name of word characters
+    /// starts after a character that is none and ends before `(` or another that is
+    /// none, so it is a whole run of them.
+    fn called_or_mentioned(&self, code: &str) -> bool {
+        let mut start = None;
+        for (i, c) in code.char_indices().chain([(code.len(), ' ')]) {
+            if i < code.len() && part(c) {
+                start.get_or_insert(i);
+                continue;
+            }
+            if let Some(s) = start.take() {
+                let word = &code[s..i];
+                if self.words.contains(word) && ((i < code.len() && c == '(') || word.contains('.'))
+                {
+                    return true;
+                }
+            }
+        }
+        self.others
+            .iter()
+            .any(|n| calls(code, n) || (n.contains('.') && mentions(code, n)))
+    }
+}
+
+/// A character of a dotted name (`sys.exit`).
+fn part(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '.'
+}
+
+/// The names whose call or mention in Python is a forced exit, with those the
+/// file's imports gave them.
+fn exit_names(imports: &Imports) -> Names {
+    let mut names: Vec<String> = vec![
+        "sys.exit".into(),
+        "os._exit".into(),
+        "os.abort".into(),
+        "exit".into(),
+        "quit".into(),
+        "atexit.register".into(),
+        "builtins.exit".into(),
+        "builtins.quit".into(),
+    ];
+    // A process replaced by another (`os.execv(sys.executable, [… "pass"])`)
+    // ends with that one's status, as green as `sys.exit(0)`.
+    const EXECS: [&str; 8] = [
+        "execv", "execve", "execl", "execle", "execlp", "execlpe", "execvp", "execvpe",
+    ];
+    names.extend(EXECS.iter().map(|e| format!("os.{e}")));
+    for (local, module) in &imports.modules {
+        match module.as_str() {
+            "sys" => names.push(format!("{local}.exit")),
+            "os" => {
+                names.push(format!("{local}._exit"));
+                names.extend(EXECS.iter().map(|e| format!("{local}.{e}")));
+            }
+            "builtins" => {
+                names.push(format!("{local}.exit"));
+                names.push(format!("{local}.quit"));
+            }
+            "atexit" => names.push(format!("{local}.register")),
+            _ => {}
+        }
+    }
+    for (local, full) in &imports.names {
+        if ["sys.exit", "os._exit", "os.abort", "atexit.register"].contains(&full.as_str()) {
+            names.push(local.clone());
+        }
+    }
+    Names::of(names)
+}
+
+fn is_exit(lang: Lang, code: &str, exits: &Names) -> bool {
     match lang {
         Lang::Python => {
-            let mut names: Vec<String> = vec![
-                "sys.exit".into(),
-                "os._exit".into(),
-                "os.abort".into(),
-                "exit".into(),
-                "quit".into(),
-                "atexit.register".into(),
-                "builtins.exit".into(),
-                "builtins.quit".into(),
-            ];
-            // A process replaced by another (`os.execv(sys.executable, [… "pass"])`)
-            // ends with that one's status, as green as `sys.exit(0)`.
-            const EXECS: [&str; 8] = [
-                "execv", "execve", "execl", "execle", "execlp", "execlpe", "execvp", "execvpe",
-            ];
-            names.extend(EXECS.iter().map(|e| format!("os.{e}")));
-            for (local, module) in &imports.modules {
-                match module.as_str() {
-                    "sys" => names.push(format!("{local}.exit")),
-                    "os" => {
-                        names.push(format!("{local}._exit"));
-                        names.extend(EXECS.iter().map(|e| format!("{local}.{e}")));
-                    }
-                    "builtins" => {
-                        names.push(format!("{local}.exit"));
-                        names.push(format!("{local}.quit"));
-                    }
-                    "atexit" => names.push(format!("{local}.register")),
-                    _ => {}
-                }
-            }
-            for (local, full) in &imports.names {
-                if ["sys.exit", "os._exit", "os.abort", "atexit.register"].contains(&full.as_str())
-                {
-                    names.push(local.clone());
-                }
-            }
             // Held before it is called (`bye = sys.exit`, `getattr(sys, "exit")`), an
             // exit is as forced as one called by name.
             let fetched = code.contains("getattr(")
                 && ["exit", "_exit"].iter().any(|n| {
                     code.contains(&format!("\"{n}\"")) || code.contains(&format!("'{n}'"))
                 });
-            names.iter().any(|n| calls(code, n))
-                || names.iter().any(|n| n.contains('.') && mentions(code, n))
+            exits.called_or_mentioned(code)
                 || fetched
                 || code.starts_with("raise SystemExit")
                 || calls(code, "SystemExit")
@@ -821,7 +908,6 @@ fn is_exit(lang: Lang, code: &str, imports: &Imports) -> bool {
 
 /// Whether `code` names `name` whole without calling it (`bye = sys.exit`).
 fn mentions(code: &str, name: &str) -> bool {
-    let part = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
     code.match_indices(name).any(|(at, _)| {
         !code[..at].chars().next_back().is_some_and(part)
             && !code[at + name.len()..]
@@ -1127,9 +1213,20 @@ fn split_assignment(code: &str) -> Option<(&str, &str)> {
     Some((target, code[at + 1..].trim()))
 }
 
+/// The names bound at a file's top level (`_calls = itertools.count()`), gathered
+/// once: each line in a function asks after them.
+fn top_level_targets(lines: &[Line]) -> HashSet<&str> {
+    lines
+        .iter()
+        .filter(|l| l.funcs.is_empty() && l.classes.is_empty())
+        .filter_map(|l| split_assignment(l.code.trim()).map(|(t, _)| t))
+        .collect()
+}
+
 /// Python state kept across calls: a `global` statement in a function, a counter on
 /// the function itself or on its class, a module-level container counted up.
-fn keeps_state(code: &str, line: &Line, lines: &[Line]) -> bool {
+/// `top_level` holds the names the file binds at its top level.
+fn keeps_state(code: &str, line: &Line, top_level: &HashSet<&str>) -> bool {
     let Some(func) = line.funcs.last() else {
         return false;
     };
@@ -1138,13 +1235,6 @@ fn keeps_state(code: &str, line: &Line, lines: &[Line]) -> bool {
     }
     // An iterator bound at the module's top level, advanced inside a function
     // (`next(_calls)` over `itertools.count()`): each call gets the next value.
-    let top_level = |name: &str| {
-        lines.iter().any(|l| {
-            l.funcs.is_empty()
-                && l.classes.is_empty()
-                && split_assignment(l.code.trim()).is_some_and(|(t, _)| t == name)
-        })
-    };
     let advances = code.match_indices("next(").any(|(at, _)| {
         let before = code[..at].chars().next_back();
         let name: String = code[at + "next(".len()..]
@@ -1153,7 +1243,7 @@ fn keeps_state(code: &str, line: &Line, lines: &[Line]) -> bool {
             .collect();
         before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
             && !name.is_empty()
-            && top_level(&name)
+            && top_level.contains(name.as_str())
     });
     if advances {
         return true;
@@ -1178,14 +1268,7 @@ fn keeps_state(code: &str, line: &Line, lines: &[Line]) -> bool {
         return true;
     }
     // A container bound at the module's top level, counted up inside a function.
-    target.contains('[')
-        && root != "self"
-        && func != root
-        && lines.iter().any(|l| {
-            l.funcs.is_empty()
-                && l.classes.is_empty()
-                && split_assignment(l.code.trim()).is_some_and(|(t, _)| t == root)
-        })
+    target.contains('[') && root != "self" && func != root && top_level.contains(root)
 }
 
 /// Whether `code` opens a test or grader file by name.

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::brackets::Toks;
-use super::{Lang, Tok, at, ident, punct};
+use super::{Lang, Tally, Tok, at, ident, punct};
 
 /// Where each token sits in the text, for the rules that read lines: Python's
 /// blocks, and the statements Go and JavaScript end at a line break. Each token's
@@ -101,11 +101,42 @@ impl<'t> Layout<'t> {
 /// not at the top level, and what a `return` gives back (a promise whose `then`
 /// asserts) is not after it.
 pub(super) fn early_returns(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>) -> usize {
-    (0..toks.len())
+    let bodies: Vec<Body> = (0..toks.len())
         .filter(|&i| at(lang, toks, i).2)
         .filter_map(|i| body(lang, toks, layout, i))
-        .filter(|b| returns_early(lang, toks, layout, b))
+        .collect();
+    if bodies.is_empty() {
+        return 0;
+    }
+    // Read once, not once per body: nested tests made each body's scan quadratic.
+    let asserts = Tally::asserts(lang, toks);
+    let returns = returns_in(toks);
+    bodies
+        .iter()
+        .filter(|b| returns_early(lang, toks, layout, &asserts, &returns, b))
         .count()
+}
+
+/// The `return`s of `toks` by the bracket they sit directly in (brackets of any
+/// kind close any, as [`Toks::group_end`] matches them), in order.
+fn returns_in(toks: &Toks<'_, '_>) -> HashMap<usize, Vec<usize>> {
+    let mut out: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut open = Vec::new();
+    for (k, tok) in toks.iter().enumerate() {
+        match tok {
+            Tok::Punct('(' | '[' | '{') => open.push(k),
+            Tok::Punct(')' | ']' | '}') => {
+                open.pop();
+            }
+            Tok::Ident("return") => {
+                if let Some(&o) = open.last() {
+                    out.entry(o).or_default().push(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The tokens no run reaches, `true` at each: the block under a condition that is
@@ -677,15 +708,34 @@ pub(super) fn generators(toks: &Toks<'_, '_>, layout: &Layout<'_>, tests: &[usiz
 }
 
 /// Whether the body's first top-level `return` has assertions after its statement.
-fn returns_early(lang: Lang, toks: &Toks<'_, '_>, layout: &Layout<'_>, body: &Body) -> bool {
+/// `returns` is [`returns_in`] of `toks`; `asserts` their assertions.
+fn returns_early(
+    lang: Lang,
+    toks: &Toks<'_, '_>,
+    layout: &Layout<'_>,
+    asserts: &Tally,
+    returns: &HashMap<usize, Vec<usize>>,
+    body: &Body,
+) -> bool {
+    let after = |k: usize| {
+        let after = statement_end(lang, toks, layout, k + 1, body.end);
+        asserts.count(after, body.end) > 0
+    };
+    if body.indent.is_none() {
+        // A body in braces, all of whose brackets close inside it: its top depth is
+        // what sits directly in its `{`.
+        return returns
+            .get(&(body.from - 1))
+            .and_then(|at| at.iter().find(|&&k| statement(toks, layout, body, k)))
+            .is_some_and(|&k| after(k));
+    }
     let mut depth = 0usize;
     for k in body.from..body.end {
         match toks[k] {
             Tok::Punct('(' | '[' | '{') => depth += 1,
             Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
             Tok::Ident("return") if depth == 0 && statement(toks, layout, body, k) => {
-                let after = statement_end(lang, toks, layout, k + 1, body.end);
-                return (after..body.end).any(|m| at(lang, toks, m).0);
+                return after(k);
             }
             _ => {}
         }
