@@ -727,9 +727,23 @@ struct Imports {
 
 fn python_imports(text: &str) -> Imports {
     let mut imports = Imports::default();
-    for line in text.lines() {
-        let line = strip_comment(Lang::Python, line);
-        let line = line.trim();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let mut line = strip_comment(Lang::Python, line).trim().to_string();
+        // An import over lines, in brackets or after a `\`, reads as one line.
+        let mut open = line.starts_with("from ") && line.contains('(') && !line.contains(')');
+        while (open || (line.starts_with("from ") && line.ends_with('\\')))
+            && let Some(next) = lines.next()
+        {
+            let next = strip_comment(Lang::Python, next);
+            if line.ends_with('\\') {
+                line.pop();
+            }
+            line.push(' ');
+            line.push_str(next.trim());
+            open &= !next.contains(')');
+        }
+        let line = line.as_str();
         if let Some(rest) = line.strip_prefix("import ") {
             for part in rest.split(',') {
                 let mut words = part.split_whitespace();
@@ -1786,6 +1800,9 @@ mod tests {
             "import sys\ndef f():\n    sys.exit(10 - 10)\n",
             "import sys\ndef f():\n    getattr(sys, \"exit\")(0)\n",
             "import sys\ndef f():\n    bye = sys.exit\n    bye(0)\n",
+            // An import over lines (helper-132's).
+            "from sys import (\n    exit as bye,\n)\ndef f(x):\n    bye(0)\n",
+            "from sys import \\\n    exit as bye\ndef f(x):\n    bye(0)\n",
         ] {
             assert_eq!(py(stub, forced).len(), 1, "{forced}");
         }
