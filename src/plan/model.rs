@@ -1470,6 +1470,7 @@ mod tests {
             // referred to shows at the page's foot.
             ("x\n\n[^note]: status: done", &[]),
             ("x[^n]\n\n[^n]: status: done", &[5]),
+            ("x[^N]\n\n[^n]: status: done", &[5]),
         ] {
             assert_eq!(shown(body), lines, "{body:?}");
         }

@@ -31,11 +31,18 @@ pub fn pieces(markdown: &str) -> Vec<Piece> {
         Options::ENABLE_TASKLISTS | Options::ENABLE_FOOTNOTES,
         Some(&mut any_link),
     );
-    // A forge shows a footnote's definition only where something refers to it.
-    let referred: std::collections::HashSet<CowStr<'_>> =
+    // A forge shows a footnote's definition only where something refers to it,
+    // matching labels as link labels are: case and runs of spaces aside.
+    let label = |l: &str| {
+        l.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let referred: std::collections::HashSet<String> =
         Parser::new_ext(markdown, Options::ENABLE_FOOTNOTES)
             .filter_map(|event| match event {
-                Event::FootnoteReference(label) => Some(label),
+                Event::FootnoteReference(l) => Some(label(&l)),
                 _ => None,
             })
             .collect();
@@ -48,7 +55,7 @@ pub fn pieces(markdown: &str) -> Vec<Piece> {
     let mut html = Html::default();
     for (event, range) in parser.into_offset_iter() {
         match event {
-            Event::Start(Tag::FootnoteDefinition(label)) if !referred.contains(&label) => {
+            Event::Start(Tag::FootnoteDefinition(l)) if !referred.contains(&label(&l)) => {
                 unreferred = true;
             }
             Event::End(TagEnd::FootnoteDefinition) if unreferred => unreferred = false,

@@ -247,7 +247,11 @@ pub(super) type Bound = HashMap<String, String>;
 pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
     let mut seen: HashMap<&str, Option<&str>> = HashMap::new();
     for line in text.lines() {
-        if let Some((name, value)) = binding(lang, line.trim()) {
+        // A value too long to be a subject a check was written with is left out:
+        // each pair of sides reads its values.
+        if let Some((name, value)) = binding(lang, line.trim())
+            && value.len() <= 1024
+        {
             seen.entry(name)
                 .and_modify(|was| {
                     if *was != Some(value) {
@@ -296,7 +300,11 @@ fn binding(lang: Lang, line: &str) -> Option<(&str, &str)> {
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    (plain && !value.is_empty()).then_some((name, value))
+    // A value whose brackets close on a later line is only its opening.
+    let closed = value.len() > 1
+        && group_close(&format!("({value})"), 0, lang) == Some(value.len() + 1)
+        || !value.contains(['(', '[', '{']);
+    (plain && !value.is_empty() && closed).then_some((name, value))
 }
 
 /// What `side` holds: itself, and the value of the name it is, through a few
@@ -337,27 +345,6 @@ fn itself<'a>(a: &'a str, b: &'a str, bound: &'a Bound) -> Vec<&'a str> {
     );
     let mut seen = std::collections::HashSet::new();
     out.retain(|x| seen.insert(*x));
-    out
-}
-
-/// `code` with each whole word `name` in it replaced by `value`.
-fn words_replaced(code: &str, name: &str, value: &str) -> String {
-    let word = |c: char| c.is_alphanumeric() || c == '_';
-    let mut out = String::with_capacity(code.len());
-    let mut from = 0;
-    for (at, _) in code.match_indices(name) {
-        let end = at + name.len();
-        // Not a field of something else (`x.got`), nor part of a longer word.
-        let whole = !code[..at].ends_with(word)
-            && !code[..at].ends_with('.')
-            && !code[end..].starts_with(word);
-        if whole && at >= from {
-            out.push_str(&code[from..at]);
-            out.push_str(value);
-            from = end;
-        }
-    }
-    out.push_str(&code[from..]);
     out
 }
 
@@ -965,9 +952,18 @@ fn go(s: &str) -> Option<Check> {
             [init, cond] => (init.split_once(":="), cond),
             _ => (None, cond),
         };
-        let side = |x: &str| match init {
-            Some((name, value)) => words_replaced(x, name.trim(), value.trim()),
-            None => x.to_string(),
+        // Only a whole side, or the name minus itself (gofmt's `got-got`): a
+        // value put in at every mention could grow a line without bound.
+        let side = |x: &str| match init.map(|(n, v)| (n.trim(), v.trim())) {
+            Some((name, value)) if !name.is_empty() && x == name => value.to_string(),
+            Some((name, value))
+                if !name.is_empty()
+                    && split_top(x, "-", Lang::Go).iter().all(|p| *p == name)
+                    && split_top(x, "-", Lang::Go).len() == 2 =>
+            {
+                format!("{value} - {value}")
+            }
+            _ => x.to_string(),
         };
         if let [l, r] = split_op(cond, "!=", Lang::Go)[..] {
             return plain(cond, Lang::Go).then(|| Check::Exact(side(l), side(r)));
@@ -1160,6 +1156,7 @@ fn split_op<'a>(expr: &'a str, op: &str, lang: Lang) -> Vec<&'a str> {
     let mut i = 0;
     while i + op.len() <= bytes.len() {
         let fits = top[i]
+            && expr.is_char_boundary(i)
             && expr[i..].starts_with(op)
             && !(i > 0 && matches!(bytes[i - 1], b'=' | b'!' | b'<' | b'>'))
             && bytes.get(i + op.len()) != Some(&b'=');

@@ -108,6 +108,11 @@ fn python_forms_are_found() {
             "    assert calc.count([]) == 0\n",
             "    assert calc.count([]) == 0\n    if False:\n        yield calc\n",
         ),
+        // A test on one line (helper-134's).
+        PY.replace(
+            "def test_mean():\n    assert",
+            "def test_mean(): yield; assert",
+        ),
     ] {
         says(&one(p, PY, &switched), p, "1 skip marker added");
     }
@@ -120,6 +125,10 @@ fn python_forms_are_found() {
         PY.replace(
             "def test_count():\n",
             "@pytest.fixture\ndef numbers():\n    yield [1, 2]\n\ndef test_count():\n",
+        ),
+        PY.replace(
+            "    assert calc.count([]) == 0\n",
+            "    assert calc.count([]) == 0\n    def rows(): yield 1\n    assert calc.count(list(rows())) == 1\n",
         ),
     ] {
         assert!(one(p, PY, &honest).is_empty(), "{honest}");
@@ -662,6 +671,21 @@ fn a_huge_or_odd_file_is_read_in_bounded_time_without_panic() {
             Vec::<String>::new()
         );
     }
+    // A name of other letters than ASCII (helper-134's), and a Go condition that
+    // names its bound value many times, each mention no copy of it.
+    let py = PY.replace(
+        "assert calc.count([1, 2]) == 2",
+        "café = calc.count([1, 2])\n    assert café == 2",
+    );
+    assert!(one("tests/test_calc.py", PY, &py).is_empty());
+    let go = GO.replace("got != 2 {", "é != 2 {");
+    let _ = one("calc/add_test.go", GO, &go);
+    let bomb = format!(
+        "package calc\n\nfunc TestAdd(t *testing.T) {{\n\tif a := \"{}\"; \"{}\" != 9 {{\n\t\tt.Fatal(1)\n\t}}\n}}\n",
+        "A".repeat(100_000),
+        "a-".repeat(50_000)
+    );
+    let _ = one("calc/add_test.go", GO, &bomb);
     for text in [
         "#![",
         "#[should_panic(",

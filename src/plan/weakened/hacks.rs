@@ -732,7 +732,8 @@ fn python_imports(text: &str) -> Imports {
         let mut line = strip_comment(Lang::Python, line).trim().to_string();
         // An import over lines, in brackets or after a `\`, reads as one line.
         let mut open = line.starts_with("from ") && line.contains('(') && !line.contains(')');
-        while (open || (line.starts_with("from ") && line.ends_with('\\')))
+        let import = line.starts_with("from ") || line.starts_with("import ");
+        while (open || (import && line.ends_with('\\')))
             && let Some(next) = lines.next()
         {
             let next = strip_comment(Lang::Python, next);
@@ -1803,6 +1804,7 @@ mod tests {
             // An import over lines (helper-132's).
             "from sys import (\n    exit as bye,\n)\ndef f(x):\n    bye(0)\n",
             "from sys import \\\n    exit as bye\ndef f(x):\n    bye(0)\n",
+            "import sys \\\n    as bye\ndef f(x):\n    bye.exit(0)\n",
         ] {
             assert_eq!(py(stub, forced).len(), 1, "{forced}");
         }

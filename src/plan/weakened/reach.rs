@@ -681,24 +681,34 @@ fn python_body(toks: &Toks<'_, '_>, layout: &Layout<'_>, name: usize) -> Option<
 /// of which pytest runs nothing (an xfail before 8.4, an error since) and which
 /// unittest calls and drops unrun. A function nested in the test yields for itself.
 pub(super) fn generators(toks: &Toks<'_, '_>, layout: &Layout<'_>, tests: &[usize]) -> Vec<usize> {
+    let line_end = |k: usize| {
+        (k + 1..toks.len())
+            .find(|&j| layout.first_on_line(j))
+            .unwrap_or(toks.len())
+    };
     tests
         .iter()
         .copied()
         .filter(|&name| {
-            let Some(body) = python_body(toks, layout, name) else {
-                return false;
+            // A test on one line (`def test_a(): yield`) is that line.
+            let (from, end) = match python_body(toks, layout, name) {
+                Some(body) => (body.from, body.end),
+                None => match toks.colon(name) {
+                    Some(colon) => (colon + 1, line_end(colon)),
+                    None => return false,
+                },
             };
-            let mut k = body.from;
-            while k < body.end {
+            let mut k = from;
+            while k < end {
                 match toks[k] {
                     Tok::Ident("yield") => return true,
-                    Tok::Ident("def" | "class" | "lambda") => {
-                        let nested = match toks[k] {
-                            Tok::Ident("lambda") => None,
-                            _ => python_body(toks, layout, k + 1),
-                        };
-                        k = nested.map_or(k + 1, |b| b.end.max(k + 1));
+                    // A function nested in the test yields for itself, on its
+                    // lines or its one line.
+                    Tok::Ident("def" | "class") => {
+                        k = python_body(toks, layout, k + 1)
+                            .map_or_else(|| line_end(k), |b| b.end.max(k + 1));
                     }
+                    Tok::Ident("lambda") => k = line_end(k),
                     _ => k += 1,
                 }
             }
