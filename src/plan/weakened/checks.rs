@@ -247,11 +247,7 @@ pub(super) type Bound = HashMap<String, String>;
 pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
     let mut seen: HashMap<&str, Option<&str>> = HashMap::new();
     for line in text.lines() {
-        // A value too long to be a subject a check was written with is left out:
-        // each pair of sides reads its values.
-        if let Some((name, value)) = binding(lang, line.trim())
-            && value.len() <= 1024
-        {
+        if let Some((name, value)) = binding(lang, line.trim()) {
             seen.entry(name)
                 .and_modify(|was| {
                     if *was != Some(value) {
@@ -300,11 +296,35 @@ fn binding(lang: Lang, line: &str) -> Option<(&str, &str)> {
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    // A value whose brackets close on a later line is only its opening.
-    let closed = value.len() > 1
-        && group_close(&format!("({value})"), 0, lang) == Some(value.len() + 1)
-        || !value.contains(['(', '[', '{']);
-    (plain && !value.is_empty() && closed).then_some((name, value))
+    // A value whose brackets close on a later line is only its opening. One too
+    // long to be a subject a check was written with is left out: each pair of
+    // sides reads its values. A reference or a copy is the value itself.
+    let value = bare(value);
+    let fits = !value.is_empty() && value.len() <= 1024;
+    (plain && fits && balanced(value, lang)).then_some((name, value))
+}
+
+/// Whether each bracket `value` opens closes in it (strings aside).
+fn balanced(value: &str, lang: Lang) -> bool {
+    let b = value.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(end) = string_end(b, i, lang) {
+            i = end;
+            continue;
+        }
+        match b[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    depth == 0
 }
 
 /// What `side` holds: itself, and the value of the name it is, through a few

@@ -1058,6 +1058,8 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
     for to in [
         "let v = add(1, 1);\n    assert_eq!(v, v.clone())",
         "let v = add(1, 1);\n    assert_eq!(&v, &v)",
+        "let v = add(1, 1);\n    let w = v.clone();\n    assert_eq!(w, v)",
+        "let v = add(1, 1);\n    let r = &v;\n    assert_eq!(*r, v)",
     ] {
         says(
             &one(p, RS, &RS.replace("assert_eq!(add(1, 1), 2)", to)),
