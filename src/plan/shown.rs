@@ -39,13 +39,16 @@ pub fn pieces(markdown: &str) -> Vec<Piece> {
             .join(" ")
             .to_lowercase()
     };
-    let referred: std::collections::HashSet<String> =
-        Parser::new_ext(markdown, Options::ENABLE_FOOTNOTES)
+    // Read again only where a footnote could be: this runs as hooks parse plan.md.
+    let referred: std::collections::HashSet<String> = match markdown.contains("[^") {
+        true => Parser::new_ext(markdown, Options::ENABLE_FOOTNOTES)
             .filter_map(|event| match event {
                 Event::FootnoteReference(l) => Some(label(&l)),
                 _ => None,
             })
-            .collect();
+            .collect(),
+        false => Default::default(),
+    };
     let mut out = Pieces::default();
     let mut in_code = false;
     let mut unreferred = false;

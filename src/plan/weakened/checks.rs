@@ -31,7 +31,7 @@ enum Check {
 /// one for each.
 ///
 /// `bound` holds the new file's names bound to one value ([`bindings`]): a side
-/// that is such a name is read as each value it may hold, so `let v = f(3);`
+/// that is such a name is read as that value too ([`values`]), so `let v = f(3);`
 /// before `assert_eq!(v, v)` is the old subject compared with itself.
 pub(super) fn weakened_in_place(
     lang: Lang,
