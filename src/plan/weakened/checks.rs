@@ -306,15 +306,9 @@ fn binding(lang: Lang, line: &str) -> Option<(&str, &str)> {
 
 /// Whether each bracket `value` opens closes in it (strings aside).
 fn balanced(value: &str, lang: Lang) -> bool {
-    let b = value.as_bytes();
     let mut depth = 0usize;
-    let mut i = 0;
-    while i < b.len() {
-        if let Some(end) = string_end(b, i, lang) {
-            i = end;
-            continue;
-        }
-        match b[i] {
+    for (_, c) in code(value, 0, lang) {
+        match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => match depth.checked_sub(1) {
                 Some(d) => depth = d,
@@ -322,7 +316,6 @@ fn balanced(value: &str, lang: Lang) -> bool {
             },
             _ => {}
         }
-        i += 1;
     }
     depth == 0
 }
@@ -371,22 +364,28 @@ fn itself<'a>(a: &'a str, b: &'a str, bound: &'a Bound) -> Vec<&'a str> {
 /// A side without what leaves its value as it is: a reference to it, a copy
 /// (`&v`, `v.clone()`, `copy(v)`).
 fn bare(side: &str) -> &str {
-    let mut s = side.trim();
+    let whole = side.trim();
+    // Where each bracket closes, found once: a side nested many copies deep is
+    // peeled in one pass, not one scan of the rest for each copy.
+    let mut closing: Option<HashMap<usize, usize>> = None;
+    let mut s = whole;
     loop {
-        let was = s;
+        let was = s.len();
         s = s.trim_start_matches(['&', '*']).trim_start();
         s = s.strip_prefix("mut ").unwrap_or(s);
         for tail in [".clone()", ".to_owned()", ".copy()"] {
             s = s.strip_suffix(tail).unwrap_or(s);
         }
         for head in ["copy(", "copy.copy(", "deepcopy(", "copy.deepcopy("] {
-            if let Some(inner) = s.strip_prefix(head).and_then(|r| r.strip_suffix(')'))
-                && group_close(s, head.len() - 1, Lang::Python) == Some(s.len() - 1)
-            {
-                s = inner;
+            if let Some(inner) = s.strip_prefix(head).and_then(|r| r.strip_suffix(')')) {
+                let at = s.as_ptr() as usize - whole.as_ptr() as usize;
+                let closing = closing.get_or_insert_with(|| closes(whole, Lang::Python));
+                if closing.get(&(at + head.len() - 1)) == Some(&(at + s.len() - 1)) {
+                    s = inner;
+                }
             }
         }
-        if s == was {
+        if s.len() == was {
             return s;
         }
     }
@@ -1213,21 +1212,51 @@ fn split_top<'a>(s: &'a str, sep: &str, lang: Lang) -> Vec<&'a str> {
 
 /// For each byte of `s`, whether it is outside every bracket and string.
 fn top_level(s: &str, lang: Lang) -> Vec<bool> {
-    let b = s.as_bytes();
-    let mut out = vec![false; b.len()];
+    let mut out = vec![false; s.len()];
     let mut depth = 0usize;
-    let mut i = 0;
-    while i < b.len() {
-        if let Some(end) = string_end(b, i, lang) {
-            i = end;
-            continue;
-        }
-        match b[i] {
+    for (i, c) in code(s, 0, lang) {
+        match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             _ => out[i] = depth == 0,
         }
-        i += 1;
+    }
+    out
+}
+
+/// Each byte of `s` from byte `from` on that is outside its string literals, with
+/// where it is: the one walk the bracket readers share.
+fn code(s: &str, from: usize, lang: Lang) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let b = s.as_bytes();
+    let mut i = from;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            if let Some(end) = string_end(b, i, lang) {
+                i = end;
+                continue;
+            }
+            i += 1;
+            return Some((i - 1, b[i - 1]));
+        }
+        None
+    })
+}
+
+/// Where each bracket of `s` closes, by where it opens: `group_close` of every
+/// bracket, in one pass.
+fn closes(s: &str, lang: Lang) -> HashMap<usize, usize> {
+    let mut open = Vec::new();
+    let mut out = HashMap::new();
+    for (i, c) in code(s, 0, lang) {
+        match c {
+            b'(' | b'[' | b'{' => open.push(i),
+            b')' | b']' | b'}' => {
+                if let Some(o) = open.pop() {
+                    out.insert(o, i);
+                }
+            }
+            _ => {}
+        }
     }
     out
 }
@@ -1258,15 +1287,9 @@ fn string_end(b: &[u8], i: usize, lang: Lang) -> Option<usize> {
 
 /// Where the bracket opening at byte `open` of `s` closes.
 pub(super) fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
-    let b = s.as_bytes();
     let mut depth = 0usize;
-    let mut i = open;
-    while i < b.len() {
-        if let Some(end) = string_end(b, i, lang) {
-            i = end;
-            continue;
-        }
-        match b[i] {
+    for (i, c) in code(s, open, lang) {
+        match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => {
                 depth = depth.checked_sub(1)?;
@@ -1276,7 +1299,6 @@ pub(super) fn group_close(s: &str, open: usize, lang: Lang) -> Option<usize> {
             }
             _ => {}
         }
-        i += 1;
     }
     None
 }

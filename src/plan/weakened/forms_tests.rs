@@ -1018,6 +1018,10 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             "expected value became the value itself",
         ),
         ("assert bool([calc.count([1, 2]) == 2])", "cannot fail"),
+        (
+            "assert calc.count([1, 2]) == copy.deepcopy(calc.count([1, 2]))",
+            "expected value became the value itself",
+        ),
     ] {
         says(
             &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", to)),
@@ -1025,6 +1029,17 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             what,
         );
     }
+    // A copy of a copy of … the value, each peeled (in one pass, however deep).
+    let deep = format!(
+        "n = calc.count([1, 2])\n    assert {}n{} == n",
+        "copy(".repeat(40),
+        ")".repeat(40)
+    );
+    says(
+        &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", &deep)),
+        p,
+        "expected value became the value itself",
+    );
     let p = "tests/add.rs";
     for (to, what) in [
         (
