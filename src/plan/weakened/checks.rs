@@ -245,25 +245,33 @@ pub(super) type Bound = HashMap<String, String>;
 
 /// The names `text` binds on lines of their own to one value ([`Bound`]).
 pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
-    let mut seen: HashMap<&str, Option<&str>> = HashMap::new();
+    let mut seen: HashMap<&str, Option<String>> = HashMap::new();
     for line in text.lines() {
-        if let Some((name, value)) = binding(lang, line.trim()) {
+        let Some((names, value)) = binding(lang, line.trim()) else {
+            continue;
+        };
+        // In the one spelling sides are compared in: `f(2,3)` is `f(2, 3)`.
+        let value = canon(value, lang);
+        for name in names {
             seen.entry(name)
                 .and_modify(|was| {
-                    if *was != Some(value) {
+                    if was.as_ref() != Some(&value) {
                         *was = None;
                     }
                 })
-                .or_insert(Some(value));
+                .or_insert_with(|| Some(value.clone()));
         }
     }
     seen.into_iter()
-        .filter_map(|(name, value)| Some((name.to_string(), value?.to_string())))
+        .filter_map(|(name, value)| Some((name.to_string(), value?)))
         .collect()
 }
 
-/// The name and the value of one line that binds a plain name to a value.
-fn binding(lang: Lang, line: &str) -> Option<(&str, &str)> {
+/// The names and the value of one line that binds plain names to a value: one,
+/// or a chain (`v = w = f(3)`).
+fn binding(lang: Lang, line: &str) -> Option<(Vec<&str>, &str)> {
+    // A comment after the value is no part of it.
+    let line = uncommented(line, lang).trim_end();
     let rest = match lang {
         Lang::Rust => line.strip_prefix("let ")?.trim_start(),
         Lang::Js => ["const ", "let ", "var "]
@@ -275,33 +283,93 @@ fn binding(lang: Lang, line: &str) -> Option<(&str, &str)> {
     let rest = rest.strip_prefix("mut ").unwrap_or(rest);
     let (name, value) = match lang {
         Lang::Go if !line.starts_with("var ") => rest.split_once(":=")?,
-        _ => {
-            let at = rest.find('=')?;
-            let before = rest[..at].chars().next_back();
-            let op = before.is_some_and(|c| "!<>=+-*/%&|^:@".contains(c));
-            if op || rest[at + 1..].starts_with(['=', '>']) {
-                return None;
-            }
-            (&rest[..at], &rest[at + 1..])
-        }
+        _ => assigned(rest)?,
     };
     // A type written after the name (`v: i32`, Go's `var v int`) is no part of it.
     let name = match lang {
         Lang::Go if line.starts_with("var ") => name.split_whitespace().next()?,
         _ => name.split(':').next()?.trim(),
     };
-    let value = value.trim().trim_end_matches(';').trim_end();
-    let plain = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let mut names = vec![name];
+    let mut value = value.trim().trim_end_matches(';').trim_end();
+    // Python and JavaScript assign in a chain; Rust's `w = x` is `()`.
+    while matches!(lang, Lang::Python | Lang::Js)
+        && names.len() < 8
+        && let Some((more, after)) = assigned(value)
+        && is_name(more.trim())
+    {
+        names.push(more.trim());
+        value = after.trim();
+    }
     // A value whose brackets close on a later line is only its opening. One too
     // long to be a subject a check was written with is left out: each pair of
-    // sides reads its values. A reference or a copy is the value itself.
-    let value = bare(value);
+    // sides reads its values. A reference, a copy, or the value in brackets is
+    // the value itself.
+    let value = bare(unparen(value, lang));
     let fits = !value.is_empty() && value.len() <= 1024;
-    (plain && fits && balanced(value, lang)).then_some((name, value))
+    (names.iter().all(|n| is_name(n)) && fits && balanced(value, lang)).then_some((names, value))
+}
+
+/// `rest` split at its first `=` that assigns (not `==`, `!=`, `<=`, `+=`, `=>`).
+fn assigned(rest: &str) -> Option<(&str, &str)> {
+    let at = rest.find('=')?;
+    let before = rest[..at].chars().next_back();
+    let op = before.is_some_and(|c| "!<>=+-*/%&|^:@".contains(c));
+    if op || rest[at + 1..].starts_with(['=', '>']) {
+        return None;
+    }
+    Some((&rest[..at], &rest[at + 1..]))
+}
+
+/// A plain name: a letter or `_`, then letters, digits and `_`.
+fn is_name(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// `line` without a comment at its end (strings aside).
+fn uncommented(line: &str, lang: Lang) -> &str {
+    let b = line.as_bytes();
+    let at = code(line, 0, lang).find(|&(i, c)| match lang {
+        Lang::Python => c == b'#',
+        _ => c == b'/' && b.get(i + 1) == Some(&b'/'),
+    });
+    at.map_or(line, |(i, _)| &line[..i])
+}
+
+/// `side` in the one spelling sides are compared in: no spaces but one where two
+/// words meet (`not x`, `x as u32`), string literals as written. `f(2,3)` and
+/// `f( 2, 3 )` are one subject.
+fn canon(side: &str, lang: Lang) -> String {
+    let b = side.as_bytes();
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(side.len());
+    let mut gap = false;
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(end) = string_end(b, i, lang) {
+            out.push_str(&side[i..end]);
+            gap = false;
+            i = end;
+            continue;
+        }
+        let Some(c) = side[i..].chars().next() else {
+            break;
+        };
+        i += c.len_utf8();
+        if c.is_whitespace() {
+            gap = true;
+            continue;
+        }
+        if gap && word(c) && out.ends_with(word) {
+            out.push(' ');
+        }
+        gap = false;
+        out.push(c);
+    }
+    out
 }
 
 /// Whether each bracket `value` opens closes in it (strings aside).
@@ -740,12 +808,19 @@ fn clip(s: &str) -> String {
 /// ones of `lang`.
 fn check(lang: Lang, s: &str) -> Option<Check> {
     let s = s.trim().trim_end_matches(';').trim_end();
-    match lang {
+    let found = match lang {
         Lang::Python => python(s),
         Lang::Js => js(s.strip_prefix("await ").unwrap_or(s)),
         Lang::Rust => rust(s),
         Lang::Go => go(s),
-    }
+    }?;
+    // Sides are compared as text: each in one spelling, spaces aside.
+    let one = |side: &str| canon(side, lang);
+    Some(match found {
+        Check::Exact(a, b) => Check::Exact(one(&a), one(&b)),
+        Check::Presence(x) => Check::Presence(one(&x)),
+        Check::Differs(a, b) => Check::Differs(one(&a), one(&b)),
+    })
 }
 
 fn python(s: &str) -> Option<Check> {

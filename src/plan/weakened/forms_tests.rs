@@ -1022,6 +1022,28 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             "assert calc.count([1, 2]) == copy.deepcopy(calc.count([1, 2]))",
             "expected value became the value itself",
         ),
+        // Spelled with other spaces, or bound with a comment after it, in
+        // brackets, or in a chain: the same value.
+        (
+            "assert calc.count([1,2]) == calc.count( [1, 2] )",
+            "expected value became the value itself",
+        ),
+        (
+            "n =calc.count([1,2])\n    assert n == calc.count([1, 2])",
+            "expected value became the value itself",
+        ),
+        (
+            "n = calc.count([1, 2])  # the count\n    assert n == calc.count([1, 2])",
+            "expected value became the value itself",
+        ),
+        (
+            "n = (calc.count([1, 2]))\n    assert n == n",
+            "expected value became the value itself",
+        ),
+        (
+            "n = m = calc.count([1, 2])\n    assert n == m",
+            "expected value became the value itself",
+        ),
     ] {
         says(
             &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", to)),
@@ -1075,6 +1097,7 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
         "let v = add(1, 1);\n    assert_eq!(&v, &v)",
         "let v = add(1, 1);\n    let w = v.clone();\n    assert_eq!(w, v)",
         "let v = add(1, 1);\n    let r = &v;\n    assert_eq!(*r, v)",
+        "let v = add(1,1); // the sum\n    assert_eq!(v, add(1, 1))",
     ] {
         says(
             &one(p, RS, &RS.replace("assert_eq!(add(1, 1), 2)", to)),
