@@ -338,8 +338,10 @@ pub fn parse(src: &str) -> Plan<'_> {
             _ => {}
         }
     }
+    // The footnotes the page refers to, read once for every goal that needs them.
+    let mut referred = None;
     for goal in &plan.goals {
-        shown_statuses(src, &lines, goal, &mut plan.errors);
+        shown_statuses(src, &lines, goal, &mut referred, &mut plan.errors);
     }
     if let Some(error) = unclosed(src, &lines) {
         plan.errors.push(error);
@@ -537,7 +539,13 @@ pub fn status_near_miss(text: &str) -> Option<Option<Status>> {
 /// reviewer would see a goal done (or cancelled) that plan counts as open. The
 /// goal is rendered whole, as a forge renders it, and only when a line of it could
 /// spell the key.
-fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<Diagnostic>) {
+fn shown_statuses(
+    src: &str,
+    lines: &[Line],
+    goal: &Goal<'_>,
+    referred: &mut Option<std::collections::HashSet<String>>,
+    errors: &mut Vec<Diagnostic>,
+) {
     let body = &lines[goal.line.min(goal.end)..goal.end];
     // A status field spells the key by itself: it is suspect for what could
     // follow it on its line (`<br>`, an entity), like any other field.
@@ -563,7 +571,9 @@ fn shown_statuses(src: &str, lines: &[Line], goal: &Goal<'_>, errors: &mut Vec<D
         let k = body.partition_point(|l| l.start <= first.start + offset);
         &body[k.saturating_sub(1)]
     };
-    let pieces = super::shown::pieces(&src[first.start..last.end]);
+    // A footnote's definition shows wherever on the page it is referred to.
+    let referred = referred.get_or_insert_with(|| super::shown::referred(src));
+    let pieces = super::shown::pieces(&src[first.start..last.end], referred);
     let mut flagged: Vec<usize> = errors
         .iter()
         .filter(|e| e.rule == Some(Rule::MalformedStatus))
@@ -1479,6 +1489,18 @@ mod tests {
             "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: done\ndone_when: y\n> **Status**: Done \u{2705}\n",
         );
         assert!(plan.errors.is_empty(), "{:?}", plan.errors);
+        // A footnote defined under one goal and referred to from another shows
+        // on the page all the same.
+        let plan = parse(
+            "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: open\n\n[^n]: status: done\n## Goal: B\n<!-- id: b -->\nstatus: open\nsee[^n]\n",
+        );
+        let shown: Vec<usize> = plan
+            .errors
+            .iter()
+            .filter(|e| e.rule == Some(Rule::MalformedStatus))
+            .map(|e| e.line)
+            .collect();
+        assert_eq!(shown, [6], "{:?}", plan.errors);
         // One verdict: each is an error on its line, and the goal counts as open.
         for line in ["Status: Active", "status active", "status: ACTIVE"] {
             let src = format!("# Plan: x\n## Goal: A\n{line}\n");

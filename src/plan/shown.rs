@@ -2,6 +2,8 @@
 //! file view, a forge's page): markup, entities, escapes and HTML gone, code left
 //! out, blank-looking characters as spaces, look-alike letters folded. Pure.
 
+use std::collections::HashSet;
+
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
 /// What shows of one source line, or a run of inline HTML, on a rendered page.
@@ -17,10 +19,34 @@ pub struct Piece {
     pub block: usize,
 }
 
-/// The pieces `markdown` renders to, in order. Rendered as a whole, as a forge
-/// renders it: a paragraph's lines, a list item's continuation, an HTML block's
-/// text and a fence that is no fence read as they show.
-pub fn pieces(markdown: &str) -> Vec<Piece> {
+/// The labels of the footnotes `page` refers to, as a forge matches them: case
+/// and runs of spaces aside. A forge shows a footnote's definition only where
+/// something on the page refers to it, from any part of it.
+pub fn referred(page: &str) -> HashSet<String> {
+    // Read only where a footnote could be: this runs as hooks parse plan.md.
+    if !page.contains("[^") {
+        return HashSet::new();
+    }
+    Parser::new_ext(page, Options::ENABLE_FOOTNOTES)
+        .filter_map(|event| match event {
+            Event::FootnoteReference(l) => Some(label(&l)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn label(l: &str) -> String {
+    l.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The pieces `markdown`, a part of a page whose footnote references are
+/// `referred` ([`referred`]), renders to, in order. Rendered as a whole, as a
+/// forge renders it: a paragraph's lines, a list item's continuation, an HTML
+/// block's text and a fence that is no fence read as they show.
+pub fn pieces(markdown: &str, referred: &HashSet<String>) -> Vec<Piece> {
     // A link whose definition is elsewhere (or nowhere) still shows its text.
     let mut any_link =
         |_: pulldown_cmark::BrokenLink<'_>| Some((CowStr::from(""), CowStr::from("")));
@@ -31,24 +57,6 @@ pub fn pieces(markdown: &str) -> Vec<Piece> {
         Options::ENABLE_TASKLISTS | Options::ENABLE_FOOTNOTES,
         Some(&mut any_link),
     );
-    // A forge shows a footnote's definition only where something refers to it,
-    // matching labels as link labels are: case and runs of spaces aside.
-    let label = |l: &str| {
-        l.split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase()
-    };
-    // Read again only where a footnote could be: this runs as hooks parse plan.md.
-    let referred: std::collections::HashSet<String> = match markdown.contains("[^") {
-        true => Parser::new_ext(markdown, Options::ENABLE_FOOTNOTES)
-            .filter_map(|event| match event {
-                Event::FootnoteReference(l) => Some(label(&l)),
-                _ => None,
-            })
-            .collect(),
-        false => Default::default(),
-    };
     let mut out = Pieces::default();
     let mut in_code = false;
     let mut unreferred = false;
@@ -254,7 +262,10 @@ mod tests {
     use super::*;
 
     fn shown(markdown: &str) -> Vec<String> {
-        pieces(markdown).into_iter().map(|p| p.text).collect()
+        pieces(markdown, &referred(markdown))
+            .into_iter()
+            .map(|p| p.text)
+            .collect()
     }
 
     #[test]
@@ -292,7 +303,7 @@ mod tests {
             assert_eq!(shown(markdown), want, "{markdown:?}");
         }
         // A soft break reads as a space: one block, two pieces.
-        let p = pieces("**status**:\ndone");
+        let p = pieces("**status**:\ndone", &referred("**status**:\ndone"));
         assert_eq!((p.len(), p[0].block == p[1].block), (2, true));
         assert_eq!((p[0].at, p[1].at), (2, 12));
         // A continuation of a list item indented four is no code; a task's box
@@ -304,10 +315,13 @@ mod tests {
         assert_eq!(shown("- [x] status: done"), ["status: done"]);
         // Inline code alone is quoted; the place of a line in an HTML block in a
         // quote is its own.
-        let p = pieces("`status: done`\n\n`status`: done");
+        let p = pieces(
+            "`status: done`\n\n`status`: done",
+            &referred("`status: done`\n\n`status`: done"),
+        );
         assert_eq!((p[0].code, p[1].code), (true, false));
         let quoted = "> x\n> <div>\n> y\n> st&#97;tus: done\n> </div>";
-        let p = pieces(quoted);
+        let p = pieces(quoted, &referred(quoted));
         let last = p.last().unwrap();
         assert_eq!(
             (last.text.as_str(), last.at),
