@@ -247,19 +247,16 @@ pub(super) type Bound = HashMap<String, String>;
 pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
     let mut seen: HashMap<&str, Option<String>> = HashMap::new();
     for line in text.lines() {
-        let Some((names, value)) = binding(lang, line.trim()) else {
-            continue;
-        };
-        // In the one spelling sides are compared in: `f(2,3)` is `f(2, 3)`.
-        let value = canon(value, lang);
-        for name in names {
+        for (name, value) in binding(lang, line.trim()) {
+            // In the one spelling sides are compared in: `f(2,3)` is `f(2, 3)`.
+            let value = canon(value, lang);
             seen.entry(name)
                 .and_modify(|was| {
                     if was.as_ref() != Some(&value) {
                         *was = None;
                     }
                 })
-                .or_insert_with(|| Some(value.clone()));
+                .or_insert(Some(value));
         }
     }
     seen.into_iter()
@@ -267,28 +264,35 @@ pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
         .collect()
 }
 
-/// The names and the value of one line that binds plain names to a value: one,
-/// or a chain (`v = w = f(3)`).
-fn binding(lang: Lang, line: &str) -> Option<(Vec<&str>, &str)> {
+/// Each plain name one line binds, with its value: one name, a chain (`v = w =
+/// f(3)`), or a tuple of as many values (`v, w = f(3), g(3)`). A tuple a call
+/// returns (`v, err := f(3)`) binds no name to a value written here.
+fn binding(lang: Lang, line: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
     // A comment after the value is no part of it.
     let line = uncommented(line, lang).trim_end();
     let rest = match lang {
-        Lang::Rust => line.strip_prefix("let ")?.trim_start(),
+        Lang::Rust => line.strip_prefix("let ").map(str::trim_start),
         Lang::Js => ["const ", "let ", "var "]
             .iter()
-            .find_map(|k| line.strip_prefix(k))?,
-        Lang::Go => line.strip_prefix("var ").unwrap_or(line),
-        Lang::Python => line,
+            .find_map(|k| line.strip_prefix(k)),
+        Lang::Go => Some(line.strip_prefix("var ").unwrap_or(line)),
+        Lang::Python => Some(line),
     };
-    let rest = rest.strip_prefix("mut ").unwrap_or(rest);
-    let (name, value) = match lang {
-        Lang::Go if !line.starts_with("var ") => rest.split_once(":=")?,
-        _ => assigned(rest)?,
+    let Some(rest) = rest.map(|r| r.strip_prefix("mut ").unwrap_or(r)) else {
+        return out;
+    };
+    let found = match lang {
+        Lang::Go if !line.starts_with("var ") => rest.split_once(":="),
+        _ => assigned(rest),
+    };
+    let Some((name, value)) = found else {
+        return out;
     };
     // A type written after the name (`v: i32`, Go's `var v int`) is no part of it.
     let name = match lang {
-        Lang::Go if line.starts_with("var ") => name.split_whitespace().next()?,
-        _ => name.split(':').next()?.trim(),
+        Lang::Go if line.starts_with("var ") => name.split_whitespace().next().unwrap_or(""),
+        _ => name.split(':').next().unwrap_or("").trim(),
     };
     let mut names = vec![name];
     let mut value = value.trim().trim_end_matches(';').trim_end();
@@ -301,13 +305,38 @@ fn binding(lang: Lang, line: &str) -> Option<(Vec<&str>, &str)> {
         names.push(more.trim());
         value = after.trim();
     }
+    let values = split_top(unbracket(value, lang), ",", lang);
+    for name in names {
+        let several = split_top(unbracket(name, lang), ",", lang);
+        match several.len() {
+            1 => out.push((name, value)),
+            n if n == values.len() => out.extend(several.into_iter().zip(values.iter().copied())),
+            _ => {}
+        }
+    }
     // A value whose brackets close on a later line is only its opening. One too
     // long to be a subject a check was written with is left out: each pair of
     // sides reads its values. A reference, a copy, or the value in brackets is
     // the value itself.
-    let value = bare(unparen(value, lang));
-    let fits = !value.is_empty() && value.len() <= 1024;
-    (names.iter().all(|n| is_name(n)) && fits && balanced(value, lang)).then_some((names, value))
+    out.retain_mut(|(name, value)| {
+        // Peeled only when short: brackets nested deep are peeled one scan each.
+        if value.len() > 4096 {
+            return false;
+        }
+        *value = bare(unparen(value, lang));
+        is_name(name) && !value.is_empty() && value.len() <= 1024 && balanced(value, lang)
+    });
+    out
+}
+
+/// `s` without the brackets around it, when one pair holds all of it: a
+/// tuple's or a list's items (`(v, w)`, `[f(3), g(3)]`).
+fn unbracket(s: &str, lang: Lang) -> &str {
+    let s = s.trim();
+    match s.starts_with(['(', '[']) && group_close(s, 0, lang) == Some(s.len() - 1) {
+        true => &s[1..s.len() - 1],
+        false => s,
+    }
 }
 
 /// `rest` split at its first `=` that assigns (not `==`, `!=`, `<=`, `+=`, `=>`).
@@ -870,6 +899,7 @@ fn unittest(s: &str) -> Option<Check> {
 
 fn python_expr(expr: &str) -> Option<Check> {
     if let [l, r] = split_op(expr, "==", Lang::Python)[..] {
+        let (l, r) = walrus(l, r);
         return plain(expr, Lang::Python).then(|| Check::Exact(l.into(), r.into()));
     }
     if let [l, r] = split_op(expr, "!=", Lang::Python)[..] {
@@ -890,6 +920,25 @@ fn python_expr(expr: &str) -> Option<Check> {
         }
     }
     Some(Check::Presence(expr.into()))
+}
+
+/// The sides of a comparison with the name one binds (`(v := f(3)) == v`) read
+/// as its value, on both.
+fn walrus<'a>(l: &'a str, r: &'a str) -> (&'a str, &'a str) {
+    let binds = |side: &'a str| match split_top(unparen(side, Lang::Python), ":=", Lang::Python)[..]
+    {
+        [name, value] if is_name(name) => Some((name, value)),
+        _ => None,
+    };
+    let named = |side: &'a str, (name, value): (&str, &'a str)| match side.trim() == name {
+        true => value,
+        false => side,
+    };
+    match (binds(l), binds(r)) {
+        (Some(b), _) => (b.1, named(r, b)),
+        (None, Some(b)) => (named(l, b), b.1),
+        (None, None) => (l, r),
+    }
 }
 
 /// Whether `expr` has no boolean operator at its top level besides the one

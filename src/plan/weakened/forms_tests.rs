@@ -1044,6 +1044,15 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             "n = m = calc.count([1, 2])\n    assert n == m",
             "expected value became the value itself",
         ),
+        // A tuple of names bound to as many values, and Python's walrus.
+        (
+            "n, m = calc.count([1, 2]), calc.count([1, 2])\n    assert n == m",
+            "expected value became the value itself",
+        ),
+        (
+            "assert (n := calc.count([1, 2])) == n",
+            "expected value became the value itself",
+        ),
     ] {
         says(
             &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", to)),
@@ -1098,6 +1107,7 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
         "let v = add(1, 1);\n    let w = v.clone();\n    assert_eq!(w, v)",
         "let v = add(1, 1);\n    let r = &v;\n    assert_eq!(*r, v)",
         "let v = add(1,1); // the sum\n    assert_eq!(v, add(1, 1))",
+        "let (v, w) = (add(1, 1), add(1, 1));\n    assert_eq!(v, w)",
     ] {
         says(
             &one(p, RS, &RS.replace("assert_eq!(add(1, 1), 2)", to)),
@@ -1134,6 +1144,10 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             "const v = add(1, 1)\n  expect(v).toBe(v)",
             "expected value became the value itself",
         ),
+        (
+            "const [v, w] = [add(1, 1), add(1, 1)]\n  expect(v).toBe(w)",
+            "expected value became the value itself",
+        ),
         ("expect([add(1, 1) === 2]).toBeTruthy()", "cannot fail"),
         ("expect({ sum: add(1, 1) }).toBeDefined()", "cannot fail"),
     ] {
@@ -1160,6 +1174,10 @@ fn honest_rewrites_of_assertions_are_not_found() {
     for to in [
         "n = calc.count([1, 2])\n    assert n == 2",
         "n = calc.count([1, 2])\n    assert n\n    assert n.real == 2",
+        // A tuple a call returns binds no name to the call; a walrus whose
+        // value is still checked exactly.
+        "n, m = calc.count([1, 2])\n    assert n == m",
+        "assert (n := calc.count([1, 2])) == 2",
     ] {
         let py = PY.replace("assert calc.count([1, 2]) == 2", to);
         assert!(one("tests/test_calc.py", PY, &py).is_empty(), "{to}");
