@@ -898,8 +898,13 @@ fn unittest(s: &str) -> Option<Check> {
 }
 
 fn python_expr(expr: &str) -> Option<Check> {
-    if let [l, r] = split_op(expr, "==", Lang::Python)[..] {
-        let (l, r) = walrus(l, r);
+    let equal = split_op(expr, "==", Lang::Python);
+    if equal.len() >= 2 {
+        // A chain (`a == b == c`) holds when each pair does: it reads as its
+        // first pair of two different sides, or as its first pair.
+        let differ = |w: &&[&str]| canon(w[0], Lang::Python) != canon(w[1], Lang::Python);
+        let pair = equal.windows(2).find(differ).unwrap_or(&equal[..2]);
+        let (l, r) = walrus(pair[0], pair[1]);
         return plain(expr, Lang::Python).then(|| Check::Exact(l.into(), r.into()));
     }
     if let [l, r] = split_op(expr, "!=", Lang::Python)[..] {

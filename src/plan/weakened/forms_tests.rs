@@ -1053,6 +1053,15 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             "assert (n := calc.count([1, 2])) == n",
             "expected value became the value itself",
         ),
+        // A chain holds when each pair does.
+        (
+            "assert calc.count([1, 2]) == calc.count([1, 2]) == calc.count([1, 2])",
+            "expected value became the value itself",
+        ),
+        (
+            "n = calc.count([1, 2])\n    assert n == calc.count([1, 2]) == n",
+            "expected value became the value itself",
+        ),
     ] {
         says(
             &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", to)),
@@ -1178,6 +1187,8 @@ fn honest_rewrites_of_assertions_are_not_found() {
         // value is still checked exactly.
         "n, m = calc.count([1, 2])\n    assert n == m",
         "assert (n := calc.count([1, 2])) == 2",
+        "assert calc.count([1, 2]) == calc.count([1, 2]) == 2",
+        "assert 2 == calc.count([1, 2]) == calc.count([2, 1])",
     ] {
         let py = PY.replace("assert calc.count([1, 2]) == 2", to);
         assert!(one("tests/test_calc.py", PY, &py).is_empty(), "{to}");
