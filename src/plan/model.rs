@@ -543,7 +543,7 @@ fn shown_statuses(
     src: &str,
     lines: &[Line],
     goal: &Goal<'_>,
-    referred: &mut Option<std::collections::HashSet<String>>,
+    referred: &mut Option<std::collections::HashSet<super::shown::Label>>,
     errors: &mut Vec<Diagnostic>,
 ) {
     let body = &lines[goal.line.min(goal.end)..goal.end];
@@ -1481,6 +1481,8 @@ mod tests {
             ("x\n\n[^note]: status: done", &[]),
             ("x[^n]\n\n[^n]: status: done", &[5]),
             ("x[^N]\n\n[^n]: status: done", &[5]),
+            // Labels fold case in full, as pulldown-cmark folds them.
+            ("x[^SS]\n\n[^\u{df}]: status: done", &[5]),
         ] {
             assert_eq!(shown(body), lines, "{body:?}");
         }

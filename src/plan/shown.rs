@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+use unicase::UniCase;
 
 /// What shows of one source line, or a run of inline HTML, on a rendered page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub struct Piece {
 /// The labels of the footnotes `page` refers to, as a forge matches them: case
 /// and runs of spaces aside. A forge shows a footnote's definition only where
 /// something on the page refers to it, from any part of it.
-pub fn referred(page: &str) -> HashSet<String> {
+pub fn referred(page: &str) -> HashSet<Label> {
     // Read only where a footnote could be: this runs as hooks parse plan.md.
     if !page.contains("[^") {
         return HashSet::new();
@@ -35,18 +36,19 @@ pub fn referred(page: &str) -> HashSet<String> {
         .collect()
 }
 
-fn label(l: &str) -> String {
-    l.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+/// A footnote's label as labels are matched: runs of spaces as one, and case
+/// folded in full, as pulldown-cmark folds it (`ß` is `SS`).
+pub type Label = UniCase<String>;
+
+fn label(l: &str) -> Label {
+    UniCase::new(l.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// The pieces `markdown`, a part of a page whose footnote references are
 /// `referred` ([`referred`]), renders to, in order. Rendered as a whole, as a
 /// forge renders it: a paragraph's lines, a list item's continuation, an HTML
 /// block's text and a fence that is no fence read as they show.
-pub fn pieces(markdown: &str, referred: &HashSet<String>) -> Vec<Piece> {
+pub fn pieces(markdown: &str, referred: &HashSet<Label>) -> Vec<Piece> {
     // A link whose definition is elsewhere (or nowhere) still shows its text.
     let mut any_link =
         |_: pulldown_cmark::BrokenLink<'_>| Some((CowStr::from(""), CowStr::from("")));

@@ -201,14 +201,18 @@ pub(super) fn weakened_in_place(
                 });
                 next(list, &used).map(|(j, _)| (j, "its expected value became the value itself"))
             }
+            // Through a name too: `v = f(3)` then `v == f(3,)`.
             Some(Check::Exact(a, b)) => [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
-                let (j, was) = exact_of(x, &used)?;
+                let (x, (j, was)) = values(x, bound)
+                    .into_iter()
+                    .find_map(|x| Some((x, exact_of(x, &used)?)))?;
                 let Some(Check::Exact(l, r)) = was else {
                     return None;
                 };
                 let before = if l == x { r } else { l };
                 let callee = callee(x)?;
-                (calls(y, callee) && !calls(before, callee)).then_some((
+                let computed = values(y, bound).iter().any(|y| calls(y, callee));
+                (computed && !calls(before, callee)).then_some((
                     j,
                     "its expected value is now computed by the code under test",
                 ))
@@ -267,7 +271,7 @@ pub(super) fn bindings(lang: Lang, text: &str) -> Bound {
 /// Each plain name one line binds, with its value: one name, a chain (`v = w =
 /// f(3)`), or a tuple of as many values (`v, w = f(3), g(3)`). A tuple a call
 /// returns (`v, err := f(3)`) binds no name to a value written here.
-fn binding(lang: Lang, line: &str) -> Vec<(&str, &str)> {
+fn binding<'a>(lang: Lang, line: &'a str) -> Vec<(&'a str, &'a str)> {
     let mut out = Vec::new();
     // A comment after the value is no part of it.
     let line = uncommented(line, lang).trim_end();
@@ -305,12 +309,23 @@ fn binding(lang: Lang, line: &str) -> Vec<(&str, &str)> {
         names.push(more.trim());
         value = after.trim();
     }
-    let values = split_top(unbracket(value, lang), ",", lang);
+    // Items of a tuple or a list written out; one value a tuple is taken from
+    // (`[v] = f(3)`) has none.
+    let items = |s: &'a str| {
+        let inner = unbracket(s, lang);
+        let parts = split_top(inner, ",", lang);
+        (inner.len() < s.trim().len() || parts.len() > 1).then_some(parts)
+    };
+    let values = items(value);
     for name in names {
-        let several = split_top(unbracket(name, lang), ",", lang);
-        match several.len() {
-            1 => out.push((name, value)),
-            n if n == values.len() => out.extend(several.into_iter().zip(values.iter().copied())),
+        match (items(name), &values) {
+            (None, _) => out.push((name, value)),
+            (Some(several), Some(values)) if several.len() == values.len() => out.extend(
+                several
+                    .into_iter()
+                    .map(|n| n.strip_prefix("mut ").unwrap_or(n).trim())
+                    .zip(values.iter().copied()),
+            ),
             _ => {}
         }
     }
@@ -358,12 +373,18 @@ fn is_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// `line` without a comment at its end (strings aside).
+/// `line` without a comment at its end (strings aside): from `#`, `//` or
+/// `/*` on. In JavaScript a `//` or `/*` that follows no space may close a
+/// regular expression (`/a\//`), so only one after a space, or at the start,
+/// opens a comment.
 fn uncommented(line: &str, lang: Lang) -> &str {
     let b = line.as_bytes();
     let at = code(line, 0, lang).find(|&(i, c)| match lang {
         Lang::Python => c == b'#',
-        _ => c == b'/' && b.get(i + 1) == Some(&b'/'),
+        _ => {
+            let spaced = lang != Lang::Js || i == 0 || b[i - 1].is_ascii_whitespace();
+            c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*')) && spaced
+        }
     });
     at.map_or(line, |(i, _)| &line[..i])
 }
@@ -379,7 +400,23 @@ fn canon(side: &str, lang: Lang) -> String {
     let mut i = 0;
     while i < b.len() {
         if let Some(end) = string_end(b, i, lang) {
-            out.push_str(&side[i..end]);
+            let lit = &side[i..end];
+            // An f-string's or a template's holes are code: `f"{f(2,3)}"`.
+            let prefix = out.len() - out.trim_end_matches(word).len();
+            let holes = match lang {
+                Lang::Js => b[i] == b'`',
+                Lang::Python => {
+                    matches!(
+                        &out[out.len() - prefix..],
+                        "f" | "F" | "rf" | "fr" | "Rf" | "fR"
+                    )
+                }
+                _ => false,
+            };
+            match holes && lit.len() <= 4096 {
+                true => out.push_str(&in_holes(lit, lang)),
+                false => out.push_str(lit),
+            }
             gap = false;
             i = end;
             continue;
@@ -420,9 +457,14 @@ fn balanced(value: &str, lang: Lang) -> bool {
 /// What `side` holds: itself, and the value of the name it is, through a few
 /// names bound to names (`let w = v;`).
 fn values<'a>(side: &'a str, bound: &'a Bound) -> Vec<&'a str> {
+    // A name in brackets is the name: `(v)`.
+    let name = |s: &'a str| match s.trim_matches(['(', ')']) {
+        t if is_name(t) => t,
+        _ => s,
+    };
     let mut out = vec![side];
     while out.len() < 5
-        && let Some(value) = bound.get(out[out.len() - 1])
+        && let Some(value) = bound.get(name(out[out.len() - 1]))
         && !out.contains(&value.as_str())
     {
         out.push(value);
@@ -1284,12 +1326,40 @@ fn constant(expr: &str) -> Option<bool> {
 
 /// `(x)` as `x`, when the brackets hold the whole of it and no tuple.
 fn unparen(expr: &str, lang: Lang) -> &str {
-    let e = expr.trim();
-    if e.starts_with('(')
-        && group_close(e, 0, lang) == Some(e.len() - 1)
-        && split_top(&e[1..e.len() - 1], ",", lang).len() == 1
-    {
-        return unparen(&e[1..e.len() - 1], lang);
+    let whole = expr.trim();
+    if !whole.starts_with('(') {
+        return whole;
+    }
+    // Where each bracket closes and how deep each comma is, found once: brackets
+    // nested deep are peeled in one pass, not one scan of the rest for each.
+    let mut open = Vec::new();
+    let mut close = HashMap::new();
+    let mut commas = HashSet::new();
+    for (i, c) in code(whole, 0, lang) {
+        match c {
+            b'(' | b'[' | b'{' => open.push(i),
+            b')' | b']' | b'}' => {
+                if let Some(o) = open.pop() {
+                    close.insert(o, i);
+                }
+            }
+            b',' => {
+                commas.insert(open.len());
+            }
+            _ => {}
+        }
+    }
+    let mut e = whole;
+    // Inside `depth` brackets peeled, a comma as deep as that is a tuple's.
+    for depth in 1.. {
+        let at = e.as_ptr() as usize - whole.as_ptr() as usize;
+        if !e.starts_with('(')
+            || close.get(&at) != Some(&(at + e.len() - 1))
+            || commas.contains(&depth)
+        {
+            break;
+        }
+        e = e[1..e.len() - 1].trim();
     }
     e
 }
@@ -1350,6 +1420,38 @@ fn top_level(s: &str, lang: Lang) -> Vec<bool> {
             _ => out[i] = depth == 0,
         }
     }
+    out
+}
+
+/// An f-string or a template literal with the code in its holes (`{…}`,
+/// `${…}`) in [`canon`]'s spelling, the rest as written.
+fn in_holes(lit: &str, lang: Lang) -> String {
+    let b = lit.as_bytes();
+    let mut out = String::with_capacity(lit.len());
+    let (mut from, mut i) = (0, 0);
+    while i < b.len() {
+        let brace = match lang {
+            Lang::Js if b[i] == b'$' && b.get(i + 1) == Some(&b'{') => i + 1,
+            // `{{` is a brace as text.
+            Lang::Python if b[i] == b'{' && b.get(i + 1) == Some(&b'{') => {
+                i += 2;
+                continue;
+            }
+            Lang::Python if b[i] == b'{' => i,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        // A hole that does not close leaves the rest as written.
+        let Some(close) = group_close(lit, brace, lang) else {
+            break;
+        };
+        out.push_str(&lit[from..=brace]);
+        out.push_str(&canon(&lit[brace + 1..close], lang));
+        (from, i) = (close, close + 1);
+    }
+    out.push_str(&lit[from..]);
     out
 }
 

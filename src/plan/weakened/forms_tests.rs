@@ -1062,6 +1062,20 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             "n = calc.count([1, 2])\n    assert n == calc.count([1, 2]) == n",
             "expected value became the value itself",
         ),
+        // helper-137's: a subject in an f-string's hole, spelled otherwise; a
+        // name in brackets; a name and the call spelled otherwise.
+        (
+            "assert f\"{calc.count([1,2])}\" == f\"{calc.count( [1, 2] )}\"",
+            "expected value became the value itself",
+        ),
+        (
+            "n = calc.count([1, 2])\n    assert (n) == calc.count([1, 2])",
+            "expected value became the value itself",
+        ),
+        (
+            "n = calc.count([1, 2])\n    assert n == calc.count([1, 2],)",
+            "expected value is now computed by the code under test",
+        ),
     ] {
         says(
             &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", to)),
@@ -1117,6 +1131,8 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
         "let v = add(1, 1);\n    let r = &v;\n    assert_eq!(*r, v)",
         "let v = add(1,1); // the sum\n    assert_eq!(v, add(1, 1))",
         "let (v, w) = (add(1, 1), add(1, 1));\n    assert_eq!(v, w)",
+        "let (mut v, w) = (add(1, 1), add(1, 1));\n    assert_eq!(v, w)",
+        "let v = add(1, 1) /* the sum */;\n    assert_eq!(v, add(1, 1))",
     ] {
         says(
             &one(p, RS, &RS.replace("assert_eq!(add(1, 1), 2)", to)),
@@ -1155,6 +1171,19 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
         ),
         (
             "const [v, w] = [add(1, 1), add(1, 1)]\n  expect(v).toBe(w)",
+            "expected value became the value itself",
+        ),
+        (
+            "const [v] = [add(1, 1)]\n  expect(v).toBe(add(1, 1))",
+            "expected value became the value itself",
+        ),
+        // A `//` that closes a regular expression is no comment.
+        (
+            "const v = [add(1, 1), /a\\/\\//]\n  expect(v).toEqual([add(1, 1), /a\\/\\//])",
+            "expected value became the value itself",
+        ),
+        (
+            "expect(`${add(1,1)}`).toBe(`${add(1, 1)}`)",
             "expected value became the value itself",
         ),
         ("expect([add(1, 1) === 2]).toBeTruthy()", "cannot fail"),
