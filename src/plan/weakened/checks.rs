@@ -996,11 +996,26 @@ fn go(s: &str) -> Option<Check> {
         }
         return None;
     }
-    let (name, args) = method_call(s, Lang::Go)?;
-    let recv = s.split('.').next()?;
-    if !matches!(recv, "assert" | "require") {
-        return None;
-    }
+    // The statement opens at the method's name when the detector reads it (it
+    // reads a call there only on `assert.` or `require.`), with its receiver when
+    // written whole.
+    let (name, args) = match method_call(s, Lang::Go) {
+        Some(call) => {
+            let recv = s.split('.').next()?;
+            if !matches!(recv, "assert" | "require") {
+                return None;
+            }
+            call
+        }
+        None => {
+            let open = s.find('(')?;
+            let name = &s[..open];
+            let (args, close) = call_args(s, open, Lang::Go)?;
+            let plain = name.starts_with(|c: char| c.is_ascii_uppercase())
+                && name.chars().all(|c| c.is_ascii_alphanumeric());
+            (plain && close + 1 == s.len()).then_some((name, args))?
+        }
+    };
     match name {
         "Equal" | "EqualValues" | "Exactly" | "Len" if args.len() >= 3 => {
             Some(Check::Exact(args[1].into(), args[2].into()))

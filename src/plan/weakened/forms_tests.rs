@@ -1122,6 +1122,63 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
     }
 }
 
+const TESTIFY: &str = r#"package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestAdd(t *testing.T) {
+	assert.Equal(t, 5, Add(2, 3))
+}
+
+func TestAddZero(t *testing.T) {
+	assert.Equal(t, 0, Add(0, 0))
+}
+"#;
+
+/// helper-136's: testify's exact check made to compare a value with itself,
+/// through a name bound once or written twice; the rewrites that keep it.
+#[test]
+fn a_testify_value_compared_with_itself_is_found() {
+    let p = "calc/add_test.go";
+    for (to, what) in [
+        (
+            "v := Add(2, 3)\n\tassert.Equal(t, v, v)",
+            "expected value became the value itself",
+        ),
+        (
+            "v := Add(2, 3)\n\trequire.Equal(t, v, v)",
+            "expected value became the value itself",
+        ),
+        (
+            "assert.Equal(t, Add(2, 3), Add(2, 3))",
+            "expected value became the value itself",
+        ),
+        (
+            "v := Add(2, 3)\n\tassert.NotNil(t, v)",
+            "an exact check became a presence check",
+        ),
+    ] {
+        let go = TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", to);
+        says(&one(p, TESTIFY, &go), p, what);
+    }
+    // The value bound and checked exactly, the expected value bound, `require`
+    // for `assert`, a determinism or presence check beside the kept one.
+    for to in [
+        "got := Add(2, 3)\n\tassert.Equal(t, 5, got)",
+        "want := 5\n\tgot := Add(2, 3)\n\trequire.Equal(t, want, got)",
+        "require.Equal(t, 5, Add(2, 3))",
+        "assert.Equal(t, 5, Add(2, 3))\n\tassert.Equal(t, Add(2, 3), Add(2, 3))",
+        "got := Add(2, 3)\n\tassert.NotNil(t, got)\n\tassert.Equal(t, 5, got)",
+    ] {
+        let go = TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", to);
+        assert!(one(p, TESTIFY, &go).is_empty(), "{to}");
+    }
+}
+
 #[test]
 fn honest_rewrites_of_assertions_are_not_found() {
     // A value bound to a name and then checked exactly, or an expected value bound;
