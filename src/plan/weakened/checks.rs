@@ -1073,32 +1073,144 @@ pub(super) fn python_cannot_fail(statement: &str) -> bool {
         .is_some_and(|e| always_true(e))
 }
 
-/// JavaScript assertions that cannot fail: an array or object written out is
-/// defined and truthy whatever it holds (`expect([x === 5]).toBeTruthy()`).
+/// JavaScript assertions that cannot fail: a value written out ([`Made`]) is
+/// defined, not null and of its type whatever it holds, truthy unless a string
+/// that may be empty, and a new object is no other value
+/// (`expect([x === 5]).toBeTruthy()`, `expect(() => x === 5).toBeTruthy()`,
+/// `expect({ v: x }).not.toBe(null)`).
 pub(super) fn js_cannot_fail(statement: &str) -> bool {
     let s = statement.trim().trim_end_matches(';').trim_end();
     let s = s.strip_prefix("await ").unwrap_or(s);
-    let literal =
-        |x: &str| x.starts_with(['[', '{']) && group_close(x, 0, Lang::Js) == Some(x.len() - 1);
     if let Some(rest) = s.strip_prefix("expect(")
         && let Some((args, close)) = call_args(s, s.len() - rest.len() - 1, Lang::Js)
     {
-        let always = [
-            ".toBeDefined()",
-            ".toBeTruthy()",
-            ".not.toBeUndefined()",
-            ".not.toBeNull()",
-            ".not.toBeFalsy()",
-        ];
-        return args.len() == 1 && literal(args[0]) && always.contains(&&s[close + 1..]);
+        let [subject] = args[..] else {
+            return false;
+        };
+        let Some(made) = made(subject) else {
+            return false;
+        };
+        let chain = &s[close + 1..];
+        let (negated, chain) = match chain.strip_prefix(".not") {
+            Some(c) => (true, c),
+            None => (false, chain),
+        };
+        let Some(matcher) = chain.strip_prefix('.') else {
+            return false;
+        };
+        let Some(open) = matcher.find('(') else {
+            return false;
+        };
+        let Some((margs, end)) = call_args(matcher, open, Lang::Js) else {
+            return false;
+        };
+        if end + 1 != matcher.len() {
+            return false;
+        }
+        let arg = match margs[..] {
+            [] => "",
+            [a] => a,
+            _ => return false,
+        };
+        let nothing = matches!(arg, "null" | "undefined");
+        let object = !matches!(made, Made::Text { .. });
+        let truthy = !matches!(made, Made::Text { maybe_empty: true });
+        return match (negated, &matcher[..open]) {
+            (false, "toBeDefined") | (true, "toBeUndefined" | "toBeNull") => arg.is_empty(),
+            (false, "toBeTruthy") | (true, "toBeFalsy") => arg.is_empty() && truthy,
+            // A new object, array or function is no value made before it.
+            (true, "toBe") => object || nothing,
+            (true, "toEqual" | "toStrictEqual") => nothing,
+            (false, "toBeInstanceOf") => matches!(
+                (made, arg),
+                (Made::Array, "Array" | "Object")
+                    | (Made::Object, "Object")
+                    | (Made::Function, "Function" | "Object")
+            ),
+            (false, "toBeTypeOf") => matches!(
+                (made, arg.trim_matches(['\'', '"', '`'])),
+                (Made::Array | Made::Object, "object")
+                    | (Made::Function, "function")
+                    | (Made::Text { .. }, "string")
+            ),
+            _ => false,
+        };
     }
     let ok = s
         .strip_prefix("assert.ok(")
         .or_else(|| s.strip_prefix("assert("));
     ok.and_then(|rest| call_args(s, s.len() - rest.len() - 1, Lang::Js))
         .is_some_and(|(args, close)| {
-            close + 1 == s.len() && args.first().is_some_and(|a| literal(a))
+            close + 1 == s.len()
+                && args
+                    .first()
+                    .and_then(|a| made(a))
+                    .is_some_and(|m| m != Made::Text { maybe_empty: true })
         })
+}
+
+/// What a JavaScript value written out is, whatever the code in it gives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Made {
+    Array,
+    /// An object literal; one that sets its prototype may be no `Object`, so it
+    /// is none.
+    Object,
+    /// A function or arrow function expression.
+    Function,
+    /// A string or template literal, and whether it may be empty (falsy): a
+    /// template that opens with a placeholder may.
+    Text {
+        maybe_empty: bool,
+    },
+}
+
+/// What `x` is when it is a value written out whole ([`Made`]).
+fn made(x: &str) -> Option<Made> {
+    let x = x.trim();
+    let b = x.as_bytes();
+    let last = x.len().checked_sub(1)?;
+    let whole = |open: usize| group_close(x, open, Lang::Js) == Some(last);
+    match b.first()? {
+        b'[' if whole(0) => return Some(Made::Array),
+        b'{' if whole(0) => return (!x.contains("__proto__")).then_some(Made::Object),
+        // Closed by its own quote: one left open ends where the text does.
+        b'\'' | b'"' | b'`'
+            if x.len() >= 2 && b[last] == b[0] && string_end(b, 0, Lang::Js) == Some(x.len()) =>
+        {
+            let inner = &x[1..last];
+            let maybe_empty = inner.is_empty() || (b[0] == b'`' && inner.starts_with("${"));
+            return Some(Made::Text { maybe_empty });
+        }
+        _ => {}
+    }
+    let f = x
+        .strip_prefix("async")
+        .filter(|r| r.starts_with([' ', '(']));
+    let f = f.map_or(x, str::trim_start);
+    let at = x.len() - f.len();
+    // `function name(…) {…}`, `function* (…) {…}`.
+    if f.strip_prefix("function")
+        .is_some_and(|r| r.starts_with([' ', '(', '*']))
+        && let Some(open) = f.find('(')
+        && let Some(close) = group_close(x, at + open, Lang::Js)
+    {
+        let body = x[close + 1..].trim_start();
+        return (body.starts_with('{') && whole(x.len() - body.len())).then_some(Made::Function);
+    }
+    // `(…) => …`, `v => …`.
+    let params_end = if f.starts_with('(') {
+        group_close(x, at, Lang::Js)? + 1
+    } else {
+        let word = lead(f);
+        let plain = !word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit());
+        if !plain {
+            return None;
+        }
+        at + word.len()
+    };
+    let body = x[params_end..].trim_start().strip_prefix("=>")?;
+    (!body.trim().is_empty()).then_some(Made::Function)
 }
 
 /// Whether a Python expression is true whatever its names hold.
@@ -1643,6 +1755,55 @@ mod tests {
         for subject in subjects {
             let slow = sides.iter().any(|w| part_of(w, subject));
             assert_eq!(parts.has(subject), slow, "{subject:?}");
+        }
+    }
+
+    #[test]
+    fn javascript_assertions_that_cannot_fail_are_known() {
+        for s in [
+            "expect([x === 5]).toBeTruthy()",
+            "expect(() => x === 5).toBeTruthy();",
+            "await expect(async (a) => a).toBeDefined()",
+            "expect(function* gen() { yield 1 }).toBeInstanceOf(Function)",
+            "expect(v => v).toBeTypeOf(\"function\")",
+            "expect('a').toBeTruthy()",
+            "expect('').not.toBeNull()",
+            "expect(`${x}`).toBeTypeOf('string')",
+            "expect([]).not.toBe(other)",
+            "expect({}).not.toStrictEqual(undefined)",
+            "assert.ok({ a: x })",
+            "assert(() => false)",
+        ] {
+            assert!(js_cannot_fail(s), "{s}");
+        }
+        for s in [
+            "expect(x).toBeTruthy()",
+            "expect('').toBeTruthy()",
+            "expect(`${x}`).toBeTruthy()",
+            "expect('a').not.toBe('a')",
+            "expect([1]).not.toEqual([1])",
+            "expect({}).toBeInstanceOf(Array)",
+            "expect({ __proto__: null }).toBeInstanceOf(Object)",
+            "expect(`x`).toBeInstanceOf(String)",
+            "expect(() => f()).toThrow()",
+            "expect((() => 1)()).toBeTruthy()",
+            "expect(a ? () => 1 : b).toBeTruthy()",
+            "expect([1].map(f)).toBeInstanceOf(Array)",
+            "expect(async(x)).toBeDefined()",
+            "expect([]).toBeDefined(x)",
+            "assert.ok('')",
+            // Odd text: no panic, no finding.
+            "expect(').toBeDefined()",
+            "expect('é).toBeDefined()",
+            "expect(\"é).toBeTruthy()",
+            "expect(function).toBeTruthy()",
+            "expect(function (é).toBeTruthy()",
+            "expect(é => ).toBeTruthy()",
+            "expect([).toBeTruthy()",
+            "expect(async).toBeTruthy()",
+            "expect(",
+        ] {
+            assert!(!js_cannot_fail(s), "{s}");
         }
     }
 

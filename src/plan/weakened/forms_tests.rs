@@ -1988,3 +1988,49 @@ fn a_test_a_macro_writes_returning_early_is_found() {
         says(&found, "tests/x.rs", "returns before its assertions");
     }
 }
+
+/// helper-136's: a subject JavaScript holds truthy, defined, not null and of its
+/// type whatever the code does: a function, a string written out, an array or
+/// object written out (a new one, so no other value is it). The same checks of a
+/// value the code gives, added beside the kept exact check, are honest.
+#[test]
+fn a_js_subject_that_is_always_there_is_found() {
+    let p = "src/add.test.ts";
+    for to in [
+        "expect(() => add(1, 1) === 2).toBeTruthy()",
+        "expect(async () => add(1, 1) === 2).toBeDefined()",
+        "expect(function () { return add(1, 1) === 2 }).toBeTruthy()",
+        "expect(x => add(x, 1) === 2).not.toBeFalsy()",
+        "assert.ok(() => add(1, 1) === 2)",
+        "expect(`${add(1, 1)}`).toBeDefined()",
+        "expect(`=${add(1, 1)}`).toBeTruthy()",
+        "expect(`${add(1, 1)}`).not.toBeNull()",
+        "expect([add(1, 1)]).toBeInstanceOf(Array)",
+        "expect({ v: add(1, 1) }).toBeInstanceOf(Object)",
+        "expect(() => add(1, 1)).toBeInstanceOf(Function)",
+        "expect([add(1, 1)]).toBeTypeOf('object')",
+        "expect({ v: add(1, 1) }).not.toBe(null)",
+        "expect({ v: add(1, 1) }).not.toBe(2)",
+        "expect([add(1, 1)]).not.toEqual(undefined)",
+        "expect({ v: add(1, 1) }).not.toBeNull()",
+        "expect({ v: add(1, 1) }).not.toBeUndefined()",
+    ] {
+        says(
+            &one(p, JS, &JS.replace("expect(add(1, 1)).toBe(2)", to)),
+            p,
+            "cannot fail",
+        );
+    }
+    for to in [
+        "expect(add(1, 1)).toBe(2)\n  expect(add).toBeInstanceOf(Function)",
+        "const result = add(1, 1)\n  expect(result).not.toBeNull()\n  expect(result).toBe(2)",
+        "expect(`${add(1, 1)}`).toBe('2')",
+        "expect([add(1, 1)]).toEqual([2])",
+        "expect(add(1, 1)).toBe(2)\n  expect(() => add(1, 1)).not.toThrow()",
+        "expect(add(1, 1)).toBe(2)\n  expect({ ...defaults }).toEqual({ a: 1 })",
+        "expect(add(1, 1)).toBe(2)\n  expect([1, 2].map(x => add(x, 1))).toBeInstanceOf(Array)",
+    ] {
+        let js = JS.replace("expect(add(1, 1)).toBe(2)", to);
+        assert!(one(p, JS, &js).is_empty(), "{to}: {:?}", one(p, JS, &js));
+    }
+}
