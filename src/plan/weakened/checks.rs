@@ -852,6 +852,18 @@ fn js(s: &str) -> Option<Check> {
         let name_end = matcher.find('(')?;
         let name = &matcher[..name_end];
         let (margs, _) = call_args(matcher, name_end, Lang::Js)?;
+        // A comparison checked true is the check it spells.
+        let truth = match margs[..] {
+            [] => name == "toBeTruthy",
+            [a] => a == "true" && matches!(name, "toBe" | "toEqual" | "toStrictEqual"),
+            _ => false,
+        };
+        if truth
+            && !negated
+            && let Some(c) = spelled(&subject, Lang::Js)
+        {
+            return Some(c);
+        }
         let anything = margs.first().is_some_and(|a| a.starts_with("expect.any"));
         // Called at all, threw at all: what a call's arguments or count, or an
         // error's message, said more precisely.
@@ -921,6 +933,24 @@ fn js(s: &str) -> Option<Check> {
         }
         _ => None,
     }
+}
+
+/// What checking `x` true checks when it is an equality or inequality at its top
+/// level (`a == b`, `a !== b`): the two sides.
+fn spelled(x: &str, lang: Lang) -> Option<Check> {
+    let ops: &[(&str, bool)] = match lang {
+        Lang::Js => &[("===", true), ("==", true), ("!==", false), ("!=", false)],
+        _ => &[("==", true), ("!=", false)],
+    };
+    if !plain(x, lang) {
+        return None;
+    }
+    ops.iter()
+        .find_map(|&(op, equal)| match split_op(x, op, lang)[..] {
+            [l, r] if equal => Some(Check::Exact(l.into(), r.into())),
+            [l, r] => Some(Check::Differs(l.into(), r.into())),
+            _ => None,
+        })
 }
 
 fn rust(s: &str) -> Option<Check> {
@@ -1023,7 +1053,11 @@ fn go(s: &str) -> Option<Check> {
         "NotEqual" | "NotEqualValues" if args.len() >= 3 => {
             Some(Check::Differs(args[1].into(), args[2].into()))
         }
-        "NotNil" | "NotEmpty" | "NotZero" | "True" if args.len() >= 2 => {
+        // A comparison checked true is the check it spells.
+        "True" if args.len() >= 2 => {
+            spelled(args[1], Lang::Go).or_else(|| Some(Check::Presence(args[1].into())))
+        }
+        "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => {
             Some(Check::Presence(args[1].into()))
         }
         "IsType" if args.len() >= 3 => Some(Check::Presence(args[2].into())),

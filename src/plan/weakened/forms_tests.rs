@@ -2034,3 +2034,48 @@ fn a_js_subject_that_is_always_there_is_found() {
         assert!(one(p, JS, &js).is_empty(), "{to}: {:?}", one(p, JS, &js));
     }
 }
+
+/// helper-136's: a comparison handed to a check that it is true is the exact
+/// check it spells (`assert.True(t, v == v)`, `expect(v === v).toBe(true)`), so
+/// the value compared with itself is found, and the exact check spelled so is no
+/// loss.
+#[test]
+fn a_comparison_checked_true_is_read_as_the_exact_check_it_is() {
+    let p = "calc/add_test.go";
+    for to in [
+        "v := Add(2, 3)\n\tassert.True(t, v == v)",
+        "assert.True(t, Add(2, 3) == Add(2, 3))",
+    ] {
+        let go = TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", to);
+        says(
+            &one(p, TESTIFY, &go),
+            p,
+            "expected value became the value itself",
+        );
+    }
+    let go = TESTIFY.replace(
+        "assert.Equal(t, 5, Add(2, 3))",
+        "assert.True(t, Add(2, 3) == 5)",
+    );
+    assert!(one(p, TESTIFY, &go).is_empty());
+    let p = "src/add.test.ts";
+    for to in [
+        "expect(add(1, 1) === add(1, 1)).toBeTruthy()",
+        "expect(add(1, 1) == add(1, 1)).toBe(true)",
+        "const v = add(1, 1)\n  expect(v === v).toEqual(true)",
+    ] {
+        says(
+            &one(p, JS, &JS.replace("expect(add(1, 1)).toBe(2)", to)),
+            p,
+            "expected value became the value itself",
+        );
+    }
+    for to in [
+        "expect(add(1, 1) === 2).toBe(true)",
+        "expect(add(1, 1) == 2).toBeTruthy()",
+        "const sum = add(1, 1)\n  expect(sum === 2).toBe(true)",
+    ] {
+        let js = JS.replace("expect(add(1, 1)).toBe(2)", to);
+        assert!(one(p, JS, &js).is_empty(), "{to}");
+    }
+}
