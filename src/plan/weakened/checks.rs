@@ -580,11 +580,19 @@ pub(super) fn inverted(removed: &[String], added: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for old in removed {
         let hit = NEGATIONS.iter().find_map(|(neg, pos)| {
-            old.match_indices(neg).find_map(|(at, _)| {
-                let flipped = format!("{}{}{}", &old[..at], pos, &old[at + neg.len()..]);
-                let same = at_text.get(flipped.as_str())?;
-                same.iter().copied().find(|&k| left[k].is_some())
-            })
+            // Testify's statement opens at the method's name when the detector
+            // reads it (`NotNil(t, x)`), with no receiver's `.` before it.
+            let bare = (neg.starts_with(".N") && old.starts_with(&neg[1..]))
+                .then(|| format!("{}{}", &pos[1..], &old[neg.len() - 1..]));
+            bare.into_iter()
+                .chain(
+                    old.match_indices(neg)
+                        .map(|(at, _)| format!("{}{}{}", &old[..at], pos, &old[at + neg.len()..])),
+                )
+                .find_map(|flipped| {
+                    let same = at_text.get(flipped.as_str())?;
+                    same.iter().copied().find(|&k| left[k].is_some())
+                })
         });
         if let Some(k) = hit {
             out.push(format!(
@@ -1745,6 +1753,7 @@ mod tests {
             ("if got != want", "if got == want"),
             ("self.assertNotEqual(a, b)", "self.assertEqual(a, b)"),
             ("assert.NotNil(t, x)", "assert.Nil(t, x)"),
+            ("NotNil(t, x)", "Nil(t, x)"),
         ] {
             let found = inverted(&[old.to_string()], &[new.to_string()]);
             assert!(
@@ -1757,6 +1766,8 @@ mod tests {
             ("assert x is None", "assert x is not None"),
             ("assert x is not None", "assert y is None"),
             ("expect(x).toBe(0)", "expect(x).not.toBe(0)"),
+            ("IsNotNil(t, x)", "IsNil(t, x)"),
+            ("not.toBe(0)", "toBe(0)"),
         ] {
             assert!(
                 inverted(&[old.to_string()], &[new.to_string()]).is_empty(),

@@ -2079,3 +2079,32 @@ fn a_comparison_checked_true_is_read_as_the_exact_check_it_is() {
         assert!(one(p, JS, &js).is_empty(), "{to}");
     }
 }
+
+/// helper-136's: testify's negation taken out, read where the detector opens the
+/// statement (at the method's name).
+#[test]
+fn a_testify_negation_taken_out_is_found() {
+    let p = "calc/add_test.go";
+    for (from, to) in [
+        ("assert.NotNil(t, Add(2, 3))", "assert.Nil(t, Add(2, 3))"),
+        (
+            "require.NotEqual(t, 6, Add(2, 3))",
+            "require.Equal(t, 6, Add(2, 3))",
+        ),
+        (
+            "assert.NotEmpty(t, Add(2, 3))",
+            "assert.Empty(t, Add(2, 3))",
+        ),
+    ] {
+        let before = TESTIFY.replace("assert.Equal(t, 0, Add(0, 0))", from);
+        let after = before.replace(from, to);
+        says(&one(p, &before, &after), p, "says the opposite");
+    }
+    // Another check of another value is no negation taken out.
+    let before = TESTIFY.replace(
+        "assert.Equal(t, 0, Add(0, 0))",
+        "assert.NotNil(t, Add(0, 0))",
+    );
+    let after = before.replace("assert.NotNil(t, Add(0, 0))", "assert.Nil(t, Sub(0, 0))");
+    assert!(one(p, &before, &after).is_empty());
+}
