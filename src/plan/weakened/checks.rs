@@ -1155,7 +1155,7 @@ pub(super) fn js_cannot_fail(statement: &str) -> bool {
             _ => return false,
         };
         let nothing = matches!(arg, "null" | "undefined");
-        let object = !matches!(made, Made::Text { .. });
+        let object = matches!(made, Made::Array | Made::Object | Made::Function);
         let truthy = !matches!(made, Made::Text { maybe_empty: true });
         return match (negated, &matcher[..open]) {
             (false, "toBeDefined") | (true, "toBeUndefined" | "toBeNull") => arg.is_empty(),
@@ -1200,6 +1200,9 @@ enum Made {
     Object,
     /// A function or arrow function expression.
     Function,
+    /// What `new` made: an object, though a constructor may hand back one made
+    /// before, or a function.
+    New,
     /// A string or template literal, and whether it may be empty (falsy): a
     /// template that opens with a placeholder may.
     Text {
@@ -1225,6 +1228,19 @@ fn made(x: &str) -> Option<Made> {
             return Some(Made::Text { maybe_empty });
         }
         _ => {}
+    }
+    // `new Set([…])`, `new a.B`: the whole of it, no member read after.
+    if let Some(rest) = x.strip_prefix("new")
+        && rest.starts_with(char::is_whitespace)
+    {
+        let rest = rest.trim_start();
+        let callee = rest
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
+            .unwrap_or(rest.len());
+        let open = x.len() - rest.len() + callee;
+        let named = callee > 0 && !rest.starts_with(|c: char| c.is_ascii_digit());
+        let made = named && (open == x.len() || (b[open] == b'(' && whole(open)));
+        return made.then_some(Made::New);
     }
     let f = x
         .strip_prefix("async")
@@ -1816,6 +1832,9 @@ mod tests {
             "expect(`${x}`).toBeTypeOf('string')",
             "expect([]).not.toBe(other)",
             "expect({}).not.toStrictEqual(undefined)",
+            "expect(new Set([x])).toBeTruthy()",
+            "expect(new a.B).not.toEqual(null)",
+            "expect(new é).toBeDefined()",
             "assert.ok({ a: x })",
             "assert(() => false)",
         ] {
@@ -1835,6 +1854,13 @@ mod tests {
             "expect(a ? () => 1 : b).toBeTruthy()",
             "expect([1].map(f)).toBeInstanceOf(Array)",
             "expect(async(x)).toBeDefined()",
+            "expect(new Foo().bar).toBeTruthy()",
+            "expect(new Single()).not.toBe(other)",
+            "expect(new Foo()).toBeTypeOf('object')",
+            "expect(newValue).toBeTruthy()",
+            "expect(new ).toBeTruthy()",
+            "expect(new 1).toBeTruthy()",
+            "expect(new (f())).toBeTruthy()",
             "expect([]).toBeDefined(x)",
             "assert.ok('')",
             // Odd text: no panic, no finding.

@@ -2014,6 +2014,8 @@ fn a_js_subject_that_is_always_there_is_found() {
         "expect([add(1, 1)]).not.toEqual(undefined)",
         "expect({ v: add(1, 1) }).not.toBeNull()",
         "expect({ v: add(1, 1) }).not.toBeUndefined()",
+        "expect(new Number(add(1, 1))).toBeTruthy()",
+        "expect(new Set([add(1, 1)])).not.toBeNull()",
     ] {
         says(
             &one(p, JS, &JS.replace("expect(add(1, 1)).toBe(2)", to)),
@@ -2028,6 +2030,8 @@ fn a_js_subject_that_is_always_there_is_found() {
         "expect([add(1, 1)]).toEqual([2])",
         "expect(add(1, 1)).toBe(2)\n  expect(() => add(1, 1)).not.toThrow()",
         "expect(add(1, 1)).toBe(2)\n  expect({ ...defaults }).toEqual({ a: 1 })",
+        "expect(new Calc().add(1, 1)).toBe(2)",
+        "expect(add(1, 1)).toBe(2)\n  expect(new Calc().last).toBeDefined()",
         "expect(add(1, 1)).toBe(2)\n  expect([1, 2].map(x => add(x, 1))).toBeInstanceOf(Array)",
     ] {
         let js = JS.replace("expect(add(1, 1)).toBe(2)", to);
