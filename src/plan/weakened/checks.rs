@@ -111,8 +111,9 @@ pub(super) fn weakened_in_place(
     // A crafted file could make the search quadratic: it stops, found nothing,
     // after this many looks.
     let looks = std::cell::Cell::new(200_000usize);
-    // An old subject inside `code`, whole: `f(3)` in `(f(3), 9,).0`.
-    let inside = |code: &str| -> Option<&str> {
+    // An old subject inside `code`, whole: `f(3)` in `(f(3), 9,).0`, or through a
+    // name bound to it; with where in `code` it is written, and how long.
+    let inside = |code: &str| -> Option<(&str, usize, usize)> {
         let word = |c: char| c.is_alphanumeric() || c == '_';
         for (at, _) in code.char_indices() {
             if code[..at].ends_with(word) {
@@ -126,7 +127,23 @@ pub(super) fn weakened_in_place(
                     && !rest[len..].starts_with(word)
                     && let Some(subject) = subjects.get(part)
                 {
-                    return Some(subject);
+                    return Some((subject, at, len));
+                }
+            }
+            // A name bound to an old subject is that subject wrapped
+            // (`fmt.Sprint(v)`); a field of that name (`r.v`) is not it, and the
+            // name alone is read through already.
+            let name = lead(rest);
+            if !name.is_empty()
+                && name.len() < code.len()
+                && !code[..at].ends_with('.')
+                && bound.contains_key(name)
+            {
+                let left = looks.get().checked_sub(1)?;
+                looks.set(left);
+                let mut held = values(name, bound).into_iter().skip(1);
+                if let Some(subject) = held.find_map(|v| subjects.get(v)) {
+                    return Some((subject, at, name.len()));
                 }
             }
         }
@@ -191,7 +208,11 @@ pub(super) fn weakened_in_place(
                         {
                             list.push(x);
                         }
-                        if let Some(s) = wrapped.filter(|s| !still_exact(s))
+                        // A name it is wrapped as still checked exactly
+                        // (`v.to_string()` against `"2"`) keeps it checked.
+                        if let Some((s, at, len)) = wrapped
+                            && !still_exact(s)
+                            && !still_exact(&x[at..at + len])
                             && listed.insert(s)
                         {
                             list.push(s);

@@ -1022,6 +1022,10 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             "assert calc.count([1, 2]) == copy.deepcopy(calc.count([1, 2]))",
             "expected value became the value itself",
         ),
+        (
+            "n = calc.count([1, 2])\n    assert str(n) == str(n)",
+            "expected value became the value itself",
+        ),
     ] {
         says(
             &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", to)),
@@ -1161,6 +1165,10 @@ fn a_testify_value_compared_with_itself_is_found() {
             "v := Add(2, 3)\n\tassert.NotNil(t, v)",
             "an exact check became a presence check",
         ),
+        (
+            "v := Add(2, 3)\n\tassert.Equal(t, fmt.Sprint(v), fmt.Sprint(v))",
+            "expected value became the value itself",
+        ),
     ] {
         let go = TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", to);
         says(&one(p, TESTIFY, &go), p, what);
@@ -1173,6 +1181,7 @@ fn a_testify_value_compared_with_itself_is_found() {
         "require.Equal(t, 5, Add(2, 3))",
         "assert.Equal(t, 5, Add(2, 3))\n\tassert.Equal(t, Add(2, 3), Add(2, 3))",
         "got := Add(2, 3)\n\tassert.NotNil(t, got)\n\tassert.Equal(t, 5, got)",
+        "v := Add(2, 3)\n\tassert.Equal(t, 5, v)\n\tassert.Equal(t, fmt.Sprint(v), fmt.Sprint(v))",
     ] {
         let go = TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", to);
         assert!(one(p, TESTIFY, &go).is_empty(), "{to}");
@@ -1201,6 +1210,11 @@ fn honest_rewrites_of_assertions_are_not_found() {
     let rs = RS.replace(
         "assert_eq!(add(1, 1), 2)",
         "let v = add(1, 1);\n    assert_eq!(v, v);\n    assert_eq!(v.to_string(), \"2\")",
+    );
+    assert!(one("tests/add.rs", RS, &rs).is_empty());
+    let rs = RS.replace(
+        "assert_eq!(add(1, 1), 2)",
+        "let v = add(1, 1);\n    assert_eq!(h(v), h(v));\n    assert_eq!(v.to_string(), \"2\")",
     );
     assert!(one("tests/add.rs", RS, &rs).is_empty());
     // helper-133's: a name bound in another test to the value (a reference the
