@@ -900,7 +900,7 @@ fn js(s: &str) -> Option<Check> {
             (false, "toBeDefined" | "toBeTruthy" | "toBeInstanceOf" | "toBeTypeOf") => true,
             (false, "toHaveBeenCalled" | "toBeCalled") => true,
             (false, "toThrow" | "toThrowError") => margs.is_empty(),
-            (true, "toBeUndefined" | "toBeNull" | "toBeFalsy") => true,
+            (true, "toBeUndefined" | "toBeNull" | "toBeFalsy" | "toBeNaN") => true,
             (false, "toBe" | "toEqual" | "toStrictEqual") => anything,
             _ => false,
         };
@@ -1179,7 +1179,10 @@ pub(super) fn js_cannot_fail(statement: &str) -> bool {
         let object = matches!(made, Made::Array | Made::Object | Made::Function);
         let truthy = !matches!(made, Made::Text { maybe_empty: true });
         return match (negated, &matcher[..open]) {
-            (false, "toBeDefined") | (true, "toBeUndefined" | "toBeNull") => arg.is_empty(),
+            // No value written out is a number, so none is NaN.
+            (false, "toBeDefined") | (true, "toBeUndefined" | "toBeNull" | "toBeNaN") => {
+                arg.is_empty()
+            }
             (false, "toBeTruthy") | (true, "toBeFalsy") => arg.is_empty() && truthy,
             // A new object, array or function is no value made before it.
             (true, "toBe") => object || nothing,
@@ -1552,6 +1555,11 @@ mod tests {
                 "expect(x).toEqual(expect.anything())",
             ),
             (Lang::Js, "assert.equal(x, 3)", "assert.ok(x)"),
+            (
+                Lang::Js,
+                "expect(f(2)).toBe(4)",
+                "expect(f(2)).not.toBeNaN()",
+            ),
             (
                 Lang::Js,
                 "expect(spy).toHaveBeenCalledWith('a', 1)",

@@ -934,6 +934,18 @@ fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
         p,
         "an exact check became a presence check",
     );
+    says(
+        &one(
+            p,
+            JS,
+            &JS.replace(
+                "expect(add(1, 1)).toBe(2)",
+                "expect(add(1, 1)).not.toBeNaN()",
+            ),
+        ),
+        p,
+        "an exact check became a presence check",
+    );
     let p = "tests/add.rs";
     let rs = RS.replace("assert_eq!(add(1, 1), 2)", "assert_eq!(add(1, 1), Ok(2))");
     says(
@@ -2030,6 +2042,7 @@ fn a_js_subject_that_is_always_there_is_found() {
         "expect({ v: add(1, 1) }).not.toBeUndefined()",
         "expect(new Number(add(1, 1))).toBeTruthy()",
         "expect(new Set([add(1, 1)])).not.toBeNull()",
+        "expect([add(1, 1)]).not.toBeNaN()",
     ] {
         says(
             &one(p, JS, &JS.replace("expect(add(1, 1)).toBe(2)", to)),
