@@ -934,6 +934,18 @@ fn assertions_weakened_in_place_or_unable_to_fail_are_found() {
         p,
         "an exact check became a presence check",
     );
+    says(
+        &one(
+            p,
+            JS,
+            &JS.replace(
+                "expect(add(1, 1)).toBe(2)",
+                "expect(add(1, 1)).not.toBeNaN()",
+            ),
+        ),
+        p,
+        "an exact check became a presence check",
+    );
     let p = "tests/add.rs";
     let rs = RS.replace("assert_eq!(add(1, 1), 2)", "assert_eq!(add(1, 1), Ok(2))");
     says(
@@ -1076,6 +1088,10 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
             "n = calc.count([1, 2])\n    assert n == calc.count([1, 2],)",
             "expected value is now computed by the code under test",
         ),
+        (
+            "n = calc.count([1, 2])\n    assert str(n) == str(n)",
+            "expected value became the value itself",
+        ),
     ] {
         says(
             &one(p, PY, &PY.replace("assert calc.count([1, 2]) == 2", to)),
@@ -1197,6 +1213,68 @@ fn a_value_bound_first_or_a_literal_that_is_always_true_is_found() {
     }
 }
 
+const TESTIFY: &str = r#"package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestAdd(t *testing.T) {
+	assert.Equal(t, 5, Add(2, 3))
+}
+
+func TestAddZero(t *testing.T) {
+	assert.Equal(t, 0, Add(0, 0))
+}
+"#;
+
+/// helper-136's: testify's exact check made to compare a value with itself,
+/// through a name bound once or written twice; the rewrites that keep it.
+#[test]
+fn a_testify_value_compared_with_itself_is_found() {
+    let p = "calc/add_test.go";
+    for (to, what) in [
+        (
+            "v := Add(2, 3)\n\tassert.Equal(t, v, v)",
+            "expected value became the value itself",
+        ),
+        (
+            "v := Add(2, 3)\n\trequire.Equal(t, v, v)",
+            "expected value became the value itself",
+        ),
+        (
+            "assert.Equal(t, Add(2, 3), Add(2, 3))",
+            "expected value became the value itself",
+        ),
+        (
+            "v := Add(2, 3)\n\tassert.NotNil(t, v)",
+            "an exact check became a presence check",
+        ),
+        (
+            "v := Add(2, 3)\n\tassert.Equal(t, fmt.Sprint(v), fmt.Sprint(v))",
+            "expected value became the value itself",
+        ),
+    ] {
+        let go = TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", to);
+        says(&one(p, TESTIFY, &go), p, what);
+    }
+    // The value bound and checked exactly, the expected value bound, `require`
+    // for `assert`, a determinism or presence check beside the kept one.
+    for to in [
+        "got := Add(2, 3)\n\tassert.Equal(t, 5, got)",
+        "want := 5\n\tgot := Add(2, 3)\n\trequire.Equal(t, want, got)",
+        "require.Equal(t, 5, Add(2, 3))",
+        "assert.Equal(t, 5, Add(2, 3))\n\tassert.Equal(t, Add(2, 3), Add(2, 3))",
+        "got := Add(2, 3)\n\tassert.NotNil(t, got)\n\tassert.Equal(t, 5, got)",
+        "v := Add(2, 3)\n\tassert.Equal(t, 5, v)\n\tassert.Equal(t, fmt.Sprint(v), fmt.Sprint(v))",
+    ] {
+        let go = TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", to);
+        assert!(one(p, TESTIFY, &go).is_empty(), "{to}");
+    }
+}
+
 #[test]
 fn honest_rewrites_of_assertions_are_not_found() {
     // A value bound to a name and then checked exactly, or an expected value bound;
@@ -1225,6 +1303,11 @@ fn honest_rewrites_of_assertions_are_not_found() {
     let rs = RS.replace(
         "assert_eq!(add(1, 1), 2)",
         "let v = add(1, 1);\n    assert_eq!(v, v);\n    assert_eq!(v.to_string(), \"2\")",
+    );
+    assert!(one("tests/add.rs", RS, &rs).is_empty());
+    let rs = RS.replace(
+        "assert_eq!(add(1, 1), 2)",
+        "let v = add(1, 1);\n    assert_eq!(h(v), h(v));\n    assert_eq!(v.to_string(), \"2\")",
     );
     assert!(one("tests/add.rs", RS, &rs).is_empty());
     // helper-133's: a name bound in another test to the value (a reference the
@@ -2011,4 +2094,129 @@ fn a_test_a_macro_writes_returning_early_is_found() {
         let found = one("tests/x.rs", &before, &after);
         says(&found, "tests/x.rs", "returns before its assertions");
     }
+}
+
+/// helper-136's: a subject JavaScript holds truthy, defined, not null and of its
+/// type whatever the code does: a function, a string written out, an array or
+/// object written out (a new one, so no other value is it). The same checks of a
+/// value the code gives, added beside the kept exact check, are honest.
+#[test]
+fn a_js_subject_that_is_always_there_is_found() {
+    let p = "src/add.test.ts";
+    for to in [
+        "expect(() => add(1, 1) === 2).toBeTruthy()",
+        "expect(async () => add(1, 1) === 2).toBeDefined()",
+        "expect(function () { return add(1, 1) === 2 }).toBeTruthy()",
+        "expect(x => add(x, 1) === 2).not.toBeFalsy()",
+        "assert.ok(() => add(1, 1) === 2)",
+        "expect(`${add(1, 1)}`).toBeDefined()",
+        "expect(`=${add(1, 1)}`).toBeTruthy()",
+        "expect(`${add(1, 1)}`).not.toBeNull()",
+        "expect([add(1, 1)]).toBeInstanceOf(Array)",
+        "expect({ v: add(1, 1) }).toBeInstanceOf(Object)",
+        "expect(() => add(1, 1)).toBeInstanceOf(Function)",
+        "expect([add(1, 1)]).toBeTypeOf('object')",
+        "expect({ v: add(1, 1) }).not.toBe(null)",
+        "expect({ v: add(1, 1) }).not.toBe(2)",
+        "expect([add(1, 1)]).not.toEqual(undefined)",
+        "expect({ v: add(1, 1) }).not.toBeNull()",
+        "expect({ v: add(1, 1) }).not.toBeUndefined()",
+        "expect(new Number(add(1, 1))).toBeTruthy()",
+        "expect(new Set([add(1, 1)])).not.toBeNull()",
+        "expect([add(1, 1)]).not.toBeNaN()",
+    ] {
+        says(
+            &one(p, JS, &JS.replace("expect(add(1, 1)).toBe(2)", to)),
+            p,
+            "cannot fail",
+        );
+    }
+    for to in [
+        "expect(add(1, 1)).toBe(2)\n  expect(add).toBeInstanceOf(Function)",
+        "const result = add(1, 1)\n  expect(result).not.toBeNull()\n  expect(result).toBe(2)",
+        "expect(`${add(1, 1)}`).toBe('2')",
+        "expect([add(1, 1)]).toEqual([2])",
+        "expect(add(1, 1)).toBe(2)\n  expect(() => add(1, 1)).not.toThrow()",
+        "expect(add(1, 1)).toBe(2)\n  expect({ ...defaults }).toEqual({ a: 1 })",
+        "expect(new Calc().add(1, 1)).toBe(2)",
+        "expect(add(1, 1)).toBe(2)\n  expect(new Calc().last).toBeDefined()",
+        "expect(add(1, 1)).toBe(2)\n  expect([1, 2].map(x => add(x, 1))).toBeInstanceOf(Array)",
+    ] {
+        let js = JS.replace("expect(add(1, 1)).toBe(2)", to);
+        assert!(one(p, JS, &js).is_empty(), "{to}: {:?}", one(p, JS, &js));
+    }
+}
+
+/// helper-136's: a comparison handed to a check that it is true is the exact
+/// check it spells (`assert.True(t, v == v)`, `expect(v === v).toBe(true)`), so
+/// the value compared with itself is found, and the exact check spelled so is no
+/// loss.
+#[test]
+fn a_comparison_checked_true_is_read_as_the_exact_check_it_is() {
+    let p = "calc/add_test.go";
+    for to in [
+        "v := Add(2, 3)\n\tassert.True(t, v == v)",
+        "assert.True(t, Add(2, 3) == Add(2, 3))",
+    ] {
+        let go = TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", to);
+        says(
+            &one(p, TESTIFY, &go),
+            p,
+            "expected value became the value itself",
+        );
+    }
+    let go = TESTIFY.replace(
+        "assert.Equal(t, 5, Add(2, 3))",
+        "assert.True(t, Add(2, 3) == 5)",
+    );
+    assert!(one(p, TESTIFY, &go).is_empty());
+    let p = "src/add.test.ts";
+    for to in [
+        "expect(add(1, 1) === add(1, 1)).toBeTruthy()",
+        "expect(add(1, 1) == add(1, 1)).toBe(true)",
+        "const v = add(1, 1)\n  expect(v === v).toEqual(true)",
+    ] {
+        says(
+            &one(p, JS, &JS.replace("expect(add(1, 1)).toBe(2)", to)),
+            p,
+            "expected value became the value itself",
+        );
+    }
+    for to in [
+        "expect(add(1, 1) === 2).toBe(true)",
+        "expect(add(1, 1) == 2).toBeTruthy()",
+        "const sum = add(1, 1)\n  expect(sum === 2).toBe(true)",
+    ] {
+        let js = JS.replace("expect(add(1, 1)).toBe(2)", to);
+        assert!(one(p, JS, &js).is_empty(), "{to}");
+    }
+}
+
+/// helper-136's: testify's negation taken out, read where the detector opens the
+/// statement (at the method's name).
+#[test]
+fn a_testify_negation_taken_out_is_found() {
+    let p = "calc/add_test.go";
+    for (from, to) in [
+        ("assert.NotNil(t, Add(2, 3))", "assert.Nil(t, Add(2, 3))"),
+        (
+            "require.NotEqual(t, 6, Add(2, 3))",
+            "require.Equal(t, 6, Add(2, 3))",
+        ),
+        (
+            "assert.NotEmpty(t, Add(2, 3))",
+            "assert.Empty(t, Add(2, 3))",
+        ),
+    ] {
+        let before = TESTIFY.replace("assert.Equal(t, 0, Add(0, 0))", from);
+        let after = before.replace(from, to);
+        says(&one(p, &before, &after), p, "says the opposite");
+    }
+    // Another check of another value is no negation taken out.
+    let before = TESTIFY.replace(
+        "assert.Equal(t, 0, Add(0, 0))",
+        "assert.NotNil(t, Add(0, 0))",
+    );
+    let after = before.replace("assert.NotNil(t, Add(0, 0))", "assert.Nil(t, Sub(0, 0))");
+    assert!(one(p, &before, &after).is_empty());
 }
