@@ -61,10 +61,12 @@ pub(super) fn weakened_in_place(
     let mut exact_now: HashMap<String, bool> = HashMap::new();
     // A side that is a name is its value too: `got = f(3)` then `got == 9` still
     // checks `f(3)` exactly.
+    // A reference or a copy of it (`*got`, `&got`) is the value too.
     let mut parts = Parts::of(
         pairs
             .iter()
             .flat_map(|&(a, b)| [a, b])
+            .flat_map(|side| [side, bare(side)])
             .flat_map(|side| values(side, bound)),
     );
     let mut still_exact = |subject: &str| {
@@ -607,14 +609,59 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
             for (side, &(b, g)) in places[k].iter().enumerate() {
                 buckets[side][b].take(g, k);
             }
-            out.push(format!(
-                "`{}` became `{}` (its expected value changed)",
-                clip(old),
-                clip(&added[k])
-            ));
+            // A character written as an escape in place of itself (`\b` for a
+            // backspace, as a formatter rewrites it) is the same value.
+            let same = match &now[k] {
+                Some(Check::Exact(l2, r2)) => {
+                    let mut was = [unescaped(&l), unescaped(&r)];
+                    let mut is = [unescaped(l2), unescaped(r2)];
+                    was.sort();
+                    is.sort();
+                    was == is
+                }
+                _ => false,
+            };
+            if !same {
+                out.push(format!(
+                    "`{}` became `{}` (its expected value changed)",
+                    clip(old),
+                    clip(&added[k])
+                ));
+            }
         }
     }
     out
+}
+
+/// `side` with each one-letter escape (`\b`, `\t`, `\n`) as the character it
+/// stands for, so two spellings of one literal are one text. Every space is
+/// one kind of space, as statements are read with theirs folded.
+fn unescaped(side: &str) -> String {
+    let mut out = String::with_capacity(side.len());
+    let mut chars = side.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('a') => out.push('\u{7}'),
+            Some('b') => out.push('\u{8}'),
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('v') => out.push('\u{b}'),
+            Some('f') => out.push('\u{c}'),
+            Some('r') => out.push('\r'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out.chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .collect()
 }
 
 /// The added exact checks of one key of [`expected_changed`], grouped by the
@@ -768,13 +815,27 @@ pub(super) fn inverted(removed: &[String], added: &[String]) -> Vec<String> {
 /// The function a call expression calls (`add` of `add(2, 3)`, `calc::add`,
 /// `m.add`), when the expression is a call.
 fn callee(expr: &str) -> Option<&str> {
-    let open = expr.find('(')?;
-    let name = expr[..open].trim();
-    let plain = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$'));
-    plain.then_some(name)
+    // A builtin that measures or converts a value is not the code under test:
+    // `len(chks)` against `len(want)` computes nothing of it. Its argument's
+    // call may be (`len(calc.items())`).
+    const BUILTINS: [&str; 12] = [
+        "len", "cap", "str", "int", "float", "bool", "list", "sorted", "repr", "string", "String",
+        "Number",
+    ];
+    let mut expr = expr;
+    for _ in 0..4 {
+        let open = expr.find('(')?;
+        let name = expr[..open].trim();
+        let plain = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '$'));
+        if !plain || !BUILTINS.contains(&name) {
+            return plain.then_some(name);
+        }
+        expr = &expr[open + 1..];
+    }
+    None
 }
 
 /// Whether `expr` calls `callee` (its last path part, so `calc::add` and `add`
@@ -1246,6 +1307,14 @@ fn go(s: &str) -> Option<Check> {
             (plain && close + 1 == s.len()).then_some((name, args))?
         }
     };
+    // Its first argument is the test (`t`, `s.T()`); with `assert :=
+    // assert.New(t)` there is none, and the positions below would be one off.
+    let test = args
+        .first()
+        .is_some_and(|a| matches!(*a, "t" | "tt" | "tb" | "b" | "f") || a.ends_with(".T()"));
+    if !test {
+        return None;
+    }
     match name {
         "Equal" | "EqualValues" | "Exactly" | "Len" if args.len() >= 3 => {
             Some(Check::Exact(args[1].into(), args[2].into()))
@@ -1347,7 +1416,7 @@ pub(super) fn js_cannot_fail(statement: &str) -> bool {
             _ => return false,
         };
         let nothing = matches!(arg, "null" | "undefined");
-        let object = matches!(made, Made::Array | Made::Object | Made::Function);
+        let object = !matches!(made, Made::Text { .. });
         let truthy = !matches!(made, Made::Text { maybe_empty: true });
         return match (negated, &matcher[..open]) {
             // No value written out is a number, so none is NaN.
@@ -1395,9 +1464,6 @@ enum Made {
     Object,
     /// A function or arrow function expression.
     Function,
-    /// What `new` made: an object, though a constructor may hand back one made
-    /// before, or a function.
-    New,
     /// A string or template literal, and whether it may be empty (falsy): a
     /// template that opens with a placeholder may.
     Text {
@@ -1423,19 +1489,6 @@ fn made(x: &str) -> Option<Made> {
             return Some(Made::Text { maybe_empty });
         }
         _ => {}
-    }
-    // `new Set([…])`, `new a.B`: the whole of it, no member read after.
-    if let Some(rest) = x.strip_prefix("new")
-        && rest.starts_with(char::is_whitespace)
-    {
-        let rest = rest.trim_start();
-        let callee = rest
-            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
-            .unwrap_or(rest.len());
-        let open = x.len() - rest.len() + callee;
-        let named = callee > 0 && !rest.starts_with(|c: char| c.is_ascii_digit());
-        let made = named && (open == x.len() || (b[open] == b'(' && whole(open)));
-        return made.then_some(Made::New);
     }
     let f = x
         .strip_prefix("async")
@@ -2092,9 +2145,6 @@ mod tests {
             "expect(`${x}`).toBeTypeOf('string')",
             "expect([]).not.toBe(other)",
             "expect({}).not.toStrictEqual(undefined)",
-            "expect(new Set([x])).toBeTruthy()",
-            "expect(new a.B).not.toEqual(null)",
-            "expect(new é).toBeDefined()",
             "assert.ok({ a: x })",
             "assert(() => false)",
         ] {
@@ -2114,13 +2164,6 @@ mod tests {
             "expect(a ? () => 1 : b).toBeTruthy()",
             "expect([1].map(f)).toBeInstanceOf(Array)",
             "expect(async(x)).toBeDefined()",
-            "expect(new Foo().bar).toBeTruthy()",
-            "expect(new Single()).not.toBe(other)",
-            "expect(new Foo()).toBeTypeOf('object')",
-            "expect(newValue).toBeTruthy()",
-            "expect(new ).toBeTruthy()",
-            "expect(new 1).toBeTruthy()",
-            "expect(new (f())).toBeTruthy()",
             "expect([]).toBeDefined(x)",
             "assert.ok('')",
             // Odd text: no panic, no finding.

@@ -1277,6 +1277,38 @@ fn a_testify_value_compared_with_itself_is_found() {
 
 #[test]
 fn honest_rewrites_of_assertions_are_not_found() {
+    // A builtin measuring both sides is not the code computing the expected
+    // value (prometheus f5fcaa3872's shape); a character written as its escape
+    // is the same expected value.
+    let go = |check: &str| {
+        format!(
+            "package calc\n\nimport \"testing\"\n\nfunc TestChunks(t *testing.T) {{\n\tchks := Chunks()\n\t{check}\n}}\n"
+        )
+    };
+    let before = go("assert.Equal(t, test.expectedChunks, len(chks))");
+    let after = go("assert.Equal(t, len(test.expectedHeaders), len(chks))");
+    assert!(one("calc/chunks_test.go", &before, &after).is_empty());
+    // helper-138's: a nil check before the value checked through a pointer;
+    // `assert := assert.New(t)`, whose calls take no test first.
+    let before = go("got := Get(\"a\")\n\tassert.Equal(t, Item{V: 5}, got)");
+    let after =
+        go("got := Get(\"a\")\n\trequire.NotNil(t, got)\n\tassert.Equal(t, Item{V: 5}, *got)");
+    let found = one("calc/chunks_test.go", &before, &after);
+    assert!(found.is_empty(), "{found:?}");
+    let before =
+        go("assert := assert.New(t)\n\tgot := Add(2, 3)\n\tassert.Equal(5, got, \"Add(2, 3)\")");
+    for check in [
+        "assert.Equal(5, got, \"Add(2, 3) = %d\", got)",
+        "assert.True(got == 5, \"Add(2, 3)\")",
+    ] {
+        let after = before.replace("assert.Equal(5, got, \"Add(2, 3)\")", check);
+        let found = one("calc/chunks_test.go", &before, &after);
+        assert!(found.is_empty(), "{check}: {found:?}");
+    }
+    let before = go("assert.Equal(t, \"1\u{8} 2\u{c}\", Name(chks))");
+    let after = go("assert.Equal(t, \"1\\b 2\\f\", Name(chks))");
+    let found = one("calc/chunks_test.go", &before, &after);
+    assert!(found.is_empty(), "{found:?}");
     // A value bound to a name and then checked exactly, or an expected value bound;
     // a determinism check through a name beside the old check.
     for to in [
@@ -2121,8 +2153,6 @@ fn a_js_subject_that_is_always_there_is_found() {
         "expect([add(1, 1)]).not.toEqual(undefined)",
         "expect({ v: add(1, 1) }).not.toBeNull()",
         "expect({ v: add(1, 1) }).not.toBeUndefined()",
-        "expect(new Number(add(1, 1))).toBeTruthy()",
-        "expect(new Set([add(1, 1)])).not.toBeNull()",
         "expect([add(1, 1)]).not.toBeNaN()",
     ] {
         says(
@@ -2138,9 +2168,9 @@ fn a_js_subject_that_is_always_there_is_found() {
         "expect([add(1, 1)]).toEqual([2])",
         "expect(add(1, 1)).toBe(2)\n  expect(() => add(1, 1)).not.toThrow()",
         "expect(add(1, 1)).toBe(2)\n  expect({ ...defaults }).toEqual({ a: 1 })",
-        "expect(new Calc().add(1, 1)).toBe(2)",
-        "expect(add(1, 1)).toBe(2)\n  expect(new Calc().last).toBeDefined()",
         "expect(add(1, 1)).toBe(2)\n  expect([1, 2].map(x => add(x, 1))).toBeInstanceOf(Array)",
+        // helper-138's: a constructor may throw, so what `new` makes is checked.
+        "expect(add(1, 1)).toBe(2)\n  expect(new URL('https://x.test/' + add(1, 1))).toBeDefined()",
     ] {
         let js = JS.replace("expect(add(1, 1)).toBe(2)", to);
         assert!(one(p, JS, &js).is_empty(), "{to}: {:?}", one(p, JS, &js));
