@@ -1335,10 +1335,11 @@ pub fn qwen_compaction_injects_again() {
     // Qwen fires the compact SessionStart without waiting for it, and the run's
     // process group is killed when Qwen exits. A real model's next reply takes
     // seconds; this one waits, with a shell call, until the hook's call is
-    // recorded (at most 20 s), so a fast fake model cannot outrun it.
+    // recorded (at most 50 s: on a loaded machine 20 s was not enough), so a fast
+    // fake model cannot outrun it.
     let hooks = w.path("hooks").display().to_string();
     let wait = format!(
-        "for i in $(seq 200); do grep -ls '\"source\":\"compact\"' '{hooks}'/*/stdin | \
+        "for i in $(seq 500); do grep -ls '\"source\":\"compact\"' '{hooks}'/*/stdin | \
          while read f; do [ -s \"${{f%/stdin}}/time\" ] && echo recorded; done | grep -q . && {{ printf 'hook-%s\\n' recorded; break; }}; sleep 0.1; done"
     );
     w.fake.script(script(vec![

@@ -609,12 +609,11 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
             for (side, &(b, g)) in places[k].iter().enumerate() {
                 buckets[side][b].take(g, k);
             }
-            // A character written as an escape in place of itself (`\b` for a
-            // backspace, as a formatter rewrites it) is the same value.
+            // One string spelled another way is the same value.
             let same = match &now[k] {
                 Some(Check::Exact(l2, r2)) => {
-                    let mut was = [unescaped(&l), unescaped(&r)];
-                    let mut is = [unescaped(l2), unescaped(r2)];
+                    let mut was = [valued(lang, &l), valued(lang, &r)];
+                    let mut is = [valued(lang, l2), valued(lang, r2)];
                     was.sort();
                     is.sort();
                     was == is
@@ -633,35 +632,128 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
     out
 }
 
-/// `side` with each one-letter escape (`\b`, `\t`, `\n`) as the character it
-/// stands for, so two spellings of one literal are one text. Every space is
-/// one kind of space, as statements are read with theirs folded.
-fn unescaped(side: &str) -> String {
+/// `side` with each string literal as the value it spells, in one kind of
+/// quotes, so two spellings of one value are one text: `"ab"` and Go's raw
+/// `` `ab` ``, `"\u00e9"` and `"é"`, `'\x33'` and `"3"`, `\b` and a backspace
+/// (as a formatter rewrites it). A run of spaces is one space, as statements are
+/// read with theirs folded.
+fn valued(lang: Lang, side: &str) -> String {
     let mut out = String::with_capacity(side.len());
-    let mut chars = side.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
+    let mut chars = side.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if !matches!(c, '"' | '\'' | '`') {
             out.push(c);
             continue;
         }
-        match chars.next() {
-            Some('a') => out.push('\u{7}'),
-            Some('b') => out.push('\u{8}'),
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some('v') => out.push('\u{b}'),
-            Some('f') => out.push('\u{c}'),
-            Some('r') => out.push('\r'),
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
+        // A raw string: Go's backquotes, or a Python or Rust `r` prefix.
+        let prefix = side[..at]
+            .rsplit(|c: char| !c.is_ascii_alphanumeric())
+            .next()
+            .unwrap_or_default();
+        let raw = match lang {
+            Lang::Go => c == '`',
+            Lang::Python => prefix.len() <= 2 && prefix.contains(['r', 'R']),
+            Lang::Rust => matches!(prefix, "r" | "br"),
+            Lang::Js => false,
+        };
+        // `r` alone (and Python's `u`) changes only the spelling; `b`, `f` and
+        // tags stay.
+        let spelling = match lang {
+            Lang::Python => matches!(prefix, "r" | "R" | "u" | "U"),
+            Lang::Rust => prefix == "r",
+            _ => false,
+        };
+        if spelling {
+            out.pop();
+        }
+        out.push('"');
+        while let Some((_, d)) = chars.next() {
+            match d {
+                _ if d == c => break,
+                '\\' if !raw => unescape(lang, &mut chars, &mut out),
+                '"' | '\\' => {
+                    out.push('\\');
+                    out.push(d);
+                }
+                _ => out.push(d),
             }
-            None => out.push('\\'),
+        }
+        out.push('"');
+    }
+    let mut folded = String::with_capacity(out.len());
+    for c in out.chars() {
+        match c.is_whitespace() {
+            true if folded.ends_with(' ') => {}
+            true => folded.push(' '),
+            false => folded.push(c),
         }
     }
-    out.chars()
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .collect()
+    folded
+}
+
+/// The character an escape after a backslash spells, onto `out` (a backslash
+/// or a quote escaped again, so the value reads back one way).
+fn unescape(
+    lang: Lang,
+    chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
+    out: &mut String,
+) {
+    let hex = |n: usize, chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>| {
+        let braced = n == 0 && chars.next_if(|&(_, c)| c == '{').is_some();
+        let mut code = 0u32;
+        for _ in 0..if braced { 6 } else { n } {
+            match chars.next_if(|(_, c)| c.is_ascii_hexdigit()) {
+                Some((_, c)) => code = code * 16 + c.to_digit(16).unwrap_or(0),
+                None => break,
+            }
+        }
+        if braced {
+            chars.next_if(|&(_, c)| c == '}');
+        }
+        char::from_u32(code)
+    };
+    let Some((_, e)) = chars.next() else {
+        return out.push_str("\\\\");
+    };
+    let c = match e {
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        't' => Some('\t'),
+        'n' => Some('\n'),
+        'v' => Some('\u{b}'),
+        'f' => Some('\u{c}'),
+        'r' => Some('\r'),
+        'x' => hex(2, chars),
+        'u' if chars.peek().is_some_and(|&(_, c)| c == '{') => hex(0, chars),
+        'u' => hex(4, chars),
+        'U' => hex(8, chars),
+        '0'..='7' => {
+            let mut code = e.to_digit(8).unwrap_or(0);
+            for _ in 0..2 {
+                match chars.next_if(|(_, c)| matches!(c, '0'..='7')) {
+                    Some((_, c)) => code = code * 8 + c.to_digit(8).unwrap_or(0),
+                    None => break,
+                }
+            }
+            char::from_u32(code)
+        }
+        '"' | '\'' | '`' | '\\' => Some(e),
+        // JavaScript drops the backslash of an escape it does not know; Python
+        // keeps it (and Go and Rust refuse the file).
+        _ if lang == Lang::Js => Some(e),
+        _ => {
+            out.push_str("\\\\");
+            Some(e)
+        }
+    };
+    match c {
+        Some(c @ ('"' | '\\')) => {
+            out.push('\\');
+            out.push(c);
+        }
+        Some(c) => out.push(c),
+        None => out.push('\u{fffd}'),
+    }
 }
 
 /// The added exact checks of one key of [`expected_changed`], grouped by the
@@ -724,11 +816,28 @@ fn skeleton(s: &str) -> (String, Vec<&str>) {
         let c = b[i];
         let word_before = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
         if matches!(c, b'"' | b'\'' | b'`') {
+            // A string's prefix (Python's `r`, `b`, `f`, `u`; Rust's `r`, `b`)
+            // is part of its literal: `r'a\\b'` for `'a\\b'` changes the value.
+            let prefix = s[..i]
+                .bytes()
+                .rev()
+                .take_while(|b| b"rbfuRBFU".contains(b))
+                .count();
+            let open = i - prefix;
+            let from = match prefix <= 2
+                && (open == 0 || !(b[open - 1].is_ascii_alphanumeric() || b[open - 1] == b'_'))
+            {
+                true => {
+                    out.truncate(out.len() - prefix);
+                    open
+                }
+                false => i,
+            };
             let mut j = i + 1;
             while j < b.len() && b[j] != c {
                 j += if b[j] == b'\\' { 2 } else { 1 };
             }
-            lits.push(&s[i..(j + 1).min(b.len())]);
+            lits.push(&s[from..(j + 1).min(b.len())]);
             i = j + 1;
             out.push('#');
         } else if (c.is_ascii_digit()
@@ -1594,23 +1703,7 @@ fn unparen(expr: &str, lang: Lang) -> &str {
     }
     // Where each bracket closes and how deep each comma is, found once: brackets
     // nested deep are peeled in one pass, not one scan of the rest for each.
-    let mut open = Vec::new();
-    let mut close = HashMap::new();
-    let mut commas = HashSet::new();
-    for (i, c) in code(whole, 0, lang) {
-        match c {
-            b'(' | b'[' | b'{' => open.push(i),
-            b')' | b']' | b'}' => {
-                if let Some(o) = open.pop() {
-                    close.insert(o, i);
-                }
-            }
-            b',' => {
-                commas.insert(open.len());
-            }
-            _ => {}
-        }
-    }
+    let (close, commas) = brackets(whole, lang);
     let mut e = whole;
     // Inside `depth` brackets peeled, a comma as deep as that is a tuple's.
     for depth in 1.. {
@@ -1738,8 +1831,14 @@ fn code(s: &str, from: usize, lang: Lang) -> impl Iterator<Item = (usize, u8)> +
 /// Where each bracket of `s` closes, by where it opens: `group_close` of every
 /// bracket, in one pass.
 fn closes(s: &str, lang: Lang) -> HashMap<usize, usize> {
+    brackets(s, lang).0
+}
+
+/// [`closes`], and how many brackets deep each comma of `s` is.
+fn brackets(s: &str, lang: Lang) -> (HashMap<usize, usize>, HashSet<usize>) {
     let mut open = Vec::new();
     let mut out = HashMap::new();
+    let mut commas = HashSet::new();
     for (i, c) in code(s, 0, lang) {
         match c {
             b'(' | b'[' | b'{' => open.push(i),
@@ -1748,10 +1847,13 @@ fn closes(s: &str, lang: Lang) -> HashMap<usize, usize> {
                     out.insert(o, i);
                 }
             }
+            b',' => {
+                commas.insert(open.len());
+            }
             _ => {}
         }
     }
-    out
+    (out, commas)
 }
 
 /// Where a string literal opening at `i` ends (past its close), if one opens

@@ -1305,10 +1305,33 @@ fn honest_rewrites_of_assertions_are_not_found() {
         let found = one("calc/chunks_test.go", &before, &after);
         assert!(found.is_empty(), "{check}: {found:?}");
     }
-    let before = go("assert.Equal(t, \"1\u{8} 2\u{c}\", Name(chks))");
-    let after = go("assert.Equal(t, \"1\\b 2\\f\", Name(chks))");
+    let before = go("assert.Equal(t, \"1\u{8} 2\u{c} C\u{c} D\r\n E\", Name(chks))");
+    let after = go("assert.Equal(t, \"1\\b 2\\f C\\f D\\r\\n E\", Name(chks))");
     let found = one("calc/chunks_test.go", &before, &after);
     assert!(found.is_empty(), "{found:?}");
+    // helper-139's: one string written another way (a raw string, a code
+    // point's escape, other quotes) is the same expected value.
+    for (was, is) in [
+        ("\"ab\"", "`ab`"),
+        ("\"a\\\\b\"", "`a\\b`"),
+        ("\"caf\\u00e9\"", "\"café\""),
+        ("\"\\x41\\101\\U0001F600\"", "\"AA\u{1F600}\""),
+    ] {
+        let before = go(&format!("assert.Equal(t, {was}, Name(chks))"));
+        let after = go(&format!("assert.Equal(t, {is}, Name(chks))"));
+        let found = one("calc/chunks_test.go", &before, &after);
+        assert!(found.is_empty(), "{was} {is}: {found:?}");
+    }
+    let js = "test('a', () => {\n  expect(name(2)).toBe('3');\n});\n";
+    for is in ["`3`", "\"3\"", "'\\x33'", "'\\u{33}'"] {
+        let found = one("a.test.js", js, &js.replace("'3'", is));
+        assert!(found.is_empty(), "{is}: {found:?}");
+    }
+    let py = "def test_a():\n    assert name(2) == 'a\\\\b'\n";
+    for is in ["r'a\\b'", "\"a\\\\b\"", "'\\x61\\\\b'", "R'a\\b'"] {
+        let found = one("tests/test_a.py", py, &py.replace("'a\\\\b'", is));
+        assert!(found.is_empty(), "{is}: {found:?}");
+    }
     // A value bound to a name and then checked exactly, or an expected value bound;
     // a determinism check through a name beside the old check.
     for to in [
@@ -1468,6 +1491,24 @@ fn an_expected_value_rewritten_in_place_is_found() {
         "a.test.js",
         "its expected value changed",
     );
+    // The same string's spellings do not hide a changed value.
+    let go = |check: &str| TESTIFY.replace("assert.Equal(t, 5, Add(2, 3))", check);
+    for (was, is) in [
+        ("\"ab\"", "`ac`"),
+        ("\"caf\\u00e9\"", "\"cafe\""),
+        ("\"a\\\\b\"", "`a\\\\b`"),
+        ("\"\\x41\"", "\"B\""),
+    ] {
+        let before = go(&format!("assert.Equal(t, {was}, Name(2))"));
+        let after = go(&format!("assert.Equal(t, {is}, Name(2))"));
+        let found = one("calc/add_test.go", &before, &after);
+        says(&found, "calc/add_test.go", "its expected value changed");
+    }
+    let py = "def test_a():\n    assert name(2) == 'a\\\\b'\n";
+    for is in ["r'a\\\\b'", "'a\\b'"] {
+        let found = one("tests/test_a.py", py, &py.replace("'a\\\\b'", is));
+        says(&found, "tests/test_a.py", "its expected value changed");
+    }
     // A case changed as a whole (its input and its answer) is a different check.
     assert!(
         one(
