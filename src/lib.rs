@@ -131,6 +131,48 @@ pub mod fuzzing {
         }
     }
 
+    /// A file changed in any way (`data` is the file before and after, split at
+    /// its first NUL byte; its first byte picks the language and whether it is a
+    /// test): reading what the change weakened never panics. The reader walks
+    /// brackets, strings and escapes by byte in four languages, on files an agent
+    /// writes.
+    pub fn weakened(data: &[u8]) {
+        use crate::plan::weakened::{Change, find_given, hacks::Given};
+        let Some((&pick, rest)) = data.split_first() else {
+            return;
+        };
+        let text = String::from_utf8_lossy(rest);
+        let (before, after) = text.split_once('\0').unwrap_or((&text, ""));
+        let path = [
+            "tests/test_a.py",
+            "a.test.ts",
+            "tests/a.rs",
+            "a_test.go",
+            "calc/core.py",
+            "src/a.ts",
+            "src/lib.rs",
+            "calc.go",
+        ][usize::from(pick % 8)];
+        let change = |before: &str, after: &str| Change {
+            path: path.to_string(),
+            was: None,
+            before: Some(before.to_string()),
+            after: Some(after.to_string()),
+        };
+        // What the tests gave: the words and numbers of the file before.
+        let mut given = Given::default();
+        given.literals = before
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(64)
+            .map(str::to_string)
+            .collect();
+        let changes = [change(before, after), change(after, before)];
+        for found in find_given(&changes, &[], &given) {
+            let _ = found.to_string();
+        }
+    }
+
     /// git's merge driver on any three files (base, ours, theirs: `data` split at
     /// its first two NUL bytes). Never panics; a clean merge holds no conflict marker
     /// and no lone CR (git would commit it as merged); a merge left whole keeps both

@@ -4,6 +4,7 @@
 //! pure: counts per file on code with comments and strings left out, so code that
 //! moved inside a file is no finding and stronger tests are none either.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -1773,11 +1774,19 @@ impl<'c> Row<'c> {
             }
         }
         what.extend(forms::loosened(&removed, &added));
+        // A check left as it was whose name is bound anew (`want := 5` become
+        // `want := Add(2, 3)`) reads another value: read as rewritten in place.
+        let again = rebound(&old.read, &new.read);
+        let with = |list: &[String]| [list, &again].concat();
+        let (was, now) = match again.is_empty() {
+            true => (Cow::Borrowed(&removed), Cow::Borrowed(&added)),
+            false => (Cow::Owned(with(&removed)), Cow::Owned(with(&added))),
+        };
         what.extend(checks::weakened_in_place(
             old.lang,
-            &removed,
-            &added,
-            &new.read.bound,
+            &was,
+            &now,
+            (&old.read.bound, &new.read.bound),
         ));
         what.extend(checks::inverted(&removed, &added));
         what.extend(checks::expected_changed(old.lang, &removed, &added));
@@ -1789,6 +1798,42 @@ impl<'c> Row<'c> {
         }
         what
     }
+}
+
+/// The statements both files hold that name a name `now` binds to another value
+/// than `was` did (a few names read, so a crafted file of many costs no more).
+fn rebound(was: &Read, now: &Read) -> Vec<String> {
+    let names: Vec<&str> = now
+        .bound
+        .iter()
+        .filter(|(name, value)| was.bound.get(*name) != Some(value))
+        .map(|(name, _)| name.as_str())
+        .take(16)
+        .collect();
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let names_one = |s: &str| {
+        names.iter().any(|name| {
+            s.match_indices(name).any(|(at, _)| {
+                !s[..at].ends_with(word)
+                    && !s[..at].ends_with('.')
+                    && !s[at + name.len()..].starts_with(word)
+            })
+        })
+    };
+    let kept: HashSet<String> = was
+        .statements
+        .iter()
+        .filter(|s| names_one(s))
+        .map(|s| layout_free(s))
+        .collect();
+    now.statements
+        .iter()
+        .filter(|s| names_one(s) && kept.contains(&layout_free(s)))
+        .cloned()
+        .collect()
 }
 
 /// The statements of `a` not in `b`, counted as a multiset.

@@ -1332,6 +1332,52 @@ fn honest_rewrites_of_assertions_are_not_found() {
         let found = one("tests/test_a.py", py, &py.replace("'a\\\\b'", is));
         assert!(found.is_empty(), "{is}: {found:?}");
     }
+    // helper-140's, from prometheus and cli history. Two names bound to one field
+    // read at two times, where the old check compared them already; a bool
+    // compared with a variable become `True` and `False` in each branch; a key in
+    // the subject changed with the expected value the same; a map's entries in
+    // another order.
+    let before = go(
+        "first := s.head.minTime\n\ts.mmap()\n\trequire.Equal(t, first, s.head.minTime, \"newest\")",
+    );
+    let after = go(
+        "first := s.head.minTime\n\ts.mmap()\n\tafter := s.head.minTime\n\ts.Unlock()\n\trequire.Equal(t, first, after, \"newest\")",
+    );
+    let found = one("calc/chunks_test.go", &before, &after);
+    assert!(found.is_empty(), "{found:?}");
+    let before = go("require.Equal(t, !c.shouldWait, over.Load())");
+    let after = go(
+        "if c.shouldWait {\n\t\trequire.False(t, over.Load(), \"blocks\")\n\t} else {\n\t\trequire.True(t, over.Load(), \"returns\")\n\t}",
+    );
+    let found = one("calc/chunks_test.go", &before, &after);
+    assert!(found.is_empty(), "{found:?}");
+    for (was, is) in [
+        (
+            "require.Equal(t, model.LabelValue(\"value\"), labels[prefix+\"my_tag_key\"])",
+            "require.Equal(t, model.LabelValue(\"value\"), labels[prefix+\"My_Tag_Key\"])",
+        ),
+        (
+            "assert.Equal(t, float64(42), inputs[\"issueNumber\"])",
+            "assert.Equal(t, float64(42), inputs[\"number\"])",
+        ),
+        (
+            "assert.Equal(t, map[string]interface{}{\"id\": \"R\", \"wiki\": \"w\", \"issues\": 1}, inputs)",
+            "assert.Equal(t, map[string]interface{}{\"wiki\": \"w\", \"id\": \"R\", \"issues\": 1}, inputs)",
+        ),
+    ] {
+        let found = one("calc/chunks_test.go", &go(was), &go(is));
+        assert!(found.is_empty(), "{is}: {found:?}");
+    }
+    let py = "def test_a():\n    assert name(2) == [{'a': 1, 'b': 2, 'c': [3, 4]}]\n";
+    let found = one(
+        "tests/test_a.py",
+        py,
+        &py.replace(
+            "{'a': 1, 'b': 2, 'c': [3, 4]}",
+            "{'b': 2, 'a': 1, 'c': [3, 4]}",
+        ),
+    );
+    assert!(found.is_empty(), "{found:?}");
     // A value bound to a name and then checked exactly, or an expected value bound;
     // a determinism check through a name beside the old check.
     for to in [
@@ -1504,10 +1550,57 @@ fn an_expected_value_rewritten_in_place_is_found() {
         let found = one("calc/add_test.go", &before, &after);
         says(&found, "calc/add_test.go", "its expected value changed");
     }
+    // An expected value's name bound anew to the subject, the check left as it
+    // was (Python; Go's is below).
+    let py = "def test_a():\n    want = 3\n    assert calc.add(1, 2) == want\n";
+    let found = one(
+        "tests/test_a.py",
+        py,
+        &py.replace("want = 3", "want = calc.add(1, 2)"),
+    );
+    says(
+        &found,
+        "tests/test_a.py",
+        "expected value became the value itself",
+    );
+    let found = one(
+        "tests/test_a.py",
+        py,
+        &py.replace("want = 3", "want = 1 + 2"),
+    );
+    assert!(found.is_empty(), "{found:?}");
     let py = "def test_a():\n    assert name(2) == 'a\\\\b'\n";
     for is in ["r'a\\\\b'", "'a\\b'"] {
         let found = one("tests/test_a.py", py, &py.replace("'a\\\\b'", is));
         says(&found, "tests/test_a.py", "its expected value changed");
+    }
+    // A wrapped expected value changed, entries of a map given other values, a
+    // name bound anew to the subject where the old check read a value: each
+    // still found (helper-140's honest cases turned around).
+    for (was, is, what) in [
+        (
+            "assert.Equal(t, model.LabelValue(\"value\"), labels[\"k\"])",
+            "assert.Equal(t, model.LabelValue(\"other\"), labels[\"k\"])",
+            "its expected value changed",
+        ),
+        (
+            "assert.Equal(t, map[string]int{\"a\": 1, \"b\": 2}, Count(2))",
+            "assert.Equal(t, map[string]int{\"b\": 1, \"a\": 2}, Count(2))",
+            "its expected value changed",
+        ),
+        (
+            "want := 5\n\tassert.Equal(t, want, Add(2, 3))",
+            "want := Add(2, 3)\n\tassert.Equal(t, want, Add(2, 3))",
+            "expected value became the value itself",
+        ),
+        (
+            "assert.Equal(t, 5, Add(2, 3))",
+            "assert.True(t, Add(2, 3) != 0)",
+            "an exact check became a check that it differs",
+        ),
+    ] {
+        let found = one("calc/add_test.go", &go(was), &go(is));
+        says(&found, "calc/add_test.go", what);
     }
     // A case changed as a whole (its input and its answer) is a different check.
     assert!(
