@@ -589,11 +589,34 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
             }
         }
     }
-    let mut out = Vec::new();
+    // A removed check spelled again (its map's entries in another order, other
+    // quotes) is paired with its respelling first, so no other added check is
+    // taken for its changed value.
+    let mut respelled: HashMap<String, Vec<usize>> = HashMap::new();
+    for (k, c) in now.iter().enumerate().rev() {
+        if matches!(c, Some(Check::Exact(..))) {
+            respelled
+                .entry(valued(lang, &added[k]))
+                .or_default()
+                .push(k);
+        }
+    }
+    let mut left = Vec::new();
     for old in removed {
         let Some(Check::Exact(l, r)) = check(lang, old) else {
             continue;
         };
+        match respelled.get_mut(&valued(lang, old)).and_then(Vec::pop) {
+            Some(k) => {
+                for (side, &(b, g)) in places[k].iter().enumerate() {
+                    buckets[side][b].take(g, k);
+                }
+            }
+            None => left.push((old, l, r)),
+        }
+    }
+    let mut out = Vec::new();
+    for (old, l, r) in left {
         // The subject is the same code (spaces aside) and not a literal itself, and
         // the expected value differs in its literals alone.
         let first = |side: usize, subject: &str, was: &str| {

@@ -1368,6 +1368,23 @@ fn honest_rewrites_of_assertions_are_not_found() {
         let found = one("calc/chunks_test.go", &go(was), &go(is));
         assert!(found.is_empty(), "{is}: {found:?}");
     }
+    // One map's entries reordered beside another map given a key (cli 9b037ffac):
+    // the first is not paired with the second's new value.
+    let map = |a: &str, b: &str| {
+        go(&format!(
+            "assert.Equal(t, map[string]interface{{}}{{{a}}}, inputs)\n\tassert.Equal(t, map[string]interface{{}}{{{b}}}, inputs)"
+        ))
+    };
+    let before = map(
+        "\"id\": \"R\", \"wiki\": false, \"issues\": true",
+        "\"id\": \"R\", \"wiki\": true",
+    );
+    let after = map(
+        "\"id\": \"R\", \"issues\": true, \"wiki\": false",
+        "\"id\": \"R\", \"issues\": false, \"wiki\": true",
+    );
+    let found = one("calc/chunks_test.go", &before, &after);
+    assert!(found.is_empty(), "{found:?}");
     let py = "def test_a():\n    assert name(2) == [{'a': 1, 'b': 2, 'c': [3, 4]}]\n";
     let found = one(
         "tests/test_a.py",
