@@ -631,7 +631,8 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
         // testify names the expected value first and the value under test
         // second: a key changed in the second (`labels["k"]` become
         // `labels["K"]`) is a changed subject, not a changed expected value.
-        let testify = lang == Lang::Go && !old.starts_with("if ");
+        // A literal second is the two written the other way round.
+        let testify = lang == Lang::Go && !old.starts_with("if ") && skeleton(&r).0 != "#";
         let hit = [
             (!testify).then(|| first(0, &l, &r)).flatten(),
             first(1, &r, &l),

@@ -1601,6 +1601,11 @@ fn an_expected_value_rewritten_in_place_is_found() {
             "its expected value changed",
         ),
         (
+            "assert.Equal(t, Add(2, 3), 5)",
+            "assert.Equal(t, Add(2, 3), 6)",
+            "its expected value changed",
+        ),
+        (
             "assert.Equal(t, map[string]int{\"a\": 1, \"b\": 2}, Count(2))",
             "assert.Equal(t, map[string]int{\"b\": 1, \"a\": 2}, Count(2))",
             "its expected value changed",
