@@ -35,7 +35,7 @@ enum Check {
 /// before `assert_eq!(v, v)` is the old subject compared with itself. `was_bound`
 /// holds the old file's: an old check that read as one value compared with itself
 /// already (`first := s.min` then `first == s.min`, a value read at two times)
-/// loses nothing to another such.
+/// loses nothing to another such (made a presence check, it does).
 pub(super) fn weakened_in_place(
     lang: Lang,
     removed: &[String],
@@ -85,7 +85,6 @@ pub(super) fn weakened_in_place(
     for (j, was) in old.iter().enumerate() {
         if let Some(Check::Exact(a, b)) = was
             && a != b
-            && itself(a, b, was_bound).is_empty()
         {
             if informative(b) {
                 of_subject.entry(a).or_default().push(j);
@@ -95,6 +94,12 @@ pub(super) fn weakened_in_place(
             }
         }
     }
+    // Old checks that read as one value compared with itself already, through
+    // the old file's names: another such loses nothing.
+    let was_itself: Vec<bool> = old
+        .iter()
+        .map(|was| matches!(was, Some(Check::Exact(a, b)) if !itself(a, b, was_bound).is_empty()))
+        .collect();
     // The first of them not yet matched to an added statement.
     let exact_of = |subject: &str, used: &[bool]| {
         let j = *of_subject.get(subject)?.iter().find(|&&j| !used[j])?;
@@ -226,7 +231,9 @@ pub(super) fn weakened_in_place(
                     }
                     (list, 0)
                 });
-                next(list, &used).map(|(j, _)| (j, "its expected value became the value itself"))
+                next(list, &used)
+                    .filter(|&(j, _)| !was_itself[j])
+                    .map(|(j, _)| (j, "its expected value became the value itself"))
             }
             // Through a name too: `v = f(3)` then `v == f(3,)`.
             Some(Check::Exact(a, b)) => [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
@@ -592,13 +599,11 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
     // A removed check spelled again (its map's entries in another order, other
     // quotes) is paired with its respelling first, so no other added check is
     // taken for its changed value.
-    let mut respelled: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut respelled: HashMap<(String, String), Vec<usize>> = HashMap::new();
     for (k, c) in now.iter().enumerate().rev() {
-        if matches!(c, Some(Check::Exact(..))) {
-            respelled
-                .entry(valued(lang, &added[k]))
-                .or_default()
-                .push(k);
+        if let Some(Check::Exact(l, r)) = c {
+            let key = (valued(lang, l), valued(lang, r));
+            respelled.entry(key).or_default().push(k);
         }
     }
     let mut left = Vec::new();
@@ -606,7 +611,8 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
         let Some(Check::Exact(l, r)) = check(lang, old) else {
             continue;
         };
-        match respelled.get_mut(&valued(lang, old)).and_then(Vec::pop) {
+        let key = (valued(lang, &l), valued(lang, &r));
+        match respelled.get_mut(&key).and_then(Vec::pop) {
             Some(k) => {
                 for (side, &(b, g)) in places[k].iter().enumerate() {
                     buckets[side][b].take(g, k);
@@ -670,14 +676,43 @@ pub(super) fn expected_changed(lang: Lang, removed: &[String], added: &[String])
 /// `side` with each string literal as the value it spells, in one kind of
 /// quotes, so two spellings of one value are one text: `"ab"` and Go's raw
 /// `` `ab` ``, `"\u00e9"` and `"é"`, `'\x33'` and `"3"`, `\b` and a backspace
-/// (as a formatter rewrites it). A run of spaces is one space, as statements are
-/// read with theirs folded.
+/// (as a formatter rewrites it). Spaces are folded as statements are read with
+/// theirs (a run is one, a raw tab or line break one space), so a character an
+/// escape spells that is no plain space stays itself (`\r\n` is not `\n`); a JS
+/// template with holes is no plain string. Keyed entries are sorted ([`keyed`]).
 fn valued(lang: Lang, side: &str) -> String {
     let mut out = String::with_capacity(side.len());
     let mut chars = side.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         if !matches!(c, '"' | '\'' | '`') {
-            out.push(c);
+            let word = side[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+            match c.is_whitespace() {
+                true if out.ends_with(' ') => {}
+                true => out.push(' '),
+                false if c.is_ascii_digit() && !word => {
+                    // A whole number in one spelling: `1_000_000`, `0xff`.
+                    let len = side[at..]
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(side.len() - at);
+                    let digits = side[at..at + len].replace('_', "");
+                    let (base, rest) = match digits.get(..2) {
+                        Some("0x" | "0X") => (16, &digits[2..]),
+                        Some("0o" | "0O") => (8, &digits[2..]),
+                        Some("0b" | "0B") => (2, &digits[2..]),
+                        _ => (10, &digits[..]),
+                    };
+                    match u128::from_str_radix(rest, base) {
+                        Ok(n) if !side[at + len..].starts_with('.') => {
+                            out.push_str(&n.to_string());
+                            for _ in 1..len {
+                                chars.next();
+                            }
+                        }
+                        _ => out.push(c),
+                    }
+                }
+                false => out.push(c),
+            }
             continue;
         }
         // A raw string: Go's backquotes, or a Python or Rust `r` prefix.
@@ -701,40 +736,57 @@ fn valued(lang: Lang, side: &str) -> String {
         if spelling {
             out.pop();
         }
-        out.push('"');
+        // The value's bytes: Go's `\xe9` is one byte, not `é`.
+        let mut value: Vec<u8> = Vec::new();
+        let mut holes = false;
+        let mut last = ' ';
         while let Some((_, d)) = chars.next() {
             match d {
                 _ if d == c => break,
-                '\\' if !raw => unescape(lang, &mut chars, &mut out),
-                '"' | '\\' => {
-                    out.push('\\');
-                    out.push(d);
+                '\\' if !raw => unescape(lang, &mut chars, &mut value),
+                _ if d.is_whitespace() => value.push(b' '),
+                _ => {
+                    holes |= lang == Lang::Js && c == '`' && last == '$' && d == '{';
+                    value.extend_from_slice(d.encode_utf8(&mut [0; 4]).as_bytes());
                 }
-                _ => out.push(d),
+            }
+            last = d;
+        }
+        let quote = if holes { '`' } else { '"' };
+        out.push(quote);
+        for chunk in value.utf8_chunks() {
+            for ch in chunk.valid().chars() {
+                match ch {
+                    ' ' if out.ends_with(' ') => {}
+                    '"' | '`' | '\\' => {
+                        out.push('\\');
+                        out.push(ch);
+                    }
+                    _ if ch != ' ' && (ch.is_whitespace() || ch.is_control()) => {
+                        out.push_str(&format!("\\u{{{:x}}}", u32::from(ch)));
+                    }
+                    _ => out.push(ch),
+                }
+            }
+            for b in chunk.invalid() {
+                out.push_str(&format!("\\x{{{b:02x}}}"));
             }
         }
-        out.push('"');
+        out.push(quote);
     }
-    let mut folded = String::with_capacity(out.len());
-    for c in out.chars() {
-        match c.is_whitespace() {
-            true if folded.ends_with(' ') => {}
-            true => folded.push(' '),
-            false => folded.push(c),
-        }
-    }
-    let close = closes(&folded, lang);
+    let close = closes(&out, lang);
     let mut opens: Vec<usize> = close.keys().copied().collect();
     opens.sort_unstable();
-    let mut sorted = String::with_capacity(folded.len());
-    keyed(&folded, (0, folded.len()), (&close, &opens), 0, &mut sorted);
+    let mut sorted = String::with_capacity(out.len());
+    keyed(&out, (0, out.len()), (&close, &opens), 0, &mut sorted);
     sorted
 }
 
 /// `s[from..to]` onto `out` with the entries of each `{…}` that holds `key:
 /// value` entries alone sorted: a map's, a dict's, an object's or a keyed struct
-/// literal's entries in another order are the same value. Braces deeper than a
-/// few are copied as they are (no recursion a crafted side could run deep).
+/// literal's entries in another order are the same value. Not inside a call's
+/// brackets, and braces deeper than a few are copied as they are (no recursion a
+/// crafted side could run deep).
 fn keyed(
     s: &str,
     (from, to): (usize, usize),
@@ -746,13 +798,14 @@ fn keyed(
     let mut next = opens.partition_point(|&o| o < from);
     while let Some(&open) = opens.get(next).filter(|&&o| o < to) {
         let end = close[&open];
-        // Into other brackets (`f({…})`); past a brace too deep, as it is.
-        if s.as_bytes()[open] != b'{' || end >= to {
+        // Into a list (`[{…}]`); past a call's brackets, whose order may be the
+        // value (`json.dumps({…})`, `OrderedDict({…})`), and a brace too deep.
+        if s.as_bytes()[open] == b'[' || end >= to {
             next += 1;
             continue;
         }
         next = opens.partition_point(|&o| o <= end);
-        if depth >= 8 {
+        if s.as_bytes()[open] == b'(' || depth >= 8 {
             continue;
         }
         out.push_str(&s[at..=open]);
@@ -762,7 +815,20 @@ fn keyed(
             .into_iter()
             .filter(|i| !i.is_empty())
             .collect();
-        if items.len() > 1 && items.iter().all(|i| split_top(i, ":", Lang::Js).len() > 1) {
+        // Each entry `key: value`, each key once (a repeated key's last value
+        // wins, so there the order is the value).
+        let keys: Option<Vec<&str>> = items
+            .iter()
+            .map(|i| match split_top(i, ":", Lang::Js)[..] {
+                [key, _, ..] => Some(key),
+                _ => None,
+            })
+            .collect();
+        let once = keys.is_some_and(|mut keys| {
+            keys.sort_unstable();
+            keys.windows(2).all(|w| w[0] != w[1])
+        });
+        if items.len() > 1 && once {
             items.sort_unstable();
             out.push_str(&items.join(","));
         } else {
@@ -774,68 +840,68 @@ fn keyed(
     out.push_str(&s[at..to]);
 }
 
-/// The character an escape after a backslash spells, onto `out` (a backslash
-/// or a quote escaped again, so the value reads back one way).
+/// The bytes an escape after a backslash spells, onto `out`: a character as
+/// UTF-8, or in Go a `\x` or octal escape's one byte.
 fn unescape(
     lang: Lang,
     chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
-    out: &mut String,
+    out: &mut Vec<u8>,
 ) {
-    let hex = |n: usize, chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>| {
-        let braced = n == 0 && chars.next_if(|&(_, c)| c == '{').is_some();
-        let mut code = 0u32;
-        for _ in 0..if braced { 6 } else { n } {
-            match chars.next_if(|(_, c)| c.is_ascii_hexdigit()) {
-                Some((_, c)) => code = code * 16 + c.to_digit(16).unwrap_or(0),
-                None => break,
-            }
-        }
-        if braced {
-            chars.next_if(|&(_, c)| c == '}');
-        }
-        char::from_u32(code)
-    };
-    let Some((_, e)) = chars.next() else {
-        return out.push_str("\\\\");
-    };
-    let c = match e {
-        'a' => Some('\u{7}'),
-        'b' => Some('\u{8}'),
-        't' => Some('\t'),
-        'n' => Some('\n'),
-        'v' => Some('\u{b}'),
-        'f' => Some('\u{c}'),
-        'r' => Some('\r'),
-        'x' => hex(2, chars),
-        'u' if chars.peek().is_some_and(|&(_, c)| c == '{') => hex(0, chars),
-        'u' => hex(4, chars),
-        'U' => hex(8, chars),
-        '0'..='7' => {
-            let mut code = e.to_digit(8).unwrap_or(0);
-            for _ in 0..2 {
-                match chars.next_if(|(_, c)| matches!(c, '0'..='7')) {
-                    Some((_, c)) => code = code * 8 + c.to_digit(8).unwrap_or(0),
+    let digits =
+        |base: u32, n: usize, chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>| {
+            let mut code = 0u32;
+            for _ in 0..n {
+                match chars.next_if(|(_, c)| c.is_digit(base)) {
+                    Some((_, c)) => code = code * base + c.to_digit(base).unwrap_or(0),
                     None => break,
                 }
             }
-            char::from_u32(code)
+            code
+        };
+    let Some((_, e)) = chars.next() else {
+        return out.push(b'\\');
+    };
+    let code = match e {
+        'a' => 7,
+        'b' => 8,
+        't' => 9,
+        'n' => 10,
+        'v' => 11,
+        'f' => 12,
+        'r' => 13,
+        'x' => digits(16, 2, chars),
+        'u' if chars.next_if(|&(_, c)| c == '{').is_some() => {
+            let code = digits(16, 6, chars);
+            chars.next_if(|&(_, c)| c == '}');
+            code
         }
-        '"' | '\'' | '`' | '\\' => Some(e),
+        'u' => digits(16, 4, chars),
+        'U' => digits(16, 8, chars),
+        '0'..='7' => {
+            let mut code = u32::from(e) - u32::from('0');
+            for _ in 0..2 {
+                match chars.next_if(|(_, c)| matches!(c, '0'..='7')) {
+                    Some((_, c)) => code = code * 8 + (u32::from(c) - u32::from('0')),
+                    None => break,
+                }
+            }
+            code
+        }
+        '"' | '\'' | '`' | '\\' => u32::from(e),
         // JavaScript drops the backslash of an escape it does not know; Python
         // keeps it (and Go and Rust refuse the file).
-        _ if lang == Lang::Js => Some(e),
+        _ if lang == Lang::Js => u32::from(e),
         _ => {
-            out.push_str("\\\\");
-            Some(e)
+            out.push(b'\\');
+            u32::from(e)
         }
     };
-    match c {
-        Some(c @ ('"' | '\\')) => {
-            out.push('\\');
-            out.push(c);
+    match (lang, e) {
+        (Lang::Go, 'x' | '0'..='7') => out.push(u8::try_from(code).unwrap_or(u8::MAX)),
+        _ => {
+            let c = char::from_u32(code).unwrap_or('\u{fffd}');
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         }
-        Some(c) => out.push(c),
-        None => out.push('\u{fffd}'),
     }
 }
 
@@ -1507,24 +1573,42 @@ fn go(s: &str) -> Option<Check> {
     if !test {
         return None;
     }
+    // `Equalf(t, 5, got, "msg %d", n)` is `Equal` with its message formatted.
+    let name = match name.strip_suffix('f') {
+        Some(base) if TESTIFY.contains(&base) => base,
+        _ => name,
+    };
+    // testify names the expected value first; one written the other way round
+    // (`Equal(t, got, 5)`, `Len(t, xs, 3)`, `True(t, got == 5)`) is turned
+    // round, so the value under test is second ([`expected_changed`]).
+    let expected_first = |c: Check| match c {
+        Check::Exact(l, r) if skeleton(&l).0 != "#" && skeleton(&r).0 == "#" => Check::Exact(r, l),
+        c => c,
+    };
     match name {
         "Equal" | "EqualValues" | "Exactly" | "Len" if args.len() >= 3 => {
-            Some(Check::Exact(args[1].into(), args[2].into()))
+            Some(expected_first(Check::Exact(args[1].into(), args[2].into())))
         }
         "NotEqual" | "NotEqualValues" if args.len() >= 3 => {
             Some(Check::Differs(args[1].into(), args[2].into()))
         }
         // A comparison checked true is the check it spells. Any other value is a
         // bool (Go's types say so), so checking it true or false is exact.
-        "True" if args.len() >= 2 => spelled(args[1], Lang::Go).or_else(|| {
+        "True" if args.len() >= 2 => spelled(args[1], Lang::Go).map(expected_first).or_else(|| {
             Some(match no_operator(args[1], Lang::Go) {
                 true => Check::Exact(args[1].into(), "true".into()),
                 false => Check::Presence(args[1].into()),
             })
         }),
-        "False" if args.len() >= 2 && no_operator(args[1], Lang::Go) => {
-            Some(Check::Exact(args[1].into(), "false".into()))
-        }
+        // A comparison checked false is the opposite check.
+        "False" if args.len() >= 2 => match spelled(args[1], Lang::Go) {
+            Some(Check::Exact(l, r)) => Some(Check::Differs(l, r)),
+            Some(Check::Differs(l, r)) => Some(expected_first(Check::Exact(l, r))),
+            Some(Check::Presence(_)) => None,
+            None => {
+                no_operator(args[1], Lang::Go).then(|| Check::Exact(args[1].into(), "false".into()))
+            }
+        },
         "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => {
             Some(Check::Presence(args[1].into()))
         }
@@ -1532,6 +1616,22 @@ fn go(s: &str) -> Option<Check> {
         _ => None,
     }
 }
+
+/// The testify checks read, by name.
+const TESTIFY: [&str; 12] = [
+    "IsType",
+    "Equal",
+    "EqualValues",
+    "Exactly",
+    "Len",
+    "NotEqual",
+    "NotEqualValues",
+    "True",
+    "False",
+    "NotNil",
+    "NotEmpty",
+    "NotZero",
+];
 
 /// `recv.name(args)` that is the whole statement: the name and the arguments.
 fn method_call(s: &str, lang: Lang) -> Option<(&str, Vec<&str>)> {
