@@ -264,11 +264,18 @@ pub(super) fn weakened_in_place(
         };
         if let Some((j, why)) = found {
             used[j] = true;
-            out.push(format!(
-                "`{}` became `{}` ({why})",
-                clip(&removed[j]),
-                clip(&added[k])
-            ));
+            // The same statement, reading a name bound anew ([`super::rebound`]).
+            out.push(match removed[j] == added[k] {
+                true => format!(
+                    "`{}` stayed, with a name in it bound anew ({why})",
+                    clip(&added[k])
+                ),
+                false => format!(
+                    "`{}` became `{}` ({why})",
+                    clip(&removed[j]),
+                    clip(&added[k])
+                ),
+            });
         }
     }
     out

@@ -1575,10 +1575,11 @@ fn an_expected_value_rewritten_in_place_is_found() {
         py,
         &py.replace("want = 3", "want = calc.add(1, 2)"),
     );
-    says(
-        &found,
-        "tests/test_a.py",
-        "expected value became the value itself",
+    assert_eq!(
+        found,
+        [
+            "tests/test_a.py: `assert calc.add(1, 2) == want` stayed, with a name in it bound anew (its expected value became the value itself)"
+        ]
     );
     let found = one(
         "tests/test_a.py",
