@@ -101,8 +101,12 @@ pub(super) fn weakened_in_place(
         .map(|was| matches!(was, Some(Check::Exact(a, b)) if !itself(a, b, was_bound).is_empty()))
         .collect();
     // The first of them not yet matched to an added statement.
-    let exact_of = |subject: &str, used: &[bool]| {
-        let j = *of_subject.get(subject)?.iter().find(|&&j| !used[j])?;
+    // With `selfless`, not one that compared one value with itself already.
+    let exact_of = |subject: &str, used: &[bool], selfless: bool| {
+        let j = *of_subject
+            .get(subject)?
+            .iter()
+            .find(|&&j| !(used[j] || selfless && was_itself[j]))?;
         Some((j, &old[j]))
     };
     // The old subjects, and by the word each opens with the lengths they come in,
@@ -168,9 +172,9 @@ pub(super) fn weakened_in_place(
     let mut used = vec![false; removed.len()];
     let mut out = Vec::new();
     for (k, now) in new.iter().enumerate() {
-        let next = |list: &mut (Vec<&str>, usize), used: &[bool]| {
+        let next = |list: &mut (Vec<&str>, usize), used: &[bool], selfless: bool| {
             while let Some(subject) = list.0.get(list.1) {
-                if let Some(found) = exact_of(subject, used) {
+                if let Some(found) = exact_of(subject, used, selfless) {
                     return Some(found);
                 }
                 list.1 += 1;
@@ -192,7 +196,7 @@ pub(super) fn weakened_in_place(
                     list.retain(|v| !still_exact(v));
                     (list, 0)
                 });
-                next(list, &used).map(|(j, _)| (j, "an exact check became a presence check"))
+                next(list, &used, false).map(|(j, _)| (j, "an exact check became a presence check"))
             }
             // The same code on both sides passes whatever the code does: the old
             // subject compared with itself, or wrapped (`(f(3), 9,).0`).
@@ -231,15 +235,14 @@ pub(super) fn weakened_in_place(
                     }
                     (list, 0)
                 });
-                next(list, &used)
-                    .filter(|&(j, _)| !was_itself[j])
+                next(list, &used, true)
                     .map(|(j, _)| (j, "its expected value became the value itself"))
             }
             // Through a name too: `v = f(3)` then `v == f(3,)`.
             Some(Check::Exact(a, b)) => [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
                 let (x, (j, was)) = values(x, bound)
                     .into_iter()
-                    .find_map(|x| Some((x, exact_of(x, &used)?)))?;
+                    .find_map(|x| Some((x, exact_of(x, &used, false)?)))?;
                 let Some(Check::Exact(l, r)) = was else {
                     return None;
                 };
@@ -253,7 +256,7 @@ pub(super) fn weakened_in_place(
             }),
             Some(Check::Differs(a, b)) if !still_exact(a) && !still_exact(b) => [a, b]
                 .into_iter()
-                .find_map(|x| exact_of(x, &used))
+                .find_map(|x| exact_of(x, &used, false))
                 .map(|(j, _)| {
                     (
                         j,
@@ -321,14 +324,20 @@ fn binding<'a>(lang: Lang, line: &'a str) -> Vec<(&'a str, &'a str)> {
         Lang::Js => ["const ", "let ", "var "]
             .iter()
             .find_map(|k| line.strip_prefix(k)),
-        Lang::Go => Some(line.strip_prefix("var ").unwrap_or(line)),
+        Lang::Go => Some(
+            ["var ", "const "]
+                .iter()
+                .find_map(|p| line.strip_prefix(p))
+                .unwrap_or(line),
+        ),
         Lang::Python => Some(line),
     };
     let Some(rest) = rest.map(|r| r.strip_prefix("mut ").unwrap_or(r)) else {
         return out;
     };
+    let declared = lang == Lang::Go && (line.starts_with("var ") || line.starts_with("const "));
     let found = match lang {
-        Lang::Go if !line.starts_with("var ") => rest.split_once(":="),
+        Lang::Go if !declared => rest.split_once(":="),
         _ => assigned(rest),
     };
     let Some((name, value)) = found else {
@@ -336,7 +345,7 @@ fn binding<'a>(lang: Lang, line: &'a str) -> Vec<(&'a str, &'a str)> {
     };
     // A type written after the name (`v: i32`, Go's `var v int`) is no part of it.
     let name = match lang {
-        Lang::Go if line.starts_with("var ") => name.split_whitespace().next().unwrap_or(""),
+        Lang::Go if declared => name.split_whitespace().next().unwrap_or(""),
         _ => name.split(':').next().unwrap_or("").trim(),
     };
     let mut names = vec![name];
@@ -692,7 +701,8 @@ fn valued(lang: Lang, side: &str) -> String {
     let mut chars = side.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         if !matches!(c, '"' | '\'' | '`') {
-            let word = side[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+            // Not in a word, nor a fraction's digits (`0.05` is not `0.5`).
+            let word = side[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.');
             match c.is_whitespace() {
                 true if out.ends_with(' ') => {}
                 true => out.push(' '),
@@ -708,8 +718,10 @@ fn valued(lang: Lang, side: &str) -> String {
                         Some("0b" | "0B") => (2, &digits[2..]),
                         _ => (10, &digits[..]),
                     };
+                    // A leading zero is octal in Go (`0755`): left as written.
+                    let octal = base == 10 && digits.len() > 1 && digits.starts_with('0');
                     match u128::from_str_radix(rest, base) {
-                        Ok(n) if !side[at + len..].starts_with('.') => {
+                        Ok(n) if !octal && !side[at + len..].starts_with('.') => {
                             out.push_str(&n.to_string());
                             for _ in 1..len {
                                 chars.next();
@@ -750,7 +762,7 @@ fn valued(lang: Lang, side: &str) -> String {
         while let Some((_, d)) = chars.next() {
             match d {
                 _ if d == c => break,
-                '\\' if !raw => unescape(lang, &mut chars, &mut value),
+                '\\' if !raw => unescape((lang, c), &mut chars, &mut value),
                 _ if d.is_whitespace() => value.push(b' '),
                 _ => {
                     holes |= lang == Lang::Js && c == '`' && last == '$' && d == '{';
@@ -848,9 +860,10 @@ fn keyed(
 }
 
 /// The bytes an escape after a backslash spells, onto `out`: a character as
-/// UTF-8, or in Go a `\x` or octal escape's one byte.
+/// UTF-8, or in a Go string (`quote` is not `'`) a `\x` or octal escape's one
+/// byte.
 fn unescape(
-    lang: Lang,
+    (lang, quote): (Lang, char),
     chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
     out: &mut Vec<u8>,
 ) {
@@ -904,7 +917,10 @@ fn unescape(
         }
     };
     match (lang, e) {
-        (Lang::Go, 'x' | '0'..='7') => out.push(u8::try_from(code).unwrap_or(u8::MAX)),
+        // A rune (`'\xe9'`) is the code point; a string's escape is a byte.
+        (Lang::Go, 'x' | '0'..='7') if quote != '\'' => {
+            out.push(u8::try_from(code).unwrap_or(u8::MAX));
+        }
         _ => {
             let c = char::from_u32(code).unwrap_or('\u{fffd}');
             out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());

@@ -269,3 +269,69 @@ fn odd_sides_do_not_panic() {
         }
     }
 }
+
+// ---- D. rt142's red team of ff43f59..c2f29f8 ----
+
+/// `valued` reads the digits after a decimal point as a whole number of their
+/// own: `0.05` becomes `0.5`, so the two are "one value" and a changed
+/// expected value is taken for a respelling.
+#[test]
+fn fraction_leading_zero_changed_is_found() {
+    let b = py("    assert calc.half(0.1) == 0.05\n");
+    let a = py("    assert calc.half(0.1) == 0.5\n");
+    says(&one(PYP, &b, &a), PYP, "its expected value changed");
+}
+
+#[test]
+fn go_fraction_leading_zero_changed_is_found() {
+    let b = go("\tassert.Equal(t, 1.05, Scale(1))\n");
+    let a = go("\tassert.Equal(t, 1.5, Scale(1))\n");
+    says(&one(GOP, &b, &a), GOP, "its expected value changed");
+}
+
+/// Go's `0755` is octal (493), not 755: `valued` reads a leading zero as
+/// decimal, so a file mode's expected value changed is "the same value".
+#[test]
+fn go_octal_leading_zero_changed_is_found() {
+    let b = go("\tassert.Equal(t, 0755, Perm(\"a\"))\n");
+    let a = go("\tassert.Equal(t, 755, Perm(\"a\"))\n");
+    says(&one(GOP, &b, &a), GOP, "its expected value changed");
+}
+
+/// An old self-comparison of a subject listed first does not hide a later
+/// exact check of it that became the value itself (`was_itself` moves on).
+#[test]
+fn self_check_first_hides_later_exact_check() {
+    let b = "import calc\n\n\ndef test_remove():\n    s = calc.Set([1, 2, 3])\n    before = s.size()\n    s.remove(9)\n    assert s.size() == before\n    s.remove(1)\n    assert s.size() == 2\n";
+    let a = "import calc\n\n\ndef test_remove():\n    s = calc.Set([1, 2, 3])\n    before = s.size()\n    s.remove(9)\n    assert before == s.size()\n    s.remove(1)\n    assert s.size() == s.size()\n";
+    says(&one(PYP, b, a), PYP, "value itself");
+}
+
+/// `rebound` needs the old file to bind the name: a Go `const` is a binding,
+/// so one turned into a `var` bound to the code under test is found.
+#[test]
+fn go_const_become_var_of_subject_is_found() {
+    let b = "package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/assert\"\n)\n\nconst want = 5\n\nfunc TestIt(t *testing.T) {\n\tassert.Equal(t, want, Add(2, 3))\n}\n";
+    let a = b.replace("const want = 5", "var want = Add(2, 3)");
+    let found = one(GOP, b, &a);
+    assert!(!found.is_empty(), "expected a finding, got {found:?}");
+}
+
+/// The digits after a point read as a whole number: a tolerance ten times
+/// looser (`0.001` become `0.1`, both read `0.1`) is "the same value".
+#[test]
+fn tolerance_loosened_is_found() {
+    let b = py("    assert calc.third(1) == pytest.approx(0.333, abs=0.001)\n");
+    let a = py("    assert calc.third(1) == pytest.approx(0.333, abs=0.1)\n");
+    assert!(!one(PYP, &b, &a).is_empty(), "{:?}", one(PYP, &b, &a));
+}
+
+/// Honest: Go's `'\xe9'` is a rune, the code point U+00E9, not a byte; read as
+/// the byte 0xe9 it differs from `'é'` and the respelling is flagged.
+#[test]
+fn go_rune_hex_escape_respelled_is_not_found() {
+    let b = go("\tassert.Equal(t, '\\xe9', First(\"é\"))\n");
+    let a = go("\tassert.Equal(t, 'é', First(\"é\"))\n");
+    let found = one(GOP, &b, &a);
+    assert!(found.is_empty(), "{found:?}");
+}
