@@ -1773,7 +1773,13 @@ impl<'c> Row<'c> {
                 });
             }
         }
-        what.extend(forms::loosened(&removed, &added));
+        let loosened = forms::loosened(&removed, &added);
+        // A statement both readings find made weaker is one finding:
+        // `Equal(t, got, 5)` become `Greater(t, got, 0)` is one shape loosened and
+        // an exact check become an order.
+        let pair = |w: &str| w.rsplit_once(" (").map(|(pair, _)| pair.to_string());
+        let seen: HashSet<String> = loosened.iter().filter_map(|w| pair(w)).collect();
+        what.extend(loosened);
         // A check left as it was whose name is bound anew (`want := 5` become
         // `want := Add(2, 3)`) reads another value: read as rewritten in place.
         let again = rebound(&old.read, &new.read);
@@ -1782,13 +1788,14 @@ impl<'c> Row<'c> {
             true => (Cow::Borrowed(&removed), Cow::Borrowed(&added)),
             false => (Cow::Owned(with(&removed)), Cow::Owned(with(&added))),
         };
-        what.extend(checks::weakened_in_place(
-            old.lang,
-            &was,
-            &now,
-            (&old.read.bound, &new.read.bound),
-        ));
-        what.extend(checks::inverted(&removed, &added));
+        let in_place =
+            checks::weakened_in_place(old.lang, &was, &now, (&old.read.bound, &new.read.bound));
+        what.extend(
+            in_place
+                .into_iter()
+                .filter(|w| pair(w).is_none_or(|p| !seen.contains(&p))),
+        );
+        what.extend(checks::inverted(old.lang, &removed, &added));
         what.extend(checks::expected_changed(old.lang, &removed, &added));
         if added
             .iter()

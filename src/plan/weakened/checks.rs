@@ -20,6 +20,12 @@ enum Check {
     /// Not equal to one other value: the two sides, in the order written. Passes
     /// for every value but one.
     Differs(String, String),
+    /// On one side of a bound (`got > 0`, `Greater(t, got, 0)`): the subject
+    /// only. An exact check of one shape made an order is
+    /// [`super::forms::loosened`]'s to find too; this reading finds it where the
+    /// shapes differ (`assertEqual(got, 5)` become `assert got > 0`, testify's
+    /// `Equal(t, 5, got)` become `Greater(t, got, 0)`).
+    Order(String),
 }
 
 /// Statements added in place of removed ones that check less of the same value:
@@ -52,7 +58,7 @@ pub(super) fn weakened_in_place(
         .flatten()
         .filter_map(|c| match c {
             Check::Exact(a, b) => Some((a.as_str(), b.as_str())),
-            Check::Presence(_) | Check::Differs(..) => None,
+            Check::Presence(_) | Check::Differs(..) | Check::Order(_) => None,
         })
         .filter(|&(a, b)| {
             !*one_value
@@ -182,7 +188,7 @@ pub(super) fn weakened_in_place(
             None
         };
         let found = match now {
-            Some(Check::Presence(x)) => {
+            Some(Check::Presence(x) | Check::Order(x)) => {
                 // A name whose value is still checked exactly through it
                 // (`assert n.real == 2`) lost nothing.
                 let list = alike.entry((x, "")).or_insert_with(|| {
@@ -196,7 +202,11 @@ pub(super) fn weakened_in_place(
                     list.retain(|v| !still_exact(v));
                     (list, 0)
                 });
-                next(list, &used, false).map(|(j, _)| (j, "an exact check became a presence check"))
+                let why = match now {
+                    Some(Check::Order(_)) => "an exact comparison loosened",
+                    _ => "an exact check became a presence check",
+                };
+                next(list, &used, false).map(|(j, _)| (j, why))
             }
             // The same code on both sides passes whatever the code does: the old
             // subject compared with itself, or wrapped (`(f(3), 9,).0`).
@@ -1034,8 +1044,8 @@ fn skeleton(s: &str) -> (String, Vec<&str>) {
 }
 
 /// Negations and the words they negate: an assertion with one of the first taken
-/// out says the opposite of what it said.
-const NEGATIONS: [(&str, &str); 16] = [
+/// out, or put in, says the opposite of what it said.
+const NEGATIONS: [(&str, &str); 18] = [
     (" is not ", " is "),
     (" not in ", " in "),
     ("!==", "==="),
@@ -1052,14 +1062,73 @@ const NEGATIONS: [(&str, &str); 16] = [
     (".NotNil(", ".Nil("),
     (".NotContains(", ".Contains("),
     (".NotEmpty(", ".Empty("),
+    (".NotZero(", ".Zero("),
+    (".NoError(", ".Error("),
 ];
 
-/// Added statements that are a removed one with its negation taken out, the rest
+/// Words that say the opposite of each other with no negation between them.
+const OPPOSITES: [(&str, &str); 5] = [
+    ("True(", "False("),
+    ("is_ok()", "is_err()"),
+    ("is_some()", "is_none()"),
+    ("toBeTruthy()", "toBeFalsy()"),
+    ("toBeDefined()", "toBeUndefined()"),
+];
+
+/// `old` turned to its opposite, each way it can be: a negation taken out or put
+/// in, one word for its opposite, or the whole condition negated (`assert not
+/// (…)`, `assert!(!(…))`).
+fn opposites(old: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let swaps = NEGATIONS
+        .iter()
+        .chain(&OPPOSITES)
+        .flat_map(|&(a, b)| [(a, b), (b, a)]);
+    for (from, to) in swaps {
+        // Testify's statement opens at the method's name when the detector reads
+        // it (`NotNil(t, x)`), with no receiver's `.` before it.
+        if let (Some(name), Some(other)) = (from.strip_prefix('.'), to.strip_prefix('.'))
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && let Some(rest) = old.strip_prefix(name)
+        {
+            out.push(format!("{other}{rest}"));
+        }
+        for (at, _) in old.match_indices(from) {
+            out.push(format!("{}{to}{}", &old[..at], &old[at + from.len()..]));
+        }
+    }
+    let whole = [
+        ("assert ", "assert not (", ")"),
+        ("assert!(", "assert!(!(", "))"),
+    ];
+    for (head, negated, close) in whole {
+        let inner = old
+            .strip_prefix(head)
+            .map(|rest| match head.ends_with('(') {
+                true => rest.strip_suffix(')'),
+                false => Some(rest),
+            });
+        if let Some(Some(inner)) = inner {
+            out.push(format!("{negated}{inner}{close}"));
+        }
+        if let Some(inner) = old
+            .strip_prefix(negated)
+            .and_then(|r| r.strip_suffix(close))
+        {
+            let back = if head.ends_with('(') { ")" } else { "" };
+            out.push(format!("{head}{inner}{back}"));
+        }
+    }
+    out
+}
+
+/// Added statements that are a removed one turned to its opposite, the rest
 /// unchanged: `assert x is not None` become `assert x is None`,
-/// `expect(x).not.toBe(0)` become `expect(x).toBe(0)`, `assert_ne!` become
-/// `assert_eq!`. The count of assertions holds while each now passes where it
-/// failed. In words, one for each.
-pub(super) fn inverted(removed: &[String], added: &[String]) -> Vec<String> {
+/// `expect(x).not.toBe(0)` become `expect(x).toBe(0)`, `NoError` become `Error`,
+/// `assert!(v.is_ok())` become `assert!(v.is_err())`. The count of assertions
+/// holds while each now passes where it failed. An exact check become one that
+/// it differs is [`weakened_in_place`]'s to say. In words, one for each.
+pub(super) fn inverted(lang: Lang, removed: &[String], added: &[String]) -> Vec<String> {
     let mut left: Vec<Option<&String>> = added.iter().map(Some).collect();
     let mut at_text: HashMap<&str, Vec<usize>> = HashMap::new();
     for (k, a) in added.iter().enumerate() {
@@ -1067,20 +1136,12 @@ pub(super) fn inverted(removed: &[String], added: &[String]) -> Vec<String> {
     }
     let mut out = Vec::new();
     for old in removed {
-        let hit = NEGATIONS.iter().find_map(|(neg, pos)| {
-            // Testify's statement opens at the method's name when the detector
-            // reads it (`NotNil(t, x)`), with no receiver's `.` before it.
-            let bare = (neg.starts_with(".N") && old.starts_with(&neg[1..]))
-                .then(|| format!("{}{}", &pos[1..], &old[neg.len() - 1..]));
-            bare.into_iter()
-                .chain(
-                    old.match_indices(neg)
-                        .map(|(at, _)| format!("{}{}{}", &old[..at], pos, &old[at + neg.len()..])),
-                )
-                .find_map(|flipped| {
-                    let same = at_text.get(flipped.as_str())?;
-                    same.iter().copied().find(|&k| left[k].is_some())
-                })
+        let exact = matches!(check(lang, old), Some(Check::Exact(..)));
+        let hit = opposites(old).into_iter().find_map(|flipped| {
+            let same = at_text.get(flipped.as_str())?;
+            let k = same.iter().copied().find(|&k| left[k].is_some())?;
+            let differs = matches!(check(lang, &flipped), Some(Check::Differs(..)));
+            (!(exact && differs)).then_some(k)
         });
         if let Some(k) = hit {
             out.push(format!(
@@ -1262,6 +1323,7 @@ fn check(lang: Lang, s: &str) -> Option<Check> {
         Check::Exact(a, b) => Check::Exact(one(&a), one(&b)),
         Check::Presence(x) => Check::Presence(one(&x)),
         Check::Differs(a, b) => Check::Differs(one(&a), one(&b)),
+        Check::Order(x) => Check::Order(one(&x)),
     })
 }
 
@@ -1306,6 +1368,15 @@ fn unittest(s: &str) -> Option<Check> {
     if matches!(name, "assertNotEqual" | "assertNotEquals") && args.len() >= 2 {
         return Some(Check::Differs(args[0].into(), args[1].into()));
     }
+    let order = [
+        "assertGreater",
+        "assertGreaterEqual",
+        "assertLess",
+        "assertLessEqual",
+    ];
+    if order.contains(&name) && args.len() >= 2 {
+        return bounded(args[0], args[1]);
+    }
     let present = matches!(name, "assertTrue" | "assertIsNotNone" | "assertIsInstance");
     (present && !args.is_empty()).then(|| Check::Presence(args[0].into()))
 }
@@ -1325,6 +1396,9 @@ fn python_expr(expr: &str) -> Option<Check> {
     }
     if let Some(x) = expr.strip_suffix(" is not None") {
         return Some(Check::Presence(x.trim().into()));
+    }
+    if let Some(order) = ordered(expr, Lang::Python) {
+        return Some(order);
     }
     if expr.starts_with("not ") || !no_operator(expr, Lang::Python) {
         return None;
@@ -1402,9 +1476,18 @@ fn js(s: &str) -> Option<Check> {
         };
         if truth
             && !negated
-            && let Some(c) = spelled(&subject, Lang::Js)
+            && let Some(c) = spelled(&subject, Lang::Js).or_else(|| ordered(&subject, Lang::Js))
         {
             return Some(c);
+        }
+        let order = [
+            "toBeGreaterThan",
+            "toBeGreaterThanOrEqual",
+            "toBeLessThan",
+            "toBeLessThanOrEqual",
+        ];
+        if !negated && order.contains(&name) && margs.len() == 1 {
+            return bounded(&subject, margs[0]);
         }
         let anything = margs.first().is_some_and(|a| a.starts_with("expect.any"));
         // Called at all, threw at all: what a call's arguments or count, or an
@@ -1509,6 +1592,9 @@ fn rust(s: &str) -> Option<Check> {
             }
             if let [l, r] = split_op(x, "!=", Lang::Rust)[..] {
                 return plain(x, Lang::Rust).then(|| Check::Differs(l.into(), r.into()));
+            }
+            if let Some(order) = ordered(x, Lang::Rust) {
+                return Some(order);
             }
             for tail in [".is_ok()", ".is_some()", ".is_err()"] {
                 if let Some(v) = x.strip_suffix(tail) {
@@ -1619,6 +1705,7 @@ fn go(s: &str) -> Option<Check> {
         // bool (Go's types say so), so checking it true or false is exact.
         "True" if args.len() >= 2 => spelled(args[1], Lang::Go).map(expected_first).or_else(|| {
             Some(match no_operator(args[1], Lang::Go) {
+                _ if let Some(order) = ordered(args[1], Lang::Go) => order,
                 true => Check::Exact(args[1].into(), "true".into()),
                 false => Check::Presence(args[1].into()),
             })
@@ -1627,11 +1714,15 @@ fn go(s: &str) -> Option<Check> {
         "False" if args.len() >= 2 => match spelled(args[1], Lang::Go) {
             Some(Check::Exact(l, r)) => Some(Check::Differs(l, r)),
             Some(Check::Differs(l, r)) => Some(expected_first(Check::Exact(l, r))),
-            Some(Check::Presence(_)) => None,
-            None => {
+            Some(Check::Presence(_) | Check::Order(_)) => None,
+            None => ordered(args[1], Lang::Go).or_else(|| {
                 no_operator(args[1], Lang::Go).then(|| Check::Exact(args[1].into(), "false".into()))
-            }
+            }),
         },
+        "Greater" | "GreaterOrEqual" | "Less" | "LessOrEqual" if args.len() >= 3 => {
+            bounded(args[1], args[2])
+        }
+        "Positive" | "Negative" if args.len() >= 2 => Some(Check::Order(args[1].into())),
         "NotNil" | "NotEmpty" | "NotZero" if args.len() >= 2 => {
             Some(Check::Presence(args[1].into()))
         }
@@ -1640,8 +1731,30 @@ fn go(s: &str) -> Option<Check> {
     }
 }
 
+/// `got > 0` and its kin: an order checked, of the side that is not a literal.
+fn ordered(x: &str, lang: Lang) -> Option<Check> {
+    if !plain(x, lang) {
+        return None;
+    }
+    [">=", "<=", ">", "<"]
+        .iter()
+        .find_map(|op| match split_op(x, op, lang)[..] {
+            [l, r] => bounded(l, r),
+            _ => None,
+        })
+}
+
+/// The order check of two sides: of the one that is not a literal, when one is.
+fn bounded(l: &str, r: &str) -> Option<Check> {
+    match (skeleton(l).0 == "#", skeleton(r).0 == "#") {
+        (false, true) => Some(Check::Order(l.into())),
+        (true, false) => Some(Check::Order(r.into())),
+        _ => None,
+    }
+}
+
 /// The testify checks read, by name.
-const TESTIFY: [&str; 12] = [
+const TESTIFY: [&str; 18] = [
     "IsType",
     "Equal",
     "EqualValues",
@@ -1654,6 +1767,12 @@ const TESTIFY: [&str; 12] = [
     "NotNil",
     "NotEmpty",
     "NotZero",
+    "Greater",
+    "GreaterOrEqual",
+    "Less",
+    "LessOrEqual",
+    "Positive",
+    "Negative",
 ];
 
 /// `recv.name(args)` that is the whole statement: the name and the arguments.
@@ -2403,23 +2522,30 @@ mod tests {
             ("self.assertNotEqual(a, b)", "self.assertEqual(a, b)"),
             ("assert.NotNil(t, x)", "assert.Nil(t, x)"),
             ("NotNil(t, x)", "Nil(t, x)"),
+            ("assert x is None", "assert x is not None"),
+            ("Nil(t, x)", "NotNil(t, x)"),
+            ("assert!(v.is_ok())", "assert!(v.is_err())"),
+            ("assert v", "assert not (v)"),
+            ("assert!(!(a > b))", "assert!(a > b)"),
         ] {
-            let found = inverted(&[old.to_string()], &[new.to_string()]);
+            let found = inverted(Lang::Python, &[old.to_string()], &[new.to_string()]);
             assert!(
                 found.len() == 1 && found[0].contains("says the opposite"),
                 "{old} -> {new}: {found:?}"
             );
         }
-        // A negation added (a stricter or another check), or other operands.
-        for (old, new) in [
-            ("assert x is None", "assert x is not None"),
-            ("assert x is not None", "assert y is None"),
-            ("expect(x).toBe(0)", "expect(x).not.toBe(0)"),
-            ("IsNotNil(t, x)", "IsNil(t, x)"),
-            ("not.toBe(0)", "toBe(0)"),
+        // Other operands; an exact check become one that it differs
+        // ([`weakened_in_place`]'s to say).
+        for (lang, old, new) in [
+            (Lang::Python, "assert x is not None", "assert y is None"),
+            (Lang::Python, "IsNotNil(t, x)", "IsNil(t, x)"),
+            (Lang::Python, "not.toBe(0)", "toBe(0)"),
+            (Lang::Js, "expect(x).toBe(0)", "expect(x).not.toBe(0)"),
+            (Lang::Python, "assert x == 5", "assert x != 5"),
+            (Lang::Go, "Equal(t, 5, x)", "NotEqual(t, 5, x)"),
         ] {
             assert!(
-                inverted(&[old.to_string()], &[new.to_string()]).is_empty(),
+                inverted(lang, &[old.to_string()], &[new.to_string()]).is_empty(),
                 "{old}"
             );
         }

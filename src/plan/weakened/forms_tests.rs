@@ -2407,3 +2407,283 @@ fn a_testify_negation_taken_out_is_found() {
     let after = before.replace("assert.NotNil(t, Add(0, 0))", "assert.Nil(t, Sub(0, 0))");
     assert!(one(p, &before, &after).is_empty());
 }
+
+/// A file, the statement put in a test of its language, the statement before and
+/// the statement after.
+type Case = (&'static str, fn(&str) -> String, &'static str, &'static str);
+
+/// An assertion turned to its opposite, either way: the test now passes where it
+/// failed. A negation added is as much a flip as one taken out (`NoError` become
+/// `Error` passes for any error; `is None` become `is not None` for any other
+/// value), and a pair of opposite words (`True`/`False`, `is_ok`/`is_err`) has no
+/// negation at all. Each compared whole.
+#[test]
+fn an_assertion_turned_to_its_opposite_is_found() {
+    let go = |s: &str| TESTIFY.replace("assert.Equal(t, 0, Add(0, 0))", s);
+    let py = |s: &str| format!("import calc\n\n\ndef test_add():\n    {s}\n");
+    let js = |s: &str| {
+        format!("import {{ add }} from '../src/add'\n\ntest('adds', () => {{\n  {s}\n}})\n")
+    };
+    let rs = |s: &str| format!("use calc::add;\n\n#[test]\nfn adds() {{\n    {s}\n}}\n");
+    let cases: [Case; 17] = [
+        (
+            "calc/add_test.go",
+            go,
+            "assert.NoError(t, Check(2))",
+            "assert.Error(t, Check(2))",
+        ),
+        (
+            "calc/add_test.go",
+            go,
+            "require.True(t, Valid(2))",
+            "require.False(t, Valid(2))",
+        ),
+        (
+            "calc/add_test.go",
+            go,
+            "assert.False(t, Valid(2))",
+            "assert.True(t, Valid(2))",
+        ),
+        (
+            "calc/add_test.go",
+            go,
+            "assert.Nil(t, Find(2))",
+            "assert.NotNil(t, Find(2))",
+        ),
+        (
+            "calc/add_test.go",
+            go,
+            "assert.Empty(t, Find(2))",
+            "assert.NotEmpty(t, Find(2))",
+        ),
+        (
+            "calc/add_test.go",
+            go,
+            "assert.Zero(t, Add(0, 0))",
+            "assert.NotZero(t, Add(0, 0))",
+        ),
+        (
+            "tests/test_calc.py",
+            py,
+            "assert calc.valid(2)",
+            "assert not calc.valid(2)",
+        ),
+        (
+            "tests/test_calc.py",
+            py,
+            "assert calc.find(2) is None",
+            "assert calc.find(2) is not None",
+        ),
+        (
+            "tests/test_calc.py",
+            py,
+            "assert 2 in calc.items()",
+            "assert 2 not in calc.items()",
+        ),
+        (
+            "tests/test_calc.py",
+            py,
+            "self.assertTrue(calc.valid(2))",
+            "self.assertFalse(calc.valid(2))",
+        ),
+        (
+            "tests/test_calc.py",
+            py,
+            "self.assertIsNone(calc.find(2))",
+            "self.assertIsNotNone(calc.find(2))",
+        ),
+        (
+            "src/add.test.js",
+            js,
+            "expect(add(1, 1)).toBeTruthy()",
+            "expect(add(1, 1)).toBeFalsy()",
+        ),
+        (
+            "src/add.test.js",
+            js,
+            "expect(() => add(1)).toThrow()",
+            "expect(() => add(1)).not.toThrow()",
+        ),
+        (
+            "src/add.test.js",
+            js,
+            "expect(add(1, 1)).toBeDefined()",
+            "expect(add(1, 1)).toBeUndefined()",
+        ),
+        (
+            "tests/add.rs",
+            rs,
+            "assert!(add(1, 1).is_ok());",
+            "assert!(add(1, 1).is_err());",
+        ),
+        (
+            "tests/add.rs",
+            rs,
+            "assert!(add(1, 1).is_some());",
+            "assert!(add(1, 1).is_none());",
+        ),
+        (
+            "tests/add.rs",
+            rs,
+            "assert!(add(1, 1) > 0);",
+            "assert!(!(add(1, 1) > 0));",
+        ),
+    ];
+    for (path, file, from, to) in cases {
+        let trim = |s: &str| s.trim_end_matches(';').to_string();
+        let (from, to) = (trim(from), trim(to));
+        // The detector opens a testify statement at the method's name, a unittest
+        // one at its `assert…`.
+        let short = |s: &str| match s.split_once(['.']) {
+            Some(("assert" | "require" | "self", rest)) => rest.to_string(),
+            _ => s.to_string(),
+        };
+        let found = one(path, &file(&from), &file(&to));
+        assert_eq!(
+            found,
+            [format!(
+                "{path}: `{}` became `{}` (the assertion now says the opposite)",
+                short(&from),
+                short(&to)
+            )],
+            "{from} -> {to}"
+        );
+    }
+    // A flip of another value, or the same value read another way, is none.
+    let p = "calc/add_test.go";
+    for (from, to) in [
+        ("assert.NoError(t, Check(2))", "assert.Error(t, Check(3))"),
+        (
+            "assert.True(t, Valid(2))",
+            "assert.True(t, Valid(2) == true)",
+        ),
+    ] {
+        let found = one(p, &go(from), &go(to));
+        assert!(
+            !found.iter().any(|f| f.contains("opposite")),
+            "{from} -> {to}: {found:?}"
+        );
+    }
+}
+
+/// A testify exact check loosened to an order (`Greater`, `Positive`, `True(t,
+/// got > 0)`): testify writes the expected value first in `Equal` and the value
+/// under test first in `Greater`, so this is read check by check, not shape by
+/// shape as Python's `== 5` become `> 0` is. A bound on another value, or one
+/// beside the exact check kept, is none.
+#[test]
+fn a_testify_exact_check_loosened_to_an_order_is_found() {
+    let p = "calc/add_test.go";
+    let from = "assert.Equal(t, 5, Add(2, 3))";
+    for to in [
+        "assert.Greater(t, Add(2, 3), 0)",
+        "assert.GreaterOrEqual(t, Add(2, 3), 1)",
+        "assert.Positive(t, Add(2, 3))",
+        "assert.True(t, Add(2, 3) > 0)",
+        "assert.False(t, Add(2, 3) <= 0)",
+        "require.Lessf(t, 0, Add(2, 3), \"sum\")",
+    ] {
+        let found = one(p, TESTIFY, &TESTIFY.replace(from, to));
+        let (_, to) = to.split_once('.').unwrap();
+        assert_eq!(
+            found,
+            [format!(
+                "{p}: `Equal(t, 5, Add(2, 3))` became `{to}` (an exact comparison loosened)"
+            )],
+        );
+    }
+    for to in [
+        "assert.Greater(t, Add(2, 4), 0)",
+        "assert.Equal(t, 5, Add(2, 3))\n\tassert.Greater(t, Add(2, 3), 0)",
+        "assert.True(t, Add(2, 3) > Add(1, 1))",
+    ] {
+        let found = one(p, TESTIFY, &TESTIFY.replace(from, to));
+        assert!(
+            !found.iter().any(|f| f.contains("loosened")),
+            "{to}: {found:?}"
+        );
+    }
+}
+
+/// One statement made looser is one finding, however many readings see it:
+/// `Equal(t, got, 5)` become `Greater(t, got, 0)` is the same shape loosened and
+/// an exact check become an order.
+#[test]
+fn one_statement_loosened_is_one_finding() {
+    let p = "calc/add_test.go";
+    let before = TESTIFY.replace(
+        "assert.Equal(t, 5, Add(2, 3))",
+        "assert.Equal(t, Add(2, 3), 5)",
+    );
+    let after = before.replace(
+        "assert.Equal(t, Add(2, 3), 5)",
+        "assert.Greater(t, Add(2, 3), 0)",
+    );
+    assert_eq!(
+        one(p, &before, &after),
+        [format!(
+            "{p}: `Equal(t, Add(2, 3), 5)` became `Greater(t, Add(2, 3), 0)` (an exact comparison loosened)"
+        )],
+    );
+}
+
+/// An exact check made an order in another shape: Python's `assertEqual(got, 5)`
+/// become `assert got > 0`, Jest's `toBe(2)` become `expect(got > 0).toBe(true)`,
+/// Rust's `assert_eq!` become `assert!(got > 0)`. Each compared whole.
+#[test]
+fn an_exact_check_loosened_to_an_order_of_another_shape_is_found() {
+    let py = |s: &str| format!("import calc\n\n\ndef test_add():\n    {s}\n");
+    let js = |s: &str| {
+        format!("import {{ add }} from '../src/add'\n\ntest('adds', () => {{\n  {s}\n}})\n")
+    };
+    let rs = |s: &str| format!("use calc::add;\n\n#[test]\nfn adds() {{\n    {s}\n}}\n");
+    let cases: [Case; 5] = [
+        (
+            "tests/test_calc.py",
+            py,
+            "self.assertEqual(calc.add(2, 3), 5)",
+            "assert calc.add(2, 3) > 0",
+        ),
+        (
+            "tests/test_calc.py",
+            py,
+            "assert calc.add(2, 3) == 5",
+            "self.assertGreater(calc.add(2, 3), 0)",
+        ),
+        (
+            "src/add.test.js",
+            js,
+            "expect(add(1, 1)).toBe(2)",
+            "expect(add(1, 1) > 0).toBe(true)",
+        ),
+        (
+            "src/add.test.js",
+            js,
+            "expect(add(1, 1) === 2).toBe(true)",
+            "expect(add(1, 1)).toBeGreaterThan(0)",
+        ),
+        (
+            "tests/add.rs",
+            rs,
+            "assert_eq!(add(1, 1), 2);",
+            "assert!(add(1, 1) > 0);",
+        ),
+    ];
+    for (path, file, from, to) in cases {
+        let short = |s: &str| {
+            s.strip_prefix("self.")
+                .unwrap_or(s)
+                .trim_end_matches(';')
+                .to_string()
+        };
+        assert_eq!(
+            one(path, &file(from), &file(to)),
+            [format!(
+                "{path}: `{}` became `{}` (an exact comparison loosened)",
+                short(from),
+                short(to)
+            )],
+            "{from} -> {to}"
+        );
+    }
+}
