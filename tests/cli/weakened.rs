@@ -823,6 +823,94 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
 
+// Attack (red1): cargo's build chain swapped, the runner left alone. Only a
+// `runner` and an `[alias]` of `.cargo/config.toml` were read, and of Cargo.toml
+// only `test = false` and the like: a `rustc-wrapper` or `linker` script that
+// makes every test binary `exit 0`, `[env] LD_PRELOAD` for the test processes,
+// a dependency (an assertion crate) patched or its source replaced, a `[[test]]`
+// pointed at another file (the one with the tests is no longer compiled) and a
+// workspace whose `cargo test` leaves the tested crate out. Each failed on
+// 6d1933c: the gate was green with `weakened tests: none`.
+#[test]
+fn cargo_s_build_chain_swapped_is_a_weakened_test() {
+    let manifest = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    let cases: &[(&str, String)] = &[
+        (
+            ".cargo/config.toml",
+            "[build]\nrustc-wrapper = \"./w.sh\"\n".to_string(),
+        ),
+        (
+            ".cargo/config.toml",
+            "build.rustc = \"./rustc.sh\"\n".to_string(),
+        ),
+        (
+            ".cargo/config.toml",
+            "[target.x86_64-unknown-linux-gnu]\nlinker = \"./ld.sh\"\n".to_string(),
+        ),
+        (
+            ".cargo/config.toml",
+            "[build]\nrustflags = [\"-C\", \"linker=./ld.sh\"]\n".to_string(),
+        ),
+        (
+            ".cargo/config.toml",
+            "[env]\nLD_PRELOAD = \"./pass.so\"\n".to_string(),
+        ),
+        (
+            ".cargo/config",
+            "[source.crates-io]\nreplace-with = \"v\"\n\n[source.v]\ndirectory = \"vendor\"\n"
+                .to_string(),
+        ),
+        (
+            "Cargo.toml",
+            format!(
+                "{manifest}\n[patch.crates-io]\npretty_assertions = {{ path = \"vendor/pa\" }}\n"
+            ),
+        ),
+        (
+            "Cargo.toml",
+            format!("{manifest}\n[[test]]\nname = \"calc\"\npath = \"tests/other.rs\"\n"),
+        ),
+        (
+            "Cargo.toml",
+            format!("{manifest}\n[workspace]\ndefault-members = [\"tiny\"]\n"),
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("Cargo.toml", manifest),
+                (
+                    "src/lib.rs",
+                    "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+                ),
+                (
+                    "tests/calc.rs",
+                    "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 2), 5);\n}\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {text}"));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
 // Attack: an assertion that can no longer fail, with the count of assertions and
 // tests unchanged: a Python tuple `assert (x == 5, "msg")` (always true), a
 // conditional expression, a Rust or vitest assertion comparing a value with itself.

@@ -571,6 +571,77 @@ fn rust_runner_configuration_is_found() {
     assert!(one("Cargo.toml", manifest, &manifest.replace("calc", "calc2")).is_empty());
 }
 
+/// red1's: what builds or runs cargo's tests besides a runner, each a finding of
+/// its own words; a dependency or a build setting that runs nothing is none.
+#[test]
+fn cargo_s_build_chain_is_found() {
+    says(
+        &lines(&[change(
+            ".cargo/config.toml",
+            None,
+            Some("[build]\nrustc-wrapper = \"./w.sh\"\n"),
+        )]),
+        ".cargo/config.toml",
+        "cargo's test runner, compiler, linker, environment or sources changed (`[build] rustc-wrapper = \"./w.sh\"`)",
+    );
+    says(
+        &one(
+            ".cargo/config.toml",
+            "[build]\njobs = 2\n",
+            "[build]\njobs = 2\n\n[env]\nLD_PRELOAD = \"./pass.so\"\n",
+        ),
+        ".cargo/config.toml",
+        "[env] LD_PRELOAD",
+    );
+    assert!(
+        one(
+            ".cargo/config.toml",
+            "[build]\njobs = 2\n",
+            "[build]\njobs = 4\n"
+        )
+        .is_empty()
+    );
+    let manifest = "[package]\nname = \"calc\"\n\n[lib]\npath = \"src/lib.rs\"\n";
+    for (added, what) in [
+        (
+            "[patch.crates-io]\nfoo = { path = \"v/foo\" }\n",
+            "[patch.crates-io] foo",
+        ),
+        (
+            "[replace]\n\"foo:1.0.0\" = { path = \"v/foo\" }\n",
+            "[replace]",
+        ),
+        (
+            "[[test]]\nname = \"calc\"\npath = \"tests/other.rs\"\n",
+            "[test] path",
+        ),
+        ("[workspace]\nexclude = [\"calc\"]\n", "[workspace] exclude"),
+    ] {
+        says(
+            &one("Cargo.toml", manifest, &format!("{manifest}\n{added}")),
+            "Cargo.toml",
+            what,
+        );
+    }
+    says(
+        &one(
+            "Cargo.toml",
+            manifest,
+            &manifest.replace("src/lib.rs", "src/empty.rs"),
+        ),
+        "Cargo.toml",
+        "[lib] path = \"src/empty.rs\"",
+    );
+    assert!(
+        one(
+            "Cargo.toml",
+            manifest,
+            &format!("{manifest}\n[dependencies]\nfoo = {{ path = \"v/foo\" }}\n")
+        )
+        .is_empty()
+    );
+}
+
 #[test]
 fn rust_refactors_are_not_found() {
     // A `#[test]` a proc macro generates is no test of this file.

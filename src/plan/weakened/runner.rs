@@ -115,7 +115,14 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
             .is_none()
             .then(|| format!("adds {}, which make reads before Makefile", file_name(path))),
         Kind::CargoConfig => new_lines(&cargo_lines(old), &cargo_lines(after))
-            .map(|l| format!("cargo's test runner or an alias changed ({l})")),
+            .map(|l| format!("cargo's test runner or an alias changed ({l})"))
+            .or_else(|| {
+                new_lines(&cargo_build_lines(old), &cargo_build_lines(after)).map(|l| {
+                    format!(
+                        "cargo's test runner, compiler, linker, environment or sources changed ({l})"
+                    )
+                })
+            }),
         Kind::CargoToml => new_lines(&manifest_lines(old), &manifest_lines(after))
             .map(|l| format!("tests switched off in the manifest ({l})")),
         Kind::RustToolchain => new_lines(&toolchain_lines(old), &toolchain_lines(after))
@@ -192,6 +199,45 @@ fn cargo_lines(text: &str) -> Vec<String> {
     sections(text)
         .into_iter()
         .filter(|(s, l)| s == "alias" || s.starts_with("alias.") || l.starts_with("runner"))
+        .map(|(s, l)| format!("[{s}] {l}"))
+        .collect()
+}
+
+/// A TOML line's key as the path of its parts, its section's first: `[build]` with
+/// `"rustc-wrapper" = …` and `build.rustc-wrapper = …` at the top are one key.
+fn key_path(section: &str, line: &str) -> Vec<String> {
+    let key = line.split('=').next().unwrap_or("");
+    section
+        .split('.')
+        .chain(key.split('.'))
+        .map(|p| p.trim().trim_matches(['"', '\'']).to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// What cargo builds and runs the tests with besides a runner: a compiler or its
+/// wrapper (`rustc-wrapper = "./fake.sh"` compiles every test to `exit 0`), a
+/// linker, compiler flags, the test processes' environment (`[env]` with
+/// `LD_PRELOAD`), and where dependencies come from (`[source]` replaced, `[patch]`:
+/// an assertion crate swapped for one whose checks check nothing).
+fn cargo_build_lines(text: &str) -> Vec<String> {
+    const KEYS: [&str; 6] = [
+        "rustc",
+        "rustc-wrapper",
+        "rustc-workspace-wrapper",
+        "linker",
+        "rustflags",
+        "rustdocflags",
+    ];
+    sections(text)
+        .into_iter()
+        .filter(|(s, l)| {
+            let path = key_path(s, l);
+            matches!(
+                path.first().map(String::as_str),
+                Some("env" | "source" | "patch")
+            ) || path.last().is_some_and(|k| KEYS.contains(&k.as_str()))
+        })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
 }
@@ -281,12 +327,28 @@ fn block_end(bytes: &[u8], open: usize) -> usize {
 }
 
 /// A manifest's lines that keep tests from running: a target's `test = false`,
-/// `harness = false`, `autotests = false`, and a feature a test or a binary target
-/// needs before cargo builds it, and its tests, at all (`required-features`).
+/// `harness = false`, `autotests = false`, a feature a test or a binary target
+/// needs before cargo builds it, and its tests, at all (`required-features`), a
+/// test target or the library pointed at another file, a dependency patched or
+/// replaced, and a workspace's `default-members` or `exclude`.
 fn manifest_lines(text: &str) -> Vec<String> {
     sections(text)
         .into_iter()
         .filter(|(s, l)| {
+            let path = key_path(s, l);
+            let first = path.first().map(String::as_str);
+            let last = path.last().map(String::as_str);
+            // Where the tests' code and their dependencies come from: a test target's
+            // or the library's `path` set to another file (the file with the tests is
+            // no longer compiled), a dependency patched or replaced, and the members
+            // a workspace's `cargo test` runs.
+            if matches!(first, Some("patch" | "replace"))
+                || (matches!(first, Some("test" | "lib")) && last == Some("path"))
+                || (first == Some("workspace")
+                    && matches!(last, Some("default-members" | "exclude")))
+            {
+                return true;
+            }
             let key = l
                 .split('=')
                 .next()
