@@ -911,6 +911,72 @@ fn cargo_s_build_chain_swapped_is_a_weakened_test() {
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
 
+// Attack (red1): Go's dependency swapped. A `replace` in go.mod (or a go.work
+// that replaces or `use`s a module with testify's path) builds the tests against
+// a copy of testify whose `assert.Equal` returns true; no test or runner file the
+// detector read changed, and the gate was green on 6d1933c.
+#[test]
+fn a_go_module_replaced_is_a_weakened_test() {
+    let gomod =
+        "module example.com/calc\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.9.0\n";
+    let fake = "package assert\n\nfunc Equal(t any, expected, actual any, msgAndArgs ...any) bool {\n\treturn true\n}\n";
+    let cases: &[(&str, String)] = &[
+        (
+            "go.mod",
+            format!("{gomod}\nreplace github.com/stretchr/testify => ./third_party/testify\n"),
+        ),
+        (
+            "go.mod",
+            format!(
+                "{gomod}\nreplace (\n\tgithub.com/stretchr/testify v1.9.0 => ./third_party/testify\n)\n"
+            ),
+        ),
+        (
+            "go.work",
+            "go 1.22\n\nuse (\n\t.\n\t./third_party/testify\n)\n".to_string(),
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("go.mod", gomod),
+                (
+                    "calc.go",
+                    "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+                ),
+                (
+                    "calc_test.go",
+                    "package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/assert\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tassert.Equal(t, 5, Add(2, 2))\n}\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("third_party/testify/assert/assertions.go", fake);
+                t.write(
+                    "third_party/testify/go.mod",
+                    "module github.com/stretchr/testify\n\ngo 1.22\n",
+                );
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {text}"));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
 // Attack: an assertion that can no longer fail, with the count of assertions and
 // tests unchanged: a Python tuple `assert (x == 5, "msg")` (always true), a
 // conditional expression, a Rust or vitest assertion comparing a value with itself.

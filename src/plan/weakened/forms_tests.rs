@@ -571,6 +571,43 @@ fn rust_runner_configuration_is_found() {
     assert!(one("Cargo.toml", manifest, &manifest.replace("calc", "calc2")).is_empty());
 }
 
+/// red1's: a Go module the tests build with swapped for other code; a new
+/// requirement, or a workspace of the module alone, is none.
+#[test]
+fn go_modules_replaced_are_found() {
+    let gomod =
+        "module example.com/calc\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.9.0\n";
+    says(
+        &one(
+            "go.mod",
+            gomod,
+            &format!("{gomod}replace github.com/stretchr/testify => ./fake // local\n"),
+        ),
+        "go.mod",
+        "a module the tests build with replaced (`replace github.com/stretchr/testify => ./fake`)",
+    );
+    says(
+        &one(
+            "go.mod",
+            gomod,
+            &format!("{gomod}replace (\n\tgolang.org/x/text => ../text\n)\n"),
+        ),
+        "go.mod",
+        "`replace golang.org/x/text => ../text`",
+    );
+    says(
+        &lines(&[change(
+            "go.work",
+            None,
+            Some("go 1.22\n\nuse (\n\t.\n\t./fake\n)\n"),
+        )]),
+        "go.work",
+        "`use ./fake`",
+    );
+    assert!(one("go.mod", gomod, &gomod.replace("v1.9.0", "v1.9.1")).is_empty());
+    assert!(lines(&[change("go.work", None, Some("go 1.22\n\nuse .\n"))]).is_empty());
+}
+
 /// red1's: what builds or runs cargo's tests besides a runner, each a finding of
 /// its own words; a dependency or a build setting that runs nothing is none.
 #[test]

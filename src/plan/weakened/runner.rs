@@ -21,6 +21,9 @@ enum Kind {
     /// `rust-toolchain.toml`: a `path` names a toolchain of its own, whose `cargo`
     /// runs instead of rustup's.
     RustToolchain,
+    /// `go.mod` and `go.work`: a `replace` (or a workspace's `use`) swaps a module
+    /// the tests import, testify say, for a copy whose checks check nothing.
+    GoModules,
     PackageJson,
     /// `.npmrc`: the shell npm runs every script with, and node's options.
     Npmrc,
@@ -46,6 +49,7 @@ fn kind(path: &str) -> Option<Kind> {
         "config" | "config.toml" if parent == Some(".cargo") => Kind::CargoConfig,
         "Cargo.toml" => Kind::CargoToml,
         "rust-toolchain" | "rust-toolchain.toml" => Kind::RustToolchain,
+        "go.mod" | "go.work" => Kind::GoModules,
         "package.json" => Kind::PackageJson,
         ".npmrc" => Kind::Npmrc,
         "pytest.ini" | ".pytest.ini" | "pytest.toml" | ".pytest.toml" | "tox.ini" | "setup.cfg"
@@ -125,6 +129,8 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
             }),
         Kind::CargoToml => new_lines(&manifest_lines(old), &manifest_lines(after))
             .map(|l| format!("tests switched off in the manifest ({l})")),
+        Kind::GoModules => new_lines(&go_module_lines(path, old), &go_module_lines(path, after))
+            .map(|l| format!("a module the tests build with replaced ({l})")),
         Kind::RustToolchain => new_lines(&toolchain_lines(old), &toolchain_lines(after))
             .map(|l| format!("a toolchain of its own runs cargo ({l})")),
         Kind::PackageJson => package_json(before, after),
@@ -253,6 +259,52 @@ fn toolchain_lines(text: &str) -> Vec<String> {
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
+}
+
+/// `go.mod`'s and `go.work`'s directives that swap a module for other code: each
+/// `replace`, and in `go.work` each `use` but the module itself (a module of the
+/// workspace takes the place of a dependency with its path). A block's lines are
+/// each read with its directive's name: `replace (` … `)`.
+fn go_module_lines(path: &str, text: &str) -> Vec<String> {
+    let work = file_name(path) == "go.work";
+    let mut out = Vec::new();
+    let mut block: Option<&str> = None;
+    for raw in text.lines() {
+        let line = raw.split("//").next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(directive) = block {
+            if line == ")" {
+                block = None;
+            } else {
+                out.push(format!("{directive} {line}"));
+            }
+            continue;
+        }
+        let (directive, rest) = line.split_once([' ', '\t', '(']).unwrap_or((line, ""));
+        if !(directive == "replace" || (work && directive == "use")) {
+            continue;
+        }
+        let rest = rest.trim();
+        if line[directive.len()..].trim_start().starts_with('(') {
+            block = Some(directive);
+            let after = rest.trim_start_matches('(').trim();
+            if !after.is_empty() && after != ")" {
+                out.push(format!(
+                    "{directive} {}",
+                    after.trim_end_matches(')').trim()
+                ));
+            }
+            if after.ends_with(')') {
+                block = None;
+            }
+        } else {
+            out.push(format!("{directive} {rest}"));
+        }
+    }
+    out.retain(|l| !matches!(l.as_str(), "use ." | "use ./"));
+    out
 }
 
 /// `.npmrc` settings that change what `npm test` runs: the shell scripts run in
