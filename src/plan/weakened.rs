@@ -3036,7 +3036,9 @@ fn rust(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
         Some("cfg") if inner => (false, true, false),
         Some("cfg") => (
             false,
-            always_false(toks, j) || toks.chain(i) & CHAIN_TEST != 0,
+            always_false(toks, j)
+                || toks.chain(i) & CHAIN_TEST != 0
+                || (module_of_tests(toks, open) && !plain_test(toks, j)),
             false,
         ),
         Some("cfg_attr") => {
@@ -3046,6 +3048,52 @@ fn rust(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
         }
         _ => (false, false, false),
     }
+}
+
+/// Whether the attribute whose `[` is at `open` is on a module of tests, past any
+/// further attributes: one whose body holds a test attribute (`mod tests { #[test]
+/// … }`), or one in a file of its own named for tests (`mod tests;`).
+fn module_of_tests(toks: &Toks<'_, '_>, open: usize) -> bool {
+    let mut k = match toks.group_end(open) {
+        Some(end) => end + 1,
+        None => return false,
+    };
+    while punct(toks, k, '#') && punct(toks, k + 1, '[') {
+        match toks.group_end(k + 1) {
+            Some(end) => k = end + 1,
+            None => return false,
+        }
+    }
+    if ident(toks, k) == Some("pub") {
+        k += 1;
+        if punct(toks, k, '(') {
+            match toks.group_end(k) {
+                Some(end) => k = end + 1,
+                None => return false,
+            }
+        }
+    }
+    if ident(toks, k) != Some("mod") {
+        return false;
+    }
+    let Some(name) = ident(toks, k + 1) else {
+        return false;
+    };
+    if punct(toks, k + 2, ';') {
+        return name.contains("test");
+    }
+    let Some(end) = toks.group_end(k + 2) else {
+        return false;
+    };
+    (k + 3..end).any(|m| punct(toks, m, '#') && punct(toks, m + 1, '[') && test_attr(toks, m))
+}
+
+/// Whether the `cfg(...)` predicate opening at token `j` is `(test)` alone: a test
+/// module's own condition. Any other on a module (`all(test, feature = "never")`,
+/// `not(test)`, a cfg nobody sets) may keep every test in it from being compiled
+/// while the file still holds them all: a skip by another name.
+fn plain_test(toks: &Toks<'_, '_>, j: usize) -> bool {
+    punct(toks, j, '(') && ident(toks, j + 1) == Some("test") && punct(toks, j + 2, ')')
 }
 
 /// Bits of [`attribute_chains`]: a `#[cfg(…)]` that may hold, and a test attribute.

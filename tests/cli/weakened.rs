@@ -977,6 +977,57 @@ fn a_go_module_replaced_is_a_weakened_test() {
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
 
+// Attack (red1): a Rust test module's `#[cfg(test)]` made a condition no
+// `cargo test` meets (`all(test, feature = "never")`, `not(test)`, a cfg nobody
+// sets). Every `#[test]` and assertion is still in the file, so the counts are
+// unchanged, no skip marker is added, and the gate was green on 6d1933c while
+// none of the module's tests is compiled.
+#[test]
+fn a_rust_test_module_compiled_out_by_its_cfg_is_a_weakened_test() {
+    let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 2), 4);\n    }\n}\n";
+    let mut missed = Vec::new();
+    for cfg in [
+        "all(test, feature = \"never\")",
+        "not(test)",
+        "calc_slow",
+        "all(test, target_os = \"none\")",
+    ] {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                (
+                    "Cargo.toml",
+                    "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+                ),
+                ("src/lib.rs", lib),
+            ],
+            &[],
+            |t| {
+                t.write(
+                    "src/lib.rs",
+                    lib.replace(
+                        "#[cfg(test)]\nmod",
+                        &format!("#[cfg({cfg})]\npub(crate) mod"),
+                    ),
+                );
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(cfg);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
 // Attack: an assertion that can no longer fail, with the count of assertions and
 // tests unchanged: a Python tuple `assert (x == 5, "msg")` (always true), a
 // conditional expression, a Rust or vitest assertion comparing a value with itself.

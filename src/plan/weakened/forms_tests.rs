@@ -571,6 +571,46 @@ fn rust_runner_configuration_is_found() {
     assert!(one("Cargo.toml", manifest, &manifest.replace("calc", "calc2")).is_empty());
 }
 
+/// red1's: a test module's `#[cfg(test)]` made another condition compiles its
+/// tests out with every `#[test]` and assertion still in the file; a module of
+/// code under a condition of its own is none.
+#[test]
+fn a_test_module_under_another_condition_is_found() {
+    let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 2), 4);\n    }\n}\n";
+    for cfg in ["not(test)", "all(test, feature = \"never\")", "calc_slow"] {
+        says(
+            &one(
+                "src/lib.rs",
+                lib,
+                &lib.replace("cfg(test)", &format!("cfg({cfg})")),
+            ),
+            "src/lib.rs",
+            "skip marker",
+        );
+    }
+    let outline = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\n#[path = \"t.rs\"]\npub(crate) mod tests;\n";
+    says(
+        &one(
+            "src/lib.rs",
+            &format!("{outline}\n#[test]\nfn here() {{\n    assert!(true);\n}}\n"),
+            &format!(
+                "{}\n#[test]\nfn here() {{\n    assert!(true);\n}}\n",
+                outline.replace("cfg(test)", "cfg(not(test))")
+            ),
+        ),
+        "src/lib.rs",
+        "skip marker",
+    );
+    let code = format!(
+        "{lib}\n#[cfg(unix)]\nmod sys;\n\n#[cfg(windows)]\nmod win {{\n    pub fn f() {{}}\n}}\n"
+    );
+    assert!(one("src/lib.rs", lib, &code).is_empty());
+    let more = format!(
+        "{lib}\n#[cfg(all(test, unix))]\nmod unix_tests {{\n    #[test]\n    fn links() {{\n        assert_eq!(super::add(1, 1), 2);\n    }}\n}}\n"
+    );
+    assert_eq!(one("src/lib.rs", lib, &more), Vec::<String>::new());
+}
+
 /// red1's: a Go module the tests build with swapped for other code; a new
 /// requirement, or a workspace of the module alone, is none.
 #[test]
