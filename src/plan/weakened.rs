@@ -1467,6 +1467,57 @@ pub fn collected(path: &str) -> bool {
     name.starts_with("test_") || name.ends_with("_test.py") || name == "tests.py"
 }
 
+/// Whether `go test` on Linux builds the Go file at `path`: not under a `testdata`
+/// directory or one whose name starts with `_` or `.` (the go tool skips them), and
+/// without a file-name build constraint for another system or architecture
+/// (`calc_plan9_test.go`, `calc_windows_amd64_test.go`). A test moved there is a
+/// test removed.
+pub fn go_built(path: &str) -> bool {
+    const SYSTEMS: [&str; 17] = [
+        "aix",
+        "android",
+        "darwin",
+        "dragonfly",
+        "freebsd",
+        "hurd",
+        "illumos",
+        "ios",
+        "js",
+        "nacl",
+        "netbsd",
+        "openbsd",
+        "plan9",
+        "solaris",
+        "wasip1",
+        "windows",
+        "zos",
+    ];
+    const ARCHES: [&str; 15] = [
+        "386", "arm", "armbe", "loong64", "mips", "mipsle", "mips64", "mips64le", "ppc64",
+        "ppc64le", "riscv64", "s390x", "sparc64", "wasm", "amd64p32",
+    ];
+    let mut dirs = path.split('/').rev().skip(1);
+    if dirs.any(|d| d == "testdata" || d.starts_with(['_', '.'])) {
+        return false;
+    }
+    let name = file_name(path);
+    if name.starts_with(['_', '.']) {
+        return false;
+    }
+    let stem = name.strip_suffix(".go").unwrap_or(name);
+    let stem = stem.strip_suffix("_test").unwrap_or(stem);
+    let parts: Vec<&str> = stem.split('_').collect();
+    // As go/build reads it: the last part a system or an architecture, or the last
+    // two a system and an architecture; a file named only `windows.go` has none.
+    let n = parts.len();
+    let other = |p: &str| SYSTEMS.contains(&p) || ARCHES.contains(&p);
+    let known = |p: &str| other(p) || matches!(p, "linux" | "amd64" | "arm64" | "unix");
+    if n >= 3 && known(parts[n - 2]) && known(parts[n - 1]) {
+        return !(other(parts[n - 2]) || other(parts[n - 1]));
+    }
+    !(n >= 2 && other(parts[n - 1]))
+}
+
 /// Whether a file's own name makes it a test module (`test_a.py`, `a.spec.ts`,
 /// `a_test.go`), not only the directory it is in.
 fn named_test(path: &str) -> bool {
@@ -1517,7 +1568,7 @@ impl<'c> Row<'c> {
             // A test function in a file pytest does not collect by its name never
             // runs: a test moved to `tests/zero_cases.py` is a test removed. Its
             // assertions still count, as a helper's do.
-            if lang == Lang::Python && !collected(path) {
+            if (lang == Lang::Python && !collected(path)) || (lang == Lang::Go && !go_built(path)) {
                 read.counts.tests = 0;
                 read.counts.cases = 0;
                 read.counts.tables = 0;

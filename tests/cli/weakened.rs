@@ -1028,6 +1028,52 @@ fn a_rust_test_module_compiled_out_by_its_cfg_is_a_weakened_test() {
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
 
+// Attack (red1): a Go test moved where `go test` never builds it: under
+// `testdata/` or a directory whose name starts with `_`, or into a file whose
+// name constrains it to another system (`calc_plan9_test.go`). The tests netted
+// out as moved, and the gate was green on d535401 with the failing test never run.
+#[test]
+fn a_go_test_moved_where_go_does_not_build_it_is_a_test_removed() {
+    let test = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 5 {\n\t\tt.Errorf(\"Add(2, 2) = %d\", Add(2, 2))\n\t}\n}\n";
+    let mut missed = Vec::new();
+    for moved in [
+        "testdata/calc_test.go",
+        "_old/calc_test.go",
+        "calc_plan9_test.go",
+        "calc_windows_386_test.go",
+    ] {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("go.mod", "module example.com/calc\n\ngo 1.22\n"),
+                (
+                    "calc.go",
+                    "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+                ),
+                ("calc_test.go", test),
+            ],
+            &[],
+            |t| {
+                std::fs::remove_file(t.path("calc_test.go")).unwrap();
+                t.write(moved, test);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(moved);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
 // Attack: an assertion that can no longer fail, with the count of assertions and
 // tests unchanged: a Python tuple `assert (x == 5, "msg")` (always true), a
 // conditional expression, a Rust or vitest assertion comparing a value with itself.

@@ -611,6 +611,36 @@ fn a_test_module_under_another_condition_is_found() {
     assert_eq!(one("src/lib.rs", lib, &more), Vec::<String>::new());
 }
 
+/// red1's: which Go files `go test` builds on Linux.
+#[test]
+fn go_files_go_test_builds() {
+    for built in [
+        "calc_test.go",
+        "pkg/calc_test.go",
+        "windows_test.go",
+        "calc_linux_test.go",
+        "calc_linux_amd64_test.go",
+        "calc_unix.go",
+        "my_test_helpers_test.go",
+    ] {
+        assert!(go_built(built), "{built}");
+    }
+    for skipped in [
+        "testdata/calc_test.go",
+        "pkg/testdata/x/calc_test.go",
+        "_old/calc_test.go",
+        ".hidden/calc_test.go",
+        "_calc_test.go",
+        "calc_plan9_test.go",
+        "calc_windows_test.go",
+        "calc_386_test.go",
+        "calc_windows_amd64_test.go",
+        "calc_linux_386_test.go",
+    ] {
+        assert!(!go_built(skipped), "{skipped}");
+    }
+}
+
 /// red1's: a Go module the tests build with swapped for other code; a new
 /// requirement, or a workspace of the module alone, is none.
 #[test]
