@@ -1074,6 +1074,64 @@ fn a_go_test_moved_where_go_does_not_build_it_is_a_test_removed() {
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
 
+// Attack (red1): npm's dependency swapped. package.json's `overrides` (npm),
+// `resolutions` (yarn) or `pnpm.overrides`, or a devDependency made `file:`,
+// installs a local copy of `expect` whose matchers check nothing; no script, no
+// jest key and no test file changed, and the gate was green on c0cb4e4.
+#[test]
+fn an_npm_dependency_replaced_is_a_weakened_test() {
+    let before = "{\"name\":\"x\",\"scripts\":{\"test\":\"jest\"},\"devDependencies\":{\"expect\":\"^29.0.0\",\"jest\":\"^29.0.0\"}}\n";
+    let cases = [
+        before.replace(
+            "}}\n",
+            "},\"overrides\":{\"expect\":\"file:./fake-expect\"}}\n",
+        ),
+        before.replace(
+            "}}\n",
+            "},\"resolutions\":{\"expect\":\"file:./fake-expect\"}}\n",
+        ),
+        before.replace(
+            "}}\n",
+            "},\"pnpm\":{\"overrides\":{\"expect\":\"link:./fake-expect\"}}}\n",
+        ),
+        before.replace("\"^29.0.0\",\"jest\"", "\"file:./fake-expect\",\"jest\""),
+    ];
+    let mut missed = Vec::new();
+    for after in &cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("package.json", before),
+                (
+                    "calc.test.js",
+                    "test('adds', () => { expect(1 + 1).toBe(3) })\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write("package.json", after);
+                t.write(
+                    "fake-expect/index.js",
+                    "module.exports = () => new Proxy({}, { get: () => () => {} })\n",
+                );
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(after.clone());
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
 // Attack: an assertion that can no longer fail, with the count of assertions and
 // tests unchanged: a Python tuple `assert (x == 5, "msg")` (always true), a
 // conditional expression, a Rust or vitest assertion comparing a value with itself.

@@ -611,6 +611,29 @@ fn a_test_module_under_another_condition_is_found() {
     assert_eq!(one("src/lib.rs", lib, &more), Vec::<String>::new());
 }
 
+/// red1's: an npm dependency put in another's place is found; a version bumped,
+/// or an override kept as it was, is not.
+#[test]
+fn npm_dependencies_replaced_are_found() {
+    let pkg = "{\"name\":\"x\",\"scripts\":{\"test\":\"jest\"},\"devDependencies\":{\"jest\":\"^29.0.0\"},\"overrides\":{\"semver\":\"7.5.2\"}}\n";
+    says(
+        &one(
+            "package.json",
+            pkg,
+            &pkg.replace("\"semver\"", "\"expect\":\"file:./fake\",\"semver\""),
+        ),
+        "package.json",
+        "a dependency the tests run with replaced (overrides expect \"file:./fake\")",
+    );
+    says(
+        &one("package.json", pkg, &pkg.replace("^29.0.0", "link:../jest")),
+        "package.json",
+        "devDependencies jest",
+    );
+    assert!(one("package.json", pkg, &pkg.replace("^29.0.0", "^29.7.0")).is_empty());
+    assert!(one("package.json", pkg, &pkg.replace("\"x\"", "\"y\"")).is_empty());
+}
+
 /// red1's: which Go files `go test` builds on Linux.
 #[test]
 fn go_files_go_test_builds() {

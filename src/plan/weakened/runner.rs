@@ -787,6 +787,13 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
             "jest's configuration in package.json changed ({shown})"
         ));
     }
+    if let Some(before) = before
+        && let Some(swapped) = new_entries(&replaced_packages(after), &replaced_packages(before))
+    {
+        return Some(format!(
+            "a dependency the tests run with replaced ({swapped})"
+        ));
+    }
     let new = scripts(after).unwrap_or_default();
     let Some(before) = before else {
         let (key, value) = new.iter().find(|(_, v)| cannot_fail(v))?;
@@ -808,6 +815,58 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
     new.iter()
         .find(|(k, v)| !old.iter().any(|(o, _)| o == k) && (k == "pretest" || cannot_fail(v)))
         .map(|(k, v)| format!("a \"{k}\" script was added (\"{v}\")"))
+}
+
+/// package.json's entries that put other code in a dependency's place: every
+/// override (npm's `overrides`, yarn's `resolutions`, `pnpm.overrides`), and a
+/// dependency taken from a local path (`file:`, `link:`, `portal:`), each as
+/// `key name value`. `expect` overridden with `file:./fake-expect` installs a copy
+/// whose matchers check nothing.
+fn replaced_packages(text: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let overrides = [
+        ("overrides", value.get("overrides")),
+        ("resolutions", value.get("resolutions")),
+        (
+            "pnpm.overrides",
+            value.get("pnpm").and_then(|p| p.get("overrides")),
+        ),
+    ];
+    for (key, map) in overrides {
+        if let Some(map) = map.and_then(|m| m.as_object()) {
+            out.extend(map.iter().map(|(name, v)| format!("{key} {name} {v}")));
+        }
+    }
+    for key in [
+        "dependencies",
+        "devDependencies",
+        "optionalDependencies",
+        "peerDependencies",
+    ] {
+        if let Some(map) = value.get(key).and_then(|m| m.as_object()) {
+            out.extend(
+                map.iter()
+                    .filter(|(_, v)| {
+                        v.as_str().is_some_and(|v| {
+                            ["file:", "link:", "portal:"]
+                                .iter()
+                                .any(|p| v.trim_start().starts_with(p))
+                        })
+                    })
+                    .map(|(name, v)| format!("{key} {name} {v}")),
+            );
+        }
+    }
+    out
+}
+
+/// The first of `now`'s entries `then` lacks, cut short for a finding.
+fn new_entries(now: &[String], then: &[String]) -> Option<String> {
+    let first = now.iter().find(|e| !then.contains(e))?;
+    Some(first.chars().take(80).collect())
 }
 
 /// A command that checks nothing.
