@@ -1467,6 +1467,57 @@ pub fn collected(path: &str) -> bool {
     name.starts_with("test_") || name.ends_with("_test.py") || name == "tests.py"
 }
 
+/// Whether `go test` on Linux builds the Go file at `path`: not under a `testdata`
+/// directory or one whose name starts with `_` or `.` (the go tool skips them), and
+/// without a file-name build constraint for another system or architecture
+/// (`calc_plan9_test.go`, `calc_windows_amd64_test.go`). A test moved there is a
+/// test removed.
+pub fn go_built(path: &str) -> bool {
+    const SYSTEMS: [&str; 17] = [
+        "aix",
+        "android",
+        "darwin",
+        "dragonfly",
+        "freebsd",
+        "hurd",
+        "illumos",
+        "ios",
+        "js",
+        "nacl",
+        "netbsd",
+        "openbsd",
+        "plan9",
+        "solaris",
+        "wasip1",
+        "windows",
+        "zos",
+    ];
+    const ARCHES: [&str; 15] = [
+        "386", "arm", "armbe", "loong64", "mips", "mipsle", "mips64", "mips64le", "ppc64",
+        "ppc64le", "riscv64", "s390x", "sparc64", "wasm", "amd64p32",
+    ];
+    let mut dirs = path.split('/').rev().skip(1);
+    if dirs.any(|d| d == "testdata" || d.starts_with(['_', '.'])) {
+        return false;
+    }
+    let name = file_name(path);
+    if name.starts_with(['_', '.']) {
+        return false;
+    }
+    let stem = name.strip_suffix(".go").unwrap_or(name);
+    let stem = stem.strip_suffix("_test").unwrap_or(stem);
+    let parts: Vec<&str> = stem.split('_').collect();
+    // As go/build reads it: the last part a system or an architecture, or the last
+    // two a system and an architecture; a file named only `windows.go` has none.
+    let n = parts.len();
+    let other = |p: &str| SYSTEMS.contains(&p) || ARCHES.contains(&p);
+    let known = |p: &str| other(p) || matches!(p, "linux" | "amd64" | "arm64" | "unix");
+    if n >= 3 && known(parts[n - 2]) && known(parts[n - 1]) {
+        return !(other(parts[n - 2]) || other(parts[n - 1]));
+    }
+    !(n >= 2 && other(parts[n - 1]))
+}
+
 /// Whether a file's own name makes it a test module (`test_a.py`, `a.spec.ts`,
 /// `a_test.go`), not only the directory it is in.
 fn named_test(path: &str) -> bool {
@@ -1517,7 +1568,7 @@ impl<'c> Row<'c> {
             // A test function in a file pytest does not collect by its name never
             // runs: a test moved to `tests/zero_cases.py` is a test removed. Its
             // assertions still count, as a helper's do.
-            if lang == Lang::Python && !collected(path) {
+            if (lang == Lang::Python && !collected(path)) || (lang == Lang::Go && !go_built(path)) {
                 read.counts.tests = 0;
                 read.counts.cases = 0;
                 read.counts.tables = 0;
@@ -3043,7 +3094,9 @@ fn rust(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
         Some("cfg") if inner => (false, true, false),
         Some("cfg") => (
             false,
-            always_false(toks, j) || toks.chain(i) & CHAIN_TEST != 0,
+            always_false(toks, j)
+                || toks.chain(i) & CHAIN_TEST != 0
+                || (module_of_tests(toks, open) && !plain_test(toks, j)),
             false,
         ),
         Some("cfg_attr") => {
@@ -3053,6 +3106,52 @@ fn rust(toks: &Toks<'_, '_>, i: usize) -> (bool, bool, bool) {
         }
         _ => (false, false, false),
     }
+}
+
+/// Whether the attribute whose `[` is at `open` is on a module of tests, past any
+/// further attributes: one whose body holds a test attribute (`mod tests { #[test]
+/// … }`), or one in a file of its own named for tests (`mod tests;`).
+fn module_of_tests(toks: &Toks<'_, '_>, open: usize) -> bool {
+    let mut k = match toks.group_end(open) {
+        Some(end) => end + 1,
+        None => return false,
+    };
+    while punct(toks, k, '#') && punct(toks, k + 1, '[') {
+        match toks.group_end(k + 1) {
+            Some(end) => k = end + 1,
+            None => return false,
+        }
+    }
+    if ident(toks, k) == Some("pub") {
+        k += 1;
+        if punct(toks, k, '(') {
+            match toks.group_end(k) {
+                Some(end) => k = end + 1,
+                None => return false,
+            }
+        }
+    }
+    if ident(toks, k) != Some("mod") {
+        return false;
+    }
+    let Some(name) = ident(toks, k + 1) else {
+        return false;
+    };
+    if punct(toks, k + 2, ';') {
+        return name.contains("test");
+    }
+    let Some(end) = toks.group_end(k + 2) else {
+        return false;
+    };
+    (k + 3..end).any(|m| punct(toks, m, '#') && punct(toks, m + 1, '[') && test_attr(toks, m))
+}
+
+/// Whether the `cfg(...)` predicate opening at token `j` is `(test)` alone: a test
+/// module's own condition. Any other on a module (`all(test, feature = "never")`,
+/// `not(test)`, a cfg nobody sets) may keep every test in it from being compiled
+/// while the file still holds them all: a skip by another name.
+fn plain_test(toks: &Toks<'_, '_>, j: usize) -> bool {
+    punct(toks, j, '(') && ident(toks, j + 1) == Some("test") && punct(toks, j + 2, ')')
 }
 
 /// Bits of [`attribute_chains`]: a `#[cfg(…)]` that may hold, and a test attribute.

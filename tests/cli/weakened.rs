@@ -823,6 +823,315 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
 
+// Attack (red1): cargo's build chain swapped, the runner left alone. Only a
+// `runner` and an `[alias]` of `.cargo/config.toml` were read, and of Cargo.toml
+// only `test = false` and the like: a `rustc-wrapper` or `linker` script that
+// makes every test binary `exit 0`, `[env] LD_PRELOAD` for the test processes,
+// a dependency (an assertion crate) patched or its source replaced, a `[[test]]`
+// pointed at another file (the one with the tests is no longer compiled) and a
+// workspace whose `cargo test` leaves the tested crate out. Each failed on
+// 6d1933c: the gate was green with `weakened tests: none`.
+#[test]
+fn cargo_s_build_chain_swapped_is_a_weakened_test() {
+    let manifest = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    let cases: &[(&str, String)] = &[
+        (
+            ".cargo/config.toml",
+            "[build]\nrustc-wrapper = \"./w.sh\"\n".to_string(),
+        ),
+        (
+            ".cargo/config.toml",
+            "build.rustc = \"./rustc.sh\"\n".to_string(),
+        ),
+        (
+            ".cargo/config.toml",
+            "[target.x86_64-unknown-linux-gnu]\nlinker = \"./ld.sh\"\n".to_string(),
+        ),
+        (
+            ".cargo/config.toml",
+            "[build]\nrustflags = [\"-C\", \"linker=./ld.sh\"]\n".to_string(),
+        ),
+        (
+            ".cargo/config.toml",
+            "[env]\nLD_PRELOAD = \"./pass.so\"\n".to_string(),
+        ),
+        (
+            ".cargo/config",
+            "[source.crates-io]\nreplace-with = \"v\"\n\n[source.v]\ndirectory = \"vendor\"\n"
+                .to_string(),
+        ),
+        (
+            "Cargo.toml",
+            format!(
+                "{manifest}\n[patch.crates-io]\npretty_assertions = {{ path = \"vendor/pa\" }}\n"
+            ),
+        ),
+        (
+            "Cargo.toml",
+            format!("{manifest}\n[[test]]\nname = \"calc\"\npath = \"tests/other.rs\"\n"),
+        ),
+        (
+            "Cargo.toml",
+            format!("{manifest}\n[workspace]\ndefault-members = [\"tiny\"]\n"),
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("Cargo.toml", manifest),
+                (
+                    "src/lib.rs",
+                    "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+                ),
+                (
+                    "tests/calc.rs",
+                    "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 2), 5);\n}\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {text}"));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+// Attack (red1): Go's dependency swapped. A `replace` in go.mod (or a go.work
+// that replaces or `use`s a module with testify's path) builds the tests against
+// a copy of testify whose `assert.Equal` returns true; no test or runner file the
+// detector read changed, and the gate was green on 6d1933c.
+#[test]
+fn a_go_module_replaced_is_a_weakened_test() {
+    let gomod =
+        "module example.com/calc\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.9.0\n";
+    let fake = "package assert\n\nfunc Equal(t any, expected, actual any, msgAndArgs ...any) bool {\n\treturn true\n}\n";
+    let cases: &[(&str, String)] = &[
+        (
+            "go.mod",
+            format!("{gomod}\nreplace github.com/stretchr/testify => ./third_party/testify\n"),
+        ),
+        (
+            "go.mod",
+            format!(
+                "{gomod}\nreplace (\n\tgithub.com/stretchr/testify v1.9.0 => ./third_party/testify\n)\n"
+            ),
+        ),
+        (
+            "go.work",
+            "go 1.22\n\nuse (\n\t.\n\t./third_party/testify\n)\n".to_string(),
+        ),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("go.mod", gomod),
+                (
+                    "calc.go",
+                    "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+                ),
+                (
+                    "calc_test.go",
+                    "package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/assert\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tassert.Equal(t, 5, Add(2, 2))\n}\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("third_party/testify/assert/assertions.go", fake);
+                t.write(
+                    "third_party/testify/go.mod",
+                    "module github.com/stretchr/testify\n\ngo 1.22\n",
+                );
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {text}"));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+// Attack (red1): a Rust test module's `#[cfg(test)]` made a condition no
+// `cargo test` meets (`all(test, feature = "never")`, `not(test)`, a cfg nobody
+// sets). Every `#[test]` and assertion is still in the file, so the counts are
+// unchanged, no skip marker is added, and the gate was green on 6d1933c while
+// none of the module's tests is compiled.
+#[test]
+fn a_rust_test_module_compiled_out_by_its_cfg_is_a_weakened_test() {
+    let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 2), 4);\n    }\n}\n";
+    let mut missed = Vec::new();
+    for cfg in [
+        "all(test, feature = \"never\")",
+        "not(test)",
+        "calc_slow",
+        "all(test, target_os = \"none\")",
+    ] {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                (
+                    "Cargo.toml",
+                    "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+                ),
+                ("src/lib.rs", lib),
+            ],
+            &[],
+            |t| {
+                t.write(
+                    "src/lib.rs",
+                    lib.replace(
+                        "#[cfg(test)]\nmod",
+                        &format!("#[cfg({cfg})]\npub(crate) mod"),
+                    ),
+                );
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(cfg);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+// Attack (red1): a Go test moved where `go test` never builds it: under
+// `testdata/` or a directory whose name starts with `_`, or into a file whose
+// name constrains it to another system (`calc_plan9_test.go`). The tests netted
+// out as moved, and the gate was green on d535401 with the failing test never run.
+#[test]
+fn a_go_test_moved_where_go_does_not_build_it_is_a_test_removed() {
+    let test = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 5 {\n\t\tt.Errorf(\"Add(2, 2) = %d\", Add(2, 2))\n\t}\n}\n";
+    let mut missed = Vec::new();
+    for moved in [
+        "testdata/calc_test.go",
+        "_old/calc_test.go",
+        "calc_plan9_test.go",
+        "calc_windows_386_test.go",
+    ] {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("go.mod", "module example.com/calc\n\ngo 1.22\n"),
+                (
+                    "calc.go",
+                    "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+                ),
+                ("calc_test.go", test),
+            ],
+            &[],
+            |t| {
+                std::fs::remove_file(t.path("calc_test.go")).unwrap();
+                t.write(moved, test);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(moved);
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+// Attack (red1): npm's dependency swapped. package.json's `overrides` (npm),
+// `resolutions` (yarn) or `pnpm.overrides`, or a devDependency made `file:`,
+// installs a local copy of `expect` whose matchers check nothing; no script, no
+// jest key and no test file changed, and the gate was green on c0cb4e4.
+#[test]
+fn an_npm_dependency_replaced_is_a_weakened_test() {
+    let before = "{\"name\":\"x\",\"scripts\":{\"test\":\"jest\"},\"devDependencies\":{\"expect\":\"^29.0.0\",\"jest\":\"^29.0.0\"}}\n";
+    let cases = [
+        before.replace(
+            "}}\n",
+            "},\"overrides\":{\"expect\":\"file:./fake-expect\"}}\n",
+        ),
+        before.replace(
+            "}}\n",
+            "},\"resolutions\":{\"expect\":\"file:./fake-expect\"}}\n",
+        ),
+        before.replace(
+            "}}\n",
+            "},\"pnpm\":{\"overrides\":{\"expect\":\"link:./fake-expect\"}}}\n",
+        ),
+        before.replace("\"^29.0.0\",\"jest\"", "\"file:./fake-expect\",\"jest\""),
+    ];
+    let mut missed = Vec::new();
+    for after in &cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("package.json", before),
+                (
+                    "calc.test.js",
+                    "test('adds', () => { expect(1 + 1).toBe(3) })\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write("package.json", after);
+                t.write(
+                    "fake-expect/index.js",
+                    "module.exports = () => new Proxy({}, { get: () => () => {} })\n",
+                );
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(after.clone());
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
 // Attack: an assertion that can no longer fail, with the count of assertions and
 // tests unchanged: a Python tuple `assert (x == 5, "msg")` (always true), a
 // conditional expression, a Rust or vitest assertion comparing a value with itself.

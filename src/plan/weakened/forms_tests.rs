@@ -571,6 +571,207 @@ fn rust_runner_configuration_is_found() {
     assert!(one("Cargo.toml", manifest, &manifest.replace("calc", "calc2")).is_empty());
 }
 
+/// red1's: a test module's `#[cfg(test)]` made another condition compiles its
+/// tests out with every `#[test]` and assertion still in the file; a module of
+/// code under a condition of its own is none.
+#[test]
+fn a_test_module_under_another_condition_is_found() {
+    let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 2), 4);\n    }\n}\n";
+    for cfg in ["not(test)", "all(test, feature = \"never\")", "calc_slow"] {
+        says(
+            &one(
+                "src/lib.rs",
+                lib,
+                &lib.replace("cfg(test)", &format!("cfg({cfg})")),
+            ),
+            "src/lib.rs",
+            "skip marker",
+        );
+    }
+    let outline = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\n#[path = \"t.rs\"]\npub(crate) mod tests;\n";
+    says(
+        &one(
+            "src/lib.rs",
+            &format!("{outline}\n#[test]\nfn here() {{\n    assert!(true);\n}}\n"),
+            &format!(
+                "{}\n#[test]\nfn here() {{\n    assert!(true);\n}}\n",
+                outline.replace("cfg(test)", "cfg(not(test))")
+            ),
+        ),
+        "src/lib.rs",
+        "skip marker",
+    );
+    let code = format!(
+        "{lib}\n#[cfg(unix)]\nmod sys;\n\n#[cfg(windows)]\nmod win {{\n    pub fn f() {{}}\n}}\n"
+    );
+    assert!(one("src/lib.rs", lib, &code).is_empty());
+    let more = format!(
+        "{lib}\n#[cfg(all(test, unix))]\nmod unix_tests {{\n    #[test]\n    fn links() {{\n        assert_eq!(super::add(1, 1), 2);\n    }}\n}}\n"
+    );
+    assert_eq!(one("src/lib.rs", lib, &more), Vec::<String>::new());
+}
+
+/// red1's: an npm dependency put in another's place is found; a version bumped,
+/// or an override kept as it was, is not.
+#[test]
+fn npm_dependencies_replaced_are_found() {
+    let pkg = "{\"name\":\"x\",\"scripts\":{\"test\":\"jest\"},\"devDependencies\":{\"jest\":\"^29.0.0\"},\"overrides\":{\"semver\":\"7.5.2\"}}\n";
+    says(
+        &one(
+            "package.json",
+            pkg,
+            &pkg.replace("\"semver\"", "\"expect\":\"file:./fake\",\"semver\""),
+        ),
+        "package.json",
+        "a dependency the tests run with replaced (overrides expect \"file:./fake\")",
+    );
+    says(
+        &one("package.json", pkg, &pkg.replace("^29.0.0", "link:../jest")),
+        "package.json",
+        "devDependencies jest",
+    );
+    assert!(one("package.json", pkg, &pkg.replace("^29.0.0", "^29.7.0")).is_empty());
+    assert!(one("package.json", pkg, &pkg.replace("\"x\"", "\"y\"")).is_empty());
+}
+
+/// red1's: which Go files `go test` builds on Linux.
+#[test]
+fn go_files_go_test_builds() {
+    for built in [
+        "calc_test.go",
+        "pkg/calc_test.go",
+        "windows_test.go",
+        "calc_linux_test.go",
+        "calc_linux_amd64_test.go",
+        "calc_unix.go",
+        "my_test_helpers_test.go",
+    ] {
+        assert!(go_built(built), "{built}");
+    }
+    for skipped in [
+        "testdata/calc_test.go",
+        "pkg/testdata/x/calc_test.go",
+        "_old/calc_test.go",
+        ".hidden/calc_test.go",
+        "_calc_test.go",
+        "calc_plan9_test.go",
+        "calc_windows_test.go",
+        "calc_386_test.go",
+        "calc_windows_amd64_test.go",
+        "calc_linux_386_test.go",
+    ] {
+        assert!(!go_built(skipped), "{skipped}");
+    }
+}
+
+/// red1's: a Go module the tests build with swapped for other code; a new
+/// requirement, or a workspace of the module alone, is none.
+#[test]
+fn go_modules_replaced_are_found() {
+    let gomod =
+        "module example.com/calc\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.9.0\n";
+    says(
+        &one(
+            "go.mod",
+            gomod,
+            &format!("{gomod}replace github.com/stretchr/testify => ./fake // local\n"),
+        ),
+        "go.mod",
+        "a module the tests build with replaced (`replace github.com/stretchr/testify => ./fake`)",
+    );
+    says(
+        &one(
+            "go.mod",
+            gomod,
+            &format!("{gomod}replace (\n\tgolang.org/x/text => ../text\n)\n"),
+        ),
+        "go.mod",
+        "`replace golang.org/x/text => ../text`",
+    );
+    says(
+        &lines(&[change(
+            "go.work",
+            None,
+            Some("go 1.22\n\nuse (\n\t.\n\t./fake\n)\n"),
+        )]),
+        "go.work",
+        "`use ./fake`",
+    );
+    assert!(one("go.mod", gomod, &gomod.replace("v1.9.0", "v1.9.1")).is_empty());
+    assert!(lines(&[change("go.work", None, Some("go 1.22\n\nuse .\n"))]).is_empty());
+}
+
+/// red1's: what builds or runs cargo's tests besides a runner, each a finding of
+/// its own words; a dependency or a build setting that runs nothing is none.
+#[test]
+fn cargo_s_build_chain_is_found() {
+    says(
+        &lines(&[change(
+            ".cargo/config.toml",
+            None,
+            Some("[build]\nrustc-wrapper = \"./w.sh\"\n"),
+        )]),
+        ".cargo/config.toml",
+        "cargo's test runner, compiler, linker, environment or sources changed (`[build] rustc-wrapper = \"./w.sh\"`)",
+    );
+    says(
+        &one(
+            ".cargo/config.toml",
+            "[build]\njobs = 2\n",
+            "[build]\njobs = 2\n\n[env]\nLD_PRELOAD = \"./pass.so\"\n",
+        ),
+        ".cargo/config.toml",
+        "[env] LD_PRELOAD",
+    );
+    assert!(
+        one(
+            ".cargo/config.toml",
+            "[build]\njobs = 2\n",
+            "[build]\njobs = 4\n"
+        )
+        .is_empty()
+    );
+    let manifest = "[package]\nname = \"calc\"\n\n[lib]\npath = \"src/lib.rs\"\n";
+    for (added, what) in [
+        (
+            "[patch.crates-io]\nfoo = { path = \"v/foo\" }\n",
+            "[patch.crates-io] foo",
+        ),
+        (
+            "[replace]\n\"foo:1.0.0\" = { path = \"v/foo\" }\n",
+            "[replace]",
+        ),
+        (
+            "[[test]]\nname = \"calc\"\npath = \"tests/other.rs\"\n",
+            "[test] path",
+        ),
+        ("[workspace]\nexclude = [\"calc\"]\n", "[workspace] exclude"),
+    ] {
+        says(
+            &one("Cargo.toml", manifest, &format!("{manifest}\n{added}")),
+            "Cargo.toml",
+            what,
+        );
+    }
+    says(
+        &one(
+            "Cargo.toml",
+            manifest,
+            &manifest.replace("src/lib.rs", "src/empty.rs"),
+        ),
+        "Cargo.toml",
+        "[lib] path = \"src/empty.rs\"",
+    );
+    assert!(
+        one(
+            "Cargo.toml",
+            manifest,
+            &format!("{manifest}\n[dependencies]\nfoo = {{ path = \"v/foo\" }}\n")
+        )
+        .is_empty()
+    );
+}
+
 #[test]
 fn rust_refactors_are_not_found() {
     // A `#[test]` a proc macro generates is no test of this file.

@@ -72,6 +72,8 @@ const KINDS: &[(&str, &str, &[&str])] = &[
             "cargo's test runner",
             "tests switched off in the manifest",
             "a toolchain of its own runs cargo",
+            "a module the tests build with replaced",
+            "a dependency the tests run with replaced",
             "the shell or node options npm runs",
             "a module of a test runner's name",
             "which make reads before Makefile",

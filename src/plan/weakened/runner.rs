@@ -21,6 +21,9 @@ enum Kind {
     /// `rust-toolchain.toml`: a `path` names a toolchain of its own, whose `cargo`
     /// runs instead of rustup's.
     RustToolchain,
+    /// `go.mod` and `go.work`: a `replace` (or a workspace's `use`) swaps a module
+    /// the tests import, testify say, for a copy whose checks check nothing.
+    GoModules,
     PackageJson,
     /// `.npmrc`: the shell npm runs every script with, and node's options.
     Npmrc,
@@ -46,6 +49,7 @@ fn kind(path: &str) -> Option<Kind> {
         "config" | "config.toml" if parent == Some(".cargo") => Kind::CargoConfig,
         "Cargo.toml" => Kind::CargoToml,
         "rust-toolchain" | "rust-toolchain.toml" => Kind::RustToolchain,
+        "go.mod" | "go.work" => Kind::GoModules,
         "package.json" => Kind::PackageJson,
         ".npmrc" => Kind::Npmrc,
         "pytest.ini" | ".pytest.ini" | "pytest.toml" | ".pytest.toml" | "tox.ini" | "setup.cfg"
@@ -115,9 +119,18 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
             .is_none()
             .then(|| format!("adds {}, which make reads before Makefile", file_name(path))),
         Kind::CargoConfig => new_lines(&cargo_lines(old), &cargo_lines(after))
-            .map(|l| format!("cargo's test runner or an alias changed ({l})")),
+            .map(|l| format!("cargo's test runner or an alias changed ({l})"))
+            .or_else(|| {
+                new_lines(&cargo_build_lines(old), &cargo_build_lines(after)).map(|l| {
+                    format!(
+                        "cargo's test runner, compiler, linker, environment or sources changed ({l})"
+                    )
+                })
+            }),
         Kind::CargoToml => new_lines(&manifest_lines(old), &manifest_lines(after))
             .map(|l| format!("tests switched off in the manifest ({l})")),
+        Kind::GoModules => new_lines(&go_module_lines(path, old), &go_module_lines(path, after))
+            .map(|l| format!("a module the tests build with replaced ({l})")),
         Kind::RustToolchain => new_lines(&toolchain_lines(old), &toolchain_lines(after))
             .map(|l| format!("a toolchain of its own runs cargo ({l})")),
         Kind::PackageJson => package_json(before, after),
@@ -196,6 +209,45 @@ fn cargo_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A TOML line's key as the path of its parts, its section's first: `[build]` with
+/// `"rustc-wrapper" = …` and `build.rustc-wrapper = …` at the top are one key.
+fn key_path(section: &str, line: &str) -> Vec<String> {
+    let key = line.split('=').next().unwrap_or("");
+    section
+        .split('.')
+        .chain(key.split('.'))
+        .map(|p| p.trim().trim_matches(['"', '\'']).to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// What cargo builds and runs the tests with besides a runner: a compiler or its
+/// wrapper (`rustc-wrapper = "./fake.sh"` compiles every test to `exit 0`), a
+/// linker, compiler flags, the test processes' environment (`[env]` with
+/// `LD_PRELOAD`), and where dependencies come from (`[source]` replaced, `[patch]`:
+/// an assertion crate swapped for one whose checks check nothing).
+fn cargo_build_lines(text: &str) -> Vec<String> {
+    const KEYS: [&str; 6] = [
+        "rustc",
+        "rustc-wrapper",
+        "rustc-workspace-wrapper",
+        "linker",
+        "rustflags",
+        "rustdocflags",
+    ];
+    sections(text)
+        .into_iter()
+        .filter(|(s, l)| {
+            let path = key_path(s, l);
+            matches!(
+                path.first().map(String::as_str),
+                Some("env" | "source" | "patch")
+            ) || path.last().is_some_and(|k| KEYS.contains(&k.as_str()))
+        })
+        .map(|(s, l)| format!("[{s}] {l}"))
+        .collect()
+}
+
 /// A toolchain file's `path` (rustup runs the `cargo` found there), and a legacy
 /// one-line file that names a directory rather than a channel.
 fn toolchain_lines(text: &str) -> Vec<String> {
@@ -207,6 +259,52 @@ fn toolchain_lines(text: &str) -> Vec<String> {
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
+}
+
+/// `go.mod`'s and `go.work`'s directives that swap a module for other code: each
+/// `replace`, and in `go.work` each `use` but the module itself (a module of the
+/// workspace takes the place of a dependency with its path). A block's lines are
+/// each read with its directive's name: `replace (` … `)`.
+fn go_module_lines(path: &str, text: &str) -> Vec<String> {
+    let work = file_name(path) == "go.work";
+    let mut out = Vec::new();
+    let mut block: Option<&str> = None;
+    for raw in text.lines() {
+        let line = raw.split("//").next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(directive) = block {
+            if line == ")" {
+                block = None;
+            } else {
+                out.push(format!("{directive} {line}"));
+            }
+            continue;
+        }
+        let (directive, rest) = line.split_once([' ', '\t', '(']).unwrap_or((line, ""));
+        if !(directive == "replace" || (work && directive == "use")) {
+            continue;
+        }
+        let rest = rest.trim();
+        if line[directive.len()..].trim_start().starts_with('(') {
+            block = Some(directive);
+            let after = rest.trim_start_matches('(').trim();
+            if !after.is_empty() && after != ")" {
+                out.push(format!(
+                    "{directive} {}",
+                    after.trim_end_matches(')').trim()
+                ));
+            }
+            if after.ends_with(')') {
+                block = None;
+            }
+        } else {
+            out.push(format!("{directive} {rest}"));
+        }
+    }
+    out.retain(|l| !matches!(l.as_str(), "use ." | "use ./"));
+    out
 }
 
 /// `.npmrc` settings that change what `npm test` runs: the shell scripts run in
@@ -281,12 +379,28 @@ fn block_end(bytes: &[u8], open: usize) -> usize {
 }
 
 /// A manifest's lines that keep tests from running: a target's `test = false`,
-/// `harness = false`, `autotests = false`, and a feature a test or a binary target
-/// needs before cargo builds it, and its tests, at all (`required-features`).
+/// `harness = false`, `autotests = false`, a feature a test or a binary target
+/// needs before cargo builds it, and its tests, at all (`required-features`), a
+/// test target or the library pointed at another file, a dependency patched or
+/// replaced, and a workspace's `default-members` or `exclude`.
 fn manifest_lines(text: &str) -> Vec<String> {
     sections(text)
         .into_iter()
         .filter(|(s, l)| {
+            let path = key_path(s, l);
+            let first = path.first().map(String::as_str);
+            let last = path.last().map(String::as_str);
+            // Where the tests' code and their dependencies come from: a test target's
+            // or the library's `path` set to another file (the file with the tests is
+            // no longer compiled), a dependency patched or replaced, and the members
+            // a workspace's `cargo test` runs.
+            if matches!(first, Some("patch" | "replace"))
+                || (matches!(first, Some("test" | "lib")) && last == Some("path"))
+                || (first == Some("workspace")
+                    && matches!(last, Some("default-members" | "exclude")))
+            {
+                return true;
+            }
             let key = l
                 .split('=')
                 .next()
@@ -673,6 +787,13 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
             "jest's configuration in package.json changed ({shown})"
         ));
     }
+    if let Some(before) = before
+        && let Some(swapped) = new_entries(&replaced_packages(after), &replaced_packages(before))
+    {
+        return Some(format!(
+            "a dependency the tests run with replaced ({swapped})"
+        ));
+    }
     let new = scripts(after).unwrap_or_default();
     let Some(before) = before else {
         let (key, value) = new.iter().find(|(_, v)| cannot_fail(v))?;
@@ -694,6 +815,58 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
     new.iter()
         .find(|(k, v)| !old.iter().any(|(o, _)| o == k) && (k == "pretest" || cannot_fail(v)))
         .map(|(k, v)| format!("a \"{k}\" script was added (\"{v}\")"))
+}
+
+/// package.json's entries that put other code in a dependency's place: every
+/// override (npm's `overrides`, yarn's `resolutions`, `pnpm.overrides`), and a
+/// dependency taken from a local path (`file:`, `link:`, `portal:`), each as
+/// `key name value`. `expect` overridden with `file:./fake-expect` installs a copy
+/// whose matchers check nothing.
+fn replaced_packages(text: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let overrides = [
+        ("overrides", value.get("overrides")),
+        ("resolutions", value.get("resolutions")),
+        (
+            "pnpm.overrides",
+            value.get("pnpm").and_then(|p| p.get("overrides")),
+        ),
+    ];
+    for (key, map) in overrides {
+        if let Some(map) = map.and_then(|m| m.as_object()) {
+            out.extend(map.iter().map(|(name, v)| format!("{key} {name} {v}")));
+        }
+    }
+    for key in [
+        "dependencies",
+        "devDependencies",
+        "optionalDependencies",
+        "peerDependencies",
+    ] {
+        if let Some(map) = value.get(key).and_then(|m| m.as_object()) {
+            out.extend(
+                map.iter()
+                    .filter(|(_, v)| {
+                        v.as_str().is_some_and(|v| {
+                            ["file:", "link:", "portal:"]
+                                .iter()
+                                .any(|p| v.trim_start().starts_with(p))
+                        })
+                    })
+                    .map(|(name, v)| format!("{key} {name} {v}")),
+            );
+        }
+    }
+    out
+}
+
+/// The first of `now`'s entries `then` lacks, cut short for a finding.
+fn new_entries(now: &[String], then: &[String]) -> Option<String> {
+    let first = now.iter().find(|e| !then.contains(e))?;
+    Some(first.chars().take(80).collect())
 }
 
 /// A command that checks nothing.
