@@ -121,6 +121,13 @@ fn item(line: &str, no: usize) -> Option<Item> {
     })
 }
 
+/// Whether `line` (trimmed) starts a list item of its own: `- `, `* `, `+ `, `1. `.
+fn list_marker(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    ["- ", "* ", "+ "].iter().any(|b| line.starts_with(b))
+        || (digits > 0 && [". ", ") "].iter().any(|m| line[digits..].starts_with(m)))
+}
+
 /// A `Status: complete` / `**Status:** in_progress` / `- Status: done` line.
 fn status_line(line: &str) -> Option<(String, Status)> {
     let bare = line
@@ -178,9 +185,12 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
     let mut sections: Vec<Section> = vec![Section::default()];
     let mut objective = None;
     let mut fence: Option<&str> = None;
+    // Whether the line before was a checklist item or its continuation.
+    let mut in_item = false;
     for (i, line) in text.lines().enumerate() {
         let no = i + 1;
         let trimmed = line.trim_start();
+        let follows_item = std::mem::take(&mut in_item);
         if let Some(mark) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
             fence = match fence {
                 Some(open) if open == mark => None,
@@ -212,8 +222,19 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
         let section = sections.last_mut().expect("one section at least");
         if let Some(item) = item(line, no) {
             section.items.push(item);
+            in_item = true;
         } else if let Some(status) = status_line(trimmed) {
             section.status.get_or_insert(status);
+        } else if follows_item
+            && !trimmed.is_empty()
+            && !list_marker(trimmed)
+            && !trimmed.starts_with("<!--")
+            && let Some(last) = section.items.last_mut()
+        {
+            // The item's paragraph goes on (Markdown's continuation line): its
+            // text, or the goal would say less than the item did.
+            last.text = one_line(&format!("{} {trimmed}", last.text));
+            in_item = true;
         }
     }
     let mut out = Out::default();
@@ -553,5 +574,34 @@ mod tests {
             Some(Status::Done)
         );
         assert_eq!(clean_title("Phase 1: Setup [complete]"), "Phase 1: Setup");
+    }
+
+    /// An item wrapped over two lines (a lazy or indented continuation, as
+    /// Markdown reads it) is one item: its second line was dropped, so the goal's
+    /// done_when said less than the item did, in silence.
+    #[test]
+    fn an_item_wrapped_over_lines_keeps_all_its_text() {
+        let src = "# TODO\n\n- [ ] Migrate the database,\n  then drop the old tables\nonce the backup is verified\n- [x] Write docs\n  **Status:** done\n\n  a paragraph apart is not the item\n- [ ] Ship\n";
+        let got = read(src, "TODO.md").unwrap();
+        let texts: Vec<&str> = got
+            .goals
+            .iter()
+            .map(|g| g.done_when.as_deref().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Migrate the database, then drop the old tables once the backup is verified",
+                "Write docs",
+                "Ship"
+            ]
+        );
+        // Under headings the items are subtasks: the same holds.
+        let src = "## Phase 1\n- [ ] a step that\n  goes on\n\n## Phase 2\n- [ ] b\n";
+        let got = read(src, "PLAN.md").unwrap();
+        assert_eq!(
+            got.goals[0].subtasks,
+            [(false, "a step that goes on".to_string())]
+        );
     }
 }
