@@ -69,6 +69,23 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Some(format) => format == Format::Markdown,
         None => crate::portable::markdown::detect(&text),
     };
+    // A plan.md in plan's own format (another repository's): read as plan reads it,
+    // through its export, so each goal comes with its contract. As Markdown, each
+    // goal's heading became its done_when and the contract was dropped.
+    if markdown && args.from.is_none() {
+        let own = parse(&text);
+        if own.goals.iter().any(|g| g.id_line.is_some()) {
+            let doc = serde_json::to_string(&crate::portable::export::export(&own))?;
+            drop(own);
+            let request = Request {
+                format: Some(Format::Plan),
+                ..request
+            };
+            let imported = import::read(&doc, &request)
+                .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
+            return propose(repo, &name, imported, None);
+        }
+    }
     let imported = if markdown {
         crate::portable::markdown::read(&text, &name)
     } else {
