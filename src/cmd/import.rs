@@ -76,13 +76,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         let own = parse(&text);
         if own.goals.iter().any(|g| g.id_line.is_some()) {
             let doc = serde_json::to_string(&crate::portable::export::export(&own))?;
-            drop(own);
             let request = Request {
                 format: Some(Format::Plan),
                 ..request
             };
-            let imported = import::read(&doc, &request)
+            let mut imported = import::read(&doc, &request)
                 .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
+            // The export holds no prose: a goal's own lines that are no field,
+            // subtask or failure mode come as its notes, not dropped.
+            for (goal, was) in imported.goals.iter_mut().zip(&own.goals) {
+                goal.notes.extend(prose(&own, was));
+            }
             return propose(repo, &name, imported, None);
         }
     }
@@ -94,6 +98,22 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
     let original = (imported.format == Format::Markdown).then(|| text.clone());
     propose(repo, &name, imported, original)
+}
+
+/// The lines of `goal` that plan reads as none of its parts: prose, notes, quotes.
+fn prose(plan: &crate::plan::model::Plan<'_>, goal: &crate::plan::model::Goal<'_>) -> Vec<String> {
+    use crate::plan::scan::Kind;
+    let modes: Vec<usize> = goal.failure_modes.iter().map(|m| m.line).collect();
+    (goal.line + 1..=goal.last_content)
+        .filter(|no| !modes.contains(no))
+        .filter(|no| {
+            !matches!(
+                plan.lines[no - 1].kind,
+                Kind::Blank | Kind::IdComment { .. } | Kind::Field { .. } | Kind::Task { .. }
+            )
+        })
+        .map(|no| plan.line_text(no).trim_end().to_string())
+        .collect()
 }
 
 /// A Backlog.md folder's task files: `DIR` is the `backlog/` folder itself or a

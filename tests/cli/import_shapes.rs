@@ -247,7 +247,7 @@ fn a_plan_md_of_plans_own_format_imports_with_its_contracts() {
     t.ok(&["init", "Mine"]);
     t.write(
         "other/plan.md",
-        "# Plan: Other\n\n## Goal: Cache layer\n<!-- id: cache -->\nstatus: active\ndone_when: p95 < 50ms under the load test\nverify: cargo test cache\nfailure_modes:\n- cache hides stale reads\n- [ ] write the cache\n- [x] measure\n\n## Goal: Docs\n<!-- id: docs -->\nstatus: open\ndone_when: README explains the cache\ndepends_on: cache\n- [ ] intro\n\n## Log\n- 2026-01-01 00:00 plan created\n",
+        "# Plan: Other\n\n## Goal: Cache layer\n<!-- id: cache -->\nMeasured on the staging box.\nstatus: active\ndone_when: p95 < 50ms under the load test\nverify: cargo test cache\nfailure_modes:\n- cache hides stale reads\n- [ ] write the cache\n- [x] measure\n\n## Goal: Docs\n<!-- id: docs -->\nstatus: open\ndone_when: README explains the cache\ndepends_on: cache\n- [ ] intro\n\n## Log\n- 2026-01-01 00:00 plan created\n",
     );
     let shown = t.ok(&["import", "other/plan.md"]).stdout;
     for line in [
@@ -259,6 +259,7 @@ fn a_plan_md_of_plans_own_format_imports_with_its_contracts() {
         "## Goal: Docs\n<!-- id: docs -->\n",
         "done_when: README explains the cache\n",
         "depends_on: cache\n",
+        "> Measured on the staging box.\n",
     ] {
         assert!(shown.contains(line), "{line:?} not in:\n{shown}");
     }
