@@ -58,6 +58,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan",
         )
     })?;
+    // A byte order mark (an editor's on Windows) is no part of the first line: left
+    // on, it hid a Markdown file's first item and made JSON "not JSON".
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    };
     let current = current_tag(&args.file);
     let request = Request {
         format: args.from,

@@ -270,3 +270,35 @@ fn a_plan_md_of_plans_own_format_imports_with_its_contracts() {
         "{md}"
     );
 }
+
+/// Attack (red team): a file saved by an editor that writes a byte order mark.
+/// The mark stuck to the first line, so a Markdown checklist's first item (or its
+/// `# ` title) was no item and was dropped without a word, and a task-master
+/// tasks.json was refused as "not JSON".
+#[test]
+fn a_byte_order_mark_loses_no_first_item_and_refuses_no_json() {
+    let t = Test::new();
+    t.ok(&["init", "Mine"]);
+    t.write(
+        "todo.md",
+        "\u{feff}- [ ] First task from a Windows editor\n- [ ] Second\n",
+    );
+    let shown = t.ok(&["import", "todo.md"]).stdout;
+    assert!(
+        shown.contains("## Goal: First task from a Windows editor\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("## Goal: Second\n"), "{shown}");
+    t.write(
+        "phases.md",
+        "\u{feff}# Launch\n\n## Phase 1: Setup\n- [ ] a\n\n## Phase 2: Build\n- [ ] b\n",
+    );
+    let shown = t.ok(&["import", "phases.md"]).stdout;
+    assert!(shown.contains("for \"Launch\""), "{shown}");
+    t.write(
+        "tasks.json",
+        "\u{feff}{\"tasks\": [{\"id\": 1, \"title\": \"Parse\", \"testStrategy\": \"parser tests pass\"}]}",
+    );
+    let shown = t.ok(&["import", "tasks.json"]).stdout;
+    assert!(shown.contains("done_when: parser tests pass\n"), "{shown}");
+}
