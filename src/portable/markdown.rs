@@ -89,10 +89,7 @@ struct Section {
 
 fn item(line: &str, no: usize) -> Option<Item> {
     let indent = line.len() - line.trim_start().len();
-    let rest = ["- ", "* ", "+ "]
-        .iter()
-        .find_map(|b| line.trim_start().strip_prefix(b))?
-        .trim_start();
+    let rest = foreign::after_list_marker(line.trim_start())?.trim_start();
     let inner = rest.strip_prefix('[')?;
     let close = inner.find(']')?;
     let (mark, text) = (&inner[..close], inner[close + 1..].trim());
@@ -123,9 +120,7 @@ fn item(line: &str, no: usize) -> Option<Item> {
 
 /// Whether `line` (trimmed) starts a list item of its own: `- `, `* `, `+ `, `1. `.
 fn list_marker(line: &str) -> bool {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    ["- ", "* ", "+ "].iter().any(|b| line.starts_with(b))
-        || (digits > 0 && [". ", ") "].iter().any(|m| line[digits..].starts_with(m)))
+    foreign::after_list_marker(line).is_some()
 }
 
 /// A `Status: complete` / `**Status:** in_progress` / `- Status: done` line.
@@ -602,6 +597,28 @@ mod tests {
         assert_eq!(
             got.goals[0].subtasks,
             [(false, "a step that goes on".to_string())]
+        );
+    }
+
+    /// A numbered checklist (`1. [ ] …`, `2) [x] …`) is a checklist too: its items
+    /// were no items, and a phase of them was dropped without a word.
+    #[test]
+    fn numbered_checklist_items_are_items() {
+        let src = "# Release\n\n## Phase 1: Prep\n1. [ ] Bump version\n2) [x] Write changelog\n\n## Phase 2: Ship\n- [ ] Tag\n";
+        let got = read(src, "num.md").unwrap();
+        let titles: Vec<&str> = got.goals.iter().map(|g| g.title.as_str()).collect();
+        assert_eq!(titles, ["Phase 1: Prep", "Phase 2: Ship"]);
+        assert_eq!(
+            got.goals[0].subtasks,
+            [
+                (false, "Bump version".to_string()),
+                (true, "Write changelog".to_string())
+            ]
+        );
+        assert!(
+            got.notes.iter().any(|n| n.contains("3 checklist items")),
+            "{:?}",
+            got.notes
         );
     }
 }
