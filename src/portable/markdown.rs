@@ -92,9 +92,10 @@ fn item(line: &str, no: usize) -> Option<Item> {
     let rest = foreign::after_list_marker(line.trim_start())?.trim_start();
     let inner = rest.strip_prefix('[')?;
     let close = inner.find(']')?;
-    let (mark, text) = (&inner[..close], inner[close + 1..].trim());
-    if text.is_empty() || text.starts_with('(') {
-        // `- [link](url)` is a link, not a checkbox.
+    let (mark, after) = (&inner[..close], &inner[close + 1..]);
+    let text = after.trim();
+    if text.is_empty() || after.starts_with('(') {
+        // `- [link](url)` is a link, not a checkbox; `- [ ] (P1) fix` is an item.
         return None;
     }
     let mut chars = mark.chars();
@@ -619,6 +620,20 @@ mod tests {
             got.notes.iter().any(|n| n.contains("3 checklist items")),
             "{:?}",
             got.notes
+        );
+    }
+
+    /// An item whose text opens with a parenthesis (`- [ ] (P1) Fix …`) is an
+    /// item: only a bracket followed at once by `(` is a link (`- [docs](url)`).
+    /// Before, both were taken for links and the items were dropped without a word.
+    #[test]
+    fn an_item_opening_with_a_parenthesis_is_no_link() {
+        let src = "# Sprint\n\n- [ ] (P1) Fix the login timeout\n- [x] (P2) Update deps\n- [ ] Ship\n- [docs](https://x.y)\n";
+        let got = read(src, "sprint.md").unwrap();
+        let titles: Vec<&str> = got.goals.iter().map(|g| g.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["(P1) Fix the login timeout", "(P2) Update deps", "Ship"]
         );
     }
 }
