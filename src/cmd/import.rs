@@ -52,7 +52,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         let imported = read_backlog(&args.file, &name, args.from)?;
         return propose(repo, &name, imported, None);
     }
-    let text = fs::read_to_string(&args.file).map_err(|e| {
+    // Read as plan.md is: a regular file (a pipe waited for ever), capped (a
+    // device was read until memory ran out).
+    let text = crate::fsread::text(&args.file, crate::fsread::PLAN).map_err(|e| {
         Exit::usage_hint(
             format!("cannot read {name}: {e}"),
             "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan",
