@@ -8,6 +8,7 @@ use crate::ctx::Env;
 use crate::exit::{CHECK_FAILED, Exit, OK};
 use crate::plan::ops;
 use crate::plan::precondition::{self, Seen};
+use crate::plan::unarchive::Section;
 
 /// Move done and cancelled goals under `## Archive` (kept verbatim, nothing deleted)
 #[derive(Debug, clap::Args)]
@@ -44,10 +45,20 @@ pub fn run(env: &Env, _args: Args) -> Result<u8> {
             .filter(|g| moved.iter().any(|id| *id == *g.id))
             .map(Seen::of)
             .collect();
+        // And only with the lines it had: the move deletes the goal's lines as read
+        // and appends that copy, so a line added to it meanwhile (a note, a
+        // subtask) would stay behind, the last line of the goal before it.
+        let sections: Vec<Section> = plan
+            .live()
+            .filter(|g| moved.iter().any(|id| *id == *g.id))
+            .map(|g| Section::of(&plan, g))
+            .collect();
         // The write parses the file again: one parse of a long plan at a time.
         drop(plan);
-        ctx.store
-            .write_checked(&src, edits, |fresh| precondition::all(&seen, fresh))?;
+        ctx.store.write_checked(&src, edits, |fresh| {
+            precondition::all(&seen, fresh)?;
+            sections.iter().try_for_each(|s| s.check(fresh))
+        })?;
         ctx.say(&summary)?;
     } else if unproven.is_empty() {
         ctx.say("nothing to archive: no goal is done or cancelled")?;

@@ -52,12 +52,20 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         let imported = read_backlog(&args.file, &name, args.from)?;
         return propose(repo, &name, imported, None);
     }
-    let text = fs::read_to_string(&args.file).map_err(|e| {
+    // Read as plan.md is: a regular file (a pipe waited for ever), capped (a
+    // device was read until memory ran out).
+    let text = crate::fsread::text(&args.file, crate::fsread::PLAN).map_err(|e| {
         Exit::usage_hint(
             format!("cannot read {name}: {e}"),
             "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan",
         )
     })?;
+    // A byte order mark (an editor's on Windows) is no part of the first line: left
+    // on, it hid a Markdown file's first item and made JSON "not JSON".
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    };
     let current = current_tag(&args.file);
     let request = Request {
         format: args.from,
@@ -69,6 +77,27 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         Some(format) => format == Format::Markdown,
         None => crate::portable::markdown::detect(&text),
     };
+    // A plan.md in plan's own format (another repository's): read as plan reads it,
+    // through its export, so each goal comes with its contract. As Markdown, each
+    // goal's heading became its done_when and the contract was dropped.
+    if markdown && args.from.is_none() {
+        let own = parse(&text);
+        if own.goals.iter().any(|g| g.id_line.is_some()) {
+            let doc = serde_json::to_string(&crate::portable::export::export(&own))?;
+            let request = Request {
+                format: Some(Format::Plan),
+                ..request
+            };
+            let mut imported = import::read(&doc, &request)
+                .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
+            // The export holds no prose: a goal's own lines that are no field,
+            // subtask or failure mode come as its notes, not dropped.
+            for (goal, was) in imported.goals.iter_mut().zip(&own.goals) {
+                goal.notes.extend(prose(&own, was));
+            }
+            return propose(repo, &name, imported, None);
+        }
+    }
     let imported = if markdown {
         crate::portable::markdown::read(&text, &name)
     } else {
@@ -77,6 +106,22 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
     let original = (imported.format == Format::Markdown).then(|| text.clone());
     propose(repo, &name, imported, original)
+}
+
+/// The lines of `goal` that plan reads as none of its parts: prose, notes, quotes.
+fn prose(plan: &crate::plan::model::Plan<'_>, goal: &crate::plan::model::Goal<'_>) -> Vec<String> {
+    use crate::plan::scan::Kind;
+    let modes: Vec<usize> = goal.failure_modes.iter().map(|m| m.line).collect();
+    (goal.line + 1..=goal.last_content)
+        .filter(|no| !modes.contains(no))
+        .filter(|no| {
+            !matches!(
+                plan.lines[no - 1].kind,
+                Kind::Blank | Kind::IdComment { .. } | Kind::Field { .. } | Kind::Task { .. }
+            )
+        })
+        .map(|no| plan.line_text(no).trim_end().to_string())
+        .collect()
 }
 
 /// A Backlog.md folder's task files: `DIR` is the `backlog/` folder itself or a

@@ -56,10 +56,44 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-fn ours(line: &str) -> Option<&str> {
-    let mut words = line.split_whitespace();
-    let pattern = words.next()?;
+/// The pattern of a line [`add_lines`] writes, unquoted, or `None` for any other line.
+fn ours(line: &str) -> Option<String> {
+    let line = line.trim();
+    let (pattern, rest) = match line.strip_prefix('"') {
+        Some(quoted) => {
+            let mut out = String::new();
+            let mut chars = quoted.char_indices();
+            let end = loop {
+                match chars.next()? {
+                    (i, '"') => break i,
+                    (_, '\\') => out.push(chars.next()?.1),
+                    (_, c) => out.push(c),
+                }
+            };
+            (out, &quoted[end + 1..])
+        }
+        None => {
+            let end = line.find(char::is_whitespace)?;
+            (line[..end].to_string(), &line[end..])
+        }
+    };
+    let mut words = rest.split_whitespace();
     (words.next() == Some("merge=plan") && words.next().is_none()).then_some(pattern)
+}
+
+/// The `.gitattributes` line that sends files matching `pattern` to plan's driver:
+/// quoted as git reads quoted patterns when it holds a space, a quote or a
+/// backslash (unquoted, a space ends the pattern and the rest reads as attributes).
+pub fn attr_line(pattern: &str) -> String {
+    let plain = !pattern
+        .chars()
+        .any(|c| c.is_whitespace() || c == '"' || c == '\\');
+    if plain {
+        format!("{pattern} merge=plan")
+    } else {
+        let quoted = pattern.replace('\\', "\\\\").replace('"', "\\\"");
+        format!("\"{quoted}\" merge=plan")
+    }
 }
 
 /// `text` with a `PATTERN merge=plan` line for each pattern it lacks one for.
@@ -67,13 +101,16 @@ pub fn add_lines(text: &str, patterns: &[String]) -> String {
     let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let mut out = text.to_string();
     for pattern in patterns {
-        if out.lines().any(|l| ours(l) == Some(pattern.as_str())) {
+        if out
+            .lines()
+            .any(|l| ours(l).as_deref() == Some(pattern.as_str()))
+        {
             continue;
         }
         if !out.is_empty() && !out.ends_with('\n') {
             out.push_str(eol);
         }
-        out.push_str(&format!("{pattern} merge=plan{eol}"));
+        out.push_str(&format!("{}{eol}", attr_line(pattern)));
     }
     out
 }
@@ -379,6 +416,25 @@ mod tests {
             add_lines("a\r\n", &p("plan.md")),
             "a\r\nplan.md merge=plan\r\n"
         );
+    }
+
+    /// Attack (red team): a plan file whose path has a space (`PLAN_FILE="my
+    /// docs/road map.md"`) was written as `/my docs/road map.md merge=plan`, which
+    /// git reads as the pattern `/my` and attributes `docs/road`, `map.md`: the
+    /// file was never sent to the driver, git said "not a valid attribute name" on
+    /// every command, and a second install added the line again.
+    #[test]
+    fn a_path_with_spaces_is_quoted_as_git_reads_it() {
+        let p = |s: &str| vec![s.to_string()];
+        let once = add_lines("", &p("/my docs/road map.md"));
+        assert_eq!(once, "\"/my docs/road map.md\" merge=plan\n");
+        assert_eq!(add_lines(&once, &p("/my docs/road map.md")), once);
+        assert!(names_driver(&once));
+        assert_eq!(remove_lines(&once), "");
+        let odd = add_lines("", &p("/a\"b\\c.md"));
+        assert_eq!(odd, "\"/a\\\"b\\\\c.md\" merge=plan\n");
+        assert_eq!(remove_lines(&odd), "");
+        assert_eq!(attr_line("plan.md"), "plan.md merge=plan");
     }
 
     #[test]

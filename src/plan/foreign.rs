@@ -78,8 +78,25 @@ pub fn count_in(src: &str) -> Foreign {
     found
 }
 
+/// What follows a list item's marker (`- `, `* `, `+ `, `1. `, `1) `) in `line`
+/// (trimmed), or `None` when it opens no list item.
+pub fn after_list_marker(line: &str) -> Option<&str> {
+    if let Some(rest) = ["- ", "* ", "+ "].iter().find_map(|b| line.strip_prefix(b)) {
+        return Some(rest);
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=9)
+        .contains(&digits)
+        .then(|| {
+            [". ", ") "]
+                .iter()
+                .find_map(|m| line[digits..].strip_prefix(m))
+        })
+        .flatten()
+}
+
 fn is_checklist(line: &str) -> bool {
-    let Some(rest) = ["- ", "* ", "+ "].iter().find_map(|b| line.strip_prefix(b)) else {
+    let Some(rest) = after_list_marker(line) else {
         return false;
     };
     let b = rest.trim_start().as_bytes();

@@ -381,11 +381,16 @@ pub fn edit_goal(plan: &Plan<'_>, goal: &Goal<'_>, change: &GoalEdit<'_>) -> Vec
     edits
 }
 
-/// Moves every live done or cancelled goal, verbatim, under `## Archive` at the end
-/// of the file. Returns the edits and the ids moved.
+/// Moves every live done or cancelled goal without a format error, verbatim, under
+/// `## Archive` at the end of the file. Returns the edits and the ids moved.
 pub fn archive(plan: &Plan<'_>) -> (Vec<Edit>, Vec<String>) {
-    // Only proven goals leave sight: an unproven one is still remaining work.
-    let moving: Vec<&Goal<'_>> = plan.live().filter(|g| plan.settled(g)).collect();
+    // Only proven goals leave sight: an unproven one is still remaining work. A
+    // goal with a format error is left where it is, as by every write: its status
+    // may not be the one it reads as (two `status:` lines a merge left).
+    let moving: Vec<&Goal<'_>> = plan
+        .live()
+        .filter(|g| plan.settled(g) && plan.errors_in(g).is_empty())
+        .collect();
     let mut edits = Vec::new();
     let mut moved = Vec::new();
     let mut tail: Vec<String> = Vec::new();

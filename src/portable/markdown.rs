@@ -89,15 +89,13 @@ struct Section {
 
 fn item(line: &str, no: usize) -> Option<Item> {
     let indent = line.len() - line.trim_start().len();
-    let rest = ["- ", "* ", "+ "]
-        .iter()
-        .find_map(|b| line.trim_start().strip_prefix(b))?
-        .trim_start();
+    let rest = foreign::after_list_marker(line.trim_start())?.trim_start();
     let inner = rest.strip_prefix('[')?;
     let close = inner.find(']')?;
-    let (mark, text) = (&inner[..close], inner[close + 1..].trim());
-    if text.is_empty() || text.starts_with('(') {
-        // `- [link](url)` is a link, not a checkbox.
+    let (mark, after) = (&inner[..close], &inner[close + 1..]);
+    let text = after.trim();
+    if text.is_empty() || after.starts_with('(') {
+        // `- [link](url)` is a link, not a checkbox; `- [ ] (P1) fix` is an item.
         return None;
     }
     let mut chars = mark.chars();
@@ -119,6 +117,11 @@ fn item(line: &str, no: usize) -> Option<Item> {
         word,
         text: one_line(text),
     })
+}
+
+/// Whether `line` (trimmed) starts a list item of its own: `- `, `* `, `+ `, `1. `.
+fn list_marker(line: &str) -> bool {
+    foreign::after_list_marker(line).is_some()
 }
 
 /// A `Status: complete` / `**Status:** in_progress` / `- Status: done` line.
@@ -178,9 +181,12 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
     let mut sections: Vec<Section> = vec![Section::default()];
     let mut objective = None;
     let mut fence: Option<&str> = None;
+    // Whether the line before was a checklist item or its continuation.
+    let mut in_item = false;
     for (i, line) in text.lines().enumerate() {
         let no = i + 1;
         let trimmed = line.trim_start();
+        let follows_item = std::mem::take(&mut in_item);
         if let Some(mark) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
             fence = match fence {
                 Some(open) if open == mark => None,
@@ -212,8 +218,19 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
         let section = sections.last_mut().expect("one section at least");
         if let Some(item) = item(line, no) {
             section.items.push(item);
+            in_item = true;
         } else if let Some(status) = status_line(trimmed) {
             section.status.get_or_insert(status);
+        } else if follows_item
+            && !trimmed.is_empty()
+            && !list_marker(trimmed)
+            && !trimmed.starts_with("<!--")
+            && let Some(last) = section.items.last_mut()
+        {
+            // The item's paragraph goes on (Markdown's continuation line): its
+            // text, or the goal would say less than the item did.
+            last.text = one_line(&format!("{} {trimmed}", last.text));
+            in_item = true;
         }
     }
     let mut out = Out::default();
@@ -553,5 +570,70 @@ mod tests {
             Some(Status::Done)
         );
         assert_eq!(clean_title("Phase 1: Setup [complete]"), "Phase 1: Setup");
+    }
+
+    /// An item wrapped over two lines (a lazy or indented continuation, as
+    /// Markdown reads it) is one item: its second line was dropped, so the goal's
+    /// done_when said less than the item did, in silence.
+    #[test]
+    fn an_item_wrapped_over_lines_keeps_all_its_text() {
+        let src = "# TODO\n\n- [ ] Migrate the database,\n  then drop the old tables\nonce the backup is verified\n- [x] Write docs\n  **Status:** done\n\n  a paragraph apart is not the item\n- [ ] Ship\n";
+        let got = read(src, "TODO.md").unwrap();
+        let texts: Vec<&str> = got
+            .goals
+            .iter()
+            .map(|g| g.done_when.as_deref().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Migrate the database, then drop the old tables once the backup is verified",
+                "Write docs",
+                "Ship"
+            ]
+        );
+        // Under headings the items are subtasks: the same holds.
+        let src = "## Phase 1\n- [ ] a step that\n  goes on\n\n## Phase 2\n- [ ] b\n";
+        let got = read(src, "PLAN.md").unwrap();
+        assert_eq!(
+            got.goals[0].subtasks,
+            [(false, "a step that goes on".to_string())]
+        );
+    }
+
+    /// A numbered checklist (`1. [ ] …`, `2) [x] …`) is a checklist too: its items
+    /// were no items, and a phase of them was dropped without a word.
+    #[test]
+    fn numbered_checklist_items_are_items() {
+        let src = "# Release\n\n## Phase 1: Prep\n1. [ ] Bump version\n2) [x] Write changelog\n\n## Phase 2: Ship\n- [ ] Tag\n";
+        let got = read(src, "num.md").unwrap();
+        let titles: Vec<&str> = got.goals.iter().map(|g| g.title.as_str()).collect();
+        assert_eq!(titles, ["Phase 1: Prep", "Phase 2: Ship"]);
+        assert_eq!(
+            got.goals[0].subtasks,
+            [
+                (false, "Bump version".to_string()),
+                (true, "Write changelog".to_string())
+            ]
+        );
+        assert!(
+            got.notes.iter().any(|n| n.contains("3 checklist items")),
+            "{:?}",
+            got.notes
+        );
+    }
+
+    /// An item whose text opens with a parenthesis (`- [ ] (P1) Fix …`) is an
+    /// item: only a bracket followed at once by `(` is a link (`- [docs](url)`).
+    /// Before, both were taken for links and the items were dropped without a word.
+    #[test]
+    fn an_item_opening_with_a_parenthesis_is_no_link() {
+        let src = "# Sprint\n\n- [ ] (P1) Fix the login timeout\n- [x] (P2) Update deps\n- [ ] Ship\n- [docs](https://x.y)\n";
+        let got = read(src, "sprint.md").unwrap();
+        let titles: Vec<&str> = got.goals.iter().map(|g| g.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["(P1) Fix the login timeout", "(P2) Update deps", "Ship"]
+        );
     }
 }

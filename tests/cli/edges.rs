@@ -304,3 +304,30 @@ fn a_verify_whose_runner_ran_no_test_does_not_pass() {
     let run = t.run(&["complete", "ship", "--evidence", "done"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
+
+/// A goal with a format error is left unchanged by every write, the warning says;
+/// archive moved it anyway. Here a merge without the driver, its conflict resolved
+/// "accept both", left two status lines: the goal was cancelled on one side and
+/// started again on the other. Read as its first status, it went under
+/// `## Archive`, out of sight, while the warning said it was left alone.
+#[test]
+fn archive_leaves_a_goal_with_a_format_error_where_it_is() {
+    let md = "# Plan: x\n\n## Goal: Old\n<!-- id: old -->\nstatus: cancelled\nstatus: active\ndone_when: it works\n- [ ] the part started again\n\n## Goal: Done\n<!-- id: done -->\nstatus: cancelled\ndone_when: y\n\n## Log\n- 2026-06-15 14:00 old cancelled: x\n- 2026-06-15 14:01 done cancelled: y\n";
+    let t = Test::new().plan(md);
+    let run = t.run(&["archive"]);
+    assert!(
+        run.stderr
+            .contains("format errors in goal old; those goals are left unchanged"),
+        "{}",
+        run.stderr
+    );
+    let after = t.plan_md();
+    let archive = after.find("## Archive").expect("done is archived");
+    assert!(after[archive..].contains("## Goal: Done"), "{after}");
+    let old = after.find("## Goal: Old").unwrap();
+    assert!(old < archive, "a goal with a format error moved:\n{after}");
+    assert!(
+        after.contains("## Goal: Old\n<!-- id: old -->\nstatus: cancelled\nstatus: active\ndone_when: it works\n- [ ] the part started again\n"),
+        "{after}"
+    );
+}

@@ -235,3 +235,70 @@ fn a_backlog_task_linked_outside_the_folder_is_not_read() {
         run.stderr
     );
 }
+
+/// Attack (red team): another repository's plan.md, in plan's own format, imported
+/// as Markdown (as the docs offer: "plan.md itself"). Its goals' headings held
+/// checklist items, so each became a goal titled `Goal: Cache layer` whose
+/// done_when was that heading: the contract (`done_when`, `verify`, the failure
+/// modes, `depends_on`) was dropped without a word. It is read as plan reads it.
+#[test]
+fn a_plan_md_of_plans_own_format_imports_with_its_contracts() {
+    let t = Test::new();
+    t.ok(&["init", "Mine"]);
+    t.write(
+        "other/plan.md",
+        "# Plan: Other\n\n## Goal: Cache layer\n<!-- id: cache -->\nMeasured on the staging box.\nstatus: active\ndone_when: p95 < 50ms under the load test\nverify: cargo test cache\nfailure_modes:\n- cache hides stale reads\n- [ ] write the cache\n- [x] measure\n\n## Goal: Docs\n<!-- id: docs -->\nstatus: open\ndone_when: README explains the cache\ndepends_on: cache\n- [ ] intro\n\n## Log\n- 2026-01-01 00:00 plan created\n",
+    );
+    let shown = t.ok(&["import", "other/plan.md"]).stdout;
+    for line in [
+        "## Goal: Cache layer\n<!-- id: cache -->\n",
+        "done_when: p95 < 50ms under the load test\n",
+        "verify: cargo test cache\n",
+        "failure_modes:\n- cache hides stale reads\n",
+        "- [ ] write the cache\n- [x] measure\n",
+        "## Goal: Docs\n<!-- id: docs -->\n",
+        "done_when: README explains the cache\n",
+        "depends_on: cache\n",
+        "> Measured on the staging box.\n",
+    ] {
+        assert!(shown.contains(line), "{line:?} not in:\n{shown}");
+    }
+    t.ok(&["review", "--approve"]);
+    let md = t.plan_md();
+    assert!(
+        md.contains("done_when: p95 < 50ms under the load test\nverify: cargo test cache\n"),
+        "{md}"
+    );
+}
+
+/// Attack (red team): a file saved by an editor that writes a byte order mark.
+/// The mark stuck to the first line, so a Markdown checklist's first item (or its
+/// `# ` title) was no item and was dropped without a word, and a task-master
+/// tasks.json was refused as "not JSON".
+#[test]
+fn a_byte_order_mark_loses_no_first_item_and_refuses_no_json() {
+    let t = Test::new();
+    t.ok(&["init", "Mine"]);
+    t.write(
+        "todo.md",
+        "\u{feff}- [ ] First task from a Windows editor\n- [ ] Second\n",
+    );
+    let shown = t.ok(&["import", "todo.md"]).stdout;
+    assert!(
+        shown.contains("## Goal: First task from a Windows editor\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("## Goal: Second\n"), "{shown}");
+    t.write(
+        "phases.md",
+        "\u{feff}# Launch\n\n## Phase 1: Setup\n- [ ] a\n\n## Phase 2: Build\n- [ ] b\n",
+    );
+    let shown = t.ok(&["import", "phases.md"]).stdout;
+    assert!(shown.contains("for \"Launch\""), "{shown}");
+    t.write(
+        "tasks.json",
+        "\u{feff}{\"tasks\": [{\"id\": 1, \"title\": \"Parse\", \"testStrategy\": \"parser tests pass\"}]}",
+    );
+    let shown = t.ok(&["import", "tasks.json"]).stdout;
+    assert!(shown.contains("done_when: parser tests pass\n"), "{shown}");
+}

@@ -220,3 +220,49 @@ fn goal_pause_racing_clear_logs_nothing_after_the_clear() {
         "paused not logged before the clear:\n{md}"
     );
 }
+
+/// A line a person adds to a finished goal while `plan archive` works (a note, a
+/// follow-up subtask) must move with its goal or stop the archive: the archive
+/// deleted the goal's lines as it had read them and appended that copy, so the new
+/// line stayed behind, the last line of the goal before it.
+#[test]
+fn a_line_added_to_a_goal_while_it_is_archived_stays_with_that_goal() {
+    let t = Test::new();
+    t.ok(&["init", "Races"]);
+    t.ok(&["add", "B", "--done-when", "b.txt exists"]);
+    t.ok(&["add", "A", "--done-when", "a.txt exists"]);
+    t.ok(&["cancel", "a", "--reason", "not needed"]);
+    let (archive, meanwhile) = race_with(&t, &["archive"], || {
+        let md = t.plan_md();
+        let at = md.find("status: cancelled\n").unwrap() + "status: cancelled\n".len();
+        let edited = format!("{}- [ ] tell the team why\n{}", &md[..at], &md[at..]);
+        std::fs::write(t.path("plan.md"), edited).unwrap();
+    });
+    assert!(meanwhile.contains("- [ ] tell the team why"));
+    let archive = archive.code(2);
+    assert_eq!(
+        archive.stderr,
+        "plan: goal a changed while plan was working; nothing was written\n  hint: look at plan.md again and rerun the command\n"
+    );
+    assert_eq!(t.plan_md(), meanwhile, "the archive wrote after all");
+    let md = t.plan_md();
+    let line = md
+        .find("- [ ] tell the team why")
+        .expect("the line is lost");
+    let goal_a = md.find("## Goal: A").unwrap();
+    let goal_b = md.find("## Goal: B").unwrap();
+    assert!(
+        goal_a < line && (goal_b < goal_a || line < goal_b),
+        "the line left goal A:\n{md}"
+    );
+    let b = t.ok(&["show", "b"]).stdout;
+    assert!(!b.contains("tell the team"), "goal B got A's subtask:\n{b}");
+    // Run again on the file as it is, the goal moves whole.
+    t.ok(&["archive"]);
+    let md = t.plan_md();
+    let archived = md.find("## Archive").unwrap();
+    assert!(
+        md[archived..].contains("status: cancelled\n- [ ] tell the team why\n"),
+        "{md}"
+    );
+}

@@ -426,3 +426,28 @@ fn a_link_among_the_state_files_fails_the_hooks_open() {
     }
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
 }
+
+/// Attack (red team): `plan import` of a named pipe waited for a writer for ever,
+/// and of `/dev/zero` read until memory ran out. The file to import is read as
+/// plan.md is: a regular file, capped.
+#[test]
+fn an_import_of_a_pipe_or_a_device_says_so_at_once() {
+    let t = Test::new().plan(PLAN);
+    mkfifo(&t.path("tasks.md"));
+    let run = within(&t, &["import", "tasks.md"], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.starts_with("plan: cannot read tasks.md: "),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("named pipe"), "{}", run.stderr);
+    link_to_zero(&t.path("zero.json"));
+    let run = within(&t, &["import", "zero.json"], "");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.starts_with("plan: cannot read zero.json: "),
+        "{}",
+        run.stderr
+    );
+}
