@@ -9,6 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::Lang;
+use super::forms::clip;
 
 /// What an assertion checks about its subject.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1296,15 +1297,6 @@ fn informative(expected: &str) -> bool {
             | "Some(())"
             | ""
     )
-}
-
-/// At most 60 characters of a statement, for a finding's words.
-fn clip(s: &str) -> String {
-    let s = s.replace(": ", ":\u{a0}");
-    match s.char_indices().nth(60) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s,
-    }
 }
 
 /// What the assertion statement `s` checks, when its form is one of the common

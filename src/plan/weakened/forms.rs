@@ -213,7 +213,7 @@ fn shape(lexed: &[Lex]) -> String {
 }
 
 /// At most 60 characters of a statement, for a finding's words.
-fn clip(s: &str) -> String {
+pub(super) fn clip(s: &str) -> String {
     let s = s.replace(": ", ":\u{a0}");
     match s.char_indices().nth(60) {
         Some((at, _)) => format!("{}…", &s[..at]),
