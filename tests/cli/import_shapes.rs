@@ -332,3 +332,38 @@ fn a_control_character_in_imported_json_is_refused_by_goal() {
     }
     assert_eq!(t.plan_md(), before);
 }
+
+/// Red team: a code fence never closed hid the rest of a Markdown plan: its
+/// checklist items after the fence were skipped without a word (2 goals of 4).
+/// The import is refused, naming the fence's line and the first line it hid.
+#[test]
+fn an_unclosed_code_fence_that_hides_items_is_refused_by_line() {
+    let t = Test::new();
+    t.ok(&["init", "Mine"]);
+    t.write(
+        "todo.md",
+        "- [ ] one\n- [ ] two\n\n```sh\ncargo test\n\n- [ ] three\n- [ ] four\n",
+    );
+    let run = t.run(&["import", "todo.md"]).code(2);
+    assert!(
+        run.stderr
+            .contains("todo.md: line 4: a code fence (```) opened here is never closed"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("line 7"), "{}", run.stderr);
+    t.case(&["review"])
+        .stdout("no draft is waiting for review\n  hint: `plan draft OBJECTIVE` drafts one\n")
+        .check();
+    // Closed, it imports all four; a fence left open at the end with only code in
+    // it hides nothing and is read as before.
+    t.write(
+        "todo.md",
+        "- [ ] one\n- [ ] two\n\n```sh\ncargo test\n```\n\n- [ ] three\n- [ ] four\n",
+    );
+    let shown = t.ok(&["import", "todo.md"]).stdout;
+    assert!(shown.contains("## Goal: four\n"), "{shown}");
+    t.write("todo.md", "- [ ] one\n- [ ] two\n\n```sh\ncargo test\n");
+    let shown = t.ok(&["import", "todo.md"]).stdout;
+    assert!(shown.contains("## Goal: two\n"), "{shown}");
+}
