@@ -212,7 +212,10 @@ pub fn sync(
         format!("{trusted}\n")
     };
     for f in plan_files {
-        lines.push_str(&format!("{}\n", merge_driver::attr_line(&format!("/{f}"))));
+        lines.push_str(&format!(
+            "{}\n",
+            merge_driver::attr_line(&merge_driver::path_pattern(f))
+        ));
     }
     let blob = git.ok_with(&["hash-object", "-w", "--stdin"], Some(lines.into_bytes()))?;
     let tree = git.ok_with(

@@ -216,6 +216,7 @@ fn propose(
     original: Option<String>,
 ) -> Result<u8> {
     let draft = import::render(&imported.goals);
+    controls(name, &imported.objective, &draft)?;
     let checked = land::check(&draft, &verify_problem);
     let now = proposal::now();
     let objective = imported.objective.clone().unwrap_or_else(|| unstated(name));
@@ -247,6 +248,43 @@ fn propose(
     proposal::save(&repo.git_dir, &pending)?;
     println(&show(&pending, &checked, now, true))?;
     Ok(OK)
+}
+
+/// Refuses a control character (a JSON file's `\u0000`, `\u001b`, a raw byte in a
+/// Markdown file) the goals would carry into plan.md: a NUL makes git treat plan.md
+/// as binary (no diff, no merge driver), and the others are no text a person can
+/// see or edit. Named by goal, shown escaped.
+fn controls(name: &str, objective: &Option<String>, draft: &str) -> Result<()> {
+    let has = |l: &str| escape_controls(l) != l;
+    let mut found: Vec<String> = Vec::new();
+    if let Some(o) = objective.as_deref().filter(|o| has(o)) {
+        found.push(format!(
+            "its title holds a control character: {}",
+            escape_controls(o)
+        ));
+    }
+    let mut goal = "";
+    for line in draft.lines() {
+        if let Some(title) = line.strip_prefix("## Goal: ") {
+            goal = title;
+        }
+        if has(line) {
+            found.push(format!(
+                "goal \"{}\" holds a control character: {}",
+                escape_controls(goal),
+                escape_controls(line)
+            ));
+        }
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(Exit::usage_hint(
+        format!("{name}: {}; nothing was kept", found.join("\n  ")),
+        format!(
+            "plan.md keeps text only (a NUL byte makes git treat it as binary): remove the control characters from {name} and run `plan import {name}` again"
+        ),
+    ))
 }
 
 /// task-master keeps the current tag in `.taskmaster/state.json`, beside the

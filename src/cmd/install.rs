@@ -28,7 +28,7 @@ fn git(env: &Env, repo: Option<&Repo>, global: bool, program: &str) -> Result<u8
         && rel != Path::new("plan.md")
         && let Some(rel) = rel.to_str()
     {
-        patterns.push(format!("/{rel}"));
+        patterns.push(merge_driver::path_pattern(rel));
     }
     print(&merge_driver::install(repo, program, &patterns)?)?;
     Ok(OK)

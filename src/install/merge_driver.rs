@@ -81,6 +81,22 @@ fn ours(line: &str) -> Option<String> {
     (words.next() == Some("merge=plan") && words.next().is_none()).then_some(pattern)
 }
 
+/// The `.gitattributes` pattern that names the one file at `path` (relative to the
+/// repository's root, `/`-separated): anchored, and its glob characters escaped as
+/// git reads them. Written raw, `docs/v[1].md` matched `docs/v1.md` and not itself,
+/// and `docs/*.md` every Markdown file beside it.
+pub fn path_pattern(path: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 1);
+    out.push('/');
+    for c in path.chars() {
+        if matches!(c, '*' | '?' | '[' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The `.gitattributes` line that sends files matching `pattern` to plan's driver:
 /// quoted as git reads quoted patterns when it holds a space, a quote or a
 /// backslash (unquoted, a space ends the pattern and the rest reads as attributes).
@@ -435,6 +451,18 @@ mod tests {
         assert_eq!(odd, "\"/a\\\"b\\\\c.md\" merge=plan\n");
         assert_eq!(remove_lines(&odd), "");
         assert_eq!(attr_line("plan.md"), "plan.md merge=plan");
+    }
+
+    #[test]
+    fn a_path_s_glob_characters_are_escaped() {
+        assert_eq!(path_pattern("docs/road.md"), "/docs/road.md");
+        assert_eq!(path_pattern("v[1]*?.md"), "/v\\[1]\\*\\?.md");
+        assert_eq!(path_pattern("a\\b.md"), "/a\\\\b.md");
+        let p = vec![path_pattern("my v[1].md")];
+        let once = add_lines("", &p);
+        assert_eq!(once, "\"/my v\\\\[1].md\" merge=plan\n");
+        assert_eq!(add_lines(&once, &p), once);
+        assert_eq!(remove_lines(&once), "");
     }
 
     #[test]

@@ -152,6 +152,7 @@ pub fn check(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Hit> {
     for goal in plan.live() {
         bookkeeping(plan, goal, &mut out);
         contract(goal, &goal.id, verify, &mut out);
+        unread_subtasks(plan, goal, &mut out);
         state(plan, goal, &mut out);
     }
     for goal in &plan.goals {
@@ -383,6 +384,53 @@ fn bookkeeping(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
             )],
         });
         out.push(hit);
+    }
+}
+
+/// Checklist items of `goal` plan does not read as subtasks: a tab or 4 spaces
+/// before them (indented code), or `+` as their marker. Lines in a fence or a
+/// comment are not looked at.
+fn unread_subtasks(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
+    use super::scan::Kind;
+    for no in goal.line + 1..=goal.end {
+        if plan.lines[no - 1].kind != Kind::Other {
+            continue;
+        }
+        let line = plan.line_text(no);
+        let body = line.trim_start_matches([' ', '\t']);
+        let Some(rest) = body.strip_prefix(['-', '*', '+']) else {
+            continue;
+        };
+        let rest = rest.trim_start_matches([' ', '\t']);
+        if rest.len() == body.len() - 1 {
+            continue;
+        }
+        let boxed = ["[ ]", "[x]", "[X]"].iter().any(|b| {
+            rest.strip_prefix(b)
+                .is_some_and(|after| after.is_empty() || after.starts_with([' ', '\t']))
+        });
+        if !boxed {
+            continue;
+        }
+        let indent = &line[..line.len() - body.len()];
+        let why = if indent.contains('\t') || indent.len() > 3 {
+            "indented with a tab or 4 spaces, it is indented code to Markdown"
+        } else {
+            "plan reads `- ` and `* ` items, not `+ `"
+        };
+        let shown = text::escape_controls(line.trim_end()).replace('\t', "\\t");
+        out.push(
+            Hit::new(
+                Rule::UnreadSubtask,
+                no,
+                format!(
+                    "`{shown}` is not a subtask of goal \"{}\" ({why})",
+                    goal.id
+                ),
+                "write it as `- [ ] text` at the start of the line (up to 3 spaces before it) so plan counts it and `plan tick` reaches it; if it is not a step, write it without the box",
+            )
+            .of(goal),
+        );
     }
 }
 

@@ -4,6 +4,7 @@
 use super::event::Event;
 use super::model::{Goal, Plan, Status};
 use super::patch::Edit;
+use super::scan::Kind;
 
 /// A refused operation: what went wrong and what to do instead.
 #[derive(Debug, PartialEq, Eq)]
@@ -412,6 +413,26 @@ pub fn archive(plan: &Plan<'_>) -> (Vec<Edit>, Vec<String>) {
         moved.push(goal.id.to_string());
     }
     if moved.is_empty() {
+        return (edits, moved);
+    }
+    // `## Archive` followed by another section (`## Log`, `## Notes`): the goals go
+    // at the end of `## Archive`, before that section, not under it at the file's end.
+    let next_section = plan.archive_heading.and_then(|archive| {
+        plan.lines[archive..]
+            .iter()
+            .find(|l| match l.kind {
+                Kind::Title { .. } | Kind::LogHeading | Kind::ArchiveHeading => true,
+                Kind::Heading { level } => level <= 2,
+                _ => false,
+            })
+            .map(|l| l.no)
+    });
+    if let Some(at) = next_section {
+        if plan.line_text(at - 1).trim().is_empty() {
+            tail.remove(0);
+        }
+        tail.push(String::new());
+        edits.push(Edit::insert_before(at, plan.line_text(at), tail));
         return (edits, moved);
     }
     let deleted = |no: usize| moving.iter().any(|g| (g.line..=g.end).contains(&no));

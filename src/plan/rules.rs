@@ -184,6 +184,10 @@ rules! {
     VerifyCannotFail "verify-cannot-fail" { on: P, plan: [W, W, NO, NO], draft: NO, doctor: false, repair: None, list: false }
     /// No failure mode says how verify could pass while the goal is not met.
     NoGamingFailureMode "no-gaming-failure-mode" { on: P, plan: [W, W, NO, NO], draft: W, doctor: false, repair: None, list: false }
+    /// A checklist item plan does not count: indented with a tab or 4 spaces
+    /// (indented code to Markdown) or marked with `+`. A person's step, silently
+    /// not a subtask: no tick, no count.
+    UnreadSubtask "unread-subtask" { on: P, plan: [W, W, NO, NO], draft: NO, doctor: false, repair: None, list: false }
     /// Asked of a draft: a person agrees to steps, not only to an outcome.
     NoSubtasks "no-subtasks" { on: D, plan: [NO; 4], draft: W, doctor: false, repair: None, list: false }
 

@@ -181,6 +181,9 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
     let mut sections: Vec<Section> = vec![Section::default()];
     let mut objective = None;
     let mut fence: Option<&str> = None;
+    // The open fence's line, and the first line inside it that would be read were
+    // it not code (an item, a heading): a fence never closed hides those.
+    let mut fence_at = (0, None);
     // Whether the line before was a checklist item or its continuation.
     let mut in_item = false;
     for (i, line) in text.lines().enumerate() {
@@ -190,12 +193,21 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
         if let Some(mark) = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m)) {
             fence = match fence {
                 Some(open) if open == mark => None,
-                None => Some(mark),
+                None => {
+                    fence_at = (no, None);
+                    Some(mark)
+                }
                 open => open,
             };
             continue;
         }
         if fence.is_some() {
+            // A level-1 heading there is more likely a shell comment than a goal.
+            let hides =
+                heading(trimmed).is_some_and(|(level, _)| level > 1) || item(line, no).is_some();
+            if fence_at.1.is_none() && hides {
+                fence_at.1 = Some(no);
+            }
             continue;
         }
         if let Some((level, title)) = heading(trimmed) {
@@ -232,6 +244,16 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
             last.text = one_line(&format!("{} {trimmed}", last.text));
             in_item = true;
         }
+    }
+    if let (Some(mark), (open, Some(hidden))) = (fence, fence_at) {
+        return Err(refuse(
+            format!(
+                "line {open}: a code fence ({mark}) opened here is never closed, so from line {hidden} on the rest of the file reads as code and its items and headings would be skipped"
+            ),
+            format!(
+                "close the fence with a `{mark}` line where the code ends, then run `plan import {name}` again"
+            ),
+        ));
     }
     let mut out = Out::default();
     let with_items: Vec<&Section> = sections.iter().filter(|s| !s.items.is_empty()).collect();

@@ -331,3 +331,27 @@ fn archive_leaves_a_goal_with_a_format_error_where_it_is() {
         "{after}"
     );
 }
+
+/// Red team: `## Archive` followed by another section (`## Log`, `## Notes`):
+/// archive appended the goals at the file's end, under that section, outside
+/// `## Archive`. They go at the end of `## Archive`, before the next section.
+#[test]
+fn archive_puts_goals_under_an_archive_followed_by_another_section() {
+    let md = "# Plan: x\n\n## Goal: Gone\n<!-- id: gone -->\nstatus: cancelled\ndone_when: y\n\n## Archive\n\n## Goal: Old\n<!-- id: old -->\nstatus: cancelled\ndone_when: z\n\n## Log\n- 2026-06-15 14:00 old cancelled: z\n- 2026-06-15 14:01 gone cancelled: y\n\n## Notes\nkept last\n";
+    let t = Test::new().plan(md);
+    t.ok(&["archive"]);
+    let after = t.plan_md();
+    let gone = after.find("## Goal: Gone").expect("gone kept");
+    let archive = after.find("## Archive").unwrap();
+    let log = after.find("## Log").unwrap();
+    assert!(
+        archive < gone && gone < log,
+        "not under ## Archive:\n{after}"
+    );
+    assert!(
+        after.contains("## Goal: Old\n<!-- id: old -->\nstatus: cancelled\ndone_when: z\n\n## Goal: Gone\n<!-- id: gone -->\nstatus: cancelled\ndone_when: y\n\n## Log\n"),
+        "{after}"
+    );
+    assert!(after.ends_with("\n\n## Notes\nkept last\n"), "{after}");
+    t.ok(&["audit"]);
+}

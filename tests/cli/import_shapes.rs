@@ -302,3 +302,68 @@ fn a_byte_order_mark_loses_no_first_item_and_refuses_no_json() {
     let shown = t.ok(&["import", "tasks.json"]).stdout;
     assert!(shown.contains("done_when: parser tests pass\n"), "{shown}");
 }
+
+/// Red team: a control character a JSON file escapes (`\u0000`, `\u001b`) went
+/// raw into plan.md on approval: a NUL byte makes git treat plan.md as binary
+/// (no diff, no merge driver, no line merge). The import is refused, naming the
+/// goal and what to do; nothing is kept.
+#[test]
+fn a_control_character_in_imported_json_is_refused_by_goal() {
+    let t = Test::new();
+    t.ok(&["init", "Mine"]);
+    let before = t.plan_md();
+    for (ch, shown) in [("\\u0000", "\\x00"), ("\\u001b", "\\x1b")] {
+        t.write(
+            "tasks.json",
+            format!("{{\"tasks\": [{{\"id\": 1, \"title\": \"Parse\", \"testStrategy\": \"parser{ch} tests pass\"}}]}}"),
+        );
+        let run = t.run(&["import", "tasks.json"]).code(2);
+        assert!(
+            run.stderr
+                .contains("tasks.json: goal \"Parse\" holds a control character"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(shown), "{}", run.stderr);
+        assert!(run.stderr.contains("nothing was kept"), "{}", run.stderr);
+        t.case(&["review"])
+            .stdout("no draft is waiting for review\n  hint: `plan draft OBJECTIVE` drafts one\n")
+            .check();
+    }
+    assert_eq!(t.plan_md(), before);
+}
+
+/// Red team: a code fence never closed hid the rest of a Markdown plan: its
+/// checklist items after the fence were skipped without a word (2 goals of 4).
+/// The import is refused, naming the fence's line and the first line it hid.
+#[test]
+fn an_unclosed_code_fence_that_hides_items_is_refused_by_line() {
+    let t = Test::new();
+    t.ok(&["init", "Mine"]);
+    t.write(
+        "todo.md",
+        "- [ ] one\n- [ ] two\n\n```sh\ncargo test\n\n- [ ] three\n- [ ] four\n",
+    );
+    let run = t.run(&["import", "todo.md"]).code(2);
+    assert!(
+        run.stderr
+            .contains("todo.md: line 4: a code fence (```) opened here is never closed"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("line 7"), "{}", run.stderr);
+    t.case(&["review"])
+        .stdout("no draft is waiting for review\n  hint: `plan draft OBJECTIVE` drafts one\n")
+        .check();
+    // Closed, it imports all four; a fence left open at the end with only code in
+    // it hides nothing and is read as before.
+    t.write(
+        "todo.md",
+        "- [ ] one\n- [ ] two\n\n```sh\ncargo test\n```\n\n- [ ] three\n- [ ] four\n",
+    );
+    let shown = t.ok(&["import", "todo.md"]).stdout;
+    assert!(shown.contains("## Goal: four\n"), "{shown}");
+    t.write("todo.md", "- [ ] one\n- [ ] two\n\n```sh\ncargo test\n");
+    let shown = t.ok(&["import", "todo.md"]).stdout;
+    assert!(shown.contains("## Goal: two\n"), "{shown}");
+}

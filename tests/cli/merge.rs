@@ -154,6 +154,45 @@ fn install_git_names_a_plan_file_elsewhere_too() {
     assert!(!t.root().join(".gitattributes").exists());
 }
 
+/// Red team: glob characters in PLAN_FILE's path went into .gitattributes as a
+/// pattern: `/docs/v[1].md` sent `docs/v1.md` to the driver and not the plan,
+/// `/docs/*.md` every Markdown file beside it. They are escaped as git reads them.
+#[test]
+fn install_git_escapes_glob_characters_of_a_plan_file_path() {
+    for (plan, other) in [
+        ("docs/v[1].md", "docs/v1.md"),
+        ("docs/*.md", "docs/notes.md"),
+        ("docs/a?.md", "docs/ab.md"),
+        ("docs/a\\b.md", "docs/ab.md"),
+    ] {
+        let t = Test::new().env("PLAN_FILE", plan);
+        t.write(plan, PLAN);
+        t.write(other, "notes\n");
+        t.ok(&["install", "git"]);
+        let attr = |path: &str| {
+            t.git(&["check-attr", "merge", "--", path])
+                .trim_end()
+                .to_string()
+        };
+        assert!(
+            attr(plan).ends_with(": merge: plan"),
+            "{plan}: {}",
+            attr(plan)
+        );
+        assert!(
+            attr(other).ends_with(": merge: unspecified"),
+            "{plan} sends {other} too: {}\n{}",
+            attr(other),
+            t.read(".gitattributes")
+        );
+        // Read back as plan's own: a second install adds nothing, uninstall removes it.
+        t.ok(&["install", "git"]);
+        assert_eq!(t.read(".gitattributes").lines().count(), 2, "{plan}");
+        t.ok(&["uninstall", "git"]);
+        assert!(!t.root().join(".gitattributes").exists(), "{plan}");
+    }
+}
+
 #[test]
 fn doctor_says_when_the_attribute_has_no_driver_in_this_clone() {
     let t = Test::new().plan(PLAN);

@@ -114,3 +114,26 @@ fn a_nearest_id_hint_never_acts_on_the_goal_it_names() {
     }
     assert_eq!(t.plan_md(), before);
 }
+
+/// Red team: a checklist item indented with a tab (or 4 spaces, indented code to
+/// Markdown) or marked with `+` is no subtask to plan: `plan show` counted one of
+/// three, `plan tick` numbered one, and lint said nothing. Lint names each line
+/// and the form plan reads; nothing is rewritten.
+#[test]
+fn a_checklist_item_plan_does_not_read_is_linted() {
+    let md = "# Plan: x\n\n## Goal: Thing\n<!-- id: thing -->\nstatus: active\ndone_when: it works\nfailure_modes:\n- it passes without working\n- [ ] read\n\t- [ ] tabbed\n+ [ ] plussed\n    * [x] four spaces\n\n```\n\t- [ ] in a fence\n```\n\n## Log\n- 2026-06-15 14:00 thing added\n";
+    let t = Test::new().plan(md);
+    let run = t.run(&["lint"]);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    for (line, what) in [
+        (10, "\\t- [ ] tabbed"),
+        (11, "+ [ ] plussed"),
+        (12, "    * [x] four spaces"),
+    ] {
+        let want = format!("plan.md:{line}: warning: `{what}` is not a subtask of goal \"thing\"");
+        assert!(out.contains(&want), "{want}\n{out}");
+    }
+    assert!(out.contains("[unread-subtask]"), "{out}");
+    assert!(!out.contains("in a fence"), "{out}");
+    assert_eq!(t.plan_md(), md);
+}
