@@ -1814,3 +1814,62 @@ fn build_extension(t: &Test, name: &str, to: &str) -> bool {
     }
     built
 }
+
+// Attack (red3): a new `build.rs` that tells cargo how to build the tests:
+// `cargo:rustc-cfg=…` (a test module behind `#[cfg(not(calc_fast))]`),
+// `cargo:rustc-link-arg-tests=…`, `cargo:rustc-env=…`, or a build script of
+// another path named in Cargo.toml. No test or runner file changed; the gate was
+// green on 87a3d98.
+#[test]
+fn a_build_script_that_changes_how_tests_build_is_a_weakened_test() {
+    let manifest = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    let cfg = "fn main() {\n    println!(\"cargo:rustc-cfg=calc_fast\");\n}\n";
+    let cases = [
+        ("build.rs", cfg.to_string()),
+        (
+            "build.rs",
+            "fn main() {\n    println!(\"cargo:rustc-link-arg-tests=-Wl,--defsym=main=0\");\n}\n"
+                .to_string(),
+        ),
+        (
+            "build.rs",
+            "fn main() {\n    println!(\"cargo:rustc-env=CALC_SKIP=1\");\n}\n".to_string(),
+        ),
+        ("Cargo.toml", format!("{manifest}build = \"tools/b.rs\"\n")),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in &cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("Cargo.toml", manifest),
+                (
+                    "src/lib.rs",
+                    "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n",
+                ),
+                (
+                    "tests/calc.rs",
+                    "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 2), 4);\n}\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("tools/b.rs", cfg);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {text}"));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
