@@ -1873,3 +1873,80 @@ fn a_build_script_that_changes_how_tests_build_is_a_weakened_test() {
     }
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
+
+fn rust_gate(base: &[(&str, &str)], edit: impl Fn(&Test)) -> i32 {
+    let (t, base) = signed_pull_request("test -f done.txt", base, &[], |t| {
+        edit(t);
+        t.write("done.txt", "done\n");
+    });
+    t.run(&[
+        "audit",
+        "--base",
+        &base,
+        "--strict",
+        "--rejudge",
+        "--markdown",
+    ])
+    .code
+}
+
+const CALC_TOML: &str = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+
+// Attack (red3): `mod tests;` taken out of `src/lib.rs` while `src/tests.rs` stays:
+// the file and its failing test are never compiled, no test file changed, and the
+// gate was green on 87a3d98. Inlining the module (`mod tests { … }`) is none.
+#[test]
+fn a_rust_test_module_s_declaration_taken_out_is_a_weakened_test() {
+    let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n\n#[cfg(test)]\nmod tests;\n";
+    let unit = "use super::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 2), 4);\n}\n";
+    let base = [
+        ("Cargo.toml", CALC_TOML),
+        ("src/lib.rs", lib),
+        ("src/tests.rs", unit),
+    ];
+    let code = rust_gate(&base, |t| {
+        t.write(
+            "src/lib.rs",
+            lib.replace("\n#[cfg(test)]\nmod tests;\n", ""),
+        );
+    });
+    assert_eq!(code, 1, "gate green with `mod tests;` taken out");
+}
+
+// Attack (red3): `tests/calc.rs` moved to `tests/helpers/calc.rs`, which cargo does
+// not build (only files directly in tests/, or tests/NAME/main.rs, are test
+// targets). The tests netted out as moved; the gate was green on 87a3d98. Moved to
+// `tests/calc/main.rs`, or under a directory a new test file declares, is no
+// finding.
+#[test]
+fn a_rust_test_moved_where_cargo_does_not_build_it_is_a_test_removed() {
+    let it = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 2), 4);\n}\n";
+    let base = [
+        ("Cargo.toml", CALC_TOML),
+        (
+            "src/lib.rs",
+            "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n",
+        ),
+        ("tests/calc.rs", it),
+    ];
+    let moved = |to: &'static str, also: &'static [(&'static str, &'static str)]| {
+        rust_gate(&base, move |t| {
+            std::fs::remove_file(t.path("tests/calc.rs")).unwrap();
+            t.write(to, it);
+            for (path, text) in also {
+                t.write(path, text);
+            }
+        })
+    };
+    assert_eq!(
+        moved("tests/helpers/calc.rs", &[]),
+        1,
+        "tests/helpers/calc.rs"
+    );
+    assert_eq!(moved("tests/calc/main.rs", &[]), 0, "tests/calc/main.rs");
+    assert_eq!(
+        moved("tests/all/calc.rs", &[("tests/all/main.rs", "mod calc;\n")]),
+        0,
+        "tests/all/calc.rs declared"
+    );
+}
