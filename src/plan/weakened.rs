@@ -221,6 +221,7 @@ pub fn find_given(
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
         }
         what.extend(unlinked_modules(row.change, changes));
+        what.extend(vendored(row.change, changes));
         what.extend(shadows_code(row.change, given, changes));
         what.extend(installs_code(row.change, given));
         what.extend(replaces_code(row.change, given));
@@ -1580,6 +1581,31 @@ fn rust_modules(changes: &[Change], before: bool) -> HashSet<String> {
         }
     }
     out
+}
+
+/// A file of a vendored dependency (under a `vendor/` directory: Go's, cargo's,
+/// PHP's) edited or added with no manifest changed beside it (`go.mod`,
+/// `Cargo.toml`, `package.json`, `composer.json`): a copy of testify whose `Equal`
+/// returns true, edited by hand where `go mod vendor` would have come with a
+/// dependency changed.
+fn vendored(change: &Change, changes: &[Change]) -> Option<String> {
+    let path = change.path.as_str();
+    let mut dirs = path.split('/').rev().skip(1);
+    if change.after.is_none() || Lang::of(path).is_none() || !dirs.any(|d| d == "vendor") {
+        return None;
+    }
+    let manifest = changes.iter().any(|c| {
+        matches!(
+            file_name(&c.path),
+            "go.mod" | "go.work" | "Cargo.toml" | "package.json" | "composer.json"
+        )
+    });
+    (!manifest).then(|| {
+        let how = if change.before.is_some() { "edited" } else { "added" };
+        format!(
+            "a module the tests build with replaced (a vendored dependency's file {how} with no manifest changed)"
+        )
+    })
 }
 
 /// A file module's declaration taken out of a Rust file (`mod tests;` gone from

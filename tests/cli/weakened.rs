@@ -1874,7 +1874,7 @@ fn a_build_script_that_changes_how_tests_build_is_a_weakened_test() {
     assert!(missed.is_empty(), "gate green on: {missed:#?}");
 }
 
-fn rust_gate(base: &[(&str, &str)], edit: impl Fn(&Test)) -> i32 {
+fn gate_code(base: &[(&str, &str)], edit: impl Fn(&Test)) -> i32 {
     let (t, base) = signed_pull_request("test -f done.txt", base, &[], |t| {
         edit(t);
         t.write("done.txt", "done\n");
@@ -1904,7 +1904,7 @@ fn a_rust_test_module_s_declaration_taken_out_is_a_weakened_test() {
         ("src/lib.rs", lib),
         ("src/tests.rs", unit),
     ];
-    let code = rust_gate(&base, |t| {
+    let code = gate_code(&base, |t| {
         t.write(
             "src/lib.rs",
             lib.replace("\n#[cfg(test)]\nmod tests;\n", ""),
@@ -1930,7 +1930,7 @@ fn a_rust_test_moved_where_cargo_does_not_build_it_is_a_test_removed() {
         ("tests/calc.rs", it),
     ];
     let moved = |to: &'static str, also: &'static [(&'static str, &'static str)]| {
-        rust_gate(&base, move |t| {
+        gate_code(&base, move |t| {
             std::fs::remove_file(t.path("tests/calc.rs")).unwrap();
             t.write(to, it);
             for (path, text) in also {
@@ -1949,4 +1949,44 @@ fn a_rust_test_moved_where_cargo_does_not_build_it_is_a_test_removed() {
         0,
         "tests/all/calc.rs declared"
     );
+}
+
+// Attack (red3): the vendored testify gutted in place
+// (`vendor/github.com/stretchr/testify/assert/assertions.go`'s `Equal` made to
+// return true). `go test` builds with vendor/ by default; no test, go.mod or runner
+// file changed, and the gate was green on 87a3d98. A vendored file changed along
+// with go.mod (`go get` then `go mod vendor`) is no finding.
+#[test]
+fn a_vendored_assertion_library_gutted_is_a_weakened_test() {
+    let gomod =
+        "module example.com/calc\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.9.0\n";
+    let real = "package assert\n\nfunc Equal(t TestingT, expected, actual interface{}, msgAndArgs ...interface{}) bool {\n\tif !ObjectsAreEqual(expected, actual) {\n\t\treturn Fail(t, \"not equal\", msgAndArgs...)\n\t}\n\treturn true\n}\n";
+    let fake = "package assert\n\nfunc Equal(t TestingT, expected, actual interface{}, msgAndArgs ...interface{}) bool {\n\treturn true\n}\n";
+    let vendored = "vendor/github.com/stretchr/testify/assert/assertions.go";
+    let base = [
+        ("go.mod", gomod),
+        (
+            "vendor/modules.txt",
+            "# github.com/stretchr/testify v1.9.0\n## explicit\ngithub.com/stretchr/testify/assert\n",
+        ),
+        (vendored, real),
+        (
+            "calc.go",
+            "package calc\n\nfunc Add(a, b int) int { return a + b + 1 }\n",
+        ),
+        (
+            "calc_test.go",
+            "package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/assert\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tassert.Equal(t, 4, Add(2, 2))\n}\n",
+        ),
+    ];
+    assert_eq!(
+        gate_code(&base, |t| t.write(vendored, fake)),
+        1,
+        "gate green with the vendored testify gutted"
+    );
+    let upgraded = gate_code(&base, |t| {
+        t.write(vendored, real.replace("not equal", "Not equal"));
+        t.write("go.mod", gomod.replace("v1.9.0", "v1.9.1"));
+    });
+    assert_eq!(upgraded, 0, "a vendored upgrade with go.mod");
 }
