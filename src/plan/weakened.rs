@@ -183,7 +183,8 @@ pub fn find_given(
     verify_files: &[String],
     given: &hacks::Given,
 ) -> Vec<Finding> {
-    let mut rows: Vec<Row<'_>> = changes.iter().map(Row::of).collect();
+    let declared = [true, false].map(|before| rust_modules(changes, before));
+    let mut rows: Vec<Row<'_>> = changes.iter().map(|c| Row::of(c, &declared)).collect();
     let mut old_names: [Vec<String>; 4] = Default::default();
     for side in rows.iter().filter_map(|r| r.old.as_ref()) {
         old_names[index(side.lang)].extend(side.read.names.iter().cloned());
@@ -219,6 +220,8 @@ pub fn find_given(
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
         }
+        what.extend(unlinked_modules(row.change, changes));
+        what.extend(vendored(row.change, changes));
         what.extend(shadows_code(row.change, given, changes));
         what.extend(installs_code(row.change, given));
         what.extend(replaces_code(row.change, given));
@@ -1518,6 +1521,141 @@ pub fn go_built(path: &str) -> bool {
     !(n >= 2 && other(parts[n - 1]))
 }
 
+/// Whether cargo builds the Rust file at `path` as tests, as far as its place says:
+/// a file directly in a `tests/` directory is an integration test, and so is
+/// `tests/NAME/main.rs`; one deeper (`tests/helpers/calc.rs`) is only a module,
+/// compiled when a changed file declares it (`mod calc;`, in `declared`). A test
+/// moved there with no declaration is a test removed. Files outside `tests/` are
+/// left to their text.
+pub fn rust_built(path: &str, declared: &HashSet<String>) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    let Some(at) = parts.iter().position(|d| *d == "tests") else {
+        return true;
+    };
+    let below = &parts[at + 1..];
+    if below.len() < 2 {
+        return true;
+    }
+    let stem = file_name(path).strip_suffix(".rs").unwrap_or("");
+    if below.len() == 2 && stem == "main" {
+        return true;
+    }
+    let name = match stem {
+        "mod" => below[below.len() - 2],
+        _ => stem,
+    };
+    declared.contains(name) || declared.contains(&format!("path:{}", below[below.len() - 1]))
+}
+
+/// The Rust modules the changed files declare (`mod NAME;`, `mod NAME {`, and a
+/// `#[path = "…/FILE.rs"]` as `path:FILE.rs`), on the side before the change or
+/// after it; line comments left out.
+fn rust_modules(changes: &[Change], before: bool) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for change in changes {
+        let text = if before {
+            &change.before
+        } else {
+            &change.after
+        };
+        let (Some(text), Some(Lang::Rust)) = (text, Lang::of(&change.path)) else {
+            continue;
+        };
+        for line in bounded(text).lines() {
+            let code = line.split("//").next().unwrap_or("");
+            if let Some(at) = code.find("#[path") {
+                let rest = &code[at..];
+                if let Some(file) = rest.split('"').nth(1) {
+                    out.insert(format!("path:{}", file_name(file)));
+                }
+            }
+            let words: Vec<&str> = code
+                .split(|c: char| !(c == '_' || c.is_alphanumeric()))
+                .filter(|w| !w.is_empty())
+                .collect();
+            for pair in words.windows(2) {
+                if pair[0] == "mod" {
+                    out.insert(pair[1].to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A file of a vendored dependency (under a `vendor/` directory: Go's, cargo's,
+/// PHP's) edited or added with no manifest changed beside it (`go.mod`,
+/// `Cargo.toml`, `package.json`, `composer.json`): a copy of testify whose `Equal`
+/// returns true, edited by hand where `go mod vendor` would have come with a
+/// dependency changed.
+fn vendored(change: &Change, changes: &[Change]) -> Option<String> {
+    let path = change.path.as_str();
+    let mut dirs = path.split('/').rev().skip(1);
+    if change.after.is_none() || Lang::of(path).is_none() || !dirs.any(|d| d == "vendor") {
+        return None;
+    }
+    let manifest = changes.iter().any(|c| {
+        matches!(
+            file_name(&c.path),
+            "go.mod" | "go.work" | "Cargo.toml" | "package.json" | "composer.json"
+        )
+    });
+    (!manifest).then(|| {
+        let how = if change.before.is_some() { "edited" } else { "added" };
+        format!(
+            "a module the tests build with replaced (a vendored dependency's file {how} with no manifest changed)"
+        )
+    })
+}
+
+/// A file module's declaration taken out of a Rust file (`mod tests;` gone from
+/// `src/lib.rs`) while its file (`src/tests.rs`, `src/tests/mod.rs`) stays: the
+/// file, and every test in it, is no longer compiled. A module inlined (`mod tests
+/// {`), or its file deleted or moved with it, is none.
+fn unlinked_modules(change: &Change, changes: &[Change]) -> Option<String> {
+    if Lang::of(&change.path) != Some(Lang::Rust) {
+        return None;
+    }
+    let (Some(before), Some(_)) = (&change.before, &change.after) else {
+        return None;
+    };
+    let one = [change.clone()];
+    let [then, now] = [true, false].map(|b| rust_modules(&one, b));
+    let file_modules: Vec<&String> = then
+        .iter()
+        .filter(|m| !m.starts_with("path:") && !now.contains(*m))
+        .filter(|m| {
+            bounded(before).lines().any(|l| {
+                let code = l.split("//").next().unwrap_or("").replace(' ', "");
+                code.contains(&format!("mod{m};"))
+            })
+        })
+        .collect();
+    let name = file_name(&change.path);
+    let dir = change.path.strip_suffix(name).unwrap_or("");
+    let dir = match name {
+        "lib.rs" | "main.rs" | "mod.rs" => dir.to_string(),
+        _ => format!("{dir}{}/", name.strip_suffix(".rs").unwrap_or(name)),
+    };
+    let gone = |p: &str| {
+        changes
+            .iter()
+            .any(|c| (c.path == p && c.after.is_none()) || c.was.as_deref() == Some(p))
+    };
+    let mut out: Vec<String> = file_modules
+        .into_iter()
+        .filter(|m| {
+            let (file, nested) = (format!("{dir}{m}.rs"), format!("{dir}{m}/mod.rs"));
+            !gone(&file) && !gone(&nested)
+        })
+        .map(|m| {
+            format!("tests removed with their module: `mod {m};` taken out, so `{dir}{m}.rs` is no longer compiled")
+        })
+        .collect();
+    out.sort();
+    (!out.is_empty()).then(|| out.join(", "))
+}
+
 /// Whether a file's own name makes it a test module (`test_a.py`, `a.spec.ts`,
 /// `a_test.go`), not only the directory it is in.
 fn named_test(path: &str) -> bool {
@@ -1560,15 +1698,20 @@ struct Row<'c> {
 }
 
 impl<'c> Row<'c> {
-    fn of(change: &'c Change) -> Row<'c> {
+    /// `declared`: the Rust modules the changed files declare before and after
+    /// ([`rust_modules`]).
+    fn of(change: &'c Change, declared: &[HashSet<String>; 2]) -> Row<'c> {
         let old_path = change.was.as_deref().unwrap_or(&change.path);
-        let side = |path: &str, text: &str, anyway: bool| {
+        let side = |path: &str, text: &str, anyway: bool, declared: &HashSet<String>| {
             let lang = Lang::of(path)?;
             let mut read = analyse(lang, text);
             // A test function in a file pytest does not collect by its name never
             // runs: a test moved to `tests/zero_cases.py` is a test removed. Its
             // assertions still count, as a helper's do.
-            if (lang == Lang::Python && !collected(path)) || (lang == Lang::Go && !go_built(path)) {
+            if (lang == Lang::Python && !collected(path))
+                || (lang == Lang::Go && !go_built(path))
+                || (lang == Lang::Rust && !rust_built(path, declared))
+            {
                 read.counts.tests = 0;
                 read.counts.cases = 0;
                 read.counts.tables = 0;
@@ -1580,13 +1723,13 @@ impl<'c> Row<'c> {
         let old = change
             .before
             .as_deref()
-            .and_then(|t| side(old_path, t, false));
+            .and_then(|t| side(old_path, t, false, &declared[0]));
         // A Rust file that had tests and has none now lost them all.
         let anyway = old.is_some() && change.was.is_none();
         let new = change
             .after
             .as_deref()
-            .and_then(|t| side(&change.path, t, anyway));
+            .and_then(|t| side(&change.path, t, anyway, &declared[1]));
         Row {
             change,
             old_path,

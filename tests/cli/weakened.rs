@@ -1814,3 +1814,179 @@ fn build_extension(t: &Test, name: &str, to: &str) -> bool {
     }
     built
 }
+
+// Attack (red3): a new `build.rs` that tells cargo how to build the tests:
+// `cargo:rustc-cfg=…` (a test module behind `#[cfg(not(calc_fast))]`),
+// `cargo:rustc-link-arg-tests=…`, `cargo:rustc-env=…`, or a build script of
+// another path named in Cargo.toml. No test or runner file changed; the gate was
+// green on 87a3d98.
+#[test]
+fn a_build_script_that_changes_how_tests_build_is_a_weakened_test() {
+    let manifest = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    let cfg = "fn main() {\n    println!(\"cargo:rustc-cfg=calc_fast\");\n}\n";
+    let cases = [
+        ("build.rs", cfg.to_string()),
+        (
+            "build.rs",
+            "fn main() {\n    println!(\"cargo:rustc-link-arg-tests=-Wl,--defsym=main=0\");\n}\n"
+                .to_string(),
+        ),
+        (
+            "build.rs",
+            "fn main() {\n    println!(\"cargo:rustc-env=CALC_SKIP=1\");\n}\n".to_string(),
+        ),
+        ("Cargo.toml", format!("{manifest}build = \"tools/b.rs\"\n")),
+    ];
+    let mut missed = Vec::new();
+    for (path, text) in &cases {
+        let (t, base) = signed_pull_request(
+            "test -f done.txt",
+            &[
+                ("Cargo.toml", manifest),
+                (
+                    "src/lib.rs",
+                    "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n",
+                ),
+                (
+                    "tests/calc.rs",
+                    "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 2), 4);\n}\n",
+                ),
+            ],
+            &[],
+            |t| {
+                t.write(path, text);
+                t.write("tools/b.rs", cfg);
+                t.write("done.txt", "done\n");
+            },
+        );
+        let run = t.run(&[
+            "audit",
+            "--base",
+            &base,
+            "--strict",
+            "--rejudge",
+            "--markdown",
+        ]);
+        if run.code == 0 {
+            missed.push(format!("{path}: {text}"));
+        }
+    }
+    assert!(missed.is_empty(), "gate green on: {missed:#?}");
+}
+
+fn gate_code(base: &[(&str, &str)], edit: impl Fn(&Test)) -> i32 {
+    let (t, base) = signed_pull_request("test -f done.txt", base, &[], |t| {
+        edit(t);
+        t.write("done.txt", "done\n");
+    });
+    t.run(&[
+        "audit",
+        "--base",
+        &base,
+        "--strict",
+        "--rejudge",
+        "--markdown",
+    ])
+    .code
+}
+
+const CALC_TOML: &str = "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+
+// Attack (red3): `mod tests;` taken out of `src/lib.rs` while `src/tests.rs` stays:
+// the file and its failing test are never compiled, no test file changed, and the
+// gate was green on 87a3d98. Inlining the module (`mod tests { … }`) is none.
+#[test]
+fn a_rust_test_module_s_declaration_taken_out_is_a_weakened_test() {
+    let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n\n#[cfg(test)]\nmod tests;\n";
+    let unit = "use super::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 2), 4);\n}\n";
+    let base = [
+        ("Cargo.toml", CALC_TOML),
+        ("src/lib.rs", lib),
+        ("src/tests.rs", unit),
+    ];
+    let code = gate_code(&base, |t| {
+        t.write(
+            "src/lib.rs",
+            lib.replace("\n#[cfg(test)]\nmod tests;\n", ""),
+        );
+    });
+    assert_eq!(code, 1, "gate green with `mod tests;` taken out");
+}
+
+// Attack (red3): `tests/calc.rs` moved to `tests/helpers/calc.rs`, which cargo does
+// not build (only files directly in tests/, or tests/NAME/main.rs, are test
+// targets). The tests netted out as moved; the gate was green on 87a3d98. Moved to
+// `tests/calc/main.rs`, or under a directory a new test file declares, is no
+// finding.
+#[test]
+fn a_rust_test_moved_where_cargo_does_not_build_it_is_a_test_removed() {
+    let it = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 2), 4);\n}\n";
+    let base = [
+        ("Cargo.toml", CALC_TOML),
+        (
+            "src/lib.rs",
+            "pub fn add(a: i32, b: i32) -> i32 {\n    a + b + 1\n}\n",
+        ),
+        ("tests/calc.rs", it),
+    ];
+    let moved = |to: &'static str, also: &'static [(&'static str, &'static str)]| {
+        gate_code(&base, move |t| {
+            std::fs::remove_file(t.path("tests/calc.rs")).unwrap();
+            t.write(to, it);
+            for (path, text) in also {
+                t.write(path, text);
+            }
+        })
+    };
+    assert_eq!(
+        moved("tests/helpers/calc.rs", &[]),
+        1,
+        "tests/helpers/calc.rs"
+    );
+    assert_eq!(moved("tests/calc/main.rs", &[]), 0, "tests/calc/main.rs");
+    assert_eq!(
+        moved("tests/all/calc.rs", &[("tests/all/main.rs", "mod calc;\n")]),
+        0,
+        "tests/all/calc.rs declared"
+    );
+}
+
+// Attack (red3): the vendored testify gutted in place
+// (`vendor/github.com/stretchr/testify/assert/assertions.go`'s `Equal` made to
+// return true). `go test` builds with vendor/ by default; no test, go.mod or runner
+// file changed, and the gate was green on 87a3d98. A vendored file changed along
+// with go.mod (`go get` then `go mod vendor`) is no finding.
+#[test]
+fn a_vendored_assertion_library_gutted_is_a_weakened_test() {
+    let gomod =
+        "module example.com/calc\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.9.0\n";
+    let real = "package assert\n\nfunc Equal(t TestingT, expected, actual interface{}, msgAndArgs ...interface{}) bool {\n\tif !ObjectsAreEqual(expected, actual) {\n\t\treturn Fail(t, \"not equal\", msgAndArgs...)\n\t}\n\treturn true\n}\n";
+    let fake = "package assert\n\nfunc Equal(t TestingT, expected, actual interface{}, msgAndArgs ...interface{}) bool {\n\treturn true\n}\n";
+    let vendored = "vendor/github.com/stretchr/testify/assert/assertions.go";
+    let base = [
+        ("go.mod", gomod),
+        (
+            "vendor/modules.txt",
+            "# github.com/stretchr/testify v1.9.0\n## explicit\ngithub.com/stretchr/testify/assert\n",
+        ),
+        (vendored, real),
+        (
+            "calc.go",
+            "package calc\n\nfunc Add(a, b int) int { return a + b + 1 }\n",
+        ),
+        (
+            "calc_test.go",
+            "package calc\n\nimport (\n\t\"testing\"\n\n\t\"github.com/stretchr/testify/assert\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tassert.Equal(t, 4, Add(2, 2))\n}\n",
+        ),
+    ];
+    assert_eq!(
+        gate_code(&base, |t| t.write(vendored, fake)),
+        1,
+        "gate green with the vendored testify gutted"
+    );
+    let upgraded = gate_code(&base, |t| {
+        t.write(vendored, real.replace("not equal", "Not equal"));
+        t.write("go.mod", gomod.replace("v1.9.0", "v1.9.1"));
+    });
+    assert_eq!(upgraded, 0, "a vendored upgrade with go.mod");
+}

@@ -274,7 +274,11 @@ fn entry_file(lang: Lang, path: &str) -> bool {
 pub(super) fn framework_patch(before: Option<&str>, after: &str) -> Option<String> {
     // What runs and judges a test: a target naming one of these, or a last part
     // that asserts, fails, skips or runs, replaces it.
-    const PARTS: [&str; 11] = [
+    const PARTS: [&str; 13] = [
+        // pytest's assertion rewriting: `rewrite_asserts` replaced by one that
+        // drops each test's statements.
+        "assertion",
+        "rewrite",
         "TestCase",
         "case",
         "TestResult",
@@ -287,8 +291,9 @@ pub(super) fn framework_patch(before: Option<&str>, after: &str) -> Option<Strin
         "TestLoader",
         "loader",
     ];
-    const VERBS: [&str; 12] = [
+    const VERBS: [&str; 13] = [
         "assert",
+        "rewrite",
         "fail",
         "skip",
         "run",
@@ -1750,6 +1755,11 @@ mod tests {
             "mock.patch.multiple(unittest.TestCase, assertEqual=DEFAULT).start()",
             "monkeypatch.setattr(\"unittest.TestCase.assertEqual\", f)",
             "type.__setattr__(unittest.TestCase, 'assertEqual', f)",
+            // Attack (red3): a conftest replaces pytest's assertion rewriting with
+            // one that empties every test module; missed on 87a3d98.
+            "import _pytest.assertion.rewrite as r\nr.rewrite_asserts = lambda mod, *a, **k: mod.body.clear()",
+            "import _pytest.assertion.rewrite\n_pytest.assertion.rewrite.rewrite_asserts = f",
+            "from _pytest.assertion import rewrite as rw\nrw.AssertionRewriter.run = lambda self, mod: None",
         ] {
             assert!(
                 framework_patch(None, &format!("{line}\n")).is_some(),

@@ -18,6 +18,10 @@ pub(super) fn is_runner_file(path: &str) -> bool {
 enum Kind {
     CargoConfig,
     CargoToml,
+    /// A package's `build.rs`: what it tells cargo (`cargo:rustc-cfg=…`,
+    /// `cargo:rustc-link-arg-tests=…`, `cargo:rustc-env=…`) changes how the tests
+    /// are compiled and linked, and it runs code of its own before they build.
+    BuildScript,
     /// `rust-toolchain.toml`: a `path` names a toolchain of its own, whose `cargo`
     /// runs instead of rustup's.
     RustToolchain,
@@ -48,6 +52,14 @@ fn kind(path: &str) -> Option<Kind> {
     Some(match name {
         "config" | "config.toml" if parent == Some(".cargo") => Kind::CargoConfig,
         "Cargo.toml" => Kind::CargoToml,
+        // At a package's root, not a module of the code named `build`.
+        "build.rs"
+            if !dirs[..dirs.len() - 1]
+                .iter()
+                .any(|d| matches!(*d, "src" | "tests" | "examples" | "benches")) =>
+        {
+            Kind::BuildScript
+        }
         "rust-toolchain" | "rust-toolchain.toml" => Kind::RustToolchain,
         "go.mod" | "go.work" => Kind::GoModules,
         "package.json" => Kind::PackageJson,
@@ -129,6 +141,12 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
             }),
         Kind::CargoToml => new_lines(&manifest_lines(old), &manifest_lines(after))
             .map(|l| format!("tests switched off in the manifest ({l})")),
+        Kind::BuildScript => new_lines(&build_script_lines(old), &build_script_lines(after))
+            .map(|l| {
+                format!(
+                    "cargo's test runner, compiler, linker, environment or sources changed by a build script ({l})"
+                )
+            }),
         Kind::GoModules => new_lines(&go_module_lines(path, old), &go_module_lines(path, after))
             .map(|l| format!("a module the tests build with replaced ({l})")),
         Kind::RustToolchain => new_lines(&toolchain_lines(old), &toolchain_lines(after))
@@ -258,6 +276,29 @@ fn toolchain_lines(text: &str) -> Vec<String> {
             (l.contains('=') && key == "path") || (!l.contains('=') && l.contains('/'))
         })
         .map(|(s, l)| format!("[{s}] {l}"))
+        .collect()
+}
+
+/// A build script's lines that change how the tests build or what they build
+/// from: an instruction to rustc through cargo (`cargo:rustc-…`, `cargo::rustc-…`:
+/// a cfg, an environment variable, link arguments, flags), a program it runs, a
+/// file it writes outside cargo's `OUT_DIR` can't be told apart, and an
+/// environment it sets. `rerun-if-…` and warnings are no change to the tests.
+fn build_script_lines(text: &str) -> Vec<String> {
+    const SAYS: [&str; 9] = [
+        "cargo:rustc-",
+        "cargo::rustc-",
+        "Command::new",
+        "fs::write",
+        "fs::copy",
+        "fs::rename",
+        "File::create",
+        "set_var",
+        "include!",
+    ];
+    plain_lines(text)
+        .into_iter()
+        .filter(|l| SAYS.iter().any(|s| l.contains(s)))
         .collect()
 }
 
@@ -409,6 +450,8 @@ fn manifest_lines(text: &str) -> Vec<String> {
                 .trim_matches(['"', '\'']);
             (matches!(key, "test" | "harness" | "autotests") && l.contains("false"))
                 || (key == "required-features" && matches!(s.as_str(), "test" | "bin"))
+                // A build script of another path runs in `build.rs`'s place.
+                || (key == "build" && s == "package")
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
@@ -881,6 +924,38 @@ fn cannot_fail(command: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::finding;
+
+    // Attack (red3): a new or changed `build.rs` that tells cargo to build the tests
+    // another way (`cargo:rustc-cfg=…` turning a test module's cfg off,
+    // `cargo:rustc-link-arg-tests=…`, `cargo:rustc-env=…`) was no runner file, and
+    // no finding before. One that only asks to rerun is none; neither is a module of
+    // the code named `build.rs`.
+    #[test]
+    fn a_build_script_that_changes_how_tests_build_is_a_finding() {
+        for text in [
+            "fn main() {\n    println!(\"cargo:rustc-cfg=calc_fast\");\n}\n",
+            "fn main() {\n    println!(\"cargo::rustc-link-arg-tests=-nostartfiles\");\n}\n",
+            "fn main() {\n    println!(\"cargo:rustc-env=CALC_SKIP=1\");\n}\n",
+            "fn main() {\n    std::fs::write(\"tests/calc.rs\", \"\").unwrap();\n}\n",
+        ] {
+            let found = finding("build.rs", None, text).unwrap_or_default();
+            assert!(found.contains("by a build script"), "{text}: {found}");
+            assert!(finding("calc/build.rs", None, text).is_some(), "{text}");
+            assert_eq!(finding("src/build.rs", None, text), None, "{text}");
+        }
+        let rerun = "fn main() {\n    println!(\"cargo:rerun-if-changed=build.rs\");\n}\n";
+        assert_eq!(finding("build.rs", None, rerun), None);
+        let cfg = "fn main() {\n    println!(\"cargo:rustc-cfg=calc_fast\");\n}\n";
+        assert_eq!(finding("build.rs", Some(cfg), cfg), None);
+        assert!(
+            finding(
+                "Cargo.toml",
+                Some("[package]\nname = \"calc\"\n"),
+                "[package]\nname = \"calc\"\nbuild = \"tools/b.rs\"\n"
+            )
+            .is_some()
+        );
+    }
 
     /// The honest side of the spellings and shadows the red team found: settings
     /// pytest does not choose tests by, a folder that is no package, an example's
