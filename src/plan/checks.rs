@@ -392,11 +392,21 @@ fn bookkeeping(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
 /// comment are not looked at.
 fn unread_subtasks(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
     use super::scan::Kind;
+    // Whether the line before (blank lines aside) is a list item: an indented
+    // item under it is nested in it, where one after a paragraph or a blank line
+    // is code or text quoted.
+    let mut after_item = false;
     for no in goal.line + 1..=goal.end {
+        let was_item = after_item;
+        let text = plan.line_text(no).trim_end();
+        if !text.is_empty() {
+            let lead = text.trim_start();
+            after_item = lead.starts_with(['-', '*', '+']) || (was_item && text.len() > lead.len());
+        }
         if plan.lines[no - 1].kind != Kind::Other {
             continue;
         }
-        let line = plan.line_text(no);
+        let line = plan.line_text(no).trim_end_matches(['\r', '\n']);
         let body = line.trim_start_matches([' ', '\t']);
         let Some(rest) = body.strip_prefix(['-', '*', '+']) else {
             continue;
@@ -413,10 +423,10 @@ fn unread_subtasks(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
             continue;
         }
         let indent = &line[..line.len() - body.len()];
-        let why = if indent.contains('\t') || indent.len() > 3 {
-            "indented with a tab or 4 spaces, it is indented code to Markdown"
-        } else {
-            "plan reads `- ` and `* ` items, not `+ `"
+        let why = match indent.contains('\t') || indent.len() > 3 {
+            true if !was_item => continue,
+            true => "nested under the item above; plan counts items at the start of a line",
+            false => "plan reads `- ` and `* ` items, not `+ `",
         };
         let shown = text::escape_controls(line.trim_end()).replace('\t', "\\t");
         out.push(

@@ -1529,7 +1529,8 @@ pub fn go_built(path: &str) -> bool {
 /// left to their text.
 pub fn rust_built(path: &str, declared: &HashSet<String>) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
-    let Some(at) = parts.iter().position(|d| *d == "tests") else {
+    // The last `tests`: `tests/e2e/tests/api.rs` is a test crate's own.
+    let Some(at) = parts.iter().rposition(|d| *d == "tests") else {
         return true;
     };
     let below = &parts[at + 1..];

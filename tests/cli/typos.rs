@@ -121,7 +121,7 @@ fn a_nearest_id_hint_never_acts_on_the_goal_it_names() {
 /// and the form plan reads; nothing is rewritten.
 #[test]
 fn a_checklist_item_plan_does_not_read_is_linted() {
-    let md = "# Plan: x\n\n## Goal: Thing\n<!-- id: thing -->\nstatus: active\ndone_when: it works\nfailure_modes:\n- it passes without working\n- [ ] read\n\t- [ ] tabbed\n+ [ ] plussed\n    * [x] four spaces\n\n```\n\t- [ ] in a fence\n```\n\n## Log\n- 2026-06-15 14:00 thing added\n";
+    let md = "# Plan: x\n\n## Goal: Thing\n<!-- id: thing -->\nstatus: active\ndone_when: it works\nfailure_modes:\n- it passes without working\n- [ ] read\n\t- [ ] tabbed\n+ [ ] plussed\n    * [x] four spaces\n\nBench output:\n\n    - [x] parse 1.2ms\n\n```\n\t- [ ] in a fence\n```\n\n## Log\n- 2026-06-15 14:00 thing added\n";
     let t = Test::new().plan(md);
     let run = t.run(&["lint"]);
     let out = format!("{}{}", run.stdout, run.stderr);
@@ -135,5 +135,6 @@ fn a_checklist_item_plan_does_not_read_is_linted() {
     }
     assert!(out.contains("[unread-subtask]"), "{out}");
     assert!(!out.contains("in a fence"), "{out}");
+    assert!(!out.contains("parse 1.2ms"), "{out}");
     assert_eq!(t.plan_md(), md);
 }

@@ -631,6 +631,10 @@ fn npm_dependencies_replaced_are_found() {
         "devDependencies jest",
     );
     assert!(one("package.json", pkg, &pkg.replace("^29.0.0", "^29.7.0")).is_empty());
+    // A security pin, new or bumped, is a package published elsewhere.
+    let pinned = pkg.replace("\"semver\"", "\"minimist\":\"1.2.6\",\"semver\"");
+    assert!(one("package.json", pkg, &pinned).is_empty());
+    assert!(one("package.json", pkg, &pkg.replace("7.5.2", "7.5.4")).is_empty());
     assert!(one("package.json", pkg, &pkg.replace("\"x\"", "\"y\"")).is_empty());
 }
 
@@ -698,6 +702,16 @@ fn go_modules_replaced_are_found() {
         "`use ./fake`",
     );
     assert!(one("go.mod", gomod, &gomod.replace("v1.9.0", "v1.9.1")).is_empty());
+    // A version pinned, or a fork published elsewhere, is no copy in the repository.
+    for replace in [
+        "replace cloud.google.com/go => cloud.google.com/go v0.123.0\n",
+        "replace github.com/a/b v1.8.0 => github.com/c/b v1.7.0\n",
+    ] {
+        assert!(
+            one("go.mod", gomod, &format!("{gomod}{replace}")).is_empty(),
+            "{replace}"
+        );
+    }
     assert!(lines(&[change("go.work", None, Some("go 1.22\n\nuse .\n"))]).is_empty());
 }
 
@@ -732,6 +746,16 @@ fn cargo_s_build_chain_is_found() {
         .is_empty()
     );
     let manifest = "[package]\nname = \"calc\"\n\n[lib]\npath = \"src/lib.rs\"\n";
+    // A fork's fix taken from git, or a version, is a crate published elsewhere.
+    for patch in [
+        "[patch.crates-io]\nfoo = { git = \"https://example.com/foo\", branch = \"path\" }\n",
+        "[patch.crates-io]\nfoo = \"1.2\"\n",
+    ] {
+        assert!(
+            one("Cargo.toml", manifest, &format!("{manifest}\n{patch}")).is_empty(),
+            "{patch}"
+        );
+    }
     for (added, what) in [
         (
             "[patch.crates-io]\nfoo = { path = \"v/foo\" }\n",

@@ -257,13 +257,24 @@ fn cargo_build_lines(text: &str) -> Vec<String> {
         .into_iter()
         .filter(|(s, l)| {
             let path = key_path(s, l);
-            matches!(
-                path.first().map(String::as_str),
-                Some("env" | "source" | "patch")
-            ) || path.last().is_some_and(|k| KEYS.contains(&k.as_str()))
+            let first = path.first().map(String::as_str);
+            matches!(first, Some("env" | "source"))
+                || (first == Some("patch") && patched_locally(&path, l))
+                || path.last().is_some_and(|k| KEYS.contains(&k.as_str()))
         })
         .map(|(s, l)| format!("[{s}] {l}"))
         .collect()
+}
+
+/// A `[patch]` or `[replace]` line that takes a crate from the repository's files
+/// (`calc = { path = "fake" }`, or `path = …` under `[patch.crates-io.calc]`): a
+/// version or a git fork is a crate published elsewhere, as any bump.
+fn patched_locally(path: &[String], line: &str) -> bool {
+    path.last().is_some_and(|k| k == "path")
+        || line.split_once('=').is_some_and(|(_, v)| {
+            let v = v.replace(' ', "");
+            v.starts_with('{') && (v.contains("{path=") || v.contains(",path="))
+        })
 }
 
 /// A toolchain file's `path` (rustup runs the `cargo` found there), and a legacy
@@ -285,20 +296,25 @@ fn toolchain_lines(text: &str) -> Vec<String> {
 /// file it writes outside cargo's `OUT_DIR` can't be told apart, and an
 /// environment it sets. `rerun-if-…` and warnings are no change to the tests.
 fn build_script_lines(text: &str) -> Vec<String> {
+    // `rustc-check-cfg`, `rustc-link-lib` and `rustc-link-search` (every -sys
+    // crate's), a program run and a file written into OUT_DIR (code generated)
+    // are what honest build scripts do; none changes how a test already there
+    // builds.
     const SAYS: [&str; 9] = [
-        "cargo:rustc-",
-        "cargo::rustc-",
-        "Command::new",
+        "rustc-cfg=",
+        "rustc-env=",
+        "rustc-link-arg",
+        "rustc-flags=",
         "fs::write",
         "fs::copy",
         "fs::rename",
         "File::create",
-        "set_var",
         "include!",
     ];
     plain_lines(text)
         .into_iter()
-        .filter(|l| SAYS.iter().any(|s| l.contains(s)))
+        .filter(|l| SAYS.iter().any(|s| l.contains(s)) || l.contains("set_var"))
+        .filter(|l| !(l.contains("OUT_DIR") || l.contains("out_dir")) || l.contains("set_var"))
         .collect()
 }
 
@@ -344,8 +360,24 @@ fn go_module_lines(path: &str, text: &str) -> Vec<String> {
             out.push(format!("{directive} {rest}"));
         }
     }
-    out.retain(|l| !matches!(l.as_str(), "use ." | "use ./"));
+    // A version pinned (`=> mod v1.2.3`) or a fork is a module published
+    // elsewhere, as any dependency bump; a copy in the repository is the cheap
+    // swap.
+    out.retain(|l| match l.split_once("=>") {
+        Some((_, target)) => local(target.trim()),
+        None => !matches!(l.as_str(), "use ." | "use ./"),
+    });
     out
+}
+
+/// A path into this machine's files, not a module or package published elsewhere.
+fn local(target: &str) -> bool {
+    let target = target.trim_matches(['"', '\'', ' ']);
+    ["./", "../", "/", ".\\", "..\\"]
+        .iter()
+        .any(|p| target.starts_with(p))
+        || target == "."
+        || target == ".."
 }
 
 /// `.npmrc` settings that change what `npm test` runs: the shell scripts run in
@@ -435,7 +467,7 @@ fn manifest_lines(text: &str) -> Vec<String> {
             // or the library's `path` set to another file (the file with the tests is
             // no longer compiled), a dependency patched or replaced, and the members
             // a workspace's `cargo test` runs.
-            if matches!(first, Some("patch" | "replace"))
+            if (matches!(first, Some("patch" | "replace")) && patched_locally(&path, l))
                 || (matches!(first, Some("test" | "lib")) && last == Some("path"))
                 || (first == Some("workspace")
                     && matches!(last, Some("default-members" | "exclude")))
@@ -879,8 +911,15 @@ fn replaced_packages(text: &str) -> Vec<String> {
         ),
     ];
     for (key, map) in overrides {
+        // A version pinned is a package published elsewhere, as any bump; one
+        // taken from the repository's files is the cheap swap.
         if let Some(map) = map.and_then(|m| m.as_object()) {
-            out.extend(map.iter().map(|(name, v)| format!("{key} {name} {v}")));
+            out.extend(
+                map.iter()
+                    .map(|(name, v)| (name, v.to_string()))
+                    .filter(|(_, v)| ["file:", "link:", "portal:"].iter().any(|p| v.contains(p)))
+                    .map(|(name, v)| format!("{key} {name} {v}")),
+            );
         }
     }
     for key in [
@@ -943,8 +982,16 @@ mod tests {
             assert!(finding("calc/build.rs", None, text).is_some(), "{text}");
             assert_eq!(finding("src/build.rs", None, text), None, "{text}");
         }
-        let rerun = "fn main() {\n    println!(\"cargo:rerun-if-changed=build.rs\");\n}\n";
-        assert_eq!(finding("build.rs", None, rerun), None);
+        // What honest build scripts print and do: none changes how a test builds.
+        for honest in [
+            "fn main() {\n    println!(\"cargo:rerun-if-changed=build.rs\");\n}\n",
+            "fn main() {\n    println!(\"cargo::rustc-check-cfg=cfg(fast)\");\n}\n",
+            "fn main() {\n    println!(\"cargo:rustc-link-lib=z\");\n}\n",
+            "fn main() {\n    let v = Command::new(\"git\").output();\n}\n",
+            "fn main() {\n    fs::write(out_dir.join(\"gen.rs\"), code).unwrap();\n}\n",
+        ] {
+            assert_eq!(finding("build.rs", None, honest), None, "{honest}");
+        }
         let cfg = "fn main() {\n    println!(\"cargo:rustc-cfg=calc_fast\");\n}\n";
         assert_eq!(finding("build.rs", Some(cfg), cfg), None);
         assert!(
