@@ -237,6 +237,7 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
             && !trimmed.is_empty()
             && !list_marker(trimmed)
             && !trimmed.starts_with("<!--")
+            && !not_prose(trimmed)
             && let Some(last) = section.items.last_mut()
         {
             // The item's paragraph goes on (Markdown's continuation line): its
@@ -251,7 +252,7 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
                 "line {open}: a code fence ({mark}) opened here is never closed, so from line {hidden} on the rest of the file reads as code and its items and headings would be skipped"
             ),
             format!(
-                "close the fence with a `{mark}` line where the code ends, then run `plan import {name}` again"
+                "close the fence with a line of {mark} where the code ends, then run `plan import {name}` again"
             ),
         ));
     }
@@ -482,6 +483,17 @@ fn items_as_goals(items: &[Item], name: &str, out: &mut Out) {
         .push("each item's text is its done_when: sharpen them (plan edit)".to_string());
 }
 
+/// A line that goes on no paragraph: a thematic break or a setext underline
+/// (`---`, `***`, `___`, `===`), a quote, a table's row.
+fn not_prose(trimmed: &str) -> bool {
+    let bare: String = trimmed.chars().filter(|c| !c.is_whitespace()).collect();
+    let ruled = bare.len() >= 3
+        && ['-', '*', '_', '=']
+            .iter()
+            .any(|&c| bare.chars().all(|d| d == c));
+    ruled || trimmed.starts_with(['>', '|'])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -621,6 +633,12 @@ mod tests {
             got.goals[0].subtasks,
             [(false, "a step that goes on".to_string())]
         );
+        // A rule, a quote or a table after an item is no part of it.
+        for after in ["---", "* * *", "___", "> quoted", "| a | b |"] {
+            let src = format!("- [ ] last\r\n{after}\r\n");
+            let got = read(&src, "TODO.md").unwrap();
+            assert_eq!(got.goals[0].done_when.as_deref(), Some("last"), "{after}");
+        }
     }
 
     /// A numbered checklist (`1. [ ] …`, `2) [x] …`) is a checklist too: its items

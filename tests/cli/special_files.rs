@@ -436,20 +436,11 @@ fn an_import_of_a_pipe_or_a_device_says_so_at_once() {
     mkfifo(&t.path("tasks.md"));
     let run = within(&t, &["import", "tasks.md"], "");
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stderr.starts_with("plan: cannot read tasks.md: "),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("named pipe"), "{}", run.stderr);
+    insta::assert_snapshot!(run.stderr);
     link_to_zero(&t.path("zero.json"));
     let run = within(&t, &["import", "zero.json"], "");
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stderr.starts_with("plan: cannot read zero.json: "),
-        "{}",
-        run.stderr
-    );
+    insta::assert_snapshot!(run.stderr);
 }
 
 /// Red team: a plan.md hard-linked to another name (`ln plan.md notes/plan.md`)
@@ -466,13 +457,7 @@ fn a_hard_linked_plan_md_is_refused_not_unlinked() {
     let before = t.plan_md();
     let run = t.run(&["log", "a note"]);
     assert_ne!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stderr
-            .contains("plan.md has another name (a hard link)"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("nothing was written"), "{}", run.stderr);
+    insta::assert_snapshot!(run.stderr);
     assert_eq!(t.plan_md(), before);
     assert_eq!(std::fs::read_to_string(&other).unwrap(), before);
     use std::os::unix::fs::MetadataExt as _;
