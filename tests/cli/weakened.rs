@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::gate::{gate_fails, signed_pull_request};
+use crate::gate::{gate_fails, gate_passes, signed_pull_request};
 use crate::util::{Run, Test, fixture_path, redact};
 
 const PLAN: &str = "# Plan: Weak
@@ -808,15 +808,7 @@ fn runner_switches_the_detector_misses_are_weakened_tests() {
                 t.write("done.txt", "done\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(format!("{path}: {text}"));
         }
     }
@@ -896,15 +888,7 @@ fn cargo_s_build_chain_swapped_is_a_weakened_test() {
                 t.write("done.txt", "done\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(format!("{path}: {text}"));
         }
     }
@@ -962,15 +946,7 @@ fn a_go_module_replaced_is_a_weakened_test() {
                 t.write("done.txt", "done\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(format!("{path}: {text}"));
         }
     }
@@ -1013,15 +989,7 @@ fn a_rust_test_module_compiled_out_by_its_cfg_is_a_weakened_test() {
                 t.write("done.txt", "done\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(cfg);
         }
     }
@@ -1059,15 +1027,7 @@ fn a_go_test_moved_where_go_does_not_build_it_is_a_test_removed() {
                 t.write("done.txt", "done\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(moved);
         }
     }
@@ -1117,15 +1077,7 @@ fn an_npm_dependency_replaced_is_a_weakened_test() {
                 t.write("done.txt", "done\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(after.clone());
         }
     }
@@ -1278,15 +1230,7 @@ fn more_runner_switches_are_weakened_tests() {
                 t.write("done.txt", "done\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(format!("{path}: {}", text.lines().last().unwrap_or("")));
         }
     }
@@ -1310,15 +1254,7 @@ fn a_makefile_shadowed_by_a_new_gnumakefile_is_a_weakened_test() {
                 t.write("made.txt", "1\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(name);
         }
     }
@@ -1359,15 +1295,7 @@ fn a_gutted_script_behind_npm_test_is_a_weakened_test() {
                 t.write("made.txt", "1\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(path);
         }
     }
@@ -1859,15 +1787,7 @@ fn a_build_script_that_changes_how_tests_build_is_a_weakened_test() {
                 t.write("done.txt", "done\n");
             },
         );
-        let run = t.run(&[
-            "audit",
-            "--base",
-            &base,
-            "--strict",
-            "--rejudge",
-            "--markdown",
-        ]);
-        if run.code == 0 {
+        if gate_passes(&t, &base) {
             missed.push(format!("{path}: {text}"));
         }
     }
