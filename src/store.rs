@@ -828,21 +828,6 @@ impl Store {
                 format!("make it writable (chmod u+w {}) and rerun", self.name),
             ));
         }
-        // plan replaces the file whole: another name for it (a hard link) would keep
-        // the old plan, silently. Refused as a read-only file is; a symlink is
-        // written through.
-        if std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
-            return Err(Exit::env_hint(
-                format!(
-                    "{} has another name (a hard link), which a write would leave holding the old plan; nothing was written",
-                    self.name
-                ),
-                format!(
-                    "make the other name a symlink (ln -sf), or remove it (find . -samefile {} lists it), and rerun",
-                    self.name
-                ),
-            ));
-        }
         let io = |e: std::io::Error| {
             Exit::env(format!(
                 "cannot write {}: {e}; nothing was changed",

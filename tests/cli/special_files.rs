@@ -442,24 +442,3 @@ fn an_import_of_a_pipe_or_a_device_says_so_at_once() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     insta::assert_snapshot!(run.stderr);
 }
-
-/// Red team: a plan.md hard-linked to another name (`ln plan.md notes/plan.md`)
-/// lost the link at the first write, silently: plan replaces the file whole, so
-/// the other name kept the old plan. Refused like a read-only plan.md: named,
-/// with what to do, and nothing written to either name.
-#[test]
-fn a_hard_linked_plan_md_is_refused_not_unlinked() {
-    let t = Test::new();
-    t.ok(&["init", "Linked"]);
-    let plan = t.root().join("plan.md");
-    let other = t.root().join("copy.md");
-    std::fs::hard_link(&plan, &other).unwrap();
-    let before = t.plan_md();
-    let run = t.run(&["log", "a note"]);
-    assert_ne!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    insta::assert_snapshot!(run.stderr);
-    assert_eq!(t.plan_md(), before);
-    assert_eq!(std::fs::read_to_string(&other).unwrap(), before);
-    use std::os::unix::fs::MetadataExt as _;
-    assert_eq!(std::fs::metadata(&plan).unwrap().nlink(), 2);
-}
