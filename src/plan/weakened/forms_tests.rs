@@ -687,10 +687,10 @@ fn go_modules_replaced_are_found() {
         &one(
             "go.mod",
             gomod,
-            &format!("{gomod}replace (\n\tgolang.org/x/text => ../text\n)\n"),
+            &format!("{gomod}replace (\n\tgithub.com/onsi/gomega/v2 => ../gomega\n)\n"),
         ),
         "go.mod",
-        "`replace golang.org/x/text => ../text`",
+        "`replace github.com/onsi/gomega/v2 => ../gomega`",
     );
     says(
         &lines(&[change(
@@ -758,11 +758,15 @@ fn cargo_s_build_chain_is_found() {
     }
     for (added, what) in [
         (
-            "[patch.crates-io]\nfoo = { path = \"v/foo\" }\n",
-            "[patch.crates-io] foo",
+            "[patch.crates-io]\npretty_assertions = { path = \"v/pa\" }\n",
+            "[patch.crates-io] pretty_assertions",
         ),
         (
-            "[replace]\n\"foo:1.0.0\" = { path = \"v/foo\" }\n",
+            "[patch.crates-io.insta]\npath = \"v/insta\"\n",
+            "[patch.crates-io.insta] path",
+        ),
+        (
+            "[replace]\n\"assert_cmd:2.0.0\" = { path = \"v/ac\" }\n",
             "[replace]",
         ),
         (
@@ -794,6 +798,86 @@ fn cargo_s_build_chain_is_found() {
         )
         .is_empty()
     );
+}
+
+/// Measured on honest history (stop 65): a dependency taken from the
+/// repository's files is most often a monorepo's own package, a test fixture or a
+/// fork carried in the tree. Only a local copy of a library the tests check or run
+/// with is the cheap fake.
+#[test]
+fn local_copies_of_other_dependencies_are_no_finding() {
+    let pkg = "{\"name\":\"x\",\"scripts\":{\"test\":\"vitest\"},\"devDependencies\":{\"vitest\":\"^1.0.0\"}}\n";
+    // vite's playground fixtures.
+    let fixture = pkg.replace(
+        "\"vitest\":\"^1.0.0\"",
+        "\"vitest\":\"^1.0.0\",\"@vitejs/test-dep-a\":\"file:./dep-a\",\"dep-b\":\"link:../dep-b\"",
+    );
+    assert_eq!(one("package.json", pkg, &fixture), Vec::<String>::new());
+    let pinned = pkg.replace("}}\n", "},\"overrides\":{\"my-lib\":\"file:../my-lib\"}}\n");
+    assert_eq!(one("package.json", pkg, &pinned), Vec::<String>::new());
+    for (library, finding) in [
+        (
+            "@vitest/expect",
+            "devDependencies @vitest/expect \"file:./x\"",
+        ),
+        ("chai", "devDependencies chai \"file:./x\""),
+        ("babel-jest", "devDependencies babel-jest \"file:./x\""),
+    ] {
+        let swapped = pkg.replace(
+            "\"vitest\":\"^1.0.0\"",
+            &format!("\"vitest\":\"^1.0.0\",\"{library}\":\"file:./x\""),
+        );
+        assert_eq!(
+            one("package.json", pkg, &swapped),
+            [format!(
+                "package.json: a dependency the tests run with replaced ({finding})"
+            )]
+        );
+    }
+    let gomod = "module example.com/cli\n\ngo 1.22\n\nrequire golang.org/x/crypto v0.1.0\n";
+    // cli/cli's crypto fork, a generated build directory's module, and a go.mod of
+    // vendored code, which go never reads.
+    for (path, replace) in [
+        (
+            "go.mod",
+            "replace golang.org/x/crypto => ./internal/crypto\n",
+        ),
+        (
+            "gokrazy/tsapp/builddir/tailscale.com/go.mod",
+            "replace tailscale.com => ../../../..\n",
+        ),
+        (
+            "vendor/github.com/a/b/go.mod",
+            "replace github.com/stretchr/testify => ./fake\n",
+        ),
+    ] {
+        assert_eq!(
+            one(path, gomod, &format!("{gomod}{replace}")),
+            Vec::<String>::new(),
+            "{replace}"
+        );
+    }
+    let manifest = "[package]\nname = \"calc\"\n";
+    for patch in [
+        "[patch.crates-io]\nfoo = { path = \"v/foo\" }\n",
+        "[patch.crates-io.serde]\npath = \"../serde\"\n",
+        "[replace]\n\"foo:1.0.0\" = { path = \"v/foo\" }\n",
+    ] {
+        assert_eq!(
+            one("Cargo.toml", manifest, &format!("{manifest}\n{patch}")),
+            Vec::<String>::new(),
+            "{patch}"
+        );
+        assert_eq!(
+            one(
+                ".cargo/config.toml",
+                "[build]\njobs = 2\n",
+                &format!("[build]\njobs = 2\n\n{patch}")
+            ),
+            Vec::<String>::new(),
+            "{patch}"
+        );
+    }
 }
 
 #[test]

@@ -147,6 +147,8 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
                     "cargo's test runner, compiler, linker, environment or sources changed by a build script ({l})"
                 )
             }),
+        // go reads no go.mod of vendored code.
+        Kind::GoModules if path.split('/').any(|d| d == "vendor") => None,
         Kind::GoModules => new_lines(&go_module_lines(path, old), &go_module_lines(path, after))
             .map(|l| format!("a module the tests build with replaced ({l})")),
         Kind::RustToolchain => new_lines(&toolchain_lines(old), &toolchain_lines(after))
@@ -266,15 +268,85 @@ fn cargo_build_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A `[patch]` or `[replace]` line that takes a crate from the repository's files
-/// (`calc = { path = "fake" }`, or `path = …` under `[patch.crates-io.calc]`): a
-/// version or a git fork is a crate published elsewhere, as any bump.
+/// A `[patch]` or `[replace]` line that takes a test library from the
+/// repository's files (`pretty_assertions = { path = "fake" }`, or `path = …`
+/// under `[patch.crates-io.insta]`): a version or a git fork is a crate published
+/// elsewhere, as any bump, and another crate's local copy is a workspace's own.
 fn patched_locally(path: &[String], line: &str) -> bool {
-    path.last().is_some_and(|k| k == "path")
-        || line.split_once('=').is_some_and(|(_, v)| {
-            let v = v.replace(' ', "");
-            v.starts_with('{') && (v.contains("{path=") || v.contains(",path="))
-        })
+    let (key, value) = line.split_once('=').unwrap_or((line, ""));
+    let (name, local) = match path.split_last() {
+        Some((last, rest)) if last == "path" => (rest.last().map_or("", String::as_str), true),
+        _ => {
+            let value = value.replace(' ', "");
+            let local =
+                value.starts_with('{') && (value.contains("{path=") || value.contains(",path="));
+            (key, local)
+        }
+    };
+    // `[replace]` names a crate with its version: `"foo:1.0.0"`.
+    local
+        && test_library(
+            name.trim()
+                .trim_matches('"')
+                .split(':')
+                .next()
+                .unwrap_or(""),
+        )
+}
+
+/// Whether a dependency is a library the tests check or run with (an assertion
+/// or matcher library, a runner, a snapshot or property tester), by its crate,
+/// package or module name. A local copy of one is the cheap fake: its checks check
+/// nothing. Any other dependency taken from the repository's files (a monorepo's
+/// own package, a test fixture, a fork kept in the tree) the product runs as well,
+/// in front of the judge.
+fn test_library(name: &str) -> bool {
+    const WORDS: [&str; 27] = [
+        "jest",
+        "vitest",
+        "mocha",
+        "chai",
+        "jasmine",
+        "expect",
+        "ava",
+        "tap",
+        "tape",
+        "uvu",
+        "karma",
+        "playwright",
+        "cypress",
+        "sinon",
+        "should",
+        "qunit",
+        "insta",
+        "proptest",
+        "quickcheck",
+        "rstest",
+        "googletest",
+        "trybuild",
+        "predicates",
+        "testify",
+        "gomega",
+        "ginkgo",
+        "quicktest",
+    ];
+    // Go modules whose names have no such word; a major version or a package
+    // below one is the module's.
+    const MODULES: [&str; 6] = [
+        "github.com/google/go-cmp",
+        "gotest.tools",
+        "github.com/matryer/is",
+        "github.com/maxatome/go-testdeep",
+        "github.com/smartystreets/goconvey",
+        "github.com/rogpeppe/go-internal",
+    ];
+    let name = name.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+    MODULES
+        .iter()
+        .any(|m| name == *m || name.strip_prefix(m).is_some_and(|r| r.starts_with('/')))
+        || name
+            .split(['/', '-', '_', '@', '.'])
+            .any(|w| WORDS.contains(&w) || w.starts_with("assert") || w == "libtest")
 }
 
 /// A toolchain file's `path` (rustup runs the `cargo` found there), and a legacy
@@ -364,7 +436,10 @@ fn go_module_lines(path: &str, text: &str) -> Vec<String> {
     // elsewhere, as any dependency bump; a copy in the repository is the cheap
     // swap.
     out.retain(|l| match l.split_once("=>") {
-        Some((_, target)) => local(target.trim()),
+        Some((module, target)) => {
+            let module = module.split_whitespace().nth(1).unwrap_or("");
+            local(target.trim()) && test_library(module)
+        }
         None => !matches!(l.as_str(), "use ." | "use ./"),
     });
     out
@@ -892,9 +967,9 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
         .map(|(k, v)| format!("a \"{k}\" script was added (\"{v}\")"))
 }
 
-/// package.json's entries that put other code in a dependency's place: every
-/// override (npm's `overrides`, yarn's `resolutions`, `pnpm.overrides`), and a
-/// dependency taken from a local path (`file:`, `link:`, `portal:`), each as
+/// package.json's entries that put a local copy (`file:`, `link:`, `portal:`) in
+/// a test library's place ([`test_library`]): an override (npm's `overrides`,
+/// yarn's `resolutions`, `pnpm.overrides`) or a dependency, each as
 /// `key name value`. `expect` overridden with `file:./fake-expect` installs a copy
 /// whose matchers check nothing.
 fn replaced_packages(text: &str) -> Vec<String> {
@@ -917,7 +992,10 @@ fn replaced_packages(text: &str) -> Vec<String> {
             out.extend(
                 map.iter()
                     .map(|(name, v)| (name, v.to_string()))
-                    .filter(|(_, v)| ["file:", "link:", "portal:"].iter().any(|p| v.contains(p)))
+                    .filter(|(name, v)| {
+                        test_library(name)
+                            && ["file:", "link:", "portal:"].iter().any(|p| v.contains(p))
+                    })
                     .map(|(name, v)| format!("{key} {name} {v}")),
             );
         }
@@ -931,12 +1009,13 @@ fn replaced_packages(text: &str) -> Vec<String> {
         if let Some(map) = value.get(key).and_then(|m| m.as_object()) {
             out.extend(
                 map.iter()
-                    .filter(|(_, v)| {
-                        v.as_str().is_some_and(|v| {
-                            ["file:", "link:", "portal:"]
-                                .iter()
-                                .any(|p| v.trim_start().starts_with(p))
-                        })
+                    .filter(|(name, v)| {
+                        test_library(name)
+                            && v.as_str().is_some_and(|v| {
+                                ["file:", "link:", "portal:"]
+                                    .iter()
+                                    .any(|p| v.trim_start().starts_with(p))
+                            })
                     })
                     .map(|(name, v)| format!("{key} {name} {v}")),
             );
