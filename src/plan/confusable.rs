@@ -76,7 +76,9 @@ pub fn reviewed(text: &str) -> String {
 /// git diff, but plan's event forms are read with plain spaces only.
 pub fn odd_space(c: char) -> bool {
     use unicode_general_category::{GeneralCategory, get_general_category};
-    c != ' '
+    // ' ' is the one ASCII space separator ([`super::text::is_invisible`] says
+    // why the lookup is skipped).
+    !c.is_ascii()
         && (get_general_category(c) == GeneralCategory::SpaceSeparator
             || matches!(
                 c,

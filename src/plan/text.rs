@@ -89,7 +89,9 @@ fn is_control(c: char) -> bool {
 /// variation selector. A line with one reads the same in `git diff` as one without.
 pub fn is_invisible(c: char) -> bool {
     use unicode_general_category::{GeneralCategory, get_general_category};
-    get_general_category(c) == GeneralCategory::Format
+    // No ASCII character is one; the table lookup, asked of every character of a
+    // plan on each parse, is the cost of a parse in an unoptimised build.
+    !c.is_ascii() && get_general_category(c) == GeneralCategory::Format
         || matches!(c, '\u{34f}' | '\u{180b}'..='\u{180d}' | '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
 }
 
