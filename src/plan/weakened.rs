@@ -1990,7 +1990,8 @@ impl<'c> Row<'c> {
                 .into_iter()
                 .filter(|w| pair(w).is_none_or(|p| !seen.contains(&p))),
         );
-        what.extend(checks::inverted(old.lang, &removed, &added));
+        let (was, now) = owned(&old.read, &new.read);
+        what.extend(checks::inverted(old.lang, &was, &now));
         what.extend(checks::expected_changed(old.lang, &removed, &added));
         if added
             .iter()
@@ -2000,6 +2001,52 @@ impl<'c> Row<'c> {
         }
         what
     }
+}
+
+/// A statement and the name of the test it is in.
+type Owned = (String, String);
+
+/// The statements each side holds that the other lacks, each with the test it is
+/// in: a test the new file lacks by the new test of the nearest name (a rename),
+/// so a statement is compared with one in the same test.
+fn owned(old: &Read, new: &Read) -> (Vec<Owned>, Vec<Owned>) {
+    let fresh: Vec<&String> = new
+        .names
+        .iter()
+        .filter(|n| !old.names.contains(n))
+        .collect();
+    let renamed = |name: &String| -> String {
+        if name.is_empty() || new.names.contains(name) {
+            return name.clone();
+        }
+        fresh
+            .iter()
+            .min_by_key(|n| strsim::levenshtein(name, n))
+            .map_or_else(|| name.clone(), |n| (*n).clone())
+    };
+    // The test's name rides in front of the statement, so the multiset difference
+    // pairs statements of one test only.
+    const CUT: char = '\u{1}';
+    let tagged = |read: &Read, rename: bool| -> Vec<String> {
+        read.statements
+            .iter()
+            .zip(read.owners.iter().chain(std::iter::repeat(&String::new())))
+            .map(|(s, o)| {
+                let o = if rename { renamed(o) } else { o.clone() };
+                format!("{o}{CUT}{s}")
+            })
+            .collect()
+    };
+    let (was, now) = (tagged(old, true), tagged(new, false));
+    let split = |list: Vec<String>| -> Vec<Owned> {
+        list.into_iter()
+            .map(|t| match t.split_once(CUT) {
+                Some((o, s)) => (o.to_string(), s.to_string()),
+                None => (String::new(), t),
+            })
+            .collect()
+    };
+    (split(minus(&was, &now)), split(minus(&now, &was)))
 }
 
 /// The statements both files hold that name a name both bind once, to two
@@ -2824,6 +2871,8 @@ struct Read {
     counts: Counts,
     /// The assertion statements (see `forms::statements`).
     statements: Vec<String>,
+    /// For each statement, the name of the innermost test it is in (empty: none).
+    owners: Vec<String>,
     /// The names of its tests.
     names: Vec<String>,
     /// For each skip marker, the name of the test it switches off (empty: the
@@ -2894,12 +2943,30 @@ fn analyse(lang: Lang, text: &str) -> Read {
     let mut placed = forms::statements(lang, &toks, &layout);
     placed.retain(|(i, _)| !unreached[*i]);
     let mut statements: Vec<String> = placed.iter().map(|(_, s)| s.clone()).collect();
+    let bodies: Vec<(usize, usize, &str)> = tests
+        .iter()
+        .filter_map(|(i, name)| {
+            let (from, end) = reach::test_body(lang, &toks, &layout, *i)?;
+            Some((from, end, name.as_str()))
+        })
+        .collect();
+    let mut in_test: Vec<String> = placed
+        .iter()
+        .map(|(i, _)| {
+            bodies
+                .iter()
+                .filter(|(from, end, _)| from <= i && i < end)
+                .max_by_key(|(from, _, _)| *from)
+                .map_or(String::new(), |(_, _, name)| name.to_string())
+        })
+        .collect();
     if lang == Lang::Go {
         for line in text.lines().map(str::trim) {
             if line.starts_with("//go:build") || line.starts_with("// +build") {
                 let ignore = line.split_whitespace().any(|w| w == "ignore");
                 skip_owners.extend((0..1 + usize::from(ignore)).map(|_| String::new()));
                 statements.push(line.to_string());
+                in_test.push(String::new());
             }
         }
     }
@@ -2982,6 +3049,7 @@ fn analyse(lang: Lang, text: &str) -> Read {
     Read {
         counts,
         statements,
+        owners: in_test,
         names: tests.into_iter().map(|(_, name)| name).collect(),
         skip_owners,
         switched_off,

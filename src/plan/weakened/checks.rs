@@ -1129,17 +1129,25 @@ fn opposites(old: &str) -> Vec<String> {
 /// `assert!(v.is_ok())` become `assert!(v.is_err())`. The count of assertions
 /// holds while each now passes where it failed. An exact check become one that
 /// it differs is [`weakened_in_place`]'s to say. In words, one for each.
-pub(super) fn inverted(lang: Lang, removed: &[String], added: &[String]) -> Vec<String> {
-    let mut left: Vec<Option<&String>> = added.iter().map(Some).collect();
-    let mut at_text: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (k, a) in added.iter().enumerate() {
-        at_text.entry(a).or_default().push(k);
+///
+/// Each statement comes with the test it is in, and only statements of one test
+/// pair: a check dropped from one test and its opposite in a new test of another
+/// case are two checks.
+pub(super) fn inverted(
+    lang: Lang,
+    removed: &[(String, String)],
+    added: &[(String, String)],
+) -> Vec<String> {
+    let mut left: Vec<Option<&String>> = added.iter().map(|(_, s)| Some(s)).collect();
+    let mut at_text: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    for (k, (test, a)) in added.iter().enumerate() {
+        at_text.entry((test, a)).or_default().push(k);
     }
     let mut out = Vec::new();
-    for old in removed {
+    for (test, old) in removed {
         let exact = matches!(check(lang, old), Some(Check::Exact(..)));
         let hit = opposites(old).into_iter().find_map(|flipped| {
-            let same = at_text.get(flipped.as_str())?;
+            let same = at_text.get(&(test.as_str(), flipped.as_str()))?;
             let k = same.iter().copied().find(|&k| left[k].is_some())?;
             let differs = matches!(check(lang, &flipped), Some(Check::Differs(..)));
             (!(exact && differs)).then_some(k)
@@ -2520,7 +2528,11 @@ mod tests {
             ("assert v", "assert not (v)"),
             ("assert!(!(a > b))", "assert!(a > b)"),
         ] {
-            let found = inverted(Lang::Python, &[old.to_string()], &[new.to_string()]);
+            let found = inverted(
+                Lang::Python,
+                &[(String::new(), old.to_string())],
+                &[(String::new(), new.to_string())],
+            );
             assert!(
                 found.len() == 1 && found[0].contains("says the opposite"),
                 "{old} -> {new}: {found:?}"
@@ -2537,7 +2549,12 @@ mod tests {
             (Lang::Go, "Equal(t, 5, x)", "NotEqual(t, 5, x)"),
         ] {
             assert!(
-                inverted(lang, &[old.to_string()], &[new.to_string()]).is_empty(),
+                inverted(
+                    lang,
+                    &[(String::new(), old.to_string())],
+                    &[(String::new(), new.to_string())]
+                )
+                .is_empty(),
                 "{old}"
             );
         }

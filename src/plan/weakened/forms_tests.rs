@@ -2717,6 +2717,28 @@ fn a_testify_negation_taken_out_is_found() {
     assert!(one(p, &before, &after).is_empty());
 }
 
+/// cli/cli 1b59ec8ad: `NoError(t, err)` taken out of one test with the block it
+/// guarded, and `Error(t, err)` in a new test of another case, is no assertion
+/// turned round: the two are paired only within one test (or the test it was
+/// renamed to).
+#[test]
+fn opposites_in_two_tests_are_no_assertion_turned_round() {
+    let p = "calc/add_test.go";
+    let before = "package calc\n\nfunc TestParse(t *testing.T) {\n\terr := setup()\n\trequire.NoError(t, err)\n\tv, err := Parse(\"1\")\n\trequire.NoError(t, err)\n\tassert.Equal(t, 1, v)\n}\n";
+    let after = "package calc\n\nfunc TestParse(t *testing.T) {\n\tv, err := Parse(\"1\")\n\trequire.NoError(t, err)\n\tassert.Equal(t, 1, v)\n}\n\nfunc TestParseEmpty(t *testing.T) {\n\t_, err := Parse(\"\")\n\trequire.Error(t, err)\n}\n";
+    assert_eq!(one(p, before, after), Vec::<String>::new());
+    // Turned round in its own test, or in the test it was renamed to, it is.
+    let flipped = "`NoError(t, err)` became `Error(t, err)` (the assertion now says the opposite)";
+    let own = before.replacen(
+        "require.NoError(t, err)\n\tv",
+        "require.Error(t, err)\n\tv",
+        1,
+    );
+    assert_eq!(one(p, before, &own), [format!("{p}: {flipped}")]);
+    let renamed = own.replace("TestParse(", "TestParseAll(");
+    assert_eq!(one(p, before, &renamed), [format!("{p}: {flipped}")]);
+}
+
 /// A file, the statement put in a test of its language, the statement before and
 /// the statement after.
 type Case = (&'static str, fn(&str) -> String, &'static str, &'static str);
