@@ -26,12 +26,21 @@ pub fn run(env: &Env, _args: Args) -> Result<u8> {
         .filter(|g| !g.archived)
         .map(|g| {
             let proof = plan.proof(g);
-            let why = crate::plan::text::escape_controls(proof.why().unwrap_or_default());
-            format!(
-                "plan: not archived: {} is {} but unproven: {why}",
-                g.id,
-                g.status().as_str()
-            )
+            // A goal imported as done has no reason of its own (`why` is empty): it
+            // was said as "unproven: " and nothing. Its label says what it is.
+            match (proof.why(), proof.imported_label()) {
+                (None, Some(label)) => format!(
+                    "plan: not archived: {} is {}",
+                    g.id,
+                    crate::plan::text::escape_controls(&label)
+                ),
+                (why, _) => format!(
+                    "plan: not archived: {} is {} but unproven: {}",
+                    g.id,
+                    g.status().as_str(),
+                    crate::plan::text::escape_controls(why.unwrap_or_default())
+                ),
+            }
         })
         .collect();
     if !moved.is_empty() {

@@ -28,6 +28,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if reason.is_empty() {
         return Err(Exit::usage("say why: --reason TEXT"));
     }
+    crate::service::plain("--reason", &reason)?;
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;

@@ -53,6 +53,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             "plan draft \"Add a cache in front of the database\"",
         ));
     }
+    crate::service::plain("the objective", &objective)?;
     remember(repo, &args)?;
     let config = config::load(Some(&repo.root))?;
     let drafter = Drafter::new(&config.draft, &repo.root)?;

@@ -59,6 +59,18 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     {
         return Err(Exit::usage("a goal needs a title"));
     }
+    if let Some(t) = &args.title {
+        crate::service::plain("--title", &ops::one_line(t))?;
+    }
+    if let Some(d) = &args.done_when {
+        crate::service::plain("--done-when", &ops::one_line(d))?;
+    }
+    if let Some(v) = &args.verify {
+        crate::service::plain("--verify", &ops::one_line_command(v))?;
+    }
+    for m in args.failure_modes.iter().flatten() {
+        crate::service::plain("--failure-mode", &ops::one_line(m))?;
+    }
     // Refused now, before anything is written, as `plan complete` would refuse it.
     if let Some(line) = args.verify.as_deref().map(ops::one_line_command)
         && !line.is_empty()

@@ -20,6 +20,9 @@ pub struct Args {
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
     let ctx = env.ctx()?;
+    if let Some(o) = &args.objective {
+        crate::service::plain("the objective", &one_line(o))?;
+    }
     let objective = args
         .objective
         .map(|o| one_line(&o))

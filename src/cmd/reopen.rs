@@ -36,6 +36,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             "e.g. plan reopen ID --reason \"plan audit --reverify: verify fails\"",
         ));
     }
+    crate::service::plain("--reason", &reason)?;
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;

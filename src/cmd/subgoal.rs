@@ -31,6 +31,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if text.is_empty() {
         return Err(Exit::usage("a criterion needs text"));
     }
+    crate::service::plain("the criterion", &text)?;
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;

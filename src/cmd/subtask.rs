@@ -24,6 +24,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if text.is_empty() {
         return Err(Exit::usage("a subtask needs text"));
     }
+    crate::service::plain("the subtask", &text)?;
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;

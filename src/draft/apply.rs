@@ -38,6 +38,32 @@ pub fn apply(ctx: &Ctx, text: &str, objective: &str, replace: bool) -> Result<Ap
                 ),
             ));
         }
+        // `--replace` cancels every open and active goal: one with format errors
+        // (two `status:` lines) had its first line set and the other kept, so it
+        // read as cancelled and not. Refused as `plan cancel` refuses it.
+        if replace {
+            let broken: Vec<_> = plan
+                .live()
+                .filter(|g| !g.status().is_finished())
+                .filter_map(|g| {
+                    let errors: Vec<_> = plan.errors_in(g).into_iter().cloned().collect();
+                    (!errors.is_empty()).then(|| (g.id.to_string(), errors))
+                })
+                .collect();
+            if !broken.is_empty() {
+                let ids: Vec<&str> = broken.iter().map(|(id, _)| id.as_str()).collect();
+                let errors: Vec<_> = broken.iter().flat_map(|(_, e)| e.clone()).collect();
+                return Err(Exit::diagnostics(
+                    crate::exit::USAGE,
+                    format!(
+                        "{}\n{}: --replace would cancel goal {} with format errors; nothing was written\n  hint: fix the lines above (plan doctor --fix repairs the mechanical ones), then approve again",
+                        ctx.render(&plan, &errors),
+                        ctx.store.name,
+                        ids.join(", ")
+                    ),
+                ));
+            }
+        }
         let commit = ctx.head_commit()?;
         let how = Approval {
             objective,

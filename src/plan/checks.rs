@@ -401,18 +401,26 @@ fn unread_subtasks(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
         let text = plan.line_text(no).trim_end();
         if !text.is_empty() {
             let lead = text.trim_start();
-            after_item = lead.starts_with(['-', '*', '+']) || (was_item && text.len() > lead.len());
+            after_item = lead.starts_with(['-', '*', '+'])
+                || ordered_marker(lead).is_some()
+                || (was_item && text.len() > lead.len());
         }
         if plan.lines[no - 1].kind != Kind::Other {
             continue;
         }
         let line = plan.line_text(no).trim_end_matches(['\r', '\n']);
         let body = line.trim_start_matches([' ', '\t']);
-        let Some(rest) = body.strip_prefix(['-', '*', '+']) else {
-            continue;
+        // A numbered item (`1. [ ] x`, `2) [ ] y`) is a checklist item too: not read,
+        // since reading it would renumber `plan tick N`, so it is named here.
+        let (marker, numbered) = match body.strip_prefix(['-', '*', '+']) {
+            Some(rest) => (body.len() - rest.len(), false),
+            None => match ordered_marker(body) {
+                Some(len) => (len, true),
+                None => continue,
+            },
         };
-        let rest = rest.trim_start_matches([' ', '\t']);
-        if rest.len() == body.len() - 1 {
+        let rest = body[marker..].trim_start_matches([' ', '\t']);
+        if rest.len() == body.len() - marker {
             continue;
         }
         let boxed = ["[ ]", "[x]", "[X]"].iter().any(|b| {
@@ -426,6 +434,7 @@ fn unread_subtasks(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
         let why = match indent.contains('\t') || indent.len() > 3 {
             true if !was_item => continue,
             true => "nested under the item above; plan counts items at the start of a line",
+            false if numbered => "plan reads `- ` and `* ` items, not numbered ones",
             false => "plan reads `- ` and `* ` items, not `+ `",
         };
         let shown = text::escape_controls(line.trim_end()).replace('\t', "\\t");
@@ -442,6 +451,14 @@ fn unread_subtasks(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
             .of(goal),
         );
     }
+}
+
+/// The length of a Markdown ordered-list marker at the start of `text` (`1.`,
+/// `12)`: up to nine digits, then `.` or `)`), if it starts with one.
+fn ordered_marker(text: &str) -> Option<usize> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let after = text.as_bytes().get(digits)?;
+    ((1..=9).contains(&digits) && matches!(after, b'.' | b')')).then_some(digits + 1)
 }
 
 /// The id a goal without an id comment gets written: its own, unless an earlier

@@ -56,6 +56,28 @@ mod tests {
         assert_eq!(messages(src), []);
     }
 
+    /// A numbered checklist item in a goal (`1. [ ] x`) was neither a subtask nor
+    /// linted: its step never counted and `plan tick` never reached it, silently. It
+    /// is named, as a `+ ` item is; a numbered item without a box, or one after a
+    /// paragraph indented (code), is not.
+    #[test]
+    fn a_numbered_checklist_item_in_a_goal_is_named() {
+        let src = "# Plan: x\n## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: y\n1. [ ] first\n2) [x] second\n3. plain step\n- [ ] read\n   10. [ ] nested\n\ntext\n    4. [ ] code\n## Log\n";
+        let got: Vec<String> = messages(src)
+            .into_iter()
+            .filter(|(_, _, m)| m.contains("is not a subtask"))
+            .map(|(l, s, m)| format!("{l} {s:?} {m}"))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "6 Warning `1. [ ] first` is not a subtask of goal \"a\" (plan reads `- ` and `* ` items, not numbered ones)",
+                "7 Warning `2) [x] second` is not a subtask of goal \"a\" (plan reads `- ` and `* ` items, not numbered ones)",
+                "10 Warning `   10. [ ] nested` is not a subtask of goal \"a\" (plan reads `- ` and `* ` items, not numbered ones)",
+            ]
+        );
+    }
+
     #[test]
     fn contract_problems() {
         let src = "# Plan: x\n## Goal: A\nstatus: active\nverify: make\nfailure_modes:\n- slow\n## Goal: B\n<!-- id: b -->\nstatus: done\ndone_when: z\n## Log\n- untimed\n```\n";

@@ -84,6 +84,13 @@ fn is_control(c: char) -> bool {
     c != '\t' && c.is_control()
 }
 
+/// The first control character in `text` (tab aside): a line of plan.md holds none
+/// as written, since a raw one makes git read the file as binary and a line break
+/// would end the line early.
+pub fn first_control(text: &str) -> Option<char> {
+    text.chars().find(|&c| is_control(c))
+}
+
 /// A character that shows as nothing where it stands: a format character (Unicode
 /// category Cf: zero-width space and joiners, bidi controls, the BOM, tags) or a
 /// variation selector. A line with one reads the same in `git diff` as one without.

@@ -128,6 +128,19 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
     {
         verify::parse_at(&line, "--verify")?;
     }
+    crate::service::plain("the title", &title)?;
+    if let Some(d) = &args.done_when {
+        crate::service::plain("--done-when", &ops::one_line(d))?;
+    }
+    if let Some(v) = &args.verify {
+        crate::service::plain("--verify", &ops::one_line_command(v))?;
+    }
+    for m in &args.failure_modes {
+        crate::service::plain("--failure-mode", &ops::one_line(m))?;
+    }
+    for t in &args.subtasks {
+        crate::service::plain("--subtask", &ops::one_line(t))?;
+    }
     let stamp = clock::now()?.stamp();
     let mut at_start = None;
     for attempt in 1..=ATTEMPTS {

@@ -33,6 +33,7 @@ pub fn append(env: &Env, text: &str, goal: Option<&str>) -> Result<Logged> {
             "plan log \"what happened\"",
         ));
     }
+    crate::service::plain("the log text", &text)?;
     if event::reserved(&text) {
         return Err(Exit::usage_hint(
             format!(

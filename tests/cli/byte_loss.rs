@@ -507,3 +507,42 @@ fn the_record_of_plans_last_write_beside_the_plan_is_never_written_through_a_lin
     t.ok(&["--file", "plan.md", "log", "one"]);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
 }
+
+/// A control character in a command's text (ESC, BEL, SOH, US, DEL; a newline inside a
+/// quoted verify) went raw into plan.md: git then read the file as binary, and the
+/// newline ended the verify line early, the rest of it (`## Goal: evil`) a heading
+/// of its own. Each is refused, naming the argument, and plan.md keeps every byte.
+#[test]
+fn a_control_character_in_a_commands_text_is_refused_and_nothing_is_written() {
+    let before = "# Plan: x\n\n## Goal: A\n<!-- id: a -->\nstatus: active\ndone_when: y\n\n## Log\n- 2026-01-01 10:00 one\n";
+    let t = Test::new().plan(before);
+    let mut shown_all = String::new();
+    for args in [
+        &["add", "red \u{1b}[31mtitle"][..],
+        &["add", "B", "--done-when", "rings \u{7}"],
+        &["add", "B", "--done-when", "y", "--subtask", "s\u{1}t"],
+        &["add", "B", "--done-when", "y", "--failure-mode", "f\u{7f}"],
+        &[
+            "add",
+            "B",
+            "--done-when",
+            "y",
+            "--verify",
+            "sh -c \"echo a\n## Goal: evil\"",
+        ],
+        &["log", "bell\u{7} here"],
+        &["subtask", "a", "x\u{1b}[2J"],
+        &["subgoal", "a", "x\u{2}"],
+        &["edit", "a", "--verify", "sh -c 'a\r\nb'"],
+        &["edit", "a", "--title", "t\u{1b}]0;x\u{7}"],
+        &["cancel", "a", "--reason", "r\u{1f}"],
+    ] {
+        let run = t.run(args);
+        shown_all.push_str(&format!(
+            "$ plan {args:?}\nexit {}\n{}\n",
+            run.code, run.stderr
+        ));
+        assert_eq!(t.plan_md(), before, "plan {args:?} wrote");
+    }
+    insta::assert_snapshot!(shown_all);
+}

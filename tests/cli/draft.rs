@@ -474,3 +474,27 @@ fn the_prompt_shows_the_goal_templates_as_examples_with_the_repositorys_own() {
     );
     assert!(!prompts.contains("{{examples}}"));
 }
+
+/// `--replace` set the first `status:` line of a goal with two and kept the other,
+/// so the goal read as cancelled and as active at once, and the log said it was
+/// cancelled. A goal with format errors is refused as `plan cancel` refuses it, and
+/// plan.md keeps every byte.
+#[test]
+fn replace_refuses_a_goal_with_format_errors_and_writes_nothing() {
+    let d = repo("good");
+    let plan = "# Plan: Old objective
+
+## Goal: Spike
+<!-- id: spike -->
+status: active
+status: open
+done_when: y
+
+## Log
+- 2026-06-15 13:00 spike started
+";
+    d.t.write("plan.md", plan);
+    let run = d.t.run(&["draft", "New objective", "--replace", "--yes"]);
+    insta::assert_snapshot!(seen(&d.t, &run));
+    assert_eq!(d.t.plan_md(), plan);
+}

@@ -329,3 +329,21 @@ fn an_unclosed_code_fence_that_hides_items_is_refused_by_line() {
     t.write("todo.md", "- [ ] one\n- [ ] two\n\n```sh\ncargo test\n");
     insta::assert_snapshot!(t.ok(&["import", "todo.md"]).stdout);
 }
+
+/// A goal imported as done, approved, then `plan archive`: it is refused (it was never
+/// signed off here), and the refusal said "is done but unproven: " with nothing after
+/// the colon. It now says what the goal is.
+#[test]
+fn archive_names_a_goal_imported_as_done_rather_than_an_empty_reason() {
+    let t = Test::new().plan("# Plan: x\n\n## Log\n- 2026-01-01 10:00 plan created\n");
+    t.write(
+        "tasks.json",
+        r#"{"tasks":[{"id":1,"title":"Done thing","description":"d","status":"done"}]}"#,
+    );
+    t.ok(&["import", "tasks.json"]);
+    t.ok(&["review", "--approve"]);
+    t.case(&["archive"])
+        .status(1)
+        .stderr("plan: not archived: done-thing is done (imported from taskmaster tasks.json, not signed off by plan)\n  hint: sign them off with `plan complete ID --evidence TEXT`, or record a cancel with `plan cancel ID --reason TEXT`; `plan audit` shows each record\n")
+        .check();
+}
