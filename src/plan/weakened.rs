@@ -224,7 +224,8 @@ pub fn find_given(
         // function named for a check (`assert_close`): a product function emptied of
         // its invariant checks is the code's own change, the tests' to catch.
         if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path)) {
-            let helper_file = is_test(path, Some(after)) || {
+            let test_file = is_test(path, Some(after));
+            let helper_file = test_file || {
                 let lower = path.to_ascii_lowercase();
                 ["test", "assert", "spec"].iter().any(|w| lower.contains(w))
             };
@@ -235,6 +236,7 @@ pub fn find_given(
                 after,
                 tests,
                 helper_file,
+                test_file,
             ));
         }
         what.extend(unlinked_modules(row.change, changes));

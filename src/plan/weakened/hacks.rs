@@ -1614,7 +1614,8 @@ fn computes(body: &[String]) -> bool {
 /// repository's own emptied, so every test that calls it passes whatever the code
 /// does, the tests unchanged. `tests` are the file's own test functions, whose
 /// emptying the counts report; outside a test or test helper file (`helper_file`)
-/// only a function named for a check ([`named_check`]) counts. A body handing its check to another call, or a
+/// only a function named for a check ([`named_check`]) counts. In a test file
+/// (`test_file`) a body now a constant boolean (`return True`) is one too. A body handing its check to another call, or a
 /// stub (`raise NotImplementedError`) emptied, is none.
 pub(super) fn emptied_checks(
     lang: Lang,
@@ -1622,6 +1623,7 @@ pub(super) fn emptied_checks(
     after: &str,
     tests: &[String],
     helper_file: bool,
+    test_file: bool,
 ) -> Vec<String> {
     let Some(before) = before else {
         return Vec::new();
@@ -1632,7 +1634,10 @@ pub(super) fn emptied_checks(
         .filter(|(name, body)| {
             !tests.contains(name)
                 && (helper_file || named_check(name))
-                && body.iter().all(|s| inert(s))
+                && (body.iter().all(|s| inert(s))
+                    // `return True` too, in a test file: elsewhere a constant
+                    // body is [`constant_functions`]' to report.
+                    || (test_file && is_constant(body)))
         })
         .collect();
     if candidates.is_empty() {
