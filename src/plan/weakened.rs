@@ -220,6 +220,25 @@ pub fn find_given(
         {
             what.extend(hacks::framework_patch(row.change.before.as_deref(), after));
         }
+        // A test file's, a test helper's (`internal/testutil/assert.go`) or a
+        // function named for a check (`assert_close`): a product function emptied of
+        // its invariant checks is the code's own change, the tests' to catch.
+        if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path)) {
+            let test_file = is_test(path, Some(after));
+            let helper_file = test_file || {
+                let lower = path.to_ascii_lowercase();
+                ["test", "assert", "spec"].iter().any(|w| lower.contains(w))
+            };
+            let tests = row.old.as_ref().map_or(&[][..], |s| &s.read.names[..]);
+            what.extend(hacks::emptied_checks(
+                lang,
+                row.change.before.as_deref(),
+                after,
+                tests,
+                helper_file,
+                test_file,
+            ));
+        }
         what.extend(unlinked_modules(row.change, changes));
         what.extend(vendored(row.change, changes));
         what.extend(shadows_code(row.change, given, changes));

@@ -3018,3 +3018,151 @@ fn an_exact_check_loosened_to_an_order_of_another_shape_is_found() {
         );
     }
 }
+
+/// Attack (red5): an assertion helper of the repository's own, outside the tests
+/// that call it, emptied (`def assert_close(a, b): pass`, Go's
+/// `testutil.AssertEqual` down to `t.Helper()`, a JS `expectOk()` made `{}`), the
+/// tests unchanged: every check through it passes. Nothing was found before. A
+/// helper that now hands its check to another, a stub filled in, and a product
+/// function reworked are honest.
+#[test]
+fn an_assertion_helper_emptied_is_found() {
+    let py = "import math\n\ndef assert_close(a, b):\n    \"\"\"Within 1e-9.\"\"\"\n    assert math.isclose(a, b, rel_tol=1e-9), (a, b)\n";
+    let go = "package testutil\n\nimport \"testing\"\n\nfunc AssertEqual(t *testing.T, got, want int) {\n\tt.Helper()\n\tif got != want {\n\t\tt.Fatalf(\"got %d, want %d\", got, want)\n\t}\n}\n";
+    let js = "export function expectOk(res) {\n  expect(res.status).toBe(200);\n}\n";
+    let rs = "pub fn assert_close(a: f64, b: f64) {\n    assert!((a - b).abs() < 1e-9, \"{a} {b}\");\n}\n";
+    let cases = [
+        (
+            "tests/helpers.py",
+            py,
+            "def assert_close(a, b):\n    \"\"\"Within 1e-9.\"\"\"\n    pass\n".to_string(),
+            "`assert_close` now checks nothing (its checks were cut, its body is `pass`)",
+        ),
+        (
+            "tests/helpers.py",
+            py,
+            "def assert_close(a, b):\n    return True\n".to_string(),
+            "`assert_close` now checks nothing (its checks were cut, its body is `return True`)",
+        ),
+        (
+            "internal/testutil/assert.go",
+            go,
+            "package testutil\n\nimport \"testing\"\n\nfunc AssertEqual(t *testing.T, got, want int) {\n\tt.Helper()\n}\n".to_string(),
+            "`AssertEqual` now checks nothing (its checks were cut, its body is `t.Helper()`)",
+        ),
+        (
+            "test/helpers.js",
+            js,
+            "export function expectOk(res) {}\n".to_string(),
+            "`expectOk` now checks nothing (its checks were cut, its body is empty)",
+        ),
+        (
+            "tests/common/mod.rs",
+            rs,
+            "pub fn assert_close(a: f64, b: f64) {\n    let _ = (a, b);\n}\n".to_string(),
+            "`assert_close` now checks nothing (its checks were cut, its body is `let _ = (a, b)`)",
+        ),
+    ];
+    for (path, before, after, what) in cases {
+        assert_eq!(
+            one(path, before, &after),
+            [format!("{path}: {what}")],
+            "{path}"
+        );
+    }
+    // Honest: the check handed to another helper, a stub filled in or emptied, a
+    // product function's validation moved to its caller.
+    let honest = [
+        (
+            "tests/helpers.py",
+            py.to_string(),
+            "import math\n\ndef assert_close(a, b):\n    _check(a, b, 1e-9)\n".to_string(),
+        ),
+        (
+            "tests/helpers.py",
+            "def assert_close(a, b):\n    raise NotImplementedError\n".to_string(),
+            "def assert_close(a, b):\n    pass\n".to_string(),
+        ),
+        (
+            "internal/testutil/assert.go",
+            go.to_string(),
+            go.replace(
+                "\tif got != want {\n\t\tt.Fatalf(\"got %d, want %d\", got, want)\n\t}\n",
+                "\tcheck(t, got, want)\n",
+            ),
+        ),
+    ];
+    for (path, before, after) in honest {
+        assert_eq!(one(path, &before, &after), Vec::<String>::new(), "{after}");
+    }
+}
+
+/// Attack (red5): a test library taken from the repository's files by a spelling
+/// the `file:` rule did not read: npm's bare path (`"chai": "./x"`, which npm
+/// installs as `file:./x`), a local git repository (`git+file:`), the same in an
+/// override; cargo's dev-dependency `{ path = … }` in a test library's place
+/// rather than a `[patch]`. All got through before.
+#[test]
+fn a_test_library_taken_from_a_bare_local_path_is_found() {
+    let pkg = "{\"name\":\"x\",\"scripts\":{\"test\":\"jest\"},\"devDependencies\":{\"jest\":\"^29.0.0\",\"chai\":\"^4.0.0\"}}\n";
+    for (from, to, finding) in [
+        (
+            "\"chai\":\"^4.0.0\"",
+            "\"chai\":\"./x\"",
+            "devDependencies chai \"./x\"",
+        ),
+        (
+            "\"chai\":\"^4.0.0\"",
+            "\"chai\":\"../fake-chai\"",
+            "devDependencies chai \"../fake-chai\"",
+        ),
+        (
+            "\"jest\":\"^29.0.0\"",
+            "\"jest\":\"git+file:///tmp/fake-jest\"",
+            "devDependencies jest \"git+file:///tmp/fake-jest\"",
+        ),
+        (
+            "}}\n",
+            "},\"overrides\":{\"expect\":\"./fake-expect\"}}\n",
+            "overrides expect \"./fake-expect\"",
+        ),
+    ] {
+        assert_eq!(
+            one("package.json", pkg, &pkg.replace(from, to)),
+            [format!(
+                "package.json: a dependency the tests run with replaced ({finding})"
+            )],
+            "{to}"
+        );
+    }
+    // Honest: a range, a tag, a published alias, a monorepo's own package.
+    for to in [
+        "\"chai\":\"~4.3.0\"",
+        "\"chai\":\"latest\"",
+        "\"chai\":\"npm:chai@4.3.0\"",
+        "\"chai\":\"workspace:*\"",
+    ] {
+        let now = pkg.replace("\"chai\":\"^4.0.0\"", to);
+        assert_eq!(one("package.json", pkg, &now), Vec::<String>::new(), "{to}");
+    }
+    let cargo = "[package]\nname = \"calc\"\n\n[dev-dependencies]\ninsta = \"1\"\n";
+    assert_eq!(
+        one(
+            "Cargo.toml",
+            cargo,
+            &cargo.replace("insta = \"1\"", "insta = { path = \"fake-insta\" }")
+        ),
+        [
+            "Cargo.toml: tests switched off in the manifest (`[dev-dependencies] insta = { path = \"fake-insta\" }`)"
+        ]
+    );
+    // A workspace's own crate by path is no test library.
+    assert_eq!(
+        one(
+            "Cargo.toml",
+            cargo,
+            &format!("{cargo}calc-macros = {{ path = \"../macros\" }}\n")
+        ),
+        Vec::<String>::new()
+    );
+}

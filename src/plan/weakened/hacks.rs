@@ -1608,6 +1608,135 @@ fn computes(body: &[String]) -> bool {
     !body.is_empty() && !is_constant(body) && !body.iter().all(stub)
 }
 
+/// Functions that could fail at the start (an `assert`, a `raise`, `t.Fatalf`, a
+/// `throw`, `expect(`) and whose body is now empty or inert (`pass`, `...`,
+/// `t.Helper()`, `let _ = …`, a bare `return`): an assertion helper of the
+/// repository's own emptied, so every test that calls it passes whatever the code
+/// does, the tests unchanged. `tests` are the file's own test functions, whose
+/// emptying the counts report; outside a test or test helper file (`helper_file`)
+/// only a function named for a check ([`named_check`]) counts. In a test file
+/// (`test_file`) a body now a constant boolean (`return True`) is one too. A body handing its check to another call, or a
+/// stub (`raise NotImplementedError`) emptied, is none.
+pub(super) fn emptied_checks(
+    lang: Lang,
+    before: Option<&str>,
+    after: &str,
+    tests: &[String],
+    helper_file: bool,
+    test_file: bool,
+) -> Vec<String> {
+    let Some(before) = before else {
+        return Vec::new();
+    };
+    let new = bodies(lang, after);
+    let candidates: Vec<&(String, Vec<String>)> = new
+        .iter()
+        .filter(|(name, body)| {
+            !tests.contains(name)
+                && (helper_file || named_check(name))
+                && (body.iter().all(|s| inert(s))
+                    // `return True` too, in a test file: elsewhere a constant
+                    // body is [`constant_functions`]' to report.
+                    || (test_file && is_constant(body)))
+        })
+        .collect();
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let old = bodies(lang, before);
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for (name, body) in candidates {
+        if !seen.insert(name) {
+            continue;
+        }
+        // One definition of the name at the start: two (methods of two classes)
+        // cannot be told apart by name.
+        let mut was = old.iter().filter(|(n, _)| n == name);
+        let (Some((_, was)), None) = (was.next(), was.next()) else {
+            continue;
+        };
+        if was == body || !was.iter().any(|s| could_fail(lang, s)) {
+            continue;
+        }
+        let shown = if body.is_empty() {
+            "empty".to_string()
+        } else {
+            quote(&body.join("; "))
+        };
+        out.push(format!(
+            "`{name}` now checks nothing (its checks were cut, its body is {shown})"
+        ));
+    }
+    out
+}
+
+/// A name a check goes by: `assert_close`, `AssertEqual`, `expectOk`, `_check`,
+/// `mustParse`, `verify`.
+fn named_check(name: &str) -> bool {
+    let name = name.trim_start_matches('_').to_ascii_lowercase();
+    [
+        "assert", "expect", "check", "verify", "must", "require", "ensure",
+    ]
+    .iter()
+    .any(|w| name.starts_with(w))
+}
+
+/// A statement that does nothing a check could fail on.
+fn inert(statement: &str) -> bool {
+    let s = statement.trim().trim_end_matches(';').trim();
+    matches!(
+        s,
+        "pass"
+            | "..."
+            | "return"
+            | "return None"
+            | "return nil"
+            | "return null"
+            | "return undefined"
+            | "{"
+            | "}"
+    ) || s.ends_with(".Helper()")
+        || s.starts_with("_ = ")
+        || s.starts_with("let _ = ")
+        || s.starts_with("void ")
+        || s.starts_with("del ")
+}
+
+/// A statement that can fail a test: an assertion, or an error raised or reported.
+fn could_fail(lang: Lang, statement: &str) -> bool {
+    let s = statement.trim();
+    match lang {
+        Lang::Python => {
+            (s.starts_with("assert ") || s.starts_with("assert(") || s.starts_with("raise "))
+                && !s.starts_with("raise NotImplementedError")
+                || [".assert", ".fail(", "pytest.fail(", "pytest.raises("]
+                    .iter()
+                    .any(|p| s.contains(p))
+        }
+        Lang::Go => [
+            ".Error(",
+            ".Errorf(",
+            ".Fatal(",
+            ".Fatalf(",
+            ".Fail(",
+            ".FailNow(",
+            "panic(",
+            "assert.",
+            "require.",
+        ]
+        .iter()
+        .any(|p| s.contains(p)),
+        Lang::Js => {
+            s.starts_with("throw ")
+                || ["expect(", "assert(", "assert."]
+                    .iter()
+                    .any(|p| s.contains(p))
+        }
+        Lang::Rust => s.contains("assert") && s.contains("!(") || s.contains("panic!("),
+    }
+}
+
 /// Whether `text` is a stub to fill in: it defines functions and none of them works
 /// anything out (each body `raise NotImplementedError`, `pass`, `...`, `todo!()`).
 pub(super) fn is_stub(lang: Lang, text: &str) -> bool {
@@ -1677,11 +1806,28 @@ fn brace_bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
         let Some(name) = fn_name(lang, code) else {
             continue;
         };
-        // The text from the header's first `{` to its match.
+        // The text from the header's first `{` to its match, read only as far as
+        // that match: every test file's functions are read, and a whole rest of
+        // the file per function is quadratic.
         let mut joined = String::new();
+        let mut depth = 0i64;
+        let mut opened = false;
         for l in &lines[i..] {
             joined.push_str(&l.code);
             joined.push('\n');
+            for c in l.code.chars() {
+                match c {
+                    '{' => {
+                        opened = true;
+                        depth += 1;
+                    }
+                    '}' if opened => depth -= 1,
+                    _ => {}
+                }
+            }
+            if opened && depth <= 0 {
+                break;
+            }
         }
         let Some(open) = joined.find('{') else {
             continue;

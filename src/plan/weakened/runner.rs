@@ -542,7 +542,11 @@ fn manifest_lines(text: &str) -> Vec<String> {
             // or the library's `path` set to another file (the file with the tests is
             // no longer compiled), a dependency patched or replaced, and the members
             // a workspace's `cargo test` runs.
-            if (matches!(first, Some("patch" | "replace")) && patched_locally(&path, l))
+            // A dependency of a test library's name from a path
+            // (`insta = { path = "fake-insta" }`) is the same swap as a patch.
+            let dependency = path.iter().any(|p| p.ends_with("dependencies"));
+            if ((matches!(first, Some("patch" | "replace")) || dependency)
+                && patched_locally(&path, l))
                 || (matches!(first, Some("test" | "lib")) && last == Some("path"))
                 || (first == Some("workspace")
                     && matches!(last, Some("default-members" | "exclude")))
@@ -967,7 +971,7 @@ fn package_json(before: Option<&str>, after: &str) -> Option<String> {
         .map(|(k, v)| format!("a \"{k}\" script was added (\"{v}\")"))
 }
 
-/// package.json's entries that put a local copy (`file:`, `link:`, `portal:`) in
+/// package.json's entries that put a local copy ([`local_spec`]: `file:`, a path) in
 /// a test library's place ([`test_library`]): an override (npm's `overrides`,
 /// yarn's `resolutions`, `pnpm.overrides`) or a dependency, each as
 /// `key name value`. `expect` overridden with `file:./fake-expect` installs a copy
@@ -994,7 +998,10 @@ fn replaced_packages(text: &str) -> Vec<String> {
                     .map(|(name, v)| (name, v.to_string()))
                     .filter(|(name, v)| {
                         test_library(name)
-                            && ["file:", "link:", "portal:"].iter().any(|p| v.contains(p))
+                            && (["file:", "link:", "portal:"].iter().any(|p| v.contains(p))
+                                || ["\"./", "\"../", "\"/", "\"~/"]
+                                    .iter()
+                                    .any(|p| v.contains(p)))
                     })
                     .map(|(name, v)| format!("{key} {name} {v}")),
             );
@@ -1009,19 +1016,31 @@ fn replaced_packages(text: &str) -> Vec<String> {
         if let Some(map) = value.get(key).and_then(|m| m.as_object()) {
             out.extend(
                 map.iter()
-                    .filter(|(name, v)| {
-                        test_library(name)
-                            && v.as_str().is_some_and(|v| {
-                                ["file:", "link:", "portal:"]
-                                    .iter()
-                                    .any(|p| v.trim_start().starts_with(p))
-                            })
-                    })
+                    .filter(|(name, v)| test_library(name) && v.as_str().is_some_and(local_spec))
                     .map(|(name, v)| format!("{key} {name} {v}")),
             );
         }
     }
     out
+}
+
+/// An npm version spec that installs from this machine's files: `file:`, `link:`,
+/// `portal:`, a local git repository (`git+file:`), or a bare path, which npm reads
+/// as `file:` (`./x`, `../x`, `~/x`, `/x`).
+fn local_spec(spec: &str) -> bool {
+    let spec = spec.trim_start();
+    [
+        "file:",
+        "link:",
+        "portal:",
+        "git+file:",
+        "./",
+        "../",
+        "~/",
+        "/",
+    ]
+    .iter()
+    .any(|p| spec.starts_with(p))
 }
 
 /// The first of `now`'s entries `then` lacks, cut short for a finding.
