@@ -225,10 +225,17 @@ pub fn find_given(
         // its invariant checks is the code's own change, the tests' to catch.
         if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path)) {
             let test_file = is_test(path, Some(after));
-            let helper_file = test_file || {
-                let lower = path.to_ascii_lowercase();
-                ["test", "assert", "spec"].iter().any(|w| lower.contains(w))
-            };
+            // By the words of the path, not its letters: `attestation/`, `latest.go`
+            // and `inspect.py` are the product's.
+            let helper_file = test_file
+                || path
+                    .to_ascii_lowercase()
+                    .split(['/', '_', '-', '.'])
+                    .any(|w| {
+                        w.starts_with("test")
+                            || w.starts_with("assert")
+                            || matches!(w, "spec" | "specs")
+                    });
             let tests = row.old.as_ref().map_or(&[][..], |s| &s.read.names[..]);
             what.extend(hacks::emptied_checks(
                 lang,

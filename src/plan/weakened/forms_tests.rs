@@ -3091,6 +3091,13 @@ fn an_assertion_helper_emptied_is_found() {
                 "\tcheck(t, got, want)\n",
             ),
         ),
+        // A product function of a path whose letters, not words, say test
+        // (cli/cli's `pkg/cmd/attestation/`): its error taken out is the code's.
+        (
+            "pkg/cmd/attestation/verify.go",
+            "package verify\n\nfunc (c *Client) Fetch() error {\n\treturn fmt.Errorf(\"not supported\")\n}\n".to_string(),
+            "package verify\n\nfunc (c *Client) Fetch() error {\n\treturn nil\n}\n".to_string(),
+        ),
     ];
     for (path, before, after) in honest {
         assert_eq!(one(path, &before, &after), Vec::<String>::new(), "{after}");
