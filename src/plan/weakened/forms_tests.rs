@@ -2739,6 +2739,43 @@ fn opposites_in_two_tests_are_no_assertion_turned_round() {
     assert_eq!(one(p, before, &renamed), [format!("{p}: {flipped}")]);
 }
 
+/// Attack (red5, not fixed there): a conftest that puts an import hook in front of
+/// Python's (`sys.meta_path`, `sys.path_hooks`, `__import__` replaced) can hand
+/// the tests a module of its own in place of the code under test, or of pytest's
+/// assertion rewriting, with no hook block and no test changed.
+#[test]
+fn an_import_hook_in_a_conftest_is_found() {
+    let before = "import pytest\n\n@pytest.fixture\ndef calc():\n    return Calc()\n";
+    for (added, line) in [
+        (
+            "import sys\nfrom fake import Finder\nsys.meta_path.insert(0, Finder())\n",
+            "sys.meta_path.insert(0, Finder())",
+        ),
+        (
+            "import sys\nsys.path_hooks.append(hook)\n",
+            "sys.path_hooks.append(hook)",
+        ),
+        (
+            "import builtins\nbuiltins.__import__ = fake_import\n",
+            "builtins.__import__ = fake_import",
+        ),
+    ] {
+        let after = format!("{added}{before}");
+        assert_eq!(
+            one("tests/conftest.py", before, &after),
+            [format!(
+                "tests/conftest.py: an import hook in a conftest, which can put other code in place of the code under test or of pytest's assertions (`{line}`)"
+            )]
+        );
+    }
+    // Reading the hooks, or an import, is none.
+    let after = format!("import sys\nprint(len(sys.meta_path))\nimport importlib\n{before}");
+    assert_eq!(
+        one("tests/conftest.py", before, &after),
+        Vec::<String>::new()
+    );
+}
+
 /// A file, the statement put in a test of its language, the statement before and
 /// the statement after.
 type Case = (&'static str, fn(&str) -> String, &'static str, &'static str);

@@ -160,7 +160,14 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
         Kind::PytestConfig => new_lines(&pytest_lines(path, old), &pytest_lines(path, after))
             .map(|l| format!("pytest's options changed ({l})")),
         Kind::Conftest => new_lines(&conftest_blocks(old), &conftest_blocks(after))
-            .map(|l| format!("a conftest hook that can skip or deselect tests ({l})")),
+            .map(|l| format!("a conftest hook that can skip or deselect tests ({l})"))
+            .or_else(|| {
+                new_lines(&import_hooks(old), &import_hooks(after)).map(|l| {
+                    format!(
+                        "an import hook in a conftest, which can put other code in place of the code under test or of pytest's assertions ({l})"
+                    )
+                })
+            }),
         Kind::JsRunnerConfig => new_lines(&plain_lines(old), &plain_lines(after))
             .map(|l| format!("the test runner's configuration changed ({l})")),
         Kind::ViteConfig => new_lines(&vite_test_lines(old), &vite_test_lines(after))
@@ -785,6 +792,26 @@ fn conftest_blocks(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// A conftest's lines that change how Python imports: a finder or a path hook put
+/// in front of its own (`sys.meta_path`, `sys.path_hooks`) or `__import__`
+/// replaced. Each import after it, the code under test's too, can be answered
+/// with other code. Reading the lists is none.
+fn import_hooks(text: &str) -> Vec<String> {
+    const CHANGES: [&str; 6] = [".insert(", ".append(", ".extend(", "[", " = ", "+="];
+    plain_lines(text)
+        .into_iter()
+        .filter(|l| {
+            let hooks = ["sys.meta_path", "sys.path_hooks"].iter().any(|h| {
+                l.split(h)
+                    .skip(1)
+                    .any(|after| CHANGES.iter().any(|c| after.starts_with(c)))
+            });
+            let import = l.contains("__import__ =") || l.contains("__import__=");
+            hooks || import
+        })
+        .collect()
 }
 
 /// Whether a conftest block is a `pytest_configure` that does nothing but register
