@@ -3141,6 +3141,45 @@ fn an_assertion_helper_emptied_is_found() {
     }
 }
 
+/// Attack (red5, not fixed there): the helper emptied in its short form, a Python
+/// lambda bound to its name or a JavaScript arrow function, got through.
+#[test]
+fn an_assertion_helper_emptied_in_its_short_form_is_found() {
+    let py = "import math\n\ndef assert_close(a, b):\n    assert math.isclose(a, b), (a, b)\n";
+    let js = "export const expectOk = ({ status }) => {\n  expect(status).toBe(200);\n};\n";
+    for (path, before, after, what) in [
+        (
+            "tests/helpers.py",
+            py,
+            "import math\n\nassert_close = lambda a, b: None\n",
+            "`assert_close` now checks nothing (its checks were cut, its body is `return None`)",
+        ),
+        (
+            "tests/helpers.py",
+            py,
+            "import math\n\nassert_close = lambda a, b: True\n",
+            "`assert_close` now checks nothing (its checks were cut, its body is `return True`)",
+        ),
+        (
+            "test/helpers.js",
+            js,
+            "export const expectOk = ({ status }) => {};\n",
+            "`expectOk` now checks nothing (its checks were cut, its body is empty)",
+        ),
+    ] {
+        assert_eq!(
+            one(path, before, after),
+            [format!("{path}: {what}")],
+            "{after}"
+        );
+    }
+    // The check kept in the short form is none.
+    let kept = "export const expectOk = async ({ status }) => {\n  // the status line\n  expect(status).toBe(200);\n};\n";
+    assert_eq!(one("test/helpers.js", js, kept), Vec::<String>::new());
+    let kept = "import math\n\nassert_close = lambda a, b: _check(a, b)\n";
+    assert_eq!(one("tests/helpers.py", py, kept), Vec::<String>::new());
+}
+
 /// Attack (red5): a test library taken from the repository's files by a spelling
 /// the `file:` rule did not read: npm's bare path (`"chai": "./x"`, which npm
 /// installs as `file:./x`), a local git repository (`git+file:`), the same in an

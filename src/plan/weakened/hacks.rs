@@ -1628,7 +1628,7 @@ pub(super) fn emptied_checks(
     let Some(before) = before else {
         return Vec::new();
     };
-    let new = bodies(lang, after);
+    let new = helper_bodies(lang, after);
     let candidates: Vec<&(String, Vec<String>)> = new
         .iter()
         .filter(|(name, body)| {
@@ -1643,7 +1643,7 @@ pub(super) fn emptied_checks(
     if candidates.is_empty() {
         return Vec::new();
     }
-    let old = bodies(lang, before);
+    let old = helper_bodies(lang, before);
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for (name, body) in candidates {
@@ -1669,6 +1669,50 @@ pub(super) fn emptied_checks(
         ));
     }
     out
+}
+
+/// The functions of `text` with their bodies, and the short forms a helper is
+/// also written in: a Python lambda bound to a name (its body `return EXPR`) and a
+/// JavaScript arrow function bound to one. Only the emptied-check rule reads the
+/// short forms; the other rules were measured on the long ones.
+fn helper_bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
+    let mut out = bodies(lang, text);
+    match lang {
+        Lang::Python => out.extend(super::bounded(text).lines().filter_map(|line| {
+            let (name, rest) = line.trim().split_once('=')?;
+            let name = name.trim();
+            let (_, expr) = rest.trim_start().strip_prefix("lambda")?.split_once(':')?;
+            let word = |c: char| c.is_alphanumeric() || c == '_';
+            (!name.is_empty() && name.chars().all(word))
+                .then(|| (name.to_string(), vec![format!("return {}", expr.trim())]))
+        })),
+        Lang::Js => out.extend(brace_bodies_named(lang, super::bounded(text), arrow_name)),
+        _ => {}
+    }
+    out
+}
+
+/// The name an arrow function is bound to on its first line:
+/// `export const expectOk = async ({ status }) => {`.
+fn arrow_name(_: Lang, code: &str) -> Option<String> {
+    let (head, tail) = code.split_once("=>")?;
+    // A block body (`=> {`), on this line or closed on it; an expression body is
+    // no statement list.
+    if !tail.trim_start().starts_with('{') {
+        return None;
+    }
+    let decl = head.trim_start().trim_start_matches("export ").trim_start();
+    let rest = ["const ", "let ", "var "]
+        .iter()
+        .find_map(|k| decl.strip_prefix(k))?;
+    let (name, value) = rest.split_once('=')?;
+    let name = name.trim();
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let value = value.trim_start();
+    (!name.is_empty()
+        && name.chars().all(word)
+        && (value.starts_with('(') || value.starts_with("async")))
+    .then(|| name.to_string())
 }
 
 /// A name a check goes by: `assert_close`, `AssertEqual`, `expectOk`, `_check`,
@@ -1799,11 +1843,21 @@ fn python_bodies(text: &str) -> Vec<(String, Vec<String>)> {
 }
 
 fn brace_bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
+    brace_bodies_named(lang, text, fn_name)
+}
+
+/// The bodies of the functions `named` finds a name for on their first line. An
+/// arrow function's body opens after its `=>`, not at a destructured parameter.
+fn brace_bodies_named(
+    lang: Lang,
+    text: &str,
+    named: fn(Lang, &str) -> Option<String>,
+) -> Vec<(String, Vec<String>)> {
     let lines = read_braces(lang, text);
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let code = line.code.trim();
-        let Some(name) = fn_name(lang, code) else {
+        let Some(name) = named(lang, code) else {
             continue;
         };
         // The text from the header's first `{` to its match, read only as far as
@@ -1829,7 +1883,15 @@ fn brace_bodies(lang: Lang, text: &str) -> Vec<(String, Vec<String>)> {
                 break;
             }
         }
-        let Some(open) = joined.find('{') else {
+        let from = match lang {
+            Lang::Js => joined
+                .split('\n')
+                .next()
+                .and_then(|h| h.find("=>"))
+                .map_or(0, |at| at + 2),
+            _ => 0,
+        };
+        let Some(open) = joined[from..].find('{').map(|k| from + k) else {
             continue;
         };
         let mut depth = 0;
