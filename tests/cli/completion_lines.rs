@@ -26,7 +26,7 @@ fn the_completion_lines_make_their_directories_on_a_fresh_home() {
     std::os::unix::fs::symlink(BIN, t.bin().join("plan")).unwrap();
     let home = t.dir.path().join("fresh-home");
     std::fs::create_dir(&home).unwrap();
-    let path = format!("{}:{}", t.bin().display(), std::env::var("PATH").unwrap());
+    let path = format!("{}:{}", t.bin().display(), crate::util::system_path());
     let lines = lines();
     assert_eq!(lines.len(), 4, "{lines:?}");
     for line in &lines {

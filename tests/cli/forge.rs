@@ -40,7 +40,7 @@ fn git_in(t: &Test, dir: &Path, args: &[&str]) -> (bool, String) {
         .args(args)
         .current_dir(dir)
         .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("PATH", crate::util::system_path())
         .env("HOME", t.dir.path().join("home"))
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -136,7 +136,7 @@ fn update_job_with(t: &Test, origin: &Path, prs: &str, run: u32, gate_runs: bool
         .env_clear()
         .env(
             "PATH",
-            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+            format!("{}:{}", bin.display(), crate::util::system_path()),
         )
         .env("HOME", t.dir.path().join("home"))
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -196,7 +196,7 @@ fn gate(t: &Test, dir: &Path, base: &str, run: u32) -> String {
             .env_clear()
             .env(
                 "PATH",
-                format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+                format!("{}:{}", bin.display(), crate::util::system_path()),
             )
             .env("HOME", &home)
             .env("GIT_CONFIG_GLOBAL", "/dev/null")

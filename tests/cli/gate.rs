@@ -134,7 +134,7 @@ fn ci_job(t: &Test, branch: &str, base: &str, depth_one: bool) -> Job {
             .env_clear()
             .env(
                 "PATH",
-                format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+                format!("{}:{}", bin.display(), crate::util::system_path()),
             )
             .env("HOME", t.dir.path().join("home"))
             .env("GIT_CONFIG_GLOBAL", "/dev/null")

@@ -119,7 +119,7 @@ fn the_bash_script_completes_goal_ids_in_bash() {
     std::os::unix::fs::symlink(BIN, t.bin().join("plan")).unwrap();
     let script = t.ok(&["completions", "bash"]).stdout;
     t.write("plan.bash", &script);
-    let path = format!("{}:{}", t.bin().display(), std::env::var("PATH").unwrap());
+    let path = format!("{}:{}", t.bin().display(), crate::util::system_path());
     let out = Command::new("bash")
         .args([
             "--noprofile",

@@ -116,7 +116,7 @@ fn a_host_judge_found_inside_the_repository_is_refused() {
     let path = format!(
         "{}:{}",
         t.path("node_modules/.bin").display(),
-        std::env::var("PATH").unwrap_or_default()
+        crate::util::system_path()
     );
     let t = t.env("PATH", &path);
     let mut args = COMPLETE.to_vec();

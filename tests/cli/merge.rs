@@ -331,11 +331,7 @@ fn the_hooks_see_a_conflict_deep_in_a_long_plan() {
 fn a_branch_deleting_a_reopen_line_does_not_prove_the_goal_after_a_merge() {
     // The driver runs `plan`: the binary under test, first on PATH.
     let bin_dir = std::path::Path::new(crate::util::BIN).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = format!("{}:{}", bin_dir.display(), crate::util::system_path());
     let t = crate::setup::reopened(&crate::setup::plan("ship.md")).env("PATH", &path);
     t.ok(&["install", "git"]);
     t.commit_all("driver");

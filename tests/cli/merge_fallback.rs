@@ -59,11 +59,15 @@ fn install_git_registers_the_binary_by_path_with_gits_merge_behind_it() {
     }
 }
 
-/// git with a PATH that has no `plan`.
+/// git with a PATH that has no `plan`, built here rather than taken from the
+/// machine, where an installed plan would answer.
 fn merge_without_plan(t: &Test) -> std::process::Output {
     std::process::Command::new("git")
         .args(["merge", "--no-edit", "other"])
         .current_dir(t.root())
+        .env_clear()
+        .env("PATH", crate::util::system_path())
+        .env("HOME", t.dir.path().join("home"))
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_AUTHOR_NAME", "Test")

@@ -94,7 +94,7 @@ fn block(name: &str) -> Vec<String> {
 /// A PATH whose `plan` is the binary under test.
 fn bin_dir(t: &Test) -> String {
     std::os::unix::fs::symlink(BIN, t.bin().join("plan")).unwrap();
-    format!("{}:{}", t.bin().display(), std::env::var("PATH").unwrap())
+    format!("{}:{}", t.bin().display(), crate::util::system_path())
 }
 
 fn sh(t: &Test, path: &str, line: &str, cwd: &Path) -> std::process::Output {

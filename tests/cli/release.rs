@@ -195,11 +195,7 @@ fn release_check_wants_every_platform_package_on_the_registry() {
     )
     .unwrap();
     std::fs::set_permissions(bin.join("npm"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = format!("{}:{}", bin.display(), crate::util::system_path());
     let check = || {
         Command::new(root().join("scripts/release-check"))
             .arg("--published")
@@ -257,7 +253,7 @@ fn install_sh(r: &Release, from: &Path, dir: &Path, path: &str) -> Output {
 }
 
 fn path() -> String {
-    std::env::var("PATH").unwrap_or_default()
+    crate::util::system_path()
 }
 
 #[cfg(unix)]

@@ -10,6 +10,21 @@ use std::process::{Command, Output, Stdio};
 pub const BIN: &str = env!("CARGO_BIN_EXE_plan");
 pub const NOW: &str = "2026-06-15T14:02";
 
+/// The system's programs for a test's PATH: the machine's PATH with every folder
+/// that holds a `plan` left out (`~/.cargo/bin` after `cargo install`, which rustup's
+/// cargo puts back in front), so a test runs the binary under test or none, never an
+/// installed one. `.ci/run` puts a stand-in `plan` first on PATH to hold this.
+pub fn system_path() -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|dir| !dir.join("plan").exists())
+        .collect();
+    std::env::join_paths(kept)
+        .expect("PATH's folders joined again")
+        .into_string()
+        .expect("PATH is UTF-8")
+}
+
 pub struct Test {
     pub dir: tempfile::TempDir,
     /// Where commands run (the repository root unless `cwd` changed it).
@@ -86,7 +101,7 @@ impl Test {
     fn command(&self, program: &str) -> Command {
         let mut cmd = Command::new(program);
         cmd.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("PATH", system_path())
             .env("HOME", self.dir.path().join("home"))
             // A copy a judge wrote in is kept for inspection: in the test's directory.
             .env("TMPDIR", self.dir.path())
@@ -222,11 +237,7 @@ impl Test {
 
     /// PATH: the test's programs, then the system's.
     pub fn with_bin(self) -> Test {
-        let path = format!(
-            "{}:{}",
-            self.bin().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = format!("{}:{}", self.bin().display(), system_path());
         self.env("PATH", &path)
     }
 
@@ -636,7 +647,7 @@ pub fn redact_commits(t: &Test, text: &str) -> String {
     // git from the system's PATH: a test may have given plan a PATH without it.
     let Ok(out) = t
         .command("git")
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("PATH", system_path())
         .args(["rev-list", "--all", "--reflog"])
         .output()
     else {
