@@ -24,7 +24,9 @@ use crate::plan::history;
 use crate::plan::model::{Goal, Plan, parse};
 use crate::{verified, verify};
 
+pub mod audit;
 pub mod others;
+pub mod report;
 
 /// What `actions/checkout` needs to fetch the whole history, for hints.
 pub const FETCH_HINT: &str = "fetch the whole history: `git fetch --unshallow`, and remove .git/info/grafts and refs/replace/* (`git replace -d`); in GitHub Actions, give actions/checkout `fetch-depth: 0`";
