@@ -553,24 +553,59 @@ pub fn work_touched(
         crate::plan::event::Event::SignedOff { checkpoint, .. } => Some(checkpoint),
         _ => None,
     });
-    let start = crate::weakened::start_commit(plan, &goal.id);
     let hit = |work: &[String]| {
         touched
             .iter()
             .any(|t| work.iter().any(|w| nested(t, w.trim_end_matches('/'))))
     };
-    let (Some(start), Some(Some(checkpoint))) = (start, checkpoint) else {
+    let (start, Some(Some(checkpoint))) = (work_start(ctx, plan, goal)?, checkpoint) else {
         return Ok(hit(&work));
     };
-    let between = git::resolve_commit(root, start).and_then(|start| {
-        let checkpoint = git::resolve_commit(root, checkpoint)?;
-        git::changes_between(root, &start, &checkpoint, &|_| true)
-    });
+    // No start to measure the work from: judged again, as anything the verify
+    // rests on changed (the caller's `touched`).
+    let Some(start) = start else {
+        return Ok(true);
+    };
+    let between = git::resolve_commit(root, checkpoint)
+        .and_then(|checkpoint| git::changes_between(root, &start, &checkpoint, &|_| true));
     match between {
         Ok(changes) => work.extend(changes.into_iter().map(|c| c.path)),
         Err(_) => return Ok(true),
     }
     Ok(hit(&work))
+}
+
+/// Where a goal's work starts, for the gate: the commit its `started` line names
+/// when that is in HEAD's history and differs from its sign-off's checkpoint (the
+/// line is the pull request's to write: one naming the checkpoint, fetched with the
+/// checkpoints but in no branch, or no commit at all, would make the work nothing);
+/// else the commit before the one whose plan first has the goal started, from
+/// git's history. `None`: neither is there (started before the history begins).
+fn work_start(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<String>> {
+    let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
+        return Ok(None);
+    };
+    let root = &repo.root;
+    let checkpoint = plan.events(&goal.id).rev().find_map(|(_, e)| match e {
+        crate::plan::event::Event::SignedOff { checkpoint, .. } => checkpoint,
+        _ => None,
+    });
+    if let Some(named) = crate::weakened::start_commit(plan, &goal.id)
+        && let Ok(start) = git::resolve_commit(root, named)
+        && git::is_ancestor(root, &start, "HEAD")?
+        && checkpoint.is_none_or(|c| {
+            git::resolve_commit(root, c).is_ok_and(|c| c != start)
+                && git::is_ancestor(root, &start, c).unwrap_or(false)
+        })
+    {
+        return Ok(Some(start));
+    }
+    let started = |text: &str| {
+        parse(text)
+            .events(&goal.id)
+            .any(|(_, e)| matches!(e, crate::plan::event::Event::Started { .. }))
+    };
+    git::parent_before_run(root, &rel, started)
 }
 
 /// The repository paths (files, or directories standing for all below them) a

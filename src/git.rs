@@ -911,6 +911,52 @@ pub fn file_history(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revisio
     Ok(revisions)
 }
 
+/// The first parent of the oldest commit of the run, back from HEAD along first
+/// parents, whose version of `rel` `keep` says yes to: where what `keep` looks for
+/// (a goal started) came in, read from history rather than from any line that says
+/// so. `None` when HEAD's own version says no, or the run reaches the root commit.
+/// One version is held at a time.
+pub fn parent_before_run(
+    root: &Path,
+    rel: &Path,
+    mut keep: impl FnMut(&str) -> bool,
+) -> Result<Option<String>> {
+    let repo = open(root)?;
+    let Some(mut id) = head(&repo)?.commit else {
+        return Ok(None);
+    };
+    let mut seen: Option<(Oid, bool)> = None;
+    let mut kept_any = false;
+    loop {
+        let commit = repo
+            .find_commit(id)
+            .with_context(|| format!("reading the commit {id}"))?;
+        let tree = commit
+            .tree()
+            .with_context(|| format!("reading the tree of {id}"))?;
+        let kept = match blob_at(&tree, rel)? {
+            None => false,
+            Some(blob) => match seen {
+                Some((last, kept)) if last == blob => kept,
+                _ => {
+                    let kept = keep(&blob_text(&repo, blob)?);
+                    seen = Some((blob, kept));
+                    kept
+                }
+            },
+        };
+        if !kept {
+            return Ok(kept_any.then(|| id.to_string()));
+        }
+        kept_any = true;
+        match commit.parent(0) {
+            Ok(parent) => id = parent.id(),
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+            Err(e) => return Err(e).with_context(|| format!("reading the parent of {id}")),
+        }
+    }
+}
+
 /// Up to `limit` distinct versions of `rel` in every commit HEAD reaches, merged
 /// branches' too, newest first, each with the newest commit that has it: those
 /// `keep` says yes to. A version kept off HEAD's first parents (a branch merged

@@ -1437,6 +1437,62 @@ fn a_goal_done_on_the_base_whose_work_the_pull_request_changes_is_judged_again()
     t.ok(&gate);
 }
 
+// Attack (issue 69): one pull request does goal `w` honestly and edits its own
+// `started … at COMMIT` line, to name the sign-off's checkpoint (fetched by the
+// workflow, in no branch's history) or to name no commit. Merged, that line is the
+// base's, and the goal's work reads as nothing. A second pull request replaces the
+// work with the one answer the test checks: it must be judged again. The start is
+// taken from git (the commit before the one whose plan first has the goal
+// started), and a line's commit counts only as an ancestor of the checkpoint and
+// of HEAD.
+#[test]
+fn a_forged_start_on_the_base_does_not_hide_a_goals_work_from_the_gate() {
+    for what in ["the checkpoint", "no commit"] {
+        let t = unittest_repo();
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.write(
+            "test_calc.py",
+            "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+        );
+        t.commit_all("base");
+        // Started, worked and signed off in one commit, as a branch squashed
+        // before it is pushed: no commit has the line as plan wrote it.
+        t.ok(&["start", "w", "--no-verify"]);
+        let padding = "# calc\n".repeat(20);
+        t.write(
+            "calc.py",
+            format!("{padding}def add(a, b):\n    return a + b\n"),
+        );
+        t.ok(&["complete", "w", "--evidence", "add works"]);
+        // The lines plan wrote in this clone: CI's clone has none.
+        std::fs::remove_file(t.root().join(".git/plan/logged.tsv")).unwrap();
+        let md = t.plan_md();
+        let started = md.lines().find(|l| l.contains(" w started ")).unwrap();
+        let checkpoint = md.split("(checkpoint ").nth(1).unwrap()[..12].to_string();
+        let at = started.rsplit(' ').next().unwrap().trim_end_matches(')');
+        let forged = match what {
+            "the checkpoint" => started.replace(at, &checkpoint),
+            _ => started.replace(&format!(" at {at}"), ""),
+        };
+        assert_ne!(forged, started, "{what}");
+        t.write("plan.md", md.replace(started, &forged));
+        t.commit_all("done");
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr"]);
+        t.write("calc.py", "def add(a, b):\n    return 5\n");
+        t.commit_all("simplify");
+        user_judge(&t, "reject");
+        let gate = ["audit", "--base", &base, "--strict", "--rejudge"];
+        let run = t.run(&gate);
+        assert_eq!(run.code, 1, "{what}: {}\n{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("rejudge: verify passed; judge reject"),
+            "{what}: {}",
+            run.stdout
+        );
+    }
+}
+
 // The honest side: a pull request that adds a test to a goal done on the base, and
 // changes the code it covers without breaking it, passes.
 #[test]
