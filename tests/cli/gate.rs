@@ -441,6 +441,110 @@ Against base {base} ({short}).
     insta::assert_snapshot!(redact(&t, &run.stdout));
 }
 
+/// The workflow's "Who approved" step run by bash as Actions runs it, with a
+/// stand-in `gh` answering each API call as the real one does after its `--jq`:
+/// `reviews` (login, type, state, commit, one review a line, oldest first), the
+/// label's adder (empty: no label) and each login's permission. Returns what it
+/// set PLAN_APPROVED_BY to and the job summary it wrote.
+fn who_approved(reviews: &str, labeler: &str, permissions: &[(&str, &str)]) -> (String, String) {
+    let t = Test::new();
+    let work = t.dir.path().join("runner");
+    let bin = work.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(work.join("reviews"), reviews).unwrap();
+    std::fs::write(work.join("labeler"), labeler).unwrap();
+    for (login, permission) in permissions {
+        std::fs::write(work.join(format!("perm-{login}")), permission).unwrap();
+    }
+    let gh = format!(
+        "#!/bin/sh\nw='{0}'\n[ \"$1\" = api ] || exit 2\n[ \"$2\" = --paginate ] && shift\ncase \"$2\" in\n  */pulls/7/reviews) cat \"$w/reviews\" ;;\n  */issues/7/labels) [ -s \"$w/labeler\" ] && echo plan-approved; true ;;\n  */issues/7/events) cat \"$w/labeler\" ;;\n  */collaborators/*/permission) l=${{2#*/collaborators/}}; cat \"$w/perm-${{l%%/*}}\" 2>/dev/null || echo none ;;\n  *) exit 2 ;;\nesac\n",
+        work.display()
+    );
+    std::fs::write(bin.join("gh"), gh).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("gh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = step_script(&workflow(&t), "Who approved");
+    let (env, summary) = (work.join("env"), work.join("summary"));
+    let out = Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), crate::util::system_path()),
+        )
+        .env("RUNNER_TEMP", &work)
+        .env("GITHUB_ENV", &env)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GH_TOKEN", "unused")
+        .env("REPO", "acme/app")
+        .env("NUMBER", "7")
+        .env("HEAD", "c0ffee000000aaaa")
+        .env("AUTHOR", "lead")
+        .env("LABEL", "plan-approved")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let env = std::fs::read_to_string(env).unwrap();
+    (
+        env.trim_end().to_string(),
+        std::fs::read_to_string(summary).unwrap_or_default(),
+    )
+}
+
+// Attack (issue 69): the step took an approving review from anyone (read access
+// only, which is anyone's on a public repository), from github-actions[bot], and
+// from a reviewer who then requested changes on the same commit; and the lead,
+// author of the pull request, was refused without a word.
+#[test]
+fn only_a_person_with_write_access_other_than_the_author_approves() {
+    let head = "c0ffee000000aaaa";
+    let reviews = format!(
+        "reader\tUser\tAPPROVED\t{head}\ngithub-actions[bot]\tBot\tAPPROVED\t{head}\nchanger\tUser\tAPPROVED\t{head}\nchanger\tUser\tCHANGES_REQUESTED\t{head}\nlead\tUser\tAPPROVED\t{head}\nearly\tUser\tAPPROVED\t0ld0ld0ld0ld99\n"
+    );
+    let perms = [
+        ("reader", "read"),
+        ("changer", "write"),
+        ("lead", "admin"),
+        ("early", "write"),
+        ("writer", "write"),
+    ];
+    let (env, summary) = who_approved(&reviews, "lead\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=");
+    insta::assert_snapshot!(summary, @"
+    - reader's approval does not count: reader has no write access to acme/app
+    - github-actions[bot]'s approval does not count: a bot approves nothing
+    - changer's latest review requests changes
+    - lead's approval does not count: the pull request's author cannot approve it
+    - early's approval does not count: it approves 0ld0ld0ld0ld, not the commit under test (c0ffee000000); approve again
+    - the plan-approved label does not count: lead, the pull request's author, added it; another person with write access must
+    ");
+    // A person with write access approving the commit under test counts; their
+    // later comment changes nothing (the stand-in's reviews hold no comments: the
+    // step's jq leaves them out).
+    let reviews = format!("{reviews}writer\tUser\tAPPROVED\t{head}\n");
+    let (env, summary) = who_approved(&reviews, "", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=writer");
+    assert!(
+        summary.contains(
+            "- approved by writer: an approving review of c0ffee000000, with write access\n"
+        ),
+        "{summary}"
+    );
+    // The label, added by someone with write access who is not the author.
+    let (env, _) = who_approved("", "changer\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=changer");
+    let (env, summary) = who_approved("", "reader\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=");
+    assert!(
+        summary.contains("reader, who added it, has no write access"),
+        "{summary}"
+    );
+}
+
 #[test]
 fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     let t = Test::new();
