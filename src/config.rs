@@ -53,6 +53,7 @@ const SCHEMA: &[(&str, &[Field])] = &[
     ),
     ("claims", &[("lease_minutes", "60"), ("remote", "null")]),
     ("sign_off", &[("stage", "on")]),
+    ("gate", &[("max_judged", "25")]),
 ];
 
 /// A key and its default as YAML.
@@ -224,6 +225,9 @@ pub struct Config {
     pub notify: Vec<NotifyRule>,
     /// `sign_off.stage`: `plan complete` stages its transcript (`git add` of it).
     pub sign_off_stage: bool,
+    /// `gate.max_judged`: how many goals one pull request's gate may ask CI's judge
+    /// about; past it the gate fails before any verify runs. Read from the base.
+    pub gate_max_judged: u32,
 }
 
 impl Default for Config {
@@ -244,6 +248,7 @@ impl Default for Config {
             claims_remote: None,
             notify: Vec::new(),
             sign_off_stage: true,
+            gate_max_judged: 25,
         }
     }
 }
@@ -830,6 +835,7 @@ fn set_plain(c: &mut Config, key: (&str, &str), node: &Node) -> Result<(), Bad> 
         ("loop", _) => c.loop_time_budget = limit(node, duration)?,
         ("claims", "lease_minutes") => c.claims_lease_minutes = count(node)?,
         ("claims", _) => c.claims_remote = model(node)?,
+        ("gate", _) => c.gate_max_judged = count(node)?,
         _ => c.sign_off_stage = on_off(node)?,
     }
     Ok(())
@@ -1339,6 +1345,7 @@ notify:
                 claims_remote: Some("origin".into()),
                 notify: config.notify.clone(),
                 sign_off_stage: false,
+                gate_max_judged: 25,
             }
         );
     }
@@ -1616,7 +1623,7 @@ notify:
         insta::assert_snapshot!(err("# shared settings\njduge:\n  model: x\n"), @"
         .plan/config.yaml:2: jduge: unknown key
             2 | jduge:
-          hint: the sections are judge, verify, draft, reminder, inject, loop, claims, sign_off or notify; did you mean judge?
+          hint: the sections are judge, verify, draft, reminder, inject, loop, claims, sign_off, gate or notify; did you mean judge?
         ");
         insta::assert_snapshot!(err("judge: {backend: claude, modle: x}\n"), @"
         .plan/config.yaml:1: judge.modle: unknown key
@@ -1667,7 +1674,7 @@ notify:
         insta::assert_snapshot!(err("- judge\n"), @"
         .plan/config.yaml:1: expected indented `key: value` lines
             1 | - judge
-          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop, claims, sign_off or notify
+          hint: a settings file is sections (`judge:`) with `key: value` lines indented under them; the sections are judge, verify, draft, reminder, inject, loop, claims, sign_off, gate or notify
         ");
     }
 

@@ -127,6 +127,14 @@ pub fn audit(ctx: &Ctx, req: &Request) -> Result<Outcome> {
     for goal in plan.goals.iter().filter(|g| g.status().is_finished()) {
         goals.push(audit.entry(goal, base.as_ref(), &mut pending)?);
     }
+    if let Some(b) = &base
+        && (req.rejudge || req.verify_only.is_some())
+    {
+        let judged = pending.rejudge.len()
+            + pending.judge_again.len()
+            + other_plans.iter().map(OtherPlan::to_judge).sum::<usize>();
+        refuse_past_cap(ctx, &b.commit, judged)?;
+    }
     if let Some(done) = audit.run_checks(&mut base, &other_plans, pending, &mut goals)? {
         return Ok(done);
     }
@@ -525,6 +533,38 @@ impl<'p, 'a> Audit<'p, 'a> {
             failed,
         }
     }
+}
+
+/// Fails the gate, before any verify runs, when it would ask CI's judge about more
+/// goals than `gate.max_judged` of the base's settings allows (the pull request
+/// cannot raise its own cap): each is a model call and a verify run on the
+/// forge's bill.
+fn refuse_past_cap(ctx: &Ctx, base: &str, judged: usize) -> Result<()> {
+    let root = &ctx.repo()?.root;
+    let cap = match git::file_at(root, base, Path::new(config::REPO_NAME))? {
+        Some(text) => {
+            let name = format!(
+                "{} at the base ({})",
+                config::REPO_NAME,
+                &base[..12.min(base.len())]
+            );
+            config::from_text(&text, &name)?.gate_max_judged
+        }
+        None => config::Config::default().gate_max_judged,
+    };
+    if judged <= cap as usize {
+        return Ok(());
+    }
+    Err(Exit::check_failed_hint(
+        format!(
+            "the gate would ask CI's judge about {judged} goal{}, more than gate.max_judged ({cap}) allows",
+            if judged == 1 { "" } else { "s" }
+        ),
+        format!(
+            "split the pull request, or raise gate.max_judged in {} on the default branch first (a pull request's own setting does not count)",
+            config::REPO_NAME
+        ),
+    ))
 }
 
 /// The verify job's results, written where the person named with `--results`.

@@ -65,6 +65,11 @@ impl OtherPlan {
     pub fn reverifies(&self) -> bool {
         !self.reverify.is_empty()
     }
+
+    /// How many of its goals CI's judge would be asked about, at most.
+    pub fn to_judge(&self) -> usize {
+        self.rejudge.len() + self.judge_again.len()
+    }
 }
 
 /// How [`verify`] and [`judge`] run the other plan files' goals, as the configured

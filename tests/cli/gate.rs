@@ -1032,6 +1032,55 @@ pub(crate) fn signed_pull_request(
     (t, sha)
 }
 
+// Attack (issue 69): 100 sign-offs in one pull request were 100 CI judge calls,
+// with no cap and no notice. Past `gate.max_judged` of the base's settings (25 by
+// default) the gate fails before any verify runs, naming the cap and the key; the
+// pull request raising its own cap changes nothing.
+#[test]
+fn the_gate_judges_no_more_goals_than_the_bases_cap() {
+    let capped = "judge:\n  backend: claude\ngate:\n  max_judged: 0\n";
+    let (t, base) = signed_pull_request(
+        "test -f done.txt",
+        &[(".plan/config.yaml", capped)],
+        &["--no-verify"],
+        |t| t.write("done.txt", "done\n"),
+    );
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  backend: claude\ngate:\n  max_judged: 100\n",
+    );
+    t.commit_all("raise the cap");
+    let gate = ["audit", "--base", &base, "--rejudge"];
+    let run = t.run(&gate).code(1);
+    insta::assert_snapshot!(run.stderr, @"
+    plan: the gate would ask CI's judge about 1 goal, more than gate.max_judged (0) allows
+      hint: split the pull request, or raise gate.max_judged in .plan/config.yaml on the default branch first (a pull request's own setting does not count)
+    ");
+    let verify_job = [
+        "audit",
+        "--base",
+        &base,
+        "--verify-only",
+        "--results",
+        "r.json",
+    ];
+    t.run(&verify_job).code(1);
+    // Within the base's cap, judged as ever.
+    t.git(&["checkout", "-q", "main"]);
+    t.write(
+        ".plan/config.yaml",
+        "judge:\n  backend: claude\ngate:\n  max_judged: 1\n",
+    );
+    t.commit_all("cap 1");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "pr"]);
+    t.git(&["merge", "-q", "-X", "theirs", "--no-edit", "main"]);
+    let gate = ["audit", "--base", &base, "--rejudge"];
+    t.run(&gate)
+        .code(0)
+        .stdout_has("rejudge: verify passed; judge accept");
+}
+
 // Attack (the gate's red team): a test file the pull request adds, with the goal
 // started over it (red), then one of its assertions taken out (the failing one)
 // and the goal signed off with the code unchanged. From the base the file is new
