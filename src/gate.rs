@@ -1207,7 +1207,23 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             &work,
             &prepared.diff_stat,
         );
+        let verified = if result.verify.is_some() {
+            "passed".to_string()
+        } else {
+            "no verify".to_string()
+        };
+        if text.len() > PROMPT_CAP {
+            return Ok(Rejudged {
+                verify: verified,
+                verdict: format!(
+                    "could not judge: its prompt would be {} bytes, over the gate's limit of {} MiB",
+                    text.len(),
+                    PROMPT_CAP >> 20
+                ),
+            });
+        }
         crate::out::progress(&format!("rejudge {id}: asking {}", judge.backend));
+        JUDGE_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let answer = judge_run::run(judge, &judged, &text, prompt::JUDGE_SYSTEM)?;
         let verdict = match answer.verdict {
             Verdict::Accept { .. } => "accept".to_string(),
@@ -1217,11 +1233,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
             Verdict::CouldNotJudge { reason } => format!("could not judge: {reason}"),
         };
         Ok(Rejudged {
-            verify: if result.verify.is_some() {
-                "passed".to_string()
-            } else {
-                "no verify".to_string()
-            },
+            verify: verified,
             verdict,
         })
     }
@@ -1400,6 +1412,16 @@ fn contract_history(plan: &Plan<'_>, id: &str) -> String {
         .collect()
 }
 
+/// How much of a transcript's evidence the gate reads: a command line holds far
+/// less; more is padding that would make CI's judge prompt (and bill) any size.
+const EVIDENCE_CAP: usize = 1 << 20;
+
+/// How many times this process asked CI's judge, for the gate's summary.
+pub static JUDGE_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The most CI's judge is sent for one goal; a larger prompt is no verdict.
+const PROMPT_CAP: usize = 4 << 20;
+
 /// The evidence text and paths a transcript recorded (its `## Evidence` section, as
 /// `record.rs` writes it: a fence of backticks with an info string, closed by the
 /// same backticks alone, then `paths: a, b`): the agent's words, which the prompt
@@ -1428,6 +1450,18 @@ fn evidence_of(transcript: &str) -> (String, Vec<String>) {
     if !closed {
         return missing("has an evidence fence that is never closed");
     }
+    let mut evidence = body.join("\n");
+    if evidence.len() > EVIDENCE_CAP {
+        let whole = evidence.len();
+        let mut cut = EVIDENCE_CAP;
+        while !evidence.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        evidence.truncate(cut);
+        evidence.push_str(&format!(
+            "\n(the evidence is cut here at 1 MiB of {whole} bytes: the rest was not read; evidence given on a command line is far shorter)"
+        ));
+    }
     let paths = lines
         .by_ref()
         .take_while(|l| !l.starts_with("## "))
@@ -1435,7 +1469,7 @@ fn evidence_of(transcript: &str) -> (String, Vec<String>) {
         .filter(|p| *p != "(none)")
         .map(|p| p.split(", ").map(str::to_string).collect())
         .unwrap_or_default();
-    (body.join("\n"), paths)
+    (evidence, paths)
 }
 
 #[cfg(test)]

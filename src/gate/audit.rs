@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use super::others::{self, OtherPlan};
-use super::report::{Entry, RejudgeView, Removed, Report, gate_failures};
+use super::report::{Entry, Judged, RejudgeView, Removed, Report, gate_failures};
 use super::{Base, Rejudge};
 use crate::config::{self, Config};
 use crate::ctx::Ctx;
@@ -135,10 +135,13 @@ pub fn audit(ctx: &Ctx, req: &Request) -> Result<Outcome> {
             + other_plans.iter().map(OtherPlan::to_judge).sum::<usize>();
         refuse_past_cap(ctx, &b.commit, judged)?;
     }
-    if let Some(done) = audit.run_checks(&mut base, &other_plans, pending, &mut goals)? {
+    let mut judged = None;
+    if let Some(done) =
+        audit.run_checks(&mut base, &other_plans, pending, &mut goals, &mut judged)?
+    {
         return Ok(done);
     }
-    Ok(audit.report(goals, base))
+    Ok(audit.report(goals, base, judged))
 }
 
 impl<'p, 'a> Audit<'p, 'a> {
@@ -382,6 +385,7 @@ impl<'p, 'a> Audit<'p, 'a> {
         other_plans: &[OtherPlan],
         pending: Pending<'p, 'a>,
         goals: &mut [Entry],
+        judged: &mut Option<Judged>,
     ) -> Result<Option<Outcome>> {
         let (ctx, plan, req) = (self.ctx, self.plan, self.req);
         let reverify_ids: Vec<String> = pending.reverify.iter().map(|g| g.id.to_string()).collect();
@@ -454,6 +458,8 @@ impl<'p, 'a> Audit<'p, 'a> {
                 entry.reverify = Some(outcome);
             }
         }
+        let judging = std::time::Instant::now();
+        let calls = super::JUDGE_CALLS.load(std::sync::atomic::Ordering::Relaxed);
         if let Some((judge, _)) = &self.rejudge_with {
             // The base's goals whose work the pull request changes are judged again
             // too ([`super::work_touched`]), unless their verify failed here: that
@@ -486,11 +492,17 @@ impl<'p, 'a> Audit<'p, 'a> {
                 &mut b.other_files,
             )?;
         }
+        if self.rejudge_with.is_some() {
+            *judged = Some(Judged {
+                calls: super::JUDGE_CALLS.load(std::sync::atomic::Ordering::Relaxed) - calls,
+                secs: judging.elapsed().as_secs(),
+            });
+        }
         Ok(None)
     }
 
     /// The report over every entry, and what fails it.
-    fn report(self, goals: Vec<Entry>, base: Option<Base>) -> Outcome {
+    fn report(self, goals: Vec<Entry>, base: Option<Base>, judged: Option<Judged>) -> Outcome {
         let (ctx, plan, req) = (self.ctx, self.plan, self.req);
         let mut report = Report {
             file: ctx.store.name.clone(),
@@ -515,6 +527,7 @@ impl<'p, 'a> Audit<'p, 'a> {
             log_place: log_place(plan, &ctx.store.name),
             base,
             failures: None,
+            judged,
             approved_by: req.approved_by.clone(),
         };
         // A goal the log has a history for and the file lost went without a record:

@@ -72,9 +72,19 @@ pub struct Report {
     /// With `--base` or `--strict`: every problem that fails the gate, counted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failures: Option<usize>,
+    /// With `--rejudge`: how often CI's judge was asked, and the time the judging took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged: Option<Judged>,
     /// `--approved-by`: who approved the cancels and contract changes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approved_by: Option<String>,
+}
+
+/// CI's judge's share of a gate run.
+#[derive(Serialize)]
+pub struct Judged {
+    pub calls: usize,
+    pub secs: u64,
 }
 
 /// A log line of plan's that was removed after it was committed.
@@ -248,6 +258,7 @@ pub fn markdown(report: &Report) -> String {
         lost: base.map_or(&[][..], |b| &b.lost_lines),
         lost_goals: base.map_or(&[][..], |b| &b.lost_goals),
         other: &other,
+        judged: report.judged.as_ref().map(|j| (j.calls, j.secs)),
         failures: report.failures.unwrap_or(
             report.unproven
                 + report.regressed

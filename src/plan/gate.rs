@@ -544,6 +544,8 @@ pub struct Summary<'a> {
     pub lost_goals: &'a [String],
     /// Other problems, one line each (orphaned ids, archived unfinished goals).
     pub other: &'a [String],
+    /// With a re-judge: CI's judge calls and the seconds they took.
+    pub judged: Option<(usize, u64)>,
     pub failures: usize,
 }
 
@@ -644,6 +646,12 @@ pub fn markdown(s: &Summary<'_>) -> String {
         for line in s.other {
             out.push_str(&format!("- {}\n", cell(line)));
         }
+    }
+    if let Some((calls, secs)) = s.judged {
+        out.push_str(&format!(
+            "\nCI's judge: {calls} call{}, {secs} s.\n",
+            if calls == 1 { "" } else { "s" }
+        ));
     }
     out.push_str(&match s.failures {
         0 => "\n**Passed.**\n".to_string(),
@@ -907,8 +915,10 @@ mod tests {
             lost: &[],
             lost_goals: &[],
             other: &[],
+            judged: Some((1, 12)),
             failures: 0,
         });
+        assert!(text.contains("\nCI's judge: 1 call, 12 s.\n"), "{text}");
         assert!(
             text.contains("| `a` | proven | x\\|y | line break | none |\n"),
             "{text}"

@@ -737,3 +737,53 @@ fn a_command_judge_that_changes_into_its_tree_does_not_run_the_agents_script() {
         run.stderr
     );
 }
+
+// Attack (issue 69): a transcript whose evidence is padded (the record is the pull
+// request's to write) went whole into CI's judge prompt: 101 MB of evidence, a
+// 102 MB prompt. The evidence the gate reads is cut at 1 MiB, and the judge is
+// told so.
+#[test]
+fn padded_evidence_reaches_the_ci_judge_cut_and_said() {
+    let (t, base) =
+        crate::gate::signed_pull_request("test -f done.txt", &[], &["--no-verify"], |t| {
+            t.write("done.txt", "done\n")
+        });
+    let md = t.plan_md();
+    let (rel, old) = md
+        .lines()
+        .find(|l| l.contains(" w signed off "))
+        .and_then(|l| l.rsplit_once(": "))
+        .and_then(|(_, r)| r.split_once('#'))
+        .expect("the sign-off's record");
+    let record = t.root().join(rel);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let (head, evidence) = text.split_once("## Evidence\n\n").unwrap();
+    let (opener, rest) = evidence.split_once('\n').unwrap();
+    let pad = "padding line of evidence\n".repeat(100_000);
+    let padded = format!("{head}## Evidence\n\n{opener}\n{pad}{rest}");
+    assert_ne!(padded, text, "the evidence is in the record:\n{text}");
+    std::fs::write(&record, padded).unwrap();
+    // The sign-off line names the padded record's blob: a line the pull request wrote.
+    let blob = t.git(&["hash-object", rel]);
+    t.write(
+        "plan.md",
+        md.replace(&format!("#{old}"), &format!("#{}", &blob[..old.len()])),
+    );
+    // Into the sign-off's own commit, and without this clone's note of the lines
+    // plan wrote, as the pull request's history and CI's clone have it.
+    t.git(&["commit", "-qa", "--amend", "--no-edit"]);
+    std::fs::remove_file(t.root().join(".git/plan/logged.tsv")).unwrap();
+    let prompt = prompt_judge(&t);
+    let (code, out, err) = audit(&t, &base, Some(&prompt));
+    let sent = std::fs::read_to_string(&prompt).unwrap_or_default();
+    assert!(
+        sent.len() < 1_200_000,
+        "a prompt of {} bytes (exit {code}):\n{out}{err}",
+        sent.len()
+    );
+    assert!(
+        sent.contains("(the evidence is cut here at 1 MiB of 2500014 bytes: the rest was not read"),
+        "{}\n(exit {code}):\n{out}{err}",
+        &sent[sent.len().saturating_sub(3000)..]
+    );
+}
