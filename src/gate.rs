@@ -227,9 +227,10 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
     Ok(out)
 }
 
-/// The base's unfinished goals whose verify's own files (the scripts and data it
-/// names, and what they run: `sh check.sh`, the Makefile of `make check`) the pull
-/// request changes, each as a contract change of a goal of the base: the contract's
+/// The base's unfinished goals whose verify's own files (the scripts it runs and
+/// checks with, and what they run: `sh check.sh`, the Makefile of `make check`, a
+/// pattern file; not the files it only reads, which are the work) the pull request
+/// changes, each as a contract change of a goal of the base: the contract's
 /// words can stay while the check under them is softened (`grep -qx 'Hello, world'
 /// README.md` made `test -f README.md`), and a later pull request then signs the
 /// goal off against the softer check, started after it, where nothing counts the
@@ -247,7 +248,7 @@ fn softened_checks(
         .filter(|g| !g.status().is_finished())
         .filter(|g| !then.goal(&g.id).is_none_or(finished_there))
         .filter_map(|g| match g.verify().map(verify::parse) {
-            Some(Ok(parsed)) => Some((g, judge_files::verify_closure(root, &parsed))),
+            Some(Ok(parsed)) => Some((g, judge_files::verify_runs(root, &parsed))),
             _ => None,
         })
         .filter(|(_, files)| !files.is_empty())

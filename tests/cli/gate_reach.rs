@@ -790,6 +790,28 @@ fn a_softened_check_script_of_an_open_goal_is_a_contract_change() {
     t.ok(&["audit", "--base", &base, "--strict"]);
 }
 
+// The honest side (issue 69): a pull request that does work toward an open goal
+// without signing it off, in the very file its verify reads as data (`grep -qx
+// "Hello, world" README.md`), changed no contract: it failed --strict with "the
+// pull request changed README.md, which its verify runs … needs --approved-by".
+// What a verify reads is the work; what it runs (a script, a pattern file) is the
+// check.
+#[test]
+fn work_toward_an_open_goal_in_the_file_its_verify_reads_is_no_contract_change() {
+    let t = judged_by_claude(&PLAN.replace(
+        "verify: test -f README.md",
+        "verify: grep -qx 'Hello, world' README.md",
+    ));
+    t.write("README.md", "# draft\n");
+    t.commit_all("draft");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write("README.md", "Hello, world\n");
+    t.commit_all("the work");
+    let run = t.ok(&["audit", "--base", &base, "--strict"]);
+    assert!(!run.stdout.contains("contract of ship"), "{}", run.stdout);
+}
+
 // Attack (review): a second space inside the quotes of an open goal's verify
 // (`! grep -q "error: bad"` made `"error:  bad"`) makes a check that can never
 // fail, and the contract's fingerprint read the two spaces as one: no contract
