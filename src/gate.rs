@@ -206,6 +206,12 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
             .extend(softened_checks(&repo.root, &commit, &then, head)?);
         out.reshaped = rules::reshaped(&then, head);
         out.cancels = rules::cancels(&then, head);
+        for cancel in out.cancels.iter_mut().filter(|c| c.reopened) {
+            cancel.reverted_by = reverts
+                .iter()
+                .find(|r| r.id == cancel.id)
+                .map(|r| r.commit.clone());
+        }
         out.unsigned_done = rules::became_done(&then, head)
             .into_iter()
             .filter(|id| !out.signed_off.contains(id))

@@ -239,7 +239,103 @@ pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Findi
         _ => Vec::new(),
     };
     let asked = asked(goal, &files);
-    since(root, Some(from), &files, &asked)
+    let mut found = since(root, Some(from), &files, &asked)?;
+    // A verify that names its test files (`python3 -m unittest tests.test_a`) reads
+    // those alone: another goal's test file, deleted by a revert or a pull request,
+    // weakens nothing of this goal's. One that names none (`pytest`, `cargo test`)
+    // collects every test, and every loss counts.
+    if let Some(Ok(verify)) = goal.verify().map(crate::verify::parse)
+        && let Some(named) = named_tests(&verify)
+    {
+        let is_test = crate::plan::weakened::is_test_path;
+        found.retain(|f| !is_test(&f.path) || named.contains(&f.path) || files.contains(&f.path));
+    }
+    Ok(found)
+}
+
+/// The test files a verify names, when every test run in it names its own: the
+/// modules and files after `python -m unittest` or `pytest` (`tests.test_a`,
+/// `tests/test_a.py::T::test_x`). `None` when any run collects tests it does not
+/// name (no operand, a folder, another runner), so that every test may count.
+fn named_tests(verify: &crate::verify::Verify) -> Option<Vec<String>> {
+    let mut named = Vec::new();
+    for command in verify.chain.iter().flat_map(|p| &p.commands) {
+        let words: Vec<&str> = command.iter().map(String::as_str).collect();
+        let program = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
+        let at = words.iter().position(|w| {
+            let p = program(w);
+            p.starts_with("python") || p == "pytest"
+        });
+        let Some(at) = at else {
+            // A command that runs no Python tests: `test -f`, `grep`; another
+            // runner (`cargo test`, `npm test`) collects what it likes.
+            match words.first().map(|w| program(w)) {
+                Some(p) if crate::judge::files::READS_NAMED.contains(&p.as_str()) => continue,
+                _ => return None,
+            }
+        };
+        let rest = &words[at + 1..];
+        let operands: &[&str] = if program(words[at]) == "pytest" {
+            rest
+        } else {
+            match rest {
+                ["-m", runner, operands @ ..] if matches!(*runner, "unittest" | "pytest") => {
+                    operands
+                }
+                _ => return None,
+            }
+        };
+        // Options whose value is the next word (`-k slow`), not a test to run.
+        const VALUED: &[&str] = &[
+            "-k",
+            "-m",
+            "-p",
+            "-c",
+            "-o",
+            "-n",
+            "-W",
+            "-r",
+            "--deselect",
+            "--ignore",
+            "--ignore-glob",
+            "--maxfail",
+            "--tb",
+            "--rootdir",
+            "--durations",
+        ];
+        let mut any = false;
+        let mut skip = false;
+        for word in operands {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            if word.starts_with('-') {
+                skip = VALUED.contains(word);
+                continue;
+            }
+            // `unittest discover` collects what it finds.
+            if *word == "discover" {
+                return None;
+            }
+            let file = word.split("::").next().unwrap_or(word);
+            let file = if file.ends_with(".py") {
+                file.trim_start_matches("./").to_string()
+            } else if file
+                .split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            {
+                format!("{}.py", file.replace('.', "/"))
+            } else {
+                return None;
+            };
+            named.push(file);
+            any = true;
+        }
+        if !any {
+            return None;
+        }
+    }
+    (!named.is_empty()).then_some(named)
 }
 
 /// The findings for `goal`, for show, audit and `audit --strict`:
@@ -263,5 +359,35 @@ pub fn of_goal(root: &Path, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<V
         }
         Status::Cancelled => Ok(None),
         Status::Open | Status::Active => now(root, plan, goal).map(Some),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verify_names_its_tests_only_when_every_run_does() {
+        let named = |line: &str| named_tests(&crate::verify::parse(line).unwrap());
+        let some = |files: &[&str]| Some(files.iter().map(|f| f.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            named("python3 -m unittest -q tests.test_a"),
+            some(&["tests/test_a.py"])
+        );
+        assert_eq!(
+            named("pytest -q -k slow tests/test_b.py::T::test_x && test -f README.md"),
+            some(&["tests/test_b.py"])
+        );
+        for collects in [
+            "pytest",
+            "pytest -k slow",
+            "python3 -m unittest",
+            "python3 -m unittest discover -s tests",
+            "python3 -m pytest tests/",
+            "cargo test",
+            "python3 -m unittest tests.test_a && npm test",
+        ] {
+            assert_eq!(named(collects), None, "{collects}");
+        }
     }
 }

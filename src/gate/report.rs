@@ -413,10 +413,13 @@ pub fn human(report: &Report, style: Style) -> String {
             let here = match (cancel.reopened, cancel.reason.is_empty()) {
                 (false, _) => format!("is cancelled here: {}", esc(&cancel.reason)),
                 (true, false) => format!("was done and is reopened here: {}", esc(&cancel.reason)),
-                (true, true) => {
-                    "was done and is set back here by hand, with no `plan reopen` logged"
-                        .to_string()
-                }
+                (true, true) => match &cancel.reverted_by {
+                    Some(commit) => format!(
+                        "was done and is reopened here by a revert ({commit}) of its sign-off"
+                    ),
+                    None => "was done and is set back here by hand, with no `plan reopen` logged"
+                        .to_string(),
+                },
             };
             out.push(format!(
                 "{} {} of the base {here} ({}:{}){}",

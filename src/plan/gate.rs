@@ -295,6 +295,9 @@ pub struct Cancel {
     /// Done on the base and not at the head (`plan reopen`, or set back by hand),
     /// rather than cancelled.
     pub reopened: bool,
+    /// The `git revert` that took its sign-off back, when one did: a reopen, not a
+    /// hand's edit (filled in by the caller, which reads git).
+    pub reverted_by: Option<String>,
 }
 
 impl Cancel {
@@ -303,7 +306,10 @@ impl Cancel {
         match (self.reopened, self.reason.is_empty()) {
             (false, _) => format!("cancelled: {}", self.reason),
             (true, false) => format!("reopened: {}", self.reason),
-            (true, true) => "set back from done by hand, with no `plan reopen` logged".to_string(),
+            (true, true) => match &self.reverted_by {
+                Some(commit) => format!("reopened by a revert ({commit}) of its sign-off"),
+                None => "set back from done by hand, with no `plan reopen` logged".to_string(),
+            },
         }
     }
 }
@@ -340,6 +346,7 @@ pub fn cancels(base: &Plan<'_>, head: &Plan<'_>) -> Vec<Cancel> {
                 line,
                 reason,
                 reopened,
+                reverted_by: None,
             })
         })
         .collect()

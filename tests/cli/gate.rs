@@ -1277,6 +1277,64 @@ fn unittest_goal_done_on_main(t: &Test) -> String {
     base
 }
 
+// The honest side (issue 69): a `git revert` of a merged pull request that did goal
+// `x` and added its test file. The revert takes the file away and sets `x` back
+// from done; the goal `a` done before it, whose verify runs only its own test
+// module, failed --strict for the deleted file, and `x` was "set back by hand"
+// although a revert is a reopen.
+#[test]
+fn a_revert_of_a_merged_pull_request_fails_no_other_goal_and_reads_as_a_reopen() {
+    let t = Test::new();
+    let claude = fixture_path("judges/claude-accept");
+    t.fake_program("claude", &format!("exec '{}' \"$@\"\n", claude.display()));
+    let goal = |id: &str| {
+        format!(
+            "## Goal: {id}\n<!-- id: {id} -->\nstatus: open\ndone_when: its test passes\nverify: python3 -m unittest -q tests.test_{id}\n\n"
+        )
+    };
+    let t = t.with_bin().plan(&format!(
+        "# Plan: Revert\n\n{}{}## Log\n",
+        goal("a"),
+        goal("x")
+    ));
+    t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+    let test = |id: &str| {
+        format!(
+            "import unittest\n\nclass T(unittest.TestCase):\n    def test_{id}(self):\n        self.assertEqual(1 + 1, 2)\n"
+        )
+    };
+    t.write("tests/__init__.py", "");
+    t.write("tests/test_a.py", test("a"));
+    t.commit_all("base");
+    t.ok(&["start", "a", "--no-verify"]);
+    t.ok(&["complete", "a", "--evidence", "a works"]);
+    t.commit_all("a done");
+    t.git(&["checkout", "-q", "-b", "px"]);
+    t.ok(&["start", "x", "--no-verify"]);
+    t.write("tests/test_x.py", test("x"));
+    t.ok(&["complete", "x", "--evidence", "x works"]);
+    t.commit_all("x done");
+    t.git(&["checkout", "-q", "main"]);
+    t.git(&["merge", "-q", "--no-ff", "--no-edit", "px"]);
+    let merge = rev(&t, "HEAD");
+    let base = merge.clone();
+    t.git(&["checkout", "-q", "-b", "revert"]);
+    t.git(&["revert", "--no-edit", "-m", "1", &merge]);
+    let run = t.run(&["audit", "--base", &base, "--strict"]);
+    assert!(
+        !run.stdout.contains("strict: weakened tests"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("by hand"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("x of the base was done and is reopened here by a revert"),
+        "{}",
+        run.stdout
+    );
+}
+
 // Attack (the red team's): a goal done on the base set back to `active` by the
 // pull request, by hand or through
 // `plan reopen`, with the work it rests on broken. Not done at the head, it was
