@@ -51,9 +51,10 @@ static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0)
 static SUBREAPER: std::sync::Once = std::sync::Once::new();
 static SIGNALS: std::sync::Once = std::sync::Once::new();
 
-/// The runs going on now, by process group and mark: what a signal that ends plan
-/// ends first (each run has a group of its own, which a terminal's Ctrl-C misses).
-static LIVE: Mutex<Vec<(Option<Pid>, String)>> = Mutex::new(Vec::new());
+/// The runs going on now, by process group, mark and whether they must end whole
+/// ([`Spec::whole`]): what a signal that ends plan ends first (each run has a group
+/// of its own, which a terminal's Ctrl-C misses), or waits for.
+static LIVE: Mutex<Vec<(Option<Pid>, String, bool)>> = Mutex::new(Vec::new());
 
 /// Set once a signal is ending plan: a run its stop ended waits for the exit
 /// rather than report a failure of its own.
@@ -112,7 +113,18 @@ fn watch_signals() {
 /// sweep (what left the group). How many runs there were.
 fn end_runs() -> usize {
     let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner).clone();
-    let groups: Vec<Pid> = live.iter().filter_map(|(g, _)| *g).collect();
+    // A run that must end whole ends by itself (or at its own deadline): stopped
+    // half-way, it would leave the half-done write this flag exists to prevent.
+    while LIVE
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .any(|(_, _, whole)| *whole)
+    {
+        thread::sleep(Duration::from_millis(5));
+    }
+    let live: Vec<_> = live.into_iter().filter(|(_, _, whole)| !whole).collect();
+    let groups: Vec<Pid> = live.iter().filter_map(|(g, _, _)| *g).collect();
     for group in &groups {
         signal(*group, Signal::TERM);
     }
@@ -124,7 +136,7 @@ fn end_runs() -> usize {
         signal(*group, Signal::KILL);
     }
     // A run still starting has no group yet: its mark finds what it started.
-    for (_, mark) in &live {
+    for (_, mark, _) in &live {
         sweep(mark, &[]);
     }
     live.len()
@@ -183,6 +195,10 @@ pub struct Spec {
     pub grace: Duration,
     /// How many trailing bytes of each stream are kept.
     pub tail_bytes: usize,
+    /// A signal that ends plan lets this run finish rather than end it: a git
+    /// command that moves a branch, index and tree together, which stopped half-way
+    /// leaves a half-done merge.
+    pub whole: bool,
 }
 
 impl Spec {
@@ -205,6 +221,7 @@ impl Spec {
             deadline: deadline(timeout),
             grace: GRACE,
             tail_bytes: DEFAULT_TAIL,
+            whole: false,
         }
     }
 }
@@ -322,24 +339,24 @@ pub fn run(spec: &Spec) -> Result<Output> {
     );
     watch_signals();
     let live = || LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-    live().push((None, mark.clone()));
+    live().push((None, mark.clone(), spec.whole));
     let (readers, all_read) = mpsc::channel();
     let started = start(spec, &mark, &tails, &readers);
     let (group, children) = match started {
         Ok(started) => started,
         Err(e) => {
-            live().retain(|(_, m)| *m != mark);
+            live().retain(|(_, m, _)| *m != mark);
             return Err(e);
         }
     };
     drop(readers);
-    if let Some(entry) = live().iter_mut().find(|(_, m)| *m == mark) {
+    if let Some(entry) = live().iter_mut().find(|(_, m, _)| *m == mark) {
         entry.0 = Some(group);
     }
     let direct: Vec<i32> = children.iter().map(|c| c.id() as i32).collect();
     let (statuses, timed_out) = wait(spec, group, children, cancel.as_deref());
     sweep(&mark, &direct);
-    live().retain(|(_, m)| *m != mark);
+    live().retain(|(_, m, _)| *m != mark);
     while STOPPING.load(Ordering::SeqCst) {
         thread::park();
     }

@@ -461,6 +461,7 @@ fn run_in(
             deadline,
             grace: GRACE,
             tail_bytes,
+            whole: false,
         };
         let failed = |tail: Tail, exit_code, timed_out| Outcome {
             passed: false,
