@@ -21,6 +21,14 @@ use rustix::process::{
     test_kill_process_group, waitpid,
 };
 
+mod stop;
+
+pub use stop::{end_orphans, watch_signals, writing};
+
+/// The end of the run mark of a run that must end whole ([`Spec::whole`]): what
+/// [`end_orphans`] leaves to finish.
+const WHOLE: &str = "-whole";
+
 /// The error of a run stopped by its [`cancellable`] flag.
 pub const CANCELLED: &str =
     "cancelled: the client cancelled the request, and its processes were stopped";
@@ -72,41 +80,6 @@ pub fn remote_timeout(default: Duration) -> Duration {
         .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|s| *s > 0)
         .map_or(default, Duration::from_secs)
-}
-
-/// From the first run on, SIGINT, SIGTERM and SIGHUP end every run going on (TERM,
-/// a short grace, KILL, then the sweep) and then plan, with 128 + the signal.
-/// Without it plan died and left its git pushing or fetching, or waited on it.
-fn watch_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    SIGNALS.call_once(|| {
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-            return;
-        };
-        let _ = thread::Builder::new()
-            .name("plan-signals".to_string())
-            .spawn(move || {
-                if let Some(sig) = signals.forever().next() {
-                    STOPPING.store(true, Ordering::SeqCst);
-                    let ended = end_runs();
-                    let name = match sig {
-                        SIGINT => "SIGINT",
-                        SIGTERM => "SIGTERM",
-                        _ => "SIGHUP",
-                    };
-                    let what = if ended == 0 {
-                        String::new()
-                    } else {
-                        format!(
-                            "; the command{} it ran stopped",
-                            if ended == 1 { "" } else { "s" }
-                        )
-                    };
-                    crate::out::warn(&format!("plan: stopped by {name}{what}"));
-                    std::process::exit(128 + sig);
-                }
-            });
-    });
 }
 
 /// Ends every live run: TERM to each group, [`SIGNAL_GRACE`], KILL, then each run's
@@ -332,14 +305,21 @@ pub fn run(spec: &Spec) -> Result<Output> {
     SUBREAPER.call_once(|| {
         let _ = set_child_subreaper(Some(getpid()));
     });
+    // A run a write makes (a sign-off's git) ends whole: the signal waits for the
+    // write. Any other does not start once a signal is ending plan.
+    let whole = spec.whole || stop::in_write();
+    while STOPPING.load(Ordering::SeqCst) && !whole {
+        thread::park();
+    }
     let mark = format!(
-        "{}-{}",
+        "{}-{}{}",
         getpid().as_raw_nonzero(),
-        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        if whole { WHOLE } else { "" }
     );
     watch_signals();
     let live = || LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-    live().push((None, mark.clone(), spec.whole));
+    live().push((None, mark.clone(), whole));
     let (readers, all_read) = mpsc::channel();
     let started = start(spec, &mark, &tails, &readers);
     let (group, children) = match started {
@@ -357,7 +337,7 @@ pub fn run(spec: &Spec) -> Result<Output> {
     let (statuses, timed_out) = wait(spec, group, children, cancel.as_deref());
     sweep(&mark, &direct);
     live().retain(|(_, m, _)| *m != mark);
-    while STOPPING.load(Ordering::SeqCst) {
+    while STOPPING.load(Ordering::SeqCst) && !whole {
         thread::park();
     }
     let _ = all_read.recv_timeout(DRAIN);

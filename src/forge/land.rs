@@ -144,6 +144,7 @@ pub(super) fn land(git: &Git, m: &Merge) -> Result<Outcome> {
     // a commit that won the race makes it refuse, as do local changes to a file it
     // would write. A signal lets it finish; it prints nothing a dead plan's pipe
     // could kill it for.
+    let writing = crate::exec::writing(format!("the merge of {}", m.base), crate::exit::OK);
     let landed = git.run_spec(
         &[
             "merge",
@@ -157,8 +158,10 @@ pub(super) fn land(git: &Git, m: &Merge) -> Result<Outcome> {
         true,
     )?;
     if landed.code == Some(0) {
+        writing.done();
         return Ok(Outcome::Merged(m.conflicted.clone()));
     }
+    drop(writing);
     Err(refused(git, m, &read, &landed.stderr))
 }
 
