@@ -21,12 +21,14 @@ use rustix::process::{
     test_kill_process_group, waitpid,
 };
 
+mod scratch;
 mod stop;
 
-pub use stop::{end_orphans, watch_signals, writing};
+pub use scratch::{Scratch, sweep_left};
+pub use stop::{watch_signals, writing};
 
 /// The end of the run mark of a run that must end whole ([`Spec::whole`]): what
-/// [`end_orphans`] leaves to finish.
+/// [`stop::end_orphans`] leaves to finish.
 const WHOLE: &str = "-whole";
 
 /// The error of a run stopped by its [`cancellable`] flag.

@@ -47,7 +47,6 @@ mod red_first;
 mod report;
 mod runner_files;
 mod running;
-mod scratch;
 mod service;
 mod signoff;
 mod stamp_floor;
@@ -241,7 +240,7 @@ pub fn main() -> ExitCode {
         cmd::completions::answer_if_asked();
         // What a plan killed outright left (its judge's copy, its verify's
         // children) goes before this one starts; the hooks' fast paths skip it.
-        scratch::sweep_left();
+        exec::sweep_left();
         let cli = <cmd::cli::Cli as clap::Parser>::parse();
         let command = cli
             .command

@@ -435,7 +435,7 @@ fn run_in(
     // Where no directory can be made there (a TMPDIR that is gone), a prefix
     // that can never be one: Python then reads and keeps no bytecode at all, and a
     // verify that is not Python is not failed for it.
-    let pycache = crate::scratch::Scratch::new_in(
+    let pycache = crate::exec::Scratch::new_in(
         "plan-pycache-",
         &std::path::absolute(&parent).unwrap_or(parent),
     )

@@ -6,6 +6,7 @@
 
 use std::cell::Cell;
 use std::fs;
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::thread;
@@ -28,6 +29,23 @@ static STATE: Mutex<Stop> = Mutex::new(Stop {
     wrote: None,
 });
 static WRITTEN: Condvar = Condvar::new();
+
+/// The temporary directories this process made and has not removed yet
+/// ([`super::Scratch`]): what a signal that ends plan removes, as the destructors
+/// it skips would have.
+static MADE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+pub(super) fn made() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    MADE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Removes every temporary directory this process made and still has.
+fn remove_made() {
+    let dirs = std::mem::take(&mut *made());
+    for dir in &dirs {
+        let _ = crate::atomic::remove_tree(dir);
+    }
+}
 
 thread_local! {
     /// How deep this thread is in [`writing`] sections: its runs then end whole.
@@ -120,7 +138,7 @@ fn stop(sig: i32) -> i32 {
         }
         s.wrote.take()
     };
-    crate::scratch::remove_all();
+    remove_made();
     let name = match sig {
         SIGINT => "SIGINT",
         SIGTERM => "SIGTERM",

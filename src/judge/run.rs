@@ -66,7 +66,7 @@ fn spawn(
     if !verdict_schema {
         refuse_unisolated(judge, root)?;
     }
-    let scratch = crate::scratch::Scratch::new("plan-answer-")?;
+    let scratch = crate::exec::Scratch::new("plan-answer-")?;
     let out_file = scratch.path().join("last-message.txt");
     let mut inv = invocation(
         judge.backend,
@@ -248,7 +248,7 @@ pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Ans
 /// directory of their own (not beside the copy, where a file counts as the judge's).
 struct SetAside {
     root: std::path::PathBuf,
-    stash: Option<crate::scratch::Scratch>,
+    stash: Option<crate::exec::Scratch>,
     paths: Vec<String>,
 }
 
@@ -263,7 +263,7 @@ impl SetAside {
         if paths.is_empty() {
             return Ok(aside);
         }
-        let stash = crate::scratch::Scratch::new("plan-judge-withheld-").map_err(|e| {
+        let stash = crate::exec::Scratch::new("plan-judge-withheld-").map_err(|e| {
             Exit::env(format!(
                 "cannot set the judge's instruction files aside: {e}"
             ))

@@ -1,25 +1,22 @@
 //! plan's temporary directories (the judge's copy of the tree, Python's bytecode
 //! for a verify, a judge's answer file): made under the temporary directory with a
 //! `plan-` name, locked for as long as the plan that made them lives, and removed
-//! when dropped, when a signal ends plan ([`remove_all`]), or, after a SIGKILL, by
+//! when dropped, when a signal ends plan (`stop`), or, after a SIGKILL, by
 //! the next plan command ([`sweep_left`]). It never removes a directory another
 //! live plan holds, nor one of a name it does not make.
 
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
 
 use rustix::fs::{FlockOperation, flock};
+
+use super::stop::{self, made};
 
 /// The names this module makes, and so the only ones [`sweep_left`] looks at. Not
 /// `plan-judged-` nor `plan-verify-` (the gate's own): a directory made without
 /// the lock would look left behind while in use.
 const PREFIXES: [&str; 3] = ["plan-judge-", "plan-pycache-", "plan-answer-"];
-
-/// The directories this process made and has not removed yet: what a signal that
-/// ends plan removes, as the destructors it skips would have.
-static MADE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// A temporary directory of plan's; removed with everything in it when dropped.
 #[derive(Debug)]
@@ -39,7 +36,7 @@ impl Scratch {
     /// The same, in `parent`.
     pub fn new_in(prefix: &str, parent: &Path) -> io::Result<Scratch> {
         debug_assert!(PREFIXES.iter().any(|p| prefix.starts_with(p)), "{prefix}");
-        crate::exec::watch_signals();
+        stop::watch_signals();
         let dir = tempfile::Builder::new().prefix(prefix).tempdir_in(parent)?;
         let lock = File::open(dir.path())?;
         flock(&lock, FlockOperation::NonBlockingLockExclusive)?;
@@ -80,23 +77,9 @@ impl Drop for Scratch {
     }
 }
 
-fn made() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    MADE.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Removes every directory this process made and still has: for a signal that
-/// ends plan without running destructors. How many there were.
-pub fn remove_all() -> usize {
-    let dirs = std::mem::take(&mut *made());
-    for dir in &dirs {
-        let _ = crate::atomic::remove_tree(dir);
-    }
-    dirs.len()
-}
-
 /// Removes what a plan killed without a chance to clean up left in the temporary
 /// directory: each directory of plan's names that no live plan holds the lock of.
-/// Their processes go first ([`crate::exec::end_orphans`]): a judge still reading
+/// Their processes go first ([`stop::end_orphans`]): a judge still reading
 /// a copy would otherwise outlive it. How many directories were removed.
 pub fn sweep_left() -> usize {
     let tmp = std::env::temp_dir();
@@ -121,7 +104,7 @@ pub fn sweep_left() -> usize {
     if left.is_empty() {
         return 0;
     }
-    crate::exec::end_orphans();
+    stop::end_orphans();
     for dir in &left {
         let _ = crate::atomic::remove_tree(dir);
     }
