@@ -246,3 +246,45 @@ fn a_conflict_for_a_person_names_plan_md_and_leaves_the_tree_as_it_was() {
     settled(&t);
     assert!(t.plan_md().contains("status: cancelled"));
 }
+
+/// Two syncs at once, the other one winning: while this one's merge is built (the
+/// moment git asks plan's driver), a commit lands on the branch. Moving the branch
+/// from the commit it read would drop that commit; the sync merges nothing, says
+/// the branch moved, and exits 3, not 1. A rerun merges what the branch has now.
+#[test]
+fn a_sync_whose_branch_moved_meanwhile_merges_nothing_and_says_so() {
+    let (t, _, main) = diverged();
+    let root = t.root();
+    let driver = t.fake_program(
+        "plan-driver",
+        &format!(
+            "git -C '{}' commit -q --allow-empty -m 'the other sync won'\nexec '{BIN}' \"$@\"\n",
+            root.display()
+        ),
+    );
+    let run = t
+        .run(&[
+            "sync",
+            "--base",
+            "main",
+            "--command",
+            driver.to_str().unwrap(),
+        ])
+        .code(3)
+        .stderr_has("the branch moved while plan sync merged");
+    assert!(!run.stderr.contains("resolve"), "{}", run.stderr);
+    assert_eq!(
+        t.git(&["log", "-1", "--format=%s"]).trim(),
+        "the other sync won",
+        "the commit that landed meanwhile is kept"
+    );
+    settled(&t);
+    let won = t.git(&["rev-parse", "HEAD"]).trim().to_string();
+    t.ok(&["sync", "--base", "main"]);
+    settled(&t);
+    let parents = t.git(&["rev-list", "--parents", "-n", "1", "HEAD"]);
+    assert_eq!(
+        parents.split_whitespace().skip(1).collect::<Vec<_>>(),
+        vec![won.as_str(), main.as_str()]
+    );
+}
