@@ -355,6 +355,13 @@ pub fn remove(path: impl AsRef<Path>) -> io::Result<()> {
     fs::remove_file(path)
 }
 
+/// Removes the directory `path` and everything in it: one of plan's own temporary
+/// directories, never a person's.
+#[expect(clippy::disallowed_methods, reason = "the file system's one writer")]
+pub fn remove_tree(path: impl AsRef<Path>) -> io::Result<()> {
+    fs::remove_dir_all(path)
+}
+
 /// Removes the directory `path` only if it is empty: what anyone else put there stays.
 #[expect(clippy::disallowed_methods, reason = "the file system's one writer")]
 pub fn remove_empty_dir(path: impl AsRef<Path>) -> io::Result<()> {

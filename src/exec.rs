@@ -21,6 +21,16 @@ use rustix::process::{
     test_kill_process_group, waitpid,
 };
 
+mod scratch;
+mod stop;
+
+pub use scratch::{Scratch, sweep_left};
+pub use stop::{watch_signals, writing};
+
+/// The end of the run mark of a run that must end whole ([`Spec::whole`]): what
+/// [`stop::end_orphans`] leaves to finish.
+const WHOLE: &str = "-whole";
+
 /// The error of a run stopped by its [`cancellable`] flag.
 pub const CANCELLED: &str =
     "cancelled: the client cancelled the request, and its processes were stopped";
@@ -51,9 +61,10 @@ static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0)
 static SUBREAPER: std::sync::Once = std::sync::Once::new();
 static SIGNALS: std::sync::Once = std::sync::Once::new();
 
-/// The runs going on now, by process group and mark: what a signal that ends plan
-/// ends first (each run has a group of its own, which a terminal's Ctrl-C misses).
-static LIVE: Mutex<Vec<(Option<Pid>, String)>> = Mutex::new(Vec::new());
+/// The runs going on now, by process group, mark and whether they must end whole
+/// ([`Spec::whole`]): what a signal that ends plan ends first (each run has a group
+/// of its own, which a terminal's Ctrl-C misses), or waits for.
+static LIVE: Mutex<Vec<(Option<Pid>, String, bool)>> = Mutex::new(Vec::new());
 
 /// Set once a signal is ending plan: a run its stop ended waits for the exit
 /// rather than report a failure of its own.
@@ -73,46 +84,22 @@ pub fn remote_timeout(default: Duration) -> Duration {
         .map_or(default, Duration::from_secs)
 }
 
-/// From the first run on, SIGINT, SIGTERM and SIGHUP end every run going on (TERM,
-/// a short grace, KILL, then the sweep) and then plan, with 128 + the signal.
-/// Without it plan died and left its git pushing or fetching, or waited on it.
-fn watch_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    SIGNALS.call_once(|| {
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-            return;
-        };
-        let _ = thread::Builder::new()
-            .name("plan-signals".to_string())
-            .spawn(move || {
-                if let Some(sig) = signals.forever().next() {
-                    STOPPING.store(true, Ordering::SeqCst);
-                    let ended = end_runs();
-                    let name = match sig {
-                        SIGINT => "SIGINT",
-                        SIGTERM => "SIGTERM",
-                        _ => "SIGHUP",
-                    };
-                    let what = if ended == 0 {
-                        String::new()
-                    } else {
-                        format!(
-                            "; the command{} it ran stopped",
-                            if ended == 1 { "" } else { "s" }
-                        )
-                    };
-                    crate::out::warn(&format!("plan: stopped by {name}{what}"));
-                    std::process::exit(128 + sig);
-                }
-            });
-    });
-}
-
 /// Ends every live run: TERM to each group, [`SIGNAL_GRACE`], KILL, then each run's
 /// sweep (what left the group). How many runs there were.
 fn end_runs() -> usize {
     let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner).clone();
-    let groups: Vec<Pid> = live.iter().filter_map(|(g, _)| *g).collect();
+    // A run that must end whole ends by itself (or at its own deadline): stopped
+    // half-way, it would leave the half-done write this flag exists to prevent.
+    while LIVE
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .any(|(_, _, whole)| *whole)
+    {
+        thread::sleep(Duration::from_millis(5));
+    }
+    let live: Vec<_> = live.into_iter().filter(|(_, _, whole)| !whole).collect();
+    let groups: Vec<Pid> = live.iter().filter_map(|(g, _, _)| *g).collect();
     for group in &groups {
         signal(*group, Signal::TERM);
     }
@@ -124,7 +111,7 @@ fn end_runs() -> usize {
         signal(*group, Signal::KILL);
     }
     // A run still starting has no group yet: its mark finds what it started.
-    for (_, mark) in &live {
+    for (_, mark, _) in &live {
         sweep(mark, &[]);
     }
     live.len()
@@ -183,6 +170,10 @@ pub struct Spec {
     pub grace: Duration,
     /// How many trailing bytes of each stream are kept.
     pub tail_bytes: usize,
+    /// A signal that ends plan lets this run finish rather than end it: a git
+    /// command that moves a branch, index and tree together, which stopped half-way
+    /// leaves a half-done merge.
+    pub whole: bool,
 }
 
 impl Spec {
@@ -205,6 +196,7 @@ impl Spec {
             deadline: deadline(timeout),
             grace: GRACE,
             tail_bytes: DEFAULT_TAIL,
+            whole: false,
         }
     }
 }
@@ -315,32 +307,39 @@ pub fn run(spec: &Spec) -> Result<Output> {
     SUBREAPER.call_once(|| {
         let _ = set_child_subreaper(Some(getpid()));
     });
+    // A run a write makes (a sign-off's git) ends whole: the signal waits for the
+    // write. Any other does not start once a signal is ending plan.
+    let whole = spec.whole || stop::in_write();
+    while STOPPING.load(Ordering::SeqCst) && !whole {
+        thread::park();
+    }
     let mark = format!(
-        "{}-{}",
+        "{}-{}{}",
         getpid().as_raw_nonzero(),
-        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        if whole { WHOLE } else { "" }
     );
     watch_signals();
     let live = || LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-    live().push((None, mark.clone()));
+    live().push((None, mark.clone(), whole));
     let (readers, all_read) = mpsc::channel();
     let started = start(spec, &mark, &tails, &readers);
     let (group, children) = match started {
         Ok(started) => started,
         Err(e) => {
-            live().retain(|(_, m)| *m != mark);
+            live().retain(|(_, m, _)| *m != mark);
             return Err(e);
         }
     };
     drop(readers);
-    if let Some(entry) = live().iter_mut().find(|(_, m)| *m == mark) {
+    if let Some(entry) = live().iter_mut().find(|(_, m, _)| *m == mark) {
         entry.0 = Some(group);
     }
     let direct: Vec<i32> = children.iter().map(|c| c.id() as i32).collect();
     let (statuses, timed_out) = wait(spec, group, children, cancel.as_deref());
     sweep(&mark, &direct);
-    live().retain(|(_, m)| *m != mark);
-    while STOPPING.load(Ordering::SeqCst) {
+    live().retain(|(_, m, _)| *m != mark);
+    while STOPPING.load(Ordering::SeqCst) && !whole {
         thread::park();
     }
     let _ = all_read.recv_timeout(DRAIN);

@@ -14,6 +14,8 @@ use crate::exec::{self, SpawnError, Spec};
 use crate::exit::Exit;
 use crate::install::merge_driver;
 
+mod land;
+
 /// What a sync found or did.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -66,14 +68,25 @@ impl Git<'_> {
     }
 
     fn run_with(&self, args: &[&str], stdin: Option<Vec<u8>>) -> Result<Ran> {
+        self.run_spec(args, stdin, false)
+    }
+
+    /// `whole`: a signal that ends plan waits for this git (see [`Spec::whole`]);
+    /// its messages in English, so what it refused can be told.
+    fn run_spec(&self, args: &[&str], stdin: Option<Vec<u8>>, whole: bool) -> Result<Ran> {
         let argv: Vec<String> = std::iter::once("git")
             .chain(args.iter().copied())
             .map(str::to_string)
             .collect();
+        let mut env = vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())];
+        if whole {
+            env.push(("LC_ALL".to_string(), "C".to_string()));
+        }
         let spec = Spec {
-            env: vec![("GIT_TERMINAL_PROMPT".to_string(), "0".to_string())],
+            env,
             tail_bytes: 256 * 1024,
             stdin,
+            whole,
             ..Spec::new(argv, self.root, TIMEOUT)
         };
         let out = exec::run(&spec).map_err(|e| match e.downcast_ref::<SpawnError>() {
@@ -135,18 +148,19 @@ pub fn sync(
         ));
     }
     let base_commit = format!("{base}^{{commit}}");
-    if git
-        .run(&["rev-parse", "--verify", "--quiet", &base_commit])?
-        .code
-        != Some(0)
-    {
+    let named = git.run(&["rev-parse", "--verify", "--quiet", &base_commit])?;
+    if named.code != Some(0) {
         return Err(Exit::usage_hint(
             format!("no commit {base} in this repository"),
             "fetch it first (git fetch origin), then name it, e.g. --base origin/main",
         ));
     }
+    // Both ends named once, by commit: a ref that moves while sync works changes
+    // nothing it merges, and the branch is moved only from the commit read here.
+    let base_oid = named.stdout.trim().to_string();
+    let head = git.ok(&["rev-parse", "--verify", "HEAD^{commit}"])?;
     if git
-        .run(&["merge-base", "--is-ancestor", base, "HEAD"])?
+        .run(&["merge-base", "--is-ancestor", &base_oid, &head])?
         .code
         == Some(0)
     {
@@ -159,8 +173,8 @@ pub fn sync(
         "--write-tree",
         "--name-only",
         "--no-messages",
-        "HEAD",
-        base,
+        &head,
+        &base_oid,
     ])?;
     let files: Vec<String> = match forge.code {
         Some(0) => return Ok(Outcome::Mergeable),
@@ -192,19 +206,12 @@ pub fn sync(
     if check {
         return Ok(Outcome::WouldMerge(files));
     }
-    let dirty = git.ok(&["status", "--porcelain", "--untracked-files=no"])?;
-    if !dirty.is_empty() {
-        return Err(Exit::usage_hint(
-            "the working tree has uncommitted changes; nothing was merged",
-            "commit or stash them, then rerun plan sync",
-        ));
-    }
     // plan.md goes to plan's driver whatever the branch's .gitattributes says: the
     // merge reads its attributes from a tree of its own (the base's
     // .gitattributes, which the forge already merged, and plan's lines after
     // them), never the pull request's, which could name git's union merge instead.
     let trusted = git
-        .run(&["show", &format!("{base}:.gitattributes")])?
+        .run(&["show", &format!("{base_oid}:.gitattributes")])?
         .stdout;
     let mut lines = if trusted.is_empty() || trusted.ends_with('\n') {
         trusted
@@ -222,43 +229,21 @@ pub fn sync(
         &["mktree"],
         Some(format!("100644 blob {blob}\t.gitattributes\n").into_bytes()),
     )?;
-    let attr_source = format!("--attr-source={tree}");
     let branch = git
         .ok(&["rev-parse", "--abbrev-ref", "HEAD"])
         .unwrap_or_else(|_| "HEAD".to_string());
-    let message = format!("Merge {base} into {branch} (plan sync: plan.md goal by goal)");
-    let driver = format!("merge.plan.driver={}", merge_driver::driver(program));
-    let merged = git.run(&[
-        &attr_source,
-        "-c",
-        &driver,
-        "-c",
-        "merge.plan.name=plan.md goal by goal (plan sync)",
-        "merge",
-        "--no-ff",
-        "--no-edit",
-        "-m",
-        &message,
-        base,
-    ])?;
-    if merged.code == Some(0) {
-        return Ok(Outcome::Merged(files));
-    }
-    let left = git
-        .ok(&["diff", "--name-only", "--diff-filter=U"])
-        .unwrap_or_default();
-    let _ = git.run(&["merge", "--abort"]);
-    Ok(Outcome::Person {
-        files: left.lines().map(str::to_string).collect(),
-        why: format!(
-            "plan's driver left a conflict (both sides changed one part of one goal): {}",
-            merged
-                .stderr
-                .lines()
-                .find(|l| l.starts_with("plan:"))
-                .unwrap_or(&merged.stderr)
-        ),
-    })
+    land::land(
+        &git,
+        &land::Merge {
+            head: &head,
+            base: &base_oid,
+            conflicted: files,
+            plan_files,
+            attr_source: format!("--attr-source={tree}"),
+            driver: format!("merge.plan.driver={}", merge_driver::driver(program)),
+            message: format!("Merge {base} into {branch} (plan sync: plan.md goal by goal)"),
+        },
+    )
 }
 
 #[cfg(test)]

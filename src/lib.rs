@@ -238,6 +238,9 @@ pub fn main() -> ExitCode {
         // A shell asking for completions (COMPLETE=SHELL) is answered here, after
         // the hooks' fast paths: they never pay for it.
         cmd::completions::answer_if_asked();
+        // What a plan killed outright left (its judge's copy, its verify's
+        // children) goes before this one starts; the hooks' fast paths skip it.
+        exec::sweep_left();
         let cli = <cmd::cli::Cli as clap::Parser>::parse();
         let command = cli
             .command

@@ -435,10 +435,11 @@ fn run_in(
     // Where no directory can be made there (a TMPDIR that is gone), a prefix
     // that can never be one: Python then reads and keeps no bytecode at all, and a
     // verify that is not Python is not failed for it.
-    let pycache = tempfile::Builder::new()
-        .prefix("plan-pycache-")
-        .tempdir_in(std::path::absolute(&parent).unwrap_or(parent))
-        .ok();
+    let pycache = crate::exec::Scratch::new_in(
+        "plan-pycache-",
+        &std::path::absolute(&parent).unwrap_or(parent),
+    )
+    .ok();
     let prefix = pycache
         .as_ref()
         .and_then(|dir| dir.path().to_str())
@@ -461,6 +462,7 @@ fn run_in(
             deadline,
             grace: GRACE,
             tail_bytes,
+            whole: false,
         };
         let failed = |tail: Tail, exit_code, timed_out| Outcome {
             passed: false,

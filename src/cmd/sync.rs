@@ -15,8 +15,11 @@ use crate::out::println;
 ///
 /// Only when the forge's own merge (no driver) would conflict in plan.md alone.
 /// Exit 0: merged, or nothing to do; exit 1: a person must merge (a conflict
-/// outside plan.md, or one part of one goal changed on both sides). It never
-/// pushes; the workflow `plan install ci` writes runs it for each open pull request
+/// outside plan.md, or one part of one goal changed on both sides); exit 2 or 3:
+/// nothing was merged (plan.md changed meanwhile, another git held the index).
+/// The merge is built away from the working tree and lands whole or not at all.
+/// It never pushes; the workflow `plan install ci` writes runs it for each open
+/// pull request
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The base the pull request merges into, e.g. origin/main
@@ -68,13 +71,19 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             ),
             OK,
         ),
-        Outcome::Person { files, why } => (
-            format!(
-                "{base} and this branch need a person: {why}\n  hint: git merge {base}, resolve {}, commit and push",
+        Outcome::Person { files, why } => {
+            let what = if files.is_empty() {
+                "what it leaves in conflict".to_string()
+            } else {
                 files.join(", ")
-            ),
-            CHECK_FAILED,
-        ),
+            };
+            (
+                format!(
+                    "{base} and this branch need a person: {why}\n  hint: git merge {base}, resolve {what}, commit and push"
+                ),
+                CHECK_FAILED,
+            )
+        }
     };
     println(&line)?;
     Ok(code)

@@ -66,7 +66,7 @@ fn spawn(
     if !verdict_schema {
         refuse_unisolated(judge, root)?;
     }
-    let scratch = tempfile::tempdir()?;
+    let scratch = crate::exec::Scratch::new("plan-answer-")?;
     let out_file = scratch.path().join("last-message.txt");
     let mut inv = invocation(
         judge.backend,
@@ -248,7 +248,7 @@ pub fn run(judge: &Judge, root: &Path, prompt: &str, system: &str) -> Result<Ans
 /// directory of their own (not beside the copy, where a file counts as the judge's).
 struct SetAside {
     root: std::path::PathBuf,
-    stash: Option<tempfile::TempDir>,
+    stash: Option<crate::exec::Scratch>,
     paths: Vec<String>,
 }
 
@@ -263,14 +263,11 @@ impl SetAside {
         if paths.is_empty() {
             return Ok(aside);
         }
-        let stash = tempfile::Builder::new()
-            .prefix("plan-judge-withheld-")
-            .tempdir()
-            .map_err(|e| {
-                Exit::env(format!(
-                    "cannot set the judge's instruction files aside: {e}"
-                ))
-            })?;
+        let stash = crate::exec::Scratch::new("plan-judge-withheld-").map_err(|e| {
+            Exit::env(format!(
+                "cannot set the judge's instruction files aside: {e}"
+            ))
+        })?;
         for (i, rel) in paths.into_iter().enumerate() {
             let to = stash.path().join(i.to_string());
             if let Err(e) = crate::atomic::rename(root.join(&rel), &to) {

@@ -13,7 +13,7 @@ use crate::git;
 
 /// The judge's copy of the working tree, watched from its making to [`Tree::changes`].
 pub struct Tree {
-    scratch: tempfile::TempDir,
+    scratch: crate::exec::Scratch,
     root: PathBuf,
     before: git::Snapshot,
     guarded: git::Guarded,
@@ -30,9 +30,7 @@ impl Tree {
     /// checkpoint lacks: files git ignores, such as evidence passed with
     /// `--allow-ignored` or a report verify wrote.
     pub fn take(real: &Path, commit: &str, wanted: &[String]) -> Result<Tree> {
-        let scratch = tempfile::Builder::new()
-            .prefix("plan-judge-")
-            .tempdir()
+        let scratch = crate::exec::Scratch::new("plan-judge-")
             .context("making a directory for the judge's snapshot")?;
         let root = scratch.path().join(TREE);
         crate::atomic::make_dir(&root).with_context(|| format!("creating {}", root.display()))?;

@@ -62,6 +62,74 @@ pub fn unique(base: &str, taken: impl Fn(&str) -> bool) -> String {
         .expect("an unbounded range always yields a free id")
 }
 
+/// The ids given so far, so each new one is made unique ([`unique`]) and kept from
+/// reading like one of them ([`reads_like_any`]) in time that does not grow with
+/// their number: an import of 40,000 items checked each new id against every
+/// earlier one, 16 s.
+#[derive(Debug, Default)]
+pub struct Taken {
+    ids: std::collections::HashSet<String>,
+    /// Each id by its skeleton.
+    by_skeleton: std::collections::HashMap<String, Vec<String>>,
+    /// Whether one id is not ASCII: until then an ASCII id reads like none.
+    mixed: bool,
+    /// For a base asked for before, the suffix last given: every one below it was
+    /// taken then, and ids are only ever added.
+    next: std::collections::HashMap<String, u64>,
+}
+
+impl Taken {
+    /// Whether `id` is given already, or reads like one that is.
+    pub fn has(&self, id: &str) -> bool {
+        self.ids.contains(id) || self.reads_like_one(id)
+    }
+
+    /// Whether `id` itself is given already.
+    pub fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
+    }
+
+    fn reads_like_one(&self, id: &str) -> bool {
+        if !self.mixed && id.is_ascii() {
+            return false;
+        }
+        let Some(alike) = self.by_skeleton.get(&skeleton(id)) else {
+            return false;
+        };
+        alike
+            .iter()
+            .any(|other| other != id && !(other.is_ascii() && id.is_ascii()))
+    }
+
+    /// Records `id` as given.
+    pub fn insert(&mut self, id: &str) {
+        if !self.ids.insert(id.to_string()) {
+            return;
+        }
+        self.mixed |= !id.is_ascii();
+        self.by_skeleton
+            .entry(skeleton(id))
+            .or_default()
+            .push(id.to_string());
+    }
+
+    /// The id [`unique`] would give `base` against these ids and whatever else
+    /// `also` says is taken (ids given elsewhere, the same or more each call),
+    /// without recording it.
+    pub fn free(&mut self, base: &str, also: impl Fn(&str) -> bool) -> String {
+        let taken = |c: &str| self.has(c) || also(c);
+        let start = self.next.get(base).copied().unwrap_or(1);
+        if start == 1 && !taken(base) {
+            return base.to_string();
+        }
+        let found = (start.max(2)..)
+            .find(|n| !taken(&format!("{base}-{n}")))
+            .expect("an unbounded range always yields a free id");
+        self.next.insert(base.to_string(), found);
+        format!("{base}-{found}")
+    }
+}
+
 /// A character that shows as nothing (or reorders what follows): an id holding one
 /// reads as another, so `depends_on: tests` could name a look-alike goal.
 fn invisible(c: char) -> bool {
@@ -233,6 +301,62 @@ pub fn mixes_scripts(id: &str) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Ids given one at a time by the first way (a scan of every earlier id).
+    fn given_by_scan(titles: &[&str]) -> Vec<String> {
+        let mut ids: Vec<String> = Vec::new();
+        for t in titles {
+            let id = unique(&slug(t), |c| {
+                ids.iter().any(|i| i == c) || reads_like_any(c, ids.iter().map(String::as_str))
+            });
+            ids.push(id);
+        }
+        ids
+    }
+
+    fn given_by_taken(titles: &[&str]) -> Vec<String> {
+        let mut taken = Taken::default();
+        titles
+            .iter()
+            .map(|t| {
+                let id = taken.free(&slug(t), |_| false);
+                taken.insert(&id);
+                id
+            })
+            .collect()
+    }
+
+    #[test]
+    fn taken_gives_the_ids_a_scan_of_every_earlier_one_gives() {
+        let titles = [
+            "Ship it",
+            "Ship it",
+            "ship-it-2",
+            "Ship it",
+            "Тests",
+            "Tests",
+            "tests",
+            "Тests",
+            "ship it 3",
+            "Ship it",
+            "Ⅰ",
+            "I",
+            "l",
+            "goal",
+            "",
+            "",
+        ];
+        assert_eq!(given_by_taken(&titles), given_by_scan(&titles));
+    }
+
+    proptest! {
+        /// The same on titles drawn from look-alike letters and repeats.
+        #[test]
+        fn taken_agrees_with_the_scan(titles in proptest::collection::vec("[aаeеoо1lI -]{0,4}", 0..24)) {
+            let titles: Vec<&str> = titles.iter().map(String::as_str).collect();
+            prop_assert_eq!(given_by_taken(&titles), given_by_scan(&titles));
+        }
+    }
 
     proptest! {
         /// The byte pass for plain ASCII ids answers as the rules do, on ids made

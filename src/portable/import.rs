@@ -234,6 +234,9 @@ pub(super) struct Out {
     seen: HashMap<String, usize>,
     pub(super) unmapped: Vec<String>,
     pub(super) notes: Vec<String>,
+    /// The keys of `goals[..indexed]`.
+    keys: id::Taken,
+    indexed: usize,
 }
 
 impl Out {
@@ -266,11 +269,24 @@ impl Out {
     }
 
     /// A key for `title`, unique among the goals so far.
-    pub(super) fn key(&self, title: &str) -> String {
-        id::unique(&id::slug(title), |c| {
-            id::reads_like_any(c, self.goals.iter().map(|g| g.key.as_str()))
-                || self.goals.iter().any(|g| g.key == c)
-        })
+    pub(super) fn key(&mut self, title: &str) -> String {
+        self.index();
+        self.keys.free(&id::slug(title), |_| false)
+    }
+
+    /// Whether a goal so far has the key `key`.
+    pub(super) fn has_key(&mut self, key: &str) -> bool {
+        self.index();
+        self.keys.contains(key)
+    }
+
+    /// The keys of the goals pushed since the last look, added to `keys`: goals
+    /// are only ever pushed, so each is indexed once.
+    fn index(&mut self) {
+        for goal in &self.goals[self.indexed..] {
+            self.keys.insert(&goal.key);
+        }
+        self.indexed = self.goals.len();
     }
 }
 
@@ -443,7 +459,7 @@ fn plan(doc: &Value, out: &mut Out) -> Result<Option<String>, Refusal> {
     let mut deps = Vec::new();
     for goal in &export.goals {
         let key = match id::invalid(&goal.id) {
-            None if !out.goals.iter().any(|g| g.key == goal.id) => goal.id.clone(),
+            None if !out.has_key(&goal.id) => goal.id.clone(),
             _ => out.key(&goal.title),
         };
         name(&mut keys, out, &goal.id, &key, "goal");

@@ -91,23 +91,15 @@ pub fn approve(src: &str, text: &str, how: &Landing<'_>) -> Landed {
     let plan = parse(&out);
     let incoming = parse(text);
     let mut ids: HashMap<&str, String> = HashMap::new();
-    let mut taken: Vec<String> = Vec::new();
+    let mut taken = id::Taken::default();
+    for goal in &plan.goals {
+        taken.insert(&goal.id);
+    }
     for goal in &incoming.goals {
         // An id the log still names (a goal deleted by hand) is not given again:
         // its old events would be read as the new goal's.
-        let id = id::unique(&goal.id, |c| {
-            plan.goal(c).is_some()
-                || plan.events(c).next().is_some()
-                || taken.iter().any(|t| t == c)
-                || id::reads_like_any(
-                    c,
-                    plan.goals
-                        .iter()
-                        .map(|g| g.id.as_ref())
-                        .chain(taken.iter().map(String::as_str)),
-                )
-        });
-        taken.push(id.clone());
+        let id = taken.free(&goal.id, |c| plan.events(c).next().is_some());
+        taken.insert(&id);
         ids.insert(goal.id.as_ref(), id);
     }
     let mut block: Vec<String> = Vec::new();

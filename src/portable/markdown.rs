@@ -6,8 +6,6 @@
 //! each heading a goal. Status words and `[x]` set the status, never silently:
 //! every item's text is kept verbatim. Pure: text in, goals out.
 
-use std::collections::HashMap;
-
 use super::import::{Goal, Imported};
 use crate::plan::foreign;
 use crate::plan::model::Status;
@@ -359,16 +357,13 @@ struct Out {
     goals: Vec<Goal>,
     unmapped: Vec<String>,
     notes: Vec<String>,
-    keys: HashMap<String, ()>,
+    keys: crate::plan::id::Taken,
 }
 
 impl Out {
     fn key(&mut self, title: &str) -> String {
-        let key = crate::plan::id::unique(&crate::plan::id::slug(title), |c| {
-            self.keys.contains_key(c)
-                || crate::plan::id::reads_like_any(c, self.keys.keys().map(String::as_str))
-        });
-        self.keys.insert(key.clone(), ());
+        let key = self.keys.free(&crate::plan::id::slug(title), |_| false);
+        self.keys.insert(&key);
         key
     }
 }

@@ -204,6 +204,10 @@ impl Outcome<'_, '_> {
         // A line stamped a minute later may land between the stamp and the write:
         // then the record is kept again with the new stamp, a few times at most.
         let mut tries = 0;
+        let writing = crate::exec::writing(
+            format!("the sign-off of goal {id} (verify and judge passed)"),
+            crate::exit::OK,
+        );
         let saved = loop {
             let now = self.stamp()?;
             let saved = record::save(
@@ -243,6 +247,7 @@ impl Outcome<'_, '_> {
                 Ok(Written::Done) => unreachable!("broke out above"),
             }
         };
+        writing.done();
         crate::claims::release_finished(self.ctx, id, asked.me);
         signed.ignored = is_ignored(root, &saved.path);
         let staging = config::load(Some(root)).map_or(true, |c| c.sign_off_stage);
@@ -304,6 +309,10 @@ impl Outcome<'_, '_> {
             return Ok(signed);
         }
         let root = &self.ctx.repo()?.root;
+        let writing = crate::exec::writing(
+            format!("the rejection of goal {id}"),
+            crate::exit::CHECK_FAILED,
+        );
         let now = self.stamp()?;
         let saved = record
             .map(|r| {
@@ -340,6 +349,7 @@ impl Outcome<'_, '_> {
             }
             return Err(e);
         }
+        writing.done();
         signed.transcript = saved.map(|saved| saved.path);
         Ok(signed)
     }

@@ -94,6 +94,7 @@ mod skill;
 mod small;
 mod special_files;
 mod state_lock;
+mod sync_race;
 mod team_merge;
 mod temp_files;
 mod templates;

@@ -173,3 +173,178 @@ fn a_temp_directory_linked_to_another_file_system_does_not_stop_a_write() {
     assert!(t.plan_md().contains("still written"), "{}", t.plan_md());
     assert_eq!(strays(&t), Vec::<String>::new());
 }
+
+const SIGNING: &str = "# Plan: Sign-off
+
+## Goal: Ship it
+<!-- id: ship -->
+status: active
+done_when: README.md exists
+verify: test -f README.md
+failure_modes:
+- README.md is empty
+- [x] write it
+
+## Log
+- 2026-06-15 14:00 ship started (contract CONTRACT)
+";
+
+/// `ship` started under its contract, judged by the fixture `judge`, each judge
+/// call logged to `calls.log` in the test's directory.
+fn signing_off(judge: &str) -> Test {
+    let t = Test::new();
+    t.write("README.md", "# Hello\n");
+    t.write("plan.md", SIGNING.replace(" (contract CONTRACT)", ""));
+    let fp = t.ok(&["show", "--json"]).json()["goals"][0]["contract"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    t.write("plan.md", SIGNING.replace("CONTRACT", &fp));
+    t.judge_with(judge, 60);
+    t.commit_all("start");
+    let calls = t.dir.path().join("calls.log");
+    t.env("PLAN_FIXTURE_LOG", calls.to_str().unwrap())
+}
+
+const COMPLETE: [&str; 6] = [
+    "complete",
+    "ship",
+    "--evidence",
+    "README.md is written",
+    "--path",
+    "README.md",
+];
+
+/// What plan made in the test's temporary directory (its TMPDIR) and left there.
+fn temp_dirs(t: &Test) -> Vec<String> {
+    std::fs::read_dir(t.dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("plan-") || n.starts_with(".tmp"))
+        .collect()
+}
+
+/// Processes working anywhere in the test's directory (a judge in its copy of the
+/// tree, its children); plan itself has ended.
+fn running_in(t: &Test) -> Vec<String> {
+    let here = t.dir.path().to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| {
+            let cwd = std::fs::read_link(e.path().join("cwd")).ok()?;
+            let state = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            let zombie = state.rsplit_once(") ")?.1.starts_with('Z');
+            (cwd.to_string_lossy().starts_with(&here) && !zombie).then(|| {
+                let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+                String::from_utf8_lossy(&cmd).replace('\0', " ")
+            })
+        })
+        .collect()
+}
+
+fn wait_for(path: &std::path::Path) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !path.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never came",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn send(signal: &str, pid: u32) {
+    let sent = std::process::Command::new("kill")
+        .args(["-s", signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+/// Attack: Ctrl-C, SIGTERM or SIGHUP while the judge of `plan complete` runs left
+/// the judge's whole copy of the tree (`plan-judge-*`) and its answer directory
+/// (`.tmp*`) behind in 37 of 38 rounds: the signal thread called
+/// `std::process::exit`, which skips the destructors. Now the judge ends, every
+/// temporary directory goes, nothing is written and plan exits 128 + the signal.
+#[test]
+fn a_signal_during_plan_complete_leaves_no_temp_dir_no_judge_and_no_record() {
+    for (signal, code) in [("TERM", 143), ("INT", 130), ("HUP", 129)] {
+        let t = signing_off("hang");
+        let before = t.plan_md();
+        let child = t
+            .cmd(&COMPLETE)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for(&t.dir.path().join("calls.log"));
+        send(signal, child.id());
+        let out = child.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "SIG{signal}: {said}");
+        assert!(said.contains(&format!("stopped by SIG{signal}")), "{said}");
+        assert_eq!(temp_dirs(&t), Vec::<String>::new(), "SIG{signal}");
+        assert_eq!(running_in(&t), Vec::<String>::new(), "SIG{signal}");
+        assert_eq!(t.plan_md(), before, "SIG{signal}");
+        assert!(!t.path(".plan/judge").exists(), "a record was kept");
+    }
+}
+
+/// Attack: a signal that came while the sign-off was being written exited 143
+/// with the record kept and staged, the goal not signed off. Now the write under
+/// way finishes, plan says so and exits as the sign-off does: here the signal
+/// comes while the write waits at the store's test seam, its record already kept.
+#[test]
+fn a_signal_during_the_sign_offs_write_lets_it_finish_and_says_so() {
+    let t = signing_off("accept");
+    let (child, gate) = t.spawn_paused(t.cmd(&COMPLETE));
+    send("TERM", child.id());
+    // Time for the signal to be handled while the write waits; should plan finish
+    // first on a loaded machine, its own words say the sign-off is done instead.
+    std::thread::sleep(Duration::from_millis(200));
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("SIGTERM came once the sign-off of goal ship") || printed.contains("ship"),
+        "{printed}{said}"
+    );
+    let md = t.plan_md();
+    assert!(
+        md.contains("status: done") && md.contains("ship signed off"),
+        "{md}"
+    );
+    t.ok(&["lint"]);
+    assert_eq!(temp_dirs(&t), Vec::<String>::new());
+}
+
+/// Under SIGKILL plan can clean nothing: its judge went on in the copy of the tree
+/// (12 of 14 rounds), and the copy stayed. The next plan command ends the judge
+/// and removes the copy: no live plan holds its lock.
+#[test]
+fn what_a_killed_plan_complete_left_is_removed_by_the_next_command() {
+    let t = signing_off("hang");
+    let mut child = t
+        .cmd(&COMPLETE)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for(&t.dir.path().join("calls.log"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_ne!(temp_dirs(&t), Vec::<String>::new(), "the kill left nothing");
+    t.ok(&["lint"]);
+    assert_eq!(temp_dirs(&t), Vec::<String>::new());
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !running_in(&t).is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(running_in(&t), Vec::<String>::new());
+}

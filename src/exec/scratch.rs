@@ -1,0 +1,112 @@
+//! plan's temporary directories (the judge's copy of the tree, Python's bytecode
+//! for a verify, a judge's answer file): made under the temporary directory with a
+//! `plan-` name, locked for as long as the plan that made them lives, and removed
+//! when dropped, when a signal ends plan (`stop`), or, after a SIGKILL, by
+//! the next plan command ([`sweep_left`]). It never removes a directory another
+//! live plan holds, nor one of a name it does not make.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use rustix::fs::{FlockOperation, flock};
+
+use super::stop::{self, made};
+
+/// The names this module makes, and so the only ones [`sweep_left`] looks at. Not
+/// `plan-judged-` nor `plan-verify-` (the gate's own): a directory made without
+/// the lock would look left behind while in use.
+const PREFIXES: [&str; 3] = ["plan-judge-", "plan-pycache-", "plan-answer-"];
+
+/// A temporary directory of plan's; removed with everything in it when dropped.
+#[derive(Debug)]
+pub struct Scratch {
+    dir: Option<tempfile::TempDir>,
+    /// Held open and locked for the directory's life: no lock to be had on it means
+    /// a live plan still uses it, whatever its pid namespace.
+    _lock: File,
+}
+
+impl Scratch {
+    /// A directory `PREFIX` + six random characters in the temporary directory.
+    pub fn new(prefix: &str) -> io::Result<Scratch> {
+        Scratch::new_in(prefix, &std::env::temp_dir())
+    }
+
+    /// The same, in `parent`.
+    pub fn new_in(prefix: &str, parent: &Path) -> io::Result<Scratch> {
+        debug_assert!(PREFIXES.iter().any(|p| prefix.starts_with(p)), "{prefix}");
+        stop::watch_signals();
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir_in(parent)?;
+        let lock = File::open(dir.path())?;
+        flock(&lock, FlockOperation::NonBlockingLockExclusive)?;
+        made().push(dir.path().to_path_buf());
+        Ok(Scratch {
+            dir: Some(dir),
+            _lock: lock,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.as_ref().map_or(Path::new(""), |d| d.path())
+    }
+
+    /// Leaves the directory on disk for a person to inspect, marked so no sweep
+    /// removes it; returns where it is.
+    pub fn keep(mut self) -> PathBuf {
+        let Some(dir) = self.dir.take() else {
+            return PathBuf::new();
+        };
+        let path = dir.keep();
+        let _ = crate::atomic::create_new(&path.join(KEPT), b"", &crate::atomic::Replace::DURABLE);
+        made().retain(|p| *p != path);
+        path
+    }
+}
+
+/// In a directory left for a person ([`Scratch::keep`]): the sweep leaves it.
+const KEPT: &str = ".plan-kept";
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(dir) = self.dir.take() {
+            let path = dir.path().to_path_buf();
+            let _ = dir.close();
+            made().retain(|p| *p != path);
+        }
+    }
+}
+
+/// Removes what a plan killed without a chance to clean up left in the temporary
+/// directory: each directory of plan's names that no live plan holds the lock of.
+/// Their processes go first ([`stop::end_orphans`]): a judge still reading
+/// a copy would otherwise outlive it. How many directories were removed.
+pub fn sweep_left() -> usize {
+    let tmp = std::env::temp_dir();
+    let Ok(entries) = std::fs::read_dir(&tmp) else {
+        return 0;
+    };
+    let left: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            PREFIXES.iter().any(|p| name.starts_with(p))
+                && e.file_type().is_ok_and(|t| t.is_dir())
+                && !e.path().join(KEPT).exists()
+        })
+        .map(|e| e.path())
+        .filter(|dir| {
+            File::open(dir)
+                .is_ok_and(|f| flock(&f, FlockOperation::NonBlockingLockExclusive).is_ok())
+        })
+        .collect();
+    if left.is_empty() {
+        return 0;
+    }
+    stop::end_orphans();
+    for dir in &left {
+        let _ = crate::atomic::remove_tree(dir);
+    }
+    left.len()
+}
