@@ -164,6 +164,11 @@ fn judge(r: &Request) -> Invocation {
     // refuses a run on the repository itself.
     let mut inv = Invocation::new("gemini", false);
     inv.start_in(r.workdir);
+    inv.env_file_dir = Some(".gemini");
+    // Its own empty directory is the workspace: trusted, or Gemini CLI 0.61 refuses
+    // to run headless there (exit 55).
+    inv.env
+        .push(("GEMINI_CLI_TRUST_WORKSPACE".to_string(), "true".to_string()));
     let policy = r.out_file.with_file_name("gemini-policy.toml");
     inv.files.push((policy.clone(), POLICY.to_string()));
     let policy = policy.to_string_lossy();

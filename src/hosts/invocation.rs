@@ -40,6 +40,11 @@ pub struct Invocation {
     /// project settings and instruction files from its working directory starts in
     /// `Request::workdir` instead and is given the root by a flag.
     pub cwd: Option<PathBuf>,
+    /// The CLI looks for `DIR/.env`, then `.env`, from where it starts up to `/`,
+    /// and takes the first found over the user's own (Gemini CLI, Qwen Code): the
+    /// run writes `DIR/.env` where it starts, holding the user's own, so no file an
+    /// agent planted above it (in `$TMPDIR`) chooses the model's server.
+    pub env_file_dir: Option<&'static str>,
 }
 
 impl Invocation {
@@ -55,6 +60,7 @@ impl Invocation {
             reads_last_message: None,
             files: Vec::new(),
             cwd: None,
+            env_file_dir: None,
         }
     }
 

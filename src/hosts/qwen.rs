@@ -140,6 +140,7 @@ fn judge(r: &Request) -> Invocation {
     // `--include-directories`.
     let mut inv = Invocation::new("qwen", false);
     inv.start_in(r.workdir);
+    inv.env_file_dir = Some(".qwen");
     let root = r.repo_root.to_string_lossy();
     inv.push(&[
         "--safe-mode",

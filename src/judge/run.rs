@@ -331,8 +331,41 @@ fn prepare_cwd(inv: &Invocation, root: &Path) -> Result<std::path::PathBuf> {
     };
     crate::atomic::make_dirs(cwd)
         .map_err(|e| Exit::env(format!("cannot create {}: {e}", cwd.display())))?;
+    if let Some(dir) = inv.env_file_dir {
+        stop_env_lookup(cwd, dir)?;
+    }
     Ok(cwd.clone())
 }
+
+/// Ends the CLI's look for an env file where it starts: `DIR/.env` there holds what
+/// it would have found at the end of that look, the user's `~/DIR/.env` or
+/// `~/.env` (nothing when neither is there). The run's directory is private to it.
+fn stop_env_lookup(cwd: &Path, dir: &str) -> Result<()> {
+    let home = crate::env::os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from);
+    let own = home
+        .iter()
+        .flat_map(|h| [h.join(dir).join(".env"), h.join(".env")])
+        .find(|f| f.is_file());
+    let text = match &own {
+        Some(file) => {
+            crate::fsread::read(file, ENV_FILE_CAP)
+                .map_err(|e| Exit::env(format!("cannot read {}: {e}", file.display())))?
+                .1
+        }
+        None => Vec::new(),
+    };
+    let at = cwd.join(dir);
+    crate::atomic::make_dirs(&at)
+        .map_err(|e| Exit::env(format!("cannot create {}: {e}", at.display())))?;
+    crate::atomic::create_new(&at.join(".env"), &text, &crate::atomic::Replace::DURABLE)
+        .map_err(|e| Exit::env(format!("cannot write {}: {e:?}", at.join(".env").display())))?;
+    Ok(())
+}
+
+/// The most of a user's env file copied for a judge run.
+const ENV_FILE_CAP: u64 = 1 << 20;
 
 /// The end of what a failed judge printed on stderr, where CLIs put their error.
 fn last_words(stderr: &str) -> String {
