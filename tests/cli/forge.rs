@@ -118,7 +118,7 @@ fn update_job_with(t: &Test, origin: &Path, prs: &str, run: u32, gate_runs: bool
     let forge = t.dir.path().join("forge-comments");
     std::fs::create_dir_all(&forge).unwrap();
     let gh = format!(
-        "#!/bin/sh\ncase \"$1 $2\" in\n  'pr list') cat '{0}/open' ;;\n  'pr comment') printf '%s: %s\\n' \"$3\" \"$5\" >> '{0}/comments'; printf '%s\\n' \"$5\" >> '{1}/'\"$3\" ;;\n  'api --paginate') n=${{3#*/issues/}}; cat '{1}/'\"${{n%%/*}}\" 2>/dev/null || true ;;\n  *) exit 2 ;;\nesac\n",
+        "#!/bin/sh\ncase \"$1 $2\" in\n  'pr list') cat '{0}/open' ;;\n  'pr comment') printf '%s: %s\\n' \"$3\" \"$5\" >> '{0}/comments'; printf '%s\\n' \"$5\" >> '{1}/'\"$3\" ;;\n  'api --paginate') n=${{3#*/issues/}}; cat '{1}/'\"${{n%%/*}}\" 2>/dev/null || true ;;\n  'workflow run') shift 2; echo \"dispatch $*\" >> '{0}/comments' ;;\n  *) exit 2 ;;\nesac\n",
         work.display(),
         forge.display()
     );
@@ -148,6 +148,10 @@ fn update_job_with(t: &Test, origin: &Path, prs: &str, run: u32, gate_runs: bool
         .env("BASE", "main")
         .env("REPO", "acme/forge")
         .env("GATE_RUNS", if gate_runs { "true" } else { "false" })
+        .env(
+            "WORKFLOW",
+            "acme/forge/.github/workflows/plan.yml@refs/heads/main",
+        )
         .output()
         .unwrap();
     let said =
@@ -522,13 +526,66 @@ fn plan_sync_on_a_git_older_than_2_41_names_the_version_found_and_the_one_needed
     assert_eq!(t.git(&["rev-parse", "HEAD"]), head, "nothing merged");
 }
 
-/// A push made with the workflow's own `GITHUB_TOKEN` starts no workflow run, so
-/// the gate would not run on what the update job pushed. The choice made: the job
-/// checks out and pushes with the secret `PLAN_PUSH_TOKEN` when there is one, whose
-/// pushes start the gate as any push does; without it, each pull request it
-/// updated is told to re-run the gate.
+/// The workflow's jobs are bounded and the gate's own binary comes from a trusted
+/// place (issue 69): each job has a timeout; the update job runs one at a time; the
+/// gate's jobs restore plan from the Actions cache and never save to it (a pull
+/// request's run could write the entry they read), the update job on the default
+/// branch alone saves it; a dispatch (the update job's, without PLAN_PUSH_TOKEN)
+/// starts the gate; a pull request from this repository is synced when opened or
+/// reopened.
 #[test]
-fn without_plan_push_token_a_pull_request_the_update_job_pushed_to_is_told_to_re_run_the_gate() {
+fn the_workflow_bounds_its_jobs_and_caches_plan_only_from_the_default_branch() {
+    let workflow = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
+    )
+    .unwrap();
+    let yaml: serde_json::Value = serde_saphyr::from_str(&workflow).unwrap();
+    let jobs = yaml["jobs"].as_object().unwrap();
+    assert_eq!(jobs.len(), 3);
+    for (name, job) in jobs {
+        assert!(
+            job["timeout-minutes"].as_u64().is_some_and(|m| m <= 60),
+            "{name}"
+        );
+        let uses: Vec<&str> = job["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|s| s["uses"].as_str())
+            .collect();
+        assert!(
+            uses.contains(&"actions/cache/restore@v4"),
+            "{name}: {uses:?}"
+        );
+        assert!(!uses.contains(&"actions/cache@v4"), "{name}: {uses:?}");
+        assert_eq!(
+            uses.contains(&"actions/cache/save@v4"),
+            name == "update",
+            "{name}: {uses:?}"
+        );
+    }
+    assert_eq!(jobs["update"]["concurrency"]["group"], "plan-update");
+    assert_eq!(jobs["update"]["concurrency"]["cancel-in-progress"], false);
+    let update_if = jobs["update"]["if"].as_str().unwrap();
+    for needle in [
+        "github.event.action == 'opened'",
+        "github.event.action == 'reopened'",
+        "github.event.pull_request.head.repo.full_name == github.repository",
+    ] {
+        assert!(update_if.contains(needle), "{needle} not in {update_if}");
+    }
+    assert_eq!(jobs["update"]["permissions"]["actions"], "write");
+    assert!(yaml["on"]["workflow_dispatch"]["inputs"]["pr"]["required"] == true);
+}
+
+/// A push made with the workflow's own `GITHUB_TOKEN` starts no workflow run, so
+/// the gate would not run on what the update job pushed, and a person had to start
+/// it (issue 69: the lead closed and reopened pull requests five times in a day).
+/// The job checks out and pushes with the secret `PLAN_PUSH_TOKEN` when there is
+/// one, whose pushes start the gate as any push does; without it, it dispatches the
+/// gate on each branch it updated (a dispatch made with GITHUB_TOKEN starts a run).
+#[test]
+fn without_plan_push_token_the_update_job_starts_the_gate_on_what_it_pushed() {
     let workflow = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/github/plan.yml"),
     )
