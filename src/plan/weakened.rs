@@ -195,6 +195,7 @@ pub fn find_given(
     }
     for row in &mut rows {
         row.settle_skips(&old_names);
+        row.settle_skipped();
     }
     if rows
         .iter()
@@ -1816,6 +1817,39 @@ impl<'c> Row<'c> {
         }
     }
 
+    /// Takes out of the old side the tests a marker with no condition switched off
+    /// that are gone now ([`Read::skipped`]): deleting one took nothing that ran.
+    fn settle_skipped(&mut self) {
+        let Some(old) = &mut self.old else {
+            return;
+        };
+        let new_names = self.new.as_ref().map_or(&[][..], |n| &n.read.names[..]);
+        let gone: Vec<(String, usize)> = old
+            .read
+            .skipped
+            .iter()
+            .filter(|(name, _)| !new_names.contains(name))
+            .cloned()
+            .collect();
+        if gone.is_empty() {
+            return;
+        }
+        let is_gone = |name: &String| gone.iter().any(|(n, _)| n == name);
+        let r = &mut old.read;
+        let c = &mut r.counts;
+        c.tests = c.tests.saturating_sub(gone.len());
+        c.assertions = c
+            .assertions
+            .saturating_sub(gone.iter().map(|(_, k)| k).sum());
+        let markers = r.skip_owners.iter().filter(|o| is_gone(o)).count();
+        c.skips = c.skips.saturating_sub(markers);
+        r.skip_owners.retain(|o| !is_gone(o));
+        let keep: Vec<bool> = r.owners.iter().map(|o| !is_gone(o)).collect();
+        let mut k = keep.iter();
+        r.statements.retain(|_| *k.next().unwrap_or(&true));
+        r.owners.retain(|o| !is_gone(o));
+    }
+
     /// Takes out of the new side the assertions that moved into a function or class
     /// nothing calls, in this file or another of the change (`names`, each side's
     /// identifiers counted over every changed file): an assertion moved from a test
@@ -2909,6 +2943,10 @@ struct Read {
     /// The statements of tests a skip marker switches off (all, when one switches
     /// off the whole file).
     switched_off: Vec<String>,
+    /// The tests a marker with no condition switches off (`@pytest.mark.skip`,
+    /// `#[ignore]`, `it.skip`, `t.Skip()` first in the body), each with how many
+    /// assertions it holds: none of them runs anywhere.
+    skipped: Vec<(String, usize)>,
     /// The assertion statements in functions and classes nothing in the file names
     /// (see `reach::uncalled_bodies`), each with the function's name.
     helpers: Vec<(String, String)>,
@@ -2929,6 +2967,7 @@ fn analyse(lang: Lang, text: &str) -> Read {
     let mut counts = Counts::default();
     let mut tests = Vec::new();
     let mut skips = Vec::new();
+    let mut asserts = Vec::new();
     let unreached = reach::unreached(lang, &toks, &layout);
     let loops = match lang {
         Lang::Go => forms::in_loops(&toks),
@@ -2943,6 +2982,9 @@ fn analyse(lang: Lang, text: &str) -> Read {
             s = s || forms::go_guard(&toks, i);
         }
         counts.assertions += usize::from(a);
+        if a {
+            asserts.push(i);
+        }
         if s {
             skips.push(i);
             counts.switches += usize::from(switches_others(lang, &toks, i));
@@ -2966,6 +3008,14 @@ fn analyse(lang: Lang, text: &str) -> Read {
     if lang == Lang::Rust {
         counts.hollow_asserts = reach::hollow_asserts(&toks);
     }
+    let skipped = skipped_tests(
+        lang,
+        &toks,
+        &layout,
+        (&skips, &skip_owners),
+        &tests,
+        &asserts,
+    );
     let mut placed = forms::statements(lang, &toks, &layout);
     placed.retain(|(i, _)| !unreached[*i]);
     let mut statements: Vec<String> = placed.iter().map(|(_, s)| s.clone()).collect();
@@ -3079,9 +3129,73 @@ fn analyse(lang: Lang, text: &str) -> Read {
         names: tests.into_iter().map(|(_, name)| name).collect(),
         skip_owners,
         switched_off,
+        skipped,
         helpers,
         harnesses,
         bound: checks::bindings(lang, text),
+    }
+}
+
+/// The tests a skip marker with no condition switches off ([`Read::skipped`]):
+/// `skips` are the markers' tokens with the test each names, `asserts` the
+/// assertions' tokens.
+fn skipped_tests(
+    lang: Lang,
+    toks: &Toks<'_, '_>,
+    layout: &reach::Layout<'_>,
+    (skips, owners): (&[usize], &[String]),
+    tests: &[(usize, String)],
+    asserts: &[usize],
+) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (&i, name) in skips.iter().zip(owners) {
+        if name.is_empty()
+            || !unconditional_skip(lang, toks, i)
+            || out.iter().any(|(n, _)| n == name)
+        {
+            continue;
+        }
+        let Some(&(at, _)) = tests.iter().find(|(_, n)| n == name) else {
+            continue;
+        };
+        let held = reach::test_body(lang, toks, layout, at).map_or(0, |(from, end)| {
+            asserts.partition_point(|&k| k < end) - asserts.partition_point(|&k| k < from)
+        });
+        out.push((name.clone(), held));
+    }
+    out
+}
+
+/// Whether the skip marker at `i` switches its test off whatever the run: a
+/// marker with no condition, or Go's `t.Skip()` first in a test's body. A
+/// `skipif`, `skipIf`, `cfg_attr(…, ignore)` or a skip under an `if` runs the test
+/// somewhere.
+fn unconditional_skip(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> bool {
+    let name = ident(toks, i);
+    match lang {
+        Lang::Python => {
+            name == Some("skip")
+                && (matches!(receiver(toks, i), Some("mark" | "unittest"))
+                    || (i >= 1 && punct(toks, i - 1, '@')))
+        }
+        Lang::Js => match name {
+            Some("skip") => after_dot(toks, i),
+            Some(n) => matches!(n, "xit" | "xtest" | "xdescribe" | "xcontext" | "xspecify"),
+            None => false,
+        },
+        Lang::Rust => {
+            punct(toks, i, '#') && punct(toks, i + 1, '[') && ident(toks, i + 2) == Some("ignore")
+        }
+        Lang::Go => {
+            matches!(name, Some("Skip" | "Skipf" | "SkipNow"))
+                && i >= 7
+                && punct(toks, i - 1, '.')
+                && punct(toks, i - 3, '{')
+                && punct(toks, i - 4, ')')
+                && ident(toks, i - 5) == Some("T")
+                && punct(toks, i - 6, '.')
+                && ident(toks, i - 7) == Some("testing")
+        }
     }
 }
 
@@ -3651,6 +3765,77 @@ mod tests {
             .iter()
             .map(ToString::to_string)
             .collect()
+    }
+
+    // Honest work (issue 68): deleting a test that was already skipped took
+    // nothing that ran, and was `assertions-removed`, high.
+    #[test]
+    fn deleting_a_test_that_was_already_skipped_is_no_finding() {
+        let py_kept = "import pytest\n\n\ndef test_kept():\n    assert f(0) == 1\n";
+        let go_kept = "package a\n\nimport \"testing\"\n\nfunc TestKept(t *testing.T) {\n\tif f(0) != 1 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n";
+        let rs_kept = "#[test]\nfn kept() {\n    assert_eq!(f(0), 1);\n}\n";
+        let js_kept = "it('kept', () => {\n  expect(f(0)).toBe(1);\n});\n";
+        let py = |marker: &str| {
+            format!(
+                "import pytest\n\n\n{marker}\ndef test_old():\n    assert f(1) == 2\n    assert f(2) == 3\n\n\ndef test_kept():\n    assert f(0) == 1\n"
+            )
+        };
+        let go = |first: &str| {
+            format!(
+                "package a\n\nimport \"testing\"\n\nfunc TestOld(t *testing.T) {{\n{first}\tif f(1) != 2 {{\n\t\tt.Errorf(\"x\")\n\t}}\n}}\n\nfunc TestKept(t *testing.T) {{\n\tif f(0) != 1 {{\n\t\tt.Errorf(\"x\")\n\t}}\n}}\n"
+            )
+        };
+        let rs = |attr: &str| {
+            format!("#[test]\n{attr}\nfn old() {{\n    assert_eq!(f(1), 2);\n}}\n\n{rs_kept}")
+        };
+        let js = |call: &str| {
+            format!("{call}('old', () => {{\n  expect(f(1)).toBe(2);\n}});\n\n{js_kept}")
+        };
+        let skipped = [
+            (
+                "tests/test_a.py",
+                py("@pytest.mark.skip(reason='broken')"),
+                py_kept,
+            ),
+            ("tests/test_a.py", py("@pytest.mark.skip"), py_kept),
+            ("tests/test_a.py", py("@unittest.skip('broken')"), py_kept),
+            ("a_test.go", go("\tt.Skip(\"broken\")\n"), go_kept),
+            ("tests/a.rs", rs("#[ignore]"), rs_kept),
+            ("tests/a.rs", rs("#[ignore = \"slow\"]"), rs_kept),
+            ("a.test.js", js("it.skip"), js_kept),
+            ("a.test.js", js("xit"), js_kept),
+            ("a.test.js", js("test.skip"), js_kept),
+        ];
+        for (path, before, after) in &skipped {
+            assert_eq!(found(path, before, after), Vec::<String>::new(), "{before}");
+        }
+        // A test that ran somewhere (a condition) or that ran at all is a loss.
+        let ran = [
+            (
+                "tests/test_a.py",
+                py("@pytest.mark.skipif(sys.platform == 'win32', reason='x')"),
+                py_kept,
+            ),
+            ("tests/test_a.py", py("@pytest.mark.slow"), py_kept),
+            (
+                "a_test.go",
+                go("\tif testing.Short() {\n\t\tt.Skip(\"slow\")\n\t}\n"),
+                go_kept,
+            ),
+            ("a_test.go", go(""), go_kept),
+            ("tests/a.rs", rs("#[cfg_attr(windows, ignore)]"), rs_kept),
+            ("a.test.js", js("it"), js_kept),
+            ("a.test.js", js("it.skipIf(isWindows)"), js_kept),
+        ];
+        for (path, before, after) in &ran {
+            assert_ne!(found(path, before, after), Vec::<String>::new(), "{before}");
+        }
+        // A file of skipped tests only, deleted, took nothing that ran.
+        let only = "import pytest\n\n\n@pytest.mark.skip\ndef test_old():\n    assert f(1) == 2\n";
+        assert_eq!(
+            find(&[change("tests/test_old.py", Some(only), None)], &[]),
+            Vec::<Finding>::new()
+        );
     }
 
     #[test]
