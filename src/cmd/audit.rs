@@ -88,6 +88,10 @@ struct Entry<'p> {
     /// What the sign-off's weakened-tests check found (`{path, what}`); `None` when
     /// not recorded (a cancelled goal, a transcript from before the check).
     weakened_tests: Option<Vec<crate::plan::weakened::Finding>>,
+    /// Each part of `weakened_tests` with its rule's id and severity, `{kind,
+    /// confidence, file, line, text}`, as `plan show --json` lists `findings`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weakened_findings: Option<Vec<crate::plan::weakened::kinds::Shown>>,
     /// A done goal whose verify passed when it started, with nothing it rests on
     /// changed since (`verify-green-at-start`): that verify said nothing of the work.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -450,6 +454,12 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             (reverify, _) => reverify,
         };
         let weakened_tests = crate::weakened::of_goal(&root, &plan, goal)?;
+        let weakened_findings = weakened_tests.as_ref().map(|found| {
+            found
+                .iter()
+                .flat_map(crate::plan::weakened::kinds::of)
+                .collect()
+        });
         let verify_green_at_start = (goal.status() == Status::Done)
             .then(|| crate::red_first::of_goal(ctx, &plan, goal))
             .flatten();
@@ -462,6 +472,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             proof: proof.into(),
             reverify,
             weakened_tests,
+            weakened_findings,
             verify_green_at_start,
             rejudge,
             findings,

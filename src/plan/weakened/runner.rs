@@ -8,6 +8,7 @@
 //! changed one: it switches off tests that were there. Pure.
 
 use super::file_name;
+use super::rules::{Part, RuleId};
 
 /// Whether `path` is a file that configures or can replace a test runner.
 pub(super) fn is_runner_file(path: &str) -> bool {
@@ -117,8 +118,14 @@ const RUNNER_IMPORTS: [&str; 6] = [
     "tomli",
 ];
 
-/// What changed in a runner file that can switch tests off, in words.
-pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<String> {
+/// What changed in a runner file that can switch tests off: the runner's
+/// configuration, a conftest's hooks, a module in the runner's place.
+pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<Part> {
+    finding_words(path, before, after).map(|w| Part::new(RuleId::RunnerChanged, w))
+}
+
+/// [`finding`] in words.
+fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String> {
     let kind = kind(path)?;
     let old = before.unwrap_or("");
     match kind {
@@ -1320,7 +1327,7 @@ fn cannot_fail(command: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::finding;
+    use super::finding_words as finding;
 
     // Attack (red3): a new or changed `build.rs` that tells cargo to build the tests
     // another way (`cargo:rustc-cfg=…` turning a test module's cfg off,
