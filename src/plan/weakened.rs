@@ -19,6 +19,8 @@ pub mod hacks;
 pub mod kinds;
 mod reach;
 pub mod rules;
+#[cfg(test)]
+mod rules_tests;
 mod runner;
 
 pub use rules::{Part, RuleId};
