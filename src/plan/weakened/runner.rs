@@ -702,14 +702,34 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
         .filter_map(|(s, l)| {
             let written = l.split(['=', ':']).next().unwrap_or("");
             let key = written.trim().trim_matches(['"', '\'']);
-            if key != "addopts" && !key.ends_with(".addopts") {
-                return Some(format!("[{s}] {l}"));
-            }
             let value = l[written.len()..].get(1..).unwrap_or("");
-            let kept = choosing_options(&shell_words(value));
+            let kept = match key {
+                "commands" => pytest_command(&shell_words(value)),
+                _ if key == "addopts" || key.ends_with(".addopts") => {
+                    choosing_options(&shell_words(value))
+                }
+                _ => return Some(format!("[{s}] {l}")),
+            };
             (!kept.is_empty()).then(|| format!("[{s}] {} = {}", written.trim(), kept.join(" ")))
         })
         .collect()
+}
+
+/// tox's `commands` with pytest's own options read as [`choosing_options`] reads
+/// `addopts`: `pytest -v {posargs}` chooses what `pytest {posargs}` does.
+fn pytest_command(words: &[String]) -> Vec<String> {
+    let at = words.iter().position(|w| {
+        let w = w.trim_matches(['"', '\'']);
+        w == "pytest" || w == "py.test" || w.ends_with("/pytest")
+    });
+    match at {
+        Some(at) => {
+            let mut out = words[..=at].to_vec();
+            out.extend(choosing_options(&words[at + 1..]));
+            out
+        }
+        None => words.to_vec(),
+    }
 }
 
 /// `text` split as a shell splits it, quotes kept in the words: `-k 'not slow'`
@@ -1525,6 +1545,26 @@ mod tests {
             assert!(
                 finding(file, None, &wrap("-v -m not_slow")).is_some(),
                 "{file}"
+            );
+        }
+        // tox runs pytest with its own options too.
+        let tox = |args: &str| format!("[testenv]\ndeps = pytest\ncommands = pytest {args}\n");
+        let before = tox("{posargs}");
+        for args in ["-v --durations=10 {posargs}", "-n auto -ra {posargs}"] {
+            assert_eq!(
+                finding("tox.ini", Some(&before), &tox(args)),
+                None,
+                "{args}"
+            );
+        }
+        for args in [
+            "-k fast {posargs}",
+            "-v tests/unit",
+            "-p no:randomly {posargs}",
+        ] {
+            assert!(
+                finding("tox.ini", Some(&before), &tox(args)).is_some(),
+                "{args}"
             );
         }
         // `testpaths` narrowed chooses what runs.
