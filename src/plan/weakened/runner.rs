@@ -209,10 +209,41 @@ fn new_js_lines(before: &[String], after: &[String]) -> Option<String> {
     let seen: std::collections::HashSet<String> = before.iter().map(norm).collect();
     let fresh: Vec<String> = after
         .iter()
-        .filter(|l| !seen.contains(&norm(l)))
+        .filter(|l| !seen.contains(&norm(l)) && !reports_only(l))
         .cloned()
         .collect();
     new_lines(&[], &fresh)
+}
+
+/// Whether a line of a JS runner's configuration sets only how it reports, on one
+/// line (`reporters: ['verbose'],`, `verbose: true`, `coverage: { provider: 'v8' }`):
+/// what runs and whether a failure fails are the same.
+fn reports_only(line: &str) -> bool {
+    const KEYS: [&str; 9] = [
+        "reporters",
+        "reporter",
+        "verbose",
+        "outputFile",
+        "coverage",
+        "collectCoverage",
+        "coverageReporters",
+        "coverageDirectory",
+        "coverageProvider",
+    ];
+    let Some((key, value)) = line.split_once(':') else {
+        return false;
+    };
+    let key = key.trim().trim_matches(['"', '\'']);
+    let value = js_normal(value);
+    let closed =
+        |open: char, close: char| value.matches(open).count() == value.matches(close).count();
+    // A reporter or coverage module of the repository's own (`./reporter.js`) is
+    // code the runner loads, which can end the run green.
+    let own_code = value.contains('/')
+        || [".js", ".ts", ".mjs", ".cjs"]
+            .iter()
+            .any(|e| value.contains(e));
+    KEYS.contains(&key) && closed('[', ']') && closed('{', '}') && !own_code
 }
 
 /// JavaScript as prettier leaves its meaning: no comments or whitespace outside
@@ -1598,6 +1629,28 @@ mod tests {
         ] {
             assert_eq!(finding(path, Some(before), after), None, "{path}: {after}");
         }
+        // Reporters and coverage on one line report; they choose nothing.
+        for line in [
+            "reporters: [\"verbose\"],",
+            "verbose: true,",
+            "coverage: { provider: \"v8\", reporter: [\"text\"] },",
+        ] {
+            let after = vitest_after.replace(
+                "testTimeout: 1000,",
+                &format!("testTimeout: 1000,\n    {line}"),
+            );
+            assert_eq!(
+                finding("vitest.config.ts", Some(vitest_before), &after),
+                None,
+                "{line}"
+            );
+        }
+        // One of the repository's own is code the runner loads.
+        let own = vitest_after.replace(
+            "testTimeout: 1000,",
+            "testTimeout: 1000,\n    reporters: [\"./quiet-reporter.js\"],",
+        );
+        assert!(finding("vitest.config.ts", Some(vitest_before), &own).is_some());
         // What a formatter does not do is still read.
         let narrowed = vitest_after.replace("testTimeout: 1000,", "include: [\"src/none/**\"],");
         assert!(finding("vitest.config.ts", Some(vitest_before), &narrowed).is_some());
