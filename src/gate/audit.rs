@@ -275,6 +275,12 @@ impl<'p, 'a> Audit<'p, 'a> {
             (reverify, _) => reverify,
         };
         let weakened_tests = crate::weakened::of_goal(&self.root, plan, goal)?;
+        let weakened_findings = weakened_tests.as_ref().map(|found| {
+            found
+                .iter()
+                .flat_map(crate::plan::weakened::kinds::of)
+                .collect()
+        });
         let verify_green_at_start = (goal.status() == Status::Done)
             .then(|| crate::red_first::of_goal(ctx, plan, goal))
             .flatten();
@@ -287,6 +293,7 @@ impl<'p, 'a> Audit<'p, 'a> {
             proof: proof.into(),
             reverify,
             weakened_tests,
+            weakened_findings,
             verify_green_at_start,
             rejudge,
             findings,

@@ -22,6 +22,10 @@ pub struct Entry {
     /// What the sign-off's weakened-tests check found (`{path, what}`); `None` when
     /// not recorded (a cancelled goal, a transcript from before the check).
     pub weakened_tests: Option<Vec<crate::plan::weakened::Finding>>,
+    /// Each part of `weakened_tests` with its rule's id and severity, `{kind,
+    /// confidence, file, line, text}`, as `plan show --json` lists `findings`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weakened_findings: Option<Vec<crate::plan::weakened::kinds::Shown>>,
     /// A done goal whose verify passed when it started, with nothing it rests on
     /// changed since (`verify-green-at-start`): that verify said nothing of the work.
     #[serde(skip_serializing_if = "Option::is_none")]

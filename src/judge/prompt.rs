@@ -474,6 +474,7 @@ mod tests {
         let found = [Finding {
             path: "tests/```WEAK-NAME.py".into(),
             what: "2 of 5 assertions removed".into(),
+            ..Default::default()
         }];
         let weak = Facts {
             weakened: &found,

@@ -39,7 +39,7 @@ pub struct Card<'p> {
     pub weakened_tests: Option<Vec<Finding>>,
     /// The parts of `weakened_tests`, each `{kind, confidence, file, line, text}`
     /// ([`super::weakened::kinds`]); `None` when those are not known.
-    pub findings: Option<Vec<super::weakened::kinds::Part>>,
+    pub findings: Option<Vec<super::weakened::kinds::Shown>>,
     /// Why its verify can never fail (`verify-cannot-fail`). Filled by the caller.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verify_cannot_fail: Option<String>,

@@ -1372,10 +1372,14 @@ mod tests {
             judge: "command".into(),
             overrides: vec!["evidence_judge.md".into()],
             verify_files: vec![("tests/check me.sh".into(), "0123abcd".repeat(5))],
-            weakened_tests: Some(vec![super::super::weakened::Finding {
-                path: "tests/test_a.py".into(),
-                what: "deleted (it had 2 assertions in 1 test)".into(),
-            }]),
+            weakened_tests: Some(vec![super::super::weakened::Finding::new(
+                "tests/test_a.py",
+                vec![super::super::weakened::Part::new(
+                    super::super::weakened::RuleId::AssertionsRemoved,
+                    "deleted (it had 2 assertions in 1 test)",
+                )],
+                None,
+            )]),
             panel: vec![("claude:opus".into(), "accept".into())],
             when: "2026-01-01 10:00".into(),
             judged: None,

@@ -18,7 +18,12 @@ mod forms;
 pub mod hacks;
 pub mod kinds;
 mod reach;
+pub mod rules;
+#[cfg(test)]
+mod rules_tests;
 mod runner;
+
+pub use rules::{Part, RuleId};
 
 /// A language whose tests plan can count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,11 +141,17 @@ pub struct Change {
 }
 
 /// One file and what changed in it that weakens the check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Finding {
     pub path: String,
-    /// In words: `2 of 5 assertions removed`, `deleted (it had …)`.
+    /// In words, its parts' joined by `, `: `2 of 5 assertions removed`,
+    /// `deleted (it had …)`; then `renamed from …` when the file moved.
     pub what: String,
+    /// Each part with its rule, which `--strict`, the gate and `--json` read.
+    /// Empty for a finding read from words alone (a line an older plan recorded):
+    /// [`kinds::parts`] reads those with the legacy reader.
+    #[serde(skip)]
+    pub parts: Vec<Part>,
 }
 
 impl fmt::Display for Finding {
@@ -153,14 +164,35 @@ impl fmt::Display for Finding {
 }
 
 impl Finding {
-    /// Reads back what [`Finding`]'s `Display` wrote, or [`kinds::tagged`] (the
-    /// kinds after it are left off: they are read from the words again). `what`
-    /// never holds `": "`, so the last one ends the path.
+    /// The finding of `parts` in the file at `path` (`renamed`: where it was).
+    /// `what` never holds `": "`, so a finding's line reads back (quoted code can
+    /// hold one).
+    pub fn new(path: &str, parts: Vec<Part>, renamed: Option<String>) -> Finding {
+        let parts: Vec<Part> = parts
+            .into_iter()
+            .map(|p| Part {
+                text: p.text.replace(": ", ":\u{a0}"),
+                ..p
+            })
+            .collect();
+        let mut words: Vec<String> = parts.iter().map(|p| p.text.clone()).collect();
+        words.extend(renamed.map(|r| r.replace(": ", ":\u{a0}")));
+        Finding {
+            path: path.to_string(),
+            what: words.join(", "),
+            parts,
+        }
+    }
+
+    /// Reads back what [`Finding`]'s `Display` wrote, or [`kinds::tagged`] with
+    /// each part's rule. `what` never holds `": "`, so the last one ends the path.
     pub fn parse(line: &str) -> Option<Finding> {
         let (path, what) = line.rsplit_once(": ")?;
+        let (what, parts) = kinds::read_tags(what);
         Some(Finding {
             path: path.to_string(),
-            what: kinds::strip(what).to_string(),
+            what: what.to_string(),
+            parts: parts.unwrap_or_default(),
         })
     }
 }
@@ -195,6 +227,7 @@ pub fn find_given(
     }
     for row in &mut rows {
         row.settle_skips(&old_names);
+        row.settle_skipped();
     }
     if rows
         .iter()
@@ -259,23 +292,18 @@ pub fn find_given(
             what.extend(hacks::found(lang, path, before, after, given));
         }
         if !what.is_empty() {
-            if row.change.was.is_some() && row.new.is_some() {
-                what.push(format!(
+            let renamed = (row.change.was.is_some() && row.new.is_some()).then(|| {
+                format!(
                     "renamed from {}",
                     super::text::escape_controls(row.old_path)
-                ));
-            }
+                )
+            });
             let path = if row.new.is_some() || row.old.is_none() {
                 &row.change.path
             } else {
                 row.old_path
             };
-            // `what` never holds ": ", so a finding's line reads back (quoted code
-            // can hold one).
-            out.push(Finding {
-                path: path.to_string(),
-                what: what.join(", ").replace(": ", ":\u{a0}"),
-            });
+            out.push(Finding::new(path, what, renamed));
         } else if let Some(finding) = verify_finding(row.change, verify_files, given)
             .or_else(|| data_finding(row.change, given))
         {
@@ -283,7 +311,41 @@ pub fn find_given(
         }
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
+    #[cfg(test)]
+    legacy_agrees(&out);
     out
+}
+
+/// In tests, every finding's typed rules are those the legacy reader gives its
+/// words, and it is as high: each finding plan made before rules were typed keeps
+/// its ids and severity, and a line recorded before reads back the same. Where
+/// the words read a part wrong (`weakened-test`: a ", " or a backtick inside
+/// quoted code split or hid its words, or words no rule listed, as the import
+/// hook's), the typed rules may name more; they are the right ones.
+#[cfg(test)]
+fn legacy_agrees(found: &[Finding]) {
+    let distinct = |rules: Vec<RuleId>| {
+        let mut out: Vec<RuleId> = Vec::new();
+        for rule in rules {
+            if !out.contains(&rule) {
+                out.push(rule);
+            }
+        }
+        out
+    };
+    for finding in found {
+        let typed = distinct(finding.parts.iter().map(|p| p.rule).collect());
+        let read = kinds::legacy_parts(&finding.what);
+        let legacy = distinct(read.iter().map(|p| p.rule).collect());
+        let misread = legacy.contains(&RuleId::WeakenedTest);
+        let named = legacy.iter().filter(|r| **r != RuleId::WeakenedTest);
+        let same = typed == legacy || (misread && named.clone().all(|r| typed.contains(r)));
+        let high = |rules: &[RuleId]| rules.iter().any(|r| r.severity() == rules::Severity::High);
+        assert!(
+            same && high(&typed) == high(&legacy),
+            "{finding}: typed {typed:?}, read from its words {legacy:?}"
+        );
+    }
 }
 
 /// The name an `import` takes for a module of the code's own tree at `path`: a
@@ -336,7 +398,11 @@ pub fn cached(path: &str) -> bool {
 /// extension module `calc.abi3.so` beside `calc.py`: it wins over the source). A
 /// package or module as the change leaves it (`__init__.py` added or taken out)
 /// decides. Compiled modules count as their source does ([`compiled_module`]).
-fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Option<String> {
+fn shadows_code(change: &Change, given: &hacks::Given, changes: &[Change]) -> Option<Part> {
+    shadows_code_words(change, given, changes).map(|w| Part::new(RuleId::CodeShadowed, w))
+}
+
+fn shadows_code_words(change: &Change, given: &hacks::Given, changes: &[Change]) -> Option<String> {
     let path = change.path.as_str();
     // There at the start at this path; a file renamed here (`was`) is new here.
     let kept = change.before.is_some() && change.was.is_none();
@@ -524,7 +590,11 @@ fn puts_on_import_path(text: &str) -> impl Iterator<Item = String> + '_ {
 /// no finding. Also a new `sys.pycache_prefix` set: Python then reads bytecode in
 /// the tree again, in place of its source. Text, so a fake written to dodge it
 /// (the name held in a variable or built at run time) is the judge's to see.
-fn installs_code(change: &Change, given: &hacks::Given) -> Option<String> {
+fn installs_code(change: &Change, given: &hacks::Given) -> Option<Part> {
+    installs_code_words(change, given).map(|w| Part::new(RuleId::CodeShadowed, w))
+}
+
+fn installs_code_words(change: &Change, given: &hacks::Given) -> Option<String> {
     let path = change.path.as_str();
     let after = change.after.as_deref()?;
     if Lang::of(path) != Some(Lang::Python) || documentation(path) {
@@ -1010,7 +1080,11 @@ fn def_name(st: &str) -> Option<&str> {
 /// and in a `def` line's defaults; a test's or a fixture's own body is scoped to it
 /// (`patched` and the judge). A constant (`calc.DEBUG = True`) or a plain value
 /// (`Client.timeout = 0.1`, `settings.url = "sqlite://"`) is configuration.
-fn replaces_code(change: &Change, given: &hacks::Given) -> Option<String> {
+fn replaces_code(change: &Change, given: &hacks::Given) -> Option<Part> {
+    replaces_code_words(change, given).map(|w| Part::new(RuleId::CodeShadowed, w))
+}
+
+fn replaces_code_words(change: &Change, given: &hacks::Given) -> Option<String> {
     let path = change.path.as_str();
     let after = change.after.as_deref()?;
     // Tests, conftests, and a helper new at the top (`testing_support.py`); not
@@ -1615,7 +1689,11 @@ fn rust_modules(changes: &[Change], before: bool) -> HashSet<String> {
 /// `Cargo.toml`, `package.json`, `composer.json`): a copy of testify whose `Equal`
 /// returns true, edited by hand where `go mod vendor` would have come with a
 /// dependency changed.
-fn vendored(change: &Change, changes: &[Change]) -> Option<String> {
+fn vendored(change: &Change, changes: &[Change]) -> Option<Part> {
+    vendored_words(change, changes).map(|w| Part::new(RuleId::RunnerChanged, w))
+}
+
+fn vendored_words(change: &Change, changes: &[Change]) -> Option<String> {
     let path = change.path.as_str();
     let mut dirs = path.split('/').rev().skip(1);
     if change.after.is_none() || Lang::of(path).is_none() || !dirs.any(|d| d == "vendor") {
@@ -1639,7 +1717,11 @@ fn vendored(change: &Change, changes: &[Change]) -> Option<String> {
 /// `src/lib.rs`) while its file (`src/tests.rs`, `src/tests/mod.rs`) stays: the
 /// file, and every test in it, is no longer compiled. A module inlined (`mod tests
 /// {`), or its file deleted or moved with it, is none.
-fn unlinked_modules(change: &Change, changes: &[Change]) -> Option<String> {
+fn unlinked_modules(change: &Change, changes: &[Change]) -> Option<Part> {
+    unlinked_modules_words(change, changes).map(|w| Part::new(RuleId::AssertionsRemoved, w))
+}
+
+fn unlinked_modules_words(change: &Change, changes: &[Change]) -> Option<String> {
     if Lang::of(&change.path) != Some(Lang::Rust) {
         return None;
     }
@@ -1816,6 +1898,39 @@ impl<'c> Row<'c> {
         }
     }
 
+    /// Takes out of the old side the tests a marker with no condition switched off
+    /// that are gone now ([`Read::skipped`]): deleting one took nothing that ran.
+    fn settle_skipped(&mut self) {
+        let Some(old) = &mut self.old else {
+            return;
+        };
+        let new_names = self.new.as_ref().map_or(&[][..], |n| &n.read.names[..]);
+        let gone: Vec<(String, usize)> = old
+            .read
+            .skipped
+            .iter()
+            .filter(|(name, _)| !new_names.contains(name))
+            .cloned()
+            .collect();
+        if gone.is_empty() {
+            return;
+        }
+        let is_gone = |name: &String| gone.iter().any(|(n, _)| n == name);
+        let r = &mut old.read;
+        let c = &mut r.counts;
+        c.tests = c.tests.saturating_sub(gone.len());
+        c.assertions = c
+            .assertions
+            .saturating_sub(gone.iter().map(|(_, k)| k).sum());
+        let markers = r.skip_owners.iter().filter(|o| is_gone(o)).count();
+        c.skips = c.skips.saturating_sub(markers);
+        r.skip_owners.retain(|o| !is_gone(o));
+        let keep: Vec<bool> = r.owners.iter().map(|o| !is_gone(o)).collect();
+        let mut k = keep.iter();
+        r.statements.retain(|_| *k.next().unwrap_or(&true));
+        r.owners.retain(|o| !is_gone(o));
+    }
+
     /// Takes out of the new side the assertions that moved into a function or class
     /// nothing calls, in this file or another of the change (`names`, each side's
     /// identifiers counted over every changed file): an assertion moved from a test
@@ -1858,15 +1973,18 @@ impl<'c> Row<'c> {
     }
 
     /// What this file lost or gained for the worse, where its language's net agrees.
-    fn test_findings(&self, nets: &Nets) -> Vec<String> {
+    fn test_findings(&self, nets: &Nets) -> Vec<Part> {
         let mut what = Vec::new();
         let Some(old) = &self.old else {
             if let Some(new) = &self.new {
                 let net = nets.of(new.lang);
                 if new.counts().skips > 0 && net.skips_added() {
-                    what.push(format!(
-                        "a new file that switches tests off ({})",
-                        plural(new.counts().skips, "skip marker")
+                    what.push(Part::new(
+                        RuleId::TestsSkipped,
+                        format!(
+                            "a new file that switches tests off ({})",
+                            plural(new.counts().skips, "skip marker")
+                        ),
                     ));
                 }
             }
@@ -1889,17 +2007,23 @@ impl<'c> Row<'c> {
             && self.new.as_ref().is_none_or(|n| n.counts().tests == 0);
         if renamed_out {
             if weighs(o) && lost {
-                what.push(format!(
-                    "renamed to {}, which is not a test file by its name ({})",
-                    super::text::escape_controls(&self.change.path),
-                    had(o)
+                what.push(Part::new(
+                    RuleId::AssertionsRemoved,
+                    format!(
+                        "renamed to {}, which is not a test file by its name ({})",
+                        super::text::escape_controls(&self.change.path),
+                        had(o)
+                    ),
                 ));
             }
             return what;
         }
         let Some(new) = &self.new else {
             if weighs(o) && lost {
-                what.push(format!("deleted ({})", had(o)));
+                what.push(Part::new(
+                    RuleId::AssertionsRemoved,
+                    format!("deleted ({})", had(o)),
+                ));
             }
             return what;
         };
@@ -1916,31 +2040,43 @@ impl<'c> Row<'c> {
             && net.assertions_lost()
             && !net.rewritten(old.lang, &self.change.path, cut, &removed)
         {
-            what.push(format!(
-                "{} of {} removed",
-                o.assertions - n.assertions,
-                plural(o.assertions, "assertion")
+            what.push(Part::new(
+                RuleId::AssertionsRemoved,
+                format!(
+                    "{} of {} removed",
+                    o.assertions - n.assertions,
+                    plural(o.assertions, "assertion")
+                ),
             ));
         }
         if n.tests < o.tests && net.units_lost() {
-            what.push(format!(
-                "{} of {} removed",
-                o.tests - n.tests,
-                plural(o.tests, "test")
+            what.push(Part::new(
+                RuleId::AssertionsRemoved,
+                format!(
+                    "{} of {} removed",
+                    o.tests - n.tests,
+                    plural(o.tests, "test")
+                ),
             ));
         }
         if n.cases < o.cases && net.units_lost() {
-            what.push(format!(
-                "{} of {} removed",
-                o.cases - n.cases,
-                plural(o.cases, "parametrized case")
+            what.push(Part::new(
+                RuleId::AssertionsRemoved,
+                format!(
+                    "{} of {} removed",
+                    o.cases - n.cases,
+                    plural(o.cases, "parametrized case")
+                ),
             ));
         }
         if n.skips > o.skips && net.skips_added() {
-            what.push(format!(
-                "{} added (now {})",
-                plural(n.skips - o.skips, "skip marker"),
-                n.skips
+            what.push(Part::new(
+                RuleId::TestsSkipped,
+                format!(
+                    "{} added (now {})",
+                    plural(n.skips - o.skips, "skip marker"),
+                    n.skips
+                ),
             ));
         }
         let more = |a: usize, b: usize, total: usize| a > b && total > 0;
@@ -1986,21 +2122,23 @@ impl<'c> Row<'c> {
         for (now, was, total, one, many) in rises {
             if more(now, was, total) {
                 let k = now - was;
-                what.push(match (k, one.starts_with("an ")) {
+                let words = match (k, one.starts_with("an ")) {
                     (1, true) => one.to_string(),
                     (1, false) => format!("1 {one}"),
-                    (_, true) => format!("{k} {many}"),
                     _ => format!("{k} {many}"),
-                });
+                };
+                what.push(Part::new(RuleId::AssertionsHollowed, words));
             }
         }
+        // Each of these says an assertion rewritten in place: `old` became `new`.
+        let rewritten = |words: String| Part::new(RuleId::AssertionRewritten, words);
         let loosened = forms::loosened(&removed, &added);
         // A statement both readings find made weaker is one finding:
         // `Equal(t, got, 5)` become `Greater(t, got, 0)` is one shape loosened and
         // an exact check become an order.
         let pair = |w: &str| w.rsplit_once(" (").map(|(pair, _)| pair.to_string());
         let seen: HashSet<String> = loosened.iter().filter_map(|w| pair(w)).collect();
-        what.extend(loosened);
+        what.extend(loosened.into_iter().map(rewritten));
         // A check left as it was whose name is bound anew (`want := 5` become
         // `want := Add(2, 3)`) reads another value: read as rewritten in place.
         let again = rebound(&old.read, &new.read);
@@ -2014,16 +2152,28 @@ impl<'c> Row<'c> {
         what.extend(
             in_place
                 .into_iter()
-                .filter(|w| pair(w).is_none_or(|p| !seen.contains(&p))),
+                .filter(|w| pair(w).is_none_or(|p| !seen.contains(&p)))
+                .map(rewritten),
         );
         let (was, now) = owned(&old.read, &new.read);
-        what.extend(checks::inverted(old.lang, &was, &now));
-        what.extend(checks::expected_changed(old.lang, &removed, &added));
+        what.extend(
+            checks::inverted(old.lang, &was, &now)
+                .into_iter()
+                .map(rewritten),
+        );
+        what.extend(
+            checks::expected_changed(old.lang, &removed, &added)
+                .into_iter()
+                .map(rewritten),
+        );
         if added
             .iter()
             .any(|s| s.starts_with("//go:build") || s.starts_with("// +build"))
         {
-            what.push("its build constraint changed".to_string());
+            what.push(Part::new(
+                RuleId::RunnerChanged,
+                "its build constraint changed",
+            ));
         }
         what
     }
@@ -2784,9 +2934,13 @@ fn data_finding(change: &Change, given: &hacks::Given) -> Option<Finding> {
     }
     let before = change.before.as_deref()?;
     let Some(after) = change.after.as_deref() else {
-        return (!before.trim().is_empty()).then(|| Finding {
-            path: change.path.clone(),
-            what: "expected data a test reads was deleted".to_string(),
+        return (!before.trim().is_empty()).then(|| {
+            let said = "expected data a test reads was deleted";
+            Finding::new(
+                &change.path,
+                vec![Part::new(RuleId::TestDataRewritten, said)],
+                None,
+            )
         });
     };
     // A JSON entry that gained a comma because one was added after it is the same.
@@ -2797,13 +2951,17 @@ fn data_finding(change: &Change, given: &hacks::Given) -> Option<Finding> {
         .map(bare)
         .filter(|l| !l.trim().is_empty() && !now.contains(l))
         .count();
-    (gone > 0).then(|| Finding {
-        path: change.path.clone(),
-        what: format!(
+    (gone > 0).then(|| {
+        let said = format!(
             "expected data a test reads changed ({} of {} lost or rewritten)",
             gone,
             plural(before.lines().count(), "line")
-        ),
+        );
+        Finding::new(
+            &change.path,
+            vec![Part::new(RuleId::TestDataRewritten, said)],
+            None,
+        )
     })
 }
 
@@ -2833,10 +2991,12 @@ fn verify_finding(
     if given.asked.contains(&change.path) && Lang::of(&change.path).is_some_and(|l| !checks(l)) {
         return None;
     }
-    Some(Finding {
-        path: change.path.clone(),
-        what: "the verify command rests on it, and it changed since the goal started".to_string(),
-    })
+    let said = "the verify command rests on it, and it changed since the goal started";
+    Some(Finding::new(
+        &change.path,
+        vec![Part::new(RuleId::VerifyFileChanged, said)],
+        None,
+    ))
 }
 
 /// Equal but for line endings and trailing blanks.
@@ -2909,6 +3069,10 @@ struct Read {
     /// The statements of tests a skip marker switches off (all, when one switches
     /// off the whole file).
     switched_off: Vec<String>,
+    /// The tests a marker with no condition switches off (`@pytest.mark.skip`,
+    /// `#[ignore]`, `it.skip`, `t.Skip()` first in the body), each with how many
+    /// assertions it holds: none of them runs anywhere.
+    skipped: Vec<(String, usize)>,
     /// The assertion statements in functions and classes nothing in the file names
     /// (see `reach::uncalled_bodies`), each with the function's name.
     helpers: Vec<(String, String)>,
@@ -2929,6 +3093,7 @@ fn analyse(lang: Lang, text: &str) -> Read {
     let mut counts = Counts::default();
     let mut tests = Vec::new();
     let mut skips = Vec::new();
+    let mut asserts = Vec::new();
     let unreached = reach::unreached(lang, &toks, &layout);
     let loops = match lang {
         Lang::Go => forms::in_loops(&toks),
@@ -2943,6 +3108,9 @@ fn analyse(lang: Lang, text: &str) -> Read {
             s = s || forms::go_guard(&toks, i);
         }
         counts.assertions += usize::from(a);
+        if a {
+            asserts.push(i);
+        }
         if s {
             skips.push(i);
             counts.switches += usize::from(switches_others(lang, &toks, i));
@@ -2966,6 +3134,14 @@ fn analyse(lang: Lang, text: &str) -> Read {
     if lang == Lang::Rust {
         counts.hollow_asserts = reach::hollow_asserts(&toks);
     }
+    let skipped = skipped_tests(
+        lang,
+        &toks,
+        &layout,
+        (&skips, &skip_owners),
+        &tests,
+        &asserts,
+    );
     let mut placed = forms::statements(lang, &toks, &layout);
     placed.retain(|(i, _)| !unreached[*i]);
     let mut statements: Vec<String> = placed.iter().map(|(_, s)| s.clone()).collect();
@@ -3079,9 +3255,73 @@ fn analyse(lang: Lang, text: &str) -> Read {
         names: tests.into_iter().map(|(_, name)| name).collect(),
         skip_owners,
         switched_off,
+        skipped,
         helpers,
         harnesses,
         bound: checks::bindings(lang, text),
+    }
+}
+
+/// The tests a skip marker with no condition switches off ([`Read::skipped`]):
+/// `skips` are the markers' tokens with the test each names, `asserts` the
+/// assertions' tokens.
+fn skipped_tests(
+    lang: Lang,
+    toks: &Toks<'_, '_>,
+    layout: &reach::Layout<'_>,
+    (skips, owners): (&[usize], &[String]),
+    tests: &[(usize, String)],
+    asserts: &[usize],
+) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (&i, name) in skips.iter().zip(owners) {
+        if name.is_empty()
+            || !unconditional_skip(lang, toks, i)
+            || out.iter().any(|(n, _)| n == name)
+        {
+            continue;
+        }
+        let Some(&(at, _)) = tests.iter().find(|(_, n)| n == name) else {
+            continue;
+        };
+        let held = reach::test_body(lang, toks, layout, at).map_or(0, |(from, end)| {
+            asserts.partition_point(|&k| k < end) - asserts.partition_point(|&k| k < from)
+        });
+        out.push((name.clone(), held));
+    }
+    out
+}
+
+/// Whether the skip marker at `i` switches its test off whatever the run: a
+/// marker with no condition, or Go's `t.Skip()` first in a test's body. A
+/// `skipif`, `skipIf`, `cfg_attr(…, ignore)` or a skip under an `if` runs the test
+/// somewhere.
+fn unconditional_skip(lang: Lang, toks: &Toks<'_, '_>, i: usize) -> bool {
+    let name = ident(toks, i);
+    match lang {
+        Lang::Python => {
+            name == Some("skip")
+                && (matches!(receiver(toks, i), Some("mark" | "unittest"))
+                    || (i >= 1 && punct(toks, i - 1, '@')))
+        }
+        Lang::Js => match name {
+            Some("skip") => after_dot(toks, i),
+            Some(n) => matches!(n, "xit" | "xtest" | "xdescribe" | "xcontext" | "xspecify"),
+            None => false,
+        },
+        Lang::Rust => {
+            punct(toks, i, '#') && punct(toks, i + 1, '[') && ident(toks, i + 2) == Some("ignore")
+        }
+        Lang::Go => {
+            matches!(name, Some("Skip" | "Skipf" | "SkipNow"))
+                && i >= 7
+                && punct(toks, i - 1, '.')
+                && punct(toks, i - 3, '{')
+                && punct(toks, i - 4, ')')
+                && ident(toks, i - 5) == Some("T")
+                && punct(toks, i - 6, '.')
+                && ident(toks, i - 7) == Some("testing")
+        }
     }
 }
 
@@ -3653,6 +3893,77 @@ mod tests {
             .collect()
     }
 
+    // Honest work (issue 68): deleting a test that was already skipped took
+    // nothing that ran, and was `assertions-removed`, high.
+    #[test]
+    fn deleting_a_test_that_was_already_skipped_is_no_finding() {
+        let py_kept = "import pytest\n\n\ndef test_kept():\n    assert f(0) == 1\n";
+        let go_kept = "package a\n\nimport \"testing\"\n\nfunc TestKept(t *testing.T) {\n\tif f(0) != 1 {\n\t\tt.Errorf(\"x\")\n\t}\n}\n";
+        let rs_kept = "#[test]\nfn kept() {\n    assert_eq!(f(0), 1);\n}\n";
+        let js_kept = "it('kept', () => {\n  expect(f(0)).toBe(1);\n});\n";
+        let py = |marker: &str| {
+            format!(
+                "import pytest\n\n\n{marker}\ndef test_old():\n    assert f(1) == 2\n    assert f(2) == 3\n\n\ndef test_kept():\n    assert f(0) == 1\n"
+            )
+        };
+        let go = |first: &str| {
+            format!(
+                "package a\n\nimport \"testing\"\n\nfunc TestOld(t *testing.T) {{\n{first}\tif f(1) != 2 {{\n\t\tt.Errorf(\"x\")\n\t}}\n}}\n\nfunc TestKept(t *testing.T) {{\n\tif f(0) != 1 {{\n\t\tt.Errorf(\"x\")\n\t}}\n}}\n"
+            )
+        };
+        let rs = |attr: &str| {
+            format!("#[test]\n{attr}\nfn old() {{\n    assert_eq!(f(1), 2);\n}}\n\n{rs_kept}")
+        };
+        let js = |call: &str| {
+            format!("{call}('old', () => {{\n  expect(f(1)).toBe(2);\n}});\n\n{js_kept}")
+        };
+        let skipped = [
+            (
+                "tests/test_a.py",
+                py("@pytest.mark.skip(reason='broken')"),
+                py_kept,
+            ),
+            ("tests/test_a.py", py("@pytest.mark.skip"), py_kept),
+            ("tests/test_a.py", py("@unittest.skip('broken')"), py_kept),
+            ("a_test.go", go("\tt.Skip(\"broken\")\n"), go_kept),
+            ("tests/a.rs", rs("#[ignore]"), rs_kept),
+            ("tests/a.rs", rs("#[ignore = \"slow\"]"), rs_kept),
+            ("a.test.js", js("it.skip"), js_kept),
+            ("a.test.js", js("xit"), js_kept),
+            ("a.test.js", js("test.skip"), js_kept),
+        ];
+        for (path, before, after) in &skipped {
+            assert_eq!(found(path, before, after), Vec::<String>::new(), "{before}");
+        }
+        // A test that ran somewhere (a condition) or that ran at all is a loss.
+        let ran = [
+            (
+                "tests/test_a.py",
+                py("@pytest.mark.skipif(sys.platform == 'win32', reason='x')"),
+                py_kept,
+            ),
+            ("tests/test_a.py", py("@pytest.mark.slow"), py_kept),
+            (
+                "a_test.go",
+                go("\tif testing.Short() {\n\t\tt.Skip(\"slow\")\n\t}\n"),
+                go_kept,
+            ),
+            ("a_test.go", go(""), go_kept),
+            ("tests/a.rs", rs("#[cfg_attr(windows, ignore)]"), rs_kept),
+            ("a.test.js", js("it"), js_kept),
+            ("a.test.js", js("it.skipIf(isWindows)"), js_kept),
+        ];
+        for (path, before, after) in &ran {
+            assert_ne!(found(path, before, after), Vec::<String>::new(), "{before}");
+        }
+        // A file of skipped tests only, deleted, took nothing that ran.
+        let only = "import pytest\n\n\n@pytest.mark.skip\ndef test_old():\n    assert f(1) == 2\n";
+        assert_eq!(
+            find(&[change("tests/test_old.py", Some(only), None)], &[]),
+            Vec::<Finding>::new()
+        );
+    }
+
     #[test]
     fn a_new_module_among_the_tests_named_as_the_code_s_own_shadows_it() {
         for (path, module) in [
@@ -3673,7 +3984,7 @@ mod tests {
         };
         let fake = Some("def add(a, b):\n    return 5\n");
         let shadows = |path: &str, before: Option<&str>| {
-            shadows_code(&change(path, before, fake), &given, &[]).is_some()
+            shadows_code_words(&change(path, before, fake), &given, &[]).is_some()
         };
         assert!(shadows("tests/calc.py", None));
         assert!(shadows("tests/calc/__init__.py", None));
@@ -3689,7 +4000,7 @@ mod tests {
             was: Some("tests/util.py".to_string()),
             ..change("tests/calc.py", Some("def pair(): pass\n"), fake)
         };
-        assert!(shadows_code(&renamed, &given, &[]).is_some());
+        assert!(shadows_code_words(&renamed, &given, &[]).is_some());
         assert!(!shadows("tests/helpers.py", None));
         assert!(!shadows("tests/test_calc.py", None));
         assert!(!shadows("tests/conftest.py", None));
@@ -3698,7 +4009,7 @@ mod tests {
         // The module moved into a package of its name is no shadow.
         let moved = [change("calc.py", Some("x = 1\n"), None)];
         let package = change("calc/__init__.py", None, fake);
-        assert!(shadows_code(&package, &given, &moved).is_none());
+        assert!(shadows_code_words(&package, &given, &moved).is_none());
         // A directory of tests the change gives its first collected test.
         let first = [change(
             "checks/test_calc.py",
@@ -3706,12 +4017,12 @@ mod tests {
             Some("def test_a(): pass\n"),
         )];
         let beside = change("checks/calc.py", None, fake);
-        assert!(shadows_code(&beside, &given, &first).is_some());
+        assert!(shadows_code_words(&beside, &given, &first).is_some());
         // A module in a package of tests too: `unittest discover -s tests` puts
         // the package's own directory first (the adversary's).
         let in_package = change("tests/calc.py", None, fake);
         let made = [change("tests/__init__.py", None, Some(""))];
-        assert!(shadows_code(&in_package, &given, &made).is_some());
+        assert!(shadows_code_words(&in_package, &given, &made).is_some());
         // A directory of fakes put first on the path by a test (the red team's):
         // wherever it is but the code's own tree, the module stands in.
         let fakes = change("tests/fixtures/calc.py", None, fake);
@@ -3731,10 +4042,10 @@ mod tests {
                 Some("import sys\n"),
                 Some(put),
             )];
-            assert!(shadows_code(&fakes, &given, &test).is_some(), "{put}");
+            assert!(shadows_code_words(&fakes, &given, &test).is_some(), "{put}");
             // Already there at the start, it was not put first by this change.
             let kept = [change("tests/test_calc.py", Some(put), Some(put))];
-            assert!(shadows_code(&fakes, &given, &kept).is_none(), "{put}");
+            assert!(shadows_code_words(&fakes, &given, &kept).is_none(), "{put}");
         }
         let root = [change(
             "tests/conftest.py",
@@ -3743,24 +4054,30 @@ mod tests {
         )];
         // The repository's root put first, the common honest idiom, with a module of
         // the code's name in a folder it does not name (the last red team's).
-        assert!(shadows_code(&change("lib/calc.py", None, fake), &given, &root).is_none());
+        assert!(shadows_code_words(&change("lib/calc.py", None, fake), &given, &root).is_none());
         let named = [change(
             "tests/conftest.py",
             None,
             Some("import sys\nsys.path.insert(0, os.path.join(ROOT, 'lib'))\n"),
         )];
-        assert!(shadows_code(&change("lib/calc.py", None, fake), &given, &named).is_some());
+        assert!(shadows_code_words(&change("lib/calc.py", None, fake), &given, &named).is_some());
         // Under `docs/` too (the review's).
-        assert!(shadows_code(&change("docs/fakes/calc.py", None, fake), &given, &named).is_none());
+        assert!(
+            shadows_code_words(&change("docs/fakes/calc.py", None, fake), &given, &named).is_none()
+        );
         let docs = [change(
             "tests/conftest.py",
             None,
             Some("import sys\nsys.path.insert(0, 'docs/fakes')\n"),
         )];
-        assert!(shadows_code(&change("docs/fakes/calc.py", None, fake), &given, &docs).is_some());
+        assert!(
+            shadows_code_words(&change("docs/fakes/calc.py", None, fake), &given, &docs).is_some()
+        );
         // The code's own tree, another name, and a line that puts nothing first
         // (a variable ending in `path`, a directory appended) stay clean.
-        assert!(shadows_code(&change("calc/sub/calc.py", None, fake), &given, &root).is_none());
+        assert!(
+            shadows_code_words(&change("calc/sub/calc.py", None, fake), &given, &root).is_none()
+        );
         for line in [
             "data_path = os.path.join(HERE, 'data')\n",
             "sys.path.append(HERE)\n",
@@ -3768,10 +4085,14 @@ mod tests {
         ] {
             let test = [change("tests/test_calc.py", None, Some(line))];
             let example = change("examples/calc.py", None, fake);
-            assert!(shadows_code(&example, &given, &test).is_none(), "{line}");
+            assert!(
+                shadows_code_words(&example, &given, &test).is_none(),
+                "{line}"
+            );
         }
         assert!(
-            shadows_code(&change("tests/fixtures/util.py", None, fake), &given, &root).is_none()
+            shadows_code_words(&change("tests/fixtures/util.py", None, fake), &given, &root)
+                .is_none()
         );
     }
 
@@ -3782,7 +4103,7 @@ mod tests {
             ..Default::default()
         };
         let installs = |path: &str, before: Option<&str>, after: &str| {
-            installs_code(&change(path, before, Some(after)), &given)
+            installs_code_words(&change(path, before, Some(after)), &given)
         };
         let fake =
             "import sys, types\nfake = types.ModuleType('calc')\nfake.add = lambda a, b: 5\n";
@@ -3891,7 +4212,7 @@ mod tests {
             ..Default::default()
         };
         let replaces = |path: &str, before: Option<&str>, after: &str| {
-            replaces_code(&change(path, before, Some(after)), &given)
+            replaces_code_words(&change(path, before, Some(after)), &given)
         };
         let said = |set: &str, own: &str| {
             Some(format!(
@@ -4015,7 +4336,7 @@ mod tests {
             modules: ["calc".to_string(), "calc_plugins".to_string()].into(),
             ..Default::default()
         };
-        let of = |path: &str| replaces_code(&change(path, None, Some(plugin)), &package);
+        let of = |path: &str| replaces_code_words(&change(path, None, Some(plugin)), &package);
         assert_eq!(of("calc_plugins/__init__.py"), None);
         assert_eq!(of("docs/conf.py"), None);
         assert!(of("calc_plugins/tests/test_x.py").is_some());
@@ -4025,7 +4346,7 @@ mod tests {
             None,
             Some("import calc\ncalc.add = fake\n"),
         );
-        assert!(replaces_code(&own, &given).is_some());
+        assert!(replaces_code_words(&own, &given).is_some());
         // The second red team's: more shapes of the same write...
         for attack in [
             "_c = calc\n_c.add = L\n",
@@ -4070,7 +4391,7 @@ mod tests {
         assert_eq!(replaces("scripts/report.py", None, flat), None);
         let docs = "import sys\nsys.modules['calc._cext'] = MagicMock()\n";
         let docs = change("docs/conf.py", None, Some(docs));
-        assert_eq!(installs_code(&docs, &given), None);
+        assert_eq!(installs_code_words(&docs, &given), None);
         // Inside a test or a fixture, scoped to it; a constant; a call; a patch
         // decorating one test; a comparison; a line there at the start; another
         // module's function; the code's own files.
@@ -4097,10 +4418,11 @@ mod tests {
         // sys.modules from a helper that is no test, but not from the code's own.
         let install = "import sys\nsys.modules['calc'] = fake\n";
         assert!(
-            installs_code(&change("testing_support.py", None, Some(install)), &given).is_some()
+            installs_code_words(&change("testing_support.py", None, Some(install)), &given)
+                .is_some()
         );
         assert_eq!(
-            installs_code(&change("src/calc/compat.py", None, Some(install)), &given),
+            installs_code_words(&change("src/calc/compat.py", None, Some(install)), &given),
             None
         );
     }
@@ -4134,7 +4456,7 @@ mod tests {
             ..Default::default()
         };
         let shadows = |path: &str, before: Option<&str>, changes: &[Change]| {
-            shadows_code(&change(path, before, Some("\0")), &given, changes).is_some()
+            shadows_code_words(&change(path, before, Some("\0")), &given, changes).is_some()
         };
         assert!(shadows("tests/calc.pyc", None, &[]));
         assert!(shadows("tests/calc/__init__.pyc", None, &[]));
@@ -4156,7 +4478,7 @@ mod tests {
         };
         let ext = change("calc/ops.cpython-311-x86_64-linux-gnu.so", None, Some(""));
         assert_eq!(
-            shadows_code(&ext, &deeper, &[]).as_deref(),
+            shadows_code_words(&ext, &deeper, &[]).as_deref(),
             Some(
                 "an extension module added beside `calc/ops.py` that Python imports in place of the code's own `calc/ops.py`"
             )
@@ -4170,9 +4492,9 @@ mod tests {
             None,
             Some("def add(a, b):\n    return 5\n"),
         );
-        assert!(shadows_code(&package, &deeper, &[]).is_some());
+        assert!(shadows_code_words(&package, &deeper, &[]).is_some());
         let honest = change("calc/extra/__init__.py", None, Some(""));
-        assert_eq!(shadows_code(&honest, &deeper, &[]), None);
+        assert_eq!(shadows_code_words(&honest, &deeper, &[]), None);
         assert!(!shadows("calc/ops/fast.pyc", None, &[]));
         assert!(!shadows("src/calc.pyc", None, &[]));
         assert!(!shadows("src/calc.abi3.so", None, &[]));
@@ -4588,11 +4910,13 @@ func (s *Suite) TestMethod() {
         let finding = Finding {
             path: "odd: name.py".into(),
             what: "1 of 2 assertions removed, 1 skip marker added (now 1)".into(),
+            parts: Vec::new(),
         };
         assert_eq!(Finding::parse(&finding.to_string()), Some(finding));
         let newline = Finding {
             path: "a\nb.py".into(),
             what: "x".into(),
+            parts: Vec::new(),
         };
         assert_eq!(newline.to_string(), "a\\x0ab.py: x");
     }

@@ -1522,7 +1522,7 @@ fn a_check_script_under_dot_plan_gutted_by_the_pull_request_fails_the_gate() {
         .collect();
     insta::assert_snapshot!(said.join("\n"), @r#"
   reverify: failed: the check's own files changed since the sign-off (.plan/checks/calc.sh, add.sh), so passing it now proves nothing; review the change (git diff), then plan reopen w and sign it off again
-  strict: weakened tests: .plan/checks/calc.sh: the verify command rests on it, and it changed since the goal started [verify-file-changed, high]
+  strict: weakened tests: .plan/checks/calc.sh: the verify command rests on it, and it changed since the goal started [verify-file-changed, high, 2 pieces]
 "#);
 }
 
@@ -1555,8 +1555,8 @@ fn tests_of_a_goal_done_on_the_base_switched_off_fail_the_gate() {
     }
     insta::assert_snapshot!(said.join("\n"), @"
       strict: weakened tests: test_000.py: a new file that switches tests off (1 skip marker) [tests-skipped, high]
-      strict: weakened tests: unittest/__init__.py: adds a module of a test runner's name, which runs instead of the runner [runner-changed, high]
-      strict: weakened tests: unittest/__main__.py: adds a module of a test runner's name, which runs instead of the runner [runner-changed, high]
+      strict: weakened tests: unittest/__init__.py: adds a module of a test runner's name, which runs instead of the runner [runner-changed, high, 2 pieces]
+      strict: weakened tests: unittest/__main__.py: adds a module of a test runner's name, which runs instead of the runner [runner-changed, high, 2 pieces]
     ");
 }
 

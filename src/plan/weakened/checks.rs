@@ -1076,28 +1076,77 @@ const OPPOSITES: [(&str, &str); 5] = [
     ("toBeDefined()", "toBeUndefined()"),
 ];
 
+/// One way a statement turns to its opposite ([`opposites`]): `to` in place of the
+/// `cut` bytes at `at`, or a whole new text (a condition negated entire).
+enum Flip<'a> {
+    Swap { at: usize, cut: usize, to: &'a str },
+    Whole(String),
+}
+
+impl Flip<'_> {
+    /// The statement `old` turned, built: only for a flip whose hash was found.
+    fn build(&self, old: &str) -> String {
+        match self {
+            Flip::Swap { at, cut, to } => format!("{}{to}{}", &old[..*at], &old[at + cut..]),
+            Flip::Whole(text) => text.clone(),
+        }
+    }
+
+    /// Its length and hash ([`Hashes`]), without building it.
+    fn key(&self, hashes: &Hashes) -> (usize, u64) {
+        match self {
+            Flip::Swap { at, cut, to } => {
+                let n = hashes.len();
+                let tail = n - at - cut;
+                let head = join(hashes.range(0, *at), hash(to.as_bytes()), to.len());
+                (
+                    n - cut + to.len(),
+                    join(head, hashes.range(at + cut, n), tail),
+                )
+            }
+            Flip::Whole(text) => (text.len(), hash(text.as_bytes())),
+        }
+    }
+}
+
 /// `old` turned to its opposite, each way it can be: a negation taken out or put
 /// in, one word for its opposite, or the whole condition negated (`assert not
-/// (…)`, `assert!(!(…))`).
-fn opposites(old: &str) -> Vec<String> {
-    let mut out = Vec::new();
+/// (…)`, `assert!(!(…))`). A swap is said by its place, not built: a copy per place
+/// a swap word (`.`, `==`) stands made a long string's assertion cost the square
+/// of its length (3 GB at 2,000 lines).
+fn opposites(old: &str) -> impl Iterator<Item = Flip<'static>> + '_ {
     let swaps = NEGATIONS
         .iter()
         .chain(&OPPOSITES)
         .flat_map(|&(a, b)| [(a, b), (b, a)]);
-    for (from, to) in swaps {
+    let swapped = swaps.flat_map(move |(from, to)| {
         // Testify's statement opens at the method's name when the detector reads
         // it (`NotNil(t, x)`), with no receiver's `.` before it.
-        if let (Some(name), Some(other)) = (from.strip_prefix('.'), to.strip_prefix('.'))
-            && name.starts_with(|c: char| c.is_ascii_uppercase())
-            && let Some(rest) = old.strip_prefix(name)
-        {
-            out.push(format!("{other}{rest}"));
-        }
-        for (at, _) in old.match_indices(from) {
-            out.push(format!("{}{to}{}", &old[..at], &old[at + from.len()..]));
-        }
-    }
+        let named = match (from.strip_prefix('.'), to.strip_prefix('.')) {
+            (Some(name), Some(other))
+                if name.starts_with(|c: char| c.is_ascii_uppercase()) && old.starts_with(name) =>
+            {
+                Some(Flip::Swap {
+                    at: 0,
+                    cut: name.len(),
+                    to: other,
+                })
+            }
+            _ => None,
+        };
+        let places = old.match_indices(from).map(move |(at, _)| Flip::Swap {
+            at,
+            cut: from.len(),
+            to,
+        });
+        named.into_iter().chain(places)
+    });
+    swapped.chain(negated_whole(old))
+}
+
+/// `old`'s whole condition negated, or its negation taken off.
+fn negated_whole(old: &str) -> Vec<Flip<'static>> {
+    let mut out = Vec::new();
     let whole = [
         ("assert ", "assert not (", ")"),
         ("assert!(", "assert!(!(", "))"),
@@ -1110,17 +1159,68 @@ fn opposites(old: &str) -> Vec<String> {
                 false => Some(rest),
             });
         if let Some(Some(inner)) = inner {
-            out.push(format!("{negated}{inner}{close}"));
+            out.push(Flip::Whole(format!("{negated}{inner}{close}")));
         }
         if let Some(inner) = old
             .strip_prefix(negated)
             .and_then(|r| r.strip_suffix(close))
         {
             let back = if head.ends_with('(') { ")" } else { "" };
-            out.push(format!("{head}{inner}{back}"));
+            out.push(Flip::Whole(format!("{head}{inner}{back}")));
         }
     }
     out
+}
+
+/// A polynomial hash of bytes (wrapping, so equal texts hash equal and a match is
+/// checked on the text itself).
+const BASE: u64 = 0x0000_0100_0000_01b3;
+
+fn hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |h, &b| {
+        h.wrapping_mul(BASE).wrapping_add(u64::from(b) + 1)
+    })
+}
+
+fn power(mut exp: usize) -> u64 {
+    let (mut out, mut base) = (1u64, BASE);
+    while exp > 0 {
+        if exp & 1 == 1 {
+            out = out.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        exp >>= 1;
+    }
+    out
+}
+
+/// The hash of `a` then `b`, from theirs and `b`'s length.
+fn join(a: u64, b: u64, b_len: usize) -> u64 {
+    a.wrapping_mul(power(b_len)).wrapping_add(b)
+}
+
+/// The hashes of a text's prefixes: any range's hash in constant time.
+struct Hashes(Vec<u64>);
+
+impl Hashes {
+    fn of(text: &str) -> Hashes {
+        let mut out = Vec::with_capacity(text.len() + 1);
+        out.push(0);
+        let mut h = 0u64;
+        for &b in text.as_bytes() {
+            h = h.wrapping_mul(BASE).wrapping_add(u64::from(b) + 1);
+            out.push(h);
+        }
+        Hashes(out)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len() - 1
+    }
+
+    fn range(&self, from: usize, end: usize) -> u64 {
+        self.0[end].wrapping_sub(self.0[from].wrapping_mul(power(end - from)))
+    }
 }
 
 /// Added statements that are a removed one turned to its opposite, the rest
@@ -1139,16 +1239,26 @@ pub(super) fn inverted(
     added: &[(String, String)],
 ) -> Vec<String> {
     let mut left: Vec<Option<&String>> = added.iter().map(|(_, s)| Some(s)).collect();
-    let mut at_text: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    // By test, length and hash: a flip is looked up without being built.
+    let mut at_text: HashMap<(&str, usize, u64), Vec<usize>> = HashMap::new();
     for (k, (test, a)) in added.iter().enumerate() {
-        at_text.entry((test, a)).or_default().push(k);
+        at_text
+            .entry((test, a.len(), hash(a.as_bytes())))
+            .or_default()
+            .push(k);
     }
     let mut out = Vec::new();
     for (test, old) in removed {
         let exact = matches!(check(lang, old), Some(Check::Exact(..)));
-        let hit = opposites(old).into_iter().find_map(|flipped| {
-            let same = at_text.get(&(test.as_str(), flipped.as_str()))?;
-            let k = same.iter().copied().find(|&k| left[k].is_some())?;
+        let hashes = Hashes::of(old);
+        let hit = opposites(old).find_map(|flip| {
+            let (len, h) = flip.key(&hashes);
+            let same = at_text.get(&(test.as_str(), len, h))?;
+            let flipped = flip.build(old);
+            let k = same
+                .iter()
+                .copied()
+                .find(|&k| left[k].is_some_and(|a| *a == flipped))?;
             let differs = matches!(check(lang, &flipped), Some(Check::Differs(..)));
             (!(exact && differs)).then_some(k)
         });
@@ -2257,6 +2367,39 @@ mod tests {
             &[new.to_string()],
             (&Bound::new(), &Bound::new()),
         )
+    }
+
+    // Attack (issue 68): each place a swap word stands in a long statement (`.`,
+    // `==`, `(`) built a whole copy of it, so a deleted or rewritten assertion
+    // holding a 2,000-line string took 3 GB. The bytes built must stay linear.
+    #[test]
+    fn a_long_statement_s_opposites_are_not_built_one_copy_each() {
+        let line = "    + pkg==1.0 (from x.y) assert_eq!(a, b) is_ok() .not. x\\n\n";
+        let old = format!("assert render() == \"\"\"{}\"\"\"", line.repeat(2000));
+        let built: usize = opposites(&old)
+            .map(|f| match f {
+                Flip::Swap { .. } => 0,
+                Flip::Whole(text) => text.len(),
+            })
+            .sum();
+        assert!(
+            built <= 8 * old.len(),
+            "{built} bytes built for a statement of {}",
+            old.len()
+        );
+        // And the opposite is still found there, by a swap or a whole negation.
+        let old = format!(
+            "assert parse(\"\"\"{}\"\"\") is not None",
+            line.repeat(2000)
+        );
+        let test = || "test_parse".to_string();
+        for flipped in [
+            old.replace(") is not None", ") is None"),
+            format!("assert not ({})", &old["assert ".len()..]),
+        ] {
+            let found = inverted(Lang::Python, &[(test(), old.clone())], &[(test(), flipped)]);
+            assert_eq!(found.len(), 1, "{found:?}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::Lang;
+use super::rules::{Part, RuleId};
 
 /// What the tests at the goal's start give the rules: the literals they hold (inputs
 /// and expected outputs) and the names of the test and verify files.
@@ -83,7 +84,7 @@ pub(super) fn found(
     before: Option<&str>,
     after: &str,
     given: &Given,
-) -> Vec<String> {
+) -> Vec<Part> {
     let after = super::bounded(after);
     let before = before.map(super::bounded);
     let lines = read(lang, after);
@@ -161,45 +162,57 @@ pub(super) fn found(
         }
     }
     // The first line of each form, counted from 1, is where a reader looks.
-    let quoted = |what: &str, codes: &[(usize, &str)]| {
-        format!("{what} ({} at line {})", quote(codes[0].1), codes[0].0)
+    let quoted = |rule: RuleId, what: &str, codes: &[(usize, &str)]| {
+        let (line, code) = codes[0];
+        Part::at(
+            rule,
+            line,
+            format!("{what} ({} at line {line})", quote(code)),
+        )
     };
-    if !exits.is_empty() {
-        out.push(quoted(
+    let forms = [
+        (
+            RuleId::ForcedExit,
             "a process exit or exit hook added outside a program's entry point",
             &exits,
-        ));
-    }
-    if !skips.is_empty() {
-        out.push(quoted(
+        ),
+        (
+            RuleId::LibrarySkip,
             "a test skip raised from code that is not a test",
             &skips,
-        ));
-    }
-    if !frames.is_empty() {
-        out.push(quoted("reads the caller's stack frames", &frames));
-    }
-    if !reads.is_empty() {
-        out.push(quoted("reads a test or grader file", &reads));
-    }
-    if !patches.is_empty() {
-        out.push(quoted(
+        ),
+        (
+            RuleId::FrameInspection,
+            "reads the caller's stack frames",
+            &frames,
+        ),
+        (RuleId::GraderRead, "reads a test or grader file", &reads),
+        (
+            RuleId::Monkeypatch,
             "assigns to an attribute of an imported module (monkeypatching)",
             &patches,
-        ));
-    }
-    if !state.is_empty() {
-        out.push(quoted(
+        ),
+        (
+            RuleId::CallState,
             "keeps state across calls (a later call can answer differently)",
             &state,
-        ));
+        ),
+    ];
+    for (rule, what, codes) in forms {
+        if !codes.is_empty() {
+            out.push(quoted(rule, what, codes));
+        }
     }
     if cased.len() >= 2 {
-        out.push(format!(
-            "{} of the tests' inputs or expected outputs hard-coded in new branches or returns (e.g. {} at line {})",
-            cased.len(),
-            quote(&cased[0]),
-            cased_at.unwrap_or(1)
+        let line = cased_at.unwrap_or(1);
+        out.push(Part::at(
+            RuleId::SpecialCased,
+            line,
+            format!(
+                "{} of the tests' inputs or expected outputs hard-coded in new branches or returns (e.g. {} at line {line})",
+                cased.len(),
+                quote(&cased[0]),
+            ),
         ));
     }
     out.extend(constant_functions(lang, before, after));
@@ -271,7 +284,11 @@ fn entry_file(lang: Lang, path: &str) -> bool {
 /// code does; no honest change needs it. Its settings (`maxDiff`, `util._MAX_LENGTH`,
 /// `mock.FILTER_DIR`) are not parts of that. A deny-list: the judge is the
 /// backstop for a more inventive route. In words, with its line.
-pub(super) fn framework_patch(before: Option<&str>, after: &str) -> Option<String> {
+pub(super) fn framework_patch(before: Option<&str>, after: &str) -> Option<Part> {
+    framework_patch_words(before, after).map(|w| Part::new(RuleId::FrameworkPatched, w))
+}
+
+fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
     // What runs and judges a test: a target naming one of these, or a last part
     // that asserts, fails, skips or runs, replaces it.
     const PARTS: [&str; 13] = [
@@ -1432,7 +1449,7 @@ const COMPARES: [&str; 14] = [
 
 /// Functions whose whole body became a constant boolean: a comparison overload that
 /// is new or changed, or a function that computed its answer at the start.
-fn constant_functions(lang: Lang, before: Option<&str>, after: &str) -> Vec<String> {
+fn constant_functions(lang: Lang, before: Option<&str>, after: &str) -> Vec<Part> {
     let old = bodies(lang, before.unwrap_or(""));
     let new = bodies(lang, after);
     let mut out = Vec::new();
@@ -1450,14 +1467,20 @@ fn constant_functions(lang: Lang, before: Option<&str>, after: &str) -> Vec<Stri
             continue;
         }
         if COMPARES.contains(&name.as_str()) {
-            out.push(format!(
-                "`{name}` now always returns {} (an object equal to anything)",
-                constant_word(body)
+            out.push(Part::new(
+                RuleId::AlwaysEqual,
+                format!(
+                    "`{name}` now always returns {} (an object equal to anything)",
+                    constant_word(body)
+                ),
             ));
         } else if was.iter().any(|b| computes(b)) {
-            out.push(format!(
-                "`{name}` now always returns {} where it computed its answer at the start",
-                constant_word(body)
+            out.push(Part::new(
+                RuleId::ConstantFunction,
+                format!(
+                    "`{name}` now always returns {} where it computed its answer at the start",
+                    constant_word(body)
+                ),
             ));
         }
     }
@@ -1475,8 +1498,9 @@ fn constant_functions(lang: Lang, before: Option<&str>, after: &str) -> Vec<Stri
                     && (value.ends_with(": True") || value.ends_with(":True"))
                     && seen.insert(target.to_string())
                 {
-                    out.push(format!(
-                        "`{target}` now always returns True (an object equal to anything)"
+                    out.push(Part::new(
+                        RuleId::AlwaysEqual,
+                        format!("`{target}` now always returns True (an object equal to anything)"),
                     ));
                 }
             }
@@ -1624,7 +1648,7 @@ pub(super) fn emptied_checks(
     tests: &[String],
     helper_file: bool,
     test_file: bool,
-) -> Vec<String> {
+) -> Vec<Part> {
     let Some(before) = before else {
         return Vec::new();
     };
@@ -1664,8 +1688,9 @@ pub(super) fn emptied_checks(
         } else {
             quote(&body.join("; "))
         };
-        out.push(format!(
-            "`{name}` now checks nothing (its checks were cut, its body is {shown})"
+        out.push(Part::new(
+            RuleId::AssertionsHollowed,
+            format!("`{name}` now checks nothing (its checks were cut, its body is {shown})"),
         ));
     }
     out
@@ -1931,6 +1956,24 @@ mod tests {
             .map(|(p, t)| (p.to_string(), t.to_string()))
             .collect();
         Given::of(&tests)
+    }
+
+    /// The words of [`super::found`]'s parts.
+    fn found(
+        lang: Lang,
+        path: &str,
+        before: Option<&str>,
+        after: &str,
+        given: &Given,
+    ) -> Vec<String> {
+        super::found(lang, path, before, after, given)
+            .into_iter()
+            .map(|p| p.text)
+            .collect()
+    }
+
+    fn framework_patch(before: Option<&str>, after: &str) -> Option<String> {
+        super::framework_patch_words(before, after)
     }
 
     fn py(before: &str, after: &str) -> Vec<String> {

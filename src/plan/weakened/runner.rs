@@ -8,6 +8,7 @@
 //! changed one: it switches off tests that were there. Pure.
 
 use super::file_name;
+use super::rules::{Part, RuleId};
 
 /// Whether `path` is a file that configures or can replace a test runner.
 pub(super) fn is_runner_file(path: &str) -> bool {
@@ -117,8 +118,14 @@ const RUNNER_IMPORTS: [&str; 6] = [
     "tomli",
 ];
 
-/// What changed in a runner file that can switch tests off, in words.
-pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<String> {
+/// What changed in a runner file that can switch tests off: the runner's
+/// configuration, a conftest's hooks, a module in the runner's place.
+pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<Part> {
+    finding_words(path, before, after).map(|w| Part::new(RuleId::RunnerChanged, w))
+}
+
+/// [`finding`] in words.
+fn finding_words(path: &str, before: Option<&str>, after: &str) -> Option<String> {
     let kind = kind(path)?;
     let old = before.unwrap_or("");
     match kind {
@@ -168,9 +175,11 @@ pub(super) fn finding(path: &str, before: Option<&str>, after: &str) -> Option<S
                     )
                 })
             }),
-        Kind::JsRunnerConfig => new_lines(&plain_lines(old), &plain_lines(after))
+        // A formatter's commas, semicolons, quotes and line breaks change nothing.
+        Kind::JsRunnerConfig | Kind::ViteConfig if js_normal(old) == js_normal(after) => None,
+        Kind::JsRunnerConfig => new_js_lines(&plain_lines(old), &plain_lines(after))
             .map(|l| format!("the test runner's configuration changed ({l})")),
-        Kind::ViteConfig => new_lines(&vite_test_lines(old), &vite_test_lines(after))
+        Kind::ViteConfig => new_js_lines(&vite_test_lines(old), &vite_test_lines(after))
             .map(|l| format!("the test runner's configuration changed ({l})")),
     }
 }
@@ -191,6 +200,100 @@ fn new_lines(before: &[String], after: &[String]) -> Option<String> {
     } else {
         format!("`{line}` and {more} more")
     })
+}
+
+/// [`new_lines`] of JavaScript, each line compared as a formatter leaves its
+/// meaning ([`js_normal`], a trailing comma dropped) and shown as written.
+fn new_js_lines(before: &[String], after: &[String]) -> Option<String> {
+    let norm = |l: &String| js_normal(l).trim_end_matches(',').to_string();
+    let seen: std::collections::HashSet<String> = before.iter().map(norm).collect();
+    let fresh: Vec<String> = after
+        .iter()
+        .filter(|l| !seen.contains(&norm(l)) && !reports_only(l))
+        .cloned()
+        .collect();
+    new_lines(&[], &fresh)
+}
+
+/// Whether a line of a JS runner's configuration sets only how it reports, on one
+/// line (`reporters: ['verbose'],`, `verbose: true`, `coverage: { provider: 'v8' }`):
+/// what runs and whether a failure fails are the same.
+fn reports_only(line: &str) -> bool {
+    const KEYS: [&str; 9] = [
+        "reporters",
+        "reporter",
+        "verbose",
+        "outputFile",
+        "coverage",
+        "collectCoverage",
+        "coverageReporters",
+        "coverageDirectory",
+        "coverageProvider",
+    ];
+    let Some((key, value)) = line.split_once(':') else {
+        return false;
+    };
+    let key = key.trim().trim_matches(['"', '\'']);
+    let value = js_normal(value);
+    let closed =
+        |open: char, close: char| value.matches(open).count() == value.matches(close).count();
+    // A reporter or coverage module of the repository's own (`./reporter.js`) is
+    // code the runner loads, which can end the run green.
+    let own_code = value.contains('/')
+        || [".js", ".ts", ".mjs", ".cjs"]
+            .iter()
+            .any(|e| value.contains(e));
+    KEYS.contains(&key) && closed('[', ']') && closed('{', '}') && !own_code
+}
+
+/// JavaScript as prettier leaves its meaning: no comments or whitespace outside
+/// strings, no semicolons, no comma before a closing bracket, and a string in
+/// single quotes written in double ones (when it holds no double quote). Two
+/// configurations equal here differ only in their formatting.
+fn js_normal(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '/' if chars.get(i + 1) == Some(&'/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '/' if chars.get(i + 1) == Some(&'*') => {
+                i += 2;
+                while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            '\'' | '"' | '`' => {
+                let start = i;
+                i += 1;
+                while i < chars.len() && chars[i] != c {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                let body: String = chars[start + 1..i.min(chars.len())].iter().collect();
+                match c == '\'' && !body.contains('"') {
+                    true => out.push_str(&format!("\"{body}\"")),
+                    false => out.extend(&chars[start..(i + 1).min(chars.len())]),
+                }
+                i += 1;
+            }
+            ';' => i += 1,
+            _ if c.is_whitespace() => i += 1,
+            _ => {
+                if matches!(c, '}' | ']' | ')') && out.ends_with(',') {
+                    out.pop();
+                }
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Meaningful lines: trimmed, no blanks, no `#`/`//` comments.
@@ -627,8 +730,179 @@ fn pytest_lines(path: &str, text: &str) -> Vec<String> {
                 || (toml && l.contains('{') && PYTEST_CHOOSES.iter().any(|k| l.contains(k)));
             pytest && chooses
         })
-        .map(|(s, l)| format!("[{s}] {l}"))
+        .filter_map(|(s, l)| {
+            let written = l.split(['=', ':']).next().unwrap_or("");
+            let key = written.trim().trim_matches(['"', '\'']);
+            let value = l[written.len()..].get(1..).unwrap_or("");
+            let kept = match key {
+                "commands" => pytest_command(&shell_words(value)),
+                _ if key == "addopts" || key.ends_with(".addopts") => {
+                    choosing_options(&shell_words(value))
+                }
+                _ => return Some(format!("[{s}] {l}")),
+            };
+            (!kept.is_empty()).then(|| format!("[{s}] {} = {}", written.trim(), kept.join(" ")))
+        })
         .collect()
+}
+
+/// tox's `commands` with pytest's own options read as [`choosing_options`] reads
+/// `addopts`: `pytest -v {posargs}` chooses what `pytest {posargs}` does.
+fn pytest_command(words: &[String]) -> Vec<String> {
+    let at = words.iter().position(|w| {
+        let w = w.trim_matches(['"', '\'']);
+        w == "pytest" || w == "py.test" || w.ends_with("/pytest")
+    });
+    match at {
+        Some(at) => {
+            let mut out = words[..=at].to_vec();
+            out.extend(choosing_options(&words[at + 1..]));
+            out
+        }
+        None => words.to_vec(),
+    }
+}
+
+/// `text` split as a shell splits it, quotes kept in the words: `-k 'not slow'`
+/// is `-k` and `'not slow'`.
+fn shell_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), _) if c == q => {
+                quote = None;
+                word.push(c);
+            }
+            (Some(_), _) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                word.push(c);
+            }
+            (None, _) if c.is_whitespace() => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            (None, _) => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// pytest's options that choose nothing of what runs or whether a failure fails
+/// the run: how much it says (`-v`, `-q`, `-ra`, `--tb`, `--color`, `--durations`,
+/// reports and coverage), how many workers run it (`-n auto`), and stopping a run
+/// that already failed (`-x`, `--maxfail`: the run still fails). Adding one is no
+/// finding. Everything else chooses (`-k`, `-m`, `--deselect`, `--ignore`, `-p`,
+/// which loads a plugin's code, `--lf`, `--sw`, `--co`, a path) and stays one.
+const REPORTING: [&str; 40] = [
+    "-v",
+    "--verbose",
+    "-q",
+    "--quiet",
+    "-l",
+    "--showlocals",
+    "-s",
+    "--capture",
+    "-x",
+    "--exitfirst",
+    "--maxfail",
+    "--strict-markers",
+    "--strict-config",
+    "--strict",
+    "--color",
+    "--code-highlight",
+    "--tb",
+    "--durations",
+    "--durations-min",
+    "-n",
+    "--numprocesses",
+    "--maxprocesses",
+    "--dist",
+    "--junitxml",
+    "--junit-xml",
+    "--junit-prefix",
+    "--cov",
+    "--cov-report",
+    "--cov-config",
+    "--cov-branch",
+    "--no-cov-on-fail",
+    "--no-header",
+    "--no-summary",
+    "--html",
+    "--self-contained-html",
+    "--log-level",
+    "--log-cli-level",
+    "--show-capture",
+    "--full-trace",
+    "--timeout",
+];
+
+/// Of [`REPORTING`], those whose value can come as the next word (`-n auto`).
+const TAKES_VALUE: [&str; 17] = [
+    "-n",
+    "--numprocesses",
+    "--maxprocesses",
+    "--dist",
+    "--durations",
+    "--durations-min",
+    "--tb",
+    "--color",
+    "--capture",
+    "--maxfail",
+    "--junitxml",
+    "--junit-xml",
+    "--cov-report",
+    "--cov-config",
+    "--html",
+    "--log-level",
+    "--timeout",
+];
+
+/// `words` (pytest's `addopts`) without the options that choose nothing
+/// ([`REPORTING`]), each with its value.
+fn choosing_options(words: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i].trim_matches(['"', '\'']);
+        let (name, inline) = match word.split_once('=') {
+            Some((name, _)) => (name, true),
+            None => (word, false),
+        };
+        // Short flags stacked or with their value attached: `-vv`, `-qq`, `-ra`,
+        // `-rfE`, `-nauto`, `-n4`.
+        let short = |flag: char| {
+            word.strip_prefix('-')
+                .and_then(|r| r.strip_prefix(flag))
+                .is_some_and(|r| !r.starts_with('-'))
+        };
+        let stacked = |flag: char| {
+            word.len() > 1 && word.starts_with('-') && word[1..].chars().all(|c| c == flag)
+        };
+        let reports = REPORTING.contains(&name)
+            || stacked('v')
+            || stacked('q')
+            || (short('r') && word.len() > 2)
+            || (short('n') && word.len() > 2);
+        if !reports {
+            out.push(words[i].clone());
+            i += 1;
+            continue;
+        }
+        let separate = !inline && (TAKES_VALUE.contains(&name) || word == "-r");
+        i += if separate && words.get(i + 1).is_some_and(|w| !w.starts_with('-')) {
+            2
+        } else {
+            1
+        };
+    }
+    out
 }
 
 /// pytest's keys in a TOML file that reads, as TOML reads them: every spelling of
@@ -662,6 +936,23 @@ fn toml_keys(item: &toml_edit::Item, path: &str, depth: usize, out: &mut Vec<Str
     for (key, value) in table.iter() {
         if value.is_table_like() && depth < 2 {
             toml_keys(value, &format!("{path}.{key}"), depth + 1, out);
+        } else if key == "addopts"
+            && let Some(value) = value.as_value()
+        {
+            // Read as pytest reads it, a string split as a shell does or a list;
+            // shown as one string of the options that choose what runs.
+            let words = match (value.as_str(), value.as_array()) {
+                (Some(text), _) => shell_words(text),
+                (_, Some(items)) => items
+                    .iter()
+                    .map(|v| v.as_str().map_or_else(|| toml_shown(v), str::to_string))
+                    .collect(),
+                _ => vec![toml_shown(value)],
+            };
+            let kept = choosing_options(&words);
+            if !kept.is_empty() {
+                out.push(format!("[{path}] {key} = {:?}", kept.join(" ")));
+            }
         } else if PYTEST_CHOOSES.contains(&key) {
             let shown = value.as_value().map(toml_shown).unwrap_or_default();
             out.push(format!("[{path}] {key} = {shown}"));
@@ -1087,7 +1378,7 @@ fn cannot_fail(command: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::finding;
+    use super::finding_words as finding;
 
     // Attack (red3): a new or changed `build.rs` that tells cargo to build the tests
     // another way (`cargo:rustc-cfg=…` turning a test module's cfg off,
@@ -1192,13 +1483,179 @@ mod tests {
             finding(
                 "pyproject.toml",
                 Some("[tool.pytest.ini_options]\nminversion = \"7\"\n"),
-                "[tool.pytest.ini_options]\nminversion = \"7\"\n\"addopts\" = \"-x\"\n"
+                "[tool.pytest.ini_options]\nminversion = \"7\"\n\"addopts\" = \"-x -k fast\"\n"
             ),
             Some(
-                "pytest's options changed (`[tool.pytest.ini_options] addopts = \"-x\"`)"
+                "pytest's options changed (`[tool.pytest.ini_options] addopts = \"-k fast\"`)"
                     .to_string()
             )
         );
+    }
+
+    // Honest work (issue 68): options that only change what pytest reports or how
+    // fast it runs (`-v`, `--durations=10`, `-n auto`) were `runner-changed`, high,
+    // the same as `-k "not slow"`. Options that choose what runs still are.
+    #[test]
+    fn pytest_options_that_only_report_are_no_finding_and_those_that_choose_are() {
+        type Wrap = fn(&str) -> String;
+        let files: [(&str, Wrap); 5] = [
+            ("pytest.ini", |o| format!("[pytest]\naddopts = {o}\n")),
+            ("setup.cfg", |o| format!("[tool:pytest]\naddopts = {o}\n")),
+            ("tox.ini", |o| format!("[pytest]\naddopts =\n    {o}\n")),
+            ("pyproject.toml", |o| {
+                format!("[tool.pytest.ini_options]\naddopts = \"{o}\"\n")
+            }),
+            ("pyproject.toml", |o| {
+                let items: Vec<String> = o.split(' ').map(|w| format!("\"{w}\"")).collect();
+                format!(
+                    "[tool.pytest.ini_options]\naddopts = [{}]\n",
+                    items.join(", ")
+                )
+            }),
+        ];
+        let reporting = [
+            "-v",
+            "-vv",
+            "-q",
+            "-ra",
+            "-rfE",
+            "--durations=10",
+            "--durations 10",
+            "-n auto",
+            "-nauto",
+            "--numprocesses=auto",
+            "--numprocesses auto",
+            "--dist loadscope",
+            "--color=yes",
+            "--tb=short",
+            "--tb short",
+            "--junitxml=out.xml",
+            "--cov=calc --cov-report=term-missing",
+            "-x",
+            "--maxfail=2",
+            "--strict-markers",
+        ];
+        let choosing = [
+            "-k not_slow",
+            "--deselect tests/test_a.py::test_b",
+            "-m not_slow",
+            "--ignore=tests/slow",
+            "--ignore tests/slow",
+            "--ignore-glob=*slow*",
+            "-p no:randomly",
+            "-p myplugin",
+            "--lf",
+            "--co",
+            "tests/test_a.py",
+            "-v -k not_slow",
+            "-vk not_slow",
+        ];
+        for (file, wrap) in files {
+            let before = wrap("--strict-markers");
+            for opt in reporting {
+                let after = wrap(&format!("--strict-markers {opt}"));
+                assert_eq!(
+                    finding(file, Some(&before), &after),
+                    None,
+                    "{file}: {after}"
+                );
+            }
+            for opt in choosing {
+                let after = wrap(&format!("--strict-markers {opt}"));
+                assert!(
+                    finding(file, Some(&before), &after).is_some(),
+                    "{file}: {after}"
+                );
+            }
+            // A first `addopts` that only reports is none either.
+            assert_eq!(
+                finding(file, None, &wrap("-v --durations=10")),
+                None,
+                "{file}"
+            );
+            assert!(
+                finding(file, None, &wrap("-v -m not_slow")).is_some(),
+                "{file}"
+            );
+        }
+        // tox runs pytest with its own options too.
+        let tox = |args: &str| format!("[testenv]\ndeps = pytest\ncommands = pytest {args}\n");
+        let before = tox("{posargs}");
+        for args in ["-v --durations=10 {posargs}", "-n auto -ra {posargs}"] {
+            assert_eq!(
+                finding("tox.ini", Some(&before), &tox(args)),
+                None,
+                "{args}"
+            );
+        }
+        for args in [
+            "-k fast {posargs}",
+            "-v tests/unit",
+            "-p no:randomly {posargs}",
+        ] {
+            assert!(
+                finding("tox.ini", Some(&before), &tox(args)).is_some(),
+                "{args}"
+            );
+        }
+        // `testpaths` narrowed chooses what runs.
+        assert!(
+            finding(
+                "pytest.ini",
+                Some("[pytest]\ntestpaths = tests\n"),
+                "[pytest]\ntestpaths = tests/unit\n"
+            )
+            .is_some()
+        );
+    }
+
+    // Honest work (issue 68): prettier's trailing commas, semicolons and quotes in
+    // a runner's configuration were `runner-changed`, high.
+    #[test]
+    fn a_formatter_s_commas_and_quotes_in_a_js_runner_config_are_no_finding() {
+        let vitest_before = "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: {\n    environment: 'node',\n    testTimeout: 1000\n  }\n})\n";
+        let vitest_after = "import { defineConfig } from \"vitest/config\";\n\nexport default defineConfig({\n  test: {\n    environment: \"node\",\n    testTimeout: 1000,\n  },\n});\n";
+        let jest_before =
+            "module.exports = {\n  testEnvironment: 'node',\n  roots: ['<rootDir>/src']\n}\n";
+        let jest_after =
+            "module.exports = {\n  testEnvironment: \"node\",\n  roots: [\"<rootDir>/src\"],\n};\n";
+        let joined =
+            "module.exports = { testEnvironment: \"node\", roots: [\"<rootDir>/src\"] };\n";
+        for (path, before, after) in [
+            ("vitest.config.ts", vitest_before, vitest_after),
+            ("vite.config.ts", vitest_before, vitest_after),
+            ("jest.config.js", jest_before, jest_after),
+            ("jest.config.js", jest_before, joined),
+        ] {
+            assert_eq!(finding(path, Some(before), after), None, "{path}: {after}");
+        }
+        // Reporters and coverage on one line report; they choose nothing.
+        for line in [
+            "reporters: [\"verbose\"],",
+            "verbose: true,",
+            "coverage: { provider: \"v8\", reporter: [\"text\"] },",
+        ] {
+            let after = vitest_after.replace(
+                "testTimeout: 1000,",
+                &format!("testTimeout: 1000,\n    {line}"),
+            );
+            assert_eq!(
+                finding("vitest.config.ts", Some(vitest_before), &after),
+                None,
+                "{line}"
+            );
+        }
+        // One of the repository's own is code the runner loads.
+        let own = vitest_after.replace(
+            "testTimeout: 1000,",
+            "testTimeout: 1000,\n    reporters: [\"./quiet-reporter.js\"],",
+        );
+        assert!(finding("vitest.config.ts", Some(vitest_before), &own).is_some());
+        // What a formatter does not do is still read.
+        let narrowed = vitest_after.replace("testTimeout: 1000,", "include: [\"src/none/**\"],");
+        assert!(finding("vitest.config.ts", Some(vitest_before), &narrowed).is_some());
+        let rooted = jest_after.replace("<rootDir>/src", "<rootDir>/none");
+        assert!(finding("jest.config.js", Some(jest_before), &rooted).is_some());
     }
 
     #[test]
