@@ -118,7 +118,8 @@ fn order_free(g: Grammar, src: &str, node: Node<'_>, names: &[&str]) -> bool {
     let once = || {
         defined_name(g, node).is_some_and(|n| {
             let name = &src[n.byte_range()];
-            names.iter().filter(|m| **m == name).count() == 1
+            let from = names.partition_point(|m| *m < name);
+            names.get(from + 1) != Some(&name)
         })
     };
     match g {
@@ -218,12 +219,6 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         leaf(g, src, node, out);
         return true;
     }
-    if g.is_js() && kind == "string" && is_plain_key(src, node) {
-        out.push_str(" property_identifier=");
-        out.push_str(&string_value(g, src, node));
-        out.push('\u{1}');
-        return true;
-    }
     if kind == "string_content" {
         out.push_str(" string_content=");
         out.push_str(&content(src, node));
@@ -260,6 +255,21 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             if child.id() != param.id() && !emit(g, src, child, out, depth + 1) {
+                return false;
+            }
+        }
+        out.push(')');
+        return true;
+    }
+    if g.is_js() && kind == "pair" {
+        let key = node.child_by_field_name("key").map(|k| k.id());
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if Some(child.id()) == key && child.kind() == "string" && plain_key(src, child) {
+                out.push_str(" property_identifier=");
+                out.push_str(&string_value(g, src, child));
+                out.push('\u{1}');
+            } else if !emit(g, src, child, out, depth + 1) {
                 return false;
             }
         }
@@ -418,16 +428,8 @@ fn prefix(start: &str) -> impl Iterator<Item = char> + '_ {
 
 /// A JavaScript object key written as a string that could be a bare name:
 /// prettier's `quoteProps` takes the quotes off (`{'a': 1}` is `{a: 1}`).
-fn is_plain_key(src: &str, node: Node<'_>) -> bool {
-    let Some(parent) = node.parent() else {
-        return false;
-    };
-    if parent.kind() != "pair"
-        || parent.child_by_field_name("key").map(|k| k.id()) != Some(node.id())
-    {
-        return false;
-    }
-    let value = string_value(Grammar::JavaScript, src, node);
+fn plain_key(src: &str, key: Node<'_>) -> bool {
+    let value = string_value(Grammar::JavaScript, src, key);
     let mut chars = value.chars();
     chars
         .next()

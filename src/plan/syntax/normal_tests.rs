@@ -151,3 +151,27 @@ fn a_python_block_with_nothing_in_it_is_no_clean_parse() {
     // tree-sitter's grammar takes `def f():` at the end of a file; Python does not.
     assert!(!view(Grammar::Python, "def test_a():\n").unwrap().clean);
 }
+
+#[test]
+fn many_top_level_tests_and_macros_read_in_one_pass() {
+    // Each was quadratic once: a name counted against every other, a macro's
+    // tokens looked for among the file's, a call asked for its parent.
+    let py: String = (0..3000)
+        .map(|i| format!("def test_{i}():\n    assert add({i}) == {i}\n\n"))
+        .collect();
+    assert_eq!(view(Grammar::Python, &py).unwrap().tests.len(), 3000);
+    let rs: String = (0..3000)
+        .map(|i| {
+            format!(
+                "#[test]\nfn t{i}() {{ assert!(a({i})); }}\nmacro_rules! m{i} {{ () => {{}} }}\n"
+            )
+        })
+        .collect();
+    let v = view(Grammar::Rust, &rs).unwrap();
+    assert_eq!((v.tests.len(), v.macros.len()), (3000, 3000));
+    let js: String = (0..3000)
+        .map(|i| format!("it('t{i}', () => {{ expect(a({{'k': {i}}})).toBe({i}); }});\n"))
+        .collect();
+    let v = view(Grammar::JavaScript, &js).unwrap();
+    assert!(v.tests.iter().all(|t| t.assertions.len() == 1));
+}

@@ -43,27 +43,37 @@ pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
 }
 
 /// Every node under `node`, itself first, in source order; no recursion, so no
-/// depth of nesting can exhaust the stack.
-pub(super) fn preorder(node: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut cursor = node.walk();
-    let mut back = false;
-    loop {
-        if !back {
-            out.push(cursor.node());
-            if cursor.goto_first_child() {
-                continue;
+/// depth of nesting can exhaust the stack, and nothing held but the cursor.
+pub(super) fn preorder(node: Node<'_>) -> Preorder<'_> {
+    Preorder {
+        cursor: node.walk(),
+        done: false,
+    }
+}
+
+pub(super) struct Preorder<'t> {
+    cursor: tree_sitter::TreeCursor<'t>,
+    done: bool,
+}
+
+impl<'t> Iterator for Preorder<'t> {
+    type Item = Node<'t>;
+
+    fn next(&mut self) -> Option<Node<'t>> {
+        if self.done {
+            return None;
+        }
+        let node = self.cursor.node();
+        if !self.cursor.goto_first_child() {
+            while !self.cursor.goto_next_sibling() {
+                if !self.cursor.goto_parent() {
+                    self.done = true;
+                    break;
+                }
             }
         }
-        if cursor.goto_next_sibling() {
-            back = false;
-        } else if cursor.goto_parent() {
-            back = true;
-        } else {
-            break;
-        }
+        Some(node)
     }
-    out
 }
 
 fn is_string(g: Grammar, node: Node<'_>) -> bool {
@@ -269,7 +279,6 @@ impl<'s> Reader<'s> {
                 continue;
             }
             let condition = preorder(d)
-                .into_iter()
                 .find(|n| n.kind() == "argument_list")
                 .and_then(|args| args.named_child(0))
                 .filter(|first| first.kind() != "keyword_argument")
@@ -326,7 +335,6 @@ impl<'s> Reader<'s> {
                     .any(|w| matches!(*w, "skip" | "todo" | "only" | "skipIf" | "runIf" | "fails"));
             if skipped {
                 let condition = preorder(child)
-                    .into_iter()
                     .find(|n| {
                         n.kind() == "call_expression"
                             && n.child_by_field_name("function")
@@ -347,10 +355,7 @@ impl<'s> Reader<'s> {
                 }
                 scope.pop();
             } else {
-                let found = preorder(child)
-                    .into_iter()
-                    .filter(|n| js_assertion(self.src, *n))
-                    .collect();
+                let found = js_assertions(self.src, child);
                 let test = self.test(&name, &scope.join("::"), child, found);
                 self.view.tests.push(test);
             }
@@ -427,7 +432,6 @@ impl<'s> Reader<'s> {
             }
         }
         let found = preorder(item)
-            .into_iter()
             .filter(|n| {
                 n.kind() == "macro_invocation"
                     && n.child_by_field_name("macro").is_some_and(|m| {
@@ -445,7 +449,6 @@ impl<'s> Reader<'s> {
     /// expansion names literally (`#[test] fn adds()`, not `fn $name()`).
     fn rust_macros(&mut self, root: Node<'_>) {
         let leaves: Vec<Node<'_>> = preorder(root)
-            .into_iter()
             .filter(|n| n.child_count() == 0 && !n.kind().contains("comment"))
             .collect();
         let mut calls: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -468,11 +471,9 @@ impl<'s> Reader<'s> {
             let invoked = calls
                 .get(name)
                 .is_some_and(|at| at.iter().any(|b| !span.contains(b)));
-            let inside: Vec<&str> = leaves
-                .iter()
-                .filter(|l| span.contains(&l.start_byte()))
-                .map(|l| self.text(*l))
-                .collect();
+            let from = leaves.partition_point(|l| l.start_byte() < span.start);
+            let to = leaves.partition_point(|l| l.start_byte() < span.end);
+            let inside: Vec<&str> = leaves[from..to].iter().map(|l| self.text(*l)).collect();
             self.view.macros.push(Macro {
                 name: name.to_string(),
                 span,
@@ -502,7 +503,7 @@ impl<'s> Reader<'s> {
                 continue;
             };
             let body = item.child_by_field_name("body").unwrap_or(item);
-            let nodes = preorder(body);
+            let nodes: Vec<Node<'_>> = preorder(body).collect();
             let mut names = vec![t];
             for n in &nodes {
                 if n.kind() == "func_literal"
@@ -550,7 +551,6 @@ impl<'s> Reader<'s> {
                             .or_else(|| n.child_by_field_name("name"));
                         let binds_t = left.is_some_and(|l| {
                             preorder(l)
-                                .into_iter()
                                 .any(|i| i.kind() == "identifier" && names.contains(&self.text(i)))
                         });
                         if binds_t {
@@ -648,7 +648,6 @@ fn skip_word(text: &str) -> bool {
 /// method or function, `pytest.raises`, `pytest.fail`.
 fn python_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
     preorder(node)
-        .into_iter()
         .filter(|n| match n.kind() {
             "assert_statement" => true,
             "call" => n.child_by_field_name("function").is_some_and(|f| {
@@ -661,18 +660,31 @@ fn python_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
         .collect()
 }
 
-/// A JavaScript assertion: the outermost call of a chain that starts at
-/// `expect(…)` or `assert`.
-fn js_assertion(src: &str, node: Node<'_>) -> bool {
-    if node.kind() != "call_expression" {
-        return false;
+/// JavaScript's assertions in `node`: the outermost call of each chain that
+/// starts at `expect(…)` or `assert`. Found from the top down: asking a node for
+/// its parent walks from the root, so once per call would be quadratic.
+fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
+    let mut inner = std::collections::HashSet::new();
+    let mut calls = Vec::new();
+    for n in preorder(node) {
+        let below = match n.kind() {
+            "call_expression" => {
+                calls.push(n);
+                n.child_by_field_name("function")
+            }
+            "member_expression" => n.child_by_field_name("object"),
+            _ => None,
+        };
+        if let Some(b) = below.filter(|b| b.kind() == "call_expression") {
+            inner.insert(b.id());
+        }
     }
-    let rooted = callee_root(src, node)
-        .is_some_and(|r| matches!(r, "expect" | "assert" | "expectTypeOf" | "assertType"));
-    let inner = node.parent().is_some_and(|p| {
-        p.kind() == "member_expression"
-            || (p.kind() == "call_expression"
-                && p.child_by_field_name("function").map(|f| f.id()) == Some(node.id()))
-    });
-    rooted && !inner
+    calls
+        .into_iter()
+        .filter(|c| !inner.contains(&c.id()))
+        .filter(|c| {
+            callee_root(src, *c)
+                .is_some_and(|r| matches!(r, "expect" | "assert" | "expectTypeOf" | "assertType"))
+        })
+        .collect()
 }
