@@ -26,7 +26,7 @@ pub(super) fn file(g: Grammar, src: &str, root: Node<'_>) -> Option<(String, Str
     let names = top_names(g, src, root);
     let mut cursor = root.walk();
     for child in root.children(&mut cursor) {
-        if dropped(g, src, child) {
+        if dropped(g, src, child, true) {
             continue;
         }
         let mut text = std::mem::take(&mut pending);
@@ -150,10 +150,12 @@ fn order_free(g: Grammar, src: &str, node: Node<'_>, names: &[&str]) -> bool {
     }
 }
 
-/// Comments, save the ones a tool reads (Go's build constraints and directives,
-/// jest's and TypeScript's pragmas, Python's source encoding); Python's line
-/// continuations.
-fn dropped(g: Grammar, src: &str, node: Node<'_>) -> bool {
+/// Comments, save the ones a tool reads: Go's build constraints and directives,
+/// and any inside a declaration (an Example's `// Output:` is its assertion;
+/// gofmt rewrites only doc comments), Rust's doc comments (doctests run),
+/// jest's and TypeScript's pragmas, Python's source encoding; and Python's line
+/// continuations. `top`: a child of the file's root.
+fn dropped(g: Grammar, src: &str, node: Node<'_>, top: bool) -> bool {
     let kind = node.kind();
     if kind == "line_continuation" {
         return true;
@@ -164,12 +166,17 @@ fn dropped(g: Grammar, src: &str, node: Node<'_>) -> bool {
     let text = &src[node.byte_range()];
     let kept = match g {
         Grammar::Go => {
-            text.starts_with("//go:")
+            !top || text.starts_with("//go:")
                 || text.starts_with("// +build")
                 || text.starts_with("//line ")
         }
         Grammar::Python => text.contains("coding:") || text.contains("coding="),
-        Grammar::Rust => false,
+        Grammar::Rust => {
+            (text.starts_with("///") && !text.starts_with("////"))
+                || text.starts_with("//!")
+                || (text.starts_with("/**") && !text.starts_with("/***") && text != "/**/")
+                || text.starts_with("/*!")
+        }
         _ => ["@jest-", "@vitest-", "@ts-", "@flow", "istanbul"]
             .iter()
             .any(|p| text.contains(p)),
@@ -201,7 +208,7 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         return false;
     }
     let kind = node.kind();
-    if dropped(g, src, node) {
+    if dropped(g, src, node, depth <= 1) {
         return true;
     }
     if !node.is_named() {
@@ -259,6 +266,20 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
             }
         }
         out.push(')');
+        return true;
+    }
+    if g == Grammar::Python
+        && kind == "expression_statement"
+        && let Some(doc) = node.named_child(0).filter(|d| d.kind() == "string")
+        && node.named_child_count() == 1
+        && !has_interpolation(doc)
+    {
+        // A docstring: black re-indents its lines and strips their ends.
+        let value = string_value(g, src, doc);
+        let lines: Vec<&str> = value.lines().map(str::trim).collect();
+        out.push_str(" (expression_statement (string =");
+        out.push_str(lines.join("\n").trim());
+        out.push_str("))");
         return true;
     }
     if g.is_js() && kind == "pair" {
@@ -350,6 +371,9 @@ fn leaf(g: Grammar, src: &str, node: Node<'_>, out: &mut String) {
     );
     if number {
         out.push_str(&text.to_ascii_lowercase());
+    } else if kind.contains("comment") {
+        // Formatters take the spaces off a comment's end.
+        out.push_str(text.trim_end());
     } else if kind == "jsx_text" {
         out.push_str(&text.split_whitespace().collect::<Vec<_>>().join(" "));
     } else if kind == "escape_sequence" {

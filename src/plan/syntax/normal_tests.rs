@@ -64,6 +64,19 @@ fn a_black_reformat_reads_the_same() {
 }
 
 #[test]
+fn a_docstring_black_reindented_reads_the_same() {
+    let a = "def test_a():\n    \"\"\"Adds.   \n\n        >>> add(1, 1)\n        2\n    \"\"\"\n    assert a()\n";
+    let b =
+        "def test_a():\n    \"\"\"Adds.\n\n    >>> add(1, 1)\n    2\n    \"\"\"\n    assert a()\n";
+    assert!(same_meaning(Grammar::Python, a, b));
+    assert!(!same_meaning(
+        Grammar::Python,
+        a,
+        &b.replace("    2\n", "    3\n")
+    ));
+}
+
+#[test]
 fn python_escapes_and_prefixes_read_as_the_value() {
     let a = "def test_a():\n    assert s == 'it\\'s' and b == U'x'\n";
     let b = "def test_a():\n    assert s == \"it's\" and b == \"x\"\n";
@@ -120,15 +133,28 @@ fn a_rustfmt_reformat_reads_the_same() {
     assert!(same_meaning(Grammar::Rust, a, b));
     let c = b.replace("(1 + 2) * 3", "1 + 2 * 3");
     assert!(!same_meaning(Grammar::Rust, a, &c));
+    let doc = "/// ```\n/// assert_eq!(calc::add(1, 1), 2);\n/// ```\npub fn add() {}\n";
+    let doc_changed = doc.replace("2);", "3);");
+    assert!(
+        !same_meaning(Grammar::Rust, doc, &doc_changed),
+        "doctests run"
+    );
 }
 
 #[test]
 fn a_gofmt_reformat_reads_the_same() {
     let a = "package calc\n\nimport (\n\t\"testing\"\n\t\"fmt\"\n)\n\nfunc TestAdd(t *testing.T) {\n    if got := Add(1,1); got != 2 { t.Errorf(\"Add = %d\", got) }\n}\n";
-    let b = "package calc\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\nfunc TestAdd(t *testing.T) {\n\t// one and one\n\tif got := Add(1, 1); got != 2 {\n\t\tt.Errorf(\"Add = %d\", got)\n\t}\n}\n";
+    let b = "package calc\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\n// TestAdd adds.\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 1); got != 2 {\n\t\tt.Errorf(\"Add = %d\", got)\n\t}\n}\n";
     assert!(same_meaning(Grammar::Go, a, b));
     let constraint = format!("//go:build never\n\n{b}");
     assert!(!same_meaning(Grammar::Go, a, &constraint));
+    let example =
+        "package calc\n\nfunc ExampleAdd() {\n\tfmt.Println(Add(1, 1))\n\t// Output:\n\t// 2\n}\n";
+    let other = example.replace("// 2", "// 3");
+    assert!(
+        !same_meaning(Grammar::Go, example, &other),
+        "an Example's output is checked"
+    );
 }
 
 #[test]
