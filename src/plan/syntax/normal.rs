@@ -219,7 +219,10 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         }
         return true;
     }
-    if kind == "parenthesized_expression" || kind == "parenthesized_type" {
+    // black and prettier add and take off grouping parentheses, which the tree's
+    // shape already says; rustfmt and gofmt never do, and in Rust `(a.f)()` calls
+    // a field where `a.f()` calls a method.
+    if kind == "parenthesized_expression" && (g == Grammar::Python || g.is_js()) {
         return children(g, src, node, out, depth);
     }
     if node.child_count() == 0 {
@@ -280,6 +283,14 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         out.push_str(" (expression_statement (string =");
         out.push_str(lines.join("\n").trim());
         out.push_str("))");
+        return true;
+    }
+    if g.is_js() && kind == "new_expression" && node.child_by_field_name("arguments").is_none() {
+        // prettier writes `new Foo` as `new Foo()`.
+        if !children(g, src, node, out, depth) {
+            return false;
+        }
+        out.push_str(" (arguments))");
         return true;
     }
     if g.is_js() && kind == "pair" {
@@ -369,7 +380,9 @@ fn leaf(g: Grammar, src: &str, node: Node<'_>, out: &mut String) {
             | "int_literal"
             | "imaginary_literal"
     );
-    if number {
+    if number && g.is_js() {
+        out.push_str(&js_number(text));
+    } else if number {
         out.push_str(&text.to_ascii_lowercase());
     } else if kind.contains("comment") {
         // Formatters take the spaces off a comment's end.
@@ -384,6 +397,32 @@ fn leaf(g: Grammar, src: &str, node: Node<'_>, out: &mut String) {
         out.push_str(text);
     }
     out.push('\u{1}');
+}
+
+/// A JavaScript number as prettier prints it: lower case, no `+` in an exponent,
+/// a zero before a leading point, no trailing zeros after the point nor a point
+/// with nothing after it (`.50E+3` is `0.5e3`).
+fn js_number(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let radix = ["0x", "0b", "0o"].iter().any(|p| lower.starts_with(p));
+    if radix || lower.ends_with('n') {
+        return lower;
+    }
+    let (mantissa, exponent) = match lower.split_once('e') {
+        Some((m, e)) => (m.to_string(), format!("e{}", e.trim_start_matches('+'))),
+        None => (lower, String::new()),
+    };
+    let mut mantissa = mantissa;
+    if mantissa.contains('.') {
+        mantissa = mantissa
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string();
+    }
+    if mantissa.starts_with('.') {
+        mantissa.insert(0, '0');
+    }
+    format!("{mantissa}{exponent}")
 }
 
 /// `\'` and `\"` are the quote they escape: which one a formatter picks decides

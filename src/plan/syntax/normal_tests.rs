@@ -118,6 +118,25 @@ fn a_prettier_reformat_reads_the_same() {
 }
 
 #[test]
+fn prettier_s_numbers_and_constructor_calls_read_the_same() {
+    let a = "it('a', () => { expect(new Calc).toEqual(new Calc()); expect(f(.50, 5., 1E+3, 0XFF)).toBe(1) })\n";
+    let b = "it(\"a\", () => {\n  expect(new Calc()).toEqual(new Calc());\n  expect(f(0.5, 5, 1e3, 0xff)).toBe(1);\n});\n";
+    assert!(same_meaning(Grammar::JavaScript, a, b));
+    assert!(!same_meaning(
+        Grammar::JavaScript,
+        a,
+        &b.replace("0.5", "0.05")
+    ));
+}
+
+#[test]
+fn rust_keeps_its_parentheses() {
+    let a = "#[test]\nfn a() { assert!((s.check)()); }\n";
+    let b = "#[test]\nfn a() { assert!(s.check()); }\n";
+    assert!(!same_meaning(Grammar::Rust, a, b));
+}
+
+#[test]
 fn a_vitest_config_with_trailing_commas_reads_the_same() {
     let a = "import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: {\n    include: ['src/**/*.test.ts'],\n    environment: 'node'\n  }\n})\n";
     let b = "import { defineConfig } from \"vitest/config\";\n\nexport default defineConfig({\n  test: {\n    include: [\"src/**/*.test.ts\"],\n    environment: \"node\",\n  },\n});\n";
