@@ -18,9 +18,9 @@ impl Pair {
     /// `None` when the path has no grammar, a side is missing, past the cap or
     /// does not parse clean: then the tokens alone decide, as before.
     pub(super) fn of(path: &str, before: Option<&str>, after: Option<&str>) -> Option<Pair> {
-        let grammar = Grammar::of(path)?;
-        let old = syntax::view(grammar, before?)?;
-        let new = syntax::view(grammar, after?)?;
+        let (grammar, before, after) = (Grammar::of(path)?, before?, after?);
+        let old = syntax::view(grammar, before)?;
+        let new = syntax::view(grammar, after)?;
         (old.clean && new.clean).then_some(Pair { old, new })
     }
 
