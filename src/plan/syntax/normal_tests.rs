@@ -220,3 +220,38 @@ fn many_top_level_tests_and_macros_read_in_one_pass() {
     let v = view(Grammar::JavaScript, &js).unwrap();
     assert!(v.tests.iter().all(|t| t.assertions.len() == 1));
 }
+
+mod robustness {
+    use proptest::prelude::*;
+
+    use super::super::{Grammar, view};
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("def test_a():\n    assert a == 'é'\n".to_string()),
+            Just("it('a', () => { expect(/'/).toBe(`${x}`) })\n".to_string()),
+            Just("#[test]\nfn a() { assert!(r#\"x\"# == \"ü\"); }\n".to_string()),
+            Just("macro_rules! m { () => { #[test] fn a() {} } }\n".to_string()),
+            Just("func TestA(t *testing.T) { t := 1; t.Errorf(\"x\") }\n".to_string()),
+            Just("\"\"\"\n".to_string()),
+            Just("'\n".to_string()),
+            Just("(((\n".to_string()),
+            Just("}\n".to_string()),
+            Just("// comment 🚀\n".to_string()),
+            "\\PC{0,12}",
+        ]
+    }
+
+    proptest! {
+        /// Whatever the text, a view is built without a panic, and a clean one
+        /// reads the same as itself.
+        #[test]
+        fn any_text_has_a_view(pieces in proptest::collection::vec(piece(), 0..12)) {
+            let text = pieces.concat();
+            for g in [Grammar::Python, Grammar::JavaScript, Grammar::TypeScript, Grammar::Tsx, Grammar::Rust, Grammar::Go] {
+                let v = view(g, &text).unwrap();
+                prop_assert_eq!(v.clean, super::super::same_meaning(g, &text, &text));
+            }
+        }
+    }
+}

@@ -95,3 +95,22 @@ fn a_reformat_that_also_drops_an_assertion_is_still_found() {
         "no pairing across tests: {found:?}"
     );
 }
+
+#[test]
+fn a_reformat_of_one_test_lends_no_assertion_to_its_neighbour_s_change() {
+    let (before, after) = pair!(".py");
+    // test_parse reformatted (black), test_mean reordered above test_add and one
+    // of test_add's expected values changed: only that change is found.
+    let (head, rest) = after.split_at(after.find("def test_add").unwrap());
+    let (add, others) = rest.split_at(rest.find("def test_parse").unwrap());
+    let (parse, mean) = others.split_at(others.find("def test_mean").unwrap());
+    let add = add.replace("== 4, \"two and two\"", "== 5, \"two and two\"");
+    let changed = format!("{head}{mean}\n\n{parse}{add}");
+    let found = one("tests/test_calc.py", before, &changed);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("assert add(2, 2) == 4"), "{found:?}");
+    assert!(
+        !found[0].contains("mean") && !found[0].contains("parse"),
+        "{found:?}"
+    );
+}
