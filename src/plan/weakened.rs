@@ -228,8 +228,16 @@ pub fn find_given(
             let counted = what
                 .iter()
                 .any(|w| w.contains("assertion removed") || w.contains("assertions removed"));
+            let elsewhere = |name: &str| {
+                let call = format!("{name}!");
+                changes.iter().any(|c| {
+                    c.path != row.change.path
+                        && Lang::of(&c.path) == Some(Lang::Rust)
+                        && c.after.as_deref().is_some_and(|a| a.contains(&call))
+                })
+            };
             what.extend(
-                pair.switch_offs()
+                pair.switch_offs(elsewhere)
                     .into_iter()
                     .filter(|w| !(counted && w.ends_with("(moved into a string)"))),
             );

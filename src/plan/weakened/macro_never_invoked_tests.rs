@@ -33,3 +33,20 @@ fn the_attack_is_found_high() {
 fn the_honest_counterpart_is_not() {
     assert_eq!(one(HONEST), Vec::<Finding>::new());
 }
+
+#[test]
+fn a_suite_moved_into_a_macro_another_changed_file_invokes_is_not() {
+    let suite = Change {
+        path: "tests/backends.rs".to_string(),
+        was: None,
+        before: None,
+        after: Some("#[macro_use]\nmod calc;\n\nlater!();\n".to_string()),
+    };
+    let moved = Change {
+        path: PATH.to_string(),
+        was: None,
+        before: Some(BEFORE.to_string()),
+        after: Some(AFTER.to_string()),
+    };
+    assert_eq!(find(&[moved, suite], &[]), Vec::<Finding>::new());
+}
