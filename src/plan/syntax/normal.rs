@@ -112,7 +112,8 @@ fn defined_name(g: Grammar, node: Node<'_>) -> Option<Node<'_>> {
 /// Whether a top-level item can move among the file's other such items without
 /// changing what runs: a definition whose name is defined once (a second one with
 /// the name would take its place), a JavaScript test or suite, any Rust item but a
-/// macro (`macro_rules!` is in scope only below itself), any Go declaration.
+/// macro (`macro_rules!` is in scope only below itself), a Go function but `init`,
+/// a method, type or constant.
 fn order_free(g: Grammar, src: &str, node: Node<'_>, names: &[&str]) -> bool {
     let kind = node.kind();
     let once = || {
@@ -137,7 +138,15 @@ fn order_free(g: Grammar, src: &str, node: Node<'_>, names: &[&str]) -> bool {
                 | "inner_attribute_item"
                 | "use_declaration"
         ),
-        Grammar::Go => !matches!(kind, "package_clause" | "import_declaration"),
+        // Go runs a file's `init` functions and independent `var` initialisers
+        // in the order they are written.
+        Grammar::Go => match kind {
+            "method_declaration" | "type_declaration" | "const_declaration" => true,
+            "function_declaration" => {
+                defined_name(g, node).is_some_and(|n| &src[n.byte_range()] != "init")
+            }
+            _ => false,
+        },
         _ => match kind {
             "function_declaration" | "class_declaration" => once(),
             "expression_statement" => node

@@ -165,6 +165,12 @@ fn a_gofmt_reformat_reads_the_same() {
     let a = "package calc\n\nimport (\n\t\"testing\"\n\t\"fmt\"\n)\n\nfunc TestAdd(t *testing.T) {\n    if got := Add(1,1); got != 2 { t.Errorf(\"Add = %d\", got) }\n}\n";
     let b = "package calc\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\n// TestAdd adds.\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 1); got != 2 {\n\t\tt.Errorf(\"Add = %d\", got)\n\t}\n}\n";
     assert!(same_meaning(Grammar::Go, a, b));
+    let inits = "package calc\n\nfunc init() { a() }\n\nfunc init() { b() }\n";
+    let swapped = "package calc\n\nfunc init() { b() }\n\nfunc init() { a() }\n";
+    assert!(
+        !same_meaning(Grammar::Go, inits, swapped),
+        "init functions run in order"
+    );
     let constraint = format!("//go:build never\n\n{b}");
     assert!(!same_meaning(Grammar::Go, a, &constraint));
     let example =
