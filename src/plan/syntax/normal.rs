@@ -152,7 +152,7 @@ fn order_free(g: Grammar, src: &str, node: Node<'_>, names: &[&str]) -> bool {
             "expression_statement" => node
                 .named_child(0)
                 .filter(|c| c.kind() == "call_expression")
-                .and_then(|c| super::view::callee_root(src, c))
+                .and_then(|c| callee_root(src, c))
                 .is_some_and(|r| matches!(r, "it" | "test" | "describe" | "suite" | "bench")),
             _ => false,
         },
@@ -507,4 +507,21 @@ fn plain_key(src: &str, key: Node<'_>) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// The name a call's callee chain starts from: `it` of `it.skip.each(t)(…)`,
+/// `expect` of `expect(x).not.toBe(1)`.
+pub(super) fn callee_root<'s>(src: &'s str, call: Node<'_>) -> Option<&'s str> {
+    let mut node = call;
+    for _ in 0..64 {
+        node = match node.kind() {
+            "call_expression" | "call" => node.child_by_field_name("function")?,
+            "member_expression" | "attribute" => node
+                .child_by_field_name("object")
+                .or_else(|| node.named_child(0))?,
+            "identifier" => return Some(&src[node.byte_range()]),
+            _ => return None,
+        };
+    }
+    None
 }

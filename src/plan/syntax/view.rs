@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::normal::{self, string_value};
+use super::normal::{self, callee_root, string_value};
 use super::{Assertion, Def, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View};
 
 pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
@@ -86,23 +86,6 @@ fn is_string(g: Grammar, node: Node<'_>) -> bool {
         ),
         _ => matches!(node.kind(), "string" | "template_string"),
     }
-}
-
-/// The name a call's callee chain starts from: `it` of `it.skip.each(t)(…)`,
-/// `expect` of `expect(x).not.toBe(1)`.
-pub(super) fn callee_root<'s>(src: &'s str, call: Node<'_>) -> Option<&'s str> {
-    let mut node = call;
-    for _ in 0..64 {
-        node = match node.kind() {
-            "call_expression" | "call" => node.child_by_field_name("function")?,
-            "member_expression" | "attribute" => node
-                .child_by_field_name("object")
-                .or_else(|| node.named_child(0))?,
-            "identifier" => return Some(&src[node.byte_range()]),
-            _ => return None,
-        };
-    }
-    None
 }
 
 /// The property names along a callee chain: `skip`, `each` of `it.skip.each(t)`.
