@@ -294,6 +294,21 @@ fn emit(g: Grammar, src: &str, node: Node<'_>, out: &mut String, depth: usize) -
         out.push_str("))");
         return true;
     }
+    if g == Grammar::Python && kind == "class_definition" {
+        // black writes `class A():` as `class A:`.
+        let bare = node
+            .child_by_field_name("superclasses")
+            .filter(|s| s.named_child_count() == 0)
+            .map(|s| s.id());
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if Some(child.id()) != bare && !emit(g, src, child, out, depth + 1) {
+                return false;
+            }
+        }
+        out.push(')');
+        return true;
+    }
     if g.is_js() && kind == "new_expression" && node.child_by_field_name("arguments").is_none() {
         // prettier writes `new Foo` as `new Foo()`.
         if !children(g, src, node, out, depth) {

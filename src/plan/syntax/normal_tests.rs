@@ -64,6 +64,15 @@ fn a_black_reformat_reads_the_same() {
 }
 
 #[test]
+fn a_class_s_empty_parentheses_black_takes_off_read_the_same() {
+    let a = "class TestA():\n    def test_a(self):\n        assert a()\n";
+    let b = "class TestA:\n    def test_a(self):\n        assert a()\n";
+    assert!(same_meaning(Grammar::Python, a, b));
+    let c = "class TestA(Base):\n    def test_a(self):\n        assert a()\n";
+    assert!(!same_meaning(Grammar::Python, a, c));
+}
+
+#[test]
 fn a_docstring_black_reindented_reads_the_same() {
     let a = "def test_a():\n    \"\"\"Adds.   \n\n        >>> add(1, 1)\n        2\n    \"\"\"\n    assert a()\n";
     let b =
