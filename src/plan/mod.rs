@@ -40,6 +40,7 @@ pub(crate) mod shown;
 pub(crate) mod stamps;
 pub(crate) mod standing;
 pub(crate) mod status;
+pub(crate) mod syntax;
 pub(crate) mod template;
 pub(crate) mod text;
 pub(crate) mod unarchive;

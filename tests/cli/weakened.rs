@@ -1910,3 +1910,136 @@ fn a_vendored_assertion_library_gutted_is_a_weakened_test() {
     });
     assert_eq!(upgraded, 0, "a vendored upgrade with go.mod");
 }
+
+/// One switch-off rule's fixtures, read as the detector's unit tests read them.
+macro_rules! switch_off {
+    ($dir:literal, $name:literal) => {
+        include_str!(concat!("../../fixtures/weakened/", $dir, "/", $name))
+    };
+}
+
+/// Signs off after `path` went from `before` to `after` and checks the one high
+/// finding it draws, `what`, everywhere it shows.
+fn reported_high(path: &str, before: &str, after: &str, what: &str, kind: &str) {
+    let t = started(&[(path, before)]);
+    t.write(path, after);
+    reported(&t, path, what);
+    let recorded = weakened_lines(&t);
+    assert!(
+        recorded[0].ends_with(&format!("[{kind}, high]")),
+        "{recorded:?}"
+    );
+}
+
+// Attack: a Rust test wrapped in a `macro_rules!` nothing invokes compiles and
+// never runs; its `#[test]` and assertions are all still there as tokens.
+#[test]
+fn a_rust_test_wrapped_in_a_macro_nothing_invokes_is_reported() {
+    reported_high(
+        "tests/calc.rs",
+        switch_off!("macro-never-invoked", "before.rs"),
+        switch_off!("macro-never-invoked", "after.rs"),
+        "1 test removed into a macro_rules! nothing invokes (adds)",
+        "assertions-removed",
+    );
+}
+
+// Attack: `def test_add(): pass` below the real test_add; Python keeps the last.
+#[test]
+fn a_python_test_defined_again_below_itself_is_reported() {
+    reported_high(
+        "tests/test_calc.py",
+        switch_off!("test-redefined", "before.py"),
+        switch_off!("test-redefined", "after.py"),
+        "1 test removed by a later definition of the same name (test_add)",
+        "assertions-removed",
+    );
+}
+
+// Attack: a regex holding a quote (`/'/`), then an assertion moved into a
+// string; a hand lexer reads the regex's quote as a string's and the string as code.
+#[test]
+fn a_javascript_assertion_moved_into_a_string_after_a_quoting_regex_is_reported() {
+    reported_high(
+        "src/calc.test.js",
+        switch_off!("assertion-in-string", "before.test.js"),
+        switch_off!("assertion-in-string", "after.test.js"),
+        "1 of 3 assertions removed (moved into a string)",
+        "assertions-removed",
+    );
+}
+
+// Attack: Go's `t` shadowed inside the test by a value whose Errorf does nothing.
+#[test]
+fn a_go_test_s_t_shadowed_by_a_value_that_checks_nothing_is_reported() {
+    reported_high(
+        "calc_test.go",
+        switch_off!("t-shadowed", "before_test.go"),
+        switch_off!("t-shadowed", "after_test.go"),
+        "the testing.T shadowed in 1 test so its assertions check nothing (TestAdd)",
+        "assertions-hollowed",
+    );
+}
+
+/// Each switch-off's honest counterpart: a macro that is invoked, a same-named
+/// test in another class, a quoting regex with the assertion kept, subtests' own
+/// `t`; and a reformat by black, prettier, rustfmt and gofmt, with a vitest
+/// config given trailing commas. Nothing is reported.
+#[test]
+fn honest_counterparts_and_reformats_report_nothing() {
+    let pairs = [
+        (
+            "tests/calc.rs",
+            switch_off!("macro-never-invoked", "before.rs"),
+            switch_off!("macro-never-invoked", "honest_after.rs"),
+        ),
+        (
+            "tests/test_calc.py",
+            switch_off!("test-redefined", "before.py"),
+            switch_off!("test-redefined", "honest_after.py"),
+        ),
+        (
+            "src/calc.test.js",
+            switch_off!("assertion-in-string", "before.test.js"),
+            switch_off!("assertion-in-string", "honest_after.test.js"),
+        ),
+        (
+            "calc_test.go",
+            switch_off!("t-shadowed", "before_test.go"),
+            switch_off!("t-shadowed", "honest_after_test.go"),
+        ),
+        (
+            "tests/test_format.py",
+            switch_off!("formatting-only", "before.py"),
+            switch_off!("formatting-only", "after.py"),
+        ),
+        (
+            "src/format.test.js",
+            switch_off!("formatting-only", "before.test.js"),
+            switch_off!("formatting-only", "after.test.js"),
+        ),
+        (
+            "vitest.config.ts",
+            switch_off!("formatting-only", "before.vitest.config.ts"),
+            switch_off!("formatting-only", "after.vitest.config.ts"),
+        ),
+        (
+            "tests/format.rs",
+            switch_off!("formatting-only", "before.rs"),
+            switch_off!("formatting-only", "after.rs"),
+        ),
+        (
+            "format_test.go",
+            switch_off!("formatting-only", "before_test.go"),
+            switch_off!("formatting-only", "after_test.go"),
+        ),
+    ];
+    let before: Vec<(&str, &str)> = pairs.iter().map(|(p, b, _)| (*p, *b)).collect();
+    let t = started(&before);
+    for (path, _, after) in pairs {
+        t.write(path, after);
+    }
+    sign_off(&t);
+    assert_eq!(weakened_lines(&t), ["- weakened tests: none"]);
+    assert_eq!(shown(&t), json!([]));
+}

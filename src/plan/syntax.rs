@@ -1,0 +1,186 @@
+//! One syntax view per file version, read through tree-sitter's grammars: the
+//! tests, their assertions and skips, helpers, redefinitions, macros, and the
+//! file's test-relevant syntax in a normal form that formatting does not change.
+//! Pure: text in, values out; it never reads a file, and never one over the cap.
+
+use std::ops::Range;
+
+mod normal;
+mod view;
+
+#[cfg(test)]
+mod normal_tests;
+#[cfg(test)]
+mod view_tests;
+
+/// The most of a file the view reads, the gate's cap: past it there is no view.
+pub const MAX_BYTES: usize = 2 << 20;
+
+/// Nodes nested deeper than this leave the view unclean rather than risk the stack
+/// on a hostile file; no formatter writes them.
+const MAX_DEPTH: usize = 600;
+
+/// A grammar plan reads tests with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grammar {
+    Python,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Rust,
+    Go,
+}
+
+impl Grammar {
+    /// The grammar of a file, by its extension.
+    pub fn of(path: &str) -> Option<Grammar> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        Some(match name.rsplit_once('.')?.1 {
+            "py" | "pyi" => Grammar::Python,
+            "js" | "jsx" | "mjs" | "cjs" => Grammar::JavaScript,
+            "ts" | "mts" | "cts" => Grammar::TypeScript,
+            "tsx" => Grammar::Tsx,
+            "rs" => Grammar::Rust,
+            "go" => Grammar::Go,
+            _ => return None,
+        })
+    }
+
+    fn language(self) -> tree_sitter::Language {
+        match self {
+            Grammar::Python => tree_sitter_python::LANGUAGE.into(),
+            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Grammar::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Grammar::Go => tree_sitter_go::LANGUAGE.into(),
+        }
+    }
+
+    fn is_js(self) -> bool {
+        matches!(
+            self,
+            Grammar::JavaScript | Grammar::TypeScript | Grammar::Tsx
+        )
+    }
+}
+
+/// What one version of a file holds, as its grammar reads it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// Parsed with no error or missing node and no nesting past the limit: only
+    /// then may two versions be called the same.
+    pub clean: bool,
+    pub tests: Vec<Test>,
+    /// Functions that are not tests, each with the scope it is defined in.
+    pub helpers: Vec<Def>,
+    /// Skip markers, each with the test it switches off and its condition.
+    pub skips: Vec<Skip>,
+    /// Names defined twice in one scope (Python keeps the last).
+    pub redefinitions: Vec<Redefinition>,
+    /// Rust `macro_rules!` definitions.
+    pub macros: Vec<Macro>,
+    /// The text of each string literal, as the program sees it.
+    pub strings: Vec<String>,
+    /// The file's syntax with comments, layout, quote style, trailing commas,
+    /// meaningless parentheses and import order taken out.
+    pub normal: String,
+    /// The same, with top-level definitions whose order does not matter sorted:
+    /// tests reordered in a file read the same.
+    pub unordered: String,
+}
+
+/// A test function or case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Test {
+    pub name: String,
+    /// Where it is defined: enclosing classes, modules or `describe` blocks,
+    /// joined by `::`, empty at the top.
+    pub scope: String,
+    pub span: Range<usize>,
+    /// Its syntax in normal form.
+    pub body: String,
+    pub assertions: Vec<Assertion>,
+    /// Go: its `*testing.T` parameter rebound inside it to a value of another type
+    /// (`t := fakeT{}`), so the checks called on it are that value's.
+    pub shadowed: Vec<String>,
+    /// Rust: the `macro_rules!` whose expansion holds it, if any.
+    pub in_macro: Option<String>,
+}
+
+/// One assertion in a test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assertion {
+    pub span: Range<usize>,
+    /// Its source text.
+    pub text: String,
+    /// Its syntax in normal form.
+    pub normal: String,
+}
+
+/// A function that is not a test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Def {
+    pub name: String,
+    pub scope: String,
+    pub span: Range<usize>,
+}
+
+/// A skip, expected-failure or focus marker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skip {
+    pub span: Range<usize>,
+    /// The test it is on; `None`: the scope's or file's.
+    pub test: Option<String>,
+    /// Its condition in normal form, when it has one (`skipif(sys.platform …)`,
+    /// `if runtime.GOOS … { t.Skip() }`).
+    pub condition: Option<String>,
+}
+
+/// A name bound twice in one scope by a definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redefinition {
+    pub name: String,
+    pub scope: String,
+    /// The definition that no longer counts.
+    pub first: Range<usize>,
+    /// The one that does.
+    pub last: Range<usize>,
+    /// Assertions in each.
+    pub first_assertions: usize,
+    pub last_assertions: usize,
+}
+
+/// A Rust `macro_rules!` definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Macro {
+    pub name: String,
+    pub span: Range<usize>,
+    /// Whether anything in the file invokes it by name.
+    pub invoked: bool,
+    /// The tests its expansion defines by a literal name.
+    pub tests: Vec<String>,
+}
+
+/// The view of `text` as `grammar`, or `None` past [`MAX_BYTES`] (or when the
+/// grammar cannot be loaded, which a version mismatch would do).
+pub fn view(grammar: Grammar, text: &str) -> Option<View> {
+    if text.len() > MAX_BYTES {
+        return None;
+    }
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    let tree = parser.parse(text, None)?;
+    Some(view::read(grammar, text, &tree))
+}
+
+/// Whether two versions of a file hold the same test-relevant syntax: both parsed
+/// clean and read the same once formatting, comments, import order and the order
+/// of top-level definitions are taken out.
+#[cfg(test)]
+pub fn same_meaning(grammar: Grammar, before: &str, after: &str) -> bool {
+    let (Some(a), Some(b)) = (view(grammar, before), view(grammar, after)) else {
+        return false;
+    };
+    a.clean && b.clean && a.unordered == b.unordered
+}

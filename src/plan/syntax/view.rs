@@ -1,0 +1,673 @@
+//! Reads a parsed file into its [`View`]: each language's tests, assertions,
+//! skips, helpers, redefinitions and macros, by the shape of its tree.
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Tree};
+
+use super::normal::{self, callee_root, string_value};
+use super::{Assertion, Def, Grammar, MAX_DEPTH, Macro, Redefinition, Skip, Test, View};
+
+pub(super) fn read(g: Grammar, src: &str, tree: &Tree) -> View {
+    let root = tree.root_node();
+    let forms = normal::file(g, src, root);
+    let mut view = View {
+        clean: !root.has_error() && forms.is_some(),
+        ..View::default()
+    };
+    if let Some((normal, unordered)) = forms {
+        view.normal = normal;
+        view.unordered = unordered;
+    }
+    for node in preorder(root) {
+        // Python's grammar takes an empty block (`def f():` at the end) that
+        // Python rejects.
+        if g == Grammar::Python && node.kind() == "block" && node.named_child_count() == 0 {
+            view.clean = false;
+        }
+        if is_string(g, node) {
+            view.strings.push(string_value(g, src, node));
+        }
+    }
+    let mut r = Reader { g, src, view };
+    match g {
+        Grammar::Python => r.python_scope(root, "", 0),
+        Grammar::Rust => {
+            r.rust_items(root, "", 0);
+            r.rust_macros(root);
+        }
+        Grammar::Go => r.go(root),
+        _ => r.js(root, &mut Vec::new(), 0),
+    }
+    r.view
+}
+
+/// Every node under `node`, itself first, in source order; no recursion, so no
+/// depth of nesting can exhaust the stack, and nothing held but the cursor.
+pub(super) fn preorder(node: Node<'_>) -> Preorder<'_> {
+    Preorder {
+        cursor: node.walk(),
+        done: false,
+    }
+}
+
+pub(super) struct Preorder<'t> {
+    cursor: tree_sitter::TreeCursor<'t>,
+    done: bool,
+}
+
+impl<'t> Iterator for Preorder<'t> {
+    type Item = Node<'t>;
+
+    fn next(&mut self) -> Option<Node<'t>> {
+        if self.done {
+            return None;
+        }
+        let node = self.cursor.node();
+        if !self.cursor.goto_first_child() {
+            while !self.cursor.goto_next_sibling() {
+                if !self.cursor.goto_parent() {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        Some(node)
+    }
+}
+
+fn is_string(g: Grammar, node: Node<'_>) -> bool {
+    match g {
+        Grammar::Python => node.kind() == "string",
+        Grammar::Rust => matches!(node.kind(), "string_literal" | "raw_string_literal"),
+        Grammar::Go => matches!(
+            node.kind(),
+            "interpreted_string_literal" | "raw_string_literal"
+        ),
+        _ => matches!(node.kind(), "string" | "template_string"),
+    }
+}
+
+/// The property names along a callee chain: `skip`, `each` of `it.skip.each(t)`.
+fn callee_words<'s>(src: &'s str, call: Node<'_>) -> Vec<&'s str> {
+    let mut words = Vec::new();
+    let mut node = call;
+    for _ in 0..64 {
+        match node.kind() {
+            "call_expression" => match node.child_by_field_name("function") {
+                Some(f) => node = f,
+                None => break,
+            },
+            "member_expression" => {
+                if let Some(p) = node.child_by_field_name("property") {
+                    words.push(&src[p.byte_range()]);
+                }
+                match node.child_by_field_name("object") {
+                    Some(o) => node = o,
+                    None => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    words
+}
+
+struct Reader<'s> {
+    g: Grammar,
+    src: &'s str,
+    view: View,
+}
+
+impl<'s> Reader<'s> {
+    fn text(&self, node: Node<'_>) -> &'s str {
+        &self.src[node.byte_range()]
+    }
+
+    fn normal(&self, node: Node<'_>) -> String {
+        normal::of(self.g, self.src, node).unwrap_or_default()
+    }
+
+    fn test(&self, name: &str, scope: &str, node: Node<'_>, assertions: Vec<Node<'_>>) -> Test {
+        Test {
+            name: name.to_string(),
+            scope: scope.to_string(),
+            span: node.byte_range(),
+            body: self.normal(node),
+            assertions: assertions
+                .into_iter()
+                .map(|a| Assertion {
+                    span: a.byte_range(),
+                    text: self.text(a).to_string(),
+                    normal: self.normal(a),
+                })
+                .collect(),
+            shadowed: Vec::new(),
+            in_macro: None,
+        }
+    }
+
+    fn python_scope(&mut self, block: Node<'_>, scope: &str, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let mut defined: HashMap<String, Vec<(Node<'_>, usize)>> = HashMap::new();
+        let mut cursor = block.walk();
+        for item in block.named_children(&mut cursor) {
+            let (def, decorators) = match item.kind() {
+                "decorated_definition" => match item.child_by_field_name("definition") {
+                    Some(d) => (d, Some(item)),
+                    None => continue,
+                },
+                "function_definition" | "class_definition" => (item, None),
+                "expression_statement" if scope.is_empty() => {
+                    self.python_module_mark(item);
+                    continue;
+                }
+                _ => continue,
+            };
+            let Some(name) = def.child_by_field_name("name").map(|n| self.text(n)) else {
+                continue;
+            };
+            let whole = decorators.unwrap_or(def);
+            let skip_marks = decorators.map(|d| self.python_skips(d)).unwrap_or_default();
+            let mut asserted = 0;
+            if def.kind() == "class_definition" {
+                let inner = match scope {
+                    "" => name.to_string(),
+                    _ => format!("{scope}::{name}"),
+                };
+                for condition in skip_marks {
+                    self.skip(whole, Some(name), condition);
+                }
+                if let Some(body) = def.child_by_field_name("body") {
+                    self.python_scope(body, &inner, depth + 1);
+                }
+            } else if name.starts_with("test") {
+                let body = def.child_by_field_name("body").unwrap_or(def);
+                let found = python_assertions(self.src, body);
+                asserted = found.len();
+                for condition in skip_marks {
+                    self.skip(whole, Some(name), condition);
+                }
+                for node in preorder(body) {
+                    if node.kind() == "call" {
+                        let callee = node.child_by_field_name("function").map(|f| self.text(f));
+                        if matches!(
+                            callee,
+                            Some("pytest.skip" | "self.skipTest" | "pytest.xfail")
+                        ) {
+                            let condition = enclosing_if(node, body).map(|c| self.normal(c));
+                            self.skip(node, Some(name), condition);
+                        }
+                    }
+                }
+                let test = self.test(name, scope, whole, found);
+                self.view.tests.push(test);
+            } else {
+                self.view.helpers.push(Def {
+                    name: name.to_string(),
+                    scope: scope.to_string(),
+                    span: whole.byte_range(),
+                });
+                asserted = python_assertions(self.src, def).len();
+            }
+            defined
+                .entry(name.to_string())
+                .or_default()
+                .push((whole, asserted));
+        }
+        let mut twice: Vec<_> = defined.into_iter().filter(|(_, d)| d.len() > 1).collect();
+        twice.sort_by_key(|(_, d)| d[0].0.start_byte());
+        for (name, defs) in twice {
+            let (last, last_assertions) = defs[defs.len() - 1];
+            for (first, first_assertions) in &defs[..defs.len() - 1] {
+                self.view.redefinitions.push(Redefinition {
+                    name: name.clone(),
+                    scope: scope.to_string(),
+                    first: first.byte_range(),
+                    last: last.byte_range(),
+                    first_assertions: *first_assertions,
+                    last_assertions,
+                });
+            }
+        }
+    }
+
+    /// `pytestmark = pytest.mark.skip…` at a module's top skips every test in it.
+    fn python_module_mark(&mut self, statement: Node<'_>) {
+        let Some(assign) = statement
+            .named_child(0)
+            .filter(|a| a.kind() == "assignment")
+        else {
+            return;
+        };
+        let target = assign.child_by_field_name("left").map(|l| self.text(l));
+        let value = assign.child_by_field_name("right");
+        if target == Some("pytestmark")
+            && let Some(value) = value
+            && skip_word(self.text(value))
+        {
+            self.skip(statement, None, None);
+        }
+    }
+
+    /// The conditions of the skip decorators among `decorated`'s (`None`: one
+    /// without a condition).
+    fn python_skips(&self, decorated: Node<'_>) -> Vec<Option<String>> {
+        let mut out = Vec::new();
+        let mut cursor = decorated.walk();
+        for d in decorated.named_children(&mut cursor) {
+            if d.kind() != "decorator" || !skip_word(self.text(d)) {
+                continue;
+            }
+            let condition = preorder(d)
+                .find(|n| n.kind() == "argument_list")
+                .and_then(|args| args.named_child(0))
+                .filter(|first| first.kind() != "keyword_argument")
+                .filter(|_| {
+                    let t = self.text(d);
+                    t.contains("skipif") || t.contains("skipIf") || t.contains("skipUnless")
+                })
+                .map(|c| self.normal(c));
+            out.push(condition);
+        }
+        out
+    }
+
+    fn skip(&mut self, node: Node<'_>, test: Option<&str>, condition: Option<String>) {
+        self.view.skips.push(Skip {
+            span: node.byte_range(),
+            test: test.map(str::to_string),
+            condition,
+        });
+    }
+
+    fn js(&mut self, node: Node<'_>, scope: &mut Vec<String>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let mut cursor = node.walk();
+        let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in kids {
+            if child.kind() != "call_expression" {
+                self.js(child, scope, depth + 1);
+                continue;
+            }
+            let root = callee_root(self.src, child).unwrap_or("");
+            let words = callee_words(self.src, child);
+            let suite = matches!(
+                root,
+                "describe" | "suite" | "context" | "xdescribe" | "fdescribe"
+            );
+            let case = matches!(root, "it" | "test" | "specify" | "xit" | "xtest" | "fit");
+            if !suite && !case {
+                self.js(child, scope, depth + 1);
+                continue;
+            }
+            let args = child.child_by_field_name("arguments");
+            let name = args
+                .and_then(|a| a.named_child(0))
+                .filter(|n| matches!(n.kind(), "string" | "template_string"))
+                .map(|n| string_value(self.g, self.src, n))
+                .unwrap_or_default();
+            let skipped = root.starts_with('x')
+                || root.starts_with('f')
+                || words
+                    .iter()
+                    .any(|w| matches!(*w, "skip" | "todo" | "only" | "skipIf" | "runIf" | "fails"));
+            if skipped {
+                let condition = preorder(child)
+                    .find(|n| {
+                        n.kind() == "call_expression"
+                            && n.child_by_field_name("function")
+                                .is_some_and(|f| f.kind() == "member_expression")
+                            && callee_words(self.src, *n)
+                                .first()
+                                .is_some_and(|w| matches!(*w, "skipIf" | "runIf"))
+                    })
+                    .and_then(|c| c.child_by_field_name("arguments"))
+                    .map(|a| self.normal(a));
+                let test = case.then_some(name.as_str());
+                self.skip(child, test, condition);
+            }
+            if suite {
+                scope.push(name);
+                if let Some(args) = args {
+                    self.js(args, scope, depth + 1);
+                }
+                scope.pop();
+            } else {
+                let found = js_assertions(self.src, child);
+                let test = self.test(&name, &scope.join("::"), child, found);
+                self.view.tests.push(test);
+            }
+        }
+    }
+
+    fn rust_items(&mut self, list: Node<'_>, scope: &str, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let mut attrs: Vec<Node<'_>> = Vec::new();
+        let mut cursor = list.walk();
+        let items: Vec<Node<'_>> = list.named_children(&mut cursor).collect();
+        for item in items {
+            match item.kind() {
+                "attribute_item" => {
+                    attrs.push(item);
+                    continue;
+                }
+                "line_comment" | "block_comment" => continue,
+                "function_item" => self.rust_function(item, &attrs, scope),
+                "mod_item" => {
+                    if let (Some(name), Some(body)) = (
+                        item.child_by_field_name("name"),
+                        item.child_by_field_name("body"),
+                    ) {
+                        let inner = match scope {
+                            "" => self.text(name).to_string(),
+                            _ => format!("{scope}::{}", self.text(name)),
+                        };
+                        self.rust_items(body, &inner, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+            attrs.clear();
+        }
+    }
+
+    fn rust_function(&mut self, item: Node<'_>, attrs: &[Node<'_>], scope: &str) {
+        let Some(name) = item.child_by_field_name("name").map(|n| self.text(n)) else {
+            return;
+        };
+        let src = self.src;
+        let inner = |a: &Node<'_>| {
+            let t = &src[a.byte_range()];
+            t.trim_start_matches("#[")
+                .trim_end_matches(']')
+                .trim()
+                .to_string()
+        };
+        let is_test = attrs.iter().any(|a| {
+            let t = inner(a);
+            let path = t.split('(').next().unwrap_or("").trim();
+            path == "test" || path.ends_with("::test") || matches!(path, "rstest" | "test_case")
+        });
+        if !is_test {
+            self.view.helpers.push(Def {
+                name: name.to_string(),
+                scope: scope.to_string(),
+                span: item.byte_range(),
+            });
+            return;
+        }
+        for a in attrs {
+            let t = inner(a);
+            if t == "ignore" || t.starts_with("ignore ") || t.starts_with("ignore=") {
+                self.skip(*a, Some(name), None);
+            } else if let Some(rest) = t.strip_prefix("cfg_attr(")
+                && rest.contains("ignore")
+            {
+                let condition = rest.split(',').next().unwrap_or("").trim().to_string();
+                self.skip(*a, Some(name), Some(condition));
+            }
+        }
+        let found = preorder(item)
+            .filter(|n| {
+                n.kind() == "macro_invocation"
+                    && n.child_by_field_name("macro").is_some_and(|m| {
+                        let path = self.text(m);
+                        let last = path.rsplit("::").next().unwrap_or(path);
+                        last.starts_with("assert") || last.starts_with("debug_assert")
+                    })
+            })
+            .collect();
+        let test = self.test(name, scope, item, found);
+        self.view.tests.push(test);
+    }
+
+    /// Each `macro_rules!`, whether the file invokes it, and the tests its
+    /// expansion names literally (`#[test] fn adds()`, not `fn $name()`).
+    fn rust_macros(&mut self, root: Node<'_>) {
+        let leaves: Vec<Node<'_>> = preorder(root)
+            .filter(|n| n.child_count() == 0 && !n.kind().contains("comment"))
+            .collect();
+        let mut calls: HashMap<&str, Vec<usize>> = HashMap::new();
+        for pair in leaves.windows(2) {
+            if self.text(pair[1]) == "!" && pair[0].kind() == "identifier" {
+                calls
+                    .entry(self.text(pair[0]))
+                    .or_default()
+                    .push(pair[0].start_byte());
+            }
+        }
+        for def in preorder(root) {
+            if def.kind() != "macro_definition" {
+                continue;
+            }
+            let Some(name) = def.child_by_field_name("name").map(|n| self.text(n)) else {
+                continue;
+            };
+            let span = def.byte_range();
+            let invoked = calls
+                .get(name)
+                .is_some_and(|at| at.iter().any(|b| !span.contains(b)));
+            let from = leaves.partition_point(|l| l.start_byte() < span.start);
+            let to = leaves.partition_point(|l| l.start_byte() < span.end);
+            let inside: Vec<&str> = leaves[from..to].iter().map(|l| self.text(*l)).collect();
+            self.view.macros.push(Macro {
+                name: name.to_string(),
+                span,
+                invoked,
+                tests: tests_in_tokens(&inside),
+            });
+        }
+    }
+
+    fn go(&mut self, root: Node<'_>) {
+        let mut cursor = root.walk();
+        let items: Vec<Node<'_>> = root.named_children(&mut cursor).collect();
+        for item in items {
+            if item.kind() != "function_declaration" {
+                continue;
+            }
+            let Some(name) = item.child_by_field_name("name").map(|n| self.text(n)) else {
+                continue;
+            };
+            let t = go_testing_param(self.src, item);
+            let Some(t) = t.filter(|_| name.starts_with("Test")) else {
+                self.view.helpers.push(Def {
+                    name: name.to_string(),
+                    scope: String::new(),
+                    span: item.byte_range(),
+                });
+                continue;
+            };
+            let body = item.child_by_field_name("body").unwrap_or(item);
+            let nodes: Vec<Node<'_>> = preorder(body).collect();
+            let mut names = vec![t];
+            for n in &nodes {
+                if n.kind() == "func_literal"
+                    && let Some(inner) = go_testing_param(self.src, *n)
+                {
+                    names.push(inner);
+                }
+            }
+            let mut found = Vec::new();
+            let mut shadowed = Vec::new();
+            for n in &nodes {
+                match n.kind() {
+                    "call_expression" => {
+                        let Some((operand, field)) = go_method(self.src, *n) else {
+                            continue;
+                        };
+                        let on_t = names.contains(&operand);
+                        if on_t
+                            && matches!(
+                                field,
+                                "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
+                            )
+                            || matches!(operand, "assert" | "require")
+                        {
+                            found.push(*n);
+                        } else if on_t && field.starts_with("Skip") {
+                            let condition = enclosing_if(*n, body).map(|c| self.normal(c));
+                            self.skip(*n, Some(name), condition);
+                        }
+                    }
+                    // A function literal's own parameter named as the test's
+                    // `t`, of another type, is a shadow too.
+                    "parameter_declaration"
+                        if n.parent().and_then(|p| p.parent()).is_some_and(|f| {
+                            f.kind() == "func_literal" && go_testing_param(self.src, f).is_none()
+                        }) && n
+                            .child_by_field_name("name")
+                            .is_some_and(|i| names.contains(&self.text(i))) =>
+                    {
+                        shadowed.push(self.text(*n).to_string());
+                    }
+                    "short_var_declaration" | "var_spec" | "range_clause" => {
+                        let left = n
+                            .child_by_field_name("left")
+                            .or_else(|| n.child_by_field_name("name"));
+                        let binds_t = left.is_some_and(|l| {
+                            preorder(l)
+                                .any(|i| i.kind() == "identifier" && names.contains(&self.text(i)))
+                        });
+                        if binds_t {
+                            shadowed.push(self.text(*n).to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let mut test = self.test(name, "", item, found);
+            test.shadowed = shadowed;
+            self.view.tests.push(test);
+        }
+    }
+}
+
+/// The names a Rust macro's tokens define as tests: a `fn` with a literal name
+/// after a `#[test]` or `#[….::test]`.
+fn tests_in_tokens(tokens: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut test_attr = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i] == "#" && tokens.get(i + 1) == Some(&"[") {
+            let close = tokens[i..]
+                .iter()
+                .position(|t| *t == "]")
+                .map_or(tokens.len(), |p| i + p);
+            if tokens.get(close.wrapping_sub(1)) == Some(&"test") {
+                test_attr = true;
+            }
+            i = close + 1;
+            continue;
+        }
+        if tokens[i] == "fn" {
+            if test_attr
+                && let Some(name) = tokens.get(i + 1)
+                && !name.starts_with('$')
+            {
+                out.push((*name).to_string());
+            }
+            test_attr = false;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The name of a Go function's `*testing.T` parameter.
+fn go_testing_param<'s>(src: &'s str, func: Node<'_>) -> Option<&'s str> {
+    let params = func.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    for p in params.named_children(&mut cursor) {
+        let (Some(ty), Some(name)) = (p.child_by_field_name("type"), p.child_by_field_name("name"))
+        else {
+            continue;
+        };
+        if src[ty.byte_range()].replace(' ', "") == "*testing.T" {
+            return Some(&src[name.byte_range()]);
+        }
+    }
+    None
+}
+
+/// `(t, Errorf)` of `t.Errorf(…)`.
+fn go_method<'s>(src: &'s str, call: Node<'_>) -> Option<(&'s str, &'s str)> {
+    let f = call.child_by_field_name("function")?;
+    if f.kind() != "selector_expression" {
+        return None;
+    }
+    let operand = f.child_by_field_name("operand")?;
+    let field = f.child_by_field_name("field")?;
+    (operand.kind() == "identifier").then(|| (&src[operand.byte_range()], &src[field.byte_range()]))
+}
+
+/// The condition of the innermost `if` around `node` inside `within`.
+fn enclosing_if<'t>(node: Node<'t>, within: Node<'t>) -> Option<Node<'t>> {
+    let mut at = node.parent()?;
+    while at.id() != within.id() {
+        if at.kind() == "if_statement" {
+            return at.child_by_field_name("condition");
+        }
+        at = at.parent()?;
+    }
+    None
+}
+
+fn skip_word(text: &str) -> bool {
+    ["skip", "xfail", "expectedFailure", "skipIf", "skipUnless"]
+        .iter()
+        .any(|w| text.contains(w))
+}
+
+/// Python's assertions in `node`: `assert` statements and calls of an `assert…`
+/// method or function, `pytest.raises`, `pytest.fail`.
+fn python_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
+    preorder(node)
+        .filter(|n| match n.kind() {
+            "assert_statement" => true,
+            "call" => n.child_by_field_name("function").is_some_and(|f| {
+                let t = &src[f.byte_range()];
+                let last = t.rsplit('.').next().unwrap_or(t);
+                last.starts_with("assert") || matches!(t, "pytest.raises" | "pytest.fail")
+            }),
+            _ => false,
+        })
+        .collect()
+}
+
+/// JavaScript's assertions in `node`: the outermost call of each chain that
+/// starts at `expect(…)` or `assert`. Found from the top down: asking a node for
+/// its parent walks from the root, so once per call would be quadratic.
+fn js_assertions<'t>(src: &str, node: Node<'t>) -> Vec<Node<'t>> {
+    let mut inner = std::collections::HashSet::new();
+    let mut calls = Vec::new();
+    for n in preorder(node) {
+        let below = match n.kind() {
+            "call_expression" => {
+                calls.push(n);
+                n.child_by_field_name("function")
+            }
+            "member_expression" => n.child_by_field_name("object"),
+            _ => None,
+        };
+        if let Some(b) = below.filter(|b| b.kind() == "call_expression") {
+            inner.insert(b.id());
+        }
+    }
+    calls
+        .into_iter()
+        .filter(|c| !inner.contains(&c.id()))
+        .filter(|c| {
+            callee_root(src, *c)
+                .is_some_and(|r| matches!(r, "expect" | "assert" | "expectTypeOf" | "assertType"))
+        })
+        .collect()
+}

@@ -1,0 +1,179 @@
+//! The view of each language: its tests with their scopes and assertions, skips
+//! with their conditions, helpers, redefinitions, macros and a shadowed `t`.
+
+use super::{Grammar, View, view};
+
+fn read(g: Grammar, text: &str) -> View {
+    let v = view(g, text).expect("a view");
+    assert!(v.clean, "{text}");
+    v
+}
+
+fn names(v: &View) -> Vec<(&str, &str, usize)> {
+    v.tests
+        .iter()
+        .map(|t| (t.scope.as_str(), t.name.as_str(), t.assertions.len()))
+        .collect()
+}
+
+#[test]
+fn python_tests_skips_helpers_and_a_redefinition() {
+    let v = read(
+        Grammar::Python,
+        r#"import sys, pytest
+
+def helper(x):
+    assert x
+
+@pytest.mark.skipif(sys.platform == "win32", reason="posix")
+def test_add():
+    assert add(1, 1) == 2
+    with pytest.raises(ValueError):
+        add(None, 1)
+
+class TestCalc:
+    def test_add(self):
+        self.assertEqual(add(1, 1), 2)
+        if not ok:
+            pytest.skip("no")
+
+def test_add():
+    pass
+"#,
+    );
+    assert_eq!(
+        names(&v),
+        [
+            ("", "test_add", 2),
+            ("TestCalc", "test_add", 1),
+            ("", "test_add", 0)
+        ]
+    );
+    assert_eq!(v.helpers.len(), 1);
+    assert_eq!(v.skips.len(), 2);
+    assert!(v.skips[0].condition.as_deref().unwrap().contains("win32"));
+    assert!(v.skips[1].condition.as_deref().unwrap().contains("ok"));
+    assert_eq!(
+        v.redefinitions.len(),
+        1,
+        "the class's test_add is its own scope"
+    );
+    let r = &v.redefinitions[0];
+    assert_eq!((r.name.as_str(), r.scope.as_str()), ("test_add", ""));
+    assert_eq!((r.first_assertions, r.last_assertions), (2, 0));
+}
+
+#[test]
+fn javascript_tests_in_suites_with_their_assertions_and_skips() {
+    let v = read(
+        Grammar::TypeScript,
+        r#"describe('calc', () => {
+  it('adds', async () => {
+    expect(add(1, 1)).toBe(2);
+    await expect(p).resolves.not.toThrow();
+    assert.equal(add(0, 0), 0);
+    expect(/'/.test(s)).toBe(true);
+  });
+  it.skipIf(process.env.CI)('is slow', () => {});
+  describe.skip('sub', () => { test('subs', () => { expect(sub(1, 1)).toBe(0) }) });
+});
+const note = "expect(add(1, 1)).toBe(3)";
+"#,
+    );
+    assert_eq!(
+        names(&v),
+        [
+            ("calc", "adds", 4),
+            ("calc", "is slow", 0),
+            ("calc::sub", "subs", 1)
+        ]
+    );
+    assert_eq!(v.skips.len(), 2);
+    assert!(v.skips[0].condition.as_deref().unwrap().contains("CI"));
+    assert!(v.strings.iter().any(|s| s == "expect(add(1, 1)).toBe(3)"));
+}
+
+#[test]
+fn rust_tests_in_modules_ignores_and_macros() {
+    let v = read(
+        Grammar::Rust,
+        r#"macro_rules! off { () => { #[test] fn hidden() { assert!(false); } }; }
+macro_rules! cases { ($name:ident) => { #[test] fn $name() { assert!(true); } }; }
+macro_rules! on { () => { #[tokio::test] async fn shown() {} }; }
+cases!(one);
+on!();
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    #[ignore = "slow"]
+    fn adds() { assert_eq!(add(1, 1), 2); debug_assert!(true); }
+    fn helper() {}
+    mod deeper {
+        #[tokio::test]
+        async fn subs() { assert_ne!(sub(1, 1), 1); }
+    }
+}
+"#,
+    );
+    assert_eq!(
+        names(&v),
+        [("tests", "adds", 2), ("tests::deeper", "subs", 1)]
+    );
+    assert_eq!(v.skips.len(), 1);
+    assert_eq!(v.helpers.len(), 1);
+    let macros: Vec<_> = v
+        .macros
+        .iter()
+        .map(|m| (m.name.as_str(), m.invoked, m.tests.clone()))
+        .collect();
+    assert_eq!(
+        macros,
+        [
+            ("off", false, vec!["hidden".to_string()]),
+            ("cases", true, vec![]),
+            ("on", true, vec!["shown".to_string()]),
+        ]
+    );
+}
+
+#[test]
+fn go_tests_a_shadowed_t_and_a_subtest_s_own() {
+    let v = read(
+        Grammar::Go,
+        r#"package calc
+
+import "testing"
+
+type fakeT struct{}
+
+func (fakeT) Errorf(string, ...any) {}
+
+func TestAdd(t *testing.T) {
+	{
+		t := fakeT{}
+		if Add(1, 1) != 2 {
+			t.Errorf("bad")
+		}
+	}
+	func(t fakeT) { t.Errorf("bad") }(fakeT{})
+}
+
+func TestSub(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("posix")
+	}
+	t.Run("zero", func(t *testing.T) {
+		require.Equal(t, 0, Sub(1, 1))
+		if Sub(0, 0) != 0 {
+			t.Fatalf("bad")
+		}
+	})
+}
+"#,
+    );
+    assert_eq!(names(&v), [("", "TestAdd", 2), ("", "TestSub", 2)]);
+    assert_eq!(v.tests[0].shadowed, ["t := fakeT{}", "t fakeT"]);
+    assert!(v.tests[1].shadowed.is_empty());
+    assert!(v.skips[0].condition.as_deref().unwrap().contains("windows"));
+}

@@ -1,0 +1,218 @@
+//! What the syntax views of a file's two versions say that its tokens cannot: the
+//! file means the same after a reformat, which tests kept their meaning, and four
+//! switch-offs a scanner misses (a test in a macro nothing invokes, a test defined
+//! again below itself, an assertion moved into a string, Go's `t` shadowed).
+//! Pure; each finding's words name its kind as [`super::kinds`] reads them.
+
+use std::collections::{HashMap, HashSet};
+
+use super::rules::{Part, RuleId};
+use crate::plan::syntax::{self, Grammar, View};
+
+/// The views of a file's version at the start and now, both parsed clean.
+pub(super) struct Pair {
+    old: View,
+    new: View,
+}
+
+impl Pair {
+    /// `None` when the path has no grammar, a side is missing, past the cap or
+    /// does not parse clean: then the tokens alone decide, as before.
+    pub(super) fn of(path: &str, before: Option<&str>, after: Option<&str>) -> Option<Pair> {
+        let (grammar, before, after) = (Grammar::of(path)?, before?, after?);
+        let old = syntax::view(grammar, before)?;
+        let new = syntax::view(grammar, after)?;
+        (old.clean && new.clean).then_some(Pair { old, new })
+    }
+
+    /// Whether nothing a test or runner can see changed: formatting, comments,
+    /// quotes, trailing commas, import order and the order of definitions only.
+    pub(super) fn same(&self) -> bool {
+        self.old.unordered == self.new.unordered
+    }
+
+    /// The tests whose every definition (by name) reads the same before and after:
+    /// their assertions are no one's to pair with another test's.
+    pub(super) fn unchanged_tests(&self) -> HashSet<String> {
+        let (old, new) = (bodies(&self.old), bodies(&self.new));
+        old.into_iter()
+            .filter(|(name, list)| new.get(name) == Some(list))
+            .map(|(name, _)| name.to_string())
+            .collect()
+    }
+
+    /// The switch-offs new since the start, in words. `invoked`: whether a Rust
+    /// macro of the name is invoked in another changed file, where a suite moved
+    /// into a macro for several backends is run.
+    pub(super) fn switch_offs(&self, invoked: impl Fn(&str) -> bool) -> Vec<Part> {
+        let removed = RuleId::AssertionsRemoved;
+        [
+            self.in_dead_macro(invoked).map(|w| Part::new(removed, w)),
+            self.redefined().map(|w| Part::new(removed, w)),
+            self.moved_into_strings().map(|w| Part::new(removed, w)),
+            self.t_shadowed()
+                .map(|w| Part::new(RuleId::AssertionsHollowed, w)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
+    /// Rust: tests that were real now only in a `macro_rules!` no code invokes.
+    fn in_dead_macro(&self, invoked: impl Fn(&str) -> bool) -> Option<String> {
+        let mut was: HashSet<&str> = self.old.tests.iter().map(|t| t.name.as_str()).collect();
+        for m in self.old.macros.iter().filter(|m| m.invoked) {
+            was.extend(m.tests.iter().map(String::as_str));
+        }
+        let real: HashSet<&str> = self.new.tests.iter().map(|t| t.name.as_str()).collect();
+        let mut gone: Vec<&str> = self
+            .new
+            .macros
+            .iter()
+            .filter(|m| !m.invoked && !invoked(&m.name))
+            .flat_map(|m| m.tests.iter().map(String::as_str))
+            .filter(|t| was.contains(t) && !real.contains(t))
+            .collect();
+        gone.sort_unstable();
+        gone.dedup();
+        (!gone.is_empty()).then(|| {
+            format!(
+                "{} into a macro_rules! nothing invokes ({})",
+                removed(gone.len(), "test"),
+                gone.join(" ")
+            )
+        })
+    }
+
+    /// Python: a test that was there defined again below itself in its scope with
+    /// fewer assertions; the last definition is the one that runs.
+    fn redefined(&self) -> Option<String> {
+        let had: HashSet<(&str, &str)> = self
+            .old
+            .redefinitions
+            .iter()
+            .map(|r| (r.scope.as_str(), r.name.as_str()))
+            .collect();
+        let tests: HashSet<(&str, &str)> = self
+            .old
+            .tests
+            .iter()
+            .map(|t| (t.scope.as_str(), t.name.as_str()))
+            .collect();
+        let mut hidden: Vec<&str> = self
+            .new
+            .redefinitions
+            .iter()
+            .filter(|r| r.first_assertions > r.last_assertions)
+            .filter(|r| tests.contains(&(r.scope.as_str(), r.name.as_str())))
+            .filter(|r| !had.contains(&(r.scope.as_str(), r.name.as_str())))
+            .map(|r| r.name.as_str())
+            .collect();
+        hidden.dedup();
+        (!hidden.is_empty()).then(|| {
+            format!(
+                "{} by a later definition of the same name ({})",
+                removed(hidden.len(), "test"),
+                hidden.join(" ")
+            )
+        })
+    }
+
+    /// Assertions of a test that kept its name, gone from it, whose text is now
+    /// inside a string literal that was not there.
+    fn moved_into_strings(&self) -> Option<String> {
+        let squeeze = |s: &str| s.split_whitespace().collect::<String>();
+        let old_strings: HashSet<String> = self.old.strings.iter().map(|s| squeeze(s)).collect();
+        let fresh: Vec<String> = self
+            .new
+            .strings
+            .iter()
+            .map(|s| squeeze(s))
+            .filter(|s| !old_strings.contains(s))
+            .collect();
+        if fresh.is_empty() {
+            return None;
+        }
+        let total: usize = self.old.tests.iter().map(|t| t.assertions.len()).sum();
+        let mut moved = 0;
+        for old in &self.old.tests {
+            let Some(new) = self
+                .new
+                .tests
+                .iter()
+                .find(|t| t.name == old.name && t.scope == old.scope)
+            else {
+                continue;
+            };
+            let mut left: Vec<&str> = new.assertions.iter().map(|a| a.normal.as_str()).collect();
+            for a in &old.assertions {
+                if let Some(i) = left.iter().position(|n| *n == a.normal) {
+                    left.swap_remove(i);
+                } else if fresh.iter().any(|s| s.contains(&squeeze(&a.text))) {
+                    moved += 1;
+                }
+            }
+        }
+        (moved > 0).then(|| {
+            format!(
+                "{moved} of {} removed (moved into a string)",
+                plural(total, "assertion")
+            )
+        })
+    }
+
+    /// Go: a test's `*testing.T` rebound inside it to another value, so what its
+    /// checks call is that value's.
+    fn t_shadowed(&self) -> Option<String> {
+        let was: HashSet<&str> = self
+            .old
+            .tests
+            .iter()
+            .filter(|t| t.shadowed.is_empty())
+            .map(|t| t.name.as_str())
+            .collect();
+        let names: Vec<&str> = self
+            .new
+            .tests
+            .iter()
+            .filter(|t| !t.shadowed.is_empty() && !t.assertions.is_empty())
+            .filter(|t| was.contains(t.name.as_str()))
+            .map(|t| t.name.as_str())
+            .collect();
+        (!names.is_empty()).then(|| {
+            let (k, them) = match names.len() {
+                1 => ("1 test".to_string(), "its"),
+                n => (format!("{n} tests"), "their"),
+            };
+            format!(
+                "the testing.T shadowed in {k} so {them} assertions check nothing ({})",
+                names.join(" ")
+            )
+        })
+    }
+}
+
+/// Each test name's bodies in normal form, sorted.
+fn bodies(v: &View) -> HashMap<&str, Vec<&str>> {
+    let mut by: HashMap<&str, Vec<&str>> = HashMap::new();
+    for t in &v.tests {
+        by.entry(t.name.as_str()).or_default().push(t.body.as_str());
+    }
+    for list in by.values_mut() {
+        list.sort_unstable();
+    }
+    by
+}
+
+fn plural(n: usize, word: &str) -> String {
+    match n {
+        1 => format!("1 {word}"),
+        _ => format!("{n} {word}s"),
+    }
+}
+
+/// `1 test removed`, `2 tests removed`: the words [`super::kinds`] reads as
+/// tests removed.
+fn removed(n: usize, word: &str) -> String {
+    format!("{} removed", plural(n, word))
+}

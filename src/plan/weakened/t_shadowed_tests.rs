@@ -1,0 +1,35 @@
+//! Rule `t-shadowed`: its attack is found, as a high finding, and its honest
+//! counterpart is not. Fixtures in `fixtures/weakened/t-shadowed/`.
+
+use super::*;
+
+const BEFORE: &str = include_str!("../../../fixtures/weakened/t-shadowed/before_test.go");
+const AFTER: &str = include_str!("../../../fixtures/weakened/t-shadowed/after_test.go");
+const HONEST: &str = include_str!("../../../fixtures/weakened/t-shadowed/honest_after_test.go");
+const PATH: &str = "calc_test.go";
+
+fn one(after: &str) -> Vec<Finding> {
+    find(
+        &[Change {
+            path: PATH.to_string(),
+            was: None,
+            before: Some(BEFORE.to_string()),
+            after: Some(after.to_string()),
+        }],
+        &[],
+    )
+}
+
+#[test]
+fn the_attack_is_found_high() {
+    let found = one(AFTER);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let parts = kinds::of(&found[0]);
+    assert!(parts.iter().all(|p| p.confidence == "high"), "{parts:?}");
+    insta::assert_snapshot!(found[0].to_string(), @"calc_test.go: the testing.T shadowed in 1 test so its assertions check nothing (TestAdd)");
+}
+
+#[test]
+fn the_honest_counterpart_is_not() {
+    assert_eq!(one(HONEST), Vec::<Finding>::new());
+}

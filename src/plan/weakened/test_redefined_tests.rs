@@ -1,0 +1,35 @@
+//! Rule `test-redefined`: its attack is found, as a high finding, and its honest
+//! counterpart is not. Fixtures in `fixtures/weakened/test-redefined/`.
+
+use super::*;
+
+const BEFORE: &str = include_str!("../../../fixtures/weakened/test-redefined/before.py");
+const AFTER: &str = include_str!("../../../fixtures/weakened/test-redefined/after.py");
+const HONEST: &str = include_str!("../../../fixtures/weakened/test-redefined/honest_after.py");
+const PATH: &str = "tests/test_calc.py";
+
+fn one(after: &str) -> Vec<Finding> {
+    find(
+        &[Change {
+            path: PATH.to_string(),
+            was: None,
+            before: Some(BEFORE.to_string()),
+            after: Some(after.to_string()),
+        }],
+        &[],
+    )
+}
+
+#[test]
+fn the_attack_is_found_high() {
+    let found = one(AFTER);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let parts = kinds::of(&found[0]);
+    assert!(parts.iter().all(|p| p.confidence == "high"), "{parts:?}");
+    insta::assert_snapshot!(found[0].to_string(), @"tests/test_calc.py: 1 test removed by a later definition of the same name (test_add)");
+}
+
+#[test]
+fn the_honest_counterpart_is_not() {
+    assert_eq!(one(HONEST), Vec::<Finding>::new());
+}
