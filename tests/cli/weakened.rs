@@ -152,6 +152,16 @@ fn reported(t: &Test, path: &str, what: &str) {
         audit["goals"][0]["weakened_tests"],
         json!([{ "path": path, "what": what }])
     );
+    // Each part with its rule's id and severity, read back from the transcript's
+    // line, as `show --json` lists them.
+    let parts = &audit["goals"][0]["weakened_findings"];
+    assert!(
+        parts.as_array().is_some_and(|p| !p.is_empty()
+            && p.iter().all(|p| p["kind"].is_string()
+                && matches!(p["confidence"].as_str(), Some("high" | "low")))),
+        "{parts}"
+    );
+    assert_eq!(parts, &t.ok(&["show", "ship", "--json"]).json()["findings"]);
 }
 
 #[test]
