@@ -54,11 +54,22 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     }
     // Read as plan.md is: a regular file (a pipe waited for ever), capped (a
     // device was read until memory ran out).
-    let text = crate::fsread::text(&args.file, crate::fsread::PLAN).map_err(|e| {
-        Exit::usage_hint(
-            format!("cannot read {name}: {e}"),
-            "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan",
-        )
+    // Read again while it changes under the read: a tool rewriting it gave half.
+    let text = crate::fsread::steady_bytes(
+        &args.file,
+        crate::fsread::PLAN,
+        crate::store::pause_for_test,
+    )
+    .and_then(|bytes| {
+        String::from_utf8(bytes)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    })
+    .map_err(|e| {
+        let hint = match crate::fsread::refused(&e) {
+            Some(why @ crate::fsread::Refused::Changing) => why.hint(&name),
+            _ => "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan".to_string(),
+        };
+        Exit::usage_hint(format!("cannot read {name}: {e}"), hint)
     })?;
     // A byte order mark (an editor's on Windows) is no part of the first line: left
     // on, it hid a Markdown file's first item and made JSON "not JSON".

@@ -347,3 +347,29 @@ fn archive_names_a_goal_imported_as_done_rather_than_an_empty_reason() {
         .stderr("plan: not archived: done-thing is done (imported from taskmaster tasks.json, not signed off by plan)\n  hint: sign them off with `plan complete ID --evidence TEXT`, or record a cancel with `plan cancel ID --reason TEXT`; `plan audit` shows each record\n")
         .check();
 }
+
+/// Attack: a tool rewriting TODO.md in place while `plan import` read it gave an
+/// import of the half it had written (1,035 goals of a file that only ever held 1
+/// or 2,000 items). plan now compares the file's size and time before and after
+/// the read, and reads again when they differ: here the tool finishes its save
+/// between plan's read and its look after it (the store's test seam).
+#[test]
+fn a_file_rewritten_while_import_reads_it_is_read_again_whole() {
+    let t = Test::new();
+    let items =
+        |n: usize| -> String { (0..n).map(|i| format!("- [ ] item number {i}\n")).collect() };
+    t.write("TODO.md", items(10));
+    let (child, gate) = t.spawn_paused(t.cmd(&["import", "TODO.md"]));
+    t.write("TODO.md", items(20));
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let proposal: serde_json::Value =
+        serde_json::from_str(&t.read(".git/plan/proposal.json")).unwrap();
+    let draft = proposal["draft"].as_str().unwrap();
+    assert_eq!(draft.matches("## Goal: ").count(), 20, "{draft}");
+}
