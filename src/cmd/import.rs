@@ -60,16 +60,23 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         crate::fsread::PLAN,
         crate::store::pause_for_test,
     )
-    .and_then(|bytes| {
-        String::from_utf8(bytes)
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-    })
     .map_err(|e| {
         let hint = match crate::fsread::refused(&e) {
             Some(why @ crate::fsread::Refused::Changing) => why.hint(&name),
             _ => "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan".to_string(),
         };
         Exit::usage_hint(format!("cannot read {name}: {e}"), hint)
+    })?;
+    // Named for what it is: UTF-16 was "invalid utf-8 … index 0", and UTF-16
+    // without a mark or lone-CR lines "holds no checklist items".
+    if let Some((why, hint)) = crate::portable::encoding::unreadable(&text, &name) {
+        return Err(Exit::usage_hint(format!("cannot read {name}: {why}"), hint));
+    }
+    let text = String::from_utf8(text).map_err(|e| {
+        Exit::usage_hint(
+            format!("cannot read {name}: {e}"),
+            "plan reads UTF-8; convert it (e.g. with iconv) and import that",
+        )
     })?;
     // A byte order mark (an editor's on Windows) is no part of the first line: left
     // on, it hid a Markdown file's first item and made JSON "not JSON".

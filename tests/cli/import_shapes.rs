@@ -373,3 +373,36 @@ fn a_file_rewritten_while_import_reads_it_is_read_again_whole() {
     let draft = proposal["draft"].as_str().unwrap();
     assert_eq!(draft.matches("## Goal: ").count(), 20, "{draft}");
 }
+
+/// Attack: UTF-16 files were refused as "invalid utf-8 … index 0", UTF-16 without
+/// a byte order mark and files whose lines end in a lone CR as "holds no checklist
+/// items". Each is now named, with a way to convert it; exit 2, nothing kept.
+#[test]
+fn utf16_and_lone_cr_files_are_refused_by_what_they_are() {
+    let t = Test::new();
+    let text = "# TODO\n- [ ] one\n- [x] two\n";
+    let le = |mark: bool| -> Vec<u8> {
+        let mut out = if mark { vec![0xFF, 0xFE] } else { Vec::new() };
+        out.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        out
+    };
+    for (bytes, said) in [
+        (
+            le(true),
+            "is UTF-16 (little-endian, with a byte order mark)",
+        ),
+        (
+            le(false),
+            "is UTF-16 (little-endian, without a byte order mark)",
+        ),
+        (
+            text.replace('\n', "\r").into_bytes(),
+            "lines end in a lone carriage return",
+        ),
+    ] {
+        t.write("TODO.md", &bytes);
+        let run = t.run(&["import", "TODO.md"]).code(2).stderr_has(said);
+        assert!(run.stderr.contains("hint: convert it"), "{}", run.stderr);
+        assert!(!t.path(".git/plan/proposal.json").exists());
+    }
+}
