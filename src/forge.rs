@@ -237,6 +237,7 @@ pub fn sync(
         &land::Merge {
             head: &head,
             base: &base_oid,
+            base_name: base,
             conflicted: files,
             plan_files,
             attr_source: format!("--attr-source={tree}"),

@@ -275,6 +275,9 @@ pub enum Refused {
     /// A state file with another name (a hard link): written in place, it would
     /// change that file too.
     HardLinked,
+    /// Its size or modification time changed while it was read, each time it was:
+    /// a tool is rewriting it, and what was read may be half of it.
+    Changing,
 }
 
 impl fmt::Display for Refused {
@@ -296,6 +299,10 @@ impl fmt::Display for Refused {
             Refused::HardLinked => write!(
                 f,
                 "has another name (a hard link), not a file of plan's own"
+            ),
+            Refused::Changing => write!(
+                f,
+                "changed while it was read, each of {STEADY_TRIES} times (size or modification time)"
             ),
         }
     }
@@ -325,6 +332,9 @@ impl Refused {
             ),
             Refused::HardLinked => format!(
                 "plan writes its state only into files of its own; remove {name} and rerun (plan makes it again)"
+            ),
+            Refused::Changing => format!(
+                "let the tool writing {name} finish, then run the command again"
             ),
         }
     }
@@ -433,6 +443,34 @@ pub fn read(path: &Path, cap: u64) -> io::Result<(File, Vec<u8>)> {
 /// As [`read`], without the handle.
 pub fn bytes(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     read(path, cap).map(|(_, bytes)| bytes)
+}
+
+/// How often [`steady_bytes`] reads a file that changes under it.
+const STEADY_TRIES: u32 = 3;
+
+/// As [`bytes`], for a file another tool may be rewriting (an import's source):
+/// read again while its size, modification time or inode differ before and after
+/// the read, or from what was read; still changing after [`STEADY_TRIES`] reads,
+/// a [`Refused::Changing`]. A tool that rewrote a TODO.md in place gave an import
+/// half its items. `between` runs between each read and the look after it (a
+/// test's pause).
+pub fn steady_bytes(path: &Path, cap: u64, between: impl Fn()) -> io::Result<Vec<u8>> {
+    use std::os::unix::fs::MetadataExt;
+    let stamp = |m: &std::fs::Metadata| (m.len(), m.modified().ok(), m.ino(), m.dev());
+    for _ in 0..STEADY_TRIES {
+        let before = std::fs::metadata(path)?;
+        let (file, bytes) = read(path, cap)?;
+        between();
+        let after = std::fs::metadata(path)?;
+        let read_from = file.metadata()?;
+        if stamp(&before) == stamp(&after)
+            && stamp(&read_from) == stamp(&after)
+            && bytes.len() as u64 == after.len()
+        {
+            return Ok(bytes);
+        }
+    }
+    Err(io::Error::other(Refused::Changing))
 }
 
 /// As [`bytes`], as UTF-8 text (`ErrorKind::InvalidData` when it is not).

@@ -54,10 +54,28 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     }
     // Read as plan.md is: a regular file (a pipe waited for ever), capped (a
     // device was read until memory ran out).
-    let text = crate::fsread::text(&args.file, crate::fsread::PLAN).map_err(|e| {
+    // Read again while it changes under the read: a tool rewriting it gave half.
+    let text = crate::fsread::steady_bytes(
+        &args.file,
+        crate::fsread::PLAN,
+        crate::store::pause_for_test,
+    )
+    .map_err(|e| {
+        let hint = match crate::fsread::refused(&e) {
+            Some(why @ crate::fsread::Refused::Changing) => why.hint(&name),
+            _ => "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan".to_string(),
+        };
+        Exit::usage_hint(format!("cannot read {name}: {e}"), hint)
+    })?;
+    // Named for what it is: UTF-16 was "invalid utf-8 … index 0", and UTF-16
+    // without a mark or lone-CR lines "holds no checklist items".
+    if let Some((why, hint)) = crate::portable::encoding::unreadable(&text, &name) {
+        return Err(Exit::usage_hint(format!("cannot read {name}: {why}"), hint));
+    }
+    let text = String::from_utf8(text).map_err(|e| {
         Exit::usage_hint(
             format!("cannot read {name}: {e}"),
-            "give the path of a plan file: tasks.json, prd.json, a steps list, a todo list, a plan export or a Markdown plan",
+            "plan reads UTF-8; convert it (e.g. with iconv) and import that",
         )
     })?;
     // A byte order mark (an editor's on Windows) is no part of the first line: left

@@ -176,6 +176,14 @@ fn write(git_dir: &Path, proposal: &Proposal) -> Result<()> {
     let path = path(git_dir);
     let mut json = serde_json::to_string_pretty(proposal)?;
     json.push('\n');
+    // Refused here, with the words `plan review` would refuse it with: kept, it
+    // said the import worked and then no review could read it.
+    if json.len() as u64 > crate::fsread::STATE {
+        let too_big = std::io::Error::other(crate::fsread::Refused::TooBig {
+            cap: crate::fsread::STATE,
+        });
+        return Err(crate::fsread::exit(&path.display().to_string(), &too_big));
+    }
     let how = atomic::Replace {
         new_file: atomic::NewFile::Private,
         prefix: ".proposal-",
@@ -281,6 +289,24 @@ mod tests {
         assert!(!p.expired(4599) && p.expired(4600));
         assert!(remove(dir.path()).unwrap());
         assert!(!remove(dir.path()).unwrap());
+    }
+
+    /// Attack: a 100 MB import was kept with exit 0, and `review --approve` then
+    /// refused it ("proposal.json is larger than 64 MB"). It is refused when kept,
+    /// in the same words, and nothing is kept.
+    #[test]
+    fn a_proposal_no_review_could_read_is_refused_as_review_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let huge = format!("## Goal: A\n{}\n", "x".repeat(65 << 20));
+        let p = Proposal::new("Ship", &huge, "claude", None, false, 1000);
+        let err = save(dir.path(), &p).unwrap_err();
+        let said = Exit::shown(&err).1.unwrap();
+        assert!(
+            said.contains("proposal.json is larger than 64 MB"),
+            "{said}"
+        );
+        assert!(said.contains("plan reads at most 64 MB of it"), "{said}");
+        assert_eq!(load(dir.path()).unwrap(), None);
     }
 
     /// A redraft is kept only in place of the draft it redrafted.

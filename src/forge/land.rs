@@ -17,6 +17,8 @@ use crate::exit::Exit;
 pub(super) struct Merge<'a> {
     pub head: &'a str,
     pub base: &'a str,
+    /// The base as the person named it (`origin/main`), for what plan says.
+    pub base_name: &'a str,
     /// The plan files the forge's own merge conflicts in.
     pub conflicted: Vec<String>,
     pub plan_files: &'a [String],
@@ -144,7 +146,10 @@ pub(super) fn land(git: &Git, m: &Merge) -> Result<Outcome> {
     // a commit that won the race makes it refuse, as do local changes to a file it
     // would write. A signal lets it finish; it prints nothing a dead plan's pipe
     // could kill it for.
-    let writing = crate::exec::writing(format!("the merge of {}", m.base), crate::exit::OK);
+    let writing = crate::exec::writing(
+        format!("plan sync's merge of {}", m.base_name),
+        crate::exit::OK,
+    );
     let landed = git.run_spec(
         &[
             "merge",

@@ -4,6 +4,7 @@
 //! and values in, values out; the commands read and write the files.
 
 pub mod backlog;
+pub mod encoding;
 pub mod export;
 pub mod import;
 pub mod land;

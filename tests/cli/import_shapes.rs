@@ -347,3 +347,62 @@ fn archive_names_a_goal_imported_as_done_rather_than_an_empty_reason() {
         .stderr("plan: not archived: done-thing is done (imported from taskmaster tasks.json, not signed off by plan)\n  hint: sign them off with `plan complete ID --evidence TEXT`, or record a cancel with `plan cancel ID --reason TEXT`; `plan audit` shows each record\n")
         .check();
 }
+
+/// Attack: a tool rewriting TODO.md in place while `plan import` read it gave an
+/// import of the half it had written (1,035 goals of a file that only ever held 1
+/// or 2,000 items). plan now compares the file's size and time before and after
+/// the read, and reads again when they differ: here the tool finishes its save
+/// between plan's read and its look after it (the store's test seam).
+#[test]
+fn a_file_rewritten_while_import_reads_it_is_read_again_whole() {
+    let t = Test::new();
+    let items =
+        |n: usize| -> String { (0..n).map(|i| format!("- [ ] item number {i}\n")).collect() };
+    t.write("TODO.md", items(10));
+    let (child, gate) = t.spawn_paused(t.cmd(&["import", "TODO.md"]));
+    t.write("TODO.md", items(20));
+    std::fs::remove_file(&gate).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let proposal: serde_json::Value =
+        serde_json::from_str(&t.read(".git/plan/proposal.json")).unwrap();
+    let draft = proposal["draft"].as_str().unwrap();
+    assert_eq!(draft.matches("## Goal: ").count(), 20, "{draft}");
+}
+
+/// Attack: UTF-16 files were refused as "invalid utf-8 … index 0", UTF-16 without
+/// a byte order mark and files whose lines end in a lone CR as "holds no checklist
+/// items". Each is now named, with a way to convert it; exit 2, nothing kept.
+#[test]
+fn utf16_and_lone_cr_files_are_refused_by_what_they_are() {
+    let t = Test::new();
+    let text = "# TODO\n- [ ] one\n- [x] two\n";
+    let le = |mark: bool| -> Vec<u8> {
+        let mut out = if mark { vec![0xFF, 0xFE] } else { Vec::new() };
+        out.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        out
+    };
+    for (bytes, said) in [
+        (
+            le(true),
+            "is UTF-16 (little-endian, with a byte order mark)",
+        ),
+        (
+            le(false),
+            "is UTF-16 (little-endian, without a byte order mark)",
+        ),
+        (
+            text.replace('\n', "\r").into_bytes(),
+            "lines end in a lone carriage return",
+        ),
+    ] {
+        t.write("TODO.md", &bytes);
+        let run = t.run(&["import", "TODO.md"]).code(2).stderr_has(said);
+        assert!(run.stderr.contains("hint: convert it"), "{}", run.stderr);
+        assert!(!t.path(".git/plan/proposal.json").exists());
+    }
+}

@@ -288,3 +288,31 @@ fn a_sync_whose_branch_moved_meanwhile_merges_nothing_and_says_so() {
         vec![won.as_str(), main.as_str()]
     );
 }
+
+/// SIGTERM while the merge lands (the `git merge` that moves branch, index and
+/// tree): plan ended that git half-way and exited 143. Now the landing is let
+/// finish and plan exits 0, saying so (or, should it finish first, saying it
+/// merged): the branch is merged whole.
+#[test]
+fn a_signal_while_the_merge_lands_lets_it_finish_and_says_so() {
+    let (t, pr, main) = diverged();
+    t.fake_program(
+        "git",
+        &format!(
+            "case \" $* \" in *' merge '*) kill -TERM $PPID ;; esac\nexec '{}' \"$@\"\n",
+            real_git()
+        ),
+    );
+    let t = t.with_bin();
+    let run = t.run(&["sync", "--base", "main"]).code(0);
+    assert!(
+        run.stderr
+            .contains("SIGTERM came once plan sync's merge of main was under way")
+            || run.stdout.contains("merged main into this branch"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    settled(&t);
+    assert!(merged_or_untouched(&t, &pr, &main), "{}", run.stderr);
+}
