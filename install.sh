@@ -24,7 +24,7 @@ die() {
     [ -z "${2:-}" ] || printf '  hint: %s\n' "$2" >&2
     exit 1
 }
-other_ways="install with npm (npm install --global @plan-cli/plan), or build from source (cargo install --locked --path . in a clone of plan)"
+other_ways="build it from source: git clone https://github.com/$repo && cd plan && cargo install --locked --path . (Rust 1.89 or later; about 7 minutes on 2 cores)"
 
 # The Rust target of this machine, as the archives are named. Linux binaries are
 # linked statically, so the gnu one runs on musl systems too.
@@ -49,11 +49,21 @@ sha256() {
     fi
 }
 
+# Downloads $1 to $2: status 0, 4 when the server answers 404 (no release is
+# published there), 1 for anything else.
 fetch() {
     if command -v curl >/dev/null 2>&1; then
-        curl -fsSL --proto '=https' -o "$2" "$1"
+        code=$(curl -sSL --proto '=https' -o "$2" -w '%{http_code}' "$1") || return 1
+        case $code in
+            2??) return 0 ;;
+            404) return 4 ;;
+            *) return 1 ;;
+        esac
     elif command -v wget >/dev/null 2>&1; then
-        wget -q -O "$2" "$1"
+        wget -q -O "$2" "$1" && return 0
+        # 8: the server answered with an error; wget does not say which.
+        [ "$?" = 8 ] && return 4
+        return 1
     else
         die "neither curl nor wget is installed" "install one, or set PLAN_INSTALL_FROM to a directory holding the release files"
     fi
@@ -74,8 +84,13 @@ if [ -n "$from" ]; then
 else
     base=https://github.com/$repo/releases/latest/download
     where="the latest release of $repo"
-    fetch "$base/SHA256SUMS" "$tmp/sums" ||
-        die "cannot download $base/SHA256SUMS" "check the network, or set PLAN_INSTALL_FROM to a directory holding the release files"
+    status=0
+    fetch "$base/SHA256SUMS" "$tmp/sums" || status=$?
+    case $status in
+        0) ;;
+        4) die "no release of plan is published yet ($base/SHA256SUMS is not there)" "$other_ways" ;;
+        *) die "cannot download $base/SHA256SUMS" "check the network, or set PLAN_INSTALL_FROM to a directory holding the release files" ;;
+    esac
 fi
 
 line=$(grep "^[0-9a-f]\{64\}  plan-[^ ]*-$target\.tar\.gz\$" "$tmp/sums" | head -n 1 || :)

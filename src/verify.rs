@@ -15,7 +15,7 @@ use crate::exec::{self, GRACE, SpawnError, Spec};
 mod cannot_fail;
 mod programs;
 pub use cannot_fail::cannot_fail;
-pub use programs::{missing, refuse_missing, warn_missing};
+pub use programs::{missing, refuse_missing, warn_missing, warn_shell_words};
 
 /// Pipelines run in order while each passes.
 #[derive(Clone, Debug, PartialEq, Eq)]

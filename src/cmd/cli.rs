@@ -62,8 +62,10 @@ pub const EXIT_CODES: [(u8, &str); 4] = [
     ),
 ];
 
-/// Every variable plan reads; a test holds this list to what the source reads.
-pub const ENVIRONMENT: [(&str, &str); 21] = [
+/// Every variable plan reads that a user may set; the help and the man page list
+/// them. The ones only tests and scripts set (`PLAN_TRACE_WRITES`, `PLAN_TRACE_WAITS`,
+/// `PLAN_TEST_PAUSE`) are for contributors, in docs/src/settings.md.
+pub const ENVIRONMENT: [(&str, &str); 18] = [
     ("PLAN_FILE", "the plan file (like --file)"),
     (
         "PLAN_NOW",
@@ -85,18 +87,6 @@ pub const ENVIRONMENT: [(&str, &str); 21] = [
     (
         "PLAN_REMOTE_TIMEOUT",
         "seconds a git push, fetch or ls-remote may take (claims: 60, checkpoints: 300)",
-    ),
-    (
-        "PLAN_TRACE_WRITES",
-        "a file to append plan.md write windows to (scripts/stress-writers)",
-    ),
-    (
-        "PLAN_TRACE_WAITS",
-        "a file to append each wait for a half-saved plan.md to (tests)",
-    ),
-    (
-        "PLAN_TEST_PAUSE",
-        "debug builds: a write waits while this file is there (tests)",
     ),
     ("NO_COLOR", "no colour, unless --color says otherwise"),
     (

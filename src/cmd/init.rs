@@ -11,7 +11,7 @@ use crate::exit::OK;
 use crate::hosts::Host;
 use crate::plan::ops::one_line;
 
-/// Create plan.md at the repository root; refuses if one exists
+/// Create plan.md at the repository root; refuses one that is not empty
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The plan's one-line objective [default: the repository's directory name]

@@ -36,7 +36,9 @@ pub enum Set {
 
 /// Judge with a program of your own: sets judge.command to ARGV and judge.backend to
 /// command in .plan/config.yaml. The program gets the prompt on stdin and answers
-/// with a `VERDICT:` line
+/// with a `VERDICT:` line. plan's own flags (`--global`, `-q`, `--quiet`) count
+/// anywhere before a `--`; the words after a `--` are the program's, whatever they
+/// are: `plan judge command my-judge --strict -- --global`
 #[derive(Debug, clap::Args)]
 pub struct CommandArgs {
     /// The program and its arguments, run without a shell, e.g. `/usr/local/bin/my-judge
@@ -83,6 +85,25 @@ fn no_repo() -> anyhow::Error {
         "not inside a git repository",
         "the judge's settings are in .plan/config.yaml at the repository root; with --global, `plan judge model` and `plan judge backend` set yours",
     )
+}
+
+/// Takes plan's own flags out of a judge command's words (`plan judge command
+/// ./judge --global` stored `--global` as the judge's), up to a `--`, which goes
+/// too: what follows it is the program's. Returns whether `-q` was among them.
+fn own_flags(a: &mut CommandArgs) -> bool {
+    let end = a.argv.iter().position(|w| w == "--");
+    let mut quiet = false;
+    let mut kept = Vec::with_capacity(a.argv.len());
+    for (i, word) in std::mem::take(&mut a.argv).into_iter().enumerate() {
+        match (end.is_some_and(|e| i >= e), word.as_str()) {
+            (false, "--global") => a.global = true,
+            (false, "-q" | "--quiet") => quiet = true,
+            _ if Some(i) == end => {}
+            _ => kept.push(word),
+        }
+    }
+    a.argv = kept;
+    quiet
 }
 
 /// With `--quiet`, nothing on success but the notes.
@@ -133,8 +154,9 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             };
             set(repo, a.global, setting, quiet)
         }
-        Some(Set::Command(a)) => {
-            if a.argv[0].trim().is_empty() {
+        Some(Set::Command(mut a)) => {
+            let quiet = own_flags(&mut a) || quiet;
+            if a.argv.first().is_none_or(|p| p.trim().is_empty()) {
                 return Err(Exit::usage_hint(
                     "the judge's program is empty",
                     "plan judge command /path/to/judge [ARG]…",

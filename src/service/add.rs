@@ -223,6 +223,7 @@ pub fn add(env: &Env, mut args: Request) -> Result<Added> {
                 red_first::warn_cannot_fail(&id, args.verify.as_deref());
                 let root = ctx.repo.as_ref().map(|r| r.root.as_path());
                 verify::warn_missing(&id, args.verify.as_deref(), root);
+                verify::warn_shell_words(&id, args.verify.as_deref());
                 return Ok(Added {
                     id,
                     status,

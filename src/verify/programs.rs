@@ -145,6 +145,59 @@ pub fn warn_missing(id: &str, line: Option<&str>, root: Option<&Path>) {
     }
 }
 
+/// What a shell would have expanded in `line`, outside quotes that stop it: a glob
+/// (`*`, `?`, `[`), a `~` that starts a word, a `$NAME` or `${…}` (inside double
+/// quotes too). verify runs its words as written, so each reaches the program as is.
+pub fn shell_words(line: &str) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    let mut note = |what: &'static str| {
+        if !found.contains(&what) {
+            found.push(what);
+        }
+    };
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    let mut word_start = true;
+    let chars: Vec<char> = line.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if escaped {
+            escaped = false;
+            word_start = false;
+            continue;
+        }
+        match c {
+            '\\' if !single => escaped = true,
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '$' if !single
+                && chars
+                    .get(i + 1)
+                    .is_some_and(|n| n.is_ascii_alphabetic() || *n == '_' || *n == '{') =>
+            {
+                note("a `$` variable")
+            }
+            '*' | '?' | '[' if !single && !double => note("a glob"),
+            '~' if !single && !double && word_start => note("a `~`"),
+            _ => {}
+        }
+        word_start = !single && !double && (c == ' ' || c == '\t');
+    }
+    found
+}
+
+/// For `plan add`: a warning on stderr when the verify holds what only a shell
+/// expands (`ls *.py`, `~/bin/check`, `$HOME`), which verify passes on unexpanded.
+pub fn warn_shell_words(id: &str, line: Option<&str>) {
+    let Some(line) = line else { return };
+    let found = shell_words(line);
+    if found.is_empty() {
+        return;
+    }
+    crate::out::warn(&format!(
+        "plan: warning: the verify of {id} holds {}, which no shell expands: verify runs its words as written\n  hint: name the files or paths themselves, or put the command in a script (`sh check.sh`)",
+        found.join(" and ")
+    ));
+}
+
 /// For `plan complete`, before verify runs: exit 3 naming each program that cannot
 /// start, with nothing written. A verify that cannot start has checked nothing, so
 /// it is no rejection of the work.
@@ -168,6 +221,24 @@ pub fn refuse_missing(verify: Option<&Verify>, root: &Path, id: &str) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_shell_would_expand_is_found_outside_quotes() {
+        assert_eq!(shell_words("ls *.py"), ["a glob"]);
+        assert_eq!(shell_words("cat ~/x"), ["a `~`"]);
+        assert_eq!(shell_words("test -n \"$HOME\""), ["a `$` variable"]);
+        assert_eq!(shell_words("echo ${X} a?"), ["a `$` variable", "a glob"]);
+        for plain in [
+            "grep -q 'a.*b' f.txt",
+            "grep -q \"a.*b\" f.txt",
+            "echo 'cost: $5'",
+            "echo a~b",
+            "test $ = x",
+            "pytest -q tests/test_a.py",
+        ] {
+            assert!(shell_words(plain).is_empty(), "{plain}");
+        }
+    }
 
     fn names(line: &str, root: Option<&Path>) -> Vec<String> {
         missing(&super::super::parse(line).unwrap(), root)

@@ -332,6 +332,35 @@ fn the_readme_settings_name_every_backend() {
     assert_eq!(listed, expected);
 }
 
+/// Issue 71: `plan judge command PATH --global` stored `[PATH, "--global"]` in the
+/// repository's settings and exited 0, and a trailing `-q` was swallowed the same
+/// way. plan's own flags count anywhere before a `--`; after it, every word is the
+/// program's.
+#[test]
+fn judge_command_takes_its_own_flags_before_a_double_dash() {
+    let t = hermetic(Test::new());
+    t.case(&[
+        "judge",
+        "command",
+        "/opt/judge.sh",
+        "--strict",
+        "--global",
+        "-q",
+    ])
+    .check();
+    assert!(!t.root().join(".plan/config.yaml").exists());
+    let user = t.dir.path().join("home/.config/plan/config.yaml");
+    assert_eq!(
+        std::fs::read_to_string(&user).unwrap(),
+        "judge:\n  command: [\"/opt/judge.sh\",\"--strict\"]\n  backend: command\n"
+    );
+    t.ok(&["judge", "command", "/opt/judge.sh", "--", "--global", "-q"]);
+    assert_eq!(
+        t.read(".plan/config.yaml"),
+        "judge:\n  command: [\"/opt/judge.sh\",\"--global\",\"-q\"]\n  backend: command\n"
+    );
+}
+
 /// `plan judge command ARGV…` sets the command judge, argv and backend, without
 /// hand-editing YAML; the judge it sets is the one `plan judge` then shows.
 #[test]

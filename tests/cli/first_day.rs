@@ -179,3 +179,33 @@ fn a_start_whose_verify_program_is_missing_says_so_not_failing() {
     assert!(md.contains(", verify cannot-run at "), "{md}");
     assert!(!md.contains("verify failing"), "{md}");
 }
+
+/// Issue 71: `--verify "ls *.py"` was taken with no word that `*` is never
+/// expanded (verify runs without a shell); a `~` or a `$VAR` the same. `plan add`
+/// now warns, and still adds the goal.
+#[test]
+fn a_verify_a_shell_would_expand_is_a_warning_at_add() {
+    let t = Test::new().plan(PLAN);
+    let add = t.ok(&[
+        "add",
+        "Globs",
+        "--done-when",
+        "it passes",
+        "--verify",
+        "ls *.py ~/x",
+    ]);
+    insta::assert_snapshot!(add.stderr, @"
+    plan: warning: the verify of globs holds a glob and a `~`, which no shell expands: verify runs its words as written
+      hint: name the files or paths themselves, or put the command in a script (`sh check.sh`)
+    ");
+    assert!(t.plan_md().contains("verify: ls *.py ~/x"));
+    let quoted = t.ok(&[
+        "add",
+        "Quoted",
+        "--done-when",
+        "it passes",
+        "--verify",
+        "grep -q 'a.*b' README.md",
+    ]);
+    assert_eq!(quoted.stderr, "");
+}

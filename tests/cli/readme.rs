@@ -584,6 +584,11 @@ fn the_readme_install_works_today_first() {
         .next()
         .unwrap();
     assert_eq!(first, "cargo install --locked --path .");
+    // The test command beside it, on the first screen (issue 71).
+    assert!(
+        install.contains("cargo install --locked --path .\ncargo test\n```"),
+        "{install}"
+    );
     for later in ["npm install --global @plan-cli/plan", "install.sh"] {
         let at = install.find(later).unwrap_or_else(|| panic!("{later}"));
         assert!(at > install.find(first).unwrap());

@@ -340,9 +340,42 @@ fn install_sh_refuses_a_tampered_archive_and_a_missing_platform() {
     assert_eq!(
         stderr(&out),
         format!(
-            "install.sh: no plan archive for {target} in {}\n  hint: install with npm (npm install --global @plan-cli/plan), or build from source (cargo install --locked --path . in a clone of plan)\n",
+            "install.sh: no plan archive for {target} in {}\n  hint: build it from source: git clone https://github.com/plan-cli/plan && cd plan && cargo install --locked --path . (Rust 1.89 or later; about 7 minutes on 2 cores)\n",
             dist.display()
         )
     );
     assert!(!r.work.join("fresh").exists());
+}
+
+/// Issue 71: with no release published, the download answers 404, and install.sh
+/// said "check the network" and sent people to an npm package that does not exist
+/// yet. It says no release is published and names the source build. A stand-in
+/// `curl` first on PATH answers as GitHub does for a missing release.
+#[cfg(unix)]
+#[test]
+fn install_sh_says_no_release_yet_for_a_404_and_names_the_source_build() {
+    use std::os::unix::fs::PermissionsExt;
+    let r = Release::new();
+    let bin = r.work.join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    // curl -sSL -o FILE -w '%{http_code}' URL: the body written, the code printed.
+    std::fs::write(
+        bin.join("curl"),
+        "#!/bin/sh\nwhile [ $# -gt 1 ]; do [ \"$1\" = -o ] && printf 'Not Found' > \"$2\"; shift; done\nprintf 404\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(bin.join("curl"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new("sh")
+        .arg(root().join("install.sh"))
+        .env("PLAN_INSTALL_DIR", r.work.join("home/.local/bin"))
+        .env("PATH", format!("{}:{}", bin.display(), path()))
+        .env("TMPDIR", &r.work)
+        .env("HOME", r.work.join("home"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "install.sh: no release of plan is published yet (https://github.com/plan-cli/plan/releases/latest/download/SHA256SUMS is not there)\n  hint: build it from source: git clone https://github.com/plan-cli/plan && cd plan && cargo install --locked --path . (Rust 1.89 or later; about 7 minutes on 2 cores)\n"
+    );
 }

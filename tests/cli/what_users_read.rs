@@ -128,3 +128,22 @@ fn lint_and_audit() {
     sign_off_ship(&t);
     insta::assert_snapshot!("audit_signed_off", shown(&t, &t.run(&["audit"])));
 }
+
+/// Issue 71: `plan --help` listed three variables only tests and scripts set; they
+/// are for contributors, in docs/src/settings.md.
+#[test]
+fn help_lists_no_test_only_variable() {
+    let t = Test::new();
+    let help = t.ok(&["--help"]).stdout;
+    let settings = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/settings.md"),
+    )
+    .unwrap();
+    for name in ["PLAN_TRACE_WRITES", "PLAN_TRACE_WAITS", "PLAN_TEST_PAUSE"] {
+        assert!(!help.contains(name), "{name} in --help");
+        assert!(
+            settings.contains(name),
+            "{name} not in docs/src/settings.md"
+        );
+    }
+}
