@@ -400,13 +400,17 @@ fn not_yours(goal: &str, claim: &Claim, me: Option<&str>) -> anyhow::Error {
         Some(me) => message.push_str(&format!(", not by {me}")),
         None => message.push_str("; neither --as nor PLAN_SESSION names who is asking"),
     }
-    Exit::usage_hint(
-        message,
-        format!(
-            "work on another goal (`plan next`), or take this one over, logged: `plan start {goal} --steal --as {}`; its holder names itself with `--as {holder}` or PLAN_SESSION",
-            me.unwrap_or("NAME")
+    // No one named: most often the holder itself, run without its name (issue 71's
+    // team day), so how to name itself comes first.
+    let hint = match me {
+        None => format!(
+            "if you are {holder}, pass `--as {holder}` (or set PLAN_SESSION={holder}); else work on another goal (`plan next`), or take this one over, logged: `plan start {goal} --steal --as NAME`"
         ),
-    )
+        Some(me) => format!(
+            "work on another goal (`plan next`), or take this one over, logged: `plan start {goal} --steal --as {me}`; its holder names itself with `--as {holder}` or PLAN_SESSION"
+        ),
+    };
+    Exit::usage_hint(message, hint)
 }
 
 fn held_error(goal: &str, holder: &str, claim: Option<&Claim>, lease: u32) -> anyhow::Error {

@@ -25,6 +25,8 @@ pub struct Args {
     /// Why it is reopened
     #[arg(long)]
     pub reason: Option<String>,
+    #[command(flatten)]
+    pub who: crate::cmd::claims::AsHolder,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -40,6 +42,8 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     let src = ctx.store.read_for_write()?;
     let plan = ctx.parse(&src)?;
     let goal = ctx.find(&plan, &args.id)?;
+    // As start, tick, cancel and complete do: a goal another holds is theirs.
+    crate::claims::guard(ctx, &goal.id, args.who.holder.as_deref())?;
     let id = goal.id.as_ref();
     let was = goal.status();
     if !was.is_finished() {

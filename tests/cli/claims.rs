@@ -460,14 +460,23 @@ fn a_fifo_among_the_claims_files_hangs_no_hook() {
 /// The stderr of a command refused because `holder` holds `goal` in `t`'s main
 /// worktree since the test clock's time; `me`: who asked (`None`: no one named).
 fn refused(t: &Test, goal: &str, holder: &str, me: Option<&str>) -> String {
-    let who = match me {
-        Some(me) => format!(", not by {me}"),
-        None => "; neither --as nor PLAN_SESSION names who is asking".to_string(),
+    let (who, hint) = match me {
+        Some(me) => (
+            format!(", not by {me}"),
+            format!(
+                "work on another goal (`plan next`), or take this one over, logged: `plan start {goal} --steal --as {me}`; its holder names itself with `--as {holder}` or PLAN_SESSION"
+            ),
+        ),
+        None => (
+            "; neither --as nor PLAN_SESSION names who is asking".to_string(),
+            format!(
+                "if you are {holder}, pass `--as {holder}` (or set PLAN_SESSION={holder}); else work on another goal (`plan next`), or take this one over, logged: `plan start {goal} --steal --as NAME`"
+            ),
+        ),
     };
     format!(
-        "plan: {goal} is claimed by {holder} in {} on branch main since 2026-06-15 14:02{who}\n  hint: work on another goal (`plan next`), or take this one over, logged: `plan start {goal} --steal --as {}`; its holder names itself with `--as {holder}` or PLAN_SESSION\n",
+        "plan: {goal} is claimed by {holder} in {} on branch main since 2026-06-15 14:02{who}\n  hint: {hint}\n",
         t.root().display(),
-        me.unwrap_or("NAME"),
     )
 }
 
@@ -863,4 +872,40 @@ fn a_sign_off_never_deletes_the_claim_of_one_who_took_the_goal_over_meanwhile() 
         "plan: judge: asking command (timeout 10s)\nplan: note: the claim on alpha is held by bob now, not by alice; left as it is\n  hint: `plan release alpha --force` drops it\n"
     );
     assert_eq!(t.ok(&["claims", "--json"]).json()[0]["holder"], "bob");
+}
+
+/// Issue 71's team day: `plan reopen --as` was a usage error while start, tick,
+/// cancel and complete take `--as`; a reopen of a goal another holds went through.
+#[test]
+fn reopen_takes_as_and_refuses_a_goal_another_holds() {
+    let t = repo();
+    t.ok(&["start", "alpha", "--as", "s1"]);
+    t.judge("accept");
+    t.ok(&[
+        "complete",
+        "alpha",
+        "--evidence",
+        "alpha works",
+        "--as",
+        "s1",
+    ]);
+    t.ok(&["reopen", "alpha", "--reason", "a test fails", "--as", "s1"]);
+    assert!(
+        t.plan_md().contains("alpha reopened: a test fails"),
+        "{}",
+        t.plan_md()
+    );
+    t.ok(&["start", "alpha", "--as", "s1"]);
+    t.ok(&[
+        "complete",
+        "alpha",
+        "--evidence",
+        "alpha works",
+        "--as",
+        "s1",
+    ]);
+    t.ok(&["start", "beta", "--as", "s1"]);
+    t.run(&["reopen", "beta", "--reason", "x", "--as", "s2"])
+        .code(2)
+        .stderr_has("beta is claimed by s1");
 }
