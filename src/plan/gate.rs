@@ -566,9 +566,11 @@ pub fn markdown(s: &Summary<'_>) -> String {
         one_line.replace('|', "\\|")
     };
     let code = |text: &str| format!("`{}`", cell(text).replace('`', "'"));
-    // One goal's line of a list: `- `id`: what (line N)` and what follows it.
+    // One goal's line of a list: `- `id`: what (line N)` and what follows it. The
+    // agent's words in `what` (a reason, a title) come code-quoted: a reviewer
+    // approves from this text, and a bold "Passed." or a link must not render.
     let item = |id: &str, what: &str, line: usize, tail: &str| {
-        format!("- {}: {} (line {line}){tail}\n", code(id), cell(what))
+        format!("- {}: {what} (line {line}){tail}\n", code(id))
     };
     let mut out = String::from("## plan audit\n\n");
     if let Some(base) = s.base {
@@ -612,7 +614,12 @@ pub fn markdown(s: &Summary<'_>) -> String {
             } else {
                 ""
             };
-            out.push_str(&item(&change.id, &change.what, change.line, approval));
+            out.push_str(&item(
+                &change.id,
+                &cell(&change.what),
+                change.line,
+                approval,
+            ));
             for words in &change.words {
                 out.push_str(&format!("  - {}\n", code(words)));
             }
@@ -621,7 +628,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
             out.push_str("\n### Other changes to the base's goals\n\n");
         }
         for change in s.reshaped {
-            out.push_str(&item(&change.id, &change.what, change.line, ""));
+            out.push_str(&item(&change.id, &code(&change.what), change.line, ""));
         }
         if !s.cancels.is_empty() {
             out.push_str(match s.cancels.iter().any(|c| c.reopened) {
@@ -630,7 +637,12 @@ pub fn markdown(s: &Summary<'_>) -> String {
             });
         }
         for cancel in s.cancels {
-            out.push_str(&item(&cancel.id, &cancel.what(), cancel.line, &approval));
+            let what = match (cancel.reopened, cancel.reason.is_empty()) {
+                (false, _) => format!("cancelled: {}", code(&cancel.reason)),
+                (true, false) => format!("reopened: {}", code(&cancel.reason)),
+                (true, true) => cancel.what(),
+            };
+            out.push_str(&item(&cancel.id, &what, cancel.line, &approval));
         }
     }
     if !s.lost.is_empty() || !s.lost_goals.is_empty() {

@@ -122,7 +122,7 @@ None.
 
 ### Cancelled goals of the base
 
-- `ship`: cancelled: not needed (line {line}){approval}
+- `ship`: cancelled: `not needed` (line {line}){approval}
 {verdict}"
         )
     };
@@ -246,7 +246,7 @@ fn a_base_goal_renamed_and_stripped_of_unticked_subtasks_is_named_in_the_report(
     assert_eq!(
         section,
         Some(
-            "- `ship`: renamed from \"Ship it\" (line 3)\n- `ship`: subtask \"fuzz the parser for an hour\" removed unticked (line 3)\n- `ship`: subtask \"handle malformed UTF-8\" removed unticked (line 3)"
+            "- `ship`: `renamed from \"Ship it\"` (line 3)\n- `ship`: `subtask \"fuzz the parser for an hour\" removed unticked` (line 3)\n- `ship`: `subtask \"handle malformed UTF-8\" removed unticked` (line 3)"
         ),
         "{}",
         run.stdout
