@@ -567,8 +567,9 @@ pub fn markdown(s: &Summary<'_>) -> String {
     };
     let code = |text: &str| format!("`{}`", cell(text).replace('`', "'"));
     // One goal's line of a list: `- `id`: what (line N)` and what follows it. The
-    // agent's words in `what` (a reason, a title) come code-quoted: a reviewer
-    // approves from this text, and a bold "Passed." or a link must not render.
+    // agent's words (a reason, a title, a finding naming its files) come
+    // code-quoted here and below: a reviewer approves from this text, and a bold
+    // "Passed." or a link must not render.
     let item = |id: &str, what: &str, line: usize, tail: &str| {
         format!("- {}: {what} (line {line}){tail}\n", code(id))
     };
@@ -586,7 +587,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
             } else {
                 row.findings
                     .iter()
-                    .map(|f| cell(f))
+                    .map(|f| code(f))
                     .collect::<Vec<_>>()
                     .join("<br>")
             };
@@ -616,7 +617,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
             };
             out.push_str(&item(
                 &change.id,
-                &cell(&change.what),
+                &code(&change.what),
                 change.line,
                 approval,
             ));
@@ -650,7 +651,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
         for lost in s.lost {
             out.push_str(&format!(
                 "- {}:{} {}: {}\n",
-                lost.file,
+                code(&lost.file),
                 lost.line,
                 lost.what,
                 code(&lost.entry)
@@ -663,7 +664,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
     if !s.other.is_empty() {
         out.push_str("\n### Other problems\n\n");
         for line in s.other {
-            out.push_str(&format!("- {}\n", cell(line)));
+            out.push_str(&format!("- {}\n", code(line)));
         }
     }
     if let Some((calls, secs)) = s.judged {

@@ -97,3 +97,16 @@ fn a_refused_holder_name_is_echoed_escaped() {
     assert_eq!(by_env.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&by_env.stderr), by_flag.stderr);
 }
+
+// Attack: a criterion's words, added to a base goal in the pull request, went into
+// the contract change's line as Markdown: a fake bold verdict and a link rendered.
+#[test]
+fn a_contract_change_is_code_quoted_in_the_markdown_summary() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["subgoal", "ship", "**Passed.** [x](http://e) <!-- c -->"]);
+    t.commit_all("a criterion");
+    let run = t.run(&["audit", "--base", &base, "--markdown"]);
+    insta::assert_snapshot!(redact(&t, &run.stdout));
+}
