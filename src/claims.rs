@@ -28,7 +28,10 @@ pub fn me(given: Option<&str>) -> Result<Option<String>> {
         && let Some(why) = claim::invalid_name(name)
     {
         return Err(Exit::usage_hint(
-            format!("\"{name}\" cannot hold a claim: {why}"),
+            format!(
+                "\"{}\" cannot hold a claim: {why}",
+                crate::plan::text::excerpt(&crate::plan::text::escape_controls(name))
+            ),
             "name a holder with --as NAME, e.g. --as alice or --as the host's session id",
         ));
     }

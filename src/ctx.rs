@@ -276,7 +276,8 @@ impl Ctx {
             let fetch = crate::record::checkpoint_fetch(&repo.root);
             let elsewhere = match &fetch {
                 Some(command) if !gate => crate::plan::bind::Elsewhere::Fetch(command),
-                _ => crate::plan::bind::Elsewhere::Nowhere,
+                Some(_) => crate::plan::bind::Elsewhere::Fetched,
+                None => crate::plan::bind::Elsewhere::Nowhere,
             };
             crate::plan::bind::apply(plan, &refs, elsewhere);
             self.check_checkpoint_trees(plan, &refs);

@@ -125,6 +125,11 @@ enum Found {
         switched_off: bool,
         /// A file plan writes whole that a person edited: theirs, left as it is.
         edited: bool,
+        /// The hook events plan registers that have no entry of plan's, and those
+        /// whose entry a reinstall would rewrite: `--check` names each, since a
+        /// removed TaskCompleted is a gate gone, not an old entry.
+        missing: Vec<String>,
+        outdated: Vec<String>,
     },
     Unreadable(String),
 }
@@ -173,6 +178,8 @@ pub fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
                 current,
                 switched_off,
                 edited,
+                missing: absent,
+                outdated,
             } => {
                 notes.push(format!("registered in {}", place.shown));
                 if *edited {
@@ -188,10 +195,23 @@ pub fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
                         place.shown
                     ));
                 }
-                if !current {
+                if !absent.is_empty() {
                     bad = true;
                     notes.push(format!(
-                        "written by an older plan: run `plan install {}` to bring it up to date",
+                        "no hook for {}: run `plan install {}` to add {}",
+                        absent.join(", "),
+                        host.name(),
+                        if absent.len() == 1 { "it" } else { "them" }
+                    ));
+                }
+                if !current && (absent.is_empty() || !outdated.is_empty()) {
+                    bad = true;
+                    let which = match outdated.is_empty() {
+                        true => String::new(),
+                        false => format!(" ({})", outdated.join(", ")),
+                    };
+                    notes.push(format!(
+                        "written by an older plan{which}: run `plan install {}` to bring it up to date",
                         host.name()
                     ));
                 }
@@ -246,6 +266,8 @@ fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
                             || found == crate::hosts::naming_program_of(&found, &shipped),
                         switched_off: false,
                         edited,
+                        missing: Vec::new(),
+                        outdated: Vec::new(),
                     }
                 }
                 _ => Found::Missing,
@@ -262,11 +284,21 @@ fn registration(host: Host, place: &Place, program: &str) -> Result<Found> {
             let mut doc = settings.doc.clone();
             let merge = hooks::install_keeping(&mut doc, host, &registered)
                 .map_err(|e| invalid(&place.shown, e))?;
+            let events = |action: hooks::Action| {
+                merge
+                    .changes
+                    .iter()
+                    .filter(|c| c.action == action)
+                    .map(|c| c.event.clone())
+                    .collect::<Vec<_>>()
+            };
             Ok(Found::Registered {
                 current: !merge.changed(),
                 program: registered,
                 switched_off: merge.disabled,
                 edited: false,
+                missing: events(hooks::Action::Added),
+                outdated: events(hooks::Action::Updated),
             })
         }
     }

@@ -102,7 +102,14 @@ pub enum Elsewhere<'a> {
     Nowhere,
     /// A remote may have it; the command that fetches it.
     Fetch(&'a str),
+    /// The pull-request gate, whose workflow fetched every checkpoint of the
+    /// remote: one missing here is gone from the remote (a ref deleted there, or
+    /// never pushed), and no fetch brings it.
+    Fetched,
 }
+
+/// What to do about a checkpoint gone from the remote, and how to keep the rest.
+pub const GONE_HINT: &str = "push it again from a clone that has it (`plan checkpoints --push`), or reopen the goal and sign it off again; protect `refs/plan/checkpoints/*` on the forge with a push ruleset so no checkpoint is deleted (docs/src/team.md)";
 
 /// Checks the latest sign-off of `goal` (a done goal) against `refs`, every
 /// checkpoint ref this repository has (fetched ones too).
@@ -149,6 +156,16 @@ pub fn check(
         return Binding::Unchecked(format!(
             "signed off with checkpoint {short} (log line {line}), which is not in this clone: it has no refs under {CHECKPOINTS}, so the checkpoint cannot be checked here (`plan checkpoints --fetch` gets them)"
         ));
+    }
+    // A remote with no checkpoint at all never kept one (a repository that does
+    // not push them): a warning above, not gone.
+    if let (true, Elsewhere::Fetched) = (named.is_empty(), elsewhere) {
+        return Binding::Unbound {
+            why: format!(
+                "its sign-off (log line {line}) names checkpoint {short}, which is gone from the remote: every checkpoint there was fetched and none is {short} (a ref deleted there, or never pushed), so no fetch brings it"
+            ),
+            hint: GONE_HINT.to_string(),
+        };
     }
     if named.is_empty() {
         return Binding::Unbound {

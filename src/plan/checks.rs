@@ -648,7 +648,10 @@ fn proof(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
                         // A checkpoint not fetched yet is no weakness of the sign-off:
                         // redoing it would be wrong, fetching is the whole fix.
                         if warning.contains("which this clone has not fetched") {
-                            "nothing to redo: fetch it as the message says".to_string()
+                            format!(
+                                "nothing to redo: fetch it as the message says; if the remote has it no more (its ref deleted there), {}",
+                                super::bind::GONE_HINT
+                            )
                         } else {
                             format!("plan audit shows its record; to have a model judge it, reopen it and run plan complete {id} again")
                         },

@@ -566,9 +566,12 @@ pub fn markdown(s: &Summary<'_>) -> String {
         one_line.replace('|', "\\|")
     };
     let code = |text: &str| format!("`{}`", cell(text).replace('`', "'"));
-    // One goal's line of a list: `- `id`: what (line N)` and what follows it.
+    // One goal's line of a list: `- `id`: what (line N)` and what follows it. The
+    // agent's words (a reason, a title, a finding naming its files) come
+    // code-quoted here and below: a reviewer approves from this text, and a bold
+    // "Passed." or a link must not render.
     let item = |id: &str, what: &str, line: usize, tail: &str| {
-        format!("- {}: {} (line {line}){tail}\n", code(id), cell(what))
+        format!("- {}: {what} (line {line}){tail}\n", code(id))
     };
     let mut out = String::from("## plan audit\n\n");
     if let Some(base) = s.base {
@@ -584,7 +587,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
             } else {
                 row.findings
                     .iter()
-                    .map(|f| cell(f))
+                    .map(|f| code(f))
                     .collect::<Vec<_>>()
                     .join("<br>")
             };
@@ -612,7 +615,12 @@ pub fn markdown(s: &Summary<'_>) -> String {
             } else {
                 ""
             };
-            out.push_str(&item(&change.id, &change.what, change.line, approval));
+            out.push_str(&item(
+                &change.id,
+                &code(&change.what),
+                change.line,
+                approval,
+            ));
             for words in &change.words {
                 out.push_str(&format!("  - {}\n", code(words)));
             }
@@ -621,7 +629,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
             out.push_str("\n### Other changes to the base's goals\n\n");
         }
         for change in s.reshaped {
-            out.push_str(&item(&change.id, &change.what, change.line, ""));
+            out.push_str(&item(&change.id, &code(&change.what), change.line, ""));
         }
         if !s.cancels.is_empty() {
             out.push_str(match s.cancels.iter().any(|c| c.reopened) {
@@ -630,7 +638,12 @@ pub fn markdown(s: &Summary<'_>) -> String {
             });
         }
         for cancel in s.cancels {
-            out.push_str(&item(&cancel.id, &cancel.what(), cancel.line, &approval));
+            let what = match (cancel.reopened, cancel.reason.is_empty()) {
+                (false, _) => format!("cancelled: {}", code(&cancel.reason)),
+                (true, false) => format!("reopened: {}", code(&cancel.reason)),
+                (true, true) => cancel.what(),
+            };
+            out.push_str(&item(&cancel.id, &what, cancel.line, &approval));
         }
     }
     if !s.lost.is_empty() || !s.lost_goals.is_empty() {
@@ -638,7 +651,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
         for lost in s.lost {
             out.push_str(&format!(
                 "- {}:{} {}: {}\n",
-                lost.file,
+                code(&lost.file),
                 lost.line,
                 lost.what,
                 code(&lost.entry)
@@ -651,7 +664,7 @@ pub fn markdown(s: &Summary<'_>) -> String {
     if !s.other.is_empty() {
         out.push_str("\n### Other problems\n\n");
         for line in s.other {
-            out.push_str(&format!("- {}\n", cell(line)));
+            out.push_str(&format!("- {}\n", code(line)));
         }
     }
     if let Some((calls, secs)) = s.judged {

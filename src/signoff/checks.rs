@@ -23,6 +23,29 @@ use crate::plan::{history, ops, wdiff};
 use crate::verify;
 use crate::weakened;
 
+/// Refuses evidence holding a control character other than a line break or a tab:
+/// it is written raw into the committed transcript, so ESC, an OSC-8 link, CR or
+/// BEL would reach every terminal that shows it or its `git diff`.
+pub(super) fn evidence_text(evidence: &str) -> Result<()> {
+    let Some(at) = evidence
+        .chars()
+        .position(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+    else {
+        return Ok(());
+    };
+    let c = evidence.chars().nth(at).unwrap_or_default();
+    let shown = crate::plan::text::escape_controls(evidence);
+    Err(Exit::usage_hint(
+        format!(
+            "--evidence holds a control character ({}) at character {}: \"{}\"; nothing was run or written",
+            crate::plan::text::escape_controls(&c.to_string()),
+            at + 1,
+            crate::plan::text::excerpt(&shown)
+        ),
+        "leave it out, or name it in words (ESC, CR, BEL): written raw into the transcript it reaches every terminal that shows it",
+    ))
+}
+
 /// The goal can be signed off: open or active (or marked done by hand, which is
 /// unproven: signing it off is how to prove it), its dependencies done.
 pub(super) fn check_signable(plan: &Plan<'_>, goal: &Goal<'_>) -> Result<()> {

@@ -141,6 +141,7 @@ impl SignOff {
 /// Runs the sign-off and writes its result to plan.md; prints only progress and
 /// warnings (stderr), never the verdict: each caller renders that its own way.
 pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
+    checks::evidence_text(&args.evidence)?;
     let ctx = env.ctx()?;
     let repo = ctx.repo()?;
     // A rewind must not move the files while they are checked.

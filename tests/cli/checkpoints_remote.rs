@@ -225,3 +225,43 @@ fn a_partly_rejected_fetch_names_the_refused_checkpoint() {
     // The rest was fetched.
     t.git(&["rev-parse", "--verify", "refs/plan/checkpoints/a/y"]);
 }
+
+// Attack (a team's): a checkpoint ref deleted on the remote (a force-push, a
+// cleanup) made every later pull request fail with "`git fetch origin` brings
+// it", which it cannot. Named as gone from the remote, with what to do.
+#[test]
+fn a_checkpoint_gone_from_the_remote_is_named_as_gone() {
+    let t = repo();
+    let origin = t.dir.path().join("origin.git");
+    let url = format!("file://{}", origin.display());
+    t.git(&[
+        "init",
+        "-q",
+        "--bare",
+        "-b",
+        "main",
+        origin.to_str().unwrap(),
+    ]);
+    t.git(&["remote", "add", "origin", &url]);
+    t.ok(&["install", "git"]);
+    t.write("a.txt", "a\n");
+    sign(&t, "a");
+    t.write("b.txt", "b\n");
+    sign(&t, "b");
+    t.commit_all("a and b done");
+    t.git(&["push", "-q", "origin", "main"]);
+    t.ok(&["checkpoints", "--push"]);
+    let gone = t.git(&["ls-remote", &url, "refs/plan/checkpoints/a/*"]);
+    let gone = gone.split_whitespace().nth(1).unwrap().to_string();
+    t.git(&["push", "-q", "origin", &format!(":{gone}")]);
+    let other = clone(&url);
+    other.ok(&["install", "git"]);
+    other.git(&["fetch", "-q", "origin"]);
+    other.git(&["checkout", "-q", "-b", "pr"]);
+    other.write("c.txt", "c\n");
+    other.commit_all("unrelated");
+    let run = other.run(&["audit", "--base", "origin/main", "--strict"]);
+    insta::assert_snapshot!(shown(&other, &run));
+    let run = other.run(&["lint"]);
+    insta::assert_snapshot!(shown(&other, &run));
+}

@@ -425,7 +425,7 @@ Against base {base} ({short}).
 
 ### Contract changes
 
-- `ship`: changed and approved without a terminal (line {line}), needs --approved-by
+- `ship`: `changed and approved without a terminal` (line {line}), needs --approved-by
   - `{{+- the README is stale+}}`
 
 **Passed.**

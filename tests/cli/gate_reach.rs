@@ -57,7 +57,7 @@ fn a_pull_request_that_breaks_a_done_goals_file_fails_the_gate() {
         .check();
     assert!(
         run.stdout.contains(
-            "| `ship` | done proven | claude | failed (re-run) | reverify failed: `sh check.sh` exited 1"
+            "| `ship` | done proven | claude | failed (re-run) | `reverify failed: 'sh check.sh' exited 1`"
         ),
         "{}",
         run.stdout
@@ -122,7 +122,7 @@ None.
 
 ### Cancelled goals of the base
 
-- `ship`: cancelled: not needed (line {line}){approval}
+- `ship`: cancelled: `not needed` (line {line}){approval}
 {verdict}"
         )
     };
@@ -246,7 +246,7 @@ fn a_base_goal_renamed_and_stripped_of_unticked_subtasks_is_named_in_the_report(
     assert_eq!(
         section,
         Some(
-            "- `ship`: renamed from \"Ship it\" (line 3)\n- `ship`: subtask \"fuzz the parser for an hour\" removed unticked (line 3)\n- `ship`: subtask \"handle malformed UTF-8\" removed unticked (line 3)"
+            "- `ship`: `renamed from \"Ship it\"` (line 3)\n- `ship`: `subtask \"fuzz the parser for an hour\" removed unticked` (line 3)\n- `ship`: `subtask \"handle malformed UTF-8\" removed unticked` (line 3)"
         ),
         "{}",
         run.stdout
@@ -683,7 +683,7 @@ fn a_verify_through_a_link_whose_target_the_pull_request_deleted_is_verified_aga
     let (row, stdout) = ship_row(&t, &base);
     assert_eq!(
         row,
-        "| `ship` | done proven | claude | failed (re-run) | reverify failed: the check's own files changed since the sign-off (site/index.html), so passing it now proves nothing; review the change (git diff), then plan reopen ship and sign it off again |",
+        "| `ship` | done proven | claude | failed (re-run) | `reverify failed: the check's own files changed since the sign-off (site/index.html), so passing it now proves nothing; review the change (git diff), then plan reopen ship and sign it off again` |",
         "{stdout}"
     );
 }
@@ -716,7 +716,7 @@ fn a_link_on_a_verifys_path_retargeted_or_removed_verifies_its_goal_again() {
         let (row, stdout) = ship_row(&t, &base);
         assert!(
             row.starts_with(
-                "| `ship` | done proven | claude | failed (re-run) | reverify failed: "
+                "| `ship` | done proven | claude | failed (re-run) | `reverify failed: "
             ),
             "{change}: {stdout}"
         );
@@ -746,7 +746,7 @@ fn a_link_in_the_middle_of_a_chain_retargeted_verifies_its_goal_again() {
     t.commit_all("retarget l");
     let (row, stdout) = ship_row(&t, &base);
     assert!(
-        row.starts_with("| `ship` | done proven | claude | failed (re-run) | reverify failed: "),
+        row.starts_with("| `ship` | done proven | claude | failed (re-run) | `reverify failed: "),
         "{stdout}"
     );
 }

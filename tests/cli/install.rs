@@ -986,3 +986,33 @@ fn a_settings_file_changed_while_plan_merges_into_it_keeps_the_change() {
       hint: rerun the command: it works on the file as it is now
     ");
 }
+
+// Attack: a hook entry removed from the host's settings (TaskCompleted, which
+// refuses an unproven "done") was reported only as "written by an older plan",
+// naming no event: nothing said which gate was gone.
+#[test]
+fn check_names_each_missing_hook_event() {
+    let t = Test::new().only_bin();
+    for cli in ["claude", "plan"] {
+        t.fake_program(cli, "exit 0");
+    }
+    t.ok(&["install", "claude"]);
+    let mut settings: serde_json::Value =
+        serde_json::from_str(&t.read(".claude/settings.json")).unwrap();
+    let hooks = settings["hooks"].as_object_mut().unwrap();
+    assert!(hooks.remove("TaskCompleted").is_some(), "{hooks:?}");
+    assert!(hooks.remove("Stop").is_some(), "{hooks:?}");
+    t.write(
+        ".claude/settings.json",
+        serde_json::to_string_pretty(&settings).unwrap(),
+    );
+    let run = t.run(&["install", "--check"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("Claude Code"))
+        .unwrap_or_default()
+        .to_string();
+    insta::assert_snapshot!(line);
+}

@@ -72,6 +72,7 @@ mod port;
 mod preconditions;
 mod proof;
 mod qwen;
+mod raw_text;
 mod read_only_state;
 mod readme;
 mod record;

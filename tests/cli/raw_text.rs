@@ -1,0 +1,112 @@
+//! Text an agent writes, reaching a person raw: Markdown a reviewer approves from,
+//! control characters in a transcript or an error. Each attack rendered or printed
+//! the agent's text as it was before.
+
+use crate::gate::{origin, rev};
+use crate::util::{redact, shown};
+
+// Attack: a cancel reason written as Markdown rendered in the `--markdown` summary
+// a reviewer approves from: a bold fake "Passed.", a link, a hidden HTML comment.
+#[test]
+fn a_cancel_reason_is_code_quoted_in_the_markdown_summary() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    let reason = "**Passed.** [x](http://e) <!-- c -->";
+    t.ok(&["cancel", "ship", "--reason", reason]);
+    t.commit_all("cancel");
+    let run = t
+        .run(&["audit", "--base", &base, "--markdown", "--strict"])
+        .code(1);
+    insta::assert_snapshot!(redact(&t, &run.stdout));
+}
+
+// Attack: ESC, an OSC-8 link, CR and BEL in `--evidence` went raw into the
+// committed transcript (and so into its `git diff --stat` and any terminal that
+// shows it). Refused, naming the argument, before anything runs or is written.
+#[test]
+fn control_characters_in_evidence_are_refused_and_nothing_is_written() {
+    let t = origin();
+    let before = t.plan_md();
+    for evidence in [
+        "done \u{1b}[2J",
+        "see \u{1b}]8;;http://e\u{1b}\\here\u{1b}]8;;\u{1b}\\",
+        "passed\rfailed",
+        "ding\u{7}",
+        "csi \u{9b}31m",
+    ] {
+        let run = t
+            .run(&[
+                "complete",
+                "ship",
+                "--evidence",
+                evidence,
+                "--path",
+                "README.md",
+            ])
+            .code(2);
+        assert!(
+            run.stderr.contains("--evidence holds a control character"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            !run.stderr.contains(['\u{1b}', '\r', '\u{7}', '\u{9b}']),
+            "{:?}",
+            run.stderr
+        );
+    }
+    assert_eq!(t.plan_md(), before);
+    assert!(!t.path(".plan/judge").exists());
+    // A line break and a tab are the evidence's own.
+    t.ok(&[
+        "complete",
+        "ship",
+        "--evidence",
+        "README.md\n\tis written",
+        "--path",
+        "README.md",
+    ]);
+    let run = t
+        .run(&[
+            "complete",
+            "ship",
+            "--evidence",
+            "a\u{1b}[31mred",
+            "--path",
+            "README.md",
+            "--dry-run",
+        ])
+        .code(2);
+    insta::assert_snapshot!(shown(&t, &run));
+}
+
+// Attack: a refused holder name was echoed raw in the error: an ESC sequence in
+// `--as` or PLAN_SESSION reached the terminal as it was.
+#[test]
+fn a_refused_holder_name_is_echoed_escaped() {
+    let t = origin();
+    let name = "a\u{1b}]8;;http://e\u{7}b\u{1b}[2J";
+    let by_flag = t.run(&["start", "ship", "--as", name]).code(2);
+    insta::assert_snapshot!(shown(&t, &by_flag));
+    let by_env = t
+        .cmd(&["start", "ship"])
+        .env("PLAN_SESSION", name)
+        .output()
+        .unwrap();
+    assert_eq!(by_env.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&by_env.stderr), by_flag.stderr);
+}
+
+// Attack: a criterion's words, added to a base goal in the pull request, went into
+// the contract change's line as Markdown: a fake bold verdict and a link rendered.
+#[test]
+fn a_contract_change_is_code_quoted_in_the_markdown_summary() {
+    let t = origin();
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.ok(&["subgoal", "ship", "**Passed.** [x](http://e) <!-- c -->"]);
+    t.commit_all("a criterion");
+    let run = t.run(&["audit", "--base", &base, "--markdown"]);
+    insta::assert_snapshot!(redact(&t, &run.stdout));
+}
