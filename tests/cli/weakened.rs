@@ -2035,8 +2035,8 @@ fn honest_counterparts_and_reformats_report_nothing() {
         ),
         (
             "tests/format.rs",
-            switch_off!("formatting-only", "before.rs"),
-            switch_off!("formatting-only", "after.rs"),
+            switch_off!("formatting-only", "before.rs.txt"),
+            switch_off!("formatting-only", "after.rs.txt"),
         ),
         (
             "format_test.go",

@@ -504,7 +504,7 @@ pub fn attack_on_the_gate(name: &str) {
                 base,
                 Expect {
                     says: &[
-                        "| `cache-layer` | done proven | claude | failed (re-run) | reverify failed: `sh check.sh` exited 1",
+                        "| `cache-layer` | done proven | claude | failed (re-run) | `reverify failed: 'sh check.sh' exited 1`",
                     ],
                     judged: false,
                 },
@@ -563,7 +563,7 @@ pub fn attack_on_the_gate(name: &str) {
                 base,
                 Expect {
                     says: &[
-                        "- `cache-layer`: cancelled: not needed (line ",
+                        "- `cache-layer`: cancelled: `not needed` (line ",
                         "), needs --approved-by\n",
                         "verify-cannot-fail",
                     ],
