@@ -729,21 +729,11 @@ fn untracked(
     result
 }
 
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    repo: &git2::Repository,
-    workdir: &Path,
-    plan_rel: Option<&[u8]>,
-    edited: &[&str],
-    rules_files: &[Vec<u8>],
-    memo: &mut Memo,
-    kept: &[u8],
-) -> Result<u128> {
-    // The kept directories, by path.
-    // Each record is checked here and read again, in place, when its directory is
-    // walked: 50,000 untracked files' records held as lists cost 5 MB.
-    let bytes = kept.get(memo.dirs_at.clone()).unwrap_or_default();
-    let mut old: HashMap<&[u8], usize, Xxh3DefaultBuilder> = HashMap::default();
+/// The kept directories' records, each path at its record's offset in `bytes`
+/// (none when one does not read), and the key of the ignore rules they were kept
+/// under.
+fn kept_dirs(bytes: &[u8]) -> (KeptDirs<'_>, Option<u128>) {
+    let mut old: KeptDirs<'_> = HashMap::default();
     let mut fields = Fields { bytes, at: 0 };
     let kept_rules = fields.wide();
     if kept_rules.is_some()
@@ -758,6 +748,27 @@ fn walk(
             old.insert(rel, at);
         }
     }
+    (old, kept_rules)
+}
+
+/// A kept directory's path, to its record's offset.
+type KeptDirs<'a> = HashMap<&'a [u8], usize, Xxh3DefaultBuilder>;
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    repo: &git2::Repository,
+    workdir: &Path,
+    plan_rel: Option<&[u8]>,
+    edited: &[&str],
+    rules_files: &[Vec<u8>],
+    memo: &mut Memo,
+    kept: &[u8],
+) -> Result<u128> {
+    // The kept directories, by path.
+    // Each record is checked here and read again, in place, when its directory is
+    // walked: 50,000 untracked files' records held as lists cost 5 MB.
+    let bytes = kept.get(memo.dirs_at.clone()).unwrap_or_default();
+    let (mut old, kept_rules) = kept_dirs(bytes);
     let record = |at: usize| read_dir_rec(&mut Fields { bytes, at }).map(|(_, rec)| rec);
     // The ignore rules: git's excludes and configs, and each kept directory's
     // `.gitignore` (one created in a kept directory moves that directory, but

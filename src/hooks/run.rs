@@ -1074,37 +1074,10 @@ fn stop(
     // Asked before taking the lock: a model call must not hold up other hooks. And
     // only when the guard, deciding on the loop as it stands, would get as far as
     // asking: a spent budget or a stall ends the loop without a model call.
-    let mut peeked = state.peek_loop()?;
-    let mut rebuilt = None;
-    if peeked.is_none() {
-        // Said, not silent: a `.git/plan` made unwritable would otherwise end a
-        // running loop with no word to anyone (a skipped hook said so before).
-        if state.cannot_keep() {
-            return Ok(Answer::Note(UNKEPT.to_string()));
-        }
-        // A link in its place reads as no loop, and the loop would end after one
-        // note (the loop red team's): taken away, the loop is kept again below; one
-        // that stays is said at every stop while plan.md's log says a loop runs.
-        if state.loop_link_stays() && running_in_log(&place.plan_path).is_some() {
-            return Ok(Answer::Note(NOT_A_FILE.to_string()));
-        }
-        match vanished(state, place, config, &input.session, &view.hash) {
-            Vanished::Said(answer) => return Ok(answer),
-            Vanished::Rebuilt(lp) => {
-                let (started, budget, owner) = (lp.started.clone(), lp.budget, lp.owner.clone());
-                state.with_loop(|l| {
-                    if l.is_none() {
-                        *l = Some(*lp);
-                    }
-                })?;
-                super::loop_mark::set(&place.git_dir, &started, owner.as_deref());
-                peeked = state.peek_loop()?;
-                rebuilt = Some(format!(
-                    "plan: the work loop's state (.git/plan/loop.json) was gone or did not read, and plan.md's log says the loop started {started} runs: it is kept again from that line (budget {budget}, its counts from zero)."
-                ));
-            }
-        }
-    }
+    let (mut peeked, rebuilt) = match peek_or_rebuild(place, state, config, input, view)? {
+        Ok(found) => found,
+        Err(answer) => return Ok(answer),
+    };
     let Some(current) = peeked.as_ref() else {
         return Ok(Answer::Nothing);
     };
@@ -1216,28 +1189,7 @@ fn stop(
     if current.owner.is_none() && current.ended.is_none() {
         super::loop_mark::set(&place.git_dir, &current.started, Some(&input.session));
     }
-    let usage = if current.owner.as_deref().is_none_or(|o| o == input.session) {
-        let started = current.started.clone();
-        // The files its tool calls edited, read in the same turn of the lock.
-        let edited = state.session(&input.session, |s| {
-            s.in_loop = Some(started);
-            s.edited.clone()
-        })?;
-        if !current.paused && input.ending == host::Ending::Plain && current.used < current.budget {
-            let print = super::progress::fingerprint(
-                &place.root,
-                &place.plan_path,
-                &place.git_dir,
-                &edited,
-                &view.hash,
-            );
-            let _ = work.set(print);
-        }
-        // The tokens of this session's new transcript lines, read before any lock.
-        crate::loop_budget::read(host, input.transcript.as_deref(), &current.budgets)
-    } else {
-        None
-    };
+    let usage = own_usage(host, place, state, input, view, current, &work)?;
     if let Some(lp) = peeked.as_mut() {
         let owner = lp.owner.as_deref();
         crate::loop_budget::apply(&mut lp.budgets, owner, usage.as_ref(), &input.session);
@@ -1248,18 +1200,8 @@ fn stop(
     let ours = peeked
         .as_ref()
         .is_some_and(|l| l.owner.as_deref() == Some(input.session.as_str()));
-    if let Some(limit) = limit.filter(|_| ours) {
-        let in_a_row = state.session(&input.session, |s| {
-            if !input.stop_active {
-                s.blocks = 0;
-            }
-            s.blocks
-        })?;
-        if in_a_row >= limit {
-            return Ok(Answer::Note(format!(
-                "plan: the host ends a turn after {limit} continuations in a row, so the agent stops here; the loop goes on at this session's next prompt (`plan goal status` shows it)"
-            )));
-        }
+    if let Some(note) = host_block_limit(state, input, limit.filter(|_| ours))? {
+        return Ok(note);
     }
     let judge_config = person_loop_judge(config);
     let pause = if let Some(judge_config) = &judge_config {
@@ -1343,9 +1285,131 @@ fn stop(
         }
         (decision, ..) => decision,
     };
+    ended_said(place, state, input, event.as_ref());
+    record_events(place, config, view, &limited, event, again);
+    if limit.is_some() && matches!(decision, Stop::Block { .. }) {
+        state.session(&input.session, |s| s.blocks += 1)?;
+    }
+    Ok(stop_answer(
+        decision,
+        forged.as_deref(),
+        unpaused,
+        again,
+        rebuilt,
+    ))
+}
+
+/// At a stop of the loop's own session: its claim on the loop kept, the work it
+/// may count a stall by taken into `work`, and the tokens it spent since its last
+/// stop. Nothing at another session's.
+fn own_usage(
+    host: Host,
+    place: &Place,
+    state: &State,
+    input: &Input,
+    view: &cache::View,
+    current: &crate::state::Loop,
+    work: &std::cell::OnceCell<String>,
+) -> Result<Option<crate::loop_budget::Read>> {
+    Ok(
+        if current.owner.as_deref().is_none_or(|o| o == input.session) {
+            let started = current.started.clone();
+            // The files its tool calls edited, read in the same turn of the lock.
+            let edited = state.session(&input.session, |s| {
+                s.in_loop = Some(started);
+                s.edited.clone()
+            })?;
+            if !current.paused
+                && input.ending == host::Ending::Plain
+                && current.used < current.budget
+            {
+                let print = super::progress::fingerprint(
+                    &place.root,
+                    &place.plan_path,
+                    &place.git_dir,
+                    &edited,
+                    &view.hash,
+                );
+                let _ = work.set(print);
+            }
+            // The tokens of this session's new transcript lines, read before any lock.
+            crate::loop_budget::read(host, input.transcript.as_deref(), &current.budgets)
+        } else {
+            None
+        },
+    )
+}
+
+/// The loop a stop found, and what it says of a loop kept again from plan.md's log.
+type Found = (Option<crate::state::Loop>, Option<String>);
+
+/// The loop as this stop finds it, with the words that say so when its state was
+/// kept again from plan.md's log; or the answer for a stop that goes no further.
+fn peek_or_rebuild(
+    place: &Place,
+    state: &State,
+    config: &Config,
+    input: &Input,
+    view: &cache::View,
+) -> Result<Result<Found, Answer>> {
+    let mut peeked = state.peek_loop()?;
+    let mut rebuilt = None;
+    if peeked.is_none() {
+        // Said, not silent: a `.git/plan` made unwritable would otherwise end a
+        // running loop with no word to anyone (a skipped hook said so before).
+        if state.cannot_keep() {
+            return Ok(Err(Answer::Note(UNKEPT.to_string())));
+        }
+        // A link in its place reads as no loop, and the loop would end after one
+        // note (the loop red team's): taken away, the loop is kept again below; one
+        // that stays is said at every stop while plan.md's log says a loop runs.
+        if state.loop_link_stays() && running_in_log(&place.plan_path).is_some() {
+            return Ok(Err(Answer::Note(NOT_A_FILE.to_string())));
+        }
+        match vanished(state, place, config, &input.session, &view.hash) {
+            Vanished::Said(answer) => return Ok(Err(answer)),
+            Vanished::Rebuilt(lp) => {
+                let (started, budget, owner) = (lp.started.clone(), lp.budget, lp.owner.clone());
+                state.with_loop(|l| {
+                    if l.is_none() {
+                        *l = Some(*lp);
+                    }
+                })?;
+                super::loop_mark::set(&place.git_dir, &started, owner.as_deref());
+                peeked = state.peek_loop()?;
+                rebuilt = Some(format!(
+                    "plan: the work loop's state (.git/plan/loop.json) was gone or did not read, and plan.md's log says the loop started {started} runs: it is kept again from that line (budget {budget}, its counts from zero)."
+                ));
+            }
+        }
+    }
+    Ok(Ok((peeked, rebuilt)))
+}
+
+/// The note for a stop the host would drop unseen, `limit` blocks in a row having
+/// gone before it; counted afresh from a stop no continuation led to.
+fn host_block_limit(state: &State, input: &Input, limit: Option<u32>) -> Result<Option<Answer>> {
+    let Some(limit) = limit else {
+        return Ok(None);
+    };
+    let in_a_row = state.session(&input.session, |s| {
+        if !input.stop_active {
+            s.blocks = 0;
+        }
+        s.blocks
+    })?;
+    Ok((in_a_row >= limit).then(|| {
+        Answer::Note(format!(
+            "plan: the host ends a turn after {limit} continuations in a row, so the agent stops here; the loop goes on at this session's next prompt (`plan goal status` shows it)"
+        ))
+    }))
+}
+
+/// The bookkeeping of a loop this stop ended: its mark, and its session's claim.
+fn ended_said(place: &Place, state: &State, input: &Input, event: Option<&guard::LoopEvent>) {
     if let Some(guard::LoopEvent::LoopLetGo {
         ended: true, why, ..
-    }) = &event
+    }) = event
     {
         // An ending plan.md backs leaves nothing to vanish: its state deleted
         // blocks no stop. One from the counts keeps the mark, as the loop it may
@@ -1360,7 +1424,19 @@ fn stop(
             forget_claim(state, &input.session, &started);
         }
     }
-    for limited in &limited {
+}
+
+/// The loop's events of this stop, recorded, and its report sent where it ends or
+/// pauses on a host error.
+fn record_events(
+    place: &Place,
+    config: &Config,
+    view: &cache::View,
+    limited: &[guard::LoopEvent],
+    event: Option<guard::LoopEvent>,
+    again: bool,
+) {
+    for limited in limited {
         crate::events::record_loop(&place.root, &place.git_dir, view.log_lines, config, limited);
     }
     if let Some(event) = event.filter(|_| !again) {
@@ -1383,10 +1459,19 @@ fn stop(
             );
         }
     }
-    if limit.is_some() && matches!(decision, Stop::Block { .. }) {
-        state.session(&input.session, |s| s.blocks += 1)?;
-    }
-    let edited = match (&forged, unpaused) {
+}
+
+/// What the stop says, from the guard's decision: an ending or pause loop.json
+/// alone claims (`forged`, `unpaused`) said beside it, and a loop kept again from
+/// plan.md's log (`rebuilt`) said first.
+fn stop_answer(
+    decision: Stop,
+    forged: Option<&str>,
+    unpaused: bool,
+    again: bool,
+    rebuilt: Option<String>,
+) -> Answer {
+    let edited = match (forged, unpaused) {
         (Some(why), _) => Some((
             format!(
                 "plan: .git/plan/loop.json says the work loop ended ({why}), but nothing plan can check backs that: plan.md has work left, and its log neither clears the loop (`plan goal clear`) nor says it ran out of work, and the file's own counts are the agent's to write."
@@ -1414,12 +1499,12 @@ fn stop(
         (Stop::Allow { note: None }, None) => Answer::Nothing,
     };
     // A loop kept again from plan.md's log says so with whatever this stop says.
-    Ok(match (rebuilt, answer) {
+    match (rebuilt, answer) {
         (None, answer) => answer,
         (Some(rebuilt), Answer::Block(reason)) => Answer::Block(format!("{rebuilt} {reason}")),
         (Some(rebuilt), Answer::Note(note)) => Answer::Note(format!("{rebuilt} {note}")),
         (Some(rebuilt), _) => Answer::Note(rebuilt),
-    })
+    }
 }
 
 /// Whether plan.md backs the ending `why` of a loop started at `started`: a clear

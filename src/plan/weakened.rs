@@ -1126,6 +1126,51 @@ fn replaces_code(change: &Change, given: &hacks::Given) -> Option<Part> {
     replaces_code_words(change, given).map(|w| Part::new(RuleId::CodeShadowed, w))
 }
 
+/// Which statements run as the file is imported, each with its squeezed form
+/// (`==` as `~`); `runs` names the functions the import calls.
+fn run_now<'a>(
+    all: &'a [(usize, String)],
+    runs: &std::collections::HashSet<String>,
+) -> Vec<(&'a str, String)> {
+    let mut stack: Vec<(usize, bool)> = Vec::new();
+    let mut now: Vec<(&str, String)> = Vec::new();
+    for (indent, st) in all.iter().filter(|(_, st)| !st.is_empty()) {
+        while stack.last().is_some_and(|(d, _)| indent <= d) {
+            stack.pop();
+        }
+        let here = stack.last().is_none_or(|(_, runs)| *runs);
+        if here {
+            let tight = squeeze(st).replace("==", "~");
+            now.push((st.as_str(), tight));
+        }
+        if let Some(name) = def_name(st) {
+            stack.push((*indent, here && runs.contains(name)));
+        }
+    }
+    now
+}
+
+/// What the file defines that a stand-in can be: its functions, classes and
+/// lambdas by name.
+fn callables(all: &[(usize, String)]) -> Vec<String> {
+    all.iter()
+        .filter_map(|(_, st)| {
+            let lambda = st
+                .split_once('=')
+                .filter(|(name, value)| {
+                    value.trim_start().starts_with("lambda")
+                        && name.trim().chars().all(|c| c.is_alphanumeric() || c == '_')
+                })
+                .map(|(name, _)| name.trim());
+            def_name(st)
+                .or_else(|| class_name(st))
+                .or(lambda)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+        })
+        .collect()
+}
+
 fn replaces_code_words(change: &Change, given: &hacks::Given) -> Option<String> {
     let path = change.path.as_str();
     let after = change.after.as_deref()?;
@@ -1168,22 +1213,7 @@ fn replaces_code_words(change: &Change, given: &hacks::Given) -> Option<String> 
                 .chars()
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
     };
-    // Which statements run as the file is imported.
-    let mut stack: Vec<(usize, bool)> = Vec::new();
-    let mut now: Vec<(&str, String)> = Vec::new();
-    for (indent, st) in all.iter().filter(|(_, st)| !st.is_empty()) {
-        while stack.last().is_some_and(|(d, _)| indent <= d) {
-            stack.pop();
-        }
-        let here = stack.last().is_none_or(|(_, runs)| *runs);
-        if here {
-            let tight = squeeze(st).replace("==", "~");
-            now.push((st.as_str(), tight));
-        }
-        if let Some(name) = def_name(st) {
-            stack.push((*indent, here && runs.contains(name)));
-        }
-    }
+    let now = run_now(&all, &runs);
     // A patch started as the file is imported, and not stopped in it (a
     // `setUpClass` patcher with its cleanup is scoped to its tests).
     let started = now.iter().any(|(_, t)| {
@@ -1191,25 +1221,7 @@ fn replaces_code_words(change: &Change, given: &hacks::Given) -> Option<String> 
             .iter()
             .any(|s| t.contains(s))
     }) && !after.contains(".stop");
-    // What the file defines that a stand-in can be: its functions, classes and
-    // lambdas by name.
-    let callables: Vec<String> = all
-        .iter()
-        .filter_map(|(_, st)| {
-            let lambda = st
-                .split_once('=')
-                .filter(|(name, value)| {
-                    value.trim_start().starts_with("lambda")
-                        && name.trim().chars().all(|c| c.is_alphanumeric() || c == '_')
-                })
-                .map(|(name, _)| name.trim());
-            def_name(st)
-                .or_else(|| class_name(st))
-                .or(lambda)
-                .filter(|n| !n.is_empty())
-                .map(str::to_string)
-        })
-        .collect();
+    let callables = callables(&all);
     // Whether a value can stand in for a function: a lambda, a mock or partial, a
     // name (`fake`, `other.add`; not `logging.DEBUG`), or anything built from one
     // of the file's own functions. Data (`os.path.join(…)`, `Decimal("0.1")`,

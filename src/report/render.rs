@@ -49,17 +49,7 @@ pub fn render(report: &Report, form: Form) -> String {
         }
     };
 
-    let title = match (report.scope, &report.since) {
-        ("loop", _) => "the loop's latest run".to_string(),
-        (_, Some(since)) if report.from.is_empty() => {
-            format!("since {}", escape_controls(since))
-        }
-        (_, Some(since)) if report.from.starts_with(since.as_str()) => {
-            format!("since {}", report.from)
-        }
-        (_, Some(since)) => format!("since {} ({})", escape_controls(since), report.from),
-        _ => "everything".to_string(),
-    };
+    let title = title(report);
     let label = |name: &str| {
         if md {
             format!("**{name}:**")
@@ -252,13 +242,39 @@ pub fn render(report: &Report, form: Form) -> String {
     let nothing_left = left.is_empty();
     add(format!("Left ({})", report.left.len()), left);
 
+    lay_out(md, &title, &summary, &sections, nothing_left)
+}
+
+/// The report's title: the span it covers.
+fn title(report: &Report) -> String {
+    match (report.scope, &report.since) {
+        ("loop", _) => "the loop's latest run".to_string(),
+        (_, Some(since)) if report.from.is_empty() => {
+            format!("since {}", escape_controls(since))
+        }
+        (_, Some(since)) if report.from.starts_with(since.as_str()) => {
+            format!("since {}", report.from)
+        }
+        (_, Some(since)) => format!("since {} ({})", escape_controls(since), report.from),
+        _ => "everything".to_string(),
+    }
+}
+
+/// The title, summary lines and sections, as Markdown (`md`) or as text.
+fn lay_out(
+    md: bool,
+    title: &str,
+    summary: &[String],
+    sections: &[Section],
+    nothing_left: bool,
+) -> String {
     let mut out = String::new();
     if md {
         out.push_str(&format!("# plan report: {title}\n\n"));
-        for line in &summary {
+        for line in summary {
             out.push_str(&format!("- {line}\n"));
         }
-        for section in &sections {
+        for section in sections {
             out.push_str(&format!("\n## {}\n\n", section.heading));
             for item in &section.items {
                 out.push_str(&format!("- {item}\n"));
@@ -269,10 +285,10 @@ pub fn render(report: &Report, form: Form) -> String {
         }
     } else {
         out.push_str(&format!("plan report: {title}\n"));
-        for line in &summary {
+        for line in summary {
             out.push_str(&format!("  {line}\n"));
         }
-        for section in &sections {
+        for section in sections {
             out.push_str(&format!("\n{}:\n", section.heading.to_lowercase()));
             for item in &section.items {
                 out.push_str(&format!("  {item}\n"));

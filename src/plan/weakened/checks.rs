@@ -87,20 +87,7 @@ pub(super) fn weakened_in_place(
         exact_now.insert(subject.to_string(), found);
         found
     };
-    // The old exact checks of each subject against an informative value, in order.
-    let mut of_subject: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (j, was) in old.iter().enumerate() {
-        if let Some(Check::Exact(a, b)) = was
-            && a != b
-        {
-            if informative(b) {
-                of_subject.entry(a).or_default().push(j);
-            }
-            if informative(a) {
-                of_subject.entry(b).or_default().push(j);
-            }
-        }
-    }
+    let of_subject = exact_subjects(&old);
     // Old checks that read as one value compared with itself already, through
     // the old file's names: another such loses nothing.
     let was_itself: Vec<bool> = old
@@ -119,17 +106,7 @@ pub(super) fn weakened_in_place(
     // The old subjects, and by the word each opens with the lengths they come in,
     // to find one inside a new statement's code in a pass over its words.
     let subjects: std::collections::HashSet<&str> = of_subject.keys().copied().collect();
-    let mut lengths: HashMap<&str, Vec<usize>> = HashMap::new();
-    for subject in of_subject.keys().filter(|s| !lead(s).is_empty()) {
-        lengths
-            .entry(lead(subject))
-            .or_default()
-            .push(subject.len());
-    }
-    for found in lengths.values_mut() {
-        found.sort_unstable();
-        found.dedup();
-    }
+    let lengths = lengths_by_lead(&of_subject);
     // A crafted file could make the search quadratic: it stops, found nothing,
     // after this many looks.
     let looks = std::cell::Cell::new(200_000usize);
@@ -293,6 +270,40 @@ pub(super) fn weakened_in_place(
         }
     }
     out
+}
+
+/// The old exact checks of each subject against an informative value, in order.
+fn exact_subjects(old: &[Option<Check>]) -> HashMap<&str, Vec<usize>> {
+    let mut of_subject: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (j, was) in old.iter().enumerate() {
+        if let Some(Check::Exact(a, b)) = was
+            && a != b
+        {
+            if informative(b) {
+                of_subject.entry(a).or_default().push(j);
+            }
+            if informative(a) {
+                of_subject.entry(b).or_default().push(j);
+            }
+        }
+    }
+    of_subject
+}
+
+/// By the word each subject opens with, the lengths the subjects come in, sorted.
+fn lengths_by_lead<'a>(of_subject: &HashMap<&'a str, Vec<usize>>) -> HashMap<&'a str, Vec<usize>> {
+    let mut lengths: HashMap<&str, Vec<usize>> = HashMap::new();
+    for subject in of_subject.keys().filter(|s| !lead(s).is_empty()) {
+        lengths
+            .entry(lead(subject))
+            .or_default()
+            .push(subject.len());
+    }
+    for found in lengths.values_mut() {
+        found.sort_unstable();
+        found.dedup();
+    }
+    lengths
 }
 
 /// Names a test file binds to one value, with it: `let v = f(3);`, `const v =
