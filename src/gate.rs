@@ -1147,7 +1147,7 @@ impl<'p, 'a> Rejudge<'p, 'a> {
     ) -> Result<Rejudged> {
         let root = &ctx.repo()?.root;
         let id = goal.id.as_ref();
-        let scratch = tempfile::Builder::new().prefix("plan-judged-").tempdir()?;
+        let scratch = crate::exec::Scratch::new("plan-judged-")?;
         let judged = scratch.path().join("tree");
         crate::atomic::make_dir(&judged)?;
         git::export_commit(root, &self.commit, &judged)?;
@@ -1253,7 +1253,7 @@ struct Ran {
     tail: String,
     /// The copy it ran in, kept for the evidence files it made; `None` when it
     /// could not run.
-    scratch: Option<tempfile::TempDir>,
+    scratch: Option<crate::exec::Scratch>,
 }
 
 /// Runs the verify `line` (of goal `id`, for progress) in a fresh copy of
@@ -1280,7 +1280,7 @@ fn run_verify(
             });
         }
     };
-    let scratch = tempfile::Builder::new().prefix("plan-verify-").tempdir()?;
+    let scratch = crate::exec::Scratch::new("plan-verify-")?;
     let tree = scratch.path().join("tree");
     let home = scratch.path().join("home");
     let tmp = scratch.path().join("tmp");

@@ -13,10 +13,17 @@ use rustix::fs::{FlockOperation, flock};
 
 use super::stop::{self, made};
 
-/// The names this module makes, and so the only ones [`sweep_left`] looks at. Not
-/// `plan-judged-` nor `plan-verify-` (the gate's own): a directory made without
-/// the lock would look left behind while in use.
-const PREFIXES: [&str; 3] = ["plan-judge-", "plan-pycache-", "plan-answer-"];
+/// The names this module makes, and so the only ones [`sweep_left`] looks at: the
+/// sign-off's (the judge's copy, Python's bytecode, the judge's answer) and the
+/// gate's (`plan-judged-`, the copy CI's judge reads; `plan-verify-`, where the
+/// pull request's verify runs), each made here, locked while in use.
+const PREFIXES: [&str; 5] = [
+    "plan-judge-",
+    "plan-pycache-",
+    "plan-answer-",
+    "plan-judged-",
+    "plan-verify-",
+];
 
 /// A temporary directory of plan's; removed with everything in it when dropped.
 #[derive(Debug)]

@@ -348,3 +348,41 @@ fn what_a_killed_plan_complete_left_is_removed_by_the_next_command() {
     }
     assert_eq!(running_in(&t), Vec::<String>::new());
 }
+
+/// Issue 70, what its fix left: the gate's own directories (`plan-verify-*`, where
+/// the pull request's verify runs, and `plan-judged-*`) were plain temporary
+/// directories, left behind by a signal. A SIGTERM while the gate's verify runs
+/// leaves none.
+#[test]
+fn a_signal_during_the_gates_verify_leaves_no_temp_dir() {
+    let (t, base) = crate::gate::signed_pull_request("sleep 3", &[], &["--no-verify"], |t| {
+        t.write("done.txt", "done\n")
+    });
+    let results = t.dir.path().join("results.json");
+    let child = t
+        .cmd(&[
+            "audit",
+            "--base",
+            &base,
+            "--verify-only",
+            "--results",
+            results.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !temp_dirs(&t).iter().any(|d| d.starts_with("plan-verify-")) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no plan-verify- dir came"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    send("TERM", child.id());
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{said}");
+    assert_eq!(temp_dirs(&t), Vec::<String>::new());
+}
