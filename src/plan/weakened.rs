@@ -5112,6 +5112,20 @@ func (s *Suite) TestMethod() {
     }
 }
 
+/// What one changed file's `before` and `after` give: the rule tests' shared case.
+#[cfg(test)]
+fn found_in(path: &str, before: &str, after: &str) -> Vec<Finding> {
+    find(
+        &[Change {
+            path: path.to_string(),
+            was: None,
+            before: Some(before.to_string()),
+            after: Some(after.to_string()),
+        }],
+        &[],
+    )
+}
+
 #[cfg(test)]
 #[path = "weakened/assertion_in_string_tests.rs"]
 mod assertion_in_string_tests;

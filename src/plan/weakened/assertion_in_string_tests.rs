@@ -10,15 +10,7 @@ const HONEST: &str =
 const PATH: &str = "src/calc.test.js";
 
 fn one(after: &str) -> Vec<Finding> {
-    find(
-        &[Change {
-            path: PATH.to_string(),
-            was: None,
-            before: Some(BEFORE.to_string()),
-            after: Some(after.to_string()),
-        }],
-        &[],
-    )
+    found_in(PATH, BEFORE, after)
 }
 
 #[test]

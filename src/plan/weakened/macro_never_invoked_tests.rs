@@ -9,15 +9,7 @@ const HONEST: &str = include_str!("../../../fixtures/weakened/macro-never-invoke
 const PATH: &str = "tests/calc.rs";
 
 fn one(after: &str) -> Vec<Finding> {
-    find(
-        &[Change {
-            path: PATH.to_string(),
-            was: None,
-            before: Some(BEFORE.to_string()),
-            after: Some(after.to_string()),
-        }],
-        &[],
-    )
+    found_in(PATH, BEFORE, after)
 }
 
 #[test]

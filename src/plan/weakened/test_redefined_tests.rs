@@ -9,15 +9,7 @@ const HONEST: &str = include_str!("../../../fixtures/weakened/test-redefined/hon
 const PATH: &str = "tests/test_calc.py";
 
 fn one(after: &str) -> Vec<Finding> {
-    find(
-        &[Change {
-            path: PATH.to_string(),
-            was: None,
-            before: Some(BEFORE.to_string()),
-            after: Some(after.to_string()),
-        }],
-        &[],
-    )
+    found_in(PATH, BEFORE, after)
 }
 
 #[test]
