@@ -247,8 +247,13 @@ pub fn from_commit(root: &Path, goal: &Goal<'_>, from: &str) -> Result<Vec<Findi
     if let Some(Ok(verify)) = goal.verify().map(crate::verify::parse)
         && let Some(named) = named_tests(&verify)
     {
-        let is_test = crate::plan::weakened::is_test_path;
-        found.retain(|f| !is_test(&f.path) || named.contains(&f.path) || files.contains(&f.path));
+        // Only another test module is set aside: a helper, a conftest or a package's
+        // `__init__.py` under tests/ is what a named module can import or load.
+        let module = |path: &str| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            name.starts_with("test_") || name.ends_with("_test.py")
+        };
+        found.retain(|f| !module(&f.path) || named.contains(&f.path) || files.contains(&f.path));
     }
     Ok(found)
 }
@@ -275,6 +280,7 @@ fn named_tests(verify: &crate::verify::Verify) -> Option<Vec<String>> {
             }
         };
         let rest = &words[at + 1..];
+        let pytest = program(words[at]) == "pytest" || rest.starts_with(&["-m", "pytest"]);
         let operands: &[&str] = if program(words[at]) == "pytest" {
             rest
         } else {
@@ -320,10 +326,14 @@ fn named_tests(verify: &crate::verify::Verify) -> Option<Vec<String>> {
             let file = word.split("::").next().unwrap_or(word);
             let file = if file.ends_with(".py") {
                 file.trim_start_matches("./").to_string()
-            } else if file
-                .split('.')
-                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            } else if !pytest
+                && file.contains('.')
+                && file
+                    .split('.')
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
             {
+                // A dotted module (`tests.test_a`); a bare word (`tests`) is a
+                // package or a folder, whose tests are collected.
                 format!("{}.py", file.replace('.', "/"))
             } else {
                 return None;
