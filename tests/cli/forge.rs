@@ -553,8 +553,11 @@ fn the_workflow_bounds_its_jobs_and_caches_plan_only_from_the_default_branch() {
             .iter()
             .filter_map(|s| s["uses"].as_str())
             .collect();
-        assert!(
+        // The judge job, which holds the key, never runs a restored binary: a pull
+        // request's run can write an entry of the same key in its own scope.
+        assert_eq!(
             uses.contains(&"actions/cache/restore@v4"),
+            name != "judge",
             "{name}: {uses:?}"
         );
         assert!(!uses.contains(&"actions/cache@v4"), "{name}: {uses:?}");
