@@ -52,7 +52,14 @@ const SCHEMA: &[(&str, &[Field])] = &[
         ],
     ),
     ("claims", &[("lease_minutes", "60"), ("remote", "null")]),
-    ("sign_off", &[("stage", "on")]),
+    (
+        "sign_off",
+        &[
+            ("stage", "on"),
+            ("reverify", "warn"),
+            ("reverify_secs", "120"),
+        ],
+    ),
     ("gate", &[("max_judged", "25")]),
 ];
 
@@ -199,6 +206,43 @@ impl FromStr for EveryPrompt {
     }
 }
 
+/// What a sign-off does with the done goals its work breaks (`sign_off.reverify`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reverify {
+    /// Their verifies are not run again.
+    Off,
+    /// Each that now fails is named in a warning; the sign-off goes on.
+    Warn,
+    /// Each that now fails is named, and the sign-off is rejected.
+    Refuse,
+}
+
+impl Reverify {
+    const ALL: [Reverify; 3] = [Reverify::Off, Reverify::Warn, Reverify::Refuse];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reverify::Off => "off",
+            Reverify::Warn => "warn",
+            Reverify::Refuse => "refuse",
+        }
+    }
+}
+
+impl FromStr for Reverify {
+    type Err = String;
+
+    fn from_str(word: &str) -> Result<Reverify, String> {
+        Reverify::ALL
+            .into_iter()
+            .find(|e| e.as_str() == word)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Reverify::ALL.iter().map(|e| e.as_str()).collect();
+                format!("unknown value \"{word}\" (expected {})", one_of(&names))
+            })
+    }
+}
+
 /// The effective settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -225,6 +269,12 @@ pub struct Config {
     pub notify: Vec<NotifyRule>,
     /// `sign_off.stage`: `plan complete` stages its transcript (`git add` of it).
     pub sign_off_stage: bool,
+    /// `sign_off.reverify`: whether a sign-off verifies again the done goals that
+    /// rest on files its work changed, and what a failure there does.
+    pub sign_off_reverify: Reverify,
+    /// `sign_off.reverify_secs`: the wall time those verifies may take together;
+    /// the goals left when it runs out are named as not verified again.
+    pub sign_off_reverify_secs: u64,
     /// `gate.max_judged`: how many goals one pull request's gate may ask CI's judge
     /// about; past it the gate fails before any verify runs. Read from the base.
     pub gate_max_judged: u32,
@@ -248,6 +298,8 @@ impl Default for Config {
             claims_remote: None,
             notify: Vec::new(),
             sign_off_stage: true,
+            sign_off_reverify: Reverify::Warn,
+            sign_off_reverify_secs: 120,
             gate_max_judged: 25,
         }
     }
@@ -836,6 +888,8 @@ fn set_plain(c: &mut Config, key: (&str, &str), node: &Node) -> Result<(), Bad> 
         ("claims", "lease_minutes") => c.claims_lease_minutes = count(node)?,
         ("claims", _) => c.claims_remote = model(node)?,
         ("gate", _) => c.gate_max_judged = count(node)?,
+        ("sign_off", "reverify") => c.sign_off_reverify = choice(node)?,
+        ("sign_off", "reverify_secs") => c.sign_off_reverify_secs = whole(node)?,
         _ => c.sign_off_stage = on_off(node)?,
     }
     Ok(())
@@ -1345,6 +1399,8 @@ notify:
                 claims_remote: Some("origin".into()),
                 notify: config.notify.clone(),
                 sign_off_stage: false,
+                sign_off_reverify: Reverify::Warn,
+                sign_off_reverify_secs: 120,
                 gate_max_judged: 25,
             }
         );

@@ -522,6 +522,17 @@ impl<'p, 'a> Audit<'p, 'a> {
                         .is_some_and(|r| r.starts_with("failed"))
                 })
                 .count(),
+            not_reverified: goals
+                .iter()
+                .filter(|g| {
+                    // The gate re-verifies what its pull request touched itself.
+                    !req.reverify
+                        && req.base.is_none()
+                        && g.status == Status::Done
+                        && g.proof.state == "proven"
+                        && plan.goal(&g.id).is_some_and(|goal| goal.verify().is_some())
+                })
+                .count(),
             goals,
             orphaned_ids: plan
                 .orphans()

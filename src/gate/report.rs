@@ -70,6 +70,9 @@ pub struct Report {
     pub log_place: String,
     pub unproven: usize,
     pub regressed: usize,
+    /// Proven done goals with a verify this audit did not run (no `--reverify`, no
+    /// `--base`): a later goal's work may have broken them unseen.
+    pub not_reverified: usize,
     /// With `--base`: the head measured against it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub base: Option<super::Base>,
@@ -489,6 +492,17 @@ pub fn human(report: &Report, style: Style) -> String {
     );
     if report.goals.iter().any(|g| g.reverify.is_some()) {
         summary.push_str(&format!(", {} no longer pass verify", report.regressed));
+    }
+    if report.not_reverified > 0 {
+        summary.push_str(&format!(
+            "; {} verif{} not run again (`plan audit --reverify` runs them)",
+            report.not_reverified,
+            if report.not_reverified == 1 {
+                "y"
+            } else {
+                "ies"
+            }
+        ));
     }
     if let Some(base) = &report.base {
         summary.push_str(&format!(

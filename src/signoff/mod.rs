@@ -21,6 +21,7 @@ use crate::verify;
 use crate::weakened;
 
 mod checks;
+mod done_goals;
 mod judging;
 mod panel;
 mod verifying;
@@ -220,6 +221,13 @@ pub fn sign_off(env: &Env, args: Request) -> Result<SignOff> {
                 return outcome.reject(&[("verify".to_string(), why)], None, false, asked);
             }
         }
+    }
+    // Done goals this work may have broken, before any model call: a refusal here
+    // costs none.
+    let rechecked = done_goals::recheck(ctx, repo, &config, &plan, goal, start_commit)?;
+    rechecked.tell(&id, &config);
+    if let Some(missing) = rechecked.refusal(&config) {
+        return outcome.reject(&[("done goals".to_string(), missing)], None, false, asked);
     }
     // Stage 2: the judge, read-only, in a copy of the working tree we watch.
     if judge.is_none() && panel_judges.is_empty() {

@@ -109,8 +109,9 @@ impl<'t> Side<'t> {
         // Its last line sums it up.
         let audit = self.ok(&["audit"]);
         let sum = format!(
-            "{signed_off} finished goal{}: {signed_off} proven, 0 unproven",
-            if signed_off == 1 { "" } else { "s" }
+            "{signed_off} finished goal{}: {signed_off} proven, 0 unproven; {signed_off} verif{} not run again (`plan audit --reverify` runs them)",
+            if signed_off == 1 { "" } else { "s" },
+            if signed_off == 1 { "y" } else { "ies" }
         );
         assert_eq!(
             audit.stdout.lines().last(),

@@ -1,0 +1,122 @@
+//! A sign-off says when its work breaks a goal already done (issue 71, item 3):
+//! `plan complete` re-runs, within a time budget, the verifies of done goals that
+//! rest on files the goal's work changed, names any that now fail, and refuses
+//! where `sign_off.reverify: refuse` asks; `plan audit` says when it did not
+//! re-verify. Before, `total-row`'s work broke `csv-export` and every command
+//! said all was well.
+
+use crate::util::{Test, shown};
+
+const PLAN: &str = "# Plan: Report\n\n## Goal: CSV export\n<!-- id: csv-export -->\nstatus: open\ndone_when: out.csv has its header\nverify: grep -q name,amount out.csv\n\n## Goal: Total row\n<!-- id: total-row -->\nstatus: open\ndone_when: out.csv ends in a total\nverify: grep -q total out.csv\n\n## Goal: Notes\n<!-- id: notes -->\nstatus: open\ndone_when: NOTES.md exists\nverify: test -s NOTES.md\n\n## Log\n";
+
+/// csv-export and notes done, then total-row started: the state the issue found.
+fn two_done() -> Test {
+    let t = Test::new().plan(PLAN);
+    t.write("out.csv", "name,amount\nA,1\n");
+    t.write("NOTES.md", "notes\n");
+    t.commit_all("work");
+    for id in ["csv-export", "notes"] {
+        t.ok(&["start", id]);
+        t.ok(&["complete", id, "--evidence", "done", "--judge", "none"]);
+    }
+    t.commit_all("done");
+    t.ok(&["start", "total-row"]);
+    t
+}
+
+#[test]
+fn a_sign_off_that_breaks_a_done_goal_names_it() {
+    let t = two_done();
+    // total-row's work rewrites out.csv and drops its header: csv-export breaks.
+    t.write("out.csv", "A,1\ntotal,1\n");
+    let run = t.ok(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ]);
+    insta::assert_snapshot!(shown(&t, &run));
+    // notes rests on NOTES.md only, which the work did not change: not re-run.
+    assert!(!run.stderr.contains("notes"), "{}", run.stderr);
+}
+
+#[test]
+fn sign_off_reverify_refuse_rejects_the_sign_off() {
+    let t = two_done();
+    t.write(".plan/config.yaml", "sign_off:\n  reverify: refuse\n");
+    t.write("out.csv", "A,1\ntotal,1\n");
+    let run = t
+        .run(&[
+            "complete",
+            "total-row",
+            "--evidence",
+            "x",
+            "--judge",
+            "none",
+        ])
+        .code(1);
+    insta::assert_snapshot!(shown(&t, &run));
+    assert!(t.plan_md().contains("status: active"), "{}", t.plan_md());
+    // Work that breaks nothing is signed off under the same setting.
+    t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
+    t.ok(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ]);
+}
+
+#[test]
+fn re_verifying_stops_at_its_budget_and_says_what_it_left() {
+    // csv-export's check sleeps past the whole budget once `fast` is gone.
+    let t = Test::new()
+        .plan(&PLAN.replace("verify: grep -q name,amount out.csv", "verify: sh slow.sh"));
+    t.write(
+        "slow.sh",
+        "test -f fast || sleep 5\ngrep -q name,amount out.csv\n",
+    );
+    t.write("out.csv", "name,amount\nA,1\n");
+    t.write("fast", "");
+    t.commit_all("work");
+    t.ok(&["start", "csv-export"]);
+    t.ok(&[
+        "complete",
+        "csv-export",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]);
+    t.write(".plan/config.yaml", "sign_off:\n  reverify_secs: 1\n");
+    std::fs::remove_file(t.path("fast")).unwrap();
+    t.commit_all("done");
+    t.ok(&["start", "total-row"]);
+    t.write("out.csv", "name,amount\nA,1\ntotal,1\n");
+    let started = std::time::Instant::now();
+    let run = t.ok(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ]);
+    assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+    insta::assert_snapshot!(shown(&t, &run));
+}
+
+#[test]
+fn audit_says_when_it_did_not_re_verify() {
+    let t = two_done();
+    insta::assert_snapshot!(shown(&t, &t.ok(&["audit"])));
+    let json: serde_json::Value = serde_json::from_str(&t.ok(&["audit", "--json"]).stdout).unwrap();
+    assert_eq!(json["not_reverified"], 2, "{json}");
+    let reverified: serde_json::Value =
+        serde_json::from_str(&t.ok(&["audit", "--json", "--reverify"]).stdout).unwrap();
+    assert_eq!(reverified["not_reverified"], 0, "{reverified}");
+}
