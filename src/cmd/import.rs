@@ -100,6 +100,29 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     // goal's heading became its done_when and the contract was dropped.
     if markdown && args.from.is_none() {
         let own = parse(&text);
+        // A plan.md in another tool's shape to which `plan add` added goals: its
+        // items and phases are read by their shape; the goals plan wrote are the
+        // plan's already when the file is plan.md itself. Before, only plan's own
+        // goals were read (duplicated), and the items were dropped unsaid.
+        if own.goals.iter().any(|g| g.id_line.is_some())
+            && let Some(rest) = foreign_rest(&text, &own)
+        {
+            let mut imported = crate::portable::markdown::read(&rest, &name)
+                .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
+            let ours: Vec<String> = own.goals.iter().map(|g| g.id.to_string()).collect();
+            imported.notes.push(if is_plan_md(ctx, &args.file) {
+                format!(
+                    "{name} also holds goals plan wrote ({}): they are in the plan already, and are not imported again",
+                    ours.join(", ")
+                )
+            } else {
+                format!(
+                    "{name} also holds goals in plan's format ({}): import them on their own with `plan import` of a file holding only them",
+                    ours.join(", ")
+                )
+            });
+            return propose(repo, &name, imported, Some(text.clone()));
+        }
         if own.goals.iter().any(|g| g.id_line.is_some()) {
             let doc = serde_json::to_string(&crate::portable::export::export(&own))?;
             let request = Request {
@@ -124,6 +147,38 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     .map_err(|r| Exit::usage_hint(format!("{name}: {}", r.message), r.hint))?;
     let original = (imported.format == Format::Markdown).then(|| text.clone());
     propose(repo, &name, imported, original)
+}
+
+/// `text` less the goals plan wrote and its log (each line blanked, so line
+/// numbers stay the file's), when what is left holds checklist items or phase
+/// headings: another tool's plan that `plan add` added goals to.
+fn foreign_rest(text: &str, own: &crate::plan::model::Plan<'_>) -> Option<String> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let mut blank = |from: usize, to: usize| {
+        for line in lines.iter_mut().take(to).skip(from.saturating_sub(1)) {
+            *line = "";
+        }
+    };
+    for goal in &own.goals {
+        blank(goal.line, goal.end);
+    }
+    if let Some(heading) = own.log_heading {
+        blank(heading, heading);
+    }
+    for entry in &own.log {
+        blank(entry.line, entry.line);
+    }
+    let rest = lines.join("\n");
+    let found = crate::plan::foreign::count_in(&rest);
+    (found.checklist + found.headings > 0).then_some(rest)
+}
+
+/// Whether `file` is the plan.md this command works on.
+fn is_plan_md(ctx: &Ctx, file: &Path) -> bool {
+    match (fs::canonicalize(file), fs::canonicalize(&ctx.store.path)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The lines of `goal` that plan reads as none of its parts: prose, notes, quotes.

@@ -37,6 +37,17 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         "# Plan: {objective}\n\n## Log\n- {} plan created\n",
         now.stamp()
     );
+    // Another tool's plan already there: what to do with it, not only "exists".
+    if ctx.store.path.exists()
+        && let Ok(text) = ctx.store.read()
+        && let Some(line) =
+            crate::plan::foreign::line(&crate::plan::model::parse(&text), &ctx.store.name)
+    {
+        return Err(crate::exit::Exit::usage_hint(
+            format!("{} already exists", ctx.store.name),
+            format!("{line}; nothing was changed"),
+        ));
+    }
     ctx.store.create(&content)?;
     ctx.say(&format!("created {}: {objective}", shown(ctx)))?;
     ctx.say(&next_steps(&hosts_on_path()))?;

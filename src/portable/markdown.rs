@@ -72,6 +72,9 @@ struct Item {
     /// The status word when the item said one (`completed`), else `None`.
     word: Option<String>,
     text: String,
+    /// The lines indented under it that are no checklist item (Kiro's detail
+    /// bullets, `_Requirements: 1.1_`): kept as the goal's notes.
+    details: Vec<String>,
 }
 
 /// A heading and what is under it until the next heading.
@@ -83,6 +86,9 @@ struct Section {
     items: Vec<Item>,
     /// A `Status: …` line's word and meaning.
     status: Option<(String, Status)>,
+    /// Its other lines (spec-kit's `**Goal**:`, a paragraph), by line number: the
+    /// notes of the goal it becomes, else listed as unmapped.
+    prose: Vec<(usize, String)>,
 }
 
 fn item(line: &str, no: usize) -> Option<Item> {
@@ -114,6 +120,7 @@ fn item(line: &str, no: usize) -> Option<Item> {
         status,
         word,
         text: one_line(text),
+        details: Vec::new(),
     })
 }
 
@@ -178,12 +185,17 @@ pub fn detect(text: &str) -> bool {
 pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
     let mut sections: Vec<Section> = vec![Section::default()];
     let mut objective = None;
+    // The line of the heading the objective came from: mapped.
+    let mut objective_line = 0;
     let mut fence: Option<&str> = None;
     // The open fence's line, and the first line inside it that would be read were
     // it not code (an item, a heading): a fence never closed hides those.
     let mut fence_at = (0, None);
     // Whether the line before was a checklist item or its continuation.
     let mut in_item = false;
+    // Whether a line indented under the section's last item is that item's: until
+    // a line that is not indented under it.
+    let mut under_item = false;
     for (i, line) in text.lines().enumerate() {
         let no = i + 1;
         let trimmed = line.trim_start();
@@ -215,7 +227,9 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
                     .trim_start_matches("Plan:")
                     .trim();
                 objective = Some(one_line(title));
+                objective_line = no;
             }
+            under_item = false;
             sections.push(Section {
                 line: no,
                 level,
@@ -229,6 +243,7 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
         if let Some(item) = item(line, no) {
             section.items.push(item);
             in_item = true;
+            under_item = true;
         } else if let Some(status) = status_line(trimmed) {
             section.status.get_or_insert(status);
         } else if follows_item
@@ -242,6 +257,18 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
             // text, or the goal would say less than the item did.
             last.text = one_line(&format!("{} {trimmed}", last.text));
             in_item = true;
+        } else if trimmed.is_empty() {
+            continue;
+        } else if let Some(last) = section
+            .items
+            .last_mut()
+            .filter(|last| under_item && line.len() - trimmed.len() > last.indent)
+        {
+            let detail = foreign::after_list_marker(trimmed).unwrap_or(trimmed);
+            last.details.push(one_line(detail.trim_start()));
+        } else {
+            under_item = false;
+            section.prose.push((no, one_line(trimmed)));
         }
     }
     if let (Some(mark), (open, Some(hidden))) = (fence, fence_at) {
@@ -257,37 +284,32 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
     let mut out = Out::default();
     let with_items: Vec<&Section> = sections.iter().filter(|s| !s.items.is_empty()).collect();
     let headed = with_items.iter().filter(|s| s.line > 0).count();
-    if headed >= 2 {
+    // Which sections become goals (by index); `None`: the items themselves do.
+    let goal_sections: Option<Vec<usize>> = if headed >= 2 {
         out.notes.push(format!(
             "{headed} headings hold checklist items: each heading is a goal, its items the goal's subtasks"
         ));
-        for section in &sections {
-            if section.line == 0 {
-                // Items before the first heading stand as goals of their own.
-                items_as_goals(&section.items, name, &mut out);
-            } else if !section.items.is_empty() {
-                section_as_goal(section, name, &mut out);
-            }
-        }
+        Some(
+            (1..sections.len())
+                .filter(|&i| !sections[i].items.is_empty())
+                .collect(),
+        )
     } else if !with_items.is_empty() {
-        let items: Vec<Item> = with_items.iter().flat_map(|s| s.items.clone()).collect();
-        out.notes.push(format!(
-            "one list of {} items: each top-level item is a goal, indented ones its subtasks",
-            items.len()
-        ));
-        items_as_goals(&items, name, &mut out);
+        None
     } else {
-        let all: Vec<&Section> = sections
-            .iter()
-            .filter(|s| s.line > 0 && s.level > 1 && is_unit(s))
+        let all: Vec<usize> = (1..sections.len())
+            .filter(|&i| sections[i].level > 1 && is_unit(&sections[i]))
             .collect();
         // A heading whose next unit sits below it holds units (`## Milestones`
         // over `### M0`): the units are the goals, not their container.
-        let units: Vec<&Section> = all
+        let units: Vec<usize> = all
             .iter()
             .enumerate()
-            .filter(|(i, s)| all.get(i + 1).is_none_or(|next| next.level <= s.level))
-            .map(|(_, s)| *s)
+            .filter(|(k, i)| {
+                all.get(k + 1)
+                    .is_none_or(|&next| sections[next].level <= sections[**i].level)
+            })
+            .map(|(_, i)| *i)
             .collect();
         if units.is_empty() {
             return Err(refuse(
@@ -299,10 +321,37 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
             "no checklist: each of the {} phase, step or milestone headings is a goal",
             units.len()
         ));
-        for section in units {
-            section_as_goal(section, name, &mut out);
+        Some(units)
+    };
+    let mut unmapped: Vec<(usize, String)> = Vec::new();
+    match goal_sections {
+        Some(goals) => {
+            // Items before the first heading stand as goals of their own.
+            items_as_goals(&sections[0].items, name, &mut out);
+            unmapped.extend(sections[0].prose.iter().cloned());
+            let mapped = Mapped {
+                goals: &goals,
+                objective_line,
+            };
+            sections_as_goals(&sections, mapped, name, &mut out, &mut unmapped);
+        }
+        None => {
+            let items: Vec<Item> = with_items.iter().flat_map(|s| s.items.clone()).collect();
+            out.notes.push(format!(
+                "one list of {} items: each top-level item is a goal, indented ones its subtasks",
+                items.len()
+            ));
+            items_as_goals(&items, name, &mut out);
+            for section in &sections {
+                if section.line > 0 && section.items.is_empty() && section.line != objective_line {
+                    unmapped.push((section.line, heading_text(section)));
+                }
+                unmapped.extend(section.prose.iter().cloned());
+            }
         }
     }
+    unmapped.retain(|(line, _)| *line != objective_line);
+    out.unmapped.extend(runs(&mut unmapped, name));
     let found = foreign::count_in(text);
     out.notes.push(format!(
         "{name}: {} checklist items, {} phase or task headings, {} status lines; the file's own text stays where it is",
@@ -315,6 +364,112 @@ pub fn read(text: &str, name: &str) -> Result<Imported, Refusal> {
         unmapped: out.unmapped,
         notes: out.notes,
     })
+}
+
+/// A section's heading as it was written.
+fn heading_text(section: &Section) -> String {
+    format!("{} {}", "#".repeat(section.level), section.title)
+}
+
+/// The sections at `goals` (indexes) as goals. A heading above them that holds no
+/// items (spec-kit's `## Phase 3: User Story 1 …` over `### Tests for User Story
+/// 1`) is named in each goal's notes, and its lines (`**Goal**: …`) go to the
+/// first goal under it; a section no goal is under is listed in `unmapped`.
+fn sections_as_goals(
+    sections: &[Section],
+    mapped: Mapped<'_>,
+    name: &str,
+    out: &mut Out,
+    unmapped: &mut Vec<(usize, String)>,
+) {
+    let goals = mapped.goals;
+    let mut is_goal = vec![false; sections.len()];
+    for &i in goals {
+        is_goal[i] = true;
+    }
+    // Each section's enclosing heading (the last one above of a lower level), in
+    // one pass: walking up from every goal would be quadratic in headings.
+    let mut parent: Vec<Option<usize>> = vec![None; sections.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (i, section) in sections.iter().enumerate().skip(1) {
+        while open
+            .last()
+            .is_some_and(|&j| sections[j].level >= section.level)
+        {
+            open.pop();
+        }
+        parent[i] = open.last().copied();
+        open.push(i);
+    }
+    let mut claimed = vec![false; sections.len()];
+    for &i in goals {
+        section_as_goal(&sections[i], name, out);
+        claimed[i] = true;
+        let goal = out.goals.last_mut().expect("a goal was pushed");
+        let mut above = Vec::new();
+        let mut at = parent[i];
+        while let Some(j) = at {
+            // The title heading is the objective, above every goal alike; a goal
+            // above is a goal of its own.
+            if !is_goal[j] && sections[j].line != mapped.objective_line {
+                above.push(j);
+            }
+            at = parent[j];
+        }
+        for &j in above.iter().rev() {
+            goal.notes.push(format!(
+                "under {name} line {}: {}",
+                sections[j].line, sections[j].title
+            ));
+            if !claimed[j] {
+                claimed[j] = true;
+                goal.notes.extend(
+                    sections[j]
+                        .prose
+                        .iter()
+                        .map(|(no, text)| format!("{name} line {no}: {text}")),
+                );
+            }
+        }
+    }
+    for (j, section) in sections.iter().enumerate().skip(1) {
+        if !claimed[j] {
+            unmapped.push((section.line, heading_text(section)));
+            unmapped.extend(section.prose.iter().cloned());
+        }
+    }
+}
+
+/// Which sections are goals (indexes), and the objective's heading line.
+#[derive(Clone, Copy)]
+struct Mapped<'a> {
+    goals: &'a [usize],
+    objective_line: usize,
+}
+
+/// Unmapped lines, by line, as one entry per run of lines close together.
+fn runs(lines: &mut [(usize, String)], name: &str) -> Vec<String> {
+    lines.sort_by_key(|(no, _)| *no);
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        let mut end = k;
+        // One blank line between two lines keeps them in one run.
+        while end + 1 < lines.len() && lines[end + 1].0 <= lines[end].0 + 2 {
+            end += 1;
+        }
+        let (first, text) = &lines[k];
+        out.push(match end - k {
+            0 => format!("{name} line {first}: {text}"),
+            more => format!(
+                "{name} lines {first}–{} ({} lines): {text} …",
+                lines[end].0,
+                more + 1
+            ),
+        });
+        k = end + 1;
+    }
+    out
 }
 
 /// Whether a heading's status word is its status (`Phase 1 [complete]`, `M0 ✅
@@ -406,6 +561,15 @@ fn section_as_goal(section: &Section, name: &str, out: &mut Out) {
         Status::Open
     };
     let mut notes = vec![format!("{name} line {}: {}", section.line, section.title)];
+    notes.extend(
+        section
+            .prose
+            .iter()
+            .map(|(no, text)| format!("{name} line {no}: {text}")),
+    );
+    for item in items {
+        notes.extend(item.details.iter().map(|d| format!("{}: {d}", item.text)));
+    }
     let status = match &section.status {
         Some((word, status)) => {
             if *status == Status::Open && word != "pending" && word != "todo" {
@@ -448,10 +612,13 @@ fn items_as_goals(items: &[Item], name: &str, out: &mut Out) {
             && let Some(goal) = out.goals.last_mut()
         {
             goal.subtasks.push(subtask(item));
+            goal.notes
+                .extend(item.details.iter().map(|d| format!("{}: {d}", item.text)));
             continue;
         }
         let key = out.key(&item.text);
         let mut notes = vec![format!("{name} line {}", item.line)];
+        notes.extend(item.details.iter().cloned());
         if let Some(word) = &item.word
             && !WORDS
                 .iter()
@@ -540,6 +707,68 @@ mod tests {
         assert_eq!(statuses(&got), [Status::Done, Status::Active, Status::Open]);
         assert_eq!(got.goals[1].subtasks.len(), 2);
         assert_eq!(got.objective.as_deref(), Some("Build the CLI"));
+    }
+
+    /// Kiro's tasks.md: the bullets under each task (what to build, its
+    /// `_Requirements:_`) are the goal's notes, not dropped; nothing is unmapped.
+    #[test]
+    fn kiro_detail_bullets_are_kept_as_notes() {
+        let src = "# Implementation Plan\n\n- [ ] 1. Set up the storage layer\n  - Create the schema module for accounts\n  - _Requirements: 1.1, 2.3_\n\n- [x] 2. Build the account service\n  - [x] 2.1 Add the create endpoint\n    - Validate the payload\n    - _Requirements: 1.2_\n";
+        let got = read(src, "tasks.md").unwrap();
+        assert_eq!(got.goals.len(), 2);
+        assert_eq!(
+            got.goals[0].notes,
+            [
+                "tasks.md line 3",
+                "Create the schema module for accounts",
+                "_Requirements: 1.1, 2.3_"
+            ]
+        );
+        assert!(
+            got.goals[1]
+                .notes
+                .contains(&"2.1 Add the create endpoint: _Requirements: 1.2_".to_string()),
+            "{:?}",
+            got.goals[1].notes
+        );
+        assert_eq!(got.unmapped, Vec::<String>::new());
+    }
+
+    /// spec-kit's stories: the story heading above `### Tests for …` and its
+    /// `**Goal**:` / `**Independent Test**:` lines reach the goals under it; a line
+    /// under no goal is listed as unmapped, with its place.
+    #[test]
+    fn spec_kit_story_lines_reach_the_goals_under_them() {
+        let src = "# Tasks: Albums\n\n**Input**: design documents\n\n## Phase 1: Setup\n\n- [ ] T001 Create the layout\n\n## Phase 3: User Story 1 - Sort photos (Priority: P1)\n\n**Goal**: group photos by date\n\n**Independent Test**: three photos make two albums\n\n### Tests for User Story 1\n\n- [ ] T010 [P] [US1] Contract test\n\n### Implementation for User Story 1\n\n- [ ] T012 [US1] Album model\n\n## Notes\n\nCommit after each task.\n";
+        let got = read(src, "tasks.md").unwrap();
+        let titles: Vec<&str> = got.goals.iter().map(|g| g.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Phase 1: Setup",
+                "Tests for User Story 1",
+                "Implementation for User Story 1"
+            ]
+        );
+        assert_eq!(
+            got.goals[1].notes[1..],
+            [
+                "under tasks.md line 9: Phase 3: User Story 1 - Sort photos (Priority: P1)",
+                "tasks.md line 11: **Goal**: group photos by date",
+                "tasks.md line 13: **Independent Test**: three photos make two albums"
+            ]
+        );
+        assert_eq!(
+            got.goals[2].notes[1..],
+            ["under tasks.md line 9: Phase 3: User Story 1 - Sort photos (Priority: P1)"]
+        );
+        assert_eq!(
+            got.unmapped,
+            [
+                "tasks.md line 3: **Input**: design documents",
+                "tasks.md lines 23–25 (2 lines): ## Notes …"
+            ]
+        );
     }
 
     /// spec-kit's tasks.md: ids and `[P]` markers kept in the subtask text.

@@ -152,3 +152,28 @@ fn a_goal_imported_as_done_reads_as_imported_in_the_injection_and_status_line() 
     let inject = t.ok(&["inject"]).stdout;
     insta::assert_snapshot!(redact(&t, &inject));
 }
+
+/// Issue 71, item 4: `plan init` on another tool's plan.md says how to import it;
+/// after `plan add` wrote a goal into it, `plan import plan.md` still reads the
+/// file's items and phases by their shape, and does not import plan's own goal
+/// again. Before, init hinted only `plan add`, and the import duplicated the new
+/// goal and dropped the 4 checklist items and 2 phases unsaid.
+#[test]
+fn a_foreign_plan_md_with_goals_plan_wrote_imports_by_its_shape() {
+    let t = Test::new().plan(FOREIGN);
+    let init = t.run(&["init"]).code(2);
+    insta::assert_snapshot!(shown(&t, &init));
+    t.ok(&["add", "Ship it", "--done-when", "it ships"]);
+    let before = t.plan_md();
+    insta::assert_snapshot!(redact(&t, &t.ok(&["import", "plan.md"]).stdout));
+    let json = t.ok(&["review", "--json"]).json();
+    let draft = json["draft"].as_str().unwrap();
+    assert!(!draft.contains("Ship it"), "{draft}");
+    assert!(draft.contains("document it"), "{draft}");
+    t.ok(&["review", "--approve"]);
+    let after = t.plan_md();
+    assert_eq!(after.matches("## Goal: Ship it").count(), 1, "{after}");
+    for line in before.lines() {
+        assert!(after.contains(line), "lost: {line}");
+    }
+}
