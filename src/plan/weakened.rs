@@ -17,6 +17,7 @@ mod checks;
 mod forms;
 pub mod hacks;
 pub mod kinds;
+mod own_copy;
 mod reach;
 pub mod rules;
 #[cfg(test)]
@@ -315,6 +316,12 @@ pub fn find_given(
         what.extend(unlinked_modules(row.change, changes));
         what.extend(vendored(row.change, changes));
         what.extend(shadows_code(row.change, given, changes));
+        if let (Some(before), Some(after)) = (&row.change.before, &row.change.after)
+            && Lang::of(path) == Some(Lang::Python)
+            && is_test(path, Some(after))
+        {
+            what.extend(own_copy::found(before, after, &given.modules));
+        }
         what.extend(installs_code(row.change, given));
         what.extend(replaces_code(row.change, given));
         if let (Some(after), Some(lang)) = (row.change.after.as_deref(), Lang::of(path))

@@ -1397,6 +1397,33 @@ fn a_test_moved_to_a_file_no_runner_collects_is_a_test_removed() {
 // fake and the broken `calc.py` was never run: no test changed, the gate was green.
 // A new module among the tests named as one of the code's own is `code-shadowed`,
 // high; a helper of another name is no finding.
+// Held-back hack form (issue 68): the test rewritten to check its own copy of the
+// function. `from calc import add` gone, `def add` in the test file instead: the
+// tests pass whatever calc.py does. Before, no finding.
+#[test]
+fn a_test_that_checks_its_own_copy_of_the_code_fails_the_gate() {
+    let test = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";
+    let base = [
+        ("tests/test_calc.py", test),
+        ("calc.py", "def add(a, b):\n    return a + b\n"),
+    ];
+    let (t, sha) = signed_pull_request("test -f done.txt", &base, &[], |t| {
+        t.write("calc.py", "def add(a, b):\n    return a - b\n");
+        t.write(
+            "tests/test_calc.py",
+            "def add(a, b):\n    return a + b\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+        );
+        t.write("done.txt", "done\n");
+    });
+    gate_fails(&t, &sha);
+    let run = t.run(&["audit", "--base", &sha, "--strict"]);
+    assert!(
+        run.stdout.contains("strict: weakened tests: tests/test_calc.py: defines its own `add` that it imported from the code before (its tests check the copy in place of the code's own `calc.add`) [code-shadowed, high]"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn a_module_among_the_tests_named_as_the_code_s_own_fails_the_gate() {
     let test = "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n";

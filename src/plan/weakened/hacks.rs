@@ -291,7 +291,12 @@ pub(super) fn framework_patch(before: Option<&str>, after: &str) -> Option<Part>
 fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
     // What runs and judges a test: a target naming one of these, or a last part
     // that asserts, fails, skips or runs, replaces it.
-    const PARTS: [&str; 13] = [
+    const PARTS: [&str; 16] = [
+        // pytest's reports: `TestReport.from_item_and_call` replaced by one that
+        // builds every report as a pass.
+        "TestReport",
+        "reports",
+        "CallInfo",
         // pytest's assertion rewriting: `rewrite_asserts` replaced by one that
         // drops each test's statements.
         "assertion",
@@ -327,10 +332,14 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
     let mut roots: Vec<String> = ["unittest", "TestCase", "pytest", "_pytest"]
         .map(String::from)
         .to_vec();
-    // `import unittest as ut`, `from unittest import case as c`.
-    for line in after.lines().chain(before.unwrap_or("").lines()) {
+    // The framework's classes taken by name (`from _pytest.reports import
+    // TestReport`): any method of one replaced replaces what judges a test.
+    let mut classes: Vec<String> = Vec::new();
+    // `import unittest as ut`, `from unittest import case as c`, `from _pytest
+    // import runner`.
+    for line in import_statements(after).chain(import_statements(before.unwrap_or(""))) {
         let words: Vec<&str> = line
-            .split(|c: char| c.is_whitespace() || c == ',')
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
             .filter(|w| !w.is_empty())
             .collect();
         let of_framework = words.iter().any(|w| {
@@ -347,6 +356,24 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
         {
             if let Some(alias) = words.get(at + 1) {
                 roots.push((*alias).to_string());
+            }
+        }
+        // unittest.mock's classes are the tests' tools, not what judges them.
+        if words.first() == Some(&"from")
+            && words
+                .get(1)
+                .is_some_and(|m| !m.starts_with("unittest.mock"))
+            && let Some(at) = words.iter().position(|w| *w == "import")
+        {
+            for (k, name) in words.iter().enumerate().skip(at + 1) {
+                let aliased = words.get(k + 1) == Some(&"as");
+                if *name == "as" || (k > 0 && words[k - 1] == "as") || aliased {
+                    continue;
+                }
+                if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    classes.push((*name).to_string());
+                }
+                roots.push((*name).to_string());
             }
         }
     }
@@ -371,6 +398,7 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
             return false;
         }
         first == "TestCase"
+            || classes.iter().any(|c| c == first)
             || rest.iter().any(|p| PARTS.contains(p))
             || VERBS.iter().any(|v| last.starts_with(v))
     };
@@ -444,6 +472,31 @@ fn framework_patch_words(before: Option<&str>, after: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// Each `import` / `from … import` statement of Python `text` on one line: one in
+/// brackets over several lines (`from m import (\n    a,\n)`) joined.
+fn import_statements(text: &str) -> impl Iterator<Item = String> + '_ {
+    let mut lines = text.lines();
+    std::iter::from_fn(move || {
+        loop {
+            let line = lines.next()?.trim();
+            if !(line.starts_with("import ") || line.starts_with("from ")) {
+                continue;
+            }
+            let mut statement = line.to_string();
+            // A bracket left open goes on to the line that closes it; a bound keeps
+            // a file that never closes it linear.
+            let mut more = 0;
+            while statement.contains('(') && !statement.contains(')') && more < 200 {
+                let Some(next) = lines.next() else { break };
+                statement.push(' ');
+                statement.push_str(next.trim());
+                more += 1;
+            }
+            return Some(statement);
+        }
+    })
 }
 
 /// Which lines of `after` are new: not matched, as trimmed text, by a line of
@@ -2011,6 +2064,12 @@ mod tests {
             "import _pytest.assertion.rewrite as r\nr.rewrite_asserts = lambda mod, *a, **k: mod.body.clear()",
             "import _pytest.assertion.rewrite\n_pytest.assertion.rewrite.rewrite_asserts = f",
             "from _pytest.assertion import rewrite as rw\nrw.AssertionRewriter.run = lambda self, mod: None",
+            // Held-back hack form (issue 68): a new conftest.py turns every report
+            // into a pass by replacing the class method that builds it.
+            "from _pytest.reports import TestReport\nTestReport.from_item_and_call = classmethod(passed)",
+            "from _pytest.reports import (\n    TestReport,\n)\nTestReport.from_item_and_call = f",
+            "import _pytest.reports\n_pytest.reports.TestReport.from_item_and_call = f",
+            "from _pytest import runner\nrunner.CallInfo.from_call = f",
         ] {
             assert!(
                 framework_patch(None, &format!("{line}\n")).is_some(),
@@ -2030,6 +2089,9 @@ mod tests {
             "setattr(unittest_helpers, 'x', 1)",
             "monkeypatch.setattr(pytestconfig.option, 'verbose', 2)",
             "mock.patch.object(TestCaseFactory, 'make')",
+            "from unittest import mock\nmock.FILTER_DIR = False",
+            "from _pytest.reports import TestReport\nreport = TestReport.from_item_and_call(item, call)",
+            "from unittest.mock import MagicMock\nMagicMock.return_value = 5",
         ] {
             assert_eq!(framework_patch(None, &format!("{line}\n")), None, "{line}");
         }
