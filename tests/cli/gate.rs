@@ -545,6 +545,110 @@ fn only_a_person_with_write_access_other_than_the_author_approves() {
     );
 }
 
+/// The workflow's "The pull request" step (both gate jobs have it) run by bash as
+/// Actions runs it: from a `pull_request` event's payload (`event_base_ref` the
+/// base branch's name, `None`: a dispatch, whose pull request a stand-in `gh`
+/// answers, its base branch `api_base_ref`), with the repository's default branch
+/// `main` and the workflow's `PLAN_BASES`. Returns whether the step passed, what it
+/// said and what it put in `GITHUB_ENV`.
+fn the_pull_request(
+    event_base_ref: Option<&str>,
+    api_base_ref: &str,
+    plan_bases: &str,
+) -> (bool, String, String) {
+    let t = Test::new();
+    let work = t.dir.path().join("runner");
+    let bin = work.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let gh = format!(
+        "#!/bin/sh\n[ \"$1 $2\" = 'api repos/acme/app/pulls/7' ] || exit 2\nprintf '7\\tba5e000000000000\\tc0ffee000000aaaa\\tagent\\t%s\\n' '{api_base_ref}'\n"
+    );
+    std::fs::write(bin.join("gh"), gh).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("gh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let workflow = workflow(&t);
+    let yaml: serde_json::Value = serde_saphyr::from_str(&workflow).unwrap();
+    let steps = |job: &str| -> serde_json::Value {
+        yaml["jobs"][job]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "The pull request")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(steps("verify"), steps("judge"), "both jobs check the same");
+    let script = step_script(&workflow, "The pull request");
+    let env = work.join("env");
+    let mut cmd = Command::new("bash");
+    cmd.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), crate::util::system_path()),
+        )
+        .env("GITHUB_ENV", &env)
+        .env("GH_TOKEN", "unused")
+        .env("REPO", "acme/app")
+        .env("NUMBER", "7")
+        .env("DEFAULT_BRANCH", "main")
+        .env("PLAN_BASES", plan_bases);
+    if let Some(base_ref) = event_base_ref {
+        cmd.env("EVENT_BASE", "ba5e000000000000")
+            .env("EVENT_BASE_REF", base_ref)
+            .env("EVENT_HEAD", "c0ffee000000aaaa")
+            .env("EVENT_AUTHOR", "agent");
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(env).unwrap_or_default(),
+    )
+}
+
+// Attack (red team on issue 69): the gate took the pull request's base from the
+// event or the API as it came. The agent pushes a branch of its own holding the
+// sign-offs it wants past the gate and opens a pull request of the same head
+// against it: compared with that base, nothing is new, the gate is green, and its
+// check lands on the head commit a pull request against the default branch has
+// too. A base other than the default branch, or a branch the workflow's
+// PLAN_BASES names, fails the gate's jobs, naming the base and what to do.
+#[test]
+fn a_pull_request_against_a_branch_other_than_the_default_fails_the_gate() {
+    let expected = "PLAN_NUMBER=7\nPLAN_BASE=ba5e000000000000\nPLAN_HEAD=c0ffee000000aaaa\nPLAN_AUTHOR=agent\n";
+    for event in [true, false] {
+        let ask = |base_ref: &'static str, bases: &str| {
+            let (event_ref, api_ref) = if event {
+                (Some(base_ref), "unused")
+            } else {
+                (None, base_ref)
+            };
+            the_pull_request(event_ref, api_ref, bases)
+        };
+        let (ok, said, env) = ask("agent-base", "");
+        assert!(!ok, "event {event}: {said}");
+        assert_eq!(env, "", "event {event}: nothing set for the gate to run on");
+        assert_eq!(
+            said.trim_end(),
+            "::error::the pull request's base is the branch agent-base, not this repository's default branch (main) nor one PLAN_BASES names: the gate checks a pull request against its base, here whatever was pushed to agent-base, and its check lands on a head commit that other pull requests share. Open the pull request against main; for a protected branch of your own, name it in PLAN_BASES in .github/workflows/plan.yml on main",
+            "event {event}"
+        );
+        // No base named at all is no default branch either.
+        let (ok, _, _) = ask("", "");
+        assert!(!ok, "event {event}: an empty base");
+        let (ok, said, env) = ask("main", "");
+        assert!(ok, "event {event}: {said}");
+        assert_eq!(env, expected, "event {event}");
+        let (ok, said, env) = ask("release/1", "release/0 release/1");
+        assert!(ok, "event {event}: {said}");
+        assert_eq!(env, expected, "event {event}");
+        // A name PLAN_BASES holds only as part of another is not it.
+        let (ok, _, _) = ask("release", "release/1");
+        assert!(!ok, "event {event}: part of a name");
+    }
+}
+
 #[test]
 fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     let t = Test::new();
