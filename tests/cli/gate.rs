@@ -444,9 +444,42 @@ Against base {base} ({short}).
 /// The workflow's "Who approved" step run by bash as Actions runs it, with a
 /// stand-in `gh` answering each API call as the real one does after its `--jq`:
 /// `reviews` (login, type, state, commit, one review a line, oldest first), the
-/// label's adder (empty: no label) and each login's permission. Returns what it
-/// set PLAN_APPROVED_BY to and the job summary it wrote.
+/// label's adder (empty: no label) and each login's permission. The run is the one
+/// the label's adding started (a `labeled` event of the commit under test, sent by
+/// the adder), or with no label a push's. Returns what it set PLAN_APPROVED_BY to
+/// and the job summary it wrote.
 fn who_approved(reviews: &str, labeler: &str, permissions: &[(&str, &str)]) -> (String, String) {
+    let event = match labeler.trim() {
+        "" => Event {
+            action: "synchronize",
+            label: "",
+            sender: "lead",
+        },
+        sender => Event {
+            action: "labeled",
+            label: "plan-approved",
+            sender,
+        },
+    };
+    who_approved_in(&event, reviews, labeler, permissions)
+}
+
+/// The `pull_request` event a gate run is for: its action, the label it added (for
+/// `labeled`) and who sent it.
+struct Event<'a> {
+    action: &'a str,
+    label: &'a str,
+    sender: &'a str,
+}
+
+/// [`who_approved`] in the run `event` started; the head it carries is the commit
+/// under test.
+fn who_approved_in(
+    event: &Event<'_>,
+    reviews: &str,
+    labeler: &str,
+    permissions: &[(&str, &str)],
+) -> (String, String) {
     let t = Test::new();
     let work = t.dir.path().join("runner");
     let bin = work.join("bin");
@@ -457,7 +490,7 @@ fn who_approved(reviews: &str, labeler: &str, permissions: &[(&str, &str)]) -> (
         std::fs::write(work.join(format!("perm-{login}")), permission).unwrap();
     }
     let gh = format!(
-        "#!/bin/sh\nw='{0}'\n[ \"$1\" = api ] || exit 2\n[ \"$2\" = --paginate ] && shift\ncase \"$2\" in\n  */pulls/7/reviews) cat \"$w/reviews\" ;;\n  */issues/7/labels) [ -s \"$w/labeler\" ] && echo plan-approved; true ;;\n  */issues/7/events) cat \"$w/labeler\" ;;\n  */collaborators/*/permission) l=${{2#*/collaborators/}}; cat \"$w/perm-${{l%%/*}}\" 2>/dev/null || echo none ;;\n  *) exit 2 ;;\nesac\n",
+        "#!/bin/sh\nw='{0}'\n[ \"$1\" = api ] || exit 2\n[ \"$2\" = --paginate ] && shift\ncase \"$2\" in\n  */pulls/7/reviews) cat \"$w/reviews\" ;;\n  */issues/7/labels) [ -s \"$w/labeler\" ] && echo plan-approved; true ;;\n  */collaborators/*/permission) l=${{2#*/collaborators/}}; cat \"$w/perm-${{l%%/*}}\" 2>/dev/null || echo none ;;\n  *) exit 2 ;;\nesac\n",
         work.display()
     );
     std::fs::write(bin.join("gh"), gh).unwrap();
@@ -481,6 +514,11 @@ fn who_approved(reviews: &str, labeler: &str, permissions: &[(&str, &str)]) -> (
         .env("HEAD", "c0ffee000000aaaa")
         .env("AUTHOR", "lead")
         .env("LABEL", "plan-approved")
+        .env("EVENT_NAME", "pull_request")
+        .env("EVENT_ACTION", event.action)
+        .env("EVENT_LABEL", event.label)
+        .env("EVENT_SENDER", event.sender)
+        .env("EVENT_HEAD", "c0ffee000000aaaa")
         .output()
         .unwrap();
     assert!(
@@ -647,6 +685,48 @@ fn a_pull_request_against_a_branch_other_than_the_default_fails_the_gate() {
         let (ok, _, _) = ask("release", "release/1");
         assert!(!ok, "event {event}: part of a name");
     }
+}
+
+// Attack (red team on issue 69): the `plan-approved` label was tied to no commit.
+// A person with write access added it while the head was the commit they read;
+// the agent then pushed more commits, and the gate of the new head found the label
+// still on the pull request and approved its cancels and contract changes. The
+// label approves only the head it was added to, in the run its adding starts; a
+// run for anything else (a push, a review, another label) says to add it again.
+#[test]
+fn the_approval_label_approves_only_the_head_it_was_added_to() {
+    let perms = [("changer", "write"), ("reader", "read")];
+    for action in ["synchronize", "reopened", "labeled"] {
+        // `labeled`: another label, added by someone else, on the new head.
+        let event = Event {
+            action,
+            label: if action == "labeled" { "bug" } else { "" },
+            sender: "reader",
+        };
+        let (env, summary) = who_approved_in(&event, "", "changer\n", &perms);
+        assert_eq!(env, "PLAN_APPROVED_BY=", "{action}: {summary}");
+        assert_eq!(
+            summary,
+            "- the plan-approved label does not count for this run: it approves the head it was added to, in the run adding it starts, and this run is for c0ffee000000; to approve this commit, remove the label and add it again\n",
+            "{action}"
+        );
+    }
+    // Added by the person, on the commit under test: it counts.
+    let event = Event {
+        action: "labeled",
+        label: "plan-approved",
+        sender: "changer",
+    };
+    let (env, summary) = who_approved_in(&event, "", "changer\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=changer", "{summary}");
+    // Who counts is who sent the event, not who the events list says added it.
+    let event = Event {
+        action: "labeled",
+        label: "plan-approved",
+        sender: "reader",
+    };
+    let (env, _) = who_approved_in(&event, "", "changer\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=");
 }
 
 #[test]
