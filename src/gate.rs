@@ -464,16 +464,18 @@ pub fn verify_only(
 /// `touched` files (see [`touched`]): a file the goal's work changed from its
 /// start to its sign-off's checkpoint, or an evidence path its sign-off named,
 /// both read from `plan`, the base's plan (the pull request could add a `started`
-/// line of its own before the base's). Such a goal is judged again under
-/// `--rejudge`; one touched only through a verify that runs a program (which
-/// rests on every file) is verified again only, or every pull request would ask
-/// the judge about every such goal. So is a goal with no start or checkpoint to
-/// compare (imported done, started on an unborn branch), as before; a checkpoint
-/// named but not there to read is judged again.
+/// line of its own before the base's), its start found on `base`'s line
+/// ([`work_start`]). Such a goal is judged again under `--rejudge`; one touched
+/// only through a verify that runs a program (which rests on every file) is
+/// verified again only, or every pull request would ask the judge about every
+/// such goal. So is a goal with no checkpoint to compare (imported done), as
+/// before; a goal with no usable start, or a checkpoint named but not there to
+/// read, is judged again.
 pub fn work_touched(
     ctx: &Ctx,
     plan: &Plan<'_>,
     goal: &Goal<'_>,
+    base: &str,
     touched: &[String],
 ) -> Result<bool> {
     let Some(repo) = &ctx.repo else {
@@ -494,45 +496,54 @@ pub fn work_touched(
             .iter()
             .any(|t| work.iter().any(|w| nested(t, w.trim_end_matches('/'))))
     };
-    let (start, Some(Some(checkpoint))) = (work_start(ctx, plan, goal)?, checkpoint) else {
+    let Some(Some(checkpoint)) = checkpoint else {
         return Ok(hit(&work));
+    };
+    let Ok(checkpoint) = git::resolve_commit(root, checkpoint) else {
+        return Ok(true);
     };
     // No start to measure the work from: judged again, as anything the verify
     // rests on changed (the caller's `touched`).
-    let Some(start) = start else {
+    let Some(start) = work_start(ctx, plan, goal, base, &checkpoint)? else {
         return Ok(true);
     };
-    let between = git::resolve_commit(root, checkpoint)
-        .and_then(|checkpoint| git::changes_between(root, &start, &checkpoint, &|_| true));
-    match between {
+    match git::changes_between(root, &start, &checkpoint, &|_| true) {
         Ok(changes) => work.extend(changes.into_iter().map(|c| c.path)),
         Err(_) => return Ok(true),
     }
     Ok(hit(&work))
 }
 
-/// Where a goal's work starts, for the gate: the commit its `started` line names
-/// when that is in HEAD's history and differs from its sign-off's checkpoint (the
-/// line is the pull request's to write: one naming the checkpoint, fetched with the
-/// checkpoints but in no branch, or no commit at all, would make the work nothing);
-/// else the commit before the one whose plan first has the goal started, from
-/// git's history. `None`: neither is there (started before the history begins).
-fn work_start(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<String>> {
+/// Where a goal's work starts, for the gate: a commit on `base`'s first-parent line
+/// (the base branch's own history, which the pull request's commits cannot be on,
+/// nor a branch merged into the base with a merge commit) that is an ancestor of
+/// the sign-off's `checkpoint` and not the checkpoint itself. The goal's `started`
+/// line's commit when it is such a commit (the line is a pull request's to write:
+/// one naming the checkpoint or its parent, or no commit, would make the work
+/// nothing); else the commit before the one whose plan first has the goal started,
+/// back along `base`'s first parents, or, when the work was done on a branch that
+/// left the line before that (the base moved on before the branch was merged),
+/// where that branch left it. `None`: no such commit (started before the history
+/// begins, or a checkpoint off the base's line).
+fn work_start(
+    ctx: &Ctx,
+    plan: &Plan<'_>,
+    goal: &Goal<'_>,
+    base: &str,
+    checkpoint: &str,
+) -> Result<Option<String>> {
     let (Some(repo), Some(rel)) = (&ctx.repo, ctx.plan_in_repo()) else {
         return Ok(None);
     };
     let root = &repo.root;
-    let checkpoint = plan.events(&goal.id).rev().find_map(|(_, e)| match e {
-        crate::plan::event::Event::SignedOff { checkpoint, .. } => checkpoint,
-        _ => None,
-    });
+    let usable = |start: &str| -> Result<bool> {
+        Ok(start != checkpoint
+            && git::is_ancestor(root, start, checkpoint)?
+            && git::on_first_parents(root, start, base)?)
+    };
     if let Some(named) = crate::weakened::start_commit(plan, &goal.id)
         && let Ok(start) = git::resolve_commit(root, named)
-        && git::is_ancestor(root, &start, "HEAD")?
-        && checkpoint.is_none_or(|c| {
-            git::resolve_commit(root, c).is_ok_and(|c| c != start)
-                && git::is_ancestor(root, &start, c).unwrap_or(false)
-        })
+        && usable(&start)?
     {
         return Ok(Some(start));
     }
@@ -541,7 +552,13 @@ fn work_start(ctx: &Ctx, plan: &Plan<'_>, goal: &Goal<'_>) -> Result<Option<Stri
             .events(&goal.id)
             .any(|(_, e)| matches!(e, crate::plan::event::Event::Started { .. }))
     };
-    git::parent_before_run(root, &rel, started)
+    let Some(before) = git::parent_before_run(root, base, &rel, started)? else {
+        return Ok(None);
+    };
+    let Some(start) = git::fork_point(root, &before, checkpoint)? else {
+        return Ok(None);
+    };
+    Ok(usable(&start)?.then_some(start))
 }
 
 /// The judge `--rejudge` asks: `--judge`, else the user's own config

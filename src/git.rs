@@ -46,7 +46,8 @@ pub use driver::{
 pub use since::{changed_since, changed_since_reading, ignored_in, paths_at, texts_at};
 mod gate;
 pub use gate::{
-    export_commit, export_paths, files_where, hidden_history, is_ancestor, resolve_commit, reverts,
+    export_commit, export_paths, files_where, fork_point, hidden_history, is_ancestor,
+    on_first_parents, resolve_commit, reverts,
 };
 
 fn open(root: &Path) -> Result<Repository> {
@@ -911,20 +912,22 @@ pub fn file_history(root: &Path, rel: &Path, limit: usize) -> Result<Vec<Revisio
     Ok(revisions)
 }
 
-/// The first parent of the oldest commit of the run, back from HEAD along first
-/// parents, whose version of `rel` `keep` says yes to: where what `keep` looks for
-/// (a goal started) came in, read from history rather than from any line that says
-/// so. `None` when HEAD's own version says no, or the run reaches the root commit.
-/// One version is held at a time.
+/// The first parent of the oldest commit of the run, back from commit `from` along
+/// first parents, whose version of `rel` `keep` says yes to: where what `keep` looks
+/// for (a goal started) came in, read from history rather than from any line that
+/// says so. `None` when `from`'s own version says no, or the run reaches the root
+/// commit. One version is held at a time.
 pub fn parent_before_run(
     root: &Path,
+    from: &str,
     rel: &Path,
     mut keep: impl FnMut(&str) -> bool,
 ) -> Result<Option<String>> {
     let repo = open(root)?;
-    let Some(mut id) = head(&repo)?.commit else {
-        return Ok(None);
-    };
+    let mut id = lookup(&repo, from)
+        .and_then(|o| o.peel_to_commit())
+        .with_context(|| format!("reading the commit {from}"))?
+        .id();
     let mut seen: Option<(Oid, bool)> = None;
     let mut kept_any = false;
     loop {

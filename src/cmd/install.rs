@@ -63,7 +63,8 @@ pub struct Args {
     /// bin/plan for the binaries scripts/dist adds, and the skill)
     #[arg(long, value_name = "DIR", conflicts_with = "global")]
     pub plugin: Option<std::path::PathBuf>,
-    /// The program the hooks run [default: plan, found on PATH]
+    /// The program the hooks run [default: this plan, by its absolute path; `plan` for a
+    /// plugin or an MCP server, found on PATH]
     #[arg(long, value_name = "PATH")]
     pub command: Option<String>,
 }
@@ -80,8 +81,22 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     if args.check {
         return install::host::check(args.global, repo, program);
     }
+    // Hooks run this plan by its absolute path, as the merge driver does (the name
+    // only where the path cannot be known): by name, a `plan` earlier on the host's
+    // PATH would answer them. The plugin and MCP keep the name: a plugin is built
+    // for other machines, and an MCP server is started by the agent's host only to
+    // ask, never to hold it back.
+    let hooks_program = match args.command.as_deref() {
+        Some(program) => program.to_string(),
+        None => merge_driver::default_program(),
+    };
     if args.all {
-        return install::host::install_all(args.global, repo, program, args.command.is_none());
+        return install::host::install_all(
+            args.global,
+            repo,
+            &hooks_program,
+            args.command.is_none(),
+        );
     }
     let host = match args.host {
         Some(Target::Host(host)) => host,
@@ -106,5 +121,11 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         install::files::plugin_is_for_claude(host)?;
         return install::host::install_plugin(dir, program);
     }
-    install::host::install(host, args.global, repo, program, args.command.is_none())
+    install::host::install(
+        host,
+        args.global,
+        repo,
+        &hooks_program,
+        args.command.is_none(),
+    )
 }

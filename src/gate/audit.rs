@@ -374,7 +374,7 @@ impl<'p, 'a> Audit<'p, 'a> {
             return Ok(Some(failed));
         }
         if self.rejudge_with.is_some()
-            && super::work_touched(self.ctx, &self.base_plan, goal, &touched)?
+            && super::work_touched(self.ctx, &self.base_plan, goal, &base.commit, &touched)?
         {
             pending.judge_again.push(goal.id.to_string());
         }

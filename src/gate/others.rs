@@ -262,7 +262,7 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
                 found(&id, format!("reverify {failed}"), true, false);
                 continue;
             }
-            if work_touched(&octx, &then, goal, &touched_files)? {
+            if work_touched(&octx, &then, goal, base, &touched_files)? {
                 judge_again.push(id.clone());
             }
             reverify.push(id);

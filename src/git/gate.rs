@@ -69,6 +69,55 @@ pub fn is_ancestor(root: &Path, ancestor: &str, of: &str) -> Result<bool> {
             .with_context(|| format!("comparing the commits {a} and {b}"))?)
 }
 
+/// Whether commit `commit` is `tip` or reached from it through first parents only:
+/// on the line a branch's own history follows, not on a branch merged into it (a
+/// pull request merged with a merge commit is on the merge's second parent). False
+/// when either is unknown. Walks `tip`'s whole first-parent line at worst.
+pub fn on_first_parents(root: &Path, commit: &str, tip: &str) -> Result<bool> {
+    let repo = open(root)?;
+    let find = |id: &str| {
+        super::lookup(&repo, id)
+            .ok()
+            .and_then(|o| o.peel_to_commit().ok())
+    };
+    let (Some(wanted), Some(mut at)) = (find(commit), find(tip)) else {
+        return Ok(false);
+    };
+    loop {
+        if at.id() == wanted.id() {
+            return Ok(true);
+        }
+        at = match at.parent(0) {
+            Ok(parent) => parent,
+            Err(e) if e.code() == ErrorCode::NotFound => return Ok(false),
+            Err(e) => {
+                return Err(e).with_context(|| format!("reading the parent of {}", at.id()));
+            }
+        };
+    }
+}
+
+/// The newest commit in the history of both `a` and `b` (git's merge base): where
+/// a branch that `b` is on left the line `a` is on. `None` when they share none or
+/// either is unknown.
+pub fn fork_point(root: &Path, a: &str, b: &str) -> Result<Option<String>> {
+    let repo = open(root)?;
+    let find = |id: &str| {
+        super::lookup(&repo, id)
+            .ok()
+            .and_then(|o| o.peel_to_commit().ok())
+            .map(|c| c.id())
+    };
+    let (Some(a), Some(b)) = (find(a), find(b)) else {
+        return Ok(None);
+    };
+    match repo.merge_base(a, b) {
+        Ok(id) => Ok(Some(id.to_string())),
+        Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("finding where {a} and {b} meet")),
+    }
+}
+
 /// The full id of the commit `rev` names; an [`UnknownRevision`] when it names none.
 pub fn resolve_commit(root: &Path, rev: &str) -> Result<String> {
     let repo = open(root)?;

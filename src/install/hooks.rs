@@ -168,7 +168,9 @@ pub fn install(doc: &mut Map<String, Value>, host: Host, program: &str) -> Resul
 
 /// As [`install`], for `plan install` without `--command`: an entry of ours keeps
 /// the program a person registered there (a wrapper, an environment in front:
-/// `PLAN_FILE=docs/plan.md plan`); new entries run `program`.
+/// `PLAN_FILE=docs/plan.md plan`); new entries run `program`. The bare name
+/// `plan`, which an older plan registered, is no one's choice: found on PATH, it is
+/// whichever `plan` comes first there, so it becomes `program` too.
 pub fn install_keeping(
     doc: &mut Map<String, Value>,
     host: Host,
@@ -295,7 +297,12 @@ fn upsert(
     };
     let marker = format!(" hook {} ", host.name());
     let wanted = match entry_command(&groups[g], h).and_then(|c| c.split_once(&marker)) {
-        Some((prefix, _)) if keep && !is_plugin_program(prefix) && is_plain_program(prefix) => {
+        Some((prefix, _))
+            if keep
+                && prefix != DEFAULT_PROGRAM
+                && !is_plugin_program(prefix)
+                && is_plain_program(prefix) =>
+        {
             format!("{prefix}{}", &wanted[shell_word(program).len()..])
         }
         _ => wanted.to_string(),

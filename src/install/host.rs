@@ -219,12 +219,18 @@ pub fn check(global: bool, repo: Option<&Repo>, program: &str) -> Result<u8> {
                     bad = true;
                     notes.push(format!("trust step pending: {step}"));
                 }
-                if !runnable(crate::hosts::protocol::program_word(program)) {
+                let word = crate::hosts::protocol::program_word(program);
+                if !runnable(word) {
                     bad = true;
-                    notes.push(format!(
-                        "`{}` is not on the hooks' PATH, so they cannot run it",
-                        crate::hosts::protocol::program_word(program)
-                    ));
+                    // A path (plan registers its own) is gone when plan moved: an
+                    // install without --command keeps it, so the hint names one.
+                    notes.push(match word.contains('/') {
+                        true => format!(
+                            "`{word}` is no executable file, so they cannot run it: run `plan install {} --command PATH` with the plan binary's path",
+                            host.name()
+                        ),
+                        false => format!("`{word}` is not on the hooks' PATH, so they cannot run it"),
+                    });
                 }
             }
         }
@@ -334,8 +340,15 @@ fn write_file(
     let shown = &place.shown;
     let title = host.title();
     let found = read_text(&place.path, shown)?;
+    // As for settings' entries (`hooks::install_keeping`): a program a person named
+    // stays, the bare `plan` an older plan wrote does not.
     let wanted = match &found {
-        Some(found) if keep && is_ours(found) => {
+        Some(found)
+            if keep
+                && is_ours(found)
+                && crate::hosts::program_in(found).as_deref()
+                    != Some(crate::hosts::protocol::DEFAULT_PROGRAM) =>
+        {
             crate::hosts::naming_program_of(found, &text(crate::hosts::protocol::DEFAULT_PROGRAM))
         }
         _ => text(program),

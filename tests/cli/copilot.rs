@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::hooks::json;
-use crate::util::{Run, Test, redact, shown};
+use crate::util::{BIN, Run, Test, redact, shown};
 
 const PLAN: &str = "# Plan: Ship the cache layer
 
@@ -126,7 +126,7 @@ fn install_writes_the_project_hooks_file_and_names_the_trust_step() {
         assert_eq!(doc["hooks"][event][0]["type"], "command");
         assert_eq!(
             doc["hooks"][event][0]["bash"],
-            format!("plan hook copilot {slug}")
+            format!("{BIN} hook copilot {slug}")
         );
     }
     let before = t.read(".github/hooks/plan.json");

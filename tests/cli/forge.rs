@@ -98,6 +98,19 @@ fn update_job(t: &Test, origin: &Path, prs: &str, run: u32) -> String {
 
 /// The update job, with (`gate_runs`) or without the secret `PLAN_PUSH_TOKEN`.
 fn update_job_with(t: &Test, origin: &Path, prs: &str, run: u32, gate_runs: bool) -> String {
+    update_job_for(t, origin, prs, run, gate_runs, "")
+}
+
+/// The update job as a pull request's opening or reopening starts it: `only` is
+/// its number (the step's `ONLY`; empty: a push to the default branch).
+fn update_job_for(
+    t: &Test,
+    origin: &Path,
+    prs: &str,
+    run: u32,
+    gate_runs: bool,
+    only: &str,
+) -> String {
     let work = t.dir.path().join(format!("runner-{run}"));
     let bin = work.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -148,6 +161,7 @@ fn update_job_with(t: &Test, origin: &Path, prs: &str, run: u32, gate_runs: bool
         .env("BASE", "main")
         .env("REPO", "acme/forge")
         .env("GATE_RUNS", if gate_runs { "true" } else { "false" })
+        .env("ONLY", only)
         .env(
             "WORKFLOW",
             "acme/forge/.github/workflows/plan.yml@refs/heads/main",
@@ -649,6 +663,54 @@ fn without_plan_push_token_the_update_job_starts_the_gate_on_what_it_pushed() {
         before,
         "the merge was pushed"
     );
+}
+
+/// A pull request opened or reopened starts the update job for itself alone (its
+/// number in `ONLY`): that branch is synced and its gate dispatched, and the other
+/// open pull requests, which the base's next push syncs, are left as they are.
+#[test]
+fn an_opened_pull_request_is_synced_alone() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("plan");
+    let origin = t.dir.path().join("origin.git");
+    git(
+        &t,
+        t.dir.path(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            origin.to_str().unwrap(),
+        ],
+    );
+    t.git(&["remote", "add", "origin", origin.to_str().unwrap()]);
+    t.git(&["push", "-q", "origin", "main"]);
+    let agent = clone(&t, &origin, "agent");
+    for (branch, note) in [
+        ("one", "one: a note"),
+        ("two", "two: a note"),
+        ("main", "main: a note"),
+    ] {
+        git(&t, &agent, &["checkout", "-q", "-B", branch, "origin/main"]);
+        plan(&t, &agent, "2026-06-15T10:00", &["log", note]).code(0);
+        git(&t, &agent, &["commit", "-q", "-am", note]);
+        git(&t, &agent, &["push", "-q", "origin", branch]);
+    }
+    let remote = |branch: &str| git(&t, &agent, &["ls-remote", origin.to_str().unwrap(), branch]);
+    let (one, two) = (remote("one"), remote("two"));
+    let said = update_job_for(&t, &origin, "4 false one\n5 false two\n", 1, false, "5");
+    assert_eq!(remote("one"), one, "#4 was not synced:\n{said}");
+    assert_ne!(remote("two"), two, "#5 was synced:\n{said}");
+    assert!(
+        said.contains("dispatch plan.yml --ref two -f pr=5"),
+        "{said}"
+    );
+    assert!(!said.contains("pr=4"), "{said}");
+    // The base's push syncs every open pull request.
+    update_job_for(&t, &origin, "4 false one\n5 false two\n", 2, false, "");
+    assert_ne!(remote("one"), one, "#4 is synced on the push");
 }
 
 // Attack on `plan sync` (the update job, which pushes with a write token): the

@@ -444,9 +444,42 @@ Against base {base} ({short}).
 /// The workflow's "Who approved" step run by bash as Actions runs it, with a
 /// stand-in `gh` answering each API call as the real one does after its `--jq`:
 /// `reviews` (login, type, state, commit, one review a line, oldest first), the
-/// label's adder (empty: no label) and each login's permission. Returns what it
-/// set PLAN_APPROVED_BY to and the job summary it wrote.
+/// label's adder (empty: no label) and each login's permission. The run is the one
+/// the label's adding started (a `labeled` event of the commit under test, sent by
+/// the adder), or with no label a push's. Returns what it set PLAN_APPROVED_BY to
+/// and the job summary it wrote.
 fn who_approved(reviews: &str, labeler: &str, permissions: &[(&str, &str)]) -> (String, String) {
+    let event = match labeler.trim() {
+        "" => Event {
+            action: "synchronize",
+            label: "",
+            sender: "lead",
+        },
+        sender => Event {
+            action: "labeled",
+            label: "plan-approved",
+            sender,
+        },
+    };
+    who_approved_in(&event, reviews, labeler, permissions)
+}
+
+/// The `pull_request` event a gate run is for: its action, the label it added (for
+/// `labeled`) and who sent it.
+struct Event<'a> {
+    action: &'a str,
+    label: &'a str,
+    sender: &'a str,
+}
+
+/// [`who_approved`] in the run `event` started; the head it carries is the commit
+/// under test.
+fn who_approved_in(
+    event: &Event<'_>,
+    reviews: &str,
+    labeler: &str,
+    permissions: &[(&str, &str)],
+) -> (String, String) {
     let t = Test::new();
     let work = t.dir.path().join("runner");
     let bin = work.join("bin");
@@ -457,7 +490,7 @@ fn who_approved(reviews: &str, labeler: &str, permissions: &[(&str, &str)]) -> (
         std::fs::write(work.join(format!("perm-{login}")), permission).unwrap();
     }
     let gh = format!(
-        "#!/bin/sh\nw='{0}'\n[ \"$1\" = api ] || exit 2\n[ \"$2\" = --paginate ] && shift\ncase \"$2\" in\n  */pulls/7/reviews) cat \"$w/reviews\" ;;\n  */issues/7/labels) [ -s \"$w/labeler\" ] && echo plan-approved; true ;;\n  */issues/7/events) cat \"$w/labeler\" ;;\n  */collaborators/*/permission) l=${{2#*/collaborators/}}; cat \"$w/perm-${{l%%/*}}\" 2>/dev/null || echo none ;;\n  *) exit 2 ;;\nesac\n",
+        "#!/bin/sh\nw='{0}'\n[ \"$1\" = api ] || exit 2\n[ \"$2\" = --paginate ] && shift\ncase \"$2\" in\n  */pulls/7/reviews) cat \"$w/reviews\" ;;\n  */issues/7/labels) [ -s \"$w/labeler\" ] && echo plan-approved; true ;;\n  */collaborators/*/permission) l=${{2#*/collaborators/}}; cat \"$w/perm-${{l%%/*}}\" 2>/dev/null || echo none ;;\n  *) exit 2 ;;\nesac\n",
         work.display()
     );
     std::fs::write(bin.join("gh"), gh).unwrap();
@@ -481,6 +514,11 @@ fn who_approved(reviews: &str, labeler: &str, permissions: &[(&str, &str)]) -> (
         .env("HEAD", "c0ffee000000aaaa")
         .env("AUTHOR", "lead")
         .env("LABEL", "plan-approved")
+        .env("EVENT_NAME", "pull_request")
+        .env("EVENT_ACTION", event.action)
+        .env("EVENT_LABEL", event.label)
+        .env("EVENT_SENDER", event.sender)
+        .env("EVENT_HEAD", "c0ffee000000aaaa")
         .output()
         .unwrap();
     assert!(
@@ -543,6 +581,152 @@ fn only_a_person_with_write_access_other_than_the_author_approves() {
         summary.contains("reader, who added it, has no write access"),
         "{summary}"
     );
+}
+
+/// The workflow's "The pull request" step (both gate jobs have it) run by bash as
+/// Actions runs it: from a `pull_request` event's payload (`event_base_ref` the
+/// base branch's name, `None`: a dispatch, whose pull request a stand-in `gh`
+/// answers, its base branch `api_base_ref`), with the repository's default branch
+/// `main` and the workflow's `PLAN_BASES`. Returns whether the step passed, what it
+/// said and what it put in `GITHUB_ENV`.
+fn the_pull_request(
+    event_base_ref: Option<&str>,
+    api_base_ref: &str,
+    plan_bases: &str,
+) -> (bool, String, String) {
+    let t = Test::new();
+    let work = t.dir.path().join("runner");
+    let bin = work.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let gh = format!(
+        "#!/bin/sh\n[ \"$1 $2\" = 'api repos/acme/app/pulls/7' ] || exit 2\nprintf '7\\tba5e000000000000\\tc0ffee000000aaaa\\tagent\\t%s\\n' '{api_base_ref}'\n"
+    );
+    std::fs::write(bin.join("gh"), gh).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("gh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let workflow = workflow(&t);
+    let yaml: serde_json::Value = serde_saphyr::from_str(&workflow).unwrap();
+    let steps = |job: &str| -> serde_json::Value {
+        yaml["jobs"][job]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "The pull request")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(steps("verify"), steps("judge"), "both jobs check the same");
+    let script = step_script(&workflow, "The pull request");
+    let env = work.join("env");
+    let mut cmd = Command::new("bash");
+    cmd.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), crate::util::system_path()),
+        )
+        .env("GITHUB_ENV", &env)
+        .env("GH_TOKEN", "unused")
+        .env("REPO", "acme/app")
+        .env("NUMBER", "7")
+        .env("DEFAULT_BRANCH", "main")
+        .env("PLAN_BASES", plan_bases);
+    if let Some(base_ref) = event_base_ref {
+        cmd.env("EVENT_BASE", "ba5e000000000000")
+            .env("EVENT_BASE_REF", base_ref)
+            .env("EVENT_HEAD", "c0ffee000000aaaa")
+            .env("EVENT_AUTHOR", "agent");
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(env).unwrap_or_default(),
+    )
+}
+
+// Attack (red team on issue 69): the gate took the pull request's base from the
+// event or the API as it came. The agent pushes a branch of its own holding the
+// sign-offs it wants past the gate and opens a pull request of the same head
+// against it: compared with that base, nothing is new, the gate is green, and its
+// check lands on the head commit a pull request against the default branch has
+// too. A base other than the default branch, or a branch the workflow's
+// PLAN_BASES names, fails the gate's jobs, naming the base and what to do.
+#[test]
+fn a_pull_request_against_a_branch_other_than_the_default_fails_the_gate() {
+    let expected = "PLAN_NUMBER=7\nPLAN_BASE=ba5e000000000000\nPLAN_HEAD=c0ffee000000aaaa\nPLAN_AUTHOR=agent\n";
+    for event in [true, false] {
+        let ask = |base_ref: &'static str, bases: &str| {
+            let (event_ref, api_ref) = if event {
+                (Some(base_ref), "unused")
+            } else {
+                (None, base_ref)
+            };
+            the_pull_request(event_ref, api_ref, bases)
+        };
+        let (ok, said, env) = ask("agent-base", "");
+        assert!(!ok, "event {event}: {said}");
+        assert_eq!(env, "", "event {event}: nothing set for the gate to run on");
+        assert_eq!(
+            said.trim_end(),
+            "::error::the pull request's base is the branch agent-base, not this repository's default branch (main) nor one PLAN_BASES names: the gate checks a pull request against its base, here whatever was pushed to agent-base, and its check lands on a head commit that other pull requests share. Open the pull request against main; for a protected branch of your own, name it in PLAN_BASES in .github/workflows/plan.yml on main",
+            "event {event}"
+        );
+        // No base named at all is no default branch either.
+        let (ok, _, _) = ask("", "");
+        assert!(!ok, "event {event}: an empty base");
+        let (ok, said, env) = ask("main", "");
+        assert!(ok, "event {event}: {said}");
+        assert_eq!(env, expected, "event {event}");
+        let (ok, said, env) = ask("release/1", "release/0 release/1");
+        assert!(ok, "event {event}: {said}");
+        assert_eq!(env, expected, "event {event}");
+        // A name PLAN_BASES holds only as part of another is not it.
+        let (ok, _, _) = ask("release", "release/1");
+        assert!(!ok, "event {event}: part of a name");
+    }
+}
+
+// Attack (red team on issue 69): the `plan-approved` label was tied to no commit.
+// A person with write access added it while the head was the commit they read;
+// the agent then pushed more commits, and the gate of the new head found the label
+// still on the pull request and approved its cancels and contract changes. The
+// label approves only the head it was added to, in the run its adding starts; a
+// run for anything else (a push, a review, another label) says to add it again.
+#[test]
+fn the_approval_label_approves_only_the_head_it_was_added_to() {
+    let perms = [("changer", "write"), ("reader", "read")];
+    for action in ["synchronize", "reopened", "labeled"] {
+        // `labeled`: another label, added by someone else, on the new head.
+        let event = Event {
+            action,
+            label: if action == "labeled" { "bug" } else { "" },
+            sender: "reader",
+        };
+        let (env, summary) = who_approved_in(&event, "", "changer\n", &perms);
+        assert_eq!(env, "PLAN_APPROVED_BY=", "{action}: {summary}");
+        assert_eq!(
+            summary,
+            "- the plan-approved label does not count for this run: it approves the head it was added to, in the run adding it starts, and this run is for c0ffee000000; to approve this commit, remove the label and add it again\n",
+            "{action}"
+        );
+    }
+    // Added by the person, on the commit under test: it counts.
+    let event = Event {
+        action: "labeled",
+        label: "plan-approved",
+        sender: "changer",
+    };
+    let (env, summary) = who_approved_in(&event, "", "changer\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=changer", "{summary}");
+    // Who counts is who sent the event, not who the events list says added it.
+    let event = Event {
+        action: "labeled",
+        label: "plan-approved",
+        sender: "reader",
+    };
+    let (env, _) = who_approved_in(&event, "", "changer\n", &perms);
+    assert_eq!(env, "PLAN_APPROVED_BY=");
 }
 
 #[test]
@@ -1701,6 +1885,81 @@ fn a_forged_start_on_the_base_does_not_hide_a_goals_work_from_the_gate() {
             "{what}: {}",
             run.stdout
         );
+    }
+}
+
+// Attack (red team on issue 69, item 1): the first pull request does goal `w` on its
+// branch and edits its `started … at COMMIT` line to name the sign-off's
+// checkpoint's parent, the branch's last commit. Merged with a merge commit, that
+// commit is in the base's history (through the merge's second parent) and an
+// ancestor of the checkpoint, so the goal's work read as nothing, and a second pull
+// request replacing the work passed without CI's judge. A start counts only on the
+// base's first-parent line; else it is taken from that line's history, where the
+// goal became started; with the base moved on meanwhile, from where the branch
+// left it. Honest or not, the work is the whole branch's.
+#[test]
+fn a_start_line_naming_a_merged_branchs_commit_does_not_hide_a_goals_work() {
+    for moved in [false, true] {
+        let t = unittest_repo();
+        t.write(".plan/config.yaml", "judge:\n  backend: claude\n");
+        t.write(
+            "test_calc.py",
+            "import unittest\nfrom calc import add\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+        );
+        t.commit_all("base");
+        t.git(&["checkout", "-q", "-b", "pr1"]);
+        // Started, and the work committed without the plan: no commit has the
+        // line as plan wrote it.
+        t.ok(&["start", "w", "--no-verify"]);
+        let padding = "# calc\n".repeat(20);
+        t.write(
+            "calc.py",
+            format!("{padding}def add(a, b):\n    return a + b\n"),
+        );
+        t.git(&["add", "calc.py"]);
+        t.git(&["commit", "-q", "-m", "add"]);
+        t.ok(&["complete", "w", "--evidence", "add works"]);
+        // The lines plan wrote in this clone: CI's clone has none.
+        std::fs::remove_file(t.root().join(".git/plan/logged.tsv")).unwrap();
+        let md = t.plan_md();
+        let started = md.lines().find(|l| l.contains(" w started ")).unwrap();
+        let checkpoint = md.split("(checkpoint ").nth(1).unwrap()[..12].to_string();
+        let parent = rev(&t, &format!("{checkpoint}^"));
+        assert_eq!(parent, rev(&t, "HEAD"), "the checkpoint's parent");
+        let at = started.rsplit(' ').next().unwrap().trim_end_matches(')');
+        t.write(
+            "plan.md",
+            md.replace(started, &started.replace(at, &parent[..12])),
+        );
+        t.commit_all("done");
+        t.git(&["checkout", "-q", "main"]);
+        if moved {
+            t.write("other.txt", "meanwhile\n");
+            t.commit_all("meanwhile");
+        }
+        t.git(&["merge", "-q", "--no-ff", "-m", "Merge pr1", "pr1"]);
+        let base = rev(&t, "main");
+        t.git(&["checkout", "-q", "-b", "pr2"]);
+        user_judge(&t, "reject");
+        let gate = ["audit", "--base", &base, "--strict", "--rejudge"];
+        // A file beside the work: verified again, not judged (CI's judge rejects
+        // anything), so the start was found, not given up on.
+        t.write("notes.py", "NOTE = 1\n");
+        t.commit_all("notes");
+        let run = t.ok(&gate);
+        assert!(run.stdout.contains("reverify: passed"), "{}", run.stdout);
+        t.write("calc.py", "def add(a, b):\n    return 5\n");
+        t.commit_all("simplify");
+        let run = t.run(&gate);
+        assert_eq!(run.code, 1, "moved {moved}: {}\n{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("rejudge: verify passed; judge reject"),
+            "moved {moved}: {}",
+            run.stdout
+        );
+        // CI's judge accepting it, it passes: the start is no failure of its own.
+        user_judge(&t, "accept");
+        t.ok(&gate);
     }
 }
 

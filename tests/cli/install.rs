@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::util::{Test, redact, redact_hosts, shown};
+use crate::util::{BIN, Test, redact, redact_hosts, shown};
 
 /// Another tool's Claude Code settings, as a person would have written them.
 const THEIRS: &str = r#"{
@@ -53,18 +53,18 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
     let t = Test::new();
     t.write(".claude/settings.json", THEIRS);
     let run = t.ok(&["install", "claude"]);
-    insta::assert_snapshot!(run.stdout, @r"
+    insta::assert_snapshot!(redact(&t, &run.stdout), @r"
     installed plan's hooks for Claude Code in .claude/settings.json
-      added SessionStart: plan hook claude session-start
-      added UserPromptSubmit: plan hook claude user-prompt-submit
-      added PostToolUse: plan hook claude post-tool-use
-      added PreCompact: plan hook claude pre-compact
-      added Stop: plan hook claude stop
-      added StopFailure: plan hook claude stop-failure
-      added SubagentStart: plan hook claude subagent-start
-      added SubagentStop: plan hook claude subagent-stop
-      added TaskCompleted: plan hook claude task-completed
-      added TeammateIdle: plan hook claude teammate-idle
+      added SessionStart: [BIN] hook claude session-start
+      added UserPromptSubmit: [BIN] hook claude user-prompt-submit
+      added PostToolUse: [BIN] hook claude post-tool-use
+      added PreCompact: [BIN] hook claude pre-compact
+      added Stop: [BIN] hook claude stop
+      added StopFailure: [BIN] hook claude stop-failure
+      added SubagentStart: [BIN] hook claude subagent-start
+      added SubagentStop: [BIN] hook claude subagent-stop
+      added TaskCompleted: [BIN] hook claude task-completed
+      added TeammateIdle: [BIN] hook claude teammate-idle
     next: restart Claude Code sessions already running here; project hooks need no approval
     ");
     let installed = t.read(".claude/settings.json");
@@ -73,7 +73,7 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
     assert_eq!(post[0]["hooks"][0]["command"], "npx prettier --write");
     assert_eq!(
         post[1]["hooks"][0]["command"],
-        "plan hook claude post-tool-use"
+        format!("{BIN} hook claude post-tool-use")
     );
     assert_eq!(
         settings["hooks"]["Stop"][0]["hooks"][0]["command"],
@@ -87,22 +87,78 @@ fn claude_merges_once_and_uninstall_leaves_the_other_tools_hooks() {
     assert_eq!(t.read(".claude/settings.json"), installed);
 
     let run = t.ok(&["uninstall", "claude"]);
-    insta::assert_snapshot!(run.stdout, @"
+    insta::assert_snapshot!(redact(&t, &run.stdout), @"
     removed plan's hooks for Claude Code from .claude/settings.json
-      removed PostToolUse: plan hook claude post-tool-use
-      removed Stop: plan hook claude stop
-      removed SessionStart: plan hook claude session-start
-      removed UserPromptSubmit: plan hook claude user-prompt-submit
-      removed PreCompact: plan hook claude pre-compact
-      removed StopFailure: plan hook claude stop-failure
-      removed SubagentStart: plan hook claude subagent-start
-      removed SubagentStop: plan hook claude subagent-stop
-      removed TaskCompleted: plan hook claude task-completed
-      removed TeammateIdle: plan hook claude teammate-idle
+      removed PostToolUse: [BIN] hook claude post-tool-use
+      removed Stop: [BIN] hook claude stop
+      removed SessionStart: [BIN] hook claude session-start
+      removed UserPromptSubmit: [BIN] hook claude user-prompt-submit
+      removed PreCompact: [BIN] hook claude pre-compact
+      removed StopFailure: [BIN] hook claude stop-failure
+      removed SubagentStart: [BIN] hook claude subagent-start
+      removed SubagentStop: [BIN] hook claude subagent-stop
+      removed TaskCompleted: [BIN] hook claude task-completed
+      removed TeammateIdle: [BIN] hook claude teammate-idle
     ");
     // Written in the same layout it came in, so it comes back byte for byte.
     assert_eq!(t.read(".claude/settings.json"), THEIRS);
     insta::assert_snapshot!(shown(&t, &t.ok(&["uninstall", "claude"])));
+}
+
+// Attack (issue 69, item 9): the hooks ran `plan` by name, so a `plan` earlier on
+// the host's PATH (`~/.local/bin`, which an agent can write) answered them: its
+// TaskCompleted said allowed. plan registers its hooks by its own absolute path, as
+// it does the merge driver (the name only where that path cannot be known); an
+// entry an older plan wrote by name is moved to the path by the next install,
+// while a program a person put there stays.
+#[test]
+fn hooks_run_this_plan_by_its_path_and_not_a_plan_earlier_on_path() {
+    let t = Test::new().with_bin();
+    let planted = t.dir.path().join("planted-plan-ran");
+    t.fake_program("plan", &format!("touch '{}'\nexit 0\n", planted.display()));
+    t.ok(&["install", "claude"]);
+    t.ok(&["install", "copilot"]);
+    let installed = t.read(".claude/settings.json");
+    let settings = json(&installed);
+    let command = settings["hooks"]["TaskCompleted"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // As the host runs it: a shell, the planted `plan` first on PATH.
+    let out = std::process::Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(t.root())
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:{}", t.bin().display(), crate::util::system_path()),
+        )
+        .env("HOME", home(&t))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!planted.exists(), "the planted plan answered: {out:?}");
+    assert_eq!(command, format!("{BIN} hook claude task-completed"));
+    let copilot = t.read(".github/hooks/plan.json");
+    assert_eq!(
+        copilot
+            .matches(&format!("\"bash\": \"{BIN} hook copilot "))
+            .count(),
+        copilot.matches("\"bash\": ").count(),
+        "{copilot}"
+    );
+    // Entries an older plan registered by name are moved to the path.
+    let by_name = installed.replace(&format!("\"{BIN} hook"), "\"plan hook");
+    assert_eq!(by_name.matches("\"plan hook claude ").count(), 10);
+    t.write(".claude/settings.json", &by_name);
+    t.write(
+        ".github/hooks/plan.json",
+        copilot.replace(&format!("\"bash\": \"{BIN} hook"), "\"bash\": \"plan hook"),
+    );
+    t.ok(&["install", "claude"]);
+    t.ok(&["install", "copilot"]);
+    assert_eq!(t.read(".claude/settings.json"), installed);
+    assert_eq!(t.read(".github/hooks/plan.json"), copilot);
 }
 
 #[test]
@@ -255,7 +311,7 @@ fn reinstalling_keeps_the_program_and_a_longer_timeout_a_person_set() {
     let edited = t
         .read(".claude/settings.json")
         .replace(
-            "\"command\": \"plan hook",
+            &format!("\"command\": \"{BIN} hook"),
             "\"command\": \"PLAN_FILE=docs/plan.md plan hook",
         )
         .replacen("\"timeout\": 60", "\"timeout\": 600", 1);
@@ -288,14 +344,16 @@ fn reinstalling_keeps_the_program_and_a_longer_timeout_a_person_set() {
     t.ok(&["install", "claude"]);
     let reset = t.read(".claude/settings.json");
     assert_eq!(
-        reset.matches("\"plan hook claude stop\"").count(),
+        reset
+            .matches(&format!("\"{BIN} hook claude stop\""))
+            .count(),
         1,
         "{reset}"
     );
     t.write(".claude/settings.json", &edited);
     t.ok(&["install", "copilot"]);
     let copilot = t.read(".github/hooks/plan.json").replace(
-        "\"bash\": \"plan hook",
+        &format!("\"bash\": \"{BIN} hook"),
         "\"bash\": \"PLAN_FILE=docs/plan.md plan hook",
     );
     t.write(".github/hooks/plan.json", &copilot);
@@ -313,7 +371,7 @@ fn reinstalling_keeps_the_program_and_a_longer_timeout_a_person_set() {
         .collect();
     insta::assert_snapshot!(said.join("\n"), @"
     ✓ Claude Code    registered in .claude/settings.json
-    ✗ pi             registered in .pi/extensions/plan.ts; `/opt/plan/bin/plan` is not on the hooks' PATH, so they cannot run it
+    ✗ pi             registered in .pi/extensions/plan.ts; `/opt/plan/bin/plan` is no executable file, so they cannot run it: run `plan install pi --command PATH` with the plan binary's path
     ✓ Copilot CLI    registered in .github/hooks/plan.json
     ");
 }
@@ -332,7 +390,15 @@ fn pi_gets_the_extension_file() {
     let shipped = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/pi/plan.ts"),
     )
-    .unwrap();
+    .unwrap()
+    // Installed, it names this plan by its path (issue 69, item 9).
+    .replace(
+        "const PLAN_PROGRAM = \"plan\";",
+        &format!(
+            "const PLAN_PROGRAM = {};",
+            serde_json::to_string(BIN).unwrap()
+        ),
+    );
     assert_eq!(t.read(".pi/extensions/plan.ts"), shipped);
     insta::assert_snapshot!(shown(&t, &t.ok(&["install", "pi"])));
 
@@ -373,7 +439,15 @@ fn opencode_gets_the_plugin_file() {
     let shipped = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/opencode/plan.js"),
     )
-    .unwrap();
+    .unwrap()
+    // Installed, it names this plan by its path (issue 69, item 9).
+    .replace(
+        "const PLAN_PROGRAM = \"plan\";",
+        &format!(
+            "const PLAN_PROGRAM = {};",
+            serde_json::to_string(BIN).unwrap()
+        ),
+    );
     assert_eq!(t.read(".opencode/plugin/plan.js"), shipped);
     insta::assert_snapshot!(shown(&t, &t.ok(&["install", "opencode"])));
     assert!(!t.path("opencode.json").exists() && !t.path(".opencode/opencode.json").exists());
@@ -436,16 +510,16 @@ fn codex_says_how_its_hooks_get_trusted() {
     let t = Test::new();
     let run = t.ok(&["install", "codex"]);
     let root = t.root().display().to_string();
-    insta::assert_snapshot!(run.stdout.replace(&root, "[REPO]"), @r#"
+    insta::assert_snapshot!(redact(&t, &run.stdout.replace(&root, "[REPO]")), @r#"
     installed plan's hooks for Codex in .codex/hooks.json
-      added SessionStart: plan hook codex session-start
-      added UserPromptSubmit: plan hook codex user-prompt-submit
-      added PostToolUse: plan hook codex post-tool-use
-      added PreToolUse: plan hook codex pre-tool-use
-      added PreCompact: plan hook codex pre-compact
-      added Stop: plan hook codex stop
-      added SubagentStart: plan hook codex subagent-start
-      added SubagentStop: plan hook codex subagent-stop
+      added SessionStart: [BIN] hook codex session-start
+      added UserPromptSubmit: [BIN] hook codex user-prompt-submit
+      added PostToolUse: [BIN] hook codex post-tool-use
+      added PreToolUse: [BIN] hook codex pre-tool-use
+      added PreCompact: [BIN] hook codex pre-compact
+      added Stop: [BIN] hook codex stop
+      added SubagentStart: [BIN] hook codex subagent-start
+      added SubagentStop: [BIN] hook codex subagent-stop
     next: Codex skips hooks silently until they are trusted:
       1. trust this project in ~/.codex/config.toml:
            [projects."[REPO]"]
@@ -538,13 +612,13 @@ fn droid_merges_into_factory_settings_and_uninstall_gives_back_the_rest() {
     let theirs = "{\n  \"model\": \"custom:fake-model\"\n}\n";
     t.write(".factory/settings.json", theirs);
     let run = t.ok(&["install", "droid"]);
-    insta::assert_snapshot!(run.stdout, @r"
+    insta::assert_snapshot!(redact(&t, &run.stdout), @r"
     installed plan's hooks for Factory Droid in .factory/settings.json
-      added SessionStart: plan hook droid session-start
-      added UserPromptSubmit: plan hook droid user-prompt-submit
-      added PostToolUse: plan hook droid post-tool-use
-      added PreCompact: plan hook droid pre-compact
-      added Stop: plan hook droid stop
+      added SessionStart: [BIN] hook droid session-start
+      added UserPromptSubmit: [BIN] hook droid user-prompt-submit
+      added PostToolUse: [BIN] hook droid post-tool-use
+      added PreCompact: [BIN] hook droid pre-compact
+      added Stop: [BIN] hook droid stop
     next: Droid runs project hooks with no approval step (`droid exec` too);
       restart Droid sessions already running here
       `droid exec` fires no UserPromptSubmit: a changed plan comes with the next file edit
@@ -573,7 +647,7 @@ fn droid_merges_into_factory_settings_and_uninstall_gives_back_the_rest() {
     assert_eq!(user["customModels"], serde_json::json!([]));
     assert_eq!(
         user["hooks"]["SessionStart"][0]["hooks"][0]["command"],
-        "plan hook droid session-start"
+        format!("{BIN} hook droid session-start")
     );
 }
 
@@ -608,7 +682,7 @@ fn a_hand_formatted_file_keeps_its_bytes_and_uninstall_gives_them_back() {
     assert_eq!(v["hooks"]["Stop"].as_array().unwrap().len(), 2);
     assert_eq!(
         v["hooks"]["SessionStart"][0]["hooks"][0]["command"],
-        "plan hook claude session-start"
+        format!("{BIN} hook claude session-start")
     );
     insta::assert_snapshot!(shown(&t, &t.ok(&["install", "claude"])));
     assert_eq!(t.read(".claude/settings.json"), installed);
@@ -632,7 +706,7 @@ fn gemini_settings_with_comments_are_accepted_and_kept() {
     ] {
         assert!(installed.contains(kept), "{kept:?} is gone:\n{installed}");
     }
-    assert!(installed.contains("\"command\": \"plan hook gemini after-agent\""));
+    assert!(installed.contains(&format!("\"command\": \"{BIN} hook gemini after-agent\"")));
     insta::assert_snapshot!(shown(&t, &t.ok(&["install", "gemini"])));
     t.ok(&["uninstall", "gemini"]);
     assert_eq!(t.read(".gemini/settings.json"), theirs);
@@ -720,8 +794,16 @@ fn all_registers_the_hosts_on_path_and_check_says_what_is_missing() {
     insta::assert_snapshot!(shown(&t, &run));
     t.write(".claude/settings.json", &settings);
 
-    // The hooks run `plan`: gone from PATH, they cannot run.
-    std::fs::remove_file(t.bin().join("plan")).unwrap();
+    // The hooks run the plan they name by its path: gone, they cannot run.
+    let named = t.bin().join("plan");
+    t.write(
+        ".claude/settings.json",
+        settings.replace(
+            &format!("\"{BIN} hook"),
+            &format!("\"{} hook", named.display()),
+        ),
+    );
+    std::fs::remove_file(&named).unwrap();
     let run = t.run(&["install", "--check"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     insta::assert_snapshot!(shown(&t, &run));

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::hooks::json;
-use crate::util::{Run, Test, redact, shown};
+use crate::util::{BIN, Run, Test, redact, shown};
 
 const PLAN: &str = "# Plan: Ship the cache layer
 
@@ -119,7 +119,7 @@ fn install_creates_settings_qwen_will_not_rewrite_and_uninstall_takes_it_back() 
     );
     assert_eq!(
         doc["hooks"]["Stop"][0]["hooks"][0]["command"],
-        "plan hook qwen stop"
+        format!("{BIN} hook qwen stop")
     );
     insta::assert_snapshot!(shown(&t, &t.ok(&["install", "qwen"])));
     assert_eq!(t.read(".qwen/settings.json"), text, "idempotent");

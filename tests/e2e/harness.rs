@@ -473,6 +473,11 @@ impl World {
         let flags: Vec<String> = flags.iter().map(|f| f.replace("{dir}", &dir)).collect();
         let mut args = vec!["install", host.program()];
         args.extend(flags.iter().map(String::as_str));
+        // The recording wrapper is `plan` on the hosts' PATH: registered by name,
+        // as plan otherwise registers its own binary by its path.
+        if !flags.iter().any(|f| f == "--plugin" || f == "--command") {
+            args.extend(["--command", "plan"]);
+        }
         world.install_output = world.plan_ok(&args).stdout;
         if host == Host::Opencode {
             world.seed_opencode_deps(&world.repo().join(".opencode"));
