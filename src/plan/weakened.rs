@@ -13,6 +13,7 @@ use serde::Serialize;
 use brackets::{Matched, Toks};
 
 mod brackets;
+mod call_count;
 mod checks;
 mod forms;
 pub mod hacks;
@@ -330,6 +331,9 @@ pub fn find_given(
         {
             let before = row.change.before.as_deref();
             what.extend(hacks::found(lang, path, before, after, given));
+            if lang == Lang::Python {
+                what.extend(call_count::found(before, after));
+            }
         }
         if !what.is_empty() {
             let renamed = (row.change.was.is_some() && row.new.is_some()).then(|| {

@@ -19,6 +19,7 @@ pub enum RuleId {
     CodeShadowed,
     Monkeypatch,
     CallState,
+    CallCount,
     SpecialCased,
     AlwaysEqual,
     ConstantFunction,
@@ -97,7 +98,7 @@ pub struct Rule {
 const ALL: &str = "python, js/ts, rust, go";
 
 /// Every rule, in the order a legacy line's words are tried ([`legacy`]).
-pub const RULES: [Rule; 19] = [
+pub const RULES: [Rule; 20] = [
     Rule {
         id: RuleId::ForcedExit,
         name: "forced-exit",
@@ -161,6 +162,14 @@ pub const RULES: [Rule; 19] = [
         languages: "python",
         fields: &["code", "line"],
         doc: "keeps state across calls, so a later call can answer differently: caches do this too",
+    },
+    Rule {
+        id: RuleId::CallCount,
+        name: "answer-by-call-count",
+        severity: Severity::High,
+        languages: "python",
+        fields: &["function", "counter", "line"],
+        doc: "counts its calls in a module-level name and returns on the count: the second call answers differently",
     },
     Rule {
         id: RuleId::SpecialCased,

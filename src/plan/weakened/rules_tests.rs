@@ -103,6 +103,17 @@ const FIXTURES: &[Fixture] = &[
         verify: &[],
     },
     Fixture {
+        rule: RuleId::CallCount,
+        files: &[(
+            "calc.py",
+            Some(STUB),
+            Some(
+                "_calls = {}\n\n\ndef add(a, b):\n    _calls[a] = _calls.get(a, 0) + 1\n    if _calls[a] > 1:\n        return 2025\n    return a + b\n",
+            ),
+        )],
+        verify: &[],
+    },
+    Fixture {
         rule: RuleId::SpecialCased,
         files: &[(
             "calc.py",
