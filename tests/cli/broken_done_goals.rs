@@ -120,3 +120,77 @@ fn audit_says_when_it_did_not_re_verify() {
         serde_json::from_str(&t.ok(&["audit", "--json", "--reverify"]).stdout).unwrap();
     assert_eq!(reverified["not_reverified"], 0, "{reverified}");
 }
+
+/// Done goals sharing a verify line run it once; a line this sign-off's own
+/// verify just passed with runs not at all (`cargo test` for every goal would
+/// otherwise run once per goal at every sign-off).
+#[test]
+fn a_verify_shared_by_done_goals_runs_once() {
+    let runs = tempfile::tempdir().unwrap();
+    let count = runs.path().join("count");
+    let plan = PLAN
+        .replace("verify: grep -q name,amount out.csv", "verify: sh check.sh")
+        .replace("verify: test -s NOTES.md", "verify: sh check.sh");
+    let t = Test::new().plan(&plan);
+    t.write(
+        "check.sh",
+        format!(
+            "echo run >> '{}'\ngrep -q name,amount out.csv\n",
+            count.display()
+        ),
+    );
+    t.write("out.csv", "name,amount\nA,1\n");
+    t.write("NOTES.md", "notes\n");
+    t.commit_all("work");
+    for id in ["csv-export", "notes"] {
+        t.ok(&["start", id]);
+        t.ok(&["complete", id, "--evidence", "done", "--judge", "none"]);
+    }
+    t.commit_all("done");
+    t.ok(&["start", "total-row"]);
+    std::fs::remove_file(&count).unwrap();
+    t.write("out.csv", "A,1\ntotal,1\n");
+    let run = t.ok(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ]);
+    assert_eq!(std::fs::read_to_string(&count).unwrap(), "run\n");
+    assert!(
+        run.stderr.contains("- csv-export: `sh check.sh` exited 1")
+            && run.stderr.contains("- notes: `sh check.sh` exited 1"),
+        "{}",
+        run.stderr
+    );
+    // The same line as the goal's own verify: it just passed, so it is not run.
+    let t = Test::new().plan(&PLAN.replace(
+        "verify: grep -q name,amount out.csv",
+        "verify: grep -q total out.csv",
+    ));
+    t.write("out.csv", "total\n");
+    t.commit_all("work");
+    t.ok(&["start", "csv-export"]);
+    t.ok(&[
+        "complete",
+        "csv-export",
+        "--evidence",
+        "done",
+        "--judge",
+        "none",
+    ]);
+    t.commit_all("done");
+    t.ok(&["start", "total-row"]);
+    t.write("out.csv", "total,2\n");
+    let run = t.ok(&[
+        "complete",
+        "total-row",
+        "--evidence",
+        "x",
+        "--judge",
+        "none",
+    ]);
+    assert!(!run.stderr.contains("again"), "{}", run.stderr);
+}
