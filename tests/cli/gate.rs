@@ -746,7 +746,7 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
         "cargo install --locked --git \"$PLAN_GIT\" --rev \"$PLAN_REV\" plan",
         "BASE: ${{ github.event.pull_request.base.sha }}",
         "plan audit --base \"$BASE\" --verify-only --results \"$RUNNER_TEMP/plan-verify/results.json\"",
-        "plan audit --base \"$BASE\" --strict --rejudge --verified \"$RUNNER_TEMP/plan-verify/results.json\" ${PLAN_APPROVED_BY:+--approved-by \"$PLAN_APPROVED_BY\"} --markdown",
+        "plan audit --base \"$BASE\" --strict --rejudge --verified \"$RUNNER_TEMP/plan-verify/results.json\" ${PLAN_APPROVED_BY:+--approved-by \"$PLAN_APPROVED_BY\"} ${PLAN_RECORD_KEY:+--ci-accepted \"$RUNNER_TEMP/plan-ci-accepted/accepted.txt\"} --markdown",
         ">> \"$GITHUB_STEP_SUMMARY\"",
         "${{ secrets.ANTHROPIC_API_KEY }}",
     ] {
