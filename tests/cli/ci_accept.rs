@@ -128,6 +128,31 @@ fn a_pull_request_that_adds_a_ci_judged_line_fails_the_gate() {
     t.run(&["log", &line[19..line.len() - 1]]).code(2);
 }
 
+// The same line in another plan file of the repository: the gate reads them all.
+#[test]
+fn a_ci_judged_line_added_to_another_plan_file_fails_the_gate() {
+    let t = origin();
+    let side = "# Plan: Side\n\n## Goal: Docs\n<!-- id: docs -->\nstatus: open\ndone_when: written\n\n## Log\n";
+    t.write("side.md", side);
+    t.commit_all("a second plan");
+    let base = rev(&t, "main");
+    t.git(&["checkout", "-q", "-b", "pr"]);
+    t.write(
+        "side.md",
+        format!(
+            "{side}- 2026-06-15 10:00 docs judged again by CI: accept (checkpoint 1a2b3c4d5e6f, run 7)\n"
+        ),
+    );
+    t.commit_all("judged by CI, says the agent");
+    let run = t.run(&["audit", "--base", &base]).code(1);
+    assert!(
+        run.stdout
+            .contains("only the workflow's update job writes these, after a merge"),
+        "{}",
+        run.stdout
+    );
+}
+
 fn with_key(t: &Test, args: &[&str], key: Option<&str>) -> Run {
     let mut cmd = t.cmd(args);
     cmd.env("GITHUB_RUN_ID", "4242");
