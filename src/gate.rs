@@ -339,9 +339,12 @@ pub fn strict_findings(
     let id = goal.id.as_ref();
     // A panel is as weak as its weakest judge; CI's own model judge accepting the
     // sign-off again (the update job's `ci_judged` line, after the merge) answers it.
-    let judges = match crate::plan::proof::judged_by_ci(plan, id) {
-        Some(_) => String::new(),
-        None => rules::sign_off_judge(plan, id).unwrap_or_default(),
+    // Not in the gate: what it holds to --strict is signed off in the pull request,
+    // so no line the update job wrote can be about it (one the pull request put
+    // after a base's line, or above one, is the agent's).
+    let judges = match (base, crate::plan::proof::judged_by_ci(plan, id)) {
+        (None, Some(_)) => String::new(),
+        _ => rules::sign_off_judge(plan, id).unwrap_or_default(),
     };
     for judge in judges.split(crate::plan::event::PANEL_JOIN) {
         match judge {

@@ -107,6 +107,13 @@ fn a_pull_request_that_adds_a_ci_judged_line_fails_the_gate() {
     t.write("plan.md", format!("{}{line}", t.plan_md()));
     t.commit_all("judged by CI, says the agent");
     let run = t.run(&["audit", "--base", &base, "--strict"]).code(1);
+    // Its own line clears nothing in the gate.
+    assert!(
+        run.stdout
+            .contains("strict: weak sign-off: a command judge, not a model CLI"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout.contains(&format!(
             "`{}`: a `judged again by CI` line the pull request adds: only the workflow's update job writes these, after a merge",
