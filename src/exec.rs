@@ -388,6 +388,9 @@ fn start(
             .args(&argv[1..])
             .current_dir(&spec.cwd)
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            // The key CI's accepts are signed with is plan's alone: no verify, judge
+            // or git plan starts holds it, whatever its environment (issue 71).
+            .env_remove(crate::env::RECORD_KEY)
             .env(RUN_VAR, mark)
             .stdin(stdin)
             .stdout(Stdio::piped())

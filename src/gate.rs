@@ -28,6 +28,7 @@ use crate::{verified, verify};
 pub use crate::reach::touched;
 
 pub mod audit;
+pub mod ci_record;
 pub mod others;
 pub mod report;
 
@@ -127,6 +128,9 @@ pub struct Base {
     /// What the gate found in the repository's other plan files
     /// ([`others`]): filled in by the caller.
     pub other_files: Vec<others::OtherGoal>,
+    /// `ci_judged` lines the head adds to the configured file, each `FILE:LINE:
+    /// line`: only the workflow's update job writes them, after a merge.
+    pub ci_lines: Vec<String>,
 }
 
 /// The names a plan file of the gate's may end with, in any case: the text kinds
@@ -180,6 +184,7 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         unsigned_done: Vec::new(),
         cancels: Vec::new(),
         other_files: Vec::new(),
+        ci_lines: Vec::new(),
         format_errors: head
             .errors
             .iter()
@@ -203,6 +208,10 @@ pub fn against(ctx: &Ctx, head: &Plan<'_>, rev: &str, reverts: &[Reverted]) -> R
         };
         out.lost_lines = rules::lost_lines(&name, &then, head, &excused);
         out.lost_goals = rules::lost_goals(&then, head);
+        out.ci_lines = rules::ci_lines_added(&then, head)
+            .into_iter()
+            .map(|(line, _, text)| format!("{name}:{line}: `{text}`: {}", rules::CI_LINE_ADDED))
+            .collect();
         out.signed_off = rules::new_sign_offs(&then, head);
         out.contract_changes = rules::contract_changes(&then, head);
         out.contract_changes
@@ -328,8 +337,15 @@ pub fn strict_findings(
     let history = base.is_none();
     let mut out = Vec::new();
     let id = goal.id.as_ref();
-    // A panel is as weak as its weakest judge.
-    let judges = rules::sign_off_judge(plan, id).unwrap_or_default();
+    // A panel is as weak as its weakest judge; CI's own model judge accepting the
+    // sign-off again (the update job's `ci_judged` line, after the merge) answers it.
+    // Not in the gate: what it holds to --strict is signed off in the pull request,
+    // so no line the update job wrote can be about it (one the pull request put
+    // after a base's line, or above one, is the agent's).
+    let judges = match (base, crate::plan::proof::judged_by_ci(plan, id)) {
+        (None, Some(_)) => String::new(),
+        _ => rules::sign_off_judge(plan, id).unwrap_or_default(),
+    };
     for judge in judges.split(crate::plan::event::PANEL_JOIN) {
         match judge {
             "none" => out.push("weak sign-off: no judge (--judge none)".to_string()),

@@ -62,6 +62,15 @@ pub struct Args {
     /// job summary or a pull-request comment
     #[arg(long, conflicts_with = "json")]
     pub markdown: bool,
+    /// The gate's judge job: once the gate passes, write the sign-offs CI's judge accepted to
+    /// FILE, signed with HMAC-SHA256 under PLAN_RECORD_KEY and naming the run GITHUB_RUN_ID
+    #[arg(long, value_name = "FILE", requires = "rejudge")]
+    pub ci_accepted: Option<std::path::PathBuf>,
+    /// The workflow's update job, after a merge: check FILE (--ci-accepted's) under
+    /// PLAN_RECORD_KEY and log `judged again by CI` for each sign-off plan.md still has as it
+    /// was accepted; a file that does not check is refused and nothing is written
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["base", "reverify", "strict", "json", "markdown"])]
+    pub record_ci: Option<std::path::PathBuf>,
 }
 
 pub fn run(env: &Env, args: Args) -> Result<u8> {
@@ -78,6 +87,24 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         ));
     }
     let ctx = env.ctx()?;
+    if let Some(file) = &args.record_ci {
+        let done = crate::gate::ci_record::record(ctx, file)?;
+        for line in &done.logged {
+            println(&format!("logged: {line}"))?;
+        }
+        for why in &done.skipped {
+            println(&format!("skipped {why}"))?;
+        }
+        if done.logged.is_empty() {
+            println("nothing to log")?;
+        }
+        return Ok(OK);
+    }
+    // Checked before any verify or judge runs.
+    let ci_accepted = match args.ci_accepted {
+        Some(file) => Some((file, crate::gate::ci_record::Signer::from_env()?)),
+        None => None,
+    };
     let request = Request {
         reverify: args.reverify,
         base: args.base,
@@ -87,6 +114,7 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         verified: args.verified,
         strict: args.strict,
         approved_by: args.approved_by,
+        ci_accepted,
     };
     let (report, failed) = match audit(ctx, &request)? {
         Outcome::VerifiedOnly {

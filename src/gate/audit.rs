@@ -42,6 +42,9 @@ pub struct Request {
     pub strict: bool,
     /// Who approved the pull request's cancels and contract changes.
     pub approved_by: Option<String>,
+    /// The judge job's file of the sign-offs CI's judge accepted, and what signs it:
+    /// written once the whole gate passed.
+    pub ci_accepted: Option<(PathBuf, super::ci_record::Signer)>,
 }
 
 /// What the audit came to.
@@ -141,7 +144,37 @@ pub fn audit(ctx: &Ctx, req: &Request) -> Result<Outcome> {
     {
         return Ok(done);
     }
-    Ok(audit.report(goals, base, judged))
+    let outcome = audit.report(goals, base, judged);
+    if let (Some((file, signer)), Outcome::Report { report, failed: 0 }) =
+        (&req.ci_accepted, &outcome)
+    {
+        ci_accepted(ctx, file, signer, &plan, report)?;
+    }
+    Ok(outcome)
+}
+
+/// The judge job's file of CI's accepts, once the gate passed: each goal signed
+/// off in the pull request whose re-judge (its verify and CI's own judge) passed.
+fn ci_accepted(
+    ctx: &Ctx,
+    file: &Path,
+    signer: &super::ci_record::Signer,
+    plan: &Plan<'_>,
+    report: &Report,
+) -> Result<()> {
+    let Some(base) = &report.base else {
+        return Ok(());
+    };
+    let ids: Vec<String> = report
+        .goals
+        .iter()
+        .filter(|g| g.rejudge.as_ref().is_some_and(|r| r.passed))
+        .filter(|g| base.signed_off.contains(&g.id))
+        .map(|g| g.id.clone())
+        .collect();
+    let head = git::resolve_commit(&ctx.repo()?.root, "HEAD")?;
+    super::ci_record::write(file, signer, plan, &head, &ids)?;
+    Ok(())
 }
 
 impl<'p, 'a> Audit<'p, 'a> {

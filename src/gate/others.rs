@@ -172,6 +172,10 @@ pub fn find(ctx: &Ctx, base: &str, strict: bool) -> Result<(Vec<OtherGoal>, Vec<
                 needs_approval,
             });
         };
+        for (line, id, text) in rules::ci_lines_added(&then, &now) {
+            let what = format!("line {line}: `{text}`: {}", rules::CI_LINE_ADDED);
+            found(&id, what, true, false);
+        }
         for e in now.errors.iter().filter(|_| changed) {
             let what = format!("line {}: a format error at the head: {}", e.line, e.message);
             found("", what, true, false);

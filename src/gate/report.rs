@@ -127,7 +127,7 @@ pub fn gate_failures(report: &Report, strict: bool) -> usize {
         failed += report.goals.iter().map(|g| g.findings.len()).sum::<usize>();
     }
     if let Some(base) = &report.base {
-        failed += base.lost_lines.len() + base.lost_goals.len();
+        failed += base.lost_lines.len() + base.lost_goals.len() + base.ci_lines.len();
         failed += base.unsigned_done.len() + base.format_errors.len();
         failed += base.other_files.iter().filter(|o| o.failed).count();
         if strict && report.approved_by.is_none() {
@@ -211,6 +211,7 @@ pub fn markdown(report: &Report) -> String {
     let mut other: Vec<String> = Vec::new();
     if let Some(base) = base {
         other.extend(base.format_errors.iter().cloned());
+        other.extend(base.ci_lines.iter().cloned());
         for found in base.other_files.iter().filter(|o| o.failed) {
             other.push(format!("{}: {}: {}", found.file, found.id, found.what));
         }
@@ -309,8 +310,16 @@ pub fn human(report: &Report, style: Style) -> String {
                     esc(hint)
                 )
             }
-            _ if goal.proof.warnings.is_empty() => format!("{head}: proven"),
-            _ => format!("{head}: proven, but {}", goal.proof.warnings.join("; ")),
+            _ => {
+                let ci = match &goal.proof.judged_again_by_ci {
+                    Some(run) => format!(" (judged again by CI, run {})", esc(run)),
+                    None => String::new(),
+                };
+                match goal.proof.warnings.is_empty() {
+                    true => format!("{head}: proven{ci}"),
+                    false => format!("{head}: proven{ci}, but {}", goal.proof.warnings.join("; ")),
+                }
+            }
         };
         if let Some(result) = &goal.reverify {
             line.push_str(&format!("\n  reverify: {result}"));
@@ -374,6 +383,12 @@ pub fn human(report: &Report, style: Style) -> String {
                 base.commit,
                 lost.what,
                 esc(&lost.entry)
+            ));
+        }
+        for line in &base.ci_lines {
+            out.push(format!(
+                "⚠ {}\n  hint: take the line out; once this is merged, the workflow's update job logs CI's accept itself",
+                esc(line)
             ));
         }
         for id in &base.lost_goals {

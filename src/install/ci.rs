@@ -62,7 +62,7 @@ pub fn install(repo: Option<&Repo>, global: bool) -> Result<u8> {
     }
     write_atomic(&path, PATH, WORKFLOW)?;
     print(&format!(
-        "{PATH}: wrote plan's pull-request gate\n  next: set PLAN_GIT and PLAN_REV in it to plan's source and the commit to build, make its `judge` job a required check, add the judge's key as the repository secret ANTHROPIC_API_KEY, and commit it\n"
+        "{PATH}: wrote plan's pull-request gate\n  next: set PLAN_GIT and PLAN_REV in it to plan's source and the commit to build, make its `judge` job a required check, add the judge's key as the repository secret ANTHROPIC_API_KEY (and a random PLAN_RECORD_KEY, `openssl rand -hex 32`, so CI's accepts reach every clone after a merge), and commit it\n"
     ))?;
     Ok(OK)
 }

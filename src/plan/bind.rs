@@ -359,14 +359,18 @@ pub fn apply(plan: &mut Plan<'_>, refs: &[Checkpoint], elsewhere: Elsewhere<'_>)
         .goals
         .iter()
         .filter_map(|goal| {
-            let Proof::Proven { mut warnings } = plan.proof(goal) else {
+            let Proof::Proven {
+                mut warnings,
+                by_ci,
+            } = plan.proof(goal)
+            else {
                 return None;
             };
             match check(plan, goal, refs, elsewhere) {
                 Binding::Bound => None,
                 Binding::Unchecked(warning) => {
                     warnings.push(warning);
-                    Some((goal.line, Proof::Proven { warnings }))
+                    Some((goal.line, Proof::Proven { warnings, by_ci }))
                 }
                 Binding::Unbound { why, hint } => Some((goal.line, Proof::Unproven { why, hint })),
             }

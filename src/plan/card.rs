@@ -151,8 +151,11 @@ pub fn render(plan: &Plan<'_>, goal: &Goal<'_>, card: &Card<'_>, style: Style) -
 
     match plan.proof(goal) {
         Proof::Unfinished => {}
-        Proof::Proven { warnings } => {
+        Proof::Proven { warnings, by_ci } => {
             let mut line = format!("proof: {}", style.paint("32", "proven"));
+            if let Some(run) = by_ci {
+                line.push_str(&format!(" (judged again by CI, run {})", esc(&run)));
+            }
             if !warnings.is_empty() {
                 line.push_str(&style.dim(&format!(" ({})", warnings.join("; "))));
             }

@@ -637,7 +637,7 @@ fn proof(plan: &Plan<'_>, goal: &Goal<'_>, out: &mut Vec<Hit>) {
             )
             .of(goal)
         }),
-        Proof::Proven { warnings } => {
+        Proof::Proven { warnings, .. } => {
             for warning in warnings {
                 out.push(Hit {
                     detail: Some(warning.clone()),

@@ -139,6 +139,9 @@ pub const PANEL_JOIN: &str = " + ";
 /// The stop hook's pause on a host's error, as plan.md logs it.
 const HOST_PAUSED: &str = "work loop paused (the host reported an error)";
 
+/// A `ci_judged` line after its goal's id: this, the checkpoint, `, run R)`.
+const CI_JUDGED: &str = "judged again by CI: accept (checkpoint ";
+
 /// The stop hook's ending of a loop, as plan.md logs it: this, why, `)`.
 const LOOP_ENDED: &str = "work loop ended (";
 
@@ -299,6 +302,12 @@ events! {
     /// `plan goal rearm`: the goal has a new budget in the work loop, and is no
     /// longer budget-limited. Logged so a reviewer sees who widened it, and how.
     BudgetRearmed = "budget_rearmed", goal = id { id: &'a str, approval: Approval }
+    /// The workflow's `update` job, after a merge to the default branch: CI's own
+    /// model judge (the gate's `--rejudge`, out of the pull request's reach)
+    /// accepted the goal's sign-off that names `checkpoint`, in CI run `run`. It
+    /// clears that sign-off's weak-judge warnings. The gate fails a pull request
+    /// that adds one, so a line on the default branch came from that job.
+    CiJudged = "ci_judged", goal = id { id: &'a str, checkpoint: &'a str, run: &'a str }
 }
 
 impl<'a> Event<'a> {
@@ -441,6 +450,11 @@ impl<'a> Event<'a> {
             Event::BudgetRearmed { id, approval } => {
                 format!("{id} budget rearmed ({})", approval.words())
             }
+            Event::CiJudged {
+                id,
+                checkpoint,
+                run,
+            } => format!("{id} {CI_JUDGED}{checkpoint}, run {run})"),
         }
     }
 
@@ -604,6 +618,14 @@ impl<'a> Event<'a> {
             };
             return Some(Event::BudgetRearmed { id, approval });
         }
+        if let Some(inner) = rest.strip_prefix(CI_JUDGED) {
+            let (checkpoint, run) = inner.strip_suffix(')')?.split_once(", run ")?;
+            return Some(Event::CiJudged {
+                id,
+                checkpoint: hex(checkpoint, 7, 40)?,
+                run: run_id(run)?,
+            });
+        }
         if let Some(inner) = rest.strip_prefix("claim taken by ") {
             let (holder, inner) = inner.split_once(" from ")?;
             let (from, how) = inner.strip_suffix(')')?.split_once(" (")?;
@@ -660,7 +682,20 @@ pub fn reserved(text: &str) -> bool {
         rest.get(..8)
             .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
     });
-    contract || text.contains(" signed off") || text.contains(" sign-off rejected")
+    // Only the workflow's update job writes a `ci_judged` line: one in any other
+    // spelling reads as CI's word to a person.
+    contract
+        || text.contains(" signed off")
+        || text.contains(" sign-off rejected")
+        || text.contains(" judged again by ci")
+}
+
+/// A CI run's id as a `ci_judged` line names it: one word of letters, digits and
+/// `-`, at most 40 (GitHub's are numbers).
+fn run_id(run: &str) -> Option<&str> {
+    let ok = (1..=40).contains(&run.len())
+        && run.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    ok.then_some(run)
 }
 
 /// Why a rewind reopened a goal, and the start of its own log line:
@@ -853,6 +888,7 @@ mod tests {
             "work loop cleared (a terminal was attached)",
             "work loop ended (no goal is active or ready to start)",
             "cache budget rearmed (without a terminal)",
+            "cache judged again by CI: accept (checkpoint 1a2b3c4, run 7)",
         ];
         let mut names = Vec::new();
         for line in lines {
@@ -1209,6 +1245,11 @@ mod tests {
                 id: "a",
                 approval: Approval::Terminal,
             },
+            Event::CiJudged {
+                id: "a",
+                checkpoint: "0123456789ab",
+                run: "42",
+            },
         ];
         let names: Vec<&str> = samples.iter().map(Event::name).collect();
         assert_eq!(names, Event::NAMES);
@@ -1340,6 +1381,31 @@ mod tests {
         ] {
             assert!(!reserved(text), "{text}");
         }
+    }
+
+    #[test]
+    fn a_ci_judged_line_round_trips_and_plan_log_refuses_it_in_any_spelling() {
+        let line = Event::CiJudged {
+            id: "cache",
+            checkpoint: "1a2b3c4d5e6f",
+            run: "9876543210",
+        };
+        round_trip(line);
+        assert_eq!(
+            line.render(),
+            "cache judged again by CI: accept (checkpoint 1a2b3c4d5e6f, run 9876543210)"
+        );
+        for bad in [
+            "cache judged again by CI: accept (checkpoint xyz, run 1)",
+            "cache judged again by CI: accept (checkpoint 1a2b3c4, run two words)",
+            "cache judged again by CI: accept (checkpoint 1a2b3c4, run )",
+        ] {
+            assert_eq!(Event::parse(bad), None, "{bad}");
+            assert!(reserved(bad), "{bad}");
+        }
+        assert!(reserved(
+            "cache Judged again by ci: accept (checkpoint 1a2b3c4, run 1)"
+        ));
     }
 
     #[test]

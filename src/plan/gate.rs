@@ -120,6 +120,23 @@ pub fn new_sign_offs(base: &Plan<'_>, head: &Plan<'_>) -> Vec<String> {
     out
 }
 
+/// What the gate says of a `ci_judged` line a pull request adds.
+pub const CI_LINE_ADDED: &str = "a `judged again by CI` line the pull request adds: only the workflow's update job writes these, after a merge";
+
+/// The log lines of `head` that `base` lacks and that read as `ci_judged`: CI's
+/// word that its judge accepted a sign-off, which only the workflow's update job
+/// writes, on the default branch after a merge. A pull request adding one is
+/// writing CI's word itself. Each: its line in `head`, its goal, and its text.
+pub fn ci_lines_added(base: &Plan<'_>, head: &Plan<'_>) -> Vec<(usize, String, String)> {
+    added(&base.log, &head.log)
+        .into_iter()
+        .filter_map(|e| match Event::parse(e.text) {
+            Some(Event::CiJudged { id, .. }) => Some((e.line, id.to_string(), e.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// One change of a goal's contract a pull request carries.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Change {

@@ -350,6 +350,7 @@ fn check_with(plan: &Plan<'_>, goal: &Goal<'_>, facts: Option<&dyn Fn(&str) -> F
             if on_record(plan, goal) {
                 Proof::Proven {
                     warnings: Vec::new(),
+                    by_ci: None,
                 }
             } else {
                 unproven(
@@ -393,15 +394,18 @@ fn done(plan: &Plan<'_>, goal: &Goal<'_>, facts: Option<&dyn Fn(&str) -> Facts>)
                 again.as_str(),
             ));
         }
+        let by_ci = sign_off.by_ci.map(str::to_string);
         let Some(facts) = facts else {
             return Ok(Proof::Proven {
-                warnings: warnings(sign_off.judged, &Header::default()),
+                warnings: warnings(sign_off.judged, &Header::default(), sign_off.by_ci),
+                by_ci,
             });
         };
         let header = read_transcript(record, facts, &again)?;
         transcript_agrees(goal, &sign_off, record, &header, &again)?;
         Ok(Proof::Proven {
-            warnings: warnings(sign_off.judged, &header),
+            warnings: warnings(sign_off.judged, &header, sign_off.by_ci),
+            by_ci,
         })
     };
     steps().unwrap_or_else(|unproven| unproven)
@@ -419,6 +423,9 @@ struct Trail<'a> {
     replayed: Option<usize>,
     /// A line stamped before an earlier one (moved against time), and that one.
     out_of_order: Option<(usize, usize)>,
+    /// The run of a `ci_judged` line after it that names its checkpoint, with no
+    /// reopen or contract change between.
+    by_ci: Option<&'a str>,
 }
 
 /// The latest sign-off's fields the proof checks.
@@ -430,6 +437,8 @@ struct SignOff<'a> {
     record: Option<Record<'a>>,
     /// The checkpoint commit the line names (a prefix), if any.
     checkpoint: Option<&'a str>,
+    /// The CI run whose judge accepted it again ([`Trail::by_ci`]).
+    by_ci: Option<&'a str>,
 }
 
 fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
@@ -445,6 +454,7 @@ fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
     // Lines moved against time (a reopen put above the sign-off it voided).
     let mut latest: Option<(&str, usize)> = None;
     let mut out_of_order = None;
+    let mut by_ci = None;
     for (entry, event) in plan.events(id) {
         if let Some(stamp) = entry.stamp {
             match latest {
@@ -467,8 +477,23 @@ fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
                 sign_off = Some((entry.line, entry.stamp, event));
                 contract_after = None;
                 reopened_after = None;
+                by_ci = None;
             }
             Event::Reopened { .. } => reopened_after = Some(entry.line),
+            // CI's judge accepted this sign-off: the line names its checkpoint, the
+            // tree it was signed off with. One naming another checkpoint is about
+            // another sign-off; one after a reopen or a new contract is too late.
+            Event::CiJudged {
+                checkpoint, run, ..
+            } => {
+                let names_it = matches!(
+                    sign_off,
+                    Some((_, _, Event::SignedOff { checkpoint: Some(c), .. })) if c == checkpoint
+                );
+                if names_it && reopened_after.is_none() && contract_after.is_none() {
+                    by_ci = Some(run);
+                }
+            }
             _ if event.contract().is_some() => contract_after = Some(entry.line),
             _ => {}
         }
@@ -479,7 +504,15 @@ fn trail<'a>(plan: &Plan<'a>, id: &str) -> Trail<'a> {
         reopened_after,
         replayed,
         out_of_order,
+        by_ci,
     }
+}
+
+/// The CI run whose own judge accepted the goal's latest sign-off again, as a
+/// `ci_judged` line naming its checkpoint says (the workflow's update job writes
+/// them after a merge; the gate fails a pull request that adds one).
+pub fn judged_by_ci<'a>(plan: &Plan<'a>, id: &str) -> Option<&'a str> {
+    trail(plan, id).by_ci
 }
 
 /// The latest sign-off, unless the log voids it: none at all, lines moved, a
@@ -537,6 +570,7 @@ fn latest_sign_off<'a>(trail: Trail<'a>, again: &str) -> Result<SignOff<'a>, Pro
         contract,
         record,
         checkpoint,
+        by_ci: trail.by_ci,
     })
 }
 
@@ -721,9 +755,12 @@ fn answers_back(header: &Header, path: &str) -> Result<(), String> {
 }
 
 /// The weaker points of a proven sign-off: no model judge, or prompt overrides.
-fn warnings(judged: Judged<'_>, header: &Header) -> Vec<String> {
+/// A sign-off CI's own model judge accepted again (`by_ci`) had one, whatever
+/// judge it named.
+fn warnings(judged: Judged<'_>, header: &Header, by_ci: Option<&str>) -> Vec<String> {
     let mut warnings = Vec::new();
     match judged {
+        _ if by_ci.is_some() => {}
         Judged::Skipped => warnings.push("signed off without a judge".to_string()),
         Judged::By {
             backend: "command", ..
@@ -973,6 +1010,7 @@ impl<'a> Plan<'a> {
                 let proof = if recorded {
                     Proof::Proven {
                         warnings: Vec::new(),
+                        by_ci: None,
                     }
                 } else {
                     check(self, g, &|_| Facts::Missing)
@@ -1095,13 +1133,79 @@ mod tests {
         );
     }
 
+    // Issue 71: CI's own model judge accepted a command-judge sign-off in the pull
+    // request, and `plan lint` still warned `weak-sign-off` in every clone after the
+    // merge. A `ci_judged` line naming the sign-off's checkpoint answers the warning;
+    // one naming another checkpoint, or after a reopen, does not.
+    #[test]
+    fn a_ci_judged_line_naming_the_sign_offs_checkpoint_clears_its_judge_warnings() {
+        let fp = fingerprint();
+        let signed = |judge: &str, checkpoint: &str| {
+            format!(
+                "- 2026-01-01 10:00 a signed off (verify passed, {judge}, contract {fp}): .plan/judge/a-{checkpoint}.md#{checkpoint} (checkpoint {checkpoint})\n"
+            )
+        };
+        let ci = |checkpoint: &str| {
+            format!(
+                "- 2026-01-01 10:00 a judged again by CI: accept (checkpoint {checkpoint}, run 77)\n"
+            )
+        };
+        let proof = |log: &str| {
+            let src = format!("{CONTRACT}\n## Log\n{log}");
+            let plan = parse(&src);
+            (
+                check_with(&plan, &plan.goals[0], None),
+                judged_by_ci(&plan, "a").map(str::to_string),
+            )
+        };
+        for judge in [
+            "judge command accept",
+            "judges claude + command accept",
+            "judge skipped",
+        ] {
+            let weak = signed(judge, "1a2b3c4d5e6f");
+            assert_eq!(
+                proof(&weak).0.warnings().len(),
+                1,
+                "{judge}: {:?}",
+                proof(&weak)
+            );
+            let cleared = proof(&(weak.clone() + &ci("1a2b3c4d5e6f")));
+            assert_eq!(
+                cleared,
+                (
+                    Proof::Proven {
+                        warnings: vec![],
+                        by_ci: Some("77".into())
+                    },
+                    Some("77".into())
+                ),
+                "{judge}"
+            );
+            // Another sign-off's checkpoint, or a line before this sign-off.
+            let other = proof(&(weak.clone() + &ci("0f0f0f0f0f0f")));
+            assert_eq!((other.0.warnings().len(), other.1), (1, None), "{judge}");
+            let before = proof(&(ci("1a2b3c4d5e6f") + &weak));
+            assert_eq!((before.0.warnings().len(), before.1), (1, None), "{judge}");
+            let again = weak.clone() + &ci("1a2b3c4d5e6f") + &signed(judge, "2b3c4d5e6f7a");
+            assert_eq!(proof(&again).0.warnings().len(), 1, "{judge}");
+        }
+        let reopened = signed("judge command accept", "1a2b3c4d5e6f")
+            + "- 2026-01-01 10:30 a reopened: again\n"
+            + &ci("1a2b3c4d5e6f");
+        assert_eq!(proof(&reopened).1, None);
+    }
+
     #[test]
     fn a_real_record_is_proven() {
         let text = transcript("a", &contract_id(), "accept");
         let hash = &blob_id(text.as_bytes())[..12];
         assert_eq!(
             proof_with(&signed(hash), Some(&text)),
-            Proof::Proven { warnings: vec![] }
+            Proof::Proven {
+                warnings: vec![],
+                by_ci: None
+            }
         );
     }
 

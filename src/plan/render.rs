@@ -300,6 +300,10 @@ pub struct ProofView {
     pub why: Option<String>,
     pub hint: Option<String>,
     pub warnings: Vec<String>,
+    /// The CI run whose own model judge accepted the sign-off again (a
+    /// `ci_judged` line the workflow's update job wrote after the merge).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged_again_by_ci: Option<String>,
 }
 
 impl From<Proof> for ProofView {
@@ -310,24 +314,28 @@ impl From<Proof> for ProofView {
                 why: None,
                 hint: None,
                 warnings: Vec::new(),
+                judged_again_by_ci: None,
             },
-            Proof::Proven { warnings } => ProofView {
+            Proof::Proven { warnings, by_ci } => ProofView {
                 state: "proven",
                 why: None,
                 hint: None,
                 warnings,
+                judged_again_by_ci: by_ci,
             },
             Proof::Unproven { why, hint } => ProofView {
                 state: "unproven",
                 why: Some(why),
                 hint: Some(hint),
                 warnings: Vec::new(),
+                judged_again_by_ci: None,
             },
             proof @ Proof::Imported { .. } => ProofView {
                 state: "imported",
                 why: proof.imported_label(),
                 hint: proof.why().map(str::to_string),
                 warnings: Vec::new(),
+                judged_again_by_ci: None,
             },
         }
     }

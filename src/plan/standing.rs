@@ -7,7 +7,12 @@ pub enum Proof {
     /// Open or active: nothing to prove.
     Unfinished,
     /// The record checks out; `warnings` are weaker points worth showing.
-    Proven { warnings: Vec<String> },
+    /// `by_ci`: the CI run whose own model judge accepted this very sign-off, as
+    /// the workflow's update job logged it on the default branch (`ci_judged`).
+    Proven {
+        warnings: Vec<String>,
+        by_ci: Option<String>,
+    },
     /// Not backed by a record: `why` says what is wrong, `hint` how to resolve it.
     Unproven { why: String, hint: String },
     /// Done in another tool and imported so (`ID imported as done from FILE` in the
@@ -58,9 +63,17 @@ impl Proof {
         }
     }
 
+    /// `proven (judged again by CI, run R)` when CI's judge accepted the sign-off.
+    pub fn by_ci(&self) -> Option<&str> {
+        match self {
+            Proof::Proven { by_ci, .. } => by_ci.as_deref(),
+            _ => None,
+        }
+    }
+
     pub fn warnings(&self) -> &[String] {
         match self {
-            Proof::Proven { warnings } => warnings,
+            Proof::Proven { warnings, .. } => warnings,
             _ => &[],
         }
     }

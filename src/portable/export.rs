@@ -145,7 +145,7 @@ pub fn export(plan: &Plan<'_>) -> Export {
                     imported_from: None,
                     warnings: Vec::new(),
                 },
-                Proof::Proven { warnings } => ProofState {
+                Proof::Proven { warnings, .. } => ProofState {
                     state: Standing::Proven,
                     why: None,
                     imported_from: None,

@@ -73,7 +73,7 @@ fn plan(t: &Test, dir: &Path, now: &str, args: &[&str]) -> crate::util::Run {
 }
 
 /// The `run:` script of the workflow's step named `name`.
-fn step_script(workflow: &str, name: &str) -> String {
+pub(crate) fn step_script(workflow: &str, name: &str) -> String {
     let at = workflow
         .find(&format!("- name: {name}\n"))
         .unwrap_or_else(|| panic!("no step {name} in\n{workflow}"));

@@ -735,7 +735,7 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
     t.case(&["install", "ci"])
         .stdout("\
 .github/workflows/plan.yml: wrote plan's pull-request gate
-  next: set PLAN_GIT and PLAN_REV in it to plan's source and the commit to build, make its `judge` job a required check, add the judge's key as the repository secret ANTHROPIC_API_KEY, and commit it
+  next: set PLAN_GIT and PLAN_REV in it to plan's source and the commit to build, make its `judge` job a required check, add the judge's key as the repository secret ANTHROPIC_API_KEY (and a random PLAN_RECORD_KEY, `openssl rand -hex 32`, so CI's accepts reach every clone after a merge), and commit it
 ")
         .check();
     let first = std::fs::read(t.path(".github/workflows/plan.yml")).unwrap();
@@ -746,7 +746,7 @@ fn install_ci_writes_the_workflow_once_and_uninstall_removes_it() {
         "cargo install --locked --git \"$PLAN_GIT\" --rev \"$PLAN_REV\" plan",
         "BASE: ${{ github.event.pull_request.base.sha }}",
         "plan audit --base \"$BASE\" --verify-only --results \"$RUNNER_TEMP/plan-verify/results.json\"",
-        "plan audit --base \"$BASE\" --strict --rejudge --verified \"$RUNNER_TEMP/plan-verify/results.json\" ${PLAN_APPROVED_BY:+--approved-by \"$PLAN_APPROVED_BY\"} --markdown",
+        "plan audit --base \"$BASE\" --strict --rejudge --verified \"$RUNNER_TEMP/plan-verify/results.json\" ${PLAN_APPROVED_BY:+--approved-by \"$PLAN_APPROVED_BY\"} ${PLAN_RECORD_KEY:+--ci-accepted \"$RUNNER_TEMP/plan-ci-accepted/accepted.txt\"} --markdown",
         ">> \"$GITHUB_STEP_SUMMARY\"",
         "${{ secrets.ANTHROPIC_API_KEY }}",
     ] {

@@ -13,6 +13,7 @@ mod broken_done_goals;
 mod byte_loss;
 mod checkpoints_remote;
 mod checkpoints_travel;
+mod ci_accept;
 mod claims;
 mod complete;
 mod completion_lines;
