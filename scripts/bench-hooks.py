@@ -253,12 +253,23 @@ def main():
                 if event == "stop":
                     prepare = (lambda t=touch: (restart(), t and t()))
                 commands[event] = ([plan, "hook", "claude", event], stdin, prepare)
+            # BENCH_VS: a second build of plan, its every command in the same shuffled
+            # rounds, so the two compare under the same load (a build setting's cost).
+            other = os.environ.get("BENCH_VS")
+            if other:
+                for name in [c for c in commands if c not in ("hello", "cat plan.md")]:
+                    argv, stdin, prepare = commands[name]
+                    commands[f"{name} (vs)"] = ([other, *argv[1:]], stdin, prepare)
             medians, rss = run(commands, rounds if n <= 1000 else max(rounds // 2, 20), root)
             floor, cat = medians["hello"], medians["cat plan.md"]
             for name in commands:
                 m = medians[name]
                 print(f"{n:>5} {case:<9} {name:<20} {m * 1000:>9.3f} {ratio(m, floor)} {ratio(m, cat)} {rss[name] / 1024:>7.1f}")
-            worst = max((medians[c] for c in commands if c not in ("hello", "cat plan.md")))
+            if other:
+                for name in [c for c in commands if c.endswith(" (vs)")]:
+                    base = name[: -len(" (vs)")]
+                    print(f"{n:>5} {case:<9} {base + ' vs/this':<20} {ratio(medians[name], medians[base])}")
+            worst = max((medians[c] for c in commands if c not in ("hello", "cat plan.md") and not c.endswith(" (vs)")))
             print(f"{n:>5} {case:<9} {'worst hook':<20} {worst * 1000:>9.3f} {ratio(worst, floor)}   plan.md {size} B")
             if case == "changed":
                 changed_medians[n] = (worst, floor)

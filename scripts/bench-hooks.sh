@@ -12,6 +12,9 @@
 #            --ignored` on a generated 20,000-file repository with a 50,000-file
 #            ignored target/ (slow to generate; keep it out of CI)
 # Honours CARGO_TARGET_DIR. BENCH_SIZES=20,200 and BENCH_ROUNDS=50 shorten a run.
+# BENCH_VS=path/to/other/plan runs a second build's every command in the same
+# shuffled rounds and prints its median over this one's, per command (a build
+# setting's cost to the hooks, under one load).
 # "Just changed" adds one of plan's log lines to plan.md before every run, where
 # plan writes it: plans are laid out as `plan archive` writes them (`## Log`, then
 # `## Archive`), so the line lands mid-file; BENCH_LAYOUT=archive-first puts the
