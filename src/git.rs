@@ -116,6 +116,14 @@ pub fn head_commit(root: &Path) -> Result<Option<String>> {
         .map(|id| id.to_string()[..12].to_string()))
 }
 
+/// Git's id of a blob holding `bytes` (what `git hash-object` prints), worked out
+/// without writing anything: how the journal names the file a write saw and left.
+pub fn blob_id(bytes: &[u8]) -> String {
+    git2::Oid::hash_object(git2::ObjectType::Blob, bytes)
+        .map(|id| id.to_string())
+        .unwrap_or_default()
+}
+
 /// What HEAD names (`refs/heads/main`, or `HEAD` when detached) and the commit it
 /// points at, in full; `None` on an unborn branch.
 pub fn head_place(root: &Path) -> Result<(String, Option<String>)> {

@@ -42,6 +42,7 @@ mod out;
 pub mod plan;
 mod portable;
 mod prompts;
+mod rebuild;
 mod record;
 mod red_first;
 mod report;

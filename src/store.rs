@@ -12,6 +12,7 @@ use crate::atomic;
 use crate::exit::Exit;
 use crate::plan::model::{Plan, parse};
 use crate::plan::patch::{self, Conflict, Edit};
+use crate::plan::replay::Change;
 
 /// How often a write starts over because the file changed under it.
 const RETRIES: usize = 20;
@@ -296,12 +297,77 @@ impl Store {
             Err(e) => return Err(Exit::env(format!("cannot create {}: {e}", self.name))),
         }
         self.remember_written(content);
+        crate::events::record_write(&self.path, None, content, || {
+            Change::Whole(content.to_string())
+        });
         let logged: Vec<String> = parse(content)
             .log
             .iter()
             .map(|entry| format!("- {entry}"))
             .collect();
         crate::events::written(&self.path, &logged);
+        Ok(())
+    }
+
+    /// Puts `whole` (a rebuild: `plan doctor --fix`) in place of the cut file `cut`,
+    /// under the lock, once `cut` is kept as `keep` (a new file, never one over
+    /// another): nothing the person wrote is lost. A file that is no longer `cut`,
+    /// or a `keep` that exists, is a conflict and nothing is written.
+    pub fn restore(&self, cut: &str, whole: &str, keep: &Path) -> Result<(), WriteError> {
+        let _lock = self.lock()?;
+        let (handle, now) = self.open_once()?;
+        let changed = || WriteError::Conflict {
+            message: format!(
+                "{} changed while plan was rebuilding it; nothing was written",
+                self.name
+            ),
+            hint: "look at the file again and rerun `plan doctor --fix`".to_string(),
+        };
+        if now != cut {
+            return Err(changed());
+        }
+        let at_read = handle
+            .metadata()
+            .map_err(|e| Exit::env(format!("cannot read {}: {e}", self.name)))?;
+        let fail = |what: &Path| {
+            let what = what.display().to_string();
+            move |e: atomic::Failure| match e {
+                atomic::Failure::ReadOnly => Exit::env(format!("{what} is read-only")),
+                atomic::Failure::Dir(_, e) | atomic::Failure::Io(e) => {
+                    Exit::env(format!("cannot write {what}: {e}; nothing was changed"))
+                }
+            }
+        };
+        let kept = atomic::create_new(keep, cut.as_bytes(), &atomic::Replace::DURABLE)
+            .map_err(fail(keep))?;
+        if !kept {
+            return Err(WriteError::Conflict {
+                message: format!("{} exists; nothing was written", keep.display()),
+                hint: "rerun `plan doctor --fix`".to_string(),
+            });
+        }
+        let target = fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
+        let still_cut = |t: &Path| {
+            fs::metadata(t).is_ok_and(|m| m.len() == cut.len() as u64)
+                && unchanged_or_appended(&at_read, cut.as_bytes(), t)
+        };
+        let how = atomic::Replace {
+            new_file: atomic::NewFile::Private,
+            create_dirs: false,
+            ..atomic::Replace::DURABLE
+        };
+        let replaced = atomic::replace_checked(&target, whole.as_bytes(), &how, still_cut)
+            .map_err(fail(&self.path))?;
+        if replaced.is_none() {
+            // The copy is the person's bytes all the same; without the rebuild it
+            // is only litter beside a file they changed meanwhile.
+            let _ = atomic::remove(keep);
+            return Err(changed());
+        }
+        self.remember_written(whole);
+        crate::events::record_write(&self.path, Some(cut), whole, || {
+            Change::Whole(whole.to_string())
+        });
         Ok(())
     }
 
@@ -450,6 +516,10 @@ impl Store {
                 });
             }
             if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
+                // Journaled before it is acknowledged: a cut file is rebuilt from it.
+                crate::events::record_write(&self.path, Some(fresh), &out, || {
+                    Change::Steps(crate::plan::replay::anchor(fresh, &rebased))
+                });
                 crate::logged::keep(&self.path, &logged);
                 crate::events::written(&self.path, &logged);
                 return Ok(out);
@@ -642,11 +712,9 @@ impl Store {
     /// told to add by this very refusal; the cut inside a line is still refused.
     fn cut_refusal(&self, text: &str, repair: bool) -> Option<anyhow::Error> {
         let now = Shape::of(text);
-        let restore = format!(
-            "if it was cut, restore it: `git diff -- {name}` and `git checkout HEAD -- {name}` \
-             if HEAD holds it whole, `git stash list` and `git stash pop` if it was stashed",
-            name = self.name
-        );
+        let restore = "if it was cut, `plan doctor --fix` rebuilds it from git and the writes \
+             plan journaled, keeping the cut file beside it (`plan doctor` first says what it finds), \
+             or `git stash pop` if it was stashed";
         if now.goals > 0 && !now.log && !repair {
             return Some(Exit::env_hint(
                 format!(
@@ -1070,6 +1138,20 @@ fn cut(now: &Shape, then: &Shape) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Whether `text` is what a cut leaves: it ends inside a line, or has goals but no
+/// `## Log` (plan never writes either).
+pub(crate) fn looks_cut(text: &str) -> bool {
+    let shape = Shape::of(text);
+    (!text.is_empty() && !shape.newline) || (shape.goals > 0 && !shape.log)
+}
+
+/// What `now` lost against `then`, as [`lost_against`] says it, and each one's goal
+/// count.
+pub(crate) fn lost_between(now: &str, then: &str) -> Option<(&'static str, u64, u64)> {
+    let (now, then) = (Shape::of(now), Shape::of(then));
+    lost_against(&now, &then).map(|lost| (lost, then.goals, now.goals))
 }
 
 /// What `now` lost against `then`: goals, its `## Log`, or both.

@@ -134,7 +134,7 @@ pub fn check(plan: &Plan<'_>, verify: VerifyCheck<'_>) -> Vec<Hit> {
             match plan.goals.is_empty() {
                 true => "`plan log TEXT` creates it; `plan doctor --fix` adds it",
                 false => {
-                    "`plan doctor --fix` adds it if the file is whole; if it was cut, restore it from git"
+                    "`plan doctor --fix` adds it if the file is whole; if it was cut, it rebuilds the file from git and the writes plan journaled"
                 }
             },
         );

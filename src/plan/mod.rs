@@ -32,6 +32,7 @@ pub(crate) mod precondition;
 pub(crate) mod proof;
 pub(crate) mod record_body;
 pub(crate) mod renamed;
+pub(crate) mod replay;
 pub mod render;
 pub(crate) mod rewind;
 pub(crate) mod rules;
