@@ -28,7 +28,7 @@ pub use checkpoint::{
     restore, save_working_tree, saved, undo_prefixes,
 };
 pub use checkpoint::{
-    built_on, checkpoints, checkpoints_with_subjects, save_commit, working_commit,
+    built_on, checkpoints, checkpoints_with_subjects, commit_info, save_commit, working_commit,
 };
 mod judge_tree;
 pub use judge_tree::{Guarded, check_out, guarded};

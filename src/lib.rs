@@ -21,6 +21,7 @@ mod clock;
 mod cmd;
 mod config;
 mod ctx;
+mod disk;
 mod draft;
 mod env;
 mod events;

@@ -56,29 +56,50 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
             .unwrap_or_else(|| std::path::PathBuf::from("plan.md"));
         return for_push(root, &plan, remote);
     }
-    let all = git::checkpoints(root)?;
-    let commits: Vec<&str> = all.iter().map(|s| s.commit.as_str()).collect();
+    // A ref a forced fetch moved off the commit its sign-off line names is listed
+    // at the line's commit (still in this clone), the ref's own beside it.
+    let moved = moved(ctx, root);
+    let all: Vec<(Saved, Option<String>)> = git::checkpoints(root)?
+        .into_iter()
+        .map(
+            |saved| match moved.iter().find(|m| m.reference == saved.reference) {
+                Some(m) => (
+                    Saved {
+                        commit: m.commit.clone(),
+                        ..saved.clone()
+                    },
+                    Some(saved.commit),
+                ),
+                None => (saved, None),
+            },
+        )
+        .collect();
+    let commits: Vec<&str> = all.iter().map(|(s, _)| s.commit.as_str()).collect();
     // What a rewind would restore: plan.md and .plan/ stay as they are.
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
     let changed = git::changed_since_each(root, &commits, &|path: &str| {
         rewinds(root, plan_rel.as_deref(), path)
     })?;
-    let rows: Vec<(&Saved, Vec<String>)> = all
+    let rows: Vec<(&Saved, &Option<String>, Vec<String>)> = all
         .iter()
         .zip(changed)
-        .map(|(saved, changes)| (saved, changes.into_iter().map(|c| c.path).collect()))
+        .map(|((saved, at), changes)| (saved, at, changes.into_iter().map(|c| c.path).collect()))
         .collect();
     if args.json {
         let json: Vec<serde_json::Value> = rows
             .iter()
-            .map(|(saved, changed)| {
-                serde_json::json!({
+            .map(|(saved, at, changed)| {
+                let mut row = serde_json::json!({
                     "goal": goal_of(saved),
                     "time": time_of(saved),
                     "commit": saved.commit,
                     "ref": saved.reference,
                     "changed": changed,
-                })
+                });
+                if let Some(at) = at {
+                    row["ref_commit"] = serde_json::Value::from(at.as_str());
+                }
+                row
             })
             .collect();
         return println(&serde_json::to_string_pretty(&json)?).map(|()| OK);
@@ -87,20 +108,42 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         println("no checkpoints yet: each accepted sign-off (plan complete) records one")?;
         return Ok(OK);
     }
-    for (saved, changed) in &rows {
+    for (saved, at, changed) in &rows {
         let since = match changed.len() {
             0 => "no files changed since".to_string(),
             1 => "1 file changed since".to_string(),
             n => format!("{n} files changed since"),
         };
+        let moved = match at {
+            Some(at) => format!(
+                "  (named by its sign-off; {} now points at {}, put there by a forced fetch)",
+                saved.reference,
+                &at[..12.min(at.len())]
+            ),
+            None => String::new(),
+        };
         println(&format!(
-            "{}  {}  {}  {since}",
+            "{}  {}  {}  {since}{moved}",
             goal_of(saved),
             time_of(saved),
             saved.short()
         ))?;
     }
     Ok(OK)
+}
+
+/// The checkpoints of the plan's sign-off lines whose ref moved away from the
+/// commit the line names (src/record.rs, `with_moved`). None without a readable
+/// plan: the refs are listed as they are.
+fn moved(ctx: &crate::ctx::Ctx, root: &std::path::Path) -> Vec<crate::plan::bind::Checkpoint> {
+    let (Ok(src), Some(refs)) = (ctx.store.read(), crate::record::checkpoints(root)) else {
+        return Vec::new();
+    };
+    let plan = crate::plan::model::parse(&src);
+    crate::record::with_moved(root, &plan, refs)
+        .into_iter()
+        .filter(|c| c.moved.is_some())
+        .collect()
 }
 
 /// `git push|fetch REMOTE refs/plan/checkpoints/*:refs/plan/checkpoints/*`, with

@@ -356,20 +356,18 @@ impl View<'_> {
         }
         // Weak sign-offs share one fix: said once under them all, so a line that
         // matters (no-merge-driver) is not buried under the same hint N times.
-        let weak = remaining
-            .iter()
-            .filter(|f| f.rule == Rule::WeakSignOff)
-            .count();
+        // Only those whose fix is that one: a checkpoint to fetch, or a ref to
+        // point back, keeps its own.
+        let shared = |f: &Finding| {
+            f.rule == Rule::WeakSignOff && f.fix.starts_with("plan audit shows its record")
+        };
+        let weak = remaining.iter().filter(|f| shared(f)).count();
         let grouped = weak >= 2;
         if !remaining.is_empty() {
             let ordered = remaining
                 .iter()
-                .filter(|f| !grouped || f.rule != Rule::WeakSignOff)
-                .chain(
-                    remaining
-                        .iter()
-                        .filter(|f| grouped && f.rule == Rule::WeakSignOff),
-                );
+                .filter(|f| !grouped || !shared(f))
+                .chain(remaining.iter().filter(|f| grouped && shared(f)));
             let mut lines: Vec<String> = ordered
                 .map(|f| {
                     // Messages and the quoted line are plan.md text: escaped.
@@ -396,7 +394,7 @@ impl View<'_> {
                             ))
                         ));
                     }
-                    if !grouped || f.rule != Rule::WeakSignOff {
+                    if !grouped || !shared(f) {
                         out.push_str(&format!(
                             "\n  {} {}",
                             ctx.style.paint("1", "fix:"),
