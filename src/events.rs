@@ -148,16 +148,23 @@ pub struct Written {
     pub change: Change,
 }
 
-/// After plan wrote the plan file at `plan_path`, turning `before` (none: it made
-/// the file) into `after`: appends the write to the journal, so a cut file can be
-/// rebuilt. Outside a repository there is no journal. Fail-open: a write that
-/// cannot be journaled is a line on stderr, never a failed write.
-pub fn record_write(
-    plan_path: &Path,
-    before: Option<&str>,
-    after: &str,
-    change: impl FnOnce() -> Change,
-) {
+/// The versions of a plan file a write saw and left.
+pub struct Versions<'a> {
+    /// The text the write was made on and its blob id; none when it made the file.
+    pub before: Option<(&'a str, String)>,
+    /// `before` is someone else's edit since plan's last write: kept as a blob in
+    /// git's object database (unreachable, so `git gc` prunes it after its grace
+    /// period), where a rebuild finds it.
+    pub keep_before: bool,
+    /// The blob id of the text it left.
+    pub after: String,
+}
+
+/// After plan wrote the plan file at `plan_path`, turning `before` into `after`
+/// ([`Versions`]): appends the write to the journal, so a cut file can be rebuilt.
+/// Outside a repository there is no journal. Fail-open: a write that cannot be
+/// journaled is a line on stderr, never a failed write.
+pub fn record_write(plan_path: &Path, versions: Versions<'_>, change: impl FnOnce() -> Change) {
     let Some(canonical) = std::fs::canonicalize(plan_path).ok() else {
         return;
     };
@@ -178,10 +185,18 @@ pub fn record_write(
         file: rel.to_string_lossy().into_owned(),
         branch,
         commit,
-        before: before.map(|b| crate::git::blob_id(b.as_bytes())),
-        after: crate::git::blob_id(after.as_bytes()),
+        before: versions.before.as_ref().map(|(_, id)| id.clone()),
+        after: versions.after,
         change: change(),
     };
+    if let (true, Some((text, _))) = (versions.keep_before, versions.before)
+        && let Err(e) = crate::git::keep_blob(&repo.root, text.as_bytes())
+    {
+        crate::out::warn(&format!(
+            "plan: cannot keep the edit this write of {} was made on in git's object database (a rebuild of a cut file would lack it): {e:#}",
+            written.file
+        ));
+    }
     let mut line = serde_json::to_string(&written).unwrap_or_default();
     if line.len() > WRITE_MAX {
         written.change = Change::TooBig;

@@ -124,6 +124,20 @@ pub fn blob_id(bytes: &[u8]) -> String {
         .unwrap_or_default()
 }
 
+/// Writes `bytes` as a blob to the object database of the repository at `root`
+/// (nothing if it is there already), named by no ref.
+pub fn keep_blob(root: &Path, bytes: &[u8]) -> Result<()> {
+    open(root)?.blob(bytes).context("writing a blob")?;
+    Ok(())
+}
+
+/// A reader of blobs in the repository at `root`, opened once: the text of blob
+/// `id`, if it is there.
+pub fn blob_reader(root: &Path) -> Option<impl Fn(&str) -> Option<String>> {
+    let repo = open(root).ok()?;
+    Some(move |id: &str| blob_text(&repo, Oid::from_str(id).ok()?).ok())
+}
+
 /// What HEAD names (`refs/heads/main`, or `HEAD` when detached) and the commit it
 /// points at, in full; `None` on an unborn branch.
 pub fn head_place(root: &Path) -> Result<(String, Option<String>)> {

@@ -29,6 +29,9 @@ pub struct Cut {
     /// The journal was moved aside since and does not show where the whole
     /// version stands in it: writes older than it holds may be missing.
     pub partial: bool,
+    /// Log lines only the cut file held (brought back by git, not by a write of
+    /// plan's), merged into the rebuilt log.
+    pub from_cut: usize,
     /// What the cut file lost against the rebuilt one, in words, ending with the
     /// goals each has.
     pub lost: (String, String),
@@ -46,27 +49,47 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
     }
     let repo = ctx.repo.as_ref()?;
     let rel = ctx.plan_in_repo()?;
-    let whole = crate::git::file_versions_where(&repo.root, &rel, DEPTH, |text| {
-        !text.is_empty() && !crate::store::looks_cut(text)
-    })
-    .ok()
-    .and_then(|mut found| (!found.is_empty()).then(|| found.swap_remove(0)));
+    let whole = crate::git::file_versions_where(&repo.root, &rel, DEPTH, is_whole)
+        .ok()
+        .and_then(|mut found| (!found.is_empty()).then(|| found.swap_remove(0)));
     let (journaled, rotated) = events::writes(&repo.git_dir, &rel.to_string_lossy());
     let branch = crate::git::head_place(&repo.root).ok().map(|(b, _)| b);
     let journaled: Vec<Written> = journaled
         .into_iter()
         .filter(|w| branch.as_deref().is_none_or(|b| w.branch == b))
         .collect();
-    let (base, start, partial) = match &whole {
+    let (mut base, mut start, partial) = match &whole {
         Some(rev) => {
             let (start, found) = start_after(&repo.root, &journaled, rev);
             (rev.content.clone(), start, rotated && !found)
         }
         None => (String::new(), 0, rotated),
     };
+    // A later version a write was made on, kept because it held someone else's
+    // edit (src/events.rs, `keep_before`): the rebuild starts from it, so the edit
+    // is not lost. The latest one that is whole.
+    let mut from = whole.as_ref().map(|rev| rev.short.clone());
+    if let Some(read) = crate::git::blob_reader(&repo.root) {
+        let kept = (start..journaled.len()).rev().find_map(|k| {
+            let text = read(journaled[k].before.as_deref()?)?;
+            is_whole(&text).then_some((k, text))
+        });
+        if let Some((k, text)) = kept {
+            let edited = k > start || text != base;
+            (start, base) = (k, text);
+            if edited {
+                from = Some(format!(
+                    "the version write {} of {} was made on",
+                    k + 1,
+                    journaled.len()
+                ));
+            }
+        }
+    }
     let since = &journaled[start..];
     let changes: Vec<Change> = since.iter().map(|w| w.change.clone()).collect();
     let (text, outcomes) = replay::replay(&base, &changes);
+    let (text, from_cut) = replay::with_log_of(&text, src);
     let lost = match crate::store::lost_between(src, &text) {
         Some((lost, there, here)) => (
             format!("lost {lost}"),
@@ -78,7 +101,7 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
         ),
         None => return None,
     };
-    let skipped = since
+    let skipped: Vec<(String, Vec<String>)> = since
         .iter()
         .zip(&outcomes)
         .filter_map(|(w, o)| match o {
@@ -87,13 +110,25 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
         })
         .collect();
     Some(Cut {
-        from: whole.map(|rev| rev.short),
+        from_cut,
+        from,
         replayed: outcomes.iter().filter(|o| **o == Outcome::Replayed).count(),
         skipped,
         partial,
         lost,
         text,
     })
+}
+
+/// Whether `text` is a whole plan to rebuild from: not cut ([`crate::store::looks_cut`])
+/// and holding none of git's conflict markers (a commit taken mid-merge holds two
+/// plans between them).
+fn is_whole(text: &str) -> bool {
+    !text.is_empty()
+        && !crate::store::looks_cut(text)
+        && !text.lines().any(|l| {
+            l.starts_with("<<<<<<< ") || l.starts_with(">>>>>>> ") || l.trim_end() == "======="
+        })
 }
 
 /// Where in `journaled` the writes the whole version `rev` lacks start, and
@@ -151,12 +186,22 @@ impl Cut {
     /// What it is rebuilt from, in words.
     fn source(&self) -> String {
         let writes = crate::plan::text::count(self.replayed, "write");
-        match &self.from {
+        let mut out = match &self.from {
+            Some(from) if from.starts_with("the version") => {
+                format!("{from} (someone else's edit, kept) and the {writes} plan journaled since")
+            }
             Some(commit) => format!(
                 "commit {commit} (the last whole version in git) and the {writes} plan journaled since"
             ),
             None => format!("the {writes} plan journaled (git holds no whole version)"),
+        };
+        if self.from_cut > 0 {
+            out.push_str(&format!(
+                ", with the {} only the cut file holds",
+                crate::plan::text::count(self.from_cut, "log line")
+            ));
         }
+        out
     }
 
     /// The finding `plan doctor` reports; `keep` is where `--fix` keeps the cut file.

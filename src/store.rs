@@ -297,9 +297,12 @@ impl Store {
             Err(e) => return Err(Exit::env(format!("cannot create {}: {e}", self.name))),
         }
         self.remember_written(content);
-        crate::events::record_write(&self.path, None, content, || {
-            Change::Whole(content.to_string())
-        });
+        let versions = crate::events::Versions {
+            before: None,
+            keep_before: false,
+            after: crate::git::blob_id(content.as_bytes()),
+        };
+        crate::events::record_write(&self.path, versions, || Change::Whole(content.to_string()));
         let logged: Vec<String> = parse(content)
             .log
             .iter()
@@ -365,9 +368,13 @@ impl Store {
             return Err(changed());
         }
         self.remember_written(whole);
-        crate::events::record_write(&self.path, Some(cut), whole, || {
-            Change::Whole(whole.to_string())
-        });
+        // The cut file is kept as a file beside it, not in the journal.
+        let versions = crate::events::Versions {
+            before: Some((cut, crate::git::blob_id(cut.as_bytes()))),
+            keep_before: false,
+            after: crate::git::blob_id(whole.as_bytes()),
+        };
+        crate::events::record_write(&self.path, versions, || Change::Whole(whole.to_string()));
         Ok(())
     }
 
@@ -515,9 +522,20 @@ impl Store {
                     hint: "rerun the command".to_string(),
                 });
             }
-            if self.replace(&out, &handle, &at_read, fresh.as_bytes())? {
+            // The text the write is made on, and whether it is someone else's edit
+            // since plan's last write: then the journal keeps that text too, so a
+            // rebuild starts from it rather than losing the edit.
+            let seen = crate::git::blob_id(fresh.as_bytes());
+            let theirs = self.last_blob().is_none_or(|last| last != seen);
+            let after = crate::git::blob_id(out.as_bytes());
+            if self.replace(&out, &after, &handle, &at_read, fresh.as_bytes())? {
                 // Journaled before it is acknowledged: a cut file is rebuilt from it.
-                crate::events::record_write(&self.path, Some(fresh), &out, || {
+                let versions = crate::events::Versions {
+                    before: Some((fresh, seen)),
+                    keep_before: theirs,
+                    after,
+                };
+                crate::events::record_write(&self.path, versions, || {
                     Change::Steps(crate::plan::replay::anchor(fresh, &rebased))
                 });
                 crate::logged::keep(&self.path, &logged);
@@ -798,8 +816,10 @@ impl Store {
     /// The identity and shape of the file plan last wrote, if recorded.
     fn record(&self) -> Option<(Identity, Shape)> {
         let text = crate::fsread::text(&self.record_path(), crate::fsread::STATE).ok()?;
+        // The eighth field, the blob id of its text, is read by [`Store::last_blob`].
         let n: Vec<u64> = text
             .split_whitespace()
+            .take(7)
             .map(|w| w.parse().ok())
             .collect::<Option<_>>()?;
         // The seventh field (whether it ended with a newline) is newer: a record
@@ -823,6 +843,13 @@ impl Store {
         ))
     }
 
+    /// Git's blob id of the text plan last wrote, if recorded: a write made on any
+    /// other text was made on someone else's edit, which the journal keeps.
+    fn last_blob(&self) -> Option<String> {
+        let text = crate::fsread::text(&self.record_path(), crate::fsread::STATE).ok()?;
+        text.split_whitespace().nth(7).map(str::to_string)
+    }
+
     /// Whether the file whose metadata is `meta` is the one plan itself last wrote.
     fn was_written_by_plan(&self, meta: &fs::Metadata) -> bool {
         self.record()
@@ -843,14 +870,16 @@ impl Store {
     /// effort: without it plan may wait on its own write once, never lose a byte.
     fn remember_written(&self, content: &str) {
         if let Ok(meta) = fs::metadata(&self.path) {
-            self.remember(Identity::of(&meta), Shape::of(content));
+            let blob = crate::git::blob_id(content.as_bytes());
+            self.remember(Identity::of(&meta), Shape::of(content), &blob);
         }
     }
 
-    /// Records `id` as the file plan last wrote, of shape `shape`.
-    fn remember(&self, id: Identity, shape: Shape) {
+    /// Records `id` as the file plan last wrote, of shape `shape`, whose text has
+    /// git's blob id `blob`.
+    fn remember(&self, id: Identity, shape: Shape, blob: &str) {
         let line = format!(
-            "{} {} {} {} {} {} {}\n",
+            "{} {} {} {} {} {} {} {blob}\n",
             id.dev,
             id.ino,
             id.len,
@@ -884,6 +913,7 @@ impl Store {
     fn replace(
         &self,
         content: &str,
+        blob: &str,
         handle: &File,
         at_read: &fs::Metadata,
         read: &[u8],
@@ -1031,7 +1061,7 @@ impl Store {
         }
         atomic::sync_dir(&target);
         if let Some(mine) = mine {
-            self.remember(mine, Shape::of(content));
+            self.remember(mine, Shape::of(content), blob);
         }
         Ok(true)
     }
@@ -1375,7 +1405,7 @@ mod tests {
         let at_read = handle.metadata().unwrap();
         change(&s.path);
         let replaced = s
-            .replace("# Plan: ours\n", &handle, &at_read, read.as_bytes())
+            .replace("# Plan: ours\n", "", &handle, &at_read, read.as_bytes())
             .unwrap();
         (replaced, fs::read_to_string(&s.path).unwrap())
     }

@@ -207,6 +207,79 @@ pub fn replay(base: &str, changes: &[Change]) -> (String, Vec<Outcome>) {
     (text, outcomes)
 }
 
+/// The log lines of `text`'s `## Log` section (its `- ` lines, each with its line
+/// ending), and `text` with them taken out and `put` written where they stood.
+/// `None` without a `## Log`.
+fn log_lines<'t>(text: &'t str, put: &[&str]) -> Option<(Vec<&'t str>, String)> {
+    let mut out = String::with_capacity(text.len());
+    let (mut inside, mut seen, mut placed) = (false, false, false);
+    let mut lines = Vec::new();
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\r', '\n']);
+        if bare.starts_with("## ") || bare.starts_with("# ") {
+            if inside && !placed {
+                out.extend(put.iter().copied());
+                placed = true;
+            }
+            inside = bare.trim_end() == "## Log";
+            seen |= inside;
+        } else if inside && bare.starts_with("- ") {
+            lines.push(line);
+            if !placed {
+                out.extend(put.iter().copied());
+                placed = true;
+            }
+            continue;
+        }
+        out.push_str(line);
+    }
+    if inside && !placed {
+        out.extend(put.iter().copied());
+    }
+    seen.then_some((lines, out))
+}
+
+/// `rebuilt` with the log lines only `cut` holds merged into its log by time stamp,
+/// as plan's merge driver merges two logs: a line plan wrote that came back by a
+/// way the journal does not see (a `git stash pop`, a merge) is in the cut file's
+/// log, and the log only grows. The cut file's last line, cut inside, is left out.
+/// `rebuilt` as it is when `cut` has no `## Log` or adds nothing; the lines added.
+pub fn with_log_of(rebuilt: &str, cut: &str) -> (String, usize) {
+    let whole = match cut.ends_with('\n') {
+        true => cut,
+        false => &cut[..cut.rfind('\n').map_or(0, |i| i + 1)],
+    };
+    let (Some((theirs, _)), Some((ours, base))) = (log_lines(whole, &[]), log_lines(rebuilt, &[]))
+    else {
+        return (rebuilt.to_string(), 0);
+    };
+    let mut have: std::collections::HashMap<&str, usize> = Default::default();
+    for line in &ours {
+        *have.entry(line.trim_end()).or_default() += 1;
+    }
+    let added = theirs
+        .iter()
+        .filter(|l| match have.get_mut(l.trim_end()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .count();
+    if added == 0 {
+        return (rebuilt.to_string(), 0);
+    }
+    let Some((_, with_theirs)) = log_lines(rebuilt, &theirs) else {
+        return (rebuilt.to_string(), 0);
+    };
+    let merged = super::merge::merge(&base, rebuilt, &with_theirs);
+    match merged.conflicts.is_empty() {
+        true => (merged.text, added),
+        false => (rebuilt.to_string(), 0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,6 +321,23 @@ mod tests {
         let (out, outcomes) = replay(gone, &[Change::Steps(steps)]);
         assert_eq!(out, gone);
         assert!(matches!(&outcomes[0], Outcome::Skipped(why) if why.contains("not there")));
+    }
+
+    #[test]
+    fn the_cut_files_own_log_lines_are_merged_in_by_time() {
+        let rebuilt = "# Plan: x\n\n## Log\n- 2026-06-15 14:00 a\n- 2026-06-15 14:03 c\n";
+        let cut =
+            "# Plan: x\n\n## Log\n- 2026-06-15 14:00 a\n- 2026-06-15 14:01 b\n- 2026-06-15 14:0";
+        let (out, added) = with_log_of(rebuilt, cut);
+        assert_eq!(added, 1);
+        assert_eq!(
+            out,
+            "# Plan: x\n\n## Log\n- 2026-06-15 14:00 a\n- 2026-06-15 14:01 b\n- 2026-06-15 14:03 c\n"
+        );
+        assert_eq!(
+            with_log_of(rebuilt, "# Plan: x\n\n## Go"),
+            (rebuilt.to_string(), 0)
+        );
     }
 
     #[test]

@@ -142,3 +142,58 @@ fn a_plan_cut_in_the_work_tree_is_rebuilt_from_head_and_the_writes_since() {
     assert_eq!(kept.len(), 1);
     assert_eq!(t.read(&kept[0]), cut);
 }
+
+/// A person's edit saved whole between two of plan's writes is in no commit and is
+/// no write of plan's. Attack: the rebuild replayed plan's writes on the last whole
+/// commit and dropped the edit (a subtask the person typed). Failed before. Now a
+/// write made on someone else's edit keeps that version (a blob in git's object
+/// database), and the rebuild starts from it.
+#[test]
+fn a_hand_edit_that_plan_wrote_on_is_kept_by_the_rebuild() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("whole");
+    t.ok(&["log", "before the edit"]);
+    let edited = t.plan_md().replace(
+        "- [ ] beta one\n",
+        "- [ ] beta one\n- [ ] a subtask the person typed\n",
+    );
+    // Saved by rename, as most editors save: whole.
+    t.write("plan.md.save", &edited);
+    std::fs::rename(t.path("plan.md.save"), t.path("plan.md")).unwrap();
+    t.ok(&["log", "after the edit"]);
+    t.ok(&["tick", "alpha", "1"]);
+    let written = t.plan_md();
+    let cut = cut_save(&t, &written);
+    let fix = t.run(&["doctor", "--fix"]);
+    assert_eq!(t.plan_md(), written, "{}{}", fix.stdout, fix.stderr);
+    assert_eq!(fix.code, 0, "{}{}", fix.stdout, fix.stderr);
+    assert_eq!(t.read(&kept_copies(&t)[0]), cut);
+}
+
+/// Attack (the soak, `--mend doctor`): a commit taken mid-merge holds git's conflict
+/// markers around two whole plans; it ends its last line and has a `## Log`, so the
+/// rebuild took it for the last whole version and wrote two plans in one (400 goal
+/// headings of 200). Failed before. Now a version with markers is not whole: the
+/// rebuild starts from the commit before it.
+#[test]
+fn a_commit_with_conflict_markers_is_not_what_a_cut_file_is_rebuilt_from() {
+    let t = Test::new().plan(PLAN);
+    t.commit_all("whole");
+    t.ok(&["log", "one"]);
+    let ours = t.plan_md();
+    let theirs = format!("{ours}- 2026-06-15 14:02 theirs\n");
+    let marked = format!("<<<<<<< ours\n{ours}=======\n{theirs}>>>>>>> theirs\n");
+    t.write("plan.md", &marked);
+    t.commit_all("taken mid-merge");
+    // An editor's save of it, cut inside the line before the first `## Log`.
+    t.write("plan.md", &marked[..marked.find("## Log").unwrap() - 3]);
+    let fix = t.run(&["doctor", "--fix"]);
+    let md = t.plan_md();
+    assert!(
+        !md.contains("<<<<<<<"),
+        "{md}\n{}{}",
+        fix.stdout,
+        fix.stderr
+    );
+    assert_eq!(md, ours, "{}{}", fix.stdout, fix.stderr);
+}
