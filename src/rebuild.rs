@@ -14,9 +14,6 @@ use crate::plan::doctor::{Finding, Repair};
 use crate::plan::replay::{self, Change, Outcome};
 use crate::plan::rules::Rule;
 
-/// How far back through plan.md's history the last whole version is looked for.
-const DEPTH: usize = 200;
-
 /// A cut plan.md and the file it is rebuilt as.
 pub struct Cut {
     /// The last whole version in git: its commit, abbreviated; none when git has
@@ -49,7 +46,8 @@ pub fn find(ctx: &Ctx, src: &str) -> Option<Cut> {
     }
     let repo = ctx.repo.as_ref()?;
     let rel = ctx.plan_in_repo()?;
-    let whole = crate::git::file_versions_where(&repo.root, &rel, DEPTH, is_whole)
+    // The newest one: the walk stops at it, however long the history.
+    let whole = crate::git::file_versions_where(&repo.root, &rel, 1, is_whole)
         .ok()
         .and_then(|mut found| (!found.is_empty()).then(|| found.swap_remove(0)));
     let (journaled, rotated) = events::writes(&repo.git_dir, &rel.to_string_lossy());
