@@ -57,23 +57,19 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
         return for_push(root, &plan, remote);
     }
     // A ref a forced fetch moved off the commit its sign-off line names is listed
-    // at the line's commit (still in this clone), the ref's own beside it.
-    let moved = moved(ctx, root);
-    let all: Vec<(Saved, Option<String>)> = git::checkpoints(root)?
-        .into_iter()
-        .map(
-            |saved| match moved.iter().find(|m| m.reference == saved.reference) {
-                Some(m) => (
-                    Saved {
-                        commit: m.commit.clone(),
-                        ..saved.clone()
-                    },
-                    Some(saved.commit),
-                ),
-                None => (saved, None),
-            },
-        )
-        .collect();
+    // at the line's commit (still in this clone), the ref's own beside it. Without
+    // a readable plan, the refs as they are.
+    let all = match ctx.store.read() {
+        Ok(src) => signed(
+            root,
+            &crate::plan::model::parse(&src),
+            git::checkpoints(root)?,
+        ),
+        Err(_) => git::checkpoints(root)?
+            .into_iter()
+            .map(|s| (s, None))
+            .collect(),
+    };
     let commits: Vec<&str> = all.iter().map(|(s, _)| s.commit.as_str()).collect();
     // What a rewind would restore: plan.md and .plan/ stay as they are.
     let plan_rel = ctx.plan_in_repo().map(|p| p.to_string_lossy().into_owned());
@@ -132,17 +128,35 @@ pub fn run(env: &Env, args: Args) -> Result<u8> {
     Ok(OK)
 }
 
-/// The checkpoints of the plan's sign-off lines whose ref moved away from the
-/// commit the line names (src/record.rs, `with_moved`). None without a readable
-/// plan: the refs are listed as they are.
-fn moved(ctx: &crate::ctx::Ctx, root: &std::path::Path) -> Vec<crate::plan::bind::Checkpoint> {
-    let (Ok(src), Some(refs)) = (ctx.store.read(), crate::record::checkpoints(root)) else {
-        return Vec::new();
+/// `saved`, the checkpoint refs, each at the commit `plan`'s sign-off line names
+/// when a forced fetch moved the ref away from it (src/record.rs, `with_moved`),
+/// with the commit the ref points at now beside it; `plan rewind` goes by these too.
+pub fn signed(
+    root: &std::path::Path,
+    plan: &crate::plan::model::Plan<'_>,
+    saved: Vec<Saved>,
+) -> Vec<(Saved, Option<String>)> {
+    let moved: Vec<crate::plan::bind::Checkpoint> = match crate::record::checkpoints(root) {
+        Some(refs) => crate::record::with_moved(root, plan, refs)
+            .into_iter()
+            .filter(|c| c.moved.is_some())
+            .collect(),
+        None => Vec::new(),
     };
-    let plan = crate::plan::model::parse(&src);
-    crate::record::with_moved(root, &plan, refs)
+    saved
         .into_iter()
-        .filter(|c| c.moved.is_some())
+        .map(
+            |saved| match moved.iter().find(|m| m.reference == saved.reference) {
+                Some(m) => (
+                    Saved {
+                        commit: m.commit.clone(),
+                        ..saved.clone()
+                    },
+                    Some(saved.commit),
+                ),
+                None => (saved, None),
+            },
+        )
         .collect()
 }
 

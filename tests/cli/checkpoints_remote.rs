@@ -333,4 +333,8 @@ fn after_a_forced_fetch_the_commit_the_sign_off_names_is_used_and_named() {
     let audit = t.run(&["audit", "--json"]).json();
     assert_eq!(audit["goals"][0]["id"], "a", "{audit:#}");
     assert_eq!(audit["goals"][0]["proof"]["state"], "proven", "{audit:#}");
+    // A rewind goes back to a's own checkpoint too, not to the other clone's.
+    t.write("a.txt", "later\n");
+    t.ok(&["rewind", "a", "--yes"]);
+    assert_eq!(t.read("a.txt"), "a\n");
 }
