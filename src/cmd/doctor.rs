@@ -24,7 +24,9 @@ pub struct Args {
     /// Repair what is mechanical: missing id comments, missing status lines, a
     /// missing `## Log`, an expired draft proposal, and what a merge without
     /// plan's driver left (duplicated log lines, a signed-off contract split or
-    /// stripped, restored from its transcript)
+    /// stripped, restored from its transcript); a cut plan.md is rebuilt from its
+    /// last whole version in git and the writes plan journaled since, the cut file
+    /// kept beside it
     #[arg(long)]
     pub fix: bool,
     /// Print the findings as JSON
