@@ -280,24 +280,34 @@ fn replayed(
 /// elsewhere (a forced fetch of another clone's checkpoints). Each with that ref
 /// and the commit the line names (a prefix): the caller finds it in the clone.
 pub fn moved_refs<'r>(plan: &Plan<'_>, refs: &'r [Checkpoint]) -> Vec<(&'r Checkpoint, String)> {
+    if refs.is_empty() {
+        return Vec::new();
+    }
+    // One pass over the log, each line's commit looked up by its first 12 digits
+    // (what plan writes): every command that proves a plan pays this, on a long one.
+    let heads: std::collections::HashSet<&str> =
+        refs.iter().filter_map(|r| r.commit.get(..12)).collect();
     let mut out = Vec::new();
-    for goal in &plan.goals {
-        for (entry, event) in plan.events(&goal.id) {
-            let Event::SignedOff {
-                checkpoint: Some(short),
-                ..
-            } = event
-            else {
-                continue;
-            };
-            if refs.iter().any(|r| r.commit.starts_with(short)) {
-                continue;
-            }
-            if let Some(kept) = kept_for(refs, &goal.id, entry, None)
-                && kept.moved.is_none()
-            {
-                out.push((kept, short.to_string()));
-            }
+    for entry in &plan.log {
+        let Some(Event::SignedOff {
+            id,
+            checkpoint: Some(short),
+            ..
+        }) = Event::parse(entry.text)
+        else {
+            continue;
+        };
+        let known = match short.len() {
+            12 => heads.contains(short),
+            _ => refs.iter().any(|r| r.commit.starts_with(short)),
+        };
+        if known {
+            continue;
+        }
+        if let Some(kept) = kept_for(refs, id, entry, None)
+            && kept.moved.is_none()
+        {
+            out.push((kept, short.to_string()));
         }
     }
     out
