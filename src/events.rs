@@ -2,8 +2,10 @@
 //! store that writes them ([`written`]), the loop's runtime events by the stop hook
 //! that decides them ([`record_loop`]), which also keeps those in a journal under
 //! `<git-dir>/plan/` (never in plan.md). Both go to the `notify:` commands from here
-//! and nowhere else. Fail-open: an event that cannot be recorded or announced is a
-//! line on stderr.
+//! and nowhere else. The same journal keeps every write of plan.md the store makes
+//! ([`record_write`]), which a cut plan.md is rebuilt from (src/rebuild.rs); those
+//! are announced as the log lines they add, never as themselves. Fail-open: an
+//! event that cannot be recorded or announced is a line on stderr.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
